@@ -1,0 +1,644 @@
+/*
+ * REC directory golden model. Section references are to Ko et al. (REC):
+ * 4.1 entry format, 4.2 protocol flows, 2.3 / 5.2 baseline and HMG.
+ */
+#include "rec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned ilog2(uint64_t v)
+{
+    unsigned n = 0;
+    while (v > 1) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
+static int is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+static uint64_t mask64(unsigned bits)
+{
+    return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+}
+
+const char *rec_mode_str(rec_mode m)
+{
+    return m == REC_MODE_LINE ? "line" : m == REC_MODE_HMG ? "hmg" : "rec";
+}
+
+const char *rec_repl_str(rec_repl r) { return r == REC_REPL_FIFO ? "fifo" : "lru"; }
+
+const char *rec_op_str(rec_op op)
+{
+    static const char *const s[] = {"RR", "LW", "RW", "NOP"};
+    return s[op & 3];
+}
+
+void rec_cfg_default(rec_cfg *cfg)
+{
+    cfg->gpus = 4;
+    cfg->entries = 8192;
+    cfg->ways = 8;
+    cfg->range = 1024;
+    cfg->line = 64;
+    cfg->addr_bits = 48;
+    cfg->group = 4;
+    cfg->mode = REC_MODE_REC;
+    cfg->repl = REC_REPL_LRU;
+    cfg->store = REC_STORE_FULL;
+}
+
+static const char *const preset_names[] = {"default", "fpga", "baseline", "hmg", NULL};
+
+const char *const *rec_preset_names(void) { return preset_names; }
+
+int rec_cfg_preset(rec_cfg *cfg, const char *name)
+{
+    rec_cfg_default(cfg);
+    if (strcmp(name, "default") == 0)
+        return 0;
+    if (strcmp(name, "fpga") == 0) {
+        cfg->entries = 512;
+        cfg->ways = 4;
+        return 0;
+    }
+    if (strcmp(name, "baseline") == 0) {
+        /* Section 2.3 baseline: one line per entry, FIFO replacement. */
+        cfg->mode = REC_MODE_LINE;
+        cfg->range = cfg->line;
+        cfg->repl = REC_REPL_FIFO;
+        return 0;
+    }
+    if (strcmp(name, "hmg") == 0) {
+        cfg->mode = REC_MODE_HMG;
+        cfg->range = cfg->line * cfg->group;
+        cfg->repl = REC_REPL_FIFO;
+        return 0;
+    }
+    return -1;
+}
+
+static int parse_uint(const char *s, unsigned *out)
+{
+    char *end;
+    unsigned long v;
+    if (s == NULL || *s == '\0' || *s == '-' || *s == '+')
+        return -1;
+    errno = 0;
+    v = strtoul(s, &end, 0);
+    if (errno != 0 || *end != '\0' || v > 0xffffffffUL)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+int rec_cfg_option(rec_cfg *cfg, const char *name, const char *value,
+                   char *err, size_t len)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+    } nums[] = {
+        {"gpus", offsetof(rec_cfg, gpus)},
+        {"entries", offsetof(rec_cfg, entries)},
+        {"ways", offsetof(rec_cfg, ways)},
+        {"range", offsetof(rec_cfg, range)},
+        {"line", offsetof(rec_cfg, line)},
+        {"addr-bits", offsetof(rec_cfg, addr_bits)},
+        {"group", offsetof(rec_cfg, group)},
+    };
+    size_t i;
+    for (i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        if (strcmp(name, nums[i].name) == 0) {
+            unsigned v;
+            if (parse_uint(value, &v) != 0) {
+                snprintf(err, len, "--%s: '%s' is not a non-negative integer",
+                         name, value ? value : "");
+                return -1;
+            }
+            *(unsigned *)((char *)cfg + nums[i].off) = v;
+            return 0;
+        }
+    }
+    if (strcmp(name, "mode") == 0) {
+        if (value && strcmp(value, "rec") == 0)
+            cfg->mode = REC_MODE_REC;
+        else if (value && strcmp(value, "line") == 0)
+            cfg->mode = REC_MODE_LINE;
+        else if (value && strcmp(value, "hmg") == 0)
+            cfg->mode = REC_MODE_HMG;
+        else {
+            snprintf(err, len, "--mode: '%s' is not rec, line or hmg", value ? value : "");
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(name, "repl") == 0) {
+        if (value && strcmp(value, "fifo") == 0)
+            cfg->repl = REC_REPL_FIFO;
+        else if (value && strcmp(value, "lru") == 0)
+            cfg->repl = REC_REPL_LRU;
+        else {
+            snprintf(err, len, "--repl: '%s' is not fifo or lru", value ? value : "");
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(name, "store") == 0) {
+        if (value && strcmp(value, "full") == 0)
+            cfg->store = REC_STORE_FULL;
+        else if (value && strcmp(value, "packed") == 0)
+            cfg->store = REC_STORE_PACKED;
+        else {
+            snprintf(err, len, "--store: '%s' is not full or packed", value ? value : "");
+            return -1;
+        }
+        return 0;
+    }
+    return 1;
+}
+
+int rec_cfg_check(const rec_cfg *c, char *err, size_t len)
+{
+    unsigned span, base_bits, laddr;
+    if (c->gpus < 2 || c->gpus > 16) {
+        snprintf(err, len, "--gpus %u: must be 2..16", c->gpus);
+        return -1;
+    }
+    if (!is_pow2(c->entries) || c->entries > (1u << 24)) {
+        snprintf(err, len, "--entries %u: must be a power of two, at most 16777216", c->entries);
+        return -1;
+    }
+    if (!is_pow2(c->ways) || c->ways > 16) {
+        snprintf(err, len, "--ways %u: must be a power of two, 1..16", c->ways);
+        return -1;
+    }
+    if (c->ways > c->entries) {
+        snprintf(err, len, "--ways %u: more ways than --entries %u", c->ways, c->entries);
+        return -1;
+    }
+    if (!is_pow2(c->line) || c->line < 4 || c->line > 4096) {
+        snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
+        return -1;
+    }
+    if (c->addr_bits < 16 || c->addr_bits > 64) {
+        snprintf(err, len, "--addr-bits %u: must be 16..64", c->addr_bits);
+        return -1;
+    }
+    if (!is_pow2(c->range)) {
+        snprintf(err, len, "--range %u: must be a power of two", c->range);
+        return -1;
+    }
+    if (c->range < c->line) {
+        snprintf(err, len, "--range %u: smaller than --line %u", c->range, c->line);
+        return -1;
+    }
+    if (c->range / c->line > REC_JOB_MAX) {
+        snprintf(err, len, "--range %u: more than %d lines of %u B per entry",
+                 c->range, REC_JOB_MAX, c->line);
+        return -1;
+    }
+    if (c->mode == REC_MODE_LINE && c->range != c->line) {
+        snprintf(err, len, "--range %u: line mode tracks one line, range must equal --line %u",
+                 c->range, c->line);
+        return -1;
+    }
+    if (c->mode == REC_MODE_HMG) {
+        if (!is_pow2(c->group) || c->group < 2 || c->group > REC_JOB_MAX) {
+            snprintf(err, len, "--group %u: must be a power of two, 2..%d", c->group, REC_JOB_MAX);
+            return -1;
+        }
+        if (c->range != c->group * c->line) {
+            snprintf(err, len, "--range %u: hmg mode covers --group x --line = %u bytes",
+                     c->range, c->group * c->line);
+            return -1;
+        }
+    }
+    if (c->repl != REC_REPL_FIFO && c->repl != REC_REPL_LRU) {
+        snprintf(err, len, "--repl %d: unknown policy", (int)c->repl);
+        return -1;
+    }
+    if (c->mode != REC_MODE_REC && c->mode != REC_MODE_LINE && c->mode != REC_MODE_HMG) {
+        snprintf(err, len, "--mode %d: unknown mode", (int)c->mode);
+        return -1;
+    }
+    laddr = c->addr_bits - ilog2(c->line);
+    span = ilog2(c->range / c->line);
+    if (laddr <= span) {
+        snprintf(err, len, "--range %u: too large for --addr-bits %u", c->range, c->addr_bits);
+        return -1;
+    }
+    base_bits = laddr - span;
+    if (base_bits <= ilog2(c->entries / c->ways)) {
+        snprintf(err, len, "--entries %u: %u sets need more index bits than the %u-bit base address",
+                 c->entries, c->entries / c->ways, base_bits);
+        return -1;
+    }
+    return 0;
+}
+
+void rec_geom_of(const rec_cfg *c, rec_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    g->sets = c->entries / c->ways;
+    g->index_bits = ilog2(g->sets);
+    g->line_bits = ilog2(c->line);
+    g->lines_per_slot = c->mode == REC_MODE_HMG ? c->group : 1;
+    g->slots = c->mode == REC_MODE_REC ? c->range / c->line : 1;
+    g->lines = g->slots * g->lines_per_slot;
+    g->range_bytes = g->lines * c->line;
+    g->span_bits = ilog2(g->lines);
+    g->slot_bits = ilog2(g->slots);
+    g->lps_bits = ilog2(g->lines_per_slot);
+    g->has_pos = g->slots > 1;
+    g->sharer_bits = c->gpus - 1;
+    g->slot_width = g->has_pos + g->sharer_bits;
+    g->vec_bits = g->slots * g->slot_width;
+    g->gpu_bits = ilog2(c->gpus - 1) + 1;
+    g->laddr_bits = c->addr_bits - g->line_bits;
+    g->base_bits = g->laddr_bits - g->span_bits;
+    g->tag_bits = g->base_bits - (c->store == REC_STORE_PACKED ? g->index_bits : 0);
+    g->entry_bits = 1 + g->tag_bits + g->vec_bits;
+    g->rank_bits = ilog2(c->ways);
+    g->set_bits = c->ways * (g->entry_bits + g->rank_bits);
+    /* Table 1: a one-line entry keeps the whole byte address as its tag
+     * (48 bits); a coalescing entry keeps address >> log2(range). */
+    g->paper_base_bits = g->lines == 1 ? c->addr_bits : c->addr_bits - ilog2(g->range_bytes);
+    g->paper_entry_bits = g->paper_base_bits + g->vec_bits + 1;
+    g->packed_entry_bits = 1 + (g->base_bits - g->index_bits) + g->vec_bits;
+    g->paper_total_bits = (uint64_t)c->entries * g->paper_entry_bits;
+    g->packed_total_bits = (uint64_t)c->entries * g->packed_entry_bits;
+    g->stored_total_bits = (uint64_t)c->entries * g->entry_bits;
+    g->repl_total_bits = (uint64_t)c->entries * g->rank_bits;
+}
+
+void rec_cfg_name(const rec_cfg *c, char *buf, size_t len)
+{
+    char extra[32] = "";
+    if (c->mode == REC_MODE_HMG)
+        snprintf(extra, sizeof extra, "_hmg%u", c->group);
+    else if (c->mode == REC_MODE_LINE)
+        snprintf(extra, sizeof extra, "_line");
+    snprintf(buf, len, "rec_g%u_e%u_w%u_r%u_l%u_a%u_%s_%s%s", c->gpus, c->entries,
+             c->ways, c->range, c->line, c->addr_bits, rec_repl_str(c->repl),
+             c->store == REC_STORE_PACKED ? "packed" : "full", extra);
+}
+
+void rec_cfg_args(const rec_cfg *c, char *buf, size_t len)
+{
+    char grp[24] = "";
+    if (c->mode == REC_MODE_HMG)
+        snprintf(grp, sizeof grp, " --group %u", c->group);
+    snprintf(buf, len,
+             "--mode %s --gpus %u --entries %u --ways %u --range %u --line %u "
+             "--addr-bits %u --repl %s --store %s%s",
+             rec_mode_str(c->mode), c->gpus, c->entries, c->ways, c->range, c->line,
+             c->addr_bits, rec_repl_str(c->repl),
+             c->store == REC_STORE_PACKED ? "packed" : "full", grp);
+}
+
+/* ---------------------------------------------------------------- core -- */
+
+rec_dir *rec_dir_new(const rec_cfg *cfg)
+{
+    rec_dir *d = calloc(1, sizeof *d);
+    size_t i, n;
+    if (d == NULL)
+        return NULL;
+    d->cfg = *cfg;
+    rec_geom_of(cfg, &d->g);
+    n = (size_t)cfg->entries;
+    d->ent = calloc(n, sizeof *d->ent);
+    d->sh_store = calloc(n * d->g.slots, sizeof *d->sh_store);
+    if (d->ent == NULL || d->sh_store == NULL) {
+        rec_dir_free(d);
+        return NULL;
+    }
+    for (i = 0; i < n; i++)
+        d->ent[i].sh = d->sh_store + i * d->g.slots;
+    rec_dir_reset(d);
+    return d;
+}
+
+void rec_dir_free(rec_dir *d)
+{
+    if (d == NULL)
+        return;
+    free(d->ent);
+    free(d->sh_store);
+    free(d);
+}
+
+void rec_dir_reset(rec_dir *d)
+{
+    size_t i, n = d->cfg.entries;
+    for (i = 0; i < n; i++) {
+        rec_entry *e = &d->ent[i];
+        e->valid = 0;
+        e->tag = 0;
+        e->pos = 0;
+        e->rank = (uint8_t)(i % d->cfg.ways);
+        memset(e->sh, 0, d->g.slots * sizeof *e->sh);
+    }
+    memset(&d->st, 0, sizeof d->st);
+}
+
+/* Sharer index of GPU src: the home GPU has no sharer bit (section 2.3). */
+static unsigned sharer_of(const rec_dir *d, unsigned src)
+{
+    return src < d->home ? src : src - 1;
+}
+
+static uint32_t gpu_mask(const rec_dir *d, uint32_t sh)
+{
+    uint32_t low = (1u << d->home) - 1;
+    return ((sh & ~low) << 1 | (sh & low)) & (uint32_t)mask64(d->cfg.gpus);
+}
+
+/* Makes `way` the newest in its set (rank 0), ageing the newer ones. */
+static void promote(rec_entry *set, unsigned ways, unsigned way)
+{
+    unsigned w, r = set[way].rank;
+    for (w = 0; w < ways; w++)
+        if (set[w].rank < r)
+            set[w].rank++;
+    set[way].rank = 0;
+}
+
+static void emit_slot(rec_dir *d, uint64_t base, unsigned slot, uint32_t sh,
+                      rec_emit_fn emit, void *ctx, int evict)
+{
+    unsigned l, L = d->g.lines_per_slot;
+    if (sh == 0)
+        return;
+    for (l = 0; l < L; l++) {
+        uint64_t line = (base << d->g.span_bits) | ((uint64_t)slot * L + l);
+        d->st.invalidations++;
+        if (evict) {
+            d->st.evict_invs++;
+            d->st.evicted_lines++;
+        } else {
+            d->st.write_invs++;
+        }
+        if (emit)
+            emit(ctx, line & mask64(d->g.laddr_bits), gpu_mask(d, sh));
+    }
+}
+
+uint64_t rec_entry_base(const rec_dir *d, unsigned set, unsigned way)
+{
+    const rec_entry *e = &d->ent[(size_t)set * d->cfg.ways + way];
+    if (d->cfg.store == REC_STORE_PACKED)
+        return (e->tag << d->g.index_bits) | set;
+    return e->tag;
+}
+
+void rec_core_access(rec_dir *d, rec_op op, uint64_t line, unsigned src,
+                     rec_emit_fn emit, void *ctx)
+{
+    const rec_geom *g = &d->g;
+    unsigned ways = d->cfg.ways, w, hitw = ways, slot;
+    uint64_t base, tag;
+    unsigned set;
+    rec_entry *s;
+    int remote = op == REC_OP_RR || op == REC_OP_RW;
+
+    d->st.req[op & 3]++;
+    if (op == REC_OP_NOP)
+        return;
+    if (remote && (src == d->home || src >= d->cfg.gpus)) {
+        d->st.ignored++;
+        return;
+    }
+    line &= mask64(g->laddr_bits);
+    base = line >> g->span_bits;
+    set = (unsigned)(base & mask64(g->index_bits));
+    tag = d->cfg.store == REC_STORE_PACKED ? base >> g->index_bits : base;
+    slot = (unsigned)((line & mask64(g->span_bits)) >> g->lps_bits);
+    s = &d->ent[(size_t)set * ways];
+
+    for (w = 0; w < ways; w++)
+        if (s[w].valid && s[w].tag == tag) {
+            hitw = w;
+            break;
+        }
+
+    if (hitw < ways) {
+        rec_entry *e = &s[hitw];
+        int present = g->has_pos ? (int)((e->pos >> slot) & 1) : 1;
+        d->st.hits++;
+        if (op == REC_OP_LW) {
+            /* Local write: invalidate this offset's sharers, clear only the
+             * offset, free the entry when it was the last (4.2, D-F). */
+            if (present) {
+                uint16_t sh = e->sh[slot];
+                e->sh[slot] = 0;
+                e->pos &= ~(1ull << slot);
+                if (!g->has_pos || e->pos == 0) {
+                    e->valid = 0;
+                    d->st.entry_frees++;
+                }
+                emit_slot(d, base, slot, sh, emit, ctx, 0);
+            }
+            return;
+        }
+        if (op == REC_OP_RW && present) {
+            /* Remote write to a tracked offset: the writer becomes the only
+             * sharer, the others are invalidated (4.2, H-I). */
+            uint16_t old = e->sh[slot];
+            uint16_t me = (uint16_t)(1u << sharer_of(d, src));
+            e->sh[slot] = me;
+            if (g->has_pos)
+                e->pos |= 1ull << slot;
+            if (d->cfg.repl == REC_REPL_LRU)
+                promote(s, ways, hitw);
+            emit_slot(d, base, slot, old & (uint16_t)~me, emit, ctx, 0);
+            return;
+        }
+        /* Remote read, or remote write to an absent offset: coalesce (4.2 C). */
+        e->sh[slot] |= (uint16_t)(1u << sharer_of(d, src));
+        if (g->has_pos)
+            e->pos |= 1ull << slot;
+        if (d->cfg.repl == REC_REPL_LRU)
+            promote(s, ways, hitw);
+        return;
+    }
+
+    d->st.misses++;
+    if (op == REC_OP_LW)
+        return;
+    /* Miss on a remote op: allocate, invalid ways first (lowest index),
+     * else the oldest by rank (4.2, J-M). */
+    for (w = 0; w < ways; w++)
+        if (!s[w].valid)
+            break;
+    if (w == ways) {
+        unsigned v;
+        for (v = 0; v < ways; v++)
+            if (s[v].rank == ways - 1)
+                break;
+        w = v < ways ? v : 0;
+    }
+    {
+        rec_entry *e = &s[w];
+        unsigned k;
+        d->st.allocs++;
+        if (e->valid) {
+            /* Eviction: reconstruct every coalesced line, each with its own
+             * sharers. The job is emitted after the update, as in the RTL. */
+            uint64_t vbase = rec_entry_base(d, set, w);
+            uint16_t old[REC_JOB_MAX];
+            memcpy(old, e->sh, g->slots * sizeof *old);
+            d->st.evictions++;
+            e->valid = 1;
+            e->tag = tag;
+            e->pos = g->has_pos ? 1ull << slot : 0;
+            memset(e->sh, 0, g->slots * sizeof *e->sh);
+            e->sh[slot] = (uint16_t)(1u << sharer_of(d, src));
+            promote(s, ways, w);
+            for (k = 0; k < g->slots; k++)
+                emit_slot(d, vbase, k, old[k], emit, ctx, 1);
+            return;
+        }
+        e->valid = 1;
+        e->tag = tag;
+        e->pos = g->has_pos ? 1ull << slot : 0;
+        memset(e->sh, 0, g->slots * sizeof *e->sh);
+        e->sh[slot] = (uint16_t)(1u << sharer_of(d, src));
+        promote(s, ways, w);
+    }
+}
+
+static void put_bits(uint32_t *words, unsigned nwords, unsigned at, uint64_t v, unsigned n)
+{
+    unsigned i;
+    for (i = 0; i < n; i++)
+        if ((v >> i) & 1) {
+            unsigned b = at + i;
+            if (b / 32 < nwords)
+                words[b / 32] |= 1u << (b % 32);
+        }
+}
+
+unsigned rec_entry_vector(const rec_dir *d, unsigned set, unsigned way,
+                          uint32_t *words, unsigned nwords)
+{
+    const rec_geom *g = &d->g;
+    const rec_entry *e = &d->ent[(size_t)set * d->cfg.ways + way];
+    unsigned k, at = 0;
+    uint64_t base_field;
+    memset(words, 0, nwords * sizeof *words);
+    for (k = 0; k < g->slots; k++) {
+        if (g->has_pos)
+            put_bits(words, nwords, at, (e->pos >> k) & 1, 1);
+        put_bits(words, nwords, at + g->has_pos, e->sh[k], g->sharer_bits);
+        at += g->slot_width;
+    }
+    /* Paper accounting: a one-line entry stores the full byte address. */
+    base_field = rec_entry_base(d, set, way);
+    if (g->lines == 1)
+        base_field <<= g->line_bits;
+    put_bits(words, nwords, at, base_field, g->paper_base_bits);
+    at += g->paper_base_bits;
+    put_bits(words, nwords, at, e->valid, 1);
+    return at + 1;
+}
+
+/* -------------------------------------------------------- timing shell -- */
+
+rec_tm *rec_tm_new(const rec_cfg *cfg)
+{
+    rec_tm *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->dir = rec_dir_new(cfg);
+    if (t->dir == NULL) {
+        free(t);
+        return NULL;
+    }
+    rec_tm_reset(t);
+    return t;
+}
+
+void rec_tm_free(rec_tm *t)
+{
+    if (t == NULL)
+        return;
+    rec_dir_free(t->dir);
+    free(t);
+}
+
+void rec_tm_reset(rec_tm *t)
+{
+    t->init_busy = 1;
+    t->init_idx = 0;
+    t->s1_valid = 0;
+    t->s1_op = t->s1_src = 0;
+    t->s1_addr = 0;
+    t->job_n = t->job_head = 0;
+}
+
+void rec_eval(const rec_tm *t, const rec_in *in, rec_out *out)
+{
+    int busy = t->job_head < t->job_n;
+    (void)in;
+    out->req_ready_o = !t->init_busy && !(t->s1_valid && busy);
+    out->inv_valid_o = busy;
+    out->inv_addr_o = busy ? t->job_line[t->job_head] : 0;
+    out->inv_mask_o = busy ? t->job_mask[t->job_head] : 0;
+}
+
+static void job_push(void *ctx, uint64_t line, uint32_t mask)
+{
+    rec_tm *t = ctx;
+    if (t->job_n < REC_JOB_MAX) {
+        t->job_line[t->job_n] = line;
+        t->job_mask[t->job_n] = mask;
+        t->job_n++;
+    }
+}
+
+void rec_step(rec_tm *t, const rec_in *in)
+{
+    rec_out o;
+    int busy, accept;
+    if (!in->rst_ni) {
+        rec_tm_reset(t);
+        return;
+    }
+    rec_eval(t, in, &o);
+    busy = t->job_head < t->job_n;
+    accept = in->req_valid_i && o.req_ready_o;
+
+    if (busy && in->inv_ready_i) {
+        t->job_head++;
+        if (t->job_head == t->job_n)
+            t->job_n = t->job_head = 0;
+    }
+    if (t->s1_valid && !busy) {
+        t->dir->home = (unsigned)in->home_i;
+        t->job_n = t->job_head = 0;
+        rec_core_access(t->dir, (rec_op)t->s1_op, t->s1_addr, t->s1_src, job_push, t);
+        t->s1_valid = 0;
+    }
+    if (accept) {
+        t->s1_valid = 1;
+        t->s1_op = (unsigned)in->req_op_i & 3;
+        t->s1_addr = in->req_addr_i;
+        t->s1_src = (unsigned)in->req_src_i;
+    }
+    if (t->init_busy) {
+        if (t->init_idx + 1 >= t->dir->g.sets) {
+            t->init_busy = 0;
+            t->init_idx = 0;
+            rec_dir_reset(t->dir);
+        } else {
+            t->init_idx++;
+        }
+    }
+}

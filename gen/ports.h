@@ -1,0 +1,41 @@
+/*
+ * Port tables and everything emitted from them: the Verilog port list, the C
+ * port header, the Verilator shim (tb/dut.h interface) and the Icarus replay
+ * bench. A block family supplies its table; nothing here knows a family.
+ */
+#ifndef PORTS_H
+#define PORTS_H
+
+#include "emit.h"
+
+typedef enum { PORT_IN, PORT_OUT } port_dir;
+
+typedef struct {
+    port_dir dir;
+    const char *name;
+    unsigned width; /* 1..64 */
+} port_t;
+
+#define PORTS_MAX 64
+
+typedef struct {
+    const char *family;     /* "rec"                                   */
+    const char *module;     /* Verilog module name                     */
+    const char *args;       /* options that reproduce the configuration */
+    const char *params;     /* resolved parameters, one per line         */
+    const char *model;      /* model functions the RTL must match        */
+    port_t ports[PORTS_MAX];/* clk_i and rst_ni are implicit and first  */
+    int n;
+} block_desc;
+
+#define COHGEN_VERSION "0.1.0"
+
+/* Do-not-edit header, with `lead` before every line ("// ", " * "). */
+void ports_file_header(emit_file *e, const block_desc *b, const char *lead);
+/* "module NAME (" through ");" with clk_i, rst_ni and the table. */
+void ports_verilog_module(emit_file *e, const block_desc *b);
+void ports_c_header(emit_file *e, const block_desc *b);
+void ports_shim(emit_file *e, const block_desc *b);
+void ports_iverilog_tb(emit_file *e, const block_desc *b);
+
+#endif

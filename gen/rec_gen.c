@@ -1,0 +1,560 @@
+/*
+ * REC directory generator: Verilog of the pipelined, RAM-based directory of
+ * Ko et al. (REC), sections 4.1-4.2, and of its baselines (one line per
+ * entry, HMG 4-line groups; sections 2.3 and 5.2). Microarchitecture and
+ * timing are described in docs/rec.md; the golden model is cmodel/rec.c.
+ */
+#include "rec_gen.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static unsigned ilog2u(unsigned v)
+{
+    unsigned n = 0;
+    while (v > 1) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
+void rec_block_desc(const rec_cfg *c, const char *module, block_desc *b, char *args,
+                    size_t args_len, char *params, size_t params_len)
+{
+    rec_geom gg, *g = &gg;
+    char grp[24] = "";
+    rec_geom_of(c, g);
+    if (c->mode == REC_MODE_HMG)
+        snprintf(grp, sizeof grp, " group=%u", c->group);
+    memset(b, 0, sizeof *b);
+    b->family = "rec";
+    b->module = module;
+    rec_cfg_args(c, args, args_len);
+    b->args = args;
+    snprintf(params, params_len,
+             "mode=%s gpus=%u entries=%u ways=%u range=%u line=%u addr_bits=%u repl=%s store=%s%s\n"
+             "sets=%u index_bits=%u slots=%u lines_per_slot=%u sharer_bits=%u\n"
+             "tag_bits=%u vector_bits=%u entry_bits=%u rank_bits=%u set_word_bits=%u\n"
+             "paper_entry_bits=%u packed_entry_bits=%u",
+             rec_mode_str(c->mode), c->gpus, c->entries, c->ways, c->range, c->line,
+             c->addr_bits, rec_repl_str(c->repl),
+             c->store == REC_STORE_PACKED ? "packed" : "full",
+             grp,
+             g->sets, g->index_bits, g->slots, g->lines_per_slot, g->sharer_bits, g->tag_bits,
+             g->vec_bits, g->entry_bits, g->rank_bits, g->set_bits, g->paper_entry_bits,
+             g->packed_entry_bits);
+    b->params = params;
+    b->model = "cmodel/rec.c rec_eval() / rec_step() (timing), rec_core_access() (function)";
+#define REC_PORT(pdir, pname, pwidth) \
+    b->ports[b->n].dir = PORT_##pdir; \
+    b->ports[b->n].name = #pname; \
+    b->ports[b->n].width = (pwidth); \
+    b->n++;
+#include "rec_ports.def"
+#undef REC_PORT
+}
+
+/* Generation context: every width the body needs. */
+typedef struct {
+    emit_file *e;
+    const rec_cfg *c;
+    rec_geom g;
+    unsigned G, GB, SH, S, L, NL, SB, LB, SPAN, HP, SW, VW, TW, EW, W, RB, IB, IBW, SETS,
+        AW, BW, SETW, NLB, packed, lru;
+    int mutant;
+} gctx;
+
+/* "[hi:lo]" for a width, or "" for one bit. */
+static const char *rng(char *buf, unsigned w)
+{
+    if (w <= 1)
+        buf[0] = '\0';
+    else
+        sprintf(buf, " [%u:0]", w - 1);
+    return buf;
+}
+
+static void decl(gctx *x, unsigned w, const char *names)
+{
+    char r[24];
+    emit(x->e, "logic%s %s;", rng(r, w), names);
+}
+
+/* A vector that is indexed bit by bit: keeps its range even at width 1. */
+static void declv(gctx *x, unsigned w, const char *names)
+{
+    emit(x->e, "logic [%u:0] %s;", w - 1, names);
+}
+
+/* A SETW-bit constant with way w's rank field = w (identity order). */
+static void init_word(gctx *x, char *buf, size_t len)
+{
+    unsigned nib = (x->SETW + 3) / 4, i;
+    size_t k = 0;
+    k += (size_t)snprintf(buf, len, "%u'h", x->SETW);
+    for (i = nib; i-- > 0;) {
+        unsigned v = 0, b;
+        for (b = 0; b < 4; b++) {
+            unsigned bit = i * 4 + b, w;
+            for (w = 0; w < x->W && x->RB; w++) {
+                unsigned at = x->W * x->EW + w * x->RB;
+                if (bit >= at && bit < at + x->RB && ((w >> (bit - at)) & 1))
+                    v |= 1u << b;
+            }
+        }
+        if (k + 2 < len)
+            buf[k++] = "0123456789abcdef"[v];
+    }
+    buf[k] = '\0';
+}
+
+static void body(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned w, s, j, b;
+    char r[24], iw[48];
+    static char initw[8192];
+
+    emit(e, "// Stage 0: accept a request, read its set from the entry RAM.");
+    decl(x, 1, "req_acc, job_busy, s1_fire");
+    if (x->SETS > 1)
+        decl(x, x->IBW, "req_idx");
+    emit(e, "assign job_busy = |job_pend_q;");
+    emit(e, "assign s1_fire = s1_valid_q & ~job_busy;");
+    if (x->mutant == 7)
+        emit(e, "assign req_ready_o = ~init_q;");
+    else
+        emit(e, "assign req_ready_o = ~init_q & ~(s1_valid_q & job_busy);");
+    emit(e, "assign req_acc = req_valid_i & req_ready_o;");
+    if (x->SETS > 1)
+        emit(e, "assign req_idx = req_addr_i[%u:%u];", x->SPAN + x->IB - 1, x->SPAN);
+    emit_nl(e);
+
+    init_word(x, initw, sizeof initw);
+    decl(x, x->SETW, "rdata_q");
+    decl(x, 1, "mem_we");
+    decl(x, x->SETW, "mem_wdata, set_new, set_cur");
+    emit(e, "assign mem_we = init_q | s1_fire;");
+    emit(e, "assign mem_wdata = init_q ? %s : set_new;", initw);
+    if (x->SETS == 1) {
+        emit(e, "// One set (entries == ways): a register, not a RAM.");
+        decl(x, x->SETW, "mem_q");
+        emit(e, "always_ff @(posedge clk_i) begin");
+        emit(e, "  if (mem_we) mem_q <= mem_wdata;");
+        emit(e, "  if (req_acc) rdata_q <= mem_q;");
+        emit(e, "end");
+    } else {
+        emit(e, "// Entry RAM: one word per set (ways x {valid, tag, vector}, then the");
+        emit(e, "// ways' replacement ranks). Synchronous read, one write port.");
+        emit(e, "logic [%u:0] mem_q [0:%u];", x->SETW - 1, x->SETS - 1);
+        decl(x, x->IBW, "mem_waddr");
+        emit(e, "assign mem_waddr = init_q ? init_idx_q : s1_idx;");
+        emit(e, "always_ff @(posedge clk_i) begin");
+        emit(e, "  if (mem_we) mem_q[mem_waddr] <= mem_wdata;");
+        emit(e, "  if (req_acc) rdata_q <= mem_q[req_idx];");
+        emit(e, "end");
+    }
+    emit_nl(e);
+
+    emit(e, "// Stage 1: compare, update, write back; forward the last write.");
+    decl(x, x->IBW, "s1_idx");
+    decl(x, x->BW, "s1_base");
+    decl(x, x->TW, "s1_tag");
+    if (x->IB)
+        emit(e, "assign s1_idx = s1_addr_q[%u:%u];", x->SPAN + x->IB - 1, x->SPAN);
+    else
+        emit(e, "assign s1_idx = 1'b0;");
+    if (x->SPAN)
+        emit(e, "assign s1_base = s1_addr_q[%u:%u];", x->AW - 1, x->SPAN);
+    else
+        emit(e, "assign s1_base = s1_addr_q;");
+    if (x->packed && x->IB)
+        emit(e, "assign s1_tag = s1_base[%u:%u];", x->BW - 1, x->IB);
+    else
+        emit(e, "assign s1_tag = s1_base;");
+    if (x->mutant == 1)
+        emit(e, "assign set_cur = rdata_q;");
+    else
+        emit(e, "assign set_cur = (fwd_valid_q && fwd_idx_q == s1_idx) ? fwd_data_q : rdata_q;");
+    emit_nl(e);
+
+    declv(x, x->W, "way_valid, way_hit, way_old, first_inv, vsel, tsel");
+    declv(x, x->W * x->TW, "way_tag");
+    declv(x, x->W * x->VW, "way_vec");
+    if (x->RB)
+        declv(x, x->W * x->RB, "way_rank");
+    for (w = 0; w < x->W; w++) {
+        unsigned at = w * x->EW;
+        emit(e, "assign way_valid[%u] = set_cur[%u];", w, at + x->EW - 1);
+        emit(e, "assign way_tag[%u:%u] = set_cur[%u:%u];", (w + 1) * x->TW - 1, w * x->TW,
+             at + x->VW + x->TW - 1, at + x->VW);
+        emit(e, "assign way_vec[%u:%u] = set_cur[%u:%u];", (w + 1) * x->VW - 1, w * x->VW,
+             at + x->VW - 1, at);
+        emit(e, "assign way_hit[%u] = way_valid[%u] & (way_tag[%u:%u] == s1_tag);", w, w,
+             (w + 1) * x->TW - 1, w * x->TW);
+        if (x->RB) {
+            unsigned ra = x->W * x->EW + w * x->RB;
+            emit(e, "assign way_rank[%u:%u] = set_cur[%u:%u];", (w + 1) * x->RB - 1, w * x->RB,
+                 ra + x->RB - 1, ra);
+            emit(e, "assign way_old[%u] = way_rank[%u:%u] == %u'd%u;", w, (w + 1) * x->RB - 1,
+                 w * x->RB, x->RB, x->W - 1);
+        } else {
+            emit(e, "assign way_old[%u] = 1'b1;", w);
+        }
+    }
+    decl(x, 1, "hit, all_valid");
+    emit(e, "assign hit = |way_hit;");
+    emit(e, "assign all_valid = &way_valid;");
+    emit(e, "// Invalid ways first (lowest index), else the oldest rank.");
+    emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->W);
+    if (x->mutant == 8)
+        emit(e, "assign vsel = way_old;");
+    else
+        emit(e, "assign vsel = all_valid ? way_old : first_inv;");
+    emit(e, "assign tsel = hit ? way_hit : vsel;");
+    declv(x, x->VW, "hvec, vvec");
+    declv(x, x->TW, "vtag");
+    if (x->RB)
+        declv(x, x->RB, "trank");
+    emit(e, "always_comb begin");
+    emit_in(e);
+    emit(e, "hvec = '0;");
+    emit(e, "vvec = '0;");
+    emit(e, "vtag = '0;");
+    if (x->RB)
+        emit(e, "trank = '0;");
+    emit(e, "for (int i = 0; i < %u; i++) begin", x->W);
+    emit(e, "  if (way_hit[i]) hvec = hvec | way_vec[i*%u +: %u];", x->VW, x->VW);
+    emit(e, "  if (vsel[i]) vvec = vvec | way_vec[i*%u +: %u];", x->VW, x->VW);
+    emit(e, "  if (vsel[i]) vtag = vtag | way_tag[i*%u +: %u];", x->TW, x->TW);
+    if (x->RB)
+        emit(e, "  if (tsel[i]) trank = trank | way_rank[i*%u +: %u];", x->RB, x->RB);
+    emit(e, "end");
+    emit_out(e);
+    emit(e, "end");
+    emit_nl(e);
+
+    emit(e, "// Offset slot of the request and its current contents.");
+    declv(x, x->S, "slot_sel");
+    if (x->SB) {
+        declv(x, x->SB, "s1_slot");
+        emit(e, "assign s1_slot = s1_addr_q[%u:%u];", x->LB + x->SB - 1, x->LB);
+        for (s = 0; s < x->S; s++)
+            emit(e, "assign slot_sel[%u] = s1_slot == %u'd%u;", s, x->SB, s);
+    } else {
+        emit(e, "assign slot_sel = 1'b1;");
+    }
+    declv(x, x->SH, "hsh");
+    decl(x, 1, "present");
+    if (x->HP) {
+        declv(x, x->S, "hpos");
+        for (s = 0; s < x->S; s++)
+            emit(e, "assign hpos[%u] = hvec[%u];", s, s * x->SW);
+        emit(e, "assign present = |(hpos & slot_sel);");
+    } else {
+        emit(e, "assign present = 1'b1;");
+    }
+    emit(e, "always_comb begin");
+    emit(e, "  hsh = '0;");
+    emit(e, "  for (int i = 0; i < %u; i++)", x->S);
+    emit(e, "    if (slot_sel[i]) hsh = hsh | hvec[i*%u + %u +: %u];", x->SW, x->HP, x->SH);
+    emit(e, "end");
+    emit_nl(e);
+
+    emit(e, "// Requesting GPU as a sharer bit (the home GPU has none).");
+    decl(x, 1, "src_ok");
+    declv(x, x->GB, "src_idx");
+    declv(x, x->SH, "src_oh, below");
+    if (x->G != (1u << x->GB))
+        emit(e, "assign src_ok = (s1_src_q != home_i) && (s1_src_q < %u'd%u);", x->GB, x->G);
+    else
+        emit(e, "assign src_ok = s1_src_q != home_i;");
+    emit(e, "assign src_idx = (s1_src_q > home_i) ? s1_src_q - %u'd1 : s1_src_q;", x->GB);
+    for (j = 0; j < x->SH; j++) {
+        emit(e, "assign src_oh[%u] = src_ok & (src_idx == %u'd%u);", j, x->GB, j);
+        if (x->mutant == 5)
+            emit(e, "assign below[%u] = %u'd%u <= home_i;", j, x->GB, j);
+        else
+            emit(e, "assign below[%u] = %u'd%u < home_i;", j, x->GB, j);
+    }
+    emit_nl(e);
+
+    emit(e, "// Protocol decisions (section 4.2).");
+    decl(x, 1, "op_rr, op_lw, op_rw, remote, rw_own, lw_inv, coal, alloc, evict, upd");
+    if (x->RB)
+        decl(x, 1, "promote");
+    emit(e, "assign op_rr = s1_op_q == 2'd0;");
+    emit(e, "assign op_lw = s1_op_q == 2'd1;");
+    emit(e, "assign op_rw = s1_op_q == 2'd2;");
+    emit(e, "assign remote = (op_rr | op_rw) & src_ok;");
+    emit(e, "assign rw_own = op_rw & remote & hit & present;");
+    emit(e, "assign lw_inv = op_lw & hit & present;");
+    emit(e, "assign coal = remote & hit & ~rw_own;");
+    emit(e, "assign alloc = remote & ~hit;");
+    emit(e, "assign evict = alloc & all_valid;");
+    if (x->RB && x->lru && x->mutant != 2)
+        emit(e, "assign promote = alloc | (remote & hit);");
+    else if (x->RB)
+        emit(e, "assign promote = alloc;");
+    emit(e, "assign upd = remote | lw_inv;");
+    declv(x, x->SW, "sel_new");
+    declv(x, x->VW, "vec_new");
+    decl(x, 1, "valid_new");
+    declv(x, x->EW, "ent_new");
+    emit(e, "assign sel_new = lw_inv ? %u'd0 : {(%s ? hsh : %u'd0) | src_oh%s};", x->SW,
+         x->mutant == 3 ? "(coal | rw_own)" : "coal", x->SH, x->HP ? ", 1'b1" : "");
+    for (s = 0; s < x->S; s++)
+        emit(e, "assign vec_new[%u:%u] = slot_sel[%u] ? sel_new : (alloc ? %u'd0 : hvec[%u:%u]);",
+             (s + 1) * x->SW - 1, s * x->SW, s, x->SW, (s + 1) * x->SW - 1, s * x->SW);
+    if (x->mutant == 4)
+        emit(e, "assign valid_new = 1'b1;");
+    else
+        emit(e, "assign valid_new = lw_inv ? %s : 1'b1;", x->HP ? "|vec_new" : "1'b0");
+    emit(e, "assign ent_new = {valid_new, s1_tag, vec_new};");
+    for (w = 0; w < x->W; w++) {
+        emit(e, "assign set_new[%u:%u] = (upd & tsel[%u]) ? ent_new : set_cur[%u:%u];",
+             (w + 1) * x->EW - 1, w * x->EW, w, (w + 1) * x->EW - 1, w * x->EW);
+    }
+    for (w = 0; x->RB && w < x->W; w++) {
+        unsigned ra = x->W * x->EW + w * x->RB;
+        snprintf(iw, sizeof iw, "way_rank[%u:%u]", (w + 1) * x->RB - 1, w * x->RB);
+        emit(e, "assign set_new[%u:%u] = ~promote ? %s : tsel[%u] ? %u'd0 :", ra + x->RB - 1,
+             ra, iw, w, x->RB);
+        emit(e, "    (%s < trank) ? %s + %u'd1 : %s;", iw, iw, x->RB, iw);
+    }
+    emit_nl(e);
+
+    emit(e, "// Invalidation job: the evicted entry, or one written offset.");
+    declv(x, x->SH, "inv_sh");
+    declv(x, x->S * x->SH, "job_sh_new");
+    declv(x, x->NL, "pend_new");
+    declv(x, x->BW, "vbase");
+    emit(e, "assign inv_sh = rw_own ? (hsh & ~src_oh) : (lw_inv ? hsh : %u'd0);", x->SH);
+    for (s = 0; s < x->S; s++) {
+        emit(e, "assign job_sh_new[%u:%u] = evict ? vvec[%u:%u] : (slot_sel[%u] ? inv_sh : %u'd0);",
+             (s + 1) * x->SH - 1, s * x->SH, s * x->SW + x->HP + x->SH - 1, s * x->SW + x->HP, s,
+             x->SH);
+        emit(e, "assign pend_new[%u:%u] = {%u{|job_sh_new[%u:%u]}};", (s + 1) * x->L - 1, s * x->L,
+             x->L, (s + 1) * x->SH - 1, s * x->SH);
+    }
+    if (x->packed && x->IB)
+        emit(e, "assign vbase = {vtag, s1_idx};");
+    else
+        emit(e, "assign vbase = vtag;");
+    emit_nl(e);
+
+    emit(e, "// Invalidation stream: lowest pending line first.");
+    declv(x, x->NL, "job_oh");
+    declv(x, x->S, "job_slot");
+    declv(x, x->SH, "job_sh_sel, sh_lo, sh_hi");
+    emit(e, "assign job_oh = job_pend_q & (~job_pend_q + %u'd1);", x->NL);
+    if (x->NLB) {
+        declv(x, x->NLB, "job_idx");
+        for (b = 0; b < x->NLB; b++) {
+            unsigned long long m = 0;
+            unsigned i;
+            for (i = 0; i < x->NL; i++)
+                if ((i >> b) & 1)
+                    m |= 1ull << i;
+            emit(e, "assign job_idx[%u] = |(job_oh & %u'h%llx);", b, x->NL, m);
+        }
+    }
+    for (s = 0; s < x->S; s++)
+        emit(e, "assign job_slot[%u] = |job_oh[%u:%u];", s, (s + 1) * x->L - 1, s * x->L);
+    emit(e, "always_comb begin");
+    emit(e, "  job_sh_sel = '0;");
+    emit(e, "  for (int i = 0; i < %u; i++)", x->S);
+    emit(e, "    if (job_slot[i]) job_sh_sel = job_sh_sel | job_sh_q[i*%u +: %u];", x->SH, x->SH);
+    emit(e, "end");
+    emit(e, "assign sh_lo = job_sh_sel & below;");
+    emit(e, "assign sh_hi = job_sh_sel & ~below;");
+    emit(e, "assign inv_valid_o = job_busy;");
+    emit(e, "assign inv_addr_o = job_busy ? %s : %u'd0;", x->NLB ? "{job_base_q, job_idx}" : "job_base_q",
+         x->AW);
+    emit(e, "assign inv_mask_o = job_busy ? ({sh_hi, 1'b0} | {1'b0, sh_lo}) : %u'd0;", x->G);
+    emit_nl(e);
+
+    emit(e, "// Next state.");
+    emit(e, "always_comb begin");
+    emit_in(e);
+    emit(e, "init_d = init_q;");
+    emit(e, "init_idx_d = init_idx_q;");
+    emit(e, "if (init_q) begin");
+    emit(e, "  if (init_idx_q == %u'd%u) begin", x->IBW, x->SETS - 1);
+    emit(e, "    init_d = 1'b0;");
+    emit(e, "    init_idx_d = '0;");
+    emit(e, "  end else begin");
+    emit(e, "    init_idx_d = init_idx_q + %u'd1;", x->IBW);
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "s1_valid_d = s1_valid_q;");
+    emit(e, "s1_op_d = s1_op_q;");
+    emit(e, "s1_addr_d = s1_addr_q;");
+    emit(e, "s1_src_d = s1_src_q;");
+    emit(e, "if (s1_fire) s1_valid_d = 1'b0;");
+    emit(e, "if (req_acc) begin");
+    emit(e, "  s1_valid_d = 1'b1;");
+    emit(e, "  s1_op_d = req_op_i;");
+    emit(e, "  s1_addr_d = req_addr_i;");
+    emit(e, "  s1_src_d = req_src_i;");
+    emit(e, "end");
+    emit(e, "fwd_valid_d = fwd_valid_q;");
+    emit(e, "fwd_idx_d = fwd_idx_q;");
+    emit(e, "fwd_data_d = fwd_data_q;");
+    emit(e, "if (s1_fire) begin");
+    emit(e, "  fwd_valid_d = 1'b1;");
+    emit(e, "  fwd_idx_d = s1_idx;");
+    emit(e, "  fwd_data_d = set_new;");
+    emit(e, "end");
+    emit(e, "job_pend_d = job_pend_q;");
+    emit(e, "job_base_d = job_base_q;");
+    emit(e, "job_sh_d = job_sh_q;");
+    emit(e, "if (inv_valid_o%s) job_pend_d = job_pend_q & ~job_oh;", x->mutant == 6 ? "" : " & inv_ready_i");
+    emit(e, "if (s1_fire) begin");
+    emit(e, "  job_pend_d = pend_new;");
+    emit(e, "  job_base_d = evict ? vbase : s1_base;");
+    emit(e, "  job_sh_d = job_sh_new;");
+    emit(e, "end");
+    emit_out(e);
+    emit(e, "end");
+    emit_nl(e);
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    emit(e, "    init_q <= 1'b1;");
+    emit(e, "    init_idx_q <= '0;");
+    emit(e, "    s1_valid_q <= 1'b0;");
+    emit(e, "    fwd_valid_q <= 1'b0;");
+    emit(e, "    job_pend_q <= '0;");
+    emit(e, "  end else begin");
+    emit(e, "    init_q <= init_d;");
+    emit(e, "    init_idx_q <= init_idx_d;");
+    emit(e, "    s1_valid_q <= s1_valid_d;");
+    emit(e, "    fwd_valid_q <= fwd_valid_d;");
+    emit(e, "    job_pend_q <= job_pend_d;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "  s1_op_q <= s1_op_d;");
+    emit(e, "  s1_addr_q <= s1_addr_d;");
+    emit(e, "  s1_src_q <= s1_src_d;");
+    emit(e, "  fwd_idx_q <= fwd_idx_d;");
+    emit(e, "  fwd_data_q <= fwd_data_d;");
+    emit(e, "  job_base_q <= job_base_d;");
+    emit(e, "  job_sh_q <= job_sh_d;");
+    emit(e, "end");
+    (void)r;
+}
+
+void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b, int mutant)
+{
+    gctx x;
+    memset(&x, 0, sizeof x);
+    x.e = e;
+    x.c = c;
+    x.mutant = mutant;
+    rec_geom_of(c, &x.g);
+    x.G = c->gpus;
+    x.GB = x.g.gpu_bits;
+    x.SH = x.g.sharer_bits;
+    x.S = x.g.slots;
+    x.L = x.g.lines_per_slot;
+    x.NL = x.g.lines;
+    x.SB = x.g.slot_bits;
+    x.LB = x.g.lps_bits;
+    x.SPAN = x.g.span_bits;
+    x.HP = x.g.has_pos;
+    x.SW = x.g.slot_width;
+    x.VW = x.g.vec_bits;
+    x.TW = x.g.tag_bits;
+    x.EW = x.g.entry_bits;
+    x.W = c->ways;
+    x.RB = x.g.rank_bits;
+    x.IB = x.g.index_bits;
+    x.IBW = x.IB ? x.IB : 1;
+    x.SETS = x.g.sets;
+    x.AW = x.g.laddr_bits;
+    x.BW = x.g.base_bits;
+    x.SETW = x.g.set_bits;
+    x.NLB = ilog2u(x.NL);
+    x.packed = c->store == REC_STORE_PACKED;
+    x.lru = c->repl == REC_REPL_LRU;
+
+    emit(e, "// REC coherence directory (Ko et al., sections 4.1-4.2; baselines 2.3, 5.2).");
+    emit(e, "// Two-stage pipeline over a synchronous entry RAM; see docs/rec.md.");
+    if (mutant)
+        emit(e, "// MUTANT %d: deliberately broken for bench qualification.", mutant);
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+    decl(&x, 1, "init_q, init_d");
+    decl(&x, x.IBW, "init_idx_q, init_idx_d");
+    decl(&x, 1, "s1_valid_q, s1_valid_d");
+    decl(&x, 2, "s1_op_q, s1_op_d");
+    decl(&x, x.AW, "s1_addr_q, s1_addr_d");
+    decl(&x, x.GB, "s1_src_q, s1_src_d");
+    decl(&x, 1, "fwd_valid_q, fwd_valid_d");
+    decl(&x, x.IBW, "fwd_idx_q, fwd_idx_d");
+    decl(&x, x.SETW, "fwd_data_q, fwd_data_d");
+    decl(&x, x.NL, "job_pend_q, job_pend_d");
+    decl(&x, x.BW, "job_base_q, job_base_d");
+    declv(&x, x.S * x.SH, "job_sh_q, job_sh_d");
+    emit_nl(e);
+    body(&x);
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+void rec_report(FILE *f, const rec_cfg *c, int json)
+{
+    rec_geom g;
+    rec_geom_of(c, &g);
+    if (json) {
+        fprintf(f,
+                "{\"mode\":\"%s\",\"gpus\":%u,\"entries\":%u,\"ways\":%u,\"range\":%u,\"line\":%u,"
+                "\"addr_bits\":%u,\"repl\":\"%s\",\"store\":\"%s\",\"group\":%u,"
+                "\"sets\":%u,\"index_bits\":%u,\"slots\":%u,\"lines_per_slot\":%u,"
+                "\"paper\":{\"base_bits\":%u,\"position_bits\":%u,\"sharer_bits\":%u,\"valid_bits\":1,"
+                "\"entry_bits\":%u,\"total_bits\":%llu,\"total_kB\":%.2f},"
+                "\"packed\":{\"tag_bits\":%u,\"entry_bits\":%u,\"total_bits\":%llu,\"total_kB\":%.2f},"
+                "\"stored\":{\"tag_bits\":%u,\"entry_bits\":%u,\"total_bits\":%llu,"
+                "\"rank_bits_per_way\":%u,\"repl_bits\":%llu,\"set_word_bits\":%u}}\n",
+                rec_mode_str(c->mode), c->gpus, c->entries, c->ways, c->range, c->line,
+                c->addr_bits, rec_repl_str(c->repl),
+                c->store == REC_STORE_PACKED ? "packed" : "full", c->group, g.sets, g.index_bits,
+                g.slots, g.lines_per_slot, g.paper_base_bits, g.has_pos ? g.slots : 0,
+                g.slots * g.sharer_bits, g.paper_entry_bits,
+                (unsigned long long)g.paper_total_bits, g.paper_total_bits / 8.0 / 1024.0,
+                g.base_bits - g.index_bits, g.packed_entry_bits,
+                (unsigned long long)g.packed_total_bits, g.packed_total_bits / 8.0 / 1024.0,
+                g.tag_bits, g.entry_bits, (unsigned long long)g.stored_total_bits, g.rank_bits,
+                (unsigned long long)g.repl_total_bits, g.set_bits);
+        return;
+    }
+    fprintf(f, "REC directory: mode %s, %u GPUs, %u entries, %u ways, %u B range, %u B lines, "
+               "%u-bit addresses, %s replacement\n",
+            rec_mode_str(c->mode), c->gpus, c->entries, c->ways, g.range_bytes, c->line,
+            c->addr_bits, rec_repl_str(c->repl));
+    fprintf(f, "  sets %u, index bits %u, line slots per entry %u (lines per slot %u)\n", g.sets,
+            g.index_bits, g.slots, g.lines_per_slot);
+    fprintf(f, "  paper accounting (Table 1): base %u + position %u + sharer %u + valid 1 = %u bits"
+               " per entry, %llu bits = %.2f kB\n",
+            g.paper_base_bits, g.has_pos ? g.slots : 0, g.slots * g.sharer_bits,
+            g.paper_entry_bits, (unsigned long long)g.paper_total_bits,
+            g.paper_total_bits / 8.0 / 1024.0);
+    fprintf(f, "  packed accounting (no set-index bits in the tag): tag %u + position %u + sharer "
+               "%u + valid 1 = %u bits per entry, %llu bits = %.2f kB\n",
+            g.base_bits - g.index_bits, g.has_pos ? g.slots : 0, g.slots * g.sharer_bits,
+            g.packed_entry_bits, (unsigned long long)g.packed_total_bits,
+            g.packed_total_bits / 8.0 / 1024.0);
+    fprintf(f, "  RTL (store %s): %u-bit tag, %u bits per entry, %llu entry bits + %llu "
+               "replacement bits (%u per way), %u-bit RAM word per set\n",
+            c->store == REC_STORE_PACKED ? "packed" : "full", g.tag_bits, g.entry_bits,
+            (unsigned long long)g.stored_total_bits, (unsigned long long)g.repl_total_bits,
+            g.rank_bits, g.set_bits);
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Lints generated RTL with the three tools; any warning fails.
+#   scripts/lint.sh FILE.sv...
+# Verilator --lint-only -Wall, Icarus -g2012 -Wall (with the replay bench),
+# Yosys: prep, check -assert (no multiple drivers, no combinational loops),
+# no latches, and the entry array inferred as a memory.
+set -euo pipefail
+fail=0
+for f in "$@"; do
+  m=$(basename "$f" .sv); d=$(dirname "$f")
+  out=$(verilator --lint-only -Wall "$f" 2>&1) || true
+  if [ -n "$out" ]; then echo "lint: verilator: $f"; echo "$out" | head -20; fail=1; fi
+  out=$(iverilog -g2012 -Wall -o /dev/null "$f" "$d/${m}_tb.sv" 2>&1) || true
+  if [ -n "$out" ]; then echo "lint: iverilog: $f"; echo "$out" | head -20; fail=1; fi
+  # a one-set directory (entries == ways) is a register file by design
+  memchk="select -assert-min 1 t:\$mem*"
+  grep -q 'One set (entries == ways): a register' "$f" && memchk=""
+  out=$(yosys -q -p "read_verilog -sv $f; prep -top $m; check -assert; \
+        select -assert-none t:\$dlatch t:\$adlatch t:\$sr; $memchk" 2>&1) || {
+    echo "lint: yosys: $f"; echo "$out" | tail -20; fail=1; }
+  if [ -n "$out" ]; then echo "lint: yosys warnings: $f"; echo "$out" | head -20; fail=1; fi
+  [ $fail -eq 0 ] && echo "lint: $m clean (verilator, iverilog, yosys)"
+done
+exit $fail

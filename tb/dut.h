@@ -1,0 +1,39 @@
+/*
+ * Interface of a Verilated block as the benches see it. Each generated shim
+ * (<module>_shim.cpp, emitted from the block's port table) defines one
+ * `const dut_ops <module>_ops`. Port values travel as uint64_t arrays in
+ * port-table order: inputs start with rst_ni; clk_i is driven by tick().
+ */
+#ifndef DUT_H
+#define DUT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dut_ops {
+    const char *family;  /* block family, e.g. "rec"                        */
+    const char *module;  /* Verilog module name                             */
+    const char *args;    /* generator options of the configuration          */
+    unsigned n_in, n_out;
+    const char *const *in_names;
+    const unsigned *in_widths;
+    const char *const *out_names;
+    const unsigned *out_widths;
+    void *(*create)(unsigned seed);  /* seed randomizes unreset state       */
+    void (*destroy)(void *h);
+    /* clk low, apply inputs, settle; returns the outputs. */
+    void (*eval)(void *h, const uint64_t *in, uint64_t *out);
+    /* rising clock edge. */
+    void (*tick)(void *h);
+    int (*trace_open)(void *h, const char *vcd_path);
+    void (*trace_close)(void *h);
+} dut_ops;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
