@@ -112,5 +112,9 @@ regress: verilate
 bench: verilate
 	scripts/bench.sh
 
+# Hardware cost (Yosys area) and iCE40 flow; see synth/ and fpga/.
+-include synth/synth.mk
+-include fpga/fpga.mk
+
 clean:
 	rm -rf $(B) tb_rec tb_rec_fail.stim tb_rec_fail.vcd
