@@ -50,6 +50,26 @@ static int valid_ident(const char *s)
     return i < 100;
 }
 
+/* mkdir -p: 0 when `path` is (now) a directory. */
+static int mkdir_p(const char *path)
+{
+    char buf[1024];
+    size_t i, n = strlen(path);
+    struct stat st;
+    if (n == 0 || n >= sizeof buf)
+        return -1;
+    memcpy(buf, path, n + 1);
+    for (i = 1; i <= n; i++)
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0777) != 0 && (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)))
+                return -1;
+            buf[i] = c;
+        }
+    return 0;
+}
+
 static int fail(const char *msg)
 {
     fprintf(stderr, "cohgen: %s\n", msg);
@@ -147,12 +167,9 @@ static int gen_rec(int argc, char **argv)
         rec_cfg_name(&cfg, modname, sizeof modname);
         name = modname;
     }
-    if (mkdir(out, 0777) != 0) {
-        struct stat st;
-        if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            snprintf(err, sizeof err, "-o: cannot create directory '%s'", out);
-            return fail(err);
-        }
+    if (mkdir_p(out) != 0) {
+        snprintf(err, sizeof err, "-o: cannot create directory '%s'", out);
+        return fail(err);
     }
     rec_block_desc(&cfg, name, &b, args, sizeof args, params, sizeof params);
     {

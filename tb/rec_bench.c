@@ -115,16 +115,20 @@ typedef struct {
 static void rand_init(stim_rand *s, const rec_cfg *c, const rec_geom *g, uint64_t seed)
 {
     unsigned i;
+    uint64_t base;
     memset(s, 0, sizeof *s);
     s->rng = seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
     if (s->rng == 0)
         s->rng = 1;
     s->nsets = g->sets < 4 ? g->sets : 4;
+    /* distinct sets and tags, so that a hit-only stream never evicts */
+    base = rnd(&s->rng);
     for (i = 0; i < s->nsets; i++)
-        s->set_pool[i] = rnd(&s->rng) & mask64(g->index_bits);
+        s->set_pool[i] = (base + i) & mask64(g->index_bits);
     s->ntags = c->ways + 3;
+    base = rnd(&s->rng);
     for (i = 0; i < s->ntags; i++)
-        s->tag_pool[i] = rnd(&s->rng) & mask64(g->base_bits - g->index_bits);
+        s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(g->base_bits - g->index_bits);
     s->p_valid = 100;
     s->p_ready = 100;
 }
