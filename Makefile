@@ -109,7 +109,9 @@ regress: verilate
 	  ./tb_rec --config $$p --seed $$s --cycles 20000000 | tail -1 | grep -q PASS || { echo "regress: $$p seed $$s failed"; exit 1; }; \
 	  echo "regress: $$p seed $$s PASS"; done; done
 
-bench: verilate
+$(B)/bin/bench_model: $(B)/obj/tb/bench_model.o $(MODEL_OBJ)
+	$(CC) $(CFLAGS) $^ -o $@
+bench: verilate $(B)/bin/bench_model
 	scripts/bench.sh
 
 # Hardware cost (Yosys area) and iCE40 flow; see synth/ and fpga/.

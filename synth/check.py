@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Fast Yosys checks of the committed REC configurations (make synth-check).
+
+  synth/check.py --cohgen build/bin/cohgen --out build/synth/check
+                 [--force-ff] [--ice40-nobram]
+
+Per committed configuration rtl/rec/rec_<preset>.sv (prep level, < 1 s each):
+  struct  check -assert (no multiple drivers, no combinational loops), no latches
+  memory  exactly one $mem_v2 of sets x set-word bits (the entry array)
+  ffbound flip-flops <= 3 x set-word bits + 512 (an array in FFs is far above)
+After synth_ice40 of rec_fpga and rec_default:
+  ice40   check -assert, SB_RAM40_4K >= the fewest that hold the array,
+          flip-flops <= the same bound
+Negative control, every run: rec_fpga with its memory forced into flip-flops
+(`prep; memory_map`) must fail the memory and ffbound checks.
+--force-ff applies that forcing to every configuration (all checks must then
+fail: a demonstration that the checks can fail); --ice40-nobram does the same
+to the iCE40 runs (synth_ice40 -nobram; slow).
+Last line: "synth-check: N passed, M failed"; exit status 1 when M > 0.
+"""
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import yosys_common as yc  # noqa: E402
+
+PRESETS = ("default", "fpga", "baseline", "hmg")
+ICE40 = ("fpga", "default")
+FF_TYPES = "t:$dff t:$dffe t:$adff t:$adffe t:$sdff t:$sdffe t:$sdffce t:$aldff t:$aldffe t:$dffsr t:$dffsre"
+
+
+class Checker:
+    def __init__(self, control=False):
+        self.passed = self.failed = 0
+        self.control = control
+
+    def result(self, name, ok, detail):
+        word = "PASS" if ok else "FAIL"
+        if self.control:
+            word = "tripped" if not ok else "NOT tripped"
+        print("  %-34s %s  %s" % (name, word, detail))
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+
+
+def prep_eval(sv, top, out, force_ff):
+    """prep (+ memory_map when forced); returns (cells, mems) or raises."""
+    tag = top + ("_ff" if force_ff else "")
+    net, st = os.path.join(out, tag + ".prep.json"), os.path.join(out, tag + ".stat.json")
+    script = ("read_verilog -sv %s; prep -top %s; check -assert; %s"
+              "opt_clean; write_json %s; simplemap %s; tee -q -o %s stat -json" %
+              (sv, top, "memory_map; " if force_ff else "", net, FF_TYPES, st))
+    yc.run_yosys(script, os.path.join(out, tag + ".prep.log"))
+    cells, _ = yc.stat_cells(st)
+    return cells, yc.mem_cells(net)
+
+
+def mem_and_ff(ck, label, cells, mems, rep):
+    sets, word = rep["sets"], rep["stored"]["set_word_bits"]
+    bound = yc.ff_bound(word)
+    nff = yc.ffs(cells)
+    if sets == 1:
+        ck.result(label + " memory", len(mems) == 0, "one set: register by design")
+    else:
+        ok = len(mems) == 1 and mems[0][1] == sets and mems[0][2] == word
+        got = ", ".join("%dx%d" % (m[1], m[2]) for m in mems) or "none"
+        ck.result(label + " memory", ok, "$mem_v2 %s (want %dx%d)" % (got, sets, word))
+    ck.result(label + " ffbound", sets == 1 or nff <= bound,
+              "%d FFs <= %d (array would be %d bits)" % (nff, bound, sets * word))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cohgen", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--rtl", default="rtl/rec")
+    ap.add_argument("--force-ff", action="store_true")
+    ap.add_argument("--ice40-nobram", action="store_true")
+    a = ap.parse_args()
+    out = yc.mkdir(a.out)
+    ck = Checker()
+    t0 = time.monotonic()
+
+    for p in PRESETS:
+        top = "rec_" + p
+        sv = os.path.join(a.rtl, top + ".sv")
+        rep = yc.cohgen_report(a.cohgen, ["--config", p])
+        try:
+            cells, mems = prep_eval(sv, top, out, a.force_ff)
+        except RuntimeError as e:
+            ck.result(top + " struct", False, str(e).splitlines()[-1])
+            continue
+        nl = yc.latches(cells)
+        ck.result(top + " struct", nl == 0, "check -assert clean, %d latches" % nl)
+        mem_and_ff(ck, top, cells, mems, rep)
+
+    for p in ICE40:
+        top = "rec_" + p
+        sv = os.path.join(a.rtl, top + ".sv")
+        rep = yc.cohgen_report(a.cohgen, ["--config", p])
+        sets, word = rep["sets"], rep["stored"]["set_word_bits"]
+        st = os.path.join(out, top + ".ice40.stat.json")
+        try:
+            dt = yc.run_yosys("read_verilog -sv %s; synth_ice40 %s-top %s; check -assert; "
+                              "tee -q -o %s stat -json" %
+                              (sv, "-nobram " if a.ice40_nobram else "", top, st),
+                              os.path.join(out, top + ".ice40.log"))
+        except RuntimeError as e:
+            ck.result(top + " ice40", False, str(e).splitlines()[-1])
+            continue
+        cells, _ = yc.stat_cells(st)
+        nram, nff, nmin = cells.get("SB_RAM40_4K", 0), yc.ffs(cells), yc.ice40_min_brams(sets, word)
+        bound = yc.ff_bound(word)
+        ck.result(top + " ice40", nram >= nmin and nff <= bound and yc.latches(cells) == 0,
+                  "%d SB_RAM40_4K (>= %d), %d FFs (<= %d), %.1f s" % (nram, nmin, nff, bound, dt))
+
+    if not a.force_ff:
+        # Negative control: the same checks on an array forced into FFs must fail.
+        rep = yc.cohgen_report(a.cohgen, ["--config", "fpga"])
+        cells, mems = prep_eval(os.path.join(a.rtl, "rec_fpga.sv"), "rec_fpga", out, True)
+        sub = Checker(control=True)
+        print("  negative control: rec_fpga after 'prep; memory_map' (array in FFs):")
+        mem_and_ff(sub, "  rec_fpga(forced)", cells, mems, rep)
+        ck.result("negative control trips", sub.failed == 2 and sub.passed == 0,
+                  "%d of 2 checks failed on the forced variant, as they must" % sub.failed)
+
+    print("synth-check: %.1f s" % (time.monotonic() - t0))
+    print("synth-check: %d passed, %d failed" % (ck.passed, ck.failed))
+    return 1 if ck.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

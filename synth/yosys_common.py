@@ -1,0 +1,106 @@
+"""Shared helpers of the synthesis flow (synth/run.py, synth/check.py).
+
+Yosys 0.23 scripts, stat parsing and the entry-layout report of cohgen.
+Cell classes: flip-flops are every Yosys fine FF ($_DFF*, $_SDFF*, $_ALDFF*,
+$_DFFSR*) or iCE40 SB_DFF*; latches are counted apart; $mem_v2 cells are the
+inferred RAMs (their bits are reported apart from the logic).
+"""
+import json
+import math
+import os
+import subprocess
+import time
+
+FF_PREFIXES = ("$_DFF", "$_SDFF", "$_ALDFF", "$_DFFSR", "$_DFFE", "SB_DFF")
+LATCH_PREFIXES = ("$_DLATCH", "$_SR_", "$dlatch", "$adlatch", "$sr")
+
+# Generic flow: Yosys `synth` up to (not including) memory_map, then the rest
+# of its `fine` step, so an inferred $mem_v2 stays a RAM macro and its bits are
+# reported apart from the gates.
+GENERIC = ("synth -top {top} -run begin:fine; opt -fast -full; opt -full; "
+           "techmap; opt -fast; abc -fast; opt -fast; hierarchy -check; check -assert")
+
+
+def run_yosys(script, log, timeout=1800):
+    """Runs yosys -q on a script; returns elapsed seconds. Raises on failure."""
+    t0 = time.monotonic()
+    with open(log, "w") as f:
+        r = subprocess.run(["yosys", "-q", "-l", log + ".full", "-p", script],
+                           stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
+    dt = time.monotonic() - t0
+    if r.returncode != 0:
+        with open(log) as f:
+            tail = f.read()[-2000:]
+        raise RuntimeError("yosys failed (see %s):\n%s" % (log, tail))
+    return dt
+
+
+def stat_cells(path):
+    """Cells by type of the (single) top module of a `stat -json` file."""
+    with open(path) as f:
+        d = json.load(f)
+    return d["design"]["num_cells_by_type"], d
+
+
+def count(cells, prefixes):
+    return sum(n for t, n in cells.items() if t.startswith(prefixes))
+
+
+def ffs(cells):
+    return count(cells, FF_PREFIXES)
+
+
+def latches(cells):
+    return count(cells, LATCH_PREFIXES)
+
+
+def gates(cells):
+    """Generic gate cells: every fine cell that is not a FF, latch or RAM."""
+    return sum(n for t, n in cells.items()
+               if t.startswith("$_") and not t.startswith(FF_PREFIXES + LATCH_PREFIXES))
+
+
+def mem_cells(netlist_json):
+    """[(name, size, width, read ports, write ports)] of $mem_v2 cells."""
+    with open(netlist_json) as f:
+        d = json.load(f)
+    out = []
+    for mod in d["modules"].values():
+        for name, c in mod["cells"].items():
+            if c["type"] not in ("$mem_v2", "$mem"):
+                continue
+            p = c["parameters"]
+            def num(v):
+                return int(v, 2) if isinstance(v, str) else int(v)
+            out.append((p.get("MEMID", name), num(p["SIZE"]), num(p["WIDTH"]),
+                        num(p["RD_PORTS"]), num(p["WR_PORTS"])))
+    return out
+
+
+def cohgen_report(cohgen, args):
+    r = subprocess.run([cohgen, "rec"] + args + ["--report", "--json"],
+                       capture_output=True, text=True, check=True)
+    return json.loads(r.stdout)
+
+
+def ice40_min_brams(sets, width):
+    """Fewest SB_RAM40_4K (4 kbit; 256x16, 512x8, 1024x4, 2048x2) that hold
+    sets x width bits with one read and one write port."""
+    best = None
+    for depth, w in ((256, 16), (512, 8), (1024, 4), (2048, 2)):
+        n = math.ceil(sets / depth) * math.ceil(width / w)
+        best = n if best is None else min(best, n)
+    return best
+
+
+def ff_bound(set_word_bits):
+    """Upper bound on flip-flops of a directory whose entry array is a RAM:
+    the read-data word, the forwarded word, a collision-bypass word, plus
+    512 bits of pipeline and job state. An array mapped to flip-flops needs
+    sets x set_word_bits, far above this for every multi-set config."""
+    return 3 * set_word_bits + 512
+
+
+def mkdir(p):
+    os.makedirs(p, exist_ok=True)
+    return p
