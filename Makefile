@@ -22,7 +22,7 @@ HDRS      := $(wildcard cmodel/*.h cmodel/*.def gen/*.h tb/*.h)
 VLIBS     := $(foreach m,$(REC_MODS),$(B)/vobj/$(m)/lib$(m).a) $(B)/vrt/libvrt.a
 
 .PHONY: all deps tools rtl check-generated verilate test unit lint sweep sim-iverilog \
-        mutants regress bench clean help
+        mutants sanitize regress bench clean help
 
 all: tools
 
@@ -102,7 +102,16 @@ sim-iverilog: tb_rec
 mutants: $(B)/bin/cohgen $(BENCH_OBJ) $(B)/obj/tb/tb_rec.o $(B)/vrt/libvrt.a
 	scripts/mutants.sh $(B)/mutants
 
-test: check-generated lint sweep sim-iverilog mutants unit
+# The model and tools under AddressSanitizer and UndefinedBehaviorSanitizer.
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+sanitize: $(B)/bin/cohgen
+	@mkdir -p $(B)/san
+	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) cmodel/cohmodel.c $(MODEL_SRC) -o $(B)/san/cohmodel
+	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) tb/bench_model.c cmodel/rec.c -o $(B)/san/bench_model
+	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) gen/*.c cmodel/rec.c -o $(B)/san/cohgen
+	scripts/sanitize.sh $(B)/san
+
+test: check-generated lint sweep sim-iverilog mutants sanitize unit
 
 regress: verilate
 	@for p in $(PRESETS); do for s in 11 12 13 14; do \

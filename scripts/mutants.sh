@@ -13,6 +13,11 @@ kill() {
   if "$out/m$k/tb_rec" --config "m$k" --seed 1 --cycles 200000 --fail-prefix "$out/m$k/fail" >"$out/m$k.log" 2>&1; then
     echo "survived"
   else
+    # the failure must leave a waveform and a stimulus that replays the mismatch
+    [ -s "$out/m$k/fail.vcd" ] && [ -s "$out/m$k/fail.stim" ] || { echo "no waveform or stimulus"; return; }
+    "$out/m$k/tb_rec" --config "m$k" --replay "$out/m$k/fail.stim" --fail-prefix "$out/m$k/replay" \
+      >"$out/m$k.replay.log" 2>&1 && { echo "replay did not reproduce the mismatch"; return; }
+    grep -q MISMATCH "$out/m$k.replay.log" || { echo "replay did not reproduce the mismatch"; return; }
     grep -m1 MISMATCH "$out/m$k.log" || echo "killed"
   fi
 }

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs the sanitizer builds of the model and tools (make sanitize) on every
+# configuration family, bad input included.   scripts/sanitize.sh DIR
+set -euo pipefail
+d=$1
+pass=0
+trace="$d/trace.txt"
+awk 'BEGIN { srand(3); for (i = 0; i < 20000; i++) { r = rand(); a = int(rand() * 4096) * 64 + int(rand() * 64);
+  g = 1 + int(rand() * 3); if (r < .6) printf "RR 0x%x %d\n", a, g; else if (r < .8) printf "RW %x %d\n", a, g;
+  else printf "LW 0x%x\n", a } }' >"$trace"
+for cfg in "--config default" "--config fpga" "--config baseline" "--config hmg" \
+           "--gpus 16 --range 4096 --entries 64 --ways 2" "--gpus 5 --range 128 --store packed --entries 16 --ways 4"; do
+  $d/cohmodel rec $cfg --dump --stats <"$trace" >"$d/out.txt" 2>"$d/err.txt"
+  grep -q '^INV' "$d/out.txt"
+  pass=$((pass+1))
+done
+$d/bench_model default 300000 >/dev/null; pass=$((pass+1))
+$d/bench_model hmg 300000 >/dev/null; pass=$((pass+1))
+printf 'RR 0x40 1\nRR zz 1\n' | $d/cohmodel rec >/dev/null 2>&1 && exit 1 || [ $? -eq 2 ]; pass=$((pass+1))
+$d/cohgen rec --config default -o "$d/gen" >/dev/null; pass=$((pass+1))
+$d/cohgen rec --mode hmg --group 8 --gpus 16 -o "$d/gen" >/dev/null; pass=$((pass+1))
+$d/cohgen rec --report --json >/dev/null; pass=$((pass+1))
+$d/cohgen rec --gpus 99 -o "$d/gen" 2>/dev/null && exit 1 || [ $? -eq 2 ]; pass=$((pass+1))
+echo "sanitize: $pass passed, 0 failed (ASan + UBSan, model and tools)"
