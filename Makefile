@@ -22,7 +22,7 @@ HDRS      := $(wildcard cmodel/*.h cmodel/*.def gen/*.h tb/*.h)
 VLIBS     := $(foreach m,$(REC_MODS),$(B)/vobj/$(m)/lib$(m).a) $(B)/vrt/libvrt.a
 
 .PHONY: all deps tools rtl check-generated verilate test unit lint sweep sim-iverilog \
-        mutants sanitize regress bench clean help
+        mutants sanitize formal gate-sim regress bench clean help
 
 all: tools
 
@@ -111,9 +111,15 @@ sanitize: $(B)/bin/cohgen
 	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) gen/*.c cmodel/rec.c -o $(B)/san/cohgen
 	scripts/sanitize.sh $(B)/san
 
-test: check-generated lint sweep sim-iverilog mutants sanitize unit
+test: check-generated lint sweep sim-iverilog mutants sanitize formal unit
 
-regress: verilate
+formal: $(B)/bin/cohgen | $(DEPS_OK)
+	scripts/formal.sh $(B)/formal 12
+
+gate-sim: verilate
+	scripts/gate-sim.sh $(B)/gate fpga 3000
+
+regress: verilate gate-sim
 	@for p in $(PRESETS); do for s in 11 12 13 14; do \
 	  ./tb_rec --config $$p --seed $$s --cycles 20000000 | tail -1 | grep -q PASS || { echo "regress: $$p seed $$s failed"; exit 1; }; \
 	  echo "regress: $$p seed $$s PASS"; done; done

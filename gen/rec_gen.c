@@ -109,6 +109,48 @@ static void init_word(gctx *x, char *buf, size_t len)
     buf[k] = '\0';
 }
 
+/* Interface properties, checked by `make formal` (yosys-smtbmc, z3):
+ * the invalidation port holds its payload under back-pressure, never
+ * addresses the home GPU or an empty mask, and no request is accepted during
+ * the memory-clearing sweep. */
+static void emit_formal(gctx *x)
+{
+    emit_file *e = x->e;
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "logic f_stall_q;");
+    emit(e, "logic [%u:0] f_addr_q;", x->AW - 1);
+    emit(e, "logic [%u:0] f_mask_q, f_home_oh;", x->G - 1);
+    emit(e, "logic [%u:0] f_home_q;", x->GB - 1);
+    emit(e, "assign f_home_oh = %u'd1 << home_i;", x->G);
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_past_q <= 1'b1;");
+    emit(e, "  f_stall_q <= inv_valid_o & ~inv_ready_i;");
+    emit(e, "  f_addr_q <= inv_addr_o;");
+    emit(e, "  f_mask_q <= inv_mask_o;");
+    emit(e, "  f_home_q <= home_i;");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  // reset in the first cycle only; home_i is a strap");
+    emit(e, "  assume(rst_ni == f_past_q);");
+    emit(e, "  if (f_past_q) assume(home_i == f_home_q);");
+    if (x->G != (1u << x->GB))
+        emit(e, "  assume(home_i < %u'd%u);", x->GB, x->G);
+    emit(e, "  if (rst_ni && inv_valid_o) begin");
+    emit(e, "    assert(inv_mask_o != %u'd0);", x->G);
+    emit(e, "    assert((inv_mask_o & f_home_oh) == %u'd0);", x->G);
+    emit(e, "  end");
+    emit(e, "  if (rst_ni && f_past_q && f_stall_q) begin");
+    emit(e, "    assert(inv_valid_o);");
+    emit(e, "    assert(inv_addr_o == f_addr_q);");
+    emit(e, "    assert(inv_mask_o == f_mask_q);");
+    emit(e, "  end");
+    emit(e, "  if (rst_ni && init_q) assert(!req_ready_o);");
+    emit(e, "end");
+    emit(e, "`endif");
+}
+
 static void body(gctx *x)
 {
     emit_file *e = x->e;
@@ -147,6 +189,9 @@ static void body(gctx *x)
     } else {
         emit(e, "// Entry RAM: one word per set (ways x {valid, tag, vector}, then the");
         emit(e, "// ways' replacement ranks). Synchronous read, one write port.");
+        emit(e, "// A read of the set written in the same cycle is never used (the");
+        emit(e, "// forwarding register supplies it), so no read-during-write logic.");
+        emit(e, "(* no_rw_check *)");
         emit(e, "logic [%u:0] mem_q [0:%u];", x->SETW - 1, x->SETS - 1);
         decl(x, x->IBW, "mem_waddr");
         emit(e, "assign mem_waddr = init_q ? init_idx_q : s1_idx;");
@@ -158,13 +203,13 @@ static void body(gctx *x)
     emit_nl(e);
 
     emit(e, "// Stage 1: compare, update, write back; forward the last write.");
-    decl(x, x->IBW, "s1_idx");
+    if (x->SETS > 1)
+        decl(x, x->IBW, "s1_idx");
     decl(x, x->BW, "s1_base");
     decl(x, x->TW, "s1_tag");
     if (x->IB)
         emit(e, "assign s1_idx = s1_addr_q[%u:%u];", x->SPAN + x->IB - 1, x->SPAN);
-    else
-        emit(e, "assign s1_idx = 1'b0;");
+
     if (x->SPAN)
         emit(e, "assign s1_base = s1_addr_q[%u:%u];", x->AW - 1, x->SPAN);
     else
@@ -176,10 +221,12 @@ static void body(gctx *x)
     if (x->mutant == 1)
         emit(e, "assign set_cur = rdata_q;");
     else
-        emit(e, "assign set_cur = (fwd_valid_q && fwd_idx_q == s1_idx) ? fwd_data_q : rdata_q;");
+        emit(e, "assign set_cur = fwd_hit_q ? fwd_data_q : rdata_q;");
     emit_nl(e);
 
-    declv(x, x->W, "way_valid, way_hit, way_old, first_inv, vsel, tsel");
+    declv(x, x->W, "way_valid, way_hit, way_old, first_inv, vsel");
+    if (x->RB)
+        declv(x, x->W, "tsel");
     declv(x, x->W * x->TW, "way_tag");
     declv(x, x->W * x->VW, "way_vec");
     if (x->RB)
@@ -191,8 +238,18 @@ static void body(gctx *x)
              at + x->VW + x->TW - 1, at + x->VW);
         emit(e, "assign way_vec[%u:%u] = set_cur[%u:%u];", (w + 1) * x->VW - 1, w * x->VW,
              at + x->VW - 1, at);
-        emit(e, "assign way_hit[%u] = way_valid[%u] & (way_tag[%u:%u] == s1_tag);", w, w,
-             (w + 1) * x->TW - 1, w * x->TW);
+        if (x->mutant == 1) {
+            emit(e, "assign way_hit[%u] = way_valid[%u] & (way_tag[%u:%u] == s1_tag);", w, w,
+                 (w + 1) * x->TW - 1, w * x->TW);
+        } else {
+            /* both candidates compared in parallel, the forwarding select comes
+             * last (timing: the compare does not wait for the set mux) */
+            emit(e, "assign way_hit[%u] = fwd_hit_q ?", w);
+            emit(e, "    fwd_data_q[%u] & (fwd_data_q[%u:%u] == s1_tag) :", at + x->EW - 1,
+                 at + x->VW + x->TW - 1, at + x->VW);
+            emit(e, "    rdata_q[%u] & (rdata_q[%u:%u] == s1_tag);", at + x->EW - 1,
+                 at + x->VW + x->TW - 1, at + x->VW);
+        }
         if (x->RB) {
             unsigned ra = x->W * x->EW + w * x->RB;
             emit(e, "assign way_rank[%u:%u] = set_cur[%u:%u];", (w + 1) * x->RB - 1, w * x->RB,
@@ -212,20 +269,19 @@ static void body(gctx *x)
         emit(e, "assign vsel = way_old;");
     else
         emit(e, "assign vsel = all_valid ? way_old : first_inv;");
-    emit(e, "assign tsel = hit ? way_hit : vsel;");
-    declv(x, x->VW, "hvec, vvec");
+    if (x->RB)
+        emit(e, "assign tsel = hit ? way_hit : vsel;");
+    declv(x, x->VW, "vvec");
     declv(x, x->TW, "vtag");
     if (x->RB)
         declv(x, x->RB, "trank");
     emit(e, "always_comb begin");
     emit_in(e);
-    emit(e, "hvec = '0;");
     emit(e, "vvec = '0;");
     emit(e, "vtag = '0;");
     if (x->RB)
         emit(e, "trank = '0;");
     emit(e, "for (int i = 0; i < %u; i++) begin", x->W);
-    emit(e, "  if (way_hit[i]) hvec = hvec | way_vec[i*%u +: %u];", x->VW, x->VW);
     emit(e, "  if (vsel[i]) vvec = vvec | way_vec[i*%u +: %u];", x->VW, x->VW);
     emit(e, "  if (vsel[i]) vtag = vtag | way_tag[i*%u +: %u];", x->TW, x->TW);
     if (x->RB)
@@ -235,7 +291,7 @@ static void body(gctx *x)
     emit(e, "end");
     emit_nl(e);
 
-    emit(e, "// Offset slot of the request and its current contents.");
+    emit(e, "// Offset slot of the request.");
     declv(x, x->S, "slot_sel");
     if (x->SB) {
         declv(x, x->SB, "s1_slot");
@@ -245,21 +301,6 @@ static void body(gctx *x)
     } else {
         emit(e, "assign slot_sel = 1'b1;");
     }
-    declv(x, x->SH, "hsh");
-    decl(x, 1, "present");
-    if (x->HP) {
-        declv(x, x->S, "hpos");
-        for (s = 0; s < x->S; s++)
-            emit(e, "assign hpos[%u] = hvec[%u];", s, s * x->SW);
-        emit(e, "assign present = |(hpos & slot_sel);");
-    } else {
-        emit(e, "assign present = 1'b1;");
-    }
-    emit(e, "always_comb begin");
-    emit(e, "  hsh = '0;");
-    emit(e, "  for (int i = 0; i < %u; i++)", x->S);
-    emit(e, "    if (slot_sel[i]) hsh = hsh | hvec[i*%u + %u +: %u];", x->SW, x->HP, x->SH);
-    emit(e, "end");
     emit_nl(e);
 
     emit(e, "// Requesting GPU as a sharer bit (the home GPU has none).");
@@ -281,40 +322,85 @@ static void body(gctx *x)
     emit_nl(e);
 
     emit(e, "// Protocol decisions (section 4.2).");
-    decl(x, 1, "op_rr, op_lw, op_rw, remote, rw_own, lw_inv, coal, alloc, evict, upd");
+    decl(x, 1, "op_rr, op_lw, op_rw, remote, alloc, evict");
     if (x->RB)
         decl(x, 1, "promote");
     emit(e, "assign op_rr = s1_op_q == 2'd0;");
     emit(e, "assign op_lw = s1_op_q == 2'd1;");
     emit(e, "assign op_rw = s1_op_q == 2'd2;");
     emit(e, "assign remote = (op_rr | op_rw) & src_ok;");
-    emit(e, "assign rw_own = op_rw & remote & hit & present;");
-    emit(e, "assign lw_inv = op_lw & hit & present;");
-    emit(e, "assign coal = remote & hit & ~rw_own;");
     emit(e, "assign alloc = remote & ~hit;");
     emit(e, "assign evict = alloc & all_valid;");
     if (x->RB && x->lru && x->mutant != 2)
         emit(e, "assign promote = alloc | (remote & hit);");
     else if (x->RB)
         emit(e, "assign promote = alloc;");
-    emit(e, "assign upd = remote | lw_inv;");
-    declv(x, x->SW, "sel_new");
-    declv(x, x->VW, "vec_new");
-    decl(x, 1, "valid_new");
-    declv(x, x->EW, "ent_new");
-    emit(e, "assign sel_new = lw_inv ? %u'd0 : {(%s ? hsh : %u'd0) | src_oh%s};", x->SW,
-         x->mutant == 3 ? "(coal | rw_own)" : "coal", x->SH, x->HP ? ", 1'b1" : "");
-    for (s = 0; s < x->S; s++)
-        emit(e, "assign vec_new[%u:%u] = slot_sel[%u] ? sel_new : (alloc ? %u'd0 : hvec[%u:%u]);",
-             (s + 1) * x->SW - 1, s * x->SW, s, x->SW, (s + 1) * x->SW - 1, s * x->SW);
-    if (x->mutant == 4)
-        emit(e, "assign valid_new = 1'b1;");
-    else
-        emit(e, "assign valid_new = lw_inv ? %s : 1'b1;", x->HP ? "|vec_new" : "1'b0");
-    emit(e, "assign ent_new = {valid_new, s1_tag, vec_new};");
+    emit_nl(e);
+
+    emit(e, "// Each way's updated entry, computed in parallel with the tag compare as");
+    emit(e, "// if that way hit; the compare then only selects (timing: no");
+    emit(e, "// hit-dependent logic before the update).");
+    declv(x, x->W * x->SH, "w_sh, w_inv_sh");
+    declv(x, x->W, "w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd");
+    if (x->HP)
+        declv(x, x->W, "w_pos");
+    declv(x, x->W * x->SW, "w_sel_new");
+    declv(x, x->W * x->VW, "w_vec_new");
+    emit(e, "always_comb begin");
+    emit(e, "  w_sh = '0;");
+    if (x->HP)
+        emit(e, "  w_pos = '0;");
+    emit(e, "  for (int w = 0; w < %u; w++)", x->W);
+    emit(e, "    for (int i = 0; i < %u; i++)", x->S);
+    emit(e, "      if (slot_sel[i]) begin");
+    emit(e, "        w_sh[w*%u +: %u] = w_sh[w*%u +: %u] | way_vec[w*%u + i*%u + %u +: %u];", x->SH,
+         x->SH, x->SH, x->SH, x->VW, x->SW, x->HP, x->SH);
+    if (x->HP)
+        emit(e, "        w_pos[w] = w_pos[w] | way_vec[w*%u + i*%u];", x->VW, x->SW);
+    emit(e, "      end");
+    emit(e, "end");
     for (w = 0; w < x->W; w++) {
-        emit(e, "assign set_new[%u:%u] = (upd & tsel[%u]) ? ent_new : set_cur[%u:%u];",
-             (w + 1) * x->EW - 1, w * x->EW, w, (w + 1) * x->EW - 1, w * x->EW);
+        char sh[40];
+        snprintf(sh, sizeof sh, "w_sh[%u:%u]", (w + 1) * x->SH - 1, w * x->SH);
+        emit(e, "assign w_present[%u] = %s;", w, x->HP ? (snprintf(iw, sizeof iw, "w_pos[%u]", w), iw) : "1'b1");
+        emit(e, "assign w_rw_own[%u] = op_rw & remote & w_present[%u];", w, w);
+        emit(e, "assign w_lw_inv[%u] = op_lw & w_present[%u];", w, w);
+        emit(e, "assign w_upd[%u] = remote | w_lw_inv[%u];", w, w);
+        emit(e, "assign w_sel_new[%u:%u] = w_lw_inv[%u] ? %u'd0 : {(%s ? %u'd0 : %s) | src_oh%s};",
+             (w + 1) * x->SW - 1, w * x->SW, w, x->SW,
+             x->mutant == 3 ? "1'b0" : (snprintf(r, sizeof r, "w_rw_own[%u]", w), r), x->SH, sh,
+             x->HP ? ", 1'b1" : "");
+        for (s = 0; s < x->S; s++)
+            emit(e, "assign w_vec_new[%u:%u] = slot_sel[%u] ? w_sel_new[%u:%u] : way_vec[%u:%u];",
+                 w * x->VW + (s + 1) * x->SW - 1, w * x->VW + s * x->SW, s, (w + 1) * x->SW - 1,
+                 w * x->SW, w * x->VW + (s + 1) * x->SW - 1, w * x->VW + s * x->SW);
+        if (x->mutant == 4)
+            emit(e, "assign w_valid_new[%u] = 1'b1;", w);
+        else if (x->HP) {
+            /* the entry stays valid while another offset is tracked: its
+             * position bits, not the rebuilt vector (timing) */
+            emit_raw(e, "  assign w_valid_new[%u] = ~w_lw_inv[%u] | (|({", w, w);
+            for (s = x->S; s-- > 0;)
+                emit_raw(e, "way_vec[%u]%s", w * x->VW + s * x->SW, s ? ", " : "");
+            emit_raw(e, "} & ~slot_sel));\n");
+        }
+        else
+            emit(e, "assign w_valid_new[%u] = ~w_lw_inv[%u];", w, w);
+        emit(e, "assign w_inv_sh[%u:%u] = w_rw_own[%u] ? (%s & ~src_oh) : (w_lw_inv[%u] ? %s : %u'd0);",
+             (w + 1) * x->SH - 1, w * x->SH, w, sh, w, sh, x->SH);
+    }
+    declv(x, x->VW, "vec_alloc");
+    declv(x, x->EW, "ent_alloc");
+    for (s = 0; s < x->S; s++)
+        emit(e, "assign vec_alloc[%u:%u] = slot_sel[%u] ? {src_oh%s} : %u'd0;", (s + 1) * x->SW - 1,
+             s * x->SW, s, x->HP ? ", 1'b1" : "", x->SW);
+    emit(e, "assign ent_alloc = {1'b1, s1_tag, vec_alloc};");
+    for (w = 0; w < x->W; w++) {
+        unsigned at = w * x->EW;
+        emit(e, "assign set_new[%u:%u] = (way_hit[%u] & w_upd[%u]) ?", at + x->EW - 1, at, w, w);
+        emit(e, "    {w_valid_new[%u], way_tag[%u:%u], w_vec_new[%u:%u]} :", w, (w + 1) * x->TW - 1,
+             w * x->TW, (w + 1) * x->VW - 1, w * x->VW);
+        emit(e, "    (alloc & vsel[%u]) ? ent_alloc : set_cur[%u:%u];", w, at + x->EW - 1, at);
     }
     for (w = 0; x->RB && w < x->W; w++) {
         unsigned ra = x->W * x->EW + w * x->RB;
@@ -330,7 +416,11 @@ static void body(gctx *x)
     declv(x, x->S * x->SH, "job_sh_new");
     declv(x, x->NL, "pend_new");
     declv(x, x->BW, "vbase");
-    emit(e, "assign inv_sh = rw_own ? (hsh & ~src_oh) : (lw_inv ? hsh : %u'd0);", x->SH);
+    emit(e, "always_comb begin");
+    emit(e, "  inv_sh = '0;");
+    emit(e, "  for (int w = 0; w < %u; w++)", x->W);
+    emit(e, "    if (way_hit[w]) inv_sh = inv_sh | w_inv_sh[w*%u +: %u];", x->SH, x->SH);
+    emit(e, "end");
     for (s = 0; s < x->S; s++) {
         emit(e, "assign job_sh_new[%u:%u] = evict ? vvec[%u:%u] : (slot_sel[%u] ? inv_sh : %u'd0);",
              (s + 1) * x->SH - 1, s * x->SH, s * x->SW + x->HP + x->SH - 1, s * x->SW + x->HP, s,
@@ -400,13 +490,22 @@ static void body(gctx *x)
     emit(e, "  s1_src_d = req_src_i;");
     emit(e, "end");
     emit(e, "fwd_valid_d = fwd_valid_q;");
-    emit(e, "fwd_idx_d = fwd_idx_q;");
+    if (x->SETS > 1)
+        emit(e, "fwd_idx_d = fwd_idx_q;");
     emit(e, "fwd_data_d = fwd_data_q;");
     emit(e, "if (s1_fire) begin");
     emit(e, "  fwd_valid_d = 1'b1;");
-    emit(e, "  fwd_idx_d = s1_idx;");
+    if (x->SETS > 1)
+        emit(e, "  fwd_idx_d = s1_idx;");
     emit(e, "  fwd_data_d = set_new;");
     emit(e, "end");
+    emit(e, "// The forwarding match is decided when a request is accepted, against");
+    emit(e, "// the write-back of the same cycle: stage 1 starts from a register.");
+    emit(e, "fwd_hit_d = fwd_hit_q;");
+    if (x->SETS > 1)
+        emit(e, "if (req_acc) fwd_hit_d = fwd_valid_d && (fwd_idx_d == req_idx);");
+    else
+        emit(e, "if (req_acc) fwd_hit_d = fwd_valid_d;");
     emit(e, "job_pend_d = job_pend_q;");
     emit(e, "job_base_d = job_base_q;");
     emit(e, "job_sh_d = job_sh_q;");
@@ -425,12 +524,14 @@ static void body(gctx *x)
     emit(e, "    init_idx_q <= '0;");
     emit(e, "    s1_valid_q <= 1'b0;");
     emit(e, "    fwd_valid_q <= 1'b0;");
+    emit(e, "    fwd_hit_q <= 1'b0;");
     emit(e, "    job_pend_q <= '0;");
     emit(e, "  end else begin");
     emit(e, "    init_q <= init_d;");
     emit(e, "    init_idx_q <= init_idx_d;");
     emit(e, "    s1_valid_q <= s1_valid_d;");
     emit(e, "    fwd_valid_q <= fwd_valid_d;");
+    emit(e, "    fwd_hit_q <= fwd_hit_d;");
     emit(e, "    job_pend_q <= job_pend_d;");
     emit(e, "  end");
     emit(e, "end");
@@ -438,12 +539,14 @@ static void body(gctx *x)
     emit(e, "  s1_op_q <= s1_op_d;");
     emit(e, "  s1_addr_q <= s1_addr_d;");
     emit(e, "  s1_src_q <= s1_src_d;");
-    emit(e, "  fwd_idx_q <= fwd_idx_d;");
+    if (x->SETS > 1)
+        emit(e, "  fwd_idx_q <= fwd_idx_d;");
     emit(e, "  fwd_data_q <= fwd_data_d;");
     emit(e, "  job_base_q <= job_base_d;");
     emit(e, "  job_sh_q <= job_sh_d;");
     emit(e, "end");
     (void)r;
+    emit_formal(x);
 }
 
 void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b, int mutant)
@@ -497,7 +600,9 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b, int m
     decl(&x, x.AW, "s1_addr_q, s1_addr_d");
     decl(&x, x.GB, "s1_src_q, s1_src_d");
     decl(&x, 1, "fwd_valid_q, fwd_valid_d");
-    decl(&x, x.IBW, "fwd_idx_q, fwd_idx_d");
+    decl(&x, 1, "fwd_hit_q, fwd_hit_d");
+    if (x.SETS > 1)
+        decl(&x, x.IBW, "fwd_idx_q, fwd_idx_d");
     decl(&x, x.SETW, "fwd_data_q, fwd_data_d");
     decl(&x, x.NL, "job_pend_q, job_pend_d");
     decl(&x, x.BW, "job_base_q, job_base_d");

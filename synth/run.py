@@ -82,7 +82,7 @@ def fmt_int(n):
 
 def markdown(rows, meta):
     L = []
-    L.append("# REC directory hardware cost (Yosys %s)" % meta["yosys"])
+    L.append("# REC directory hardware cost (%s)" % meta["yosys"])
     L.append("")
     L.append("Measured by `make synth`. Memory bits: inferred RAM ($mem_v2), reported apart "
              "from the logic; FFs, gates and transistors are the logic around it (the read-data "

@@ -32,6 +32,7 @@ module rec_default (
   logic [41:0] s1_addr_q, s1_addr_d;
   logic [1:0] s1_src_q, s1_src_d;
   logic fwd_valid_q, fwd_valid_d;
+  logic fwd_hit_q, fwd_hit_d;
   logic [9:0] fwd_idx_q, fwd_idx_d;
   logic [847:0] fwd_data_q, fwd_data_d;
   logic [15:0] job_pend_q, job_pend_d;
@@ -54,6 +55,9 @@ module rec_default (
   assign mem_wdata = init_q ? 848'hfac68800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000 : set_new;
   // Entry RAM: one word per set (ways x {valid, tag, vector}, then the
   // ways' replacement ranks). Synchronous read, one write port.
+  // A read of the set written in the same cycle is never used (the
+  // forwarding register supplies it), so no read-during-write logic.
+  (* no_rw_check *)
   logic [847:0] mem_q [0:1023];
   logic [9:0] mem_waddr;
   assign mem_waddr = init_q ? init_idx_q : s1_idx;
@@ -69,58 +73,75 @@ module rec_default (
   assign s1_idx = s1_addr_q[13:4];
   assign s1_base = s1_addr_q[41:4];
   assign s1_tag = s1_base;
-  assign set_cur = (fwd_valid_q && fwd_idx_q == s1_idx) ? fwd_data_q : rdata_q;
+  assign set_cur = fwd_hit_q ? fwd_data_q : rdata_q;
 
-  logic [7:0] way_valid, way_hit, way_old, first_inv, vsel, tsel;
+  logic [7:0] way_valid, way_hit, way_old, first_inv, vsel;
+  logic [7:0] tsel;
   logic [303:0] way_tag;
   logic [511:0] way_vec;
   logic [23:0] way_rank;
   assign way_valid[0] = set_cur[102];
   assign way_tag[37:0] = set_cur[101:64];
   assign way_vec[63:0] = set_cur[63:0];
-  assign way_hit[0] = way_valid[0] & (way_tag[37:0] == s1_tag);
+  assign way_hit[0] = fwd_hit_q ?
+      fwd_data_q[102] & (fwd_data_q[101:64] == s1_tag) :
+      rdata_q[102] & (rdata_q[101:64] == s1_tag);
   assign way_rank[2:0] = set_cur[826:824];
   assign way_old[0] = way_rank[2:0] == 3'd7;
   assign way_valid[1] = set_cur[205];
   assign way_tag[75:38] = set_cur[204:167];
   assign way_vec[127:64] = set_cur[166:103];
-  assign way_hit[1] = way_valid[1] & (way_tag[75:38] == s1_tag);
+  assign way_hit[1] = fwd_hit_q ?
+      fwd_data_q[205] & (fwd_data_q[204:167] == s1_tag) :
+      rdata_q[205] & (rdata_q[204:167] == s1_tag);
   assign way_rank[5:3] = set_cur[829:827];
   assign way_old[1] = way_rank[5:3] == 3'd7;
   assign way_valid[2] = set_cur[308];
   assign way_tag[113:76] = set_cur[307:270];
   assign way_vec[191:128] = set_cur[269:206];
-  assign way_hit[2] = way_valid[2] & (way_tag[113:76] == s1_tag);
+  assign way_hit[2] = fwd_hit_q ?
+      fwd_data_q[308] & (fwd_data_q[307:270] == s1_tag) :
+      rdata_q[308] & (rdata_q[307:270] == s1_tag);
   assign way_rank[8:6] = set_cur[832:830];
   assign way_old[2] = way_rank[8:6] == 3'd7;
   assign way_valid[3] = set_cur[411];
   assign way_tag[151:114] = set_cur[410:373];
   assign way_vec[255:192] = set_cur[372:309];
-  assign way_hit[3] = way_valid[3] & (way_tag[151:114] == s1_tag);
+  assign way_hit[3] = fwd_hit_q ?
+      fwd_data_q[411] & (fwd_data_q[410:373] == s1_tag) :
+      rdata_q[411] & (rdata_q[410:373] == s1_tag);
   assign way_rank[11:9] = set_cur[835:833];
   assign way_old[3] = way_rank[11:9] == 3'd7;
   assign way_valid[4] = set_cur[514];
   assign way_tag[189:152] = set_cur[513:476];
   assign way_vec[319:256] = set_cur[475:412];
-  assign way_hit[4] = way_valid[4] & (way_tag[189:152] == s1_tag);
+  assign way_hit[4] = fwd_hit_q ?
+      fwd_data_q[514] & (fwd_data_q[513:476] == s1_tag) :
+      rdata_q[514] & (rdata_q[513:476] == s1_tag);
   assign way_rank[14:12] = set_cur[838:836];
   assign way_old[4] = way_rank[14:12] == 3'd7;
   assign way_valid[5] = set_cur[617];
   assign way_tag[227:190] = set_cur[616:579];
   assign way_vec[383:320] = set_cur[578:515];
-  assign way_hit[5] = way_valid[5] & (way_tag[227:190] == s1_tag);
+  assign way_hit[5] = fwd_hit_q ?
+      fwd_data_q[617] & (fwd_data_q[616:579] == s1_tag) :
+      rdata_q[617] & (rdata_q[616:579] == s1_tag);
   assign way_rank[17:15] = set_cur[841:839];
   assign way_old[5] = way_rank[17:15] == 3'd7;
   assign way_valid[6] = set_cur[720];
   assign way_tag[265:228] = set_cur[719:682];
   assign way_vec[447:384] = set_cur[681:618];
-  assign way_hit[6] = way_valid[6] & (way_tag[265:228] == s1_tag);
+  assign way_hit[6] = fwd_hit_q ?
+      fwd_data_q[720] & (fwd_data_q[719:682] == s1_tag) :
+      rdata_q[720] & (rdata_q[719:682] == s1_tag);
   assign way_rank[20:18] = set_cur[844:842];
   assign way_old[6] = way_rank[20:18] == 3'd7;
   assign way_valid[7] = set_cur[823];
   assign way_tag[303:266] = set_cur[822:785];
   assign way_vec[511:448] = set_cur[784:721];
-  assign way_hit[7] = way_valid[7] & (way_tag[303:266] == s1_tag);
+  assign way_hit[7] = fwd_hit_q ?
+      fwd_data_q[823] & (fwd_data_q[822:785] == s1_tag) :
+      rdata_q[823] & (rdata_q[822:785] == s1_tag);
   assign way_rank[23:21] = set_cur[847:845];
   assign way_old[7] = way_rank[23:21] == 3'd7;
   logic hit, all_valid;
@@ -130,23 +151,21 @@ module rec_default (
   assign first_inv = ~way_valid & (way_valid + 8'd1);
   assign vsel = all_valid ? way_old : first_inv;
   assign tsel = hit ? way_hit : vsel;
-  logic [63:0] hvec, vvec;
+  logic [63:0] vvec;
   logic [37:0] vtag;
   logic [2:0] trank;
   always_comb begin
-    hvec = '0;
     vvec = '0;
     vtag = '0;
     trank = '0;
     for (int i = 0; i < 8; i++) begin
-      if (way_hit[i]) hvec = hvec | way_vec[i*64 +: 64];
       if (vsel[i]) vvec = vvec | way_vec[i*64 +: 64];
       if (vsel[i]) vtag = vtag | way_tag[i*38 +: 38];
       if (tsel[i]) trank = trank | way_rank[i*3 +: 3];
     end
   end
 
-  // Offset slot of the request and its current contents.
+  // Offset slot of the request.
   logic [15:0] slot_sel;
   logic [3:0] s1_slot;
   assign s1_slot = s1_addr_q[3:0];
@@ -166,31 +185,6 @@ module rec_default (
   assign slot_sel[13] = s1_slot == 4'd13;
   assign slot_sel[14] = s1_slot == 4'd14;
   assign slot_sel[15] = s1_slot == 4'd15;
-  logic [2:0] hsh;
-  logic present;
-  logic [15:0] hpos;
-  assign hpos[0] = hvec[0];
-  assign hpos[1] = hvec[4];
-  assign hpos[2] = hvec[8];
-  assign hpos[3] = hvec[12];
-  assign hpos[4] = hvec[16];
-  assign hpos[5] = hvec[20];
-  assign hpos[6] = hvec[24];
-  assign hpos[7] = hvec[28];
-  assign hpos[8] = hvec[32];
-  assign hpos[9] = hvec[36];
-  assign hpos[10] = hvec[40];
-  assign hpos[11] = hvec[44];
-  assign hpos[12] = hvec[48];
-  assign hpos[13] = hvec[52];
-  assign hpos[14] = hvec[56];
-  assign hpos[15] = hvec[60];
-  assign present = |(hpos & slot_sel);
-  always_comb begin
-    hsh = '0;
-    for (int i = 0; i < 16; i++)
-      if (slot_sel[i]) hsh = hsh | hvec[i*4 + 1 +: 3];
-  end
 
   // Requesting GPU as a sharer bit (the home GPU has none).
   logic src_ok;
@@ -206,50 +200,261 @@ module rec_default (
   assign below[2] = 2'd2 < home_i;
 
   // Protocol decisions (section 4.2).
-  logic op_rr, op_lw, op_rw, remote, rw_own, lw_inv, coal, alloc, evict, upd;
+  logic op_rr, op_lw, op_rw, remote, alloc, evict;
   logic promote;
   assign op_rr = s1_op_q == 2'd0;
   assign op_lw = s1_op_q == 2'd1;
   assign op_rw = s1_op_q == 2'd2;
   assign remote = (op_rr | op_rw) & src_ok;
-  assign rw_own = op_rw & remote & hit & present;
-  assign lw_inv = op_lw & hit & present;
-  assign coal = remote & hit & ~rw_own;
   assign alloc = remote & ~hit;
   assign evict = alloc & all_valid;
   assign promote = alloc | (remote & hit);
-  assign upd = remote | lw_inv;
-  logic [3:0] sel_new;
-  logic [63:0] vec_new;
-  logic valid_new;
-  logic [102:0] ent_new;
-  assign sel_new = lw_inv ? 4'd0 : {(coal ? hsh : 3'd0) | src_oh, 1'b1};
-  assign vec_new[3:0] = slot_sel[0] ? sel_new : (alloc ? 4'd0 : hvec[3:0]);
-  assign vec_new[7:4] = slot_sel[1] ? sel_new : (alloc ? 4'd0 : hvec[7:4]);
-  assign vec_new[11:8] = slot_sel[2] ? sel_new : (alloc ? 4'd0 : hvec[11:8]);
-  assign vec_new[15:12] = slot_sel[3] ? sel_new : (alloc ? 4'd0 : hvec[15:12]);
-  assign vec_new[19:16] = slot_sel[4] ? sel_new : (alloc ? 4'd0 : hvec[19:16]);
-  assign vec_new[23:20] = slot_sel[5] ? sel_new : (alloc ? 4'd0 : hvec[23:20]);
-  assign vec_new[27:24] = slot_sel[6] ? sel_new : (alloc ? 4'd0 : hvec[27:24]);
-  assign vec_new[31:28] = slot_sel[7] ? sel_new : (alloc ? 4'd0 : hvec[31:28]);
-  assign vec_new[35:32] = slot_sel[8] ? sel_new : (alloc ? 4'd0 : hvec[35:32]);
-  assign vec_new[39:36] = slot_sel[9] ? sel_new : (alloc ? 4'd0 : hvec[39:36]);
-  assign vec_new[43:40] = slot_sel[10] ? sel_new : (alloc ? 4'd0 : hvec[43:40]);
-  assign vec_new[47:44] = slot_sel[11] ? sel_new : (alloc ? 4'd0 : hvec[47:44]);
-  assign vec_new[51:48] = slot_sel[12] ? sel_new : (alloc ? 4'd0 : hvec[51:48]);
-  assign vec_new[55:52] = slot_sel[13] ? sel_new : (alloc ? 4'd0 : hvec[55:52]);
-  assign vec_new[59:56] = slot_sel[14] ? sel_new : (alloc ? 4'd0 : hvec[59:56]);
-  assign vec_new[63:60] = slot_sel[15] ? sel_new : (alloc ? 4'd0 : hvec[63:60]);
-  assign valid_new = lw_inv ? |vec_new : 1'b1;
-  assign ent_new = {valid_new, s1_tag, vec_new};
-  assign set_new[102:0] = (upd & tsel[0]) ? ent_new : set_cur[102:0];
-  assign set_new[205:103] = (upd & tsel[1]) ? ent_new : set_cur[205:103];
-  assign set_new[308:206] = (upd & tsel[2]) ? ent_new : set_cur[308:206];
-  assign set_new[411:309] = (upd & tsel[3]) ? ent_new : set_cur[411:309];
-  assign set_new[514:412] = (upd & tsel[4]) ? ent_new : set_cur[514:412];
-  assign set_new[617:515] = (upd & tsel[5]) ? ent_new : set_cur[617:515];
-  assign set_new[720:618] = (upd & tsel[6]) ? ent_new : set_cur[720:618];
-  assign set_new[823:721] = (upd & tsel[7]) ? ent_new : set_cur[823:721];
+
+  // Each way's updated entry, computed in parallel with the tag compare as
+  // if that way hit; the compare then only selects (timing: no
+  // hit-dependent logic before the update).
+  logic [23:0] w_sh, w_inv_sh;
+  logic [7:0] w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd;
+  logic [7:0] w_pos;
+  logic [31:0] w_sel_new;
+  logic [511:0] w_vec_new;
+  always_comb begin
+    w_sh = '0;
+    w_pos = '0;
+    for (int w = 0; w < 8; w++)
+      for (int i = 0; i < 16; i++)
+        if (slot_sel[i]) begin
+          w_sh[w*3 +: 3] = w_sh[w*3 +: 3] | way_vec[w*64 + i*4 + 1 +: 3];
+          w_pos[w] = w_pos[w] | way_vec[w*64 + i*4];
+        end
+  end
+  assign w_present[0] = w_pos[0];
+  assign w_rw_own[0] = op_rw & remote & w_present[0];
+  assign w_lw_inv[0] = op_lw & w_present[0];
+  assign w_upd[0] = remote | w_lw_inv[0];
+  assign w_sel_new[3:0] = w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : w_sh[2:0]) | src_oh, 1'b1};
+  assign w_vec_new[3:0] = slot_sel[0] ? w_sel_new[3:0] : way_vec[3:0];
+  assign w_vec_new[7:4] = slot_sel[1] ? w_sel_new[3:0] : way_vec[7:4];
+  assign w_vec_new[11:8] = slot_sel[2] ? w_sel_new[3:0] : way_vec[11:8];
+  assign w_vec_new[15:12] = slot_sel[3] ? w_sel_new[3:0] : way_vec[15:12];
+  assign w_vec_new[19:16] = slot_sel[4] ? w_sel_new[3:0] : way_vec[19:16];
+  assign w_vec_new[23:20] = slot_sel[5] ? w_sel_new[3:0] : way_vec[23:20];
+  assign w_vec_new[27:24] = slot_sel[6] ? w_sel_new[3:0] : way_vec[27:24];
+  assign w_vec_new[31:28] = slot_sel[7] ? w_sel_new[3:0] : way_vec[31:28];
+  assign w_vec_new[35:32] = slot_sel[8] ? w_sel_new[3:0] : way_vec[35:32];
+  assign w_vec_new[39:36] = slot_sel[9] ? w_sel_new[3:0] : way_vec[39:36];
+  assign w_vec_new[43:40] = slot_sel[10] ? w_sel_new[3:0] : way_vec[43:40];
+  assign w_vec_new[47:44] = slot_sel[11] ? w_sel_new[3:0] : way_vec[47:44];
+  assign w_vec_new[51:48] = slot_sel[12] ? w_sel_new[3:0] : way_vec[51:48];
+  assign w_vec_new[55:52] = slot_sel[13] ? w_sel_new[3:0] : way_vec[55:52];
+  assign w_vec_new[59:56] = slot_sel[14] ? w_sel_new[3:0] : way_vec[59:56];
+  assign w_vec_new[63:60] = slot_sel[15] ? w_sel_new[3:0] : way_vec[63:60];
+  assign w_valid_new[0] = ~w_lw_inv[0] | (|({way_vec[60], way_vec[56], way_vec[52], way_vec[48], way_vec[44], way_vec[40], way_vec[36], way_vec[32], way_vec[28], way_vec[24], way_vec[20], way_vec[16], way_vec[12], way_vec[8], way_vec[4], way_vec[0]} & ~slot_sel));
+  assign w_inv_sh[2:0] = w_rw_own[0] ? (w_sh[2:0] & ~src_oh) : (w_lw_inv[0] ? w_sh[2:0] : 3'd0);
+  assign w_present[1] = w_pos[1];
+  assign w_rw_own[1] = op_rw & remote & w_present[1];
+  assign w_lw_inv[1] = op_lw & w_present[1];
+  assign w_upd[1] = remote | w_lw_inv[1];
+  assign w_sel_new[7:4] = w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : w_sh[5:3]) | src_oh, 1'b1};
+  assign w_vec_new[67:64] = slot_sel[0] ? w_sel_new[7:4] : way_vec[67:64];
+  assign w_vec_new[71:68] = slot_sel[1] ? w_sel_new[7:4] : way_vec[71:68];
+  assign w_vec_new[75:72] = slot_sel[2] ? w_sel_new[7:4] : way_vec[75:72];
+  assign w_vec_new[79:76] = slot_sel[3] ? w_sel_new[7:4] : way_vec[79:76];
+  assign w_vec_new[83:80] = slot_sel[4] ? w_sel_new[7:4] : way_vec[83:80];
+  assign w_vec_new[87:84] = slot_sel[5] ? w_sel_new[7:4] : way_vec[87:84];
+  assign w_vec_new[91:88] = slot_sel[6] ? w_sel_new[7:4] : way_vec[91:88];
+  assign w_vec_new[95:92] = slot_sel[7] ? w_sel_new[7:4] : way_vec[95:92];
+  assign w_vec_new[99:96] = slot_sel[8] ? w_sel_new[7:4] : way_vec[99:96];
+  assign w_vec_new[103:100] = slot_sel[9] ? w_sel_new[7:4] : way_vec[103:100];
+  assign w_vec_new[107:104] = slot_sel[10] ? w_sel_new[7:4] : way_vec[107:104];
+  assign w_vec_new[111:108] = slot_sel[11] ? w_sel_new[7:4] : way_vec[111:108];
+  assign w_vec_new[115:112] = slot_sel[12] ? w_sel_new[7:4] : way_vec[115:112];
+  assign w_vec_new[119:116] = slot_sel[13] ? w_sel_new[7:4] : way_vec[119:116];
+  assign w_vec_new[123:120] = slot_sel[14] ? w_sel_new[7:4] : way_vec[123:120];
+  assign w_vec_new[127:124] = slot_sel[15] ? w_sel_new[7:4] : way_vec[127:124];
+  assign w_valid_new[1] = ~w_lw_inv[1] | (|({way_vec[124], way_vec[120], way_vec[116], way_vec[112], way_vec[108], way_vec[104], way_vec[100], way_vec[96], way_vec[92], way_vec[88], way_vec[84], way_vec[80], way_vec[76], way_vec[72], way_vec[68], way_vec[64]} & ~slot_sel));
+  assign w_inv_sh[5:3] = w_rw_own[1] ? (w_sh[5:3] & ~src_oh) : (w_lw_inv[1] ? w_sh[5:3] : 3'd0);
+  assign w_present[2] = w_pos[2];
+  assign w_rw_own[2] = op_rw & remote & w_present[2];
+  assign w_lw_inv[2] = op_lw & w_present[2];
+  assign w_upd[2] = remote | w_lw_inv[2];
+  assign w_sel_new[11:8] = w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : w_sh[8:6]) | src_oh, 1'b1};
+  assign w_vec_new[131:128] = slot_sel[0] ? w_sel_new[11:8] : way_vec[131:128];
+  assign w_vec_new[135:132] = slot_sel[1] ? w_sel_new[11:8] : way_vec[135:132];
+  assign w_vec_new[139:136] = slot_sel[2] ? w_sel_new[11:8] : way_vec[139:136];
+  assign w_vec_new[143:140] = slot_sel[3] ? w_sel_new[11:8] : way_vec[143:140];
+  assign w_vec_new[147:144] = slot_sel[4] ? w_sel_new[11:8] : way_vec[147:144];
+  assign w_vec_new[151:148] = slot_sel[5] ? w_sel_new[11:8] : way_vec[151:148];
+  assign w_vec_new[155:152] = slot_sel[6] ? w_sel_new[11:8] : way_vec[155:152];
+  assign w_vec_new[159:156] = slot_sel[7] ? w_sel_new[11:8] : way_vec[159:156];
+  assign w_vec_new[163:160] = slot_sel[8] ? w_sel_new[11:8] : way_vec[163:160];
+  assign w_vec_new[167:164] = slot_sel[9] ? w_sel_new[11:8] : way_vec[167:164];
+  assign w_vec_new[171:168] = slot_sel[10] ? w_sel_new[11:8] : way_vec[171:168];
+  assign w_vec_new[175:172] = slot_sel[11] ? w_sel_new[11:8] : way_vec[175:172];
+  assign w_vec_new[179:176] = slot_sel[12] ? w_sel_new[11:8] : way_vec[179:176];
+  assign w_vec_new[183:180] = slot_sel[13] ? w_sel_new[11:8] : way_vec[183:180];
+  assign w_vec_new[187:184] = slot_sel[14] ? w_sel_new[11:8] : way_vec[187:184];
+  assign w_vec_new[191:188] = slot_sel[15] ? w_sel_new[11:8] : way_vec[191:188];
+  assign w_valid_new[2] = ~w_lw_inv[2] | (|({way_vec[188], way_vec[184], way_vec[180], way_vec[176], way_vec[172], way_vec[168], way_vec[164], way_vec[160], way_vec[156], way_vec[152], way_vec[148], way_vec[144], way_vec[140], way_vec[136], way_vec[132], way_vec[128]} & ~slot_sel));
+  assign w_inv_sh[8:6] = w_rw_own[2] ? (w_sh[8:6] & ~src_oh) : (w_lw_inv[2] ? w_sh[8:6] : 3'd0);
+  assign w_present[3] = w_pos[3];
+  assign w_rw_own[3] = op_rw & remote & w_present[3];
+  assign w_lw_inv[3] = op_lw & w_present[3];
+  assign w_upd[3] = remote | w_lw_inv[3];
+  assign w_sel_new[15:12] = w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : w_sh[11:9]) | src_oh, 1'b1};
+  assign w_vec_new[195:192] = slot_sel[0] ? w_sel_new[15:12] : way_vec[195:192];
+  assign w_vec_new[199:196] = slot_sel[1] ? w_sel_new[15:12] : way_vec[199:196];
+  assign w_vec_new[203:200] = slot_sel[2] ? w_sel_new[15:12] : way_vec[203:200];
+  assign w_vec_new[207:204] = slot_sel[3] ? w_sel_new[15:12] : way_vec[207:204];
+  assign w_vec_new[211:208] = slot_sel[4] ? w_sel_new[15:12] : way_vec[211:208];
+  assign w_vec_new[215:212] = slot_sel[5] ? w_sel_new[15:12] : way_vec[215:212];
+  assign w_vec_new[219:216] = slot_sel[6] ? w_sel_new[15:12] : way_vec[219:216];
+  assign w_vec_new[223:220] = slot_sel[7] ? w_sel_new[15:12] : way_vec[223:220];
+  assign w_vec_new[227:224] = slot_sel[8] ? w_sel_new[15:12] : way_vec[227:224];
+  assign w_vec_new[231:228] = slot_sel[9] ? w_sel_new[15:12] : way_vec[231:228];
+  assign w_vec_new[235:232] = slot_sel[10] ? w_sel_new[15:12] : way_vec[235:232];
+  assign w_vec_new[239:236] = slot_sel[11] ? w_sel_new[15:12] : way_vec[239:236];
+  assign w_vec_new[243:240] = slot_sel[12] ? w_sel_new[15:12] : way_vec[243:240];
+  assign w_vec_new[247:244] = slot_sel[13] ? w_sel_new[15:12] : way_vec[247:244];
+  assign w_vec_new[251:248] = slot_sel[14] ? w_sel_new[15:12] : way_vec[251:248];
+  assign w_vec_new[255:252] = slot_sel[15] ? w_sel_new[15:12] : way_vec[255:252];
+  assign w_valid_new[3] = ~w_lw_inv[3] | (|({way_vec[252], way_vec[248], way_vec[244], way_vec[240], way_vec[236], way_vec[232], way_vec[228], way_vec[224], way_vec[220], way_vec[216], way_vec[212], way_vec[208], way_vec[204], way_vec[200], way_vec[196], way_vec[192]} & ~slot_sel));
+  assign w_inv_sh[11:9] = w_rw_own[3] ? (w_sh[11:9] & ~src_oh) : (w_lw_inv[3] ? w_sh[11:9] : 3'd0);
+  assign w_present[4] = w_pos[4];
+  assign w_rw_own[4] = op_rw & remote & w_present[4];
+  assign w_lw_inv[4] = op_lw & w_present[4];
+  assign w_upd[4] = remote | w_lw_inv[4];
+  assign w_sel_new[19:16] = w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : w_sh[14:12]) | src_oh, 1'b1};
+  assign w_vec_new[259:256] = slot_sel[0] ? w_sel_new[19:16] : way_vec[259:256];
+  assign w_vec_new[263:260] = slot_sel[1] ? w_sel_new[19:16] : way_vec[263:260];
+  assign w_vec_new[267:264] = slot_sel[2] ? w_sel_new[19:16] : way_vec[267:264];
+  assign w_vec_new[271:268] = slot_sel[3] ? w_sel_new[19:16] : way_vec[271:268];
+  assign w_vec_new[275:272] = slot_sel[4] ? w_sel_new[19:16] : way_vec[275:272];
+  assign w_vec_new[279:276] = slot_sel[5] ? w_sel_new[19:16] : way_vec[279:276];
+  assign w_vec_new[283:280] = slot_sel[6] ? w_sel_new[19:16] : way_vec[283:280];
+  assign w_vec_new[287:284] = slot_sel[7] ? w_sel_new[19:16] : way_vec[287:284];
+  assign w_vec_new[291:288] = slot_sel[8] ? w_sel_new[19:16] : way_vec[291:288];
+  assign w_vec_new[295:292] = slot_sel[9] ? w_sel_new[19:16] : way_vec[295:292];
+  assign w_vec_new[299:296] = slot_sel[10] ? w_sel_new[19:16] : way_vec[299:296];
+  assign w_vec_new[303:300] = slot_sel[11] ? w_sel_new[19:16] : way_vec[303:300];
+  assign w_vec_new[307:304] = slot_sel[12] ? w_sel_new[19:16] : way_vec[307:304];
+  assign w_vec_new[311:308] = slot_sel[13] ? w_sel_new[19:16] : way_vec[311:308];
+  assign w_vec_new[315:312] = slot_sel[14] ? w_sel_new[19:16] : way_vec[315:312];
+  assign w_vec_new[319:316] = slot_sel[15] ? w_sel_new[19:16] : way_vec[319:316];
+  assign w_valid_new[4] = ~w_lw_inv[4] | (|({way_vec[316], way_vec[312], way_vec[308], way_vec[304], way_vec[300], way_vec[296], way_vec[292], way_vec[288], way_vec[284], way_vec[280], way_vec[276], way_vec[272], way_vec[268], way_vec[264], way_vec[260], way_vec[256]} & ~slot_sel));
+  assign w_inv_sh[14:12] = w_rw_own[4] ? (w_sh[14:12] & ~src_oh) : (w_lw_inv[4] ? w_sh[14:12] : 3'd0);
+  assign w_present[5] = w_pos[5];
+  assign w_rw_own[5] = op_rw & remote & w_present[5];
+  assign w_lw_inv[5] = op_lw & w_present[5];
+  assign w_upd[5] = remote | w_lw_inv[5];
+  assign w_sel_new[23:20] = w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : w_sh[17:15]) | src_oh, 1'b1};
+  assign w_vec_new[323:320] = slot_sel[0] ? w_sel_new[23:20] : way_vec[323:320];
+  assign w_vec_new[327:324] = slot_sel[1] ? w_sel_new[23:20] : way_vec[327:324];
+  assign w_vec_new[331:328] = slot_sel[2] ? w_sel_new[23:20] : way_vec[331:328];
+  assign w_vec_new[335:332] = slot_sel[3] ? w_sel_new[23:20] : way_vec[335:332];
+  assign w_vec_new[339:336] = slot_sel[4] ? w_sel_new[23:20] : way_vec[339:336];
+  assign w_vec_new[343:340] = slot_sel[5] ? w_sel_new[23:20] : way_vec[343:340];
+  assign w_vec_new[347:344] = slot_sel[6] ? w_sel_new[23:20] : way_vec[347:344];
+  assign w_vec_new[351:348] = slot_sel[7] ? w_sel_new[23:20] : way_vec[351:348];
+  assign w_vec_new[355:352] = slot_sel[8] ? w_sel_new[23:20] : way_vec[355:352];
+  assign w_vec_new[359:356] = slot_sel[9] ? w_sel_new[23:20] : way_vec[359:356];
+  assign w_vec_new[363:360] = slot_sel[10] ? w_sel_new[23:20] : way_vec[363:360];
+  assign w_vec_new[367:364] = slot_sel[11] ? w_sel_new[23:20] : way_vec[367:364];
+  assign w_vec_new[371:368] = slot_sel[12] ? w_sel_new[23:20] : way_vec[371:368];
+  assign w_vec_new[375:372] = slot_sel[13] ? w_sel_new[23:20] : way_vec[375:372];
+  assign w_vec_new[379:376] = slot_sel[14] ? w_sel_new[23:20] : way_vec[379:376];
+  assign w_vec_new[383:380] = slot_sel[15] ? w_sel_new[23:20] : way_vec[383:380];
+  assign w_valid_new[5] = ~w_lw_inv[5] | (|({way_vec[380], way_vec[376], way_vec[372], way_vec[368], way_vec[364], way_vec[360], way_vec[356], way_vec[352], way_vec[348], way_vec[344], way_vec[340], way_vec[336], way_vec[332], way_vec[328], way_vec[324], way_vec[320]} & ~slot_sel));
+  assign w_inv_sh[17:15] = w_rw_own[5] ? (w_sh[17:15] & ~src_oh) : (w_lw_inv[5] ? w_sh[17:15] : 3'd0);
+  assign w_present[6] = w_pos[6];
+  assign w_rw_own[6] = op_rw & remote & w_present[6];
+  assign w_lw_inv[6] = op_lw & w_present[6];
+  assign w_upd[6] = remote | w_lw_inv[6];
+  assign w_sel_new[27:24] = w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : w_sh[20:18]) | src_oh, 1'b1};
+  assign w_vec_new[387:384] = slot_sel[0] ? w_sel_new[27:24] : way_vec[387:384];
+  assign w_vec_new[391:388] = slot_sel[1] ? w_sel_new[27:24] : way_vec[391:388];
+  assign w_vec_new[395:392] = slot_sel[2] ? w_sel_new[27:24] : way_vec[395:392];
+  assign w_vec_new[399:396] = slot_sel[3] ? w_sel_new[27:24] : way_vec[399:396];
+  assign w_vec_new[403:400] = slot_sel[4] ? w_sel_new[27:24] : way_vec[403:400];
+  assign w_vec_new[407:404] = slot_sel[5] ? w_sel_new[27:24] : way_vec[407:404];
+  assign w_vec_new[411:408] = slot_sel[6] ? w_sel_new[27:24] : way_vec[411:408];
+  assign w_vec_new[415:412] = slot_sel[7] ? w_sel_new[27:24] : way_vec[415:412];
+  assign w_vec_new[419:416] = slot_sel[8] ? w_sel_new[27:24] : way_vec[419:416];
+  assign w_vec_new[423:420] = slot_sel[9] ? w_sel_new[27:24] : way_vec[423:420];
+  assign w_vec_new[427:424] = slot_sel[10] ? w_sel_new[27:24] : way_vec[427:424];
+  assign w_vec_new[431:428] = slot_sel[11] ? w_sel_new[27:24] : way_vec[431:428];
+  assign w_vec_new[435:432] = slot_sel[12] ? w_sel_new[27:24] : way_vec[435:432];
+  assign w_vec_new[439:436] = slot_sel[13] ? w_sel_new[27:24] : way_vec[439:436];
+  assign w_vec_new[443:440] = slot_sel[14] ? w_sel_new[27:24] : way_vec[443:440];
+  assign w_vec_new[447:444] = slot_sel[15] ? w_sel_new[27:24] : way_vec[447:444];
+  assign w_valid_new[6] = ~w_lw_inv[6] | (|({way_vec[444], way_vec[440], way_vec[436], way_vec[432], way_vec[428], way_vec[424], way_vec[420], way_vec[416], way_vec[412], way_vec[408], way_vec[404], way_vec[400], way_vec[396], way_vec[392], way_vec[388], way_vec[384]} & ~slot_sel));
+  assign w_inv_sh[20:18] = w_rw_own[6] ? (w_sh[20:18] & ~src_oh) : (w_lw_inv[6] ? w_sh[20:18] : 3'd0);
+  assign w_present[7] = w_pos[7];
+  assign w_rw_own[7] = op_rw & remote & w_present[7];
+  assign w_lw_inv[7] = op_lw & w_present[7];
+  assign w_upd[7] = remote | w_lw_inv[7];
+  assign w_sel_new[31:28] = w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : w_sh[23:21]) | src_oh, 1'b1};
+  assign w_vec_new[451:448] = slot_sel[0] ? w_sel_new[31:28] : way_vec[451:448];
+  assign w_vec_new[455:452] = slot_sel[1] ? w_sel_new[31:28] : way_vec[455:452];
+  assign w_vec_new[459:456] = slot_sel[2] ? w_sel_new[31:28] : way_vec[459:456];
+  assign w_vec_new[463:460] = slot_sel[3] ? w_sel_new[31:28] : way_vec[463:460];
+  assign w_vec_new[467:464] = slot_sel[4] ? w_sel_new[31:28] : way_vec[467:464];
+  assign w_vec_new[471:468] = slot_sel[5] ? w_sel_new[31:28] : way_vec[471:468];
+  assign w_vec_new[475:472] = slot_sel[6] ? w_sel_new[31:28] : way_vec[475:472];
+  assign w_vec_new[479:476] = slot_sel[7] ? w_sel_new[31:28] : way_vec[479:476];
+  assign w_vec_new[483:480] = slot_sel[8] ? w_sel_new[31:28] : way_vec[483:480];
+  assign w_vec_new[487:484] = slot_sel[9] ? w_sel_new[31:28] : way_vec[487:484];
+  assign w_vec_new[491:488] = slot_sel[10] ? w_sel_new[31:28] : way_vec[491:488];
+  assign w_vec_new[495:492] = slot_sel[11] ? w_sel_new[31:28] : way_vec[495:492];
+  assign w_vec_new[499:496] = slot_sel[12] ? w_sel_new[31:28] : way_vec[499:496];
+  assign w_vec_new[503:500] = slot_sel[13] ? w_sel_new[31:28] : way_vec[503:500];
+  assign w_vec_new[507:504] = slot_sel[14] ? w_sel_new[31:28] : way_vec[507:504];
+  assign w_vec_new[511:508] = slot_sel[15] ? w_sel_new[31:28] : way_vec[511:508];
+  assign w_valid_new[7] = ~w_lw_inv[7] | (|({way_vec[508], way_vec[504], way_vec[500], way_vec[496], way_vec[492], way_vec[488], way_vec[484], way_vec[480], way_vec[476], way_vec[472], way_vec[468], way_vec[464], way_vec[460], way_vec[456], way_vec[452], way_vec[448]} & ~slot_sel));
+  assign w_inv_sh[23:21] = w_rw_own[7] ? (w_sh[23:21] & ~src_oh) : (w_lw_inv[7] ? w_sh[23:21] : 3'd0);
+  logic [63:0] vec_alloc;
+  logic [102:0] ent_alloc;
+  assign vec_alloc[3:0] = slot_sel[0] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[7:4] = slot_sel[1] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[11:8] = slot_sel[2] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[15:12] = slot_sel[3] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[19:16] = slot_sel[4] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[23:20] = slot_sel[5] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[27:24] = slot_sel[6] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[31:28] = slot_sel[7] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[35:32] = slot_sel[8] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[39:36] = slot_sel[9] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[43:40] = slot_sel[10] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[47:44] = slot_sel[11] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[51:48] = slot_sel[12] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[55:52] = slot_sel[13] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[59:56] = slot_sel[14] ? {src_oh, 1'b1} : 4'd0;
+  assign vec_alloc[63:60] = slot_sel[15] ? {src_oh, 1'b1} : 4'd0;
+  assign ent_alloc = {1'b1, s1_tag, vec_alloc};
+  assign set_new[102:0] = (way_hit[0] & w_upd[0]) ?
+      {w_valid_new[0], way_tag[37:0], w_vec_new[63:0]} :
+      (alloc & vsel[0]) ? ent_alloc : set_cur[102:0];
+  assign set_new[205:103] = (way_hit[1] & w_upd[1]) ?
+      {w_valid_new[1], way_tag[75:38], w_vec_new[127:64]} :
+      (alloc & vsel[1]) ? ent_alloc : set_cur[205:103];
+  assign set_new[308:206] = (way_hit[2] & w_upd[2]) ?
+      {w_valid_new[2], way_tag[113:76], w_vec_new[191:128]} :
+      (alloc & vsel[2]) ? ent_alloc : set_cur[308:206];
+  assign set_new[411:309] = (way_hit[3] & w_upd[3]) ?
+      {w_valid_new[3], way_tag[151:114], w_vec_new[255:192]} :
+      (alloc & vsel[3]) ? ent_alloc : set_cur[411:309];
+  assign set_new[514:412] = (way_hit[4] & w_upd[4]) ?
+      {w_valid_new[4], way_tag[189:152], w_vec_new[319:256]} :
+      (alloc & vsel[4]) ? ent_alloc : set_cur[514:412];
+  assign set_new[617:515] = (way_hit[5] & w_upd[5]) ?
+      {w_valid_new[5], way_tag[227:190], w_vec_new[383:320]} :
+      (alloc & vsel[5]) ? ent_alloc : set_cur[617:515];
+  assign set_new[720:618] = (way_hit[6] & w_upd[6]) ?
+      {w_valid_new[6], way_tag[265:228], w_vec_new[447:384]} :
+      (alloc & vsel[6]) ? ent_alloc : set_cur[720:618];
+  assign set_new[823:721] = (way_hit[7] & w_upd[7]) ?
+      {w_valid_new[7], way_tag[303:266], w_vec_new[511:448]} :
+      (alloc & vsel[7]) ? ent_alloc : set_cur[823:721];
   assign set_new[826:824] = ~promote ? way_rank[2:0] : tsel[0] ? 3'd0 :
       (way_rank[2:0] < trank) ? way_rank[2:0] + 3'd1 : way_rank[2:0];
   assign set_new[829:827] = ~promote ? way_rank[5:3] : tsel[1] ? 3'd0 :
@@ -272,7 +477,11 @@ module rec_default (
   logic [47:0] job_sh_new;
   logic [15:0] pend_new;
   logic [37:0] vbase;
-  assign inv_sh = rw_own ? (hsh & ~src_oh) : (lw_inv ? hsh : 3'd0);
+  always_comb begin
+    inv_sh = '0;
+    for (int w = 0; w < 8; w++)
+      if (way_hit[w]) inv_sh = inv_sh | w_inv_sh[w*3 +: 3];
+  end
   assign job_sh_new[2:0] = evict ? vvec[3:1] : (slot_sel[0] ? inv_sh : 3'd0);
   assign pend_new[0:0] = {1{|job_sh_new[2:0]}};
   assign job_sh_new[5:3] = evict ? vvec[7:5] : (slot_sel[1] ? inv_sh : 3'd0);
@@ -375,6 +584,10 @@ module rec_default (
       fwd_idx_d = s1_idx;
       fwd_data_d = set_new;
     end
+    // The forwarding match is decided when a request is accepted, against
+    // the write-back of the same cycle: stage 1 starts from a register.
+    fwd_hit_d = fwd_hit_q;
+    if (req_acc) fwd_hit_d = fwd_valid_d && (fwd_idx_d == req_idx);
     job_pend_d = job_pend_q;
     job_base_d = job_base_q;
     job_sh_d = job_sh_q;
@@ -392,12 +605,14 @@ module rec_default (
       init_idx_q <= '0;
       s1_valid_q <= 1'b0;
       fwd_valid_q <= 1'b0;
+      fwd_hit_q <= 1'b0;
       job_pend_q <= '0;
     end else begin
       init_q <= init_d;
       init_idx_q <= init_idx_d;
       s1_valid_q <= s1_valid_d;
       fwd_valid_q <= fwd_valid_d;
+      fwd_hit_q <= fwd_hit_d;
       job_pend_q <= job_pend_d;
     end
   end
@@ -410,6 +625,37 @@ module rec_default (
     job_base_q <= job_base_d;
     job_sh_q <= job_sh_d;
   end
+
+  `ifdef FORMAL
+  logic f_past_q = 1'b0;
+  logic f_stall_q;
+  logic [41:0] f_addr_q;
+  logic [3:0] f_mask_q, f_home_oh;
+  logic [1:0] f_home_q;
+  assign f_home_oh = 4'd1 << home_i;
+  always @(posedge clk_i) begin
+    f_past_q <= 1'b1;
+    f_stall_q <= inv_valid_o & ~inv_ready_i;
+    f_addr_q <= inv_addr_o;
+    f_mask_q <= inv_mask_o;
+    f_home_q <= home_i;
+  end
+  always @(*) begin
+    // reset in the first cycle only; home_i is a strap
+    assume(rst_ni == f_past_q);
+    if (f_past_q) assume(home_i == f_home_q);
+    if (rst_ni && inv_valid_o) begin
+      assert(inv_mask_o != 4'd0);
+      assert((inv_mask_o & f_home_oh) == 4'd0);
+    end
+    if (rst_ni && f_past_q && f_stall_q) begin
+      assert(inv_valid_o);
+      assert(inv_addr_o == f_addr_q);
+      assert(inv_mask_o == f_mask_q);
+    end
+    if (rst_ni && init_q) assert(!req_ready_o);
+  end
+  `endif
 
 endmodule
 `default_nettype wire

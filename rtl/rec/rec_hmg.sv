@@ -32,6 +32,7 @@ module rec_hmg (
   logic [41:0] s1_addr_q, s1_addr_d;
   logic [1:0] s1_src_q, s1_src_d;
   logic fwd_valid_q, fwd_valid_d;
+  logic fwd_hit_q, fwd_hit_d;
   logic [9:0] fwd_idx_q, fwd_idx_d;
   logic [375:0] fwd_data_q, fwd_data_d;
   logic [3:0] job_pend_q, job_pend_d;
@@ -54,6 +55,9 @@ module rec_hmg (
   assign mem_wdata = init_q ? 376'hfac6880000000000000000000000000000000000000000000000000000000000000000000000000000000000000000 : set_new;
   // Entry RAM: one word per set (ways x {valid, tag, vector}, then the
   // ways' replacement ranks). Synchronous read, one write port.
+  // A read of the set written in the same cycle is never used (the
+  // forwarding register supplies it), so no read-during-write logic.
+  (* no_rw_check *)
   logic [375:0] mem_q [0:1023];
   logic [9:0] mem_waddr;
   assign mem_waddr = init_q ? init_idx_q : s1_idx;
@@ -69,58 +73,75 @@ module rec_hmg (
   assign s1_idx = s1_addr_q[11:2];
   assign s1_base = s1_addr_q[41:2];
   assign s1_tag = s1_base;
-  assign set_cur = (fwd_valid_q && fwd_idx_q == s1_idx) ? fwd_data_q : rdata_q;
+  assign set_cur = fwd_hit_q ? fwd_data_q : rdata_q;
 
-  logic [7:0] way_valid, way_hit, way_old, first_inv, vsel, tsel;
+  logic [7:0] way_valid, way_hit, way_old, first_inv, vsel;
+  logic [7:0] tsel;
   logic [319:0] way_tag;
   logic [23:0] way_vec;
   logic [23:0] way_rank;
   assign way_valid[0] = set_cur[43];
   assign way_tag[39:0] = set_cur[42:3];
   assign way_vec[2:0] = set_cur[2:0];
-  assign way_hit[0] = way_valid[0] & (way_tag[39:0] == s1_tag);
+  assign way_hit[0] = fwd_hit_q ?
+      fwd_data_q[43] & (fwd_data_q[42:3] == s1_tag) :
+      rdata_q[43] & (rdata_q[42:3] == s1_tag);
   assign way_rank[2:0] = set_cur[354:352];
   assign way_old[0] = way_rank[2:0] == 3'd7;
   assign way_valid[1] = set_cur[87];
   assign way_tag[79:40] = set_cur[86:47];
   assign way_vec[5:3] = set_cur[46:44];
-  assign way_hit[1] = way_valid[1] & (way_tag[79:40] == s1_tag);
+  assign way_hit[1] = fwd_hit_q ?
+      fwd_data_q[87] & (fwd_data_q[86:47] == s1_tag) :
+      rdata_q[87] & (rdata_q[86:47] == s1_tag);
   assign way_rank[5:3] = set_cur[357:355];
   assign way_old[1] = way_rank[5:3] == 3'd7;
   assign way_valid[2] = set_cur[131];
   assign way_tag[119:80] = set_cur[130:91];
   assign way_vec[8:6] = set_cur[90:88];
-  assign way_hit[2] = way_valid[2] & (way_tag[119:80] == s1_tag);
+  assign way_hit[2] = fwd_hit_q ?
+      fwd_data_q[131] & (fwd_data_q[130:91] == s1_tag) :
+      rdata_q[131] & (rdata_q[130:91] == s1_tag);
   assign way_rank[8:6] = set_cur[360:358];
   assign way_old[2] = way_rank[8:6] == 3'd7;
   assign way_valid[3] = set_cur[175];
   assign way_tag[159:120] = set_cur[174:135];
   assign way_vec[11:9] = set_cur[134:132];
-  assign way_hit[3] = way_valid[3] & (way_tag[159:120] == s1_tag);
+  assign way_hit[3] = fwd_hit_q ?
+      fwd_data_q[175] & (fwd_data_q[174:135] == s1_tag) :
+      rdata_q[175] & (rdata_q[174:135] == s1_tag);
   assign way_rank[11:9] = set_cur[363:361];
   assign way_old[3] = way_rank[11:9] == 3'd7;
   assign way_valid[4] = set_cur[219];
   assign way_tag[199:160] = set_cur[218:179];
   assign way_vec[14:12] = set_cur[178:176];
-  assign way_hit[4] = way_valid[4] & (way_tag[199:160] == s1_tag);
+  assign way_hit[4] = fwd_hit_q ?
+      fwd_data_q[219] & (fwd_data_q[218:179] == s1_tag) :
+      rdata_q[219] & (rdata_q[218:179] == s1_tag);
   assign way_rank[14:12] = set_cur[366:364];
   assign way_old[4] = way_rank[14:12] == 3'd7;
   assign way_valid[5] = set_cur[263];
   assign way_tag[239:200] = set_cur[262:223];
   assign way_vec[17:15] = set_cur[222:220];
-  assign way_hit[5] = way_valid[5] & (way_tag[239:200] == s1_tag);
+  assign way_hit[5] = fwd_hit_q ?
+      fwd_data_q[263] & (fwd_data_q[262:223] == s1_tag) :
+      rdata_q[263] & (rdata_q[262:223] == s1_tag);
   assign way_rank[17:15] = set_cur[369:367];
   assign way_old[5] = way_rank[17:15] == 3'd7;
   assign way_valid[6] = set_cur[307];
   assign way_tag[279:240] = set_cur[306:267];
   assign way_vec[20:18] = set_cur[266:264];
-  assign way_hit[6] = way_valid[6] & (way_tag[279:240] == s1_tag);
+  assign way_hit[6] = fwd_hit_q ?
+      fwd_data_q[307] & (fwd_data_q[306:267] == s1_tag) :
+      rdata_q[307] & (rdata_q[306:267] == s1_tag);
   assign way_rank[20:18] = set_cur[372:370];
   assign way_old[6] = way_rank[20:18] == 3'd7;
   assign way_valid[7] = set_cur[351];
   assign way_tag[319:280] = set_cur[350:311];
   assign way_vec[23:21] = set_cur[310:308];
-  assign way_hit[7] = way_valid[7] & (way_tag[319:280] == s1_tag);
+  assign way_hit[7] = fwd_hit_q ?
+      fwd_data_q[351] & (fwd_data_q[350:311] == s1_tag) :
+      rdata_q[351] & (rdata_q[350:311] == s1_tag);
   assign way_rank[23:21] = set_cur[375:373];
   assign way_old[7] = way_rank[23:21] == 3'd7;
   logic hit, all_valid;
@@ -130,33 +151,23 @@ module rec_hmg (
   assign first_inv = ~way_valid & (way_valid + 8'd1);
   assign vsel = all_valid ? way_old : first_inv;
   assign tsel = hit ? way_hit : vsel;
-  logic [2:0] hvec, vvec;
+  logic [2:0] vvec;
   logic [39:0] vtag;
   logic [2:0] trank;
   always_comb begin
-    hvec = '0;
     vvec = '0;
     vtag = '0;
     trank = '0;
     for (int i = 0; i < 8; i++) begin
-      if (way_hit[i]) hvec = hvec | way_vec[i*3 +: 3];
       if (vsel[i]) vvec = vvec | way_vec[i*3 +: 3];
       if (vsel[i]) vtag = vtag | way_tag[i*40 +: 40];
       if (tsel[i]) trank = trank | way_rank[i*3 +: 3];
     end
   end
 
-  // Offset slot of the request and its current contents.
+  // Offset slot of the request.
   logic [0:0] slot_sel;
   assign slot_sel = 1'b1;
-  logic [2:0] hsh;
-  logic present;
-  assign present = 1'b1;
-  always_comb begin
-    hsh = '0;
-    for (int i = 0; i < 1; i++)
-      if (slot_sel[i]) hsh = hsh | hvec[i*3 + 0 +: 3];
-  end
 
   // Requesting GPU as a sharer bit (the home GPU has none).
   logic src_ok;
@@ -172,35 +183,123 @@ module rec_hmg (
   assign below[2] = 2'd2 < home_i;
 
   // Protocol decisions (section 4.2).
-  logic op_rr, op_lw, op_rw, remote, rw_own, lw_inv, coal, alloc, evict, upd;
+  logic op_rr, op_lw, op_rw, remote, alloc, evict;
   logic promote;
   assign op_rr = s1_op_q == 2'd0;
   assign op_lw = s1_op_q == 2'd1;
   assign op_rw = s1_op_q == 2'd2;
   assign remote = (op_rr | op_rw) & src_ok;
-  assign rw_own = op_rw & remote & hit & present;
-  assign lw_inv = op_lw & hit & present;
-  assign coal = remote & hit & ~rw_own;
   assign alloc = remote & ~hit;
   assign evict = alloc & all_valid;
   assign promote = alloc;
-  assign upd = remote | lw_inv;
-  logic [2:0] sel_new;
-  logic [2:0] vec_new;
-  logic valid_new;
-  logic [43:0] ent_new;
-  assign sel_new = lw_inv ? 3'd0 : {(coal ? hsh : 3'd0) | src_oh};
-  assign vec_new[2:0] = slot_sel[0] ? sel_new : (alloc ? 3'd0 : hvec[2:0]);
-  assign valid_new = lw_inv ? 1'b0 : 1'b1;
-  assign ent_new = {valid_new, s1_tag, vec_new};
-  assign set_new[43:0] = (upd & tsel[0]) ? ent_new : set_cur[43:0];
-  assign set_new[87:44] = (upd & tsel[1]) ? ent_new : set_cur[87:44];
-  assign set_new[131:88] = (upd & tsel[2]) ? ent_new : set_cur[131:88];
-  assign set_new[175:132] = (upd & tsel[3]) ? ent_new : set_cur[175:132];
-  assign set_new[219:176] = (upd & tsel[4]) ? ent_new : set_cur[219:176];
-  assign set_new[263:220] = (upd & tsel[5]) ? ent_new : set_cur[263:220];
-  assign set_new[307:264] = (upd & tsel[6]) ? ent_new : set_cur[307:264];
-  assign set_new[351:308] = (upd & tsel[7]) ? ent_new : set_cur[351:308];
+
+  // Each way's updated entry, computed in parallel with the tag compare as
+  // if that way hit; the compare then only selects (timing: no
+  // hit-dependent logic before the update).
+  logic [23:0] w_sh, w_inv_sh;
+  logic [7:0] w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd;
+  logic [23:0] w_sel_new;
+  logic [23:0] w_vec_new;
+  always_comb begin
+    w_sh = '0;
+    for (int w = 0; w < 8; w++)
+      for (int i = 0; i < 1; i++)
+        if (slot_sel[i]) begin
+          w_sh[w*3 +: 3] = w_sh[w*3 +: 3] | way_vec[w*3 + i*3 + 0 +: 3];
+        end
+  end
+  assign w_present[0] = 1'b1;
+  assign w_rw_own[0] = op_rw & remote & w_present[0];
+  assign w_lw_inv[0] = op_lw & w_present[0];
+  assign w_upd[0] = remote | w_lw_inv[0];
+  assign w_sel_new[2:0] = w_lw_inv[0] ? 3'd0 : {(w_rw_own[0] ? 3'd0 : w_sh[2:0]) | src_oh};
+  assign w_vec_new[2:0] = slot_sel[0] ? w_sel_new[2:0] : way_vec[2:0];
+  assign w_valid_new[0] = ~w_lw_inv[0];
+  assign w_inv_sh[2:0] = w_rw_own[0] ? (w_sh[2:0] & ~src_oh) : (w_lw_inv[0] ? w_sh[2:0] : 3'd0);
+  assign w_present[1] = 1'b1;
+  assign w_rw_own[1] = op_rw & remote & w_present[1];
+  assign w_lw_inv[1] = op_lw & w_present[1];
+  assign w_upd[1] = remote | w_lw_inv[1];
+  assign w_sel_new[5:3] = w_lw_inv[1] ? 3'd0 : {(w_rw_own[1] ? 3'd0 : w_sh[5:3]) | src_oh};
+  assign w_vec_new[5:3] = slot_sel[0] ? w_sel_new[5:3] : way_vec[5:3];
+  assign w_valid_new[1] = ~w_lw_inv[1];
+  assign w_inv_sh[5:3] = w_rw_own[1] ? (w_sh[5:3] & ~src_oh) : (w_lw_inv[1] ? w_sh[5:3] : 3'd0);
+  assign w_present[2] = 1'b1;
+  assign w_rw_own[2] = op_rw & remote & w_present[2];
+  assign w_lw_inv[2] = op_lw & w_present[2];
+  assign w_upd[2] = remote | w_lw_inv[2];
+  assign w_sel_new[8:6] = w_lw_inv[2] ? 3'd0 : {(w_rw_own[2] ? 3'd0 : w_sh[8:6]) | src_oh};
+  assign w_vec_new[8:6] = slot_sel[0] ? w_sel_new[8:6] : way_vec[8:6];
+  assign w_valid_new[2] = ~w_lw_inv[2];
+  assign w_inv_sh[8:6] = w_rw_own[2] ? (w_sh[8:6] & ~src_oh) : (w_lw_inv[2] ? w_sh[8:6] : 3'd0);
+  assign w_present[3] = 1'b1;
+  assign w_rw_own[3] = op_rw & remote & w_present[3];
+  assign w_lw_inv[3] = op_lw & w_present[3];
+  assign w_upd[3] = remote | w_lw_inv[3];
+  assign w_sel_new[11:9] = w_lw_inv[3] ? 3'd0 : {(w_rw_own[3] ? 3'd0 : w_sh[11:9]) | src_oh};
+  assign w_vec_new[11:9] = slot_sel[0] ? w_sel_new[11:9] : way_vec[11:9];
+  assign w_valid_new[3] = ~w_lw_inv[3];
+  assign w_inv_sh[11:9] = w_rw_own[3] ? (w_sh[11:9] & ~src_oh) : (w_lw_inv[3] ? w_sh[11:9] : 3'd0);
+  assign w_present[4] = 1'b1;
+  assign w_rw_own[4] = op_rw & remote & w_present[4];
+  assign w_lw_inv[4] = op_lw & w_present[4];
+  assign w_upd[4] = remote | w_lw_inv[4];
+  assign w_sel_new[14:12] = w_lw_inv[4] ? 3'd0 : {(w_rw_own[4] ? 3'd0 : w_sh[14:12]) | src_oh};
+  assign w_vec_new[14:12] = slot_sel[0] ? w_sel_new[14:12] : way_vec[14:12];
+  assign w_valid_new[4] = ~w_lw_inv[4];
+  assign w_inv_sh[14:12] = w_rw_own[4] ? (w_sh[14:12] & ~src_oh) : (w_lw_inv[4] ? w_sh[14:12] : 3'd0);
+  assign w_present[5] = 1'b1;
+  assign w_rw_own[5] = op_rw & remote & w_present[5];
+  assign w_lw_inv[5] = op_lw & w_present[5];
+  assign w_upd[5] = remote | w_lw_inv[5];
+  assign w_sel_new[17:15] = w_lw_inv[5] ? 3'd0 : {(w_rw_own[5] ? 3'd0 : w_sh[17:15]) | src_oh};
+  assign w_vec_new[17:15] = slot_sel[0] ? w_sel_new[17:15] : way_vec[17:15];
+  assign w_valid_new[5] = ~w_lw_inv[5];
+  assign w_inv_sh[17:15] = w_rw_own[5] ? (w_sh[17:15] & ~src_oh) : (w_lw_inv[5] ? w_sh[17:15] : 3'd0);
+  assign w_present[6] = 1'b1;
+  assign w_rw_own[6] = op_rw & remote & w_present[6];
+  assign w_lw_inv[6] = op_lw & w_present[6];
+  assign w_upd[6] = remote | w_lw_inv[6];
+  assign w_sel_new[20:18] = w_lw_inv[6] ? 3'd0 : {(w_rw_own[6] ? 3'd0 : w_sh[20:18]) | src_oh};
+  assign w_vec_new[20:18] = slot_sel[0] ? w_sel_new[20:18] : way_vec[20:18];
+  assign w_valid_new[6] = ~w_lw_inv[6];
+  assign w_inv_sh[20:18] = w_rw_own[6] ? (w_sh[20:18] & ~src_oh) : (w_lw_inv[6] ? w_sh[20:18] : 3'd0);
+  assign w_present[7] = 1'b1;
+  assign w_rw_own[7] = op_rw & remote & w_present[7];
+  assign w_lw_inv[7] = op_lw & w_present[7];
+  assign w_upd[7] = remote | w_lw_inv[7];
+  assign w_sel_new[23:21] = w_lw_inv[7] ? 3'd0 : {(w_rw_own[7] ? 3'd0 : w_sh[23:21]) | src_oh};
+  assign w_vec_new[23:21] = slot_sel[0] ? w_sel_new[23:21] : way_vec[23:21];
+  assign w_valid_new[7] = ~w_lw_inv[7];
+  assign w_inv_sh[23:21] = w_rw_own[7] ? (w_sh[23:21] & ~src_oh) : (w_lw_inv[7] ? w_sh[23:21] : 3'd0);
+  logic [2:0] vec_alloc;
+  logic [43:0] ent_alloc;
+  assign vec_alloc[2:0] = slot_sel[0] ? {src_oh} : 3'd0;
+  assign ent_alloc = {1'b1, s1_tag, vec_alloc};
+  assign set_new[43:0] = (way_hit[0] & w_upd[0]) ?
+      {w_valid_new[0], way_tag[39:0], w_vec_new[2:0]} :
+      (alloc & vsel[0]) ? ent_alloc : set_cur[43:0];
+  assign set_new[87:44] = (way_hit[1] & w_upd[1]) ?
+      {w_valid_new[1], way_tag[79:40], w_vec_new[5:3]} :
+      (alloc & vsel[1]) ? ent_alloc : set_cur[87:44];
+  assign set_new[131:88] = (way_hit[2] & w_upd[2]) ?
+      {w_valid_new[2], way_tag[119:80], w_vec_new[8:6]} :
+      (alloc & vsel[2]) ? ent_alloc : set_cur[131:88];
+  assign set_new[175:132] = (way_hit[3] & w_upd[3]) ?
+      {w_valid_new[3], way_tag[159:120], w_vec_new[11:9]} :
+      (alloc & vsel[3]) ? ent_alloc : set_cur[175:132];
+  assign set_new[219:176] = (way_hit[4] & w_upd[4]) ?
+      {w_valid_new[4], way_tag[199:160], w_vec_new[14:12]} :
+      (alloc & vsel[4]) ? ent_alloc : set_cur[219:176];
+  assign set_new[263:220] = (way_hit[5] & w_upd[5]) ?
+      {w_valid_new[5], way_tag[239:200], w_vec_new[17:15]} :
+      (alloc & vsel[5]) ? ent_alloc : set_cur[263:220];
+  assign set_new[307:264] = (way_hit[6] & w_upd[6]) ?
+      {w_valid_new[6], way_tag[279:240], w_vec_new[20:18]} :
+      (alloc & vsel[6]) ? ent_alloc : set_cur[307:264];
+  assign set_new[351:308] = (way_hit[7] & w_upd[7]) ?
+      {w_valid_new[7], way_tag[319:280], w_vec_new[23:21]} :
+      (alloc & vsel[7]) ? ent_alloc : set_cur[351:308];
   assign set_new[354:352] = ~promote ? way_rank[2:0] : tsel[0] ? 3'd0 :
       (way_rank[2:0] < trank) ? way_rank[2:0] + 3'd1 : way_rank[2:0];
   assign set_new[357:355] = ~promote ? way_rank[5:3] : tsel[1] ? 3'd0 :
@@ -223,7 +322,11 @@ module rec_hmg (
   logic [2:0] job_sh_new;
   logic [3:0] pend_new;
   logic [39:0] vbase;
-  assign inv_sh = rw_own ? (hsh & ~src_oh) : (lw_inv ? hsh : 3'd0);
+  always_comb begin
+    inv_sh = '0;
+    for (int w = 0; w < 8; w++)
+      if (way_hit[w]) inv_sh = inv_sh | w_inv_sh[w*3 +: 3];
+  end
   assign job_sh_new[2:0] = evict ? vvec[2:0] : (slot_sel[0] ? inv_sh : 3'd0);
   assign pend_new[3:0] = {4{|job_sh_new[2:0]}};
   assign vbase = vtag;
@@ -279,6 +382,10 @@ module rec_hmg (
       fwd_idx_d = s1_idx;
       fwd_data_d = set_new;
     end
+    // The forwarding match is decided when a request is accepted, against
+    // the write-back of the same cycle: stage 1 starts from a register.
+    fwd_hit_d = fwd_hit_q;
+    if (req_acc) fwd_hit_d = fwd_valid_d && (fwd_idx_d == req_idx);
     job_pend_d = job_pend_q;
     job_base_d = job_base_q;
     job_sh_d = job_sh_q;
@@ -296,12 +403,14 @@ module rec_hmg (
       init_idx_q <= '0;
       s1_valid_q <= 1'b0;
       fwd_valid_q <= 1'b0;
+      fwd_hit_q <= 1'b0;
       job_pend_q <= '0;
     end else begin
       init_q <= init_d;
       init_idx_q <= init_idx_d;
       s1_valid_q <= s1_valid_d;
       fwd_valid_q <= fwd_valid_d;
+      fwd_hit_q <= fwd_hit_d;
       job_pend_q <= job_pend_d;
     end
   end
@@ -314,6 +423,37 @@ module rec_hmg (
     job_base_q <= job_base_d;
     job_sh_q <= job_sh_d;
   end
+
+  `ifdef FORMAL
+  logic f_past_q = 1'b0;
+  logic f_stall_q;
+  logic [41:0] f_addr_q;
+  logic [3:0] f_mask_q, f_home_oh;
+  logic [1:0] f_home_q;
+  assign f_home_oh = 4'd1 << home_i;
+  always @(posedge clk_i) begin
+    f_past_q <= 1'b1;
+    f_stall_q <= inv_valid_o & ~inv_ready_i;
+    f_addr_q <= inv_addr_o;
+    f_mask_q <= inv_mask_o;
+    f_home_q <= home_i;
+  end
+  always @(*) begin
+    // reset in the first cycle only; home_i is a strap
+    assume(rst_ni == f_past_q);
+    if (f_past_q) assume(home_i == f_home_q);
+    if (rst_ni && inv_valid_o) begin
+      assert(inv_mask_o != 4'd0);
+      assert((inv_mask_o & f_home_oh) == 4'd0);
+    end
+    if (rst_ni && f_past_q && f_stall_q) begin
+      assert(inv_valid_o);
+      assert(inv_addr_o == f_addr_q);
+      assert(inv_mask_o == f_mask_q);
+    end
+    if (rst_ni && init_q) assert(!req_ready_o);
+  end
+  `endif
 
 endmodule
 `default_nettype wire

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""iCE40 results of the REC self-test top (make fpga).
+
+  fpga/report.py --dir build/fpga --board-mhz 12 hx8k up5k
+
+Reads DIR/<dev>.report.json (nextpnr --report), DIR/<dev>.stat.json (Yosys
+stat of synth_ice40), DIR/<dev>.pnr.log (last "Max frequency" line and the
+critical path), DIR/<dev>.time, DIR/expect.json; writes DIR/fpga-report.md
+and .json; exits 1 if a device misses the board clock.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def crit_path(log):
+    """(logic ns, routing ns, first source, last sink) of the clock's path."""
+    text = open(log).read()
+    m = list(re.finditer(r"Critical path report for clock '[^']*' \(posedge -> posedge\):\n(.*?)"
+                         r"Info: ([0-9.]+) ns logic, ([0-9.]+) ns routing", text, re.S))
+    if not m:
+        return None
+    body, logic, route = m[-1].group(1), float(m[-1].group(2)), float(m[-1].group(3))
+    srcs = re.findall(r"Source (\S+)", body)
+    sinks = re.findall(r"Sink (\S+)", body)
+    return {"logic_ns": logic, "routing_ns": route, "levels": len(srcs),
+            "from": srcs[0] if srcs else "", "to": sinks[-1] if sinks else ""}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--board-mhz", type=float, default=12.0)
+    ap.add_argument("devices", nargs="+")
+    a = ap.parse_args()
+    exp = json.load(open(os.path.join(a.dir, "expect.json")))
+    ver = subprocess.run(["nextpnr-ice40", "--version"], capture_output=True,
+                         text=True).stderr.strip() or "nextpnr-ice40"
+    yv = subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.strip()
+    res, bad = [], 0
+    for dev in a.devices:
+        rep = json.load(open(os.path.join(a.dir, dev + ".report.json")))
+        st = json.load(open(os.path.join(a.dir, dev + ".stat.json")))["design"]["num_cells_by_type"]
+        (clk, fm), = rep["fmax"].items()
+        u = rep["utilization"]
+        t = open(os.path.join(a.dir, dev + ".time")).read().split()
+        r = {"device": dev, "fmax_mhz": round(fm["achieved"], 2), "target_mhz": fm["constraint"],
+             "board_mhz": a.board_mhz, "meets_board_clock": fm["achieved"] >= a.board_mhz,
+             "meets_target": fm["achieved"] >= fm["constraint"],
+             "lc": u["ICESTORM_LC"], "bram": u["ICESTORM_RAM"], "io": u["SB_IO"],
+             "gb": u.get("SB_GB"),
+             "lut4": st.get("SB_LUT4", 0), "carry": st.get("SB_CARRY", 0),
+             "ffs": sum(n for k, n in st.items() if k.startswith("SB_DFF")),
+             "synth_s": float(t[0]), "pnr_s": float(t[1]),
+             "critical_path": crit_path(os.path.join(a.dir, dev + ".pnr.log")),
+             "bitstream": os.path.join(a.dir, "rec_selftest_" + dev + ".bin")}
+        bad += not r["meets_board_clock"]
+        res.append(r)
+    out = {"tools": {"yosys": yv, "nextpnr": ver}, "selftest": exp, "devices": res}
+    json.dump(out, open(os.path.join(a.dir, "fpga-report.json"), "w"), indent=1)
+    L = ["# REC self-test top on iCE40 (rec_fpga: 512 entries, 4 ways, 1 kB, 4 GPUs)", "",
+         "%s; %s. Self-test: seed 0x%08x, %d cycles, home GPU %d; C model prediction: "
+         "signature %s, %d requests, %d INVs (fpga-sim checked the RTL top reaches it)." %
+         (yv, ver, exp["seed"], exp["cycles"], exp["home"], exp["sig"], exp["reqs"],
+          exp["invs"]), "",
+         "| device | Fmax (MHz) | nextpnr target | board clock | LCs | LUT4 | carry | FFs | BRAM | "
+         "IO | synth s | P&R s |", "|" + "---|" * 12]
+    for r in res:
+        L.append("| %s | %.2f | %d MHz %s | %g MHz %s | %d / %d | %d | %d | %d | %d / %d | %d | "
+                 "%.1f | %.1f |" % (
+                     r["device"], r["fmax_mhz"], r["target_mhz"],
+                     "met" if r["meets_target"] else "missed", r["board_mhz"],
+                     "met" if r["meets_board_clock"] else "MISSED", r["lc"]["used"],
+                     r["lc"]["available"], r["lut4"], r["carry"], r["ffs"], r["bram"]["used"],
+                     r["bram"]["available"], r["io"]["used"], r["synth_s"], r["pnr_s"]))
+    L.append("")
+    for r in res:
+        c = r["critical_path"]
+        if c:
+            L.append("- %s critical path: %d cells, %.1f ns logic + %.1f ns routing, from `%s` "
+                     "to `%s`." % (r["device"], c["levels"], c["logic_ns"], c["routing_ns"],
+                                   c["from"], c["to"]))
+    md = "\n".join(L) + "\n"
+    open(os.path.join(a.dir, "fpga-report.md"), "w").write(md)
+    print(md)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
