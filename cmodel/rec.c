@@ -63,8 +63,10 @@ int rec_cfg_preset(rec_cfg *cfg, const char *name)
     if (strcmp(name, "default") == 0)
         return 0;
     if (strcmp(name, "fpga") == 0) {
+        /* A prototype keeps no set-index bits in its tags. */
         cfg->entries = 512;
         cfg->ways = 4;
+        cfg->store = REC_STORE_PACKED;
         return 0;
     }
     if (strcmp(name, "baseline") == 0) {

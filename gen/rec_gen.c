@@ -178,7 +178,10 @@ static void body(gctx *x)
     decl(x, 1, "mem_we");
     decl(x, x->SETW, "mem_wdata, set_new, set_cur");
     emit(e, "assign mem_we = init_q | s1_fire;");
-    emit(e, "assign mem_wdata = init_q ? %s : set_new;", initw);
+    emit(e, "// The clearing sweep writes set_new too: out of reset the forwarding");
+    emit(e, "// register holds the empty set word and is selected, and stage 1 holds");
+    emit(e, "// a no-op, so set_new is that word (no init mux on the write data).");
+    emit(e, "assign mem_wdata = set_new;");
     if (x->SETS == 1) {
         emit(e, "// One set (entries == ways): a register, not a RAM.");
         decl(x, x->SETW, "mem_q");
@@ -524,7 +527,9 @@ static void body(gctx *x)
     emit(e, "    init_idx_q <= '0;");
     emit(e, "    s1_valid_q <= 1'b0;");
     emit(e, "    fwd_valid_q <= 1'b0;");
-    emit(e, "    fwd_hit_q <= 1'b0;");
+    emit(e, "    fwd_hit_q <= 1'b1;");
+    emit(e, "    fwd_data_q <= %s;", initw);
+    emit(e, "    s1_op_q <= 2'd3;");
     emit(e, "    job_pend_q <= '0;");
     emit(e, "  end else begin");
     emit(e, "    init_q <= init_d;");
@@ -532,16 +537,16 @@ static void body(gctx *x)
     emit(e, "    s1_valid_q <= s1_valid_d;");
     emit(e, "    fwd_valid_q <= fwd_valid_d;");
     emit(e, "    fwd_hit_q <= fwd_hit_d;");
+    emit(e, "    fwd_data_q <= fwd_data_d;");
+    emit(e, "    s1_op_q <= s1_op_d;");
     emit(e, "    job_pend_q <= job_pend_d;");
     emit(e, "  end");
     emit(e, "end");
     emit(e, "always_ff @(posedge clk_i) begin");
-    emit(e, "  s1_op_q <= s1_op_d;");
     emit(e, "  s1_addr_q <= s1_addr_d;");
     emit(e, "  s1_src_q <= s1_src_d;");
     if (x->SETS > 1)
         emit(e, "  fwd_idx_q <= fwd_idx_d;");
-    emit(e, "  fwd_data_q <= fwd_data_d;");
     emit(e, "  job_base_q <= job_base_d;");
     emit(e, "  job_sh_q <= job_sh_d;");
     emit(e, "end");

@@ -52,7 +52,10 @@ module rec_baseline (
   logic mem_we;
   logic [391:0] mem_wdata, set_new, set_cur;
   assign mem_we = init_q | s1_fire;
-  assign mem_wdata = init_q ? 392'hfac68800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000 : set_new;
+  // The clearing sweep writes set_new too: out of reset the forwarding
+  // register holds the empty set word and is selected, and stage 1 holds
+  // a no-op, so set_new is that word (no init mux on the write data).
+  assign mem_wdata = set_new;
   // Entry RAM: one word per set (ways x {valid, tag, vector}, then the
   // ways' replacement ranks). Synchronous read, one write port.
   // A read of the set written in the same cycle is never used (the
@@ -400,7 +403,9 @@ module rec_baseline (
       init_idx_q <= '0;
       s1_valid_q <= 1'b0;
       fwd_valid_q <= 1'b0;
-      fwd_hit_q <= 1'b0;
+      fwd_hit_q <= 1'b1;
+      fwd_data_q <= 392'hfac68800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      s1_op_q <= 2'd3;
       job_pend_q <= '0;
     end else begin
       init_q <= init_d;
@@ -408,15 +413,15 @@ module rec_baseline (
       s1_valid_q <= s1_valid_d;
       fwd_valid_q <= fwd_valid_d;
       fwd_hit_q <= fwd_hit_d;
+      fwd_data_q <= fwd_data_d;
+      s1_op_q <= s1_op_d;
       job_pend_q <= job_pend_d;
     end
   end
   always_ff @(posedge clk_i) begin
-    s1_op_q <= s1_op_d;
     s1_addr_q <= s1_addr_d;
     s1_src_q <= s1_src_d;
     fwd_idx_q <= fwd_idx_d;
-    fwd_data_q <= fwd_data_d;
     job_base_q <= job_base_d;
     job_sh_q <= job_sh_d;
   end
