@@ -347,7 +347,6 @@ static void body(gctx *x)
     declv(x, x->W, "w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd");
     if (x->HP)
         declv(x, x->W, "w_pos");
-    declv(x, x->W * x->SW, "w_sel_new");
     declv(x, x->W * x->VW, "w_vec_new");
     emit(e, "always_comb begin");
     emit(e, "  w_sh = '0;");
@@ -369,14 +368,16 @@ static void body(gctx *x)
         emit(e, "assign w_rw_own[%u] = op_rw & remote & w_present[%u];", w, w);
         emit(e, "assign w_lw_inv[%u] = op_lw & w_present[%u];", w, w);
         emit(e, "assign w_upd[%u] = remote | w_lw_inv[%u];", w, w);
-        emit(e, "assign w_sel_new[%u:%u] = w_lw_inv[%u] ? %u'd0 : {(%s ? %u'd0 : %s) | src_oh%s};",
-             (w + 1) * x->SW - 1, w * x->SW, w, x->SW,
-             x->mutant == 3 ? "1'b0" : (snprintf(r, sizeof r, "w_rw_own[%u]", w), r), x->SH, sh,
-             x->HP ? ", 1'b1" : "");
-        for (s = 0; s < x->S; s++)
-            emit(e, "assign w_vec_new[%u:%u] = slot_sel[%u] ? w_sel_new[%u:%u] : way_vec[%u:%u];",
-                 w * x->VW + (s + 1) * x->SW - 1, w * x->VW + s * x->SW, s, (w + 1) * x->SW - 1,
-                 w * x->SW, w * x->VW + (s + 1) * x->SW - 1, w * x->VW + s * x->SW);
+        /* the selected slot's new value from its own current bits (no
+         * slot-select mux on the data path; timing) */
+        for (s = 0; s < x->S; s++) {
+            unsigned lo = w * x->VW + s * x->SW;
+            emit(e, "assign w_vec_new[%u:%u] = ~slot_sel[%u] ? way_vec[%u:%u] :", lo + x->SW - 1,
+                 lo, s, lo + x->SW - 1, lo);
+            emit(e, "    w_lw_inv[%u] ? %u'd0 : {(%s ? %u'd0 : way_vec[%u:%u]) | src_oh%s};", w,
+                 x->SW, x->mutant == 3 ? "1'b0" : (snprintf(r, sizeof r, "w_rw_own[%u]", w), r),
+                 x->SH, lo + x->HP + x->SH - 1, lo + x->HP, x->HP ? ", 1'b1" : "");
+        }
         if (x->mutant == 4)
             emit(e, "assign w_valid_new[%u] = 1'b1;", w);
         else if (x->HP) {

@@ -201,7 +201,6 @@ module rec_baseline (
   // hit-dependent logic before the update).
   logic [23:0] w_sh, w_inv_sh;
   logic [7:0] w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd;
-  logic [23:0] w_sel_new;
   logic [23:0] w_vec_new;
   always_comb begin
     w_sh = '0;
@@ -215,64 +214,64 @@ module rec_baseline (
   assign w_rw_own[0] = op_rw & remote & w_present[0];
   assign w_lw_inv[0] = op_lw & w_present[0];
   assign w_upd[0] = remote | w_lw_inv[0];
-  assign w_sel_new[2:0] = w_lw_inv[0] ? 3'd0 : {(w_rw_own[0] ? 3'd0 : w_sh[2:0]) | src_oh};
-  assign w_vec_new[2:0] = slot_sel[0] ? w_sel_new[2:0] : way_vec[2:0];
+  assign w_vec_new[2:0] = ~slot_sel[0] ? way_vec[2:0] :
+      w_lw_inv[0] ? 3'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[2:0]) | src_oh};
   assign w_valid_new[0] = ~w_lw_inv[0];
   assign w_inv_sh[2:0] = w_rw_own[0] ? (w_sh[2:0] & ~src_oh) : (w_lw_inv[0] ? w_sh[2:0] : 3'd0);
   assign w_present[1] = 1'b1;
   assign w_rw_own[1] = op_rw & remote & w_present[1];
   assign w_lw_inv[1] = op_lw & w_present[1];
   assign w_upd[1] = remote | w_lw_inv[1];
-  assign w_sel_new[5:3] = w_lw_inv[1] ? 3'd0 : {(w_rw_own[1] ? 3'd0 : w_sh[5:3]) | src_oh};
-  assign w_vec_new[5:3] = slot_sel[0] ? w_sel_new[5:3] : way_vec[5:3];
+  assign w_vec_new[5:3] = ~slot_sel[0] ? way_vec[5:3] :
+      w_lw_inv[1] ? 3'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[5:3]) | src_oh};
   assign w_valid_new[1] = ~w_lw_inv[1];
   assign w_inv_sh[5:3] = w_rw_own[1] ? (w_sh[5:3] & ~src_oh) : (w_lw_inv[1] ? w_sh[5:3] : 3'd0);
   assign w_present[2] = 1'b1;
   assign w_rw_own[2] = op_rw & remote & w_present[2];
   assign w_lw_inv[2] = op_lw & w_present[2];
   assign w_upd[2] = remote | w_lw_inv[2];
-  assign w_sel_new[8:6] = w_lw_inv[2] ? 3'd0 : {(w_rw_own[2] ? 3'd0 : w_sh[8:6]) | src_oh};
-  assign w_vec_new[8:6] = slot_sel[0] ? w_sel_new[8:6] : way_vec[8:6];
+  assign w_vec_new[8:6] = ~slot_sel[0] ? way_vec[8:6] :
+      w_lw_inv[2] ? 3'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[8:6]) | src_oh};
   assign w_valid_new[2] = ~w_lw_inv[2];
   assign w_inv_sh[8:6] = w_rw_own[2] ? (w_sh[8:6] & ~src_oh) : (w_lw_inv[2] ? w_sh[8:6] : 3'd0);
   assign w_present[3] = 1'b1;
   assign w_rw_own[3] = op_rw & remote & w_present[3];
   assign w_lw_inv[3] = op_lw & w_present[3];
   assign w_upd[3] = remote | w_lw_inv[3];
-  assign w_sel_new[11:9] = w_lw_inv[3] ? 3'd0 : {(w_rw_own[3] ? 3'd0 : w_sh[11:9]) | src_oh};
-  assign w_vec_new[11:9] = slot_sel[0] ? w_sel_new[11:9] : way_vec[11:9];
+  assign w_vec_new[11:9] = ~slot_sel[0] ? way_vec[11:9] :
+      w_lw_inv[3] ? 3'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[11:9]) | src_oh};
   assign w_valid_new[3] = ~w_lw_inv[3];
   assign w_inv_sh[11:9] = w_rw_own[3] ? (w_sh[11:9] & ~src_oh) : (w_lw_inv[3] ? w_sh[11:9] : 3'd0);
   assign w_present[4] = 1'b1;
   assign w_rw_own[4] = op_rw & remote & w_present[4];
   assign w_lw_inv[4] = op_lw & w_present[4];
   assign w_upd[4] = remote | w_lw_inv[4];
-  assign w_sel_new[14:12] = w_lw_inv[4] ? 3'd0 : {(w_rw_own[4] ? 3'd0 : w_sh[14:12]) | src_oh};
-  assign w_vec_new[14:12] = slot_sel[0] ? w_sel_new[14:12] : way_vec[14:12];
+  assign w_vec_new[14:12] = ~slot_sel[0] ? way_vec[14:12] :
+      w_lw_inv[4] ? 3'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[14:12]) | src_oh};
   assign w_valid_new[4] = ~w_lw_inv[4];
   assign w_inv_sh[14:12] = w_rw_own[4] ? (w_sh[14:12] & ~src_oh) : (w_lw_inv[4] ? w_sh[14:12] : 3'd0);
   assign w_present[5] = 1'b1;
   assign w_rw_own[5] = op_rw & remote & w_present[5];
   assign w_lw_inv[5] = op_lw & w_present[5];
   assign w_upd[5] = remote | w_lw_inv[5];
-  assign w_sel_new[17:15] = w_lw_inv[5] ? 3'd0 : {(w_rw_own[5] ? 3'd0 : w_sh[17:15]) | src_oh};
-  assign w_vec_new[17:15] = slot_sel[0] ? w_sel_new[17:15] : way_vec[17:15];
+  assign w_vec_new[17:15] = ~slot_sel[0] ? way_vec[17:15] :
+      w_lw_inv[5] ? 3'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[17:15]) | src_oh};
   assign w_valid_new[5] = ~w_lw_inv[5];
   assign w_inv_sh[17:15] = w_rw_own[5] ? (w_sh[17:15] & ~src_oh) : (w_lw_inv[5] ? w_sh[17:15] : 3'd0);
   assign w_present[6] = 1'b1;
   assign w_rw_own[6] = op_rw & remote & w_present[6];
   assign w_lw_inv[6] = op_lw & w_present[6];
   assign w_upd[6] = remote | w_lw_inv[6];
-  assign w_sel_new[20:18] = w_lw_inv[6] ? 3'd0 : {(w_rw_own[6] ? 3'd0 : w_sh[20:18]) | src_oh};
-  assign w_vec_new[20:18] = slot_sel[0] ? w_sel_new[20:18] : way_vec[20:18];
+  assign w_vec_new[20:18] = ~slot_sel[0] ? way_vec[20:18] :
+      w_lw_inv[6] ? 3'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[20:18]) | src_oh};
   assign w_valid_new[6] = ~w_lw_inv[6];
   assign w_inv_sh[20:18] = w_rw_own[6] ? (w_sh[20:18] & ~src_oh) : (w_lw_inv[6] ? w_sh[20:18] : 3'd0);
   assign w_present[7] = 1'b1;
   assign w_rw_own[7] = op_rw & remote & w_present[7];
   assign w_lw_inv[7] = op_lw & w_present[7];
   assign w_upd[7] = remote | w_lw_inv[7];
-  assign w_sel_new[23:21] = w_lw_inv[7] ? 3'd0 : {(w_rw_own[7] ? 3'd0 : w_sh[23:21]) | src_oh};
-  assign w_vec_new[23:21] = slot_sel[0] ? w_sel_new[23:21] : way_vec[23:21];
+  assign w_vec_new[23:21] = ~slot_sel[0] ? way_vec[23:21] :
+      w_lw_inv[7] ? 3'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[23:21]) | src_oh};
   assign w_valid_new[7] = ~w_lw_inv[7];
   assign w_inv_sh[23:21] = w_rw_own[7] ? (w_sh[23:21] & ~src_oh) : (w_lw_inv[7] ? w_sh[23:21] : 3'd0);
   logic [2:0] vec_alloc;

@@ -187,7 +187,6 @@ module rec_fpga (
   logic [11:0] w_sh, w_inv_sh;
   logic [3:0] w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd;
   logic [3:0] w_pos;
-  logic [15:0] w_sel_new;
   logic [255:0] w_vec_new;
   always_comb begin
     w_sh = '0;
@@ -203,92 +202,152 @@ module rec_fpga (
   assign w_rw_own[0] = op_rw & remote & w_present[0];
   assign w_lw_inv[0] = op_lw & w_present[0];
   assign w_upd[0] = remote | w_lw_inv[0];
-  assign w_sel_new[3:0] = w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : w_sh[2:0]) | src_oh, 1'b1};
-  assign w_vec_new[3:0] = slot_sel[0] ? w_sel_new[3:0] : way_vec[3:0];
-  assign w_vec_new[7:4] = slot_sel[1] ? w_sel_new[3:0] : way_vec[7:4];
-  assign w_vec_new[11:8] = slot_sel[2] ? w_sel_new[3:0] : way_vec[11:8];
-  assign w_vec_new[15:12] = slot_sel[3] ? w_sel_new[3:0] : way_vec[15:12];
-  assign w_vec_new[19:16] = slot_sel[4] ? w_sel_new[3:0] : way_vec[19:16];
-  assign w_vec_new[23:20] = slot_sel[5] ? w_sel_new[3:0] : way_vec[23:20];
-  assign w_vec_new[27:24] = slot_sel[6] ? w_sel_new[3:0] : way_vec[27:24];
-  assign w_vec_new[31:28] = slot_sel[7] ? w_sel_new[3:0] : way_vec[31:28];
-  assign w_vec_new[35:32] = slot_sel[8] ? w_sel_new[3:0] : way_vec[35:32];
-  assign w_vec_new[39:36] = slot_sel[9] ? w_sel_new[3:0] : way_vec[39:36];
-  assign w_vec_new[43:40] = slot_sel[10] ? w_sel_new[3:0] : way_vec[43:40];
-  assign w_vec_new[47:44] = slot_sel[11] ? w_sel_new[3:0] : way_vec[47:44];
-  assign w_vec_new[51:48] = slot_sel[12] ? w_sel_new[3:0] : way_vec[51:48];
-  assign w_vec_new[55:52] = slot_sel[13] ? w_sel_new[3:0] : way_vec[55:52];
-  assign w_vec_new[59:56] = slot_sel[14] ? w_sel_new[3:0] : way_vec[59:56];
-  assign w_vec_new[63:60] = slot_sel[15] ? w_sel_new[3:0] : way_vec[63:60];
+  assign w_vec_new[3:0] = ~slot_sel[0] ? way_vec[3:0] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[3:1]) | src_oh, 1'b1};
+  assign w_vec_new[7:4] = ~slot_sel[1] ? way_vec[7:4] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[7:5]) | src_oh, 1'b1};
+  assign w_vec_new[11:8] = ~slot_sel[2] ? way_vec[11:8] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[11:9]) | src_oh, 1'b1};
+  assign w_vec_new[15:12] = ~slot_sel[3] ? way_vec[15:12] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[15:13]) | src_oh, 1'b1};
+  assign w_vec_new[19:16] = ~slot_sel[4] ? way_vec[19:16] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[19:17]) | src_oh, 1'b1};
+  assign w_vec_new[23:20] = ~slot_sel[5] ? way_vec[23:20] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[23:21]) | src_oh, 1'b1};
+  assign w_vec_new[27:24] = ~slot_sel[6] ? way_vec[27:24] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[27:25]) | src_oh, 1'b1};
+  assign w_vec_new[31:28] = ~slot_sel[7] ? way_vec[31:28] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[31:29]) | src_oh, 1'b1};
+  assign w_vec_new[35:32] = ~slot_sel[8] ? way_vec[35:32] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[35:33]) | src_oh, 1'b1};
+  assign w_vec_new[39:36] = ~slot_sel[9] ? way_vec[39:36] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[39:37]) | src_oh, 1'b1};
+  assign w_vec_new[43:40] = ~slot_sel[10] ? way_vec[43:40] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[43:41]) | src_oh, 1'b1};
+  assign w_vec_new[47:44] = ~slot_sel[11] ? way_vec[47:44] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[47:45]) | src_oh, 1'b1};
+  assign w_vec_new[51:48] = ~slot_sel[12] ? way_vec[51:48] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[51:49]) | src_oh, 1'b1};
+  assign w_vec_new[55:52] = ~slot_sel[13] ? way_vec[55:52] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[55:53]) | src_oh, 1'b1};
+  assign w_vec_new[59:56] = ~slot_sel[14] ? way_vec[59:56] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[59:57]) | src_oh, 1'b1};
+  assign w_vec_new[63:60] = ~slot_sel[15] ? way_vec[63:60] :
+      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[63:61]) | src_oh, 1'b1};
   assign w_valid_new[0] = ~w_lw_inv[0] | (|({way_vec[60], way_vec[56], way_vec[52], way_vec[48], way_vec[44], way_vec[40], way_vec[36], way_vec[32], way_vec[28], way_vec[24], way_vec[20], way_vec[16], way_vec[12], way_vec[8], way_vec[4], way_vec[0]} & ~slot_sel));
   assign w_inv_sh[2:0] = w_rw_own[0] ? (w_sh[2:0] & ~src_oh) : (w_lw_inv[0] ? w_sh[2:0] : 3'd0);
   assign w_present[1] = w_pos[1];
   assign w_rw_own[1] = op_rw & remote & w_present[1];
   assign w_lw_inv[1] = op_lw & w_present[1];
   assign w_upd[1] = remote | w_lw_inv[1];
-  assign w_sel_new[7:4] = w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : w_sh[5:3]) | src_oh, 1'b1};
-  assign w_vec_new[67:64] = slot_sel[0] ? w_sel_new[7:4] : way_vec[67:64];
-  assign w_vec_new[71:68] = slot_sel[1] ? w_sel_new[7:4] : way_vec[71:68];
-  assign w_vec_new[75:72] = slot_sel[2] ? w_sel_new[7:4] : way_vec[75:72];
-  assign w_vec_new[79:76] = slot_sel[3] ? w_sel_new[7:4] : way_vec[79:76];
-  assign w_vec_new[83:80] = slot_sel[4] ? w_sel_new[7:4] : way_vec[83:80];
-  assign w_vec_new[87:84] = slot_sel[5] ? w_sel_new[7:4] : way_vec[87:84];
-  assign w_vec_new[91:88] = slot_sel[6] ? w_sel_new[7:4] : way_vec[91:88];
-  assign w_vec_new[95:92] = slot_sel[7] ? w_sel_new[7:4] : way_vec[95:92];
-  assign w_vec_new[99:96] = slot_sel[8] ? w_sel_new[7:4] : way_vec[99:96];
-  assign w_vec_new[103:100] = slot_sel[9] ? w_sel_new[7:4] : way_vec[103:100];
-  assign w_vec_new[107:104] = slot_sel[10] ? w_sel_new[7:4] : way_vec[107:104];
-  assign w_vec_new[111:108] = slot_sel[11] ? w_sel_new[7:4] : way_vec[111:108];
-  assign w_vec_new[115:112] = slot_sel[12] ? w_sel_new[7:4] : way_vec[115:112];
-  assign w_vec_new[119:116] = slot_sel[13] ? w_sel_new[7:4] : way_vec[119:116];
-  assign w_vec_new[123:120] = slot_sel[14] ? w_sel_new[7:4] : way_vec[123:120];
-  assign w_vec_new[127:124] = slot_sel[15] ? w_sel_new[7:4] : way_vec[127:124];
+  assign w_vec_new[67:64] = ~slot_sel[0] ? way_vec[67:64] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[67:65]) | src_oh, 1'b1};
+  assign w_vec_new[71:68] = ~slot_sel[1] ? way_vec[71:68] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[71:69]) | src_oh, 1'b1};
+  assign w_vec_new[75:72] = ~slot_sel[2] ? way_vec[75:72] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[75:73]) | src_oh, 1'b1};
+  assign w_vec_new[79:76] = ~slot_sel[3] ? way_vec[79:76] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[79:77]) | src_oh, 1'b1};
+  assign w_vec_new[83:80] = ~slot_sel[4] ? way_vec[83:80] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[83:81]) | src_oh, 1'b1};
+  assign w_vec_new[87:84] = ~slot_sel[5] ? way_vec[87:84] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[87:85]) | src_oh, 1'b1};
+  assign w_vec_new[91:88] = ~slot_sel[6] ? way_vec[91:88] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[91:89]) | src_oh, 1'b1};
+  assign w_vec_new[95:92] = ~slot_sel[7] ? way_vec[95:92] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[95:93]) | src_oh, 1'b1};
+  assign w_vec_new[99:96] = ~slot_sel[8] ? way_vec[99:96] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[99:97]) | src_oh, 1'b1};
+  assign w_vec_new[103:100] = ~slot_sel[9] ? way_vec[103:100] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[103:101]) | src_oh, 1'b1};
+  assign w_vec_new[107:104] = ~slot_sel[10] ? way_vec[107:104] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[107:105]) | src_oh, 1'b1};
+  assign w_vec_new[111:108] = ~slot_sel[11] ? way_vec[111:108] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[111:109]) | src_oh, 1'b1};
+  assign w_vec_new[115:112] = ~slot_sel[12] ? way_vec[115:112] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[115:113]) | src_oh, 1'b1};
+  assign w_vec_new[119:116] = ~slot_sel[13] ? way_vec[119:116] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[119:117]) | src_oh, 1'b1};
+  assign w_vec_new[123:120] = ~slot_sel[14] ? way_vec[123:120] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[123:121]) | src_oh, 1'b1};
+  assign w_vec_new[127:124] = ~slot_sel[15] ? way_vec[127:124] :
+      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[127:125]) | src_oh, 1'b1};
   assign w_valid_new[1] = ~w_lw_inv[1] | (|({way_vec[124], way_vec[120], way_vec[116], way_vec[112], way_vec[108], way_vec[104], way_vec[100], way_vec[96], way_vec[92], way_vec[88], way_vec[84], way_vec[80], way_vec[76], way_vec[72], way_vec[68], way_vec[64]} & ~slot_sel));
   assign w_inv_sh[5:3] = w_rw_own[1] ? (w_sh[5:3] & ~src_oh) : (w_lw_inv[1] ? w_sh[5:3] : 3'd0);
   assign w_present[2] = w_pos[2];
   assign w_rw_own[2] = op_rw & remote & w_present[2];
   assign w_lw_inv[2] = op_lw & w_present[2];
   assign w_upd[2] = remote | w_lw_inv[2];
-  assign w_sel_new[11:8] = w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : w_sh[8:6]) | src_oh, 1'b1};
-  assign w_vec_new[131:128] = slot_sel[0] ? w_sel_new[11:8] : way_vec[131:128];
-  assign w_vec_new[135:132] = slot_sel[1] ? w_sel_new[11:8] : way_vec[135:132];
-  assign w_vec_new[139:136] = slot_sel[2] ? w_sel_new[11:8] : way_vec[139:136];
-  assign w_vec_new[143:140] = slot_sel[3] ? w_sel_new[11:8] : way_vec[143:140];
-  assign w_vec_new[147:144] = slot_sel[4] ? w_sel_new[11:8] : way_vec[147:144];
-  assign w_vec_new[151:148] = slot_sel[5] ? w_sel_new[11:8] : way_vec[151:148];
-  assign w_vec_new[155:152] = slot_sel[6] ? w_sel_new[11:8] : way_vec[155:152];
-  assign w_vec_new[159:156] = slot_sel[7] ? w_sel_new[11:8] : way_vec[159:156];
-  assign w_vec_new[163:160] = slot_sel[8] ? w_sel_new[11:8] : way_vec[163:160];
-  assign w_vec_new[167:164] = slot_sel[9] ? w_sel_new[11:8] : way_vec[167:164];
-  assign w_vec_new[171:168] = slot_sel[10] ? w_sel_new[11:8] : way_vec[171:168];
-  assign w_vec_new[175:172] = slot_sel[11] ? w_sel_new[11:8] : way_vec[175:172];
-  assign w_vec_new[179:176] = slot_sel[12] ? w_sel_new[11:8] : way_vec[179:176];
-  assign w_vec_new[183:180] = slot_sel[13] ? w_sel_new[11:8] : way_vec[183:180];
-  assign w_vec_new[187:184] = slot_sel[14] ? w_sel_new[11:8] : way_vec[187:184];
-  assign w_vec_new[191:188] = slot_sel[15] ? w_sel_new[11:8] : way_vec[191:188];
+  assign w_vec_new[131:128] = ~slot_sel[0] ? way_vec[131:128] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[131:129]) | src_oh, 1'b1};
+  assign w_vec_new[135:132] = ~slot_sel[1] ? way_vec[135:132] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[135:133]) | src_oh, 1'b1};
+  assign w_vec_new[139:136] = ~slot_sel[2] ? way_vec[139:136] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[139:137]) | src_oh, 1'b1};
+  assign w_vec_new[143:140] = ~slot_sel[3] ? way_vec[143:140] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[143:141]) | src_oh, 1'b1};
+  assign w_vec_new[147:144] = ~slot_sel[4] ? way_vec[147:144] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[147:145]) | src_oh, 1'b1};
+  assign w_vec_new[151:148] = ~slot_sel[5] ? way_vec[151:148] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[151:149]) | src_oh, 1'b1};
+  assign w_vec_new[155:152] = ~slot_sel[6] ? way_vec[155:152] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[155:153]) | src_oh, 1'b1};
+  assign w_vec_new[159:156] = ~slot_sel[7] ? way_vec[159:156] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[159:157]) | src_oh, 1'b1};
+  assign w_vec_new[163:160] = ~slot_sel[8] ? way_vec[163:160] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[163:161]) | src_oh, 1'b1};
+  assign w_vec_new[167:164] = ~slot_sel[9] ? way_vec[167:164] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[167:165]) | src_oh, 1'b1};
+  assign w_vec_new[171:168] = ~slot_sel[10] ? way_vec[171:168] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[171:169]) | src_oh, 1'b1};
+  assign w_vec_new[175:172] = ~slot_sel[11] ? way_vec[175:172] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[175:173]) | src_oh, 1'b1};
+  assign w_vec_new[179:176] = ~slot_sel[12] ? way_vec[179:176] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[179:177]) | src_oh, 1'b1};
+  assign w_vec_new[183:180] = ~slot_sel[13] ? way_vec[183:180] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[183:181]) | src_oh, 1'b1};
+  assign w_vec_new[187:184] = ~slot_sel[14] ? way_vec[187:184] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[187:185]) | src_oh, 1'b1};
+  assign w_vec_new[191:188] = ~slot_sel[15] ? way_vec[191:188] :
+      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[191:189]) | src_oh, 1'b1};
   assign w_valid_new[2] = ~w_lw_inv[2] | (|({way_vec[188], way_vec[184], way_vec[180], way_vec[176], way_vec[172], way_vec[168], way_vec[164], way_vec[160], way_vec[156], way_vec[152], way_vec[148], way_vec[144], way_vec[140], way_vec[136], way_vec[132], way_vec[128]} & ~slot_sel));
   assign w_inv_sh[8:6] = w_rw_own[2] ? (w_sh[8:6] & ~src_oh) : (w_lw_inv[2] ? w_sh[8:6] : 3'd0);
   assign w_present[3] = w_pos[3];
   assign w_rw_own[3] = op_rw & remote & w_present[3];
   assign w_lw_inv[3] = op_lw & w_present[3];
   assign w_upd[3] = remote | w_lw_inv[3];
-  assign w_sel_new[15:12] = w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : w_sh[11:9]) | src_oh, 1'b1};
-  assign w_vec_new[195:192] = slot_sel[0] ? w_sel_new[15:12] : way_vec[195:192];
-  assign w_vec_new[199:196] = slot_sel[1] ? w_sel_new[15:12] : way_vec[199:196];
-  assign w_vec_new[203:200] = slot_sel[2] ? w_sel_new[15:12] : way_vec[203:200];
-  assign w_vec_new[207:204] = slot_sel[3] ? w_sel_new[15:12] : way_vec[207:204];
-  assign w_vec_new[211:208] = slot_sel[4] ? w_sel_new[15:12] : way_vec[211:208];
-  assign w_vec_new[215:212] = slot_sel[5] ? w_sel_new[15:12] : way_vec[215:212];
-  assign w_vec_new[219:216] = slot_sel[6] ? w_sel_new[15:12] : way_vec[219:216];
-  assign w_vec_new[223:220] = slot_sel[7] ? w_sel_new[15:12] : way_vec[223:220];
-  assign w_vec_new[227:224] = slot_sel[8] ? w_sel_new[15:12] : way_vec[227:224];
-  assign w_vec_new[231:228] = slot_sel[9] ? w_sel_new[15:12] : way_vec[231:228];
-  assign w_vec_new[235:232] = slot_sel[10] ? w_sel_new[15:12] : way_vec[235:232];
-  assign w_vec_new[239:236] = slot_sel[11] ? w_sel_new[15:12] : way_vec[239:236];
-  assign w_vec_new[243:240] = slot_sel[12] ? w_sel_new[15:12] : way_vec[243:240];
-  assign w_vec_new[247:244] = slot_sel[13] ? w_sel_new[15:12] : way_vec[247:244];
-  assign w_vec_new[251:248] = slot_sel[14] ? w_sel_new[15:12] : way_vec[251:248];
-  assign w_vec_new[255:252] = slot_sel[15] ? w_sel_new[15:12] : way_vec[255:252];
+  assign w_vec_new[195:192] = ~slot_sel[0] ? way_vec[195:192] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[195:193]) | src_oh, 1'b1};
+  assign w_vec_new[199:196] = ~slot_sel[1] ? way_vec[199:196] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[199:197]) | src_oh, 1'b1};
+  assign w_vec_new[203:200] = ~slot_sel[2] ? way_vec[203:200] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[203:201]) | src_oh, 1'b1};
+  assign w_vec_new[207:204] = ~slot_sel[3] ? way_vec[207:204] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[207:205]) | src_oh, 1'b1};
+  assign w_vec_new[211:208] = ~slot_sel[4] ? way_vec[211:208] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[211:209]) | src_oh, 1'b1};
+  assign w_vec_new[215:212] = ~slot_sel[5] ? way_vec[215:212] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[215:213]) | src_oh, 1'b1};
+  assign w_vec_new[219:216] = ~slot_sel[6] ? way_vec[219:216] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[219:217]) | src_oh, 1'b1};
+  assign w_vec_new[223:220] = ~slot_sel[7] ? way_vec[223:220] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[223:221]) | src_oh, 1'b1};
+  assign w_vec_new[227:224] = ~slot_sel[8] ? way_vec[227:224] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[227:225]) | src_oh, 1'b1};
+  assign w_vec_new[231:228] = ~slot_sel[9] ? way_vec[231:228] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[231:229]) | src_oh, 1'b1};
+  assign w_vec_new[235:232] = ~slot_sel[10] ? way_vec[235:232] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[235:233]) | src_oh, 1'b1};
+  assign w_vec_new[239:236] = ~slot_sel[11] ? way_vec[239:236] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[239:237]) | src_oh, 1'b1};
+  assign w_vec_new[243:240] = ~slot_sel[12] ? way_vec[243:240] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[243:241]) | src_oh, 1'b1};
+  assign w_vec_new[247:244] = ~slot_sel[13] ? way_vec[247:244] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[247:245]) | src_oh, 1'b1};
+  assign w_vec_new[251:248] = ~slot_sel[14] ? way_vec[251:248] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[251:249]) | src_oh, 1'b1};
+  assign w_vec_new[255:252] = ~slot_sel[15] ? way_vec[255:252] :
+      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[255:253]) | src_oh, 1'b1};
   assign w_valid_new[3] = ~w_lw_inv[3] | (|({way_vec[252], way_vec[248], way_vec[244], way_vec[240], way_vec[236], way_vec[232], way_vec[228], way_vec[224], way_vec[220], way_vec[216], way_vec[212], way_vec[208], way_vec[204], way_vec[200], way_vec[196], way_vec[192]} & ~slot_sel));
   assign w_inv_sh[11:9] = w_rw_own[3] ? (w_sh[11:9] & ~src_oh) : (w_lw_inv[3] ? w_sh[11:9] : 3'd0);
   logic [63:0] vec_alloc;
