@@ -1,9 +1,11 @@
 # iCE40 flow of the REC self-test top, included by the top Makefile.
-#   make fpga-sim   Verilator simulation of fpga/rec_selftest_top.sv + rec_fpga:
-#                   must reach PASS with the C model's signature, and FAIL with
-#                   a deliberately wrong expected signature
-#   make fpga       fpga-sim, then Yosys synth_ice40, nextpnr (HX8K ct256,
-#                   UP5K sg48), icepack -> build/fpga/rec_selftest_*.bin and
+#   make fpga-sim   Verilator simulation of fpga/rec_selftest_top.sv around each
+#                   FPGA variant: must reach PASS with the C model's signature;
+#                   the REC variant must also reach FAIL with a deliberately
+#                   wrong expected signature
+#   make fpga       fpga-sim, then per variant Yosys synth_ice40, nextpnr (HX8K
+#                   ct256, UP5K sg48), icepack ->
+#                   build/fpga/<variant>/rec_selftest_<device>.bin and
 #                   build/fpga/fpga-report.{md,json}
 # Self-test parameters (the C predictor and the top use the same values):
 FPGA_SEED   ?= 0x12345678
@@ -13,8 +15,26 @@ FPGA_HOME   ?= 1
 # nextpnr's default (analytic) placer: the simulated-annealing one stalls in
 # its initial placement on this design (over 12 minutes, measured).
 FPGA_FREQ   ?= 50
+FPGA_SEED_PNR ?= 1
 FB := $(B)/fpga
-FPGA_RTL := fpga/rec_selftest_top.sv rtl/rec/rec_fpga.sv
+FPGA_DEVICES := hx8k up5k
+
+# Variants: the REC FPGA configuration (committed RTL) and its two baselines
+# at equal entry count (512 entries, 4 ways) and at equal storage: 1024
+# entries, the power of two whose paper-accounting storage is closest to the
+# REC configuration's 512 x 103 bits (baseline 1024 x 52, HMG 1024 x 44;
+# fpga/report.py prints the figures from cohgen --report).
+FPGA_VARIANTS := rec line hmg line_eqs hmg_eqs
+FPGA_OPTS_rec      := --config fpga
+FPGA_OPTS_line     := --config baseline --entries 512 --ways 4 --store packed
+FPGA_OPTS_hmg      := --config hmg --entries 512 --ways 4 --store packed
+FPGA_OPTS_line_eqs := --config baseline --entries 1024 --ways 4 --store packed
+FPGA_OPTS_hmg_eqs  := --config hmg --entries 1024 --ways 4 --store packed
+FPGA_MOD_rec := rec_fpga
+FPGA_SV_rec  := rtl/rec/rec_fpga.sv
+$(foreach v,$(filter-out rec,$(FPGA_VARIANTS)),\
+  $(eval FPGA_MOD_$(v) := rec_fpga_$(v))$(eval FPGA_SV_$(v) := $(FB)/rtl/rec_fpga_$(v).sv))
+
 FPGA_SIG_ARGS := --seed $(FPGA_SEED) --cycles $(FPGA_CYCLES) --home $(FPGA_HOME)
 .PHONY: fpga fpga-sim fpga-lint
 
@@ -22,66 +42,93 @@ $(FB)/selftest_sig: $(B)/obj/fpga/selftest_sig.o $(B)/obj/cmodel/rec.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ -o $@
 
-# Expected signature: C model, same stimulus. The _wrong set flips one bit.
-$(FB)/expect.json: $(FB)/selftest_sig fpga/fpga.mk
-	$(FB)/selftest_sig $(FPGA_SIG_ARGS) --vparams $(FB)/expect.vf --ys $(FB)/expect.ys --json $@
-$(FB)/expect.vf $(FB)/expect.ys: $(FB)/expect.json ;
-$(FB)/expect_wrong.vf: $(FB)/selftest_sig fpga/fpga.mk
-	$(FB)/selftest_sig $(FPGA_SIG_ARGS) --wrong --vparams $@ >/dev/null
+# Generated RTL of the baseline variants (the REC one is committed).
+$(FB)/rtl/rec_fpga_%.sv: $(B)/bin/cohgen fpga/fpga.mk
+	@mkdir -p $(dir $@)
+	$(B)/bin/cohgen rec $(FPGA_OPTS_$*) --name rec_fpga_$* -o $(FB)/rtl/gen_$*
+	cp $(FB)/rtl/gen_$*/rec_fpga_$*.sv $@
 
-fpga-lint: $(FPGA_RTL) | $(DEPS_OK)
-	@out=$$(verilator --lint-only -Wall --top-module rec_selftest_top $(FPGA_RTL) 2>&1); \
-	  [ -z "$$out" ] || { echo "$$out"; exit 1; }
-	@out=$$(iverilog -g2012 -Wall -o /dev/null $(FPGA_RTL) 2>&1); [ -z "$$out" ] || { echo "$$out"; exit 1; }
-	@yosys -q -p "read_verilog -sv $(FPGA_RTL); prep -top rec_selftest_top; check -assert; \
-	  select -assert-none t:\$$dlatch t:\$$adlatch t:\$$sr"
-	@echo "fpga-lint: rec_selftest_top clean (verilator -Wall, iverilog -Wall, yosys check -assert)"
+# Per variant: expected signature from the C model for the same stimulus
+# (the _wrong set flips one bit), lint of the top, Verilator simulation.
+define FPGA_VARIANT
+$(FB)/$(1)/expect.json: $(FB)/selftest_sig fpga/fpga.mk
+	@mkdir -p $(FB)/$(1)
+	$(FB)/selftest_sig $(FPGA_OPTS_$(1)) $(FPGA_SIG_ARGS) --vparams $(FB)/$(1)/expect.vf \
+	  --ys $(FB)/$(1)/expect.ys --json $$@
+$(FB)/$(1)/expect.vf $(FB)/$(1)/expect.ys: $(FB)/$(1)/expect.json ;
+$(FB)/$(1)/expect_wrong.vf: $(FB)/selftest_sig fpga/fpga.mk
+	@mkdir -p $(FB)/$(1)
+	$(FB)/selftest_sig $(FPGA_OPTS_$(1)) $(FPGA_SIG_ARGS) --wrong --vparams $$@ >/dev/null
 
-# Verilator models of the top: with the predicted signature and a wrong one.
-# GapCycles is shortened so the simulation sees the UART report early.
-define FPGA_SIMMODEL
-$(FB)/sim_$(1)/selftest_sim: $(FPGA_RTL) fpga/selftest_sim.cpp $(2) | $(DEPS_OK)
-	@rm -rf $(FB)/sim_$(1) && mkdir -p $(FB)/sim_$(1)
-	verilator --cc --exe --build -j 2 -Wall -O2 -f $(2) "-GGapCycles=24'd64" \
-	  --top-module rec_selftest_top --Mdir $(FB)/sim_$(1) -o selftest_sim \
-	  $(abspath $(FPGA_RTL) fpga/selftest_sim.cpp) > $(FB)/sim_$(1).log 2>&1 || { tail -20 $(FB)/sim_$(1).log; exit 1; }
+$(FB)/$(1)/lint.ok: fpga/rec_selftest_top.sv $(FPGA_SV_$(1)) | $(DEPS_OK)
+	@mkdir -p $(FB)/$(1)
+	@out=$$$$(verilator --lint-only -Wall +define+REC_DIR=$(FPGA_MOD_$(1)) --top-module rec_selftest_top \
+	  fpga/rec_selftest_top.sv $(FPGA_SV_$(1)) 2>&1); [ -z "$$$$out" ] || { echo "$$$$out"; exit 1; }
+	@out=$$$$(iverilog -g2012 -Wall -DREC_DIR=$(FPGA_MOD_$(1)) -o /dev/null \
+	  fpga/rec_selftest_top.sv $(FPGA_SV_$(1)) 2>&1); [ -z "$$$$out" ] || { echo "$$$$out"; exit 1; }
+	@yosys -q -p "read_verilog -sv -DREC_DIR=$(FPGA_MOD_$(1)) fpga/rec_selftest_top.sv $(FPGA_SV_$(1)); \
+	  prep -top rec_selftest_top; check -assert; select -assert-none t:\$$$$dlatch t:\$$$$adlatch t:\$$$$sr"
+	@echo "fpga-lint: rec_selftest_top around $(FPGA_MOD_$(1)) clean (verilator -Wall, iverilog -Wall, yosys check -assert)"
+	@touch $$@
+
 endef
-$(eval $(call FPGA_SIMMODEL,pass,$(FB)/expect.vf))
-$(eval $(call FPGA_SIMMODEL,wrong,$(FB)/expect_wrong.vf))
+# GapCycles is shortened so the simulation sees the UART report early.
+#   FPGA_SIM variant, kind (pass|wrong), expected-values file
+define FPGA_SIM
+$(FB)/$(1)/sim_$(2)/selftest_sim: $(3) fpga/rec_selftest_top.sv $(FPGA_SV_$(1)) \
+    fpga/selftest_sim.cpp $(FB)/$(1)/lint.ok | $(DEPS_OK)
+	@rm -rf $(FB)/$(1)/sim_$(2) && mkdir -p $(FB)/$(1)/sim_$(2)
+	verilator --cc --exe --build -j 2 -Wall -O2 -f $(3) "-GGapCycles=24'd64" +define+REC_DIR=$(FPGA_MOD_$(1)) \
+	  --top-module rec_selftest_top --Mdir $(FB)/$(1)/sim_$(2) -o selftest_sim \
+	  $$(abspath fpga/rec_selftest_top.sv $(FPGA_SV_$(1)) fpga/selftest_sim.cpp) \
+	  > $(FB)/$(1)/sim_$(2).log 2>&1 || { tail -20 $(FB)/$(1)/sim_$(2).log; exit 1; }
+endef
+define FPGA_SIMCHECK
+$(FB)/$(1)/sim.ok: $(FB)/$(1)/sim_pass/selftest_sim $(if $(filter rec,$(1)),$(FB)/$(1)/sim_wrong/selftest_sim)
+	@sig=$$$$(python3 -c "import json;print(json.load(open('$(FB)/$(1)/expect.json'))['sig'])"); \
+	  echo "fpga-sim: $(1): C model predicts signature $$$$sig"; \
+	  $(FB)/$(1)/sim_pass/selftest_sim --expect pass --sig $$$$sig || exit 1; \
+	  if [ -x $(FB)/$(1)/sim_wrong/selftest_sim ]; then \
+	    $(FB)/$(1)/sim_wrong/selftest_sim --expect fail --sig $$$$sig || exit 1; fi
+	@touch $$@
+endef
+$(foreach v,$(FPGA_VARIANTS),$(eval $(call FPGA_VARIANT,$(v)))$(eval $(call FPGA_SIMCHECK,$(v)))\
+  $(eval $(call FPGA_SIM,$(v),pass,$(FB)/$(v)/expect.vf)))
+$(eval $(call FPGA_SIM,rec,wrong,$(FB)/rec/expect_wrong.vf))
 
-fpga-sim: fpga-lint $(FB)/sim_pass/selftest_sim $(FB)/sim_wrong/selftest_sim
-	@sig=$$(python3 -c "import json;print(json.load(open('$(FB)/expect.json'))['sig'])"); \
-	  echo "fpga-sim: C model predicts signature $$sig"; \
-	  $(FB)/sim_pass/selftest_sim --expect pass --sig $$sig && \
-	  $(FB)/sim_wrong/selftest_sim --expect fail --sig $$sig && \
-	  echo "fpga-sim: PASS (top reaches PASS with the model's signature; FAIL with a wrong one)"
+fpga-lint: $(foreach v,$(FPGA_VARIANTS),$(FB)/$(v)/lint.ok)
+fpga-sim: $(foreach v,$(FPGA_VARIANTS),$(FB)/$(v)/sim.ok)
+	@echo "fpga-sim: PASS (every variant's top reaches PASS with the model's signature; the REC top reaches FAIL with a wrong one)"
 
-# Synthesis per board (LED polarity differs), place and route, pack.
+# Synthesis per variant and board (LED polarity differs), place and route, pack.
 FPGA_DEV_hx8k := --hx8k --package ct256
 FPGA_DEV_up5k := --up5k --package sg48
 FPGA_LED_hx8k := 0
 FPGA_LED_up5k := 1
 define FPGA_BOARD
-$(FB)/$(1).json: $(FPGA_RTL) $(FB)/expect.json | $(DEPS_OK)
-	@echo "fpga: synth_ice40 $(1)"
-	@fpga/timed.sh $(FB)/$(1).synth.time yosys -q -l $(FB)/$(1).synth.log -p \
-	  "read_verilog -sv $(FPGA_RTL); hierarchy -top rec_selftest_top; script $(FB)/expect.ys; \
-	   chparam -set LedActiveLow $(FPGA_LED_$(1)) rec_selftest_top; \
-	   synth_ice40 -top rec_selftest_top -json $(FB)/$(1).json; check -assert; \
-	   tee -q -o $(FB)/$(1).stat.json stat -json" >/dev/null
-$(FB)/$(1).asc: $(FB)/$(1).json fpga/$(1).pcf
-	@echo "fpga: nextpnr-ice40 $(FPGA_DEV_$(1)) --freq $(FPGA_FREQ)"
-	@fpga/timed.sh $(FB)/$(1).pnr.time nextpnr-ice40 $(FPGA_DEV_$(1)) \
-	  --pcf fpga/$(1).pcf --json $(FB)/$(1).json --asc $(FB)/$(1).asc.tmp --freq $(FPGA_FREQ) \
-	  --timing-allow-fail --seed 1 --report $(FB)/$(1).report.json > $(FB)/$(1).pnr.log 2>&1 || \
-	  { grep -E 'ERROR|Max frequency' $(FB)/$(1).pnr.log | tail -5; exit 1; }
-	@grep 'Max frequency' $(FB)/$(1).pnr.log | tail -1
-	@cat $(FB)/$(1).synth.time $(FB)/$(1).pnr.time > $(FB)/$(1).time
-	@mv $(FB)/$(1).asc.tmp $(FB)/$(1).asc
-$(FB)/rec_selftest_$(1).bin: $(FB)/$(1).asc
+$(FB)/$(1)/$(2).json: fpga/rec_selftest_top.sv $(FPGA_SV_$(1)) $(FB)/$(1)/expect.json | $(DEPS_OK)
+	@echo "fpga: $(1): synth_ice40 $(2)"
+	@fpga/timed.sh $(FB)/$(1)/$(2).synth.time yosys -q -l $(FB)/$(1)/$(2).synth.log -p \
+	  "read_verilog -sv -DREC_DIR=$(FPGA_MOD_$(1)) fpga/rec_selftest_top.sv $(FPGA_SV_$(1)); \
+	   hierarchy -top rec_selftest_top; script $(FB)/$(1)/expect.ys; \
+	   chparam -set LedActiveLow $(FPGA_LED_$(2)) rec_selftest_top; \
+	   synth_ice40 -top rec_selftest_top -json $(FB)/$(1)/$(2).json; check -assert; \
+	   tee -q -o $(FB)/$(1)/$(2).stat.json stat -json" >/dev/null
+$(FB)/$(1)/$(2).asc: $(FB)/$(1)/$(2).json fpga/$(2).pcf
+	@echo "fpga: $(1): nextpnr-ice40 $(FPGA_DEV_$(2)) --freq $(FPGA_FREQ)"
+	@fpga/timed.sh $(FB)/$(1)/$(2).pnr.time nextpnr-ice40 $(FPGA_DEV_$(2)) \
+	  --pcf fpga/$(2).pcf --json $(FB)/$(1)/$(2).json --asc $(FB)/$(1)/$(2).asc.tmp --freq $(FPGA_FREQ) \
+	  --timing-allow-fail --seed $(FPGA_SEED_PNR) --report $(FB)/$(1)/$(2).report.json \
+	  > $(FB)/$(1)/$(2).pnr.log 2>&1 || { grep -E 'ERROR|Max frequency' $(FB)/$(1)/$(2).pnr.log | tail -5; exit 1; }
+	@grep 'Max frequency' $(FB)/$(1)/$(2).pnr.log | tail -1
+	@cat $(FB)/$(1)/$(2).synth.time $(FB)/$(1)/$(2).pnr.time > $(FB)/$(1)/$(2).time
+	@mv $(FB)/$(1)/$(2).asc.tmp $(FB)/$(1)/$(2).asc
+$(FB)/$(1)/rec_selftest_$(2).bin: $(FB)/$(1)/$(2).asc
 	icepack $$< $$@
 endef
-$(foreach d,hx8k up5k,$(eval $(call FPGA_BOARD,$(d))))
+$(foreach v,$(FPGA_VARIANTS),$(foreach d,$(FPGA_DEVICES),$(eval $(call FPGA_BOARD,$(v),$(d)))))
 
-fpga: fpga-sim $(FB)/rec_selftest_hx8k.bin $(FB)/rec_selftest_up5k.bin fpga/report.py
-	python3 fpga/report.py --dir $(FB) --board-mhz 12 hx8k up5k
+FPGA_BINS := $(foreach v,$(FPGA_VARIANTS),$(foreach d,$(FPGA_DEVICES),$(FB)/$(v)/rec_selftest_$(d).bin))
+fpga: fpga-sim $(FPGA_BINS) fpga/report.py $(B)/bin/cohgen
+	python3 fpga/report.py --dir $(FB) --board-mhz 12 --cohgen $(B)/bin/cohgen \
+	  $(foreach v,$(FPGA_VARIANTS),--variant "$(v):$(FPGA_MOD_$(v)):$(FPGA_OPTS_$(v))") $(FPGA_DEVICES)

@@ -1,5 +1,8 @@
 // Self-test top of the REC directory on iCE40 (rec_fpga: 512 entries, 4 ways,
 // 1 kB range, 4 GPUs; entry array in block RAM). Hand-written.
+// The directory module is REC_DIR (default rec_fpga); make fpga also builds
+// the top around the baseline and HMG directories (fpga/fpga.mk), which
+// share its ports: 4 GPUs, 64 B lines, 48-bit addresses.
 //
 // An on-chip xorshift32 generator (a linear feedback shift register in
 // matrix form: three shift-XORs per cycle, 32 fresh bits each cycle) drives
@@ -16,8 +19,13 @@
 //   op r[6:4]: 0-3 RR, 4-5 RW, 6 LW, 7 NOP; src r[8:7]; slot r[12:9];
 //   set r[15:13] (index {set, 4'b1001}); tag r[18:16] (8 tags per set, 4 ways:
 //   evictions); r[22:19] == 0: a wild tag from r[31:23]. A request is held
-//   until accepted.
+//   until accepted. (Field positions are those of rec_fpga's 1 kB ranges; the
+//   same line address drives the other variants, whose index bits differ.)
 `default_nettype none
+
+`ifndef REC_DIR
+`define REC_DIR rec_fpga
+`endif
 
 module rec_selftest_top #(
   parameter [31:0] Seed = 32'h1234_5678,     // generator seed, non-zero
@@ -103,7 +111,7 @@ module rec_selftest_top #(
   assign req_acc = req_valid & req_ready;
   assign inv_hs = inv_valid & inv_ready;
 
-  rec_fpga u_dir (
+  `REC_DIR u_dir (
     .clk_i       (clk_i),
     .rst_ni      (rst_q),
     .home_i      (Home),

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""iCE40 results of the REC self-test top (make fpga).
+"""iCE40 results of the REC self-test top and its variants (make fpga).
 
-  fpga/report.py --dir build/fpga --board-mhz 12 hx8k up5k
+  fpga/report.py --dir build/fpga --board-mhz 12 --cohgen build/bin/cohgen \
+      --variant NAME:MODULE:COHGEN-OPTIONS ... hx8k up5k
 
-Reads DIR/<dev>.report.json (nextpnr --report), DIR/<dev>.stat.json (Yosys
-stat of synth_ice40), DIR/<dev>.pnr.log (last "Max frequency" line and the
-critical path), DIR/<dev>.time, DIR/expect.json; writes DIR/fpga-report.md
-and .json; exits 1 if a device misses the board clock.
+Per variant NAME, reads DIR/NAME/<dev>.report.json (nextpnr --report),
+DIR/NAME/<dev>.stat.json (Yosys stat of synth_ice40), DIR/NAME/<dev>.pnr.log
+(the critical path), DIR/NAME/<dev>.time, DIR/NAME/expect.json, and the
+paper-accounting storage from cohgen --report; writes DIR/fpga-report.md and
+.json; exits 1 if a device misses the board clock.
 """
 import argparse
 import json
@@ -30,59 +32,83 @@ def crit_path(log):
             "from": srcs[0] if srcs else "", "to": sinks[-1] if sinks else ""}
 
 
+def variant_report(cohgen, opts):
+    """cohgen --report --json of a variant's options."""
+    out = subprocess.run([cohgen, "rec"] + opts.split() + ["--report", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
     ap.add_argument("--board-mhz", type=float, default=12.0)
+    ap.add_argument("--cohgen", required=True)
+    ap.add_argument("--variant", action="append", required=True,
+                    help="NAME:MODULE:COHGEN-OPTIONS")
     ap.add_argument("devices", nargs="+")
     a = ap.parse_args()
-    exp = json.load(open(os.path.join(a.dir, "expect.json")))
     ver = subprocess.run(["nextpnr-ice40", "--version"], capture_output=True,
                          text=True).stderr.strip() or "nextpnr-ice40"
     yv = subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.strip()
-    res, bad = [], 0
-    for dev in a.devices:
-        rep = json.load(open(os.path.join(a.dir, dev + ".report.json")))
-        st = json.load(open(os.path.join(a.dir, dev + ".stat.json")))["design"]["num_cells_by_type"]
-        (clk, fm), = rep["fmax"].items()
-        u = rep["utilization"]
-        t = open(os.path.join(a.dir, dev + ".time")).read().split()
-        r = {"device": dev, "fmax_mhz": round(fm["achieved"], 2), "target_mhz": fm["constraint"],
-             "board_mhz": a.board_mhz, "meets_board_clock": fm["achieved"] >= a.board_mhz,
-             "meets_target": fm["achieved"] >= fm["constraint"],
-             "lc": u["ICESTORM_LC"], "bram": u["ICESTORM_RAM"], "io": u["SB_IO"],
-             "gb": u.get("SB_GB"),
-             "lut4": st.get("SB_LUT4", 0), "carry": st.get("SB_CARRY", 0),
-             "ffs": sum(n for k, n in st.items() if k.startswith("SB_DFF")),
-             "synth_s": float(t[0]), "pnr_s": float(t[1]),
-             "critical_path": crit_path(os.path.join(a.dir, dev + ".pnr.log")),
-             "bitstream": os.path.join(a.dir, "rec_selftest_" + dev + ".bin")}
-        bad += not r["meets_board_clock"]
-        res.append(r)
-    out = {"tools": {"yosys": yv, "nextpnr": ver}, "selftest": exp, "devices": res}
+    res, bad, exps = [], 0, {}
+    for spec in a.variant:
+        name, module, opts = spec.split(":", 2)
+        vd = os.path.join(a.dir, name)
+        exp = json.load(open(os.path.join(vd, "expect.json")))
+        exps[name] = exp
+        cfg = variant_report(a.cohgen, opts)
+        for dev in a.devices:
+            rep = json.load(open(os.path.join(vd, dev + ".report.json")))
+            st = json.load(open(os.path.join(vd, dev + ".stat.json")))["design"]["num_cells_by_type"]
+            (clk, fm), = rep["fmax"].items()
+            u = rep["utilization"]
+            t = open(os.path.join(vd, dev + ".time")).read().split()
+            r = {"variant": name, "module": module, "options": opts, "mode": cfg["mode"],
+                 "entries": cfg["entries"], "ways": cfg["ways"],
+                 "paper_entry_bits": cfg["paper"]["entry_bits"],
+                 "paper_total_bits": cfg["paper"]["total_bits"],
+                 "device": dev, "fmax_mhz": round(fm["achieved"], 2),
+                 "target_mhz": fm["constraint"],
+                 "board_mhz": a.board_mhz, "meets_board_clock": fm["achieved"] >= a.board_mhz,
+                 "meets_target": fm["achieved"] >= fm["constraint"],
+                 "lc": u["ICESTORM_LC"], "bram": u["ICESTORM_RAM"], "io": u["SB_IO"],
+                 "gb": u.get("SB_GB"),
+                 "lut4": st.get("SB_LUT4", 0), "carry": st.get("SB_CARRY", 0),
+                 "ffs": sum(n for k, n in st.items() if k.startswith("SB_DFF")),
+                 "synth_s": float(t[0]), "pnr_s": float(t[1]),
+                 "critical_path": crit_path(os.path.join(vd, dev + ".pnr.log")),
+                 "selftest_sig": exp["sig"],
+                 "bitstream": os.path.join(vd, "rec_selftest_" + dev + ".bin")}
+            bad += not r["meets_board_clock"]
+            res.append(r)
+    out = {"tools": {"yosys": yv, "nextpnr": ver}, "selftest": exps, "results": res}
     json.dump(out, open(os.path.join(a.dir, "fpga-report.json"), "w"), indent=1)
-    L = ["# REC self-test top on iCE40 (rec_fpga: 512 entries, 4 ways, 1 kB, 4 GPUs)", "",
-         "%s; %s. Self-test: seed 0x%08x, %d cycles, home GPU %d; C model prediction: "
-         "signature %s, %d requests, %d INVs (fpga-sim checked the RTL top reaches it)." %
-         (yv, ver, exp["seed"], exp["cycles"], exp["home"], exp["sig"], exp["reqs"],
-          exp["invs"]), "",
-         "| device | Fmax (MHz) | nextpnr target | board clock | LCs | LUT4 | carry | FFs | BRAM | "
-         "IO | synth s | P&R s |", "|" + "---|" * 12]
+    e0 = next(iter(exps.values()))
+    L = ["# REC self-test top on iCE40: REC and its baselines", "",
+         "%s; %s. Self-test: seed 0x%08x, %d cycles, home GPU %d; per variant the C model "
+         "predicts the signature and fpga-sim checked the simulated top reaches it." %
+         (yv, ver, e0["seed"], e0["cycles"], e0["home"]), "",
+         "| variant | mode | entries | ways | paper bits | device | Fmax (MHz) | nextpnr target | "
+         "board clock | LCs | LUT4 | carry | FFs | BRAM | IO | signature | synth s | P&R s |",
+         "|" + "---|" * 18]
     for r in res:
-        L.append("| %s | %.2f | %d MHz %s | %g MHz %s | %d / %d | %d | %d | %d | %d / %d | %d | "
-                 "%.1f | %.1f |" % (
-                     r["device"], r["fmax_mhz"], r["target_mhz"],
-                     "met" if r["meets_target"] else "missed", r["board_mhz"],
+        L.append("| %s | %s | %d | %d | %d x %d = %d | %s | %.2f | %d MHz %s | %g MHz %s | "
+                 "%d / %d | %d | %d | %d | %d / %d | %d | %s | %.1f | %.1f |" % (
+                     r["variant"], r["mode"], r["entries"], r["ways"], r["entries"],
+                     r["paper_entry_bits"], r["paper_total_bits"], r["device"], r["fmax_mhz"],
+                     r["target_mhz"], "met" if r["meets_target"] else "missed", r["board_mhz"],
                      "met" if r["meets_board_clock"] else "MISSED", r["lc"]["used"],
                      r["lc"]["available"], r["lut4"], r["carry"], r["ffs"], r["bram"]["used"],
-                     r["bram"]["available"], r["io"]["used"], r["synth_s"], r["pnr_s"]))
+                     r["bram"]["available"], r["io"]["used"], r["selftest_sig"], r["synth_s"],
+                     r["pnr_s"]))
     L.append("")
     for r in res:
         c = r["critical_path"]
         if c:
-            L.append("- %s critical path: %d cells, %.1f ns logic + %.1f ns routing, from `%s` "
-                     "to `%s`." % (r["device"], c["levels"], c["logic_ns"], c["routing_ns"],
-                                   c["from"], c["to"]))
+            L.append("- %s %s critical path: %d cells, %.1f ns logic + %.1f ns routing, from `%s` "
+                     "to `%s`." % (r["variant"], r["device"], c["levels"], c["logic_ns"],
+                                   c["routing_ns"], c["from"], c["to"]))
     md = "\n".join(L) + "\n"
     open(os.path.join(a.dir, "fpga-report.md"), "w").write(md)
     print(md)
