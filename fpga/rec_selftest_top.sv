@@ -169,36 +169,42 @@ module rec_selftest_top #(
   assign led_run_o = LedActiveLow ^ run_q;
 
   // UART report: one 10-bit frame {stop, char, start} shifted out LSB first.
+  // The hex digits leave a shift register (dig_q, most significant nibble
+  // first) and the next character is registered (ch_q): it is stable for a
+  // whole frame before it is loaded, so no wide multiplexer lies between
+  // the report state and the transmit register (timing).
   logic        tx_busy_q, tx_busy_d;
-  logic [4:0]  tx_idx_q, tx_idx_d, ch_idx, dig_idx;
+  logic [4:0]  tx_idx_q, tx_idx_d, ch_idx;
   logic [3:0]  tx_bit_q, tx_bit_d;
   logic [15:0] tx_baud_q, tx_baud_d;
   logic [9:0]  tx_shift_q, tx_shift_d, tx_shift_nx;
   logic [23:0] gap_q, gap_d;
-  logic [79:0] digits, digits_sh;
+  logic [79:0] dig_q, dig_d;
+  logic [7:0]  ch_q, ch, hex;
   logic [3:0]  nib;
-  logic [7:0]  ch, hex;
-  assign ch_idx = tx_busy_q ? tx_idx_q + 5'd1 : 5'd0;
-  assign dig_idx = ch_idx < 5'd13 ? ch_idx - 5'd5 : ch_idx < 5'd20 ? ch_idx - 5'd6 : ch_idx - 5'd7;
-  assign digits = {sig_q, nreq_q, ninv_q};
-  assign digits_sh = digits >> {5'd19 - dig_idx, 2'b00};
-  assign nib = digits_sh[3:0];
-  logic unused_digits;
-  assign unused_digits = ^digits_sh[79:4];
+  logic        ch_hex;
+  logic [79:0] dig_sh;
+  assign dig_sh = {dig_q[75:0], 4'd0};
+  assign ch_idx = tx_idx_q + 5'd1;
+  assign nib = dig_q[79:76];
   assign hex = nib < 4'd10 ? {4'h3, nib} : 8'h57 + {4'h0, nib};
   assign tx_shift_nx = {1'b1, tx_shift_q[9:1]};
   assign uart_tx_o = tx_shift_q[0];
 
+  // Character ch_idx of "PASS ssssssss rrrrrr iiiiii\r\n" (or FAIL).
   always_comb begin
+    ch_hex = 1'b0;
     case (ch_idx)
-      5'd0: ch = match ? 8'h50 : 8'h46;               // P / F
       5'd1: ch = 8'h41;                               // A
       5'd2: ch = match ? 8'h53 : 8'h49;               // S / I
       5'd3: ch = match ? 8'h53 : 8'h4c;               // S / L
       5'd4, 5'd13, 5'd20: ch = 8'h20;
       5'd27: ch = 8'h0d;
       5'd28: ch = 8'h0a;
-      default: ch = hex;
+      default: begin
+        ch = hex;
+        ch_hex = 1'b1;
+      end
     endcase
   end
 
@@ -209,14 +215,16 @@ module rec_selftest_top #(
     tx_baud_d = tx_baud_q;
     tx_shift_d = tx_shift_q;
     gap_d = gap_q;
+    dig_d = dig_q;
     if (!tx_busy_q) begin
       if (done_q && gap_q == GapCycles) begin
         tx_busy_d = 1'b1;
         tx_idx_d = 5'd0;
         tx_bit_d = 4'd0;
         tx_baud_d = 16'd0;
-        tx_shift_d = {1'b1, ch, 1'b0};
+        tx_shift_d = {1'b1, match ? 8'h50 : 8'h46, 1'b0};  // P / F
         gap_d = 24'd0;
+        dig_d = {sig_q, nreq_q, ninv_q};
       end else if (done_q) begin
         gap_d = gap_q + 24'd1;
       end
@@ -228,8 +236,9 @@ module rec_selftest_top #(
           tx_busy_d = 1'b0;
           tx_idx_d = 5'd0;
         end else begin
-          tx_idx_d = tx_idx_q + 5'd1;
-          tx_shift_d = {1'b1, ch, 1'b0};
+          tx_idx_d = ch_idx;
+          tx_shift_d = {1'b1, ch_q, 1'b0};
+          if (ch_hex) dig_d = dig_sh;
         end
       end else begin
         tx_bit_d = tx_bit_q + 4'd1;
@@ -259,6 +268,8 @@ module rec_selftest_top #(
       tx_baud_q <= 16'd0;
       tx_shift_q <= 10'h3ff;
       gap_q <= GapCycles;
+      dig_q <= 80'd0;
+      ch_q <= 8'd0;
     end else begin
       lfsr_q <= lfsr_d;
       run_q <= run_d;
@@ -277,6 +288,8 @@ module rec_selftest_top #(
       tx_baud_q <= tx_baud_d;
       tx_shift_q <= tx_shift_d;
       gap_q <= gap_d;
+      dig_q <= dig_d;
+      ch_q <= ch;
     end
   end
 
