@@ -611,6 +611,7 @@ void rec_step(rec_tm *t, const rec_in *in)
     int busy, accept;
     if (!in->rst_ni) {
         rec_tm_reset(t);
+        t->home_q = (unsigned)in->home_i;
         return;
     }
     rec_eval(t, in, &o);
@@ -623,7 +624,7 @@ void rec_step(rec_tm *t, const rec_in *in)
             t->job_n = t->job_head = 0;
     }
     if (t->s1_valid && !busy) {
-        t->dir->home = (unsigned)in->home_i;
+        t->dir->home = t->home_q;
         t->job_n = t->job_head = 0;
         rec_core_access(t->dir, (rec_op)t->s1_op, t->s1_addr, t->s1_src, job_push, t);
         t->s1_valid = 0;
@@ -634,6 +635,7 @@ void rec_step(rec_tm *t, const rec_in *in)
         t->s1_addr = in->req_addr_i;
         t->s1_src = (unsigned)in->req_src_i;
     }
+    t->home_q = (unsigned)in->home_i; /* the strap register (home_q) */
     if (t->init_busy) {
         if (t->init_idx + 1 >= t->dir->g.sets) {
             t->init_busy = 0;

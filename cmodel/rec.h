@@ -180,6 +180,7 @@ typedef struct {
 
 typedef struct {
     rec_dir *dir;
+    unsigned home_q;                       /* home_i sampled each cycle    */
     unsigned init_busy, init_idx;          /* memory-clearing sweep        */
     unsigned s1_valid;                     /* lookup stage                 */
     unsigned s1_op, s1_src;

@@ -132,3 +132,11 @@ FPGA_BINS := $(foreach v,$(FPGA_VARIANTS),$(foreach d,$(FPGA_DEVICES),$(FB)/$(v)
 fpga: fpga-sim $(FPGA_BINS) fpga/report.py $(B)/bin/cohgen
 	python3 fpga/report.py --dir $(FB) --board-mhz 12 --cohgen $(B)/bin/cohgen \
 	  $(foreach v,$(FPGA_VARIANTS),--variant "$(v):$(FPGA_MOD_$(v)):$(FPGA_OPTS_$(v))") $(FPGA_DEVICES)
+
+# README's "Hardware cost" section from the two reports.
+.PHONY: cost-table
+cost-table: scripts/cost-table.py
+	@[ -f $(B)/synth/hardware-cost.json ] || $(MAKE) --no-print-directory synth
+	@[ -f $(FB)/fpga-report.json ] || $(MAKE) --no-print-directory fpga
+	python3 scripts/cost-table.py --synth $(B)/synth/hardware-cost.json \
+	  --fpga $(FB)/fpga-report.json --readme README.md

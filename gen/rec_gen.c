@@ -306,21 +306,22 @@ static void body(gctx *x)
     }
     emit_nl(e);
 
-    emit(e, "// Requesting GPU as a sharer bit (the home GPU has none).");
+    emit(e, "// Requesting GPU as a sharer bit (the home GPU has none). The home strap");
+    emit(e, "// is sampled into home_q every cycle: no logic depends on an input pin.");
     decl(x, 1, "src_ok");
     declv(x, x->GB, "src_idx");
     declv(x, x->SH, "src_oh, below");
     if (x->G != (1u << x->GB))
-        emit(e, "assign src_ok = (s1_src_q != home_i) && (s1_src_q < %u'd%u);", x->GB, x->G);
+        emit(e, "assign src_ok = (s1_src_q != home_q) && (s1_src_q < %u'd%u);", x->GB, x->G);
     else
-        emit(e, "assign src_ok = s1_src_q != home_i;");
-    emit(e, "assign src_idx = (s1_src_q > home_i) ? s1_src_q - %u'd1 : s1_src_q;", x->GB);
+        emit(e, "assign src_ok = s1_src_q != home_q;");
+    emit(e, "assign src_idx = (s1_src_q > home_q) ? s1_src_q - %u'd1 : s1_src_q;", x->GB);
     for (j = 0; j < x->SH; j++) {
         emit(e, "assign src_oh[%u] = src_ok & (src_idx == %u'd%u);", j, x->GB, j);
         if (x->mutant == 5)
-            emit(e, "assign below[%u] = %u'd%u <= home_i;", j, x->GB, j);
+            emit(e, "assign below[%u] = %u'd%u <= home_q;", j, x->GB, j);
         else
-            emit(e, "assign below[%u] = %u'd%u < home_i;", j, x->GB, j);
+            emit(e, "assign below[%u] = %u'd%u < home_q;", j, x->GB, j);
     }
     emit_nl(e);
 
@@ -544,6 +545,7 @@ static void body(gctx *x)
     emit(e, "  end");
     emit(e, "end");
     emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "  home_q <= home_i;");
     emit(e, "  s1_addr_q <= s1_addr_d;");
     emit(e, "  s1_src_q <= s1_src_d;");
     if (x->SETS > 1)
@@ -599,6 +601,7 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b, int m
     ports_verilog_module(e, b);
     emit_in(e);
     emit_nl(e);
+    decl(&x, x.GB, "home_q");
     decl(&x, 1, "init_q, init_d");
     decl(&x, x.IBW, "init_idx_q, init_idx_d");
     decl(&x, 1, "s1_valid_q, s1_valid_d");

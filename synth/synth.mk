@@ -13,4 +13,3 @@ synth: $(B)/bin/cohgen $(SYNTH_RTL) $(SYNTH_PY) | $(DEPS_OK)
 synth-check: $(B)/bin/cohgen $(SYNTH_RTL) $(SYNTH_PY) | $(DEPS_OK)
 	python3 synth/check.py --cohgen $(B)/bin/cohgen --out $(B)/synth/check
 
-test: synth-check

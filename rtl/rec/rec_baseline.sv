@@ -25,6 +25,7 @@ module rec_baseline (
   output wire [3:0]      inv_mask_o
 );
 
+  logic [1:0] home_q;
   logic init_q, init_d;
   logic [9:0] init_idx_q, init_idx_d;
   logic s1_valid_q, s1_valid_d;
@@ -172,18 +173,19 @@ module rec_baseline (
   logic [0:0] slot_sel;
   assign slot_sel = 1'b1;
 
-  // Requesting GPU as a sharer bit (the home GPU has none).
+  // Requesting GPU as a sharer bit (the home GPU has none). The home strap
+  // is sampled into home_q every cycle: no logic depends on an input pin.
   logic src_ok;
   logic [1:0] src_idx;
   logic [2:0] src_oh, below;
-  assign src_ok = s1_src_q != home_i;
-  assign src_idx = (s1_src_q > home_i) ? s1_src_q - 2'd1 : s1_src_q;
+  assign src_ok = s1_src_q != home_q;
+  assign src_idx = (s1_src_q > home_q) ? s1_src_q - 2'd1 : s1_src_q;
   assign src_oh[0] = src_ok & (src_idx == 2'd0);
-  assign below[0] = 2'd0 < home_i;
+  assign below[0] = 2'd0 < home_q;
   assign src_oh[1] = src_ok & (src_idx == 2'd1);
-  assign below[1] = 2'd1 < home_i;
+  assign below[1] = 2'd1 < home_q;
   assign src_oh[2] = src_ok & (src_idx == 2'd2);
-  assign below[2] = 2'd2 < home_i;
+  assign below[2] = 2'd2 < home_q;
 
   // Protocol decisions (section 4.2).
   logic op_rr, op_lw, op_rw, remote, alloc, evict;
@@ -418,6 +420,7 @@ module rec_baseline (
     end
   end
   always_ff @(posedge clk_i) begin
+    home_q <= home_i;
     s1_addr_q <= s1_addr_d;
     s1_src_q <= s1_src_d;
     fwd_idx_q <= fwd_idx_d;
