@@ -582,6 +582,9 @@ void rec_tm_reset(rec_tm *t)
     t->s1_valid = 0;
     t->s1_op = t->s1_src = 0;
     t->s1_addr = 0;
+    t->s2_valid = 0;
+    t->s2_op = t->s2_src = 0;
+    t->s2_addr = 0;
     t->job_n = t->job_head = 0;
 }
 
@@ -589,7 +592,8 @@ void rec_eval(const rec_tm *t, const rec_in *in, rec_out *out)
 {
     int busy = t->job_head < t->job_n;
     (void)in;
-    out->req_ready_o = !t->init_busy && !(t->s1_valid && busy);
+    /* stage 1 moves on when stage 2 is empty or fires (no job draining) */
+    out->req_ready_o = !t->init_busy && (!t->s1_valid || !t->s2_valid || !busy);
     out->inv_valid_o = busy;
     out->inv_addr_o = busy ? t->job_line[t->job_head] : 0;
     out->inv_mask_o = busy ? t->job_mask[t->job_head] : 0;
@@ -608,7 +612,7 @@ static void job_push(void *ctx, uint64_t line, uint32_t mask)
 void rec_step(rec_tm *t, const rec_in *in)
 {
     rec_out o;
-    int busy, accept;
+    int busy, accept, fire;
     if (!in->rst_ni) {
         rec_tm_reset(t);
         t->home_q = (unsigned)in->home_i;
@@ -623,10 +627,18 @@ void rec_step(rec_tm *t, const rec_in *in)
         if (t->job_head == t->job_n)
             t->job_n = t->job_head = 0;
     }
-    if (t->s1_valid && !busy) {
+    fire = t->s2_valid && !busy;
+    if (fire) {
         t->dir->home = t->home_q;
         t->job_n = t->job_head = 0;
-        rec_core_access(t->dir, (rec_op)t->s1_op, t->s1_addr, t->s1_src, job_push, t);
+        rec_core_access(t->dir, (rec_op)t->s2_op, t->s2_addr, t->s2_src, job_push, t);
+        t->s2_valid = 0;
+    }
+    if (t->s1_valid && !t->s2_valid) {
+        t->s2_valid = 1;
+        t->s2_op = t->s1_op;
+        t->s2_addr = t->s1_addr;
+        t->s2_src = t->s1_src;
         t->s1_valid = 0;
     }
     if (accept) {

@@ -182,9 +182,12 @@ typedef struct {
     rec_dir *dir;
     unsigned home_q;                       /* home_i sampled each cycle    */
     unsigned init_busy, init_idx;          /* memory-clearing sweep        */
-    unsigned s1_valid;                     /* lookup stage                 */
+    unsigned s1_valid;                     /* compare stage                */
     unsigned s1_op, s1_src;
     uint64_t s1_addr;
+    unsigned s2_valid;                     /* update stage                 */
+    unsigned s2_op, s2_src;
+    uint64_t s2_addr;
     unsigned job_n, job_head;              /* invalidation stream          */
     uint64_t job_line[REC_JOB_MAX];
     uint32_t job_mask[REC_JOB_MAX];
@@ -201,6 +204,6 @@ void rec_eval(const rec_tm *t, const rec_in *in, rec_out *out);
 void rec_step(rec_tm *t, const rec_in *in);
 
 /* Latency in cycles from request acceptance to its first INV on the port. */
-#define REC_INV_LATENCY 2
+#define REC_INV_LATENCY 3
 
 #endif

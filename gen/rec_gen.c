@@ -151,6 +151,28 @@ static void emit_formal(gctx *x)
     emit(e, "`endif");
 }
 
+/* Index, base (when with_base) and tag of the request held in stage PFX
+ * ("s1", "s2"). */
+static void addr_fields(gctx *x, const char *pfx, int with_base)
+{
+    emit_file *e = x->e;
+    if (x->IB)
+        emit(e, "assign %s_idx = %s_addr_q[%u:%u];", pfx, pfx, x->SPAN + x->IB - 1, x->SPAN);
+    if (!with_base) {
+        unsigned lo = x->SPAN + (x->packed ? x->IB : 0);
+        emit(e, "assign %s_tag = %s_addr_q[%u:%u];", pfx, pfx, x->AW - 1, lo);
+        return;
+    }
+    if (x->SPAN)
+        emit(e, "assign %s_base = %s_addr_q[%u:%u];", pfx, pfx, x->AW - 1, x->SPAN);
+    else
+        emit(e, "assign %s_base = %s_addr_q;", pfx, pfx);
+    if (x->packed && x->IB)
+        emit(e, "assign %s_tag = %s_base[%u:%u];", pfx, pfx, x->BW - 1, x->IB);
+    else
+        emit(e, "assign %s_tag = %s_base;", pfx, pfx);
+}
+
 static void body(gctx *x)
 {
     emit_file *e = x->e;
@@ -159,15 +181,18 @@ static void body(gctx *x)
     static char initw[8192];
 
     emit(e, "// Stage 0: accept a request, read its set from the entry RAM.");
-    decl(x, 1, "req_acc, job_busy, s1_fire");
+    emit(e, "// Stage 2 fires (updates) unless an invalidation job is draining;");
+    emit(e, "// stage 1 moves on whenever stage 2 is empty or fires.");
+    decl(x, 1, "req_acc, job_busy, s2_fire, s1_adv");
     if (x->SETS > 1)
         decl(x, x->IBW, "req_idx");
     emit(e, "assign job_busy = |job_pend_q;");
-    emit(e, "assign s1_fire = s1_valid_q & ~job_busy;");
+    emit(e, "assign s2_fire = s2_valid_q & ~job_busy;");
+    emit(e, "assign s1_adv = ~s2_valid_q | s2_fire;");
     if (x->mutant == 7)
         emit(e, "assign req_ready_o = ~init_q;");
     else
-        emit(e, "assign req_ready_o = ~init_q & ~(s1_valid_q & job_busy);");
+        emit(e, "assign req_ready_o = ~init_q & (~s1_valid_q | s1_adv);");
     emit(e, "assign req_acc = req_valid_i & req_ready_o;");
     if (x->SETS > 1)
         emit(e, "assign req_idx = req_addr_i[%u:%u];", x->SPAN + x->IB - 1, x->SPAN);
@@ -177,9 +202,9 @@ static void body(gctx *x)
     decl(x, x->SETW, "rdata_q");
     decl(x, 1, "mem_we");
     decl(x, x->SETW, "mem_wdata, set_new, set_cur");
-    emit(e, "assign mem_we = init_q | s1_fire;");
+    emit(e, "assign mem_we = init_q | s2_fire;");
     emit(e, "// The clearing sweep writes set_new too: out of reset the forwarding");
-    emit(e, "// register holds the empty set word and is selected, and stage 1 holds");
+    emit(e, "// register holds the empty set word and is selected, and stage 2 holds");
     emit(e, "// a no-op, so set_new is that word (no init mux on the write data).");
     emit(e, "assign mem_wdata = set_new;");
     if (x->SETS == 1) {
@@ -197,7 +222,7 @@ static void body(gctx *x)
         emit(e, "(* no_rw_check *)");
         emit(e, "logic [%u:0] mem_q [0:%u];", x->SETW - 1, x->SETS - 1);
         decl(x, x->IBW, "mem_waddr");
-        emit(e, "assign mem_waddr = init_q ? init_idx_q : s1_idx;");
+        emit(e, "assign mem_waddr = init_q ? init_idx_q : s2_idx;");
         emit(e, "always_ff @(posedge clk_i) begin");
         emit(e, "  if (mem_we) mem_q[mem_waddr] <= mem_wdata;");
         emit(e, "  if (req_acc) rdata_q <= mem_q[req_idx];");
@@ -205,26 +230,53 @@ static void body(gctx *x)
     }
     emit_nl(e);
 
-    emit(e, "// Stage 1: compare, update, write back; forward the last write.");
+    emit(e, "// Stage 1: tag compare against the set as read (or as last written).");
     if (x->SETS > 1)
         decl(x, x->IBW, "s1_idx");
-    decl(x, x->BW, "s1_base");
     decl(x, x->TW, "s1_tag");
-    if (x->IB)
-        emit(e, "assign s1_idx = s1_addr_q[%u:%u];", x->SPAN + x->IB - 1, x->SPAN);
-
-    if (x->SPAN)
-        emit(e, "assign s1_base = s1_addr_q[%u:%u];", x->AW - 1, x->SPAN);
-    else
-        emit(e, "assign s1_base = s1_addr_q;");
-    if (x->packed && x->IB)
-        emit(e, "assign s1_tag = s1_base[%u:%u];", x->BW - 1, x->IB);
-    else
-        emit(e, "assign s1_tag = s1_base;");
+    decl(x, x->SETW, "set_cur1");
+    declv(x, x->W, "way_hit1");
+    decl(x, 1, "s1_teq, s1_same");
+    addr_fields(x, "s1", 0);
     if (x->mutant == 1)
-        emit(e, "assign set_cur = rdata_q;");
+        emit(e, "assign set_cur1 = rdata_q;");
     else
-        emit(e, "assign set_cur = fwd_hit_q ? fwd_data_q : rdata_q;");
+        emit(e, "assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;");
+    for (w = 0; w < x->W; w++) {
+        unsigned at = w * x->EW;
+        if (x->mutant == 1) {
+            emit(e, "assign way_hit1[%u] = rdata_q[%u] & (rdata_q[%u:%u] == s1_tag);", w,
+                 at + x->EW - 1, at + x->VW + x->TW - 1, at + x->VW);
+        } else {
+            /* both candidates compared in parallel, the forwarding select comes
+             * last (timing: the compare does not wait for the set mux) */
+            emit(e, "assign way_hit1[%u] = fwd_hit_q ?", w);
+            emit(e, "    fwd_data_q[%u] & (fwd_data_q[%u:%u] == s1_tag) :", at + x->EW - 1,
+                 at + x->VW + x->TW - 1, at + x->VW);
+            emit(e, "    rdata_q[%u] & (rdata_q[%u:%u] == s1_tag);", at + x->EW - 1,
+                 at + x->VW + x->TW - 1, at + x->VW);
+        }
+    }
+    emit(e, "// The request ahead (stage 2) may update this set in the cycle this one");
+    emit(e, "// moves on: stage 2 then takes the forwarded word and corrects the hit");
+    emit(e, "// vector with the ways that update changed (s2_fix_q).");
+    emit(e, "assign s1_teq = s1_tag == s2_tag;");
+    if (x->SETS > 1)
+        emit(e, "assign s1_same = s1_idx == s2_idx;");
+    else
+        emit(e, "assign s1_same = 1'b1;");
+    emit_nl(e);
+
+    emit(e, "// Stage 2: update and write back; forward the last write.");
+    if (x->SETS > 1)
+        decl(x, x->IBW, "s2_idx");
+    decl(x, x->BW, "s2_base");
+    decl(x, x->TW, "s2_tag");
+    addr_fields(x, "s2", 1);
+    if (x->mutant == 9)
+        emit(e, "assign set_cur = s2_data_q;");
+    else
+        emit(e, "assign set_cur = s2_fix_q ? fwd_data_q : s2_data_q;");
     emit_nl(e);
 
     declv(x, x->W, "way_valid, way_hit, way_old, first_inv, vsel");
@@ -241,18 +293,6 @@ static void body(gctx *x)
              at + x->VW + x->TW - 1, at + x->VW);
         emit(e, "assign way_vec[%u:%u] = set_cur[%u:%u];", (w + 1) * x->VW - 1, w * x->VW,
              at + x->VW - 1, at);
-        if (x->mutant == 1) {
-            emit(e, "assign way_hit[%u] = way_valid[%u] & (way_tag[%u:%u] == s1_tag);", w, w,
-                 (w + 1) * x->TW - 1, w * x->TW);
-        } else {
-            /* both candidates compared in parallel, the forwarding select comes
-             * last (timing: the compare does not wait for the set mux) */
-            emit(e, "assign way_hit[%u] = fwd_hit_q ?", w);
-            emit(e, "    fwd_data_q[%u] & (fwd_data_q[%u:%u] == s1_tag) :", at + x->EW - 1,
-                 at + x->VW + x->TW - 1, at + x->VW);
-            emit(e, "    rdata_q[%u] & (rdata_q[%u:%u] == s1_tag);", at + x->EW - 1,
-                 at + x->VW + x->TW - 1, at + x->VW);
-        }
         if (x->RB) {
             unsigned ra = x->W * x->EW + w * x->RB;
             emit(e, "assign way_rank[%u:%u] = set_cur[%u:%u];", (w + 1) * x->RB - 1, w * x->RB,
@@ -263,6 +303,10 @@ static void body(gctx *x)
             emit(e, "assign way_old[%u] = 1'b1;", w);
         }
     }
+    if (x->mutant == 9 || x->mutant == 10)
+        emit(e, "assign way_hit = s2_hit_q;");
+    else
+        emit(e, "assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {%u{s2_teq_q}})) : s2_hit_q;", x->W);
     decl(x, 1, "hit, all_valid");
     emit(e, "assign hit = |way_hit;");
     emit(e, "assign all_valid = &way_valid;");
@@ -297,10 +341,10 @@ static void body(gctx *x)
     emit(e, "// Offset slot of the request.");
     declv(x, x->S, "slot_sel");
     if (x->SB) {
-        declv(x, x->SB, "s1_slot");
-        emit(e, "assign s1_slot = s1_addr_q[%u:%u];", x->LB + x->SB - 1, x->LB);
+        declv(x, x->SB, "s2_slot");
+        emit(e, "assign s2_slot = s2_addr_q[%u:%u];", x->LB + x->SB - 1, x->LB);
         for (s = 0; s < x->S; s++)
-            emit(e, "assign slot_sel[%u] = s1_slot == %u'd%u;", s, x->SB, s);
+            emit(e, "assign slot_sel[%u] = s2_slot == %u'd%u;", s, x->SB, s);
     } else {
         emit(e, "assign slot_sel = 1'b1;");
     }
@@ -312,10 +356,10 @@ static void body(gctx *x)
     declv(x, x->GB, "src_idx");
     declv(x, x->SH, "src_oh, below");
     if (x->G != (1u << x->GB))
-        emit(e, "assign src_ok = (s1_src_q != home_q) && (s1_src_q < %u'd%u);", x->GB, x->G);
+        emit(e, "assign src_ok = (s2_src_q != home_q) && (s2_src_q < %u'd%u);", x->GB, x->G);
     else
-        emit(e, "assign src_ok = s1_src_q != home_q;");
-    emit(e, "assign src_idx = (s1_src_q > home_q) ? s1_src_q - %u'd1 : s1_src_q;", x->GB);
+        emit(e, "assign src_ok = s2_src_q != home_q;");
+    emit(e, "assign src_idx = (s2_src_q > home_q) ? s2_src_q - %u'd1 : s2_src_q;", x->GB);
     for (j = 0; j < x->SH; j++) {
         emit(e, "assign src_oh[%u] = src_ok & (src_idx == %u'd%u);", j, x->GB, j);
         if (x->mutant == 5)
@@ -329,9 +373,9 @@ static void body(gctx *x)
     decl(x, 1, "op_rr, op_lw, op_rw, remote, alloc, evict");
     if (x->RB)
         decl(x, 1, "promote");
-    emit(e, "assign op_rr = s1_op_q == 2'd0;");
-    emit(e, "assign op_lw = s1_op_q == 2'd1;");
-    emit(e, "assign op_rw = s1_op_q == 2'd2;");
+    emit(e, "assign op_rr = s2_op_q == 2'd0;");
+    emit(e, "assign op_lw = s2_op_q == 2'd1;");
+    emit(e, "assign op_rw = s2_op_q == 2'd2;");
     emit(e, "assign remote = (op_rr | op_rw) & src_ok;");
     emit(e, "assign alloc = remote & ~hit;");
     emit(e, "assign evict = alloc & all_valid;");
@@ -399,7 +443,7 @@ static void body(gctx *x)
     for (s = 0; s < x->S; s++)
         emit(e, "assign vec_alloc[%u:%u] = slot_sel[%u] ? {src_oh%s} : %u'd0;", (s + 1) * x->SW - 1,
              s * x->SW, s, x->HP ? ", 1'b1" : "", x->SW);
-    emit(e, "assign ent_alloc = {1'b1, s1_tag, vec_alloc};");
+    emit(e, "assign ent_alloc = {1'b1, s2_tag, vec_alloc};");
     for (w = 0; w < x->W; w++) {
         unsigned at = w * x->EW;
         emit(e, "assign set_new[%u:%u] = (way_hit[%u] & w_upd[%u]) ?", at + x->EW - 1, at, w, w);
@@ -434,7 +478,7 @@ static void body(gctx *x)
              x->L, (s + 1) * x->SH - 1, s * x->SH);
     }
     if (x->packed && x->IB)
-        emit(e, "assign vbase = {vtag, s1_idx};");
+        emit(e, "assign vbase = {vtag, s2_idx};");
     else
         emit(e, "assign vbase = vtag;");
     emit_nl(e);
@@ -487,22 +531,46 @@ static void body(gctx *x)
     emit(e, "s1_op_d = s1_op_q;");
     emit(e, "s1_addr_d = s1_addr_q;");
     emit(e, "s1_src_d = s1_src_q;");
-    emit(e, "if (s1_fire) s1_valid_d = 1'b0;");
+    emit(e, "if (s1_adv) s1_valid_d = 1'b0;");
     emit(e, "if (req_acc) begin");
     emit(e, "  s1_valid_d = 1'b1;");
     emit(e, "  s1_op_d = req_op_i;");
     emit(e, "  s1_addr_d = req_addr_i;");
     emit(e, "  s1_src_d = req_src_i;");
     emit(e, "end");
+    emit(e, "s2_valid_d = s2_valid_q;");
+    emit(e, "s2_op_d = s2_op_q;");
+    emit(e, "s2_addr_d = s2_addr_q;");
+    emit(e, "s2_src_d = s2_src_q;");
+    emit(e, "s2_data_d = s2_data_q;");
+    emit(e, "s2_hit_d = s2_hit_q;");
+    emit(e, "s2_fix_d = s2_fix_q;");
+    emit(e, "s2_teq_d = s2_teq_q;");
+    emit(e, "if (s2_fire) s2_valid_d = 1'b0;");
+    emit(e, "if (s1_valid_q & s1_adv) begin");
+    emit(e, "  s2_valid_d = 1'b1;");
+    emit(e, "  s2_op_d = s1_op_q;");
+    emit(e, "  s2_addr_d = s1_addr_q;");
+    emit(e, "  s2_src_d = s1_src_q;");
+    emit(e, "  s2_data_d = set_cur1;");
+    emit(e, "  s2_hit_d = way_hit1;");
+    emit(e, "  s2_fix_d = s2_fire & s1_same;");
+    emit(e, "  s2_teq_d = s1_teq;");
+    emit(e, "end");
     emit(e, "fwd_valid_d = fwd_valid_q;");
     if (x->SETS > 1)
         emit(e, "fwd_idx_d = fwd_idx_q;");
     emit(e, "fwd_data_d = fwd_data_q;");
-    emit(e, "if (s1_fire) begin");
+    emit(e, "fwd_chg_d = fwd_chg_q;");
+    emit(e, "fwd_alloc_d = fwd_alloc_q;");
+    emit(e, "if (s2_fire) begin");
     emit(e, "  fwd_valid_d = 1'b1;");
     if (x->SETS > 1)
-        emit(e, "  fwd_idx_d = s1_idx;");
+        emit(e, "  fwd_idx_d = s2_idx;");
     emit(e, "  fwd_data_d = set_new;");
+    emit(e, "  // ways whose valid bit or tag this update changes");
+    emit(e, "  fwd_alloc_d = alloc ? vsel : %u'd0;", x->W);
+    emit(e, "  fwd_chg_d = (alloc ? vsel : %u'd0) | (way_hit & w_upd & ~w_valid_new);", x->W);
     emit(e, "end");
     emit(e, "// The forwarding match is decided when a request is accepted, against");
     emit(e, "// the write-back of the same cycle: stage 1 starts from a register.");
@@ -515,9 +583,9 @@ static void body(gctx *x)
     emit(e, "job_base_d = job_base_q;");
     emit(e, "job_sh_d = job_sh_q;");
     emit(e, "if (inv_valid_o%s) job_pend_d = job_pend_q & ~job_oh;", x->mutant == 6 ? "" : " & inv_ready_i");
-    emit(e, "if (s1_fire) begin");
+    emit(e, "if (s2_fire) begin");
     emit(e, "  job_pend_d = pend_new;");
-    emit(e, "  job_base_d = evict ? vbase : s1_base;");
+    emit(e, "  job_base_d = evict ? vbase : s2_base;");
     emit(e, "  job_sh_d = job_sh_new;");
     emit(e, "end");
     emit_out(e);
@@ -532,6 +600,12 @@ static void body(gctx *x)
     emit(e, "    fwd_hit_q <= 1'b1;");
     emit(e, "    fwd_data_q <= %s;", initw);
     emit(e, "    s1_op_q <= 2'd3;");
+    emit(e, "    s2_valid_q <= 1'b0;");
+    emit(e, "    s2_op_q <= 2'd3;");
+    emit(e, "    s2_fix_q <= 1'b1;");
+    emit(e, "    s2_hit_q <= '0;");
+    emit(e, "    fwd_chg_q <= '0;");
+    emit(e, "    fwd_alloc_q <= '0;");
     emit(e, "    job_pend_q <= '0;");
     emit(e, "  end else begin");
     emit(e, "    init_q <= init_d;");
@@ -541,6 +615,12 @@ static void body(gctx *x)
     emit(e, "    fwd_hit_q <= fwd_hit_d;");
     emit(e, "    fwd_data_q <= fwd_data_d;");
     emit(e, "    s1_op_q <= s1_op_d;");
+    emit(e, "    s2_valid_q <= s2_valid_d;");
+    emit(e, "    s2_op_q <= s2_op_d;");
+    emit(e, "    s2_fix_q <= s2_fix_d;");
+    emit(e, "    s2_hit_q <= s2_hit_d;");
+    emit(e, "    fwd_chg_q <= fwd_chg_d;");
+    emit(e, "    fwd_alloc_q <= fwd_alloc_d;");
     emit(e, "    job_pend_q <= job_pend_d;");
     emit(e, "  end");
     emit(e, "end");
@@ -548,6 +628,10 @@ static void body(gctx *x)
     emit(e, "  home_q <= home_i;");
     emit(e, "  s1_addr_q <= s1_addr_d;");
     emit(e, "  s1_src_q <= s1_src_d;");
+    emit(e, "  s2_addr_q <= s2_addr_d;");
+    emit(e, "  s2_src_q <= s2_src_d;");
+    emit(e, "  s2_data_q <= s2_data_d;");
+    emit(e, "  s2_teq_q <= s2_teq_d;");
     if (x->SETS > 1)
         emit(e, "  fwd_idx_q <= fwd_idx_d;");
     emit(e, "  job_base_q <= job_base_d;");
@@ -592,7 +676,7 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b, int m
     x.lru = c->repl == REC_REPL_LRU;
 
     emit(e, "// REC coherence directory (Ko et al., sections 4.1-4.2; baselines 2.3, 5.2).");
-    emit(e, "// Two-stage pipeline over a synchronous entry RAM; see docs/rec.md.");
+    emit(e, "// Three-stage pipeline over a synchronous entry RAM; see docs/rec.md.");
     if (mutant)
         emit(e, "// MUTANT %d: deliberately broken for bench qualification.", mutant);
     ports_file_header(e, b, "// ");
@@ -608,11 +692,20 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b, int m
     decl(&x, 2, "s1_op_q, s1_op_d");
     decl(&x, x.AW, "s1_addr_q, s1_addr_d");
     decl(&x, x.GB, "s1_src_q, s1_src_d");
+    decl(&x, 1, "s2_valid_q, s2_valid_d");
+    decl(&x, 2, "s2_op_q, s2_op_d");
+    decl(&x, x.AW, "s2_addr_q, s2_addr_d");
+    decl(&x, x.GB, "s2_src_q, s2_src_d");
+    decl(&x, x.SETW, "s2_data_q, s2_data_d");
+    declv(&x, x.W, "s2_hit_q, s2_hit_d");
+    decl(&x, 1, "s2_fix_q, s2_fix_d");
+    decl(&x, 1, "s2_teq_q, s2_teq_d");
     decl(&x, 1, "fwd_valid_q, fwd_valid_d");
     decl(&x, 1, "fwd_hit_q, fwd_hit_d");
     if (x.SETS > 1)
         decl(&x, x.IBW, "fwd_idx_q, fwd_idx_d");
     decl(&x, x.SETW, "fwd_data_q, fwd_data_d");
+    declv(&x, x.W, "fwd_chg_q, fwd_chg_d, fwd_alloc_q, fwd_alloc_d");
     decl(&x, x.NL, "job_pend_q, job_pend_d");
     decl(&x, x.BW, "job_base_q, job_base_d");
     declv(&x, x.S * x.SH, "job_sh_q, job_sh_d");

@@ -17,6 +17,6 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b, int m
 /* Entry layout report (text or JSON). */
 void rec_report(FILE *f, const rec_cfg *c, int json);
 
-#define REC_MUTANTS 8
+#define REC_MUTANTS 10
 
 #endif

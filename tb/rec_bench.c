@@ -321,7 +321,7 @@ int rec_bench_run(const rec_bench_opts *o, rec_bench_result *r)
         }
         rec_step(tm, &in);
         d->tick(h);
-        if (o->kind == REC_STIM_TRACE && tnext == o->ntrace && !sr.have && !tm->s1_valid &&
+        if (o->kind == REC_STIM_TRACE && tnext == o->ntrace && !sr.have && !tm->s1_valid && !tm->s2_valid &&
             tm->job_head == tm->job_n && !tm->init_busy) {
             cyc++;
             break;
