@@ -95,8 +95,9 @@ def ice40_min_brams(sets, width):
 
 def ff_bound(set_word_bits):
     """Upper bound on flip-flops of a directory whose entry array is a RAM:
-    the read-data word, the forwarded word, a collision-bypass word, plus
-    512 bits of pipeline and job state. An array mapped to flip-flops needs
+    the read-data word, the stage-2 word, the forwarded word, plus 512 bits
+    of pipeline and job state (no collision bypass: the RAM is marked
+    no_rw_check). An array mapped to flip-flops needs
     sets x set_word_bits, far above this for every multi-set config."""
     return 3 * set_word_bits + 512
 
