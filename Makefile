@@ -28,11 +28,14 @@ all: tools
 
 help:
 	@echo "make verilate && ./tb_rec   build and run the lockstep bench (default config)"
-	@echo "make test                   all tests: generated-file check, Criterion, lint,"
-	@echo "                            sweep, Icarus replay, mutants"
+	@echo "make test                   all tests: generated-file check, lint, synthesis checks,"
+	@echo "                            sweep, Icarus replay, mutants, sanitizers, formal, Criterion"
 	@echo "make bench                  throughput of the lockstep bench and of the model"
 	@echo "make regress                longer random regression"
 	@echo "make rtl                    regenerate the committed RTL under rtl/"
+	@echo "make synth                  Yosys area table (build/synth/hardware-cost.md)"
+	@echo "make fpga                   iCE40 self-test tops: place, route, Fmax, bitstreams"
+	@echo "make cost-table             README's Hardware cost section from those reports"
 
 # Tools: installed by scripts/install-deps.sh when one is missing.
 $(DEPS_OK): scripts/install-deps.sh
