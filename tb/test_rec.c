@@ -788,6 +788,50 @@ Test(tools, tb_rec_rejects_bad_options)
     cr_assert_eq(run("./tb_rec --help >/dev/null"), 0);
 }
 
+/* make cost-table: rewrites only the marked README section from the two
+ * reports; a malformed report or README is rejected (exit 2, file untouched). */
+Test(tools, cost_table_rewrites_its_section_only)
+{
+    FILE *f;
+    cr_assert_eq(run("mkdir -p build/t_cost"), 0);
+    f = fopen("build/t_cost/synth.json", "w");
+    cr_assert_not_null(f);
+    fprintf(f, "{\"meta\":{\"yosys\":\"Yosys X\"},\"configs\":[{\"name\":\"cfg_one\","
+               "\"role\":\"r\",\"report\":{\"entries\":512,\"ways\":4,\"paper\":"
+               "{\"entry_bits\":103,\"total_kB\":6.44}},\"synth\":{\"mem_bits\":50176,"
+               "\"ffs\":7,\"gates\":8,\"cmos_transistors\":9,\"ice40\":{\"lut4\":10,"
+               "\"bram\":25}}}]}\n");
+    fclose(f);
+    f = fopen("build/t_cost/fpga.json", "w");
+    cr_assert_not_null(f);
+    fprintf(f, "{\"tools\":{\"nextpnr\":\"nextpnr X\"},\"results\":[{\"variant\":\"var_one\","
+               "\"mode\":\"rec\",\"entries\":512,\"ways\":4,\"device\":\"hx8k\",\"fmax_mhz\":"
+               "66.5,\"lc\":{\"used\":1,\"available\":2},\"bram\":{\"used\":3,\"available\":4},"
+               "\"selftest_sig\":\"abcd1234\"}]}\n");
+    fclose(f);
+    cr_assert_eq(run("printf 'head\\n<!-- cost:begin -->\\nold\\n<!-- cost:end -->\\ntail\\n' "
+                     "> build/t_cost/R.md && cp build/t_cost/R.md build/t_cost/R0.md"), 0);
+#define COST "python3 scripts/cost-table.py --synth build/t_cost/synth.json --readme build/t_cost/R.md "
+    cr_assert_eq(run(COST "--fpga build/t_cost/fpga.json >/dev/null"), 0);
+    cr_assert_eq(run("grep -q '^head$' build/t_cost/R.md && grep -q '^tail$' build/t_cost/R.md && "
+                     "! grep -q '^old$' build/t_cost/R.md && "
+                     "grep -q '| cfg_one | r | 512 | 4 | 103 | 6.44 | 50,176 | 7 | 8 | 9 | 10 | 25 |' "
+                     "build/t_cost/R.md && grep -q '| var_one | rec | 512 | 4 | hx8k | 66.50 |' "
+                     "build/t_cost/R.md && grep -q 'Yosys X; nextpnr X' build/t_cost/R.md"), 0,
+                 "cost-table output:\n%s", "see build/t_cost/R.md");
+    /* bad inputs: exit 2, one line on stderr, README unchanged */
+    cr_assert_eq(run("cp build/t_cost/R.md build/t_cost/R1.md && echo '{' > build/t_cost/bad.json"), 0);
+    cr_assert_eq(run(COST "--fpga build/t_cost/bad.json 2>build/t_cost/err"), 2);
+    cr_assert_eq(run("[ $(wc -l < build/t_cost/err) -eq 1 ] && grep -q 'bad.json' build/t_cost/err"), 0);
+    cr_assert_eq(run(COST "--fpga build/t_cost/missing.json 2>/dev/null"), 2);
+    cr_assert_eq(run("echo '{\"tools\":{}}' > build/t_cost/short.json"), 0);
+    cr_assert_eq(run(COST "--fpga build/t_cost/short.json 2>/dev/null"), 2);
+    cr_assert_eq(run("cmp -s build/t_cost/R.md build/t_cost/R1.md"), 0);
+    cr_assert_eq(run("cp build/t_cost/R0.md build/t_cost/R.md && sed -i '/cost:end/d' build/t_cost/R.md"), 0);
+    cr_assert_eq(run(COST "--fpga build/t_cost/fpga.json 2>/dev/null"), 2);
+#undef COST
+}
+
 /* ------------------------------------------------------------ lockstep -- */
 
 static void lockstep(const char *name, rec_stim_kind kind, uint64_t cycles, uint64_t seed,
