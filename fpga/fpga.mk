@@ -45,8 +45,7 @@ $(FB)/selftest_sig: $(B)/obj/fpga/selftest_sig.o $(B)/obj/cmodel/rec.o
 # Generated RTL of the baseline variants (the REC one is committed).
 $(FB)/rtl/rec_fpga_%.sv: $(B)/bin/cohgen fpga/fpga.mk
 	@mkdir -p $(dir $@)
-	$(B)/bin/cohgen rec $(FPGA_OPTS_$*) --name rec_fpga_$* -o $(FB)/rtl/gen_$*
-	cp $(FB)/rtl/gen_$*/rec_fpga_$*.sv $@
+	$(B)/bin/cohgen rec $(FPGA_OPTS_$*) --name rec_fpga_$* -o $(FB)/rtl
 
 # Per variant: expected signature from the C model for the same stimulus
 # (the _wrong set flips one bit), lint of the top, Verilator simulation.

@@ -173,6 +173,14 @@ static void addr_fields(gctx *x, const char *pfx, int with_base)
         emit(e, "assign %s_tag = %s_base;", pfx, pfx);
 }
 
+/* "WORD[valid] & (WORD[tag] == s1_tag)" for way w of a set word. */
+static void tag_match(const gctx *x, unsigned w, const char *word, char *buf, size_t len)
+{
+    unsigned at = w * x->EW;
+    snprintf(buf, len, "%s[%u] & (%s[%u:%u] == s1_tag)", word, at + x->EW - 1, word,
+             at + x->VW + x->TW - 1, at + x->VW);
+}
+
 static void body(gctx *x)
 {
     emit_file *e = x->e;
@@ -243,18 +251,17 @@ static void body(gctx *x)
     else
         emit(e, "assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;");
     for (w = 0; w < x->W; w++) {
-        unsigned at = w * x->EW;
-        if (x->mutant == 1) {
-            emit(e, "assign way_hit1[%u] = rdata_q[%u] & (rdata_q[%u:%u] == s1_tag);", w,
-                 at + x->EW - 1, at + x->VW + x->TW - 1, at + x->VW);
-        } else {
-            /* both candidates compared in parallel, the forwarding select comes
-             * last (timing: the compare does not wait for the set mux) */
+        char mf[128], mr[128];
+        tag_match(x, w, "fwd_data_q", mf, sizeof mf);
+        tag_match(x, w, "rdata_q", mr, sizeof mr);
+        /* both candidates compared in parallel, the forwarding select comes
+         * last (timing: the compare does not wait for the set mux) */
+        if (x->mutant == 1)
+            emit(e, "assign way_hit1[%u] = %s;", w, mr);
+        else {
             emit(e, "assign way_hit1[%u] = fwd_hit_q ?", w);
-            emit(e, "    fwd_data_q[%u] & (fwd_data_q[%u:%u] == s1_tag) :", at + x->EW - 1,
-                 at + x->VW + x->TW - 1, at + x->VW);
-            emit(e, "    rdata_q[%u] & (rdata_q[%u:%u] == s1_tag);", at + x->EW - 1,
-                 at + x->VW + x->TW - 1, at + x->VW);
+            emit(e, "    %s :", mf);
+            emit(e, "    %s;", mr);
         }
     }
     emit(e, "// The request ahead (stage 2) may update this set in the cycle this one");
@@ -570,7 +577,7 @@ static void body(gctx *x)
     emit(e, "  fwd_data_d = set_new;");
     emit(e, "  // ways whose valid bit or tag this update changes");
     emit(e, "  fwd_alloc_d = alloc ? vsel : %u'd0;", x->W);
-    emit(e, "  fwd_chg_d = (alloc ? vsel : %u'd0) | (way_hit & w_upd & ~w_valid_new);", x->W);
+    emit(e, "  fwd_chg_d = fwd_alloc_d | (way_hit & w_upd & ~w_valid_new);");
     emit(e, "end");
     emit(e, "// The forwarding match is decided when a request is accepted, against");
     emit(e, "// the write-back of the same cycle: stage 1 starts from a register.");

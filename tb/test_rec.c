@@ -875,6 +875,64 @@ Test(lockstep, one_request_per_cycle_on_hits)
                  (unsigned long long)r.measure_cycles);
 }
 
+/* docs/rec.md: a request accepted in cycle t has its first invalidation on
+ * the port in cycle t + REC_INV_LATENCY, in the RTL and in the timing shell. */
+Test(lockstep, invalidation_latency)
+{
+    const dut_ops *d = rec_dut_find(rec_duts, "fpga");
+    rec_cfg c;
+    rec_tm *tm;
+    rec_in in;
+    rec_out mo, ro;
+    void *h;
+    unsigned phase, cyc, acc_at = 0, inv_at = 0, n;
+    cr_assert_not_null(d);
+    rec_cfg_preset(&c, "fpga");
+    tm = rec_tm_new(&c);
+    h = d->create(1);
+    cr_assert(tm != NULL && h != NULL);
+    memset(&in, 0, sizeof in);
+    in.home_i = 0;
+    in.inv_ready_i = 1;
+    /* reset, then a remote read by GPU 1 (no INV), then a local write to
+     * the same line: one INV, whose latency is measured */
+    for (phase = 0, cyc = 0, n = 0; cyc < 2000 && inv_at == 0; cyc++) {
+        /* a falling reset edge (cycles 1-2): the asynchronous reset fires */
+        in.rst_ni = cyc == 0 || cyc >= 3;
+        in.req_valid_i = phase < 2 && cyc >= 3;
+        in.req_op_i = phase == 0 ? REC_OP_RR : REC_OP_LW;
+        in.req_src_i = 1;
+        in.req_addr_i = 0x1234;
+        d->eval(h, (const uint64_t *)&in, (uint64_t *)&ro);
+        rec_eval(tm, &in, &mo);
+        if (cyc < 3) {
+            rec_step(tm, &in);
+            d->tick(h);
+            continue;
+        }
+        cr_assert_eq(memcmp(&mo, &ro, sizeof mo), 0, "model and RTL differ at cycle %u", cyc);
+        if (ro.inv_valid_o) {
+            cr_assert_eq(phase, 2, "INV before the local write");
+            cr_assert_eq(ro.inv_addr_o, 0x1234);
+            cr_assert_eq(ro.inv_mask_o, 0x2);
+            inv_at = cyc;
+        }
+        if (in.req_valid_i && ro.req_ready_o) {
+            if (phase == 1)
+                acc_at = cyc;
+            phase++;
+        }
+        rec_step(tm, &in);
+        d->tick(h);
+        n++;
+    }
+    cr_assert_neq(inv_at, 0, "no INV within %u cycles", n);
+    cr_assert_eq(inv_at - acc_at, REC_INV_LATENCY, "accepted at %u, first INV at %u", acc_at,
+                 inv_at);
+    d->destroy(h);
+    rec_tm_free(tm);
+}
+
 Test(lockstep, recorded_stimulus_replays_identically)
 {
     rec_bench_opts o;

@@ -436,7 +436,7 @@ module rec_hmg (
       fwd_data_d = set_new;
       // ways whose valid bit or tag this update changes
       fwd_alloc_d = alloc ? vsel : 8'd0;
-      fwd_chg_d = (alloc ? vsel : 8'd0) | (way_hit & w_upd & ~w_valid_new);
+      fwd_chg_d = fwd_alloc_d | (way_hit & w_upd & ~w_valid_new);
     end
     // The forwarding match is decided when a request is accepted, against
     // the write-back of the same cycle: stage 1 starts from a register.
