@@ -1,0 +1,146 @@
+/*
+ * The unit registry: every generated unit (REC directory, BGU, MSHR, TSU, ...)
+ * is described once by a `unit_desc`, and every tool iterates over
+ * unit_registry (cohgen, cohmodel, the lockstep engine, the family benches,
+ * the Makefile fragments through `cohgen --list`). See docs/adding-a-unit.md.
+ *
+ * Port values. The timing shell, the lockstep engine and the Verilator shims
+ * exchange port values as arrays of uint64_t in port-table order: inputs start
+ * with rst_ni, then the unit's input ports; outputs are the unit's output
+ * ports. A port of W bits takes ceil(W / 64) words, least significant word
+ * first (the order of Verilator's wide ports), unused high bits zero.
+ * clk_i is implicit: the shell's step() is the rising edge.
+ */
+#ifndef UNIT_H
+#define UNIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum { PORT_IN, PORT_OUT } port_dir;
+
+typedef struct {
+    port_dir dir;
+    const char *name;
+    unsigned width; /* 1..UNIT_PORT_WIDTH_MAX */
+} port_t;
+
+#define UNIT_PORTS_MAX 64
+#define UNIT_PORT_WIDTH_MAX 4096
+#define UNIT_WORDS(w) (((w) + 63u) / 64u)
+
+/* Tool flags beyond the configuration (REC's --home, a coalescer's --wire):
+ * accepted by cohmodel and by the family bench, passed to the unit as
+ * values indexed like unit_desc.flags (NULL when not given; "1" for a flag
+ * without a value). */
+typedef struct {
+    const char *name;     /* without dashes                                */
+    const char *arg;      /* value placeholder ("G"), or NULL: no value    */
+    const char *help;
+} unit_flag;
+
+#define UNIT_FLAGS_MAX 16
+
+/* Arguments of a stimulus source. */
+typedef struct {
+    uint64_t seed;
+    const char *stream;        /* random stream kind (unit_desc.streams)  */
+    FILE *trace;               /* trace mode: the unit-level text trace   */
+    const char *trace_name;    /* for messages                            */
+    FILE *out;                 /* trace mode: output lines (as cohmodel)  */
+    const char *const *flags;  /* UNIT_FLAGS_MAX values, see unit_flag    */
+} unit_stim_args;
+
+typedef struct unit_desc {
+    const char *name;          /* "rec", "dualopt-bgu", ...               */
+    const char *family;        /* "rec", "dualopt", ...                   */
+    const char *title;         /* one line, with the paper sections       */
+    const char *model_ref;     /* model functions the RTL must match      */
+
+    /* ---- configuration: an opaque struct of cfg_size bytes */
+    size_t cfg_size;
+    const char *const *presets;   /* NULL-terminated; [0] is the default  */
+    const char *const *committed; /* presets whose RTL is committed as
+                                     rtl/<family>/<module_prefix>_<preset> */
+    const char *module_prefix;    /* "rec", "dualopt_bgu"                 */
+    const char *options_help;     /* usage lines of the options           */
+    /* Fills cfg with preset `name`. 0, or -1 for an unknown name. */
+    int (*cfg_preset)(void *cfg, const char *name);
+    /* Applies one option (name without dashes). 0; 1 if not an option of
+     * this unit; -1 on a bad value with a one-line reason in err. */
+    int (*cfg_option)(void *cfg, const char *name, const char *value, char *err, size_t len);
+    /* Completes derived defaults and validates. 0, or -1 with a reason. */
+    int (*cfg_check)(void *cfg, char *err, size_t len);
+    void (*cfg_name)(const void *cfg, char *buf, size_t len);   /* canonical module name */
+    void (*cfg_args)(const void *cfg, char *buf, size_t len);   /* options that reproduce cfg */
+    void (*cfg_params)(const void *cfg, char *buf, size_t len); /* resolved parameters, lines */
+    void (*report)(FILE *f, const void *cfg, int json);
+
+    /* ---- port table (clk_i and rst_ni are implicit and first) */
+    int (*ports)(const void *cfg, port_t *p, int max); /* returns the count */
+
+    /* ---- timing shell (cycle-accurate, compared with the RTL every cycle) */
+    void *(*tm_new)(const void *cfg);
+    void (*tm_free)(void *tm);
+    void (*tm_reset)(void *tm);
+    void (*tm_eval)(const void *tm, const uint64_t *in, uint64_t *out);
+    void (*tm_step)(void *tm, const uint64_t *in);
+
+    /* ---- stimulus: seeded constrained-random streams and the text trace */
+    const char *const *streams;   /* NULL-terminated; [0] is the default  */
+    const unit_flag *flags;       /* tool flags, NULL-terminated by name  */
+    /* NULL with a one-line reason in err ("FILE: line N: ...") on bad input. */
+    void *(*stim_new)(const void *cfg, const unit_stim_args *a, char *err, size_t len);
+    void (*stim_free)(void *s);
+    /* Inputs of cycle `cyc` (in[0] = rst_ni is set by the engine). */
+    void (*stim_drive)(void *s, uint64_t cyc, uint64_t *in);
+    /* After the outputs of the cycle agreed: the handshakes that happened. */
+    void (*stim_observe)(void *s, uint64_t cyc, const uint64_t *in, const uint64_t *out);
+    /* Trace mode: every record driven and the shell drained. */
+    int (*stim_done)(const void *s, const void *tm);
+    /* Cycle bound of a trace run (after the whole trace was read). */
+    uint64_t (*stim_limit)(const void *s);
+    /* Unit lines of the run summary, each line prefixed with `lead`. */
+    void (*stim_summary)(const void *s, const void *tm, uint64_t cycles, FILE *f, const char *lead);
+
+    /* ---- trace tool (cohmodel <unit>): the functional core on a trace.
+     * Returns the exit status (0, or 2 after a one-line message on err
+     * with nothing written to out). */
+    int (*trace_run)(const void *cfg, const char *const *flags, FILE *in, const char *in_name,
+                     FILE *out, FILE *err);
+} unit_desc;
+
+/* NULL-terminated, in registration order (cmodel/units.def). */
+extern const unit_desc *const unit_registry[];
+
+const unit_desc *unit_find(const char *name);
+/* Index of flag `name` in u->flags, or -1. */
+int unit_flag_index(const unit_desc *u, const char *name);
+
+/* A configuration with its unit: parsed from "--config P --opt V ..." words.
+ * unit_cfg_parse applies --config first (anywhere in argv) so options refine
+ * it, then the options in order, then cfg_check. Words it does not know are
+ * left to the caller when `rest` is given (their indices are stored, count
+ * returned in *nrest), else they are an error. Returns 0, or -1 with a
+ * one-line reason in err. cfg must hold u->cfg_size bytes. */
+int unit_cfg_parse(const unit_desc *u, void *cfg, int argc, char *const *argv, int *rest,
+                   int *nrest, char *err, size_t len);
+/* Same from one string of blank-separated words (a shim's args). */
+int unit_cfg_parse_str(const unit_desc *u, void *cfg, const char *args, char *err, size_t len);
+
+/* Port layout of a configuration: counts and word offsets. */
+typedef struct {
+    port_t p[UNIT_PORTS_MAX];
+    int n;
+    unsigned n_in, n_out;          /* input ports include rst_ni           */
+    unsigned in_words, out_words;  /* uint64_t words of the value arrays   */
+} unit_layout;
+int unit_layout_of(const unit_desc *u, const void *cfg, unit_layout *l, char *err, size_t len);
+
+/* Hex of a multi-word value without leading zeros ("0" for zero). */
+void unit_hex_put(FILE *f, const uint64_t *w, unsigned nwords);
+/* Parses hex (no 0x) into nwords words; -1 if empty, not hex or wider. */
+int unit_hex_get(const char **p, uint64_t *w, unsigned nwords, unsigned width);
+
+#endif
