@@ -137,7 +137,8 @@ sanitize: $(B)/bin/cohgen
 
 # make test: the steps (in parallel, TEST_JOBS at a time), each step's time,
 # then the Criterion tests, whose summary line comes last (read by CI).
-test: verilate $(B)/test_all
+test: | $(DEPS_OK)
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) verilate $(B)/test_all tools
 	scripts/test-steps.sh $(B)/steps "$(TEST_JOBS)" $(TEST_STEPS) -- unit
 test-steps: verilate
 	scripts/test-steps.sh $(B)/steps "$(TEST_JOBS)" $(TEST_STEPS) --
