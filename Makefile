@@ -109,7 +109,7 @@ check-generated: $(B)/bin/cohgen
 	scripts/gen-committed.sh check $(B)/check
 
 # ---- Criterion: one binary with every family's tests (one summary line) --
-TEST_SRC := $(wildcard tb/test_*.c)
+TEST_SRC := $(wildcard tb/test_*.c)  # with tb/test_util.c
 $(B)/test_all: $(patsubst %.c,$(B)/obj/%.o,$(TEST_SRC)) $(ENGINE_OBJ) \
                $(foreach f,$(FAMILIES),$(B)/obj/$(f)_duts.o $($(f)_VLIBS)) $(B)/vrt/libvrt.a
 	$(CC) $(CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
