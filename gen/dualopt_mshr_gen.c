@@ -448,11 +448,18 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 "{\"mode\":\"%s\",\"entries\":%u,\"targets\":%u,\"line\":%u,\"gran\":%u,"
                 "\"addr_bits\":%u,\"tag_bits\":%u,\"mask_bits\":%u,\"line_addr_bits\":%u,"
                 "\"entry_bits\":%u,\"count_bits\":%u,\"flop_bits\":%llu,\"ram_bits\":%llu,"
-                "\"mask_store_bits\":%llu}\n",
+                "\"mask_store_bits\":%llu,\"rtl_memories\":[[%u,%u]],\"flop_array_bits\":%llu,"
+                "\"storage_bits\":%llu,\"paper_note\":\"%s\"}\n",
                 c->mode == DUALOPT_MSHR_LINE ? "line" : "bitmask", c->entries, c->targets,
                 c->line, c->gran, c->addr_bits, c->tag_bits, g.mask_bits, g.laddr_bits,
                 g.entry_bits, g.count_bits, (unsigned long long)g.flop_bits,
-                (unsigned long long)g.ram_bits, (unsigned long long)g.mask_store_bits);
+                (unsigned long long)g.ram_bits, (unsigned long long)g.mask_store_bits, g.tags,
+                c->tag_bits, (unsigned long long)g.flop_bits,
+                (unsigned long long)g.mask_store_bits,
+                c->mode == DUALOPT_MSHR_LINE
+                    ? "conventional MSHR: no mask extension"
+                    : "Table 4: mask extension 697 um^2, 0.1 mW per L1 (32 x 16 = 512 bits, "
+                      "1.36 um^2/bit); storage bits = the mask extension");
         return;
     }
     fprintf(f, "DualOpt MSHR: %s mode, %u entries, %s targets per entry, %u B lines, %u-bit masks\n",

@@ -10,38 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_mshr.h"
 #include "lockstep.h"
+#include "test_util.h"
 #include "unit.h"
 
 extern const dut_ops *const dualopt_duts[];
-
-static int sh(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *b;
-    long n;
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = calloc(1, (size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
 
 static void put(const char *path, const char *text)
 {
@@ -113,7 +88,7 @@ Test(dualopt_mshr_fig8, case_c_no_entry_for_the_line_allocates)
 Test(dualopt_mshr_fig8, spec_trace_example_is_printed_exactly)
 {
     put("build/t_mshr_fig8.trace", "REQ w0 0x100 0x0001   # Fig. 8b\nREQ w1 0x100 0x0040\n");
-    cr_assert_eq(sh("build/bin/cohmodel dualopt-mshr <build/t_mshr_fig8.trace "
+    cr_assert_eq(run("build/bin/cohmodel dualopt-mshr <build/t_mshr_fig8.trace "
                     ">build/t_mshr_fig8.out"),
                  0);
     char *o = slurp("build/t_mshr_fig8.out");
@@ -248,7 +223,7 @@ static void expect_bad(const char *args, const char *trace, const char *needle)
              "build/bin/cohmodel dualopt-mshr %s <build/t_mshr_bad.trace >build/t_mshr_bad.out "
              "2>build/t_mshr_bad.err",
              args);
-    cr_assert_eq(sh(cmd), 2, "%s: exit status", needle);
+    cr_assert_eq(run(cmd), 2, "%s: exit status", needle);
     o = slurp("build/t_mshr_bad.out");
     e = slurp("build/t_mshr_bad.err");
     cr_assert_str_empty(o, "nothing on stdout for %s", needle);
@@ -284,7 +259,7 @@ Test(dualopt_mshr_trace, bad_options_exit_2)
     expect_bad("--targets -1", "", "--targets");
     expect_bad("--tag-bits 17", "", "--tag-bits 17");
     expect_bad("--config paper", "", "--config: 'paper'");
-    cr_assert_eq(sh("build/bin/cohgen dualopt-mshr --entries 99 -o build/t_mshr_gen "
+    cr_assert_eq(run("build/bin/cohgen dualopt-mshr --entries 99 -o build/t_mshr_gen "
                     "2>/dev/null"),
                  2);
 }
@@ -292,7 +267,7 @@ Test(dualopt_mshr_trace, bad_options_exit_2)
 Test(dualopt_mshr_trace, line_mode_ignores_masks_and_prints_all_ones)
 {
     put("build/t_mshr_line.trace", "REQ a 0x100\nREQ b 0x104 0x4\nFILL 0\n");
-    cr_assert_eq(sh("build/bin/cohmodel dualopt-mshr --mode line <build/t_mshr_line.trace "
+    cr_assert_eq(run("build/bin/cohmodel dualopt-mshr --mode line <build/t_mshr_line.trace "
                     ">build/t_mshr_line.out"),
                  0);
     char *o = slurp("build/t_mshr_line.out");
@@ -304,7 +279,7 @@ Test(dualopt_mshr_trace, stall_lines_and_stats)
 {
     put("build/t_mshr_st.trace",
         "REQ a 0x0 1\nREQ b 0x0 1\nREQ c 0x0 1\nREQ d 0x40 1\nREQ e 0x80 2\nFILL 0\n");
-    cr_assert_eq(sh("build/bin/cohmodel dualopt-mshr --entries 2 --targets 2 --stats "
+    cr_assert_eq(run("build/bin/cohmodel dualopt-mshr --entries 2 --targets 2 --stats "
                     "<build/t_mshr_st.trace >build/t_mshr_st.out"),
                  0);
     char *o = slurp("build/t_mshr_st.out");
@@ -330,7 +305,7 @@ static void grab(void *ctx, const void *stim, const void *tm)
 
 /* One lockstep run; cfg_override (when not NULL) replaces the DUT's own
  * configuration in the model. Returns ls_run's status. */
-static int run(const char *name, const char *stream, uint64_t cycles, uint64_t seed, FILE *trace,
+static int mshr_ls(const char *name, const char *stream, uint64_t cycles, uint64_t seed, FILE *trace,
                FILE *out, const dualopt_mshr_cfg *cfg_override, mshr_run *x, ls_result *r)
 {
     static dualopt_mshr_cfg cfg;
@@ -373,7 +348,7 @@ Test(dualopt_mshr_lockstep, every_committed_configuration_on_every_stream, .time
         for (k = 0; k < 2; k++) {
             mshr_run x;
             ls_result r;
-            int rc = run(names[i], streams[k], 60000, 7 + i, NULL, NULL, NULL, &x, &r);
+            int rc = mshr_ls(names[i], streams[k], 60000, 7 + i, NULL, NULL, NULL, &x, &r);
             cr_assert_eq(rc, 0, "%s %s: %s", names[i], streams[k], r.mm_msg);
             cr_assert_eq(r.nchan, 4, "req, rsp, fill and done are valid/ready channels");
             cr_assert(x.st.hits > 1000 && x.st.misses > 1000 && x.st.fills > 1000,
@@ -396,7 +371,7 @@ Test(dualopt_mshr_lockstep, a_different_model_configuration_is_caught)
     ls_result r;
     dualopt_mshr_cfg_preset(&c, "fpga");
     c.targets = 3;
-    cr_assert_eq(run("fpga", "mixed", 60000, 3, NULL, NULL, &c, &x, &r), 1);
+    cr_assert_eq(mshr_ls("fpga", "mixed", 60000, 3, NULL, NULL, &c, &x, &r), 1);
     cr_assert_not_null(strstr(r.mm_msg, "MISMATCH cycle"), "%s", r.mm_msg);
     ls_result_free(&r);
 }
@@ -406,7 +381,7 @@ Test(dualopt_mshr_lockstep, one_lookup_per_cycle)
 {
     mshr_run x;
     ls_result r;
-    cr_assert_eq(run("default", "rate", 50000, 5, NULL, NULL, NULL, &x, &r), 0, "%s", r.mm_msg);
+    cr_assert_eq(mshr_ls("default", "rate", 50000, 5, NULL, NULL, NULL, &x, &r), 0, "%s", r.mm_msg);
     cr_assert_gt(x.offered, 40000);
     cr_assert_eq(x.accepted, x.offered, "%llu of %llu offered lookups accepted",
                  (unsigned long long)x.accepted, (unsigned long long)x.offered);
@@ -534,7 +509,7 @@ Test(dualopt_mshr_lockstep, trace_mode_prints_what_cohmodel_prints, .timeout = 6
                  "build/bin/cohmodel dualopt-mshr --config %s <build/t_mshr_rand.trace "
                  ">build/t_mshr_rand.out",
                  names[i]);
-        cr_assert_eq(sh(cmd), 0);
+        cr_assert_eq(run(cmd), 0);
         want = slurp("build/t_mshr_rand.out");
         cr_assert_not_null(strstr(want, "\nHIT "));
         cr_assert_not_null(strstr(want, "\nDONE "));
@@ -543,7 +518,7 @@ Test(dualopt_mshr_lockstep, trace_mode_prints_what_cohmodel_prints, .timeout = 6
                       "fpga trace must stall both ways");
         tr = fopen("build/t_mshr_rand.trace", "r");
         out = open_memstream(&got, &glen);
-        cr_assert_eq(run(names[i], NULL, 0, 3, tr, out, NULL, &x, &r), 0, "%s: %s", names[i],
+        cr_assert_eq(mshr_ls(names[i], NULL, 0, 3, tr, out, NULL, &x, &r), 0, "%s: %s", names[i],
                      r.mm_msg);
         fclose(out);
         fclose(tr);
