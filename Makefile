@@ -116,6 +116,7 @@ sanitize: $(B)/bin/cohgen
 
 # Criterion's summary line (read by CI) comes last: unit runs after the rest.
 test: check-generated lint synth-check sweep sim-iverilog mutants sanitize formal
+	$(if $(TEST_STEPS),$(MAKE) --no-print-directory $(TEST_STEPS))
 	$(MAKE) --no-print-directory unit
 
 formal: $(B)/bin/cohgen | $(DEPS_OK)
@@ -140,3 +141,4 @@ bench: verilate $(B)/bin/bench_model
 
 clean:
 	rm -rf $(B) tb_rec tb_rec_fail.stim tb_rec_fail.vcd
+-include mk/*.mk
