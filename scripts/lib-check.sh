@@ -8,7 +8,9 @@
 #  - a header does not compile alone as C11 and as C++11 (-Wall -Wextra
 #    -Werror -pedantic);
 #  - a C++ program referencing every exported symbol through the headers does
-#    not link against the shared library (a header without C linkage).
+#    not link against the shared library (a header without C linkage);
+#  - an object has writable static storage (.data, .bss, thread-local): the
+#    models keep all state in their instances (docs/model-api.md, threads).
 # Uses $CC and $CXX.
 set -euo pipefail
 work=$1 hdr=$2 lib_a=$3 lib_so=$4 soname=$5 required=$6
@@ -67,6 +69,12 @@ done
 got=$(readelf -d "$lib_so" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
 [ "$got" = "$soname" ] || fail "soname is '$got', expected '$soname'"
 
+# No mutable global or static variables (read-only tables are fine).
+for o in "${objs[@]}"; do
+  rw=$(size -A "$o" | awk '$1 ~ /^\.(data|bss|tdata|tbss)($|\.)/ && $1 !~ /^\.data\.rel\.ro/ && $2 > 0 { print $1 }' | tr '\n' ' ')
+  [ -z "$rw" ] || fail "$(basename "$o") has writable static storage ($rw): state belongs in the instance"
+done
+
 # Every header alone, as C and as C++.
 for h in "${headers[@]}"; do
   echo "#include \"$h\"" > "$work/alone.c"
@@ -99,4 +107,4 @@ LD_LIBRARY_PATH="$(dirname "$lib_so")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$wo
 
 echo "lib-check: $(wc -l < "$work/shared") symbols exported by $(basename "$lib_so") and $(basename "$lib_a")," \
   "exactly those declared in ${#headers[@]} public headers ($(wc -l < "$work/candidates") global symbols in the objects);" \
-  "soname $soname; headers compile alone as C11 and C++11; C++ links against every symbol"
+  "soname $soname; no writable static storage; headers compile alone as C11 and C++11; C++ links against every symbol"
