@@ -23,6 +23,10 @@ LIB_MAINS := $(shell grep -lE '$(LIB_MAIN_RE)' cmodel/*.c)
 LIB_SRC   := $(filter-out $(LIB_MAINS),$(wildcard cmodel/*.c))
 LIB_OBJ   := $(patsubst cmodel/%.c,$(B)/lib/obj/%.o,$(LIB_SRC))
 LIB_HDRS  := $(wildcard cmodel/*.h cmodel/*.def)
+# Installed: every header, and the .def tables a header includes (rec.h's
+# port table; not units.def, which names internal symbols).
+LIB_PUB   := $(wildcard cmodel/*.h) \
+             $(sort $(shell sed -n 's/^ *.include "\([a-z0-9_]*[.]def\)".*/cmodel\/\1/p' cmodel/*.h))
 LIB_A     := $(B)/lib/libcohkit.a
 LIB_SO    := $(B)/lib/$(COHKIT_REAL)
 # Checked to be exported in any case (the rest: whatever the headers declare).
@@ -50,9 +54,9 @@ $(LIB_SO): $(LIB_OBJ)
 	ln -sf $(COHKIT_REAL) $(B)/lib/$(COHKIT_SONAME)
 	ln -sf $(COHKIT_SONAME) $(B)/lib/libcohkit.so
 
-$(B)/lib/.checked: $(LIB_A) $(LIB_SO) scripts/lib-check.sh
-	CC="$(CC)" CXX="$(CXX)" scripts/lib-check.sh $(B)/lib/check cmodel $(LIB_A) $(LIB_SO) \
-	  $(COHKIT_SONAME) "$(LIB_REQUIRED)" $(LIB_OBJ)
+$(B)/lib/.checked: $(LIB_A) $(LIB_SO) $(LIB_HDRS) scripts/lib-check.sh
+	CC="$(CC)" CXX="$(CXX)" scripts/lib-check.sh $(B)/lib/check $(LIB_A) $(LIB_SO) \
+	  $(COHKIT_SONAME) "$(LIB_REQUIRED)" "$(LIB_PUB)" $(LIB_OBJ)
 	@touch $@
 
 lib: $(B)/lib/.checked
@@ -64,7 +68,7 @@ define LIB_INSTALL
 	install -m 755 $(LIB_SO) $(1)$(3)/
 	ln -sf $(COHKIT_REAL) $(1)$(3)/$(COHKIT_SONAME)
 	ln -sf $(COHKIT_SONAME) $(1)$(3)/libcohkit.so
-	install -m 644 $(LIB_HDRS) $(1)$(4)/cohkit/
+	install -m 644 $(LIB_PUB) $(1)$(4)/cohkit/
 	printf '%s\n' 'prefix=$(2)' 'libdir=$(3)' 'includedir=$(4)' '' 'Name: cohkit' \
 	  'Description: golden models of multi-GPU coherence blocks (functional cores, timing shells)' \
 	  'Version: $(COHKIT_MAJOR).$(COHKIT_MINOR).$(COHKIT_PATCH)' \
@@ -73,7 +77,7 @@ endef
 define LIB_UNINSTALL
 	rm -f $(1)$(3)/libcohkit.a $(1)$(3)/$(COHKIT_REAL) $(1)$(3)/$(COHKIT_SONAME) \
 	  $(1)$(3)/libcohkit.so $(1)$(3)/pkgconfig/cohkit.pc
-	rm -f $(addprefix $(1)$(4)/cohkit/,$(notdir $(LIB_HDRS)))
+	rm -f $(addprefix $(1)$(4)/cohkit/,$(notdir $(LIB_PUB)))
 	-rmdir $(1)$(4)/cohkit 2>/dev/null
 endef
 
@@ -115,7 +119,7 @@ examples: $(B)/bin/cohmodel $(EX_BIN)/rec_sim $(EX_BIN)/rec_sim_static $(EX_BIN)
 	rm -rf $(B)/destdir
 	$(call LIB_INSTALL,$(B)/destdir,/opt/cohkit,/opt/cohkit/lib,/opt/cohkit/include)
 	scripts/example-check.sh --destdir $(B)/destdir /opt/cohkit $(COHKIT_REAL) \
-	  "$(notdir $(LIB_HDRS))"
+	  "$(notdir $(LIB_PUB))"
 	$(call LIB_UNINSTALL,$(B)/destdir,/opt/cohkit,/opt/cohkit/lib,/opt/cohkit/include)
 	@left=$$(find $(B)/destdir -type f -o -type l); [ -z "$$left" ] || \
 	  { echo "examples: uninstall left $$left"; exit 1; }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks the model library's exported interface.
-#   scripts/lib-check.sh WORK HDRDIR LIB.a LIB.so SONAME "REQUIRED..." OBJ...
-# The public interface is what the headers in HDRDIR declare. Fails when
+#   scripts/lib-check.sh WORK LIB.a LIB.so SONAME "REQUIRED..." "PUBLIC..." OBJ...
+# PUBLIC are the files installed under include/cohkit/; they are copied
+# into WORK and used as a program would (#include <cohkit/x.h>). The public
+# interface is what those headers declare. Fails when
 #  - a symbol is exported (shared or static library) that no public header
 #    declares (an internal symbol leaking), or a declared one is not exported;
 #  - a REQUIRED symbol is not exported, or the soname is not SONAME;
@@ -13,16 +15,20 @@
 #    models keep all state in their instances (docs/model-api.md, threads).
 # Uses $CC and $CXX.
 set -euo pipefail
-work=$1 hdr=$2 lib_a=$3 lib_so=$4 soname=$5 required=$6
+work=$1 lib_a=$2 lib_so=$3 soname=$4 required=$5 public=$6
 shift 6
 objs=("$@")
 CC=${CC:-cc} CXX=${CXX:-c++}
-rm -rf "$work" && mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work/include/cohkit"
 fail() { echo "lib-check: $*" >&2; exit 1; }
 
+hdr=$work/include
 headers=()
-for h in "$hdr"/*.h; do headers+=("$(basename "$h")"); done
-[ ${#headers[@]} -gt 0 ] || fail "no headers in $hdr"
+for f in $public; do
+  cp "$f" "$hdr/cohkit/"
+  case $f in *.h) headers+=("cohkit/$(basename "$f")") ;; esac
+done
+[ ${#headers[@]} -gt 0 ] || fail "no public headers"
 
 # Defined global symbols (any upper-case type but U) of nm output.
 globals() { awk 'NF == 3 && $2 ~ /^[A-TV-Z]$/ { print $3 }' | sort -u; }
@@ -34,7 +40,7 @@ nm -g --defined-only "$lib_a" | globals > "$work/static"
 # Which candidates the public headers declare: one translation unit takes
 # the address of each; the compiler names the undeclared ones.
 {
-  for h in "${headers[@]}"; do echo "#include \"$h\""; done
+  for h in "${headers[@]}"; do echo "#include <$h>"; done
   echo "void cohkit_check_refs_(void);"
   echo "void cohkit_check_refs_(void)"
   echo "{"
@@ -77,7 +83,7 @@ done
 
 # Every header alone, as C and as C++.
 for h in "${headers[@]}"; do
-  echo "#include \"$h\"" > "$work/alone.c"
+  echo "#include <$h>" > "$work/alone.c"
   $CC -std=c11 -Wall -Wextra -Werror -pedantic -I"$hdr" -fsyntax-only "$work/alone.c" ||
     fail "$h does not compile alone as C11"
   $CXX -x c++ -std=c++11 -Wall -Wextra -Werror -pedantic -I"$hdr" -fsyntax-only "$work/alone.c" ||
@@ -86,7 +92,7 @@ done
 
 # C++ linkage of everything exported.
 {
-  for h in "${headers[@]}"; do echo "#include \"$h\""; done
+  for h in "${headers[@]}"; do echo "#include <$h>"; done
   echo "int main()"
   echo "{"
   echo "    const void *refs[] = {"
