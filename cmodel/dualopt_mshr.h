@@ -17,6 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cohkit.h"
+
+COHKIT_BEGIN_DECLS
+
 typedef enum { DUALOPT_MSHR_BITMASK = 0, DUALOPT_MSHR_LINE = 1 } dualopt_mshr_mode;
 
 /* Lookup outcomes, as driven on rsp_kind_o. */
@@ -143,5 +147,7 @@ void dualopt_mshr_tm_free(dualopt_mshr_tm *t);
 void dualopt_mshr_tm_reset(dualopt_mshr_tm *t);
 void dualopt_mshr_eval(const dualopt_mshr_tm *t, const dualopt_mshr_in *in, dualopt_mshr_out *o);
 void dualopt_mshr_step(dualopt_mshr_tm *t, const dualopt_mshr_in *in);
+
+COHKIT_END_DECLS
 
 #endif
