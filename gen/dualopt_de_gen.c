@@ -316,16 +316,20 @@ static void emit_formal(gctx *x)
     emit_file *e = x->e;
     emit_nl(e);
     emit(e, "`ifdef FORMAL");
+    emit(e, "logic f_init_q = 1'b0;");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_rearm_q, f_pub_q;");
     emit(e, "logic [1:0] f_mode_q;");
     emit(e, "always @(posedge clk_i) begin");
-    emit(e, "  f_past_q <= rst_ni;");
+    emit(e, "  f_init_q <= 1'b1;");
+    emit(e, "  f_past_q <= f_init_q;");
     emit(e, "  f_rearm_q <= rearm;");
     emit(e, "  f_pub_q <= s2_valid_q & s2_live_q;");
     emit(e, "  f_mode_q <= mode_q;");
     emit(e, "end");
     emit(e, "always @(*) begin");
+    emit(e, "  // reset in the first cycle only");
+    emit(e, "  assume(rst_ni == f_init_q);");
     emit(e, "  if (rst_ni) begin");
     emit(e, "    assert(remote_q <= %u'd%u);", x->RB, x->c->window);
     emit(e, "    assert(total_q <= %u'd%llu);", x->TB, (unsigned long long)x->g.cap);
@@ -418,7 +422,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 "\"block_thresh\":\"%u/%u\",\"hit_thresh\":\"%u/%u\",\"words\":%u,"
                 "\"hit_over\":\"%s\",\"remonitor\":%u,\"counter_bits\":{\"total\":%u,\"remote\":%u,"
                 "\"reads\":%u,\"words\":%u,\"hits\":%u,\"warmup\":%u},\"product_bits\":{\"ratio\":%u,"
-                "\"block\":%u,\"hit\":%u},\"flops\":%u,\"decide_latency\":%u}\n",
+                "\"block\":%u,\"hit\":%u},\"flops\":%u,\"decide_latency\":%u,\"rtl_memories\":[]}\n",
                 c->window, c->warmup, (unsigned long long)g.cap, c->remote_th.num, c->remote_th.den,
                 c->block_th.num, c->block_th.den, c->hit_th.num, c->hit_th.den, c->words,
                 c->hit_all ? "all" : "reads", c->remonitor, g.total_bits, g.remote_bits,

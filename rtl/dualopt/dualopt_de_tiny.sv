@@ -225,16 +225,20 @@ module dualopt_de_tiny (
   end
 
   `ifdef FORMAL
+  logic f_init_q = 1'b0;
   logic f_past_q = 1'b0;
   logic f_rearm_q, f_pub_q;
   logic [1:0] f_mode_q;
   always @(posedge clk_i) begin
-    f_past_q <= rst_ni;
+    f_init_q <= 1'b1;
+    f_past_q <= f_init_q;
     f_rearm_q <= rearm;
     f_pub_q <= s2_valid_q & s2_live_q;
     f_mode_q <= mode_q;
   end
   always @(*) begin
+    // reset in the first cycle only
+    assume(rst_ni == f_init_q);
     if (rst_ni) begin
       assert(remote_q <= 5'd20);
       assert(total_q <= 10'd1000);
