@@ -422,7 +422,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 "\"block_thresh\":\"%u/%u\",\"hit_thresh\":\"%u/%u\",\"words\":%u,"
                 "\"hit_over\":\"%s\",\"remonitor\":%u,\"counter_bits\":{\"total\":%u,\"remote\":%u,"
                 "\"reads\":%u,\"words\":%u,\"hits\":%u,\"warmup\":%u},\"product_bits\":{\"ratio\":%u,"
-                "\"block\":%u,\"hit\":%u},\"flops\":%u,\"decide_latency\":%u,\"rtl_memories\":[]}\n",
+                "\"block\":%u,\"hit\":%u},\"register_bits\":%u,\"decide_latency\":%u,\"rtl_memories\":[]}\n",
                 c->window, c->warmup, (unsigned long long)g.cap, c->remote_th.num, c->remote_th.den,
                 c->block_th.num, c->block_th.den, c->hit_th.num, c->hit_th.den, c->words,
                 c->hit_all ? "all" : "reads", c->remonitor, g.total_bits, g.remote_bits,
@@ -446,8 +446,8 @@ static void gen_report(FILE *f, const void *cfg, int json)
             g.ratio_bits, c->remote_th.den, c->remote_th.num, g.block_bits, c->block_th.den,
             c->block_th.num * c->words, g.hit_bits, c->hit_th.den, c->hit_all ? "remote" : "reads",
             c->hit_th.num);
-    fprintf(f, "  flip-flops: %u (live counters %u, decision pipeline %u); re-monitoring at kernel "
-               "boundaries %s\n",
+    fprintf(f, "  register bits: %u (live counters %u, decision pipeline %u; synthesis merges the "
+               "products equal to a shifted counter); re-monitoring at kernel boundaries %s\n",
             flops, g.counter_flops, pipe_bits, c->remonitor ? "on" : "off");
     fprintf(f, "  timing: one access per cycle; decision valid %u cycles after the handshake of the "
                "access that closes the window\n",
