@@ -17,6 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cohkit.h"
+
+COHKIT_BEGIN_DECLS
+
 /* Access kinds, as driven on acc_kind_i: bit 1 = remote, bit 0 = write. */
 typedef enum { DE_LR = 0, DE_LW = 1, DE_RR = 2, DE_RW = 3 } de_kind;
 
@@ -167,5 +171,7 @@ void de_tm_free(de_tm *t);
 void de_tm_reset(de_tm *t);
 void de_eval(const de_tm *t, const de_in *in, de_out *out);
 void de_step(de_tm *t, const de_in *in);
+
+COHKIT_END_DECLS
 
 #endif

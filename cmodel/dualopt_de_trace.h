@@ -12,6 +12,8 @@
 
 #include "dualopt_de.h"
 
+COHKIT_BEGIN_DECLS
+
 enum { DE_T_KERNEL = 4, DE_T_RESET = 5 };
 
 typedef struct {
@@ -25,5 +27,7 @@ typedef struct {
 int de_trace_read(FILE *f, const de_cfg *cfg, de_trec **recs, size_t *n, char *err, size_t len);
 void de_trace_print_decide(FILE *f, uint64_t n, unsigned mode, const de_counts *c);
 void de_trace_print_undecided(FILE *f, const de_counts *c);
+
+COHKIT_END_DECLS
 
 #endif
