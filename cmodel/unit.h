@@ -114,6 +114,11 @@ typedef struct unit_desc {
      * with nothing written to out). */
     int (*trace_run)(const void *cfg, const char *const *flags, FILE *in, const char *in_name,
                      FILE *out, FILE *err);
+
+    /* Configuration options that may stand without a value (NULL-terminated
+     * names, or NULL): `--name` alone means `--name 1`; a following "0" or
+     * "1" is taken as its value. */
+    const char *const *cfg_bare;
 } unit_desc;
 
 /* NULL-terminated, in registration order (cmodel/units.def). */

@@ -9,3 +9,11 @@ dualopt_SWEEP += tb/dualopt-mshr_sweep.txt
 formal-dualopt-mshr: $(B)/bin/cohgen
 	scripts/dualopt-mshr-formal.sh $(B)/formal-dualopt-mshr 12
 REGRESS_STEPS += formal-dualopt-mshr
+dualopt_MODS += dualopt_de_default dualopt_de_fpga dualopt_de_gran8 dualopt_de_gran16 dualopt_de_kernel dualopt_de_tiny
+dualopt_SWEEP += tb/dualopt-de_sweep.txt
+# Decision engine: bounded formal check of its mode and counter properties
+# (with a mutant that must fail), part of make regress.
+.PHONY: formal-dualopt-de
+formal-dualopt-de: $(B)/bin/cohgen
+	scripts/formal-de.sh $(B)/formal-de
+REGRESS_STEPS += formal-dualopt-de

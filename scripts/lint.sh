@@ -12,9 +12,10 @@ for f in "$@"; do
   if [ -n "$out" ]; then echo "lint: verilator: $f"; echo "$out" | head -20; fail=1; fi
   out=$(iverilog -g2012 -Wall -o /dev/null "$f" "$d/${m}_tb.sv" 2>&1) || true
   if [ -n "$out" ]; then echo "lint: iverilog: $f"; echo "$out" | head -20; fail=1; fi
-  # a one-set directory (entries == ways) is a register file by design
+  # a one-set directory (entries == ways) is a register file by design; a
+  # unit without an array says so in its header ("No memory array")
   memchk="select -assert-min 1 t:\$mem*"
-  grep -q 'One set (entries == ways): a register' "$f" && memchk=""
+  grep -q 'One set (entries == ways): a register\|No memory array' "$f" && memchk=""
   out=$(yosys -q -p "read_verilog -sv $f; prep -top $m; check -assert; \
         select -assert-none t:\$dlatch t:\$adlatch t:\$sr; $memchk" 2>&1) || {
     echo "lint: yosys: $f"; echo "$out" | tail -20; fail=1; }
