@@ -447,21 +447,9 @@ static void body(gctx *x)
         }
     }
     if (x->HP) {
-        /* position bits of every slot */
-        char pm[80];
-        unsigned nib = (x->VW + 3) / 4, i, k = 0;
-        k += (unsigned)snprintf(pm, sizeof pm, "%u'h", x->VW);
-        for (i = nib; i-- > 0;) {
-            unsigned v = 0;
-            for (b = 0; b < 4; b++)
-                if (i * 4 + b < x->VW && (i * 4 + b) % x->SW == 0)
-                    v |= 1u << b;
-            if (k + 2 < sizeof pm)
-                pm[k++] = "0123456789abcdef"[v];
-        }
-        pm[k] = '\0';
+        /* the position bits of the other slots */
         declv(x, x->VW, "pos_other");
-        emit(e, "assign pos_other = %s & ~slot_mask;", pm);
+        emit(e, "assign pos_other = {%u{%u'd1}} & ~slot_mask;", x->S, x->SW);
     }
     for (w = 0; w < x->W; w++) {
         char sh[40], vw[40];

@@ -274,7 +274,7 @@ module rec_fpga (
   assign w_sh[11:9] = w_f4[15:13];
   assign w_pos[3] = w_f4[12];
   logic [63:0] pos_other;
-  assign pos_other = 64'h1111111111111111 & ~slot_mask;
+  assign pos_other = {16{4'd1}} & ~slot_mask;
   assign w_present[0] = w_pos[0];
   assign w_rw_own[0] = op_rw & remote & w_present[0];
   assign w_lw_inv[0] = op_lw & w_present[0];
