@@ -1,0 +1,11 @@
+# The DualOpt family (cmodel/dualopt_*.c, gen/dualopt_*_gen.c): committed
+# modules (RTL under rtl/dualopt/) and sweep lists, one line per unit so that
+# the units' fragments merge independently.
+FAMILIES += dualopt
+dualopt_MODS += dualopt_mshr_default dualopt_mshr_fpga dualopt_mshr_line dualopt_mshr_gran8 dualopt_mshr_gran16
+dualopt_SWEEP += tb/dualopt-mshr_sweep.txt
+# bounded model check of the MSHR's FORMAL properties, with two mutants
+.PHONY: formal-dualopt-mshr
+formal-dualopt-mshr: $(B)/bin/cohgen
+	scripts/dualopt-mshr-formal.sh $(B)/formal-dualopt-mshr 12
+REGRESS_STEPS += formal-dualopt-mshr
