@@ -103,7 +103,10 @@ static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
     emit_nl(e);
     emit(e, "`ifdef FORMAL");
     emit(e, "// SCBU bypasses only remote reads, and only in coalescing mode (spec 2.7).");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
     emit(e, "always @(*) begin");
+    emit(e, "  assume(rst_ni == f_past_q); // reset in the first cycle only");
     emit(e, "  if (rst_ni && res_valid_o && res_bypass_o) begin");
     emit(e, "    assert(!res_local_o);");
     emit(e, "    assert(res_op_o == OpRead);");

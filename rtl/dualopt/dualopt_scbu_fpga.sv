@@ -103,7 +103,10 @@ module dualopt_scbu_fpga (
 
   `ifdef FORMAL
   // SCBU bypasses only remote reads, and only in coalescing mode (spec 2.7).
+  logic f_past_q = 1'b0;
+  always @(posedge clk_i) f_past_q <= 1'b1;
   always @(*) begin
+    assume(rst_ni == f_past_q); // reset in the first cycle only
     if (rst_ni && res_valid_o && res_bypass_o) begin
       assert(!res_local_o);
       assert(res_op_o == OpRead);
