@@ -24,10 +24,10 @@ HDRS      := $(wildcard cmodel/*.h cmodel/*.def gen/*.h tb/*.h)
 # Filled by the fragments: families, and the steps of make test / regress.
 FAMILIES      :=
 TEST_STEPS    := check-generated lint synth-check sweep sim-iverilog sanitize
-REGRESS_STEPS :=
+REGRESS_STEPS := sweep-full
 TEST_JOBS     ?= 2
 
-.PHONY: all deps tools rtl check-generated verilate test unit lint sweep sim-iverilog \
+.PHONY: all deps tools rtl check-generated verilate test unit lint sweep sweep-full sim-iverilog \
         sanitize gate-sim regress bench clean help test-steps
 
 all: tools
@@ -87,7 +87,7 @@ tb_$(1): $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) $(B)/obj/$(1)_duts.o $$($(1)_VLIBS)
 	$(CC) $(CFLAGS) -o $$@ $$^ $(LDLIBS)
 test-$(1): tb_$(1) $(B)/test_all tools
 	scripts/lint.sh $$(foreach m,$$($(1)_MODS),rtl/$(1)/$$(m).sv)
-	scripts/sweep.sh $(B)/sweep $$($(1)_SWEEP)
+	scripts/sweep.sh --sample $(B)/sweep $$($(1)_SWEEP)
 	scripts/iverilog-replay.sh $(B)/iverilog $(1)
 	$(B)/test_all --color=never --jobs 2 --filter '$(1)_*/*'
 endef
@@ -109,7 +109,7 @@ check-generated: $(B)/bin/cohgen
 	scripts/gen-committed.sh check $(B)/check
 
 # ---- Criterion: one binary with every family's tests (one summary line) --
-TEST_SRC := $(wildcard tb/test_*.c)
+TEST_SRC := $(wildcard tb/test_*.c)  # with tb/test_util.c
 $(B)/test_all: $(patsubst %.c,$(B)/obj/%.o,$(TEST_SRC)) $(ENGINE_OBJ) \
                $(foreach f,$(FAMILIES),$(B)/obj/$(f)_duts.o $($(f)_VLIBS)) $(B)/vrt/libvrt.a
 	$(CC) $(CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
@@ -119,8 +119,12 @@ unit: $(B)/test_all verilate
 lint: $(B)/bin/cohgen
 	scripts/lint.sh $(ALL_RTL)
 
+# make test: the sample of every sweep list ('+' lines); make sweep-full
+# (in make regress): every line.
 sweep: verilate
-	scripts/sweep.sh $(B)/sweep $(foreach f,$(FAMILIES),$($(f)_SWEEP))
+	scripts/sweep.sh --sample $(B)/sweep $(foreach f,$(FAMILIES),$($(f)_SWEEP))
+sweep-full: verilate
+	scripts/sweep.sh $(B)/sweep-full $(foreach f,$(FAMILIES),$($(f)_SWEEP))
 
 sim-iverilog: verilate
 	scripts/iverilog-replay.sh $(B)/iverilog $(FAMILIES)
@@ -137,7 +141,8 @@ sanitize: $(B)/bin/cohgen
 
 # make test: the steps (in parallel, TEST_JOBS at a time), each step's time,
 # then the Criterion tests, whose summary line comes last (read by CI).
-test: verilate $(B)/test_all
+test: | $(DEPS_OK)
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) verilate $(B)/test_all tools
 	scripts/test-steps.sh $(B)/steps "$(TEST_JOBS)" $(TEST_STEPS) -- unit
 test-steps: verilate
 	scripts/test-steps.sh $(B)/steps "$(TEST_JOBS)" $(TEST_STEPS) --

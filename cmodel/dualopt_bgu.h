@@ -19,6 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cohkit.h"
+
+COHKIT_BEGIN_DECLS
+
 #define BGU_LANES_MAX 64
 
 typedef struct {
@@ -100,5 +104,7 @@ void bgu_eval(const bgu_tm *t, const uint64_t *in, uint64_t *out);
 void bgu_step(bgu_tm *t, const uint64_t *in);
 /* Packs a load into the input words (valid, active, addresses, size). */
 void bgu_pack(const bgu_tm *t, const bgu_load *ld, uint64_t *in);
+
+COHKIT_END_DECLS
 
 #endif

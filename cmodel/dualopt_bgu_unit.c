@@ -26,7 +26,7 @@ static int u_ports(const void *cfg, port_t *p, int max)
 {
     const bgu_cfg *c = cfg;
     bgu_geom g;
-    const port_t t[] = {
+    static const port_t t[] = {
         {PORT_IN, "inst_valid_i", 1},
         {PORT_OUT, "inst_ready_o", 1},
         {PORT_IN, "inst_active_i", 0},

@@ -14,6 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cohkit.h"
+
+COHKIT_BEGIN_DECLS
+
 /* Operations, as driven on acc_op_i (3 is reserved and never a read). */
 typedef enum { SCBU_RD = 0, SCBU_WR = 1, SCBU_AT = 2 } scbu_op;
 
@@ -86,5 +90,7 @@ void scbu_tm_free(scbu_tm *t);
 void scbu_tm_reset(scbu_tm *t);
 void scbu_eval(const scbu_tm *t, const uint64_t *in, uint64_t *out);
 void scbu_step(scbu_tm *t, const uint64_t *in);
+
+COHKIT_END_DECLS
 
 #endif

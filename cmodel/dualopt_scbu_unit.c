@@ -26,17 +26,23 @@ static int u_ports(const void *cfg, port_t *p, int max)
 {
     const scbu_cfg *c = cfg;
     unsigned aw = c->addr_bits, rw = c->addr_bits + 1;
-    const port_t t[] = {
-        {PORT_IN, "cfg_valid_i", 1},   {PORT_IN, "cfg_start_i", rw}, {PORT_IN, "cfg_end_i", rw},
+    /* widths 0: filled from the configuration below */
+    static const port_t t[] = {
+        {PORT_IN, "cfg_valid_i", 1},   {PORT_IN, "cfg_start_i", 0},  {PORT_IN, "cfg_end_i", 0},
         {PORT_IN, "en_valid_i", 1},    {PORT_IN, "en_coalesce_i", 1},
         {PORT_IN, "acc_valid_i", 1},   {PORT_OUT, "acc_ready_o", 1}, {PORT_IN, "acc_op_i", 2},
-        {PORT_IN, "acc_addr_i", aw},   {PORT_OUT, "res_valid_o", 1}, {PORT_IN, "res_ready_i", 1},
-        {PORT_OUT, "res_op_o", 2},     {PORT_OUT, "res_addr_o", aw}, {PORT_OUT, "res_local_o", 1},
+        {PORT_IN, "acc_addr_i", 0},    {PORT_OUT, "res_valid_o", 1}, {PORT_IN, "res_ready_i", 1},
+        {PORT_OUT, "res_op_o", 2},     {PORT_OUT, "res_addr_o", 0},  {PORT_OUT, "res_local_o", 1},
         {PORT_OUT, "res_bypass_o", 1},
     };
     int n = (int)(sizeof t / sizeof t[0]), i;
-    for (i = 0; i < n && i < max; i++)
+    for (i = 0; i < n && i < max; i++) {
         p[i] = t[i];
+        if (i == 1 || i == 2)
+            p[i].width = rw;
+        else if (i == 8 || i == 12)
+            p[i].width = aw;
+    }
     return n;
 }
 

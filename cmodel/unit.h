@@ -18,6 +18,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cohkit.h"
+
+COHKIT_BEGIN_DECLS
+
 typedef enum { PORT_IN, PORT_OUT } port_dir;
 
 typedef struct {
@@ -143,5 +147,7 @@ int unit_layout_of(const unit_desc *u, const void *cfg, unit_layout *l, char *er
 void unit_hex_put(FILE *f, const uint64_t *w, unsigned nwords);
 /* Parses hex (no 0x) into nwords words; -1 if empty, not hex or wider. */
 int unit_hex_get(const char **p, uint64_t *w, unsigned nwords, unsigned width);
+
+COHKIT_END_DECLS
 
 #endif

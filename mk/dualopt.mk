@@ -1,7 +1,14 @@
-# The DualOpt family (cmodel/dualopt_*.c, gen/dualopt_*_gen.c): its committed
-# modules (RTL under rtl/dualopt/) and sweep lists. Each unit adds its own
-# lines; FAMILIES is set idempotently so that every unit may carry the line.
-FAMILIES := $(filter-out dualopt,$(FAMILIES)) dualopt
+# The DualOpt family (cmodel/dualopt_*.c, gen/dualopt_*_gen.c): committed
+# modules (RTL under rtl/dualopt/) and sweep lists, one line per unit so that
+# the units' fragments merge independently.
+FAMILIES += dualopt
+dualopt_MODS += dualopt_mshr_default dualopt_mshr_fpga dualopt_mshr_line dualopt_mshr_gran8 dualopt_mshr_gran16
+dualopt_SWEEP += tb/dualopt-mshr_sweep.txt
+# bounded model check of the MSHR's FORMAL properties, with two mutants
+.PHONY: formal-dualopt-mshr
+formal-dualopt-mshr: $(B)/bin/cohgen
+	scripts/dualopt-mshr-formal.sh $(B)/formal-dualopt-mshr 12
+REGRESS_STEPS += formal-dualopt-mshr
 dualopt_MODS += dualopt_bgu_default dualopt_bgu_fpga dualopt_bgu_gran8 dualopt_bgu_gran16
 dualopt_SWEEP += tb/dualopt-bgu_sweep.txt
 dualopt_MODS += dualopt_scbu_default dualopt_scbu_fpga

@@ -6,7 +6,7 @@
 set -uo pipefail
 out=$1; shift
 B=${B:-build}
-CYCLES=${IVL_CYCLES:-12000}
+CYCLES=${IVL_CYCLES:-6000}
 mkdir -p "$out"
 pass=0 failn=0
 for fam in "$@"; do

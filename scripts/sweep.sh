@@ -3,12 +3,16 @@
 # lines "NAME cohgen-options", '#' comments) is generated, lint-clean under
 # Verilator, Icarus and Yosys, passes lockstep on two seeds with back-pressure
 # on every stream of the unit, and replays identically through Icarus.
-#   scripts/sweep.sh OUT_DIR LIST...
+#   scripts/sweep.sh [--sample] OUT_DIR LIST...
+# A line starting with '+' is in the sample that make test runs (--sample);
+# without --sample every line runs.
 set -uo pipefail
+sample=0
+[ "${1:-}" = --sample ] && { sample=1; shift; }
 out=$1; shift
 B=${B:-build}
 mkdir -p "$out"
-export SWEEP_OUT=$out SWEEP_CYCLES=${SWEEP_CYCLES:-150000} B
+export SWEEP_OUT=$out SWEEP_CYCLES=${SWEEP_CYCLES:-150000} B sample
 one() {
   local unit=$1 name=$2; shift 2
   local family prefix dir="$SWEEP_OUT/$unit/$name" tb
@@ -32,7 +36,8 @@ entries() {  # "unit name options..." for every list
   local l u
   for l in "$@"; do
     u=$(basename "$l" _sweep.txt)
-    grep -v '^\s*\(#\|$\)' "$l" | sed "s/^/$u /"
+    grep -v '^\s*\(#\|$\)' "$l" | { if [ $sample -eq 1 ]; then grep '^+'; else cat; fi; } |
+      sed "s/^+//; s/^/$u /"
   done
 }
 entries "$@" | xargs -P "${JOBS:-2}" -L1 bash -c 'one "$@"' one

@@ -10,34 +10,11 @@
 #include <sys/wait.h>
 
 #include "lockstep.h"
+#include "test_util.h"
 #include "unit.h"
 
 extern const dut_ops *const rec_duts[];
 
-static int sh(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *b;
-    long n;
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = calloc(1, (size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
 
 Test(platform_registry, every_unit_is_complete_and_consistent)
 {
@@ -185,21 +162,21 @@ Test(platform_engine, first_mismatch_is_reported_with_a_replayable_stimulus, .ti
      * inverted on one port: the engine must stop at the first cycle and the
      * recorded stimulus must replay the same mismatch */
     char *o;
-    cr_assert_eq(sh("rm -rf build/t_mm && mkdir -p build/t_mm/src && "
+    cr_assert_eq(run("rm -rf build/t_mm && mkdir -p build/t_mm/src && "
                     "build/bin/cohgen rec --config fpga --entries 64 --name rec_mm -o build/t_mm/src && "
                     "sed -i 's/out\\[1\\] = static_cast<uint64_t>(x->top->inv_valid_o);/"
                     "out[1] = static_cast<uint64_t>(x->top->inv_valid_o) ^ (x->t > 4000);/' "
                     "build/t_mm/src/rec_mm_shim.cpp && grep -q 'x->t > 4000' build/t_mm/src/rec_mm_shim.cpp && "
                     "scripts/unit-bench.sh --rtl-from build/t_mm/src build/t_mm mm rec >build/t_mm/build.log 2>&1"),
                  0, "bench build failed (build/t_mm/build.log)");
-    cr_assert_eq(sh("cd build/t_mm && mm/tb_rec --config mm --cycles 20000 --seed 3 >run.log"), 1);
+    cr_assert_eq(run("cd build/t_mm && mm/tb_rec --config mm --cycles 20000 --seed 3 >run.log"), 1);
     o = slurp("build/t_mm/run.log");
     cr_assert_not_null(o);
     cr_assert(strstr(o, "MISMATCH cycle 2001 port inv_valid_o") != NULL, "%s", o);
     cr_assert(strstr(o, "(seed 3)") != NULL, "%s", o);
     free(o);
-    cr_assert_eq(sh("test -s build/t_mm/tb_rec_fail.stim && test -s build/t_mm/tb_rec_fail.vcd"), 0);
-    cr_assert_eq(sh("cd build/t_mm && mm/tb_rec --config mm --replay tb_rec_fail.stim >replay.log"), 1);
+    cr_assert_eq(run("test -s build/t_mm/tb_rec_fail.stim && test -s build/t_mm/tb_rec_fail.vcd"), 0);
+    cr_assert_eq(run("cd build/t_mm && mm/tb_rec --config mm --replay tb_rec_fail.stim >replay.log"), 1);
     o = slurp("build/t_mm/replay.log");
     cr_assert(o && strstr(o, "MISMATCH cycle 2001 port inv_valid_o"), "%s", o ? o : "");
     free(o);
@@ -209,7 +186,7 @@ Test(platform_tools, list_names_every_unit_and_committed_configuration)
 {
     char *t;
     size_t i, k;
-    cr_assert_eq(sh("build/bin/cohgen --list=units >build/t_units.txt && "
+    cr_assert_eq(run("build/bin/cohgen --list=units >build/t_units.txt && "
                     "build/bin/cohgen --list=configs >build/t_configs.txt"), 0);
     t = slurp("build/t_units.txt");
     cr_assert_not_null(t);
@@ -230,23 +207,23 @@ Test(platform_tools, list_names_every_unit_and_committed_configuration)
             cr_assert(strstr(t, line) != NULL, "missing: %s", line);
             snprintf(path, sizeof path, "test -f rtl/%s/%s_%s.sv", u->family, u->module_prefix,
                      u->committed[k]);
-            cr_assert_eq(sh(path), 0, "%s", path);
+            cr_assert_eq(run(path), 0, "%s", path);
         }
     free(t);
-    cr_assert_eq(sh("build/bin/cohgen nonesuch -o build/t_none 2>/dev/null"), 2);
-    cr_assert_eq(sh("test -e build/t_none"), 1, "cohgen wrote output for an unknown unit");
-    cr_assert_eq(sh("build/bin/cohmodel nonesuch </dev/null 2>/dev/null"), 2);
+    cr_assert_eq(run("build/bin/cohgen nonesuch -o build/t_none 2>/dev/null"), 2);
+    cr_assert_eq(run("test -e build/t_none"), 1, "cohgen wrote output for an unknown unit");
+    cr_assert_eq(run("build/bin/cohmodel nonesuch </dev/null 2>/dev/null"), 2);
 }
 
 Test(platform_tools, family_bench_options_behave_the_same, .timeout = 60)
 {
-    cr_assert_eq(sh("./tb_rec --unit rec --config fpga --cycles 3000 --seed 2 | tail -1 | grep -q '^PASS'"), 0);
-    cr_assert_eq(sh("./tb_rec --unit nonesuch >/dev/null 2>&1"), 2);
-    cr_assert_eq(sh("./tb_rec --stream nonesuch >/dev/null 2>&1"), 2);
-    cr_assert_eq(sh("./tb_rec --seed >/dev/null 2>&1"), 2);
-    cr_assert_eq(sh("./tb_rec --replay /nonexistent >/dev/null 2>&1"), 2);
-    cr_assert_eq(sh("printf '1 0\\n' >build/t_short.stim && ./tb_rec --replay build/t_short.stim "
+    cr_assert_eq(run("./tb_rec --unit rec --config fpga --cycles 3000 --seed 2 | tail -1 | grep -q '^PASS'"), 0);
+    cr_assert_eq(run("./tb_rec --unit nonesuch >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_rec --stream nonesuch >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_rec --seed >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_rec --replay /nonexistent >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("printf '1 0\\n' >build/t_short.stim && ./tb_rec --replay build/t_short.stim "
                     ">build/t_short.out 2>&1"), 2);
-    cr_assert_eq(sh("grep -q 'line 1' build/t_short.out"), 0);
-    cr_assert_eq(sh("./tb_rec --config fpga --cycles 2000 --rtl-only | grep -q 'RTL alone'"), 0);
+    cr_assert_eq(run("grep -q 'line 1' build/t_short.out"), 0);
+    cr_assert_eq(run("./tb_rec --config fpga --cycles 2000 --rtl-only | grep -q 'RTL alone'"), 0);
 }
