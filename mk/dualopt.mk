@@ -17,3 +17,7 @@ dualopt_SWEEP += tb/dualopt-de_sweep.txt
 formal-dualopt-de: $(B)/bin/cohgen
 	scripts/formal-de.sh $(B)/formal-de
 REGRESS_STEPS += formal-dualopt-de
+dualopt_MODS += dualopt_bgu_default dualopt_bgu_fpga dualopt_bgu_gran8 dualopt_bgu_gran16
+dualopt_SWEEP += tb/dualopt-bgu_sweep.txt
+dualopt_MODS += dualopt_scbu_default dualopt_scbu_fpga
+dualopt_SWEEP += tb/dualopt-scbu_sweep.txt
