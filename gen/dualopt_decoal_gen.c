@@ -65,9 +65,14 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "assign h_cnt = hdr[%u:8];", 8 + CBF - 1);
     emit(e, "assign good_r = h_type == 4'd1 & h_comp == 4'd0 & hdr[15:8] == 8'd0 & "
             "pkt_len_i >= 16'd%u;", CODEC_HDR_BYTES);
-    emit(e, "assign good_c = h_type == 4'd1 & h_comp == 4'd1 & hdr[31:%u] == '0 & h_cnt != '0 & "
-            "h_cnt <= %u'd%u & pkt_len_i == 16'd%u + 16'(h_cnt) * 16'd%u;",
-         8 + CBF, CBF, MAX, CODEC_HDR_BYTES, c->gran + 2);
+    {
+        char cap[32] = "";
+        if (MAX < (1u << CBF) - 1) /* a full-range count needs no upper check */
+            snprintf(cap, sizeof cap, "h_cnt <= %u'd%u & ", CBF, MAX);
+        emit(e, "assign good_c = h_type == 4'd1 & h_comp == 4'd1 & hdr[31:%u] == '0 & h_cnt != '0 & "
+                "%spkt_len_i == 16'd%u + 16'(h_cnt) * 16'd%u;",
+             8 + CBF, cap, CODEC_HDR_BYTES, c->gran + 2);
+    }
     for (j = 0; j < MAX; j++)
         emit(e, "assign in_s%u = pkt_data_i[%u +: %u];", j, 32 + j * SW, SW);
     emit(e, "assign last = idx_q == n_q - %u'd1;", NB);

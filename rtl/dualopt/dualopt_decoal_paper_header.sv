@@ -53,7 +53,7 @@ module dualopt_decoal_paper_header (
   assign h_id = hdr[31:16];
   assign h_cnt = hdr[10:8];
   assign good_r = h_type == 4'd1 & h_comp == 4'd0 & hdr[15:8] == 8'd0 & pkt_len_i >= 16'd4;
-  assign good_c = h_type == 4'd1 & h_comp == 4'd1 & hdr[31:11] == '0 & h_cnt != '0 & h_cnt <= 3'd7 & pkt_len_i == 16'd4 + 16'(h_cnt) * 16'd6;
+  assign good_c = h_type == 4'd1 & h_comp == 4'd1 & hdr[31:11] == '0 & h_cnt != '0 & pkt_len_i == 16'd4 + 16'(h_cnt) * 16'd6;
   assign in_s0 = pkt_data_i[32 +: 48];
   assign in_s1 = pkt_data_i[80 +: 48];
   assign in_s2 = pkt_data_i[128 +: 48];
