@@ -19,9 +19,12 @@ static unsigned clog2(unsigned v) /* ceil(log2(v)), 0 for v <= 1 */
 
 static int pow2(unsigned v) { return v && !(v & (v - 1)); }
 
-const char *const codec_presets[] = {"default",  "fpga",      "gran8",        "gran16",
-                                     "gpus8",    "gpus16",    "timeout10",    "timeout50",
-                                     "paper-header", NULL};
+/* paper-header (the specification's spelling) is accepted as an alias of
+ * paper_header, the name a committed module can carry. */
+const char *const codec_presets[] = {"default",   "fpga",      "gran8",
+                                     "gran16",    "gpus8",     "gpus16",
+                                     "timeout10", "timeout50", "paper_header",
+                                     NULL};
 
 static void cfg_default(codec_cfg *c)
 {

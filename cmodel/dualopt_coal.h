@@ -70,6 +70,7 @@ typedef struct {
 
 int codec_cfg_preset(codec_cfg *c, const char *name);
 extern const char *const codec_presets[];
+
 /* 0; 1 when name is not a CoDec option; -1 with a reason. */
 int codec_cfg_option(codec_cfg *c, const char *name, const char *value, char *err, size_t len);
 /* Resolves max (0 = derived) and validates. 0 or -1 with a reason. */
@@ -185,6 +186,11 @@ void coal_tm_step(coal_tm *t, const uint64_t *in);
 /* The response on the input ports. */
 void coal_tm_rsp(const coal_tm *t, const uint64_t *in, codec_rsp *r);
 void coal_layout_of(const codec_cfg *c, coal_layout *l);
+
+/* Stimulus helpers shared by the coal and codec benches: a random response
+ * (seeded xorshift state rng; sparse: single words only) and its port values. */
+void codec_rand_rsp(const codec_cfg *c, uint64_t *rng, int sparse, codec_rsp *r);
+void codec_drive_rsp(const codec_cfg *c, const coal_layout *l, const codec_rsp *r, uint64_t *in);
 
 /* ---------------------------------------------------------- trace I/O -- */
 

@@ -163,30 +163,34 @@ static void stim_free(void *p)
     }
 }
 
-static void rand_rsp(coal_stim *s, codec_rsp *r)
+void codec_rand_rsp(const codec_cfg *c, uint64_t *rng, int sparse, codec_rsp *r)
 {
-    unsigned words = s->g.words, j, k, x = pct(&s->rng);
+    codec_geom gg, *g = &gg;
+    unsigned words, j, k, x;
+    codec_geom_of(c, g);
+    words = g->words;
+    x = pct(rng);
     memset(r, 0, sizeof *r);
-    r->id = (uint16_t)rnd(&s->rng);
+    r->id = (uint16_t)rnd(rng);
     if (x < 8) {
         r->reg = 1;
-        r->dst = (unsigned)(rnd(&s->rng) % s->c.gpus);
-        r->bytes = 4 + (unsigned)(rnd(&s->rng) % 200);
+        r->dst = (unsigned)(rnd(rng) % c->gpus);
+        r->bytes = 4 + (unsigned)(rnd(rng) % 200);
         return;
     }
     if (x < 10) { /* no buffer (own id, out of range) or an empty mask: discarded */
-        r->dst = pct(&s->rng) < 50 ? s->c.self : (unsigned)(rnd(&s->rng) & ((1u << s->g.gpu_bits) - 1));
-        r->mask = pct(&s->rng) < 50 ? 0 : rnd(&s->rng);
+        r->dst = pct(rng) < 50 ? c->self : (unsigned)(rnd(rng) & ((1u << g->gpu_bits) - 1));
+        r->mask = pct(rng) < 50 ? 0 : rnd(rng);
     } else {
-        unsigned f = (unsigned)(rnd(&s->rng) % s->g.nf);
-        r->dst = coal_gpu_of(&s->c, f);
-        x = pct(&s->rng);
-        if (s->sparse || x < 50)
-            r->mask = 1ull << (rnd(&s->rng) % words);
+        unsigned f = (unsigned)(rnd(rng) % g->nf);
+        r->dst = coal_gpu_of(c, f);
+        x = pct(rng);
+        if (sparse || x < 50)
+            r->mask = 1ull << (rnd(rng) % words);
         else if (x < 85)
-            r->mask = rnd(&s->rng) & rnd(&s->rng) & rnd(&s->rng);
+            r->mask = rnd(rng) & rnd(rng) & rnd(rng);
         else
-            r->mask = rnd(&s->rng);
+            r->mask = rnd(rng);
         if (words < 64)
             r->mask &= (1ull << words) - 1;
         if (r->mask == 0)
@@ -196,25 +200,25 @@ static void rand_rsp(coal_stim *s, codec_rsp *r)
         r->mask &= (1ull << words) - 1;
     for (j = 0, k = 0; j < words; j++)
         if ((r->mask >> j) & 1) {
-            r->w[k][0] = rnd(&s->rng);
-            r->w[k][1] = rnd(&s->rng);
-            if (s->c.gran < 8)
-                r->w[k][0] &= (1ull << (8 * s->c.gran)) - 1;
-            if (s->c.gran <= 8)
+            r->w[k][0] = rnd(rng);
+            r->w[k][1] = rnd(rng);
+            if (c->gran < 8)
+                r->w[k][0] &= (1ull << (8 * c->gran)) - 1;
+            if (c->gran <= 8)
                 r->w[k][1] = 0;
             k++;
         }
 }
 
-static void drive_rsp(const coal_stim *s, const codec_rsp *r, uint64_t *in)
+void codec_drive_rsp(const codec_cfg *c, const coal_layout *l, const codec_rsp *r, uint64_t *in)
 {
-    unsigned j, n = 0, db = 8 * s->c.gran;
+    unsigned j, n = 0, db = 8 * c->gran;
     uint64_t m = r->mask;
-    in[s->l.in_reg] = r->reg;
-    in[s->l.in_dst] = r->dst;
-    in[s->l.in_id] = r->id;
-    in[s->l.in_mask] = r->reg ? 0 : r->mask;
-    in[s->l.in_bytes] = r->reg ? r->bytes : 0;
+    in[l->in_reg] = r->reg;
+    in[l->in_dst] = r->dst;
+    in[l->in_id] = r->id;
+    in[l->in_mask] = r->reg ? 0 : r->mask;
+    in[l->in_bytes] = r->reg ? r->bytes : 0;
     while (m) {
         m &= m - 1;
         n++;
@@ -222,9 +226,9 @@ static void drive_rsp(const coal_stim *s, const codec_rsp *r, uint64_t *in)
     if (r->reg)
         n = 0;
     for (j = 0; j < n; j++) {
-        codec_bits_put(in + s->l.in_data, j * db, db < 64 ? db : 64, r->w[j][0]);
+        codec_bits_put(in + l->in_data, j * db, db < 64 ? db : 64, r->w[j][0]);
         if (db > 64)
-            codec_bits_put(in + s->l.in_data, j * db + 64, db - 64, r->w[j][1]);
+            codec_bits_put(in + l->in_data, j * db + 64, db - 64, r->w[j][1]);
     }
 }
 
@@ -247,14 +251,14 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
             s->p_ready = pr[rnd(&s->rng) % 3];
         }
         if (!s->have && pct(&s->rng) < s->p_valid) {
-            rand_rsp(s, &s->cur);
+            codec_rand_rsp(&s->c, &s->rng, (int)s->sparse, &s->cur);
             s->have = 1;
         }
         in[s->l.pkt_ready] = pct(&s->rng) < s->p_ready;
     }
     in[s->l.in_valid] = (uint64_t)s->have;
     if (s->have)
-        drive_rsp(s, &s->cur, in);
+        codec_drive_rsp(&s->c, &s->l, &s->cur, in);
 }
 
 static void sb_error(coal_stim *s, uint64_t cyc, const char *what)

@@ -105,16 +105,9 @@ static int list(const char *what)
         } else if (strcmp(what, "units") == 0) {
             printf("%s %s %s\n", u->name, u->family, u->module_prefix);
         } else {
-            for (k = 0; u->committed[k]; k++) {
-                /* module names take '_' for a preset name's '-' (paper-header) */
-                char mod[160];
-                size_t j;
-                snprintf(mod, sizeof mod, "%s_%s", u->module_prefix, u->committed[k]);
-                for (j = 0; mod[j]; j++)
-                    if (mod[j] == '-')
-                        mod[j] = '_';
-                printf("%s %s %s %s\n", u->name, u->family, mod, u->committed[k]);
-            }
+            for (k = 0; u->committed[k]; k++)
+                printf("%s %s %s_%s %s\n", u->name, u->family, u->module_prefix, u->committed[k],
+                       u->committed[k]);
         }
     }
     return 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dualopt_coal.h"
+#include "dualopt_codec_gen.h"
 #include "gen_unit.h"
 
 typedef struct {
@@ -480,10 +481,9 @@ static void body(cx *x)
     emit_formal(x);
 }
 
-static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
+void dualopt_coal_body(emit_file *e, const codec_cfg *c)
 {
     cx x;
-    const codec_cfg *c = cfg;
     memset(&x, 0, sizeof x);
     x.e = e;
     x.c = c;
@@ -509,6 +509,11 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     x.QB = x.g.q_bits;
     x.QCB = x.g.qc_bits;
     x.MAX = c->max;
+    body(&x);
+}
+
+static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
+{
     emit(e, "// DualOpt RDMA CoDec coalescer (Belayneh et al., section 4.1.3, Fig. 9, Table 1).");
     emit(e, "// Per-destination slot buffers in banked RAM, idle timeout, round-robin send of");
     emit(e, "// one packet per cycle; see docs/dualopt.md.");
@@ -518,7 +523,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     ports_verilog_module(e, b);
     emit_nl(e);
     emit_in(e);
-    body(&x);
+    dualopt_coal_body(e, cfg);
     emit_out(e);
     emit_nl(e);
     emit(e, "endmodule");

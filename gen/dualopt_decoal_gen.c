@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dualopt_coal.h"
+#include "dualopt_codec_gen.h"
 #include "gen_unit.h"
 
 static void decl(emit_file *e, unsigned w, const char *names)
@@ -21,9 +22,10 @@ static void decl(emit_file *e, unsigned w, const char *names)
         emit(e, "logic [%u:0] %s;", w - 1, names);
 }
 
-static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
+/* The de-coalescer's logic inside an open module (the codec wrapper reuses
+ * it next to the coalescer's). */
+void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
 {
-    const codec_cfg *c = cfg;
     codec_geom g;
     unsigned j, NB, CBF = c->count_bits, SW, DB, MAX = c->max, GB;
     char nm[128];
@@ -32,16 +34,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     SW = g.slot_bits;
     DB = g.data_bits;
     GB = g.gpu_bits;
-    emit(e, "// DualOpt RDMA CoDec de-coalescer (Belayneh et al., section 4.1.3, Fig. 9).");
-    emit(e, "// Register-only (lint: no memory): one packet register, one slot per cycle;");
-    emit(e, "// see docs/dualopt.md.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_nl(e);
-    emit_in(e);
-    decl(e, 32, "hdr");
+    decl(e, 32, "dhdr");
     decl(e, 4, "h_type, h_comp");
     decl(e, CBF, "h_cnt");
     decl(e, 1, "good_c, good_r, acc, ofire, last");
@@ -58,18 +51,18 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// Header checks (spec 2.4, 4.5): type 1; compression 0 (regular: count and");
     emit(e, "// reserved bits zero, at least the header) or 1 (coalesced: count 1..%u,", MAX);
     emit(e, "// length 4 + %u x count, reserved bits zero).", c->gran + 2);
-    emit(e, "assign hdr = pkt_data_i[31:0];");
-    emit(e, "assign h_type = hdr[3:0];");
-    emit(e, "assign h_comp = hdr[7:4];");
-    emit(e, "assign h_id = hdr[31:16];");
-    emit(e, "assign h_cnt = hdr[%u:8];", 8 + CBF - 1);
-    emit(e, "assign good_r = h_type == 4'd1 & h_comp == 4'd0 & hdr[15:8] == 8'd0 & "
+    emit(e, "assign dhdr = pkt_data_i[31:0];");
+    emit(e, "assign h_type = dhdr[3:0];");
+    emit(e, "assign h_comp = dhdr[7:4];");
+    emit(e, "assign h_id = dhdr[31:16];");
+    emit(e, "assign h_cnt = dhdr[%u:8];", 8 + CBF - 1);
+    emit(e, "assign good_r = h_type == 4'd1 & h_comp == 4'd0 & dhdr[15:8] == 8'd0 & "
             "pkt_len_i >= 16'd%u;", CODEC_HDR_BYTES);
     {
         char cap[32] = "";
         if (MAX < (1u << CBF) - 1) /* a full-range count needs no upper check */
             snprintf(cap, sizeof cap, "h_cnt <= %u'd%u & ", CBF, MAX);
-        emit(e, "assign good_c = h_type == 4'd1 & h_comp == 4'd1 & hdr[31:%u] == '0 & h_cnt != '0 & "
+        emit(e, "assign good_c = h_type == 4'd1 & h_comp == 4'd1 & dhdr[31:%u] == '0 & h_cnt != '0 & "
                 "%spkt_len_i == 16'd%u + 16'(h_cnt) * 16'd%u;",
              8 + CBF, cap, CODEC_HDR_BYTES, c->gran + 2);
     }
@@ -156,6 +149,23 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
             emit(e, "assign unused_tail = ^pkt_data_i[%u:%u];", pb - 1, used);
         }
     }
+}
+
+static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
+{
+    const codec_cfg *c = cfg;
+    codec_geom g;
+    codec_geom_of(c, &g);
+    emit(e, "// DualOpt RDMA CoDec de-coalescer (Belayneh et al., section 4.1.3, Fig. 9).");
+    emit(e, "// Register-only (lint: no memory): one packet register, one slot per cycle;");
+    emit(e, "// see docs/dualopt.md.");
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_nl(e);
+    emit_in(e);
+    dualopt_decoal_body(e, c);
     emit_out(e);
     emit_nl(e);
     emit(e, "endmodule");

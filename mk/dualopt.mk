@@ -6,3 +6,5 @@ dualopt_MODS += $(addprefix dualopt_coal_,default fpga gran8 gran16 gpus8 gpus16
 dualopt_MODS += $(addprefix dualopt_decoal_,default fpga gran8 gran16 gpus8 gpus16 timeout10 timeout50 paper_header)
 dualopt_SWEEP += tb/dualopt-coal_sweep.txt
 dualopt_SWEEP += tb/dualopt-decoal_sweep.txt
+dualopt_MODS += dualopt_codec_default dualopt_codec_fpga
+dualopt_SWEEP += tb/dualopt-codec_sweep.txt

@@ -20,16 +20,12 @@ void ls_result_free(ls_result *r)
 const dut_ops *ls_dut_find(const dut_ops *const *table, const unit_desc *unit, const char *name)
 {
     char mod[192];
-    size_t i, k;
+    size_t i;
     for (i = 0; table[i] != NULL; i++) {
         if (unit != NULL && strcmp(table[i]->unit, unit->name) != 0)
             continue;
         snprintf(mod, sizeof mod, "%s_%s",
                  unit ? unit->module_prefix : table[i]->module, name);
-        /* preset names may hold '-' (paper-header); module names use '_' */
-        for (k = strlen(mod) - strlen(name); mod[k]; k++)
-            if (mod[k] == '-')
-                mod[k] = '_';
         if (strcmp(table[i]->module, name) == 0 || (unit && strcmp(table[i]->module, mod) == 0))
             return table[i];
     }

@@ -27,7 +27,7 @@ module dualopt_decoal_timeout10 (
   output wire            bad_o
 );
 
-  logic [31:0] hdr;
+  logic [31:0] dhdr;
   logic [3:0] h_type, h_comp;
   logic [3:0] h_cnt;
   logic good_c, good_r, acc, ofire, last;
@@ -50,13 +50,13 @@ module dualopt_decoal_timeout10 (
   // Header checks (spec 2.4, 4.5): type 1; compression 0 (regular: count and
   // reserved bits zero, at least the header) or 1 (coalesced: count 1..10,
   // length 4 + 6 x count, reserved bits zero).
-  assign hdr = pkt_data_i[31:0];
-  assign h_type = hdr[3:0];
-  assign h_comp = hdr[7:4];
-  assign h_id = hdr[31:16];
-  assign h_cnt = hdr[11:8];
-  assign good_r = h_type == 4'd1 & h_comp == 4'd0 & hdr[15:8] == 8'd0 & pkt_len_i >= 16'd4;
-  assign good_c = h_type == 4'd1 & h_comp == 4'd1 & hdr[31:12] == '0 & h_cnt != '0 & h_cnt <= 4'd10 & pkt_len_i == 16'd4 + 16'(h_cnt) * 16'd6;
+  assign dhdr = pkt_data_i[31:0];
+  assign h_type = dhdr[3:0];
+  assign h_comp = dhdr[7:4];
+  assign h_id = dhdr[31:16];
+  assign h_cnt = dhdr[11:8];
+  assign good_r = h_type == 4'd1 & h_comp == 4'd0 & dhdr[15:8] == 8'd0 & pkt_len_i >= 16'd4;
+  assign good_c = h_type == 4'd1 & h_comp == 4'd1 & dhdr[31:12] == '0 & h_cnt != '0 & h_cnt <= 4'd10 & pkt_len_i == 16'd4 + 16'(h_cnt) * 16'd6;
   assign in_s0 = pkt_data_i[32 +: 48];
   assign in_s1 = pkt_data_i[80 +: 48];
   assign in_s2 = pkt_data_i[128 +: 48];
