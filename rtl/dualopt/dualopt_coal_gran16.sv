@@ -126,7 +126,7 @@ module dualopt_coal_gran16 (
   // Send: the first eligible member from the round-robin pointer over
   // [buffers by ascending GPU id, pass-through queue]; one packet per cycle.
   assign can_send = ~pkt_valid_q | pkt_ready_i;
-  always_comb begin
+  always @(*) begin
     found = 1'b0;
     sel = '0;
     case (ptr_q)
@@ -163,7 +163,7 @@ module dualopt_coal_gran16 (
   assign snd0 = send & sel == 2'd0;
   assign snd1 = send & sel == 2'd1;
   assign snd2 = send & sel == 2'd2;
-  always_comb begin
+  always @(*) begin
     nsel = '0;
     hsel = '0;
     csel = '0;
@@ -174,13 +174,13 @@ module dualopt_coal_gran16 (
       default: ;
     endcase
   end
-  always_comb begin
+  always @(*) begin
     tsel = '0;
     if (dsel0) tsel = head0_q + 6'(cnt0_q);
     if (dsel1) tsel = head1_q + 6'(cnt1_q);
     if (dsel2) tsel = head2_q + 6'(cnt2_q);
   end
-  always_comb begin
+  always @(*) begin
     fia = '0;
     if (dsel0) fia = 2'd0;
     if (dsel1) fia = 2'd1;
@@ -202,7 +202,7 @@ module dualopt_coal_gran16 (
   assign waddr0 = {fia, wrow0};
   assign raddr0 = {fis, rrow0};
   assign we0 = adm & 3'(woff0) < 3'(k);
-  always_comb begin
+  always @(*) begin
     wdat0 = '0;
     case (woff0)
       2'd0: wdat0 = {in_id_i, wd0};
@@ -228,7 +228,7 @@ module dualopt_coal_gran16 (
   assign waddr1 = {fia, wrow1};
   assign raddr1 = {fis, rrow1};
   assign we1 = adm & 3'(woff1) < 3'(k);
-  always_comb begin
+  always @(*) begin
     wdat1 = '0;
     case (woff1)
       2'd0: wdat1 = {in_id_i, wd0};
@@ -254,7 +254,7 @@ module dualopt_coal_gran16 (
   assign waddr2 = {fia, wrow2};
   assign raddr2 = {fis, rrow2};
   assign we2 = adm & 3'(woff2) < 3'(k);
-  always_comb begin
+  always @(*) begin
     wdat2 = '0;
     case (woff2)
       2'd0: wdat2 = {in_id_i, wd0};
@@ -280,7 +280,7 @@ module dualopt_coal_gran16 (
   assign waddr3 = {fia, wrow3};
   assign raddr3 = {fis, rrow3};
   assign we3 = adm & 3'(woff3) < 3'(k);
-  always_comb begin
+  always @(*) begin
     wdat3 = '0;
     case (woff3)
       2'd0: wdat3 = {in_id_i, wd0};
@@ -298,7 +298,7 @@ module dualopt_coal_gran16 (
 
   // Packet register: slot j of the packet is RAM bank (rot + j) mod 4, or the
   // bypass word when it was admitted in the cycle of the send decision.
-  always_comb begin
+  always @(*) begin
     byw0_d = byw0_q;
     if (send) begin
       byw0_d = '0;
@@ -308,7 +308,7 @@ module dualopt_coal_gran16 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds0 = '0;
     case (rot_q)
       2'd0: rds0 = rd0_q;
@@ -319,7 +319,7 @@ module dualopt_coal_gran16 (
   end
   assign byp_d[0] = send ? csel <= 7'd0 : byp_q[0];
   assign slot0 = pkt_n_q > 2'd0 ? (byp_q[0] ? byw0_q : rds0) : '0;
-  always_comb begin
+  always @(*) begin
     byw1_d = byw1_q;
     if (send) begin
       byw1_d = '0;
@@ -330,7 +330,7 @@ module dualopt_coal_gran16 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds1 = '0;
     case (rot_q)
       2'd0: rds1 = rd1_q;
@@ -341,7 +341,7 @@ module dualopt_coal_gran16 (
   end
   assign byp_d[1] = send ? csel <= 7'd1 : byp_q[1];
   assign slot1 = pkt_n_q > 2'd1 ? (byp_q[1] ? byw1_q : rds1) : '0;
-  always_comb begin
+  always @(*) begin
     byw2_d = byw2_q;
     if (send) begin
       byw2_d = '0;
@@ -353,7 +353,7 @@ module dualopt_coal_gran16 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds2 = '0;
     case (rot_q)
       2'd0: rds2 = rd2_q;
@@ -365,7 +365,7 @@ module dualopt_coal_gran16 (
   assign byp_d[2] = send ? csel <= 7'd2 : byp_q[2];
   assign slot2 = pkt_n_q > 2'd2 ? (byp_q[2] ? byw2_q : rds2) : '0;
   // Pass-through queue of regular responses (4 entries).
-  always_comb begin
+  always @(*) begin
     qo_dst = in_dst_i;
     qo_id = in_id_i;
     qo_by = in_bytes_i;
@@ -381,7 +381,7 @@ module dualopt_coal_gran16 (
   assign enq = admr & ~(snd_p & qc_q == '0);
   assign deq = snd_p & qc_q != '0;
   assign qtail = 2'({1'b0, qh_q} + 3'(qc_q) >= 3'd4 ? {1'b0, qh_q} + 3'(qc_q) - 3'd4 : {1'b0, qh_q} + 3'(qc_q));
-  always_comb begin
+  always @(*) begin
     qdst0_d = qdst0_q;
     qid0_d = qid0_q;
     qby0_d = qby0_q;
@@ -402,7 +402,7 @@ module dualopt_coal_gran16 (
     qh_d = deq ? (qh_q == 2'd3 ? '0 : qh_q + 2'd1) : qh_q;
   end
 
-  always_comb begin
+  always @(*) begin
     cnt0_d = ceff0 - (snd0 ? 7'(ns0) : 7'd0);
     head0_d = head0_q + (snd0 ? 6'(ns0) : 6'd0);
     idle0_d = adm0 ? 5'd1 : (idle0_q == 5'd30 ? idle0_q : idle0_q + 5'd1);

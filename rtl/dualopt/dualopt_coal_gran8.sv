@@ -137,7 +137,7 @@ module dualopt_coal_gran8 (
   // Send: the first eligible member from the round-robin pointer over
   // [buffers by ascending GPU id, pass-through queue]; one packet per cycle.
   assign can_send = ~pkt_valid_q | pkt_ready_i;
-  always_comb begin
+  always @(*) begin
     found = 1'b0;
     sel = '0;
     case (ptr_q)
@@ -174,7 +174,7 @@ module dualopt_coal_gran8 (
   assign snd0 = send & sel == 2'd0;
   assign snd1 = send & sel == 2'd1;
   assign snd2 = send & sel == 2'd2;
-  always_comb begin
+  always @(*) begin
     nsel = '0;
     hsel = '0;
     csel = '0;
@@ -185,13 +185,13 @@ module dualopt_coal_gran8 (
       default: ;
     endcase
   end
-  always_comb begin
+  always @(*) begin
     tsel = '0;
     if (dsel0) tsel = head0_q + 6'(cnt0_q);
     if (dsel1) tsel = head1_q + 6'(cnt1_q);
     if (dsel2) tsel = head2_q + 6'(cnt2_q);
   end
-  always_comb begin
+  always @(*) begin
     fia = '0;
     if (dsel0) fia = 2'd0;
     if (dsel1) fia = 2'd1;
@@ -213,7 +213,7 @@ module dualopt_coal_gran8 (
   assign waddr0 = {fia, wrow0};
   assign raddr0 = {fis, rrow0};
   assign we0 = adm & 4'(woff0) < 4'(k);
-  always_comb begin
+  always @(*) begin
     wdat0 = '0;
     case (woff0)
       3'd0: wdat0 = {in_id_i, wd0};
@@ -243,7 +243,7 @@ module dualopt_coal_gran8 (
   assign waddr1 = {fia, wrow1};
   assign raddr1 = {fis, rrow1};
   assign we1 = adm & 4'(woff1) < 4'(k);
-  always_comb begin
+  always @(*) begin
     wdat1 = '0;
     case (woff1)
       3'd0: wdat1 = {in_id_i, wd0};
@@ -273,7 +273,7 @@ module dualopt_coal_gran8 (
   assign waddr2 = {fia, wrow2};
   assign raddr2 = {fis, rrow2};
   assign we2 = adm & 4'(woff2) < 4'(k);
-  always_comb begin
+  always @(*) begin
     wdat2 = '0;
     case (woff2)
       3'd0: wdat2 = {in_id_i, wd0};
@@ -303,7 +303,7 @@ module dualopt_coal_gran8 (
   assign waddr3 = {fia, wrow3};
   assign raddr3 = {fis, rrow3};
   assign we3 = adm & 4'(woff3) < 4'(k);
-  always_comb begin
+  always @(*) begin
     wdat3 = '0;
     case (woff3)
       3'd0: wdat3 = {in_id_i, wd0};
@@ -333,7 +333,7 @@ module dualopt_coal_gran8 (
   assign waddr4 = {fia, wrow4};
   assign raddr4 = {fis, rrow4};
   assign we4 = adm & 4'(woff4) < 4'(k);
-  always_comb begin
+  always @(*) begin
     wdat4 = '0;
     case (woff4)
       3'd0: wdat4 = {in_id_i, wd0};
@@ -363,7 +363,7 @@ module dualopt_coal_gran8 (
   assign waddr5 = {fia, wrow5};
   assign raddr5 = {fis, rrow5};
   assign we5 = adm & 4'(woff5) < 4'(k);
-  always_comb begin
+  always @(*) begin
     wdat5 = '0;
     case (woff5)
       3'd0: wdat5 = {in_id_i, wd0};
@@ -393,7 +393,7 @@ module dualopt_coal_gran8 (
   assign waddr6 = {fia, wrow6};
   assign raddr6 = {fis, rrow6};
   assign we6 = adm & 4'(woff6) < 4'(k);
-  always_comb begin
+  always @(*) begin
     wdat6 = '0;
     case (woff6)
       3'd0: wdat6 = {in_id_i, wd0};
@@ -423,7 +423,7 @@ module dualopt_coal_gran8 (
   assign waddr7 = {fia, wrow7};
   assign raddr7 = {fis, rrow7};
   assign we7 = adm & 4'(woff7) < 4'(k);
-  always_comb begin
+  always @(*) begin
     wdat7 = '0;
     case (woff7)
       3'd0: wdat7 = {in_id_i, wd0};
@@ -445,7 +445,7 @@ module dualopt_coal_gran8 (
 
   // Packet register: slot j of the packet is RAM bank (rot + j) mod 8, or the
   // bypass word when it was admitted in the cycle of the send decision.
-  always_comb begin
+  always @(*) begin
     byw0_d = byw0_q;
     if (send) begin
       byw0_d = '0;
@@ -455,7 +455,7 @@ module dualopt_coal_gran8 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds0 = '0;
     case (rot_q)
       3'd0: rds0 = rd0_q;
@@ -470,7 +470,7 @@ module dualopt_coal_gran8 (
   end
   assign byp_d[0] = send ? csel <= 7'd0 : byp_q[0];
   assign slot0 = pkt_n_q > 3'd0 ? (byp_q[0] ? byw0_q : rds0) : '0;
-  always_comb begin
+  always @(*) begin
     byw1_d = byw1_q;
     if (send) begin
       byw1_d = '0;
@@ -481,7 +481,7 @@ module dualopt_coal_gran8 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds1 = '0;
     case (rot_q)
       3'd0: rds1 = rd1_q;
@@ -496,7 +496,7 @@ module dualopt_coal_gran8 (
   end
   assign byp_d[1] = send ? csel <= 7'd1 : byp_q[1];
   assign slot1 = pkt_n_q > 3'd1 ? (byp_q[1] ? byw1_q : rds1) : '0;
-  always_comb begin
+  always @(*) begin
     byw2_d = byw2_q;
     if (send) begin
       byw2_d = '0;
@@ -508,7 +508,7 @@ module dualopt_coal_gran8 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds2 = '0;
     case (rot_q)
       3'd0: rds2 = rd2_q;
@@ -523,7 +523,7 @@ module dualopt_coal_gran8 (
   end
   assign byp_d[2] = send ? csel <= 7'd2 : byp_q[2];
   assign slot2 = pkt_n_q > 3'd2 ? (byp_q[2] ? byw2_q : rds2) : '0;
-  always_comb begin
+  always @(*) begin
     byw3_d = byw3_q;
     if (send) begin
       byw3_d = '0;
@@ -536,7 +536,7 @@ module dualopt_coal_gran8 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds3 = '0;
     case (rot_q)
       3'd0: rds3 = rd3_q;
@@ -551,7 +551,7 @@ module dualopt_coal_gran8 (
   end
   assign byp_d[3] = send ? csel <= 7'd3 : byp_q[3];
   assign slot3 = pkt_n_q > 3'd3 ? (byp_q[3] ? byw3_q : rds3) : '0;
-  always_comb begin
+  always @(*) begin
     byw4_d = byw4_q;
     if (send) begin
       byw4_d = '0;
@@ -565,7 +565,7 @@ module dualopt_coal_gran8 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds4 = '0;
     case (rot_q)
       3'd0: rds4 = rd4_q;
@@ -580,7 +580,7 @@ module dualopt_coal_gran8 (
   end
   assign byp_d[4] = send ? csel <= 7'd4 : byp_q[4];
   assign slot4 = pkt_n_q > 3'd4 ? (byp_q[4] ? byw4_q : rds4) : '0;
-  always_comb begin
+  always @(*) begin
     byw5_d = byw5_q;
     if (send) begin
       byw5_d = '0;
@@ -595,7 +595,7 @@ module dualopt_coal_gran8 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds5 = '0;
     case (rot_q)
       3'd0: rds5 = rd5_q;
@@ -611,7 +611,7 @@ module dualopt_coal_gran8 (
   assign byp_d[5] = send ? csel <= 7'd5 : byp_q[5];
   assign slot5 = pkt_n_q > 3'd5 ? (byp_q[5] ? byw5_q : rds5) : '0;
   // Pass-through queue of regular responses (4 entries).
-  always_comb begin
+  always @(*) begin
     qo_dst = in_dst_i;
     qo_id = in_id_i;
     qo_by = in_bytes_i;
@@ -627,7 +627,7 @@ module dualopt_coal_gran8 (
   assign enq = admr & ~(snd_p & qc_q == '0);
   assign deq = snd_p & qc_q != '0;
   assign qtail = 2'({1'b0, qh_q} + 3'(qc_q) >= 3'd4 ? {1'b0, qh_q} + 3'(qc_q) - 3'd4 : {1'b0, qh_q} + 3'(qc_q));
-  always_comb begin
+  always @(*) begin
     qdst0_d = qdst0_q;
     qid0_d = qid0_q;
     qby0_d = qby0_q;
@@ -648,7 +648,7 @@ module dualopt_coal_gran8 (
     qh_d = deq ? (qh_q == 2'd3 ? '0 : qh_q + 2'd1) : qh_q;
   end
 
-  always_comb begin
+  always @(*) begin
     cnt0_d = ceff0 - (snd0 ? 7'(ns0) : 7'd0);
     head0_d = head0_q + (snd0 ? 6'(ns0) : 6'd0);
     idle0_d = adm0 ? 5'd1 : (idle0_q == 5'd30 ? idle0_q : idle0_q + 5'd1);

@@ -157,7 +157,7 @@ module dualopt_coal_timeout10 (
   // Send: the first eligible member from the round-robin pointer over
   // [buffers by ascending GPU id, pass-through queue]; one packet per cycle.
   assign can_send = ~pkt_valid_q | pkt_ready_i;
-  always_comb begin
+  always @(*) begin
     found = 1'b0;
     sel = '0;
     case (ptr_q)
@@ -194,7 +194,7 @@ module dualopt_coal_timeout10 (
   assign snd0 = send & sel == 2'd0;
   assign snd1 = send & sel == 2'd1;
   assign snd2 = send & sel == 2'd2;
-  always_comb begin
+  always @(*) begin
     nsel = '0;
     hsel = '0;
     csel = '0;
@@ -205,13 +205,13 @@ module dualopt_coal_timeout10 (
       default: ;
     endcase
   end
-  always_comb begin
+  always @(*) begin
     tsel = '0;
     if (dsel0) tsel = head0_q + 6'(cnt0_q);
     if (dsel1) tsel = head1_q + 6'(cnt1_q);
     if (dsel2) tsel = head2_q + 6'(cnt2_q);
   end
-  always_comb begin
+  always @(*) begin
     fia = '0;
     if (dsel0) fia = 2'd0;
     if (dsel1) fia = 2'd1;
@@ -233,7 +233,7 @@ module dualopt_coal_timeout10 (
   assign waddr0 = {fia, wrow0};
   assign raddr0 = {fis, rrow0};
   assign we0 = adm & 5'(woff0) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat0 = '0;
     case (woff0)
       4'd0: wdat0 = {in_id_i, wd0};
@@ -271,7 +271,7 @@ module dualopt_coal_timeout10 (
   assign waddr1 = {fia, wrow1};
   assign raddr1 = {fis, rrow1};
   assign we1 = adm & 5'(woff1) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat1 = '0;
     case (woff1)
       4'd0: wdat1 = {in_id_i, wd0};
@@ -309,7 +309,7 @@ module dualopt_coal_timeout10 (
   assign waddr2 = {fia, wrow2};
   assign raddr2 = {fis, rrow2};
   assign we2 = adm & 5'(woff2) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat2 = '0;
     case (woff2)
       4'd0: wdat2 = {in_id_i, wd0};
@@ -347,7 +347,7 @@ module dualopt_coal_timeout10 (
   assign waddr3 = {fia, wrow3};
   assign raddr3 = {fis, rrow3};
   assign we3 = adm & 5'(woff3) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat3 = '0;
     case (woff3)
       4'd0: wdat3 = {in_id_i, wd0};
@@ -385,7 +385,7 @@ module dualopt_coal_timeout10 (
   assign waddr4 = {fia, wrow4};
   assign raddr4 = {fis, rrow4};
   assign we4 = adm & 5'(woff4) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat4 = '0;
     case (woff4)
       4'd0: wdat4 = {in_id_i, wd0};
@@ -423,7 +423,7 @@ module dualopt_coal_timeout10 (
   assign waddr5 = {fia, wrow5};
   assign raddr5 = {fis, rrow5};
   assign we5 = adm & 5'(woff5) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat5 = '0;
     case (woff5)
       4'd0: wdat5 = {in_id_i, wd0};
@@ -461,7 +461,7 @@ module dualopt_coal_timeout10 (
   assign waddr6 = {fia, wrow6};
   assign raddr6 = {fis, rrow6};
   assign we6 = adm & 5'(woff6) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat6 = '0;
     case (woff6)
       4'd0: wdat6 = {in_id_i, wd0};
@@ -499,7 +499,7 @@ module dualopt_coal_timeout10 (
   assign waddr7 = {fia, wrow7};
   assign raddr7 = {fis, rrow7};
   assign we7 = adm & 5'(woff7) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat7 = '0;
     case (woff7)
       4'd0: wdat7 = {in_id_i, wd0};
@@ -537,7 +537,7 @@ module dualopt_coal_timeout10 (
   assign waddr8 = {fia, wrow8};
   assign raddr8 = {fis, rrow8};
   assign we8 = adm & 5'(woff8) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat8 = '0;
     case (woff8)
       4'd0: wdat8 = {in_id_i, wd0};
@@ -575,7 +575,7 @@ module dualopt_coal_timeout10 (
   assign waddr9 = {fia, wrow9};
   assign raddr9 = {fis, rrow9};
   assign we9 = adm & 5'(woff9) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat9 = '0;
     case (woff9)
       4'd0: wdat9 = {in_id_i, wd0};
@@ -613,7 +613,7 @@ module dualopt_coal_timeout10 (
   assign waddr10 = {fia, wrow10};
   assign raddr10 = {fis, rrow10};
   assign we10 = adm & 5'(woff10) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat10 = '0;
     case (woff10)
       4'd0: wdat10 = {in_id_i, wd0};
@@ -651,7 +651,7 @@ module dualopt_coal_timeout10 (
   assign waddr11 = {fia, wrow11};
   assign raddr11 = {fis, rrow11};
   assign we11 = adm & 5'(woff11) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat11 = '0;
     case (woff11)
       4'd0: wdat11 = {in_id_i, wd0};
@@ -689,7 +689,7 @@ module dualopt_coal_timeout10 (
   assign waddr12 = {fia, wrow12};
   assign raddr12 = {fis, rrow12};
   assign we12 = adm & 5'(woff12) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat12 = '0;
     case (woff12)
       4'd0: wdat12 = {in_id_i, wd0};
@@ -727,7 +727,7 @@ module dualopt_coal_timeout10 (
   assign waddr13 = {fia, wrow13};
   assign raddr13 = {fis, rrow13};
   assign we13 = adm & 5'(woff13) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat13 = '0;
     case (woff13)
       4'd0: wdat13 = {in_id_i, wd0};
@@ -765,7 +765,7 @@ module dualopt_coal_timeout10 (
   assign waddr14 = {fia, wrow14};
   assign raddr14 = {fis, rrow14};
   assign we14 = adm & 5'(woff14) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat14 = '0;
     case (woff14)
       4'd0: wdat14 = {in_id_i, wd0};
@@ -803,7 +803,7 @@ module dualopt_coal_timeout10 (
   assign waddr15 = {fia, wrow15};
   assign raddr15 = {fis, rrow15};
   assign we15 = adm & 5'(woff15) < 5'(k);
-  always_comb begin
+  always @(*) begin
     wdat15 = '0;
     case (woff15)
       4'd0: wdat15 = {in_id_i, wd0};
@@ -833,7 +833,7 @@ module dualopt_coal_timeout10 (
 
   // Packet register: slot j of the packet is RAM bank (rot + j) mod 16, or the
   // bypass word when it was admitted in the cycle of the send decision.
-  always_comb begin
+  always @(*) begin
     byw0_d = byw0_q;
     if (send) begin
       byw0_d = '0;
@@ -843,7 +843,7 @@ module dualopt_coal_timeout10 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds0 = '0;
     case (rot_q)
       4'd0: rds0 = rd0_q;
@@ -866,7 +866,7 @@ module dualopt_coal_timeout10 (
   end
   assign byp_d[0] = send ? csel <= 7'd0 : byp_q[0];
   assign slot0 = pkt_n_q > 4'd0 ? (byp_q[0] ? byw0_q : rds0) : '0;
-  always_comb begin
+  always @(*) begin
     byw1_d = byw1_q;
     if (send) begin
       byw1_d = '0;
@@ -877,7 +877,7 @@ module dualopt_coal_timeout10 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds1 = '0;
     case (rot_q)
       4'd0: rds1 = rd1_q;
@@ -900,7 +900,7 @@ module dualopt_coal_timeout10 (
   end
   assign byp_d[1] = send ? csel <= 7'd1 : byp_q[1];
   assign slot1 = pkt_n_q > 4'd1 ? (byp_q[1] ? byw1_q : rds1) : '0;
-  always_comb begin
+  always @(*) begin
     byw2_d = byw2_q;
     if (send) begin
       byw2_d = '0;
@@ -912,7 +912,7 @@ module dualopt_coal_timeout10 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds2 = '0;
     case (rot_q)
       4'd0: rds2 = rd2_q;
@@ -935,7 +935,7 @@ module dualopt_coal_timeout10 (
   end
   assign byp_d[2] = send ? csel <= 7'd2 : byp_q[2];
   assign slot2 = pkt_n_q > 4'd2 ? (byp_q[2] ? byw2_q : rds2) : '0;
-  always_comb begin
+  always @(*) begin
     byw3_d = byw3_q;
     if (send) begin
       byw3_d = '0;
@@ -948,7 +948,7 @@ module dualopt_coal_timeout10 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds3 = '0;
     case (rot_q)
       4'd0: rds3 = rd3_q;
@@ -971,7 +971,7 @@ module dualopt_coal_timeout10 (
   end
   assign byp_d[3] = send ? csel <= 7'd3 : byp_q[3];
   assign slot3 = pkt_n_q > 4'd3 ? (byp_q[3] ? byw3_q : rds3) : '0;
-  always_comb begin
+  always @(*) begin
     byw4_d = byw4_q;
     if (send) begin
       byw4_d = '0;
@@ -985,7 +985,7 @@ module dualopt_coal_timeout10 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds4 = '0;
     case (rot_q)
       4'd0: rds4 = rd4_q;
@@ -1008,7 +1008,7 @@ module dualopt_coal_timeout10 (
   end
   assign byp_d[4] = send ? csel <= 7'd4 : byp_q[4];
   assign slot4 = pkt_n_q > 4'd4 ? (byp_q[4] ? byw4_q : rds4) : '0;
-  always_comb begin
+  always @(*) begin
     byw5_d = byw5_q;
     if (send) begin
       byw5_d = '0;
@@ -1023,7 +1023,7 @@ module dualopt_coal_timeout10 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds5 = '0;
     case (rot_q)
       4'd0: rds5 = rd5_q;
@@ -1046,7 +1046,7 @@ module dualopt_coal_timeout10 (
   end
   assign byp_d[5] = send ? csel <= 7'd5 : byp_q[5];
   assign slot5 = pkt_n_q > 4'd5 ? (byp_q[5] ? byw5_q : rds5) : '0;
-  always_comb begin
+  always @(*) begin
     byw6_d = byw6_q;
     if (send) begin
       byw6_d = '0;
@@ -1062,7 +1062,7 @@ module dualopt_coal_timeout10 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds6 = '0;
     case (rot_q)
       4'd0: rds6 = rd6_q;
@@ -1085,7 +1085,7 @@ module dualopt_coal_timeout10 (
   end
   assign byp_d[6] = send ? csel <= 7'd6 : byp_q[6];
   assign slot6 = pkt_n_q > 4'd6 ? (byp_q[6] ? byw6_q : rds6) : '0;
-  always_comb begin
+  always @(*) begin
     byw7_d = byw7_q;
     if (send) begin
       byw7_d = '0;
@@ -1102,7 +1102,7 @@ module dualopt_coal_timeout10 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds7 = '0;
     case (rot_q)
       4'd0: rds7 = rd7_q;
@@ -1125,7 +1125,7 @@ module dualopt_coal_timeout10 (
   end
   assign byp_d[7] = send ? csel <= 7'd7 : byp_q[7];
   assign slot7 = pkt_n_q > 4'd7 ? (byp_q[7] ? byw7_q : rds7) : '0;
-  always_comb begin
+  always @(*) begin
     byw8_d = byw8_q;
     if (send) begin
       byw8_d = '0;
@@ -1143,7 +1143,7 @@ module dualopt_coal_timeout10 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds8 = '0;
     case (rot_q)
       4'd0: rds8 = rd8_q;
@@ -1166,7 +1166,7 @@ module dualopt_coal_timeout10 (
   end
   assign byp_d[8] = send ? csel <= 7'd8 : byp_q[8];
   assign slot8 = pkt_n_q > 4'd8 ? (byp_q[8] ? byw8_q : rds8) : '0;
-  always_comb begin
+  always @(*) begin
     byw9_d = byw9_q;
     if (send) begin
       byw9_d = '0;
@@ -1185,7 +1185,7 @@ module dualopt_coal_timeout10 (
       endcase
     end
   end
-  always_comb begin
+  always @(*) begin
     rds9 = '0;
     case (rot_q)
       4'd0: rds9 = rd9_q;
@@ -1209,7 +1209,7 @@ module dualopt_coal_timeout10 (
   assign byp_d[9] = send ? csel <= 7'd9 : byp_q[9];
   assign slot9 = pkt_n_q > 4'd9 ? (byp_q[9] ? byw9_q : rds9) : '0;
   // Pass-through queue of regular responses (4 entries).
-  always_comb begin
+  always @(*) begin
     qo_dst = in_dst_i;
     qo_id = in_id_i;
     qo_by = in_bytes_i;
@@ -1225,7 +1225,7 @@ module dualopt_coal_timeout10 (
   assign enq = admr & ~(snd_p & qc_q == '0);
   assign deq = snd_p & qc_q != '0;
   assign qtail = 2'({1'b0, qh_q} + 3'(qc_q) >= 3'd4 ? {1'b0, qh_q} + 3'(qc_q) - 3'd4 : {1'b0, qh_q} + 3'(qc_q));
-  always_comb begin
+  always @(*) begin
     qdst0_d = qdst0_q;
     qid0_d = qid0_q;
     qby0_d = qby0_q;
@@ -1246,7 +1246,7 @@ module dualopt_coal_timeout10 (
     qh_d = deq ? (qh_q == 2'd3 ? '0 : qh_q + 2'd1) : qh_q;
   end
 
-  always_comb begin
+  always @(*) begin
     cnt0_d = ceff0 - (snd0 ? 7'(ns0) : 7'd0);
     head0_d = head0_q + (snd0 ? 6'(ns0) : 6'd0);
     idle0_d = adm0 ? 4'd1 : (idle0_q == 4'd10 ? idle0_q : idle0_q + 4'd1);
