@@ -103,7 +103,7 @@ static void body(cx *x)
         snprintf(nm, sizeof nm, "adm%u, fit%u, elig%u, snd%u", f, f, f, f);
         decl(e, 1, nm);
     }
-    decl(e, x->NF, "dsel");
+    emit(e, "logic [%u:0] dsel;", x->NF - 1); /* a vector even for one buffer */
     decl(e, x->KB, "k");
     decl(e, 1, "fine_ok, fire, adm, admr, can_send, found, send, snd_p, sel_pass");
     decl(e, x->PTRB, "ptr_q, ptr_d, sel");
