@@ -559,9 +559,16 @@ static void gen_report(FILE *f, const void *cfg, int json)
         fprintf(f,
                 "{\"gpus\":%u,\"buffers\":%u,\"buf\":%u,\"max\":%u,\"timeout\":%u,\"gran\":%u,"
                 "\"line\":%u,\"pkt_bytes\":%u,\"count_bits\":%u,\"slot_bits\":%u,\"banks\":%u,"
-                "\"bank_depth\":%u,\"storage_bits\":%u,\"paper_storage_bits\":9216}\n",
+                "\"bank_depth\":%u,\"storage_bits\":%u,\"paper_storage_bits\":9216,"
+                "\"rtl_memories\":[",
                 c->gpus, g.nf, c->buf, c->max, c->timeout, c->gran, c->line, c->pkt_bytes,
                 c->count_bits, g.slot_bits, g.banks, g.depth, g.storage_bits);
+        {
+            unsigned b;
+            for (b = 0; b < g.banks; b++)
+                fprintf(f, "%s[%u,%u]", b ? "," : "", g.depth, g.slot_bits);
+        }
+        fprintf(f, "],\"ff_bound\":%u}\n", (g.banks + c->max) * g.slot_bits + 1024);
         return;
     }
     fprintf(f, "DualOpt CoDec coalescer: %u GPUs (%u buffers of %u slots), %u-byte words, "

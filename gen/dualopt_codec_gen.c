@@ -69,10 +69,15 @@ static void gen_report(FILE *f, const void *cfg, int json)
     const codec_cfg *c = cfg;
     codec_geom g;
     codec_geom_of(c, &g);
-    if (json)
+    if (json) {
+        unsigned b;
         fprintf(f, "{\"buffers\":%u,\"buf\":%u,\"max\":%u,\"storage_bits\":%u,"
-                   "\"packet_register_bits\":%u}\n",
+                   "\"packet_register_bits\":%u,\"rtl_memories\":[",
                 g.nf, c->buf, c->max, g.storage_bits, c->max * g.slot_bits);
+        for (b = 0; b < g.banks; b++)
+            fprintf(f, "%s[%u,%u]", b ? "," : "", g.depth, g.slot_bits);
+        fprintf(f, "],\"ff_bound\":%u}\n", (g.banks + 2 * c->max) * g.slot_bits + 1280);
+    }
     else
         fprintf(f, "DualOpt CoDec round trip: coalescer (%u x %u slots, %u bits) -> link -> "
                    "de-coalescer (%u-bit packet register)\n",

@@ -191,7 +191,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
     codec_geom_of(c, &g);
     if (json) {
         fprintf(f, "{\"max\":%u,\"gran\":%u,\"pkt_bytes\":%u,\"count_bits\":%u,\"slot_bits\":%u,"
-                   "\"packet_register_bits\":%u,\"slots_per_cycle\":1}\n",
+                   "\"packet_register_bits\":%u,\"slots_per_cycle\":1,\"rtl_memories\":[]}\n",
                 c->max, c->gran, c->pkt_bytes, c->count_bits, g.slot_bits, c->max * g.slot_bits);
         return;
     }
