@@ -21,3 +21,11 @@ dualopt_MODS += dualopt_bgu_default dualopt_bgu_fpga dualopt_bgu_gran8 dualopt_b
 dualopt_SWEEP += tb/dualopt-bgu_sweep.txt
 dualopt_MODS += dualopt_scbu_default dualopt_scbu_fpga
 dualopt_SWEEP += tb/dualopt-scbu_sweep.txt
+# modules (RTL under rtl/dualopt/) and sweep lists, one line per unit so
+# that units can be added independently.
+dualopt_MODS += $(addprefix dualopt_coal_,default fpga gran8 gran16 gpus8 gpus16 timeout10 timeout50 paper_header)
+dualopt_MODS += $(addprefix dualopt_decoal_,default fpga gran8 gran16 gpus8 gpus16 timeout10 timeout50 paper_header)
+dualopt_SWEEP += tb/dualopt-coal_sweep.txt
+dualopt_SWEEP += tb/dualopt-decoal_sweep.txt
+dualopt_MODS += dualopt_codec_default dualopt_codec_fpga
+dualopt_SWEEP += tb/dualopt-codec_sweep.txt
