@@ -22,7 +22,7 @@ HDRS      := $(wildcard cmodel/*.h cmodel/*.def gen/*.h tb/*.h)
 VLIBS     := $(foreach m,$(REC_MODS),$(B)/vobj/$(m)/lib$(m).a) $(B)/vrt/libvrt.a
 
 .PHONY: all deps tools rtl check-generated verilate test unit lint sweep sim-iverilog \
-        mutants sanitize formal gate-sim regress bench clean help
+        mutants sanitize gate-sim regress bench clean help
 
 all: tools
 
@@ -118,9 +118,6 @@ sanitize: $(B)/bin/cohgen
 test: check-generated lint synth-check sweep sim-iverilog mutants sanitize formal
 	$(MAKE) --no-print-directory unit
 
-formal: $(B)/bin/cohgen | $(DEPS_OK)
-	scripts/formal.sh $(B)/formal 12
-
 gate-sim: verilate
 	scripts/gate-sim.sh $(B)/gate fpga 3000
 
@@ -140,3 +137,4 @@ bench: verilate $(B)/bin/bench_model
 
 clean:
 	rm -rf $(B) tb_rec tb_rec_fail.stim tb_rec_fail.vcd
+-include mk/*.mk
