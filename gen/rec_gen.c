@@ -7,6 +7,7 @@
 #include "rec_gen.h"
 #include "gen_unit.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -155,105 +156,190 @@ static void emit_formal_iface(gctx *x)
     emit(e, "end");
 }
 
-/* Predicates over one set word of the entry RAM. */
+/* Bit positions in a set word: way i's valid bit, tag, vector, slot s's
+ * position bit and sharers, rank. */
+static void f_valid(const gctx *x, char *b, size_t n, unsigned i)
+{
+    snprintf(b, n, "w[%u]", i * x->EW + x->EW - 1);
+}
+static void f_tagr(const gctx *x, char *b, size_t n, unsigned i)
+{
+    snprintf(b, n, "w[%u:%u]", i * x->EW + x->VW + x->TW - 1, i * x->EW + x->VW);
+}
+static void f_shr(const gctx *x, char *b, size_t n, unsigned i, unsigned s)
+{
+    unsigned lo = i * x->EW + s * x->SW + x->HP;
+    snprintf(b, n, "w[%u:%u]", lo + x->SH - 1, lo);
+}
+
+/* A conjunction emitted one term a line: "  NAME = T0" / "      && Tk" /
+ * ";" after the last (1'b1 when there is none). */
+typedef struct {
+    emit_file *e;
+    const char *name;
+    char pend[192];
+    unsigned n;
+} f_and;
+
+static void and_begin(f_and *a, emit_file *e, const char *name)
+{
+    a->e = e;
+    a->name = name;
+    a->n = 0;
+}
+
+static void and_flush(f_and *a, const char *end)
+{
+    if (a->n == 1)
+        emit(a->e, "  %s = %s%s", a->name, a->pend, end);
+    else
+        emit(a->e, "      && %s%s", a->pend, end);
+}
+
+static void and_term(f_and *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void and_term(f_and *a, const char *fmt, ...)
+{
+    va_list ap;
+    if (a->n)
+        and_flush(a, "");
+    va_start(ap, fmt);
+    vsnprintf(a->pend, sizeof a->pend, fmt, ap);
+    va_end(ap);
+    a->n++;
+}
+
+static void and_end(f_and *a)
+{
+    if (a->n)
+        and_flush(a, ";");
+    else
+        emit(a->e, "  %s = 1'b1;", a->name);
+}
+
+/* Predicates over one set word w of the entry RAM, unrolled here (no loops
+ * for the Verilog front end to unroll per set). */
 static void emit_formal_funcs(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned vb = x->EW - 1, tb = x->VW;
-    emit(e, "// Set-word predicates. Way i: valid at i*%u+%u, tag at i*%u+%u, vector",
-         x->EW, vb, x->EW, tb);
-    emit(e, "// at i*%u (slot s at +s*%u: %ssharers), rank at %u+i*%u.", x->EW, x->SW,
-         x->HP ? "position bit, then " : "", x->W * x->EW, x->RB);
+    char a[48], b[48], c[48], d[48];
+    unsigned i, j, s;
+    f_and t;
+
+    emit(e, "// Set-word predicates over w (ways x {valid, tag, vector}, then ranks).");
     emit(e, "function automatic logic [%u:0] f_match(input logic [%u:0] w, input logic [%u:0] tag);",
          x->W - 1, x->SETW - 1, x->TW - 1);
-    emit(e, "  for (int i = 0; i < %u; i++)", x->W);
-    emit(e, "    f_match[i] = w[i*%u + %u] && w[i*%u + %u +: %u] == tag;", x->EW, vb, x->EW, tb, x->TW);
+    for (i = 0; i < x->W; i++) {
+        f_valid(x, a, sizeof a, i);
+        f_tagr(x, b, sizeof b, i);
+        emit(e, "  f_match[%u] = %s && %s == tag;", i, a, b);
+    }
     emit(e, "endfunction");
+
     emit(e, "// no two valid ways hold the same tag");
     emit(e, "function automatic logic f_uniq(input logic [%u:0] w);", x->SETW - 1);
-    emit(e, "  f_uniq = 1'b1;");
-    emit(e, "  for (int i = 0; i < %u; i++)", x->W);
-    emit(e, "    for (int j = i + 1; j < %u; j++)", x->W);
-    emit(e, "      if (w[i*%u + %u] && w[j*%u + %u] && w[i*%u + %u +: %u] == w[j*%u + %u +: %u])",
-         x->EW, vb, x->EW, vb, x->EW, tb, x->TW, x->EW, tb, x->TW);
-    emit(e, "        f_uniq = 1'b0;");
+    and_begin(&t, e, "f_uniq");
+    for (i = 0; i < x->W; i++)
+        for (j = i + 1; j < x->W; j++) {
+            f_valid(x, a, sizeof a, i);
+            f_valid(x, b, sizeof b, j);
+            f_tagr(x, c, sizeof c, i);
+            f_tagr(x, d, sizeof d, j);
+            and_term(&t, "!(%s && %s && %s == %s)", a, b, c, d);
+        }
+    and_end(&t);
     emit(e, "endfunction");
+
     emit(e, "// a free (invalid) way has an all-zero vector: no position bit, no sharer");
     emit(e, "function automatic logic f_free(input logic [%u:0] w);", x->SETW - 1);
-    emit(e, "  f_free = 1'b1;");
-    emit(e, "  for (int i = 0; i < %u; i++)", x->W);
-    emit(e, "    if (!w[i*%u + %u] && w[i*%u +: %u] != %u'd0) f_free = 1'b0;", x->EW, vb, x->EW,
-         x->VW, x->VW);
+    and_begin(&t, e, "f_free");
+    for (i = 0; i < x->W; i++) {
+        f_valid(x, a, sizeof a, i);
+        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, i * x->EW + x->VW - 1, i * x->EW, x->VW);
+    }
+    and_end(&t);
     emit(e, "endfunction");
+
     if (x->RB) {
+        unsigned r0 = x->W * x->EW;
         emit(e, "// the ways' replacement ranks are a permutation of 0..%u", x->W - 1);
         emit(e, "function automatic logic f_perm(input logic [%u:0] w);", x->SETW - 1);
-        emit(e, "  f_perm = 1'b1;");
-        emit(e, "  for (int i = 0; i < %u; i++)", x->W);
-        emit(e, "    for (int j = i + 1; j < %u; j++)", x->W);
-        emit(e, "      if (w[%u + i*%u +: %u] == w[%u + j*%u +: %u]) f_perm = 1'b0;", x->W * x->EW,
-             x->RB, x->RB, x->W * x->EW, x->RB, x->RB);
+        and_begin(&t, e, "f_perm");
+        for (i = 0; i < x->W; i++)
+            for (j = i + 1; j < x->W; j++)
+                and_term(&t, "w[%u:%u] != w[%u:%u]", r0 + (i + 1) * x->RB - 1, r0 + i * x->RB,
+                         r0 + (j + 1) * x->RB - 1, r0 + j * x->RB);
+        and_end(&t);
         emit(e, "endfunction");
     }
-    emit(e, "// strengthening: a valid way tracks something; %s", x->HP
-         ? "a slot's position bit"
-         : "its sharer vector is");
-    emit(e, "// %s", x->HP ? "is set exactly when the slot has sharers" : "not empty");
+
+    emit(e, "// strengthening: a valid way tracks something; %s",
+         x->HP ? "a slot's position bit is set" : "its sharer vector is not");
+    emit(e, "// %s", x->HP ? "exactly when the slot has sharers" : "empty");
     emit(e, "function automatic logic f_live(input logic [%u:0] w);", x->SETW - 1);
-    if (x->HP)
-        emit(e, "  logic any;");
-    emit(e, "  f_live = 1'b1;");
-    emit(e, "  for (int i = 0; i < %u; i++) begin", x->W);
-    if (x->HP) {
-        emit(e, "    any = 1'b0;");
-        emit(e, "    for (int s = 0; s < %u; s++) begin", x->S);
-        emit(e, "      any = any | w[i*%u + s*%u];", x->EW, x->SW);
-        emit(e, "      if (w[i*%u + %u] && w[i*%u + s*%u] != (w[i*%u + s*%u + 1 +: %u] != %u'd0))",
-             x->EW, vb, x->EW, x->SW, x->EW, x->SW, x->SH, x->SH);
-        emit(e, "        f_live = 1'b0;");
-        emit(e, "    end");
-        emit(e, "    if (w[i*%u + %u] && !any) f_live = 1'b0;", x->EW, vb);
-    } else {
-        emit(e, "    if (w[i*%u + %u] && w[i*%u +: %u] == %u'd0) f_live = 1'b0;", x->EW, vb, x->EW,
-             x->SH, x->SH);
+    and_begin(&t, e, "f_live");
+    for (i = 0; i < x->W; i++) {
+        f_valid(x, a, sizeof a, i);
+        if (!x->HP) {
+            f_shr(x, b, sizeof b, i, 0);
+            and_term(&t, "(!%s || %s != %u'd0)", a, b, x->SH);
+            continue;
+        }
+        /* each slot's position bit agrees with its sharers, and the vector
+         * is not empty: some position bit is set */
+        for (s = 0; s < x->S; s++) {
+            f_shr(x, b, sizeof b, i, s);
+            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a, i * x->EW + s * x->SW, b, x->SH);
+        }
+        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, i * x->EW + x->VW - 1, i * x->EW, x->VW);
     }
-    emit(e, "  end");
+    and_end(&t);
     emit(e, "endfunction");
+
     if (!x->packed && x->IB) {
         emit(e, "// strengthening: a valid way of set k holds a tag whose index bits are k");
         emit(e, "function automatic logic f_tagidx(input logic [%u:0] w, input logic [%u:0] k);",
              x->SETW - 1, x->IBW - 1);
-        emit(e, "  f_tagidx = 1'b1;");
-        emit(e, "  for (int i = 0; i < %u; i++)", x->W);
-        emit(e, "    if (w[i*%u + %u] && w[i*%u + %u +: %u] != k) f_tagidx = 1'b0;", x->EW, vb,
-             x->EW, tb, x->IB);
+        and_begin(&t, e, "f_tagidx");
+        for (i = 0; i < x->W; i++) {
+            unsigned lo = i * x->EW + x->VW;
+            f_valid(x, a, sizeof a, i);
+            and_term(&t, "(!%s || w[%u:%u] == k)", a, lo + x->IB - 1, lo);
+        }
+        and_end(&t);
         emit(e, "endfunction");
     }
+
     emit(e, "// stored sharer bits as a GPU mask: bit j is GPU j below the home, j+1 above");
     emit(e, "function automatic logic [%u:0] f_dec(input logic [%u:0] sh, input logic [%u:0] home);",
          x->G - 1, x->SH - 1, x->GB - 1);
-    emit(e, "  f_dec = '0;");
-    emit(e, "  for (int j = 0; j < %u; j++)", x->SH);
-    emit(e, "    if (sh[j]) begin");
-    emit(e, "      if (j < home) f_dec[j] = 1'b1;");
-    emit(e, "      else f_dec[j + 1] = 1'b1;");
-    emit(e, "    end");
+    for (j = 0; j < x->G; j++) {
+        char lo[24] = "1'b0", hi[24] = "1'b0";
+        if (j < x->SH)
+            snprintf(lo, sizeof lo, "sh[%u]", j);
+        if (j > 0)
+            snprintf(hi, sizeof hi, "sh[%u]", j - 1);
+        emit(e, "  f_dec[%u] = %u'd%u < home ? %s : %u'd%u > home ? %s : 1'b0;", j, x->GB, j, lo,
+             x->GB, j, hi);
+    }
     emit(e, "endfunction");
+
     emit(e, "// ghost link: the sharers recorded for the tracked line's slot, in the");
-    emit(e, "// way holding its tag in its set (here), are within gh (the ghost");
-    emit(e, "// sharers its pending invalidation does not name)");
+    emit(e, "// way of set word w holding its tag, are within gh (the ghost sharers");
+    emit(e, "// its pending invalidation does not name); checked when here");
     emit(e, "function automatic logic f_rec(input logic [%u:0] w, input logic here,", x->SETW - 1);
     emit(e, "    input logic [%u:0] tag, input logic [%u:0] slot, input logic [%u:0] home,",
          x->TW - 1, (x->SB ? x->SB : 1) - 1, x->GB - 1);
     emit(e, "    input logic [%u:0] gh);", x->G - 1);
-    emit(e, "  f_rec = 1'b1;");
-    emit(e, "  for (int i = 0; i < %u; i++)", x->W);
-    emit(e, "    for (int s = 0; s < %u; s++)", x->S);
-    emit(e, "      if (here && w[i*%u + %u] && w[i*%u + %u +: %u] == tag && s == slot &&", x->EW, vb,
-         x->EW, tb, x->TW);
-    emit(e, "          (f_dec(w[i*%u + s*%u + %u +: %u], home) & ~gh) != %u'd0)", x->EW, x->SW, x->HP,
-         x->SH, x->G);
-    emit(e, "        f_rec = 1'b0;");
+    and_begin(&t, e, "f_rec");
+    for (i = 0; i < x->W; i++)
+        for (s = 0; s < x->S; s++) {
+            f_valid(x, a, sizeof a, i);
+            f_tagr(x, b, sizeof b, i);
+            f_shr(x, c, sizeof c, i, s);
+            and_term(&t, "!(here && %s && %s == tag && slot == %u'd%u && (f_dec(%s, home) & ~gh) != %u'd0)",
+                     a, b, x->SB ? x->SB : 1, s, c, x->G);
+        }
+    and_end(&t);
     emit(e, "endfunction");
 }
 
@@ -309,14 +395,13 @@ static void emit_formal_state(gctx *x, const char *initw)
     emit_file *e = x->e;
     char m[64];
     const char *k_in = x->SETS > 1 ? "!init_q || k < init_idx_q" : "!init_q";
-    emit(e, "logic f_uniq_ok, f_free_ok, f_perm_ok, f_live_ok, f_tagidx_ok, f_rec_ok;");
+    emit(e, "logic f_uniq_ok, f_free_ok, f_perm_ok, f_live_ok, f_tagidx_ok;");
     emit(e, "always @(*) begin");
     emit(e, "  f_uniq_ok = 1'b1;");
     emit(e, "  f_free_ok = 1'b1;");
     emit(e, "  f_perm_ok = 1'b1;");
     emit(e, "  f_live_ok = 1'b1;");
     emit(e, "  f_tagidx_ok = 1'b1;");
-    emit(e, "  f_rec_ok = 1'b1;");
     emit(e, "  // every set the clearing sweep has written");
     emit(e, "  for (int k = 0; k < %u; k++)", x->SETS);
     emit(e, "    if (%s) begin", k_in);
@@ -328,9 +413,6 @@ static void emit_formal_state(gctx *x, const char *initw)
     emit(e, "      f_live_ok = f_live_ok & f_live(%s);", m);
     if (!x->packed && x->IB)
         emit(e, "      f_tagidx_ok = f_tagidx_ok & f_tagidx(%s, k[%u:0]);", m, x->IB - 1);
-    emit(e, "      f_rec_ok = f_rec_ok & f_rec(%s, %s, f_tag, f_slot, home_q,", m,
-         x->SETS > 1 ? "k == f_idx" : "1'b1");
-    emit(e, "          f_gh_q & ~f_jmask);");
     emit(e, "    end");
     emit(e, "end");
     emit(e, "// the set words stage 1, stage 2 and the forwarding register stand for");
@@ -394,12 +476,20 @@ static void emit_formal_state(gctx *x, const char *initw)
     emit(e, "    s_live: assert(f_live_ok);");
     if (!x->packed && x->IB)
         emit(e, "    s_tagidx: assert(f_tagidx_ok);");
-    emit(e, "    s_rec: assert(f_rec_ok);");
+    emit(e, "    s_rec: assert(f_rec(%s, %s, f_tag, f_slot, home_q,",
+         f_mem(x, m, sizeof m, "f_idx"), x->SETS > 1 ? "!init_q || f_idx < init_idx_q" : "!init_q");
+    emit(e, "        f_gh_q & ~f_jmask));");
     emit(e, "    s_job: assert(f_job_ok);");
     emit(e, "    s_jobg: assert((f_jmask & ~f_gh_q) == %u'd0);", x->G);
     emit(e, "  end");
     emit(e, "end");
 }
+
+/* The protocol invariants read every set word of the entry RAM: model
+ * checking is for small directories, and beyond this size their unrolled
+ * logic only slows the Verilog front end down (an 8192-entry directory would
+ * take Yosys minutes to elaborate). */
+#define REC_FORMAL_MAX_ENTRIES 64u
 
 static void emit_formal(gctx *x, const char *initw)
 {
@@ -409,9 +499,14 @@ static void emit_formal(gctx *x, const char *initw)
     emit(e, "// Properties checked by make formal (tb/formal.txt); see docs/rec.md.");
     emit(e, "// p_<group>_*: properties; s_*: strengthening invariants for induction.");
     emit_formal_iface(x);
-    emit_formal_funcs(x);
-    emit_formal_ghost(x);
-    emit_formal_state(x, initw);
+    if (x->c->entries <= REC_FORMAL_MAX_ENTRIES) {
+        emit_formal_funcs(x);
+        emit_formal_ghost(x);
+        emit_formal_state(x, initw);
+    } else {
+        emit(e, "// The protocol invariants over the entry RAM are emitted for directories");
+        emit(e, "// of at most %u entries (this one has %u).", REC_FORMAL_MAX_ENTRIES, x->c->entries);
+    }
     emit(e, "`endif");
 }
 
