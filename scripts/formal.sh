@@ -93,6 +93,14 @@ smt() {  # log vcd args... -> smtbmc status
   return $rc
 }
 
+# CPU seconds (user + system) of the commands this shell has waited for: a
+# run is a background subshell, so that is the run's own work. `times` runs
+# without a pipe or substitution (a forked copy would report zero).
+cpu() {  # times-file -> seconds
+  awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] }
+                 printf "%.0f", s }' "$1"
+}
+
 run_config() {  # index -> result line in $out/res.<i>
   local i=$1 name=${c_name[$1]} unit=${c_unit[$1]} mode=${c_mode[$1]} k=${c_depth[$1]}
   local dir="$out/$name" t0=$(date +%s) r
@@ -108,10 +116,11 @@ run_config() {  # index -> result line in $out/res.<i>
   elif ! smt "$dir/base.log" "$dir/base.vcd" -t $((k+1)) "$dir/$name.smt2"; then
     r="FAILED (base case): $(why "$dir/base.log" "$dir/$name.sv"); trace $dir/base.vcd"
   elif ! smt "$dir/induct.log" "$dir/induct.vcd" -i -t "$k" "$dir/$name.smt2"; then
-    r="FAILED (induction step, k=$k): $(why "$dir/induct.log" "$dir/$name.sv"); trace $dir/induct.vcd"
+    r="FAILED (induction step, k=$k; a bug or a missing strengthening invariant: mode bmc tells): $(why "$dir/induct.log" "$dir/$name.sv"); trace $dir/induct.vcd"
   else r="proved (induction, k=$k)"; fi
   grep -q timeout "$dir"/*.log 2>/dev/null && r="FAILED: timeout after ${tmo}s ($dir)"
-  echo "$r [$(( $(date +%s) - t0 )) s]" >"$out/res.c$i"
+  times >"$dir/times"
+  echo "$r [$(( $(date +%s) - t0 )) s wall, $(cpu "$dir/times") s cpu]" >"$out/res.c$i"
 }
 
 run_control() {  # index -> result line in $out/res.n<j>
@@ -132,7 +141,8 @@ run_control() {  # index -> result line in $out/res.n<j>
   elif grep -qE "Assert failed in [^:]*: p_$group(_|\$)" "$dir/bmc.log"; then
     r="caught: $(why "$dir/bmc.log" "$dir/$name.sv"); trace $dir/bmc.vcd"
   else r="FAILED: no counterexample ($(tail -1 "$dir/bmc.log"))"; fi
-  echo "$r [$(( $(date +%s) - t0 )) s]" >"$out/res.n$j"
+  times >"$dir/times"
+  echo "$r [$(( $(date +%s) - t0 )) s wall, $(cpu "$dir/times") s cpu]" >"$out/res.n$j"
 }
 
 # Up to $jobs runs at a time; configurations first (controls read their RTL).
@@ -142,7 +152,10 @@ wait
 for ((j=0; j<m; j++)); do throttle; run_control "$j" & done
 wait
 
-fail=0
+fail=0 total=0
+for f in "$out"/res.*; do
+  c=$(grep -o '[0-9]* s cpu' "$f" | grep -o '^[0-9]*'); total=$((total + ${c:-0}))
+done
 for ((i=0; i<n; i++)); do
   r=$(cat "$out/res.c$i" 2>/dev/null || echo "FAILED: no result")
   printf 'formal: %-6s %-14s %-7s %s\n' "${c_unit[$i]}" "${c_name[$i]}" "${c_mode[$i]}" "$r"
@@ -166,5 +179,5 @@ if [ -n "$controls" ]; then
     done
   done
 fi
-echo "formal: $n configurations, $m controls, $(( $(date +%s) - t_start )) s wall; $([ $fail -eq 0 ] && echo PASS || echo FAIL)"
+echo "formal: $n configurations, $m controls, $(( $(date +%s) - t_start )) s wall, $total s cpu; $([ $fail -eq 0 ] && echo PASS || echo FAIL)"
 exit $fail
