@@ -140,3 +140,4 @@ bench: verilate $(B)/bin/bench_model
 
 clean:
 	rm -rf $(B) tb_rec tb_rec_fail.stim tb_rec_fail.vcd
+-include mk/*.mk
