@@ -31,11 +31,9 @@ static void usage(FILE *f)
             "  --repl P         fifo or lru (default lru)\n"
             "  --store S        full (Table 1: whole base stored) or packed (no index bits)\n"
             "  --name NAME      module name (default: derived from the configuration)\n"
-            "  --mutant K       inject known bug K (1..%d) to qualify benches\n"
             "  -o DIR           output directory (created if missing)\n"
             "  --report         print the entry layout instead; --json for JSON\n"
-            "exit status: 0 success, 2 bad options (nothing written)\n",
-            REC_MUTANTS);
+            "exit status: 0 success, 2 bad options (nothing written)\n");
 }
 
 static int valid_ident(const char *s)
@@ -80,7 +78,7 @@ static int gen_rec(int argc, char **argv)
 {
     rec_cfg cfg;
     const char *out = NULL, *name = NULL;
-    int report = 0, json = 0, mutant = 0, i, range_set = 0;
+    int report = 0, json = 0, i, range_set = 0;
     char err[256], modname[128], args[512], params[1024];
     block_desc b;
     emit_file f[4];
@@ -123,15 +121,7 @@ static int gen_rec(int argc, char **argv)
             name = argv[++i];
         else if (strcmp(a, "--config") == 0)
             i++;
-        else if (strcmp(a, "--mutant") == 0) {
-            char *end;
-            long k = strtol(argv[++i], &end, 10);
-            if (*end || k < 1 || k > REC_MUTANTS) {
-                snprintf(err, sizeof err, "--mutant: '%s' is not 1..%d", argv[i], REC_MUTANTS);
-                return fail(err);
-            }
-            mutant = (int)k;
-        } else {
+        else {
             int r = rec_cfg_option(&cfg, a + 2, argv[i + 1], err, sizeof err);
             if (r < 0)
                 return fail(err);
@@ -185,7 +175,7 @@ static int gen_rec(int argc, char **argv)
                 return fail(err);
             }
     }
-    rec_emit_verilog(&f[0], &cfg, &b, mutant);
+    rec_emit_verilog(&f[0], &cfg, &b);
     ports_c_header(&f[1], &b);
     ports_shim(&f[2], &b);
     ports_iverilog_tb(&f[3], &b);

@@ -582,7 +582,7 @@ class Module:
                     P.i += 1
                 else:
                     self._skip_parens()
-            self._block = dict(kind=kind, defaults=set())
+            self._block = dict(kind=kind, defaults={})
             self._stmt(dict(block=self._block, cond=0, loop=0, env={}))
             return
         if p.text in ("genvar", "generate", "function", "task"):
@@ -713,12 +713,11 @@ class Module:
         semi = P.expect(";")
         base = self.toks[lhs.t0].text if lhs.kind != "concat" else None
         blk = ctx["block"]
-        after_default = base in blk["defaults"]
         self.items.append(dict(kind="passign", lhs=lhs, rhs=rhs, t0=t0, semi=semi, env=ctx["env"],
-                               block=blk, blocking=blocking, after_default=after_default,
+                               block=blk, blocking=blocking, default=blk["defaults"].get(base),
                                top=ctx["cond"] == 0 and ctx["loop"] == 0))
-        if ctx["cond"] == 0 and ctx["loop"] == 0 and base is not None:
-            blk["defaults"].add(base)
+        if ctx["cond"] == 0 and ctx["loop"] == 0 and base is not None and base not in blk["defaults"]:
+            blk["defaults"][base] = self.node_text(rhs)
 
 
 # --------------------------------------------------------------------------
@@ -854,13 +853,14 @@ class Candidates:
         s, e = self.span(rhs)
         if blk["kind"] == "comb" and base.endswith("_d") and (base[:-2] + "_q") in m.decls:
             q = base[:-2] + "_q" + m.tok_text(lhs.t0 + 1, lhs.t1)
-            if self.text[s:e] != q:
+            # after a default x_d = x_q, holding is the same as dropping
+            if self.text[s:e] != q and it["default"] != base[:-2] + "_q":
                 self.add("hold", self.t[lhs.t0], 0, [(s, e, q)], "%s held (= %s)" % (base, q))
         if blk["kind"] == "ff" and not it["blocking"] and rhs.kind != "num":
             q = m.node_text(lhs)
             if self.text[s:e] != q:
                 self.add("hold", self.t[lhs.t0], 0, [(s, e, q)], "%s never updated" % base)
-        if blk["kind"] == "comb" and it["after_default"]:
+        if blk["kind"] == "comb" and it["default"] is not None:
             st, en = self.t[it["t0"]].start, self.t[it["semi"]].end
             self.add("drop", self.t[it["t0"]], 0, [(st, en, "begin end")],
                      "assignment to %s dropped" % base)
@@ -1046,6 +1046,24 @@ def committed(family, prefix):
     return out
 
 
+def read_known(path):
+    """tb/mutants-known.txt: <module> <mutant-id> <bug>: mutants modelling
+    known bugs, run with every selection of their module; each must be killed."""
+    known = []
+    if not os.path.exists(path):
+        return known
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            s = line.strip()
+            if not s or s.startswith("#"):
+                continue
+            parts = s.split(None, 2)
+            if len(parts) < 3:
+                raise BadInput("%s: line %d: expected '<module> <mutant-id> <bug>'" % (path, n))
+            known.append((parts[0], parts[1], parts[2]))
+    return known
+
+
 def read_equivalents(path):
     eq = {}
     if not os.path.exists(path):
@@ -1219,7 +1237,8 @@ def report_md(summary):
             L += ["", "%s:" % title, ""]
             for m in ms:
                 extra = m.get("reason") or m.get("detail") or ""
-                L.append("- `%s` %s: %s%s" % (m["id"], m["desc"], extra,
+                L.append("- `%s` %s%s: %s%s" % (m["id"], m["desc"],
+                                                ((" (known bug: %s)" % m["known"]) if m.get("known") else ""), extra,
                                               ("; reproduce: `%s`" % m["reproduce"]) if st in ("survived", "equivalent") else ""))
     if summary["problems"]:
         L += ["", "## Problems", ""] + ["- " + p for p in summary["problems"]]
@@ -1242,6 +1261,8 @@ def main():
     ap.add_argument("--target", type=float, default=95.0, help="kill rate in %% (default 95)")
     ap.add_argument("--runs", help="bench runs a mutant: stream:seed:cycles,... (stream '-' = default)")
     ap.add_argument("--equivalents", default=os.path.join(ROOT, "tb", "mutants-equivalent.txt"))
+    ap.add_argument("--known", default=os.path.join(ROOT, "tb", "mutants-known.txt"),
+                    help="known-bug mutants run with every selection ('' for none)")
     ap.add_argument("--vopt", default=os.environ.get("MUTATE_VOPT", "-O1"),
                     help="C++ optimization of the mutant models (default -O1)")
     ap.add_argument("--timeout", type=int, default=900, help="seconds a build or run (default 900)")
@@ -1300,6 +1321,7 @@ def main():
                 c = configs[0]
                 return list_or_apply(a, c.cands, c.src_dir, c.module, c.text)
         eq = read_equivalents(a.equivalents)
+        known = read_known(a.known) if a.known else []
     except BadInput as e:
         print("mutate: %s" % e, file=sys.stderr)
         return 2
@@ -1320,6 +1342,14 @@ def main():
             sel = [c.cands.by_id[a.only]]
         else:
             sel = select(c.cands.list, a.seed, a.count)
+            for (mod, mid, bug) in known:
+                if mod != c.module:
+                    continue
+                if mid not in c.cands.by_id:
+                    problems.append("%s: %s %s names no mutant of the current %s (stale entry)" %
+                                    (os.path.relpath(a.known, ROOT), mod, mid, c.mod.fname))
+                elif c.cands.by_id[mid] not in sel:
+                    sel.append(c.cands.by_id[mid])
         # equivalence entries must name mutants of the current text
         for (mod, mid) in eq:
             if mod == c.module and mid not in c.cands.by_id:
@@ -1370,6 +1400,11 @@ def main():
             elif eqr is not None and st == "killed":
                 problems.append("%s %s is listed as equivalent but the bench kills it (%s)" %
                                 (c.module, m.id, r.get("detail")))
+            bug = [b for (mod, mid, b) in known if mod == c.module and mid == m.id]
+            if bug:
+                row["known"] = bug[0]
+                if st != "killed":
+                    problems.append("%s %s (known bug: %s) is not killed" % (c.module, m.id, bug[0]))
             cnt[st] += 1
             s = by_op.setdefault(m.op, dict(generated=0, killed=0, survived=0, equivalent=0, invalid=0))
             s["generated"] += 1

@@ -1,0 +1,19 @@
+# Mutation testing of the generated RTL (scripts/mutate.py, docs/mutation.md).
+#   make mutate          every committed configuration of every unit, 60 mutants each
+#   make mutate-sample   12 mutants of rec_fpga (the same seed) and the known-bug mutants
+# Reports: $(B)/mutate/report.md and .json ($(B)/mutate-sample/ for the sample).
+MUTATE_SEED   ?= 1
+MUTATE_COUNT  ?= 60
+MUTATE_SAMPLE ?= 12
+# the bench objects of every family (scripts/unit-bench.sh links them)
+MUTATE_DEPS   := $(B)/bin/cohgen $(B)/vrt/libvrt.a $(B)/tb_rec.objs
+
+.PHONY: mutate mutate-sample
+mutate: $(MUTATE_DEPS)
+	scripts/mutate.py --all --count $(MUTATE_COUNT) --seed $(MUTATE_SEED) --out $(B)/mutate
+mutate-sample: $(MUTATE_DEPS)
+	scripts/mutate.py --unit rec --config fpga --count $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) \
+	  --out $(B)/mutate-sample
+
+TEST_STEPS    += mutate-sample
+REGRESS_STEPS += mutate
