@@ -1,6 +1,9 @@
 # Coherence kit: the only entry point a user needs. See README.md.
 #   make verilate && ./tb_rec     lockstep bench of the REC directory
 #   make test                     every test (installs missing tools first)
+# Units are registered in cmodel/units.def; each family adds mk/<family>.mk
+# (its committed modules and sweep lists); every rule below iterates over
+# FAMILIES, so no target here names a unit.
 SHELL := /bin/bash
 .DELETE_ON_ERROR:
 
@@ -9,30 +12,32 @@ CC       ?= cc
 CFLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
 CPPFLAGS := -Icmodel -Igen -Itb
 LDLIBS   := -lstdc++ -lm -pthread
-PRESETS  := default fpga baseline hmg
-REC_MODS := $(addprefix rec_,$(PRESETS))
-REC_RTL  := $(foreach m,$(REC_MODS),rtl/rec/$(m).sv rtl/rec/$(m)_ports.h rtl/rec/$(m)_shim.cpp rtl/rec/$(m)_tb.sv)
 DEPS_OK  := $(B)/.deps-ok
 
-MODEL_SRC := cmodel/rec.c cmodel/rec_trace.c
+# Every model file but the tools' mains is part of the model library.
+MODEL_SRC := $(filter-out cmodel/cohmodel.c,$(wildcard cmodel/*.c))
 MODEL_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(MODEL_SRC))
-GEN_OBJ   := $(patsubst %.c,$(B)/obj/%.o,$(wildcard gen/*.c)) $(B)/obj/cmodel/rec.o
-BENCH_OBJ := $(B)/obj/tb/rec_bench.o $(MODEL_OBJ)
+GEN_OBJ   := $(patsubst %.c,$(B)/obj/%.o,$(wildcard gen/*.c)) $(MODEL_OBJ)
+ENGINE_OBJ := $(B)/obj/tb/lockstep.o $(MODEL_OBJ)
 HDRS      := $(wildcard cmodel/*.h cmodel/*.def gen/*.h tb/*.h)
-VLIBS     := $(foreach m,$(REC_MODS),$(B)/vobj/$(m)/lib$(m).a) $(B)/vrt/libvrt.a
 
-.PHONY: all deps tools rtl check-generated verilate test unit lint sweep sim-iverilog \
-        sanitize formal gate-sim regress bench clean help
+# Filled by the fragments: families, and the steps of make test / regress.
+FAMILIES      :=
+TEST_STEPS    := check-generated lint synth-check sweep sim-iverilog sanitize
+REGRESS_STEPS := sweep-full
+TEST_JOBS     ?= 2
+
+.PHONY: all deps tools rtl check-generated verilate test unit lint sweep sweep-full sim-iverilog \
+        sanitize gate-sim regress bench clean help test-steps
 
 all: tools
 
 help:
-	@echo "make verilate && ./tb_rec   build and run the lockstep bench (default config)"
-	@echo "make test                   all tests: generated-file check, lint, synthesis checks,"
-	@echo "                            sweep, Icarus replay, mutation sample, sanitizers, formal, Criterion"
-	@echo "make bench                  throughput of the lockstep bench and of the model"
-	@echo "make regress                longer random regression"
-	@echo "make mutate                 mutation testing of every committed configuration (docs/mutation.md)"
+	@echo "make verilate && ./tb_rec   build every family's lockstep bench (./tb_<family>) and run REC's"
+	@echo "make test                   every test of every family, step times, Criterion summary last"
+	@echo "make test-<family>          one family's lint, sweep, Icarus replay and Criterion tests"
+	@echo "make bench                  RTL alone vs lockstep on recorded stimulus, model speed"
+	@echo "make regress                longer random regression, full mutation, gate level"
 	@echo "make rtl                    regenerate the committed RTL under rtl/"
 	@echo "make synth                  Yosys area table (build/synth/hardware-cost.md)"
 	@echo "make fpga                   iCE40 self-test tops: place, route, Fmax, bitstreams"
@@ -57,88 +62,101 @@ $(B)/bin/cohmodel: $(B)/obj/cmodel/cohmodel.o $(MODEL_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@
 tools: $(B)/bin/cohgen $(B)/bin/cohmodel
 
-# Committed RTL of the named configurations.
-rtl: $(B)/bin/cohgen
-	@mkdir -p rtl/rec
-	@for p in $(PRESETS); do $(B)/bin/cohgen rec --config $$p --name rec_$$p -o rtl/rec || exit 1; done
-	@echo "rtl/rec regenerated"
+-include $(sort $(wildcard mk/*.mk))
 
-check-generated: $(B)/bin/cohgen
-	@rm -rf $(B)/check && mkdir -p $(B)/check/rec
-	@for p in $(PRESETS); do $(B)/bin/cohgen rec --config $$p --name rec_$$p -o $(B)/check/rec || exit 1; done
-	@diff -r rtl/rec $(B)/check/rec >/dev/null || { diff -r rtl/rec $(B)/check/rec | head -20; \
-	  echo "check-generated: rtl/rec differs from the generator; run 'make rtl'"; exit 1; }
-	@echo "check-generated: rtl/rec matches the generator"
-
-# Verilated models of the committed configurations.
+# ---- per family: committed RTL, Verilated models, ./tb_<family> ---------
+ALL_MODS := $(foreach f,$(FAMILIES),$($(f)_MODS))
+ALL_RTL  := $(foreach f,$(FAMILIES),$(foreach m,$($(f)_MODS),rtl/$(f)/$(m).sv))
 $(B)/vrt/libvrt.a: | $(DEPS_OK)
 	scripts/vruntime.sh $(B)/vrt
-define VMODEL
-$(B)/vobj/$(1)/lib$(1).a: rtl/rec/$(1).sv rtl/rec/$(1)_shim.cpp tb/dut.h scripts/verilate.sh | $(DEPS_OK)
-	scripts/verilate.sh $(1) rtl/rec $(B)/vobj
+define FAMILY_RULES
+$(1)_VLIBS := $$(foreach m,$$($(1)_MODS),$(B)/vobj/$$(m)/lib$$(m).a)
+$(B)/$(1)_duts.c: scripts/registry.sh mk/$(1).mk
+	@mkdir -p $(B)
+	scripts/registry.sh $(1) $$@ $$($(1)_MODS)
+$(B)/obj/$(1)_duts.o: $(B)/$(1)_duts.c tb/dut.h
+	@mkdir -p $$(dir $$@)
+	$(CC) $(CFLAGS) $(CPPFLAGS) -c $$< -o $$@
+$(B)/obj/tb/tb_$(1).o: tb/tb_main.c $(HDRS) | $(DEPS_OK)
+	@mkdir -p $$(dir $$@)
+	$(CC) $(CFLAGS) $(CPPFLAGS) -DTB_FAMILY_NAME='"$(1)"' -DTB_DUTS=$(1)_duts -c $$< -o $$@
+# the objects a one-configuration bench links (scripts/unit-bench.sh)
+$(B)/tb_$(1).objs: $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) $(B)/vrt/libvrt.a
+	echo $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) >$$@
+tb_$(1): $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) $(B)/obj/$(1)_duts.o $$($(1)_VLIBS) $(B)/vrt/libvrt.a
+	$(CC) $(CFLAGS) -o $$@ $$^ $(LDLIBS)
+test-$(1): tb_$(1) $(B)/test_all tools
+	scripts/lint.sh $$(foreach m,$$($(1)_MODS),rtl/$(1)/$$(m).sv)
+	scripts/sweep.sh --sample $(B)/sweep $$($(1)_SWEEP)
+	scripts/iverilog-replay.sh $(B)/iverilog $(1)
+	$(B)/test_all --color=never --jobs 2 --filter '$(1)_*/*'
 endef
-$(foreach m,$(REC_MODS),$(eval $(call VMODEL,$(m))))
-$(B)/rec_duts.c: scripts/registry.sh
-	scripts/registry.sh rec $@ $(REC_MODS)
+$(foreach f,$(FAMILIES),$(eval $(call FAMILY_RULES,$(f))))
+$(foreach m,$(ALL_MODS),$(eval $(B)/vobj/$(m)/lib$(m).a: $(filter %/$(m).sv,$(ALL_RTL)) tb/dut.h scripts/verilate.sh | $(DEPS_OK) ; \
+  scripts/verilate.sh $(m) $(dir $(filter %/$(m).sv,$(ALL_RTL))) $(B)/vobj))
 
-tb_rec: $(B)/obj/tb/tb_rec.o $(BENCH_OBJ) $(B)/obj/rec_duts.o $(VLIBS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-$(B)/obj/rec_duts.o: $(B)/rec_duts.c tb/dut.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
-verilate: tb_rec tools
+# Hardware cost (Yosys area) and the iCE40 flow; see synth/ and fpga/.
+include synth/synth.mk
+include fpga/fpga.mk
 
-# Criterion tests: generator, model (paper examples, every flow), lockstep.
-$(B)/test_rec: $(B)/obj/tb/test_rec.o $(BENCH_OBJ) $(B)/obj/rec_duts.o $(VLIBS)
+TB_BINS := $(addprefix tb_,$(FAMILIES))
+verilate: $(TB_BINS) tools $(foreach f,$(FAMILIES),$(B)/tb_$(f).objs)
+
+# Committed RTL of every registered unit (cohgen --list=configs).
+rtl: $(B)/bin/cohgen
+	scripts/gen-committed.sh rtl
+check-generated: $(B)/bin/cohgen
+	scripts/gen-committed.sh check $(B)/check
+
+# ---- Criterion: one binary with every family's tests (one summary line) --
+TEST_SRC := $(wildcard tb/test_*.c)  # with tb/test_util.c
+$(B)/test_all: $(patsubst %.c,$(B)/obj/%.o,$(TEST_SRC)) $(ENGINE_OBJ) \
+               $(foreach f,$(FAMILIES),$(B)/obj/$(f)_duts.o $($(f)_VLIBS)) $(B)/vrt/libvrt.a
 	$(CC) $(CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
-unit: $(B)/test_rec tools
-	$(B)/test_rec --color=never --jobs 2
+unit: $(B)/test_all verilate
+	$(B)/test_all --color=never --jobs 2
 
 lint: $(B)/bin/cohgen
-	scripts/lint.sh $(foreach m,$(REC_MODS),rtl/rec/$(m).sv)
+	scripts/lint.sh $(ALL_RTL)
 
-sweep: $(B)/bin/cohgen $(BENCH_OBJ) $(B)/obj/tb/tb_rec.o $(B)/vrt/libvrt.a
-	scripts/sweep.sh tb/rec_sweep.txt $(B)/sweep
+# make test: the sample of every sweep list ('+' lines); make sweep-full
+# (in make regress): every line.
+sweep: verilate
+	scripts/sweep.sh --sample $(B)/sweep $(foreach f,$(FAMILIES),$($(f)_SWEEP))
+sweep-full: verilate
+	scripts/sweep.sh $(B)/sweep-full $(foreach f,$(FAMILIES),$($(f)_SWEEP))
 
-sim-iverilog: tb_rec
-	scripts/iverilog-replay.sh $(B)/iverilog $(PRESETS)
+sim-iverilog: verilate
+	scripts/iverilog-replay.sh $(B)/iverilog $(FAMILIES)
 
-# The model and tools under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The models, trace tools and generator under AddressSanitizer and UBSan.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sanitize: $(B)/bin/cohgen
 	@mkdir -p $(B)/san
 	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) cmodel/cohmodel.c $(MODEL_SRC) -o $(B)/san/cohmodel
-	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) tb/bench_model.c cmodel/rec.c -o $(B)/san/bench_model
-	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) gen/*.c cmodel/rec.c -o $(B)/san/cohgen
+	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) tb/shell_run.c $(MODEL_SRC) -o $(B)/san/shell_run
+	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) tb/bench_model.c $(MODEL_SRC) -o $(B)/san/bench_model
+	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) gen/*.c $(MODEL_SRC) -o $(B)/san/cohgen
 	scripts/sanitize.sh $(B)/san
 
-# Criterion's summary line (read by CI) comes last: unit runs after the rest.
-test: check-generated lint synth-check sweep sim-iverilog sanitize formal
-	$(MAKE) --no-print-directory unit
-
-formal: $(B)/bin/cohgen | $(DEPS_OK)
-	scripts/formal.sh $(B)/formal 12
+# make test: the steps (in parallel, TEST_JOBS at a time), each step's time,
+# then the Criterion tests, whose summary line comes last (read by CI).
+test: | $(DEPS_OK)
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) verilate $(B)/test_all tools
+	scripts/test-steps.sh $(B)/steps "$(TEST_JOBS)" $(TEST_STEPS) -- unit
+test-steps: verilate
+	scripts/test-steps.sh $(B)/steps "$(TEST_JOBS)" $(TEST_STEPS) --
 
 gate-sim: verilate
 	scripts/gate-sim.sh $(B)/gate fpga 3000
 
-regress: verilate gate-sim
-	@for p in $(PRESETS); do for s in 11 12 13 14; do \
-	  ./tb_rec --config $$p --seed $$s --cycles 20000000 | tail -1 | grep -q PASS || { echo "regress: $$p seed $$s failed"; exit 1; }; \
-	  echo "regress: $$p seed $$s PASS"; done; done
+regress: verilate gate-sim $(REGRESS_STEPS)
+	scripts/regress.sh
 
 $(B)/bin/bench_model: $(B)/obj/tb/bench_model.o $(MODEL_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@
 bench: verilate $(B)/bin/bench_model
 	scripts/bench.sh
 
-# Hardware cost (Yosys area) and iCE40 flow; see synth/ and fpga/.
--include synth/synth.mk
--include fpga/fpga.mk
-
 clean:
-	rm -rf $(B) tb_rec tb_rec_fail.stim tb_rec_fail.vcd
--include mk/*.mk
-# stand-in until the top Makefile runs the fragments' steps
-test: $(TEST_STEPS)
-regress: $(REGRESS_STEPS)
+	rm -rf $(B) $(TB_BINS) $(foreach f,$(FAMILIES),tb_$(f)_fail.stim tb_$(f)_fail.vcd)

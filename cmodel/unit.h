@@ -74,8 +74,6 @@ typedef struct unit_desc {
     int (*cfg_check)(void *cfg, char *err, size_t len);
     void (*cfg_name)(const void *cfg, char *buf, size_t len);   /* canonical module name */
     void (*cfg_args)(const void *cfg, char *buf, size_t len);   /* options that reproduce cfg */
-    void (*cfg_params)(const void *cfg, char *buf, size_t len); /* resolved parameters, lines */
-    void (*report)(FILE *f, const void *cfg, int json);
 
     /* ---- port table (clk_i and rst_ni are implicit and first) */
     int (*ports)(const void *cfg, port_t *p, int max); /* returns the count */
@@ -90,6 +88,7 @@ typedef struct unit_desc {
     /* ---- stimulus: seeded constrained-random streams and the text trace */
     const char *const *streams;   /* NULL-terminated; [0] is the default  */
     const unit_flag *flags;       /* tool flags, NULL-terminated by name  */
+    const char *trace_help;       /* trace input and output, for --help   */
     /* NULL with a one-line reason in err ("FILE: line N: ...") on bad input. */
     void *(*stim_new)(const void *cfg, const unit_stim_args *a, char *err, size_t len);
     void (*stim_free)(void *s);
@@ -101,6 +100,8 @@ typedef struct unit_desc {
     int (*stim_done)(const void *s, const void *tm);
     /* Cycle bound of a trace run (after the whole trace was read). */
     uint64_t (*stim_limit)(const void *s);
+    /* Text appended to the run summary's seed line ("  home GPU 2"). */
+    void (*stim_note)(const void *s, char *buf, size_t len);
     /* Unit lines of the run summary, each line prefixed with `lead`. */
     void (*stim_summary)(const void *s, const void *tm, uint64_t cycles, FILE *f, const char *lead);
 

@@ -1,9 +1,11 @@
 /*
  * cohgen: emits the Verilog, C port header, Verilator shim and Icarus replay
- * bench of a block from a validated configuration.
+ * bench of any registered unit (cmodel/units.def) from a validated
+ * configuration.
  *
- *   cohgen rec [options] -o DIR
- *   cohgen rec [options] --report [--json]
+ *   cohgen <unit> [options] -o DIR
+ *   cohgen <unit> [options] --report [--json]
+ *   cohgen --list [=units|=configs]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -11,29 +13,41 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "rec_gen.h"
+#include "gen_unit.h"
 
 static void usage(FILE *f)
 {
+    size_t i;
     fprintf(f,
-            "usage: cohgen rec [options] -o DIR        write DIR/<module>.sv, _ports.h, _shim.cpp, _tb.sv\n"
-            "       cohgen rec [options] --report [--json]   print the entry layout\n"
+            "usage: cohgen <unit> [options] -o DIR         write DIR/<module>.sv, _ports.h, _shim.cpp, _tb.sv\n"
+            "       cohgen <unit> [options] --report [--json]   print the unit's layout / cost report\n"
+            "       cohgen <unit> --help                    the unit's options\n"
+            "       cohgen --list                           every unit and its configurations\n"
+            "       cohgen --list=units | --list=configs    the same, one record per line, for scripts\n"
+            "units:");
+    for (i = 0; unit_registry[i]; i++)
+        fprintf(f, " %s", unit_registry[i]->name);
+    fprintf(f, "\nexit status: 0 success, 2 bad options (nothing written)\n");
+}
+
+static void unit_usage(FILE *f, const unit_desc *u)
+{
+    size_t i;
+    fprintf(f,
+            "usage: cohgen %s [options] -o DIR | --report [--json]\n"
+            "%s\n"
             "options:\n"
-            "  --config NAME    start from a named configuration: default, fpga, baseline, hmg\n"
-            "  --mode M         rec (range coalescing), line (one line per entry), hmg (groups)\n"
-            "  --gpus N         GPUs, 2..16 (default 4)\n"
-            "  --entries N      directory entries, power of two (default 8192)\n"
-            "  --ways N         associativity, power of two, 1..16 (default 8)\n"
-            "  --range B        coalescing range in bytes (rec mode; default 1024)\n"
-            "  --line B         cache line in bytes (default 64)\n"
-            "  --addr-bits N    physical address width, 16..64 (default 48)\n"
-            "  --group N        lines per HMG entry (hmg mode; default 4)\n"
-            "  --repl P         fifo or lru (default lru)\n"
-            "  --store S        full (Table 1: whole base stored) or packed (no index bits)\n"
+            "  --config NAME    start from a named configuration:",
+            u->name, u->title);
+    for (i = 0; u->presets[i]; i++)
+        fprintf(f, " %s", u->presets[i]);
+    fprintf(f,
+            "\n%s"
             "  --name NAME      module name (default: derived from the configuration)\n"
             "  -o DIR           output directory (created if missing)\n"
-            "  --report         print the entry layout instead; --json for JSON\n"
-            "exit status: 0 success, 2 bad options (nothing written)\n");
+            "  --report         print the layout report instead; --json for JSON\n"
+            "exit status: 0 success, 2 bad options (nothing written)\n",
+            u->options_help);
 }
 
 static int valid_ident(const char *s)
@@ -74,118 +88,149 @@ static int fail(const char *msg)
     return 2;
 }
 
-static int gen_rec(int argc, char **argv)
+static int list(const char *what)
 {
-    rec_cfg cfg;
+    size_t i, k;
+    for (i = 0; unit_registry[i]; i++) {
+        const unit_desc *u = unit_registry[i];
+        if (what == NULL) {
+            printf("%-14s %s\n", u->name, u->title);
+            printf("%-14s configurations:", "");
+            for (k = 0; u->presets[k]; k++)
+                printf(" %s", u->presets[k]);
+            printf("\n%-14s committed RTL:", "");
+            for (k = 0; u->committed[k]; k++)
+                printf(" rtl/%s/%s_%s.sv", u->family, u->module_prefix, u->committed[k]);
+            printf("\n");
+        } else if (strcmp(what, "units") == 0) {
+            printf("%s %s %s\n", u->name, u->family, u->module_prefix);
+        } else {
+            for (k = 0; u->committed[k]; k++)
+                printf("%s %s %s_%s %s\n", u->name, u->family, u->module_prefix, u->committed[k],
+                       u->committed[k]);
+        }
+    }
+    return 0;
+}
+
+static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char **argv)
+{
+    void *cfg = calloc(1, u->cfg_size);
     const char *out = NULL, *name = NULL;
-    int report = 0, json = 0, i, range_set = 0;
-    char err[256], modname[128], args[512], params[1024];
+    int report = 0, json = 0, i, rest[128], nrest = 0, rc = 2;
+    char err[300], modname[160], args[1024], params[2048];
     block_desc b;
     emit_file f[4];
 
-    rec_cfg_default(&cfg);
-    /* A named configuration comes first so that options refine it. */
-    for (i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--config") == 0) {
-            if (i + 1 >= argc || rec_cfg_preset(&cfg, argv[i + 1]) != 0) {
-                snprintf(err, sizeof err, "--config: '%s' is not default, fpga, baseline or hmg",
-                         i + 1 < argc ? argv[i + 1] : "");
-                return fail(err);
-            }
-        }
-    for (i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
+    if (cfg == NULL)
+        return fail("out of memory");
+    for (i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            unit_usage(stdout, u);
+            free(cfg);
             return 0;
         }
-        if (strcmp(a, "--report") == 0) {
+    if (argc > 128) {
+        free(cfg);
+        return fail("too many arguments");
+    }
+    if (unit_cfg_parse(u, cfg, argc, argv, rest, &nrest, err, sizeof err) != 0)
+        goto out;
+    for (i = 0; i < nrest; i++) {
+        int k = rest[i];
+        const char *a = argv[k];
+        if (strcmp(a, "--report") == 0)
             report = 1;
-            continue;
-        }
-        if (strcmp(a, "--json") == 0) {
+        else if (strcmp(a, "--json") == 0)
             json = 1;
-            continue;
-        }
-        if (strncmp(a, "--", 2) != 0 && strcmp(a, "-o") != 0) {
-            snprintf(err, sizeof err, "unexpected argument '%s' (see --help)", a);
-            return fail(err);
-        }
-        if (i + 1 >= argc) {
+        else if ((strcmp(a, "-o") == 0 || strcmp(a, "--name") == 0) &&
+                 (i + 1 >= nrest || rest[i + 1] != k + 1)) {
+            /* its value is the next word, which the parser also left */
             snprintf(err, sizeof err, "%s needs a value", a);
-            return fail(err);
-        }
-        if (strcmp(a, "-o") == 0)
-            out = argv[++i];
+            goto out;
+        } else if (strcmp(a, "-o") == 0)
+            out = argv[rest[++i]];
         else if (strcmp(a, "--name") == 0)
-            name = argv[++i];
-        else if (strcmp(a, "--config") == 0)
-            i++;
-        else {
-            int r = rec_cfg_option(&cfg, a + 2, argv[i + 1], err, sizeof err);
-            if (r < 0)
-                return fail(err);
-            if (r > 0) {
-                snprintf(err, sizeof err, "unknown option '%s' (see --help)", a);
-                return fail(err);
-            }
-            if (strcmp(a, "--range") == 0)
-                range_set = 1;
-            i++;
+            name = argv[rest[++i]];
+        else if (strncmp(a, "--", 2) == 0 && k + 1 >= argc) {
+            snprintf(err, sizeof err, "%s needs a value", a);
+            goto out;
+        } else if (strncmp(a, "--", 2) == 0) {
+            snprintf(err, sizeof err, "unknown option '%s' (see cohgen %s --help)", a, u->name);
+            goto out;
+        } else {
+            snprintf(err, sizeof err, "unexpected argument '%s' (see cohgen %s --help)", a,
+                     u->name);
+            goto out;
         }
     }
-    /* line and hmg modes have a fixed span; follow it unless --range was given. */
-    if (!range_set) {
-        if (cfg.mode == REC_MODE_LINE)
-            cfg.range = cfg.line;
-        else if (cfg.mode == REC_MODE_HMG)
-            cfg.range = cfg.line * cfg.group;
-    }
-    if (rec_cfg_check(&cfg, err, sizeof err) != 0)
-        return fail(err);
     if (report) {
-        rec_report(stdout, &cfg, json);
-        return 0;
+        gu->report(stdout, cfg, json);
+        rc = 0;
+        goto done;
     }
-    if (out == NULL)
-        return fail("no output: give -o DIR or --report");
+    if (out == NULL) {
+        snprintf(err, sizeof err, "no output: give -o DIR or --report");
+        goto out;
+    }
     if (name != NULL && !valid_ident(name)) {
         snprintf(err, sizeof err, "--name: '%s' is not a Verilog identifier", name);
-        return fail(err);
+        goto out;
     }
     if (name == NULL) {
-        rec_cfg_name(&cfg, modname, sizeof modname);
+        u->cfg_name(cfg, modname, sizeof modname);
         name = modname;
     }
     if (mkdir_p(out) != 0) {
         snprintf(err, sizeof err, "-o: cannot create directory '%s'", out);
-        return fail(err);
+        goto out;
     }
-    rec_block_desc(&cfg, name, &b, args, sizeof args, params, sizeof params);
+    memset(&b, 0, sizeof b);
+    b.unit = u->name;
+    b.family = u->family;
+    b.module = name;
+    u->cfg_args(cfg, args, sizeof args);
+    b.args = args;
+    gu->params(cfg, params, sizeof params);
+    b.params = params;
+    b.model = u->model_ref;
+    b.n = u->ports(cfg, b.ports, PORTS_MAX);
+    if (b.n > PORTS_MAX) {
+        snprintf(err, sizeof err, "%s: more than %d ports", u->name, PORTS_MAX);
+        goto out;
+    }
     {
-        char fn[4][160];
+        char fn[4][192];
         snprintf(fn[0], sizeof fn[0], "%s.sv", name);
         snprintf(fn[1], sizeof fn[1], "%s_ports.h", name);
         snprintf(fn[2], sizeof fn[2], "%s_shim.cpp", name);
         snprintf(fn[3], sizeof fn[3], "%s_tb.sv", name);
         for (i = 0; i < 4; i++)
             if (emit_open(&f[i], out, fn[i]) != 0) {
-                emit_abort(f, i + 1);
+                emit_abort(f, i);
                 snprintf(err, sizeof err, "-o: cannot write in '%s'", out);
-                return fail(err);
+                goto out;
             }
     }
-    rec_emit_verilog(&f[0], &cfg, &b);
+    gu->emit(&f[0], cfg, &b);
     ports_c_header(&f[1], &b);
     ports_shim(&f[2], &b);
     ports_iverilog_tb(&f[3], &b);
     if (emit_commit(f, 4, err, sizeof err) != 0)
-        return fail(err);
-    return 0;
+        goto out;
+    rc = 0;
+    goto done;
+out:
+    fail(err);
+done:
+    free(cfg);
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
+    const unit_desc *u;
+    const gen_unit *gu;
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
@@ -194,13 +239,18 @@ int main(int argc, char **argv)
         printf("cohgen %s\n", COHGEN_VERSION);
         return 0;
     }
-    /* stand-in until the unit registry: <unit> <family> <module_prefix> */
-    if (strcmp(argv[1], "--list=units") == 0) {
-        printf("rec rec rec\n");
-        return 0;
+    if (strcmp(argv[1], "--list") == 0)
+        return list(NULL);
+    if (strcmp(argv[1], "--list=units") == 0)
+        return list("units");
+    if (strcmp(argv[1], "--list=configs") == 0)
+        return list("configs");
+    u = unit_find(argv[1]);
+    gu = u ? gen_find(u->name) : NULL;
+    if (u == NULL || gu == NULL) {
+        char err[256];
+        snprintf(err, sizeof err, "unknown unit '%s' (cohgen --list names every unit)", argv[1]);
+        return fail(err);
     }
-    if (strcmp(argv[1], "rec") == 0)
-        return gen_rec(argc, argv);
-    fprintf(stderr, "cohgen: unknown block family '%s' (known: rec)\n", argv[1]);
-    return 2;
+    return gen_unit_main(u, gu, argc - 2, argv + 2);
 }

@@ -7,18 +7,12 @@
 #define PORTS_H
 
 #include "emit.h"
+#include "unit.h"
 
-typedef enum { PORT_IN, PORT_OUT } port_dir;
-
-typedef struct {
-    port_dir dir;
-    const char *name;
-    unsigned width; /* 1..64 */
-} port_t;
-
-#define PORTS_MAX 64
+#define PORTS_MAX UNIT_PORTS_MAX
 
 typedef struct {
+    const char *unit;       /* registry name: "rec", "dualopt-bgu"     */
     const char *family;     /* "rec"                                   */
     const char *module;     /* Verilog module name                     */
     const char *args;       /* options that reproduce the configuration */

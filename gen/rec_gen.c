@@ -5,6 +5,7 @@
  * timing are described in docs/rec.md; the golden model is cmodel/rec.c.
  */
 #include "rec_gen.h"
+#include "gen_unit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -744,3 +745,21 @@ void rec_report(FILE *f, const rec_cfg *c, int json)
             (unsigned long long)g.stored_total_bits, (unsigned long long)g.repl_total_bits,
             g.rank_bits, g.set_bits);
 }
+
+/* Registry glue: cfg is the unit's configuration (cmodel/rec_unit.c), whose
+ * first member is the rec_cfg. */
+static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
+{
+    rec_emit_verilog(e, (const rec_cfg *)cfg, b);
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    block_desc b;
+    char args[512];
+    rec_block_desc((const rec_cfg *)cfg, "rec", &b, args, sizeof args, buf, len);
+}
+
+static void gen_report(FILE *f, const void *cfg, int json) { rec_report(f, (const rec_cfg *)cfg, json); }
+
+const gen_unit rec_gen_unit = {"rec", gen_emit, gen_params, gen_report};

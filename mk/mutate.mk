@@ -5,15 +5,16 @@
 MUTATE_SEED   ?= 1
 MUTATE_COUNT  ?= 60
 MUTATE_SAMPLE ?= 12
-# the bench objects of every family (scripts/unit-bench.sh links them)
-MUTATE_DEPS   := $(B)/bin/cohgen $(B)/vrt/libvrt.a $(B)/tb_rec.objs
+MUTATE_JOBS   ?= 2
 
 .PHONY: mutate mutate-sample
-mutate: $(MUTATE_DEPS)
-	scripts/mutate.py --all --count $(MUTATE_COUNT) --seed $(MUTATE_SEED) --out $(B)/mutate
-mutate-sample: $(MUTATE_DEPS)
+# verilate leaves every family's $(B)/tb_<family>.objs (scripts/unit-bench.sh)
+mutate: verilate
+	scripts/mutate.py --all --count $(MUTATE_COUNT) --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS) \
+	  --out $(B)/mutate
+mutate-sample: verilate
 	scripts/mutate.py --unit rec --config fpga --count $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) \
-	  --out $(B)/mutate-sample
+	  --jobs $(MUTATE_JOBS) --out $(B)/mutate-sample
 
 TEST_STEPS    += mutate-sample
 REGRESS_STEPS += mutate

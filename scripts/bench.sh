@@ -1,25 +1,41 @@
 #!/usr/bin/env bash
-# make bench: lockstep simulation speed, model speed and request throughput.
-# Writes build/bench.md. Figures depend on the machine; nothing here fails
-# on a slow one.
+# make bench: for every committed configuration of every unit, a stimulus is
+# recorded once, then replayed through the Verilated RTL alone and through the
+# lockstep bench (model + RTL), so the model's share of lockstep time is a
+# measured ratio; then REC's request throughput and the REC functional core's
+# speed. Writes build/bench.md. Figures depend on the machine; nothing here
+# fails on a slow one.
 set -euo pipefail
 B=${B:-build}
 out="$B/bench.md"
+CYC=${BENCH_CYCLES:-2000000}
+mkdir -p "$B/bench"
+rate() { sed -n 's/.*simulated cycles per second \([0-9]*\).*/\1/p' | awk '{printf "%.2f", $1/1e6}'; }
 {
+  echo "| unit | configuration | RTL alone (M cycles/s) | lockstep model+RTL (M cycles/s) | lockstep / RTL time |"
+  echo "|---|---|---|---|---|"
+  while read -r unit family m p; do
+    s="$B/bench/$m.stim"
+    "./tb_$family" --unit "$unit" --config "$p" --seed 1 --cycles "$CYC" --stim-out "$s" >/dev/null
+    rtl=$("./tb_$family" --unit "$unit" --config "$p" --replay "$s" --rtl-only | rate)
+    ls=$("./tb_$family" --unit "$unit" --config "$p" --replay "$s" | rate)
+    echo "| $unit | $p | $rtl | $ls | $(awk -v a="$rtl" -v b="$ls" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "-" }') |"
+    rm -f "$s"
+  done < <("$B/bin/cohgen" --list=configs)
+  echo
   echo "| measurement | configuration | result |"
   echo "|---|---|---|"
   for p in default fpga baseline hmg; do
-    r=$(./tb_rec --config "$p" --seed 1 --cycles 3000000)
-    cps=$(echo "$r" | sed -n 's/^simulated cycles per second \([0-9]*\).*/\1/p')
-    echo "| lockstep model+RTL, mixed stream, 3 M cycles | $p | $(awk -v c="$cps" 'BEGIN{printf "%.2f M cycles/s", c/1e6}') |"
+    r=$(./tb_rec --config "$p" --seed 1 --cycles 3000000 | rate)
+    echo "| REC lockstep, generated mixed stream, 3 M cycles | $p | $r M cycles/s |"
   done
   r=$(./tb_rec --config default --stream hit --seed 1 --cycles 2000000)
-  echo "| requests accepted per cycle, hit-heavy stream | default | $(echo "$r" | sed -n 's/.*= \([0-9.]*\) per cycle$/\1/p') |"
+  echo "| REC requests accepted per cycle, hit-heavy stream | default | $(echo "$r" | sed -n 's/.*= \([0-9.]*\) per cycle$/\1/p') |"
   r=$(./tb_rec --config default --seed 1 --cycles 2000000)
-  echo "| requests accepted per cycle, mixed stream with back-pressure | default | $(echo "$r" | sed -n 's/.*(\([0-9.]*\) per cycle)$/\1/p') |"
+  echo "| REC requests accepted per cycle, mixed stream with back-pressure | default | $(echo "$r" | sed -n 's/.*(\([0-9.]*\) per cycle)$/\1/p') |"
   for p in default baseline hmg; do
     r=$("$B/bin/bench_model" "$p" 20000000)
-    echo "| model alone (functional core), 20 M accesses | $p | $(echo "$r" | sed -n 's/.*= \([0-9.]*\) M accesses.*/\1/p') M accesses/s |"
+    echo "| REC model alone (functional core), 20 M accesses | $p | $(echo "$r" | sed -n 's/.*= \([0-9.]*\) M accesses.*/\1/p') M accesses/s |"
   done
 } | tee "$out"
 echo "bench: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); written to $out"

@@ -1,25 +1,28 @@
 #!/usr/bin/env bash
-# Second simulator: the stimulus recorded by ./tb_rec is replayed through
+# Second simulator: for every committed configuration of every unit of the
+# given families, the stimulus recorded by ./tb_<family> is replayed through
 # Icarus; its per-cycle outputs must equal Verilator's (and so the model's).
-#   scripts/iverilog-replay.sh OUT_DIR PRESET...
+#   scripts/iverilog-replay.sh OUT_DIR FAMILY...
 set -uo pipefail
 out=$1; shift
+B=${B:-build}
+CYCLES=${IVL_CYCLES:-6000}
 mkdir -p "$out"
 pass=0 failn=0
-for p in "$@"; do
-  m=rec_$p
-  cycles=6000
-  [ "$p" = default ] || [ "$p" = baseline ] || [ "$p" = hmg ] && cycles=12000
-  ok=1
-  ./tb_rec --config "$p" --seed 5 --cycles "$cycles" --stim-out "$out/$p.stim" --log "$out/$p.vlt" >"$out/$p.tb.log" || ok=0
-  iverilog -g2012 -o "$out/$p.vvp" "rtl/rec/$m.sv" "rtl/rec/${m}_tb.sv" || ok=0
-  vvp -n "$out/$p.vvp" +stim="$out/$p.stim" +out="$out/$p.ivl" >/dev/null || ok=0
-  if [ $ok -eq 1 ] && cmp -s "$out/$p.vlt" "$out/$p.ivl" && [ "$(wc -l <"$out/$p.ivl")" -gt 1000 ]; then
-    echo "sim-iverilog: $p: $(wc -l <"$out/$p.ivl") cycles identical (Icarus vs Verilator/model)"
-    pass=$((pass+1))
-  else
-    echo "sim-iverilog: $p: outputs differ or the run failed (see $out)"; failn=$((failn+1))
-  fi
+for fam in "$@"; do
+  while read -r unit family m p; do
+    [ "$family" = "$fam" ] || continue
+    ok=1 t="$out/$m"
+    "./tb_$family" --unit "$unit" --config "$p" --seed 5 --cycles "$CYCLES" --stim-out "$t.stim" --log "$t.vlt" >"$t.tb.log" || ok=0
+    iverilog -g2012 -o "$t.vvp" "rtl/$family/$m.sv" "rtl/$family/${m}_tb.sv" || ok=0
+    vvp -n "$t.vvp" +stim="$t.stim" +out="$t.ivl" >/dev/null || ok=0
+    if [ $ok -eq 1 ] && cmp -s "$t.vlt" "$t.ivl" && [ "$(wc -l <"$t.ivl")" -gt 1000 ]; then
+      echo "sim-iverilog: $m: $(wc -l <"$t.ivl") cycles identical (Icarus vs Verilator/model)"
+      pass=$((pass+1))
+    else
+      echo "sim-iverilog: $m: outputs differ or the run failed (see $t.*)"; failn=$((failn+1))
+    fi
+  done < <("$B/bin/cohgen" --list=configs)
 done
 echo "sim-iverilog: $pass passed, $failn failed"
-[ "$failn" -eq 0 ]
+[ "$failn" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Fast Yosys checks of the committed REC configurations (make synth-check).
+"""Fast Yosys checks of every committed configuration of every unit (make synth-check).
 
   synth/check.py --cohgen build/bin/cohgen --out build/synth/check
                  [--force-ff] [--ice40-nobram]
 
-Per committed configuration rtl/rec/rec_<preset>.sv (prep level, < 1 s each):
+Per committed configuration rtl/<family>/<module>.sv (cohgen --list=configs;
+prep level, < 1 s each):
   struct  check -assert (no multiple drivers, no combinational loops), no latches
-  memory  exactly one $mem_v2 of sets x set-word bits (the entry array)
-  ffbound flip-flops <= 3 x set-word bits + 512 (an array in FFs is far above)
+  memory  exactly the unit's RAMs, inferred as $mem_v2: the "rtl_memories" list
+          ([words, bits] per RAM) of `cohgen <unit> --report --json`; for REC,
+          one RAM of sets x set-word bits (the entry array)
+  ffbound flip-flops <= 3 x the widest RAM word + 512 (an array in FFs is far above)
 After synth_ice40 of rec_fpga and rec_default:
   ice40   check -assert, SB_RAM40_4K >= the fewest that hold the array,
           flip-flops <= the same bound
@@ -20,14 +23,14 @@ Last line: "synth-check: N passed, M failed"; exit status 1 when M > 0.
 """
 import argparse
 import os
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import yosys_common as yc  # noqa: E402
 
-PRESETS = ("default", "fpga", "baseline", "hmg")
-ICE40 = ("fpga", "default")
+ICE40 = ("fpga", "default")  # REC presets also taken through synth_ice40
 FF_TYPES = "t:$dff t:$dffe t:$adff t:$adffe t:$sdff t:$sdffe t:$sdffce t:$aldff t:$aldffe t:$dffsr t:$dffsre"
 
 
@@ -59,25 +62,34 @@ def prep_eval(sv, top, out, force_ff):
     return cells, yc.mem_cells(net)
 
 
+def expected_mems(rep):
+    """[(words, bits)] the unit's RTL must infer as RAM (one-word arrays are
+    registers by design and not listed)."""
+    if "rtl_memories" in rep:
+        return [tuple(m) for m in rep["rtl_memories"] if m[0] > 1]
+    sets, word = rep["sets"], rep["stored"]["set_word_bits"]  # REC
+    return [(sets, word)] if sets > 1 else []
+
+
 def mem_and_ff(ck, label, cells, mems, rep):
-    sets, word = rep["sets"], rep["stored"]["set_word_bits"]
-    bound = yc.ff_bound(word)
+    want = sorted(expected_mems(rep))
     nff = yc.ffs(cells)
-    if sets == 1:
-        ck.result(label + " memory", len(mems) == 0, "one set: register by design")
-    else:
-        ok = len(mems) == 1 and mems[0][1] == sets and mems[0][2] == word
-        got = ", ".join("%dx%d" % (m[1], m[2]) for m in mems) or "none"
-        ck.result(label + " memory", ok, "$mem_v2 %s (want %dx%d)" % (got, sets, word))
-    ck.result(label + " ffbound", sets == 1 or nff <= bound,
-              "%d FFs <= %d (array would be %d bits)" % (nff, bound, sets * word))
+    got = sorted((m[1], m[2]) for m in mems)
+    gots = ", ".join("%dx%d" % m for m in got) or "none"
+    if not want:
+        ck.result(label + " memory", len(mems) == 0, "no RAM by design, $mem_v2: %s" % gots)
+        return
+    ck.result(label + " memory", got == want,
+              "$mem_v2 %s (want %s)" % (gots, ", ".join("%dx%d" % m for m in want)))
+    bound = yc.ff_bound(max(w for _, w in want))
+    ck.result(label + " ffbound", nff <= bound,
+              "%d FFs <= %d (arrays would be %d bits)" % (nff, bound, sum(a * b for a, b in want)))
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cohgen", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--rtl", default="rtl/rec")
     ap.add_argument("--force-ff", action="store_true")
     ap.add_argument("--ice40-nobram", action="store_true")
     a = ap.parse_args()
@@ -85,10 +97,11 @@ def main():
     ck = Checker()
     t0 = time.monotonic()
 
-    for p in PRESETS:
-        top = "rec_" + p
-        sv = os.path.join(a.rtl, top + ".sv")
-        rep = yc.cohgen_report(a.cohgen, ["--config", p])
+    configs = [l.split() for l in subprocess.run([a.cohgen, "--list=configs"], check=True,
+                                                  capture_output=True, text=True).stdout.splitlines()]
+    for unit, family, top, p in configs:
+        sv = os.path.join("rtl", family, top + ".sv")
+        rep = yc.cohgen_report(a.cohgen, ["--config", p], unit)
         try:
             cells, mems = prep_eval(sv, top, out, a.force_ff)
         except RuntimeError as e:
@@ -100,7 +113,7 @@ def main():
 
     for p in ICE40:
         top = "rec_" + p
-        sv = os.path.join(a.rtl, top + ".sv")
+        sv = os.path.join("rtl", "rec", top + ".sv")
         rep = yc.cohgen_report(a.cohgen, ["--config", p])
         sets, word = rep["sets"], rep["stored"]["set_word_bits"]
         st = os.path.join(out, top + ".ice40.stat.json")
@@ -121,7 +134,7 @@ def main():
     if not a.force_ff:
         # Negative control: the same checks on an array forced into FFs must fail.
         rep = yc.cohgen_report(a.cohgen, ["--config", "fpga"])
-        cells, mems = prep_eval(os.path.join(a.rtl, "rec_fpga.sv"), "rec_fpga", out, True)
+        cells, mems = prep_eval(os.path.join("rtl", "rec", "rec_fpga.sv"), "rec_fpga", out, True)
         sub = Checker(control=True)
         print("  negative control: rec_fpga after 'prep; memory_map' (array in FFs):")
         mem_and_ff(sub, "  rec_fpga(forced)", cells, mems, rep)

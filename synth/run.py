@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Hardware cost of the REC directory and its baselines (make synth).
+"""Hardware cost of every unit (make synth): the REC directory and its
+baselines in detail, then every committed configuration of every other unit.
 
   synth/run.py --cohgen build/bin/cohgen --out build/synth [--jobs 2]
 
@@ -16,6 +17,10 @@ Per configuration, two Yosys 0.23 runs:
            $mem_v2, reported apart); FFs, gate cells; `dffunmap; stat -tech
            cmos` for the transistor estimate (logic only: RAM not included)
   ice40    synth_ice40: SB_LUT4, SB_CARRY, SB_RAM40_4K, SB_DFF*
+Other units: every committed configuration of `cohgen --list=configs` whose
+unit is not rec, the same two runs; the unit's `--report --json` may give
+"storage_bits" (the paper's accounting) and "paper_note" (the paper's own
+figure, e.g. an area in um^2, quoted beside ours, never converted).
 Writes OUT/hardware-cost.json and OUT/hardware-cost.md; prints the Markdown.
 """
 import argparse
@@ -116,11 +121,29 @@ def markdown(rows, meta):
     return "\n".join(L) + "\n"
 
 
+def units_markdown(rows):
+    if not rows:
+        return ""
+    L = ["", "## Other units", "",
+         "| unit | configuration | RAM (words x bits) | memory bits | FFs | gates | CMOS transistors "
+         "| iCE40 LUT4 | carry | SB_RAM40_4K | iCE40 FFs | storage bits (paper accounting) | paper |",
+         "|" + "---|" * 13]
+    for r in rows:
+        s, i, rep = r["synth"], r["synth"]["ice40"], r["report"]
+        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["unit"], r["preset"], ", ".join(s["mems"]) or "-", fmt_int(s["mem_bits"]),
+            fmt_int(s["ffs"]), fmt_int(s["gates"]), fmt_int(s["cmos_transistors"]),
+            fmt_int(i["lut4"]), fmt_int(i["carry"]), i["bram"], fmt_int(i["ffs"]),
+            fmt_int(rep["storage_bits"]) if "storage_bits" in rep else "-",
+            rep.get("paper_note", "-")))
+    return "\n".join(L) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cohgen", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--rtl", default="rtl/rec")
+    ap.add_argument("--rtl", default="rtl/rec")  # REC's committed RTL
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
     out = yc.mkdir(a.out)
@@ -156,9 +179,19 @@ def main():
         cs.append({"name": name, "args": args, "role": role, "sv": sv,
                    "report": yc.cohgen_report(a.cohgen, args)})
 
+    us = []
+    listing = yc.subprocess.run([a.cohgen, "--list=configs"], capture_output=True, text=True,
+                                check=True).stdout.splitlines()
+    for unit, family, module, preset in (l.split() for l in listing):
+        if unit == "rec":
+            continue
+        us.append({"name": module, "unit": unit, "preset": preset,
+                   "sv": os.path.join("rtl", family, module + ".sv"),
+                   "report": yc.cohgen_report(a.cohgen, ["--config", preset], unit)})
+
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        futs = {c["name"]: ex.submit(synth_one, c, out) for c in cs}
-        for c in cs:
+        futs = {c["name"]: ex.submit(synth_one, c, out) for c in cs + us}
+        for c in cs + us:
             c["synth"] = futs[c["name"]].result()
             print("synth: %-20s generic %.1f s, ice40 %.1f s" %
                   (c["name"], c["synth"]["generic_s"], c["synth"]["ice40_s"]), file=sys.stderr)
@@ -166,11 +199,11 @@ def main():
     yv = yc.subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.strip()
     meta = {"yosys": yv, "eq_note": eq_note, "eq_entries": {"baseline": eb, "hmg": eh},
             "paper": REC_PAPER, "wall_s": round(time.monotonic() - t0, 1)}
-    md = markdown(cs, meta)
-    for c in cs:
+    md = markdown(cs, meta) + units_markdown(us)
+    for c in cs + us:
         c.pop("sv")
     with open(os.path.join(out, "hardware-cost.json"), "w") as f:
-        json.dump({"meta": meta, "configs": cs}, f, indent=1)
+        json.dump({"meta": meta, "configs": cs, "units": us}, f, indent=1)
     with open(os.path.join(out, "hardware-cost.md"), "w") as f:
         f.write(md)
     print(md)

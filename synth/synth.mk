@@ -5,7 +5,7 @@
 .PHONY: synth synth-check
 
 SYNTH_PY := synth/run.py synth/check.py synth/yosys_common.py
-SYNTH_RTL := $(foreach m,$(REC_MODS),rtl/rec/$(m).sv)
+SYNTH_RTL := $(ALL_RTL)
 
 synth: $(B)/bin/cohgen $(SYNTH_RTL) $(SYNTH_PY) | $(DEPS_OK)
 	python3 synth/run.py --cohgen $(B)/bin/cohgen --out $(B)/synth

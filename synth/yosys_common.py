@@ -77,8 +77,8 @@ def mem_cells(netlist_json):
     return out
 
 
-def cohgen_report(cohgen, args):
-    r = subprocess.run([cohgen, "rec"] + args + ["--report", "--json"],
+def cohgen_report(cohgen, args, unit="rec"):
+    r = subprocess.run([cohgen, unit] + args + ["--report", "--json"],
                        capture_output=True, text=True, check=True)
     return json.loads(r.stdout)
 

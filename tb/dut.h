@@ -2,7 +2,8 @@
  * Interface of a Verilated block as the benches see it. Each generated shim
  * (<module>_shim.cpp, emitted from the block's port table) defines one
  * `const dut_ops <module>_ops`. Port values travel as uint64_t arrays in
- * port-table order: inputs start with rst_ni; clk_i is driven by tick().
+ * port-table order (cmodel/unit.h: a port of W bits takes ceil(W/64) words):
+ * inputs start with rst_ni; clk_i is driven by tick().
  */
 #ifndef DUT_H
 #define DUT_H
@@ -14,10 +15,12 @@ extern "C" {
 #endif
 
 typedef struct dut_ops {
-    const char *family;  /* block family, e.g. "rec"                        */
+    const char *unit;    /* registry unit, e.g. "rec", "dualopt-bgu"        */
+    const char *family;  /* unit family, e.g. "rec", "dualopt"              */
     const char *module;  /* Verilog module name                             */
     const char *args;    /* generator options of the configuration          */
-    unsigned n_in, n_out;
+    unsigned n_in, n_out;            /* ports (inputs with rst_ni)          */
+    unsigned in_words, out_words;    /* uint64_t words of the value arrays  */
     const char *const *in_names;
     const unsigned *in_widths;
     const char *const *out_names;

@@ -85,7 +85,7 @@ void tick(void *p) {
 }  // namespace
 
 extern "C" const dut_ops rec_default_ops = {
-  "rec", "rec_default", "--mode rec --gpus 4 --entries 8192 --ways 8 --range 1024 --line 64 --addr-bits 48 --repl lru --store full",
-  7, 4, in_names, in_widths, out_names, out_widths,
+  "rec", "rec", "rec_default", "--mode rec --gpus 4 --entries 8192 --ways 8 --range 1024 --line 64 --addr-bits 48 --repl lru --store full",
+  7, 4, 7, 4, in_names, in_widths, out_names, out_widths,
   create, destroy, eval, tick, trace_open, trace_close,
 };

@@ -1,0 +1,28 @@
+/*
+ * The generator's side of a registry unit (cmodel/units.def, second column):
+ * the Verilog emitter, the resolved-parameter lines of generated-file headers
+ * and the --report text. Everything else about a unit (configuration, port
+ * table, model) is its unit_desc (cmodel/unit.h).
+ */
+#ifndef GEN_UNIT_H
+#define GEN_UNIT_H
+
+#include <stdio.h>
+
+#include "ports.h"
+
+typedef struct {
+    const char *unit; /* unit_desc.name                                     */
+    /* The module; b holds the port table, module name, args and params. */
+    void (*emit)(emit_file *e, const void *cfg, const block_desc *b);
+    /* Resolved parameters, one group per line. */
+    void (*params)(const void *cfg, char *buf, size_t len);
+    /* Layout / cost report of a configuration (text or JSON). */
+    void (*report)(FILE *f, const void *cfg, int json);
+} gen_unit;
+
+/* Parallel to unit_registry[]; NULL-terminated. */
+extern const gen_unit *const gen_registry[];
+const gen_unit *gen_find(const char *unit);
+
+#endif

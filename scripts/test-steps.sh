@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs the steps of make test: the independent steps JOBS at a time (each
+# step's output in OUT/<step>.log, printed when it ends), then the final
+# steps one after the other in the foreground, then each step's time. The
+# last line is the Criterion summary, which CI reads.
+#   scripts/test-steps.sh OUT JOBS STEP... -- FINAL...
+set -uo pipefail
+out=$1 jobs=$2; shift 2
+par=() fin=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do par+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+fin=("$@")
+mkdir -p "$out"
+rm -f "$out"/*.rc "$out"/*.time "$out"/*.log
+one() {
+  local s=$1 t0 t1 rc
+  t0=$(date +%s.%N)
+  make --no-print-directory "$s" >"$out/$s.log" 2>&1; rc=$?
+  t1=$(date +%s.%N)
+  echo "$rc" >"$out/$s.rc"
+  awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f\n", b-a}' >"$out/$s.time"
+  { echo "==== $s (exit $rc, $(cat "$out/$s.time") s)"; cat "$out/$s.log"; } >"$out/$s.report"
+  cat "$out/$s.report"
+}
+export -f one; export out
+T0=$(date +%s)
+if [ ${#par[@]} -gt 0 ]; then
+  printf '%s\n' "${par[@]}" | xargs -P "$jobs" -I{} bash -c 'one {}'
+fi
+for s in "${fin[@]}"; do one "$s" >/dev/null; done
+failed=0
+echo
+echo "==== step times (wall clock, $jobs in parallel, then the final steps)"
+for s in "${par[@]}" "${fin[@]}"; do
+  rc=$(cat "$out/$s.rc" 2>/dev/null || echo 1)
+  printf '  %-18s %8s s  %s\n' "$s" "$(cat "$out/$s.time" 2>/dev/null || echo -)" \
+    "$([ "$rc" = 0 ] && echo ok || echo "FAILED (see $out/$s.log)")"
+  [ "$rc" = 0 ] || failed=1
+done
+echo "  total              $(( $(date +%s) - T0 )) s"
+for s in "${fin[@]}"; do
+  echo "==== $s"
+  cat "$out/$s.log"
+done
+# the Criterion summary stays the last line
+last=$(grep -h 'Synthesis: Tested' "$out"/*.log 2>/dev/null | tail -1)
+[ -n "$last" ] && echo "$last"
+exit $failed

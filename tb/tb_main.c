@@ -1,0 +1,349 @@
+/*
+ * ./tb_<family>: the lockstep bench of one family's units. Built once per
+ * family (TB_FAMILY_NAME, TB_DUTS) by its Makefile fragment; everything else
+ * comes from the registry (cmodel/unit.h) and the engine (tb/lockstep.h).
+ * Options behave the same in every family; see README.md.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lockstep.h"
+
+#ifndef TB_FAMILY_NAME
+#error "TB_FAMILY_NAME and TB_DUTS must be defined"
+#endif
+
+extern const dut_ops *const TB_DUTS[];
+
+static const char *prog = "tb_" TB_FAMILY_NAME;
+
+static const unit_desc *default_unit(void)
+{
+    size_t i;
+    for (i = 0; unit_registry[i]; i++)
+        if (strcmp(unit_registry[i]->family, TB_FAMILY_NAME) == 0)
+            return unit_registry[i];
+    return NULL;
+}
+
+static const char *short_name(const unit_desc *u)
+{
+    size_t l = strlen(u->family);
+    return strncmp(u->name, u->family, l) == 0 && u->name[l] == '-' ? u->name + l + 1 : u->name;
+}
+
+static const unit_desc *family_unit(const char *name)
+{
+    size_t i;
+    for (i = 0; unit_registry[i]; i++) {
+        const unit_desc *u = unit_registry[i];
+        if (strcmp(u->family, TB_FAMILY_NAME) == 0 &&
+            (strcmp(u->name, name) == 0 || strcmp(short_name(u), name) == 0))
+            return u;
+    }
+    return NULL;
+}
+
+static void usage(FILE *f, const unit_desc *u)
+{
+    size_t i;
+    fprintf(f, "usage: %s [options]\n  --unit U         unit of the %s family (default %s):", prog,
+            TB_FAMILY_NAME, short_name(u));
+    for (i = 0; unit_registry[i]; i++)
+        if (strcmp(unit_registry[i]->family, TB_FAMILY_NAME) == 0)
+            fprintf(f, " %s", short_name(unit_registry[i]));
+    fprintf(f, "\n  --config NAME    configuration of the unit (default: default):");
+    for (i = 0; TB_DUTS[i]; i++) {
+        size_t l = strlen(u->module_prefix);
+        if (strcmp(TB_DUTS[i]->unit, u->name) != 0)
+            continue;
+        fprintf(f, " %s",
+                strncmp(TB_DUTS[i]->module, u->module_prefix, l) == 0 && TB_DUTS[i]->module[l] == '_'
+                    ? TB_DUTS[i]->module + l + 1
+                    : TB_DUTS[i]->module);
+    }
+    fprintf(f,
+            "\n"
+            "  --seed N         random seed (default 1)\n"
+            "  --cycles N       cycles to run (default 1000000)\n"
+            "  --stream S       random stream:");
+    for (i = 0; u->streams[i]; i++)
+        fprintf(f, " %s%s", u->streams[i], i ? "" : " (default)");
+    fprintf(f,
+            "\n"
+            "  --trace FILE     drive the records of a text trace ('-' = stdin) and print the\n"
+            "                   unit's output lines, as cohmodel %s does:\n", u->name);
+    {
+        const char *p = u->trace_help;
+        while (p && *p) {
+            const char *nl = strchr(p, '\n');
+            int n = nl ? (int)(nl - p) : (int)strlen(p);
+            fprintf(f, "                   %.*s\n", n, p);
+            p += n + (nl != NULL);
+        }
+    }
+    for (i = 0; u->flags && u->flags[i].name; i++)
+        fprintf(f, "  --%s%s%-*s %s\n", u->flags[i].name, u->flags[i].arg ? " " : "",
+                (int)(14 - strlen(u->flags[i].name) - (u->flags[i].arg ? 1 + strlen(u->flags[i].arg) : 0)),
+                u->flags[i].arg ? u->flags[i].arg : "", u->flags[i].help);
+    fprintf(f,
+            "  --replay FILE    drive a cycle-level stimulus file written by --stim-out\n"
+            "  --stim-out FILE  write the cycle-level stimulus of this run\n"
+            "  --log FILE       write the RTL outputs of every cycle out of reset\n"
+            "  --vcd FILE       write a waveform of the whole run\n"
+            "  --rtl-only       run the Verilated RTL alone (no model, nothing compared)\n"
+            "  --fail-prefix P  on a mismatch write P.stim and P.vcd (default %s_fail)\n"
+            "  --help           this text\n"
+            "exit status: 0 PASS, 1 mismatch, 2 bad input\n",
+            prog);
+}
+
+static int bad(const char *fmt, const char *v)
+{
+    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, fmt, v);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int parse_u64(const char *s, unsigned long long *v)
+{
+    char *end;
+    if (s == NULL || *s == '\0' || *s == '-')
+        return -1;
+    *v = strtoull(s, &end, 0);
+    return *end ? -1 : 0;
+}
+
+static void print_summary(const ls_opts *o, const ls_result *r, const char *c)
+{
+    double cps = r->seconds > 0 ? (double)r->cycles / r->seconds : 0;
+    unsigned k;
+    printf("%sconfig %s (%s)\n", c, o->dut->module, o->dut->args);
+    printf("%sseed %llu%s\n", c, (unsigned long long)o->seed, r->note);
+    if (r->summary && *r->summary)
+        fputs(r->summary, stdout);
+    else
+        printf("%scycles %llu\n", c, (unsigned long long)r->cycles);
+    if (r->nchan) {
+        printf("%stransfers per cycle:", c);
+        for (k = 0; k < r->nchan; k++)
+            printf(" %s %.3f", r->chan_name[k],
+                   r->cycles ? (double)r->chan_xfers[k] / (double)r->cycles : 0.0);
+        printf("\n");
+    }
+    printf("%ssimulated cycles per second %.0f (%s)\n", c, cps,
+           o->rtl_only ? "RTL alone" : "model + RTL lockstep");
+}
+
+int main(int argc, char **argv)
+{
+    ls_opts o;
+    ls_result r;
+    const unit_desc *u = default_unit();
+    const char *config = "default", *trace = NULL, *replay = NULL, *stim = NULL, *logp = NULL,
+               *vcd = NULL, *prefix = NULL, *stream = NULL, *unit_arg = NULL;
+    const char *fl[UNIT_FLAGS_MAX] = {0};
+    char prefix_buf[64], err[512];
+    unsigned long long v;
+    int i, rc;
+    uint64_t *rvals = NULL;
+    FILE *fs = NULL, *fg = NULL, *ft = NULL;
+    void *cfg = NULL;
+
+    if (u == NULL)
+        return bad("%s", "no unit of this family is registered");
+    for (i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--unit") == 0)
+            unit_arg = argv[i + 1];
+    if (unit_arg && (u = family_unit(unit_arg)) == NULL)
+        return bad("--unit: '%s' is not a unit of the " TB_FAMILY_NAME " family (see --help)",
+                   unit_arg);
+    snprintf(prefix_buf, sizeof prefix_buf, "%s_fail", prog);
+    prefix = prefix_buf;
+    ls_defaults(&o);
+    o.cycles = 1000000;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int fi;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout, u);
+            return 0;
+        }
+        if (strcmp(a, "--rtl-only") == 0) {
+            o.rtl_only = 1;
+            continue;
+        }
+        if (strncmp(a, "--", 2) == 0 && (fi = unit_flag_index(u, a + 2)) >= 0) {
+            if (u->flags[fi].arg == NULL) {
+                fl[fi] = "1";
+                continue;
+            }
+            if (val == NULL)
+                return bad("%s needs a value (see --help)", a);
+            fl[fi] = val;
+            i++;
+            continue;
+        }
+        if (val == NULL)
+            return bad("%s needs a value (see --help)", a);
+        i++;
+        if (strcmp(a, "--seed") == 0) {
+            if (parse_u64(val, &v) != 0)
+                return bad("--seed: '%s' is not a non-negative integer", val);
+            o.seed = v;
+        } else if (strcmp(a, "--cycles") == 0) {
+            if (parse_u64(val, &v) != 0 || v == 0)
+                return bad("--cycles: '%s' is not a positive integer", val);
+            o.cycles = v;
+        } else if (strcmp(a, "--unit") == 0)
+            ;
+        else if (strcmp(a, "--config") == 0)
+            config = val;
+        else if (strcmp(a, "--stream") == 0)
+            stream = val;
+        else if (strcmp(a, "--trace") == 0)
+            trace = val;
+        else if (strcmp(a, "--replay") == 0)
+            replay = val;
+        else if (strcmp(a, "--stim-out") == 0)
+            stim = val;
+        else if (strcmp(a, "--log") == 0)
+            logp = val;
+        else if (strcmp(a, "--vcd") == 0)
+            vcd = val;
+        else if (strcmp(a, "--fail-prefix") == 0)
+            prefix = val;
+        else
+            return bad("unknown option '%s' (see --help)", a);
+    }
+    o.unit = u;
+    o.dut = ls_dut_find(TB_DUTS, u, config);
+    if (o.dut == NULL)
+        return bad("--config: '%s' is not a configuration of this build (see --help)", config);
+    cfg = calloc(1, u->cfg_size);
+    if (cfg == NULL)
+        return bad("%s", "out of memory");
+    if (ls_dut_cfg(u, o.dut, cfg, err, sizeof err) != 0) {
+        free(cfg);
+        return bad("%s", err);
+    }
+    o.cfg = cfg;
+    o.flags = fl;
+    if (stream) {
+        size_t k;
+        for (k = 0; u->streams[k] && strcmp(u->streams[k], stream) != 0; k++)
+            ;
+        if (u->streams[k] == NULL) {
+            free(cfg);
+            return bad("--stream: '%s' is not a stream of this unit (see --help)", stream);
+        }
+        o.stream = stream;
+    }
+    if (trace && replay) {
+        free(cfg);
+        return bad("%s", "--trace and --replay exclude each other");
+    }
+    if (trace) {
+        ft = strcmp(trace, "-") == 0 ? stdin : fopen(trace, "r");
+        if (ft == NULL) {
+            free(cfg);
+            return bad("--trace: cannot read '%s'", trace);
+        }
+        o.trace = ft;
+        o.trace_name = strcmp(trace, "-") == 0 ? "stdin" : trace;
+        o.trace_out = stdout;
+    }
+    if (replay) {
+        FILE *f = fopen(replay, "r");
+        size_t n;
+        if (f == NULL) {
+            free(cfg);
+            return bad("--replay: cannot read '%s'", replay);
+        }
+        rc = ls_stim_read(f, o.dut, &rvals, &n, err, sizeof err);
+        fclose(f);
+        if (rc != 0) {
+            fprintf(stderr, "%s: %s: %s\n", prog, replay, err);
+            free(cfg);
+            return 2;
+        }
+        o.replay = rvals;
+        o.nreplay = n;
+    }
+    if (stim && (fs = fopen(stim, "w")) == NULL) {
+        free(cfg);
+        return bad("--stim-out: cannot write '%s'", stim);
+    }
+    if (logp && (fg = fopen(logp, "w")) == NULL) {
+        if (fs)
+            fclose(fs);
+        free(cfg);
+        return bad("--log: cannot write '%s'", logp);
+    }
+    o.stim_out = fs;
+    o.log_out = fg;
+    o.vcd = vcd;
+
+    rc = ls_run(&o, &r, trace ? "# " : "");
+    if (ft && ft != stdin)
+        fclose(ft);
+    if (fs)
+        fclose(fs);
+    if (fg)
+        fclose(fg);
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s\n", prog, r.mm_msg);
+        ls_result_free(&r);
+        free(rvals);
+        free(cfg);
+        return 2;
+    }
+    print_summary(&o, &r, trace ? "# " : "");
+    if (rc > 0) {
+        char sp[1024], vp[1024], uopt[96] = "";
+        FILE *f;
+        ls_result r2;
+        printf("%s\n", r.mm_msg);
+        snprintf(sp, sizeof sp, "%s.stim", prefix);
+        snprintf(vp, sizeof vp, "%s.vcd", prefix);
+        if (unit_arg)
+            snprintf(uopt, sizeof uopt, "--unit %s ", short_name(u));
+        /* re-run the same deterministic stimulus up to the failing cycle,
+         * recording it and a waveform of the last 2000 cycles */
+        if (trace) {
+            /* the trace was consumed: record the run from the failure's
+             * replay of stdin is not possible, so re-read a named file */
+            ft = strcmp(trace, "-") == 0 ? NULL : fopen(trace, "r");
+            o.trace = ft;
+            o.trace_out = NULL;
+        }
+        f = fopen(sp, "w");
+        o.stim_out = f;
+        o.log_out = NULL;
+        o.vcd = vp;
+        o.vcd_from = r.mm_cycle > 2000 ? r.mm_cycle - 2000 : 0;
+        o.stop_after = r.mm_cycle;
+        if (!trace || o.trace) {
+            ls_run(&o, &r2, "");
+            ls_result_free(&r2);
+        }
+        if (f)
+            fclose(f);
+        if (ft)
+            fclose(ft);
+        printf("FAIL: replay with ./%s %s--config %s --replay %s ; waveform %s\n", prog, uopt,
+               config, sp, vp);
+        ls_result_free(&r);
+        free(rvals);
+        free(cfg);
+        return 1;
+    }
+    printf("%sPASS\n", trace ? "# " : "");
+    ls_result_free(&r);
+    free(rvals);
+    free(cfg);
+    return 0;
+}

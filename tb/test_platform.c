@@ -1,0 +1,229 @@
+/*
+ * Criterion tests of the platform: the unit registry (cmodel/unit.h), the
+ * lockstep engine (tb/lockstep.h) and the registry-driven tools.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "lockstep.h"
+#include "test_util.h"
+#include "unit.h"
+
+extern const dut_ops *const rec_duts[];
+
+
+Test(platform_registry, every_unit_is_complete_and_consistent)
+{
+    size_t i, k, j;
+    cr_assert_not_null(unit_registry[0], "no unit registered");
+    for (i = 0; unit_registry[i]; i++) {
+        const unit_desc *u = unit_registry[i];
+        size_t fl = strlen(u->family);
+        cr_assert(strcmp(u->name, u->family) == 0 ||
+                      (strncmp(u->name, u->family, fl) == 0 && u->name[fl] == '-'),
+                  "%s: unit names are <family> or <family>-<unit>", u->name);
+        cr_assert_eq(unit_find(u->name), u);
+        cr_assert(u->cfg_preset && u->cfg_option && u->cfg_check && u->cfg_name && u->cfg_args &&
+                      u->ports && u->tm_new && u->tm_free && u->tm_reset && u->tm_eval &&
+                      u->tm_step && u->stim_new && u->stim_free && u->stim_drive &&
+                      u->stim_observe && u->stim_done && u->stim_limit && u->trace_run,
+                  "%s: a registry function is missing", u->name);
+        cr_assert_not_null(u->presets[0], "%s has no configuration", u->name);
+        cr_assert_not_null(u->streams[0], "%s has no random stream", u->name);
+        for (k = 0; u->committed[k]; k++) {
+            for (j = 0; u->presets[j] && strcmp(u->presets[j], u->committed[k]); j++)
+                ;
+            cr_assert_not_null(u->presets[j], "%s: committed '%s' is not a preset", u->name,
+                               u->committed[k]);
+        }
+        for (j = 0; j < i; j++)
+            cr_assert_str_neq(unit_registry[j]->name, u->name, "unit %s registered twice", u->name);
+    }
+    cr_assert_null(unit_find("no-such-unit"));
+}
+
+Test(platform_registry, every_preset_validates_and_round_trips_through_its_args)
+{
+    size_t i, k;
+    for (i = 0; unit_registry[i]; i++) {
+        const unit_desc *u = unit_registry[i];
+        for (k = 0; u->presets[k]; k++) {
+            void *a = calloc(1, u->cfg_size), *b = calloc(1, u->cfg_size);
+            char err[300], args[1024], n1[192], n2[192];
+            const char *argv[2] = {"--config", u->presets[k]};
+            unit_layout l;
+            cr_assert_eq(unit_cfg_parse(u, a, 2, (char *const *)argv, NULL, NULL, err, sizeof err),
+                         0, "%s %s: %s", u->name, u->presets[k], err);
+            u->cfg_args(a, args, sizeof args);
+            cr_assert_eq(unit_cfg_parse_str(u, b, args, err, sizeof err), 0, "%s: %s", args, err);
+            u->cfg_name(a, n1, sizeof n1);
+            u->cfg_name(b, n2, sizeof n2);
+            cr_assert_str_eq(n1, n2, "%s %s: its args give another configuration", u->name,
+                             u->presets[k]);
+            cr_assert_eq(unit_layout_of(u, a, &l, err, sizeof err), 0, "%s", err);
+            cr_assert_geq(l.n_in, 2);
+            cr_assert_geq(l.n_out, 1);
+            free(a);
+            free(b);
+        }
+    }
+}
+
+Test(platform_registry, option_parser_reports_the_offending_word)
+{
+    const unit_desc *u = unit_find("rec");
+    void *c = calloc(1, u->cfg_size);
+    char err[300];
+    const char *a1[] = {"--config", "nonesuch"};
+    const char *a2[] = {"--gpus", "4", "--bogus", "1"};
+    const char *a3[] = {"--gpus"};
+    const char *a4[] = {"--gpus", "99"};
+    /* --config comes first wherever it is, options refine it */
+    const char *a5[] = {"--ways", "2", "--config", "fpga"};
+    void *r = calloc(1, u->cfg_size), *p = calloc(1, u->cfg_size);
+    char n1[192], n2[192];
+    cr_assert_eq(unit_cfg_parse(u, c, 2, (char *const *)a1, NULL, NULL, err, sizeof err), -1);
+    cr_assert(strstr(err, "nonesuch") && strstr(err, "fpga"), "%s", err);
+    cr_assert_eq(unit_cfg_parse(u, c, 4, (char *const *)a2, NULL, NULL, err, sizeof err), -1);
+    cr_assert(strstr(err, "--bogus") != NULL, "%s", err);
+    cr_assert_eq(unit_cfg_parse(u, c, 1, (char *const *)a3, NULL, NULL, err, sizeof err), -1);
+    cr_assert(strstr(err, "--gpus") != NULL, "%s", err);
+    cr_assert_eq(unit_cfg_parse(u, c, 2, (char *const *)a4, NULL, NULL, err, sizeof err), -1);
+    cr_assert(strstr(err, "99") != NULL, "%s", err);
+    cr_assert_eq(unit_cfg_parse(u, r, 4, (char *const *)a5, NULL, NULL, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(unit_cfg_parse_str(u, p, "--config fpga --ways 2", err, sizeof err), 0, "%s", err);
+    u->cfg_name(r, n1, sizeof n1);
+    u->cfg_name(p, n2, sizeof n2);
+    cr_assert_str_eq(n1, n2);
+    cr_assert(strstr(n1, "_w2_") != NULL, "%s", n1);
+    free(c);
+    free(r);
+    free(p);
+}
+
+Test(platform_hex, wide_values_round_trip_and_bad_ones_are_rejected)
+{
+    uint64_t w[3] = {0x0123456789abcdefull, 0xfedcba9876543210ull, 0x3ull}, r[3];
+    char buf[128];
+    const char *p;
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    unit_hex_put(f, w, 3);
+    fputc(0, f);
+    fclose(f);
+    cr_assert_str_eq(buf, "3fedcba98765432100123456789abcdef");
+    p = buf;
+    cr_assert_eq(unit_hex_get(&p, r, 3, 130), 0);
+    cr_assert_eq(memcmp(w, r, sizeof w), 0);
+    cr_assert_eq(*p, '\0');
+    p = buf; /* 130 bits do not fit in 129 */
+    cr_assert_eq(unit_hex_get(&p, r, 3, 129), -1);
+    p = "00000000000000000000000000000000005"; /* leading zeros are not width */
+    cr_assert_eq(unit_hex_get(&p, r, 1, 3), 0);
+    cr_assert_eq(r[0], 5);
+    p = "zz";
+    cr_assert_eq(unit_hex_get(&p, r, 1, 8), -1);
+    memset(w, 0, sizeof w);
+    f = fmemopen(buf, sizeof buf, "w");
+    unit_hex_put(f, w, 3);
+    fputc(0, f);
+    fclose(f);
+    cr_assert_str_eq(buf, "0");
+}
+
+Test(platform_engine, a_dut_whose_ports_differ_from_the_table_is_refused)
+{
+    const unit_desc *u = unit_find("rec");
+    const dut_ops *d = ls_dut_find(rec_duts, u, "fpga");
+    dut_ops bad;
+    unsigned w[8];
+    void *c = calloc(1, u->cfg_size);
+    char err[300];
+    cr_assert_not_null(d);
+    cr_assert_eq(ls_dut_cfg(u, d, c, err, sizeof err), 0, "%s", err);
+    bad = *d;
+    memcpy(w, d->out_widths, d->n_out * sizeof *w);
+    w[3] = 3; /* inv_mask_o narrower than the table */
+    bad.out_widths = w;
+    cr_assert_eq(ls_dut_cfg(u, &bad, c, err, sizeof err), -1);
+    cr_assert(strstr(err, "inv_mask_o") != NULL, "%s", err);
+    bad = *d;
+    bad.args = "--config fpga --gpus 8";
+    cr_assert_eq(ls_dut_cfg(u, &bad, c, err, sizeof err), -1, "a configuration with other widths");
+    free(c);
+}
+
+Test(platform_engine, first_mismatch_is_reported_with_a_replayable_stimulus, .timeout = 60)
+{
+    /* the bench of one configuration, with the generated shim's output
+     * inverted on one port: the engine must stop at the first cycle and the
+     * recorded stimulus must replay the same mismatch */
+    char *o;
+    cr_assert_eq(run("rm -rf build/t_mm && mkdir -p build/t_mm/src && "
+                    "build/bin/cohgen rec --config fpga --entries 64 --name rec_mm -o build/t_mm/src && "
+                    "sed -i 's/out\\[1\\] = static_cast<uint64_t>(x->top->inv_valid_o);/"
+                    "out[1] = static_cast<uint64_t>(x->top->inv_valid_o) ^ (x->t > 4000);/' "
+                    "build/t_mm/src/rec_mm_shim.cpp && grep -q 'x->t > 4000' build/t_mm/src/rec_mm_shim.cpp && "
+                    "scripts/unit-bench.sh --rtl-from build/t_mm/src build/t_mm mm rec >build/t_mm/build.log 2>&1"),
+                 0, "bench build failed (build/t_mm/build.log)");
+    cr_assert_eq(run("cd build/t_mm && mm/tb_rec --config mm --cycles 20000 --seed 3 >run.log"), 1);
+    o = slurp("build/t_mm/run.log");
+    cr_assert_not_null(o);
+    cr_assert(strstr(o, "MISMATCH cycle 2001 port inv_valid_o") != NULL, "%s", o);
+    cr_assert(strstr(o, "(seed 3)") != NULL, "%s", o);
+    free(o);
+    cr_assert_eq(run("test -s build/t_mm/tb_rec_fail.stim && test -s build/t_mm/tb_rec_fail.vcd"), 0);
+    cr_assert_eq(run("cd build/t_mm && mm/tb_rec --config mm --replay tb_rec_fail.stim >replay.log"), 1);
+    o = slurp("build/t_mm/replay.log");
+    cr_assert(o && strstr(o, "MISMATCH cycle 2001 port inv_valid_o"), "%s", o ? o : "");
+    free(o);
+}
+
+Test(platform_tools, list_names_every_unit_and_committed_configuration)
+{
+    char *t;
+    size_t i, k;
+    cr_assert_eq(run("build/bin/cohgen --list=units >build/t_units.txt && "
+                    "build/bin/cohgen --list=configs >build/t_configs.txt"), 0);
+    t = slurp("build/t_units.txt");
+    cr_assert_not_null(t);
+    for (i = 0; unit_registry[i]; i++) {
+        char line[256];
+        const unit_desc *u = unit_registry[i];
+        snprintf(line, sizeof line, "%s %s %s\n", u->name, u->family, u->module_prefix);
+        cr_assert(strstr(t, line) != NULL, "missing: %s", line);
+    }
+    free(t);
+    t = slurp("build/t_configs.txt");
+    for (i = 0; unit_registry[i]; i++)
+        for (k = 0; unit_registry[i]->committed[k]; k++) {
+            char line[256], path[256];
+            const unit_desc *u = unit_registry[i];
+            snprintf(line, sizeof line, "%s %s %s_%s %s\n", u->name, u->family, u->module_prefix,
+                     u->committed[k], u->committed[k]);
+            cr_assert(strstr(t, line) != NULL, "missing: %s", line);
+            snprintf(path, sizeof path, "test -f rtl/%s/%s_%s.sv", u->family, u->module_prefix,
+                     u->committed[k]);
+            cr_assert_eq(run(path), 0, "%s", path);
+        }
+    free(t);
+    cr_assert_eq(run("build/bin/cohgen nonesuch -o build/t_none 2>/dev/null"), 2);
+    cr_assert_eq(run("test -e build/t_none"), 1, "cohgen wrote output for an unknown unit");
+    cr_assert_eq(run("build/bin/cohmodel nonesuch </dev/null 2>/dev/null"), 2);
+}
+
+Test(platform_tools, family_bench_options_behave_the_same, .timeout = 60)
+{
+    cr_assert_eq(run("./tb_rec --unit rec --config fpga --cycles 3000 --seed 2 | tail -1 | grep -q '^PASS'"), 0);
+    cr_assert_eq(run("./tb_rec --unit nonesuch >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_rec --stream nonesuch >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_rec --seed >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_rec --replay /nonexistent >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("printf '1 0\\n' >build/t_short.stim && ./tb_rec --replay build/t_short.stim "
+                    ">build/t_short.out 2>&1"), 2);
+    cr_assert_eq(run("grep -q 'line 1' build/t_short.out"), 0);
+    cr_assert_eq(run("./tb_rec --config fpga --cycles 2000 --rtl-only | grep -q 'RTL alone'"), 0);
+}
