@@ -52,7 +52,8 @@ OP_HELP = {
 # Random streams each unit's bench is run on: (stream, seed, cycles); stream
 # None = the bench's default. A mutant is killed by the first mismatch.
 SCHEDULES = {
-    "rec": [("mixed", 1, 200000), ("hit", 2, 100000), ("mixed", 3, 200000), ("mixed", 4, 200000)],
+    "rec": [("mixed", 1, 200000), ("sparse", 2, 200000), ("hit", 3, 100000), ("mixed", 4, 200000),
+            ("sparse", 5, 200000)],
 }
 # Other units: four runs of 200,000 cycles, seeds 1..4, over the streams the
 # bench's --help lists ("--stream S ...: a (default) b").
@@ -1480,10 +1481,10 @@ def main():
                 print("mutate:   survivor %s (%s): %s" % (row["id"], row["desc"], row["reproduce"]))
         if cnt["survived"]:
             problems.append("%s/%s: %d survivor(s) not listed as equivalent" % (c.unit, c.name, cnt["survived"]))
-        if rate is not None and rate < target:
+        if rate is not None and rate < target and not a.only:
             problems.append("%s/%s: kill rate %.1f %% under the target %.0f %%" %
                             (c.unit, c.name, 100 * rate, 100 * target))
-        if rate is None:
+        if rate is None and not a.only:
             problems.append("%s/%s: no valid non-equivalent mutant" % (c.unit, c.name))
     if problems:
         rc = 1
