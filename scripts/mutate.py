@@ -21,6 +21,7 @@ listed as equivalent; 1 otherwise (or the unmutated bench fails); 2 bad input.
 """
 
 import argparse
+import bisect
 import concurrent.futures
 import hashlib
 import itertools
@@ -91,7 +92,6 @@ def tokenize(text, fname):
     are tokens of kind 'dir' (with their macro name where they take one)."""
     toks = []
     line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
-    import bisect
 
     def pos(off):
         ln = bisect.bisect_right(line_starts, off)
@@ -822,16 +822,9 @@ class Candidates:
         elif kind == "assign":
             self._assign(it)
             self._expr(it["rhs"], env)
-            self._lhs_indices(it["lhs"], env)
         elif kind == "passign":
             self._passign(it)
             self._expr(it["rhs"], env)
-            self._lhs_indices(it["lhs"], env)
-
-    def _lhs_indices(self, lhs, env):
-        # the target's own selects are not mutated (they would leave bits
-        # undriven or doubly driven); nothing to do
-        return
 
     def _assign(self, it):
         lhs, rhs = it["lhs"], it["rhs"]
@@ -1243,7 +1236,7 @@ def run_one(cfg, mutant, out_dir, schedule, B, keep, vopt, timeout):
     return res
 
 
-def repro(cfg, mid, seed):
+def repro(cfg, mid):
     return "scripts/mutate.py --unit %s --config %s --only %s" % (cfg.unit, cfg.name, mid)
 
 
@@ -1299,7 +1292,7 @@ def main():
     ap.add_argument("--unit")
     ap.add_argument("--config", help="committed configuration (rtl/<family>/<prefix>_<config>.sv)")
     ap.add_argument("--file", help="mutate this generated file instead (with --list or --apply)")
-    ap.add_argument("--count", type=int, default=60, help="mutants a configuration (default 60)")
+    ap.add_argument("--count", type=int, help="mutants a configuration (default 60; --list: all)")
     ap.add_argument("--seed", type=int, default=1, help="selection seed (default 1)")
     ap.add_argument("--only", metavar="ID", help="build and run this one mutant")
     ap.add_argument("--list", action="store_true", help="print candidates (the selection with --count)")
@@ -1321,7 +1314,7 @@ def main():
         B = os.path.join(ROOT, B)
 
     try:
-        if a.count < 1:
+        if a.count is not None and a.count < 1:
             raise BadInput("--count: '%d' is not a positive number" % a.count)
         if not 1 <= a.jobs <= 16:
             raise BadInput("--jobs: '%d' is not 1..16" % a.jobs)
@@ -1376,6 +1369,8 @@ def main():
         print("mutate: %s" % e, file=sys.stderr)
         return 2
 
+    if a.count is None:
+        a.count = 60
     out = a.out or os.path.join(B, "mutate")
     if not os.path.isabs(out):
         out = os.path.join(ROOT, out)
@@ -1447,7 +1442,7 @@ def main():
             eqr = eq.get((c.module, m.id))
             row = dict(id=m.id, op=m.op, line=m.line, col=m.col, desc=m.desc, status=st,
                        detail=r.get("detail", ""), build_seconds=r["build_seconds"],
-                       run_seconds=r.get("run_seconds", 0.0), reproduce=repro(c, m.id, a.seed))
+                       run_seconds=r.get("run_seconds", 0.0), reproduce=repro(c, m.id))
             if st == "survived" and eqr is not None:
                 row["status"] = st = "equivalent"
                 row["reason"] = eqr
@@ -1507,7 +1502,7 @@ def list_or_apply(a, cands, src_dir, module, text):
         write_mutant_files(src_dir, module, text, m, a.out)
         print("mutate: %s %s (%s) written to %s" % (module, m.id, m.desc, a.out))
         return 0
-    sel = select(cands.list, a.seed, a.count) if "--count" in sys.argv else cands.list
+    sel = select(cands.list, a.seed, a.count) if a.count else cands.list
     lines = text.splitlines()
     for m in sel:
         new = m.text.splitlines()
