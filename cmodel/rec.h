@@ -16,6 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cohkit.h"
+
+COHKIT_BEGIN_DECLS
+
 typedef enum { REC_MODE_REC = 0, REC_MODE_LINE = 1, REC_MODE_HMG = 2 } rec_mode;
 typedef enum { REC_REPL_FIFO = 0, REC_REPL_LRU = 1 } rec_repl;
 typedef enum { REC_STORE_FULL = 0, REC_STORE_PACKED = 1 } rec_store;
@@ -205,5 +209,7 @@ void rec_step(rec_tm *t, const rec_in *in);
 
 /* Latency in cycles from request acceptance to its first INV on the port. */
 #define REC_INV_LATENCY 3
+
+COHKIT_END_DECLS
 
 #endif

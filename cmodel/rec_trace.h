@@ -14,7 +14,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cohkit.h"
 #include "rec.h"
+
+COHKIT_BEGIN_DECLS
 
 typedef struct {
     rec_op op;
@@ -30,5 +33,7 @@ int rec_trace_read(FILE *f, const rec_cfg *cfg, unsigned home, rec_treq **reqs, 
 
 /* Prints one INV line for line address `line`. */
 void rec_trace_print_inv(FILE *f, const rec_cfg *cfg, uint64_t line, uint32_t mask);
+
+COHKIT_END_DECLS
 
 #endif

@@ -33,6 +33,15 @@ static void preset_list(const unit_desc *u, char *buf, size_t len)
         k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? ", " : "", u->presets[i]);
 }
 
+static int is_bare(const unit_desc *u, const char *name)
+{
+    size_t i;
+    for (i = 0; u->cfg_bare != NULL && u->cfg_bare[i] != NULL; i++)
+        if (strcmp(u->cfg_bare[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 int unit_cfg_parse(const unit_desc *u, void *cfg, int argc, char *const *argv, int *rest,
                    int *nrest, char *err, size_t len)
 {
@@ -65,6 +74,13 @@ int unit_cfg_parse(const unit_desc *u, void *cfg, int argc, char *const *argv, i
             }
             snprintf(err, len, "unexpected argument '%s' (see --help)", a);
             return -1;
+        }
+        if (is_bare(u, a + 2)) {
+            int has = i + 1 < argc && (strcmp(argv[i + 1], "0") == 0 || strcmp(argv[i + 1], "1") == 0);
+            if (u->cfg_option(cfg, a + 2, has ? argv[i + 1] : "1", err, len) < 0)
+                return -1;
+            i += has;
+            continue;
         }
         if (i + 1 >= argc) {
             /* a value-less word: a tool flag, or a missing value */

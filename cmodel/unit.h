@@ -18,6 +18,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cohkit.h"
+
+COHKIT_BEGIN_DECLS
+
 typedef enum { PORT_IN, PORT_OUT } port_dir;
 
 typedef struct {
@@ -110,6 +114,11 @@ typedef struct unit_desc {
      * with nothing written to out). */
     int (*trace_run)(const void *cfg, const char *const *flags, FILE *in, const char *in_name,
                      FILE *out, FILE *err);
+
+    /* Configuration options that may stand without a value (NULL-terminated
+     * names, or NULL): `--name` alone means `--name 1`; a following "0" or
+     * "1" is taken as its value. */
+    const char *const *cfg_bare;
 } unit_desc;
 
 /* NULL-terminated, in registration order (cmodel/units.def). */
@@ -143,5 +152,7 @@ int unit_layout_of(const unit_desc *u, const void *cfg, unit_layout *l, char *er
 void unit_hex_put(FILE *f, const uint64_t *w, unsigned nwords);
 /* Parses hex (no 0x) into nwords words; -1 if empty, not hex or wider. */
 int unit_hex_get(const char **p, uint64_t *w, unsigned nwords, unsigned width);
+
+COHKIT_END_DECLS
 
 #endif

@@ -173,12 +173,18 @@ static void addr_fields(gctx *x, const char *pfx, int with_base)
         emit(e, "assign %s_tag = %s_base;", pfx, pfx);
 }
 
+/* Set word layout, field-major: the ways' vectors (way 0 at bit 0), then
+ * their tags, then their valid bits, then their ranks. Every way's field is
+ * then a constant slice, and each field group is contiguous (one copy in a
+ * simulator, plain wiring in hardware). */
+static unsigned tag_lo(const gctx *x, unsigned w) { return x->W * x->VW + w * x->TW; }
+static unsigned valid_bit(const gctx *x, unsigned w) { return x->W * (x->VW + x->TW) + w; }
+
 /* "WORD[valid] & (WORD[tag] == s1_tag)" for way w of a set word. */
 static void tag_match(const gctx *x, unsigned w, const char *word, char *buf, size_t len)
 {
-    unsigned at = w * x->EW;
-    snprintf(buf, len, "%s[%u] & (%s[%u:%u] == s1_tag)", word, at + x->EW - 1, word,
-             at + x->VW + x->TW - 1, at + x->VW);
+    snprintf(buf, len, "%s[%u] & (%s[%u:%u] == s1_tag)", word, valid_bit(x, w), word,
+             tag_lo(x, w) + x->TW - 1, tag_lo(x, w));
 }
 
 static void body(gctx *x)
@@ -220,8 +226,8 @@ static void body(gctx *x)
         emit(e, "  if (req_acc) rdata_q <= mem_q;");
         emit(e, "end");
     } else {
-        emit(e, "// Entry RAM: one word per set (ways x {valid, tag, vector}, then the");
-        emit(e, "// ways' replacement ranks). Synchronous read, one write port.");
+        emit(e, "// Entry RAM: one word per set (the ways' vectors, then their tags,");
+        emit(e, "// valid bits and replacement ranks). Synchronous read, one write port.");
         emit(e, "// A read of the set written in the same cycle is never used (the");
         emit(e, "// forwarding register supplies it), so no read-during-write logic.");
         emit(e, "(* no_rw_check *)");
@@ -280,13 +286,10 @@ static void body(gctx *x)
     declv(x, x->W * x->VW, "way_vec");
     if (x->RB)
         declv(x, x->W * x->RB, "way_rank");
+    emit(e, "assign way_vec = set_cur[%u:0];", x->W * x->VW - 1);
+    emit(e, "assign way_tag = set_cur[%u:%u];", tag_lo(x, x->W) - 1, tag_lo(x, 0));
+    emit(e, "assign way_valid = set_cur[%u:%u];", valid_bit(x, x->W) - 1, valid_bit(x, 0));
     for (w = 0; w < x->W; w++) {
-        unsigned at = w * x->EW;
-        emit(e, "assign way_valid[%u] = set_cur[%u];", w, at + x->EW - 1);
-        emit(e, "assign way_tag[%u:%u] = set_cur[%u:%u];", (w + 1) * x->TW - 1, w * x->TW,
-             at + x->VW + x->TW - 1, at + x->VW);
-        emit(e, "assign way_vec[%u:%u] = set_cur[%u:%u];", (w + 1) * x->VW - 1, w * x->VW,
-             at + x->VW - 1, at);
         if (x->RB) {
             unsigned ra = x->W * x->EW + w * x->RB;
             emit(e, "assign way_rank[%u:%u] = set_cur[%u:%u];", (w + 1) * x->RB - 1, w * x->RB,
@@ -372,68 +375,99 @@ static void body(gctx *x)
 
     emit(e, "// Each way's updated entry, computed in parallel with the tag compare as");
     emit(e, "// if that way hit; the compare then only selects (timing: no");
-    emit(e, "// hit-dependent logic before the update).");
+    emit(e, "// hit-dependent logic before the update). Written as whole-vector masks");
+    emit(e, "// (slot_mask: the request's slot, all its bits) rather than per-slot");
+    emit(e, "// muxes: the same gates, far fewer operations for a simulator.");
+    declv(x, x->VW, "slot_mask, vec_alloc");
+    for (s = 0; s < x->S; s++) {
+        emit(e, "assign slot_mask[%u:%u] = {%u{slot_sel[%u]}};", (s + 1) * x->SW - 1, s * x->SW,
+             x->SW, s);
+        emit(e, "assign vec_alloc[%u:%u] = slot_sel[%u] ? {src_oh%s} : %u'd0;", (s + 1) * x->SW - 1,
+             s * x->SW, s, x->HP ? ", 1'b1" : "", x->SW);
+    }
     declv(x, x->W * x->SH, "w_sh, w_inv_sh");
     declv(x, x->W, "w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd");
     if (x->HP)
         declv(x, x->W, "w_pos");
-    declv(x, x->W * x->VW, "w_vec_new");
-    emit(e, "always_comb begin");
-    emit(e, "  w_sh = '0;");
-    if (x->HP)
-        emit(e, "  w_pos = '0;");
-    emit(e, "  for (int w = 0; w < %u; w++)", x->W);
-    emit(e, "    for (int i = 0; i < %u; i++)", x->S);
-    emit(e, "      if (slot_sel[i]) begin");
-    emit(e, "        w_sh[w*%u +: %u] = w_sh[w*%u +: %u] | way_vec[w*%u + i*%u + %u +: %u];", x->SH,
-         x->SH, x->SH, x->SH, x->VW, x->SW, x->HP, x->SH);
-    if (x->HP)
-        emit(e, "        w_pos[w] = w_pos[w] | way_vec[w*%u + i*%u];", x->VW, x->SW);
-    emit(e, "      end");
-    emit(e, "end");
+    declv(x, x->W * x->VW, "w_vec_new, w_m");
+    /* The request's slot of each way, OR-folded down to one slot (halving
+     * the field count per level): its sharers and position bit. */
+    emit(e, "assign w_m = way_vec & {%u{slot_mask}};", x->W);
+    {
+        unsigned n = x->S, lvl = 0;
+        char src[16] = "w_m";
+        while (n > 1) {
+            unsigned h = (n + 1) / 2, pad = h - n / 2;
+            char dst[16];
+            snprintf(dst, sizeof dst, "w_f%u", ++lvl);
+            declv(x, x->W * h * x->SW, dst);
+            for (w = 0; w < x->W; w++) {
+                unsigned lo = w * n * x->SW, nlo = w * h * x->SW;
+                char hi_part[64];
+                if (pad)
+                    snprintf(hi_part, sizeof hi_part, "{%u'd0, %s[%u:%u]}", pad * x->SW, src,
+                             lo + n * x->SW - 1, lo + h * x->SW);
+                else
+                    snprintf(hi_part, sizeof hi_part, "%s[%u:%u]", src, lo + n * x->SW - 1,
+                             lo + h * x->SW);
+                emit(e, "assign %s[%u:%u] = %s[%u:%u] | %s;", dst, nlo + h * x->SW - 1, nlo, src,
+                     lo + h * x->SW - 1, lo, hi_part);
+            }
+            snprintf(src, sizeof src, "%s", dst);
+            n = h;
+        }
+        for (w = 0; w < x->W; w++) {
+            emit(e, "assign w_sh[%u:%u] = %s[%u:%u];", (w + 1) * x->SH - 1, w * x->SH, src,
+                 w * x->SW + x->HP + x->SH - 1, w * x->SW + x->HP);
+            if (x->HP)
+                emit(e, "assign w_pos[%u] = %s[%u];", w, src, w * x->SW);
+        }
+    }
+    if (x->HP) {
+        /* the position bits of the other slots */
+        declv(x, x->VW, "pos_other");
+        emit(e, "assign pos_other = {%u{%u'd1}} & ~slot_mask;", x->S, x->SW);
+    }
     for (w = 0; w < x->W; w++) {
-        char sh[40];
+        char sh[40], vw[40];
         snprintf(sh, sizeof sh, "w_sh[%u:%u]", (w + 1) * x->SH - 1, w * x->SH);
+        snprintf(vw, sizeof vw, "way_vec[%u:%u]", (w + 1) * x->VW - 1, w * x->VW);
         emit(e, "assign w_present[%u] = %s;", w, x->HP ? (snprintf(iw, sizeof iw, "w_pos[%u]", w), iw) : "1'b1");
         emit(e, "assign w_rw_own[%u] = op_rw & remote & w_present[%u];", w, w);
         emit(e, "assign w_lw_inv[%u] = op_lw & w_present[%u];", w, w);
         emit(e, "assign w_upd[%u] = remote | w_lw_inv[%u];", w, w);
         /* the selected slot's new value from its own current bits (no
-         * slot-select mux on the data path; timing) */
-        for (s = 0; s < x->S; s++) {
-            unsigned lo = w * x->VW + s * x->SW;
-            emit(e, "assign w_vec_new[%u:%u] = ~slot_sel[%u] ? way_vec[%u:%u] :", lo + x->SW - 1,
-                 lo, s, lo + x->SW - 1, lo);
-            emit(e, "    w_lw_inv[%u] ? %u'd0 : {(%s ? %u'd0 : way_vec[%u:%u]) | src_oh%s};", w,
-                 x->SW, (snprintf(r, sizeof r, "w_rw_own[%u]", w), r),
-                 x->SH, lo + x->HP + x->SH - 1, lo + x->HP, x->HP ? ", 1'b1" : "");
-        }
-        if (x->HP) {
+         * slot-select mux on the data path; timing): cleared when the write
+         * invalidates or takes ownership, then the requester (and the
+         * position bit) set unless the line is invalidated */
+        emit(e, "assign w_vec_new[%u:%u] = (%s & ~(slot_mask & {%u{w_lw_inv[%u] | %s}})) |",
+             (w + 1) * x->VW - 1, w * x->VW, vw, x->VW, w,
+             (snprintf(r, sizeof r, "w_rw_own[%u]", w), r));
+        emit(e, "    (vec_alloc & {%u{~w_lw_inv[%u]}});", x->VW, w);
+        if (x->HP)
             /* the entry stays valid while another offset is tracked: its
              * position bits, not the rebuilt vector (timing) */
-            emit_raw(e, "  assign w_valid_new[%u] = ~w_lw_inv[%u] | (|({", w, w);
-            for (s = x->S; s-- > 0;)
-                emit_raw(e, "way_vec[%u]%s", w * x->VW + s * x->SW, s ? ", " : "");
-            emit_raw(e, "} & ~slot_sel));\n");
-        }
+            emit(e, "assign w_valid_new[%u] = ~w_lw_inv[%u] | (|(%s & pos_other));", w, w, vw);
         else
             emit(e, "assign w_valid_new[%u] = ~w_lw_inv[%u];", w, w);
         emit(e, "assign w_inv_sh[%u:%u] = w_rw_own[%u] ? (%s & ~src_oh) : (w_lw_inv[%u] ? %s : %u'd0);",
              (w + 1) * x->SH - 1, w * x->SH, w, sh, w, sh, x->SH);
     }
-    declv(x, x->VW, "vec_alloc");
-    declv(x, x->EW, "ent_alloc");
-    for (s = 0; s < x->S; s++)
-        emit(e, "assign vec_alloc[%u:%u] = slot_sel[%u] ? {src_oh%s} : %u'd0;", (s + 1) * x->SW - 1,
-             s * x->SW, s, x->HP ? ", 1'b1" : "", x->SW);
-    emit(e, "assign ent_alloc = {1'b1, s2_tag, vec_alloc};");
+    /* a way updated in place (hit), else allocated, else kept */
+    declv(x, x->W, "w_take, w_alloc");
+    emit(e, "assign w_take = way_hit & w_upd;");
+    emit(e, "assign w_alloc = {%u{alloc}} & vsel;", x->W);
     for (w = 0; w < x->W; w++) {
-        unsigned at = w * x->EW;
-        emit(e, "assign set_new[%u:%u] = (way_hit[%u] & w_upd[%u]) ?", at + x->EW - 1, at, w, w);
-        emit(e, "    {w_valid_new[%u], way_tag[%u:%u], w_vec_new[%u:%u]} :", w, (w + 1) * x->TW - 1,
-             w * x->TW, (w + 1) * x->VW - 1, w * x->VW);
-        emit(e, "    (alloc & vsel[%u]) ? ent_alloc : set_cur[%u:%u];", w, at + x->EW - 1, at);
+        emit(e, "assign set_new[%u:%u] = w_take[%u] ? w_vec_new[%u:%u] :", (w + 1) * x->VW - 1,
+             w * x->VW, w, (w + 1) * x->VW - 1, w * x->VW);
+        emit(e, "    w_alloc[%u] ? vec_alloc : way_vec[%u:%u];", w, (w + 1) * x->VW - 1, w * x->VW);
     }
+    for (w = 0; w < x->W; w++)
+        emit(e, "assign set_new[%u:%u] = w_alloc[%u] & ~w_take[%u] ? s2_tag : way_tag[%u:%u];",
+             tag_lo(x, w) + x->TW - 1, tag_lo(x, w), w, w, (w + 1) * x->TW - 1, w * x->TW);
+    for (w = 0; w < x->W; w++)
+        emit(e, "assign set_new[%u] = w_take[%u] ? w_valid_new[%u] : w_alloc[%u] | way_valid[%u];",
+             valid_bit(x, w), w, w, w, w);
     for (w = 0; x->RB && w < x->W; w++) {
         unsigned ra = x->W * x->EW + w * x->RB;
         snprintf(iw, sizeof iw, "way_rank[%u:%u]", (w + 1) * x->RB - 1, w * x->RB);

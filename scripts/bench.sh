@@ -37,5 +37,7 @@ rate() { sed -n 's/.*simulated cycles per second \([0-9]*\).*/\1/p' | awk '{prin
     r=$("$B/bin/bench_model" "$p" 20000000)
     echo "| REC model alone (functional core), 20 M accesses | $p | $(echo "$r" | sed -n 's/.*= \([0-9.]*\) M accesses.*/\1/p') M accesses/s |"
   done
+  echo
+  echo "Figures before the simulation-speed changes (instruction counts per cycle, and the wall-clock rates measured then): docs/verification.md, section Simulation speed."
 } | tee "$out"
 echo "bench: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); written to $out"

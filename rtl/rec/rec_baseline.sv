@@ -69,8 +69,8 @@ module rec_baseline (
   // register holds the empty set word and is selected, and stage 2 holds
   // a no-op, so set_new is that word (no init mux on the write data).
   assign mem_wdata = set_new;
-  // Entry RAM: one word per set (ways x {valid, tag, vector}, then the
-  // ways' replacement ranks). Synchronous read, one write port.
+  // Entry RAM: one word per set (the ways' vectors, then their tags,
+  // valid bits and replacement ranks). Synchronous read, one write port.
   // A read of the set written in the same cycle is never used (the
   // forwarding register supplies it), so no read-during-write logic.
   (* no_rw_check *)
@@ -92,29 +92,29 @@ module rec_baseline (
   assign s1_tag = s1_addr_q[41:0];
   assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;
   assign way_hit1[0] = fwd_hit_q ?
-      fwd_data_q[45] & (fwd_data_q[44:3] == s1_tag) :
-      rdata_q[45] & (rdata_q[44:3] == s1_tag);
+      fwd_data_q[360] & (fwd_data_q[65:24] == s1_tag) :
+      rdata_q[360] & (rdata_q[65:24] == s1_tag);
   assign way_hit1[1] = fwd_hit_q ?
-      fwd_data_q[91] & (fwd_data_q[90:49] == s1_tag) :
-      rdata_q[91] & (rdata_q[90:49] == s1_tag);
+      fwd_data_q[361] & (fwd_data_q[107:66] == s1_tag) :
+      rdata_q[361] & (rdata_q[107:66] == s1_tag);
   assign way_hit1[2] = fwd_hit_q ?
-      fwd_data_q[137] & (fwd_data_q[136:95] == s1_tag) :
-      rdata_q[137] & (rdata_q[136:95] == s1_tag);
+      fwd_data_q[362] & (fwd_data_q[149:108] == s1_tag) :
+      rdata_q[362] & (rdata_q[149:108] == s1_tag);
   assign way_hit1[3] = fwd_hit_q ?
-      fwd_data_q[183] & (fwd_data_q[182:141] == s1_tag) :
-      rdata_q[183] & (rdata_q[182:141] == s1_tag);
+      fwd_data_q[363] & (fwd_data_q[191:150] == s1_tag) :
+      rdata_q[363] & (rdata_q[191:150] == s1_tag);
   assign way_hit1[4] = fwd_hit_q ?
-      fwd_data_q[229] & (fwd_data_q[228:187] == s1_tag) :
-      rdata_q[229] & (rdata_q[228:187] == s1_tag);
+      fwd_data_q[364] & (fwd_data_q[233:192] == s1_tag) :
+      rdata_q[364] & (rdata_q[233:192] == s1_tag);
   assign way_hit1[5] = fwd_hit_q ?
-      fwd_data_q[275] & (fwd_data_q[274:233] == s1_tag) :
-      rdata_q[275] & (rdata_q[274:233] == s1_tag);
+      fwd_data_q[365] & (fwd_data_q[275:234] == s1_tag) :
+      rdata_q[365] & (rdata_q[275:234] == s1_tag);
   assign way_hit1[6] = fwd_hit_q ?
-      fwd_data_q[321] & (fwd_data_q[320:279] == s1_tag) :
-      rdata_q[321] & (rdata_q[320:279] == s1_tag);
+      fwd_data_q[366] & (fwd_data_q[317:276] == s1_tag) :
+      rdata_q[366] & (rdata_q[317:276] == s1_tag);
   assign way_hit1[7] = fwd_hit_q ?
-      fwd_data_q[367] & (fwd_data_q[366:325] == s1_tag) :
-      rdata_q[367] & (rdata_q[366:325] == s1_tag);
+      fwd_data_q[367] & (fwd_data_q[359:318] == s1_tag) :
+      rdata_q[367] & (rdata_q[359:318] == s1_tag);
   // The request ahead (stage 2) may update this set in the cycle this one
   // moves on: stage 2 then takes the forwarded word and corrects the hit
   // vector with the ways that update changed (s2_fix_q).
@@ -135,44 +135,23 @@ module rec_baseline (
   logic [335:0] way_tag;
   logic [23:0] way_vec;
   logic [23:0] way_rank;
-  assign way_valid[0] = set_cur[45];
-  assign way_tag[41:0] = set_cur[44:3];
-  assign way_vec[2:0] = set_cur[2:0];
+  assign way_vec = set_cur[23:0];
+  assign way_tag = set_cur[359:24];
+  assign way_valid = set_cur[367:360];
   assign way_rank[2:0] = set_cur[370:368];
   assign way_old[0] = way_rank[2:0] == 3'd7;
-  assign way_valid[1] = set_cur[91];
-  assign way_tag[83:42] = set_cur[90:49];
-  assign way_vec[5:3] = set_cur[48:46];
   assign way_rank[5:3] = set_cur[373:371];
   assign way_old[1] = way_rank[5:3] == 3'd7;
-  assign way_valid[2] = set_cur[137];
-  assign way_tag[125:84] = set_cur[136:95];
-  assign way_vec[8:6] = set_cur[94:92];
   assign way_rank[8:6] = set_cur[376:374];
   assign way_old[2] = way_rank[8:6] == 3'd7;
-  assign way_valid[3] = set_cur[183];
-  assign way_tag[167:126] = set_cur[182:141];
-  assign way_vec[11:9] = set_cur[140:138];
   assign way_rank[11:9] = set_cur[379:377];
   assign way_old[3] = way_rank[11:9] == 3'd7;
-  assign way_valid[4] = set_cur[229];
-  assign way_tag[209:168] = set_cur[228:187];
-  assign way_vec[14:12] = set_cur[186:184];
   assign way_rank[14:12] = set_cur[382:380];
   assign way_old[4] = way_rank[14:12] == 3'd7;
-  assign way_valid[5] = set_cur[275];
-  assign way_tag[251:210] = set_cur[274:233];
-  assign way_vec[17:15] = set_cur[232:230];
   assign way_rank[17:15] = set_cur[385:383];
   assign way_old[5] = way_rank[17:15] == 3'd7;
-  assign way_valid[6] = set_cur[321];
-  assign way_tag[293:252] = set_cur[320:279];
-  assign way_vec[20:18] = set_cur[278:276];
   assign way_rank[20:18] = set_cur[388:386];
   assign way_old[6] = way_rank[20:18] == 3'd7;
-  assign way_valid[7] = set_cur[367];
-  assign way_tag[335:294] = set_cur[366:325];
-  assign way_vec[23:21] = set_cur[324:322];
   assign way_rank[23:21] = set_cur[391:389];
   assign way_old[7] = way_rank[23:21] == 3'd7;
   assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {8{s2_teq_q}})) : s2_hit_q;
@@ -228,110 +207,123 @@ module rec_baseline (
 
   // Each way's updated entry, computed in parallel with the tag compare as
   // if that way hit; the compare then only selects (timing: no
-  // hit-dependent logic before the update).
+  // hit-dependent logic before the update). Written as whole-vector masks
+  // (slot_mask: the request's slot, all its bits) rather than per-slot
+  // muxes: the same gates, far fewer operations for a simulator.
+  logic [2:0] slot_mask, vec_alloc;
+  assign slot_mask[2:0] = {3{slot_sel[0]}};
+  assign vec_alloc[2:0] = slot_sel[0] ? {src_oh} : 3'd0;
   logic [23:0] w_sh, w_inv_sh;
   logic [7:0] w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd;
-  logic [23:0] w_vec_new;
-  always_comb begin
-    w_sh = '0;
-    for (int w = 0; w < 8; w++)
-      for (int i = 0; i < 1; i++)
-        if (slot_sel[i]) begin
-          w_sh[w*3 +: 3] = w_sh[w*3 +: 3] | way_vec[w*3 + i*3 + 0 +: 3];
-        end
-  end
+  logic [23:0] w_vec_new, w_m;
+  assign w_m = way_vec & {8{slot_mask}};
+  assign w_sh[2:0] = w_m[2:0];
+  assign w_sh[5:3] = w_m[5:3];
+  assign w_sh[8:6] = w_m[8:6];
+  assign w_sh[11:9] = w_m[11:9];
+  assign w_sh[14:12] = w_m[14:12];
+  assign w_sh[17:15] = w_m[17:15];
+  assign w_sh[20:18] = w_m[20:18];
+  assign w_sh[23:21] = w_m[23:21];
   assign w_present[0] = 1'b1;
   assign w_rw_own[0] = op_rw & remote & w_present[0];
   assign w_lw_inv[0] = op_lw & w_present[0];
   assign w_upd[0] = remote | w_lw_inv[0];
-  assign w_vec_new[2:0] = ~slot_sel[0] ? way_vec[2:0] :
-      w_lw_inv[0] ? 3'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[2:0]) | src_oh};
+  assign w_vec_new[2:0] = (way_vec[2:0] & ~(slot_mask & {3{w_lw_inv[0] | w_rw_own[0]}})) |
+      (vec_alloc & {3{~w_lw_inv[0]}});
   assign w_valid_new[0] = ~w_lw_inv[0];
   assign w_inv_sh[2:0] = w_rw_own[0] ? (w_sh[2:0] & ~src_oh) : (w_lw_inv[0] ? w_sh[2:0] : 3'd0);
   assign w_present[1] = 1'b1;
   assign w_rw_own[1] = op_rw & remote & w_present[1];
   assign w_lw_inv[1] = op_lw & w_present[1];
   assign w_upd[1] = remote | w_lw_inv[1];
-  assign w_vec_new[5:3] = ~slot_sel[0] ? way_vec[5:3] :
-      w_lw_inv[1] ? 3'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[5:3]) | src_oh};
+  assign w_vec_new[5:3] = (way_vec[5:3] & ~(slot_mask & {3{w_lw_inv[1] | w_rw_own[1]}})) |
+      (vec_alloc & {3{~w_lw_inv[1]}});
   assign w_valid_new[1] = ~w_lw_inv[1];
   assign w_inv_sh[5:3] = w_rw_own[1] ? (w_sh[5:3] & ~src_oh) : (w_lw_inv[1] ? w_sh[5:3] : 3'd0);
   assign w_present[2] = 1'b1;
   assign w_rw_own[2] = op_rw & remote & w_present[2];
   assign w_lw_inv[2] = op_lw & w_present[2];
   assign w_upd[2] = remote | w_lw_inv[2];
-  assign w_vec_new[8:6] = ~slot_sel[0] ? way_vec[8:6] :
-      w_lw_inv[2] ? 3'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[8:6]) | src_oh};
+  assign w_vec_new[8:6] = (way_vec[8:6] & ~(slot_mask & {3{w_lw_inv[2] | w_rw_own[2]}})) |
+      (vec_alloc & {3{~w_lw_inv[2]}});
   assign w_valid_new[2] = ~w_lw_inv[2];
   assign w_inv_sh[8:6] = w_rw_own[2] ? (w_sh[8:6] & ~src_oh) : (w_lw_inv[2] ? w_sh[8:6] : 3'd0);
   assign w_present[3] = 1'b1;
   assign w_rw_own[3] = op_rw & remote & w_present[3];
   assign w_lw_inv[3] = op_lw & w_present[3];
   assign w_upd[3] = remote | w_lw_inv[3];
-  assign w_vec_new[11:9] = ~slot_sel[0] ? way_vec[11:9] :
-      w_lw_inv[3] ? 3'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[11:9]) | src_oh};
+  assign w_vec_new[11:9] = (way_vec[11:9] & ~(slot_mask & {3{w_lw_inv[3] | w_rw_own[3]}})) |
+      (vec_alloc & {3{~w_lw_inv[3]}});
   assign w_valid_new[3] = ~w_lw_inv[3];
   assign w_inv_sh[11:9] = w_rw_own[3] ? (w_sh[11:9] & ~src_oh) : (w_lw_inv[3] ? w_sh[11:9] : 3'd0);
   assign w_present[4] = 1'b1;
   assign w_rw_own[4] = op_rw & remote & w_present[4];
   assign w_lw_inv[4] = op_lw & w_present[4];
   assign w_upd[4] = remote | w_lw_inv[4];
-  assign w_vec_new[14:12] = ~slot_sel[0] ? way_vec[14:12] :
-      w_lw_inv[4] ? 3'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[14:12]) | src_oh};
+  assign w_vec_new[14:12] = (way_vec[14:12] & ~(slot_mask & {3{w_lw_inv[4] | w_rw_own[4]}})) |
+      (vec_alloc & {3{~w_lw_inv[4]}});
   assign w_valid_new[4] = ~w_lw_inv[4];
   assign w_inv_sh[14:12] = w_rw_own[4] ? (w_sh[14:12] & ~src_oh) : (w_lw_inv[4] ? w_sh[14:12] : 3'd0);
   assign w_present[5] = 1'b1;
   assign w_rw_own[5] = op_rw & remote & w_present[5];
   assign w_lw_inv[5] = op_lw & w_present[5];
   assign w_upd[5] = remote | w_lw_inv[5];
-  assign w_vec_new[17:15] = ~slot_sel[0] ? way_vec[17:15] :
-      w_lw_inv[5] ? 3'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[17:15]) | src_oh};
+  assign w_vec_new[17:15] = (way_vec[17:15] & ~(slot_mask & {3{w_lw_inv[5] | w_rw_own[5]}})) |
+      (vec_alloc & {3{~w_lw_inv[5]}});
   assign w_valid_new[5] = ~w_lw_inv[5];
   assign w_inv_sh[17:15] = w_rw_own[5] ? (w_sh[17:15] & ~src_oh) : (w_lw_inv[5] ? w_sh[17:15] : 3'd0);
   assign w_present[6] = 1'b1;
   assign w_rw_own[6] = op_rw & remote & w_present[6];
   assign w_lw_inv[6] = op_lw & w_present[6];
   assign w_upd[6] = remote | w_lw_inv[6];
-  assign w_vec_new[20:18] = ~slot_sel[0] ? way_vec[20:18] :
-      w_lw_inv[6] ? 3'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[20:18]) | src_oh};
+  assign w_vec_new[20:18] = (way_vec[20:18] & ~(slot_mask & {3{w_lw_inv[6] | w_rw_own[6]}})) |
+      (vec_alloc & {3{~w_lw_inv[6]}});
   assign w_valid_new[6] = ~w_lw_inv[6];
   assign w_inv_sh[20:18] = w_rw_own[6] ? (w_sh[20:18] & ~src_oh) : (w_lw_inv[6] ? w_sh[20:18] : 3'd0);
   assign w_present[7] = 1'b1;
   assign w_rw_own[7] = op_rw & remote & w_present[7];
   assign w_lw_inv[7] = op_lw & w_present[7];
   assign w_upd[7] = remote | w_lw_inv[7];
-  assign w_vec_new[23:21] = ~slot_sel[0] ? way_vec[23:21] :
-      w_lw_inv[7] ? 3'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[23:21]) | src_oh};
+  assign w_vec_new[23:21] = (way_vec[23:21] & ~(slot_mask & {3{w_lw_inv[7] | w_rw_own[7]}})) |
+      (vec_alloc & {3{~w_lw_inv[7]}});
   assign w_valid_new[7] = ~w_lw_inv[7];
   assign w_inv_sh[23:21] = w_rw_own[7] ? (w_sh[23:21] & ~src_oh) : (w_lw_inv[7] ? w_sh[23:21] : 3'd0);
-  logic [2:0] vec_alloc;
-  logic [45:0] ent_alloc;
-  assign vec_alloc[2:0] = slot_sel[0] ? {src_oh} : 3'd0;
-  assign ent_alloc = {1'b1, s2_tag, vec_alloc};
-  assign set_new[45:0] = (way_hit[0] & w_upd[0]) ?
-      {w_valid_new[0], way_tag[41:0], w_vec_new[2:0]} :
-      (alloc & vsel[0]) ? ent_alloc : set_cur[45:0];
-  assign set_new[91:46] = (way_hit[1] & w_upd[1]) ?
-      {w_valid_new[1], way_tag[83:42], w_vec_new[5:3]} :
-      (alloc & vsel[1]) ? ent_alloc : set_cur[91:46];
-  assign set_new[137:92] = (way_hit[2] & w_upd[2]) ?
-      {w_valid_new[2], way_tag[125:84], w_vec_new[8:6]} :
-      (alloc & vsel[2]) ? ent_alloc : set_cur[137:92];
-  assign set_new[183:138] = (way_hit[3] & w_upd[3]) ?
-      {w_valid_new[3], way_tag[167:126], w_vec_new[11:9]} :
-      (alloc & vsel[3]) ? ent_alloc : set_cur[183:138];
-  assign set_new[229:184] = (way_hit[4] & w_upd[4]) ?
-      {w_valid_new[4], way_tag[209:168], w_vec_new[14:12]} :
-      (alloc & vsel[4]) ? ent_alloc : set_cur[229:184];
-  assign set_new[275:230] = (way_hit[5] & w_upd[5]) ?
-      {w_valid_new[5], way_tag[251:210], w_vec_new[17:15]} :
-      (alloc & vsel[5]) ? ent_alloc : set_cur[275:230];
-  assign set_new[321:276] = (way_hit[6] & w_upd[6]) ?
-      {w_valid_new[6], way_tag[293:252], w_vec_new[20:18]} :
-      (alloc & vsel[6]) ? ent_alloc : set_cur[321:276];
-  assign set_new[367:322] = (way_hit[7] & w_upd[7]) ?
-      {w_valid_new[7], way_tag[335:294], w_vec_new[23:21]} :
-      (alloc & vsel[7]) ? ent_alloc : set_cur[367:322];
+  logic [7:0] w_take, w_alloc;
+  assign w_take = way_hit & w_upd;
+  assign w_alloc = {8{alloc}} & vsel;
+  assign set_new[2:0] = w_take[0] ? w_vec_new[2:0] :
+      w_alloc[0] ? vec_alloc : way_vec[2:0];
+  assign set_new[5:3] = w_take[1] ? w_vec_new[5:3] :
+      w_alloc[1] ? vec_alloc : way_vec[5:3];
+  assign set_new[8:6] = w_take[2] ? w_vec_new[8:6] :
+      w_alloc[2] ? vec_alloc : way_vec[8:6];
+  assign set_new[11:9] = w_take[3] ? w_vec_new[11:9] :
+      w_alloc[3] ? vec_alloc : way_vec[11:9];
+  assign set_new[14:12] = w_take[4] ? w_vec_new[14:12] :
+      w_alloc[4] ? vec_alloc : way_vec[14:12];
+  assign set_new[17:15] = w_take[5] ? w_vec_new[17:15] :
+      w_alloc[5] ? vec_alloc : way_vec[17:15];
+  assign set_new[20:18] = w_take[6] ? w_vec_new[20:18] :
+      w_alloc[6] ? vec_alloc : way_vec[20:18];
+  assign set_new[23:21] = w_take[7] ? w_vec_new[23:21] :
+      w_alloc[7] ? vec_alloc : way_vec[23:21];
+  assign set_new[65:24] = w_alloc[0] & ~w_take[0] ? s2_tag : way_tag[41:0];
+  assign set_new[107:66] = w_alloc[1] & ~w_take[1] ? s2_tag : way_tag[83:42];
+  assign set_new[149:108] = w_alloc[2] & ~w_take[2] ? s2_tag : way_tag[125:84];
+  assign set_new[191:150] = w_alloc[3] & ~w_take[3] ? s2_tag : way_tag[167:126];
+  assign set_new[233:192] = w_alloc[4] & ~w_take[4] ? s2_tag : way_tag[209:168];
+  assign set_new[275:234] = w_alloc[5] & ~w_take[5] ? s2_tag : way_tag[251:210];
+  assign set_new[317:276] = w_alloc[6] & ~w_take[6] ? s2_tag : way_tag[293:252];
+  assign set_new[359:318] = w_alloc[7] & ~w_take[7] ? s2_tag : way_tag[335:294];
+  assign set_new[360] = w_take[0] ? w_valid_new[0] : w_alloc[0] | way_valid[0];
+  assign set_new[361] = w_take[1] ? w_valid_new[1] : w_alloc[1] | way_valid[1];
+  assign set_new[362] = w_take[2] ? w_valid_new[2] : w_alloc[2] | way_valid[2];
+  assign set_new[363] = w_take[3] ? w_valid_new[3] : w_alloc[3] | way_valid[3];
+  assign set_new[364] = w_take[4] ? w_valid_new[4] : w_alloc[4] | way_valid[4];
+  assign set_new[365] = w_take[5] ? w_valid_new[5] : w_alloc[5] | way_valid[5];
+  assign set_new[366] = w_take[6] ? w_valid_new[6] : w_alloc[6] | way_valid[6];
+  assign set_new[367] = w_take[7] ? w_valid_new[7] : w_alloc[7] | way_valid[7];
   assign set_new[370:368] = ~promote ? way_rank[2:0] : tsel[0] ? 3'd0 :
       (way_rank[2:0] < trank) ? way_rank[2:0] + 3'd1 : way_rank[2:0];
   assign set_new[373:371] = ~promote ? way_rank[5:3] : tsel[1] ? 3'd0 :

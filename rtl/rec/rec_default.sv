@@ -69,8 +69,8 @@ module rec_default (
   // register holds the empty set word and is selected, and stage 2 holds
   // a no-op, so set_new is that word (no init mux on the write data).
   assign mem_wdata = set_new;
-  // Entry RAM: one word per set (ways x {valid, tag, vector}, then the
-  // ways' replacement ranks). Synchronous read, one write port.
+  // Entry RAM: one word per set (the ways' vectors, then their tags,
+  // valid bits and replacement ranks). Synchronous read, one write port.
   // A read of the set written in the same cycle is never used (the
   // forwarding register supplies it), so no read-during-write logic.
   (* no_rw_check *)
@@ -92,29 +92,29 @@ module rec_default (
   assign s1_tag = s1_addr_q[41:4];
   assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;
   assign way_hit1[0] = fwd_hit_q ?
-      fwd_data_q[102] & (fwd_data_q[101:64] == s1_tag) :
-      rdata_q[102] & (rdata_q[101:64] == s1_tag);
+      fwd_data_q[816] & (fwd_data_q[549:512] == s1_tag) :
+      rdata_q[816] & (rdata_q[549:512] == s1_tag);
   assign way_hit1[1] = fwd_hit_q ?
-      fwd_data_q[205] & (fwd_data_q[204:167] == s1_tag) :
-      rdata_q[205] & (rdata_q[204:167] == s1_tag);
+      fwd_data_q[817] & (fwd_data_q[587:550] == s1_tag) :
+      rdata_q[817] & (rdata_q[587:550] == s1_tag);
   assign way_hit1[2] = fwd_hit_q ?
-      fwd_data_q[308] & (fwd_data_q[307:270] == s1_tag) :
-      rdata_q[308] & (rdata_q[307:270] == s1_tag);
+      fwd_data_q[818] & (fwd_data_q[625:588] == s1_tag) :
+      rdata_q[818] & (rdata_q[625:588] == s1_tag);
   assign way_hit1[3] = fwd_hit_q ?
-      fwd_data_q[411] & (fwd_data_q[410:373] == s1_tag) :
-      rdata_q[411] & (rdata_q[410:373] == s1_tag);
+      fwd_data_q[819] & (fwd_data_q[663:626] == s1_tag) :
+      rdata_q[819] & (rdata_q[663:626] == s1_tag);
   assign way_hit1[4] = fwd_hit_q ?
-      fwd_data_q[514] & (fwd_data_q[513:476] == s1_tag) :
-      rdata_q[514] & (rdata_q[513:476] == s1_tag);
+      fwd_data_q[820] & (fwd_data_q[701:664] == s1_tag) :
+      rdata_q[820] & (rdata_q[701:664] == s1_tag);
   assign way_hit1[5] = fwd_hit_q ?
-      fwd_data_q[617] & (fwd_data_q[616:579] == s1_tag) :
-      rdata_q[617] & (rdata_q[616:579] == s1_tag);
+      fwd_data_q[821] & (fwd_data_q[739:702] == s1_tag) :
+      rdata_q[821] & (rdata_q[739:702] == s1_tag);
   assign way_hit1[6] = fwd_hit_q ?
-      fwd_data_q[720] & (fwd_data_q[719:682] == s1_tag) :
-      rdata_q[720] & (rdata_q[719:682] == s1_tag);
+      fwd_data_q[822] & (fwd_data_q[777:740] == s1_tag) :
+      rdata_q[822] & (rdata_q[777:740] == s1_tag);
   assign way_hit1[7] = fwd_hit_q ?
-      fwd_data_q[823] & (fwd_data_q[822:785] == s1_tag) :
-      rdata_q[823] & (rdata_q[822:785] == s1_tag);
+      fwd_data_q[823] & (fwd_data_q[815:778] == s1_tag) :
+      rdata_q[823] & (rdata_q[815:778] == s1_tag);
   // The request ahead (stage 2) may update this set in the cycle this one
   // moves on: stage 2 then takes the forwarded word and corrects the hit
   // vector with the ways that update changed (s2_fix_q).
@@ -135,44 +135,23 @@ module rec_default (
   logic [303:0] way_tag;
   logic [511:0] way_vec;
   logic [23:0] way_rank;
-  assign way_valid[0] = set_cur[102];
-  assign way_tag[37:0] = set_cur[101:64];
-  assign way_vec[63:0] = set_cur[63:0];
+  assign way_vec = set_cur[511:0];
+  assign way_tag = set_cur[815:512];
+  assign way_valid = set_cur[823:816];
   assign way_rank[2:0] = set_cur[826:824];
   assign way_old[0] = way_rank[2:0] == 3'd7;
-  assign way_valid[1] = set_cur[205];
-  assign way_tag[75:38] = set_cur[204:167];
-  assign way_vec[127:64] = set_cur[166:103];
   assign way_rank[5:3] = set_cur[829:827];
   assign way_old[1] = way_rank[5:3] == 3'd7;
-  assign way_valid[2] = set_cur[308];
-  assign way_tag[113:76] = set_cur[307:270];
-  assign way_vec[191:128] = set_cur[269:206];
   assign way_rank[8:6] = set_cur[832:830];
   assign way_old[2] = way_rank[8:6] == 3'd7;
-  assign way_valid[3] = set_cur[411];
-  assign way_tag[151:114] = set_cur[410:373];
-  assign way_vec[255:192] = set_cur[372:309];
   assign way_rank[11:9] = set_cur[835:833];
   assign way_old[3] = way_rank[11:9] == 3'd7;
-  assign way_valid[4] = set_cur[514];
-  assign way_tag[189:152] = set_cur[513:476];
-  assign way_vec[319:256] = set_cur[475:412];
   assign way_rank[14:12] = set_cur[838:836];
   assign way_old[4] = way_rank[14:12] == 3'd7;
-  assign way_valid[5] = set_cur[617];
-  assign way_tag[227:190] = set_cur[616:579];
-  assign way_vec[383:320] = set_cur[578:515];
   assign way_rank[17:15] = set_cur[841:839];
   assign way_old[5] = way_rank[17:15] == 3'd7;
-  assign way_valid[6] = set_cur[720];
-  assign way_tag[265:228] = set_cur[719:682];
-  assign way_vec[447:384] = set_cur[681:618];
   assign way_rank[20:18] = set_cur[844:842];
   assign way_old[6] = way_rank[20:18] == 3'd7;
-  assign way_valid[7] = set_cur[823];
-  assign way_tag[303:266] = set_cur[822:785];
-  assign way_vec[511:448] = set_cur[784:721];
   assign way_rank[23:21] = set_cur[847:845];
   assign way_old[7] = way_rank[23:21] == 3'd7;
   assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {8{s2_teq_q}})) : s2_hit_q;
@@ -245,368 +224,200 @@ module rec_default (
 
   // Each way's updated entry, computed in parallel with the tag compare as
   // if that way hit; the compare then only selects (timing: no
-  // hit-dependent logic before the update).
+  // hit-dependent logic before the update). Written as whole-vector masks
+  // (slot_mask: the request's slot, all its bits) rather than per-slot
+  // muxes: the same gates, far fewer operations for a simulator.
+  logic [63:0] slot_mask, vec_alloc;
+  assign slot_mask[3:0] = {4{slot_sel[0]}};
+  assign vec_alloc[3:0] = slot_sel[0] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[7:4] = {4{slot_sel[1]}};
+  assign vec_alloc[7:4] = slot_sel[1] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[11:8] = {4{slot_sel[2]}};
+  assign vec_alloc[11:8] = slot_sel[2] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[15:12] = {4{slot_sel[3]}};
+  assign vec_alloc[15:12] = slot_sel[3] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[19:16] = {4{slot_sel[4]}};
+  assign vec_alloc[19:16] = slot_sel[4] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[23:20] = {4{slot_sel[5]}};
+  assign vec_alloc[23:20] = slot_sel[5] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[27:24] = {4{slot_sel[6]}};
+  assign vec_alloc[27:24] = slot_sel[6] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[31:28] = {4{slot_sel[7]}};
+  assign vec_alloc[31:28] = slot_sel[7] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[35:32] = {4{slot_sel[8]}};
+  assign vec_alloc[35:32] = slot_sel[8] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[39:36] = {4{slot_sel[9]}};
+  assign vec_alloc[39:36] = slot_sel[9] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[43:40] = {4{slot_sel[10]}};
+  assign vec_alloc[43:40] = slot_sel[10] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[47:44] = {4{slot_sel[11]}};
+  assign vec_alloc[47:44] = slot_sel[11] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[51:48] = {4{slot_sel[12]}};
+  assign vec_alloc[51:48] = slot_sel[12] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[55:52] = {4{slot_sel[13]}};
+  assign vec_alloc[55:52] = slot_sel[13] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[59:56] = {4{slot_sel[14]}};
+  assign vec_alloc[59:56] = slot_sel[14] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[63:60] = {4{slot_sel[15]}};
+  assign vec_alloc[63:60] = slot_sel[15] ? {src_oh, 1'b1} : 4'd0;
   logic [23:0] w_sh, w_inv_sh;
   logic [7:0] w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd;
   logic [7:0] w_pos;
-  logic [511:0] w_vec_new;
-  always_comb begin
-    w_sh = '0;
-    w_pos = '0;
-    for (int w = 0; w < 8; w++)
-      for (int i = 0; i < 16; i++)
-        if (slot_sel[i]) begin
-          w_sh[w*3 +: 3] = w_sh[w*3 +: 3] | way_vec[w*64 + i*4 + 1 +: 3];
-          w_pos[w] = w_pos[w] | way_vec[w*64 + i*4];
-        end
-  end
+  logic [511:0] w_vec_new, w_m;
+  assign w_m = way_vec & {8{slot_mask}};
+  logic [255:0] w_f1;
+  assign w_f1[31:0] = w_m[31:0] | w_m[63:32];
+  assign w_f1[63:32] = w_m[95:64] | w_m[127:96];
+  assign w_f1[95:64] = w_m[159:128] | w_m[191:160];
+  assign w_f1[127:96] = w_m[223:192] | w_m[255:224];
+  assign w_f1[159:128] = w_m[287:256] | w_m[319:288];
+  assign w_f1[191:160] = w_m[351:320] | w_m[383:352];
+  assign w_f1[223:192] = w_m[415:384] | w_m[447:416];
+  assign w_f1[255:224] = w_m[479:448] | w_m[511:480];
+  logic [127:0] w_f2;
+  assign w_f2[15:0] = w_f1[15:0] | w_f1[31:16];
+  assign w_f2[31:16] = w_f1[47:32] | w_f1[63:48];
+  assign w_f2[47:32] = w_f1[79:64] | w_f1[95:80];
+  assign w_f2[63:48] = w_f1[111:96] | w_f1[127:112];
+  assign w_f2[79:64] = w_f1[143:128] | w_f1[159:144];
+  assign w_f2[95:80] = w_f1[175:160] | w_f1[191:176];
+  assign w_f2[111:96] = w_f1[207:192] | w_f1[223:208];
+  assign w_f2[127:112] = w_f1[239:224] | w_f1[255:240];
+  logic [63:0] w_f3;
+  assign w_f3[7:0] = w_f2[7:0] | w_f2[15:8];
+  assign w_f3[15:8] = w_f2[23:16] | w_f2[31:24];
+  assign w_f3[23:16] = w_f2[39:32] | w_f2[47:40];
+  assign w_f3[31:24] = w_f2[55:48] | w_f2[63:56];
+  assign w_f3[39:32] = w_f2[71:64] | w_f2[79:72];
+  assign w_f3[47:40] = w_f2[87:80] | w_f2[95:88];
+  assign w_f3[55:48] = w_f2[103:96] | w_f2[111:104];
+  assign w_f3[63:56] = w_f2[119:112] | w_f2[127:120];
+  logic [31:0] w_f4;
+  assign w_f4[3:0] = w_f3[3:0] | w_f3[7:4];
+  assign w_f4[7:4] = w_f3[11:8] | w_f3[15:12];
+  assign w_f4[11:8] = w_f3[19:16] | w_f3[23:20];
+  assign w_f4[15:12] = w_f3[27:24] | w_f3[31:28];
+  assign w_f4[19:16] = w_f3[35:32] | w_f3[39:36];
+  assign w_f4[23:20] = w_f3[43:40] | w_f3[47:44];
+  assign w_f4[27:24] = w_f3[51:48] | w_f3[55:52];
+  assign w_f4[31:28] = w_f3[59:56] | w_f3[63:60];
+  assign w_sh[2:0] = w_f4[3:1];
+  assign w_pos[0] = w_f4[0];
+  assign w_sh[5:3] = w_f4[7:5];
+  assign w_pos[1] = w_f4[4];
+  assign w_sh[8:6] = w_f4[11:9];
+  assign w_pos[2] = w_f4[8];
+  assign w_sh[11:9] = w_f4[15:13];
+  assign w_pos[3] = w_f4[12];
+  assign w_sh[14:12] = w_f4[19:17];
+  assign w_pos[4] = w_f4[16];
+  assign w_sh[17:15] = w_f4[23:21];
+  assign w_pos[5] = w_f4[20];
+  assign w_sh[20:18] = w_f4[27:25];
+  assign w_pos[6] = w_f4[24];
+  assign w_sh[23:21] = w_f4[31:29];
+  assign w_pos[7] = w_f4[28];
+  logic [63:0] pos_other;
+  assign pos_other = {16{4'd1}} & ~slot_mask;
   assign w_present[0] = w_pos[0];
   assign w_rw_own[0] = op_rw & remote & w_present[0];
   assign w_lw_inv[0] = op_lw & w_present[0];
   assign w_upd[0] = remote | w_lw_inv[0];
-  assign w_vec_new[3:0] = ~slot_sel[0] ? way_vec[3:0] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[3:1]) | src_oh, 1'b1};
-  assign w_vec_new[7:4] = ~slot_sel[1] ? way_vec[7:4] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[7:5]) | src_oh, 1'b1};
-  assign w_vec_new[11:8] = ~slot_sel[2] ? way_vec[11:8] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[11:9]) | src_oh, 1'b1};
-  assign w_vec_new[15:12] = ~slot_sel[3] ? way_vec[15:12] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[15:13]) | src_oh, 1'b1};
-  assign w_vec_new[19:16] = ~slot_sel[4] ? way_vec[19:16] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[19:17]) | src_oh, 1'b1};
-  assign w_vec_new[23:20] = ~slot_sel[5] ? way_vec[23:20] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[23:21]) | src_oh, 1'b1};
-  assign w_vec_new[27:24] = ~slot_sel[6] ? way_vec[27:24] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[27:25]) | src_oh, 1'b1};
-  assign w_vec_new[31:28] = ~slot_sel[7] ? way_vec[31:28] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[31:29]) | src_oh, 1'b1};
-  assign w_vec_new[35:32] = ~slot_sel[8] ? way_vec[35:32] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[35:33]) | src_oh, 1'b1};
-  assign w_vec_new[39:36] = ~slot_sel[9] ? way_vec[39:36] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[39:37]) | src_oh, 1'b1};
-  assign w_vec_new[43:40] = ~slot_sel[10] ? way_vec[43:40] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[43:41]) | src_oh, 1'b1};
-  assign w_vec_new[47:44] = ~slot_sel[11] ? way_vec[47:44] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[47:45]) | src_oh, 1'b1};
-  assign w_vec_new[51:48] = ~slot_sel[12] ? way_vec[51:48] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[51:49]) | src_oh, 1'b1};
-  assign w_vec_new[55:52] = ~slot_sel[13] ? way_vec[55:52] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[55:53]) | src_oh, 1'b1};
-  assign w_vec_new[59:56] = ~slot_sel[14] ? way_vec[59:56] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[59:57]) | src_oh, 1'b1};
-  assign w_vec_new[63:60] = ~slot_sel[15] ? way_vec[63:60] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[63:61]) | src_oh, 1'b1};
-  assign w_valid_new[0] = ~w_lw_inv[0] | (|({way_vec[60], way_vec[56], way_vec[52], way_vec[48], way_vec[44], way_vec[40], way_vec[36], way_vec[32], way_vec[28], way_vec[24], way_vec[20], way_vec[16], way_vec[12], way_vec[8], way_vec[4], way_vec[0]} & ~slot_sel));
+  assign w_vec_new[63:0] = (way_vec[63:0] & ~(slot_mask & {64{w_lw_inv[0] | w_rw_own[0]}})) |
+      (vec_alloc & {64{~w_lw_inv[0]}});
+  assign w_valid_new[0] = ~w_lw_inv[0] | (|(way_vec[63:0] & pos_other));
   assign w_inv_sh[2:0] = w_rw_own[0] ? (w_sh[2:0] & ~src_oh) : (w_lw_inv[0] ? w_sh[2:0] : 3'd0);
   assign w_present[1] = w_pos[1];
   assign w_rw_own[1] = op_rw & remote & w_present[1];
   assign w_lw_inv[1] = op_lw & w_present[1];
   assign w_upd[1] = remote | w_lw_inv[1];
-  assign w_vec_new[67:64] = ~slot_sel[0] ? way_vec[67:64] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[67:65]) | src_oh, 1'b1};
-  assign w_vec_new[71:68] = ~slot_sel[1] ? way_vec[71:68] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[71:69]) | src_oh, 1'b1};
-  assign w_vec_new[75:72] = ~slot_sel[2] ? way_vec[75:72] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[75:73]) | src_oh, 1'b1};
-  assign w_vec_new[79:76] = ~slot_sel[3] ? way_vec[79:76] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[79:77]) | src_oh, 1'b1};
-  assign w_vec_new[83:80] = ~slot_sel[4] ? way_vec[83:80] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[83:81]) | src_oh, 1'b1};
-  assign w_vec_new[87:84] = ~slot_sel[5] ? way_vec[87:84] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[87:85]) | src_oh, 1'b1};
-  assign w_vec_new[91:88] = ~slot_sel[6] ? way_vec[91:88] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[91:89]) | src_oh, 1'b1};
-  assign w_vec_new[95:92] = ~slot_sel[7] ? way_vec[95:92] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[95:93]) | src_oh, 1'b1};
-  assign w_vec_new[99:96] = ~slot_sel[8] ? way_vec[99:96] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[99:97]) | src_oh, 1'b1};
-  assign w_vec_new[103:100] = ~slot_sel[9] ? way_vec[103:100] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[103:101]) | src_oh, 1'b1};
-  assign w_vec_new[107:104] = ~slot_sel[10] ? way_vec[107:104] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[107:105]) | src_oh, 1'b1};
-  assign w_vec_new[111:108] = ~slot_sel[11] ? way_vec[111:108] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[111:109]) | src_oh, 1'b1};
-  assign w_vec_new[115:112] = ~slot_sel[12] ? way_vec[115:112] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[115:113]) | src_oh, 1'b1};
-  assign w_vec_new[119:116] = ~slot_sel[13] ? way_vec[119:116] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[119:117]) | src_oh, 1'b1};
-  assign w_vec_new[123:120] = ~slot_sel[14] ? way_vec[123:120] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[123:121]) | src_oh, 1'b1};
-  assign w_vec_new[127:124] = ~slot_sel[15] ? way_vec[127:124] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[127:125]) | src_oh, 1'b1};
-  assign w_valid_new[1] = ~w_lw_inv[1] | (|({way_vec[124], way_vec[120], way_vec[116], way_vec[112], way_vec[108], way_vec[104], way_vec[100], way_vec[96], way_vec[92], way_vec[88], way_vec[84], way_vec[80], way_vec[76], way_vec[72], way_vec[68], way_vec[64]} & ~slot_sel));
+  assign w_vec_new[127:64] = (way_vec[127:64] & ~(slot_mask & {64{w_lw_inv[1] | w_rw_own[1]}})) |
+      (vec_alloc & {64{~w_lw_inv[1]}});
+  assign w_valid_new[1] = ~w_lw_inv[1] | (|(way_vec[127:64] & pos_other));
   assign w_inv_sh[5:3] = w_rw_own[1] ? (w_sh[5:3] & ~src_oh) : (w_lw_inv[1] ? w_sh[5:3] : 3'd0);
   assign w_present[2] = w_pos[2];
   assign w_rw_own[2] = op_rw & remote & w_present[2];
   assign w_lw_inv[2] = op_lw & w_present[2];
   assign w_upd[2] = remote | w_lw_inv[2];
-  assign w_vec_new[131:128] = ~slot_sel[0] ? way_vec[131:128] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[131:129]) | src_oh, 1'b1};
-  assign w_vec_new[135:132] = ~slot_sel[1] ? way_vec[135:132] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[135:133]) | src_oh, 1'b1};
-  assign w_vec_new[139:136] = ~slot_sel[2] ? way_vec[139:136] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[139:137]) | src_oh, 1'b1};
-  assign w_vec_new[143:140] = ~slot_sel[3] ? way_vec[143:140] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[143:141]) | src_oh, 1'b1};
-  assign w_vec_new[147:144] = ~slot_sel[4] ? way_vec[147:144] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[147:145]) | src_oh, 1'b1};
-  assign w_vec_new[151:148] = ~slot_sel[5] ? way_vec[151:148] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[151:149]) | src_oh, 1'b1};
-  assign w_vec_new[155:152] = ~slot_sel[6] ? way_vec[155:152] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[155:153]) | src_oh, 1'b1};
-  assign w_vec_new[159:156] = ~slot_sel[7] ? way_vec[159:156] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[159:157]) | src_oh, 1'b1};
-  assign w_vec_new[163:160] = ~slot_sel[8] ? way_vec[163:160] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[163:161]) | src_oh, 1'b1};
-  assign w_vec_new[167:164] = ~slot_sel[9] ? way_vec[167:164] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[167:165]) | src_oh, 1'b1};
-  assign w_vec_new[171:168] = ~slot_sel[10] ? way_vec[171:168] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[171:169]) | src_oh, 1'b1};
-  assign w_vec_new[175:172] = ~slot_sel[11] ? way_vec[175:172] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[175:173]) | src_oh, 1'b1};
-  assign w_vec_new[179:176] = ~slot_sel[12] ? way_vec[179:176] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[179:177]) | src_oh, 1'b1};
-  assign w_vec_new[183:180] = ~slot_sel[13] ? way_vec[183:180] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[183:181]) | src_oh, 1'b1};
-  assign w_vec_new[187:184] = ~slot_sel[14] ? way_vec[187:184] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[187:185]) | src_oh, 1'b1};
-  assign w_vec_new[191:188] = ~slot_sel[15] ? way_vec[191:188] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[191:189]) | src_oh, 1'b1};
-  assign w_valid_new[2] = ~w_lw_inv[2] | (|({way_vec[188], way_vec[184], way_vec[180], way_vec[176], way_vec[172], way_vec[168], way_vec[164], way_vec[160], way_vec[156], way_vec[152], way_vec[148], way_vec[144], way_vec[140], way_vec[136], way_vec[132], way_vec[128]} & ~slot_sel));
+  assign w_vec_new[191:128] = (way_vec[191:128] & ~(slot_mask & {64{w_lw_inv[2] | w_rw_own[2]}})) |
+      (vec_alloc & {64{~w_lw_inv[2]}});
+  assign w_valid_new[2] = ~w_lw_inv[2] | (|(way_vec[191:128] & pos_other));
   assign w_inv_sh[8:6] = w_rw_own[2] ? (w_sh[8:6] & ~src_oh) : (w_lw_inv[2] ? w_sh[8:6] : 3'd0);
   assign w_present[3] = w_pos[3];
   assign w_rw_own[3] = op_rw & remote & w_present[3];
   assign w_lw_inv[3] = op_lw & w_present[3];
   assign w_upd[3] = remote | w_lw_inv[3];
-  assign w_vec_new[195:192] = ~slot_sel[0] ? way_vec[195:192] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[195:193]) | src_oh, 1'b1};
-  assign w_vec_new[199:196] = ~slot_sel[1] ? way_vec[199:196] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[199:197]) | src_oh, 1'b1};
-  assign w_vec_new[203:200] = ~slot_sel[2] ? way_vec[203:200] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[203:201]) | src_oh, 1'b1};
-  assign w_vec_new[207:204] = ~slot_sel[3] ? way_vec[207:204] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[207:205]) | src_oh, 1'b1};
-  assign w_vec_new[211:208] = ~slot_sel[4] ? way_vec[211:208] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[211:209]) | src_oh, 1'b1};
-  assign w_vec_new[215:212] = ~slot_sel[5] ? way_vec[215:212] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[215:213]) | src_oh, 1'b1};
-  assign w_vec_new[219:216] = ~slot_sel[6] ? way_vec[219:216] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[219:217]) | src_oh, 1'b1};
-  assign w_vec_new[223:220] = ~slot_sel[7] ? way_vec[223:220] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[223:221]) | src_oh, 1'b1};
-  assign w_vec_new[227:224] = ~slot_sel[8] ? way_vec[227:224] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[227:225]) | src_oh, 1'b1};
-  assign w_vec_new[231:228] = ~slot_sel[9] ? way_vec[231:228] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[231:229]) | src_oh, 1'b1};
-  assign w_vec_new[235:232] = ~slot_sel[10] ? way_vec[235:232] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[235:233]) | src_oh, 1'b1};
-  assign w_vec_new[239:236] = ~slot_sel[11] ? way_vec[239:236] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[239:237]) | src_oh, 1'b1};
-  assign w_vec_new[243:240] = ~slot_sel[12] ? way_vec[243:240] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[243:241]) | src_oh, 1'b1};
-  assign w_vec_new[247:244] = ~slot_sel[13] ? way_vec[247:244] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[247:245]) | src_oh, 1'b1};
-  assign w_vec_new[251:248] = ~slot_sel[14] ? way_vec[251:248] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[251:249]) | src_oh, 1'b1};
-  assign w_vec_new[255:252] = ~slot_sel[15] ? way_vec[255:252] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[255:253]) | src_oh, 1'b1};
-  assign w_valid_new[3] = ~w_lw_inv[3] | (|({way_vec[252], way_vec[248], way_vec[244], way_vec[240], way_vec[236], way_vec[232], way_vec[228], way_vec[224], way_vec[220], way_vec[216], way_vec[212], way_vec[208], way_vec[204], way_vec[200], way_vec[196], way_vec[192]} & ~slot_sel));
+  assign w_vec_new[255:192] = (way_vec[255:192] & ~(slot_mask & {64{w_lw_inv[3] | w_rw_own[3]}})) |
+      (vec_alloc & {64{~w_lw_inv[3]}});
+  assign w_valid_new[3] = ~w_lw_inv[3] | (|(way_vec[255:192] & pos_other));
   assign w_inv_sh[11:9] = w_rw_own[3] ? (w_sh[11:9] & ~src_oh) : (w_lw_inv[3] ? w_sh[11:9] : 3'd0);
   assign w_present[4] = w_pos[4];
   assign w_rw_own[4] = op_rw & remote & w_present[4];
   assign w_lw_inv[4] = op_lw & w_present[4];
   assign w_upd[4] = remote | w_lw_inv[4];
-  assign w_vec_new[259:256] = ~slot_sel[0] ? way_vec[259:256] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[259:257]) | src_oh, 1'b1};
-  assign w_vec_new[263:260] = ~slot_sel[1] ? way_vec[263:260] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[263:261]) | src_oh, 1'b1};
-  assign w_vec_new[267:264] = ~slot_sel[2] ? way_vec[267:264] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[267:265]) | src_oh, 1'b1};
-  assign w_vec_new[271:268] = ~slot_sel[3] ? way_vec[271:268] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[271:269]) | src_oh, 1'b1};
-  assign w_vec_new[275:272] = ~slot_sel[4] ? way_vec[275:272] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[275:273]) | src_oh, 1'b1};
-  assign w_vec_new[279:276] = ~slot_sel[5] ? way_vec[279:276] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[279:277]) | src_oh, 1'b1};
-  assign w_vec_new[283:280] = ~slot_sel[6] ? way_vec[283:280] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[283:281]) | src_oh, 1'b1};
-  assign w_vec_new[287:284] = ~slot_sel[7] ? way_vec[287:284] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[287:285]) | src_oh, 1'b1};
-  assign w_vec_new[291:288] = ~slot_sel[8] ? way_vec[291:288] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[291:289]) | src_oh, 1'b1};
-  assign w_vec_new[295:292] = ~slot_sel[9] ? way_vec[295:292] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[295:293]) | src_oh, 1'b1};
-  assign w_vec_new[299:296] = ~slot_sel[10] ? way_vec[299:296] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[299:297]) | src_oh, 1'b1};
-  assign w_vec_new[303:300] = ~slot_sel[11] ? way_vec[303:300] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[303:301]) | src_oh, 1'b1};
-  assign w_vec_new[307:304] = ~slot_sel[12] ? way_vec[307:304] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[307:305]) | src_oh, 1'b1};
-  assign w_vec_new[311:308] = ~slot_sel[13] ? way_vec[311:308] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[311:309]) | src_oh, 1'b1};
-  assign w_vec_new[315:312] = ~slot_sel[14] ? way_vec[315:312] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[315:313]) | src_oh, 1'b1};
-  assign w_vec_new[319:316] = ~slot_sel[15] ? way_vec[319:316] :
-      w_lw_inv[4] ? 4'd0 : {(w_rw_own[4] ? 3'd0 : way_vec[319:317]) | src_oh, 1'b1};
-  assign w_valid_new[4] = ~w_lw_inv[4] | (|({way_vec[316], way_vec[312], way_vec[308], way_vec[304], way_vec[300], way_vec[296], way_vec[292], way_vec[288], way_vec[284], way_vec[280], way_vec[276], way_vec[272], way_vec[268], way_vec[264], way_vec[260], way_vec[256]} & ~slot_sel));
+  assign w_vec_new[319:256] = (way_vec[319:256] & ~(slot_mask & {64{w_lw_inv[4] | w_rw_own[4]}})) |
+      (vec_alloc & {64{~w_lw_inv[4]}});
+  assign w_valid_new[4] = ~w_lw_inv[4] | (|(way_vec[319:256] & pos_other));
   assign w_inv_sh[14:12] = w_rw_own[4] ? (w_sh[14:12] & ~src_oh) : (w_lw_inv[4] ? w_sh[14:12] : 3'd0);
   assign w_present[5] = w_pos[5];
   assign w_rw_own[5] = op_rw & remote & w_present[5];
   assign w_lw_inv[5] = op_lw & w_present[5];
   assign w_upd[5] = remote | w_lw_inv[5];
-  assign w_vec_new[323:320] = ~slot_sel[0] ? way_vec[323:320] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[323:321]) | src_oh, 1'b1};
-  assign w_vec_new[327:324] = ~slot_sel[1] ? way_vec[327:324] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[327:325]) | src_oh, 1'b1};
-  assign w_vec_new[331:328] = ~slot_sel[2] ? way_vec[331:328] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[331:329]) | src_oh, 1'b1};
-  assign w_vec_new[335:332] = ~slot_sel[3] ? way_vec[335:332] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[335:333]) | src_oh, 1'b1};
-  assign w_vec_new[339:336] = ~slot_sel[4] ? way_vec[339:336] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[339:337]) | src_oh, 1'b1};
-  assign w_vec_new[343:340] = ~slot_sel[5] ? way_vec[343:340] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[343:341]) | src_oh, 1'b1};
-  assign w_vec_new[347:344] = ~slot_sel[6] ? way_vec[347:344] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[347:345]) | src_oh, 1'b1};
-  assign w_vec_new[351:348] = ~slot_sel[7] ? way_vec[351:348] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[351:349]) | src_oh, 1'b1};
-  assign w_vec_new[355:352] = ~slot_sel[8] ? way_vec[355:352] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[355:353]) | src_oh, 1'b1};
-  assign w_vec_new[359:356] = ~slot_sel[9] ? way_vec[359:356] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[359:357]) | src_oh, 1'b1};
-  assign w_vec_new[363:360] = ~slot_sel[10] ? way_vec[363:360] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[363:361]) | src_oh, 1'b1};
-  assign w_vec_new[367:364] = ~slot_sel[11] ? way_vec[367:364] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[367:365]) | src_oh, 1'b1};
-  assign w_vec_new[371:368] = ~slot_sel[12] ? way_vec[371:368] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[371:369]) | src_oh, 1'b1};
-  assign w_vec_new[375:372] = ~slot_sel[13] ? way_vec[375:372] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[375:373]) | src_oh, 1'b1};
-  assign w_vec_new[379:376] = ~slot_sel[14] ? way_vec[379:376] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[379:377]) | src_oh, 1'b1};
-  assign w_vec_new[383:380] = ~slot_sel[15] ? way_vec[383:380] :
-      w_lw_inv[5] ? 4'd0 : {(w_rw_own[5] ? 3'd0 : way_vec[383:381]) | src_oh, 1'b1};
-  assign w_valid_new[5] = ~w_lw_inv[5] | (|({way_vec[380], way_vec[376], way_vec[372], way_vec[368], way_vec[364], way_vec[360], way_vec[356], way_vec[352], way_vec[348], way_vec[344], way_vec[340], way_vec[336], way_vec[332], way_vec[328], way_vec[324], way_vec[320]} & ~slot_sel));
+  assign w_vec_new[383:320] = (way_vec[383:320] & ~(slot_mask & {64{w_lw_inv[5] | w_rw_own[5]}})) |
+      (vec_alloc & {64{~w_lw_inv[5]}});
+  assign w_valid_new[5] = ~w_lw_inv[5] | (|(way_vec[383:320] & pos_other));
   assign w_inv_sh[17:15] = w_rw_own[5] ? (w_sh[17:15] & ~src_oh) : (w_lw_inv[5] ? w_sh[17:15] : 3'd0);
   assign w_present[6] = w_pos[6];
   assign w_rw_own[6] = op_rw & remote & w_present[6];
   assign w_lw_inv[6] = op_lw & w_present[6];
   assign w_upd[6] = remote | w_lw_inv[6];
-  assign w_vec_new[387:384] = ~slot_sel[0] ? way_vec[387:384] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[387:385]) | src_oh, 1'b1};
-  assign w_vec_new[391:388] = ~slot_sel[1] ? way_vec[391:388] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[391:389]) | src_oh, 1'b1};
-  assign w_vec_new[395:392] = ~slot_sel[2] ? way_vec[395:392] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[395:393]) | src_oh, 1'b1};
-  assign w_vec_new[399:396] = ~slot_sel[3] ? way_vec[399:396] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[399:397]) | src_oh, 1'b1};
-  assign w_vec_new[403:400] = ~slot_sel[4] ? way_vec[403:400] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[403:401]) | src_oh, 1'b1};
-  assign w_vec_new[407:404] = ~slot_sel[5] ? way_vec[407:404] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[407:405]) | src_oh, 1'b1};
-  assign w_vec_new[411:408] = ~slot_sel[6] ? way_vec[411:408] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[411:409]) | src_oh, 1'b1};
-  assign w_vec_new[415:412] = ~slot_sel[7] ? way_vec[415:412] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[415:413]) | src_oh, 1'b1};
-  assign w_vec_new[419:416] = ~slot_sel[8] ? way_vec[419:416] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[419:417]) | src_oh, 1'b1};
-  assign w_vec_new[423:420] = ~slot_sel[9] ? way_vec[423:420] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[423:421]) | src_oh, 1'b1};
-  assign w_vec_new[427:424] = ~slot_sel[10] ? way_vec[427:424] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[427:425]) | src_oh, 1'b1};
-  assign w_vec_new[431:428] = ~slot_sel[11] ? way_vec[431:428] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[431:429]) | src_oh, 1'b1};
-  assign w_vec_new[435:432] = ~slot_sel[12] ? way_vec[435:432] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[435:433]) | src_oh, 1'b1};
-  assign w_vec_new[439:436] = ~slot_sel[13] ? way_vec[439:436] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[439:437]) | src_oh, 1'b1};
-  assign w_vec_new[443:440] = ~slot_sel[14] ? way_vec[443:440] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[443:441]) | src_oh, 1'b1};
-  assign w_vec_new[447:444] = ~slot_sel[15] ? way_vec[447:444] :
-      w_lw_inv[6] ? 4'd0 : {(w_rw_own[6] ? 3'd0 : way_vec[447:445]) | src_oh, 1'b1};
-  assign w_valid_new[6] = ~w_lw_inv[6] | (|({way_vec[444], way_vec[440], way_vec[436], way_vec[432], way_vec[428], way_vec[424], way_vec[420], way_vec[416], way_vec[412], way_vec[408], way_vec[404], way_vec[400], way_vec[396], way_vec[392], way_vec[388], way_vec[384]} & ~slot_sel));
+  assign w_vec_new[447:384] = (way_vec[447:384] & ~(slot_mask & {64{w_lw_inv[6] | w_rw_own[6]}})) |
+      (vec_alloc & {64{~w_lw_inv[6]}});
+  assign w_valid_new[6] = ~w_lw_inv[6] | (|(way_vec[447:384] & pos_other));
   assign w_inv_sh[20:18] = w_rw_own[6] ? (w_sh[20:18] & ~src_oh) : (w_lw_inv[6] ? w_sh[20:18] : 3'd0);
   assign w_present[7] = w_pos[7];
   assign w_rw_own[7] = op_rw & remote & w_present[7];
   assign w_lw_inv[7] = op_lw & w_present[7];
   assign w_upd[7] = remote | w_lw_inv[7];
-  assign w_vec_new[451:448] = ~slot_sel[0] ? way_vec[451:448] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[451:449]) | src_oh, 1'b1};
-  assign w_vec_new[455:452] = ~slot_sel[1] ? way_vec[455:452] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[455:453]) | src_oh, 1'b1};
-  assign w_vec_new[459:456] = ~slot_sel[2] ? way_vec[459:456] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[459:457]) | src_oh, 1'b1};
-  assign w_vec_new[463:460] = ~slot_sel[3] ? way_vec[463:460] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[463:461]) | src_oh, 1'b1};
-  assign w_vec_new[467:464] = ~slot_sel[4] ? way_vec[467:464] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[467:465]) | src_oh, 1'b1};
-  assign w_vec_new[471:468] = ~slot_sel[5] ? way_vec[471:468] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[471:469]) | src_oh, 1'b1};
-  assign w_vec_new[475:472] = ~slot_sel[6] ? way_vec[475:472] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[475:473]) | src_oh, 1'b1};
-  assign w_vec_new[479:476] = ~slot_sel[7] ? way_vec[479:476] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[479:477]) | src_oh, 1'b1};
-  assign w_vec_new[483:480] = ~slot_sel[8] ? way_vec[483:480] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[483:481]) | src_oh, 1'b1};
-  assign w_vec_new[487:484] = ~slot_sel[9] ? way_vec[487:484] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[487:485]) | src_oh, 1'b1};
-  assign w_vec_new[491:488] = ~slot_sel[10] ? way_vec[491:488] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[491:489]) | src_oh, 1'b1};
-  assign w_vec_new[495:492] = ~slot_sel[11] ? way_vec[495:492] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[495:493]) | src_oh, 1'b1};
-  assign w_vec_new[499:496] = ~slot_sel[12] ? way_vec[499:496] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[499:497]) | src_oh, 1'b1};
-  assign w_vec_new[503:500] = ~slot_sel[13] ? way_vec[503:500] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[503:501]) | src_oh, 1'b1};
-  assign w_vec_new[507:504] = ~slot_sel[14] ? way_vec[507:504] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[507:505]) | src_oh, 1'b1};
-  assign w_vec_new[511:508] = ~slot_sel[15] ? way_vec[511:508] :
-      w_lw_inv[7] ? 4'd0 : {(w_rw_own[7] ? 3'd0 : way_vec[511:509]) | src_oh, 1'b1};
-  assign w_valid_new[7] = ~w_lw_inv[7] | (|({way_vec[508], way_vec[504], way_vec[500], way_vec[496], way_vec[492], way_vec[488], way_vec[484], way_vec[480], way_vec[476], way_vec[472], way_vec[468], way_vec[464], way_vec[460], way_vec[456], way_vec[452], way_vec[448]} & ~slot_sel));
+  assign w_vec_new[511:448] = (way_vec[511:448] & ~(slot_mask & {64{w_lw_inv[7] | w_rw_own[7]}})) |
+      (vec_alloc & {64{~w_lw_inv[7]}});
+  assign w_valid_new[7] = ~w_lw_inv[7] | (|(way_vec[511:448] & pos_other));
   assign w_inv_sh[23:21] = w_rw_own[7] ? (w_sh[23:21] & ~src_oh) : (w_lw_inv[7] ? w_sh[23:21] : 3'd0);
-  logic [63:0] vec_alloc;
-  logic [102:0] ent_alloc;
-  assign vec_alloc[3:0] = slot_sel[0] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[7:4] = slot_sel[1] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[11:8] = slot_sel[2] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[15:12] = slot_sel[3] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[19:16] = slot_sel[4] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[23:20] = slot_sel[5] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[27:24] = slot_sel[6] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[31:28] = slot_sel[7] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[35:32] = slot_sel[8] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[39:36] = slot_sel[9] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[43:40] = slot_sel[10] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[47:44] = slot_sel[11] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[51:48] = slot_sel[12] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[55:52] = slot_sel[13] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[59:56] = slot_sel[14] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[63:60] = slot_sel[15] ? {src_oh, 1'b1} : 4'd0;
-  assign ent_alloc = {1'b1, s2_tag, vec_alloc};
-  assign set_new[102:0] = (way_hit[0] & w_upd[0]) ?
-      {w_valid_new[0], way_tag[37:0], w_vec_new[63:0]} :
-      (alloc & vsel[0]) ? ent_alloc : set_cur[102:0];
-  assign set_new[205:103] = (way_hit[1] & w_upd[1]) ?
-      {w_valid_new[1], way_tag[75:38], w_vec_new[127:64]} :
-      (alloc & vsel[1]) ? ent_alloc : set_cur[205:103];
-  assign set_new[308:206] = (way_hit[2] & w_upd[2]) ?
-      {w_valid_new[2], way_tag[113:76], w_vec_new[191:128]} :
-      (alloc & vsel[2]) ? ent_alloc : set_cur[308:206];
-  assign set_new[411:309] = (way_hit[3] & w_upd[3]) ?
-      {w_valid_new[3], way_tag[151:114], w_vec_new[255:192]} :
-      (alloc & vsel[3]) ? ent_alloc : set_cur[411:309];
-  assign set_new[514:412] = (way_hit[4] & w_upd[4]) ?
-      {w_valid_new[4], way_tag[189:152], w_vec_new[319:256]} :
-      (alloc & vsel[4]) ? ent_alloc : set_cur[514:412];
-  assign set_new[617:515] = (way_hit[5] & w_upd[5]) ?
-      {w_valid_new[5], way_tag[227:190], w_vec_new[383:320]} :
-      (alloc & vsel[5]) ? ent_alloc : set_cur[617:515];
-  assign set_new[720:618] = (way_hit[6] & w_upd[6]) ?
-      {w_valid_new[6], way_tag[265:228], w_vec_new[447:384]} :
-      (alloc & vsel[6]) ? ent_alloc : set_cur[720:618];
-  assign set_new[823:721] = (way_hit[7] & w_upd[7]) ?
-      {w_valid_new[7], way_tag[303:266], w_vec_new[511:448]} :
-      (alloc & vsel[7]) ? ent_alloc : set_cur[823:721];
+  logic [7:0] w_take, w_alloc;
+  assign w_take = way_hit & w_upd;
+  assign w_alloc = {8{alloc}} & vsel;
+  assign set_new[63:0] = w_take[0] ? w_vec_new[63:0] :
+      w_alloc[0] ? vec_alloc : way_vec[63:0];
+  assign set_new[127:64] = w_take[1] ? w_vec_new[127:64] :
+      w_alloc[1] ? vec_alloc : way_vec[127:64];
+  assign set_new[191:128] = w_take[2] ? w_vec_new[191:128] :
+      w_alloc[2] ? vec_alloc : way_vec[191:128];
+  assign set_new[255:192] = w_take[3] ? w_vec_new[255:192] :
+      w_alloc[3] ? vec_alloc : way_vec[255:192];
+  assign set_new[319:256] = w_take[4] ? w_vec_new[319:256] :
+      w_alloc[4] ? vec_alloc : way_vec[319:256];
+  assign set_new[383:320] = w_take[5] ? w_vec_new[383:320] :
+      w_alloc[5] ? vec_alloc : way_vec[383:320];
+  assign set_new[447:384] = w_take[6] ? w_vec_new[447:384] :
+      w_alloc[6] ? vec_alloc : way_vec[447:384];
+  assign set_new[511:448] = w_take[7] ? w_vec_new[511:448] :
+      w_alloc[7] ? vec_alloc : way_vec[511:448];
+  assign set_new[549:512] = w_alloc[0] & ~w_take[0] ? s2_tag : way_tag[37:0];
+  assign set_new[587:550] = w_alloc[1] & ~w_take[1] ? s2_tag : way_tag[75:38];
+  assign set_new[625:588] = w_alloc[2] & ~w_take[2] ? s2_tag : way_tag[113:76];
+  assign set_new[663:626] = w_alloc[3] & ~w_take[3] ? s2_tag : way_tag[151:114];
+  assign set_new[701:664] = w_alloc[4] & ~w_take[4] ? s2_tag : way_tag[189:152];
+  assign set_new[739:702] = w_alloc[5] & ~w_take[5] ? s2_tag : way_tag[227:190];
+  assign set_new[777:740] = w_alloc[6] & ~w_take[6] ? s2_tag : way_tag[265:228];
+  assign set_new[815:778] = w_alloc[7] & ~w_take[7] ? s2_tag : way_tag[303:266];
+  assign set_new[816] = w_take[0] ? w_valid_new[0] : w_alloc[0] | way_valid[0];
+  assign set_new[817] = w_take[1] ? w_valid_new[1] : w_alloc[1] | way_valid[1];
+  assign set_new[818] = w_take[2] ? w_valid_new[2] : w_alloc[2] | way_valid[2];
+  assign set_new[819] = w_take[3] ? w_valid_new[3] : w_alloc[3] | way_valid[3];
+  assign set_new[820] = w_take[4] ? w_valid_new[4] : w_alloc[4] | way_valid[4];
+  assign set_new[821] = w_take[5] ? w_valid_new[5] : w_alloc[5] | way_valid[5];
+  assign set_new[822] = w_take[6] ? w_valid_new[6] : w_alloc[6] | way_valid[6];
+  assign set_new[823] = w_take[7] ? w_valid_new[7] : w_alloc[7] | way_valid[7];
   assign set_new[826:824] = ~promote ? way_rank[2:0] : tsel[0] ? 3'd0 :
       (way_rank[2:0] < trank) ? way_rank[2:0] + 3'd1 : way_rank[2:0];
   assign set_new[829:827] = ~promote ? way_rank[5:3] : tsel[1] ? 3'd0 :

@@ -69,8 +69,8 @@ module rec_fpga (
   // register holds the empty set word and is selected, and stage 2 holds
   // a no-op, so set_new is that word (no init mux on the write data).
   assign mem_wdata = set_new;
-  // Entry RAM: one word per set (ways x {valid, tag, vector}, then the
-  // ways' replacement ranks). Synchronous read, one write port.
+  // Entry RAM: one word per set (the ways' vectors, then their tags,
+  // valid bits and replacement ranks). Synchronous read, one write port.
   // A read of the set written in the same cycle is never used (the
   // forwarding register supplies it), so no read-during-write logic.
   (* no_rw_check *)
@@ -92,17 +92,17 @@ module rec_fpga (
   assign s1_tag = s1_addr_q[41:11];
   assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;
   assign way_hit1[0] = fwd_hit_q ?
-      fwd_data_q[95] & (fwd_data_q[94:64] == s1_tag) :
-      rdata_q[95] & (rdata_q[94:64] == s1_tag);
+      fwd_data_q[380] & (fwd_data_q[286:256] == s1_tag) :
+      rdata_q[380] & (rdata_q[286:256] == s1_tag);
   assign way_hit1[1] = fwd_hit_q ?
-      fwd_data_q[191] & (fwd_data_q[190:160] == s1_tag) :
-      rdata_q[191] & (rdata_q[190:160] == s1_tag);
+      fwd_data_q[381] & (fwd_data_q[317:287] == s1_tag) :
+      rdata_q[381] & (rdata_q[317:287] == s1_tag);
   assign way_hit1[2] = fwd_hit_q ?
-      fwd_data_q[287] & (fwd_data_q[286:256] == s1_tag) :
-      rdata_q[287] & (rdata_q[286:256] == s1_tag);
+      fwd_data_q[382] & (fwd_data_q[348:318] == s1_tag) :
+      rdata_q[382] & (rdata_q[348:318] == s1_tag);
   assign way_hit1[3] = fwd_hit_q ?
-      fwd_data_q[383] & (fwd_data_q[382:352] == s1_tag) :
-      rdata_q[383] & (rdata_q[382:352] == s1_tag);
+      fwd_data_q[383] & (fwd_data_q[379:349] == s1_tag) :
+      rdata_q[383] & (rdata_q[379:349] == s1_tag);
   // The request ahead (stage 2) may update this set in the cycle this one
   // moves on: stage 2 then takes the forwarded word and corrects the hit
   // vector with the ways that update changed (s2_fix_q).
@@ -123,24 +123,15 @@ module rec_fpga (
   logic [123:0] way_tag;
   logic [255:0] way_vec;
   logic [7:0] way_rank;
-  assign way_valid[0] = set_cur[95];
-  assign way_tag[30:0] = set_cur[94:64];
-  assign way_vec[63:0] = set_cur[63:0];
+  assign way_vec = set_cur[255:0];
+  assign way_tag = set_cur[379:256];
+  assign way_valid = set_cur[383:380];
   assign way_rank[1:0] = set_cur[385:384];
   assign way_old[0] = way_rank[1:0] == 2'd3;
-  assign way_valid[1] = set_cur[191];
-  assign way_tag[61:31] = set_cur[190:160];
-  assign way_vec[127:64] = set_cur[159:96];
   assign way_rank[3:2] = set_cur[387:386];
   assign way_old[1] = way_rank[3:2] == 2'd3;
-  assign way_valid[2] = set_cur[287];
-  assign way_tag[92:62] = set_cur[286:256];
-  assign way_vec[191:128] = set_cur[255:192];
   assign way_rank[5:4] = set_cur[389:388];
   assign way_old[2] = way_rank[5:4] == 2'd3;
-  assign way_valid[3] = set_cur[383];
-  assign way_tag[123:93] = set_cur[382:352];
-  assign way_vec[255:192] = set_cur[351:288];
   assign way_rank[7:6] = set_cur[391:390];
   assign way_old[3] = way_rank[7:6] == 2'd3;
   assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {4{s2_teq_q}})) : s2_hit_q;
@@ -213,204 +204,128 @@ module rec_fpga (
 
   // Each way's updated entry, computed in parallel with the tag compare as
   // if that way hit; the compare then only selects (timing: no
-  // hit-dependent logic before the update).
+  // hit-dependent logic before the update). Written as whole-vector masks
+  // (slot_mask: the request's slot, all its bits) rather than per-slot
+  // muxes: the same gates, far fewer operations for a simulator.
+  logic [63:0] slot_mask, vec_alloc;
+  assign slot_mask[3:0] = {4{slot_sel[0]}};
+  assign vec_alloc[3:0] = slot_sel[0] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[7:4] = {4{slot_sel[1]}};
+  assign vec_alloc[7:4] = slot_sel[1] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[11:8] = {4{slot_sel[2]}};
+  assign vec_alloc[11:8] = slot_sel[2] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[15:12] = {4{slot_sel[3]}};
+  assign vec_alloc[15:12] = slot_sel[3] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[19:16] = {4{slot_sel[4]}};
+  assign vec_alloc[19:16] = slot_sel[4] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[23:20] = {4{slot_sel[5]}};
+  assign vec_alloc[23:20] = slot_sel[5] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[27:24] = {4{slot_sel[6]}};
+  assign vec_alloc[27:24] = slot_sel[6] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[31:28] = {4{slot_sel[7]}};
+  assign vec_alloc[31:28] = slot_sel[7] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[35:32] = {4{slot_sel[8]}};
+  assign vec_alloc[35:32] = slot_sel[8] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[39:36] = {4{slot_sel[9]}};
+  assign vec_alloc[39:36] = slot_sel[9] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[43:40] = {4{slot_sel[10]}};
+  assign vec_alloc[43:40] = slot_sel[10] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[47:44] = {4{slot_sel[11]}};
+  assign vec_alloc[47:44] = slot_sel[11] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[51:48] = {4{slot_sel[12]}};
+  assign vec_alloc[51:48] = slot_sel[12] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[55:52] = {4{slot_sel[13]}};
+  assign vec_alloc[55:52] = slot_sel[13] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[59:56] = {4{slot_sel[14]}};
+  assign vec_alloc[59:56] = slot_sel[14] ? {src_oh, 1'b1} : 4'd0;
+  assign slot_mask[63:60] = {4{slot_sel[15]}};
+  assign vec_alloc[63:60] = slot_sel[15] ? {src_oh, 1'b1} : 4'd0;
   logic [11:0] w_sh, w_inv_sh;
   logic [3:0] w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd;
   logic [3:0] w_pos;
-  logic [255:0] w_vec_new;
-  always_comb begin
-    w_sh = '0;
-    w_pos = '0;
-    for (int w = 0; w < 4; w++)
-      for (int i = 0; i < 16; i++)
-        if (slot_sel[i]) begin
-          w_sh[w*3 +: 3] = w_sh[w*3 +: 3] | way_vec[w*64 + i*4 + 1 +: 3];
-          w_pos[w] = w_pos[w] | way_vec[w*64 + i*4];
-        end
-  end
+  logic [255:0] w_vec_new, w_m;
+  assign w_m = way_vec & {4{slot_mask}};
+  logic [127:0] w_f1;
+  assign w_f1[31:0] = w_m[31:0] | w_m[63:32];
+  assign w_f1[63:32] = w_m[95:64] | w_m[127:96];
+  assign w_f1[95:64] = w_m[159:128] | w_m[191:160];
+  assign w_f1[127:96] = w_m[223:192] | w_m[255:224];
+  logic [63:0] w_f2;
+  assign w_f2[15:0] = w_f1[15:0] | w_f1[31:16];
+  assign w_f2[31:16] = w_f1[47:32] | w_f1[63:48];
+  assign w_f2[47:32] = w_f1[79:64] | w_f1[95:80];
+  assign w_f2[63:48] = w_f1[111:96] | w_f1[127:112];
+  logic [31:0] w_f3;
+  assign w_f3[7:0] = w_f2[7:0] | w_f2[15:8];
+  assign w_f3[15:8] = w_f2[23:16] | w_f2[31:24];
+  assign w_f3[23:16] = w_f2[39:32] | w_f2[47:40];
+  assign w_f3[31:24] = w_f2[55:48] | w_f2[63:56];
+  logic [15:0] w_f4;
+  assign w_f4[3:0] = w_f3[3:0] | w_f3[7:4];
+  assign w_f4[7:4] = w_f3[11:8] | w_f3[15:12];
+  assign w_f4[11:8] = w_f3[19:16] | w_f3[23:20];
+  assign w_f4[15:12] = w_f3[27:24] | w_f3[31:28];
+  assign w_sh[2:0] = w_f4[3:1];
+  assign w_pos[0] = w_f4[0];
+  assign w_sh[5:3] = w_f4[7:5];
+  assign w_pos[1] = w_f4[4];
+  assign w_sh[8:6] = w_f4[11:9];
+  assign w_pos[2] = w_f4[8];
+  assign w_sh[11:9] = w_f4[15:13];
+  assign w_pos[3] = w_f4[12];
+  logic [63:0] pos_other;
+  assign pos_other = {16{4'd1}} & ~slot_mask;
   assign w_present[0] = w_pos[0];
   assign w_rw_own[0] = op_rw & remote & w_present[0];
   assign w_lw_inv[0] = op_lw & w_present[0];
   assign w_upd[0] = remote | w_lw_inv[0];
-  assign w_vec_new[3:0] = ~slot_sel[0] ? way_vec[3:0] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[3:1]) | src_oh, 1'b1};
-  assign w_vec_new[7:4] = ~slot_sel[1] ? way_vec[7:4] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[7:5]) | src_oh, 1'b1};
-  assign w_vec_new[11:8] = ~slot_sel[2] ? way_vec[11:8] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[11:9]) | src_oh, 1'b1};
-  assign w_vec_new[15:12] = ~slot_sel[3] ? way_vec[15:12] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[15:13]) | src_oh, 1'b1};
-  assign w_vec_new[19:16] = ~slot_sel[4] ? way_vec[19:16] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[19:17]) | src_oh, 1'b1};
-  assign w_vec_new[23:20] = ~slot_sel[5] ? way_vec[23:20] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[23:21]) | src_oh, 1'b1};
-  assign w_vec_new[27:24] = ~slot_sel[6] ? way_vec[27:24] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[27:25]) | src_oh, 1'b1};
-  assign w_vec_new[31:28] = ~slot_sel[7] ? way_vec[31:28] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[31:29]) | src_oh, 1'b1};
-  assign w_vec_new[35:32] = ~slot_sel[8] ? way_vec[35:32] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[35:33]) | src_oh, 1'b1};
-  assign w_vec_new[39:36] = ~slot_sel[9] ? way_vec[39:36] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[39:37]) | src_oh, 1'b1};
-  assign w_vec_new[43:40] = ~slot_sel[10] ? way_vec[43:40] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[43:41]) | src_oh, 1'b1};
-  assign w_vec_new[47:44] = ~slot_sel[11] ? way_vec[47:44] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[47:45]) | src_oh, 1'b1};
-  assign w_vec_new[51:48] = ~slot_sel[12] ? way_vec[51:48] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[51:49]) | src_oh, 1'b1};
-  assign w_vec_new[55:52] = ~slot_sel[13] ? way_vec[55:52] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[55:53]) | src_oh, 1'b1};
-  assign w_vec_new[59:56] = ~slot_sel[14] ? way_vec[59:56] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[59:57]) | src_oh, 1'b1};
-  assign w_vec_new[63:60] = ~slot_sel[15] ? way_vec[63:60] :
-      w_lw_inv[0] ? 4'd0 : {(w_rw_own[0] ? 3'd0 : way_vec[63:61]) | src_oh, 1'b1};
-  assign w_valid_new[0] = ~w_lw_inv[0] | (|({way_vec[60], way_vec[56], way_vec[52], way_vec[48], way_vec[44], way_vec[40], way_vec[36], way_vec[32], way_vec[28], way_vec[24], way_vec[20], way_vec[16], way_vec[12], way_vec[8], way_vec[4], way_vec[0]} & ~slot_sel));
+  assign w_vec_new[63:0] = (way_vec[63:0] & ~(slot_mask & {64{w_lw_inv[0] | w_rw_own[0]}})) |
+      (vec_alloc & {64{~w_lw_inv[0]}});
+  assign w_valid_new[0] = ~w_lw_inv[0] | (|(way_vec[63:0] & pos_other));
   assign w_inv_sh[2:0] = w_rw_own[0] ? (w_sh[2:0] & ~src_oh) : (w_lw_inv[0] ? w_sh[2:0] : 3'd0);
   assign w_present[1] = w_pos[1];
   assign w_rw_own[1] = op_rw & remote & w_present[1];
   assign w_lw_inv[1] = op_lw & w_present[1];
   assign w_upd[1] = remote | w_lw_inv[1];
-  assign w_vec_new[67:64] = ~slot_sel[0] ? way_vec[67:64] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[67:65]) | src_oh, 1'b1};
-  assign w_vec_new[71:68] = ~slot_sel[1] ? way_vec[71:68] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[71:69]) | src_oh, 1'b1};
-  assign w_vec_new[75:72] = ~slot_sel[2] ? way_vec[75:72] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[75:73]) | src_oh, 1'b1};
-  assign w_vec_new[79:76] = ~slot_sel[3] ? way_vec[79:76] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[79:77]) | src_oh, 1'b1};
-  assign w_vec_new[83:80] = ~slot_sel[4] ? way_vec[83:80] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[83:81]) | src_oh, 1'b1};
-  assign w_vec_new[87:84] = ~slot_sel[5] ? way_vec[87:84] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[87:85]) | src_oh, 1'b1};
-  assign w_vec_new[91:88] = ~slot_sel[6] ? way_vec[91:88] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[91:89]) | src_oh, 1'b1};
-  assign w_vec_new[95:92] = ~slot_sel[7] ? way_vec[95:92] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[95:93]) | src_oh, 1'b1};
-  assign w_vec_new[99:96] = ~slot_sel[8] ? way_vec[99:96] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[99:97]) | src_oh, 1'b1};
-  assign w_vec_new[103:100] = ~slot_sel[9] ? way_vec[103:100] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[103:101]) | src_oh, 1'b1};
-  assign w_vec_new[107:104] = ~slot_sel[10] ? way_vec[107:104] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[107:105]) | src_oh, 1'b1};
-  assign w_vec_new[111:108] = ~slot_sel[11] ? way_vec[111:108] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[111:109]) | src_oh, 1'b1};
-  assign w_vec_new[115:112] = ~slot_sel[12] ? way_vec[115:112] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[115:113]) | src_oh, 1'b1};
-  assign w_vec_new[119:116] = ~slot_sel[13] ? way_vec[119:116] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[119:117]) | src_oh, 1'b1};
-  assign w_vec_new[123:120] = ~slot_sel[14] ? way_vec[123:120] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[123:121]) | src_oh, 1'b1};
-  assign w_vec_new[127:124] = ~slot_sel[15] ? way_vec[127:124] :
-      w_lw_inv[1] ? 4'd0 : {(w_rw_own[1] ? 3'd0 : way_vec[127:125]) | src_oh, 1'b1};
-  assign w_valid_new[1] = ~w_lw_inv[1] | (|({way_vec[124], way_vec[120], way_vec[116], way_vec[112], way_vec[108], way_vec[104], way_vec[100], way_vec[96], way_vec[92], way_vec[88], way_vec[84], way_vec[80], way_vec[76], way_vec[72], way_vec[68], way_vec[64]} & ~slot_sel));
+  assign w_vec_new[127:64] = (way_vec[127:64] & ~(slot_mask & {64{w_lw_inv[1] | w_rw_own[1]}})) |
+      (vec_alloc & {64{~w_lw_inv[1]}});
+  assign w_valid_new[1] = ~w_lw_inv[1] | (|(way_vec[127:64] & pos_other));
   assign w_inv_sh[5:3] = w_rw_own[1] ? (w_sh[5:3] & ~src_oh) : (w_lw_inv[1] ? w_sh[5:3] : 3'd0);
   assign w_present[2] = w_pos[2];
   assign w_rw_own[2] = op_rw & remote & w_present[2];
   assign w_lw_inv[2] = op_lw & w_present[2];
   assign w_upd[2] = remote | w_lw_inv[2];
-  assign w_vec_new[131:128] = ~slot_sel[0] ? way_vec[131:128] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[131:129]) | src_oh, 1'b1};
-  assign w_vec_new[135:132] = ~slot_sel[1] ? way_vec[135:132] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[135:133]) | src_oh, 1'b1};
-  assign w_vec_new[139:136] = ~slot_sel[2] ? way_vec[139:136] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[139:137]) | src_oh, 1'b1};
-  assign w_vec_new[143:140] = ~slot_sel[3] ? way_vec[143:140] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[143:141]) | src_oh, 1'b1};
-  assign w_vec_new[147:144] = ~slot_sel[4] ? way_vec[147:144] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[147:145]) | src_oh, 1'b1};
-  assign w_vec_new[151:148] = ~slot_sel[5] ? way_vec[151:148] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[151:149]) | src_oh, 1'b1};
-  assign w_vec_new[155:152] = ~slot_sel[6] ? way_vec[155:152] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[155:153]) | src_oh, 1'b1};
-  assign w_vec_new[159:156] = ~slot_sel[7] ? way_vec[159:156] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[159:157]) | src_oh, 1'b1};
-  assign w_vec_new[163:160] = ~slot_sel[8] ? way_vec[163:160] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[163:161]) | src_oh, 1'b1};
-  assign w_vec_new[167:164] = ~slot_sel[9] ? way_vec[167:164] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[167:165]) | src_oh, 1'b1};
-  assign w_vec_new[171:168] = ~slot_sel[10] ? way_vec[171:168] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[171:169]) | src_oh, 1'b1};
-  assign w_vec_new[175:172] = ~slot_sel[11] ? way_vec[175:172] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[175:173]) | src_oh, 1'b1};
-  assign w_vec_new[179:176] = ~slot_sel[12] ? way_vec[179:176] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[179:177]) | src_oh, 1'b1};
-  assign w_vec_new[183:180] = ~slot_sel[13] ? way_vec[183:180] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[183:181]) | src_oh, 1'b1};
-  assign w_vec_new[187:184] = ~slot_sel[14] ? way_vec[187:184] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[187:185]) | src_oh, 1'b1};
-  assign w_vec_new[191:188] = ~slot_sel[15] ? way_vec[191:188] :
-      w_lw_inv[2] ? 4'd0 : {(w_rw_own[2] ? 3'd0 : way_vec[191:189]) | src_oh, 1'b1};
-  assign w_valid_new[2] = ~w_lw_inv[2] | (|({way_vec[188], way_vec[184], way_vec[180], way_vec[176], way_vec[172], way_vec[168], way_vec[164], way_vec[160], way_vec[156], way_vec[152], way_vec[148], way_vec[144], way_vec[140], way_vec[136], way_vec[132], way_vec[128]} & ~slot_sel));
+  assign w_vec_new[191:128] = (way_vec[191:128] & ~(slot_mask & {64{w_lw_inv[2] | w_rw_own[2]}})) |
+      (vec_alloc & {64{~w_lw_inv[2]}});
+  assign w_valid_new[2] = ~w_lw_inv[2] | (|(way_vec[191:128] & pos_other));
   assign w_inv_sh[8:6] = w_rw_own[2] ? (w_sh[8:6] & ~src_oh) : (w_lw_inv[2] ? w_sh[8:6] : 3'd0);
   assign w_present[3] = w_pos[3];
   assign w_rw_own[3] = op_rw & remote & w_present[3];
   assign w_lw_inv[3] = op_lw & w_present[3];
   assign w_upd[3] = remote | w_lw_inv[3];
-  assign w_vec_new[195:192] = ~slot_sel[0] ? way_vec[195:192] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[195:193]) | src_oh, 1'b1};
-  assign w_vec_new[199:196] = ~slot_sel[1] ? way_vec[199:196] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[199:197]) | src_oh, 1'b1};
-  assign w_vec_new[203:200] = ~slot_sel[2] ? way_vec[203:200] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[203:201]) | src_oh, 1'b1};
-  assign w_vec_new[207:204] = ~slot_sel[3] ? way_vec[207:204] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[207:205]) | src_oh, 1'b1};
-  assign w_vec_new[211:208] = ~slot_sel[4] ? way_vec[211:208] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[211:209]) | src_oh, 1'b1};
-  assign w_vec_new[215:212] = ~slot_sel[5] ? way_vec[215:212] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[215:213]) | src_oh, 1'b1};
-  assign w_vec_new[219:216] = ~slot_sel[6] ? way_vec[219:216] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[219:217]) | src_oh, 1'b1};
-  assign w_vec_new[223:220] = ~slot_sel[7] ? way_vec[223:220] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[223:221]) | src_oh, 1'b1};
-  assign w_vec_new[227:224] = ~slot_sel[8] ? way_vec[227:224] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[227:225]) | src_oh, 1'b1};
-  assign w_vec_new[231:228] = ~slot_sel[9] ? way_vec[231:228] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[231:229]) | src_oh, 1'b1};
-  assign w_vec_new[235:232] = ~slot_sel[10] ? way_vec[235:232] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[235:233]) | src_oh, 1'b1};
-  assign w_vec_new[239:236] = ~slot_sel[11] ? way_vec[239:236] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[239:237]) | src_oh, 1'b1};
-  assign w_vec_new[243:240] = ~slot_sel[12] ? way_vec[243:240] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[243:241]) | src_oh, 1'b1};
-  assign w_vec_new[247:244] = ~slot_sel[13] ? way_vec[247:244] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[247:245]) | src_oh, 1'b1};
-  assign w_vec_new[251:248] = ~slot_sel[14] ? way_vec[251:248] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[251:249]) | src_oh, 1'b1};
-  assign w_vec_new[255:252] = ~slot_sel[15] ? way_vec[255:252] :
-      w_lw_inv[3] ? 4'd0 : {(w_rw_own[3] ? 3'd0 : way_vec[255:253]) | src_oh, 1'b1};
-  assign w_valid_new[3] = ~w_lw_inv[3] | (|({way_vec[252], way_vec[248], way_vec[244], way_vec[240], way_vec[236], way_vec[232], way_vec[228], way_vec[224], way_vec[220], way_vec[216], way_vec[212], way_vec[208], way_vec[204], way_vec[200], way_vec[196], way_vec[192]} & ~slot_sel));
+  assign w_vec_new[255:192] = (way_vec[255:192] & ~(slot_mask & {64{w_lw_inv[3] | w_rw_own[3]}})) |
+      (vec_alloc & {64{~w_lw_inv[3]}});
+  assign w_valid_new[3] = ~w_lw_inv[3] | (|(way_vec[255:192] & pos_other));
   assign w_inv_sh[11:9] = w_rw_own[3] ? (w_sh[11:9] & ~src_oh) : (w_lw_inv[3] ? w_sh[11:9] : 3'd0);
-  logic [63:0] vec_alloc;
-  logic [95:0] ent_alloc;
-  assign vec_alloc[3:0] = slot_sel[0] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[7:4] = slot_sel[1] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[11:8] = slot_sel[2] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[15:12] = slot_sel[3] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[19:16] = slot_sel[4] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[23:20] = slot_sel[5] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[27:24] = slot_sel[6] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[31:28] = slot_sel[7] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[35:32] = slot_sel[8] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[39:36] = slot_sel[9] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[43:40] = slot_sel[10] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[47:44] = slot_sel[11] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[51:48] = slot_sel[12] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[55:52] = slot_sel[13] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[59:56] = slot_sel[14] ? {src_oh, 1'b1} : 4'd0;
-  assign vec_alloc[63:60] = slot_sel[15] ? {src_oh, 1'b1} : 4'd0;
-  assign ent_alloc = {1'b1, s2_tag, vec_alloc};
-  assign set_new[95:0] = (way_hit[0] & w_upd[0]) ?
-      {w_valid_new[0], way_tag[30:0], w_vec_new[63:0]} :
-      (alloc & vsel[0]) ? ent_alloc : set_cur[95:0];
-  assign set_new[191:96] = (way_hit[1] & w_upd[1]) ?
-      {w_valid_new[1], way_tag[61:31], w_vec_new[127:64]} :
-      (alloc & vsel[1]) ? ent_alloc : set_cur[191:96];
-  assign set_new[287:192] = (way_hit[2] & w_upd[2]) ?
-      {w_valid_new[2], way_tag[92:62], w_vec_new[191:128]} :
-      (alloc & vsel[2]) ? ent_alloc : set_cur[287:192];
-  assign set_new[383:288] = (way_hit[3] & w_upd[3]) ?
-      {w_valid_new[3], way_tag[123:93], w_vec_new[255:192]} :
-      (alloc & vsel[3]) ? ent_alloc : set_cur[383:288];
+  logic [3:0] w_take, w_alloc;
+  assign w_take = way_hit & w_upd;
+  assign w_alloc = {4{alloc}} & vsel;
+  assign set_new[63:0] = w_take[0] ? w_vec_new[63:0] :
+      w_alloc[0] ? vec_alloc : way_vec[63:0];
+  assign set_new[127:64] = w_take[1] ? w_vec_new[127:64] :
+      w_alloc[1] ? vec_alloc : way_vec[127:64];
+  assign set_new[191:128] = w_take[2] ? w_vec_new[191:128] :
+      w_alloc[2] ? vec_alloc : way_vec[191:128];
+  assign set_new[255:192] = w_take[3] ? w_vec_new[255:192] :
+      w_alloc[3] ? vec_alloc : way_vec[255:192];
+  assign set_new[286:256] = w_alloc[0] & ~w_take[0] ? s2_tag : way_tag[30:0];
+  assign set_new[317:287] = w_alloc[1] & ~w_take[1] ? s2_tag : way_tag[61:31];
+  assign set_new[348:318] = w_alloc[2] & ~w_take[2] ? s2_tag : way_tag[92:62];
+  assign set_new[379:349] = w_alloc[3] & ~w_take[3] ? s2_tag : way_tag[123:93];
+  assign set_new[380] = w_take[0] ? w_valid_new[0] : w_alloc[0] | way_valid[0];
+  assign set_new[381] = w_take[1] ? w_valid_new[1] : w_alloc[1] | way_valid[1];
+  assign set_new[382] = w_take[2] ? w_valid_new[2] : w_alloc[2] | way_valid[2];
+  assign set_new[383] = w_take[3] ? w_valid_new[3] : w_alloc[3] | way_valid[3];
   assign set_new[385:384] = ~promote ? way_rank[1:0] : tsel[0] ? 2'd0 :
       (way_rank[1:0] < trank) ? way_rank[1:0] + 2'd1 : way_rank[1:0];
   assign set_new[387:386] = ~promote ? way_rank[3:2] : tsel[1] ? 2'd0 :

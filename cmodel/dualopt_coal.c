@@ -1,0 +1,619 @@
+/*
+ * DualOpt RDMA CoDec coalescer: configuration, geometry, functional core,
+ * timing shell and trace I/O. See dualopt_coal.h and docs/dualopt.md.
+ */
+#include "dualopt_coal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned clog2(unsigned v) /* ceil(log2(v)), 0 for v <= 1 */
+{
+    unsigned n = 0;
+    while ((1u << n) < v)
+        n++;
+    return n;
+}
+
+static int pow2(unsigned v) { return v && !(v & (v - 1)); }
+
+/* paper-header (the specification's spelling) is accepted as an alias of
+ * paper_header, the name a committed module can carry. */
+const char *const codec_presets[] = {"default",   "fpga",      "gran8",
+                                     "gran16",    "gpus8",     "gpus16",
+                                     "timeout10", "timeout50", "paper_header",
+                                     NULL};
+
+static void cfg_default(codec_cfg *c)
+{
+    c->gpus = 4;
+    c->self = 0;
+    c->buf = 64;
+    c->max = 0;
+    c->timeout = 30;
+    c->gran = 4;
+    c->line = 64;
+    c->pkt_bytes = 64;
+    c->flit = 16;
+    c->count_bits = 4;
+    c->reg_depth = 4;
+}
+
+int codec_cfg_preset(codec_cfg *c, const char *name)
+{
+    cfg_default(c);
+    if (strcmp(name, "default") == 0)
+        return 0;
+    if (strcmp(name, "fpga") == 0) {
+        c->buf = 16;
+        c->reg_depth = 2;
+        return 0;
+    }
+    if (strcmp(name, "gran8") == 0) {
+        c->gran = 8;
+        return 0;
+    }
+    if (strcmp(name, "gran16") == 0) {
+        c->gran = 16;
+        return 0;
+    }
+    if (strcmp(name, "gpus8") == 0) {
+        c->gpus = 8;
+        return 0;
+    }
+    if (strcmp(name, "gpus16") == 0) {
+        c->gpus = 16;
+        return 0;
+    }
+    if (strcmp(name, "timeout10") == 0) {
+        c->timeout = 10;
+        return 0;
+    }
+    if (strcmp(name, "timeout50") == 0) {
+        c->timeout = 50;
+        return 0;
+    }
+    /* paper_header: the committed module's spelling of the preset */
+    if (strcmp(name, "paper-header") == 0 || strcmp(name, "paper_header") == 0) {
+        c->count_bits = 3;
+        return 0;
+    }
+    return -1;
+}
+
+const char codec_options_help[] =
+    "  --gpus N         GPUs, 2..16 (gpus-1 destination buffers; default 4)\n"
+    "  --self G         this GPU's id (default 0)\n"
+    "  --buf N          slots per destination buffer, power of two, 2..4096 (default 64)\n"
+    "  --max N          slots per packet, 0 = derived from --pkt-bytes and --count-bits\n"
+    "  --timeout N      idle timeout in cycles, 1..1023 (default 30)\n"
+    "  --gran B         word bytes per slot, 4, 8 or 16 (default 4)\n"
+    "  --line B         line bytes, power of two, gran..256, at most 64 words (default 64)\n"
+    "  --pkt-bytes B    packet budget in bytes, 16..256 (default 64)\n"
+    "  --flit B         flit bytes for the statistics, 1..256 (default 16)\n"
+    "  --count-bits N   header count field, 3 (paper) or 4 (default 4, reading D1)\n"
+    "  --reg-depth N    pass-through queue entries for regular responses, 1..16 (default 4)\n";
+
+static int parse_uint(const char *s, unsigned *v)
+{
+    char *end;
+    unsigned long x;
+    if (s == NULL || !isdigit((unsigned char)s[0]))
+        return -1;
+    errno = 0;
+    x = strtoul(s, &end, 10);
+    if (errno || *end || x > 1000000)
+        return -1;
+    *v = (unsigned)x;
+    return 0;
+}
+
+int codec_cfg_option(codec_cfg *c, const char *name, const char *value, char *err, size_t len)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+    } nums[] = {
+        {"gpus", offsetof(codec_cfg, gpus)},         {"self", offsetof(codec_cfg, self)},
+        {"buf", offsetof(codec_cfg, buf)},           {"max", offsetof(codec_cfg, max)},
+        {"timeout", offsetof(codec_cfg, timeout)},   {"gran", offsetof(codec_cfg, gran)},
+        {"line", offsetof(codec_cfg, line)},         {"pkt-bytes", offsetof(codec_cfg, pkt_bytes)},
+        {"flit", offsetof(codec_cfg, flit)},         {"count-bits", offsetof(codec_cfg, count_bits)},
+        {"reg-depth", offsetof(codec_cfg, reg_depth)},
+    };
+    size_t i;
+    for (i = 0; i < sizeof nums / sizeof nums[0]; i++)
+        if (strcmp(name, nums[i].name) == 0) {
+            unsigned v;
+            if (parse_uint(value, &v) != 0) {
+                snprintf(err, len, "--%s: '%s' is not a non-negative integer", name,
+                         value ? value : "");
+                return -1;
+            }
+            *(unsigned *)(void *)((char *)c + nums[i].off) = v;
+            return 0;
+        }
+    return 1;
+}
+
+int codec_cfg_check(codec_cfg *c, char *err, size_t len)
+{
+    codec_geom g;
+    unsigned budget, cap;
+    if (c->gpus < 2 || c->gpus > 16)
+        return snprintf(err, len, "--gpus %u: must be 2..16", c->gpus), -1;
+    if (c->self >= c->gpus)
+        return snprintf(err, len, "--self %u: not a GPU of a %u-GPU system", c->self, c->gpus), -1;
+    if (c->gran != 4 && c->gran != 8 && c->gran != 16)
+        return snprintf(err, len, "--gran %u: must be 4, 8 or 16", c->gran), -1;
+    if (!pow2(c->line) || c->line < c->gran || c->line > 256 || c->line / c->gran > 64)
+        return snprintf(err, len, "--line %u: must be a power of two, %u..256, at most 64 words",
+                        c->line, c->gran), -1;
+    if (c->pkt_bytes < 16 || c->pkt_bytes > 256)
+        return snprintf(err, len, "--pkt-bytes %u: must be 16..256", c->pkt_bytes), -1;
+    if (c->flit < 1 || c->flit > 256)
+        return snprintf(err, len, "--flit %u: must be 1..256", c->flit), -1;
+    if (c->count_bits != 3 && c->count_bits != 4)
+        return snprintf(err, len, "--count-bits %u: must be 3 (paper) or 4", c->count_bits), -1;
+    if (c->timeout < 1 || c->timeout > 1023)
+        return snprintf(err, len, "--timeout %u: must be 1..1023 cycles", c->timeout), -1;
+    if (c->reg_depth < 1 || c->reg_depth > 16)
+        return snprintf(err, len, "--reg-depth %u: must be 1..16", c->reg_depth), -1;
+    budget = (c->pkt_bytes - CODEC_HDR_BYTES) / (c->gran + 2);
+    cap = (1u << c->count_bits) - 1;
+    if (budget < 1)
+        return snprintf(err, len, "--pkt-bytes %u: no room for one %u-byte slot", c->pkt_bytes,
+                        c->gran + 2), -1;
+    if (c->max == 0)
+        c->max = budget < cap ? budget : cap;
+    else if (c->max > budget || c->max > cap)
+        return snprintf(err, len,
+                        "--max %u: above %u (%u-byte packets hold %u slots, a %u-bit count %u)",
+                        c->max, budget < cap ? budget : cap, c->pkt_bytes, budget,
+                        c->count_bits, cap), -1;
+    if (!pow2(c->buf) || c->buf > 4096)
+        return snprintf(err, len, "--buf %u: must be a power of two up to 4096", c->buf), -1;
+    codec_geom_of(c, &g);
+    if (c->buf < g.banks)
+        return snprintf(err, len,
+                        "--buf %u: below %u (a buffer must hold a whole line's words and a "
+                        "packet's slots)", c->buf, g.banks), -1;
+    return 0;
+}
+
+void codec_geom_of(const codec_cfg *c, codec_geom *g)
+{
+    unsigned m;
+    memset(g, 0, sizeof *g);
+    g->nf = c->gpus - 1;
+    g->words = c->line / c->gran;
+    g->max = c->max;
+    g->max_budget = (c->pkt_bytes - CODEC_HDR_BYTES) / (c->gran + 2);
+    g->data_bits = 8 * c->gran;
+    g->slot_bits = g->data_bits + CODEC_ID_BITS;
+    m = g->words > c->max ? g->words : c->max;
+    g->bank_bits = clog2(m) < 1 ? 1 : clog2(m);
+    g->banks = 1u << g->bank_bits;
+    g->rows = c->buf >= g->banks ? c->buf / g->banks : 1;
+    g->row_bits = clog2(g->rows);
+    g->fifo_bits = clog2(g->nf);
+    g->depth = g->nf * g->rows < 2 ? 2 : g->nf * g->rows;
+    g->addr_bits = clog2(g->depth);
+    g->gpu_bits = c->gpus > 2 ? clog2(c->gpus) : 1;
+    g->pos_bits = clog2(c->buf);
+    g->cnt_bits = clog2(c->buf + 1);
+    g->k_bits = clog2(g->words + 1);
+    g->idle_bits = clog2(c->timeout + 1);
+    g->ptr_bits = clog2(g->nf + 1);
+    g->q_bits = c->reg_depth > 1 ? clog2(c->reg_depth) : 1;
+    g->qc_bits = clog2(c->reg_depth + 1);
+    g->n_bits = clog2(c->max + 1);
+    g->in_data_bits = 8 * c->line;
+    g->pkt_data_bits = 8 * c->pkt_bytes;
+    g->storage_bits = g->nf * c->buf * g->slot_bits;
+}
+
+void codec_cfg_name(const char *prefix, const codec_cfg *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s_g%u_s%u_b%u_m%u_t%u_w%u_l%u_p%u_c%u_q%u", prefix, c->gpus, c->self,
+             c->buf, c->max, c->timeout, c->gran, c->line, c->pkt_bytes, c->count_bits,
+             c->reg_depth);
+}
+
+void codec_cfg_args(const codec_cfg *c, char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "--gpus %u --self %u --buf %u --max %u --timeout %u --gran %u --line %u "
+             "--pkt-bytes %u --flit %u --count-bits %u --reg-depth %u",
+             c->gpus, c->self, c->buf, c->max, c->timeout, c->gran, c->line, c->pkt_bytes,
+             c->flit, c->count_bits, c->reg_depth);
+}
+
+/* ---------------------------------------------------------------- core -- */
+
+coal_core *coal_new(const codec_cfg *c)
+{
+    coal_core *k = calloc(1, sizeof *k);
+    if (k == NULL)
+        return NULL;
+    k->c = *c;
+    codec_geom_of(c, &k->g);
+    k->ram = calloc((size_t)k->g.nf * c->buf, sizeof *k->ram);
+    k->head = calloc(k->g.nf, sizeof *k->head);
+    k->count = calloc(k->g.nf, sizeof *k->count);
+    k->idle = calloc(k->g.nf, sizeof *k->idle);
+    if (!k->ram || !k->head || !k->count || !k->idle) {
+        coal_free(k);
+        return NULL;
+    }
+    coal_reset(k);
+    return k;
+}
+
+void coal_free(coal_core *k)
+{
+    if (k == NULL)
+        return;
+    free(k->ram);
+    free(k->head);
+    free(k->count);
+    free(k->idle);
+    free(k->in);
+    free(k);
+}
+
+void coal_reset(coal_core *k)
+{
+    memset(k->head, 0, k->g.nf * sizeof *k->head);
+    memset(k->count, 0, k->g.nf * sizeof *k->count);
+    memset(k->idle, 0, k->g.nf * sizeof *k->idle);
+    k->ptr = 0;
+    k->q_head = k->q_count = 0;
+    memset(&k->st, 0, sizeof k->st);
+    k->in_n = k->in_head = 0;
+    k->now = 0;
+}
+
+int coal_fifo_of(const codec_cfg *c, unsigned dst)
+{
+    if (dst >= c->gpus || dst == c->self)
+        return -1;
+    return (int)(dst < c->self ? dst : dst - 1);
+}
+
+unsigned coal_gpu_of(const codec_cfg *c, unsigned fifo) { return fifo < c->self ? fifo : fifo + 1; }
+
+static unsigned popc(uint64_t m)
+{
+    unsigned n = 0;
+    while (m) {
+        m &= m - 1;
+        n++;
+    }
+    return n;
+}
+
+static uint64_t mask_of(const codec_cfg *c, uint64_t m)
+{
+    unsigned w = c->line / c->gran;
+    return w >= 64 ? m : m & ((1ull << w) - 1);
+}
+
+int coal_admissible(const coal_core *k, const codec_rsp *r)
+{
+    int f;
+    unsigned n;
+    if (r->reg)
+        return k->q_count < k->c.reg_depth;
+    f = coal_fifo_of(&k->c, r->dst);
+    n = popc(mask_of(&k->c, r->mask));
+    if (f < 0 || n == 0)
+        return 1;
+    return k->count[f] + n <= k->c.buf;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+void codec_account_rsp(const codec_cfg *c, codec_stats *st, const codec_rsp *r)
+{
+    if (r->reg) {
+        st->fine_flits += ceil_div(r->bytes, c->flit);
+        st->line_flits += ceil_div(r->bytes, c->flit);
+        return;
+    }
+    st->responses++;
+    st->fine_flits += ceil_div(CODEC_HDR_BYTES + (uint64_t)popc(mask_of(c, r->mask)) * c->gran, c->flit);
+    st->line_flits += ceil_div(c->line + CODEC_LINE_RSP_EXTRA, c->flit);
+}
+
+void codec_pkt_image(const codec_cfg *c, codec_pkt *p)
+{
+    uint32_t h;
+    unsigned j, b, at;
+    memset(p->img, 0, sizeof p->img);
+    if (p->reg) {
+        h = 1u | ((uint32_t)p->id << 16);
+        p->len = p->len; /* the regular message's own size */
+    } else {
+        h = 1u | (1u << 4) | ((uint32_t)p->n << 8);
+        p->len = CODEC_HDR_BYTES + p->n * (c->gran + 2);
+    }
+    for (b = 0; b < 4; b++)
+        p->img[b] = (uint8_t)(h >> (8 * b));
+    if (p->reg)
+        return;
+    for (j = 0, at = CODEC_HDR_BYTES; j < p->n; j++) {
+        for (b = 0; b < c->gran; b++, at++)
+            p->img[at] = (uint8_t)(p->s[j].d[b / 8] >> (8 * (b % 8)));
+        p->img[at++] = (uint8_t)p->s[j].id;
+        p->img[at++] = (uint8_t)(p->s[j].id >> 8);
+    }
+}
+
+int coal_cycle(coal_core *k, const codec_rsp *r, int can_send, codec_pkt *p)
+{
+    const codec_cfg *c = &k->c;
+    unsigned nf = k->g.nf, i, o, adm = ~0u;
+    int sel = -1;
+    /* 1. admission */
+    if (r != NULL) {
+        codec_account_rsp(c, &k->st, r);
+        if (r->reg) {
+            unsigned t = (k->q_head + k->q_count) % c->reg_depth;
+            k->q_dst[t] = r->dst;
+            k->q_id[t] = r->id;
+            k->q_bytes[t] = r->bytes;
+            k->q_count++;
+        } else {
+            int f = coal_fifo_of(c, r->dst);
+            uint64_t m = mask_of(c, r->mask);
+            if (f < 0 || m == 0) {
+                k->st.discarded++;
+            } else {
+                unsigned n = popc(m), j;
+                for (j = 0; j < n; j++) {
+                    codec_slot *s = &k->ram[(size_t)f * c->buf +
+                                            (k->head[f] + k->count[f] + j) % c->buf];
+                    s->d[0] = r->w[j][0];
+                    s->d[1] = r->w[j][1];
+                    if (c->gran < 8)
+                        s->d[0] &= (1ull << (8 * c->gran)) - 1;
+                    if (c->gran <= 8)
+                        s->d[1] = 0;
+                    s->id = r->id;
+                }
+                k->count[f] += n;
+                adm = (unsigned)f;
+            }
+        }
+    }
+    /* 2./3. eligibility and round-robin send */
+    if (can_send)
+        for (o = 0; o <= nf && sel < 0; o++) {
+            i = (k->ptr + o) % (nf + 1);
+            if (i == nf) {
+                if (k->q_count)
+                    sel = (int)i;
+            } else if (k->count[i] >= c->max ||
+                       (k->count[i] && (i == adm ? 0 : k->idle[i]) >= c->timeout)) {
+                sel = (int)i;
+            }
+        }
+    /* idle timers: restart on admission, else count (saturating) */
+    for (i = 0; i < nf; i++) {
+        unsigned v = i == adm ? 0 : k->idle[i];
+        k->idle[i] = v + 1 > c->timeout ? c->timeout : v + 1;
+    }
+    if (sel < 0)
+        return 0;
+    memset(p, 0, sizeof *p);
+    p->cycle = k->now;
+    k->ptr = (unsigned)sel == nf ? 0 : (unsigned)sel + 1;
+    if ((unsigned)sel == nf) {
+        p->reg = 1;
+        p->dst = k->q_dst[k->q_head];
+        p->id = k->q_id[k->q_head];
+        p->len = k->q_bytes[k->q_head];
+        k->q_head = (k->q_head + 1) % c->reg_depth;
+        k->q_count--;
+        codec_pkt_image(c, p);
+        k->st.reg_packets++;
+    } else {
+        unsigned f = (unsigned)sel, j;
+        p->dst = coal_gpu_of(c, f);
+        p->n = k->count[f] < c->max ? k->count[f] : c->max;
+        if (k->count[f] >= c->max)
+            k->st.full_sends++;
+        else
+            k->st.timeouts++;
+        for (j = 0; j < p->n; j++)
+            p->s[j] = k->ram[(size_t)f * c->buf + (k->head[f] + j) % c->buf];
+        k->head[f] = (k->head[f] + p->n) % c->buf;
+        k->count[f] -= p->n;
+        codec_pkt_image(c, p);
+        k->st.slots += p->n;
+    }
+    k->st.packets++;
+    k->st.bytes += p->len;
+    k->st.flits += ceil_div(p->len, c->flit);
+    return 1;
+}
+
+int coal_push(coal_core *k, const codec_rsp *r)
+{
+    if (k->in_n == k->in_cap) {
+        size_t nc = k->in_cap ? 2 * k->in_cap : 64;
+        codec_rsp *nv = realloc(k->in, nc * sizeof *nv);
+        if (nv == NULL)
+            return -1;
+        k->in = nv;
+        k->in_cap = nc;
+    }
+    k->in[k->in_n++] = *r;
+    return 0;
+}
+
+int coal_tick(coal_core *k, codec_pkt_fn fn, void *ctx)
+{
+    const codec_rsp *r = NULL;
+    codec_pkt p;
+    int sent;
+    if (k->in_head < k->in_n && k->in[k->in_head].cycle <= k->now &&
+        coal_admissible(k, &k->in[k->in_head]))
+        r = &k->in[k->in_head++];
+    sent = coal_cycle(k, r, 1, &p);
+    if (sent && fn)
+        fn(ctx, &p);
+    k->now++;
+    return sent;
+}
+
+int coal_idle(const coal_core *k)
+{
+    unsigned i;
+    if (k->in_head < k->in_n || k->q_count)
+        return 0;
+    for (i = 0; i < k->g.nf; i++)
+        if (k->count[i])
+            return 0;
+    return 1;
+}
+
+/* -------------------------------------------------------- timing shell -- */
+
+uint64_t codec_bits_get(const uint64_t *w, unsigned lo, unsigned n)
+{
+    uint64_t v = 0;
+    unsigned i;
+    for (i = 0; i < n; i++)
+        v |= ((w[(lo + i) / 64] >> ((lo + i) % 64)) & 1ull) << i;
+    return v;
+}
+
+void codec_bits_put(uint64_t *w, unsigned lo, unsigned n, uint64_t v)
+{
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        uint64_t b = 1ull << ((lo + i) % 64);
+        if ((v >> i) & 1)
+            w[(lo + i) / 64] |= b;
+        else
+            w[(lo + i) / 64] &= ~b;
+    }
+}
+
+#define WORDS(b) (((b) + 63u) / 64u)
+
+void coal_layout_of(const codec_cfg *c, coal_layout *l)
+{
+    codec_geom g;
+    unsigned o = 1; /* rst_ni */
+    codec_geom_of(c, &g);
+    l->in_valid = o++;
+    l->in_reg = o++;
+    l->in_dst = o++;
+    l->in_id = o++;
+    l->in_mask = o++;
+    l->in_data = o;
+    o += WORDS(g.in_data_bits);
+    l->in_bytes = o++;
+    l->pkt_ready = o++;
+    l->in_words = o;
+    o = 0;
+    l->in_ready = o++;
+    l->pkt_valid = o++;
+    l->pkt_dst = o++;
+    l->pkt_len = o++;
+    l->pkt_data = o;
+    o += WORDS(g.pkt_data_bits);
+    l->out_words = o;
+}
+
+coal_tm *coal_tm_new(const codec_cfg *c)
+{
+    coal_tm *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->k = coal_new(c);
+    if (t->k == NULL) {
+        free(t);
+        return NULL;
+    }
+    coal_layout_of(c, &t->l);
+    coal_tm_reset(t);
+    return t;
+}
+
+void coal_tm_free(coal_tm *t)
+{
+    if (t) {
+        coal_free(t->k);
+        free(t);
+    }
+}
+
+void coal_tm_reset(coal_tm *t)
+{
+    coal_reset(t->k);
+    t->v_valid = t->v_dst = t->v_len = 0;
+    memset(t->v_img, 0, sizeof t->v_img);
+    t->sends = 0;
+}
+
+void coal_tm_rsp(const coal_tm *t, const uint64_t *in, codec_rsp *r)
+{
+    const codec_cfg *c = &t->k->c;
+    unsigned j, n, db = 8 * c->gran;
+    r->reg = (unsigned)(in[t->l.in_reg] & 1);
+    r->dst = (unsigned)(in[t->l.in_dst] & ((1u << t->k->g.gpu_bits) - 1));
+    r->id = (uint16_t)in[t->l.in_id];
+    r->mask = mask_of(c, in[t->l.in_mask]);
+    r->bytes = (unsigned)(in[t->l.in_bytes] & 0xffff);
+    n = popc(r->mask);
+    for (j = 0; j < n; j++) {
+        r->w[j][0] = codec_bits_get(in + t->l.in_data, j * db, db < 64 ? db : 64);
+        r->w[j][1] = db > 64 ? codec_bits_get(in + t->l.in_data, j * db + 64, db - 64) : 0;
+    }
+}
+
+void coal_tm_eval(const coal_tm *t, const uint64_t *in, uint64_t *out)
+{
+    codec_rsp r;
+    unsigned b;
+    memset(out, 0, t->l.out_words * sizeof *out);
+    coal_tm_rsp(t, in, &r);
+    out[t->l.in_ready] = (uint64_t)coal_admissible(t->k, &r);
+    out[t->l.pkt_valid] = t->v_valid;
+    out[t->l.pkt_dst] = t->v_dst;
+    out[t->l.pkt_len] = t->v_len;
+    for (b = 0; b < t->k->c.pkt_bytes; b++)
+        out[t->l.pkt_data + b / 8] |= (uint64_t)t->v_img[b] << (8 * (b % 8));
+}
+
+void coal_tm_step(coal_tm *t, const uint64_t *in)
+{
+    codec_rsp r;
+    codec_pkt p;
+    int fire, can_send;
+    if (!(in[0] & 1)) {
+        coal_tm_reset(t);
+        return;
+    }
+    coal_tm_rsp(t, in, &r);
+    fire = (in[t->l.in_valid] & 1) && coal_admissible(t->k, &r);
+    can_send = !t->v_valid || (in[t->l.pkt_ready] & 1);
+    if (coal_cycle(t->k, fire ? &r : NULL, can_send, &p)) {
+        t->v_valid = 1;
+        t->v_dst = p.dst;
+        t->v_len = p.len;
+        memcpy(t->v_img, p.img, sizeof t->v_img);
+        if (p.reg) /* a regular packet's image is its header */
+            memset(t->v_img + 4, 0, sizeof t->v_img - 4);
+        t->sends++;
+    } else if (in[t->l.pkt_ready] & 1) {
+        t->v_valid = 0;
+    }
+    t->k->now++;
+}

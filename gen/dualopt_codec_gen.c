@@ -1,0 +1,87 @@
+/*
+ * DualOpt CoDec round trip (spec 4.6): the coalescer and the de-coalescer
+ * of one configuration joined by a link (the coalescer's packet port into
+ * the de-coalescer's), in one module: the lockstep bench checks the round
+ * trip of the RTL on every cycle and the trace mode prints what
+ * `cohmodel dualopt-codec` prints. link_fire_o marks the cycles a packet
+ * crosses the link (its departure).
+ */
+#include <stdio.h>
+
+#include "dualopt_codec_gen.h"
+#include "gen_unit.h"
+
+static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
+{
+    const codec_cfg *c = cfg;
+    codec_geom g;
+    codec_geom_of(c, &g);
+    emit(e, "// DualOpt RDMA CoDec round trip: coalescer -> link -> de-coalescer");
+    emit(e, "// (Belayneh et al., section 4.1.3, Fig. 9); see docs/dualopt.md.");
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_nl(e);
+    emit_in(e);
+    emit(e, "// The link: the coalescer's packet port is the de-coalescer's.");
+    emit(e, "logic pkt_valid_o, pkt_ready_i, pkt_valid_i, pkt_ready_o;");
+    if (g.gpu_bits > 1)
+        emit(e, "logic [%u:0] pkt_dst_o, pkt_src_i;", g.gpu_bits - 1);
+    else
+        emit(e, "logic pkt_dst_o, pkt_src_i;");
+    emit(e, "logic [%u:0] pkt_len_o, pkt_len_i;", CODEC_LEN_BITS - 1);
+    emit(e, "logic [%u:0] pkt_data_o, pkt_data_i;", g.pkt_data_bits - 1);
+    emit(e, "assign pkt_valid_i = pkt_valid_o;");
+    emit(e, "assign pkt_src_i = pkt_dst_o;");
+    emit(e, "assign pkt_len_i = pkt_len_o;");
+    emit(e, "assign pkt_data_i = pkt_data_o;");
+    emit(e, "assign pkt_ready_i = pkt_ready_o;");
+    emit(e, "assign link_fire_o = pkt_valid_o & pkt_ready_o;");
+    emit_nl(e);
+    emit(e, "// ---- coalescer");
+    dualopt_coal_body(e, c);
+    emit_nl(e);
+    emit(e, "// ---- de-coalescer");
+    dualopt_decoal_body(e, c);
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    const codec_cfg *c = cfg;
+    codec_geom g;
+    codec_geom_of(c, &g);
+    snprintf(buf, len,
+             "gpus=%u self=%u buf=%u max=%u timeout=%u gran=%u line=%u pkt_bytes=%u flit=%u "
+             "count_bits=%u reg_depth=%u\n"
+             "buffers=%u slot_bits=%u banks=%u bank_depth=%u storage_bits=%u",
+             c->gpus, c->self, c->buf, c->max, c->timeout, c->gran, c->line, c->pkt_bytes,
+             c->flit, c->count_bits, c->reg_depth, g.nf, g.slot_bits, g.banks, g.depth,
+             g.storage_bits);
+}
+
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const codec_cfg *c = cfg;
+    codec_geom g;
+    codec_geom_of(c, &g);
+    if (json) {
+        unsigned b;
+        fprintf(f, "{\"buffers\":%u,\"buf\":%u,\"max\":%u,\"storage_bits\":%u,"
+                   "\"packet_register_bits\":%u,\"rtl_memories\":[",
+                g.nf, c->buf, c->max, g.storage_bits, c->max * g.slot_bits);
+        for (b = 0; b < g.banks; b++)
+            fprintf(f, "%s[%u,%u]", b ? "," : "", g.depth, g.slot_bits);
+        fprintf(f, "],\"ff_bound\":%u}\n", (g.banks + 2 * c->max) * g.slot_bits + 1280);
+    }
+    else
+        fprintf(f, "DualOpt CoDec round trip: coalescer (%u x %u slots, %u bits) -> link -> "
+                   "de-coalescer (%u-bit packet register)\n",
+                g.nf, c->buf, g.storage_bits, c->max * g.slot_bits);
+}
+
+const gen_unit dualopt_codec_gen_unit = {"dualopt-codec", gen_emit, gen_params, gen_report};

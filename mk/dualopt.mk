@@ -1,0 +1,31 @@
+# The DualOpt family (cmodel/dualopt_*.c, gen/dualopt_*_gen.c): committed
+# modules (RTL under rtl/dualopt/) and sweep lists, one line per unit so that
+# the units' fragments merge independently.
+FAMILIES += dualopt
+dualopt_MODS += dualopt_mshr_default dualopt_mshr_fpga dualopt_mshr_line dualopt_mshr_gran8 dualopt_mshr_gran16
+dualopt_SWEEP += tb/dualopt-mshr_sweep.txt
+# bounded model check of the MSHR's FORMAL properties, with two mutants
+.PHONY: formal-dualopt-mshr
+formal-dualopt-mshr: $(B)/bin/cohgen
+	scripts/dualopt-mshr-formal.sh $(B)/formal-dualopt-mshr 12
+REGRESS_STEPS += formal-dualopt-mshr
+dualopt_MODS += dualopt_de_default dualopt_de_fpga dualopt_de_gran8 dualopt_de_gran16 dualopt_de_kernel dualopt_de_tiny
+dualopt_SWEEP += tb/dualopt-de_sweep.txt
+# Decision engine: bounded formal check of its mode and counter properties
+# (with a mutant that must fail), part of make regress.
+.PHONY: formal-dualopt-de
+formal-dualopt-de: $(B)/bin/cohgen
+	scripts/formal-de.sh $(B)/formal-de
+REGRESS_STEPS += formal-dualopt-de
+dualopt_MODS += dualopt_bgu_default dualopt_bgu_fpga dualopt_bgu_gran8 dualopt_bgu_gran16
+dualopt_SWEEP += tb/dualopt-bgu_sweep.txt
+dualopt_MODS += dualopt_scbu_default dualopt_scbu_fpga
+dualopt_SWEEP += tb/dualopt-scbu_sweep.txt
+# modules (RTL under rtl/dualopt/) and sweep lists, one line per unit so
+# that units can be added independently.
+dualopt_MODS += $(addprefix dualopt_coal_,default fpga gran8 gran16 gpus8 gpus16 timeout10 timeout50 paper_header)
+dualopt_MODS += $(addprefix dualopt_decoal_,default fpga gran8 gran16 gpus8 gpus16 timeout10 timeout50 paper_header)
+dualopt_SWEEP += tb/dualopt-coal_sweep.txt
+dualopt_SWEEP += tb/dualopt-decoal_sweep.txt
+dualopt_MODS += dualopt_codec_default dualopt_codec_fpga
+dualopt_SWEEP += tb/dualopt-codec_sweep.txt
