@@ -9,7 +9,7 @@ mutant; a mutant that passes every run survived; one that Verilator or the
 C++ compiler rejects is invalid. Survivors listed in tb/mutants-equivalent.txt
 are equivalent and leave the score.
 
-  scripts/mutate.py --all [--count N] [--seed S]       every committed configuration
+  scripts/mutate.py --all [--unit U,...] [--count N]  every committed configuration
   scripts/mutate.py --unit U --config C [--count N]    one configuration
   scripts/mutate.py --unit U --config C --only ID      one mutant (the reproduce command)
   scripts/mutate.py --unit U --config C --list         candidates (or --count of them)
@@ -153,6 +153,10 @@ def tokenize(text, fname):
             toks.append(Tok("num", m.group(0), i, m.end(), ln, col))
             i = m.end()
             continue
+        if c == "'" and text.startswith("'(", i):  # cast: N'(x), signed'(x)
+            toks.append(Tok("op", "'", i, i + 1, ln, col))
+            i += 1
+            continue
         if c == "'":
             m = RE_UBASED.match(text, i)
             if m:
@@ -233,7 +237,7 @@ UNARY_OPS = ("!", "~", "&", "|", "^", "~&", "~|", "~^", "^~", "-", "+")
 
 
 class Node:
-    """kind: id num paren concat repl unary binary ternary index part ipart call.
+    """kind: id num paren concat repl cast unary binary ternary index part ipart call.
     t0/t1: first and one-past-last token index; op: operator token index."""
     __slots__ = ("kind", "t0", "t1", "kids", "op")
 
@@ -309,6 +313,13 @@ class Parser:
         if p is None:
             self.err("expected an expression")
         t0 = self.i
+        if p.kind in ("num", "id") and self.peek(1) is not None and self.peek(1).text == "'" and \
+                self.peek(1).kind == "op":  # cast N'(x): the size is not mutated
+            self.i += 2
+            self.expect("(")
+            x = self.expr()
+            self.expect(")")
+            return Node("cast", t0, self.i, (Node("num" if p.kind == "num" else "id", t0, t0 + 1), x))
         if p.kind == "num":
             self.i += 1
             return Node("num", t0, self.i)
@@ -936,7 +947,7 @@ class Candidates:
             for x in n.kids[1:]:
                 self._expr(x, env, True)
             return
-        if k == "repl":  # the count is not mutated
+        if k in ("repl", "cast"):  # the count and the size are not mutated
             for x in n.kids[1:]:
                 self._expr(x, env, in_index)
             return
@@ -1291,7 +1302,8 @@ def report_md(summary):
 
 def main():
     ap = argparse.ArgumentParser(description="Mutation testing of the generated RTL (docs/mutation.md).")
-    ap.add_argument("--all", action="store_true", help="every committed configuration of every unit")
+    ap.add_argument("--all", action="store_true",
+                    help="every committed configuration of every unit (of --unit U[,U...] if given)")
     ap.add_argument("--unit")
     ap.add_argument("--config", help="committed configuration (rtl/<family>/<prefix>_<config>.sv)")
     ap.add_argument("--file", help="mutate this generated file instead (with --list or --apply)")
@@ -1345,9 +1357,14 @@ def main():
         units = list_units(B)
         listed = list_configs(B)
         if a.all:
-            if a.unit or a.config or a.only or a.apply or a.list:
-                raise BadInput("--all runs every configuration: no --unit, --config, --only, --apply or --list")
-            configs = [Config(u, fam, pre, c) for (u, fam, pre) in units
+            if a.config or a.only or a.apply or a.list:
+                raise BadInput("--all runs every configuration: no --config, --only, --apply or --list")
+            want = a.unit.split(",") if a.unit else [x[0] for x in units]
+            for w in want:
+                if w not in [x[0] for x in units]:
+                    raise BadInput("--unit: '%s' is not a unit (cohgen --list=units: %s)" %
+                                   (w, ", ".join(x[0] for x in units)))
+            configs = [Config(u, fam, pre, c) for (u, fam, pre) in units if u in want
                        for c in committed(fam, pre, listed, u)]
             if not configs:
                 raise BadInput("no committed configuration found")
