@@ -19,7 +19,7 @@ typedef struct {
 } rec_ucfg;
 
 static const char *const presets[] = {"default", "fpga", "baseline", "hmg", NULL};
-static const char *const streams[] = {"mixed", "hit", NULL};
+static const char *const streams[] = {"mixed", "hit", "sparse", NULL};
 
 static int u_preset(void *cfg, const char *name)
 {
@@ -98,7 +98,10 @@ static const unit_flag flags[] = {
     {NULL, NULL, NULL},
 };
 
-enum { KIND_MIXED, KIND_HIT, KIND_TRACE };
+/* sparse: a few offsets of each range in a phase and many local writes, so
+ * entries keep few lines and are freed, with one tag more than the ways: a
+ * freed way must be the next victim (an entry left valid shows). */
+enum { KIND_MIXED, KIND_HIT, KIND_SPARSE, KIND_TRACE };
 
 typedef struct {
     rec_cfg c;
@@ -106,7 +109,7 @@ typedef struct {
     int kind;
     uint64_t rng;
     unsigned p_valid, p_ready;
-    uint64_t set_pool[4], tag_pool[20];
+    uint64_t set_pool[4], tag_pool[20], offs[2];
     unsigned nsets, ntags;
     int have;
     uint64_t q_op, q_addr, q_src;
@@ -194,8 +197,11 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         s->kind = KIND_MIXED;
     } else if (strcmp(a->stream, "hit") == 0) {
         s->kind = KIND_HIT;
+    } else if (strcmp(a->stream, "sparse") == 0) {
+        s->kind = KIND_SPARSE;
+        s->ntags = s->c.ways + 1;
     } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or hit", a->stream);
+        snprintf(err, len, "--stream: '%s' is not mixed, hit or sparse", a->stream);
         free(s);
         return NULL;
     }
@@ -219,6 +225,8 @@ static void rand_request(rec_stim *s, int hit_only)
     uint64_t base, line;
     if (hit_only)
         s->q_op = REC_OP_RR;
+    else if (s->kind == KIND_SPARSE)
+        s->q_op = r < 45 ? REC_OP_RR : r < 55 ? REC_OP_RW : REC_OP_LW;
     else
         s->q_op = r < 55 ? REC_OP_RR : r < 75 ? REC_OP_RW : r < 97 ? REC_OP_LW : REC_OP_NOP;
     /* a remote requester other than home; now and then the home GPU or an
@@ -232,7 +240,11 @@ static void rand_request(rec_stim *s, int hit_only)
         unsigned k = (unsigned)(rnd(&s->rng) % (c->gpus - 1));
         s->q_src = k >= s->home ? k + 1 : k;
     }
-    if (!hit_only && pct(&s->rng) < 8) {
+    if (s->kind == KIND_SPARSE) {
+        base = (s->tag_pool[rnd(&s->rng) % s->ntags] << g->index_bits) |
+               s->set_pool[rnd(&s->rng) % s->nsets];
+        line = (base << g->span_bits) | s->offs[rnd(&s->rng) & 1];
+    } else if (!hit_only && pct(&s->rng) < 8) {
         line = rnd(&s->rng) & mask64(g->laddr_bits);
     } else {
         unsigned ntags = hit_only ? (c->ways < s->ntags ? c->ways : s->ntags) : s->ntags;
@@ -257,10 +269,14 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
         }
         in->inv_ready_i = pct(&s->rng) < 75;
     } else {
-        if ((cyc & 2047) == 0 && s->kind == KIND_MIXED) {
+        if ((cyc & 2047) == 0 && s->kind != KIND_HIT) {
             static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30};
             s->p_valid = pv[rnd(&s->rng) % 4];
             s->p_ready = pr[rnd(&s->rng) % 3];
+            if (s->kind == KIND_SPARSE) {
+                s->offs[0] = rnd(&s->rng) & mask64(s->g.span_bits);
+                s->offs[1] = rnd(&s->rng) & mask64(s->g.span_bits);
+            }
         }
         if (!s->have && pct(&s->rng) < s->p_valid) {
             rand_request(s, s->kind == KIND_HIT);

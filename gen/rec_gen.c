@@ -64,7 +64,6 @@ typedef struct {
     rec_geom g;
     unsigned G, GB, SH, S, L, NL, SB, LB, SPAN, HP, SW, VW, TW, EW, W, RB, IB, IBW, SETS,
         AW, BW, SETW, NLB, packed, lru;
-    int mutant;
 } gctx;
 
 /* "[hi:lo]" for a width, or "" for one bit. */
@@ -562,10 +561,7 @@ static void body(gctx *x)
     emit(e, "assign job_busy = |job_pend_q;");
     emit(e, "assign s2_fire = s2_valid_q & ~job_busy;");
     emit(e, "assign s1_adv = ~s2_valid_q | s2_fire;");
-    if (x->mutant == 7)
-        emit(e, "assign req_ready_o = ~init_q;");
-    else
-        emit(e, "assign req_ready_o = ~init_q & (~s1_valid_q | s1_adv);");
+    emit(e, "assign req_ready_o = ~init_q & (~s1_valid_q | s1_adv);");
     emit(e, "assign req_acc = req_valid_i & req_ready_o;");
     if (x->SETS > 1)
         emit(e, "assign req_idx = req_addr_i[%u:%u];", x->SPAN + x->IB - 1, x->SPAN);
@@ -611,23 +607,16 @@ static void body(gctx *x)
     declv(x, x->W, "way_hit1");
     decl(x, 1, "s1_teq, s1_same");
     addr_fields(x, "s1", 0);
-    if (x->mutant == 1)
-        emit(e, "assign set_cur1 = rdata_q;");
-    else
-        emit(e, "assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;");
+    emit(e, "assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;");
     for (w = 0; w < x->W; w++) {
         char mf[128], mr[128];
         tag_match(x, w, "fwd_data_q", mf, sizeof mf);
         tag_match(x, w, "rdata_q", mr, sizeof mr);
         /* both candidates compared in parallel, the forwarding select comes
          * last (timing: the compare does not wait for the set mux) */
-        if (x->mutant == 1)
-            emit(e, "assign way_hit1[%u] = %s;", w, mr);
-        else {
-            emit(e, "assign way_hit1[%u] = fwd_hit_q ?", w);
-            emit(e, "    %s :", mf);
-            emit(e, "    %s;", mr);
-        }
+        emit(e, "assign way_hit1[%u] = fwd_hit_q ?", w);
+        emit(e, "    %s :", mf);
+        emit(e, "    %s;", mr);
     }
     emit(e, "// The request ahead (stage 2) may update this set in the cycle this one");
     emit(e, "// moves on: stage 2 then takes the forwarded word and corrects the hit");
@@ -645,10 +634,7 @@ static void body(gctx *x)
     decl(x, x->BW, "s2_base");
     decl(x, x->TW, "s2_tag");
     addr_fields(x, "s2", 1);
-    if (x->mutant == 9)
-        emit(e, "assign set_cur = s2_data_q;");
-    else
-        emit(e, "assign set_cur = s2_fix_q ? fwd_data_q : s2_data_q;");
+    emit(e, "assign set_cur = s2_fix_q ? fwd_data_q : s2_data_q;");
     emit_nl(e);
 
     declv(x, x->W, "way_valid, way_hit, way_old, first_inv, vsel");
@@ -672,19 +658,13 @@ static void body(gctx *x)
             emit(e, "assign way_old[%u] = 1'b1;", w);
         }
     }
-    if (x->mutant == 9 || x->mutant == 10)
-        emit(e, "assign way_hit = s2_hit_q;");
-    else
-        emit(e, "assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {%u{s2_teq_q}})) : s2_hit_q;", x->W);
+    emit(e, "assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {%u{s2_teq_q}})) : s2_hit_q;", x->W);
     decl(x, 1, "hit, all_valid");
     emit(e, "assign hit = |way_hit;");
     emit(e, "assign all_valid = &way_valid;");
     emit(e, "// Invalid ways first (lowest index), else the oldest rank.");
     emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->W);
-    if (x->mutant == 8)
-        emit(e, "assign vsel = way_old;");
-    else
-        emit(e, "assign vsel = all_valid ? way_old : first_inv;");
+    emit(e, "assign vsel = all_valid ? way_old : first_inv;");
     if (x->RB)
         emit(e, "assign tsel = hit ? way_hit : vsel;");
     declv(x, x->VW, "vvec");
@@ -731,10 +711,7 @@ static void body(gctx *x)
     emit(e, "assign src_idx = (s2_src_q > home_q) ? s2_src_q - %u'd1 : s2_src_q;", x->GB);
     for (j = 0; j < x->SH; j++) {
         emit(e, "assign src_oh[%u] = src_ok & (src_idx == %u'd%u);", j, x->GB, j);
-        if (x->mutant == 5)
-            emit(e, "assign below[%u] = %u'd%u <= home_q;", j, x->GB, j);
-        else
-            emit(e, "assign below[%u] = %u'd%u < home_q;", j, x->GB, j);
+        emit(e, "assign below[%u] = %u'd%u < home_q;", j, x->GB, j);
     }
     emit_nl(e);
 
@@ -748,7 +725,7 @@ static void body(gctx *x)
     emit(e, "assign remote = (op_rr | op_rw) & src_ok;");
     emit(e, "assign alloc = remote & ~hit;");
     emit(e, "assign evict = alloc & all_valid;");
-    if (x->RB && x->lru && x->mutant != 2)
+    if (x->RB && x->lru)
         emit(e, "assign promote = alloc | (remote & hit);");
     else if (x->RB)
         emit(e, "assign promote = alloc;");
@@ -823,11 +800,9 @@ static void body(gctx *x)
          * position bit) set unless the line is invalidated */
         emit(e, "assign w_vec_new[%u:%u] = (%s & ~(slot_mask & {%u{w_lw_inv[%u] | %s}})) |",
              (w + 1) * x->VW - 1, w * x->VW, vw, x->VW, w,
-             x->mutant == 3 ? "1'b0" : (snprintf(r, sizeof r, "w_rw_own[%u]", w), r));
+             (snprintf(r, sizeof r, "w_rw_own[%u]", w), r));
         emit(e, "    (vec_alloc & {%u{~w_lw_inv[%u]}});", x->VW, w);
-        if (x->mutant == 4)
-            emit(e, "assign w_valid_new[%u] = 1'b1;", w);
-        else if (x->HP)
+        if (x->HP)
             /* the entry stays valid while another offset is tracked: its
              * position bits, not the rebuilt vector (timing) */
             emit(e, "assign w_valid_new[%u] = ~w_lw_inv[%u] | (|(%s & pos_other));", w, w, vw);
@@ -982,7 +957,7 @@ static void body(gctx *x)
     emit(e, "job_pend_d = job_pend_q;");
     emit(e, "job_base_d = job_base_q;");
     emit(e, "job_sh_d = job_sh_q;");
-    emit(e, "if (inv_valid_o%s) job_pend_d = job_pend_q & ~job_oh;", x->mutant == 6 ? "" : " & inv_ready_i");
+    emit(e, "if (inv_valid_o & inv_ready_i) job_pend_d = job_pend_q & ~job_oh;");
     emit(e, "if (s2_fire) begin");
     emit(e, "  job_pend_d = pend_new;");
     emit(e, "  job_base_d = evict ? vbase : s2_base;");
@@ -1041,13 +1016,12 @@ static void body(gctx *x)
     emit_formal(x, initw);
 }
 
-void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b, int mutant)
+void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)
 {
     gctx x;
     memset(&x, 0, sizeof x);
     x.e = e;
     x.c = c;
-    x.mutant = mutant;
     rec_geom_of(c, &x.g);
     x.G = c->gpus;
     x.GB = x.g.gpu_bits;
@@ -1077,8 +1051,6 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b, int m
 
     emit(e, "// REC coherence directory (Ko et al., sections 4.1-4.2; baselines 2.3, 5.2).");
     emit(e, "// Three-stage pipeline over a synchronous entry RAM; see docs/rec.md.");
-    if (mutant)
-        emit(e, "// MUTANT %d: deliberately broken for bench qualification.", mutant);
     ports_file_header(e, b, "// ");
     emit(e, "`default_nettype none");
     emit_nl(e);
@@ -1170,7 +1142,7 @@ void rec_report(FILE *f, const rec_cfg *c, int json)
  * first member is the rec_cfg. */
 static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 {
-    rec_emit_verilog(e, (const rec_cfg *)cfg, b, 0);
+    rec_emit_verilog(e, (const rec_cfg *)cfg, b);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -11,12 +11,9 @@
  * params are caller buffers the description points into. */
 void rec_block_desc(const rec_cfg *c, const char *module, block_desc *b, char *args,
                     size_t args_len, char *params, size_t params_len);
-/* The directory module. mutant 0 is the real design; 1..REC_MUTANTS inject
- * one known bug each (bench qualification, docs/verification.md). */
-void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b, int mutant);
+/* The directory module. */
+void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b);
 /* Entry layout report (text or JSON). */
 void rec_report(FILE *f, const rec_cfg *c, int json);
-
-#define REC_MUTANTS 10
 
 #endif

@@ -227,3 +227,58 @@ Test(platform_tools, family_bench_options_behave_the_same, .timeout = 60)
     cr_assert_eq(run("grep -q 'line 1' build/t_short.out"), 0);
     cr_assert_eq(run("./tb_rec --config fpga --cycles 2000 --rtl-only | grep -q 'RTL alone'"), 0);
 }
+
+/* scripts/mutate.py (docs/mutation.md): the same text and seed give the same
+ * mutants, a smaller count is a prefix of a larger one, every operator is
+ * drawn, nothing is mutated in the port list or the FORMAL block, and
+ * --apply changes the text of the mutant's line only. */
+Test(platform_tools, mutation_selection_is_deterministic_and_stays_out_of_ports_and_formal,
+     .timeout = 60)
+{
+    const char *f = "rtl/rec/rec_fpga.sv", *d = "build/t_mutate";
+    char cmd[1024];
+    cr_assert_eq(run("rm -rf build/t_mutate && mkdir -p build/t_mutate"), 0);
+    snprintf(cmd, sizeof cmd,
+             "scripts/mutate.py --file %s --list --count 60 --seed 7 >%s/a && "
+             "scripts/mutate.py --file %s --list --count 60 --seed 7 >%s/b && "
+             "scripts/mutate.py --file %s --list --count 12 --seed 7 >%s/c && "
+             "scripts/mutate.py --file %s --list --count 60 --seed 8 >%s/d && "
+             "scripts/mutate.py --file %s --list >%s/all",
+             f, d, f, d, f, d, f, d, f, d);
+    cr_assert_eq(run(cmd), 0);
+    cr_assert_eq(run("cmp -s build/t_mutate/a build/t_mutate/b"), 0, "same seed, other mutants");
+    cr_assert_eq(run("head -12 build/t_mutate/a | cmp -s - build/t_mutate/c"), 0,
+                 "12 mutants are not the first 12 of 60");
+    cr_assert_neq(run("cmp -s build/t_mutate/a build/t_mutate/d"), 0, "the seed changes nothing");
+    cr_assert_eq(run("test $(wc -l <build/t_mutate/a) -eq 60"), 0);
+    cr_assert_eq(run("test $(cut -f1 build/t_mutate/a | cut -d- -f1 | sort -u | wc -l) -eq 9"), 0,
+                 "not every operator is drawn");
+    /* candidate lines against the port list and the FORMAL block */
+    snprintf(cmd, sizeof cmd,
+             "p=$(grep -n '^);' %s | head -1 | cut -d: -f1); "
+             "a=$(grep -n 'ifdef FORMAL' %s | cut -d: -f1); b=$(grep -n 'endif' %s | tail -1 | cut -d: -f1); "
+             "[ -n \"$p\" ] && [ -n \"$a\" ] && [ -n \"$b\" ] && "
+             "cut -f1 %s/all | awk -F- -v p=$p -v a=$a -v b=$b "
+             "'$2 <= p || ($2 >= a && $2 <= b) {bad=1} END {exit bad}'",
+             f, f, f, d);
+    cr_assert_eq(run(cmd), 0, "a mutant in the port list or the FORMAL block");
+    /* --apply: only the mutant's line differs (and the closing note) */
+    snprintf(cmd, sizeof cmd,
+             "id=$(sed -n 5p %s/a | cut -f1); ln=$(echo $id | cut -d- -f2); "
+             "scripts/mutate.py --file %s --apply $id --out %s/apply >/dev/null && "
+             "diff %s %s/apply/rec_fpga.sv | grep -c '^[0-9]' | grep -qx 2 && "
+             "diff %s %s/apply/rec_fpga.sv | grep -q \"^${ln}c${ln}$\" && "
+             "test -f %s/apply/rec_fpga_shim.cpp",
+             d, f, d, f, d, f, d, d);
+    cr_assert_eq(run(cmd), 0, "--apply changed more than the mutant's line");
+    /* bad input: one line, exit 2, nothing written */
+    cr_assert_eq(run("printf 'module m(input wire a, output wire b);\\n  generate\\n  endgenerate\\n"
+                     "endmodule\\n' >build/t_mutate/bad.sv"),
+                 0);
+    cr_assert_eq(run("scripts/mutate.py --file build/t_mutate/bad.sv --apply swap-1-1-0 --out "
+                     "build/t_mutate/none 2>build/t_mutate/err"),
+                 2);
+    cr_assert_eq(run("test $(wc -l <build/t_mutate/err) -eq 1 && grep -q 'line 2' build/t_mutate/err && "
+                     "test ! -e build/t_mutate/none"),
+                 0);
+}

@@ -877,6 +877,25 @@ Test(rec_lockstep, every_committed_configuration, .timeout = 300)
     }
 }
 
+/* The sparse stream (mutation testing, docs/mutation.md): entries keep few
+ * lines and local writes free them, under eviction pressure. */
+Test(rec_lockstep, sparse_stream_frees_entries, .timeout = 300)
+{
+    static const char *const names[] = {"fpga", "hmg", "default"};
+    unsigned i;
+    for (i = 0; i < 3; i++) {
+        rec_run x, m;
+        lockstep_run(names[i], "sparse", 200000, 31 + i, NULL, NULL, NULL, 0, &x);
+        lockstep_run(names[i], "mixed", 200000, 31 + i, NULL, NULL, NULL, 0, &m);
+        cr_assert_gt(2 * x.st.entry_frees, 3 * m.st.entry_frees + 2000,
+                     "%s: %llu entries freed (mixed stream: %llu)", names[i],
+                     (unsigned long long)x.st.entry_frees, (unsigned long long)m.st.entry_frees);
+        cr_assert_gt(x.st.evictions, 100, "%s: the stream must evict", names[i]);
+        ls_result_free(&x.r);
+        ls_result_free(&m.r);
+    }
+}
+
 Test(rec_lockstep, one_request_per_cycle_on_hits)
 {
     rec_run x;

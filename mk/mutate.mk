@@ -1,0 +1,22 @@
+# Mutation testing of the generated RTL (scripts/mutate.py, docs/mutation.md).
+#   make mutate          every committed configuration of every unit, 60 mutants each
+#   make mutate-sample   12 mutants of rec_fpga (the same seed) and the known-bug mutants
+# Reports: $(B)/mutate/report.md and .json ($(B)/mutate-sample/ for the sample).
+MUTATE_SEED   ?= 1
+MUTATE_COUNT  ?= 60
+MUTATE_SAMPLE ?= 12
+MUTATE_JOBS   ?= 2
+# units of make mutate (comma-separated; empty: every unit)
+MUTATE_UNITS  ?=
+
+.PHONY: mutate mutate-sample
+# verilate leaves every family's $(B)/tb_<family>.objs (scripts/unit-bench.sh)
+mutate: verilate
+	scripts/mutate.py --all $(if $(MUTATE_UNITS),--unit $(MUTATE_UNITS)) --count $(MUTATE_COUNT) --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS) \
+	  --out $(B)/mutate
+mutate-sample: verilate
+	scripts/mutate.py --unit rec --config fpga --count $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) \
+	  --jobs $(MUTATE_JOBS) --out $(B)/mutate-sample
+
+TEST_STEPS    += mutate-sample
+REGRESS_STEPS += mutate
