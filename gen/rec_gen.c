@@ -7,6 +7,7 @@
 #include "rec_gen.h"
 #include "gen_unit.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -202,7 +203,8 @@ static void and_term(f_and *a, const char *fmt, ...)
     if (a->n)
         and_flush(a, "");
     va_start(ap, fmt);
-    vsnprintf(a->pend, sizeof a->pend, fmt, ap);
+    if (vsnprintf(a->pend, sizeof a->pend, fmt, ap) >= (int)sizeof a->pend)
+        a->e->err = EOVERFLOW; /* a cut term would be wrong Verilog: fail */
     va_end(ap);
     a->n++;
 }
@@ -484,11 +486,11 @@ static void emit_formal_state(gctx *x, const char *initw)
     emit(e, "end");
 }
 
-/* The protocol invariants read every set word of the entry RAM: model
- * checking is for small directories, and beyond this size their unrolled
- * logic only slows the Verilog front end down (an 8192-entry directory would
- * take Yosys minutes to elaborate). */
-#define REC_FORMAL_MAX_ENTRIES 64u
+/* The protocol invariants read every slot of every entry: model checking is
+ * for small directories, and beyond this size (entries x slots) their
+ * unrolled logic only slows the Verilog front end down (64 entries of 64
+ * slots take Yosys minutes to elaborate; an 8192-entry directory far more). */
+#define REC_FORMAL_MAX_SLOTS 256u
 
 static void emit_formal(gctx *x, const char *initw)
 {
@@ -498,13 +500,14 @@ static void emit_formal(gctx *x, const char *initw)
     emit(e, "// Properties checked by make formal (tb/formal.txt); see docs/rec.md.");
     emit(e, "// p_<group>_*: properties; s_*: strengthening invariants for induction.");
     emit_formal_iface(x);
-    if (x->c->entries <= REC_FORMAL_MAX_ENTRIES) {
+    if (x->c->entries * x->S <= REC_FORMAL_MAX_SLOTS) {
         emit_formal_funcs(x);
         emit_formal_ghost(x);
         emit_formal_state(x, initw);
     } else {
         emit(e, "// The protocol invariants over the entry RAM are emitted for directories");
-        emit(e, "// of at most %u entries (this one has %u).", REC_FORMAL_MAX_ENTRIES, x->c->entries);
+        emit(e, "// of at most %u entry slots, entries x slots (this one has %u x %u).",
+             REC_FORMAL_MAX_SLOTS, x->c->entries, x->S);
     }
     emit(e, "`endif");
 }

@@ -664,7 +664,7 @@ module rec_default (
     if (rst_ni && init_q) p_iface_init: assert(!req_ready_o);
   end
   // The protocol invariants over the entry RAM are emitted for directories
-  // of at most 64 entries (this one has 8192).
+  // of at most 256 entry slots, entries x slots (this one has 8192 x 16).
   `endif
 
 endmodule
