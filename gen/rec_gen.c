@@ -156,19 +156,28 @@ static void emit_formal_iface(gctx *x)
     emit(e, "end");
 }
 
+/* Set word layout, field-major: the ways' vectors (way 0 at bit 0), then
+ * their tags, then their valid bits, then their ranks. Every way's field is
+ * then a constant slice, and each field group is contiguous (one copy in a
+ * simulator, plain wiring in hardware). */
+static unsigned tag_lo(const gctx *x, unsigned w) { return x->W * x->VW + w * x->TW; }
+static unsigned valid_bit(const gctx *x, unsigned w) { return x->W * (x->VW + x->TW) + w; }
+/* way w's vector: its slot s at + s * SW (position bit, then sharers) */
+static unsigned vec_lo(const gctx *x, unsigned w) { return w * x->VW; }
+
 /* Bit positions in a set word: way i's valid bit, tag, vector, slot s's
  * position bit and sharers, rank. */
 static void f_valid(const gctx *x, char *b, size_t n, unsigned i)
 {
-    snprintf(b, n, "w[%u]", i * x->EW + x->EW - 1);
+    snprintf(b, n, "w[%u]", valid_bit(x, i));
 }
 static void f_tagr(const gctx *x, char *b, size_t n, unsigned i)
 {
-    snprintf(b, n, "w[%u:%u]", i * x->EW + x->VW + x->TW - 1, i * x->EW + x->VW);
+    snprintf(b, n, "w[%u:%u]", tag_lo(x, i) + x->TW - 1, tag_lo(x, i));
 }
 static void f_shr(const gctx *x, char *b, size_t n, unsigned i, unsigned s)
 {
-    unsigned lo = i * x->EW + s * x->SW + x->HP;
+    unsigned lo = vec_lo(x, i) + s * x->SW + x->HP;
     snprintf(b, n, "w[%u:%u]", lo + x->SH - 1, lo);
 }
 
@@ -226,7 +235,7 @@ static void emit_formal_funcs(gctx *x)
     unsigned i, j, s;
     f_and t;
 
-    emit(e, "// Set-word predicates over w (ways x {valid, tag, vector}, then ranks).");
+    emit(e, "// Set-word predicates over w (the ways' vectors, tags, valid bits, ranks).");
     emit(e, "function automatic logic [%u:0] f_match(input logic [%u:0] w, input logic [%u:0] tag);",
          x->W - 1, x->SETW - 1, x->TW - 1);
     for (i = 0; i < x->W; i++) {
@@ -255,7 +264,7 @@ static void emit_formal_funcs(gctx *x)
     and_begin(&t, e, "f_free");
     for (i = 0; i < x->W; i++) {
         f_valid(x, a, sizeof a, i);
-        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, i * x->EW + x->VW - 1, i * x->EW, x->VW);
+        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, vec_lo(x, i) + x->VW - 1, vec_lo(x, i), x->VW);
     }
     and_end(&t);
     emit(e, "endfunction");
@@ -289,9 +298,9 @@ static void emit_formal_funcs(gctx *x)
          * is not empty: some position bit is set */
         for (s = 0; s < x->S; s++) {
             f_shr(x, b, sizeof b, i, s);
-            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a, i * x->EW + s * x->SW, b, x->SH);
+            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a, vec_lo(x, i) + s * x->SW, b, x->SH);
         }
-        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, i * x->EW + x->VW - 1, i * x->EW, x->VW);
+        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, vec_lo(x, i) + x->VW - 1, vec_lo(x, i), x->VW);
     }
     and_end(&t);
     emit(e, "endfunction");
@@ -302,7 +311,7 @@ static void emit_formal_funcs(gctx *x)
              x->SETW - 1, x->IBW - 1);
         and_begin(&t, e, "f_tagidx");
         for (i = 0; i < x->W; i++) {
-            unsigned lo = i * x->EW + x->VW;
+            unsigned lo = tag_lo(x, i);
             f_valid(x, a, sizeof a, i);
             and_term(&t, "(!%s || w[%u:%u] == k)", a, lo + x->IB - 1, lo);
         }
@@ -534,12 +543,6 @@ static void addr_fields(gctx *x, const char *pfx, int with_base)
         emit(e, "assign %s_tag = %s_base;", pfx, pfx);
 }
 
-/* Set word layout, field-major: the ways' vectors (way 0 at bit 0), then
- * their tags, then their valid bits, then their ranks. Every way's field is
- * then a constant slice, and each field group is contiguous (one copy in a
- * simulator, plain wiring in hardware). */
-static unsigned tag_lo(const gctx *x, unsigned w) { return x->W * x->VW + w * x->TW; }
-static unsigned valid_bit(const gctx *x, unsigned w) { return x->W * (x->VW + x->TW) + w; }
 
 /* "WORD[valid] & (WORD[tag] == s1_tag)" for way w of a set word. */
 static void tag_match(const gctx *x, unsigned w, const char *word, char *buf, size_t len)
