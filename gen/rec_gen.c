@@ -156,19 +156,22 @@ static void emit_formal_iface(gctx *x)
     emit(e, "end");
 }
 
-/* Bit positions in a set word: way i's valid bit, tag, vector, slot s's
- * position bit and sharers, rank. */
+static unsigned tag_lo(const gctx *x, unsigned w);
+static unsigned valid_bit(const gctx *x, unsigned w);
+
+/* Bit positions in a set word (field-major, see tag_lo): way i's valid bit,
+ * tag, vector, slot s's position bit and sharers. */
 static void f_valid(const gctx *x, char *b, size_t n, unsigned i)
 {
-    snprintf(b, n, "w[%u]", i * x->EW + x->EW - 1);
+    snprintf(b, n, "w[%u]", valid_bit(x, i));
 }
 static void f_tagr(const gctx *x, char *b, size_t n, unsigned i)
 {
-    snprintf(b, n, "w[%u:%u]", i * x->EW + x->VW + x->TW - 1, i * x->EW + x->VW);
+    snprintf(b, n, "w[%u:%u]", tag_lo(x, i) + x->TW - 1, tag_lo(x, i));
 }
 static void f_shr(const gctx *x, char *b, size_t n, unsigned i, unsigned s)
 {
-    unsigned lo = i * x->EW + s * x->SW + x->HP;
+    unsigned lo = i * x->VW + s * x->SW + x->HP;
     snprintf(b, n, "w[%u:%u]", lo + x->SH - 1, lo);
 }
 
@@ -255,7 +258,7 @@ static void emit_formal_funcs(gctx *x)
     and_begin(&t, e, "f_free");
     for (i = 0; i < x->W; i++) {
         f_valid(x, a, sizeof a, i);
-        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, i * x->EW + x->VW - 1, i * x->EW, x->VW);
+        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, i * x->VW + x->VW - 1, i * x->VW, x->VW);
     }
     and_end(&t);
     emit(e, "endfunction");
@@ -289,9 +292,9 @@ static void emit_formal_funcs(gctx *x)
          * is not empty: some position bit is set */
         for (s = 0; s < x->S; s++) {
             f_shr(x, b, sizeof b, i, s);
-            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a, i * x->EW + s * x->SW, b, x->SH);
+            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a, i * x->VW + s * x->SW, b, x->SH);
         }
-        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, i * x->EW + x->VW - 1, i * x->EW, x->VW);
+        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, i * x->VW + x->VW - 1, i * x->VW, x->VW);
     }
     and_end(&t);
     emit(e, "endfunction");
@@ -302,7 +305,7 @@ static void emit_formal_funcs(gctx *x)
              x->SETW - 1, x->IBW - 1);
         and_begin(&t, e, "f_tagidx");
         for (i = 0; i < x->W; i++) {
-            unsigned lo = i * x->EW + x->VW;
+            unsigned lo = tag_lo(x, i);
             f_valid(x, a, sizeof a, i);
             and_term(&t, "(!%s || w[%u:%u] == k)", a, lo + x->IB - 1, lo);
         }
