@@ -156,17 +156,11 @@ static void emit_formal_iface(gctx *x)
     emit(e, "end");
 }
 
-/* Set word layout, field-major: the ways' vectors (way 0 at bit 0), then
- * their tags, then their valid bits, then their ranks. Every way's field is
- * then a constant slice, and each field group is contiguous (one copy in a
- * simulator, plain wiring in hardware). */
-static unsigned tag_lo(const gctx *x, unsigned w) { return x->W * x->VW + w * x->TW; }
-static unsigned valid_bit(const gctx *x, unsigned w) { return x->W * (x->VW + x->TW) + w; }
-/* way w's vector: its slot s at + s * SW (position bit, then sharers) */
-static unsigned vec_lo(const gctx *x, unsigned w) { return w * x->VW; }
+static unsigned tag_lo(const gctx *x, unsigned w);
+static unsigned valid_bit(const gctx *x, unsigned w);
 
-/* Bit positions in a set word: way i's valid bit, tag, vector, slot s's
- * position bit and sharers, rank. */
+/* Bit positions in a set word (field-major, see tag_lo): way i's valid bit,
+ * tag, vector, slot s's position bit and sharers. */
 static void f_valid(const gctx *x, char *b, size_t n, unsigned i)
 {
     snprintf(b, n, "w[%u]", valid_bit(x, i));
@@ -177,7 +171,7 @@ static void f_tagr(const gctx *x, char *b, size_t n, unsigned i)
 }
 static void f_shr(const gctx *x, char *b, size_t n, unsigned i, unsigned s)
 {
-    unsigned lo = vec_lo(x, i) + s * x->SW + x->HP;
+    unsigned lo = i * x->VW + s * x->SW + x->HP;
     snprintf(b, n, "w[%u:%u]", lo + x->SH - 1, lo);
 }
 
@@ -264,7 +258,7 @@ static void emit_formal_funcs(gctx *x)
     and_begin(&t, e, "f_free");
     for (i = 0; i < x->W; i++) {
         f_valid(x, a, sizeof a, i);
-        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, vec_lo(x, i) + x->VW - 1, vec_lo(x, i), x->VW);
+        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, i * x->VW + x->VW - 1, i * x->VW, x->VW);
     }
     and_end(&t);
     emit(e, "endfunction");
@@ -298,9 +292,9 @@ static void emit_formal_funcs(gctx *x)
          * is not empty: some position bit is set */
         for (s = 0; s < x->S; s++) {
             f_shr(x, b, sizeof b, i, s);
-            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a, vec_lo(x, i) + s * x->SW, b, x->SH);
+            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a, i * x->VW + s * x->SW, b, x->SH);
         }
-        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, vec_lo(x, i) + x->VW - 1, vec_lo(x, i), x->VW);
+        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, i * x->VW + x->VW - 1, i * x->VW, x->VW);
     }
     and_end(&t);
     emit(e, "endfunction");
@@ -543,6 +537,12 @@ static void addr_fields(gctx *x, const char *pfx, int with_base)
         emit(e, "assign %s_tag = %s_base;", pfx, pfx);
 }
 
+/* Set word layout, field-major: the ways' vectors (way 0 at bit 0), then
+ * their tags, then their valid bits, then their ranks. Every way's field is
+ * then a constant slice, and each field group is contiguous (one copy in a
+ * simulator, plain wiring in hardware). */
+static unsigned tag_lo(const gctx *x, unsigned w) { return x->W * x->VW + w * x->TW; }
+static unsigned valid_bit(const gctx *x, unsigned w) { return x->W * (x->VW + x->TW) + w; }
 
 /* "WORD[valid] & (WORD[tag] == s1_tag)" for way w of a set word. */
 static void tag_match(const gctx *x, unsigned w, const char *word, char *buf, size_t len)
