@@ -423,6 +423,7 @@ struct stc_bsq_tm {
     unsigned scanning, setup, pass, rd_row, s2_valid, s2_row, done_valid;
     unsigned seb;
     stc_bsq_eset cer;
+    int keep_beats;
 };
 
 static int bit_of(const uint64_t *w, unsigned i) { return (int)((w[i / 64] >> (i % 64)) & 1u); }
@@ -474,20 +475,38 @@ static int tm_lane_drains(const stc_bsq_tm *t, unsigned j)
     return stc_bsq_eset_has(&t->cer, stc_bsq_band(t->rd[j], t->seb, t->c.n));
 }
 
+static int tm_lane_live(const stc_bsq_tm *t, unsigned j)
+{
+    unsigned k = j / t->c.drain, l = j % t->c.drain;
+    return t->s2_valid && t->valid[k * t->g.slots + t->s2_row * t->c.drain + l];
+}
+
+/* The beat's valid: any drained lane (standalone) or any live lane (CU). */
 static int tm_beat_any(const stc_bsq_tm *t)
 {
     for (unsigned j = 0; j < t->c.banks * t->c.drain; j++)
-        if (tm_lane_drains(t, j))
+        if (t->keep_beats ? tm_lane_live(t, j) : tm_lane_drains(t, j))
             return 1;
     return 0;
 }
 
-stc_bsq_tm *stc_bsq_tm_new(const stc_bsq_cfg *c)
+int stc_bsq_tm_lane(const stc_bsq_tm *t, unsigned j, uint64_t *addr)
+{
+    *addr = t->rd[j];
+    if (!tm_lane_live(t, j))
+        return 0;
+    return tm_lane_drains(t, j) ? 1 : 2;
+}
+
+stc_bsq_tm *stc_bsq_tm_new(const stc_bsq_cfg *c) { return stc_bsq_tm_new_ex(c, 0); }
+
+stc_bsq_tm *stc_bsq_tm_new_ex(const stc_bsq_cfg *c, int keep_beats)
 {
     stc_bsq_tm *t = calloc(1, sizeof *t);
     if (t == NULL)
         return NULL;
     t->c = *c;
+    t->keep_beats = keep_beats;
     stc_bsq_geom_of(c, &t->g);
     stc_bsq_port_layout(c, &t->l);
     t->mem = calloc(c->entries, sizeof *t->mem);
@@ -525,7 +544,8 @@ void stc_bsq_tm_eval(const stc_bsq_tm *t, const uint64_t *in, uint64_t *out)
 {
     const stc_bsq_layout *l = &t->l;
     int pb = tm_push_bank(t);
-    unsigned lanes = t->c.banks * t->c.drain, any = 0;
+    unsigned lanes = t->c.banks * t->c.drain;
+    int any;
     (void)in;
     memset(out, 0, l->out_words * sizeof *out);
     out[l->out_word[STC_BSQ_O_PUSH_READY]] = !t->scanning && !t->done_valid && pb >= 0;
@@ -534,9 +554,9 @@ void stc_bsq_tm_eval(const stc_bsq_tm *t, const uint64_t *in, uint64_t *out)
         out[l->out_word[STC_BSQ_O_PUSH_SLOT]] = (uint64_t)pb * t->g.slots + tm_top(t, (unsigned)pb);
     }
     out[l->out_word[STC_BSQ_O_CHG_READY]] = !t->scanning && !t->done_valid;
+    any = tm_beat_any(t);
     for (unsigned j = 0; j < lanes; j++)
         if (tm_lane_drains(t, j)) {
-            any = 1;
             bits_put(out + l->out_word[STC_BSQ_O_DRN_MASK], j, 1, 1);
             bits_put(out + l->out_word[STC_BSQ_O_DRN_ADDR], j * t->c.addr_bits, t->c.addr_bits,
                      t->rd[j]);

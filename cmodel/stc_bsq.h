@@ -186,6 +186,14 @@ typedef struct {
     unsigned out_width[STC_BSQ_O_N], out_word[STC_BSQ_O_N], out_words;
 } stc_bsq_layout;
 void stc_bsq_port_layout(const stc_bsq_cfg *c, stc_bsq_layout *l);
+/* The BSQ held inline in the CU's RTL: with keep_beats = 1 a scan presents
+ * every row that has a live lane (drained or kept), because the CU demands
+ * the bands of the kept entries; stc_bsq_tm_new is keep_beats = 0. */
+stc_bsq_tm *stc_bsq_tm_new_ex(const stc_bsq_cfg *c, int keep_beats);
+/* Lane j (bank * drain + l) of the beat on the drain port: 0 empty, 1 drains,
+ * 2 stays (keep_beats only counts these for the beat's valid); *addr gets
+ * the lane's address. */
+int stc_bsq_tm_lane(const stc_bsq_tm *t, unsigned j, uint64_t *addr);
 /* Width of the chg_seb_i port: bits of seb_max (at least 1). */
 unsigned stc_bsq_seb_bits(const stc_bsq_cfg *c);
 

@@ -150,8 +150,32 @@ const stc_cu_cfg *stc_cu_config(const stc_cu *cu);
 
 /* -------------------------------------------------------- timing shell -- */
 
-/* Cycle-accurate model of the RTL (ports in docs/stc.md, ## stc-cu). */
+/* Cycle-accurate model of the RTL (ports in docs/stc.md, ## stc-cu).
+ * Port values as in cmodel/unit.h; stc_cu_port_layout gives each port's
+ * width and first word, indexed by the enums below (inputs with rst_ni). */
 typedef struct stc_cu_tm stc_cu_tm;
+
+enum { STC_CU_I_RST, STC_CU_I_ST_VALID, STC_CU_I_ST_ADDR, STC_CU_I_ISS_READY, STC_CU_I_WA,
+       STC_CU_I_LD_VALID, STC_CU_I_LD_ADDR, STC_CU_I_LDR_READY, STC_CU_I_DEM_READY,
+       STC_CU_I_CONF_READY, STC_CU_I_PREP_VALID, STC_CU_I_RDY_READY, STC_CU_I_CHG_VALID,
+       STC_CU_I_CHG_CER, STC_CU_I_CHG_SEB, STC_CU_I_DONE_READY, STC_CU_I_N };
+enum { STC_CU_O_ST_READY, STC_CU_O_ST_BLOCKED, STC_CU_O_ST_SLOT, STC_CU_O_BSQ_FULL,
+       STC_CU_O_ISS_VALID, STC_CU_O_ISS_ADDR, STC_CU_O_ISS_DRAIN, STC_CU_O_LD_READY,
+       STC_CU_O_LDR_VALID, STC_CU_O_LDR_ADDR, STC_CU_O_LDR_UNCACHED, STC_CU_O_DEM_VALID,
+       STC_CU_O_DEM_ADDR, STC_CU_O_DEM_BAND, STC_CU_O_CONF_VALID, STC_CU_O_CONF_ADDR,
+       STC_CU_O_CONF_BAND, STC_CU_O_PREP_READY, STC_CU_O_RDY_VALID, STC_CU_O_CHG_READY,
+       STC_CU_O_DONE_VALID, STC_CU_O_CER, STC_CU_O_SEB, STC_CU_O_PHASE, STC_CU_O_PW,
+       STC_CU_O_N };
+
+/* Width of the pending-write counter pw_o (the trace tool refuses more
+ * outstanding stores). */
+#define STC_CU_PW_BITS 16
+
+typedef struct {
+    unsigned in_width[STC_CU_I_N], in_word[STC_CU_I_N], in_words;
+    unsigned out_width[STC_CU_O_N], out_word[STC_CU_O_N], out_words;
+} stc_cu_layout;
+void stc_cu_port_layout(const stc_cu_cfg *c, stc_cu_layout *l);
 
 stc_cu_tm *stc_cu_tm_new(const stc_cu_cfg *c);
 void stc_cu_tm_free(stc_cu_tm *t);
