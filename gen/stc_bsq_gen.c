@@ -119,11 +119,10 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
     }
     emit(e, "logic push_fire;");
     emit(e, "assign push_fire = q_push_valid & q_push_ready;");
-    emit(e, "logic [%u:0] wr_lane_sel;", x.D - 1);
-    if (x.D > 1)
-        emit(e, "assign wr_lane_sel = %u'd1 << push_top[%u:0];", x.D, x.LB - 1);
-    else
-        emit(e, "assign wr_lane_sel = 1'b1;");
+    if (x.D > 1) {
+        emit(e, "logic [%u:0] wr_lane;", x.LB - 1);
+        emit(e, "assign wr_lane = push_top[%u:0];", x.LB - 1);
+    }
     if (x.R > 1) {
         emit(e, "logic [%u:0] wr_row, rd_addr;", x.RB - 1);
         emit(e, "assign wr_row = push_top[%u:%u];", x.LB + x.RB - 1, x.LB);
@@ -254,8 +253,12 @@ void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c)
     bgeo x;
     geo(c, &x);
     emit(e, "// Bank RAMs: a push writes one lane of a row, a scan reads a row.");
+    /* a bank of one row is a register, not a RAM */
     for (unsigned k = 0; k < x.B; k++)
-        emit(e, "logic [%u:0] bank%u_mem [0:%u];", x.RW - 1, k, x.R - 1);
+        if (x.R > 1)
+            emit(e, "logic [%u:0] bank%u_mem [0:%u];", x.RW - 1, k, x.R - 1);
+        else
+            emit(e, "logic [%u:0] bank%u_mem;", x.RW - 1, k);
     emit(e, "always_ff @(posedge clk_i) begin");
     for (unsigned k = 0; k < x.B; k++) {
         const char *cond_bank = "";
@@ -264,18 +267,18 @@ void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c)
             snprintf(cb, sizeof cb, " && push_bank == %u'd%u", x.BW, k);
             cond_bank = cb;
         }
-        for (unsigned l = 0; l < x.D; l++) {
-            if (x.R > 1)
-                emit(e, "  if (push_fire%s && wr_lane_sel[%u]) bank%u_mem[wr_row][%u:%u] <= q_push_addr;",
-                     cond_bank, l, k, (l + 1) * x.A - 1, l * x.A);
-            else
-                emit(e, "  if (push_fire%s && wr_lane_sel[%u]) bank%u_mem[0][%u:%u] <= q_push_addr;",
-                     cond_bank, l, k, (l + 1) * x.A - 1, l * x.A);
-        }
+        /* one write port with a lane enable (a byte-enable RAM), so that
+         * a bank stays a simple dual-port memory */
+        const char *row = x.R > 1 ? "[wr_row]" : "";
+        if (x.D > 1)
+            emit(e, "  if (push_fire%s) bank%u_mem%s[32'(wr_lane) * %u +: %u] <= q_push_addr;",
+                 cond_bank, k, row, x.A, x.A);
+        else
+            emit(e, "  if (push_fire%s) bank%u_mem%s <= q_push_addr;", cond_bank, k, row);
         if (x.R > 1)
             emit(e, "  if (rd_en) rd%u_q <= bank%u_mem[rd_addr];", k, k);
         else
-            emit(e, "  if (rd_en) rd%u_q <= bank%u_mem[0];", k, k);
+            emit(e, "  if (rd_en) rd%u_q <= bank%u_mem;", k, k);
     }
     emit(e, "end");
     emit_nl(e);
@@ -307,6 +310,8 @@ static void emit_bsq(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// STC blocked store queue (paper 4.2, 7.2, Table 4; spec 3.4): addresses of");
     emit(e, "// stores outside their band's epoch, %u banks of inferred RAM, re-scanned at", x.B);
     emit(e, "// every ChangeEpoch %u entries per bank per cycle. See docs/stc.md.", x.D);
+    if (x.R == 1)
+        emit(e, "// Storage: one row per bank, held in registers; no RAM by design.");
     ports_file_header(e, b, "// ");
     emit(e, "`default_nettype none");
     emit_nl(e);

@@ -53,6 +53,8 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// ChangeEpoch: CER/SEB updated, DV and conflict flag cleared, BSQ scan drains");
     emit(e, "// matching entries one per cycle into the L1 register and re-demands the");
     emit(e, "// bands of the entries that stay, then DoneAck. See docs/stc.md.");
+    if (g.rows == 1)
+        emit(e, "// Storage: one row per BSQ bank, held in registers; no RAM by design.");
     ports_file_header(e, b, "// ");
     emit(e, "`default_nettype none");
     emit_nl(e);

@@ -100,8 +100,8 @@ module stc_bsq_fpga (
   assign q_push_slot = q_full ? 5'd0 : {push_bank, push_top[2:0]};
   logic push_fire;
   assign push_fire = q_push_valid & q_push_ready;
-  logic [1:0] wr_lane_sel;
-  assign wr_lane_sel = 2'd1 << push_top[0:0];
+  logic [0:0] wr_lane;
+  assign wr_lane = push_top[0:0];
   logic [1:0] wr_row, rd_addr;
   assign wr_row = push_top[2:1];
   assign rd_addr = rd_row_q[1:0];
@@ -210,17 +210,13 @@ module stc_bsq_fpga (
   logic [63:0] bank2_mem [0:3];
   logic [63:0] bank3_mem [0:3];
   always_ff @(posedge clk_i) begin
-    if (push_fire && push_bank == 2'd0 && wr_lane_sel[0]) bank0_mem[wr_row][31:0] <= q_push_addr;
-    if (push_fire && push_bank == 2'd0 && wr_lane_sel[1]) bank0_mem[wr_row][63:32] <= q_push_addr;
+    if (push_fire && push_bank == 2'd0) bank0_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd0_q <= bank0_mem[rd_addr];
-    if (push_fire && push_bank == 2'd1 && wr_lane_sel[0]) bank1_mem[wr_row][31:0] <= q_push_addr;
-    if (push_fire && push_bank == 2'd1 && wr_lane_sel[1]) bank1_mem[wr_row][63:32] <= q_push_addr;
+    if (push_fire && push_bank == 2'd1) bank1_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd1_q <= bank1_mem[rd_addr];
-    if (push_fire && push_bank == 2'd2 && wr_lane_sel[0]) bank2_mem[wr_row][31:0] <= q_push_addr;
-    if (push_fire && push_bank == 2'd2 && wr_lane_sel[1]) bank2_mem[wr_row][63:32] <= q_push_addr;
+    if (push_fire && push_bank == 2'd2) bank2_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd2_q <= bank2_mem[rd_addr];
-    if (push_fire && push_bank == 2'd3 && wr_lane_sel[0]) bank3_mem[wr_row][31:0] <= q_push_addr;
-    if (push_fire && push_bank == 2'd3 && wr_lane_sel[1]) bank3_mem[wr_row][63:32] <= q_push_addr;
+    if (push_fire && push_bank == 2'd3) bank3_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd3_q <= bank3_mem[rd_addr];
   end
 
