@@ -74,29 +74,33 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
         emit(e, "logic [%u:0] rr_q, rr_d;", x.BW - 1);
     emit_nl(e);
 
+    /* Combinational blocks never read what they write (one of the three
+     * simulators re-runs such a block for ever when the value changes
+     * within a run): per-bank wires, chains of assigns. */
     emit(e, "// Bank tops (priority encoders over each bank's valid bits).");
     emit(e, "logic [%u:0] tops;", x.B * x.TW - 1);
     emit(e, "logic [%u:0] bank_free;", x.B - 1);
-    emit(e, "always_comb begin");
-    emit(e, "  tops = '0;");
-    emit(e, "  for (int k = 0; k < %u; k++) begin", x.B);
-    emit(e, "    for (int s = 0; s < %u; s++)", x.S);
-    emit(e, "      if (valid_q[k*%u + s]) tops[k*%u +: %u] = %u'(s + 1);", x.S, x.TW, x.TW, x.TW);
-    emit(e, "    bank_free[k] = tops[k*%u +: %u] != %u'd%u;", x.TW, x.TW, x.TW, x.S);
-    emit(e, "  end");
-    emit(e, "end");
+    for (k = 0; k < x.B; k++) {
+        emit(e, "logic [%u:0] top%u;", x.TW - 1, k);
+        emit(e, "assign top%u =", k);
+        for (unsigned sl = x.S; sl-- > 0;)
+            emit(e, "  valid_q[%u] ? %u'd%u :", k * x.S + sl, x.TW, sl + 1);
+        emit(e, "  %u'd0;", x.TW);
+        emit(e, "assign bank_free[%u] = top%u != %u'd%u;", k, k, x.TW, x.S);
+    }
+    emit(e, "assign tops = {");
+    for (k = x.B; k-- > 0;)
+        emit(e, "  top%u%s", k, k ? "," : "");
+    emit(e, "};");
     emit_nl(e);
 
     emit(e, "// Allocation: the first bank with a free slot at or after rr, round robin.");
     if (x.B > 1) {
-        emit(e, "logic [%u:0] push_bank, probe;", x.BW - 1);
+        emit(e, "logic [%u:0] push_bank;", x.BW - 1);
         emit(e, "always_comb begin");
         emit(e, "  push_bank = '0;");
-        emit(e, "  probe = '0;");
-        emit(e, "  for (int i = %u; i >= 0; i--) begin", x.B - 1);
-        emit(e, "    probe = rr_q + %u'(i);", x.BW);
-        emit(e, "    if (bank_free[probe]) push_bank = probe;");
-        emit(e, "  end");
+        for (unsigned i = x.B; i-- > 0;)
+            emit(e, "  if (bank_free[rr_q + %u'd%u]) push_bank = rr_q + %u'd%u;", x.BW, i, x.BW, i);
         emit(e, "end");
     }
     emit(e, "logic [%u:0] push_top;", x.TW - 1);
@@ -134,14 +138,15 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
     emit(e, "// ceil(top / %u)); then one row of every bank per cycle. The read", x.D);
     emit(e, "// registers hold a row (the beat) until it is taken.");
     emit(e, "logic [%u:0] pass_len;", x.CW - 1);
-    emit(e, "always_comb begin");
-    emit(e, "  pass_len = '0;");
-    emit(e, "  for (int k = 0; k < %u; k++)", x.B);
-    emit(e, "    if (%u'((tops[k*%u +: %u] + %u'd%u) >> %u) > pass_len)", x.CW, x.TW, x.TW, x.TW,
-         x.D - 1, x.LB);
-    emit(e, "      pass_len = %u'((tops[k*%u +: %u] + %u'd%u) >> %u);", x.CW, x.TW, x.TW, x.TW,
-         x.D - 1, x.LB);
-    emit(e, "end");
+    for (k = 0; k < x.B; k++) {
+        emit(e, "logic [%u:0] rows%u, pmax%u;", x.CW - 1, k, k);
+        emit(e, "assign rows%u = %u'((top%u + %u'd%u) >> %u);", k, x.CW, k, x.TW, x.D - 1, x.LB);
+        if (k == 0)
+            emit(e, "assign pmax0 = rows0;");
+        else
+            emit(e, "assign pmax%u = rows%u > pmax%u ? rows%u : pmax%u;", k, k, k - 1, k, k - 1);
+    }
+    emit(e, "assign pass_len = pmax%u;", x.B - 1);
     for (k = 0; k < x.B; k++)
         emit(e, "logic [%u:0] rd%u_q;", x.RW - 1, k);
     emit(e, "logic [%u:0] beat_data;", x.L * x.A - 1);
@@ -151,15 +156,17 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
         emit(e, "  rd%u_q%s", k, k ? "," : "");
     emit(e, "};");
     emit(e, "logic [%u:0] lane_band;", x.L * x.N - 1);
-    emit(e, "always_comb begin");
-    emit(e, "  for (int j = 0; j < %u; j++) begin", x.L);
+    emit(e, "always_comb");
+    emit(e, "  for (int j = 0; j < %u; j++)", x.L);
     emit(e, "    live[j] = s2_valid_q & valid_q[(j / %u) * %u + 32'(s2_row_q) * %u + (j %% %u)];",
          x.D, x.S, x.D, x.D);
+    emit(e, "always_comb");
+    emit(e, "  for (int j = 0; j < %u; j++)", x.L);
     emit(e, "    lane_band[j*%u +: %u] = %u'(beat_data[j*%u +: %u] >> seb_q);", x.N, x.N, x.N, x.A,
          x.A);
+    emit(e, "always_comb");
+    emit(e, "  for (int j = 0; j < %u; j++)", x.L);
     emit(e, "    drains[j] = live[j] & cer_q[lane_band[j*%u +: %u]];", x.N, x.N);
-    emit(e, "  end");
-    emit(e, "end");
     emit(e, "logic beat_valid, adv, rd_en;");
     if (cu_mode) {
         emit(e, "assign beat_valid = |live;");
@@ -181,13 +188,32 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
     emit(e, "assign q_count = q_count_q;");
     emit_nl(e);
 
-    emit(e, "// Next state of the queue.");
+    emit(e, "// Next state of the queue (whole-vector updates: no variable-index");
+    emit(e, "// assignment inside always_comb, which one of the simulators re-triggers on).");
     emit(e, "logic [%u:0] drained_n;", x.NW - 1);
+    emit(e, "logic [%u:0] push_set, drain_clr;", x.E - 1);
+    emit(e, "assign push_set = push_fire ? %u'd1 << q_push_slot : %u'd0;", x.E, x.E);
+    emit(e, "// slot s = bank * %u + row * %u + lane is cleared when its lane drains", x.S, x.D);
+    emit(e, "always_comb");
+    emit(e, "  for (int s = 0; s < %u; s++)", x.E);
+    emit(e, "    drain_clr[s] = beat_fire & (32'(s2_row_q) == (s %% %u) / %u) & drains[(s / %u) * %u + (s %% %u)];",
+         x.S, x.D, x.S, x.D, x.D);
+    {
+        char buf[64];
+        emit_raw(e, "%*sassign drained_n = ", e->indent * 2, "");
+        for (unsigned j = 0; j < x.L; j++) {
+            snprintf(buf, sizeof buf, "%s%u'(drain_clr_lane[%u])", j ? " + " : "", x.NW, j);
+            emit_raw(e, "%s", buf);
+        }
+        emit_raw(e, ";\n");
+    }
     emit(e, "logic beat_fire;");
+    emit(e, "logic [%u:0] drain_clr_lane;", x.L - 1);
     emit(e, "assign beat_fire = scanning_q & ~setup_q & s2_valid_q & beat_valid & q_drn_ready;");
+    emit(e, "assign drain_clr_lane = beat_fire ? drains : %u'd0;", x.L);
     emit(e, "always_comb begin");
-    emit(e, "  valid_d = valid_q;");
-    emit(e, "  q_count_d = q_count_q;");
+    emit(e, "  valid_d = (valid_q | push_set) & ~drain_clr;");
+    emit(e, "  q_count_d = q_count_q + %u'(push_fire) - drained_n;", x.NW);
     emit(e, "  scanning_d = scanning_q;");
     emit(e, "  setup_d = setup_q;");
     emit(e, "  pass_d = pass_q;");
@@ -201,13 +227,8 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
     }
     if (x.B > 1)
         emit(e, "  rr_d = rr_q;");
-    emit(e, "  drained_n = '0;");
-    emit(e, "  if (push_fire) begin");
-    emit(e, "    valid_d[q_push_slot] = 1'b1;");
-    emit(e, "    q_count_d = q_count_q + %u'd1;", x.NW);
     if (x.B > 1)
-        emit(e, "    rr_d = push_bank + %u'd1;", x.BW);
-    emit(e, "  end");
+        emit(e, "  if (push_fire) rr_d = push_bank + %u'd1;", x.BW);
     emit(e, "  if (q_chg_valid & q_chg_ready) begin");
     emit(e, "    scanning_d = 1'b1;");
     emit(e, "    setup_d = 1'b1;");
@@ -222,14 +243,6 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
     emit(e, "    pass_d = pass_len;");
     emit(e, "    rd_row_d = '0;");
     emit(e, "  end");
-    emit(e, "  if (beat_fire)");
-    emit(e, "    for (int j = 0; j < %u; j++)", x.L);
-    emit(e, "      if (drains[j]) begin");
-    emit(e, "        valid_d[(j / %u) * %u + 32'(s2_row_q) * %u + (j %% %u)] = 1'b0;", x.D, x.S,
-         x.D, x.D);
-    emit(e, "        drained_n = drained_n + %u'd1;", x.NW);
-    emit(e, "      end");
-    emit(e, "  q_count_d = q_count_d - drained_n;");
     emit(e, "  if (scanning_q & ~setup_q & adv) begin");
     emit(e, "    if (rd_row_q < pass_q) begin");
     if (x.R > 1)

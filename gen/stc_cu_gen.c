@@ -139,18 +139,19 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
         emit(e, "    need[j] = 1'b0 & q_drn_keep[j]; // NV: no re-demand");
     emit(e, "assign first_drn = pend_drn & (~pend_drn + %u'd1);", L);
     emit(e, "assign first_need = need & (~need + %u'd1);", L);
-    emit(e, "always_comb begin");
-    emit(e, "  drn_sel_addr = '0;");
-    emit(e, "  need_sel_addr = '0;");
-    emit(e, "  need_sel_band = '0;");
-    emit(e, "  for (int j = 0; j < %u; j++) begin", L);
-    emit(e, "    if (first_drn[j]) drn_sel_addr = drn_sel_addr | q_drn_data[j*%u +: %u];", A, A);
-    emit(e, "    if (first_need[j]) begin");
-    emit(e, "      need_sel_addr = need_sel_addr | q_drn_data[j*%u +: %u];", A, A);
-    emit(e, "      need_sel_band = need_sel_band | lane_band[j*%u +: %u];", N, N);
-    emit(e, "    end");
-    emit(e, "  end");
-    emit(e, "end");
+    /* AND-OR selects of the one-hot lanes (no block reads what it writes) */
+    emit(e, "assign drn_sel_addr =");
+    for (unsigned j = 0; j < L; j++)
+        emit(e, "  ({%u{first_drn[%u]}} & q_drn_data[%u:%u])%s", A, j, (j + 1) * A - 1, j * A,
+             j + 1 < L ? " |" : ";");
+    emit(e, "assign need_sel_addr =");
+    for (unsigned j = 0; j < L; j++)
+        emit(e, "  ({%u{first_need[%u]}} & q_drn_data[%u:%u])%s", A, j, (j + 1) * A - 1, j * A,
+             j + 1 < L ? " |" : ";");
+    emit(e, "assign need_sel_band =");
+    for (unsigned j = 0; j < L; j++)
+        emit(e, "  ({%u{first_need[%u]}} & lane_band[%u:%u])%s", N, j, (j + 1) * N - 1, j * N,
+             j + 1 < L ? " |" : ";");
     emit(e, "assign q_drn_ready = (pend_drn == '0) & (need == '0);");
     emit(e, "assign drn_take = q_drn_valid & (pend_drn != '0) & iss_free;");
     emit(e, "assign need_take = q_drn_valid & (need != '0) & dem_free;");
@@ -169,11 +170,14 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
 
     emit(e, "// Next state of the epoch logic.");
     emit(e, "logic iss_fire;");
+    emit(e, "logic [%u:0] dv_set;", EP - 1);
+    emit(e, "assign dv_set = (st_fire & st_need_dem ? %u'd1 << st_band : %u'd0) |", EP, EP);
+    emit(e, "                (need_take ? %u'd1 << need_sel_band : %u'd0);", EP, EP);
     emit(e, "assign iss_fire = iss_valid_q & iss_ready_i;");
     emit(e, "always_comb begin");
     emit(e, "  cer_d = cer_q;");
     emit(e, "  seb_d = seb_q;");
-    emit(e, "  dv_d = dv_q;");
+    emit(e, "  dv_d = dv_q | dv_set;");
     emit(e, "  phase_d = phase_q;");
     emit(e, "  ready_sent_d = ready_sent_q;");
     emit(e, "  conf_sent_d = conf_sent_q;");
@@ -207,13 +211,11 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "    dem_valid_d = 1'b1;");
     emit(e, "    dem_addr_d = st_addr_i;");
     emit(e, "    dem_band_d = st_band;");
-    emit(e, "    dv_d[st_band] = 1'b1;");
     emit(e, "  end");
     emit(e, "  if (need_take) begin");
     emit(e, "    dem_valid_d = 1'b1;");
     emit(e, "    dem_addr_d = need_sel_addr;");
     emit(e, "    dem_band_d = need_sel_band;");
-    emit(e, "    dv_d[need_sel_band] = 1'b1;");
     emit(e, "  end");
     emit(e, "  if (ld_fire) begin");
     emit(e, "    ldr_valid_d = 1'b1;");

@@ -70,24 +70,69 @@ module stc_bsq_fpga (
   // Bank tops (priority encoders over each bank's valid bits).
   logic [15:0] tops;
   logic [3:0] bank_free;
-  always_comb begin
-    tops = '0;
-    for (int k = 0; k < 4; k++) begin
-      for (int s = 0; s < 8; s++)
-        if (valid_q[k*8 + s]) tops[k*4 +: 4] = 4'(s + 1);
-      bank_free[k] = tops[k*4 +: 4] != 4'd8;
-    end
-  end
+  logic [3:0] top0;
+  assign top0 =
+    valid_q[7] ? 4'd8 :
+    valid_q[6] ? 4'd7 :
+    valid_q[5] ? 4'd6 :
+    valid_q[4] ? 4'd5 :
+    valid_q[3] ? 4'd4 :
+    valid_q[2] ? 4'd3 :
+    valid_q[1] ? 4'd2 :
+    valid_q[0] ? 4'd1 :
+    4'd0;
+  assign bank_free[0] = top0 != 4'd8;
+  logic [3:0] top1;
+  assign top1 =
+    valid_q[15] ? 4'd8 :
+    valid_q[14] ? 4'd7 :
+    valid_q[13] ? 4'd6 :
+    valid_q[12] ? 4'd5 :
+    valid_q[11] ? 4'd4 :
+    valid_q[10] ? 4'd3 :
+    valid_q[9] ? 4'd2 :
+    valid_q[8] ? 4'd1 :
+    4'd0;
+  assign bank_free[1] = top1 != 4'd8;
+  logic [3:0] top2;
+  assign top2 =
+    valid_q[23] ? 4'd8 :
+    valid_q[22] ? 4'd7 :
+    valid_q[21] ? 4'd6 :
+    valid_q[20] ? 4'd5 :
+    valid_q[19] ? 4'd4 :
+    valid_q[18] ? 4'd3 :
+    valid_q[17] ? 4'd2 :
+    valid_q[16] ? 4'd1 :
+    4'd0;
+  assign bank_free[2] = top2 != 4'd8;
+  logic [3:0] top3;
+  assign top3 =
+    valid_q[31] ? 4'd8 :
+    valid_q[30] ? 4'd7 :
+    valid_q[29] ? 4'd6 :
+    valid_q[28] ? 4'd5 :
+    valid_q[27] ? 4'd4 :
+    valid_q[26] ? 4'd3 :
+    valid_q[25] ? 4'd2 :
+    valid_q[24] ? 4'd1 :
+    4'd0;
+  assign bank_free[3] = top3 != 4'd8;
+  assign tops = {
+    top3,
+    top2,
+    top1,
+    top0
+  };
 
   // Allocation: the first bank with a free slot at or after rr, round robin.
-  logic [1:0] push_bank, probe;
+  logic [1:0] push_bank;
   always_comb begin
     push_bank = '0;
-    probe = '0;
-    for (int i = 3; i >= 0; i--) begin
-      probe = rr_q + 2'(i);
-      if (bank_free[probe]) push_bank = probe;
-    end
+    if (bank_free[rr_q + 2'd3]) push_bank = rr_q + 2'd3;
+    if (bank_free[rr_q + 2'd2]) push_bank = rr_q + 2'd2;
+    if (bank_free[rr_q + 2'd1]) push_bank = rr_q + 2'd1;
+    if (bank_free[rr_q + 2'd0]) push_bank = rr_q + 2'd0;
   end
   logic [3:0] push_top;
   logic unused_push_top;
@@ -110,12 +155,19 @@ module stc_bsq_fpga (
   // ceil(top / 2)); then one row of every bank per cycle. The read
   // registers hold a row (the beat) until it is taken.
   logic [2:0] pass_len;
-  always_comb begin
-    pass_len = '0;
-    for (int k = 0; k < 4; k++)
-      if (3'((tops[k*4 +: 4] + 4'd1) >> 1) > pass_len)
-        pass_len = 3'((tops[k*4 +: 4] + 4'd1) >> 1);
-  end
+  logic [2:0] rows0, pmax0;
+  assign rows0 = 3'((top0 + 4'd1) >> 1);
+  assign pmax0 = rows0;
+  logic [2:0] rows1, pmax1;
+  assign rows1 = 3'((top1 + 4'd1) >> 1);
+  assign pmax1 = rows1 > pmax0 ? rows1 : pmax0;
+  logic [2:0] rows2, pmax2;
+  assign rows2 = 3'((top2 + 4'd1) >> 1);
+  assign pmax2 = rows2 > pmax1 ? rows2 : pmax1;
+  logic [2:0] rows3, pmax3;
+  assign rows3 = 3'((top3 + 4'd1) >> 1);
+  assign pmax3 = rows3 > pmax2 ? rows3 : pmax2;
+  assign pass_len = pmax3;
   logic [63:0] rd0_q;
   logic [63:0] rd1_q;
   logic [63:0] rd2_q;
@@ -129,13 +181,15 @@ module stc_bsq_fpga (
     rd0_q
   };
   logic [31:0] lane_band;
-  always_comb begin
-    for (int j = 0; j < 8; j++) begin
+  always_comb
+    for (int j = 0; j < 8; j++)
       live[j] = s2_valid_q & valid_q[(j / 2) * 8 + 32'(s2_row_q) * 2 + (j % 2)];
+  always_comb
+    for (int j = 0; j < 8; j++)
       lane_band[j*4 +: 4] = 4'(beat_data[j*32 +: 32] >> seb_q);
+  always_comb
+    for (int j = 0; j < 8; j++)
       drains[j] = live[j] & cer_q[lane_band[j*4 +: 4]];
-    end
-  end
   logic beat_valid, adv, rd_en;
   assign beat_valid = |drains;
   assign q_drn_valid = beat_valid;
@@ -149,13 +203,23 @@ module stc_bsq_fpga (
   assign q_done_cycles = pass_q;
   assign q_count = q_count_q;
 
-  // Next state of the queue.
+  // Next state of the queue (whole-vector updates: no variable-index
+  // assignment inside always_comb, which one of the simulators re-triggers on).
   logic [5:0] drained_n;
+  logic [31:0] push_set, drain_clr;
+  assign push_set = push_fire ? 32'd1 << q_push_slot : 32'd0;
+  // slot s = bank * 8 + row * 2 + lane is cleared when its lane drains
+  always_comb
+    for (int s = 0; s < 32; s++)
+      drain_clr[s] = beat_fire & (32'(s2_row_q) == (s % 8) / 2) & drains[(s / 8) * 2 + (s % 2)];
+  assign drained_n = 6'(drain_clr_lane[0]) + 6'(drain_clr_lane[1]) + 6'(drain_clr_lane[2]) + 6'(drain_clr_lane[3]) + 6'(drain_clr_lane[4]) + 6'(drain_clr_lane[5]) + 6'(drain_clr_lane[6]) + 6'(drain_clr_lane[7]);
   logic beat_fire;
+  logic [7:0] drain_clr_lane;
   assign beat_fire = scanning_q & ~setup_q & s2_valid_q & beat_valid & q_drn_ready;
+  assign drain_clr_lane = beat_fire ? drains : 8'd0;
   always_comb begin
-    valid_d = valid_q;
-    q_count_d = q_count_q;
+    valid_d = (valid_q | push_set) & ~drain_clr;
+    q_count_d = q_count_q + 6'(push_fire) - drained_n;
     scanning_d = scanning_q;
     setup_d = setup_q;
     pass_d = pass_q;
@@ -166,12 +230,7 @@ module stc_bsq_fpga (
     cer_d = cer_q;
     seb_d = seb_q;
     rr_d = rr_q;
-    drained_n = '0;
-    if (push_fire) begin
-      valid_d[q_push_slot] = 1'b1;
-      q_count_d = q_count_q + 6'd1;
-      rr_d = push_bank + 2'd1;
-    end
+    if (push_fire) rr_d = push_bank + 2'd1;
     if (q_chg_valid & q_chg_ready) begin
       scanning_d = 1'b1;
       setup_d = 1'b1;
@@ -184,13 +243,6 @@ module stc_bsq_fpga (
       pass_d = pass_len;
       rd_row_d = '0;
     end
-    if (beat_fire)
-      for (int j = 0; j < 8; j++)
-        if (drains[j]) begin
-          valid_d[(j / 2) * 8 + 32'(s2_row_q) * 2 + (j % 2)] = 1'b0;
-          drained_n = drained_n + 6'd1;
-        end
-    q_count_d = q_count_d - drained_n;
     if (scanning_q & ~setup_q & adv) begin
       if (rd_row_q < pass_q) begin
         s2_row_d = 2'(rd_addr);

@@ -126,18 +126,105 @@ module stc_cu_default (
       need[j] = q_drn_keep[j] & ~dv_q[lane_band[j*4 +: 4]];
   assign first_drn = pend_drn & (~pend_drn + 32'd1);
   assign first_need = need & (~need + 32'd1);
-  always_comb begin
-    drn_sel_addr = '0;
-    need_sel_addr = '0;
-    need_sel_band = '0;
-    for (int j = 0; j < 32; j++) begin
-      if (first_drn[j]) drn_sel_addr = drn_sel_addr | q_drn_data[j*32 +: 32];
-      if (first_need[j]) begin
-        need_sel_addr = need_sel_addr | q_drn_data[j*32 +: 32];
-        need_sel_band = need_sel_band | lane_band[j*4 +: 4];
-      end
-    end
-  end
+  assign drn_sel_addr =
+    ({32{first_drn[0]}} & q_drn_data[31:0]) |
+    ({32{first_drn[1]}} & q_drn_data[63:32]) |
+    ({32{first_drn[2]}} & q_drn_data[95:64]) |
+    ({32{first_drn[3]}} & q_drn_data[127:96]) |
+    ({32{first_drn[4]}} & q_drn_data[159:128]) |
+    ({32{first_drn[5]}} & q_drn_data[191:160]) |
+    ({32{first_drn[6]}} & q_drn_data[223:192]) |
+    ({32{first_drn[7]}} & q_drn_data[255:224]) |
+    ({32{first_drn[8]}} & q_drn_data[287:256]) |
+    ({32{first_drn[9]}} & q_drn_data[319:288]) |
+    ({32{first_drn[10]}} & q_drn_data[351:320]) |
+    ({32{first_drn[11]}} & q_drn_data[383:352]) |
+    ({32{first_drn[12]}} & q_drn_data[415:384]) |
+    ({32{first_drn[13]}} & q_drn_data[447:416]) |
+    ({32{first_drn[14]}} & q_drn_data[479:448]) |
+    ({32{first_drn[15]}} & q_drn_data[511:480]) |
+    ({32{first_drn[16]}} & q_drn_data[543:512]) |
+    ({32{first_drn[17]}} & q_drn_data[575:544]) |
+    ({32{first_drn[18]}} & q_drn_data[607:576]) |
+    ({32{first_drn[19]}} & q_drn_data[639:608]) |
+    ({32{first_drn[20]}} & q_drn_data[671:640]) |
+    ({32{first_drn[21]}} & q_drn_data[703:672]) |
+    ({32{first_drn[22]}} & q_drn_data[735:704]) |
+    ({32{first_drn[23]}} & q_drn_data[767:736]) |
+    ({32{first_drn[24]}} & q_drn_data[799:768]) |
+    ({32{first_drn[25]}} & q_drn_data[831:800]) |
+    ({32{first_drn[26]}} & q_drn_data[863:832]) |
+    ({32{first_drn[27]}} & q_drn_data[895:864]) |
+    ({32{first_drn[28]}} & q_drn_data[927:896]) |
+    ({32{first_drn[29]}} & q_drn_data[959:928]) |
+    ({32{first_drn[30]}} & q_drn_data[991:960]) |
+    ({32{first_drn[31]}} & q_drn_data[1023:992]);
+  assign need_sel_addr =
+    ({32{first_need[0]}} & q_drn_data[31:0]) |
+    ({32{first_need[1]}} & q_drn_data[63:32]) |
+    ({32{first_need[2]}} & q_drn_data[95:64]) |
+    ({32{first_need[3]}} & q_drn_data[127:96]) |
+    ({32{first_need[4]}} & q_drn_data[159:128]) |
+    ({32{first_need[5]}} & q_drn_data[191:160]) |
+    ({32{first_need[6]}} & q_drn_data[223:192]) |
+    ({32{first_need[7]}} & q_drn_data[255:224]) |
+    ({32{first_need[8]}} & q_drn_data[287:256]) |
+    ({32{first_need[9]}} & q_drn_data[319:288]) |
+    ({32{first_need[10]}} & q_drn_data[351:320]) |
+    ({32{first_need[11]}} & q_drn_data[383:352]) |
+    ({32{first_need[12]}} & q_drn_data[415:384]) |
+    ({32{first_need[13]}} & q_drn_data[447:416]) |
+    ({32{first_need[14]}} & q_drn_data[479:448]) |
+    ({32{first_need[15]}} & q_drn_data[511:480]) |
+    ({32{first_need[16]}} & q_drn_data[543:512]) |
+    ({32{first_need[17]}} & q_drn_data[575:544]) |
+    ({32{first_need[18]}} & q_drn_data[607:576]) |
+    ({32{first_need[19]}} & q_drn_data[639:608]) |
+    ({32{first_need[20]}} & q_drn_data[671:640]) |
+    ({32{first_need[21]}} & q_drn_data[703:672]) |
+    ({32{first_need[22]}} & q_drn_data[735:704]) |
+    ({32{first_need[23]}} & q_drn_data[767:736]) |
+    ({32{first_need[24]}} & q_drn_data[799:768]) |
+    ({32{first_need[25]}} & q_drn_data[831:800]) |
+    ({32{first_need[26]}} & q_drn_data[863:832]) |
+    ({32{first_need[27]}} & q_drn_data[895:864]) |
+    ({32{first_need[28]}} & q_drn_data[927:896]) |
+    ({32{first_need[29]}} & q_drn_data[959:928]) |
+    ({32{first_need[30]}} & q_drn_data[991:960]) |
+    ({32{first_need[31]}} & q_drn_data[1023:992]);
+  assign need_sel_band =
+    ({4{first_need[0]}} & lane_band[3:0]) |
+    ({4{first_need[1]}} & lane_band[7:4]) |
+    ({4{first_need[2]}} & lane_band[11:8]) |
+    ({4{first_need[3]}} & lane_band[15:12]) |
+    ({4{first_need[4]}} & lane_band[19:16]) |
+    ({4{first_need[5]}} & lane_band[23:20]) |
+    ({4{first_need[6]}} & lane_band[27:24]) |
+    ({4{first_need[7]}} & lane_band[31:28]) |
+    ({4{first_need[8]}} & lane_band[35:32]) |
+    ({4{first_need[9]}} & lane_band[39:36]) |
+    ({4{first_need[10]}} & lane_band[43:40]) |
+    ({4{first_need[11]}} & lane_band[47:44]) |
+    ({4{first_need[12]}} & lane_band[51:48]) |
+    ({4{first_need[13]}} & lane_band[55:52]) |
+    ({4{first_need[14]}} & lane_band[59:56]) |
+    ({4{first_need[15]}} & lane_band[63:60]) |
+    ({4{first_need[16]}} & lane_band[67:64]) |
+    ({4{first_need[17]}} & lane_band[71:68]) |
+    ({4{first_need[18]}} & lane_band[75:72]) |
+    ({4{first_need[19]}} & lane_band[79:76]) |
+    ({4{first_need[20]}} & lane_band[83:80]) |
+    ({4{first_need[21]}} & lane_band[87:84]) |
+    ({4{first_need[22]}} & lane_band[91:88]) |
+    ({4{first_need[23]}} & lane_band[95:92]) |
+    ({4{first_need[24]}} & lane_band[99:96]) |
+    ({4{first_need[25]}} & lane_band[103:100]) |
+    ({4{first_need[26]}} & lane_band[107:104]) |
+    ({4{first_need[27]}} & lane_band[111:108]) |
+    ({4{first_need[28]}} & lane_band[115:112]) |
+    ({4{first_need[29]}} & lane_band[119:116]) |
+    ({4{first_need[30]}} & lane_band[123:120]) |
+    ({4{first_need[31]}} & lane_band[127:124]);
   assign q_drn_ready = (pend_drn == '0) & (need == '0);
   assign drn_take = q_drn_valid & (pend_drn != '0) & iss_free;
   assign need_take = q_drn_valid & (need != '0) & dem_free;
@@ -167,24 +254,365 @@ module stc_cu_default (
   // Bank tops (priority encoders over each bank's valid bits).
   logic [79:0] tops;
   logic [15:0] bank_free;
-  always_comb begin
-    tops = '0;
-    for (int k = 0; k < 16; k++) begin
-      for (int s = 0; s < 16; s++)
-        if (valid_q[k*16 + s]) tops[k*5 +: 5] = 5'(s + 1);
-      bank_free[k] = tops[k*5 +: 5] != 5'd16;
-    end
-  end
+  logic [4:0] top0;
+  assign top0 =
+    valid_q[15] ? 5'd16 :
+    valid_q[14] ? 5'd15 :
+    valid_q[13] ? 5'd14 :
+    valid_q[12] ? 5'd13 :
+    valid_q[11] ? 5'd12 :
+    valid_q[10] ? 5'd11 :
+    valid_q[9] ? 5'd10 :
+    valid_q[8] ? 5'd9 :
+    valid_q[7] ? 5'd8 :
+    valid_q[6] ? 5'd7 :
+    valid_q[5] ? 5'd6 :
+    valid_q[4] ? 5'd5 :
+    valid_q[3] ? 5'd4 :
+    valid_q[2] ? 5'd3 :
+    valid_q[1] ? 5'd2 :
+    valid_q[0] ? 5'd1 :
+    5'd0;
+  assign bank_free[0] = top0 != 5'd16;
+  logic [4:0] top1;
+  assign top1 =
+    valid_q[31] ? 5'd16 :
+    valid_q[30] ? 5'd15 :
+    valid_q[29] ? 5'd14 :
+    valid_q[28] ? 5'd13 :
+    valid_q[27] ? 5'd12 :
+    valid_q[26] ? 5'd11 :
+    valid_q[25] ? 5'd10 :
+    valid_q[24] ? 5'd9 :
+    valid_q[23] ? 5'd8 :
+    valid_q[22] ? 5'd7 :
+    valid_q[21] ? 5'd6 :
+    valid_q[20] ? 5'd5 :
+    valid_q[19] ? 5'd4 :
+    valid_q[18] ? 5'd3 :
+    valid_q[17] ? 5'd2 :
+    valid_q[16] ? 5'd1 :
+    5'd0;
+  assign bank_free[1] = top1 != 5'd16;
+  logic [4:0] top2;
+  assign top2 =
+    valid_q[47] ? 5'd16 :
+    valid_q[46] ? 5'd15 :
+    valid_q[45] ? 5'd14 :
+    valid_q[44] ? 5'd13 :
+    valid_q[43] ? 5'd12 :
+    valid_q[42] ? 5'd11 :
+    valid_q[41] ? 5'd10 :
+    valid_q[40] ? 5'd9 :
+    valid_q[39] ? 5'd8 :
+    valid_q[38] ? 5'd7 :
+    valid_q[37] ? 5'd6 :
+    valid_q[36] ? 5'd5 :
+    valid_q[35] ? 5'd4 :
+    valid_q[34] ? 5'd3 :
+    valid_q[33] ? 5'd2 :
+    valid_q[32] ? 5'd1 :
+    5'd0;
+  assign bank_free[2] = top2 != 5'd16;
+  logic [4:0] top3;
+  assign top3 =
+    valid_q[63] ? 5'd16 :
+    valid_q[62] ? 5'd15 :
+    valid_q[61] ? 5'd14 :
+    valid_q[60] ? 5'd13 :
+    valid_q[59] ? 5'd12 :
+    valid_q[58] ? 5'd11 :
+    valid_q[57] ? 5'd10 :
+    valid_q[56] ? 5'd9 :
+    valid_q[55] ? 5'd8 :
+    valid_q[54] ? 5'd7 :
+    valid_q[53] ? 5'd6 :
+    valid_q[52] ? 5'd5 :
+    valid_q[51] ? 5'd4 :
+    valid_q[50] ? 5'd3 :
+    valid_q[49] ? 5'd2 :
+    valid_q[48] ? 5'd1 :
+    5'd0;
+  assign bank_free[3] = top3 != 5'd16;
+  logic [4:0] top4;
+  assign top4 =
+    valid_q[79] ? 5'd16 :
+    valid_q[78] ? 5'd15 :
+    valid_q[77] ? 5'd14 :
+    valid_q[76] ? 5'd13 :
+    valid_q[75] ? 5'd12 :
+    valid_q[74] ? 5'd11 :
+    valid_q[73] ? 5'd10 :
+    valid_q[72] ? 5'd9 :
+    valid_q[71] ? 5'd8 :
+    valid_q[70] ? 5'd7 :
+    valid_q[69] ? 5'd6 :
+    valid_q[68] ? 5'd5 :
+    valid_q[67] ? 5'd4 :
+    valid_q[66] ? 5'd3 :
+    valid_q[65] ? 5'd2 :
+    valid_q[64] ? 5'd1 :
+    5'd0;
+  assign bank_free[4] = top4 != 5'd16;
+  logic [4:0] top5;
+  assign top5 =
+    valid_q[95] ? 5'd16 :
+    valid_q[94] ? 5'd15 :
+    valid_q[93] ? 5'd14 :
+    valid_q[92] ? 5'd13 :
+    valid_q[91] ? 5'd12 :
+    valid_q[90] ? 5'd11 :
+    valid_q[89] ? 5'd10 :
+    valid_q[88] ? 5'd9 :
+    valid_q[87] ? 5'd8 :
+    valid_q[86] ? 5'd7 :
+    valid_q[85] ? 5'd6 :
+    valid_q[84] ? 5'd5 :
+    valid_q[83] ? 5'd4 :
+    valid_q[82] ? 5'd3 :
+    valid_q[81] ? 5'd2 :
+    valid_q[80] ? 5'd1 :
+    5'd0;
+  assign bank_free[5] = top5 != 5'd16;
+  logic [4:0] top6;
+  assign top6 =
+    valid_q[111] ? 5'd16 :
+    valid_q[110] ? 5'd15 :
+    valid_q[109] ? 5'd14 :
+    valid_q[108] ? 5'd13 :
+    valid_q[107] ? 5'd12 :
+    valid_q[106] ? 5'd11 :
+    valid_q[105] ? 5'd10 :
+    valid_q[104] ? 5'd9 :
+    valid_q[103] ? 5'd8 :
+    valid_q[102] ? 5'd7 :
+    valid_q[101] ? 5'd6 :
+    valid_q[100] ? 5'd5 :
+    valid_q[99] ? 5'd4 :
+    valid_q[98] ? 5'd3 :
+    valid_q[97] ? 5'd2 :
+    valid_q[96] ? 5'd1 :
+    5'd0;
+  assign bank_free[6] = top6 != 5'd16;
+  logic [4:0] top7;
+  assign top7 =
+    valid_q[127] ? 5'd16 :
+    valid_q[126] ? 5'd15 :
+    valid_q[125] ? 5'd14 :
+    valid_q[124] ? 5'd13 :
+    valid_q[123] ? 5'd12 :
+    valid_q[122] ? 5'd11 :
+    valid_q[121] ? 5'd10 :
+    valid_q[120] ? 5'd9 :
+    valid_q[119] ? 5'd8 :
+    valid_q[118] ? 5'd7 :
+    valid_q[117] ? 5'd6 :
+    valid_q[116] ? 5'd5 :
+    valid_q[115] ? 5'd4 :
+    valid_q[114] ? 5'd3 :
+    valid_q[113] ? 5'd2 :
+    valid_q[112] ? 5'd1 :
+    5'd0;
+  assign bank_free[7] = top7 != 5'd16;
+  logic [4:0] top8;
+  assign top8 =
+    valid_q[143] ? 5'd16 :
+    valid_q[142] ? 5'd15 :
+    valid_q[141] ? 5'd14 :
+    valid_q[140] ? 5'd13 :
+    valid_q[139] ? 5'd12 :
+    valid_q[138] ? 5'd11 :
+    valid_q[137] ? 5'd10 :
+    valid_q[136] ? 5'd9 :
+    valid_q[135] ? 5'd8 :
+    valid_q[134] ? 5'd7 :
+    valid_q[133] ? 5'd6 :
+    valid_q[132] ? 5'd5 :
+    valid_q[131] ? 5'd4 :
+    valid_q[130] ? 5'd3 :
+    valid_q[129] ? 5'd2 :
+    valid_q[128] ? 5'd1 :
+    5'd0;
+  assign bank_free[8] = top8 != 5'd16;
+  logic [4:0] top9;
+  assign top9 =
+    valid_q[159] ? 5'd16 :
+    valid_q[158] ? 5'd15 :
+    valid_q[157] ? 5'd14 :
+    valid_q[156] ? 5'd13 :
+    valid_q[155] ? 5'd12 :
+    valid_q[154] ? 5'd11 :
+    valid_q[153] ? 5'd10 :
+    valid_q[152] ? 5'd9 :
+    valid_q[151] ? 5'd8 :
+    valid_q[150] ? 5'd7 :
+    valid_q[149] ? 5'd6 :
+    valid_q[148] ? 5'd5 :
+    valid_q[147] ? 5'd4 :
+    valid_q[146] ? 5'd3 :
+    valid_q[145] ? 5'd2 :
+    valid_q[144] ? 5'd1 :
+    5'd0;
+  assign bank_free[9] = top9 != 5'd16;
+  logic [4:0] top10;
+  assign top10 =
+    valid_q[175] ? 5'd16 :
+    valid_q[174] ? 5'd15 :
+    valid_q[173] ? 5'd14 :
+    valid_q[172] ? 5'd13 :
+    valid_q[171] ? 5'd12 :
+    valid_q[170] ? 5'd11 :
+    valid_q[169] ? 5'd10 :
+    valid_q[168] ? 5'd9 :
+    valid_q[167] ? 5'd8 :
+    valid_q[166] ? 5'd7 :
+    valid_q[165] ? 5'd6 :
+    valid_q[164] ? 5'd5 :
+    valid_q[163] ? 5'd4 :
+    valid_q[162] ? 5'd3 :
+    valid_q[161] ? 5'd2 :
+    valid_q[160] ? 5'd1 :
+    5'd0;
+  assign bank_free[10] = top10 != 5'd16;
+  logic [4:0] top11;
+  assign top11 =
+    valid_q[191] ? 5'd16 :
+    valid_q[190] ? 5'd15 :
+    valid_q[189] ? 5'd14 :
+    valid_q[188] ? 5'd13 :
+    valid_q[187] ? 5'd12 :
+    valid_q[186] ? 5'd11 :
+    valid_q[185] ? 5'd10 :
+    valid_q[184] ? 5'd9 :
+    valid_q[183] ? 5'd8 :
+    valid_q[182] ? 5'd7 :
+    valid_q[181] ? 5'd6 :
+    valid_q[180] ? 5'd5 :
+    valid_q[179] ? 5'd4 :
+    valid_q[178] ? 5'd3 :
+    valid_q[177] ? 5'd2 :
+    valid_q[176] ? 5'd1 :
+    5'd0;
+  assign bank_free[11] = top11 != 5'd16;
+  logic [4:0] top12;
+  assign top12 =
+    valid_q[207] ? 5'd16 :
+    valid_q[206] ? 5'd15 :
+    valid_q[205] ? 5'd14 :
+    valid_q[204] ? 5'd13 :
+    valid_q[203] ? 5'd12 :
+    valid_q[202] ? 5'd11 :
+    valid_q[201] ? 5'd10 :
+    valid_q[200] ? 5'd9 :
+    valid_q[199] ? 5'd8 :
+    valid_q[198] ? 5'd7 :
+    valid_q[197] ? 5'd6 :
+    valid_q[196] ? 5'd5 :
+    valid_q[195] ? 5'd4 :
+    valid_q[194] ? 5'd3 :
+    valid_q[193] ? 5'd2 :
+    valid_q[192] ? 5'd1 :
+    5'd0;
+  assign bank_free[12] = top12 != 5'd16;
+  logic [4:0] top13;
+  assign top13 =
+    valid_q[223] ? 5'd16 :
+    valid_q[222] ? 5'd15 :
+    valid_q[221] ? 5'd14 :
+    valid_q[220] ? 5'd13 :
+    valid_q[219] ? 5'd12 :
+    valid_q[218] ? 5'd11 :
+    valid_q[217] ? 5'd10 :
+    valid_q[216] ? 5'd9 :
+    valid_q[215] ? 5'd8 :
+    valid_q[214] ? 5'd7 :
+    valid_q[213] ? 5'd6 :
+    valid_q[212] ? 5'd5 :
+    valid_q[211] ? 5'd4 :
+    valid_q[210] ? 5'd3 :
+    valid_q[209] ? 5'd2 :
+    valid_q[208] ? 5'd1 :
+    5'd0;
+  assign bank_free[13] = top13 != 5'd16;
+  logic [4:0] top14;
+  assign top14 =
+    valid_q[239] ? 5'd16 :
+    valid_q[238] ? 5'd15 :
+    valid_q[237] ? 5'd14 :
+    valid_q[236] ? 5'd13 :
+    valid_q[235] ? 5'd12 :
+    valid_q[234] ? 5'd11 :
+    valid_q[233] ? 5'd10 :
+    valid_q[232] ? 5'd9 :
+    valid_q[231] ? 5'd8 :
+    valid_q[230] ? 5'd7 :
+    valid_q[229] ? 5'd6 :
+    valid_q[228] ? 5'd5 :
+    valid_q[227] ? 5'd4 :
+    valid_q[226] ? 5'd3 :
+    valid_q[225] ? 5'd2 :
+    valid_q[224] ? 5'd1 :
+    5'd0;
+  assign bank_free[14] = top14 != 5'd16;
+  logic [4:0] top15;
+  assign top15 =
+    valid_q[255] ? 5'd16 :
+    valid_q[254] ? 5'd15 :
+    valid_q[253] ? 5'd14 :
+    valid_q[252] ? 5'd13 :
+    valid_q[251] ? 5'd12 :
+    valid_q[250] ? 5'd11 :
+    valid_q[249] ? 5'd10 :
+    valid_q[248] ? 5'd9 :
+    valid_q[247] ? 5'd8 :
+    valid_q[246] ? 5'd7 :
+    valid_q[245] ? 5'd6 :
+    valid_q[244] ? 5'd5 :
+    valid_q[243] ? 5'd4 :
+    valid_q[242] ? 5'd3 :
+    valid_q[241] ? 5'd2 :
+    valid_q[240] ? 5'd1 :
+    5'd0;
+  assign bank_free[15] = top15 != 5'd16;
+  assign tops = {
+    top15,
+    top14,
+    top13,
+    top12,
+    top11,
+    top10,
+    top9,
+    top8,
+    top7,
+    top6,
+    top5,
+    top4,
+    top3,
+    top2,
+    top1,
+    top0
+  };
 
   // Allocation: the first bank with a free slot at or after rr, round robin.
-  logic [3:0] push_bank, probe;
+  logic [3:0] push_bank;
   always_comb begin
     push_bank = '0;
-    probe = '0;
-    for (int i = 15; i >= 0; i--) begin
-      probe = rr_q + 4'(i);
-      if (bank_free[probe]) push_bank = probe;
-    end
+    if (bank_free[rr_q + 4'd15]) push_bank = rr_q + 4'd15;
+    if (bank_free[rr_q + 4'd14]) push_bank = rr_q + 4'd14;
+    if (bank_free[rr_q + 4'd13]) push_bank = rr_q + 4'd13;
+    if (bank_free[rr_q + 4'd12]) push_bank = rr_q + 4'd12;
+    if (bank_free[rr_q + 4'd11]) push_bank = rr_q + 4'd11;
+    if (bank_free[rr_q + 4'd10]) push_bank = rr_q + 4'd10;
+    if (bank_free[rr_q + 4'd9]) push_bank = rr_q + 4'd9;
+    if (bank_free[rr_q + 4'd8]) push_bank = rr_q + 4'd8;
+    if (bank_free[rr_q + 4'd7]) push_bank = rr_q + 4'd7;
+    if (bank_free[rr_q + 4'd6]) push_bank = rr_q + 4'd6;
+    if (bank_free[rr_q + 4'd5]) push_bank = rr_q + 4'd5;
+    if (bank_free[rr_q + 4'd4]) push_bank = rr_q + 4'd4;
+    if (bank_free[rr_q + 4'd3]) push_bank = rr_q + 4'd3;
+    if (bank_free[rr_q + 4'd2]) push_bank = rr_q + 4'd2;
+    if (bank_free[rr_q + 4'd1]) push_bank = rr_q + 4'd1;
+    if (bank_free[rr_q + 4'd0]) push_bank = rr_q + 4'd0;
   end
   logic [4:0] push_top;
   logic unused_push_top;
@@ -207,12 +635,55 @@ module stc_cu_default (
   // ceil(top / 2)); then one row of every bank per cycle. The read
   // registers hold a row (the beat) until it is taken.
   logic [3:0] pass_len;
-  always_comb begin
-    pass_len = '0;
-    for (int k = 0; k < 16; k++)
-      if (4'((tops[k*5 +: 5] + 5'd1) >> 1) > pass_len)
-        pass_len = 4'((tops[k*5 +: 5] + 5'd1) >> 1);
-  end
+  logic [3:0] rows0, pmax0;
+  assign rows0 = 4'((top0 + 5'd1) >> 1);
+  assign pmax0 = rows0;
+  logic [3:0] rows1, pmax1;
+  assign rows1 = 4'((top1 + 5'd1) >> 1);
+  assign pmax1 = rows1 > pmax0 ? rows1 : pmax0;
+  logic [3:0] rows2, pmax2;
+  assign rows2 = 4'((top2 + 5'd1) >> 1);
+  assign pmax2 = rows2 > pmax1 ? rows2 : pmax1;
+  logic [3:0] rows3, pmax3;
+  assign rows3 = 4'((top3 + 5'd1) >> 1);
+  assign pmax3 = rows3 > pmax2 ? rows3 : pmax2;
+  logic [3:0] rows4, pmax4;
+  assign rows4 = 4'((top4 + 5'd1) >> 1);
+  assign pmax4 = rows4 > pmax3 ? rows4 : pmax3;
+  logic [3:0] rows5, pmax5;
+  assign rows5 = 4'((top5 + 5'd1) >> 1);
+  assign pmax5 = rows5 > pmax4 ? rows5 : pmax4;
+  logic [3:0] rows6, pmax6;
+  assign rows6 = 4'((top6 + 5'd1) >> 1);
+  assign pmax6 = rows6 > pmax5 ? rows6 : pmax5;
+  logic [3:0] rows7, pmax7;
+  assign rows7 = 4'((top7 + 5'd1) >> 1);
+  assign pmax7 = rows7 > pmax6 ? rows7 : pmax6;
+  logic [3:0] rows8, pmax8;
+  assign rows8 = 4'((top8 + 5'd1) >> 1);
+  assign pmax8 = rows8 > pmax7 ? rows8 : pmax7;
+  logic [3:0] rows9, pmax9;
+  assign rows9 = 4'((top9 + 5'd1) >> 1);
+  assign pmax9 = rows9 > pmax8 ? rows9 : pmax8;
+  logic [3:0] rows10, pmax10;
+  assign rows10 = 4'((top10 + 5'd1) >> 1);
+  assign pmax10 = rows10 > pmax9 ? rows10 : pmax9;
+  logic [3:0] rows11, pmax11;
+  assign rows11 = 4'((top11 + 5'd1) >> 1);
+  assign pmax11 = rows11 > pmax10 ? rows11 : pmax10;
+  logic [3:0] rows12, pmax12;
+  assign rows12 = 4'((top12 + 5'd1) >> 1);
+  assign pmax12 = rows12 > pmax11 ? rows12 : pmax11;
+  logic [3:0] rows13, pmax13;
+  assign rows13 = 4'((top13 + 5'd1) >> 1);
+  assign pmax13 = rows13 > pmax12 ? rows13 : pmax12;
+  logic [3:0] rows14, pmax14;
+  assign rows14 = 4'((top14 + 5'd1) >> 1);
+  assign pmax14 = rows14 > pmax13 ? rows14 : pmax13;
+  logic [3:0] rows15, pmax15;
+  assign rows15 = 4'((top15 + 5'd1) >> 1);
+  assign pmax15 = rows15 > pmax14 ? rows15 : pmax14;
+  assign pass_len = pmax15;
   logic [63:0] rd0_q;
   logic [63:0] rd1_q;
   logic [63:0] rd2_q;
@@ -250,13 +721,15 @@ module stc_cu_default (
     rd0_q
   };
   logic [127:0] lane_band;
-  always_comb begin
-    for (int j = 0; j < 32; j++) begin
+  always_comb
+    for (int j = 0; j < 32; j++)
       live[j] = s2_valid_q & valid_q[(j / 2) * 16 + 32'(s2_row_q) * 2 + (j % 2)];
+  always_comb
+    for (int j = 0; j < 32; j++)
       lane_band[j*4 +: 4] = 4'(beat_data[j*32 +: 32] >> seb_q);
+  always_comb
+    for (int j = 0; j < 32; j++)
       drains[j] = live[j] & cer_q[lane_band[j*4 +: 4]];
-    end
-  end
   logic beat_valid, adv, rd_en;
   assign beat_valid = |live;
   assign q_drn_keep = live & ~drains;
@@ -272,13 +745,23 @@ module stc_cu_default (
   assign q_done_cycles = pass_q;
   assign q_count = q_count_q;
 
-  // Next state of the queue.
+  // Next state of the queue (whole-vector updates: no variable-index
+  // assignment inside always_comb, which one of the simulators re-triggers on).
   logic [8:0] drained_n;
+  logic [255:0] push_set, drain_clr;
+  assign push_set = push_fire ? 256'd1 << q_push_slot : 256'd0;
+  // slot s = bank * 16 + row * 2 + lane is cleared when its lane drains
+  always_comb
+    for (int s = 0; s < 256; s++)
+      drain_clr[s] = beat_fire & (32'(s2_row_q) == (s % 16) / 2) & drains[(s / 16) * 2 + (s % 2)];
+  assign drained_n = 9'(drain_clr_lane[0]) + 9'(drain_clr_lane[1]) + 9'(drain_clr_lane[2]) + 9'(drain_clr_lane[3]) + 9'(drain_clr_lane[4]) + 9'(drain_clr_lane[5]) + 9'(drain_clr_lane[6]) + 9'(drain_clr_lane[7]) + 9'(drain_clr_lane[8]) + 9'(drain_clr_lane[9]) + 9'(drain_clr_lane[10]) + 9'(drain_clr_lane[11]) + 9'(drain_clr_lane[12]) + 9'(drain_clr_lane[13]) + 9'(drain_clr_lane[14]) + 9'(drain_clr_lane[15]) + 9'(drain_clr_lane[16]) + 9'(drain_clr_lane[17]) + 9'(drain_clr_lane[18]) + 9'(drain_clr_lane[19]) + 9'(drain_clr_lane[20]) + 9'(drain_clr_lane[21]) + 9'(drain_clr_lane[22]) + 9'(drain_clr_lane[23]) + 9'(drain_clr_lane[24]) + 9'(drain_clr_lane[25]) + 9'(drain_clr_lane[26]) + 9'(drain_clr_lane[27]) + 9'(drain_clr_lane[28]) + 9'(drain_clr_lane[29]) + 9'(drain_clr_lane[30]) + 9'(drain_clr_lane[31]);
   logic beat_fire;
+  logic [31:0] drain_clr_lane;
   assign beat_fire = scanning_q & ~setup_q & s2_valid_q & beat_valid & q_drn_ready;
+  assign drain_clr_lane = beat_fire ? drains : 32'd0;
   always_comb begin
-    valid_d = valid_q;
-    q_count_d = q_count_q;
+    valid_d = (valid_q | push_set) & ~drain_clr;
+    q_count_d = q_count_q + 9'(push_fire) - drained_n;
     scanning_d = scanning_q;
     setup_d = setup_q;
     pass_d = pass_q;
@@ -287,12 +770,7 @@ module stc_cu_default (
     s2_row_d = s2_row_q;
     q_done_d = q_done_q & ~q_done_ready;
     rr_d = rr_q;
-    drained_n = '0;
-    if (push_fire) begin
-      valid_d[q_push_slot] = 1'b1;
-      q_count_d = q_count_q + 9'd1;
-      rr_d = push_bank + 4'd1;
-    end
+    if (push_fire) rr_d = push_bank + 4'd1;
     if (q_chg_valid & q_chg_ready) begin
       scanning_d = 1'b1;
       setup_d = 1'b1;
@@ -303,13 +781,6 @@ module stc_cu_default (
       pass_d = pass_len;
       rd_row_d = '0;
     end
-    if (beat_fire)
-      for (int j = 0; j < 32; j++)
-        if (drains[j]) begin
-          valid_d[(j / 2) * 16 + 32'(s2_row_q) * 2 + (j % 2)] = 1'b0;
-          drained_n = drained_n + 9'd1;
-        end
-    q_count_d = q_count_d - drained_n;
     if (scanning_q & ~setup_q & adv) begin
       if (rd_row_q < pass_q) begin
         s2_row_d = 3'(rd_addr);
@@ -325,11 +796,14 @@ module stc_cu_default (
 
   // Next state of the epoch logic.
   logic iss_fire;
+  logic [15:0] dv_set;
+  assign dv_set = (st_fire & st_need_dem ? 16'd1 << st_band : 16'd0) |
+                  (need_take ? 16'd1 << need_sel_band : 16'd0);
   assign iss_fire = iss_valid_q & iss_ready_i;
   always_comb begin
     cer_d = cer_q;
     seb_d = seb_q;
-    dv_d = dv_q;
+    dv_d = dv_q | dv_set;
     phase_d = phase_q;
     ready_sent_d = ready_sent_q;
     conf_sent_d = conf_sent_q;
@@ -363,13 +837,11 @@ module stc_cu_default (
       dem_valid_d = 1'b1;
       dem_addr_d = st_addr_i;
       dem_band_d = st_band;
-      dv_d[st_band] = 1'b1;
     end
     if (need_take) begin
       dem_valid_d = 1'b1;
       dem_addr_d = need_sel_addr;
       dem_band_d = need_sel_band;
-      dv_d[need_sel_band] = 1'b1;
     end
     if (ld_fire) begin
       ldr_valid_d = 1'b1;
