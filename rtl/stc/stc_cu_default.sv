@@ -1006,15 +1006,19 @@ module stc_cu_default (
   assign pw_o = pw_q;
 
   `ifdef FORMAL
-  // A store leaves toward the L1 directly only in RUN with its band current;
-  // ReadyAck only with no store outstanding; CER within MB_MAX epochs.
+  // p_epoch: a store is on its way to the L1 only while its band is current,
+  // and never between ReadyAck and ChangeEpoch (spec 5.2 C1, C6);
+  // p_ready: ReadyAck only with PW = 0 and no store waiting for the L1.
   logic f_past_q = 1'b0;
+  logic [3:0] f_iss_band;
+  assign f_iss_band = 4'(iss_addr_q >> seb_q);
   always @(posedge clk_i) f_past_q <= 1'b1;
   always @(*) begin
     assume(rst_ni == f_past_q);
     if (rst_ni) begin
-      if (st_fire & ~st_blocked_o) assert(phase_q == PhRun && cer_q[st_band]);
-      if (rdy_valid_o) assert(pw_q == '0 && !iss_valid_q);
+      if (iss_valid_q) p_epoch_band: assert(cer_q[f_iss_band]);
+      if (iss_valid_q) p_epoch_prep: assert(!(phase_q == PhPrep && ready_sent_q));
+      if (rdy_valid_o) p_ready_pw: assert(pw_q == '0 && !iss_valid_q);
     end
   end
   `endif
