@@ -20,6 +20,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cohkit.h"
+
+COHKIT_BEGIN_DECLS
+
 typedef struct {
     unsigned gpus;       /* GPUs, 2..16: gpus-1 destination buffers         */
     unsigned self;       /* this (home) GPU's id                            */
@@ -204,5 +208,7 @@ int coal_trace_read(FILE *f, const codec_cfg *c, codec_rsp **v, size_t *n, char 
 void codec_print_pkt(FILE *f, const codec_cfg *c, const codec_pkt *p, int wire);
 void codec_print_data(FILE *f, const codec_cfg *c, const uint64_t *d);
 void codec_print_stats(FILE *f, const codec_stats *st);
+
+COHKIT_END_DECLS
 
 #endif

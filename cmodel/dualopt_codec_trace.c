@@ -111,7 +111,7 @@ typedef int (*rec_fn)(void *ctx, char *p, unsigned lineno, char *err, size_t len
 
 static int read_lines(FILE *f, rec_fn fn, void *ctx, char *err, size_t len)
 {
-    static char buf[8192];
+    char buf[8192]; /* on the stack: the library keeps no static state */
     unsigned lineno = 0;
     while (fgets(buf, sizeof buf, f) != NULL) {
         char *h;

@@ -13,6 +13,10 @@
 
 #include "dualopt_coal.h"
 
+#include "cohkit.h"
+
+COHKIT_BEGIN_DECLS
+
 /* Decodes the wire image img[0..len-1] (len bytes on the link; for a
  * regular packet only the 4-byte header is read). Fills p (reg, n, s[], id,
  * len). 0, or -1 with the reason in why (malformed packet). */
@@ -48,5 +52,7 @@ int decoal_tm_ready(const decoal_tm *t, int out_ready);
  * wire image. 0 or -1 with "line N: ..." in err. */
 int decoal_trace_read(FILE *f, const codec_cfg *c, codec_pkt **v, size_t *n, char *err,
                       size_t len);
+
+COHKIT_END_DECLS
 
 #endif

@@ -7,6 +7,8 @@
 #include "rec_gen.h"
 #include "gen_unit.h"
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,15 +111,19 @@ static void init_word(gctx *x, char *buf, size_t len)
     buf[k] = '\0';
 }
 
-/* Interface properties, checked by `make formal` (yosys-smtbmc, z3):
+/* Formal properties (`ifdef FORMAL`), checked by `make formal` with
+ * yosys-smtbmc and z3 on the small configurations of tb/formal.txt; the
+ * invariants and the strengthening needed for induction are listed in
+ * docs/rec.md. Labels: p_<group>_* are the properties (one negative control
+ * per group in tb/formal-controls.txt), s_* the strengthening invariants. */
+
+/* Environment and interface: reset in the first cycle only, home_i a strap;
  * the invalidation port holds its payload under back-pressure, never
  * addresses the home GPU or an empty mask, and no request is accepted during
- * the memory-clearing sweep. */
-static void emit_formal(gctx *x)
+ * the clearing sweep. */
+static void emit_formal_iface(gctx *x)
 {
     emit_file *e = x->e;
-    emit_nl(e);
-    emit(e, "`ifdef FORMAL");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_stall_q;");
     emit(e, "logic [%u:0] f_addr_q;", x->AW - 1);
@@ -138,16 +144,374 @@ static void emit_formal(gctx *x)
     if (x->G != (1u << x->GB))
         emit(e, "  assume(home_i < %u'd%u);", x->GB, x->G);
     emit(e, "  if (rst_ni && inv_valid_o) begin");
-    emit(e, "    assert(inv_mask_o != %u'd0);", x->G);
-    emit(e, "    assert((inv_mask_o & f_home_oh) == %u'd0);", x->G);
+    emit(e, "    p_iface_mask: assert(inv_mask_o != %u'd0);", x->G);
+    emit(e, "    p_iface_home: assert((inv_mask_o & f_home_oh) == %u'd0);", x->G);
     emit(e, "  end");
     emit(e, "  if (rst_ni && f_past_q && f_stall_q) begin");
-    emit(e, "    assert(inv_valid_o);");
-    emit(e, "    assert(inv_addr_o == f_addr_q);");
-    emit(e, "    assert(inv_mask_o == f_mask_q);");
+    emit(e, "    p_iface_hold: assert(inv_valid_o);");
+    emit(e, "    p_iface_addr: assert(inv_addr_o == f_addr_q);");
+    emit(e, "    p_iface_data: assert(inv_mask_o == f_mask_q);");
     emit(e, "  end");
-    emit(e, "  if (rst_ni && init_q) assert(!req_ready_o);");
+    emit(e, "  if (rst_ni && init_q) p_iface_init: assert(!req_ready_o);");
     emit(e, "end");
+}
+
+static unsigned tag_lo(const gctx *x, unsigned w);
+static unsigned valid_bit(const gctx *x, unsigned w);
+
+/* Bit positions in a set word (field-major, see tag_lo): way i's valid bit,
+ * tag, vector, slot s's position bit and sharers. */
+static void f_valid(const gctx *x, char *b, size_t n, unsigned i)
+{
+    snprintf(b, n, "w[%u]", valid_bit(x, i));
+}
+static void f_tagr(const gctx *x, char *b, size_t n, unsigned i)
+{
+    snprintf(b, n, "w[%u:%u]", tag_lo(x, i) + x->TW - 1, tag_lo(x, i));
+}
+static void f_shr(const gctx *x, char *b, size_t n, unsigned i, unsigned s)
+{
+    unsigned lo = i * x->VW + s * x->SW + x->HP;
+    snprintf(b, n, "w[%u:%u]", lo + x->SH - 1, lo);
+}
+
+/* A conjunction emitted one term a line: "  NAME = T0" / "      && Tk" /
+ * ";" after the last (1'b1 when there is none). */
+typedef struct {
+    emit_file *e;
+    const char *name;
+    char pend[192];
+    unsigned n;
+} f_and;
+
+static void and_begin(f_and *a, emit_file *e, const char *name)
+{
+    a->e = e;
+    a->name = name;
+    a->n = 0;
+}
+
+static void and_flush(f_and *a, const char *end)
+{
+    if (a->n == 1)
+        emit(a->e, "  %s = %s%s", a->name, a->pend, end);
+    else
+        emit(a->e, "      && %s%s", a->pend, end);
+}
+
+static void and_term(f_and *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void and_term(f_and *a, const char *fmt, ...)
+{
+    va_list ap;
+    if (a->n)
+        and_flush(a, "");
+    va_start(ap, fmt);
+    if (vsnprintf(a->pend, sizeof a->pend, fmt, ap) >= (int)sizeof a->pend)
+        a->e->err = EOVERFLOW; /* a cut term would be wrong Verilog: fail */
+    va_end(ap);
+    a->n++;
+}
+
+static void and_end(f_and *a)
+{
+    if (a->n)
+        and_flush(a, ";");
+    else
+        emit(a->e, "  %s = 1'b1;", a->name);
+}
+
+/* Predicates over one set word w of the entry RAM, unrolled here (no loops
+ * for the Verilog front end to unroll per set). */
+static void emit_formal_funcs(gctx *x)
+{
+    emit_file *e = x->e;
+    char a[48], b[48], c[48], d[48];
+    unsigned i, j, s;
+    f_and t;
+
+    emit(e, "// Set-word predicates over w (the ways' vectors, tags, valid bits, ranks).");
+    emit(e, "function automatic logic [%u:0] f_match(input logic [%u:0] w, input logic [%u:0] tag);",
+         x->W - 1, x->SETW - 1, x->TW - 1);
+    for (i = 0; i < x->W; i++) {
+        f_valid(x, a, sizeof a, i);
+        f_tagr(x, b, sizeof b, i);
+        emit(e, "  f_match[%u] = %s && %s == tag;", i, a, b);
+    }
+    emit(e, "endfunction");
+
+    emit(e, "// no two valid ways hold the same tag");
+    emit(e, "function automatic logic f_uniq(input logic [%u:0] w);", x->SETW - 1);
+    and_begin(&t, e, "f_uniq");
+    for (i = 0; i < x->W; i++)
+        for (j = i + 1; j < x->W; j++) {
+            f_valid(x, a, sizeof a, i);
+            f_valid(x, b, sizeof b, j);
+            f_tagr(x, c, sizeof c, i);
+            f_tagr(x, d, sizeof d, j);
+            and_term(&t, "!(%s && %s && %s == %s)", a, b, c, d);
+        }
+    and_end(&t);
+    emit(e, "endfunction");
+
+    emit(e, "// a free (invalid) way has an all-zero vector: no position bit, no sharer");
+    emit(e, "function automatic logic f_free(input logic [%u:0] w);", x->SETW - 1);
+    and_begin(&t, e, "f_free");
+    for (i = 0; i < x->W; i++) {
+        f_valid(x, a, sizeof a, i);
+        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, i * x->VW + x->VW - 1, i * x->VW, x->VW);
+    }
+    and_end(&t);
+    emit(e, "endfunction");
+
+    if (x->RB) {
+        unsigned r0 = x->W * x->EW;
+        emit(e, "// the ways' replacement ranks are a permutation of 0..%u", x->W - 1);
+        emit(e, "function automatic logic f_perm(input logic [%u:0] w);", x->SETW - 1);
+        and_begin(&t, e, "f_perm");
+        for (i = 0; i < x->W; i++)
+            for (j = i + 1; j < x->W; j++)
+                and_term(&t, "w[%u:%u] != w[%u:%u]", r0 + (i + 1) * x->RB - 1, r0 + i * x->RB,
+                         r0 + (j + 1) * x->RB - 1, r0 + j * x->RB);
+        and_end(&t);
+        emit(e, "endfunction");
+    }
+
+    emit(e, "// strengthening: a valid way tracks something; %s",
+         x->HP ? "a slot's position bit is set" : "its sharer vector is not");
+    emit(e, "// %s", x->HP ? "exactly when the slot has sharers" : "empty");
+    emit(e, "function automatic logic f_live(input logic [%u:0] w);", x->SETW - 1);
+    and_begin(&t, e, "f_live");
+    for (i = 0; i < x->W; i++) {
+        f_valid(x, a, sizeof a, i);
+        if (!x->HP) {
+            f_shr(x, b, sizeof b, i, 0);
+            and_term(&t, "(!%s || %s != %u'd0)", a, b, x->SH);
+            continue;
+        }
+        /* each slot's position bit agrees with its sharers, and the vector
+         * is not empty: some position bit is set */
+        for (s = 0; s < x->S; s++) {
+            f_shr(x, b, sizeof b, i, s);
+            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a, i * x->VW + s * x->SW, b, x->SH);
+        }
+        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, i * x->VW + x->VW - 1, i * x->VW, x->VW);
+    }
+    and_end(&t);
+    emit(e, "endfunction");
+
+    if (!x->packed && x->IB) {
+        emit(e, "// strengthening: a valid way of set k holds a tag whose index bits are k");
+        emit(e, "function automatic logic f_tagidx(input logic [%u:0] w, input logic [%u:0] k);",
+             x->SETW - 1, x->IBW - 1);
+        and_begin(&t, e, "f_tagidx");
+        for (i = 0; i < x->W; i++) {
+            unsigned lo = tag_lo(x, i);
+            f_valid(x, a, sizeof a, i);
+            and_term(&t, "(!%s || w[%u:%u] == k)", a, lo + x->IB - 1, lo);
+        }
+        and_end(&t);
+        emit(e, "endfunction");
+    }
+
+    emit(e, "// stored sharer bits as a GPU mask: bit j is GPU j below the home, j+1 above");
+    emit(e, "function automatic logic [%u:0] f_dec(input logic [%u:0] sh, input logic [%u:0] home);",
+         x->G - 1, x->SH - 1, x->GB - 1);
+    for (j = 0; j < x->G; j++) {
+        char lo[24] = "1'b0", hi[24] = "1'b0";
+        if (j < x->SH)
+            snprintf(lo, sizeof lo, "sh[%u]", j);
+        if (j > 0)
+            snprintf(hi, sizeof hi, "sh[%u]", j - 1);
+        emit(e, "  f_dec[%u] = %u'd%u < home ? %s : %u'd%u > home ? %s : 1'b0;", j, x->GB, j, lo,
+             x->GB, j, hi);
+    }
+    emit(e, "endfunction");
+
+    emit(e, "// ghost link: the sharers recorded for the tracked line's slot, in the");
+    emit(e, "// way of set word w holding its tag, are within gh (the ghost sharers");
+    emit(e, "// its pending invalidation does not name); checked when here");
+    emit(e, "function automatic logic f_rec(input logic [%u:0] w, input logic here,", x->SETW - 1);
+    emit(e, "    input logic [%u:0] tag, input logic [%u:0] slot, input logic [%u:0] home,",
+         x->TW - 1, (x->SB ? x->SB : 1) - 1, x->GB - 1);
+    emit(e, "    input logic [%u:0] gh);", x->G - 1);
+    and_begin(&t, e, "f_rec");
+    for (i = 0; i < x->W; i++)
+        for (s = 0; s < x->S; s++) {
+            f_valid(x, a, sizeof a, i);
+            f_tagr(x, b, sizeof b, i);
+            f_shr(x, c, sizeof c, i, s);
+            and_term(&t, "!(here && %s && %s == tag && slot == %u'd%u && (f_dec(%s, home) & ~gh) != %u'd0)",
+                     a, b, x->SB ? x->SB : 1, s, c, x->G);
+        }
+    and_end(&t);
+    emit(e, "endfunction");
+}
+
+/* A read of the entry RAM for the properties: set EXPR, or the register of
+ * a one-set directory. Formal-only read ports (synthesis never sees them);
+ * scripts/formal.sh maps the array to registers. */
+static const char *f_mem(const gctx *x, char *buf, size_t len, const char *idx)
+{
+    if (x->SETS > 1)
+        snprintf(buf, len, "mem_q[%s]", idx);
+    else
+        snprintf(buf, len, "mem_q");
+    return buf;
+}
+
+/* Ghost state: an arbitrary line (f_line, constant over a run) and the GPUs
+ * that made a remote request to its slot (the directory's tracking
+ * granularity) since their last invalidation of that line. */
+static void emit_formal_ghost(gctx *x)
+{
+    emit_file *e = x->e;
+    emit(e, "(* anyconst *) logic [%u:0] f_line;", x->AW - 1);
+    emit(e, "logic [%u:0] f_gh_q, f_jmask;", x->G - 1);
+    emit(e, "logic [%u:0] f_tag;", x->TW - 1);
+    emit(e, "logic [%u:0] f_base;", x->BW - 1);
+    emit(e, "logic [%u:0] f_idx;", x->IBW - 1);
+    emit(e, "logic [%u:0] f_slot;", (x->SB ? x->SB : 1) - 1);
+    emit(e, "assign f_tag = f_line[%u:%u];", x->AW - 1, x->SPAN + (x->packed ? x->IB : 0));
+    emit(e, "assign f_base = f_line[%u:%u];", x->AW - 1, x->SPAN);
+    if (x->IB)
+        emit(e, "assign f_idx = f_line[%u:%u];", x->SPAN + x->IB - 1, x->SPAN);
+    else
+        emit(e, "assign f_idx = 1'b0;");
+    if (x->SB)
+        emit(e, "assign f_slot = f_line[%u:%u];", x->LB + x->SB - 1, x->LB);
+    else
+        emit(e, "assign f_slot = 1'b0;");
+    emit(e, "always @(posedge clk_i)");
+    emit(e, "  if (!rst_ni) f_gh_q <= '0;");
+    emit(e, "  else if (s2_fire && (s2_op_q == 2'd0 || s2_op_q == 2'd2) && s2_src_q != home_q &&");
+    if (x->G != (1u << x->GB))
+        emit(e, "      s2_src_q < %u'd%u &&", x->GB, x->G);
+    emit(e, "      s2_addr_q[%u:%u] == f_line[%u:%u])", x->AW - 1, x->LB, x->AW - 1, x->LB);
+    emit(e, "    f_gh_q <= f_gh_q | (%u'd1 << s2_src_q);", x->G);
+    emit(e, "  else if (inv_valid_o && inv_ready_i && inv_addr_o == f_line)");
+    emit(e, "    f_gh_q <= f_gh_q & ~inv_mask_o;");
+}
+
+/* Invariants over every cleared set word, the pipeline's copies of set
+ * words, the invalidation job and the ghost. */
+static void emit_formal_state(gctx *x, const char *initw)
+{
+    emit_file *e = x->e;
+    char m[64];
+    const char *k_in = x->SETS > 1 ? "!init_q || k < init_idx_q" : "!init_q";
+    emit(e, "logic f_uniq_ok, f_free_ok, f_perm_ok, f_live_ok, f_tagidx_ok;");
+    emit(e, "always @(*) begin");
+    emit(e, "  f_uniq_ok = 1'b1;");
+    emit(e, "  f_free_ok = 1'b1;");
+    emit(e, "  f_perm_ok = 1'b1;");
+    emit(e, "  f_live_ok = 1'b1;");
+    emit(e, "  f_tagidx_ok = 1'b1;");
+    emit(e, "  // every set the clearing sweep has written");
+    emit(e, "  for (int k = 0; k < %u; k++)", x->SETS);
+    emit(e, "    if (%s) begin", k_in);
+    f_mem(x, m, sizeof m, "k");
+    emit(e, "      f_uniq_ok = f_uniq_ok & f_uniq(%s);", m);
+    emit(e, "      f_free_ok = f_free_ok & f_free(%s);", m);
+    if (x->RB)
+        emit(e, "      f_perm_ok = f_perm_ok & f_perm(%s);", m);
+    emit(e, "      f_live_ok = f_live_ok & f_live(%s);", m);
+    if (!x->packed && x->IB)
+        emit(e, "      f_tagidx_ok = f_tagidx_ok & f_tagidx(%s, k[%u:0]);", m, x->IB - 1);
+    emit(e, "    end");
+    emit(e, "end");
+    emit(e, "// the set words stage 1, stage 2 and the forwarding register stand for");
+    emit(e, "logic [%u:0] f_s1_word, f_s2_word, f_fwd_word;", x->SETW - 1);
+    emit(e, "assign f_s1_word = %s;", f_mem(x, m, sizeof m, "s1_idx"));
+    emit(e, "assign f_s2_word = %s;", f_mem(x, m, sizeof m, "s2_idx"));
+    emit(e, "assign f_fwd_word = %s;", f_mem(x, m, sizeof m, "fwd_idx_q"));
+    emit(e, "// every pending line has sharers; the GPUs the pending invalidation of");
+    emit(e, "// the tracked line names (f_jmask) are ghost sharers");
+    emit(e, "logic f_job_ok;");
+    emit(e, "always @(*) begin");
+    emit(e, "  f_job_ok = 1'b1;");
+    emit(e, "  f_jmask = '0;");
+    emit(e, "  for (int l = 0; l < %u; l++)", x->NL);
+    emit(e, "    if (job_pend_q%s && job_sh_q[(l / %u) * %u +: %u] == %u'd0) f_job_ok = 1'b0;",
+         x->NL > 1 ? "[l]" : "", x->L, x->SH, x->SH, x->SH);
+    emit(e, "  for (int s = 0; s < %u; s++)", x->S);
+    if (x->SPAN)
+        emit(e, "    if (s == f_slot && job_pend_q[f_line[%u:0]] && job_base_q == f_base)",
+             x->SPAN - 1);
+    else
+        emit(e, "    if (s == f_slot && job_pend_q && job_base_q == f_base)");
+    emit(e, "      f_jmask = f_dec(job_sh_q[s*%u +: %u], home_q);", x->SH, x->SH);
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  if (rst_ni) begin");
+    emit(e, "    p_uniq: assert(f_uniq_ok);");
+    emit(e, "    p_free: assert(f_free_ok);");
+    if (x->RB)
+        emit(e, "    p_perm: assert(f_perm_ok);");
+    emit(e, "  end");
+    emit(e, "  // an invalidation of the tracked line names only its ghost sharers");
+    emit(e, "  if (rst_ni && inv_valid_o && inv_addr_o == f_line)");
+    emit(e, "    p_inv_sharers: assert((inv_mask_o & ~f_gh_q) == %u'd0);", x->G);
+    emit(e, "  // a remote request from the home GPU (or an id >= gpus) is not recorded:");
+    emit(e, "  // the set is written back unchanged and nothing is invalidated");
+    emit(e, "  if (rst_ni && s2_fire && (s2_op_q == 2'd0 || s2_op_q == 2'd2) &&");
+    if (x->G != (1u << x->GB))
+        emit(e, "      (s2_src_q == home_q || s2_src_q >= %u'd%u)) begin", x->GB, x->G);
+    else
+        emit(e, "      s2_src_q == home_q) begin");
+    emit(e, "    p_home_set: assert(mem_wdata == set_cur);");
+    emit(e, "    p_home_job: assert(pend_new == '0);");
+    emit(e, "  end");
+    emit(e, "  // strengthening invariants (needed for induction; docs/rec.md)");
+    emit(e, "  if (rst_ni && f_past_q) s_home: assert(home_q == home_i);");
+    emit(e, "  if (rst_ni && init_q) s_init: assert(!s1_valid_q && !s2_valid_q && !fwd_valid_q &&");
+    emit(e, "      job_pend_q == '0 && s2_fix_q && s2_op_q == 2'd3 && fwd_data_q == %s);", initw);
+    emit(e, "  if (rst_ni && fwd_valid_q) s_fwd: assert(fwd_data_q == f_fwd_word);");
+    if (x->SETS > 1) {
+        emit(e, "  if (rst_ni && s1_valid_q) s_s1: assert(fwd_hit_q ? fwd_valid_q && fwd_idx_q == s1_idx :");
+        emit(e, "      rdata_q == f_s1_word);");
+        emit(e, "  if (rst_ni && s2_valid_q) s_s2: assert(s2_fix_q ? fwd_valid_q && fwd_idx_q == s2_idx :");
+        emit(e, "      s2_data_q == f_s2_word);");
+    } else {
+        emit(e, "  if (rst_ni && s1_valid_q) s_s1: assert(fwd_hit_q ? fwd_valid_q : rdata_q == f_s1_word);");
+        emit(e, "  if (rst_ni && s2_valid_q) s_s2: assert(s2_fix_q ? fwd_valid_q : s2_data_q == f_s2_word);");
+    }
+    emit(e, "  if (rst_ni && s2_valid_q) s_hit: assert(way_hit == f_match(set_cur, s2_tag));");
+    emit(e, "  if (rst_ni) begin");
+    emit(e, "    s_live: assert(f_live_ok);");
+    if (!x->packed && x->IB)
+        emit(e, "    s_tagidx: assert(f_tagidx_ok);");
+    emit(e, "    s_rec: assert(f_rec(%s, %s, f_tag, f_slot, home_q,",
+         f_mem(x, m, sizeof m, "f_idx"), x->SETS > 1 ? "!init_q || f_idx < init_idx_q" : "!init_q");
+    emit(e, "        f_gh_q & ~f_jmask));");
+    emit(e, "    s_job: assert(f_job_ok);");
+    emit(e, "    s_jobg: assert((f_jmask & ~f_gh_q) == %u'd0);", x->G);
+    emit(e, "  end");
+    emit(e, "end");
+}
+
+/* The protocol invariants read every slot of every entry: model checking is
+ * for small directories, and beyond this size (entries x slots) their
+ * unrolled logic only slows the Verilog front end down (64 entries of 64
+ * slots take Yosys minutes to elaborate; an 8192-entry directory far more). */
+#define REC_FORMAL_MAX_SLOTS 256u
+
+static void emit_formal(gctx *x, const char *initw)
+{
+    emit_file *e = x->e;
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "// Properties checked by make formal (tb/formal.txt); see docs/rec.md.");
+    emit(e, "// p_<group>_*: properties; s_*: strengthening invariants for induction.");
+    emit_formal_iface(x);
+    if (x->c->entries * x->S <= REC_FORMAL_MAX_SLOTS) {
+        emit_formal_funcs(x);
+        emit_formal_ghost(x);
+        emit_formal_state(x, initw);
+    } else {
+        emit(e, "// The protocol invariants over the entry RAM are emitted for directories");
+        emit(e, "// of at most %u entry slots, entries x slots (this one has %u x %u).",
+             REC_FORMAL_MAX_SLOTS, x->c->entries, x->S);
+    }
     emit(e, "`endif");
 }
 
@@ -655,7 +1019,7 @@ static void body(gctx *x)
     emit(e, "  job_sh_q <= job_sh_d;");
     emit(e, "end");
     (void)r;
-    emit_formal(x);
+    emit_formal(x, initw);
 }
 
 void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)

@@ -96,6 +96,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cohgen", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--all", action="store_true",
+                    help="every committed configuration (default: REC's four and the "
+                         "default and fpga configurations of every other unit)")
     ap.add_argument("--force-ff", action="store_true")
     ap.add_argument("--ice40-nobram", action="store_true")
     a = ap.parse_args()
@@ -106,6 +109,8 @@ def main():
     configs = [l.split() for l in subprocess.run([a.cohgen, "--list=configs"], check=True,
                                                   capture_output=True, text=True).stdout.splitlines()]
     for unit, family, top, p in configs:
+        if not a.all and unit != "rec" and p not in ("default", "fpga"):
+            continue
         sv = os.path.join("rtl", family, top + ".sv")
         rep = yc.cohgen_report(a.cohgen, ["--config", p], unit)
         try:

@@ -533,6 +533,8 @@ module rec_fpga (
   end
 
   `ifdef FORMAL
+  // Properties checked by make formal (tb/formal.txt); see docs/rec.md.
+  // p_<group>_*: properties; s_*: strengthening invariants for induction.
   logic f_past_q = 1'b0;
   logic f_stall_q;
   logic [41:0] f_addr_q;
@@ -551,16 +553,18 @@ module rec_fpga (
     assume(rst_ni == f_past_q);
     if (f_past_q) assume(home_i == f_home_q);
     if (rst_ni && inv_valid_o) begin
-      assert(inv_mask_o != 4'd0);
-      assert((inv_mask_o & f_home_oh) == 4'd0);
+      p_iface_mask: assert(inv_mask_o != 4'd0);
+      p_iface_home: assert((inv_mask_o & f_home_oh) == 4'd0);
     end
     if (rst_ni && f_past_q && f_stall_q) begin
-      assert(inv_valid_o);
-      assert(inv_addr_o == f_addr_q);
-      assert(inv_mask_o == f_mask_q);
+      p_iface_hold: assert(inv_valid_o);
+      p_iface_addr: assert(inv_addr_o == f_addr_q);
+      p_iface_data: assert(inv_mask_o == f_mask_q);
     end
-    if (rst_ni && init_q) assert(!req_ready_o);
+    if (rst_ni && init_q) p_iface_init: assert(!req_ready_o);
   end
+  // The protocol invariants over the entry RAM are emitted for directories
+  // of at most 256 entry slots, entries x slots (this one has 512 x 16).
   `endif
 
 endmodule

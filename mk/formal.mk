@@ -1,0 +1,14 @@
+# Formal checks (scripts/formal.sh): every unit configuration of tb/formal.txt
+# proved by k-induction or bounded model checking with yosys-smtbmc and z3,
+# and the negative controls of tb/formal-controls.txt. A new unit adds its
+# configurations and one control per property group to those files.
+.PHONY: formal formal-deep
+TEST_STEPS    += formal
+REGRESS_STEPS += formal-deep
+
+formal: $(B)/bin/cohgen | $(DEPS_OK)
+	scripts/formal.sh tb/formal.txt $(B)/formal tb/formal-controls.txt
+
+# Larger configurations (more GPUs, slots, ways and sets; line mode; one way).
+formal-deep: $(B)/bin/cohgen | $(DEPS_OK)
+	scripts/formal.sh tb/formal-deep.txt $(B)/formal-deep
