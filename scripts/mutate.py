@@ -966,8 +966,10 @@ class Candidates:
                     else:
                         nv = v + 1
                     s, e = self.span(n)
-                    self.add("const", t[n.t0], 0, [(s, e, format_number(w, nv, base))],
-                             "constant %s -> %s" % (t[n.t0].text, format_number(w, nv, base)))
+                    new = format_number(w, nv, base)
+                    short = (lambda x: x if len(x) <= 24 else x[:10] + "..." + x[-8:])
+                    self.add("const", t[n.t0], 0, [(s, e, new)],
+                             "constant %s -> %s" % (short(t[n.t0].text), short(new)))
             elif k == "binary":
                 op = t[n.op].text
                 if op in SWAP:
@@ -1287,7 +1289,7 @@ def report_md(summary):
           "not already in it."]
     for c in summary["configs"]:
         L += ["", "## %s / %s (`%s`)" % (c["unit"], c["config"], c["file"]), ""]
-        L.append("Build %.0f s a mutant on average (Verilator and C++), runs %.1f s." %
+        L.append("Build %.0f s a mutant on average (Verilator and C++), runs %.2f s." %
                  (c["mean_build_seconds"], c["mean_run_seconds"]))
         L += ["", "| operator | generated | killed | survived | equivalent | invalid |", "|---|---:|---:|---:|---:|---:|"]
         for op in OPS:
