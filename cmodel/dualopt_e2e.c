@@ -740,7 +740,10 @@ static void observe(e2e_sys *s, unsigned g)
         unsigned src = (unsigned)PO(b, D_OUT_SRC)[0], e = (unsigned)PO(b, D_OUT_ID)[0];
         ent_rec *E = e < 64 ? &G->ent[e] : NULL;
         s->progress = 1;
-        if (PO(b, D_OUT_REG)[0]) {
+        s->dec_slots++;
+        if (s->o.fault == E2E_FAULT_DROP && s->dec_slots == s->o.fault_n) {
+            s->t.faults++; /* the output is lost */
+        } else if (PO(b, D_OUT_REG)[0]) {
             if (src < n && src != g && s->g[src].side[g].n && E && E->live && !E->local &&
                 E->have == 0) {
                 const line_item *li = fifo_at(&s->g[src].side[g], 0);
@@ -751,10 +754,7 @@ static void observe(e2e_sys *s, unsigned g)
             } else
                 s->t.stray_words++;
         } else {
-            s->dec_slots++;
-            if (s->o.fault == E2E_FAULT_DROP && s->dec_slots == s->o.fault_n) {
-                s->t.faults++;
-            } else if (E && E->live && !E->local && (E->mask & ~E->have)) {
+            if (E && E->live && !E->local && (E->mask & ~E->have)) {
                 uint64_t rest = E->mask & ~E->have, bit = rest & (~rest + 1);
                 unsigned w = 0, j;
                 uint64_t d = PO(b, D_OUT_DATA)[0];

@@ -120,9 +120,10 @@ typedef struct {
     unsigned link_cap;       /* packets a home's response link holds        */
     uint64_t max_cycles;     /* give up after this many cycles              */
     uint64_t idle_limit;     /* ... or this many cycles without progress    */
-    e2e_fault fault;         /* NONE, a bit flipped in the fault_n-th home
-                                line read, or the fault_n-th de-coalesced
-                                slot dropped                                */
+    e2e_fault fault;         /* NONE; MEM: bit 0 of every byte of the
+                                fault_n-th home line read flipped; DROP:
+                                the fault_n-th de-coalescer output (a slot
+                                or a regular response) lost (1-based)       */
     uint64_t fault_n;
     const char *preset;      /* configuration of every unit ("default")     */
 } e2e_opts;
