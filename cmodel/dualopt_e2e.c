@@ -742,7 +742,9 @@ static void observe(e2e_sys *s, unsigned g)
         s->progress = 1;
         s->dec_slots++;
         if (s->o.fault == E2E_FAULT_DROP && s->dec_slots == s->o.fault_n) {
-            s->t.faults++; /* the output is lost */
+            s->t.faults++; /* the output is lost, with a regular response's line */
+            if (PO(b, D_OUT_REG)[0] && src < n && s->g[src].side[g].n)
+                fifo_pop(&s->g[src].side[g]);
         } else if (PO(b, D_OUT_REG)[0]) {
             if (src < n && src != g && s->g[src].side[g].n && E && E->live && !E->local &&
                 E->have == 0) {
