@@ -217,7 +217,7 @@ static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, 
                             u->name, i, r->port), -1;
         if ((r->kind == ST_RANGE && (r->b < r->a || r->b > mask64(w))) ||
             (r->kind == ST_CONST && r->a > mask64(w)) ||
-            (r->kind == ST_PROB && (w != 1 || r->a > 256)) ||
+            (r->kind == ST_PROB && (w != 1 || r->a > 65536)) ||
             (r->kind == ST_SEQ && p->in[in].group == 0))
             return snprintf(err, len, "%s: self-test rule %d (%s): bad values for its field",
                             u->name, i, r->port), -1;
@@ -305,7 +305,7 @@ static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, 
             switch (f->kind) {
             case F_RAND: f->off = g->bits; g->bits += f->w; break;
             case F_RANGE: f->off = g->bits; g->bits += f->k; break;
-            case F_PROB:
+            case F_PROB: f->off = g->bits; g->bits += 16; break;
             case F_VARY: f->off = g->bits; g->bits += 8; break;
             default: break;
             }
@@ -442,7 +442,7 @@ static void drive(const plan *p, const gen_state *s, uint64_t *in, uint32_t **R)
                 v = f->a + x;
                 break;
             }
-            case F_PROB: v = stream_bits(r, f->off, 8) < f->a; break;
+            case F_PROB: v = stream_bits(r, f->off, 16) < f->a; break;
             case F_VARY: {
                 unsigned ph = f->phase >= 0 ? (s->phase >> (2 * (f->phase % 16))) & 3
                                             : s->ph[q->group];
@@ -618,7 +618,7 @@ static void emit_header(emit_file *e, const plan *p, const char *module, const c
                 at += (size_t)snprintf(line + at, sizeof line - at, " %llx..%llx",
                                        (unsigned long long)f->a, (unsigned long long)f->b);
             else if (f->kind == F_PROB)
-                at += (size_t)snprintf(line + at, sizeof line - at, " %llu/256", (unsigned long long)f->a);
+                at += (size_t)snprintf(line + at, sizeof line - at, " %llu/65536", (unsigned long long)f->a);
             else if (f->kind == F_LINEAR)
                 at += (size_t)snprintf(line + at, sizeof line - at, " %llu * %s[%u+:%u] + %llu",
                                        (unsigned long long)f->a, pname(p, p->in[f->src].port),
@@ -802,11 +802,11 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
             case F_LINEAR: snprintf(t, sizeof t, "fv%d", k); break;
             case F_SEQ: snprintf(t, sizeof t, "seq%d_q", f->seq); break;
             case F_PROB:
-                if (f->a >= 256 || f->a == 0)
+                if (f->a >= 65536 || f->a == 0)
                     snprintf(t, sizeof t, "1'b%d", f->a != 0);
                 else {
-                    slice(b2, sizeof b2, rsn, f->off, 8);
-                    snprintf(t, sizeof t, "({1'b0, %s} < 9'd%llu)", b2, (unsigned long long)f->a);
+                    slice(b2, sizeof b2, rsn, f->off, 16);
+                    snprintf(t, sizeof t, "({1'b0, %s} < 17'd%llu)", b2, (unsigned long long)f->a);
                 }
                 break;
             default: /* VARY */

@@ -30,7 +30,7 @@ typedef enum {
     ST_RAND,   /* random bits (the default of every bit)                    */
     ST_CONST,  /* the value a                                               */
     ST_RANGE,  /* a value in a..b (b - a + 1 values, near uniform)          */
-    ST_PROB,   /* 1-bit field: 1 with probability a / 256 (a <= 256)        */
+    ST_PROB,   /* 1-bit field: 1 with probability a / 65536 (a <= 65536)    */
     ST_SEQ,    /* counts the channel's handshakes (tags, sequence numbers)  */
     ST_LINEAR  /* a * (field src_lo, src_width of input `src`) + b          */
 } st_kind;
