@@ -149,7 +149,8 @@ cost-table: scripts/cost-table.py
 #   $(FU)/M/lint.ok        verilator -Wall, iverilog -Wall, yosys check -assert
 #   $(FU)/M/sim.ok         Verilator: PASS with the predicted signature, FAIL
 #                          with one a bit off (the same top, -GExpSig)
-#   $(FU)/M/selftest_hx8k.bin   synth_ice40, nextpnr-ice40 (HX8K), icepack
+#   $(FU)/M/hx8k.pnr.ok    synth_ice40, nextpnr-ice40 (HX8K), icepack ->
+#                          selftest_hx8k.bin (or hx8k.nofit: larger than the device)
 #   make fpga-units        all of that and build/fpga/fpga-units-report.{md,json}
 #   make fpga-lint-units   the cheap check of make test: short-run tops of
 #                          every unit linted on the three tools
@@ -162,10 +163,14 @@ $(B)/obj/gen/selftest.o: gen/selftest.def
 
 define FPGA_UNIT
 $(1)_SV := $(filter %/$(1).sv,$(ALL_RTL))
+# (files replaced only when they change, so that a rebuilt cohgen or an edited
+# fragment does not redo the simulations and place and route)
 $(FU)/$(1)/$(1)_selftest.sv: $$($(1)_SV) $(B)/bin/cohgen fpga/fpga.mk fpga/unit-cmd.sh
-	@mkdir -p $(FU)/$(1)
+	@mkdir -p $(FU)/$(1)/new
 	$(B)/bin/cohgen $$$$(fpga/unit-cmd.sh $$($(1)_SV)) --name $(1) --selftest \
-	  --selftest-seed $(FPGA_SEED) --selftest-cycles $(FPGA_UNIT_CYCLES) -o $(FU)/$(1)
+	  --selftest-seed $(FPGA_SEED) --selftest-cycles $(FPGA_UNIT_CYCLES) -o $(FU)/$(1)/new
+	@for f in $(1)_selftest.sv $(1)_selftest.json $(1)_selftest_wrong.vf; do \
+	  cmp -s $(FU)/$(1)/new/$$$$f $(FU)/$(1)/$$$$f || mv $(FU)/$(1)/new/$$$$f $(FU)/$(1)/$$$$f; done
 $(FU)/$(1)/$(1)_selftest.json $(FU)/$(1)/$(1)_selftest_wrong.vf: $(FU)/$(1)/$(1)_selftest.sv ;
 $(FU)/$(1)/lint.ok: $(FU)/$(1)/$(1)_selftest.sv | $(DEPS_OK)
 	@fpga/lint-top.sh $(1)_selftest $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV)
@@ -192,17 +197,23 @@ $(FU)/$(1)/%.json: $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV) | $(DEPS_OK)
 	   chparam -set LedActiveLow $$(FPGA_LED_$$*) $(1)_selftest; \
 	   synth_ice40 -top $(1)_selftest -json $$@; check -assert; \
 	   tee -q -o $(FU)/$(1)/$$*.stat.json stat -json" >/dev/null
-$(FU)/$(1)/%.asc: $(FU)/$(1)/%.json fpga/%.pcf
+# place and route; a design larger than the device is recorded (<dev>.nofit,
+# the utilisation nextpnr printed) and reported, not treated as a flow error
+$(FU)/$(1)/%.pnr.ok: $(FU)/$(1)/%.json fpga/%.pcf
 	@echo "fpga: $(1): nextpnr-ice40 $$(FPGA_DEV_$$*) --freq $(FPGA_FREQ)"
-	@fpga/timed.sh $(FU)/$(1)/$$*.pnr.time nextpnr-ice40 $$(FPGA_DEV_$$*) \
-	  --pcf fpga/$$*.pcf --json $$< --asc $$@.tmp --freq $(FPGA_FREQ) \
+	@rm -f $(FU)/$(1)/$$*.nofit $(FU)/$(1)/selftest_$$*.bin
+	@if fpga/timed.sh $(FU)/$(1)/$$*.pnr.time nextpnr-ice40 $$(FPGA_DEV_$$*) \
+	  --pcf fpga/$$*.pcf --json $$< --asc $(FU)/$(1)/$$*.asc --freq $(FPGA_FREQ) \
 	  --timing-allow-fail --seed $(FPGA_SEED_PNR) --report $(FU)/$(1)/$$*.report.json \
-	  > $(FU)/$(1)/$$*.pnr.log 2>&1 || { grep -E 'ERROR|Max frequency' $(FU)/$(1)/$$*.pnr.log | tail -5; exit 1; }
-	@grep 'Max frequency' $(FU)/$(1)/$$*.pnr.log | tail -1
+	  > $(FU)/$(1)/$$*.pnr.log 2>&1; then \
+	  grep 'Max frequency' $(FU)/$(1)/$$*.pnr.log | tail -1; \
+	  icepack $(FU)/$(1)/$$*.asc $(FU)/$(1)/selftest_$$*.bin; \
+	elif grep -q 'no BELs remaining' $(FU)/$(1)/$$*.pnr.log; then \
+	  grep -E 'ICESTORM_(LC|RAM):' $(FU)/$(1)/$$*.pnr.log | head -2 > $(FU)/$(1)/$$*.nofit; \
+	  echo "fpga: $(1): DOES NOT FIT the $$*:"; cat $(FU)/$(1)/$$*.nofit; \
+	else grep -E 'ERROR|Max frequency' $(FU)/$(1)/$$*.pnr.log | tail -5; exit 1; fi
 	@cat $(FU)/$(1)/$$*.synth.time $(FU)/$(1)/$$*.pnr.time > $(FU)/$(1)/$$*.time
-	@mv $$@.tmp $$@
-$(FU)/$(1)/selftest_%.bin: $(FU)/$(1)/%.asc
-	icepack $$< $$@
+	@touch $$@
 # make test: a short run (1,000 cycles) of the top, linted
 $(B)/fpga-lint/$(1)/lint.ok: $$($(1)_SV) $(B)/bin/cohgen fpga/lint-top.sh | $(DEPS_OK)
 	@mkdir -p $(B)/fpga-lint/$(1)
@@ -212,7 +223,7 @@ $(B)/fpga-lint/$(1)/lint.ok: $$($(1)_SV) $(B)/bin/cohgen fpga/lint-top.sh | $(DE
 	@touch $$@
 endef
 $(foreach m,$(FPGA_UNIT_MODS),$(eval $(call FPGA_UNIT,$(m))))
-.PRECIOUS: $(FU)/%.json $(FU)/%.asc $(FU)/%/selftest_sim
+.PRECIOUS: $(FU)/%.json $(FU)/%/selftest_sim
 
 fpga-lint-units: $(foreach m,$(FPGA_UNIT_MODS),$(B)/fpga-lint/$(m)/lint.ok)
 	@echo "fpga-lint-units: $(words $(FPGA_UNIT_MODS)) generated self-test tops clean"
@@ -220,7 +231,7 @@ TEST_STEPS += fpga-lint-units
 fpga-units-sim: $(foreach m,$(FPGA_UNIT_MODS),$(FU)/$(m)/sim.ok)
 	@echo "fpga-sim: PASS (every unit's generated top reaches PASS with the model's signature and FAIL with a wrong one)"
 fpga-sim: fpga-units-sim
-FPGA_UNIT_BINS := $(foreach m,$(FPGA_UNIT_MODS),$(foreach d,$(FPGA_UNIT_DEVICES),$(FU)/$(m)/selftest_$(d).bin))
+FPGA_UNIT_BINS := $(foreach m,$(FPGA_UNIT_MODS),$(foreach d,$(FPGA_UNIT_DEVICES),$(FU)/$(m)/$(d).pnr.ok))
 FPGA_UNIT_ARGS = $(foreach m,$(FPGA_UNIT_MODS),--unit "$(m):$(FU)/$(m)")
 fpga: $(FPGA_UNIT_BINS)
 fpga-units: fpga-units-sim $(FPGA_UNIT_BINS) fpga/report.py

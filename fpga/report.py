@@ -98,8 +98,8 @@ def main():
             r = pnr_figures(ud, dev, a.board_mhz)
             r.update({"module": module, "unit": exp["unit"], "options": exp["args"],
                       "device": dev, "selftest": exp,
-                      "bitstream": os.path.join(ud, "selftest_" + dev + ".bin")})
-            bad += not r["meets_board_clock"]
+                      "bitstream": os.path.join(ud, "selftest_" + dev + ".bin") if r["fits"] else None})
+            bad += r["fits"] and not r["meets_board_clock"]
             ures.append(r)
     out = {"tools": {"yosys": yv, "nextpnr": ver}, "selftest": exps, "results": res,
            "unit_results": ures}
@@ -113,13 +113,26 @@ def main():
 
 
 def pnr_figures(d, dev, board_mhz):
-    """Figures of one placed and routed top in directory d."""
-    rep = json.load(open(os.path.join(d, dev + ".report.json")))
+    """Figures of one placed and routed top in directory d (or, for a design
+    larger than the device, the utilisation nextpnr printed: <dev>.nofit)."""
     st = json.load(open(os.path.join(d, dev + ".stat.json")))["design"]["num_cells_by_type"]
+    nofit = os.path.join(d, dev + ".nofit")
+    if os.path.exists(nofit):
+        util = {}
+        for m in re.finditer(r"(ICESTORM_\w+):\s*(\d+)/\s*(\d+)", open(nofit).read()):
+            util[m.group(1)] = {"used": int(m.group(2)), "available": int(m.group(3))}
+        t = open(os.path.join(d, dev + ".time")).read().split()
+        return {"fits": False, "fmax_mhz": None, "target_mhz": None, "board_mhz": board_mhz,
+                "meets_board_clock": None, "meets_target": None,
+                "lc": util.get("ICESTORM_LC"), "bram": util.get("ICESTORM_RAM"), "io": None,
+                "lut4": st.get("SB_LUT4", 0), "carry": st.get("SB_CARRY", 0),
+                "ffs": sum(n for k, n in st.items() if k.startswith("SB_DFF")),
+                "synth_s": float(t[0]), "pnr_s": float(t[1]), "critical_path": None}
+    rep = json.load(open(os.path.join(d, dev + ".report.json")))
     (clk, fm), = rep["fmax"].items()
     u = rep["utilization"]
     t = open(os.path.join(d, dev + ".time")).read().split()
-    return {"fmax_mhz": round(fm["achieved"], 2), "target_mhz": fm["constraint"],
+    return {"fits": True, "fmax_mhz": round(fm["achieved"], 2), "target_mhz": fm["constraint"],
             "board_mhz": board_mhz, "meets_board_clock": fm["achieved"] >= board_mhz,
             "meets_target": fm["achieved"] >= fm["constraint"],
             "lc": u["ICESTORM_LC"], "bram": u["ICESTORM_RAM"], "io": u["SB_IO"],
@@ -143,6 +156,15 @@ def unit_table(ures, yv, ver):
          "|" + "---|" * 15]
     for r in ures:
         e = r["selftest"]
+        if not r["fits"]:
+            L.append("| %s | %s | %s | DOES NOT FIT | - | - | %d / %d | %d | %d | %d | %s | %s | "
+                     "%d / %d | %.1f | %.1f |" % (
+                         r["unit"], r["module"], r["device"], r["lc"]["used"],
+                         r["lc"]["available"], r["lut4"], r["carry"], r["ffs"],
+                         "%d / %d" % (r["bram"]["used"], r["bram"]["available"]) if r["bram"]
+                         else "-", e["sig"], e["in_xfers"], e["out_xfers"], r["synth_s"],
+                         r["pnr_s"]))
+            continue
         L.append("| %s | %s | %s | %.2f | %d MHz %s | %g MHz %s | %d / %d | %d | %d | %d | "
                  "%d / %d | %s | %d / %d | %.1f | %.1f |" % (
                      r["unit"], r["module"], r["device"], r["fmax_mhz"], r["target_mhz"],
