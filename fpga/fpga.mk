@@ -190,6 +190,7 @@ $(FU)/$(1)/sim.ok: $(FU)/$(1)/sim_pass/selftest_sim $(FU)/$(1)/sim_wrong/selftes
 	  $(FU)/$(1)/sim_pass/selftest_sim --expect pass --sig $$$$sig && \
 	  $(FU)/$(1)/sim_wrong/selftest_sim --expect fail --sig $$$$sig
 	@touch $$@
+.PRECIOUS: $(FU)/$(1)/%.json
 $(FU)/$(1)/%.json: $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV) | $(DEPS_OK)
 	@echo "fpga: $(1): synth_ice40 $$*"
 	@fpga/timed.sh $(FU)/$(1)/$$*.synth.time yosys -q -l $(FU)/$(1)/$$*.synth.log -p \
@@ -223,7 +224,6 @@ $(B)/fpga-lint/$(1)/lint.ok: $$($(1)_SV) $(B)/bin/cohgen fpga/lint-top.sh | $(DE
 	@touch $$@
 endef
 $(foreach m,$(FPGA_UNIT_MODS),$(eval $(call FPGA_UNIT,$(m))))
-.PRECIOUS: $(FU)/%.json $(FU)/%/selftest_sim
 
 fpga-lint-units: $(foreach m,$(FPGA_UNIT_MODS),$(B)/fpga-lint/$(m)/lint.ok)
 	@echo "fpga-lint-units: $(words $(FPGA_UNIT_MODS)) generated self-test tops clean"
