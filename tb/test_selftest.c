@@ -59,7 +59,7 @@ Test(platform_selftest, writes_the_top_its_expectation_and_the_wrong_one, .timeo
     cr_assert_neq(s1, s3, "one more cycle leaves the signature unchanged");
 }
 
-Test(platform_selftest, rules_drive_their_fields_and_units_without_rules_get_a_top, .timeout = 60)
+Test(platform_selftest, rules_drive_their_fields_and_the_port_names_the_rest, .timeout = 60)
 {
     char *sv;
     /* MSHR: counted tags, non-zero masks (gen/dualopt_mshr_gen.c) */
@@ -78,11 +78,12 @@ Test(platform_selftest, rules_drive_their_fields_and_units_without_rules_get_a_t
                      "grep -q 'pkt_len_i: generator 1; \\[0+:16\\] linear 6 \\* pkt_data_i\\[8+:4\\] + 4' "
                      "build/t_st2/d_selftest.sv"),
                  0);
-    /* REC states no rules: random payloads, the channel and ready found by name */
+    /* REC: one rule (home strap); the channel and the free ready found by name */
     cr_assert_eq(run("build/bin/cohgen rec --config fpga --name r --selftest --selftest-cycles 2000 "
                      "-o build/t_st2 >/dev/null && grep -q '\"channels\":\\[\"req_valid_i\"\\]' "
                      "build/t_st2/r_selftest.json && "
                      "grep -q 'inv_ready_i: generator 0; \\[0+:1\\] varying probability' "
+                     "build/t_st2/r_selftest.sv && grep -q 'assign d_home_i = 2.h1;' "
                      "build/t_st2/r_selftest.sv"),
                  0);
 }
