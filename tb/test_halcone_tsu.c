@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "halcone_tsu.h"
 #include "lockstep.h"
@@ -93,19 +94,30 @@ Test(halcone_tsu_fig5, write_lease_is_wrlease_minus_one)
 
 /* ------------------------------------------------------ spec 7.2 tool -- */
 
+/* Per-process file names: Criterion runs tests in parallel processes. */
+static char *tpath(char *buf, size_t len, const char *what)
+{
+    snprintf(buf, len, "build/t_tsu_%ld_%s.txt", (long)getpid(), what);
+    return buf;
+}
+
 static char *tool(const char *args, const char *input, int *rc)
 {
-    FILE *f = fopen("build/t_tsu_in.txt", "w");
-    char cmd[1024];
+    char in[64], out[64], err[64], cmd[1024];
+    FILE *f = fopen(tpath(in, sizeof in, "in"), "w");
     cr_assert_not_null(f);
     fputs(input, f);
     fclose(f);
-    snprintf(cmd, sizeof cmd,
-             "build/bin/cohmodel halcone-tsu %s < build/t_tsu_in.txt > build/t_tsu_out.txt "
-             "2> build/t_tsu_err.txt",
-             args);
+    snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-tsu %s < %s > %s 2> %s", args, in,
+             tpath(out, sizeof out, "out"), tpath(err, sizeof err, "err"));
     *rc = run(cmd);
-    return slurp("build/t_tsu_out.txt");
+    return slurp(out);
+}
+
+static char *tool_err(void)
+{
+    char err[64];
+    return slurp(tpath(err, sizeof err, "err"));
 }
 
 static void tool_expect(const char *args, const char *input, const char *want)
@@ -141,13 +153,14 @@ Test(halcone_tsu_trace, notices_dump_and_any_byte_of_a_block)
                 "# comment\n\nRD 0x3f # any byte of block 0\nRD 0x40 lease=30\nEV 0x0\nEV 0x7f\n"
                 "EV 0x80\nRD 0x4\n",
                 "GRANT 0x0 0 10\nGRANT 0x40 0 30\nREMOVE 0x0 10\nFLOOR 10\nKEEP 0x40 30\n"
-                "ABSENT 0x80\nGRANT 0x0 10 30\nENTRY 0 0 0x0 30\nENTRY 1 0 0x40 30\n"
+                "ABSENT 0x80\nGRANT 0x0 10 20\nENTRY 0 0 0x0 20\nENTRY 1 0 0x40 30\n"
                 "REG floor 10\nREG now 30\nREG epoch 0\n");
     /* per-set floor, share test rts */
-    tool_expect("--floor set --share-test rts --dump", "RD 0x40\nEV 0x40 rts=9\nWR 0x40\n",
+    tool_expect("--floor set --share-test rts --dump", "RD 0x40\nEV 0x40 rts=10\nWR 0x40\n",
                 "GRANT 0x40 0 10\nREMOVE 0x40 10\nFLOOR 10 1\nGRANT 0x40 11 15\n"
                 "ENTRY 1 0 0x40 15\nREG floor[1] 10\nREG now 15\nREG epoch 0\n");
-    tool_expect("--share-test rts", "RD 0x40\nEV 0x40 rts=10\n", "GRANT 0x40 0 10\nREMOVE 0x40 10\nFLOOR 10\n");
+    /* memts 10 above the evicted copy's rts 9: another copy was granted later */
+    tool_expect("--share-test rts", "RD 0x40\nEV 0x40 rts=9\n", "GRANT 0x40 0 10\nKEEP 0x40 10\n");
     tool_expect("--share-test keep", "RD 0x40\nEV 0x40\n", "GRANT 0x40 0 10\nKEEP 0x40 10\n");
     tool_expect("--share-test remove --floor none", "RD 0x40\nEV 0x40\n",
                 "GRANT 0x40 0 10\nREMOVE 0x40 10\n");
@@ -523,7 +536,7 @@ Test(halcone_tsu_bad_input, malformed_trace_lines_exit_2_with_line_and_no_output
     unsigned i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc;
-        char *out = tool(bad[i].args, bad[i].in, &rc), *err = slurp("build/t_tsu_err.txt");
+        char *out = tool(bad[i].args, bad[i].in, &rc), *err = tool_err();
         cr_assert_eq(rc, 2, "case %u: exit %d", i, rc);
         cr_assert_not_null(out);
         cr_assert_str_eq(out, "", "case %u: partial output '%s'", i, out);
@@ -560,7 +573,7 @@ Test(halcone_tsu_bad_input, bad_options_exit_2_naming_the_value)
     unsigned i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc;
-        char *out = tool(bad[i].args, "RD 0x0\n", &rc), *err = slurp("build/t_tsu_err.txt");
+        char *out = tool(bad[i].args, "RD 0x0\n", &rc), *err = tool_err();
         cr_assert_eq(rc, 2, "%s: exit %d", bad[i].args, rc);
         cr_assert_str_eq(out, "", "%s: output", bad[i].args);
         cr_assert_not_null(strstr(err, bad[i].msg), "%s: '%s' lacks '%s'", bad[i].args, err,
@@ -589,8 +602,8 @@ Test(halcone_tsu_rtl, trace_mode_prints_what_cohmodel_prints, .timeout = 120)
         uint64_t addr;
         s = s * 6364136223846793005ull + 1442695040888963407ull;
         r = (unsigned)((s >> 33) % 100);
-        /* 3 sets of the fpga TSU (64 sets): set 0, 1, 2 */
-        addr = ((((s >> 8) % 7) << 6 | ((s >> 20) % 3)) << 6) | ((s >> 50) & 63);
+        /* 11 tags in sets 0, 1, 2 of both the 64-set and the 512-set TSU */
+        addr = ((((s >> 8) % 11) << 9 | ((s >> 20) % 3)) << 6) | ((s >> 50) & 63);
         if (r < 45)
             fprintf(f, "RD 0x%llx", (unsigned long long)addr);
         else if (r < 85)
@@ -601,7 +614,7 @@ Test(halcone_tsu_rtl, trace_mode_prints_what_cohmodel_prints, .timeout = 120)
             if ((s >> 40) % 3 == 0)
                 fprintf(f, " cts=%u", (unsigned)((s >> 42) % 2000));
             if ((s >> 44) % 4 == 0)
-                fprintf(f, " lease=%u", 1 + (unsigned)((s >> 46) % ((s >> 60) ? 40 : 9000)));
+                fprintf(f, " lease=%u", 1 + (unsigned)((s >> 46) % ((s >> 60) > 3 ? 40 : 30000)));
             fprintf(f, "\n");
         }
     }
@@ -674,7 +687,7 @@ Test(halcone_tsu_rtl, lockstep_every_committed_configuration_every_stream, .time
                 cr_assert_gt(field(r.summary, "wraps "), 10, "paper wrap: no wraps");
             if (j == 2 && i != 1)
                 cr_assert_gt(field(r.summary, "resets "), 2, "%s wrap: no epoch resets", names[i]);
-            if (j != 3)
+            if (j < 2)
                 cr_assert_gt(field(r.summary, "victims "), 0, "%s %s: no victims", names[i], streams[j]);
             ls_result_free(&r);
         }
