@@ -283,7 +283,7 @@ static void emit_grant(gctx *x)
          x->plus1 ? " + 1" : "");
     emit(e, "// rts = wts + lease%s.", x->plus1 ? " - 1" : "");
     decl(x, XW, "m_x, c_x, l_x, wb_x, rbase_x, g_wts, g_rts");
-    decl(x, W, "f_wts, f_rts, wrap_wts");
+    decl(x, W, "f_wts, f_rts");
     decl(x, 1, "wrap");
     emit(e, "assign m_x = {1'b0, m_eff};");
     emit(e, "assign c_x = {1'b0, cts_eff};");
@@ -293,23 +293,27 @@ static void emit_grant(gctx *x)
         emit(e, "assign wb_x = (m_x + %u'd1) > c_x ? (m_x + %u'd1) : c_x;", XW, XW);
         emit(e, "assign g_wts = is_wr ? wb_x : m_x;");
         emit(e, "assign g_rts = is_wr ? wb_x + l_x - %u'd1 : rbase_x + l_x;", XW);
-        emit(e, "assign wrap_wts = is_wr ? %u'd1 : %u'd0;", W, W);
     } else {
         emit(e, "assign wb_x = rbase_x;  // literal Alg. 3: write wts = max(M, cts)");
         emit(e, "assign g_wts = is_wr ? wb_x : m_x;");
         emit(e, "assign g_rts = wb_x + l_x;");
-        emit(e, "assign wrap_wts = %u'd0;", W);
     }
     emit(e, "assign ovf = is_gr & g_rts[%u];", W);
     if (x->reset) {
-        emit(e, "assign wrap = 1'b0;  // overflow: epoch reset (sweep_start)");
+        emit(e, "// Overflow: epoch reset (sweep_start); the grant fires after it.");
+        emit(e, "assign wrap = 1'b0;");
+        emit(e, "assign f_wts = g_wts[%u:0];", W - 1);
+        emit(e, "assign f_rts = g_rts[%u:0];", W - 1);
     } else {
         emit(e, "// Overflow (3.2.6, H12): the memts restarts at 0 and so does the");
         emit(e, "// requester's time: the grant of memts 0, cts 0.");
         emit(e, "assign wrap = ovf;");
+        if (x->plus1)
+            emit(e, "assign f_wts = wrap ? {%u'd0, is_wr} : g_wts[%u:0];", W - 1, W - 1);
+        else
+            emit(e, "assign f_wts = wrap ? %u'd0 : g_wts[%u:0];", W, W - 1);
+        emit(e, "assign f_rts = wrap ? lease : g_rts[%u:0];", W - 1);
     }
-    emit(e, "assign f_wts = wrap ? wrap_wts : g_wts[%u:0];", W - 1);
-    emit(e, "assign f_rts = wrap ? lease : g_rts[%u:0];", W - 1);
     emit_nl(e);
 }
 
@@ -602,6 +606,71 @@ static void emit_regs(gctx *x)
     }
 }
 
+/* Formal properties (`ifdef FORMAL`), checked by `make formal` with
+ * yosys-smtbmc and z3 on the small configurations of tb/formal.txt (bounded
+ * model checks). Labels p_<group>_*; one negative control per group in
+ * tb/formal-controls.txt. Groups: iface (the response holds under
+ * back-pressure, nothing is accepted during a clearing sweep), grant (spec 8
+ * P3: a grant starts above the memts it replaces, a write's wts above it;
+ * with req-cts the grant covers the requester's cts), floor (P5: the floor
+ * never decreases except at an epoch reset), lease (the lease registers are
+ * never 0). */
+static void emit_formal(gctx *x)
+{
+    emit_file *e = x->e;
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "// Properties checked by make formal (tb/formal.txt); see docs/halcone.md.");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "logic f_stall_q;");
+    decl(x, 2, "f_kind_q");
+    decl(x, x->AW, "f_addr_q");
+    decl(x, x->W, "f_wts_q, f_rts_q");
+    decl(x, x->EB, "f_epoch_q");
+    if (x->fglobal)
+        decl(x, x->W, "f_floor_q");
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_past_q <= 1'b1;");
+    emit(e, "  f_stall_q <= rsp_valid_o & ~rsp_ready_i;");
+    emit(e, "  f_kind_q <= rsp_kind_o;");
+    emit(e, "  f_addr_q <= rsp_addr_o;");
+    emit(e, "  f_wts_q <= rsp_wts_o;");
+    emit(e, "  f_rts_q <= rsp_rts_o;");
+    emit(e, "  f_epoch_q <= epoch_q;");
+    if (x->fglobal)
+        emit(e, "  f_floor_q <= floor_q;");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  // reset in the first cycle only");
+    emit(e, "  assume(rst_ni == f_past_q);");
+    emit(e, "  if (rst_ni && f_past_q && f_stall_q) begin");
+    emit(e, "    p_iface_hold: assert(rsp_valid_o);");
+    emit(e, "    p_iface_kind: assert(rsp_kind_o == f_kind_q);");
+    emit(e, "    p_iface_addr: assert(rsp_addr_o == f_addr_q);");
+    emit(e, "    p_iface_wts: assert(rsp_wts_o == f_wts_q);");
+    emit(e, "    p_iface_rts: assert(rsp_rts_o == f_rts_q);");
+    emit(e, "  end");
+    emit(e, "  if (rst_ni && clr_q) p_iface_sweep: assert(!req_ready_o);");
+    emit(e, "  if (rst_ni && s2_fire && is_gr && !wrap) begin");
+    emit(e, "    p_grant_rts: assert(f_rts > m_eff);");
+    emit(e, "    if (is_wr) p_grant_wts: assert(f_wts > m_eff);");
+    if (x->reqcts) {
+        emit(e, "    if (is_wr) p_grant_cts_w: assert(f_wts >= cts_eff);");
+        emit(e, "    if (is_rd) p_grant_cts_r: assert(f_rts >= cts_eff);");
+    }
+    emit(e, "  end");
+    if (x->fglobal) {
+        emit(e, "  if (rst_ni && f_past_q && epoch_q == f_epoch_q)");
+        emit(e, "    p_floor_mono: assert(floor_q >= f_floor_q);");
+    }
+    emit(e, "  if (rst_ni) begin");
+    emit(e, "    p_lease_rd: assert(rdl_q != %u'd0);", x->W);
+    emit(e, "    p_lease_wr: assert(wrl_q != %u'd0);", x->W);
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "`endif");
+}
+
 static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
 {
     const halcone_tsu_cfg *c = cfg;
@@ -652,6 +721,7 @@ static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
     emit_update(&x);
     emit_next(&x);
     emit_regs(&x);
+    emit_formal(&x);
     emit_out(e);
     emit_nl(e);
     emit(e, "endmodule");

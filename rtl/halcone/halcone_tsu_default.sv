@@ -221,7 +221,7 @@ module halcone_tsu_default (
   // Read: wts = M, rts = max(M, cts) + lease. Write: wts = max(M + 1, cts),
   // rts = wts + lease - 1.
   logic [16:0] m_x, c_x, l_x, wb_x, rbase_x, g_wts, g_rts;
-  logic [15:0] f_wts, f_rts, wrap_wts;
+  logic [15:0] f_wts, f_rts;
   logic wrap;
   assign m_x = {1'b0, m_eff};
   assign c_x = {1'b0, cts_eff};
@@ -230,11 +230,11 @@ module halcone_tsu_default (
   assign wb_x = (m_x + 17'd1) > c_x ? (m_x + 17'd1) : c_x;
   assign g_wts = is_wr ? wb_x : m_x;
   assign g_rts = is_wr ? wb_x + l_x - 17'd1 : rbase_x + l_x;
-  assign wrap_wts = is_wr ? 16'd1 : 16'd0;
   assign ovf = is_gr & g_rts[16];
-  assign wrap = 1'b0;  // overflow: epoch reset (sweep_start)
-  assign f_wts = wrap ? wrap_wts : g_wts[15:0];
-  assign f_rts = wrap ? lease : g_rts[15:0];
+  // Overflow: epoch reset (sweep_start); the grant fires after it.
+  assign wrap = 1'b0;
+  assign f_wts = g_wts[15:0];
+  assign f_rts = g_rts[15:0];
 
   // The set written back: a granted way takes memts := rts, a new entry
   // its tag too, a removed entry loses its valid bit.
@@ -491,6 +491,51 @@ module halcone_tsu_default (
   // inputs and bits this configuration does not use
   logic unused_ok;
   assign unused_ok = ^req_rts_i ^ g_wts[16];
+
+  `ifdef FORMAL
+  // Properties checked by make formal (tb/formal.txt); see docs/halcone.md.
+  logic f_past_q = 1'b0;
+  logic f_stall_q;
+  logic [1:0] f_kind_q;
+  logic [41:0] f_addr_q;
+  logic [15:0] f_wts_q, f_rts_q;
+  logic [15:0] f_epoch_q;
+  logic [15:0] f_floor_q;
+  always @(posedge clk_i) begin
+    f_past_q <= 1'b1;
+    f_stall_q <= rsp_valid_o & ~rsp_ready_i;
+    f_kind_q <= rsp_kind_o;
+    f_addr_q <= rsp_addr_o;
+    f_wts_q <= rsp_wts_o;
+    f_rts_q <= rsp_rts_o;
+    f_epoch_q <= epoch_q;
+    f_floor_q <= floor_q;
+  end
+  always @(*) begin
+    // reset in the first cycle only
+    assume(rst_ni == f_past_q);
+    if (rst_ni && f_past_q && f_stall_q) begin
+      p_iface_hold: assert(rsp_valid_o);
+      p_iface_kind: assert(rsp_kind_o == f_kind_q);
+      p_iface_addr: assert(rsp_addr_o == f_addr_q);
+      p_iface_wts: assert(rsp_wts_o == f_wts_q);
+      p_iface_rts: assert(rsp_rts_o == f_rts_q);
+    end
+    if (rst_ni && clr_q) p_iface_sweep: assert(!req_ready_o);
+    if (rst_ni && s2_fire && is_gr && !wrap) begin
+      p_grant_rts: assert(f_rts > m_eff);
+      if (is_wr) p_grant_wts: assert(f_wts > m_eff);
+      if (is_wr) p_grant_cts_w: assert(f_wts >= cts_eff);
+      if (is_rd) p_grant_cts_r: assert(f_rts >= cts_eff);
+    end
+    if (rst_ni && f_past_q && epoch_q == f_epoch_q)
+      p_floor_mono: assert(floor_q >= f_floor_q);
+    if (rst_ni) begin
+      p_lease_rd: assert(rdl_q != 16'd0);
+      p_lease_wr: assert(wrl_q != 16'd0);
+    end
+  end
+  `endif
 
 endmodule
 `default_nettype wire
