@@ -37,6 +37,11 @@ rate() { sed -n 's/.*simulated cycles per second \([0-9]*\).*/\1/p' | awk '{prin
     r=$("$B/bin/bench_model" "$p" 20000000)
     echo "| REC model alone (functional core), 20 M accesses | $p | $(echo "$r" | sed -n 's/.*= \([0-9.]*\) M accesses.*/\1/p') M accesses/s |"
   done
+  if [ -x ./tb_dualopt ]; then
+    r=$(./tb_dualopt --e2e --gpus 4 --kernel mixed --loads 64 --mode coalesce --seed 1 |
+        sed -n 's/.*; \([0-9]*\) cycles per second$/\1/p')
+    echo "| DualOpt end to end, 4 GPUs: 20 Verilated units in lockstep with their shells, mixed kernel, 64 loads per GPU | default | $r cycles/s |"
+  fi
   echo
   echo "Figures before the simulation-speed changes (instruction counts per cycle, and the wall-clock rates measured then): docs/verification.md, section Simulation speed."
 } | tee "$out"
