@@ -749,7 +749,7 @@ static int s2_overflows(const halcone_tsu_tm *t)
 }
 
 typedef struct {
-    int s2_fire, s1_adv, sweep_start, req_ready;
+    int s2_fire, s1_adv, sweep_start, ext_reset, req_ready;
 } tm_ctl;
 
 static void control(const halcone_tsu_tm *t, const halcone_tsu_in *in, tm_ctl *k)
@@ -757,6 +757,7 @@ static void control(const halcone_tsu_tm *t, const halcone_tsu_in *in, tm_ctl *k
     int rsp_free = !t->rsp_valid || in->rsp_ready_i;
     k->sweep_start = t->s2_valid && !t->clr_busy && t->tsu->cfg.overflow == HALCONE_OVF_RESET &&
                      s2_overflows(t);
+    k->ext_reset = in->epoch_rst_i && !t->clr_busy;
     k->s2_fire = t->s2_valid && !t->clr_busy && !k->sweep_start && rsp_free;
     k->s1_adv = !t->s2_valid || k->s2_fire;
     k->req_ready = !t->clr_busy && (!t->s1_valid || k->s1_adv);
@@ -827,7 +828,7 @@ void halcone_tsu_step(halcone_tsu_tm *t, const halcone_tsu_in *in)
             t->clr_idx++;
         }
     }
-    if (k.sweep_start) {
+    if (k.sweep_start || k.ext_reset) {
         t->clr_busy = 1;
         t->clr_idx = 0;
         t->clr_epoch = 1;

@@ -262,7 +262,10 @@ typedef struct {
 /* Pipeline: stage 0 accepts and reads the set, stage 1 holds the word,
  * stage 2 looks up, grants, writes back and loads the response register.
  * The shell applies halcone_tsu_request() when stage 2 fires, so its state
- * is the core's. */
+ * is the core's. An epoch reset (own overflow, or epoch_rst_i from another
+ * TSU) is a clearing sweep of `sets` cycles ending in
+ * halcone_tsu_epoch_reset(); the request then in stage 2 is served at cts 0
+ * and its response carries the reset. */
 typedef struct {
     halcone_tsu *tsu;
     unsigned clr_busy, clr_idx;       /* clearing sweep (reset, epoch)      */

@@ -460,6 +460,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
         in->cfg_we_i = 0;
         in->cfg_sel_i = 0;
         in->cfg_data_i = 0;
+        in->epoch_rst_i = 0;
     } else {
         if ((cyc & 1023) == 0 && s->kind != KIND_FULL) {
             static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 100, 70, 30};
@@ -473,6 +474,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
         in->rsp_ready_i = pct(&s->rng) < s->p_ready;
         /* lease registers: rare writes, zero now and then (ignored) */
         in->cfg_we_i = s->kind != KIND_FULL && pct(&s->rng) < 1;
+        /* another TSU's epoch reset: rare pulses */
+        in->epoch_rst_i = s->kind != KIND_FULL && rnd(&s->rng) % 2000 == 0;
         in->cfg_sel_i = rnd(&s->rng) & 1;
         in->cfg_data_i = pct(&s->rng) < 10 ? 0 : 1 + ts_rand(s, s->kind == KIND_WRAP || s->g.ts_max < 16 ? s->g.ts_max - 1 : 15);
     }

@@ -406,7 +406,8 @@ static void emit_next(gctx *x)
         emit(e, "  end");
     }
     emit(e, "end");
-    emit(e, "if (sweep_start) begin");
+    emit(e, "// an epoch reset of its own (overflow) or of another TSU (S3 is global)");
+    emit(e, "if (sweep_start | (epoch_rst_i & ~clr_q)) begin");
     emit(e, "  clr_d = 1'b1;");
     emit(e, "  clr_idx_d = '0;");
     emit(e, "  clr_ep_d = 1'b1;");

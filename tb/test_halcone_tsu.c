@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "halcone_tsu.h"
+#include "halcone_tsu_rtl.h"
 #include "lockstep.h"
 #include "test_util.h"
 #include "unit.h"
@@ -685,6 +686,9 @@ Test(halcone_tsu_rtl, lockstep_every_committed_configuration_every_stream, .time
             cr_assert_gt(r.chan_xfers[1], 300, "%s %s: too few responses", names[i], streams[j]);
             if (j == 2 && i == 1)
                 cr_assert_gt(field(r.summary, "wraps "), 10, "paper wrap: no wraps");
+            /* paper rules never reset on their own: these are epoch_rst_i pulses */
+            if (j == 0 && i == 1)
+                cr_assert_gt(field(r.summary, "resets "), 3, "paper mixed: no external epoch reset");
             if (j == 2 && i != 1)
                 cr_assert_gt(field(r.summary, "resets "), 2, "%s wrap: no epoch resets", names[i]);
             if (j < 2)
@@ -714,5 +718,91 @@ Test(halcone_tsu_rtl, one_request_per_cycle_latency_3, .timeout = 120)
         cr_assert_eq(strncmp(lat + strlen("to response transfer "), "3.00\n", 5), 0,
                      "%s: mean latency %s", names[i], lat);
         ls_result_free(&r);
+    }
+}
+
+/* The Verilated TSU at transaction level (tb/halcone_tsu_rtl.c), as a system
+ * model substitutes it for the functional core: Fig. 5 on the RTL, then
+ * seeded random requests (notices, overrides, cts, lease programming,
+ * external epoch resets) whose results equal the core's. */
+static int same_result(const halcone_tsu_result *a, const halcone_tsu_result *b)
+{
+    halcone_tsu_result x = *a, y = *b;
+    if (x.kind == HALCONE_TSU_GRANT) {
+        x.hit = y.hit = 0;  /* not on the ports */
+        x.memts = y.memts = 0;
+    }
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+Test(halcone_tsu_rtl, transaction_level_rtl_equals_the_core, .timeout = 120)
+{
+    static const char *const names[] = {"fpga", "paper", "default"};
+    const unit_desc *u = unit_find("halcone-tsu");
+    unsigned i;
+    for (i = 0; i < 3; i++) {
+        char err[256];
+        const dut_ops *d = ls_dut_find(halcone_duts, u, names[i]);
+        halcone_tsu_rtl *r = halcone_tsu_rtl_new(d, err, sizeof err);
+        halcone_tsu *t;
+        halcone_tsu_result a, b;
+        uint64_t s = 77 + i;
+        unsigned n, resets = 0, wraps = 0, victims = 0, removes = 0;
+        cr_assert_not_null(r, "%s: %s", names[i], err);
+        t = halcone_tsu_new(halcone_tsu_rtl_cfg(r));
+        cr_assert_not_null(t);
+        cr_assert_eq(halcone_tsu_rtl_request(r, HALCONE_TSU_RD, 0x0, 0, 0, 0, &a), 0);
+        GRANT_IS(a, 0, 10);
+        cr_assert_eq(halcone_tsu_rtl_request(r, HALCONE_TSU_RD, 0x40, 0, 7, 0, &a), 0);
+        GRANT_IS(a, 0, 7);
+        cr_assert_eq(halcone_tsu_rtl_request(r, HALCONE_TSU_WR, 0x40, 0, 0, 0, &a), 0);
+        GRANT_IS(a, 8, 12);
+        cr_assert_eq(halcone_tsu_rtl_request(r, HALCONE_TSU_WR, 0x0, 8, 0, 0, &a), 0);
+        GRANT_IS(a, 11, 15);
+        halcone_tsu_read(t, 0x0, 0, 0);
+        halcone_tsu_read(t, 0x40, 0, 7);
+        halcone_tsu_write(t, 0x40, 0, 0);
+        halcone_tsu_write(t, 0x0, 8, 0);
+        for (n = 0; n < 3000; n++) {
+            unsigned k, op;
+            uint64_t addr;
+            uint32_t cts, lease, rts;
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            k = (unsigned)((s >> 33) % 1000);
+            if (k < 3) {
+                cr_assert_eq(halcone_tsu_rtl_epoch_reset(r), 0, "%s: %s", names[i], halcone_tsu_rtl_error(r));
+                halcone_tsu_epoch_reset(t);
+                continue;
+            }
+            if (k < 8) {
+                uint32_t rl = (uint32_t)((s >> 20) % 30), wl = (uint32_t)((s >> 40) % 30);
+                cr_assert_eq(halcone_tsu_rtl_set_leases(r, rl, wl), 0);
+                halcone_tsu_set_leases(t, rl, wl);
+                continue;
+            }
+            op = k < 450 ? HALCONE_TSU_RD : k < 850 ? HALCONE_TSU_WR : k < 990 ? HALCONE_TSU_EV : HALCONE_TSU_NOP;
+            addr = ((((s >> 8) % 11) << 9) | ((s >> 20) % 3)) << 6;
+            cts = (s >> 44) % 5 == 0 ? (uint32_t)((s >> 46) % 65536) : (uint32_t)((s >> 46) % 50);
+            lease = (s >> 50) % 3 == 0 ? (uint32_t)(1 + (s >> 14) % 30000) : 0;
+            rts = (uint32_t)((s >> 24) % 200);
+            cr_assert_geq(halcone_tsu_rtl_request(r, (halcone_tsu_op)op, addr, cts, lease, rts, &a), 0,
+                          "%s request %u: %s", names[i], n, halcone_tsu_rtl_error(r));
+            if (op == HALCONE_TSU_NOP)
+                continue;
+            b = halcone_tsu_request(t, (halcone_tsu_op)op, addr, cts, lease, rts);
+            cr_assert(same_result(&a, &b), "%s request %u: RTL %u %llx %u %u, core %u %llx %u %u",
+                      names[i], n, a.kind, (unsigned long long)a.addr, a.wts, a.rts, b.kind,
+                      (unsigned long long)b.addr, b.wts, b.rts);
+            resets += a.reset;
+            wraps += a.wrap;
+            victims += a.victim;
+            removes += a.kind == HALCONE_TSU_REMOVE;
+        }
+        /* an overflow of its own: an epoch reset (safe) or a wrap (paper) */
+        cr_assert_gt(i == 1 ? wraps : resets, 0, "%s: no overflow", names[i]);
+        cr_assert_gt(victims, 0, "%s: no victim", names[i]);
+        cr_assert_gt(removes, 0, "%s: no removal", names[i]);
+        halcone_tsu_free(t);
+        halcone_tsu_rtl_free(r);
     }
 }

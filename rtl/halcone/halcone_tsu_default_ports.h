@@ -14,6 +14,7 @@
 #define halcone_tsu_default_W_cfg_we_i 1
 #define halcone_tsu_default_W_cfg_sel_i 1
 #define halcone_tsu_default_W_cfg_data_i 16
+#define halcone_tsu_default_W_epoch_rst_i 1
 #define halcone_tsu_default_W_req_valid_i 1
 #define halcone_tsu_default_W_req_ready_o 1
 #define halcone_tsu_default_W_req_op_i 2

@@ -18,6 +18,7 @@ module halcone_tsu_fpga (
   input  wire            cfg_we_i,
   input  wire            cfg_sel_i,
   input  wire [15:0]     cfg_data_i,
+  input  wire            epoch_rst_i,
   input  wire            req_valid_i,
   output wire            req_ready_o,
   input  wire [1:0]      req_op_i,
@@ -271,7 +272,8 @@ module halcone_tsu_fpga (
         clr_idx_d = clr_idx_q + 6'd1;
       end
     end
-    if (sweep_start) begin
+    // an epoch reset of its own (overflow) or of another TSU (S3 is global)
+    if (sweep_start | (epoch_rst_i & ~clr_q)) begin
       clr_d = 1'b1;
       clr_idx_d = '0;
       clr_ep_d = 1'b1;

@@ -18,8 +18,8 @@ struct Inst {
   VerilatedVcdC *vcd = nullptr;
   uint64_t t = 0;
 };
-static const char *const in_names[] = {"rst_ni", "cfg_we_i", "cfg_sel_i", "cfg_data_i", "req_valid_i", "req_op_i", "req_addr_i", "req_tag_i", "req_cts_i", "req_lease_i", "req_rts_i", "rsp_ready_i"};
-static const unsigned in_widths[] = {1, 1, 1, 16, 1, 2, 26, 8, 16, 16, 16, 1};
+static const char *const in_names[] = {"rst_ni", "cfg_we_i", "cfg_sel_i", "cfg_data_i", "epoch_rst_i", "req_valid_i", "req_op_i", "req_addr_i", "req_tag_i", "req_cts_i", "req_lease_i", "req_rts_i", "rsp_ready_i"};
+static const unsigned in_widths[] = {1, 1, 1, 16, 1, 1, 2, 26, 8, 16, 16, 16, 1};
 static const char *const out_names[] = {"req_ready_o", "rsp_valid_o", "rsp_kind_o", "rsp_addr_o", "rsp_tag_o", "rsp_wts_o", "rsp_rts_o", "rsp_victim_o", "rsp_vaddr_o", "rsp_vmemts_o", "rsp_floor_o", "rsp_fval_o", "rsp_wrap_o", "rsp_reset_o", "rsp_epoch_o"};
 static const unsigned out_widths[] = {1, 1, 2, 26, 8, 16, 16, 1, 26, 16, 1, 16, 1, 1, 16};
 
@@ -63,14 +63,15 @@ void eval(void *p, const uint64_t *in, uint64_t *out) {
   x->top->cfg_we_i = static_cast<uint8_t>(in[1] & 1u);
   x->top->cfg_sel_i = static_cast<uint8_t>(in[2] & 1u);
   x->top->cfg_data_i = static_cast<uint16_t>(in[3]);
-  x->top->req_valid_i = static_cast<uint8_t>(in[4] & 1u);
-  x->top->req_op_i = static_cast<uint8_t>(in[5]);
-  x->top->req_addr_i = static_cast<uint32_t>(in[6]);
-  x->top->req_tag_i = static_cast<uint8_t>(in[7]);
-  x->top->req_cts_i = static_cast<uint16_t>(in[8]);
-  x->top->req_lease_i = static_cast<uint16_t>(in[9]);
-  x->top->req_rts_i = static_cast<uint16_t>(in[10]);
-  x->top->rsp_ready_i = static_cast<uint8_t>(in[11] & 1u);
+  x->top->epoch_rst_i = static_cast<uint8_t>(in[4] & 1u);
+  x->top->req_valid_i = static_cast<uint8_t>(in[5] & 1u);
+  x->top->req_op_i = static_cast<uint8_t>(in[6]);
+  x->top->req_addr_i = static_cast<uint32_t>(in[7]);
+  x->top->req_tag_i = static_cast<uint8_t>(in[8]);
+  x->top->req_cts_i = static_cast<uint16_t>(in[9]);
+  x->top->req_lease_i = static_cast<uint16_t>(in[10]);
+  x->top->req_rts_i = static_cast<uint16_t>(in[11]);
+  x->top->rsp_ready_i = static_cast<uint8_t>(in[12] & 1u);
   x->top->eval();
   if (x->vcd) x->vcd->dump(x->t);
   out[0] = static_cast<uint64_t>(x->top->req_ready_o);
@@ -101,6 +102,6 @@ void tick(void *p) {
 
 extern "C" const dut_ops halcone_tsu_fpga_ops = {
   "halcone-tsu", "halcone", "halcone_tsu_fpga", "--sets 64 --ways 4 --line 64 --addr-bits 32 --ts-bits 16 --tag-bits 8 --rd-lease 10 --wr-lease 5 --wr-wts plus1 --floor global --overflow reset --req-cts on --share-test now",
-  12, 15, 12, 15, in_names, in_widths, out_names, out_widths,
+  13, 15, 13, 15, in_names, in_widths, out_names, out_widths,
   create, destroy, eval, tick, trace_open, trace_close,
 };

@@ -15,6 +15,7 @@ module halcone_tsu_paper_tb;
   reg  cfg_we_i;
   reg  cfg_sel_i;
   reg  [15:0] cfg_data_i;
+  reg  epoch_rst_i;
   reg  req_valid_i;
   wire req_ready_o;
   reg  [1:0] req_op_i;
@@ -38,11 +39,11 @@ module halcone_tsu_paper_tb;
   wire rsp_wrap_o;
   wire rsp_reset_o;
   wire [15:0] rsp_epoch_o;
-  reg [63:0] v [0:11];
+  reg [63:0] v [0:12];
   reg [8*4096-1:0] text;
   reg [8*1024-1:0] stim_path, out_path;
   integer fi, fo, n, cyc;
-  halcone_tsu_paper dut (.clk_i(clk_i), .rst_ni(rst_ni), .cfg_we_i(cfg_we_i), .cfg_sel_i(cfg_sel_i), .cfg_data_i(cfg_data_i), .req_valid_i(req_valid_i), .req_ready_o(req_ready_o), .req_op_i(req_op_i), .req_addr_i(req_addr_i), .req_tag_i(req_tag_i), .req_cts_i(req_cts_i), .req_lease_i(req_lease_i), .req_rts_i(req_rts_i), .rsp_valid_o(rsp_valid_o), .rsp_ready_i(rsp_ready_i), .rsp_kind_o(rsp_kind_o), .rsp_addr_o(rsp_addr_o), .rsp_tag_o(rsp_tag_o), .rsp_wts_o(rsp_wts_o), .rsp_rts_o(rsp_rts_o), .rsp_victim_o(rsp_victim_o), .rsp_vaddr_o(rsp_vaddr_o), .rsp_vmemts_o(rsp_vmemts_o), .rsp_floor_o(rsp_floor_o), .rsp_fval_o(rsp_fval_o), .rsp_wrap_o(rsp_wrap_o), .rsp_reset_o(rsp_reset_o), .rsp_epoch_o(rsp_epoch_o));
+  halcone_tsu_paper dut (.clk_i(clk_i), .rst_ni(rst_ni), .cfg_we_i(cfg_we_i), .cfg_sel_i(cfg_sel_i), .cfg_data_i(cfg_data_i), .epoch_rst_i(epoch_rst_i), .req_valid_i(req_valid_i), .req_ready_o(req_ready_o), .req_op_i(req_op_i), .req_addr_i(req_addr_i), .req_tag_i(req_tag_i), .req_cts_i(req_cts_i), .req_lease_i(req_lease_i), .req_rts_i(req_rts_i), .rsp_valid_o(rsp_valid_o), .rsp_ready_i(rsp_ready_i), .rsp_kind_o(rsp_kind_o), .rsp_addr_o(rsp_addr_o), .rsp_tag_o(rsp_tag_o), .rsp_wts_o(rsp_wts_o), .rsp_rts_o(rsp_rts_o), .rsp_victim_o(rsp_victim_o), .rsp_vaddr_o(rsp_vaddr_o), .rsp_vmemts_o(rsp_vmemts_o), .rsp_floor_o(rsp_floor_o), .rsp_fval_o(rsp_fval_o), .rsp_wrap_o(rsp_wrap_o), .rsp_reset_o(rsp_reset_o), .rsp_epoch_o(rsp_epoch_o));
   initial begin
     if (!$value$plusargs("stim=%s", stim_path)) begin
       $display("halcone_tsu_paper_tb: missing +stim=FILE");
@@ -61,20 +62,21 @@ module halcone_tsu_paper_tb;
     cyc = 0;
     while (!$feof(fi)) begin
       n = $fgets(text, fi);
-    if (n > 0) n = $sscanf(text, "%h %h %h %h %h %h %h %h %h %h %h %h", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11]);
-      if (n == 12) begin
+    if (n > 0) n = $sscanf(text, "%h %h %h %h %h %h %h %h %h %h %h %h %h", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12]);
+      if (n == 13) begin
         rst_ni = v[0][0];
         cfg_we_i = v[1][0];
         cfg_sel_i = v[2][0];
         cfg_data_i = v[3][15:0];
-        req_valid_i = v[4][0];
-        req_op_i = v[5][1:0];
-        req_addr_i = v[6][41:0];
-        req_tag_i = v[7][7:0];
-        req_cts_i = v[8][15:0];
-        req_lease_i = v[9][15:0];
-        req_rts_i = v[10][15:0];
-        rsp_ready_i = v[11][0];
+        epoch_rst_i = v[4][0];
+        req_valid_i = v[5][0];
+        req_op_i = v[6][1:0];
+        req_addr_i = v[7][41:0];
+        req_tag_i = v[8][7:0];
+        req_cts_i = v[9][15:0];
+        req_lease_i = v[10][15:0];
+        req_rts_i = v[11][15:0];
+        rsp_ready_i = v[12][0];
         #1;
       if (rst_ni) $fdisplay(fo, "%0d %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h", cyc, req_ready_o, rsp_valid_o, rsp_kind_o, rsp_addr_o, rsp_tag_o, rsp_wts_o, rsp_rts_o, rsp_victim_o, rsp_vaddr_o, rsp_vmemts_o, rsp_floor_o, rsp_fval_o, rsp_wrap_o, rsp_reset_o, rsp_epoch_o);
         #4 clk_i = 1'b1;
