@@ -766,7 +766,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 "\"rtl\":{\"valid_bits\":%llu,\"tag_bits\":%llu,\"memts_bits\":%llu,"
                 "\"set_floor_bits\":%llu,\"ram_bits\":%llu,\"set_word_bits\":%u,"
                 "\"register_bits\":%llu,\"kB\":%.2f},"
-                "\"latency_cycles\":%d,\"requests_per_cycle\":1}\n",
+                "\"rtl_memories\":[[%u,%u]],\"latency_cycles\":%d,\"requests_per_cycle\":1}\n",
                 c->sets, c->ways, c->line, c->addr_bits, c->ts_bits, c->tag_bits, c->rd_lease,
                 c->wr_lease, halcone_wrwts_str(c->wr_wts), halcone_floor_str(c->floor),
                 halcone_overflow_str(c->overflow), c->req_cts ? "on" : "off",
@@ -775,7 +775,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 (unsigned long long)valid_bits, (unsigned long long)tag_bits,
                 (unsigned long long)memts_bits, (unsigned long long)floor_bits,
                 (unsigned long long)g.ram_bits, g.set_bits, (unsigned long long)g.reg_bits,
-                (g.ram_bits + g.reg_bits) / 8.0 / 1024.0, HALCONE_TSU_LATENCY);
+                (g.ram_bits + g.reg_bits) / 8.0 / 1024.0, c->sets, g.set_bits, HALCONE_TSU_LATENCY);
         return;
     }
     fprintf(f, "HALCONE TSU: %u sets x %u ways = %llu entries, %u B blocks, %u-bit addresses, "
