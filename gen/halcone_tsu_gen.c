@@ -461,7 +461,9 @@ static void emit_next(gctx *x)
     if (x->share == HALCONE_SHARE_RTS)
         emit(e, "  s2_rts_d = s1_rts_q;");
     emit(e, "  s2_data_d = set_cur1;");
-    emit(e, "  s2_fix_d = s2_fire & s1_same;");
+    emit(e, "  // during a clearing sweep the word read is stale: take the forwarding");
+    emit(e, "  // register, which holds the empty word when the sweep ends");
+    emit(e, "  s2_fix_d = (s2_fire & s1_same) | clr_q;");
     emit(e, "  s2_rst_d = 1'b0;");
     emit(e, "end");
     emit_nl(e);

@@ -344,7 +344,9 @@ module halcone_tsu_paper (
       s2_tag_d = s1_tag_q;
       s2_lease_d = s1_lease_q;
       s2_data_d = set_cur1;
-      s2_fix_d = s2_fire & s1_same;
+      // during a clearing sweep the word read is stale: take the forwarding
+      // register, which holds the empty word when the sweep ends
+      s2_fix_d = (s2_fire & s1_same) | clr_q;
       s2_rst_d = 1'b0;
     end
 
