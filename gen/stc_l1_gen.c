@@ -117,7 +117,7 @@ static void emit_decls(lctx *x)
 static void line_of(lctx *x, char *buf, size_t len, const char *tag, const char *set)
 {
     if (x->set_bits)
-        snprintf(buf, len, "{%s, %s[%u:0], %u'd0}", tag, set, x->set_bits - 1, x->line_bits);
+        snprintf(buf, len, "{%s, %s, %u'd0}", tag, set, x->line_bits);
     else
         snprintf(buf, len, "{%s, %u'd0}", tag, x->line_bits);
 }
@@ -383,7 +383,8 @@ static void emit_ctrl(lctx *x)
         emit(e, "assign set_1h = 1'b1;");
     if (x->addr_bits > x->c->n) {
         decl(x, 1, "unused_sh");
-        emit_raw(e, "  assign unused_sh = ^{s_sh[%u:%u]", x->addr_bits - 1, x->c->n);
+        emit_raw(e, "  assign unused_sh = ^{%ss_sh[%u:%u]", x->set_bits ? "" : "cset, ",
+                 x->addr_bits - 1, x->c->n);
         for (i = 0; i < x->ways; i++)
             emit_raw(e, ", w%u_sh[%u:%u]", i, x->addr_bits - 1, x->c->n);
         for (i = 0; i < x->mshrs; i++)

@@ -82,7 +82,7 @@ module stc_l1_default (
   assign w_v[0] = word[0];
   assign w0_tag = word[22:1];
   assign w0_age = word[28:23];
-  assign w0_sh = {w0_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w0_sh = {w0_tag, cset, 6'd0} >> seb_q;
   assign w_cur[0] = cer_q[w0_sh[3:0]];
   assign hit[0] = nv[0] & (w0_tag == s_tag);
   assign old_1h[0] = w0_age == 6'd63;
@@ -92,7 +92,7 @@ module stc_l1_default (
   assign w_v[1] = word[29];
   assign w1_tag = word[51:30];
   assign w1_age = word[57:52];
-  assign w1_sh = {w1_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w1_sh = {w1_tag, cset, 6'd0} >> seb_q;
   assign w_cur[1] = cer_q[w1_sh[3:0]];
   assign hit[1] = nv[1] & (w1_tag == s_tag);
   assign old_1h[1] = w1_age == 6'd63;
@@ -102,7 +102,7 @@ module stc_l1_default (
   assign w_v[2] = word[58];
   assign w2_tag = word[80:59];
   assign w2_age = word[86:81];
-  assign w2_sh = {w2_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w2_sh = {w2_tag, cset, 6'd0} >> seb_q;
   assign w_cur[2] = cer_q[w2_sh[3:0]];
   assign hit[2] = nv[2] & (w2_tag == s_tag);
   assign old_1h[2] = w2_age == 6'd63;
@@ -112,7 +112,7 @@ module stc_l1_default (
   assign w_v[3] = word[87];
   assign w3_tag = word[109:88];
   assign w3_age = word[115:110];
-  assign w3_sh = {w3_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w3_sh = {w3_tag, cset, 6'd0} >> seb_q;
   assign w_cur[3] = cer_q[w3_sh[3:0]];
   assign hit[3] = nv[3] & (w3_tag == s_tag);
   assign old_1h[3] = w3_age == 6'd63;
@@ -122,7 +122,7 @@ module stc_l1_default (
   assign w_v[4] = word[116];
   assign w4_tag = word[138:117];
   assign w4_age = word[144:139];
-  assign w4_sh = {w4_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w4_sh = {w4_tag, cset, 6'd0} >> seb_q;
   assign w_cur[4] = cer_q[w4_sh[3:0]];
   assign hit[4] = nv[4] & (w4_tag == s_tag);
   assign old_1h[4] = w4_age == 6'd63;
@@ -132,7 +132,7 @@ module stc_l1_default (
   assign w_v[5] = word[145];
   assign w5_tag = word[167:146];
   assign w5_age = word[173:168];
-  assign w5_sh = {w5_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w5_sh = {w5_tag, cset, 6'd0} >> seb_q;
   assign w_cur[5] = cer_q[w5_sh[3:0]];
   assign hit[5] = nv[5] & (w5_tag == s_tag);
   assign old_1h[5] = w5_age == 6'd63;
@@ -142,7 +142,7 @@ module stc_l1_default (
   assign w_v[6] = word[174];
   assign w6_tag = word[196:175];
   assign w6_age = word[202:197];
-  assign w6_sh = {w6_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w6_sh = {w6_tag, cset, 6'd0} >> seb_q;
   assign w_cur[6] = cer_q[w6_sh[3:0]];
   assign hit[6] = nv[6] & (w6_tag == s_tag);
   assign old_1h[6] = w6_age == 6'd63;
@@ -152,7 +152,7 @@ module stc_l1_default (
   assign w_v[7] = word[203];
   assign w7_tag = word[225:204];
   assign w7_age = word[231:226];
-  assign w7_sh = {w7_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w7_sh = {w7_tag, cset, 6'd0} >> seb_q;
   assign w_cur[7] = cer_q[w7_sh[3:0]];
   assign hit[7] = nv[7] & (w7_tag == s_tag);
   assign old_1h[7] = w7_age == 6'd63;
@@ -162,7 +162,7 @@ module stc_l1_default (
   assign w_v[8] = word[232];
   assign w8_tag = word[254:233];
   assign w8_age = word[260:255];
-  assign w8_sh = {w8_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w8_sh = {w8_tag, cset, 6'd0} >> seb_q;
   assign w_cur[8] = cer_q[w8_sh[3:0]];
   assign hit[8] = nv[8] & (w8_tag == s_tag);
   assign old_1h[8] = w8_age == 6'd63;
@@ -172,7 +172,7 @@ module stc_l1_default (
   assign w_v[9] = word[261];
   assign w9_tag = word[283:262];
   assign w9_age = word[289:284];
-  assign w9_sh = {w9_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w9_sh = {w9_tag, cset, 6'd0} >> seb_q;
   assign w_cur[9] = cer_q[w9_sh[3:0]];
   assign hit[9] = nv[9] & (w9_tag == s_tag);
   assign old_1h[9] = w9_age == 6'd63;
@@ -182,7 +182,7 @@ module stc_l1_default (
   assign w_v[10] = word[290];
   assign w10_tag = word[312:291];
   assign w10_age = word[318:313];
-  assign w10_sh = {w10_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w10_sh = {w10_tag, cset, 6'd0} >> seb_q;
   assign w_cur[10] = cer_q[w10_sh[3:0]];
   assign hit[10] = nv[10] & (w10_tag == s_tag);
   assign old_1h[10] = w10_age == 6'd63;
@@ -192,7 +192,7 @@ module stc_l1_default (
   assign w_v[11] = word[319];
   assign w11_tag = word[341:320];
   assign w11_age = word[347:342];
-  assign w11_sh = {w11_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w11_sh = {w11_tag, cset, 6'd0} >> seb_q;
   assign w_cur[11] = cer_q[w11_sh[3:0]];
   assign hit[11] = nv[11] & (w11_tag == s_tag);
   assign old_1h[11] = w11_age == 6'd63;
@@ -202,7 +202,7 @@ module stc_l1_default (
   assign w_v[12] = word[348];
   assign w12_tag = word[370:349];
   assign w12_age = word[376:371];
-  assign w12_sh = {w12_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w12_sh = {w12_tag, cset, 6'd0} >> seb_q;
   assign w_cur[12] = cer_q[w12_sh[3:0]];
   assign hit[12] = nv[12] & (w12_tag == s_tag);
   assign old_1h[12] = w12_age == 6'd63;
@@ -212,7 +212,7 @@ module stc_l1_default (
   assign w_v[13] = word[377];
   assign w13_tag = word[399:378];
   assign w13_age = word[405:400];
-  assign w13_sh = {w13_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w13_sh = {w13_tag, cset, 6'd0} >> seb_q;
   assign w_cur[13] = cer_q[w13_sh[3:0]];
   assign hit[13] = nv[13] & (w13_tag == s_tag);
   assign old_1h[13] = w13_age == 6'd63;
@@ -222,7 +222,7 @@ module stc_l1_default (
   assign w_v[14] = word[406];
   assign w14_tag = word[428:407];
   assign w14_age = word[434:429];
-  assign w14_sh = {w14_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w14_sh = {w14_tag, cset, 6'd0} >> seb_q;
   assign w_cur[14] = cer_q[w14_sh[3:0]];
   assign hit[14] = nv[14] & (w14_tag == s_tag);
   assign old_1h[14] = w14_age == 6'd63;
@@ -232,7 +232,7 @@ module stc_l1_default (
   assign w_v[15] = word[435];
   assign w15_tag = word[457:436];
   assign w15_age = word[463:458];
-  assign w15_sh = {w15_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w15_sh = {w15_tag, cset, 6'd0} >> seb_q;
   assign w_cur[15] = cer_q[w15_sh[3:0]];
   assign hit[15] = nv[15] & (w15_tag == s_tag);
   assign old_1h[15] = w15_age == 6'd63;
@@ -242,7 +242,7 @@ module stc_l1_default (
   assign w_v[16] = word[464];
   assign w16_tag = word[486:465];
   assign w16_age = word[492:487];
-  assign w16_sh = {w16_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w16_sh = {w16_tag, cset, 6'd0} >> seb_q;
   assign w_cur[16] = cer_q[w16_sh[3:0]];
   assign hit[16] = nv[16] & (w16_tag == s_tag);
   assign old_1h[16] = w16_age == 6'd63;
@@ -252,7 +252,7 @@ module stc_l1_default (
   assign w_v[17] = word[493];
   assign w17_tag = word[515:494];
   assign w17_age = word[521:516];
-  assign w17_sh = {w17_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w17_sh = {w17_tag, cset, 6'd0} >> seb_q;
   assign w_cur[17] = cer_q[w17_sh[3:0]];
   assign hit[17] = nv[17] & (w17_tag == s_tag);
   assign old_1h[17] = w17_age == 6'd63;
@@ -262,7 +262,7 @@ module stc_l1_default (
   assign w_v[18] = word[522];
   assign w18_tag = word[544:523];
   assign w18_age = word[550:545];
-  assign w18_sh = {w18_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w18_sh = {w18_tag, cset, 6'd0} >> seb_q;
   assign w_cur[18] = cer_q[w18_sh[3:0]];
   assign hit[18] = nv[18] & (w18_tag == s_tag);
   assign old_1h[18] = w18_age == 6'd63;
@@ -272,7 +272,7 @@ module stc_l1_default (
   assign w_v[19] = word[551];
   assign w19_tag = word[573:552];
   assign w19_age = word[579:574];
-  assign w19_sh = {w19_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w19_sh = {w19_tag, cset, 6'd0} >> seb_q;
   assign w_cur[19] = cer_q[w19_sh[3:0]];
   assign hit[19] = nv[19] & (w19_tag == s_tag);
   assign old_1h[19] = w19_age == 6'd63;
@@ -282,7 +282,7 @@ module stc_l1_default (
   assign w_v[20] = word[580];
   assign w20_tag = word[602:581];
   assign w20_age = word[608:603];
-  assign w20_sh = {w20_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w20_sh = {w20_tag, cset, 6'd0} >> seb_q;
   assign w_cur[20] = cer_q[w20_sh[3:0]];
   assign hit[20] = nv[20] & (w20_tag == s_tag);
   assign old_1h[20] = w20_age == 6'd63;
@@ -292,7 +292,7 @@ module stc_l1_default (
   assign w_v[21] = word[609];
   assign w21_tag = word[631:610];
   assign w21_age = word[637:632];
-  assign w21_sh = {w21_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w21_sh = {w21_tag, cset, 6'd0} >> seb_q;
   assign w_cur[21] = cer_q[w21_sh[3:0]];
   assign hit[21] = nv[21] & (w21_tag == s_tag);
   assign old_1h[21] = w21_age == 6'd63;
@@ -302,7 +302,7 @@ module stc_l1_default (
   assign w_v[22] = word[638];
   assign w22_tag = word[660:639];
   assign w22_age = word[666:661];
-  assign w22_sh = {w22_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w22_sh = {w22_tag, cset, 6'd0} >> seb_q;
   assign w_cur[22] = cer_q[w22_sh[3:0]];
   assign hit[22] = nv[22] & (w22_tag == s_tag);
   assign old_1h[22] = w22_age == 6'd63;
@@ -312,7 +312,7 @@ module stc_l1_default (
   assign w_v[23] = word[667];
   assign w23_tag = word[689:668];
   assign w23_age = word[695:690];
-  assign w23_sh = {w23_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w23_sh = {w23_tag, cset, 6'd0} >> seb_q;
   assign w_cur[23] = cer_q[w23_sh[3:0]];
   assign hit[23] = nv[23] & (w23_tag == s_tag);
   assign old_1h[23] = w23_age == 6'd63;
@@ -322,7 +322,7 @@ module stc_l1_default (
   assign w_v[24] = word[696];
   assign w24_tag = word[718:697];
   assign w24_age = word[724:719];
-  assign w24_sh = {w24_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w24_sh = {w24_tag, cset, 6'd0} >> seb_q;
   assign w_cur[24] = cer_q[w24_sh[3:0]];
   assign hit[24] = nv[24] & (w24_tag == s_tag);
   assign old_1h[24] = w24_age == 6'd63;
@@ -332,7 +332,7 @@ module stc_l1_default (
   assign w_v[25] = word[725];
   assign w25_tag = word[747:726];
   assign w25_age = word[753:748];
-  assign w25_sh = {w25_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w25_sh = {w25_tag, cset, 6'd0} >> seb_q;
   assign w_cur[25] = cer_q[w25_sh[3:0]];
   assign hit[25] = nv[25] & (w25_tag == s_tag);
   assign old_1h[25] = w25_age == 6'd63;
@@ -342,7 +342,7 @@ module stc_l1_default (
   assign w_v[26] = word[754];
   assign w26_tag = word[776:755];
   assign w26_age = word[782:777];
-  assign w26_sh = {w26_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w26_sh = {w26_tag, cset, 6'd0} >> seb_q;
   assign w_cur[26] = cer_q[w26_sh[3:0]];
   assign hit[26] = nv[26] & (w26_tag == s_tag);
   assign old_1h[26] = w26_age == 6'd63;
@@ -352,7 +352,7 @@ module stc_l1_default (
   assign w_v[27] = word[783];
   assign w27_tag = word[805:784];
   assign w27_age = word[811:806];
-  assign w27_sh = {w27_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w27_sh = {w27_tag, cset, 6'd0} >> seb_q;
   assign w_cur[27] = cer_q[w27_sh[3:0]];
   assign hit[27] = nv[27] & (w27_tag == s_tag);
   assign old_1h[27] = w27_age == 6'd63;
@@ -362,7 +362,7 @@ module stc_l1_default (
   assign w_v[28] = word[812];
   assign w28_tag = word[834:813];
   assign w28_age = word[840:835];
-  assign w28_sh = {w28_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w28_sh = {w28_tag, cset, 6'd0} >> seb_q;
   assign w_cur[28] = cer_q[w28_sh[3:0]];
   assign hit[28] = nv[28] & (w28_tag == s_tag);
   assign old_1h[28] = w28_age == 6'd63;
@@ -372,7 +372,7 @@ module stc_l1_default (
   assign w_v[29] = word[841];
   assign w29_tag = word[863:842];
   assign w29_age = word[869:864];
-  assign w29_sh = {w29_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w29_sh = {w29_tag, cset, 6'd0} >> seb_q;
   assign w_cur[29] = cer_q[w29_sh[3:0]];
   assign hit[29] = nv[29] & (w29_tag == s_tag);
   assign old_1h[29] = w29_age == 6'd63;
@@ -382,7 +382,7 @@ module stc_l1_default (
   assign w_v[30] = word[870];
   assign w30_tag = word[892:871];
   assign w30_age = word[898:893];
-  assign w30_sh = {w30_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w30_sh = {w30_tag, cset, 6'd0} >> seb_q;
   assign w_cur[30] = cer_q[w30_sh[3:0]];
   assign hit[30] = nv[30] & (w30_tag == s_tag);
   assign old_1h[30] = w30_age == 6'd63;
@@ -392,7 +392,7 @@ module stc_l1_default (
   assign w_v[31] = word[899];
   assign w31_tag = word[921:900];
   assign w31_age = word[927:922];
-  assign w31_sh = {w31_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w31_sh = {w31_tag, cset, 6'd0} >> seb_q;
   assign w_cur[31] = cer_q[w31_sh[3:0]];
   assign hit[31] = nv[31] & (w31_tag == s_tag);
   assign old_1h[31] = w31_age == 6'd63;
@@ -402,7 +402,7 @@ module stc_l1_default (
   assign w_v[32] = word[928];
   assign w32_tag = word[950:929];
   assign w32_age = word[956:951];
-  assign w32_sh = {w32_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w32_sh = {w32_tag, cset, 6'd0} >> seb_q;
   assign w_cur[32] = cer_q[w32_sh[3:0]];
   assign hit[32] = nv[32] & (w32_tag == s_tag);
   assign old_1h[32] = w32_age == 6'd63;
@@ -412,7 +412,7 @@ module stc_l1_default (
   assign w_v[33] = word[957];
   assign w33_tag = word[979:958];
   assign w33_age = word[985:980];
-  assign w33_sh = {w33_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w33_sh = {w33_tag, cset, 6'd0} >> seb_q;
   assign w_cur[33] = cer_q[w33_sh[3:0]];
   assign hit[33] = nv[33] & (w33_tag == s_tag);
   assign old_1h[33] = w33_age == 6'd63;
@@ -422,7 +422,7 @@ module stc_l1_default (
   assign w_v[34] = word[986];
   assign w34_tag = word[1008:987];
   assign w34_age = word[1014:1009];
-  assign w34_sh = {w34_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w34_sh = {w34_tag, cset, 6'd0} >> seb_q;
   assign w_cur[34] = cer_q[w34_sh[3:0]];
   assign hit[34] = nv[34] & (w34_tag == s_tag);
   assign old_1h[34] = w34_age == 6'd63;
@@ -432,7 +432,7 @@ module stc_l1_default (
   assign w_v[35] = word[1015];
   assign w35_tag = word[1037:1016];
   assign w35_age = word[1043:1038];
-  assign w35_sh = {w35_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w35_sh = {w35_tag, cset, 6'd0} >> seb_q;
   assign w_cur[35] = cer_q[w35_sh[3:0]];
   assign hit[35] = nv[35] & (w35_tag == s_tag);
   assign old_1h[35] = w35_age == 6'd63;
@@ -442,7 +442,7 @@ module stc_l1_default (
   assign w_v[36] = word[1044];
   assign w36_tag = word[1066:1045];
   assign w36_age = word[1072:1067];
-  assign w36_sh = {w36_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w36_sh = {w36_tag, cset, 6'd0} >> seb_q;
   assign w_cur[36] = cer_q[w36_sh[3:0]];
   assign hit[36] = nv[36] & (w36_tag == s_tag);
   assign old_1h[36] = w36_age == 6'd63;
@@ -452,7 +452,7 @@ module stc_l1_default (
   assign w_v[37] = word[1073];
   assign w37_tag = word[1095:1074];
   assign w37_age = word[1101:1096];
-  assign w37_sh = {w37_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w37_sh = {w37_tag, cset, 6'd0} >> seb_q;
   assign w_cur[37] = cer_q[w37_sh[3:0]];
   assign hit[37] = nv[37] & (w37_tag == s_tag);
   assign old_1h[37] = w37_age == 6'd63;
@@ -462,7 +462,7 @@ module stc_l1_default (
   assign w_v[38] = word[1102];
   assign w38_tag = word[1124:1103];
   assign w38_age = word[1130:1125];
-  assign w38_sh = {w38_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w38_sh = {w38_tag, cset, 6'd0} >> seb_q;
   assign w_cur[38] = cer_q[w38_sh[3:0]];
   assign hit[38] = nv[38] & (w38_tag == s_tag);
   assign old_1h[38] = w38_age == 6'd63;
@@ -472,7 +472,7 @@ module stc_l1_default (
   assign w_v[39] = word[1131];
   assign w39_tag = word[1153:1132];
   assign w39_age = word[1159:1154];
-  assign w39_sh = {w39_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w39_sh = {w39_tag, cset, 6'd0} >> seb_q;
   assign w_cur[39] = cer_q[w39_sh[3:0]];
   assign hit[39] = nv[39] & (w39_tag == s_tag);
   assign old_1h[39] = w39_age == 6'd63;
@@ -482,7 +482,7 @@ module stc_l1_default (
   assign w_v[40] = word[1160];
   assign w40_tag = word[1182:1161];
   assign w40_age = word[1188:1183];
-  assign w40_sh = {w40_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w40_sh = {w40_tag, cset, 6'd0} >> seb_q;
   assign w_cur[40] = cer_q[w40_sh[3:0]];
   assign hit[40] = nv[40] & (w40_tag == s_tag);
   assign old_1h[40] = w40_age == 6'd63;
@@ -492,7 +492,7 @@ module stc_l1_default (
   assign w_v[41] = word[1189];
   assign w41_tag = word[1211:1190];
   assign w41_age = word[1217:1212];
-  assign w41_sh = {w41_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w41_sh = {w41_tag, cset, 6'd0} >> seb_q;
   assign w_cur[41] = cer_q[w41_sh[3:0]];
   assign hit[41] = nv[41] & (w41_tag == s_tag);
   assign old_1h[41] = w41_age == 6'd63;
@@ -502,7 +502,7 @@ module stc_l1_default (
   assign w_v[42] = word[1218];
   assign w42_tag = word[1240:1219];
   assign w42_age = word[1246:1241];
-  assign w42_sh = {w42_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w42_sh = {w42_tag, cset, 6'd0} >> seb_q;
   assign w_cur[42] = cer_q[w42_sh[3:0]];
   assign hit[42] = nv[42] & (w42_tag == s_tag);
   assign old_1h[42] = w42_age == 6'd63;
@@ -512,7 +512,7 @@ module stc_l1_default (
   assign w_v[43] = word[1247];
   assign w43_tag = word[1269:1248];
   assign w43_age = word[1275:1270];
-  assign w43_sh = {w43_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w43_sh = {w43_tag, cset, 6'd0} >> seb_q;
   assign w_cur[43] = cer_q[w43_sh[3:0]];
   assign hit[43] = nv[43] & (w43_tag == s_tag);
   assign old_1h[43] = w43_age == 6'd63;
@@ -522,7 +522,7 @@ module stc_l1_default (
   assign w_v[44] = word[1276];
   assign w44_tag = word[1298:1277];
   assign w44_age = word[1304:1299];
-  assign w44_sh = {w44_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w44_sh = {w44_tag, cset, 6'd0} >> seb_q;
   assign w_cur[44] = cer_q[w44_sh[3:0]];
   assign hit[44] = nv[44] & (w44_tag == s_tag);
   assign old_1h[44] = w44_age == 6'd63;
@@ -532,7 +532,7 @@ module stc_l1_default (
   assign w_v[45] = word[1305];
   assign w45_tag = word[1327:1306];
   assign w45_age = word[1333:1328];
-  assign w45_sh = {w45_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w45_sh = {w45_tag, cset, 6'd0} >> seb_q;
   assign w_cur[45] = cer_q[w45_sh[3:0]];
   assign hit[45] = nv[45] & (w45_tag == s_tag);
   assign old_1h[45] = w45_age == 6'd63;
@@ -542,7 +542,7 @@ module stc_l1_default (
   assign w_v[46] = word[1334];
   assign w46_tag = word[1356:1335];
   assign w46_age = word[1362:1357];
-  assign w46_sh = {w46_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w46_sh = {w46_tag, cset, 6'd0} >> seb_q;
   assign w_cur[46] = cer_q[w46_sh[3:0]];
   assign hit[46] = nv[46] & (w46_tag == s_tag);
   assign old_1h[46] = w46_age == 6'd63;
@@ -552,7 +552,7 @@ module stc_l1_default (
   assign w_v[47] = word[1363];
   assign w47_tag = word[1385:1364];
   assign w47_age = word[1391:1386];
-  assign w47_sh = {w47_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w47_sh = {w47_tag, cset, 6'd0} >> seb_q;
   assign w_cur[47] = cer_q[w47_sh[3:0]];
   assign hit[47] = nv[47] & (w47_tag == s_tag);
   assign old_1h[47] = w47_age == 6'd63;
@@ -562,7 +562,7 @@ module stc_l1_default (
   assign w_v[48] = word[1392];
   assign w48_tag = word[1414:1393];
   assign w48_age = word[1420:1415];
-  assign w48_sh = {w48_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w48_sh = {w48_tag, cset, 6'd0} >> seb_q;
   assign w_cur[48] = cer_q[w48_sh[3:0]];
   assign hit[48] = nv[48] & (w48_tag == s_tag);
   assign old_1h[48] = w48_age == 6'd63;
@@ -572,7 +572,7 @@ module stc_l1_default (
   assign w_v[49] = word[1421];
   assign w49_tag = word[1443:1422];
   assign w49_age = word[1449:1444];
-  assign w49_sh = {w49_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w49_sh = {w49_tag, cset, 6'd0} >> seb_q;
   assign w_cur[49] = cer_q[w49_sh[3:0]];
   assign hit[49] = nv[49] & (w49_tag == s_tag);
   assign old_1h[49] = w49_age == 6'd63;
@@ -582,7 +582,7 @@ module stc_l1_default (
   assign w_v[50] = word[1450];
   assign w50_tag = word[1472:1451];
   assign w50_age = word[1478:1473];
-  assign w50_sh = {w50_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w50_sh = {w50_tag, cset, 6'd0} >> seb_q;
   assign w_cur[50] = cer_q[w50_sh[3:0]];
   assign hit[50] = nv[50] & (w50_tag == s_tag);
   assign old_1h[50] = w50_age == 6'd63;
@@ -592,7 +592,7 @@ module stc_l1_default (
   assign w_v[51] = word[1479];
   assign w51_tag = word[1501:1480];
   assign w51_age = word[1507:1502];
-  assign w51_sh = {w51_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w51_sh = {w51_tag, cset, 6'd0} >> seb_q;
   assign w_cur[51] = cer_q[w51_sh[3:0]];
   assign hit[51] = nv[51] & (w51_tag == s_tag);
   assign old_1h[51] = w51_age == 6'd63;
@@ -602,7 +602,7 @@ module stc_l1_default (
   assign w_v[52] = word[1508];
   assign w52_tag = word[1530:1509];
   assign w52_age = word[1536:1531];
-  assign w52_sh = {w52_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w52_sh = {w52_tag, cset, 6'd0} >> seb_q;
   assign w_cur[52] = cer_q[w52_sh[3:0]];
   assign hit[52] = nv[52] & (w52_tag == s_tag);
   assign old_1h[52] = w52_age == 6'd63;
@@ -612,7 +612,7 @@ module stc_l1_default (
   assign w_v[53] = word[1537];
   assign w53_tag = word[1559:1538];
   assign w53_age = word[1565:1560];
-  assign w53_sh = {w53_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w53_sh = {w53_tag, cset, 6'd0} >> seb_q;
   assign w_cur[53] = cer_q[w53_sh[3:0]];
   assign hit[53] = nv[53] & (w53_tag == s_tag);
   assign old_1h[53] = w53_age == 6'd63;
@@ -622,7 +622,7 @@ module stc_l1_default (
   assign w_v[54] = word[1566];
   assign w54_tag = word[1588:1567];
   assign w54_age = word[1594:1589];
-  assign w54_sh = {w54_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w54_sh = {w54_tag, cset, 6'd0} >> seb_q;
   assign w_cur[54] = cer_q[w54_sh[3:0]];
   assign hit[54] = nv[54] & (w54_tag == s_tag);
   assign old_1h[54] = w54_age == 6'd63;
@@ -632,7 +632,7 @@ module stc_l1_default (
   assign w_v[55] = word[1595];
   assign w55_tag = word[1617:1596];
   assign w55_age = word[1623:1618];
-  assign w55_sh = {w55_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w55_sh = {w55_tag, cset, 6'd0} >> seb_q;
   assign w_cur[55] = cer_q[w55_sh[3:0]];
   assign hit[55] = nv[55] & (w55_tag == s_tag);
   assign old_1h[55] = w55_age == 6'd63;
@@ -642,7 +642,7 @@ module stc_l1_default (
   assign w_v[56] = word[1624];
   assign w56_tag = word[1646:1625];
   assign w56_age = word[1652:1647];
-  assign w56_sh = {w56_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w56_sh = {w56_tag, cset, 6'd0} >> seb_q;
   assign w_cur[56] = cer_q[w56_sh[3:0]];
   assign hit[56] = nv[56] & (w56_tag == s_tag);
   assign old_1h[56] = w56_age == 6'd63;
@@ -652,7 +652,7 @@ module stc_l1_default (
   assign w_v[57] = word[1653];
   assign w57_tag = word[1675:1654];
   assign w57_age = word[1681:1676];
-  assign w57_sh = {w57_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w57_sh = {w57_tag, cset, 6'd0} >> seb_q;
   assign w_cur[57] = cer_q[w57_sh[3:0]];
   assign hit[57] = nv[57] & (w57_tag == s_tag);
   assign old_1h[57] = w57_age == 6'd63;
@@ -662,7 +662,7 @@ module stc_l1_default (
   assign w_v[58] = word[1682];
   assign w58_tag = word[1704:1683];
   assign w58_age = word[1710:1705];
-  assign w58_sh = {w58_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w58_sh = {w58_tag, cset, 6'd0} >> seb_q;
   assign w_cur[58] = cer_q[w58_sh[3:0]];
   assign hit[58] = nv[58] & (w58_tag == s_tag);
   assign old_1h[58] = w58_age == 6'd63;
@@ -672,7 +672,7 @@ module stc_l1_default (
   assign w_v[59] = word[1711];
   assign w59_tag = word[1733:1712];
   assign w59_age = word[1739:1734];
-  assign w59_sh = {w59_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w59_sh = {w59_tag, cset, 6'd0} >> seb_q;
   assign w_cur[59] = cer_q[w59_sh[3:0]];
   assign hit[59] = nv[59] & (w59_tag == s_tag);
   assign old_1h[59] = w59_age == 6'd63;
@@ -682,7 +682,7 @@ module stc_l1_default (
   assign w_v[60] = word[1740];
   assign w60_tag = word[1762:1741];
   assign w60_age = word[1768:1763];
-  assign w60_sh = {w60_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w60_sh = {w60_tag, cset, 6'd0} >> seb_q;
   assign w_cur[60] = cer_q[w60_sh[3:0]];
   assign hit[60] = nv[60] & (w60_tag == s_tag);
   assign old_1h[60] = w60_age == 6'd63;
@@ -692,7 +692,7 @@ module stc_l1_default (
   assign w_v[61] = word[1769];
   assign w61_tag = word[1791:1770];
   assign w61_age = word[1797:1792];
-  assign w61_sh = {w61_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w61_sh = {w61_tag, cset, 6'd0} >> seb_q;
   assign w_cur[61] = cer_q[w61_sh[3:0]];
   assign hit[61] = nv[61] & (w61_tag == s_tag);
   assign old_1h[61] = w61_age == 6'd63;
@@ -702,7 +702,7 @@ module stc_l1_default (
   assign w_v[62] = word[1798];
   assign w62_tag = word[1820:1799];
   assign w62_age = word[1826:1821];
-  assign w62_sh = {w62_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w62_sh = {w62_tag, cset, 6'd0} >> seb_q;
   assign w_cur[62] = cer_q[w62_sh[3:0]];
   assign hit[62] = nv[62] & (w62_tag == s_tag);
   assign old_1h[62] = w62_age == 6'd63;
@@ -712,7 +712,7 @@ module stc_l1_default (
   assign w_v[63] = word[1827];
   assign w63_tag = word[1849:1828];
   assign w63_age = word[1855:1850];
-  assign w63_sh = {w63_tag, cset[3:0], 6'd0} >> seb_q;
+  assign w63_sh = {w63_tag, cset, 6'd0} >> seb_q;
   assign w_cur[63] = cer_q[w63_sh[3:0]];
   assign hit[63] = nv[63] & (w63_tag == s_tag);
   assign old_1h[63] = w63_age == 6'd63;

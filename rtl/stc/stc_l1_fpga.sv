@@ -82,7 +82,7 @@ module stc_l1_fpga (
   assign w_v[0] = word[0];
   assign w0_tag = word[24:1];
   assign w0_age = word[26:25];
-  assign w0_sh = {w0_tag, cset[1:0], 6'd0} >> seb_q;
+  assign w0_sh = {w0_tag, cset, 6'd0} >> seb_q;
   assign w_cur[0] = cer_q[w0_sh[3:0]];
   assign hit[0] = nv[0] & (w0_tag == s_tag);
   assign old_1h[0] = w0_age == 2'd3;
@@ -92,7 +92,7 @@ module stc_l1_fpga (
   assign w_v[1] = word[27];
   assign w1_tag = word[51:28];
   assign w1_age = word[53:52];
-  assign w1_sh = {w1_tag, cset[1:0], 6'd0} >> seb_q;
+  assign w1_sh = {w1_tag, cset, 6'd0} >> seb_q;
   assign w_cur[1] = cer_q[w1_sh[3:0]];
   assign hit[1] = nv[1] & (w1_tag == s_tag);
   assign old_1h[1] = w1_age == 2'd3;
@@ -102,7 +102,7 @@ module stc_l1_fpga (
   assign w_v[2] = word[54];
   assign w2_tag = word[78:55];
   assign w2_age = word[80:79];
-  assign w2_sh = {w2_tag, cset[1:0], 6'd0} >> seb_q;
+  assign w2_sh = {w2_tag, cset, 6'd0} >> seb_q;
   assign w_cur[2] = cer_q[w2_sh[3:0]];
   assign hit[2] = nv[2] & (w2_tag == s_tag);
   assign old_1h[2] = w2_age == 2'd3;
@@ -112,7 +112,7 @@ module stc_l1_fpga (
   assign w_v[3] = word[81];
   assign w3_tag = word[105:82];
   assign w3_age = word[107:106];
-  assign w3_sh = {w3_tag, cset[1:0], 6'd0} >> seb_q;
+  assign w3_sh = {w3_tag, cset, 6'd0} >> seb_q;
   assign w_cur[3] = cer_q[w3_sh[3:0]];
   assign hit[3] = nv[3] & (w3_tag == s_tag);
   assign old_1h[3] = w3_age == 2'd3;
