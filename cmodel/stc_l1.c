@@ -685,33 +685,36 @@ unsigned stc_l1_mshrs_used(const stc_l1 *l)
     return n;
 }
 
-void stc_l1_dump(const stc_l1 *l, FILE *f)
+static void dump_lines(const way_t *w, const mshr_t *m, unsigned sets, unsigned ways,
+                       unsigned mshrs, const stc_l1_geom *g, unsigned pw, FILE *f)
 {
-    size_t nw = (size_t)l->cfg.sets * l->cfg.ways, n = 0, i;
-    uint64_t *a = malloc((nw + l->cfg.mshrs) * sizeof *a);
+    size_t nw = (size_t)sets * ways, n = 0, i;
+    uint64_t *a = malloc((nw + mshrs) * sizeof *a);
     unsigned s, k;
     if (a == NULL)
         return;
-    for (s = 0; s < l->cfg.sets; s++)
-        for (k = 0; k < l->cfg.ways; k++)
-            if (set_of(l, s)[k].v)
-                a[n++] = line_addr(l, s, set_of(l, s)[k].tag);
+    for (s = 0; s < sets; s++)
+        for (k = 0; k < ways; k++)
+            if (w[(size_t)s * ways + k].v)
+                a[n++] = ((w[(size_t)s * ways + k].tag << g->set_bits) | s) << g->line_bits;
     qsort(a, n, sizeof *a, cmp_u64);
     for (i = 0; i < n; i++)
         fprintf(f, "LINE 0x%llx V\n", (unsigned long long)a[i]);
     n = 0;
-    for (k = 0; k < l->cfg.mshrs; k++)
-        if (l->m[k].v)
-            a[n++] = l->m[k].line << l->g.line_bits;
+    for (k = 0; k < mshrs; k++)
+        if (m[k].v)
+            a[n++] = (m[k].line << g->line_bits) | (m[k].ii ? 2u : 0u) | m[k].pois;
     qsort(a, n, sizeof *a, cmp_u64);
-    for (i = 0; i < n; i++) {
-        int p;
-        stc_l1_state st = stc_l1_state_of(l, a[i], &p);
-        fprintf(f, "LINE 0x%llx %s%s\n", (unsigned long long)a[i],
-                st == STC_L1_II ? "I_I" : "I_V", p ? " poison" : "");
-    }
-    fprintf(f, "PW %u\n", l->pw);
+    for (i = 0; i < n; i++)
+        fprintf(f, "LINE 0x%llx %s%s\n", (unsigned long long)(a[i] & ~3ull),
+                (a[i] & 2) ? "I_I" : "I_V", (a[i] & 1) ? " poison" : "");
+    fprintf(f, "PW %u\n", pw);
     free(a);
+}
+
+void stc_l1_dump(const stc_l1 *l, FILE *f)
+{
+    dump_lines(l->w, l->m, l->cfg.sets, l->cfg.ways, l->cfg.mshrs, &l->g, l->pw, f);
 }
 
 /* -------------------------------------------------------- timing shell -- */
@@ -806,6 +809,11 @@ void stc_l1_tm_reset(stc_l1_tm *t)
 
 unsigned stc_l1_tm_pw(const stc_l1_tm *t) { return t->pw; }
 int stc_l1_tm_idle(const stc_l1_tm *t) { return !t->init && !t->s_valid && t->ph == PH_IDLE; }
+
+void stc_l1_tm_dump(const stc_l1_tm *t, FILE *f)
+{
+    dump_lines(t->mem, t->m, t->cfg.sets, t->cfg.ways, t->cfg.mshrs, &t->g, t->pw, f);
+}
 
 static int tm_cer_has(const stc_l1_epochs *cer, uint64_t byte_addr, unsigned seb, unsigned n)
 {

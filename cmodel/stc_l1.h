@@ -267,6 +267,8 @@ void stc_l1_step(stc_l1_tm *t, const stc_l1_in *in);
 /* Shell state for the bench: PW, MSHR entries in use, RAM initialised. */
 unsigned stc_l1_tm_pw(const stc_l1_tm *t);
 int stc_l1_tm_idle(const stc_l1_tm *t);
+/* The shell's RAM, MSHRs and PW in stc_l1_dump's format (trace --dump). */
+void stc_l1_tm_dump(const stc_l1_tm *t, FILE *f);
 
 COHKIT_END_DECLS
 

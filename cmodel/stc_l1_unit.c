@@ -287,7 +287,7 @@ bad:
 
 enum { FLAG_DUMP = 0 };
 static const unit_flag flags[] = {
-    {"dump", NULL, "cohmodel: LINE <line> V|I_V|I_I [poison] and PW <n> at the end"},
+    {"dump", NULL, "LINE <line> V|I_V|I_I [poison] and PW <n> at the end of a trace"},
     {NULL, NULL, NULL},
 };
 
@@ -313,6 +313,7 @@ typedef struct {
     l1_rec *rec;
     size_t nrec, next;
     FILE *out;
+    int dump;
     struct pend {
         unsigned kind;
         uint64_t line;
@@ -372,6 +373,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         char e2[256];
         s->kind = KIND_TRACE;
         s->out = a->out;
+        s->dump = a->flags && a->flags[FLAG_DUMP];
         if (read_trace(a->trace, &s->c, &s->rec, &s->nrec, e2, sizeof e2) != 0 ||
             run_core(&s->c, s->rec, s->nrec, NULL, 0, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
@@ -579,7 +581,10 @@ static uint64_t stim_limit(const void *p)
 static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)
 {
     const l1_stim *s = p;
-    (void)tmp;
+    /* --dump in trace mode: the end state, from the shell (whose RAM and
+     * MSHRs the RTL matched every cycle), after the trace lines */
+    if (s->kind == KIND_TRACE && s->dump && s->out)
+        stc_l1_tm_dump(tmp, s->out);
     fprintf(f, "%scycles %llu  requests offered %llu accepted %llu (%.3f per cycle)  chg %llu\n", c,
             (unsigned long long)cycles, (unsigned long long)s->offered,
             (unsigned long long)s->accepted, cycles ? (double)s->accepted / (double)cycles : 0.0,

@@ -592,6 +592,10 @@ static int l1_ls(const char *name, const char *stream, uint64_t cycles, uint64_t
     o.trace = trace;
     o.trace_name = "trace";
     o.trace_out = out;
+    if (trace) {
+        static const char *dump_flags[UNIT_FLAGS_MAX] = {"1"}; /* --dump */
+        o.flags = dump_flags;
+    }
     return ls_run(&o, r, "");
 }
 
@@ -626,8 +630,8 @@ Test(stc_l1_lockstep, every_committed_configuration_on_every_stream, .timeout = 
         }
 }
 
-/* A random trace reaching every line kind: ./tb_stc --trace prints exactly
- * what cohmodel prints. */
+/* A random trace reaching every line kind: ./tb_stc --trace --dump prints
+ * exactly what cohmodel --dump prints (the dump from the shell's state). */
 static void write_random_trace(const char *path, const char *preset, unsigned nrec, uint64_t seed)
 {
     stc_l1 *l = mk(preset, 1, 1);
@@ -689,7 +693,7 @@ Test(stc_l1_lockstep, trace_mode_prints_what_cohmodel_prints, .timeout = 120)
         ls_result r;
         write_random_trace("build/t_stc_l1_rand.trace", names[i], 2500, 21 + i);
         snprintf(cmd, sizeof cmd,
-                 "build/bin/cohmodel stc-l1 --config %s <build/t_stc_l1_rand.trace "
+                 "build/bin/cohmodel stc-l1 --config %s --dump <build/t_stc_l1_rand.trace "
                  ">build/t_stc_l1_rand.out",
                  names[i]);
         cr_assert_eq(run(cmd), 0);
@@ -697,7 +701,8 @@ Test(stc_l1_lockstep, trace_mode_prints_what_cohmodel_prints, .timeout = 120)
         cr_assert_not_null(want);
         cr_assert(strstr(want, " lazy\n") && strstr(want, " sweep\n") && strstr(want, "POISON ") &&
                       strstr(want, "STALL ") && strstr(want, " hit\n") &&
-                      strstr(want, "T Data_E ") && strstr(want, "T WA "),
+                      strstr(want, "T Data_E ") && strstr(want, "T WA ") &&
+                      strstr(want, "\nLINE ") && strstr(want, "\nPW "),
                   "%s: the trace must reach every line kind", names[i]);
         if (i == 1)
             cr_assert_not_null(strstr(want, " evict\n"));
