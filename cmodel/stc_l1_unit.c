@@ -427,7 +427,11 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
     }
     if (!s->have && (s->kind == KIND_RATE || pct(&s->rng) < s->p_valid)) {
         unsigned r = pct(&s->rng);
-        if (r < 25 && s->nout > 0) {
+        if (s->kind == KIND_MIXED && pct(&s->rng) < 2) {
+            /* now and then a DATA or WA the unit may not expect (ERR path) */
+            s->q_op = pct(&s->rng) < 50 ? STC_L1_REQ_DATA : STC_L1_REQ_WA;
+            s->q_addr = rand_addr(s);
+        } else if (r < 25 && s->nout > 0) {
             unsigned k = (unsigned)(rnd(&s->rng) % s->nout);
             s->q_op = STC_L1_REQ_DATA;
             s->q_addr = (s->out_lines[k] << s->g.line_bits) | (rnd(&s->rng) % s->c.line & ~3ull);
