@@ -681,7 +681,8 @@ static void gen_report(FILE *f, const void *cfg, int json)
             c->poison ? "" : ", no poison bit (paper-literal)", c->lazy ? "" : ", no lazy");
     fprintf(f, "  tag RAM: %u x %u bits = %llu bits (valid, %u-bit tag, %u-bit LRU age per way)\n",
             c->sets, g.set_word, (unsigned long long)g.ram_bits, g.tag_bits, g.age_bits);
-    fprintf(f, "  flip-flops: %llu bits (touched %u, MSHRs %u x %u, CER 2 x %u, SEB 2 x %u, PW %u)\n",
+    fprintf(f, "  state flip-flops: %llu bits (touched %u, MSHRs %u x %u, CER 2 x %u, SEB 2 x %u, PW %u;\n"
+                   "  besides the stage and the one-set-word forwarding register)\n",
             (unsigned long long)g.flop_bits, c->sets, c->mshrs, 3 + g.laddr_bits, g.epochs,
             g.seb_bits, c->pw_bits);
     fprintf(f, "  STC additions over a VI L1: touched bits %u, poison bits %u, I_I (MSHR bit) %u\n",
