@@ -391,6 +391,10 @@ static void emit_ctrl(lctx *x)
             emit_raw(e, ", m%u_sh[%u:%u]", i, x->addr_bits - 1, x->c->poison ? x->c->n : 0);
         emit_raw(e, "};\n");
     }
+    if (!x->c->lazy) {
+        decl(x, 1, "unused_nolazy");
+        emit(e, "assign unused_nolazy = ^{w_cur, demand}; // --no-lazy: no band compare of ways");
+    }
     emit(e, "assign chg_done_o = pois_apply;");
     emit(e, "assign pw_o = pw_q;");
     emit(e, "assign ev_valid_o = s_valid_q | (ph_q == 2'd1 && |sw_pend) | pois_show;");
