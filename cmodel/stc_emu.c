@@ -225,29 +225,31 @@ void stc_emu_init(stc_emu *m, const stc_emu_cfg *c)
 stc_wake_res stc_emu_wake(stc_emu *m, stc_elist *target)
 {
     unsigned E = 1u << m->c.n, i, lim;
+    stc_elist t;
     if (m->phase != STC_IDLE)
         return STC_WAKE_BUSY;
-    m->tgt.n = 0;
+    t.n = 0;
     if (m->c.variant == STC_NV) {
-        m->tgt.n = 1;
-        m->tgt.e[0] = (uint16_t)((m->ptr + 1) & (E - 1));
+        t.n = 1;
+        t.e[0] = (uint16_t)((m->ptr + 1) & (E - 1));
     } else {
         /* S5: demands of current epochs are stale */
         for (i = 0; i < STC_E_MAX / 64; i++)
             m->erv.w[i] &= ~m->cur.w[i];
         lim = m->c.variant == STC_MB ? m->c.mb_max : 1;
-        for (i = 1; i <= E && m->tgt.n < lim; i++) {
+        for (i = 1; i <= E && t.n < lim; i++) {
             unsigned e = (m->ptr + i) & (E - 1);
             if (stc_eset_has(&m->erv, e)) {
-                m->tgt.e[m->tgt.n++] = (uint16_t)e;
+                t.e[t.n++] = (uint16_t)e;
                 stc_eset_del(&m->erv, e);
             }
         }
-        if (m->tgt.n == 0) {
+        if (t.n == 0) {
             m->sleeps++;
             return STC_WAKE_SLEEP;
         }
     }
+    m->tgt = t;
     m->phase = STC_PREP;
     m->rdy_got = 0;
     if (target)

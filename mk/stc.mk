@@ -4,3 +4,5 @@
 FAMILIES += stc
 stc_MODS += stc_band_default stc_band_fpga
 stc_SWEEP += tb/stc-band_sweep.txt
+stc_MODS += stc_emu_default stc_emu_fpga
+stc_SWEEP += tb/stc-emu_sweep.txt
