@@ -32,7 +32,7 @@ void stc_emu_cfg_default(stc_emu_cfg *c)
     c->seb_max = 0;
     c->addr_bits = 32;
     c->cus = 8;
-    c->mb_max = 4;
+    c->mb_max = 0; /* cfg_check: min(4, 2^n) */
     c->seb_guard = 1;
     c->wake = 100;
     c->epoch.n = 1;
@@ -149,6 +149,8 @@ int stc_emu_cfg_check(stc_emu_cfg *c, char *err, size_t len)
         snprintf(err, len, "--cus: %u is not in 1..32", c->cus);
         return -1;
     }
+    if (c->mb_max == 0)
+        c->mb_max = E < 4 ? E : 4;
     if (c->mb_max < 1 || c->mb_max > E) {
         snprintf(err, len, "--mb-max: %u is not in 1..%u", c->mb_max, E);
         return -1;

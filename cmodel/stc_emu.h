@@ -46,7 +46,8 @@ typedef struct {
     unsigned seb_max;    /* --seb-max (0: addr_bits - n)                      */
     unsigned addr_bits;  /* --addr-bits, 8..63 (32)                           */
     unsigned cus;        /* --cus: CUs, 1..32 (8)                             */
-    unsigned mb_max;     /* --mb-max: concurrent epochs in mb, 1..2^n (4)     */
+    unsigned mb_max;     /* --mb-max: concurrent epochs in mb, 1..2^n (0:
+                            min(4, 2^n), completed by cfg_check)              */
     unsigned seb_guard;  /* --seb-guard 0|1: AB/MB progress guard, S6 (1)     */
     unsigned wake;       /* --wake: wake-up period in cycles, 1..65535 (100)  */
     stc_elist epoch;     /* --epoch LIST: initial epoch set, grant order (0);
@@ -62,7 +63,8 @@ int stc_emu_cfg_preset(stc_emu_cfg *c, const char *name);
  * option; -1 with a one-line reason in err. */
 int stc_emu_cfg_option(stc_emu_cfg *c, const char *name, const char *value, char *err,
                        size_t len);
-/* Completes seb_max (0 -> addr_bits - n) and validates. 0, or -1. */
+/* Completes seb_max (0 -> addr_bits - n) and mb_max (0 -> min(4, 2^n)) and
+ * validates. 0, or -1. */
 int stc_emu_cfg_check(stc_emu_cfg *c, char *err, size_t len);
 void stc_emu_cfg_name(const stc_emu_cfg *c, char *buf, size_t len);
 void stc_emu_cfg_args(const stc_emu_cfg *c, char *buf, size_t len);
