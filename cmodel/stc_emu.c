@@ -399,13 +399,16 @@ void stc_emu_geom_of(const stc_emu_cfg *c, stc_emu_geom *g)
     g->wake_bits = c->wake > 1 ? bits_for(c->wake - 1) : 1;
     g->guard_bits = c->n + 1;
     g->erv_addr_bits = c->variant >= STC_AB ? c->addr_bits : 0;
-    /* phase 2, cur E, tgt E, ptr n, seb, seb_next, guard, wake counter, ERV
-     * bits E, ready/done vectors 2K, prep/chg/sleep valid 3, dack 1 + cu +
-     * n, arbiter pointers 2 cu_bits, conflict register 1 + cu + A, and the
-     * bypass register of the ERV RAM (1 + A) in AB/MB */
-    g->state_bits = 2 + 2 * E + c->n + 2 * g->seb_bits + g->guard_bits + g->wake_bits + E +
-                    2 * K + 3 + 1 + g->cu_bits + c->n + 2 * g->cu_bits + 1 + g->cu_bits +
-                    c->addr_bits + (c->variant >= STC_AB ? 1 + c->addr_bits : 0);
+    /* phase 2, cur and target sets 2E, pointer and target's last epoch 2n,
+     * SEB and pending SEB, guard, wake-up counter, ERV demand bits E (not
+     * in NV), ReadyAck/DoneAck vectors 2K, PREP/CHG valid and sleep 3, the
+     * acknowledgement register 1 + cu + n, two arbiter pointers, the
+     * conflict register 1 + A, and in AB/MB its ERV index n and the RAM
+     * bypass register 1 + A (the RAM's read register is not counted) */
+    g->state_bits = 2 + 2 * E + 2 * c->n + 2 * g->seb_bits + g->guard_bits + g->wake_bits +
+                    (c->variant == STC_NV ? 0 : E) + 2 * K + 3 + 1 + g->cu_bits + c->n +
+                    2 * g->cu_bits + 1 + c->addr_bits +
+                    (c->variant >= STC_AB ? c->n + 1 + c->addr_bits : 0);
 }
 
 int stc_emu_port_table(const stc_emu_cfg *c, stc_emu_port *p)

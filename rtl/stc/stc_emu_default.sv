@@ -6,7 +6,7 @@
 // Must match the model: cmodel/stc_emu.c stc_emu_eval() / stc_emu_step() (timing), stc_emu_wake(), stc_emu_demand(), stc_emu_conflict(), stc_emu_ready(), stc_emu_done() (function)
 // Parameters:
 //   variant=mb n=4 epochs=16 seb=12 seb_min=12 seb_max=28 addr_bits=32 cus=8 mb_max=4 seb_guard=1 wake=100
-//   seb_bits=6 cu_bits=3 wake_bits=7 guard_bits=5 state_bits=180 erv_ram_bits=512
+//   seb_bits=6 cu_bits=3 wake_bits=7 guard_bits=5 state_bits=185 erv_ram_bits=512
 `default_nettype none
 
 module stc_emu_default (
