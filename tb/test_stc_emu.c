@@ -811,3 +811,36 @@ Test(stc_emu_timing, arbitration_one_per_cycle_round_robin_no_drop)
     cr_assert_eq(conf, 800);
     eb_free(&b);
 }
+
+/* A conflict accepted in cycle t sets the pending SEB visible in t + 2. */
+Test(stc_emu_timing, conflict_step_two_cycles_after_acceptance)
+{
+    emu_bench b;
+    unsigned t_conf = 0, seen = 0;
+    eb_init(&b, "default");
+    while (b.cyc < 40) {
+        memset(b.in, 0, sizeof b.in);
+        EI(&b, STC_EMU_I_DACK_READY) = 1;
+        if (b.cyc == 5) {
+            EI(&b, STC_EMU_I_DEM_VALID) = 1u << 2;
+            stc_port_put(b.in + b.tm->in_off[STC_EMU_I_DEM_ADDR], 2 * 32, 32, 0x00013000);
+        }
+        if (b.cyc == 9) {
+            EI(&b, STC_EMU_I_CONF_VALID) = 1u << 6;
+            stc_port_put(b.in + b.tm->in_off[STC_EMU_I_CONF_ADDR], 6 * 32, 32, 0x00053000);
+        }
+        eb_eval(&b);
+        if (b.cyc == 9) {
+            cr_assert_eq(EO(&b, STC_EMU_O_CONF_READY), 1u << 6);
+            t_conf = b.cyc;
+        }
+        if (b.cyc >= 2 && !seen && EO(&b, STC_EMU_O_SEB_NEXT) != EO(&b, STC_EMU_O_SEB)) {
+            cr_assert_eq(EO(&b, STC_EMU_O_SEB_NEXT), 13);
+            cr_assert_eq(b.cyc, t_conf + 2);
+            seen = 1;
+        }
+        eb_edge(&b);
+    }
+    cr_assert(seen);
+    eb_free(&b);
+}
