@@ -79,7 +79,7 @@ $(B)/obj/$(1)_duts.o: $(B)/$(1)_duts.c tb/dut.h
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $$< -o $$@
 $(B)/obj/tb/tb_$(1).o: tb/tb_main.c $(HDRS) | $(DEPS_OK)
 	@mkdir -p $$(dir $$@)
-	$(CC) $(CFLAGS) $(CPPFLAGS) -DTB_FAMILY_NAME='"$(1)"' -DTB_DUTS=$(1)_duts -c $$< -o $$@
+	$(CC) $(CFLAGS) $(CPPFLAGS) -DTB_FAMILY_NAME='"$(1)"' -DTB_DUTS=$(1)_duts $$($(1)_TB_CPPFLAGS) -c $$< -o $$@
 # the objects a one-configuration bench links (scripts/unit-bench.sh)
 $(B)/tb_$(1).objs: $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) $(B)/vrt/libvrt.a
 	echo $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) >$$@
