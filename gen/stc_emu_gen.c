@@ -454,10 +454,13 @@ static void gen_report(FILE *f, const void *cfg, int json)
     const stc_emu_cfg *c = cfg;
     stc_emu_geom g;
     unsigned paper, ram;
+    char mem[32] = "";
     stc_emu_geom_of(c, &g);
     /* Table 4: epoch counter N + wake-up counter 8 + ERV 2^N x 33 + ETV 2^N */
     paper = c->n + 8 + g.E * 33 + g.E;
     ram = g.E * g.erv_addr_bits;
+    if (ram)
+        snprintf(mem, sizeof mem, "[%u,%u]", g.E, g.erv_addr_bits);
     if (json) {
         fprintf(f,
                 "{\"unit\":\"stc-emu\",\"variant\":\"%s\",\"n\":%u,\"epochs\":%u,\"cus\":%u,"
@@ -466,7 +469,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 "\"paper\":{\"table4_bits\":%u,\"epoch_counter\":%u,\"wakeup_counter\":8,"
                 "\"erv_bits\":%u,\"etv_bits\":%u}}\n",
                 stc_variant_name(c->variant), c->n, g.E, c->cus, c->mb_max, c->wake, g.state_bits,
-                ram, g.state_bits + ram, ram ? "\"erv_mem\"" : "", paper, c->n, g.E * 33, g.E);
+                ram, g.state_bits + ram, mem, paper, c->n, g.E * 33, g.E);
         return;
     }
     fprintf(f, "STC EMU (%s): N %u (%u epochs), %u CUs, %u-bit addresses, mb_max %u, wake %u\n",
