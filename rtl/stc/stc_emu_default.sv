@@ -338,17 +338,30 @@ module stc_emu_default (
   end
 
   `ifdef FORMAL
-  // Handshake invariants: ChangeEpoch only after every ReadyAck, at most
-  // 4 current epochs, a broadcast only in its phase.
+  // p_hs: ChangeEpoch only after every CU's ReadyAck (counted by an
+  // independent monitor), broadcasts only in their phase; p_cer: the current
+  // set holds 1..4 epochs.
   logic f_past_q = 1'b0;
-  always @(posedge clk_i) f_past_q <= 1'b1;
+  logic f_chg_q, f_allrdy_q;
+  logic [7:0] f_seen_q;
+  logic [5:0] f_cnt;
+  always @(posedge clk_i) begin
+    f_past_q <= 1'b1;
+    f_chg_q <= chg_v_q;
+    f_seen_q <= (phase_q == PhPrep && !prep_v_q) ? (f_seen_q | rdy_valid_i) : '0;
+    f_allrdy_q <= (phase_q == PhPrep) && !prep_v_q && ((f_seen_q | rdy_valid_i) == '1);
+  end
   always @(*) begin
-    assume(rst_ni == f_past_q);
-    if (rst_ni) begin
-      if (last_rdy) assert(&(rdy_q | rdy_acc));
-      assert($countones(cur_q) >= 1 && $countones(cur_q) <= 4);
-      if (prep_v_q) assert(phase_q == PhPrep);
-      if (chg_v_q) assert(phase_q == PhChg);
+    f_cnt = '0;
+    for (int i = 0; i < 16; i++) f_cnt = f_cnt + {5'd0, cur_q[i]};
+  end
+  always @(*) begin
+    assume(rst_ni == f_past_q); // reset in the first cycle only
+    if (rst_ni && f_past_q) begin
+      if (chg_v_q && !f_chg_q) p_hs_all_ready: assert(f_allrdy_q);
+      if (prep_v_q) p_hs_prep_phase: assert(phase_q == PhPrep);
+      if (chg_v_q) p_hs_chg_phase: assert(phase_q == PhChg);
+      p_cer_count: assert(f_cnt >= 6'd1 && f_cnt <= 6'd4);
     end
   end
   `endif
