@@ -5,3 +5,7 @@ FAMILIES += stc
 # L1 controller (stc-l1)
 stc_MODS += stc_l1_default stc_l1_fpga
 stc_SWEEP += tb/stc-l1_sweep.txt
+stc_MODS += stc_band_default stc_band_fpga
+stc_SWEEP += tb/stc-band_sweep.txt
+stc_MODS += stc_emu_default stc_emu_fpga
+stc_SWEEP += tb/stc-emu_sweep.txt
