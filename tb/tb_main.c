@@ -149,6 +149,10 @@ static void print_summary(const ls_opts *o, const ls_result *r, const char *c)
     }
     printf("%ssimulated cycles per second %.0f (%s)\n", c, cps,
            o->rtl_only ? "RTL alone" : "model + RTL lockstep");
+    /* the same per second of this process's CPU time: one core's rate even
+     * when the machine is shared */
+    printf("%ssimulated cycles per CPU second %.0f\n", c,
+           r->cpu_seconds > 0 ? (double)r->cycles / r->cpu_seconds : 0.0);
 }
 
 static int run_unit(int argc, char **argv)
