@@ -749,7 +749,7 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "// Inputs: fields from the generators (header: which rule drives what).");
     for (i = 0; i < p->nin; i++) {
         const inp *q = &p->in[i];
-        char expr[8192];
+        char expr[8192] = "";
         size_t at = 0;
         int first = 1;
         /* helper wires first */
@@ -840,7 +840,7 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "// Signature: every output bit every cycle.");
     emit(e, "logic [%u:0] ov;", p->out_bits - 1);
     {
-        char expr[8192];
+        char expr[8192] = "";
         size_t at = 0;
         int first = 1;
         for (i = p->L.n - 1; i >= 0; i--)
@@ -879,7 +879,7 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     /* transfers */
     emit(e, "logic [23:0] in_x, out_x;");
     {
-        char expr[8192];
+        char expr[8192] = "";
         size_t at = 0;
         for (g = 1; g < p->ng; g++)
             at += (size_t)snprintf(expr + at, sizeof expr - at, " + {23'd0, d_%s & d_%s}",
