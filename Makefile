@@ -79,13 +79,13 @@ $(B)/obj/$(1)_duts.o: $(B)/$(1)_duts.c tb/dut.h
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $$< -o $$@
 $(B)/obj/tb/tb_$(1).o: tb/tb_main.c $(HDRS) | $(DEPS_OK)
 	@mkdir -p $$(dir $$@)
-	$(CC) $(CFLAGS) $(CPPFLAGS) -DTB_FAMILY_NAME='"$(1)"' -DTB_DUTS=$(1)_duts -c $$< -o $$@
+	$(CC) $(CFLAGS) $(CPPFLAGS) -DTB_FAMILY_NAME='"$(1)"' -DTB_DUTS=$(1)_duts $$($(1)_TB_CPPFLAGS) -c $$< -o $$@
 # the objects a one-configuration bench links (scripts/unit-bench.sh)
 $(B)/tb_$(1).objs: $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) $(B)/vrt/libvrt.a
 	echo $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) >$$@
 tb_$(1): $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) $(B)/obj/$(1)_duts.o $$($(1)_VLIBS) $(B)/vrt/libvrt.a
 	$(CC) $(CFLAGS) -o $$@ $$^ $(LDLIBS)
-test-$(1): tb_$(1) $(B)/test_all tools
+test-$(1): tb_$(1) $(B)/tb_$(1).objs $(B)/test_all tools
 	scripts/lint.sh $$(foreach m,$$($(1)_MODS),rtl/$(1)/$$(m).sv)
 	scripts/sweep.sh --sample $(B)/sweep $$($(1)_SWEEP)
 	scripts/iverilog-replay.sh $(B)/iverilog $(1)

@@ -130,7 +130,8 @@ $(foreach v,$(FPGA_VARIANTS),$(foreach d,$(FPGA_DEVICES),$(eval $(call FPGA_BOAR
 FPGA_BINS := $(foreach v,$(FPGA_VARIANTS),$(foreach d,$(FPGA_DEVICES),$(FB)/$(v)/rec_selftest_$(d).bin))
 fpga: fpga-sim $(FPGA_BINS) fpga/report.py $(B)/bin/cohgen
 	python3 fpga/report.py --dir $(FB) --board-mhz 12 --cohgen $(B)/bin/cohgen \
-	  $(foreach v,$(FPGA_VARIANTS),--variant "$(v):$(FPGA_MOD_$(v)):$(FPGA_OPTS_$(v))") $(FPGA_DEVICES)
+	  $(foreach v,$(FPGA_VARIANTS),--variant "$(v):$(FPGA_MOD_$(v)):$(FPGA_OPTS_$(v))") $(FPGA_DEVICES) \
+	  $(FPGA_UNIT_ARGS) --unit-devices "$(FPGA_UNIT_DEVICES)"
 
 # README's "Hardware cost" section from the two reports.
 .PHONY: cost-table
@@ -139,3 +140,100 @@ cost-table: scripts/cost-table.py
 	@[ -f $(FB)/fpga-report.json ] || $(MAKE) --no-print-directory fpga
 	python3 scripts/cost-table.py --synth $(B)/synth/hardware-cost.json \
 	  --fpga $(FB)/fpga-report.json --readme README.md
+
+# ---- Generic self-test tops (cohgen <unit> --selftest, docs/fpga.md) -----
+# Every committed `fpga` configuration of every unit but REC (which keeps its
+# hand-written top above): the top generated from the unit's port table, the
+# expected signature from the unit's timing shell. Per module M:
+#   $(FU)/M/M_selftest.{sv,json}, _wrong.vf   cohgen --selftest
+#   $(FU)/M/lint.ok        verilator -Wall, iverilog -Wall, yosys check -assert
+#   $(FU)/M/sim.ok         Verilator: PASS with the predicted signature, FAIL
+#                          with one a bit off (the same top, -GExpSig)
+#   $(FU)/M/hx8k.pnr.ok    synth_ice40, nextpnr-ice40 (HX8K), icepack ->
+#                          selftest_hx8k.bin (or hx8k.nofit: larger than the device)
+#   make fpga-units        all of that and build/fpga/fpga-units-report.{md,json}
+#   make fpga-lint-units   the cheap check of make test: short-run tops of
+#                          every unit linted on the three tools
+FPGA_UNIT_MODS   ?= $(filter-out rec_%,$(filter %_fpga,$(ALL_MODS)))
+FPGA_UNIT_CYCLES ?= 131072
+FPGA_UNIT_DEVICES ?= hx8k
+FU := $(FB)/units
+$(B)/obj/gen/selftest.o: gen/selftest.def
+.PHONY: fpga-units fpga-units-sim fpga-lint-units
+
+define FPGA_UNIT
+$(1)_SV := $(filter %/$(1).sv,$(ALL_RTL))
+# (files replaced only when they change, so that a rebuilt cohgen or an edited
+# fragment does not redo the simulations and place and route)
+$(FU)/$(1)/$(1)_selftest.sv: $$($(1)_SV) $(B)/bin/cohgen fpga/fpga.mk fpga/unit-cmd.sh
+	@mkdir -p $(FU)/$(1)/new
+	$(B)/bin/cohgen $$$$(fpga/unit-cmd.sh $$($(1)_SV)) --name $(1) --selftest \
+	  --selftest-seed $(FPGA_SEED) --selftest-cycles $(FPGA_UNIT_CYCLES) -o $(FU)/$(1)/new
+	@for f in $(1)_selftest.sv $(1)_selftest.json $(1)_selftest_wrong.vf; do \
+	  cmp -s $(FU)/$(1)/new/$$$$f $(FU)/$(1)/$$$$f || mv $(FU)/$(1)/new/$$$$f $(FU)/$(1)/$$$$f; done
+$(FU)/$(1)/$(1)_selftest.json $(FU)/$(1)/$(1)_selftest_wrong.vf: $(FU)/$(1)/$(1)_selftest.sv ;
+$(FU)/$(1)/lint.ok: $(FU)/$(1)/$(1)_selftest.sv | $(DEPS_OK)
+	@fpga/lint-top.sh $(1)_selftest $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV)
+	@touch $$@
+$(FU)/$(1)/sim_%/selftest_sim: $(FU)/$(1)/$(1)_selftest.sv $(FU)/$(1)/$(1)_selftest_wrong.vf \
+    fpga/selftest_sim.cpp $(FU)/$(1)/lint.ok | $(DEPS_OK)
+	@rm -rf $(FU)/$(1)/sim_$$* && mkdir -p $(FU)/$(1)/sim_$$*
+	verilator --cc --exe --build -j 1 -Wall -O2 "-GGapCycles=24'd64" \
+	  $$(if $$(filter wrong,$$*),-f $(FU)/$(1)/$(1)_selftest_wrong.vf) \
+	  --prefix Vselftest_top -CFLAGS -DSELFTEST_GENERIC --top-module $(1)_selftest \
+	  --Mdir $(FU)/$(1)/sim_$$* -o selftest_sim \
+	  $$(abspath $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV) fpga/selftest_sim.cpp) \
+	  > $(FU)/$(1)/sim_$$*.log 2>&1 || { tail -20 $(FU)/$(1)/sim_$$*.log; exit 1; }
+$(FU)/$(1)/sim.ok: $(FU)/$(1)/sim_pass/selftest_sim $(FU)/$(1)/sim_wrong/selftest_sim
+	@sig=$$$$(python3 -c "import json;print(json.load(open('$(FU)/$(1)/$(1)_selftest.json'))['sig'])"); \
+	  echo "fpga-sim: $(1): C model predicts signature $$$$sig"; \
+	  $(FU)/$(1)/sim_pass/selftest_sim --expect pass --sig $$$$sig && \
+	  $(FU)/$(1)/sim_wrong/selftest_sim --expect fail --sig $$$$sig
+	@touch $$@
+.PRECIOUS: $(FU)/$(1)/%.json
+$(FU)/$(1)/%.json: $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV) | $(DEPS_OK)
+	@echo "fpga: $(1): synth_ice40 $$*"
+	@fpga/timed.sh $(FU)/$(1)/$$*.synth.time yosys -q -l $(FU)/$(1)/$$*.synth.log -p \
+	  "read_verilog -sv $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV); hierarchy -top $(1)_selftest; \
+	   chparam -set LedActiveLow $$(FPGA_LED_$$*) $(1)_selftest; \
+	   synth_ice40 -top $(1)_selftest -json $$@; check -assert; \
+	   tee -q -o $(FU)/$(1)/$$*.stat.json stat -json" >/dev/null
+# place and route; a design larger than the device is recorded (<dev>.nofit,
+# the utilisation nextpnr printed) and reported, not treated as a flow error
+$(FU)/$(1)/%.pnr.ok: $(FU)/$(1)/%.json fpga/%.pcf
+	@echo "fpga: $(1): nextpnr-ice40 $$(FPGA_DEV_$$*) --freq $(FPGA_FREQ)"
+	@rm -f $(FU)/$(1)/$$*.nofit $(FU)/$(1)/selftest_$$*.bin
+	@if fpga/timed.sh $(FU)/$(1)/$$*.pnr.time nextpnr-ice40 $$(FPGA_DEV_$$*) \
+	  --pcf fpga/$$*.pcf --json $$< --asc $(FU)/$(1)/$$*.asc --freq $(FPGA_FREQ) \
+	  --timing-allow-fail --seed $(FPGA_SEED_PNR) --report $(FU)/$(1)/$$*.report.json \
+	  > $(FU)/$(1)/$$*.pnr.log 2>&1; then \
+	  grep 'Max frequency' $(FU)/$(1)/$$*.pnr.log | tail -1; \
+	  icepack $(FU)/$(1)/$$*.asc $(FU)/$(1)/selftest_$$*.bin; \
+	elif grep -q 'no BELs remaining' $(FU)/$(1)/$$*.pnr.log; then \
+	  grep -E 'ICESTORM_(LC|RAM):' $(FU)/$(1)/$$*.pnr.log | head -2 > $(FU)/$(1)/$$*.nofit; \
+	  echo "fpga: $(1): DOES NOT FIT the $$*:"; cat $(FU)/$(1)/$$*.nofit; \
+	else grep -E 'ERROR|Max frequency' $(FU)/$(1)/$$*.pnr.log | tail -5; exit 1; fi
+	@cat $(FU)/$(1)/$$*.synth.time $(FU)/$(1)/$$*.pnr.time > $(FU)/$(1)/$$*.time
+	@touch $$@
+# make test: a short run (1,000 cycles) of the top, linted
+$(B)/fpga-lint/$(1)/lint.ok: $$($(1)_SV) $(B)/bin/cohgen fpga/lint-top.sh | $(DEPS_OK)
+	@mkdir -p $(B)/fpga-lint/$(1)
+	@$(B)/bin/cohgen $$$$(fpga/unit-cmd.sh $$($(1)_SV)) --name $(1) --selftest \
+	  --selftest-cycles 1000 -o $(B)/fpga-lint/$(1) >/dev/null
+	@fpga/lint-top.sh $(1)_selftest $(B)/fpga-lint/$(1)/$(1)_selftest.sv $$($(1)_SV)
+	@touch $$@
+endef
+$(foreach m,$(FPGA_UNIT_MODS),$(eval $(call FPGA_UNIT,$(m))))
+
+fpga-lint-units: $(foreach m,$(FPGA_UNIT_MODS),$(B)/fpga-lint/$(m)/lint.ok)
+	@echo "fpga-lint-units: $(words $(FPGA_UNIT_MODS)) generated self-test tops clean"
+TEST_STEPS += fpga-lint-units
+fpga-units-sim: $(foreach m,$(FPGA_UNIT_MODS),$(FU)/$(m)/sim.ok)
+	@echo "fpga-sim: PASS (every unit's generated top reaches PASS with the model's signature and FAIL with a wrong one)"
+fpga-sim: fpga-units-sim
+FPGA_UNIT_BINS := $(foreach m,$(FPGA_UNIT_MODS),$(foreach d,$(FPGA_UNIT_DEVICES),$(FU)/$(m)/$(d).pnr.ok))
+FPGA_UNIT_ARGS = $(foreach m,$(FPGA_UNIT_MODS),--unit "$(m):$(FU)/$(m)")
+fpga: $(FPGA_UNIT_BINS)
+fpga-units: fpga-units-sim $(FPGA_UNIT_BINS) fpga/report.py
+	python3 fpga/report.py --dir $(FB) --board-mhz 12 --out fpga-units-report \
+	  $(FPGA_UNIT_ARGS) --unit-devices "$(FPGA_UNIT_DEVICES)"

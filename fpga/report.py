@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""iCE40 results of the REC self-test top and its variants (make fpga).
+"""iCE40 results of the REC self-test top and its variants, and of the
+generated self-test tops of the other units (make fpga, make fpga-units).
 
   fpga/report.py --dir build/fpga --board-mhz 12 --cohgen build/bin/cohgen \
-      --variant NAME:MODULE:COHGEN-OPTIONS ... hx8k up5k
+      --variant NAME:MODULE:COHGEN-OPTIONS ... hx8k up5k \
+      [--unit MODULE:DIR ... --unit-devices "hx8k"] [--out fpga-report]
+
+Per unit module (cohgen --selftest), reads the same files from DIR (with
+DIR/MODULE_selftest.json for the signature) and adds a second table.
 
 Per variant NAME, reads DIR/NAME/<dev>.report.json (nextpnr --report),
 DIR/NAME/<dev>.stat.json (Yosys stat of synth_ice40), DIR/NAME/<dev>.pnr.log
@@ -43,10 +48,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
     ap.add_argument("--board-mhz", type=float, default=12.0)
-    ap.add_argument("--cohgen", required=True)
-    ap.add_argument("--variant", action="append", required=True,
+    ap.add_argument("--cohgen")
+    ap.add_argument("--variant", action="append", default=[],
                     help="NAME:MODULE:COHGEN-OPTIONS")
-    ap.add_argument("devices", nargs="+")
+    ap.add_argument("--unit", action="append", default=[], help="MODULE:DIR")
+    ap.add_argument("--unit-devices", default="hx8k")
+    ap.add_argument("--out", default="fpga-report")
+    ap.add_argument("devices", nargs="*")
     a = ap.parse_args()
     ver = subprocess.run(["nextpnr-ice40", "--version"], capture_output=True,
                          text=True).stderr.strip() or "nextpnr-ice40"
@@ -82,8 +90,100 @@ def main():
                  "bitstream": os.path.join(vd, "rec_selftest_" + dev + ".bin")}
             bad += not r["meets_board_clock"]
             res.append(r)
-    out = {"tools": {"yosys": yv, "nextpnr": ver}, "selftest": exps, "results": res}
-    json.dump(out, open(os.path.join(a.dir, "fpga-report.json"), "w"), indent=1)
+    ures = []
+    for spec in a.unit:
+        module, ud = spec.split(":", 1)
+        exp = json.load(open(os.path.join(ud, module + "_selftest.json")))
+        for dev in a.unit_devices.split():
+            r = pnr_figures(ud, dev, a.board_mhz)
+            r.update({"module": module, "unit": exp["unit"], "options": exp["args"],
+                      "device": dev, "selftest": exp,
+                      "bitstream": os.path.join(ud, "selftest_" + dev + ".bin") if r["fits"] else None})
+            bad += r["fits"] and not r["meets_board_clock"]
+            ures.append(r)
+    out = {"tools": {"yosys": yv, "nextpnr": ver}, "selftest": exps, "results": res,
+           "unit_results": ures}
+    json.dump(out, open(os.path.join(a.dir, a.out + ".json"), "w"), indent=1)
+    L = rec_table(res, exps, yv, ver) if res else []
+    L += unit_table(ures, yv, ver)
+    md = "\n".join(L) + "\n"
+    open(os.path.join(a.dir, a.out + ".md"), "w").write(md)
+    print(md)
+    return 1 if bad else 0
+
+
+def pnr_figures(d, dev, board_mhz):
+    """Figures of one placed and routed top in directory d (or, for a design
+    larger than the device, the utilisation nextpnr printed: <dev>.nofit)."""
+    st = json.load(open(os.path.join(d, dev + ".stat.json")))["design"]["num_cells_by_type"]
+    nofit = os.path.join(d, dev + ".nofit")
+    if os.path.exists(nofit):
+        util = {}
+        for m in re.finditer(r"(ICESTORM_\w+):\s*(\d+)/\s*(\d+)", open(nofit).read()):
+            util[m.group(1)] = {"used": int(m.group(2)), "available": int(m.group(3))}
+        t = open(os.path.join(d, dev + ".time")).read().split()
+        return {"fits": False, "fmax_mhz": None, "target_mhz": None, "board_mhz": board_mhz,
+                "meets_board_clock": None, "meets_target": None,
+                "lc": util.get("ICESTORM_LC"), "bram": util.get("ICESTORM_RAM"), "io": None,
+                "lut4": st.get("SB_LUT4", 0), "carry": st.get("SB_CARRY", 0),
+                "ffs": sum(n for k, n in st.items() if k.startswith("SB_DFF")),
+                "synth_s": float(t[0]), "pnr_s": float(t[1]), "critical_path": None}
+    rep = json.load(open(os.path.join(d, dev + ".report.json")))
+    (clk, fm), = rep["fmax"].items()
+    u = rep["utilization"]
+    t = open(os.path.join(d, dev + ".time")).read().split()
+    return {"fits": True, "fmax_mhz": round(fm["achieved"], 2), "target_mhz": fm["constraint"],
+            "board_mhz": board_mhz, "meets_board_clock": fm["achieved"] >= board_mhz,
+            "meets_target": fm["achieved"] >= fm["constraint"],
+            "lc": u["ICESTORM_LC"], "bram": u["ICESTORM_RAM"], "io": u["SB_IO"],
+            "lut4": st.get("SB_LUT4", 0), "carry": st.get("SB_CARRY", 0),
+            "ffs": sum(n for k, n in st.items() if k.startswith("SB_DFF")),
+            "synth_s": float(t[0]), "pnr_s": float(t[1]),
+            "critical_path": crit_path(os.path.join(d, dev + ".pnr.log"))}
+
+
+def unit_table(ures, yv, ver):
+    if not ures:
+        return []
+    e0 = ures[0]["selftest"]
+    L = ["", "# Generated self-test tops of the units (cohgen --selftest)", "",
+         "%s; %s. Self-test: seed 0x%08x, %d cycles; the top around each unit's `fpga` "
+         "configuration (stimulus, MISR over every output, UART), the signature predicted by "
+         "the unit's timing shell, checked by fpga-sim (PASS, and FAIL with a wrong one)." %
+         (yv, ver, e0["seed"], e0["cycles"]), "",
+         "| unit | module | device | Fmax (MHz) | nextpnr target | board clock | LCs | LUT4 | "
+         "carry | FFs | BRAM | signature | in / out transfers | synth s | P&R s |",
+         "|" + "---|" * 15]
+    for r in ures:
+        e = r["selftest"]
+        if not r["fits"]:
+            L.append("| %s | %s | %s | DOES NOT FIT | - | - | %d / %d | %d | %d | %d | %s | %s | "
+                     "%d / %d | %.1f | %.1f |" % (
+                         r["unit"], r["module"], r["device"], r["lc"]["used"],
+                         r["lc"]["available"], r["lut4"], r["carry"], r["ffs"],
+                         "%d / %d" % (r["bram"]["used"], r["bram"]["available"]) if r["bram"]
+                         else "-", e["sig"], e["in_xfers"], e["out_xfers"], r["synth_s"],
+                         r["pnr_s"]))
+            continue
+        L.append("| %s | %s | %s | %.2f | %d MHz %s | %g MHz %s | %d / %d | %d | %d | %d | "
+                 "%d / %d | %s | %d / %d | %.1f | %.1f |" % (
+                     r["unit"], r["module"], r["device"], r["fmax_mhz"], r["target_mhz"],
+                     "met" if r["meets_target"] else "missed", r["board_mhz"],
+                     "met" if r["meets_board_clock"] else "MISSED", r["lc"]["used"],
+                     r["lc"]["available"], r["lut4"], r["carry"], r["ffs"], r["bram"]["used"],
+                     r["bram"]["available"], e["sig"], e["in_xfers"], e["out_xfers"],
+                     r["synth_s"], r["pnr_s"]))
+    L.append("")
+    for r in ures:
+        c = r["critical_path"]
+        if c:
+            L.append("- %s %s critical path: %d cells, %.1f ns logic + %.1f ns routing, from `%s` "
+                     "to `%s`." % (r["module"], r["device"], c["levels"], c["logic_ns"],
+                                   c["routing_ns"], c["from"], c["to"]))
+    return L
+
+
+def rec_table(res, exps, yv, ver):
     e0 = next(iter(exps.values()))
     L = ["# REC self-test top on iCE40: REC and its baselines", "",
          "%s; %s. Self-test: seed 0x%08x, %d cycles, home GPU %d; per variant the C model "
@@ -109,10 +209,7 @@ def main():
             L.append("- %s %s critical path: %d cells, %.1f ns logic + %.1f ns routing, from `%s` "
                      "to `%s`." % (r["variant"], r["device"], c["levels"], c["logic_ns"],
                                    c["routing_ns"], c["from"], c["to"]))
-    md = "\n".join(L) + "\n"
-    open(os.path.join(a.dir, "fpga-report.md"), "w").write(md)
-    print(md)
-    return 1 if bad else 0
+    return L
 
 
 if __name__ == "__main__":

@@ -1,11 +1,22 @@
-// Verilator harness of fpga/rec_selftest_top.sv (make fpga-sim).
+// Verilator harness of fpga/rec_selftest_top.sv and of the generic self-test
+// tops of cohgen --selftest (built with --prefix Vselftest_top and
+// -DSELFTEST_GENERIC; their report fields are input and output transfers)
+// (make fpga-sim).
 //   selftest_sim --expect pass|fail --sig HEX [--baud-div N] [--max-cycles N]
 // Clocks the top with rst_ni high (the power-on reset is internal), waits
 // for the pass or fail LED, decodes the first UART report from uart_tx_o
 // (8N1, BaudDiv clocks per bit, sampled mid-bit) and checks it: the LED and
 // the report's verdict must be the expected one and the reported signature
 // must equal HEX (the C model's prediction). Exit status 0 when all hold.
+#ifdef SELFTEST_GENERIC
+#include "Vselftest_top.h"
+typedef Vselftest_top Vtop;
+static const char *const kFields[2] = {"input transfers", "output transfers"};
+#else
 #include "Vrec_selftest_top.h"
+typedef Vrec_selftest_top Vtop;
+static const char *const kFields[2] = {"reqs", "invs"};
+#endif
 #include "verilated.h"
 
 #include <cstdio>
@@ -26,7 +37,7 @@ int main(int argc, char **argv) {
   }
   const bool want_pass = !strcmp(expect, "pass");
   auto ctx = std::make_unique<VerilatedContext>();
-  auto top = std::make_unique<Vrec_selftest_top>(ctx.get());
+  auto top = std::make_unique<Vtop>(ctx.get());
   top->rst_ni = 1;
   top->clk_i = 0;
   top->eval();
@@ -73,8 +84,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   const bool rep_pass = !strcmp(verdict, "PASS");
-  printf("selftest_sim: %s LED at cycle %lu, UART \"%s\" (reqs %lu, invs %lu) by cycle %lu\n",
-         led ? "pass" : "fail", done_at, line.c_str(), rreq, rinv, cyc);
+  printf("selftest_sim: %s LED at cycle %lu, UART \"%s\" (%s %lu, %s %lu) by cycle %lu\n",
+         led ? "pass" : "fail", done_at, line.c_str(), kFields[0], rreq, kFields[1], rinv, cyc);
   bool ok = (led == 1) == want_pass && rep_pass == want_pass && rsig == sig;
   printf("selftest_sim: %s (expected %s; reported signature %08lx %s C model %08lx)\n",
          ok ? "OK" : "WRONG", expect, rsig, rsig == sig ? "==" : "!=", sig);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "gen_unit.h"
+#include "selftest.h"
 
 static void usage(FILE *f)
 {
@@ -21,6 +22,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: cohgen <unit> [options] -o DIR         write DIR/<module>.sv, _ports.h, _shim.cpp, _tb.sv\n"
             "       cohgen <unit> [options] --report [--json]   print the unit's layout / cost report\n"
+            "       cohgen <unit> [options] --selftest -o DIR   FPGA self-test top and its expected signature\n"
             "       cohgen <unit> --help                    the unit's options\n"
             "       cohgen --list                           every unit and its configurations\n"
             "       cohgen --list=units | --list=configs    the same, one record per line, for scripts\n"
@@ -46,6 +48,10 @@ static void unit_usage(FILE *f, const unit_desc *u)
             "  --name NAME      module name (default: derived from the configuration)\n"
             "  -o DIR           output directory (created if missing)\n"
             "  --report         print the layout report instead; --json for JSON\n"
+            "  --selftest       write DIR/<module>_selftest.sv instead: the FPGA self-test top\n"
+            "                   around <module> (docs/fpga.md), with the signature the model\n"
+            "                   predicts; --selftest-seed N (default 0x12345678),\n"
+            "                   --selftest-cycles N (default 131072)\n"
             "exit status: 0 success, 2 bad options (nothing written)\n",
             u->options_help);
 }
@@ -117,7 +123,8 @@ static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char 
 {
     void *cfg = calloc(1, u->cfg_size);
     const char *out = NULL, *name = NULL;
-    int report = 0, json = 0, i, rest[128], nrest = 0, rc = 2;
+    int report = 0, json = 0, selftest = 0, i, rest[128], nrest = 0, rc = 2;
+    st_result st = {0x12345678u, 131072u, 0, 0, 0};
     char err[300], modname[160], args[1024], params[2048];
     block_desc b;
     emit_file f[4];
@@ -143,6 +150,22 @@ static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char 
             report = 1;
         else if (strcmp(a, "--json") == 0)
             json = 1;
+        else if (strcmp(a, "--selftest") == 0)
+            selftest = 1;
+        else if ((strcmp(a, "--selftest-seed") == 0 || strcmp(a, "--selftest-cycles") == 0) &&
+                 i + 1 < nrest && rest[i + 1] == k + 1) {
+            const char *v = argv[rest[++i]];
+            char *end;
+            unsigned long long x = strtoull(v, &end, 0);
+            if (*v == '\0' || *v == '-' || *end != '\0' || x > 0xffffffffull) {
+                snprintf(err, sizeof err, "%s '%s': not a 32-bit unsigned number", a, v);
+                goto out;
+            }
+            if (a[11] == 's')
+                st.seed = (uint32_t)x;
+            else
+                st.cycles = (uint32_t)x;
+        }
         else if ((strcmp(a, "-o") == 0 || strcmp(a, "--name") == 0) &&
                  (i + 1 >= nrest || rest[i + 1] != k + 1)) {
             /* its value is the next word, which the parser also left */
@@ -184,6 +207,15 @@ static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char 
     if (mkdir_p(out) != 0) {
         snprintf(err, sizeof err, "-o: cannot create directory '%s'", out);
         goto out;
+    }
+    if (selftest) {
+        if (selftest_write(u, cfg, name, out, &st, err, sizeof err) != 0)
+            goto out;
+        printf("selftest: %s_selftest: signature %08x, %u input and %u output transfers "
+               "(seed 0x%08x, %u cycles)\n",
+               name, st.sig, st.in_xfers, st.out_xfers, st.seed, st.cycles);
+        rc = 0;
+        goto done;
     }
     memset(&b, 0, sizeof b);
     b.unit = u->name;

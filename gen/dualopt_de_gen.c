@@ -11,6 +11,7 @@
 
 #include "dualopt_de.h"
 #include "gen_unit.h"
+#include "selftest.h"
 
 typedef struct {
     emit_file *e;
@@ -422,12 +423,14 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 "\"block_thresh\":\"%u/%u\",\"hit_thresh\":\"%u/%u\",\"words\":%u,"
                 "\"hit_over\":\"%s\",\"remonitor\":%u,\"counter_bits\":{\"total\":%u,\"remote\":%u,"
                 "\"reads\":%u,\"words\":%u,\"hits\":%u,\"warmup\":%u},\"product_bits\":{\"ratio\":%u,"
-                "\"block\":%u,\"hit\":%u},\"register_bits\":%u,\"decide_latency\":%u,\"rtl_memories\":[]}\n",
+                "\"block\":%u,\"hit\":%u},\"register_bits\":%u,\"decide_latency\":%u,\"rtl_memories\":[],"
+                "\"storage_bits\":%u,\"paper_note\":\"not in Table 4; storage bits = the "
+                "engine's registers\"}\n",
                 c->window, c->warmup, (unsigned long long)g.cap, c->remote_th.num, c->remote_th.den,
                 c->block_th.num, c->block_th.den, c->hit_th.num, c->hit_th.den, c->words,
                 c->hit_all ? "all" : "reads", c->remonitor, g.total_bits, g.remote_bits,
                 g.reads_bits, g.words_bits, g.hits_bits, g.warm_bits, g.ratio_bits, g.block_bits,
-                g.hit_bits, flops, DE_DECIDE_LATENCY);
+                g.hit_bits, flops, DE_DECIDE_LATENCY, flops);
         return;
     }
     fprintf(f, "DualOpt decision engine: window %u remote accesses after a warm-up of %u, bound %llu "
@@ -452,6 +455,23 @@ static void gen_report(FILE *f, const void *cfg, int json)
     fprintf(f, "  timing: one access per cycle; decision valid %u cycles after the handshake of the "
                "access that closes the window\n",
             DE_DECIDE_LATENCY);
+}
+
+/* FPGA self-test stimulus (gen/selftest.h): hits with probability 0.4 and
+ * each mask word with probability 0.2 (the thresholds, so decisions vary
+ * from window to window), a restart about every 4096 cycles, a kernel
+ * boundary about every 1024. */
+int dualopt_de_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
+{
+    const de_cfg *c = cfg;
+    if (max < 4)
+        return snprintf(err, len, "dualopt-de: no self-test"), -1;
+    r[0] = (st_rule){.port = "acc_hit_i", .kind = ST_PROB, .a = 26214};
+    r[1] = (st_rule){.port = "acc_mask_i", .width = 1, .repeat = c->words, .stride = 1,
+                     .kind = ST_PROB, .a = 13107};
+    r[2] = (st_rule){.port = "restart_i", .kind = ST_PROB, .a = 16};
+    r[3] = (st_rule){.port = "kernel_i", .kind = ST_PROB, .a = 64};
+    return 4;
 }
 
 const gen_unit dualopt_de_gen_unit = {"dualopt-de", gen_emit, gen_params, gen_report};

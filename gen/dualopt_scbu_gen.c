@@ -15,6 +15,7 @@
 
 #include "dualopt_scbu.h"
 #include "gen_unit.h"
+#include "selftest.h"
 
 static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
 {
@@ -136,9 +137,12 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 "{\"unit\":\"dualopt-scbu\",\"addr_bits\":%u,\"start\":%llu,\"end\":%llu,"
                 "\"enable\":%u,\"range_register_bits\":%u,\"register_bits\":%u,"
                 "\"output_stage_bits\":%u,\"rtl_memories\":[],"
-                "\"paper\":{\"area_um2\":202.94,\"power_mW\":0.27,\"node_nm\":28}}\n",
+                "\"paper\":{\"area_um2\":202.94,\"power_mW\":0.27,\"node_nm\":28},"
+                "\"storage_bits\":%u,\"paper_area_um2\":202.94,\"paper_note\":\"Table 4: SCBU "
+                "202.94 um^2, 0.27 mW per cache controller (28 nm); storage bits = range and mode "
+                "registers\"}\n",
                 c->addr_bits, (unsigned long long)c->start, (unsigned long long)c->end, c->enable,
-                c->addr_bits + 1, regs, stage);
+                c->addr_bits + 1, regs, stage, regs);
         return;
     }
     fprintf(f, "DualOpt SCBU: %u-bit addresses, reset range [0x%llx, 0x%llx), coalescing %s\n",
@@ -148,6 +152,25 @@ static void gen_report(FILE *f, const void *cfg, int json)
             c->addr_bits + 1, regs, stage);
     fprintf(f, "  timing: one access per cycle, decision one cycle after acceptance\n");
     fprintf(f, "  paper (Table 4): 202.94 um^2, 0.27 mW per cache controller at 28 nm\n");
+}
+
+/* FPGA self-test stimulus (gen/selftest.h): the range is reprogrammed now
+ * and then (about every 64 cycles) with values aligned to 1/16 of the
+ * address space, 1 in 16 beyond it; the mode now and then. */
+int dualopt_scbu_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
+{
+    const scbu_cfg *c = cfg;
+    unsigned a = c->addr_bits, k;
+    if (max < 6 || a < 8)
+        return snprintf(err, len, "dualopt-scbu: no self-test"), -1;
+    r[0] = (st_rule){.port = "cfg_valid_i", .kind = ST_PROB, .a = 1024};
+    r[1] = (st_rule){.port = "en_valid_i", .kind = ST_PROB, .a = 512};
+    for (k = 0; k < 2; k++) {
+        const char *p = k ? "cfg_end_i" : "cfg_start_i";
+        r[2 + 2 * k] = (st_rule){.port = p, .width = a - 4, .kind = ST_CONST};
+        r[3 + 2 * k] = (st_rule){.port = p, .lo = a, .width = 1, .kind = ST_PROB, .a = 4096};
+    }
+    return 6;
 }
 
 const gen_unit dualopt_scbu_gen_unit = {"dualopt-scbu", emit_scbu, gen_params, gen_report};

@@ -6,6 +6,7 @@
  */
 #include "rec_gen.h"
 #include "gen_unit.h"
+#include "selftest.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -1159,5 +1160,18 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 }
 
 static void gen_report(FILE *f, const void *cfg, int json) { rec_report(f, (const rec_cfg *)cfg, json); }
+
+/* FPGA self-test stimulus (gen/selftest.h) of cohgen rec --selftest: the
+ * home GPU is a strap, not a signal that may change while requests flow;
+ * everything else random. (The REC FPGA flow itself uses its hand-written
+ * top, fpga/rec_selftest_top.sv.) */
+int rec_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
+{
+    (void)cfg;
+    if (max < 1)
+        return snprintf(err, len, "rec: no self-test rules"), -1;
+    r[0] = (st_rule){.port = "home_i", .kind = ST_CONST, .a = 1};
+    return 1;
+}
 
 const gen_unit rec_gen_unit = {"rec", gen_emit, gen_params, gen_report};

@@ -29,3 +29,9 @@ dualopt_SWEEP += tb/dualopt-coal_sweep.txt
 dualopt_SWEEP += tb/dualopt-decoal_sweep.txt
 dualopt_MODS += dualopt_codec_default dualopt_codec_fpga
 dualopt_SWEEP += tb/dualopt-codec_sweep.txt
+# End to end (cmodel/dualopt_e2e*.c, tb/dualopt_e2e_tb.c): ./tb_dualopt runs
+# every unit's lockstep bench, then the composition of the Verilated units in
+# lockstep with the composition of timing shells (--e2e: the composition only).
+dualopt_TB_CPPFLAGS := -DTB_FAMILY_HOOK=dualopt_tb_hook -DTB_FAMILY_HELP=dualopt_tb_help
+tb_dualopt: $(B)/obj/tb/dualopt_e2e_tb.o
+$(B)/test_all: $(B)/obj/tb/dualopt_e2e_tb.o

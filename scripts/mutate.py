@@ -52,9 +52,13 @@ OP_HELP = {
 
 # Random streams each unit's bench is run on: (stream, seed, cycles); stream
 # None = the bench's default. A mutant is killed by the first mismatch.
+# Extra bench flags ({"home": "2"} -> --home 2) go with a run. REC: every
+# home GPU of the committed (4-GPU) configurations on a stream that
+# invalidates (the seeds alone drew homes 0, 1, 3 and never 2).
 SCHEDULES = {
-    "rec": [("mixed", 1, 200000), ("sparse", 2, 200000), ("hit", 3, 100000), ("mixed", 4, 200000),
-            ("sparse", 5, 200000)],
+    "rec": [("mixed", 1, 200000, {"home": "0"}), ("sparse", 2, 200000, {"home": "1"}),
+            ("mixed", 3, 200000, {"home": "2"}), ("sparse", 4, 200000, {"home": "3"}),
+            ("hit", 5, 100000, {}), ("sparse", 6, 200000, {"home": "2"})],
 }
 # Other units: four runs of 200,000 cycles, seeds 1..4, over the streams the
 # bench's --help lists ("--stream S ...: a (default) b").
@@ -962,8 +966,10 @@ class Candidates:
                     else:
                         nv = v + 1
                     s, e = self.span(n)
-                    self.add("const", t[n.t0], 0, [(s, e, format_number(w, nv, base))],
-                             "constant %s -> %s" % (t[n.t0].text, format_number(w, nv, base)))
+                    new = format_number(w, nv, base)
+                    short = (lambda x: x if len(x) <= 24 else x[:10] + "..." + x[-8:])
+                    self.add("const", t[n.t0], 0, [(s, e, new)],
+                             "constant %s -> %s" % (short(t[n.t0].text), short(new)))
             elif k == "binary":
                 op = t[n.op].text
                 if op in SWAP:
@@ -1177,13 +1183,21 @@ def first_error(log):
     return lines[-1].strip()[:200] if lines else "build failed"
 
 
-def bench_cmd(cfg, bench, stream, seed, cycles, fail_prefix):
+def run_name(r):
+    stream, seed, cycles, extra = r
+    return "%s seed %d%s" % (stream or "default", seed,
+                             "".join(" %s %s" % (k, v) for k, v in sorted(extra.items())))
+
+
+def bench_cmd(cfg, bench, stream, seed, cycles, extra, fail_prefix):
     cmd = [bench]
     if "--unit" in cfg.flags:
         cmd += ["--unit", cfg.unit]
     cmd += ["--config", cfg.name, "--seed", str(seed), "--cycles", str(cycles)]
     if stream is not None and "--stream" in cfg.flags:
         cmd += ["--stream", stream]
+    for k, v in sorted(extra.items()):
+        cmd += ["--" + k, v]
     if "--fail-prefix" in cfg.flags:
         cmd += ["--fail-prefix", fail_prefix]
     return cmd
@@ -1219,8 +1233,8 @@ def run_one(cfg, mutant, out_dir, schedule, B, keep, vopt, timeout):
             cfg.streams = re.findall(r"[\w-]+", re.sub(r"\([^)]*\)", "", m.group(1))) if m else []
         res["status"] = "survived"
         t1 = time.time()
-        for j, (stream, seed, cycles) in enumerate(schedule):
-            cmd = bench_cmd(cfg, bench, stream, seed, cycles, os.path.join(d, "fail"))
+        for j, (stream, seed, cycles, extra) in enumerate(schedule or []):
+            cmd = bench_cmd(cfg, bench, stream, seed, cycles, extra, os.path.join(d, "fail"))
             try:
                 r = run_text(cmd, timeout=timeout)
                 out, rc = r.stdout, r.returncode
@@ -1228,7 +1242,7 @@ def run_one(cfg, mutant, out_dir, schedule, B, keep, vopt, timeout):
                 out, rc = (e.output or ""), -1
             with open(os.path.join(d, "run%d.log" % j), "w") as f:
                 f.write(" ".join(cmd) + "\n" + out)
-            what = "%s seed %d" % (stream or "default", seed)
+            what = run_name((stream, seed, cycles, extra))
             mm = [l for l in out.splitlines() if "MISMATCH" in l]
             if rc == 1 and mm:
                 res.update(status="killed", detail="%s: %s" % (what, mm[0].strip()[:240]))
@@ -1275,7 +1289,7 @@ def report_md(summary):
           "not already in it."]
     for c in summary["configs"]:
         L += ["", "## %s / %s (`%s`)" % (c["unit"], c["config"], c["file"]), ""]
-        L.append("Build %.0f s a mutant on average (Verilator and C++), runs %.1f s." %
+        L.append("Build %.0f s a mutant on average (Verilator and C++), runs %.2f s." %
                  (c["mean_build_seconds"], c["mean_run_seconds"]))
         L += ["", "| operator | generated | killed | survived | equivalent | invalid |", "|---|---:|---:|---:|---:|---:|"]
         for op in OPS:
@@ -1315,7 +1329,7 @@ def main():
     ap.add_argument("--out", help="output directory (default build/mutate)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--target", type=float, default=95.0, help="kill rate in %% (default 95)")
-    ap.add_argument("--runs", help="bench runs a mutant: stream:seed:cycles,... (stream '-' = default)")
+    ap.add_argument("--runs", help="bench runs a mutant: stream:seed:cycles[:flag=value+...],... (stream '-': the default)")
     ap.add_argument("--equivalents", default=os.path.join(ROOT, "tb", "mutants-equivalent.txt"))
     ap.add_argument("--known", default=os.path.join(ROOT, "tb", "mutants-known.txt"),
                     help="known-bug mutants run with every selection ('' for none)")
@@ -1338,9 +1352,11 @@ def main():
             schedule = []
             for w in a.runs.split(","):
                 f = w.split(":")
-                if len(f) != 3 or not f[1].isdigit() or not f[2].isdigit() or int(f[2]) < 1:
-                    raise BadInput("--runs: '%s' is not stream:seed:cycles" % w)
-                schedule.append((None if f[0] in ("", "-") else f[0], int(f[1]), int(f[2])))
+                if len(f) not in (3, 4) or not f[1].isdigit() or not f[2].isdigit() or int(f[2]) < 1 or \
+                        (len(f) == 4 and not all(re.match(r"^[a-z][a-z-]*=\S+$", x) for x in f[3].split("+"))):
+                    raise BadInput("--runs: '%s' is not stream:seed:cycles[:flag=value+...]" % w)
+                extra = dict(x.split("=", 1) for x in f[3].split("+")) if len(f) == 4 else {}
+                schedule.append((None if f[0] in ("", "-") else f[0], int(f[1]), int(f[2]), extra))
 
         # ---- a single file: list or apply
         if a.file:
@@ -1427,8 +1443,8 @@ def main():
         print("mutate: %s/%s (%s): %d candidates, %d selected (seed %d); building the unmutated bench" %
               (c.unit, c.name, c.mod.fname, len(c.cands.list), len(sel), a.seed), flush=True)
         ctrl = run_one(c, None, out, sched, B, False, a.vopt, a.timeout)
-        if sched is None:  # the streams the bench offers, in turn
-            sched = [(st, k + 1, 200000) for k, st in
+        if sched is None and ctrl["status"] == "survived":  # the bench's streams, in turn
+            sched = [(st, k + 1, 200000, {}) for k, st in
                      zip(range(4), itertools.cycle(c.streams or [None]))]
             ctrl = run_one(c, None, out, sched, B, False, a.vopt, a.timeout)
         if ctrl["status"] != "survived":
@@ -1436,8 +1452,7 @@ def main():
                   "would mean nothing" % (c.unit, c.name, ctrl.get("detail")), file=sys.stderr)
             return 1
         results = {}
-        stext = "%s: %s" % (c.unit, ", ".join("%s seed %d %d cycles" % (st or "default", sd, cy)
-                                              for st, sd, cy in sched))
+        stext = "%s: %s" % (c.unit, ", ".join("%s %d cycles" % (run_name(r), r[2]) for r in sched))
         if stext not in summary.setdefault("schedules", []):
             summary["schedules"].append(stext)
 

@@ -20,7 +20,10 @@ Per configuration, two Yosys 0.23 runs:
 Other units: every committed configuration of `cohgen --list=configs` whose
 unit is not rec, the same two runs; the unit's `--report --json` may give
 "storage_bits" (the paper's accounting) and "paper_note" (the paper's own
-figure, e.g. an area in um^2, quoted beside ours, never converted).
+figure, e.g. an area in um^2, quoted beside ours, never converted) and
+"paper_area_um2": then the `default` (paper) configuration's row also gives
+the paper's area per storage bit (an area per bit of the paper's design, not
+an area of ours).
 Writes OUT/hardware-cost.json and OUT/hardware-cost.md; prints the Markdown.
 """
 import argparse
@@ -126,16 +129,20 @@ def units_markdown(rows):
         return ""
     L = ["", "## Other units", "",
          "| unit | configuration | RAM (words x bits) | memory bits | FFs | gates | CMOS transistors "
-         "| iCE40 LUT4 | carry | SB_RAM40_4K | iCE40 FFs | storage bits (paper accounting) | paper |",
-         "|" + "---|" * 13]
+         "| iCE40 LUT4 | carry | SB_RAM40_4K | iCE40 FFs | storage bits (paper accounting) | paper "
+         "| paper um^2 per storage bit |",
+         "|" + "---|" * 14]
     for r in rows:
         s, i, rep = r["synth"], r["synth"]["ice40"], r["report"]
-        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        per_bit = "-"
+        if rep.get("paper_area_um2") and rep.get("storage_bits") and r["preset"] == "default":
+            per_bit = "%.2f" % (rep["paper_area_um2"] / rep["storage_bits"])
+        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["unit"], r["preset"], ", ".join(s["mems"]) or "-", fmt_int(s["mem_bits"]),
             fmt_int(s["ffs"]), fmt_int(s["gates"]), fmt_int(s["cmos_transistors"]),
             fmt_int(i["lut4"]), fmt_int(i["carry"]), i["bram"], fmt_int(i["ffs"]),
             fmt_int(rep["storage_bits"]) if "storage_bits" in rep else "-",
-            rep.get("paper_note", "-")))
+            rep.get("paper_note", "-"), per_bit))
     return "\n".join(L) + "\n"
 
 

@@ -201,7 +201,7 @@ int ls_run(const ls_opts *o, ls_result *r, const char *lead)
     uint64_t cyc = 0, limit;
     offsets of;
     chan ch[LS_CHAN_MAX];
-    struct timespec t0, t1;
+    struct timespec t0, t1, c0, c1;
     int vcd_open = 0, rc = 0, drained = 0, trace_mode = o->trace != NULL;
     char err[512];
     size_t slen = 0;
@@ -251,6 +251,7 @@ int ls_run(const ls_opts *o, ls_result *r, const char *lead)
     }
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     for (cyc = 0; cyc < limit; cyc++) {
         unsigned k;
         const uint64_t *out;
@@ -326,8 +327,10 @@ int ls_run(const ls_opts *o, ls_result *r, const char *lead)
         }
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     r->cycles = cyc;
     r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    r->cpu_seconds = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
     if (rc == 0 && !r->mismatch && trace_mode && !o->replay && !drained &&
         !(o->stop_after && cyc > o->stop_after)) {
         snprintf(r->mm_msg, sizeof r->mm_msg,

@@ -49,6 +49,7 @@ typedef struct {
     char chan_name[LS_CHAN_MAX][48];
     uint64_t chan_xfers[LS_CHAN_MAX];     /* transfers (valid && ready)      */
     double seconds;
+    double cpu_seconds; /* process CPU time of the cycle loop (CLOCK_PROCESS_CPUTIME_ID) */
     int mismatch;                         /* 0: outputs agreed every cycle   */
     uint64_t mm_cycle;
     char mm_msg[768];

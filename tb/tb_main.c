@@ -19,6 +19,15 @@ extern const dut_ops *const TB_DUTS[];
 
 static const char *prog = "tb_" TB_FAMILY_NAME;
 
+#ifdef TB_FAMILY_HOOK
+/* A family's extension of its bench (runs before the options are read; sets
+ * *handled when it ran), and its lines of --help. Weak: a one-configuration
+ * bench (scripts/unit-bench.sh) links without them and runs as any family. */
+int TB_FAMILY_HOOK(int argc, char **argv, int *handled, const dut_ops *const *duts,
+                   int (*run_unit)(int argc, char **argv)) __attribute__((weak));
+void TB_FAMILY_HELP(FILE *f) __attribute__((weak));
+#endif
+
 static const unit_desc *default_unit(void)
 {
     size_t i;
@@ -98,6 +107,10 @@ static void usage(FILE *f, const unit_desc *u)
             "  --help           this text\n"
             "exit status: 0 PASS, 1 mismatch, 2 bad input\n",
             prog);
+#ifdef TB_FAMILY_HOOK
+    if (TB_FAMILY_HELP)
+        TB_FAMILY_HELP(f);
+#endif
 }
 
 static int bad(const char *fmt, const char *v)
@@ -136,9 +149,13 @@ static void print_summary(const ls_opts *o, const ls_result *r, const char *c)
     }
     printf("%ssimulated cycles per second %.0f (%s)\n", c, cps,
            o->rtl_only ? "RTL alone" : "model + RTL lockstep");
+    /* the same per second of this process's CPU time: one core's rate even
+     * when the machine is shared */
+    printf("%ssimulated cycles per CPU second %.0f\n", c,
+           r->cpu_seconds > 0 ? (double)r->cycles / r->cpu_seconds : 0.0);
 }
 
-int main(int argc, char **argv)
+static int run_unit(int argc, char **argv)
 {
     ls_opts o;
     ls_result r;
@@ -346,4 +363,16 @@ int main(int argc, char **argv)
     free(rvals);
     free(cfg);
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+#ifdef TB_FAMILY_HOOK
+    if (TB_FAMILY_HOOK) {
+        int handled = 0, rc = TB_FAMILY_HOOK(argc, argv, &handled, TB_DUTS, run_unit);
+        if (handled)
+            return rc;
+    }
+#endif
+    return run_unit(argc, argv);
 }

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Lints a self-test top with the unit under it on the three tools, as
+# scripts/lint.sh does for generated RTL: Verilator -Wall, Icarus -Wall,
+# Yosys check -assert with no latches. Silent when clean.
+#   fpga/lint-top.sh TOP TOP.sv UNIT.sv
+set -uo pipefail
+top=$1; shift
+out=$(verilator --lint-only -Wall --top-module "$top" "$@" 2>&1) || true
+[ -z "$out" ] || { echo "$out"; exit 1; }
+out=$(iverilog -g2012 -Wall -s "$top" -o /dev/null "$@" 2>&1) || true
+[ -z "$out" ] || { echo "$out"; exit 1; }
+yosys -q -p "read_verilog -sv $*; prep -top $top; check -assert; \
+  select -assert-none t:\$dlatch t:\$adlatch t:\$sr" >/dev/null 2>&1 || {
+  echo "fpga-lint: $top: yosys check failed"; exit 1; }
+echo "fpga-lint: $top clean (verilator -Wall, iverilog -Wall, yosys check -assert)"

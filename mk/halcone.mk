@@ -1,0 +1,8 @@
+FAMILIES += halcone
+# halcone-tsu (cmodel/halcone_tsu*.c, gen/halcone_tsu_gen.c): committed
+# modules (RTL under rtl/halcone/) and sweep list.
+halcone_MODS += halcone_tsu_default halcone_tsu_paper halcone_tsu_fpga
+halcone_SWEEP += tb/halcone-tsu_sweep.txt
+# the Verilated TSU at transaction level (tb/halcone_tsu_rtl.c), for system
+# runs with the RTL substituted for the functional core
+$(B)/test_all: $(B)/obj/tb/halcone_tsu_rtl.o
