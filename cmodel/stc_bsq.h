@@ -1,0 +1,175 @@
+/*
+ * STC blocked store queue (BSQ) of one CU: the addresses of stores that are
+ * not in their band's epoch wait here until a ChangeEpoch grants their band.
+ *
+ * Paper: "Turn-based Spatiotemporal Coherence for GPUs" (TACO 2023), §4.2
+ * (BSQ, coalescing buffer, back-pressure), §7.2 (16 banks, 2 entries per
+ * bank per cycle, 8-cycle pass when full), Table 4 (256 x 32 bits per CU).
+ * Specification: section 3.4 of the STC reference; readings in
+ * docs/paper-notes.md (STC), microarchitecture in docs/stc.md (## stc-bsq).
+ *
+ * Organisation. `entries` slots in `banks` banks of S = entries / banks
+ * slots; slot s of bank k has the global index k * S + s, which also names
+ * the coalescing-buffer slot holding the store's data (1:1 link, so an entry
+ * is only the 32-bit address of Table 4). A bank is a FIFO with holes: a
+ * push takes the slot above the bank's highest valid slot (its "top"), a
+ * drain clears a slot's valid bit, so slot order is age order. A bank is
+ * full when its top is S. Allocation is round robin: the first bank at or
+ * after the round-robin pointer that is not full; the pointer then moves to
+ * the bank after it. All banks full: the push is refused (back-pressure).
+ *
+ * Scan (re-analysis at every ChangeEpoch): every bank reads one row of
+ * `drain` slots per cycle, rows 0, 1, ... up to its top; cycle c (1-based)
+ * examines row c - 1 of every bank. Entries whose band (SEB of the
+ * ChangeEpoch) is in the new epoch set are drained. A pass takes
+ * max over banks of ceil(top / drain) cycles (8 / 4 / 1 for 256 / 102 / 32
+ * entries pushed into the default BSQ). Drained entries are reported in the
+ * order (cycle, bank, slot), the order of the RTL's drain beats.
+ */
+#ifndef STC_BSQ_H
+#define STC_BSQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cohkit.h"
+
+COHKIT_BEGIN_DECLS
+
+/* Largest band width (N) and epoch count of the family. */
+#define STC_BSQ_N_MAX 8
+#define STC_BSQ_EPOCHS_MAX (1u << STC_BSQ_N_MAX)
+
+/* An epoch set (the CER of spec 3.3): bit e set = epoch e current. */
+typedef struct {
+    uint64_t w[STC_BSQ_EPOCHS_MAX / 64];
+} stc_bsq_eset;
+
+void stc_bsq_eset_clear(stc_bsq_eset *s);
+void stc_bsq_eset_add(stc_bsq_eset *s, unsigned e);
+/* 1 if epoch e is in s. */
+int stc_bsq_eset_has(const stc_bsq_eset *s, unsigned e);
+/* Number of epochs in s. */
+unsigned stc_bsq_eset_count(const stc_bsq_eset *s);
+/* Parses "3,5,7" (decimal, no spaces, distinct, each < 2^n) into s.
+ * 0, or -1 with a reason in err. */
+int stc_bsq_eset_parse(stc_bsq_eset *s, const char *text, unsigned n, char *err, size_t len);
+/* Writes the set as "3,5,7" (ascending); returns buf. */
+char *stc_bsq_eset_format(const stc_bsq_eset *s, char *buf, size_t len);
+
+/* band(a) = (a >> seb) & (2^n - 1), a zero-extended (spec 3.1). */
+unsigned stc_bsq_band(uint64_t addr, unsigned seb, unsigned n);
+
+typedef struct {
+    unsigned entries;   /* total slots, power of two, 64..4096 (>= 4 here
+                           for small test configurations: 4..4096)       */
+    unsigned banks;     /* power of two, 1..entries                      */
+    unsigned drain;     /* slots per bank row, power of two, 1..S        */
+    unsigned addr_bits; /* 8..64 (32: Table 4)                           */
+    unsigned n;         /* band bits N, 1..8                             */
+    unsigned seb_min;   /* smallest SEB a ChangeEpoch may carry          */
+    unsigned seb_max;   /* largest SEB (default addr_bits - n)           */
+    unsigned seb;       /* initial SEB (for the trace tool's defaults)   */
+} stc_bsq_cfg;
+
+typedef struct {
+    unsigned slots;     /* S = entries / banks, slots per bank           */
+    unsigned rows;      /* S / drain, rows per bank RAM                  */
+    unsigned row_bits;  /* drain * addr_bits, width of a bank RAM word   */
+    unsigned slot_bits; /* log2(entries): coalescing-buffer index width  */
+    unsigned bank_bits; /* log2(banks), 0 for one bank                   */
+    unsigned rowi_bits; /* bits of a row index (at least 1)              */
+    unsigned count_bits;/* bits of an occupancy count 0..entries         */
+    unsigned cyc_bits;  /* bits of a pass length 0..rows                 */
+    unsigned ram_bits;  /* entries * addr_bits (Table 4: 8,192)          */
+} stc_bsq_geom;
+
+/* Paper configuration: 256 entries, 16 banks, drain 2, 32-bit addresses,
+ * N 4, SEB 12, SEB 12..28. */
+void stc_bsq_cfg_default(stc_bsq_cfg *c);
+/* "default", or "fpga" (32 entries, 4 banks, drain 2). 0, or -1. */
+int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name);
+/* One option (name without dashes: bsq, banks, drain, addr-bits, n, seb,
+ * seb-min, seb-max). 0; 1 if not an option of the BSQ; -1 with a reason. */
+int stc_bsq_cfg_option(stc_bsq_cfg *c, const char *name, const char *value, char *err,
+                       size_t len);
+/* Validates (and completes seb_max when it is 0: addr_bits - n).
+ * 0, or -1 with a one-line reason. */
+int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len);
+void stc_bsq_geom_of(const stc_bsq_cfg *c, stc_bsq_geom *g);
+void stc_bsq_cfg_name(const stc_bsq_cfg *c, char *buf, size_t len);
+void stc_bsq_cfg_args(const stc_bsq_cfg *c, char *buf, size_t len);
+
+/* ---------------------------------------------------------------- core -- */
+
+/* The functional core. Allocate with stc_bsq_new (it sizes the slot array
+ * from the configuration). */
+typedef struct stc_bsq stc_bsq;
+
+/* A new, empty queue (NULL when out of memory). cfg must have passed
+ * stc_bsq_cfg_check. */
+stc_bsq *stc_bsq_new(const stc_bsq_cfg *c);
+void stc_bsq_free(stc_bsq *q);
+/* Empties the queue and resets the round-robin pointer to bank 0. */
+void stc_bsq_reset(stc_bsq *q);
+
+/* Result of a push. */
+typedef struct {
+    int accepted;   /* 1: stored; 0: every bank full (back-pressure)     */
+    unsigned bank;  /* bank that took it (accepted only)                 */
+    unsigned slot;  /* global index bank * S + slot: coalescing buffer   */
+} stc_bsq_push_res;
+
+/* PUSH: stores addr (masked to addr_bits) in the next bank with a free
+ * slot, round robin. Returns where it went, or accepted = 0 when full. */
+stc_bsq_push_res stc_bsq_push(stc_bsq *q, uint64_t addr);
+
+/* One entry reported by a scan. */
+typedef struct {
+    uint64_t addr;
+    unsigned slot;  /* global index (coalescing-buffer slot)             */
+    unsigned bank;
+    unsigned cycle; /* scan cycle that examined it, 1-based              */
+} stc_bsq_entry;
+
+/* Result of a scan. */
+typedef struct {
+    unsigned cycles;  /* pass length: max over banks ceil(top / drain)   */
+    unsigned drained; /* entries drained (written to drn)                */
+    unsigned left;    /* entries still queued (written to keep)          */
+} stc_bsq_scan_res;
+
+/* CHG: re-analysis under the new epoch set cer and start bit seb. Entries
+ * whose band is in cer are removed and written to drn (when not NULL) in
+ * scan order (cycle, bank, slot); the others stay and are written to keep
+ * (when not NULL) in the same scan order. drn and keep must each hold
+ * cfg.entries entries. Returns the counts and the pass length. */
+stc_bsq_scan_res stc_bsq_scan(stc_bsq *q, const stc_bsq_eset *cer, unsigned seb,
+                              stc_bsq_entry *drn, stc_bsq_entry *keep);
+
+/* Entries queued. */
+unsigned stc_bsq_count(const stc_bsq *q);
+/* 1 when a push would be refused. */
+int stc_bsq_full(const stc_bsq *q);
+/* Top (highest valid slot + 1) of bank k: its rows to scan are
+ * ceil(top / drain). */
+unsigned stc_bsq_bank_top(const stc_bsq *q, unsigned k);
+/* Pass length a scan would take now: max over banks ceil(top / drain). */
+unsigned stc_bsq_pass_cycles(const stc_bsq *q);
+const stc_bsq_cfg *stc_bsq_config(const stc_bsq *q);
+
+/* -------------------------------------------------------- timing shell -- */
+
+/* Cycle-accurate model of the RTL (ports in docs/stc.md, ## stc-bsq; the
+ * port table is stc_bsq_ports). Port values as in cmodel/unit.h. */
+typedef struct stc_bsq_tm stc_bsq_tm;
+
+stc_bsq_tm *stc_bsq_tm_new(const stc_bsq_cfg *c);
+void stc_bsq_tm_free(stc_bsq_tm *t);
+void stc_bsq_tm_reset(stc_bsq_tm *t);
+void stc_bsq_tm_eval(const stc_bsq_tm *t, const uint64_t *in, uint64_t *out);
+void stc_bsq_tm_step(stc_bsq_tm *t, const uint64_t *in);
+
+COHKIT_END_DECLS
+
+#endif
