@@ -54,13 +54,15 @@ int stc_chk_cfg_option(stc_chk_cfg *c, const char *name, const char *value, char
         return -1;
     }
     if (strcmp(name, "epoch") == 0) {
-        stc_eset s;
+        stc_elist l;
+        char why[120];
         /* checked against N in stc_chk_cfg_check (N may come later) */
-        if (value == NULL || stc_eset_parse(value, 8, &s, NULL, NULL) != 0) {
-            snprintf(err, len, "--epoch: bad epoch set '%s'", value ? value : "");
+        if (value == NULL || stc_elist_parse(value, 8, &l, why, sizeof why) != 0) {
+            snprintf(err, len, "--epoch: bad epoch set '%s'%s%s", value ? value : "",
+                     value ? ": " : "", value ? why : "");
             return -1;
         }
-        c->epoch = s;
+        stc_eset_of(&l, &c->epoch);
         return 0;
     }
 #define OPT(nm, field, lo, hi)                                                          \
@@ -77,7 +79,7 @@ int stc_chk_cfg_option(stc_chk_cfg *c, const char *name, const char *value, char
     OPT("n", n, 1, 8)
     OPT("seb", seb, 0, 63)
     OPT("line", line, 4, 4096)
-    OPT("addr-bits", addr_bits, 8, 64)
+    OPT("addr-bits", addr_bits, 8, 63)
     OPT("seb-guard", guard, 0, 1)
 #undef OPT
     return 1;
@@ -161,8 +163,7 @@ struct stc_chk {
 
 static unsigned band_of(const stc_chk *k, uint64_t a, unsigned seb)
 {
-    /* TEMP until stc_band.h */
-    return seb >= 64 ? 0 : (unsigned)(a >> seb) & ((1u << k->cfg.n) - 1);
+    return stc_band(a, seb, k->cfg.n, k->cfg.addr_bits);
 }
 
 #if defined(__GNUC__)
@@ -567,13 +568,13 @@ int stc_check_run(const stc_chk_cfg *c, FILE *in, const char *in_name, FILE *out
     lim.n = c->n;
     lim.addr_bits = c->addr_bits;
     if (stc_log_read(in, &lim, &ev, &n, why, sizeof why) != 0) {
-        fprintf(err, "stc-check: %s: %s\n", in_name ? in_name : "log", why);
+        fprintf(err, "cohmodel: %s: %s\n", in_name ? in_name : "log", why);
         return 2;
     }
     k = stc_chk_new(c);
     if (k == NULL) {
         free(ev);
-        fprintf(err, "stc-check: out of memory\n");
+        fprintf(err, "cohmodel: out of memory\n");
         return 2;
     }
     for (i = 0; i < n; i++)

@@ -23,35 +23,6 @@ const char *stc_ev_name(stc_ev_kind k)
     return (unsigned)k < STC_EV_COUNT ? ev_names[k] : "?";
 }
 
-int stc_eset_has(const stc_eset *s, unsigned e)
-{
-    return e < 256 && (s->w[e / 64] >> (e % 64) & 1u);
-}
-
-void stc_eset_add(stc_eset *s, unsigned e)
-{
-    if (e < 256)
-        s->w[e / 64] |= (uint64_t)1 << (e % 64);
-}
-
-int stc_eset_eq(const stc_eset *a, const stc_eset *b)
-{
-    return memcmp(a->w, b->w, sizeof a->w) == 0;
-}
-
-unsigned stc_eset_count(const stc_eset *s)
-{
-    unsigned i, c = 0;
-    for (i = 0; i < 4; i++) {
-        uint64_t w = s->w[i];
-        while (w) {
-            w &= w - 1;
-            c++;
-        }
-    }
-    return c;
-}
-
 static int parse_dec(const char *t, uint64_t max, uint64_t *v)
 {
     char *end;
@@ -79,34 +50,6 @@ static int parse_hex(const char *t, unsigned bits, uint64_t *v)
     if (errno || *end || (bits < 64 && (x >> bits) != 0))
         return -1;
     *v = x;
-    return 0;
-}
-
-int stc_eset_parse(const char *txt, unsigned n, stc_eset *s, unsigned *order, unsigned *cnt)
-{
-    const char *p = txt;
-    unsigned k = 0;
-    memset(s, 0, sizeof *s);
-    for (;;) {
-        unsigned long e = 0;
-        int digits = 0;
-        while (isdigit((unsigned char)*p) && digits < 4) {
-            e = e * 10 + (unsigned long)(*p++ - '0');
-            digits++;
-        }
-        if (digits == 0 || isdigit((unsigned char)*p) || e >= (1ul << n) || stc_eset_has(s, (unsigned)e))
-            return -1;
-        stc_eset_add(s, (unsigned)e);
-        if (order)
-            order[k] = (unsigned)e;
-        k++;
-        if (*p == '\0')
-            break;
-        if (*p++ != ',')
-            return -1;
-    }
-    if (cnt)
-        *cnt = k;
     return 0;
 }
 
@@ -192,9 +135,14 @@ int stc_log_parse_line(const char *line, const stc_log_lim *lim, stc_ev *ev, cha
             ev->value = (uint32_t)v;
             break;
         case 'e':
-            if (stc_eset_parse(tok, lim->n, &ev->epochs, NULL, NULL) != 0) {
-                snprintf(err, len, "%s: bad epoch set '%s' (N = %u)", name, tok, lim->n);
-                return -1;
+            {
+                stc_elist el;
+                char why[120];
+                if (stc_elist_parse(tok, lim->n, &el, why, sizeof why) != 0) {
+                    snprintf(err, len, "%s: bad epoch set '%s': %s", name, tok, why);
+                    return -1;
+                }
+                stc_eset_of(&el, &ev->epochs);
             }
             break;
         case 's':

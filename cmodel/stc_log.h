@@ -11,13 +11,9 @@
 #include <stdio.h>
 
 #include "cohkit.h"
+#include "stc_band.h"
 
 COHKIT_BEGIN_DECLS
-
-/* An epoch set of up to 256 epochs (N <= 8): bit e of w[e / 64]. */
-typedef struct {
-    uint64_t w[4];
-} stc_eset;
 
 typedef enum {
     STC_EV_INIT, STC_EV_PREP, STC_EV_READY, STC_EV_CHG, STC_EV_CER, STC_EV_DONE,
@@ -31,7 +27,7 @@ typedef struct {
     unsigned cu;         /* READY CER DONE BLK ISS PERF WA RD FILL INV HIT LDV */
     uint64_t addr;       /* INIT BLK ISS PERF WA RD HIT LDV; the line of FILL INV */
     uint32_t value;      /* INIT PERF RD HIT LDV */
-    stc_eset epochs;     /* CHG CER END */
+    stc_eset epochs;     /* CHG CER END (stc_band.h mask) */
     unsigned seb;        /* CHG CER END */
     unsigned lineno;     /* line of the log */
 } stc_ev;
@@ -54,16 +50,6 @@ int stc_log_parse_line(const char *line, const stc_log_lim *lim, stc_ev *ev, cha
 /* Reads a whole log: cycles non-decreasing. 0 with a malloc'ed array in
  * *evs, or -1 with "line N: reason" in err. */
 int stc_log_read(FILE *f, const stc_log_lim *lim, stc_ev **evs, size_t *n, char *err, size_t len);
-
-/* Parses an epoch set "3,5,7" (decimal, distinct, each below 2^n) into s,
- * and its epochs in the written order into order[] (count in *cnt) when
- * order is not NULL. 0, or -1. */
-int stc_eset_parse(const char *txt, unsigned n, stc_eset *s, unsigned *order, unsigned *cnt);
-/* Membership, insertion, equality, population. */
-int stc_eset_has(const stc_eset *s, unsigned e);
-void stc_eset_add(stc_eset *s, unsigned e);
-int stc_eset_eq(const stc_eset *a, const stc_eset *b);
-unsigned stc_eset_count(const stc_eset *s);
 
 COHKIT_END_DECLS
 
