@@ -70,6 +70,16 @@ int stc_elist_parse(const char *s, unsigned n, stc_elist *l, char *err, size_t l
  * (bits at and above addr_bits are ignored); 0 when seb >= addr_bits. */
 unsigned stc_band(uint64_t addr, unsigned seb, unsigned n, unsigned addr_bits);
 
+/* ----------------------------------------------- trace lexical rules -- */
+
+/* Spec 7.1: a hex address (optional 0x) below 2^bits. 0, or -1 with
+ * "line N: <what> '<tok>' ..." in err (tok NULL: "line N: missing <what>"). */
+int stc_tok_addr(const char *tok, const char *what, unsigned bits, unsigned lineno, uint64_t *v,
+                 char *err, size_t len);
+/* A decimal number <= max. 0, or -1 with "line N: ..." in err. */
+int stc_tok_dec(const char *tok, const char *what, unsigned max, unsigned lineno, unsigned *v,
+                char *err, size_t len);
+
 /* ----------------------------------------------------- the band unit -- */
 
 typedef struct {

@@ -143,6 +143,82 @@ int stc_emu_erv(const stc_emu *m, unsigned e, uint64_t *addr);
 /* "IDLE", "PREP", "CHG" (the --dump spelling). */
 const char *stc_phase_name(stc_phase p);
 
+/* -------------------------------------------------------- timing shell -- */
+
+/* Geometry of a configuration (every width in one place). */
+typedef struct {
+    unsigned E;          /* epochs, 2^n                                       */
+    unsigned seb_bits;   /* SEB registers and ports: hold 0..addr_bits        */
+    unsigned cu_bits;    /* CU index on the EpochDemandAck channel (>= 1)     */
+    unsigned wake_bits;  /* wake-up counter: 0..wake-1 (>= 1)                 */
+    unsigned guard_bits; /* guard counter: 0..2^n                             */
+    unsigned erv_addr_bits; /* ERV address field per entry (AB/MB; else 0)    */
+    unsigned state_bits; /* every flip-flop of the RTL (without the ERV RAM)  */
+} stc_emu_geom;
+void stc_emu_geom_of(const stc_emu_cfg *c, stc_emu_geom *g);
+
+/* The port table (clk_i, rst_ni implicit), in order; widths from the
+ * configuration. K = cus, A = addr_bits, E = 2^n, S = seb_bits:
+ *   in  tmr_en_i 1        wake-up counter runs (a CSR; 0 in trace mode)
+ *   in  wake_i 1          wake up now (ignored unless IDLE)
+ *   in  dem_valid_i K, dem_addr_i K*A   out dem_ready_o K   EpochDemand
+ *   in  conf_valid_i K, conf_addr_i K*A out conf_ready_o K  EpochConflict
+ *   in  rdy_valid_i K     out rdy_ready_o K (all ones)      ReadyAck
+ *   in  done_valid_i K    out done_ready_o K (all ones)     DoneAck
+ *   out dack_valid_o 1, dack_cu_o cu_bits, dack_epoch_o n   in dack_ready_i 1
+ *   out prep_valid_o 1, prep_epochs_o E                     in prep_ready_i K
+ *   out chg_valid_o 1, chg_epochs_o E, chg_seb_o S          in chg_ready_i K
+ *   out cur_o E, ptr_o n, seb_o S, seb_next_o S, phase_o 2, sleep_o 1 (status)
+ * CU k's field of a vector port is bits [k*W +: W]. The broadcasts (prep,
+ * chg) transfer in the cycle every CU's ready bit is high: all CUs take
+ * them in the same cycle (S2). */
+typedef struct {
+    int out;             /* 1: output of the EMU                              */
+    const char *name;
+    unsigned width;
+} stc_emu_port;
+#define STC_EMU_PORTS 29
+/* Fills p (at least STC_EMU_PORTS entries); returns the count. */
+int stc_emu_port_table(const stc_emu_cfg *c, stc_emu_port *p);
+
+/* The shell: the RTL's registers around the core. tm_eval gives the outputs
+ * of a cycle from the state and the inputs, tm_step the clock edge. Port
+ * values in unit.h layout (inputs rst_ni first, in table order; multi-word
+ * ports least significant word first). */
+typedef struct {
+    stc_emu_cfg c;
+    stc_emu_geom g;
+    unsigned in_off[STC_EMU_PORTS + 1], out_off[STC_EMU_PORTS]; /* word offsets */
+    unsigned in_words, out_words;
+    stc_emu m;           /* the core: phase, sets, SEB, ERV, ack vectors      */
+    unsigned wcnt;       /* wake-up counter                                   */
+    unsigned prep_v, chg_v, sleep_q;
+    unsigned dack_v, dack_cu, dack_epoch;
+    unsigned drr, crr;   /* round-robin priority of the demand/conflict arbiters */
+    unsigned c2_v, c2_cu; /* conflict register (evaluated the next cycle)     */
+    uint64_t c2_addr;
+} stc_emu_tm;
+
+stc_emu_tm *stc_emu_tm_new(const stc_emu_cfg *c);
+void stc_emu_tm_free(stc_emu_tm *t);
+void stc_emu_tm_reset(stc_emu_tm *t);
+void stc_emu_eval(const stc_emu_tm *t, const uint64_t *in, uint64_t *out);
+void stc_emu_step(stc_emu_tm *t, const uint64_t *in);
+
+/* Port indices of the table (inputs count rst_ni as 0). */
+enum { STC_EMU_I_RST, STC_EMU_I_TMR_EN, STC_EMU_I_WAKE, STC_EMU_I_DEM_VALID, STC_EMU_I_DEM_ADDR,
+       STC_EMU_I_CONF_VALID, STC_EMU_I_CONF_ADDR, STC_EMU_I_RDY_VALID, STC_EMU_I_DONE_VALID,
+       STC_EMU_I_DACK_READY, STC_EMU_I_PREP_READY, STC_EMU_I_CHG_READY, STC_EMU_I_N };
+enum { STC_EMU_O_DEM_READY, STC_EMU_O_CONF_READY, STC_EMU_O_RDY_READY, STC_EMU_O_DONE_READY,
+       STC_EMU_O_DACK_VALID, STC_EMU_O_DACK_CU, STC_EMU_O_DACK_EPOCH, STC_EMU_O_PREP_VALID,
+       STC_EMU_O_PREP_EPOCHS, STC_EMU_O_CHG_VALID, STC_EMU_O_CHG_EPOCHS, STC_EMU_O_CHG_SEB,
+       STC_EMU_O_CUR, STC_EMU_O_PTR, STC_EMU_O_SEB, STC_EMU_O_SEB_NEXT, STC_EMU_O_PHASE,
+       STC_EMU_O_SLEEP, STC_EMU_O_N };
+
+/* Field helpers on port words (bit `lo`, `w` <= 64 bits). */
+uint64_t stc_port_get(const uint64_t *words, unsigned lo, unsigned w);
+void stc_port_put(uint64_t *words, unsigned lo, unsigned w, uint64_t v);
+
 COHKIT_END_DECLS
 
 #endif

@@ -13,6 +13,7 @@ const unit_desc *const unit_registry[] = {
 };
 #undef UNIT
 
+#undef TOOL /* units.def's default: tools are no units */
 #define UNIT(model, gen)
 #define TOOL(model) extern const unit_desc model;
 #include "units.def"

@@ -1,0 +1,314 @@
+/*
+ * STC band function, epoch-set helpers and the band unit's configuration and
+ * timing shell. See stc_band.h and docs/stc.md.
+ */
+#include "stc_band.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+/* ------------------------------------------------------------ epoch sets -- */
+
+void stc_eset_clear(stc_eset *s) { memset(s, 0, sizeof *s); }
+void stc_eset_add(stc_eset *s, unsigned e) { s->w[(e / 64) % 4] |= 1ull << (e % 64); }
+void stc_eset_del(stc_eset *s, unsigned e) { s->w[(e / 64) % 4] &= ~(1ull << (e % 64)); }
+int stc_eset_has(const stc_eset *s, unsigned e)
+{
+    return e < STC_E_MAX && (int)((s->w[e / 64] >> (e % 64)) & 1);
+}
+
+unsigned stc_eset_count(const stc_eset *s)
+{
+    unsigned i, n = 0;
+    for (i = 0; i < STC_E_MAX / 64; i++) {
+        uint64_t x = s->w[i];
+        while (x) {
+            x &= x - 1;
+            n++;
+        }
+    }
+    return n;
+}
+
+int stc_eset_eq(const stc_eset *a, const stc_eset *b) { return memcmp(a, b, sizeof *a) == 0; }
+
+void stc_eset_of(const stc_elist *l, stc_eset *s)
+{
+    unsigned i;
+    stc_eset_clear(s);
+    for (i = 0; i < l->n; i++)
+        stc_eset_add(s, l->e[i]);
+}
+
+void stc_elist_of(const stc_eset *s, unsigned after, unsigned n, stc_elist *l)
+{
+    unsigned E = 1u << n, i;
+    l->n = 0;
+    for (i = 1; i <= E; i++) {
+        unsigned e = (after + i) & (E - 1);
+        if (stc_eset_has(s, e))
+            l->e[l->n++] = (uint16_t)e;
+    }
+}
+
+void stc_elist_format(const stc_elist *l, char *buf, size_t len)
+{
+    size_t k = 0;
+    unsigned i;
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    for (i = 0; i < l->n && k + 1 < len; i++) {
+        int w = snprintf(buf + k, len - k, i ? ",%u" : "%u", (unsigned)l->e[i]);
+        if (w < 0)
+            break;
+        k += (size_t)w;
+        if (k >= len)
+            break;
+    }
+}
+
+int stc_elist_parse(const char *s, unsigned n, stc_elist *l, char *err, size_t len)
+{
+    unsigned E = 1u << n;
+    stc_eset seen;
+    const char *p = s;
+    stc_eset_clear(&seen);
+    l->n = 0;
+    if (s == NULL || *s == '\0') {
+        snprintf(err, len, "empty epoch list");
+        return -1;
+    }
+    for (;;) {
+        unsigned long v = 0;
+        const char *d = p;
+        while (*p >= '0' && *p <= '9') {
+            v = v * 10 + (unsigned long)(*p - '0');
+            if (v > 100000)
+                break;
+            p++;
+        }
+        if (p == d || (*p != ',' && *p != '\0') || v >= E) {
+            snprintf(err, len, "epoch list '%s': '%.*s' is not an epoch below %u", s,
+                     (int)strcspn(d, ","), d, E);
+            return -1;
+        }
+        if (stc_eset_has(&seen, (unsigned)v)) {
+            snprintf(err, len, "epoch list '%s': epoch %lu twice", s, v);
+            return -1;
+        }
+        stc_eset_add(&seen, (unsigned)v);
+        l->e[l->n++] = (uint16_t)v;
+        if (*p == '\0')
+            return 0;
+        p++;
+    }
+}
+
+/* ------------------------------------------------------------- function -- */
+
+unsigned stc_band(uint64_t addr, unsigned seb, unsigned n, unsigned addr_bits)
+{
+    addr &= mask64(addr_bits);
+    if (seb >= 64)
+        return 0;
+    return (unsigned)((addr >> seb) & mask64(n));
+}
+
+/* ----------------------------------------------- trace lexical rules -- */
+
+int stc_tok_addr(const char *tok, const char *what, unsigned bits, unsigned lineno, uint64_t *v,
+                 char *err, size_t len)
+{
+    const char *p = tok;
+    uint64_t x = 0;
+    if (tok == NULL) {
+        snprintf(err, len, "line %u: missing %s", lineno, what);
+        return -1;
+    }
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    if (*p == '\0')
+        goto nothex;
+    for (; *p; p++) {
+        int h = (*p >= '0' && *p <= '9')   ? *p - '0'
+                : (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10
+                : (*p >= 'A' && *p <= 'F') ? *p - 'A' + 10
+                                           : -1;
+        if (h < 0)
+            goto nothex;
+        if (x >> 60 || (bits < 64 && ((x << 4) | (uint64_t)h) >> bits)) {
+            snprintf(err, len, "line %u: %s '%s' does not fit %u bits", lineno, what, tok, bits);
+            return -1;
+        }
+        x = (x << 4) | (uint64_t)h;
+    }
+    *v = x;
+    return 0;
+nothex:
+    snprintf(err, len, "line %u: %s '%s' is not hex", lineno, what, tok);
+    return -1;
+}
+
+int stc_tok_dec(const char *tok, const char *what, unsigned max, unsigned lineno, unsigned *v,
+                char *err, size_t len)
+{
+    unsigned long x = 0;
+    const char *p = tok;
+    if (tok == NULL) {
+        snprintf(err, len, "line %u: missing %s", lineno, what);
+        return -1;
+    }
+    if (*p == '\0')
+        goto bad;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9')
+            goto bad;
+        x = x * 10 + (unsigned long)(*p - '0');
+        if (x > max)
+            goto bad;
+    }
+    *v = (unsigned)x;
+    return 0;
+bad:
+    snprintf(err, len, "line %u: %s '%s' is not a number in 0..%u", lineno, what, tok, max);
+    return -1;
+}
+
+/* ----------------------------------------------------- the band unit -- */
+
+void stc_band_cfg_default(stc_band_cfg *c)
+{
+    c->n = 4;
+    c->seb = 12;
+    c->addr_bits = 32;
+}
+
+int stc_band_cfg_preset(stc_band_cfg *c, const char *name)
+{
+    stc_band_cfg_default(c);
+    if (strcmp(name, "default") == 0 || strcmp(name, "fpga") == 0)
+        return 0;
+    return -1;
+}
+
+static int dec(const char *v, unsigned long max, unsigned *out)
+{
+    char *end;
+    unsigned long x;
+    if (v == NULL || *v < '0' || *v > '9' || strlen(v) > 9)
+        return -1;
+    x = strtoul(v, &end, 10);
+    if (*end || x > max)
+        return -1;
+    *out = (unsigned)x;
+    return 0;
+}
+
+int stc_band_cfg_option(stc_band_cfg *c, const char *name, const char *value, char *err,
+                        size_t len)
+{
+    unsigned *f = strcmp(name, "n") == 0           ? &c->n
+                  : strcmp(name, "seb") == 0       ? &c->seb
+                  : strcmp(name, "addr-bits") == 0 ? &c->addr_bits
+                                                   : NULL;
+    if (f == NULL)
+        return 1;
+    if (dec(value, 1000, f) != 0) {
+        snprintf(err, len, "--%s: '%s' is not a decimal number", name, value ? value : "");
+        return -1;
+    }
+    return 0;
+}
+
+int stc_band_cfg_check(const stc_band_cfg *c, char *err, size_t len)
+{
+    if (c->n < 1 || c->n > STC_N_MAX) {
+        snprintf(err, len, "--n: %u is not in 1..8", c->n);
+        return -1;
+    }
+    if (c->addr_bits < 8 || c->addr_bits > STC_ADDR_BITS_MAX || c->addr_bits < c->n) {
+        snprintf(err, len, "--addr-bits: %u is not in %u..63", c->addr_bits,
+                 c->n > 8 ? c->n : 8);
+        return -1;
+    }
+    if (c->seb > c->addr_bits) {
+        snprintf(err, len, "--seb: %u is not in 0..%u", c->seb, c->addr_bits);
+        return -1;
+    }
+    return 0;
+}
+
+static unsigned bits_for(unsigned v)
+{
+    unsigned b = 1;
+    while ((1ull << b) <= v)
+        b++;
+    return b;
+}
+
+void stc_band_geom_of(const stc_band_cfg *c, stc_band_geom *g)
+{
+    g->seb_bits = bits_for(c->addr_bits);
+}
+
+void stc_band_cfg_name(const stc_band_cfg *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "stc_band_n%u_s%u_a%u", c->n, c->seb, c->addr_bits);
+}
+
+void stc_band_cfg_args(const stc_band_cfg *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "--n %u --seb %u --addr-bits %u", c->n, c->seb, c->addr_bits);
+}
+
+stc_band_tm *stc_band_tm_new(const stc_band_cfg *c)
+{
+    stc_band_tm *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->c = *c;
+    stc_band_tm_reset(t);
+    return t;
+}
+
+void stc_band_tm_free(stc_band_tm *t) { free(t); }
+
+void stc_band_tm_reset(stc_band_tm *t)
+{
+    t->out_valid = 0;
+    t->out_band = 0;
+    t->out_addr = 0;
+}
+
+void stc_band_eval(const stc_band_tm *t, const uint64_t *in, uint64_t *out)
+{
+    out[STC_BAND_O_IN_READY] = (uint64_t)(!t->out_valid || (in[STC_BAND_I_OUT_READY] & 1));
+    out[STC_BAND_O_OUT_VALID] = t->out_valid;
+    out[STC_BAND_O_OUT_ADDR] = t->out_addr;
+    out[STC_BAND_O_OUT_BAND] = t->out_band;
+}
+
+void stc_band_step(stc_band_tm *t, const uint64_t *in)
+{
+    stc_band_geom g;
+    int ready = (int)(in[STC_BAND_I_OUT_READY] & 1);
+    int acc = (int)(in[STC_BAND_I_IN_VALID] & 1) && (!t->out_valid || ready);
+    if (!(in[STC_BAND_I_RST] & 1)) {
+        stc_band_tm_reset(t);
+        return;
+    }
+    stc_band_geom_of(&t->c, &g);
+    if (acc) {
+        uint64_t a = in[STC_BAND_I_IN_ADDR] & mask64(t->c.addr_bits);
+        unsigned seb = (unsigned)(in[STC_BAND_I_IN_SEB] & mask64(g.seb_bits));
+        t->out_valid = 1;
+        t->out_addr = a;
+        t->out_band = stc_band(a, seb, t->c.n, t->c.addr_bits);
+    } else if (ready) {
+        t->out_valid = 0;
+    }
+}
