@@ -13,7 +13,7 @@ const unit_desc *const unit_registry[] = {
 };
 #undef UNIT
 
-#undef TOOL /* units.def's default: tools are no units */
+#undef TOOL /* units.def defined it empty for the unit lists above */
 #define UNIT(model, gen)
 #define TOOL(model) extern const unit_desc model;
 #include "units.def"
