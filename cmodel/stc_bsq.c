@@ -183,8 +183,9 @@ int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len)
         snprintf(err, len, "--bsq: %u is not a power of two in 4..4096", c->entries);
         return -1;
     }
-    if (!is_pow2(c->banks) || c->banks > c->entries) {
-        snprintf(err, len, "--banks: %u is not a power of two in 1..%u", c->banks, c->entries);
+    if (!is_pow2(c->banks) || c->banks > c->entries / 2) {
+        snprintf(err, len, "--banks: %u is not a power of two in 1..%u (2 slots per bank at least)",
+                 c->banks, c->entries / 2);
         return -1;
     }
     if (!is_pow2(c->drain) || c->drain > c->entries / c->banks) {
@@ -367,3 +368,256 @@ int stc_bsq_full(const stc_bsq *q)
 }
 
 const stc_bsq_cfg *stc_bsq_config(const stc_bsq *q) { return &q->c; }
+
+/* --------------------------------------------------------- timing shell -- */
+
+static const unsigned in_names_n = STC_BSQ_I_N;
+
+unsigned stc_bsq_seb_bits(const stc_bsq_cfg *c)
+{
+    unsigned b = clog2(c->seb_max + 1);
+    return b ? b : 1;
+}
+
+void stc_bsq_port_layout(const stc_bsq_cfg *c, stc_bsq_layout *l)
+{
+    stc_bsq_geom g;
+    unsigned w = 0;
+    stc_bsq_geom_of(c, &g);
+    unsigned iw[STC_BSQ_I_N] = {1, 1, c->addr_bits, 1, 1u << c->n, stc_bsq_seb_bits(c), 1, 1};
+    unsigned ow[STC_BSQ_O_N] = {1,
+                                g.bank_bits ? g.bank_bits : 1,
+                                g.slot_bits,
+                                1,
+                                1,
+                                g.rowi_bits,
+                                c->banks * c->drain,
+                                c->banks * c->drain * c->addr_bits,
+                                1,
+                                g.cyc_bits,
+                                g.count_bits,
+                                1};
+    for (unsigned i = 0; i < in_names_n; i++) {
+        l->in_width[i] = iw[i];
+        l->in_word[i] = w;
+        w += (iw[i] + 63) / 64;
+    }
+    l->in_words = w;
+    w = 0;
+    for (unsigned i = 0; i < STC_BSQ_O_N; i++) {
+        l->out_width[i] = ow[i];
+        l->out_word[i] = w;
+        w += (ow[i] + 63) / 64;
+    }
+    l->out_words = w;
+}
+
+struct stc_bsq_tm {
+    stc_bsq_cfg c;
+    stc_bsq_geom g;
+    stc_bsq_layout l;
+    uint64_t *mem;          /* [entries] bank RAMs, slot k * S + s        */
+    unsigned char *valid;   /* [entries] valid flip-flops                 */
+    uint64_t *rd;           /* [banks * drain] RAM read registers         */
+    unsigned rr, count;
+    unsigned scanning, setup, pass, rd_row, s2_valid, s2_row, done_valid;
+    unsigned seb;
+    stc_bsq_eset cer;
+};
+
+static int bit_of(const uint64_t *w, unsigned i) { return (int)((w[i / 64] >> (i % 64)) & 1u); }
+
+static void bits_put(uint64_t *w, unsigned pos, unsigned width, uint64_t v)
+{
+    for (unsigned i = 0; i < width; i++)
+        if ((v >> i) & 1u)
+            w[(pos + i) / 64] |= 1ull << ((pos + i) % 64);
+}
+
+static unsigned tm_top(const stc_bsq_tm *t, unsigned k)
+{
+    unsigned s = t->g.slots;
+    while (s > 0 && !t->valid[k * t->g.slots + s - 1])
+        s--;
+    return s;
+}
+
+/* The bank a push goes to: the first not-full bank at or after rr; -1. */
+static int tm_push_bank(const stc_bsq_tm *t)
+{
+    for (unsigned i = 0; i < t->c.banks; i++) {
+        unsigned k = (t->rr + i) % t->c.banks;
+        if (tm_top(t, k) < t->g.slots)
+            return (int)k;
+    }
+    return -1;
+}
+
+static unsigned tm_pass(const stc_bsq_tm *t)
+{
+    unsigned p = 0;
+    for (unsigned k = 0; k < t->c.banks; k++) {
+        unsigned r = (tm_top(t, k) + t->c.drain - 1) / t->c.drain;
+        if (r > p)
+            p = r;
+    }
+    return p;
+}
+
+/* Lane j (bank * drain + l) of the current beat drains. */
+static int tm_lane_drains(const stc_bsq_tm *t, unsigned j)
+{
+    unsigned k = j / t->c.drain, l = j % t->c.drain;
+    unsigned slot = k * t->g.slots + t->s2_row * t->c.drain + l;
+    if (!t->s2_valid || !t->valid[slot])
+        return 0;
+    return stc_bsq_eset_has(&t->cer, stc_bsq_band(t->rd[j], t->seb, t->c.n));
+}
+
+static int tm_beat_any(const stc_bsq_tm *t)
+{
+    for (unsigned j = 0; j < t->c.banks * t->c.drain; j++)
+        if (tm_lane_drains(t, j))
+            return 1;
+    return 0;
+}
+
+stc_bsq_tm *stc_bsq_tm_new(const stc_bsq_cfg *c)
+{
+    stc_bsq_tm *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->c = *c;
+    stc_bsq_geom_of(c, &t->g);
+    stc_bsq_port_layout(c, &t->l);
+    t->mem = calloc(c->entries, sizeof *t->mem);
+    t->valid = calloc(c->entries, 1);
+    t->rd = calloc((size_t)c->banks * c->drain, sizeof *t->rd);
+    if (t->mem == NULL || t->valid == NULL || t->rd == NULL) {
+        stc_bsq_tm_free(t);
+        return NULL;
+    }
+    stc_bsq_tm_reset(t);
+    return t;
+}
+
+void stc_bsq_tm_free(stc_bsq_tm *t)
+{
+    if (t == NULL)
+        return;
+    free(t->mem);
+    free(t->valid);
+    free(t->rd);
+    free(t);
+}
+
+void stc_bsq_tm_reset(stc_bsq_tm *t)
+{
+    /* RAM contents survive reset; the valid bits say which slots hold data */
+    memset(t->valid, 0, t->c.entries);
+    t->rr = t->count = 0;
+    t->scanning = t->setup = t->pass = t->rd_row = t->s2_valid = t->s2_row = t->done_valid = 0;
+    t->seb = 0;
+    stc_bsq_eset_clear(&t->cer);
+}
+
+void stc_bsq_tm_eval(const stc_bsq_tm *t, const uint64_t *in, uint64_t *out)
+{
+    const stc_bsq_layout *l = &t->l;
+    int pb = tm_push_bank(t);
+    unsigned lanes = t->c.banks * t->c.drain, any = 0;
+    (void)in;
+    memset(out, 0, l->out_words * sizeof *out);
+    out[l->out_word[STC_BSQ_O_PUSH_READY]] = !t->scanning && !t->done_valid && pb >= 0;
+    if (pb >= 0) {
+        out[l->out_word[STC_BSQ_O_PUSH_BANK]] = (uint64_t)pb;
+        out[l->out_word[STC_BSQ_O_PUSH_SLOT]] = (uint64_t)pb * t->g.slots + tm_top(t, (unsigned)pb);
+    }
+    out[l->out_word[STC_BSQ_O_CHG_READY]] = !t->scanning && !t->done_valid;
+    for (unsigned j = 0; j < lanes; j++)
+        if (tm_lane_drains(t, j)) {
+            any = 1;
+            bits_put(out + l->out_word[STC_BSQ_O_DRN_MASK], j, 1, 1);
+            bits_put(out + l->out_word[STC_BSQ_O_DRN_ADDR], j * t->c.addr_bits, t->c.addr_bits,
+                     t->rd[j]);
+        }
+    out[l->out_word[STC_BSQ_O_DRN_VALID]] = any;
+    out[l->out_word[STC_BSQ_O_DRN_ROW]] = t->s2_row & mask64(t->g.rowi_bits);
+    out[l->out_word[STC_BSQ_O_DONE_VALID]] = t->done_valid;
+    out[l->out_word[STC_BSQ_O_DONE_CYCLES]] = t->pass;
+    out[l->out_word[STC_BSQ_O_COUNT]] = t->count;
+    out[l->out_word[STC_BSQ_O_FULL]] = pb < 0;
+}
+
+void stc_bsq_tm_step(stc_bsq_tm *t, const uint64_t *in)
+{
+    const stc_bsq_layout *l = &t->l;
+    unsigned lanes = t->c.banks * t->c.drain;
+    int pb;
+    if (!(in[l->in_word[STC_BSQ_I_RST]] & 1)) {
+        stc_bsq_tm_reset(t);
+        return;
+    }
+    pb = tm_push_bank(t);
+    if (t->done_valid) {
+        if (in[l->in_word[STC_BSQ_I_DONE_READY]] & 1)
+            t->done_valid = 0;
+        return;
+    }
+    if (!t->scanning) {
+        if ((in[l->in_word[STC_BSQ_I_PUSH_VALID]] & 1) && pb >= 0) {
+            unsigned slot = (unsigned)pb * t->g.slots + tm_top(t, (unsigned)pb);
+            t->mem[slot] = in[l->in_word[STC_BSQ_I_PUSH_ADDR]] & mask64(t->c.addr_bits);
+            t->valid[slot] = 1;
+            t->rr = ((unsigned)pb + 1) % t->c.banks;
+            t->count++;
+        }
+        if (in[l->in_word[STC_BSQ_I_CHG_VALID]] & 1) {
+            /* a push of the same cycle is in the queue before the scan: the
+             * setup cycle takes the pass length from the valid bits after
+             * this edge (and keeps the max-over-banks off the CHG path) */
+            t->scanning = 1;
+            t->rd_row = 0;
+            t->s2_valid = 0;
+            t->seb = (unsigned)(in[l->in_word[STC_BSQ_I_CHG_SEB]] & mask64(stc_bsq_seb_bits(&t->c)));
+            stc_bsq_eset_clear(&t->cer);
+            for (unsigned e = 0; e < (1u << t->c.n); e++)
+                if (bit_of(in + l->in_word[STC_BSQ_I_CHG_CER], e))
+                    stc_bsq_eset_add(&t->cer, e);
+            t->setup = 1;
+        }
+        return;
+    }
+    if (t->setup) {
+        t->pass = tm_pass(t);
+        t->setup = 0;
+        return;
+    }
+    {
+        int drn = tm_beat_any(t);
+        int adv = !t->s2_valid || !drn || (in[l->in_word[STC_BSQ_I_DRN_READY]] & 1);
+        if (!adv)
+            return;
+        if (t->s2_valid && drn) {
+            for (unsigned j = 0; j < lanes; j++)
+                if (tm_lane_drains(t, j)) {
+                    unsigned k = j / t->c.drain, ln = j % t->c.drain;
+                    t->valid[k * t->g.slots + t->s2_row * t->c.drain + ln] = 0;
+                    t->count--;
+                }
+        }
+        if (t->rd_row < t->pass) {
+            for (unsigned j = 0; j < lanes; j++) {
+                unsigned k = j / t->c.drain, ln = j % t->c.drain;
+                t->rd[j] = t->mem[k * t->g.slots + t->rd_row * t->c.drain + ln];
+            }
+            t->s2_row = t->rd_row;
+            t->s2_valid = 1;
+            t->rd_row++;
+        } else {
+            t->s2_valid = 0;
+            t->scanning = 0;
+            t->done_valid = 1;
+        }
+    }
+}

@@ -63,7 +63,7 @@ unsigned stc_bsq_band(uint64_t addr, unsigned seb, unsigned n);
 typedef struct {
     unsigned entries;   /* total slots, power of two, 64..4096 (>= 4 here
                            for small test configurations: 4..4096)       */
-    unsigned banks;     /* power of two, 1..entries                      */
+    unsigned banks;     /* power of two, 1..entries / 2                  */
     unsigned drain;     /* slots per bank row, power of two, 1..S        */
     unsigned addr_bits; /* 8..64 (32: Table 4)                           */
     unsigned n;         /* band bits N, 1..8                             */
@@ -160,9 +160,34 @@ const stc_bsq_cfg *stc_bsq_config(const stc_bsq *q);
 
 /* -------------------------------------------------------- timing shell -- */
 
-/* Cycle-accurate model of the RTL (ports in docs/stc.md, ## stc-bsq; the
- * port table is stc_bsq_ports). Port values as in cmodel/unit.h. */
+/* Cycle-accurate model of the RTL (ports in docs/stc.md, ## stc-bsq).
+ * Port values as in cmodel/unit.h: one uint64_t word per port of up to 64
+ * bits, ceil(W / 64) words (least significant first) for the wide ones;
+ * stc_bsq_port_layout gives each port's first word. Inputs: rst_ni,
+ * push_valid_i, push_addr_i [A], chg_valid_i, chg_cer_i [2^N], chg_seb_i,
+ * drn_ready_i, done_ready_i. Outputs: push_ready_o, push_bank_o,
+ * push_slot_o, chg_ready_o, drn_valid_o, drn_row_o, drn_mask_o [B x D],
+ * drn_addr_o [B x D x A] (lane j = bank * D + l), done_valid_o,
+ * done_cycles_o, count_o, full_o. */
 typedef struct stc_bsq_tm stc_bsq_tm;
+
+enum { STC_BSQ_I_RST, STC_BSQ_I_PUSH_VALID, STC_BSQ_I_PUSH_ADDR, STC_BSQ_I_CHG_VALID,
+       STC_BSQ_I_CHG_CER, STC_BSQ_I_CHG_SEB, STC_BSQ_I_DRN_READY, STC_BSQ_I_DONE_READY,
+       STC_BSQ_I_N };
+enum { STC_BSQ_O_PUSH_READY, STC_BSQ_O_PUSH_BANK, STC_BSQ_O_PUSH_SLOT, STC_BSQ_O_CHG_READY,
+       STC_BSQ_O_DRN_VALID, STC_BSQ_O_DRN_ROW, STC_BSQ_O_DRN_MASK, STC_BSQ_O_DRN_ADDR,
+       STC_BSQ_O_DONE_VALID, STC_BSQ_O_DONE_CYCLES, STC_BSQ_O_COUNT, STC_BSQ_O_FULL,
+       STC_BSQ_O_N };
+
+/* Widths and first words of the ports of configuration c (indices as the
+ * enums above; inputs include rst_ni). */
+typedef struct {
+    unsigned in_width[STC_BSQ_I_N], in_word[STC_BSQ_I_N], in_words;
+    unsigned out_width[STC_BSQ_O_N], out_word[STC_BSQ_O_N], out_words;
+} stc_bsq_layout;
+void stc_bsq_port_layout(const stc_bsq_cfg *c, stc_bsq_layout *l);
+/* Width of the chg_seb_i port: bits of seb_max (at least 1). */
+unsigned stc_bsq_seb_bits(const stc_bsq_cfg *c);
 
 stc_bsq_tm *stc_bsq_tm_new(const stc_bsq_cfg *c);
 void stc_bsq_tm_free(stc_bsq_tm *t);

@@ -4,3 +4,6 @@
 FAMILIES += stc
 stc_MODS += stc_band_default stc_band_fpga
 stc_SWEEP += tb/stc-band_sweep.txt
+# stc-bsq: blocked store queue (cmodel/stc_bsq*.c, gen/stc_bsq_gen.c)
+stc_MODS += stc_bsq_default stc_bsq_fpga
+stc_SWEEP += tb/stc-bsq_sweep.txt
