@@ -224,6 +224,50 @@ const stc_l1_cfg *stc_l1_cfg_of(const stc_l1 *l);
  * <line> I_V|I_I [poison]` for MSHR entries (each ascending), `PW <n>`. */
 void stc_l1_dump(const stc_l1 *l, FILE *f);
 
+/* -------------------------------------------------------- timing shell -- */
+
+/* Port values in port-table order (cmodel/stc_l1_ports.def); chg_cer_i is
+ * the last input and takes ceil(2^N / 64) of its 4 words. */
+typedef struct {
+    uint64_t rst_ni;
+    uint64_t req_valid_i, req_op_i, req_addr_i, chg_valid_i, chg_seb_i, ev_ready_i;
+    uint64_t chg_cer_i[4];
+} stc_l1_in;
+typedef struct {
+    uint64_t req_ready_o, chg_ready_o, chg_done_o, ev_valid_o, ev_kind_o, ev_event_o, ev_line_o,
+        ev_from_o, ev_to_o, ev_act_o, ev_pw_o, pw_o;
+} stc_l1_out;
+
+/* ev_kind_o values */
+enum {
+    STC_L1_K_T = 0,
+    STC_L1_K_STALL = 1,
+    STC_L1_K_INV_LAZY = 2,
+    STC_L1_K_INV_EVICT = 3,
+    STC_L1_K_INV_SWEEP = 4,
+    STC_L1_K_POISON = 5,
+    STC_L1_K_ERR = 6
+};
+/* req_op_i values */
+enum { STC_L1_REQ_LD = 0, STC_L1_REQ_ST = 1, STC_L1_REQ_DATA = 2, STC_L1_REQ_WA = 3 };
+
+/* The RTL's pipeline (docs/stc.md, stc-l1): after reset `sets` cycles
+ * clear the RAM; a request read its set in the cycle it is accepted and is
+ * resolved the next cycle, one event a cycle (lazy INVs, an eviction, then
+ * its T/STALL line); the next request is accepted in the cycle the last
+ * event leaves, with the written set word forwarded to it. ChangeEpoch:
+ * one cycle per set for the sweep (plus one per INV), one per POISON, one
+ * to take the new CER. */
+typedef struct stc_l1_tm stc_l1_tm;
+stc_l1_tm *stc_l1_tm_new(const stc_l1_cfg *c);
+void stc_l1_tm_free(stc_l1_tm *t);
+void stc_l1_tm_reset(stc_l1_tm *t);
+void stc_l1_eval(const stc_l1_tm *t, const stc_l1_in *in, stc_l1_out *o);
+void stc_l1_step(stc_l1_tm *t, const stc_l1_in *in);
+/* Shell state for the bench: PW, MSHR entries in use, RAM initialised. */
+unsigned stc_l1_tm_pw(const stc_l1_tm *t);
+int stc_l1_tm_idle(const stc_l1_tm *t);
+
 COHKIT_END_DECLS
 
 #endif

@@ -7,3 +7,8 @@ stc_SWEEP += tb/stc-band_sweep.txt
 # stc-bsq: blocked store queue (cmodel/stc_bsq*.c, gen/stc_bsq_gen.c)
 stc_MODS += stc_bsq_default stc_bsq_fpga
 stc_SWEEP += tb/stc-bsq_sweep.txt
+# L1 controller (stc-l1)
+stc_MODS += stc_l1_default stc_l1_fpga
+stc_SWEEP += tb/stc-l1_sweep.txt
+# stc-system and stc-check: model-only tools (cmodel/units.def TOOL, no RTL);
+# their Criterion suites stc_check and stc_system are in tb/test_stc_system.c
