@@ -2,6 +2,7 @@
  * cohmodel: runs a unit's golden model (functional core) alone on a text
  * trace.   cohmodel <unit> [--config NAME] [options] [tool flags] < trace
  * The trace and output formats are the unit's (cohmodel <unit> --help).
+ * Also runs the model-only tools (unit_tools[]: system models, checkers).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -16,6 +17,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: cohmodel <unit> [options] < trace     (cohmodel <unit> --help)\nunits:");
     for (i = 0; unit_registry[i]; i++)
         fprintf(f, " %s", unit_registry[i]->name);
+    fprintf(f, "\nmodel-only tools:");
+    for (i = 0; unit_tools[i]; i++)
+        fprintf(f, " %s", unit_tools[i]->name);
     fprintf(f, "\nexit status: 0 success, 2 bad options or trace (nothing printed)\n");
 }
 
@@ -56,6 +60,8 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     u = unit_find(argv[1]);
+    if (u == NULL)
+        u = unit_tool_find(argv[1]);
     if (u == NULL) {
         fprintf(stderr, "cohmodel: unknown unit '%s' (cohgen --list names every unit)\n", argv[1]);
         return 2;

@@ -15,3 +15,5 @@ stc_SWEEP += tb/stc-bsq_sweep.txt
 # stc-cu: per-CU epoch logic with its BSQ inline (cmodel/stc_cu*.c, gen/stc_cu_gen.c)
 stc_MODS += stc_cu_default stc_cu_fpga
 stc_SWEEP += tb/stc-cu_sweep.txt
+# stc-system and stc-check: model-only tools (cmodel/units.def TOOL, no RTL);
+# their Criterion suites stc_check and stc_system are in tb/test_stc_system.c
