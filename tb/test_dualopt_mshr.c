@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dualopt_mshr.h"
 #include "lockstep.h"
@@ -216,21 +217,26 @@ Test(dualopt_mshr_rules, line_mode_equals_bitmask_mode_with_all_ones_masks)
 
 static void expect_bad(const char *args, const char *trace, const char *needle)
 {
-    char cmd[512];
+    /* file names per process: the tests that call this run in parallel */
+    char cmd[640], tr[64], out[64], err[64];
     char *o, *e;
-    put("build/t_mshr_bad.trace", trace);
-    snprintf(cmd, sizeof cmd,
-             "build/bin/cohmodel dualopt-mshr %s <build/t_mshr_bad.trace >build/t_mshr_bad.out "
-             "2>build/t_mshr_bad.err",
-             args);
+    long pid = (long)getpid();
+    snprintf(tr, sizeof tr, "build/t_mshr_bad%ld.trace", pid);
+    snprintf(out, sizeof out, "build/t_mshr_bad%ld.out", pid);
+    snprintf(err, sizeof err, "build/t_mshr_bad%ld.err", pid);
+    put(tr, trace);
+    snprintf(cmd, sizeof cmd, "build/bin/cohmodel dualopt-mshr %s <%s >%s 2>%s", args, tr, out, err);
     cr_assert_eq(run(cmd), 2, "%s: exit status", needle);
-    o = slurp("build/t_mshr_bad.out");
-    e = slurp("build/t_mshr_bad.err");
+    o = slurp(out);
+    e = slurp(err);
     cr_assert_str_empty(o, "nothing on stdout for %s", needle);
     cr_assert_not_null(strstr(e, needle), "stderr '%s' lacks '%s'", e, needle);
     cr_assert_eq(strchr(e, '\n'), e + strlen(e) - 1, "one line: %s", e);
     free(o);
     free(e);
+    remove(tr);
+    remove(out);
+    remove(err);
 }
 
 Test(dualopt_mshr_trace, bad_records_exit_2_with_the_line_number)

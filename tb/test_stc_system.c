@@ -504,10 +504,10 @@ Test(stc_system, bad_programs_exit_2_with_the_line_and_no_output)
         fputs(bad[i].prog, f);
         fclose(f);
         cr_assert_eq(run("build/bin/cohmodel stc-system --log build/t_stc_bad_prog.log "
-                         "< build/t_stc_bad.prog > build/t_stc_bad.out 2> build/t_stc_bad.err"),
+                         "< build/t_stc_bad.prog > build/t_stc_badp.out 2> build/t_stc_badp.err"),
                      2, "%s", bad[i].prog);
-        e = slurp("build/t_stc_bad.err");
-        o = slurp("build/t_stc_bad.out");
+        e = slurp("build/t_stc_badp.err");
+        o = slurp("build/t_stc_badp.out");
         cr_assert(e && strstr(e, bad[i].needle), "'%s' does not say '%s'", e, bad[i].needle);
         cr_assert(strchr(e, '\n') == e + strlen(e) - 1, "more than one line: %s", e);
         cr_assert_str_eq(o, "");
