@@ -29,6 +29,50 @@ typedef struct {
     unsigned T0, D0, R0; /* field offsets in the set word */
 } gx;
 
+/* Formal properties (scripts/dualopt-rcache-formal.sh, bounded with
+ * yosys-smtbmc and z3 on a small configuration). A ghost register follows
+ * one line chosen by the solver: the bytes of it written by accepted writes
+ * since its last write-back. p_wb_*: a write-back carries only written
+ * bytes, never none; p_flush_*: when a flush completes (and when an atomic
+ * is forwarded) every written byte of the line has gone home; p_hold_*:
+ * payloads hold under back-pressure. */
+static void emit_formal(gx *x)
+{
+    emit_file *e = x->e;
+    emit(e, "`ifdef FORMAL");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
+    emit(e, "(* anyconst *) logic [%u:0] f_line;", x->LN - 1);
+    emit(e, "logic [%u:0] f_wr_q = '0;", x->L - 1);
+    emit(e, "logic f_wb_line;");
+    emit(e, "assign f_wb_line = out_valid_o & out_kind_o & (out_line_o == f_line);");
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  if (f_wb_line & out_ready_i) f_wr_q <= '0;");
+    emit(e, "  else if (req_acc & (req_op_i == OpWr) & (req_line == f_line)) f_wr_q <= f_wr_q | req_mask_i;");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  assume(rst_ni == f_past_q); // reset in the first cycle only");
+    emit(e, "  if (rst_ni) begin");
+    emit(e, "    if (f_wb_line) p_wb_written: assert((out_mask_o & ~f_wr_q) == '0);");
+    emit(e, "    if (out_valid_o & out_kind_o) p_wb_nonempty: assert(|out_mask_o);");
+    emit(e, "    if (state_q == StFdone) p_flush_home: assert(f_wr_q == '0);");
+    emit(e, "    if (state_q == StAinv & (s1_line_q == f_line)) p_flush_atomic: assert(f_wr_q == '0);");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  if (f_past_q & rst_ni & $past(rst_ni) & $past(out_valid_o & ~out_ready_i)) begin");
+    emit(e, "    p_hold_out: assert(out_valid_o & (out_kind_o == $past(out_kind_o)) &");
+    emit(e, "        (out_line_o == $past(out_line_o)) & (out_mask_o == $past(out_mask_o)) &");
+    emit(e, "        (out_data_o == $past(out_data_o)));");
+    emit(e, "  end");
+    emit(e, "  if (f_past_q & rst_ni & $past(rst_ni) & $past(rsp_valid_o & ~rsp_ready_i)) begin");
+    emit(e, "    p_hold_rsp: assert(rsp_valid_o & (rsp_kind_o == $past(rsp_kind_o)) &");
+    emit(e, "        (rsp_line_o == $past(rsp_line_o)) & (rsp_data_o == $past(rsp_data_o)));");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "`endif");
+}
+
 static void emit_body(gx *x)
 {
     emit_file *e = x->e;
@@ -463,6 +507,8 @@ static void emit_body(gx *x)
     emit(e, "    rsp_inv_q <= rsp_inv_d;");
     emit(e, "  end");
     emit(e, "end");
+    emit_nl(e);
+    emit_formal(x);
 }
 
 static void emit_module(emit_file *e, const void *cfg, const block_desc *b)

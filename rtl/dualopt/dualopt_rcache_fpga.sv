@@ -421,5 +421,38 @@ module dualopt_rcache_fpga (
     end
   end
 
+  `ifdef FORMAL
+  logic f_past_q = 1'b0;
+  always @(posedge clk_i) f_past_q <= 1'b1;
+  (* anyconst *) logic [27:0] f_line;
+  logic [15:0] f_wr_q = '0;
+  logic f_wb_line;
+  assign f_wb_line = out_valid_o & out_kind_o & (out_line_o == f_line);
+  always @(posedge clk_i) begin
+    if (f_wb_line & out_ready_i) f_wr_q <= '0;
+    else if (req_acc & (req_op_i == OpWr) & (req_line == f_line)) f_wr_q <= f_wr_q | req_mask_i;
+  end
+  always @(*) begin
+    assume(rst_ni == f_past_q); // reset in the first cycle only
+    if (rst_ni) begin
+      if (f_wb_line) p_wb_written: assert((out_mask_o & ~f_wr_q) == '0);
+      if (out_valid_o & out_kind_o) p_wb_nonempty: assert(|out_mask_o);
+      if (state_q == StFdone) p_flush_home: assert(f_wr_q == '0);
+      if (state_q == StAinv & (s1_line_q == f_line)) p_flush_atomic: assert(f_wr_q == '0);
+    end
+  end
+  always @(posedge clk_i) begin
+    if (f_past_q & rst_ni & $past(rst_ni) & $past(out_valid_o & ~out_ready_i)) begin
+      p_hold_out: assert(out_valid_o & (out_kind_o == $past(out_kind_o)) &
+          (out_line_o == $past(out_line_o)) & (out_mask_o == $past(out_mask_o)) &
+          (out_data_o == $past(out_data_o)));
+    end
+    if (f_past_q & rst_ni & $past(rst_ni) & $past(rsp_valid_o & ~rsp_ready_i)) begin
+      p_hold_rsp: assert(rsp_valid_o & (rsp_kind_o == $past(rsp_kind_o)) &
+          (rsp_line_o == $past(rsp_line_o)) & (rsp_data_o == $past(rsp_data_o)));
+    end
+  end
+  `endif
+
 endmodule
 `default_nettype wire
