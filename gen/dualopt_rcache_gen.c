@@ -33,8 +33,9 @@ typedef struct {
  * yosys-smtbmc and z3 on a small configuration). A ghost register follows
  * one line chosen by the solver: the bytes of it written by accepted writes
  * since its last write-back. p_wb_*: a write-back carries only written
- * bytes, never none; p_flush_*: when a flush completes (and when an atomic
- * is forwarded) every written byte of the line has gone home; p_hold_*:
+ * bytes, never none; p_flush_*: when the flush leaves the line's set, when
+ * it completes and when an atomic is forwarded, every written byte of the
+ * line has gone home; p_hold_*:
  * payloads hold under back-pressure. */
 static void emit_formal(gx *x)
 {
@@ -45,6 +46,10 @@ static void emit_formal(gx *x)
     emit(e, "(* anyconst *) logic [%u:0] f_line;", x->LN - 1);
     emit(e, "logic [%u:0] f_wr_q = '0;", x->L - 1);
     emit(e, "logic f_wb_line;");
+    emit(e, "logic [%u:0] f_mod;", x->LN - 1);
+    emit(e, "logic [%u:0] f_set;", x->IB - 1);
+    emit(e, "assign f_mod = f_line %% %u'd%u;", x->LN, x->SETS);
+    emit(e, "assign f_set = f_mod[%u:0];", x->IB - 1);
     emit(e, "assign f_wb_line = out_valid_o & out_kind_o & (out_line_o == f_line);");
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  if (f_wb_line & out_ready_i) f_wr_q <= '0;");
@@ -55,6 +60,7 @@ static void emit_formal(gx *x)
     emit(e, "  if (rst_ni) begin");
     emit(e, "    if (f_wb_line) p_wb_written: assert((out_mask_o & ~f_wr_q) == '0);");
     emit(e, "    if (out_valid_o & out_kind_o) p_wb_nonempty: assert(|out_mask_o);");
+    emit(e, "    if (state_q == StFscan & ~|pend & (idx_q == f_set)) p_flush_set: assert(f_wr_q == '0);");
     emit(e, "    if (state_q == StFdone) p_flush_home: assert(f_wr_q == '0);");
     emit(e, "    if (state_q == StAinv & (s1_line_q == f_line)) p_flush_atomic: assert(f_wr_q == '0);");
     emit(e, "  end");
@@ -579,8 +585,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 "{\"unit\":\"dualopt-rcache\",\"sets\":%u,\"ways\":%u,\"line\":%u,\"addr_bits\":%u,"
                 "\"capacity_bytes\":%llu,\"tag_bits\":%u,\"set_word_bits\":%u,"
                 "\"tag_ram_bits\":%llu,\"data_ram_bits\":%llu,"
-                "\"rtl_memories\":[{\"name\":\"tmem_q\",\"depth\":%u,\"width\":%u},"
-                "{\"name\":\"dmem_q\",\"depth\":%u,\"width\":%u}]}\n",
+                "\"rtl_memories\":[[%u,%u],[%u,%u]]}\n",
                 c->sets, c->ways, c->line, c->addr_bits, cap, g.tw, g.setw,
                 (unsigned long long)g.tag_bits, (unsigned long long)g.data_bits, c->sets, g.setw,
                 c->sets * c->ways, g.dw);

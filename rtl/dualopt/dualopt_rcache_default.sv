@@ -517,6 +517,10 @@ module dualopt_rcache_default (
   (* anyconst *) logic [41:0] f_line;
   logic [63:0] f_wr_q = '0;
   logic f_wb_line;
+  logic [41:0] f_mod;
+  logic [10:0] f_set;
+  assign f_mod = f_line % 42'd1536;
+  assign f_set = f_mod[10:0];
   assign f_wb_line = out_valid_o & out_kind_o & (out_line_o == f_line);
   always @(posedge clk_i) begin
     if (f_wb_line & out_ready_i) f_wr_q <= '0;
@@ -527,6 +531,7 @@ module dualopt_rcache_default (
     if (rst_ni) begin
       if (f_wb_line) p_wb_written: assert((out_mask_o & ~f_wr_q) == '0);
       if (out_valid_o & out_kind_o) p_wb_nonempty: assert(|out_mask_o);
+      if (state_q == StFscan & ~|pend & (idx_q == f_set)) p_flush_set: assert(f_wr_q == '0);
       if (state_q == StFdone) p_flush_home: assert(f_wr_q == '0);
       if (state_q == StAinv & (s1_line_q == f_line)) p_flush_atomic: assert(f_wr_q == '0);
     end
