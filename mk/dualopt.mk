@@ -35,3 +35,12 @@ dualopt_SWEEP += tb/dualopt-codec_sweep.txt
 dualopt_TB_CPPFLAGS := -DTB_FAMILY_HOOK=dualopt_tb_hook -DTB_FAMILY_HELP=dualopt_tb_help
 tb_dualopt: $(B)/obj/tb/dualopt_e2e_tb.o
 $(B)/test_all: $(B)/obj/tb/dualopt_e2e_tb.o
+# RDMA cache (cmodel/dualopt_rcache*.c, gen/dualopt_rcache_gen.c)
+dualopt_MODS += dualopt_rcache_default dualopt_rcache_fpga
+dualopt_SWEEP += tb/dualopt-rcache_sweep.txt
+# RDMA cache: bounded formal check of its write-back and flush properties,
+# with two mutants that must fail (part of make regress)
+.PHONY: formal-dualopt-rcache
+formal-dualopt-rcache: $(B)/bin/cohgen
+	scripts/dualopt-rcache-formal.sh $(B)/formal-dualopt-rcache 12
+REGRESS_STEPS += formal-dualopt-rcache
