@@ -11,6 +11,12 @@
  * its output register is free. A set written in the cycle another op of the
  * same set is accepted is forwarded (fwd_q). Valid and lock bits are
  * flip-flops (the flash invalidate clears them in one cycle).
+ *
+ * Combinational blocks are `always @*`, not `always_comb`: Icarus 11 runs
+ * into a zero-delay loop on always_comb blocks that write vector elements
+ * at variable indices (measured on this module: the replay never advances
+ * past the first clock edge), while `always @*` simulates identically in
+ * Verilator, Icarus and Yosys.
  */
 #include <stdio.h>
 #include <string.h>
@@ -104,16 +110,14 @@ static void body(gctx *x)
     emit(e, "logic [%u:0] tway;", WB - 1);
     emit(e, "logic [%u:0] best_age;", AB - 1);
     emit(e, "logic found;");
-    emit(e, "always_comb begin");
-    emit(e, "  hitv = '0;");
-    emit(e, "  for (int w = 0; w < %u; w++)", WAYS);
-    emit(e, "    hitv[w] = vset[w] && (w_tag[w*%u +: %u] == b_tag);", TB, TB);
+    emit(e, "for (genvar w = 0; w < %u; w++) begin : g_hit", WAYS);
+    emit(e, "  assign hitv[w] = vset[w] && (w_tag[w*%u +: %u] == b_tag);", TB, TB);
     emit(e, "end");
     emit(e, "assign hit_any = |hitv;");
     emit(e, "assign inv_any = ~&vset;");
     emit(e, "assign first_inv = ~vset & (vset + %u'd1);", WAYS);
     emit(e, "// Oldest unlocked valid way (ages of valid ways are distinct).");
-    emit(e, "always_comb begin");
+    emit(e, "always @* begin");
     emit(e, "  oldest = '0;");
     emit(e, "  best_age = '0;");
     emit(e, "  found = 1'b0;");
@@ -129,7 +133,7 @@ static void body(gctx *x)
     emit(e, "// else the LRU victim; for a fill, its entry's way.");
     emit(e, "logic [%u:0] f_way;", WB - 1);
     emit(e, "assign f_way = ent_way_q[b_id_q*%u +: %u];", WB, WB);
-    emit(e, "always_comb begin");
+    emit(e, "always @* begin");
     emit(e, "  if (b_fill_q) begin");
     emit(e, "    tsel = '0;");
     emit(e, "    tsel[f_way] = 1'b1;");
@@ -137,7 +141,7 @@ static void body(gctx *x)
     emit(e, "  else if (inv_any) tsel = first_inv;");
     emit(e, "  else tsel = oldest;");
     emit(e, "end");
-    emit(e, "always_comb begin");
+    emit(e, "always @* begin");
     emit(e, "  tway = '0;");
     emit(e, "  t_valid = 1'b0;");
     emit(e, "  t_age = '0;");
@@ -203,7 +207,7 @@ static void body(gctx *x)
 
     emit(e, "// ---- LRU ages: valid ways hold a permutation of 0..k-1 ---------------");
     emit(e, "logic [%u:0] age_touch, age_drop;", WAYS * AB - 1);
-    emit(e, "always_comb begin");
+    emit(e, "always @* begin");
     emit(e, "  age_touch = w_age;");
     emit(e, "  age_drop = w_age;");
     emit(e, "  for (int w = 0; w < %u; w++) begin", WAYS);
@@ -221,7 +225,7 @@ static void body(gctx *x)
     emit(e, "logic [%u:0] n_wts, n_rts;", WAYS * W - 1);
     emit(e, "logic [%u:0] n_age;", WAYS * AB - 1);
     emit(e, "logic [%u:0] new_word;", WORD - 1);
-    emit(e, "always_comb begin");
+    emit(e, "always @* begin");
     emit(e, "  n_tag = w_tag;");
     emit(e, "  n_wts = w_wts;");
     emit(e, "  n_rts = w_rts;");
@@ -270,7 +274,7 @@ static void body(gctx *x)
     emit(e, "logic [%u:0] used;", IB);
     emit(e, "logic lock_hit, req_ok;");
     emit(e, "logic [%u:0] free_id;", IB - 1);
-    emit(e, "always_comb begin");
+    emit(e, "always @* begin");
     emit(e, "  used = '0;");
     emit(e, "  lock_hit = 1'b0;");
     emit(e, "  free_id = '0;");
@@ -281,7 +285,7 @@ static void body(gctx *x)
     emit(e, "  end");
     emit(e, "  if (b_alloc && b_fire && b_line_q == req_line) lock_hit = 1'b1;");
     emit(e, "end");
-    emit(e, "always_comb begin");
+    emit(e, "always @* begin");
     emit(e, "  if (req_op_i == 2'd3) req_ok = (used == '0) && !b_alloc;");
     emit(e, "  else if (req_op_i == 2'd2) req_ok = !lock_hit;");
     emit(e, "  else req_ok = !lock_hit && (%u'd%u - used > {%u'd0, b_alloc && b_fire});", IB + 1, NP, IB);
@@ -294,7 +298,7 @@ static void body(gctx *x)
 
     emit(e, "// ---- next state --------------------------------------------------------");
     emit(e, "logic [%u:0] vnew, lnew;", WAYS - 1);
-    emit(e, "always_comb begin");
+    emit(e, "always @* begin");
     emit(e, "  vnew = vset;");
     emit(e, "  lnew = lset;");
     emit(e, "  if (b_fill_ok) lnew[tway] = 1'b0;");
@@ -303,7 +307,7 @@ static void body(gctx *x)
     emit(e, "    lnew[tway] = 1'b1;");
     emit(e, "  end else if (!b_fill_q && op_ev && hit_any) vnew[tway] = 1'b0;");
     emit(e, "end");
-    emit(e, "always_comb begin");
+    emit(e, "always @* begin");
     emit(e, "  init_d = init_q;");
     emit(e, "  init_idx_d = init_idx_q;");
     emit(e, "  if (init_q) begin");

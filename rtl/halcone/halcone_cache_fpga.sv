@@ -112,16 +112,14 @@ module halcone_cache_fpga (
   logic [0:0] tway;
   logic [0:0] best_age;
   logic found;
-  always_comb begin
-    hitv = '0;
-    for (int w = 0; w < 2; w++)
-      hitv[w] = vset[w] && (w_tag[w*6 +: 6] == b_tag);
+  for (genvar w = 0; w < 2; w++) begin : g_hit
+    assign hitv[w] = vset[w] && (w_tag[w*6 +: 6] == b_tag);
   end
   assign hit_any = |hitv;
   assign inv_any = ~&vset;
   assign first_inv = ~vset & (vset + 2'd1);
   // Oldest unlocked valid way (ages of valid ways are distinct).
-  always_comb begin
+  always @* begin
     oldest = '0;
     best_age = '0;
     found = 1'b0;
@@ -137,7 +135,7 @@ module halcone_cache_fpga (
   // else the LRU victim; for a fill, its entry's way.
   logic [0:0] f_way;
   assign f_way = ent_way_q[b_id_q*1 +: 1];
-  always_comb begin
+  always @* begin
     if (b_fill_q) begin
       tsel = '0;
       tsel[f_way] = 1'b1;
@@ -145,7 +143,7 @@ module halcone_cache_fpga (
     else if (inv_any) tsel = first_inv;
     else tsel = oldest;
   end
-  always_comb begin
+  always @* begin
     tway = '0;
     t_valid = 1'b0;
     t_age = '0;
@@ -194,7 +192,7 @@ module halcone_cache_fpga (
 
   // ---- LRU ages: valid ways hold a permutation of 0..k-1 ---------------
   logic [1:0] age_touch, age_drop;
-  always_comb begin
+  always @* begin
     age_touch = w_age;
     age_drop = w_age;
     for (int w = 0; w < 2; w++) begin
@@ -211,7 +209,7 @@ module halcone_cache_fpga (
   logic [15:0] n_wts, n_rts;
   logic [1:0] n_age;
   logic [45:0] new_word;
-  always_comb begin
+  always @* begin
     n_tag = w_tag;
     n_wts = w_wts;
     n_rts = w_rts;
@@ -258,7 +256,7 @@ module halcone_cache_fpga (
   logic [1:0] used;
   logic lock_hit, req_ok;
   logic [0:0] free_id;
-  always_comb begin
+  always @* begin
     used = '0;
     lock_hit = 1'b0;
     free_id = '0;
@@ -269,7 +267,7 @@ module halcone_cache_fpga (
     end
     if (b_alloc && b_fire && b_line_q == req_line) lock_hit = 1'b1;
   end
-  always_comb begin
+  always @* begin
     if (req_op_i == 2'd3) req_ok = (used == '0) && !b_alloc;
     else if (req_op_i == 2'd2) req_ok = !lock_hit;
     else req_ok = !lock_hit && (2'd2 - used > {1'd0, b_alloc && b_fire});
@@ -281,7 +279,7 @@ module halcone_cache_fpga (
 
   // ---- next state --------------------------------------------------------
   logic [1:0] vnew, lnew;
-  always_comb begin
+  always @* begin
     vnew = vset;
     lnew = lset;
     if (b_fill_ok) lnew[tway] = 1'b0;
@@ -290,7 +288,7 @@ module halcone_cache_fpga (
       lnew[tway] = 1'b1;
     end else if (!b_fill_q && op_ev && hit_any) vnew[tway] = 1'b0;
   end
-  always_comb begin
+  always @* begin
     init_d = init_q;
     init_idx_d = init_idx_q;
     if (init_q) begin

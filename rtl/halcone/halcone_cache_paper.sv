@@ -110,16 +110,14 @@ module halcone_cache_paper (
   logic [1:0] tway;
   logic [1:0] best_age;
   logic found;
-  always_comb begin
-    hitv = '0;
-    for (int w = 0; w < 4; w++)
-      hitv[w] = vset[w] && (w_tag[w*20 +: 20] == b_tag);
+  for (genvar w = 0; w < 4; w++) begin : g_hit
+    assign hitv[w] = vset[w] && (w_tag[w*20 +: 20] == b_tag);
   end
   assign hit_any = |hitv;
   assign inv_any = ~&vset;
   assign first_inv = ~vset & (vset + 4'd1);
   // Oldest unlocked valid way (ages of valid ways are distinct).
-  always_comb begin
+  always @* begin
     oldest = '0;
     best_age = '0;
     found = 1'b0;
@@ -135,7 +133,7 @@ module halcone_cache_paper (
   // else the LRU victim; for a fill, its entry's way.
   logic [1:0] f_way;
   assign f_way = ent_way_q[b_id_q*2 +: 2];
-  always_comb begin
+  always @* begin
     if (b_fill_q) begin
       tsel = '0;
       tsel[f_way] = 1'b1;
@@ -143,7 +141,7 @@ module halcone_cache_paper (
     else if (inv_any) tsel = first_inv;
     else tsel = oldest;
   end
-  always_comb begin
+  always @* begin
     tway = '0;
     t_valid = 1'b0;
     t_age = '0;
@@ -192,7 +190,7 @@ module halcone_cache_paper (
 
   // ---- LRU ages: valid ways hold a permutation of 0..k-1 ---------------
   logic [7:0] age_touch, age_drop;
-  always_comb begin
+  always @* begin
     age_touch = w_age;
     age_drop = w_age;
     for (int w = 0; w < 4; w++) begin
@@ -209,7 +207,7 @@ module halcone_cache_paper (
   logic [63:0] n_wts, n_rts;
   logic [7:0] n_age;
   logic [215:0] new_word;
-  always_comb begin
+  always @* begin
     n_tag = w_tag;
     n_wts = w_wts;
     n_rts = w_rts;
@@ -256,7 +254,7 @@ module halcone_cache_paper (
   logic [2:0] used;
   logic lock_hit, req_ok;
   logic [1:0] free_id;
-  always_comb begin
+  always @* begin
     used = '0;
     lock_hit = 1'b0;
     free_id = '0;
@@ -267,7 +265,7 @@ module halcone_cache_paper (
     end
     if (b_alloc && b_fire && b_line_q == req_line) lock_hit = 1'b1;
   end
-  always_comb begin
+  always @* begin
     if (req_op_i == 2'd3) req_ok = (used == '0) && !b_alloc;
     else if (req_op_i == 2'd2) req_ok = !lock_hit;
     else req_ok = !lock_hit && (3'd4 - used > {2'd0, b_alloc && b_fire});
@@ -279,7 +277,7 @@ module halcone_cache_paper (
 
   // ---- next state --------------------------------------------------------
   logic [3:0] vnew, lnew;
-  always_comb begin
+  always @* begin
     vnew = vset;
     lnew = lset;
     if (b_fill_ok) lnew[tway] = 1'b0;
@@ -288,7 +286,7 @@ module halcone_cache_paper (
       lnew[tway] = 1'b1;
     end else if (!b_fill_q && op_ev && hit_any) vnew[tway] = 1'b0;
   end
-  always_comb begin
+  always @* begin
     init_d = init_q;
     init_idx_d = init_idx_q;
     if (init_q) begin
