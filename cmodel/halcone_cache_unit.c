@@ -351,6 +351,7 @@ typedef struct {
     size_t next;
     int busy;                /* a command is in flight               */
     int rsp_seen;            /* its response was presented           */
+    int ev_printed;          /* the presented victim was printed     */
     uint64_t acc_cyc, gap_until;
     FILE *out;
     const char *const *fl;
@@ -587,11 +588,17 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         if (s->on < OUTST_MAX)
             s->oid[s->on++] = (unsigned)out[O_DN_ID];
     }
-    if ((out[s->o_ev] & 1) && (!s->has_ev_ready || (in[I_EV_READY] & 1))) {
-        s->evs++;
-        if (s->out)
+    if (out[s->o_ev] & 1) {
+        /* printed when the victim is presented: its notice may wait for
+         * ev_ready_i beyond the answer of its own access */
+        if (s->out && !s->ev_printed)
             print_victim(s->out, out[s->o_ev + 1], (uint32_t)out[s->o_ev + 2],
                          (uint32_t)out[s->o_ev + 3]);
+        s->ev_printed = 1;
+        if (!s->has_ev_ready || (in[I_EV_READY] & 1)) {
+            s->evs++;
+            s->ev_printed = 0;
+        }
     }
     if (s->kind == KIND_TRACE && s->busy && !s->have && !s->rsp_seen && (out[O_RSP_VALID] & 1)) {
         /* the response's first cycle: latency from the request handshake */
