@@ -360,6 +360,8 @@ typedef struct {
     uint64_t accepted, fills, rsps, dns, evs, valid_cycles, b2b;
     uint64_t last_acc;
     uint64_t hit_lat_min, hit_lat_max, hit_lat_n, kinds[9];
+    uint64_t p1_hits, p1_bad, p2_bad;
+    uint32_t last_cts;
 } hc_stim;
 
 static uint64_t rnd(uint64_t *s)
@@ -534,7 +536,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
             rand_fill_ts(s);
         }
     }
-    memset(in + 1, 0, 10 * sizeof *in);
+    /* inputs after rst_ni: ten, nine in the L1 role (no ev_ready_i) */
+    memset(in + 1, 0, (s->has_ev_ready ? 10u : 9u) * sizeof *in);
     in[I_REQ_VALID] = (uint64_t)s->have;
     if (s->have) {
         in[I_REQ_OP] = s->op;
@@ -614,7 +617,21 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
     }
     if ((out[O_RSP_VALID] & 1) && (in[I_RSP_READY] & 1)) {
         unsigned kind = (unsigned)out[O_RSP_KIND];
+        uint32_t cts = (uint32_t)out[O_RSP_CTS];
         s->rsps++;
+        /* P1: on a hit wts <= cts <= rts; P2: cts never decreases except at
+         * the flash invalidate (responses leave in lookup order) */
+        if (kind == HCACHE_RSP_RHIT) {
+            s->p1_hits++;
+            if (!((uint32_t)out[O_RSP_WTS] <= cts && cts <= (uint32_t)out[O_RSP_RTS]))
+                s->p1_bad++;
+        }
+        if (kind == HCACHE_RSP_INVALIDATED)
+            s->last_cts = 0;
+        else if (cts < s->last_cts)
+            s->p2_bad++;
+        else
+            s->last_cts = cts;
         if (kind < 9)
             s->kinds[kind]++;
         if (s->out)
@@ -658,6 +675,9 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
             (unsigned long long)s->kinds[4], (unsigned long long)s->kinds[5],
             (unsigned long long)s->kinds[6], (unsigned long long)s->kinds[7],
             (unsigned long long)s->kinds[8], (unsigned long long)st->wraps);
+    fprintf(f, "%sinvariants: hits %llu, wts <= cts <= rts violated %llu; cts decreases %llu\n", c,
+            (unsigned long long)s->p1_hits, (unsigned long long)s->p1_bad,
+            (unsigned long long)s->p2_bad);
     fprintf(f, "%srequests accepted per cycle with a request presented %.3f\n", c,
             s->valid_cycles ? (double)s->accepted / (double)s->valid_cycles : 0.0);
     if (s->hit_lat_n)

@@ -536,6 +536,9 @@ Test(halcone_cache_lockstep, every_committed_configuration_on_every_stream, .tim
             ls_result r;
             lockstep(names[i], streams[k], 15000, 11 + i * 3 + k, &r);
             cr_assert_gt(field(r.summary, "requests "), 2000, "%s %s", names[i], streams[k]);
+            cr_assert_gt(field(r.summary, "invariants: hits "), 20, "%s %s", names[i], streams[k]);
+            cr_assert_eq(field(r.summary, "rts violated "), 0, "%s %s: P1", names[i], streams[k]);
+            cr_assert_eq(field(r.summary, "cts decreases "), 0, "%s %s: P2", names[i], streams[k]);
             if (k < 2) {
                 cr_assert_gt(field(r.summary, "REXP "), 100, "%s %s", names[i], streams[k]);
                 cr_assert_gt(field(r.summary, "WHIT "), 20, "%s %s", names[i], streams[k]);
