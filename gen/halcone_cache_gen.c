@@ -589,10 +589,10 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 "\"line\":%u,\"ts_bits\":%u,\"blocks\":%llu,\"paper_ts_bits\":%llu,"
                 "\"paper_cts_bits\":64,\"ram_bits\":%llu,\"set_word_bits\":%u,"
                 "\"valid_lock_ff\":%llu,\"lock_entry_ff\":%llu,\"cts_count_ff\":%llu,"
-                "\"rtl_memories\":[{\"name\":\"mem_q\",\"depth\":%u,\"width\":%u}]}\n",
+                "\"flop_array_bits\":%llu,\"rtl_memories\":[[%u,%u]]}\n",
                 c->role == HCACHE_ROLE_L2 ? "l2" : "l1", c->sets, c->ways, c->line, c->ts_bits,
-                blocks, paper_bits, ram_bits, g.word_bits, ff_valid, ff_ent, ff_other, c->sets,
-                g.word_bits);
+                blocks, paper_bits, ram_bits, g.word_bits, ff_valid, ff_ent, ff_other, ff_valid,
+                c->sets, g.word_bits);
         return;
     }
     fprintf(f, "HALCONE cache timestamp unit (%s role): %u sets x %u ways of %u B (%llu KB of "
