@@ -671,7 +671,7 @@ struct halcone_cache_tm {
     /* clearing sweep */
     unsigned init_q, init_idx;
     /* lookup/update stage */
-    unsigned b_valid, b_fill, b_op, b_id;
+    unsigned b_valid, b_fill, b_fok, b_op, b_id;
     uint64_t b_addr;
     /* lock entries */
     unsigned ent_valid[16];
@@ -845,7 +845,7 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
 {
     uint64_t out[40];
     bstate bs;
-    int acc_fill, acc_req;
+    int acc_fill, acc_req, fok;
     if (!(in[I_RST] & 1)) {
         halcone_cache_tm_reset(t);
         return;
@@ -853,6 +853,13 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
     halcone_cache_tm_eval(t, in, out);
     b_eval(t, in, &bs);
     acc_fill = (int)((in[I_FILL_VALID] & 1) && out[O_FILL_READY]);
+    /* a fill counts only if its entry is in use after the accepting edge
+     * (not allocated or freed by the op leaving the stage at that edge) */
+    {
+        unsigned id = (unsigned)(in[I_FILL_ID] & mask64(t->g.id_bits));
+        fok = acc_fill && t->ent_valid[id] &&
+              !(bs.fire && t->b_fill && t->b_fok && t->b_id == id);
+    }
     acc_req = (int)((in[I_REQ_VALID] & 1) && out[O_REQ_READY]);
     /* output registers drain */
     if (t->rsp_v && (in[I_RSP_READY] & 1))
@@ -870,7 +877,7 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
     if (bs.fire) {
         halcone_cache_result r;
         if (t->b_fill) {
-            if (t->ent_valid[t->b_id]) {
+            if (t->b_fok) {
                 halcone_cache_fill(t->core, t->ent_addr[t->b_id], t->b_addr >> 32,
                                    (uint32_t)t->b_addr, &r);
                 t->ent_valid[t->b_id] = 0;
@@ -910,6 +917,7 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
     if (acc_fill) {
         t->b_valid = 1;
         t->b_fill = 1;
+        t->b_fok = (unsigned)fok;
         /* an id naming no entry in use is dropped when it fires */
         t->b_id = (unsigned)(in[I_FILL_ID] & mask64(t->g.id_bits));
         t->b_addr = ((in[I_FILL_WTS] & t->g.ts_max) << 32) | (in[I_FILL_RTS] & t->g.ts_max);

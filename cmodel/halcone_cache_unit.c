@@ -524,6 +524,13 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
             s->req_first = cyc;
         }
     }
+    if (live && !s->fhave && (s->kind == KIND_MIXED || s->kind == KIND_FULL) && pct(&s->rng) < 2) {
+        /* now and then a fill naming any id: an entry not in use (or being
+         * allocated in this very cycle) must be dropped, one in use filled */
+        s->fhave = 1;
+        s->fid = (unsigned)(rnd(&s->rng) & mask64(s->g.id_bits));
+        rand_fill_ts(s);
+    }
     if (live && !s->fhave && s->on > 0 && pct(&s->rng) < s->p_fill) {
         unsigned k = (unsigned)(rnd(&s->rng) % s->on);
         s->fhave = 1;

@@ -48,7 +48,7 @@ static void body(gctx *x)
     emit(e, "logic init_q, init_d;");
     emit(e, "logic [%u:0] init_idx_q, init_idx_d;", SB - 1);
     emit(e, "// Lookup/update stage: a request (op, line) or a fill (entry, wts, rts).");
-    emit(e, "logic b_valid_q, b_valid_d, b_fill_q, b_fill_d;");
+    emit(e, "logic b_valid_q, b_valid_d, b_fill_q, b_fill_d, b_fok_q, b_fok_d;");
     emit(e, "logic [1:0] b_op_q, b_op_d;");
     emit(e, "logic [%u:0] b_line_q, b_line_d;", LA - 1);
     emit(e, "logic [%u:0] b_id_q, b_id_d;", IB - 1);
@@ -176,7 +176,9 @@ static void body(gctx *x)
         emit(e, "assign ev_free = 1'b1; // L1: silent eviction, the victim port only informs");
     emit(e, "assign b_rdhit = !b_fill_q && op_rd && cls_hit;");
     emit(e, "assign b_alloc = b_valid_q && !b_fill_q && (op_wr || (op_rd && !cls_hit));");
-    emit(e, "assign b_fill_ok = b_fill_q && ent_valid_q[b_id_q];");
+    emit(e, "// a fill counts only if its entry is in use after the edge that accepts");
+    emit(e, "// it (its line is read then); it stays in use until this fill frees it");
+    emit(e, "assign b_fill_ok = b_fill_q && b_fok_q;");
     emit(e, "assign b_fire = b_valid_q && (b_alloc ? (dn_free && (!victim || ev_free)) : rsp_free);");
     emit(e, "assign b_free = !b_valid_q || b_fire;");
     emit_nl(e);
@@ -316,6 +318,7 @@ static void body(gctx *x)
     emit(e, "  end");
     emit(e, "  b_valid_d = b_valid_q && !b_fire;");
     emit(e, "  b_fill_d = b_fill_q;");
+    emit(e, "  b_fok_d = b_fok_q;");
     emit(e, "  b_op_d = b_op_q;");
     emit(e, "  b_line_d = b_line_q;");
     emit(e, "  b_id_d = b_id_q;");
@@ -331,6 +334,7 @@ static void body(gctx *x)
     emit(e, "    fwd_word_d = new_word;");
     emit(e, "    if (acc_fill) begin");
     emit(e, "      b_id_d = fill_id_i;");
+    emit(e, "      b_fok_d = ent_valid_q[fill_id_i] && !(b_fire && b_fill_ok && b_id_q == fill_id_i);");
     emit(e, "      b_wts_d = fill_wts_i;");
     emit(e, "      b_rts_d = fill_rts_i;");
     emit(e, "    end else begin");
@@ -435,6 +439,7 @@ static void body(gctx *x)
     emit(e, "    init_idx_q <= '0;");
     emit(e, "    b_valid_q <= 1'b0;");
     emit(e, "    b_fill_q <= 1'b0;");
+    emit(e, "    b_fok_q <= 1'b0;");
     emit(e, "    b_op_q <= '0;");
     emit(e, "    b_line_q <= '0;");
     emit(e, "    b_id_q <= '0;");
@@ -469,7 +474,7 @@ static void body(gctx *x)
     emit(e, "  end else begin");
     {
         static const char *const regs[] = {
-            "init", "init_idx", "b_valid", "b_fill", "b_op", "b_line", "b_id", "b_wts", "b_rts",
+            "init", "init_idx", "b_valid", "b_fill", "b_fok", "b_op", "b_line", "b_id", "b_wts", "b_rts",
             "fwd", "fwd_word", "ent_valid", "ent_line", "ent_way", "ent_kind", "valid", "lock",
             "cts", "cnt", "rsp_v", "rsp_kind", "rsp_line", "rsp_cts", "rsp_wts", "rsp_rts",
             "rsp_cnt", "dn_v", "dn_write", "dn_line", "dn_id", "dn_cts", "ev_v", "ev_line",
@@ -500,6 +505,28 @@ static void body(gctx *x)
     emit(e, "assign ev_line_o = {ev_line_q, %u'd0};", x->OFF);
     emit(e, "assign ev_wts_o = ev_wts_q;");
     emit(e, "assign ev_rts_o = ev_rts_q;");
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "// Properties (make formal, tb/formal.txt): P2 cts never decreases except");
+    emit(e, "// at the flash invalidate;%s", x->g.read_cts ? " P1 on a read hit wts <= cts <= rts." : "");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "logic f_armed_q = 1'b0;");
+    emit(e, "logic f_inv_q;");
+    emit(e, "logic [%u:0] f_cts_q;", W - 1);
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_past_q <= 1'b1;");
+    emit(e, "  f_armed_q <= f_past_q;");
+    emit(e, "  f_cts_q <= cts_q;");
+    emit(e, "  f_inv_q <= b_fire && !b_fill_q && b_op_q == 2'd3;");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  // reset in the first cycle only");
+    emit(e, "  assume(rst_ni == f_past_q);");
+    emit(e, "  if (rst_ni && f_armed_q && !f_inv_q) p_cts_mono: assert(cts_q >= f_cts_q);");
+    if (x->g.read_cts)
+        emit(e, "  if (rst_ni && b_valid_q && b_rdhit) p_hit_lease: assert(t_wts <= cts_q && cts_q <= t_rts);");
+    emit(e, "end");
+    emit(e, "`endif");
     emit(e, "logic unused_ok;");
     emit(e, "assign unused_ok = ^{req_addr_i[%u:0], f_is_wr, f_w1, %s1'b0};",
          x->OFF - 1, x->g.req_cts ? "" : "dn_cts_q, ");

@@ -51,7 +51,7 @@ module halcone_cache_default (
   logic init_q, init_d;
   logic [5:0] init_idx_q, init_idx_d;
   // Lookup/update stage: a request (op, line) or a fill (entry, wts, rts).
-  logic b_valid_q, b_valid_d, b_fill_q, b_fill_d;
+  logic b_valid_q, b_valid_d, b_fill_q, b_fill_d, b_fok_q, b_fok_d;
   logic [1:0] b_op_q, b_op_d;
   logic [25:0] b_line_q, b_line_d;
   logic [1:0] b_id_q, b_id_d;
@@ -173,7 +173,9 @@ module halcone_cache_default (
   assign ev_free = 1'b1; // L1: silent eviction, the victim port only informs
   assign b_rdhit = !b_fill_q && op_rd && cls_hit;
   assign b_alloc = b_valid_q && !b_fill_q && (op_wr || (op_rd && !cls_hit));
-  assign b_fill_ok = b_fill_q && ent_valid_q[b_id_q];
+  // a fill counts only if its entry is in use after the edge that accepts
+  // it (its line is read then); it stays in use until this fill frees it
+  assign b_fill_ok = b_fill_q && b_fok_q;
   assign b_fire = b_valid_q && (b_alloc ? (dn_free && (!victim || ev_free)) : rsp_free);
   assign b_free = !b_valid_q || b_fire;
 
@@ -296,6 +298,7 @@ module halcone_cache_default (
     end
     b_valid_d = b_valid_q && !b_fire;
     b_fill_d = b_fill_q;
+    b_fok_d = b_fok_q;
     b_op_d = b_op_q;
     b_line_d = b_line_q;
     b_id_d = b_id_q;
@@ -311,6 +314,7 @@ module halcone_cache_default (
       fwd_word_d = new_word;
       if (acc_fill) begin
         b_id_d = fill_id_i;
+        b_fok_d = ent_valid_q[fill_id_i] && !(b_fire && b_fill_ok && b_id_q == fill_id_i);
         b_wts_d = fill_wts_i;
         b_rts_d = fill_rts_i;
       end else begin
@@ -411,6 +415,7 @@ module halcone_cache_default (
       init_idx_q <= '0;
       b_valid_q <= 1'b0;
       b_fill_q <= 1'b0;
+      b_fok_q <= 1'b0;
       b_op_q <= '0;
       b_line_q <= '0;
       b_id_q <= '0;
@@ -447,6 +452,7 @@ module halcone_cache_default (
       init_idx_q <= init_idx_d;
       b_valid_q <= b_valid_d;
       b_fill_q <= b_fill_d;
+      b_fok_q <= b_fok_d;
       b_op_q <= b_op_d;
       b_line_q <= b_line_d;
       b_id_q <= b_id_d;
@@ -498,6 +504,27 @@ module halcone_cache_default (
   assign ev_line_o = {ev_line_q, 6'd0};
   assign ev_wts_o = ev_wts_q;
   assign ev_rts_o = ev_rts_q;
+
+  `ifdef FORMAL
+  // Properties (make formal, tb/formal.txt): P2 cts never decreases except
+  // at the flash invalidate; P1 on a read hit wts <= cts <= rts.
+  logic f_past_q = 1'b0;
+  logic f_armed_q = 1'b0;
+  logic f_inv_q;
+  logic [15:0] f_cts_q;
+  always @(posedge clk_i) begin
+    f_past_q <= 1'b1;
+    f_armed_q <= f_past_q;
+    f_cts_q <= cts_q;
+    f_inv_q <= b_fire && !b_fill_q && b_op_q == 2'd3;
+  end
+  always @(*) begin
+    // reset in the first cycle only
+    assume(rst_ni == f_past_q);
+    if (rst_ni && f_armed_q && !f_inv_q) p_cts_mono: assert(cts_q >= f_cts_q);
+    if (rst_ni && b_valid_q && b_rdhit) p_hit_lease: assert(t_wts <= cts_q && cts_q <= t_rts);
+  end
+  `endif
   logic unused_ok;
   assign unused_ok = ^{req_addr_i[5:0], f_is_wr, f_w1, 1'b0};
 
