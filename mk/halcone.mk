@@ -6,3 +6,7 @@ halcone_SWEEP += tb/halcone-tsu_sweep.txt
 # the Verilated TSU at transaction level (tb/halcone_tsu_rtl.c), for system
 # runs with the RTL substituted for the functional core
 $(B)/test_all: $(B)/obj/tb/halcone_tsu_rtl.o
+# halcone-cache: the cache timestamp unit (cmodel/halcone_cache*.c,
+# gen/halcone_cache_gen.c); committed default (safe), paper and fpga.
+halcone_MODS += halcone_cache_default halcone_cache_paper halcone_cache_fpga
+halcone_SWEEP += tb/halcone-cache_sweep.txt
