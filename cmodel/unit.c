@@ -16,6 +16,15 @@ const unit_desc *unit_find(const char *name)
     return NULL;
 }
 
+const unit_desc *unit_tool_find(const char *name)
+{
+    size_t i;
+    for (i = 0; name != NULL && unit_tools[i] != NULL; i++)
+        if (strcmp(unit_tools[i]->name, name) == 0)
+            return unit_tools[i];
+    return NULL;
+}
+
 int unit_flag_index(const unit_desc *u, const char *name)
 {
     int i;

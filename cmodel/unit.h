@@ -125,6 +125,16 @@ typedef struct unit_desc {
 extern const unit_desc *const unit_registry[];
 
 const unit_desc *unit_find(const char *name);
+
+/* Model-only trace tools (cmodel/units.def `TOOL(entry)`): a system model or
+ * a checker with no RTL and no timing shell. Only name, family, title,
+ * model_ref, the configuration (cfg_size, presets, cfg_preset, cfg_option,
+ * cfg_check, cfg_bare), flags, options_help, trace_help and trace_run are
+ * set; everything else is NULL. `cohmodel <name>` runs them; the iterators
+ * over unit_registry[] never see them. NULL-terminated. */
+extern const unit_desc *const unit_tools[];
+/* The tool named `name`, or NULL. */
+const unit_desc *unit_tool_find(const char *name);
 /* Index of flag `name` in u->flags, or -1. */
 int unit_flag_index(const unit_desc *u, const char *name);
 
