@@ -147,6 +147,7 @@ struct hck {
     size_t npend, cappend;
     long drop_line;             /* VICTIM/REMOVE just seen (for FLOOR)     */
     int drop_tsu;
+    unsigned long drop_lineno;
     char *msgs;                 /* invariant reports, in order             */
     size_t msglen, msgcap;
     hck_result res;
@@ -362,6 +363,14 @@ static void i1_copies(hck *c, hck_line *l, unsigned long lineno)
             report(c, HCK_I1, lineno, "0x%" PRIx64 ": GPU%u CU%u holds (%" PRIu64 ",%" PRIu64
                    ") above M(X) %" PRId64, l->line, k->gpu, k->cu, k->w, k->r, m);
     }
+}
+
+/* A drop (VICTIM/REMOVE) is judged when its FLOOR line, if any, is in. */
+static void flush_drop(hck *c, unsigned long lineno)
+{
+    if (c->drop_line >= 0)
+        i1_copies(c, &c->lines[c->drop_line], lineno);
+    c->drop_line = -1;
 }
 
 static void new_epoch(hck *c, uint64_t e)
@@ -604,7 +613,7 @@ static int feed_tsu(hck *c, toks *k, unsigned long lineno, char *err, size_t len
         l->set = -1;
         c->drop_line = (long)(l - c->lines);
         c->drop_tsu = (int)t;
-        i1_copies(c, l, lineno);
+        c->drop_lineno = lineno;
         return 0;
     }
     if (strcmp(op, "FLOOR") == 0) {
@@ -668,6 +677,9 @@ int hck_feed(hck *c, const char *line, unsigned long lineno, char *err, size_t l
         BAD("too many fields");
     if (k.n == 0 || k.t[0][0] == '#' || strcmp(k.t[0], "CHECK") == 0)
         return 0;
+    if (!(strcmp(k.t[0], "TSU") == 0 &&
+          ((k.n >= 2 && strcmp(k.t[1], "FLOOR") == 0) || (k.n >= 3 && strcmp(k.t[2], "FLOOR") == 0))))
+        flush_drop(c, c->drop_lineno);
     if (strcmp(k.t[0], "LD") == 0 || strcmp(k.t[0], "ST") == 0)
         return feed_access(c, &k, lineno, err, len);
     if (strcmp(k.t[0], "TSU") == 0)
@@ -734,6 +746,7 @@ uint64_t hck_finish(hck *c, FILE *out, hck_result *r)
     uint64_t bad = 0;
     int k;
 
+    flush_drop(c, c->drop_lineno);
     s = malloc((c->nacc ? c->nacc : 1) * sizeof *s);
     if (s == NULL)
         c->oom = 1;
