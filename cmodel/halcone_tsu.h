@@ -152,7 +152,8 @@ typedef struct {
     unsigned reset;        /* GRANT: epoch reset before the grant (S3): the
                               caches must flash-invalidate and zero cts
                               before using it                               */
-    uint32_t epoch;        /*   the new epoch                              */
+    uint32_t epoch;        /* the epoch after the request (the new one
+                              after a reset)                               */
 } halcone_tsu_result;
 
 typedef struct {
@@ -226,8 +227,11 @@ uint32_t halcone_tsu_memts(const halcone_tsu *t, uint64_t addr, int *present);
 uint32_t halcone_tsu_floor_of(const halcone_tsu *t, uint64_t addr);
 
 /* Prints a result as the spec 7.2 trace lines (VICTIM, FLOOR, WRAP, RESET,
- * GRANT; or REMOVE, FLOOR / KEEP / ABSENT). Nothing for a NOP. */
+ * GRANT; or REMOVE, FLOOR / KEEP / ABSENT). A NOP's result prints as
+ * ABSENT 0x0: do not print it. */
 void halcone_tsu_print(FILE *f, const halcone_tsu *t, const halcone_tsu_result *r);
+/* The same from the configuration alone (a result rebuilt from the ports). */
+void halcone_tsu_print_cfg(FILE *f, const halcone_tsu_cfg *c, const halcone_tsu_result *r);
 /* Prints the --dump lines: ENTRY <set> <way> <line> <memts> per valid entry,
  * REG floor, REG floor[<s>] (nonzero per-set floors), REG now, REG epoch. */
 void halcone_tsu_dump(FILE *f, const halcone_tsu *t);
