@@ -64,7 +64,7 @@ typedef enum {
  * halcone_cache_cfg_check resolves them into the halcone_cache_geom.
  */
 typedef struct {
-    unsigned sets;       /* power of two, 1..65536                          */
+    unsigned sets;       /* power of two, 2..65536                          */
     unsigned ways;       /* 1..32                                           */
     unsigned line;       /* block bytes, power of two, 4..4096              */
     unsigned addr_bits;  /* byte-address width, 8..64                       */
@@ -91,6 +91,7 @@ typedef struct {
     unsigned word_bits;     /* one RAM word: ways * (tag + 2W + age)        */
     uint32_t ts_max;        /* 2^W - 1                                      */
     int lease_ext, read_cts, overflow, req_cts; /* resolved 0/1             */
+    unsigned pending;       /* lock entries (resolved: 0 -> min(4, ways))   */
 } halcone_cache_geom;
 
 /* Named configurations: "default" (= safe: L1 role, 64 sets x 4 ways, the

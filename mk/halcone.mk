@@ -3,3 +3,10 @@ FAMILIES += halcone
 # modules (RTL under rtl/halcone/) and sweep list.
 halcone_MODS += halcone_tsu_default halcone_tsu_paper halcone_tsu_fpga
 halcone_SWEEP += tb/halcone-tsu_sweep.txt
+# halcone-cache: the cache timestamp unit (cmodel/halcone_cache*.c,
+# gen/halcone_cache_gen.c); committed default (safe), paper and fpga.
+halcone_MODS += halcone_cache_default halcone_cache_paper halcone_cache_fpga
+halcone_SWEEP += tb/halcone-cache_sweep.txt
+# halcone-system, halcone-gen: model-only tools (TOOL lines of
+# cmodel/units.def; no RTL, nothing to verilate); their Criterion suites
+# halcone_check, halcone_system, halcone_gen run with make test-halcone.
