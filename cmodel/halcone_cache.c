@@ -620,6 +620,13 @@ int halcone_cache_access(halcone_cache *c, halcone_cache_op op, uint64_t addr, u
 
 uint32_t halcone_cache_cts(const halcone_cache *c) { return c->cts; }
 
+void halcone_cache_advance(halcone_cache *c, uint32_t v)
+{
+    v &= c->g.ts_max;
+    if (v > c->cts)
+        c->cts = v;
+}
+
 int halcone_cache_block(const halcone_cache *c, unsigned set, unsigned way, halcone_cache_blk *o)
 {
     const hblk *b;

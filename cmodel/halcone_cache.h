@@ -216,6 +216,11 @@ int halcone_cache_invalidate(halcone_cache *c);
 
 /* The cache's cts. */
 uint32_t halcone_cache_cts(const halcone_cache *c);
+/* cts := max(cts, v) (v masked to W bits). The system model's extension for
+ * L2 banks: an L1's request carries its cts to its bank, which takes the
+ * maximum before the lookup, so an L2 hit covers the L1's time (spec 5.1 I4
+ * with several banks, H24; docs/halcone.md). */
+void halcone_cache_advance(halcone_cache *c, uint32_t v);
 /* Block (set, way); 0, or -1 if out of range. */
 int halcone_cache_block(const halcone_cache *c, unsigned set, unsigned way, halcone_cache_blk *b);
 /* Number of valid blocks. */

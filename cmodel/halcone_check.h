@@ -22,7 +22,8 @@
  *   I3  after every access the L1 copy (w, r) satisfies w <= l1-cts <= r, a
  *       load's ts is its L1's cts; an L1 hit reads a copy whose recorded
  *       lease covers the access and is returned unchanged;
- *   I4  l1-cts <= l2-cts on every access line;
+ *   I4  l1-cts <= l2-cts on every access the L2 served (stores, loads
+ *       from L2 or MM): an L1 fill from an L2 hit is then covered;
  *   CTS an L1's cts never decreases within an epoch;
  *   PO  a CU's keys never decrease within an epoch (program order embedded
  *       in logical time);

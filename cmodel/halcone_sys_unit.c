@@ -55,6 +55,8 @@ const unit_desc halcone_system_tool = {
         "  --wr-wts literal|plus1  --read-cts on|off  --lease-ext on|off\n"
         "  --floor none|global|set  --overflow reinit|reset  --req-cts on|off\n"
         "  --share-test now|rts|keep|remove   switches over the preset (spec 7.1)\n"
+        "  --l1-req-cts on|off         L1 requests carry the L1's cts to the L2 bank\n"
+        "                              (safe: on; needed with several banks)\n"
         "  --gpus N (2)  --cus N (2)  --l1-sets/--l1-ways (64/4)  --l2-sets/--l2-ways (256/16)\n"
         "  --tsu-sets/--tsu-ways (512/8)  --l2-banks N (1)  --tsus N (1)\n"
         "  --line B (64)  --ts-bits W (16)  --rd-lease N (10)  --wr-lease N (5)\n",

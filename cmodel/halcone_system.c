@@ -59,10 +59,10 @@ static int parse_u(const char *v, unsigned *out)
 }
 
 /* The rule switches of spec 7.1 and their values. */
-static const char *const sw_names[] = {"wr-wts", "read-cts", "lease-ext", "floor",
-                                       "overflow", "req-cts", "share-test", NULL};
+static const char *const sw_names[] = {"wr-wts", "read-cts", "lease-ext", "floor", "overflow",
+                                       "req-cts", "share-test", "l1-req-cts", NULL};
 static const char *const sw_vals[] = {"literal plus1", "on off", "on off", "none global set",
-                                      "reinit reset", "on off", "now rts keep remove"};
+                                      "reinit reset", "on off", "now rts keep remove", "on off"};
 
 static int word_in(const char *w, const char *list)
 {
@@ -476,6 +476,8 @@ struct hsys {
     halcone_cache **l2;         /* gpus * l2_banks                          */
     halcone_tsu **tsu;          /* tsus                                     */
     int floor_set;              /* TSU floor mode set: FLOOR lines name it  */
+    int l1_req_cts;             /* L1 requests carry the L1's cts to its L2
+                                   bank (the system switch for banks)       */
     hsys_data data;
     hsys_log_fn log;
     void *ctx;
@@ -541,6 +543,10 @@ hsys *hsys_new(const hsys_cfg *c, hsys_log_fn log, void *ctx, char *err, size_t 
     s->log = log;
     s->ctx = ctx;
     s->floor_set = tc.floor == HALCONE_FLOOR_SET;
+    s->l1_req_cts = strcmp(c->rules, "safe") == 0;
+    for (i = 0; i < c->nsw; i++)
+        if (strcmp(c->sw_name[i], "l1-req-cts") == 0)
+            s->l1_req_cts = strcmp(c->sw_val[i], "on") == 0;
     s->l1 = calloc((size_t)c->gpus * c->cus, sizeof *s->l1);
     s->l2 = calloc((size_t)c->gpus * c->l2_banks, sizeof *s->l2);
     s->tsu = calloc(c->tsus, sizeof *s->tsu);
@@ -714,6 +720,11 @@ static int access_(hsys *s, const hsys_cmd *cmd)
     int st = cmd->op == HSYS_ST;
 
     c1 = halcone_cache_probe(l1, line, &p1);
+    /* a request reaching the L2 bank carries the L1's cts (--l1-req-cts):
+     * the bank's lookup is then at a time no earlier than the L1's, so an
+     * L2 hit covers the time the L1 reads at (I4 with several banks) */
+    if (s->l1_req_cts && (st || c1 != HCACHE_HIT))
+        halcone_cache_advance(l2, halcone_cache_cts(l1));
     c2 = halcone_cache_probe(l2, l2a, &p2);
     if (c1 < 0 || c2 < 0)
         return -1; /* a locked block: impossible one access at a time */
