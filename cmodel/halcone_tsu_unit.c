@@ -399,8 +399,11 @@ static void stim_free(void *p)
     }
 }
 
+/* A timestamp-field value 0..max, never wider than the W-bit ports. */
 static uint64_t ts_rand(tsu_stim *s, uint64_t max)
 {
+    if (max > s->g.ts_max)
+        max = s->g.ts_max;
     return max ? rnd(&s->rng) % (max + 1) : 0;
 }
 
@@ -426,7 +429,7 @@ static void rand_request(tsu_stim *s)
     else if (s->kind == KIND_FULL)
         q->req_lease_i = 0;
     else
-        q->req_lease_i = r < 60 ? 0 : r < 99 ? 1 + ts_rand(s, 20) : 1 + ts_rand(s, tsmax - 1);
+        q->req_lease_i = r < 60 ? 0 : r < 99 ? 1 + ts_rand(s, tsmax < 21 ? tsmax - 1 : 20) : 1 + ts_rand(s, tsmax - 1);
     r = pct(&s->rng);
     if (s->kind == KIND_WRAP)
         q->req_cts_i = r < 50 ? ts_rand(s, tsmax) : ts_rand(s, 20);
@@ -471,7 +474,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
         /* lease registers: rare writes, zero now and then (ignored) */
         in->cfg_we_i = s->kind != KIND_FULL && pct(&s->rng) < 1;
         in->cfg_sel_i = rnd(&s->rng) & 1;
-        in->cfg_data_i = pct(&s->rng) < 10 ? 0 : 1 + ts_rand(s, s->kind == KIND_WRAP ? s->g.ts_max - 1 : 15);
+        in->cfg_data_i = pct(&s->rng) < 10 ? 0 : 1 + ts_rand(s, s->kind == KIND_WRAP || s->g.ts_max < 16 ? s->g.ts_max - 1 : 15);
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_op_i = s->have ? s->q.req_op_i : 0;
