@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 {
     const unit_desc *u;
     const char *fl[UNIT_FLAGS_MAX] = {0};
-    int rest[256], nrest = 0, i, rc;
+    int rest[256], nrest = 0, i, rc, a0 = 2;
     char err[300];
     void *cfg;
     char *obuf = NULL;
@@ -80,13 +80,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "cohmodel: out of memory\n");
         return 2;
     }
-    if (unit_cfg_parse(u, cfg, argc - 2, argv + 2, rest, &nrest, err, sizeof err) != 0) {
+    /* A model-only tool may name its configuration first, without --config
+     * (cohmodel halcone-gen xtreme1 ...). */
+    if (argc > 2 && unit_find(argv[1]) == NULL && strncmp(argv[2], "--", 2) != 0 &&
+        u->cfg_preset(cfg, argv[2]) == 0) {
+        argv[1] = (char *)"--config";
+        a0 = 1;
+    }
+    if (unit_cfg_parse(u, cfg, argc - a0, argv + a0, rest, &nrest, err, sizeof err) != 0) {
         fprintf(stderr, "cohmodel: %s\n", err);
         free(cfg);
         return 2;
     }
     for (i = 0; i < nrest; i++) {
-        const char *a = argv[2 + rest[i]];
+        const char *a = argv[a0 + rest[i]];
         int fi = strncmp(a, "--", 2) == 0 ? unit_flag_index(u, a + 2) : -1;
         if (fi < 0) {
             fprintf(stderr, "cohmodel: %s '%s' (see cohmodel %s --help)\n",
@@ -103,7 +110,7 @@ int main(int argc, char **argv)
             free(cfg);
             return 2;
         }
-        fl[fi] = argv[2 + rest[++i]];
+        fl[fi] = argv[a0 + rest[++i]];
     }
     /* Output is buffered so that a bad record late in the trace leaves
      * nothing on stdout. */

@@ -10,3 +10,6 @@ $(B)/test_all: $(B)/obj/tb/halcone_tsu_rtl.o
 # gen/halcone_cache_gen.c); committed default (safe), paper and fpga.
 halcone_MODS += halcone_cache_default halcone_cache_paper halcone_cache_fpga
 halcone_SWEEP += tb/halcone-cache_sweep.txt
+# halcone-system, halcone-gen: model-only tools (TOOL lines of
+# cmodel/units.def; no RTL, nothing to verilate); their Criterion suites
+# halcone_check, halcone_system, halcone_gen run with make test-halcone.
