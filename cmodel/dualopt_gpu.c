@@ -630,7 +630,7 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
             G->kreq = 0;
         }
         for (;;) {
-            int busy = s->pending != 0;
+            int busy = 0;
             for (g = 0; g < k->gpus; g++) {
                 gpu_t *G = &s->G[g];
                 unsigned n = 0;
@@ -666,6 +666,7 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
             if (s->failed)
                 goto fail;
             st->cycles++;
+            busy |= s->pending != 0;
             if (!busy)
                 break;
             if (++idle > 10000000) {

@@ -81,14 +81,15 @@ Test(dualopt_gpu, engine_picks_the_mode_per_kernel_kind_after_monitoring)
 
 Test(dualopt_gpu, every_loaded_word_equals_memory_in_every_mode)
 {
-    unsigned kind, gpus, f;
+    unsigned kind, gpus, f, seed;
     for (kind = 0; kind < GPU_K_N; kind++)
-        for (gpus = 2; gpus <= 4; gpus += 2)
-            for (f = GPU_AUTO; f <= GPU_FORCE_CACHE; f++) {
+        for (gpus = 2; gpus <= 4; gpus++)
+            for (f = GPU_AUTO; f <= GPU_FORCE_CACHE; f++)
+                for (seed = 1; seed <= 2; seed++) {
                 gpu_stats st;
                 gpu_check_res c;
                 char msg[512];
-                int rc = run((gpu_kind)kind, gpus, 3 + f, (gpu_force)f, GPU_FAULT_NONE, 0, &st,
+                int rc = run((gpu_kind)kind, gpus, seed, (gpu_force)f, GPU_FAULT_NONE, 0, &st,
                              &c, msg, sizeof msg);
                 cr_assert_eq(rc, 0, "%s, %u GPUs, force %u: %s", gpu_kind_names[kind], gpus, f,
                              msg);
