@@ -220,6 +220,9 @@ typedef struct {
     bgu_req rq[2 * E2E_LANES];
     unsigned nrq, irq, have;
     uint64_t kreq;            /* requests of this kernel                */
+    gpu_rc_log *log;          /* the RDMA cache stream, or NULL          */
+    gpu_rc_ev *ev;            /* its event being recorded                */
+    int in_flush;
 } gpu_t;
 
 struct sys {
@@ -283,6 +286,34 @@ static void mem_write(sys *s, uint64_t line, uint64_t bmask, const uint8_t *buf)
             s->mem[off + b] = buf[b];
 }
 
+void gpu_rc_log_free(gpu_rc_log *l)
+{
+    free(l->ev);
+    free(l->wb);
+    memset(l, 0, sizeof *l);
+}
+
+static gpu_rc_ev *log_ev(gpu_t *G)
+{
+    gpu_rc_log *l = G->log;
+    if (!l)
+        return NULL;
+    if (l->n == l->cap) {
+        size_t c = l->cap ? 2 * l->cap : 256;
+        gpu_rc_ev *v = realloc(l->ev, c * sizeof *v);
+        if (!v) {
+            G->s->failed = 1;
+            snprintf(G->s->err, G->s->elen, "out of memory");
+            return NULL;
+        }
+        l->ev = v;
+        l->cap = c;
+    }
+    memset(&l->ev[l->n], 0, sizeof l->ev[0]);
+    l->ev[l->n].wb0 = l->nw;
+    return &l->ev[l->n++];
+}
+
 static void rc_fetch(void *ctx, uint64_t line, uint8_t *buf)
 {
     gpu_t *G = ctx;
@@ -291,6 +322,10 @@ static void rc_fetch(void *ctx, uint64_t line, uint8_t *buf)
     account(G->s, E2E_REQ_BYTES);
     account(G->s, E2E_LINE_RSP_BYTES);
     mem_line(G->s, line, buf);
+    if (G->ev) {
+        G->ev->fetched = 1;
+        memcpy(G->ev->fill, buf, E2E_LINE);
+    }
 }
 
 static void rc_wb(void *ctx, const rcache_wb *wb)
@@ -300,6 +335,22 @@ static void rc_wb(void *ctx, const rcache_wb *wb)
     s->st->wr_msgs++;
     account(s, GPU_WR_BYTES);
     s->wb_count++;
+    if (G->in_flush && G->log && G->ev) {
+        gpu_rc_log *l = G->log;
+        if (l->nw == l->capw) {
+            size_t c = l->capw ? 2 * l->capw : 256;
+            rcache_wb *v = realloc(l->wb, c * sizeof *v);
+            if (!v) {
+                s->failed = 1;
+                snprintf(s->err, s->elen, "out of memory");
+                return;
+            }
+            l->wb = v;
+            l->capw = c;
+        }
+        l->wb[l->nw++] = *wb;
+        G->ev->nwb++;
+    }
     if (s->o->fault == GPU_FAULT_DROP_WB && s->wb_count == s->o->fault_n) {
         s->st->faults++;
         return;
@@ -423,7 +474,17 @@ static int request(gpu_t *G, size_t op, const bgu_req *r)
         } else {
             q.op = RC_RD;
         }
+        G->ev = log_ev(G);
+        if (G->ev) {
+            G->ev->op = q.op;
+            G->ev->addr = q.addr;
+            G->ev->mask = q.mask;
+            memcpy(G->ev->data, q.data, E2E_LINE);
+        }
         rcache_access(G->rc, &q, rc_fetch, G, &rr);
+        if (G->ev)
+            G->ev->res = rr;
+        G->ev = NULL;
         if (rr.nwb)
             rc_wb(G, &rr.wb);
         if (!o->store)
@@ -600,6 +661,7 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
         gpu_t *G = &s->G[g];
         G->s = s;
         G->g = g;
+        G->log = o->rclog ? &o->rclog[g] : NULL;
         bgu_cfg_default(&G->bc);
         scbu_init(&G->sc, &scc);
         scbu_set_range(&G->sc, (uint64_t)g << E2E_SPAN_BITS, (uint64_t)(g + 1) << E2E_SPAN_BITS);
@@ -694,7 +756,20 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
                 G->rc->wmiss_fetch = keep.wmiss_fetch;
                 G->rc->wbs = keep.wbs;
             } else {
+                G->ev = log_ev(G);
+                if (G->ev)
+                    G->ev->op = RC_KERNEL;
+                G->in_flush = 1;
                 rcache_flush(G->rc, rc_wb, G, &nwb, &ninv);
+                G->in_flush = 0;
+                if (G->ev && G->ev->nwb != nwb) {
+                    snprintf(err, len, "flush of gpu %u: %u write-backs logged, %u reported", g,
+                             G->ev->nwb, nwb);
+                    goto fail;
+                }
+                if (G->ev)
+                    G->ev->ninv = ninv;
+                G->ev = NULL;
                 st->rc_flush_wbs += nwb;
             }
             st->mode[g][kk] = mode_of(G);

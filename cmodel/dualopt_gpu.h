@@ -35,6 +35,7 @@
 
 #include "cohkit.h"
 #include "dualopt_e2e.h"
+#include "dualopt_rcache.h"
 
 COHKIT_BEGIN_DECLS
 
@@ -75,6 +76,30 @@ typedef enum { GPU_AUTO = 0, GPU_FORCE_NONE, GPU_FORCE_COALESCE, GPU_FORCE_CACHE
  * the kernel boundary without the RDMA cache flush (lines only invalidated). */
 typedef enum { GPU_FAULT_NONE = 0, GPU_FAULT_DROP_WB, GPU_FAULT_NO_FLUSH } gpu_fault;
 
+/* The RDMA cache stream of one GPU as the composition ran it, for replay
+ * into the Verilated cache: each RD / WR with its outcome and the line a
+ * fetch returned, each KERNEL (flush) with its write-backs (wb[wb0 ..
+ * wb0 + nwb - 1]) and counts. */
+typedef struct {
+    rcache_op op;
+    uint64_t addr, mask;
+    uint8_t data[E2E_LINE];
+    unsigned fetched;
+    uint8_t fill[E2E_LINE];
+    rcache_res res;
+    size_t wb0;
+    unsigned nwb, ninv;
+} gpu_rc_ev;
+
+typedef struct {
+    gpu_rc_ev *ev;
+    size_t n, cap;
+    rcache_wb *wb;
+    size_t nw, capw;
+} gpu_rc_log;
+
+void gpu_rc_log_free(gpu_rc_log *l);
+
 typedef struct {
     gpu_force force;         /* AUTO: the decision engine's mode            */
     const char *de_preset;   /* "fpga", then window / max_total             */
@@ -84,6 +109,7 @@ typedef struct {
     unsigned l1_lines;       /* L1 tags (direct mapped) for the engine's hit */
     gpu_fault fault;
     uint64_t fault_n;
+    gpu_rc_log *rclog;       /* NULL, or one log per GPU (E2E_GPUS_MAX)     */
 } gpu_opts;
 
 void gpu_opts_default(gpu_opts *o);

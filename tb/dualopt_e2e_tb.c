@@ -277,7 +277,7 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     *handled = 0;
     if (dualopt_gpu_wanted(argc, argv)) {
         *handled = 1;
-        return dualopt_gpu_main(argc, argv);
+        return dualopt_gpu_main(argc, argv, duts);
     }
     for (i = 1; i < argc; i++)
         if (strcmp(argv[i], "--e2e") == 0 || strcmp(argv[i], "--gpus") == 0 ||
@@ -392,5 +392,6 @@ void dualopt_tb_help(FILE *f)
             "  --gpus N         2, 3 or 4 GPUs (default 4); --kernels N (1..8, default 2)\n"
             "  --ops N          accesses per GPU and kernel (default 1000 local, 400 others)\n"
             "  --force M        auto (the engine decides, default; compared with none), none,\n"
-            "                   coalesce or cache\n");
+            "                   coalesce or cache; --c-only: without the replay of every\n"
+            "                   GPU's RDMA cache stream into the Verilated cache\n");
 }

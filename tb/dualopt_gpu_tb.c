@@ -9,6 +9,7 @@
 
 #include "dualopt_de.h"
 #include "dualopt_gpu_tb.h"
+#include "lockstep.h"
 
 static int bad(const char *fmt, const char *v)
 {
@@ -39,6 +40,141 @@ int dualopt_gpu_wanted(int argc, char **argv)
 unsigned dualopt_gpu_default_ops(gpu_kind kind)
 {
     return kind == GPU_K_LOCAL ? 1000 : 400;
+}
+
+/* Replays one GPU's RDMA cache stream into the Verilated cache: each request
+ * held until accepted, its response awaited before the next; a fetch is
+ * answered the next cycle with the line the composition's fetch returned;
+ * every write-back and response compared with the functional core's. */
+int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const gpu_rc_log *l, unsigned gpu,
+                           uint64_t *cycles, char *msg, size_t len)
+{
+    const unit_desc *u = unit_find("dualopt-rcache");
+    const dut_ops *d = u ? ls_dut_find(duts, u, "default") : NULL;
+    rcache_cfg c;
+    rcache_geom g;
+    uint64_t *in, *out, cyc = 0, limit;
+    size_t ev = 0;
+    unsigned sent = 0, nwb = 0, fill = 0, fetched = 0, dw;
+    void *h;
+    int rc = 0;
+    if (!d) {
+        snprintf(msg, len, "no Verilated dualopt_rcache_default in this build");
+        return -1;
+    }
+    rcache_cfg_default(&c);
+    rcache_geom_of(&c, &g);
+    dw = g.dww;
+    if (d->in_words != g.in_words || d->out_words != g.out_words) {
+        snprintf(msg, len, "%s: port layout differs from the model's", d->module);
+        return -1;
+    }
+    in = calloc(g.in_words, sizeof *in);
+    out = calloc(g.out_words, sizeof *out);
+    h = d->create(gpu + 1);
+    if (!in || !out || !h) {
+        snprintf(msg, len, "out of memory");
+        free(in);
+        free(out);
+        if (h)
+            d->destroy(h);
+        return -1;
+    }
+    d->eval(h, in, out); /* reset: two cycles with rst_ni low */
+    d->tick(h);
+    d->eval(h, in, out);
+    d->tick(h);
+    in[0] = 1;
+    limit = 20000 + 40 * (uint64_t)l->n + 4000 * (uint64_t)l->n / 1000 + 8 * l->nw;
+    for (; ev < l->n && cyc < limit * 4; cyc++) {
+        const gpu_rc_ev *e = &l->ev[ev];
+        uint64_t want_line = e->op == RC_KERNEL ? 0 : e->addr >> 6;
+        in[g.i_req_valid] = !sent;
+        in[g.i_req_op] = e->op;
+        in[g.i_req_addr] = e->addr;
+        in[g.i_req_mask] = e->mask;
+        memset(in + g.i_req_data, 0, dw * sizeof *in);
+        memcpy(in + g.i_req_data, e->data, E2E_LINE);
+        in[g.i_rsp_ready] = 1;
+        in[g.i_out_ready] = 1;
+        in[g.i_fill_valid] = fill;
+        memset(in + g.i_fill_data, 0, dw * sizeof *in);
+        if (fill)
+            memcpy(in + g.i_fill_data, e->fill, E2E_LINE);
+        d->eval(h, in, out);
+        if (!sent && (out[g.o_req_ready] & 1))
+            sent = 1;
+        if (fill && (out[g.o_fill_ready] & 1))
+            fill = 0;
+        if (out[g.o_out_valid] & 1) {
+            uint64_t line = out[g.o_out_line];
+            if ((out[g.o_out_kind] & 1) == 0) { /* fetch */
+                if (!e->fetched || fetched || line != want_line) {
+                    snprintf(msg, len,
+                             "gpu %u cache event %zu: RTL fetches line 0x%llx, the model %s "
+                             "0x%llx",
+                             gpu, ev, (unsigned long long)line,
+                             e->fetched ? "fetched" : "did not fetch", (unsigned long long)want_line);
+                    rc = -1;
+                    break;
+                }
+                fetched = 1;
+                fill = 1;
+            } else {
+                const rcache_wb *w = e->op == RC_KERNEL
+                                         ? (nwb < e->nwb ? &l->wb[e->wb0 + nwb] : NULL)
+                                         : (nwb < e->res.nwb ? &e->res.wb : NULL);
+                if (!w || w->line != line || w->mask != out[g.o_out_mask] ||
+                    memcmp(w->data, out + g.o_out_data, E2E_LINE) != 0) {
+                    snprintf(msg, len,
+                             "gpu %u cache event %zu: RTL write-back %u of line 0x%llx mask "
+                             "0x%llx differs from the model's",
+                             gpu, ev, nwb, (unsigned long long)line,
+                             (unsigned long long)out[g.o_out_mask]);
+                    rc = -1;
+                    break;
+                }
+                nwb++;
+            }
+        }
+        if (out[g.o_rsp_valid] & 1) {
+            unsigned kind = (unsigned)out[g.o_rsp_kind];
+            unsigned want_kind = e->op == RC_KERNEL ? RC_FLUSH : e->res.kind;
+            unsigned want_wbs = e->op == RC_KERNEL ? e->nwb : e->res.nwb;
+            unsigned want_inv = e->op == RC_KERNEL ? e->ninv : 0;
+            int data_bad = (kind == RC_HIT || kind == RC_MISS) &&
+                           memcmp(out + g.o_rsp_data, e->res.rdata, E2E_LINE) != 0;
+            if (!sent || kind != want_kind || out[g.o_rsp_line] != want_line ||
+                out[g.o_rsp_wbs] != want_wbs || out[g.o_rsp_inv] != want_inv || data_bad ||
+                nwb != want_wbs || (e->fetched && !fetched)) {
+                snprintf(msg, len,
+                         "gpu %u cache event %zu (%s 0x%llx): RTL answers kind %u line 0x%llx "
+                         "wbs %llu inv %llu%s, the model kind %u line 0x%llx wbs %u inv %u",
+                         gpu, ev,
+                         e->op == RC_RD ? "RD" : e->op == RC_WR ? "WR" : "KERNEL",
+                         (unsigned long long)e->addr, kind,
+                         (unsigned long long)out[g.o_rsp_line],
+                         (unsigned long long)out[g.o_rsp_wbs],
+                         (unsigned long long)out[g.o_rsp_inv], data_bad ? " (data differs)" : "",
+                         want_kind, (unsigned long long)want_line, want_wbs, want_inv);
+                rc = -1;
+                break;
+            }
+            ev++;
+            sent = nwb = fetched = fill = 0;
+        }
+        d->tick(h);
+    }
+    if (rc == 0 && ev < l->n) {
+        snprintf(msg, len, "gpu %u: RTL cache stuck at event %zu of %zu after %llu cycles", gpu,
+                 ev, l->n, (unsigned long long)cyc);
+        rc = -1;
+    }
+    *cycles = cyc;
+    d->destroy(h);
+    free(in);
+    free(out);
+    return rc;
 }
 
 static const char *const force_names[] = {"auto", "none", "coalesce", "cache", NULL};
@@ -78,22 +214,26 @@ static void print_stats(const char *what, const gpu_stats *st)
            (unsigned long long)st->rc_wbs, (unsigned long long)st->rc_flush_wbs);
 }
 
-static int run(gpu_kind kind, unsigned gpus, unsigned kernels, unsigned ops, uint64_t seed,
-               int force, int compare)
+static int run(const dut_ops *const *duts, gpu_kind kind, unsigned gpus, unsigned kernels,
+               unsigned ops, uint64_t seed, int force, int compare)
 {
+    gpu_rc_log logs[E2E_GPUS_MAX];
     gpu_kernel k;
     gpu_opts o;
     gpu_stats st, base;
     gpu_result r;
     gpu_check_res c;
     char err[512], mb[512];
-    int fail = 0;
+    int fail = 0, kd;
     if (gpu_kernel_gen(&k, kind, gpus, kernels, seed, ops, err, sizeof err) != 0) {
         fprintf(stderr, "tb_dualopt: %s\n", err);
         return 1;
     }
     gpu_opts_default(&o);
     o.force = (gpu_force)force;
+    memset(logs, 0, sizeof logs);
+    if (duts)
+        o.rclog = logs;
     printf("gpu: kernel %s, seed %llu, %u GPUs, %u kernels of %u accesses per GPU, mode %s\n",
            gpu_kind_names[kind], (unsigned long long)seed, gpus, kernels, ops, force_names[force]);
     if (gpu_run(&o, &k, &st, &r, err, sizeof err) != 0) {
@@ -117,6 +257,26 @@ static int run(gpu_kind kind, unsigned gpus, unsigned kernels, unsigned ops, uin
                (unsigned long long)c.image_bytes);
     }
     gpu_result_free(&r);
+    if (duts && !fail) {
+        uint64_t cyc, tot = 0, evs = 0, wbs = 0;
+        unsigned g;
+        for (g = 0; g < gpus && !fail; g++) {
+            if (dualopt_gpu_rtl_rcache(duts, &logs[g], g, &cyc, err, sizeof err) != 0) {
+                printf("  RTL: FAIL: %s\n", err);
+                fail = 1;
+            }
+            tot += cyc;
+            evs += logs[g].n;
+            wbs += logs[g].nw;
+        }
+        if (!fail)
+            printf("  RTL: every GPU's RDMA cache stream (%llu requests and flushes, %llu flush "
+                   "write-backs) replayed into the Verilated dualopt_rcache_default: every "
+                   "response, fetch and write-back equal (%llu cycles)\n",
+                   (unsigned long long)evs, (unsigned long long)wbs, (unsigned long long)tot);
+    }
+    for (kd = 0; kd < E2E_GPUS_MAX; kd++)
+        gpu_rc_log_free(&logs[kd]);
     if (compare && !fail) {
         o.force = GPU_FORCE_NONE;
         if (gpu_run(&o, &k, &base, &r, err, sizeof err) != 0) {
@@ -138,14 +298,18 @@ static int run(gpu_kind kind, unsigned gpus, unsigned kernels, unsigned ops, uin
     return fail;
 }
 
-int dualopt_gpu_main(int argc, char **argv)
+int dualopt_gpu_main(int argc, char **argv, const dut_ops *const *duts)
 {
-    int i, kind = -1, force = 0, fail = 0, kd;
+    int i, kind = -1, force = 0, fail = 0, kd, rtl = 1;
     unsigned long long gpus = 4, kernels = 2, ops = 0, seed = 1, v;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--gpu") == 0)
             continue;
+        if (strcmp(a, "--c-only") == 0) {
+            rtl = 0;
+            continue;
+        }
         if (val == NULL)
             return bad("%s needs a value (see --help)", a);
         i++;
@@ -179,7 +343,7 @@ int dualopt_gpu_main(int argc, char **argv)
     for (kd = 0; kd < GPU_K_N; kd++) {
         if (kind >= 0 && kd != kind)
             continue;
-        fail |= run((gpu_kind)kd, (unsigned)gpus, (unsigned)kernels,
+        fail |= run(rtl ? duts : NULL, (gpu_kind)kd, (unsigned)gpus, (unsigned)kernels,
                     ops ? (unsigned)ops : dualopt_gpu_default_ops((gpu_kind)kd), seed, force,
                     force != GPU_FORCE_NONE);
     }

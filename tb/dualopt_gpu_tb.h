@@ -8,11 +8,16 @@
 #define DUALOPT_GPU_TB_H
 
 #include "dualopt_gpu.h"
+#include "dut.h"
 
 /* 1 when argv asks for the GPU bench (--gpu). */
 int dualopt_gpu_wanted(int argc, char **argv);
 /* Runs it: 0 pass, 1 fail, 2 bad option (one line on stderr, nothing on stdout). */
-int dualopt_gpu_main(int argc, char **argv);
+int dualopt_gpu_main(int argc, char **argv, const dut_ops *const *duts);
+/* Replays GPU gpu's RDMA cache stream (gpu_opts.rclog) into the Verilated
+ * dualopt_rcache_default of duts. 0, or -1 with the first difference. */
+int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const gpu_rc_log *l, unsigned gpu,
+                           uint64_t *cycles, char *msg, size_t len);
 /* Default accesses per GPU and kernel of a kind. */
 unsigned dualopt_gpu_default_ops(gpu_kind kind);
 

@@ -19,6 +19,7 @@
 #include "dualopt_de.h"
 #include "dualopt_gpu.h"
 #include "dualopt_gpu_tb.h"
+#include "dut.h"
 
 static int sh(const char *cmd)
 {
@@ -238,4 +239,77 @@ Test(dualopt_gpu_tool, runs_every_kind_and_rejects_bad_options)
         cr_assert_eq(len, 0, "%s wrote to stdout", bad[i]);
         cr_assert_eq(sh("test $(wc -l <build/t_gpu_bad.err) -eq 1"), 0, "%s: one line", bad[i]);
     }
+}
+
+extern const dut_ops *const dualopt_duts[];
+
+/* The RDMA cache stream of every GPU, replayed into the Verilated cache,
+ * equals the functional core's; a changed write-back byte, outcome or
+ * fetched line in the log is reported. */
+Test(dualopt_gpu_rtl, rcache_streams_replay_equal_and_differences_caught)
+{
+    static const gpu_force forces[] = {GPU_AUTO, GPU_FORCE_CACHE};
+    gpu_kernel k;
+    gpu_opts o;
+    gpu_stats st;
+    gpu_result r;
+    gpu_rc_log logs[E2E_GPUS_MAX];
+    char err[512];
+    unsigned f, g, kind;
+    uint64_t cyc;
+    for (kind = 0; kind < GPU_K_N; kind++)
+        for (f = 0; f < 2; f++) {
+            uint64_t evs = 0, wbs = 0;
+            cr_assert_eq(gpu_kernel_gen(&k, (gpu_kind)kind, 3, 2, 11, kind == GPU_K_LOCAL ? 1000 : 300,
+                                        err, sizeof err),
+                         0);
+            gpu_opts_default(&o);
+            o.force = forces[f];
+            memset(logs, 0, sizeof logs);
+            o.rclog = logs;
+            cr_assert_eq(gpu_run(&o, &k, &st, &r, err, sizeof err), 0, "%s", err);
+            gpu_result_free(&r);
+            for (g = 0; g < 3; g++) {
+                cr_assert_eq(dualopt_gpu_rtl_rcache(dualopt_duts, &logs[g], g, &cyc, err,
+                                                    sizeof err),
+                             0, "%s, force %u: %s", gpu_kind_names[kind], f, err);
+                evs += logs[g].n;
+                wbs += logs[g].nw;
+            }
+            cr_assert_geq(evs, 6); /* a flush per GPU and kernel at least */
+            if (forces[f] == GPU_FORCE_CACHE || kind == GPU_K_REUSE)
+                cr_assert_gt(wbs, 0);
+            if (kind == GPU_K_REUSE && forces[f] == GPU_FORCE_CACHE) {
+                size_t i;
+                /* a flush write-back byte changed */
+                logs[0].wb[0].data[5] ^= 0x40;
+                cr_assert_eq(dualopt_gpu_rtl_rcache(dualopt_duts, &logs[0], 0, &cyc, err,
+                                                    sizeof err),
+                             -1);
+                cr_assert(strstr(err, "write-back") != NULL, "%s", err);
+                logs[0].wb[0].data[5] ^= 0x40;
+                /* an outcome changed: the first hit said to miss */
+                for (i = 0; i < logs[0].n && logs[0].ev[i].res.kind != RC_HIT; i++)
+                    ;
+                cr_assert_lt(i, logs[0].n);
+                logs[0].ev[i].res.kind = RC_MISS;
+                cr_assert_eq(dualopt_gpu_rtl_rcache(dualopt_duts, &logs[0], 0, &cyc, err,
+                                                    sizeof err),
+                             -1);
+                logs[0].ev[i].res.kind = RC_HIT;
+                /* a fetched line changed: the RTL then serves other data */
+                for (i = 0; i < logs[0].n && !(logs[0].ev[i].fetched && logs[0].ev[i].op == RC_RD);
+                     i++)
+                    ;
+                cr_assert_lt(i, logs[0].n);
+                logs[0].ev[i].fill[0] ^= 1;
+                cr_assert_eq(dualopt_gpu_rtl_rcache(dualopt_duts, &logs[0], 0, &cyc, err,
+                                                    sizeof err),
+                             -1);
+                cr_assert(strstr(err, "data differs") != NULL, "%s", err);
+            }
+            for (g = 0; g < E2E_GPUS_MAX; g++)
+                gpu_rc_log_free(&logs[g]);
+            gpu_kernel_free(&k);
+        }
 }
