@@ -171,8 +171,8 @@ void gpu_opts_default(gpu_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->force = GPU_AUTO;
-    o->de_preset = "fpga";
-    o->window = 64;
+    o->de_preset = "kernel";
+    o->window = 0;
     o->max_total = 0;
     o->per_cycle = 4;
     o->l1_lines = 64;
@@ -221,6 +221,7 @@ typedef struct {
     unsigned nrq, irq, have;
     uint64_t kreq;            /* requests of this kernel                */
     gpu_rc_log *log;          /* the RDMA cache stream, or NULL          */
+    gpu_de_log *dlog;         /* the engine's stream, or NULL            */
     gpu_rc_ev *ev;            /* its event being recorded                */
     int in_flush;
 } gpu_t;
@@ -356,6 +357,57 @@ static void rc_wb(void *ctx, const rcache_wb *wb)
         return;
     }
     mem_write(s, wb->line, wb->mask, wb->data);
+}
+
+void gpu_de_log_free(gpu_de_log *l)
+{
+    free(l->ev);
+    free(l->dec);
+    free(l->mode);
+    memset(l, 0, sizeof *l);
+}
+
+static void de_log(gpu_t *G, unsigned kernel, unsigned kind, unsigned hit, uint64_t mask,
+                   int decided)
+{
+    gpu_de_log *l = G->dlog;
+    if (!l)
+        return;
+    if (l->n == l->cap) {
+        size_t c = l->cap ? 2 * l->cap : 1024;
+        gpu_de_ev *v = realloc(l->ev, c * sizeof *v);
+        if (!v)
+            goto oom;
+        l->ev = v;
+        l->cap = c;
+    }
+    l->ev[l->n].kernel = (uint8_t)kernel;
+    l->ev[l->n].kind = (uint8_t)kind;
+    l->ev[l->n].hit = (uint8_t)hit;
+    l->ev[l->n].mask = mask;
+    l->n++;
+    if (decided) {
+        if (l->nd == l->capd) {
+            size_t c = l->capd ? 2 * l->capd : 16;
+            de_counts *v = realloc(l->dec, c * sizeof *v);
+            unsigned *m;
+            if (!v)
+                goto oom;
+            l->dec = v;
+            m = realloc(l->mode, c * sizeof *m);
+            if (!m)
+                goto oom;
+            l->mode = m;
+            l->capd = c;
+        }
+        l->dec[l->nd] = G->de.dec;
+        l->mode[l->nd] = G->de.mode;
+        l->nd++;
+    }
+    return;
+oom:
+    G->s->failed = 1;
+    snprintf(G->s->err, G->s->elen, "out of memory");
 }
 
 static de_mode mode_of(const gpu_t *G)
@@ -528,9 +580,12 @@ static int request(gpu_t *G, size_t op, const bgu_req *r)
     else
         s->st->remote++;
     G->kreq++;
-    if (s->o->force == GPU_AUTO &&
-        de_access(&G->de, (de_kind)((sc.local ? 0 : 2) | (o->store ? 1 : 0)), hit, r->mask)) {
-        s->st->decided_at[G->g][o->kernel] = G->kreq;
+    if (s->o->force == GPU_AUTO) {
+        unsigned kind = (sc.local ? 0 : 2) | (o->store ? 1 : 0);
+        int dec = de_access(&G->de, (de_kind)kind, hit, r->mask);
+        if (dec)
+            s->st->decided_at[G->g][o->kernel] = G->kreq;
+        de_log(G, 0, kind, hit, r->mask, dec);
     }
     scbu_set_mode(&G->sc, mode_of(G) == DE_COALESCE);
     return 0;
@@ -628,8 +683,10 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
         snprintf(err, len, "decision engine preset '%s' unknown", o->de_preset);
         return -1;
     }
-    dc.window = o->window;
-    dc.max_total = o->max_total;
+    if (o->window)
+        dc.window = o->window;
+    if (o->max_total)
+        dc.max_total = o->max_total;
     dc.remonitor = 1;
     if (de_cfg_check(&dc, e2, sizeof e2) != 0) {
         snprintf(err, len, "decision engine: %s", e2);
@@ -662,6 +719,7 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
         G->s = s;
         G->g = g;
         G->log = o->rclog ? &o->rclog[g] : NULL;
+        G->dlog = o->delog ? &o->delog[g] : NULL;
         bgu_cfg_default(&G->bc);
         scbu_init(&G->sc, &scc);
         scbu_set_range(&G->sc, (uint64_t)g << E2E_SPAN_BITS, (uint64_t)(g + 1) << E2E_SPAN_BITS);
@@ -778,6 +836,8 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
         for (g = 0; g < k->gpus; g++) {
             gpu_t *G = &s->G[g];
             de_kernel(&G->de);
+            if (o->force == GPU_AUTO)
+                de_log(G, 1, 0, 0, 0, 0);
             scbu_set_mode(&G->sc, mode_of(G) == DE_COALESCE);
         }
     }

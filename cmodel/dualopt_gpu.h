@@ -35,6 +35,7 @@
 
 #include "cohkit.h"
 #include "dualopt_e2e.h"
+#include "dualopt_de.h"
 #include "dualopt_rcache.h"
 
 COHKIT_BEGIN_DECLS
@@ -100,9 +101,29 @@ typedef struct {
 
 void gpu_rc_log_free(gpu_rc_log *l);
 
+/* The decision engine's input stream of one GPU (accesses and kernel
+ * boundaries, in order) and the decisions the core made on it, for replay
+ * into the Verilated engine. */
+typedef struct {
+    uint8_t kernel;          /* 1: a kernel boundary, else an access        */
+    uint8_t kind, hit;
+    uint64_t mask;
+} gpu_de_ev;
+
+typedef struct {
+    gpu_de_ev *ev;
+    size_t n, cap;
+    de_counts *dec;
+    unsigned *mode;
+    size_t nd, capd;
+} gpu_de_log;
+
+void gpu_de_log_free(gpu_de_log *l);
+
 typedef struct {
     gpu_force force;         /* AUTO: the decision engine's mode            */
-    const char *de_preset;   /* "fpga", then window / max_total             */
+    const char *de_preset;   /* "kernel" (committed RTL), then window /
+                                max_total when not 0                        */
     unsigned window;
     uint64_t max_total;
     unsigned per_cycle;      /* requests a GPU's L1 takes per cycle         */
@@ -110,6 +131,7 @@ typedef struct {
     gpu_fault fault;
     uint64_t fault_n;
     gpu_rc_log *rclog;       /* NULL, or one log per GPU (E2E_GPUS_MAX)     */
+    gpu_de_log *delog;       /* NULL, or one log per GPU (E2E_GPUS_MAX)     */
 } gpu_opts;
 
 void gpu_opts_default(gpu_opts *o);

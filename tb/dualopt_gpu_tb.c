@@ -39,7 +39,7 @@ int dualopt_gpu_wanted(int argc, char **argv)
 
 unsigned dualopt_gpu_default_ops(gpu_kind kind)
 {
-    return kind == GPU_K_LOCAL ? 1000 : 400;
+    return kind == GPU_K_LOCAL ? 4000 : 400;
 }
 
 /* Replays one GPU's RDMA cache stream into the Verilated cache: each request
@@ -177,6 +177,85 @@ int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const gpu_rc_log *l, unsi
     return rc;
 }
 
+/* Replays one GPU's decision engine stream into the Verilated engine of
+ * the same configuration (dualopt_de_<preset>): one access a cycle (held
+ * while not ready), a kernel boundary as a one-cycle kernel_i pulse; every
+ * dec_valid_o pulse compared with the core's decision (mode and the five
+ * counters), none missing at the end. */
+int dualopt_gpu_rtl_de(const dut_ops *const *duts, const char *preset, const gpu_de_log *l,
+                       unsigned gpu, uint64_t *cycles, char *msg, size_t len)
+{
+    const unit_desc *u = unit_find("dualopt-de");
+    const dut_ops *d = u ? ls_dut_find(duts, u, preset) : NULL;
+    de_in in;
+    de_out out;
+    uint64_t cyc = 0, limit = 2 * (uint64_t)l->n + 100;
+    size_t ev = 0, nd = 0;
+    unsigned tail = 0;
+    void *h;
+    int rc = 0;
+    if (!d) {
+        snprintf(msg, len, "no Verilated dualopt_de_%s in this build", preset);
+        return -1;
+    }
+    if (d->in_words != sizeof in / sizeof(uint64_t) ||
+        d->out_words != sizeof out / sizeof(uint64_t)) {
+        snprintf(msg, len, "%s: port layout differs from the model's", d->module);
+        return -1;
+    }
+    if ((h = d->create(gpu + 1)) == NULL) {
+        snprintf(msg, len, "%s: cannot create", d->module);
+        return -1;
+    }
+    memset(&in, 0, sizeof in);
+    d->eval(h, (const uint64_t *)&in, (uint64_t *)&out);
+    d->tick(h);
+    d->eval(h, (const uint64_t *)&in, (uint64_t *)&out);
+    d->tick(h);
+    in.rst_ni = 1;
+    for (; cyc < limit && (ev < l->n || tail < DE_DECIDE_LATENCY + 2); cyc++) {
+        const gpu_de_ev *e = ev < l->n ? &l->ev[ev] : NULL;
+        in.acc_valid_i = e && !e->kernel;
+        in.kernel_i = e && e->kernel;
+        in.acc_kind_i = e ? e->kind : 0;
+        in.acc_hit_i = e ? e->hit : 0;
+        in.acc_mask_i = e ? e->mask : 0;
+        d->eval(h, (const uint64_t *)&in, (uint64_t *)&out);
+        if (e && (e->kernel || out.acc_ready_o))
+            ev++;
+        if (!e)
+            tail++;
+        if (out.dec_valid_o) {
+            if (nd >= l->nd || out.dec_mode_o != l->mode[nd] ||
+                out.dec_total_o != l->dec[nd].total || out.dec_remote_o != l->dec[nd].remote ||
+                out.dec_reads_o != l->dec[nd].reads || out.dec_words_o != l->dec[nd].words ||
+                out.dec_hits_o != l->dec[nd].hits) {
+                snprintf(msg, len,
+                         "gpu %u: RTL decision %zu %s (total %llu remote %llu reads %llu words "
+                         "%llu hits %llu) differs from the core's %s",
+                         gpu, nd, de_mode_str((de_mode)out.dec_mode_o),
+                         (unsigned long long)out.dec_total_o, (unsigned long long)out.dec_remote_o,
+                         (unsigned long long)out.dec_reads_o, (unsigned long long)out.dec_words_o,
+                         (unsigned long long)out.dec_hits_o,
+                         nd < l->nd ? de_mode_str((de_mode)l->mode[nd]) : "(none)");
+                rc = -1;
+                break;
+            }
+            nd++;
+        }
+        d->tick(h);
+    }
+    if (rc == 0 && (ev < l->n || nd != l->nd)) {
+        snprintf(msg, len, "gpu %u: RTL engine took %zu of %zu events and made %zu of %zu "
+                 "decisions",
+                 gpu, ev, l->n, nd, l->nd);
+        rc = -1;
+    }
+    *cycles = cyc;
+    d->destroy(h);
+    return rc;
+}
+
 static const char *const force_names[] = {"auto", "none", "coalesce", "cache", NULL};
 
 static void modes(char *buf, size_t len, const gpu_kernel *k, const gpu_stats *st)
@@ -218,6 +297,7 @@ static int run(const dut_ops *const *duts, gpu_kind kind, unsigned gpus, unsigne
                unsigned ops, uint64_t seed, int force, int compare)
 {
     gpu_rc_log logs[E2E_GPUS_MAX];
+    gpu_de_log dlogs[E2E_GPUS_MAX];
     gpu_kernel k;
     gpu_opts o;
     gpu_stats st, base;
@@ -232,8 +312,11 @@ static int run(const dut_ops *const *duts, gpu_kind kind, unsigned gpus, unsigne
     gpu_opts_default(&o);
     o.force = (gpu_force)force;
     memset(logs, 0, sizeof logs);
-    if (duts)
+    memset(dlogs, 0, sizeof dlogs);
+    if (duts) {
         o.rclog = logs;
+        o.delog = dlogs;
+    }
     printf("gpu: kernel %s, seed %llu, %u GPUs, %u kernels of %u accesses per GPU, mode %s\n",
            gpu_kind_names[kind], (unsigned long long)seed, gpus, kernels, ops, force_names[force]);
     if (gpu_run(&o, &k, &st, &r, err, sizeof err) != 0) {
@@ -274,9 +357,27 @@ static int run(const dut_ops *const *duts, gpu_kind kind, unsigned gpus, unsigne
                    "write-backs) replayed into the Verilated dualopt_rcache_default: every "
                    "response, fetch and write-back equal (%llu cycles)\n",
                    (unsigned long long)evs, (unsigned long long)wbs, (unsigned long long)tot);
+        evs = tot = wbs = 0;
+        for (g = 0; g < gpus && !fail && force == GPU_AUTO; g++) {
+            if (dualopt_gpu_rtl_de(duts, o.de_preset, &dlogs[g], g, &cyc, err, sizeof err) != 0) {
+                printf("  RTL: FAIL: %s\n", err);
+                fail = 1;
+            }
+            tot += cyc;
+            evs += dlogs[g].n;
+            wbs += dlogs[g].nd;
+        }
+        if (!fail && force == GPU_AUTO)
+            printf("  RTL: every GPU's decision engine stream (%llu accesses and kernel "
+                   "boundaries) replayed into the Verilated dualopt_de_%s: its %llu decisions "
+                   "equal, mode and counters (%llu cycles)\n",
+                   (unsigned long long)evs, o.de_preset, (unsigned long long)wbs,
+                   (unsigned long long)tot);
     }
-    for (kd = 0; kd < E2E_GPUS_MAX; kd++)
+    for (kd = 0; kd < E2E_GPUS_MAX; kd++) {
         gpu_rc_log_free(&logs[kd]);
+        gpu_de_log_free(&dlogs[kd]);
+    }
     if (compare && !fail) {
         o.force = GPU_FORCE_NONE;
         if (gpu_run(&o, &k, &base, &r, err, sizeof err) != 0) {

