@@ -390,8 +390,8 @@ void dualopt_tb_help(FILE *f)
             "                   mode, across kernel boundaries with RDMA cache flushes\n"
             "  --kernel KIND    local sparse reuse or all (default)\n"
             "  --gpus N         2, 3 or 4 GPUs (default 4); --kernels N (1..8, default 2)\n"
-            "  --ops N          accesses per GPU and kernel (default 1000 local, 400 others)\n"
+            "  --ops N          accesses per GPU and kernel (default 4000 local, 400 others)\n"
             "  --force M        auto (the engine decides, default; compared with none), none,\n"
             "                   coalesce or cache; --c-only: without the replay of every\n"
-            "                   GPU's RDMA cache stream into the Verilated cache\n");
+            "                   GPU's RDMA cache and engine streams into the Verilated units\n");
 }
