@@ -44,3 +44,6 @@ dualopt_SWEEP += tb/dualopt-rcache_sweep.txt
 formal-dualopt-rcache: $(B)/bin/cohgen
 	scripts/dualopt-rcache-formal.sh $(B)/formal-dualopt-rcache 12
 REGRESS_STEPS += formal-dualopt-rcache
+# The GPU in every mode (cmodel/dualopt_gpu*.c, tb/dualopt_gpu_tb.c): ./tb_dualopt --gpu
+tb_dualopt: $(B)/obj/tb/dualopt_gpu_tb.o
+$(B)/test_all: $(B)/obj/tb/dualopt_gpu_tb.o

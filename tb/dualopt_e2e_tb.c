@@ -4,6 +4,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "dualopt_e2e_tb.h"
+#include "dualopt_gpu_tb.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +275,10 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     unsigned long long v, seed = 1, loads = 16, gpus = 0, cycles = 200000;
     const char *unit = NULL;
     *handled = 0;
+    if (dualopt_gpu_wanted(argc, argv)) {
+        *handled = 1;
+        return dualopt_gpu_main(argc, argv, duts);
+    }
     for (i = 1; i < argc; i++)
         if (strcmp(argv[i], "--e2e") == 0 || strcmp(argv[i], "--gpus") == 0 ||
             strcmp(argv[i], "--kernel") == 0 || strcmp(argv[i], "--mode") == 0 ||
@@ -379,5 +384,14 @@ void dualopt_tb_help(FILE *f)
             "  --loads N        loads per GPU of a random kernel (default 16)\n"
             "  --mode M         coalesce, line (the baseline) or both (default)\n"
             "  --seed N         kernel and memory image seed (default 1)\n"
-            "  --c-only         the composition of timing shells alone\n");
+            "  --c-only         the composition of timing shells alone\n"
+            "the GPU in every mode (decision engine, RDMA cache; functional cores):\n"
+            "  --gpu            seeded kernels through monitoring, the decision and the chosen\n"
+            "                   mode, across kernel boundaries with RDMA cache flushes\n"
+            "  --kernel KIND    local sparse reuse or all (default)\n"
+            "  --gpus N         2, 3 or 4 GPUs (default 4); --kernels N (1..8, default 2)\n"
+            "  --ops N          accesses per GPU and kernel (default 4000 local, 400 others)\n"
+            "  --force M        auto (the engine decides, default; compared with none), none,\n"
+            "                   coalesce or cache; --c-only: without the replay of every\n"
+            "                   GPU's RDMA cache and engine streams into the Verilated units\n");
 }
