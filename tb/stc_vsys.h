@@ -1,0 +1,62 @@
+/*
+ * STC port-level system with Verilated units (docs/stc.md "Verilated
+ * system"): the EMU and K per-CU epoch-logic blocks (with their BSQ inline),
+ * each either the unit's timing shell (cmodel unit descriptor tm_eval /
+ * tm_step) or the committed Verilated module (dut_ops), connected through
+ * their valid/ready ports by message queues of the composition, with a
+ * write-through L2 behind each CU. The run writes the specification 7.4
+ * event log; the verdict comes from the separate checker (stc_check.h) run
+ * on that log text.
+ */
+#ifndef STC_VSYS_H
+#define STC_VSYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dut.h"
+
+/* Which unit kinds run as Verilated RTL (the others as timing shells). */
+enum { VSYS_RTL_EMU = 1, VSYS_RTL_CU = 2 };
+
+typedef struct {
+    const char *preset;   /* configuration of every unit: "fpga" or "default" */
+    unsigned rtl;         /* VSYS_RTL_* mask                                  */
+    uint64_t seed;        /* stimulus seed                                    */
+    unsigned ops;         /* stores + loads per CU                            */
+    unsigned l2_lat;      /* L2 round trip (PERF / RD at half of it)          */
+    unsigned msg_lat;     /* CU <-> EMU message latency, 1..                  */
+    uint64_t max_cycles;  /* give up (the log ends there: progress VIOLs)     */
+    /* A broken unit (tests): from cycle fault_from on, output port
+     * fault_port of block fault_blk ("emu", "cu0", "cu1", ...) is forced to
+     * fault_val. NULL: none. */
+    const char *fault_blk, *fault_port;
+    uint64_t fault_val, fault_from;
+} vsys_opts;
+
+void vsys_opts_default(vsys_opts *o);
+
+typedef struct {
+    uint64_t cycles;
+    uint64_t stores, loads, issued, blocked, drained, demands, conflicts;
+    uint64_t transitions, sleeps, seb_changes;
+    unsigned final_seb;
+    int timeout;
+    size_t viol;          /* the checker's violations                        */
+    char *log;            /* the event log (malloc'ed)                       */
+    char *check;          /* the checker's output (VIOL lines, RESULT)       */
+} vsys_res;
+
+/* Runs the system. 0 (res filled, the verdict in res->viol), or -1 with a
+ * one-line reason in err (no Verilated module, out of memory). duts may be
+ * NULL when rtl is 0. */
+int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *err, size_t len);
+void vsys_res_free(vsys_res *r);
+
+/* ./tb_stc's family hook (tb/tb_main.c) and its --help lines. */
+int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
+                int (*run_unit)(int argc, char **argv));
+void stc_tb_help(FILE *f);
+
+#endif
