@@ -43,7 +43,7 @@ typedef struct {
     uint64_t transitions, sleeps, seb_changes;
     unsigned final_seb;
     int timeout;
-    size_t viol;          /* the checker's violations                        */
+    size_t viol;          /* the checker's violations, +1 on a timeout       */
     char *log;            /* the event log (malloc'ed)                       */
     char *check;          /* the checker's output (VIOL lines, RESULT)       */
 } vsys_res;

@@ -1,0 +1,213 @@
+/*
+ * The STC port-level system with Verilated units (tb/stc_vsys.h, docs/stc.md
+ * "Verilated system"): staged substitution of the Verilated EMU and per-CU
+ * epoch logic for their timing shells, every log checked by stc-check and
+ * compared with the shells' log; broken Verilated units must be caught.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dut.h"
+#include "stc_vsys.h"
+#include "test_util.h"
+
+extern const dut_ops *const stc_duts[];
+
+static void sys(const vsys_opts *o, vsys_res *r)
+{
+    char err[300];
+    int rc = vsys_run(o, stc_duts, r, err, sizeof err);
+    cr_assert_eq(rc, 0, "vsys_run: %s", err);
+}
+
+static unsigned count(const char *s, const char *key)
+{
+    unsigned n = 0;
+    for (; (s = strstr(s, key)) != NULL; s++)
+        n++;
+    return n;
+}
+
+/* Shells, EMU RTL, CU RTL, both, on seeds 1-3: the checker passes on every
+ * log, every log equals the shells' byte for byte, and the run exercises
+ * blocking, draining, demands, conflicts and SEB changes. */
+Test(stc_vsys, staged_fpga_pass_and_equal_logs, .timeout = 60)
+{
+    static const unsigned masks[] = {0, VSYS_RTL_EMU, VSYS_RTL_CU, VSYS_RTL_EMU | VSYS_RTL_CU};
+    uint64_t seed;
+    for (seed = 1; seed <= 3; seed++) {
+        vsys_opts o;
+        vsys_res ref;
+        unsigned m;
+        vsys_opts_default(&o);
+        o.seed = seed;
+        o.ops = 800;
+        sys(&o, &ref);
+        cr_assert_eq(ref.viol, 0, "seed %llu shells:\n%s", (unsigned long long)seed, ref.check);
+        cr_assert(strstr(ref.check, "RESULT PASS") != NULL);
+        cr_assert_eq(ref.timeout, 0);
+        cr_assert_eq(ref.stores + ref.loads, 2 * 800u);
+        cr_assert_eq(ref.issued, ref.stores, "every store issued");
+        cr_assert_gt(ref.blocked, 50);
+        cr_assert_eq(ref.drained, ref.blocked, "every blocked store drained");
+        cr_assert_gt(ref.demands, 10);
+        cr_assert_gt(ref.conflicts, 5);
+        cr_assert_gt(ref.transitions, 10);
+        cr_assert_gt(ref.seb_changes, 0);
+        cr_assert_gt(count(ref.log, " CER "), 2 * 10);
+        cr_assert_gt(count(ref.log, " RD "), 100);
+        for (m = 1; m < 4; m++) {
+            vsys_res r;
+            o.rtl = masks[m];
+            sys(&o, &r);
+            cr_assert_eq(r.viol, 0, "seed %llu rtl %u:\n%s", (unsigned long long)seed, m, r.check);
+            cr_assert_str_eq(r.log, ref.log, "seed %llu rtl %u: log differs from the shells'",
+                             (unsigned long long)seed, m);
+            vsys_res_free(&r);
+        }
+        vsys_res_free(&ref);
+    }
+}
+
+/* The paper's configuration: 8 CUs, BSQ 256/16/2, all Verilated. */
+Test(stc_vsys, default_config_all_rtl, .timeout = 60)
+{
+    vsys_opts o;
+    vsys_res ref, r;
+    vsys_opts_default(&o);
+    o.preset = "default";
+    o.ops = 150;
+    sys(&o, &ref);
+    o.rtl = VSYS_RTL_EMU | VSYS_RTL_CU;
+    sys(&o, &r);
+    cr_assert_eq(r.viol, 0, "%s", r.check);
+    cr_assert_gt(r.transitions, 3);
+    cr_assert_gt(r.blocked, 50);
+    cr_assert_eq(count(r.log, " CER ") % 8, 0, "every ChangeEpoch reaches the 8 CUs");
+    cr_assert_str_eq(r.log, ref.log);
+    vsys_res_free(&r);
+    vsys_res_free(&ref);
+}
+
+static void broken(const char *blk, const char *port, uint64_t val, uint64_t from, unsigned rtl,
+                   vsys_res *r)
+{
+    vsys_opts o;
+    vsys_opts_default(&o);
+    o.ops = 400;
+    o.max_cycles = 20000;
+    o.rtl = rtl;
+    o.fault_blk = blk;
+    o.fault_port = port;
+    o.fault_val = val;
+    o.fault_from = from;
+    sys(&o, r);
+}
+
+/* A Verilated CU that sends ReadyAck whenever it likes. */
+Test(stc_vsys_fault, cu_ready_without_prepare_caught, .timeout = 30)
+{
+    vsys_res r;
+    broken("cu0", "rdy_valid_o", 1, 500, VSYS_RTL_CU, &r);
+    cr_assert_gt(r.viol, 0);
+    cr_assert(strstr(r.check, "VIOL handshake @500 cu 0 ReadyAck without PrepareEpochChange"),
+              "%s", r.check);
+    cr_assert(strstr(r.check, "RESULT FAIL") != NULL);
+    vsys_res_free(&r);
+}
+
+/* A Verilated EMU that broadcasts ChangeEpoch without the handshake. */
+Test(stc_vsys_fault, emu_change_without_prepare_caught, .timeout = 30)
+{
+    vsys_res r;
+    broken("emu", "chg_valid_o", 1, 500, VSYS_RTL_EMU, &r);
+    cr_assert(strstr(r.check, "VIOL handshake @500 ChangeEpoch without PrepareEpochChange"),
+              "%s", r.check);
+    vsys_res_free(&r);
+}
+
+/* A Verilated CU whose issue port is stuck valid: stores leave outside
+ * their epoch and during the handshake. */
+Test(stc_vsys_fault, cu_issue_stuck_caught, .timeout = 30)
+{
+    vsys_res r;
+    broken("cu1", "iss_valid_o", 1, 400, VSYS_RTL_EMU | VSYS_RTL_CU, &r);
+    cr_assert_gt(count(r.check, "VIOL ER2 "), 0, "%s", r.check);
+    cr_assert_gt(count(r.check, "VIOL handshake "), 0);
+    vsys_res_free(&r);
+}
+
+/* A Verilated EMU whose ChangeEpoch payload is stuck at epoch 0: blocked
+ * stores never drain (the progress rule, and the run does not finish). */
+Test(stc_vsys_fault, emu_wrong_epochs_caught, .timeout = 30)
+{
+    vsys_res r;
+    broken("emu", "chg_epochs_o", 1, 300, VSYS_RTL_EMU, &r);
+    cr_assert_gt(count(r.check, "VIOL progress "), 0, "%s", r.check);
+    cr_assert_eq(r.timeout, 1);
+    vsys_res_free(&r);
+}
+
+/* A fault no rule sees (the BLK report of CU 0 lost: the store still waits
+ * in the BSQ and drains) passes the checker; the comparison with the
+ * shells' log catches it. */
+Test(stc_vsys_fault, blocked_flag_lost_seen_by_log_compare, .timeout = 30)
+{
+    vsys_opts o;
+    vsys_res ref, r;
+    vsys_opts_default(&o);
+    o.ops = 400;
+    sys(&o, &ref);
+    o.rtl = VSYS_RTL_CU;
+    o.fault_blk = "cu0";
+    o.fault_port = "st_blocked_o";
+    sys(&o, &r);
+    cr_assert_eq(r.viol, 0, "%s", r.check);
+    cr_assert_lt(r.blocked, ref.blocked);
+    cr_assert(strcmp(r.log, ref.log) != 0);
+    vsys_res_free(&r);
+    vsys_res_free(&ref);
+}
+
+/* ./tb_stc --system: the staged runs and the verdict; a broken unit makes
+ * it exit 1; bad options exit 2 with one line. */
+Test(stc_vsys_tools, tb_stc_system, .timeout = 60)
+{
+    char *out;
+    cr_assert_eq(run("./tb_stc --system --seed 2 > build/t_stc_vsys.out"), 0);
+    out = slurp("build/t_stc_vsys.out");
+    cr_assert(out != NULL);
+    cr_assert_eq(count(out, "RESULT PASS"), 4, "%s", out);
+    cr_assert_eq(count(out, "log = shells'"), 3, "%s", out);
+    cr_assert(strstr(out, "\nPASS\n") != NULL);
+    free(out);
+    cr_assert_eq(run("./tb_stc --system --rtl cu --fault cu0:rdy_valid_o:1@500 "
+                     "--max-cycles 5000 > build/t_stc_vsys_f.out"), 1);
+    out = slurp("build/t_stc_vsys_f.out");
+    cr_assert(strstr(out, "RESULT FAIL") && strstr(out, "\nFAIL\n"), "%s", out);
+    free(out);
+    cr_assert_eq(run("./tb_stc --system --rtl all --log build/t_stc_vsys.log > /dev/null"), 0);
+    cr_assert_eq(run("build/bin/cohmodel stc-check < build/t_stc_vsys.log "
+                     "> build/t_stc_vsys.chk"), 0);
+    out = slurp("build/t_stc_vsys.chk");
+    cr_assert_str_eq(out, "RESULT PASS\n");
+    free(out);
+}
+
+Test(stc_vsys_tools, bad_options)
+{
+    cr_assert_eq(run("./tb_stc --system --rtl foo > build/t_stc_vsys_b.out "
+                     "2> build/t_stc_vsys_b.err"), 2);
+    {
+        char *o = slurp("build/t_stc_vsys_b.out"), *e = slurp("build/t_stc_vsys_b.err");
+        cr_assert_str_eq(o, "");
+        cr_assert_str_eq(e, "tb_stc: --rtl: 'foo' is not none, emu, cu, all or staged\n");
+        free(o), free(e);
+    }
+    cr_assert_eq(run("./tb_stc --system --fault cu9:rdy_valid_o:1 >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_stc --system --fault cu0:nope_o:1 >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_stc --system --ops 0 >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_stc --system --sys-config big >/dev/null 2>&1"), 2);
+}
