@@ -22,6 +22,7 @@
 #include "stc_band.h"
 #include "stc_check.h"
 #include "stc_emu.h"
+#include "stc_l1.h"
 #include "unit.h"
 
 #define VSYS_CUS_MAX 32
@@ -164,6 +165,12 @@ static void iput(blk *b, const char *name, uint64_t v)
     pput(b, name, 0, w > 64 ? 64 : w, v);
 }
 
+static uint64_t iget_in(const blk *b, const char *name)
+{
+    unsigned w = b->l.p[blk_port(b, name)].width;
+    return pget(b, name, 0, w > 64 ? 64 : w);
+}
+
 static void blk_eval(blk *b, uint64_t cyc, const vsys_opts *o)
 {
     if (b->h)
@@ -242,12 +249,22 @@ typedef struct {
     queue dem, conf, rdy, done; /* CU -> EMU                                */
     queue prep, chg;            /* EMU -> CU                                */
     queue wa;                   /* L2 -> CU write acks                      */
+    /* with the L1 */
+    queue req;                  /* requests waiting for the L1's port       */
+    queue infl;                 /* requests the L1 took, awaiting their T   */
+    queue l1chg;                /* ChangeEpoch towards the L1               */
+    int lvalid[VSYS_RPOOL / 4]; /* the L1's copy of each line (the data
+                                   the RTL does not hold)                   */
+    uint32_t lcopy[VSYS_RPOOL / 4][4], lfill[VSYS_RPOOL / 4][4];
+    uint64_t lcer;              /* the ChangeEpoch the L1 took              */
+    uint32_t lseb;
 } vcu;
 
 typedef struct {
     const vsys_opts *o;
     unsigned k, n, a;          /* CUs, band bits, address bits              */
-    blk emu, cu[VSYS_CUS_MAX];
+    blk emu, cu[VSYS_CUS_MAX], l1[VSYS_CUS_MAX];
+    unsigned lbits;            /* log2(L1 line)                             */
     vcu c[VSYS_CUS_MAX];
     queue l2;                   /* PERF / RD events                         */
     uint64_t pool[VSYS_POOL], rpool[VSYS_RPOOL];
@@ -259,7 +276,8 @@ typedef struct {
     vsys_res *r;
 } vsys;
 
-enum { L2_PERF, L2_RD };
+enum { L2_PERF, L2_RD, L2_RDF, L2_DATA, L2_WA };
+enum { RQ_LD = 0, RQ_ST = 1, RQ_DATA = 2, RQ_WA = 3 };
 
 static unsigned mem_idx(const vsys *s, uint64_t a)
 {
@@ -268,6 +286,16 @@ static unsigned mem_idx(const vsys *s, uint64_t a)
         if (s->rpool[i] == a)
             return i;
     return 0;
+}
+
+/* Index of the pool line holding line number `line`, or -1. */
+static int line_idx(const vsys *s, uint64_t line)
+{
+    unsigned i;
+    for (i = 0; i < VSYS_RPOOL; i += 4)
+        if (s->rpool[i] >> s->lbits == line)
+            return (int)(i / 4);
+    return -1;
 }
 
 static void fmt_set(const vsys *s, uint64_t mask, unsigned after, char *buf, size_t len)
@@ -349,10 +377,125 @@ static int quiet(const vsys *s)
     for (k = 0; k < s->k; k++) {
         const vcu *c = &s->c[k];
         if (c->ops_left || c->st_v || c->ld_v || c->nout || c->dem.n || c->conf.n ||
-            c->rdy.n || c->done.n || c->prep.n || c->chg.n || c->wa.n)
+            c->rdy.n || c->done.n || c->prep.n || c->chg.n || c->wa.n || c->req.n || c->infl.n ||
+            c->l1chg.n)
             return 0;
     }
     return 1;
+}
+
+/* The L1 of CU k after its evaluation: requests and ChangeEpoch taken,
+ * chg_done_o, the event. -1 out of memory. */
+static int l1_cycle(vsys *s, unsigned k, char *buf, size_t len)
+{
+    const vsys_opts *o = s->o;
+    vcu *c = &s->c[k];
+    blk *l = &s->l1[k];
+    uint64_t t = s->t;
+    item it, *x;
+    int err = 0;
+    if (iget_in(l, "req_valid_i") && oget(l, "req_ready_o")) {
+        x = q_due(&c->req, t);
+        it = *x;
+        q_pop(&c->req);
+        err |= q_push(&c->infl, &it);
+        if (it.kind == RQ_WA) { /* the CU's write ack follows the L1's */
+            it.due = t + 1;
+            err |= q_push(&c->wa, &it);
+        }
+    }
+    if ((x = q_due(&c->l1chg, t)) != NULL && oget(l, "chg_ready_o")) {
+        c->lcer = x->addr;
+        c->lseb = x->value;
+        q_pop(&c->l1chg);
+    }
+    if (oget(l, "chg_done_o")) {
+        /* the sweep is over: the new CER and SEB are the L1's; the CU's
+         * epoch logic takes the ChangeEpoch next */
+        memset(&it, 0, sizeof it);
+        it.due = t + 1;
+        it.addr = c->lcer;
+        it.value = c->lseb;
+        fmt_set(s, it.addr, (unsigned)oget(&s->emu, "ptr_o"), buf, len);
+        fprintf(s->log, "%" PRIu64 " CER %u %s %u\n", t, k, buf, it.value);
+        err |= q_push(&c->chg, &it);
+    }
+    if (oget(l, "ev_valid_o")) {
+        unsigned kind = (unsigned)oget(l, "ev_kind_o"), ev = (unsigned)oget(l, "ev_event_o");
+        unsigned from = (unsigned)oget(l, "ev_from_o"), to = (unsigned)oget(l, "ev_to_o");
+        unsigned act = (unsigned)oget(l, "ev_act_o");
+        uint64_t line = oget(l, "ev_line_o"), la = line << s->lbits;
+        int li = line_idx(s, line);
+        item h;
+        memset(&h, 0, sizeof h);
+        if (kind == STC_L1_K_T || kind == STC_L1_K_STALL) {
+            if (c->infl.n == 0) {
+                s->r->l1_errs++;
+                return err;
+            }
+            h = c->infl.v[c->infl.head];
+            q_pop(&c->infl);
+        }
+        if (li < 0 && kind != STC_L1_K_ERR) {
+            s->r->l1_errs++;
+            return err;
+        }
+        switch (kind) {
+        case STC_L1_K_STALL: /* retried */
+            s->r->stalls++;
+            h.due = 0;
+            err |= q_push(&c->req, &h);
+            break;
+        case STC_L1_K_INV_LAZY:
+        case STC_L1_K_INV_EVICT:
+        case STC_L1_K_INV_SWEEP:
+            fprintf(s->log, "%" PRIu64 " INV %u 0x%" PRIx64 "\n", t, k, la);
+            c->lvalid[li] = 0;
+            s->r->invs++;
+            break;
+        case STC_L1_K_POISON:
+            break;
+        case STC_L1_K_T:
+            if (from == STC_L1_V && to != STC_L1_V) { /* the copy dropped */
+                fprintf(s->log, "%" PRIu64 " INV %u 0x%" PRIx64 "\n", t, k, la);
+                c->lvalid[li] = 0;
+            }
+            if (ev == STC_L1_EV_STORE && act == STC_L1_ACT_STORE) {
+                unsigned i;
+                memset(&it, 0, sizeof it);
+                it.due = t + o->l2_lat / 2;
+                it.addr = h.addr;
+                it.cu = k;
+                it.kind = L2_PERF;
+                for (i = 0; i < VSYS_POOL; i++)
+                    if (c->out_used[i] && c->out_addr[i] == h.addr)
+                        it.value = c->out_val[i];
+                err |= q_push(&s->l2, &it);
+            } else if ((ev == STC_L1_EV_LOAD || ev == STC_L1_EV_LOAD_U) && act == STC_L1_ACT_HIT) {
+                unsigned w = mem_idx(s, h.addr) % 4;
+                fprintf(s->log, "%" PRIu64 " HIT %u 0x%" PRIx64 " %" PRIu32 "\n", t, k, h.addr,
+                        c->lcopy[li][w]);
+                s->r->hits++;
+            } else if (act == STC_L1_ACT_LOAD || act == STC_L1_ACT_LOAD_U) {
+                memset(&it, 0, sizeof it);
+                it.due = t + o->l2_lat / 2;
+                it.addr = h.addr;
+                it.cu = k;
+                it.kind = L2_RDF;
+                err |= q_push(&s->l2, &it);
+            } else if ((ev == STC_L1_EV_DATA || ev == STC_L1_EV_DATA_E) && to == STC_L1_V) {
+                fprintf(s->log, "%" PRIu64 " FILL %u 0x%" PRIx64 "\n", t, k, la);
+                memcpy(c->lcopy[li], c->lfill[li], sizeof c->lcopy[li]);
+                c->lvalid[li] = 1;
+                s->r->fills++;
+            }
+            break;
+        default:
+            s->r->l1_errs++;
+            break;
+        }
+    }
+    return err;
 }
 
 /* One cycle. -1 out of memory. */
@@ -403,10 +546,27 @@ static int cycle(vsys *s)
         iput(b, "chg_cer_i", ch ? ch->addr : 0);
         iput(b, "chg_seb_i", ch ? ch->value : 0);
         iput(b, "done_ready_i", 1);
+        if (o->l1) {
+            blk *l = &s->l1[k];
+            item *lc = q_due(&c->l1chg, t), *rq = q_due(&c->req, t);
+            l->in[0] = (uint64_t)live;
+            /* a ChangeEpoch waiting at the L1 holds new requests back (it is
+             * taken only with the pipeline empty) */
+            iput(l, "req_valid_i", rq != NULL && lc == NULL);
+            iput(l, "req_op_i", rq && lc == NULL ? rq->kind : 0);
+            iput(l, "req_addr_i", rq && lc == NULL ? rq->addr : 0);
+            iput(l, "chg_valid_i", lc != NULL);
+            iput(l, "chg_cer_i", lc ? lc->addr : 0);
+            iput(l, "chg_seb_i", lc ? lc->value : 0);
+            iput(l, "ev_ready_i", 1);
+        }
     }
     blk_eval(e, t, o);
-    for (k = 0; k < s->k; k++)
+    for (k = 0; k < s->k; k++) {
         blk_eval(&s->cu[k], t, o);
+        if (o->l1)
+            blk_eval(&s->l1[k], t, o);
+    }
 
     if (live) {
         unsigned n1 = s->n, ph;
@@ -421,7 +581,30 @@ static int cycle(vsys *s)
                 memset(&it, 0, sizeof it);
                 it.due = t + o->l2_lat - o->l2_lat / 2;
                 it.addr = l->addr;
-                err |= q_push(&s->c[l->cu].wa, &it);
+                if (o->l1) { /* the write ack goes through the L1 (PW) */
+                    it.cu = l->cu;
+                    it.kind = L2_WA;
+                    err |= q_push(&s->l2, &it);
+                } else {
+                    err |= q_push(&s->c[l->cu].wa, &it);
+                }
+            } else if (l->kind == L2_WA || l->kind == L2_DATA) {
+                memset(&it, 0, sizeof it);
+                it.addr = l->addr;
+                it.kind = l->kind == L2_WA ? RQ_WA : RQ_DATA;
+                err |= q_push(&s->c[l->cu].req, &it);
+            } else if (l->kind == L2_RDF) { /* a fill: the whole line as read now */
+                unsigned j, li = i / 4;
+                fprintf(s->log, "%" PRIu64 " RD %u 0x%" PRIx64 " %" PRIu32 "\n", t, l->cu,
+                        l->addr, s->mem[i]);
+                for (j = 0; j < 4; j++)
+                    s->c[l->cu].lfill[li][j] = s->mem[li * 4 + j];
+                memset(&it, 0, sizeof it);
+                it.due = t + o->l2_lat - o->l2_lat / 2;
+                it.addr = l->addr >> s->lbits << s->lbits;
+                it.cu = l->cu;
+                it.kind = L2_DATA;
+                err |= q_push(&s->l2, &it);
             } else {
                 fprintf(s->log, "%" PRIu64 " RD %u 0x%" PRIx64 " %" PRIu32 "\n", t, l->cu,
                         l->addr, s->mem[i]);
@@ -461,7 +644,7 @@ static int cycle(vsys *s)
             it.addr = set;
             it.value = seb;
             for (k = 0; k < s->k; k++)
-                err |= q_push(&s->c[k].chg, &it);
+                err |= q_push(o->l1 ? &s->c[k].l1chg : &s->c[k].chg, &it);
         }
         ph = (unsigned)oget(e, "phase_o");
         if (s->last_phase == 2 && ph == 0) {
@@ -490,8 +673,10 @@ static int cycle(vsys *s)
             if ((x = q_due(&c->prep, t)) != NULL && oget(b, "prep_ready_o"))
                 q_pop(&c->prep);
             if ((x = q_due(&c->chg, t)) != NULL && oget(b, "chg_ready_o")) {
-                fmt_set(s, x->addr, (unsigned)oget(e, "ptr_o"), buf, sizeof buf);
-                fprintf(s->log, "%" PRIu64 " CER %u %s %u\n", t, k, buf, x->value);
+                if (!o->l1) { /* with the L1: when the L1 takes it */
+                    fmt_set(s, x->addr, (unsigned)oget(e, "ptr_o"), buf, sizeof buf);
+                    fprintf(s->log, "%" PRIu64 " CER %u %s %u\n", t, k, buf, x->value);
+                }
                 q_pop(&c->chg);
             }
             if (oget(b, "rdy_valid_o")) {
@@ -522,6 +707,12 @@ static int cycle(vsys *s)
                 s->r->issued++;
                 s->r->drained += oget(b, "iss_drain_o") != 0;
                 memset(&it, 0, sizeof it);
+                if (o->l1) {
+                    it.addr = a;
+                    it.kind = RQ_ST;
+                    err |= q_push(&c->req, &it);
+                    goto issued;
+                }
                 it.due = t + o->l2_lat / 2;
                 it.addr = a;
                 it.cu = k;
@@ -531,6 +722,7 @@ static int cycle(vsys *s)
                         it.value = c->out_val[i];
                 err |= q_push(&s->l2, &it);
             }
+        issued:
             if (c->ld_v && oget(b, "ld_ready_o")) {
                 c->ld_v = 0;
                 s->r->loads++;
@@ -541,7 +733,13 @@ static int cycle(vsys *s)
                 it.addr = oget(b, "ldr_addr_o");
                 it.cu = k;
                 it.kind = L2_RD;
-                err |= q_push(&s->l2, &it);
+                if (o->l1) {
+                    it.due = 0;
+                    it.kind = RQ_LD;
+                    err |= q_push(&c->req, &it);
+                } else {
+                    err |= q_push(&s->l2, &it);
+                }
             }
             if (oget(b, "dem_valid_o")) {
                 memset(&it, 0, sizeof it);
@@ -559,9 +757,15 @@ static int cycle(vsys *s)
             }
         }
     }
+    if (live && o->l1)
+        for (k = 0; k < s->k; k++)
+            err |= l1_cycle(s, k, buf, sizeof buf);
     blk_step(e);
-    for (k = 0; k < s->k; k++)
+    for (k = 0; k < s->k; k++) {
         blk_step(&s->cu[k]);
+        if (o->l1)
+            blk_step(&s->l1[k]);
+    }
     if (live)
         stimulus(s);
     s->t++;
@@ -602,6 +806,18 @@ int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *
                      err, len) != 0)
             goto out;
         snprintf(s->cu[k].name, sizeof s->cu[k].name, "cu%u", k);
+        if (o->l1) {
+            if (blk_open(&s->l1[k], "stc-l1", o->preset, (o->rtl & VSYS_RTL_L1) != 0, duts,
+                         k + 40, err, len) != 0)
+                goto out;
+            snprintf(s->l1[k].name, sizeof s->l1[k].name, "l1_%u", k);
+            for (s->lbits = 0; (1u << s->lbits) < ((const stc_l1_cfg *)s->l1[k].cfg)->line;)
+                s->lbits++;
+            if (s->lbits < 4 || s->lbits > 6) {
+                snprintf(err, len, "the L1 line must hold 16..64 bytes (4 pool words)");
+                goto out;
+            }
+        }
         s->c[k].ops_left = o->ops;
     }
     if (o->fault_blk && o->fault_port) {
@@ -609,6 +825,8 @@ int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *
         for (k = 0; k < s->k && fb == NULL; k++)
             if (strcmp(o->fault_blk, s->cu[k].name) == 0)
                 fb = &s->cu[k];
+            else if (o->l1 && strcmp(o->fault_blk, s->l1[k].name) == 0)
+                fb = &s->l1[k];
         if (fb == NULL) {
             snprintf(err, len, "--fault: no block '%s' (emu, cu0..cu%u)", o->fault_blk, s->k - 1);
             goto out;
@@ -694,6 +912,7 @@ int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *
         for (p = chkbuf; (p = strstr(p, "VIOL ")) != NULL; p++)
             r->viol++;
         r->viol += (size_t)r->timeout; /* the run did not finish */
+        r->viol += (size_t)r->l1_errs; /* an L1 event the composition cannot place */
     }
     r->log = logbuf;
     r->check = chkbuf;
@@ -709,6 +928,9 @@ out:
         vcu *c = &s->c[k];
         if (s->cu[k].u)
             blk_close(&s->cu[k]);
+        if (s->l1[k].u)
+            blk_close(&s->l1[k]);
+        free(c->req.v), free(c->infl.v), free(c->l1chg.v);
         free(c->dem.v), free(c->conf.v), free(c->rdy.v), free(c->done.v);
         free(c->prep.v), free(c->chg.v), free(c->wa.v);
     }
@@ -722,7 +944,8 @@ out:
 static const char *const vsys_rules[] = {"ER1", "ER2",      "ER3",      "sweep", "stale",
                                          "handshake", "progress", "L2", "hit", NULL};
 
-static const char *const stage_names[] = {"shells", "EMU RTL", "CU RTL", "EMU+CU RTL"};
+static const char *const stage_names[] = {"shells",    "EMU RTL",       "CU RTL",
+                                          "EMU+CU RTL", "L1 RTL", "EMU+CU+L1 RTL"};
 
 /* First line where two logs differ (1-based), 0 when equal. */
 static unsigned log_diff(const char *a, const char *b)
@@ -742,6 +965,10 @@ static void print_res(const char *lead, const vsys_res *r, const char *same)
            " transitions=%" PRIu64 " sleeps=%" PRIu64 " seb_changes=%" PRIu64 " final_seb=%u%s\n",
            lead, r->cycles, r->stores, r->loads, r->issued, r->blocked, r->drained, r->demands,
            r->conflicts, r->transitions, r->sleeps, r->seb_changes, r->final_seb, same);
+    if (r->hits + r->fills + r->invs + r->stalls + r->l1_errs)
+        printf("%s: l1 hits=%" PRIu64 " fills=%" PRIu64 " invs=%" PRIu64 " stalls=%" PRIu64
+               " unplaced_events=%" PRIu64 "\n",
+               lead, r->hits, r->fills, r->invs, r->stalls, r->l1_errs);
     printf("%s: rules", lead);
     for (i = 0; vsys_rules[i]; i++) {
         char key[32];
@@ -788,7 +1015,13 @@ static int run_system(const vsys_opts *base, const dut_ops *const *duts, int sta
     vsys_opts o = *base;
     char err[300];
     int fail = 0, s;
-    unsigned rtls[4] = {0, VSYS_RTL_EMU, VSYS_RTL_CU, VSYS_RTL_EMU | VSYS_RTL_CU};
+    unsigned rtls[6] = {0,           VSYS_RTL_EMU, VSYS_RTL_CU, VSYS_RTL_EMU | VSYS_RTL_CU,
+                        VSYS_RTL_L1, VSYS_RTL_EMU | VSYS_RTL_CU | VSYS_RTL_L1};
+    /* without the L1: shells, EMU, CU, both; with it: shells, EMU, CU, L1,
+     * all three */
+    static const int order0[] = {0, 1, 2, 3, -1}, order1[] = {0, 1, 2, 4, 5, -1};
+    const int *order = base->l1 ? order1 : order0;
+    int j;
     o.rtl = 0;
     {
         vsys_opts c = o; /* the reference: shells, no fault */
@@ -796,9 +1029,10 @@ static int run_system(const vsys_opts *base, const dut_ops *const *duts, int sta
         if (vsys_run(&c, duts, &ref, err, sizeof err) != 0)
             return vbad("system: %s", err);
     }
-    for (s = 0; s < 4; s++) {
+    for (j = 0; order[j] >= 0; j++) {
         char lead[64], same[80];
         unsigned d;
+        s = order[j];
         if (stage >= 0 && s != stage)
             continue;
         o.rtl = rtls[s];
@@ -811,10 +1045,11 @@ static int run_system(const vsys_opts *base, const dut_ops *const *duts, int sta
             snprintf(same, sizeof same, " log DIFFERS from the shells' at line %u", d);
         else
             snprintf(same, sizeof same, s ? " log = shells'" : "");
-        snprintf(lead, sizeof lead, "system %s %s", o.preset, stage_names[s]);
+        snprintf(lead, sizeof lead, "system %s%s %s", o.preset, o.l1 ? "+l1" : "",
+                 stage_names[s]);
         print_res(lead, &r, same);
         fail |= r.viol != 0 || d != 0 || r.timeout;
-        if (log_path && (stage >= 0 || s == 3)) {
+        if (log_path && (stage >= 0 || order[j + 1] < 0)) {
             FILE *f = fopen(log_path, "w");
             if (f == NULL) {
                 vsys_res_free(&r);
@@ -855,6 +1090,10 @@ int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--system") == 0)
             continue;
+        if (strcmp(a, "--l1") == 0) {
+            o.l1 = 1;
+            continue;
+        }
         if (val == NULL)
             return vbad("%s needs a value (see --help)", a);
         i++;
@@ -893,11 +1132,13 @@ int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
             else if (strcmp(val, "cu") == 0)
                 stage = 2;
             else if (strcmp(val, "all") == 0)
-                stage = 3;
+                stage = -2; /* resolved below: with or without the L1 */
+            else if (strcmp(val, "l1") == 0)
+                stage = 4;
             else if (strcmp(val, "staged") == 0)
                 stage = -1;
             else
-                return vbad("--rtl: '%s' is not none, emu, cu, all or staged", val);
+                return vbad("--rtl: '%s' is not none, emu, cu, l1, all or staged", val);
         } else if (strcmp(a, "--fault") == 0) {
             const char *c1 = strchr(val, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
             const char *at = c2 ? strchr(c2 + 1, '@') : NULL;
@@ -928,6 +1169,10 @@ int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
         } else
             return vbad("unknown option '%s' with --system (see --help)", a);
     }
+    if (stage == -2)
+        stage = o.l1 ? 5 : 3;
+    if (stage == 4 && !o.l1)
+        return vbad("--rtl: '%s' needs --l1", "l1");
     if (all) {
         size_t u;
         char cbuf[32], sbuf[32];
@@ -953,6 +1198,14 @@ int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
     if (rc == 2)
         return 2;
     fail |= rc != 0;
+    if (all) { /* and with the L1 between each CU and the L2 */
+        o.l1 = 1;
+        rc = run_system(&o, duts, -1, NULL);
+        fflush(stdout);
+        if (rc == 2)
+            return 2;
+        fail |= rc != 0;
+    }
     printf("%s\n", fail ? "FAIL" : "PASS");
     return fail ? 1 : 0;
 }
@@ -967,7 +1220,9 @@ void stc_tb_help(FILE *f)
             "                   timing shells, then the Verilated EMU, the Verilated CUs, both;\n"
             "                   every event log checked by stc-check and compared with the\n"
             "                   shells' log\n"
-            "  --rtl R          one stage: none, emu, cu, all (default staged: all four)\n"
+            "  --l1             an L1 controller (stc-l1) between each CU and the L2\n"
+            "  --rtl R          one stage: none, emu, cu, l1 (with --l1), all (default staged:\n"
+            "                   shells, EMU, CU, [L1,] all)\n"
             "  --sys-config C   fpga (default, 2 CUs) or default (8 CUs)\n"
             "  --ops N          stores and loads per CU (default 400)\n"
             "  --l2-lat N       L2 round trip (default 20), --msg-lat N (default 2)\n"

@@ -18,11 +18,13 @@
 #include "dut.h"
 
 /* Which unit kinds run as Verilated RTL (the others as timing shells). */
-enum { VSYS_RTL_EMU = 1, VSYS_RTL_CU = 2 };
+enum { VSYS_RTL_EMU = 1, VSYS_RTL_CU = 2, VSYS_RTL_L1 = 4 };
 
 typedef struct {
     const char *preset;   /* configuration of every unit: "fpga" or "default" */
     unsigned rtl;         /* VSYS_RTL_* mask                                  */
+    int l1;               /* 1: an L1 controller (stc-l1) between each CU and
+                             the L2; 0: the CU's ports go to the L2 directly */
     uint64_t seed;        /* stimulus seed                                    */
     unsigned ops;         /* stores + loads per CU                            */
     unsigned l2_lat;      /* L2 round trip (PERF / RD at half of it)          */
@@ -41,6 +43,7 @@ typedef struct {
     uint64_t cycles;
     uint64_t stores, loads, issued, blocked, drained, demands, conflicts;
     uint64_t transitions, sleeps, seb_changes;
+    uint64_t hits, fills, invs, stalls, l1_errs; /* L1 events (l1 = 1)        */
     unsigned final_seb;
     int timeout;
     size_t viol;          /* the checker's violations, +1 on a timeout       */
