@@ -71,6 +71,45 @@ Test(stc_vsys, staged_fpga_pass_and_equal_logs, .timeout = 60)
     }
 }
 
+/* With the L1 between each CU and the L2: shells, EMU RTL, CU RTL, L1 RTL,
+ * all three; the L1 rules now have events (hits, fills, invalidations). */
+Test(stc_vsys, staged_l1_fpga_pass_and_equal_logs, .timeout = 60)
+{
+    static const unsigned masks[] = {VSYS_RTL_EMU, VSYS_RTL_CU, VSYS_RTL_L1,
+                                     VSYS_RTL_EMU | VSYS_RTL_CU | VSYS_RTL_L1};
+    uint64_t seed;
+    for (seed = 1; seed <= 3; seed++) {
+        vsys_opts o;
+        vsys_res ref;
+        unsigned m;
+        vsys_opts_default(&o);
+        o.l1 = 1;
+        o.seed = seed;
+        o.ops = 800;
+        sys(&o, &ref);
+        cr_assert_eq(ref.viol, 0, "seed %llu shells:\n%s", (unsigned long long)seed, ref.check);
+        cr_assert_eq(ref.l1_errs, 0);
+        cr_assert_eq(ref.issued, ref.stores);
+        cr_assert_gt(ref.hits, 100);
+        cr_assert_gt(ref.fills, 50);
+        cr_assert_gt(ref.invs, 50);
+        cr_assert_gt(ref.seb_changes, 0);
+        cr_assert_eq(count(ref.log, " HIT "), ref.hits);
+        cr_assert_eq(count(ref.log, " FILL "), ref.fills);
+        for (m = 0; m < 4; m++) {
+            vsys_res r;
+            o.rtl = masks[m];
+            sys(&o, &r);
+            cr_assert_eq(r.viol, 0, "seed %llu rtl %u:\n%s", (unsigned long long)seed, masks[m],
+                         r.check);
+            cr_assert_str_eq(r.log, ref.log, "seed %llu rtl %u: log differs from the shells'",
+                             (unsigned long long)seed, masks[m]);
+            vsys_res_free(&r);
+        }
+        vsys_res_free(&ref);
+    }
+}
+
 /* The paper's configuration: 8 CUs, BSQ 256/16/2, all Verilated. */
 Test(stc_vsys, default_config_all_rtl, .timeout = 60)
 {
@@ -91,11 +130,33 @@ Test(stc_vsys, default_config_all_rtl, .timeout = 60)
     vsys_res_free(&ref);
 }
 
+Test(stc_vsys, default_config_l1_all_rtl, .timeout = 60)
+{
+    vsys_opts o;
+    vsys_res ref, r;
+    vsys_opts_default(&o);
+    o.preset = "default";
+    o.l1 = 1;
+    o.ops = 150;
+    sys(&o, &ref);
+    o.rtl = VSYS_RTL_EMU | VSYS_RTL_CU | VSYS_RTL_L1;
+    sys(&o, &r);
+    cr_assert_eq(r.viol, 0, "%s", r.check);
+    cr_assert_gt(r.hits, 10);
+    cr_assert_gt(r.fills, 10);
+    cr_assert_str_eq(r.log, ref.log);
+    vsys_res_free(&r);
+    vsys_res_free(&ref);
+}
+
+static int with_l1;
+
 static void broken(const char *blk, const char *port, uint64_t val, uint64_t from, unsigned rtl,
                    vsys_res *r)
 {
     vsys_opts o;
     vsys_opts_default(&o);
+    o.l1 = with_l1;
     o.ops = 400;
     o.max_cycles = 20000;
     o.rtl = rtl;
@@ -150,6 +211,44 @@ Test(stc_vsys_fault, emu_wrong_epochs_caught, .timeout = 30)
     vsys_res_free(&r);
 }
 
+/* A Verilated L1 that reports every response as installed (Data_E lines
+ * of current bands kept): fills of current bands, then a CER with them. */
+Test(stc_vsys_fault, l1_installs_current_band_caught, .timeout = 30)
+{
+    vsys_res r;
+    with_l1 = 1;
+    broken("l1_0", "ev_to_o", 1, 300, VSYS_RTL_L1, &r);
+    with_l1 = 0;
+    cr_assert_gt(count(r.check, "VIOL ER1 "), 0, "%s", r.check);
+    cr_assert_gt(count(r.check, "VIOL sweep "), 0, "%s", r.check);
+    vsys_res_free(&r);
+}
+
+/* A Verilated L1 that never finishes a ChangeEpoch: its CU keeps the old
+ * epochs while the other moves on. */
+Test(stc_vsys_fault, l1_change_never_done_caught, .timeout = 30)
+{
+    vsys_res r;
+    with_l1 = 1;
+    broken("l1_1", "chg_done_o", 0, 300, VSYS_RTL_L1, &r);
+    with_l1 = 0;
+    cr_assert_gt(count(r.check, "VIOL ER3 "), 0, "%s", r.check);
+    cr_assert_eq(r.timeout, 1);
+    vsys_res_free(&r);
+}
+
+/* A Verilated L1 whose event kind is stuck at T: its INV events read as
+ * transitions, so lines it dropped are hit (the hit rule), and stale. */
+Test(stc_vsys_fault, l1_event_kind_stuck_caught, .timeout = 30)
+{
+    vsys_res r;
+    with_l1 = 1;
+    broken("l1_0", "ev_kind_o", 0, 400, VSYS_RTL_L1 | VSYS_RTL_CU, &r);
+    with_l1 = 0;
+    cr_assert_gt(count(r.check, "VIOL hit ") + count(r.check, "VIOL stale "), 0, "%s", r.check);
+    vsys_res_free(&r);
+}
+
 /* A fault no rule sees (the BLK report of CU 0 lost: the store still waits
  * in the BSQ and drains) passes the checker; the comparison with the
  * shells' log catches it. */
@@ -183,6 +282,12 @@ Test(stc_vsys_tools, tb_stc_system, .timeout = 60)
     cr_assert_eq(count(out, "log = shells'"), 3, "%s", out);
     cr_assert(strstr(out, "\nPASS\n") != NULL);
     free(out);
+    cr_assert_eq(run("./tb_stc --system --l1 > build/t_stc_vsys_l1.out"), 0);
+    out = slurp("build/t_stc_vsys_l1.out");
+    cr_assert_eq(count(out, "RESULT PASS"), 5, "%s", out);
+    cr_assert_eq(count(out, "log = shells'"), 4, "%s", out);
+    cr_assert(strstr(out, "system fpga+l1 EMU+CU+L1 RTL: l1 hits=") != NULL, "%s", out);
+    free(out);
     cr_assert_eq(run("./tb_stc --system --rtl cu --fault cu0:rdy_valid_o:1@500 "
                      "--max-cycles 5000 > build/t_stc_vsys_f.out"), 1);
     out = slurp("build/t_stc_vsys_f.out");
@@ -203,11 +308,27 @@ Test(stc_vsys_tools, bad_options)
     {
         char *o = slurp("build/t_stc_vsys_b.out"), *e = slurp("build/t_stc_vsys_b.err");
         cr_assert_str_eq(o, "");
-        cr_assert_str_eq(e, "tb_stc: --rtl: 'foo' is not none, emu, cu, all or staged\n");
+        cr_assert_str_eq(e, "tb_stc: --rtl: 'foo' is not none, emu, cu, l1, all or staged\n");
         free(o), free(e);
     }
     cr_assert_eq(run("./tb_stc --system --fault cu9:rdy_valid_o:1 >/dev/null 2>&1"), 2);
     cr_assert_eq(run("./tb_stc --system --fault cu0:nope_o:1 >/dev/null 2>&1"), 2);
     cr_assert_eq(run("./tb_stc --system --ops 0 >/dev/null 2>&1"), 2);
     cr_assert_eq(run("./tb_stc --system --sys-config big >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_stc --system --rtl l1 >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_stc --system --fault l1_0:ev_to_o:1 >/dev/null 2>&1"), 2);
+}
+
+/* ./tb_stc without options: every unit's lockstep bench, then the system
+ * without and with the L1. */
+Test(stc_vsys_tools, tb_stc_everything, .timeout = 60)
+{
+    char *out;
+    cr_assert_eq(run("./tb_stc --cycles 20000 > build/t_stc_vsys_all.out"), 0);
+    out = slurp("build/t_stc_vsys_all.out");
+    cr_assert(strstr(out, "== stc-l1\n") && strstr(out, "== stc-cu\n") &&
+              strstr(out, "== stc-emu\n"), "%s", out);
+    cr_assert_eq(count(out, "RESULT PASS"), 4 + 5, "%s", out);
+    cr_assert(strstr(out, "\nPASS\n") != NULL);
+    free(out);
 }
