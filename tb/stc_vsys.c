@@ -39,13 +39,16 @@ void vsys_opts_default(vsys_opts *o)
     o->l2_lat = 20;
     o->msg_lat = 2;
     o->max_cycles = 100000;
+    o->capture_blk = -1;
 }
 
 void vsys_res_free(vsys_res *r)
 {
     free(r->log);
     free(r->check);
+    free(r->hash);
     r->log = r->check = NULL;
+    r->hash = NULL;
 }
 
 /* ------------------------------------------------------------ blocks -- */
@@ -274,6 +277,7 @@ typedef struct {
     unsigned last_phase;
     FILE *log;
     vsys_res *r;
+    size_t hcap;
 } vsys;
 
 enum { L2_PERF, L2_RD, L2_RDF, L2_DATA, L2_WA };
@@ -382,6 +386,52 @@ static int quiet(const vsys *s)
             return 0;
     }
     return 1;
+}
+
+static blk *blk_at(vsys *s, unsigned i)
+{
+    return i == 0 ? &s->emu : i <= s->k ? &s->cu[i - 1] : &s->l1[i - 1 - s->k];
+}
+
+static uint64_t fnv(uint64_t h, const uint64_t *w, unsigned n)
+{
+    unsigned i, j;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < 8; j++)
+            h = (h ^ ((w[i] >> (8 * j)) & 0xff)) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The port values of this cycle (after evaluation): hashes, capture. */
+static int port_record(vsys *s)
+{
+    const vsys_opts *o = s->o;
+    vsys_res *r = s->r;
+    unsigned i, nb = r->nblk;
+    if (o->port_hash) {
+        if ((s->t + 1) * nb > s->hcap) {
+            size_t nc = s->hcap ? 2 * s->hcap : 4096 * nb;
+            uint64_t *nh = realloc(r->hash, nc * sizeof *nh);
+            if (nh == NULL)
+                return -1;
+            r->hash = nh;
+            s->hcap = nc;
+        }
+        for (i = 0; i < nb; i++) {
+            blk *b = blk_at(s, i);
+            uint64_t h = fnv(0xcbf29ce484222325ULL, b->in, b->l.in_words);
+            /* outputs out of reset only (unreset state differs) */
+            r->hash[s->t * nb + i] = s->t >= VSYS_RESET ? fnv(h, b->out, b->l.out_words) : h;
+        }
+    }
+    if (o->capture_blk >= 0 && s->t == o->capture_cycle && (unsigned)o->capture_blk < nb) {
+        blk *b = blk_at(s, (unsigned)o->capture_blk);
+        r->captured = 1;
+        r->cap_l = b->l;
+        memcpy(r->cap_in, b->in, b->l.in_words * sizeof *b->in);
+        memcpy(r->cap_out, b->out, b->l.out_words * sizeof *b->out);
+    }
+    return 0;
 }
 
 /* The L1 of CU k after its evaluation: requests and ChangeEpoch taken,
@@ -568,6 +618,8 @@ static int cycle(vsys *s)
             blk_eval(&s->l1[k], t, o);
     }
 
+    if (o->port_hash || o->capture_blk >= 0)
+        err |= port_record(s);
     if (live) {
         unsigned n1 = s->n, ph;
         /* ---- the L2: stores perform and loads read at half the round trip */
@@ -839,6 +891,9 @@ int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *
             goto out;
         }
     }
+    r->nblk = 1 + s->k * (o->l1 ? 2u : 1u);
+    for (i = 0; i < r->nblk; i++)
+        snprintf(r->blk_names[i], sizeof r->blk_names[i], "%s", blk_at(s, i)->name);
     /* written words: bands 0..3 at the initial SEB, two rows above the band
      * field (conflicts that move SEB up), four words each; read-only: bands
      * 5 and 6 (their words are 0 forever) */
@@ -937,6 +992,82 @@ out:
     free(s->l2.v);
     free(s);
     return rc;
+}
+
+int vsys_lockstep(const vsys_opts *o, const dut_ops *const *duts, uint64_t *cycles, char *msg,
+                  size_t len)
+{
+    vsys_opts a = *o, b = *o;
+    vsys_res ra, rb;
+    uint64_t n, t;
+    unsigned i, nb;
+    int k, rc = 0;
+    a.rtl = 0;
+    a.fault_blk = a.fault_port = NULL;
+    a.port_hash = b.port_hash = 1;
+    a.capture_blk = b.capture_blk = -1;
+    if (vsys_run(&a, duts, &ra, msg, len) != 0)
+        return -1;
+    if (vsys_run(&b, duts, &rb, msg, len) != 0) {
+        vsys_res_free(&ra);
+        return -1;
+    }
+    nb = ra.nblk;
+    n = ra.cycles < rb.cycles ? ra.cycles : rb.cycles;
+    *cycles = n;
+    for (t = 0; t < n; t++)
+        for (i = 0; i < nb; i++)
+            if (ra.hash[t * nb + i] != rb.hash[t * nb + i])
+                goto differ;
+    if (ra.cycles != rb.cycles) {
+        snprintf(msg, len, "the shells' system ran %llu cycles, this one %llu",
+                 (unsigned long long)ra.cycles, (unsigned long long)rb.cycles);
+        rc = 1;
+    }
+    vsys_res_free(&ra);
+    vsys_res_free(&rb);
+    return rc;
+differ:
+    *cycles = t;
+    snprintf(msg, len, "cycle %llu %s: ports differ", (unsigned long long)t, ra.blk_names[i]);
+    vsys_res_free(&ra);
+    vsys_res_free(&rb);
+    /* run both again to that cycle and name the first port */
+    a.port_hash = b.port_hash = 0;
+    a.capture_blk = b.capture_blk = (int)i;
+    a.capture_cycle = b.capture_cycle = t;
+    a.max_cycles = b.max_cycles = t + 1;
+    if (vsys_run(&a, duts, &ra, msg, len) != 0)
+        return -1;
+    if (vsys_run(&b, duts, &rb, msg, len) != 0) {
+        vsys_res_free(&ra);
+        return -1;
+    }
+    if (ra.captured && rb.captured) {
+        unsigned wi = 1, wo = 0;
+        if (ra.cap_in[0] != rb.cap_in[0])
+            snprintf(msg, len, "cycle %llu %s: rst_ni differs", (unsigned long long)t,
+                     ra.blk_names[i]);
+        for (k = 0; k < ra.cap_l.n; k++) {
+            const port_t *p = &ra.cap_l.p[k];
+            unsigned nw = UNIT_WORDS(p->width);
+            const uint64_t *x = p->dir == PORT_IN ? ra.cap_in + wi : ra.cap_out + wo;
+            const uint64_t *y = p->dir == PORT_IN ? rb.cap_in + wi : rb.cap_out + wo;
+            if (p->dir == PORT_IN)
+                wi += nw;
+            else
+                wo += nw;
+            if (memcmp(x, y, nw * sizeof *x) != 0) {
+                snprintf(msg, len, "MISMATCH cycle %llu %s port %s: shells' system 0x%llx, this "
+                         "one 0x%llx", (unsigned long long)t, ra.blk_names[i], p->name,
+                         (unsigned long long)x[0], (unsigned long long)y[0]);
+                break;
+            }
+        }
+    }
+    vsys_res_free(&ra);
+    vsys_res_free(&rb);
+    return 1;
 }
 
 /* ------------------------------------------------------ ./tb_stc hook -- */
@@ -1049,6 +1180,20 @@ static int run_system(const vsys_opts *base, const dut_ops *const *duts, int sta
                  stage_names[s]);
         print_res(lead, &r, same);
         fail |= r.viol != 0 || d != 0 || r.timeout;
+        if (s) { /* and every port of every block, every cycle */
+            uint64_t n;
+            int lr = vsys_lockstep(&o, duts, &n, err, sizeof err);
+            if (lr < 0) {
+                vsys_res_free(&r);
+                vsys_res_free(&ref);
+                return vbad("system: %s", err);
+            }
+            if (lr == 0)
+                printf("%s: ports = shells' in all %" PRIu64 " cycles\n", lead, n);
+            else
+                printf("%s: %s\n", lead, err);
+            fail |= lr != 0;
+        }
         if (log_path && (stage >= 0 || order[j + 1] < 0)) {
             FILE *f = fopen(log_path, "w");
             if (f == NULL) {

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "dut.h"
+#include "unit.h"
 
 /* Which unit kinds run as Verilated RTL (the others as timing shells). */
 enum { VSYS_RTL_EMU = 1, VSYS_RTL_CU = 2, VSYS_RTL_L1 = 4 };
@@ -35,6 +36,13 @@ typedef struct {
      * fault_val. NULL: none. */
     const char *fault_blk, *fault_port;
     uint64_t fault_val, fault_from;
+    /* Port comparison: every cycle, a hash of every block's port values
+     * (inputs with rst_ni, then outputs) goes to vsys_res.hash; at cycle
+     * capture_cycle (when capture_blk >= 0) the values of block capture_blk
+     * (0 EMU, then per CU k: 1 + k the CU, 1 + K + k its L1) are kept. */
+    int port_hash;
+    int capture_blk;
+    uint64_t capture_cycle;
 } vsys_opts;
 
 void vsys_opts_default(vsys_opts *o);
@@ -49,6 +57,12 @@ typedef struct {
     size_t viol;          /* the checker's violations, +1 on a timeout       */
     char *log;            /* the event log (malloc'ed)                       */
     char *check;          /* the checker's output (VIOL lines, RESULT)       */
+    uint64_t *hash;       /* port_hash: nblk hashes per cycle                */
+    unsigned nblk;
+    char blk_names[65][16];
+    int captured;         /* capture: the block's ports at capture_cycle     */
+    unit_layout cap_l;
+    uint64_t cap_in[UNIT_PORTS_MAX * 4], cap_out[UNIT_PORTS_MAX * 4];
 } vsys_res;
 
 /* Runs the system. 0 (res filled, the verdict in res->viol), or -1 with a
@@ -56,6 +70,13 @@ typedef struct {
  * NULL when rtl is 0. */
 int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *err, size_t len);
 void vsys_res_free(vsys_res *r);
+
+/* Port lockstep of the system of o (o->rtl) against the all-shell system
+ * (no fault there): both run with port hashes; at the first cycle where a
+ * block's port values differ, both are run again to that cycle to name the
+ * port. 0 equal (*cycles compared), 1 differ (msg), -1 error (msg). */
+int vsys_lockstep(const vsys_opts *o, const dut_ops *const *duts, uint64_t *cycles, char *msg,
+                  size_t len);
 
 /* ./tb_stc's family hook (tb/tb_main.c) and its --help lines. */
 int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
