@@ -30,6 +30,18 @@ static unsigned count(const char *s, const char *key)
     return n;
 }
 
+static uint64_t r_cycles_of(const vsys_res *r) { return r->cycles; }
+
+/* Every port of every block equal to the shells' system in every cycle. */
+static void lockstep_equal(const vsys_opts *o, uint64_t cycles)
+{
+    char msg[300];
+    uint64_t n;
+    int rc = vsys_lockstep(o, stc_duts, &n, msg, sizeof msg);
+    cr_assert_eq(rc, 0, "rtl %u: %s", o->rtl, msg);
+    cr_assert_eq(n, cycles);
+}
+
 /* Shells, EMU RTL, CU RTL, both, on seeds 1-3: the checker passes on every
  * log, every log equals the shells' byte for byte, and the run exercises
  * blocking, draining, demands, conflicts and SEB changes. */
@@ -66,6 +78,7 @@ Test(stc_vsys, staged_fpga_pass_and_equal_logs, .timeout = 60)
             cr_assert_str_eq(r.log, ref.log, "seed %llu rtl %u: log differs from the shells'",
                              (unsigned long long)seed, m);
             vsys_res_free(&r);
+            lockstep_equal(&o, r_cycles_of(&ref));
         }
         vsys_res_free(&ref);
     }
@@ -105,6 +118,7 @@ Test(stc_vsys, staged_l1_fpga_pass_and_equal_logs, .timeout = 60)
             cr_assert_str_eq(r.log, ref.log, "seed %llu rtl %u: log differs from the shells'",
                              (unsigned long long)seed, masks[m]);
             vsys_res_free(&r);
+            lockstep_equal(&o, r_cycles_of(&ref));
         }
         vsys_res_free(&ref);
     }
@@ -270,6 +284,38 @@ Test(stc_vsys_fault, blocked_flag_lost_seen_by_log_compare, .timeout = 30)
     vsys_res_free(&ref);
 }
 
+/* Port faults no rule and no log line sees are named by the port lockstep
+ * at their first cycle: an L1's pw_o (the composition does not read it). */
+Test(stc_vsys_fault, port_lockstep_names_the_port, .timeout = 30)
+{
+    vsys_opts o;
+    char msg[300];
+    uint64_t n;
+    vsys_res r;
+    vsys_opts_default(&o);
+    o.l1 = 1;
+    o.rtl = VSYS_RTL_L1;
+    o.fault_blk = "l1_0";
+    o.fault_port = "pw_o";
+    o.fault_val = 0;
+    o.fault_from = 200;
+    sys(&o, &r);
+    cr_assert_eq(r.viol, 0, "%s", r.check); /* the checker cannot see it */
+    vsys_res_free(&r);
+    cr_assert_eq(vsys_lockstep(&o, stc_duts, &n, msg, sizeof msg), 1);
+    cr_assert_eq(n, 200);
+    cr_assert(strstr(msg, "MISMATCH cycle 200 l1_0 port pw_o: shells' system 0x") != NULL, "%s",
+              msg);
+    o.l1 = 0;
+    o.rtl = VSYS_RTL_CU;
+    o.fault_blk = "cu1";
+    o.fault_port = "st_blocked_o";
+    o.fault_from = 0;
+    cr_assert_eq(vsys_lockstep(&o, stc_duts, &n, msg, sizeof msg), 1);
+    cr_assert(strstr(msg, "cu1 port st_blocked_o: shells' system 0x1, this one 0x0") != NULL, "%s",
+              msg);
+}
+
 /* ./tb_stc --system: the staged runs and the verdict; a broken unit makes
  * it exit 1; bad options exit 2 with one line. */
 Test(stc_vsys_tools, tb_stc_system, .timeout = 60)
@@ -280,12 +326,14 @@ Test(stc_vsys_tools, tb_stc_system, .timeout = 60)
     cr_assert(out != NULL);
     cr_assert_eq(count(out, "RESULT PASS"), 4, "%s", out);
     cr_assert_eq(count(out, "log = shells'"), 3, "%s", out);
+    cr_assert_eq(count(out, "ports = shells' in all"), 3, "%s", out);
     cr_assert(strstr(out, "\nPASS\n") != NULL);
     free(out);
     cr_assert_eq(run("./tb_stc --system --l1 > build/t_stc_vsys_l1.out"), 0);
     out = slurp("build/t_stc_vsys_l1.out");
     cr_assert_eq(count(out, "RESULT PASS"), 5, "%s", out);
     cr_assert_eq(count(out, "log = shells'"), 4, "%s", out);
+    cr_assert_eq(count(out, "ports = shells' in all"), 4, "%s", out);
     cr_assert(strstr(out, "system fpga+l1 EMU+CU+L1 RTL: l1 hits=") != NULL, "%s", out);
     free(out);
     cr_assert_eq(run("./tb_stc --system --rtl cu --fault cu0:rdy_valid_o:1@500 "
