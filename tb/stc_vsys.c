@@ -1314,6 +1314,12 @@ int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
         } else
             return vbad("unknown option '%s' with --system (see --help)", a);
     }
+    if (log_path) { /* a bad path before any output */
+        FILE *f = fopen(log_path, "w");
+        if (f == NULL)
+            return vbad("--log: cannot write '%s'", log_path);
+        fclose(f);
+    }
     if (stage == -2)
         stage = o.l1 ? 5 : 3;
     if (stage == 4 && !o.l1)
@@ -1359,12 +1365,12 @@ void stc_tb_help(FILE *f)
 {
     fprintf(f,
             "without options: every unit of the family in lockstep (200000 cycles each, --cycles\n"
-            "and --seed apply), then the system staged as with --system\n"
+            "and --seed apply), then the system staged as with --system, then with --l1\n"
             "the system (docs/stc.md \"Verilated system\"; the system only):\n"
             "  --system         the EMU and the per-CU epoch logic (BSQ inline) at their ports,\n"
             "                   timing shells, then the Verilated EMU, the Verilated CUs, both;\n"
             "                   every event log checked by stc-check and compared with the\n"
-            "                   shells' log\n"
+            "                   shells' log, every port of every block with the shells' system\n"
             "  --l1             an L1 controller (stc-l1) between each CU and the L2\n"
             "  --rtl R          one stage: none, emu, cu, l1 (with --l1), all (default staged:\n"
             "                   shells, EMU, CU, [L1,] all)\n"
@@ -1372,8 +1378,9 @@ void stc_tb_help(FILE *f)
             "  --ops N          stores and loads per CU (default 400)\n"
             "  --l2-lat N       L2 round trip (default 20), --msg-lat N (default 2)\n"
             "  --max-cycles N   end the run there (default 100000)\n"
-            "  --fault B:P:V[@C] force output port P of block B (emu, cu0, cu1, ...) to V from\n"
-            "                   cycle C on (a broken unit; the checker must catch it)\n"
+            "  --fault B:P:V[@C] force output port P of block B (emu, cu0, ..., l1_0, ...) to V\n"
+            "                   from"
+            " cycle C on (a broken unit; the checks must catch it)\n"
             "  --log FILE       write the event log of the last run (spec 7.4)\n"
             "  --seed N         stimulus seed (default 1)\n");
 }

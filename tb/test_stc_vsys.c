@@ -364,6 +364,13 @@ Test(stc_vsys_tools, bad_options)
     cr_assert_eq(run("./tb_stc --system --ops 0 >/dev/null 2>&1"), 2);
     cr_assert_eq(run("./tb_stc --system --sys-config big >/dev/null 2>&1"), 2);
     cr_assert_eq(run("./tb_stc --system --rtl l1 >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_stc --system --log /nonexistent-dir/x.log > build/t_stc_vsys_b.out "
+                     "2>/dev/null"), 2);
+    {
+        char *o = slurp("build/t_stc_vsys_b.out");
+        cr_assert_str_eq(o, "");
+        free(o);
+    }
     cr_assert_eq(run("./tb_stc --system --fault l1_0:ev_to_o:1 >/dev/null 2>&1"), 2);
 }
 
