@@ -40,6 +40,7 @@ void vsys_opts_default(vsys_opts *o)
     o->msg_lat = 2;
     o->max_cycles = 100000;
     o->capture_blk = -1;
+    o->slow_cu = -1;
 }
 
 void vsys_res_free(vsys_res *r)
@@ -66,10 +67,10 @@ typedef struct {
     int fault_port;                 /* port index forced, -1 none            */
 } blk;
 
-static int blk_open(blk *b, const char *unit, const char *preset, int rtl,
+static int blk_open(blk *b, const char *unit, const char *preset, const char *extra, int rtl,
                     const dut_ops *const *duts, unsigned seed, char *err, size_t len)
 {
-    char args[64];
+    char args[300];
     unsigned wi = 1, wo = 0;
     int k;
     memset(b, 0, sizeof *b);
@@ -84,7 +85,12 @@ static int blk_open(blk *b, const char *unit, const char *preset, int rtl,
         snprintf(err, len, "out of memory");
         return -1;
     }
-    snprintf(args, sizeof args, "--config %s", preset);
+    snprintf(args, sizeof args, "--config %s %s", preset, extra ? extra : "");
+    if (rtl && extra && *extra) {
+        snprintf(err, len, "%s: options beyond the preset ('%s') apply to timing shells only",
+                 unit, extra);
+        return -1;
+    }
     if (unit_cfg_parse_str(b->u, b->cfg, args, err, len) != 0 ||
         unit_layout_of(b->u, b->cfg, &b->l, err, len) != 0)
         return -1;
@@ -228,6 +234,20 @@ static int q_push(queue *q, const item *it)
 /* The head when it is due at cycle t, else NULL. */
 static item *q_due(queue *q, uint64_t t) { return q->n && q->v[q->head].due <= t ? &q->v[q->head] : NULL; }
 static void q_pop(queue *q) { q->head++, q->n--; }
+/* The oldest item due at cycle t anywhere in the queue, taken out into *it
+ * (the L2's responses are not in due order: --slow-cu). 1, or 0. */
+static int q_take_due(queue *q, uint64_t t, item *it)
+{
+    size_t i;
+    for (i = 0; i < q->n; i++)
+        if (q->v[q->head + i].due <= t) {
+            *it = q->v[q->head + i];
+            memmove(&q->v[q->head + i], &q->v[q->head + i + 1], (q->n - i - 1) * sizeof *q->v);
+            q->n--;
+            return 1;
+        }
+    return 0;
+}
 
 /* --------------------------------------------------------------- rng -- */
 
@@ -260,6 +280,8 @@ typedef struct {
                                    the RTL does not hold)                   */
     uint32_t lcopy[VSYS_RPOOL / 4][4], lfill[VSYS_RPOOL / 4][4];
     uint64_t lcer;              /* the ChangeEpoch the L1 took              */
+    unsigned sp;                /* next script operation to look at         */
+    unsigned ld_in;             /* loads the CU took and has not passed on  */
     uint32_t lseb;
 } vcu;
 
@@ -353,6 +375,29 @@ static void cu_out_add(vcu *c, uint64_t a, uint32_t v)
 static void stimulus(vsys *s)
 {
     unsigned k;
+    if (s->o->script) {
+        for (k = 0; k < s->k; k++) {
+            vcu *c = &s->c[k];
+            const struct vsys_op *op;
+            while (c->sp < s->o->n_script && s->o->script[c->sp].cu != k)
+                c->sp++;
+            if (c->sp >= s->o->n_script || c->st_v || c->ld_v)
+                continue;
+            op = &s->o->script[c->sp];
+            if (op->cycle > s->t || (op->store && cu_out_has(c, op->addr)))
+                continue;
+            if (op->store) {
+                c->st_v = 1;
+                c->st_a = op->addr;
+            } else {
+                c->ld_v = 1;
+                c->ld_a = op->addr;
+            }
+            c->ops_left--;
+            c->sp++;
+        }
+        return;
+    }
     for (k = 0; k < s->k; k++) {
         vcu *c = &s->c[k];
         uint64_t r1 = rnd(&s->rng), r2 = rnd(&s->rng), r3 = rnd(&s->rng);
@@ -380,7 +425,7 @@ static int quiet(const vsys *s)
         return 0;
     for (k = 0; k < s->k; k++) {
         const vcu *c = &s->c[k];
-        if (c->ops_left || c->st_v || c->ld_v || c->nout || c->dem.n || c->conf.n ||
+        if (c->ops_left || c->st_v || c->ld_v || c->ld_in || c->nout || c->dem.n || c->conf.n ||
             c->rdy.n || c->done.n || c->prep.n || c->chg.n || c->wa.n || c->req.n || c->infl.n ||
             c->l1chg.n)
             return 0;
@@ -623,8 +668,8 @@ static int cycle(vsys *s)
     if (live) {
         unsigned n1 = s->n, ph;
         /* ---- the L2: stores perform and loads read at half the round trip */
-        item *l;
-        while ((l = q_due(&s->l2, t)) != NULL) {
+        item lv, *l = &lv;
+        while (q_take_due(&s->l2, t, &lv)) {
             unsigned i = mem_idx(s, l->addr);
             if (l->kind == L2_PERF) {
                 s->mem[i] = l->value;
@@ -652,7 +697,8 @@ static int cycle(vsys *s)
                 for (j = 0; j < 4; j++)
                     s->c[l->cu].lfill[li][j] = s->mem[li * 4 + j];
                 memset(&it, 0, sizeof it);
-                it.due = t + o->l2_lat - o->l2_lat / 2;
+                it.due = t + o->l2_lat - o->l2_lat / 2 +
+                         ((int)l->cu == o->slow_cu ? o->slow_d : 0);
                 it.addr = l->addr >> s->lbits << s->lbits;
                 it.cu = l->cu;
                 it.kind = L2_DATA;
@@ -661,7 +707,6 @@ static int cycle(vsys *s)
                 fprintf(s->log, "%" PRIu64 " RD %u 0x%" PRIx64 " %" PRIu32 "\n", t, l->cu,
                         l->addr, s->mem[i]);
             }
-            q_pop(&s->l2);
         }
         /* ---- the write acks taken this cycle */
         for (k = 0; k < s->k; k++) {
@@ -777,9 +822,11 @@ static int cycle(vsys *s)
         issued:
             if (c->ld_v && oget(b, "ld_ready_o")) {
                 c->ld_v = 0;
+                c->ld_in++;
                 s->r->loads++;
             }
             if (oget(b, "ldr_valid_o")) {
+                c->ld_in--;
                 memset(&it, 0, sizeof it);
                 it.due = t + o->l2_lat / 2;
                 it.addr = oget(b, "ldr_addr_o");
@@ -839,7 +886,7 @@ int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *
     }
     s->o = o;
     s->r = r;
-    if (blk_open(&s->emu, "stc-emu", o->preset, (o->rtl & VSYS_RTL_EMU) != 0, duts, 1, err,
+    if (blk_open(&s->emu, "stc-emu", o->preset, NULL, (o->rtl & VSYS_RTL_EMU) != 0, duts, 1, err,
                  len) != 0)
         goto out;
     ec = s->emu.cfg;
@@ -854,12 +901,12 @@ int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *
     }
     snprintf(s->emu.name, sizeof s->emu.name, "emu");
     for (k = 0; k < s->k; k++) {
-        if (blk_open(&s->cu[k], "stc-cu", o->preset, (o->rtl & VSYS_RTL_CU) != 0, duts, k + 2,
+        if (blk_open(&s->cu[k], "stc-cu", o->preset, NULL, (o->rtl & VSYS_RTL_CU) != 0, duts, k + 2,
                      err, len) != 0)
             goto out;
         snprintf(s->cu[k].name, sizeof s->cu[k].name, "cu%u", k);
         if (o->l1) {
-            if (blk_open(&s->l1[k], "stc-l1", o->preset, (o->rtl & VSYS_RTL_L1) != 0, duts,
+            if (blk_open(&s->l1[k], "stc-l1", o->preset, o->l1_opts, (o->rtl & VSYS_RTL_L1) != 0, duts,
                          k + 40, err, len) != 0)
                 goto out;
             snprintf(s->l1[k].name, sizeof s->l1[k].name, "l1_%u", k);
@@ -871,6 +918,11 @@ int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *
             }
         }
         s->c[k].ops_left = o->ops;
+        if (o->script) {
+            s->c[k].ops_left = 0;
+            for (i = 0; i < o->n_script; i++)
+                s->c[k].ops_left += o->script[i].cu == k;
+        }
     }
     if (o->fault_blk && o->fault_port) {
         blk *fb = strcmp(o->fault_blk, "emu") == 0 ? &s->emu : NULL;
@@ -1309,6 +1361,18 @@ int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
             fport[c2 - c1 - 1] = '\0';
             o.fault_blk = fblk;
             o.fault_port = fport;
+        } else if (strcmp(a, "--slow-cu") == 0) {
+            char *end;
+            unsigned long c = strtoul(val, &end, 10), d;
+            if (end == val || *end != ':' || end[1] == '\0' || end[1] == '-' || c >= VSYS_CUS_MAX)
+                return vbad("--slow-cu: '%s' is not C:D (a CU and a delay)", val);
+            d = strtoul(end + 1, &end, 10);
+            if (*end || d > 100000)
+                return vbad("--slow-cu: '%s' is not C:D (a CU and a delay)", val);
+            o.slow_cu = (int)c;
+            o.slow_d = (unsigned)d;
+        } else if (strcmp(a, "--l1-opt") == 0) {
+            o.l1_opts = val;
         } else if (strcmp(a, "--log") == 0) {
             log_path = val;
         } else
@@ -1381,6 +1445,9 @@ void stc_tb_help(FILE *f)
             "  --fault B:P:V[@C] force output port P of block B (emu, cu0, ..., l1_0, ...) to V\n"
             "                   from"
             " cycle C on (a broken unit; the checks must catch it)\n"
+            "  --slow-cu C:D    load responses to CU C D cycles later (with --l1)\n"
+            "  --l1-opt \"OPTS\"  more options of the L1 (timing shells only: --rtl none),\n"
+            "                   e.g. \"--no-poison\" (specification S1)\n"
             "  --log FILE       write the event log of the last run (spec 7.4)\n"
             "  --seed N         stimulus seed (default 1)\n");
 }

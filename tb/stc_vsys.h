@@ -40,6 +40,16 @@ typedef struct {
      * (inputs with rst_ni, then outputs) goes to vsys_res.hash; at cycle
      * capture_cycle (when capture_blk >= 0) the values of block capture_blk
      * (0 EMU, then per CU k: 1 + k the CU, 1 + K + k its L1) are kept. */
+    int slow_cu;          /* load responses (line data) to this CU take
+                             slow_d cycles longer (-1: none)                  */
+    unsigned slow_d;
+    const char *l1_opts;  /* more generator options of the L1 (timing shells
+                             only, e.g. "--no-poison"); NULL: the preset     */
+    /* Directed stimulus (instead of the random one): n_script operations
+     * in cycle order; each is presented at its CU's port from its cycle on,
+     * after the CU's previous one of the script. */
+    const struct vsys_op { uint64_t cycle; unsigned cu; int store; uint64_t addr; } *script;
+    unsigned n_script;
     int port_hash;
     int capture_blk;
     uint64_t capture_cycle;
