@@ -23,3 +23,5 @@ stc_SWEEP += tb/stc-cu_sweep.txt
 stc_TB_CPPFLAGS := -DTB_FAMILY_HOOK=stc_tb_hook -DTB_FAMILY_HELP=stc_tb_help
 tb_stc: $(B)/obj/tb/stc_vsys.o
 $(B)/test_all: $(B)/obj/tb/stc_vsys.o
+# the hook flags are compiled into tb_stc.o: rebuild it when they change
+$(B)/obj/tb/tb_stc.o: mk/stc.mk

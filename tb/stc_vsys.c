@@ -1388,6 +1388,9 @@ int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
         stage = o.l1 ? 5 : 3;
     if (stage == 4 && !o.l1)
         return vbad("--rtl: '%s' needs --l1", "l1");
+    if (o.l1_opts && (!o.l1 || stage < 0 || stage >= 4))
+        return vbad("--l1-opt: '%s' needs --l1 and timing-shell L1s (--rtl none, emu or cu)",
+                    o.l1_opts);
     if (all) {
         size_t u;
         char cbuf[32], sbuf[32];

@@ -364,6 +364,17 @@ Test(stc_vsys_tools, bad_options)
     cr_assert_eq(run("./tb_stc --system --ops 0 >/dev/null 2>&1"), 2);
     cr_assert_eq(run("./tb_stc --system --sys-config big >/dev/null 2>&1"), 2);
     cr_assert_eq(run("./tb_stc --system --rtl l1 >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_stc --system --slow-cu 1 >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_stc --system --slow-cu x:5 >/dev/null 2>&1"), 2);
+    cr_assert_eq(run("./tb_stc --system --l1 --rtl all --l1-opt --no-poison > "
+                     "build/t_stc_vsys_b.out 2> build/t_stc_vsys_b.err"), 2);
+    {
+        char *o = slurp("build/t_stc_vsys_b.out"), *e = slurp("build/t_stc_vsys_b.err");
+        cr_assert_str_eq(o, "");
+        cr_assert_str_eq(e, "tb_stc: --l1-opt: '--no-poison' needs --l1 and timing-shell L1s "
+                            "(--rtl none, emu or cu)\n");
+        free(o), free(e);
+    }
     cr_assert_eq(run("./tb_stc --system --log /nonexistent-dir/x.log > build/t_stc_vsys_b.out "
                      "2>/dev/null"), 2);
     {
