@@ -17,3 +17,11 @@ stc_MODS += stc_cu_default stc_cu_fpga
 stc_SWEEP += tb/stc-cu_sweep.txt
 # stc-system and stc-check: model-only tools (cmodel/units.def TOOL, no RTL);
 # their Criterion suites stc_check and stc_system are in tb/test_stc_system.c
+# Verilated system (tb/stc_vsys.c): ./tb_stc runs every unit's lockstep bench,
+# then the port-level system with timing shells and Verilated units substituted
+# (--system: the system only); the Criterion suites stc_vsys* in tb/test_stc_vsys.c
+stc_TB_CPPFLAGS := -DTB_FAMILY_HOOK=stc_tb_hook -DTB_FAMILY_HELP=stc_tb_help
+tb_stc: $(B)/obj/tb/stc_vsys.o
+$(B)/test_all: $(B)/obj/tb/stc_vsys.o
+# the hook flags are compiled into tb_stc.o: rebuild it when they change
+$(B)/obj/tb/tb_stc.o: mk/stc.mk
