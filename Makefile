@@ -131,12 +131,21 @@ sim-iverilog: verilate
 
 # The models, trace tools and generator under AddressSanitizer and UBSan.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# Each source is compiled once with the sanitizers (two at a time) and the
+# four tools are linked from those objects.
+SAN_MODEL_OBJ := $(patsubst %.c,$(B)/san/obj/%.o,$(MODEL_SRC))
+SAN_BINS := $(addprefix $(B)/san/,cohmodel shell_run bench_model cohgen)
+$(B)/san/obj/%.o: %.c $(HDRS) | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) -c $< -o $@
+$(B)/san/cohmodel: $(B)/san/obj/cmodel/cohmodel.o $(SAN_MODEL_OBJ)
+$(B)/san/shell_run: $(B)/san/obj/tb/shell_run.o $(SAN_MODEL_OBJ)
+$(B)/san/bench_model: $(B)/san/obj/tb/bench_model.o $(SAN_MODEL_OBJ)
+$(B)/san/cohgen: $(patsubst %.c,$(B)/san/obj/%.o,$(wildcard gen/*.c)) $(SAN_MODEL_OBJ)
+$(SAN_BINS):
+	$(CC) $(CFLAGS) $(SAN) $^ -o $@
 sanitize: $(B)/bin/cohgen
-	@mkdir -p $(B)/san
-	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) cmodel/cohmodel.c $(MODEL_SRC) -o $(B)/san/cohmodel
-	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) tb/shell_run.c $(MODEL_SRC) -o $(B)/san/shell_run
-	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) tb/bench_model.c $(MODEL_SRC) -o $(B)/san/bench_model
-	$(CC) $(CFLAGS) $(SAN) $(CPPFLAGS) gen/*.c $(MODEL_SRC) -o $(B)/san/cohgen
+	$(MAKE) --no-print-directory -j2 $(SAN_BINS)
 	scripts/sanitize.sh $(B)/san
 
 # make test: the steps (in parallel, TEST_JOBS at a time), each step's time,
