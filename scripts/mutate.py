@@ -1227,7 +1227,8 @@ def run_one(cfg, mutant, out_dir, schedule, B, keep, vopt, timeout):
         res.update(status="invalid", detail="build: " + first_error(build_log))
     else:
         if not cfg.flags:
-            h = run_text([bench, "--help"])
+            # the help of the unit: a family bench lists the streams of --unit
+            h = run_text([bench, "--unit", cfg.unit, "--help"])
             cfg.flags = set(re.findall(r"--[a-z][a-z-]*", h.stdout)) | {"checked"}
             m = re.search(r"--stream \S+\s+[^:\n]*:([^\n]*)", h.stdout)
             cfg.streams = re.findall(r"[\w-]+", re.sub(r"\([^)]*\)", "", m.group(1))) if m else []
