@@ -219,18 +219,6 @@ typedef struct {
     uint64_t present_cycles;
 } bgu_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
 {
     bgu_stim *s = calloc(1, sizeof *s);
@@ -285,39 +273,39 @@ static void stim_free(void *p)
 static void rand_load(bgu_stim *s, bgu_load *ld, int all_active)
 {
     const bgu_cfg *c = &s->c;
-    uint64_t am = mask64(c->addr_bits), base = rnd(&s->rng) & am, line = c->line;
+    uint64_t am = mask64(c->addr_bits), base = unit_rnd(&s->rng) & am, line = c->line;
     static const unsigned sizes[] = {1, 2, 4, 8, 12, 16};
-    unsigned r = pct(&s->rng), i, pat = pct(&s->rng), stride;
+    unsigned r = unit_pct(&s->rng), i, pat = unit_pct(&s->rng), stride;
     memset(ld, 0, sizeof *ld);
-    ld->size = r < 85 ? sizes[rnd(&s->rng) % 6] : 1 + (unsigned)(rnd(&s->rng) % 16);
-    r = pct(&s->rng);
+    ld->size = r < 85 ? sizes[unit_rnd(&s->rng) % 6] : 1 + (unsigned)(unit_rnd(&s->rng) % 16);
+    r = unit_pct(&s->rng);
     if (all_active || r < 50)
         ld->active = mask64(c->lanes);
     else if (r < 85)
         for (i = 0; i < c->lanes; i++)
-            ld->active |= (uint64_t)(pct(&s->rng) < 70) << i;
+            ld->active |= (uint64_t)(unit_pct(&s->rng) < 70) << i;
     else if (r < 90)
         ld->active = 0;
     else
-        ld->active = 1ull << (rnd(&s->rng) % c->lanes);
+        ld->active = 1ull << (unit_rnd(&s->rng) % c->lanes);
     {
         static const unsigned strides[] = {0, 1, 2, 4, 8, 12, 16, 64};
-        stride = pct(&s->rng) < 50 ? ld->size : strides[rnd(&s->rng) % 8];
+        stride = unit_pct(&s->rng) < 50 ? ld->size : strides[unit_rnd(&s->rng) % 8];
     }
     for (i = 0; i < c->lanes; i++) {
         uint64_t a;
         if (pat < 25)
             a = base + (uint64_t)i * stride;
         else if (pat < 45)
-            a = (base & ~(line - 1)) + (rnd(&s->rng) % 4) * line + rnd(&s->rng) % line;
+            a = (base & ~(line - 1)) + (unit_rnd(&s->rng) % 4) * line + unit_rnd(&s->rng) % line;
         else if (pat < 60)
-            a = rnd(&s->rng);
+            a = unit_rnd(&s->rng);
         else if (pat < 75)
-            a = (base & ~(line - 1)) + (rnd(&s->rng) % 6) * line + line - 1 - rnd(&s->rng) % 16;
+            a = (base & ~(line - 1)) + (unit_rnd(&s->rng) % 6) * line + line - 1 - unit_rnd(&s->rng) % 16;
         else if (pat < 85)
             a = base;
         else
-            a = am - rnd(&s->rng) % (3 * line);
+            a = am - unit_rnd(&s->rng) % (3 * line);
         ld->addr[i] = a & am;
     }
 }
@@ -339,10 +327,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     int live = (int)(in[0] & 1);
     if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
         static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100};
-        s->p_valid = pv[rnd(&s->rng) % 4];
-        s->p_ready = pr[rnd(&s->rng) % 4];
+        s->p_valid = pv[unit_rnd(&s->rng) % 4];
+        s->p_ready = pr[unit_rnd(&s->rng) % 4];
     }
-    if (live && !s->have && pct(&s->rng) < s->p_valid) {
+    if (live && !s->have && unit_pct(&s->rng) < s->p_valid) {
         if (s->kind == KIND_TRACE) {
             if (s->inst < s->tr.n) {
                 s->cur = s->tr.ld[s->inst];
@@ -356,14 +344,14 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     memset(in + 1, 0, (g->in_words - 1) * sizeof *in);
     if (s->have) {
         bgu_pack(&s->pack, &s->cur, in);
-    } else if (s->kind != KIND_TRACE && pct(&s->rng) < 50) {
+    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
         /* idle: a payload without valid must not matter */
         bgu_load junk;
         rand_load(s, &junk, 0);
         bgu_pack(&s->pack, &junk, in);
         in[g->in_valid] = 0;
     }
-    in[g->in_ready] = pct(&s->rng) < s->p_ready;
+    in[g->in_ready] = unit_pct(&s->rng) < s->p_ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)

@@ -92,17 +92,6 @@ typedef struct {
     char first_err[256];
 } coal_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
 {
     coal_stim *s = calloc(1, sizeof *s);
@@ -169,28 +158,28 @@ void codec_rand_rsp(const codec_cfg *c, uint64_t *rng, int sparse, codec_rsp *r)
     unsigned words, j, k, x;
     codec_geom_of(c, g);
     words = g->words;
-    x = pct(rng);
+    x = unit_pct(rng);
     memset(r, 0, sizeof *r);
-    r->id = (uint16_t)rnd(rng);
+    r->id = (uint16_t)unit_rnd(rng);
     if (x < 8) {
         r->reg = 1;
-        r->dst = (unsigned)(rnd(rng) % c->gpus);
-        r->bytes = 4 + (unsigned)(rnd(rng) % 200);
+        r->dst = (unsigned)(unit_rnd(rng) % c->gpus);
+        r->bytes = 4 + (unsigned)(unit_rnd(rng) % 200);
         return;
     }
     if (x < 10) { /* no buffer (own id, out of range) or an empty mask: discarded */
-        r->dst = pct(rng) < 50 ? c->self : (unsigned)(rnd(rng) & ((1u << g->gpu_bits) - 1));
-        r->mask = pct(rng) < 50 ? 0 : rnd(rng);
+        r->dst = unit_pct(rng) < 50 ? c->self : (unsigned)(unit_rnd(rng) & ((1u << g->gpu_bits) - 1));
+        r->mask = unit_pct(rng) < 50 ? 0 : unit_rnd(rng);
     } else {
-        unsigned f = (unsigned)(rnd(rng) % g->nf);
+        unsigned f = (unsigned)(unit_rnd(rng) % g->nf);
         r->dst = coal_gpu_of(c, f);
-        x = pct(rng);
+        x = unit_pct(rng);
         if (sparse || x < 50)
-            r->mask = 1ull << (rnd(rng) % words);
+            r->mask = 1ull << (unit_rnd(rng) % words);
         else if (x < 85)
-            r->mask = rnd(rng) & rnd(rng) & rnd(rng);
+            r->mask = unit_rnd(rng) & unit_rnd(rng) & unit_rnd(rng);
         else
-            r->mask = rnd(rng);
+            r->mask = unit_rnd(rng);
         if (words < 64)
             r->mask &= (1ull << words) - 1;
         if (r->mask == 0)
@@ -200,8 +189,8 @@ void codec_rand_rsp(const codec_cfg *c, uint64_t *rng, int sparse, codec_rsp *r)
         r->mask &= (1ull << words) - 1;
     for (j = 0, k = 0; j < words; j++)
         if ((r->mask >> j) & 1) {
-            r->w[k][0] = rnd(rng);
-            r->w[k][1] = rnd(rng);
+            r->w[k][0] = unit_rnd(rng);
+            r->w[k][1] = unit_rnd(rng);
             if (c->gran < 8)
                 r->w[k][0] &= (1ull << (8 * c->gran)) - 1;
             if (c->gran <= 8)
@@ -247,14 +236,14 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     } else {
         if ((cyc & 2047) == 0) {
             static const unsigned pv[] = {100, 60, 20, 3}, pr[] = {100, 70, 30};
-            s->p_valid = s->sparse ? 2 : pv[rnd(&s->rng) % 4];
-            s->p_ready = pr[rnd(&s->rng) % 3];
+            s->p_valid = s->sparse ? 2 : pv[unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[unit_rnd(&s->rng) % 3];
         }
-        if (!s->have && pct(&s->rng) < s->p_valid) {
+        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
             codec_rand_rsp(&s->c, &s->rng, (int)s->sparse, &s->cur);
             s->have = 1;
         }
-        in[s->l.pkt_ready] = pct(&s->rng) < s->p_ready;
+        in[s->l.pkt_ready] = unit_pct(&s->rng) < s->p_ready;
     }
     in[s->l.in_valid] = (uint64_t)s->have;
     if (s->have)

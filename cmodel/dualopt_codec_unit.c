@@ -204,17 +204,6 @@ typedef struct {
     char first_err[256];
 } cstim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static void stim_free(void *p)
 {
     cstim *s = p;
@@ -286,14 +275,14 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     } else {
         if ((cyc & 2047) == 0) {
             static const unsigned pv[] = {100, 60, 20, 3}, pr[] = {100, 70, 30};
-            s->p_valid = s->sparse ? 2 : pv[rnd(&s->rng) % 4];
-            s->p_ready = pr[rnd(&s->rng) % 3];
+            s->p_valid = s->sparse ? 2 : pv[unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[unit_rnd(&s->rng) % 3];
         }
-        if (!s->have && pct(&s->rng) < s->p_valid) {
+        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
             codec_rand_rsp(&s->c, &s->rng, s->sparse, &s->cur);
             s->have = 1;
         }
-        in[s->l.pkt_ready] = pct(&s->rng) < s->p_ready; /* out_ready_i */
+        in[s->l.pkt_ready] = unit_pct(&s->rng) < s->p_ready; /* out_ready_i */
     }
     in[s->l.in_valid] = (uint64_t)s->have;
     if (s->have)

@@ -89,18 +89,6 @@ typedef struct {
     int finished;
 } de_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static uint64_t maskw(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 /* Profiles straddle every threshold of the paper's configuration: remote
@@ -111,20 +99,20 @@ static void new_profile(de_stim *s)
     static const unsigned rd[] = {0, 50, 90, 100};
     static const unsigned hp[] = {0, 30, 39, 40, 41, 60, 95};
     unsigned pm[] = {1, 2, 3, 4, 6, s->c.words};
-    s->pr.remote_pm = rm[rnd(&s->rng) % 9];
-    s->pr.read_pct = rd[rnd(&s->rng) % 4];
-    s->pr.pop_max = pm[rnd(&s->rng) % 6];
+    s->pr.remote_pm = rm[unit_rnd(&s->rng) % 9];
+    s->pr.read_pct = rd[unit_rnd(&s->rng) % 4];
+    s->pr.pop_max = pm[unit_rnd(&s->rng) % 6];
     if (s->pr.pop_max > s->c.words)
         s->pr.pop_max = s->c.words;
-    s->pr.hit_pct = hp[rnd(&s->rng) % 7];
+    s->pr.hit_pct = hp[unit_rnd(&s->rng) % 7];
 }
 
 /* Cycle of the next random reset: epochs on the scale of the access bound
  * (local-dominated windows can close) or of the window (they cannot). */
 static uint64_t epoch(de_stim *s, uint64_t cyc)
 {
-    uint64_t span = rnd(&s->rng) & 1 ? 2 * s->g.cap : 12ull * s->c.window;
-    return cyc + 200 + rnd(&s->rng) % (span + 2000);
+    uint64_t span = unit_rnd(&s->rng) & 1 ? 2 * s->g.cap : 12ull * s->c.window;
+    return cyc + 200 + unit_rnd(&s->rng) % (span + 2000);
 }
 
 static void new_steady(de_stim *s)
@@ -168,7 +156,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     if (s->kind == KIND_STEADY) /* remote reads only: windows close back to back */
         new_steady(s);
     s->next_restart = s->kind == KIND_MIXED ? epoch(s, 0) : ~0ull;
-    s->next_kernel = s->kind == KIND_MIXED ? 500 + rnd(&s->rng) % 20000 : ~0ull;
+    s->next_kernel = s->kind == KIND_MIXED ? 500 + unit_rnd(&s->rng) % 20000 : ~0ull;
     return s;
 }
 
@@ -183,18 +171,18 @@ static void stim_free(void *p)
 
 static void rand_access(de_stim *s)
 {
-    unsigned remote = (unsigned)(rnd(&s->rng) % 1000) < s->pr.remote_pm;
-    unsigned read = pct(&s->rng) < (remote ? s->pr.read_pct : 60);
-    unsigned k, pop = 1 + (unsigned)(rnd(&s->rng) % s->pr.pop_max);
+    unsigned remote = (unsigned)(unit_rnd(&s->rng) % 1000) < s->pr.remote_pm;
+    unsigned read = unit_pct(&s->rng) < (remote ? s->pr.read_pct : 60);
+    unsigned k, pop = 1 + (unsigned)(unit_rnd(&s->rng) % s->pr.pop_max);
     uint64_t m = 0;
     s->q_kind = (remote ? 2u : 0u) | (read ? 0u : 1u);
-    s->q_hit = pct(&s->rng) < s->pr.hit_pct;
+    s->q_hit = unit_pct(&s->rng) < s->pr.hit_pct;
     /* pop distinct random words (or an arbitrary mask now and then) */
-    if (pct(&s->rng) < 3)
-        m = rnd(&s->rng) & maskw(s->c.words);
+    if (unit_pct(&s->rng) < 3)
+        m = unit_rnd(&s->rng) & maskw(s->c.words);
     else
         for (k = 0; k < pop; k++) {
-            unsigned w = (unsigned)(rnd(&s->rng) % s->c.words);
+            unsigned w = (unsigned)(unit_rnd(&s->rng) % s->c.words);
             while (m >> w & 1)
                 w = (w + 1) % s->c.words;
             m |= 1ull << w;
@@ -210,7 +198,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     in->kernel_i = 0;
     in->restart_i = 0;
     if (s->kind == KIND_TRACE) {
-        if (out_of_reset && !s->have && s->tnext < s->ntrace && pct(&s->rng) < 85) {
+        if (out_of_reset && !s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < 85) {
             const de_trec *t = &s->trace[s->tnext++];
             s->last_event = cyc;
             if (t->op == DE_T_KERNEL)
@@ -227,15 +215,15 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     } else {
         if ((cyc & 2047) == 0 && s->kind == KIND_MIXED) {
             static const unsigned pv[] = {100, 90, 50, 20};
-            s->p_valid = pv[rnd(&s->rng) % 4];
+            s->p_valid = pv[unit_rnd(&s->rng) % 4];
         }
-        if (!s->have && pct(&s->rng) < s->p_valid) {
+        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
             rand_access(s);
             s->have = 1;
         }
         if (out_of_reset && cyc >= s->next_kernel) {
             in->kernel_i = 1;
-            s->next_kernel = cyc + 1 + rnd(&s->rng) % 30000;
+            s->next_kernel = cyc + 1 + unit_rnd(&s->rng) % 30000;
         }
         if (out_of_reset && cyc >= s->next_restart) {
             in->restart_i = 1;
@@ -278,7 +266,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
             /* after a decision: soon a reset (sometimes while the next
              * decision is still in the pipeline) and a new profile */
             static const uint64_t d[] = {0, 1, 2, 3, 50, 400, 3000};
-            uint64_t t = cyc + 1 + d[rnd(&s->rng) % 7];
+            uint64_t t = cyc + 1 + d[unit_rnd(&s->rng) % 7];
             if (t < s->next_restart)
                 s->next_restart = t;
         }

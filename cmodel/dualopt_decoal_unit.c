@@ -87,17 +87,6 @@ typedef struct {
     uint64_t busy_from, full_pkts, full_cycles;
 } dstim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
 {
     dstim *s = calloc(1, sizeof *s);
@@ -139,40 +128,40 @@ static void stim_free(void *p)
 static void rand_pkt(dstim *s)
 {
     codec_pkt *p = &s->cur;
-    unsigned x = pct(&s->rng), j;
+    unsigned x = unit_pct(&s->rng), j;
     memset(p, 0, sizeof *p);
-    s->cur_src = (unsigned)(rnd(&s->rng) % s->c.gpus);
+    s->cur_src = (unsigned)(unit_rnd(&s->rng) % s->c.gpus);
     s->cur_bad = 0;
     if (x < 12) {
         p->reg = 1;
-        p->id = (uint16_t)rnd(&s->rng);
-        p->len = 4 + (unsigned)(rnd(&s->rng) % 300);
+        p->id = (uint16_t)unit_rnd(&s->rng);
+        p->len = 4 + (unsigned)(unit_rnd(&s->rng) % 300);
         codec_pkt_image(&s->c, p);
     } else {
-        p->n = 1 + (unsigned)(rnd(&s->rng) % s->c.max);
-        if (pct(&s->rng) < 40)
+        p->n = 1 + (unsigned)(unit_rnd(&s->rng) % s->c.max);
+        if (unit_pct(&s->rng) < 40)
             p->n = s->c.max;
         for (j = 0; j < p->n; j++) {
-            p->s[j].id = (uint16_t)rnd(&s->rng);
-            p->s[j].d[0] = rnd(&s->rng);
-            p->s[j].d[1] = s->c.gran > 8 ? rnd(&s->rng) : 0;
+            p->s[j].id = (uint16_t)unit_rnd(&s->rng);
+            p->s[j].d[0] = unit_rnd(&s->rng);
+            p->s[j].d[1] = s->c.gran > 8 ? unit_rnd(&s->rng) : 0;
             if (s->c.gran < 8)
                 p->s[j].d[0] &= (1ull << (8 * s->c.gran)) - 1;
         }
         codec_pkt_image(&s->c, p);
     }
     if (x >= 90) { /* malformed: one field broken */
-        unsigned m = (unsigned)(rnd(&s->rng) % 6);
+        unsigned m = (unsigned)(unit_rnd(&s->rng) % 6);
         s->cur_bad = 1;
         if (m == 0)
-            p->img[0] = (uint8_t)((p->img[0] & 0xf0) | (2 + rnd(&s->rng) % 14));
+            p->img[0] = (uint8_t)((p->img[0] & 0xf0) | (2 + unit_rnd(&s->rng) % 14));
         else if (m == 1)
-            p->img[0] = (uint8_t)((p->img[0] & 0x0f) | (2 + rnd(&s->rng) % 14) << 4);
+            p->img[0] = (uint8_t)((p->img[0] & 0x0f) | (2 + unit_rnd(&s->rng) % 14) << 4);
         else if (m == 2 && !p->reg)
             p->img[1] = (uint8_t)((p->img[1] & ~((1u << s->c.count_bits) - 1)) |
-                                  (pct(&s->rng) < 50 ? 0 : s->c.max + 1));
+                                  (unit_pct(&s->rng) < 50 ? 0 : s->c.max + 1));
         else if (m == 3)
-            p->len += 1 + (unsigned)(rnd(&s->rng) % 3);
+            p->len += 1 + (unsigned)(unit_rnd(&s->rng) % 3);
         else if (m == 4)
             p->img[1] |= 0x80;
         else
@@ -191,23 +180,23 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     for (k = 1; k < s->l.in_words; k++)
         in[k] = 0;
     if (s->trace) {
-        if (cyc >= 2 && !s->have && s->next < s->nrec && pct(&s->rng) < 85) {
+        if (cyc >= 2 && !s->have && s->next < s->nrec && unit_pct(&s->rng) < 85) {
             s->cur = s->recs[s->next++];
             s->cur_src = s->cur.dst;
             s->have = 1;
         }
-        in[s->l.out_ready] = pct(&s->rng) < 80;
+        in[s->l.out_ready] = unit_pct(&s->rng) < 80;
     } else {
         if ((cyc & 1023) == 0) {
             static const unsigned pv[] = {100, 60, 20}, pr[] = {100, 70, 30};
-            s->p_valid = pv[rnd(&s->rng) % 3];
-            s->p_ready = pr[rnd(&s->rng) % 3];
+            s->p_valid = pv[unit_rnd(&s->rng) % 3];
+            s->p_ready = pr[unit_rnd(&s->rng) % 3];
         }
-        if (!s->have && pct(&s->rng) < s->p_valid) {
+        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
             rand_pkt(s);
             s->have = 1;
         }
-        in[s->l.out_ready] = pct(&s->rng) < s->p_ready;
+        in[s->l.out_ready] = unit_pct(&s->rng) < s->p_ready;
     }
     in[s->l.pkt_valid] = (uint64_t)s->have;
     if (s->have) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dualopt_e2e.h"
+#include "unit.h"
 
 const char *const e2e_kind_names[] = {"mixed", "stride", "scatter", "crossing", "sparse",
                                       "full",  "cross11", "lone",  NULL};
@@ -21,17 +22,7 @@ int e2e_kind_of(const char *name)
     return -1;
 }
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-
-static uint64_t below(uint64_t *s, uint64_t n) { return n ? rnd(s) % n : 0; }
+static uint64_t below(uint64_t *s, uint64_t n) { return n ? unit_rnd(s) % n : 0; }
 
 int e2e_kernel_init(e2e_kernel *k, unsigned gpus, uint64_t seed)
 {
@@ -47,7 +38,7 @@ int e2e_kernel_init(e2e_kernel *k, unsigned gpus, uint64_t seed)
     if (r == 0)
         r = 1;
     for (i = 0; i < (size_t)gpus * E2E_REGION; i += 8) {
-        uint64_t v = rnd(&r);
+        uint64_t v = unit_rnd(&r);
         memcpy(k->mem + i, &v, 8);
     }
     return 0;
@@ -108,7 +99,7 @@ static void gen_load(e2e_load *ld, e2e_kind kind, unsigned g, unsigned gpus, uin
         uint64_t start = 4 * below(r, E2E_REGION / 4 - E2E_LANES);
         ld->size = 4;
         if (kind == E2E_K_MIXED && below(r, 2))
-            ld->active = rnd(r) | 1;
+            ld->active = unit_rnd(r) | 1;
         for (lane = 0; lane < E2E_LANES; lane++)
             ld->addr[lane] = at(home, start + 4 * lane, 4);
         break;
@@ -118,7 +109,7 @@ static void gen_load(e2e_load *ld, e2e_kind kind, unsigned g, unsigned gpus, uin
         for (lane = 0; lane < E2E_LANES; lane++)
             ld->addr[lane] = at(home, below(r, hot) * E2E_LINE + 4 * below(r, E2E_WORDS), 4);
         if (kind == E2E_K_MIXED && below(r, 2))
-            ld->active = rnd(r) & rnd(r);
+            ld->active = unit_rnd(r) & unit_rnd(r);
         break;
     case E2E_K_CROSSING:
         ld->size = 8 + 4 * (unsigned)below(r, 3);
@@ -138,7 +129,7 @@ static void gen_load(e2e_load *ld, e2e_kind kind, unsigned g, unsigned gpus, uin
         break;
     default: /* any size at any byte, a few lines */
         ld->size = below(r, 4) ? sizes[below(r, 6)] : 1 + (unsigned)below(r, 16);
-        ld->active = rnd(r) | rnd(r);
+        ld->active = unit_rnd(r) | unit_rnd(r);
         for (lane = 0; lane < E2E_LANES; lane++)
             ld->addr[lane] = at(home, below(r, 16 * E2E_LINE), ld->size);
         break;

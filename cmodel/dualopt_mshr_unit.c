@@ -329,18 +329,6 @@ typedef struct {
     uint64_t offered, accepted, rsp_kinds[4], fills, done_beats;
 } mshr_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static void stim_free(void *p)
 {
     mshr_stim *s = p;
@@ -378,7 +366,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         s->pool[i] = s->g.tags - 1 - i;
     s->npool = s->g.tags;
     for (i = 0; i < 8; i++)
-        s->line_pool[i] = rnd(&s->rng) & mask64(s->g.laddr_bits);
+        s->line_pool[i] = unit_rnd(&s->rng) & mask64(s->g.laddr_bits);
     s->p_valid = 100;
     s->p_rsp_ready = 100;
     s->p_done_ready = 100;
@@ -408,7 +396,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
 static uint32_t pool_take(mshr_stim *s)
 {
     /* a random free tag, so that tags are not reused in a fixed order */
-    unsigned k = (unsigned)(rnd(&s->rng) % s->npool);
+    unsigned k = (unsigned)(unit_rnd(&s->rng) % s->npool);
     uint32_t t = s->pool[k];
     s->pool[k] = s->pool[--s->npool];
     return t;
@@ -422,16 +410,16 @@ static void pool_give(mshr_stim *s, uint32_t t)
 
 static uint64_t rand_mask(mshr_stim *s)
 {
-    unsigned r = pct(&s->rng), mb = s->g.mask_bits;
+    unsigned r = unit_pct(&s->rng), mb = s->g.mask_bits;
     uint64_t m;
     if (r < 40)
-        m = 1ull << (rnd(&s->rng) % mb);
+        m = 1ull << (unit_rnd(&s->rng) % mb);
     else if (r < 60)
-        m = (1ull << (rnd(&s->rng) % mb)) | (1ull << (rnd(&s->rng) % mb));
+        m = (1ull << (unit_rnd(&s->rng) % mb)) | (1ull << (unit_rnd(&s->rng) % mb));
     else if (r < 75)
         m = s->g.mask_all;
     else
-        m = rnd(&s->rng) & s->g.mask_all;
+        m = unit_rnd(&s->rng) & s->g.mask_all;
     return m ? m : 1;
 }
 
@@ -440,31 +428,31 @@ static void rand_drive(mshr_stim *s, uint64_t cyc)
     if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
         static const unsigned pv[] = {100, 70, 40, 10}, pr[] = {100, 60, 25},
                               pf[] = {60, 30, 10, 2};
-        s->p_valid = pv[rnd(&s->rng) % 4];
-        s->p_rsp_ready = pr[rnd(&s->rng) % 3];
-        s->p_done_ready = pr[rnd(&s->rng) % 3];
-        s->p_fill = pf[rnd(&s->rng) % 4];
+        s->p_valid = pv[unit_rnd(&s->rng) % 4];
+        s->p_rsp_ready = pr[unit_rnd(&s->rng) % 3];
+        s->p_done_ready = pr[unit_rnd(&s->rng) % 3];
+        s->p_fill = pf[unit_rnd(&s->rng) % 4];
     }
-    if (!s->have && s->npool > 0 && pct(&s->rng) < s->p_valid) {
+    if (!s->have && s->npool > 0 && unit_pct(&s->rng) < s->p_valid) {
         unsigned np = s->c.entries < 6 ? s->c.entries + 2 : 8;
         s->q_tag = pool_take(s);
-        s->q_line = s->line_pool[rnd(&s->rng) % np];
+        s->q_line = s->line_pool[unit_rnd(&s->rng) % np];
         /* now and then a line outside the pool */
-        if (pct(&s->rng) < 3)
-            s->q_line = rnd(&s->rng) & mask64(s->g.laddr_bits);
+        if (unit_pct(&s->rng) < 3)
+            s->q_line = unit_rnd(&s->rng) & mask64(s->g.laddr_bits);
         s->q_mask = rand_mask(s);
         s->have = 1;
     }
-    if (!s->fhave && pct(&s->rng) < (s->kind == KIND_RATE ? 100 : s->p_fill)) {
-        if (s->outstanding != 0 && pct(&s->rng) >= 3) {
-            unsigned k = (unsigned)(rnd(&s->rng) % 64);
+    if (!s->fhave && unit_pct(&s->rng) < (s->kind == KIND_RATE ? 100 : s->p_fill)) {
+        if (s->outstanding != 0 && unit_pct(&s->rng) >= 3) {
+            unsigned k = (unsigned)(unit_rnd(&s->rng) % 64);
             while (!((s->outstanding >> k) & 1))
                 k = (k + 1) % 64;
             s->f_entry = k;
             s->fhave = 1;
-        } else if (pct(&s->rng) < 10) {
+        } else if (unit_pct(&s->rng) < 10) {
             /* a fill naming an entry the stimulus does not know as busy */
-            s->f_entry = rnd(&s->rng) & mask64(s->g.entry_bits);
+            s->f_entry = unit_rnd(&s->rng) & mask64(s->g.entry_bits);
             s->fhave = 1;
         }
     }
@@ -472,7 +460,7 @@ static void rand_drive(mshr_stim *s, uint64_t cyc)
 
 static void trace_drive(mshr_stim *s)
 {
-    if (s->ts != TS_IDLE || s->next >= s->nrec || pct(&s->rng) >= 85)
+    if (s->ts != TS_IDLE || s->next >= s->nrec || unit_pct(&s->rng) >= 85)
         return;
     if (s->rec[s->next].kind == REC_REQ) {
         const mshr_rec *r = &s->rec[s->next];
@@ -496,12 +484,12 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     dualopt_mshr_in *in = (dualopt_mshr_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
         trace_drive(s);
-        in->rsp_ready_i = pct(&s->rng) < 75;
-        in->done_ready_i = pct(&s->rng) < 75;
+        in->rsp_ready_i = unit_pct(&s->rng) < 75;
+        in->done_ready_i = unit_pct(&s->rng) < 75;
     } else {
         rand_drive(s, cyc);
-        in->rsp_ready_i = s->kind == KIND_RATE || pct(&s->rng) < s->p_rsp_ready;
-        in->done_ready_i = s->kind == KIND_RATE || pct(&s->rng) < s->p_done_ready;
+        in->rsp_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_rsp_ready;
+        in->done_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_done_ready;
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_tag_i = s->have ? s->q_tag : 0;

@@ -459,18 +459,6 @@ typedef struct {
     char first_bad[160];
 } rc_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static void bad(rc_stim *s, uint64_t *ctr, const char *what, uint64_t cyc)
 {
     (*ctr)++;
@@ -564,7 +552,7 @@ static void stim_free(void *p)
 static void new_request(rc_stim *s)
 {
     rcache_req *q = &s->cur;
-    unsigned r = pct(&s->rng), b, off;
+    unsigned r = unit_pct(&s->rng), b, off;
     uint64_t line;
     memset(q, 0, sizeof *q);
     if (s->kind == KIND_HITS) {
@@ -572,31 +560,31 @@ static void new_request(rc_stim *s)
         if (s->warm < s->npool)
             line = s->pool[s->warm++];
         else
-            line = s->pool[rnd(&s->rng) % s->npool];
+            line = s->pool[unit_rnd(&s->rng) % s->npool];
         q->op = r < 60 ? RC_RD : RC_WR;
     } else {
         /* runs of one set now and then (forwarding) */
-        line = s->pool[rnd(&s->rng) % s->npool];
+        line = s->pool[unit_rnd(&s->rng) % s->npool];
         q->op = r < 50 ? RC_RD : r < 85 ? RC_WR : r < 99 ? RC_AT : RC_KERNEL;
-        if (q->op == RC_KERNEL && pct(&s->rng) < 60)
+        if (q->op == RC_KERNEL && unit_pct(&s->rng) < 60)
             q->op = RC_RD;
     }
-    q->addr = (line << s->g.lb) | (rnd(&s->rng) & (s->c.line - 1));
+    q->addr = (line << s->g.lb) | (unit_rnd(&s->rng) & (s->c.line - 1));
     if (q->op == RC_WR) {
-        unsigned k = pct(&s->rng);
+        unsigned k = unit_pct(&s->rng);
         if (k < 30) {
             q->mask = mask64(s->c.line);
         } else {
-            unsigned sz = 1u << (rnd(&s->rng) % (s->g.lb + 1));
+            unsigned sz = 1u << (unit_rnd(&s->rng) % (s->g.lb + 1));
             if (k > 90)
-                sz = 1 + (unsigned)(rnd(&s->rng) % s->c.line);
-            off = (unsigned)(rnd(&s->rng) % (s->c.line - sz + 1));
+                sz = 1 + (unsigned)(unit_rnd(&s->rng) % s->c.line);
+            off = (unsigned)(unit_rnd(&s->rng) % (s->c.line - sz + 1));
             q->mask = mask64(sz) << off;
         }
-        if (pct(&s->rng) < 3)
-            q->mask = rnd(&s->rng) & mask64(s->c.line); /* any byte enables */
+        if (unit_pct(&s->rng) < 3)
+            q->mask = unit_rnd(&s->rng) & mask64(s->c.line); /* any byte enables */
         for (b = 0; b < s->c.line; b++)
-            q->data[b] = (uint8_t)rnd(&s->rng);
+            q->data[b] = (uint8_t)unit_rnd(&s->rng);
     }
 }
 
@@ -623,12 +611,12 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     memset(in + 1, 0, (g->in_words - 1) * sizeof *in);
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
         static const unsigned pv[] = {100, 80, 50, 20, 100}, pr[] = {100, 70, 30, 100, 50};
-        s->p_req = pv[rnd(&s->rng) % 5];
-        s->p_rsp = pr[rnd(&s->rng) % 5];
-        s->p_out = pr[rnd(&s->rng) % 5];
-        s->p_fill = pr[rnd(&s->rng) % 5];
+        s->p_req = pv[unit_rnd(&s->rng) % 5];
+        s->p_rsp = pr[unit_rnd(&s->rng) % 5];
+        s->p_out = pr[unit_rnd(&s->rng) % 5];
+        s->p_fill = pr[unit_rnd(&s->rng) % 5];
     }
-    if (live && !s->have && pct(&s->rng) < s->p_req) {
+    if (live && !s->have && unit_pct(&s->rng) < s->p_req) {
         if (s->kind == KIND_TRACE) {
             if (s->tnext < s->tr.n) {
                 const rc_rec *r = &s->tr.r[s->tnext];
@@ -653,21 +641,21 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[g->i_req_addr] = s->cur.addr;
         in[g->i_req_mask] = s->cur.mask;
         put_words(in + g->i_req_data, s->cur.data, s->c.line, g->dww);
-    } else if (s->kind != KIND_TRACE && pct(&s->rng) < 50) {
+    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
         unsigned i;
-        in[g->i_req_op] = rnd(&s->rng) & 3; /* ignored without valid */
-        in[g->i_req_addr] = rnd(&s->rng) & mask64(s->c.addr_bits);
-        in[g->i_req_mask] = rnd(&s->rng) & mask64(s->c.line);
+        in[g->i_req_op] = unit_rnd(&s->rng) & 3; /* ignored without valid */
+        in[g->i_req_addr] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+        in[g->i_req_mask] = unit_rnd(&s->rng) & mask64(s->c.line);
         for (i = 0; i < g->dww; i++)
-            in[g->i_req_data + i] = rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
+            in[g->i_req_data + i] = unit_rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
     }
-    in[g->i_rsp_ready] = pct(&s->rng) < s->p_rsp;
-    in[g->i_out_ready] = pct(&s->rng) < s->p_out;
+    in[g->i_rsp_ready] = unit_pct(&s->rng) < s->p_rsp;
+    in[g->i_out_ready] = unit_pct(&s->rng) < s->p_out;
     /* the RDMA engine answers a fetch after a few cycles */
     if (!s->fill_on && s->nf > 0) {
         if (s->fdelay > 0) {
             s->fdelay--;
-        } else if (pct(&s->rng) < s->p_fill) {
+        } else if (unit_pct(&s->rng) < s->p_fill) {
             size_t i = mem_find(&s->m, s->fq[0]);
             memcpy(s->fill_data, s->m.home + i * s->c.line, s->c.line);
             s->fill_on = 1;
@@ -676,10 +664,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     in[g->i_fill_valid] = (uint64_t)s->fill_on;
     if (s->fill_on)
         put_words(in + g->i_fill_data, s->fill_data, s->c.line, g->dww);
-    else if (s->kind != KIND_TRACE && pct(&s->rng) < 30) {
+    else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 30) {
         unsigned i;
         for (i = 0; i < g->dww; i++)
-            in[g->i_fill_data + i] = rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
+            in[g->i_fill_data + i] = unit_rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
     }
 }
 
@@ -782,7 +770,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
                 s->fq[s->nf++] = line;
             else
                 bad(s, &s->func_bad, "more than one fetch in flight", cyc);
-            s->fdelay = (unsigned)(rnd(&s->rng) % (s->kind == KIND_HITS ? 2 : 6));
+            s->fdelay = (unsigned)(unit_rnd(&s->rng) % (s->kind == KIND_HITS ? 2 : 6));
             s->fetches++;
         }
     }

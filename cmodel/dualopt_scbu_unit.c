@@ -222,18 +222,6 @@ typedef struct {
     uint64_t acc, res, local, bypass, func_bad, cfgs, ens;
 } scbu_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
 {
     scbu_stim *s = calloc(1, sizeof *s);
@@ -284,26 +272,26 @@ static void stim_free(void *p)
  * end + 1), inside, outside, or anywhere. */
 static uint64_t rand_addr(scbu_stim *s)
 {
-    uint64_t am = mask64(s->c.addr_bits), r = pct(&s->rng);
+    uint64_t am = mask64(s->c.addr_bits), r = unit_pct(&s->rng);
     uint64_t st = s->mirror.start, en = s->mirror.end;
     int boundary = s->kind == KIND_BOUNDARY ? r < 90 : r < 40;
     if (boundary)
-        return ((pct(&s->rng) < 50 ? st : en) + rnd(&s->rng) % 4 - 2) & am;
+        return ((unit_pct(&s->rng) < 50 ? st : en) + unit_rnd(&s->rng) % 4 - 2) & am;
     if (r < 70 && en > st)
-        return (st + rnd(&s->rng) % (en - st)) & am;
-    return rnd(&s->rng) & am;
+        return (st + unit_rnd(&s->rng) % (en - st)) & am;
+    return unit_rnd(&s->rng) & am;
 }
 
 static uint64_t rand_range_value(scbu_stim *s)
 {
-    unsigned rb = s->c.addr_bits + 1, r = pct(&s->rng);
+    unsigned rb = s->c.addr_bits + 1, r = unit_pct(&s->rng);
     if (r < 30) /* GB-aligned, as a flat multi-GPU space gives */
-        return (rnd(&s->rng) % 8) << (s->c.addr_bits > 34 ? 32 : s->c.addr_bits - 3);
+        return (unit_rnd(&s->rng) % 8) << (s->c.addr_bits > 34 ? 32 : s->c.addr_bits - 3);
     if (r < 40)
         return 1ull << s->c.addr_bits;
     if (r < 45)
         return 0;
-    return rnd(&s->rng) & mask64(r < 95 ? rb - 1 : rb);
+    return unit_rnd(&s->rng) & mask64(r < 95 ? rb - 1 : rb);
 }
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
@@ -313,7 +301,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     uint64_t rm = mask64(s->c.addr_bits + 1);
     memset(in + 1, 0, (SCBU_I_N - 1) * sizeof *in);
     if (s->kind == KIND_TRACE) {
-        if (live && !s->have && s->tnext < s->tr.n && pct(&s->rng) < s->p_valid) {
+        if (live && !s->have && s->tnext < s->tr.n && unit_pct(&s->rng) < s->p_valid) {
             const scbu_rec *r = &s->tr.r[s->tnext++];
             if (r->kind == REC_CFG) {
                 in[SCBU_I_CFG_VALID] = 1;
@@ -331,38 +319,38 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     } else {
         if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
             static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100};
-            s->p_valid = pv[rnd(&s->rng) % 4];
-            s->p_ready = pr[rnd(&s->rng) % 4];
+            s->p_valid = pv[unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[unit_rnd(&s->rng) % 4];
         }
-        if (live && !s->have && pct(&s->rng) < s->p_valid) {
-            unsigned r = pct(&s->rng);
+        if (live && !s->have && unit_pct(&s->rng) < s->p_valid) {
+            unsigned r = unit_pct(&s->rng);
             s->have = 1;
             s->q_op = r < 55 ? SCBU_RD : r < 80 ? SCBU_WR : r < 97 ? SCBU_AT : 3;
             s->q_addr = rand_addr(s);
         }
         /* register writes at any time, also beside an access */
-        if (pct(&s->rng) < 2) {
+        if (unit_pct(&s->rng) < 2) {
             in[SCBU_I_CFG_VALID] = 1;
             in[SCBU_I_CFG_START] = rand_range_value(s);
-            in[SCBU_I_CFG_END] = pct(&s->rng) < 80 ? (in[SCBU_I_CFG_START] + (rnd(&s->rng) %
+            in[SCBU_I_CFG_END] = unit_pct(&s->rng) < 80 ? (in[SCBU_I_CFG_START] + (unit_rnd(&s->rng) %
                                                      (1ull << (s->c.addr_bits - 2)))) & rm
                                                    : rand_range_value(s);
-        } else if (pct(&s->rng) < 30) {
-            in[SCBU_I_CFG_START] = rnd(&s->rng) & rm; /* ignored without valid */
-            in[SCBU_I_CFG_END] = rnd(&s->rng) & rm;
+        } else if (unit_pct(&s->rng) < 30) {
+            in[SCBU_I_CFG_START] = unit_rnd(&s->rng) & rm; /* ignored without valid */
+            in[SCBU_I_CFG_END] = unit_rnd(&s->rng) & rm;
         }
-        in[SCBU_I_EN_VALID] = pct(&s->rng) < 3;
-        in[SCBU_I_EN_COALESCE] = pct(&s->rng) < 60;
+        in[SCBU_I_EN_VALID] = unit_pct(&s->rng) < 3;
+        in[SCBU_I_EN_COALESCE] = unit_pct(&s->rng) < 60;
     }
     in[SCBU_I_ACC_VALID] = (uint64_t)s->have;
     if (s->have) {
         in[SCBU_I_ACC_OP] = s->q_op;
         in[SCBU_I_ACC_ADDR] = s->q_addr;
     } else if (s->kind != KIND_TRACE) {
-        in[SCBU_I_ACC_OP] = rnd(&s->rng) & 3;
-        in[SCBU_I_ACC_ADDR] = rnd(&s->rng) & mask64(s->c.addr_bits);
+        in[SCBU_I_ACC_OP] = unit_rnd(&s->rng) & 3;
+        in[SCBU_I_ACC_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
     }
-    in[SCBU_I_RES_READY] = pct(&s->rng) < s->p_ready;
+    in[SCBU_I_RES_READY] = unit_pct(&s->rng) < s->p_ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)

@@ -364,18 +364,6 @@ typedef struct {
     uint32_t last_cts;
 } hc_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
 {
     hc_stim *s = calloc(1, sizeof *s);
@@ -437,21 +425,21 @@ static uint64_t rand_addr(hc_stim *s)
 {
     const halcone_cache_geom *g = &s->g;
     uint64_t am = mask64(s->c.addr_bits), set, tag;
-    unsigned r = pct(&s->rng);
+    unsigned r = unit_pct(&s->rng);
     if (s->kind == KIND_HITS)
         r = 99;
     if (r < 5)
-        return rnd(&s->rng) & am;
+        return unit_rnd(&s->rng) & am;
     if (r < 8)
-        return (am - rnd(&s->rng) % (4ull * s->c.line)) & am;
-    set = rnd(&s->rng) % (s->c.sets < 4 ? s->c.sets : 4);
-    tag = rnd(&s->rng) % (s->kind == KIND_HITS ? s->c.ways : s->c.ways + 2);
-    return (((tag << g->set_bits) | set) << g->off_bits | (rnd(&s->rng) & (s->c.line - 1))) & am;
+        return (am - unit_rnd(&s->rng) % (4ull * s->c.line)) & am;
+    set = unit_rnd(&s->rng) % (s->c.sets < 4 ? s->c.sets : 4);
+    tag = unit_rnd(&s->rng) % (s->kind == KIND_HITS ? s->c.ways : s->c.ways + 2);
+    return (((tag << g->set_bits) | set) << g->off_bits | (unit_rnd(&s->rng) & (s->c.line - 1))) & am;
 }
 
 static void rand_req(hc_stim *s)
 {
-    unsigned r = pct(&s->rng);
+    unsigned r = unit_pct(&s->rng);
     if (s->kind == KIND_HITS)
         s->op = HCACHE_OP_RD;
     else if (r < 55)
@@ -471,25 +459,25 @@ static void rand_req(hc_stim *s)
 static void rand_fill_ts(hc_stim *s)
 {
     uint32_t m = s->g.ts_max, w, r;
-    unsigned k = pct(&s->rng);
+    unsigned k = unit_pct(&s->rng);
     if (s->kind == KIND_HITS) {
         /* leases to the end of time: every later read of the block hits */
         s->fwts = 0;
         s->frts = m;
         return;
     }
-    if (pct(&s->rng) < 30)
-        s->ownts += (uint32_t)(rnd(&s->rng) % 4);
-    w = (s->ownts + (uint32_t)(rnd(&s->rng) % 3)) & m;
+    if (unit_pct(&s->rng) < 30)
+        s->ownts += (uint32_t)(unit_rnd(&s->rng) % 4);
+    w = (s->ownts + (uint32_t)(unit_rnd(&s->rng) % 3)) & m;
     if (k < 70)
-        r = w + 1 + (uint32_t)(rnd(&s->rng) % 12);
+        r = w + 1 + (uint32_t)(unit_rnd(&s->rng) % 12);
     else if (k < 80)
         r = w;
     else if (k < 90)
-        r = w - (uint32_t)(rnd(&s->rng) % 3);
+        r = w - (uint32_t)(unit_rnd(&s->rng) % 3);
     else {
-        w = m - (uint32_t)(rnd(&s->rng) % 2);
-        r = m - (uint32_t)(rnd(&s->rng) % 3);
+        w = m - (uint32_t)(unit_rnd(&s->rng) % 2);
+        r = m - (uint32_t)(unit_rnd(&s->rng) % 3);
     }
     s->fwts = w & m;
     s->frts = r & m;
@@ -503,14 +491,14 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
         static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100},
                               pf[] = {90, 60, 20, 100};
-        s->p_valid = pv[rnd(&s->rng) % 4];
-        s->p_ready = pr[rnd(&s->rng) % 4];
-        s->p_fill = pf[rnd(&s->rng) % 4];
+        s->p_valid = pv[unit_rnd(&s->rng) % 4];
+        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        s->p_fill = pf[unit_rnd(&s->rng) % 4];
     }
     if (live && !s->have) {
         if (s->kind == KIND_TRACE) {
             if (!s->busy && s->next < s->tr.n && cyc >= s->gap_until &&
-                pct(&s->rng) < s->p_valid) {
+                unit_pct(&s->rng) < s->p_valid) {
                 const hc_rec *r = &s->tr.r[s->next];
                 s->have = 1;
                 s->busy = 1;
@@ -518,21 +506,21 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
                 s->addr = r->addr;
                 s->req_first = cyc;
             }
-        } else if (pct(&s->rng) < s->p_valid) {
+        } else if (unit_pct(&s->rng) < s->p_valid) {
             rand_req(s);
             s->have = 1;
             s->req_first = cyc;
         }
     }
-    if (live && !s->fhave && (s->kind == KIND_MIXED || s->kind == KIND_FULL) && pct(&s->rng) < 2) {
+    if (live && !s->fhave && (s->kind == KIND_MIXED || s->kind == KIND_FULL) && unit_pct(&s->rng) < 2) {
         /* now and then a fill naming any id: an entry not in use (or being
          * allocated in this very cycle) must be dropped, one in use filled */
         s->fhave = 1;
-        s->fid = (unsigned)(rnd(&s->rng) & mask64(s->g.id_bits));
+        s->fid = (unsigned)(unit_rnd(&s->rng) & mask64(s->g.id_bits));
         rand_fill_ts(s);
     }
-    if (live && !s->fhave && s->on > 0 && pct(&s->rng) < s->p_fill) {
-        unsigned k = (unsigned)(rnd(&s->rng) % s->on);
+    if (live && !s->fhave && s->on > 0 && unit_pct(&s->rng) < s->p_fill) {
+        unsigned k = (unsigned)(unit_rnd(&s->rng) % s->on);
         s->fhave = 1;
         s->fid = s->oid[k];
         if (s->kind == KIND_TRACE) {
@@ -549,25 +537,25 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     if (s->have) {
         in[I_REQ_OP] = s->op;
         in[I_REQ_ADDR] = s->addr;
-    } else if (s->kind != KIND_TRACE && pct(&s->rng) < 50) {
-        in[I_REQ_OP] = rnd(&s->rng) & 3;
-        in[I_REQ_ADDR] = rnd(&s->rng) & mask64(s->c.addr_bits);
+    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
+        in[I_REQ_OP] = unit_rnd(&s->rng) & 3;
+        in[I_REQ_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
     }
     in[I_FILL_VALID] = (uint64_t)s->fhave;
     if (s->fhave) {
         in[I_FILL_ID] = s->fid;
         in[I_FILL_WTS] = s->fwts;
         in[I_FILL_RTS] = s->frts;
-    } else if (s->kind != KIND_TRACE && pct(&s->rng) < 50) {
-        in[I_FILL_ID] = rnd(&s->rng) & mask64(s->g.id_bits);
-        in[I_FILL_WTS] = rnd(&s->rng) & s->g.ts_max;
-        in[I_FILL_RTS] = rnd(&s->rng) & s->g.ts_max;
+    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
+        in[I_FILL_ID] = unit_rnd(&s->rng) & mask64(s->g.id_bits);
+        in[I_FILL_WTS] = unit_rnd(&s->rng) & s->g.ts_max;
+        in[I_FILL_RTS] = unit_rnd(&s->rng) & s->g.ts_max;
     }
     rdy = s->p_ready;
-    in[I_RSP_READY] = pct(&s->rng) < rdy;
-    in[I_DN_READY] = pct(&s->rng) < rdy;
+    in[I_RSP_READY] = unit_pct(&s->rng) < rdy;
+    in[I_DN_READY] = unit_pct(&s->rng) < rdy;
     if (s->has_ev_ready)
-        in[I_EV_READY] = pct(&s->rng) < rdy;
+        in[I_EV_READY] = unit_pct(&s->rng) < rdy;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -648,7 +636,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             s->busy = 0;
             s->rsp_seen = 0;
             s->next++;
-            s->gap_until = cyc + 1 + rnd(&s->rng) % 3;
+            s->gap_until = cyc + 1 + unit_rnd(&s->rng) % 3;
         }
     }
 }

@@ -15,6 +15,7 @@
  *     gives the same program.
  */
 #include "halcone_system.h"
+#include "unit.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -33,15 +34,7 @@ static int gen_u(const char *v, uint64_t max, uint64_t *out)
 }
 
 /* splitmix64: the whole generator state is the seed word. */
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static unsigned below(uint64_t *s, unsigned n) { return (unsigned)(rnd(s) % n); }
+static unsigned below(uint64_t *s, unsigned n) { return (unsigned)(unit_splitmix(s) % n); }
 
 /* Xtreme: vector v (0 A, 1 B, 2 C), slice s, element i. */
 static uint64_t xaddr(const hgen_cfg *c, unsigned v, unsigned s, unsigned i)

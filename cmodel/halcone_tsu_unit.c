@@ -326,17 +326,6 @@ typedef struct {
     unsigned acc_head, acc_n;
 } tsu_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
@@ -354,11 +343,11 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     if (s->rng == 0)
         s->rng = 1;
     s->nsets = s->c.sets < 4 ? s->c.sets : 4;
-    base = rnd(&s->rng);
+    base = unit_rnd(&s->rng);
     for (i = 0; i < s->nsets; i++)
         s->set_pool[i] = (base + i) & mask64(s->g.index_bits);
     s->ntags = s->c.ways + 1 < 20 ? s->c.ways + 1 : 20;
-    base = rnd(&s->rng);
+    base = unit_rnd(&s->rng);
     for (i = 0; i < s->ntags; i++)
         s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(s->g.tag_bits);
     s->p_valid = 100;
@@ -404,12 +393,12 @@ static uint64_t ts_rand(tsu_stim *s, uint64_t max)
 {
     if (max > s->g.ts_max)
         max = s->g.ts_max;
-    return max ? rnd(&s->rng) % (max + 1) : 0;
+    return max ? unit_rnd(&s->rng) % (max + 1) : 0;
 }
 
 static void rand_request(tsu_stim *s)
 {
-    unsigned r = pct(&s->rng);
+    unsigned r = unit_pct(&s->rng);
     uint64_t tsmax = s->g.ts_max, line;
     halcone_tsu_in *q = &s->q;
     if (s->kind == KIND_HOT || s->kind == KIND_FULL)
@@ -417,20 +406,20 @@ static void rand_request(tsu_stim *s)
     else
         q->req_op_i = r < 45 ? HALCONE_TSU_RD : r < 75 ? HALCONE_TSU_WR : r < 96 ? HALCONE_TSU_EV
                                                                              : HALCONE_TSU_NOP;
-    line = (s->tag_pool[rnd(&s->rng) % s->ntags] << s->g.index_bits) |
-           s->set_pool[rnd(&s->rng) % s->nsets];
-    if (s->kind == KIND_MIXED && pct(&s->rng) < 5)
-        line = rnd(&s->rng);
+    line = (s->tag_pool[unit_rnd(&s->rng) % s->ntags] << s->g.index_bits) |
+           s->set_pool[unit_rnd(&s->rng) % s->nsets];
+    if (s->kind == KIND_MIXED && unit_pct(&s->rng) < 5)
+        line = unit_rnd(&s->rng);
     q->req_addr_i = line & mask64(s->g.laddr_bits);
-    q->req_tag_i = rnd(&s->rng) & mask64(s->c.tag_bits);
-    r = pct(&s->rng);
+    q->req_tag_i = unit_rnd(&s->rng) & mask64(s->c.tag_bits);
+    r = unit_pct(&s->rng);
     if (s->kind == KIND_WRAP)
         q->req_lease_i = r < 30 ? 0 : 1 + ts_rand(s, tsmax / 3);
     else if (s->kind == KIND_FULL)
         q->req_lease_i = 0;
     else
         q->req_lease_i = r < 60 ? 0 : r < 99 ? 1 + ts_rand(s, tsmax < 21 ? tsmax - 1 : 20) : 1 + ts_rand(s, tsmax - 1);
-    r = pct(&s->rng);
+    r = unit_pct(&s->rng);
     if (s->kind == KIND_WRAP)
         q->req_cts_i = r < 50 ? ts_rand(s, tsmax) : ts_rand(s, 20);
     else if (s->kind == KIND_FULL)
@@ -445,7 +434,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     tsu_stim *s = p;
     halcone_tsu_in *in = (halcone_tsu_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
-        if (!s->have && s->tnext < s->ntrace && pct(&s->rng) < 85) {
+        if (!s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < 85) {
             const tsu_treq *t = &s->trace[s->tnext++];
             memset(&s->q, 0, sizeof s->q);
             s->q.req_op_i = t->op;
@@ -456,7 +445,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
             s->q.req_rts_i = t->rts;
             s->have = 1;
         }
-        in->rsp_ready_i = pct(&s->rng) < 75;
+        in->rsp_ready_i = unit_pct(&s->rng) < 75;
         in->cfg_we_i = 0;
         in->cfg_sel_i = 0;
         in->cfg_data_i = 0;
@@ -464,20 +453,20 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     } else {
         if ((cyc & 1023) == 0 && s->kind != KIND_FULL) {
             static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 100, 70, 30};
-            s->p_valid = pv[rnd(&s->rng) % 4];
-            s->p_ready = pr[rnd(&s->rng) % 4];
+            s->p_valid = pv[unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[unit_rnd(&s->rng) % 4];
         }
-        if (!s->have && pct(&s->rng) < s->p_valid) {
+        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
             rand_request(s);
             s->have = 1;
         }
-        in->rsp_ready_i = pct(&s->rng) < s->p_ready;
+        in->rsp_ready_i = unit_pct(&s->rng) < s->p_ready;
         /* lease registers: rare writes, zero now and then (ignored) */
-        in->cfg_we_i = s->kind != KIND_FULL && pct(&s->rng) < 1;
+        in->cfg_we_i = s->kind != KIND_FULL && unit_pct(&s->rng) < 1;
         /* another TSU's epoch reset: rare pulses */
-        in->epoch_rst_i = s->kind != KIND_FULL && rnd(&s->rng) % 2000 == 0;
-        in->cfg_sel_i = rnd(&s->rng) & 1;
-        in->cfg_data_i = pct(&s->rng) < 10 ? 0 : 1 + ts_rand(s, s->kind == KIND_WRAP || s->g.ts_max < 16 ? s->g.ts_max - 1 : 15);
+        in->epoch_rst_i = s->kind != KIND_FULL && unit_rnd(&s->rng) % 2000 == 0;
+        in->cfg_sel_i = unit_rnd(&s->rng) & 1;
+        in->cfg_data_i = unit_pct(&s->rng) < 10 ? 0 : 1 + ts_rand(s, s->kind == KIND_WRAP || s->g.ts_max < 16 ? s->g.ts_max - 1 : 15);
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_op_i = s->have ? s->q.req_op_i : 0;

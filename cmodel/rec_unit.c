@@ -120,18 +120,6 @@ typedef struct {
     uint64_t accepted, invs, warm, measure_accepted;
 } rec_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 static int parse_home(const char *v, unsigned gpus, unsigned *home, char *err, size_t len)
@@ -167,11 +155,11 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         s->rng = 1;
     s->nsets = s->g.sets < 4 ? s->g.sets : 4;
     /* distinct sets and tags, so that a hit-only stream never evicts */
-    base = rnd(&s->rng);
+    base = unit_rnd(&s->rng);
     for (i = 0; i < s->nsets; i++)
         s->set_pool[i] = (base + i) & mask64(s->g.index_bits);
     s->ntags = s->c.ways + 3;
-    base = rnd(&s->rng);
+    base = unit_rnd(&s->rng);
     for (i = 0; i < s->ntags; i++)
         s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(s->g.base_bits - s->g.index_bits);
     s->p_valid = 100;
@@ -182,7 +170,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             return NULL;
         }
     } else if (a->trace == NULL) {
-        s->home = (unsigned)(rnd(&s->rng) % s->c.gpus);
+        s->home = (unsigned)(unit_rnd(&s->rng) % s->c.gpus);
     }
     if (a->trace != NULL) {
         char e2[256];
@@ -221,7 +209,7 @@ static void rand_request(rec_stim *s, int hit_only)
 {
     const rec_cfg *c = &s->c;
     const rec_geom *g = &s->g;
-    unsigned r = pct(&s->rng);
+    unsigned r = unit_pct(&s->rng);
     uint64_t base, line;
     if (hit_only)
         s->q_op = REC_OP_RR;
@@ -231,26 +219,26 @@ static void rand_request(rec_stim *s, int hit_only)
         s->q_op = r < 55 ? REC_OP_RR : r < 75 ? REC_OP_RW : r < 97 ? REC_OP_LW : REC_OP_NOP;
     /* a remote requester other than home; now and then the home GPU or an
      * out-of-range id, which the directory must ignore */
-    r = pct(&s->rng);
+    r = unit_pct(&s->rng);
     if (!hit_only && r < 2)
         s->q_src = s->home;
     else if (!hit_only && r < 4)
-        s->q_src = rnd(&s->rng) & mask64(g->gpu_bits);
+        s->q_src = unit_rnd(&s->rng) & mask64(g->gpu_bits);
     else {
-        unsigned k = (unsigned)(rnd(&s->rng) % (c->gpus - 1));
+        unsigned k = (unsigned)(unit_rnd(&s->rng) % (c->gpus - 1));
         s->q_src = k >= s->home ? k + 1 : k;
     }
     if (s->kind == KIND_SPARSE) {
-        base = (s->tag_pool[rnd(&s->rng) % s->ntags] << g->index_bits) |
-               s->set_pool[rnd(&s->rng) % s->nsets];
-        line = (base << g->span_bits) | s->offs[rnd(&s->rng) & 1];
-    } else if (!hit_only && pct(&s->rng) < 8) {
-        line = rnd(&s->rng) & mask64(g->laddr_bits);
+        base = (s->tag_pool[unit_rnd(&s->rng) % s->ntags] << g->index_bits) |
+               s->set_pool[unit_rnd(&s->rng) % s->nsets];
+        line = (base << g->span_bits) | s->offs[unit_rnd(&s->rng) & 1];
+    } else if (!hit_only && unit_pct(&s->rng) < 8) {
+        line = unit_rnd(&s->rng) & mask64(g->laddr_bits);
     } else {
         unsigned ntags = hit_only ? (c->ways < s->ntags ? c->ways : s->ntags) : s->ntags;
-        base = (s->tag_pool[rnd(&s->rng) % ntags] << g->index_bits) |
-               s->set_pool[rnd(&s->rng) % s->nsets];
-        line = (base << g->span_bits) | (rnd(&s->rng) & mask64(g->span_bits));
+        base = (s->tag_pool[unit_rnd(&s->rng) % ntags] << g->index_bits) |
+               s->set_pool[unit_rnd(&s->rng) % s->nsets];
+        line = (base << g->span_bits) | (unit_rnd(&s->rng) & mask64(g->span_bits));
     }
     s->q_addr = line & mask64(g->laddr_bits);
 }
@@ -260,29 +248,29 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     rec_stim *s = p;
     rec_in *in = (rec_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
-        if (!s->have && s->tnext < s->ntrace && pct(&s->rng) < 85) {
+        if (!s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < 85) {
             const rec_treq *t = &s->trace[s->tnext++];
             s->q_op = t->op;
             s->q_addr = t->line;
             s->q_src = t->src;
             s->have = 1;
         }
-        in->inv_ready_i = pct(&s->rng) < 75;
+        in->inv_ready_i = unit_pct(&s->rng) < 75;
     } else {
         if ((cyc & 2047) == 0 && s->kind != KIND_HIT) {
             static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30};
-            s->p_valid = pv[rnd(&s->rng) % 4];
-            s->p_ready = pr[rnd(&s->rng) % 3];
+            s->p_valid = pv[unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[unit_rnd(&s->rng) % 3];
             if (s->kind == KIND_SPARSE) {
-                s->offs[0] = rnd(&s->rng) & mask64(s->g.span_bits);
-                s->offs[1] = rnd(&s->rng) & mask64(s->g.span_bits);
+                s->offs[0] = unit_rnd(&s->rng) & mask64(s->g.span_bits);
+                s->offs[1] = unit_rnd(&s->rng) & mask64(s->g.span_bits);
             }
         }
-        if (!s->have && pct(&s->rng) < s->p_valid) {
+        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
             rand_request(s, s->kind == KIND_HIT);
             s->have = 1;
         }
-        in->inv_ready_i = pct(&s->rng) < s->p_ready;
+        in->inv_ready_i = unit_pct(&s->rng) < s->p_ready;
     }
     in->home_i = s->home;
     in->req_valid_i = (uint64_t)s->have;

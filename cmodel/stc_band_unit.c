@@ -144,18 +144,6 @@ typedef struct {
     uint64_t acc, res, func_bad, hi_seb;
 } band_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
 {
     band_stim *s = calloc(1, sizeof *s);
@@ -209,10 +197,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     memset(in + 1, 0, (STC_BAND_I_N - 1) * sizeof *in);
     if (s->kind != KIND_TRACE && (cyc & 511) == 0) {
         static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100};
-        s->p_valid = pv[rnd(&s->rng) % 4];
-        s->p_ready = pr[rnd(&s->rng) % 4];
+        s->p_valid = pv[unit_rnd(&s->rng) % 4];
+        s->p_ready = pr[unit_rnd(&s->rng) % 4];
     }
-    if (live && !s->have && pct(&s->rng) < s->p_valid) {
+    if (live && !s->have && unit_pct(&s->rng) < s->p_valid) {
         if (s->kind == KIND_TRACE) {
             if (s->tnext < s->tr.n) {
                 s->have = 1;
@@ -222,17 +210,17 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
             }
         } else {
             s->have = 1;
-            if (s->kind == KIND_FIG4 && pct(&s->rng) < 60) {
+            if (s->kind == KIND_FIG4 && unit_pct(&s->rng) < 60) {
                 static const unsigned sebs[] = {0, 4, 12, 16, 28, 30, 32};
                 s->q_addr = 0xDEADBEEFull & mask64(s->c.addr_bits);
-                s->q_seb = sebs[rnd(&s->rng) % 7];
+                s->q_seb = sebs[unit_rnd(&s->rng) % 7];
                 if (s->q_seb > s->c.addr_bits)
                     s->q_seb = s->c.addr_bits;
             } else {
-                s->q_addr = rnd(&s->rng) & mask64(s->c.addr_bits);
+                s->q_addr = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
                 /* SEB over the whole input range, beyond addr_bits included */
-                s->q_seb = pct(&s->rng) < 80 ? (unsigned)(rnd(&s->rng) % (s->c.addr_bits + 1))
-                                             : (unsigned)(rnd(&s->rng) & mask64(s->g.seb_bits));
+                s->q_seb = unit_pct(&s->rng) < 80 ? (unsigned)(unit_rnd(&s->rng) % (s->c.addr_bits + 1))
+                                             : (unsigned)(unit_rnd(&s->rng) & mask64(s->g.seb_bits));
             }
         }
     }
@@ -241,10 +229,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[STC_BAND_I_IN_ADDR] = s->q_addr;
         in[STC_BAND_I_IN_SEB] = s->q_seb;
     } else if (s->kind != KIND_TRACE) {
-        in[STC_BAND_I_IN_ADDR] = rnd(&s->rng) & mask64(s->c.addr_bits);
-        in[STC_BAND_I_IN_SEB] = rnd(&s->rng) & mask64(s->g.seb_bits);
+        in[STC_BAND_I_IN_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+        in[STC_BAND_I_IN_SEB] = unit_rnd(&s->rng) & mask64(s->g.seb_bits);
     }
-    in[STC_BAND_I_OUT_READY] = pct(&s->rng) < s->p_ready;
+    in[STC_BAND_I_OUT_READY] = unit_pct(&s->rng) < s->p_ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)

@@ -136,16 +136,6 @@ typedef struct {
     uint64_t pushes, fulls, chgs, drained, beats, func_bad, max_pass, beat_cycles;
 } bsq_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
@@ -207,8 +197,8 @@ static void stim_free(void *p)
 static uint64_t rand_addr(bsq_stim *s)
 {
     /* a few bands, so that scans both drain and keep */
-    uint64_t a = rnd(&s->rng) & mask64(s->c.addr_bits);
-    unsigned band = (unsigned)(rnd(&s->rng) % (pct(&s->rng) < 70 ? 4 : (1u << s->c.n)));
+    uint64_t a = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+    unsigned band = (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 70 ? 4 : (1u << s->c.n)));
     unsigned seb = s->c.seb;
     if (seb + s->c.n <= s->c.addr_bits && seb < 64) {
         a &= ~(mask64(s->c.n) << seb);
@@ -219,13 +209,13 @@ static uint64_t rand_addr(bsq_stim *s)
 
 static void rand_chg(bsq_stim *s)
 {
-    unsigned k = 1 + (unsigned)(rnd(&s->rng) % 4), ep = 1u << s->c.n;
+    unsigned k = 1 + (unsigned)(unit_rnd(&s->rng) % 4), ep = 1u << s->c.n;
     stc_bsq_eset_clear(&s->chg_cer);
     for (unsigned i = 0; i < k; i++)
-        stc_bsq_eset_add(&s->chg_cer, (unsigned)(rnd(&s->rng) % (pct(&s->rng) < 70 ? 4 : ep)));
+        stc_bsq_eset_add(&s->chg_cer, (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 70 ? 4 : ep)));
     /* mostly the SEB the addresses were made for, sometimes any in range */
-    s->chg_seb = pct(&s->rng) < 80 ? s->c.seb
-                                   : s->c.seb_min + (unsigned)(rnd(&s->rng) %
+    s->chg_seb = unit_pct(&s->rng) < 80 ? s->c.seb
+                                   : s->c.seb_min + (unsigned)(unit_rnd(&s->rng) %
                                                                (s->c.seb_max - s->c.seb_min + 1));
     s->have_chg = 1;
 }
@@ -245,7 +235,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     memset(in + 1, 0, (l->in_words - 1) * sizeof *in);
     if (s->kind == KIND_TRACE) {
         if (live && !s->have_push && !s->have_chg && !s->in_scan && s->tnext < s->tr.n &&
-            pct(&s->rng) < 80) {
+            unit_pct(&s->rng) < 80) {
             const bsq_rec *r = &s->tr.r[s->tnext++];
             if (r->kind == REC_PUSH) {
                 if (stc_bsq_full(s->mirror)) {
@@ -268,26 +258,26 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     } else {
         if ((cyc & 511) == 0) {
             static const unsigned pp[] = {90, 60, 30, 100}, pr[] = {100, 70, 30, 50};
-            s->p_push = pp[rnd(&s->rng) % 4];
-            s->p_ready = pr[rnd(&s->rng) % 4];
-            s->p_chg = s->kind == KIND_FILL ? 1 : 1 + (unsigned)(rnd(&s->rng) % 6);
+            s->p_push = pp[unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[unit_rnd(&s->rng) % 4];
+            s->p_chg = s->kind == KIND_FILL ? 1 : 1 + (unsigned)(unit_rnd(&s->rng) % 6);
         }
-        if (live && !s->have_push && pct(&s->rng) < s->p_push) {
+        if (live && !s->have_push && unit_pct(&s->rng) < s->p_push) {
             s->have_push = 1;
             s->push_addr = rand_addr(s);
         }
         if (live && !s->have_chg && !s->in_scan) {
-            int want = s->kind == KIND_FILL ? stc_bsq_full(s->mirror) && pct(&s->rng) < 20
-                                            : pct(&s->rng) < s->p_chg;
+            int want = s->kind == KIND_FILL ? stc_bsq_full(s->mirror) && unit_pct(&s->rng) < 20
+                                            : unit_pct(&s->rng) < s->p_chg;
             if (want)
                 rand_chg(s);
         }
-        if (!s->have_chg && pct(&s->rng) < 20) { /* ignored without valid */
-            in[l->in_word[STC_BSQ_I_CHG_CER]] = rnd(&s->rng);
-            in[l->in_word[STC_BSQ_I_CHG_SEB]] = rnd(&s->rng) & mask64(l->in_width[STC_BSQ_I_CHG_SEB]);
+        if (!s->have_chg && unit_pct(&s->rng) < 20) { /* ignored without valid */
+            in[l->in_word[STC_BSQ_I_CHG_CER]] = unit_rnd(&s->rng);
+            in[l->in_word[STC_BSQ_I_CHG_SEB]] = unit_rnd(&s->rng) & mask64(l->in_width[STC_BSQ_I_CHG_SEB]);
         }
         if (!s->have_push)
-            in[l->in_word[STC_BSQ_I_PUSH_ADDR]] = rnd(&s->rng) & mask64(s->c.addr_bits);
+            in[l->in_word[STC_BSQ_I_PUSH_ADDR]] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
     }
     if (s->have_push) {
         in[l->in_word[STC_BSQ_I_PUSH_VALID]] = 1;
@@ -300,8 +290,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         put_eset(in + l->in_word[STC_BSQ_I_CHG_CER], &s->chg_cer, s->c.n);
         in[l->in_word[STC_BSQ_I_CHG_SEB]] = s->chg_seb;
     }
-    in[l->in_word[STC_BSQ_I_DRN_READY]] = pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_BSQ_I_DONE_READY]] = pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_BSQ_I_DRN_READY]] = unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_BSQ_I_DONE_READY]] = unit_pct(&s->rng) < s->p_ready;
 }
 
 static uint64_t get_bits(const uint64_t *w, unsigned pos, unsigned width)

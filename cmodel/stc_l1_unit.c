@@ -323,18 +323,6 @@ typedef struct {
     uint64_t offered, accepted, events, chgs, kinds[8];
 } l1_stim;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-
-static unsigned pct(uint64_t *s) { return (unsigned)(rnd(s) % 100); }
-
 static void stim_free(void *p)
 {
     l1_stim *s = p;
@@ -397,9 +385,9 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
 static uint64_t rand_addr(l1_stim *s)
 {
     unsigned lb = s->g.line_bits, sb = s->g.set_bits, nsets = s->c.sets < 4 ? s->c.sets : 4;
-    uint64_t set = rnd(&s->rng) % nsets, tag = rnd(&s->rng) % (s->c.ways + 3);
-    uint64_t a = (tag << (lb + sb)) | (set << lb) | ((rnd(&s->rng) % s->c.line) & ~3ull);
-    uint64_t band = rnd(&s->rng) % 4 & mask64(s->c.n);
+    uint64_t set = unit_rnd(&s->rng) % nsets, tag = unit_rnd(&s->rng) % (s->c.ways + 3);
+    uint64_t a = (tag << (lb + sb)) | (set << lb) | ((unit_rnd(&s->rng) % s->c.line) & ~3ull);
+    uint64_t band = unit_rnd(&s->rng) % 4 & mask64(s->c.n);
     if (s->c.seb < 64) {
         a &= ~(mask64(s->c.n) << s->c.seb);
         a |= band << s->c.seb;
@@ -411,37 +399,37 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
 {
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
         static const unsigned pv[] = {100, 70, 40, 10}, pr[] = {100, 80, 50, 20};
-        s->p_valid = pv[rnd(&s->rng) % 4];
-        s->p_ready = pr[rnd(&s->rng) % 4];
-        s->p_chg = 1 + (unsigned)(rnd(&s->rng) % 3);
+        s->p_valid = pv[unit_rnd(&s->rng) % 4];
+        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        s->p_chg = 1 + (unsigned)(unit_rnd(&s->rng) % 3);
     }
-    if (!s->chave && s->kind == KIND_MIXED && pct(&s->rng) < s->p_chg && pct(&s->rng) < 20) {
-        unsigned k, ne = 1 + (unsigned)(rnd(&s->rng) % 2), sebs = s->c.seb_max - s->c.seb_min + 1;
+    if (!s->chave && s->kind == KIND_MIXED && unit_pct(&s->rng) < s->p_chg && unit_pct(&s->rng) < 20) {
+        unsigned k, ne = 1 + (unsigned)(unit_rnd(&s->rng) % 2), sebs = s->c.seb_max - s->c.seb_min + 1;
         memset(&s->q_cer, 0, sizeof s->q_cer);
         for (k = 0; k < ne; k++)
-            stc_l1_epochs_add(&s->q_cer, (unsigned)(rnd(&s->rng) % 4) & (s->g.epochs - 1));
-        s->q_seb = pct(&s->rng) < 80 ? s->c.seb : s->c.seb_min + (unsigned)(rnd(&s->rng) % sebs);
+            stc_l1_epochs_add(&s->q_cer, (unsigned)(unit_rnd(&s->rng) % 4) & (s->g.epochs - 1));
+        s->q_seb = unit_pct(&s->rng) < 80 ? s->c.seb : s->c.seb_min + (unsigned)(unit_rnd(&s->rng) % sebs);
         if (s->q_seb > s->c.seb_max)
             s->q_seb = s->c.seb_max;
         s->chave = 1;
     }
-    if (!s->have && (s->kind == KIND_RATE || pct(&s->rng) < s->p_valid)) {
-        unsigned r = pct(&s->rng);
-        if (s->kind == KIND_MIXED && pct(&s->rng) < 2) {
+    if (!s->have && (s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_valid)) {
+        unsigned r = unit_pct(&s->rng);
+        if (s->kind == KIND_MIXED && unit_pct(&s->rng) < 2) {
             /* now and then a DATA or WA the unit may not expect (ERR path) */
-            s->q_op = pct(&s->rng) < 50 ? STC_L1_REQ_DATA : STC_L1_REQ_WA;
+            s->q_op = unit_pct(&s->rng) < 50 ? STC_L1_REQ_DATA : STC_L1_REQ_WA;
             s->q_addr = rand_addr(s);
         } else if (r < 25 && s->nout > 0) {
-            unsigned k = (unsigned)(rnd(&s->rng) % s->nout);
+            unsigned k = (unsigned)(unit_rnd(&s->rng) % s->nout);
             s->q_op = STC_L1_REQ_DATA;
-            s->q_addr = (s->out_lines[k] << s->g.line_bits) | (rnd(&s->rng) % s->c.line & ~3ull);
+            s->q_addr = (s->out_lines[k] << s->g.line_bits) | (unit_rnd(&s->rng) % s->c.line & ~3ull);
             s->out_lines[k] = s->out_lines[--s->nout];
         } else if (r < 35 && s->stores > 0) {
             s->q_op = STC_L1_REQ_WA;
             s->q_addr = rand_addr(s);
             s->stores--;
         } else {
-            s->q_op = pct(&s->rng) < 70 ? STC_L1_REQ_LD : STC_L1_REQ_ST;
+            s->q_op = unit_pct(&s->rng) < 70 ? STC_L1_REQ_LD : STC_L1_REQ_ST;
             s->q_addr = rand_addr(s);
         }
         s->have = 1;
@@ -451,7 +439,7 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
 static void trace_drive(l1_stim *s)
 {
     const l1_rec *r;
-    if (s->have || s->chave || s->next >= s->nrec || pct(&s->rng) >= 85)
+    if (s->have || s->chave || s->next >= s->nrec || unit_pct(&s->rng) >= 85)
         return;
     r = &s->rec[s->next++];
     if (r->kind == R_CHG) {
@@ -474,10 +462,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     unsigned i, words = (s->g.epochs + 63) / 64;
     if (s->kind == KIND_TRACE) {
         trace_drive(s);
-        in->ev_ready_i = pct(&s->rng) < 75;
+        in->ev_ready_i = unit_pct(&s->rng) < 75;
     } else {
         rand_drive(s, cyc);
-        in->ev_ready_i = s->kind == KIND_RATE || pct(&s->rng) < s->p_ready;
+        in->ev_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_ready;
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_op_i = s->have ? s->q_op : 0;

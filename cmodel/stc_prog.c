@@ -1,5 +1,6 @@
 /* STC system programs: reader, writer, constrained-random generator. */
 #include "stc_prog.h"
+#include "unit.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -262,18 +263,9 @@ void stc_gen_cfg_default(stc_gen_cfg *g)
     g->line = 64;
 }
 
-static uint64_t rnd(uint64_t *s)
-{
-    /* splitmix64 */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static unsigned below(uint64_t *s, unsigned n)
 {
-    return n ? (unsigned)(rnd(s) % n) : 0;
+    return n ? (unsigned)(unit_splitmix(s) % n) : 0;
 }
 
 #define POOL_MAX 64

@@ -163,6 +163,27 @@ void unit_hex_put(FILE *f, const uint64_t *w, unsigned nwords);
 /* Parses hex (no 0x) into nwords words; -1 if empty, not hex or wider. */
 int unit_hex_get(const char **p, uint64_t *w, unsigned nwords, unsigned width);
 
+/* The stimulus sources' pseudo-random numbers (xorshift64*): the next value
+ * of the state *s (never 0), and a percentage 0..99 drawn from it. */
+static inline uint64_t unit_rnd(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+static inline unsigned unit_pct(uint64_t *s) { return (unsigned)(unit_rnd(s) % 100); }
+/* splitmix64 (the program generators'): the next value, any state allowed */
+static inline uint64_t unit_splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 COHKIT_END_DECLS
 
 #endif

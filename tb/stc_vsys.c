@@ -251,14 +251,6 @@ static int q_take_due(queue *q, uint64_t t, item *it)
 
 /* --------------------------------------------------------------- rng -- */
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1DULL;
-}
-
 /* ------------------------------------------------------------ system -- */
 
 typedef struct {
@@ -400,7 +392,7 @@ static void stimulus(vsys *s)
     }
     for (k = 0; k < s->k; k++) {
         vcu *c = &s->c[k];
-        uint64_t r1 = rnd(&s->rng), r2 = rnd(&s->rng), r3 = rnd(&s->rng);
+        uint64_t r1 = unit_rnd(&s->rng), r2 = unit_rnd(&s->rng), r3 = unit_rnd(&s->rng);
         if (c->ops_left == 0)
             continue;
         if (!c->st_v && (r1 & 7) < 2) {
@@ -622,7 +614,7 @@ static int cycle(vsys *s)
         pput(e, "conf_addr_i", k * s->a, s->a, cf ? cf->addr : 0);
         pput(e, "rdy_valid_i", k, 1, q_due(&c->rdy, t) != NULL);
         pput(e, "done_valid_i", k, 1, q_due(&c->done, t) != NULL);
-        rdy_draw[k] = (unsigned)(rnd(&s->rng) & 3) != 0; /* the L2 side takes 3 of 4 */
+        rdy_draw[k] = (unsigned)(unit_rnd(&s->rng) & 3) != 0; /* the L2 side takes 3 of 4 */
         b->in[0] = (uint64_t)live;
         iput(b, "st_valid_i", c->st_v);
         iput(b, "st_addr_i", c->st_v ? c->st_a : 0);
