@@ -309,11 +309,18 @@ int ls_run(const ls_opts *o, ls_result *r, const char *lead)
             for (k = 0; k < r->nchan; k++) {
                 const uint64_t *vsrc = ch[k].valid_in ? in : out;
                 const unsigned *voff = ch[k].valid_in ? of.in_off + 0 : of.out_off;
-                int v = (int)(vsrc[voff[ch[k].valid]] & 1), rdy = 1;
-                if (ch[k].ready >= 0)
-                    rdy = ch[k].valid_in ? (int)(out[of.out_off[ch[k].ready]] & 1)
-                                         : (int)(in[of.in_off[ch[k].ready]] & 1);
-                r->chan_xfers[k] += (uint64_t)(v && rdy);
+                /* a vector channel (one valid bit per lane, e.g. per CU)
+                 * counts every lane; a one-bit ready serves every lane */
+                unsigned vw = ch[k].valid_in ? d->in_widths[ch[k].valid] : d->out_widths[ch[k].valid];
+                uint64_t v = vsrc[voff[ch[k].valid]], rdy = ~(uint64_t)0;
+                if (vw < 64)
+                    v &= ((uint64_t)1 << vw) - 1;
+                if (ch[k].ready >= 0) {
+                    unsigned rw = ch[k].valid_in ? d->out_widths[ch[k].ready] : d->in_widths[ch[k].ready];
+                    rdy = ch[k].valid_in ? out[of.out_off[ch[k].ready]] : in[of.in_off[ch[k].ready]];
+                    rdy = rw == vw ? rdy : (rdy & 1) ? ~(uint64_t)0 : 0;
+                }
+                r->chan_xfers[k] += (uint64_t)__builtin_popcountll(v & rdy);
             }
             u->stim_observe(st, cyc, in, out);
         }

@@ -47,7 +47,7 @@ typedef struct {
     uint64_t cycles;
     unsigned nchan;                       /* valid/ready channels            */
     char chan_name[LS_CHAN_MAX][48];
-    uint64_t chan_xfers[LS_CHAN_MAX];     /* transfers (valid && ready)      */
+    uint64_t chan_xfers[LS_CHAN_MAX];     /* transfers (valid && ready), every lane of a vector valid */
     double seconds;
     double cpu_seconds; /* process CPU time of the cycle loop (CLOCK_PROCESS_CPUTIME_ID) */
     int mismatch;                         /* 0: outputs agreed every cycle   */

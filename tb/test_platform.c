@@ -14,6 +14,7 @@
 #include "unit.h"
 
 extern const dut_ops *const rec_duts[];
+extern const dut_ops *const stc_duts[];
 
 
 Test(platform_registry, every_unit_is_complete_and_consistent)
@@ -281,4 +282,121 @@ Test(platform_tools, mutation_selection_is_deterministic_and_stays_out_of_ports_
     cr_assert_eq(run("test $(wc -l <build/t_mutate/err) -eq 1 && grep -q 'line 2' build/t_mutate/err && "
                      "test ! -e build/t_mutate/none"),
                  0);
+}
+
+/* Transfers are counted per lane: the STC EMU's per-CU channels (a valid
+ * bit and a ready bit per CU) can move several ReadyAcks or DoneAcks in one
+ * cycle. The count is recomputed here from the engine's stimulus and
+ * output log, independently of its counter. */
+Test(platform_engine, vector_channels_count_every_lane, .timeout = 60)
+{
+    const unit_desc *u = unit_find("stc-emu");
+    const dut_ops *d = ls_dut_find(stc_duts, u, "fpga");
+    void *c = calloc(1, u->cfg_size);
+    char err[300], *sb = NULL, *lb = NULL, *line = NULL;
+    size_t sl = 0, ll = 0, cap = 0;
+    ls_opts o;
+    ls_result r;
+    uint64_t expect[LS_CHAN_MAX] = {0}, multi = 0, *ins = NULL;
+    unsigned k, n_in_words = 0, ncyc = 0;
+    FILE *sf, *lf;
+    cr_assert_not_null(d);
+    cr_assert_eq(ls_dut_cfg(u, d, c, err, sizeof err), 0, "%s", err);
+    sf = open_memstream(&sb, &sl);
+    lf = open_memstream(&lb, &ll);
+    memset(&o, 0, sizeof o);
+    memset(&r, 0, sizeof r);
+    o.unit = u;
+    o.cfg = c;
+    o.dut = d;
+    o.seed = 3;
+    o.cycles = 20000;
+    o.stim_out = sf;
+    o.log_out = lf;
+    cr_assert_eq(ls_run(&o, &r, ""), 0, "%s", r.mm_msg);
+    fclose(sf);
+    fclose(lf);
+    cr_assert_eq(r.mismatch, 0, "%s", r.mm_msg);
+    for (k = 0; k < d->n_in; k++)
+        n_in_words += (d->in_widths[k] + 63) / 64;
+    /* inputs of every cycle, reset cycles included */
+    sf = fmemopen(sb, sl, "r");
+    while (getline(&line, &cap, sf) > 0) {
+        const char *p = line;
+        if (line[0] == '#')
+            continue; /* the header naming the ports */
+        ins = realloc(ins, (size_t)(ncyc + 1) * n_in_words * sizeof *ins);
+        for (k = 0; k < d->n_in; k++) {
+            unsigned nw = (d->in_widths[k] + 63) / 64, off = 0, j;
+            for (j = 0; j < k; j++)
+                off += (d->in_widths[j] + 63) / 64;
+            cr_assert_eq(unit_hex_get(&p, ins + (size_t)ncyc * n_in_words + off, nw, d->in_widths[k]), 0);
+        }
+        ncyc++;
+    }
+    fclose(sf);
+    lf = fmemopen(lb, ll, "r");
+    while (getline(&line, &cap, lf) > 0) {
+        char *p = line;
+        unsigned long long cyc = strtoull(p, &p, 10);
+        uint64_t outv[64];
+        cr_assert_lt(cyc, ncyc);
+        cr_assert_leq(d->n_out, 64u);
+        for (k = 0; k < d->n_out; k++) {
+            const char *q = p;
+            cr_assert_leq(d->out_widths[k], 64u);
+            cr_assert_eq(unit_hex_get(&q, &outv[k], 1, d->out_widths[k]), 0);
+            p = (char *)q;
+        }
+        for (k = 0; k < r.nchan; k++) {
+            /* <name>_valid_i with <name>_ready_o into the unit, or
+             * <name>_valid_o with <name>_ready_i out of it */
+            char vn[64], rn[64];
+            unsigned vw = 0, rw = 0, j, off;
+            int dir;
+            uint64_t v = 0, rd = 0;
+            for (dir = 0; dir < 2; dir++) {
+                unsigned vi, ri;
+                const uint64_t *inc = ins + (size_t)cyc * n_in_words;
+                snprintf(vn, sizeof vn, "%s_valid_%s", r.chan_name[k], dir ? "o" : "i");
+                snprintf(rn, sizeof rn, "%s_ready_%s", r.chan_name[k], dir ? "i" : "o");
+                for (vi = 0; vi < (dir ? d->n_out : d->n_in) && strcmp(dir ? d->out_names[vi] : d->in_names[vi], vn); vi++)
+                    ;
+                for (ri = 0; ri < (dir ? d->n_in : d->n_out) && strcmp(dir ? d->in_names[ri] : d->out_names[ri], rn); ri++)
+                    ;
+                if (vi == (dir ? d->n_out : d->n_in) || ri == (dir ? d->n_in : d->n_out))
+                    continue;
+                if (dir) {
+                    for (j = 0, off = 0; j < ri; j++)
+                        off += (d->in_widths[j] + 63) / 64;
+                    v = outv[vi];
+                    rd = inc[off];
+                    vw = d->out_widths[vi];
+                    rw = d->in_widths[ri];
+                } else {
+                    for (j = 0, off = 0; j < vi; j++)
+                        off += (d->in_widths[j] + 63) / 64;
+                    v = inc[off];
+                    rd = outv[ri];
+                    vw = d->in_widths[vi];
+                    rw = d->out_widths[ri];
+                }
+            }
+            cr_assert_gt(vw, 0u, "channel %s not found by name", r.chan_name[k]);
+            rd = rw == vw ? rd : (rd & 1) ? ~(uint64_t)0 : 0;
+            expect[k] += (uint64_t)__builtin_popcountll(v & rd);
+            multi += __builtin_popcountll(v & rd) > 1;
+        }
+    }
+    fclose(lf);
+    for (k = 0; k < r.nchan; k++)
+        cr_assert_eq(r.chan_xfers[k], expect[k], "%s: %llu counted, %llu in the log", r.chan_name[k],
+                         (unsigned long long)r.chan_xfers[k], (unsigned long long)expect[k]);
+    cr_assert_gt(multi, 10, "cycles with several lanes transferring: %llu", (unsigned long long)multi);
+    free(ins);
+    free(line);
+    free(sb);
+    free(lb);
+    free(r.summary);
+    free(c);
 }
