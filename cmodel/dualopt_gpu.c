@@ -672,6 +672,12 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
     char e2[256];
     memset(s, 0, sizeof *s);
     memset(st, 0, sizeof *st);
+    for (i = 0; i < k->n; i++)
+        if (k->op[i].store > 1) {
+            snprintf(err, len, "access %zu is an atomic: the transaction-level system has none "
+                     "(the cycle-level one, cmodel/dualopt_sys.c, has)", i);
+            return -1;
+        }
     memset(res, 0, sizeof *res);
     s->o = o;
     s->k = k;

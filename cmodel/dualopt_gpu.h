@@ -47,8 +47,10 @@ extern const char *const gpu_kind_names[]; /* "local" "sparse" "reuse", NULL-end
 int gpu_kind_of(const char *name);
 
 /* One wavefront access of GPU `gpu` in kernel `kernel`: lane i reads or
- * writes `size` bytes at addr[i] when active. A store's bytes are
- * gpu_store_byte(k, index, lane, byte). */
+ * writes `size` bytes at addr[i] when active. store: 0 load, 1 store, 2
+ * atomic exchange (lanes in ascending order load the old bytes and store
+ * the new; only the cycle-level system, cmodel/dualopt_sys.h, runs them).
+ * A store's bytes are gpu_store_byte(k, index, lane, byte). */
 typedef struct {
     unsigned gpu, kernel, store;
     uint64_t active;

@@ -4,7 +4,8 @@
  * and what the system produced (the bytes delivered to the lanes, the memory
  * image after every kernel boundary's flush). It replays the kernel on its
  * own image: within a kernel each GPU touches only its own lines, so each
- * GPU's accesses apply in program order; every loaded byte must equal the
+ * GPU's accesses apply in program order (an atomic exchange loads the old
+ * bytes and stores the new ones, lane by lane); every loaded byte must equal the
  * image at that point and be delivered exactly once, and after every flush
  * the image must equal the system's (no dirty byte lost).
  */
@@ -60,7 +61,7 @@ int gpu_check(const gpu_kernel *k, const gpu_result *r, gpu_check_res *c, char *
                         free(ref);
                         return -1;
                     }
-                    if (o->store) {
+                    if (o->store == 1) {
                         ref[off] = gpu_store_byte(k, i, lane, b);
                         continue;
                     }
@@ -81,6 +82,8 @@ int gpu_check(const gpu_kernel *k, const gpu_result *r, gpu_check_res *c, char *
                               i, o->gpu, kk, lane, (unsigned long long)a, r->data[i][lane][b],
                               ref[off]);
                     }
+                    if (o->store == 2) /* atomic exchange: old bytes loaded, new stored */
+                        ref[off] = gpu_store_byte(k, i, lane, b);
                 }
             }
         }

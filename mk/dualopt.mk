@@ -47,3 +47,6 @@ REGRESS_STEPS += formal-dualopt-rcache
 # The GPU in every mode (cmodel/dualopt_gpu*.c, tb/dualopt_gpu_tb.c): ./tb_dualopt --gpu
 tb_dualopt: $(B)/obj/tb/dualopt_gpu_tb.o
 $(B)/test_all: $(B)/obj/tb/dualopt_gpu_tb.o
+# The GPU at cycle level (cmodel/dualopt_sys.c, tb/dualopt_sys_tb.c): ./tb_dualopt --sys
+tb_dualopt: $(B)/obj/tb/dualopt_sys_tb.o
+$(B)/test_all: $(B)/obj/tb/dualopt_sys_tb.o

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "dualopt_e2e_tb.h"
 #include "dualopt_gpu_tb.h"
+#include "dualopt_sys_tb.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +276,10 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     unsigned long long v, seed = 1, loads = 16, gpus = 0, cycles = 200000;
     const char *unit = NULL;
     *handled = 0;
+    if (dualopt_sys_wanted(argc, argv)) {
+        *handled = 1;
+        return dualopt_sys_main(argc, argv, duts);
+    }
     if (dualopt_gpu_wanted(argc, argv)) {
         *handled = 1;
         return dualopt_gpu_main(argc, argv, duts);
@@ -394,4 +399,6 @@ void dualopt_tb_help(FILE *f)
             "  --force M        auto (the engine decides, default; compared with none), none,\n"
             "                   coalesce or cache; --c-only: without the replay of every\n"
             "                   GPU's RDMA cache and engine streams into the Verilated units\n");
+    fprintf(f, "the GPU at cycle level (every block Verilated in lockstep):\n");
+    dualopt_sys_help(f);
 }
