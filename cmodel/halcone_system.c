@@ -543,10 +543,12 @@ hsys *hsys_new(const hsys_cfg *c, hsys_log_fn log, void *ctx, char *err, size_t 
     s->log = log;
     s->ctx = ctx;
     s->floor_set = tc.floor == HALCONE_FLOOR_SET;
-    s->l1_req_cts = strcmp(c->rules, "safe") == 0;
-    for (i = 0; i < c->nsw; i++)
-        if (strcmp(c->sw_name[i], "l1-req-cts") == 0)
-            s->l1_req_cts = strcmp(c->sw_val[i], "on") == 0;
+    /* the cache unit's switch (safe: on), resolved for the L2 role */
+    {
+        halcone_cache_geom g2;
+        halcone_cache_geom_of(&c2, &g2);
+        s->l1_req_cts = g2.l1_req_cts;
+    }
     s->l1 = calloc((size_t)c->gpus * c->cus, sizeof *s->l1);
     s->l2 = calloc((size_t)c->gpus * c->l2_banks, sizeof *s->l2);
     s->tsu = calloc(c->tsus, sizeof *s->tsu);
