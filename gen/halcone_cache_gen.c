@@ -545,6 +545,53 @@ static void body(gctx *x)
     if (x->g.read_cts)
         emit(e, "  if (rst_ni && b_valid_q && b_rdhit) p_hit_lease: assert(t_wts <= l_cts && l_cts <= t_rts);");
     emit(e, "end");
+    if (x->g.read_cts && x->SETS * WAYS <= 16) {
+        /* strengthening invariants for the k-induction of P1 (docs/halcone.md,
+         * Formal): the stage's word is its set's RAM word; a request in the
+         * stage targets no locked block and (RD/WR) has a free lock entry;
+         * an INV waits with no entry; a counted fill names its entry; every
+         * valid locked block has an entry; every valid unlocked block has
+         * wts <= cts. RAM-wide, so only for caches of at most 16 blocks (the formal
+         * configurations; the committed RTL has none). */
+        emit(e, "always @(*) begin");
+        emit(e, "  if (rst_ni && f_past_q) begin");
+        emit(e, "    if (init_q) s_init: assert(!b_valid_q && valid_q == '0 && ent_valid_q == '0);");
+        emit(e, "    if (b_valid_q) s_word: assert(word == mem_q[b_set]);");
+        emit(e, "    if (b_valid_q && !b_fill_q && b_op_q != 2'd3) s_free: assert(!b_op_q[1] ? used < %u'd%u : 1'b1);", IB + 1, NP);
+        emit(e, "    if (b_valid_q && !b_fill_q && b_op_q == 2'd3) s_inv: assert(ent_valid_q == '0);");
+        emit(e, "    if (b_valid_q && b_fill_q && b_fok_q) s_fill: assert(ent_valid_q[b_id_q] && ent_line_q[b_id_q*%u +: %u] == b_line_q);", LA, LA);
+        emit(e, "  end");
+        emit(e, "end");
+        {
+            unsigned i, si, wi;
+            emit(e, "always @(*)");
+            emit(e, "  if (rst_ni && f_past_q && b_valid_q && !b_fill_q && b_op_q != 2'd3) begin");
+            for (i = 0; i < NP; i++)
+                emit(e, "    s_unl_%u: assert(!(ent_valid_q[%u] && ent_line_q[%u +: %u] == b_line_q));", i,
+                     i, i * LA, LA);
+            emit(e, "  end");
+            emit(e, "logic [%u:0] s_has;", x->SETS * WAYS - 1);
+            emit(e, "always @(*) begin");
+            emit(e, "  s_has = '0;");
+            emit(e, "  for (int i = 0; i < %u; i++) begin", NP);
+            for (si = 0; si < x->SETS; si++)
+                for (wi = 0; wi < WAYS; wi++)
+                    emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == {mem_q[%u][%u +: %u], %u'd%u} && "
+                            "ent_way_q[i*%u +: %u] == %u'd%u) s_has[%u] = 1'b1;",
+                         LA, LA, si, wi * TB, TB, SB, si, WB, WB, WB, wi, si * WAYS + wi);
+            emit(e, "  end");
+            emit(e, "  if (rst_ni && f_past_q) begin");
+            for (si = 0; si < x->SETS; si++)
+                for (wi = 0; wi < WAYS; wi++) {
+                    unsigned k = si * WAYS + wi;
+                    emit(e, "    if (valid_q[%u] && lock_q[%u]) s_lock_%u_%u: assert(s_has[%u]);", k, k, si, wi, k);
+                    emit(e, "    if (valid_q[%u] && !lock_q[%u]) s_wts_%u_%u: assert(mem_q[%u][%u +: %u] <= cts_q);",
+                         k, k, si, wi, si, OW + wi * W, W);
+                }
+            emit(e, "  end");
+            emit(e, "end");
+        }
+    }
     emit(e, "`endif");
     emit(e, "logic unused_ok;");
     emit(e, "assign unused_ok = ^{req_addr_i[%u:0], f_is_wr, f_w1, %s1'b0};",
