@@ -52,6 +52,7 @@ static void cfg_base(halcone_cache_cfg *c)
     c->read_cts = -1;
     c->overflow = -1;
     c->req_cts = -1;
+    c->l1_req_cts = -1;
 }
 
 int halcone_cache_cfg_preset(halcone_cache_cfg *c, const char *name)
@@ -171,6 +172,8 @@ int halcone_cache_cfg_option(halcone_cache_cfg *c, const char *name, const char 
             sw = &c->read_cts;
         else if (strcmp(name, "req-cts") == 0)
             sw = &c->req_cts;
+        else if (strcmp(name, "l1-req-cts") == 0)
+            sw = &c->l1_req_cts;
         if (sw) {
             if (parse_onoff(value, sw) != 0) {
                 snprintf(err, len, "--%s: '%s' is not on or off", name, v);
@@ -245,6 +248,7 @@ void halcone_cache_geom_of(const halcone_cache_cfg *c, halcone_cache_geom *g)
     g->read_cts = c->read_cts >= 0 ? c->read_cts : 1;
     g->overflow = c->overflow >= 0 ? c->overflow : (paper ? HCACHE_OVF_REINIT : HCACHE_OVF_RESET);
     g->req_cts = c->req_cts >= 0 ? c->req_cts : !paper;
+    g->l1_req_cts = c->l1_req_cts >= 0 ? c->l1_req_cts : !paper;
 }
 
 void halcone_cache_cfg_name(const halcone_cache_cfg *c, char *buf, size_t len)
@@ -263,7 +267,9 @@ void halcone_cache_cfg_name(const halcone_cache_cfg *c, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, "_o%s",
                       c->overflow == HCACHE_OVF_RESET ? "reset" : "reinit");
     if (c->req_cts >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "_rq%d", c->req_cts);
+        n += snprintf(buf + n, len - (size_t)n, "_rq%d", c->req_cts);
+    if (c->l1_req_cts >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "_uq%d", c->l1_req_cts);
 }
 
 void halcone_cache_cfg_args(const halcone_cache_cfg *c, char *buf, size_t len)
@@ -283,7 +289,9 @@ void halcone_cache_cfg_args(const halcone_cache_cfg *c, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, " --overflow %s",
                       c->overflow == HCACHE_OVF_RESET ? "reset" : "reinit");
     if (c->req_cts >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " --req-cts %s", c->req_cts ? "on" : "off");
+        n += snprintf(buf + n, len - (size_t)n, " --req-cts %s", c->req_cts ? "on" : "off");
+    if (c->l1_req_cts >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " --l1-req-cts %s", c->l1_req_cts ? "on" : "off");
 }
 
 const char *halcone_cache_rsp_str(halcone_cache_rsp_kind k)
@@ -413,7 +421,14 @@ static void res_clear(halcone_cache_result *r)
 
 int halcone_cache_probe(const halcone_cache *c, uint64_t addr, halcone_cache_result *r)
 {
+    return halcone_cache_probe_at(c, addr, 0, r);
+}
+
+int halcone_cache_probe_at(const halcone_cache *c, uint64_t addr, uint32_t up,
+                           halcone_cache_result *r)
+{
     uint64_t la = line_of(c, addr);
+    uint32_t cts = (up & c->g.ts_max) > c->cts ? (up & c->g.ts_max) : c->cts;
     int w = find_way(c, la);
     halcone_cache_result tmp;
     const hblk *b;
@@ -421,7 +436,7 @@ int halcone_cache_probe(const halcone_cache *c, uint64_t addr, halcone_cache_res
         r = &tmp;
     res_clear(r);
     r->line = la << c->g.off_bits;
-    r->cts = r->req_cts = c->cts;
+    r->cts = r->req_cts = cts;
     if (w < 0) {
         r->cls = HCACHE_MISS;
         return HCACHE_MISS;
@@ -431,7 +446,7 @@ int halcone_cache_probe(const halcone_cache *c, uint64_t addr, halcone_cache_res
     r->rts = b->rts;
     if (b->locked)
         return -1;
-    r->cls = c->cts <= b->rts ? HCACHE_HIT : HCACHE_EXP;
+    r->cls = cts <= b->rts ? HCACHE_HIT : HCACHE_EXP;
     return (int)r->cls;
 }
 
@@ -668,11 +683,13 @@ struct halcone_cache_tm {
     halcone_cache_geom g;
     halcone_cache *core;
     unsigned o_ev; /* word index of ev_valid_o */
+    unsigned i_cts; /* word index of req_cts_i (--l1-req-cts on; the last input) */
     /* clearing sweep */
     unsigned init_q, init_idx;
     /* lookup/update stage */
     unsigned b_valid, b_fill, b_fok, b_op, b_id;
     uint64_t b_addr;
+    uint32_t b_cts; /* the requester's cts (req_cts_i) */
     /* lock entries */
     unsigned ent_valid[16];
     uint64_t ent_addr[16];
@@ -701,6 +718,7 @@ halcone_cache_tm *halcone_cache_tm_new(const halcone_cache_cfg *cfg)
         return NULL;
     }
     t->o_ev = O_DN_ID + 1 + (unsigned)t->g.req_cts;
+    t->i_cts = I_EV_READY + (cfg->role == HCACHE_ROLE_L2);
     halcone_cache_tm_reset(t);
     return t;
 }
@@ -718,12 +736,13 @@ void halcone_cache_tm_reset(halcone_cache_tm *t)
     halcone_cache *core = t->core;
     halcone_cache_cfg cfg = t->cfg;
     halcone_cache_geom g = t->g;
-    unsigned o_ev = t->o_ev;
+    unsigned o_ev = t->o_ev, i_cts = t->i_cts;
     memset(t, 0, sizeof *t);
     t->cfg = cfg;
     t->g = g;
     t->core = core;
     t->o_ev = o_ev;
+    t->i_cts = i_cts;
     halcone_cache_reset(core);
     t->init_q = 1;
 }
@@ -760,7 +779,7 @@ static void b_eval(const halcone_cache_tm *t, const uint64_t *in, bstate *bs)
     }
     if (t->b_op == HCACHE_OP_RD || t->b_op == HCACHE_OP_WR) {
         halcone_cache_result r;
-        int cls = halcone_cache_probe(t->core, t->b_addr, &r);
+        int cls = halcone_cache_probe_at(t->core, t->b_addr, t->b_cts, &r);
         if (t->b_op == HCACHE_OP_RD && cls == HCACHE_HIT) {
             bs->hit_rd = 1;
             bs->fire = rsp_free;
@@ -890,6 +909,8 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
             halcone_cache_access(t->core, HCACHE_OP_INV, 0, 0, 0, &r);
             set_rsp(t, &r);
         } else {
+            /* --l1-req-cts: the requester's cts, before the lookup */
+            halcone_cache_advance(t->core, t->b_cts);
             halcone_cache_request(t->core, (halcone_cache_op)t->b_op, t->b_addr, &r);
             if (!r.pending) {
                 set_rsp(t, &r);
@@ -926,5 +947,6 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
         t->b_fill = 0;
         t->b_op = (unsigned)(in[I_REQ_OP] & 3);
         t->b_addr = in[I_REQ_ADDR] & mask64(t->cfg.addr_bits);
+        t->b_cts = t->g.l1_req_cts ? (uint32_t)(in[t->i_cts] & t->g.ts_max) : 0;
     }
 }

@@ -76,6 +76,10 @@ typedef struct {
     int read_cts;        /* -1, 0, 1: cts update on read fills              */
     int overflow;        /* -1, HCACHE_OVF_REINIT, HCACHE_OVF_RESET         */
     int req_cts;         /* -1, 0, 1: requests below carry the cts (S4)     */
+    int l1_req_cts;      /* -1, 0, 1: requests from above carry the
+                            requester's cts (req_cts_i), taken as
+                            cts := max(cts, it) before the lookup (the
+                            system's --l1-req-cts: L2 banks, H24)          */
 } halcone_cache_cfg;
 
 /* Every derived width and the resolved switches (halcone_cache_geom_of). */
@@ -91,6 +95,7 @@ typedef struct {
     unsigned word_bits;     /* one RAM word: ways * (tag + 2W + age)        */
     uint32_t ts_max;        /* 2^W - 1                                      */
     int lease_ext, read_cts, overflow, req_cts; /* resolved 0/1             */
+    int l1_req_cts;         /* resolved 0/1 (safe: 1)                       */
     unsigned pending;       /* lock entries (resolved: 0 -> min(4, ways))   */
 } halcone_cache_geom;
 
@@ -102,7 +107,8 @@ int halcone_cache_cfg_preset(halcone_cache_cfg *cfg, const char *name);
 const char *const *halcone_cache_preset_names(void);
 
 /* Applies one option (name without dashes: sets, ways, line, addr-bits,
- * ts-bits, pending, role, rules, lease-ext, read-cts, overflow, req-cts).
+ * ts-bits, pending, role, rules, lease-ext, read-cts, overflow, req-cts,
+ * l1-req-cts).
  * 0; 1 if the name is not an option of this unit; -1 on a bad value with a
  * one-line reason in err. */
 int halcone_cache_cfg_option(halcone_cache_cfg *cfg, const char *name, const char *value,
@@ -176,6 +182,10 @@ void halcone_cache_reset(halcone_cache *c);
  * cts (as req_cts and cts) and, for HIT and EXP, the block's (wts, rts).
  * Returns -1 if the block is locked (the access would stall, H23). */
 int halcone_cache_probe(const halcone_cache *c, uint64_t addr, halcone_cache_result *r);
+/* The same at max(cts, up): the classification an access carrying the
+ * requester's cts `up` gets (--l1-req-cts on), without side effects. */
+int halcone_cache_probe_at(const halcone_cache *c, uint64_t addr, uint32_t up,
+                           halcone_cache_result *r);
 
 /* A whole transaction, as the trace tool runs it: op RD or WR at addr;
  * (wts, rts) is what the level below answers (used unless RD hits).
@@ -216,10 +226,11 @@ int halcone_cache_invalidate(halcone_cache *c);
 
 /* The cache's cts. */
 uint32_t halcone_cache_cts(const halcone_cache *c);
-/* cts := max(cts, v) (v masked to W bits). The system model's extension for
- * L2 banks: an L1's request carries its cts to its bank, which takes the
- * maximum before the lookup, so an L2 hit covers the L1's time (spec 5.1 I4
- * with several banks, H24; docs/halcone.md). */
+/* cts := max(cts, v) (v masked to W bits): what a RD/WR carrying the
+ * requester's cts does before its lookup with --l1-req-cts on (the RTL's
+ * req_cts_i). With L2 banks an L1's request carries its cts to its bank, so
+ * an L2 hit covers the L1's time (spec 5.1 I4 with several banks, H24;
+ * docs/halcone.md). */
 void halcone_cache_advance(halcone_cache *c, uint32_t v);
 /* Block (set, way); 0, or -1 if out of range. */
 int halcone_cache_block(const halcone_cache *c, unsigned set, unsigned way, halcone_cache_blk *b);

@@ -67,6 +67,10 @@ static int u_ports(const void *cfg, port_t *p, int max)
     P(PORT_OUT, "ev_line_o", c->addr_bits);
     P(PORT_OUT, "ev_wts_o", c->ts_bits);
     P(PORT_OUT, "ev_rts_o", c->ts_bits);
+    /* --l1-req-cts: the requester's cts, a field of the request channel
+     * (last in the table so that the other ports keep their words) */
+    if (g.l1_req_cts)
+        P(PORT_IN, "req_cts_i", c->ts_bits);
 #undef P
     for (i = 0; i < n && i < max; i++)
         p[i] = t[i];
@@ -152,6 +156,7 @@ typedef struct {
     unsigned op;
     uint64_t addr;
     uint32_t wts, rts;
+    uint32_t cts;            /* cts=<c>: the requester's cts (RD, WR)    */
     unsigned lineno;
 } hc_rec;
 
@@ -170,7 +175,7 @@ static int trace_read(FILE *f, const halcone_cache_cfg *c, hc_trace *t, char *er
     while (getline(&buf, &bcap, f) > 0) {
         char *save = NULL, *tok, *hash = strchr(buf, '#');
         char *arg[4];
-        int na = 0, nwant;
+        int na = 0, nwant, have_cts = 0;
         hc_rec rec;
         lineno++;
         if (hash)
@@ -198,6 +203,18 @@ static int trace_read(FILE *f, const halcone_cache_cfg *c, hc_trace *t, char *er
             goto bad;
         }
         while ((tok = strtok_r(NULL, " \t\r\n", &save)) != NULL) {
+            if (strncmp(tok, "cts=", 4) == 0 && nwant == 3 && na == 3 && !have_cts) {
+                uint64_t v;
+                int r = parse_dec(tok + 4, tsmax, &v);
+                if (r != 0) {
+                    snprintf(err, len, "line %u: cts '%s' is not a decimal number 0..%u", lineno,
+                             tok + 4, tsmax);
+                    goto bad;
+                }
+                rec.cts = (uint32_t)v;
+                have_cts = 1;
+                continue;
+            }
             if (na >= nwant) {
                 snprintf(err, len, "line %u: extra field '%s'", lineno, tok);
                 goto bad;
@@ -330,7 +347,7 @@ enum { KIND_MIXED, KIND_HITS, KIND_FULL, KIND_TRACE };
 typedef struct {
     halcone_cache_cfg c;
     halcone_cache_geom g;
-    unsigned o_ev, has_ev_ready;
+    unsigned o_ev, has_ev_ready, i_cts;
     int kind;
     uint64_t rng;
     unsigned p_valid, p_ready, p_fill;
@@ -338,6 +355,7 @@ typedef struct {
     int have;
     unsigned op;
     uint64_t addr;
+    uint32_t cts;            /* req_cts_i of the request presented */
     uint64_t req_first;
     /* fill being presented */
     int fhave;
@@ -375,6 +393,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     halcone_cache_geom_of(&s->c, &s->g);
     s->o_ev = O_DN_ID + 1 + (unsigned)s->g.req_cts;
     s->has_ev_ready = s->c.role == HCACHE_ROLE_L2;
+    s->i_cts = I_EV_READY + s->has_ev_ready;
     s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5bd1e995ull;
     if (s->rng == 0)
         s->rng = 1;
@@ -451,6 +470,21 @@ static void rand_req(hc_stim *s)
     else
         s->op = HCACHE_OP_INV;
     s->addr = rand_addr(s);
+    /* the requester's cts (--l1-req-cts): mostly at or below the rising
+     * memory time, now and then ahead of it (an L1 that advanced through
+     * another bank), now and then near the top of the range */
+    {
+        unsigned k = unit_pct(&s->rng);
+        uint32_t m = s->g.ts_max;
+        if (s->kind == KIND_HITS || k < 40)
+            s->cts = 0;
+        else if (k < 75)
+            s->cts = (s->ownts - (uint32_t)(unit_rnd(&s->rng) % 8)) & m;
+        else if (k < 95)
+            s->cts = (s->ownts + (uint32_t)(unit_rnd(&s->rng) % 16)) & m;
+        else
+            s->cts = m - (uint32_t)(unit_rnd(&s->rng) % 3);
+    }
 }
 
 /* Timestamps of a fill: around a rising memory time, short or long leases,
@@ -504,6 +538,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
                 s->busy = 1;
                 s->op = r->op;
                 s->addr = r->addr;
+                s->cts = r->cts;
                 s->req_first = cyc;
             }
         } else if (unit_pct(&s->rng) < s->p_valid) {
@@ -531,15 +566,20 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
             rand_fill_ts(s);
         }
     }
-    /* inputs after rst_ni: ten, nine in the L1 role (no ev_ready_i) */
-    memset(in + 1, 0, (s->has_ev_ready ? 10u : 9u) * sizeof *in);
+    /* inputs after rst_ni: ten, nine in the L1 role (no ev_ready_i), then
+     * req_cts_i with --l1-req-cts */
+    memset(in + 1, 0, (s->i_cts - 1 + (unsigned)s->g.l1_req_cts) * sizeof *in);
     in[I_REQ_VALID] = (uint64_t)s->have;
     if (s->have) {
         in[I_REQ_OP] = s->op;
         in[I_REQ_ADDR] = s->addr;
+        if (s->g.l1_req_cts)
+            in[s->i_cts] = s->cts;
     } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
         in[I_REQ_OP] = unit_rnd(&s->rng) & 3;
         in[I_REQ_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+        if (s->g.l1_req_cts)
+            in[s->i_cts] = unit_rnd(&s->rng) & s->g.ts_max;
     }
     in[I_FILL_VALID] = (uint64_t)s->fhave;
     if (s->fhave) {
@@ -724,6 +764,10 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     for (i = 0; i < t.n; i++) {
         const hc_rec *r = &t.r[i];
         halcone_cache_result res;
+        /* --l1-req-cts: a RD/WR's cts=, before its lookup (RTL: req_cts_i) */
+        if (halcone_cache_geom_get(hc)->l1_req_cts &&
+            (r->op == HCACHE_OP_RD || r->op == HCACHE_OP_WR))
+            halcone_cache_advance(hc, r->cts);
         halcone_cache_access(hc, (halcone_cache_op)r->op, r->addr, r->wts, r->rts, &res);
         if (res.victim)
             print_victim(out, res.victim_line, res.victim_wts, res.victim_rts);
@@ -756,6 +800,8 @@ const unit_desc halcone_cache_unit = {
         "  --read-cts on|off      cts := max(cts, Bwts) on read fills (default on; off: V6)\n"
         "  --overflow reinit|reset  wts + 1 at 2^W - 1 wraps to 0 (paper) / saturates (safe)\n"
         "  --req-cts on|off       requests below carry the cts: dn_cts_o (safe, S4)\n"
+        "  --l1-req-cts on|off    requests from above carry the requester's cts (req_cts_i,\n"
+        "                         trace cts=<c>): cts := max(cts, it) before the lookup (safe)\n"
         "  --role l1|l2           l2: eviction notices with back-pressure (ev_ready_i)\n"
         "  --sets N               power of two, 2..65536 (default 64)\n"
         "  --ways N               power of two, 1..32 (default 4)\n"
@@ -776,7 +822,8 @@ const unit_desc halcone_cache_unit = {
     .tm_step = u_tm_step,
     .streams = streams,
     .flags = flags,
-    .trace_help = "RD <addr> <wts> <rts> | WR <addr> <wts> <rts> | EV <addr> | INV (spec 7.3);\n"
+    .trace_help = "RD <addr> <wts> <rts> [cts=<c>] | WR <addr> <wts> <rts> [cts=<c>] | EV <addr> |\n"
+                  "INV (spec 7.3; cts= is used with --l1-req-cts on);\n"
                   "output: [VICTIM <line> <wts> <rts>] RHIT|RMISS|REXP|WHIT|WMISS|WEXP <line> <cts>\n"
                   "<wts> <rts>; EVICTED <line> <wts> <rts> | ABSENT <line>; INVALIDATED <n>",
     .stim_new = stim_new,

@@ -484,7 +484,93 @@ struct hsys {
     unsigned long lineno;       /* of the command being run                 */
     hsys_stats st;
     int bad;                    /* out of memory or a stall                 */
+    /* substituted units (hsys_new_subst): NULL entries are the cores */
+    const hsys_subst *sub;
+    void **l1u, **l2u, **tsuu;
+    const char *uerr;           /* the failing unit's reason                */
 };
+
+/* ---- every unit operation goes through these: the core, or a substitute */
+static const halcone_cache *ccore(const hsys *s, halcone_cache *c, void *u)
+{
+    return u ? s->sub->core(u) : c;
+}
+
+static void ufail(hsys *s, void *u, int is_tsu)
+{
+    s->bad = 1;
+    if (s->uerr == NULL)
+        s->uerr = s->sub->error ? s->sub->error(u, is_tsu) : "unit failure";
+}
+
+/* A whole RD/WR transaction; up is the requester's cts (--l1-req-cts). */
+static int c_access(hsys *s, halcone_cache *c, void *u, halcone_cache_op op, uint64_t addr,
+                    uint32_t up, uint32_t wts, uint32_t rts, halcone_cache_result *r)
+{
+    if (u) {
+        if (s->sub->access(u, (int)op, addr, up, wts, rts, r) != 0) {
+            ufail(s, u, 0);
+            return -1;
+        }
+        return 0;
+    }
+    if (up)
+        halcone_cache_advance(c, up);
+    return halcone_cache_access(c, op, addr, wts, rts, r);
+}
+
+static int c_evict(hsys *s, halcone_cache *c, void *u, uint64_t addr, halcone_cache_result *r)
+{
+    if (u) {
+        if (s->sub->evict(u, addr, r) != 0) {
+            ufail(s, u, 0);
+            return -1;
+        }
+        return 0;
+    }
+    return halcone_cache_evict(c, addr, r);
+}
+
+static int c_invalidate(hsys *s, halcone_cache *c, void *u)
+{
+    if (u) {
+        if (s->sub->invalidate(u) != 0) {
+            ufail(s, u, 0);
+            return -1;
+        }
+        return 0;
+    }
+    return halcone_cache_invalidate(c) < 0 ? -1 : 0;
+}
+
+static halcone_tsu_result t_request(hsys *s, unsigned t, halcone_tsu_op op, uint64_t addr,
+                                    uint32_t cts, uint32_t lease, uint32_t rts)
+{
+    halcone_tsu_result r;
+    void *u = s->tsuu ? s->tsuu[t] : NULL;
+    if (u) {
+        if (s->sub->request(u, (int)op, addr, cts, lease, rts, &r) != 0) {
+            ufail(s, u, 1);
+            memset(&r, 0, sizeof r);
+            r.kind = op == HALCONE_TSU_EV ? HALCONE_TSU_ABSENT : HALCONE_TSU_GRANT;
+        }
+        return r;
+    }
+    return halcone_tsu_request(s->tsu[t], op, addr, cts, lease, rts);
+}
+
+static void t_epoch_reset(hsys *s, unsigned t)
+{
+    void *u = s->tsuu ? s->tsuu[t] : NULL;
+    if (u) {
+        if (s->sub->epoch_reset(u) != 0)
+            ufail(s, u, 1);
+        return;
+    }
+    halcone_tsu_epoch_reset(s->tsu[t]);
+}
+
+const char *hsys_error(const hsys *s) { return s->uerr ? s->uerr : ""; }
 
 const hsys_stats *hsys_stats_of(const hsys *s) { return &s->st; }
 
@@ -526,6 +612,12 @@ static uint64_t holder_l1(const hsys *s, unsigned g, unsigned c)
 
 hsys *hsys_new(const hsys_cfg *c, hsys_log_fn log, void *ctx, char *err, size_t len)
 {
+    return hsys_new_subst(c, log, ctx, NULL, err, len);
+}
+
+hsys *hsys_new_subst(const hsys_cfg *c, hsys_log_fn log, void *ctx, const hsys_subst *sub,
+                     char *err, size_t len)
+{
     hsys *s;
     halcone_cache_cfg c1, c2;
     halcone_tsu_cfg tc;
@@ -543,10 +635,12 @@ hsys *hsys_new(const hsys_cfg *c, hsys_log_fn log, void *ctx, char *err, size_t 
     s->log = log;
     s->ctx = ctx;
     s->floor_set = tc.floor == HALCONE_FLOOR_SET;
-    s->l1_req_cts = strcmp(c->rules, "safe") == 0;
-    for (i = 0; i < c->nsw; i++)
-        if (strcmp(c->sw_name[i], "l1-req-cts") == 0)
-            s->l1_req_cts = strcmp(c->sw_val[i], "on") == 0;
+    /* the cache unit's switch (safe: on), resolved for the L2 role */
+    {
+        halcone_cache_geom g2;
+        halcone_cache_geom_of(&c2, &g2);
+        s->l1_req_cts = g2.l1_req_cts;
+    }
     s->l1 = calloc((size_t)c->gpus * c->cus, sizeof *s->l1);
     s->l2 = calloc((size_t)c->gpus * c->l2_banks, sizeof *s->l2);
     s->tsu = calloc(c->tsus, sizeof *s->tsu);
@@ -561,6 +655,25 @@ hsys *hsys_new(const hsys_cfg *c, hsys_log_fn log, void *ctx, char *err, size_t 
     for (i = 0; i < c->tsus; i++)
         if ((s->tsu[i] = halcone_tsu_new(&tc)) == NULL)
             goto oom;
+    if (sub) {
+        s->sub = sub;
+        s->l1u = calloc((size_t)c->gpus * c->cus, sizeof *s->l1u);
+        s->l2u = calloc((size_t)c->gpus * c->l2_banks, sizeof *s->l2u);
+        s->tsuu = calloc(c->tsus, sizeof *s->tsuu);
+        if (s->l1u == NULL || s->l2u == NULL || s->tsuu == NULL)
+            goto oom;
+        err[0] = '\0';
+        for (i = 0; i < c->gpus * c->cus && !err[0]; i++)
+            s->l1u[i] = sub->new_cache ? sub->new_cache(sub->ctx, 0, i, &c1, err, len) : NULL;
+        for (i = 0; i < c->gpus * c->l2_banks && !err[0]; i++)
+            s->l2u[i] = sub->new_cache ? sub->new_cache(sub->ctx, 1, i, &c2, err, len) : NULL;
+        for (i = 0; i < c->tsus && !err[0]; i++)
+            s->tsuu[i] = sub->new_tsu ? sub->new_tsu(sub->ctx, i, &tc, err, len) : NULL;
+        if (err[0]) {
+            hsys_free(s);
+            return NULL;
+        }
+    }
     return s;
 oom:
     snprintf(err, len, "out of memory");
@@ -579,6 +692,20 @@ void hsys_free(hsys *s)
         halcone_cache_free(s->l2[i]);
     for (i = 0; s->tsu && i < s->cfg.tsus; i++)
         halcone_tsu_free(s->tsu[i]);
+    if (s->sub && s->sub->free_unit) {
+        for (i = 0; s->l1u && i < s->cfg.gpus * s->cfg.cus; i++)
+            if (s->l1u[i])
+                s->sub->free_unit(s->sub->ctx, s->l1u[i], 0);
+        for (i = 0; s->l2u && i < s->cfg.gpus * s->cfg.l2_banks; i++)
+            if (s->l2u[i])
+                s->sub->free_unit(s->sub->ctx, s->l2u[i], 0);
+        for (i = 0; s->tsuu && i < s->cfg.tsus; i++)
+            if (s->tsuu[i])
+                s->sub->free_unit(s->sub->ctx, s->tsuu[i], 1);
+    }
+    free(s->l1u);
+    free(s->l2u);
+    free(s->tsuu);
     free(s->l1);
     free(s->l2);
     free(s->tsu);
@@ -618,12 +745,12 @@ static void epoch_reset(hsys *s, unsigned from, uint32_t epoch, const char *pfx)
     logf_(s, 1, "%sRESET %" PRIu32, pfx, epoch);
     for (i = 0; i < s->cfg.tsus; i++)
         if (i != from)
-            halcone_tsu_epoch_reset(s->tsu[i]);
+            t_epoch_reset(s, i);
     for (i = 0; i < s->cfg.gpus * s->cfg.l2_banks; i++)
-        if (halcone_cache_invalidate(s->l2[i]) < 0)
+        if (c_invalidate(s, s->l2[i], s->l2u ? s->l2u[i] : NULL) < 0)
             s->bad = 1;
     for (i = 0; i < s->cfg.gpus * s->cfg.cus; i++)
-        if (halcone_cache_invalidate(s->l1[i]) < 0)
+        if (c_invalidate(s, s->l1[i], s->l1u ? s->l1u[i] : NULL) < 0)
             s->bad = 1;
 }
 
@@ -632,8 +759,8 @@ static void l2_notice(hsys *s, uint64_t line, uint32_t rts)
 {
     unsigned t = part_of(line, s->lb, s->tsu_bits);
     char pfx[16];
-    halcone_tsu_result r =
-        halcone_tsu_evict(s->tsu[t], local_addr(line, s->lb, s->tsu_bits), rts);
+    halcone_tsu_result r = t_request(s, t, HALCONE_TSU_EV, local_addr(line, s->lb, s->tsu_bits),
+                                     0, 0, rts);
     tsu_pfx(s, t, pfx, sizeof pfx);
     if (r.kind == HALCONE_TSU_REMOVE) {
         s->st.removes++;
@@ -657,8 +784,8 @@ static void memory(hsys *s, int wr, uint64_t line, uint32_t cts, uint32_t lease,
     unsigned t = part_of(line, s->lb, s->tsu_bits);
     uint64_t la = local_addr(line, s->lb, s->tsu_bits);
     char pfx[16];
-    halcone_tsu_result r = wr ? halcone_tsu_write(s->tsu[t], la, cts, lease)
-                              : halcone_tsu_read(s->tsu[t], la, cts, lease);
+    halcone_tsu_result r =
+        t_request(s, t, wr ? HALCONE_TSU_WR : HALCONE_TSU_RD, la, cts, lease, 0);
     tsu_pfx(s, t, pfx, sizeof pfx);
     if (r.victim) {
         s->st.tsu_victims++;
@@ -686,11 +813,12 @@ static void memory(hsys *s, int wr, uint64_t line, uint32_t cts, uint32_t lease,
 
 /* Installs (wts, rts) from below into a cache: the unit's whole transaction
  * (allocation, fill rule, cts). Reports the victim. */
-static int install(hsys *s, halcone_cache *c, int l2, unsigned g, unsigned k, halcone_cache_op op,
-                   uint64_t line, uint32_t wts, uint32_t rts, halcone_cache_result *r)
+static int install(hsys *s, halcone_cache *c, void *u, int l2, unsigned g, unsigned k,
+                   halcone_cache_op op, uint64_t line, uint32_t up, uint32_t wts, uint32_t rts,
+                   halcone_cache_result *r)
 {
     uint64_t a = l2 ? local_addr(line, s->lb, s->bank_bits) : line;
-    if (halcone_cache_access(c, op, a, wts, rts, r) != 0)
+    if (c_access(s, c, u, op, a, up, wts, rts, r) != 0)
         return -1;
     if (r->victim) {
         if (l2) {
@@ -711,21 +839,25 @@ static int access_(hsys *s, const hsys_cmd *cmd)
     const hsys_cfg *c = &s->cfg;
     uint64_t line = cmd->addr >> s->lb << s->lb, value = cmd->value;
     unsigned b = part_of(line, s->lb, s->bank_bits);
-    halcone_cache *l1 = s->l1[cmd->gpu * c->cus + cmd->cu];
-    halcone_cache *l2 = s->l2[cmd->gpu * c->l2_banks + b];
+    unsigned i1 = cmd->gpu * c->cus + cmd->cu, i2 = cmd->gpu * c->l2_banks + b;
+    halcone_cache *l1 = s->l1[i1];
+    halcone_cache *l2 = s->l2[i2];
+    void *u1 = s->l1u ? s->l1u[i1] : NULL, *u2 = s->l2u ? s->l2u[i2] : NULL;
+    const halcone_cache *k1 = ccore(s, l1, u1), *k2 = ccore(s, l2, u2);
     uint64_t l2a = local_addr(line, s->lb, s->bank_bits);
     halcone_cache_result p1, p2, r1, r2;
     int c1, c2, src;
-    uint32_t ts;
+    uint32_t ts, up = 0;
+    uint64_t resets = s->st.resets;
     int st = cmd->op == HSYS_ST;
 
-    c1 = halcone_cache_probe(l1, line, &p1);
+    c1 = halcone_cache_probe(k1, line, &p1);
     /* a request reaching the L2 bank carries the L1's cts (--l1-req-cts):
      * the bank's lookup is then at a time no earlier than the L1's, so an
      * L2 hit covers the time the L1 reads at (I4 with several banks) */
     if (s->l1_req_cts && (st || c1 != HCACHE_HIT))
-        halcone_cache_advance(l2, halcone_cache_cts(l1));
-    c2 = halcone_cache_probe(l2, l2a, &p2);
+        up = halcone_cache_cts(k1);
+    c2 = halcone_cache_probe_at(k2, l2a, up, &p2);
     if (c1 < 0 || c2 < 0)
         return -1; /* a locked block: impossible one access at a time */
     src = c1 == HCACHE_HIT ? 1 : c2 == HCACHE_HIT ? 2 : 3;
@@ -740,8 +872,11 @@ static int access_(hsys *s, const hsys_cmd *cmd)
         uint32_t w, r;
         s->st.stores++;
         memory(s, 1, line, p2.req_cts, cmd->lease, &value, &w, &r);
-        if (install(s, l2, 1, cmd->gpu, b, HCACHE_OP_WR, line, w, r, &r2) != 0 ||
-            install(s, l1, 0, cmd->gpu, cmd->cu, HCACHE_OP_WR, line, r2.wts, r2.rts, &r1) != 0)
+        if (s->st.resets != resets)
+            up = 0; /* the L1 was flash-invalidated: its cts is 0 */
+        if (install(s, l2, u2, 1, cmd->gpu, b, HCACHE_OP_WR, line, up, w, r, &r2) != 0 ||
+            install(s, l1, u1, 0, cmd->gpu, cmd->cu, HCACHE_OP_WR, line, 0, r2.wts, r2.rts,
+                    &r1) != 0)
             return -1;
         if (data_put(&s->data, holder_l2(s, cmd->gpu, b), line, value) != 0 ||
             data_put(&s->data, holder_l1(s, cmd->gpu, cmd->cu), line, value) != 0)
@@ -750,23 +885,26 @@ static int access_(hsys *s, const hsys_cmd *cmd)
     } else {
         s->st.loads++;
         if (src == 1) {
-            if (halcone_cache_access(l1, HCACHE_OP_RD, line, 0, 0, &r1) != 0)
+            if (c_access(s, l1, u1, HCACHE_OP_RD, line, 0, 0, 0, &r1) != 0)
                 return -1;
             value = data_get(&s->data, holder_l1(s, cmd->gpu, cmd->cu), line);
         } else {
             if (src == 2) {
-                if (halcone_cache_access(l2, HCACHE_OP_RD, l2a, 0, 0, &r2) != 0)
+                if (c_access(s, l2, u2, HCACHE_OP_RD, l2a, up, 0, 0, &r2) != 0)
                     return -1;
                 value = data_get(&s->data, holder_l2(s, cmd->gpu, b), line);
             } else {
                 uint32_t w, r;
                 memory(s, 0, line, p2.req_cts, cmd->lease, &value, &w, &r);
-                if (install(s, l2, 1, cmd->gpu, b, HCACHE_OP_RD, line, w, r, &r2) != 0)
+                if (s->st.resets != resets)
+                    up = 0;
+                if (install(s, l2, u2, 1, cmd->gpu, b, HCACHE_OP_RD, line, up, w, r, &r2) != 0)
                     return -1;
                 if (data_put(&s->data, holder_l2(s, cmd->gpu, b), line, value) != 0)
                     s->bad = 1;
             }
-            if (install(s, l1, 0, cmd->gpu, cmd->cu, HCACHE_OP_RD, line, r2.wts, r2.rts, &r1) != 0)
+            if (install(s, l1, u1, 0, cmd->gpu, cmd->cu, HCACHE_OP_RD, line, 0, r2.wts, r2.rts,
+                        &r1) != 0)
                 return -1;
             if (data_put(&s->data, holder_l1(s, cmd->gpu, cmd->cu), line, value) != 0)
                 s->bad = 1;
@@ -775,7 +913,7 @@ static int access_(hsys *s, const hsys_cmd *cmd)
     }
     logf_(s, 0, "%s %u %u 0x%" PRIx64 " %" PRIu64 " %s %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32
           " %" PRIu32, st ? "ST" : "LD", cmd->gpu, cmd->cu, line, value,
-          src == 1 ? "L1" : src == 2 ? "L2" : "MM", ts, r1.cts, halcone_cache_cts(l2), r1.wts,
+          src == 1 ? "L1" : src == 2 ? "L2" : "MM", ts, r1.cts, halcone_cache_cts(k2), r1.wts,
           r1.rts);
     return 0;
 }
@@ -789,16 +927,17 @@ int hsys_run(hsys *s, const hsys_cmd *cmd)
         if (access_(s, cmd) != 0)
             s->bad = 1;
     } else if (cmd->op == HSYS_EVL1) {
+        unsigned i1 = cmd->gpu * s->cfg.cus + cmd->cu;
         s->st.evl1++;
-        if (halcone_cache_evict(s->l1[cmd->gpu * s->cfg.cus + cmd->cu], line, &r) != 0)
+        if (c_evict(s, s->l1[i1], s->l1u ? s->l1u[i1] : NULL, line, &r) != 0)
             s->bad = 1;
         logf_(s, 0, "EVL1 %u %u 0x%" PRIx64 " %d", cmd->gpu, cmd->cu, line,
               r.kind == HCACHE_RSP_EVICTED);
     } else {
-        unsigned b = part_of(line, s->lb, s->bank_bits);
+        unsigned b = part_of(line, s->lb, s->bank_bits), i2 = cmd->gpu * s->cfg.l2_banks + b;
         s->st.evl2++;
-        if (halcone_cache_evict(s->l2[cmd->gpu * s->cfg.l2_banks + b],
-                                local_addr(line, s->lb, s->bank_bits), &r) != 0)
+        if (c_evict(s, s->l2[i2], s->l2u ? s->l2u[i2] : NULL,
+                    local_addr(line, s->lb, s->bank_bits), &r) != 0)
             s->bad = 1;
         if (r.kind == HCACHE_RSP_EVICTED)
             l2_notice(s, line, r.rts);

@@ -20,6 +20,8 @@
 #include <stdio.h>
 
 #include "cohkit.h"
+#include "halcone_cache.h"
+#include "halcone_tsu.h"
 
 COHKIT_BEGIN_DECLS
 
@@ -82,6 +84,41 @@ typedef void (*hsys_log_fn)(void *ctx, const char *line, unsigned long lineno, i
 /* A system for a checked configuration, in its reset state. NULL on out of
  * memory or a unit configuration error (reason in err). */
 hsys *hsys_new(const hsys_cfg *c, hsys_log_fn log, void *ctx, char *err, size_t len);
+
+/* Substituted units (a Verilated system, tb/halcone_vsys.c): any L1, L2 bank
+ * or TSU may be an object of the caller's instead of the functional core.
+ * new_cache / new_tsu return the object for a unit (kind 0 L1, 1 L2 bank)
+ * with the unit configuration the system derived, or NULL to keep the core
+ * (a non-empty err then fails hsys_new_subst). A substituted cache exposes
+ * its functional state (core(): the lockstep shell's, for the probes the
+ * transaction-level system makes before it acts) and performs every state
+ * change itself: access() is a whole RD/WR transaction carrying the
+ * requester's cts `up` (req_cts_i, --l1-req-cts), evict() an EV,
+ * invalidate() an INV. A substituted TSU serves request() (op 0 RD, 1 WR,
+ * 2 EV as halcone_tsu_op) and epoch_reset(). Every call returns 0, or -1 on
+ * a failure (an RTL/model mismatch: the run stops, reason from error()). */
+typedef struct {
+    void *ctx;
+    void *(*new_cache)(void *ctx, int kind, unsigned index, const void *cache_cfg, char *err,
+                       size_t len);
+    void *(*new_tsu)(void *ctx, unsigned index, const void *tsu_cfg, char *err, size_t len);
+    void (*free_unit)(void *ctx, void *u, int is_tsu);
+    const halcone_cache *(*core)(void *u);
+    int (*access)(void *u, int op, uint64_t addr, uint32_t up, uint32_t wts, uint32_t rts,
+                  halcone_cache_result *r);
+    int (*evict)(void *u, uint64_t addr, halcone_cache_result *r);
+    int (*invalidate)(void *u);
+    int (*request)(void *u, int op, uint64_t addr, uint32_t cts, uint32_t lease, uint32_t rts,
+                   halcone_tsu_result *r);
+    int (*epoch_reset)(void *u);
+    const char *(*error)(void *u, int is_tsu);
+} hsys_subst;
+
+/* hsys_new with substituted units (sub may be NULL: hsys_new). */
+hsys *hsys_new_subst(const hsys_cfg *c, hsys_log_fn log, void *ctx, const hsys_subst *sub,
+                     char *err, size_t len);
+/* After a failed hsys_run of a substituted system: the unit's reason. */
+const char *hsys_error(const hsys *s);
 void hsys_free(hsys *s);
 /* Runs one command, logging its lines. 0, or -1 on an internal stall (a
  * locked block in a one-access-at-a-time model: a model bug). */

@@ -53,6 +53,8 @@ static void body(gctx *x)
     emit(e, "logic [%u:0] b_line_q, b_line_d;", LA - 1);
     emit(e, "logic [%u:0] b_id_q, b_id_d;", IB - 1);
     emit(e, "logic [%u:0] b_wts_q, b_wts_d, b_rts_q, b_rts_d;", W - 1);
+    if (x->g.l1_req_cts)
+        emit(e, "logic [%u:0] b_cts_q, b_cts_d; // the requester's cts (req_cts_i)", W - 1);
     emit(e, "logic fwd_q, fwd_d;");
     emit(e, "logic [%u:0] fwd_word_q, fwd_word_d, rdata_q;", WORD - 1);
     emit(e, "// Lock entries (the MSHR of Alg. 4/5): line, way and response kind of each");
@@ -158,7 +160,14 @@ static void body(gctx *x)
     emit(e, "      t_tag = w_tag[w*%u +: %u];", TB, TB);
     emit(e, "    end");
     emit(e, "end");
-    emit(e, "assign cls_hit = hit_any && (cts_q <= t_rts);");
+    emit(e, "// l_cts: the cts of the lookup; with --l1-req-cts a RD/WR first takes");
+    emit(e, "// max(cts, the requester's cts) (L2 banks, H24)");
+    emit(e, "logic [%u:0] l_cts;", W - 1);
+    if (x->g.l1_req_cts)
+        emit(e, "assign l_cts = (!b_fill_q && !b_op_q[1] && b_cts_q > cts_q) ? b_cts_q : cts_q;");
+    else
+        emit(e, "assign l_cts = cts_q;");
+    emit(e, "assign cls_hit = hit_any && (l_cts <= t_rts);");
     emit(e, "assign victim = !hit_any && !inv_any;");
     emit_nl(e);
 
@@ -280,7 +289,7 @@ static void body(gctx *x)
     emit(e, "  used = '0;");
     emit(e, "  lock_hit = 1'b0;");
     emit(e, "  free_id = '0;");
-    emit(e, "  for (int i = %u; i >= 0; i--) begin", NP - 1);
+    emit(e, "  for (int i = %u; i >= 0; i = i - 1) begin", NP - 1);
     emit(e, "    used = used + {%u'd0, ent_valid_q[i]};", IB);
     emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == req_line) lock_hit = 1'b1;", LA, LA);
     emit(e, "    if (!ent_valid_q[i]) free_id = %u'(i);", IB);
@@ -324,6 +333,8 @@ static void body(gctx *x)
     emit(e, "  b_id_d = b_id_q;");
     emit(e, "  b_wts_d = b_wts_q;");
     emit(e, "  b_rts_d = b_rts_q;");
+    if (x->g.l1_req_cts)
+        emit(e, "  b_cts_d = b_cts_q;");
     emit(e, "  fwd_d = fwd_q;");
     emit(e, "  fwd_word_d = fwd_word_q;");
     emit(e, "  if (acc) begin");
@@ -339,6 +350,8 @@ static void body(gctx *x)
     emit(e, "      b_rts_d = fill_rts_i;");
     emit(e, "    end else begin");
     emit(e, "      b_op_d = req_op_i;");
+    if (x->g.l1_req_cts)
+        emit(e, "      b_cts_d = req_cts_i;");
     emit(e, "    end");
     emit(e, "  end");
     emit(e, "  ent_valid_d = ent_valid_q;");
@@ -388,12 +401,13 @@ static void body(gctx *x)
     emit(e, "      ent_line_d[free_id*%u +: %u] = b_line_q;", LA, LA);
     emit(e, "      ent_way_d[free_id*%u +: %u] = tway;", WB, WB);
     emit(e, "      ent_kind_d[free_id*4 +: 4] = (op_wr ? 4'd3 : 4'd0) + (!hit_any ? 4'd1 : cls_hit ? 4'd0 : 4'd2);");
+    emit(e, "      cts_d = l_cts;");
     emit(e, "      if (!t_valid) cnt_d = cnt_q + %u'd1;", CB);
     emit(e, "      dn_v_d = 1'b1;");
     emit(e, "      dn_write_d = op_wr;");
     emit(e, "      dn_line_d = b_line_q;");
     emit(e, "      dn_id_d = free_id;");
-    emit(e, "      dn_cts_d = cts_q;");
+    emit(e, "      dn_cts_d = l_cts;");
     emit(e, "      if (victim) begin");
     emit(e, "        ev_v_d = 1'b1;");
     emit(e, "        ev_line_d = {t_tag, b_set};");
@@ -403,11 +417,12 @@ static void body(gctx *x)
     emit(e, "    end else begin");
     emit(e, "      rsp_v_d = 1'b1;");
     emit(e, "      rsp_line_d = b_line_q;");
-    emit(e, "      rsp_cts_d = cts_q;");
+    emit(e, "      rsp_cts_d = l_cts;");
     emit(e, "      rsp_wts_d = '0;");
     emit(e, "      rsp_rts_d = '0;");
     emit(e, "      rsp_cnt_d = '0;");
     emit(e, "      if (b_rdhit) begin");
+    emit(e, "        cts_d = l_cts;");
     emit(e, "        rsp_kind_d = 4'd0;");
     emit(e, "        rsp_wts_d = t_wts;");
     emit(e, "        rsp_rts_d = t_rts;");
@@ -445,6 +460,8 @@ static void body(gctx *x)
     emit(e, "    b_id_q <= '0;");
     emit(e, "    b_wts_q <= '0;");
     emit(e, "    b_rts_q <= '0;");
+    if (x->g.l1_req_cts)
+        emit(e, "    b_cts_q <= '0;");
     emit(e, "    fwd_q <= 1'b0;");
     emit(e, "    fwd_word_q <= '0;");
     emit(e, "    ent_valid_q <= '0;");
@@ -482,6 +499,8 @@ static void body(gctx *x)
         int i;
         for (i = 0; regs[i]; i++)
             emit(e, "    %s_q <= %s_d;", regs[i], regs[i]);
+        if (x->g.l1_req_cts)
+            emit(e, "    b_cts_q <= b_cts_d;");
     }
     emit(e, "  end");
     emit(e, "end");
@@ -524,8 +543,55 @@ static void body(gctx *x)
     emit(e, "  assume(rst_ni == f_past_q);");
     emit(e, "  if (rst_ni && f_armed_q && !f_inv_q) p_cts_mono: assert(cts_q >= f_cts_q);");
     if (x->g.read_cts)
-        emit(e, "  if (rst_ni && b_valid_q && b_rdhit) p_hit_lease: assert(t_wts <= cts_q && cts_q <= t_rts);");
+        emit(e, "  if (rst_ni && b_valid_q && b_rdhit) p_hit_lease: assert(t_wts <= l_cts && l_cts <= t_rts);");
     emit(e, "end");
+    if (x->g.read_cts && x->SETS * WAYS <= 16) {
+        /* strengthening invariants for the k-induction of P1 (docs/halcone.md,
+         * Formal): the stage's word is its set's RAM word; a request in the
+         * stage targets no locked block and (RD/WR) has a free lock entry;
+         * an INV waits with no entry; a counted fill names its entry; every
+         * valid locked block has an entry; every valid unlocked block has
+         * wts <= cts. RAM-wide, so only for caches of at most 16 blocks (the formal
+         * configurations; the committed RTL has none). */
+        emit(e, "always @(*) begin");
+        emit(e, "  if (rst_ni && f_past_q) begin");
+        emit(e, "    if (init_q) s_init: assert(!b_valid_q && valid_q == '0 && ent_valid_q == '0);");
+        emit(e, "    if (b_valid_q) s_word: assert(word == mem_q[b_set]);");
+        emit(e, "    if (b_valid_q && !b_fill_q && b_op_q != 2'd3) s_free: assert(!b_op_q[1] ? used < %u'd%u : 1'b1);", IB + 1, NP);
+        emit(e, "    if (b_valid_q && !b_fill_q && b_op_q == 2'd3) s_inv: assert(ent_valid_q == '0);");
+        emit(e, "    if (b_valid_q && b_fill_q && b_fok_q) s_fill: assert(ent_valid_q[b_id_q] && ent_line_q[b_id_q*%u +: %u] == b_line_q);", LA, LA);
+        emit(e, "  end");
+        emit(e, "end");
+        {
+            unsigned i, si, wi;
+            emit(e, "always @(*)");
+            emit(e, "  if (rst_ni && f_past_q && b_valid_q && !b_fill_q && b_op_q != 2'd3) begin");
+            for (i = 0; i < NP; i++)
+                emit(e, "    s_unl_%u: assert(!(ent_valid_q[%u] && ent_line_q[%u +: %u] == b_line_q));", i,
+                     i, i * LA, LA);
+            emit(e, "  end");
+            emit(e, "logic [%u:0] s_has;", x->SETS * WAYS - 1);
+            emit(e, "always @(*) begin");
+            emit(e, "  s_has = '0;");
+            emit(e, "  for (int i = 0; i < %u; i++) begin", NP);
+            for (si = 0; si < x->SETS; si++)
+                for (wi = 0; wi < WAYS; wi++)
+                    emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == {mem_q[%u][%u +: %u], %u'd%u} && "
+                            "ent_way_q[i*%u +: %u] == %u'd%u) s_has[%u] = 1'b1;",
+                         LA, LA, si, wi * TB, TB, SB, si, WB, WB, WB, wi, si * WAYS + wi);
+            emit(e, "  end");
+            emit(e, "  if (rst_ni && f_past_q) begin");
+            for (si = 0; si < x->SETS; si++)
+                for (wi = 0; wi < WAYS; wi++) {
+                    unsigned k = si * WAYS + wi;
+                    emit(e, "    if (valid_q[%u] && lock_q[%u]) s_lock_%u_%u: assert(s_has[%u]);", k, k, si, wi, k);
+                    emit(e, "    if (valid_q[%u] && !lock_q[%u]) s_wts_%u_%u: assert(mem_q[%u][%u +: %u] <= cts_q);",
+                         k, k, si, wi, si, OW + wi * W, W);
+                }
+            emit(e, "  end");
+            emit(e, "end");
+        }
+    }
     emit(e, "`endif");
     emit(e, "logic unused_ok;");
     emit(e, "assign unused_ok = ^{req_addr_i[%u:0], f_is_wr, f_w1, %s1'b0};",
@@ -563,8 +629,9 @@ static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
          x.L2 ? "L2" : "L1", c->rules == HCACHE_RULES_PAPER ? "paper" : "safe",
          x.g.lease_ext ? "on (paper)" : "off (S1)", x.g.read_cts ? "on" : "off (Alg. 1/2)",
          x.g.overflow == HCACHE_OVF_REINIT ? "wraps (H12)" : "saturates");
-    emit(e, "// requests below %s the cts (S4). See docs/halcone.md.",
-         x.g.req_cts ? "carry" : "do not carry");
+    emit(e, "// requests below %s the cts (S4), requests from above %s the requester's",
+         x.g.req_cts ? "carry" : "do not carry", x.g.l1_req_cts ? "carry" : "do not carry");
+    emit(e, "// cts (--l1-req-cts). See docs/halcone.md.");
     emit(e, "// Storage: set RAM %u x %u bits (tags, wts, rts, LRU ages); %u valid and %u lock",
          c->sets, x.WORD, c->sets * c->ways, c->sets * c->ways);
     emit(e, "// flip-flops; %u lock entries.", x.NP);
@@ -588,11 +655,11 @@ static void gen_params(const void *cfg, char *buf, size_t len)
     halcone_cache_geom_of(c, &g);
     snprintf(buf, len,
              "role=%s sets=%u ways=%u line=%u addr_bits=%u ts_bits=%u pending=%u\n"
-             "lease_ext=%d read_cts=%d overflow=%s req_cts=%d\n"
+             "lease_ext=%d read_cts=%d overflow=%s req_cts=%d l1_req_cts=%d\n"
              "tag_bits=%u age_bits=%u set_word_bits=%u id_bits=%u",
              c->role == HCACHE_ROLE_L2 ? "l2" : "l1", c->sets, c->ways, c->line, c->addr_bits,
              c->ts_bits, g.pending, g.lease_ext, g.read_cts,
-             g.overflow == HCACHE_OVF_REINIT ? "reinit" : "reset", g.req_cts, g.tag_bits,
+             g.overflow == HCACHE_OVF_REINIT ? "reinit" : "reset", g.req_cts, g.l1_req_cts, g.tag_bits,
              g.age_bits, g.word_bits, g.id_bits);
 }
 

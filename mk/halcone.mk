@@ -13,3 +13,10 @@ halcone_SWEEP += tb/halcone-cache_sweep.txt
 # halcone-system, halcone-gen: model-only tools (TOOL lines of
 # cmodel/units.def; no RTL, nothing to verilate); their Criterion suites
 # halcone_check, halcone_system, halcone_gen run with make test-halcone.
+# the Verilated system (tb/halcone_vsys.c: TSUs and caches at their ports,
+# timing shells or Verilated, tb/halcone_cache_rtl.c at transaction level):
+# ./tb_halcone [--system ...] (the family hook)
+halcone_TB_CPPFLAGS := -DTB_FAMILY_HOOK=halcone_tb_hook -DTB_FAMILY_HELP=halcone_tb_help
+tb_halcone: $(B)/obj/tb/halcone_vsys.o $(B)/obj/tb/halcone_cache_rtl.o $(B)/obj/tb/halcone_tsu_rtl.o
+$(B)/test_all: $(B)/obj/tb/halcone_vsys.o $(B)/obj/tb/halcone_cache_rtl.o
+$(B)/obj/tb/tb_halcone.o: mk/halcone.mk

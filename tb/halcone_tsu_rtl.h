@@ -21,6 +21,8 @@ typedef struct halcone_tsu_rtl halcone_tsu_rtl;
  * ls_dut_find(halcone_duts, unit_find("halcone-tsu"), "default")), resets it
  * and runs its clearing sweep. NULL with a one-line reason in err. */
 halcone_tsu_rtl *halcone_tsu_rtl_new(const dut_ops *d, char *err, size_t len);
+/* The timing shell alone of c, driven at its ports as the DUT would be. */
+halcone_tsu_rtl *halcone_tsu_rtl_new_shell(const halcone_tsu_cfg *c, char *err, size_t len);
 void halcone_tsu_rtl_free(halcone_tsu_rtl *r);
 /* The configuration the DUT was generated with. */
 const halcone_tsu_cfg *halcone_tsu_rtl_cfg(const halcone_tsu_rtl *r);

@@ -62,7 +62,12 @@ static char *model(const char *opts, const char *trace)
     fclose(f);
     snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-cache %s < %s > %s", opts, in, out);
     cr_assert_eq(run(cmd), 0, "%s", cmd);
-    return slurp(out);
+    {
+        char *o = slurp(out);
+        remove(in);
+        remove(out);
+        return o;
+    }
 }
 
 static void expect(const char *opts, const char *trace, const char *want)
@@ -377,6 +382,9 @@ static void bad_trace(const char *opts, const char *trace, const char *msg)
     cr_assert_eq(strchr(e, '\n'), e + strlen(e) - 1, "one line: %s", e);
     free(o);
     free(e);
+    remove(in);
+    remove(out);
+    remove(err);
 }
 
 Test(halcone_cache_bad, traces_exit_2_with_the_line_and_no_output)
@@ -391,6 +399,10 @@ Test(halcone_cache_bad, traces_exit_2_with_the_line_and_no_output)
     bad_trace("", "RD 0x0 -1 1\n", "line 1: wts '-1' is not a decimal number");
     bad_trace("--ts-bits 5", "RD 0x0 0 32\n", "line 1: rts '32' exceeds 31 (--ts-bits 5)");
     bad_trace("", "RD 0x0 0 99999999999999999999999\n", "line 1: rts");
+    bad_trace("", "RD 0x0 0 1 cts=x\n", "line 1: cts 'x' is not a decimal number 0..65535");
+    bad_trace("--ts-bits 5", "WR 0x0 0 1 cts=32\n", "line 1: cts '32'");
+    bad_trace("", "EV 0x0 cts=1\n", "line 1: extra field 'cts=1'");
+    bad_trace("", "RD 0x0 0 1 cts=1 cts=2\n", "line 1: extra field 'cts=2'");
 }
 
 static void bad_opt(const char *opts, const char *msg)
@@ -408,6 +420,8 @@ static void bad_opt(const char *opts, const char *msg)
     cr_assert(strstr(e, msg) != NULL, "'%s' not in '%s'", msg, e);
     free(o);
     free(e);
+    remove(out);
+    remove(err);
 }
 
 Test(halcone_cache_bad, options_name_the_offending_value)
@@ -415,6 +429,7 @@ Test(halcone_cache_bad, options_name_the_offending_value)
     bad_opt("--rules strict", "--rules: 'strict' is not paper or safe");
     bad_opt("--lease-ext maybe", "--lease-ext: 'maybe' is not on or off");
     bad_opt("--overflow wrap", "--overflow: 'wrap' is not reinit or reset");
+    bad_opt("--l1-req-cts yes", "--l1-req-cts: 'yes' is not on or off");
     bad_opt("--role l3", "--role: 'l3' is not l1 or l2");
     bad_opt("--sets 3", "--sets 3");
     bad_opt("--ways 64", "--ways 64");
@@ -455,7 +470,16 @@ static void write_trace(const char *path, unsigned tsbits, unsigned sets, uint64
         if ((x >> 50) % 20 == 0)
             w = m, t = m - 1;
         t &= m;
-        if (r < 50)
+        /* one access in five carries a requester's cts (--l1-req-cts):
+         * behind or ahead of the time */
+        if (r < 85 && (x >> 36) % 5 == 0) {
+            char up[24];
+            snprintf(up, sizeof up, " cts=%u", (now + (uint32_t)(x >> 52) % 16 - 4) & m);
+            if (r < 50)
+                fprintf(f, "RD 0x%x %u %u%s\n", (tag * sets + set) * 64, w, t, up);
+            else
+                fprintf(f, "WR 0x%x %u %u%s\n", (tag * sets + set) * 64, w, t, up);
+        } else if (r < 50)
             fprintf(f, "RD 0x%x %u %u\n", (tag * sets + set) * 64 + (unsigned)(x >> 56) % 64, w, t);
         else if (r < 85)
             fprintf(f, "WR 0x%x %u %u # store\n", (tag * sets + set) * 64, w, t);
@@ -492,6 +516,63 @@ Test(halcone_cache_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
         free(a);
         free(b);
     }
+}
+
+/* ------------------------------------------- the requester's cts (H24) -- */
+
+/* The L2-bank counterexample of docs/halcone.md at the unit: a bank at cts
+ * 0 holds X (0,10); an L1 whose cts went to 21 through another bank reads
+ * X through this bank. Without the L1's cts the bank answers RHIT (0,10)
+ * and the L1 reads at 21 on a lease that ended at 10; with it (safe,
+ * req_cts_i) the bank's lookup is at 21: REXP, refetched. The committed RTL
+ * of both presets prints what the model prints. */
+Test(halcone_cache_l1_req_cts, bank_counterexample_rtl_equals_model_both_presets, .timeout = 60)
+{
+    static const char *const tr = "RD 0x0 0 10\n"
+                                  "RD 0x0 21 31 cts=21\n"
+                                  "RD 0x0 0 0 cts=3\n"
+                                  "WR 0x40 30 34 cts=40\n"
+                                  "RD 0x40 0 0\n";
+    static const struct {
+        const char *cfg, *want;
+    } k[] = {
+        {"fpga", "RMISS 0x0 0 0 10\nREXP 0x0 21 21 31\nRHIT 0x0 21 21 31\n"
+                 "WMISS 0x40 40 40 34\nREXP 0x40 40 40 0\n"},
+        {"default", "RMISS 0x0 0 0 10\nREXP 0x0 21 21 31\nRHIT 0x0 21 21 31\n"
+                    "WMISS 0x40 40 40 34\nREXP 0x40 40 40 0\n"},
+        {"paper", "RMISS 0x0 0 0 10\nRHIT 0x0 0 0 10\nRHIT 0x0 0 0 10\n"
+                  "WMISS 0x40 30 30 34\nRHIT 0x40 30 30 34\n"},
+    };
+    char in[64], out[64], cmd[512];
+    unsigned i;
+    FILE *f;
+    snprintf(in, sizeof in, "build/t_hc_uq.%d.trace", (int)getpid());
+    snprintf(out, sizeof out, "build/t_hc_uq.%d.out", (int)getpid());
+    f = fopen(in, "w");
+    cr_assert_not_null(f);
+    fputs(tr, f);
+    fclose(f);
+    for (i = 0; i < 3; i++) {
+        char *m, *o, opts[64];
+        snprintf(opts, sizeof opts, "--config %s", k[i].cfg);
+        m = model(opts, tr);
+        cr_assert_str_eq(m, k[i].want, "cohmodel %s", k[i].cfg);
+        snprintf(cmd, sizeof cmd, "./tb_halcone --unit halcone-cache --config %s --trace %s "
+                 "2>/dev/null | grep -v '^#' > %s", k[i].cfg, in, out);
+        cr_assert_eq(run(cmd), 0, "%s", cmd);
+        o = slurp(out);
+        cr_assert_str_eq(o, m, "RTL %s", k[i].cfg);
+        free(m);
+        free(o);
+    }
+    /* the switch alone decides: safe with it off hits like the paper */
+    {
+        char *m = model("--config fpga --l1-req-cts off", "RD 0x0 0 10\nRD 0x0 21 31 cts=21\n");
+        cr_assert_str_eq(m, "RMISS 0x0 0 0 10\nRHIT 0x0 0 0 10\n");
+        free(m);
+    }
+    remove(in);
+    remove(out);
 }
 
 /* ------------------------------------------------------------ lockstep -- */

@@ -4,7 +4,7 @@
  * Must match the model: cmodel/halcone_cache.c halcone_cache_tm_eval() / _tm_step() (timing), halcone_cache_request() / _fill() / _evict() / _invalidate() (function)
  * Parameters:
  *   role=l1 sets=64 ways=4 line=64 addr_bits=32 ts_bits=16 pending=4
- *   lease_ext=0 read_cts=1 overflow=reset req_cts=1
+ *   lease_ext=0 read_cts=1 overflow=reset req_cts=1 l1_req_cts=1
  *   tag_bits=20 age_bits=2 set_word_bits=216 id_bits=2
  */
 #ifndef HALCONE_CACHE_DEFAULT_PORTS_H
@@ -38,5 +38,6 @@
 #define halcone_cache_default_W_ev_line_o 32
 #define halcone_cache_default_W_ev_wts_o 16
 #define halcone_cache_default_W_ev_rts_o 16
+#define halcone_cache_default_W_req_cts_i 16
 
 #endif

@@ -4,7 +4,7 @@
 // Must match the model: cmodel/halcone_cache.c halcone_cache_tm_eval() / _tm_step() (timing), halcone_cache_request() / _fill() / _evict() / _invalidate() (function)
 // Parameters:
 //   role=l1 sets=64 ways=4 line=64 addr_bits=32 ts_bits=16 pending=4
-//   lease_ext=0 read_cts=1 overflow=reset req_cts=1
+//   lease_ext=0 read_cts=1 overflow=reset req_cts=1 l1_req_cts=1
 //   tag_bits=20 age_bits=2 set_word_bits=216 id_bits=2
 #include "Vhalcone_cache_default.h"
 #include "verilated.h"
@@ -18,8 +18,8 @@ struct Inst {
   VerilatedVcdC *vcd = nullptr;
   uint64_t t = 0;
 };
-static const char *const in_names[] = {"rst_ni", "req_valid_i", "req_op_i", "req_addr_i", "fill_valid_i", "fill_id_i", "fill_wts_i", "fill_rts_i", "rsp_ready_i", "dn_ready_i"};
-static const unsigned in_widths[] = {1, 1, 2, 32, 1, 2, 16, 16, 1, 1};
+static const char *const in_names[] = {"rst_ni", "req_valid_i", "req_op_i", "req_addr_i", "fill_valid_i", "fill_id_i", "fill_wts_i", "fill_rts_i", "rsp_ready_i", "dn_ready_i", "req_cts_i"};
+static const unsigned in_widths[] = {1, 1, 2, 32, 1, 2, 16, 16, 1, 1, 16};
 static const char *const out_names[] = {"req_ready_o", "fill_ready_o", "rsp_valid_o", "rsp_kind_o", "rsp_line_o", "rsp_cts_o", "rsp_wts_o", "rsp_rts_o", "rsp_count_o", "dn_valid_o", "dn_write_o", "dn_line_o", "dn_id_o", "dn_cts_o", "ev_valid_o", "ev_line_o", "ev_wts_o", "ev_rts_o"};
 static const unsigned out_widths[] = {1, 1, 1, 4, 32, 16, 16, 16, 9, 1, 1, 32, 2, 16, 1, 32, 16, 16};
 
@@ -69,6 +69,7 @@ void eval(void *p, const uint64_t *in, uint64_t *out) {
   x->top->fill_rts_i = static_cast<uint16_t>(in[7]);
   x->top->rsp_ready_i = static_cast<uint8_t>(in[8] & 1u);
   x->top->dn_ready_i = static_cast<uint8_t>(in[9] & 1u);
+  x->top->req_cts_i = static_cast<uint16_t>(in[10]);
   x->top->eval();
   if (x->vcd) x->vcd->dump(x->t);
   out[0] = static_cast<uint64_t>(x->top->req_ready_o);
@@ -102,6 +103,6 @@ void tick(void *p) {
 
 extern "C" const dut_ops halcone_cache_default_ops = {
   "halcone-cache", "halcone", "halcone_cache_default", "--role l1 --sets 64 --ways 4 --line 64 --addr-bits 32 --ts-bits 16 --pending 0 --rules safe",
-  10, 18, 10, 18, in_names, in_widths, out_names, out_widths,
+  11, 18, 11, 18, in_names, in_widths, out_names, out_widths,
   create, destroy, eval, tick, trace_open, trace_close,
 };

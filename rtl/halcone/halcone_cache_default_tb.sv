@@ -6,7 +6,7 @@
 // Must match the model: cmodel/halcone_cache.c halcone_cache_tm_eval() / _tm_step() (timing), halcone_cache_request() / _fill() / _evict() / _invalidate() (function)
 // Parameters:
 //   role=l1 sets=64 ways=4 line=64 addr_bits=32 ts_bits=16 pending=4
-//   lease_ext=0 read_cts=1 overflow=reset req_cts=1
+//   lease_ext=0 read_cts=1 overflow=reset req_cts=1 l1_req_cts=1
 //   tag_bits=20 age_bits=2 set_word_bits=216 id_bits=2
 `default_nettype none
 module halcone_cache_default_tb;
@@ -39,11 +39,12 @@ module halcone_cache_default_tb;
   wire [31:0] ev_line_o;
   wire [15:0] ev_wts_o;
   wire [15:0] ev_rts_o;
-  reg [63:0] v [0:9];
+  reg  [15:0] req_cts_i;
+  reg [63:0] v [0:10];
   reg [8*4096-1:0] text;
   reg [8*1024-1:0] stim_path, out_path;
   integer fi, fo, n, cyc;
-  halcone_cache_default dut (.clk_i(clk_i), .rst_ni(rst_ni), .req_valid_i(req_valid_i), .req_ready_o(req_ready_o), .req_op_i(req_op_i), .req_addr_i(req_addr_i), .fill_valid_i(fill_valid_i), .fill_ready_o(fill_ready_o), .fill_id_i(fill_id_i), .fill_wts_i(fill_wts_i), .fill_rts_i(fill_rts_i), .rsp_valid_o(rsp_valid_o), .rsp_ready_i(rsp_ready_i), .rsp_kind_o(rsp_kind_o), .rsp_line_o(rsp_line_o), .rsp_cts_o(rsp_cts_o), .rsp_wts_o(rsp_wts_o), .rsp_rts_o(rsp_rts_o), .rsp_count_o(rsp_count_o), .dn_valid_o(dn_valid_o), .dn_ready_i(dn_ready_i), .dn_write_o(dn_write_o), .dn_line_o(dn_line_o), .dn_id_o(dn_id_o), .dn_cts_o(dn_cts_o), .ev_valid_o(ev_valid_o), .ev_line_o(ev_line_o), .ev_wts_o(ev_wts_o), .ev_rts_o(ev_rts_o));
+  halcone_cache_default dut (.clk_i(clk_i), .rst_ni(rst_ni), .req_valid_i(req_valid_i), .req_ready_o(req_ready_o), .req_op_i(req_op_i), .req_addr_i(req_addr_i), .fill_valid_i(fill_valid_i), .fill_ready_o(fill_ready_o), .fill_id_i(fill_id_i), .fill_wts_i(fill_wts_i), .fill_rts_i(fill_rts_i), .rsp_valid_o(rsp_valid_o), .rsp_ready_i(rsp_ready_i), .rsp_kind_o(rsp_kind_o), .rsp_line_o(rsp_line_o), .rsp_cts_o(rsp_cts_o), .rsp_wts_o(rsp_wts_o), .rsp_rts_o(rsp_rts_o), .rsp_count_o(rsp_count_o), .dn_valid_o(dn_valid_o), .dn_ready_i(dn_ready_i), .dn_write_o(dn_write_o), .dn_line_o(dn_line_o), .dn_id_o(dn_id_o), .dn_cts_o(dn_cts_o), .ev_valid_o(ev_valid_o), .ev_line_o(ev_line_o), .ev_wts_o(ev_wts_o), .ev_rts_o(ev_rts_o), .req_cts_i(req_cts_i));
   initial begin
     if (!$value$plusargs("stim=%s", stim_path)) begin
       $display("halcone_cache_default_tb: missing +stim=FILE");
@@ -62,8 +63,8 @@ module halcone_cache_default_tb;
     cyc = 0;
     while (!$feof(fi)) begin
       n = $fgets(text, fi);
-    if (n > 0) n = $sscanf(text, "%h %h %h %h %h %h %h %h %h %h", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
-      if (n == 10) begin
+    if (n > 0) n = $sscanf(text, "%h %h %h %h %h %h %h %h %h %h %h", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]);
+      if (n == 11) begin
         rst_ni = v[0][0];
         req_valid_i = v[1][0];
         req_op_i = v[2][1:0];
@@ -74,6 +75,7 @@ module halcone_cache_default_tb;
         fill_rts_i = v[7][15:0];
         rsp_ready_i = v[8][0];
         dn_ready_i = v[9][0];
+        req_cts_i = v[10][15:0];
         #1;
       if (rst_ni) $fdisplay(fo, "%0d %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h %0h", cyc, req_ready_o, fill_ready_o, rsp_valid_o, rsp_kind_o, rsp_line_o, rsp_cts_o, rsp_wts_o, rsp_rts_o, rsp_count_o, dn_valid_o, dn_write_o, dn_line_o, dn_id_o, dn_cts_o, ev_valid_o, ev_line_o, ev_wts_o, ev_rts_o);
         #4 clk_i = 1'b1;

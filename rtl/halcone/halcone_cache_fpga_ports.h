@@ -4,7 +4,7 @@
  * Must match the model: cmodel/halcone_cache.c halcone_cache_tm_eval() / _tm_step() (timing), halcone_cache_request() / _fill() / _evict() / _invalidate() (function)
  * Parameters:
  *   role=l2 sets=16 ways=2 line=64 addr_bits=16 ts_bits=8 pending=2
- *   lease_ext=0 read_cts=1 overflow=reset req_cts=1
+ *   lease_ext=0 read_cts=1 overflow=reset req_cts=1 l1_req_cts=1
  *   tag_bits=6 age_bits=1 set_word_bits=46 id_bits=1
  */
 #ifndef HALCONE_CACHE_FPGA_PORTS_H
@@ -39,5 +39,6 @@
 #define halcone_cache_fpga_W_ev_line_o 16
 #define halcone_cache_fpga_W_ev_wts_o 8
 #define halcone_cache_fpga_W_ev_rts_o 8
+#define halcone_cache_fpga_W_req_cts_i 8
 
 #endif

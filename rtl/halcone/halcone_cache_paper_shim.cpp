@@ -4,7 +4,7 @@
 // Must match the model: cmodel/halcone_cache.c halcone_cache_tm_eval() / _tm_step() (timing), halcone_cache_request() / _fill() / _evict() / _invalidate() (function)
 // Parameters:
 //   role=l1 sets=64 ways=4 line=64 addr_bits=32 ts_bits=16 pending=4
-//   lease_ext=1 read_cts=1 overflow=reinit req_cts=0
+//   lease_ext=1 read_cts=1 overflow=reinit req_cts=0 l1_req_cts=0
 //   tag_bits=20 age_bits=2 set_word_bits=216 id_bits=2
 #include "Vhalcone_cache_paper.h"
 #include "verilated.h"
