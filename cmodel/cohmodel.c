@@ -20,8 +20,12 @@ static void usage(FILE *f)
     fprintf(f, "\nmodel-only tools:");
     for (i = 0; unit_tools[i]; i++)
         fprintf(f, " %s", unit_tools[i]->name);
-    fprintf(f, "\nexit status: 0 success, 2 bad options or trace (nothing printed); a checker\n"
-               "(stc-check, stc-system): 1 when a rule is violated, with its whole output\n");
+    fprintf(f, "\nexit status: 0 success, 2 bad options or trace (nothing printed); 1 when a\n"
+               "rule is violated, with the whole output, for the verdict tools:");
+    for (i = 0; unit_tools[i]; i++)
+        if (unit_tools[i]->verdict_exit)
+            fprintf(f, " %s", unit_tools[i]->name);
+    fprintf(f, "\n");
 }
 
 static void unit_usage(FILE *f, const unit_desc *u)
