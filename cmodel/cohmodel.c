@@ -20,7 +20,12 @@ static void usage(FILE *f)
     fprintf(f, "\nmodel-only tools:");
     for (i = 0; unit_tools[i]; i++)
         fprintf(f, " %s", unit_tools[i]->name);
-    fprintf(f, "\nexit status: 0 success, 2 bad options or trace (nothing printed)\n");
+    fprintf(f, "\nexit status: 0 success, 2 bad options or trace (nothing printed); 1 when a\n"
+               "rule is violated, with the whole output, for the verdict tools:");
+    for (i = 0; unit_tools[i]; i++)
+        if (unit_tools[i]->verdict_exit)
+            fprintf(f, " %s", unit_tools[i]->name);
+    fprintf(f, "\n");
 }
 
 static void unit_usage(FILE *f, const unit_desc *u)
@@ -41,7 +46,11 @@ static void unit_usage(FILE *f, const unit_desc *u)
         fprintf(f, "  %.*s\n", n, p);
         p += n + (nl != NULL);
     }
-    fprintf(f, "exit status: 0 success, 2 bad options or trace (nothing printed)\n");
+    if (u->verdict_exit)
+        fprintf(f, "exit status: 0 PASS, 1 FAIL (a rule violated; the whole output printed),\n"
+                   "2 bad options or input (nothing printed)\n");
+    else
+        fprintf(f, "exit status: 0 success, 2 bad options or trace (nothing printed)\n");
 }
 
 int main(int argc, char **argv)
@@ -113,7 +122,7 @@ int main(int argc, char **argv)
         fl[fi] = argv[a0 + rest[++i]];
     }
     /* Output is buffered so that a bad record late in the trace leaves
-     * nothing on stdout. */
+     * nothing on stdout; a verdict tool's FAIL (1) is printed too. */
     out = open_memstream(&obuf, &olen);
     if (out == NULL) {
         fprintf(stderr, "cohmodel: out of memory\n");
@@ -122,7 +131,7 @@ int main(int argc, char **argv)
     }
     rc = u->trace_run(cfg, fl, stdin, "stdin", out, stderr);
     fclose(out);
-    if (rc == 0)
+    if (rc == 0 || (rc == 1 && u->verdict_exit))
         fwrite(obuf, 1, olen, stdout);
     free(obuf);
     free(cfg);

@@ -13,8 +13,16 @@ static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bit
 /* ------------------------------------------------------------ epoch sets -- */
 
 void stc_eset_clear(stc_eset *s) { memset(s, 0, sizeof *s); }
-void stc_eset_add(stc_eset *s, unsigned e) { s->w[(e / 64) % 4] |= 1ull << (e % 64); }
-void stc_eset_del(stc_eset *s, unsigned e) { s->w[(e / 64) % 4] &= ~(1ull << (e % 64)); }
+void stc_eset_add(stc_eset *s, unsigned e)
+{
+    if (e < STC_E_MAX)
+        s->w[e / 64] |= 1ull << (e % 64);
+}
+void stc_eset_del(stc_eset *s, unsigned e)
+{
+    if (e < STC_E_MAX)
+        s->w[e / 64] &= ~(1ull << (e % 64));
+}
 int stc_eset_has(const stc_eset *s, unsigned e)
 {
     return e < STC_E_MAX && (int)((s->w[e / 64] >> (e % 64)) & 1);
@@ -41,6 +49,61 @@ void stc_eset_of(const stc_elist *l, stc_eset *s)
     stc_eset_clear(s);
     for (i = 0; i < l->n; i++)
         stc_eset_add(s, l->e[i]);
+}
+
+int stc_eset_parse(stc_eset *s, const char *text, unsigned n, char *err, size_t len)
+{
+    const char *p = text;
+    stc_eset_clear(s);
+    if (p == NULL || *p == '\0') {
+        snprintf(err, len, "empty epoch set");
+        return -1;
+    }
+    for (;;) {
+        unsigned long v = 0;
+        const char *start = p;
+        while (*p >= '0' && *p <= '9') {
+            v = v * 10 + (unsigned long)(*p - '0');
+            if (v > 100000)
+                break;
+            p++;
+        }
+        if (p == start || (*p != ',' && *p != '\0')) {
+            snprintf(err, len, "'%s' is not an epoch list", text);
+            return -1;
+        }
+        if (n > STC_N_MAX || v >= (1ul << n)) {
+            snprintf(err, len, "epoch %lu is not below 2^%u", v, n);
+            return -1;
+        }
+        if (stc_eset_has(s, (unsigned)v)) {
+            snprintf(err, len, "epoch %lu repeated in '%s'", v, text);
+            return -1;
+        }
+        stc_eset_add(s, (unsigned)v);
+        if (*p == '\0')
+            return 0;
+        p++;
+    }
+}
+
+char *stc_eset_format(const stc_eset *s, char *buf, size_t len)
+{
+    size_t at = 0;
+    unsigned e;
+    if (len == 0)
+        return buf;
+    buf[0] = '\0';
+    for (e = 0; e < STC_E_MAX; e++) {
+        int w;
+        if (!stc_eset_has(s, e))
+            continue;
+        w = snprintf(buf + at, len - at, at ? ",%u" : "%u", e);
+        if (w < 0 || (size_t)w >= len - at)
+            break;
+        at += (size_t)w;
+    }
+    return buf;
 }
 
 void stc_elist_of(const stc_eset *s, unsigned after, unsigned n, stc_elist *l)

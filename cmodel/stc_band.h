@@ -12,7 +12,9 @@
  * in the set (spec 8): `stc_eset` in C, a [2^N-1:0] vector on RTL ports (port
  * words least significant first, so word i of a port is w[i]). Traces print a
  * set in grant order (`3,5,7`): `stc_elist` is that order, built from a mask
- * with stc_elist_of (circular order after the pointer, spec 3.2 MB).
+ * with stc_elist_of (circular order after the pointer, spec 3.2 MB). This is
+ * the one epoch-set type of the family: the EMU, the CU with its BSQ, the
+ * L1, the system model and the checker all take `stc_eset`.
  *
  * The band unit (`stc-band`) is the function as a pipelined block: one
  * address (and SEB) per cycle in, its band one cycle later, valid/ready on
@@ -45,6 +47,7 @@ typedef struct {
 } stc_elist;
 
 void stc_eset_clear(stc_eset *s);
+/* Add / remove epoch e (e >= STC_E_MAX: no effect). */
 void stc_eset_add(stc_eset *s, unsigned e);
 void stc_eset_del(stc_eset *s, unsigned e);
 /* 1 if epoch e is in the set, else 0. */
@@ -55,6 +58,14 @@ unsigned stc_eset_count(const stc_eset *s);
 int stc_eset_eq(const stc_eset *a, const stc_eset *b);
 /* The mask of a list. */
 void stc_eset_of(const stc_elist *l, stc_eset *s);
+/* Parses "3,5,7" (decimal epochs below 2^n, distinct, no spaces, at least
+ * one) into the mask s. 0, or -1 with a one-line reason in err ("empty epoch
+ * set", "'1,' is not an epoch list", "epoch 16 is not below 2^4", "epoch 1
+ * repeated in '1,1'"). */
+int stc_eset_parse(stc_eset *s, const char *text, unsigned n, char *err, size_t len);
+/* "3,5,7": the epochs of s in ascending order ("" for the empty set);
+ * returns buf. (stc_elist_of + stc_elist_format give grant order.) */
+char *stc_eset_format(const stc_eset *s, char *buf, size_t len);
 /* The epochs of mask s (2^n epochs) in circular order after `after`:
  * after + 1, after + 2, ... mod 2^n, ending with `after` itself. */
 void stc_elist_of(const stc_eset *s, unsigned after, unsigned n, stc_elist *l);

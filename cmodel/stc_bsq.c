@@ -20,82 +20,6 @@ static unsigned clog2(unsigned v)
 
 static int is_pow2(unsigned v) { return v != 0 && (v & (v - 1)) == 0; }
 
-/* ------------------------------------------------------------ epoch set -- */
-
-void stc_bsq_eset_clear(stc_bsq_eset *s) { memset(s, 0, sizeof *s); }
-
-void stc_bsq_eset_add(stc_bsq_eset *s, unsigned e)
-{
-    if (e < STC_BSQ_EPOCHS_MAX)
-        s->w[e / 64] |= 1ull << (e % 64);
-}
-
-int stc_bsq_eset_has(const stc_bsq_eset *s, unsigned e)
-{
-    return e < STC_BSQ_EPOCHS_MAX && ((s->w[e / 64] >> (e % 64)) & 1u);
-}
-
-unsigned stc_bsq_eset_count(const stc_bsq_eset *s)
-{
-    unsigned n = 0;
-    for (unsigned e = 0; e < STC_BSQ_EPOCHS_MAX; e++)
-        n += (unsigned)stc_bsq_eset_has(s, e);
-    return n;
-}
-
-int stc_bsq_eset_parse(stc_bsq_eset *s, const char *text, unsigned n, char *err, size_t len)
-{
-    const char *p = text;
-    stc_bsq_eset_clear(s);
-    if (p == NULL || *p == '\0') {
-        snprintf(err, len, "empty epoch set");
-        return -1;
-    }
-    for (;;) {
-        unsigned long v = 0;
-        const char *start = p;
-        while (*p >= '0' && *p <= '9') {
-            v = v * 10 + (unsigned long)(*p - '0');
-            if (v > 100000)
-                break;
-            p++;
-        }
-        if (p == start || (*p != ',' && *p != '\0')) {
-            snprintf(err, len, "'%s' is not an epoch list", text);
-            return -1;
-        }
-        if (v >= (1ul << n)) {
-            snprintf(err, len, "epoch %lu is not below 2^%u", v, n);
-            return -1;
-        }
-        if (stc_bsq_eset_has(s, (unsigned)v)) {
-            snprintf(err, len, "epoch %lu repeated in '%s'", v, text);
-            return -1;
-        }
-        stc_bsq_eset_add(s, (unsigned)v);
-        if (*p == '\0')
-            return 0;
-        p++;
-    }
-}
-
-char *stc_bsq_eset_format(const stc_bsq_eset *s, char *buf, size_t len)
-{
-    size_t at = 0;
-    if (len == 0)
-        return buf;
-    buf[0] = '\0';
-    for (unsigned e = 0; e < STC_BSQ_EPOCHS_MAX; e++) {
-        if (!stc_bsq_eset_has(s, e))
-            continue;
-        int w = snprintf(buf + at, len - at, at ? ",%u" : "%u", e);
-        if (w < 0 || (size_t)w >= len - at)
-            break;
-        at += (size_t)w;
-    }
-    return buf;
-}
-
 unsigned stc_bsq_band(uint64_t addr, unsigned seb, unsigned n)
 {
     if (seb >= 64)
@@ -175,8 +99,8 @@ int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len)
         snprintf(err, len, "--addr-bits: %u is not in 8..64", c->addr_bits);
         return -1;
     }
-    if (c->n < 1 || c->n > STC_BSQ_N_MAX) {
-        snprintf(err, len, "--n: %u is not in 1..%u", c->n, STC_BSQ_N_MAX);
+    if (c->n < 1 || c->n > STC_N_MAX) {
+        snprintf(err, len, "--n: %u is not in 1..%u", c->n, STC_N_MAX);
         return -1;
     }
     if (c->entries < 4 || c->entries > 4096 || !is_pow2(c->entries)) {
@@ -325,7 +249,7 @@ unsigned stc_bsq_pass_cycles(const stc_bsq *q)
     return p;
 }
 
-stc_bsq_scan_res stc_bsq_scan(stc_bsq *q, const stc_bsq_eset *cer, unsigned seb,
+stc_bsq_scan_res stc_bsq_scan(stc_bsq *q, const stc_eset *cer, unsigned seb,
                               stc_bsq_entry *drn, stc_bsq_entry *keep)
 {
     stc_bsq_scan_res r = {0, 0, 0};
@@ -337,7 +261,7 @@ stc_bsq_scan_res stc_bsq_scan(stc_bsq *q, const stc_bsq_eset *cer, unsigned seb,
                 if (!q->valid[slot])
                     continue;
                 stc_bsq_entry e = {q->addr[slot], slot, k, row + 1};
-                if (stc_bsq_eset_has(cer, stc_bsq_band(q->addr[slot], seb, q->c.n))) {
+                if (stc_eset_has(cer, stc_bsq_band(q->addr[slot], seb, q->c.n))) {
                     q->valid[slot] = 0;
                     if (drn)
                         drn[r.drained] = e;
@@ -422,7 +346,7 @@ struct stc_bsq_tm {
     unsigned rr, count;
     unsigned scanning, setup, pass, rd_row, s2_valid, s2_row, done_valid;
     unsigned seb;
-    stc_bsq_eset cer;
+    stc_eset cer;
     int keep_beats;
 };
 
@@ -472,7 +396,7 @@ static int tm_lane_drains(const stc_bsq_tm *t, unsigned j)
     unsigned slot = k * t->g.slots + t->s2_row * t->c.drain + l;
     if (!t->s2_valid || !t->valid[slot])
         return 0;
-    return stc_bsq_eset_has(&t->cer, stc_bsq_band(t->rd[j], t->seb, t->c.n));
+    return stc_eset_has(&t->cer, stc_bsq_band(t->rd[j], t->seb, t->c.n));
 }
 
 static int tm_lane_live(const stc_bsq_tm *t, unsigned j)
@@ -537,7 +461,7 @@ void stc_bsq_tm_reset(stc_bsq_tm *t)
     t->rr = t->count = 0;
     t->scanning = t->setup = t->pass = t->rd_row = t->s2_valid = t->s2_row = t->done_valid = 0;
     t->seb = 0;
-    stc_bsq_eset_clear(&t->cer);
+    stc_eset_clear(&t->cer);
 }
 
 void stc_bsq_tm_eval(const stc_bsq_tm *t, const uint64_t *in, uint64_t *out)
@@ -600,10 +524,10 @@ void stc_bsq_tm_step(stc_bsq_tm *t, const uint64_t *in)
             t->rd_row = 0;
             t->s2_valid = 0;
             t->seb = (unsigned)(in[l->in_word[STC_BSQ_I_CHG_SEB]] & mask64(stc_bsq_seb_bits(&t->c)));
-            stc_bsq_eset_clear(&t->cer);
+            stc_eset_clear(&t->cer);
             for (unsigned e = 0; e < (1u << t->c.n); e++)
                 if (bit_of(in + l->in_word[STC_BSQ_I_CHG_CER], e))
-                    stc_bsq_eset_add(&t->cer, e);
+                    stc_eset_add(&t->cer, e);
             t->setup = 1;
         }
         return;

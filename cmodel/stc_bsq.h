@@ -33,29 +33,13 @@
 #include <stdint.h>
 
 #include "cohkit.h"
+#include "stc_band.h"
 
 COHKIT_BEGIN_DECLS
 
-/* Largest band width (N) and epoch count of the family. */
-#define STC_BSQ_N_MAX 8
-#define STC_BSQ_EPOCHS_MAX (1u << STC_BSQ_N_MAX)
-
-/* An epoch set (the CER of spec 3.3): bit e set = epoch e current. */
-typedef struct {
-    uint64_t w[STC_BSQ_EPOCHS_MAX / 64];
-} stc_bsq_eset;
-
-void stc_bsq_eset_clear(stc_bsq_eset *s);
-void stc_bsq_eset_add(stc_bsq_eset *s, unsigned e);
-/* 1 if epoch e is in s. */
-int stc_bsq_eset_has(const stc_bsq_eset *s, unsigned e);
-/* Number of epochs in s. */
-unsigned stc_bsq_eset_count(const stc_bsq_eset *s);
-/* Parses "3,5,7" (decimal, no spaces, distinct, each < 2^n) into s.
- * 0, or -1 with a reason in err. */
-int stc_bsq_eset_parse(stc_bsq_eset *s, const char *text, unsigned n, char *err, size_t len);
-/* Writes the set as "3,5,7" (ascending); returns buf. */
-char *stc_bsq_eset_format(const stc_bsq_eset *s, char *buf, size_t len);
+/* Epoch sets (the CER of spec 3.3, a ChangeEpoch's set) are the family's
+ * one encoding, `stc_eset` of stc_band.h (a 2^N-bit mask; STC_N_MAX,
+ * STC_E_MAX), parsed and printed by stc_eset_parse / stc_eset_format. */
 
 /* band(a) = (a >> seb) & (2^n - 1), a zero-extended (spec 3.1). */
 unsigned stc_bsq_band(uint64_t addr, unsigned seb, unsigned n);
@@ -144,7 +128,7 @@ typedef struct {
  * scan order (cycle, bank, slot); the others stay and are written to keep
  * (when not NULL) in the same scan order. drn and keep must each hold
  * cfg.entries entries. Returns the counts and the pass length. */
-stc_bsq_scan_res stc_bsq_scan(stc_bsq *q, const stc_bsq_eset *cer, unsigned seb,
+stc_bsq_scan_res stc_bsq_scan(stc_bsq *q, const stc_eset *cer, unsigned seb,
                               stc_bsq_entry *drn, stc_bsq_entry *keep);
 
 /* Entries queued. */

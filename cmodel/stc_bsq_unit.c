@@ -56,7 +56,7 @@ enum { REC_PUSH, REC_CHG };
 typedef struct {
     int kind;
     uint64_t addr;
-    stc_bsq_eset cer;
+    stc_eset cer;
     unsigned seb;
 } bsq_rec;
 
@@ -128,7 +128,7 @@ typedef struct {
     int have_push;
     uint64_t push_addr;
     int have_chg;
-    stc_bsq_eset chg_cer;
+    stc_eset chg_cer;
     unsigned chg_seb;
     bsq_trace tr;
     size_t tnext;
@@ -210,9 +210,9 @@ static uint64_t rand_addr(bsq_stim *s)
 static void rand_chg(bsq_stim *s)
 {
     unsigned k = 1 + (unsigned)(unit_rnd(&s->rng) % 4), ep = 1u << s->c.n;
-    stc_bsq_eset_clear(&s->chg_cer);
+    stc_eset_clear(&s->chg_cer);
     for (unsigned i = 0; i < k; i++)
-        stc_bsq_eset_add(&s->chg_cer, (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 70 ? 4 : ep)));
+        stc_eset_add(&s->chg_cer, (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 70 ? 4 : ep)));
     /* mostly the SEB the addresses were made for, sometimes any in range */
     s->chg_seb = unit_pct(&s->rng) < 80 ? s->c.seb
                                    : s->c.seb_min + (unsigned)(unit_rnd(&s->rng) %
@@ -220,10 +220,10 @@ static void rand_chg(bsq_stim *s)
     s->have_chg = 1;
 }
 
-static void put_eset(uint64_t *w, const stc_bsq_eset *e, unsigned n)
+static void put_eset(uint64_t *w, const stc_eset *e, unsigned n)
 {
     for (unsigned i = 0; i < (1u << n); i++)
-        if (stc_bsq_eset_has(e, i))
+        if (stc_eset_has(e, i))
             w[i / 64] |= 1ull << (i % 64);
 }
 

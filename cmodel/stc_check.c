@@ -561,7 +561,7 @@ int stc_check_run(const stc_chk_cfg *c, FILE *in, const char *in_name, FILE *out
 {
     stc_log_lim lim;
     stc_ev *ev = NULL;
-    size_t n = 0, i;
+    size_t n = 0, i, nv;
     char why[300];
     stc_chk *k;
     lim.cus = c->cus;
@@ -579,8 +579,8 @@ int stc_check_run(const stc_chk_cfg *c, FILE *in, const char *in_name, FILE *out
     }
     for (i = 0; i < n; i++)
         stc_chk_event(k, &ev[i]);
-    stc_chk_finish(k, out);
+    nv = stc_chk_finish(k, out);
     stc_chk_free(k);
     free(ev);
-    return 0;
+    return nv ? 1 : 0;
 }

@@ -46,8 +46,10 @@ void stc_chk_event(stc_chk *k, const stc_ev *e);
  * the number of violations. */
 size_t stc_chk_finish(stc_chk *k, FILE *out);
 
-/* The tool: reads the log from `in`; 0, or 2 after one line on err
- * ("cohmodel: NAME: line N: reason") with nothing written to out. */
+/* The tool: reads the log from `in`, writes the VIOL lines and RESULT on
+ * out; 0 (RESULT PASS), 1 (RESULT FAIL: a rule violated), or 2 after one
+ * line on err ("cohmodel: NAME: line N: reason") with nothing written to
+ * out. */
 int stc_check_run(const stc_chk_cfg *c, FILE *in, const char *in_name, FILE *out, FILE *err);
 
 COHKIT_END_DECLS

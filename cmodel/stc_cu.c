@@ -15,8 +15,8 @@ void stc_cu_cfg_default(stc_cu_cfg *c)
 {
     c->variant = STC_CU_MB;
     c->mb_max = 4;
-    stc_bsq_eset_clear(&c->epoch);
-    stc_bsq_eset_add(&c->epoch, 0);
+    stc_eset_clear(&c->epoch);
+    stc_eset_add(&c->epoch, 0);
     stc_bsq_cfg_default(&c->bsq);
 }
 
@@ -58,7 +58,7 @@ int stc_cu_cfg_option(stc_cu_cfg *c, const char *name, const char *value, char *
     if (strcmp(name, "epoch") == 0) {
         char why[128];
         /* checked against N in stc_cu_cfg_check; parse with the widest N */
-        if (stc_bsq_eset_parse(&c->epoch, value, STC_BSQ_N_MAX, why, sizeof why) != 0) {
+        if (stc_eset_parse(&c->epoch, value, STC_N_MAX, why, sizeof why) != 0) {
             snprintf(err, len, "--epoch: %s", why);
             return -1;
         }
@@ -76,12 +76,12 @@ int stc_cu_cfg_check(stc_cu_cfg *c, char *err, size_t len)
         snprintf(err, len, "--mb-max: %u is not in 1..%u", c->mb_max, 1u << c->bsq.n);
         return -1;
     }
-    for (unsigned e = 1u << c->bsq.n; e < STC_BSQ_EPOCHS_MAX; e++)
-        if (stc_bsq_eset_has(&c->epoch, e)) {
+    for (unsigned e = 1u << c->bsq.n; e < STC_E_MAX; e++)
+        if (stc_eset_has(&c->epoch, e)) {
             snprintf(err, len, "--epoch: epoch %u is not below 2^%u", e, c->bsq.n);
             return -1;
         }
-    cnt = stc_bsq_eset_count(&c->epoch);
+    cnt = stc_eset_count(&c->epoch);
     if (cnt == 0 || cnt > (c->variant == STC_CU_MB ? c->mb_max : 1u)) {
         snprintf(err, len, "--epoch: %u epochs, %s allows 1..%u", cnt,
                  stc_cu_variant_name(c->variant), c->variant == STC_CU_MB ? c->mb_max : 1u);
@@ -102,7 +102,7 @@ void stc_cu_cfg_args(const stc_cu_cfg *c, char *buf, size_t len)
     char b[256], e[1024];
     stc_bsq_cfg_args(&c->bsq, b, sizeof b);
     snprintf(buf, len, "--variant %s --mb-max %u --epoch %s %s", stc_cu_variant_name(c->variant),
-             c->mb_max, stc_bsq_eset_format(&c->epoch, e, sizeof e), b);
+             c->mb_max, stc_eset_format(&c->epoch, e, sizeof e), b);
 }
 
 /* ----------------------------------------------------------------- core -- */
@@ -110,9 +110,9 @@ void stc_cu_cfg_args(const stc_cu_cfg *c, char *buf, size_t len)
 struct stc_cu {
     stc_cu_cfg c;
     stc_bsq *q;
-    stc_bsq_eset cer;
+    stc_eset cer;
     unsigned seb;
-    stc_bsq_eset dv;    /* demand vector                                  */
+    stc_eset dv;    /* demand vector                                  */
     unsigned conf_sent; /* EpochConflict sent this epoch                  */
     stc_cu_phase phase;
     unsigned ready;     /* ReadyAck sent in this PREPARE                  */
@@ -150,7 +150,7 @@ void stc_cu_reset(stc_cu *cu)
     stc_bsq_reset(cu->q);
     cu->cer = cu->c.epoch;
     cu->seb = cu->c.bsq.seb;
-    stc_bsq_eset_clear(&cu->dv);
+    stc_eset_clear(&cu->dv);
     cu->conf_sent = 0;
     cu->phase = STC_CU_RUN;
     cu->ready = 0;
@@ -167,7 +167,7 @@ stc_cu_st_res stc_cu_store(stc_cu *cu, uint64_t addr)
     stc_cu_st_res r = {STC_CU_ISSUED, 0, 0, 0};
     addr = cu_mask(cu, addr);
     r.band = stc_bsq_band(addr, cu->seb, cu->c.bsq.n);
-    if (cu->phase == STC_CU_RUN && stc_bsq_eset_has(&cu->cer, r.band)) {
+    if (cu->phase == STC_CU_RUN && stc_eset_has(&cu->cer, r.band)) {
         cu->pw++;
         return r;
     }
@@ -178,8 +178,8 @@ stc_cu_st_res stc_cu_store(stc_cu *cu, uint64_t addr)
     }
     r.kind = STC_CU_BLOCKED;
     r.slot = p.slot;
-    if (cu->c.variant != STC_CU_NV && !stc_bsq_eset_has(&cu->dv, r.band)) {
-        stc_bsq_eset_add(&cu->dv, r.band);
+    if (cu->c.variant != STC_CU_NV && !stc_eset_has(&cu->dv, r.band)) {
+        stc_eset_add(&cu->dv, r.band);
         r.demand = 1;
     }
     return r;
@@ -190,12 +190,12 @@ stc_cu_ld_res stc_cu_load(stc_cu *cu, uint64_t addr)
     stc_cu_ld_res r = {0, 0, 0};
     addr = cu_mask(cu, addr);
     r.band = stc_bsq_band(addr, cu->seb, cu->c.bsq.n);
-    if (stc_bsq_eset_has(&cu->cer, r.band)) {
+    if (stc_eset_has(&cu->cer, r.band)) {
         r.uncached = 1;
         return r;
     }
     if ((cu->c.variant == STC_CU_AB || cu->c.variant == STC_CU_MB) && !cu->conf_sent &&
-        stc_bsq_eset_has(&cu->dv, r.band)) {
+        stc_eset_has(&cu->dv, r.band)) {
         cu->conf_sent = 1;
         r.conflict = 1;
     }
@@ -227,7 +227,7 @@ int stc_cu_prepare(stc_cu *cu)
     return 0;
 }
 
-stc_cu_chg_res stc_cu_change(stc_cu *cu, const stc_bsq_eset *cer, unsigned seb,
+stc_cu_chg_res stc_cu_change(stc_cu *cu, const stc_eset *cer, unsigned seb,
                              stc_bsq_entry *drn, stc_cu_demand *dem)
 {
     stc_cu_chg_res r = {0, 0, 0, 0};
@@ -237,7 +237,7 @@ stc_cu_chg_res stc_cu_change(stc_cu *cu, const stc_bsq_eset *cer, unsigned seb,
     cu->cer = *cer;
     cu->seb = seb;
     /* 3: demand vector and conflict flag */
-    stc_bsq_eset_clear(&cu->dv);
+    stc_eset_clear(&cu->dv);
     cu->conf_sent = 0;
     /* 4: re-analysis: drain, then re-demand the bands still queued */
     stc_bsq_scan_res s = stc_bsq_scan(cu->q, cer, seb, drn, cu->keep);
@@ -247,9 +247,9 @@ stc_cu_chg_res stc_cu_change(stc_cu *cu, const stc_bsq_eset *cer, unsigned seb,
     if (cu->c.variant != STC_CU_NV)
         for (unsigned i = 0; i < s.left; i++) {
             unsigned b = stc_bsq_band(cu->keep[i].addr, seb, cu->c.bsq.n);
-            if (stc_bsq_eset_has(&cu->dv, b))
+            if (stc_eset_has(&cu->dv, b))
                 continue;
-            stc_bsq_eset_add(&cu->dv, b);
+            stc_eset_add(&cu->dv, b);
             if (dem) {
                 dem[r.demands].addr = cu->keep[i].addr;
                 dem[r.demands].band = b;
@@ -271,10 +271,10 @@ void stc_cu_demand_ack(stc_cu *cu, unsigned epoch)
 
 stc_cu_phase stc_cu_phase_of(const stc_cu *cu) { return cu->phase; }
 int stc_cu_ready_sent(const stc_cu *cu) { return (int)cu->ready; }
-const stc_bsq_eset *stc_cu_cer(const stc_cu *cu) { return &cu->cer; }
+const stc_eset *stc_cu_cer(const stc_cu *cu) { return &cu->cer; }
 unsigned stc_cu_seb(const stc_cu *cu) { return cu->seb; }
 unsigned stc_cu_pw(const stc_cu *cu) { return cu->pw; }
-int stc_cu_dv(const stc_cu *cu, unsigned band) { return stc_bsq_eset_has(&cu->dv, band); }
+int stc_cu_dv(const stc_cu *cu, unsigned band) { return stc_eset_has(&cu->dv, band); }
 int stc_cu_conflict_sent(const stc_cu *cu) { return (int)cu->conf_sent; }
 const stc_bsq *stc_cu_bsq(const stc_cu *cu) { return cu->q; }
 const stc_cu_cfg *stc_cu_config(const stc_cu *cu) { return &cu->c; }
@@ -315,7 +315,7 @@ struct stc_cu_tm {
     stc_bsq_layout bl;
     stc_bsq_tm *q;
     uint64_t *qin, *qout;       /* the BSQ's port words                  */
-    stc_bsq_eset cer, dv;
+    stc_eset cer, dv;
     unsigned seb, phase, ready_sent, conf_sent, pw;
     unsigned iss_valid, iss_drain, ldr_valid, ldr_unc, dem_valid, conf_valid;
     uint64_t iss_addr, ldr_addr, dem_addr, conf_addr;
@@ -358,8 +358,8 @@ static void cu_comb_of(const stc_cu_tm *t, const uint64_t *in, cu_comb *x)
     x->dem_free = !t->dem_valid || (in[l->in_word[STC_CU_I_DEM_READY]] & 1);
     /* store */
     x->st_band = stc_bsq_band(st_addr, t->seb, n);
-    x->st_direct = t->phase == PH_RUN && stc_bsq_eset_has(&t->cer, x->st_band);
-    x->st_need_dem = !x->st_direct && variant_dem(t) && !stc_bsq_eset_has(&t->dv, x->st_band);
+    x->st_direct = t->phase == PH_RUN && stc_eset_has(&t->cer, x->st_band);
+    x->st_need_dem = !x->st_direct && variant_dem(t) && !stc_eset_has(&t->dv, x->st_band);
     x->push_valid = (in[l->in_word[STC_CU_I_ST_VALID]] & 1) && !x->st_direct && t->phase != PH_CHG &&
                     (!x->st_need_dem || x->dem_free);
     x->st_ready = t->phase != PH_CHG &&
@@ -368,8 +368,8 @@ static void cu_comb_of(const stc_cu_tm *t, const uint64_t *in, cu_comb *x)
     x->st_fire = (in[l->in_word[STC_CU_I_ST_VALID]] & 1) && x->st_ready;
     /* load */
     x->ld_band = stc_bsq_band(ld_addr, t->seb, n);
-    x->ld_in_cer = (unsigned)stc_bsq_eset_has(&t->cer, x->ld_band);
-    x->ld_conf = variant_conf(t) && !x->ld_in_cer && stc_bsq_eset_has(&t->dv, x->ld_band) &&
+    x->ld_in_cer = (unsigned)stc_eset_has(&t->cer, x->ld_band);
+    x->ld_conf = variant_conf(t) && !x->ld_in_cer && stc_eset_has(&t->dv, x->ld_band) &&
                  !t->conf_sent;
     x->ld_ready = (!t->ldr_valid || (in[l->in_word[STC_CU_I_LDR_READY]] & 1)) &&
                   (!x->ld_conf || !t->conf_valid || (in[l->in_word[STC_CU_I_CONF_READY]] & 1));
@@ -383,7 +383,7 @@ static void cu_comb_of(const stc_cu_tm *t, const uint64_t *in, cu_comb *x)
             x->first_drn = (int)j;
             x->drn_addr = a;
         }
-        if (k == 2 && variant_dem(t) && !stc_bsq_eset_has(&t->dv, stc_bsq_band(a, t->seb, n)) &&
+        if (k == 2 && variant_dem(t) && !stc_eset_has(&t->dv, stc_bsq_band(a, t->seb, n)) &&
             x->first_need < 0) {
             x->first_need = (int)j;
             x->need_addr = a;
@@ -406,10 +406,10 @@ static void put_bits(uint64_t *w, unsigned pos, unsigned width, uint64_t v)
             w[(pos + i) / 64] |= 1ull << ((pos + i) % 64);
 }
 
-static void put_set(uint64_t *w, const stc_bsq_eset *s, unsigned n)
+static void put_set(uint64_t *w, const stc_eset *s, unsigned n)
 {
     for (unsigned e = 0; e < (1u << n); e++)
-        if (stc_bsq_eset_has(s, e))
+        if (stc_eset_has(s, e))
             put_bits(w, e, 1, 1);
 }
 
@@ -449,7 +449,7 @@ void stc_cu_tm_reset(stc_cu_tm *t)
     stc_bsq_tm_reset(t->q);
     t->cer = t->c.epoch;
     t->seb = t->c.bsq.seb;
-    stc_bsq_eset_clear(&t->dv);
+    stc_eset_clear(&t->dv);
     t->phase = PH_RUN;
     t->ready_sent = t->conf_sent = 0;
     t->pw = 0;
@@ -545,13 +545,13 @@ void stc_cu_tm_step(stc_cu_tm *t, const uint64_t *in)
         t->dem_valid = 1;
         t->dem_addr = st_addr;
         t->dem_band = x.st_band;
-        stc_bsq_eset_add(&t->dv, x.st_band);
+        stc_eset_add(&t->dv, x.st_band);
     }
     if (x.need_take) {
         t->dem_valid = 1;
         t->dem_addr = x.need_addr;
         t->dem_band = x.need_band;
-        stc_bsq_eset_add(&t->dv, x.need_band);
+        stc_eset_add(&t->dv, x.need_band);
     }
     /* loads and conflicts */
     if (t->ldr_valid && (in[l->in_word[STC_CU_I_LDR_READY]] & 1))
@@ -577,12 +577,12 @@ void stc_cu_tm_step(stc_cu_tm *t, const uint64_t *in)
     if (x.rdy_valid && (in[l->in_word[STC_CU_I_RDY_READY]] & 1))
         t->ready_sent = 1;
     if (chg_fire) {
-        stc_bsq_eset_clear(&t->cer);
+        stc_eset_clear(&t->cer);
         for (unsigned e = 0; e < (1u << n); e++)
             if ((in[l->in_word[STC_CU_I_CHG_CER] + e / 64] >> (e % 64)) & 1)
-                stc_bsq_eset_add(&t->cer, e);
+                stc_eset_add(&t->cer, e);
         t->seb = (unsigned)(in[l->in_word[STC_CU_I_CHG_SEB]] & m64(l->in_width[STC_CU_I_CHG_SEB]));
-        stc_bsq_eset_clear(&t->dv);
+        stc_eset_clear(&t->dv);
         t->conf_sent = 0;
         t->ready_sent = 0;
         t->phase = PH_CHG;

@@ -38,7 +38,7 @@ typedef enum { STC_CU_NV = 0, STC_CU_ES = 1, STC_CU_AB = 2, STC_CU_MB = 3 } stc_
 typedef struct {
     stc_cu_variant variant; /* default MB                                  */
     unsigned mb_max;        /* concurrent epochs (MB), 1..2^N; default 4    */
-    stc_bsq_eset epoch;     /* initial CER (default {0})                   */
+    stc_eset epoch;     /* initial CER (default {0})                   */
     stc_bsq_cfg bsq;        /* N, SEB, SEB bounds, address width, BSQ shape */
 } stc_cu_cfg;
 
@@ -127,7 +127,7 @@ typedef struct {
  * cfg.bsq.entries; dem (may be NULL) receives the re-demands in scan order
  * and must hold 2^N. The caller validates cer (non-empty, at most mb_max
  * epochs, each < 2^N) and seb (within the bounds). */
-stc_cu_chg_res stc_cu_change(stc_cu *cu, const stc_bsq_eset *cer, unsigned seb,
+stc_cu_chg_res stc_cu_change(stc_cu *cu, const stc_eset *cer, unsigned seb,
                              stc_bsq_entry *drn, stc_cu_demand *dem);
 
 /* EpochDemandAck(epoch): notification only (reading S20); no effect. */
@@ -137,7 +137,7 @@ void stc_cu_demand_ack(stc_cu *cu, unsigned epoch);
 stc_cu_phase stc_cu_phase_of(const stc_cu *cu);
 /* 1 once ReadyAck was sent in the current PREPARE. */
 int stc_cu_ready_sent(const stc_cu *cu);
-const stc_bsq_eset *stc_cu_cer(const stc_cu *cu);
+const stc_eset *stc_cu_cer(const stc_cu *cu);
 unsigned stc_cu_seb(const stc_cu *cu);
 unsigned stc_cu_pw(const stc_cu *cu);
 /* 1 if DV[band] is set. */

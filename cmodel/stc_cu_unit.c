@@ -63,7 +63,7 @@ enum { REC_ST, REC_LD, REC_WA, REC_PREP, REC_CHG, REC_EDACK };
 typedef struct {
     int kind;
     uint64_t addr;
-    stc_bsq_eset cer;
+    stc_eset cer;
     unsigned seb;
 } cu_rec;
 
@@ -81,7 +81,7 @@ static int trace_read(FILE *f, const stc_cu_cfg *c, cu_trace *t, FILE *out, char
     stc_cutr_reader rd;
     stc_cu *cu = stc_cu_new(c);
     stc_bsq_entry *drn = calloc(c->bsq.entries, sizeof *drn);
-    stc_cu_demand *dem = calloc(STC_BSQ_EPOCHS_MAX, sizeof *dem);
+    stc_cu_demand *dem = calloc(STC_E_MAX, sizeof *dem);
     unsigned A = c->bsq.addr_bits;
     memset(t, 0, sizeof *t);
     stc_cutr_open(&rd, f);
@@ -107,7 +107,7 @@ static int trace_read(FILE *f, const stc_cu_cfg *c, cu_trace *t, FILE *out, char
             if (stc_cutr_eset(&rd, c->bsq.n, &r.cer, err, len) ||
                 stc_cutr_num(&rd, "seb", c->bsq.seb_min, c->bsq.seb_max, &r.seb, err, len))
                 goto bad;
-            k = stc_bsq_eset_count(&r.cer);
+            k = stc_eset_count(&r.cer);
             if (k > lim) {
                 snprintf(err, len, "line %u: %u epochs, variant %s allows %u", rd.lineno, k,
                          stc_cu_variant_name(c->variant), lim);
@@ -245,7 +245,7 @@ typedef struct {
     uint64_t outstanding;      /* stores sent to the L1, not yet acked     */
     int emu_prep, emu_ready, emu_chg, in_chg;
     unsigned chg_wait;
-    stc_bsq_eset chg_cer;
+    stc_eset chg_cer;
     unsigned chg_seb;
     /* requests held until taken */
     int have_st, have_ld, wa_now;
@@ -318,9 +318,9 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     stc_cu_port_layout(&s->c, &s->l);
     s->mirror = stc_cu_new(&s->c);
     s->exp_drn = calloc(s->c.bsq.entries, sizeof *s->exp_drn);
-    s->dq_cap = 4 * STC_BSQ_EPOCHS_MAX;
+    s->dq_cap = 4 * STC_E_MAX;
     s->dq = calloc(s->dq_cap, sizeof *s->dq);
-    s->dem_tmp = calloc(STC_BSQ_EPOCHS_MAX, sizeof *s->dem_tmp);
+    s->dem_tmp = calloc(STC_E_MAX, sizeof *s->dem_tmp);
     s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7f4a7c15ull;
     if (s->rng == 0)
         s->rng = 1;
@@ -393,9 +393,9 @@ static void rand_chg(cu_stim *s)
 {
     unsigned lim = s->c.variant == STC_CU_MB ? s->c.mb_max : 1, k = 1 + (unsigned)(unit_rnd(&s->rng) % lim);
     unsigned ep = 1u << s->c.bsq.n;
-    stc_bsq_eset_clear(&s->chg_cer);
-    while (stc_bsq_eset_count(&s->chg_cer) < k)
-        stc_bsq_eset_add(&s->chg_cer, (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 80 ? (ep < 4 ? ep : 4) : ep)));
+    stc_eset_clear(&s->chg_cer);
+    while (stc_eset_count(&s->chg_cer) < k)
+        stc_eset_add(&s->chg_cer, (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 80 ? (ep < 4 ? ep : 4) : ep)));
     s->chg_seb = stc_cu_seb(s->mirror);
     if ((s->c.variant == STC_CU_AB || s->c.variant == STC_CU_MB) && unit_pct(&s->rng) < 20) {
         unsigned lo = s->c.bsq.seb_min, hi = s->c.bsq.seb_max;
@@ -490,7 +490,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     if (s->emu_chg) {
         in[l->in_word[STC_CU_I_CHG_VALID]] = 1;
         for (unsigned e = 0; e < (1u << s->c.bsq.n); e++)
-            if (stc_bsq_eset_has(&s->chg_cer, e))
+            if (stc_eset_has(&s->chg_cer, e))
                 in[l->in_word[STC_CU_I_CHG_CER] + e / 64] |= 1ull << (e % 64);
         in[l->in_word[STC_CU_I_CHG_SEB]] = s->chg_seb;
     }

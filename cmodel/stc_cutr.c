@@ -94,7 +94,7 @@ int stc_cutr_num(stc_cutr_reader *r, const char *what, unsigned lo, unsigned hi,
     return 0;
 }
 
-int stc_cutr_eset(stc_cutr_reader *r, unsigned n, stc_bsq_eset *s, char *err, size_t len)
+int stc_cutr_eset(stc_cutr_reader *r, unsigned n, stc_eset *s, char *err, size_t len)
 {
     const char *t = strtok_r(NULL, SEP, &r->save);
     char why[160];
@@ -102,7 +102,7 @@ int stc_cutr_eset(stc_cutr_reader *r, unsigned n, stc_bsq_eset *s, char *err, si
         snprintf(err, len, "line %u: missing epoch set", r->lineno);
         return -1;
     }
-    if (stc_bsq_eset_parse(s, t, n, why, sizeof why) != 0) {
+    if (stc_eset_parse(s, t, n, why, sizeof why) != 0) {
         snprintf(err, len, "line %u: %s", r->lineno, why);
         return -1;
     }

@@ -38,7 +38,7 @@ int stc_cutr_addr(stc_cutr_reader *r, const char *what, unsigned bits, uint64_t 
 int stc_cutr_num(stc_cutr_reader *r, const char *what, unsigned lo, unsigned hi, unsigned *v,
                  char *err, size_t len);
 /* Next token as an epoch set of epochs below 2^n. 0, or -1 (err). */
-int stc_cutr_eset(stc_cutr_reader *r, unsigned n, stc_bsq_eset *s, char *err, size_t len);
+int stc_cutr_eset(stc_cutr_reader *r, unsigned n, stc_eset *s, char *err, size_t len);
 /* 0 if the line has no further token, else -1 (err). */
 int stc_cutr_end(stc_cutr_reader *r, char *err, size_t len);
 

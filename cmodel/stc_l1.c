@@ -80,62 +80,6 @@ static int parse_uint(const char *s, unsigned *out)
     return 0;
 }
 
-int stc_l1_epochs_has(const stc_l1_epochs *e, unsigned epoch)
-{
-    return epoch < 256 && ((e->w[epoch / 64] >> (epoch % 64)) & 1);
-}
-
-void stc_l1_epochs_add(stc_l1_epochs *e, unsigned epoch)
-{
-    if (epoch < 256)
-        e->w[epoch / 64] |= 1ull << (epoch % 64);
-}
-
-int stc_l1_epochs_parse(const char *s, unsigned epochs, stc_l1_epochs *e)
-{
-    stc_l1_epochs r;
-    memset(&r, 0, sizeof r);
-    if (s == NULL || *s == '\0')
-        return -1;
-    for (;;) {
-        unsigned long v = 0;
-        int digits = 0;
-        while (*s >= '0' && *s <= '9') {
-            v = v * 10 + (unsigned long)(*s - '0');
-            if (v > 100000ul)
-                return -1;
-            s++;
-            digits++;
-        }
-        if (!digits || v >= epochs)
-            return -1;
-        stc_l1_epochs_add(&r, (unsigned)v);
-        if (*s == '\0')
-            break;
-        if (*s != ',')
-            return -1;
-        s++;
-    }
-    *e = r;
-    return 0;
-}
-
-void stc_l1_epochs_str(const stc_l1_epochs *e, unsigned epochs, char *buf, size_t len)
-{
-    unsigned i;
-    size_t k = 0;
-    if (len == 0)
-        return;
-    buf[0] = '\0';
-    for (i = 0; i < epochs && i < 256; i++)
-        if (stc_l1_epochs_has(e, i) && k < len) {
-            int w = snprintf(buf + k, len - k, "%s%u", k ? "," : "", i);
-            if (w < 0)
-                return;
-            k += (size_t)w;
-        }
-}
-
 int stc_l1_cfg_option(stc_l1_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
     static const struct {
@@ -166,9 +110,10 @@ int stc_l1_cfg_option(stc_l1_cfg *c, const char *name, const char *value, char *
         }
     if (strcmp(name, "epoch") == 0) {
         /* checked against 2^N in cfg_check: parse with the widest range */
-        if (stc_l1_epochs_parse(value, 256, &c->epoch) != 0) {
-            snprintf(err, len, "--epoch: '%s' is not a list of epochs (e.g. 3,5,7)",
-                     value ? value : "");
+        char why[160];
+        if (stc_eset_parse(&c->epoch, value, STC_N_MAX, why, sizeof why) != 0) {
+            snprintf(err, len, "--epoch: '%s' is not a list of epochs (e.g. 3,5,7): %s",
+                     value ? value : "", why);
             return -1;
         }
         return 0;
@@ -241,7 +186,7 @@ int stc_l1_cfg_check(stc_l1_cfg *c, char *err, size_t len)
         return -1;
     }
     for (i = 1u << c->n; i < 256; i++)
-        if (stc_l1_epochs_has(&c->epoch, i)) {
+        if (stc_eset_has(&c->epoch, i)) {
             snprintf(err, len, "--epoch: epoch %u is not below 2^N = %u", i, 1u << c->n);
             return -1;
         }
@@ -283,7 +228,7 @@ void stc_l1_cfg_name(const stc_l1_cfg *c, char *buf, size_t len)
 void stc_l1_cfg_args(const stc_l1_cfg *c, char *buf, size_t len)
 {
     char ep[1024];
-    stc_l1_epochs_str(&c->epoch, 1u << c->n, ep, sizeof ep);
+    stc_eset_format(&c->epoch, ep, sizeof ep);
     snprintf(buf, len,
              "--n %u --seb %u --seb-min %u --seb-max %u --addr-bits %u --epoch %s --sets %u "
              "--ways %u --line %u --mshrs %u --pw-bits %u%s%s",
@@ -342,9 +287,9 @@ static unsigned victim_of(const way_t *w, unsigned ways)
     return 0;
 }
 
-static int in_set(const stc_l1_epochs *cer, uint64_t byte_addr, unsigned seb, unsigned n)
+static int in_set(const stc_eset *cer, uint64_t byte_addr, unsigned seb, unsigned n)
 {
-    return stc_l1_epochs_has(cer, stc_l1_band(byte_addr, seb, n));
+    return stc_eset_has(cer, stc_l1_band(byte_addr, seb, n));
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -363,7 +308,7 @@ struct stc_l1 {
     uint8_t *has_data; /* per way: the fill gave words */
     mshr_t *m;
     uint8_t *touched;
-    stc_l1_epochs cer;
+    stc_eset cer;
     unsigned seb, pw;
     stc_l1_stats st;
     uint64_t *inv, *sweep, *poison;
@@ -626,7 +571,7 @@ int stc_l1_wa(stc_l1 *l, uint64_t addr, stc_l1_result *r)
     return 0;
 }
 
-int stc_l1_chg(stc_l1 *l, const stc_l1_epochs *cer, unsigned seb, stc_l1_chg_result *r)
+int stc_l1_chg(stc_l1 *l, const stc_eset *cer, unsigned seb, stc_l1_chg_result *r)
 {
     unsigned s, i, e;
     memset(r, 0, sizeof *r);
@@ -635,7 +580,7 @@ int stc_l1_chg(stc_l1 *l, const stc_l1_epochs *cer, unsigned seb, stc_l1_chg_res
     if (seb < l->cfg.seb_min || seb > l->cfg.seb_max)
         return -1;
     for (e = l->g.epochs; e < 256; e++)
-        if (stc_l1_epochs_has(cer, e))
+        if (stc_eset_has(cer, e))
             return -1;
     if (l->cfg.lazy) {
         for (s = 0; s < l->cfg.sets; s++) {
@@ -672,7 +617,7 @@ int stc_l1_chg(stc_l1 *l, const stc_l1_epochs *cer, unsigned seb, stc_l1_chg_res
 
 unsigned stc_l1_pw(const stc_l1 *l) { return l->pw; }
 unsigned stc_l1_seb(const stc_l1 *l) { return l->seb; }
-const stc_l1_epochs *stc_l1_cer(const stc_l1 *l) { return &l->cer; }
+const stc_eset *stc_l1_cer(const stc_l1 *l) { return &l->cer; }
 int stc_l1_touched(const stc_l1 *l, unsigned set) { return set < l->cfg.sets && l->touched[set]; }
 const stc_l1_stats *stc_l1_stats_of(const stc_l1 *l) { return &l->st; }
 const stc_l1_cfg *stc_l1_cfg_of(const stc_l1 *l) { return &l->cfg; }
@@ -730,7 +675,7 @@ struct stc_l1_tm {
     int fwd_hit;
     mshr_t *m;
     uint8_t *touched;
-    stc_l1_epochs cer, ncer;
+    stc_eset cer, ncer;
     unsigned seb, nseb, pw;
     int init;
     unsigned init_idx;
@@ -815,7 +760,7 @@ void stc_l1_tm_dump(const stc_l1_tm *t, FILE *f)
     dump_lines(t->mem, t->m, t->cfg.sets, t->cfg.ways, t->cfg.mshrs, &t->g, t->pw, f);
 }
 
-static int tm_cer_has(const stc_l1_epochs *cer, uint64_t byte_addr, unsigned seb, unsigned n)
+static int tm_cer_has(const stc_eset *cer, uint64_t byte_addr, unsigned seb, unsigned n)
 {
     return in_set(cer, byte_addr, seb, n);
 }
@@ -1148,7 +1093,7 @@ void stc_l1_step(stc_l1_tm *t, const stc_l1_in *in)
         memset(&t->ncer, 0, sizeof t->ncer);
         for (i = 0; i < t->g.epochs; i++)
             if ((in->chg_cer_i[i / 64] >> (i % 64)) & 1)
-                stc_l1_epochs_add(&t->ncer, i);
+                stc_eset_add(&t->ncer, i);
         t->nseb = (unsigned)(in->chg_seb_i & mask64(t->g.seb_bits));
         t->sw_idx = 0;
         t->sw_done = 0;

@@ -32,13 +32,11 @@
 #include <stdio.h>
 
 #include "cohkit.h"
+#include "stc_band.h"
 
 COHKIT_BEGIN_DECLS
 
-/* Epoch set: bit e of w[e / 64] is epoch e (2^N <= 256 epochs). */
-typedef struct {
-    uint64_t w[4];
-} stc_l1_epochs;
+/* Epoch sets: the family's `stc_eset` (stc_band.h), bit e = epoch e. */
 
 typedef struct {
     unsigned n;          /* band bits N, 1..8 (paper 4)                         */
@@ -46,7 +44,7 @@ typedef struct {
     unsigned seb_min;    /* lowest SEB a ChangeEpoch may carry (12)             */
     unsigned seb_max;    /* highest (default addr_bits - n; up to addr_bits, S4)*/
     unsigned addr_bits;  /* byte-address width, 16..48 (paper 32)               */
-    stc_l1_epochs epoch; /* initial CER (default {0})                           */
+    stc_eset epoch; /* initial CER (default {0})                           */
     unsigned sets;       /* power of two, 1..1024 (paper 16, S19)               */
     unsigned ways;       /* power of two, 1..64 (paper 64)                      */
     unsigned line;       /* line bytes, power of two, 4..4096 (64, S19)         */
@@ -89,13 +87,6 @@ void stc_l1_cfg_args(const stc_l1_cfg *c, char *buf, size_t len);
 
 /* band(a) = (a >> seb) & (2^n - 1), zero-extended (spec 3.1). */
 unsigned stc_l1_band(uint64_t addr, unsigned seb, unsigned n);
-/* Epoch sets. */
-int stc_l1_epochs_has(const stc_l1_epochs *e, unsigned epoch);
-void stc_l1_epochs_add(stc_l1_epochs *e, unsigned epoch);
-/* Parses "3,5,7" (decimal, no spaces, each < epochs). 0, or -1. */
-int stc_l1_epochs_parse(const char *s, unsigned epochs, stc_l1_epochs *e);
-/* Prints "3,5,7" (ascending) into buf. */
-void stc_l1_epochs_str(const stc_l1_epochs *e, unsigned epochs, char *buf, size_t len);
 
 /* ---------------------------------------------------------------- core -- */
 
@@ -207,13 +198,13 @@ int stc_l1_wa(stc_l1 *l, uint64_t addr, stc_l1_result *r);
  * outstanding I_V loads whose band under the new SEB is in the new CER are
  * poisoned. Returns 0, or -1 when seb is outside seb_min..seb_max or cer
  * names an epoch >= 2^N (nothing changes). */
-int stc_l1_chg(stc_l1 *l, const stc_l1_epochs *cer, unsigned seb, stc_l1_chg_result *r);
+int stc_l1_chg(stc_l1 *l, const stc_eset *cer, unsigned seb, stc_l1_chg_result *r);
 
 /* Queries (no side effect). */
 stc_l1_state stc_l1_state_of(const stc_l1 *l, uint64_t addr, int *poisoned);
 unsigned stc_l1_pw(const stc_l1 *l);
 unsigned stc_l1_seb(const stc_l1 *l);
-const stc_l1_epochs *stc_l1_cer(const stc_l1 *l);
+const stc_eset *stc_l1_cer(const stc_l1 *l);
 /* band(addr) under the current SEB is in the CER. */
 int stc_l1_current(const stc_l1 *l, uint64_t addr);
 int stc_l1_touched(const stc_l1 *l, unsigned set);

@@ -61,7 +61,7 @@ enum { R_LD, R_ST, R_DATA, R_WA, R_CHG };
 typedef struct {
     int kind;
     uint64_t addr;
-    stc_l1_epochs cer;
+    stc_eset cer;
     unsigned seb;
     unsigned lineno;
 } l1_rec;
@@ -136,9 +136,10 @@ static int read_trace(FILE *f, const stc_l1_cfg *c, l1_rec **out, size_t *nout, 
                 snprintf(err, len, "line %u: expected 'CHG <epochs> <seb>'", lineno);
                 goto bad;
             }
-            if (stc_l1_epochs_parse(tk[1], 1u << c->n, &x.cer) != 0) {
-                snprintf(err, len, "line %u: epoch set '%s' is not a list of epochs below %u",
-                         lineno, tk[1], 1u << c->n);
+            char why[160];
+            if (stc_eset_parse(&x.cer, tk[1], c->n, why, sizeof why) != 0) {
+                snprintf(err, len, "line %u: epoch set '%s' is not a list of epochs below %u (%s)",
+                         lineno, tk[1], 1u << c->n, why);
                 goto bad;
             }
             s = isdigit((unsigned char)tk[2][0]) ? strtoul(tk[2], &end, 10) : 0;
@@ -303,7 +304,7 @@ typedef struct {
     int have, chave;
     unsigned q_op;
     uint64_t q_addr;
-    stc_l1_epochs q_cer;
+    stc_eset q_cer;
     unsigned q_seb;
     /* outstanding loads (line numbers) and stores, as the stimulus saw them */
     uint64_t *out_lines;
@@ -407,7 +408,7 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
         unsigned k, ne = 1 + (unsigned)(unit_rnd(&s->rng) % 2), sebs = s->c.seb_max - s->c.seb_min + 1;
         memset(&s->q_cer, 0, sizeof s->q_cer);
         for (k = 0; k < ne; k++)
-            stc_l1_epochs_add(&s->q_cer, (unsigned)(unit_rnd(&s->rng) % 4) & (s->g.epochs - 1));
+            stc_eset_add(&s->q_cer, (unsigned)(unit_rnd(&s->rng) % 4) & (s->g.epochs - 1));
         s->q_seb = unit_pct(&s->rng) < 80 ? s->c.seb : s->c.seb_min + (unsigned)(unit_rnd(&s->rng) % sebs);
         if (s->q_seb > s->c.seb_max)
             s->q_seb = s->c.seb_max;

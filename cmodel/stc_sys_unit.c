@@ -3,6 +3,8 @@
  *   cohmodel stc-system [options] [--log FILE] [--cycles] < program
  *   cohmodel stc-system [options] --gen SEED [--gen-ops N]   (random program)
  *   cohmodel stc-check [options] < event log
+ * Both are verdict tools (unit_desc.verdict_exit): exit 0 with RESULT PASS,
+ * 1 with RESULT FAIL (whole output printed), 2 on bad input (nothing).
  * docs/stc.md "System model" and "Checker".
  */
 #include <stdlib.h>
@@ -102,7 +104,7 @@ static int sys_run(const void *cfgv, const char *const *fl, FILE *in, const char
         fprintf(errf, "cohmodel: out of memory\n");
         return 2;
     }
-    return 0;
+    return nv > 0 ? 1 : 0; /* the checker's verdict on the run's log */
 }
 
 const unit_desc stc_system_tool = {
@@ -134,6 +136,7 @@ const unit_desc stc_system_tool = {
         "MEM <addr> <value>; VIOL <rule> @<cycle> <detail>; RESULT PASS|FAIL; # statistics",
     .trace_run = sys_run,
     .cfg_bare = sys_bare,
+    .verdict_exit = 1,
 };
 
 /* ---- stc-check ----------------------------------------------------------- */
@@ -186,4 +189,5 @@ const unit_desc stc_check_tool = {
         "output: VIOL <rule> @<cycle> <detail> (by cycle, rule), RESULT PASS|FAIL\n"
         "rules: ER2 ER3 ER1 sweep stale handshake progress L2 hit",
     .trace_run = chk_run,
+    .verdict_exit = 1,
 };

@@ -19,8 +19,6 @@
 #include "stc_check.h"
 #include "stc_log.h"
 
-_Static_assert(sizeof(stc_eset) == sizeof(stc_bsq_eset), "epoch set encodings differ");
-_Static_assert(sizeof(stc_eset) == sizeof(stc_l1_epochs), "epoch set encodings differ");
 
 /* ---- configuration ------------------------------------------------------ */
 
@@ -501,17 +499,13 @@ static void handle(sys *s, msg *m)
         for (k = 0; k < c->emu.cus; k++) {
             stc_l1_chg_result lr;
             stc_cu_chg_res cr;
-            stc_l1_epochs le;
-            stc_bsq_eset be;
             u = &s->u[k];
-            memcpy(&le, &set, sizeof le);
-            memcpy(&be, &set, sizeof be);
             /* 1: the sweep with the old CER; 2: CER, SEB, poison */
-            stc_l1_chg(u->l1, &le, s->chg_seb, &lr);
+            stc_l1_chg(u->l1, &set, s->chg_seb, &lr);
             log_inv(s, k, lr.nsweep, lr.sweep);
             fprintf(s->log, "%" PRIu64 " CER %u %s %u\n", t, k, buf, s->chg_seb);
             /* 3, 4: DV cleared, BSQ re-analysis: drained stores pass the check */
-            cr = stc_cu_change(u->cu, &be, s->chg_seb, s->drn, s->dem);
+            cr = stc_cu_change(u->cu, &set, s->chg_seb, s->drn, s->dem);
             for (i = 0; i < cr.drained; i++) {
                 fprintf(s->log, "%" PRIu64 " ISS %u 0x%" PRIx64 "\n", t, k, s->drn[i].addr);
                 if (sq_push(u, s->drn[i].addr) != 0)

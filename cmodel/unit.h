@@ -119,6 +119,13 @@ typedef struct unit_desc {
      * names, or NULL): `--name` alone means `--name 1`; a following "0" or
      * "1" is taken as its value. */
     const char *const *cfg_bare;
+
+    /* A tool whose output is a verdict (a checker, a system model judged by
+     * one): trace_run returns 1 after writing its complete output when a
+     * rule was violated, and cohmodel then prints that output and exits 1.
+     * Bad input keeps exit status 2 with nothing printed. 0 for every other
+     * unit and tool (its output is printed on 0 only). */
+    int verdict_exit;
 } unit_desc;
 
 /* NULL-terminated, in registration order (cmodel/units.def). */

@@ -26,9 +26,9 @@ static unsigned lg(unsigned v)
 static void emit_cer_reset(emit_file *e, const stc_cu_cfg *c)
 {
     unsigned ep = 1u << c->bsq.n, at = 0;
-    char bits[STC_BSQ_EPOCHS_MAX + 1];
+    char bits[STC_E_MAX + 1];
     for (unsigned i = ep; i-- > 0;)
-        bits[at++] = stc_bsq_eset_has(&c->epoch, i) ? '1' : '0';
+        bits[at++] = stc_eset_has(&c->epoch, i) ? '1' : '0';
     bits[at] = '\0';
     emit(e, "cer_q <= %u'b%s;", ep, bits);
 }
@@ -326,7 +326,7 @@ static void gen_params(const void *cfg, char *buf, size_t len)
     snprintf(buf, len,
              "variant=%s mb_max=%u epoch=%s n=%u seb=%u seb_min=%u seb_max=%u addr_bits=%u\n"
              "bsq_entries=%u banks=%u drain=%u rows_per_bank=%u bank_word_bits=%u ram_bits=%u",
-             stc_cu_variant_name(c->variant), c->mb_max, stc_bsq_eset_format(&c->epoch, ep, sizeof ep),
+             stc_cu_variant_name(c->variant), c->mb_max, stc_eset_format(&c->epoch, ep, sizeof ep),
              c->bsq.n, c->bsq.seb, c->bsq.seb_min, c->bsq.seb_max, c->bsq.addr_bits,
              c->bsq.entries, c->bsq.banks, c->bsq.drain, g.rows, g.row_bits, g.ram_bits);
 }

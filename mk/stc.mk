@@ -25,3 +25,10 @@ tb_stc: $(B)/obj/tb/stc_vsys.o
 $(B)/test_all: $(B)/obj/tb/stc_vsys.o
 # the hook flags are compiled into tb_stc.o: rebuild it when they change
 $(B)/obj/tb/tb_stc.o: mk/stc.mk
+# STC bench (docs/stc.md "Bench"): epoch transitions, sleeps and SEB changes of
+# nv/es/ab/mb on the named programs of tb/stc/bench/ (scripts/stc-bench-progs.py
+# wrote them), each run's log judged by stc-check; also part of make bench
+.PHONY: bench-stc
+bench-stc: $(B)/bin/cohmodel
+	python3 scripts/stc-bench-progs.py --check tb/stc/bench
+	python3 scripts/stc-bench.py --cohmodel $(B)/bin/cohmodel --out $(B)/stc-bench

@@ -3,7 +3,9 @@
 # recorded once, then replayed through the Verilated RTL alone and through the
 # lockstep bench (model + RTL), so the model's share of lockstep time is a
 # measured ratio; then REC's request throughput and the REC functional core's
-# speed. Writes build/bench.md. Figures depend on the machine; nothing here
+# speed; then the STC epoch-transition table (scripts/stc-bench.py: NV, ES,
+# AB, MB on the programs of tb/stc/bench/, every log judged by stc-check;
+# exit 1 if one fails). Writes build/bench.md. Figures depend on the machine; nothing here
 # fails on a slow one.
 set -euo pipefail
 B=${B:-build}
@@ -48,6 +50,10 @@ rate() {
     r=$(./tb_dualopt --e2e --gpus 4 --kernel mixed --loads 64 --mode coalesce --seed 1 |
         sed -n 's/.*; \([0-9]*\) cycles per second$/\1/p')
     echo "| DualOpt end to end, 4 GPUs: 20 Verilated units in lockstep with their shells, mixed kernel, 64 loads per GPU | default | $r cycles/s |"
+  fi
+  if [ -d tb/stc/bench ]; then
+    echo
+    python3 scripts/stc-bench.py --cohmodel "$B/bin/cohmodel" --out "$B/stc-bench"
   fi
   echo
   echo "Figures before the simulation-speed changes (instruction counts per cycle, and the wall-clock rates measured then): docs/verification.md, section Simulation speed."

@@ -23,7 +23,16 @@ unit is not rec, the same two runs; the unit's `--report --json` may give
 figure, e.g. an area in um^2, quoted beside ours, never converted) and
 "paper_area_um2": then the `default` (paper) configuration's row also gives
 the paper's area per storage bit (an area per bit of the paper's design, not
-an area of ours).
+an area of ours). A report without "storage_bits" but with the STC family's
+"paper" object (Table 4 of the STC paper, the hardware of STC-AB) gets the
+paper's accounting of the configuration: the EMU's 556 bits (epoch counter,
+wake-up counter, ERV, ETV), a BSQ's entries x 32 bits per CU (also the CU,
+whose BSQ is inline); the STC L1 and band function get 0 (Table 4 lists no L1 addition and no
+storage for the band function).
+Every row also gives ours as storage bits, RAM bits + flip-flops (Yosys
+generic), and the ratio to the paper's figure.
+  --only PREFIX   only the units whose name starts with PREFIX, no REC table
+                  (python3 synth/run.py ... --only stc-: the STC rows)
 Writes OUT/hardware-cost.json and OUT/hardware-cost.md; prints the Markdown.
 """
 import argparse
@@ -124,25 +133,50 @@ def markdown(rows, meta):
     return "\n".join(L) + "\n"
 
 
+def paper_storage(unit, rep):
+    """(bits, note) of the paper's storage accounting for a configuration, or
+    (None, note): the unit's own "storage_bits", else the STC family's Table 4
+    figures read from its "paper" object (module docstring)."""
+    if "storage_bits" in rep:
+        return rep["storage_bits"], rep.get("paper_note", "-")
+    p = rep.get("paper") or {}
+    if "table4_bits" in p:  # stc-emu
+        return p["table4_bits"], ("Table 4 (STC-AB): epoch counter %d + wake-up counter %d + "
+                                  "ERV %d + ETV %d bits" % (p["epoch_counter"],
+                                                            p["wakeup_counter"], p["erv_bits"],
+                                                            p["etv_bits"]))
+    if "bsq_bits_per_cu" in p:  # stc-bsq, stc-cu (BSQ inline)
+        bits = rep.get("ram_bits", rep.get("bsq_ram_bits"))
+        return bits, ("Table 4: BSQ %s x 32 bits per CU (%s at the paper's 256 entries)"
+                      % (fmt_int(bits // 32), fmt_int(p["bsq_bits_per_cu"])))
+    if unit == "stc-l1":
+        return 0, rep.get("paper_note", "-")
+    if unit == "stc-band":
+        return 0, "Table 4 lists no storage (the band function is wiring, section 4.2)"
+    return None, rep.get("paper_note", "-")
+
+
 def units_markdown(rows):
     if not rows:
         return ""
     L = ["", "## Other units", "",
          "| unit | configuration | RAM (words x bits) | memory bits | FFs | gates | CMOS transistors "
          "| iCE40 LUT4 | carry | SB_RAM40_4K | iCE40 FFs | storage bits (paper accounting) | paper "
-         "| paper um^2 per storage bit |",
-         "|" + "---|" * 14]
+         "| paper um^2 per storage bit | ours: RAM bits + FFs | ours / paper |",
+         "|" + "---|" * 16]
     for r in rows:
         s, i, rep = r["synth"], r["synth"]["ice40"], r["report"]
+        pbits, note = paper_storage(r["unit"], rep)
+        ours = s["mem_bits"] + s["ffs"]
         per_bit = "-"
         if rep.get("paper_area_um2") and rep.get("storage_bits") and r["preset"] == "default":
             per_bit = "%.2f" % (rep["paper_area_um2"] / rep["storage_bits"])
-        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["unit"], r["preset"], ", ".join(s["mems"]) or "-", fmt_int(s["mem_bits"]),
             fmt_int(s["ffs"]), fmt_int(s["gates"]), fmt_int(s["cmos_transistors"]),
             fmt_int(i["lut4"]), fmt_int(i["carry"]), i["bram"], fmt_int(i["ffs"]),
-            fmt_int(rep["storage_bits"]) if "storage_bits" in rep else "-",
-            rep.get("paper_note", "-"), per_bit))
+            fmt_int(pbits) if pbits is not None else "-", note, per_bit, fmt_int(ours),
+            "%.2f" % (ours / pbits) if pbits else "-"))
     return "\n".join(L) + "\n"
 
 
@@ -152,6 +186,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--rtl", default="rtl/rec")  # REC's committed RTL
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", default=None, help="unit-name prefix; no REC table")
     a = ap.parse_args()
     out = yc.mkdir(a.out)
     gen = yc.mkdir(os.path.join(out, "rtl"))
@@ -177,6 +212,8 @@ def main():
          "REC default, packed tags", True),
     ]
     cs = []
+    if a.only:
+        confs = []
     for name, args, role, generated in confs:
         if generated:
             yc.subprocess.run([a.cohgen, "rec"] + args + ["--name", name, "-o", gen], check=True)
@@ -190,7 +227,7 @@ def main():
     listing = yc.subprocess.run([a.cohgen, "--list=configs"], capture_output=True, text=True,
                                 check=True).stdout.splitlines()
     for unit, family, module, preset in (l.split() for l in listing):
-        if unit == "rec":
+        if unit == "rec" or (a.only and not unit.startswith(a.only)):
             continue
         us.append({"name": module, "unit": unit, "preset": preset,
                    "sv": os.path.join("rtl", family, module + ".sv"),
@@ -206,7 +243,7 @@ def main():
     yv = yc.subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.strip()
     meta = {"yosys": yv, "eq_note": eq_note, "eq_entries": {"baseline": eb, "hmg": eh},
             "paper": REC_PAPER, "wall_s": round(time.monotonic() - t0, 1)}
-    md = markdown(cs, meta) + units_markdown(us)
+    md = (markdown(cs, meta) if cs else "") + units_markdown(us)
     for c in cs + us:
         c.pop("sv")
     with open(os.path.join(out, "hardware-cost.json"), "w") as f:

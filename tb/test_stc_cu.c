@@ -21,11 +21,11 @@
 
 extern const dut_ops *const stc_duts[];
 
-static stc_bsq_eset eset(const char *text, unsigned n)
+static stc_eset eset(const char *text, unsigned n)
 {
-    stc_bsq_eset s;
+    stc_eset s;
     char err[128];
-    cr_assert_eq(stc_bsq_eset_parse(&s, text, n, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(stc_eset_parse(&s, text, n, err, sizeof err), 0, "%s", err);
     return s;
 }
 
@@ -57,7 +57,7 @@ Test(stc_bsq_core, round_robin_allocation_and_back_pressure_when_full)
     cr_assert_not(stc_bsq_push(q, 0x4000).accepted, "the 257th store is refused");
     cr_assert_eq(stc_bsq_count(q), 256);
     /* draining bank 3's newest slot frees exactly one place, in bank 3 */
-    stc_bsq_eset all = eset("1", 4);
+    stc_eset all = eset("1", 4);
     stc_bsq_reset(q);
     for (unsigned i = 0; i < 256; i++)
         stc_bsq_push(q, i == 243 ? 0x1000 : 0x0);       /* 243 = bank 3, slot 15 */
@@ -82,7 +82,7 @@ Test(stc_bsq_core, pass_cycles_8_4_1_for_256_102_32_entries)
     stc_bsq_cfg_check(&c, (char[64]){0}, 64);
     for (unsigned k = 0; k < sizeof fill / sizeof fill[0]; k++) {
         stc_bsq *q = stc_bsq_new(&c);
-        stc_bsq_eset none = eset("15", 4);
+        stc_eset none = eset("15", 4);
         for (unsigned i = 0; i < fill[k]; i++)
             cr_assert(stc_bsq_push(q, 0x1000).accepted); /* band 1 */
         cr_assert_eq(stc_bsq_pass_cycles(q), want[k], "%u entries", fill[k]);
@@ -105,7 +105,7 @@ Test(stc_bsq_core, scan_drains_matching_bands_in_cycle_bank_age_order)
     /* 12 pushes: bank = i % 4, slot = i / 4; bands alternate 1, 2, 3 */
     for (unsigned i = 0; i < 12; i++)
         stc_bsq_push(q, ((uint64_t)(1 + i % 3) << 12) | (4 * i));
-    stc_bsq_eset e = eset("1,3", 4);
+    stc_eset e = eset("1,3", 4);
     stc_bsq_scan_res s = stc_bsq_scan(q, &e, 12, d, k);
     cr_assert_eq(s.cycles, 2, "3 per bank, 2 per cycle");
     cr_assert_eq(s.drained, 8);
@@ -127,7 +127,7 @@ Test(stc_bsq_core, scan_drains_matching_bands_in_cycle_bank_age_order)
     cr_assert_eq(stc_bsq_push(q, 0x5000).slot, 0 * 8 + 2, "bank 0 (round robin) above its top");
     /* the SEB of the ChangeEpoch decides the band: at SEB 13, 0x1xxx and
      * 0x3xxx lie in bands 0 and 1 */
-    stc_bsq_eset z = eset("0", 4);
+    stc_eset z = eset("0", 4);
     s = stc_bsq_scan(q, &z, 13, d, NULL);
     cr_assert_eq(s.drained, 0);
     z = eset("1", 4);
@@ -360,7 +360,7 @@ static stc_cu *cu_new(const char *variant, const char *epoch)
 static stc_cu_chg_res chg(stc_cu *cu, const char *e, unsigned seb, stc_bsq_entry *d,
                           stc_cu_demand *m)
 {
-    stc_bsq_eset s = eset(e, 4);
+    stc_eset s = eset(e, 4);
     return stc_cu_change(cu, &s, seb, d, m);
 }
 
@@ -447,7 +447,7 @@ Test(stc_cu_core, prepare_blocks_every_store_and_ready_waits_for_pw_zero)
     cr_assert_eq(s.kind, STC_CU_BLOCKED, "PREPARE blocks the current band too (S17)");
     cr_assert(s.demand, "and demands it");
     cr_assert(stc_cu_load(cu, 0x0040).uncached, "loads are never held (ER4)");
-    cr_assert_not(stc_cu_change(cu, &(stc_bsq_eset){{1}}, 12, NULL, NULL).ok, "CHG before READY");
+    cr_assert_not(stc_cu_change(cu, &(stc_eset){{1}}, 12, NULL, NULL).ok, "CHG before READY");
     cr_assert_eq(stc_cu_write_ack(cu), 0);
     cr_assert_eq(stc_cu_write_ack(cu), 1, "ReadyAck with the last ack");
     cr_assert_eq(stc_cu_write_ack(cu), -1, "WA with nothing outstanding");
@@ -582,15 +582,15 @@ static void write_cu_trace(const char *path, const char *config, uint64_t seed, 
             fprintf(f, "PREP\n");
             stc_cu_prepare(cu);
         } else if (r < 95 && stc_cu_ready_sent(cu)) {
-            stc_bsq_eset e;
+            stc_eset e;
             char buf[64];
             unsigned seb = stc_cu_seb(cu);
-            stc_bsq_eset_clear(&e);
-            stc_bsq_eset_add(&e, (unsigned)(s >> 45) % 4);
-            stc_bsq_eset_add(&e, (unsigned)(s >> 50) % 16);
+            stc_eset_clear(&e);
+            stc_eset_add(&e, (unsigned)(s >> 45) % 4);
+            stc_eset_add(&e, (unsigned)(s >> 50) % 16);
             if ((s >> 55) % 4 == 0)
                 seb = seb == 12 ? 13 : 12;
-            fprintf(f, "CHG %s %u\n", stc_bsq_eset_format(&e, buf, sizeof buf), seb);
+            fprintf(f, "CHG %s %u\n", stc_eset_format(&e, buf, sizeof buf), seb);
             stc_cu_change(cu, &e, seb, NULL, NULL);
         } else {
             fprintf(f, "EDACK %u\n", (unsigned)(s >> 45) % 16);
@@ -729,6 +729,89 @@ Test(stc_cu_lockstep, rtl_latencies, .timeout = 60)
     cr_assert_gt(chg_at, 0);
     cr_assert_eq(done_at, chg_at + 4 + 3 + 1, "DoneAck: P + 3 + one re-demand");
     cr_assert_eq(dems, 2, "one demand at the first blocked store, one re-demand");
+    d->destroy(h);
+    stc_cu_tm_free(tm);
+}
+
+/* RTL timing of a full BSQ (default: 256 entries, 16 banks of 16, drain 2):
+ * 256 stores of band 1 blocked, then a ChangeEpoch granting band 1, the
+ * issue port always ready. Measured: the scan reads P = 8 rows, each row a
+ * beat of 32 drained stores (16 banks x 2) that leave through the issue port
+ * one per cycle, one idle cycle between beats: the first store at t + 4,
+ * the last at t + 266 (256 stores in 263 cycles), DoneAck at t + 267.
+ * docs/stc.md, stc-cu timing. */
+Test(stc_cu_lockstep, rtl_full_bsq_drains_256_stores_one_per_cycle, .timeout = 60)
+{
+    const unit_desc *u = unit_find("stc-cu");
+    const dut_ops *d = ls_dut_find(stc_duts, u, "default");
+    stc_cu_cfg c;
+    stc_cu_layout l;
+    stc_cu_tm *tm;
+    void *h;
+    uint64_t in[64], mo[64], ro[64];
+    unsigned blocked = 0, owed = 0, prep_at = 0, rdy_at = 0, chg_at = 0, done_at = 0,
+             first_iss = 0, last_iss = 0, issued = 0, full_seen = 0;
+    cr_assert_not_null(d);
+    stc_cu_cfg_preset(&c, "default");
+    stc_cu_cfg_check(&c, (char[64]){0}, 64);
+    stc_cu_port_layout(&c, &l);
+    tm = stc_cu_tm_new(&c);
+    h = d->create(2);
+    for (unsigned cyc = 0; cyc < 2000 && !done_at; cyc++) {
+        memset(in, 0, sizeof in);
+        in[l.in_word[STC_CU_I_RST]] = cyc >= 2;
+        in[l.in_word[STC_CU_I_ISS_READY]] = 1;
+        in[l.in_word[STC_CU_I_DEM_READY]] = 1;
+        in[l.in_word[STC_CU_I_RDY_READY]] = 1;
+        in[l.in_word[STC_CU_I_DONE_READY]] = 1;
+        if (cyc >= 4 && blocked < 256) {
+            in[l.in_word[STC_CU_I_ST_VALID]] = 1;
+            in[l.in_word[STC_CU_I_ST_ADDR]] = 0x1000u + 4 * blocked;
+        } else if (cyc >= 4 && !prep_at) {
+            in[l.in_word[STC_CU_I_PREP_VALID]] = 1;
+        } else if (rdy_at && !chg_at) {
+            in[l.in_word[STC_CU_I_CHG_VALID]] = 1;
+            in[l.in_word[STC_CU_I_CHG_CER]] = 1u << 1;
+            in[l.in_word[STC_CU_I_CHG_SEB]] = 12;
+        }
+        in[l.in_word[STC_CU_I_WA]] = owed > 0;
+        stc_cu_tm_eval(tm, in, mo);
+        d->eval(h, in, ro);
+        if (cyc >= 2) {
+            cr_assert_eq(memcmp(mo, ro, l.out_words * sizeof *mo), 0, "cycle %u", cyc);
+            if (in[l.in_word[STC_CU_I_ST_VALID]] && ro[l.out_word[STC_CU_O_ST_READY]]) {
+                cr_assert(ro[l.out_word[STC_CU_O_ST_BLOCKED]]);
+                blocked++;
+            }
+            full_seen |= (unsigned)ro[l.out_word[STC_CU_O_BSQ_FULL]];
+            if (owed > 0)
+                owed--;
+            if (ro[l.out_word[STC_CU_O_ISS_VALID]]) {
+                first_iss = first_iss ? first_iss : cyc;
+                last_iss = cyc;
+                issued++;
+                owed++;
+            }
+            if (in[l.in_word[STC_CU_I_PREP_VALID]] && ro[l.out_word[STC_CU_O_PREP_READY]])
+                prep_at = cyc;
+            if (ro[l.out_word[STC_CU_O_RDY_VALID]] && !rdy_at)
+                rdy_at = cyc;
+            if (in[l.in_word[STC_CU_I_CHG_VALID]] && ro[l.out_word[STC_CU_O_CHG_READY]])
+                chg_at = cyc;
+            if (ro[l.out_word[STC_CU_O_DONE_VALID]])
+                done_at = cyc;
+        }
+        stc_cu_tm_step(tm, in);
+        d->tick(h);
+    }
+    cr_log_info("full BSQ: ChangeEpoch @%u, first drained store @%u, last @%u, DoneAck @%u",
+                chg_at, first_iss, last_iss, done_at);
+    cr_assert_eq(blocked, 256);
+    cr_assert(full_seen, "bsq_full_o after 256 stores");
+    cr_assert_eq(issued, 256);
+    cr_assert_eq(last_iss - first_iss, 255 + 7, "one drained store a cycle, 7 beat bubbles");
+    cr_assert_eq(first_iss, chg_at + 4, "first drained store");
+    cr_assert_eq(done_at, chg_at + 267, "DoneAck");
     d->destroy(h);
     stc_cu_tm_free(tm);
 }

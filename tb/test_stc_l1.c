@@ -61,10 +61,10 @@ static stc_l1_fill fill(stc_l1 *l, uint64_t a)
 
 static void chg(stc_l1 *l, unsigned epoch, stc_l1_chg_result *r)
 {
-    stc_l1_epochs e;
+    stc_eset e;
     stc_l1_chg_result tmp;
     memset(&e, 0, sizeof e);
-    stc_l1_epochs_add(&e, epoch);
+    stc_eset_add(&e, epoch);
     cr_assert_eq(stc_l1_chg(l, &e, 12, r ? r : &tmp), 0);
 }
 
@@ -657,14 +657,15 @@ static void write_random_trace(const char *path, const char *preset, unsigned nr
             stc_l1_wa(l, (x >> 8) % 0x8000, &res);
         } else if (r < 36) {
             unsigned e1 = (unsigned)((x >> 8) % 4), e2 = (unsigned)((x >> 12) % 4);
-            stc_l1_epochs e;
+            stc_eset e;
             stc_l1_chg_result cr;
             memset(&e, 0, sizeof e);
-            stc_l1_epochs_add(&e, e1);
-            stc_l1_epochs_add(&e, e2);
-            fprintf(f, "CHG %u,%u 12\n", e1 < e2 ? e1 : e2, e1 < e2 ? e2 : e1);
+            stc_eset_add(&e, e1);
+            stc_eset_add(&e, e2);
             if (e1 == e2)
-                fprintf(f, "# same epoch twice\n");
+                fprintf(f, "CHG %u 12\n", e1);
+            else
+                fprintf(f, "CHG %u,%u 12\n", e1 < e2 ? e1 : e2, e1 < e2 ? e2 : e1);
             cr_assert_eq(stc_l1_chg(l, &e, 12, &cr), 0);
         } else {
             /* sets 0..3, up to 6 lines per set, bands 0..3 */

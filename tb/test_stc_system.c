@@ -21,7 +21,8 @@
 
 /* ------------------------------------------------------------ helpers -- */
 
-/* The checker on `log` with options `opts`: its output (malloc). */
+/* The checker on `log` with options `opts`: its output (malloc). The
+ * return value agrees with the verdict: 0 with RESULT PASS, 1 with FAIL. */
 static char *check(const char *opts, const char *log)
 {
     const unit_desc *u = unit_tool_find("stc-check");
@@ -29,14 +30,16 @@ static char *check(const char *opts, const char *log)
     char err[300], *out = NULL;
     size_t len = 0;
     FILE *in, *o;
+    int rc;
     cr_assert_not_null(u);
     cr_assert_eq(unit_cfg_parse_str(u, &c, opts, err, sizeof err), 0, "%s", err);
     in = fmemopen((void *)log, strlen(log), "r");
     o = open_memstream(&out, &len);
     cr_assert(in && o);
-    cr_assert_eq(stc_check_run(&c, in, "log", o, stderr), 0);
+    rc = stc_check_run(&c, in, "log", o, stderr);
     fclose(in);
     fclose(o);
+    cr_assert_eq(rc, strstr(out, "RESULT FAIL\n") ? 1 : 0, "exit %d with:\n%s", rc, out);
     return out;
 }
 
@@ -268,6 +271,50 @@ Test(stc_check, bad_logs_exit_2_with_the_line_and_no_output)
     }
     cr_assert_eq(run("build/bin/cohmodel stc-check --variant xx </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel stc-check --epoch 16 </dev/null 2>/dev/null"), 2);
+}
+
+/* The verdict is the exit status too (docs/stc.md "Checker"): 0 PASS,
+ * 1 FAIL with the whole output, 2 bad input with none. */
+Test(stc_check, exit_status_0_pass_1_fail_with_its_output)
+{
+    FILE *f = fopen("build/t_stc_rc.log", "w");
+    char *o;
+    cr_assert_not_null(f);
+    fputs("0 INIT 0x40 1\n2 RD 1 0x40 2\n3 ISS 0 0x3040\n", f);
+    fclose(f);
+    cr_assert_eq(run("build/bin/cohmodel stc-check < build/t_stc_rc.log > build/t_stc_rc.out "
+                     "2> build/t_stc_rc.err"), 1);
+    o = slurp("build/t_stc_rc.out");
+    cr_assert_str_eq(o, "VIOL L2 @2 cu 1 reads 0x40 = 2, L2 holds 1\n"
+                        "VIOL ER2 @3 cu 0 issues 0x3040 (band 3) outside CER 0 seb 12\n"
+                        "RESULT FAIL\n");
+    free(o);
+    o = slurp("build/t_stc_rc.err");
+    cr_assert_str_eq(o, "");
+    free(o);
+    f = fopen("build/t_stc_rc.log", "w");
+    cr_assert_not_null(f);
+    fputs("0 INIT 0x40 1\n2 RD 1 0x40 1\n3 ISS 0 0x0040\n", f);
+    fclose(f);
+    cr_assert_eq(run("build/bin/cohmodel stc-check < build/t_stc_rc.log > build/t_stc_rc.out"), 0);
+    o = slurp("build/t_stc_rc.out");
+    cr_assert_str_eq(o, "RESULT PASS\n");
+    free(o);
+    /* the system model: its verdict (the checker's on its log) likewise */
+    cr_assert_eq(run("build/bin/cohmodel stc-system --variant es --l2-lat 20 --mem-lat 20 --no-lazy "
+                     "< tb/stc/fig7.prog > build/t_stc_rc.out"), 1);
+    o = slurp("build/t_stc_rc.out");
+    cr_assert(strstr(o, "LDV 1 4 0x3040 0\n") && strstr(o, "VIOL stale @") &&
+              strstr(o, "RESULT FAIL\n# transitions="), "%s", o);
+    free(o);
+    cr_assert_eq(run("build/bin/cohmodel stc-system --variant es --l2-lat 20 --mem-lat 20 "
+                     "< tb/stc/fig7.prog > build/t_stc_rc.out"), 0);
+    o = slurp("build/t_stc_rc.out");
+    cr_assert(strstr(o, "RESULT PASS\n# transitions="), "%s", o);
+    free(o);
+    remove("build/t_stc_rc.log");
+    remove("build/t_stc_rc.out");
+    remove("build/t_stc_rc.err");
 }
 
 /* ------------------------------------------- system: the working example -- */
@@ -528,4 +575,41 @@ Test(stc_system, timeout_is_a_violation)
     cr_assert(strstr(out, "RESULT FAIL\n"));
     cr_assert_eq(nv, 1);
     free(out);
+}
+
+/* Spec 10: on an idle GPU NV makes one transition per wake-up period plus a
+ * handshake, ES none. 8 CUs (tb/stc/bench/idle.prog: every CU NOP 20000),
+ * message latency 2: PrepareEpochChange to the last DoneAck is 4 messages,
+ * 8 cycles, in every transition; 20,000 / (100 + 8) -> 185 transitions. */
+Test(stc_system, idle_gpu_nv_handshake_8_cycles_at_8_cus_es_none)
+{
+    char *log, *p;
+    unsigned long prep = 0, n = 0, t;
+    char ev[16];
+    cr_assert_eq(run("build/bin/cohmodel stc-system --cus 8 --variant nv --log build/t_stc_idle.log "
+                     "< tb/stc/bench/idle.prog > build/t_stc_idle.out"), 0);
+    log = slurp("build/t_stc_idle.log");
+    cr_assert_not_null(log);
+    for (p = log; sscanf(p, "%lu %15s", &t, ev) == 2; p = strchr(p, '\n') + 1) {
+        if (strcmp(ev, "PREP") == 0)
+            prep = t;
+        else if (strcmp(ev, "END") == 0) {
+            cr_assert_eq(t - prep, 8, "handshake at %lu", prep);
+            n++;
+        }
+        if (strchr(p, '\n') == NULL)
+            break;
+    }
+    free(log);
+    cr_assert_eq(n, 185);
+    log = slurp("build/t_stc_idle.out");
+    cr_assert(strstr(log, "# transitions=185 sleeps=0 "), "%s", log);
+    free(log);
+    cr_assert_eq(run("build/bin/cohmodel stc-system --cus 8 --variant es "
+                     "< tb/stc/bench/idle.prog > build/t_stc_idle.out"), 0);
+    log = slurp("build/t_stc_idle.out");
+    cr_assert(strstr(log, "# transitions=0 sleeps=200 "), "%s", log);
+    free(log);
+    remove("build/t_stc_idle.log");
+    remove("build/t_stc_idle.out");
 }
