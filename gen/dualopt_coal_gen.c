@@ -44,9 +44,10 @@ static unsigned gpu_of(const codec_cfg *c, unsigned f) { return coal_gpu_of(c, f
  * under back-pressure), p_wait (an eligible buffer is sent within NF cycles in
  * which the link is free; s_wait* is the strengthening invariant that makes it
  * inductive: its wait plus its ring distance from the pointer never exceed NF)
- * and p_order (per destination, the k-th slot sent is the k-th slot admitted,
- * for a k and a destination the solver chooses: no slot lost, duplicated,
- * reordered or invented). */
+ * and p_order (for a destination the solver chooses, the k-th slot in the
+ * packets' wire images is the k-th slot admitted: no slot lost, duplicated,
+ * reordered or invented; the coalescer never looks at data, so input words
+ * assumed to number the slots stand for any data). */
 static void emit_formal(cx *x)
 {
     emit_file *e = x->e;
@@ -60,8 +61,8 @@ static void emit_formal(cx *x)
     emit(e, "// payload under back-pressure; p_wait: an eligible buffer (max slots, or its");
     emit(e, "// idle timer at %u) is sent within %u cycles in which the link is free (ring of",
          c->timeout, x->NF);
-    emit(e, "// %u members); p_order: for any destination f_gpu and slot number f_k, the", ring);
-    emit(e, "// f_k-th slot sent to f_gpu is the f_k-th slot admitted for it.");
+    emit(e, "// %u members); p_order: for any destination f_gpu, the k-th slot on the wire", ring);
+    emit(e, "// to f_gpu is the k-th slot admitted for it (the words number the slots).");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_stall_q = 1'b0;");
     emit(e, "logic [%u:0] f_data_q;", c->pkt_bytes * 8 - 1);
@@ -130,8 +131,8 @@ static void emit_formal(cx *x)
     emit(e, "  if (rst_ni && f_snd) p_order_count: assert({1'b0, f_out_q} + 9'(pkt_n_q) <= "
             "{1'b0, f_in_q});");
     for (j = 0; j < x->MAX; j++)
-        emit(e, "  if (rst_ni && f_snd && pkt_n_q > %u'd%u) p_order_s%u: assert(slot%u[%u:0] == "
-                "%u'(f_out_q + 8'd%u));", x->NB, j, j, j, x->DB - 1, x->DB, j);
+        emit(e, "  if (rst_ni && f_snd && pkt_n_q > %u'd%u) p_order_s%u: assert(pkt_data_o[%u +: %u] "
+                "== %u'(f_out_q + 8'd%u));", x->NB, j, j, 32 + j * x->SW, x->DB, x->DB, j);
     emit(e, "end");
     emit(e, "`endif");
 }

@@ -712,8 +712,8 @@ module dualopt_coal_fpga (
   // count in the header and 4 + n x 6 bytes; p_hold: the packet port holds its
   // payload under back-pressure; p_wait: an eligible buffer (max slots, or its
   // idle timer at 30) is sent within 3 cycles in which the link is free (ring of
-  // 4 members); p_order: for any destination f_gpu and slot number f_k, the
-  // f_k-th slot sent to f_gpu is the f_k-th slot admitted for it.
+  // 4 members); p_order: for any destination f_gpu, the k-th slot on the wire
+  // to f_gpu is the k-th slot admitted for it (the words number the slots).
   logic f_past_q = 1'b0;
   logic f_stall_q = 1'b0;
   logic [319:0] f_data_q;
@@ -782,12 +782,12 @@ module dualopt_coal_fpga (
       p_wait_b2: assert(f_wait2_q <= 5'd3);
     end
     if (rst_ni && f_snd) p_order_count: assert({1'b0, f_out_q} + 9'(pkt_n_q) <= {1'b0, f_in_q});
-    if (rst_ni && f_snd && pkt_n_q > 3'd0) p_order_s0: assert(slot0[31:0] == 32'(f_out_q + 8'd0));
-    if (rst_ni && f_snd && pkt_n_q > 3'd1) p_order_s1: assert(slot1[31:0] == 32'(f_out_q + 8'd1));
-    if (rst_ni && f_snd && pkt_n_q > 3'd2) p_order_s2: assert(slot2[31:0] == 32'(f_out_q + 8'd2));
-    if (rst_ni && f_snd && pkt_n_q > 3'd3) p_order_s3: assert(slot3[31:0] == 32'(f_out_q + 8'd3));
-    if (rst_ni && f_snd && pkt_n_q > 3'd4) p_order_s4: assert(slot4[31:0] == 32'(f_out_q + 8'd4));
-    if (rst_ni && f_snd && pkt_n_q > 3'd5) p_order_s5: assert(slot5[31:0] == 32'(f_out_q + 8'd5));
+    if (rst_ni && f_snd && pkt_n_q > 3'd0) p_order_s0: assert(pkt_data_o[32 +: 32] == 32'(f_out_q + 8'd0));
+    if (rst_ni && f_snd && pkt_n_q > 3'd1) p_order_s1: assert(pkt_data_o[80 +: 32] == 32'(f_out_q + 8'd1));
+    if (rst_ni && f_snd && pkt_n_q > 3'd2) p_order_s2: assert(pkt_data_o[128 +: 32] == 32'(f_out_q + 8'd2));
+    if (rst_ni && f_snd && pkt_n_q > 3'd3) p_order_s3: assert(pkt_data_o[176 +: 32] == 32'(f_out_q + 8'd3));
+    if (rst_ni && f_snd && pkt_n_q > 3'd4) p_order_s4: assert(pkt_data_o[224 +: 32] == 32'(f_out_q + 8'd4));
+    if (rst_ni && f_snd && pkt_n_q > 3'd5) p_order_s5: assert(pkt_data_o[272 +: 32] == 32'(f_out_q + 8'd5));
   end
   `endif
 

@@ -479,8 +479,8 @@ module dualopt_coal_gran16 (
   // count in the header and 4 + n x 18 bytes; p_hold: the packet port holds its
   // payload under back-pressure; p_wait: an eligible buffer (max slots, or its
   // idle timer at 30) is sent within 3 cycles in which the link is free (ring of
-  // 4 members); p_order: for any destination f_gpu and slot number f_k, the
-  // f_k-th slot sent to f_gpu is the f_k-th slot admitted for it.
+  // 4 members); p_order: for any destination f_gpu, the k-th slot on the wire
+  // to f_gpu is the k-th slot admitted for it (the words number the slots).
   logic f_past_q = 1'b0;
   logic f_stall_q = 1'b0;
   logic [511:0] f_data_q;
@@ -545,9 +545,9 @@ module dualopt_coal_gran16 (
       p_wait_b2: assert(f_wait2_q <= 5'd3);
     end
     if (rst_ni && f_snd) p_order_count: assert({1'b0, f_out_q} + 9'(pkt_n_q) <= {1'b0, f_in_q});
-    if (rst_ni && f_snd && pkt_n_q > 2'd0) p_order_s0: assert(slot0[127:0] == 128'(f_out_q + 8'd0));
-    if (rst_ni && f_snd && pkt_n_q > 2'd1) p_order_s1: assert(slot1[127:0] == 128'(f_out_q + 8'd1));
-    if (rst_ni && f_snd && pkt_n_q > 2'd2) p_order_s2: assert(slot2[127:0] == 128'(f_out_q + 8'd2));
+    if (rst_ni && f_snd && pkt_n_q > 2'd0) p_order_s0: assert(pkt_data_o[32 +: 128] == 128'(f_out_q + 8'd0));
+    if (rst_ni && f_snd && pkt_n_q > 2'd1) p_order_s1: assert(pkt_data_o[176 +: 128] == 128'(f_out_q + 8'd1));
+    if (rst_ni && f_snd && pkt_n_q > 2'd2) p_order_s2: assert(pkt_data_o[320 +: 128] == 128'(f_out_q + 8'd2));
   end
   `endif
 
