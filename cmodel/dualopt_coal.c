@@ -46,8 +46,14 @@ int codec_cfg_preset(codec_cfg *c, const char *name)
     cfg_default(c);
     if (strcmp(name, "default") == 0)
         return 0;
+    /* fpga: small enough for an iCE40 HX8K with its self-test top. The banks
+     * (one per word of a line or slot of a packet) are what costs logic: 32-byte
+     * lines (8-bit masks) and 40-byte packets (6 slots, 3 flits) give 8 banks
+     * of 48-bit words, each 3 SB_RAM40_4K deep enough for the paper's 64-slot
+     * buffers (24 of the 32 block RAMs); 16 banks would need 48. */
     if (strcmp(name, "fpga") == 0) {
-        c->buf = 16;
+        c->line = 32;
+        c->pkt_bytes = 40;
         c->reg_depth = 2;
         return 0;
     }

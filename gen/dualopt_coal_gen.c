@@ -39,47 +39,100 @@ static void decl(emit_file *e, unsigned w, const char *names)
 
 static unsigned gpu_of(const codec_cfg *c, unsigned f) { return coal_gpu_of(c, f); }
 
+/* The coalescer's `ifdef FORMAL` block (scripts/formal.sh, tb/formal.txt):
+ * property groups p_count (packet limits and header), p_hold (the packet port
+ * under back-pressure), p_wait (an eligible buffer is sent within NF cycles in
+ * which the link is free; s_wait* is the strengthening invariant that makes it
+ * inductive: its wait plus its ring distance from the pointer never exceed NF)
+ * and p_order (for a destination the solver chooses, the k-th slot in the
+ * packets' wire images is the k-th slot admitted: no slot lost, duplicated,
+ * reordered or invented; the coalescer never looks at data, so input words
+ * assumed to number the slots stand for any data). */
 static void emit_formal(cx *x)
 {
     emit_file *e = x->e;
-    unsigned f;
+    const codec_cfg *c = x->c;
+    unsigned f, k, j, ring = x->NF + 1;
     emit_nl(e);
     emit(e, "`ifdef FORMAL");
-    emit(e, "// At most max slots and one destination per packet; the packet port holds");
-    emit(e, "// its payload under back-pressure; a non-empty buffer whose idle timer ran");
-    emit(e, "// out is sent within %u cycles while the link is free (ring of %u members).",
-         x->NF + 1, x->NF + 1);
+    emit(e, "// p_count: a coalesced packet holds 1..%u slots for another GPU, with its", x->MAX);
+    emit(e, "// count in the header and 4 + n x %u bytes; p_hold: the packet port holds its",
+         c->gran + 2);
+    emit(e, "// payload under back-pressure; p_wait: an eligible buffer (max slots, or its");
+    emit(e, "// idle timer at %u) is sent within %u cycles in which the link is free (ring of",
+         c->timeout, x->NF);
+    emit(e, "// %u members); p_order: for any destination f_gpu, the k-th slot on the wire", ring);
+    emit(e, "// to f_gpu is the k-th slot admitted for it (the words number the slots).");
     emit(e, "logic f_past_q = 1'b0;");
-    emit(e, "logic f_stall_q;");
-    emit(e, "logic [%u:0] f_data_q;", x->c->pkt_bytes * 8 - 1);
+    emit(e, "logic f_stall_q = 1'b0;");
+    emit(e, "logic [%u:0] f_data_q;", c->pkt_bytes * 8 - 1);
     emit(e, "logic [%u:0] f_len_q;", CODEC_LEN_BITS - 1);
     emit(e, "logic [%u:0] f_dst_q;", x->GB - 1);
     for (f = 0; f < x->NF; f++)
-        emit(e, "logic [7:0] f_wait%u_q = 8'd0;", f);
+        emit(e, "logic [4:0] f_wait%u_q = 5'd0, f_dist%u;", f, f);
+    emit(e, "(* anyconst *) logic [%u:0] f_gpu;", x->GB - 1);
+    emit(e, "logic [7:0] f_in_q = 8'd0, f_out_q = 8'd0;");
+    emit(e, "logic f_adm, f_snd;");
+    emit(e, "assign f_adm = adm && in_dst_i == f_gpu;");
+    emit(e, "assign f_snd = pkt_valid_o && pkt_ready_i && !pkt_reg_q && pkt_dst_o == f_gpu;");
+    /* ring distance from the pointer to buffer f (members 0..NF) */
+    for (f = 0; f < x->NF; f++)
+        emit(e, "assign f_dist%u = ptr_q <= %u'd%u ? 5'd%u - 5'(ptr_q) : 5'd%u - 5'(ptr_q);", f,
+             x->PTRB, f, f, f + ring);
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  f_past_q <= 1'b1;");
-    emit(e, "  f_stall_q <= pkt_valid_o & ~pkt_ready_i;");
+    emit(e, "  f_stall_q <= rst_ni & pkt_valid_o & ~pkt_ready_i;");
     emit(e, "  f_data_q <= pkt_data_o;");
     emit(e, "  f_len_q <= pkt_len_o;");
     emit(e, "  f_dst_q <= pkt_dst_o;");
     for (f = 0; f < x->NF; f++)
-        emit(e, "  f_wait%u_q <= (rst_ni && cnt%u_q != '0 && idle%u_q == %u'd%u && !snd%u) ? "
-                "f_wait%u_q + 8'd1 : 8'd0;",
-             f, f, f, x->IB, x->c->timeout, f, f);
+        emit(e, "  f_wait%u_q <= (!rst_ni || !elig%u || snd%u) ? 5'd0 : "
+                "f_wait%u_q + 5'(can_send);",
+             f, f, f, f);
+    emit(e, "  if (!rst_ni) begin");
+    emit(e, "    f_in_q <= 8'd0; f_out_q <= 8'd0;");
+    emit(e, "  end else begin");
+    emit(e, "    if (f_adm) f_in_q <= f_in_q + 8'(k);");
+    emit(e, "    if (f_snd) f_out_q <= f_out_q + 8'(pkt_n_q);");
+    emit(e, "  end");
     emit(e, "end");
     emit(e, "always @(*) begin");
     emit(e, "  assume(rst_ni == f_past_q);");
-    emit(e, "  assume(pkt_ready_i);");
+    emit(e, "  assume(f_gpu != %u'd%u && {1'b0, f_gpu} < %u'd%u);", x->GB, c->self, x->GB + 1,
+         c->gpus);
+    emit(e, "  assume(f_in_q < 8'd200);");
+    emit(e, "  // data independence: the coalescer never looks at data, so words that");
+    emit(e, "  // number f_gpu's slots in admission order stand for any data");
+    emit(e, "  if (in_valid_i && !in_reg_i && in_dst_i == f_gpu) begin");
+    for (k = 0; k < x->W; k++)
+        emit(e, "    assume(wd%u == %u'(f_in_q + 8'd%u));", k, x->DB, k);
+    emit(e, "  end");
     emit(e, "  if (rst_ni && pkt_valid_o && !pkt_reg_q) begin");
-    emit(e, "    assert(pkt_n_q != '0 && pkt_n_q <= %u'd%u);", x->NB, x->MAX);
-    emit(e, "    assert(pkt_dst_o != %u'd%u);", x->GB, x->c->self);
+    emit(e, "    p_count_n: assert(pkt_n_q != '0 && pkt_n_q <= %u'd%u);", x->NB, x->MAX);
+    emit(e, "    p_count_dst: assert(pkt_dst_o != %u'd%u && {1'b0, pkt_dst_o} < %u'd%u);", x->GB,
+         c->self, x->GB + 1, c->gpus);
+    emit(e, "    p_count_hdr: assert(pkt_data_o[15:0] == {8'(pkt_n_q), 8'h11} && "
+            "pkt_data_o[31:16] == 16'd0);");
+    emit(e, "    p_count_len: assert(pkt_len_o == %u'd%u + %u'(pkt_n_q) * %u'd%u);", CODEC_LEN_BITS,
+         CODEC_HDR_BYTES, CODEC_LEN_BITS, CODEC_LEN_BITS, c->gran + 2);
     emit(e, "  end");
-    emit(e, "  if (rst_ni && f_past_q && f_stall_q) begin");
-    emit(e, "    assert(pkt_valid_o && pkt_data_o == f_data_q && pkt_len_o == f_len_q &&"
-            " pkt_dst_o == f_dst_q);");
+    emit(e, "  if (rst_ni && f_stall_q) begin");
+    emit(e, "    p_hold_valid: assert(pkt_valid_o);");
+    emit(e, "    p_hold_data: assert(pkt_data_o == f_data_q && pkt_len_o == f_len_q && "
+            "pkt_dst_o == f_dst_q);");
     emit(e, "  end");
-    for (f = 0; f < x->NF; f++)
-        emit(e, "  if (rst_ni) assert(f_wait%u_q <= 8'd%u);", f, x->NF);
+    emit(e, "  if (rst_ni) begin");
+    emit(e, "    s_wait_ptr: assert(ptr_q <= %u'd%u);", x->PTRB, x->NF);
+    for (f = 0; f < x->NF; f++) {
+        emit(e, "    s_wait_b%u: assert(f_wait%u_q + f_dist%u <= 5'd%u);", f, f, f, x->NF);
+        emit(e, "    p_wait_b%u: assert(f_wait%u_q <= 5'd%u);", f, f, x->NF);
+    }
+    emit(e, "  end");
+    emit(e, "  if (rst_ni && f_snd) p_order_count: assert({1'b0, f_out_q} + 9'(pkt_n_q) <= "
+            "{1'b0, f_in_q});");
+    for (j = 0; j < x->MAX; j++)
+        emit(e, "  if (rst_ni && f_snd && pkt_n_q > %u'd%u) p_order_s%u: assert(pkt_data_o[%u +: %u] "
+                "== %u'(f_out_q + 8'd%u));", x->NB, j, j, 32 + j * x->SW, x->DB, x->DB, j);
     emit(e, "end");
     emit(e, "`endif");
 }

@@ -309,7 +309,8 @@ static void emit_regs(gctx *x)
     emit(e, "end");
 }
 
-/* Properties for yosys-smtbmc (make formal-dualopt-de): the mode changes only
+/* Properties for yosys-smtbmc (make formal, make formal-dualopt-de; groups
+ * p_count and p_mode): the mode changes only
  * by a published decision out of MONITOR or by a reset / re-monitoring; the
  * counters never pass the window; a decision pulse lasts one cycle. */
 static void emit_formal(gctx *x)
@@ -332,13 +333,13 @@ static void emit_formal(gctx *x)
     emit(e, "  // reset in the first cycle only");
     emit(e, "  assume(rst_ni == f_init_q);");
     emit(e, "  if (rst_ni) begin");
-    emit(e, "    assert(remote_q <= %u'd%u);", x->RB, x->c->window);
-    emit(e, "    assert(total_q <= %u'd%llu);", x->TB, (unsigned long long)x->g.cap);
-    emit(e, "    assert(reads_q <= remote_q);");
-    emit(e, "    assert(coal_q == (mode_q == 2'd2) && cache_q == (mode_q == 2'd3));");
+    emit(e, "    p_count_remote: assert(remote_q <= %u'd%u);", x->RB, x->c->window);
+    emit(e, "    p_count_total: assert(total_q <= %u'd%llu);", x->TB, (unsigned long long)x->g.cap);
+    emit(e, "    p_count_reads: assert(reads_q <= remote_q);");
+    emit(e, "    p_mode_flags: assert(coal_q == (mode_q == 2'd2) && cache_q == (mode_q == 2'd3));");
     emit(e, "  end");
     emit(e, "  if (f_past_q && rst_ni && !f_rearm_q && (f_mode_q != 2'd0 || !f_pub_q))");
-    emit(e, "    assert(mode_q == f_mode_q);");
+    emit(e, "    p_mode_hold: assert(mode_q == f_mode_q);");
     emit(e, "end");
     emit(e, "`endif");
 }

@@ -337,7 +337,7 @@ static void emit_regs(mctx *x)
     emit(e, "end");
 }
 
-/* Properties for `make formal` (spec 2.7): a HIT names a valid entry of the
+/* Properties for `make formal` (spec 2.7; groups p_hit and p_free): a HIT names a valid entry of the
  * request's line whose mask contains the request's (and not the entry being
  * filled in that cycle); an entry is freed only by a fill naming it, and a
  * kept entry's line and mask never change. */
@@ -365,21 +365,23 @@ static void emit_formal(mctx *x)
     emit(e, "always @(*) begin");
     emit(e, "  assume(rst_ni == f_past_q);");
     emit(e, "  if (rst_ni && req_fire && kind_sel == 2'd0) begin");
-    emit(e, "    assert(valid_q[entry_sel]);");
-    emit(e, "    assert(!f_fill_oh[entry_sel]);");
-    emit(e, "    assert(line_q[entry_sel * %u +: %u] == req_line_i);", x->aw, x->aw);
+    emit(e, "    p_hit_valid: assert(valid_q[entry_sel]);");
+    emit(e, "    p_hit_unfilled: assert(!f_fill_oh[entry_sel]);");
+    emit(e, "    p_hit_line: assert(line_q[entry_sel * %u +: %u] == req_line_i);", x->aw, x->aw);
     if (x->bitmask)
-        emit(e, "    assert((req_mask_i & ~mask_q[entry_sel * %u +: %u]) == %u'd0);", x->mw, x->mw,
+        emit(e, "    p_hit_mask: assert((req_mask_i & ~mask_q[entry_sel * %u +: %u]) == %u'd0);",
+             x->mw, x->mw,
              x->mw);
     emit(e, "  end");
     emit(e, "  if (rst_ni && f_past_q) begin");
-    emit(e, "    assert((f_keep_q & ~valid_q) == %u'd0);", x->n);
+    emit(e, "    p_free_fill: assert((f_keep_q & ~valid_q) == %u'd0);", x->n);
     for (i = 0; i < x->n; i++) {
         slice(s, sizeof s, i, x->aw);
-        emit(e, "    if (f_keep_q[%u]) assert(line_q%s == f_line_q%s);", i, s, s);
+        emit(e, "    if (f_keep_q[%u]) p_free_line%u: assert(line_q%s == f_line_q%s);", i, i, s, s);
         if (x->bitmask) {
             slice(s, sizeof s, i, x->mw);
-            emit(e, "    if (f_keep_q[%u]) assert(mask_q%s == f_mask_q%s);", i, s, s);
+            emit(e, "    if (f_keep_q[%u]) p_free_mask%u: assert(mask_q%s == f_mask_q%s);", i, i,
+                 s, s);
         }
     }
     emit(e, "  end");

@@ -1342,40 +1342,98 @@ module dualopt_codec_default (
   end
 
   `ifdef FORMAL
-  // At most max slots and one destination per packet; the packet port holds
-  // its payload under back-pressure; a non-empty buffer whose idle timer ran
-  // out is sent within 4 cycles while the link is free (ring of 4 members).
+  // p_count: a coalesced packet holds 1..10 slots for another GPU, with its
+  // count in the header and 4 + n x 6 bytes; p_hold: the packet port holds its
+  // payload under back-pressure; p_wait: an eligible buffer (max slots, or its
+  // idle timer at 30) is sent within 3 cycles in which the link is free (ring of
+  // 4 members); p_order: for any destination f_gpu, the k-th slot on the wire
+  // to f_gpu is the k-th slot admitted for it (the words number the slots).
   logic f_past_q = 1'b0;
-  logic f_stall_q;
+  logic f_stall_q = 1'b0;
   logic [511:0] f_data_q;
   logic [15:0] f_len_q;
   logic [1:0] f_dst_q;
-  logic [7:0] f_wait0_q = 8'd0;
-  logic [7:0] f_wait1_q = 8'd0;
-  logic [7:0] f_wait2_q = 8'd0;
+  logic [4:0] f_wait0_q = 5'd0, f_dist0;
+  logic [4:0] f_wait1_q = 5'd0, f_dist1;
+  logic [4:0] f_wait2_q = 5'd0, f_dist2;
+  (* anyconst *) logic [1:0] f_gpu;
+  logic [7:0] f_in_q = 8'd0, f_out_q = 8'd0;
+  logic f_adm, f_snd;
+  assign f_adm = adm && in_dst_i == f_gpu;
+  assign f_snd = pkt_valid_o && pkt_ready_i && !pkt_reg_q && pkt_dst_o == f_gpu;
+  assign f_dist0 = ptr_q <= 2'd0 ? 5'd0 - 5'(ptr_q) : 5'd4 - 5'(ptr_q);
+  assign f_dist1 = ptr_q <= 2'd1 ? 5'd1 - 5'(ptr_q) : 5'd5 - 5'(ptr_q);
+  assign f_dist2 = ptr_q <= 2'd2 ? 5'd2 - 5'(ptr_q) : 5'd6 - 5'(ptr_q);
   always @(posedge clk_i) begin
     f_past_q <= 1'b1;
-    f_stall_q <= pkt_valid_o & ~pkt_ready_i;
+    f_stall_q <= rst_ni & pkt_valid_o & ~pkt_ready_i;
     f_data_q <= pkt_data_o;
     f_len_q <= pkt_len_o;
     f_dst_q <= pkt_dst_o;
-    f_wait0_q <= (rst_ni && cnt0_q != '0 && idle0_q == 5'd30 && !snd0) ? f_wait0_q + 8'd1 : 8'd0;
-    f_wait1_q <= (rst_ni && cnt1_q != '0 && idle1_q == 5'd30 && !snd1) ? f_wait1_q + 8'd1 : 8'd0;
-    f_wait2_q <= (rst_ni && cnt2_q != '0 && idle2_q == 5'd30 && !snd2) ? f_wait2_q + 8'd1 : 8'd0;
+    f_wait0_q <= (!rst_ni || !elig0 || snd0) ? 5'd0 : f_wait0_q + 5'(can_send);
+    f_wait1_q <= (!rst_ni || !elig1 || snd1) ? 5'd0 : f_wait1_q + 5'(can_send);
+    f_wait2_q <= (!rst_ni || !elig2 || snd2) ? 5'd0 : f_wait2_q + 5'(can_send);
+    if (!rst_ni) begin
+      f_in_q <= 8'd0; f_out_q <= 8'd0;
+    end else begin
+      if (f_adm) f_in_q <= f_in_q + 8'(k);
+      if (f_snd) f_out_q <= f_out_q + 8'(pkt_n_q);
+    end
   end
   always @(*) begin
     assume(rst_ni == f_past_q);
-    assume(pkt_ready_i);
+    assume(f_gpu != 2'd0 && {1'b0, f_gpu} < 3'd4);
+    assume(f_in_q < 8'd200);
+    // data independence: the coalescer never looks at data, so words that
+    // number f_gpu's slots in admission order stand for any data
+    if (in_valid_i && !in_reg_i && in_dst_i == f_gpu) begin
+      assume(wd0 == 32'(f_in_q + 8'd0));
+      assume(wd1 == 32'(f_in_q + 8'd1));
+      assume(wd2 == 32'(f_in_q + 8'd2));
+      assume(wd3 == 32'(f_in_q + 8'd3));
+      assume(wd4 == 32'(f_in_q + 8'd4));
+      assume(wd5 == 32'(f_in_q + 8'd5));
+      assume(wd6 == 32'(f_in_q + 8'd6));
+      assume(wd7 == 32'(f_in_q + 8'd7));
+      assume(wd8 == 32'(f_in_q + 8'd8));
+      assume(wd9 == 32'(f_in_q + 8'd9));
+      assume(wd10 == 32'(f_in_q + 8'd10));
+      assume(wd11 == 32'(f_in_q + 8'd11));
+      assume(wd12 == 32'(f_in_q + 8'd12));
+      assume(wd13 == 32'(f_in_q + 8'd13));
+      assume(wd14 == 32'(f_in_q + 8'd14));
+      assume(wd15 == 32'(f_in_q + 8'd15));
+    end
     if (rst_ni && pkt_valid_o && !pkt_reg_q) begin
-      assert(pkt_n_q != '0 && pkt_n_q <= 4'd10);
-      assert(pkt_dst_o != 2'd0);
+      p_count_n: assert(pkt_n_q != '0 && pkt_n_q <= 4'd10);
+      p_count_dst: assert(pkt_dst_o != 2'd0 && {1'b0, pkt_dst_o} < 3'd4);
+      p_count_hdr: assert(pkt_data_o[15:0] == {8'(pkt_n_q), 8'h11} && pkt_data_o[31:16] == 16'd0);
+      p_count_len: assert(pkt_len_o == 16'd4 + 16'(pkt_n_q) * 16'd6);
     end
-    if (rst_ni && f_past_q && f_stall_q) begin
-      assert(pkt_valid_o && pkt_data_o == f_data_q && pkt_len_o == f_len_q && pkt_dst_o == f_dst_q);
+    if (rst_ni && f_stall_q) begin
+      p_hold_valid: assert(pkt_valid_o);
+      p_hold_data: assert(pkt_data_o == f_data_q && pkt_len_o == f_len_q && pkt_dst_o == f_dst_q);
     end
-    if (rst_ni) assert(f_wait0_q <= 8'd3);
-    if (rst_ni) assert(f_wait1_q <= 8'd3);
-    if (rst_ni) assert(f_wait2_q <= 8'd3);
+    if (rst_ni) begin
+      s_wait_ptr: assert(ptr_q <= 2'd3);
+      s_wait_b0: assert(f_wait0_q + f_dist0 <= 5'd3);
+      p_wait_b0: assert(f_wait0_q <= 5'd3);
+      s_wait_b1: assert(f_wait1_q + f_dist1 <= 5'd3);
+      p_wait_b1: assert(f_wait1_q <= 5'd3);
+      s_wait_b2: assert(f_wait2_q + f_dist2 <= 5'd3);
+      p_wait_b2: assert(f_wait2_q <= 5'd3);
+    end
+    if (rst_ni && f_snd) p_order_count: assert({1'b0, f_out_q} + 9'(pkt_n_q) <= {1'b0, f_in_q});
+    if (rst_ni && f_snd && pkt_n_q > 4'd0) p_order_s0: assert(pkt_data_o[32 +: 32] == 32'(f_out_q + 8'd0));
+    if (rst_ni && f_snd && pkt_n_q > 4'd1) p_order_s1: assert(pkt_data_o[80 +: 32] == 32'(f_out_q + 8'd1));
+    if (rst_ni && f_snd && pkt_n_q > 4'd2) p_order_s2: assert(pkt_data_o[128 +: 32] == 32'(f_out_q + 8'd2));
+    if (rst_ni && f_snd && pkt_n_q > 4'd3) p_order_s3: assert(pkt_data_o[176 +: 32] == 32'(f_out_q + 8'd3));
+    if (rst_ni && f_snd && pkt_n_q > 4'd4) p_order_s4: assert(pkt_data_o[224 +: 32] == 32'(f_out_q + 8'd4));
+    if (rst_ni && f_snd && pkt_n_q > 4'd5) p_order_s5: assert(pkt_data_o[272 +: 32] == 32'(f_out_q + 8'd5));
+    if (rst_ni && f_snd && pkt_n_q > 4'd6) p_order_s6: assert(pkt_data_o[320 +: 32] == 32'(f_out_q + 8'd6));
+    if (rst_ni && f_snd && pkt_n_q > 4'd7) p_order_s7: assert(pkt_data_o[368 +: 32] == 32'(f_out_q + 8'd7));
+    if (rst_ni && f_snd && pkt_n_q > 4'd8) p_order_s8: assert(pkt_data_o[416 +: 32] == 32'(f_out_q + 8'd8));
+    if (rst_ni && f_snd && pkt_n_q > 4'd9) p_order_s9: assert(pkt_data_o[464 +: 32] == 32'(f_out_q + 8'd9));
   end
   `endif
 

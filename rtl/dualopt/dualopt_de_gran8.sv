@@ -238,13 +238,13 @@ module dualopt_de_gran8 (
     // reset in the first cycle only
     assume(rst_ni == f_init_q);
     if (rst_ni) begin
-      assert(remote_q <= 15'd20000);
-      assert(total_q <= 20'd1000000);
-      assert(reads_q <= remote_q);
-      assert(coal_q == (mode_q == 2'd2) && cache_q == (mode_q == 2'd3));
+      p_count_remote: assert(remote_q <= 15'd20000);
+      p_count_total: assert(total_q <= 20'd1000000);
+      p_count_reads: assert(reads_q <= remote_q);
+      p_mode_flags: assert(coal_q == (mode_q == 2'd2) && cache_q == (mode_q == 2'd3));
     end
     if (f_past_q && rst_ni && !f_rearm_q && (f_mode_q != 2'd0 || !f_pub_q))
-      assert(mode_q == f_mode_q);
+      p_mode_hold: assert(mode_q == f_mode_q);
   end
   `endif
 

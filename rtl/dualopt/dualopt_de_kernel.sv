@@ -254,13 +254,13 @@ module dualopt_de_kernel (
     // reset in the first cycle only
     assume(rst_ni == f_init_q);
     if (rst_ni) begin
-      assert(remote_q <= 9'd256);
-      assert(total_q <= 14'd12800);
-      assert(reads_q <= remote_q);
-      assert(coal_q == (mode_q == 2'd2) && cache_q == (mode_q == 2'd3));
+      p_count_remote: assert(remote_q <= 9'd256);
+      p_count_total: assert(total_q <= 14'd12800);
+      p_count_reads: assert(reads_q <= remote_q);
+      p_mode_flags: assert(coal_q == (mode_q == 2'd2) && cache_q == (mode_q == 2'd3));
     end
     if (f_past_q && rst_ni && !f_rearm_q && (f_mode_q != 2'd0 || !f_pub_q))
-      assert(mode_q == f_mode_q);
+      p_mode_hold: assert(mode_q == f_mode_q);
   end
   `endif
 

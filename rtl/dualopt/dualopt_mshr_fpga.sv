@@ -333,29 +333,29 @@ module dualopt_mshr_fpga (
   always @(*) begin
     assume(rst_ni == f_past_q);
     if (rst_ni && req_fire && kind_sel == 2'd0) begin
-      assert(valid_q[entry_sel]);
-      assert(!f_fill_oh[entry_sel]);
-      assert(line_q[entry_sel * 26 +: 26] == req_line_i);
-      assert((req_mask_i & ~mask_q[entry_sel * 16 +: 16]) == 16'd0);
+      p_hit_valid: assert(valid_q[entry_sel]);
+      p_hit_unfilled: assert(!f_fill_oh[entry_sel]);
+      p_hit_line: assert(line_q[entry_sel * 26 +: 26] == req_line_i);
+      p_hit_mask: assert((req_mask_i & ~mask_q[entry_sel * 16 +: 16]) == 16'd0);
     end
     if (rst_ni && f_past_q) begin
-      assert((f_keep_q & ~valid_q) == 8'd0);
-      if (f_keep_q[0]) assert(line_q[25:0] == f_line_q[25:0]);
-      if (f_keep_q[0]) assert(mask_q[15:0] == f_mask_q[15:0]);
-      if (f_keep_q[1]) assert(line_q[51:26] == f_line_q[51:26]);
-      if (f_keep_q[1]) assert(mask_q[31:16] == f_mask_q[31:16]);
-      if (f_keep_q[2]) assert(line_q[77:52] == f_line_q[77:52]);
-      if (f_keep_q[2]) assert(mask_q[47:32] == f_mask_q[47:32]);
-      if (f_keep_q[3]) assert(line_q[103:78] == f_line_q[103:78]);
-      if (f_keep_q[3]) assert(mask_q[63:48] == f_mask_q[63:48]);
-      if (f_keep_q[4]) assert(line_q[129:104] == f_line_q[129:104]);
-      if (f_keep_q[4]) assert(mask_q[79:64] == f_mask_q[79:64]);
-      if (f_keep_q[5]) assert(line_q[155:130] == f_line_q[155:130]);
-      if (f_keep_q[5]) assert(mask_q[95:80] == f_mask_q[95:80]);
-      if (f_keep_q[6]) assert(line_q[181:156] == f_line_q[181:156]);
-      if (f_keep_q[6]) assert(mask_q[111:96] == f_mask_q[111:96]);
-      if (f_keep_q[7]) assert(line_q[207:182] == f_line_q[207:182]);
-      if (f_keep_q[7]) assert(mask_q[127:112] == f_mask_q[127:112]);
+      p_free_fill: assert((f_keep_q & ~valid_q) == 8'd0);
+      if (f_keep_q[0]) p_free_line0: assert(line_q[25:0] == f_line_q[25:0]);
+      if (f_keep_q[0]) p_free_mask0: assert(mask_q[15:0] == f_mask_q[15:0]);
+      if (f_keep_q[1]) p_free_line1: assert(line_q[51:26] == f_line_q[51:26]);
+      if (f_keep_q[1]) p_free_mask1: assert(mask_q[31:16] == f_mask_q[31:16]);
+      if (f_keep_q[2]) p_free_line2: assert(line_q[77:52] == f_line_q[77:52]);
+      if (f_keep_q[2]) p_free_mask2: assert(mask_q[47:32] == f_mask_q[47:32]);
+      if (f_keep_q[3]) p_free_line3: assert(line_q[103:78] == f_line_q[103:78]);
+      if (f_keep_q[3]) p_free_mask3: assert(mask_q[63:48] == f_mask_q[63:48]);
+      if (f_keep_q[4]) p_free_line4: assert(line_q[129:104] == f_line_q[129:104]);
+      if (f_keep_q[4]) p_free_mask4: assert(mask_q[79:64] == f_mask_q[79:64]);
+      if (f_keep_q[5]) p_free_line5: assert(line_q[155:130] == f_line_q[155:130]);
+      if (f_keep_q[5]) p_free_mask5: assert(mask_q[95:80] == f_mask_q[95:80]);
+      if (f_keep_q[6]) p_free_line6: assert(line_q[181:156] == f_line_q[181:156]);
+      if (f_keep_q[6]) p_free_mask6: assert(mask_q[111:96] == f_mask_q[111:96]);
+      if (f_keep_q[7]) p_free_line7: assert(line_q[207:182] == f_line_q[207:182]);
+      if (f_keep_q[7]) p_free_mask7: assert(mask_q[127:112] == f_mask_q[127:112]);
     end
   end
   `endif

@@ -527,44 +527,44 @@ module dualopt_mshr_line (
   always @(*) begin
     assume(rst_ni == f_past_q);
     if (rst_ni && req_fire && kind_sel == 2'd0) begin
-      assert(valid_q[entry_sel]);
-      assert(!f_fill_oh[entry_sel]);
-      assert(line_q[entry_sel * 42 +: 42] == req_line_i);
+      p_hit_valid: assert(valid_q[entry_sel]);
+      p_hit_unfilled: assert(!f_fill_oh[entry_sel]);
+      p_hit_line: assert(line_q[entry_sel * 42 +: 42] == req_line_i);
     end
     if (rst_ni && f_past_q) begin
-      assert((f_keep_q & ~valid_q) == 32'd0);
-      if (f_keep_q[0]) assert(line_q[41:0] == f_line_q[41:0]);
-      if (f_keep_q[1]) assert(line_q[83:42] == f_line_q[83:42]);
-      if (f_keep_q[2]) assert(line_q[125:84] == f_line_q[125:84]);
-      if (f_keep_q[3]) assert(line_q[167:126] == f_line_q[167:126]);
-      if (f_keep_q[4]) assert(line_q[209:168] == f_line_q[209:168]);
-      if (f_keep_q[5]) assert(line_q[251:210] == f_line_q[251:210]);
-      if (f_keep_q[6]) assert(line_q[293:252] == f_line_q[293:252]);
-      if (f_keep_q[7]) assert(line_q[335:294] == f_line_q[335:294]);
-      if (f_keep_q[8]) assert(line_q[377:336] == f_line_q[377:336]);
-      if (f_keep_q[9]) assert(line_q[419:378] == f_line_q[419:378]);
-      if (f_keep_q[10]) assert(line_q[461:420] == f_line_q[461:420]);
-      if (f_keep_q[11]) assert(line_q[503:462] == f_line_q[503:462]);
-      if (f_keep_q[12]) assert(line_q[545:504] == f_line_q[545:504]);
-      if (f_keep_q[13]) assert(line_q[587:546] == f_line_q[587:546]);
-      if (f_keep_q[14]) assert(line_q[629:588] == f_line_q[629:588]);
-      if (f_keep_q[15]) assert(line_q[671:630] == f_line_q[671:630]);
-      if (f_keep_q[16]) assert(line_q[713:672] == f_line_q[713:672]);
-      if (f_keep_q[17]) assert(line_q[755:714] == f_line_q[755:714]);
-      if (f_keep_q[18]) assert(line_q[797:756] == f_line_q[797:756]);
-      if (f_keep_q[19]) assert(line_q[839:798] == f_line_q[839:798]);
-      if (f_keep_q[20]) assert(line_q[881:840] == f_line_q[881:840]);
-      if (f_keep_q[21]) assert(line_q[923:882] == f_line_q[923:882]);
-      if (f_keep_q[22]) assert(line_q[965:924] == f_line_q[965:924]);
-      if (f_keep_q[23]) assert(line_q[1007:966] == f_line_q[1007:966]);
-      if (f_keep_q[24]) assert(line_q[1049:1008] == f_line_q[1049:1008]);
-      if (f_keep_q[25]) assert(line_q[1091:1050] == f_line_q[1091:1050]);
-      if (f_keep_q[26]) assert(line_q[1133:1092] == f_line_q[1133:1092]);
-      if (f_keep_q[27]) assert(line_q[1175:1134] == f_line_q[1175:1134]);
-      if (f_keep_q[28]) assert(line_q[1217:1176] == f_line_q[1217:1176]);
-      if (f_keep_q[29]) assert(line_q[1259:1218] == f_line_q[1259:1218]);
-      if (f_keep_q[30]) assert(line_q[1301:1260] == f_line_q[1301:1260]);
-      if (f_keep_q[31]) assert(line_q[1343:1302] == f_line_q[1343:1302]);
+      p_free_fill: assert((f_keep_q & ~valid_q) == 32'd0);
+      if (f_keep_q[0]) p_free_line0: assert(line_q[41:0] == f_line_q[41:0]);
+      if (f_keep_q[1]) p_free_line1: assert(line_q[83:42] == f_line_q[83:42]);
+      if (f_keep_q[2]) p_free_line2: assert(line_q[125:84] == f_line_q[125:84]);
+      if (f_keep_q[3]) p_free_line3: assert(line_q[167:126] == f_line_q[167:126]);
+      if (f_keep_q[4]) p_free_line4: assert(line_q[209:168] == f_line_q[209:168]);
+      if (f_keep_q[5]) p_free_line5: assert(line_q[251:210] == f_line_q[251:210]);
+      if (f_keep_q[6]) p_free_line6: assert(line_q[293:252] == f_line_q[293:252]);
+      if (f_keep_q[7]) p_free_line7: assert(line_q[335:294] == f_line_q[335:294]);
+      if (f_keep_q[8]) p_free_line8: assert(line_q[377:336] == f_line_q[377:336]);
+      if (f_keep_q[9]) p_free_line9: assert(line_q[419:378] == f_line_q[419:378]);
+      if (f_keep_q[10]) p_free_line10: assert(line_q[461:420] == f_line_q[461:420]);
+      if (f_keep_q[11]) p_free_line11: assert(line_q[503:462] == f_line_q[503:462]);
+      if (f_keep_q[12]) p_free_line12: assert(line_q[545:504] == f_line_q[545:504]);
+      if (f_keep_q[13]) p_free_line13: assert(line_q[587:546] == f_line_q[587:546]);
+      if (f_keep_q[14]) p_free_line14: assert(line_q[629:588] == f_line_q[629:588]);
+      if (f_keep_q[15]) p_free_line15: assert(line_q[671:630] == f_line_q[671:630]);
+      if (f_keep_q[16]) p_free_line16: assert(line_q[713:672] == f_line_q[713:672]);
+      if (f_keep_q[17]) p_free_line17: assert(line_q[755:714] == f_line_q[755:714]);
+      if (f_keep_q[18]) p_free_line18: assert(line_q[797:756] == f_line_q[797:756]);
+      if (f_keep_q[19]) p_free_line19: assert(line_q[839:798] == f_line_q[839:798]);
+      if (f_keep_q[20]) p_free_line20: assert(line_q[881:840] == f_line_q[881:840]);
+      if (f_keep_q[21]) p_free_line21: assert(line_q[923:882] == f_line_q[923:882]);
+      if (f_keep_q[22]) p_free_line22: assert(line_q[965:924] == f_line_q[965:924]);
+      if (f_keep_q[23]) p_free_line23: assert(line_q[1007:966] == f_line_q[1007:966]);
+      if (f_keep_q[24]) p_free_line24: assert(line_q[1049:1008] == f_line_q[1049:1008]);
+      if (f_keep_q[25]) p_free_line25: assert(line_q[1091:1050] == f_line_q[1091:1050]);
+      if (f_keep_q[26]) p_free_line26: assert(line_q[1133:1092] == f_line_q[1133:1092]);
+      if (f_keep_q[27]) p_free_line27: assert(line_q[1175:1134] == f_line_q[1175:1134]);
+      if (f_keep_q[28]) p_free_line28: assert(line_q[1217:1176] == f_line_q[1217:1176]);
+      if (f_keep_q[29]) p_free_line29: assert(line_q[1259:1218] == f_line_q[1259:1218]);
+      if (f_keep_q[30]) p_free_line30: assert(line_q[1301:1260] == f_line_q[1301:1260]);
+      if (f_keep_q[31]) p_free_line31: assert(line_q[1343:1302] == f_line_q[1343:1302]);
     end
   end
   `endif
