@@ -24,6 +24,9 @@ figure, e.g. an area in um^2, quoted beside ours, never converted) and
 "paper_area_um2": then the `default` (paper) configuration's row also gives
 the paper's area per storage bit (an area per bit of the paper's design, not
 an area of ours).
+A unit's report may split storage_bits into "storage_parts" (the RDMA cache:
+tags, state, data), shown beside the total. `--units U[,U...]` limits the
+run to those units' committed configurations (`rec` for the REC table).
 Writes OUT/hardware-cost.json and OUT/hardware-cost.md; prints the Markdown.
 """
 import argparse
@@ -124,6 +127,18 @@ def markdown(rows, meta):
     return "\n".join(L) + "\n"
 
 
+def storage_cell(rep):
+    """storage_bits, with its parts (e.g. tags, state, data) when the report
+    splits it ("storage_parts")."""
+    if "storage_bits" not in rep:
+        return "-"
+    parts = rep.get("storage_parts")
+    if not parts:
+        return fmt_int(rep["storage_bits"])
+    return "%s (%s)" % (fmt_int(rep["storage_bits"]),
+                        ", ".join("%s %s" % (k, fmt_int(v)) for k, v in parts.items()))
+
+
 def units_markdown(rows):
     if not rows:
         return ""
@@ -141,7 +156,7 @@ def units_markdown(rows):
             r["unit"], r["preset"], ", ".join(s["mems"]) or "-", fmt_int(s["mem_bits"]),
             fmt_int(s["ffs"]), fmt_int(s["gates"]), fmt_int(s["cmos_transistors"]),
             fmt_int(i["lut4"]), fmt_int(i["carry"]), i["bram"], fmt_int(i["ffs"]),
-            fmt_int(rep["storage_bits"]) if "storage_bits" in rep else "-",
+            storage_cell(rep),
             rep.get("paper_note", "-"), per_bit))
     return "\n".join(L) + "\n"
 
@@ -152,6 +167,9 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--rtl", default="rtl/rec")  # REC's committed RTL
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--units", default=None,
+                    help="only these units' committed configurations (U[,U...]; "
+                    "'rec' for the REC table alone)")
     a = ap.parse_args()
     out = yc.mkdir(a.out)
     gen = yc.mkdir(os.path.join(out, "rtl"))
@@ -176,6 +194,9 @@ def main():
         ("rec_default_packed", ["--config", "default", "--store", "packed"],
          "REC default, packed tags", True),
     ]
+    only = set(a.units.split(",")) if a.units else None
+    if only is not None and "rec" not in only:
+        confs = []
     cs = []
     for name, args, role, generated in confs:
         if generated:
@@ -190,7 +211,7 @@ def main():
     listing = yc.subprocess.run([a.cohgen, "--list=configs"], capture_output=True, text=True,
                                 check=True).stdout.splitlines()
     for unit, family, module, preset in (l.split() for l in listing):
-        if unit == "rec":
+        if unit == "rec" or (only is not None and unit not in only):
             continue
         us.append({"name": module, "unit": unit, "preset": preset,
                    "sv": os.path.join("rtl", family, module + ".sv"),
@@ -206,7 +227,7 @@ def main():
     yv = yc.subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.strip()
     meta = {"yosys": yv, "eq_note": eq_note, "eq_entries": {"baseline": eb, "hmg": eh},
             "paper": REC_PAPER, "wall_s": round(time.monotonic() - t0, 1)}
-    md = markdown(cs, meta) + units_markdown(us)
+    md = (markdown(cs, meta) if cs else "") + units_markdown(us)
     for c in cs + us:
         c.pop("sv")
     with open(os.path.join(out, "hardware-cost.json"), "w") as f:
