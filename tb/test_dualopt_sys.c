@@ -138,6 +138,11 @@ Test(dualopt_sys, kernel_boundary_remonitors_and_the_mode_follows_the_kernel, .t
         rc = sys_tb_run(&o, &k, i == 0 ? dualopt_duts : NULL, NULL, &r);
         gpu_kernel_free(&k);
         cr_assert_eq(rc, 0, "--de %s: %s / %s", de[i], r.msg, r.check_msg);
+        cr_log_info("--de %s: %llu cycles, cache hits %llu misses %llu, coalesced packets %llu, "
+                    "first decision gpu0 %llu gpu1 %llu", de[i], (unsigned long long)r.c.cycles,
+                    (unsigned long long)r.c.rc_hits, (unsigned long long)r.c.rc_misses,
+                    (unsigned long long)r.c.coal_packets, (unsigned long long)r.c.decided_at[0],
+                    (unsigned long long)r.c.decided_at[1]);
         cr_assert(r.done && !r.mismatch && r.check_ok);
         cr_assert(i != 0 || r.check_rtl_ok);
         cr_assert_eq(r.chk.wrong + r.chk.missing + r.chk.extra + r.chk.lost, 0);
