@@ -585,3 +585,29 @@ Test(dualopt_rcache_lockstep, kernel_flush_order_backpressure_and_waiting_reques
     d->destroy(h);
     rcache_tm_free(tm);
 }
+
+/* FPGA self-test rules (dualopt_rcache_selftest, gen/dualopt_rcache_gen.c):
+ * op bit 1 rare (AT and KERNEL 1 in 256 each), the address bits between the
+ * line's low two bits and the top three 0; with them the top transfers far
+ * more than the 4,761 inputs of random payloads (a flush every fourth
+ * request). The top's PASS/FAIL simulation is make fpga-units-sim. */
+Test(dualopt_rcache_tools, selftest_rules_keep_flushes_rare_and_lines_few, .timeout = 60)
+{
+    char *sv, *js, *p;
+    cr_assert_eq(run("rm -rf build/t_rc_st && build/bin/cohgen dualopt-rcache --config fpga "
+                     "--name r --selftest -o build/t_rc_st >/dev/null"),
+                 0);
+    sv = slurp("build/t_rc_st/r_selftest.sv");
+    js = slurp("build/t_rc_st/r_selftest.json");
+    cr_assert(sv && js);
+    cr_assert(strstr(sv, "req_op_i: generator 1; [0+:1] random, [1+:1] probability 512/65536") !=
+              NULL);
+    cr_assert(strstr(sv, "req_addr_i: generator 1; [0+:6] random, [6+:23] constant 0, [29+:3] "
+                         "random") != NULL);
+    p = strstr(js, "\"in_xfers\":");
+    cr_assert_not_null(p);
+    cr_assert_gt(strtoul(p + 11, NULL, 10), 20000, "%s", js);
+    free(sv);
+    free(js);
+    cr_assert_eq(run("rm -rf build/t_rc_st"), 0);
+}
