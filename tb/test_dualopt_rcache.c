@@ -284,6 +284,7 @@ Test(dualopt_rcache_tools, trace_records_and_output_format)
     cr_assert_eq(run("printf 'WR 0x10 16\\nKERNEL\\n' | build/bin/cohmodel dualopt-rcache "
                      "--config fpga | tr '\\n' '|' | grep -qx 'WMISS 0x10 FULL|WB 0x10 0xffff|FLUSH 1 1|'"),
                  0);
+    cr_assert_eq(run("rm -f build/t_rc.out build/t_rc2.out"), 0);
 }
 
 Test(dualopt_rcache_tools, bad_traces_and_options_exit_2_with_no_output)
@@ -332,6 +333,7 @@ Test(dualopt_rcache_tools, bad_traces_and_options_exit_2_with_no_output)
     cr_assert_eq(run("printf 'RD 0x0\\nBAD\\n' > build/t_rc_bad.trace && ./tb_dualopt --unit rcache "
                      "--trace build/t_rc_bad.trace >build/t_rc_bad.out 2>build/t_rc_bad.err"), 2);
     cr_assert_eq(run("grep -q 'line 2' build/t_rc_bad.err && ! test -s build/t_rc_bad.out"), 0);
+    cr_assert_eq(run("rm -f build/t_rc_bad.out build/t_rc_bad.err build/t_rc_bad.trace"), 0);
 }
 
 static void random_trace(const char *path, unsigned n, unsigned seed, unsigned line,
@@ -392,6 +394,8 @@ Test(dualopt_rcache_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
         free(a);
         free(b);
     }
+    cr_assert_eq(run("rm -f build/t_rc_trace.txt build/t_rc_model.out build/t_rc_rtl.out "
+                     "build/t_rc_rtl.res"), 0);
 }
 
 /* ------------------------------------------------------------ lockstep */
