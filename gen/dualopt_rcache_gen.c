@@ -20,6 +20,7 @@
 
 #include "dualopt_rcache.h"
 #include "gen_unit.h"
+#include "selftest.h"
 
 typedef struct {
     emit_file *e;
@@ -580,15 +581,23 @@ static void gen_report(FILE *f, const void *cfg, int json)
     rcache_geom g;
     unsigned long long cap = (unsigned long long)c->sets * c->ways * c->line;
     rcache_geom_of(c, &g);
+    /* storage by kind: tags, state (valid, per-byte dirty, LRU rank), data */
+    unsigned long long tags = (unsigned long long)c->sets * c->ways * g.tw;
+    unsigned long long state = (unsigned long long)c->sets * c->ways * (1 + c->line + g.rb);
     if (json) {
         fprintf(f,
                 "{\"unit\":\"dualopt-rcache\",\"sets\":%u,\"ways\":%u,\"line\":%u,\"addr_bits\":%u,"
                 "\"capacity_bytes\":%llu,\"tag_bits\":%u,\"set_word_bits\":%u,"
                 "\"tag_ram_bits\":%llu,\"data_ram_bits\":%llu,"
-                "\"rtl_memories\":[[%u,%u],[%u,%u]]}\n",
+                "\"rtl_memories\":[[%u,%u],[%u,%u]],"
+                "\"storage_bits\":%llu,\"storage_parts\":{\"tags\":%llu,\"state\":%llu,"
+                "\"data\":%llu},"
+                "\"paper_note\":\"no cost in the paper (D28); storage = tags + state (valid, "
+                "per-byte dirty, LRU rank) + data\"}\n",
                 c->sets, c->ways, c->line, c->addr_bits, cap, g.tw, g.setw,
                 (unsigned long long)g.tag_bits, (unsigned long long)g.data_bits, c->sets, g.setw,
-                c->sets * c->ways, g.dw);
+                c->sets * c->ways, g.dw, tags + state + (unsigned long long)g.data_bits, tags,
+                state, (unsigned long long)g.data_bits);
         return;
     }
     fprintf(f, "DualOpt RDMA cache: %u sets x %u ways x %u B = %llu bytes, %u-bit addresses\n",
@@ -600,7 +609,31 @@ static void gen_report(FILE *f, const void *cfg, int json)
             c->sets, g.setw, (unsigned long long)g.tag_bits, g.tw, c->line, g.rb);
     fprintf(f, "  data RAM: %u x %u bits = %llu bits\n", c->sets * c->ways, g.dw,
             (unsigned long long)g.data_bits);
+    fprintf(f, "  storage: tags %llu + state %llu (valid, dirty, rank) + data %llu = %llu bits\n",
+            tags, state, (unsigned long long)g.data_bits,
+            tags + state + (unsigned long long)g.data_bits);
     fprintf(f, "  timing: hit response 2 cycles after acceptance, one hit per cycle; misses block\n");
+}
+
+/* FPGA self-test stimulus (gen/selftest.h): requests are RD and WR with
+ * AT and KERNEL each 1 in 256 (op bit 1 set with probability 1/128: random
+ * ops would flush every fourth request); addresses keep the low two bits
+ * of the line address and the top three bits of the address random, the
+ * bits between them 0: 32 lines, 8 to a set when the sets are a power of
+ * two, so requests hit, miss, evict dirty victims and hit the top of the
+ * address space. Masks, data and fills stay random. */
+int dualopt_rcache_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
+{
+    const rcache_cfg *c = cfg;
+    rcache_geom g;
+    rcache_geom_of(c, &g);
+    if (max < 2 || c->addr_bits < g.lb + 2 + 3 + 1)
+        return snprintf(err, len, "dualopt-rcache: no self-test with fewer than %u address bits",
+                        g.lb + 6), -1;
+    r[0] = (st_rule){.port = "req_op_i", .lo = 1, .width = 1, .kind = ST_PROB, .a = 512};
+    r[1] = (st_rule){.port = "req_addr_i", .lo = g.lb + 2, .width = c->addr_bits - 3 - g.lb - 2,
+                     .kind = ST_CONST, .a = 0};
+    return 2;
 }
 
 const gen_unit dualopt_rcache_gen_unit = {"dualopt-rcache", emit_module, gen_params, gen_report};

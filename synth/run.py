@@ -31,8 +31,12 @@ whose BSQ is inline); the STC L1 and band function get 0 (Table 4 lists no L1 ad
 storage for the band function).
 Every row also gives ours as storage bits, RAM bits + flip-flops (Yosys
 generic), and the ratio to the paper's figure.
+A unit's report may split storage_bits into "storage_parts" (the RDMA cache:
+tags, state, data), shown beside the total.
   --only PREFIX   only the units whose name starts with PREFIX, no REC table
                   (python3 synth/run.py ... --only stc-: the STC rows)
+  --units U[,U...] only those units' committed configurations (`rec` for the
+                  REC table)
 Writes OUT/hardware-cost.json and OUT/hardware-cost.md; prints the Markdown.
 """
 import argparse
@@ -156,6 +160,17 @@ def paper_storage(unit, rep):
     return None, rep.get("paper_note", "-")
 
 
+def storage_cell(bits, rep):
+    """The paper-accounting storage bits, with their parts (e.g. tags, state,
+    data) when the unit's report splits them ("storage_parts")."""
+    if bits is None:
+        return "-"
+    parts = rep.get("storage_parts")
+    if not parts or "storage_bits" not in rep:
+        return fmt_int(bits)
+    return "%s (%s)" % (fmt_int(bits), ", ".join("%s %s" % (k, fmt_int(v)) for k, v in parts.items()))
+
+
 def units_markdown(rows):
     if not rows:
         return ""
@@ -175,7 +190,7 @@ def units_markdown(rows):
             r["unit"], r["preset"], ", ".join(s["mems"]) or "-", fmt_int(s["mem_bits"]),
             fmt_int(s["ffs"]), fmt_int(s["gates"]), fmt_int(s["cmos_transistors"]),
             fmt_int(i["lut4"]), fmt_int(i["carry"]), i["bram"], fmt_int(i["ffs"]),
-            fmt_int(pbits) if pbits is not None else "-", note, per_bit, fmt_int(ours),
+            storage_cell(pbits, rep), note, per_bit, fmt_int(ours),
             "%.2f" % (ours / pbits) if pbits else "-"))
     return "\n".join(L) + "\n"
 
@@ -187,6 +202,9 @@ def main():
     ap.add_argument("--rtl", default="rtl/rec")  # REC's committed RTL
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default=None, help="unit-name prefix; no REC table")
+    ap.add_argument("--units", default=None,
+                    help="only these units' committed configurations (U[,U...]; "
+                    "'rec' for the REC table alone)")
     a = ap.parse_args()
     out = yc.mkdir(a.out)
     gen = yc.mkdir(os.path.join(out, "rtl"))
@@ -211,9 +229,10 @@ def main():
         ("rec_default_packed", ["--config", "default", "--store", "packed"],
          "REC default, packed tags", True),
     ]
-    cs = []
-    if a.only:
+    only = set(a.units.split(",")) if a.units else None
+    if a.only or (only is not None and "rec" not in only):
         confs = []
+    cs = []
     for name, args, role, generated in confs:
         if generated:
             yc.subprocess.run([a.cohgen, "rec"] + args + ["--name", name, "-o", gen], check=True)
@@ -227,7 +246,8 @@ def main():
     listing = yc.subprocess.run([a.cohgen, "--list=configs"], capture_output=True, text=True,
                                 check=True).stdout.splitlines()
     for unit, family, module, preset in (l.split() for l in listing):
-        if unit == "rec" or (a.only and not unit.startswith(a.only)):
+        if unit == "rec" or (a.only and not unit.startswith(a.only)) \
+                or (only is not None and unit not in only):
             continue
         us.append({"name": module, "unit": unit, "preset": preset,
                    "sv": os.path.join("rtl", family, module + ".sv"),

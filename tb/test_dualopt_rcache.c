@@ -284,6 +284,7 @@ Test(dualopt_rcache_tools, trace_records_and_output_format)
     cr_assert_eq(run("printf 'WR 0x10 16\\nKERNEL\\n' | build/bin/cohmodel dualopt-rcache "
                      "--config fpga | tr '\\n' '|' | grep -qx 'WMISS 0x10 FULL|WB 0x10 0xffff|FLUSH 1 1|'"),
                  0);
+    cr_assert_eq(run("rm -f build/t_rc.out build/t_rc2.out"), 0);
 }
 
 Test(dualopt_rcache_tools, bad_traces_and_options_exit_2_with_no_output)
@@ -332,6 +333,7 @@ Test(dualopt_rcache_tools, bad_traces_and_options_exit_2_with_no_output)
     cr_assert_eq(run("printf 'RD 0x0\\nBAD\\n' > build/t_rc_bad.trace && ./tb_dualopt --unit rcache "
                      "--trace build/t_rc_bad.trace >build/t_rc_bad.out 2>build/t_rc_bad.err"), 2);
     cr_assert_eq(run("grep -q 'line 2' build/t_rc_bad.err && ! test -s build/t_rc_bad.out"), 0);
+    cr_assert_eq(run("rm -f build/t_rc_bad.out build/t_rc_bad.err build/t_rc_bad.trace"), 0);
 }
 
 static void random_trace(const char *path, unsigned n, unsigned seed, unsigned line,
@@ -392,6 +394,8 @@ Test(dualopt_rcache_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
         free(a);
         free(b);
     }
+    cr_assert_eq(run("rm -f build/t_rc_trace.txt build/t_rc_model.out build/t_rc_rtl.out "
+                     "build/t_rc_rtl.res"), 0);
 }
 
 /* ------------------------------------------------------------ lockstep */
@@ -584,4 +588,30 @@ Test(dualopt_rcache_lockstep, kernel_flush_order_backpressure_and_waiting_reques
     cr_assert_eq(rd_rsp_kind, RC_MISS, "everything was invalidated");
     d->destroy(h);
     rcache_tm_free(tm);
+}
+
+/* FPGA self-test rules (dualopt_rcache_selftest, gen/dualopt_rcache_gen.c):
+ * op bit 1 rare (AT and KERNEL 1 in 256 each), the address bits between the
+ * line's low two bits and the top three 0; with them the top transfers far
+ * more than the 4,761 inputs of random payloads (a flush every fourth
+ * request). The top's PASS/FAIL simulation is make fpga-units-sim. */
+Test(dualopt_rcache_tools, selftest_rules_keep_flushes_rare_and_lines_few, .timeout = 60)
+{
+    char *sv, *js, *p;
+    cr_assert_eq(run("rm -rf build/t_rc_st && build/bin/cohgen dualopt-rcache --config fpga "
+                     "--name r --selftest -o build/t_rc_st >/dev/null"),
+                 0);
+    sv = slurp("build/t_rc_st/r_selftest.sv");
+    js = slurp("build/t_rc_st/r_selftest.json");
+    cr_assert(sv && js);
+    cr_assert(strstr(sv, "req_op_i: generator 1; [0+:1] random, [1+:1] probability 512/65536") !=
+              NULL);
+    cr_assert(strstr(sv, "req_addr_i: generator 1; [0+:6] random, [6+:23] constant 0, [29+:3] "
+                         "random") != NULL);
+    p = strstr(js, "\"in_xfers\":");
+    cr_assert_not_null(p);
+    cr_assert_gt(strtoul(p + 11, NULL, 10), 20000, "%s", js);
+    free(sv);
+    free(js);
+    cr_assert_eq(run("rm -rf build/t_rc_st"), 0);
 }

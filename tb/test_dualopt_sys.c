@@ -84,6 +84,81 @@ Test(dualopt_sys, engine_picks_the_mode_and_the_verilated_gpu_equals_the_model, 
     }
 }
 
+/* A two-kernel program whose kernels differ: kernel 0 of `a`'s kind, kernel 1
+ * of `b`'s (both generated for two kernels with one seed, so the initial
+ * image is the same and each kernel's lines are those of its index). */
+static void mixed_program(gpu_kernel *k, gpu_kind a, gpu_kind b, unsigned gpus, uint64_t seed,
+                          unsigned ops)
+{
+    gpu_kernel ka, kb;
+    char err[256];
+    size_t i;
+    cr_assert_eq(gpu_kernel_gen(&ka, a, gpus, 2, seed, ops, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(gpu_kernel_gen(&kb, b, gpus, 2, seed, ops, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(memcmp(ka.mem, kb.mem, (size_t)gpus * E2E_REGION), 0);
+    memset(k, 0, sizeof *k);
+    k->gpus = gpus;
+    k->kernels = 2;
+    k->seed = seed;
+    k->mem = ka.mem;
+    ka.mem = NULL;
+    k->op = malloc((ka.n + kb.n) * sizeof *k->op);
+    cr_assert_not_null(k->op);
+    for (i = 0; i < ka.n; i++)
+        if (ka.op[i].kernel == 0)
+            k->op[k->n++] = ka.op[i];
+    for (i = 0; i < kb.n; i++)
+        if (kb.op[i].kernel == 1)
+            k->op[k->n++] = kb.op[i];
+    k->cap = ka.n + kb.n;
+    cr_assert_eq(k->n, (size_t)gpus * ops * 2);
+    gpu_kernel_free(&ka);
+    gpu_kernel_free(&kb);
+}
+
+/* --de kernel: the engine (window 256 remote accesses, warm-up 64,
+ * re-monitoring on kernel boundaries) decides CACHE on a reuse kernel, the
+ * boundary restarts monitoring, and it decides COALESCE on the sparse kernel
+ * that follows; every block Verilated, equal every cycle, the check passes.
+ * With --de tiny (decided once) the same program keeps CACHE in kernel 1. */
+Test(dualopt_sys, kernel_boundary_remonitors_and_the_mode_follows_the_kernel, .timeout = 120)
+{
+    static const char *const de[] = {"kernel", "tiny"};
+    unsigned i, g;
+    for (i = 0; i < 2; i++) {
+        gpu_kernel k;
+        sys_opts o;
+        sys_tb_res r;
+        int rc;
+        mixed_program(&k, GPU_K_REUSE, GPU_K_SPARSE, 2, 5, 300);
+        gpu_kernel_atomics(&k, 25);
+        sys_opts_default(&o);
+        o.gpus = 2;
+        o.de_preset = de[i];
+        rc = sys_tb_run(&o, &k, i == 0 ? dualopt_duts : NULL, NULL, &r);
+        gpu_kernel_free(&k);
+        cr_assert_eq(rc, 0, "--de %s: %s / %s", de[i], r.msg, r.check_msg);
+        cr_log_info("--de %s: %llu cycles, cache hits %llu misses %llu, coalesced packets %llu, "
+                    "first decision gpu0 %llu gpu1 %llu", de[i], (unsigned long long)r.c.cycles,
+                    (unsigned long long)r.c.rc_hits, (unsigned long long)r.c.rc_misses,
+                    (unsigned long long)r.c.coal_packets, (unsigned long long)r.c.decided_at[0],
+                    (unsigned long long)r.c.decided_at[1]);
+        cr_assert(r.done && !r.mismatch && r.check_ok);
+        cr_assert(i != 0 || r.check_rtl_ok);
+        cr_assert_eq(r.chk.wrong + r.chk.missing + r.chk.extra + r.chk.lost, 0);
+        cr_assert_eq(r.c.flushes, 2);
+        cr_assert_gt(r.c.rc_hits, 0, "--de %s: the reuse kernel was not cached", de[i]);
+        for (g = 0; g < 2; g++) {
+            cr_assert_eq(r.c.mode[g][0], DE_CACHE, "--de %s gpu%u kernel 0: mode %u", de[i], g,
+                         r.c.mode[g][0]);
+            cr_assert_eq(r.c.mode[g][1], i == 0 ? DE_COALESCE : DE_CACHE,
+                         "--de %s gpu%u kernel 1: mode %u", de[i], g, r.c.mode[g][1]);
+        }
+        if (i == 0)
+            cr_assert_gt(r.c.coal_packets, 0, "the sparse kernel was not coalesced");
+    }
+}
+
 Test(dualopt_sys, every_forced_mode_passes_the_check_with_stores_and_atomics, .timeout = 120)
 {
     static const gpu_force f[] = {GPU_FORCE_NONE, GPU_FORCE_COALESCE, GPU_FORCE_CACHE};
