@@ -338,11 +338,14 @@ module stc_emu_default (
   `ifdef FORMAL
   // p_hs: ChangeEpoch only after every CU's ReadyAck (counted by an
   // independent monitor), broadcasts only in their phase; p_cer: the current
-  // set holds 1..4 epochs.
+  // set holds 1..4 epochs. s_*: strengthening invariants for the induction
+  // (docs/stc.md): the monitor's ReadyAcks equal rdy_q in PREPARE, rdy_q is
+  // empty while PrepareEpochChange waits, the target set holds 1..4
+  // epochs in PREPARE.
   logic f_past_q = 1'b0;
   logic f_chg_q, f_allrdy_q;
   logic [7:0] f_seen_q;
-  logic [5:0] f_cnt;
+  logic [5:0] f_cnt, f_tcnt;
   always @(posedge clk_i) begin
     f_past_q <= 1'b1;
     f_chg_q <= chg_v_q;
@@ -351,7 +354,11 @@ module stc_emu_default (
   end
   always @(*) begin
     f_cnt = '0;
-    for (int i = 0; i < 16; i++) f_cnt = f_cnt + {5'd0, cur_q[i]};
+    f_tcnt = '0;
+    for (int i = 0; i < 16; i++) begin
+      f_cnt = f_cnt + {5'd0, cur_q[i]};
+      f_tcnt = f_tcnt + {5'd0, tgt_q[i]};
+    end
   end
   always @(*) begin
     assume(rst_ni == f_past_q); // reset in the first cycle only
@@ -360,6 +367,9 @@ module stc_emu_default (
       if (prep_v_q) p_hs_prep_phase: assert(phase_q == PhPrep);
       if (chg_v_q) p_hs_chg_phase: assert(phase_q == PhChg);
       p_cer_count: assert(f_cnt >= 6'd1 && f_cnt <= 6'd4);
+      if (phase_q == PhPrep) s_seen: assert(f_seen_q == rdy_q);
+      if (prep_v_q) s_prep_rdy: assert(rdy_q == '0);
+      if (phase_q == PhPrep) s_tgt: assert(f_tcnt >= 6'd1 && f_tcnt <= 6'd4);
     end
   end
   `endif
