@@ -298,6 +298,9 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// p_epoch: a store is on its way to the L1 only while its band is current,");
     emit(e, "// and never between ReadyAck and ChangeEpoch (spec 5.2 C1, C6);");
     emit(e, "// p_ready: ReadyAck only with PW = 0 and no store waiting for the L1.");
+    emit(e, "// s_*: strengthening invariants for the induction (docs/stc.md): the BSQ");
+    emit(e, "// scans (and reports done) only in CHANGE, never both at once, and holds a");
+    emit(e, "// beat only while scanning.");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic [%u:0] f_iss_band;", N - 1);
     emit(e, "assign f_iss_band = %u'(iss_addr_q >> seb_q);", N);
@@ -308,6 +311,9 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "    if (iss_valid_q) p_epoch_band: assert(cer_q[f_iss_band]);");
     emit(e, "    if (iss_valid_q) p_epoch_prep: assert(!(phase_q == PhPrep && ready_sent_q));");
     emit(e, "    if (rdy_valid_o) p_ready_pw: assert(pw_q == '0 && !iss_valid_q);");
+    emit(e, "    if (scanning_q || q_done_q) s_scan_chg: assert(phase_q == PhChg);");
+    emit(e, "    s_scan_done: assert(!(scanning_q && q_done_q));");
+    emit(e, "    if (s2_valid_q) s_scan_beat: assert(scanning_q);");
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");

@@ -68,20 +68,6 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     if (ab && c->seb_guard)
         emit(e, "localparam logic [%u:0] GuardFull = %u'd%u; // 2^N: the pointer went round once", GB - 1, GB, E);
     emit_nl(e);
-    emit(e, "// Round robin: the first requesting CU at or after the priority pointer.");
-    emit(e, "function automatic logic [%u:0] rr_pick(input logic [%u:0] v, input logic [%u:0] rr);",
-         CW, K - 1, CW - 1);
-    emit(e, "  logic [%u:0] cand, res;", CW);
-    emit(e, "  res = '0;");
-    emit(e, "  // scan from the lowest priority to the highest: the last match wins");
-    emit(e, "  for (int i = %d; i >= 0; i--) begin", (int)K - 1);
-    emit(e, "    cand = %u'(i) + {1'b0, rr};", CW + 1);
-    emit(e, "    if (cand >= %u'd%u) cand = cand - %u'd%u;", CW + 1, K, CW + 1, K);
-    emit(e, "    if (!cand[%u] && v[cand[%u:0]]) res = {1'b1, cand[%u:0]};", CW, CW - 1, CW - 1);
-    emit(e, "  end");
-    emit(e, "  rr_pick = res;");
-    emit(e, "endfunction");
-    emit_nl(e);
 
     /* ---- registers */
     emit(e, "logic [1:0] phase_q, phase_d;");
@@ -104,7 +90,7 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
         emit(e, "logic [%u:0] c2_idx_q, c2_idx_d;", N - 1);
         emit(e, "logic byp_q, byp_d;");
         emit(e, "logic [%u:0] byp_addr_q, byp_addr_d;", A - 1);
-        emit(e, "logic [%u:0] erv_mem [%u];", A - 1, E);
+        emit(e, "logic [%u:0] erv_mem [0:%u];", A - 1, E - 1);
         emit(e, "logic [%u:0] erv_rd_q;", A - 1);
         emit(e, "logic erv_we;");
         emit(e, "logic [%u:0] erv_wa, erv_ra;", N - 1);
@@ -142,13 +128,24 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "logic dem_fire, conf_fire, dem_ok;");
     emit(e, "logic [%u:0] dem_a, conf_a;", A - 1);
     emit(e, "assign dem_ok = ~dack_v_q | dack_ready_i;");
-    emit(e, "logic [%u:0] dem_pick, conf_pick;", CW);
-    emit(e, "assign dem_pick = rr_pick(dem_ok ? dem_valid_i : '0, drr_q);");
-    emit(e, "assign conf_pick = rr_pick(conf_valid_i, crr_q);");
-    emit(e, "assign dem_fire = dem_pick[%u];", CW);
-    emit(e, "assign conf_fire = conf_pick[%u];", CW);
-    emit(e, "assign dem_idx = dem_pick[%u:0];", CW - 1);
-    emit(e, "assign conf_idx = conf_pick[%u:0];", CW - 1);
+    emit(e, "// The lowest requesting CU at or after the pointer, else the lowest one.");
+    emit(e, "logic [%u:0] dem_req, dem_hi, dem_v, conf_hi, conf_v;", K - 1);
+    emit(e, "assign dem_req = dem_ok ? dem_valid_i : '0;");
+    emit(e, "assign dem_hi = dem_req & ({%u{1'b1}} << drr_q);", K);
+    emit(e, "assign conf_hi = conf_valid_i & ({%u{1'b1}} << crr_q);", K);
+    emit(e, "assign dem_v = (|dem_hi) ? dem_hi : dem_req;");
+    emit(e, "assign conf_v = (|conf_hi) ? conf_hi : conf_valid_i;");
+    emit(e, "assign dem_fire = |dem_req;");
+    emit(e, "assign conf_fire = |conf_valid_i;");
+    emit(e, "always_comb begin");
+    emit(e, "  dem_idx = '0;");
+    emit(e, "  conf_idx = '0;");
+    emit(e, "  // from the highest index down: the lowest match is written last");
+    emit(e, "  for (int k = 0; k < %u; k++) begin", K);
+    emit(e, "    if (dem_v[%u - k]) dem_idx = %u'(%u - k);", K - 1, CW, K - 1);
+    emit(e, "    if (conf_v[%u - k]) conf_idx = %u'(%u - k);", K - 1, CW, K - 1);
+    emit(e, "  end");
+    emit(e, "end");
     emit(e, "assign dem_gnt = dem_fire ? (%u'd1 << dem_idx) : '0;", K);
     emit(e, "assign conf_gnt = conf_fire ? (%u'd1 << conf_idx) : '0;", K);
     emit(e, "assign dem_ready_o = dem_gnt;");
@@ -417,11 +414,14 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "`ifdef FORMAL");
     emit(e, "// p_hs: ChangeEpoch only after every CU's ReadyAck (counted by an");
     emit(e, "// independent monitor), broadcasts only in their phase; p_cer: the current");
-    emit(e, "// set holds 1..%u epochs.", lim);
+    emit(e, "// set holds 1..%u epochs. s_*: strengthening invariants for the induction", lim);
+    emit(e, "// (docs/stc.md): the monitor's ReadyAcks equal rdy_q in PREPARE, rdy_q is");
+    emit(e, "// empty while PrepareEpochChange waits, the target set holds 1..%u", lim);
+    emit(e, "// epochs in PREPARE.");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_chg_q, f_allrdy_q;");
     emit(e, "logic [%u:0] f_seen_q;", K - 1);
-    emit(e, "logic [%u:0] f_cnt;", CB);
+    emit(e, "logic [%u:0] f_cnt, f_tcnt;", CB);
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  f_past_q <= 1'b1;");
     emit(e, "  f_chg_q <= chg_v_q;");
@@ -430,7 +430,11 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "end");
     emit(e, "always @(*) begin");
     emit(e, "  f_cnt = '0;");
-    emit(e, "  for (int i = 0; i < %u; i++) f_cnt = f_cnt + {%u'd0, cur_q[i]};", E, CB);
+    emit(e, "  f_tcnt = '0;");
+    emit(e, "  for (int i = 0; i < %u; i++) begin", E);
+    emit(e, "    f_cnt = f_cnt + {%u'd0, cur_q[i]};", CB);
+    emit(e, "    f_tcnt = f_tcnt + {%u'd0, tgt_q[i]};", CB);
+    emit(e, "  end");
     emit(e, "end");
     emit(e, "always @(*) begin");
     emit(e, "  assume(rst_ni == f_past_q); // reset in the first cycle only");
@@ -439,6 +443,9 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "    if (prep_v_q) p_hs_prep_phase: assert(phase_q == PhPrep);");
     emit(e, "    if (chg_v_q) p_hs_chg_phase: assert(phase_q == PhChg);");
     emit(e, "    p_cer_count: assert(f_cnt >= %u'd1 && f_cnt <= %u'd%u);", CB + 1, CB + 1, lim);
+    emit(e, "    if (phase_q == PhPrep) s_seen: assert(f_seen_q == rdy_q);");
+    emit(e, "    if (prep_v_q) s_prep_rdy: assert(rdy_q == '0);");
+    emit(e, "    if (phase_q == PhPrep) s_tgt: assert(f_tcnt >= %u'd1 && f_tcnt <= %u'd%u);", CB + 1, CB + 1, lim);
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");

@@ -545,6 +545,9 @@ module stc_cu_fpga (
   // p_epoch: a store is on its way to the L1 only while its band is current,
   // and never between ReadyAck and ChangeEpoch (spec 5.2 C1, C6);
   // p_ready: ReadyAck only with PW = 0 and no store waiting for the L1.
+  // s_*: strengthening invariants for the induction (docs/stc.md): the BSQ
+  // scans (and reports done) only in CHANGE, never both at once, and holds a
+  // beat only while scanning.
   logic f_past_q = 1'b0;
   logic [3:0] f_iss_band;
   assign f_iss_band = 4'(iss_addr_q >> seb_q);
@@ -555,6 +558,9 @@ module stc_cu_fpga (
       if (iss_valid_q) p_epoch_band: assert(cer_q[f_iss_band]);
       if (iss_valid_q) p_epoch_prep: assert(!(phase_q == PhPrep && ready_sent_q));
       if (rdy_valid_o) p_ready_pw: assert(pw_q == '0 && !iss_valid_q);
+      if (scanning_q || q_done_q) s_scan_chg: assert(phase_q == PhChg);
+      s_scan_done: assert(!(scanning_q && q_done_q));
+      if (s2_valid_q) s_scan_beat: assert(scanning_q);
     end
   end
   `endif

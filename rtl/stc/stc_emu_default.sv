@@ -46,19 +46,6 @@ module stc_emu_default (
   localparam logic [1:0] PhIdle = 2'd0, PhPrep = 2'd1, PhChg = 2'd2;
   localparam logic [4:0] GuardFull = 5'd16; // 2^N: the pointer went round once
 
-  // Round robin: the first requesting CU at or after the priority pointer.
-  function automatic logic [3:0] rr_pick(input logic [7:0] v, input logic [2:0] rr);
-    logic [3:0] cand, res;
-    res = '0;
-    // scan from the lowest priority to the highest: the last match wins
-    for (int i = 7; i >= 0; i--) begin
-      cand = 4'(i) + {1'b0, rr};
-      if (cand >= 4'd8) cand = cand - 4'd8;
-      if (!cand[3] && v[cand[2:0]]) res = {1'b1, cand[2:0]};
-    end
-    rr_pick = res;
-  endfunction
-
   logic [1:0] phase_q, phase_d;
   logic [15:0] cur_q, cur_d, tgt_q, tgt_d;
   logic [3:0] ptr_q, ptr_d, tlast_q, tlast_d;
@@ -77,7 +64,7 @@ module stc_emu_default (
   logic [3:0] c2_idx_q, c2_idx_d;
   logic byp_q, byp_d;
   logic [31:0] byp_addr_q, byp_addr_d;
-  logic [31:0] erv_mem [16];
+  logic [31:0] erv_mem [0:15];
   logic [31:0] erv_rd_q;
   logic erv_we;
   logic [3:0] erv_wa, erv_ra;
@@ -110,13 +97,24 @@ module stc_emu_default (
   logic dem_fire, conf_fire, dem_ok;
   logic [31:0] dem_a, conf_a;
   assign dem_ok = ~dack_v_q | dack_ready_i;
-  logic [3:0] dem_pick, conf_pick;
-  assign dem_pick = rr_pick(dem_ok ? dem_valid_i : '0, drr_q);
-  assign conf_pick = rr_pick(conf_valid_i, crr_q);
-  assign dem_fire = dem_pick[3];
-  assign conf_fire = conf_pick[3];
-  assign dem_idx = dem_pick[2:0];
-  assign conf_idx = conf_pick[2:0];
+  // The lowest requesting CU at or after the pointer, else the lowest one.
+  logic [7:0] dem_req, dem_hi, dem_v, conf_hi, conf_v;
+  assign dem_req = dem_ok ? dem_valid_i : '0;
+  assign dem_hi = dem_req & ({8{1'b1}} << drr_q);
+  assign conf_hi = conf_valid_i & ({8{1'b1}} << crr_q);
+  assign dem_v = (|dem_hi) ? dem_hi : dem_req;
+  assign conf_v = (|conf_hi) ? conf_hi : conf_valid_i;
+  assign dem_fire = |dem_req;
+  assign conf_fire = |conf_valid_i;
+  always_comb begin
+    dem_idx = '0;
+    conf_idx = '0;
+    // from the highest index down: the lowest match is written last
+    for (int k = 0; k < 8; k++) begin
+      if (dem_v[7 - k]) dem_idx = 3'(7 - k);
+      if (conf_v[7 - k]) conf_idx = 3'(7 - k);
+    end
+  end
   assign dem_gnt = dem_fire ? (8'd1 << dem_idx) : '0;
   assign conf_gnt = conf_fire ? (8'd1 << conf_idx) : '0;
   assign dem_ready_o = dem_gnt;
@@ -340,11 +338,14 @@ module stc_emu_default (
   `ifdef FORMAL
   // p_hs: ChangeEpoch only after every CU's ReadyAck (counted by an
   // independent monitor), broadcasts only in their phase; p_cer: the current
-  // set holds 1..4 epochs.
+  // set holds 1..4 epochs. s_*: strengthening invariants for the induction
+  // (docs/stc.md): the monitor's ReadyAcks equal rdy_q in PREPARE, rdy_q is
+  // empty while PrepareEpochChange waits, the target set holds 1..4
+  // epochs in PREPARE.
   logic f_past_q = 1'b0;
   logic f_chg_q, f_allrdy_q;
   logic [7:0] f_seen_q;
-  logic [5:0] f_cnt;
+  logic [5:0] f_cnt, f_tcnt;
   always @(posedge clk_i) begin
     f_past_q <= 1'b1;
     f_chg_q <= chg_v_q;
@@ -353,7 +354,11 @@ module stc_emu_default (
   end
   always @(*) begin
     f_cnt = '0;
-    for (int i = 0; i < 16; i++) f_cnt = f_cnt + {5'd0, cur_q[i]};
+    f_tcnt = '0;
+    for (int i = 0; i < 16; i++) begin
+      f_cnt = f_cnt + {5'd0, cur_q[i]};
+      f_tcnt = f_tcnt + {5'd0, tgt_q[i]};
+    end
   end
   always @(*) begin
     assume(rst_ni == f_past_q); // reset in the first cycle only
@@ -362,6 +367,9 @@ module stc_emu_default (
       if (prep_v_q) p_hs_prep_phase: assert(phase_q == PhPrep);
       if (chg_v_q) p_hs_chg_phase: assert(phase_q == PhChg);
       p_cer_count: assert(f_cnt >= 6'd1 && f_cnt <= 6'd4);
+      if (phase_q == PhPrep) s_seen: assert(f_seen_q == rdy_q);
+      if (prep_v_q) s_prep_rdy: assert(rdy_q == '0);
+      if (phase_q == PhPrep) s_tgt: assert(f_tcnt >= 6'd1 && f_tcnt <= 6'd4);
     end
   end
   `endif
