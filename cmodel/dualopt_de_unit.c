@@ -106,6 +106,7 @@ typedef struct {
     de_plan plan;
     uint64_t ed_windows[4];   /* windows planned: block, hit, both, ratio edge */
     uint64_t equal[3];        /* decisions whose ratio, block, hit products were equal */
+    uint64_t ed_cancel;       /* resets driven with a closing access    */
 } de_stim;
 
 static uint64_t maskw(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
@@ -266,12 +267,14 @@ static uint64_t pop_mask(de_stim *s, uint64_t pop)
     return m;
 }
 
-/* The next access of the plan (0 when it is used up). */
+/* The next access of the plan: 2 for the closing one, 1 for another, 0
+ * when the plan is used up. */
 static int edge_access(de_stim *s)
 {
     de_plan *p = &s->plan;
     uint64_t n = p->loc + p->rr_hit + p->rr_miss + p->rw_hit + p->rw_miss, r;
     unsigned kind, hit;
+    int ret = n ? 1 : 2;
     if (n == 0) {
         if (!p->last_left)
             return 0;
@@ -313,12 +316,13 @@ static int edge_access(de_stim *s)
     } else {
         s->q_mask = unit_rnd(&s->rng) & maskw(s->c.words);
     }
-    return 1;
+    return ret;
 }
 
 /* The edge stream's schedule (stim_drive; never drives kernel_i). */
 static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, de_in *in)
 {
+    int k;
     if (!out_of_reset || s->have)
         return;
     switch (s->ed_state) {
@@ -349,8 +353,15 @@ static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, de_in *in)
     case ED_WIN:
         if (unit_pct(&s->rng) >= s->p_valid)
             return;
-        if (edge_access(s)) {
+        k = edge_access(s);
+        if (k) {
             s->have = 1;
+            /* 1 window in 8: a reset in the cycle of the closing access,
+             * which cancels the decision in the pipeline */
+            if (k == 2 && unit_rnd(&s->rng) % 8 == 0) {
+                in->restart_i = 1;
+                s->ed_cancel++;
+            }
             return;
         }
         s->ed_state = ED_WAIT;
@@ -571,9 +582,10 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
         fprintf(f, "%sedge windows: block %llu, hit %llu, both %llu, ratio %llu\n", l,
                 (unsigned long long)s->ed_windows[0], (unsigned long long)s->ed_windows[1],
                 (unsigned long long)s->ed_windows[2], (unsigned long long)s->ed_windows[3]);
-    fprintf(f, "%sdecisions on an equal product: ratio %llu, block %llu, hit %llu\n", l,
-            (unsigned long long)s->equal[0], (unsigned long long)s->equal[1],
-            (unsigned long long)s->equal[2]);
+    fprintf(f, "%sdecisions on an equal product: ratio %llu, block %llu, hit %llu; resets with the "
+            "closing access %llu\n", l, (unsigned long long)s->equal[0],
+            (unsigned long long)s->equal[1], (unsigned long long)s->equal[2],
+            (unsigned long long)s->ed_cancel);
 }
 
 /* ------------------------------------------------------------ trace tool */
