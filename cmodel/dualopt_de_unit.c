@@ -12,7 +12,7 @@
 #include "unit.h"
 
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
-static const char *const streams[] = {"mixed", "steady", NULL};
+static const char *const streams[] = {"mixed", "steady", "edge", NULL};
 static const char *const bare[] = {"remonitor-on-kernel", NULL};
 
 static int u_preset(void *cfg, const char *name) { return de_cfg_preset(cfg, name); }
@@ -59,7 +59,20 @@ static const unit_flag flags[] = {
     {NULL, NULL, NULL},
 };
 
-enum { KIND_MIXED, KIND_STEADY, KIND_TRACE };
+enum { KIND_MIXED, KIND_STEADY, KIND_EDGE, KIND_TRACE };
+
+/* The edge stream: windows whose counters land exactly on (or one off) a
+ * threshold of the decision (docs/dualopt.md). Each window is a reset, an
+ * idle gap, the warm-up accesses, then a planned mix of accesses in random
+ * order whose last access is the window-th remote one. */
+enum { ED_RESTART, ED_GAP, ED_WARM, ED_WIN, ED_WAIT };
+
+typedef struct {
+    uint64_t loc, rr_hit, rr_miss, rw_hit, rw_miss; /* accesses still to draw   */
+    uint64_t words, reads;       /* words still to spread over the remote reads */
+    unsigned last_kind, last_hit;/* the closing remote access                   */
+    int last_left;
+} de_plan;
 
 /* A traffic profile of one monitoring epoch (random streams). */
 typedef struct {
@@ -87,6 +100,13 @@ typedef struct {
     uint64_t acc_at[8];       /* access index handshaken in cycle & 7   */
     uint64_t accesses, kernels, restarts, decisions, by_mode[4];
     int finished;
+    int ed_state;             /* edge stream: ED_*                      */
+    uint64_t ed_count, ed_at; /* gap / warm-up count; cycle of the last access */
+    int ed_decided;
+    de_plan plan;
+    uint64_t ed_windows[4];   /* windows planned: block, hit, both, ratio edge */
+    uint64_t equal[3];        /* decisions whose ratio, block, hit products were equal */
+    uint64_t ed_cancel;       /* resets driven with a closing access    */
 } de_stim;
 
 static uint64_t maskw(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
@@ -121,6 +141,241 @@ static void new_steady(de_stim *s)
     s->pr.read_pct = 100;
 }
 
+static void rand_access(de_stim *s);
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* a random multiple of m in 1..w (w itself when no multiple fits) */
+static uint64_t multiple_in(de_stim *s, uint64_t m, uint64_t w)
+{
+    if (m == 0 || m > w)
+        return w;
+    return m * (1 + unit_rnd(&s->rng) % (w / m));
+}
+
+static uint64_t clamp64(int64_t v, uint64_t hi) { return v < 0 ? 0 : (uint64_t)v > hi ? hi : (uint64_t)v; }
+
+/* The largest x with x * den < num * n (0 when none). */
+static uint64_t below(uint64_t num, uint64_t den, uint64_t n)
+{
+    uint64_t p = num * n;
+    return p == 0 ? 0 : (p - 1) / den;
+}
+
+/* Plans the next edge window: reads and remote writes summing to the window
+ * (closing on its last, remote, access), and locals; the remote reads' words
+ * and the hits are set so that the block-utilisation test, the hit-rate test
+ * or both compare equal products (or one off), the other test passing; or,
+ * where the bound is exactly window / remote-thresh, the window closes on
+ * both limits at once: remote * den == num * total. */
+static void plan_edge(de_stim *s)
+{
+    const de_cfg *c = &s->c;
+    de_plan *p = &s->plan;
+    uint64_t w = c->window, cap = s->g.cap, bmul = (uint64_t)c->block_th.num * c->words;
+    uint64_t bstep = c->block_th.den / gcd64(c->block_th.den, bmul ? bmul : c->block_th.den);
+    uint64_t hstep = c->hit_th.den / gcd64(c->hit_th.den, c->hit_th.num ? c->hit_th.num : c->hit_th.den);
+    uint64_t nr, nw, nl, base, words, hits, hr, hw, elig;
+    int64_t d = (int64_t)(unit_rnd(&s->rng) % 4) - 1; /* -1, 0, 0, +1 */
+    unsigned cs = (unsigned)(unit_rnd(&s->rng) % 20); /* ratio windows are long: 1 in 20 */
+    cs = cs == 19 ? 3 : cs % 3;
+    if (d == 2)
+        d = 0;
+    if (cs == 3 && !(cap <= 200000 && (uint64_t)c->remote_th.num * cap == w * c->remote_th.den))
+        cs = (unsigned)(unit_rnd(&s->rng) % 3);
+    s->ed_windows[cs]++;
+    if (cs == 0)
+        nr = multiple_in(s, bstep, w);
+    else if (cs == 1 && !c->hit_all)
+        nr = multiple_in(s, hstep, w);
+    else if (cs == 2 && !c->hit_all)
+        nr = multiple_in(s, bstep / gcd64(bstep, hstep) * hstep, w);
+    else
+        nr = w - unit_rnd(&s->rng) % (w < 8 ? w : 8) * (unit_rnd(&s->rng) & 1);
+    nw = w - nr;
+    if (cs == 3)
+        nl = cap - w;
+    else if (cap > w + 1)
+        nl = unit_rnd(&s->rng) % ((cap - w - 1 < 2 * w ? cap - w - 1 : 2 * w) + 1);
+    else
+        nl = 0;
+    base = c->hit_all ? w : nr;
+    elig = c->hit_all ? w : nr;
+    /* words: at the block edge (cases 0, 2), else just below it (or random) */
+    if (cs == 0 || cs == 2)
+        words = clamp64((int64_t)(bmul * nr / c->block_th.den) + d, c->words * nr);
+    else if (cs == 1) {
+        words = below(bmul, c->block_th.den, nr);
+        words -= words ? unit_rnd(&s->rng) % 2 : 0;
+    } else
+        words = nr ? unit_rnd(&s->rng) % (c->words * nr + 1) : 0;
+    if (words > c->words * nr)
+        words = c->words * nr;
+    if (cs == 1 || cs == 2)
+        hits = clamp64((int64_t)((uint64_t)c->hit_th.num * base / c->hit_th.den) + (cs == 1 ? d : 0), elig);
+    else if (cs == 0)
+        hits = below(c->hit_th.num, c->hit_th.den, base);
+    else
+        hits = unit_rnd(&s->rng) % (elig + 1);
+    if (hits > elig)
+        hits = elig;
+    if (c->hit_all) {
+        uint64_t lo = hits > nw ? hits - nw : 0, hi = hits < nr ? hits : nr;
+        hr = lo + unit_rnd(&s->rng) % (hi - lo + 1);
+        hw = hits - hr;
+    } else {
+        hr = hits;
+        hw = unit_rnd(&s->rng) % (nw + 1);
+    }
+    p->loc = nl;
+    p->rr_hit = hr;
+    p->rr_miss = nr - hr;
+    p->rw_hit = hw;
+    p->rw_miss = nw - hw;
+    p->words = words;
+    p->reads = nr;
+    /* the closing access: a remote write where there is one */
+    p->last_left = 1;
+    if (nw) {
+        p->last_hit = p->rw_hit && (!p->rw_miss || unit_rnd(&s->rng) & 1);
+        p->last_kind = DE_RW;
+        *(p->last_hit ? &p->rw_hit : &p->rw_miss) -= 1;
+    } else {
+        p->last_hit = p->rr_hit && (!p->rr_miss || unit_rnd(&s->rng) & 1);
+        p->last_kind = DE_RR;
+        *(p->last_hit ? &p->rr_hit : &p->rr_miss) -= 1;
+    }
+}
+
+static uint64_t pop_mask(de_stim *s, uint64_t pop)
+{
+    uint64_t m = 0, k;
+    for (k = 0; k < pop; k++) {
+        unsigned b = (unsigned)(unit_rnd(&s->rng) % s->c.words);
+        while (m >> b & 1)
+            b = (b + 1) % s->c.words;
+        m |= 1ull << b;
+    }
+    return m;
+}
+
+/* The next access of the plan: 2 for the closing one, 1 for another, 0
+ * when the plan is used up. */
+static int edge_access(de_stim *s)
+{
+    de_plan *p = &s->plan;
+    uint64_t n = p->loc + p->rr_hit + p->rr_miss + p->rw_hit + p->rw_miss, r;
+    unsigned kind, hit;
+    int ret = n ? 1 : 2;
+    if (n == 0) {
+        if (!p->last_left)
+            return 0;
+        p->last_left = 0;
+        kind = p->last_kind;
+        hit = p->last_hit;
+    } else {
+        r = unit_rnd(&s->rng) % n;
+        if (r < p->loc) {
+            p->loc--;
+            kind = unit_rnd(&s->rng) & 1 ? DE_LW : DE_LR;
+            hit = unit_rnd(&s->rng) & 1;
+        } else if ((r -= p->loc) < p->rr_hit) {
+            p->rr_hit--;
+            kind = DE_RR;
+            hit = 1;
+        } else if ((r -= p->rr_hit) < p->rr_miss) {
+            p->rr_miss--;
+            kind = DE_RR;
+            hit = 0;
+        } else if ((r -= p->rr_miss) < p->rw_hit) {
+            p->rw_hit--;
+            kind = DE_RW;
+            hit = 1;
+        } else {
+            p->rw_miss--;
+            kind = DE_RW;
+            hit = 0;
+        }
+    }
+    s->q_kind = kind;
+    s->q_hit = hit;
+    if (kind == DE_RR) { /* this read's words: the rest spread evenly, remainder at random */
+        uint64_t q = p->words / p->reads, rem = p->words % p->reads;
+        uint64_t pop = q + (unit_rnd(&s->rng) % p->reads < rem);
+        p->words -= pop;
+        p->reads--;
+        s->q_mask = pop_mask(s, pop);
+    } else {
+        s->q_mask = unit_rnd(&s->rng) & maskw(s->c.words);
+    }
+    return ret;
+}
+
+/* The edge stream's schedule (stim_drive; never drives kernel_i). */
+static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, de_in *in)
+{
+    int k;
+    if (!out_of_reset || s->have)
+        return;
+    switch (s->ed_state) {
+    case ED_RESTART:
+        in->restart_i = 1;
+        s->ed_state = ED_GAP;
+        s->ed_count = 1 + unit_rnd(&s->rng) % 3;
+        return;
+    case ED_GAP:
+        if (--s->ed_count)
+            return;
+        plan_edge(s);
+        s->ed_state = ED_WARM;
+        s->ed_count = s->c.warmup;
+        /* fall through */
+    case ED_WARM:
+        if (s->ed_count) {
+            if (unit_pct(&s->rng) < s->p_valid) {
+                rand_access(s);
+                s->ed_count--;
+                s->have = 1;
+            }
+            return;
+        }
+        s->ed_state = ED_WIN;
+        s->ed_decided = 0;
+        /* fall through */
+    case ED_WIN:
+        if (unit_pct(&s->rng) >= s->p_valid)
+            return;
+        k = edge_access(s);
+        if (k) {
+            s->have = 1;
+            /* 1 window in 8: a reset in the cycle of the closing access,
+             * which cancels the decision in the pipeline */
+            if (k == 2 && unit_rnd(&s->rng) % 8 == 0) {
+                in->restart_i = 1;
+                s->ed_cancel++;
+            }
+            return;
+        }
+        s->ed_state = ED_WAIT;
+        s->ed_at = cyc;
+        /* fall through */
+    case ED_WAIT:
+        /* the decision, a few cycles more; or give up after 64 cycles */
+        if ((s->ed_decided && cyc >= s->ed_at + DE_DECIDE_LATENCY + unit_rnd(&s->rng) % 8) ||
+            cyc >= s->ed_at + 64)
+            s->ed_state = ED_RESTART;
+        return;
+    }
+}
+
 static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
 {
     de_stim *s = calloc(1, sizeof *s);
@@ -147,8 +402,11 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         s->kind = KIND_MIXED;
     } else if (strcmp(a->stream, "steady") == 0) {
         s->kind = KIND_STEADY;
+    } else if (strcmp(a->stream, "edge") == 0) {
+        s->kind = KIND_EDGE;
+        s->p_valid = 50 + (unsigned)(a->seed % 6) * 10;
     } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or steady", a->stream);
+        snprintf(err, len, "--stream: '%s' is not mixed, steady or edge", a->stream);
         free(s);
         return NULL;
     }
@@ -212,6 +470,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
                 s->have = 1;
             }
         }
+    } else if (s->kind == KIND_EDGE) {
+        edge_drive(s, cyc, out_of_reset, in);
     } else {
         if ((cyc & 2047) == 0 && s->kind == KIND_MIXED) {
             static const unsigned pv[] = {100, 90, 50, 20};
@@ -257,12 +517,19 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
     if (o->dec_valid_o) {
         de_counts c = {o->dec_total_o, o->dec_remote_o, o->dec_reads_o, o->dec_words_o,
                        o->dec_hits_o};
+        uint64_t base = s->c.hit_all ? c.remote : c.reads;
         s->decisions++;
         s->by_mode[o->dec_mode_o & 3]++;
+        s->equal[0] += c.remote * s->c.remote_th.den == (uint64_t)s->c.remote_th.num * c.total;
+        s->equal[1] += c.reads > 0 && c.words * s->c.block_th.den ==
+                                          (uint64_t)s->c.block_th.num * s->c.words * c.reads;
+        s->equal[2] += c.hits * s->c.hit_th.den == (uint64_t)s->c.hit_th.num * base;
         if (s->out)
             de_trace_print_decide(s->out, s->acc_at[(cyc - DE_DECIDE_LATENCY) & 7],
                                   (unsigned)o->dec_mode_o, &c);
-        if (s->kind != KIND_TRACE) {
+        if (s->kind == KIND_EDGE)
+            s->ed_decided = 1;
+        else if (s->kind != KIND_TRACE) {
             /* after a decision: soon a reset (sometimes while the next
              * decision is still in the pipeline) and a new profile */
             static const uint64_t d[] = {0, 1, 2, 3, 50, 400, 3000};
@@ -311,6 +578,14 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
             l, (unsigned long long)s->decisions, (unsigned long long)s->by_mode[DE_NONE],
             (unsigned long long)s->by_mode[DE_COALESCE], (unsigned long long)s->by_mode[DE_CACHE],
             (unsigned long long)s->restarts, (unsigned long long)s->kernels);
+    if (s->kind == KIND_EDGE)
+        fprintf(f, "%sedge windows: block %llu, hit %llu, both %llu, ratio %llu\n", l,
+                (unsigned long long)s->ed_windows[0], (unsigned long long)s->ed_windows[1],
+                (unsigned long long)s->ed_windows[2], (unsigned long long)s->ed_windows[3]);
+    fprintf(f, "%sdecisions on an equal product: ratio %llu, block %llu, hit %llu; resets with the "
+            "closing access %llu\n", l, (unsigned long long)s->equal[0],
+            (unsigned long long)s->equal[1], (unsigned long long)s->equal[2],
+            (unsigned long long)s->ed_cancel);
 }
 
 /* ------------------------------------------------------------ trace tool */

@@ -529,6 +529,33 @@ Test(dualopt_de_lockstep, every_committed_configuration, .timeout = 300)
     }
 }
 
+/* The edge stream (mutation testing, docs/mutation.md): windows whose
+ * counters compare equal products in each threshold test, where a '<' that
+ * became '<=' changes the decision; random windows almost never land there;
+ * and resets in the cycle of the access that closes a window. */
+Test(dualopt_de_lockstep, edge_stream_lands_on_every_threshold, .timeout = 120)
+{
+    static const char *const cfgs[] = {"fpga", "tiny"};
+    unsigned i;
+    for (i = 0; i < 2; i++) {
+        ls_result r;
+        unsigned long long v[4], eq[4];
+        const char *p;
+        lockstep(cfgs[i], "edge", 200000, 3, &r);
+        decisions_of(&r, v);
+        p = r.summary ? strstr(r.summary, "equal product: ") : NULL;
+        cr_assert_not_null(p, "no equal-product line: %s", r.summary);
+        cr_assert_eq(sscanf(p, "equal product: ratio %llu, block %llu, hit %llu; resets with the closing "
+                               "access %llu", &eq[0], &eq[1], &eq[2], &eq[3]),
+                     4);
+        cr_assert(eq[0] > 0 && eq[1] > 0 && eq[2] > 0 && eq[3] > 0,
+                  "%s: equal ratio %llu block %llu hit %llu; cancelling resets %llu", cfgs[i], eq[0],
+                  eq[1], eq[2], eq[3]);
+        cr_assert(v[2] > 0 && v[3] > 0, "%s: coalesce %llu cache %llu", cfgs[i], v[2], v[3]);
+        ls_result_free(&r);
+    }
+}
+
 /* One access per cycle: with valid held high the port accepts every cycle
  * but the first after reset. */
 Test(dualopt_de_lockstep, one_access_per_cycle)
