@@ -195,6 +195,13 @@ void coal_layout_of(const codec_cfg *c, coal_layout *l);
  * (seeded xorshift state rng; sparse: single words only) and its port values. */
 void codec_rand_rsp(const codec_cfg *c, uint64_t *rng, int sparse, codec_rsp *r);
 void codec_drive_rsp(const codec_cfg *c, const coal_layout *l, const codec_rsp *r, uint64_t *in);
+/* Random benches: the fields the coalescer must ignore (every field while
+ * valid is low, a regular response's mask and words, the words beyond
+ * popcount(mask)) driven from their own generator; j (codec_draw_dontcare,
+ * drawn with each response) holds them steady while the response waits. */
+void codec_draw_dontcare(const codec_cfg *c, uint64_t *jrng, codec_rsp *j);
+void codec_drive_dontcare(const codec_cfg *c, const coal_layout *l, uint64_t *jrng, const codec_rsp *cur,
+                          const codec_rsp *j, uint64_t *in);
 
 /* ---------------------------------------------------------- trace I/O -- */
 

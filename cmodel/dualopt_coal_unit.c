@@ -77,9 +77,11 @@ typedef struct {
     coal_layout l;
     int trace;
     uint64_t rng;
+    uint64_t jrng; /* don't-care payload: its own generator, so rng's draws stay as they were */
     unsigned p_valid, p_ready, sparse;
     int have;
     codec_rsp cur;
+    codec_rsp jreg; /* the don't-care fields of cur (codec_draw_dontcare), held while it waits */
     codec_rsp *recs;
     size_t nrec, next;
     FILE *out;
@@ -103,6 +105,9 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7654321ull;
     if (s->rng == 0)
         s->rng = 1;
+    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
+    if (s->jrng == 0)
+        s->jrng = 1;
     s->p_valid = s->p_ready = 100;
     s->wire = a->flags && a->flags[FLAG_WIRE];
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
@@ -221,6 +226,43 @@ void codec_drive_rsp(const codec_cfg *c, const coal_layout *l, const codec_rsp *
     }
 }
 
+void codec_draw_dontcare(const codec_cfg *c, uint64_t *jrng, codec_rsp *j)
+{
+    unsigned k;
+    codec_rand_rsp(c, jrng, 0, j);
+    j->reg = 0;
+    j->mask = c->line / c->gran < 64 ? (1ull << (c->line / c->gran)) - 1 : ~0ull;
+    for (k = 0; k < c->line / c->gran; k++) {
+        j->w[k][0] = unit_rnd(jrng);
+        j->w[k][1] = unit_rnd(jrng);
+        if (c->gran < 8)
+            j->w[k][0] &= (1ull << (8 * c->gran)) - 1;
+        if (c->gran <= 8)
+            j->w[k][1] = 0;
+    }
+    do
+        j->id = (uint16_t)unit_rnd(jrng); /* the mask a regular response carries */
+    while ((j->id & j->mask) == 0);
+}
+
+void codec_drive_dontcare(const codec_cfg *c, const coal_layout *l, uint64_t *jrng, const codec_rsp *cur,
+                          const codec_rsp *j, uint64_t *in)
+{
+    if (cur == NULL) { /* valid low: every field is don't-care, a new one each cycle */
+        codec_rsp x;
+        codec_draw_dontcare(c, jrng, &x);
+        codec_drive_rsp(c, l, &x, in);
+        in[l->in_mask] = x.id & x.mask;
+        in[l->in_reg] = unit_pct(jrng) < 50;
+        in[l->in_bytes] = (uint16_t)unit_rnd(jrng);
+        return;
+    }
+    codec_drive_rsp(c, l, j, in); /* words beyond popcount(mask) */
+    codec_drive_rsp(c, l, cur, in);
+    if (cur->reg) /* a regular response's mask is ignored */
+        in[l->in_mask] = j->id & j->mask;
+}
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     coal_stim *s = p;
@@ -242,8 +284,12 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         if (!s->have && unit_pct(&s->rng) < s->p_valid) {
             codec_rand_rsp(&s->c, &s->rng, (int)s->sparse, &s->cur);
             s->have = 1;
+            codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
         }
         in[s->l.pkt_ready] = unit_pct(&s->rng) < s->p_ready;
+        codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
+        in[s->l.in_valid] = (uint64_t)s->have;
+        return;
     }
     in[s->l.in_valid] = (uint64_t)s->have;
     if (s->have)

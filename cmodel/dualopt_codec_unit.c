@@ -192,8 +192,10 @@ typedef struct {
     codec_tm lay; /* output offsets only */
     int trace, sparse, have;
     uint64_t rng;
+    uint64_t jrng; /* don't-care input fields: their own generator, rng's draws unchanged */
     unsigned p_valid, p_ready;
     codec_rsp cur;
+    codec_rsp jreg; /* cur's don't-care fields (codec_draw_dontcare) */
     codec_rsp *recs;
     size_t nrec, next;
     FILE *out;
@@ -232,6 +234,9 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x3141592ull;
     if (s->rng == 0)
         s->rng = 1;
+    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
+    if (s->jrng == 0)
+        s->jrng = 1;
     s->p_valid = s->p_ready = 100;
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
     s->sb_head = calloc(s->g.nf, sizeof *s->sb_head);
@@ -281,8 +286,12 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         if (!s->have && unit_pct(&s->rng) < s->p_valid) {
             codec_rand_rsp(&s->c, &s->rng, s->sparse, &s->cur);
             s->have = 1;
+            codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
         }
         in[s->l.pkt_ready] = unit_pct(&s->rng) < s->p_ready; /* out_ready_i */
+        codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
+        in[s->l.in_valid] = (uint64_t)s->have;
+        return;
     }
     in[s->l.in_valid] = (uint64_t)s->have;
     if (s->have)

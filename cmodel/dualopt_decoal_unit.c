@@ -73,6 +73,7 @@ typedef struct {
     decoal_layout l;
     int trace;
     uint64_t rng;
+    uint64_t jrng; /* don't-care bytes and broken regular headers: their own generator, rng's draws unchanged */
     unsigned p_valid, p_ready;
     int have;
     codec_pkt cur;
@@ -98,6 +99,9 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5a5a5a5ull;
     if (s->rng == 0)
         s->rng = 1;
+    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
+    if (s->jrng == 0)
+        s->jrng = 1;
     s->p_valid = s->p_ready = 100;
     if (a->trace != NULL) {
         char e2[300];
@@ -171,6 +175,25 @@ static void rand_pkt(dstim *s)
         if (p->reg && m == 2)
             s->cur_bad = 0;
     }
+    if (p->reg) { /* bytes past a regular packet's header are ignored: drive them anyway */
+        unsigned b;
+        for (b = 4; b < s->c.pkt_bytes; b++)
+            p->img[b] = (uint8_t)unit_rnd(&s->jrng);
+        if (!s->cur_bad && unit_pct(&s->jrng) < 12) { /* a broken regular header */
+            unsigned m = (unsigned)(unit_rnd(&s->jrng) % 5);
+            s->cur_bad = 1;
+            if (m == 0) /* type 0 or 2..15 */
+                p->img[0] = (uint8_t)((p->img[0] & 0xf0) | (unit_pct(&s->jrng) < 20 ? 0 : 2 + unit_rnd(&s->jrng) % 14));
+            else if (m == 1) /* compression 2..15 */
+                p->img[0] = (uint8_t)((p->img[0] & 0x0f) | (2 + unit_rnd(&s->jrng) % 14) << 4);
+            else if (m == 2) /* a count or reserved bit in [15:8] */
+                p->img[1] |= (uint8_t)(1u << (unit_rnd(&s->jrng) % 8));
+            else if (m == 3) /* shorter than its header */
+                p->len = (unsigned)(unit_rnd(&s->jrng) % 4);
+            else /* type 0, compression 1: neither */
+                p->img[0] = 0x10;
+        }
+    }
 }
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
@@ -202,8 +225,13 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     if (s->have) {
         in[s->l.pkt_src] = s->cur_src;
         in[s->l.pkt_len] = s->cur.len;
-        for (b = 0; b < (s->cur.reg ? 4u : s->c.pkt_bytes); b++)
+        for (b = 0; b < (s->trace && s->cur.reg ? 4u : s->c.pkt_bytes); b++)
             in[s->l.pkt_data + b / 8] |= (uint64_t)s->cur.img[b] << (8 * (b % 8));
+    } else if (!s->trace) { /* valid low: every field is don't-care */
+        in[s->l.pkt_src] = unit_rnd(&s->jrng) & ((1u << s->g.gpu_bits) - 1);
+        in[s->l.pkt_len] = (uint16_t)unit_rnd(&s->jrng);
+        for (b = 0; b < s->c.pkt_bytes; b++)
+            in[s->l.pkt_data + b / 8] |= (uint64_t)(uint8_t)unit_rnd(&s->jrng) << (8 * (b % 8));
     }
 }
 
