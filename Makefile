@@ -10,16 +10,19 @@ SHELL := /bin/bash
 B        := build
 CC       ?= cc
 CFLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
-CPPFLAGS := -Icmodel -Igen -Itb
+# Platform files at each folder's root, one folder per family below it
+# (cmodel/<family>/, gen/<family>/, tb/<family>/); headers are found by name.
+FAM_DIRS  := $(sort $(dir $(wildcard cmodel/*/ gen/*/ tb/*/)))
+CPPFLAGS := -Icmodel -Igen -Itb $(patsubst %/,-I%,$(FAM_DIRS))
 LDLIBS   := -lstdc++ -lm -pthread
 DEPS_OK  := $(B)/.deps-ok
 
 # Every model file but the tools' mains is part of the model library.
-MODEL_SRC := $(filter-out cmodel/cohmodel.c,$(wildcard cmodel/*.c))
+MODEL_SRC := $(filter-out cmodel/cohmodel.c,$(wildcard cmodel/*.c cmodel/*/*.c))
 MODEL_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(MODEL_SRC))
-GEN_OBJ   := $(patsubst %.c,$(B)/obj/%.o,$(wildcard gen/*.c)) $(MODEL_OBJ)
+GEN_OBJ   := $(patsubst %.c,$(B)/obj/%.o,$(wildcard gen/*.c gen/*/*.c)) $(MODEL_OBJ)
 ENGINE_OBJ := $(B)/obj/tb/lockstep.o $(MODEL_OBJ)
-HDRS      := $(wildcard cmodel/*.h cmodel/*.def gen/*.h tb/*.h)
+HDRS      := $(wildcard cmodel/*.h cmodel/*.def gen/*.h tb/*.h cmodel/*/*.h cmodel/*/*.def gen/*/*.h gen/*/*.def tb/*/*.h)
 
 # Filled by the fragments: families, and the steps of make test / regress.
 FAMILIES      :=
@@ -109,7 +112,7 @@ check-generated: $(B)/bin/cohgen
 	scripts/gen-committed.sh check $(B)/check
 
 # ---- Criterion: one binary with every family's tests (one summary line) --
-TEST_SRC := $(wildcard tb/test_*.c)  # with tb/test_util.c
+TEST_SRC := $(wildcard tb/test_*.c tb/*/test_*.c)  # with tb/test_util.c
 $(B)/test_all: $(patsubst %.c,$(B)/obj/%.o,$(TEST_SRC)) $(ENGINE_OBJ) \
                $(foreach f,$(FAMILIES),$(B)/obj/$(f)_duts.o $($(f)_VLIBS)) $(B)/vrt/libvrt.a
 	$(CC) $(CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
@@ -141,7 +144,7 @@ $(B)/san/obj/%.o: %.c $(HDRS) | $(DEPS_OK)
 $(B)/san/cohmodel: $(B)/san/obj/cmodel/cohmodel.o $(SAN_MODEL_OBJ)
 $(B)/san/shell_run: $(B)/san/obj/tb/shell_run.o $(SAN_MODEL_OBJ)
 $(B)/san/bench_model: $(B)/san/obj/tb/bench_model.o $(SAN_MODEL_OBJ)
-$(B)/san/cohgen: $(patsubst %.c,$(B)/san/obj/%.o,$(wildcard gen/*.c)) $(SAN_MODEL_OBJ)
+$(B)/san/cohgen: $(patsubst %.c,$(B)/san/obj/%.o,$(wildcard gen/*.c gen/*/*.c)) $(SAN_MODEL_OBJ)
 $(SAN_BINS):
 	$(CC) $(CFLAGS) $(SAN) $^ -o $@
 sanitize: $(B)/bin/cohgen

@@ -38,7 +38,7 @@ $(foreach v,$(filter-out rec,$(FPGA_VARIANTS)),\
 FPGA_SIG_ARGS := --seed $(FPGA_SEED) --cycles $(FPGA_CYCLES) --home $(FPGA_HOME)
 .PHONY: fpga fpga-sim fpga-lint
 
-$(FB)/selftest_sig: $(B)/obj/fpga/selftest_sig.o $(B)/obj/cmodel/rec.o
+$(FB)/selftest_sig: $(B)/obj/fpga/selftest_sig.o $(B)/obj/cmodel/rec/rec.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $^ -o $@
 

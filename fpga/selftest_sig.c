@@ -1,7 +1,7 @@
 /*
  * Predicts the signature of fpga/rec_selftest_top.sv: the same xorshift32
  * stimulus, cycle by cycle, through the REC model's timing shell
- * (rec_tm_new / rec_eval / rec_step of cmodel/rec.c), the same CRC-32 MISR
+ * (rec_tm_new / rec_eval / rec_step of cmodel/rec/rec.c), the same CRC-32 MISR
  * over every accepted INV handshake and the same request and INV counts.
  *
  *   selftest_sig [--config NAME] [cohgen options] [--seed N] [--cycles N]

@@ -19,14 +19,15 @@ COHKIT_REAL   := libcohkit.so.$(COHKIT_MAJOR).$(COHKIT_MINOR)
 
 # Every cmodel/*.c except programs (a file defining main()).
 LIB_MAIN_RE := ^int[[:space:]]+main[[:space:]]*[(]
-LIB_MAINS := $(shell grep -lE '$(LIB_MAIN_RE)' cmodel/*.c)
-LIB_SRC   := $(filter-out $(LIB_MAINS),$(wildcard cmodel/*.c))
+LIB_MAINS := $(shell grep -lE '$(LIB_MAIN_RE)' cmodel/*.c cmodel/*/*.c)
+LIB_SRC   := $(filter-out $(LIB_MAINS),$(wildcard cmodel/*.c cmodel/*/*.c))
 LIB_OBJ   := $(patsubst cmodel/%.c,$(B)/lib/obj/%.o,$(LIB_SRC))
-LIB_HDRS  := $(wildcard cmodel/*.h cmodel/*.def)
+LIB_HDRS  := $(wildcard cmodel/*.h cmodel/*.def cmodel/*/*.h cmodel/*/*.def)
 # Installed: every header, and the .def tables a header includes (rec.h's
 # port table; not units.def, which names internal symbols).
-LIB_PUB   := $(wildcard cmodel/*.h) \
-             $(sort $(shell sed -n 's/^ *.include "\([a-z0-9_]*[.]def\)".*/cmodel\/\1/p' cmodel/*.h))
+LIB_PUB   := $(wildcard cmodel/*.h cmodel/*/*.h) \
+             $(sort $(foreach d,$(shell sed -n 's/^ *.include "\([a-z0-9_]*[.]def\)".*/\1/p' cmodel/*.h cmodel/*/*.h),\
+               $(wildcard cmodel/$(d) cmodel/*/$(d))))
 LIB_A     := $(B)/lib/libcohkit.a
 LIB_SO    := $(B)/lib/$(COHKIT_REAL)
 # Checked to be exported in any case (the rest: whatever the headers declare).
@@ -39,7 +40,7 @@ LIB_REQUIRED := cohkit_version cohkit_version_string rec_cfg_preset rec_cfg_chec
 # declares is visible (cmodel/cohkit.h).
 $(B)/lib/obj/%.o: cmodel/%.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -Icmodel -c $< -o $@
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -Icmodel $(patsubst %/,-I%,$(sort $(dir $(wildcard cmodel/*/)))) -c $< -o $@
 
 # The static library is one relocatable object with the hidden symbols made
 # local: a program linking it statically sees the same interface as one

@@ -1,28 +1,28 @@
-# The STC family (cmodel/stc_*.c, gen/stc_*_gen.c): committed modules (RTL
+# The STC family (cmodel/stc/stc_*.c, gen/stc/stc_*_gen.c): committed modules (RTL
 # under rtl/stc/) and sweep lists, one line per unit so that the units'
 # fragments merge independently.
 FAMILIES += stc
 # L1 controller (stc-l1)
 stc_MODS += stc_l1_default stc_l1_fpga
-stc_SWEEP += tb/stc-l1_sweep.txt
+stc_SWEEP += tb/stc/stc-l1_sweep.txt
 stc_MODS += stc_band_default stc_band_fpga
-stc_SWEEP += tb/stc-band_sweep.txt
+stc_SWEEP += tb/stc/stc-band_sweep.txt
 stc_MODS += stc_emu_default stc_emu_fpga
-stc_SWEEP += tb/stc-emu_sweep.txt
-# stc-bsq: blocked store queue (cmodel/stc_bsq*.c, gen/stc_bsq_gen.c)
+stc_SWEEP += tb/stc/stc-emu_sweep.txt
+# stc-bsq: blocked store queue (cmodel/stc/stc_bsq*.c, gen/stc/stc_bsq_gen.c)
 stc_MODS += stc_bsq_default stc_bsq_fpga
-stc_SWEEP += tb/stc-bsq_sweep.txt
-# stc-cu: per-CU epoch logic with its BSQ inline (cmodel/stc_cu*.c, gen/stc_cu_gen.c)
+stc_SWEEP += tb/stc/stc-bsq_sweep.txt
+# stc-cu: per-CU epoch logic with its BSQ inline (cmodel/stc/stc_cu*.c, gen/stc/stc_cu_gen.c)
 stc_MODS += stc_cu_default stc_cu_fpga
-stc_SWEEP += tb/stc-cu_sweep.txt
+stc_SWEEP += tb/stc/stc-cu_sweep.txt
 # stc-system and stc-check: model-only tools (cmodel/units.def TOOL, no RTL);
-# their Criterion suites stc_check and stc_system are in tb/test_stc_system.c
-# Verilated system (tb/stc_vsys.c): ./tb_stc runs every unit's lockstep bench,
+# their Criterion suites stc_check and stc_system are in tb/stc/test_stc_system.c
+# Verilated system (tb/stc/stc_vsys.c): ./tb_stc runs every unit's lockstep bench,
 # then the port-level system with timing shells and Verilated units substituted
-# (--system: the system only); the Criterion suites stc_vsys* in tb/test_stc_vsys.c
+# (--system: the system only); the Criterion suites stc_vsys* in tb/stc/test_stc_vsys.c
 stc_TB_CPPFLAGS := -DTB_FAMILY_HOOK=stc_tb_hook -DTB_FAMILY_HELP=stc_tb_help
-tb_stc: $(B)/obj/tb/stc_vsys.o
-$(B)/test_all: $(B)/obj/tb/stc_vsys.o
+tb_stc: $(B)/obj/tb/stc/stc_vsys.o
+$(B)/test_all: $(B)/obj/tb/stc/stc_vsys.o
 # the hook flags are compiled into tb_stc.o: rebuild it when they change
 $(B)/obj/tb/tb_stc.o: mk/stc.mk
 # STC bench (docs/stc.md "Bench"): epoch transitions, sleeps and SEB changes of

@@ -22,8 +22,8 @@ done
 $d/bench_model default 300000 >/dev/null; pass=$((pass+1))
 $d/bench_model hmg 300000 >/dev/null; pass=$((pass+1))
 printf 'RR 0x40 1\nRR zz 1\n' | $d/cohmodel rec >/dev/null 2>&1 && exit 1 || [ $? -eq 2 ]; pass=$((pass+1))
-# example traces of every unit (tb/traces/<unit>*.trace), through cohmodel
-for t in tb/traces/*.trace; do
+# example traces of every unit (tb/<family>/traces/<unit>*.trace), through cohmodel
+for t in tb/*/traces/*.trace; do
   [ -f "$t" ] || continue
   u=$(basename "$t" .trace); u=${u%%.*}
   $d/cohmodel "$u" <"$t" >"$d/out.txt"; pass=$((pass+1))

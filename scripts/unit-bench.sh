@@ -37,6 +37,6 @@ else
 fi
 scripts/verilate.sh "$mod" "$dir/rtl" "$dir/vobj"
 scripts/registry.sh "$family" "$dir/duts.c" "$mod"
-cc -std=c11 -O2 -Itb -Icmodel -c "$dir/duts.c" -o "$dir/duts.o"
+cc -std=c11 -O2 -Itb -Icmodel $(for d in cmodel/*/ tb/*/; do printf -- "-I%s " "${d%/}"; done) -c "$dir/duts.c" -o "$dir/duts.o"
 cc -o "$dir/tb_$family" $(cat "$B/tb_$family.objs") "$dir/duts.o" "$dir/vobj/$mod/lib$mod.a" \
   "$B/vrt/libvrt.a" -lstdc++ -lm -pthread

@@ -62,7 +62,7 @@ Test(platform_selftest, writes_the_top_its_expectation_and_the_wrong_one, .timeo
 Test(platform_selftest, rules_drive_their_fields_and_the_port_names_the_rest, .timeout = 60)
 {
     char *sv;
-    /* MSHR: counted tags, non-zero masks (gen/dualopt_mshr_gen.c) */
+    /* MSHR: counted tags, non-zero masks (gen/dualopt/dualopt_mshr_gen.c) */
     cr_assert_eq(run("rm -rf build/t_st2 && build/bin/cohgen dualopt-mshr --config fpga --name m "
                      "--selftest --selftest-cycles 2000 -o build/t_st2 >/dev/null"),
                  0);

@@ -1,0 +1,508 @@
+/*
+ * The DualOpt BGU as a registry unit (cmodel/unit.h): port table, timing
+ * shell adapters, the constrained-random and trace stimulus sources of the
+ * lockstep bench and the trace tool (`cohmodel dualopt-bgu`, format of the
+ * DualOpt specification section 4.1). The model is cmodel/dualopt/dualopt_bgu.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dualopt_bgu.h"
+#include "unit.h"
+
+static const char *const presets[] = {"default", "fpga", "gran8", "gran16", NULL};
+static const char *const streams[] = {"mixed", "full", NULL};
+
+static int u_preset(void *cfg, const char *name) { return bgu_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return bgu_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return bgu_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len) { bgu_cfg_name(cfg, buf, len); }
+static void u_args(const void *cfg, char *buf, size_t len) { bgu_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    const bgu_cfg *c = cfg;
+    bgu_geom g;
+    static const port_t t[] = {
+        {PORT_IN, "inst_valid_i", 1},
+        {PORT_OUT, "inst_ready_o", 1},
+        {PORT_IN, "inst_active_i", 0},
+        {PORT_IN, "inst_addr_i", 0},
+        {PORT_IN, "inst_size_i", 4},
+        {PORT_OUT, "req_valid_o", 1},
+        {PORT_IN, "req_ready_i", 1},
+        {PORT_OUT, "req_line_o", 0},
+        {PORT_OUT, "req_mask_o", 0},
+        {PORT_OUT, "req_lanes_o", 0},
+        {PORT_OUT, "req_last_o", 1},
+    };
+    int n = (int)(sizeof t / sizeof t[0]), i;
+    bgu_geom_of(c, &g);
+    for (i = 0; i < n && i < max; i++) {
+        p[i] = t[i];
+        if (i == 2 || i == 9)
+            p[i].width = c->lanes;
+        else if (i == 3)
+            p[i].width = g.addr_port;
+        else if (i == 7)
+            p[i].width = g.laddr_bits;
+        else if (i == 8)
+            p[i].width = g.words;
+    }
+    return n;
+}
+
+static void *u_tm_new(const void *cfg) { return bgu_tm_new(cfg); }
+static void u_tm_free(void *tm) { bgu_tm_free(tm); }
+static void u_tm_reset(void *tm) { bgu_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { bgu_eval(tm, in, out); }
+static void u_tm_step(void *tm, const uint64_t *in) { bgu_step(tm, in); }
+
+/* ----------------------------------------------------------------- trace */
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static int hexval(int ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+/* Hex with optional 0x, at most `bits` wide. 0, -1 not hex, -2 too wide. */
+static int parse_hex(const char *t, unsigned bits, uint64_t *v)
+{
+    const char *p = t;
+    uint64_t x = 0;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    if (*p == '\0')
+        return -1;
+    for (; *p; p++) {
+        int h = hexval((unsigned char)*p);
+        if (h < 0)
+            return -1;
+        if (x >> 60)
+            return -2;
+        x = (x << 4) | (uint64_t)h;
+    }
+    if (x & ~mask64(bits))
+        return -2;
+    *v = x;
+    return 0;
+}
+
+typedef struct {
+    bgu_load *ld;
+    size_t n, cap;
+} bgu_trace;
+
+/* Reads every LD record; -1 with "line N: reason" in err. */
+static int trace_read(FILE *f, const bgu_cfg *c, bgu_trace *t, char *err, size_t len)
+{
+    char *buf = NULL;
+    size_t bcap = 0;
+    unsigned lineno = 0;
+    memset(t, 0, sizeof *t);
+    while (getline(&buf, &bcap, f) > 0) {
+        char *save = NULL, *tok, *hash = strchr(buf, '#');
+        bgu_load ld;
+        unsigned lane = 0;
+        lineno++;
+        if (hash)
+            *hash = '\0';
+        tok = strtok_r(buf, " \t\r\n", &save);
+        if (tok == NULL)
+            continue;
+        if (strcmp(tok, "LD") != 0) {
+            snprintf(err, len, "line %u: unknown record '%s' (expected LD)", lineno, tok);
+            goto bad;
+        }
+        memset(&ld, 0, sizeof ld);
+        tok = strtok_r(NULL, " \t\r\n", &save);
+        if (tok == NULL) {
+            snprintf(err, len, "line %u: LD needs a size", lineno);
+            goto bad;
+        }
+        if (strcmp(tok, "1") && strcmp(tok, "2") && strcmp(tok, "4") && strcmp(tok, "8") &&
+            strcmp(tok, "12") && strcmp(tok, "16")) {
+            snprintf(err, len, "line %u: size '%s' is not 1, 2, 4, 8, 12 or 16", lineno, tok);
+            goto bad;
+        }
+        ld.size = (unsigned)atoi(tok);
+        while ((tok = strtok_r(NULL, " \t\r\n", &save)) != NULL) {
+            int r;
+            if (lane >= c->lanes) {
+                snprintf(err, len, "line %u: more than %u lane addresses", lineno, c->lanes);
+                goto bad;
+            }
+            if (strcmp(tok, "-") != 0) {
+                r = parse_hex(tok, c->addr_bits, &ld.addr[lane]);
+                if (r == -1) {
+                    snprintf(err, len, "line %u: lane %u: '%s' is not a hex address", lineno, lane,
+                             tok);
+                    goto bad;
+                }
+                if (r == -2) {
+                    snprintf(err, len, "line %u: lane %u: address '%s' exceeds %u bits", lineno,
+                             lane, tok, c->addr_bits);
+                    goto bad;
+                }
+                ld.active |= 1ull << lane;
+            }
+            lane++;
+        }
+        if (t->n == t->cap) {
+            size_t nc = t->cap ? 2 * t->cap : 64;
+            bgu_load *nl = realloc(t->ld, nc * sizeof *nl);
+            if (nl == NULL) {
+                snprintf(err, len, "line %u: out of memory", lineno);
+                goto bad;
+            }
+            t->ld = nl;
+            t->cap = nc;
+        }
+        t->ld[t->n++] = ld;
+    }
+    free(buf);
+    return 0;
+bad:
+    free(buf);
+    free(t->ld);
+    t->ld = NULL;
+    t->n = 0;
+    return -1;
+}
+
+/* REQ <inst> <line-addr> <mask> <lane-mask> */
+static void print_req(FILE *f, const bgu_cfg *c, const bgu_geom *g, uint64_t inst, const bgu_req *r)
+{
+    fprintf(f, "REQ %llu 0x%llx 0x%0*llx 0x%0*llx\n", (unsigned long long)inst,
+            (unsigned long long)(r->line << g->line_bits), (int)((g->words + 3) / 4),
+            (unsigned long long)r->mask, (int)((c->lanes + 3) / 4), (unsigned long long)r->lanes);
+}
+
+/* -------------------------------------------------------------- stimulus */
+
+enum { FLAG_STATS = 0 };
+static const unit_flag flags[] = {
+    {"stats", NULL, "cohmodel: add '# loads N lanes A requests R words W' after the requests"},
+    {NULL, NULL, NULL},
+};
+
+enum { KIND_MIXED, KIND_FULL, KIND_TRACE };
+
+typedef struct {
+    bgu_cfg c;
+    bgu_geom g;
+    bgu_tm pack;      /* only for bgu_pack's geometry */
+    int kind;
+    uint64_t rng;
+    unsigned p_valid, p_ready;
+    int have, stalled;
+    bgu_load cur;
+    bgu_req exp[2 * BGU_LANES_MAX];
+    unsigned nexp, got;
+    uint64_t first_cyc, first_req_cyc;
+    uint64_t inst;    /* loads accepted (the trace's <inst>)       */
+    bgu_trace tr;
+    FILE *out;
+    /* measured */
+    uint64_t reqs, lanes_active, func_bad, timed, timed_exact, timed_first0, crossing;
+    uint64_t present_cycles;
+} bgu_stim;
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    bgu_stim *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = *(const bgu_cfg *)cfg;
+    bgu_geom_of(&s->c, &s->g);
+    s->pack.c = s->c;
+    s->pack.g = s->g;
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5bd1e995ull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->p_valid = 100;
+    s->p_ready = 100;
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        s->p_valid = 85;
+        s->p_ready = 75;
+        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            free(s);
+            return NULL;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "full") == 0) {
+        s->kind = KIND_FULL;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed or full", a->stream);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void stim_free(void *p)
+{
+    bgu_stim *s = p;
+    if (s) {
+        free(s->tr.ld);
+        free(s);
+    }
+}
+
+/* A random load: coalesced, clustered, scattered, line-crossing, broadcast
+ * or wrapping at the top of the address space; sizes mostly the ISA's
+ * (1, 2, 4, 8, 12, 16 B), now and then any 1..16. */
+static void rand_load(bgu_stim *s, bgu_load *ld, int all_active)
+{
+    const bgu_cfg *c = &s->c;
+    uint64_t am = mask64(c->addr_bits), base = unit_rnd(&s->rng) & am, line = c->line;
+    static const unsigned sizes[] = {1, 2, 4, 8, 12, 16};
+    unsigned r = unit_pct(&s->rng), i, pat = unit_pct(&s->rng), stride;
+    memset(ld, 0, sizeof *ld);
+    ld->size = r < 85 ? sizes[unit_rnd(&s->rng) % 6] : 1 + (unsigned)(unit_rnd(&s->rng) % 16);
+    r = unit_pct(&s->rng);
+    if (all_active || r < 50)
+        ld->active = mask64(c->lanes);
+    else if (r < 85)
+        for (i = 0; i < c->lanes; i++)
+            ld->active |= (uint64_t)(unit_pct(&s->rng) < 70) << i;
+    else if (r < 90)
+        ld->active = 0;
+    else
+        ld->active = 1ull << (unit_rnd(&s->rng) % c->lanes);
+    {
+        static const unsigned strides[] = {0, 1, 2, 4, 8, 12, 16, 64};
+        stride = unit_pct(&s->rng) < 50 ? ld->size : strides[unit_rnd(&s->rng) % 8];
+    }
+    for (i = 0; i < c->lanes; i++) {
+        uint64_t a;
+        if (pat < 25)
+            a = base + (uint64_t)i * stride;
+        else if (pat < 45)
+            a = (base & ~(line - 1)) + (unit_rnd(&s->rng) % 4) * line + unit_rnd(&s->rng) % line;
+        else if (pat < 60)
+            a = unit_rnd(&s->rng);
+        else if (pat < 75)
+            a = (base & ~(line - 1)) + (unit_rnd(&s->rng) % 6) * line + line - 1 - unit_rnd(&s->rng) % 16;
+        else if (pat < 85)
+            a = base;
+        else
+            a = am - unit_rnd(&s->rng) % (3 * line);
+        ld->addr[i] = a & am;
+    }
+}
+
+static void present(bgu_stim *s, uint64_t cyc)
+{
+    s->have = 1;
+    s->stalled = 0;
+    s->first_cyc = cyc;
+    s->first_req_cyc = ~0ull;
+    s->got = 0;
+    s->nexp = bgu_inst(&s->c, &s->cur, s->exp);
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    bgu_stim *s = p;
+    const bgu_geom *g = &s->g;
+    int live = (int)(in[0] & 1);
+    if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
+        static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100};
+        s->p_valid = pv[unit_rnd(&s->rng) % 4];
+        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+    }
+    if (live && !s->have && unit_pct(&s->rng) < s->p_valid) {
+        if (s->kind == KIND_TRACE) {
+            if (s->inst < s->tr.n) {
+                s->cur = s->tr.ld[s->inst];
+                present(s, cyc);
+            }
+        } else {
+            rand_load(s, &s->cur, s->kind == KIND_FULL);
+            present(s, cyc);
+        }
+    }
+    memset(in + 1, 0, (g->in_words - 1) * sizeof *in);
+    if (s->have) {
+        bgu_pack(&s->pack, &s->cur, in);
+    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
+        /* idle: a payload without valid must not matter */
+        bgu_load junk;
+        rand_load(s, &junk, 0);
+        bgu_pack(&s->pack, &junk, in);
+        in[g->in_valid] = 0;
+    }
+    in[g->in_ready] = unit_pct(&s->rng) < s->p_ready;
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    bgu_stim *s = p;
+    const bgu_geom *g = &s->g;
+    int valid = (int)(in[g->in_valid] & 1), ready = (int)(in[g->in_ready] & 1);
+    if (!valid)
+        return;
+    s->present_cycles++;
+    if (!ready)
+        s->stalled = 1;
+    if ((out[BGU_O_REQ_VALID] & 1) && ready) {
+        bgu_req r;
+        r.line = out[BGU_O_REQ_LINE];
+        r.mask = out[BGU_O_REQ_MASK];
+        r.lanes = out[BGU_O_REQ_LANES];
+        if (s->got >= s->nexp || r.line != s->exp[s->got].line || r.mask != s->exp[s->got].mask ||
+            r.lanes != s->exp[s->got].lanes ||
+            (out[BGU_O_REQ_LAST] & 1) != (s->got + 1 == s->nexp))
+            s->func_bad++;
+        if (s->first_req_cyc == ~0ull)
+            s->first_req_cyc = cyc;
+        s->got++;
+        s->reqs++;
+        if (s->out)
+            print_req(s->out, &s->c, g, s->inst, &r);
+    }
+    if (out[BGU_O_INST_READY] & 1) {
+        uint64_t took = cyc - s->first_cyc + 1, k = s->nexp ? s->nexp : 1, cross = 0;
+        unsigned i;
+        if (s->got != s->nexp)
+            s->func_bad++;
+        if (!s->stalled) {
+            s->timed++;
+            s->timed_exact += took == k;
+            s->timed_first0 += s->nexp == 0 || s->first_req_cyc == s->first_cyc;
+        }
+        for (i = 0; i < s->c.lanes; i++)
+            if ((s->cur.active >> i) & 1) {
+                uint64_t off = s->cur.addr[i] & (s->c.line - 1);
+                cross |= (uint64_t)(off + s->cur.size > s->c.line) << i;
+            }
+        s->crossing += (uint64_t)__builtin_popcountll(cross);
+        s->lanes_active += (uint64_t)__builtin_popcountll(s->cur.active);
+        s->inst++;
+        s->have = 0;
+    }
+}
+
+static int stim_done(const void *p, const void *tm)
+{
+    const bgu_stim *s = p;
+    (void)tm;
+    return s->inst == s->tr.n && !s->have;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const bgu_stim *s = p;
+    return 100 + (uint64_t)(s->tr.n + 1) * (2 * s->c.lanes + 2) * 16;
+}
+
+static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f, const char *c)
+{
+    const bgu_stim *s = p;
+    (void)tm;
+    fprintf(f, "%scycles %llu  loads %llu  active lanes %llu (line-crossing %llu)  requests %llu"
+               "  (%.2f per load)\n",
+            c, (unsigned long long)cycles, (unsigned long long)s->inst,
+            (unsigned long long)s->lanes_active, (unsigned long long)s->crossing,
+            (unsigned long long)s->reqs, s->inst ? (double)s->reqs / (double)s->inst : 0.0);
+    fprintf(f, "%sfunctional check: %llu requests against bgu_inst(), %llu differ\n", c,
+            (unsigned long long)s->reqs, (unsigned long long)s->func_bad);
+    fprintf(f, "%sthroughput: %llu loads never back-pressured: %llu took exactly max(k,1) cycles "
+               "for k lines, %llu had their first request in the cycle they were presented\n",
+            c, (unsigned long long)s->timed, (unsigned long long)s->timed_exact,
+            (unsigned long long)s->timed_first0);
+    fprintf(f, "%srequests per cycle with a load presented %.3f\n", c,
+            s->present_cycles ? (double)s->reqs / (double)s->present_cycles : 0.0);
+}
+
+/* ------------------------------------------------------------ trace tool */
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    const bgu_cfg *c = cfg;
+    bgu_geom g;
+    bgu_trace t;
+    bgu_req req[2 * BGU_LANES_MAX];
+    char err[300];
+    size_t i;
+    uint64_t lanes = 0, reqs = 0, words = 0;
+    bgu_geom_of(c, &g);
+    if (trace_read(in, c, &t, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    for (i = 0; i < t.n; i++) {
+        unsigned n = bgu_inst(c, &t.ld[i], req), k;
+        lanes += (uint64_t)__builtin_popcountll(t.ld[i].active);
+        for (k = 0; k < n; k++) {
+            print_req(out, c, &g, i, &req[k]);
+            words += (uint64_t)__builtin_popcountll(req[k].mask);
+        }
+        reqs += n;
+    }
+    if (fl && fl[FLAG_STATS])
+        fprintf(out, "# loads %zu lanes %llu requests %llu words %llu\n", t.n,
+                (unsigned long long)lanes, (unsigned long long)reqs, (unsigned long long)words);
+    free(t.ld);
+    return 0;
+}
+
+const unit_desc dualopt_bgu_unit = {
+    .name = "dualopt-bgu",
+    .family = "dualopt",
+    .title = "DualOpt BGU beside the CU coalescer: one request per line, word and lane masks "
+             "(Belayneh et al., 4.1.1, Fig. 7b)",
+    .model_ref = "cmodel/dualopt/dualopt_bgu.c bgu_eval() / bgu_step() (timing), bgu_inst() (function)",
+    .cfg_size = sizeof(bgu_cfg),
+    .presets = presets,
+    .committed = presets,
+    .module_prefix = "dualopt_bgu",
+    .options_help = "  --lanes N        lanes per wavefront, 1..64 (default 64)\n"
+                    "  --line B         line in bytes, power of two, 32..1024 (default 64)\n"
+                    "  --gran B         mask granularity: 4, 8 or 16 bytes (default 4)\n"
+                    "  --addr-bits N    byte-address width, 16..64 (default 48)\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "LD <size> <addr|-> [<addr|-> ...]: one wavefront load, token i = lane i's\n"
+                  "byte address (hex) or '-' (inactive), size 1, 2, 4, 8, 12 or 16; '#' comments;\n"
+                  "output per request, in issue order: REQ <inst> <line-addr> <mask> <lane-mask>",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

@@ -1,0 +1,528 @@
+/*
+ * The DualOpt CoDec coalescer as a registry unit (cmodel/unit.h): port
+ * table, timing-shell adapters, constrained-random and trace stimulus (with a
+ * per-destination scoreboard of the slot stream), and the trace tool
+ * (`cohmodel dualopt-coal`, spec 4.4).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dualopt_decoal.h"
+#include "unit.h"
+
+static const char *const streams[] = {"mixed", "sparse", NULL};
+
+static int u_preset(void *cfg, const char *name) { return codec_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return codec_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return codec_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len)
+{
+    codec_cfg_name("dualopt_coal", cfg, buf, len);
+}
+static void u_args(const void *cfg, char *buf, size_t len) { codec_cfg_args(cfg, buf, len); }
+
+int dualopt_coal_ports(const void *cfg, port_t *p, int max);
+int dualopt_coal_ports(const void *cfg, port_t *p, int max)
+{
+    codec_geom g;
+    int n = 0;
+    codec_geom_of(cfg, &g);
+#define P(d, nm, w)                                                                                \
+    if (n < max) {                                                                                 \
+        p[n].dir = PORT_##d;                                                                       \
+        p[n].name = nm;                                                                            \
+        p[n].width = (w);                                                                          \
+    }                                                                                              \
+    n++;
+    P(IN, "in_valid_i", 1)
+    P(OUT, "in_ready_o", 1)
+    P(IN, "in_reg_i", 1)
+    P(IN, "in_dst_i", g.gpu_bits)
+    P(IN, "in_id_i", CODEC_ID_BITS)
+    P(IN, "in_mask_i", g.words)
+    P(IN, "in_data_i", g.in_data_bits)
+    P(IN, "in_bytes_i", CODEC_LEN_BITS)
+    P(OUT, "pkt_valid_o", 1)
+    P(IN, "pkt_ready_i", 1)
+    P(OUT, "pkt_dst_o", g.gpu_bits)
+    P(OUT, "pkt_len_o", CODEC_LEN_BITS)
+    P(OUT, "pkt_data_o", g.pkt_data_bits)
+#undef P
+    return n;
+}
+
+static void *u_tm_new(const void *cfg) { return coal_tm_new(cfg); }
+static void u_tm_free(void *tm) { coal_tm_free(tm); }
+static void u_tm_reset(void *tm) { coal_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { coal_tm_eval(tm, in, out); }
+static void u_tm_step(void *tm, const uint64_t *in) { coal_tm_step(tm, in); }
+
+/* -------------------------------------------------------------- stimulus */
+
+enum { FLAG_WIRE = 0, FLAG_STATS = 1 };
+static const unit_flag flags[] = {
+    {"wire", NULL, "print packets as wire bytes (WIRE lines)"},
+    {"stats", NULL, "append the traffic line '# packets P slots S bytes B flits F ...'"},
+    {NULL, NULL, NULL},
+};
+
+#define SB_CAP 8192
+
+typedef struct {
+    codec_cfg c;
+    codec_geom g;
+    coal_layout l;
+    int trace;
+    uint64_t rng;
+    uint64_t jrng; /* don't-care payload: its own generator, so rng's draws stay as they were */
+    unsigned p_valid, p_ready, sparse;
+    int have;
+    codec_rsp cur;
+    codec_rsp jreg; /* the don't-care fields of cur (codec_draw_dontcare), held while it waits */
+    codec_rsp *recs;
+    size_t nrec, next;
+    FILE *out;
+    int wire;
+    /* scoreboard: expected slots per destination, with admission cycles */
+    codec_slot *sb;
+    uint64_t *sb_t;
+    unsigned *sb_head, *sb_n;
+    uint64_t accepted, packets, slots, regs, errors, over_max, max_wait, lone_wait;
+    char first_err[256];
+} coal_stim;
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    coal_stim *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return snprintf(err, len, "out of memory"), NULL;
+    s->c = *(const codec_cfg *)cfg;
+    codec_geom_of(&s->c, &s->g);
+    coal_layout_of(&s->c, &s->l);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7654321ull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
+    if (s->jrng == 0)
+        s->jrng = 1;
+    s->p_valid = s->p_ready = 100;
+    s->wire = a->flags && a->flags[FLAG_WIRE];
+    s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
+    s->sb_t = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb_t);
+    s->sb_head = calloc(s->g.nf, sizeof *s->sb_head);
+    s->sb_n = calloc(s->g.nf, sizeof *s->sb_n);
+    if (!s->sb || !s->sb_t || !s->sb_head || !s->sb_n) {
+        snprintf(err, len, "out of memory");
+        goto fail;
+    }
+    if (a->trace != NULL) {
+        char e2[300];
+        s->trace = 1;
+        s->out = a->out;
+        if (coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            goto fail;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->sparse = 0;
+    } else if (strcmp(a->stream, "sparse") == 0) {
+        s->sparse = 1;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed or sparse", a->stream);
+        goto fail;
+    }
+    return s;
+fail:
+    free(s->sb);
+    free(s->sb_t);
+    free(s->sb_head);
+    free(s->sb_n);
+    free(s);
+    return NULL;
+}
+
+static void stim_free(void *p)
+{
+    coal_stim *s = p;
+    if (s) {
+        free(s->recs);
+        free(s->sb);
+        free(s->sb_t);
+        free(s->sb_head);
+        free(s->sb_n);
+        free(s);
+    }
+}
+
+void codec_rand_rsp(const codec_cfg *c, uint64_t *rng, int sparse, codec_rsp *r)
+{
+    codec_geom gg, *g = &gg;
+    unsigned words, j, k, x;
+    codec_geom_of(c, g);
+    words = g->words;
+    x = unit_pct(rng);
+    memset(r, 0, sizeof *r);
+    r->id = (uint16_t)unit_rnd(rng);
+    if (x < 8) {
+        r->reg = 1;
+        r->dst = (unsigned)(unit_rnd(rng) % c->gpus);
+        r->bytes = 4 + (unsigned)(unit_rnd(rng) % 200);
+        return;
+    }
+    if (x < 10) { /* no buffer (own id, out of range) or an empty mask: discarded */
+        r->dst = unit_pct(rng) < 50 ? c->self : (unsigned)(unit_rnd(rng) & ((1u << g->gpu_bits) - 1));
+        r->mask = unit_pct(rng) < 50 ? 0 : unit_rnd(rng);
+    } else {
+        unsigned f = (unsigned)(unit_rnd(rng) % g->nf);
+        r->dst = coal_gpu_of(c, f);
+        x = unit_pct(rng);
+        if (sparse || x < 50)
+            r->mask = 1ull << (unit_rnd(rng) % words);
+        else if (x < 85)
+            r->mask = unit_rnd(rng) & unit_rnd(rng) & unit_rnd(rng);
+        else
+            r->mask = unit_rnd(rng);
+        if (words < 64)
+            r->mask &= (1ull << words) - 1;
+        if (r->mask == 0)
+            r->mask = 1;
+    }
+    if (words < 64)
+        r->mask &= (1ull << words) - 1;
+    for (j = 0, k = 0; j < words; j++)
+        if ((r->mask >> j) & 1) {
+            r->w[k][0] = unit_rnd(rng);
+            r->w[k][1] = unit_rnd(rng);
+            if (c->gran < 8)
+                r->w[k][0] &= (1ull << (8 * c->gran)) - 1;
+            if (c->gran <= 8)
+                r->w[k][1] = 0;
+            k++;
+        }
+}
+
+void codec_drive_rsp(const codec_cfg *c, const coal_layout *l, const codec_rsp *r, uint64_t *in)
+{
+    unsigned j, n = 0, db = 8 * c->gran;
+    uint64_t m = r->mask;
+    in[l->in_reg] = r->reg;
+    in[l->in_dst] = r->dst;
+    in[l->in_id] = r->id;
+    in[l->in_mask] = r->reg ? 0 : r->mask;
+    in[l->in_bytes] = r->reg ? r->bytes : 0;
+    while (m) {
+        m &= m - 1;
+        n++;
+    }
+    if (r->reg)
+        n = 0;
+    for (j = 0; j < n; j++) {
+        codec_bits_put(in + l->in_data, j * db, db < 64 ? db : 64, r->w[j][0]);
+        if (db > 64)
+            codec_bits_put(in + l->in_data, j * db + 64, db - 64, r->w[j][1]);
+    }
+}
+
+void codec_draw_dontcare(const codec_cfg *c, uint64_t *jrng, codec_rsp *j)
+{
+    unsigned k;
+    codec_rand_rsp(c, jrng, 0, j);
+    j->reg = 0;
+    j->mask = c->line / c->gran < 64 ? (1ull << (c->line / c->gran)) - 1 : ~0ull;
+    for (k = 0; k < c->line / c->gran; k++) {
+        j->w[k][0] = unit_rnd(jrng);
+        j->w[k][1] = unit_rnd(jrng);
+        if (c->gran < 8)
+            j->w[k][0] &= (1ull << (8 * c->gran)) - 1;
+        if (c->gran <= 8)
+            j->w[k][1] = 0;
+    }
+    do
+        j->id = (uint16_t)unit_rnd(jrng); /* the mask a regular response carries */
+    while ((j->id & j->mask) == 0);
+}
+
+void codec_drive_dontcare(const codec_cfg *c, const coal_layout *l, uint64_t *jrng, const codec_rsp *cur,
+                          const codec_rsp *j, uint64_t *in)
+{
+    if (cur == NULL) { /* valid low: every field is don't-care, a new one each cycle */
+        codec_rsp x;
+        codec_draw_dontcare(c, jrng, &x);
+        codec_drive_rsp(c, l, &x, in);
+        in[l->in_mask] = x.id & x.mask;
+        in[l->in_reg] = unit_pct(jrng) < 50;
+        in[l->in_bytes] = (uint16_t)unit_rnd(jrng);
+        return;
+    }
+    codec_drive_rsp(c, l, j, in); /* words beyond popcount(mask) */
+    codec_drive_rsp(c, l, cur, in);
+    if (cur->reg) /* a regular response's mask is ignored */
+        in[l->in_mask] = j->id & j->mask;
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    coal_stim *s = p;
+    unsigned k;
+    for (k = 1; k < s->l.in_words; k++)
+        in[k] = 0;
+    if (s->trace) {
+        if (cyc >= 2 && !s->have && s->next < s->nrec && s->recs[s->next].cycle <= cyc - 2) {
+            s->cur = s->recs[s->next++];
+            s->have = 1;
+        }
+        in[s->l.pkt_ready] = 1;
+    } else {
+        if ((cyc & 2047) == 0) {
+            static const unsigned pv[] = {100, 60, 20, 3}, pr[] = {100, 70, 30};
+            s->p_valid = s->sparse ? 2 : pv[unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[unit_rnd(&s->rng) % 3];
+        }
+        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
+            codec_rand_rsp(&s->c, &s->rng, (int)s->sparse, &s->cur);
+            s->have = 1;
+            codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
+        }
+        in[s->l.pkt_ready] = unit_pct(&s->rng) < s->p_ready;
+        codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
+        in[s->l.in_valid] = (uint64_t)s->have;
+        return;
+    }
+    in[s->l.in_valid] = (uint64_t)s->have;
+    if (s->have)
+        codec_drive_rsp(&s->c, &s->l, &s->cur, in);
+}
+
+static void sb_error(coal_stim *s, uint64_t cyc, const char *what)
+{
+    if (s->errors++ == 0)
+        snprintf(s->first_err, sizeof s->first_err, "cycle %llu: %.200s", (unsigned long long)cyc,
+                 what);
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    coal_stim *s = p;
+    if ((in[s->l.in_valid] & 1) && (out[s->l.in_ready] & 1)) {
+        const codec_rsp *r = &s->cur;
+        int f = coal_fifo_of(&s->c, r->dst);
+        s->accepted++;
+        s->have = 0;
+        if (!r->reg && f >= 0 && r->mask) {
+            unsigned n = 0, j;
+            uint64_t m = r->mask;
+            while (m) {
+                m &= m - 1;
+                n++;
+            }
+            for (j = 0; j < n; j++) {
+                size_t at;
+                if (s->sb_n[f] == SB_CAP) {
+                    sb_error(s, cyc, "scoreboard overflow");
+                    break;
+                }
+                at = (size_t)f * SB_CAP + (s->sb_head[f] + s->sb_n[f]) % SB_CAP;
+                s->sb[at].d[0] = r->w[j][0];
+                s->sb[at].d[1] = r->w[j][1];
+                s->sb[at].id = r->id;
+                s->sb_t[at] = cyc;
+                s->sb_n[f]++;
+            }
+        }
+    }
+    if ((out[s->l.pkt_valid] & 1) && (in[s->l.pkt_ready] & 1)) {
+        uint8_t img[256];
+        unsigned b, j, dst = (unsigned)out[s->l.pkt_dst];
+        unsigned len = (unsigned)out[s->l.pkt_len];
+        codec_pkt pk;
+        char why[160];
+        int f = coal_fifo_of(&s->c, dst);
+        for (b = 0; b < s->c.pkt_bytes; b++)
+            img[b] = (uint8_t)(out[s->l.pkt_data + b / 8] >> (8 * (b % 8)));
+        s->packets++;
+        if (decoal_parse(&s->c, img, len, &pk, why, sizeof why) != 0) {
+            sb_error(s, cyc, why);
+            return;
+        }
+        pk.cycle = cyc - 3; /* decided one cycle before it is on the port */
+        pk.dst = dst;
+        if (pk.reg) {
+            s->regs++;
+        } else if (f < 0) {
+            sb_error(s, cyc, "coalesced packet for no destination buffer");
+        } else {
+            if (pk.n > s->c.max)
+                s->over_max++;
+            for (j = 0; j < pk.n; j++) {
+                size_t at = (size_t)f * SB_CAP + s->sb_head[f];
+                uint64_t w;
+                if (s->sb_n[f] == 0) {
+                    sb_error(s, cyc, "a slot that was never admitted");
+                    break;
+                }
+                if (s->sb[at].id != pk.s[j].id || s->sb[at].d[0] != pk.s[j].d[0] ||
+                    s->sb[at].d[1] != pk.s[j].d[1]) {
+                    char m[120];
+                    snprintf(m, sizeof m, "destination %u: slot %u is 0x%04x, expected 0x%04x",
+                             dst, j, pk.s[j].id, s->sb[at].id);
+                    sb_error(s, cyc, m);
+                }
+                /* wait from admission to the send decision */
+                w = cyc - 1 - s->sb_t[at];
+                if (w > s->max_wait)
+                    s->max_wait = w;
+                if (pk.n == 1 && w > s->lone_wait)
+                    s->lone_wait = w;
+                s->sb_head[f] = (s->sb_head[f] + 1) % SB_CAP;
+                s->sb_n[f]--;
+                s->slots++;
+            }
+        }
+        if (s->trace && s->out) {
+            pk.cycle = cyc - 3;
+            codec_print_pkt(s->out, &s->c, &pk, s->wire);
+        }
+    }
+}
+
+static int stim_done(const void *p, const void *tmp)
+{
+    const coal_stim *s = p;
+    const coal_tm *t = tmp;
+    return s->next == s->nrec && !s->have && coal_idle(t->k) && !t->v_valid;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const coal_stim *s = p;
+    uint64_t last = s->nrec ? s->recs[s->nrec - 1].cycle : 0;
+    return last + 16 + (uint64_t)(s->nrec + 1) * (s->c.timeout + 70);
+}
+
+static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)
+{
+    const coal_stim *s = p;
+    const codec_stats *st = &((const coal_tm *)tmp)->k->st;
+    unsigned i;
+    uint64_t pending = 0;
+    for (i = 0; i < s->g.nf; i++)
+        pending += s->sb_n[i];
+    fprintf(f, "%scycles %llu  responses accepted %llu  packets %llu (regular %llu)  slots %llu"
+               "  (%.3f slots per packet)\n",
+            c, (unsigned long long)cycles, (unsigned long long)s->accepted,
+            (unsigned long long)s->packets, (unsigned long long)s->regs,
+            (unsigned long long)s->slots,
+            s->packets > s->regs ? (double)s->slots / (double)(s->packets - s->regs) : 0.0);
+    fprintf(f, "%sscoreboard: %llu errors, %llu packets over %u slots, %llu slots pending; "
+               "longest wait %llu cycles (lone slot %llu); full sends %llu, timeout sends %llu%s%s\n",
+            c, (unsigned long long)s->errors, (unsigned long long)s->over_max, s->c.max,
+            (unsigned long long)pending, (unsigned long long)s->max_wait,
+            (unsigned long long)s->lone_wait, (unsigned long long)st->full_sends,
+            (unsigned long long)st->timeouts, s->errors ? "; first: " : "", s->first_err);
+}
+
+/* ------------------------------------------------------------ trace tool */
+
+typedef struct {
+    FILE *out;
+    const codec_cfg *c;
+    int wire;
+} pctx;
+
+static void print_cb(void *ctx, const codec_pkt *p)
+{
+    const pctx *x = ctx;
+    codec_print_pkt(x->out, x->c, p, x->wire);
+}
+
+int dualopt_coal_run(const codec_cfg *c, FILE *in, const char *in_name, FILE *errf,
+                     codec_pkt_fn fn, void *ctx, codec_stats *st);
+int dualopt_coal_run(const codec_cfg *c, FILE *in, const char *in_name, FILE *errf,
+                     codec_pkt_fn fn, void *ctx, codec_stats *st)
+{
+    codec_rsp *v;
+    size_t n, i;
+    char err[300];
+    coal_core *k;
+    if (coal_trace_read(in, c, &v, &n, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    k = coal_new(c);
+    if (k == NULL) {
+        free(v);
+        fprintf(errf, "cohmodel: out of memory\n");
+        return 2;
+    }
+    for (i = 0; i < n; i++)
+        if (coal_push(k, &v[i]) != 0) {
+            fprintf(errf, "cohmodel: out of memory\n");
+            free(v);
+            coal_free(k);
+            return 2;
+        }
+    free(v);
+    while (!coal_idle(k))
+        coal_tick(k, fn, ctx);
+    if (st)
+        *st = k->st;
+    coal_free(k);
+    return 0;
+}
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    pctx x;
+    codec_stats st;
+    int rc;
+    x.out = out;
+    x.c = cfg;
+    x.wire = fl[FLAG_WIRE] != NULL;
+    rc = dualopt_coal_run(cfg, in, in_name, errf, print_cb, &x, &st);
+    if (rc == 0 && fl[FLAG_STATS])
+        codec_print_stats(out, &st);
+    return rc;
+}
+
+const unit_desc dualopt_coal_unit = {
+    .name = "dualopt-coal",
+    .family = "dualopt",
+    .title = "DualOpt RDMA CoDec coalescer (Belayneh et al., 4.1.3, Fig. 9, Table 1, 6.2)",
+    .model_ref = "cmodel/dualopt/dualopt_coal.c coal_tm_eval() / coal_tm_step() (timing), coal_push() / "
+                 "coal_tick() (function)",
+    .cfg_size = sizeof(codec_cfg),
+    .presets = codec_presets,
+    .committed = codec_presets,
+    .module_prefix = "dualopt_coal",
+    .options_help = codec_options_help,
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = dualopt_coal_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "RSP <cycle> <dst> <id> <mask> <data>...  (popcount(mask) words, ascending bits)\n"
+                  "REG <cycle> <dst> <id> <bytes>           (regular response, passes through)\n"
+                  "cycles non-decreasing; '#' comments. Output, one per cycle at most:\n"
+                  "PKT <cycle> <dst> <n> <id>:<data>... | WIRE <cycle> <dst> <hex bytes> (--wire)\n"
+                  "| REGPKT <cycle> <dst> <id> <bytes>",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

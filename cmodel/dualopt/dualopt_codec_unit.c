@@ -1,0 +1,490 @@
+/*
+ * The DualOpt CoDec round trip as a registry unit (spec 4.6): the
+ * coalescer's and de-coalescer's timing shells joined by a link, as the
+ * generated wrapper joins their RTL. Its stimulus keeps a per-destination
+ * scoreboard of the slot stream (the round trip must be the identity on each
+ * destination's slots), and its trace tool (`cohmodel dualopt-codec`) runs the
+ * joined shells on a coal trace, so that packet departures include the
+ * de-coalescer's back-pressure (one slot per cycle).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dualopt_decoal.h"
+#include "unit.h"
+
+#define CW_MAX 96 /* words of a port array (line <= 256 B, packet <= 256 B) */
+
+typedef struct {
+    coal_tm *c;
+    decoal_tm *d;
+    codec_cfg cfg;
+    unsigned in_ready, out_valid, out_reg, out_src, out_id, out_data, out_bytes, bad, link_fire,
+        out_words, dwords;
+} codec_tm;
+
+static const char *const streams[] = {"mixed", "sparse", NULL};
+static const char *const committed[] = {"default", "fpga", NULL};
+
+static int u_preset(void *cfg, const char *name) { return codec_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return codec_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return codec_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len)
+{
+    codec_cfg_name("dualopt_codec", cfg, buf, len);
+}
+static void u_args(const void *cfg, char *buf, size_t len) { codec_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    codec_geom g;
+    int n = 0;
+    codec_geom_of(cfg, &g);
+#define P(d, nm, w)                                                                                \
+    if (n < max) {                                                                                 \
+        p[n].dir = PORT_##d;                                                                       \
+        p[n].name = nm;                                                                            \
+        p[n].width = (w);                                                                          \
+    }                                                                                              \
+    n++;
+    P(IN, "in_valid_i", 1)
+    P(OUT, "in_ready_o", 1)
+    P(IN, "in_reg_i", 1)
+    P(IN, "in_dst_i", g.gpu_bits)
+    P(IN, "in_id_i", CODEC_ID_BITS)
+    P(IN, "in_mask_i", g.words)
+    P(IN, "in_data_i", g.in_data_bits)
+    P(IN, "in_bytes_i", CODEC_LEN_BITS)
+    P(OUT, "out_valid_o", 1)
+    P(IN, "out_ready_i", 1)
+    P(OUT, "out_reg_o", 1)
+    P(OUT, "out_src_o", g.gpu_bits)
+    P(OUT, "out_id_o", CODEC_ID_BITS)
+    P(OUT, "out_data_o", g.data_bits)
+    P(OUT, "out_bytes_o", CODEC_LEN_BITS)
+    P(OUT, "bad_o", 1)
+    P(OUT, "link_fire_o", 1)
+#undef P
+    return n;
+}
+
+static void codec_tm_free(void *p)
+{
+    codec_tm *t = p;
+    if (t) {
+        coal_tm_free(t->c);
+        decoal_tm_free(t->d);
+        free(t);
+    }
+}
+
+static void *codec_tm_new(const void *cfg)
+{
+    codec_tm *t = calloc(1, sizeof *t);
+    codec_geom g;
+    unsigned o = 0;
+    if (t == NULL)
+        return NULL;
+    t->cfg = *(const codec_cfg *)cfg;
+    t->c = coal_tm_new(cfg);
+    t->d = decoal_tm_new(cfg);
+    if (!t->c || !t->d) {
+        codec_tm_free(t);
+        return NULL;
+    }
+    codec_geom_of(cfg, &g);
+    t->dwords = (g.data_bits + 63) / 64;
+    t->in_ready = o++;
+    t->out_valid = o++;
+    t->out_reg = o++;
+    t->out_src = o++;
+    t->out_id = o++;
+    t->out_data = o;
+    o += t->dwords;
+    t->out_bytes = o++;
+    t->bad = o++;
+    t->link_fire = o++;
+    t->out_words = o;
+    return t;
+}
+
+static void codec_tm_reset(void *p)
+{
+    codec_tm *t = p;
+    coal_tm_reset(t->c);
+    decoal_tm_reset(t->d);
+}
+
+/* The two shells' inputs and outputs for the wrapper's inputs `in` (the
+ * wrapper's inputs are laid out as the coalescer's, out_ready_i in place of
+ * pkt_ready_i). */
+static void split(const codec_tm *t, const uint64_t *in, uint64_t *cin, uint64_t *cout,
+                  uint64_t *din, int *dready)
+{
+    const coal_layout *cl = &t->c->l;
+    const decoal_layout *dl = &t->d->l;
+    unsigned k, nw = (t->c->k->g.pkt_data_bits + 63) / 64;
+    int oready = (int)(in[cl->pkt_ready] & 1);
+    memcpy(cin, in, cl->in_words * sizeof *cin);
+    *dready = decoal_tm_ready(t->d, oready);
+    cin[cl->pkt_ready] = (uint64_t)*dready;
+    coal_tm_eval(t->c, cin, cout);
+    memset(din, 0, dl->in_words * sizeof *din);
+    din[0] = in[0];
+    din[dl->pkt_valid] = cout[cl->pkt_valid];
+    din[dl->pkt_src] = cout[cl->pkt_dst];
+    din[dl->pkt_len] = cout[cl->pkt_len];
+    for (k = 0; k < nw; k++)
+        din[dl->pkt_data + k] = cout[cl->pkt_data + k];
+    din[dl->out_ready] = (uint64_t)oready;
+}
+
+static void codec_tm_eval(const void *p, const uint64_t *in, uint64_t *out)
+{
+    const codec_tm *t = p;
+    uint64_t cin[CW_MAX], cout[CW_MAX], din[CW_MAX], dout[CW_MAX];
+    const decoal_layout *dl = &t->d->l;
+    int dready;
+    unsigned k;
+    split(t, in, cin, cout, din, &dready);
+    decoal_tm_eval(t->d, din, dout);
+    memset(out, 0, t->out_words * sizeof *out);
+    out[t->in_ready] = cout[t->c->l.in_ready];
+    out[t->out_valid] = dout[dl->out_valid];
+    out[t->out_reg] = dout[dl->out_reg];
+    out[t->out_src] = dout[dl->out_src];
+    out[t->out_id] = dout[dl->out_id];
+    for (k = 0; k < t->dwords; k++)
+        out[t->out_data + k] = dout[dl->out_data + k];
+    out[t->out_bytes] = dout[dl->out_bytes];
+    out[t->bad] = dout[dl->bad];
+    out[t->link_fire] = (cout[t->c->l.pkt_valid] & 1) && dready;
+}
+
+static void codec_tm_step(void *p, const uint64_t *in)
+{
+    codec_tm *t = p;
+    uint64_t cin[CW_MAX], cout[CW_MAX], din[CW_MAX];
+    int dready;
+    split(t, in, cin, cout, din, &dready);
+    coal_tm_step(t->c, cin);
+    decoal_tm_step(t->d, din);
+}
+
+/* -------------------------------------------------------------- stimulus */
+
+enum { FLAG_WIRE = 0, FLAG_STATS = 1 };
+static const unit_flag flags[] = {
+    {"wire", NULL, "accepted: the link always carries the byte format (4.6)"},
+    {"stats", NULL, "append the coalescer's traffic line '# packets P slots S ...'"},
+    {NULL, NULL, NULL},
+};
+
+#define SB_CAP 8192
+
+typedef struct {
+    codec_cfg c;
+    codec_geom g;
+    coal_layout l;
+    codec_tm lay; /* output offsets only */
+    int trace, sparse, have;
+    uint64_t rng;
+    uint64_t jrng; /* don't-care input fields: their own generator, rng's draws unchanged */
+    unsigned p_valid, p_ready;
+    codec_rsp cur;
+    codec_rsp jreg; /* cur's don't-care fields (codec_draw_dontcare) */
+    codec_rsp *recs;
+    size_t nrec, next;
+    FILE *out;
+    uint64_t last_fire;
+    codec_slot *sb;
+    unsigned *sb_head, *sb_n;
+    uint64_t accepted, slots, regs, fires, errors;
+    char first_err[256];
+} cstim;
+
+static void stim_free(void *p)
+{
+    cstim *s = p;
+    if (s) {
+        free(s->recs);
+        free(s->sb);
+        free(s->sb_head);
+        free(s->sb_n);
+        free(s);
+    }
+}
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    cstim *s = calloc(1, sizeof *s);
+    codec_tm *t;
+    if (s == NULL)
+        return snprintf(err, len, "out of memory"), NULL;
+    s->c = *(const codec_cfg *)cfg;
+    codec_geom_of(&s->c, &s->g);
+    coal_layout_of(&s->c, &s->l);
+    t = codec_tm_new(cfg);
+    if (t)
+        s->lay = *t;
+    codec_tm_free(t);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x3141592ull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
+    if (s->jrng == 0)
+        s->jrng = 1;
+    s->p_valid = s->p_ready = 100;
+    s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
+    s->sb_head = calloc(s->g.nf, sizeof *s->sb_head);
+    s->sb_n = calloc(s->g.nf, sizeof *s->sb_n);
+    if (!t || !s->sb || !s->sb_head || !s->sb_n) {
+        snprintf(err, len, "out of memory");
+        stim_free(s);
+        return NULL;
+    }
+    if (a->trace != NULL) {
+        char e2[300];
+        s->trace = 1;
+        s->out = a->out;
+        if (coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            stim_free(s);
+            return NULL;
+        }
+    } else if (a->stream != NULL && strcmp(a->stream, "sparse") == 0) {
+        s->sparse = 1;
+    } else if (a->stream != NULL && strcmp(a->stream, "mixed") != 0) {
+        snprintf(err, len, "--stream: '%s' is not mixed or sparse", a->stream);
+        stim_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    cstim *s = p;
+    unsigned k;
+    for (k = 1; k < s->l.in_words; k++)
+        in[k] = 0;
+    if (s->trace) {
+        if (cyc >= 2 && !s->have && s->next < s->nrec && s->recs[s->next].cycle <= cyc - 2) {
+            s->cur = s->recs[s->next++];
+            s->have = 1;
+        }
+        in[s->l.pkt_ready] = 1;
+    } else {
+        if ((cyc & 2047) == 0) {
+            static const unsigned pv[] = {100, 60, 20, 3}, pr[] = {100, 70, 30};
+            s->p_valid = s->sparse ? 2 : pv[unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[unit_rnd(&s->rng) % 3];
+        }
+        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
+            codec_rand_rsp(&s->c, &s->rng, s->sparse, &s->cur);
+            s->have = 1;
+            codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
+        }
+        in[s->l.pkt_ready] = unit_pct(&s->rng) < s->p_ready; /* out_ready_i */
+        codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
+        in[s->l.in_valid] = (uint64_t)s->have;
+        return;
+    }
+    in[s->l.in_valid] = (uint64_t)s->have;
+    if (s->have)
+        codec_drive_rsp(&s->c, &s->l, &s->cur, in);
+}
+
+static void sb_error(cstim *s, uint64_t cyc, const char *what)
+{
+    if (s->errors++ == 0)
+        snprintf(s->first_err, sizeof s->first_err, "cycle %llu: %.200s", (unsigned long long)cyc,
+                 what);
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    cstim *s = p;
+    const codec_tm *t = &s->lay;
+    if ((out[t->out_valid] & 1) && (in[s->l.pkt_ready] & 1)) {
+        unsigned src = (unsigned)out[t->out_src], id = (unsigned)out[t->out_id];
+        uint64_t d[2] = {out[t->out_data], t->dwords > 1 ? out[t->out_data + 1] : 0};
+        if (out[t->out_reg] & 1) {
+            s->regs++;
+            if (s->out)
+                fprintf(s->out, "REG %llu %u 0x%04x %u\n", (unsigned long long)(s->last_fire - 3),
+                        src, id, (unsigned)out[t->out_bytes]);
+        } else {
+            int f = coal_fifo_of(&s->c, src);
+            s->slots++;
+            if (f < 0 || s->sb_n[f] == 0) {
+                sb_error(s, cyc, "a slot that was never admitted");
+            } else {
+                const codec_slot *e = &s->sb[(size_t)f * SB_CAP + s->sb_head[f]];
+                if (e->id != id || e->d[0] != d[0] || e->d[1] != d[1]) {
+                    char m[160];
+                    snprintf(m, sizeof m, "destination %u: slot 0x%04x, expected 0x%04x", src, id,
+                             e->id);
+                    sb_error(s, cyc, m);
+                }
+                s->sb_head[f] = (s->sb_head[f] + 1) % SB_CAP;
+                s->sb_n[f]--;
+            }
+            if (s->out) {
+                fprintf(s->out, "RSP %llu %u 0x%04x ", (unsigned long long)(s->last_fire - 3), src,
+                        id);
+                codec_print_data(s->out, &s->c, d);
+                fprintf(s->out, "\n");
+            }
+        }
+    }
+    if (out[t->bad] & 1)
+        sb_error(s, cyc, "the de-coalescer rejected a packet of the coalescer");
+    if (out[t->link_fire] & 1) {
+        s->last_fire = cyc;
+        s->fires++;
+    }
+    if ((in[s->l.in_valid] & 1) && (out[t->in_ready] & 1)) {
+        const codec_rsp *r = &s->cur;
+        int f = coal_fifo_of(&s->c, r->dst);
+        s->accepted++;
+        s->have = 0;
+        if (!r->reg && f >= 0 && r->mask) {
+            uint64_t m = r->mask;
+            unsigned j = 0;
+            for (; m; m &= m - 1, j++) {
+                size_t at;
+                if (s->sb_n[f] == SB_CAP) {
+                    sb_error(s, cyc, "scoreboard overflow");
+                    break;
+                }
+                at = (size_t)f * SB_CAP + (s->sb_head[f] + s->sb_n[f]) % SB_CAP;
+                s->sb[at].d[0] = r->w[j][0];
+                s->sb[at].d[1] = r->w[j][1];
+                s->sb[at].id = r->id;
+                s->sb_n[f]++;
+            }
+        }
+    }
+}
+
+static int stim_done(const void *p, const void *tmp)
+{
+    const cstim *s = p;
+    const codec_tm *t = tmp;
+    return s->next == s->nrec && !s->have && coal_idle(t->c->k) && !t->c->v_valid && !t->d->busy;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const cstim *s = p;
+    uint64_t last = s->nrec ? s->recs[s->nrec - 1].cycle : 0;
+    return last + 16 + (uint64_t)(s->nrec + 1) * (s->c.timeout + 90);
+}
+
+static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)
+{
+    const cstim *s = p;
+    unsigned i;
+    uint64_t pending = 0;
+    (void)tmp;
+    for (i = 0; i < s->g.nf; i++)
+        pending += s->sb_n[i];
+    fprintf(f, "%scycles %llu  responses accepted %llu  link packets %llu  slots out %llu  "
+               "regular out %llu\n",
+            c, (unsigned long long)cycles, (unsigned long long)s->accepted,
+            (unsigned long long)s->fires, (unsigned long long)s->slots,
+            (unsigned long long)s->regs);
+    fprintf(f, "%sround trip: %llu errors, %llu slots in flight at the end%s%s\n", c,
+            (unsigned long long)s->errors, (unsigned long long)pending,
+            s->errors ? "; first: " : "", s->first_err);
+}
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    unit_stim_args a;
+    cstim *s;
+    codec_tm *t;
+    uint64_t cyc, limit, inw[CW_MAX], outw[CW_MAX];
+    char err[400];
+    int rc = 0;
+    memset(&a, 0, sizeof a);
+    a.trace = in;
+    a.trace_name = in_name;
+    a.out = out;
+    a.flags = fl;
+    s = stim_new(cfg, &a, err, sizeof err);
+    if (s == NULL) {
+        fprintf(errf, "cohmodel: %s\n", err);
+        return 2;
+    }
+    t = codec_tm_new(cfg);
+    if (t == NULL) {
+        fprintf(errf, "cohmodel: out of memory\n");
+        stim_free(s);
+        return 2;
+    }
+    limit = stim_limit(s);
+    memset(inw, 0, sizeof inw);
+    for (cyc = 0; cyc < limit; cyc++) {
+        inw[0] = cyc >= 2;
+        stim_drive(s, cyc, inw);
+        codec_tm_eval(t, inw, outw);
+        if (inw[0])
+            stim_observe(s, cyc, inw, outw);
+        codec_tm_step(t, inw);
+        if (stim_done(s, t))
+            break;
+    }
+    if (cyc == limit || s->errors) {
+        fprintf(errf, "cohmodel: internal error: %s\n",
+                s->errors ? s->first_err : "the round trip did not drain");
+        rc = 2;
+    } else if (fl[FLAG_STATS]) {
+        codec_print_stats(out, &t->c->k->st);
+    }
+    codec_tm_free(t);
+    stim_free(s);
+    return rc;
+}
+
+const unit_desc dualopt_codec_unit = {
+    .name = "dualopt-codec",
+    .family = "dualopt",
+    .title = "DualOpt RDMA CoDec round trip: coalescer -> link -> de-coalescer (4.1.3, Fig. 9)",
+    .model_ref = "cmodel/dualopt/dualopt_coal.c coal_tm_*(), cmodel/dualopt/dualopt_decoal.c decoal_tm_*() "
+                 "joined as in cmodel/dualopt/dualopt_codec_unit.c",
+    .cfg_size = sizeof(codec_cfg),
+    .presets = codec_presets,
+    .committed = committed,
+    .module_prefix = "dualopt_codec",
+    .options_help = codec_options_help,
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = codec_tm_new,
+    .tm_free = codec_tm_free,
+    .tm_reset = codec_tm_reset,
+    .tm_eval = codec_tm_eval,
+    .tm_step = codec_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "the input of dualopt-coal (RSP / REG records);\n"
+                  "output: RSP <cycle> <dst> <id> <data> per slot and REG <cycle> <dst> <id> "
+                  "<bytes>,\nthe cycle being the packet's departure over the link",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

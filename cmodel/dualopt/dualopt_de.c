@@ -1,0 +1,525 @@
+/*
+ * DualOpt decision engine (section 4.3, Fig. 10-12, Table 1): configuration,
+ * exact threshold parsing, geometry, functional core and timing shell.
+ * See cmodel/dualopt/dualopt_de.h and docs/dualopt.md.
+ */
+#include "dualopt_de.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned bits_of(uint64_t v)
+{
+    unsigned n = 1;
+    while (n < 64 && (v >> n) != 0)
+        n++;
+    return n;
+}
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static unsigned popcount64(uint64_t v)
+{
+    unsigned n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+const char *de_mode_str(de_mode m)
+{
+    static const char *const s[] = {"MONITOR", "NONE", "COALESCE", "CACHE"};
+    return s[m & 3];
+}
+
+void de_cfg_default(de_cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    c->window = 20000;
+    c->warmup = 0;
+    c->max_total = 0;
+    c->remote_th.num = 1;
+    c->remote_th.den = 50;
+    c->block_th.num = 1;
+    c->block_th.den = 5;
+    c->hit_th.num = 2;
+    c->hit_th.den = 5;
+    c->words = 16;
+}
+
+static const char *const preset_names[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
+const char *const *de_preset_names(void) { return preset_names; }
+
+int de_cfg_preset(de_cfg *c, const char *name)
+{
+    de_cfg_default(c);
+    if (strcmp(name, "default") == 0)
+        return 0;
+    if (strcmp(name, "fpga") == 0) {
+        c->window = 256;
+        return 0;
+    }
+    if (strcmp(name, "gran8") == 0) { /* 8-byte words: 8-bit masks (6.2) */
+        c->words = 8;
+        return 0;
+    }
+    if (strcmp(name, "gran16") == 0) { /* 16-byte words: 4-bit masks */
+        c->words = 4;
+        return 0;
+    }
+    if (strcmp(name, "tiny") == 0) { /* the window of the worked example (spec 4.7) */
+        c->window = 20;
+        return 0;
+    }
+    if (strcmp(name, "kernel") == 0) { /* small window, warm-up, per-kernel */
+        c->window = 256;
+        c->warmup = 64;
+        c->remonitor = 1;
+        return 0;
+    }
+    return -1;
+}
+
+int de_ratio_parse(const char *s, de_ratio *r, char *err, size_t len)
+{
+    uint64_t num = 0, den = 1, g;
+    const char *p = s, *slash;
+    int digits = 0;
+    if (s == NULL || *s == '\0')
+        goto bad;
+    slash = strchr(s, '/');
+    if (slash != NULL) {
+        uint64_t d = 0;
+        for (p = s; p < slash; p++) {
+            if (!isdigit((unsigned char)*p) || num > 0xffffffffull)
+                goto bad;
+            num = num * 10 + (uint64_t)(*p - '0');
+            digits++;
+        }
+        if (digits == 0 || slash[1] == '\0')
+            goto bad;
+        for (p = slash + 1; *p; p++) {
+            if (!isdigit((unsigned char)*p) || d > 0xffffffffull)
+                goto bad;
+            d = d * 10 + (uint64_t)(*p - '0');
+        }
+        if (d == 0) {
+            snprintf(err, len, "'%s' has a zero denominator", s);
+            return -1;
+        }
+        den = d;
+    } else {
+        for (; isdigit((unsigned char)*p); p++, digits++) {
+            if (num > 0xffffffffull)
+                goto bad;
+            num = num * 10 + (uint64_t)(*p - '0');
+        }
+        if (*p == '.') {
+            for (p++; isdigit((unsigned char)*p); p++, digits++) {
+                if (den > 100000000ull)
+                    goto bad;
+                num = num * 10 + (uint64_t)(*p - '0');
+                den *= 10;
+            }
+        }
+        if (*p != '\0' || digits == 0)
+            goto bad;
+    }
+    if (num > den) {
+        snprintf(err, len, "'%s' is above 1", s);
+        return -1;
+    }
+    g = num ? gcd64(num, den) : den;
+    num /= g;
+    den /= g;
+    if (den > DE_DEN_MAX) {
+        snprintf(err, len, "'%s' reduces to %llu/%llu: the denominator exceeds %u", s,
+                 (unsigned long long)num, (unsigned long long)den, DE_DEN_MAX);
+        return -1;
+    }
+    r->num = (uint32_t)num;
+    r->den = (uint32_t)den;
+    return 0;
+bad:
+    snprintf(err, len, "'%s' is not a decimal in [0, 1] or a fraction like 1/50", s ? s : "");
+    return -1;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+    if (s == NULL || !isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int de_cfg_option(de_cfg *c, const char *name, const char *value, char *err, size_t len)
+{
+    uint64_t v;
+    char e2[200];
+    de_ratio *r = NULL;
+    if (strcmp(name, "remote-thresh") == 0)
+        r = &c->remote_th;
+    else if (strcmp(name, "block-thresh") == 0)
+        r = &c->block_th;
+    else if (strcmp(name, "hit-thresh") == 0)
+        r = &c->hit_th;
+    if (r != NULL) {
+        if (de_ratio_parse(value, r, e2, sizeof e2) != 0) {
+            snprintf(err, len, "--%s: %s", name, e2);
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(name, "hit-over") == 0) {
+        if (value && strcmp(value, "reads") == 0)
+            c->hit_all = 0;
+        else if (value && strcmp(value, "all") == 0)
+            c->hit_all = 1;
+        else {
+            snprintf(err, len, "--hit-over: '%s' is not reads or all", value ? value : "");
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(name, "remonitor-on-kernel") == 0) {
+        if (value && (strcmp(value, "1") == 0 || strcmp(value, "0") == 0)) {
+            c->remonitor = value[0] == '1';
+            return 0;
+        }
+        snprintf(err, len, "--remonitor-on-kernel: '%s' is not 1 or 0", value ? value : "");
+        return -1;
+    }
+    if (strcmp(name, "window") != 0 && strcmp(name, "warmup") != 0 &&
+        strcmp(name, "max-total") != 0 && strcmp(name, "words") != 0)
+        return 1;
+    if (parse_u64(value, &v) != 0 || v > DE_CAP_MAX) {
+        snprintf(err, len, "--%s: '%s' is not a number 0..%llu", name, value ? value : "",
+                 (unsigned long long)DE_CAP_MAX);
+        return -1;
+    }
+    if (strcmp(name, "window") == 0)
+        c->window = v > DE_WINDOW_MAX ? DE_WINDOW_MAX + 1 : (unsigned)v;
+    else if (strcmp(name, "warmup") == 0)
+        c->warmup = v > DE_WINDOW_MAX ? DE_WINDOW_MAX + 1 : (unsigned)v;
+    else if (strcmp(name, "max-total") == 0)
+        c->max_total = v;
+    else
+        c->words = v > 64 ? 65 : (unsigned)v;
+    return 0;
+}
+
+/* ceil(window / remote_th), or 0 when the threshold is 0. */
+static uint64_t derived_cap(const de_cfg *c)
+{
+    if (c->remote_th.num == 0)
+        return 0;
+    return ((uint64_t)c->window * c->remote_th.den + c->remote_th.num - 1) / c->remote_th.num;
+}
+
+int de_cfg_check(const de_cfg *c, char *err, size_t len)
+{
+    if (c->window < 1 || c->window > DE_WINDOW_MAX) {
+        snprintf(err, len, "--window %u: must be 1..%u remote accesses", c->window, DE_WINDOW_MAX);
+        return -1;
+    }
+    if (c->warmup > DE_WINDOW_MAX) {
+        snprintf(err, len, "--warmup %u: must be 0..%u accesses", c->warmup, DE_WINDOW_MAX);
+        return -1;
+    }
+    if (c->words < 1 || c->words > 64) {
+        snprintf(err, len, "--words %u: must be 1..64 mask bits", c->words);
+        return -1;
+    }
+    if (c->remote_th.num == 0 && c->max_total == 0) {
+        snprintf(err, len, "--remote-thresh 0 needs an explicit --max-total (no derived bound)");
+        return -1;
+    }
+    if (c->max_total == 0 && derived_cap(c) > DE_CAP_MAX) {
+        snprintf(err, len, "--window %u with --remote-thresh %u/%u: derived bound %llu exceeds %llu",
+                 c->window, c->remote_th.num, c->remote_th.den,
+                 (unsigned long long)derived_cap(c), (unsigned long long)DE_CAP_MAX);
+        return -1;
+    }
+    if (c->max_total != 0 && c->max_total < c->window) {
+        snprintf(err, len, "--max-total %llu: below --window %u (the window could never fill)",
+                 (unsigned long long)c->max_total, c->window);
+        return -1;
+    }
+    return 0;
+}
+
+void de_geom_of(const de_cfg *c, de_geom *g)
+{
+    uint64_t W = c->window, a, b, base;
+    memset(g, 0, sizeof *g);
+    g->cap = c->max_total ? c->max_total : derived_cap(c);
+    g->total_bits = bits_of(g->cap);
+    g->remote_bits = bits_of(W);
+    g->reads_bits = bits_of(W);
+    g->words_bits = bits_of(W * c->words);
+    g->hits_bits = bits_of(W);
+    g->warm_bits = c->warmup ? bits_of(c->warmup) : 0;
+    g->pop_bits = bits_of(c->words);
+    a = W * c->remote_th.den;
+    b = g->cap * c->remote_th.num;
+    g->ratio_bits = bits_of(a > b ? a : b);
+    a = W * c->words * c->block_th.den;
+    b = (uint64_t)c->block_th.num * c->words * W;
+    g->block_bits = bits_of(a > b ? a : b);
+    base = W;
+    a = W * c->hit_th.den;
+    b = c->hit_th.num * base;
+    g->hit_bits = bits_of(a > b ? a : b);
+    /* the operands themselves must fit (a zero numerator) */
+    if (g->ratio_bits < g->total_bits)
+        g->ratio_bits = g->total_bits;
+    if (g->block_bits < g->words_bits)
+        g->block_bits = g->words_bits;
+    g->counter_flops = g->total_bits + g->remote_bits + g->reads_bits + g->words_bits +
+                       g->hits_bits + g->warm_bits;
+}
+
+static void ratio_tag(char *buf, size_t len, de_ratio r) { snprintf(buf, len, "%ud%u", r.num, r.den); }
+
+void de_cfg_name(const de_cfg *c, char *buf, size_t len)
+{
+    char r[24], b[24], h[24];
+    ratio_tag(r, sizeof r, c->remote_th);
+    ratio_tag(b, sizeof b, c->block_th);
+    ratio_tag(h, sizeof h, c->hit_th);
+    snprintf(buf, len, "dualopt_de_w%u_u%u_c%llu_r%s_b%s_h%s_m%u_%s%s", c->window, c->warmup,
+             (unsigned long long)c->max_total, r, b, h, c->words, c->hit_all ? "all" : "reads",
+             c->remonitor ? "_k" : "");
+}
+
+void de_cfg_args(const de_cfg *c, char *buf, size_t len)
+{
+    size_t k = (size_t)snprintf(buf, len,
+                                "--window %u --warmup %u --remote-thresh %u/%u --block-thresh %u/%u "
+                                "--hit-thresh %u/%u --words %u --hit-over %s",
+                                c->window, c->warmup, c->remote_th.num, c->remote_th.den,
+                                c->block_th.num, c->block_th.den, c->hit_th.num, c->hit_th.den,
+                                c->words, c->hit_all ? "all" : "reads");
+    if (c->max_total && k < len)
+        k += (size_t)snprintf(buf + k, len - k, " --max-total %llu",
+                              (unsigned long long)c->max_total);
+    if (c->remonitor && k < len)
+        snprintf(buf + k, len - k, " --remonitor-on-kernel");
+}
+
+/* ---------------------------------------------------------------- core -- */
+
+de_mode de_decide(const de_cfg *c, const de_counts *n)
+{
+    uint64_t base = c->hit_all ? n->remote : n->reads;
+    if (n->remote * c->remote_th.den < (uint64_t)c->remote_th.num * n->total)
+        return DE_NONE;
+    if (n->reads > 0 && n->words * c->block_th.den < (uint64_t)c->block_th.num * c->words * n->reads &&
+        n->hits * c->hit_th.den < (uint64_t)c->hit_th.num * base)
+        return DE_COALESCE;
+    return DE_CACHE;
+}
+
+static unsigned start_phase(const de_cfg *c) { return c->warmup ? DE_PH_WARMUP : DE_PH_MONITOR; }
+
+void de_core_init(de_core *d, const de_cfg *cfg)
+{
+    memset(d, 0, sizeof *d);
+    d->cfg = *cfg;
+    de_geom_of(cfg, &d->g);
+    de_core_restart(d);
+    d->restarts = 0;
+}
+
+void de_core_restart(de_core *d)
+{
+    d->phase = start_phase(&d->cfg);
+    d->warm = 0;
+    memset(&d->c, 0, sizeof d->c);
+    d->mode = DE_MONITOR;
+    d->restarts++;
+}
+
+/* Counting (specification 2.6 steps 1-3): the window closes on the access
+ * that makes remote = window or total = cap. */
+int de_access(de_core *d, de_kind kind, unsigned hit, uint64_t mask)
+{
+    unsigned remote = (kind & 2) != 0, read = (kind & 1) == 0;
+    d->accesses++;
+    if (d->phase == DE_PH_WARMUP) {
+        if (++d->warm == d->cfg.warmup)
+            d->phase = DE_PH_MONITOR;
+        return 0;
+    }
+    if (d->phase != DE_PH_MONITOR)
+        return 0;
+    d->c.total++;
+    if (remote) {
+        d->c.remote++;
+        if (read) {
+            d->c.reads++;
+            d->c.words += popcount64(mask & mask64(d->cfg.words));
+        }
+        if (hit && (read || d->cfg.hit_all))
+            d->c.hits++;
+    }
+    if (d->c.remote == d->cfg.window || d->c.total == d->g.cap) {
+        d->phase = DE_PH_DONE;
+        d->mode = de_decide(&d->cfg, &d->c);
+        d->dec = d->c;
+        d->decisions++;
+        return 1;
+    }
+    return 0;
+}
+
+int de_kernel(de_core *d)
+{
+    if (!d->cfg.remonitor || d->phase != DE_PH_DONE)
+        return 0;
+    de_core_restart(d);
+    d->restarts--;
+    d->rearms++;
+    return 1;
+}
+
+/* -------------------------------------------------------- timing shell -- */
+
+de_tm *de_tm_new(const de_cfg *cfg)
+{
+    de_tm *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->cfg = *cfg;
+    de_geom_of(cfg, &t->g);
+    de_tm_reset(t);
+    return t;
+}
+
+void de_tm_free(de_tm *t) { free(t); }
+
+void de_tm_reset(de_tm *t)
+{
+    de_cfg c = t->cfg;
+    de_geom g = t->g;
+    memset(t, 0, sizeof *t);
+    t->cfg = c;
+    t->g = g;
+    t->phase = start_phase(&c);
+}
+
+void de_eval(const de_tm *t, const de_in *in, de_out *o)
+{
+    (void)in;
+    memset(o, 0, sizeof *o);
+    o->acc_ready_o = t->ready;
+    o->dec_valid_o = t->dec_valid;
+    o->dec_mode_o = t->dec_mode;
+    o->dec_total_o = t->dec.total;
+    o->dec_remote_o = t->dec.remote;
+    o->dec_reads_o = t->dec.reads;
+    o->dec_words_o = t->dec.words;
+    o->dec_hits_o = t->dec.hits;
+    o->mode_o = t->mode;
+    o->bgu_mask_o = t->mode == DE_COALESCE;
+    o->scbu_bypass_o = t->mode == DE_COALESCE;
+    o->mshr_mask_o = t->mode == DE_COALESCE;
+    o->rcache_en_o = t->mode == DE_CACHE;
+    o->cnt_total_o = t->c.total;
+    o->cnt_remote_o = t->c.remote;
+    o->cnt_reads_o = t->c.reads;
+    o->cnt_words_o = t->c.words;
+    o->cnt_hits_o = t->c.hits;
+}
+
+/* The RTL's clock edge: input register | counting and close | cross products
+ * | compare and publish. An access and a boundary event of one cycle are
+ * ordered access first. */
+void de_step(de_tm *t, const de_in *in)
+{
+    const de_cfg *c = &t->cfg;
+    de_tm n = *t;
+    unsigned remote = (t->a_kind & 2) != 0, read = (t->a_kind & 1) == 0;
+    unsigned counting = t->a_valid && t->phase == DE_PH_MONITOR;
+    unsigned warm_step = t->a_valid && t->phase == DE_PH_WARMUP;
+    unsigned close, rearm;
+    de_counts inc = t->c;
+
+    if (!in->rst_ni) {
+        de_tm_reset(t);
+        return;
+    }
+    n.ready = 1;
+    /* input stage */
+    n.a_valid = (unsigned)(in->acc_valid_i & t->ready & 1);
+    n.a_kind = (unsigned)(in->acc_kind_i & 3);
+    n.a_hit = (unsigned)(in->acc_hit_i & 1);
+    n.a_pop = popcount64(in->acc_mask_i & mask64(c->words));
+    n.a_kern = (unsigned)(in->kernel_i & 1);
+    n.a_rst = (unsigned)(in->restart_i & 1);
+
+    /* counting stage */
+    inc.total++;
+    inc.remote += remote;
+    inc.reads += remote && read;
+    inc.words += remote && read ? t->a_pop : 0;
+    inc.hits += remote && t->a_hit && (read || c->hit_all);
+    close = counting && ((remote && t->c.remote == c->window - 1) || t->c.total == t->g.cap - 1);
+    rearm = t->a_rst || (t->a_kern && c->remonitor && (t->phase == DE_PH_DONE || close));
+    if (rearm) {
+        memset(&n.c, 0, sizeof n.c);
+        n.phase = start_phase(c);
+        n.warm = 0;
+    } else if (counting) {
+        n.c = inc;
+        if (close)
+            n.phase = DE_PH_DONE;
+    } else if (warm_step) {
+        n.warm = t->warm + 1;
+        if (n.warm == c->warmup) {
+            n.phase = DE_PH_MONITOR;
+            n.warm = 0;
+        }
+    }
+    n.s1.valid = close;
+    n.s1.live = close && !rearm;
+    if (close)
+        n.s1.c = inc;
+    /* cross products (the RTL registers them here; the shell carries the
+     * counters and compares in the next stage with de_decide) */
+    n.s2.valid = t->s1.valid;
+    n.s2.live = t->s1.live && !rearm;
+    if (t->s1.valid)
+        n.s2.c = t->s1.c;
+    /* compare and publish */
+    n.dec_valid = t->s2.valid;
+    if (t->s2.valid) {
+        n.dec_mode = de_decide(c, &t->s2.c);
+        n.dec = t->s2.c;
+    }
+    if (rearm)
+        n.mode = DE_MONITOR;
+    else if (t->s2.valid && t->s2.live)
+        n.mode = n.dec_mode;
+    *t = n;
+}

@@ -1,0 +1,670 @@
+/*
+ * The DualOpt decision engine as a registry unit (cmodel/unit.h): port table,
+ * timing-shell adapters, the constrained-random and trace stimulus sources of
+ * the lockstep bench, and the trace tool (`cohmodel dualopt-de`). The model
+ * itself is cmodel/dualopt/dualopt_de.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dualopt_de.h"
+#include "dualopt_de_trace.h"
+#include "unit.h"
+
+static const char *const presets[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
+static const char *const streams[] = {"mixed", "steady", "edge", NULL};
+static const char *const bare[] = {"remonitor-on-kernel", NULL};
+
+static int u_preset(void *cfg, const char *name) { return de_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return de_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return de_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len) { de_cfg_name(cfg, buf, len); }
+static void u_args(const void *cfg, char *buf, size_t len) { de_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    const de_cfg *c = cfg;
+    de_geom gg, *g = &gg;
+    int n = 0;
+    de_geom_of(c, g);
+#define DE_PORT(pdir, pname, pwidth)                                                              \
+    if (n < max) {                                                                                \
+        p[n].dir = PORT_##pdir;                                                                   \
+        p[n].name = #pname;                                                                       \
+        p[n].width = (pwidth);                                                                    \
+    }                                                                                             \
+    n++;
+#include "dualopt_de_ports.def"
+#undef DE_PORT
+    return n;
+}
+
+static void *u_tm_new(const void *cfg) { return de_tm_new(cfg); }
+static void u_tm_free(void *tm) { de_tm_free(tm); }
+static void u_tm_reset(void *tm) { de_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
+{
+    de_eval(tm, (const de_in *)(const void *)in, (de_out *)(void *)out);
+}
+static void u_tm_step(void *tm, const uint64_t *in) { de_step(tm, (const de_in *)(const void *)in); }
+
+/* -------------------------------------------------------------- stimulus */
+
+enum { FLAG_STATS = 0 };
+static const unit_flag flags[] = {
+    {"stats", NULL, "cohmodel: '#' statistics lines after the trace output"},
+    {NULL, NULL, NULL},
+};
+
+enum { KIND_MIXED, KIND_STEADY, KIND_EDGE, KIND_TRACE };
+
+/* The edge stream: windows whose counters land exactly on (or one off) a
+ * threshold of the decision (docs/dualopt.md). Each window is a reset, an
+ * idle gap, the warm-up accesses, then a planned mix of accesses in random
+ * order whose last access is the window-th remote one. */
+enum { ED_RESTART, ED_GAP, ED_WARM, ED_WIN, ED_WAIT };
+
+typedef struct {
+    uint64_t loc, rr_hit, rr_miss, rw_hit, rw_miss; /* accesses still to draw   */
+    uint64_t words, reads;       /* words still to spread over the remote reads */
+    unsigned last_kind, last_hit;/* the closing remote access                   */
+    int last_left;
+} de_plan;
+
+/* A traffic profile of one monitoring epoch (random streams). */
+typedef struct {
+    unsigned remote_pm;  /* remote accesses, per mille */
+    unsigned read_pct;   /* reads among remote accesses */
+    unsigned pop_max;    /* mask popcount uniform in 1..pop_max */
+    unsigned hit_pct;    /* L1 tag hits */
+} profile;
+
+typedef struct {
+    de_cfg c;
+    de_geom g;
+    int kind;
+    uint64_t rng;
+    unsigned p_valid;
+    profile pr;
+    int have;                 /* an access is waiting for its handshake */
+    unsigned q_kind, q_hit;
+    uint64_t q_mask;
+    uint64_t next_restart, next_kernel; /* random streams: event cycles */
+    de_trec *trace;
+    size_t ntrace, tnext;
+    FILE *out;
+    uint64_t last_event;      /* cycle of the last record driven        */
+    uint64_t acc_at[8];       /* access index handshaken in cycle & 7   */
+    uint64_t accesses, kernels, restarts, decisions, by_mode[4];
+    int finished;
+    int ed_state;             /* edge stream: ED_*                      */
+    uint64_t ed_count, ed_at; /* gap / warm-up count; cycle of the last access */
+    int ed_decided;
+    de_plan plan;
+    uint64_t ed_windows[4];   /* windows planned: block, hit, both, ratio edge */
+    uint64_t equal[3];        /* decisions whose ratio, block, hit products were equal */
+    uint64_t ed_cancel;       /* resets driven with a closing access    */
+} de_stim;
+
+static uint64_t maskw(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+/* Profiles straddle every threshold of the paper's configuration: remote
+ * ratio around 2 %, utilisation around 0.2, hit rate around 0.4. */
+static void new_profile(de_stim *s)
+{
+    static const unsigned rm[] = {0, 10, 19, 20, 21, 60, 300, 900, 1000};
+    static const unsigned rd[] = {0, 50, 90, 100};
+    static const unsigned hp[] = {0, 30, 39, 40, 41, 60, 95};
+    unsigned pm[] = {1, 2, 3, 4, 6, s->c.words};
+    s->pr.remote_pm = rm[unit_rnd(&s->rng) % 9];
+    s->pr.read_pct = rd[unit_rnd(&s->rng) % 4];
+    s->pr.pop_max = pm[unit_rnd(&s->rng) % 6];
+    if (s->pr.pop_max > s->c.words)
+        s->pr.pop_max = s->c.words;
+    s->pr.hit_pct = hp[unit_rnd(&s->rng) % 7];
+}
+
+/* Cycle of the next random reset: epochs on the scale of the access bound
+ * (local-dominated windows can close) or of the window (they cannot). */
+static uint64_t epoch(de_stim *s, uint64_t cyc)
+{
+    uint64_t span = unit_rnd(&s->rng) & 1 ? 2 * s->g.cap : 12ull * s->c.window;
+    return cyc + 200 + unit_rnd(&s->rng) % (span + 2000);
+}
+
+static void new_steady(de_stim *s)
+{
+    s->pr.remote_pm = 1000;
+    s->pr.read_pct = 100;
+}
+
+static void rand_access(de_stim *s);
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* a random multiple of m in 1..w (w itself when no multiple fits) */
+static uint64_t multiple_in(de_stim *s, uint64_t m, uint64_t w)
+{
+    if (m == 0 || m > w)
+        return w;
+    return m * (1 + unit_rnd(&s->rng) % (w / m));
+}
+
+static uint64_t clamp64(int64_t v, uint64_t hi) { return v < 0 ? 0 : (uint64_t)v > hi ? hi : (uint64_t)v; }
+
+/* The largest x with x * den < num * n (0 when none). */
+static uint64_t below(uint64_t num, uint64_t den, uint64_t n)
+{
+    uint64_t p = num * n;
+    return p == 0 ? 0 : (p - 1) / den;
+}
+
+/* Plans the next edge window: reads and remote writes summing to the window
+ * (closing on its last, remote, access), and locals; the remote reads' words
+ * and the hits are set so that the block-utilisation test, the hit-rate test
+ * or both compare equal products (or one off), the other test passing; or,
+ * where the bound is exactly window / remote-thresh, the window closes on
+ * both limits at once: remote * den == num * total. */
+static void plan_edge(de_stim *s)
+{
+    const de_cfg *c = &s->c;
+    de_plan *p = &s->plan;
+    uint64_t w = c->window, cap = s->g.cap, bmul = (uint64_t)c->block_th.num * c->words;
+    uint64_t bstep = c->block_th.den / gcd64(c->block_th.den, bmul ? bmul : c->block_th.den);
+    uint64_t hstep = c->hit_th.den / gcd64(c->hit_th.den, c->hit_th.num ? c->hit_th.num : c->hit_th.den);
+    uint64_t nr, nw, nl, base, words, hits, hr, hw, elig;
+    int64_t d = (int64_t)(unit_rnd(&s->rng) % 4) - 1; /* -1, 0, 0, +1 */
+    unsigned cs = (unsigned)(unit_rnd(&s->rng) % 20); /* ratio windows are long: 1 in 20 */
+    cs = cs == 19 ? 3 : cs % 3;
+    if (d == 2)
+        d = 0;
+    if (cs == 3 && !(cap <= 200000 && (uint64_t)c->remote_th.num * cap == w * c->remote_th.den))
+        cs = (unsigned)(unit_rnd(&s->rng) % 3);
+    s->ed_windows[cs]++;
+    if (cs == 0)
+        nr = multiple_in(s, bstep, w);
+    else if (cs == 1 && !c->hit_all)
+        nr = multiple_in(s, hstep, w);
+    else if (cs == 2 && !c->hit_all)
+        nr = multiple_in(s, bstep / gcd64(bstep, hstep) * hstep, w);
+    else
+        nr = w - unit_rnd(&s->rng) % (w < 8 ? w : 8) * (unit_rnd(&s->rng) & 1);
+    nw = w - nr;
+    if (cs == 3)
+        nl = cap - w;
+    else if (cap > w + 1)
+        nl = unit_rnd(&s->rng) % ((cap - w - 1 < 2 * w ? cap - w - 1 : 2 * w) + 1);
+    else
+        nl = 0;
+    base = c->hit_all ? w : nr;
+    elig = c->hit_all ? w : nr;
+    /* words: at the block edge (cases 0, 2), else just below it (or random) */
+    if (cs == 0 || cs == 2)
+        words = clamp64((int64_t)(bmul * nr / c->block_th.den) + d, c->words * nr);
+    else if (cs == 1) {
+        words = below(bmul, c->block_th.den, nr);
+        words -= words ? unit_rnd(&s->rng) % 2 : 0;
+    } else
+        words = nr ? unit_rnd(&s->rng) % (c->words * nr + 1) : 0;
+    if (words > c->words * nr)
+        words = c->words * nr;
+    if (cs == 1 || cs == 2)
+        hits = clamp64((int64_t)((uint64_t)c->hit_th.num * base / c->hit_th.den) + (cs == 1 ? d : 0), elig);
+    else if (cs == 0)
+        hits = below(c->hit_th.num, c->hit_th.den, base);
+    else
+        hits = unit_rnd(&s->rng) % (elig + 1);
+    if (hits > elig)
+        hits = elig;
+    if (c->hit_all) {
+        uint64_t lo = hits > nw ? hits - nw : 0, hi = hits < nr ? hits : nr;
+        hr = lo + unit_rnd(&s->rng) % (hi - lo + 1);
+        hw = hits - hr;
+    } else {
+        hr = hits;
+        hw = unit_rnd(&s->rng) % (nw + 1);
+    }
+    p->loc = nl;
+    p->rr_hit = hr;
+    p->rr_miss = nr - hr;
+    p->rw_hit = hw;
+    p->rw_miss = nw - hw;
+    p->words = words;
+    p->reads = nr;
+    /* the closing access: a remote write where there is one */
+    p->last_left = 1;
+    if (nw) {
+        p->last_hit = p->rw_hit && (!p->rw_miss || unit_rnd(&s->rng) & 1);
+        p->last_kind = DE_RW;
+        *(p->last_hit ? &p->rw_hit : &p->rw_miss) -= 1;
+    } else {
+        p->last_hit = p->rr_hit && (!p->rr_miss || unit_rnd(&s->rng) & 1);
+        p->last_kind = DE_RR;
+        *(p->last_hit ? &p->rr_hit : &p->rr_miss) -= 1;
+    }
+}
+
+static uint64_t pop_mask(de_stim *s, uint64_t pop)
+{
+    uint64_t m = 0, k;
+    for (k = 0; k < pop; k++) {
+        unsigned b = (unsigned)(unit_rnd(&s->rng) % s->c.words);
+        while (m >> b & 1)
+            b = (b + 1) % s->c.words;
+        m |= 1ull << b;
+    }
+    return m;
+}
+
+/* The next access of the plan: 2 for the closing one, 1 for another, 0
+ * when the plan is used up. */
+static int edge_access(de_stim *s)
+{
+    de_plan *p = &s->plan;
+    uint64_t n = p->loc + p->rr_hit + p->rr_miss + p->rw_hit + p->rw_miss, r;
+    unsigned kind, hit;
+    int ret = n ? 1 : 2;
+    if (n == 0) {
+        if (!p->last_left)
+            return 0;
+        p->last_left = 0;
+        kind = p->last_kind;
+        hit = p->last_hit;
+    } else {
+        r = unit_rnd(&s->rng) % n;
+        if (r < p->loc) {
+            p->loc--;
+            kind = unit_rnd(&s->rng) & 1 ? DE_LW : DE_LR;
+            hit = unit_rnd(&s->rng) & 1;
+        } else if ((r -= p->loc) < p->rr_hit) {
+            p->rr_hit--;
+            kind = DE_RR;
+            hit = 1;
+        } else if ((r -= p->rr_hit) < p->rr_miss) {
+            p->rr_miss--;
+            kind = DE_RR;
+            hit = 0;
+        } else if ((r -= p->rr_miss) < p->rw_hit) {
+            p->rw_hit--;
+            kind = DE_RW;
+            hit = 1;
+        } else {
+            p->rw_miss--;
+            kind = DE_RW;
+            hit = 0;
+        }
+    }
+    s->q_kind = kind;
+    s->q_hit = hit;
+    if (kind == DE_RR) { /* this read's words: the rest spread evenly, remainder at random */
+        uint64_t q = p->words / p->reads, rem = p->words % p->reads;
+        uint64_t pop = q + (unit_rnd(&s->rng) % p->reads < rem);
+        p->words -= pop;
+        p->reads--;
+        s->q_mask = pop_mask(s, pop);
+    } else {
+        s->q_mask = unit_rnd(&s->rng) & maskw(s->c.words);
+    }
+    return ret;
+}
+
+/* The edge stream's schedule (stim_drive; never drives kernel_i). */
+static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, de_in *in)
+{
+    int k;
+    if (!out_of_reset || s->have)
+        return;
+    switch (s->ed_state) {
+    case ED_RESTART:
+        in->restart_i = 1;
+        s->ed_state = ED_GAP;
+        s->ed_count = 1 + unit_rnd(&s->rng) % 3;
+        return;
+    case ED_GAP:
+        if (--s->ed_count)
+            return;
+        plan_edge(s);
+        s->ed_state = ED_WARM;
+        s->ed_count = s->c.warmup;
+        /* fall through */
+    case ED_WARM:
+        if (s->ed_count) {
+            if (unit_pct(&s->rng) < s->p_valid) {
+                rand_access(s);
+                s->ed_count--;
+                s->have = 1;
+            }
+            return;
+        }
+        s->ed_state = ED_WIN;
+        s->ed_decided = 0;
+        /* fall through */
+    case ED_WIN:
+        if (unit_pct(&s->rng) >= s->p_valid)
+            return;
+        k = edge_access(s);
+        if (k) {
+            s->have = 1;
+            /* 1 window in 8: a reset in the cycle of the closing access,
+             * which cancels the decision in the pipeline */
+            if (k == 2 && unit_rnd(&s->rng) % 8 == 0) {
+                in->restart_i = 1;
+                s->ed_cancel++;
+            }
+            return;
+        }
+        s->ed_state = ED_WAIT;
+        s->ed_at = cyc;
+        /* fall through */
+    case ED_WAIT:
+        /* the decision, a few cycles more; or give up after 64 cycles */
+        if ((s->ed_decided && cyc >= s->ed_at + DE_DECIDE_LATENCY + unit_rnd(&s->rng) % 8) ||
+            cyc >= s->ed_at + 64)
+            s->ed_state = ED_RESTART;
+        return;
+    }
+}
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    de_stim *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = *(const de_cfg *)cfg;
+    de_geom_of(&s->c, &s->g);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5eedull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->p_valid = 100;
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        if (de_trace_read(a->trace, &s->c, &s->trace, &s->ntrace, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            free(s);
+            return NULL;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "steady") == 0) {
+        s->kind = KIND_STEADY;
+    } else if (strcmp(a->stream, "edge") == 0) {
+        s->kind = KIND_EDGE;
+        s->p_valid = 50 + (unsigned)(a->seed % 6) * 10;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed, steady or edge", a->stream);
+        free(s);
+        return NULL;
+    }
+    new_profile(s);
+    if (s->kind == KIND_STEADY) /* remote reads only: windows close back to back */
+        new_steady(s);
+    s->next_restart = s->kind == KIND_MIXED ? epoch(s, 0) : ~0ull;
+    s->next_kernel = s->kind == KIND_MIXED ? 500 + unit_rnd(&s->rng) % 20000 : ~0ull;
+    return s;
+}
+
+static void stim_free(void *p)
+{
+    de_stim *s = p;
+    if (s) {
+        free(s->trace);
+        free(s);
+    }
+}
+
+static void rand_access(de_stim *s)
+{
+    unsigned remote = (unsigned)(unit_rnd(&s->rng) % 1000) < s->pr.remote_pm;
+    unsigned read = unit_pct(&s->rng) < (remote ? s->pr.read_pct : 60);
+    unsigned k, pop = 1 + (unsigned)(unit_rnd(&s->rng) % s->pr.pop_max);
+    uint64_t m = 0;
+    s->q_kind = (remote ? 2u : 0u) | (read ? 0u : 1u);
+    s->q_hit = unit_pct(&s->rng) < s->pr.hit_pct;
+    /* pop distinct random words (or an arbitrary mask now and then) */
+    if (unit_pct(&s->rng) < 3)
+        m = unit_rnd(&s->rng) & maskw(s->c.words);
+    else
+        for (k = 0; k < pop; k++) {
+            unsigned w = (unsigned)(unit_rnd(&s->rng) % s->c.words);
+            while (m >> w & 1)
+                w = (w + 1) % s->c.words;
+            m |= 1ull << w;
+        }
+    s->q_mask = m;
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
+{
+    de_stim *s = p;
+    de_in *in = (de_in *)(void *)inw;
+    int out_of_reset = (int)(inw[0] & 1);
+    in->kernel_i = 0;
+    in->restart_i = 0;
+    if (s->kind == KIND_TRACE) {
+        if (out_of_reset && !s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < 85) {
+            const de_trec *t = &s->trace[s->tnext++];
+            s->last_event = cyc;
+            if (t->op == DE_T_KERNEL)
+                in->kernel_i = 1;
+            else if (t->op == DE_T_RESET)
+                in->restart_i = 1;
+            else {
+                s->q_kind = t->op;
+                s->q_hit = t->hit;
+                s->q_mask = t->mask;
+                s->have = 1;
+            }
+        }
+    } else if (s->kind == KIND_EDGE) {
+        edge_drive(s, cyc, out_of_reset, in);
+    } else {
+        if ((cyc & 2047) == 0 && s->kind == KIND_MIXED) {
+            static const unsigned pv[] = {100, 90, 50, 20};
+            s->p_valid = pv[unit_rnd(&s->rng) % 4];
+        }
+        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
+            rand_access(s);
+            s->have = 1;
+        }
+        if (out_of_reset && cyc >= s->next_kernel) {
+            in->kernel_i = 1;
+            s->next_kernel = cyc + 1 + unit_rnd(&s->rng) % 30000;
+        }
+        if (out_of_reset && cyc >= s->next_restart) {
+            in->restart_i = 1;
+            new_profile(s);
+            if (s->kind == KIND_STEADY)
+                new_steady(s);
+            s->next_restart = s->kind == KIND_MIXED ? epoch(s, cyc) : ~0ull;
+        }
+    }
+    in->acc_valid_i = (uint64_t)s->have;
+    in->acc_kind_i = s->have ? s->q_kind : 0;
+    in->acc_hit_i = s->have ? s->q_hit : 0;
+    in->acc_mask_i = s->have ? s->q_mask : 0;
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint64_t *outw)
+{
+    de_stim *s = p;
+    const de_in *in = (const de_in *)(const void *)inw;
+    const de_out *o = (const de_out *)(const void *)outw;
+    s->acc_at[cyc & 7] = 0;
+    if (in->acc_valid_i && o->acc_ready_o) {
+        s->accesses++;
+        s->acc_at[cyc & 7] = s->accesses;
+        s->have = 0;
+        if (s->kind == KIND_TRACE)
+            s->last_event = cyc;
+    }
+    s->kernels += in->kernel_i & 1;
+    s->restarts += in->restart_i & 1;
+    if (o->dec_valid_o) {
+        de_counts c = {o->dec_total_o, o->dec_remote_o, o->dec_reads_o, o->dec_words_o,
+                       o->dec_hits_o};
+        uint64_t base = s->c.hit_all ? c.remote : c.reads;
+        s->decisions++;
+        s->by_mode[o->dec_mode_o & 3]++;
+        s->equal[0] += c.remote * s->c.remote_th.den == (uint64_t)s->c.remote_th.num * c.total;
+        s->equal[1] += c.reads > 0 && c.words * s->c.block_th.den ==
+                                          (uint64_t)s->c.block_th.num * s->c.words * c.reads;
+        s->equal[2] += c.hits * s->c.hit_th.den == (uint64_t)s->c.hit_th.num * base;
+        if (s->out)
+            de_trace_print_decide(s->out, s->acc_at[(cyc - DE_DECIDE_LATENCY) & 7],
+                                  (unsigned)o->dec_mode_o, &c);
+        if (s->kind == KIND_EDGE)
+            s->ed_decided = 1;
+        else if (s->kind != KIND_TRACE) {
+            /* after a decision: soon a reset (sometimes while the next
+             * decision is still in the pipeline) and a new profile */
+            static const uint64_t d[] = {0, 1, 2, 3, 50, 400, 3000};
+            uint64_t t = cyc + 1 + d[unit_rnd(&s->rng) % 7];
+            if (t < s->next_restart)
+                s->next_restart = t;
+        }
+    }
+    if (s->kind == KIND_TRACE && !s->finished && s->tnext == s->ntrace && !s->have &&
+        cyc >= s->last_event + DE_DECIDE_LATENCY + 1) {
+        if (o->mode_o == DE_MONITOR && s->out) {
+            de_counts c = {o->cnt_total_o, o->cnt_remote_o, o->cnt_reads_o, o->cnt_words_o,
+                           o->cnt_hits_o};
+            de_trace_print_undecided(s->out, &c);
+        }
+        s->finished = 1;
+    }
+}
+
+static int stim_done(const void *p, const void *tm)
+{
+    (void)tm;
+    return ((const de_stim *)p)->finished;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const de_stim *s = p;
+    return 64 + (s->ntrace + 1) * 8;
+}
+
+static void stim_note(const void *p, char *buf, size_t len)
+{
+    const de_stim *s = p;
+    snprintf(buf, len, "  window %u, bound %llu", s->c.window, (unsigned long long)s->g.cap);
+}
+
+static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f, const char *l)
+{
+    const de_stim *s = p;
+    (void)tm;
+    fprintf(f, "%scycles %llu  accesses accepted %llu  (%.3f per cycle)\n", l,
+            (unsigned long long)cycles, (unsigned long long)s->accesses,
+            cycles ? (double)s->accesses / (double)cycles : 0.0);
+    fprintf(f, "%sdecisions %llu (none %llu, coalesce %llu, cache %llu)  resets %llu  kernels %llu\n",
+            l, (unsigned long long)s->decisions, (unsigned long long)s->by_mode[DE_NONE],
+            (unsigned long long)s->by_mode[DE_COALESCE], (unsigned long long)s->by_mode[DE_CACHE],
+            (unsigned long long)s->restarts, (unsigned long long)s->kernels);
+    if (s->kind == KIND_EDGE)
+        fprintf(f, "%sedge windows: block %llu, hit %llu, both %llu, ratio %llu\n", l,
+                (unsigned long long)s->ed_windows[0], (unsigned long long)s->ed_windows[1],
+                (unsigned long long)s->ed_windows[2], (unsigned long long)s->ed_windows[3]);
+    fprintf(f, "%sdecisions on an equal product: ratio %llu, block %llu, hit %llu; resets with the "
+            "closing access %llu\n", l, (unsigned long long)s->equal[0],
+            (unsigned long long)s->equal[1], (unsigned long long)s->equal[2],
+            (unsigned long long)s->ed_cancel);
+}
+
+/* ------------------------------------------------------------ trace tool */
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    de_trec *t = NULL;
+    size_t n = 0, i;
+    char err[300];
+    de_core d;
+    uint64_t idx = 0;
+    if (de_trace_read(in, cfg, &t, &n, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name ? in_name : "trace", err);
+        return 2;
+    }
+    de_core_init(&d, cfg);
+    for (i = 0; i < n; i++) {
+        if (t[i].op == DE_T_KERNEL)
+            de_kernel(&d);
+        else if (t[i].op == DE_T_RESET)
+            de_core_restart(&d);
+        else if (idx++, de_access(&d, (de_kind)t[i].op, t[i].hit, t[i].mask))
+            de_trace_print_decide(out, idx, d.mode, &d.dec);
+    }
+    if (d.phase != DE_PH_DONE)
+        de_trace_print_undecided(out, &d.c);
+    if (fl && fl[FLAG_STATS])
+        fprintf(out, "# accesses %llu  decisions %llu  resets %llu  re-monitorings %llu  mode %s\n",
+                (unsigned long long)d.accesses, (unsigned long long)d.decisions,
+                (unsigned long long)d.restarts, (unsigned long long)d.rearms,
+                de_mode_str(d.mode));
+    free(t);
+    return 0;
+}
+
+const unit_desc dualopt_de_unit = {
+    .name = "dualopt-de",
+    .family = "dualopt",
+    .title = "DualOpt decision engine (Belayneh et al., 4.3, Fig. 10-12, Table 1)",
+    .model_ref = "cmodel/dualopt/dualopt_de.c de_eval() / de_step() (timing), de_access() (function)",
+    .cfg_size = sizeof(de_cfg),
+    .presets = presets,
+    .committed = presets,
+    .module_prefix = "dualopt_de",
+    .options_help =
+        "  --window N       remote accesses per monitoring window (default 20000)\n"
+        "  --warmup N       accesses ignored after reset / re-monitoring (default 0)\n"
+        "  --max-total N    window bound on all accesses (default 0: ceil(window / remote-thresh))\n"
+        "  --remote-thresh T  remote-ratio threshold, decimal or fraction (default 0.02 = 1/50)\n"
+        "  --block-thresh T block-utilisation threshold (default 0.2)\n"
+        "  --hit-thresh T   L1 hit-rate threshold (default 0.4)\n"
+        "  --words N        words per line = mask bits, 1..64 (default 16)\n"
+        "  --hit-over H     reads (hit rate of remote reads) or all (of remote accesses)\n"
+        "  --remonitor-on-kernel [1|0]  monitor again after each kernel boundary once decided\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "LR | LW | RR <hit 0|1> <hex mask> | RW [<hit>] | KERNEL | RESET, '#' comments;\n"
+                  "output: 'DECIDE <n> NONE|COALESCE|CACHE <total> <remote> <reads> <words> <hits>'\n"
+                  "when the window closes (n: 1-based access index), 'UNDECIDED <counters>' at the end",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_note = stim_note,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+    .cfg_bare = bare,
+};

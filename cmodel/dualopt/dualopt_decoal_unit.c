@@ -1,0 +1,380 @@
+/*
+ * The DualOpt CoDec de-coalescer as a registry unit (cmodel/unit.h): port
+ * table, timing-shell adapters, constrained-random stimulus (coalesced,
+ * regular and malformed packets) and trace stimulus, and the trace tool
+ * (`cohmodel dualopt-decoal`, spec 4.5).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dualopt_decoal.h"
+#include "unit.h"
+
+static const char *const streams[] = {"mixed", NULL};
+
+static int u_preset(void *cfg, const char *name) { return codec_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return codec_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return codec_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len)
+{
+    codec_cfg_name("dualopt_decoal", cfg, buf, len);
+}
+static void u_args(const void *cfg, char *buf, size_t len) { codec_cfg_args(cfg, buf, len); }
+
+int dualopt_decoal_ports(const void *cfg, port_t *p, int max);
+int dualopt_decoal_ports(const void *cfg, port_t *p, int max)
+{
+    codec_geom g;
+    int n = 0;
+    codec_geom_of(cfg, &g);
+#define P(d, nm, w)                                                                                \
+    if (n < max) {                                                                                 \
+        p[n].dir = PORT_##d;                                                                       \
+        p[n].name = nm;                                                                            \
+        p[n].width = (w);                                                                          \
+    }                                                                                              \
+    n++;
+    P(IN, "pkt_valid_i", 1)
+    P(OUT, "pkt_ready_o", 1)
+    P(IN, "pkt_src_i", g.gpu_bits)
+    P(IN, "pkt_len_i", CODEC_LEN_BITS)
+    P(IN, "pkt_data_i", g.pkt_data_bits)
+    P(OUT, "out_valid_o", 1)
+    P(IN, "out_ready_i", 1)
+    P(OUT, "out_reg_o", 1)
+    P(OUT, "out_src_o", g.gpu_bits)
+    P(OUT, "out_id_o", CODEC_ID_BITS)
+    P(OUT, "out_data_o", g.data_bits)
+    P(OUT, "out_bytes_o", CODEC_LEN_BITS)
+    P(OUT, "bad_o", 1)
+#undef P
+    return n;
+}
+
+static void *u_tm_new(const void *cfg) { return decoal_tm_new(cfg); }
+static void u_tm_free(void *tm) { decoal_tm_free(tm); }
+static void u_tm_reset(void *tm) { decoal_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { decoal_tm_eval(tm, in, out); }
+static void u_tm_step(void *tm, const uint64_t *in) { decoal_tm_step(tm, in); }
+
+enum { FLAG_WIRE = 0, FLAG_STATS = 1 };
+static const unit_flag flags[] = {
+    {"wire", NULL, "accepted for symmetry with dualopt-coal (input may mix PKT and WIRE)"},
+    {"stats", NULL, "append '# packets P slots S regular R'"},
+    {NULL, NULL, NULL},
+};
+
+typedef struct {
+    codec_cfg c;
+    codec_geom g;
+    decoal_layout l;
+    int trace;
+    uint64_t rng;
+    uint64_t jrng; /* don't-care bytes and broken regular headers: their own generator, rng's draws unchanged */
+    unsigned p_valid, p_ready;
+    int have;
+    codec_pkt cur;
+    unsigned cur_src, cur_bad;
+    codec_pkt *recs;
+    size_t nrec, next;
+    /* accepted packets whose slots are still leaving (trace cycles) */
+    uint64_t q_cycle[4];
+    unsigned q_left[4], q_head, q_n;
+    FILE *out;
+    uint64_t accepted, injected_bad, seen_bad, slots_out, regs_out, slot_cycles;
+    uint64_t busy_from, full_pkts, full_cycles;
+} dstim;
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    dstim *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return snprintf(err, len, "out of memory"), NULL;
+    s->c = *(const codec_cfg *)cfg;
+    codec_geom_of(&s->c, &s->g);
+    decoal_layout_of(&s->c, &s->l);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5a5a5a5ull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
+    if (s->jrng == 0)
+        s->jrng = 1;
+    s->p_valid = s->p_ready = 100;
+    if (a->trace != NULL) {
+        char e2[300];
+        s->trace = 1;
+        s->out = a->out;
+        if (decoal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            free(s);
+            return NULL;
+        }
+    } else if (a->stream != NULL && strcmp(a->stream, "mixed") != 0) {
+        snprintf(err, len, "--stream: '%s' is not mixed", a->stream);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void stim_free(void *p)
+{
+    dstim *s = p;
+    if (s) {
+        free(s->recs);
+        free(s);
+    }
+}
+
+static void rand_pkt(dstim *s)
+{
+    codec_pkt *p = &s->cur;
+    unsigned x = unit_pct(&s->rng), j;
+    memset(p, 0, sizeof *p);
+    s->cur_src = (unsigned)(unit_rnd(&s->rng) % s->c.gpus);
+    s->cur_bad = 0;
+    if (x < 12) {
+        p->reg = 1;
+        p->id = (uint16_t)unit_rnd(&s->rng);
+        p->len = 4 + (unsigned)(unit_rnd(&s->rng) % 300);
+        codec_pkt_image(&s->c, p);
+    } else {
+        p->n = 1 + (unsigned)(unit_rnd(&s->rng) % s->c.max);
+        if (unit_pct(&s->rng) < 40)
+            p->n = s->c.max;
+        for (j = 0; j < p->n; j++) {
+            p->s[j].id = (uint16_t)unit_rnd(&s->rng);
+            p->s[j].d[0] = unit_rnd(&s->rng);
+            p->s[j].d[1] = s->c.gran > 8 ? unit_rnd(&s->rng) : 0;
+            if (s->c.gran < 8)
+                p->s[j].d[0] &= (1ull << (8 * s->c.gran)) - 1;
+        }
+        codec_pkt_image(&s->c, p);
+    }
+    if (x >= 90) { /* malformed: one field broken */
+        unsigned m = (unsigned)(unit_rnd(&s->rng) % 6);
+        s->cur_bad = 1;
+        if (m == 0)
+            p->img[0] = (uint8_t)((p->img[0] & 0xf0) | (2 + unit_rnd(&s->rng) % 14));
+        else if (m == 1)
+            p->img[0] = (uint8_t)((p->img[0] & 0x0f) | (2 + unit_rnd(&s->rng) % 14) << 4);
+        else if (m == 2 && !p->reg)
+            p->img[1] = (uint8_t)((p->img[1] & ~((1u << s->c.count_bits) - 1)) |
+                                  (unit_pct(&s->rng) < 50 ? 0 : s->c.max + 1));
+        else if (m == 3)
+            p->len += 1 + (unsigned)(unit_rnd(&s->rng) % 3);
+        else if (m == 4)
+            p->img[1] |= 0x80;
+        else
+            p->img[p->reg ? 1 : 3] |= 0x10;
+        if (p->reg && m == 3) /* a longer regular message is still regular */
+            s->cur_bad = 0;
+        if (p->reg && m == 2)
+            s->cur_bad = 0;
+    }
+    if (p->reg) { /* bytes past a regular packet's header are ignored: drive them anyway */
+        unsigned b;
+        for (b = 4; b < s->c.pkt_bytes; b++)
+            p->img[b] = (uint8_t)unit_rnd(&s->jrng);
+        if (!s->cur_bad && unit_pct(&s->jrng) < 12) { /* a broken regular header */
+            unsigned m = (unsigned)(unit_rnd(&s->jrng) % 5);
+            s->cur_bad = 1;
+            if (m == 0) /* type 0 or 2..15 */
+                p->img[0] = (uint8_t)((p->img[0] & 0xf0) | (unit_pct(&s->jrng) < 20 ? 0 : 2 + unit_rnd(&s->jrng) % 14));
+            else if (m == 1) /* compression 2..15 */
+                p->img[0] = (uint8_t)((p->img[0] & 0x0f) | (2 + unit_rnd(&s->jrng) % 14) << 4);
+            else if (m == 2) /* a count or reserved bit in [15:8] */
+                p->img[1] |= (uint8_t)(1u << (unit_rnd(&s->jrng) % 8));
+            else if (m == 3) /* shorter than its header */
+                p->len = (unsigned)(unit_rnd(&s->jrng) % 4);
+            else /* type 0, compression 1: neither */
+                p->img[0] = 0x10;
+        }
+    }
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    dstim *s = p;
+    unsigned k, b;
+    for (k = 1; k < s->l.in_words; k++)
+        in[k] = 0;
+    if (s->trace) {
+        if (cyc >= 2 && !s->have && s->next < s->nrec && unit_pct(&s->rng) < 85) {
+            s->cur = s->recs[s->next++];
+            s->cur_src = s->cur.dst;
+            s->have = 1;
+        }
+        in[s->l.out_ready] = unit_pct(&s->rng) < 80;
+    } else {
+        if ((cyc & 1023) == 0) {
+            static const unsigned pv[] = {100, 60, 20}, pr[] = {100, 70, 30};
+            s->p_valid = pv[unit_rnd(&s->rng) % 3];
+            s->p_ready = pr[unit_rnd(&s->rng) % 3];
+        }
+        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
+            rand_pkt(s);
+            s->have = 1;
+        }
+        in[s->l.out_ready] = unit_pct(&s->rng) < s->p_ready;
+    }
+    in[s->l.pkt_valid] = (uint64_t)s->have;
+    if (s->have) {
+        in[s->l.pkt_src] = s->cur_src;
+        in[s->l.pkt_len] = s->cur.len;
+        for (b = 0; b < (s->trace && s->cur.reg ? 4u : s->c.pkt_bytes); b++)
+            in[s->l.pkt_data + b / 8] |= (uint64_t)s->cur.img[b] << (8 * (b % 8));
+    } else if (!s->trace) { /* valid low: every field is don't-care */
+        in[s->l.pkt_src] = unit_rnd(&s->jrng) & ((1u << s->g.gpu_bits) - 1);
+        in[s->l.pkt_len] = (uint16_t)unit_rnd(&s->jrng);
+        for (b = 0; b < s->c.pkt_bytes; b++)
+            in[s->l.pkt_data + b / 8] |= (uint64_t)(uint8_t)unit_rnd(&s->jrng) << (8 * (b % 8));
+    }
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    dstim *s = p;
+    if ((out[s->l.out_valid] & 1) && (in[s->l.out_ready] & 1)) {
+        if (out[s->l.out_reg] & 1)
+            s->regs_out++;
+        else
+            s->slots_out++;
+        if (s->trace && s->out && s->q_n) {
+            uint64_t d[2] = {out[s->l.out_data], s->g.data_bits > 64 ? out[s->l.out_data + 1] : 0};
+            uint64_t c = s->q_cycle[s->q_head];
+            if (out[s->l.out_reg] & 1) {
+                fprintf(s->out, "REG %llu %u 0x%04x %u\n", (unsigned long long)c,
+                        (unsigned)out[s->l.out_src], (unsigned)out[s->l.out_id],
+                        (unsigned)out[s->l.out_bytes]);
+            } else {
+                fprintf(s->out, "RSP %llu %u 0x%04x ", (unsigned long long)c,
+                        (unsigned)out[s->l.out_src], (unsigned)out[s->l.out_id]);
+                codec_print_data(s->out, &s->c, d);
+                fprintf(s->out, "\n");
+            }
+        }
+        if (s->q_n && --s->q_left[s->q_head] == 0) {
+            s->q_head = (s->q_head + 1) % 4;
+            s->q_n--;
+        }
+    }
+    if (out[s->l.bad] & 1)
+        s->seen_bad++;
+    if ((in[s->l.pkt_valid] & 1) && (out[s->l.pkt_ready] & 1)) {
+        s->accepted++;
+        s->have = 0;
+        s->injected_bad += s->cur_bad;
+        if (!s->cur_bad && s->q_n < 4) {
+            unsigned t = (s->q_head + s->q_n) % 4;
+            s->q_cycle[t] = s->cur.cycle;
+            s->q_left[t] = s->cur.reg ? 1 : s->cur.n;
+            s->q_n++;
+        }
+    }
+    (void)cyc;
+}
+
+static int stim_done(const void *p, const void *tmp)
+{
+    const dstim *s = p;
+    const decoal_tm *t = tmp;
+    return s->next == s->nrec && !s->have && !t->busy;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const dstim *s = p;
+    return 64 + (uint64_t)(s->nrec + 1) * (s->c.max + 1) * 8;
+}
+
+static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)
+{
+    const dstim *s = p;
+    const decoal_tm *t = tmp;
+    fprintf(f, "%scycles %llu  packets accepted %llu  slots out %llu  regular out %llu"
+               "  (%.3f slots per cycle)\n",
+            c, (unsigned long long)cycles, (unsigned long long)s->accepted,
+            (unsigned long long)s->slots_out, (unsigned long long)s->regs_out,
+            cycles ? (double)s->slots_out / (double)cycles : 0.0);
+    fprintf(f, "%smalformed packets injected %llu, rejected (bad_o) %llu, model %llu\n", c,
+            (unsigned long long)s->injected_bad, (unsigned long long)s->seen_bad,
+            (unsigned long long)t->bads);
+}
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    const codec_cfg *c = cfg;
+    codec_pkt *v;
+    size_t n, i;
+    unsigned j;
+    uint64_t slots = 0, regs = 0;
+    char err[300];
+    if (decoal_trace_read(in, c, &v, &n, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    for (i = 0; i < n; i++) {
+        const codec_pkt *p = &v[i];
+        if (p->reg) {
+            fprintf(out, "REG %llu %u 0x%04x %u\n", (unsigned long long)p->cycle, p->dst, p->id,
+                    p->len);
+            regs++;
+            continue;
+        }
+        for (j = 0; j < p->n; j++) {
+            fprintf(out, "RSP %llu %u 0x%04x ", (unsigned long long)p->cycle, p->dst, p->s[j].id);
+            codec_print_data(out, c, p->s[j].d);
+            fprintf(out, "\n");
+            slots++;
+        }
+    }
+    if (fl[FLAG_STATS])
+        fprintf(out, "# packets %zu slots %llu regular %llu\n", n, (unsigned long long)slots,
+                (unsigned long long)regs);
+    free(v);
+    return 0;
+}
+
+const unit_desc dualopt_decoal_unit = {
+    .name = "dualopt-decoal",
+    .family = "dualopt",
+    .title = "DualOpt RDMA CoDec de-coalescer (Belayneh et al., 4.1.3, Fig. 9)",
+    .model_ref = "cmodel/dualopt/dualopt_decoal.c decoal_tm_eval() / decoal_tm_step() (timing), "
+                 "decoal_parse() (function)",
+    .cfg_size = sizeof(codec_cfg),
+    .presets = codec_presets,
+    .committed = codec_presets,
+    .module_prefix = "dualopt_decoal",
+    .options_help = codec_options_help,
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = dualopt_decoal_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "PKT <cycle> <src> <n> <id>:<data>... | WIRE <cycle> <src> <hex bytes> |\n"
+                  "REGPKT <cycle> <src> <id> <bytes>   (what dualopt-coal prints)\n"
+                  "Output: RSP <cycle> <src> <id> <data> per slot in packet order,\n"
+                  "REG <cycle> <src> <id> <bytes> per regular packet; a malformed packet is a "
+                  "bad record",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

@@ -1,0 +1,676 @@
+/*
+ * The DualOpt bitmask MSHR as a registry unit (cmodel/unit.h): port table,
+ * timing-shell adapters, constrained-random and trace stimulus, and the
+ * trace tool `cohmodel dualopt-mshr` (spec dualopt.md 4.3). The model is
+ * cmodel/dualopt/dualopt_mshr.c.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dualopt_mshr.h"
+#include "unit.h"
+
+static const char *const presets[] = {"default", "fpga", "line", "gran8", "gran16", NULL};
+static const char *const streams[] = {"mixed", "rate", NULL};
+
+static int u_preset(void *cfg, const char *name) { return dualopt_mshr_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return dualopt_mshr_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return dualopt_mshr_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len) { dualopt_mshr_cfg_name(cfg, buf, len); }
+static void u_args(const void *cfg, char *buf, size_t len) { dualopt_mshr_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    const dualopt_mshr_cfg *c = cfg;
+    dualopt_mshr_geom gg, *g = &gg;
+    int n = 0;
+    dualopt_mshr_geom_of(c, g);
+#define DUALOPT_MSHR_PORT(pdir, pname, pwidth)                                                    \
+    if (n < max) {                                                                                \
+        p[n].dir = PORT_##pdir;                                                                   \
+        p[n].name = #pname;                                                                       \
+        p[n].width = (pwidth);                                                                    \
+    }                                                                                             \
+    n++;
+#include "dualopt_mshr_ports.def"
+#undef DUALOPT_MSHR_PORT
+    return n;
+}
+
+static void *u_tm_new(const void *cfg) { return dualopt_mshr_tm_new(cfg); }
+static void u_tm_free(void *tm) { dualopt_mshr_tm_free(tm); }
+static void u_tm_reset(void *tm) { dualopt_mshr_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
+{
+    dualopt_mshr_eval(tm, (const dualopt_mshr_in *)(const void *)in,
+                      (dualopt_mshr_out *)(void *)out);
+}
+static void u_tm_step(void *tm, const uint64_t *in)
+{
+    dualopt_mshr_step(tm, (const dualopt_mshr_in *)(const void *)in);
+}
+
+/* ----------------------------------------------------------------- trace */
+
+enum { REC_REQ, REC_FILL };
+
+typedef struct {
+    int kind;
+    char *tok;          /* REQ: the tag token                         */
+    uint64_t line, mask;
+    unsigned entry;     /* FILL                                       */
+    unsigned lineno;
+} mshr_rec;
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static void free_recs(mshr_rec *r, size_t n)
+{
+    size_t i;
+    for (i = 0; r && i < n; i++)
+        free(r[i].tok);
+    free(r);
+}
+
+/* Hex with optional 0x, at most `bits` wide. */
+static int get_hex(const char *t, unsigned bits, uint64_t *v)
+{
+    uint64_t x = 0;
+    if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
+        t += 2;
+    if (*t == '\0')
+        return -1;
+    for (; *t; t++) {
+        int d = isdigit((unsigned char)*t) ? *t - '0'
+                : (*t >= 'a' && *t <= 'f') ? *t - 'a' + 10
+                : (*t >= 'A' && *t <= 'F') ? *t - 'A' + 10
+                                           : -1;
+        if (d < 0)
+            return -1;
+        if (x >> 60)
+            return -1;
+        x = x << 4 | (uint64_t)d;
+    }
+    if (bits < 64 && (x >> bits))
+        return -1;
+    *v = x;
+    return 0;
+}
+
+static int get_dec(const char *t, unsigned long *v)
+{
+    char *end;
+    if (!isdigit((unsigned char)t[0]))
+        return -1;
+    *v = strtoul(t, &end, 10);
+    return *end ? -1 : 0;
+}
+
+/* Reads a whole trace; -1 with "line N: reason" in err. */
+static int read_trace(FILE *f, const dualopt_mshr_cfg *c, mshr_rec **out, size_t *nout, char *err,
+                      size_t len)
+{
+    dualopt_mshr_geom g;
+    char *buf = NULL;
+    size_t cap = 0, n = 0, rcap = 0;
+    unsigned lineno = 0;
+    mshr_rec *r = NULL;
+    dualopt_mshr_geom_of(c, &g);
+    while (getline(&buf, &cap, f) > 0) {
+        char *tk[8], *p, *h = strchr(buf, '#');
+        int nt = 0;
+        mshr_rec x;
+        lineno++;
+        if (h)
+            *h = '\0';
+        for (p = strtok(buf, " \t\r\n"); p && nt < 8; p = strtok(NULL, " \t\r\n"))
+            tk[nt++] = p;
+        if (nt == 0)
+            continue;
+        memset(&x, 0, sizeof x);
+        x.lineno = lineno;
+        if (strcmp(tk[0], "REQ") == 0) {
+            uint64_t a;
+            int need_mask = c->mode == DUALOPT_MSHR_BITMASK;
+            if (nt < 3 + need_mask || nt > 4) {
+                snprintf(err, len, "line %u: expected 'REQ <tag> <addr>%s'", lineno,
+                         need_mask ? " <mask>" : " [<mask>]");
+                goto bad;
+            }
+            if (get_hex(tk[2], c->addr_bits, &a) != 0) {
+                snprintf(err, len, "line %u: address '%s' is not hex of at most %u bits", lineno,
+                         tk[2], c->addr_bits);
+                goto bad;
+            }
+            x.line = a >> g.line_bits;
+            x.mask = g.mask_all;
+            if (nt == 4) {
+                if (get_hex(tk[3], g.mask_bits, &x.mask) != 0) {
+                    snprintf(err, len, "line %u: mask '%s' is not hex of at most %u bits", lineno,
+                             tk[3], g.mask_bits);
+                    goto bad;
+                }
+                if (x.mask == 0 && need_mask) {
+                    snprintf(err, len, "line %u: mask '%s' requests no word", lineno, tk[3]);
+                    goto bad;
+                }
+                if (!need_mask)
+                    x.mask = g.mask_all;
+            }
+            x.kind = REC_REQ;
+            x.tok = strdup(tk[1]);
+            if (x.tok == NULL) {
+                snprintf(err, len, "line %u: out of memory", lineno);
+                goto bad;
+            }
+        } else if (strcmp(tk[0], "FILL") == 0) {
+            unsigned long e;
+            if (nt != 2) {
+                snprintf(err, len, "line %u: expected 'FILL <entry>'", lineno);
+                goto bad;
+            }
+            if (get_dec(tk[1], &e) != 0 || e >= c->entries) {
+                snprintf(err, len, "line %u: entry '%s' is not 0..%u", lineno, tk[1],
+                         c->entries - 1);
+                goto bad;
+            }
+            x.kind = REC_FILL;
+            x.entry = (unsigned)e;
+        } else {
+            snprintf(err, len, "line %u: unknown record '%s' (REQ or FILL)", lineno, tk[0]);
+            goto bad;
+        }
+        if (n == rcap) {
+            size_t nc = rcap ? rcap * 2 : 256;
+            mshr_rec *nr = realloc(r, nc * sizeof *nr);
+            if (nr == NULL) {
+                free(x.tok);
+                snprintf(err, len, "line %u: out of memory", lineno);
+                goto bad;
+            }
+            r = nr;
+            rcap = nc;
+        }
+        r[n++] = x;
+    }
+    free(buf);
+    *out = r;
+    *nout = n;
+    return 0;
+bad:
+    free(buf);
+    free_recs(r, n);
+    return -1;
+}
+
+static void print_line_mask(FILE *f, const dualopt_mshr_geom *g, uint64_t line, uint64_t mask)
+{
+    fprintf(f, " 0x%llx 0x%0*llx", (unsigned long long)(line << g->line_bits),
+            (int)((g->mask_bits + 3) / 4), (unsigned long long)mask);
+}
+
+static void print_rsp(FILE *f, const dualopt_mshr_geom *g, const char *tok, unsigned kind,
+                      uint64_t entry, uint64_t line, uint64_t mask)
+{
+    switch (kind) {
+    case DUALOPT_MSHR_HIT:
+        fprintf(f, "HIT %s %llu\n", tok, (unsigned long long)entry);
+        break;
+    case DUALOPT_MSHR_MISS:
+        fprintf(f, "MISS %s %llu", tok, (unsigned long long)entry);
+        print_line_mask(f, g, line, mask);
+        fputc('\n', f);
+        break;
+    case DUALOPT_MSHR_STALL_FULL:
+        fprintf(f, "STALL %s full\n", tok);
+        break;
+    default:
+        fprintf(f, "STALL %s targets %llu\n", tok, (unsigned long long)entry);
+        break;
+    }
+}
+
+/* The functional core over a trace (tags = record indices). Prints to out
+ * when given; -1 with "line N: reason" on a FILL of a free entry, or when
+ * max_out > 0 and more targets than that would be outstanding. */
+static int run_core(const dualopt_mshr_cfg *c, const mshr_rec *r, size_t n, FILE *out,
+                    unsigned max_out, dualopt_mshr_stats *st, char *err, size_t len)
+{
+    dualopt_mshr *m = dualopt_mshr_new(c);
+    size_t i;
+    unsigned k, outstanding = 0;
+    if (m == NULL) {
+        snprintf(err, len, "out of memory");
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        if (r[i].kind == REC_REQ) {
+            dualopt_mshr_result res;
+            if (dualopt_mshr_req(m, r[i].line, r[i].mask, (uint32_t)i, &res) != 0) {
+                snprintf(err, len, "line %u: out of memory", r[i].lineno);
+                goto bad;
+            }
+            if (res.kind == DUALOPT_MSHR_HIT || res.kind == DUALOPT_MSHR_MISS)
+                outstanding++;
+            if (max_out && outstanding > max_out) {
+                snprintf(err, len,
+                         "line %u: more than %u requests outstanding (the RTL's --tag-bits %u)",
+                         r[i].lineno, max_out, c->tag_bits);
+                goto bad;
+            }
+            if (out)
+                print_rsp(out, &m->g, r[i].tok, res.kind, res.entry, res.line, res.mask);
+        } else {
+            uint64_t line, mask;
+            const uint32_t *tags;
+            unsigned nt;
+            if (dualopt_mshr_fill(m, r[i].entry, &line, &mask, &tags, &nt) != 0) {
+                snprintf(err, len, "line %u: FILL %u: entry %u is free", r[i].lineno, r[i].entry,
+                         r[i].entry);
+                goto bad;
+            }
+            outstanding -= nt;
+            if (out) {
+                fprintf(out, "DONE %u", r[i].entry);
+                print_line_mask(out, &m->g, line, mask);
+                for (k = 0; k < nt; k++)
+                    fprintf(out, " %s", r[tags[k]].tok);
+                fputc('\n', out);
+            }
+        }
+    }
+    if (st)
+        *st = m->st;
+    dualopt_mshr_free(m);
+    return 0;
+bad:
+    dualopt_mshr_free(m);
+    return -1;
+}
+
+/* -------------------------------------------------------------- stimulus */
+
+enum { FLAG_STATS = 0 };
+static const unit_flag flags[] = {
+    {"stats", NULL, "cohmodel: a '# hits H misses M stalls-full F stalls-targets T fills N' line"},
+    {NULL, NULL, NULL},
+};
+
+enum { KIND_MIXED, KIND_RATE, KIND_TRACE };
+enum { TS_IDLE, TS_REQ, TS_RSP, TS_FILL, TS_DONE };
+
+typedef struct {
+    dualopt_mshr_cfg c;
+    dualopt_mshr_geom g;
+    int kind;
+    uint64_t rng;
+    unsigned p_valid, p_rsp_ready, p_fill, p_done_ready;
+    /* tag pool: every tag in flight is unique (the target-store contract) */
+    uint32_t *pool;
+    unsigned npool;
+    uint64_t line_pool[8];
+    /* request and fill being driven */
+    int have, fhave;
+    uint64_t q_tag, q_line, q_mask, f_entry;
+    uint64_t outstanding; /* entries the stimulus may fill (bit i = entry i) */
+    /* trace */
+    mshr_rec *rec;
+    size_t nrec, next;
+    int ts;
+    uint32_t *tok_of;     /* tag id -> record index */
+    uint32_t *beats;
+    unsigned nbeats;
+    FILE *out;
+    /* counts */
+    uint64_t offered, accepted, rsp_kinds[4], fills, done_beats;
+} mshr_stim;
+
+static void stim_free(void *p)
+{
+    mshr_stim *s = p;
+    if (s == NULL)
+        return;
+    free_recs(s->rec, s->nrec);
+    free(s->pool);
+    free(s->tok_of);
+    free(s->beats);
+    free(s);
+}
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    mshr_stim *s = calloc(1, sizeof *s);
+    unsigned i;
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = *(const dualopt_mshr_cfg *)cfg;
+    dualopt_mshr_geom_of(&s->c, &s->g);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5eed;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->pool = malloc(s->g.tags * sizeof *s->pool);
+    s->tok_of = calloc(s->g.tags, sizeof *s->tok_of);
+    s->beats = malloc(s->g.tags * sizeof *s->beats);
+    if (s->pool == NULL || s->tok_of == NULL || s->beats == NULL) {
+        snprintf(err, len, "out of memory");
+        stim_free(s);
+        return NULL;
+    }
+    for (i = 0; i < s->g.tags; i++)
+        s->pool[i] = s->g.tags - 1 - i;
+    s->npool = s->g.tags;
+    for (i = 0; i < 8; i++)
+        s->line_pool[i] = unit_rnd(&s->rng) & mask64(s->g.laddr_bits);
+    s->p_valid = 100;
+    s->p_rsp_ready = 100;
+    s->p_done_ready = 100;
+    s->p_fill = 30;
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        if (read_trace(a->trace, &s->c, &s->rec, &s->nrec, e2, sizeof e2) != 0 ||
+            run_core(&s->c, s->rec, s->nrec, NULL, s->g.tags, NULL, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            stim_free(s);
+            return NULL;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "rate") == 0) {
+        s->kind = KIND_RATE;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed or rate", a->stream);
+        stim_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static uint32_t pool_take(mshr_stim *s)
+{
+    /* a random free tag, so that tags are not reused in a fixed order */
+    unsigned k = (unsigned)(unit_rnd(&s->rng) % s->npool);
+    uint32_t t = s->pool[k];
+    s->pool[k] = s->pool[--s->npool];
+    return t;
+}
+
+static void pool_give(mshr_stim *s, uint32_t t)
+{
+    if (s->npool < s->g.tags)
+        s->pool[s->npool++] = t;
+}
+
+static uint64_t rand_mask(mshr_stim *s)
+{
+    unsigned r = unit_pct(&s->rng), mb = s->g.mask_bits;
+    uint64_t m;
+    if (r < 40)
+        m = 1ull << (unit_rnd(&s->rng) % mb);
+    else if (r < 60)
+        m = (1ull << (unit_rnd(&s->rng) % mb)) | (1ull << (unit_rnd(&s->rng) % mb));
+    else if (r < 75)
+        m = s->g.mask_all;
+    else
+        m = unit_rnd(&s->rng) & s->g.mask_all;
+    return m ? m : 1;
+}
+
+static void rand_drive(mshr_stim *s, uint64_t cyc)
+{
+    if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
+        static const unsigned pv[] = {100, 70, 40, 10}, pr[] = {100, 60, 25},
+                              pf[] = {60, 30, 10, 2};
+        s->p_valid = pv[unit_rnd(&s->rng) % 4];
+        s->p_rsp_ready = pr[unit_rnd(&s->rng) % 3];
+        s->p_done_ready = pr[unit_rnd(&s->rng) % 3];
+        s->p_fill = pf[unit_rnd(&s->rng) % 4];
+    }
+    if (!s->have && s->npool > 0 && unit_pct(&s->rng) < s->p_valid) {
+        unsigned np = s->c.entries < 6 ? s->c.entries + 2 : 8;
+        s->q_tag = pool_take(s);
+        s->q_line = s->line_pool[unit_rnd(&s->rng) % np];
+        /* now and then a line outside the pool */
+        if (unit_pct(&s->rng) < 3)
+            s->q_line = unit_rnd(&s->rng) & mask64(s->g.laddr_bits);
+        s->q_mask = rand_mask(s);
+        s->have = 1;
+    }
+    if (!s->fhave && unit_pct(&s->rng) < (s->kind == KIND_RATE ? 100 : s->p_fill)) {
+        if (s->outstanding != 0 && unit_pct(&s->rng) >= 3) {
+            unsigned k = (unsigned)(unit_rnd(&s->rng) % 64);
+            while (!((s->outstanding >> k) & 1))
+                k = (k + 1) % 64;
+            s->f_entry = k;
+            s->fhave = 1;
+        } else if (unit_pct(&s->rng) < 10) {
+            /* a fill naming an entry the stimulus does not know as busy */
+            s->f_entry = unit_rnd(&s->rng) & mask64(s->g.entry_bits);
+            s->fhave = 1;
+        }
+    }
+}
+
+static void trace_drive(mshr_stim *s)
+{
+    if (s->ts != TS_IDLE || s->next >= s->nrec || unit_pct(&s->rng) >= 85)
+        return;
+    if (s->rec[s->next].kind == REC_REQ) {
+        const mshr_rec *r = &s->rec[s->next];
+        s->q_tag = pool_take(s);
+        s->tok_of[s->q_tag] = (uint32_t)s->next;
+        s->q_line = r->line;
+        s->q_mask = r->mask;
+        s->have = 1;
+        s->ts = TS_REQ;
+    } else {
+        s->f_entry = s->rec[s->next].entry;
+        s->fhave = 1;
+        s->ts = TS_FILL;
+    }
+    s->next++;
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
+{
+    mshr_stim *s = p;
+    dualopt_mshr_in *in = (dualopt_mshr_in *)(void *)inw;
+    if (s->kind == KIND_TRACE) {
+        trace_drive(s);
+        in->rsp_ready_i = unit_pct(&s->rng) < 75;
+        in->done_ready_i = unit_pct(&s->rng) < 75;
+    } else {
+        rand_drive(s, cyc);
+        in->rsp_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_rsp_ready;
+        in->done_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_done_ready;
+    }
+    in->req_valid_i = (uint64_t)s->have;
+    in->req_tag_i = s->have ? s->q_tag : 0;
+    in->req_line_i = s->have ? s->q_line : 0;
+    in->req_mask_i = s->have ? s->q_mask : 0;
+    in->fill_valid_i = (uint64_t)s->fhave;
+    in->fill_entry_i = s->fhave ? s->f_entry : 0;
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint64_t *outw)
+{
+    mshr_stim *s = p;
+    const dualopt_mshr_in *in = (const dualopt_mshr_in *)(const void *)inw;
+    const dualopt_mshr_out *o = (const dualopt_mshr_out *)(const void *)outw;
+    (void)cyc;
+    s->offered += in->req_valid_i & 1;
+    if (in->req_valid_i && o->req_ready_o) {
+        s->accepted++;
+        s->have = 0;
+        if (s->ts == TS_REQ)
+            s->ts = TS_RSP;
+    }
+    if (o->rsp_valid_o && in->rsp_ready_i) {
+        unsigned k = (unsigned)o->rsp_kind_o & 3;
+        s->rsp_kinds[k]++;
+        if (k == DUALOPT_MSHR_STALL_FULL || k == DUALOPT_MSHR_STALL_TGT)
+            pool_give(s, (uint32_t)o->rsp_tag_o);
+        if (k == DUALOPT_MSHR_MISS && o->rsp_entry_o < 64)
+            s->outstanding |= 1ull << o->rsp_entry_o;
+        if (s->ts == TS_RSP) {
+            if (s->out)
+                print_rsp(s->out, &s->g, s->rec[s->tok_of[o->rsp_tag_o]].tok, k, o->rsp_entry_o,
+                          o->rsp_line_o, o->rsp_mask_o);
+            s->ts = TS_IDLE;
+        }
+    }
+    if (in->fill_valid_i && o->fill_ready_o) {
+        s->fills++;
+        s->fhave = 0;
+        if (in->fill_entry_i < 64)
+            s->outstanding &= ~(1ull << in->fill_entry_i);
+        if (s->ts == TS_FILL) {
+            s->ts = TS_DONE;
+            s->nbeats = 0;
+        }
+    }
+    if (o->done_valid_o && in->done_ready_i) {
+        s->done_beats++;
+        pool_give(s, (uint32_t)o->done_tag_o);
+        if (s->ts == TS_DONE) {
+            if (s->nbeats < s->g.tags)
+                s->beats[s->nbeats++] = (uint32_t)o->done_tag_o;
+            if (o->done_last_o) {
+                unsigned k;
+                if (s->out) {
+                    fprintf(s->out, "DONE %llu", (unsigned long long)o->done_entry_o);
+                    print_line_mask(s->out, &s->g, o->done_line_o, o->done_mask_o);
+                    for (k = 0; k < s->nbeats; k++)
+                        fprintf(s->out, " %s", s->rec[s->tok_of[s->beats[k]]].tok);
+                    fputc('\n', s->out);
+                }
+                s->ts = TS_IDLE;
+            }
+        }
+    }
+}
+
+static int stim_done(const void *p, const void *tmp)
+{
+    const mshr_stim *s = p;
+    const dualopt_mshr_tm *t = tmp;
+    return s->next == s->nrec && s->ts == TS_IDLE && !t->rsp_valid && !t->dn_valid;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const mshr_stim *s = p;
+    /* a record waits at most a few cycles at 75 % ready; a fill streams one
+     * beat per target, and targets are at most the requests */
+    return 64 + (uint64_t)s->nrec * 80;
+}
+
+static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)
+{
+    const mshr_stim *s = p;
+    const dualopt_mshr_stats *st = &((const dualopt_mshr_tm *)tmp)->m->st;
+    fprintf(f, "%scycles %llu  lookups offered %llu accepted %llu (%.3f per cycle)\n", c,
+            (unsigned long long)cycles, (unsigned long long)s->offered,
+            (unsigned long long)s->accepted,
+            cycles ? (double)s->accepted / (double)cycles : 0.0);
+    fprintf(f, "%shits %llu  misses %llu  stalls full %llu  stalls targets %llu  fills %llu  "
+               "done beats %llu\n",
+            c, (unsigned long long)st->hits, (unsigned long long)st->misses,
+            (unsigned long long)st->stall_full, (unsigned long long)st->stall_targets,
+            (unsigned long long)st->fills, (unsigned long long)s->done_beats);
+}
+
+/* ------------------------------------------------------------ trace tool */
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    const dualopt_mshr_cfg *c = cfg;
+    mshr_rec *r = NULL;
+    size_t n = 0;
+    char err[300];
+    dualopt_mshr_stats st;
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *tmp;
+    if (read_trace(in, c, &r, &n, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    tmp = open_memstream(&buf, &blen);
+    if (tmp == NULL) {
+        free_recs(r, n);
+        fprintf(errf, "cohmodel: out of memory\n");
+        return 2;
+    }
+    if (run_core(c, r, n, tmp, 0, &st, err, sizeof err) != 0) {
+        fclose(tmp);
+        free(buf);
+        free_recs(r, n);
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    fclose(tmp);
+    fwrite(buf, 1, blen, out);
+    free(buf);
+    if (fl && fl[FLAG_STATS])
+        fprintf(out, "# hits %llu misses %llu stalls-full %llu stalls-targets %llu fills %llu\n",
+                (unsigned long long)st.hits, (unsigned long long)st.misses,
+                (unsigned long long)st.stall_full, (unsigned long long)st.stall_targets,
+                (unsigned long long)st.fills);
+    free_recs(r, n);
+    return 0;
+}
+
+const unit_desc dualopt_mshr_unit = {
+    .name = "dualopt-mshr",
+    .family = "dualopt",
+    .title = "DualOpt bitmask MSHR (Belayneh et al., 4.1.2, Fig. 8, Table 1; spec 2.3, D11)",
+    .model_ref = "cmodel/dualopt/dualopt_mshr.c dualopt_mshr_eval() / dualopt_mshr_step() (timing), "
+                 "dualopt_mshr_req() / dualopt_mshr_fill() (function)",
+    .cfg_size = sizeof(dualopt_mshr_cfg),
+    .presets = presets,
+    .committed = presets,
+    .module_prefix = "dualopt_mshr",
+    .options_help =
+        "  --mode M         bitmask (Fig. 8 containment) or line (all-ones masks: baseline)\n"
+        "  --entries N      MSHR entries, 1..64 (default 32, Table 1)\n"
+        "  --targets N      targets per entry, 0 = no per-entry limit (default), 1..1024\n"
+        "  --line B         line in bytes, power of two (default 64)\n"
+        "  --gran B         mask granularity in bytes (default 4: 16-bit masks)\n"
+        "  --addr-bits N    byte-address width, 16..64 (default 48)\n"
+        "  --tag-bits N     requester tag width, 1..16 (default 8; 2^N tags in flight)\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "REQ <tag> <hex-addr> <hex-mask> (mask optional in line mode) | FILL <entry>;\n"
+                  "output: HIT <tag> <entry> | MISS <tag> <entry> <line-addr> <mask> |\n"
+                  "STALL <tag> full | STALL <tag> targets <entry> |\n"
+                  "DONE <entry> <line-addr> <mask> <tag>... (targets in arrival order)",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_note = NULL,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

@@ -1,0 +1,958 @@
+/*
+ * The DualOpt RDMA cache as a registry unit (cmodel/unit.h): port table,
+ * timing shell adapters, stimulus sources of the lockstep bench (with a
+ * home-memory image, a reference image of every write and a mirror of the
+ * functional core) and the trace tool (`cohmodel dualopt-rcache`, DualOpt
+ * specification section 4.8). The model is cmodel/dualopt/dualopt_rcache.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dualopt_rcache.h"
+#include "unit.h"
+
+static const char *const presets[] = {"default", "fpga", "pow2", NULL};
+static const char *const committed[] = {"default", "fpga", NULL};
+static const char *const streams[] = {"mixed", "hits", NULL};
+
+static int u_preset(void *cfg, const char *name) { return rcache_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return rcache_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return rcache_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len) { rcache_cfg_name(cfg, buf, len); }
+static void u_args(const void *cfg, char *buf, size_t len) { rcache_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    const rcache_cfg *c = cfg;
+    rcache_geom g;
+    unsigned dw = c->line * 8;
+    port_t t[21];
+    int n = 0, i;
+    rcache_geom_of(c, &g);
+#define P(d, nm, w) (t[n].dir = PORT_##d, t[n].name = nm, t[n].width = (w), n++)
+    P(IN, "req_valid_i", 1);
+    P(OUT, "req_ready_o", 1);
+    P(IN, "req_op_i", 2);
+    P(IN, "req_addr_i", c->addr_bits);
+    P(IN, "req_mask_i", c->line);
+    P(IN, "req_data_i", dw);
+    P(OUT, "rsp_valid_o", 1);
+    P(IN, "rsp_ready_i", 1);
+    P(OUT, "rsp_kind_o", 3);
+    P(OUT, "rsp_line_o", g.ln);
+    P(OUT, "rsp_wbs_o", g.cw);
+    P(OUT, "rsp_inv_o", g.cw);
+    P(OUT, "rsp_data_o", dw);
+    P(OUT, "out_valid_o", 1);
+    P(IN, "out_ready_i", 1);
+    P(OUT, "out_kind_o", 1);
+    P(OUT, "out_line_o", g.ln);
+    P(OUT, "out_mask_o", c->line);
+    P(OUT, "out_data_o", dw);
+    P(IN, "fill_valid_i", 1);
+    P(OUT, "fill_ready_o", 1);
+#undef P
+    for (i = 0; i < n && i < max; i++)
+        p[i] = t[i];
+    if (n < max) {
+        p[n].dir = PORT_IN;
+        p[n].name = "fill_data_i";
+        p[n].width = dw;
+    }
+    return n + 1;
+}
+
+static void *u_tm_new(const void *cfg) { return rcache_tm_new(cfg); }
+static void u_tm_free(void *tm) { rcache_tm_free(tm); }
+static void u_tm_reset(void *tm) { rcache_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { rcache_eval(tm, in, out); }
+static void u_tm_step(void *tm, const uint64_t *in) { rcache_step(tm, in); }
+
+/* ----------------------------------------------------------------- trace */
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+typedef struct {
+    unsigned op;          /* rcache_op                          */
+    uint64_t addr, mask;  /* WR: byte enables from the size     */
+    unsigned lineno;
+} rc_rec;
+
+typedef struct {
+    rc_rec *r;
+    size_t n, cap, kernels;
+} rc_trace;
+
+static int parse_hex(const char *t, uint64_t *v)
+{
+    const char *p = t;
+    uint64_t x = 0;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    if (*p == '\0')
+        return -1;
+    for (; *p; p++) {
+        int h = (*p >= '0' && *p <= '9') ? *p - '0'
+                : (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10
+                : (*p >= 'A' && *p <= 'F') ? *p - 'A' + 10
+                                             : -1;
+        if (h < 0)
+            return -1;
+        if (x >> 60)
+            return -2;
+        x = (x << 4) | (uint64_t)h;
+    }
+    *v = x;
+    return 0;
+}
+
+static int trace_read(FILE *f, const rcache_cfg *c, rc_trace *t, char *err, size_t len)
+{
+    char *buf = NULL;
+    size_t bcap = 0;
+    unsigned lineno = 0;
+    uint64_t amax = mask64(c->addr_bits);
+    memset(t, 0, sizeof *t);
+    while (getline(&buf, &bcap, f) > 0) {
+        char *save = NULL, *tok, *hash = strchr(buf, '#');
+        rc_rec r;
+        lineno++;
+        if (hash)
+            *hash = '\0';
+        tok = strtok_r(buf, " \t\r\n", &save);
+        if (tok == NULL)
+            continue;
+        memset(&r, 0, sizeof r);
+        r.lineno = lineno;
+        if (strcmp(tok, "RD") == 0 || strcmp(tok, "WR") == 0 || strcmp(tok, "AT") == 0) {
+            int e;
+            r.op = tok[0] == 'R' ? RC_RD : tok[0] == 'W' ? RC_WR : RC_AT;
+            tok = strtok_r(NULL, " \t\r\n", &save);
+            if (tok == NULL) {
+                snprintf(err, len, "line %u: missing address", lineno);
+                goto bad;
+            }
+            e = parse_hex(tok, &r.addr);
+            if (e == -1) {
+                snprintf(err, len, "line %u: address '%s' is not hex", lineno, tok);
+                goto bad;
+            }
+            if (e == -2 || r.addr > amax) {
+                snprintf(err, len, "line %u: address '%s' exceeds 0x%llx", lineno, tok,
+                         (unsigned long long)amax);
+                goto bad;
+            }
+            if (r.op == RC_WR) {
+                char *end;
+                unsigned long sz;
+                unsigned off = (unsigned)(r.addr & (c->line - 1));
+                tok = strtok_r(NULL, " \t\r\n", &save);
+                if (tok == NULL) {
+                    snprintf(err, len, "line %u: missing size", lineno);
+                    goto bad;
+                }
+                if (*tok < '0' || *tok > '9' || (sz = strtoul(tok, &end, 10), *end) || sz == 0 ||
+                    sz > c->line) {
+                    snprintf(err, len, "line %u: size '%s' is not in 1..%u", lineno, tok, c->line);
+                    goto bad;
+                }
+                if (off + sz > c->line) {
+                    snprintf(err, len, "line %u: %lu bytes at 0x%llx cross the %u-byte line",
+                             lineno, sz, (unsigned long long)r.addr, c->line);
+                    goto bad;
+                }
+                r.mask = mask64((unsigned)sz) << off;
+            }
+        } else if (strcmp(tok, "KERNEL") == 0) {
+            r.op = RC_KERNEL;
+            t->kernels++;
+        } else {
+            snprintf(err, len, "line %u: unknown record '%s'", lineno, tok);
+            goto bad;
+        }
+        tok = strtok_r(NULL, " \t\r\n", &save);
+        if (tok != NULL) {
+            snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
+            goto bad;
+        }
+        if (t->n == t->cap) {
+            size_t nc = t->cap ? 2 * t->cap : 256;
+            rc_rec *nr = realloc(t->r, nc * sizeof *nr);
+            if (nr == NULL) {
+                snprintf(err, len, "line %u: out of memory", lineno);
+                goto bad;
+            }
+            t->r = nr;
+            t->cap = nc;
+        }
+        t->r[t->n++] = r;
+    }
+    free(buf);
+    return 0;
+bad:
+    free(buf);
+    free(t->r);
+    t->r = NULL;
+    t->n = 0;
+    return -1;
+}
+
+/* Data that no output line shows: writes and the home memory's initial
+ * contents are a hash of the address and a counter. */
+static uint8_t hbyte(uint64_t a, uint64_t b, unsigned i)
+{
+    uint64_t x = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    x ^= (uint64_t)i * 0x165667B19E3779F9ull;
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 32;
+    return (uint8_t)x;
+}
+
+static void print_line(FILE *f, const char *what, uint64_t line, const rcache_cfg *c)
+{
+    unsigned lb = 0;
+    while ((1u << lb) < c->line)
+        lb++;
+    fprintf(f, "%s 0x%llx", what, (unsigned long long)(line << lb));
+}
+
+static void print_wb(FILE *f, const rcache_cfg *c, uint64_t line, uint64_t mask)
+{
+    print_line(f, "WB", line, c);
+    fprintf(f, " 0x%0*llx\n", (int)(c->line / 4), (unsigned long long)mask);
+}
+
+/* ------------------------------------------------------ home memory image */
+
+typedef struct {
+    uint64_t *key;        /* line + 1; 0 = empty                 */
+    uint8_t *home, *ref;  /* home GPU's image, every write applied */
+    uint64_t *wr;         /* bytes written since the last WB      */
+    size_t cap, n;
+    unsigned line;
+} mem_img;
+
+static int mem_init(mem_img *m, unsigned line)
+{
+    memset(m, 0, sizeof *m);
+    m->line = line;
+    m->cap = 1024;
+    m->key = calloc(m->cap, sizeof *m->key);
+    m->home = calloc(m->cap, line);
+    m->ref = calloc(m->cap, line);
+    m->wr = calloc(m->cap, sizeof *m->wr);
+    return m->key && m->home && m->ref && m->wr ? 0 : -1;
+}
+
+static void mem_free(mem_img *m)
+{
+    free(m->key);
+    free(m->home);
+    free(m->ref);
+    free(m->wr);
+}
+
+static size_t mem_find(mem_img *m, uint64_t line);
+
+static void mem_grow(mem_img *m)
+{
+    mem_img o = *m;
+    size_t i;
+    m->cap *= 2;
+    m->n = 0;
+    m->key = calloc(m->cap, sizeof *m->key);
+    m->home = calloc(m->cap, m->line);
+    m->ref = calloc(m->cap, m->line);
+    m->wr = calloc(m->cap, sizeof *m->wr);
+    if (!m->key || !m->home || !m->ref || !m->wr)
+        abort();
+    for (i = 0; i < o.cap; i++)
+        if (o.key[i]) {
+            size_t j = mem_find(m, o.key[i] - 1);
+            memcpy(m->home + j * m->line, o.home + i * m->line, m->line);
+            memcpy(m->ref + j * m->line, o.ref + i * m->line, m->line);
+            m->wr[j] = o.wr[i];
+        }
+    mem_free(&o);
+}
+
+/* The slot of a line, created with its initial contents. */
+static size_t mem_find(mem_img *m, uint64_t line)
+{
+    size_t i;
+    unsigned b;
+    if (2 * (m->n + 1) > m->cap)
+        mem_grow(m);
+    i = (size_t)((line * 0x9E3779B97F4A7C15ull) >> 20) & (m->cap - 1);
+    while (m->key[i] && m->key[i] != line + 1)
+        i = (i + 1) & (m->cap - 1);
+    if (!m->key[i]) {
+        m->key[i] = line + 1;
+        m->n++;
+        for (b = 0; b < m->line; b++)
+            m->home[i * m->line + b] = m->ref[i * m->line + b] = hbyte(line, 0, b);
+        m->wr[i] = 0;
+    }
+    return i;
+}
+
+/* ------------------------------------------------------------ trace tool */
+
+typedef struct {
+    mem_img *m;
+    FILE *out;
+    const rcache_cfg *c;
+} tool_ctx;
+
+static void tool_fetch(void *ctx, uint64_t line, uint8_t *buf)
+{
+    tool_ctx *t = ctx;
+    size_t i = mem_find(t->m, line);
+    memcpy(buf, t->m->home + i * t->c->line, t->c->line);
+}
+
+static void tool_wb(void *ctx, const rcache_wb *wb)
+{
+    tool_ctx *t = ctx;
+    print_wb(t->out, t->c, wb->line, wb->mask);
+}
+
+enum { FLAG_STATS = 0 };
+static const unit_flag flags[] = {
+    {"stats", NULL,
+     "cohmodel: add '# reads R hits H misses M writes W whits X wmiss-full F wmiss-fetch P "
+     "atomics A write-backs B flushes K' at the end"},
+    {NULL, NULL, NULL},
+};
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    const rcache_cfg *c = cfg;
+    rc_trace t;
+    rcache *rc;
+    mem_img m;
+    tool_ctx tc;
+    char err[300];
+    size_t i;
+    unsigned b;
+    if (trace_read(in, c, &t, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    rc = rcache_new(c);
+    if (rc == NULL || mem_init(&m, c->line) != 0) {
+        fprintf(errf, "cohmodel: out of memory\n");
+        free(t.r);
+        rcache_free(rc);
+        return 2;
+    }
+    tc.m = &m;
+    tc.out = out;
+    tc.c = c;
+    for (i = 0; i < t.n; i++) {
+        const rc_rec *r = &t.r[i];
+        if (r->op == RC_KERNEL) {
+            unsigned nw, ni;
+            rcache_flush(rc, tool_wb, &tc, &nw, &ni);
+            fprintf(out, "FLUSH %u %u\n", nw, ni);
+        } else {
+            rcache_req q;
+            rcache_res x;
+            memset(&q, 0, sizeof q);
+            q.op = (rcache_op)r->op;
+            q.addr = r->addr;
+            q.mask = r->mask;
+            for (b = 0; b < c->line; b++)
+                q.data[b] = hbyte(r->addr, i + 1, b);
+            rcache_access(rc, &q, tool_fetch, &tc, &x);
+            if (x.kind == RC_FWD) {
+                if (x.nwb)
+                    print_wb(out, c, x.wb.line, x.wb.mask);
+                if (x.inv) {
+                    print_line(out, "INVL", x.line, c);
+                    fputc('\n', out);
+                }
+                print_line(out, "FWD", x.line, c);
+                fputc('\n', out);
+            } else {
+                static const char *const kn[] = {"HIT", "MISS", "WHIT", "WMISS", "WMISS"};
+                print_line(out, kn[x.kind], x.line, c);
+                fputs(x.kind == RC_WMISS_FULL ? " FULL\n" : x.kind == RC_WMISS_FETCH ? " FETCH\n"
+                                                                                      : "\n",
+                      out);
+                if (x.nwb)
+                    print_wb(out, c, x.wb.line, x.wb.mask);
+            }
+        }
+    }
+    if (fl && fl[FLAG_STATS])
+        fprintf(out,
+                "# reads %llu hits %llu misses %llu writes %llu whits %llu wmiss-full %llu "
+                "wmiss-fetch %llu atomics %llu write-backs %llu flushes %llu\n",
+                (unsigned long long)(rc->hits + rc->misses), (unsigned long long)rc->hits,
+                (unsigned long long)rc->misses,
+                (unsigned long long)(rc->whits + rc->wmiss_full + rc->wmiss_fetch),
+                (unsigned long long)rc->whits, (unsigned long long)rc->wmiss_full,
+                (unsigned long long)rc->wmiss_fetch, (unsigned long long)rc->fwds,
+                (unsigned long long)rc->wbs, (unsigned long long)rc->flushes);
+    free(t.r);
+    rcache_free(rc);
+    mem_free(&m);
+    return 0;
+}
+
+/* -------------------------------------------------------------- stimulus */
+
+enum { KIND_MIXED, KIND_HITS, KIND_TRACE };
+
+#define PEND_MAX 4
+#define FILLQ_MAX 4
+#define POOL_MAX 96
+
+typedef struct {
+    rcache_req q;
+    uint64_t cyc;
+    size_t rec;
+} pend_t;
+
+typedef struct {
+    rcache_cfg c;
+    rcache_geom g;
+    int kind;
+    uint64_t rng;
+    unsigned p_req, p_rsp, p_out, p_fill;
+    mem_img m;
+    rcache *mirror;
+    /* the request presented on the port */
+    int have;
+    rcache_req cur;
+    size_t cur_rec;
+    /* accepted, not yet answered (the pipeline holds at most two) */
+    pend_t pend[PEND_MAX];
+    unsigned np;
+    /* fetches waiting for their fill */
+    uint64_t fq[FILLQ_MAX];
+    unsigned nf, fdelay;
+    int fill_on;
+    uint8_t fill_data[RCACHE_LINE_MAX];
+    /* write-backs since the last response */
+    rcache_wb *wbs;
+    size_t nwb, capwb;
+    /* mirror's write-backs of the current check */
+    rcache_wb *mwbs;
+    size_t nmwb, capmwb;
+    uint64_t pool[POOL_MAX];
+    unsigned npool, warm;
+    rc_trace tr;
+    size_t tnext;
+    FILE *out;
+    /* statistics */
+    uint64_t acc, rsp, kinds[7], wb_count, fetches, fills, func_bad, data_bad, mask_bad,
+        flush_bad, reqs_since;
+    uint64_t hit_n, hit_lat_min, hit_lat_max, steady_from, steady_acc, steady_cyc, last_cyc;
+    unsigned warm_left;
+    char first_bad[160];
+} rc_stim;
+
+static void bad(rc_stim *s, uint64_t *ctr, const char *what, uint64_t cyc)
+{
+    (*ctr)++;
+    if (!s->first_bad[0])
+        snprintf(s->first_bad, sizeof s->first_bad, "%s (cycle %llu)", what,
+                 (unsigned long long)cyc);
+}
+
+/* Lines of a few sets (0, 1, the last): more lines than ways, so victims
+ * are evicted, plus a line at the top of the address space. The hits
+ * stream takes at most `ways` lines per set (no eviction). */
+static void make_pool(rc_stim *s)
+{
+    unsigned sets[3], si, j, per = s->kind == KIND_HITS ? s->c.ways : s->c.ways + 3;
+    uint64_t lmax = mask64(s->g.ln);
+    sets[0] = 0;
+    sets[1] = 1;
+    sets[2] = s->c.sets - 1;
+    s->npool = 0;
+    for (si = 0; si < (s->c.sets > 2 ? 3u : 2u); si++)
+        for (j = 0; j < per && s->npool < POOL_MAX; j++) {
+            uint64_t jj = j;
+            if (s->kind != KIND_HITS && j == per - 1)
+                jj = (lmax - sets[si]) / s->c.sets; /* the top of the space */
+            s->pool[s->npool++] = sets[si] + jj * s->c.sets;
+        }
+}
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    rc_stim *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = *(const rcache_cfg *)cfg;
+    rcache_geom_of(&s->c, &s->g);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7f4a7c15ull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->p_req = s->p_rsp = s->p_out = s->p_fill = 100;
+    s->hit_lat_min = ~0ull;
+    if (mem_init(&s->m, s->c.line) != 0 || (s->mirror = rcache_new(&s->c)) == NULL) {
+        snprintf(err, len, "out of memory");
+        mem_free(&s->m);
+        free(s);
+        return NULL;
+    }
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        s->p_req = 85;
+        s->p_rsp = s->p_out = s->p_fill = 75;
+        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            rcache_free(s->mirror);
+            mem_free(&s->m);
+            free(s);
+            return NULL;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "hits") == 0) {
+        s->kind = KIND_HITS;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed or hits", a->stream);
+        rcache_free(s->mirror);
+        mem_free(&s->m);
+        free(s);
+        return NULL;
+    }
+    make_pool(s);
+    s->warm_left = s->npool;
+    return s;
+}
+
+static void stim_free(void *p)
+{
+    rc_stim *s = p;
+    if (s) {
+        free(s->tr.r);
+        free(s->wbs);
+        free(s->mwbs);
+        rcache_free(s->mirror);
+        mem_free(&s->m);
+        free(s);
+    }
+}
+
+static void new_request(rc_stim *s)
+{
+    rcache_req *q = &s->cur;
+    unsigned r = unit_pct(&s->rng), b, off;
+    uint64_t line;
+    memset(q, 0, sizeof *q);
+    if (s->kind == KIND_HITS) {
+        /* first every pool line once (misses), then hits only */
+        if (s->warm < s->npool)
+            line = s->pool[s->warm++];
+        else
+            line = s->pool[unit_rnd(&s->rng) % s->npool];
+        q->op = r < 60 ? RC_RD : RC_WR;
+    } else {
+        /* runs of one set now and then (forwarding) */
+        line = s->pool[unit_rnd(&s->rng) % s->npool];
+        q->op = r < 50 ? RC_RD : r < 85 ? RC_WR : r < 99 ? RC_AT : RC_KERNEL;
+        if (q->op == RC_KERNEL && unit_pct(&s->rng) < 60)
+            q->op = RC_RD;
+    }
+    q->addr = (line << s->g.lb) | (unit_rnd(&s->rng) & (s->c.line - 1));
+    if (q->op == RC_WR) {
+        unsigned k = unit_pct(&s->rng);
+        if (k < 30) {
+            q->mask = mask64(s->c.line);
+        } else {
+            unsigned sz = 1u << (unit_rnd(&s->rng) % (s->g.lb + 1));
+            if (k > 90)
+                sz = 1 + (unsigned)(unit_rnd(&s->rng) % s->c.line);
+            off = (unsigned)(unit_rnd(&s->rng) % (s->c.line - sz + 1));
+            q->mask = mask64(sz) << off;
+        }
+        if (unit_pct(&s->rng) < 3)
+            q->mask = unit_rnd(&s->rng) & mask64(s->c.line); /* any byte enables */
+        for (b = 0; b < s->c.line; b++)
+            q->data[b] = (uint8_t)unit_rnd(&s->rng);
+    }
+}
+
+static void put_words(uint64_t *w, const uint8_t *src, unsigned n, unsigned dww)
+{
+    unsigned i;
+    memset(w, 0, dww * sizeof *w);
+    for (i = 0; i < n; i++)
+        w[i / 8] |= (uint64_t)src[i] << (8 * (i % 8));
+}
+
+static void get_words(uint8_t *dst, const uint64_t *w, unsigned n)
+{
+    unsigned i;
+    for (i = 0; i < n; i++)
+        dst[i] = (uint8_t)(w[i / 8] >> (8 * (i % 8)));
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    rc_stim *s = p;
+    const rcache_geom *g = &s->g;
+    int live = (int)(in[0] & 1);
+    memset(in + 1, 0, (g->in_words - 1) * sizeof *in);
+    if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
+        static const unsigned pv[] = {100, 80, 50, 20, 100}, pr[] = {100, 70, 30, 100, 50};
+        s->p_req = pv[unit_rnd(&s->rng) % 5];
+        s->p_rsp = pr[unit_rnd(&s->rng) % 5];
+        s->p_out = pr[unit_rnd(&s->rng) % 5];
+        s->p_fill = pr[unit_rnd(&s->rng) % 5];
+    }
+    if (live && !s->have && unit_pct(&s->rng) < s->p_req) {
+        if (s->kind == KIND_TRACE) {
+            if (s->tnext < s->tr.n) {
+                const rc_rec *r = &s->tr.r[s->tnext];
+                unsigned b;
+                memset(&s->cur, 0, sizeof s->cur);
+                s->cur.op = (rcache_op)r->op;
+                s->cur.addr = r->addr;
+                s->cur.mask = r->mask;
+                for (b = 0; b < s->c.line && r->op == RC_WR; b++)
+                    s->cur.data[b] = hbyte(r->addr, s->tnext + 1, b);
+                s->cur_rec = s->tnext++;
+                s->have = 1;
+            }
+        } else {
+            new_request(s);
+            s->have = 1;
+        }
+    }
+    in[g->i_req_valid] = (uint64_t)s->have;
+    if (s->have) {
+        in[g->i_req_op] = s->cur.op;
+        in[g->i_req_addr] = s->cur.addr;
+        in[g->i_req_mask] = s->cur.mask;
+        put_words(in + g->i_req_data, s->cur.data, s->c.line, g->dww);
+    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
+        unsigned i;
+        in[g->i_req_op] = unit_rnd(&s->rng) & 3; /* ignored without valid */
+        in[g->i_req_addr] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+        in[g->i_req_mask] = unit_rnd(&s->rng) & mask64(s->c.line);
+        for (i = 0; i < g->dww; i++)
+            in[g->i_req_data + i] = unit_rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
+    }
+    in[g->i_rsp_ready] = unit_pct(&s->rng) < s->p_rsp;
+    in[g->i_out_ready] = unit_pct(&s->rng) < s->p_out;
+    /* the RDMA engine answers a fetch after a few cycles */
+    if (!s->fill_on && s->nf > 0) {
+        if (s->fdelay > 0) {
+            s->fdelay--;
+        } else if (unit_pct(&s->rng) < s->p_fill) {
+            size_t i = mem_find(&s->m, s->fq[0]);
+            memcpy(s->fill_data, s->m.home + i * s->c.line, s->c.line);
+            s->fill_on = 1;
+        }
+    }
+    in[g->i_fill_valid] = (uint64_t)s->fill_on;
+    if (s->fill_on)
+        put_words(in + g->i_fill_data, s->fill_data, s->c.line, g->dww);
+    else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 30) {
+        unsigned i;
+        for (i = 0; i < g->dww; i++)
+            in[g->i_fill_data + i] = unit_rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
+    }
+}
+
+static void push_wb(rcache_wb **a, size_t *n, size_t *cap, const rcache_wb *w)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 64;
+        rcache_wb *x = realloc(*a, nc * sizeof *x);
+        if (x == NULL)
+            abort();
+        *a = x;
+        *cap = nc;
+    }
+    (*a)[(*n)++] = *w;
+}
+
+static void mirror_fetch(void *ctx, uint64_t line, uint8_t *buf)
+{
+    rc_stim *s = ctx;
+    size_t i = mem_find(&s->m, line);
+    memcpy(buf, s->m.home + i * s->c.line, s->c.line);
+}
+
+static void mirror_wb(void *ctx, const rcache_wb *wb)
+{
+    rc_stim *s = ctx;
+    push_wb(&s->mwbs, &s->nmwb, &s->capmwb, wb);
+}
+
+static int wb_equal(const rc_stim *s, const rcache_wb *a, const rcache_wb *b)
+{
+    return a->line == b->line && a->mask == b->mask && memcmp(a->data, b->data, s->c.line) == 0;
+}
+
+static void print_rsp(rc_stim *s, unsigned kind, uint64_t line, unsigned wbs, unsigned inv)
+{
+    size_t i;
+    FILE *f = s->out;
+    const rcache_cfg *c = &s->c;
+    (void)wbs;
+    if (kind == RC_FWD || kind == RC_FLUSH) {
+        for (i = 0; i < s->nwb; i++)
+            print_wb(f, c, s->wbs[i].line, s->wbs[i].mask);
+        if (kind == RC_FLUSH) {
+            fprintf(f, "FLUSH %u %u\n", wbs, inv);
+            return;
+        }
+        if (inv) {
+            print_line(f, "INVL", line, c);
+            fputc('\n', f);
+        }
+        print_line(f, "FWD", line, c);
+        fputc('\n', f);
+        return;
+    }
+    {
+        static const char *const kn[] = {"HIT", "MISS", "WHIT", "WMISS", "WMISS"};
+        print_line(f, kind < 5 ? kn[kind] : "?", line, c);
+        fputs(kind == RC_WMISS_FULL ? " FULL\n" : kind == RC_WMISS_FETCH ? " FETCH\n" : "\n", f);
+        for (i = 0; i < s->nwb; i++)
+            print_wb(f, c, s->wbs[i].line, s->wbs[i].mask);
+    }
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    rc_stim *s = p;
+    const rcache_geom *g = &s->g;
+    unsigned n = s->c.line;
+    s->last_cyc = cyc;
+    if (s->steady_from && cyc >= s->steady_from) {
+        s->steady_cyc++;
+        if ((in[g->i_req_valid] & 1) && (out[g->o_req_ready] & 1))
+            s->steady_acc++;
+    }
+    /* fetches and write-backs towards the RDMA engine */
+    if ((out[g->o_out_valid] & 1) && (in[g->i_out_ready] & 1)) {
+        uint64_t line = out[g->o_out_line];
+        size_t i = mem_find(&s->m, line);
+        if (out[g->o_out_kind] & 1) {
+            rcache_wb w;
+            unsigned b;
+            memset(&w, 0, sizeof w);
+            w.line = line;
+            w.mask = out[g->o_out_mask];
+            get_words(w.data, out + g->o_out_data, n);
+            if (w.mask != s->m.wr[i] || w.mask == 0)
+                bad(s, &s->mask_bad, "write-back mask is not the bytes written since the last one", cyc);
+            for (b = 0; b < n; b++)
+                if ((w.mask >> b) & 1) {
+                    s->m.home[i * n + b] = w.data[b];
+                    if (w.data[b] != s->m.ref[i * n + b])
+                        bad(s, &s->data_bad, "write-back byte differs from the last write", cyc);
+                }
+            s->m.wr[i] = 0;
+            push_wb(&s->wbs, &s->nwb, &s->capwb, &w);
+            s->wb_count++;
+        } else {
+            if (s->nf < FILLQ_MAX)
+                s->fq[s->nf++] = line;
+            else
+                bad(s, &s->func_bad, "more than one fetch in flight", cyc);
+            s->fdelay = (unsigned)(unit_rnd(&s->rng) % (s->kind == KIND_HITS ? 2 : 6));
+            s->fetches++;
+        }
+    }
+    if ((in[g->i_fill_valid] & 1) && (out[g->o_fill_ready] & 1)) {
+        memmove(s->fq, s->fq + 1, (FILLQ_MAX - 1) * sizeof s->fq[0]);
+        s->nf--;
+        s->fill_on = 0;
+        s->fills++;
+    }
+    /* responses: against the mirror of the functional core */
+    if ((out[g->o_rsp_valid] & 1) && (in[g->i_rsp_ready] & 1)) {
+        unsigned kind = (unsigned)out[g->o_rsp_kind], wbs = (unsigned)out[g->o_rsp_wbs];
+        unsigned inv = (unsigned)out[g->o_rsp_inv];
+        uint64_t line = out[g->o_rsp_line];
+        pend_t *e = &s->pend[0];
+        size_t k;
+        s->rsp++;
+        if (kind < 7)
+            s->kinds[kind]++;
+        if (s->np == 0) {
+            bad(s, &s->func_bad, "response with no request", cyc);
+        } else {
+            s->nmwb = 0;
+            if (e->q.op == RC_KERNEL) {
+                unsigned nw, ni;
+                rcache_flush(s->mirror, mirror_wb, s, &nw, &ni);
+                if (kind != RC_FLUSH || wbs != nw || inv != ni)
+                    bad(s, &s->func_bad, "flush differs from rcache_flush()", cyc);
+                for (k = 0; k < s->m.cap; k++)
+                    if (s->m.key[k] && (s->m.wr[k] ||
+                                        memcmp(s->m.home + k * n, s->m.ref + k * n, n) != 0))
+                        bad(s, &s->flush_bad, "a dirty byte is not home after the flush", cyc);
+            } else {
+                rcache_res x;
+                uint8_t rd[RCACHE_LINE_MAX];
+                rcache_access(s->mirror, &e->q, mirror_fetch, s, &x);
+                if (x.nwb)
+                    push_wb(&s->mwbs, &s->nmwb, &s->capmwb, &x.wb);
+                if (kind != x.kind || line != x.line || wbs != x.nwb || inv != x.inv)
+                    bad(s, &s->func_bad, "response differs from rcache_access()", cyc);
+                if (kind == RC_HIT || kind == RC_MISS) {
+                    size_t i = mem_find(&s->m, line);
+                    get_words(rd, out + g->o_rsp_data, n);
+                    if (memcmp(rd, s->m.ref + i * n, n) != 0 || memcmp(rd, x.rdata, n) != 0)
+                        bad(s, &s->data_bad, "read data differs from the last write", cyc);
+                }
+                if (kind == RC_FWD) {
+                    size_t i = mem_find(&s->m, line);
+                    if (s->m.wr[i] || memcmp(s->m.home + i * n, s->m.ref + i * n, n) != 0)
+                        bad(s, &s->flush_bad, "atomic forwarded before the line's bytes were home", cyc);
+                }
+                if ((kind == RC_HIT || kind == RC_WHIT) && s->kind != KIND_TRACE) {
+                    uint64_t lat = cyc - e->cyc;
+                    s->hit_n++;
+                    if (lat < s->hit_lat_min)
+                        s->hit_lat_min = lat;
+                    if (lat > s->hit_lat_max)
+                        s->hit_lat_max = lat;
+                }
+            }
+            if (s->nmwb != s->nwb)
+                bad(s, &s->func_bad, "write-backs differ from the functional core", cyc);
+            else
+                for (k = 0; k < s->nwb; k++)
+                    if (!wb_equal(s, &s->wbs[k], &s->mwbs[k]))
+                        bad(s, &s->func_bad, "write-back differs from the functional core", cyc);
+            /* the reference image takes a write when it completes (in order) */
+            if (e->q.op == RC_WR) {
+                size_t i = mem_find(&s->m, (e->q.addr & mask64(s->c.addr_bits)) >> g->lb);
+                unsigned b;
+                for (b = 0; b < n; b++)
+                    if ((e->q.mask >> b) & 1)
+                        s->m.ref[i * n + b] = e->q.data[b];
+                s->m.wr[i] |= e->q.mask & mask64(n);
+            }
+            if (s->out)
+                print_rsp(s, kind, line, wbs, inv);
+            s->nwb = 0;
+            memmove(s->pend, s->pend + 1, (PEND_MAX - 1) * sizeof s->pend[0]);
+            s->np--;
+            if (s->kind == KIND_HITS && s->warm_left > 0 && --s->warm_left == 0)
+                s->steady_from = cyc + 1;
+        }
+    }
+    if ((in[g->i_req_valid] & 1) && (out[g->o_req_ready] & 1)) {
+        pend_t *e;
+        s->acc++;
+        if (s->np == PEND_MAX) {
+            bad(s, &s->func_bad, "more requests in flight than the pipeline holds", cyc);
+        } else {
+            e = &s->pend[s->np++];
+            e->q = s->cur;
+            e->cyc = cyc;
+            e->rec = s->cur_rec;
+        }
+        s->have = 0;
+    }
+}
+
+static int stim_done(const void *p, const void *tmp)
+{
+    const rc_stim *s = p;
+    const rcache_tm *tm = tmp;
+    return s->tnext == s->tr.n && !s->have && s->np == 0 && !tm->rsp_valid && !tm->s1_valid &&
+           tm->state == RCS_LOOK;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const rc_stim *s = p;
+    return 1000 + (uint64_t)s->c.sets * 4 + (uint64_t)(s->tr.n + 1) * 80 +
+           (uint64_t)s->tr.kernels * ((uint64_t)s->c.sets * 8 + (uint64_t)s->c.sets * s->c.ways * 8);
+}
+
+static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f, const char *c)
+{
+    const rc_stim *s = p;
+    (void)tm;
+    fprintf(f,
+            "%scycles %llu  requests %llu  responses %llu: hit %llu miss %llu whit %llu "
+            "wmiss-full %llu wmiss-fetch %llu fwd %llu flush %llu\n",
+            c, (unsigned long long)cycles, (unsigned long long)s->acc, (unsigned long long)s->rsp,
+            (unsigned long long)s->kinds[0], (unsigned long long)s->kinds[1],
+            (unsigned long long)s->kinds[2], (unsigned long long)s->kinds[3],
+            (unsigned long long)s->kinds[4], (unsigned long long)s->kinds[5],
+            (unsigned long long)s->kinds[6]);
+    fprintf(f, "%sfetches %llu  fills %llu  write-backs %llu\n", c, (unsigned long long)s->fetches,
+            (unsigned long long)s->fills, (unsigned long long)s->wb_count);
+    if (s->hit_n)
+        fprintf(f, "%shit latency min %llu max %llu over %llu hits\n", c,
+                (unsigned long long)s->hit_lat_min, (unsigned long long)s->hit_lat_max,
+                (unsigned long long)s->hit_n);
+    if (s->kind == KIND_HITS)
+        fprintf(f, "%ssteady hits: %llu requests accepted in %llu cycles\n", c,
+                (unsigned long long)s->steady_acc, (unsigned long long)s->steady_cyc);
+    fprintf(f,
+            "%sfunctional check: %llu responses against rcache_access(), %llu differ; data %llu "
+            "wrong; write-back masks %llu wrong; lines not home after flush/atomic %llu%s%s\n",
+            c, (unsigned long long)s->rsp, (unsigned long long)s->func_bad,
+            (unsigned long long)s->data_bad, (unsigned long long)s->mask_bad,
+            (unsigned long long)s->flush_bad, s->first_bad[0] ? "; first: " : "", s->first_bad);
+}
+
+const unit_desc dualopt_rcache_unit = {
+    .name = "dualopt-rcache",
+    .family = "dualopt",
+    .title = "DualOpt RDMA cache: remote-only write-back cache with a data array, LRU, "
+             "per-byte dirty masks, kernel-boundary flush (Belayneh et al., 4.2, 4.4, Table 1)",
+    .model_ref = "cmodel/dualopt/dualopt_rcache.c rcache_eval() / rcache_step() (timing), "
+                 "rcache_access() / rcache_flush() (function)",
+    .cfg_size = sizeof(rcache_cfg),
+    .presets = presets,
+    .committed = committed,
+    .module_prefix = "dualopt_rcache",
+    .options_help = "  --sets N         sets, 2..65536, any value: set = line mod N (default 1536)\n"
+                    "  --ways N         ways, 2..32 (default 16)\n"
+                    "  --line B         line in bytes, power of two, 8..64 (default 64)\n"
+                    "  --addr-bits N    byte-address width, 16..63 (default 48)\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "RD <addr>; WR <addr> <size> (within one line); AT <addr>; KERNEL; hex\n"
+                  "addresses, '#' comments. Output per record: HIT|MISS|WHIT <line> or\n"
+                  "WMISS <line> FULL|FETCH, then WB <victim-line> <dirty-byte-mask> if a dirty\n"
+                  "line was evicted; AT: [WB ...] [INVL <line>] FWD <line>; KERNEL: WB <line>\n"
+                  "<mask> per dirty line in (set, way) order, FLUSH <written-back> <invalidated>",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

@@ -1,0 +1,494 @@
+/*
+ * The DualOpt SCBU as a registry unit (cmodel/unit.h): port table, timing
+ * shell adapters, stimulus sources of the lockstep bench and the trace tool
+ * (`cohmodel dualopt-scbu`, DualOpt specification section 4.2). The model
+ * is cmodel/dualopt/dualopt_scbu.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dualopt_scbu.h"
+#include "unit.h"
+
+static const char *const presets[] = {"default", "fpga", NULL};
+static const char *const streams[] = {"mixed", "boundary", NULL};
+
+static int u_preset(void *cfg, const char *name) { return scbu_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return scbu_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return scbu_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len) { scbu_cfg_name(cfg, buf, len); }
+static void u_args(const void *cfg, char *buf, size_t len) { scbu_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    const scbu_cfg *c = cfg;
+    unsigned aw = c->addr_bits, rw = c->addr_bits + 1;
+    /* widths 0: filled from the configuration below */
+    static const port_t t[] = {
+        {PORT_IN, "cfg_valid_i", 1},   {PORT_IN, "cfg_start_i", 0},  {PORT_IN, "cfg_end_i", 0},
+        {PORT_IN, "en_valid_i", 1},    {PORT_IN, "en_coalesce_i", 1},
+        {PORT_IN, "acc_valid_i", 1},   {PORT_OUT, "acc_ready_o", 1}, {PORT_IN, "acc_op_i", 2},
+        {PORT_IN, "acc_addr_i", 0},    {PORT_OUT, "res_valid_o", 1}, {PORT_IN, "res_ready_i", 1},
+        {PORT_OUT, "res_op_o", 2},     {PORT_OUT, "res_addr_o", 0},  {PORT_OUT, "res_local_o", 1},
+        {PORT_OUT, "res_bypass_o", 1},
+    };
+    int n = (int)(sizeof t / sizeof t[0]), i;
+    for (i = 0; i < n && i < max; i++) {
+        p[i] = t[i];
+        if (i == 1 || i == 2)
+            p[i].width = rw;
+        else if (i == 8 || i == 12)
+            p[i].width = aw;
+    }
+    return n;
+}
+
+static void *u_tm_new(const void *cfg) { return scbu_tm_new(cfg); }
+static void u_tm_free(void *tm) { scbu_tm_free(tm); }
+static void u_tm_reset(void *tm) { scbu_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { scbu_eval(tm, in, out); }
+static void u_tm_step(void *tm, const uint64_t *in) { scbu_step(tm, in); }
+
+/* ----------------------------------------------------------------- trace */
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+enum { REC_ACC, REC_CFG, REC_EN };
+
+typedef struct {
+    int kind;
+    unsigned op;          /* REC_ACC: scbu_op; REC_EN: 0/1 */
+    uint64_t a, b;        /* address, or start and end     */
+} scbu_rec;
+
+typedef struct {
+    scbu_rec *r;
+    size_t n, cap;
+} scbu_trace;
+
+static int parse_hex(const char *t, uint64_t *v)
+{
+    const char *p = t;
+    uint64_t x = 0;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    if (*p == '\0')
+        return -1;
+    for (; *p; p++) {
+        int h = (*p >= '0' && *p <= '9') ? *p - '0'
+                : (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10
+                : (*p >= 'A' && *p <= 'F') ? *p - 'A' + 10
+                                             : -1;
+        if (h < 0)
+            return -1;
+        if (x >> 60)
+            return -2;
+        x = (x << 4) | (uint64_t)h;
+    }
+    *v = x;
+    return 0;
+}
+
+/* An address token: 0, or -1 with the reason in err. limit: the largest
+ * value allowed. */
+static int addr_tok(const char *tok, const char *what, uint64_t limit, unsigned lineno,
+                    uint64_t *v, char *err, size_t len)
+{
+    int r;
+    if (tok == NULL) {
+        snprintf(err, len, "line %u: missing %s", lineno, what);
+        return -1;
+    }
+    r = parse_hex(tok, v);
+    if (r == -1) {
+        snprintf(err, len, "line %u: %s '%s' is not hex", lineno, what, tok);
+        return -1;
+    }
+    if (r == -2 || *v > limit) {
+        snprintf(err, len, "line %u: %s '%s' exceeds 0x%llx", lineno, what, tok,
+                 (unsigned long long)limit);
+        return -1;
+    }
+    return 0;
+}
+
+static int trace_read(FILE *f, const scbu_cfg *c, scbu_trace *t, char *err, size_t len)
+{
+    char *buf = NULL;
+    size_t bcap = 0;
+    unsigned lineno = 0;
+    uint64_t amax = mask64(c->addr_bits), top = 1ull << c->addr_bits;
+    memset(t, 0, sizeof *t);
+    while (getline(&buf, &bcap, f) > 0) {
+        char *save = NULL, *tok, *hash = strchr(buf, '#');
+        scbu_rec r;
+        lineno++;
+        if (hash)
+            *hash = '\0';
+        tok = strtok_r(buf, " \t\r\n", &save);
+        if (tok == NULL)
+            continue;
+        memset(&r, 0, sizeof r);
+        if (strcmp(tok, "RD") == 0 || strcmp(tok, "WR") == 0 || strcmp(tok, "AT") == 0) {
+            r.kind = REC_ACC;
+            r.op = tok[0] == 'R' ? SCBU_RD : tok[0] == 'W' ? SCBU_WR : SCBU_AT;
+            if (addr_tok(strtok_r(NULL, " \t\r\n", &save), "address", amax, lineno, &r.a, err,
+                         len))
+                goto bad;
+        } else if (strcmp(tok, "CFG") == 0) {
+            r.kind = REC_CFG;
+            if (addr_tok(strtok_r(NULL, " \t\r\n", &save), "start", top, lineno, &r.a, err, len) ||
+                addr_tok(strtok_r(NULL, " \t\r\n", &save), "end", top, lineno, &r.b, err, len))
+                goto bad;
+            if (r.b < r.a) {
+                snprintf(err, len, "line %u: end 0x%llx is below start 0x%llx", lineno,
+                         (unsigned long long)r.b, (unsigned long long)r.a);
+                goto bad;
+            }
+        } else if (strcmp(tok, "EN") == 0) {
+            r.kind = REC_EN;
+            tok = strtok_r(NULL, " \t\r\n", &save);
+            if (tok == NULL || (strcmp(tok, "0") != 0 && strcmp(tok, "1") != 0)) {
+                snprintf(err, len, "line %u: EN needs 0 or 1", lineno);
+                goto bad;
+            }
+            r.op = (unsigned)(tok[0] - '0');
+        } else {
+            snprintf(err, len, "line %u: unknown record '%s'", lineno, tok);
+            goto bad;
+        }
+        tok = strtok_r(NULL, " \t\r\n", &save);
+        if (tok != NULL) {
+            snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
+            goto bad;
+        }
+        if (t->n == t->cap) {
+            size_t nc = t->cap ? 2 * t->cap : 256;
+            scbu_rec *nr = realloc(t->r, nc * sizeof *nr);
+            if (nr == NULL) {
+                snprintf(err, len, "line %u: out of memory", lineno);
+                goto bad;
+            }
+            t->r = nr;
+            t->cap = nc;
+        }
+        t->r[t->n++] = r;
+    }
+    free(buf);
+    return 0;
+bad:
+    free(buf);
+    free(t->r);
+    t->r = NULL;
+    t->n = 0;
+    return -1;
+}
+
+static void print_res(FILE *f, uint64_t addr, unsigned local, unsigned bypass)
+{
+    fprintf(f, "%s 0x%llx %s\n", local ? "LOCAL" : "REMOTE", (unsigned long long)addr,
+            bypass ? "BYPASS" : "L1");
+}
+
+/* -------------------------------------------------------------- stimulus */
+
+enum { FLAG_STATS = 0 };
+static const unit_flag flags[] = {
+    {"stats", NULL, "cohmodel: add '# accesses N local L remote R bypassed B' at the end"},
+    {NULL, NULL, NULL},
+};
+
+enum { KIND_MIXED, KIND_BOUNDARY, KIND_TRACE };
+
+typedef struct {
+    scbu_cfg c;
+    int kind;
+    uint64_t rng;
+    unsigned p_valid, p_ready;
+    scbu mirror;          /* the core, fed the same writes          */
+    int have;
+    unsigned q_op;
+    uint64_t q_addr;
+    int exp_valid;        /* the result the output stage must hold  */
+    scbu_res exp;
+    uint64_t exp_addr;
+    unsigned exp_op;
+    scbu_trace tr;
+    size_t tnext;
+    FILE *out;
+    uint64_t acc, res, local, bypass, func_bad, cfgs, ens;
+} scbu_stim;
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    scbu_stim *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = *(const scbu_cfg *)cfg;
+    scbu_init(&s->mirror, &s->c);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x3c6ef372ull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->p_valid = 100;
+    s->p_ready = 100;
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        s->p_valid = 85;
+        s->p_ready = 75;
+        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            free(s);
+            return NULL;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "boundary") == 0) {
+        s->kind = KIND_BOUNDARY;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed or boundary", a->stream);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void stim_free(void *p)
+{
+    scbu_stim *s = p;
+    if (s) {
+        free(s->tr.r);
+        free(s);
+    }
+}
+
+/* An address near the range's edges (start - 2 .. start + 1, end - 2 ..
+ * end + 1), inside, outside, or anywhere. */
+static uint64_t rand_addr(scbu_stim *s)
+{
+    uint64_t am = mask64(s->c.addr_bits), r = unit_pct(&s->rng);
+    uint64_t st = s->mirror.start, en = s->mirror.end;
+    int boundary = s->kind == KIND_BOUNDARY ? r < 90 : r < 40;
+    if (boundary)
+        return ((unit_pct(&s->rng) < 50 ? st : en) + unit_rnd(&s->rng) % 4 - 2) & am;
+    if (r < 70 && en > st)
+        return (st + unit_rnd(&s->rng) % (en - st)) & am;
+    return unit_rnd(&s->rng) & am;
+}
+
+static uint64_t rand_range_value(scbu_stim *s)
+{
+    unsigned rb = s->c.addr_bits + 1, r = unit_pct(&s->rng);
+    if (r < 30) /* GB-aligned, as a flat multi-GPU space gives */
+        return (unit_rnd(&s->rng) % 8) << (s->c.addr_bits > 34 ? 32 : s->c.addr_bits - 3);
+    if (r < 40)
+        return 1ull << s->c.addr_bits;
+    if (r < 45)
+        return 0;
+    return unit_rnd(&s->rng) & mask64(r < 95 ? rb - 1 : rb);
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    scbu_stim *s = p;
+    int live = (int)(in[0] & 1);
+    uint64_t rm = mask64(s->c.addr_bits + 1);
+    memset(in + 1, 0, (SCBU_I_N - 1) * sizeof *in);
+    if (s->kind == KIND_TRACE) {
+        if (live && !s->have && s->tnext < s->tr.n && unit_pct(&s->rng) < s->p_valid) {
+            const scbu_rec *r = &s->tr.r[s->tnext++];
+            if (r->kind == REC_CFG) {
+                in[SCBU_I_CFG_VALID] = 1;
+                in[SCBU_I_CFG_START] = r->a;
+                in[SCBU_I_CFG_END] = r->b;
+            } else if (r->kind == REC_EN) {
+                in[SCBU_I_EN_VALID] = 1;
+                in[SCBU_I_EN_COALESCE] = r->op;
+            } else {
+                s->have = 1;
+                s->q_op = r->op;
+                s->q_addr = r->a;
+            }
+        }
+    } else {
+        if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
+            static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100};
+            s->p_valid = pv[unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        }
+        if (live && !s->have && unit_pct(&s->rng) < s->p_valid) {
+            unsigned r = unit_pct(&s->rng);
+            s->have = 1;
+            s->q_op = r < 55 ? SCBU_RD : r < 80 ? SCBU_WR : r < 97 ? SCBU_AT : 3;
+            s->q_addr = rand_addr(s);
+        }
+        /* register writes at any time, also beside an access */
+        if (unit_pct(&s->rng) < 2) {
+            in[SCBU_I_CFG_VALID] = 1;
+            in[SCBU_I_CFG_START] = rand_range_value(s);
+            in[SCBU_I_CFG_END] = unit_pct(&s->rng) < 80 ? (in[SCBU_I_CFG_START] + (unit_rnd(&s->rng) %
+                                                     (1ull << (s->c.addr_bits - 2)))) & rm
+                                                   : rand_range_value(s);
+        } else if (unit_pct(&s->rng) < 30) {
+            in[SCBU_I_CFG_START] = unit_rnd(&s->rng) & rm; /* ignored without valid */
+            in[SCBU_I_CFG_END] = unit_rnd(&s->rng) & rm;
+        }
+        in[SCBU_I_EN_VALID] = unit_pct(&s->rng) < 3;
+        in[SCBU_I_EN_COALESCE] = unit_pct(&s->rng) < 60;
+    }
+    in[SCBU_I_ACC_VALID] = (uint64_t)s->have;
+    if (s->have) {
+        in[SCBU_I_ACC_OP] = s->q_op;
+        in[SCBU_I_ACC_ADDR] = s->q_addr;
+    } else if (s->kind != KIND_TRACE) {
+        in[SCBU_I_ACC_OP] = unit_rnd(&s->rng) & 3;
+        in[SCBU_I_ACC_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+    }
+    in[SCBU_I_RES_READY] = unit_pct(&s->rng) < s->p_ready;
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    scbu_stim *s = p;
+    (void)cyc;
+    if ((out[SCBU_O_RES_VALID] & 1) && (in[SCBU_I_RES_READY] & 1)) {
+        unsigned loc = (unsigned)(out[SCBU_O_RES_LOCAL] & 1), byp = (unsigned)(out[SCBU_O_RES_BYPASS] & 1);
+        if (!s->exp_valid || loc != s->exp.local || byp != s->exp.bypass ||
+            out[SCBU_O_RES_ADDR] != s->exp_addr || out[SCBU_O_RES_OP] != s->exp_op)
+            s->func_bad++;
+        s->exp_valid = 0;
+        s->res++;
+        s->local += loc;
+        s->bypass += byp;
+        if (s->out)
+            print_res(s->out, out[SCBU_O_RES_ADDR], loc, byp);
+    }
+    if ((in[SCBU_I_ACC_VALID] & 1) && (out[SCBU_O_ACC_READY] & 1)) {
+        s->exp = scbu_access(&s->mirror, (scbu_op)s->q_op, s->q_addr);
+        s->exp_addr = s->q_addr;
+        s->exp_op = s->q_op;
+        s->exp_valid = 1;
+        s->acc++;
+        s->have = 0;
+    }
+    if (in[SCBU_I_CFG_VALID] & 1) {
+        scbu_set_range(&s->mirror, in[SCBU_I_CFG_START], in[SCBU_I_CFG_END]);
+        s->cfgs++;
+    }
+    if (in[SCBU_I_EN_VALID] & 1) {
+        scbu_set_mode(&s->mirror, (unsigned)(in[SCBU_I_EN_COALESCE] & 1));
+        s->ens++;
+    }
+}
+
+static int stim_done(const void *p, const void *tmp)
+{
+    const scbu_stim *s = p;
+    const scbu_tm *tm = tmp;
+    return s->tnext == s->tr.n && !s->have && !tm->res_valid;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const scbu_stim *s = p;
+    return 100 + (uint64_t)(s->tr.n + 1) * 40;
+}
+
+static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f, const char *c)
+{
+    const scbu_stim *s = p;
+    (void)tm;
+    fprintf(f, "%scycles %llu  accesses %llu  results %llu (local %llu, bypassed %llu)  "
+               "range writes %llu  mode writes %llu\n",
+            c, (unsigned long long)cycles, (unsigned long long)s->acc, (unsigned long long)s->res,
+            (unsigned long long)s->local, (unsigned long long)s->bypass,
+            (unsigned long long)s->cfgs, (unsigned long long)s->ens);
+    fprintf(f, "%sfunctional check: %llu results against scbu_access(), %llu differ\n", c,
+            (unsigned long long)s->res, (unsigned long long)s->func_bad);
+}
+
+/* ------------------------------------------------------------ trace tool */
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    const scbu_cfg *c = cfg;
+    scbu_trace t;
+    scbu s;
+    char err[300];
+    size_t i;
+    uint64_t n = 0, loc = 0, byp = 0;
+    if (trace_read(in, c, &t, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    scbu_init(&s, c);
+    for (i = 0; i < t.n; i++) {
+        const scbu_rec *r = &t.r[i];
+        if (r->kind == REC_CFG) {
+            scbu_set_range(&s, r->a, r->b);
+        } else if (r->kind == REC_EN) {
+            scbu_set_mode(&s, r->op);
+        } else {
+            scbu_res x = scbu_access(&s, (scbu_op)r->op, r->a);
+            print_res(out, r->a, x.local, x.bypass);
+            n++;
+            loc += x.local;
+            byp += x.bypass;
+        }
+    }
+    if (fl && fl[FLAG_STATS])
+        fprintf(out, "# accesses %llu local %llu remote %llu bypassed %llu\n",
+                (unsigned long long)n, (unsigned long long)loc, (unsigned long long)(n - loc),
+                (unsigned long long)byp);
+    free(t.r);
+    return 0;
+}
+
+const unit_desc dualopt_scbu_unit = {
+    .name = "dualopt-scbu",
+    .family = "dualopt",
+    .title = "DualOpt SCBU: local range [start, end), remote reads bypass the L1 in coalescing "
+             "mode (Belayneh et al., 4.1.2, Fig. 7c)",
+    .model_ref = "cmodel/dualopt/dualopt_scbu.c scbu_eval() / scbu_step() (timing), scbu_access() "
+                 "(function)",
+    .cfg_size = sizeof(scbu_cfg),
+    .presets = presets,
+    .committed = presets,
+    .module_prefix = "dualopt_scbu",
+    .options_help = "  --start A        reset value of the start register, hex (default 0x0)\n"
+                    "  --end A          reset value of the end register (exclusive), hex\n"
+                    "                   (default 0x100000000: GPU 0's 4 GB)\n"
+                    "  --enable 0|1     reset value of the coalescing-mode register (default 1)\n"
+                    "  --addr-bits N    physical address width, 16..63 (default 48)\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "RD|WR|AT <addr>; CFG <start> <end> (reprogram [start, end)); EN 0|1\n"
+                  "(coalescing mode); hex addresses, '#' comments; output per access:\n"
+                  "LOCAL <addr> L1 | REMOTE <addr> BYPASS | REMOTE <addr> L1",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

@@ -1,0 +1,837 @@
+/*
+ * The HALCONE cache timestamp unit as a registry unit (cmodel/unit.h): port
+ * table, timing shell adapters, the constrained-random and trace stimulus of
+ * the lockstep bench and the trace tool (`cohmodel halcone-cache`, format of
+ * the HALCONE specification section 7.3). The model is cmodel/halcone/halcone_cache.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "halcone_cache.h"
+#include "unit.h"
+
+static const char *const presets[] = {"default", "paper", "fpga", "safe", "l2", NULL};
+static const char *const committed[] = {"default", "paper", "fpga", NULL};
+static const char *const streams[] = {"mixed", "hits", "full", NULL};
+
+static int u_preset(void *cfg, const char *name) { return halcone_cache_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return halcone_cache_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return halcone_cache_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len) { halcone_cache_cfg_name(cfg, buf, len); }
+static void u_args(const void *cfg, char *buf, size_t len) { halcone_cache_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    const halcone_cache_cfg *c = cfg;
+    halcone_cache_geom g;
+    port_t t[32];
+    int n = 0, i;
+    halcone_cache_geom_of(c, &g);
+#define P(d, nm, w)                                                                                \
+    do {                                                                                           \
+        t[n].dir = (d);                                                                            \
+        t[n].name = (nm);                                                                          \
+        t[n].width = (w);                                                                          \
+        n++;                                                                                       \
+    } while (0)
+    P(PORT_IN, "req_valid_i", 1);
+    P(PORT_OUT, "req_ready_o", 1);
+    P(PORT_IN, "req_op_i", 2);
+    P(PORT_IN, "req_addr_i", c->addr_bits);
+    P(PORT_IN, "fill_valid_i", 1);
+    P(PORT_OUT, "fill_ready_o", 1);
+    P(PORT_IN, "fill_id_i", g.id_bits);
+    P(PORT_IN, "fill_wts_i", c->ts_bits);
+    P(PORT_IN, "fill_rts_i", c->ts_bits);
+    P(PORT_OUT, "rsp_valid_o", 1);
+    P(PORT_IN, "rsp_ready_i", 1);
+    P(PORT_OUT, "rsp_kind_o", 4);
+    P(PORT_OUT, "rsp_line_o", c->addr_bits);
+    P(PORT_OUT, "rsp_cts_o", c->ts_bits);
+    P(PORT_OUT, "rsp_wts_o", c->ts_bits);
+    P(PORT_OUT, "rsp_rts_o", c->ts_bits);
+    P(PORT_OUT, "rsp_count_o", g.cnt_bits);
+    P(PORT_OUT, "dn_valid_o", 1);
+    P(PORT_IN, "dn_ready_i", 1);
+    P(PORT_OUT, "dn_write_o", 1);
+    P(PORT_OUT, "dn_line_o", c->addr_bits);
+    P(PORT_OUT, "dn_id_o", g.id_bits);
+    if (g.req_cts)
+        P(PORT_OUT, "dn_cts_o", c->ts_bits);
+    P(PORT_OUT, "ev_valid_o", 1);
+    if (c->role == HCACHE_ROLE_L2)
+        P(PORT_IN, "ev_ready_i", 1);
+    P(PORT_OUT, "ev_line_o", c->addr_bits);
+    P(PORT_OUT, "ev_wts_o", c->ts_bits);
+    P(PORT_OUT, "ev_rts_o", c->ts_bits);
+    /* --l1-req-cts: the requester's cts, a field of the request channel
+     * (last in the table so that the other ports keep their words) */
+    if (g.l1_req_cts)
+        P(PORT_IN, "req_cts_i", c->ts_bits);
+#undef P
+    for (i = 0; i < n && i < max; i++)
+        p[i] = t[i];
+    return n;
+}
+
+static void *u_tm_new(const void *cfg) { return halcone_cache_tm_new(cfg); }
+static void u_tm_free(void *tm) { halcone_cache_tm_free(tm); }
+static void u_tm_reset(void *tm) { halcone_cache_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
+{
+    halcone_cache_tm_eval(tm, in, out);
+}
+static void u_tm_step(void *tm, const uint64_t *in) { halcone_cache_tm_step(tm, in); }
+
+/* Word indices of the ports (u_ports order). */
+enum {
+    I_RST, I_REQ_VALID, I_REQ_OP, I_REQ_ADDR, I_FILL_VALID, I_FILL_ID, I_FILL_WTS, I_FILL_RTS,
+    I_RSP_READY, I_DN_READY, I_EV_READY
+};
+enum {
+    O_REQ_READY, O_FILL_READY, O_RSP_VALID, O_RSP_KIND, O_RSP_LINE, O_RSP_CTS, O_RSP_WTS,
+    O_RSP_RTS, O_RSP_COUNT, O_DN_VALID, O_DN_WRITE, O_DN_LINE, O_DN_ID
+};
+
+/* ----------------------------------------------------------------- trace */
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static int hexval(int ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+/* Hex with optional 0x, at most `bits` wide. 0, -1 not hex, -2 too wide. */
+static int parse_hex(const char *t, unsigned bits, uint64_t *v)
+{
+    const char *p = t;
+    uint64_t x = 0;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    if (*p == '\0')
+        return -1;
+    for (; *p; p++) {
+        int h = hexval((unsigned char)*p);
+        if (h < 0)
+            return -1;
+        if (x >> 60)
+            return -2;
+        x = (x << 4) | (uint64_t)h;
+    }
+    if (x & ~mask64(bits))
+        return -2;
+    *v = x;
+    return 0;
+}
+
+/* Decimal 0..max. 0, -1 not a number, -2 too large. */
+static int parse_dec(const char *t, uint64_t max, uint64_t *v)
+{
+    uint64_t x = 0;
+    const char *p = t;
+    if (*p == '\0')
+        return -1;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        if (x > (max - (uint64_t)(*p - '0')) / 10)
+            return -2;
+        x = x * 10 + (uint64_t)(*p - '0');
+    }
+    *v = x;
+    return 0;
+}
+
+typedef struct {
+    unsigned op;
+    uint64_t addr;
+    uint32_t wts, rts;
+    uint32_t cts;            /* cts=<c>: the requester's cts (RD, WR)    */
+    unsigned lineno;
+} hc_rec;
+
+typedef struct {
+    hc_rec *r;
+    size_t n, cap;
+} hc_trace;
+
+static int trace_read(FILE *f, const halcone_cache_cfg *c, hc_trace *t, char *err, size_t len)
+{
+    char *buf = NULL;
+    size_t bcap = 0;
+    unsigned lineno = 0;
+    uint32_t tsmax = (uint32_t)mask64(c->ts_bits);
+    memset(t, 0, sizeof *t);
+    while (getline(&buf, &bcap, f) > 0) {
+        char *save = NULL, *tok, *hash = strchr(buf, '#');
+        char *arg[4];
+        int na = 0, nwant, have_cts = 0;
+        hc_rec rec;
+        lineno++;
+        if (hash)
+            *hash = '\0';
+        tok = strtok_r(buf, " \t\r\n", &save);
+        if (tok == NULL)
+            continue;
+        memset(&rec, 0, sizeof rec);
+        rec.lineno = lineno;
+        if (strcmp(tok, "RD") == 0) {
+            rec.op = HCACHE_OP_RD;
+            nwant = 3;
+        } else if (strcmp(tok, "WR") == 0) {
+            rec.op = HCACHE_OP_WR;
+            nwant = 3;
+        } else if (strcmp(tok, "EV") == 0) {
+            rec.op = HCACHE_OP_EV;
+            nwant = 1;
+        } else if (strcmp(tok, "INV") == 0) {
+            rec.op = HCACHE_OP_INV;
+            nwant = 0;
+        } else {
+            snprintf(err, len, "line %u: unknown command '%s' (expected RD, WR, EV or INV)", lineno,
+                     tok);
+            goto bad;
+        }
+        while ((tok = strtok_r(NULL, " \t\r\n", &save)) != NULL) {
+            if (strncmp(tok, "cts=", 4) == 0 && nwant == 3 && na == 3 && !have_cts) {
+                uint64_t v;
+                int r = parse_dec(tok + 4, tsmax, &v);
+                if (r != 0) {
+                    snprintf(err, len, "line %u: cts '%s' is not a decimal number 0..%u", lineno,
+                             tok + 4, tsmax);
+                    goto bad;
+                }
+                rec.cts = (uint32_t)v;
+                have_cts = 1;
+                continue;
+            }
+            if (na >= nwant) {
+                snprintf(err, len, "line %u: extra field '%s'", lineno, tok);
+                goto bad;
+            }
+            arg[na++] = tok;
+        }
+        if (na < nwant) {
+            snprintf(err, len, "line %u: %s needs %s", lineno,
+                     rec.op == HCACHE_OP_EV ? "EV" : rec.op == HCACHE_OP_RD ? "RD" : "WR",
+                     nwant == 1 ? "<addr>" : "<addr> <wts> <rts>");
+            goto bad;
+        }
+        if (nwant >= 1) {
+            int r = parse_hex(arg[0], c->addr_bits, &rec.addr);
+            if (r == -1) {
+                snprintf(err, len, "line %u: '%s' is not a hex address", lineno, arg[0]);
+                goto bad;
+            }
+            if (r == -2) {
+                snprintf(err, len, "line %u: address '%s' exceeds %u bits", lineno, arg[0],
+                         c->addr_bits);
+                goto bad;
+            }
+        }
+        if (nwant == 3) {
+            int k;
+            for (k = 1; k < 3; k++) {
+                uint64_t v;
+                int r = parse_dec(arg[k], tsmax, &v);
+                if (r == -1) {
+                    snprintf(err, len, "line %u: %s '%s' is not a decimal number", lineno,
+                             k == 1 ? "wts" : "rts", arg[k]);
+                    goto bad;
+                }
+                if (r == -2) {
+                    snprintf(err, len, "line %u: %s '%s' exceeds %u (--ts-bits %u)", lineno,
+                             k == 1 ? "wts" : "rts", arg[k], tsmax, c->ts_bits);
+                    goto bad;
+                }
+                if (k == 1)
+                    rec.wts = (uint32_t)v;
+                else
+                    rec.rts = (uint32_t)v;
+            }
+        }
+        if (t->n == t->cap) {
+            size_t nc = t->cap ? 2 * t->cap : 64;
+            hc_rec *nr = realloc(t->r, nc * sizeof *nr);
+            if (nr == NULL) {
+                snprintf(err, len, "line %u: out of memory", lineno);
+                goto bad;
+            }
+            t->r = nr;
+            t->cap = nc;
+        }
+        t->r[t->n++] = rec;
+    }
+    free(buf);
+    return 0;
+bad:
+    free(buf);
+    free(t->r);
+    t->r = NULL;
+    t->n = 0;
+    return -1;
+}
+
+static void print_victim(FILE *f, uint64_t line, uint32_t wts, uint32_t rts)
+{
+    fprintf(f, "VICTIM 0x%llx %u %u\n", (unsigned long long)line, wts, rts);
+}
+
+/* The output line of a response (kind, line, cts, wts, rts, count). */
+static void print_rsp(FILE *f, unsigned kind, uint64_t line, uint32_t cts, uint32_t wts,
+                      uint32_t rts, uint64_t count)
+{
+    if (kind <= HCACHE_RSP_WEXP)
+        fprintf(f, "%s 0x%llx %u %u %u\n", halcone_cache_rsp_str((halcone_cache_rsp_kind)kind),
+                (unsigned long long)line, cts, wts, rts);
+    else if (kind == HCACHE_RSP_EVICTED)
+        fprintf(f, "EVICTED 0x%llx %u %u\n", (unsigned long long)line, wts, rts);
+    else if (kind == HCACHE_RSP_ABSENT)
+        fprintf(f, "ABSENT 0x%llx\n", (unsigned long long)line);
+    else
+        fprintf(f, "INVALIDATED %llu\n", (unsigned long long)count);
+}
+
+static void print_dump(FILE *f, const halcone_cache *c)
+{
+    const halcone_cache_cfg *cfg = halcone_cache_cfg_of(c);
+    unsigned s, w;
+    for (s = 0; s < cfg->sets; s++)
+        for (w = 0; w < cfg->ways; w++) {
+            halcone_cache_blk b;
+            halcone_cache_block(c, s, w, &b);
+            if (b.valid)
+                fprintf(f, "BLOCK %u %u 0x%llx %u %u\n", s, w, (unsigned long long)b.line, b.wts,
+                        b.rts);
+        }
+    fprintf(f, "REG cts %u\n", halcone_cache_cts(c));
+}
+
+static void print_stats(FILE *f, const halcone_cache *c)
+{
+    const halcone_cache_stats *st = halcone_cache_stats_of(c);
+    fprintf(f, "# reads hit %llu miss %llu exp %llu  writes hit %llu miss %llu exp %llu\n",
+            (unsigned long long)st->rd[0], (unsigned long long)st->rd[1],
+            (unsigned long long)st->rd[2], (unsigned long long)st->wr[0],
+            (unsigned long long)st->wr[1], (unsigned long long)st->wr[2]);
+    fprintf(f, "# victims %llu evicted %llu absent %llu invalidates %llu wraps %llu cts %u\n",
+            (unsigned long long)st->victims, (unsigned long long)st->evicted,
+            (unsigned long long)st->absent, (unsigned long long)st->invalidates,
+            (unsigned long long)st->wraps, halcone_cache_cts(c));
+}
+
+/* -------------------------------------------------------------- stimulus */
+
+enum { FLAG_DUMP = 0, FLAG_STATS = 1 };
+static const unit_flag flags[] = {
+    {"dump", NULL, "after the trace: BLOCK <set> <way> <line> <wts> <rts> per valid block, "
+                   "then REG cts <v>"},
+    {"stats", NULL, "after the trace: '# reads ...' and '# victims ...' summary lines"},
+    {NULL, NULL, NULL},
+};
+
+enum { KIND_MIXED, KIND_HITS, KIND_FULL, KIND_TRACE };
+
+#define OUTST_MAX 16
+
+typedef struct {
+    halcone_cache_cfg c;
+    halcone_cache_geom g;
+    unsigned o_ev, has_ev_ready, i_cts;
+    int kind;
+    uint64_t rng;
+    unsigned p_valid, p_ready, p_fill;
+    /* request being presented */
+    int have;
+    unsigned op;
+    uint64_t addr;
+    uint32_t cts;            /* req_cts_i of the request presented */
+    uint64_t req_first;
+    /* fill being presented */
+    int fhave;
+    unsigned fid;
+    uint32_t fwts, frts;
+    /* outstanding requests below (dn handshakes not yet filled) */
+    unsigned on, oid[OUTST_MAX];
+    uint32_t ownts;          /* stimulus's rising "memory" time */
+    /* trace mode */
+    hc_trace tr;
+    size_t next;
+    int busy;                /* a command is in flight               */
+    int rsp_seen;            /* its response was presented           */
+    int ev_printed;          /* the presented victim was printed     */
+    uint64_t acc_cyc, gap_until;
+    FILE *out;
+    const char *const *fl;
+    halcone_cache *ref;      /* trace mode: the --dump/--stats state */
+    /* measured */
+    uint64_t accepted, fills, rsps, dns, evs, valid_cycles, b2b;
+    uint64_t last_acc;
+    uint64_t hit_lat_min, hit_lat_max, hit_lat_n, kinds[9];
+    uint64_t p1_hits, p1_bad, p2_bad;
+    uint32_t last_cts;
+} hc_stim;
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    hc_stim *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = *(const halcone_cache_cfg *)cfg;
+    halcone_cache_geom_of(&s->c, &s->g);
+    s->o_ev = O_DN_ID + 1 + (unsigned)s->g.req_cts;
+    s->has_ev_ready = s->c.role == HCACHE_ROLE_L2;
+    s->i_cts = I_EV_READY + s->has_ev_ready;
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5bd1e995ull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->p_valid = 100;
+    s->p_ready = 100;
+    s->p_fill = 60;
+    s->hit_lat_min = ~0ull;
+    s->fl = a->flags;
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        s->p_valid = 80;
+        s->p_ready = 75;
+        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            free(s);
+            return NULL;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "hits") == 0) {
+        s->kind = KIND_HITS;
+    } else if (strcmp(a->stream, "full") == 0) {
+        s->kind = KIND_FULL;
+        s->p_ready = 30;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed, hits or full", a->stream);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void stim_free(void *p)
+{
+    hc_stim *s = p;
+    if (s) {
+        free(s->tr.r);
+        free(s);
+    }
+}
+
+/* A random address: a few sets and a few more tags than ways, so that hits,
+ * expirations, victims, locks and back-to-back same-set requests are common;
+ * now and then anywhere, or at the top of the address space. */
+static uint64_t rand_addr(hc_stim *s)
+{
+    const halcone_cache_geom *g = &s->g;
+    uint64_t am = mask64(s->c.addr_bits), set, tag;
+    unsigned r = unit_pct(&s->rng);
+    if (s->kind == KIND_HITS)
+        r = 99;
+    if (r < 5)
+        return unit_rnd(&s->rng) & am;
+    if (r < 8)
+        return (am - unit_rnd(&s->rng) % (4ull * s->c.line)) & am;
+    set = unit_rnd(&s->rng) % (s->c.sets < 4 ? s->c.sets : 4);
+    tag = unit_rnd(&s->rng) % (s->kind == KIND_HITS ? s->c.ways : s->c.ways + 2);
+    return (((tag << g->set_bits) | set) << g->off_bits | (unit_rnd(&s->rng) & (s->c.line - 1))) & am;
+}
+
+static void rand_req(hc_stim *s)
+{
+    unsigned r = unit_pct(&s->rng);
+    if (s->kind == KIND_HITS)
+        s->op = HCACHE_OP_RD;
+    else if (r < 55)
+        s->op = HCACHE_OP_RD;
+    else if (r < 85)
+        s->op = HCACHE_OP_WR;
+    else if (r < 99)
+        s->op = HCACHE_OP_EV;
+    else
+        s->op = HCACHE_OP_INV;
+    s->addr = rand_addr(s);
+    /* the requester's cts (--l1-req-cts): mostly at or below the rising
+     * memory time, now and then ahead of it (an L1 that advanced through
+     * another bank), now and then near the top of the range */
+    {
+        unsigned k = unit_pct(&s->rng);
+        uint32_t m = s->g.ts_max;
+        if (s->kind == KIND_HITS || k < 40)
+            s->cts = 0;
+        else if (k < 75)
+            s->cts = (s->ownts - (uint32_t)(unit_rnd(&s->rng) % 8)) & m;
+        else if (k < 95)
+            s->cts = (s->ownts + (uint32_t)(unit_rnd(&s->rng) % 16)) & m;
+        else
+            s->cts = m - (uint32_t)(unit_rnd(&s->rng) % 3);
+    }
+}
+
+/* Timestamps of a fill: around a rising memory time, short or long leases,
+ * sometimes an empty or inverted lease, sometimes near the top of the range
+ * (the wts + 1 wrap of the paper rules). */
+static void rand_fill_ts(hc_stim *s)
+{
+    uint32_t m = s->g.ts_max, w, r;
+    unsigned k = unit_pct(&s->rng);
+    if (s->kind == KIND_HITS) {
+        /* leases to the end of time: every later read of the block hits */
+        s->fwts = 0;
+        s->frts = m;
+        return;
+    }
+    if (unit_pct(&s->rng) < 30)
+        s->ownts += (uint32_t)(unit_rnd(&s->rng) % 4);
+    w = (s->ownts + (uint32_t)(unit_rnd(&s->rng) % 3)) & m;
+    if (k < 70)
+        r = w + 1 + (uint32_t)(unit_rnd(&s->rng) % 12);
+    else if (k < 80)
+        r = w;
+    else if (k < 90)
+        r = w - (uint32_t)(unit_rnd(&s->rng) % 3);
+    else {
+        w = m - (uint32_t)(unit_rnd(&s->rng) % 2);
+        r = m - (uint32_t)(unit_rnd(&s->rng) % 3);
+    }
+    s->fwts = w & m;
+    s->frts = r & m;
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    hc_stim *s = p;
+    int live = (int)(in[0] & 1);
+    unsigned rdy;
+    if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
+        static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100},
+                              pf[] = {90, 60, 20, 100};
+        s->p_valid = pv[unit_rnd(&s->rng) % 4];
+        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        s->p_fill = pf[unit_rnd(&s->rng) % 4];
+    }
+    if (live && !s->have) {
+        if (s->kind == KIND_TRACE) {
+            if (!s->busy && s->next < s->tr.n && cyc >= s->gap_until &&
+                unit_pct(&s->rng) < s->p_valid) {
+                const hc_rec *r = &s->tr.r[s->next];
+                s->have = 1;
+                s->busy = 1;
+                s->op = r->op;
+                s->addr = r->addr;
+                s->cts = r->cts;
+                s->req_first = cyc;
+            }
+        } else if (unit_pct(&s->rng) < s->p_valid) {
+            rand_req(s);
+            s->have = 1;
+            s->req_first = cyc;
+        }
+    }
+    if (live && !s->fhave && (s->kind == KIND_MIXED || s->kind == KIND_FULL) && unit_pct(&s->rng) < 2) {
+        /* now and then a fill naming any id: an entry not in use (or being
+         * allocated in this very cycle) must be dropped, one in use filled */
+        s->fhave = 1;
+        s->fid = (unsigned)(unit_rnd(&s->rng) & mask64(s->g.id_bits));
+        rand_fill_ts(s);
+    }
+    if (live && !s->fhave && s->on > 0 && unit_pct(&s->rng) < s->p_fill) {
+        unsigned k = (unsigned)(unit_rnd(&s->rng) % s->on);
+        s->fhave = 1;
+        s->fid = s->oid[k];
+        if (s->kind == KIND_TRACE) {
+            const hc_rec *r = &s->tr.r[s->next];
+            s->fwts = r->wts;
+            s->frts = r->rts;
+        } else {
+            rand_fill_ts(s);
+        }
+    }
+    /* inputs after rst_ni: ten, nine in the L1 role (no ev_ready_i), then
+     * req_cts_i with --l1-req-cts */
+    memset(in + 1, 0, (s->i_cts - 1 + (unsigned)s->g.l1_req_cts) * sizeof *in);
+    in[I_REQ_VALID] = (uint64_t)s->have;
+    if (s->have) {
+        in[I_REQ_OP] = s->op;
+        in[I_REQ_ADDR] = s->addr;
+        if (s->g.l1_req_cts)
+            in[s->i_cts] = s->cts;
+    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
+        in[I_REQ_OP] = unit_rnd(&s->rng) & 3;
+        in[I_REQ_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+        if (s->g.l1_req_cts)
+            in[s->i_cts] = unit_rnd(&s->rng) & s->g.ts_max;
+    }
+    in[I_FILL_VALID] = (uint64_t)s->fhave;
+    if (s->fhave) {
+        in[I_FILL_ID] = s->fid;
+        in[I_FILL_WTS] = s->fwts;
+        in[I_FILL_RTS] = s->frts;
+    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
+        in[I_FILL_ID] = unit_rnd(&s->rng) & mask64(s->g.id_bits);
+        in[I_FILL_WTS] = unit_rnd(&s->rng) & s->g.ts_max;
+        in[I_FILL_RTS] = unit_rnd(&s->rng) & s->g.ts_max;
+    }
+    rdy = s->p_ready;
+    in[I_RSP_READY] = unit_pct(&s->rng) < rdy;
+    in[I_DN_READY] = unit_pct(&s->rng) < rdy;
+    if (s->has_ev_ready)
+        in[I_EV_READY] = unit_pct(&s->rng) < rdy;
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    hc_stim *s = p;
+    if (s->have)
+        s->valid_cycles++;
+    if (s->have && (out[O_REQ_READY] & 1)) {
+        s->accepted++;
+        if (s->accepted > 1 && s->last_acc + 1 == cyc)
+            s->b2b++;
+        s->last_acc = cyc;
+        s->acc_cyc = cyc;
+        s->have = 0;
+    }
+    if (s->fhave && (out[O_FILL_READY] & 1)) {
+        unsigned k;
+        s->fills++;
+        for (k = 0; k < s->on; k++)
+            if (s->oid[k] == s->fid) {
+                s->oid[k] = s->oid[--s->on];
+                break;
+            }
+        s->fhave = 0;
+    }
+    if ((out[O_DN_VALID] & 1) && (in[I_DN_READY] & 1)) {
+        s->dns++;
+        if (s->on < OUTST_MAX)
+            s->oid[s->on++] = (unsigned)out[O_DN_ID];
+    }
+    if (out[s->o_ev] & 1) {
+        /* printed when the victim is presented: its notice may wait for
+         * ev_ready_i beyond the answer of its own access */
+        if (s->out && !s->ev_printed)
+            print_victim(s->out, out[s->o_ev + 1], (uint32_t)out[s->o_ev + 2],
+                         (uint32_t)out[s->o_ev + 3]);
+        s->ev_printed = 1;
+        if (!s->has_ev_ready || (in[I_EV_READY] & 1)) {
+            s->evs++;
+            s->ev_printed = 0;
+        }
+    }
+    if (s->kind == KIND_TRACE && s->busy && !s->have && !s->rsp_seen && (out[O_RSP_VALID] & 1)) {
+        /* the response's first cycle: latency from the request handshake */
+        s->rsp_seen = 1;
+        if (out[O_RSP_KIND] == HCACHE_RSP_RHIT) {
+            uint64_t lat = cyc - s->acc_cyc;
+            if (lat < s->hit_lat_min)
+                s->hit_lat_min = lat;
+            if (lat > s->hit_lat_max)
+                s->hit_lat_max = lat;
+            s->hit_lat_n++;
+        }
+    }
+    if ((out[O_RSP_VALID] & 1) && (in[I_RSP_READY] & 1)) {
+        unsigned kind = (unsigned)out[O_RSP_KIND];
+        uint32_t cts = (uint32_t)out[O_RSP_CTS];
+        s->rsps++;
+        /* P1: on a hit wts <= cts <= rts; P2: cts never decreases except at
+         * the flash invalidate (responses leave in lookup order) */
+        if (kind == HCACHE_RSP_RHIT) {
+            s->p1_hits++;
+            if (!((uint32_t)out[O_RSP_WTS] <= cts && cts <= (uint32_t)out[O_RSP_RTS]))
+                s->p1_bad++;
+        }
+        if (kind == HCACHE_RSP_INVALIDATED)
+            s->last_cts = 0;
+        else if (cts < s->last_cts)
+            s->p2_bad++;
+        else
+            s->last_cts = cts;
+        if (kind < 9)
+            s->kinds[kind]++;
+        if (s->out)
+            print_rsp(s->out, kind, out[O_RSP_LINE], (uint32_t)out[O_RSP_CTS],
+                      (uint32_t)out[O_RSP_WTS], (uint32_t)out[O_RSP_RTS], out[O_RSP_COUNT]);
+        if (s->kind == KIND_TRACE) {
+            s->busy = 0;
+            s->rsp_seen = 0;
+            s->next++;
+            s->gap_until = cyc + 1 + unit_rnd(&s->rng) % 3;
+        }
+    }
+}
+
+static int stim_done(const void *p, const void *tm)
+{
+    const hc_stim *s = p;
+    (void)tm;
+    return s->next == s->tr.n && !s->busy;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const hc_stim *s = p;
+    return 200 + (uint64_t)s->c.sets + (uint64_t)(s->tr.n + 1) * 64;
+}
+
+static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f, const char *c)
+{
+    const hc_stim *s = p;
+    const halcone_cache_stats *st = halcone_cache_stats_of(halcone_cache_tm_core(tm));
+    fprintf(f, "%scycles %llu  requests %llu (back-to-back %llu)  fills %llu  responses %llu"
+               "  requests below %llu  victims %llu\n",
+            c, (unsigned long long)cycles, (unsigned long long)s->accepted,
+            (unsigned long long)s->b2b, (unsigned long long)s->fills, (unsigned long long)s->rsps,
+            (unsigned long long)s->dns, (unsigned long long)s->evs);
+    fprintf(f, "%sresponses RHIT %llu RMISS %llu REXP %llu WHIT %llu WMISS %llu WEXP %llu"
+               " EVICTED %llu ABSENT %llu INVALIDATED %llu  wraps %llu\n",
+            c, (unsigned long long)s->kinds[0], (unsigned long long)s->kinds[1],
+            (unsigned long long)s->kinds[2], (unsigned long long)s->kinds[3],
+            (unsigned long long)s->kinds[4], (unsigned long long)s->kinds[5],
+            (unsigned long long)s->kinds[6], (unsigned long long)s->kinds[7],
+            (unsigned long long)s->kinds[8], (unsigned long long)st->wraps);
+    fprintf(f, "%sinvariants: hits %llu, wts <= cts <= rts violated %llu; cts decreases %llu\n", c,
+            (unsigned long long)s->p1_hits, (unsigned long long)s->p1_bad,
+            (unsigned long long)s->p2_bad);
+    fprintf(f, "%srequests accepted per cycle with a request presented %.3f\n", c,
+            s->valid_cycles ? (double)s->accepted / (double)s->valid_cycles : 0.0);
+    if (s->hit_lat_n)
+        fprintf(f, "%sread-hit latency (request handshake to response valid) min %llu max %llu cycles over %llu\n",
+                c, (unsigned long long)s->hit_lat_min, (unsigned long long)s->hit_lat_max,
+                (unsigned long long)s->hit_lat_n);
+}
+
+static void stim_summary_tail(const hc_stim *s, const void *tm)
+{
+    const halcone_cache *core = halcone_cache_tm_core(tm);
+    if (s->out && s->fl && s->fl[FLAG_DUMP])
+        print_dump(s->out, core);
+    if (s->out && s->fl && s->fl[FLAG_STATS])
+        print_stats(s->out, core);
+}
+
+static int stim_done_tail(const void *p, const void *tm)
+{
+    hc_stim *s = (hc_stim *)p;
+    int d = stim_done(p, tm);
+    if (d && s->kind == KIND_TRACE && s->out) {
+        stim_summary_tail(s, tm);
+        s->out = NULL; /* printed once */
+    }
+    return d;
+}
+
+/* ------------------------------------------------------------ trace tool */
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    const halcone_cache_cfg *c = cfg;
+    hc_trace t;
+    char err[300];
+    size_t i;
+    halcone_cache *hc;
+    if (trace_read(in, c, &t, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    hc = halcone_cache_new(c);
+    if (hc == NULL) {
+        free(t.r);
+        fprintf(errf, "cohmodel: out of memory\n");
+        return 2;
+    }
+    for (i = 0; i < t.n; i++) {
+        const hc_rec *r = &t.r[i];
+        halcone_cache_result res;
+        /* --l1-req-cts: a RD/WR's cts=, before its lookup (RTL: req_cts_i) */
+        if (halcone_cache_geom_get(hc)->l1_req_cts &&
+            (r->op == HCACHE_OP_RD || r->op == HCACHE_OP_WR))
+            halcone_cache_advance(hc, r->cts);
+        halcone_cache_access(hc, (halcone_cache_op)r->op, r->addr, r->wts, r->rts, &res);
+        if (res.victim)
+            print_victim(out, res.victim_line, res.victim_wts, res.victim_rts);
+        print_rsp(out, res.kind, res.line, res.cts, res.wts, res.rts, res.count);
+    }
+    if (fl && fl[FLAG_DUMP])
+        print_dump(out, hc);
+    if (fl && fl[FLAG_STATS])
+        print_stats(out, hc);
+    halcone_cache_free(hc);
+    free(t.r);
+    return 0;
+}
+
+const unit_desc halcone_cache_unit = {
+    .name = "halcone-cache",
+    .family = "halcone",
+    .title = "HALCONE L1/L2 cache timestamp unit: tags, wts/rts, cts, LRU, hit/miss/expired, "
+             "fill rule, write lock, eviction notice, flash invalidate (Mojumder et al., "
+             "3.2.1-3.2.2, Alg. 1, 2, 4, 5)",
+    .model_ref = "cmodel/halcone/halcone_cache.c halcone_cache_tm_eval() / _tm_step() (timing), "
+                 "halcone_cache_request() / _fill() / _evict() / _invalidate() (function)",
+    .cfg_size = sizeof(halcone_cache_cfg),
+    .presets = presets,
+    .committed = committed,
+    .module_prefix = "halcone_cache",
+    .options_help =
+        "  --rules paper|safe     preset of the rule switches (default safe)\n"
+        "  --lease-ext on|off     fill Brts = max(wts + 1, rts) (paper) / rts (safe, S1)\n"
+        "  --read-cts on|off      cts := max(cts, Bwts) on read fills (default on; off: V6)\n"
+        "  --overflow reinit|reset  wts + 1 at 2^W - 1 wraps to 0 (paper) / saturates (safe)\n"
+        "  --req-cts on|off       requests below carry the cts: dn_cts_o (safe, S4)\n"
+        "  --l1-req-cts on|off    requests from above carry the requester's cts (req_cts_i,\n"
+        "                         trace cts=<c>): cts := max(cts, it) before the lookup (safe)\n"
+        "  --role l1|l2           l2: eviction notices with back-pressure (ev_ready_i)\n"
+        "  --sets N               power of two, 2..65536 (default 64)\n"
+        "  --ways N               power of two, 1..32 (default 4)\n"
+        "  --line B               block bytes, power of two, 4..4096 (default 64)\n"
+        "  --addr-bits N          byte-address width, 8..64 (default 32)\n"
+        "  --ts-bits N            timestamp width W, 4..32 (default 16)\n"
+        "  --pending N            lock entries (outstanding fills), 1..min(ways,16); 0: min(4,ways)\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "RD <addr> <wts> <rts> [cts=<c>] | WR <addr> <wts> <rts> [cts=<c>] | EV <addr> |\n"
+                  "INV (spec 7.3; cts= is used with --l1-req-cts on);\n"
+                  "output: [VICTIM <line> <wts> <rts>] RHIT|RMISS|REXP|WHIT|WMISS|WEXP <line> <cts>\n"
+                  "<wts> <rts>; EVICTED <line> <wts> <rts> | ABSENT <line>; INVALIDATED <n>",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done_tail,
+    .stim_limit = stim_limit,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

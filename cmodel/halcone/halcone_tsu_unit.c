@@ -1,0 +1,672 @@
+/*
+ * The HALCONE TSU as a registry unit (cmodel/unit.h): configuration wrapper
+ * (--rules and the switches of spec 7.1), port table, timing-shell adapters,
+ * the constrained-random and trace stimulus of the lockstep bench, and the
+ * trace tool (`cohmodel halcone-tsu`, spec 7.2). The model is
+ * cmodel/halcone/halcone_tsu.c.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "halcone_tsu.h"
+#include "unit.h"
+
+/* The configuration with what the option parser must remember: --rules sets
+ * the switches of a preset, and switches given explicitly win over it in
+ * any order (spec 7.1). */
+enum { SW_WRWTS, SW_FLOOR, SW_OVERFLOW, SW_REQCTS, SW_N };
+static const char *const sw_names[SW_N] = {"wr-wts", "floor", "overflow", "req-cts"};
+
+typedef struct {
+    halcone_tsu_cfg c;
+    halcone_tsu_cfg ov;   /* explicitly given switch values */
+    unsigned sw_set;      /* bit per SW_*                   */
+    int rules;            /* -1: none given, 0 safe, 1 paper */
+} tsu_ucfg;
+
+static const char *const presets[] = {"default", "paper", "fpga", NULL};
+static const char *const streams[] = {"mixed", "hot", "wrap", "full", NULL};
+
+static int u_preset(void *cfg, const char *name)
+{
+    tsu_ucfg *u = cfg;
+    memset(u, 0, sizeof *u);
+    u->rules = -1;
+    return halcone_tsu_cfg_preset(&u->c, name);
+}
+
+static int on_off(const char *v) { return v && (strcmp(v, "on") == 0 || strcmp(v, "off") == 0); }
+
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    tsu_ucfg *u = cfg;
+    unsigned i;
+    if (strcmp(name, "rules") == 0) {
+        if (value && strcmp(value, "safe") == 0)
+            u->rules = 0;
+        else if (value && strcmp(value, "paper") == 0)
+            u->rules = 1;
+        else {
+            snprintf(err, len, "--rules: '%s' is not paper or safe", value ? value : "");
+            return -1;
+        }
+        return 0;
+    }
+    /* switches of the cache units (7.1): accepted for a common command line,
+     * no effect on the TSU */
+    if (strcmp(name, "lease-ext") == 0 || strcmp(name, "read-cts") == 0) {
+        if (!on_off(value)) {
+            snprintf(err, len, "--%s: '%s' is not on or off", name, value ? value : "");
+            return -1;
+        }
+        return 0;
+    }
+    for (i = 0; i < SW_N; i++)
+        if (strcmp(name, sw_names[i]) == 0) {
+            int r = halcone_tsu_cfg_option(&u->ov, name, value, err, len);
+            if (r == 0)
+                u->sw_set |= 1u << i;
+            return r;
+        }
+    return halcone_tsu_cfg_option(&u->c, name, value, err, len);
+}
+
+static int u_check(void *cfg, char *err, size_t len)
+{
+    tsu_ucfg *u = cfg;
+    if (u->rules >= 0)
+        halcone_tsu_cfg_rules(&u->c, u->rules ? "paper" : "safe");
+    if (u->sw_set & (1u << SW_WRWTS))
+        u->c.wr_wts = u->ov.wr_wts;
+    if (u->sw_set & (1u << SW_FLOOR))
+        u->c.floor = u->ov.floor;
+    if (u->sw_set & (1u << SW_OVERFLOW))
+        u->c.overflow = u->ov.overflow;
+    if (u->sw_set & (1u << SW_REQCTS))
+        u->c.req_cts = u->ov.req_cts;
+    return halcone_tsu_cfg_check(&u->c, err, len);
+}
+
+static void u_name(const void *cfg, char *buf, size_t len)
+{
+    halcone_tsu_cfg_name(&((const tsu_ucfg *)cfg)->c, buf, len);
+}
+
+static void u_args(const void *cfg, char *buf, size_t len)
+{
+    halcone_tsu_cfg_args(&((const tsu_ucfg *)cfg)->c, buf, len);
+}
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    const halcone_tsu_cfg *c = &((const tsu_ucfg *)cfg)->c;
+    halcone_tsu_geom gg, *g = &gg;
+    int n = 0;
+    halcone_tsu_geom_of(c, g);
+#define HALCONE_TSU_PORT(pdir, pname, pwidth)                                                      \
+    if (n < max) {                                                                                 \
+        p[n].dir = PORT_##pdir;                                                                    \
+        p[n].name = #pname;                                                                        \
+        p[n].width = (pwidth);                                                                     \
+    }                                                                                              \
+    n++;
+#include "halcone_tsu_ports.def"
+#undef HALCONE_TSU_PORT
+    return n;
+}
+
+/* ---------------------------------------------------------------- timing */
+
+static void *u_tm_new(const void *cfg) { return halcone_tsu_tm_new(&((const tsu_ucfg *)cfg)->c); }
+static void u_tm_free(void *tm) { halcone_tsu_tm_free(tm); }
+static void u_tm_reset(void *tm) { halcone_tsu_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
+{
+    halcone_tsu_eval(tm, (const halcone_tsu_in *)(const void *)in, (halcone_tsu_out *)(void *)out);
+}
+static void u_tm_step(void *tm, const uint64_t *in)
+{
+    halcone_tsu_step(tm, (const halcone_tsu_in *)(const void *)in);
+}
+
+/* ------------------------------------------------------------ the trace */
+
+typedef struct {
+    unsigned op;        /* halcone_tsu_op */
+    uint64_t addr;      /* byte address   */
+    uint32_t cts, lease, rts;
+} tsu_treq;
+
+static char *next_tok(char **p)
+{
+    char *s = *p, *t;
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    if (*s == '\0')
+        return NULL;
+    t = s;
+    while (*s && !isspace((unsigned char)*s))
+        s++;
+    if (*s)
+        *s++ = '\0';
+    *p = s;
+    return t;
+}
+
+static int dec_val(const char *s, uint64_t max, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Reads a spec 7.2 trace. 0, or -1 with "line N: reason" in err. */
+static int trace_read(FILE *f, const halcone_tsu_cfg *c, tsu_treq **reqs, size_t *n, char *err,
+                      size_t len)
+{
+    char buf[1024];
+    unsigned lineno = 0;
+    size_t cap = 0, cnt = 0;
+    tsu_treq *v = NULL;
+    uint64_t tsmax = c->ts_bits >= 64 ? ~0ull : (1ull << c->ts_bits) - 1;
+
+    while (fgets(buf, sizeof buf, f) != NULL) {
+        char *p = buf, *op, *a, *tok, *end;
+        tsu_treq r;
+        int have_cts = 0, have_lease = 0, have_rts = 0;
+        lineno++;
+        if (strchr(buf, '\n') == NULL && !feof(f)) {
+            snprintf(err, len, "line %u: longer than %zu characters", lineno, sizeof buf - 2);
+            goto bad;
+        }
+        if (strchr(buf, '#') != NULL)
+            *strchr(buf, '#') = '\0';
+        op = next_tok(&p);
+        if (op == NULL)
+            continue;
+        memset(&r, 0, sizeof r);
+        if (strcmp(op, "RD") == 0)
+            r.op = HALCONE_TSU_RD;
+        else if (strcmp(op, "WR") == 0)
+            r.op = HALCONE_TSU_WR;
+        else if (strcmp(op, "EV") == 0)
+            r.op = HALCONE_TSU_EV;
+        else {
+            snprintf(err, len, "line %u: unknown command '%s' (RD, WR or EV)", lineno, op);
+            goto bad;
+        }
+        a = next_tok(&p);
+        if (a == NULL) {
+            snprintf(err, len, "line %u: %s needs an address", lineno, op);
+            goto bad;
+        }
+        {
+            const char *h = a[0] == '0' && (a[1] == 'x' || a[1] == 'X') ? a + 2 : a;
+            if (!isxdigit((unsigned char)*h)) {
+                snprintf(err, len, "line %u: '%s' is not a hex address", lineno, a);
+                goto bad;
+            }
+            errno = 0;
+            r.addr = strtoull(h, &end, 16);
+            if (errno != 0 || *end != '\0') {
+                snprintf(err, len, "line %u: '%s' is not a hex address", lineno, a);
+                goto bad;
+            }
+            if (c->addr_bits < 64 && (r.addr >> c->addr_bits) != 0) {
+                snprintf(err, len, "line %u: address %s exceeds %u bits", lineno, a, c->addr_bits);
+                goto bad;
+            }
+        }
+        while ((tok = next_tok(&p)) != NULL) {
+            char *eq = strchr(tok, '=');
+            uint64_t x;
+            if (eq == NULL) {
+                snprintf(err, len, "line %u: unexpected '%s' (key=value expected)", lineno, tok);
+                goto bad;
+            }
+            *eq = '\0';
+            if (r.op != HALCONE_TSU_EV && strcmp(tok, "cts") == 0 && !have_cts) {
+                if (dec_val(eq + 1, tsmax, &x) != 0) {
+                    snprintf(err, len, "line %u: cts '%s' is not 0..%llu", lineno, eq + 1,
+                             (unsigned long long)tsmax);
+                    goto bad;
+                }
+                r.cts = (uint32_t)x;
+                have_cts = 1;
+            } else if (r.op != HALCONE_TSU_EV && strcmp(tok, "lease") == 0 && !have_lease) {
+                if (dec_val(eq + 1, tsmax, &x) != 0 || x == 0) {
+                    snprintf(err, len, "line %u: lease '%s' is not 1..%llu", lineno, eq + 1,
+                             (unsigned long long)tsmax);
+                    goto bad;
+                }
+                r.lease = (uint32_t)x;
+                have_lease = 1;
+            } else if (r.op == HALCONE_TSU_EV && strcmp(tok, "rts") == 0 && !have_rts) {
+                if (dec_val(eq + 1, tsmax, &x) != 0) {
+                    snprintf(err, len, "line %u: rts '%s' is not 0..%llu", lineno, eq + 1,
+                             (unsigned long long)tsmax);
+                    goto bad;
+                }
+                r.rts = (uint32_t)x;
+                have_rts = 1;
+            } else {
+                snprintf(err, len, "line %u: unexpected or repeated '%s=' for %s", lineno, tok, op);
+                goto bad;
+            }
+        }
+        if (r.op == HALCONE_TSU_EV && c->share_test == HALCONE_SHARE_RTS && !have_rts) {
+            snprintf(err, len, "line %u: EV needs rts=<r> with --share-test rts", lineno);
+            goto bad;
+        }
+        if (cnt == cap) {
+            size_t nc = cap ? cap * 2 : 256;
+            tsu_treq *nv = realloc(v, nc * sizeof *nv);
+            if (nv == NULL) {
+                snprintf(err, len, "line %u: out of memory", lineno);
+                goto bad;
+            }
+            v = nv;
+            cap = nc;
+        }
+        v[cnt++] = r;
+    }
+    if (ferror(f)) {
+        snprintf(err, len, "read error after line %u", lineno);
+        goto bad;
+    }
+    *reqs = v;
+    *n = cnt;
+    return 0;
+bad:
+    free(v);
+    return -1;
+}
+
+/* -------------------------------------------------------------- stimulus */
+
+enum { FLAG_DUMP = 0, FLAG_STATS = 1 };
+static const unit_flag flags[] = {
+    {"dump", NULL, "cohmodel: after the trace, print ENTRY and REG lines (spec 7.2)"},
+    {"stats", NULL, "cohmodel: print statistics to standard error"},
+    {NULL, NULL, NULL},
+};
+
+/* mixed: RD/WR/EV/NOP over a few sets and one tag more than the ways, lease
+ * overrides and cts values, lease-register writes, phases of valid/ready
+ * probabilities; hot: back-to-back requests to one or two sets (the
+ * forwarding paths); wrap: large leases and cts values, so that timestamps
+ * overflow every few dozen requests; full: a request every cycle and the
+ * response always taken, register leases, no cts (throughput and latency). */
+enum { KIND_MIXED, KIND_HOT, KIND_WRAP, KIND_FULL, KIND_TRACE };
+
+typedef struct {
+    halcone_tsu_cfg c;
+    halcone_tsu_geom g;
+    int kind;
+    uint64_t rng;
+    unsigned p_valid, p_ready;
+    uint64_t set_pool[4], tag_pool[20];
+    unsigned nsets, ntags;
+    int have;
+    halcone_tsu_in q;          /* the request held on the port */
+    tsu_treq *trace;
+    size_t ntrace, tnext;
+    FILE *out;
+    uint64_t accepted, responses, sweeps_seen, warm, measure_accepted, lat_sum, lat_n;
+    uint64_t acc_cyc[64];      /* acceptance cycles of requests in flight */
+    unsigned acc_head, acc_n;
+} tsu_stim;
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    tsu_stim *s = calloc(1, sizeof *s);
+    unsigned i;
+    uint64_t base;
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = ((const tsu_ucfg *)cfg)->c;
+    halcone_tsu_geom_of(&s->c, &s->g);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7654321ull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->nsets = s->c.sets < 4 ? s->c.sets : 4;
+    base = unit_rnd(&s->rng);
+    for (i = 0; i < s->nsets; i++)
+        s->set_pool[i] = (base + i) & mask64(s->g.index_bits);
+    s->ntags = s->c.ways + 1 < 20 ? s->c.ways + 1 : 20;
+    base = unit_rnd(&s->rng);
+    for (i = 0; i < s->ntags; i++)
+        s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(s->g.tag_bits);
+    s->p_valid = 100;
+    s->p_ready = 100;
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        if (trace_read(a->trace, &s->c, &s->trace, &s->ntrace, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            free(s);
+            return NULL;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "hot") == 0) {
+        s->kind = KIND_HOT;
+        s->nsets = s->nsets < 2 ? s->nsets : 2;
+    } else if (strcmp(a->stream, "wrap") == 0) {
+        s->kind = KIND_WRAP;
+    } else if (strcmp(a->stream, "full") == 0) {
+        s->kind = KIND_FULL;
+        s->nsets = s->nsets < 2 ? s->nsets : 2;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed, hot, wrap or full", a->stream);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void stim_free(void *p)
+{
+    tsu_stim *s = p;
+    if (s) {
+        free(s->trace);
+        free(s);
+    }
+}
+
+/* A timestamp-field value 0..max, never wider than the W-bit ports. */
+static uint64_t ts_rand(tsu_stim *s, uint64_t max)
+{
+    if (max > s->g.ts_max)
+        max = s->g.ts_max;
+    return max ? unit_rnd(&s->rng) % (max + 1) : 0;
+}
+
+static void rand_request(tsu_stim *s)
+{
+    unsigned r = unit_pct(&s->rng);
+    uint64_t tsmax = s->g.ts_max, line;
+    halcone_tsu_in *q = &s->q;
+    if (s->kind == KIND_HOT || s->kind == KIND_FULL)
+        q->req_op_i = r < 50 ? HALCONE_TSU_RD : r < 90 ? HALCONE_TSU_WR : HALCONE_TSU_EV;
+    else
+        q->req_op_i = r < 45 ? HALCONE_TSU_RD : r < 75 ? HALCONE_TSU_WR : r < 96 ? HALCONE_TSU_EV
+                                                                             : HALCONE_TSU_NOP;
+    line = (s->tag_pool[unit_rnd(&s->rng) % s->ntags] << s->g.index_bits) |
+           s->set_pool[unit_rnd(&s->rng) % s->nsets];
+    if (s->kind == KIND_MIXED && unit_pct(&s->rng) < 5)
+        line = unit_rnd(&s->rng);
+    q->req_addr_i = line & mask64(s->g.laddr_bits);
+    q->req_tag_i = unit_rnd(&s->rng) & mask64(s->c.tag_bits);
+    r = unit_pct(&s->rng);
+    if (s->kind == KIND_WRAP)
+        q->req_lease_i = r < 30 ? 0 : 1 + ts_rand(s, tsmax / 3);
+    else if (s->kind == KIND_FULL)
+        q->req_lease_i = 0;
+    else
+        q->req_lease_i = r < 60 ? 0 : r < 99 ? 1 + ts_rand(s, tsmax < 21 ? tsmax - 1 : 20) : 1 + ts_rand(s, tsmax - 1);
+    r = unit_pct(&s->rng);
+    if (s->kind == KIND_WRAP)
+        q->req_cts_i = r < 50 ? ts_rand(s, tsmax) : ts_rand(s, 20);
+    else if (s->kind == KIND_FULL)
+        q->req_cts_i = 0;
+    else
+        q->req_cts_i = r < 97 ? ts_rand(s, 64) : ts_rand(s, tsmax);
+    q->req_rts_i = ts_rand(s, r < 50 ? 64 : tsmax);
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
+{
+    tsu_stim *s = p;
+    halcone_tsu_in *in = (halcone_tsu_in *)(void *)inw;
+    if (s->kind == KIND_TRACE) {
+        if (!s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < 85) {
+            const tsu_treq *t = &s->trace[s->tnext++];
+            memset(&s->q, 0, sizeof s->q);
+            s->q.req_op_i = t->op;
+            s->q.req_addr_i = t->addr >> s->g.line_bits;
+            s->q.req_tag_i = s->tnext & mask64(s->c.tag_bits);
+            s->q.req_cts_i = t->cts;
+            s->q.req_lease_i = t->lease;
+            s->q.req_rts_i = t->rts;
+            s->have = 1;
+        }
+        in->rsp_ready_i = unit_pct(&s->rng) < 75;
+        in->cfg_we_i = 0;
+        in->cfg_sel_i = 0;
+        in->cfg_data_i = 0;
+        in->epoch_rst_i = 0;
+    } else {
+        if ((cyc & 1023) == 0 && s->kind != KIND_FULL) {
+            static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 100, 70, 30};
+            s->p_valid = pv[unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        }
+        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
+            rand_request(s);
+            s->have = 1;
+        }
+        in->rsp_ready_i = unit_pct(&s->rng) < s->p_ready;
+        /* lease registers: rare writes, zero now and then (ignored) */
+        in->cfg_we_i = s->kind != KIND_FULL && unit_pct(&s->rng) < 1;
+        /* another TSU's epoch reset: rare pulses */
+        in->epoch_rst_i = s->kind != KIND_FULL && unit_rnd(&s->rng) % 2000 == 0;
+        in->cfg_sel_i = unit_rnd(&s->rng) & 1;
+        in->cfg_data_i = unit_pct(&s->rng) < 10 ? 0 : 1 + ts_rand(s, s->kind == KIND_WRAP || s->g.ts_max < 16 ? s->g.ts_max - 1 : 15);
+    }
+    in->req_valid_i = (uint64_t)s->have;
+    in->req_op_i = s->have ? s->q.req_op_i : 0;
+    in->req_addr_i = s->have ? s->q.req_addr_i : 0;
+    in->req_tag_i = s->have ? s->q.req_tag_i : 0;
+    in->req_cts_i = s->have ? s->q.req_cts_i : 0;
+    in->req_lease_i = s->have ? s->q.req_lease_i : 0;
+    in->req_rts_i = s->have ? s->q.req_rts_i : 0;
+}
+
+static void print_rsp(tsu_stim *s, const halcone_tsu_out *o)
+{
+    halcone_tsu_result r;
+    unsigned lb = s->g.line_bits;
+    memset(&r, 0, sizeof r);
+    r.kind = (halcone_tsu_kind)o->rsp_kind_o;
+    r.addr = o->rsp_addr_o << lb;
+    r.wts = (uint32_t)o->rsp_wts_o;
+    r.rts = (uint32_t)o->rsp_rts_o;
+    r.memts = (uint32_t)o->rsp_rts_o;
+    r.victim = (unsigned)o->rsp_victim_o;
+    r.victim_addr = o->rsp_vaddr_o << lb;
+    r.victim_memts = (uint32_t)o->rsp_vmemts_o;
+    r.floor_raised = (unsigned)o->rsp_floor_o;
+    r.floor = (uint32_t)o->rsp_fval_o;
+    r.floor_set = (unsigned)(o->rsp_addr_o & mask64(s->g.index_bits));
+    r.wrap = (unsigned)o->rsp_wrap_o;
+    r.reset = (unsigned)o->rsp_reset_o;
+    r.epoch = (uint32_t)o->rsp_epoch_o;
+    halcone_tsu_print_cfg(s->out, &s->c, &r);
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint64_t *outw)
+{
+    tsu_stim *s = p;
+    const halcone_tsu_in *in = (const halcone_tsu_in *)(const void *)inw;
+    const halcone_tsu_out *o = (const halcone_tsu_out *)(const void *)outw;
+    if (in->req_valid_i && o->req_ready_o) {
+        s->accepted++;
+        s->have = 0;
+        if (in->req_op_i != HALCONE_TSU_NOP && s->acc_n < 64) {
+            s->acc_cyc[(s->acc_head + s->acc_n) % 64] = cyc;
+            s->acc_n++;
+        }
+    }
+    if (o->rsp_valid_o && in->rsp_ready_i) {
+        s->responses++;
+        if (o->rsp_reset_o)
+            s->sweeps_seen++;
+        if (s->acc_n) {
+            s->lat_sum += cyc - s->acc_cyc[s->acc_head];
+            s->lat_n++;
+            s->acc_head = (s->acc_head + 1) % 64;
+            s->acc_n--;
+        }
+        if (s->out)
+            print_rsp(s, o);
+    }
+}
+
+static int stim_done(const void *p, const void *tmp)
+{
+    const tsu_stim *s = p;
+    const halcone_tsu_tm *tm = tmp;
+    return s->tnext == s->ntrace && !s->have && !tm->s1_valid && !tm->s2_valid && !tm->rsp_valid &&
+           !tm->clr_busy;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const tsu_stim *s = p;
+    return 2 + s->c.sets + (s->ntrace + 1) * (s->c.sets + 16) + 16;
+}
+
+static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)
+{
+    const tsu_stim *s = p;
+    const halcone_tsu_stats *st = &((const halcone_tsu_tm *)tmp)->tsu->st;
+    fprintf(f, "%scycles %llu  requests accepted %llu (%.3f per cycle)  responses %llu\n", c,
+            (unsigned long long)cycles, (unsigned long long)s->accepted,
+            cycles ? (double)s->accepted / (double)cycles : 0.0, (unsigned long long)s->responses);
+    fprintf(f, "%smean cycles from acceptance to response transfer %.2f\n", c,
+            s->lat_n ? (double)s->lat_sum / (double)s->lat_n : 0.0);
+    fprintf(f,
+            "%sreads %llu writes %llu notices %llu  hits %llu allocs %llu victims %llu  "
+            "removes %llu keeps %llu absent %llu  floor raises %llu  wraps %llu  resets %llu\n",
+            c, (unsigned long long)st->reads, (unsigned long long)st->writes,
+            (unsigned long long)st->notices, (unsigned long long)st->hits,
+            (unsigned long long)st->allocs, (unsigned long long)st->victims,
+            (unsigned long long)st->removes, (unsigned long long)st->keeps,
+            (unsigned long long)st->absents, (unsigned long long)st->floor_raises,
+            (unsigned long long)st->wraps, (unsigned long long)st->resets);
+}
+
+static void stim_note(const void *p, char *buf, size_t len)
+{
+    const tsu_stim *s = p;
+    snprintf(buf, len, "  rules: floor %s, overflow %s, req-cts %s, wr-wts %s",
+             halcone_floor_str(s->c.floor), halcone_overflow_str(s->c.overflow),
+             s->c.req_cts ? "on" : "off", halcone_wrwts_str(s->c.wr_wts));
+}
+
+/* ------------------------------------------------------------ trace tool */
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    const halcone_tsu_cfg *c = &((const tsu_ucfg *)cfg)->c;
+    tsu_treq *v = NULL;
+    size_t n = 0, i;
+    char err[300];
+    halcone_tsu *t;
+    if (trace_read(in, c, &v, &n, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name ? in_name : "trace", err);
+        return 2;
+    }
+    t = halcone_tsu_new(c);
+    if (t == NULL) {
+        fprintf(errf, "cohmodel: out of memory\n");
+        free(v);
+        return 2;
+    }
+    for (i = 0; i < n; i++) {
+        halcone_tsu_result r =
+            halcone_tsu_request(t, (halcone_tsu_op)v[i].op, v[i].addr, v[i].cts, v[i].lease, v[i].rts);
+        halcone_tsu_print(out, t, &r);
+    }
+    if (fl[FLAG_DUMP])
+        halcone_tsu_dump(out, t);
+    if (fl[FLAG_STATS]) {
+        const halcone_tsu_stats *st = &t->st;
+        fprintf(errf,
+                "reads %llu writes %llu notices %llu hits %llu allocs %llu victims %llu removes %llu "
+                "keeps %llu absent %llu floor-raises %llu wraps %llu resets %llu\n",
+                (unsigned long long)st->reads, (unsigned long long)st->writes,
+                (unsigned long long)st->notices, (unsigned long long)st->hits,
+                (unsigned long long)st->allocs, (unsigned long long)st->victims,
+                (unsigned long long)st->removes, (unsigned long long)st->keeps,
+                (unsigned long long)st->absents, (unsigned long long)st->floor_raises,
+                (unsigned long long)st->wraps, (unsigned long long)st->resets);
+    }
+    halcone_tsu_free(t);
+    free(v);
+    return 0;
+}
+
+const unit_desc halcone_tsu_unit = {
+    .name = "halcone-tsu",
+    .family = "halcone",
+    .title = "HALCONE timestamp storage unit (Mojumder et al., 3.2.5, Fig. 6, Alg. 3; spec 3.1)",
+    .model_ref = "cmodel/halcone/halcone_tsu.c halcone_tsu_eval() / halcone_tsu_step() (timing), "
+                 "halcone_tsu_request() (function)",
+    .cfg_size = sizeof(tsu_ucfg),
+    .presets = presets,
+    .committed = presets,
+    .module_prefix = "halcone_tsu",
+    .options_help =
+        "  --rules R        paper or safe (default safe): sets the four switches below;\n"
+        "                   switches given explicitly win, in any order\n"
+        "  --wr-wts M       plus1 (Fig. 5, default) or literal (Alg. 3: write wts = memts)\n"
+        "  --floor F        none (paper), global (safe) or set: new entries start at the\n"
+        "                   largest memts the TSU dropped (S2)\n"
+        "  --overflow O     reinit (paper: the overflowing memts restarts at 0) or reset\n"
+        "                   (safe: global epoch reset, S3)\n"
+        "  --req-cts C      on (safe) or off (paper): grants use the L2's cts (S4)\n"
+        "  --share-test T   now, rts, keep or remove (eviction notice test, default now)\n"
+        "  --sets N         sets, power of two (default 512)\n"
+        "  --ways N         ways, 1..16 (default 8)\n"
+        "  --line B         block bytes (default 64)\n"
+        "  --addr-bits N    byte-address width, 16..64 (default 48)\n"
+        "  --ts-bits N      timestamp width W, 4..32 (default 16)\n"
+        "  --tag-bits N     request tag width, 1..16 (default 8)\n"
+        "  --rd-lease N     RdLease register reset value (default 10)\n"
+        "  --wr-lease N     WrLease register reset value (default 5)\n"
+        "  --lease-ext X, --read-cts X   cache switches, accepted and ignored here\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "RD <addr> [cts=<c>] [lease=<n>] | WR <addr> [cts=<c>] [lease=<n>] |\n"
+                  "EV <addr> [rts=<r>]   ('#' comments, hex addresses, decimal values)\n"
+                  "output per RD/WR: [VICTIM <line> <memts>] [FLOOR <v> [<set>]] [WRAP <line>]\n"
+                  "[RESET <epoch>] GRANT <line> <wts> <rts>; per EV: REMOVE <line> <memts>\n"
+                  "[FLOOR <v>] | KEEP <line> <memts> | ABSENT <line>",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_note = stim_note,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

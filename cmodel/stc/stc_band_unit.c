@@ -1,0 +1,350 @@
+/*
+ * The STC band function as a registry unit (cmodel/unit.h): port table,
+ * timing shell adapters, stimulus of the lockstep bench and the trace tool
+ * (`cohmodel stc-band`, STC specification 7.2: `BAND <addr> [<seb>]` ->
+ * `BAND <addr> <band>`). The model is cmodel/stc/stc_band.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stc_band.h"
+#include "unit.h"
+
+static const char *const presets[] = {"default", "fpga", NULL};
+static const char *const streams[] = {"mixed", "fig4", NULL};
+
+static int u_preset(void *cfg, const char *name) { return stc_band_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return stc_band_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return stc_band_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len) { stc_band_cfg_name(cfg, buf, len); }
+static void u_args(const void *cfg, char *buf, size_t len) { stc_band_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    const stc_band_cfg *c = cfg;
+    stc_band_geom g;
+    port_t t[] = {
+        {PORT_IN, "in_valid_i", 1},  {PORT_OUT, "in_ready_o", 1},     {PORT_IN, "in_addr_i", 0},
+        {PORT_IN, "in_seb_i", 0},    {PORT_OUT, "out_valid_o", 1},    {PORT_IN, "out_ready_i", 1},
+        {PORT_OUT, "out_addr_o", 0}, {PORT_OUT, "out_band_o", 0},
+    };
+    int n = (int)(sizeof t / sizeof t[0]), i;
+    stc_band_geom_of(c, &g);
+    t[2].width = c->addr_bits;
+    t[3].width = g.seb_bits;
+    t[6].width = c->addr_bits;
+    t[7].width = c->n;
+    for (i = 0; i < n && i < max; i++)
+        p[i] = t[i];
+    return n;
+}
+
+static void *u_tm_new(const void *cfg) { return stc_band_tm_new(cfg); }
+static void u_tm_free(void *tm) { stc_band_tm_free(tm); }
+static void u_tm_reset(void *tm) { stc_band_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
+{
+    stc_band_eval(tm, in, out);
+}
+static void u_tm_step(void *tm, const uint64_t *in) { stc_band_step(tm, in); }
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+/* ----------------------------------------------------------------- trace */
+
+typedef struct {
+    uint64_t addr;
+    unsigned seb;
+} band_rec;
+
+typedef struct {
+    band_rec *r;
+    size_t n, cap;
+} band_trace;
+
+static int trace_read(FILE *f, const stc_band_cfg *c, band_trace *t, char *err, size_t len)
+{
+    char *buf = NULL;
+    size_t bcap = 0;
+    unsigned lineno = 0;
+    memset(t, 0, sizeof *t);
+    while (getline(&buf, &bcap, f) > 0) {
+        char *save = NULL, *tok, *hash = strchr(buf, '#');
+        band_rec r;
+        lineno++;
+        if (hash)
+            *hash = '\0';
+        tok = strtok_r(buf, " \t\r\n", &save);
+        if (tok == NULL)
+            continue;
+        if (strcmp(tok, "BAND") != 0) {
+            snprintf(err, len, "line %u: unknown record '%s'", lineno, tok);
+            goto bad;
+        }
+        if (stc_tok_addr(strtok_r(NULL, " \t\r\n", &save), "address", c->addr_bits, lineno,
+                         &r.addr, err, len))
+            goto bad;
+        r.seb = c->seb;
+        tok = strtok_r(NULL, " \t\r\n", &save);
+        if (tok && stc_tok_dec(tok, "seb", c->addr_bits, lineno, &r.seb, err, len))
+            goto bad;
+        if (tok && (tok = strtok_r(NULL, " \t\r\n", &save)) != NULL) {
+            snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
+            goto bad;
+        }
+        if (t->n == t->cap) {
+            size_t nc = t->cap ? 2 * t->cap : 256;
+            band_rec *nr = realloc(t->r, nc * sizeof *nr);
+            if (nr == NULL) {
+                snprintf(err, len, "line %u: out of memory", lineno);
+                goto bad;
+            }
+            t->r = nr;
+            t->cap = nc;
+        }
+        t->r[t->n++] = r;
+    }
+    free(buf);
+    return 0;
+bad:
+    free(buf);
+    free(t->r);
+    t->r = NULL;
+    t->n = 0;
+    return -1;
+}
+
+static void print_band(FILE *f, uint64_t addr, unsigned band)
+{
+    fprintf(f, "BAND 0x%llx %u\n", (unsigned long long)addr, band);
+}
+
+/* -------------------------------------------------------------- stimulus */
+
+enum { KIND_MIXED, KIND_FIG4, KIND_TRACE };
+
+typedef struct {
+    stc_band_cfg c;
+    stc_band_geom g;
+    int kind;
+    uint64_t rng;
+    unsigned p_valid, p_ready;
+    int have;
+    uint64_t q_addr;
+    unsigned q_seb;
+    /* expected results in order (the core on accepted inputs) */
+    uint64_t exp_addr[4];
+    unsigned exp_band[4], exp_n, exp_head;
+    band_trace tr;
+    size_t tnext;
+    FILE *out;
+    uint64_t acc, res, func_bad, hi_seb;
+} band_stim;
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    band_stim *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = *(const stc_band_cfg *)cfg;
+    stc_band_geom_of(&s->c, &s->g);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x51ed270bull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->p_valid = 100;
+    s->p_ready = 100;
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        s->p_valid = 85;
+        s->p_ready = 75;
+        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            free(s);
+            return NULL;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "fig4") == 0) {
+        s->kind = KIND_FIG4;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed or fig4", a->stream);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void stim_free(void *p)
+{
+    band_stim *s = p;
+    if (s) {
+        free(s->tr.r);
+        free(s);
+    }
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    band_stim *s = p;
+    int live = (int)(in[0] & 1);
+    memset(in + 1, 0, (STC_BAND_I_N - 1) * sizeof *in);
+    if (s->kind != KIND_TRACE && (cyc & 511) == 0) {
+        static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100};
+        s->p_valid = pv[unit_rnd(&s->rng) % 4];
+        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+    }
+    if (live && !s->have && unit_pct(&s->rng) < s->p_valid) {
+        if (s->kind == KIND_TRACE) {
+            if (s->tnext < s->tr.n) {
+                s->have = 1;
+                s->q_addr = s->tr.r[s->tnext].addr;
+                s->q_seb = s->tr.r[s->tnext].seb;
+                s->tnext++;
+            }
+        } else {
+            s->have = 1;
+            if (s->kind == KIND_FIG4 && unit_pct(&s->rng) < 60) {
+                static const unsigned sebs[] = {0, 4, 12, 16, 28, 30, 32};
+                s->q_addr = 0xDEADBEEFull & mask64(s->c.addr_bits);
+                s->q_seb = sebs[unit_rnd(&s->rng) % 7];
+                if (s->q_seb > s->c.addr_bits)
+                    s->q_seb = s->c.addr_bits;
+            } else {
+                s->q_addr = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+                /* SEB over the whole input range, beyond addr_bits included */
+                s->q_seb = unit_pct(&s->rng) < 80 ? (unsigned)(unit_rnd(&s->rng) % (s->c.addr_bits + 1))
+                                             : (unsigned)(unit_rnd(&s->rng) & mask64(s->g.seb_bits));
+            }
+        }
+    }
+    in[STC_BAND_I_IN_VALID] = (uint64_t)s->have;
+    if (s->have) {
+        in[STC_BAND_I_IN_ADDR] = s->q_addr;
+        in[STC_BAND_I_IN_SEB] = s->q_seb;
+    } else if (s->kind != KIND_TRACE) {
+        in[STC_BAND_I_IN_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+        in[STC_BAND_I_IN_SEB] = unit_rnd(&s->rng) & mask64(s->g.seb_bits);
+    }
+    in[STC_BAND_I_OUT_READY] = unit_pct(&s->rng) < s->p_ready;
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    band_stim *s = p;
+    (void)cyc;
+    if ((out[STC_BAND_O_OUT_VALID] & 1) && (in[STC_BAND_I_OUT_READY] & 1)) {
+        unsigned b = (unsigned)out[STC_BAND_O_OUT_BAND];
+        if (s->exp_n == 0 || s->exp_band[s->exp_head] != b ||
+            s->exp_addr[s->exp_head] != out[STC_BAND_O_OUT_ADDR])
+            s->func_bad++;
+        if (s->exp_n) {
+            s->exp_head = (s->exp_head + 1) % 4;
+            s->exp_n--;
+        }
+        s->res++;
+        if (s->out)
+            print_band(s->out, out[STC_BAND_O_OUT_ADDR], b);
+    }
+    if ((in[STC_BAND_I_IN_VALID] & 1) && (out[STC_BAND_O_IN_READY] & 1)) {
+        unsigned k = (s->exp_head + s->exp_n) % 4;
+        if (s->exp_n < 4) {
+            s->exp_addr[k] = s->q_addr;
+            s->exp_band[k] = stc_band(s->q_addr, s->q_seb, s->c.n, s->c.addr_bits);
+            s->exp_n++;
+        }
+        s->hi_seb += s->q_seb >= s->c.addr_bits;
+        s->acc++;
+        s->have = 0;
+    }
+}
+
+static int stim_done(const void *p, const void *tmp)
+{
+    const band_stim *s = p;
+    const stc_band_tm *tm = tmp;
+    return s->tnext == s->tr.n && !s->have && !tm->out_valid;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const band_stim *s = p;
+    return 100 + (uint64_t)(s->tr.n + 1) * 40;
+}
+
+static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f, const char *c)
+{
+    const band_stim *s = p;
+    (void)tm;
+    fprintf(f, "%scycles %llu  addresses %llu  bands %llu  (SEB >= addr bits: %llu)\n", c,
+            (unsigned long long)cycles, (unsigned long long)s->acc, (unsigned long long)s->res,
+            (unsigned long long)s->hi_seb);
+    fprintf(f, "%sfunctional check: %llu results against stc_band(), %llu differ\n", c,
+            (unsigned long long)s->res, (unsigned long long)s->func_bad);
+}
+
+/* ------------------------------------------------------------ trace tool */
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    const stc_band_cfg *c = cfg;
+    band_trace t;
+    char err[300];
+    size_t i;
+    (void)fl;
+    if (trace_read(in, c, &t, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    for (i = 0; i < t.n; i++)
+        print_band(out, t.r[i].addr, stc_band(t.r[i].addr, t.r[i].seb, c->n, c->addr_bits));
+    free(t.r);
+    return 0;
+}
+
+static const unit_flag flags[] = {{NULL, NULL, NULL}};
+
+const unit_desc stc_band_unit = {
+    .name = "stc-band",
+    .family = "stc",
+    .title = "STC band function: band(a) = (a >> SEB) & (2^N - 1) (TACO 2023, 4.2, Fig. 4)",
+    .model_ref = "cmodel/stc/stc_band.c stc_band_eval() / stc_band_step() (timing), stc_band() "
+                 "(function)",
+    .cfg_size = sizeof(stc_band_cfg),
+    .presets = presets,
+    .committed = presets,
+    .module_prefix = "stc_band",
+    .options_help = "  --n N            band bits, 1..8 (default 4)\n"
+                    "  --seb S          SEB of trace records without one (default 12)\n"
+                    "  --addr-bits A    address width, 8..63 (default 32)\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "BAND <addr> [<seb>] (hex address, decimal SEB 0..addr bits, default --seb);\n"
+                  "output per record: BAND <addr> <band>",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

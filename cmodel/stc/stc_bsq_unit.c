@@ -1,0 +1,485 @@
+/*
+ * The STC BSQ as a registry unit (cmodel/unit.h): port table, timing-shell
+ * adapters, stimulus of the lockstep bench and the trace tool
+ * (`cohmodel stc-bsq`, STC specification 7.2). Model: cmodel/stc/stc_bsq.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stc_bsq.h"
+#include "stc_cutr.h"
+#include "unit.h"
+
+static const char *const presets[] = {"default", "fpga", NULL};
+static const char *const streams[] = {"mixed", "fill", NULL};
+
+static int u_preset(void *cfg, const char *name) { return stc_bsq_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return stc_bsq_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return stc_bsq_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len) { stc_bsq_cfg_name(cfg, buf, len); }
+static void u_args(const void *cfg, char *buf, size_t len) { stc_bsq_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    static const char *const in_names[STC_BSQ_I_N] = {
+        "rst_ni", "push_valid_i", "push_addr_i", "chg_valid_i", "chg_cer_i", "chg_seb_i",
+        "drn_ready_i", "done_ready_i"};
+    static const char *const out_names[STC_BSQ_O_N] = {
+        "push_ready_o", "push_bank_o", "push_slot_o", "chg_ready_o", "drn_valid_o", "drn_row_o",
+        "drn_mask_o", "drn_addr_o", "done_valid_o", "done_cycles_o", "count_o", "full_o"};
+    stc_bsq_layout l;
+    int n = 0;
+    stc_bsq_port_layout(cfg, &l);
+    for (unsigned i = 1; i < STC_BSQ_I_N && n < max; i++, n++)
+        p[n] = (port_t){PORT_IN, in_names[i], l.in_width[i]};
+    for (unsigned i = 0; i < STC_BSQ_O_N && n < max; i++, n++)
+        p[n] = (port_t){PORT_OUT, out_names[i], l.out_width[i]};
+    return (int)(STC_BSQ_I_N - 1 + STC_BSQ_O_N);
+}
+
+static void *u_tm_new(const void *cfg) { return stc_bsq_tm_new(cfg); }
+static void u_tm_free(void *tm) { stc_bsq_tm_free(tm); }
+static void u_tm_reset(void *tm) { stc_bsq_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
+{
+    stc_bsq_tm_eval(tm, in, out);
+}
+static void u_tm_step(void *tm, const uint64_t *in) { stc_bsq_tm_step(tm, in); }
+
+/* ---------------------------------------------------------------- trace -- */
+
+enum { REC_PUSH, REC_CHG };
+
+typedef struct {
+    int kind;
+    uint64_t addr;
+    stc_eset cer;
+    unsigned seb;
+} bsq_rec;
+
+typedef struct {
+    bsq_rec *r;
+    size_t n, cap;
+} bsq_trace;
+
+static int trace_read(FILE *f, const stc_bsq_cfg *c, bsq_trace *t, char *err, size_t len)
+{
+    stc_cutr_reader rd;
+    memset(t, 0, sizeof *t);
+    stc_cutr_open(&rd, f);
+    while (stc_cutr_next(&rd)) {
+        bsq_rec r;
+        const char *op = stc_cutr_tok(&rd);
+        memset(&r, 0, sizeof r);
+        if (strcmp(op, "PUSH") == 0) {
+            r.kind = REC_PUSH;
+            if (stc_cutr_addr(&rd, "address", c->addr_bits, &r.addr, err, len))
+                goto bad;
+        } else if (strcmp(op, "CHG") == 0) {
+            r.kind = REC_CHG;
+            if (stc_cutr_eset(&rd, c->n, &r.cer, err, len) ||
+                stc_cutr_num(&rd, "seb", c->seb_min, c->seb_max, &r.seb, err, len))
+                goto bad;
+        } else {
+            snprintf(err, len, "line %u: unknown record '%s'", rd.lineno, op);
+            goto bad;
+        }
+        if (stc_cutr_end(&rd, err, len))
+            goto bad;
+        if (t->n == t->cap) {
+            size_t nc = t->cap ? 2 * t->cap : 64;
+            bsq_rec *nr = realloc(t->r, nc * sizeof *nr);
+            if (nr == NULL) {
+                snprintf(err, len, "line %u: out of memory", rd.lineno);
+                goto bad;
+            }
+            t->r = nr;
+            t->cap = nc;
+        }
+        t->r[t->n++] = r;
+    }
+    stc_cutr_close(&rd);
+    return 0;
+bad:
+    stc_cutr_close(&rd);
+    free(t->r);
+    t->r = NULL;
+    t->n = 0;
+    return -1;
+}
+
+/* ------------------------------------------------------------- stimulus -- */
+
+enum { KIND_MIXED, KIND_FILL, KIND_TRACE };
+
+typedef struct {
+    stc_bsq_cfg c;
+    stc_bsq_layout l;
+    int kind;
+    uint64_t rng;
+    unsigned p_push, p_ready, p_chg;
+    stc_bsq *mirror;          /* functional core fed the same transactions */
+    stc_bsq_entry *exp;       /* expected drains of the running scan       */
+    unsigned nexp, iexp, exp_cycles;
+    int in_scan;              /* a CHG was accepted, done not yet taken    */
+    int have_push;
+    uint64_t push_addr;
+    int have_chg;
+    stc_eset chg_cer;
+    unsigned chg_seb;
+    bsq_trace tr;
+    size_t tnext;
+    FILE *out;
+    uint64_t pushes, fulls, chgs, drained, beats, func_bad, max_pass, beat_cycles;
+} bsq_stim;
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    bsq_stim *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = *(const stc_bsq_cfg *)cfg;
+    stc_bsq_port_layout(&s->c, &s->l);
+    s->mirror = stc_bsq_new(&s->c);
+    s->exp = calloc(s->c.entries, sizeof *s->exp);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x51ed27ull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->p_push = 60;
+    s->p_ready = 70;
+    s->p_chg = 2;
+    if (s->mirror == NULL || s->exp == NULL) {
+        snprintf(err, len, "out of memory");
+        goto fail;
+    }
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            goto fail;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "fill") == 0) {
+        s->kind = KIND_FILL;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed or fill", a->stream);
+        goto fail;
+    }
+    return s;
+fail:
+    stc_bsq_free(s->mirror);
+    free(s->exp);
+    free(s);
+    return NULL;
+}
+
+static void stim_free(void *p)
+{
+    bsq_stim *s = p;
+    if (s) {
+        stc_bsq_free(s->mirror);
+        free(s->exp);
+        free(s->tr.r);
+        free(s);
+    }
+}
+
+static uint64_t rand_addr(bsq_stim *s)
+{
+    /* a few bands, so that scans both drain and keep */
+    uint64_t a = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+    unsigned band = (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 70 ? 4 : (1u << s->c.n)));
+    unsigned seb = s->c.seb;
+    if (seb + s->c.n <= s->c.addr_bits && seb < 64) {
+        a &= ~(mask64(s->c.n) << seb);
+        a |= (uint64_t)band << seb;
+    }
+    return a & ~3ull;
+}
+
+static void rand_chg(bsq_stim *s)
+{
+    unsigned k = 1 + (unsigned)(unit_rnd(&s->rng) % 4), ep = 1u << s->c.n;
+    stc_eset_clear(&s->chg_cer);
+    for (unsigned i = 0; i < k; i++)
+        stc_eset_add(&s->chg_cer, (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 70 ? 4 : ep)));
+    /* mostly the SEB the addresses were made for, sometimes any in range */
+    s->chg_seb = unit_pct(&s->rng) < 80 ? s->c.seb
+                                   : s->c.seb_min + (unsigned)(unit_rnd(&s->rng) %
+                                                               (s->c.seb_max - s->c.seb_min + 1));
+    s->have_chg = 1;
+}
+
+static void put_eset(uint64_t *w, const stc_eset *e, unsigned n)
+{
+    for (unsigned i = 0; i < (1u << n); i++)
+        if (stc_eset_has(e, i))
+            w[i / 64] |= 1ull << (i % 64);
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    bsq_stim *s = p;
+    const stc_bsq_layout *l = &s->l;
+    int live = (int)(in[0] & 1);
+    memset(in + 1, 0, (l->in_words - 1) * sizeof *in);
+    if (s->kind == KIND_TRACE) {
+        if (live && !s->have_push && !s->have_chg && !s->in_scan && s->tnext < s->tr.n &&
+            unit_pct(&s->rng) < 80) {
+            const bsq_rec *r = &s->tr.r[s->tnext++];
+            if (r->kind == REC_PUSH) {
+                if (stc_bsq_full(s->mirror)) {
+                    /* the RTL's full_o agrees with the mirror every cycle
+                     * (checked in stim_observe); a refused store is dropped */
+                    if (s->out)
+                        fprintf(s->out, "FULL 0x%llx\n", (unsigned long long)r->addr);
+                    s->fulls++;
+                } else {
+                    s->have_push = 1;
+                    s->push_addr = r->addr;
+                }
+            } else {
+                s->have_chg = 1;
+                s->chg_cer = r->cer;
+                s->chg_seb = r->seb;
+            }
+        }
+        s->p_ready = 60;
+    } else {
+        if ((cyc & 511) == 0) {
+            static const unsigned pp[] = {90, 60, 30, 100}, pr[] = {100, 70, 30, 50};
+            s->p_push = pp[unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[unit_rnd(&s->rng) % 4];
+            s->p_chg = s->kind == KIND_FILL ? 1 : 1 + (unsigned)(unit_rnd(&s->rng) % 6);
+        }
+        if (live && !s->have_push && unit_pct(&s->rng) < s->p_push) {
+            s->have_push = 1;
+            s->push_addr = rand_addr(s);
+        }
+        if (live && !s->have_chg && !s->in_scan) {
+            int want = s->kind == KIND_FILL ? stc_bsq_full(s->mirror) && unit_pct(&s->rng) < 20
+                                            : unit_pct(&s->rng) < s->p_chg;
+            if (want)
+                rand_chg(s);
+        }
+        if (!s->have_chg && unit_pct(&s->rng) < 20) { /* ignored without valid */
+            in[l->in_word[STC_BSQ_I_CHG_CER]] = unit_rnd(&s->rng);
+            in[l->in_word[STC_BSQ_I_CHG_SEB]] = unit_rnd(&s->rng) & mask64(l->in_width[STC_BSQ_I_CHG_SEB]);
+        }
+        if (!s->have_push)
+            in[l->in_word[STC_BSQ_I_PUSH_ADDR]] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+    }
+    if (s->have_push) {
+        in[l->in_word[STC_BSQ_I_PUSH_VALID]] = 1;
+        in[l->in_word[STC_BSQ_I_PUSH_ADDR]] = s->push_addr;
+    }
+    if (s->have_chg) {
+        in[l->in_word[STC_BSQ_I_CHG_VALID]] = 1;
+        memset(in + l->in_word[STC_BSQ_I_CHG_CER], 0,
+               ((l->in_width[STC_BSQ_I_CHG_CER] + 63) / 64) * sizeof *in);
+        put_eset(in + l->in_word[STC_BSQ_I_CHG_CER], &s->chg_cer, s->c.n);
+        in[l->in_word[STC_BSQ_I_CHG_SEB]] = s->chg_seb;
+    }
+    in[l->in_word[STC_BSQ_I_DRN_READY]] = unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_BSQ_I_DONE_READY]] = unit_pct(&s->rng) < s->p_ready;
+}
+
+static uint64_t get_bits(const uint64_t *w, unsigned pos, unsigned width)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; i++)
+        v |= ((w[(pos + i) / 64] >> ((pos + i) % 64)) & 1ull) << i;
+    return v;
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    bsq_stim *s = p;
+    const stc_bsq_layout *l = &s->l;
+    (void)cyc;
+    if (!(in[0] & 1))
+        return;
+    /* between scans the RTL's occupancy equals the core's (a scan drains
+     * in the core at once, in the RTL beat by beat) */
+    if (!s->in_scan &&
+        ((unsigned)(out[l->out_word[STC_BSQ_O_FULL]] & 1) != (unsigned)stc_bsq_full(s->mirror) ||
+         out[l->out_word[STC_BSQ_O_COUNT]] != stc_bsq_count(s->mirror)))
+        s->func_bad++;
+    if ((out[l->out_word[STC_BSQ_O_DRN_VALID]] & 1) && (in[l->in_word[STC_BSQ_I_DRN_READY]] & 1)) {
+        unsigned lanes = s->c.banks * s->c.drain;
+        unsigned row = (unsigned)out[l->out_word[STC_BSQ_O_DRN_ROW]];
+        s->beats++;
+        for (unsigned j = 0; j < lanes; j++) {
+            if (!get_bits(out + l->out_word[STC_BSQ_O_DRN_MASK], j, 1))
+                continue;
+            uint64_t a = get_bits(out + l->out_word[STC_BSQ_O_DRN_ADDR], j * s->c.addr_bits,
+                                  s->c.addr_bits);
+            const stc_bsq_entry *x = s->iexp < s->nexp ? &s->exp[s->iexp] : NULL;
+            if (x == NULL || x->addr != a || x->cycle != row + 1 || x->bank != j / s->c.drain)
+                s->func_bad++;
+            s->iexp++;
+            s->drained++;
+            if (s->out)
+                fprintf(s->out, "DRN 0x%llx %u\n", (unsigned long long)a, row + 1);
+        }
+    }
+    if ((out[l->out_word[STC_BSQ_O_DONE_VALID]] & 1) && (in[l->in_word[STC_BSQ_I_DONE_READY]] & 1)) {
+        unsigned cycles = (unsigned)out[l->out_word[STC_BSQ_O_DONE_CYCLES]];
+        if (!s->in_scan || s->iexp != s->nexp || cycles != s->exp_cycles)
+            s->func_bad++;
+        if (cycles > s->max_pass)
+            s->max_pass = cycles;
+        if (s->out)
+            fprintf(s->out, "SCAN %u %llu\n", cycles,
+                    (unsigned long long)out[l->out_word[STC_BSQ_O_COUNT]]);
+        s->in_scan = 0;
+    }
+    if (s->have_push && (out[l->out_word[STC_BSQ_O_PUSH_READY]] & 1)) {
+        stc_bsq_push_res r = stc_bsq_push(s->mirror, s->push_addr);
+        if (!r.accepted || r.bank != out[l->out_word[STC_BSQ_O_PUSH_BANK]] ||
+            r.slot != out[l->out_word[STC_BSQ_O_PUSH_SLOT]])
+            s->func_bad++;
+        if (s->out)
+            fprintf(s->out, "ACC 0x%llx %llu\n", (unsigned long long)s->push_addr,
+                    (unsigned long long)out[l->out_word[STC_BSQ_O_PUSH_BANK]]);
+        s->pushes++;
+        s->have_push = 0;
+    }
+    if (s->have_chg && (out[l->out_word[STC_BSQ_O_CHG_READY]] & 1)) {
+        stc_bsq_scan_res r = stc_bsq_scan(s->mirror, &s->chg_cer, s->chg_seb, s->exp, NULL);
+        s->nexp = r.drained;
+        s->iexp = 0;
+        s->exp_cycles = r.cycles;
+        s->in_scan = 1;
+        s->have_chg = 0;
+        s->chgs++;
+    }
+}
+
+static int stim_done(const void *p, const void *tm)
+{
+    const bsq_stim *s = p;
+    (void)tm;
+    return s->tnext == s->tr.n && !s->have_push && !s->have_chg && !s->in_scan;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const bsq_stim *s = p;
+    stc_bsq_geom g;
+    stc_bsq_geom_of(&s->c, &g);
+    return 200 + (uint64_t)(s->tr.n + 1) * (40 + 4 * (uint64_t)g.rows);
+}
+
+static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f, const char *c)
+{
+    const bsq_stim *s = p;
+    (void)tm;
+    fprintf(f, "%scycles %llu  pushes %llu  refused (trace) %llu  scans %llu  beats %llu  drained %llu  longest pass %llu\n",
+            c, (unsigned long long)cycles, (unsigned long long)s->pushes,
+            (unsigned long long)s->fulls, (unsigned long long)s->chgs,
+            (unsigned long long)s->beats, (unsigned long long)s->drained,
+            (unsigned long long)s->max_pass);
+    fprintf(f, "%sfunctional check: pushes, drains and passes against stc_bsq_push/scan, %llu differ\n",
+            c, (unsigned long long)s->func_bad);
+}
+
+/* ----------------------------------------------------------- trace tool -- */
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    const stc_bsq_cfg *c = cfg;
+    bsq_trace t;
+    char err[300];
+    stc_bsq *q;
+    stc_bsq_entry *drn;
+    (void)fl;
+    if (trace_read(in, c, &t, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    q = stc_bsq_new(c);
+    drn = calloc(c->entries, sizeof *drn);
+    if (q == NULL || drn == NULL) {
+        fprintf(errf, "cohmodel: out of memory\n");
+        stc_bsq_free(q);
+        free(drn);
+        free(t.r);
+        return 2;
+    }
+    for (size_t i = 0; i < t.n; i++) {
+        const bsq_rec *r = &t.r[i];
+        if (r->kind == REC_PUSH) {
+            stc_bsq_push_res p = stc_bsq_push(q, r->addr);
+            if (p.accepted)
+                fprintf(out, "ACC 0x%llx %u\n", (unsigned long long)r->addr, p.bank);
+            else
+                fprintf(out, "FULL 0x%llx\n", (unsigned long long)r->addr);
+        } else {
+            stc_bsq_scan_res s = stc_bsq_scan(q, &r->cer, r->seb, drn, NULL);
+            for (unsigned k = 0; k < s.drained; k++)
+                fprintf(out, "DRN 0x%llx %u\n", (unsigned long long)drn[k].addr, drn[k].cycle);
+            fprintf(out, "SCAN %u %u\n", s.cycles, s.left);
+        }
+    }
+    stc_bsq_free(q);
+    free(drn);
+    free(t.r);
+    return 0;
+}
+
+const unit_desc stc_bsq_unit = {
+    .name = "stc-bsq",
+    .family = "stc",
+    .title = "STC blocked store queue: banked RAM, round-robin allocation, re-scan at every "
+             "ChangeEpoch (TACO 2023, 4.2, 7.2, Table 4)",
+    .model_ref = "cmodel/stc/stc_bsq.c stc_bsq_tm_eval() / stc_bsq_tm_step() (timing), "
+                 "stc_bsq_push() / stc_bsq_scan() (function)",
+    .cfg_size = sizeof(stc_bsq_cfg),
+    .presets = presets,
+    .committed = presets,
+    .module_prefix = "stc_bsq",
+    .options_help = "  --bsq E          entries, power of two, 4..4096 (default 256)\n"
+                    "  --banks B        banks, power of two, 1..E/2 (default 16)\n"
+                    "  --drain D        entries per bank per scan cycle, power of two (default 2)\n"
+                    "  --addr-bits A    address width, 8..64 (default 32)\n"
+                    "  --n N            band bits, 1..8 (default 4)\n"
+                    "  --seb S          start bit used by the random streams (default 12)\n"
+                    "  --seb-min S      smallest SEB a ChangeEpoch may carry (default 12)\n"
+                    "  --seb-max S      largest SEB (default addr-bits - n)\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = NULL,
+    .trace_help = "PUSH <addr> -> ACC <addr> <bank> | FULL <addr>; CHG <epochs> <seb> ->\n"
+                  "DRN <addr> <cycle> per drained entry (cycle, bank, age), then\n"
+                  "SCAN <cycles> <entries left>",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

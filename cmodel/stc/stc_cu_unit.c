@@ -1,0 +1,723 @@
+/*
+ * The STC per-CU epoch logic (with its BSQ) as a registry unit
+ * (cmodel/unit.h): port table, timing-shell adapters, stimulus of the
+ * lockstep bench (an EMU and an L1 played by the bench, back-pressure on
+ * every channel) and the trace tool (`cohmodel stc-cu`, STC specification
+ * 7.2). Model: cmodel/stc/stc_cu.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stc_cu.h"
+#include "stc_cutr.h"
+#include "unit.h"
+
+static const char *const presets[] = {"default", "fpga", NULL};
+static const char *const streams[] = {"mixed", "epochs", NULL};
+
+static int u_preset(void *cfg, const char *name) { return stc_cu_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return stc_cu_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return stc_cu_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len) { stc_cu_cfg_name(cfg, buf, len); }
+static void u_args(const void *cfg, char *buf, size_t len) { stc_cu_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    static const char *const in_names[STC_CU_I_N] = {
+        "rst_ni",      "st_valid_i",   "st_addr_i",    "iss_ready_i", "wa_i",
+        "ld_valid_i",  "ld_addr_i",    "ldr_ready_i",  "dem_ready_i", "conf_ready_i",
+        "prep_valid_i", "rdy_ready_i", "chg_valid_i",  "chg_cer_i",   "chg_seb_i",
+        "done_ready_i"};
+    static const char *const out_names[STC_CU_O_N] = {
+        "st_ready_o",   "st_blocked_o", "st_slot_o",     "bsq_full_o",   "iss_valid_o",
+        "iss_addr_o",   "iss_drain_o",  "ld_ready_o",    "ldr_valid_o",  "ldr_addr_o",
+        "ldr_uncached_o", "dem_valid_o", "dem_addr_o",   "dem_band_o",   "conf_valid_o",
+        "conf_addr_o",  "conf_band_o",  "prep_ready_o",  "rdy_valid_o",  "chg_ready_o",
+        "done_valid_o", "cer_o",        "seb_o",         "phase_o",      "pw_o"};
+    stc_cu_layout l;
+    int n = 0;
+    stc_cu_port_layout(cfg, &l);
+    for (unsigned i = 1; i < STC_CU_I_N && n < max; i++, n++)
+        p[n] = (port_t){PORT_IN, in_names[i], l.in_width[i]};
+    for (unsigned i = 0; i < STC_CU_O_N && n < max; i++, n++)
+        p[n] = (port_t){PORT_OUT, out_names[i], l.out_width[i]};
+    return (int)(STC_CU_I_N - 1 + STC_CU_O_N);
+}
+
+static void *u_tm_new(const void *cfg) { return stc_cu_tm_new(cfg); }
+static void u_tm_free(void *tm) { stc_cu_tm_free(tm); }
+static void u_tm_reset(void *tm) { stc_cu_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
+{
+    stc_cu_tm_eval(tm, in, out);
+}
+static void u_tm_step(void *tm, const uint64_t *in) { stc_cu_tm_step(tm, in); }
+
+/* ---------------------------------------------------------------- trace -- */
+
+enum { REC_ST, REC_LD, REC_WA, REC_PREP, REC_CHG, REC_EDACK };
+
+typedef struct {
+    int kind;
+    uint64_t addr;
+    stc_eset cer;
+    unsigned seb;
+} cu_rec;
+
+typedef struct {
+    cu_rec *r;
+    size_t n, cap;
+} cu_trace;
+
+/* Reads the trace and runs the functional core on it (the semantic checks
+ * need the core's state: WA with nothing outstanding, PREP during a
+ * transition, CHG before READY); with out, prints the core's lines. */
+static int trace_read(FILE *f, const stc_cu_cfg *c, cu_trace *t, FILE *out, char *err,
+                      size_t len)
+{
+    stc_cutr_reader rd;
+    stc_cu *cu = stc_cu_new(c);
+    stc_bsq_entry *drn = calloc(c->bsq.entries, sizeof *drn);
+    stc_cu_demand *dem = calloc(STC_E_MAX, sizeof *dem);
+    unsigned A = c->bsq.addr_bits;
+    memset(t, 0, sizeof *t);
+    stc_cutr_open(&rd, f);
+    if (cu == NULL || drn == NULL || dem == NULL) {
+        snprintf(err, len, "out of memory");
+        goto bad;
+    }
+    while (stc_cutr_next(&rd)) {
+        cu_rec r;
+        const char *op = stc_cutr_tok(&rd);
+        memset(&r, 0, sizeof r);
+        if (strcmp(op, "ST") == 0 || strcmp(op, "LD") == 0) {
+            r.kind = op[0] == 'S' ? REC_ST : REC_LD;
+            if (stc_cutr_addr(&rd, "address", A, &r.addr, err, len))
+                goto bad;
+        } else if (strcmp(op, "WA") == 0) {
+            r.kind = REC_WA;
+        } else if (strcmp(op, "PREP") == 0) {
+            r.kind = REC_PREP;
+        } else if (strcmp(op, "CHG") == 0) {
+            unsigned k, lim = c->variant == STC_CU_MB ? c->mb_max : 1;
+            r.kind = REC_CHG;
+            if (stc_cutr_eset(&rd, c->bsq.n, &r.cer, err, len) ||
+                stc_cutr_num(&rd, "seb", c->bsq.seb_min, c->bsq.seb_max, &r.seb, err, len))
+                goto bad;
+            k = stc_eset_count(&r.cer);
+            if (k > lim) {
+                snprintf(err, len, "line %u: %u epochs, variant %s allows %u", rd.lineno, k,
+                         stc_cu_variant_name(c->variant), lim);
+                goto bad;
+            }
+            if (r.seb != stc_cu_seb(cu) && c->variant != STC_CU_AB && c->variant != STC_CU_MB) {
+                snprintf(err, len, "line %u: seb %u: variant %s keeps seb %u", rd.lineno, r.seb,
+                         stc_cu_variant_name(c->variant), stc_cu_seb(cu));
+                goto bad;
+            }
+        } else if (strcmp(op, "EDACK") == 0) {
+            r.kind = REC_EDACK;
+            if (stc_cutr_num(&rd, "epoch", 0, (1u << c->bsq.n) - 1, &r.seb, err, len))
+                goto bad;
+        } else {
+            snprintf(err, len, "line %u: unknown record '%s'", rd.lineno, op);
+            goto bad;
+        }
+        if (stc_cutr_end(&rd, err, len))
+            goto bad;
+        /* the core: semantic checks and (with out) the output lines */
+        switch (r.kind) {
+        case REC_ST: {
+            if (stc_cu_pw(cu) >= (1u << STC_CU_PW_BITS) - 1) {
+                snprintf(err, len, "line %u: more than %u stores outstanding", rd.lineno,
+                         (1u << STC_CU_PW_BITS) - 2);
+                goto bad;
+            }
+            stc_cu_st_res s = stc_cu_store(cu, r.addr);
+            if (out && s.kind == STC_CU_ISSUED)
+                fprintf(out, "ISS 0x%llx\n", (unsigned long long)r.addr);
+            else if (out && s.kind == STC_CU_STALLED)
+                fprintf(out, "STALL 0x%llx\n", (unsigned long long)r.addr);
+            else if (out) {
+                fprintf(out, "BLK 0x%llx %u\n", (unsigned long long)r.addr, s.band);
+                if (s.demand)
+                    fprintf(out, "DEM 0x%llx %u\n", (unsigned long long)r.addr, s.band);
+            }
+            break;
+        }
+        case REC_LD: {
+            stc_cu_ld_res s = stc_cu_load(cu, r.addr);
+            if (out) {
+                fprintf(out, "%s 0x%llx\n", s.uncached ? "LDU" : "LDC", (unsigned long long)r.addr);
+                if (s.conflict)
+                    fprintf(out, "CONF 0x%llx %u\n", (unsigned long long)r.addr, s.band);
+            }
+            break;
+        }
+        case REC_WA: {
+            int v = stc_cu_write_ack(cu);
+            if (v < 0) {
+                snprintf(err, len, "line %u: WA with no store outstanding", rd.lineno);
+                goto bad;
+            }
+            if (out && v == 1)
+                fprintf(out, "READY\n");
+            break;
+        }
+        case REC_PREP: {
+            int v = stc_cu_prepare(cu);
+            if (v < 0) {
+                snprintf(err, len, "line %u: PREP during a transition", rd.lineno);
+                goto bad;
+            }
+            if (out && v == 1)
+                fprintf(out, "READY\n");
+            break;
+        }
+        case REC_CHG: {
+            if (stc_cu_pw(cu) + stc_bsq_count(stc_cu_bsq(cu)) >= (1u << STC_CU_PW_BITS) - 1) {
+                snprintf(err, len, "line %u: more than %u stores outstanding", rd.lineno,
+                         (1u << STC_CU_PW_BITS) - 2);
+                goto bad;
+            }
+            stc_cu_chg_res s = stc_cu_change(cu, &r.cer, r.seb, drn, dem);
+            if (!s.ok) {
+                snprintf(err, len, "line %u: CHG before READY", rd.lineno);
+                goto bad;
+            }
+            if (out) {
+                for (unsigned i = 0; i < s.drained; i++)
+                    fprintf(out, "DRN 0x%llx\n", (unsigned long long)drn[i].addr);
+                for (unsigned i = 0; i < s.demands; i++)
+                    fprintf(out, "DEM 0x%llx %u\n", (unsigned long long)dem[i].addr, dem[i].band);
+                fprintf(out, "DONE\n");
+            }
+            break;
+        }
+        default:
+            stc_cu_demand_ack(cu, r.seb);
+            break;
+        }
+        if (t->n == t->cap) {
+            size_t nc = t->cap ? 2 * t->cap : 64;
+            cu_rec *nr = realloc(t->r, nc * sizeof *nr);
+            if (nr == NULL) {
+                snprintf(err, len, "line %u: out of memory", rd.lineno);
+                goto bad;
+            }
+            t->r = nr;
+            t->cap = nc;
+        }
+        t->r[t->n++] = r;
+    }
+    stc_cutr_close(&rd);
+    stc_cu_free(cu);
+    free(drn);
+    free(dem);
+    return 0;
+bad:
+    stc_cutr_close(&rd);
+    stc_cu_free(cu);
+    free(drn);
+    free(dem);
+    free(t->r);
+    t->r = NULL;
+    t->n = 0;
+    return -1;
+}
+
+/* ------------------------------------------------------------- stimulus -- */
+
+enum { KIND_MIXED, KIND_EPOCHS, KIND_TRACE };
+
+#define LINES_MAX 4096
+
+typedef struct {
+    stc_cu_cfg c;
+    stc_cu_layout l;
+    int kind;
+    uint64_t rng;
+    unsigned p_st, p_ld, p_ready, p_wa, p_prep;
+    /* the bench's L1 and EMU */
+    uint64_t outstanding;      /* stores sent to the L1, not yet acked     */
+    int emu_prep, emu_ready, emu_chg, in_chg;
+    unsigned chg_wait;
+    stc_eset chg_cer;
+    unsigned chg_seb;
+    /* requests held until taken */
+    int have_st, have_ld, wa_now;
+    uint64_t st_addr, ld_addr;
+    /* functional mirror */
+    stc_cu *mirror;
+    stc_bsq_entry *exp_drn;
+    unsigned n_drn, i_drn;
+    stc_cu_demand *dq;        /* expected EpochDemands, in order          */
+    unsigned dq_head, dq_tail, dq_cap;
+    stc_cu_demand *dem_tmp;
+    /* trace mode */
+    cu_trace tr;
+    size_t tnext;
+    int rec_busy;             /* a record is being driven or drained      */
+    unsigned quiet;
+    FILE *out;
+    char *lines[4];           /* primary, drains, demands/conflicts, done  */
+    size_t llen[4], lcap[4];
+    uint64_t stores, issued, blocked, stalls, loads, conflicts, demands, drains, transitions,
+        func_bad;
+} cu_stim;
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static void line_add(cu_stim *s, int which, const char *fmt, unsigned long long a, unsigned b,
+                     int with_b)
+{
+    char buf[96];
+    int n = with_b ? snprintf(buf, sizeof buf, fmt, a, b) : snprintf(buf, sizeof buf, fmt, a);
+    if (!s->out || n <= 0)
+        return;
+    if (s->llen[which] + (size_t)n + 1 > s->lcap[which]) {
+        size_t nc = (s->lcap[which] + (size_t)n + 1) * 2;
+        char *p = realloc(s->lines[which], nc);
+        if (p == NULL)
+            return;
+        s->lines[which] = p;
+        s->lcap[which] = nc;
+    }
+    memcpy(s->lines[which] + s->llen[which], buf, (size_t)n + 1);
+    s->llen[which] += (size_t)n;
+}
+
+static void lines_flush(cu_stim *s)
+{
+    for (int i = 0; i < 4; i++) {
+        if (s->out && s->llen[i])
+            fputs(s->lines[i], s->out);
+        s->llen[i] = 0;
+    }
+}
+
+static void dq_push(cu_stim *s, uint64_t addr, unsigned band)
+{
+    if (s->dq_tail - s->dq_head == s->dq_cap)
+        return; /* never: at most 2^N + 2^N pending */
+    s->dq[s->dq_tail % s->dq_cap] = (stc_cu_demand){addr, band};
+    s->dq_tail++;
+}
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    cu_stim *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = *(const stc_cu_cfg *)cfg;
+    stc_cu_port_layout(&s->c, &s->l);
+    s->mirror = stc_cu_new(&s->c);
+    s->exp_drn = calloc(s->c.bsq.entries, sizeof *s->exp_drn);
+    s->dq_cap = 4 * STC_E_MAX;
+    s->dq = calloc(s->dq_cap, sizeof *s->dq);
+    s->dem_tmp = calloc(STC_E_MAX, sizeof *s->dem_tmp);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7f4a7c15ull;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->p_st = 40;
+    s->p_ld = 30;
+    s->p_ready = 70;
+    s->p_wa = 30;
+    s->p_prep = 2;
+    if (s->mirror == NULL || s->exp_drn == NULL || s->dq == NULL || s->dem_tmp == NULL) {
+        snprintf(err, len, "out of memory");
+        goto fail;
+    }
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        if (trace_read(a->trace, &s->c, &s->tr, NULL, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            goto fail;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "epochs") == 0) {
+        s->kind = KIND_EPOCHS;
+        s->p_prep = 10;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed or epochs", a->stream);
+        goto fail;
+    }
+    return s;
+fail:
+    stc_cu_free(s->mirror);
+    free(s->exp_drn);
+    free(s->dq);
+    free(s->dem_tmp);
+    free(s);
+    return NULL;
+}
+
+static void stim_free(void *p)
+{
+    cu_stim *s = p;
+    if (s) {
+        stc_cu_free(s->mirror);
+        free(s->exp_drn);
+        free(s->dq);
+        free(s->dem_tmp);
+        free(s->tr.r);
+        for (int i = 0; i < 4; i++)
+            free(s->lines[i]);
+        free(s);
+    }
+}
+
+/* An address in one of a few bands (and sometimes any), some bits above
+ * the band field varied so that AB pairs differ there. */
+static uint64_t rand_addr(cu_stim *s)
+{
+    unsigned seb = stc_cu_seb(s->mirror), n = s->c.bsq.n;
+    uint64_t a = unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits) & ~3ull;
+    unsigned band = (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 80 ? 4 : (1u << n)));
+    if (seb + n <= s->c.bsq.addr_bits && seb < 64) {
+        a &= ~(mask64(n) << seb);
+        a |= (uint64_t)band << seb;
+    }
+    return a;
+}
+
+static void rand_chg(cu_stim *s)
+{
+    unsigned lim = s->c.variant == STC_CU_MB ? s->c.mb_max : 1, k = 1 + (unsigned)(unit_rnd(&s->rng) % lim);
+    unsigned ep = 1u << s->c.bsq.n;
+    stc_eset_clear(&s->chg_cer);
+    while (stc_eset_count(&s->chg_cer) < k)
+        stc_eset_add(&s->chg_cer, (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 80 ? (ep < 4 ? ep : 4) : ep)));
+    s->chg_seb = stc_cu_seb(s->mirror);
+    if ((s->c.variant == STC_CU_AB || s->c.variant == STC_CU_MB) && unit_pct(&s->rng) < 20) {
+        unsigned lo = s->c.bsq.seb_min, hi = s->c.bsq.seb_max;
+        if (unit_pct(&s->rng) < 50 && s->chg_seb > lo)
+            s->chg_seb--;
+        else if (s->chg_seb < hi)
+            s->chg_seb++;
+    }
+}
+
+static void drive_trace(cu_stim *s)
+{
+    if (!s->rec_busy && s->tnext < s->tr.n && unit_pct(&s->rng) < 80) {
+        const cu_rec *r = &s->tr.r[s->tnext++];
+        s->rec_busy = 1;
+        s->quiet = 0;
+        switch (r->kind) {
+        case REC_ST:
+            s->have_st = 1;
+            s->st_addr = r->addr;
+            break;
+        case REC_LD:
+            s->have_ld = 1;
+            s->ld_addr = r->addr;
+            break;
+        case REC_WA:
+            s->wa_now = 1;
+            break;
+        case REC_PREP:
+            s->emu_prep = 1;
+            break;
+        case REC_CHG:
+            s->emu_chg = 1;
+            s->chg_cer = r->cer;
+            s->chg_seb = r->seb;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    cu_stim *s = p;
+    const stc_cu_layout *l = &s->l;
+    int live = (int)(in[0] & 1);
+    memset(in + 1, 0, (l->in_words - 1) * sizeof *in);
+    if (!live)
+        return;
+    if (s->kind == KIND_TRACE) {
+        drive_trace(s);
+        s->p_ready = 60;
+    } else {
+        if ((cyc & 1023) == 0) {
+            static const unsigned ps[] = {70, 40, 15, 90}, pr[] = {100, 70, 30, 50};
+            s->p_st = ps[unit_rnd(&s->rng) % 4];
+            s->p_ld = ps[unit_rnd(&s->rng) % 4] / 2;
+            s->p_ready = pr[unit_rnd(&s->rng) % 4];
+            s->p_wa = 10 + (unsigned)(unit_rnd(&s->rng) % 60);
+        }
+        if (!s->have_st && unit_pct(&s->rng) < s->p_st)
+            s->have_st = 1, s->st_addr = rand_addr(s);
+        if (!s->have_ld && !s->in_chg && unit_pct(&s->rng) < s->p_ld)
+            s->have_ld = 1, s->ld_addr = rand_addr(s);
+        /* the L1 acknowledges stores it was sent */
+        s->wa_now = s->outstanding > 0 && unit_pct(&s->rng) < s->p_wa;
+        /* the EMU: PREP now and then; CHG some cycles after ReadyAck */
+        if (!s->emu_prep && !s->emu_ready && !s->emu_chg && !s->in_chg &&
+            stc_cu_phase_of(s->mirror) == STC_CU_RUN && unit_pct(&s->rng) < s->p_prep)
+            s->emu_prep = 1;
+        if (s->emu_ready && s->chg_wait-- == 0) {
+            s->emu_ready = 0;
+            s->emu_chg = 1;
+            rand_chg(s);
+        }
+        if (!s->have_st)
+            in[l->in_word[STC_CU_I_ST_ADDR]] = unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits);
+        if (!s->have_ld)
+            in[l->in_word[STC_CU_I_LD_ADDR]] = unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits);
+    }
+    if (s->have_st) {
+        in[l->in_word[STC_CU_I_ST_VALID]] = 1;
+        in[l->in_word[STC_CU_I_ST_ADDR]] = s->st_addr;
+    }
+    if (s->have_ld) {
+        in[l->in_word[STC_CU_I_LD_VALID]] = 1;
+        in[l->in_word[STC_CU_I_LD_ADDR]] = s->ld_addr;
+    }
+    in[l->in_word[STC_CU_I_WA]] = (uint64_t)s->wa_now;
+    in[l->in_word[STC_CU_I_PREP_VALID]] = (uint64_t)s->emu_prep;
+    if (s->emu_chg) {
+        in[l->in_word[STC_CU_I_CHG_VALID]] = 1;
+        for (unsigned e = 0; e < (1u << s->c.bsq.n); e++)
+            if (stc_eset_has(&s->chg_cer, e))
+                in[l->in_word[STC_CU_I_CHG_CER] + e / 64] |= 1ull << (e % 64);
+        in[l->in_word[STC_CU_I_CHG_SEB]] = s->chg_seb;
+    }
+    in[l->in_word[STC_CU_I_ISS_READY]] = unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_LDR_READY]] = unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_DEM_READY]] = unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_CONF_READY]] = unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_RDY_READY]] = unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_DONE_READY]] = unit_pct(&s->rng) < s->p_ready;
+}
+
+#define O(x) (out[l->out_word[STC_CU_O_##x]])
+#define I(x) (in[l->in_word[STC_CU_I_##x]])
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    cu_stim *s = p;
+    const stc_cu_layout *l = &s->l;
+    unsigned n = s->c.bsq.n;
+    (void)cyc;
+    if (!(in[0] & 1))
+        return;
+    /* outputs toward the L1 and the EMU */
+    if ((O(ISS_VALID) & 1) && (I(ISS_READY) & 1)) {
+        s->outstanding++;
+        if (O(ISS_DRAIN) & 1) {
+            const stc_bsq_entry *x = s->i_drn < s->n_drn ? &s->exp_drn[s->i_drn] : NULL;
+            if (x == NULL || x->addr != O(ISS_ADDR))
+                s->func_bad++;
+            s->i_drn++;
+            s->drains++;
+            line_add(s, 1, "DRN 0x%llx\n", O(ISS_ADDR), 0, 0);
+        }
+    }
+    if ((O(DEM_VALID) & 1) && (I(DEM_READY) & 1)) {
+        if (s->dq_head == s->dq_tail || s->dq[s->dq_head % s->dq_cap].addr != O(DEM_ADDR) ||
+            s->dq[s->dq_head % s->dq_cap].band != O(DEM_BAND))
+            s->func_bad++;
+        else
+            s->dq_head++;
+        s->demands++;
+        line_add(s, 2, "DEM 0x%llx %u\n", O(DEM_ADDR), (unsigned)O(DEM_BAND), 1);
+    }
+    if ((O(CONF_VALID) & 1) && (I(CONF_READY) & 1)) {
+        s->conflicts++;
+        line_add(s, 2, "CONF 0x%llx %u\n", O(CONF_ADDR), (unsigned)O(CONF_BAND), 1);
+    }
+    if ((O(LDR_VALID) & 1) && (I(LDR_READY) & 1))
+        line_add(s, 0, (O(LDR_UNCACHED) & 1) ? "LDU 0x%llx\n" : "LDC 0x%llx\n", O(LDR_ADDR), 0, 0);
+    if ((O(RDY_VALID) & 1) && (I(RDY_READY) & 1)) {
+        if (!stc_cu_ready_sent(s->mirror))
+            s->func_bad++;
+        line_add(s, 0, "READY\n", 0, 0, 0);
+        if (s->kind != KIND_TRACE) {
+            s->emu_ready = 1;
+            s->chg_wait = (unsigned)(unit_rnd(&s->rng) % 8);
+        }
+    }
+    if ((O(DONE_VALID) & 1) && (I(DONE_READY) & 1)) {
+        /* the last drained store may still wait in the L1 register: the
+         * drain count is checked at the next ChangeEpoch */
+        line_add(s, 3, "DONE\n", 0, 0, 0);
+        s->in_chg = 0;
+    }
+    /* inputs taken: stores, then loads, acks and the handshake, in the
+     * order the functional core sees them */
+    if (s->have_st && (O(ST_READY) & 1)) {
+        stc_cu_st_res r = stc_cu_store(s->mirror, s->st_addr);
+        unsigned blocked = (unsigned)(O(ST_BLOCKED) & 1);
+        if (r.kind == STC_CU_STALLED || blocked != (r.kind == STC_CU_BLOCKED) ||
+            (blocked && r.slot != O(ST_SLOT)))
+            s->func_bad++;
+        if (r.demand)
+            dq_push(s, s->st_addr, r.band);
+        s->stores++;
+        if (blocked) {
+            s->blocked++;
+            line_add(s, 0, "BLK 0x%llx %u\n", s->st_addr, stc_bsq_band(s->st_addr, (unsigned)O(SEB), n), 1);
+        } else {
+            s->issued++;
+            line_add(s, 0, "ISS 0x%llx\n", s->st_addr, 0, 0);
+        }
+        s->have_st = 0;
+    } else if (s->have_st && (O(ST_BLOCKED) & 1) && (O(BSQ_FULL) & 1)) {
+        s->stalls++;
+        if (s->kind == KIND_TRACE) { /* a refused store is dropped */
+            if (!stc_bsq_full(stc_cu_bsq(s->mirror)))
+                s->func_bad++;
+            line_add(s, 0, "STALL 0x%llx\n", s->st_addr, 0, 0);
+            s->have_st = 0;
+        }
+    }
+    if (s->have_ld && (O(LD_READY) & 1)) {
+        stc_cu_ld_res r = stc_cu_load(s->mirror, s->ld_addr);
+        (void)r;
+        s->loads++;
+        s->have_ld = 0;
+    }
+    if (s->wa_now) {
+        if (stc_cu_write_ack(s->mirror) < 0)
+            s->func_bad++;
+        if (s->outstanding)
+            s->outstanding--;
+        s->wa_now = 0;
+    }
+    if (s->emu_prep && (O(PREP_READY) & 1)) {
+        stc_cu_prepare(s->mirror);
+        s->emu_prep = 0;
+    }
+    if (s->emu_chg && (O(CHG_READY) & 1)) {
+        stc_cu_chg_res r;
+        if (s->i_drn != s->n_drn) /* every drain of the previous scan seen */
+            s->func_bad++;
+        r = stc_cu_change(s->mirror, &s->chg_cer, s->chg_seb, s->exp_drn, s->dem_tmp);
+        if (!r.ok)
+            s->func_bad++;
+        s->n_drn = r.drained;
+        s->i_drn = 0;
+        for (unsigned i = 0; i < r.demands; i++)
+            dq_push(s, s->dem_tmp[i].addr, s->dem_tmp[i].band);
+        s->transitions++;
+        s->in_chg = 1;
+        s->emu_chg = 0;
+    }
+    /* trace mode: a record ends when its inputs are taken and every output
+     * it caused has been handed over (three quiet cycles) */
+    if (s->kind == KIND_TRACE && s->rec_busy) {
+        int busy = s->have_st || s->have_ld || s->wa_now || s->emu_prep || s->emu_chg ||
+                   s->in_chg || (O(ISS_VALID) & 1) || (O(DEM_VALID) & 1) || (O(CONF_VALID) & 1) ||
+                   (O(LDR_VALID) & 1) || (O(RDY_VALID) & 1) || (O(DONE_VALID) & 1);
+        s->quiet = busy ? 0 : s->quiet + 1;
+        if (s->quiet >= 3) {
+            lines_flush(s);
+            s->rec_busy = 0;
+        }
+    }
+}
+
+static int stim_done(const void *p, const void *tm)
+{
+    const cu_stim *s = p;
+    (void)tm;
+    return s->tnext == s->tr.n && !s->rec_busy;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const cu_stim *s = p;
+    return 200 + (uint64_t)(s->tr.n + 1) * (60 + 4 * (uint64_t)s->c.bsq.entries);
+}
+
+static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f, const char *c)
+{
+    const cu_stim *s = p;
+    (void)tm;
+    fprintf(f, "%scycles %llu  stores %llu (issued %llu, blocked %llu)  stalled cycles %llu  loads %llu\n",
+            c, (unsigned long long)cycles, (unsigned long long)s->stores,
+            (unsigned long long)s->issued, (unsigned long long)s->blocked,
+            (unsigned long long)s->stalls, (unsigned long long)s->loads);
+    fprintf(f, "%stransitions %llu  drained %llu  demands %llu  conflicts %llu\n", c,
+            (unsigned long long)s->transitions, (unsigned long long)s->drains,
+            (unsigned long long)s->demands, (unsigned long long)s->conflicts);
+    fprintf(f, "%sfunctional check: stores, drains, demands, ReadyAck against stc_cu_*, %llu differ\n",
+            c, (unsigned long long)s->func_bad);
+}
+
+/* ----------------------------------------------------------- trace tool -- */
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    cu_trace t;
+    char err[300];
+    (void)fl;
+    if (trace_read(in, cfg, &t, out, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    free(t.r);
+    return 0;
+}
+
+const unit_desc stc_cu_unit = {
+    .name = "stc-cu",
+    .family = "stc",
+    .title = "STC per-CU epoch logic with its BSQ: CER, demand filter, conflict flag, "
+             "ReadyAck, ChangeEpoch sequence (TACO 2023, 4.2-4.4)",
+    .model_ref = "cmodel/stc/stc_cu.c stc_cu_tm_eval() / stc_cu_tm_step() (timing), "
+                 "stc_cu_store() / _load() / _write_ack() / _prepare() / _change() (function)",
+    .cfg_size = sizeof(stc_cu_cfg),
+    .presets = presets,
+    .committed = presets,
+    .module_prefix = "stc_cu",
+    .options_help = "  --variant V      nv | es | ab | mb (default mb)\n"
+                    "  --mb-max M       concurrent epochs (mb), 1..2^N (default 4)\n"
+                    "  --epoch LIST     initial epoch set (default 0)\n"
+                    "  --n N            band bits, 1..8 (default 4)\n"
+                    "  --seb S          initial start bit (default 12)\n"
+                    "  --seb-min S      smallest SEB (default 12)\n"
+                    "  --seb-max S      largest SEB (default addr-bits - n)\n"
+                    "  --addr-bits A    address width, 8..64 (default 32)\n"
+                    "  --bsq E          BSQ entries (default 256)\n"
+                    "  --banks B        BSQ banks (default 16)\n"
+                    "  --drain D        BSQ entries per bank per scan cycle (default 2)\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = NULL,
+    .trace_help = "ST <addr> -> ISS <addr> | BLK <addr> <band> [DEM <addr> <band>] | STALL <addr>;\n"
+                  "LD <addr> -> LDU|LDC <addr> [CONF <addr> <band>]; WA -> [READY];\n"
+                  "PREP -> [READY]; CHG <epochs> <seb> -> DRN <addr>... DEM <addr> <band>... DONE;\n"
+                  "EDACK <epoch> -> nothing",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

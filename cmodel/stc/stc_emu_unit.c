@@ -1,0 +1,631 @@
+/*
+ * The STC EMU as a registry unit (cmodel/unit.h): port table, timing shell
+ * adapters, the stimulus of the lockstep bench (K CUs answering the
+ * handshake with random delays, demands and conflicts from several CUs at
+ * once, back-pressure on every channel) and the trace tool (`cohmodel
+ * stc-emu`, STC specification 7.2). The model is cmodel/stc/stc_emu.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stc_emu.h"
+#include "unit.h"
+
+static const char *const presets[] = {"default", "fpga", NULL};
+static const char *const streams[] = {"mixed", "conflict", "idle", NULL};
+
+static int u_preset(void *cfg, const char *name) { return stc_emu_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return stc_emu_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return stc_emu_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len) { stc_emu_cfg_name(cfg, buf, len); }
+static void u_args(const void *cfg, char *buf, size_t len) { stc_emu_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    stc_emu_port t[STC_EMU_PORTS];
+    int n = stc_emu_port_table(cfg, t), i;
+    for (i = 0; i < n && i < max; i++) {
+        p[i].dir = t[i].out ? PORT_OUT : PORT_IN;
+        p[i].name = t[i].name;
+        p[i].width = t[i].width;
+    }
+    return n;
+}
+
+static void *u_tm_new(const void *cfg) { return stc_emu_tm_new(cfg); }
+static void u_tm_free(void *tm) { stc_emu_tm_free(tm); }
+static void u_tm_reset(void *tm) { stc_emu_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
+{
+    stc_emu_eval(tm, in, out);
+}
+static void u_tm_step(void *tm, const uint64_t *in) { stc_emu_step(tm, in); }
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+/* ----------------------------------------------------------------- trace */
+
+enum { R_WAKE, R_DEM, R_CONF, R_READY, R_DONE };
+
+typedef struct {
+    int kind;
+    unsigned cu;
+    uint64_t addr;
+} emu_rec;
+
+typedef struct {
+    emu_rec *r;
+    size_t n, cap;
+} emu_trace;
+
+static int trace_read(FILE *f, const stc_emu_cfg *c, emu_trace *t, char *err, size_t len)
+{
+    static const char *const kw[] = {"WAKE", "DEM", "CONF", "READY", "DONE"};
+    char *buf = NULL;
+    size_t bcap = 0;
+    unsigned lineno = 0;
+    memset(t, 0, sizeof *t);
+    while (getline(&buf, &bcap, f) > 0) {
+        char *save = NULL, *tok, *hash = strchr(buf, '#');
+        emu_rec r;
+        int k;
+        lineno++;
+        if (hash)
+            *hash = '\0';
+        tok = strtok_r(buf, " \t\r\n", &save);
+        if (tok == NULL)
+            continue;
+        memset(&r, 0, sizeof r);
+        for (k = 0; k < 5 && strcmp(tok, kw[k]) != 0; k++)
+            ;
+        if (k == 5) {
+            snprintf(err, len, "line %u: unknown record '%s'", lineno, tok);
+            goto bad;
+        }
+        r.kind = k;
+        if (k != R_WAKE &&
+            stc_tok_dec(strtok_r(NULL, " \t\r\n", &save), "cu", c->cus - 1, lineno, &r.cu, err,
+                        len))
+            goto bad;
+        if ((k == R_DEM || k == R_CONF) &&
+            stc_tok_addr(strtok_r(NULL, " \t\r\n", &save), "address", c->addr_bits, lineno,
+                         &r.addr, err, len))
+            goto bad;
+        if ((tok = strtok_r(NULL, " \t\r\n", &save)) != NULL) {
+            snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
+            goto bad;
+        }
+        if (t->n == t->cap) {
+            size_t nc = t->cap ? 2 * t->cap : 256;
+            emu_rec *nr = realloc(t->r, nc * sizeof *nr);
+            if (nr == NULL) {
+                snprintf(err, len, "line %u: out of memory", lineno);
+                goto bad;
+            }
+            t->r = nr;
+            t->cap = nc;
+        }
+        t->r[t->n++] = r;
+    }
+    free(buf);
+    return 0;
+bad:
+    free(buf);
+    free(t->r);
+    t->r = NULL;
+    t->n = 0;
+    return -1;
+}
+
+static void print_list(FILE *f, const char *what, const stc_elist *l, int seb)
+{
+    char b[STC_E_MAX * 4];
+    stc_elist_format(l, b, sizeof b);
+    if (seb >= 0)
+        fprintf(f, "%s %s %d\n", what, b, seb);
+    else
+        fprintf(f, "%s %s\n", what, b);
+}
+
+/* ------------------------------------------------------------- stimulus */
+
+enum { KIND_MIXED, KIND_CONFLICT, KIND_IDLE, KIND_TRACE };
+
+#define DELAY_NONE 0xffffffffu
+
+typedef struct {
+    stc_emu_cfg c;
+    stc_emu_geom g;
+    unsigned in_off[STC_EMU_PORTS + 1], out_off[STC_EMU_PORTS];
+    int kind;
+    uint64_t rng;
+    unsigned p_dem, p_conf, p_ready, p_wake, p_resp, tmr_en;
+    /* per CU: held demand/conflict, handshake answers due */
+    int dem_have[STC_CUS_MAX], conf_have[STC_CUS_MAX];
+    uint64_t dem_addr[STC_CUS_MAX], conf_addr[STC_CUS_MAX];
+    unsigned rdy_due[STC_CUS_MAX], done_due[STC_CUS_MAX];
+    unsigned rdy_sent, done_sent; /* bit per CU since the broadcast */
+    uint64_t hot[8];              /* demanded addresses, for conflicts */
+    unsigned nhot;
+    /* trace */
+    emu_trace tr;
+    size_t tnext;
+    int busy;                     /* a record is being driven / settling */
+    unsigned settle;
+    FILE *out;
+    unsigned last_ptr, prev_pend, prev_phase;
+    /* counts */
+    uint64_t preps, chgs, ends, sleeps, dems, acks, confs, nsebs, seb_changes, viol;
+    unsigned max_cur;
+} emu_stim;
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    emu_stim *s = calloc(1, sizeof *s);
+    stc_emu_port p[STC_EMU_PORTS];
+    unsigned i, ni = 1, no = 0, wi = 1, wo = 0;
+    int n;
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = *(const stc_emu_cfg *)cfg;
+    stc_emu_geom_of(&s->c, &s->g);
+    n = stc_emu_port_table(&s->c, p);
+    for (i = 0; i < (unsigned)n; i++) {
+        unsigned w = (p[i].width + 63) / 64;
+        if (p[i].out) {
+            s->out_off[no++] = wo;
+            wo += w;
+        } else {
+            s->in_off[ni++] = wi;
+            wi += w;
+        }
+    }
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x2f1b7c3dull;
+    if (s->rng == 0)
+        s->rng = 1;
+    for (i = 0; i < STC_CUS_MAX; i++)
+        s->rdy_due[i] = s->done_due[i] = DELAY_NONE;
+    s->p_dem = 5;
+    s->p_conf = 3;
+    s->p_ready = 80;
+    s->p_wake = 1;
+    s->p_resp = 30;
+    s->tmr_en = 1;
+    s->last_ptr = s->c.epoch.e[s->c.epoch.n - 1];
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        s->tmr_en = 0;
+        s->p_ready = 70;
+        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            free(s);
+            return NULL;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "conflict") == 0) {
+        s->kind = KIND_CONFLICT;
+        s->p_conf = 20;
+        s->p_dem = 10;
+    } else if (strcmp(a->stream, "idle") == 0) {
+        s->kind = KIND_IDLE;
+        s->p_dem = 0;
+        s->p_conf = 0;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed, conflict or idle", a->stream);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void stim_free(void *p)
+{
+    emu_stim *s = p;
+    if (s) {
+        free(s->tr.r);
+        free(s);
+    }
+}
+
+/* A store address: a few hot regions, differing within the band field,
+ * below it (same band, other 4 KB page) or above it (bit SEB+N and up). */
+static uint64_t rand_addr(emu_stim *s)
+{
+    unsigned A = s->c.addr_bits, r = unit_pct(&s->rng);
+    uint64_t base = (unit_rnd(&s->rng) % 4) << (A > 20 ? A - 3 : A / 2);
+    uint64_t band = unit_rnd(&s->rng) % (1u << s->c.n), x = unit_rnd(&s->rng);
+    if (r < 15)
+        return x & mask64(A);
+    return (base | (band << s->c.seb) | (x & mask64(s->c.seb))) & mask64(A);
+}
+
+static uint64_t rand_conf_addr(emu_stim *s)
+{
+    unsigned A = s->c.addr_bits, r = unit_pct(&s->rng), b;
+    uint64_t w;
+    if (s->nhot == 0 || r < 10)
+        return rand_addr(s);
+    w = s->hot[unit_rnd(&s->rng) % s->nhot];
+    r = unit_pct(&s->rng);
+    if (r < 40) { /* differs above the band field */
+        b = s->c.seb + s->c.n + (unsigned)(unit_rnd(&s->rng) % 4);
+        return b < A ? (w ^ (1ull << b)) & mask64(A) : w;
+    }
+    if (r < 70) /* differs below it (at the current SEB or one lower) */
+        return (w ^ (1ull << (s->c.seb > 1 ? s->c.seb - 1 - unit_rnd(&s->rng) % 2 : 0))) & mask64(A);
+    if (r < 85)
+        return w; /* true sharing: no step */
+    return (w ^ (unit_rnd(&s->rng) & 0xfff)) & mask64(A);
+}
+
+static void drive_rand(emu_stim *s, uint64_t cyc, uint64_t *in, int live)
+{
+    unsigned K = s->c.cus, A = s->c.addr_bits, k;
+    uint64_t dv = 0, cv = 0, rv = 0, dn = 0;
+    if ((cyc & 1023) == 0) {
+        static const unsigned pr[] = {100, 85, 50, 20}, pd[] = {2, 5, 15, 40};
+        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        if (s->kind != KIND_IDLE) {
+            s->p_dem = pd[unit_rnd(&s->rng) % 4];
+            s->p_conf = s->kind == KIND_CONFLICT ? 10 + pd[unit_rnd(&s->rng) % 4] : pd[unit_rnd(&s->rng) % 4] / 2;
+        }
+        s->p_wake = unit_rnd(&s->rng) % 3;
+        s->p_resp = 10 + (unsigned)(unit_rnd(&s->rng) % 80);
+        s->tmr_en = unit_pct(&s->rng) < 85;
+    }
+    for (k = 0; k < K && live; k++) {
+        if (!s->dem_have[k] && unit_pct(&s->rng) < s->p_dem) {
+            s->dem_have[k] = 1;
+            s->dem_addr[k] = rand_addr(s);
+            s->hot[s->nhot < 8 ? s->nhot++ : unit_rnd(&s->rng) % 8] = s->dem_addr[k];
+        }
+        if (!s->conf_have[k] && unit_pct(&s->rng) < s->p_conf) {
+            s->conf_have[k] = 1;
+            s->conf_addr[k] = rand_conf_addr(s);
+        }
+        if (s->dem_have[k])
+            dv |= 1ull << k;
+        if (s->conf_have[k])
+            cv |= 1ull << k;
+        stc_port_put(in + s->in_off[STC_EMU_I_DEM_ADDR], k * A, A,
+                     s->dem_have[k] ? s->dem_addr[k] : unit_rnd(&s->rng));
+        stc_port_put(in + s->in_off[STC_EMU_I_CONF_ADDR], k * A, A,
+                     s->conf_have[k] ? s->conf_addr[k] : unit_rnd(&s->rng));
+        if (s->rdy_due[k] != DELAY_NONE && s->rdy_due[k]-- == 0) {
+            rv |= 1ull << k;
+            s->rdy_due[k] = DELAY_NONE;
+        } else if (unit_pct(&s->rng) == 0) {
+            rv |= 1ull << k; /* a stray ReadyAck: ignored outside PREPARE */
+        }
+        if (s->done_due[k] != DELAY_NONE && s->done_due[k]-- == 0) {
+            dn |= 1ull << k;
+            s->done_due[k] = DELAY_NONE;
+        } else if (unit_pct(&s->rng) == 0) {
+            dn |= 1ull << k;
+        }
+    }
+    in[s->in_off[STC_EMU_I_DEM_VALID]] = dv;
+    in[s->in_off[STC_EMU_I_CONF_VALID]] = cv;
+    in[s->in_off[STC_EMU_I_RDY_VALID]] = rv;
+    in[s->in_off[STC_EMU_I_DONE_VALID]] = dn;
+    in[s->in_off[STC_EMU_I_WAKE]] = live && unit_pct(&s->rng) < s->p_wake;
+    in[s->in_off[STC_EMU_I_TMR_EN]] = s->tmr_en;
+}
+
+static void drive_trace(emu_stim *s, uint64_t *in, int live)
+{
+    unsigned A = s->c.addr_bits;
+    in[s->in_off[STC_EMU_I_TMR_EN]] = 0;
+    if (!live)
+        return;
+    if (s->busy == 0 && s->tnext < s->tr.n && unit_pct(&s->rng) < 80) {
+        s->busy = 1;
+        s->settle = 0;
+    }
+    if (s->busy == 1) {
+        const emu_rec *r = &s->tr.r[s->tnext];
+        switch (r->kind) {
+        case R_WAKE:
+            in[s->in_off[STC_EMU_I_WAKE]] = 1;
+            break;
+        case R_DEM:
+            in[s->in_off[STC_EMU_I_DEM_VALID]] = 1ull << r->cu;
+            stc_port_put(in + s->in_off[STC_EMU_I_DEM_ADDR], r->cu * A, A, r->addr);
+            break;
+        case R_CONF:
+            in[s->in_off[STC_EMU_I_CONF_VALID]] = 1ull << r->cu;
+            stc_port_put(in + s->in_off[STC_EMU_I_CONF_ADDR], r->cu * A, A, r->addr);
+            break;
+        case R_READY:
+            in[s->in_off[STC_EMU_I_RDY_VALID]] = 1ull << r->cu;
+            break;
+        default:
+            in[s->in_off[STC_EMU_I_DONE_VALID]] = 1ull << r->cu;
+            break;
+        }
+    }
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    emu_stim *s = p;
+    unsigned K = s->c.cus, k;
+    uint64_t all = mask64(K);
+    int live = (int)(in[0] & 1);
+    unsigned words = s->in_off[STC_EMU_I_CHG_READY] + 1;
+    memset(in + 1, 0, (words - 1) * sizeof *in);
+    if (s->kind == KIND_TRACE)
+        drive_trace(s, in, live);
+    else
+        drive_rand(s, cyc, in, live);
+    /* broadcast back-pressure: all CUs ready, or a random subset */
+    for (k = 0; k < 2; k++) {
+        uint64_t v = unit_pct(&s->rng) < s->p_ready ? all : unit_rnd(&s->rng) & all;
+        in[s->in_off[k ? STC_EMU_I_CHG_READY : STC_EMU_I_PREP_READY]] = v;
+    }
+    in[s->in_off[STC_EMU_I_DACK_READY]] = unit_pct(&s->rng) < s->p_ready;
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    emu_stim *s = p;
+    unsigned K = s->c.cus, E = s->g.E, k, phase, pend;
+    uint64_t all = mask64(K);
+    const uint64_t *o = out;
+    stc_eset set;
+    stc_elist l;
+    (void)cyc;
+#define OUT(x) o[s->out_off[x]]
+#define IN(x) in[s->in_off[x]]
+    /* the order in which the trace tool prints one record's answers */
+    if ((OUT(STC_EMU_O_PREP_VALID) & 1) && (IN(STC_EMU_I_PREP_READY) & all) == all) {
+        stc_eset_clear(&set);
+        memcpy(set.w, o + s->out_off[STC_EMU_O_PREP_EPOCHS], ((E + 63) / 64) * sizeof(uint64_t));
+        s->last_ptr = (unsigned)OUT(STC_EMU_O_PTR);
+        stc_elist_of(&set, s->last_ptr, s->c.n, &l);
+        if (s->out)
+            print_list(s->out, "PREP", &l, -1);
+        s->preps++;
+        s->rdy_sent = 0;
+        for (k = 0; k < K && s->kind != KIND_TRACE; k++)
+            s->rdy_due[k] = (unsigned)(unit_pct(&s->rng) < s->p_resp ? 0 : unit_rnd(&s->rng) % 24);
+    }
+    if (OUT(STC_EMU_O_SLEEP) & 1) {
+        if (s->out)
+            fprintf(s->out, "SLEEP\n");
+        s->sleeps++;
+    }
+    if ((OUT(STC_EMU_O_DACK_VALID) & 1) && (IN(STC_EMU_I_DACK_READY) & 1)) {
+        if (s->out)
+            fprintf(s->out, "EDACK %u %u\n", (unsigned)OUT(STC_EMU_O_DACK_CU),
+                    (unsigned)OUT(STC_EMU_O_DACK_EPOCH));
+        s->acks++;
+    }
+    pend = OUT(STC_EMU_O_SEB_NEXT) != OUT(STC_EMU_O_SEB);
+    if (pend && !s->prev_pend) {
+        if (s->out)
+            fprintf(s->out, "NSEB %u\n", (unsigned)OUT(STC_EMU_O_SEB_NEXT));
+        s->nsebs++;
+    }
+    s->prev_pend = pend;
+    if ((OUT(STC_EMU_O_CHG_VALID) & 1) && (IN(STC_EMU_I_CHG_READY) & all) == all) {
+        stc_eset_clear(&set);
+        memcpy(set.w, o + s->out_off[STC_EMU_O_CHG_EPOCHS], ((E + 63) / 64) * sizeof(uint64_t));
+        stc_elist_of(&set, s->last_ptr, s->c.n, &l);
+        if (s->out)
+            print_list(s->out, "CHG", &l, (int)OUT(STC_EMU_O_CHG_SEB));
+        if (l.n > s->max_cur)
+            s->max_cur = l.n;
+        /* protocol: ChangeEpoch only after every ReadyAck; at most mb_max */
+        if (s->kind != KIND_TRACE && (s->rdy_sent & all) != all)
+            s->viol++;
+        if (l.n == 0 || l.n > (s->c.variant == STC_MB ? s->c.mb_max : 1u))
+            s->viol++;
+        s->chgs++;
+        s->done_sent = 0;
+        for (k = 0; k < K && s->kind != KIND_TRACE; k++)
+            s->done_due[k] = (unsigned)(unit_pct(&s->rng) < s->p_resp ? 0 : unit_rnd(&s->rng) % 24);
+    }
+    phase = (unsigned)OUT(STC_EMU_O_PHASE);
+    if (s->prev_phase == STC_CHG && phase == STC_IDLE) {
+        stc_eset_clear(&set);
+        memcpy(set.w, o + s->out_off[STC_EMU_O_CUR], ((E + 63) / 64) * sizeof(uint64_t));
+        stc_elist_of(&set, s->last_ptr, s->c.n, &l);
+        if (s->out)
+            print_list(s->out, "END", &l, (int)OUT(STC_EMU_O_SEB));
+        if (s->kind != KIND_TRACE && (s->done_sent & all) != all)
+            s->viol++;
+        s->ends++;
+    }
+    if (phase == STC_PREP && s->prev_phase == STC_CHG)
+        s->viol++;
+    s->prev_phase = phase;
+    /* handshakes of the cycle */
+    if (phase == STC_PREP && !(OUT(STC_EMU_O_PREP_VALID) & 1))
+        s->rdy_sent |= (unsigned)IN(STC_EMU_I_RDY_VALID);
+    if (phase == STC_CHG && !(OUT(STC_EMU_O_CHG_VALID) & 1))
+        s->done_sent |= (unsigned)IN(STC_EMU_I_DONE_VALID);
+    for (k = 0; k < K; k++) {
+        if (((IN(STC_EMU_I_DEM_VALID) & OUT(STC_EMU_O_DEM_READY)) >> k) & 1) {
+            s->dem_have[k] = 0;
+            s->dems++;
+        }
+        if (((IN(STC_EMU_I_CONF_VALID) & OUT(STC_EMU_O_CONF_READY)) >> k) & 1) {
+            s->conf_have[k] = 0;
+            s->confs++;
+        }
+    }
+    if (s->kind == KIND_TRACE && s->busy) {
+        if (s->busy == 1) {
+            const emu_rec *r = &s->tr.r[s->tnext];
+            int acc = r->kind == R_WAKE || r->kind == R_READY || r->kind == R_DONE ||
+                      (r->kind == R_DEM && ((OUT(STC_EMU_O_DEM_READY) >> r->cu) & 1)) ||
+                      (r->kind == R_CONF && ((OUT(STC_EMU_O_CONF_READY) >> r->cu) & 1));
+            if (acc) {
+                s->busy = 2;
+                s->tnext++;
+                s->settle = 0;
+            }
+        } else if (!(OUT(STC_EMU_O_PREP_VALID) & 1) && !(OUT(STC_EMU_O_CHG_VALID) & 1) &&
+                   !(OUT(STC_EMU_O_DACK_VALID) & 1) && ++s->settle >= 3) {
+            s->busy = 0;
+        }
+    }
+#undef OUT
+#undef IN
+}
+
+static int stim_done(const void *p, const void *tmp)
+{
+    const emu_stim *s = p;
+    (void)tmp;
+    return s->tnext == s->tr.n && s->busy == 0;
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const emu_stim *s = p;
+    return 200 + (uint64_t)(s->tr.n + 1) * 60;
+}
+
+static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)
+{
+    const emu_stim *s = p;
+    const stc_emu_tm *tm = tmp;
+    fprintf(f, "%scycles %llu  prepares %llu  changes %llu  ends %llu  sleeps %llu\n", c,
+            (unsigned long long)cycles, (unsigned long long)s->preps, (unsigned long long)s->chgs,
+            (unsigned long long)s->ends, (unsigned long long)s->sleeps);
+    fprintf(f, "%sdemands %llu  acks %llu  conflicts %llu  steps set %llu  seb changes %llu  "
+               "max epochs %u\n",
+            c, (unsigned long long)s->dems, (unsigned long long)s->acks,
+            (unsigned long long)s->confs, (unsigned long long)s->nsebs,
+            (unsigned long long)(tm ? tm->m.seb_changes : 0), s->max_cur);
+    fprintf(f, "%shandshake check: %llu violations\n", c, (unsigned long long)s->viol);
+}
+
+/* ------------------------------------------------------------ trace tool */
+
+enum { FLAG_DUMP = 0 };
+static const unit_flag flags[] = {
+    {"dump", NULL, "cohmodel: at the end, ERV entries and the EMU state"},
+    {NULL, NULL, NULL},
+};
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    const stc_emu_cfg *c = cfg;
+    emu_trace t;
+    stc_emu m;
+    char err[300];
+    size_t i;
+    if (trace_read(in, c, &t, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    stc_emu_init(&m, c);
+    for (i = 0; i < t.n; i++) {
+        const emu_rec *r = &t.r[i];
+        stc_elist l;
+        unsigned v;
+        switch (r->kind) {
+        case R_WAKE: {
+            stc_wake_res w = stc_emu_wake(&m, &l);
+            if (w == STC_WAKE_PREP)
+                print_list(out, "PREP", &l, -1);
+            else if (w == STC_WAKE_SLEEP)
+                fprintf(out, "SLEEP\n");
+            break;
+        }
+        case R_DEM:
+            if (stc_emu_demand(&m, r->cu, r->addr, &v))
+                fprintf(out, "EDACK %u %u\n", r->cu, v);
+            break;
+        case R_CONF:
+            if (stc_emu_conflict(&m, r->cu, r->addr, &v))
+                fprintf(out, "NSEB %u\n", v);
+            break;
+        case R_READY:
+            if (stc_emu_ready(&m, r->cu, &l, &v) == 1)
+                print_list(out, "CHG", &l, (int)v);
+            break;
+        default:
+            if (stc_emu_done(&m, r->cu, &l, &v) == 1)
+                print_list(out, "END", &l, (int)v);
+            break;
+        }
+    }
+    if (fl && fl[FLAG_DUMP]) {
+        char b[STC_E_MAX * 4];
+        unsigned e;
+        uint64_t a;
+        for (e = 0; e < (1u << c->n); e++)
+            if (stc_emu_erv(&m, e, &a))
+                fprintf(out, "ERV %u 0x%llx\n", e, (unsigned long long)a);
+        stc_elist_format(&m.cur_list, b, sizeof b);
+        fprintf(out, "STATE cur=%s seb=%u ptr=%u phase=%s\n", b, m.seb, m.ptr,
+                stc_phase_name(m.phase));
+    }
+    free(t.r);
+    return 0;
+}
+
+const unit_desc stc_emu_unit = {
+    .name = "stc-emu",
+    .family = "stc",
+    .title = "STC epoch management unit: four-way handshake, epoch skipping, adaptive and "
+             "multiple bands (TACO 2023, 4.2-4.4, Fig. 5, Table 4)",
+    .model_ref = "cmodel/stc/stc_emu.c stc_emu_eval() / stc_emu_step() (timing), stc_emu_wake(), "
+                 "stc_emu_demand(), stc_emu_conflict(), stc_emu_ready(), stc_emu_done() "
+                 "(function)",
+    .cfg_size = sizeof(stc_emu_cfg),
+    .presets = presets,
+    .committed = presets,
+    .module_prefix = "stc_emu",
+    .options_help =
+        "  --variant V      nv|es|ab|mb (default mb)\n"
+        "  --n N            band bits, 1..8 (default 4: 16 epochs)\n"
+        "  --seb S          initial start epoch bit (default 12)\n"
+        "  --seb-min S      lowest SEB (default 12)\n"
+        "  --seb-max S      highest SEB (default addr-bits - n)\n"
+        "  --addr-bits A    address width, 8..63 (default 32)\n"
+        "  --cus K          CUs, 1..32 (default 8)\n"
+        "  --mb-max M       concurrent epochs in mb, 1..2^n (default 4)\n"
+        "  --seb-guard 0|1  adaptive-band progress guard (default 1)\n"
+        "  --wake W         wake-up period in cycles, 1..65535 (default 100)\n"
+        "  --epoch LIST     initial epoch set, e.g. 0 or 3,5 (default 0)\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help =
+        "WAKE -> PREP <epochs> | SLEEP | nothing (busy); DEM <cu> <addr> -> EDACK <cu> <epoch>;\n"
+        "CONF <cu> <addr> -> NSEB <seb> when a step is set; READY <cu> -> CHG <epochs> <seb>\n"
+        "after the last CU; DONE <cu> -> END <epochs> <seb> after the last CU; --dump: ERV\n"
+        "<epoch> <addr> per valid entry, STATE cur= seb= ptr= phase=",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+};

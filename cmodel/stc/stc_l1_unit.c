@@ -1,0 +1,682 @@
+/*
+ * The STC L1 controller as a registry unit (cmodel/unit.h): port table,
+ * timing-shell adapters, constrained-random and trace stimulus, and the
+ * trace tool `cohmodel stc-l1` (spec stc.md 7.2, `l1`). The model is
+ * cmodel/stc/stc_l1.c.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stc_l1.h"
+#include "unit.h"
+
+static const char *const presets[] = {"default", "fpga", NULL};
+static const char *const streams[] = {"mixed", "rate", NULL};
+static const char *const bare[] = {"no-poison", "no-lazy", NULL};
+
+static int u_preset(void *cfg, const char *name) { return stc_l1_cfg_preset(cfg, name); }
+static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return stc_l1_cfg_option(cfg, name, value, err, len);
+}
+static int u_check(void *cfg, char *err, size_t len) { return stc_l1_cfg_check(cfg, err, len); }
+static void u_name(const void *cfg, char *buf, size_t len) { stc_l1_cfg_name(cfg, buf, len); }
+static void u_args(const void *cfg, char *buf, size_t len) { stc_l1_cfg_args(cfg, buf, len); }
+
+static int u_ports(const void *cfg, port_t *p, int max)
+{
+    const stc_l1_cfg *c = cfg;
+    stc_l1_geom gg, *g = &gg;
+    int n = 0;
+    stc_l1_geom_of(c, g);
+#define STC_L1_PORT(pdir, pname, pwidth)                                                          \
+    if (n < max) {                                                                                \
+        p[n].dir = PORT_##pdir;                                                                   \
+        p[n].name = #pname;                                                                       \
+        p[n].width = (pwidth);                                                                    \
+    }                                                                                             \
+    n++;
+#include "stc_l1_ports.def"
+#undef STC_L1_PORT
+    return n;
+}
+
+static void *u_tm_new(const void *cfg) { return stc_l1_tm_new(cfg); }
+static void u_tm_free(void *tm) { stc_l1_tm_free(tm); }
+static void u_tm_reset(void *tm) { stc_l1_tm_reset(tm); }
+static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
+{
+    stc_l1_eval(tm, (const stc_l1_in *)(const void *)in, (stc_l1_out *)(void *)out);
+}
+static void u_tm_step(void *tm, const uint64_t *in)
+{
+    stc_l1_step(tm, (const stc_l1_in *)(const void *)in);
+}
+
+/* ----------------------------------------------------------------- trace */
+
+enum { R_LD, R_ST, R_DATA, R_WA, R_CHG };
+
+typedef struct {
+    int kind;
+    uint64_t addr;
+    stc_eset cer;
+    unsigned seb;
+    unsigned lineno;
+} l1_rec;
+
+static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static int get_hex(const char *t, unsigned bits, uint64_t *v)
+{
+    uint64_t x = 0;
+    if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
+        t += 2;
+    if (*t == '\0')
+        return -1;
+    for (; *t; t++) {
+        int d = isdigit((unsigned char)*t) ? *t - '0'
+                : (*t >= 'a' && *t <= 'f') ? *t - 'a' + 10
+                : (*t >= 'A' && *t <= 'F') ? *t - 'A' + 10
+                                           : -1;
+        if (d < 0 || (x >> 60))
+            return -1;
+        x = x << 4 | (uint64_t)d;
+    }
+    if (bits < 64 && (x >> bits))
+        return -1;
+    *v = x;
+    return 0;
+}
+
+static int read_trace(FILE *f, const stc_l1_cfg *c, l1_rec **out, size_t *nout, char *err,
+                      size_t len)
+{
+    static const char *const names[] = {"LD", "ST", "DATA", "WA", "CHG"};
+    char *buf = NULL;
+    size_t cap = 0, n = 0, rcap = 0;
+    unsigned lineno = 0;
+    l1_rec *r = NULL;
+    while (getline(&buf, &cap, f) > 0) {
+        char *tk[8], *p, *h = strchr(buf, '#');
+        int nt = 0, k;
+        l1_rec x;
+        lineno++;
+        if (h)
+            *h = '\0';
+        for (p = strtok(buf, " \t\r\n"); p && nt < 8; p = strtok(NULL, " \t\r\n"))
+            tk[nt++] = p;
+        if (nt == 0)
+            continue;
+        memset(&x, 0, sizeof x);
+        x.lineno = lineno;
+        for (k = 0; k < 5 && strcmp(tk[0], names[k]) != 0; k++)
+            ;
+        if (k == 5) {
+            snprintf(err, len, "line %u: unknown record '%s' (LD, ST, DATA, WA or CHG)", lineno,
+                     tk[0]);
+            goto bad;
+        }
+        x.kind = k;
+        if (k != R_CHG) {
+            if (nt != 2) {
+                snprintf(err, len, "line %u: expected '%s <addr>'", lineno, names[k]);
+                goto bad;
+            }
+            if (get_hex(tk[1], c->addr_bits, &x.addr) != 0) {
+                snprintf(err, len, "line %u: address '%s' is not hex of at most %u bits", lineno,
+                         tk[1], c->addr_bits);
+                goto bad;
+            }
+        } else {
+            char *end;
+            unsigned long s;
+            if (nt != 3) {
+                snprintf(err, len, "line %u: expected 'CHG <epochs> <seb>'", lineno);
+                goto bad;
+            }
+            char why[160];
+            if (stc_eset_parse(&x.cer, tk[1], c->n, why, sizeof why) != 0) {
+                snprintf(err, len, "line %u: epoch set '%s' is not a list of epochs below %u (%s)",
+                         lineno, tk[1], 1u << c->n, why);
+                goto bad;
+            }
+            s = isdigit((unsigned char)tk[2][0]) ? strtoul(tk[2], &end, 10) : 0;
+            if (!isdigit((unsigned char)tk[2][0]) || *end != '\0' || s < c->seb_min ||
+                s > c->seb_max) {
+                snprintf(err, len, "line %u: SEB '%s' is not %u..%u", lineno, tk[2], c->seb_min,
+                         c->seb_max);
+                goto bad;
+            }
+            x.seb = (unsigned)s;
+        }
+        if (n == rcap) {
+            size_t nc = rcap ? rcap * 2 : 256;
+            l1_rec *nr = realloc(r, nc * sizeof *nr);
+            if (nr == NULL) {
+                snprintf(err, len, "line %u: out of memory", lineno);
+                goto bad;
+            }
+            r = nr;
+            rcap = nc;
+        }
+        r[n++] = x;
+    }
+    free(buf);
+    *out = r;
+    *nout = n;
+    return 0;
+bad:
+    free(buf);
+    free(r);
+    return -1;
+}
+
+static const char *const st_name[] = {"I", "V", "I_V", "I_I"};
+static const char *const ev_name[] = {"Store", "Load", "Load_U", "Data", "Data_E", "WA"};
+
+static void print_t(FILE *f, unsigned kind, unsigned ev, uint64_t line, unsigned from, unsigned to,
+                    unsigned act, unsigned pw)
+{
+    if (kind == STC_L1_K_STALL) {
+        fprintf(f, "STALL %s 0x%llx %s\n", ev_name[ev % 6], (unsigned long long)line,
+                st_name[from & 3]);
+        return;
+    }
+    fprintf(f, "T %s 0x%llx %s %s ", ev_name[ev % 6], (unsigned long long)line, st_name[from & 3],
+            st_name[to & 3]);
+    switch (act) {
+    case STC_L1_ACT_HIT:
+        fprintf(f, "hit\n");
+        break;
+    case STC_L1_ACT_LOAD:
+        fprintf(f, "req=Load\n");
+        break;
+    case STC_L1_ACT_LOAD_U:
+        fprintf(f, "req=Load_U\n");
+        break;
+    case STC_L1_ACT_STORE:
+        fprintf(f, "req=Store pw=%u\n", pw);
+        break;
+    case STC_L1_ACT_LD:
+        fprintf(f, "ld\n");
+        break;
+    default:
+        fprintf(f, "pw=%u\n", pw);
+        break;
+    }
+}
+
+static void print_inv(FILE *f, unsigned kind, uint64_t line)
+{
+    if (kind == STC_L1_K_POISON)
+        fprintf(f, "POISON 0x%llx\n", (unsigned long long)line);
+    else
+        fprintf(f, "INV 0x%llx %s\n", (unsigned long long)line,
+                kind == STC_L1_K_INV_LAZY    ? "lazy"
+                : kind == STC_L1_K_INV_EVICT ? "evict"
+                                             : "sweep");
+}
+
+/* The functional core over a trace; prints to out when given. -1 with
+ * "line N: reason" on DATA without an outstanding load or WA with PW = 0. */
+static int run_core(const stc_l1_cfg *c, const l1_rec *r, size_t n, FILE *out, int dump,
+                    char *err, size_t len)
+{
+    stc_l1 *l = stc_l1_new(c);
+    size_t i;
+    unsigned k;
+    if (l == NULL) {
+        snprintf(err, len, "out of memory");
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        stc_l1_result res;
+        if (r[i].kind == R_LD || r[i].kind == R_ST) {
+            stc_l1_access(l, r[i].kind == R_LD ? STC_L1_OP_LD : STC_L1_OP_ST, r[i].addr, &res);
+            if (out) {
+                for (k = 0; k < res.ninv; k++)
+                    print_inv(out, STC_L1_K_INV_LAZY, res.inv[k]);
+                print_t(out, res.stall ? STC_L1_K_STALL : STC_L1_K_T, res.event, res.line,
+                        res.from, res.to, res.act, res.pw);
+            }
+        } else if (r[i].kind == R_DATA) {
+            stc_l1_fill f;
+            if (stc_l1_data(l, r[i].addr, NULL, &f) != 0) {
+                snprintf(err, len, "line %u: DATA 0x%llx: no load of line 0x%llx is outstanding",
+                         r[i].lineno, (unsigned long long)r[i].addr, (unsigned long long)f.line);
+                goto bad;
+            }
+            if (out) {
+                if (f.evicted)
+                    print_inv(out, STC_L1_K_INV_EVICT, f.victim);
+                print_t(out, STC_L1_K_T, f.event, f.line, f.from, f.to, STC_L1_ACT_LD, 0);
+            }
+        } else if (r[i].kind == R_WA) {
+            if (stc_l1_wa(l, r[i].addr, &res) != 0) {
+                snprintf(err, len, "line %u: WA 0x%llx: no write is pending (PW = 0)",
+                         r[i].lineno, (unsigned long long)r[i].addr);
+                goto bad;
+            }
+            if (out)
+                print_t(out, STC_L1_K_T, res.event, res.line, res.from, res.to, res.act, res.pw);
+        } else {
+            stc_l1_chg_result cr;
+            if (stc_l1_chg(l, &r[i].cer, r[i].seb, &cr) != 0) {
+                snprintf(err, len, "line %u: CHG rejected", r[i].lineno);
+                goto bad;
+            }
+            if (out) {
+                for (k = 0; k < cr.nsweep; k++)
+                    print_inv(out, STC_L1_K_INV_SWEEP, cr.sweep[k]);
+                for (k = 0; k < cr.npoison; k++)
+                    print_inv(out, STC_L1_K_POISON, cr.poison[k]);
+            }
+        }
+    }
+    if (out && dump)
+        stc_l1_dump(l, out);
+    stc_l1_free(l);
+    return 0;
+bad:
+    stc_l1_free(l);
+    return -1;
+}
+
+/* -------------------------------------------------------------- stimulus */
+
+enum { FLAG_DUMP = 0 };
+static const unit_flag flags[] = {
+    {"dump", NULL, "LINE <line> V|I_V|I_I [poison] and PW <n> at the end of a trace"},
+    {NULL, NULL, NULL},
+};
+
+enum { KIND_MIXED, KIND_RATE, KIND_TRACE };
+
+typedef struct {
+    stc_l1_cfg c;
+    stc_l1_geom g;
+    int kind;
+    uint64_t rng;
+    unsigned p_valid, p_ready, p_chg;
+    /* request / ChangeEpoch being driven */
+    int have, chave;
+    unsigned q_op;
+    uint64_t q_addr;
+    stc_eset q_cer;
+    unsigned q_seb;
+    /* outstanding loads (line numbers) and stores, as the stimulus saw them */
+    uint64_t *out_lines;
+    unsigned nout;
+    unsigned stores;
+    /* trace */
+    l1_rec *rec;
+    size_t nrec, next;
+    FILE *out;
+    int dump;
+    struct pend {
+        unsigned kind;
+        uint64_t line;
+    } *buf;
+    unsigned nbuf, bufcap;
+    /* counts */
+    uint64_t offered, accepted, events, chgs, kinds[8];
+} l1_stim;
+
+static void stim_free(void *p)
+{
+    l1_stim *s = p;
+    if (s == NULL)
+        return;
+    free(s->rec);
+    free(s->out_lines);
+    free(s->buf);
+    free(s);
+}
+
+static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+{
+    l1_stim *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    s->c = *(const stc_l1_cfg *)cfg;
+    stc_l1_geom_of(&s->c, &s->g);
+    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5eed;
+    if (s->rng == 0)
+        s->rng = 1;
+    s->out_lines = calloc(s->c.mshrs + 1, sizeof *s->out_lines);
+    s->bufcap = s->c.sets * s->c.ways + s->c.mshrs + 4;
+    s->buf = calloc(s->bufcap, sizeof *s->buf);
+    if (s->out_lines == NULL || s->buf == NULL) {
+        snprintf(err, len, "out of memory");
+        stim_free(s);
+        return NULL;
+    }
+    s->p_valid = 100;
+    s->p_ready = 100;
+    s->p_chg = 2;
+    if (a->trace != NULL) {
+        char e2[256];
+        s->kind = KIND_TRACE;
+        s->out = a->out;
+        s->dump = a->flags && a->flags[FLAG_DUMP];
+        if (read_trace(a->trace, &s->c, &s->rec, &s->nrec, e2, sizeof e2) != 0 ||
+            run_core(&s->c, s->rec, s->nrec, NULL, 0, e2, sizeof e2) != 0) {
+            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
+            stim_free(s);
+            return NULL;
+        }
+    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
+        s->kind = KIND_MIXED;
+    } else if (strcmp(a->stream, "rate") == 0) {
+        s->kind = KIND_RATE;
+    } else {
+        snprintf(err, len, "--stream: '%s' is not mixed or rate", a->stream);
+        stim_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* An address from a small pool: few sets, a few more tags than ways (so
+ * sets fill and evict), bands 0..3 at the configured SEB. */
+static uint64_t rand_addr(l1_stim *s)
+{
+    unsigned lb = s->g.line_bits, sb = s->g.set_bits, nsets = s->c.sets < 4 ? s->c.sets : 4;
+    uint64_t set = unit_rnd(&s->rng) % nsets, tag = unit_rnd(&s->rng) % (s->c.ways + 3);
+    uint64_t a = (tag << (lb + sb)) | (set << lb) | ((unit_rnd(&s->rng) % s->c.line) & ~3ull);
+    uint64_t band = unit_rnd(&s->rng) % 4 & mask64(s->c.n);
+    if (s->c.seb < 64) {
+        a &= ~(mask64(s->c.n) << s->c.seb);
+        a |= band << s->c.seb;
+    }
+    return a & mask64(s->c.addr_bits);
+}
+
+static void rand_drive(l1_stim *s, uint64_t cyc)
+{
+    if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
+        static const unsigned pv[] = {100, 70, 40, 10}, pr[] = {100, 80, 50, 20};
+        s->p_valid = pv[unit_rnd(&s->rng) % 4];
+        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        s->p_chg = 1 + (unsigned)(unit_rnd(&s->rng) % 3);
+    }
+    if (!s->chave && s->kind == KIND_MIXED && unit_pct(&s->rng) < s->p_chg && unit_pct(&s->rng) < 20) {
+        unsigned k, ne = 1 + (unsigned)(unit_rnd(&s->rng) % 2), sebs = s->c.seb_max - s->c.seb_min + 1;
+        memset(&s->q_cer, 0, sizeof s->q_cer);
+        for (k = 0; k < ne; k++)
+            stc_eset_add(&s->q_cer, (unsigned)(unit_rnd(&s->rng) % 4) & (s->g.epochs - 1));
+        s->q_seb = unit_pct(&s->rng) < 80 ? s->c.seb : s->c.seb_min + (unsigned)(unit_rnd(&s->rng) % sebs);
+        if (s->q_seb > s->c.seb_max)
+            s->q_seb = s->c.seb_max;
+        s->chave = 1;
+    }
+    if (!s->have && (s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_valid)) {
+        unsigned r = unit_pct(&s->rng);
+        if (s->kind == KIND_MIXED && unit_pct(&s->rng) < 2) {
+            /* now and then a DATA or WA the unit may not expect (ERR path) */
+            s->q_op = unit_pct(&s->rng) < 50 ? STC_L1_REQ_DATA : STC_L1_REQ_WA;
+            s->q_addr = rand_addr(s);
+        } else if (r < 25 && s->nout > 0) {
+            unsigned k = (unsigned)(unit_rnd(&s->rng) % s->nout);
+            s->q_op = STC_L1_REQ_DATA;
+            s->q_addr = (s->out_lines[k] << s->g.line_bits) | (unit_rnd(&s->rng) % s->c.line & ~3ull);
+            s->out_lines[k] = s->out_lines[--s->nout];
+        } else if (r < 35 && s->stores > 0) {
+            s->q_op = STC_L1_REQ_WA;
+            s->q_addr = rand_addr(s);
+            s->stores--;
+        } else {
+            s->q_op = unit_pct(&s->rng) < 70 ? STC_L1_REQ_LD : STC_L1_REQ_ST;
+            s->q_addr = rand_addr(s);
+        }
+        s->have = 1;
+    }
+}
+
+static void trace_drive(l1_stim *s)
+{
+    const l1_rec *r;
+    if (s->have || s->chave || s->next >= s->nrec || unit_pct(&s->rng) >= 85)
+        return;
+    r = &s->rec[s->next++];
+    if (r->kind == R_CHG) {
+        s->q_cer = r->cer;
+        s->q_seb = r->seb;
+        s->chave = 1;
+    } else {
+        static const unsigned ops[] = {STC_L1_REQ_LD, STC_L1_REQ_ST, STC_L1_REQ_DATA,
+                                       STC_L1_REQ_WA};
+        s->q_op = ops[r->kind];
+        s->q_addr = r->addr;
+        s->have = 1;
+    }
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
+{
+    l1_stim *s = p;
+    stc_l1_in *in = (stc_l1_in *)(void *)inw;
+    unsigned i, words = (s->g.epochs + 63) / 64;
+    if (s->kind == KIND_TRACE) {
+        trace_drive(s);
+        in->ev_ready_i = unit_pct(&s->rng) < 75;
+    } else {
+        rand_drive(s, cyc);
+        in->ev_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_ready;
+    }
+    in->req_valid_i = (uint64_t)s->have;
+    in->req_op_i = s->have ? s->q_op : 0;
+    in->req_addr_i = s->have ? s->q_addr : 0;
+    in->chg_valid_i = (uint64_t)s->chave;
+    in->chg_seb_i = s->chave ? s->q_seb : 0;
+    for (i = 0; i < words; i++)
+        in->chg_cer_i[i] = s->chave ? s->q_cer.w[i] & mask64(s->g.epochs - 64 * i) : 0;
+}
+
+static int cmp_pend(const void *a, const void *b)
+{
+    const struct pend *x = a, *y = b;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Lines of one INV/POISON group print in ascending order (spec 7.2); the
+ * RTL shows them in way / entry order. A sweep group is sorted by set,
+ * then line. */
+static void flush(l1_stim *s)
+{
+    unsigned i, j;
+    if (s->nbuf == 0)
+        return;
+    if (s->buf[0].kind == STC_L1_K_INV_SWEEP) {
+        uint64_t smask = s->c.sets - 1;
+        for (i = 0; i < s->nbuf;) {
+            for (j = i; j < s->nbuf && (s->buf[j].line & smask) == (s->buf[i].line & smask); j++)
+                ;
+            qsort(s->buf + i, j - i, sizeof *s->buf, cmp_pend);
+            i = j;
+        }
+    } else {
+        qsort(s->buf, s->nbuf, sizeof *s->buf, cmp_pend);
+    }
+    for (i = 0; i < s->nbuf; i++)
+        if (s->out)
+            print_inv(s->out, s->buf[i].kind, s->buf[i].line << s->g.line_bits);
+    s->nbuf = 0;
+}
+
+static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint64_t *outw)
+{
+    l1_stim *s = p;
+    const stc_l1_in *in = (const stc_l1_in *)(const void *)inw;
+    const stc_l1_out *o = (const stc_l1_out *)(const void *)outw;
+    (void)cyc;
+    s->offered += in->req_valid_i & 1;
+    if (in->req_valid_i && o->req_ready_o) {
+        s->accepted++;
+        s->have = 0;
+    }
+    if (in->chg_valid_i && o->chg_ready_o) {
+        s->chgs++;
+        s->chave = 0;
+    }
+    if (o->ev_valid_o && in->ev_ready_i) {
+        unsigned k = (unsigned)o->ev_kind_o & 7;
+        s->events++;
+        s->kinds[k]++;
+        if (k == STC_L1_K_T && (o->ev_act_o == STC_L1_ACT_LOAD || o->ev_act_o == STC_L1_ACT_LOAD_U) &&
+            s->nout <= s->c.mshrs)
+            s->out_lines[s->nout++] = o->ev_line_o;
+        if (k == STC_L1_K_T && o->ev_act_o == STC_L1_ACT_STORE)
+            s->stores++;
+        if (k == STC_L1_K_INV_LAZY || k == STC_L1_K_INV_SWEEP || k == STC_L1_K_POISON) {
+            if (s->nbuf && s->buf[0].kind != k)
+                flush(s);
+            if (s->nbuf < s->bufcap) {
+                s->buf[s->nbuf].kind = k;
+                s->buf[s->nbuf++].line = o->ev_line_o;
+            }
+        } else {
+            flush(s);
+            if (s->out) {
+                if (k == STC_L1_K_INV_EVICT)
+                    print_inv(s->out, k, o->ev_line_o << s->g.line_bits);
+                else if (k == STC_L1_K_T || k == STC_L1_K_STALL)
+                    print_t(s->out, k, (unsigned)o->ev_event_o, o->ev_line_o << s->g.line_bits,
+                            (unsigned)o->ev_from_o, (unsigned)o->ev_to_o, (unsigned)o->ev_act_o,
+                            (unsigned)o->ev_pw_o);
+                else
+                    fprintf(s->out, "ERR 0x%llx\n",
+                            (unsigned long long)(o->ev_line_o << s->g.line_bits));
+            }
+        }
+    }
+    if (o->chg_done_o)
+        flush(s);
+}
+
+static int stim_done(const void *p, const void *tm)
+{
+    const l1_stim *s = p;
+    return s->next == s->nrec && !s->have && !s->chave && s->nbuf == 0 && stc_l1_tm_idle(tm);
+}
+
+static uint64_t stim_limit(const void *p)
+{
+    const l1_stim *s = p;
+    return 64 + (uint64_t)s->c.sets + (uint64_t)s->nrec * (40 + 2 * (uint64_t)s->c.ways) +
+           (uint64_t)s->nrec * 2 * ((uint64_t)s->c.sets * s->c.ways + s->c.sets + s->c.mshrs);
+}
+
+static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)
+{
+    const l1_stim *s = p;
+    /* --dump in trace mode: the end state, from the shell (whose RAM and
+     * MSHRs the RTL matched every cycle), after the trace lines */
+    if (s->kind == KIND_TRACE && s->dump && s->out)
+        stc_l1_tm_dump(tmp, s->out);
+    fprintf(f, "%scycles %llu  requests offered %llu accepted %llu (%.3f per cycle)  chg %llu\n", c,
+            (unsigned long long)cycles, (unsigned long long)s->offered,
+            (unsigned long long)s->accepted, cycles ? (double)s->accepted / (double)cycles : 0.0,
+            (unsigned long long)s->chgs);
+    fprintf(f,
+            "%sevents %llu: T %llu  STALL %llu  INV lazy %llu evict %llu sweep %llu  POISON %llu"
+            "  ERR %llu\n",
+            c, (unsigned long long)s->events, (unsigned long long)s->kinds[0],
+            (unsigned long long)s->kinds[1], (unsigned long long)s->kinds[2],
+            (unsigned long long)s->kinds[3], (unsigned long long)s->kinds[4],
+            (unsigned long long)s->kinds[5], (unsigned long long)s->kinds[6]);
+}
+
+/* ------------------------------------------------------------ trace tool */
+
+static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
+                     FILE *out, FILE *errf)
+{
+    const stc_l1_cfg *c = cfg;
+    l1_rec *r = NULL;
+    size_t n = 0;
+    char err[300];
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *tmp;
+    if (read_trace(in, c, &r, &n, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    tmp = open_memstream(&buf, &blen);
+    if (tmp == NULL) {
+        free(r);
+        fprintf(errf, "cohmodel: out of memory\n");
+        return 2;
+    }
+    if (run_core(c, r, n, tmp, fl && fl[FLAG_DUMP], err, sizeof err) != 0) {
+        fclose(tmp);
+        free(buf);
+        free(r);
+        fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
+        return 2;
+    }
+    fclose(tmp);
+    fwrite(buf, 1, blen, out);
+    free(buf);
+    free(r);
+    return 0;
+}
+
+const unit_desc stc_l1_unit = {
+    .name = "stc-l1",
+    .family = "stc",
+    .title = "STC L1 controller: write-through VI, Load_U, Data_E, lazy invalidation, sweep, "
+             "poison bit (TACO 2023 4.2, 4.5, Table 1; spec 3.5, S1)",
+    .model_ref = "cmodel/stc/stc_l1.c stc_l1_eval() / stc_l1_step() (timing), stc_l1_access() / "
+                 "stc_l1_data() / stc_l1_wa() / stc_l1_chg() (function)",
+    .cfg_size = sizeof(stc_l1_cfg),
+    .presets = presets,
+    .committed = presets,
+    .module_prefix = "stc_l1",
+    .options_help =
+        "  --n N            band bits, 1..8 (default 4)\n"
+        "  --seb S          initial start epoch bit (default 12)\n"
+        "  --seb-min S      lowest SEB a ChangeEpoch carries (default 12, >= log2(line))\n"
+        "  --seb-max S      highest SEB (default addr-bits - n; up to addr-bits, S4)\n"
+        "  --addr-bits A    byte-address width, 16..48 (default 32)\n"
+        "  --epoch LIST     initial epoch set, e.g. 0 or 3,5 (default 0)\n"
+        "  --sets S         sets, power of two, 1..1024 (default 16)\n"
+        "  --ways W         ways, power of two, 1..64 (default 64)\n"
+        "  --line B         line bytes, power of two, 4..4096 (default 64)\n"
+        "  --mshrs M        outstanding loads (I_V, I_I), 1..64 (default 16)\n"
+        "  --pw-bits B      pending-write counter width, 1..16 (default 8)\n"
+        "  --no-poison      paper-literal Table 1: no poison bit (unsafe, spec S1)\n"
+        "  --no-lazy        test only: no lazy invalidation, no sweep\n",
+    .cfg_preset = u_preset,
+    .cfg_option = u_option,
+    .cfg_check = u_check,
+    .cfg_name = u_name,
+    .cfg_args = u_args,
+    .ports = u_ports,
+    .tm_new = u_tm_new,
+    .tm_free = u_tm_free,
+    .tm_reset = u_tm_reset,
+    .tm_eval = u_tm_eval,
+    .tm_step = u_tm_step,
+    .streams = streams,
+    .flags = flags,
+    .trace_help = "LD <addr> | ST <addr> | DATA <addr> | WA <addr> | CHG <epochs> <seb>;\n"
+                  "output: INV <line> lazy|evict|sweep | T <event> <line> <from> <to> <actions>"
+                  " |\nSTALL <event> <line> <state> | POISON <line>; --dump: LINE <line> V|I_V|I_I"
+                  " [poison], PW <n>",
+    .stim_new = stim_new,
+    .stim_free = stim_free,
+    .stim_drive = stim_drive,
+    .stim_observe = stim_observe,
+    .stim_done = stim_done,
+    .stim_limit = stim_limit,
+    .stim_note = NULL,
+    .stim_summary = stim_summary,
+    .trace_run = trace_run,
+    .cfg_bare = bare,
+};

@@ -1,0 +1,652 @@
+/*
+ * DualOpt RDMA CoDec coalescer generator (Belayneh et al., section 4.1.3,
+ * Fig. 9, Table 1; spec 2.4). Per-destination slot FIFOs live in `banks`
+ * synchronous RAMs interleaved by slot position, so that one cycle writes a
+ * whole response (up to a line's words) and reads a whole packet (up to max
+ * slots) with one write and one read port per bank. Slots admitted in the
+ * cycle of their packet's send decision bypass the RAM. Control state (counts,
+ * heads, idle timers, pass-through queue) is in flip-flops. The golden model
+ * is cmodel/dualopt/dualopt_coal.c; docs/dualopt.md gives the timing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dualopt_coal.h"
+#include "dualopt_codec_gen.h"
+#include "gen_unit.h"
+#include "selftest.h"
+
+/* Combinational blocks are `always @(*)`: Icarus 11 runs this module's
+ * always_comb blocks about 50 times slower per cycle than the same blocks
+ * as always @(*) (measured: 10 vs 500 cycles a second on dualopt_coal_fpga,
+ * identical outputs), which would stall the Icarus replay. */
+#define COMB "always @(*) begin"
+
+typedef struct {
+    emit_file *e;
+    const codec_cfg *c;
+    codec_geom g;
+    unsigned NF, GB, W, KB, DB, SW, B, BB, R, RB, FB, AW, PB, CB, IB, NB, PTRB, QD, QB, QCB, MAX;
+} cx;
+
+static void decl(emit_file *e, unsigned w, const char *names)
+{
+    if (w <= 1)
+        emit(e, "logic %s;", names);
+    else
+        emit(e, "logic [%u:0] %s;", w - 1, names);
+}
+
+static unsigned gpu_of(const codec_cfg *c, unsigned f) { return coal_gpu_of(c, f); }
+
+/* The coalescer's `ifdef FORMAL` block (scripts/formal.sh, tb/formal.txt):
+ * property groups p_count (packet limits and header), p_hold (the packet port
+ * under back-pressure), p_wait (an eligible buffer is sent within NF cycles in
+ * which the link is free; s_wait* is the strengthening invariant that makes it
+ * inductive: its wait plus its ring distance from the pointer never exceed NF)
+ * and p_order (for a destination the solver chooses, the k-th slot in the
+ * packets' wire images is the k-th slot admitted: no slot lost, duplicated,
+ * reordered or invented; the coalescer never looks at data, so input words
+ * assumed to number the slots stand for any data). */
+static void emit_formal(cx *x)
+{
+    emit_file *e = x->e;
+    const codec_cfg *c = x->c;
+    unsigned f, k, j, ring = x->NF + 1;
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "// p_count: a coalesced packet holds 1..%u slots for another GPU, with its", x->MAX);
+    emit(e, "// count in the header and 4 + n x %u bytes; p_hold: the packet port holds its",
+         c->gran + 2);
+    emit(e, "// payload under back-pressure; p_wait: an eligible buffer (max slots, or its");
+    emit(e, "// idle timer at %u) is sent within %u cycles in which the link is free (ring of",
+         c->timeout, x->NF);
+    emit(e, "// %u members); p_order: for any destination f_gpu, the k-th slot on the wire", ring);
+    emit(e, "// to f_gpu is the k-th slot admitted for it (the words number the slots).");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "logic f_stall_q = 1'b0;");
+    emit(e, "logic [%u:0] f_data_q;", c->pkt_bytes * 8 - 1);
+    emit(e, "logic [%u:0] f_len_q;", CODEC_LEN_BITS - 1);
+    emit(e, "logic [%u:0] f_dst_q;", x->GB - 1);
+    for (f = 0; f < x->NF; f++)
+        emit(e, "logic [4:0] f_wait%u_q = 5'd0, f_dist%u;", f, f);
+    emit(e, "(* anyconst *) logic [%u:0] f_gpu;", x->GB - 1);
+    emit(e, "logic [7:0] f_in_q = 8'd0, f_out_q = 8'd0;");
+    emit(e, "logic f_adm, f_snd;");
+    emit(e, "assign f_adm = adm && in_dst_i == f_gpu;");
+    emit(e, "assign f_snd = pkt_valid_o && pkt_ready_i && !pkt_reg_q && pkt_dst_o == f_gpu;");
+    /* ring distance from the pointer to buffer f (members 0..NF) */
+    for (f = 0; f < x->NF; f++)
+        emit(e, "assign f_dist%u = ptr_q <= %u'd%u ? 5'd%u - 5'(ptr_q) : 5'd%u - 5'(ptr_q);", f,
+             x->PTRB, f, f, f + ring);
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_past_q <= 1'b1;");
+    emit(e, "  f_stall_q <= rst_ni & pkt_valid_o & ~pkt_ready_i;");
+    emit(e, "  f_data_q <= pkt_data_o;");
+    emit(e, "  f_len_q <= pkt_len_o;");
+    emit(e, "  f_dst_q <= pkt_dst_o;");
+    for (f = 0; f < x->NF; f++)
+        emit(e, "  f_wait%u_q <= (!rst_ni || !elig%u || snd%u) ? 5'd0 : "
+                "f_wait%u_q + 5'(can_send);",
+             f, f, f, f);
+    emit(e, "  if (!rst_ni) begin");
+    emit(e, "    f_in_q <= 8'd0; f_out_q <= 8'd0;");
+    emit(e, "  end else begin");
+    emit(e, "    if (f_adm) f_in_q <= f_in_q + 8'(k);");
+    emit(e, "    if (f_snd) f_out_q <= f_out_q + 8'(pkt_n_q);");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  assume(rst_ni == f_past_q);");
+    emit(e, "  assume(f_gpu != %u'd%u && {1'b0, f_gpu} < %u'd%u);", x->GB, c->self, x->GB + 1,
+         c->gpus);
+    emit(e, "  assume(f_in_q < 8'd200);");
+    emit(e, "  // data independence: the coalescer never looks at data, so words that");
+    emit(e, "  // number f_gpu's slots in admission order stand for any data");
+    emit(e, "  if (in_valid_i && !in_reg_i && in_dst_i == f_gpu) begin");
+    for (k = 0; k < x->W; k++)
+        emit(e, "    assume(wd%u == %u'(f_in_q + 8'd%u));", k, x->DB, k);
+    emit(e, "  end");
+    emit(e, "  if (rst_ni && pkt_valid_o && !pkt_reg_q) begin");
+    emit(e, "    p_count_n: assert(pkt_n_q != '0 && pkt_n_q <= %u'd%u);", x->NB, x->MAX);
+    emit(e, "    p_count_dst: assert(pkt_dst_o != %u'd%u && {1'b0, pkt_dst_o} < %u'd%u);", x->GB,
+         c->self, x->GB + 1, c->gpus);
+    emit(e, "    p_count_hdr: assert(pkt_data_o[15:0] == {8'(pkt_n_q), 8'h11} && "
+            "pkt_data_o[31:16] == 16'd0);");
+    emit(e, "    p_count_len: assert(pkt_len_o == %u'd%u + %u'(pkt_n_q) * %u'd%u);", CODEC_LEN_BITS,
+         CODEC_HDR_BYTES, CODEC_LEN_BITS, CODEC_LEN_BITS, c->gran + 2);
+    emit(e, "  end");
+    emit(e, "  if (rst_ni && f_stall_q) begin");
+    emit(e, "    p_hold_valid: assert(pkt_valid_o);");
+    emit(e, "    p_hold_data: assert(pkt_data_o == f_data_q && pkt_len_o == f_len_q && "
+            "pkt_dst_o == f_dst_q);");
+    emit(e, "  end");
+    emit(e, "  if (rst_ni) begin");
+    emit(e, "    s_wait_ptr: assert(ptr_q <= %u'd%u);", x->PTRB, x->NF);
+    for (f = 0; f < x->NF; f++) {
+        emit(e, "    s_wait_b%u: assert(f_wait%u_q + f_dist%u <= 5'd%u);", f, f, f, x->NF);
+        emit(e, "    p_wait_b%u: assert(f_wait%u_q <= 5'd%u);", f, f, x->NF);
+    }
+    emit(e, "  end");
+    emit(e, "  if (rst_ni && f_snd) p_order_count: assert({1'b0, f_out_q} + 9'(pkt_n_q) <= "
+            "{1'b0, f_in_q});");
+    for (j = 0; j < x->MAX; j++)
+        emit(e, "  if (rst_ni && f_snd && pkt_n_q > %u'd%u) p_order_s%u: assert(pkt_data_o[%u +: %u] "
+                "== %u'(f_out_q + 8'd%u));", x->NB, j, j, 32 + j * x->SW, x->DB, x->DB, j);
+    emit(e, "end");
+    emit(e, "`endif");
+}
+
+static void body(cx *x)
+{
+    emit_file *e = x->e;
+    const codec_cfg *c = x->c;
+    unsigned f, b, j, k, q;
+    char nm[256];
+
+    /* ---- declarations */
+    for (f = 0; f < x->NF; f++) {
+        snprintf(nm, sizeof nm, "cnt%u_q, cnt%u_d, ceff%u", f, f, f);
+        decl(e, x->CB, nm);
+        snprintf(nm, sizeof nm, "head%u_q, head%u_d", f, f);
+        decl(e, x->PB, nm);
+        snprintf(nm, sizeof nm, "idle%u_q, idle%u_d", f, f);
+        decl(e, x->IB, nm);
+        snprintf(nm, sizeof nm, "ns%u", f);
+        decl(e, x->NB, nm);
+        snprintf(nm, sizeof nm, "adm%u, fit%u, elig%u, snd%u", f, f, f, f);
+        decl(e, 1, nm);
+    }
+    emit(e, "logic [%u:0] dsel;", x->NF - 1); /* a vector even for one buffer */
+    decl(e, x->KB, "k");
+    decl(e, 1, "fine_ok, fire, adm, admr, can_send, found, send, snd_p, sel_pass");
+    decl(e, x->PTRB, "ptr_q, ptr_d, sel");
+    decl(e, 1, "eligp");
+    for (f = 0; f < x->NF; f++) {
+        snprintf(nm, sizeof nm, "dsel%u", f);
+        decl(e, 1, nm);
+    }
+    decl(e, x->BB, "hlow");
+    decl(e, x->NB, "nsel");
+    decl(e, x->PB, "hsel, tsel");
+    decl(e, x->CB, "csel");
+    if (x->FB)
+        decl(e, x->FB, "fia, fis");
+    decl(e, 1, "pkt_valid_q, pkt_valid_d, pkt_reg_q, pkt_reg_d");
+    decl(e, x->GB, "pkt_dst_q, pkt_dst_d");
+    decl(e, x->NB, "pkt_n_q, pkt_n_d");
+    decl(e, CODEC_ID_BITS, "pkt_id_q, pkt_id_d");
+    decl(e, CODEC_LEN_BITS, "pkt_len_q, pkt_len_d");
+    decl(e, x->BB, "rot_q, rot_d");
+    emit(e, "logic [%u:0] byp_q, byp_d;", x->MAX - 1);
+    for (j = 0; j < x->MAX; j++) {
+        snprintf(nm, sizeof nm, "byw%u_q, byw%u_d, slot%u, rds%u", j, j, j, j);
+        decl(e, x->SW, nm);
+    }
+    for (k = 0; k < x->W; k++) {
+        snprintf(nm, sizeof nm, "wd%u", k);
+        decl(e, x->DB, nm);
+    }
+    for (q = 0; q < x->QD; q++) {
+        snprintf(nm, sizeof nm, "qdst%u_q, qdst%u_d", q, q);
+        decl(e, x->GB, nm);
+        snprintf(nm, sizeof nm, "qid%u_q, qid%u_d, qby%u_q, qby%u_d", q, q, q, q);
+        decl(e, 16, nm);
+    }
+    decl(e, x->QB, "qh_q, qh_d, qtail");
+    decl(e, x->QCB, "qc_q, qc_d");
+    decl(e, x->GB, "qo_dst");
+    decl(e, 16, "qo_id, qo_by");
+    decl(e, 1, "enq, deq");
+    decl(e, 32, "hdr");
+    emit_nl(e);
+
+    /* ---- admission (spec 2.4 step 1) */
+    emit(e, "// Admission: a fine-grained response needs popcount(mask) free slots in its");
+    emit(e, "// destination's buffer; one for no buffer (own id, out of range) or with an");
+    emit(e, "// empty mask is consumed and dropped; a regular one needs a queue entry.");
+    for (k = 0; k < x->W; k++)
+        emit(e, "assign wd%u = in_data_i[%u +: %u];", k, k * x->DB, x->DB);
+    for (f = 0; f < x->NF; f++)
+        emit(e, "assign dsel%u = in_dst_i == %u'd%u;", f, x->GB, gpu_of(c, f));
+    for (f = 0; f < x->NF; f++)
+        emit(e, "assign dsel[%u] = dsel%u;", f, f);
+    {
+        char buf[4096];
+        size_t n = 0;
+        for (k = 0; k < x->W; k++)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%u'(in_mask_i[%u])", k ? " + " : "",
+                                  x->KB, k);
+        emit(e, "assign k = %s;", buf);
+    }
+    for (f = 0; f < x->NF; f++)
+        emit(e, "assign fit%u = {1'b0, cnt%u_q} + %u'(k) <= %u'd%u;", f, f, x->CB + 1, x->CB + 1,
+             c->buf);
+    {
+        char buf[1024];
+        size_t n = 0;
+        for (f = 0; f < x->NF; f++)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s(dsel[%u] & fit%u)", f ? " | " : "", f, f);
+        emit(e, "assign fine_ok = dsel == '0 || k == '0 || %s;", buf);
+    }
+    emit(e, "assign in_ready_o = in_reg_i ? qc_q != %u'd%u : fine_ok;", x->QCB, x->QD);
+    emit(e, "assign fire = in_valid_i & in_ready_o;");
+    emit(e, "assign adm = fire & ~in_reg_i & k != '0 & dsel != '0;");
+    emit(e, "assign admr = fire & in_reg_i;");
+    emit_nl(e);
+
+    /* ---- eligibility (step 2) */
+    emit(e, "// Eligibility: max slots, or non-empty with the idle timer run out (every");
+    emit(e, "// admission restarts it; slots admitted this cycle count).");
+    for (f = 0; f < x->NF; f++) {
+        emit(e, "assign adm%u = adm & dsel[%u];", f, f);
+        emit(e, "assign ceff%u = cnt%u_q + (adm%u ? %u'(k) : %u'd0);", f, f, f, x->CB, x->CB);
+        emit(e, "assign elig%u = ceff%u >= %u'd%u | (cnt%u_q != '0 & ~adm%u & idle%u_q == %u'd%u);",
+             f, f, x->CB, x->MAX, f, f, f, x->IB, c->timeout);
+        emit(e, "assign ns%u = ceff%u >= %u'd%u ? %u'd%u : %u'(ceff%u);", f, f, x->CB, x->MAX,
+             x->NB, x->MAX, x->NB, f);
+    }
+    emit(e, "assign eligp = qc_q != '0 | admr;");
+    emit_nl(e);
+
+    /* ---- round robin (step 3) */
+    emit(e, "// Send: the first eligible member from the round-robin pointer over");
+    emit(e, "// [buffers by ascending GPU id, pass-through queue]; one packet per cycle.");
+    emit(e, "assign can_send = ~pkt_valid_q | pkt_ready_i;");
+    emit(e, COMB);
+    emit_in(e);
+    emit(e, "found = 1'b0;");
+    emit(e, "sel = '0;");
+    emit(e, "case (ptr_q)");
+    for (q = 0; q <= x->NF; q++) {
+        emit(e, "  %u'd%u: begin", x->PTRB, q);
+        for (j = 0; j <= x->NF; j++) {
+            unsigned m = (q + j) % (x->NF + 1);
+            emit(e, "    %sif (elig%s) begin found = 1'b1; sel = %u'd%u; end", j ? "else " : "",
+                 m == x->NF ? "p" : (snprintf(nm, sizeof nm, "%u", m), nm), x->PTRB, m);
+        }
+        emit(e, "  end");
+    }
+    if ((1u << x->PTRB) != x->NF + 1)
+        emit(e, "  default: ;");
+    emit(e, "endcase");
+    emit_out(e);
+    emit(e, "end");
+    emit(e, "assign send = can_send & found;");
+    emit(e, "assign hlow = hsel[%u:0];", x->BB - 1);
+    emit(e, "assign sel_pass = sel == %u'd%u;", x->PTRB, x->NF);
+    emit(e, "assign snd_p = send & sel_pass;");
+    for (f = 0; f < x->NF; f++)
+        emit(e, "assign snd%u = send & sel == %u'd%u;", f, x->PTRB, f);
+    emit(e, COMB);
+    emit_in(e);
+    emit(e, "nsel = '0;");
+    emit(e, "hsel = '0;");
+    emit(e, "csel = '0;");
+    emit(e, "case (sel)");
+    for (f = 0; f < x->NF; f++)
+        emit(e, "  %u'd%u: begin nsel = ns%u; hsel = head%u_q; csel = cnt%u_q; end", x->PTRB, f,
+             f, f, f);
+    emit(e, "  default: ;");
+    emit(e, "endcase");
+    emit_out(e);
+    emit(e, "end");
+    /* tail of the admitted buffer */
+    emit(e, COMB);
+    emit_in(e);
+    emit(e, "tsel = '0;");
+    for (f = 0; f < x->NF; f++)
+        emit(e, "if (dsel%u) tsel = head%u_q + %u'(cnt%u_q);", f, f, x->PB, f);
+    emit_out(e);
+    emit(e, "end");
+    if (x->FB) {
+        emit(e, COMB);
+        emit_in(e);
+        emit(e, "fia = '0;");
+        for (f = 0; f < x->NF; f++)
+            emit(e, "if (dsel%u) fia = %u'd%u;", f, x->FB, f);
+        emit_out(e);
+        emit(e, "end");
+        emit(e, "assign fis = sel[%u:0];", x->FB - 1);
+    }
+    emit_nl(e);
+
+    /* ---- banks */
+    emit(e, "// Slot RAM: %u banks of %u x %u bits; slot position p of buffer f is word", x->B,
+         x->g.depth, x->SW);
+    emit(e, "// {f, p / %u} of bank p mod %u, so a response's slots and a packet's slots", x->B,
+         x->B);
+    emit(e, "// each touch a bank at most once. A slot is {id, data}: its wire order.");
+    for (b = 0; b < x->B; b++) {
+        char wa[128], ra[128];
+        emit(e, "logic [%u:0] woff%u;", x->BB - 1, b);
+        if (x->RB) {
+            emit(e, "logic [%u:0] wrow%u, rrow%u;", x->RB - 1, b, b);
+            /* position tail + woff has low bits b: the row carries when b < tail's low bits */
+            if (b == x->B - 1) { /* the last bank never carries */
+                emit(e, "assign wrow%u = tsel[%u:%u];", b, x->PB - 1, x->BB);
+                emit(e, "assign rrow%u = hsel[%u:%u];", b, x->PB - 1, x->BB);
+            } else {
+                emit(e, "assign wrow%u = tsel[%u:%u] + %u'(%u'd%u < tsel[%u:0]);", b, x->PB - 1,
+                     x->BB, x->RB, x->BB, b, x->BB - 1);
+                emit(e, "assign rrow%u = hsel[%u:%u] + %u'(%u'd%u < hlow);", b, x->PB - 1, x->BB,
+                     x->RB, x->BB, b);
+            }
+        }
+        emit(e, "logic [%u:0] waddr%u, raddr%u;", x->AW - 1, b, b);
+        emit(e, "logic [%u:0] wdat%u, rd%u_q;", x->SW - 1, b, b);
+        emit(e, "logic we%u;", b);
+        emit(e, "assign woff%u = %u'd%u - tsel[%u:0];", b, x->BB, b, x->BB - 1);
+        if (x->FB && x->RB) {
+            snprintf(wa, sizeof wa, "{fia, wrow%u}", b);
+            snprintf(ra, sizeof ra, "{fis, rrow%u}", b);
+        } else if (x->FB) {
+            snprintf(wa, sizeof wa, "fia");
+            snprintf(ra, sizeof ra, "fis");
+        } else if (x->RB) {
+            snprintf(wa, sizeof wa, "wrow%u", b);
+            snprintf(ra, sizeof ra, "rrow%u", b);
+        } else {
+            snprintf(wa, sizeof wa, "1'b0");
+            snprintf(ra, sizeof ra, "1'b0");
+        }
+        emit(e, "assign waddr%u = %s;", b, wa);
+        emit(e, "assign raddr%u = %s;", b, ra);
+        {
+            unsigned cw = x->BB + 1 > x->KB ? x->BB + 1 : x->KB;
+            emit(e, "assign we%u = adm & %u'(woff%u) < %u'(k);", b, cw, b, cw);
+        }
+        emit(e, COMB);
+        emit_in(e);
+        emit(e, "wdat%u = '0;", b);
+        emit(e, "case (woff%u)", b);
+        for (k = 0; k < x->W; k++)
+            emit(e, "  %u'd%u: wdat%u = {in_id_i, wd%u};", x->BB, k, b, k);
+        if (x->W < x->B)
+            emit(e, "  default: ;");
+        emit(e, "endcase");
+        emit_out(e);
+        emit(e, "end");
+        emit(e, "(* no_rw_check *)");
+        emit(e, "logic [%u:0] mem%u [0:%u];", x->SW - 1, b, x->g.depth - 1);
+        emit(e, "always_ff @(posedge clk_i) begin");
+        emit(e, "  if (we%u) mem%u[waddr%u] <= wdat%u;", b, b, b, b);
+        emit(e, "  if (send & ~sel_pass) rd%u_q <= mem%u[raddr%u];", b, b, b);
+        emit(e, "end");
+    }
+    emit_nl(e);
+
+    /* ---- packet register */
+    emit(e, "// Packet register: slot j of the packet is RAM bank (rot + j) mod %u, or the", x->B);
+    emit(e, "// bypass word when it was admitted in the cycle of the send decision.");
+    for (j = 0; j < x->MAX; j++) {
+        emit(e, COMB);
+        emit_in(e);
+        emit(e, "byw%u_d = byw%u_q;", j, j);
+        emit(e, "if (send) begin");
+        emit_in(e);
+        emit(e, "byw%u_d = '0;", j);
+        emit(e, "case (csel)");
+        for (q = 0; q <= j && q <= c->buf; q++)
+            if (j - q < x->W)
+                emit(e, "  %u'd%u: byw%u_d = {in_id_i, wd%u};", x->CB, q, j, j - q);
+        emit(e, "  default: ;");
+        emit(e, "endcase");
+        emit_out(e);
+        emit(e, "end");
+        emit_out(e);
+        emit(e, "end");
+        emit(e, COMB);
+        emit_in(e);
+        emit(e, "rds%u = '0;", j);
+        emit(e, "case (rot_q)");
+        for (b = 0; b < x->B; b++)
+            emit(e, "  %u'd%u: rds%u = rd%u_q;", x->BB, b, j, (b + j) % x->B);
+        emit(e, "endcase");
+        emit_out(e);
+        emit(e, "end");
+        emit(e, "assign byp_d[%u] = send ? csel <= %u'd%u : byp_q[%u];", j, x->CB, j, j);
+        emit(e, "assign slot%u = pkt_n_q > %u'd%u ? (byp_q[%u] ? byw%u_q : rds%u) : '0;", j, x->NB,
+             j, j, j, j);
+    }
+    /* pass-through queue */
+    emit(e, "// Pass-through queue of regular responses (%u entries).", x->QD);
+    emit(e, COMB);
+    emit_in(e);
+    emit(e, "qo_dst = in_dst_i;");
+    emit(e, "qo_id = in_id_i;");
+    emit(e, "qo_by = in_bytes_i;");
+    emit(e, "if (qc_q != '0) begin");
+    emit(e, "  case (qh_q)");
+    for (q = 0; q < x->QD; q++)
+        emit(e, "    %u'd%u: begin qo_dst = qdst%u_q; qo_id = qid%u_q; qo_by = qby%u_q; end", x->QB,
+             q, q, q, q);
+    if ((1u << x->QB) != x->QD)
+        emit(e, "    default: ;");
+    emit(e, "  endcase");
+    emit(e, "end");
+    emit_out(e);
+    emit(e, "end");
+    emit(e, "assign enq = admr & ~(snd_p & qc_q == '0);");
+    emit(e, "assign deq = snd_p & qc_q != '0;");
+    if (x->QD == 1)
+        emit(e, "assign qtail = qh_q;");
+    else
+        emit(e, "assign qtail = %u'({1'b0, qh_q} + %u'(qc_q) >= %u'd%u ? {1'b0, qh_q} + %u'(qc_q) - "
+                "%u'd%u : {1'b0, qh_q} + %u'(qc_q));",
+             x->QB, x->QB + 1, x->QB + 1, x->QD, x->QB + 1, x->QB + 1, x->QD, x->QB + 1);
+    emit(e, COMB);
+    emit_in(e);
+    for (q = 0; q < x->QD; q++) {
+        emit(e, "qdst%u_d = qdst%u_q;", q, q);
+        emit(e, "qid%u_d = qid%u_q;", q, q);
+        emit(e, "qby%u_d = qby%u_q;", q, q);
+        emit(e, "if (enq && qtail == %u'd%u) begin qdst%u_d = in_dst_i; qid%u_d = in_id_i; "
+                "qby%u_d = in_bytes_i; end",
+             x->QB, q, q, q, q);
+    }
+    emit(e, "qc_d = qc_q + %u'(enq) - %u'(deq);", x->QCB, x->QCB);
+    if (x->QD == 1)
+        emit(e, "qh_d = qh_q;");
+    else
+        emit(e, "qh_d = deq ? (qh_q == %u'd%u ? '0 : qh_q + %u'd1) : qh_q;", x->QB, x->QD - 1, x->QB);
+    emit_out(e);
+    emit(e, "end");
+    emit_nl(e);
+
+    /* ---- next state */
+    emit(e, COMB);
+    emit_in(e);
+    for (f = 0; f < x->NF; f++) {
+        emit(e, "cnt%u_d = ceff%u - (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->CB, f, x->CB);
+        emit(e, "head%u_d = head%u_q + (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->PB, f, x->PB);
+        emit(e, "idle%u_d = adm%u ? %u'd1 : (idle%u_q == %u'd%u ? idle%u_q : idle%u_q + %u'd1);", f,
+             f, x->IB, f, x->IB, c->timeout, f, f, x->IB);
+    }
+    emit(e, "ptr_d = ptr_q;");
+    emit(e, "if (send) ptr_d = sel_pass ? '0 : sel + %u'd1;", x->PTRB);
+    emit(e, "pkt_valid_d = send | (pkt_valid_q & ~pkt_ready_i);");
+    emit(e, "pkt_reg_d = pkt_reg_q;");
+    emit(e, "pkt_dst_d = pkt_dst_q;");
+    emit(e, "pkt_n_d = pkt_n_q;");
+    emit(e, "pkt_id_d = pkt_id_q;");
+    emit(e, "pkt_len_d = pkt_len_q;");
+    emit(e, "rot_d = rot_q;");
+    emit(e, "if (send) begin");
+    emit_in(e);
+    emit(e, "pkt_reg_d = sel_pass;");
+    emit(e, "pkt_n_d = sel_pass ? '0 : nsel;");
+    emit(e, "pkt_id_d = sel_pass ? qo_id : '0;");
+    emit(e, "pkt_len_d = sel_pass ? qo_by : %u'd%u + %u'(nsel) * %u'd%u;", CODEC_LEN_BITS,
+         CODEC_HDR_BYTES, CODEC_LEN_BITS, CODEC_LEN_BITS, c->gran + 2);
+    emit(e, "rot_d = hlow;");
+    emit(e, "case (sel)");
+    for (f = 0; f < x->NF; f++)
+        emit(e, "  %u'd%u: pkt_dst_d = %u'd%u;", x->PTRB, f, x->GB, gpu_of(c, f));
+    emit(e, "  default: pkt_dst_d = qo_dst;");
+    emit(e, "endcase");
+    emit_out(e);
+    emit(e, "end");
+    emit_out(e);
+    emit(e, "end");
+    emit_nl(e);
+
+    /* ---- outputs */
+    emit(e, "// Header (spec 2.4, D1/D2): type 1, compression 1, count; regular packets");
+    emit(e, "// carry compression 0 and their response ID.");
+    emit(e, "assign hdr = pkt_reg_q ? {pkt_id_q, 16'h0001} : pkt_n_q != '0 ? "
+            "{16'h0000, 8'(pkt_n_q), 8'h11} : 32'h0;");
+    {
+        char buf[4096];
+        size_t n = 0;
+        unsigned pad = x->c->pkt_bytes * 8 - 32 - x->MAX * x->SW;
+        if (pad)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%u'd0, ", pad);
+        for (j = x->MAX; j-- > 0;)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "slot%u, ", j);
+        snprintf(buf + n, sizeof buf - n, "hdr");
+        emit(e, "assign pkt_data_o = {%s};", buf);
+    }
+    emit(e, "assign pkt_valid_o = pkt_valid_q;");
+    emit(e, "assign pkt_dst_o = pkt_dst_q;");
+    emit(e, "assign pkt_len_o = pkt_len_q;");
+    emit_nl(e);
+
+    /* ---- registers */
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    for (f = 0; f < x->NF; f++)
+        emit(e, "    cnt%u_q <= '0; head%u_q <= '0; idle%u_q <= '0;", f, f, f);
+    emit(e, "    ptr_q <= '0;");
+    emit(e, "    pkt_valid_q <= 1'b0; pkt_reg_q <= 1'b0; pkt_dst_q <= '0; pkt_n_q <= '0;");
+    emit(e, "    pkt_id_q <= '0; pkt_len_q <= '0; rot_q <= '0; byp_q <= '0;");
+    emit(e, "    qh_q <= '0; qc_q <= '0;");
+    emit(e, "  end else begin");
+    for (f = 0; f < x->NF; f++)
+        emit(e, "    cnt%u_q <= cnt%u_d; head%u_q <= head%u_d; idle%u_q <= idle%u_d;", f, f, f, f,
+             f, f);
+    emit(e, "    ptr_q <= ptr_d;");
+    emit(e, "    pkt_valid_q <= pkt_valid_d; pkt_reg_q <= pkt_reg_d; pkt_dst_q <= pkt_dst_d;");
+    emit(e, "    pkt_n_q <= pkt_n_d; pkt_id_q <= pkt_id_d; pkt_len_q <= pkt_len_d;");
+    emit(e, "    rot_q <= rot_d; byp_q <= byp_d;");
+    emit(e, "    qh_q <= qh_d; qc_q <= qc_d;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "always_ff @(posedge clk_i) begin");
+    for (j = 0; j < x->MAX; j++)
+        emit(e, "  byw%u_q <= byw%u_d;", j, j);
+    for (q = 0; q < x->QD; q++)
+        emit(e, "  qdst%u_q <= qdst%u_d; qid%u_q <= qid%u_d; qby%u_q <= qby%u_d;", q, q, q, q, q, q);
+    emit(e, "end");
+    emit_formal(x);
+}
+
+void dualopt_coal_body(emit_file *e, const codec_cfg *c)
+{
+    cx x;
+    memset(&x, 0, sizeof x);
+    x.e = e;
+    x.c = c;
+    codec_geom_of(c, &x.g);
+    x.NF = x.g.nf;
+    x.GB = x.g.gpu_bits;
+    x.W = x.g.words;
+    x.KB = x.g.k_bits;
+    x.DB = x.g.data_bits;
+    x.SW = x.g.slot_bits;
+    x.B = x.g.banks;
+    x.BB = x.g.bank_bits;
+    x.R = x.g.rows;
+    x.RB = x.g.row_bits;
+    x.FB = x.g.fifo_bits;
+    x.AW = x.g.addr_bits;
+    x.PB = x.g.pos_bits;
+    x.CB = x.g.cnt_bits;
+    x.IB = x.g.idle_bits;
+    x.NB = x.g.n_bits;
+    x.PTRB = x.g.ptr_bits;
+    x.QD = c->reg_depth;
+    x.QB = x.g.q_bits;
+    x.QCB = x.g.qc_bits;
+    x.MAX = c->max;
+    body(&x);
+}
+
+static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
+{
+    emit(e, "// DualOpt RDMA CoDec coalescer (Belayneh et al., section 4.1.3, Fig. 9, Table 1).");
+    emit(e, "// Per-destination slot buffers in banked RAM, idle timeout, round-robin send of");
+    emit(e, "// one packet per cycle; see docs/dualopt.md.");
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_nl(e);
+    emit_in(e);
+    dualopt_coal_body(e, cfg);
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    const codec_cfg *c = cfg;
+    codec_geom g;
+    codec_geom_of(c, &g);
+    snprintf(buf, len,
+             "gpus=%u self=%u buf=%u max=%u timeout=%u gran=%u line=%u pkt_bytes=%u flit=%u "
+             "count_bits=%u reg_depth=%u\n"
+             "buffers=%u slot_bits=%u banks=%u bank_depth=%u storage_bits=%u",
+             c->gpus, c->self, c->buf, c->max, c->timeout, c->gran, c->line, c->pkt_bytes,
+             c->flit, c->count_bits, c->reg_depth, g.nf, g.slot_bits, g.banks, g.depth,
+             g.storage_bits);
+}
+
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const codec_cfg *c = cfg;
+    codec_geom g;
+    codec_geom_of(c, &g);
+    if (json) {
+        fprintf(f,
+                "{\"gpus\":%u,\"buffers\":%u,\"buf\":%u,\"max\":%u,\"timeout\":%u,\"gran\":%u,"
+                "\"line\":%u,\"pkt_bytes\":%u,\"count_bits\":%u,\"slot_bits\":%u,\"banks\":%u,"
+                "\"bank_depth\":%u,\"storage_bits\":%u,\"paper_storage_bits\":9216,"
+                "\"rtl_memories\":[",
+                c->gpus, g.nf, c->buf, c->max, c->timeout, c->gran, c->line, c->pkt_bytes,
+                c->count_bits, g.slot_bits, g.banks, g.depth, g.storage_bits);
+        {
+            unsigned b;
+            for (b = 0; b < g.banks; b++)
+                fprintf(f, "%s[%u,%u]", b ? "," : "", g.depth, g.slot_bits);
+        }
+        fprintf(f, "],\"ff_bound\":%u,\"paper_note\":\"Table 4: CoDec (coalescer and "
+                   "de-coalescer) 37,234 um^2 (28 nm), compared on dualopt-codec; storage bits = "
+                   "the slot buffers\"}\n",
+                (g.banks + c->max) * g.slot_bits + 1024);
+        return;
+    }
+    fprintf(f, "DualOpt CoDec coalescer: %u GPUs (%u buffers of %u slots), %u-byte words, "
+               "%u slots per packet, timeout %u\n",
+            c->gpus, g.nf, c->buf, c->gran, c->max, c->timeout);
+    fprintf(f, "  slot %u bits ({id, data}); storage %u x %u x %u = %u bits (paper: 3 x 64 x 48 = "
+               "9216) in %u RAM banks of %u words\n",
+            g.slot_bits, g.nf, c->buf, g.slot_bits, g.storage_bits, g.banks, g.depth);
+}
+
+/* FPGA self-test stimulus (gen/selftest.h) of the coalescer's input (also
+ * the CoDec round trip's): 1 in 16 responses is a regular packet of 4..259
+ * bytes; destinations, ids, masks and data random. */
+int dualopt_coal_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
+{
+    (void)cfg;
+    if (max < 2)
+        return snprintf(err, len, "no self-test rules"), -1;
+    r[0] = (st_rule){.port = "in_reg_i", .kind = ST_PROB, .a = 4096};
+    r[1] = (st_rule){.port = "in_bytes_i", .width = 16, .kind = ST_RANGE, .a = 4, .b = 259};
+    return 2;
+}
+
+const gen_unit dualopt_coal_gen_unit = {"dualopt-coal", gen_emit, gen_params, gen_report};

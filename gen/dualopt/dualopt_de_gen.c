@@ -1,0 +1,478 @@
+/*
+ * DualOpt decision-engine generator: Verilog of the monitoring counters and
+ * the pipelined exact threshold comparisons of Belayneh et al., section 4.3
+ * (Fig. 10-12, Table 1). Four stages: input register (mask popcount) |
+ * counting and window close | constant cross products | compare and publish.
+ * Microarchitecture and timing: docs/dualopt.md; golden model:
+ * cmodel/dualopt/dualopt_de.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dualopt_de.h"
+#include "gen_unit.h"
+#include "selftest.h"
+
+typedef struct {
+    emit_file *e;
+    const de_cfg *c;
+    de_geom g;
+    unsigned TB, RB, DB, WB, HB, PB, XB, KB, BB, YB, M;
+} gctx;
+
+static void decl(gctx *x, unsigned w, const char *names)
+{
+    if (w <= 1)
+        emit(x->e, "logic %s;", names);
+    else
+        emit(x->e, "logic [%u:0] %s;", w - 1, names);
+}
+
+/* `expr` (w bits) zero-extended to `to` bits. */
+static const char *ext(char *buf, size_t len, unsigned to, const char *expr, unsigned w)
+{
+    if (to == w)
+        snprintf(buf, len, "%s", expr);
+    else
+        snprintf(buf, len, "{%u'd0, %s}", to - w, expr);
+    return buf;
+}
+
+static const char *const cnt_names[] = {"total", "remote", "reads", "words", "hits"};
+
+static unsigned cnt_width(const gctx *x, unsigned i)
+{
+    const unsigned w[] = {x->TB, x->RB, x->DB, x->WB, x->HB};
+    return w[i];
+}
+
+static void emit_decls(gctx *x)
+{
+    char b[96];
+    unsigned i;
+    decl(x, 1, "ready_q");
+    decl(x, 1, "a_valid_q, a_hit_q, a_rst_q");
+    decl(x, 2, "a_kind_q");
+    decl(x, x->PB, "a_pop_q, pop");
+    if (x->c->remonitor)
+        decl(x, 1, "a_kern_q");
+    else
+        decl(x, 1, "unused_kernel");
+    decl(x, 2, "phase_q, phase_d");
+    if (x->c->warmup)
+        decl(x, x->KB, "warm_q, warm_d");
+    decl(x, 1, "remote, is_read, counting, close, rearm");
+    for (i = 0; i < 5; i++) {
+        snprintf(b, sizeof b, "%s_q, %s_d, %s_inc, s1_%s_q, s2_%s_q, dec_%s_q", cnt_names[i],
+                 cnt_names[i], cnt_names[i], cnt_names[i], cnt_names[i], cnt_names[i]);
+        decl(x, cnt_width(x, i), b);
+    }
+    if (x->c->warmup)
+        decl(x, 1, "warm_step");
+    decl(x, 1, "s1_valid_q, s1_live_q, s2_valid_q, s2_live_q");
+    decl(x, x->XB, "s2_ratio_a_q, s2_ratio_b_q");
+    decl(x, x->BB, "s2_block_a_q, s2_block_b_q");
+    decl(x, x->YB, "s2_hit_a_q, s2_hit_b_q");
+    decl(x, 1, "is_none, is_coal");
+    decl(x, 2, "dec");
+    decl(x, 1, "dec_valid_q");
+    decl(x, 2, "dec_mode_q, mode_q, mode_d");
+    decl(x, 1, "coal_q, cache_q");
+}
+
+/* Stage 0: the access and the boundary events, registered; the popcount of
+ * the mask is computed on the way in (a PB-bit adder chain over M bits). */
+static void emit_input(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned i;
+    char b[64];
+    emit(e, "// stage 0: input register (one access per cycle, never back-pressured");
+    emit(e, "// after reset), mask popcount");
+    emit_raw(e, "  assign pop = ");
+    for (i = 0; i < x->M; i++) {
+        char bit[32];
+        snprintf(bit, sizeof bit, x->M > 1 ? "acc_mask_i[%u]" : "acc_mask_i", i);
+        emit_raw(e, "%s%s", i ? (i % 4 == 0 ? "\n      + " : " + ") : "", ext(b, sizeof b, x->PB, bit, 1));
+    }
+    emit_raw(e, ";\n");
+    emit(e, "assign acc_ready_o = ready_q;");
+    if (!x->c->remonitor)
+        emit(e, "assign unused_kernel = kernel_i;  // boundaries matter only with re-monitoring");
+    emit_nl(e);
+}
+
+/* Stage 1: counters of the window; the close and the re-arm. */
+static void emit_count(gctx *x)
+{
+    emit_file *e = x->e;
+    char b[160], w[64];
+    emit(e, "// stage 1: counting (spec 2.6 steps 1-3); the window closes on the access");
+    emit(e, "// that makes remote = %u or total = %llu; an access is ordered before a", x->c->window,
+         (unsigned long long)x->g.cap);
+    emit(e, "// boundary event of the same cycle");
+    emit(e, "assign remote = a_kind_q[1];");
+    emit(e, "assign is_read = ~a_kind_q[0];");
+    emit(e, "assign counting = a_valid_q & (phase_q == 2'd1);");
+    if (x->c->warmup)
+        emit(e, "assign warm_step = a_valid_q & (phase_q == 2'd0);");
+    emit(e, "assign total_inc = total_q + %u'd1;", x->TB);
+    emit(e, "assign remote_inc = remote_q + %s;", ext(b, sizeof b, x->RB, "remote", 1));
+    emit(e, "assign reads_inc = reads_q + %s;", ext(b, sizeof b, x->DB, "(remote & is_read)", 1));
+    snprintf(w, sizeof w, "(remote & is_read ? a_pop_q : %u'd0)", x->PB);
+    emit(e, "assign words_inc = words_q + %s;", ext(b, sizeof b, x->WB, w, x->PB));
+    emit(e, "assign hits_inc = hits_q + %s;",
+         ext(b, sizeof b, x->HB, x->c->hit_all ? "(remote & a_hit_q)" : "(remote & is_read & a_hit_q)", 1));
+    emit(e, "assign close = counting & ((remote & (remote_q == %u'd%u)) | (total_q == %u'd%llu));",
+         x->RB, x->c->window - 1, x->TB, (unsigned long long)(x->g.cap - 1));
+    if (x->c->remonitor)
+        emit(e, "assign rearm = a_rst_q | (a_kern_q & ((phase_q == 2'd2) | close));");
+    else
+        emit(e, "assign rearm = a_rst_q;");
+    emit_nl(e);
+    emit(e, "always_comb begin");
+    emit_in(e);
+    emit(e, "phase_d = phase_q;");
+    if (x->c->warmup)
+        emit(e, "warm_d = warm_q;");
+    emit(e, "total_d = total_q;");
+    emit(e, "remote_d = remote_q;");
+    emit(e, "reads_d = reads_q;");
+    emit(e, "words_d = words_q;");
+    emit(e, "hits_d = hits_q;");
+    emit(e, "if (rearm) begin");
+    emit(e, "  phase_d = 2'd%u;", x->c->warmup ? 0 : 1);
+    if (x->c->warmup)
+        emit(e, "  warm_d = '0;");
+    emit(e, "  total_d = '0;");
+    emit(e, "  remote_d = '0;");
+    emit(e, "  reads_d = '0;");
+    emit(e, "  words_d = '0;");
+    emit(e, "  hits_d = '0;");
+    emit(e, "end else if (counting) begin");
+    emit(e, "  total_d = total_inc;");
+    emit(e, "  remote_d = remote_inc;");
+    emit(e, "  reads_d = reads_inc;");
+    emit(e, "  words_d = words_inc;");
+    emit(e, "  hits_d = hits_inc;");
+    emit(e, "  if (close)");
+    emit(e, "    phase_d = 2'd2;");
+    if (x->c->warmup) {
+        emit(e, "end else if (warm_step) begin");
+        emit(e, "  warm_d = warm_q + %u'd1;", x->KB);
+        emit(e, "  if (warm_q == %u'd%u) begin", x->KB, x->c->warmup - 1);
+        emit(e, "    phase_d = 2'd1;");
+        emit(e, "    warm_d = '0;");
+        emit(e, "  end");
+    }
+    emit(e, "end");
+    emit_out(e);
+    emit(e, "end");
+    emit_nl(e);
+}
+
+/* Stages 2-3: cross products with the thresholds' constants, registered;
+ * then three comparators and Fig. 11's flow into the decision register. */
+static void emit_decide(gctx *x)
+{
+    emit_file *e = x->e;
+    const de_cfg *c = x->c;
+    emit(e, "// stage 3: compare (\"below\" is strict) and publish; Fig. 11:");
+    emit(e, "// remote * %u < %u * total -> NONE; else reads > 0 and", c->remote_th.den,
+         c->remote_th.num);
+    emit(e, "// words * %u < %u * reads and hits * %u < %u * %s -> COALESCE; else CACHE",
+         c->block_th.den, c->block_th.num * c->words, c->hit_th.den, c->hit_th.num,
+         c->hit_all ? "remote" : "reads");
+    emit(e, "assign is_none = s2_ratio_a_q < s2_ratio_b_q;");
+    emit(e, "assign is_coal = (s2_reads_q != %u'd0) & (s2_block_a_q < s2_block_b_q) &", x->DB);
+    emit(e, "                 (s2_hit_a_q < s2_hit_b_q);");
+    emit(e, "assign dec = is_none ? 2'd1 : is_coal ? 2'd2 : 2'd3;");
+    emit(e, "always_comb begin");
+    emit(e, "  mode_d = mode_q;");
+    emit(e, "  if (rearm)");
+    emit(e, "    mode_d = 2'd0;");
+    emit(e, "  else if (s2_valid_q & s2_live_q)");
+    emit(e, "    mode_d = dec;");
+    emit(e, "end");
+    emit_nl(e);
+    emit(e, "assign dec_valid_o = dec_valid_q;");
+    emit(e, "assign dec_mode_o = dec_mode_q;");
+    emit(e, "assign dec_total_o = dec_total_q;");
+    emit(e, "assign dec_remote_o = dec_remote_q;");
+    emit(e, "assign dec_reads_o = dec_reads_q;");
+    emit(e, "assign dec_words_o = dec_words_q;");
+    emit(e, "assign dec_hits_o = dec_hits_q;");
+    emit(e, "assign mode_o = mode_q;");
+    emit(e, "assign bgu_mask_o = coal_q;");
+    emit(e, "assign scbu_bypass_o = coal_q;");
+    emit(e, "assign mshr_mask_o = coal_q;");
+    emit(e, "assign rcache_en_o = cache_q;");
+    emit(e, "assign cnt_total_o = total_q;");
+    emit(e, "assign cnt_remote_o = remote_q;");
+    emit(e, "assign cnt_reads_o = reads_q;");
+    emit(e, "assign cnt_words_o = words_q;");
+    emit(e, "assign cnt_hits_o = hits_q;");
+    emit_nl(e);
+}
+
+static void emit_regs(gctx *x)
+{
+    emit_file *e = x->e;
+    const de_cfg *c = x->c;
+    char b1[96], b2[96];
+    unsigned i;
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    emit(e, "    ready_q <= 1'b0;");
+    emit(e, "    a_valid_q <= 1'b0;");
+    emit(e, "    a_kind_q <= 2'd0;");
+    emit(e, "    a_hit_q <= 1'b0;");
+    emit(e, "    a_pop_q <= '0;");
+    if (c->remonitor)
+        emit(e, "    a_kern_q <= 1'b0;");
+    emit(e, "    a_rst_q <= 1'b0;");
+    emit(e, "    phase_q <= 2'd%u;", c->warmup ? 0 : 1);
+    if (c->warmup)
+        emit(e, "    warm_q <= '0;");
+    for (i = 0; i < 5; i++)
+        emit(e, "    %s_q <= '0; s1_%s_q <= '0; s2_%s_q <= '0; dec_%s_q <= '0;", cnt_names[i],
+             cnt_names[i], cnt_names[i], cnt_names[i]);
+    emit(e, "    s1_valid_q <= 1'b0;");
+    emit(e, "    s1_live_q <= 1'b0;");
+    emit(e, "    s2_valid_q <= 1'b0;");
+    emit(e, "    s2_live_q <= 1'b0;");
+    emit(e, "    s2_ratio_a_q <= '0; s2_ratio_b_q <= '0;");
+    emit(e, "    s2_block_a_q <= '0; s2_block_b_q <= '0;");
+    emit(e, "    s2_hit_a_q <= '0; s2_hit_b_q <= '0;");
+    emit(e, "    dec_valid_q <= 1'b0;");
+    emit(e, "    dec_mode_q <= 2'd0;");
+    emit(e, "    mode_q <= 2'd0;");
+    emit(e, "    coal_q <= 1'b0;");
+    emit(e, "    cache_q <= 1'b0;");
+    emit(e, "  end else begin");
+    emit_in(e);
+    emit_in(e);
+    emit(e, "ready_q <= 1'b1;");
+    emit(e, "a_valid_q <= acc_valid_i & ready_q;");
+    emit(e, "a_kind_q <= acc_kind_i;");
+    emit(e, "a_hit_q <= acc_hit_i;");
+    emit(e, "a_pop_q <= pop;");
+    if (c->remonitor)
+        emit(e, "a_kern_q <= kernel_i;");
+    emit(e, "a_rst_q <= restart_i;");
+    emit(e, "phase_q <= phase_d;");
+    if (c->warmup)
+        emit(e, "warm_q <= warm_d;");
+    for (i = 0; i < 5; i++)
+        emit(e, "%s_q <= %s_d;", cnt_names[i], cnt_names[i]);
+    emit(e, "// stage 1 -> 2: the counters the decision is made on");
+    emit(e, "s1_valid_q <= close;");
+    emit(e, "s1_live_q <= close & ~rearm;");
+    emit(e, "if (close) begin");
+    for (i = 0; i < 5; i++)
+        emit(e, "  s1_%s_q <= %s_inc;", cnt_names[i], cnt_names[i]);
+    emit(e, "end");
+    emit(e, "// stage 2: constant cross products of the exact threshold tests");
+    emit(e, "s2_valid_q <= s1_valid_q;");
+    emit(e, "s2_live_q <= s1_live_q & ~rearm;");
+    emit(e, "if (s1_valid_q) begin");
+    for (i = 0; i < 5; i++)
+        emit(e, "  s2_%s_q <= s1_%s_q;", cnt_names[i], cnt_names[i]);
+    emit(e, "  s2_ratio_a_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->XB, "s1_remote_q", x->RB), x->XB,
+         c->remote_th.den);
+    emit(e, "  s2_ratio_b_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->XB, "s1_total_q", x->TB), x->XB,
+         c->remote_th.num);
+    emit(e, "  s2_block_a_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->BB, "s1_words_q", x->WB), x->BB,
+         c->block_th.den);
+    emit(e, "  s2_block_b_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->BB, "s1_reads_q", x->DB), x->BB,
+         c->block_th.num * c->words);
+    emit(e, "  s2_hit_a_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->YB, "s1_hits_q", x->HB), x->YB,
+         c->hit_th.den);
+    emit(e, "  s2_hit_b_q <= %s * %u'd%u;",
+         c->hit_all ? ext(b2, sizeof b2, x->YB, "s1_remote_q", x->RB)
+                    : ext(b2, sizeof b2, x->YB, "s1_reads_q", x->DB),
+         x->YB, c->hit_th.num);
+    emit(e, "end");
+    emit(e, "// stage 3: decision register, one-cycle valid pulse, mode signals");
+    emit(e, "dec_valid_q <= s2_valid_q;");
+    emit(e, "if (s2_valid_q) begin");
+    emit(e, "  dec_mode_q <= dec;");
+    for (i = 0; i < 5; i++)
+        emit(e, "  dec_%s_q <= s2_%s_q;", cnt_names[i], cnt_names[i]);
+    emit(e, "end");
+    emit(e, "mode_q <= mode_d;");
+    emit(e, "coal_q <= mode_d == 2'd2;");
+    emit(e, "cache_q <= mode_d == 2'd3;");
+    emit_out(e);
+    emit_out(e);
+    emit(e, "  end");
+    emit(e, "end");
+}
+
+/* Properties for yosys-smtbmc (make formal, make formal-dualopt-de; groups
+ * p_count and p_mode): the mode changes only
+ * by a published decision out of MONITOR or by a reset / re-monitoring; the
+ * counters never pass the window; a decision pulse lasts one cycle. */
+static void emit_formal(gctx *x)
+{
+    emit_file *e = x->e;
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "logic f_init_q = 1'b0;");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "logic f_rearm_q, f_pub_q;");
+    emit(e, "logic [1:0] f_mode_q;");
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_init_q <= 1'b1;");
+    emit(e, "  f_past_q <= f_init_q;");
+    emit(e, "  f_rearm_q <= rearm;");
+    emit(e, "  f_pub_q <= s2_valid_q & s2_live_q;");
+    emit(e, "  f_mode_q <= mode_q;");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  // reset in the first cycle only");
+    emit(e, "  assume(rst_ni == f_init_q);");
+    emit(e, "  if (rst_ni) begin");
+    emit(e, "    p_count_remote: assert(remote_q <= %u'd%u);", x->RB, x->c->window);
+    emit(e, "    p_count_total: assert(total_q <= %u'd%llu);", x->TB, (unsigned long long)x->g.cap);
+    emit(e, "    p_count_reads: assert(reads_q <= remote_q);");
+    emit(e, "    p_mode_flags: assert(coal_q == (mode_q == 2'd2) && cache_q == (mode_q == 2'd3));");
+    emit(e, "  end");
+    emit(e, "  if (f_past_q && rst_ni && !f_rearm_q && (f_mode_q != 2'd0 || !f_pub_q))");
+    emit(e, "    p_mode_hold: assert(mode_q == f_mode_q);");
+    emit(e, "end");
+    emit(e, "`endif");
+}
+
+static void gctx_of(gctx *x, emit_file *e, const de_cfg *c)
+{
+    memset(x, 0, sizeof *x);
+    x->e = e;
+    x->c = c;
+    de_geom_of(c, &x->g);
+    x->TB = x->g.total_bits;
+    x->RB = x->g.remote_bits;
+    x->DB = x->g.reads_bits;
+    x->WB = x->g.words_bits;
+    x->HB = x->g.hits_bits;
+    x->PB = x->g.pop_bits;
+    x->KB = x->g.warm_bits;
+    x->XB = x->g.ratio_bits;
+    x->BB = x->g.block_bits;
+    x->YB = x->g.hit_bits;
+    x->M = c->words;
+}
+
+static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
+{
+    gctx x;
+    gctx_of(&x, e, cfg);
+    emit(e, "// DualOpt decision engine (Belayneh et al., section 4.3, Fig. 10-12, Table 1).");
+    emit(e, "// Counting, then a pipelined exact decision off the access path; see");
+    emit(e, "// docs/dualopt.md. Modes: 0 MONITOR, 1 NONE, 2 COALESCE, 3 CACHE.");
+    emit(e, "// No memory array: counters and pipeline registers only.");
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+    emit_decls(&x);
+    emit_nl(e);
+    emit_input(&x);
+    emit_count(&x);
+    emit_decide(&x);
+    emit_regs(&x);
+    emit_formal(&x);
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    const de_cfg *c = cfg;
+    de_geom g;
+    de_geom_of(c, &g);
+    snprintf(buf, len,
+             "window=%u warmup=%u bound=%llu remote_thresh=%u/%u block_thresh=%u/%u hit_thresh=%u/%u "
+             "words=%u hit_over=%s remonitor=%u\n"
+             "total_bits=%u remote_bits=%u reads_bits=%u words_bits=%u hits_bits=%u warm_bits=%u\n"
+             "ratio_product_bits=%u block_product_bits=%u hit_product_bits=%u decide_latency=%u",
+             c->window, c->warmup, (unsigned long long)g.cap, c->remote_th.num, c->remote_th.den,
+             c->block_th.num, c->block_th.den, c->hit_th.num, c->hit_th.den, c->words,
+             c->hit_all ? "all" : "reads", c->remonitor, g.total_bits, g.remote_bits,
+             g.reads_bits, g.words_bits, g.hits_bits, g.warm_bits, g.ratio_bits, g.block_bits,
+             g.hit_bits, DE_DECIDE_LATENCY);
+}
+
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const de_cfg *c = cfg;
+    de_geom g;
+    unsigned pipe_bits, flops;
+    de_geom_of(c, &g);
+    /* s1, s2 and decision copies of the counters, s2 products, control */
+    pipe_bits = 3 * (g.total_bits + g.remote_bits + g.reads_bits + g.words_bits + g.hits_bits) +
+                2 * (g.ratio_bits + g.block_bits + g.hit_bits);
+    flops = g.counter_flops + pipe_bits + 1 + 5 + g.pop_bits + 2 + 4 + 1 + 2 + 2 + 2 +
+            (c->remonitor ? 1 : 0);
+    if (json) {
+        fprintf(f,
+                "{\"window\":%u,\"warmup\":%u,\"bound\":%llu,\"remote_thresh\":\"%u/%u\","
+                "\"block_thresh\":\"%u/%u\",\"hit_thresh\":\"%u/%u\",\"words\":%u,"
+                "\"hit_over\":\"%s\",\"remonitor\":%u,\"counter_bits\":{\"total\":%u,\"remote\":%u,"
+                "\"reads\":%u,\"words\":%u,\"hits\":%u,\"warmup\":%u},\"product_bits\":{\"ratio\":%u,"
+                "\"block\":%u,\"hit\":%u},\"register_bits\":%u,\"decide_latency\":%u,\"rtl_memories\":[],"
+                "\"storage_bits\":%u,\"paper_note\":\"not in Table 4; storage bits = the "
+                "engine's registers\"}\n",
+                c->window, c->warmup, (unsigned long long)g.cap, c->remote_th.num, c->remote_th.den,
+                c->block_th.num, c->block_th.den, c->hit_th.num, c->hit_th.den, c->words,
+                c->hit_all ? "all" : "reads", c->remonitor, g.total_bits, g.remote_bits,
+                g.reads_bits, g.words_bits, g.hits_bits, g.warm_bits, g.ratio_bits, g.block_bits,
+                g.hit_bits, flops, DE_DECIDE_LATENCY, flops);
+        return;
+    }
+    fprintf(f, "DualOpt decision engine: window %u remote accesses after a warm-up of %u, bound %llu "
+               "accesses%s\n",
+            c->window, c->warmup, (unsigned long long)g.cap,
+            c->max_total ? "" : " (ceil(window / remote-thresh))");
+    fprintf(f, "  thresholds (exact): remote %u/%u, block %u/%u of %u words, hit %u/%u over remote %s\n",
+            c->remote_th.num, c->remote_th.den, c->block_th.num, c->block_th.den, c->words,
+            c->hit_th.num, c->hit_th.den, c->hit_all ? "accesses" : "reads");
+    fprintf(f, "  counter widths: total %u (<= %llu), remote %u, reads %u (<= %u), words %u (<= %llu), "
+               "hits %u, warm-up %u\n",
+            g.total_bits, (unsigned long long)g.cap, g.remote_bits, g.reads_bits, c->window,
+            g.words_bits, (unsigned long long)c->window * c->words, g.hits_bits, g.warm_bits);
+    fprintf(f, "  cross products: ratio %u bits (remote x %u vs total x %u), block %u bits "
+               "(words x %u vs reads x %u), hit %u bits (hits x %u vs %s x %u)\n",
+            g.ratio_bits, c->remote_th.den, c->remote_th.num, g.block_bits, c->block_th.den,
+            c->block_th.num * c->words, g.hit_bits, c->hit_th.den, c->hit_all ? "remote" : "reads",
+            c->hit_th.num);
+    fprintf(f, "  register bits: %u (live counters %u, decision pipeline %u; synthesis merges the "
+               "products equal to a shifted counter); re-monitoring at kernel boundaries %s\n",
+            flops, g.counter_flops, pipe_bits, c->remonitor ? "on" : "off");
+    fprintf(f, "  timing: one access per cycle; decision valid %u cycles after the handshake of the "
+               "access that closes the window\n",
+            DE_DECIDE_LATENCY);
+}
+
+/* FPGA self-test stimulus (gen/selftest.h): hits with probability 0.4 and
+ * each mask word with probability 0.2 (the thresholds, so decisions vary
+ * from window to window), a restart about every 4096 cycles, a kernel
+ * boundary about every 1024. */
+int dualopt_de_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
+{
+    const de_cfg *c = cfg;
+    if (max < 4)
+        return snprintf(err, len, "dualopt-de: no self-test"), -1;
+    r[0] = (st_rule){.port = "acc_hit_i", .kind = ST_PROB, .a = 26214};
+    r[1] = (st_rule){.port = "acc_mask_i", .width = 1, .repeat = c->words, .stride = 1,
+                     .kind = ST_PROB, .a = 13107};
+    r[2] = (st_rule){.port = "restart_i", .kind = ST_PROB, .a = 16};
+    r[3] = (st_rule){.port = "kernel_i", .kind = ST_PROB, .a = 64};
+    return 4;
+}
+
+const gen_unit dualopt_de_gen_unit = {"dualopt-de", gen_emit, gen_params, gen_report};

@@ -1,0 +1,504 @@
+/*
+ * DualOpt bitmask MSHR generator (Belayneh et al., section 4.1.2, Fig. 8;
+ * spec dualopt.md 2.3, D11). One lookup a cycle against an entry array in
+ * flip-flops (the containment compare needs every entry's line and mask at
+ * once), a registered response, target lists kept as linked lists in an
+ * inferred RAM indexed by tag, and a DONE stream of one target a cycle.
+ * Microarchitecture and timing: docs/dualopt.md; model cmodel/dualopt/dualopt_mshr.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dualopt_mshr.h"
+#include "gen_unit.h"
+#include "selftest.h"
+
+typedef struct {
+    emit_file *e;
+    const dualopt_mshr_cfg *c;
+    dualopt_mshr_geom g;
+    unsigned n;       /* entries                          */
+    unsigned aw;      /* line-address bits                */
+    unsigned mw;      /* mask bits                        */
+    unsigned tb;      /* tag bits                         */
+    unsigned eb;      /* entry-id bits                    */
+    unsigned cb;      /* target-counter bits (0: none)    */
+    int bitmask;      /* masks stored and compared        */
+} mctx;
+
+static const char *rng(char *buf, size_t len, unsigned w)
+{
+    if (w <= 1)
+        buf[0] = '\0';
+    else
+        snprintf(buf, len, " [%u:0]", w - 1);
+    return buf;
+}
+
+static void decl(mctx *x, unsigned w, const char *names)
+{
+    char r[24];
+    emit(x->e, "logic%s %s;", rng(r, sizeof r, w), names);
+}
+
+/* a vector indexed bit by bit keeps its range at width 1 */
+static void declv(mctx *x, unsigned w, const char *names)
+{
+    emit(x->e, "logic [%u:0] %s;", w - 1, names);
+}
+
+/* "[hi:lo]" of entry i's field of width w in a flat vector */
+static const char *slice(char *buf, size_t len, unsigned i, unsigned w)
+{
+    if (w == 1)
+        snprintf(buf, len, "[%u]", i);
+    else
+        snprintf(buf, len, "[%u:%u]", (i + 1) * w - 1, i * w);
+    return buf;
+}
+
+/* N-bit hex constant of the entries whose index has bit b set */
+static void index_const(const mctx *x, unsigned b, char *buf, size_t len)
+{
+    uint64_t v = 0;
+    unsigned i;
+    for (i = 0; i < x->n; i++)
+        if ((i >> b) & 1)
+            v |= 1ull << i;
+    snprintf(buf, len, "%u'h%llx", x->n, (unsigned long long)v);
+}
+
+/* "assign dst = ({w{sel[0]}} & vec[..]) | ..." : the field of the entry
+ * selected by a one-hot (or zero) vector, as an AND-OR mux */
+static void and_or(mctx *x, const char *dst, const char *sel, const char *vec, unsigned w)
+{
+    unsigned i;
+    char s[48];
+    emit(x->e, "assign %s =", dst);
+    emit_in(x->e);
+    for (i = 0; i < x->n; i++)
+        emit(x->e, "({%u{%s[%u]}} & %s%s)%s", w, sel, i, vec, slice(s, sizeof s, i, w),
+             i + 1 < x->n ? " |" : ";");
+    emit_out(x->e);
+}
+
+static void emit_decls(mctx *x)
+{
+    char b[160];
+    emit(x->e, "// Entry array in flip-flops, one field of each entry per slice.");
+    declv(x, x->n, "valid_q, valid_d");
+    declv(x, x->n * x->aw, "line_q, line_d");
+    if (x->bitmask)
+        declv(x, x->n * x->mw, "mask_q, mask_d");
+    declv(x, x->n * x->tb, "head_q, head_d, tail_q, tail_d");
+    if (x->cb)
+        declv(x, x->n * x->cb, "cnt_q, cnt_d");
+    emit(x->e, "// Target store: next-target pointer per tag (synchronous RAM).");
+    snprintf(b, sizeof b, "next_mem [0:%u]", x->g.tags - 1);
+    decl(x, x->tb, b);
+    decl(x, x->tb, "next_rd_q");
+    emit_nl(x->e);
+    declv(x, x->n, "fill_sel, live, match, match_1h, free_1h, hit_e, alloc_e");
+    declv(x, x->eb, "match_idx, free_idx");
+    decl(x, 1, "req_fire, fill_fire, fill_take, any_match, any_free, tgt_full, do_hit, do_alloc");
+    decl(x, x->tb, "hit_tail, fs_head, fs_tail");
+    decl(x, x->aw, "fs_line");
+    if (x->bitmask)
+        decl(x, x->mw, "fs_mask");
+    if (x->cb)
+        decl(x, x->cb, "hit_cnt");
+    decl(x, 2, "kind_sel");
+    decl(x, x->eb, "entry_sel");
+    emit_nl(x->e);
+    decl(x, 1, "rsp_valid_q, rsp_valid_d");
+    decl(x, 2, "rsp_kind_q, rsp_kind_d");
+    decl(x, x->tb, "rsp_tag_q, rsp_tag_d");
+    decl(x, x->eb, "rsp_entry_q, rsp_entry_d");
+    decl(x, x->aw, "rsp_line_q, rsp_line_d");
+    if (x->bitmask)
+        decl(x, x->mw, "rsp_mask_q, rsp_mask_d");
+    decl(x, 1, "dn_valid_q, dn_valid_d, dn_last");
+    decl(x, x->eb, "dn_entry_q, dn_entry_d");
+    decl(x, x->aw, "dn_line_q, dn_line_d");
+    if (x->bitmask)
+        decl(x, x->mw, "dn_mask_q, dn_mask_d");
+    decl(x, x->tb, "dn_tag_q, dn_tag_d, dn_tail_q, dn_tail_d");
+    if (!x->bitmask)
+        decl(x, 1, "unused_mask");
+    emit_nl(x->e);
+}
+
+/* The CAM: every entry compares its line and mask with the request. */
+static void emit_lookup(mctx *x)
+{
+    emit_file *e = x->e;
+    unsigned i, b;
+    char s1[48], s2[48], k[80];
+    emit(e, "// Lookup (one a cycle). A fill accepted in the same cycle is applied");
+    emit(e, "// first: its entry is neither matched nor kept, and may be reallocated.");
+    emit(e, "assign req_ready_o = ~rsp_valid_q | rsp_ready_i;");
+    emit(e, "assign req_fire = req_valid_i & req_ready_o;");
+    emit(e, "assign fill_ready_o = ~dn_valid_q;");
+    emit(e, "assign fill_fire = fill_valid_i & ~dn_valid_q;");
+    for (i = 0; i < x->n; i++) {
+        emit(e, "assign fill_sel[%u] = fill_fire & valid_q[%u] & (fill_entry_i == %u'd%u);", i, i,
+             x->eb, i);
+        emit(e, "assign live[%u] = valid_q[%u] & ~fill_sel[%u];", i, i, i);
+        if (x->bitmask)
+            emit(e,
+                 "assign match[%u] = live[%u] & (line_q%s == req_line_i) & "
+                 "((req_mask_i & ~mask_q%s) == %u'd0);",
+                 i, i, slice(s1, sizeof s1, i, x->aw), slice(s2, sizeof s2, i, x->mw), x->mw);
+        else
+            emit(e, "assign match[%u] = live[%u] & (line_q%s == req_line_i);", i, i,
+                 slice(s1, sizeof s1, i, x->aw));
+    }
+    emit(e, "// lowest matching entry; lowest free entry (D11)");
+    emit(e, "assign match_1h = match & (~match + %u'd1);", x->n);
+    emit(e, "assign free_1h = ~live & (live + %u'd1);", x->n);
+    emit(e, "assign any_match = |match;");
+    emit(e, "assign any_free = ~&live;");
+    for (b = 0; b < x->eb; b++) {
+        index_const(x, b, k, sizeof k);
+        emit(e, "assign match_idx[%u] = |(match_1h & %s);", b, k);
+        emit(e, "assign free_idx[%u] = |(free_1h & %s);", b, k);
+    }
+    and_or(x, "hit_tail", "match_1h", "tail_q", x->tb);
+    if (x->cb) {
+        and_or(x, "hit_cnt", "match_1h", "cnt_q", x->cb);
+        emit(e, "assign tgt_full = hit_cnt == %u'd%u;", x->cb, x->c->targets);
+    } else {
+        emit(e, "assign tgt_full = 1'b0; // no per-entry target limit");
+    }
+    emit(e, "assign do_hit = req_fire & any_match & ~tgt_full;");
+    emit(e, "assign do_alloc = req_fire & ~any_match & any_free;");
+    emit(e, "assign hit_e = {%u{do_hit}} & match_1h;", x->n);
+    emit(e, "assign alloc_e = {%u{do_alloc}} & free_1h;", x->n);
+    emit(e, "assign kind_sel = any_match ? (tgt_full ? 2'd3 : 2'd0) : (any_free ? 2'd1 : 2'd2);");
+    emit(e, "assign entry_sel = any_match ? match_idx : (any_free ? free_idx : %u'd0);", x->eb);
+    emit_nl(e);
+}
+
+static void emit_entries(mctx *x)
+{
+    emit_file *e = x->e;
+    unsigned i;
+    char s[48];
+    emit(e, "// Entry updates: allocate with the whole request mask (never widened),");
+    emit(e, "// append a target at the tail, free on the entry's own fill.");
+    emit(e, "assign valid_d = live | alloc_e;");
+    for (i = 0; i < x->n; i++) {
+        slice(s, sizeof s, i, x->aw);
+        emit(e, "assign line_d%s = alloc_e[%u] ? req_line_i : line_q%s;", s, i, s);
+        if (x->bitmask) {
+            slice(s, sizeof s, i, x->mw);
+            emit(e, "assign mask_d%s = alloc_e[%u] ? req_mask_i : mask_q%s;", s, i, s);
+        }
+        slice(s, sizeof s, i, x->tb);
+        emit(e, "assign head_d%s = alloc_e[%u] ? req_tag_i : head_q%s;", s, i, s);
+        emit(e, "assign tail_d%s = (alloc_e[%u] | hit_e[%u]) ? req_tag_i : tail_q%s;", s, i, i, s);
+        if (x->cb) {
+            slice(s, sizeof s, i, x->cb);
+            emit(e, "assign cnt_d%s = alloc_e[%u] ? %u'd1 : (hit_e[%u] ? cnt_q%s + %u'd1 : cnt_q%s);",
+                 s, i, x->cb, i, s, x->cb, s);
+        }
+    }
+    emit_nl(e);
+}
+
+static void emit_outputs(mctx *x)
+{
+    emit_file *e = x->e;
+    emit(e, "// Response register: the outcome of the lookup accepted last cycle.");
+    emit(e, "always_comb begin");
+    emit(e, "  rsp_valid_d = rsp_valid_q & ~rsp_ready_i;");
+    emit(e, "  rsp_kind_d = rsp_kind_q;");
+    emit(e, "  rsp_tag_d = rsp_tag_q;");
+    emit(e, "  rsp_entry_d = rsp_entry_q;");
+    emit(e, "  rsp_line_d = rsp_line_q;");
+    if (x->bitmask)
+        emit(e, "  rsp_mask_d = rsp_mask_q;");
+    emit(e, "  if (req_fire) begin");
+    emit(e, "    rsp_valid_d = 1'b1;");
+    emit(e, "    rsp_kind_d = kind_sel;");
+    emit(e, "    rsp_tag_d = req_tag_i;");
+    emit(e, "    rsp_entry_d = entry_sel;");
+    emit(e, "    rsp_line_d = req_line_i;");
+    if (x->bitmask)
+        emit(e, "    rsp_mask_d = req_mask_i;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "assign rsp_valid_o = rsp_valid_q;");
+    emit(e, "assign rsp_kind_o = rsp_kind_q;");
+    emit(e, "assign rsp_tag_o = rsp_tag_q;");
+    emit(e, "assign rsp_entry_o = rsp_entry_q;");
+    emit(e, "assign rsp_line_o = rsp_line_q;");
+    if (x->bitmask) {
+        emit(e, "assign rsp_mask_o = rsp_mask_q;");
+    } else {
+        emit(e, "assign rsp_mask_o = {%u{1'b1}}; // conventional: whole line", x->mw);
+        emit(e, "assign unused_mask = ^req_mask_i;");
+    }
+    emit_nl(e);
+    emit(e, "// DONE stream: the filled entry's targets, one a cycle, head to tail;");
+    emit(e, "// the next pointer of the current target is read from the RAM a cycle ahead.");
+    emit(e, "assign fill_take = |fill_sel;");
+    and_or(x, "fs_line", "fill_sel", "line_q", x->aw);
+    if (x->bitmask)
+        and_or(x, "fs_mask", "fill_sel", "mask_q", x->mw);
+    and_or(x, "fs_head", "fill_sel", "head_q", x->tb);
+    and_or(x, "fs_tail", "fill_sel", "tail_q", x->tb);
+    emit(e, "assign dn_last = dn_tag_q == dn_tail_q;");
+    emit(e, "always_comb begin");
+    emit(e, "  dn_valid_d = dn_valid_q;");
+    emit(e, "  dn_entry_d = dn_entry_q;");
+    emit(e, "  dn_line_d = dn_line_q;");
+    if (x->bitmask)
+        emit(e, "  dn_mask_d = dn_mask_q;");
+    emit(e, "  dn_tag_d = dn_tag_q;");
+    emit(e, "  dn_tail_d = dn_tail_q;");
+    emit(e, "  if (dn_valid_q & done_ready_i) begin");
+    emit(e, "    if (dn_last) dn_valid_d = 1'b0;");
+    emit(e, "    else dn_tag_d = next_rd_q;");
+    emit(e, "  end");
+    emit(e, "  if (fill_take) begin");
+    emit(e, "    dn_valid_d = 1'b1;");
+    emit(e, "    dn_entry_d = fill_entry_i;");
+    emit(e, "    dn_line_d = fs_line;");
+    if (x->bitmask)
+        emit(e, "    dn_mask_d = fs_mask;");
+    emit(e, "    dn_tag_d = fs_head;");
+    emit(e, "    dn_tail_d = fs_tail;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "assign done_valid_o = dn_valid_q;");
+    emit(e, "assign done_entry_o = dn_entry_q;");
+    emit(e, "assign done_line_o = dn_line_q;");
+    emit(e, "assign done_mask_o = %s;", x->bitmask ? "dn_mask_q" : "rsp_mask_o");
+    emit(e, "assign done_tag_o = dn_tag_q;");
+    emit(e, "assign done_last_o = dn_last;");
+    emit_nl(e);
+}
+
+static void emit_regs(mctx *x)
+{
+    emit_file *e = x->e;
+    emit(e, "// Target RAM: a hit links the new tag after the entry's tail; the");
+    emit(e, "// stream reads the pointer of the target it shows next.");
+    emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "  if (do_hit) next_mem[hit_tail] <= req_tag_i;");
+    emit(e, "  next_rd_q <= next_mem[dn_tag_d];");
+    emit(e, "end");
+    emit_nl(e);
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    emit(e, "    valid_q <= '0;");
+    emit(e, "    rsp_valid_q <= 1'b0;");
+    emit(e, "    rsp_kind_q <= 2'd0;");
+    emit(e, "    rsp_tag_q <= '0;");
+    emit(e, "    rsp_entry_q <= '0;");
+    emit(e, "    rsp_line_q <= '0;");
+    if (x->bitmask)
+        emit(e, "    rsp_mask_q <= '0;");
+    emit(e, "    dn_valid_q <= 1'b0;");
+    emit(e, "    dn_entry_q <= '0;");
+    emit(e, "    dn_line_q <= '0;");
+    if (x->bitmask)
+        emit(e, "    dn_mask_q <= '0;");
+    emit(e, "    dn_tag_q <= '0;");
+    emit(e, "    dn_tail_q <= '0;");
+    emit(e, "  end else begin");
+    emit(e, "    valid_q <= valid_d;");
+    emit(e, "    rsp_valid_q <= rsp_valid_d;");
+    emit(e, "    rsp_kind_q <= rsp_kind_d;");
+    emit(e, "    rsp_tag_q <= rsp_tag_d;");
+    emit(e, "    rsp_entry_q <= rsp_entry_d;");
+    emit(e, "    rsp_line_q <= rsp_line_d;");
+    if (x->bitmask)
+        emit(e, "    rsp_mask_q <= rsp_mask_d;");
+    emit(e, "    dn_valid_q <= dn_valid_d;");
+    emit(e, "    dn_entry_q <= dn_entry_d;");
+    emit(e, "    dn_line_q <= dn_line_d;");
+    if (x->bitmask)
+        emit(e, "    dn_mask_q <= dn_mask_d;");
+    emit(e, "    dn_tag_q <= dn_tag_d;");
+    emit(e, "    dn_tail_q <= dn_tail_d;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "// entry fields are read only while the entry is valid: no reset");
+    emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "  line_q <= line_d;");
+    if (x->bitmask)
+        emit(e, "  mask_q <= mask_d;");
+    emit(e, "  head_q <= head_d;");
+    emit(e, "  tail_q <= tail_d;");
+    if (x->cb)
+        emit(e, "  cnt_q <= cnt_d;");
+    emit(e, "end");
+}
+
+/* Properties for `make formal` (spec 2.7; groups p_hit and p_free): a HIT names a valid entry of the
+ * request's line whose mask contains the request's (and not the entry being
+ * filled in that cycle); an entry is freed only by a fill naming it, and a
+ * kept entry's line and mask never change. */
+static void emit_formal(mctx *x)
+{
+    emit_file *e = x->e;
+    unsigned i;
+    char s[48];
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "logic f_past_q = 1'b0;");
+    declv(x, x->n, "f_keep_q, f_fill_oh");
+    declv(x, x->n * x->aw, "f_line_q");
+    if (x->bitmask)
+        declv(x, x->n * x->mw, "f_mask_q");
+    emit(e, "assign f_fill_oh = (fill_valid_i & fill_ready_o) ? (%u'd1 << fill_entry_i) : %u'd0;",
+         x->n, x->n);
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_past_q <= 1'b1;");
+    emit(e, "  f_keep_q <= {%u{rst_ni}} & valid_q & ~f_fill_oh;", x->n);
+    emit(e, "  f_line_q <= line_q;");
+    if (x->bitmask)
+        emit(e, "  f_mask_q <= mask_q;");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  assume(rst_ni == f_past_q);");
+    emit(e, "  if (rst_ni && req_fire && kind_sel == 2'd0) begin");
+    emit(e, "    p_hit_valid: assert(valid_q[entry_sel]);");
+    emit(e, "    p_hit_unfilled: assert(!f_fill_oh[entry_sel]);");
+    emit(e, "    p_hit_line: assert(line_q[entry_sel * %u +: %u] == req_line_i);", x->aw, x->aw);
+    if (x->bitmask)
+        emit(e, "    p_hit_mask: assert((req_mask_i & ~mask_q[entry_sel * %u +: %u]) == %u'd0);",
+             x->mw, x->mw,
+             x->mw);
+    emit(e, "  end");
+    emit(e, "  if (rst_ni && f_past_q) begin");
+    emit(e, "    p_free_fill: assert((f_keep_q & ~valid_q) == %u'd0);", x->n);
+    for (i = 0; i < x->n; i++) {
+        slice(s, sizeof s, i, x->aw);
+        emit(e, "    if (f_keep_q[%u]) p_free_line%u: assert(line_q%s == f_line_q%s);", i, i, s, s);
+        if (x->bitmask) {
+            slice(s, sizeof s, i, x->mw);
+            emit(e, "    if (f_keep_q[%u]) p_free_mask%u: assert(mask_q%s == f_mask_q%s);", i, i,
+                 s, s);
+        }
+    }
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "`endif");
+}
+
+static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
+{
+    mctx x;
+    memset(&x, 0, sizeof x);
+    x.e = e;
+    x.c = cfg;
+    dualopt_mshr_geom_of(x.c, &x.g);
+    x.n = x.c->entries;
+    x.aw = x.g.laddr_bits;
+    x.mw = x.g.mask_bits;
+    x.tb = x.c->tag_bits;
+    x.eb = x.g.entry_bits;
+    x.cb = x.g.count_bits;
+    x.bitmask = x.c->mode == DUALOPT_MSHR_BITMASK;
+
+    emit(e, "// DualOpt %s MSHR (Belayneh et al., section 4.1.2, Fig. 8; spec 2.3, D11).",
+         x.bitmask ? "bitmask" : "conventional (line-mode)");
+    emit(e, "// Lookup against a flip-flop entry array, registered response, target");
+    emit(e, "// lists linked in a RAM indexed by tag; see docs/dualopt.md.");
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+    emit_decls(&x);
+    emit_lookup(&x);
+    emit_entries(&x);
+    emit_outputs(&x);
+    emit_regs(&x);
+    emit_formal(&x);
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    const dualopt_mshr_cfg *c = cfg;
+    dualopt_mshr_geom g;
+    dualopt_mshr_geom_of(c, &g);
+    snprintf(buf, len,
+             "mode=%s entries=%u targets=%u line=%u gran=%u addr_bits=%u tag_bits=%u\n"
+             "mask_bits=%u line_addr_bits=%u entry_bits=%u count_bits=%u\n"
+             "flop_bits=%llu ram_bits=%llu mask_store_bits=%llu",
+             c->mode == DUALOPT_MSHR_LINE ? "line" : "bitmask", c->entries, c->targets, c->line,
+             c->gran, c->addr_bits, c->tag_bits, g.mask_bits, g.laddr_bits, g.entry_bits,
+             g.count_bits, (unsigned long long)g.flop_bits, (unsigned long long)g.ram_bits,
+             (unsigned long long)g.mask_store_bits);
+}
+
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const dualopt_mshr_cfg *c = cfg;
+    dualopt_mshr_geom g;
+    dualopt_mshr_geom_of(c, &g);
+    if (json) {
+        fprintf(f,
+                "{\"mode\":\"%s\",\"entries\":%u,\"targets\":%u,\"line\":%u,\"gran\":%u,"
+                "\"addr_bits\":%u,\"tag_bits\":%u,\"mask_bits\":%u,\"line_addr_bits\":%u,"
+                "\"entry_bits\":%u,\"count_bits\":%u,\"flop_bits\":%llu,\"ram_bits\":%llu,"
+                "\"mask_store_bits\":%llu,\"rtl_memories\":[[%u,%u]],\"flop_array_bits\":%llu,"
+                "\"storage_bits\":%llu,%s\"paper_note\":\"%s\"}\n",
+                c->mode == DUALOPT_MSHR_LINE ? "line" : "bitmask", c->entries, c->targets,
+                c->line, c->gran, c->addr_bits, c->tag_bits, g.mask_bits, g.laddr_bits,
+                g.entry_bits, g.count_bits, (unsigned long long)g.flop_bits,
+                (unsigned long long)g.ram_bits, (unsigned long long)g.mask_store_bits, g.tags,
+                c->tag_bits, (unsigned long long)g.flop_bits,
+                (unsigned long long)g.mask_store_bits,
+                c->mode == DUALOPT_MSHR_LINE ? "" : "\"paper_area_um2\":697,",
+                c->mode == DUALOPT_MSHR_LINE
+                    ? "conventional MSHR: no mask extension"
+                    : "Table 4: mask extension 697 um^2, 0.1 mW per L1 (32 x 16 = 512 bits, "
+                      "1.36 um^2/bit); storage bits = the mask extension");
+        return;
+    }
+    fprintf(f, "DualOpt MSHR: %s mode, %u entries, %s targets per entry, %u B lines, %u-bit masks\n",
+            c->mode == DUALOPT_MSHR_LINE ? "line" : "bitmask", c->entries,
+            c->targets ? "bounded" : "unbounded", c->line, g.mask_bits);
+    if (c->targets)
+        fprintf(f, "  targets per entry %u (%u-bit counters)\n", c->targets, g.count_bits);
+    fprintf(f, "  entry array in flip-flops: %llu bits (valid, %u-bit line, %u-bit mask, "
+               "%u-bit head and tail, %u-bit counter per entry)\n",
+            (unsigned long long)g.flop_bits, g.laddr_bits,
+            c->mode == DUALOPT_MSHR_LINE ? 0 : g.mask_bits, c->tag_bits, g.count_bits);
+    fprintf(f, "  target store RAM: %u x %u = %llu bits\n", g.tags, c->tag_bits,
+            (unsigned long long)g.ram_bits);
+    fprintf(f, "  mask extension over a conventional MSHR (Table 4): %llu bits\n",
+            (unsigned long long)g.mask_store_bits);
+}
+
+/* FPGA self-test stimulus (gen/selftest.h): tags count accepted requests
+ * (unique while in flight: at most entries x targets are held), lines come
+ * from a pool of eight so that requests hit, masks are non-zero; fills name
+ * any entry, as the bench's stimulus does now and then. */
+int dualopt_mshr_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
+{
+    const dualopt_mshr_cfg *c = cfg;
+    dualopt_mshr_geom g;
+    dualopt_mshr_geom_of(c, &g);
+    if (max < 3 || c->targets == 0 || (uint64_t)c->entries * c->targets + 2 > g.tags ||
+        g.laddr_bits < 4)
+        return snprintf(err, len, "dualopt-mshr: no self-test when entries x targets + 2 > "
+                        "2^tag-bits (tags must stay unique)"), -1;
+    r[0] = (st_rule){.port = "req_tag_i", .kind = ST_SEQ};
+    r[1] = (st_rule){.port = "req_line_i", .lo = 3, .width = g.laddr_bits - 3, .kind = ST_CONST,
+                     .a = 0x2b5a5a5ull & ((1ull << (g.laddr_bits - 3)) - 1)};
+    r[2] = (st_rule){.port = "req_mask_i", .kind = ST_RANGE, .a = 1, .b = g.mask_all};
+    return 3;
+}
+
+const gen_unit dualopt_mshr_gen_unit = {"dualopt-mshr", emit_module, gen_params, gen_report};

@@ -1,0 +1,639 @@
+/*
+ * DualOpt RDMA cache generator: Verilog of the remote-only write-back cache
+ * in front of the RDMA engine (Belayneh et al., sections 4.2, 4.4, Table 1;
+ * readings D21-D24). The golden model is cmodel/dualopt/dualopt_rcache.c; timing
+ * and ports are in docs/dualopt.md.
+ *
+ * Storage: a tag/state RAM (one word per set: every way's valid bit, tag,
+ * per-byte dirty mask and LRU rank) and a data RAM (one line per set and
+ * way, byte-enable writes), both inferred synchronous RAMs. Lookup: stage 0
+ * accepts a request and reads its set word; stage 1 compares the tags
+ * (against the word written in the same cycle when the request ahead
+ * updated the same set: the forwarding register), updates the set word and
+ * reads or writes the data RAM; the response register follows. Hits go at
+ * one per cycle; a miss, an atomic and a kernel flush hold stage 1 and run
+ * their sequence (victim write-back, fetch, fill; write-back and
+ * invalidation; the sweep over every set) on the same RAM ports.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dualopt_rcache.h"
+#include "gen_unit.h"
+#include "selftest.h"
+
+typedef struct {
+    emit_file *e;
+    const rcache_cfg *c;
+    rcache_geom g;
+    unsigned W, L, DW, AW, LB, LN, K, IB, TW, RB, WB, SETW, DAW, CW, SETS;
+    unsigned T0, D0, R0; /* field offsets in the set word */
+} gx;
+
+/* Formal properties (scripts/dualopt-rcache-formal.sh, bounded with
+ * yosys-smtbmc and z3 on a small configuration). A ghost register follows
+ * one line chosen by the solver: the bytes of it written by accepted writes
+ * since its last write-back. p_wb_*: a write-back carries only written
+ * bytes, never none; p_flush_*: when the flush leaves the line's set, when
+ * it completes and when an atomic is forwarded, every written byte of the
+ * line has gone home; p_hold_*:
+ * payloads hold under back-pressure. */
+static void emit_formal(gx *x)
+{
+    emit_file *e = x->e;
+    emit(e, "`ifdef FORMAL");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
+    emit(e, "(* anyconst *) logic [%u:0] f_line;", x->LN - 1);
+    emit(e, "logic [%u:0] f_wr_q = '0;", x->L - 1);
+    emit(e, "logic f_wb_line;");
+    emit(e, "logic [%u:0] f_mod;", x->LN - 1);
+    emit(e, "logic [%u:0] f_set;", x->IB - 1);
+    emit(e, "assign f_mod = f_line %% %u'd%u;", x->LN, x->SETS);
+    emit(e, "assign f_set = f_mod[%u:0];", x->IB - 1);
+    emit(e, "assign f_wb_line = out_valid_o & out_kind_o & (out_line_o == f_line);");
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  if (f_wb_line & out_ready_i) f_wr_q <= '0;");
+    emit(e, "  else if (req_acc & (req_op_i == OpWr) & (req_line == f_line)) f_wr_q <= f_wr_q | req_mask_i;");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  assume(rst_ni == f_past_q); // reset in the first cycle only");
+    emit(e, "  if (rst_ni) begin");
+    emit(e, "    if (f_wb_line) p_wb_written: assert((out_mask_o & ~f_wr_q) == '0);");
+    emit(e, "    if (out_valid_o & out_kind_o) p_wb_nonempty: assert(|out_mask_o);");
+    emit(e, "    if (state_q == StFscan & ~|pend & (idx_q == f_set)) p_flush_set: assert(f_wr_q == '0);");
+    emit(e, "    if (state_q == StFdone) p_flush_home: assert(f_wr_q == '0);");
+    emit(e, "    if (state_q == StAinv & (s1_line_q == f_line)) p_flush_atomic: assert(f_wr_q == '0);");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  if (f_past_q & rst_ni & $past(rst_ni) & $past(out_valid_o & ~out_ready_i)) begin");
+    emit(e, "    p_hold_out: assert(out_valid_o & (out_kind_o == $past(out_kind_o)) &");
+    emit(e, "        (out_line_o == $past(out_line_o)) & (out_mask_o == $past(out_mask_o)) &");
+    emit(e, "        (out_data_o == $past(out_data_o)));");
+    emit(e, "  end");
+    emit(e, "  if (f_past_q & rst_ni & $past(rst_ni) & $past(rsp_valid_o & ~rsp_ready_i)) begin");
+    emit(e, "    p_hold_rsp: assert(rsp_valid_o & (rsp_kind_o == $past(rsp_kind_o)) &");
+    emit(e, "        (rsp_line_o == $past(rsp_line_o)) & (rsp_data_o == $past(rsp_data_o)));");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "`endif");
+}
+
+static void emit_body(gx *x)
+{
+    emit_file *e = x->e;
+    unsigned W = x->W, L = x->L, i;
+    emit(e, "localparam logic [3:0] StInit = 4'd%u, StLook = 4'd%u, StMwb = 4'd%u, StMfetch = 4'd%u,",
+         RCS_INIT, RCS_LOOK, RCS_MWB, RCS_MFETCH);
+    emit(e, "    StMfill = 4'd%u, StMdone = 4'd%u, StMfull = 4'd%u, StAwb = 4'd%u, StAinv = 4'd%u,",
+         RCS_MFILL, RCS_MDONE, RCS_MFULL, RCS_AWB, RCS_AINV);
+    emit(e, "    StFrd = 4'd%u, StFscan = 4'd%u, StFwb = 4'd%u, StFdone = 4'd%u;", RCS_FRD, RCS_FSCAN,
+         RCS_FWB, RCS_FDONE);
+    emit(e, "localparam logic [1:0] OpRd = 2'd0, OpWr = 2'd1, OpAt = 2'd2;");
+    emit(e, "localparam logic [2:0] KHit = 3'd0, KMiss = 3'd1, KWhit = 3'd2, KWmissFull = 3'd3,");
+    emit(e, "    KWmissFetch = 3'd4, KFwd = 3'd5, KFlush = 3'd6;");
+    emit_nl(e);
+
+    emit(e, "// ---- registers");
+    emit(e, "logic [3:0] state_q, state_d;");
+    emit(e, "logic [%u:0] idx_q, idx_d;      // set counter of the clearing sweep and the flush", x->IB - 1);
+    emit(e, "logic s1_valid_q, s1_valid_d, s1_fwd_q, s1_fwd_d;");
+    emit(e, "logic [1:0] s1_op_q;");
+    emit(e, "logic [%u:0] s1_line_q;", x->LN - 1);
+    emit(e, "logic [%u:0] s1_idx_q;", x->IB - 1);
+    emit(e, "logic [%u:0] s1_mask_q;", L - 1);
+    emit(e, "logic [%u:0] s1_data_q;", x->DW - 1);
+    emit(e, "logic [%u:0] m_way_q, m_way_d;", x->WB - 1);
+    emit(e, "logic m_wb_q, m_wb_d, m_hit_q, m_hit_d;");
+    emit(e, "logic [%u:0] fl_done_q, fl_done_d;", W - 1);
+    emit(e, "logic [%u:0] fl_wbs_q, fl_wbs_d, fl_inv_q, fl_inv_d;", x->CW - 1);
+    emit(e, "logic rsp_valid_q, rsp_valid_d, rsp_rd_q, rsp_rd_d;");
+    emit(e, "logic [2:0] rsp_kind_q, rsp_kind_d;");
+    emit(e, "logic [%u:0] rsp_line_q, rsp_line_d;", x->LN - 1);
+    emit(e, "logic [%u:0] rsp_wbs_q, rsp_wbs_d, rsp_inv_q, rsp_inv_d;", x->CW - 1);
+    emit_nl(e);
+
+    emit(e, "// ---- stage 0: accept, set index (set = line mod %u), read the set word", x->SETS);
+    emit(e, "logic req_acc, s1_adv, rsp_free, op_rw, hit;");
+    emit(e, "logic [%u:0] req_line;", x->LN - 1);
+    emit(e, "logic [%u:0] req_idx;", x->IB - 1);
+    emit(e, "logic unused_req_off;");
+    emit(e, "assign req_line = req_addr_i[%u:%u];", x->AW - 1, x->LB);
+    emit(e, "assign unused_req_off = ^req_addr_i[%u:0]; // the byte offset selects nothing", x->LB - 1);
+    if (x->g.odd == 1) {
+        emit(e, "assign req_idx = req_line[%u:0];", x->IB - 1);
+    } else {
+        emit(e, "// %u sets = %u x 2^%u: the line address above bit %u modulo %u (D22)", x->SETS,
+             x->g.odd, x->K, x->K, x->g.odd);
+        emit(e, "logic [%u:0] req_hi, req_mod;", x->TW - 1);
+        emit(e, "logic unused_req_mod;");
+        emit(e, "assign req_hi = req_line[%u:%u];", x->LN - 1, x->K);
+        emit(e, "assign req_mod = req_hi %% %u'd%u;", x->TW, x->g.odd);
+        if (x->TW > x->IB - x->K)
+            emit(e, "assign unused_req_mod = ^req_mod[%u:%u]; // below %u", x->TW - 1,
+                 x->IB - x->K, x->g.odd);
+        else
+            emit(e, "assign unused_req_mod = 1'b0;");
+        if (x->K)
+            emit(e, "assign req_idx = {req_mod[%u:0], req_line[%u:0]};", x->IB - x->K - 1, x->K - 1);
+        else
+            emit(e, "assign req_idx = req_mod[%u:0];", x->IB - 1);
+    }
+    emit(e, "assign req_ready_o = (state_q != StInit) & (~s1_valid_q | s1_adv);");
+    emit(e, "assign req_acc = req_valid_i & req_ready_o;");
+    emit(e, "assign rsp_free = ~rsp_valid_q | rsp_ready_i;");
+    emit(e, "assign op_rw = ~s1_op_q[1];");
+    emit_nl(e);
+
+    emit(e, "// Tag/state RAM: one word per set, field-major: valid bits [%u:0], tags", W - 1);
+    emit(e, "// [%u:%u], dirty byte masks [%u:%u], LRU ranks [%u:%u] (0 = most recent).",
+         x->D0 - 1, x->T0, x->R0 - 1, x->D0, x->SETW - 1, x->R0);
+    emit(e, "// A read of the set written in the same cycle is never used (the");
+    emit(e, "// forwarding register supplies it), so no read-during-write logic.");
+    emit(e, "logic tmem_re, tmem_we;");
+    emit(e, "logic [%u:0] tmem_raddr, tmem_waddr;", x->IB - 1);
+    emit(e, "logic [%u:0] tmem_wdata, trdata_q, fwd_q, cur, upd_word, init_word;", x->SETW - 1);
+    emit(e, "(* no_rw_check *)");
+    emit(e, "logic [%u:0] tmem_q [0:%u];", x->SETW - 1, x->SETS - 1);
+    emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "  if (tmem_we) tmem_q[tmem_waddr] <= tmem_wdata;");
+    emit(e, "  if (tmem_re) trdata_q <= tmem_q[tmem_raddr];");
+    emit(e, "end");
+    emit(e, "// Forwarding register: the last set word written.");
+    emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "  if (tmem_we) fwd_q <= tmem_wdata;");
+    emit(e, "end");
+    emit(e, "assign tmem_re = req_acc | (state_q == StFrd);");
+    emit(e, "assign tmem_raddr = (state_q == StFrd) ? idx_q : req_idx;");
+    emit_nl(e);
+
+    emit(e, "// ---- stage 1: the set word as read, or as written in the cycle it was read");
+    emit(e, "logic [%u:0] way_valid, way_hit, way_old, first_inv, vsel, way_dirty, m_sel, t_sel, pend, psel;", W - 1);
+    emit(e, "logic [%u:0] s1_tag, m_tag;", x->TW - 1);
+    emit(e, "logic [%u:0] m_dirty, wr_be, full_be;", L - 1);
+    emit(e, "logic [%u:0] hway, vway, pway;", x->WB - 1);
+    emit(e, "logic [%u:0] t_rank;", x->RB - 1);
+    emit(e, "logic [%u:0] vcount;", x->CW - 1);
+    emit(e, "logic vdirty, hdirty, wr_full, do_touch, st_install;");
+    emit(e, "assign cur = s1_fwd_q ? fwd_q : trdata_q;");
+    if (x->K)
+        emit(e, "assign s1_tag = s1_line_q[%u:%u];", x->LN - 1, x->K);
+    else
+        emit(e, "assign s1_tag = s1_line_q;");
+    emit(e, "assign way_valid = cur[%u:0];", W - 1);
+    for (i = 0; i < W; i++) {
+        emit(e, "assign way_hit[%u] = way_valid[%u] & (cur[%u:%u] == s1_tag);", i, i,
+             x->T0 + (i + 1) * x->TW - 1, x->T0 + i * x->TW);
+        emit(e, "assign way_dirty[%u] = |cur[%u:%u];", i, x->D0 + (i + 1) * L - 1, x->D0 + i * L);
+        emit(e, "assign way_old[%u] = cur[%u:%u] == %u'd%u;", i, x->R0 + (i + 1) * x->RB - 1,
+             x->R0 + i * x->RB, x->RB, W - 1);
+        emit(e, "assign m_sel[%u] = m_way_q == %u'd%u;", i, x->WB, i);
+    }
+    emit(e, "assign hit = |way_hit;");
+    emit(e, "// Victim: the lowest invalid way, else the least recently used.");
+    emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", W);
+    emit(e, "assign vsel = (&way_valid) ? way_old : first_inv;");
+    emit(e, "assign vdirty = |(vsel & way_valid & way_dirty);");
+    emit(e, "assign hdirty = |(way_hit & way_dirty);");
+    emit(e, "// Flush: the lowest valid dirty way not yet written back.");
+    emit(e, "assign pend = way_valid & way_dirty & ~fl_done_q;");
+    emit(e, "assign psel = pend & (~pend + %u'd1);", W);
+    emit(e, "assign full_be = '1;");
+    emit(e, "assign wr_be = (s1_op_q == OpWr) ? s1_mask_q : '0;");
+    emit(e, "assign wr_full = (s1_op_q == OpWr) & (&s1_mask_q);");
+    emit(e, "always @(*) begin");
+    emit(e, "  hway = '0;");
+    emit(e, "  vway = '0;");
+    emit(e, "  pway = '0;");
+    emit(e, "  m_tag = '0;");
+    emit(e, "  m_dirty = '0;");
+    emit(e, "  t_rank = '0;");
+    emit(e, "  vcount = '0;");
+    for (i = 0; i < W; i++) {
+        emit(e, "  if (way_hit[%u]) hway = hway | %u'd%u;", i, x->WB, i);
+        emit(e, "  if (vsel[%u]) vway = vway | %u'd%u;", i, x->WB, i);
+        emit(e, "  if (psel[%u]) pway = pway | %u'd%u;", i, x->WB, i);
+    }
+    emit(e, "  for (int i = 0; i < %u; i++) begin", W);
+    emit(e, "    if (m_sel[i]) m_tag = m_tag | cur[%u + i*%u +: %u];", x->T0, x->TW, x->TW);
+    emit(e, "    if (m_sel[i]) m_dirty = m_dirty | cur[%u + i*%u +: %u];", x->D0, L, L);
+    emit(e, "    if (t_sel[i]) t_rank = t_rank | cur[%u + i*%u +: %u];", x->R0, x->RB, x->RB);
+    emit(e, "    vcount = vcount + {%u'd0, way_valid[i]};", x->CW - 1);
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+
+    emit(e, "// Set word update: LRU touch of t_sel (hit or installed way), dirty bytes,");
+    emit(e, "// installation of a fetched or fully written line, invalidation.");
+    emit(e, "assign t_sel = (state_q == StLook) ? way_hit : m_sel;");
+    emit(e, "assign st_install = (state_q == StMfill) | (state_q == StMfull);");
+    emit(e, "assign do_touch = (state_q == StLook) | st_install;");
+    emit(e, "always @(*) begin");
+    emit(e, "  upd_word = cur;");
+    emit(e, "  for (int i = 0; i < %u; i++) begin", W);
+    emit(e, "    if (do_touch) begin");
+    emit(e, "      if (t_sel[i]) upd_word[%u + i*%u +: %u] = '0;", x->R0, x->RB, x->RB);
+    emit(e, "      else if (cur[%u + i*%u +: %u] < t_rank)", x->R0, x->RB, x->RB);
+    emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] + %u'd1;", x->R0, x->RB, x->RB,
+         x->R0, x->RB, x->RB, x->RB);
+    emit(e, "    end");
+    emit(e, "    if (t_sel[i]) begin");
+    emit(e, "      if (st_install) begin");
+    emit(e, "        upd_word[i] = 1'b1;");
+    emit(e, "        upd_word[%u + i*%u +: %u] = s1_tag;", x->T0, x->TW, x->TW);
+    emit(e, "        upd_word[%u + i*%u +: %u] = wr_be;", x->D0, L, L);
+    emit(e, "      end else if (state_q == StAinv) begin");
+    emit(e, "        upd_word[i] = 1'b0;");
+    emit(e, "        upd_word[%u + i*%u +: %u] = '0;", x->D0, L, L);
+    emit(e, "      end else begin");
+    emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] | wr_be;", x->D0, L, L, x->D0, L, L);
+    emit(e, "      end");
+    emit(e, "    end");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "// The empty set word: every way invalid and clean, ranks in way order.");
+    {
+        static char hx[16384];
+        unsigned nib = (x->SETW + 3) / 4, k;
+        for (k = 0; k < nib; k++) {
+            unsigned v = 0, bb;
+            for (bb = 0; bb < 4; bb++) {
+                unsigned bit = (nib - 1 - k) * 4 + bb, w;
+                for (w = 0; w < W; w++) {
+                    unsigned at = x->R0 + w * x->RB;
+                    if (bit >= at && bit < at + x->RB && ((w >> (bit - at)) & 1))
+                        v |= 1u << bb;
+                }
+            }
+            hx[k] = "0123456789abcdef"[v];
+        }
+        hx[nib] = '\0';
+        emit(e, "assign init_word = %u'h%s;", x->SETW, hx);
+    }
+    emit(e, "assign tmem_we = (state_q == StInit) | (state_q == StLook & s1_adv) |");
+    emit(e, "    (state_q == StMfill & fill_valid_i) | (state_q == StMfull) |");
+    emit(e, "    (state_q == StAinv & m_hit_q) | (state_q == StFscan & ~|pend);");
+    emit(e, "assign tmem_waddr = (state_q == StInit | state_q == StFscan) ? idx_q : s1_idx_q;");
+    emit(e, "assign tmem_wdata = (state_q == StInit | state_q == StFscan) ? init_word : upd_word;");
+    emit_nl(e);
+
+    emit(e, "// Data RAM: one line per (set, way), byte-enable writes, one access a cycle.");
+    emit(e, "logic dmem_re, dmem_we;");
+    emit(e, "logic [%u:0] dmem_addr;", x->DAW - 1);
+    emit(e, "logic [%u:0] dset;", x->IB - 1);
+    emit(e, "logic [%u:0] dway;", x->WB - 1);
+    emit(e, "logic [%u:0] dmem_be;", L - 1);
+    emit(e, "logic [%u:0] dmem_wdata, fill_merge, drdata_q;", x->DW - 1);
+    emit(e, "(* no_rw_check *)");
+    emit(e, "logic [%u:0] dmem_q [0:%u];", x->DW - 1, x->SETS * W - 1);
+    emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "  if (dmem_re) drdata_q <= dmem_q[dmem_addr];");
+    emit(e, "end");
+    emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "  for (int i = 0; i < %u; i++)", L);
+    emit(e, "    if (dmem_we & dmem_be[i]) dmem_q[dmem_addr][i*8 +: 8] <= dmem_wdata[i*8 +: 8];");
+    emit(e, "end");
+    emit(e, "assign dset = (state_q == StFscan) ? idx_q : s1_idx_q;");
+    emit(e, "assign dway = (state_q == StLook) ? (hit ? hway : vway) :");
+    emit(e, "    (state_q == StFscan) ? pway : m_way_q;");
+    if ((W & (W - 1)) == 0)
+        emit(e, "assign dmem_addr = {dset, dway};");
+    else
+        emit(e, "assign dmem_addr = {%u'd0, dset} * %u'd%u + {%u'd0, dway};", x->DAW - x->IB,
+             x->DAW, W, x->DAW - x->WB);
+    emit(e, "always @(*) begin");
+    emit(e, "  for (int i = 0; i < %u; i++)", L);
+    emit(e, "    fill_merge[i*8 +: 8] = wr_be[i] ? s1_data_q[i*8 +: 8] : fill_data_i[i*8 +: 8];");
+    emit(e, "end");
+    emit(e, "assign dmem_re = (state_q == StLook & s1_valid_q &");
+    emit(e, "       ((s1_op_q == OpRd & hit & rsp_free) |");
+    emit(e, "        (op_rw & ~hit & ~rsp_valid_q & vdirty) |");
+    emit(e, "        (s1_op_q == OpAt & hdirty & ~rsp_valid_q))) |");
+    emit(e, "    (state_q == StMdone & s1_op_q == OpRd) | (state_q == StFscan & |pend);");
+    emit(e, "assign dmem_we = (state_q == StLook & s1_valid_q & s1_op_q == OpWr & hit & rsp_free) |");
+    emit(e, "    (state_q == StMfill & fill_valid_i) | (state_q == StMfull);");
+    emit(e, "assign dmem_be = (state_q == StLook) ? s1_mask_q : full_be;");
+    emit(e, "assign dmem_wdata = (state_q == StMfill) ? fill_merge : s1_data_q;");
+    emit_nl(e);
+
+    emit(e, "// ---- control: hits complete in stage 1; misses, atomics and flushes run");
+    emit(e, "// their sequence there (only with the response register empty).");
+    emit(e, "assign s1_adv = (state_q == StLook & s1_valid_q & op_rw & hit & rsp_free) |");
+    emit(e, "    (state_q == StMfull) | (state_q == StMdone) | (state_q == StAinv) | (state_q == StFdone);");
+    emit(e, "always @(*) begin");
+    emit_in(e);
+    emit(e, "state_d = state_q;");
+    emit(e, "idx_d = idx_q;");
+    emit(e, "m_way_d = m_way_q;");
+    emit(e, "m_wb_d = m_wb_q;");
+    emit(e, "m_hit_d = m_hit_q;");
+    emit(e, "fl_done_d = fl_done_q;");
+    emit(e, "fl_wbs_d = fl_wbs_q;");
+    emit(e, "fl_inv_d = fl_inv_q;");
+    emit(e, "rsp_valid_d = rsp_valid_q & ~rsp_ready_i;");
+    emit(e, "rsp_kind_d = rsp_kind_q;");
+    emit(e, "rsp_line_d = rsp_line_q;");
+    emit(e, "rsp_rd_d = rsp_rd_q;");
+    emit(e, "rsp_wbs_d = rsp_wbs_q;");
+    emit(e, "rsp_inv_d = rsp_inv_q;");
+    emit(e, "case (state_q)");
+    emit(e, "  StInit: begin");
+    emit(e, "    if (idx_q == %u'd%u) begin", x->IB, x->SETS - 1);
+    emit(e, "      idx_d = '0;");
+    emit(e, "      state_d = StLook;");
+    emit(e, "    end else idx_d = idx_q + %u'd1;", x->IB);
+    emit(e, "  end");
+    emit(e, "  StLook: begin");
+    emit(e, "    if (s1_valid_q & op_rw & hit) begin");
+    emit(e, "      if (rsp_free) begin");
+    emit(e, "        rsp_valid_d = 1'b1;");
+    emit(e, "        rsp_kind_d = (s1_op_q == OpRd) ? KHit : KWhit;");
+    emit(e, "        rsp_line_d = s1_line_q;");
+    emit(e, "        rsp_rd_d = s1_op_q == OpRd;");
+    emit(e, "        rsp_wbs_d = '0;");
+    emit(e, "        rsp_inv_d = '0;");
+    emit(e, "      end");
+    emit(e, "    end else if (s1_valid_q & ~rsp_valid_q) begin");
+    emit(e, "      if (op_rw) begin");
+    emit(e, "        m_way_d = vway;");
+    emit(e, "        m_wb_d = vdirty;");
+    emit(e, "        state_d = vdirty ? StMwb : wr_full ? StMfull : StMfetch;");
+    emit(e, "      end else if (s1_op_q == OpAt) begin");
+    emit(e, "        m_hit_d = hit;");
+    emit(e, "        m_way_d = hway;");
+    emit(e, "        m_wb_d = hdirty;");
+    emit(e, "        state_d = hdirty ? StAwb : StAinv;");
+    emit(e, "      end else begin");
+    emit(e, "        idx_d = '0;");
+    emit(e, "        fl_wbs_d = '0;");
+    emit(e, "        fl_inv_d = '0;");
+    emit(e, "        state_d = StFrd;");
+    emit(e, "      end");
+    emit(e, "    end");
+    emit(e, "  end");
+    emit(e, "  StMwb: if (out_ready_i) state_d = wr_full ? StMfull : StMfetch;");
+    emit(e, "  StMfetch: if (out_ready_i) state_d = StMfill;");
+    emit(e, "  StMfill: if (fill_valid_i) state_d = StMdone;");
+    emit(e, "  StMdone, StMfull: begin");
+    emit(e, "    rsp_valid_d = 1'b1;");
+    emit(e, "    rsp_kind_d = (state_q == StMfull) ? KWmissFull : (s1_op_q == OpRd) ? KMiss : KWmissFetch;");
+    emit(e, "    rsp_line_d = s1_line_q;");
+    emit(e, "    rsp_rd_d = (state_q == StMdone) & (s1_op_q == OpRd);");
+    emit(e, "    rsp_wbs_d = {%u'd0, m_wb_q};", x->CW - 1);
+    emit(e, "    rsp_inv_d = '0;");
+    emit(e, "    state_d = StLook;");
+    emit(e, "  end");
+    emit(e, "  StAwb: if (out_ready_i) state_d = StAinv;");
+    emit(e, "  StAinv: begin");
+    emit(e, "    rsp_valid_d = 1'b1;");
+    emit(e, "    rsp_kind_d = KFwd;");
+    emit(e, "    rsp_line_d = s1_line_q;");
+    emit(e, "    rsp_rd_d = 1'b0;");
+    emit(e, "    rsp_wbs_d = {%u'd0, m_wb_q};", x->CW - 1);
+    emit(e, "    rsp_inv_d = {%u'd0, m_hit_q};", x->CW - 1);
+    emit(e, "    state_d = StLook;");
+    emit(e, "  end");
+    emit(e, "  StFrd: begin");
+    emit(e, "    fl_done_d = '0;");
+    emit(e, "    state_d = StFscan;");
+    emit(e, "  end");
+    emit(e, "  StFscan: begin");
+    emit(e, "    if (|pend) begin");
+    emit(e, "      m_way_d = pway;");
+    emit(e, "      state_d = StFwb;");
+    emit(e, "    end else begin");
+    emit(e, "      fl_inv_d = fl_inv_q + vcount;");
+    emit(e, "      if (idx_q == %u'd%u) begin", x->IB, x->SETS - 1);
+    emit(e, "        idx_d = '0;");
+    emit(e, "        state_d = StFdone;");
+    emit(e, "      end else begin");
+    emit(e, "        idx_d = idx_q + %u'd1;", x->IB);
+    emit(e, "        state_d = StFrd;");
+    emit(e, "      end");
+    emit(e, "    end");
+    emit(e, "  end");
+    emit(e, "  StFwb: if (out_ready_i) begin");
+    emit(e, "    fl_done_d = fl_done_q | m_sel;");
+    emit(e, "    fl_wbs_d = fl_wbs_q + %u'd1;", x->CW);
+    emit(e, "    state_d = StFscan;");
+    emit(e, "  end");
+    emit(e, "  StFdone: begin");
+    emit(e, "    rsp_valid_d = 1'b1;");
+    emit(e, "    rsp_kind_d = KFlush;");
+    emit(e, "    rsp_line_d = '0;");
+    emit(e, "    rsp_rd_d = 1'b0;");
+    emit(e, "    rsp_wbs_d = fl_wbs_q;");
+    emit(e, "    rsp_inv_d = fl_inv_q;");
+    emit(e, "    fl_wbs_d = '0;");
+    emit(e, "    fl_inv_d = '0;");
+    emit(e, "    state_d = StLook;");
+    emit(e, "  end");
+    emit(e, "  default: state_d = StLook;");
+    emit(e, "endcase");
+    emit_out(e);
+    emit(e, "end");
+    emit(e, "assign s1_valid_d = req_acc | (s1_valid_q & ~s1_adv);");
+    emit(e, "// A request accepted while the set word of its set is written reads the");
+    emit(e, "// old word: stage 1 takes the forwarding register instead.");
+    emit(e, "assign s1_fwd_d = req_acc ? (tmem_we & (tmem_waddr == req_idx)) :");
+    emit(e, "    (state_q == StFrd) ? 1'b0 : s1_fwd_q;");
+    emit_nl(e);
+
+    emit(e, "// ---- outputs");
+    emit(e, "logic out_wb;");
+    emit(e, "assign out_wb = (state_q == StMwb) | (state_q == StAwb) | (state_q == StFwb);");
+    emit(e, "assign out_valid_o = out_wb | (state_q == StMfetch);");
+    emit(e, "assign out_kind_o = out_wb;");
+    if (x->K) {
+        emit(e, "// the written-back line: its tag above the set's low %u bits", x->K);
+        emit(e, "logic [%u:0] wb_set;", x->K - 1);
+        emit(e, "assign wb_set = (state_q == StFwb) ? idx_q[%u:0] : s1_idx_q[%u:0];", x->K - 1, x->K - 1);
+    }
+    if (x->K)
+        emit(e, "assign out_line_o = out_wb ? {m_tag, wb_set} : (state_q == StMfetch) ? s1_line_q : '0;");
+    else
+        emit(e, "assign out_line_o = out_wb ? m_tag : (state_q == StMfetch) ? s1_line_q : '0;");
+    emit(e, "assign out_mask_o = out_wb ? m_dirty : '0;");
+    emit(e, "assign out_data_o = out_wb ? drdata_q : '0;");
+    emit(e, "assign fill_ready_o = state_q == StMfill;");
+    emit(e, "assign rsp_valid_o = rsp_valid_q;");
+    emit(e, "assign rsp_kind_o = rsp_kind_q;");
+    emit(e, "assign rsp_line_o = rsp_line_q;");
+    emit(e, "assign rsp_wbs_o = rsp_wbs_q;");
+    emit(e, "assign rsp_inv_o = rsp_inv_q;");
+    emit(e, "assign rsp_data_o = (rsp_valid_q & rsp_rd_q) ? drdata_q : '0;");
+    emit_nl(e);
+
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    emit(e, "    state_q <= StInit;");
+    emit(e, "    idx_q <= '0;");
+    emit(e, "    s1_valid_q <= 1'b0;");
+    emit(e, "    s1_fwd_q <= 1'b0;");
+    emit(e, "    s1_op_q <= 2'd0;");
+    emit(e, "    s1_line_q <= '0;");
+    emit(e, "    s1_idx_q <= '0;");
+    emit(e, "    s1_mask_q <= '0;");
+    emit(e, "    s1_data_q <= '0;");
+    emit(e, "    m_way_q <= '0;");
+    emit(e, "    m_wb_q <= 1'b0;");
+    emit(e, "    m_hit_q <= 1'b0;");
+    emit(e, "    fl_done_q <= '0;");
+    emit(e, "    fl_wbs_q <= '0;");
+    emit(e, "    fl_inv_q <= '0;");
+    emit(e, "    rsp_valid_q <= 1'b0;");
+    emit(e, "    rsp_kind_q <= 3'd0;");
+    emit(e, "    rsp_line_q <= '0;");
+    emit(e, "    rsp_rd_q <= 1'b0;");
+    emit(e, "    rsp_wbs_q <= '0;");
+    emit(e, "    rsp_inv_q <= '0;");
+    emit(e, "  end else begin");
+    emit(e, "    state_q <= state_d;");
+    emit(e, "    idx_q <= idx_d;");
+    emit(e, "    s1_valid_q <= s1_valid_d;");
+    emit(e, "    s1_fwd_q <= s1_fwd_d;");
+    emit(e, "    if (req_acc) begin");
+    emit(e, "      s1_op_q <= req_op_i;");
+    emit(e, "      s1_line_q <= req_line;");
+    emit(e, "      s1_idx_q <= req_idx;");
+    emit(e, "      s1_mask_q <= req_mask_i;");
+    emit(e, "      s1_data_q <= req_data_i;");
+    emit(e, "    end");
+    emit(e, "    m_way_q <= m_way_d;");
+    emit(e, "    m_wb_q <= m_wb_d;");
+    emit(e, "    m_hit_q <= m_hit_d;");
+    emit(e, "    fl_done_q <= fl_done_d;");
+    emit(e, "    fl_wbs_q <= fl_wbs_d;");
+    emit(e, "    fl_inv_q <= fl_inv_d;");
+    emit(e, "    rsp_valid_q <= rsp_valid_d;");
+    emit(e, "    rsp_kind_q <= rsp_kind_d;");
+    emit(e, "    rsp_line_q <= rsp_line_d;");
+    emit(e, "    rsp_rd_q <= rsp_rd_d;");
+    emit(e, "    rsp_wbs_q <= rsp_wbs_d;");
+    emit(e, "    rsp_inv_q <= rsp_inv_d;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+    emit_formal(x);
+}
+
+static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
+{
+    const rcache_cfg *c = cfg;
+    gx x;
+    memset(&x, 0, sizeof x);
+    x.e = e;
+    x.c = c;
+    rcache_geom_of(c, &x.g);
+    x.W = c->ways;
+    x.L = c->line;
+    x.DW = x.g.dw;
+    x.AW = c->addr_bits;
+    x.LB = x.g.lb;
+    x.LN = x.g.ln;
+    x.K = x.g.k;
+    x.IB = x.g.ib;
+    x.TW = x.g.tw;
+    x.RB = x.g.rb;
+    x.WB = x.g.wb;
+    x.SETW = x.g.setw;
+    x.DAW = x.g.daw;
+    x.CW = x.g.cw;
+    x.SETS = c->sets;
+    x.T0 = x.W;
+    x.D0 = x.T0 + x.W * x.TW;
+    x.R0 = x.D0 + x.W * x.L;
+    emit(e, "// DualOpt RDMA cache (Belayneh et al., sections 4.2, 4.4, Table 1; readings");
+    emit(e, "// D21-D24): remote data only, write-back, write-allocate, per-byte dirty masks,");
+    emit(e, "// LRU, atomics bypass after the line is written back and invalidated, a kernel");
+    emit(e, "// flush writes back every dirty line and invalidates all. See docs/dualopt.md.");
+    emit(e, "// Storage: tag/state RAM %u x %u bits, data RAM %u x %u bits (inferred).", c->sets,
+         x.SETW, c->sets * c->ways, x.DW);
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+    emit_body(&x);
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    const rcache_cfg *c = cfg;
+    rcache_geom g;
+    rcache_geom_of(c, &g);
+    snprintf(buf, len,
+             "sets=%u ways=%u line=%u addr_bits=%u capacity_bytes=%llu\n"
+             "index_bits=%u tag_bits=%u rank_bits=%u set_word_bits=%u data_addr_bits=%u count_bits=%u",
+             c->sets, c->ways, c->line, c->addr_bits,
+             (unsigned long long)c->sets * c->ways * c->line, g.ib, g.tw, g.rb, g.setw, g.daw, g.cw);
+}
+
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const rcache_cfg *c = cfg;
+    rcache_geom g;
+    unsigned long long cap = (unsigned long long)c->sets * c->ways * c->line;
+    rcache_geom_of(c, &g);
+    /* storage by kind: tags, state (valid, per-byte dirty, LRU rank), data */
+    unsigned long long tags = (unsigned long long)c->sets * c->ways * g.tw;
+    unsigned long long state = (unsigned long long)c->sets * c->ways * (1 + c->line + g.rb);
+    if (json) {
+        fprintf(f,
+                "{\"unit\":\"dualopt-rcache\",\"sets\":%u,\"ways\":%u,\"line\":%u,\"addr_bits\":%u,"
+                "\"capacity_bytes\":%llu,\"tag_bits\":%u,\"set_word_bits\":%u,"
+                "\"tag_ram_bits\":%llu,\"data_ram_bits\":%llu,"
+                "\"rtl_memories\":[[%u,%u],[%u,%u]],"
+                "\"storage_bits\":%llu,\"storage_parts\":{\"tags\":%llu,\"state\":%llu,"
+                "\"data\":%llu},"
+                "\"paper_note\":\"no cost in the paper (D28); storage = tags + state (valid, "
+                "per-byte dirty, LRU rank) + data\"}\n",
+                c->sets, c->ways, c->line, c->addr_bits, cap, g.tw, g.setw,
+                (unsigned long long)g.tag_bits, (unsigned long long)g.data_bits, c->sets, g.setw,
+                c->sets * c->ways, g.dw, tags + state + (unsigned long long)g.data_bits, tags,
+                state, (unsigned long long)g.data_bits);
+        return;
+    }
+    fprintf(f, "DualOpt RDMA cache: %u sets x %u ways x %u B = %llu bytes, %u-bit addresses\n",
+            c->sets, c->ways, c->line, cap, c->addr_bits);
+    fprintf(f, "  index: set = line mod %u (%u x 2^%u); tag %u bits (line address above bit %u)\n",
+            c->sets, g.odd, g.k, g.tw, g.k);
+    fprintf(f, "  tag/state RAM: %u x %u bits = %llu bits (per way: valid 1, tag %u, dirty %u, "
+               "rank %u)\n",
+            c->sets, g.setw, (unsigned long long)g.tag_bits, g.tw, c->line, g.rb);
+    fprintf(f, "  data RAM: %u x %u bits = %llu bits\n", c->sets * c->ways, g.dw,
+            (unsigned long long)g.data_bits);
+    fprintf(f, "  storage: tags %llu + state %llu (valid, dirty, rank) + data %llu = %llu bits\n",
+            tags, state, (unsigned long long)g.data_bits,
+            tags + state + (unsigned long long)g.data_bits);
+    fprintf(f, "  timing: hit response 2 cycles after acceptance, one hit per cycle; misses block\n");
+}
+
+/* FPGA self-test stimulus (gen/selftest.h): requests are RD and WR with
+ * AT and KERNEL each 1 in 256 (op bit 1 set with probability 1/128: random
+ * ops would flush every fourth request); addresses keep the low two bits
+ * of the line address and the top three bits of the address random, the
+ * bits between them 0: 32 lines, 8 to a set when the sets are a power of
+ * two, so requests hit, miss, evict dirty victims and hit the top of the
+ * address space. Masks, data and fills stay random. */
+int dualopt_rcache_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
+{
+    const rcache_cfg *c = cfg;
+    rcache_geom g;
+    rcache_geom_of(c, &g);
+    if (max < 2 || c->addr_bits < g.lb + 2 + 3 + 1)
+        return snprintf(err, len, "dualopt-rcache: no self-test with fewer than %u address bits",
+                        g.lb + 6), -1;
+    r[0] = (st_rule){.port = "req_op_i", .lo = 1, .width = 1, .kind = ST_PROB, .a = 512};
+    r[1] = (st_rule){.port = "req_addr_i", .lo = g.lb + 2, .width = c->addr_bits - 3 - g.lb - 2,
+                     .kind = ST_CONST, .a = 0};
+    return 2;
+}
+
+const gen_unit dualopt_rcache_gen_unit = {"dualopt-rcache", emit_module, gen_params, gen_report};

@@ -1,0 +1,709 @@
+/*
+ * HALCONE cache timestamp unit generator: Verilog of the L1/L2 timestamp
+ * logic of Mojumder et al. (HALCONE), sections 3.2.1-3.2.2, Algorithms 1, 2,
+ * 4 and 5, with the kit's readings and fixes (specification 3.2, 5.2, 5.4).
+ * The golden model is cmodel/halcone/halcone_cache.c; microarchitecture and timing
+ * are in docs/halcone.md (section halcone-cache).
+ *
+ * One lookup/update stage behind a synchronous-read set RAM: a request or a
+ * fill is accepted when the stage is empty or leaves it, its set is read at
+ * acceptance, and the stage classifies, updates and writes the set back when
+ * its output register is free. A set written in the cycle another op of the
+ * same set is accepted is forwarded (fwd_q). Valid and lock bits are
+ * flip-flops (the flash invalidate clears them in one cycle).
+ *
+ * Combinational blocks are `always @*`, not `always_comb`: Icarus 11 runs
+ * into a zero-delay loop on always_comb blocks that write vector elements
+ * at variable indices (measured on this module: the replay never advances
+ * past the first clock edge), while `always @*` simulates identically in
+ * Verilator, Icarus and Yosys.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gen_unit.h"
+#include "halcone_cache.h"
+
+typedef struct {
+    emit_file *e;
+    const halcone_cache_cfg *c;
+    halcone_cache_geom g;
+    unsigned WAYS, SETS, TB, W, AB, WB, NP, NPP, IB, AW, OFF, SB, LA, CB, WORD, L2;
+} gctx;
+
+static void body(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned WAYS = x->WAYS, TB = x->TB, W = x->W, AB = x->AB, WB = x->WB, IB = x->IB;
+    unsigned SB = x->SB, LA = x->LA, CB = x->CB, WORD = x->WORD, NP = x->NP, NPP = x->NPP;
+    unsigned OW = WAYS * TB, RW = WAYS * (TB + W), GW = WAYS * (TB + 2 * W);
+
+    if (x->g.lease_ext && x->g.overflow == HCACHE_OVF_RESET)
+        emit(e, "localparam logic [%u:0] TsMax = {%u{1'b1}};", W - 1, W);
+    emit(e, "localparam logic [%u:0] LastSet = %u'd%u;", SB - 1, SB, x->SETS - 1);
+    emit_nl(e);
+
+    emit(e, "// ---- state -----------------------------------------------------------");
+    emit(e, "// Clearing sweep out of reset (the RAM holds no reset value).");
+    emit(e, "logic init_q, init_d;");
+    emit(e, "logic [%u:0] init_idx_q, init_idx_d;", SB - 1);
+    emit(e, "// Lookup/update stage: a request (op, line) or a fill (entry, wts, rts).");
+    emit(e, "logic b_valid_q, b_valid_d, b_fill_q, b_fill_d, b_fok_q, b_fok_d;");
+    emit(e, "logic [1:0] b_op_q, b_op_d;");
+    emit(e, "logic [%u:0] b_line_q, b_line_d;", LA - 1);
+    emit(e, "logic [%u:0] b_id_q, b_id_d;", IB - 1);
+    emit(e, "logic [%u:0] b_wts_q, b_wts_d, b_rts_q, b_rts_d;", W - 1);
+    if (x->g.l1_req_cts)
+        emit(e, "logic [%u:0] b_cts_q, b_cts_d; // the requester's cts (req_cts_i)", W - 1);
+    emit(e, "logic fwd_q, fwd_d;");
+    emit(e, "logic [%u:0] fwd_word_q, fwd_word_d, rdata_q;", WORD - 1);
+    emit(e, "// Lock entries (the MSHR of Alg. 4/5): line, way and response kind of each");
+    emit(e, "// block awaiting its fill; %u entries, ids padded to %u.", NP, NPP);
+    emit(e, "logic [%u:0] ent_valid_q, ent_valid_d;", NPP - 1);
+    emit(e, "logic [%u:0] ent_line_q, ent_line_d;", NPP * LA - 1);
+    emit(e, "logic [%u:0] ent_way_q, ent_way_d;", NPP * WB - 1);
+    emit(e, "logic [%u:0] ent_kind_q, ent_kind_d;", NPP * 4 - 1);
+    emit(e, "// Valid and lock bits of every block (flip-flops: flash invalidate).");
+    emit(e, "logic [%u:0] valid_q, valid_d, lock_q, lock_d;", x->SETS * WAYS - 1);
+    emit(e, "logic [%u:0] cts_q, cts_d;", W - 1);
+    emit(e, "logic [%u:0] cnt_q, cnt_d;", CB - 1);
+    emit(e, "// Output registers.");
+    emit(e, "logic rsp_v_q, rsp_v_d;");
+    emit(e, "logic [3:0] rsp_kind_q, rsp_kind_d;");
+    emit(e, "logic [%u:0] rsp_line_q, rsp_line_d;", LA - 1);
+    emit(e, "logic [%u:0] rsp_cts_q, rsp_cts_d, rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d;", W - 1);
+    emit(e, "logic [%u:0] rsp_cnt_q, rsp_cnt_d;", CB - 1);
+    emit(e, "logic dn_v_q, dn_v_d, dn_write_q, dn_write_d;");
+    emit(e, "logic [%u:0] dn_line_q, dn_line_d;", LA - 1);
+    emit(e, "logic [%u:0] dn_id_q, dn_id_d;", IB - 1);
+    emit(e, "logic [%u:0] dn_cts_q, dn_cts_d;", W - 1);
+    emit(e, "logic ev_v_q, ev_v_d;");
+    emit(e, "logic [%u:0] ev_line_q, ev_line_d;", LA - 1);
+    emit(e, "logic [%u:0] ev_wts_q, ev_wts_d, ev_rts_q, ev_rts_d;", W - 1);
+    emit_nl(e);
+
+    emit(e, "// ---- the stage's set word ---------------------------------------------");
+    emit(e, "// Layout, field-major: tags (way 0 lowest), wts, rts, LRU ages.");
+    emit(e, "logic [%u:0] word;", WORD - 1);
+    emit(e, "logic [%u:0] w_tag;", OW - 1);
+    emit(e, "logic [%u:0] w_wts, w_rts;", WAYS * W - 1);
+    emit(e, "logic [%u:0] w_age;", WAYS * AB - 1);
+    emit(e, "assign word = fwd_q ? fwd_word_q : rdata_q;");
+    emit(e, "assign w_tag = word[%u:0];", OW - 1);
+    emit(e, "assign w_wts = word[%u:%u];", RW - 1, OW);
+    emit(e, "assign w_rts = word[%u:%u];", GW - 1, RW);
+    emit(e, "assign w_age = word[%u:%u];", WORD - 1, GW);
+    emit(e, "logic [%u:0] b_set;", SB - 1);
+    emit(e, "logic [%u:0] b_tag;", TB - 1);
+    emit(e, "assign b_set = b_line_q[%u:0];", SB - 1);
+    emit(e, "assign b_tag = b_line_q[%u:%u];", LA - 1, SB);
+    emit(e, "logic [%u:0] vset, lset;", WAYS - 1);
+    emit(e, "assign vset = valid_q[b_set*%u +: %u];", WAYS, WAYS);
+    emit(e, "assign lset = lock_q[b_set*%u +: %u];", WAYS, WAYS);
+    emit_nl(e);
+
+    emit(e, "// ---- classification (Alg. 1, 2, 4, 5: hit iff tag and cts <= rts) -------");
+    emit(e, "logic [%u:0] hitv, first_inv, oldest, tsel;", WAYS - 1);
+    emit(e, "logic hit_any, inv_any, cls_hit, victim;");
+    emit(e, "logic [%u:0] t_wts, t_rts;", W - 1);
+    emit(e, "logic [%u:0] t_age;", AB - 1);
+    emit(e, "logic [%u:0] t_tag;", TB - 1);
+    emit(e, "logic t_valid;");
+    emit(e, "logic [%u:0] tway;", WB - 1);
+    emit(e, "logic [%u:0] best_age;", AB - 1);
+    emit(e, "logic found;");
+    emit(e, "for (genvar w = 0; w < %u; w++) begin : g_hit", WAYS);
+    emit(e, "  assign hitv[w] = vset[w] && (w_tag[w*%u +: %u] == b_tag);", TB, TB);
+    emit(e, "end");
+    emit(e, "assign hit_any = |hitv;");
+    emit(e, "assign inv_any = ~&vset;");
+    emit(e, "assign first_inv = ~vset & (vset + %u'd1);", WAYS);
+    emit(e, "// Oldest unlocked valid way (ages of valid ways are distinct).");
+    emit(e, "always @* begin");
+    emit(e, "  oldest = '0;");
+    emit(e, "  best_age = '0;");
+    emit(e, "  found = 1'b0;");
+    emit(e, "  for (int w = 0; w < %u; w++)", WAYS);
+    emit(e, "    if (vset[w] && !lset[w] && (!found || w_age[w*%u +: %u] > best_age)) begin", AB, AB);
+    emit(e, "      oldest = '0;");
+    emit(e, "      oldest[w] = 1'b1;");
+    emit(e, "      best_age = w_age[w*%u +: %u];", AB, AB);
+    emit(e, "      found = 1'b1;");
+    emit(e, "    end");
+    emit(e, "end");
+    emit(e, "// The way this op works on: the hit way, else the first invalid way,");
+    emit(e, "// else the LRU victim; for a fill, its entry's way.");
+    emit(e, "logic [%u:0] f_way;", WB - 1);
+    emit(e, "assign f_way = ent_way_q[b_id_q*%u +: %u];", WB, WB);
+    emit(e, "always @* begin");
+    emit(e, "  if (b_fill_q) begin");
+    emit(e, "    tsel = '0;");
+    emit(e, "    tsel[f_way] = 1'b1;");
+    emit(e, "  end else if (hit_any) tsel = hitv;");
+    emit(e, "  else if (inv_any) tsel = first_inv;");
+    emit(e, "  else tsel = oldest;");
+    emit(e, "end");
+    emit(e, "always @* begin");
+    emit(e, "  tway = '0;");
+    emit(e, "  t_valid = 1'b0;");
+    emit(e, "  t_age = '0;");
+    emit(e, "  t_wts = '0;");
+    emit(e, "  t_rts = '0;");
+    emit(e, "  t_tag = '0;");
+    emit(e, "  for (int w = 0; w < %u; w++)", WAYS);
+    emit(e, "    if (tsel[w]) begin");
+    emit(e, "      tway = %u'(w);", WB);
+    emit(e, "      t_valid = vset[w];");
+    emit(e, "      t_age = w_age[w*%u +: %u];", AB, AB);
+    emit(e, "      t_wts = w_wts[w*%u +: %u];", W, W);
+    emit(e, "      t_rts = w_rts[w*%u +: %u];", W, W);
+    emit(e, "      t_tag = w_tag[w*%u +: %u];", TB, TB);
+    emit(e, "    end");
+    emit(e, "end");
+    emit(e, "// l_cts: the cts of the lookup; with --l1-req-cts a RD/WR first takes");
+    emit(e, "// max(cts, the requester's cts) (L2 banks, H24)");
+    emit(e, "logic [%u:0] l_cts;", W - 1);
+    if (x->g.l1_req_cts)
+        emit(e, "assign l_cts = (!b_fill_q && !b_op_q[1] && b_cts_q > cts_q) ? b_cts_q : cts_q;");
+    else
+        emit(e, "assign l_cts = cts_q;");
+    emit(e, "assign cls_hit = hit_any && (l_cts <= t_rts);");
+    emit(e, "assign victim = !hit_any && !inv_any;");
+    emit_nl(e);
+
+    emit(e, "// ---- what the stage does, and whether it can leave ---------------------");
+    emit(e, "logic op_rd, op_wr, op_ev, b_alloc, b_rdhit, b_fill_ok, b_fire, b_free;");
+    emit(e, "logic rsp_free, dn_free, ev_free;");
+    emit(e, "assign op_rd = b_op_q == 2'd0;");
+    emit(e, "assign op_wr = b_op_q == 2'd1;");
+    emit(e, "assign op_ev = b_op_q == 2'd2;");
+    emit(e, "assign rsp_free = !rsp_v_q || rsp_ready_i;");
+    emit(e, "assign dn_free = !dn_v_q || dn_ready_i;");
+    if (x->L2)
+        emit(e, "assign ev_free = !ev_v_q || ev_ready_i;");
+    else
+        emit(e, "assign ev_free = 1'b1; // L1: silent eviction, the victim port only informs");
+    emit(e, "assign b_rdhit = !b_fill_q && op_rd && cls_hit;");
+    emit(e, "assign b_alloc = b_valid_q && !b_fill_q && (op_wr || (op_rd && !cls_hit));");
+    emit(e, "// a fill counts only if its entry is in use after the edge that accepts");
+    emit(e, "// it (its line is read then); it stays in use until this fill frees it");
+    emit(e, "assign b_fill_ok = b_fill_q && b_fok_q;");
+    emit(e, "assign b_fire = b_valid_q && (b_alloc ? (dn_free && (!victim || ev_free)) : rsp_free);");
+    emit(e, "assign b_free = !b_valid_q || b_fire;");
+    emit_nl(e);
+
+    emit(e, "// ---- fill rule (spec 3.2): Bwts = max(cts, wts); Brts = rts (S1) or");
+    emit(e, "// max(wts + 1, rts) (paper, H5); cts = max(cts, Bwts) (H4)");
+    emit(e, "logic [%u:0] f_bw, f_w1, f_br, f_cts;", W - 1);
+    emit(e, "logic f_is_wr;");
+    emit(e, "logic [3:0] f_kind;");
+    emit(e, "assign f_kind = ent_kind_q[b_id_q*4 +: 4];");
+    emit(e, "assign f_is_wr = f_kind >= 4'd3;");
+    emit(e, "assign f_bw = (cts_q > b_wts_q) ? cts_q : b_wts_q;");
+    if (x->g.lease_ext) {
+        if (x->g.overflow == HCACHE_OVF_REINIT)
+            emit(e, "assign f_w1 = b_wts_q + %u'd1; // wraps to 0 at TsMax (H12)", W);
+        else
+            emit(e, "assign f_w1 = (b_wts_q == TsMax) ? TsMax : b_wts_q + %u'd1;", W);
+        emit(e, "assign f_br = (f_w1 > b_rts_q) ? f_w1 : b_rts_q;");
+    } else {
+        emit(e, "assign f_w1 = b_wts_q;");
+        emit(e, "assign f_br = b_rts_q;");
+    }
+    if (x->g.read_cts)
+        emit(e, "assign f_cts = (f_bw > cts_q) ? f_bw : cts_q;");
+    else
+        emit(e, "assign f_cts = (f_is_wr && f_bw > cts_q) ? f_bw : cts_q;");
+    emit_nl(e);
+
+    emit(e, "// ---- LRU ages: valid ways hold a permutation of 0..k-1 ---------------");
+    emit(e, "logic [%u:0] age_touch, age_drop;", WAYS * AB - 1);
+    emit(e, "always @* begin");
+    emit(e, "  age_touch = w_age;");
+    emit(e, "  age_drop = w_age;");
+    emit(e, "  for (int w = 0; w < %u; w++) begin", WAYS);
+    emit(e, "    if (tsel[w]) age_touch[w*%u +: %u] = '0;", AB, AB);
+    emit(e, "    else if (vset[w] && (!t_valid || w_age[w*%u +: %u] < t_age))", AB, AB);
+    emit(e, "      age_touch[w*%u +: %u] = w_age[w*%u +: %u] + %u'd1;", AB, AB, AB, AB, AB);
+    emit(e, "    if (!tsel[w] && vset[w] && w_age[w*%u +: %u] > t_age)", AB, AB);
+    emit(e, "      age_drop[w*%u +: %u] = w_age[w*%u +: %u] - %u'd1;", AB, AB, AB, AB, AB);
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+
+    emit(e, "// ---- the updated set word -------------------------------------------");
+    emit(e, "logic [%u:0] n_tag;", OW - 1);
+    emit(e, "logic [%u:0] n_wts, n_rts;", WAYS * W - 1);
+    emit(e, "logic [%u:0] n_age;", WAYS * AB - 1);
+    emit(e, "logic [%u:0] new_word;", WORD - 1);
+    emit(e, "always @* begin");
+    emit(e, "  n_tag = w_tag;");
+    emit(e, "  n_wts = w_wts;");
+    emit(e, "  n_rts = w_rts;");
+    emit(e, "  n_age = w_age;");
+    emit(e, "  if (b_fill_ok) begin");
+    emit(e, "    n_wts[tway*%u +: %u] = f_bw;", W, W);
+    emit(e, "    n_rts[tway*%u +: %u] = f_br;", W, W);
+    emit(e, "  end else if (!b_fill_q && (op_rd || op_wr)) begin");
+    emit(e, "    n_tag[tway*%u +: %u] = b_tag;", TB, TB);
+    emit(e, "    n_age = age_touch;");
+    emit(e, "  end else if (!b_fill_q && op_ev && hit_any) begin");
+    emit(e, "    n_age = age_drop;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "assign new_word = {n_age, n_rts, n_wts, n_tag};");
+    emit_nl(e);
+
+    emit(e, "// ---- set RAM: synchronous read at acceptance, written when the stage");
+    emit(e, "// leaves (and by the clearing sweep). A read of the set written in the");
+    emit(e, "// same cycle is never used: fwd_q selects the written word instead.");
+    emit(e, "logic acc_fill, acc_req, acc;");
+    emit(e, "logic [%u:0] acc_line, req_line, fill_line;", LA - 1);
+    emit(e, "logic [%u:0] acc_set;", SB - 1);
+    emit(e, "logic mem_we;");
+    emit(e, "logic [%u:0] mem_waddr;", SB - 1);
+    emit(e, "logic [%u:0] mem_wdata;", WORD - 1);
+    emit(e, "assign req_line = req_addr_i[%u:%u];", x->AW - 1, x->OFF);
+    emit(e, "assign fill_line = ent_line_q[fill_id_i*%u +: %u];", LA, LA);
+    emit(e, "assign acc_line = acc_fill ? fill_line : req_line;");
+    emit(e, "assign acc_set = acc_line[%u:0];", SB - 1);
+    emit(e, "assign acc = acc_fill || acc_req;");
+    emit(e, "assign mem_we = init_q || b_fire;");
+    emit(e, "assign mem_waddr = init_q ? init_idx_q : b_set;");
+    emit(e, "assign mem_wdata = init_q ? '0 : new_word;");
+    emit(e, "(* no_rw_check *)");
+    emit(e, "logic [%u:0] mem_q [0:%u];", WORD - 1, x->SETS - 1);
+    emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "  if (mem_we) mem_q[mem_waddr] <= mem_wdata;");
+    emit(e, "  if (acc) rdata_q <= mem_q[acc_set];");
+    emit(e, "end");
+    emit_nl(e);
+
+    emit(e, "// ---- acceptance: fills first; a request waits while its block is");
+    emit(e, "// locked (H23, V10), while no lock entry is free, and an INV until no");
+    emit(e, "// block is locked (the epoch reset quiesces).");
+    emit(e, "logic [%u:0] used;", IB);
+    emit(e, "logic lock_hit, req_ok;");
+    emit(e, "logic [%u:0] free_id;", IB - 1);
+    emit(e, "always @* begin");
+    emit(e, "  used = '0;");
+    emit(e, "  lock_hit = 1'b0;");
+    emit(e, "  free_id = '0;");
+    emit(e, "  for (int i = %u; i >= 0; i = i - 1) begin", NP - 1);
+    emit(e, "    used = used + {%u'd0, ent_valid_q[i]};", IB);
+    emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == req_line) lock_hit = 1'b1;", LA, LA);
+    emit(e, "    if (!ent_valid_q[i]) free_id = %u'(i);", IB);
+    emit(e, "  end");
+    emit(e, "  if (b_alloc && b_fire && b_line_q == req_line) lock_hit = 1'b1;");
+    emit(e, "end");
+    emit(e, "always @* begin");
+    emit(e, "  if (req_op_i == 2'd3) req_ok = (used == '0) && !b_alloc;");
+    emit(e, "  else if (req_op_i == 2'd2) req_ok = !lock_hit;");
+    emit(e, "  else req_ok = !lock_hit && (%u'd%u - used > {%u'd0, b_alloc && b_fire});", IB + 1, NP, IB);
+    emit(e, "end");
+    emit(e, "assign fill_ready_o = !init_q && b_free;");
+    emit(e, "assign req_ready_o = !init_q && b_free && !fill_valid_i && req_ok;");
+    emit(e, "assign acc_fill = fill_valid_i && fill_ready_o;");
+    emit(e, "assign acc_req = req_valid_i && req_ready_o;");
+    emit_nl(e);
+
+    emit(e, "// ---- next state --------------------------------------------------------");
+    emit(e, "logic [%u:0] vnew, lnew;", WAYS - 1);
+    emit(e, "always @* begin");
+    emit(e, "  vnew = vset;");
+    emit(e, "  lnew = lset;");
+    emit(e, "  if (b_fill_ok) lnew[tway] = 1'b0;");
+    emit(e, "  else if (b_alloc) begin");
+    emit(e, "    vnew[tway] = 1'b1;");
+    emit(e, "    lnew[tway] = 1'b1;");
+    emit(e, "  end else if (!b_fill_q && op_ev && hit_any) vnew[tway] = 1'b0;");
+    emit(e, "end");
+    emit(e, "always @* begin");
+    emit(e, "  init_d = init_q;");
+    emit(e, "  init_idx_d = init_idx_q;");
+    emit(e, "  if (init_q) begin");
+    emit(e, "    if (init_idx_q == LastSet) init_d = 1'b0;");
+    emit(e, "    else init_idx_d = init_idx_q + %u'd1;", SB);
+    emit(e, "  end");
+    emit(e, "  b_valid_d = b_valid_q && !b_fire;");
+    emit(e, "  b_fill_d = b_fill_q;");
+    emit(e, "  b_fok_d = b_fok_q;");
+    emit(e, "  b_op_d = b_op_q;");
+    emit(e, "  b_line_d = b_line_q;");
+    emit(e, "  b_id_d = b_id_q;");
+    emit(e, "  b_wts_d = b_wts_q;");
+    emit(e, "  b_rts_d = b_rts_q;");
+    if (x->g.l1_req_cts)
+        emit(e, "  b_cts_d = b_cts_q;");
+    emit(e, "  fwd_d = fwd_q;");
+    emit(e, "  fwd_word_d = fwd_word_q;");
+    emit(e, "  if (acc) begin");
+    emit(e, "    b_valid_d = 1'b1;");
+    emit(e, "    b_fill_d = acc_fill;");
+    emit(e, "    b_line_d = acc_line;");
+    emit(e, "    fwd_d = b_fire && (b_set == acc_set);");
+    emit(e, "    fwd_word_d = new_word;");
+    emit(e, "    if (acc_fill) begin");
+    emit(e, "      b_id_d = fill_id_i;");
+    emit(e, "      b_fok_d = ent_valid_q[fill_id_i] && !(b_fire && b_fill_ok && b_id_q == fill_id_i);");
+    emit(e, "      b_wts_d = fill_wts_i;");
+    emit(e, "      b_rts_d = fill_rts_i;");
+    emit(e, "    end else begin");
+    emit(e, "      b_op_d = req_op_i;");
+    if (x->g.l1_req_cts)
+        emit(e, "      b_cts_d = req_cts_i;");
+    emit(e, "    end");
+    emit(e, "  end");
+    emit(e, "  ent_valid_d = ent_valid_q;");
+    emit(e, "  ent_line_d = ent_line_q;");
+    emit(e, "  ent_way_d = ent_way_q;");
+    emit(e, "  ent_kind_d = ent_kind_q;");
+    emit(e, "  valid_d = valid_q;");
+    emit(e, "  lock_d = lock_q;");
+    emit(e, "  cts_d = cts_q;");
+    emit(e, "  cnt_d = cnt_q;");
+    emit(e, "  rsp_v_d = rsp_v_q && !rsp_ready_i;");
+    emit(e, "  rsp_kind_d = rsp_kind_q;");
+    emit(e, "  rsp_line_d = rsp_line_q;");
+    emit(e, "  rsp_cts_d = rsp_cts_q;");
+    emit(e, "  rsp_wts_d = rsp_wts_q;");
+    emit(e, "  rsp_rts_d = rsp_rts_q;");
+    emit(e, "  rsp_cnt_d = rsp_cnt_q;");
+    emit(e, "  dn_v_d = dn_v_q && !dn_ready_i;");
+    emit(e, "  dn_write_d = dn_write_q;");
+    emit(e, "  dn_line_d = dn_line_q;");
+    emit(e, "  dn_id_d = dn_id_q;");
+    emit(e, "  dn_cts_d = dn_cts_q;");
+    if (x->L2)
+        emit(e, "  ev_v_d = ev_v_q && !ev_ready_i;");
+    else
+        emit(e, "  ev_v_d = 1'b0;");
+    emit(e, "  ev_line_d = ev_line_q;");
+    emit(e, "  ev_wts_d = ev_wts_q;");
+    emit(e, "  ev_rts_d = ev_rts_q;");
+    emit(e, "  if (b_fire) begin");
+    emit(e, "    valid_d[b_set*%u +: %u] = vnew;", WAYS, WAYS);
+    emit(e, "    lock_d[b_set*%u +: %u] = lnew;", WAYS, WAYS);
+    emit(e, "    if (b_fill_q) begin");
+    emit(e, "      if (b_fill_ok) begin");
+    emit(e, "        ent_valid_d[b_id_q] = 1'b0;");
+    emit(e, "        cts_d = f_cts;");
+    emit(e, "        rsp_v_d = 1'b1;");
+    emit(e, "        rsp_kind_d = f_kind;");
+    emit(e, "        rsp_line_d = b_line_q;");
+    emit(e, "        rsp_cts_d = f_cts;");
+    emit(e, "        rsp_wts_d = f_bw;");
+    emit(e, "        rsp_rts_d = f_br;");
+    emit(e, "        rsp_cnt_d = '0;");
+    emit(e, "      end");
+    emit(e, "    end else if (b_alloc) begin");
+    emit(e, "      ent_valid_d[free_id] = 1'b1;");
+    emit(e, "      ent_line_d[free_id*%u +: %u] = b_line_q;", LA, LA);
+    emit(e, "      ent_way_d[free_id*%u +: %u] = tway;", WB, WB);
+    emit(e, "      ent_kind_d[free_id*4 +: 4] = (op_wr ? 4'd3 : 4'd0) + (!hit_any ? 4'd1 : cls_hit ? 4'd0 : 4'd2);");
+    emit(e, "      cts_d = l_cts;");
+    emit(e, "      if (!t_valid) cnt_d = cnt_q + %u'd1;", CB);
+    emit(e, "      dn_v_d = 1'b1;");
+    emit(e, "      dn_write_d = op_wr;");
+    emit(e, "      dn_line_d = b_line_q;");
+    emit(e, "      dn_id_d = free_id;");
+    emit(e, "      dn_cts_d = l_cts;");
+    emit(e, "      if (victim) begin");
+    emit(e, "        ev_v_d = 1'b1;");
+    emit(e, "        ev_line_d = {t_tag, b_set};");
+    emit(e, "        ev_wts_d = t_wts;");
+    emit(e, "        ev_rts_d = t_rts;");
+    emit(e, "      end");
+    emit(e, "    end else begin");
+    emit(e, "      rsp_v_d = 1'b1;");
+    emit(e, "      rsp_line_d = b_line_q;");
+    emit(e, "      rsp_cts_d = l_cts;");
+    emit(e, "      rsp_wts_d = '0;");
+    emit(e, "      rsp_rts_d = '0;");
+    emit(e, "      rsp_cnt_d = '0;");
+    emit(e, "      if (b_rdhit) begin");
+    emit(e, "        cts_d = l_cts;");
+    emit(e, "        rsp_kind_d = 4'd0;");
+    emit(e, "        rsp_wts_d = t_wts;");
+    emit(e, "        rsp_rts_d = t_rts;");
+    emit(e, "      end else if (op_ev && hit_any) begin");
+    emit(e, "        rsp_kind_d = 4'd6;");
+    emit(e, "        rsp_wts_d = t_wts;");
+    emit(e, "        rsp_rts_d = t_rts;");
+    emit(e, "        cnt_d = cnt_q - %u'd1;", CB);
+    emit(e, "      end else if (op_ev) begin");
+    emit(e, "        rsp_kind_d = 4'd7;");
+    emit(e, "      end else begin");
+    emit(e, "        // flash invalidate (S3): every valid bit, cts and the count cleared");
+    emit(e, "        rsp_kind_d = 4'd8;");
+    emit(e, "        rsp_line_d = '0;");
+    emit(e, "        rsp_cts_d = '0;");
+    emit(e, "        rsp_cnt_d = cnt_q;");
+    emit(e, "        valid_d = '0;");
+    emit(e, "        cts_d = '0;");
+    emit(e, "        cnt_d = '0;");
+    emit(e, "      end");
+    emit(e, "    end");
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    emit(e, "    init_q <= 1'b1;");
+    emit(e, "    init_idx_q <= '0;");
+    emit(e, "    b_valid_q <= 1'b0;");
+    emit(e, "    b_fill_q <= 1'b0;");
+    emit(e, "    b_fok_q <= 1'b0;");
+    emit(e, "    b_op_q <= '0;");
+    emit(e, "    b_line_q <= '0;");
+    emit(e, "    b_id_q <= '0;");
+    emit(e, "    b_wts_q <= '0;");
+    emit(e, "    b_rts_q <= '0;");
+    if (x->g.l1_req_cts)
+        emit(e, "    b_cts_q <= '0;");
+    emit(e, "    fwd_q <= 1'b0;");
+    emit(e, "    fwd_word_q <= '0;");
+    emit(e, "    ent_valid_q <= '0;");
+    emit(e, "    ent_line_q <= '0;");
+    emit(e, "    ent_way_q <= '0;");
+    emit(e, "    ent_kind_q <= '0;");
+    emit(e, "    valid_q <= '0;");
+    emit(e, "    lock_q <= '0;");
+    emit(e, "    cts_q <= '0;");
+    emit(e, "    cnt_q <= '0;");
+    emit(e, "    rsp_v_q <= 1'b0;");
+    emit(e, "    rsp_kind_q <= '0;");
+    emit(e, "    rsp_line_q <= '0;");
+    emit(e, "    rsp_cts_q <= '0;");
+    emit(e, "    rsp_wts_q <= '0;");
+    emit(e, "    rsp_rts_q <= '0;");
+    emit(e, "    rsp_cnt_q <= '0;");
+    emit(e, "    dn_v_q <= 1'b0;");
+    emit(e, "    dn_write_q <= 1'b0;");
+    emit(e, "    dn_line_q <= '0;");
+    emit(e, "    dn_id_q <= '0;");
+    emit(e, "    dn_cts_q <= '0;");
+    emit(e, "    ev_v_q <= 1'b0;");
+    emit(e, "    ev_line_q <= '0;");
+    emit(e, "    ev_wts_q <= '0;");
+    emit(e, "    ev_rts_q <= '0;");
+    emit(e, "  end else begin");
+    {
+        static const char *const regs[] = {
+            "init", "init_idx", "b_valid", "b_fill", "b_fok", "b_op", "b_line", "b_id", "b_wts", "b_rts",
+            "fwd", "fwd_word", "ent_valid", "ent_line", "ent_way", "ent_kind", "valid", "lock",
+            "cts", "cnt", "rsp_v", "rsp_kind", "rsp_line", "rsp_cts", "rsp_wts", "rsp_rts",
+            "rsp_cnt", "dn_v", "dn_write", "dn_line", "dn_id", "dn_cts", "ev_v", "ev_line",
+            "ev_wts", "ev_rts", NULL};
+        int i;
+        for (i = 0; regs[i]; i++)
+            emit(e, "    %s_q <= %s_d;", regs[i], regs[i]);
+        if (x->g.l1_req_cts)
+            emit(e, "    b_cts_q <= b_cts_d;");
+    }
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+
+    emit(e, "// ---- outputs -------------------------------------------------------------");
+    emit(e, "assign rsp_valid_o = rsp_v_q;");
+    emit(e, "assign rsp_kind_o = rsp_kind_q;");
+    emit(e, "assign rsp_line_o = {rsp_line_q, %u'd0};", x->OFF);
+    emit(e, "assign rsp_cts_o = rsp_cts_q;");
+    emit(e, "assign rsp_wts_o = rsp_wts_q;");
+    emit(e, "assign rsp_rts_o = rsp_rts_q;");
+    emit(e, "assign rsp_count_o = rsp_cnt_q;");
+    emit(e, "assign dn_valid_o = dn_v_q;");
+    emit(e, "assign dn_write_o = dn_write_q;");
+    emit(e, "assign dn_line_o = {dn_line_q, %u'd0};", x->OFF);
+    emit(e, "assign dn_id_o = dn_id_q;");
+    if (x->g.req_cts)
+        emit(e, "assign dn_cts_o = dn_cts_q;");
+    emit(e, "assign ev_valid_o = ev_v_q;");
+    emit(e, "assign ev_line_o = {ev_line_q, %u'd0};", x->OFF);
+    emit(e, "assign ev_wts_o = ev_wts_q;");
+    emit(e, "assign ev_rts_o = ev_rts_q;");
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "// Properties (make formal, tb/formal.txt): P2 cts never decreases except");
+    emit(e, "// at the flash invalidate;%s", x->g.read_cts ? " P1 on a read hit wts <= cts <= rts." : "");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "logic f_armed_q = 1'b0;");
+    emit(e, "logic f_inv_q;");
+    emit(e, "logic [%u:0] f_cts_q;", W - 1);
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_past_q <= 1'b1;");
+    emit(e, "  f_armed_q <= f_past_q;");
+    emit(e, "  f_cts_q <= cts_q;");
+    emit(e, "  f_inv_q <= b_fire && !b_fill_q && b_op_q == 2'd3;");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  // reset in the first cycle only");
+    emit(e, "  assume(rst_ni == f_past_q);");
+    emit(e, "  if (rst_ni && f_armed_q && !f_inv_q) p_cts_mono: assert(cts_q >= f_cts_q);");
+    if (x->g.read_cts)
+        emit(e, "  if (rst_ni && b_valid_q && b_rdhit) p_hit_lease: assert(t_wts <= l_cts && l_cts <= t_rts);");
+    emit(e, "end");
+    if (x->g.read_cts && x->SETS * WAYS <= 16) {
+        /* strengthening invariants for the k-induction of P1 (docs/halcone.md,
+         * Formal): the stage's word is its set's RAM word; a request in the
+         * stage targets no locked block and (RD/WR) has a free lock entry;
+         * an INV waits with no entry; a counted fill names its entry; every
+         * valid locked block has an entry; every valid unlocked block has
+         * wts <= cts. RAM-wide, so only for caches of at most 16 blocks (the formal
+         * configurations; the committed RTL has none). */
+        emit(e, "always @(*) begin");
+        emit(e, "  if (rst_ni && f_past_q) begin");
+        emit(e, "    if (init_q) s_init: assert(!b_valid_q && valid_q == '0 && ent_valid_q == '0);");
+        emit(e, "    if (b_valid_q) s_word: assert(word == mem_q[b_set]);");
+        emit(e, "    if (b_valid_q && !b_fill_q && b_op_q != 2'd3) s_free: assert(!b_op_q[1] ? used < %u'd%u : 1'b1);", IB + 1, NP);
+        emit(e, "    if (b_valid_q && !b_fill_q && b_op_q == 2'd3) s_inv: assert(ent_valid_q == '0);");
+        emit(e, "    if (b_valid_q && b_fill_q && b_fok_q) s_fill: assert(ent_valid_q[b_id_q] && ent_line_q[b_id_q*%u +: %u] == b_line_q);", LA, LA);
+        emit(e, "  end");
+        emit(e, "end");
+        {
+            unsigned i, si, wi;
+            emit(e, "always @(*)");
+            emit(e, "  if (rst_ni && f_past_q && b_valid_q && !b_fill_q && b_op_q != 2'd3) begin");
+            for (i = 0; i < NP; i++)
+                emit(e, "    s_unl_%u: assert(!(ent_valid_q[%u] && ent_line_q[%u +: %u] == b_line_q));", i,
+                     i, i * LA, LA);
+            emit(e, "  end");
+            emit(e, "logic [%u:0] s_has;", x->SETS * WAYS - 1);
+            emit(e, "always @(*) begin");
+            emit(e, "  s_has = '0;");
+            emit(e, "  for (int i = 0; i < %u; i++) begin", NP);
+            for (si = 0; si < x->SETS; si++)
+                for (wi = 0; wi < WAYS; wi++)
+                    emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == {mem_q[%u][%u +: %u], %u'd%u} && "
+                            "ent_way_q[i*%u +: %u] == %u'd%u) s_has[%u] = 1'b1;",
+                         LA, LA, si, wi * TB, TB, SB, si, WB, WB, WB, wi, si * WAYS + wi);
+            emit(e, "  end");
+            emit(e, "  if (rst_ni && f_past_q) begin");
+            for (si = 0; si < x->SETS; si++)
+                for (wi = 0; wi < WAYS; wi++) {
+                    unsigned k = si * WAYS + wi;
+                    emit(e, "    if (valid_q[%u] && lock_q[%u]) s_lock_%u_%u: assert(s_has[%u]);", k, k, si, wi, k);
+                    emit(e, "    if (valid_q[%u] && !lock_q[%u]) s_wts_%u_%u: assert(mem_q[%u][%u +: %u] <= cts_q);",
+                         k, k, si, wi, si, OW + wi * W, W);
+                }
+            emit(e, "  end");
+            emit(e, "end");
+        }
+    }
+    emit(e, "`endif");
+    emit(e, "logic unused_ok;");
+    emit(e, "assign unused_ok = ^{req_addr_i[%u:0], f_is_wr, f_w1, %s1'b0};",
+         x->OFF - 1, x->g.req_cts ? "" : "dn_cts_q, ");
+    (void)NPP;
+    (void)AB;
+}
+
+static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
+{
+    const halcone_cache_cfg *c = cfg;
+    gctx x;
+    memset(&x, 0, sizeof x);
+    x.e = e;
+    x.c = c;
+    halcone_cache_geom_of(c, &x.g);
+    x.WAYS = c->ways;
+    x.SETS = c->sets;
+    x.TB = x.g.tag_bits;
+    x.W = c->ts_bits;
+    x.AB = x.g.age_bits;
+    x.WB = x.g.way_bits;
+    x.NP = x.g.pending;
+    x.IB = x.g.id_bits;
+    x.NPP = 1u << x.IB;
+    x.AW = c->addr_bits;
+    x.OFF = x.g.off_bits;
+    x.SB = x.g.set_bits;
+    x.LA = x.g.laddr_bits;
+    x.CB = x.g.cnt_bits;
+    x.WORD = x.g.word_bits;
+    x.L2 = c->role == HCACHE_ROLE_L2;
+    emit(e, "// HALCONE cache timestamp unit (Mojumder et al., 3.2.1-3.2.2, Alg. 1, 2, 4, 5),");
+    emit(e, "// %s role, %s rules: lease extension %s, cts on read fills %s, wts + 1 %s,",
+         x.L2 ? "L2" : "L1", c->rules == HCACHE_RULES_PAPER ? "paper" : "safe",
+         x.g.lease_ext ? "on (paper)" : "off (S1)", x.g.read_cts ? "on" : "off (Alg. 1/2)",
+         x.g.overflow == HCACHE_OVF_REINIT ? "wraps (H12)" : "saturates");
+    emit(e, "// requests below %s the cts (S4), requests from above %s the requester's",
+         x.g.req_cts ? "carry" : "do not carry", x.g.l1_req_cts ? "carry" : "do not carry");
+    emit(e, "// cts (--l1-req-cts). See docs/halcone.md.");
+    emit(e, "// Storage: set RAM %u x %u bits (tags, wts, rts, LRU ages); %u valid and %u lock",
+         c->sets, x.WORD, c->sets * c->ways, c->sets * c->ways);
+    emit(e, "// flip-flops; %u lock entries.", x.NP);
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+    body(&x);
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    const halcone_cache_cfg *c = cfg;
+    halcone_cache_geom g;
+    halcone_cache_geom_of(c, &g);
+    snprintf(buf, len,
+             "role=%s sets=%u ways=%u line=%u addr_bits=%u ts_bits=%u pending=%u\n"
+             "lease_ext=%d read_cts=%d overflow=%s req_cts=%d l1_req_cts=%d\n"
+             "tag_bits=%u age_bits=%u set_word_bits=%u id_bits=%u",
+             c->role == HCACHE_ROLE_L2 ? "l2" : "l1", c->sets, c->ways, c->line, c->addr_bits,
+             c->ts_bits, g.pending, g.lease_ext, g.read_cts,
+             g.overflow == HCACHE_OVF_REINIT ? "reinit" : "reset", g.req_cts, g.l1_req_cts, g.tag_bits,
+             g.age_bits, g.word_bits, g.id_bits);
+}
+
+/* Storage: the paper's accounting (wts + rts per block, cts; section 3.2.6,
+ * H13) beside the RTL's bits. */
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const halcone_cache_cfg *c = cfg;
+    halcone_cache_geom g;
+    unsigned long long blocks, paper_bits, ram_bits, ff_valid, ff_ent, ff_other;
+    halcone_cache_geom_of(c, &g);
+    blocks = (unsigned long long)c->sets * c->ways;
+    paper_bits = blocks * 2ull * c->ts_bits;
+    ram_bits = (unsigned long long)c->sets * g.word_bits;
+    ff_valid = 2ull * blocks;
+    ff_ent = (unsigned long long)(1u << g.id_bits) * (1ull + g.laddr_bits + g.way_bits + 4ull);
+    ff_other = (unsigned long long)c->ts_bits + g.cnt_bits;
+    if (json) {
+        fprintf(f,
+                "{\"unit\":\"halcone-cache\",\"role\":\"%s\",\"sets\":%u,\"ways\":%u,"
+                "\"line\":%u,\"ts_bits\":%u,\"blocks\":%llu,\"paper_ts_bits\":%llu,"
+                "\"paper_cts_bits\":64,\"ram_bits\":%llu,\"set_word_bits\":%u,"
+                "\"valid_lock_ff\":%llu,\"lock_entry_ff\":%llu,\"cts_count_ff\":%llu,"
+                "\"flop_array_bits\":%llu,\"rtl_memories\":[[%u,%u]]}\n",
+                c->role == HCACHE_ROLE_L2 ? "l2" : "l1", c->sets, c->ways, c->line, c->ts_bits,
+                blocks, paper_bits, ram_bits, g.word_bits, ff_valid, ff_ent, ff_other, ff_valid,
+                c->sets, g.word_bits);
+        return;
+    }
+    fprintf(f, "HALCONE cache timestamp unit (%s role): %u sets x %u ways of %u B (%llu KB of "
+               "data outside), W = %u\n",
+            c->role == HCACHE_ROLE_L2 ? "L2" : "L1", c->sets, c->ways, c->line,
+            blocks * c->line / 1024, c->ts_bits);
+    fprintf(f, "  paper accounting (3.2.6): wts + rts %llu bits = %llu B per cache, plus a "
+               "64-bit cts\n",
+            paper_bits, paper_bits / 8);
+    fprintf(f, "  RTL: set RAM %u x %u bits = %llu bits (tag %u, wts %u, rts %u, age %u per "
+               "way)\n",
+            c->sets, g.word_bits, ram_bits, g.tag_bits, c->ts_bits, c->ts_bits, g.age_bits);
+    fprintf(f, "       flip-flops: %llu valid + lock, %llu in %u lock entries, %llu cts + "
+               "count\n",
+            ff_valid, ff_ent, g.pending, ff_other);
+    fprintf(f, "  timing: a read hit answers 2 cycles after acceptance; one request or fill "
+               "per cycle\n");
+}
+
+const gen_unit halcone_cache_gen_unit = {"halcone-cache", emit_cache, gen_params, gen_report};

@@ -1,0 +1,808 @@
+/*
+ * HALCONE TSU generator: Verilog of the timestamp storage unit (Mojumder et
+ * al., section 3.2.5, Fig. 6, Algorithm 3; family specification 3.1, fixes
+ * S2-S4 of 5.2/5.4). The golden model is cmodel/halcone/halcone_tsu.c; the
+ * microarchitecture and timing are described in docs/halcone.md.
+ *
+ * Pipeline over one synchronous-read RAM word per set (the ways' memts,
+ * tags and valid bits, then the per-set floor): stage 0 accepts a request
+ * and reads its set, stage 1 holds the word, stage 2 compares, picks the
+ * victim, computes the grant, writes the set back and loads the response
+ * register. Back-to-back requests to one set see each other's updates
+ * through a forwarding register, as in the REC directory.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gen_unit.h"
+#include "halcone_tsu.h"
+
+typedef struct {
+    emit_file *e;
+    const halcone_tsu_cfg *c;
+    halcone_tsu_geom g;
+    unsigned W, XW, TW, AW, IB, IBW, WAYS, SETS, SETW, QB, EB, FL;
+    int fglobal, fset, reset, reqcts, share, plus1;
+} gctx;
+
+/* Set word layout, field-major: memts of way i at [i*W +: W], then the
+ * tags, then the valid bits, then the per-set floor (floor set). */
+static unsigned memts_lo(const gctx *x, unsigned i) { return i * x->W; }
+static unsigned tag_lo(const gctx *x, unsigned i) { return x->WAYS * x->W + i * x->TW; }
+static unsigned valid_bit(const gctx *x, unsigned i) { return x->WAYS * (x->W + x->TW) + i; }
+
+static void decl(gctx *x, unsigned w, const char *names)
+{
+    if (w <= 1)
+        emit(x->e, "logic %s;", names);
+    else
+        emit(x->e, "logic [%u:0] %s;", w - 1, names);
+}
+
+static void declv(gctx *x, unsigned w, const char *names) { emit(x->e, "logic [%u:0] %s;", w - 1, names); }
+
+static void emit_state(gctx *x)
+{
+    decl(x, 1, "clr_q, clr_d, clr_ep_q, clr_ep_d");
+    decl(x, x->IBW, "clr_idx_q, clr_idx_d");
+    decl(x, 1, "s1_valid_q, s1_valid_d, s2_valid_q, s2_valid_d");
+    decl(x, 2, "s1_op_q, s1_op_d, s2_op_q, s2_op_d");
+    decl(x, x->AW, "s1_addr_q, s1_addr_d, s2_addr_q, s2_addr_d");
+    decl(x, x->QB, "s1_tag_q, s1_tag_d, s2_tag_q, s2_tag_d");
+    decl(x, x->W, "s1_lease_q, s1_lease_d, s2_lease_q, s2_lease_d");
+    if (x->reqcts)
+        decl(x, x->W, "s1_cts_q, s1_cts_d, s2_cts_q, s2_cts_d");
+    if (x->share == HALCONE_SHARE_RTS)
+        decl(x, x->W, "s1_rts_q, s1_rts_d, s2_rts_q, s2_rts_d");
+    decl(x, x->SETW, "s2_data_q, s2_data_d");
+    decl(x, 1, "s2_fix_q, s2_fix_d, s2_rst_q, s2_rst_d");
+    decl(x, 1, "fwd_valid_q, fwd_valid_d, fwd_hit_q, fwd_hit_d");
+    if (x->SETS > 1)
+        decl(x, x->IBW, "fwd_idx_q, fwd_idx_d");
+    decl(x, x->SETW, "fwd_data_q, fwd_data_d");
+    decl(x, 1, "rsp_valid_q, rsp_valid_d, rsp_victim_q, rsp_victim_d, rsp_floor_q, rsp_floor_d");
+    decl(x, 1, "rsp_wrap_q, rsp_wrap_d, rsp_reset_q, rsp_reset_d");
+    decl(x, 2, "rsp_kind_q, rsp_kind_d");
+    decl(x, x->AW, "rsp_addr_q, rsp_addr_d, rsp_vaddr_q, rsp_vaddr_d");
+    decl(x, x->QB, "rsp_tag_q, rsp_tag_d");
+    decl(x, x->W, "rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d, rsp_vmemts_q, rsp_vmemts_d");
+    decl(x, x->W, "rsp_fval_q, rsp_fval_d");
+    decl(x, x->EB, "epoch_q, epoch_d, rsp_epoch_q, rsp_epoch_d");
+    decl(x, x->W, "rdl_q, rdl_d, wrl_q, wrl_d");
+    if (x->fglobal)
+        decl(x, x->W, "floor_q, floor_d");
+    if (x->share == HALCONE_SHARE_NOW)
+        decl(x, x->W, "now_q, now_d");
+    emit_nl(x->e);
+}
+
+static void emit_control(gctx *x)
+{
+    emit_file *e = x->e;
+    emit(e, "// Stage 0: accept a request, read its set. Stage 2 fires when the");
+    emit(e, "// response register is free or drains this cycle; with the epoch reset a");
+    emit(e, "// grant that would pass 2^W - 1 starts the clearing sweep instead and fires");
+    emit(e, "// after it, in the new epoch. Stage 1 moves on whenever stage 2 is empty");
+    emit(e, "// or fires.");
+    decl(x, 1, "rsp_free, sweep_start, s2_fire, s1_adv, req_acc, ovf");
+    if (x->SETS > 1)
+        decl(x, x->IBW, "req_idx");
+    emit(e, "assign rsp_free = ~rsp_valid_q | rsp_ready_i;");
+    if (x->reset)
+        emit(e, "assign sweep_start = s2_valid_q & ~clr_q & ovf;");
+    else
+        emit(e, "assign sweep_start = 1'b0;");
+    emit(e, "assign s2_fire = s2_valid_q & ~clr_q & ~sweep_start & rsp_free;");
+    emit(e, "assign s1_adv = ~s2_valid_q | s2_fire;");
+    emit(e, "assign req_ready_o = ~clr_q & (~s1_valid_q | s1_adv);");
+    emit(e, "assign req_acc = req_valid_i & req_ready_o;");
+    if (x->SETS > 1)
+        emit(e, "assign req_idx = req_addr_i[%u:0];", x->IB - 1);
+    emit_nl(e);
+}
+
+static void emit_ram(gctx *x)
+{
+    emit_file *e = x->e;
+    decl(x, x->SETW, "rdata_q, mem_wdata, set_new");
+    decl(x, 1, "mem_we");
+    emit(e, "// The clearing sweep (after reset, and at an epoch reset) writes empty");
+    emit(e, "// words: no valid way, memts 0, floor 0.");
+    emit(e, "assign mem_we = clr_q | s2_fire;");
+    emit(e, "assign mem_wdata = clr_q ? %u'd0 : set_new;", x->SETW);
+    if (x->SETS == 1) {
+        emit(e, "// One set (entries == ways): a register, not a RAM.");
+        decl(x, x->SETW, "mem_q");
+        emit(e, "always_ff @(posedge clk_i) begin");
+        emit(e, "  if (mem_we) mem_q <= mem_wdata;");
+        emit(e, "  if (req_acc) rdata_q <= mem_q;");
+        emit(e, "end");
+    } else {
+        emit(e, "// Entry RAM, one word per set; synchronous read, one write port. A read");
+        emit(e, "// of the set written in the same cycle is never used (the forwarding");
+        emit(e, "// register supplies it), so no read-during-write logic.");
+        emit(e, "(* no_rw_check *)");
+        emit(e, "logic [%u:0] mem_q [0:%u];", x->SETW - 1, x->SETS - 1);
+        decl(x, x->IBW, "mem_waddr");
+        emit(e, "assign mem_waddr = clr_q ? clr_idx_q : s2_idx;");
+        emit(e, "always_ff @(posedge clk_i) begin");
+        emit(e, "  if (mem_we) mem_q[mem_waddr] <= mem_wdata;");
+        emit(e, "  if (req_acc) rdata_q <= mem_q[req_idx];");
+        emit(e, "end");
+    }
+    emit_nl(e);
+}
+
+static void emit_stage1(gctx *x)
+{
+    emit_file *e = x->e;
+    emit(e, "// Stage 1: the set as read, or as last written (forwarding).");
+    decl(x, x->SETW, "set_cur1");
+    decl(x, 1, "s1_same");
+    emit(e, "assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;");
+    if (x->SETS > 1)
+        emit(e, "assign s1_same = s1_addr_q[%u:0] == s2_idx;", x->IB - 1);
+    else
+        emit(e, "assign s1_same = 1'b1;");
+    emit_nl(e);
+}
+
+static void emit_lookup(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned i;
+    emit(e, "// Stage 2: lookup. The word written by the request ahead replaces the");
+    emit(e, "// word read when both are of this set (s2_fix_q).");
+    if (x->SETS > 1)
+        decl(x, x->IBW, "s2_idx");
+    decl(x, x->TW, "s2_stag");
+    decl(x, x->SETW, "set_cur");
+    if (x->SETS > 1) {
+        emit(e, "assign s2_idx = s2_addr_q[%u:0];", x->IB - 1);
+        emit(e, "assign s2_stag = s2_addr_q[%u:%u];", x->AW - 1, x->IB);
+    } else {
+        emit(e, "assign s2_stag = s2_addr_q;");
+    }
+    emit(e, "assign set_cur = s2_fix_q ? fwd_data_q : s2_data_q;");
+    declv(x, x->WAYS * x->W, "way_memts");
+    declv(x, x->WAYS * x->TW, "way_tag");
+    declv(x, x->WAYS, "way_valid, way_hit, first_inv, lo_oh, vsel");
+    emit(e, "assign way_memts = set_cur[%u:0];", x->WAYS * x->W - 1);
+    emit(e, "assign way_tag = set_cur[%u:%u];", tag_lo(x, x->WAYS) - 1, tag_lo(x, 0));
+    emit(e, "assign way_valid = set_cur[%u:%u];", valid_bit(x, x->WAYS) - 1, valid_bit(x, 0));
+    for (i = 0; i < x->WAYS; i++)
+        emit(e, "assign way_hit[%u] = way_valid[%u] & (way_tag[%u:%u] == s2_stag);", i, i,
+             (i + 1) * x->TW - 1, i * x->TW);
+    decl(x, 1, "hit, all_valid");
+    emit(e, "assign hit = |way_hit;");
+    emit(e, "assign all_valid = &way_valid;");
+    emit_nl(e);
+    emit(e, "// Victim (3.2.5, H11): the lowest invalid way, else the lowest memts,");
+    emit(e, "// ties to the lowest way (a strict compare along the ways).");
+    emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->WAYS);
+    if (x->WAYS > 1) {
+        decl(x, x->W, "lo_m0");
+        emit(e, "assign lo_m0 = way_memts[%u:0];", x->W - 1);
+    }
+    if (x->WAYS == 1) {
+        emit(e, "assign lo_oh = 1'b1;");
+    } else {
+        char oh_prev[32] = "";
+        snprintf(oh_prev, sizeof oh_prev, "%u'd1", x->WAYS);
+        for (i = 1; i < x->WAYS; i++) {
+            char nm[64];
+            snprintf(nm, sizeof nm, "lo_lt%u", i);
+            decl(x, 1, nm);
+            snprintf(nm, sizeof nm, "lo_m%u", i);
+            if (i + 1 < x->WAYS)
+                decl(x, x->W, nm);
+            snprintf(nm, sizeof nm, "lo_oh%u", i);
+            declv(x, x->WAYS, nm);
+            emit(e, "assign lo_lt%u = way_memts[%u:%u] < lo_m%u;", i, memts_lo(x, i) + x->W - 1,
+                 memts_lo(x, i), i - 1);
+            if (i + 1 < x->WAYS)
+                emit(e, "assign lo_m%u = lo_lt%u ? way_memts[%u:%u] : lo_m%u;", i, i,
+                     memts_lo(x, i) + x->W - 1, memts_lo(x, i), i - 1);
+            emit(e, "assign lo_oh%u = lo_lt%u ? %u'd%llu : %s;", i, i, x->WAYS, 1ull << i,
+                 oh_prev);
+            snprintf(oh_prev, sizeof oh_prev, "lo_oh%u", i);
+        }
+        emit(e, "assign lo_oh = %s;", oh_prev);
+    }
+    emit(e, "assign vsel = all_valid ? lo_oh : first_inv;");
+    decl(x, x->W, "hit_memts, vmemts");
+    decl(x, x->TW, "vtag");
+    emit(e, "always_comb begin");
+    emit(e, "  hit_memts = '0;");
+    emit(e, "  vmemts = '0;");
+    emit(e, "  vtag = '0;");
+    emit(e, "  for (int i = 0; i < %u; i++) begin", x->WAYS);
+    emit(e, "    if (way_hit[i]) hit_memts = hit_memts | way_memts[i*%u +: %u];", x->W, x->W);
+    emit(e, "    if (vsel[i]) vmemts = vmemts | way_memts[i*%u +: %u];", x->W, x->W);
+    emit(e, "    if (vsel[i]) vtag = vtag | way_tag[i*%u +: %u];", x->TW, x->TW);
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+}
+
+static void emit_grant(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned W = x->W, XW = x->XW;
+    emit(e, "// Request decode; the floor (S2) and M, the memts the grant starts from:");
+    emit(e, "// the entry's, else the floor raised by the victim it replaces.");
+    decl(x, 1, "is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up");
+    decl(x, W, "floor_cur, floor_new, drop_m, m_eff, lease, cts_eff, lmax");
+    emit(e, "assign is_rd = s2_op_q == 2'd0;");
+    emit(e, "assign is_wr = s2_op_q == 2'd1;");
+    emit(e, "assign is_ev = s2_op_q == 2'd2;");
+    emit(e, "assign is_gr = is_rd | is_wr;");
+    emit(e, "assign alloc = is_gr & ~hit;");
+    emit(e, "assign evict = alloc & all_valid;");
+    emit(e, "assign ev_hit = is_ev & hit;");
+    emit(e, "assign lmax = rdl_q > wrl_q ? rdl_q : wrl_q;");
+    switch (x->share) {
+    case HALCONE_SHARE_NOW:
+        emit(e, "// Share test now (H10): shared iff now - memts < max(RdLease, WrLease).");
+        emit(e, "assign shared = ({1'b0, hit_memts} + {1'b0, lmax}) > {1'b0, now_q};");
+        break;
+    case HALCONE_SHARE_RTS:
+        emit(e, "// Share test rts (H10): shared iff memts > the evicted copy's rts.");
+        emit(e, "assign shared = hit_memts > s2_rts_q;");
+        break;
+    case HALCONE_SHARE_KEEP:
+        emit(e, "assign shared = 1'b1;  // share test keep");
+        break;
+    default:
+        emit(e, "assign shared = 1'b0;  // share test remove");
+        break;
+    }
+    emit(e, "assign remove = ev_hit & ~shared;");
+    emit(e, "assign drop = evict | remove;");
+    emit(e, "assign drop_m = evict ? vmemts : hit_memts;");
+    if (x->fglobal)
+        emit(e, "assign floor_cur = floor_q;");
+    else if (x->fset)
+        emit(e, "assign floor_cur = set_cur[%u:%u];", x->FL + W - 1, x->FL);
+    else
+        emit(e, "assign floor_cur = %u'd0;", W);
+    if (x->fglobal || x->fset)
+        emit(e, "assign floor_up = drop & (drop_m > floor_cur);");
+    else
+        emit(e, "assign floor_up = 1'b0;  // no floor: a dropped memts is lost (paper)");
+    emit(e, "assign floor_new = floor_up ? drop_m : floor_cur;");
+    emit(e, "assign m_eff = hit ? hit_memts : floor_new;");
+    emit(e, "assign lease = (s2_lease_q != %u'd0) ? s2_lease_q : (is_wr ? wrl_q : rdl_q);", W);
+    if (x->reqcts)
+        emit(e, "assign cts_eff = s2_rst_q ? %u'd0 : s2_cts_q;  // S4; 0 in a new epoch", W);
+    else
+        emit(e, "assign cts_eff = %u'd0;  // the requester's time is not used", W);
+    emit_nl(e);
+    emit(e, "// Grant (spec 3.1), in W+1 bits: a result above 2^W - 1 is an overflow.");
+    emit(e, "// Read: wts = M, rts = max(M, cts) + lease. Write: wts = max(M%s, cts),",
+         x->plus1 ? " + 1" : "");
+    emit(e, "// rts = wts + lease%s.", x->plus1 ? " - 1" : "");
+    decl(x, XW, "m_x, c_x, l_x, wb_x, rbase_x, g_wts, g_rts");
+    decl(x, W, "f_wts, f_rts");
+    decl(x, 1, "wrap");
+    emit(e, "assign m_x = {1'b0, m_eff};");
+    emit(e, "assign c_x = {1'b0, cts_eff};");
+    emit(e, "assign l_x = {1'b0, lease};");
+    emit(e, "assign rbase_x = m_x > c_x ? m_x : c_x;");
+    if (x->plus1) {
+        emit(e, "assign wb_x = (m_x + %u'd1) > c_x ? (m_x + %u'd1) : c_x;", XW, XW);
+        emit(e, "assign g_wts = is_wr ? wb_x : m_x;");
+        emit(e, "assign g_rts = is_wr ? wb_x + l_x - %u'd1 : rbase_x + l_x;", XW);
+    } else {
+        emit(e, "assign wb_x = rbase_x;  // literal Alg. 3: write wts = max(M, cts)");
+        emit(e, "assign g_wts = is_wr ? wb_x : m_x;");
+        emit(e, "assign g_rts = wb_x + l_x;");
+    }
+    emit(e, "assign ovf = is_gr & g_rts[%u];", W);
+    if (x->reset) {
+        emit(e, "// Overflow: epoch reset (sweep_start); the grant fires after it.");
+        emit(e, "assign wrap = 1'b0;");
+        emit(e, "assign f_wts = g_wts[%u:0];", W - 1);
+        emit(e, "assign f_rts = g_rts[%u:0];", W - 1);
+    } else {
+        emit(e, "// Overflow (3.2.6, H12): the memts restarts at 0 and so does the");
+        emit(e, "// requester's time: the grant of memts 0, cts 0.");
+        emit(e, "assign wrap = ovf;");
+        if (x->plus1)
+            emit(e, "assign f_wts = wrap ? {%u'd0, is_wr} : g_wts[%u:0];", W - 1, W - 1);
+        else
+            emit(e, "assign f_wts = wrap ? %u'd0 : g_wts[%u:0];", W, W - 1);
+        emit(e, "assign f_rts = wrap ? lease : g_rts[%u:0];", W - 1);
+    }
+    emit_nl(e);
+}
+
+static void emit_update(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned i, W = x->W;
+    emit(e, "// The set written back: a granted way takes memts := rts, a new entry");
+    emit(e, "// its tag too, a removed entry loses its valid bit.");
+    declv(x, x->WAYS, "w_upd, w_alloc, w_rm");
+    emit(e, "assign w_upd = way_hit & {%u{is_gr}};", x->WAYS);
+    emit(e, "assign w_alloc = vsel & {%u{alloc}};", x->WAYS);
+    emit(e, "assign w_rm = way_hit & {%u{remove}};", x->WAYS);
+    for (i = 0; i < x->WAYS; i++)
+        emit(e, "assign set_new[%u:%u] = (w_upd[%u] | w_alloc[%u]) ? f_rts : way_memts[%u:%u];",
+             memts_lo(x, i) + W - 1, memts_lo(x, i), i, i, memts_lo(x, i) + W - 1, memts_lo(x, i));
+    for (i = 0; i < x->WAYS; i++)
+        emit(e, "assign set_new[%u:%u] = w_alloc[%u] ? s2_stag : way_tag[%u:%u];",
+             tag_lo(x, i) + x->TW - 1, tag_lo(x, i), i, (i + 1) * x->TW - 1, i * x->TW);
+    for (i = 0; i < x->WAYS; i++)
+        emit(e, "assign set_new[%u] = w_alloc[%u] | (way_valid[%u] & ~w_rm[%u]);", valid_bit(x, i),
+             i, i, i);
+    if (x->fset)
+        emit(e, "assign set_new[%u:%u] = floor_new;", x->FL + W - 1, x->FL);
+    emit_nl(e);
+}
+
+static void emit_next(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned W = x->W;
+    emit(e, "// Next state.");
+    emit(e, "always_comb begin");
+    emit_in(e);
+    emit(e, "clr_d = clr_q;");
+    emit(e, "clr_idx_d = clr_idx_q;");
+    emit(e, "clr_ep_d = clr_ep_q;");
+    emit(e, "epoch_d = epoch_q;");
+    if (x->fglobal)
+        emit(e, "floor_d = floor_q;");
+    if (x->share == HALCONE_SHARE_NOW)
+        emit(e, "now_d = now_q;");
+    emit(e, "s2_rst_d = s2_rst_q;");
+    emit(e, "fwd_valid_d = fwd_valid_q;");
+    if (x->SETS > 1)
+        emit(e, "fwd_idx_d = fwd_idx_q;");
+    emit(e, "fwd_data_d = fwd_data_q;");
+    emit(e, "fwd_hit_d = fwd_hit_q;");
+    emit(e, "s2_fix_d = s2_fix_q;");
+    emit(e, "// stage 2 fires: write back, forward, global registers, response");
+    emit(e, "if (s2_fire) begin");
+    emit(e, "  fwd_valid_d = 1'b1;");
+    if (x->SETS > 1)
+        emit(e, "  fwd_idx_d = s2_idx;");
+    emit(e, "  fwd_data_d = set_new;");
+    if (x->fglobal)
+        emit(e, "  floor_d = floor_new;");
+    if (x->share == HALCONE_SHARE_NOW)
+        emit(e, "  if (is_gr && f_rts > now_q) now_d = f_rts;");
+    emit(e, "  s2_rst_d = 1'b0;");
+    emit(e, "end");
+    emit(e, "// the clearing sweep; at its end an epoch reset clears the registers and");
+    emit(e, "// restarts stage 2 in the new epoch; every set is empty, so both stages");
+    emit(e, "// take the empty word from the forwarding register");
+    emit(e, "if (clr_q) begin");
+    if (x->SETS > 1) {
+        emit(e, "  if (clr_idx_q == %u'd%u) begin", x->IBW, x->SETS - 1);
+    } else {
+        emit(e, "  begin");
+    }
+    emit(e, "    clr_d = 1'b0;");
+    emit(e, "    clr_idx_d = '0;");
+    emit(e, "    clr_ep_d = 1'b0;");
+    emit(e, "    fwd_data_d = '0;");
+    emit(e, "    fwd_hit_d = 1'b1;");
+    emit(e, "    s2_fix_d = 1'b1;");
+    emit(e, "    if (clr_ep_q) begin");
+    emit(e, "      epoch_d = epoch_q + %u'd1;", x->EB);
+    if (x->fglobal)
+        emit(e, "      floor_d = '0;");
+    if (x->share == HALCONE_SHARE_NOW)
+        emit(e, "      now_d = '0;");
+    emit(e, "      s2_rst_d = 1'b1;");
+    emit(e, "    end");
+    if (x->SETS > 1) {
+        emit(e, "  end else begin");
+        emit(e, "    clr_idx_d = clr_idx_q + %u'd1;", x->IBW);
+        emit(e, "  end");
+    } else {
+        emit(e, "  end");
+    }
+    emit(e, "end");
+    emit(e, "// an epoch reset of its own (overflow) or of another TSU (S3 is global)");
+    emit(e, "if (sweep_start | (epoch_rst_i & ~clr_q)) begin");
+    emit(e, "  clr_d = 1'b1;");
+    emit(e, "  clr_idx_d = '0;");
+    emit(e, "  clr_ep_d = 1'b1;");
+    emit(e, "end");
+    emit_nl(e);
+    emit(e, "s1_valid_d = s1_valid_q;");
+    emit(e, "s1_op_d = s1_op_q;");
+    emit(e, "s1_addr_d = s1_addr_q;");
+    emit(e, "s1_tag_d = s1_tag_q;");
+    emit(e, "s1_lease_d = s1_lease_q;");
+    if (x->reqcts)
+        emit(e, "s1_cts_d = s1_cts_q;");
+    if (x->share == HALCONE_SHARE_RTS)
+        emit(e, "s1_rts_d = s1_rts_q;");
+    emit(e, "if (s1_adv) s1_valid_d = 1'b0;");
+    emit(e, "if (req_acc) begin");
+    emit(e, "  s1_valid_d = 1'b1;");
+    emit(e, "  s1_op_d = req_op_i;");
+    emit(e, "  s1_addr_d = req_addr_i;");
+    emit(e, "  s1_tag_d = req_tag_i;");
+    emit(e, "  s1_lease_d = req_lease_i;");
+    if (x->reqcts)
+        emit(e, "  s1_cts_d = req_cts_i;");
+    if (x->share == HALCONE_SHARE_RTS)
+        emit(e, "  s1_rts_d = req_rts_i;");
+    emit(e, "  // forwarding match against the write-back of this same cycle");
+    if (x->SETS > 1)
+        emit(e, "  fwd_hit_d = fwd_valid_d && (fwd_idx_d == req_idx);");
+    else
+        emit(e, "  fwd_hit_d = fwd_valid_d;");
+    emit(e, "end");
+    emit(e, "s2_valid_d = s2_valid_q;");
+    emit(e, "s2_op_d = s2_op_q;");
+    emit(e, "s2_addr_d = s2_addr_q;");
+    emit(e, "s2_tag_d = s2_tag_q;");
+    emit(e, "s2_lease_d = s2_lease_q;");
+    if (x->reqcts)
+        emit(e, "s2_cts_d = s2_cts_q;");
+    if (x->share == HALCONE_SHARE_RTS)
+        emit(e, "s2_rts_d = s2_rts_q;");
+    emit(e, "s2_data_d = s2_data_q;");
+    emit(e, "if (s2_fire) s2_valid_d = 1'b0;");
+    emit(e, "if (s1_valid_q & s1_adv) begin");
+    emit(e, "  s2_valid_d = 1'b1;");
+    emit(e, "  s2_op_d = s1_op_q;");
+    emit(e, "  s2_addr_d = s1_addr_q;");
+    emit(e, "  s2_tag_d = s1_tag_q;");
+    emit(e, "  s2_lease_d = s1_lease_q;");
+    if (x->reqcts)
+        emit(e, "  s2_cts_d = s1_cts_q;");
+    if (x->share == HALCONE_SHARE_RTS)
+        emit(e, "  s2_rts_d = s1_rts_q;");
+    emit(e, "  s2_data_d = set_cur1;");
+    emit(e, "  // during a clearing sweep the word read is stale: take the forwarding");
+    emit(e, "  // register, which holds the empty word when the sweep ends");
+    emit(e, "  s2_fix_d = (s2_fire & s1_same) | clr_q;");
+    emit(e, "  s2_rst_d = 1'b0;");
+    emit(e, "end");
+    emit_nl(e);
+    emit(e, "// lease registers (a 0 is ignored: leases are at least 1)");
+    emit(e, "rdl_d = rdl_q;");
+    emit(e, "wrl_d = wrl_q;");
+    emit(e, "if (cfg_we_i && cfg_data_i != %u'd0) begin", W);
+    emit(e, "  if (cfg_sel_i) wrl_d = cfg_data_i;");
+    emit(e, "  else rdl_d = cfg_data_i;");
+    emit(e, "end");
+    emit_nl(e);
+    emit(e, "// response register: loaded when stage 2 fires (not for a NOP)");
+    emit(e, "rsp_valid_d = rsp_valid_q & ~rsp_ready_i;");
+    emit(e, "rsp_kind_d = rsp_kind_q;");
+    emit(e, "rsp_addr_d = rsp_addr_q;");
+    emit(e, "rsp_tag_d = rsp_tag_q;");
+    emit(e, "rsp_wts_d = rsp_wts_q;");
+    emit(e, "rsp_rts_d = rsp_rts_q;");
+    emit(e, "rsp_victim_d = rsp_victim_q;");
+    emit(e, "rsp_vaddr_d = rsp_vaddr_q;");
+    emit(e, "rsp_vmemts_d = rsp_vmemts_q;");
+    emit(e, "rsp_floor_d = rsp_floor_q;");
+    emit(e, "rsp_fval_d = rsp_fval_q;");
+    emit(e, "rsp_wrap_d = rsp_wrap_q;");
+    emit(e, "rsp_reset_d = rsp_reset_q;");
+    emit(e, "rsp_epoch_d = rsp_epoch_q;");
+    emit(e, "if (s2_fire && s2_op_q != 2'd3) begin");
+    emit(e, "  rsp_valid_d = 1'b1;");
+    emit(e, "  rsp_kind_d = is_gr ? 2'd0 : ~hit ? 2'd3 : shared ? 2'd2 : 2'd1;");
+    emit(e, "  rsp_addr_d = s2_addr_q;");
+    emit(e, "  rsp_tag_d = s2_tag_q;");
+    emit(e, "  rsp_wts_d = is_gr ? f_wts : %u'd0;", W);
+    emit(e, "  rsp_rts_d = is_gr ? f_rts : ev_hit ? hit_memts : %u'd0;", W);
+    emit(e, "  rsp_victim_d = evict;");
+    if (x->SETS > 1)
+        emit(e, "  rsp_vaddr_d = evict ? {vtag, s2_idx} : %u'd0;", x->AW);
+    else
+        emit(e, "  rsp_vaddr_d = evict ? vtag : %u'd0;", x->AW);
+    emit(e, "  rsp_vmemts_d = evict ? vmemts : %u'd0;", W);
+    emit(e, "  rsp_floor_d = floor_up;");
+    emit(e, "  rsp_fval_d = floor_up ? floor_new : %u'd0;", W);
+    emit(e, "  rsp_wrap_d = wrap;");
+    emit(e, "  rsp_reset_d = s2_rst_q;");
+    emit(e, "  rsp_epoch_d = epoch_q;");
+    emit(e, "end");
+    emit_out(e);
+    emit(e, "end");
+    emit_nl(e);
+}
+
+static void emit_regs(gctx *x)
+{
+    emit_file *e = x->e;
+    static const char *const rst0[] = {
+        "clr_ep_q", "s1_valid_q", "s2_valid_q", "s2_rst_q", "fwd_valid_q", "rsp_valid_q",
+        "rsp_victim_q", "rsp_floor_q", "rsp_wrap_q", "rsp_reset_q", "rsp_kind_q", "rsp_addr_q",
+        "rsp_tag_q", "rsp_wts_q", "rsp_rts_q", "rsp_vaddr_q", "rsp_vmemts_q", "rsp_fval_q",
+        "epoch_q", "rsp_epoch_q", "clr_idx_q", "fwd_data_q", NULL};
+    static const char *const plain[] = {"s1_op_q", "s1_addr_q", "s1_tag_q", "s1_lease_q",
+                                        "s2_op_q", "s2_addr_q", "s2_tag_q", "s2_lease_q",
+                                        "s2_data_q", NULL};
+    unsigned i;
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    emit(e, "    clr_q <= 1'b1;");
+    emit(e, "    fwd_hit_q <= 1'b1;");
+    emit(e, "    s2_fix_q <= 1'b1;");
+    for (i = 0; rst0[i]; i++)
+        emit(e, "    %s <= '0;", rst0[i]);
+    emit(e, "    rdl_q <= %u'd%u;", x->W, x->c->rd_lease);
+    emit(e, "    wrl_q <= %u'd%u;", x->W, x->c->wr_lease);
+    if (x->fglobal)
+        emit(e, "    floor_q <= '0;");
+    if (x->share == HALCONE_SHARE_NOW)
+        emit(e, "    now_q <= '0;");
+    emit(e, "  end else begin");
+    emit(e, "    clr_q <= clr_d;");
+    emit(e, "    fwd_hit_q <= fwd_hit_d;");
+    emit(e, "    s2_fix_q <= s2_fix_d;");
+    for (i = 0; rst0[i]; i++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "%s", rst0[i]);
+        nm[strlen(nm) - 1] = 'd';
+        emit(e, "    %s <= %s;", rst0[i], nm);
+    }
+    emit(e, "    rdl_q <= rdl_d;");
+    emit(e, "    wrl_q <= wrl_d;");
+    if (x->fglobal)
+        emit(e, "    floor_q <= floor_d;");
+    if (x->share == HALCONE_SHARE_NOW)
+        emit(e, "    now_q <= now_d;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "// payload registers: no reset needed (qualified by their valid bits)");
+    emit(e, "always_ff @(posedge clk_i) begin");
+    for (i = 0; plain[i]; i++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "%s", plain[i]);
+        nm[strlen(nm) - 1] = 'd';
+        emit(e, "  %s <= %s;", plain[i], nm);
+    }
+    if (x->reqcts) {
+        emit(e, "  s1_cts_q <= s1_cts_d;");
+        emit(e, "  s2_cts_q <= s2_cts_d;");
+    }
+    if (x->share == HALCONE_SHARE_RTS) {
+        emit(e, "  s1_rts_q <= s1_rts_d;");
+        emit(e, "  s2_rts_q <= s2_rts_d;");
+    }
+    if (x->SETS > 1)
+        emit(e, "  fwd_idx_q <= fwd_idx_d;");
+    emit(e, "end");
+    emit_nl(e);
+    emit(e, "assign rsp_valid_o = rsp_valid_q;");
+    emit(e, "assign rsp_kind_o = rsp_kind_q;");
+    emit(e, "assign rsp_addr_o = rsp_addr_q;");
+    emit(e, "assign rsp_tag_o = rsp_tag_q;");
+    emit(e, "assign rsp_wts_o = rsp_wts_q;");
+    emit(e, "assign rsp_rts_o = rsp_rts_q;");
+    emit(e, "assign rsp_victim_o = rsp_victim_q;");
+    emit(e, "assign rsp_vaddr_o = rsp_vaddr_q;");
+    emit(e, "assign rsp_vmemts_o = rsp_vmemts_q;");
+    emit(e, "assign rsp_floor_o = rsp_floor_q;");
+    emit(e, "assign rsp_fval_o = rsp_fval_q;");
+    emit(e, "assign rsp_wrap_o = rsp_wrap_q;");
+    emit(e, "assign rsp_reset_o = rsp_reset_q;");
+    emit(e, "assign rsp_epoch_o = rsp_epoch_q;");
+    {
+        char buf[256] = "";
+        size_t k = 0;
+        if (!x->reqcts)
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "%s^req_cts_i", k ? " ^ " : "");
+        if (x->share != HALCONE_SHARE_RTS)
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "%s^req_rts_i", k ? " ^ " : "");
+        if (x->share != HALCONE_SHARE_NOW)
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "%s^lmax", k ? " ^ " : "");
+        if (!x->fglobal && !x->fset)
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "%sdrop", k ? " ^ " : "");
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%sg_wts[%u]", k ? " ^ " : "", x->W);
+        emit(e, "// inputs and bits this configuration does not use");
+        decl(x, 1, "unused_ok");
+        emit(e, "assign unused_ok = %s;", buf);
+    }
+}
+
+/* Formal properties (`ifdef FORMAL`), checked by `make formal` with
+ * yosys-smtbmc and z3 on the small configurations of tb/formal.txt (bounded
+ * model checks). Labels p_<group>_*; one negative control per group in
+ * tb/formal-controls.txt. Groups: iface (the response holds under
+ * back-pressure, nothing is accepted during a clearing sweep), grant (spec 8
+ * P3: a grant starts above the memts it replaces, a write's wts above it;
+ * with req-cts the grant covers the requester's cts), floor (P5: the floor
+ * never decreases except at an epoch reset), lease (the lease registers are
+ * never 0). */
+static void emit_formal(gctx *x)
+{
+    emit_file *e = x->e;
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "// Properties checked by make formal (tb/formal.txt); see docs/halcone.md.");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "logic f_stall_q;");
+    decl(x, 2, "f_kind_q");
+    decl(x, x->AW, "f_addr_q");
+    decl(x, x->W, "f_wts_q, f_rts_q");
+    decl(x, x->EB, "f_epoch_q");
+    if (x->fglobal)
+        decl(x, x->W, "f_floor_q");
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_past_q <= 1'b1;");
+    emit(e, "  f_stall_q <= rsp_valid_o & ~rsp_ready_i;");
+    emit(e, "  f_kind_q <= rsp_kind_o;");
+    emit(e, "  f_addr_q <= rsp_addr_o;");
+    emit(e, "  f_wts_q <= rsp_wts_o;");
+    emit(e, "  f_rts_q <= rsp_rts_o;");
+    emit(e, "  f_epoch_q <= epoch_q;");
+    if (x->fglobal)
+        emit(e, "  f_floor_q <= floor_q;");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  // reset in the first cycle only");
+    emit(e, "  assume(rst_ni == f_past_q);");
+    emit(e, "  if (rst_ni && f_past_q && f_stall_q) begin");
+    emit(e, "    p_iface_hold: assert(rsp_valid_o);");
+    emit(e, "    p_iface_kind: assert(rsp_kind_o == f_kind_q);");
+    emit(e, "    p_iface_addr: assert(rsp_addr_o == f_addr_q);");
+    emit(e, "    p_iface_wts: assert(rsp_wts_o == f_wts_q);");
+    emit(e, "    p_iface_rts: assert(rsp_rts_o == f_rts_q);");
+    emit(e, "  end");
+    emit(e, "  if (rst_ni && clr_q) p_iface_sweep: assert(!req_ready_o);");
+    emit(e, "  if (rst_ni && s2_fire && is_gr && !wrap) begin");
+    emit(e, "    p_grant_rts: assert(f_rts > m_eff);");
+    emit(e, "    if (is_wr) p_grant_wts: assert(f_wts > m_eff);");
+    if (x->reqcts) {
+        emit(e, "    if (is_wr) p_grant_cts_w: assert(f_wts >= cts_eff);");
+        emit(e, "    if (is_rd) p_grant_cts_r: assert(f_rts >= cts_eff);");
+    }
+    emit(e, "  end");
+    if (x->fglobal) {
+        emit(e, "  if (rst_ni && f_past_q && epoch_q == f_epoch_q)");
+        emit(e, "    p_floor_mono: assert(floor_q >= f_floor_q);");
+    }
+    emit(e, "  if (rst_ni) begin");
+    emit(e, "    p_lease_rd: assert(rdl_q != %u'd0);", x->W);
+    emit(e, "    p_lease_wr: assert(wrl_q != %u'd0);", x->W);
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "`endif");
+}
+
+static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
+{
+    const halcone_tsu_cfg *c = cfg;
+    gctx x;
+    memset(&x, 0, sizeof x);
+    x.e = e;
+    x.c = c;
+    halcone_tsu_geom_of(c, &x.g);
+    x.W = c->ts_bits;
+    x.XW = c->ts_bits + 1;
+    x.TW = x.g.tag_bits;
+    x.AW = x.g.laddr_bits;
+    x.IB = x.g.index_bits;
+    x.IBW = x.IB ? x.IB : 1;
+    x.WAYS = c->ways;
+    x.SETS = c->sets;
+    x.SETW = x.g.set_bits;
+    x.QB = c->tag_bits;
+    x.EB = x.g.epoch_bits;
+    x.FL = c->ways * x.g.entry_bits;
+    x.fglobal = c->floor == HALCONE_FLOOR_GLOBAL;
+    x.fset = c->floor == HALCONE_FLOOR_SET;
+    x.reset = c->overflow == HALCONE_OVF_RESET;
+    x.reqcts = c->req_cts != 0;
+    x.share = (int)c->share_test;
+    x.plus1 = c->wr_wts == HALCONE_WRWTS_PLUS1;
+
+    emit(e, "// HALCONE timestamp storage unit (Mojumder et al., 3.2.5, Fig. 6, Alg. 3):");
+    emit(e, "// a set-associative store of {tag, memts} granting leases to L2 requests;");
+    emit(e, "// three-stage pipeline over a synchronous set RAM with same-set forwarding,");
+    emit(e, "// one request per cycle, responses in acceptance order. See docs/halcone.md.");
+    emit(e, "// Rules: wr-wts %s, floor %s, overflow %s, req-cts %s, share-test %s.",
+         halcone_wrwts_str(c->wr_wts), halcone_floor_str(c->floor),
+         halcone_overflow_str(c->overflow), c->req_cts ? "on" : "off",
+         halcone_share_str(c->share_test));
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+    emit_state(&x);
+    emit_control(&x);
+    emit_lookup(&x);
+    emit_ram(&x);
+    emit_stage1(&x);
+    emit_grant(&x);
+    emit_update(&x);
+    emit_next(&x);
+    emit_regs(&x);
+    emit_formal(&x);
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    const halcone_tsu_cfg *c = cfg;
+    halcone_tsu_geom g;
+    halcone_tsu_geom_of(c, &g);
+    snprintf(buf, len,
+             "sets=%u ways=%u line=%u addr_bits=%u ts_bits=%u tag_bits=%u rd_lease=%u wr_lease=%u\n"
+             "wr_wts=%s floor=%s overflow=%s req_cts=%s share_test=%s\n"
+             "index_bits=%u line_addr_bits=%u stored_tag_bits=%u entry_bits=%u set_word_bits=%u "
+             "epoch_bits=%u",
+             c->sets, c->ways, c->line, c->addr_bits, c->ts_bits, c->tag_bits, c->rd_lease,
+             c->wr_lease, halcone_wrwts_str(c->wr_wts), halcone_floor_str(c->floor),
+             halcone_overflow_str(c->overflow), c->req_cts ? "on" : "off",
+             halcone_share_str(c->share_test), g.index_bits, g.laddr_bits, g.tag_bits,
+             g.entry_bits, g.set_bits, g.epoch_bits);
+}
+
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const halcone_tsu_cfg *c = cfg;
+    halcone_tsu_geom g;
+    uint64_t valid_bits, tag_bits, memts_bits, floor_bits;
+    halcone_tsu_geom_of(c, &g);
+    valid_bits = g.entries;
+    tag_bits = g.entries * g.tag_bits;
+    memts_bits = g.entries * c->ts_bits;
+    floor_bits = (uint64_t)c->sets * g.floor_bits;
+    if (json) {
+        fprintf(f,
+                "{\"unit\":\"halcone-tsu\",\"sets\":%u,\"ways\":%u,\"line\":%u,\"addr_bits\":%u,"
+                "\"ts_bits\":%u,\"tag_bits\":%u,\"rd_lease\":%u,\"wr_lease\":%u,"
+                "\"wr_wts\":\"%s\",\"floor\":\"%s\",\"overflow\":\"%s\",\"req_cts\":\"%s\","
+                "\"share_test\":\"%s\",\"entries\":%llu,"
+                "\"paper\":{\"memts_bits\":%llu,\"kB\":%.2f},"
+                "\"rtl\":{\"valid_bits\":%llu,\"tag_bits\":%llu,\"memts_bits\":%llu,"
+                "\"set_floor_bits\":%llu,\"ram_bits\":%llu,\"set_word_bits\":%u,"
+                "\"register_bits\":%llu,\"kB\":%.2f},"
+                "\"rtl_memories\":[[%u,%u]],\"latency_cycles\":%d,\"requests_per_cycle\":1}\n",
+                c->sets, c->ways, c->line, c->addr_bits, c->ts_bits, c->tag_bits, c->rd_lease,
+                c->wr_lease, halcone_wrwts_str(c->wr_wts), halcone_floor_str(c->floor),
+                halcone_overflow_str(c->overflow), c->req_cts ? "on" : "off",
+                halcone_share_str(c->share_test), (unsigned long long)g.entries,
+                (unsigned long long)g.paper_bits, g.paper_bits / 8.0 / 1024.0,
+                (unsigned long long)valid_bits, (unsigned long long)tag_bits,
+                (unsigned long long)memts_bits, (unsigned long long)floor_bits,
+                (unsigned long long)g.ram_bits, g.set_bits, (unsigned long long)g.reg_bits,
+                (g.ram_bits + g.reg_bits) / 8.0 / 1024.0, c->sets, g.set_bits, HALCONE_TSU_LATENCY);
+        return;
+    }
+    fprintf(f, "HALCONE TSU: %u sets x %u ways = %llu entries, %u B blocks, %u-bit addresses, "
+               "%u-bit timestamps, RdLease %u, WrLease %u\n",
+            c->sets, c->ways, (unsigned long long)g.entries, c->line, c->addr_bits, c->ts_bits,
+            c->rd_lease, c->wr_lease);
+    fprintf(f, "  rules: wr-wts %s, floor %s, overflow %s, req-cts %s, share-test %s\n",
+            halcone_wrwts_str(c->wr_wts), halcone_floor_str(c->floor),
+            halcone_overflow_str(c->overflow), c->req_cts ? "on" : "off",
+            halcone_share_str(c->share_test));
+    fprintf(f, "  paper accounting (3.2.5, memts only): %llu x %u bits = %llu bits = %.2f kB "
+               "(the paper's 64 kB per GPU is 32768 entries: one per 64 B block of a 2 MB L2)\n",
+            (unsigned long long)g.entries, c->ts_bits, (unsigned long long)g.paper_bits,
+            g.paper_bits / 8.0 / 1024.0);
+    fprintf(f, "  RTL RAM: valid %llu + tag %llu (%u per entry) + memts %llu + per-set floor %llu "
+               "= %llu bits (%u-bit word per set) = %.2f kB\n",
+            (unsigned long long)valid_bits, (unsigned long long)tag_bits, g.tag_bits,
+            (unsigned long long)memts_bits, (unsigned long long)floor_bits,
+            (unsigned long long)g.ram_bits, g.set_bits, g.ram_bits / 8.0 / 1024.0);
+    fprintf(f, "  RTL registers beside the RAM: %llu bits (floor, now, epoch, two lease "
+               "registers; pipeline registers not counted)\n",
+            (unsigned long long)g.reg_bits);
+    fprintf(f, "  timing: one request per cycle; response %d cycles after acceptance; an epoch "
+               "reset adds a %u-cycle clearing sweep\n",
+            HALCONE_TSU_LATENCY, c->sets);
+}
+
+const gen_unit halcone_tsu_gen_unit = {"halcone-tsu", emit_tsu, gen_params, gen_report};

@@ -1,0 +1,113 @@
+/*
+ * STC band function generator (TACO 2023, section 4.2, Fig. 4; STC
+ * specification 3.1): band = (addr >> seb) & (2^N - 1) with the address
+ * zero-extended, behind one registered output stage on a valid/ready stream
+ * (one address per cycle, band one cycle after acceptance). The golden model
+ * is cmodel/stc/stc_band.c; timing in docs/stc.md.
+ */
+#include <stdio.h>
+
+#include "gen_unit.h"
+#include "stc_band.h"
+
+static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
+{
+    const stc_band_cfg *c = cfg;
+    stc_band_geom g;
+    unsigned A = c->addr_bits, N = c->n;
+    stc_band_geom_of(c, &g);
+    emit(e, "// STC band function (TACO 2023, 4.2, Fig. 4): band = (addr >> seb) & (2^N - 1),");
+    emit(e, "// addr zero-extended (seb >= %u: band 0). See docs/stc.md.", A);
+    emit(e, "// Storage: one output stage; no RAM by design.");
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+    emit(e, "// The shifter: %u + %u bits so that any SEB up to %u shifts in zeros.", A, N, A);
+    emit(e, "logic [%u:0] sh_c;", A + N - 1);
+    emit(e, "logic [%u:0] band_c;", N - 1);
+    emit(e, "logic unused_sh;");
+    emit(e, "assign sh_c = {%u'd0, in_addr_i} >> in_seb_i;", N);
+    emit(e, "assign band_c = sh_c[%u:0];", N - 1);
+    emit(e, "assign unused_sh = ^sh_c[%u:%u];", A + N - 1, N);
+    emit_nl(e);
+    emit(e, "// Output stage: one address per cycle, band one cycle after acceptance.");
+    emit(e, "logic out_valid_q, out_valid_d;");
+    emit(e, "logic [%u:0] out_addr_q, out_addr_d;", A - 1);
+    emit(e, "logic [%u:0] out_band_q, out_band_d;", N - 1);
+    emit(e, "logic in_fire;");
+    emit(e, "assign in_ready_o = ~out_valid_q | out_ready_i;");
+    emit(e, "assign in_fire = in_valid_i & in_ready_o;");
+    emit(e, "always_comb begin");
+    emit(e, "  out_valid_d = out_valid_q & ~out_ready_i;");
+    emit(e, "  out_addr_d = out_addr_q;");
+    emit(e, "  out_band_d = out_band_q;");
+    emit(e, "  if (in_fire) begin");
+    emit(e, "    out_valid_d = 1'b1;");
+    emit(e, "    out_addr_d = in_addr_i;");
+    emit(e, "    out_band_d = band_c;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "assign out_valid_o = out_valid_q;");
+    emit(e, "assign out_addr_o = out_addr_q;");
+    emit(e, "assign out_band_o = out_band_q;");
+    emit_nl(e);
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    emit(e, "    out_valid_q <= 1'b0;");
+    emit(e, "    out_addr_q <= '0;");
+    emit(e, "    out_band_q <= '0;");
+    emit(e, "  end else begin");
+    emit(e, "    out_valid_q <= out_valid_d;");
+    emit(e, "    out_addr_q <= out_addr_d;");
+    emit(e, "    out_band_q <= out_band_d;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "// The band of an address whose SEB is at or above the address width is 0.");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
+    emit(e, "always @(*) begin");
+    emit(e, "  assume(rst_ni == f_past_q);");
+    emit(e, "  if (rst_ni && in_seb_i >= %u'd%u) assert(band_c == '0);", g.seb_bits, A);
+    emit(e, "end");
+    emit(e, "`endif");
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    const stc_band_cfg *c = cfg;
+    stc_band_geom g;
+    stc_band_geom_of(c, &g);
+    snprintf(buf, len, "n=%u seb=%u addr_bits=%u\nseb_bits=%u", c->n, c->seb, c->addr_bits,
+             g.seb_bits);
+}
+
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const stc_band_cfg *c = cfg;
+    stc_band_geom g;
+    unsigned stage;
+    stc_band_geom_of(c, &g);
+    stage = 1 + c->addr_bits + c->n;
+    if (json) {
+        fprintf(f,
+                "{\"unit\":\"stc-band\",\"n\":%u,\"seb\":%u,\"addr_bits\":%u,\"seb_bits\":%u,"
+                "\"output_stage_bits\":%u,\"rtl_memories\":[]}\n",
+                c->n, c->seb, c->addr_bits, g.seb_bits, stage);
+        return;
+    }
+    fprintf(f, "STC band function: N %u (%u bands), %u-bit addresses, SEB input %u bits\n", c->n,
+            1u << c->n, c->addr_bits, g.seb_bits);
+    fprintf(f, "  state: output stage %u bits; the shifter is combinational\n", stage);
+    fprintf(f, "  timing: one address per cycle, band one cycle after acceptance\n");
+}
+
+const gen_unit stc_band_gen_unit = {"stc-band", emit_band, gen_params, gen_report};

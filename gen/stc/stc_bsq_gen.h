@@ -1,0 +1,29 @@
+/*
+ * The BSQ body shared by the BSQ module (gen/stc/stc_bsq_gen.c) and the CU
+ * module (gen/stc/stc_cu_gen.c), which holds its BSQ inline (one module per
+ * file). Internal signals are named q_*; see stc_bsq_emit_core.
+ */
+#ifndef STC_BSQ_GEN_H
+#define STC_BSQ_GEN_H
+
+#include "emit.h"
+#include "stc_bsq.h"
+
+/* Emits the bank RAMs, valid bits, round-robin allocation and the scan.
+ * Inputs the caller drives: q_push_valid, q_push_addr, q_chg_valid,
+ * q_drn_ready, q_done_ready, and (cu_mode) the epoch registers cer_q, seb_q.
+ * Outputs: q_push_ready, q_push_bank, q_push_slot, q_chg_ready, q_drn_valid,
+ * q_drn_row, q_drn_mask (drained lanes), q_drn_addr, q_done_valid,
+ * q_done_cycles, q_count, q_full; in cu_mode also q_drn_keep (lanes that
+ * stay) and q_drn_data (every live lane's address). Standalone, the core
+ * captures chg_cer_i / chg_seb_i into its own cer_q / seb_q. The caller
+ * emits the reset and update of the registers listed by
+ * stc_bsq_emit_regs. */
+void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode);
+/* Reset values (reset != 0) or the _q <= _d updates of the core's
+ * registers, for the caller's always_ff. */
+void stc_bsq_emit_regs(emit_file *e, const stc_bsq_cfg *c, int cu_mode, int reset);
+/* The bank RAMs' always_ff (no reset). */
+void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c);
+
+#endif

@@ -1,0 +1,381 @@
+/*
+ * STC per-CU epoch logic generator (paper §4.2-4.4; spec 3.3), one module
+ * holding the CU's BSQ inline (the BSQ body of gen/stc/stc_bsq_gen.c; one
+ * module per file): CER (2^N-bit mask), SEB, demand vector, conflict flag,
+ * RUN / PREPARE / CHANGE phase, registered channels to the L1 (stores),
+ * the load path and the EMU (EpochDemand, EpochConflict, ReadyAck,
+ * DoneAck). Microarchitecture and timing: docs/stc.md (## stc-cu); model
+ * cmodel/stc/stc_cu.c (stc_cu_tm_eval / stc_cu_tm_step, and the functional
+ * core stc_cu_store / _load / _write_ack / _prepare / _change).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gen_unit.h"
+#include "stc_bsq_gen.h"
+#include "stc_cu.h"
+
+static unsigned lg(unsigned v)
+{
+    unsigned b = 0;
+    while ((1u << b) < v)
+        b++;
+    return b;
+}
+
+static void emit_cer_reset(emit_file *e, const stc_cu_cfg *c)
+{
+    unsigned ep = 1u << c->bsq.n, at = 0;
+    char bits[STC_E_MAX + 1];
+    for (unsigned i = ep; i-- > 0;)
+        bits[at++] = stc_eset_has(&c->epoch, i) ? '1' : '0';
+    bits[at] = '\0';
+    emit(e, "cer_q <= %u'b%s;", ep, bits);
+}
+
+static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
+{
+    const stc_cu_cfg *c = cfg;
+    stc_bsq_geom g;
+    unsigned A = c->bsq.addr_bits, N = c->bsq.n, EP = 1u << c->bsq.n;
+    unsigned SW = stc_bsq_seb_bits(&c->bsq), L, PW = STC_CU_PW_BITS;
+    int dem = c->variant != STC_CU_NV;
+    int conf = c->variant == STC_CU_AB || c->variant == STC_CU_MB;
+    stc_bsq_geom_of(&c->bsq, &g);
+    L = c->bsq.banks * c->bsq.drain;
+    (void)lg;
+
+    emit(e, "// STC per-CU epoch logic with its blocked store queue (paper 4.2-4.4, spec");
+    emit(e, "// 3.3, 3.4), variant %s: CER (%u-bit mask), SEB, demand vector, conflict",
+         stc_cu_variant_name(c->variant), EP);
+    emit(e, "// flag, RUN/PREPARE/CHANGE. Stores in their band's epoch go to the L1 register;");
+    emit(e, "// others enter the BSQ. ReadyAck once PW = 0 and no store waits for the L1.");
+    emit(e, "// ChangeEpoch: CER/SEB updated, DV and conflict flag cleared, BSQ scan drains");
+    emit(e, "// matching entries one per cycle into the L1 register and re-demands the");
+    emit(e, "// bands of the entries that stay, then DoneAck. See docs/stc.md.");
+    if (g.rows == 1)
+        emit(e, "// Storage: one row per BSQ bank, held in registers; no RAM by design.");
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+    emit(e, "localparam logic [1:0] PhRun = 2'd0, PhPrep = 2'd1, PhChg = 2'd2;");
+    emit(e, "logic [%u:0] cer_q, cer_d, dv_q, dv_d;", EP - 1);
+    emit(e, "logic [%u:0] seb_q, seb_d;", SW - 1);
+    emit(e, "logic [1:0] phase_q, phase_d;");
+    emit(e, "logic ready_sent_q, ready_sent_d, conf_sent_q, conf_sent_d;");
+    emit(e, "logic [%u:0] pw_q, pw_d;", PW - 1);
+    emit(e, "logic iss_valid_q, iss_valid_d, iss_drain_q, iss_drain_d;");
+    emit(e, "logic ldr_valid_q, ldr_valid_d, ldr_unc_q, ldr_unc_d;");
+    emit(e, "logic dem_valid_q, dem_valid_d, conf_valid_q, conf_valid_d;");
+    emit(e, "logic [%u:0] iss_addr_q, iss_addr_d, ldr_addr_q, ldr_addr_d;", A - 1);
+    emit(e, "logic [%u:0] dem_addr_q, dem_addr_d, conf_addr_q, conf_addr_d;", A - 1);
+    emit(e, "logic [%u:0] dem_band_q, dem_band_d, conf_band_q, conf_band_d;", N - 1);
+    emit(e, "logic [%u:0] served_q, served_d;", L - 1);
+    emit_nl(e);
+    emit(e, "// BSQ interface (the body below).");
+    emit(e, "logic q_push_valid, q_push_ready, q_full, q_chg_valid, q_chg_ready;");
+    emit(e, "logic [%u:0] q_push_addr;", A - 1);
+    emit(e, "logic [%u:0] q_push_bank;", g.bank_bits ? g.bank_bits - 1 : 0);
+    emit(e, "logic [%u:0] q_push_slot;", g.slot_bits - 1);
+    emit(e, "logic q_drn_valid, q_drn_ready, q_done_valid, q_done_ready;");
+    emit(e, "logic [%u:0] q_drn_row;", g.rowi_bits - 1);
+    emit(e, "logic [%u:0] q_drn_mask, q_drn_keep;", L - 1);
+    emit(e, "logic [%u:0] q_drn_addr, q_drn_data;", L * A - 1);
+    emit(e, "logic [%u:0] q_done_cycles;", g.cyc_bits - 1);
+    emit(e, "logic [%u:0] q_count;", g.count_bits - 1);
+    emit(e, "logic unused_q, unused_epoch;");
+    emit(e, "assign unused_epoch = ^{dv_q, conf_sent_q}; // NV reads neither, ES no flag");
+    emit(e, "assign unused_q = ^{q_push_bank, q_chg_ready, q_drn_row, q_drn_addr, q_done_cycles, q_count};");
+    emit_nl(e);
+
+    emit(e, "// Epoch check of a store: to the L1 in RUN with its band in the CER,");
+    emit(e, "// else into the BSQ (with an EpochDemand unless DV filters it).");
+    emit(e, "logic [%u:0] st_band, ld_band;", N - 1);
+    emit(e, "logic st_direct, st_need_dem, iss_free, dem_free, st_fire;");
+    emit(e, "assign st_band = %u'(st_addr_i >> seb_q);", N);
+    emit(e, "assign st_direct = (phase_q == PhRun) & cer_q[st_band];");
+    if (dem)
+        emit(e, "assign st_need_dem = ~st_direct & ~dv_q[st_band];");
+    else
+        emit(e, "assign st_need_dem = 1'b0; // NV: no demands");
+    emit(e, "assign iss_free = ~iss_valid_q | iss_ready_i;");
+    emit(e, "assign dem_free = ~dem_valid_q | dem_ready_i;");
+    emit(e, "assign q_push_valid = st_valid_i & ~st_direct & (phase_q != PhChg) & (~st_need_dem | dem_free);");
+    emit(e, "assign q_push_addr = st_addr_i;");
+    emit(e, "assign st_ready_o = (phase_q != PhChg) & (st_direct ? iss_free : (q_push_ready & (~st_need_dem | dem_free)));");
+    emit(e, "assign st_fire = st_valid_i & st_ready_o;");
+    emit(e, "assign st_blocked_o = ~st_direct;");
+    emit(e, "assign st_slot_o = q_push_slot;");
+    emit(e, "assign bsq_full_o = q_full;");
+    emit_nl(e);
+    emit(e, "// Loads are never held (ER4): Load_U when the band is current, else a");
+    emit(e, "// cacheable Load, with the epoch's first EpochConflict (AB/MB).");
+    emit(e, "logic ld_in_cer, ld_conf, ld_fire;");
+    emit(e, "assign ld_band = %u'(ld_addr_i >> seb_q);", N);
+    emit(e, "assign ld_in_cer = cer_q[ld_band];");
+    if (conf)
+        emit(e, "assign ld_conf = ~ld_in_cer & dv_q[ld_band] & ~conf_sent_q;");
+    else
+        emit(e, "assign ld_conf = 1'b0; // NV/ES: no conflicts");
+    emit(e, "assign ld_ready_o = (~ldr_valid_q | ldr_ready_i) & (~ld_conf | ~conf_valid_q | conf_ready_i);");
+    emit(e, "assign ld_fire = ld_valid_i & ld_ready_o;");
+    emit_nl(e);
+    emit(e, "// Beat of the scan: drained lanes go to the L1 register one per cycle,");
+    emit(e, "// kept lanes whose band has DV = 0 send an EpochDemand one per cycle");
+    emit(e, "// (lowest lane first); the beat is taken when neither is pending.");
+    emit(e, "logic [%u:0] pend_drn, need, first_drn, first_need;", L - 1);
+    emit(e, "logic [%u:0] drn_sel_addr, need_sel_addr;", A - 1);
+    emit(e, "logic [%u:0] need_sel_band;", N - 1);
+    emit(e, "logic drn_take, need_take;");
+    emit(e, "assign pend_drn = q_drn_mask & ~served_q;");
+    emit(e, "always_comb");
+    emit(e, "  for (int j = 0; j < %u; j++)", L);
+    if (dem)
+        emit(e, "    need[j] = q_drn_keep[j] & ~dv_q[lane_band[j*%u +: %u]];", N, N);
+    else
+        emit(e, "    need[j] = 1'b0 & q_drn_keep[j]; // NV: no re-demand");
+    emit(e, "assign first_drn = pend_drn & (~pend_drn + %u'd1);", L);
+    emit(e, "assign first_need = need & (~need + %u'd1);", L);
+    /* AND-OR selects of the one-hot lanes (no block reads what it writes) */
+    emit(e, "assign drn_sel_addr =");
+    for (unsigned j = 0; j < L; j++)
+        emit(e, "  ({%u{first_drn[%u]}} & q_drn_data[%u:%u])%s", A, j, (j + 1) * A - 1, j * A,
+             j + 1 < L ? " |" : ";");
+    emit(e, "assign need_sel_addr =");
+    for (unsigned j = 0; j < L; j++)
+        emit(e, "  ({%u{first_need[%u]}} & q_drn_data[%u:%u])%s", A, j, (j + 1) * A - 1, j * A,
+             j + 1 < L ? " |" : ";");
+    emit(e, "assign need_sel_band =");
+    for (unsigned j = 0; j < L; j++)
+        emit(e, "  ({%u{first_need[%u]}} & lane_band[%u:%u])%s", N, j, (j + 1) * N - 1, j * N,
+             j + 1 < L ? " |" : ";");
+    emit(e, "assign q_drn_ready = (pend_drn == '0) & (need == '0);");
+    emit(e, "assign drn_take = q_drn_valid & (pend_drn != '0) & iss_free;");
+    emit(e, "assign need_take = q_drn_valid & (need != '0) & dem_free;");
+    emit_nl(e);
+    emit(e, "// Four-way handshake, CU side.");
+    emit(e, "logic chg_fire;");
+    emit(e, "assign prep_ready_o = phase_q == PhRun;");
+    emit(e, "assign rdy_valid_o = (phase_q == PhPrep) & ~ready_sent_q & (pw_q == '0) & ~iss_valid_q;");
+    emit(e, "assign chg_ready_o = (phase_q == PhPrep) & ready_sent_q;");
+    emit(e, "assign chg_fire = chg_valid_i & chg_ready_o;");
+    emit(e, "assign q_chg_valid = chg_fire;");
+    emit(e, "assign done_valid_o = q_done_valid;");
+    emit(e, "assign q_done_ready = done_ready_i;");
+    emit_nl(e);
+    stc_bsq_emit_core(e, &c->bsq, 1);
+
+    emit(e, "// Next state of the epoch logic.");
+    emit(e, "logic iss_fire;");
+    emit(e, "logic [%u:0] dv_set;", EP - 1);
+    emit(e, "assign dv_set = (st_fire & st_need_dem ? %u'd1 << st_band : %u'd0) |", EP, EP);
+    emit(e, "                (need_take ? %u'd1 << need_sel_band : %u'd0);", EP, EP);
+    emit(e, "assign iss_fire = iss_valid_q & iss_ready_i;");
+    emit(e, "always_comb begin");
+    emit(e, "  cer_d = cer_q;");
+    emit(e, "  seb_d = seb_q;");
+    emit(e, "  dv_d = dv_q | dv_set;");
+    emit(e, "  phase_d = phase_q;");
+    emit(e, "  ready_sent_d = ready_sent_q;");
+    emit(e, "  conf_sent_d = conf_sent_q;");
+    emit(e, "  served_d = served_q;");
+    emit(e, "  iss_valid_d = iss_valid_q & ~iss_ready_i;");
+    emit(e, "  iss_addr_d = iss_addr_q;");
+    emit(e, "  iss_drain_d = iss_drain_q;");
+    emit(e, "  dem_valid_d = dem_valid_q & ~dem_ready_i;");
+    emit(e, "  dem_addr_d = dem_addr_q;");
+    emit(e, "  dem_band_d = dem_band_q;");
+    emit(e, "  ldr_valid_d = ldr_valid_q & ~ldr_ready_i;");
+    emit(e, "  ldr_addr_d = ldr_addr_q;");
+    emit(e, "  ldr_unc_d = ldr_unc_q;");
+    emit(e, "  conf_valid_d = conf_valid_q & ~conf_ready_i;");
+    emit(e, "  conf_addr_d = conf_addr_q;");
+    emit(e, "  conf_band_d = conf_band_q;");
+    emit(e, "  pw_d = pw_q + {%u'd0, iss_fire} - {%u'd0, wa_i};", PW - 1, PW - 1);
+    emit(e, "  if (st_fire & st_direct) begin");
+    emit(e, "    iss_valid_d = 1'b1;");
+    emit(e, "    iss_addr_d = st_addr_i;");
+    emit(e, "    iss_drain_d = 1'b0;");
+    emit(e, "  end");
+    emit(e, "  if (drn_take) begin");
+    emit(e, "    iss_valid_d = 1'b1;");
+    emit(e, "    iss_addr_d = drn_sel_addr;");
+    emit(e, "    iss_drain_d = 1'b1;");
+    emit(e, "    served_d = served_q | first_drn;");
+    emit(e, "  end");
+    emit(e, "  if (q_drn_valid & q_drn_ready) served_d = '0;");
+    emit(e, "  if (st_fire & st_need_dem) begin");
+    emit(e, "    dem_valid_d = 1'b1;");
+    emit(e, "    dem_addr_d = st_addr_i;");
+    emit(e, "    dem_band_d = st_band;");
+    emit(e, "  end");
+    emit(e, "  if (need_take) begin");
+    emit(e, "    dem_valid_d = 1'b1;");
+    emit(e, "    dem_addr_d = need_sel_addr;");
+    emit(e, "    dem_band_d = need_sel_band;");
+    emit(e, "  end");
+    emit(e, "  if (ld_fire) begin");
+    emit(e, "    ldr_valid_d = 1'b1;");
+    emit(e, "    ldr_addr_d = ld_addr_i;");
+    emit(e, "    ldr_unc_d = ld_in_cer;");
+    emit(e, "    if (ld_conf) begin");
+    emit(e, "      conf_valid_d = 1'b1;");
+    emit(e, "      conf_addr_d = ld_addr_i;");
+    emit(e, "      conf_band_d = ld_band;");
+    emit(e, "      conf_sent_d = 1'b1;");
+    emit(e, "    end");
+    emit(e, "  end");
+    emit(e, "  if (prep_valid_i & prep_ready_o) begin");
+    emit(e, "    phase_d = PhPrep;");
+    emit(e, "    ready_sent_d = 1'b0;");
+    emit(e, "  end");
+    emit(e, "  if (rdy_valid_o & rdy_ready_i) ready_sent_d = 1'b1;");
+    emit(e, "  if (chg_fire) begin");
+    emit(e, "    cer_d = chg_cer_i;");
+    emit(e, "    seb_d = chg_seb_i;");
+    emit(e, "    dv_d = '0;");
+    emit(e, "    conf_sent_d = 1'b0;");
+    emit(e, "    ready_sent_d = 1'b0;");
+    emit(e, "    phase_d = PhChg;");
+    emit(e, "  end");
+    emit(e, "  if (q_done_valid & q_done_ready) phase_d = PhRun;");
+    emit(e, "end");
+    emit_nl(e);
+    stc_bsq_emit_rams(e, &c->bsq);
+
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    emit_in(e);
+    emit_in(e);
+    emit_cer_reset(e, c);
+    emit(e, "seb_q <= %u'd%u;", SW, c->bsq.seb);
+    {
+        static const char *const z[] = {"dv", "phase", "ready_sent", "conf_sent", "pw",
+                                        "iss_valid", "iss_drain", "iss_addr", "ldr_valid",
+                                        "ldr_unc", "ldr_addr", "dem_valid", "dem_addr",
+                                        "dem_band", "conf_valid", "conf_addr", "conf_band",
+                                        "served"};
+        for (unsigned i = 0; i < sizeof z / sizeof z[0]; i++)
+            emit(e, "%s_q <= '0;", z[i]);
+        stc_bsq_emit_regs(e, &c->bsq, 1, 1);
+        emit_out(e);
+        emit_out(e);
+        emit(e, "  end else begin");
+        emit_in(e);
+        emit_in(e);
+        emit(e, "cer_q <= cer_d;");
+        emit(e, "seb_q <= seb_d;");
+        for (unsigned i = 0; i < sizeof z / sizeof z[0]; i++)
+            emit(e, "%s_q <= %s_d;", z[i], z[i]);
+    }
+    stc_bsq_emit_regs(e, &c->bsq, 1, 0);
+    emit_out(e);
+    emit_out(e);
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+    emit(e, "assign iss_valid_o = iss_valid_q;");
+    emit(e, "assign iss_addr_o = iss_addr_q;");
+    emit(e, "assign iss_drain_o = iss_drain_q;");
+    emit(e, "assign ldr_valid_o = ldr_valid_q;");
+    emit(e, "assign ldr_addr_o = ldr_addr_q;");
+    emit(e, "assign ldr_uncached_o = ldr_unc_q;");
+    emit(e, "assign dem_valid_o = dem_valid_q;");
+    emit(e, "assign dem_addr_o = dem_addr_q;");
+    emit(e, "assign dem_band_o = dem_band_q;");
+    emit(e, "assign conf_valid_o = conf_valid_q;");
+    emit(e, "assign conf_addr_o = conf_addr_q;");
+    emit(e, "assign conf_band_o = conf_band_q;");
+    emit(e, "assign cer_o = cer_q;");
+    emit(e, "assign seb_o = seb_q;");
+    emit(e, "assign phase_o = phase_q;");
+    emit(e, "assign pw_o = pw_q;");
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "// p_epoch: a store is on its way to the L1 only while its band is current,");
+    emit(e, "// and never between ReadyAck and ChangeEpoch (spec 5.2 C1, C6);");
+    emit(e, "// p_ready: ReadyAck only with PW = 0 and no store waiting for the L1.");
+    emit(e, "// s_*: strengthening invariants for the induction (docs/stc.md): the BSQ");
+    emit(e, "// scans (and reports done) only in CHANGE, never both at once, and holds a");
+    emit(e, "// beat only while scanning.");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "logic [%u:0] f_iss_band;", N - 1);
+    emit(e, "assign f_iss_band = %u'(iss_addr_q >> seb_q);", N);
+    emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
+    emit(e, "always @(*) begin");
+    emit(e, "  assume(rst_ni == f_past_q);");
+    emit(e, "  if (rst_ni) begin");
+    emit(e, "    if (iss_valid_q) p_epoch_band: assert(cer_q[f_iss_band]);");
+    emit(e, "    if (iss_valid_q) p_epoch_prep: assert(!(phase_q == PhPrep && ready_sent_q));");
+    emit(e, "    if (rdy_valid_o) p_ready_pw: assert(pw_q == '0 && !iss_valid_q);");
+    emit(e, "    if (scanning_q || q_done_q) s_scan_chg: assert(phase_q == PhChg);");
+    emit(e, "    s_scan_done: assert(!(scanning_q && q_done_q));");
+    emit(e, "    if (s2_valid_q) s_scan_beat: assert(scanning_q);");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "`endif");
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    const stc_cu_cfg *c = cfg;
+    stc_bsq_geom g;
+    char ep[1024];
+    stc_bsq_geom_of(&c->bsq, &g);
+    snprintf(buf, len,
+             "variant=%s mb_max=%u epoch=%s n=%u seb=%u seb_min=%u seb_max=%u addr_bits=%u\n"
+             "bsq_entries=%u banks=%u drain=%u rows_per_bank=%u bank_word_bits=%u ram_bits=%u",
+             stc_cu_variant_name(c->variant), c->mb_max, stc_eset_format(&c->epoch, ep, sizeof ep),
+             c->bsq.n, c->bsq.seb, c->bsq.seb_min, c->bsq.seb_max, c->bsq.addr_bits,
+             c->bsq.entries, c->bsq.banks, c->bsq.drain, g.rows, g.row_bits, g.ram_bits);
+}
+
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const stc_cu_cfg *c = cfg;
+    stc_bsq_geom g;
+    unsigned A = c->bsq.addr_bits, N = c->bsq.n, EP = 1u << N, L;
+    unsigned epoch_bits, chan_bits, bsq_regs;
+    stc_bsq_geom_of(&c->bsq, &g);
+    L = c->bsq.banks * c->bsq.drain;
+    /* CER, DV, SEB, phase, ready/conflict flags, PW */
+    epoch_bits = 2 * EP + stc_bsq_seb_bits(&c->bsq) + 2 + 2 + STC_CU_PW_BITS;
+    /* L1 store register, load result, demand, conflict, served mask */
+    chan_bits = (2 + A) + (2 + A) + (1 + A + N) + (1 + A + N) + L;
+    bsq_regs = c->bsq.entries + g.count_bits + 2 * g.cyc_bits + g.rowi_bits + 4 + g.bank_bits;
+    if (json) {
+        fprintf(f,
+                "{\"unit\":\"stc-cu\",\"variant\":\"%s\",\"n\":%u,\"mb_max\":%u,"
+                "\"bsq_entries\":%u,\"banks\":%u,\"drain\":%u,\"bsq_ram_bits\":%u,"
+                "\"epoch_logic_bits\":%u,\"channel_bits\":%u,\"bsq_register_bits\":%u,"
+                "\"read_register_bits\":%u,\"rtl_memories\":[",
+                stc_cu_variant_name(c->variant), N, c->mb_max, c->bsq.entries, c->bsq.banks,
+                c->bsq.drain, g.ram_bits, epoch_bits, chan_bits, bsq_regs, c->bsq.banks * g.row_bits);
+        for (unsigned k = 0; k < c->bsq.banks; k++)
+            fprintf(f, "%s[%u,%u]", k ? "," : "", g.rows, g.row_bits);
+        fprintf(f, "],\"flop_array_bits\":%u,\"ff_bound\":%u,"
+                   "\"paper\":{\"bsq_bits_per_cu\":8192,\"cer_bits\":4}}\n",
+                c->bsq.entries, epoch_bits + chan_bits + bsq_regs + c->bsq.banks * g.row_bits + 512);
+        return;
+    }
+    fprintf(f, "STC CU epoch logic (%s, N %u, MB_MAX %u) with BSQ %u/%u/%u\n",
+            stc_cu_variant_name(c->variant), N, c->mb_max, c->bsq.entries, c->bsq.banks,
+            c->bsq.drain);
+    fprintf(f, "  BSQ RAM bits:    %u in %u banks of %u x %u (paper Table 4: 8,192 bits per CU)\n",
+            g.ram_bits, c->bsq.banks, g.rows, g.row_bits);
+    fprintf(f, "  epoch logic:     %u bits (CER %u, DV %u, SEB, phase, flags, PW %u); paper: 4-bit CER\n",
+            epoch_bits, EP, EP, STC_CU_PW_BITS);
+    fprintf(f, "  channel regs:    %u bits (L1 store, load result, demand, conflict, served mask)\n",
+            chan_bits);
+    fprintf(f, "  BSQ registers:   %u bits (valid %u, scan control) + %u read-register bits\n",
+            bsq_regs, c->bsq.entries, c->bsq.banks * g.row_bits);
+}
+
+const gen_unit stc_cu_gen_unit = {"stc-cu", emit_cu, gen_params, gen_report};

@@ -1,0 +1,507 @@
+/*
+ * STC epoch management unit generator (TACO 2023, sections 4.2-4.4, 4.6,
+ * Fig. 5, Table 4; STC specification 3.2, readings S5-S10, S18). The golden
+ * model is cmodel/stc/stc_emu.c (functional core stc_emu_wake/demand/conflict/
+ * ready/done, timing shell stc_emu_eval/step); timing in docs/stc.md.
+ *
+ * One cycle, in the order of the shell: (1) the handshake on the registered
+ * phase (wake-up and target search in IDLE, ReadyAcks in PREPARE once the
+ * PrepareEpochChange broadcast was taken, DoneAcks in CHANGE once the
+ * ChangeEpoch broadcast was taken; the last ReadyAck takes the new set,
+ * pointer, SEB and guard), (2) the EpochConflict accepted in the previous
+ * cycle (its ERV address read from the RAM then, with a bypass for a demand
+ * written in that cycle), (3) one EpochDemand (round robin over the CUs),
+ * acknowledged one cycle later. ERV demand bits are flip-flops (the target
+ * search reads all of them); ERV addresses (AB/MB) are a 2^N x ADDR_W RAM.
+ */
+#include <stdio.h>
+
+#include "gen_unit.h"
+#include "stc_emu.h"
+
+static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
+{
+    const stc_emu_cfg *c = cfg;
+    stc_emu_geom g;
+    unsigned K = c->cus, A = c->addr_bits, N = c->n, E, S, CW, WB, GB, CB, i;
+    unsigned lim, ab, nv;
+    stc_eset init;
+    char hex[STC_E_MAX / 4 + 8];
+    stc_emu_geom_of(c, &g);
+    E = g.E;
+    S = g.seb_bits;
+    CW = g.cu_bits;
+    WB = g.wake_bits;
+    GB = g.guard_bits;
+    CB = N + 1; /* target count: 0..E */
+    lim = c->variant == STC_MB ? c->mb_max : 1;
+    ab = c->variant >= STC_AB;
+    nv = c->variant == STC_NV;
+    stc_eset_of(&c->epoch, &init);
+    {
+        unsigned nd = (E + 3) / 4, k = 0;
+        int d;
+        for (d = (int)nd - 1; d >= 0; d--) {
+            unsigned v = (unsigned)((init.w[(unsigned)d * 4 / 64] >> (((unsigned)d * 4) % 64)) & 15);
+            hex[k++] = "0123456789abcdef"[v];
+        }
+        hex[k] = '\0';
+    }
+    emit(e, "// STC epoch management unit, variant %s (TACO 2023, 4.2-4.4, Fig. 5, Table 4):",
+         stc_variant_name(c->variant));
+    emit(e, "// four-way handshake, %s. See docs/stc.md.",
+         nv ? "round robin over all epochs" : c->variant == STC_ES ? "epoch skipping"
+         : c->variant == STC_AB ? "epoch skipping and adaptive bands"
+                                : "epoch skipping, adaptive bands and multiple bands");
+    if (ab)
+        emit(e, "// Storage: flip-flops, and the ERV address RAM (%u x %u bits).", E, A);
+    else
+        emit(e, "// Storage: flip-flops only (no ERV addresses in %s); no RAM by design.",
+             stc_variant_name(c->variant));
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+    emit(e, "localparam logic [1:0] PhIdle = 2'd0, PhPrep = 2'd1, PhChg = 2'd2;");
+    if (ab && c->seb_guard)
+        emit(e, "localparam logic [%u:0] GuardFull = %u'd%u; // 2^N: the pointer went round once", GB - 1, GB, E);
+    emit_nl(e);
+
+    /* ---- registers */
+    emit(e, "logic [1:0] phase_q, phase_d;");
+    emit(e, "logic [%u:0] cur_q, cur_d, tgt_q, tgt_d;", E - 1);
+    emit(e, "logic [%u:0] ptr_q, ptr_d, tlast_q, tlast_d;", N - 1);
+    emit(e, "logic [%u:0] seb_q, seb_d, sebn_q, sebn_d;", S - 1);
+    emit(e, "logic [%u:0] guard_q, guard_d;", GB - 1);
+    emit(e, "logic [%u:0] wcnt_q, wcnt_d;", WB - 1);
+    emit(e, "logic [%u:0] rdy_q, rdy_d, done_q, done_d;", K - 1);
+    emit(e, "logic prep_v_q, prep_v_d, chg_v_q, chg_v_d, sleep_q, sleep_d;");
+    emit(e, "logic dack_v_q, dack_v_d;");
+    emit(e, "logic [%u:0] dack_cu_q, dack_cu_d;", CW - 1);
+    emit(e, "logic [%u:0] dack_ep_q, dack_ep_d;", N - 1);
+    emit(e, "logic [%u:0] drr_q, drr_d, crr_q, crr_d;", CW - 1);
+    emit(e, "logic c2_v_q, c2_v_d;");
+    emit(e, "logic [%u:0] c2_addr_q, c2_addr_d;", A - 1);
+    if (!nv)
+        emit(e, "logic [%u:0] erv_q, erv_d;", E - 1);
+    if (ab) {
+        emit(e, "logic [%u:0] c2_idx_q, c2_idx_d;", N - 1);
+        emit(e, "logic byp_q, byp_d;");
+        emit(e, "logic [%u:0] byp_addr_q, byp_addr_d;", A - 1);
+        emit(e, "logic [%u:0] erv_mem [0:%u];", A - 1, E - 1);
+        emit(e, "logic [%u:0] erv_rd_q;", A - 1);
+        emit(e, "logic erv_we;");
+        emit(e, "logic [%u:0] erv_wa, erv_ra;", N - 1);
+        emit(e, "logic [%u:0] erv_wd;", A - 1);
+    }
+    emit_nl(e);
+
+    /* ---- broadcasts and status */
+    emit(e, "logic prep_fire, chg_fire;");
+    emit(e, "assign prep_fire = prep_v_q & (&prep_ready_i);");
+    emit(e, "assign chg_fire = chg_v_q & (&chg_ready_i);");
+    emit(e, "assign prep_valid_o = prep_v_q;");
+    emit(e, "assign prep_epochs_o = tgt_q;");
+    emit(e, "assign chg_valid_o = chg_v_q;");
+    emit(e, "assign chg_epochs_o = cur_q;");
+    emit(e, "assign chg_seb_o = seb_q;");
+    emit(e, "assign cur_o = cur_q;");
+    emit(e, "assign ptr_o = ptr_q;");
+    emit(e, "assign seb_o = seb_q;");
+    emit(e, "assign seb_next_o = sebn_q;");
+    emit(e, "assign phase_o = phase_q;");
+    emit(e, "assign sleep_o = sleep_q;");
+    emit(e, "assign rdy_ready_o = '1;");
+    emit(e, "assign done_ready_o = '1;");
+    emit(e, "assign dack_valid_o = dack_v_q;");
+    emit(e, "assign dack_cu_o = dack_cu_q;");
+    emit(e, "assign dack_epoch_o = dack_ep_q;");
+    emit_nl(e);
+
+    /* ---- arbiters */
+    emit(e, "// Round-robin arbiters: the first requesting CU at or after the priority");
+    emit(e, "// pointer; a demand only when the acknowledgement register is free.");
+    emit(e, "logic [%u:0] dem_gnt, conf_gnt;", K - 1);
+    emit(e, "logic [%u:0] dem_idx, conf_idx;", CW - 1);
+    emit(e, "logic dem_fire, conf_fire, dem_ok;");
+    emit(e, "logic [%u:0] dem_a, conf_a;", A - 1);
+    emit(e, "assign dem_ok = ~dack_v_q | dack_ready_i;");
+    emit(e, "// The lowest requesting CU at or after the pointer, else the lowest one.");
+    emit(e, "logic [%u:0] dem_req, dem_hi, dem_v, conf_hi, conf_v;", K - 1);
+    emit(e, "assign dem_req = dem_ok ? dem_valid_i : '0;");
+    emit(e, "assign dem_hi = dem_req & ({%u{1'b1}} << drr_q);", K);
+    emit(e, "assign conf_hi = conf_valid_i & ({%u{1'b1}} << crr_q);", K);
+    emit(e, "assign dem_v = (|dem_hi) ? dem_hi : dem_req;");
+    emit(e, "assign conf_v = (|conf_hi) ? conf_hi : conf_valid_i;");
+    emit(e, "assign dem_fire = |dem_req;");
+    emit(e, "assign conf_fire = |conf_valid_i;");
+    emit(e, "always_comb begin");
+    emit(e, "  dem_idx = '0;");
+    emit(e, "  conf_idx = '0;");
+    emit(e, "  // from the highest index down: the lowest match is written last");
+    emit(e, "  for (int k = 0; k < %u; k++) begin", K);
+    emit(e, "    if (dem_v[%u - k]) dem_idx = %u'(%u - k);", K - 1, CW, K - 1);
+    emit(e, "    if (conf_v[%u - k]) conf_idx = %u'(%u - k);", K - 1, CW, K - 1);
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "assign dem_gnt = dem_fire ? (%u'd1 << dem_idx) : '0;", K);
+    emit(e, "assign conf_gnt = conf_fire ? (%u'd1 << conf_idx) : '0;", K);
+    emit(e, "assign dem_ready_o = dem_gnt;");
+    emit(e, "assign conf_ready_o = conf_gnt;");
+    emit(e, "always_comb begin");
+    emit(e, "  dem_a = '0;");
+    emit(e, "  conf_a = '0;");
+    emit(e, "  for (int k = 0; k < %u; k++) begin", K);
+    emit(e, "    if (dem_gnt[k]) dem_a = dem_addr_i[k*%u +: %u];", A, A);
+    emit(e, "    if (conf_gnt[k]) conf_a = conf_addr_i[k*%u +: %u];", A, A);
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+
+    /* ---- target search */
+    emit(e, "// Wake-up target: %s.",
+         nv ? "the epoch after the pointer"
+            : "the first demanded epochs circularly after the pointer (ERV bits of current epochs are stale, S5)");
+    emit(e, "logic [%u:0] tgt_c;", E - 1);
+    emit(e, "logic [%u:0] last_c;", N - 1);
+    emit(e, "logic found_c;");
+    if (nv) {
+        emit(e, "always_comb begin");
+        emit(e, "  last_c = ptr_q + %u'd1;", N);
+        emit(e, "  tgt_c = '0;");
+        emit(e, "  tgt_c[last_c] = 1'b1;");
+        emit(e, "  found_c = 1'b1;");
+        emit(e, "end");
+    } else {
+        emit(e, "logic [%u:0] erv_live;", E - 1);
+        emit(e, "logic [%u:0] cnt_c;", CB - 1);
+        emit(e, "logic [%u:0] idx_c;", N - 1);
+        emit(e, "assign erv_live = erv_q & ~cur_q;");
+        emit(e, "always_comb begin");
+        emit(e, "  tgt_c = '0;");
+        emit(e, "  last_c = ptr_q;");
+        emit(e, "  cnt_c = '0;");
+        emit(e, "  idx_c = ptr_q;");
+        emit(e, "  for (int i = 0; i < %u; i++) begin", E);
+        emit(e, "    idx_c = idx_c + %u'd1;", N);
+        emit(e, "    if (erv_live[idx_c] && cnt_c < %u'd%u) begin", CB, lim);
+        emit(e, "      tgt_c[idx_c] = 1'b1;");
+        emit(e, "      cnt_c = cnt_c + %u'd1;", CB);
+        emit(e, "      last_c = idx_c;");
+        emit(e, "    end");
+        emit(e, "  end");
+        emit(e, "  found_c = |tgt_c;");
+        emit(e, "end");
+    }
+    emit_nl(e);
+
+    /* ---- handshake */
+    emit(e, "// (1) Handshake on the registered phase.");
+    emit(e, "logic wake_fire, last_rdy, last_done, step_now;");
+    emit(e, "logic [%u:0] rdy_acc, done_acc;", K - 1);
+    emit(e, "logic [%u:0] gap, adv;", GB - 1);
+    emit(e, "logic [%u:0] seb_hs;", S - 1);
+    emit(e, "logic [%u:0] guard_hs;", GB - 1);
+    if (!nv)
+        emit(e, "logic [%u:0] erv_hs;", E - 1);
+    emit(e, "assign wake_fire = (phase_q == PhIdle) & (wake_i | (tmr_en_i & (wcnt_q == %u'd%u)));",
+         WB, c->wake - 1);
+    emit(e, "assign rdy_acc = (phase_q == PhPrep && !prep_v_q) ? rdy_valid_i : '0;");
+    emit(e, "assign done_acc = (phase_q == PhChg && !chg_v_q) ? done_valid_i : '0;");
+    emit(e, "assign last_rdy = (phase_q == PhPrep) & ~prep_v_q & (&(rdy_q | rdy_acc));");
+    emit(e, "assign last_done = (phase_q == PhChg) & ~chg_v_q & (&(done_q | done_acc));");
+    emit(e, "assign step_now = last_rdy & (sebn_q != seb_q);");
+    emit(e, "assign gap = {1'b0, tlast_q - ptr_q};");
+    emit(e, "assign adv = (gap == '0) ? %u'd%u : gap;", GB, E);
+    emit(e, "assign seb_hs = step_now ? sebn_q : seb_q;");
+    emit(e, "always_comb begin");
+    emit(e, "  guard_hs = guard_q;");
+    emit(e, "  if (step_now) guard_hs = '0;");
+    emit(e, "  else if (last_rdy) guard_hs = (%u'(guard_q) + %u'(adv) > %u'd%u) ? %u'd%u : guard_q + adv;",
+         GB + 1, GB + 1, GB + 1, E, GB, E);
+    emit(e, "end");
+    if (!nv)
+        emit(e, "assign erv_hs = step_now ? '0 : wake_fire ? (erv_live & ~tgt_c) : erv_q;");
+    emit(e, "always_comb begin");
+    emit(e, "  phase_d = phase_q;");
+    emit(e, "  cur_d = cur_q;");
+    emit(e, "  tgt_d = tgt_q;");
+    emit(e, "  ptr_d = ptr_q;");
+    emit(e, "  tlast_d = tlast_q;");
+    emit(e, "  wcnt_d = wcnt_q;");
+    emit(e, "  rdy_d = rdy_q;");
+    emit(e, "  done_d = done_q;");
+    emit(e, "  prep_v_d = prep_v_q & ~prep_fire;");
+    emit(e, "  chg_v_d = chg_v_q & ~chg_fire;");
+    emit(e, "  sleep_d = 1'b0;");
+    emit(e, "  if (phase_q == PhIdle) begin");
+    emit(e, "    if (wake_fire) begin");
+    emit(e, "      wcnt_d = '0;");
+    emit(e, "      if (found_c) begin");
+    emit(e, "        phase_d = PhPrep;");
+    emit(e, "        prep_v_d = 1'b1;");
+    emit(e, "        tgt_d = tgt_c;");
+    emit(e, "        tlast_d = last_c;");
+    emit(e, "        rdy_d = '0;");
+    emit(e, "      end else begin");
+    emit(e, "        sleep_d = 1'b1;");
+    emit(e, "      end");
+    emit(e, "    end else if (tmr_en_i) begin");
+    emit(e, "      wcnt_d = wcnt_q + %u'd1;", WB);
+    emit(e, "    end");
+    emit(e, "  end");
+    emit(e, "  if (last_rdy) begin");
+    emit(e, "    phase_d = PhChg;");
+    emit(e, "    chg_v_d = 1'b1;");
+    emit(e, "    cur_d = tgt_q;");
+    emit(e, "    ptr_d = tlast_q;");
+    emit(e, "    done_d = '0;");
+    emit(e, "  end else begin");
+    emit(e, "    rdy_d = rdy_d | rdy_acc;");
+    emit(e, "  end");
+    emit(e, "  if (last_done) begin");
+    emit(e, "    phase_d = PhIdle;");
+    emit(e, "    wcnt_d = '0;");
+    emit(e, "  end else if (!last_rdy) begin");
+    emit(e, "    done_d = done_d | done_acc;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+
+    /* ---- conflicts */
+    emit(e, "// (2) The conflict registered last cycle, on the state after (1).");
+    if (ab) {
+        emit(e, "logic [%u:0] w_c, d_c;", A - 1);
+        emit(e, "logic low_c, high_c, pend_c, guard_ok, valid_c, set_dn, set_up;");
+        emit(e, "assign w_c = byp_q ? byp_addr_q : erv_rd_q;");
+        emit(e, "assign d_c = c2_addr_q ^ w_c;");
+        emit(e, "always_comb begin");
+        emit(e, "  low_c = 1'b0;");
+        emit(e, "  high_c = 1'b0;");
+        emit(e, "  for (int i = 0; i < %u; i++) begin", A);
+        emit(e, "    if (i >= %u && %u'(i) < %u'(seb_hs)) low_c = low_c | d_c[i];", c->seb_min,
+             S + 1, S + 1);
+        emit(e, "    if (%u'(i) >= %u'(seb_hs) + %u'd%u) high_c = high_c | d_c[i];", S + 1, S + 1,
+             S + 1, N);
+        emit(e, "  end");
+        emit(e, "end");
+        emit(e, "assign pend_c = sebn_q != seb_hs;");
+        emit(e, "assign guard_ok = %s;", c->seb_guard ? "(guard_hs == GuardFull)" : "1'b1");
+        emit(e, "assign valid_c = erv_hs[c2_idx_q];");
+        emit(e, "assign set_dn = c2_v_q & ~pend_c & guard_ok & valid_c & low_c;");
+        emit(e, "assign set_up = c2_v_q & ~pend_c & guard_ok & valid_c & ~low_c & high_c & "
+                "(seb_hs < %u'd%u);",
+             S, c->seb_max);
+        emit(e, "always_comb begin");
+        emit(e, "  sebn_d = sebn_q;");
+        emit(e, "  if (set_dn) sebn_d = seb_hs - %u'd1;", S);
+        emit(e, "  else if (set_up) sebn_d = seb_hs + %u'd1;", S);
+        emit(e, "end");
+    } else {
+        emit(e, "// %s: conflicts are accepted and ignored; SEB never moves.",
+             stc_variant_name(c->variant));
+        emit(e, "assign sebn_d = sebn_q;");
+        emit(e, "logic unused_c2;");
+        emit(e, "assign unused_c2 = ^{c2_v_q, c2_addr_q};");
+    }
+    emit(e, "assign seb_d = seb_hs;");
+    emit(e, "assign guard_d = guard_hs;");
+    emit(e, "assign c2_v_d = conf_fire;");
+    emit(e, "assign c2_addr_d = conf_fire ? conf_a : c2_addr_q;");
+    emit(e, "assign crr_d = conf_fire ? ((conf_idx == %u'd%u) ? '0 : conf_idx + %u'd1) : crr_q;", CW,
+         K - 1, CW);
+    emit_nl(e);
+
+    /* ---- demands */
+    emit(e, "// (3) One demand: ERV bit%s, acknowledgement register.",
+         ab ? ", first address into the RAM" : "");
+    emit(e, "logic [%u:0] dem_e;", N - 1);
+    emit(e, "logic [%u:0] dem_sh;", A + N - 1);
+    emit(e, "logic unused_dem_sh;");
+    emit(e, "assign dem_sh = {%u'd0, dem_a} >> seb_hs;", N);
+    emit(e, "assign dem_e = dem_sh[%u:0];", N - 1);
+    emit(e, "assign unused_dem_sh = ^dem_sh[%u:%u];", A + N - 1, N);
+    if (!nv)
+        emit(e, "assign erv_d = erv_hs | (dem_fire ? (%u'd1 << dem_e) : '0);", E);
+    emit(e, "assign dack_v_d = %s;", nv ? "1'b0" : "dem_fire | (dack_v_q & ~dack_ready_i)");
+    if (nv) {
+        emit(e, "// nv: demands are taken and dropped (no ERV, no acknowledgement)");
+        emit(e, "assign dack_cu_d = dack_cu_q;");
+        emit(e, "assign dack_ep_d = dack_ep_q;");
+    } else {
+        emit(e, "assign dack_cu_d = dem_fire ? dem_idx : dack_cu_q;");
+        emit(e, "assign dack_ep_d = dem_fire ? dem_e : dack_ep_q;");
+    }
+    emit(e, "assign drr_d = dem_fire ? ((dem_idx == %u'd%u) ? '0 : dem_idx + %u'd1) : drr_q;", CW,
+         K - 1, CW);
+    if (ab) {
+        emit(e, "assign erv_we = dem_fire & ~erv_hs[dem_e];");
+        emit(e, "assign erv_wa = dem_e;");
+        emit(e, "assign erv_wd = dem_a;");
+        emit(e, "logic [%u:0] conf_sh;", A + N - 1);
+        emit(e, "logic unused_conf_sh;");
+        emit(e, "assign conf_sh = {%u'd0, conf_a} >> seb_hs;", N);
+        emit(e, "assign erv_ra = conf_sh[%u:0];", N - 1);
+        emit(e, "assign unused_conf_sh = ^conf_sh[%u:%u];", A + N - 1, N);
+        emit(e, "assign c2_idx_d = conf_fire ? erv_ra : c2_idx_q;");
+        emit(e, "assign byp_d = erv_we & (erv_wa == erv_ra);");
+        emit(e, "assign byp_addr_d = erv_wd;");
+        emit_nl(e);
+        emit(e, "// ERV address RAM: one write (a demand into an empty entry), one read");
+        emit(e, "// (the conflict's entry) per cycle.");
+        emit(e, "always_ff @(posedge clk_i) begin");
+        emit(e, "  if (erv_we) erv_mem[erv_wa] <= erv_wd;");
+        emit(e, "  erv_rd_q <= erv_mem[erv_ra];");
+        emit(e, "end");
+    } else if (nv) {
+        emit(e, "logic unused_dem;");
+        emit(e, "assign unused_dem = ^dem_e;");
+    }
+    emit_nl(e);
+
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    emit(e, "    phase_q <= PhIdle;");
+    emit(e, "    cur_q <= %u'h%s;", E, hex);
+    emit(e, "    tgt_q <= '0;");
+    emit(e, "    ptr_q <= %u'd%u;", N, (unsigned)c->epoch.e[c->epoch.n - 1]);
+    emit(e, "    tlast_q <= '0;");
+    emit(e, "    seb_q <= %u'd%u;", S, c->seb);
+    emit(e, "    sebn_q <= %u'd%u;", S, c->seb);
+    emit(e, "    guard_q <= %u'd%u;", GB, E);
+    emit(e, "    wcnt_q <= '0;");
+    emit(e, "    rdy_q <= '0;");
+    emit(e, "    done_q <= '0;");
+    emit(e, "    prep_v_q <= 1'b0;");
+    emit(e, "    chg_v_q <= 1'b0;");
+    emit(e, "    sleep_q <= 1'b0;");
+    emit(e, "    dack_v_q <= 1'b0;");
+    emit(e, "    dack_cu_q <= '0;");
+    emit(e, "    dack_ep_q <= '0;");
+    emit(e, "    drr_q <= '0;");
+    emit(e, "    crr_q <= '0;");
+    emit(e, "    c2_v_q <= 1'b0;");
+    emit(e, "    c2_addr_q <= '0;");
+    if (!nv)
+        emit(e, "    erv_q <= '0;");
+    if (ab) {
+        emit(e, "    c2_idx_q <= '0;");
+        emit(e, "    byp_q <= 1'b0;");
+        emit(e, "    byp_addr_q <= '0;");
+    }
+    emit(e, "  end else begin");
+    {
+        static const char *const r[] = {"phase", "cur",  "tgt",    "ptr",    "tlast", "seb",
+                                        "sebn",  "guard", "wcnt",  "rdy",    "done",  "prep_v",
+                                        "chg_v", "sleep", "dack_v", "dack_cu", "dack_ep", "drr",
+                                        "crr",   "c2_v",  "c2_addr"};
+        for (i = 0; i < sizeof r / sizeof r[0]; i++)
+            emit(e, "    %s_q <= %s_d;", r[i], r[i]);
+    }
+    if (!nv)
+        emit(e, "    erv_q <= erv_d;");
+    if (ab) {
+        emit(e, "    c2_idx_q <= c2_idx_d;");
+        emit(e, "    byp_q <= byp_d;");
+        emit(e, "    byp_addr_q <= byp_addr_d;");
+    }
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+
+    emit(e, "`ifdef FORMAL");
+    emit(e, "// p_hs: ChangeEpoch only after every CU's ReadyAck (counted by an");
+    emit(e, "// independent monitor), broadcasts only in their phase; p_cer: the current");
+    emit(e, "// set holds 1..%u epochs. s_*: strengthening invariants for the induction", lim);
+    emit(e, "// (docs/stc.md): the monitor's ReadyAcks equal rdy_q in PREPARE, rdy_q is");
+    emit(e, "// empty while PrepareEpochChange waits, the target set holds 1..%u", lim);
+    emit(e, "// epochs in PREPARE.");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "logic f_chg_q, f_allrdy_q;");
+    emit(e, "logic [%u:0] f_seen_q;", K - 1);
+    emit(e, "logic [%u:0] f_cnt, f_tcnt;", CB);
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_past_q <= 1'b1;");
+    emit(e, "  f_chg_q <= chg_v_q;");
+    emit(e, "  f_seen_q <= (phase_q == PhPrep && !prep_v_q) ? (f_seen_q | rdy_valid_i) : '0;");
+    emit(e, "  f_allrdy_q <= (phase_q == PhPrep) && !prep_v_q && ((f_seen_q | rdy_valid_i) == '1);");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  f_cnt = '0;");
+    emit(e, "  f_tcnt = '0;");
+    emit(e, "  for (int i = 0; i < %u; i++) begin", E);
+    emit(e, "    f_cnt = f_cnt + {%u'd0, cur_q[i]};", CB);
+    emit(e, "    f_tcnt = f_tcnt + {%u'd0, tgt_q[i]};", CB);
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  assume(rst_ni == f_past_q); // reset in the first cycle only");
+    emit(e, "  if (rst_ni && f_past_q) begin");
+    emit(e, "    if (chg_v_q && !f_chg_q) p_hs_all_ready: assert(f_allrdy_q);");
+    emit(e, "    if (prep_v_q) p_hs_prep_phase: assert(phase_q == PhPrep);");
+    emit(e, "    if (chg_v_q) p_hs_chg_phase: assert(phase_q == PhChg);");
+    emit(e, "    p_cer_count: assert(f_cnt >= %u'd1 && f_cnt <= %u'd%u);", CB + 1, CB + 1, lim);
+    emit(e, "    if (phase_q == PhPrep) s_seen: assert(f_seen_q == rdy_q);");
+    emit(e, "    if (prep_v_q) s_prep_rdy: assert(rdy_q == '0);");
+    emit(e, "    if (phase_q == PhPrep) s_tgt: assert(f_tcnt >= %u'd1 && f_tcnt <= %u'd%u);", CB + 1, CB + 1, lim);
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "`endif");
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    const stc_emu_cfg *c = cfg;
+    stc_emu_geom g;
+    stc_emu_geom_of(c, &g);
+    snprintf(buf, len,
+             "variant=%s n=%u epochs=%u seb=%u seb_min=%u seb_max=%u addr_bits=%u cus=%u "
+             "mb_max=%u seb_guard=%u wake=%u\nseb_bits=%u cu_bits=%u wake_bits=%u guard_bits=%u "
+             "state_bits=%u erv_ram_bits=%u",
+             stc_variant_name(c->variant), c->n, g.E, c->seb, c->seb_min, c->seb_max, c->addr_bits,
+             c->cus, c->mb_max, c->seb_guard, c->wake, g.seb_bits, g.cu_bits, g.wake_bits,
+             g.guard_bits, g.state_bits, g.E * g.erv_addr_bits);
+}
+
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const stc_emu_cfg *c = cfg;
+    stc_emu_geom g;
+    unsigned paper, ram;
+    char mem[32] = "";
+    stc_emu_geom_of(c, &g);
+    /* Table 4: epoch counter N + wake-up counter 8 + ERV 2^N x 33 + ETV 2^N */
+    paper = c->n + 8 + g.E * 33 + g.E;
+    ram = g.E * g.erv_addr_bits;
+    if (ram)
+        snprintf(mem, sizeof mem, "[%u,%u]", g.E, g.erv_addr_bits);
+    if (json) {
+        fprintf(f,
+                "{\"unit\":\"stc-emu\",\"variant\":\"%s\",\"n\":%u,\"epochs\":%u,\"cus\":%u,"
+                "\"mb_max\":%u,\"wake\":%u,\"state_bits\":%u,\"erv_ram_bits\":%u,"
+                "\"rtl_bits\":%u,\"rtl_memories\":[%s],"
+                "\"paper\":{\"table4_bits\":%u,\"epoch_counter\":%u,\"wakeup_counter\":8,"
+                "\"erv_bits\":%u,\"etv_bits\":%u}}\n",
+                stc_variant_name(c->variant), c->n, g.E, c->cus, c->mb_max, c->wake, g.state_bits,
+                ram, g.state_bits + ram, mem, paper, c->n, g.E * 33, g.E);
+        return;
+    }
+    fprintf(f, "STC EMU (%s): N %u (%u epochs), %u CUs, %u-bit addresses, mb_max %u, wake %u\n",
+            stc_variant_name(c->variant), c->n, g.E, c->cus, c->addr_bits, c->mb_max, c->wake);
+    fprintf(f, "  RTL: %u flip-flop bits + ERV address RAM %u x %u = %u bits; total %u\n",
+            g.state_bits, g.E, g.erv_addr_bits, ram, g.state_bits + ram);
+    fprintf(f, "  paper (Table 4, STC-AB): %u-bit epoch counter + 8-bit wake-up counter + ERV "
+               "%u x 33 + ETV %u x 1 = %u bits\n",
+            c->n, g.E, g.E, paper);
+    fprintf(f, "  beyond Table 4 (S9): SEB and pending SEB, phase, current and target sets,\n"
+               "  ReadyAck/DoneAck vectors, guard counter, arbiters, ack and conflict registers;\n"
+               "  no ETV (S8)\n");
+}
+
+const gen_unit stc_emu_gen_unit = {"stc-emu", emit_emu, gen_params, gen_report};

@@ -1,0 +1,696 @@
+/*
+ * STC L1 controller generator (TACO 2023 sections 4.2, 4.5, Table 1; spec
+ * stc.md 3.5, S1, S13, S19). Tags, valid bits and LRU ages in one inferred
+ * RAM of set words; a request reads its set in the cycle it is accepted and
+ * is resolved the next cycle (lazy invalidation, Table 1 transition, write
+ * back), with the written word forwarded to a request accepted in that
+ * cycle. Transient states I_V / I_I live in MSHR entries (flip-flops, with
+ * the poison bit); touched bits are flip-flops. ChangeEpoch: the sweep reads
+ * one set a cycle, then the poison pass, then the new CER/SEB.
+ * Microarchitecture and timing: docs/stc.md; model cmodel/stc/stc_l1.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gen_unit.h"
+#include "stc_l1.h"
+
+typedef struct {
+    emit_file *e;
+    const stc_l1_cfg *c;
+    stc_l1_geom g;
+    unsigned ways, mshrs, sets;
+    unsigned addr_bits, line_bits, set_bits, idx_bits; /* idx_bits >= 1 */
+    unsigned tag_bits, age_bits, way_word, set_word, laddr_bits, epochs, seb_bits, pw_bits;
+} lctx;
+
+static void decl(lctx *x, unsigned w, const char *names)
+{
+    if (w <= 1)
+        emit(x->e, "logic %s;", names);
+    else
+        emit(x->e, "logic [%u:0] %s;", w - 1, names);
+}
+
+static void declv(lctx *x, unsigned w, const char *names)
+{
+    emit(x->e, "logic [%u:0] %s;", w - 1, names);
+}
+
+/* "[hi:lo]" of field i of width w, at offset off, in a flat vector of
+ * fields of size stride */
+static const char *fld(char *buf, size_t len, unsigned i, unsigned stride, unsigned off,
+                       unsigned w)
+{
+    unsigned lo = i * stride + off;
+    if (w == 1)
+        snprintf(buf, len, "[%u]", lo);
+    else
+        snprintf(buf, len, "[%u:%u]", lo + w - 1, lo);
+    return buf;
+}
+
+/* AND-OR mux: dst = field of the entry selected by one-hot sel */
+static void and_or(lctx *x, const char *dst, const char *sel, unsigned n, const char *vec,
+                   unsigned stride, unsigned off, unsigned w)
+{
+    unsigned i;
+    char s[48];
+    emit(x->e, "assign %s =", dst);
+    emit_in(x->e);
+    for (i = 0; i < n; i++)
+        emit(x->e, "({%u{%s[%u]}} & %s%s)%s", w, sel, i, vec, fld(s, sizeof s, i, stride, off, w),
+             i + 1 < n ? " |" : ";");
+    emit_out(x->e);
+}
+
+static void emit_decls(lctx *x)
+{
+    char b[200];
+    emit(x->e, "// Tag array: one set word per set, way w at [w*%u +: %u] = {age, tag, valid}.",
+         x->way_word, x->way_word);
+    snprintf(b, sizeof b, "mem_q [0:%u]", x->sets - 1);
+    declv(x, x->set_word, b);
+    declv(x, x->set_word, "rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word");
+    decl(x, 1, "fwd_hit_q, fwd_hit_d, rd_en, wr_en");
+    decl(x, x->idx_bits, "rd_idx, wr_idx, req_set, s_set, cset");
+    decl(x, 1, "init_q, init_d");
+    decl(x, x->idx_bits, "init_idx_q, init_idx_d");
+    emit_nl(x->e);
+    emit(x->e, "// Epoch state: CER (bit e = epoch e), SEB, and the ChangeEpoch being taken.");
+    declv(x, x->epochs, "cer_q, cer_d, ncer_q, ncer_d");
+    decl(x, x->seb_bits, "seb_q, seb_d, nseb_q, nseb_d");
+    declv(x, x->sets, "touched_q, touched_d, set_1h");
+    decl(x, x->pw_bits, "pw_q, pw_d, pw_new");
+    emit(x->e, "// MSHR entries: the transient states (I_V, I_I) with the poison bit.");
+    declv(x, x->mshrs, "mv_q, mv_d, mii_q, mii_d, mpois_q, mpois_d");
+    declv(x, x->mshrs * x->laddr_bits, "mline_q, mline_d");
+    emit(x->e, "// Stage: the request whose set word was read last cycle.");
+    decl(x, 1, "s_valid_q, s_valid_d, s_evd_q, s_evd_d");
+    decl(x, 2, "s_op_q, s_op_d");
+    decl(x, x->addr_bits, "s_addr_q, s_addr_d");
+    declv(x, x->ways, "s_done_q, s_done_d");
+    decl(x, x->laddr_bits, "s_line");
+    decl(x, x->tag_bits, "s_tag");
+    emit(x->e, "// ChangeEpoch engine: 0 idle, 1 sweep, 2 poison pass.");
+    decl(x, 2, "ph_q, ph_d");
+    decl(x, x->idx_bits, "sw_idx_q, sw_idx_d");
+    declv(x, x->ways, "sw_done_q, sw_done_d");
+    emit_nl(x->e);
+    declv(x, x->ways, "w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, "
+                      "use_1h, sm, sw_pend, sw_1h");
+    declv(x, x->mshrs, "mm, mm_1h, free_1h, pp, pp_1h");
+    decl(x, 1, "req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, "
+               "any_hit, full, any_inv, vict_valid, data_e, lazy_show, evict_show, do_alloc, "
+               "do_free, do_install, do_use, clr_hit, touch, sw_adv, sw_last, pois_apply, "
+               "pois_show, demand");
+    decl(x, x->age_bits, "use_age");
+    decl(x, x->tag_bits, "vict_tag, lazy_tag, sw_tag");
+    decl(x, x->laddr_bits, "pois_line");
+    decl(x, 3, "st_kind, st_event, st_act");
+    decl(x, 2, "st_from, st_to, from_st");
+    decl(x, x->laddr_bits, "st_line");
+    emit_nl(x->e);
+}
+
+/* the line address (byte) of way w's tag in set `set` */
+static void line_of(lctx *x, char *buf, size_t len, const char *tag, const char *set)
+{
+    if (x->set_bits)
+        snprintf(buf, len, "{%s, %s, %u'd0}", tag, set, x->line_bits);
+    else
+        snprintf(buf, len, "{%s, %u'd0}", tag, x->line_bits);
+}
+
+static void emit_ways(lctx *x)
+{
+    emit_file *e = x->e;
+    unsigned w;
+    char s1[48], s2[48], l[96];
+    emit(e, "// Per way: the band of the stored line under the current SEB and its");
+    emit(e, "// membership in the CER (lazy invalidation and sweep share the compare).");
+    emit(e, "assign word = (ph_q == 2'd1 || !fwd_hit_q) ? rdata_q : fwd_q;");
+    emit(e, "assign cset = (ph_q == 2'd1) ? sw_idx_q : s_set;");
+    for (w = 0; w < x->ways; w++) {
+        emit(e, "logic [%u:0] w%u_tag;", x->tag_bits - 1, w);
+        emit(e, "logic [%u:0] w%u_age;", x->age_bits - 1, w);
+        emit(e, "logic [%u:0] w%u_sh;", x->addr_bits - 1, w);
+        emit(e, "assign w_v[%u] = word[%u];", w, w * x->way_word);
+        emit(e, "assign w%u_tag = word%s;", w, fld(s1, sizeof s1, w, x->way_word, 1, x->tag_bits));
+        emit(e, "assign w%u_age = word%s;", w,
+             fld(s2, sizeof s2, w, x->way_word, 1 + x->tag_bits, x->age_bits));
+        snprintf(s1, sizeof s1, "w%u_tag", w);
+        line_of(x, l, sizeof l, s1, "cset");
+        emit(e, "assign w%u_sh = %s >> seb_q;", w, l);
+        emit(e, "assign w_cur[%u] = cer_q[w%u_sh[%u:0]];", w, w, x->c->n - 1);
+        emit(e, "assign hit[%u] = nv[%u] & (w%u_tag == s_tag);", w, w, w);
+        emit(e, "assign old_1h[%u] = w%u_age == %u'd%u;", w, w, x->age_bits, x->ways - 1);
+    }
+    emit(e, "assign nv = w_v & ~lz;");
+    emit_nl(e);
+}
+
+static void emit_stage(lctx *x)
+{
+    emit_file *e = x->e;
+    unsigned i;
+    char l[96];
+    emit(e, "// Stage decode: the request's line, its band, MSHR match, hit, victim.");
+    emit(e, "assign s_line = s_addr_q[%u:%u];", x->addr_bits - 1, x->line_bits);
+    if (x->set_bits)
+        emit(e, "assign s_set = s_line[%u:0];", x->set_bits - 1);
+    else
+        emit(e, "assign s_set = 1'b0;");
+    emit(e, "assign s_tag = s_line[%u:%u];", x->laddr_bits - 1, x->set_bits);
+    emit(e, "logic [%u:0] s_sh;", x->addr_bits - 1);
+    emit(e, "assign s_sh = {s_line, %u'd0} >> seb_q;", x->line_bits);
+    emit(e, "assign cur = cer_q[s_sh[%u:0]];", x->c->n - 1);
+    emit(e, "assign demand = ~s_op_q[1];");
+    if (x->c->lazy)
+        emit(e, "assign lz = (s_valid_q & demand & ~touched_q[s_set]) ? (w_v & w_cur) : %u'd0;",
+             x->ways);
+    else
+        emit(e, "assign lz = %u'd0; // --no-lazy", x->ways);
+    emit(e, "assign touch = %s;", x->c->lazy ? "demand" : "1'b0");
+    emit(e, "assign pend = lz & ~s_done_q;");
+    emit(e, "assign pend_1h = pend & (~pend + %u'd1);", x->ways);
+    emit(e, "assign hit_1h = hit & (~hit + %u'd1);", x->ways);
+    emit(e, "assign any_hit = |hit;");
+    emit(e, "assign inv_1h = ~nv & (nv + %u'd1);", x->ways);
+    emit(e, "assign any_inv = ~&nv;");
+    emit(e, "assign vict_1h = any_inv ? inv_1h : old_1h;");
+    emit(e, "assign vict_valid = |(vict_1h & nv);");
+    for (i = 0; i < x->mshrs; i++)
+        emit(e, "assign mm[%u] = mv_q[%u] & (mline_q[%u:%u] == s_line);", i, i,
+             (i + 1) * x->laddr_bits - 1, i * x->laddr_bits);
+    emit(e, "assign mm_1h = mm & (~mm + %u'd1);", x->mshrs);
+    emit(e, "assign free_1h = ~mv_q & (mv_q + %u'd1);", x->mshrs);
+    emit(e, "assign busy = |mm;");
+    emit(e, "assign busy_ii = |(mm_1h & mii_q);");
+    emit(e, "assign busy_pois = |(mm_1h & mpois_q);");
+    emit(e, "assign full = &mv_q;");
+    emit(e, "assign data_e = cur | busy_pois;");
+    emit(e, "assign from_st = busy ? (busy_ii ? 2'd3 : 2'd2) : (any_hit ? 2'd1 : 2'd0);");
+    and_or(x, "vict_tag", "vict_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
+    and_or(x, "lazy_tag", "pend_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
+    emit_nl(e);
+    emit(e, "// Table 1 (spec 3.5): one event a cycle; lazy INVs, an eviction, then");
+    emit(e, "// the transition (fin), which writes the set back and frees the stage.");
+    emit(e, "always_comb begin");
+    emit_in(e);
+    emit(e, "st_kind = 3'd0;");
+    emit(e, "st_event = 3'd0;");
+    emit(e, "st_from = from_st;");
+    emit(e, "st_to = from_st;");
+    emit(e, "st_act = 3'd0;");
+    emit(e, "st_line = s_line;");
+    emit(e, "fin = 1'b1;");
+    emit(e, "pw_new = pw_q;");
+    emit(e, "lazy_show = 1'b0;");
+    emit(e, "evict_show = 1'b0;");
+    emit(e, "do_alloc = 1'b0;");
+    emit(e, "do_free = 1'b0;");
+    emit(e, "do_install = 1'b0;");
+    emit(e, "do_use = 1'b0;");
+    emit(e, "clr_hit = 1'b0;");
+    emit(e, "if (|pend) begin");
+    line_of(x, l, sizeof l, "lazy_tag", "s_set");
+    emit(e, "  st_kind = 3'd2; // INV lazy");
+    emit(e, "  st_from = 2'd0;");
+    emit(e, "  st_to = 2'd0;");
+    emit(e, "  st_line = {lazy_tag%s};", x->set_bits ? ", s_set" : "");
+    emit(e, "  fin = 1'b0;");
+    emit(e, "  lazy_show = 1'b1;");
+    emit(e, "end else begin");
+    emit(e, "  case (s_op_q)");
+    emit(e, "    2'd0: begin // LD: Load, or Load_U when the band is current");
+    emit(e, "      st_event = cur ? 3'd2 : 3'd1;");
+    emit(e, "      if (busy) st_kind = 3'd1;");
+    emit(e, "      else if (!cur && any_hit) begin");
+    emit(e, "        st_act = 3'd0; // hit");
+    emit(e, "        do_use = 1'b1;");
+    emit(e, "      end else if (full) st_kind = 3'd1;");
+    emit(e, "      else begin");
+    emit(e, "        clr_hit = 1'b1; // Load_U on V drops the copy");
+    emit(e, "        st_to = cur ? 2'd3 : 2'd2;");
+    emit(e, "        st_act = cur ? 3'd2 : 3'd1;");
+    emit(e, "        do_alloc = 1'b1;");
+    emit(e, "      end");
+    emit(e, "    end");
+    emit(e, "    2'd1: begin // ST: write through, no allocate");
+    emit(e, "      st_event = 3'd0;");
+    emit(e, "      if (busy || pw_q == %u'd%u) st_kind = 3'd1;", x->pw_bits, x->g.pw_max);
+    emit(e, "      else begin");
+    emit(e, "        clr_hit = 1'b1;");
+    emit(e, "        st_to = 2'd0;");
+    emit(e, "        st_act = 3'd3;");
+    emit(e, "        pw_new = pw_q + %u'd1;", x->pw_bits);
+    emit(e, "      end");
+    emit(e, "    end");
+    emit(e, "    2'd2: begin // DATA: Data_E if current or poisoned (S1)");
+    emit(e, "      if (!busy) begin");
+    emit(e, "        st_kind = 3'd6;");
+    emit(e, "        st_from = 2'd0;");
+    emit(e, "        st_to = 2'd0;");
+    emit(e, "      end else begin");
+    emit(e, "        st_event = data_e ? 3'd4 : 3'd3;");
+    emit(e, "        st_act = 3'd4;");
+    emit(e, "        st_to = 2'd0;");
+    emit(e, "        if (!busy_ii && !data_e && vict_valid && !s_evd_q) begin");
+    emit(e, "          st_kind = 3'd3; // INV evict");
+    emit(e, "          st_event = 3'd0;");
+    emit(e, "          st_act = 3'd0;");
+    emit(e, "          st_from = 2'd0;");
+    line_of(x, l, sizeof l, "vict_tag", "s_set");
+    emit(e, "          st_line = {vict_tag%s};", x->set_bits ? ", s_set" : "");
+    emit(e, "          fin = 1'b0;");
+    emit(e, "          evict_show = 1'b1;");
+    emit(e, "        end else begin");
+    emit(e, "          do_free = 1'b1;");
+    emit(e, "          if (!busy_ii && !data_e) begin");
+    emit(e, "            do_install = 1'b1;");
+    emit(e, "            do_use = 1'b1;");
+    emit(e, "            st_to = 2'd1;");
+    emit(e, "          end");
+    emit(e, "        end");
+    emit(e, "      end");
+    emit(e, "    end");
+    emit(e, "    default: begin // WA: PW--");
+    emit(e, "      if (pw_q == %u'd0) begin", x->pw_bits);
+    emit(e, "        st_kind = 3'd6;");
+    emit(e, "        st_from = 2'd0;");
+    emit(e, "        st_to = 2'd0;");
+    emit(e, "      end else begin");
+    emit(e, "        st_event = 3'd5;");
+    emit(e, "        st_act = 3'd5;");
+    emit(e, "        pw_new = pw_q - %u'd1;", x->pw_bits);
+    emit(e, "      end");
+    emit(e, "    end");
+    emit(e, "  endcase");
+    emit(e, "end");
+    emit_out(e);
+    emit(e, "end");
+    emit_nl(e);
+}
+
+static void emit_update(lctx *x)
+{
+    emit_file *e = x->e;
+    unsigned w;
+    char s1[48], s2[48];
+    emit(e, "// The written-back set word: lazy and dropped copies cleared, a fill");
+    emit(e, "// installed in the victim way, LRU ages of the used way's set updated.");
+    emit(e, "assign use_1h = do_install ? vict_1h : hit_1h;");
+    and_or(x, "use_age", "use_1h", x->ways, "word", x->way_word, 1 + x->tag_bits, x->age_bits);
+    for (w = 0; w < x->ways; w++) {
+        fld(s1, sizeof s1, w, x->way_word, 1, x->tag_bits);
+        fld(s2, sizeof s2, w, x->way_word, 1 + x->tag_bits, x->age_bits);
+        emit(e, "assign new_word[%u] = (nv[%u] & ~(clr_hit & hit_1h[%u])) | (do_install & vict_1h[%u]);",
+             w * x->way_word, w, w, w);
+        emit(e, "assign new_word%s = (do_install & vict_1h[%u]) ? s_tag : w%u_tag;", s1, w, w);
+        emit(e, "assign new_word%s = !do_use ? w%u_age : use_1h[%u] ? %u'd0 :", s2, w, w,
+             x->age_bits);
+        emit(e, "    (w%u_age < use_age) ? w%u_age + %u'd1 : w%u_age;", w, w, x->age_bits, w);
+        emit(e, "assign sweep_word[%u] = w_v[%u] & ~sm[%u];", w * x->way_word, w, w);
+        emit(e, "assign sweep_word%s = w%u_tag;", s1, w);
+        emit(e, "assign sweep_word%s = w%u_age;", s2, w);
+        emit(e, "assign init_word[%u] = 1'b0;", w * x->way_word);
+        emit(e, "assign init_word%s = %u'd0;", s1, x->tag_bits);
+        emit(e, "assign init_word%s = %u'd%u;", s2, x->age_bits, w);
+    }
+    emit_nl(e);
+}
+
+static void emit_chg(lctx *x)
+{
+    emit_file *e = x->e;
+    unsigned i;
+    emit(e, "// ChangeEpoch: sweep the sets untouched in the ending epoch (old CER/SEB),");
+    emit(e, "// one set a cycle plus one cycle per INV; then poison the outstanding");
+    emit(e, "// cacheable loads of the new epochs (S1); then take the new CER/SEB.");
+    if (x->c->lazy)
+        emit(e, "assign sm = (ph_q == 2'd1 && !touched_q[sw_idx_q]) ? (w_v & w_cur) : %u'd0;",
+             x->ways);
+    else
+        emit(e, "assign sm = %u'd0; // --no-lazy: no sweep", x->ways);
+    emit(e, "assign sw_pend = sm & ~sw_done_q;");
+    emit(e, "assign sw_1h = sw_pend & (~sw_pend + %u'd1);", x->ways);
+    and_or(x, "sw_tag", "sw_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
+    emit(e, "assign sw_adv = (ph_q == 2'd1) & ~|sw_pend;");
+    emit(e, "assign sw_last = sw_idx_q == %u'd%u;", x->idx_bits, x->sets - 1);
+    for (i = 0; i < x->mshrs; i++) {
+        emit(e, "logic [%u:0] m%u_sh;", x->addr_bits - 1, i);
+        emit(e, "assign m%u_sh = {mline_q[%u:%u], %u'd0} >> nseb_q;", i,
+             (i + 1) * x->laddr_bits - 1, i * x->laddr_bits, x->line_bits);
+        if (x->c->poison)
+            emit(e, "assign pp[%u] = (ph_q == 2'd2) & mv_q[%u] & ~mii_q[%u] & ~mpois_q[%u] & "
+                    "ncer_q[m%u_sh[%u:0]];",
+                 i, i, i, i, i, x->c->n - 1);
+    }
+    if (!x->c->poison) {
+        emit(e, "assign pp = %u'd0; // --no-poison: paper-literal Table 1", x->mshrs);
+    }
+    emit(e, "assign pp_1h = pp & (~pp + %u'd1);", x->mshrs);
+    emit(e, "assign pois_show = |pp;");
+    emit(e, "assign pois_apply = (ph_q == 2'd2) & ~|pp;");
+    and_or(x, "pois_line", "pp_1h", x->mshrs, "mline_q", x->laddr_bits, 0, x->laddr_bits);
+    emit_nl(e);
+}
+
+static void emit_ctrl(lctx *x)
+{
+    emit_file *e = x->e;
+    unsigned i;
+    emit(e, "// Handshakes: a request is accepted when the stage is empty or leaves");
+    emit(e, "// this cycle; a ChangeEpoch only with the stage empty (and first).");
+    emit(e, "assign fin_fire = s_valid_q & fin & ev_ready_i;");
+    emit(e, "assign req_ready_o = ~init_q & (ph_q == 2'd0) & ~chg_valid_i & (~s_valid_q | fin_fire);");
+    emit(e, "assign req_fire = req_valid_i & req_ready_o;");
+    emit(e, "assign chg_ready_o = ~init_q & (ph_q == 2'd0) & ~s_valid_q;");
+    emit(e, "assign chg_fire = chg_valid_i & chg_ready_o;");
+    emit(e, "assign ev_fire = ev_valid_o & ev_ready_i;");
+    if (x->set_bits)
+        emit(e, "assign req_set = req_addr_i[%u:%u];", x->line_bits + x->set_bits - 1, x->line_bits);
+    else
+        emit(e, "assign req_set = 1'b0;");
+    for (i = 0; i < x->mshrs; i++)
+        emit(e, "assign mline_d[%u:%u] = (fin_fire & do_alloc & free_1h[%u]) ? s_line : mline_q[%u:%u];",
+             (i + 1) * x->laddr_bits - 1, i * x->laddr_bits, i, (i + 1) * x->laddr_bits - 1,
+             i * x->laddr_bits);
+    if (x->sets > 1)
+        emit(e, "assign set_1h = %u'd1 << s_set;", x->sets);
+    else
+        emit(e, "assign set_1h = 1'b1;");
+    if (x->addr_bits > x->c->n) {
+        decl(x, 1, "unused_sh");
+        emit_raw(e, "  assign unused_sh = ^{%ss_sh[%u:%u]", x->set_bits ? "" : "cset, ",
+                 x->addr_bits - 1, x->c->n);
+        for (i = 0; i < x->ways; i++)
+            emit_raw(e, ", w%u_sh[%u:%u]", i, x->addr_bits - 1, x->c->n);
+        for (i = 0; i < x->mshrs; i++)
+            emit_raw(e, ", m%u_sh[%u:%u]", i, x->addr_bits - 1, x->c->poison ? x->c->n : 0);
+        emit_raw(e, "};\n");
+    }
+    if (!x->c->lazy) {
+        decl(x, 1, "unused_nolazy");
+        emit(e, "assign unused_nolazy = ^{w_cur, demand}; // --no-lazy: no band compare of ways");
+    }
+    emit(e, "assign chg_done_o = pois_apply;");
+    emit(e, "assign pw_o = pw_q;");
+    emit(e, "assign ev_valid_o = s_valid_q | (ph_q == 2'd1 && |sw_pend) | pois_show;");
+    emit(e, "assign ev_kind_o = s_valid_q ? st_kind : (ph_q == 2'd1 && |sw_pend) ? 3'd4 :");
+    emit(e, "    pois_show ? 3'd5 : 3'd0;");
+    emit(e, "assign ev_event_o = s_valid_q ? st_event : 3'd0;");
+    emit(e, "assign ev_from_o = s_valid_q ? st_from : 2'd0;");
+    emit(e, "assign ev_to_o = s_valid_q ? st_to : 2'd0;");
+    emit(e, "assign ev_act_o = s_valid_q ? st_act : 3'd0;");
+    emit(e, "assign ev_pw_o = s_valid_q ? pw_new : pw_q;");
+    if (x->set_bits)
+        emit(e, "assign ev_line_o = s_valid_q ? st_line : (ph_q == 2'd1 && |sw_pend) ? "
+                "{sw_tag, sw_idx_q} :");
+    else
+        emit(e, "assign ev_line_o = s_valid_q ? st_line : (ph_q == 2'd1 && |sw_pend) ? sw_tag :");
+    emit(e, "    pois_show ? pois_line : %u'd0;", x->laddr_bits);
+    emit_nl(e);
+    emit(e, "// RAM ports: one read (accepted request, sweep), one write (init pass,");
+    emit(e, "// sweep, the stage's write back).");
+    emit(e, "assign rd_en = req_fire | (chg_fire & %s) | (sw_adv & ~sw_last);",
+         x->c->lazy ? "1'b1" : "1'b0");
+    emit(e, "assign rd_idx = req_fire ? req_set : chg_fire ? %u'd0 : sw_idx_q + %u'd1;",
+         x->idx_bits, x->idx_bits);
+    emit(e, "assign wr_en = init_q | sw_adv | fin_fire;");
+    emit(e, "assign wr_idx = init_q ? init_idx_q : (ph_q == 2'd1) ? sw_idx_q : s_set;");
+    emit(e, "assign wr_word = init_q ? init_word : (ph_q == 2'd1) ? sweep_word : new_word;");
+    emit_nl(e);
+    emit(e, "always_comb begin");
+    emit_in(e);
+    emit(e, "init_d = init_q;");
+    emit(e, "init_idx_d = init_idx_q;");
+    emit(e, "if (init_q) begin");
+    emit(e, "  if (init_idx_q == %u'd%u) init_d = 1'b0;", x->idx_bits, x->sets - 1);
+    emit(e, "  else init_idx_d = init_idx_q + %u'd1;", x->idx_bits);
+    emit(e, "end");
+    emit(e, "s_valid_d = s_valid_q;");
+    emit(e, "s_op_d = s_op_q;");
+    emit(e, "s_addr_d = s_addr_q;");
+    emit(e, "s_done_d = s_done_q;");
+    emit(e, "s_evd_d = s_evd_q;");
+    emit(e, "touched_d = touched_q;");
+    emit(e, "mv_d = mv_q;");
+    emit(e, "mii_d = mii_q;");
+    emit(e, "mpois_d = mpois_q;");
+    emit(e, "pw_d = pw_q;");
+    emit(e, "fwd_hit_d = fwd_hit_q;");
+    emit(e, "fwd_d = fwd_q;");
+    emit(e, "cer_d = cer_q;");
+    emit(e, "seb_d = seb_q;");
+    emit(e, "ncer_d = ncer_q;");
+    emit(e, "nseb_d = nseb_q;");
+    emit(e, "ph_d = ph_q;");
+    emit(e, "sw_idx_d = sw_idx_q;");
+    emit(e, "sw_done_d = sw_done_q;");
+    emit(e, "if (ev_fire && lazy_show) s_done_d = s_done_q | pend_1h;");
+    emit(e, "if (ev_fire && evict_show) s_evd_d = 1'b1;");
+    emit(e, "if (fin_fire) begin");
+    emit(e, "  s_valid_d = 1'b0;");
+    emit(e, "  if (touch) touched_d = touched_q | set_1h;");
+    emit(e, "  if (do_alloc) begin");
+    emit(e, "    mv_d = mv_q | free_1h;");
+    emit(e, "    mii_d = (mii_q & ~free_1h) | ({%u{cur}} & free_1h);", x->mshrs);
+    emit(e, "    mpois_d = mpois_q & ~free_1h;");
+    emit(e, "  end");
+    emit(e, "  if (do_free) mv_d = mv_q & ~mm_1h;");
+    emit(e, "  pw_d = pw_new;");
+    emit(e, "end");
+    emit(e, "if (ph_q == 2'd1) begin");
+    emit(e, "  if (|sw_pend) begin");
+    emit(e, "    if (ev_ready_i) sw_done_d = sw_done_q | sw_1h;");
+    emit(e, "  end else begin");
+    emit(e, "    sw_done_d = %u'd0;", x->ways);
+    emit(e, "    if (sw_last) ph_d = 2'd2;");
+    emit(e, "    else sw_idx_d = sw_idx_q + %u'd1;", x->idx_bits);
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "if (ph_q == 2'd2) begin");
+    emit(e, "  if (pois_show) begin");
+    emit(e, "    if (ev_ready_i) mpois_d = mpois_q | pp_1h;");
+    emit(e, "  end else begin");
+    emit(e, "    cer_d = ncer_q;");
+    emit(e, "    seb_d = nseb_q;");
+    emit(e, "    touched_d = %u'd0;", x->sets);
+    emit(e, "    ph_d = 2'd0;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "if (chg_fire) begin");
+    emit(e, "  ncer_d = chg_cer_i;");
+    emit(e, "  nseb_d = chg_seb_i;");
+    emit(e, "  sw_idx_d = %u'd0;", x->idx_bits);
+    emit(e, "  sw_done_d = %u'd0;", x->ways);
+    emit(e, "  ph_d = %s;", x->c->lazy ? "2'd1" : "2'd2");
+    emit(e, "end");
+    emit(e, "if (req_fire) begin");
+    emit(e, "  s_valid_d = 1'b1;");
+    emit(e, "  s_op_d = req_op_i;");
+    emit(e, "  s_addr_d = req_addr_i;");
+    emit(e, "  s_done_d = %u'd0;", x->ways);
+    emit(e, "  s_evd_d = 1'b0;");
+    emit(e, "  // a write back to the set read this cycle reaches it by forwarding");
+    emit(e, "  fwd_hit_d = fin_fire && (req_set == s_set);");
+    emit(e, "  fwd_d = new_word;");
+    emit(e, "end");
+    emit_out(e);
+    emit(e, "end");
+    emit_nl(e);
+}
+
+static void emit_regs(lctx *x)
+{
+    emit_file *e = x->e;
+    emit(e, "// Set RAM: synchronous read with enable, one write port; no reset (the");
+    emit(e, "// init pass writes every set after reset, one a cycle).");
+    emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "  if (rd_en) rdata_q <= mem_q[rd_idx];");
+    emit(e, "  if (wr_en) mem_q[wr_idx] <= wr_word;");
+    emit(e, "end");
+    emit_nl(e);
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    emit(e, "    init_q <= 1'b1;");
+    emit(e, "    init_idx_q <= '0;");
+    emit(e, "    s_valid_q <= 1'b0;");
+    emit(e, "    s_op_q <= 2'd0;");
+    emit(e, "    s_addr_q <= '0;");
+    emit(e, "    s_done_q <= '0;");
+    emit(e, "    s_evd_q <= 1'b0;");
+    emit(e, "    touched_q <= '0;");
+    emit(e, "    mv_q <= '0;");
+    emit(e, "    mii_q <= '0;");
+    emit(e, "    mpois_q <= '0;");
+    emit(e, "    mline_q <= '0;");
+    emit(e, "    pw_q <= '0;");
+    emit(e, "    fwd_hit_q <= 1'b0;");
+    emit(e, "    fwd_q <= '0;");
+    {
+        char ep[1100], hex[80];
+        unsigned k, words = (x->epochs + 63) / 64;
+        ep[0] = '\0';
+        for (k = words; k-- > 0;) {
+            unsigned wbits = x->epochs - 64 * k > 64 ? 64 : x->epochs - 64 * k;
+            snprintf(hex, sizeof hex, "%s%u'h%llx", k + 1 < words ? ", " : "", wbits,
+                     (unsigned long long)x->c->epoch.w[k]);
+            strncat(ep, hex, sizeof ep - strlen(ep) - 1);
+        }
+        emit(e, "    cer_q <= {%s};", ep);
+    }
+    emit(e, "    seb_q <= %u'd%u;", x->seb_bits, x->c->seb);
+    emit(e, "    ncer_q <= '0;");
+    emit(e, "    nseb_q <= '0;");
+    emit(e, "    ph_q <= 2'd0;");
+    emit(e, "    sw_idx_q <= '0;");
+    emit(e, "    sw_done_q <= '0;");
+    emit(e, "  end else begin");
+    emit(e, "    init_q <= init_d;");
+    emit(e, "    init_idx_q <= init_idx_d;");
+    emit(e, "    s_valid_q <= s_valid_d;");
+    emit(e, "    s_op_q <= s_op_d;");
+    emit(e, "    s_addr_q <= s_addr_d;");
+    emit(e, "    s_done_q <= s_done_d;");
+    emit(e, "    s_evd_q <= s_evd_d;");
+    emit(e, "    touched_q <= touched_d;");
+    emit(e, "    mv_q <= mv_d;");
+    emit(e, "    mii_q <= mii_d;");
+    emit(e, "    mpois_q <= mpois_d;");
+    emit(e, "    mline_q <= mline_d;");
+    emit(e, "    pw_q <= pw_d;");
+    emit(e, "    fwd_hit_q <= fwd_hit_d;");
+    emit(e, "    fwd_q <= fwd_d;");
+    emit(e, "    cer_q <= cer_d;");
+    emit(e, "    seb_q <= seb_d;");
+    emit(e, "    ncer_q <= ncer_d;");
+    emit(e, "    nseb_q <= nseb_d;");
+    emit(e, "    ph_q <= ph_d;");
+    emit(e, "    sw_idx_q <= sw_idx_d;");
+    emit(e, "    sw_done_q <= sw_done_d;");
+    emit(e, "  end");
+    emit(e, "end");
+}
+
+/* Properties (spec 8): a fill never installs a line of a current band;
+ * poisoned responses never install; the touched bits are clear right after
+ * a ChangeEpoch is taken; PW never wraps. */
+static void emit_formal(lctx *x)
+{
+    emit_file *e = x->e;
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "logic f_past_q = 1'b0;");
+    emit(e, "logic f_apply_q = 1'b0;");
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_past_q <= 1'b1;");
+    emit(e, "  f_apply_q <= rst_ni & pois_apply;");
+    emit(e, "end");
+    emit(e, "always @(*) begin");
+    emit(e, "  assume(rst_ni == f_past_q);");
+    emit(e, "  if (rst_ni && fin_fire && do_install) p_fill_not_current: assert(!cur && !busy_pois);");
+    emit(e, "  if (rst_ni && f_apply_q) p_touched_clear: assert(touched_q == %u'd0);", x->sets);
+    emit(e, "  if (rst_ni && fin_fire && s_op_q == 2'd1 && st_kind == 3'd0) p_pw_nowrap: assert(pw_q != %u'd%u);",
+         x->pw_bits, x->g.pw_max);
+    emit(e, "end");
+    emit(e, "`endif");
+}
+
+static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
+{
+    lctx x;
+    memset(&x, 0, sizeof x);
+    x.e = e;
+    x.c = cfg;
+    stc_l1_geom_of(x.c, &x.g);
+    x.ways = x.c->ways;
+    x.mshrs = x.c->mshrs;
+    x.sets = x.c->sets;
+    x.addr_bits = x.c->addr_bits;
+    x.line_bits = x.g.line_bits;
+    x.set_bits = x.g.set_bits;
+    x.idx_bits = x.g.set_bits ? x.g.set_bits : 1;
+    x.tag_bits = x.g.tag_bits;
+    x.age_bits = x.g.age_bits;
+    x.way_word = x.g.way_word;
+    x.set_word = x.g.set_word;
+    x.laddr_bits = x.g.laddr_bits;
+    x.epochs = x.g.epochs;
+    x.seb_bits = x.g.seb_bits;
+    x.pw_bits = x.c->pw_bits;
+
+    emit(e, "// STC L1 controller (TACO 2023 4.2, 4.5, Table 1; spec stc.md 3.5, S1):");
+    emit(e, "// write-through, no-write-allocate VI cache with Load_U / I_I / Data_E, lazy");
+    emit(e, "// invalidation, end-of-epoch sweep%s%s; see docs/stc.md.",
+         x.c->poison ? " and the per-load poison bit" : ", paper-literal (no poison bit)",
+         x.c->lazy ? "" : " (disabled: --no-lazy)");
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+    emit_decls(&x);
+    emit_ways(&x);
+    emit_stage(&x);
+    emit_update(&x);
+    emit_chg(&x);
+    emit_ctrl(&x);
+    emit_regs(&x);
+    emit_formal(&x);
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    const stc_l1_cfg *c = cfg;
+    stc_l1_geom g;
+    stc_l1_geom_of(c, &g);
+    snprintf(buf, len,
+             "n=%u seb=%u seb_min=%u seb_max=%u addr_bits=%u sets=%u ways=%u line=%u mshrs=%u "
+             "pw_bits=%u poison=%u lazy=%u\n"
+             "tag_bits=%u age_bits=%u way_word=%u set_word=%u laddr_bits=%u seb_bits=%u\n"
+             "ram_bits=%llu flop_bits=%llu",
+             c->n, c->seb, c->seb_min, c->seb_max, c->addr_bits, c->sets, c->ways, c->line,
+             c->mshrs, c->pw_bits, c->poison, c->lazy, g.tag_bits, g.age_bits, g.way_word,
+             g.set_word, g.laddr_bits, g.seb_bits, (unsigned long long)g.ram_bits,
+             (unsigned long long)g.flop_bits);
+}
+
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const stc_l1_cfg *c = cfg;
+    stc_l1_geom g;
+    stc_l1_geom_of(c, &g);
+    if (json) {
+        fprintf(f,
+                "{\"sets\":%u,\"ways\":%u,\"line\":%u,\"mshrs\":%u,\"tag_bits\":%u,"
+                "\"age_bits\":%u,\"set_word\":%u,\"ram_bits\":%llu,\"flop_bits\":%llu,"
+                "\"rtl_memories\":[[%u,%u]],\"poison\":%u,\"lazy\":%u,"
+                "\"paper_note\":\"Table 4 lists no L1 addition; the kit adds touched bits (%u), "
+                "poison bits (%u) and the I_I state\"}\n",
+                c->sets, c->ways, c->line, c->mshrs, g.tag_bits, g.age_bits, g.set_word,
+                (unsigned long long)g.ram_bits, (unsigned long long)g.flop_bits, c->sets,
+                g.set_word, c->poison, c->lazy, c->sets, c->poison ? c->mshrs : 0);
+        return;
+    }
+    fprintf(f, "STC L1: %u sets x %u ways x %u B lines (%u KB), %u MSHRs, N = %u%s%s\n", c->sets,
+            c->ways, c->line, c->sets * c->ways * c->line / 1024, c->mshrs, c->n,
+            c->poison ? "" : ", no poison bit (paper-literal)", c->lazy ? "" : ", no lazy");
+    fprintf(f, "  tag RAM: %u x %u bits = %llu bits (valid, %u-bit tag, %u-bit LRU age per way)\n",
+            c->sets, g.set_word, (unsigned long long)g.ram_bits, g.tag_bits, g.age_bits);
+    fprintf(f, "  state flip-flops: %llu bits (touched %u, MSHRs %u x %u, CER 2 x %u, SEB 2 x %u, PW %u;\n"
+                   "  besides the stage and the one-set-word forwarding register)\n",
+            (unsigned long long)g.flop_bits, c->sets, c->mshrs, 3 + g.laddr_bits, g.epochs,
+            g.seb_bits, c->pw_bits);
+    fprintf(f, "  STC additions over a VI L1: touched bits %u, poison bits %u, I_I (MSHR bit) %u\n",
+            c->sets, c->poison ? c->mshrs : 0, c->mshrs);
+}
+
+const gen_unit stc_l1_gen_unit = {"stc-l1", emit_module, gen_params, gen_report};

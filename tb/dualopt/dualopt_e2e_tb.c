@@ -1,0 +1,404 @@
+/*
+ * The Verilated counterpart of the DualOpt end-to-end composition and the
+ * ./tb_dualopt hook that runs it (tb/dualopt/dualopt_e2e_tb.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "dualopt_e2e_tb.h"
+#include "dualopt_gpu_tb.h"
+#include "dualopt_sys_tb.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lockstep.h"
+
+/* ------------------------------------------------- the RTL backend -- */
+
+typedef struct {
+    const dut_ops *d;
+    void *h;
+} rtl_h;
+
+static void *rtl_open(void *ctx, const unit_desc *u, const char *preset, const void *cfg,
+                      unsigned gpu, char *err, size_t len)
+{
+    const dut_ops *const *table = ctx;
+    const dut_ops *d = ls_dut_find(table, u, preset);
+    void *cfg2;
+    char n1[128], n2[128];
+    rtl_h *h;
+    if (d == NULL) {
+        snprintf(err, len, "no Verilated %s_%s in this build", u->module_prefix, preset);
+        return NULL;
+    }
+    cfg2 = calloc(1, u->cfg_size);
+    if (cfg2 == NULL || ls_dut_cfg(u, d, cfg2, err, len) != 0) {
+        free(cfg2);
+        return NULL;
+    }
+    u->cfg_name(cfg, n1, sizeof n1);
+    u->cfg_name(cfg2, n2, sizeof n2);
+    free(cfg2);
+    if (strcmp(n1, n2) != 0) {
+        snprintf(err, len, "%s: the Verilated configuration is %s, the model's %s", d->module, n2,
+                 n1);
+        return NULL;
+    }
+    h = calloc(1, sizeof *h);
+    if (h == NULL || (h->h = d->create(gpu + 1)) == NULL) {
+        free(h);
+        snprintf(err, len, "%s: cannot create", d->module);
+        return NULL;
+    }
+    h->d = d;
+    return h;
+}
+static void rtl_eval(void *p, const uint64_t *in, uint64_t *out)
+{
+    rtl_h *h = p;
+    h->d->eval(h->h, in, out);
+}
+static void rtl_step(void *p, const uint64_t *in)
+{
+    rtl_h *h = p;
+    (void)in;
+    h->d->tick(h->h);
+}
+static void rtl_close(void *p)
+{
+    rtl_h *h = p;
+    if (h) {
+        h->d->destroy(h->h);
+        free(h);
+    }
+}
+
+/* ------------------------------------------------------ the lockstep -- */
+
+/* First port of block i whose values differ between the two systems. */
+static int compare(const e2e_sys *a, const e2e_sys *b, unsigned i, int outs, uint64_t cyc,
+                   char *msg, size_t len)
+{
+    const unit_layout *l = e2e_block_layout(a, i);
+    const uint64_t *ai = e2e_block_in(a, i), *bi = e2e_block_in(b, i);
+    const uint64_t *ao = e2e_block_out(a, i), *bo = e2e_block_out(b, i);
+    unsigned wi = 1, wo = 0;
+    int k;
+    if (ai[0] != bi[0]) {
+        snprintf(msg, len, "cycle %llu %s: rst_ni differs", (unsigned long long)cyc,
+                 e2e_block_name(a, i));
+        return 1;
+    }
+    for (k = 0; k < l->n; k++) {
+        unsigned nw = UNIT_WORDS(l->p[k].width);
+        int in = l->p[k].dir == PORT_IN;
+        const uint64_t *x = in ? ai + wi : ao + wo, *y = in ? bi + wi : bo + wo;
+        if (in)
+            wi += nw;
+        else
+            wo += nw;
+        if ((in || outs) && memcmp(x, y, nw * sizeof *x) != 0) {
+            snprintf(msg, len,
+                     "MISMATCH cycle %llu %s port %s: C composition 0x%llx, RTL composition "
+                     "0x%llx%s",
+                     (unsigned long long)cyc, e2e_block_name(a, i), l->p[k].name,
+                     (unsigned long long)x[0], (unsigned long long)y[0],
+                     nw > 1 ? " (low words)" : "");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int e2e_tb_run(const e2e_opts *o, const e2e_kernel *k, const dut_ops *const *dut_table,
+               e2e_tb_res *r)
+{
+    e2e_backend be = {(void *)dut_table, rtl_open, rtl_eval, rtl_step, rtl_close};
+    e2e_sys *sc, *sr = NULL;
+    struct timespec t0, t1;
+    uint64_t cyc = 0;
+    int rc = 0;
+    memset(r, 0, sizeof *r);
+    r->rtl = dut_table != NULL;
+    sc = e2e_new(o, k, NULL, r->msg, sizeof r->msg);
+    if (sc == NULL)
+        return -1;
+    if (dut_table && (sr = e2e_new(o, k, &be, r->msg, sizeof r->msg)) == NULL) {
+        e2e_free(sc);
+        return -1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        int dc = e2e_cycle(sc), dr = sr ? e2e_cycle(sr) : dc;
+        if (sr) {
+            unsigned i, nb = e2e_blocks(sc);
+            int outs = !e2e_in_reset(sc);
+            for (i = 0; i < nb && !r->mismatch; i++)
+                r->mismatch = compare(sc, sr, i, outs, cyc, r->msg, sizeof r->msg);
+            if (r->mismatch)
+                break;
+            if (dc != dr) {
+                snprintf(r->msg, sizeof r->msg, "cycle %llu: the %s composition finished first",
+                         (unsigned long long)cyc, dc ? "C" : "RTL");
+                r->mismatch = 1;
+                break;
+            }
+        }
+        cyc++;
+        if (dc) {
+            r->done = 1;
+            break;
+        }
+        if (e2e_stuck(sc)) {
+            snprintf(r->msg, sizeof r->msg,
+                     "stuck: %u requests outstanding after %llu cycles (no progress for %llu)",
+                     e2e_outstanding(sc), (unsigned long long)cyc,
+                     (unsigned long long)o->idle_limit);
+            break;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    r->c = *e2e_traffic_of(sc);
+    r->check_ok = e2e_check(k, e2e_lanes_of(sc), &r->chk, r->check_msg, sizeof r->check_msg) == 0;
+    if (sr) {
+        char m2[400];
+        r->r = *e2e_traffic_of(sr);
+        r->check_rtl_ok = e2e_check(k, e2e_lanes_of(sr), &r->chk_rtl, m2, sizeof m2) == 0;
+        if (!r->mismatch && memcmp(&r->c, &r->r, sizeof r->c) != 0) {
+            snprintf(r->msg, sizeof r->msg, "traffic figures of the C and RTL compositions differ");
+            r->mismatch = 1;
+        }
+        if (!r->mismatch && r->check_ok != r->check_rtl_ok) {
+            snprintf(r->msg, sizeof r->msg, "the check of the RTL composition: %s", m2);
+            r->mismatch = 1;
+        }
+    } else
+        r->check_rtl_ok = r->check_ok;
+    if (r->mismatch || !r->done || !r->check_ok || !r->check_rtl_ok)
+        rc = 1;
+    e2e_free(sc);
+    e2e_free(sr);
+    return rc;
+}
+
+/* ---------------------------------------------------- ./tb_dualopt -- */
+
+static int bad(const char *fmt, const char *v)
+{
+    fprintf(stderr, "tb_dualopt: ");
+    fprintf(stderr, fmt, v);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int num(const char *s, unsigned long long *v)
+{
+    char *end;
+    if (s == NULL || *s == '\0' || *s == '-')
+        return -1;
+    *v = strtoull(s, &end, 0);
+    return *end ? -1 : 0;
+}
+
+static void pct(char *buf, size_t len, uint64_t a, uint64_t b)
+{
+    if (b)
+        snprintf(buf, len, "%.1f %%", 100.0 * (double)a / (double)b);
+    else
+        snprintf(buf, len, "-");
+}
+
+/* One kernel on one GPU count, both modes; prints the traffic lines. */
+static int run_kernel(const dut_ops *const *duts, e2e_kind kind, unsigned gpus, uint64_t seed,
+                      unsigned loads, int modes, int rtl)
+{
+    e2e_kernel k;
+    char err[256];
+    int m, fail = 0;
+    e2e_traffic tr[2];
+    memset(tr, 0, sizeof tr);
+    if (e2e_kernel_gen(&k, kind, gpus, seed, loads, err, sizeof err) != 0)
+        return bad("%s", err);
+    printf("composition: kernel %s, seed %llu, %u GPUs, %zu loads, units at their default "
+           "configuration (%s)\n",
+           e2e_kind_names[kind], (unsigned long long)seed, gpus, k.n,
+           rtl ? "Verilated RTL in lockstep with the timing shells" : "timing shells");
+    for (m = 0; m < 2; m++) {
+        e2e_opts o;
+        e2e_tb_res r;
+        int rc;
+        if (!((modes >> m) & 1))
+            continue;
+        e2e_opts_default(&o);
+        o.gpus = gpus;
+        o.mode = m ? E2E_LINE_MODE : E2E_COALESCE;
+        rc = e2e_tb_run(&o, &k, rtl ? duts : NULL, &r);
+        if (rc < 0) {
+            fprintf(stderr, "tb_dualopt: %s\n", r.msg);
+            e2e_kernel_free(&k);
+            return 2;
+        }
+        tr[m] = r.c;
+        e2e_print(stdout, "  ", &o, &r.c);
+        printf("  check: %s (%llu lanes, %llu bytes; wrong %llu, missing %llu, repeated %llu)\n",
+               r.check_ok && r.check_rtl_ok ? "every loaded word equals memory" : r.check_msg,
+               (unsigned long long)r.chk.lanes, (unsigned long long)r.chk.bytes,
+               (unsigned long long)r.chk.wrong, (unsigned long long)r.chk.missing,
+               (unsigned long long)r.chk.extra);
+        if (rtl)
+            printf("  lockstep: %u blocks, %s; %.0f cycles per second\n", gpus * 5,
+                   r.mismatch ? r.msg : "every port of every block equal every cycle, traffic equal",
+                   r.seconds > 0 ? (double)r.c.cycles / r.seconds : 0.0);
+        if (!r.done && !r.mismatch)
+            printf("  %s\n", r.msg);
+        if (rc)
+            fail = 1;
+    }
+    if (modes == 3) {
+        char b1[32], b2[32], b3[32];
+        pct(b1, sizeof b1, tr[0].bytes, tr[1].bytes);
+        pct(b2, sizeof b2, tr[0].flits, tr[1].flits);
+        pct(b3, sizeof b3, tr[0].flits, tr[0].line_flits);
+        printf("  response traffic, coalescing vs baseline: bytes %s, flits %s (vs the same "
+               "responses as whole lines: flits %s)\n",
+               b1, b2, b3);
+    }
+    e2e_kernel_free(&k);
+    return fail;
+}
+
+int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
+                    int (*run_unit)(int argc, char **argv))
+{
+    int i, e2e = 0, rtl = 1, modes = 3, kind = -1, fail = 0, all;
+    unsigned long long v, seed = 1, loads = 16, gpus = 0, cycles = 200000;
+    const char *unit = NULL;
+    *handled = 0;
+    if (dualopt_sys_wanted(argc, argv)) {
+        *handled = 1;
+        return dualopt_sys_main(argc, argv, duts);
+    }
+    if (dualopt_gpu_wanted(argc, argv)) {
+        *handled = 1;
+        return dualopt_gpu_main(argc, argv, duts);
+    }
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--e2e") == 0 || strcmp(argv[i], "--gpus") == 0 ||
+            strcmp(argv[i], "--kernel") == 0 || strcmp(argv[i], "--mode") == 0 ||
+            strcmp(argv[i], "--loads") == 0 || strcmp(argv[i], "--c-only") == 0)
+            e2e = 1;
+        else if (strcmp(argv[i], "--unit") == 0)
+            unit = argv[i];
+    all = !e2e && unit == NULL;
+    for (i = 1; all && i < argc; i++) /* only --seed and --cycles go with "every unit" */
+        if (strcmp(argv[i], "--seed") != 0 && strcmp(argv[i], "--cycles") != 0)
+            all = 0;
+        else
+            i++;
+    if (!e2e && !all)
+        return 0;
+    *handled = 1;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--e2e") == 0)
+            continue;
+        if (strcmp(a, "--c-only") == 0) {
+            rtl = 0;
+            continue;
+        }
+        if (val == NULL)
+            return bad("%s needs a value (see --help)", a);
+        i++;
+        if (strcmp(a, "--seed") == 0) {
+            if (num(val, &seed) != 0)
+                return bad("--seed: '%s' is not a non-negative integer", val);
+        } else if (strcmp(a, "--cycles") == 0) {
+            if (num(val, &cycles) != 0 || cycles == 0)
+                return bad("--cycles: '%s' is not a positive integer", val);
+        } else if (strcmp(a, "--gpus") == 0) {
+            if (num(val, &v) != 0 || v < 2 || v > E2E_GPUS_MAX)
+                return bad("--gpus: '%s' is not a GPU count of the composition (2..4)", val);
+            gpus = v;
+        } else if (strcmp(a, "--loads") == 0) {
+            if (num(val, &loads) != 0 || loads == 0 || loads > 100000)
+                return bad("--loads: '%s' is not a load count (1..100000)", val);
+        } else if (strcmp(a, "--kernel") == 0) {
+            if ((kind = e2e_kind_of(val)) < 0)
+                return bad("--kernel: '%s' is not a kernel kind (mixed stride scatter crossing "
+                           "sparse full cross11 lone)", val);
+        } else if (strcmp(a, "--mode") == 0) {
+            if (strcmp(val, "coalesce") == 0)
+                modes = 1;
+            else if (strcmp(val, "line") == 0)
+                modes = 2;
+            else if (strcmp(val, "both") == 0)
+                modes = 3;
+            else
+                return bad("--mode: '%s' is not coalesce, line or both", val);
+        } else
+            return bad("unknown option '%s' with the composition (see --help)", a);
+    }
+    if (all) {
+        size_t u;
+        char cbuf[32], sbuf[32];
+        snprintf(cbuf, sizeof cbuf, "%llu", cycles);
+        snprintf(sbuf, sizeof sbuf, "%llu", seed);
+        for (u = 0; unit_registry[u]; u++) {
+            char *av[] = {argv[0], "--unit", (char *)unit_registry[u]->name, "--cycles", cbuf,
+                          "--seed", sbuf, NULL};
+            int rc;
+            if (strcmp(unit_registry[u]->family, "dualopt") != 0)
+                continue;
+            printf("== %s\n", unit_registry[u]->name);
+            fflush(stdout);
+            rc = run_unit(7, av);
+            fflush(stdout);
+            if (rc == 2)
+                return 2;
+            fail |= rc != 0;
+        }
+        printf("== end to end (dualopt-bgu, -scbu, -mshr, -coal, -decoal per GPU)\n");
+    }
+    {
+        unsigned g0 = gpus ? (unsigned)gpus : 2, g1 = gpus ? (unsigned)gpus : 4, g;
+        for (g = g0; g <= g1; g += 2) {
+            int rc = run_kernel(duts, kind < 0 ? E2E_K_MIXED : (e2e_kind)kind, g, seed,
+                                (unsigned)loads, modes, rtl);
+            if (rc == 2)
+                return 2;
+            fail |= rc != 0;
+        }
+    }
+    printf("%s\n", fail ? "FAIL" : "PASS");
+    return fail ? 1 : 0;
+}
+
+void dualopt_tb_help(FILE *f)
+{
+    fprintf(f,
+            "without options: every unit of the family in lockstep (200000 cycles each, --cycles\n"
+            "and --seed apply), then the end-to-end composition on 2 and 4 GPUs\n"
+            "end to end (the composition only):\n"
+            "  --e2e            run the composition of the Verilated units in lockstep with the\n"
+            "                   composition of timing shells, checked against memory\n"
+            "  --gpus N         2, 3 or 4 GPUs (default: 2, then 4)\n"
+            "  --kernel KIND    mixed (default) stride scatter crossing sparse, or the directed\n"
+            "                   full cross11 lone\n"
+            "  --loads N        loads per GPU of a random kernel (default 16)\n"
+            "  --mode M         coalesce, line (the baseline) or both (default)\n"
+            "  --seed N         kernel and memory image seed (default 1)\n"
+            "  --c-only         the composition of timing shells alone\n"
+            "the GPU in every mode (decision engine, RDMA cache; functional cores):\n"
+            "  --gpu            seeded kernels through monitoring, the decision and the chosen\n"
+            "                   mode, across kernel boundaries with RDMA cache flushes\n"
+            "  --kernel KIND    local sparse reuse or all (default)\n"
+            "  --gpus N         2, 3 or 4 GPUs (default 4); --kernels N (1..8, default 2)\n"
+            "  --ops N          accesses per GPU and kernel (default 4000 local, 400 others)\n"
+            "  --force M        auto (the engine decides, default; compared with none), none,\n"
+            "                   coalesce or cache; --c-only: without the replay of every\n"
+            "                   GPU's RDMA cache and engine streams into the Verilated units\n");
+    fprintf(f, "the GPU at cycle level (every block Verilated in lockstep):\n");
+    dualopt_sys_help(f);
+}

@@ -1,0 +1,346 @@
+/*
+ * ./tb_dualopt --sys: the cycle-level GPU, C composition and Verilated
+ * composition in lockstep (tb/dualopt/dualopt_sys_tb.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "dualopt_sys_tb.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lockstep.h"
+
+typedef struct {
+    const dut_ops *const *table;
+    const sys_stuck_bit *stuck;
+} rtl_ctx;
+
+typedef struct {
+    const dut_ops *d;
+    void *h;
+    int stuck;
+    unsigned word;
+    uint64_t bit;
+    unsigned value;
+} rtl_h;
+
+static void *rtl_open(void *ctx, const unit_desc *u, const char *preset, const void *cfg,
+                      unsigned gpu, char *err, size_t len)
+{
+    const rtl_ctx *c = ctx;
+    const dut_ops *d = ls_dut_find(c->table, u, preset);
+    rtl_h *h;
+    if (d == NULL) {
+        snprintf(err, len, "no Verilated %s_%s in this build", u->module_prefix, preset);
+        return NULL;
+    }
+    h = calloc(1, sizeof *h);
+    if (h == NULL || (h->h = d->create(gpu + 1)) == NULL) {
+        free(h);
+        snprintf(err, len, "%s: cannot create", d->module);
+        return NULL;
+    }
+    h->d = d;
+    if (c->stuck && c->stuck->on && c->stuck->gpu == gpu && strcmp(c->stuck->unit, u->name) == 0) {
+        unit_layout l;
+        int i;
+        unsigned w = 0;
+        if (unit_layout_of(u, cfg, &l, err, len) != 0)
+            return h;
+        for (i = 0; i < l.n; i++) {
+            if (l.p[i].dir != PORT_OUT)
+                continue;
+            if (strcmp(l.p[i].name, c->stuck->port) == 0 && c->stuck->bit < (unsigned)l.p[i].width) {
+                h->stuck = 1;
+                h->word = w + c->stuck->bit / 64;
+                h->bit = 1ull << (c->stuck->bit % 64);
+                h->value = c->stuck->value;
+            }
+            w += UNIT_WORDS(l.p[i].width);
+        }
+    }
+    return h;
+}
+static void rtl_eval(void *p, const uint64_t *in, uint64_t *out)
+{
+    rtl_h *h = p;
+    h->d->eval(h->h, in, out);
+    if (h->stuck)
+        out[h->word] = h->value ? out[h->word] | h->bit : out[h->word] & ~h->bit;
+}
+static void rtl_step(void *p, const uint64_t *in)
+{
+    rtl_h *h = p;
+    (void)in;
+    h->d->tick(h->h);
+}
+static void rtl_close(void *p)
+{
+    rtl_h *h = p;
+    if (h) {
+        h->d->destroy(h->h);
+        free(h);
+    }
+}
+
+static int compare(const sys_sys *a, const sys_sys *b, unsigned i, int outs, uint64_t cyc,
+                   char *msg, size_t len)
+{
+    const unit_layout *l = sys_block_layout(a, i);
+    const uint64_t *ai = sys_block_in(a, i), *bi = sys_block_in(b, i);
+    const uint64_t *ao = sys_block_out(a, i), *bo = sys_block_out(b, i);
+    unsigned wi = 1, wo = 0;
+    int k;
+    if (ai[0] != bi[0]) {
+        snprintf(msg, len, "cycle %llu %s: rst_ni differs", (unsigned long long)cyc,
+                 sys_block_name(a, i));
+        return 1;
+    }
+    for (k = 0; k < l->n; k++) {
+        unsigned nw = UNIT_WORDS(l->p[k].width);
+        int in = l->p[k].dir == PORT_IN;
+        const uint64_t *x = in ? ai + wi : ao + wo, *y = in ? bi + wi : bo + wo;
+        if (in)
+            wi += nw;
+        else
+            wo += nw;
+        if ((in || outs) && memcmp(x, y, nw * sizeof *x) != 0) {
+            snprintf(msg, len,
+                     "MISMATCH cycle %llu %s port %s: C composition 0x%llx, RTL composition "
+                     "0x%llx%s",
+                     (unsigned long long)cyc, sys_block_name(a, i), l->p[k].name,
+                     (unsigned long long)x[0], (unsigned long long)y[0],
+                     nw > 1 ? " (low words)" : "");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int sys_tb_run(const sys_opts *o, const gpu_kernel *k, const dut_ops *const *duts,
+               const sys_stuck_bit *stuck, sys_tb_res *r)
+{
+    rtl_ctx ctx = {duts, stuck};
+    e2e_backend be = {&ctx, rtl_open, rtl_eval, rtl_step, rtl_close};
+    sys_sys *sc, *sr = NULL;
+    struct timespec t0, t1;
+    uint64_t cyc = 0;
+    memset(r, 0, sizeof *r);
+    r->rtl = duts != NULL;
+    sc = sys_new(o, k, NULL, r->msg, sizeof r->msg);
+    if (sc == NULL)
+        return -1;
+    if (duts && (sr = sys_new(o, k, &be, r->msg, sizeof r->msg)) == NULL) {
+        sys_free(sc);
+        return -1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        int dc = sys_cycle(sc), dr = sr ? sys_cycle(sr) : dc;
+        if (sr) {
+            unsigned i, nb = sys_blocks(sc);
+            int outs = !sys_in_reset(sc);
+            for (i = 0; i < nb && !r->mismatch; i++)
+                r->mismatch = compare(sc, sr, i, outs, cyc, r->msg, sizeof r->msg);
+            if (r->mismatch)
+                break;
+            if (dc != dr) {
+                snprintf(r->msg, sizeof r->msg, "cycle %llu: the %s composition finished first",
+                         (unsigned long long)cyc, dc ? "C" : "RTL");
+                r->mismatch = 1;
+                break;
+            }
+        }
+        cyc++;
+        if (dc) {
+            r->done = 1;
+            break;
+        }
+        if (sys_stuck(sc)) {
+            snprintf(r->msg, sizeof r->msg, "stuck after %llu cycles", (unsigned long long)cyc);
+            break;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    r->cycles = cyc;
+    r->c = *sys_stats_of(sc);
+    if (r->done)
+        r->check_ok = gpu_check(k, sys_result_of(sc), &r->chk, r->check_msg,
+                                sizeof r->check_msg) == 0;
+    else
+        snprintf(r->check_msg, sizeof r->check_msg, "not checked: the run did not complete");
+    r->check_rtl_ok = r->check_ok;
+    if (sr) {
+        gpu_check_res c2;
+        char m2[400];
+        r->r = *sys_stats_of(sr);
+        if (r->done)
+            r->check_rtl_ok = gpu_check(k, sys_result_of(sr), &c2, m2, sizeof m2) == 0;
+        if (!r->mismatch && memcmp(&r->c, &r->r, sizeof r->c) != 0) {
+            snprintf(r->msg, sizeof r->msg, "statistics of the C and RTL compositions differ");
+            r->mismatch = 1;
+        }
+    }
+    sys_free(sc);
+    sys_free(sr);
+    return r->mismatch || !r->done || !r->check_ok || !r->check_rtl_ok ? 1 : 0;
+}
+
+/* ---------------------------------------------------- ./tb_dualopt -- */
+
+static int bad(const char *fmt, const char *v)
+{
+    fprintf(stderr, "tb_dualopt: ");
+    fprintf(stderr, fmt, v);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int num(const char *s, unsigned long long *v)
+{
+    char *end;
+    if (s == NULL || *s == '\0' || *s == '-')
+        return -1;
+    *v = strtoull(s, &end, 0);
+    return *end ? -1 : 0;
+}
+
+int dualopt_sys_wanted(int argc, char **argv)
+{
+    int i;
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--sys") == 0)
+            return 1;
+    return 0;
+}
+
+void dualopt_sys_help(FILE *f)
+{
+    fprintf(f,
+            "  --sys            the GPU at cycle level: BGU, SCBU, MSHR, CoDec, RDMA cache and\n"
+            "                   decision engine per GPU, Verilated in lockstep with the timing\n"
+            "                   shells, monitoring, decision, kernel boundaries with flushes\n"
+            "  --kernel KIND    local sparse reuse or all (default); --gpus N (2..4, default 2)\n"
+            "  --kernels N      1..8 (default 2); --ops N accesses per GPU and kernel (default\n"
+            "                   1200 local, 120 others); --atomics P (%% of stores, default 25)\n"
+            "  --link-lat N     cycles on the link in each direction (default 20)\n"
+            "  --de tiny|kernel engine configuration (default tiny: window 20, decided once)\n"
+            "  --force M        auto (default), none, coalesce or cache; --seed N; --c-only\n");
+}
+
+static const char *const mode_names[] = {"MONITOR", "NONE", "COALESCE", "CACHE"};
+
+int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
+{
+    unsigned long long gpus = 2, kernels = 2, ops = 0, seed = 1, atomics = 25, lat = 20;
+    int kind = -1, i, c_only = 0, fails = 0, k0, k1, kk;
+    const char *de = "tiny";
+    gpu_force force = GPU_AUTO;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--sys") == 0)
+            continue;
+        if (strcmp(a, "--c-only") == 0) {
+            c_only = 1;
+            continue;
+        }
+        if (val == NULL)
+            return bad("%s needs a value (see --help)", a);
+        i++;
+        if (strcmp(a, "--kernel") == 0) {
+            if (strcmp(val, "all") == 0)
+                kind = -1;
+            else if ((kind = gpu_kind_of(val)) < 0)
+                return bad("--kernel: '%s' is not local, sparse, reuse or all", val);
+        } else if (strcmp(a, "--gpus") == 0) {
+            if (num(val, &gpus) || gpus < 2 || gpus > 4)
+                return bad("--gpus: '%s' is not 2, 3 or 4", val);
+        } else if (strcmp(a, "--kernels") == 0) {
+            if (num(val, &kernels) || kernels < 1 || kernels > 8)
+                return bad("--kernels: '%s' is not 1..8", val);
+        } else if (strcmp(a, "--ops") == 0) {
+            if (num(val, &ops) || ops < 1 || ops > 100000)
+                return bad("--ops: '%s' is not 1..100000", val);
+        } else if (strcmp(a, "--seed") == 0) {
+            if (num(val, &seed))
+                return bad("--seed: '%s' is not a non-negative integer", val);
+        } else if (strcmp(a, "--atomics") == 0) {
+            if (num(val, &atomics) || atomics > 100)
+                return bad("--atomics: '%s' is not a percentage 0..100", val);
+        } else if (strcmp(a, "--link-lat") == 0) {
+            if (num(val, &lat) || lat < 1 || lat > 10000)
+                return bad("--link-lat: '%s' is not 1..10000 cycles", val);
+        } else if (strcmp(a, "--de") == 0) {
+            if (strcmp(val, "tiny") != 0 && strcmp(val, "kernel") != 0)
+                return bad("--de: '%s' is not tiny or kernel", val);
+            de = strcmp(val, "tiny") == 0 ? "tiny" : "kernel";
+        } else if (strcmp(a, "--force") == 0) {
+            if (strcmp(val, "auto") == 0)
+                force = GPU_AUTO;
+            else if (strcmp(val, "none") == 0)
+                force = GPU_FORCE_NONE;
+            else if (strcmp(val, "coalesce") == 0)
+                force = GPU_FORCE_COALESCE;
+            else if (strcmp(val, "cache") == 0)
+                force = GPU_FORCE_CACHE;
+            else
+                return bad("--force: '%s' is not auto, none, coalesce or cache", val);
+        } else
+            return bad("unknown option '%s' with --sys (see --help)", a);
+    }
+    k0 = kind < 0 ? 0 : kind;
+    k1 = kind < 0 ? GPU_K_N - 1 : kind;
+    for (kk = k0; kk <= k1; kk++) {
+        gpu_kernel k;
+        sys_opts o;
+        sys_tb_res r;
+        char err[256];
+        unsigned n = ops ? (unsigned)ops : kk == GPU_K_LOCAL ? 1200 : 120, g;
+        int rc;
+        if (gpu_kernel_gen(&k, (gpu_kind)kk, (unsigned)gpus, (unsigned)kernels, seed, n, err,
+                           sizeof err) != 0) {
+            fprintf(stderr, "tb_dualopt: %s\n", err);
+            return 2;
+        }
+        gpu_kernel_atomics(&k, (unsigned)atomics);
+        sys_opts_default(&o);
+        o.gpus = (unsigned)gpus;
+        o.force = force;
+        o.de_preset = de;
+        o.link_lat = (unsigned)lat;
+        printf("sys: kernel %s, seed %llu, %llu GPUs, %llu kernels of %u accesses per GPU, "
+               "%s engine, %s\n",
+               gpu_kind_names[kk], seed, gpus, kernels, n, de,
+               c_only ? "timing shells only" : "Verilated RTL in lockstep with the timing shells");
+        rc = sys_tb_run(&o, &k, c_only ? NULL : duts, NULL, &r);
+        if (rc < 0) {
+            printf("  setup: %s\n", r.msg);
+            gpu_kernel_free(&k);
+            return 1;
+        }
+        sys_print(stdout, "  ", &o, &k, &r.c);
+        printf("  check: %s (%llu lanes, %llu bytes loaded; wrong %llu missing %llu repeated "
+               "%llu; %llu image bytes after %u flushes, %llu differ)\n",
+               r.check_ok ? "every loaded byte and the memory after every flush equal the "
+                            "reference" : r.check_msg,
+               (unsigned long long)r.chk.lanes, (unsigned long long)r.chk.bytes,
+               (unsigned long long)r.chk.wrong, (unsigned long long)r.chk.missing,
+               (unsigned long long)r.chk.extra, (unsigned long long)r.chk.image_bytes,
+               k.kernels, (unsigned long long)r.chk.lost);
+        if (r.rtl)
+            printf("  lockstep: %u blocks, %s; %.0f cycles per second\n", (unsigned)gpus * 7,
+                   r.mismatch ? r.msg : "every port of every block equal every cycle, statistics "
+                                        "equal",
+                   r.seconds > 0 ? (double)r.cycles / r.seconds : 0.0);
+        else if (!r.done)
+            printf("  %s\n", r.msg);
+        for (g = 0; g < gpus; g++)
+            (void)mode_names;
+        fails += rc != 0;
+        gpu_kernel_free(&k);
+    }
+    printf("%s\n", fails ? "FAIL" : "PASS");
+    return fails ? 1 : 0;
+}

@@ -1,0 +1,256 @@
+/*
+ * Criterion tests of the DualOpt SCBU (cmodel/dualopt/dualopt_scbu.c,
+ * gen/dualopt/dualopt_scbu_gen.c): reading D10 (half-open local range, only remote
+ * reads in coalescing mode bypass), reprogramming, bad options and traces,
+ * trace-mode equality of RTL and model, lockstep of every committed
+ * configuration, and the timing of the output stage (one access per cycle,
+ * decision one cycle after acceptance).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "dualopt_scbu.h"
+#include "lockstep.h"
+#include "unit.h"
+
+extern const dut_ops *const dualopt_duts[];
+
+static int run(const char *cmd)
+{
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *b;
+    long n;
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b = calloc(1, (size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    return b;
+}
+
+Test(dualopt_scbu_rules, only_remote_reads_in_coalescing_mode_bypass)
+{
+    scbu_cfg c;
+    scbu s;
+    scbu_res r;
+    scbu_cfg_default(&c);
+    scbu_init(&s, &c);
+    r = scbu_access(&s, SCBU_RD, 0x1000);
+    cr_assert(r.local && !r.bypass);
+    r = scbu_access(&s, SCBU_RD, 0x100000000ull); /* end is exclusive */
+    cr_assert(!r.local && r.bypass);
+    r = scbu_access(&s, SCBU_RD, 0xffffffffull);
+    cr_assert(r.local && !r.bypass);
+    r = scbu_access(&s, SCBU_WR, 0x200000000ull);
+    cr_assert(!r.local && !r.bypass, "remote writes take the L1 path");
+    r = scbu_access(&s, SCBU_AT, 0x200000000ull);
+    cr_assert(!r.local && !r.bypass, "remote atomics take the L1 path");
+    scbu_set_mode(&s, 0);
+    r = scbu_access(&s, SCBU_RD, 0x200000000ull);
+    cr_assert(!r.local && !r.bypass, "no bypass outside COALESCE");
+    /* GPU 1 of a flat 4 x 4 GB space */
+    scbu_set_mode(&s, 1);
+    scbu_set_range(&s, 0x100000000ull, 0x200000000ull);
+    cr_assert(scbu_access(&s, SCBU_RD, 0x100000000ull).local);
+    cr_assert(scbu_access(&s, SCBU_RD, 0xffffffffull).bypass);
+    cr_assert(scbu_access(&s, SCBU_RD, 0x1ffffffffull).local);
+    cr_assert(scbu_access(&s, SCBU_RD, 0x200000000ull).bypass);
+}
+
+Test(dualopt_scbu_tools, trace_records_and_output_format)
+{
+    char *o;
+    cr_assert_eq(run("printf 'RD 0x40\\nRD 0x100000000\\nWR 0x100000000\\nAT 0x100000000\\n"
+                     "EN 0\\nRD 0x100000000\\nEN 1\\nCFG 0x100000000 0x200000000\\n"
+                     "RD 0x40 # now remote\\nRD 100000000\\n' | build/bin/cohmodel dualopt-scbu "
+                     "--stats > build/t_scbu.out"), 0);
+    o = slurp("build/t_scbu.out");
+    cr_assert_str_eq(o, "LOCAL 0x40 L1\nREMOTE 0x100000000 BYPASS\nREMOTE 0x100000000 L1\n"
+                        "REMOTE 0x100000000 L1\nREMOTE 0x100000000 L1\nREMOTE 0x40 BYPASS\n"
+                        "LOCAL 0x100000000 L1\n# accesses 7 local 2 remote 5 bypassed 2\n");
+    free(o);
+    cr_assert_eq(run("printf 'RD 0x0\\n' | build/bin/cohmodel dualopt-scbu --enable 0 | "
+                     "grep -qx 'LOCAL 0x0 L1'"), 0);
+    cr_assert_eq(run("printf 'RD 0x20000000\\n' | build/bin/cohmodel dualopt-scbu --config fpga | "
+                     "grep -qx 'REMOTE 0x20000000 BYPASS'"), 0);
+}
+
+Test(dualopt_scbu_tools, bad_traces_and_options_exit_2_with_no_output)
+{
+    static const char *const bad[][2] = {
+        {"RD 0x0\\nLD 0x0\\n", "stdin: line 2: unknown record 'LD'"},
+        {"RD zz\\n", "line 1: address 'zz' is not hex"},
+        {"RD\\n", "line 1: missing address"},
+        {"RD 0x1000000000000\\n", "exceeds"},
+        {"CFG 0x200 0x100\\n", "line 1: end 0x100 is below start 0x200"},
+        {"CFG 0x0\\n", "line 1: missing end"},
+        {"EN 2\\n", "line 1: EN needs 0 or 1"},
+        {"WR 0x0 0x1\\n", "line 1: unexpected '0x1'"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char cmd[300], *o, *e;
+        snprintf(cmd, sizeof cmd, "printf '%s' | build/bin/cohmodel dualopt-scbu "
+                 ">build/t_scbu_bad.out 2>build/t_scbu_bad.err", bad[i][0]);
+        cr_assert_eq(run(cmd), 2, "%s", cmd);
+        o = slurp("build/t_scbu_bad.out");
+        e = slurp("build/t_scbu_bad.err");
+        cr_assert(o && e);
+        cr_assert_eq(strlen(o), 0, "partial output: %s", o);
+        cr_assert(strstr(e, bad[i][1]) != NULL, "'%s' lacks '%s'", e, bad[i][1]);
+        free(o);
+        free(e);
+    }
+    cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --end 0x10 --start 0x20 </dev/null 2>/dev/null"), 2);
+    cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --enable 2 </dev/null 2>/dev/null"), 2);
+    cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --addr-bits 64 </dev/null 2>/dev/null"), 2);
+    cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --addr-bits 32 --end 0x100000001 "
+                     "</dev/null 2>/dev/null"), 2);
+    cr_assert_eq(run("rm -rf build/t_scbu_gen && build/bin/cohgen dualopt-scbu --start x -o "
+                     "build/t_scbu_gen 2>/dev/null"), 2);
+    cr_assert_eq(run("test -e build/t_scbu_gen"), 1);
+}
+
+Test(dualopt_scbu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 60)
+{
+    FILE *f = fopen("build/t_scbu_trace.txt", "w");
+    uint64_t s = 3;
+    unsigned i;
+    char *a, *b;
+    cr_assert_not_null(f);
+    for (i = 0; i < 5000; i++) {
+        unsigned r;
+        uint64_t addr;
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        r = (unsigned)((s >> 33) % 100);
+        addr = ((s >> 20) % 5) << 32 | ((s >> 8) & 0xfff);
+        if (r < 2)
+            fprintf(f, "CFG 0x%llx 0x%llx\n", (unsigned long long)(((s >> 40) % 3) << 32),
+                    (unsigned long long)((3 + (s >> 45) % 2) << 32));
+        else if (r < 4)
+            fprintf(f, "EN %u\n", (unsigned)((s >> 50) & 1));
+        else
+            fprintf(f, "%s 0x%llx\n", r < 60 ? "RD" : r < 85 ? "WR" : "AT", (unsigned long long)addr);
+    }
+    fclose(f);
+    cr_assert_eq(run("build/bin/cohmodel dualopt-scbu < build/t_scbu_trace.txt > build/t_scbu_model.out && "
+                     "./tb_dualopt --unit scbu --trace build/t_scbu_trace.txt > build/t_scbu_rtl.out && "
+                     "grep -q '^# PASS' build/t_scbu_rtl.out && grep -v '^#' build/t_scbu_rtl.out > "
+                     "build/t_scbu_rtl.res"), 0);
+    a = slurp("build/t_scbu_model.out");
+    b = slurp("build/t_scbu_rtl.res");
+    cr_assert(a && b);
+    cr_assert_gt(strlen(a), 50000);
+    cr_assert(strstr(a, "BYPASS") && strstr(a, "LOCAL") && strstr(a, "REMOTE 0x"));
+    cr_assert_str_eq(a, b);
+    free(a);
+    free(b);
+}
+
+static unsigned long long field(const char *s, const char *key)
+{
+    const char *p = s ? strstr(s, key) : NULL;
+    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
+    return strtoull(p + strlen(key), NULL, 10);
+}
+
+Test(dualopt_scbu_lockstep, every_committed_configuration_and_stream, .timeout = 120)
+{
+    static const char *const names[] = {"default", "fpga"};
+    static const char *const streams[] = {"mixed", "boundary"};
+    const unit_desc *u = unit_find("dualopt-scbu");
+    unsigned i, k;
+    cr_assert_not_null(u);
+    for (i = 0; i < 2; i++)
+        for (k = 0; k < 2; k++) {
+            static unsigned char cfg[256];
+            ls_opts o;
+            ls_result r;
+            char err[256];
+            ls_defaults(&o);
+            o.unit = u;
+            o.dut = ls_dut_find(dualopt_duts, u, names[i]);
+            cr_assert_not_null(o.dut);
+            cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
+            o.cfg = cfg;
+            o.stream = streams[k];
+            o.cycles = 100000;
+            o.seed = 5 + i + k;
+            cr_assert_eq(ls_run(&o, &r, ""), 0, "%s %s: %s", names[i], streams[k], r.mm_msg);
+            cr_assert_eq(r.nchan, 4, "cfg, en, acc, res");
+            cr_assert_eq(field(r.summary, "results against scbu_access(), "), 0);
+            cr_assert_gt(field(r.summary, "bypassed "), 1000);
+            cr_assert_gt(field(r.summary, "local "), 1000);
+            cr_assert_gt(field(r.summary, "range writes "), 100);
+            ls_result_free(&r);
+        }
+}
+
+/* One access per cycle; the decision of an access accepted in cycle t is on
+ * the output in cycle t + 1; a range write lands at the edge (an access in
+ * the same cycle sees the old range). */
+Test(dualopt_scbu_lockstep, one_access_per_cycle_one_cycle_latency)
+{
+    const unit_desc *u = unit_find("dualopt-scbu");
+    const dut_ops *d = ls_dut_find(dualopt_duts, u, "default");
+    scbu_cfg c;
+    scbu_tm *tm;
+    uint64_t in[SCBU_I_N], mo[SCBU_O_N], ro[SCBU_O_N];
+    void *h;
+    unsigned cyc, acc = 0, res = 0;
+    cr_assert_not_null(d);
+    scbu_cfg_preset(&c, "default");
+    tm = scbu_tm_new(&c);
+    h = d->create(1);
+    for (cyc = 0; cyc < 120; cyc++) {
+        memset(in, 0, sizeof in);
+        in[SCBU_I_RST] = cyc >= 2;
+        in[SCBU_I_RES_READY] = 1;
+        if (cyc >= 4 && cyc < 104) {
+            in[SCBU_I_ACC_VALID] = 1;
+            in[SCBU_I_ACC_ADDR] = (uint64_t)(cyc & 1) << 33 | cyc;
+        }
+        /* GPU 2's range from cycle 50 on: written in cycle 49 */
+        if (cyc == 49) {
+            in[SCBU_I_CFG_VALID] = 1;
+            in[SCBU_I_CFG_START] = 0x200000000ull;
+            in[SCBU_I_CFG_END] = 0x300000000ull;
+        }
+        scbu_eval(tm, in, mo);
+        d->eval(h, in, ro);
+        if (cyc >= 2) {
+            cr_assert_eq(memcmp(mo, ro, sizeof mo), 0, "cycle %u", cyc);
+            if (ro[SCBU_O_RES_VALID]) {
+                unsigned from = cyc - 1; /* accepted one cycle before */
+                int odd = from & 1, new_range = from >= 50;
+                cr_assert_eq(ro[SCBU_O_RES_ADDR], (uint64_t)odd << 33 | from);
+                cr_assert_eq(ro[SCBU_O_RES_LOCAL], (unsigned)(new_range ? odd : !odd), "cycle %u", cyc);
+                res++;
+            }
+            if (in[SCBU_I_ACC_VALID] && ro[SCBU_O_ACC_READY])
+                acc++;
+        }
+        scbu_step(tm, in);
+        d->tick(h);
+    }
+    cr_assert_eq(acc, 100, "one access per cycle");
+    cr_assert_eq(res, 100);
+    d->destroy(h);
+    scbu_tm_free(tm);
+}
