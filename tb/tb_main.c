@@ -155,214 +155,248 @@ static void print_summary(const ls_opts *o, const ls_result *r, const char *c)
            r->cpu_seconds > 0 ? (double)r->cycles / r->cpu_seconds : 0.0);
 }
 
-static int run_unit(int argc, char **argv)
-{
-    ls_opts o;
-    ls_result r;
-    const unit_desc *u = default_unit();
-    const char *config = "default", *trace = NULL, *replay = NULL, *stim = NULL, *logp = NULL,
-               *vcd = NULL, *prefix = NULL, *stream = NULL, *unit_arg = NULL;
-    const char *fl[UNIT_FLAGS_MAX] = {0};
-    char prefix_buf[64], err[512];
-    unsigned long long v;
-    int i, rc;
-    uint64_t *rvals = NULL;
-    FILE *fs = NULL, *fg = NULL, *ft = NULL;
-    void *cfg = NULL;
+/* What the command line of a unit run asks for. */
+typedef struct {
+    const unit_desc *u;
+    const char *config, *trace, *replay, *stim, *logp, *vcd, *prefix, *stream, *unit_arg;
+    const char *fl[UNIT_FLAGS_MAX];
+    char prefix_buf[64];
+    int help;
+} run_args;
 
-    if (u == NULL)
+/* Parses the options of a unit run into a and o. 0, or the exit status. */
+static int parse_run_args(int argc, char **argv, run_args *a, ls_opts *o)
+{
+    unsigned long long v;
+    int i;
+    memset(a, 0, sizeof *a);
+    a->u = default_unit();
+    a->config = "default";
+    if (a->u == NULL)
         return bad("%s", "no unit of this family is registered");
     for (i = 1; i + 1 < argc; i++)
         if (strcmp(argv[i], "--unit") == 0)
-            unit_arg = argv[i + 1];
-    if (unit_arg && (u = family_unit(unit_arg)) == NULL)
+            a->unit_arg = argv[i + 1];
+    if (a->unit_arg && (a->u = family_unit(a->unit_arg)) == NULL)
         return bad("--unit: '%s' is not a unit of the " TB_FAMILY_NAME " family (see --help)",
-                   unit_arg);
-    snprintf(prefix_buf, sizeof prefix_buf, "%s_fail", prog);
-    prefix = prefix_buf;
-    ls_defaults(&o);
-    o.cycles = 1000000;
+                   a->unit_arg);
+    snprintf(a->prefix_buf, sizeof a->prefix_buf, "%s_fail", prog);
+    a->prefix = a->prefix_buf;
+    ls_defaults(o);
+    o->cycles = 1000000;
     for (i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *k = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         int fi;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout, u);
+        if (strcmp(k, "--help") == 0 || strcmp(k, "-h") == 0) {
+            a->help = 1;
             return 0;
         }
-        if (strcmp(a, "--rtl-only") == 0) {
-            o.rtl_only = 1;
+        if (strcmp(k, "--rtl-only") == 0) {
+            o->rtl_only = 1;
             continue;
         }
-        if (strncmp(a, "--", 2) == 0 && (fi = unit_flag_index(u, a + 2)) >= 0) {
-            if (u->flags[fi].arg == NULL) {
-                fl[fi] = "1";
+        if (strncmp(k, "--", 2) == 0 && (fi = unit_flag_index(a->u, k + 2)) >= 0) {
+            if (a->u->flags[fi].arg == NULL) {
+                a->fl[fi] = "1";
                 continue;
             }
             if (val == NULL)
-                return bad("%s needs a value (see --help)", a);
-            fl[fi] = val;
+                return bad("%s needs a value (see --help)", k);
+            a->fl[fi] = val;
             i++;
             continue;
         }
         if (val == NULL)
-            return bad("%s needs a value (see --help)", a);
+            return bad("%s needs a value (see --help)", k);
         i++;
-        if (strcmp(a, "--seed") == 0) {
+        if (strcmp(k, "--seed") == 0) {
             if (parse_u64(val, &v) != 0)
                 return bad("--seed: '%s' is not a non-negative integer", val);
-            o.seed = v;
-        } else if (strcmp(a, "--cycles") == 0) {
+            o->seed = v;
+        } else if (strcmp(k, "--cycles") == 0) {
             if (parse_u64(val, &v) != 0 || v == 0)
                 return bad("--cycles: '%s' is not a positive integer", val);
-            o.cycles = v;
-        } else if (strcmp(a, "--unit") == 0)
+            o->cycles = v;
+        } else if (strcmp(k, "--unit") == 0)
             ;
-        else if (strcmp(a, "--config") == 0)
-            config = val;
-        else if (strcmp(a, "--stream") == 0)
-            stream = val;
-        else if (strcmp(a, "--trace") == 0)
-            trace = val;
-        else if (strcmp(a, "--replay") == 0)
-            replay = val;
-        else if (strcmp(a, "--stim-out") == 0)
-            stim = val;
-        else if (strcmp(a, "--log") == 0)
-            logp = val;
-        else if (strcmp(a, "--vcd") == 0)
-            vcd = val;
-        else if (strcmp(a, "--fail-prefix") == 0)
-            prefix = val;
+        else if (strcmp(k, "--config") == 0)
+            a->config = val;
+        else if (strcmp(k, "--stream") == 0)
+            a->stream = val;
+        else if (strcmp(k, "--trace") == 0)
+            a->trace = val;
+        else if (strcmp(k, "--replay") == 0)
+            a->replay = val;
+        else if (strcmp(k, "--stim-out") == 0)
+            a->stim = val;
+        else if (strcmp(k, "--log") == 0)
+            a->logp = val;
+        else if (strcmp(k, "--vcd") == 0)
+            a->vcd = val;
+        else if (strcmp(k, "--fail-prefix") == 0)
+            a->prefix = val;
         else
-            return bad("unknown option '%s' (see --help)", a);
+            return bad("unknown option '%s' (see --help)", k);
     }
-    o.unit = u;
-    o.dut = ls_dut_find(TB_DUTS, u, config);
-    if (o.dut == NULL)
-        return bad("--config: '%s' is not a configuration of this build (see --help)", config);
-    cfg = calloc(1, u->cfg_size);
-    if (cfg == NULL)
+    return 0;
+}
+
+/* Files and buffers a unit run holds; closed by run_close. */
+typedef struct {
+    void *cfg;
+    uint64_t *rvals;
+    FILE *fs, *fg, *ft;
+} run_res;
+
+static void run_close(run_res *rr)
+{
+    if (rr->ft && rr->ft != stdin)
+        fclose(rr->ft);
+    if (rr->fs)
+        fclose(rr->fs);
+    if (rr->fg)
+        fclose(rr->fg);
+    free(rr->rvals);
+    free(rr->cfg);
+    memset(rr, 0, sizeof *rr);
+}
+
+/* The DUT, configuration, stream and files of a run. 0, or the exit
+ * status after a message (rr closed by the caller). */
+static int open_run(const run_args *a, ls_opts *o, run_res *rr)
+{
+    char err[512];
+    int rc;
+    o->unit = a->u;
+    o->dut = ls_dut_find(TB_DUTS, a->u, a->config);
+    if (o->dut == NULL)
+        return bad("--config: '%s' is not a configuration of this build (see --help)",
+                   a->config);
+    if ((rr->cfg = calloc(1, a->u->cfg_size)) == NULL)
         return bad("%s", "out of memory");
-    if (ls_dut_cfg(u, o.dut, cfg, err, sizeof err) != 0) {
-        free(cfg);
+    if (ls_dut_cfg(a->u, o->dut, rr->cfg, err, sizeof err) != 0)
         return bad("%s", err);
-    }
-    o.cfg = cfg;
-    o.flags = fl;
-    if (stream) {
+    o->cfg = rr->cfg;
+    o->flags = a->fl;
+    if (a->stream) {
         size_t k;
-        for (k = 0; u->streams[k] && strcmp(u->streams[k], stream) != 0; k++)
+        for (k = 0; a->u->streams[k] && strcmp(a->u->streams[k], a->stream) != 0; k++)
             ;
-        if (u->streams[k] == NULL) {
-            free(cfg);
-            return bad("--stream: '%s' is not a stream of this unit (see --help)", stream);
-        }
-        o.stream = stream;
+        if (a->u->streams[k] == NULL)
+            return bad("--stream: '%s' is not a stream of this unit (see --help)", a->stream);
+        o->stream = a->stream;
     }
-    if (trace && replay) {
-        free(cfg);
+    if (a->trace && a->replay)
         return bad("%s", "--trace and --replay exclude each other");
+    if (a->trace) {
+        rr->ft = strcmp(a->trace, "-") == 0 ? stdin : fopen(a->trace, "r");
+        if (rr->ft == NULL)
+            return bad("--trace: cannot read '%s'", a->trace);
+        o->trace = rr->ft;
+        o->trace_name = strcmp(a->trace, "-") == 0 ? "stdin" : a->trace;
+        o->trace_out = stdout;
     }
-    if (trace) {
-        ft = strcmp(trace, "-") == 0 ? stdin : fopen(trace, "r");
-        if (ft == NULL) {
-            free(cfg);
-            return bad("--trace: cannot read '%s'", trace);
-        }
-        o.trace = ft;
-        o.trace_name = strcmp(trace, "-") == 0 ? "stdin" : trace;
-        o.trace_out = stdout;
-    }
-    if (replay) {
-        FILE *f = fopen(replay, "r");
+    if (a->replay) {
+        FILE *f = fopen(a->replay, "r");
         size_t n;
-        if (f == NULL) {
-            free(cfg);
-            return bad("--replay: cannot read '%s'", replay);
-        }
-        rc = ls_stim_read(f, o.dut, &rvals, &n, err, sizeof err);
+        if (f == NULL)
+            return bad("--replay: cannot read '%s'", a->replay);
+        rc = ls_stim_read(f, o->dut, &rr->rvals, &n, err, sizeof err);
         fclose(f);
         if (rc != 0) {
-            fprintf(stderr, "%s: %s: %s\n", prog, replay, err);
-            free(cfg);
+            fprintf(stderr, "%s: %s: %s\n", prog, a->replay, err);
             return 2;
         }
-        o.replay = rvals;
-        o.nreplay = n;
+        o->replay = rr->rvals;
+        o->nreplay = n;
     }
-    if (stim && (fs = fopen(stim, "w")) == NULL) {
-        free(cfg);
-        return bad("--stim-out: cannot write '%s'", stim);
-    }
-    if (logp && (fg = fopen(logp, "w")) == NULL) {
-        if (fs)
-            fclose(fs);
-        free(cfg);
-        return bad("--log: cannot write '%s'", logp);
-    }
-    o.stim_out = fs;
-    o.log_out = fg;
-    o.vcd = vcd;
+    if (a->stim && (rr->fs = fopen(a->stim, "w")) == NULL)
+        return bad("--stim-out: cannot write '%s'", a->stim);
+    if (a->logp && (rr->fg = fopen(a->logp, "w")) == NULL)
+        return bad("--log: cannot write '%s'", a->logp);
+    o->stim_out = rr->fs;
+    o->log_out = rr->fg;
+    o->vcd = a->vcd;
+    return 0;
+}
 
-    rc = ls_run(&o, &r, trace ? "# " : "");
-    if (ft && ft != stdin)
+/* After a mismatch: re-runs the same deterministic stimulus up to the
+ * failing cycle, recording it and a waveform of the last 2000 cycles, and
+ * prints how to replay it. */
+static void record_failure(const run_args *a, ls_opts *o, const ls_result *r)
+{
+    char sp[1024], vp[1024], uopt[96] = "";
+    FILE *f, *ft = NULL;
+    ls_result r2;
+    printf("%s\n", r->mm_msg);
+    snprintf(sp, sizeof sp, "%s.stim", a->prefix);
+    snprintf(vp, sizeof vp, "%s.vcd", a->prefix);
+    if (a->unit_arg)
+        snprintf(uopt, sizeof uopt, "--unit %s ", short_name(a->u));
+    if (a->trace) {
+        /* the trace was consumed: a named file is read again; stdin cannot be */
+        ft = strcmp(a->trace, "-") == 0 ? NULL : fopen(a->trace, "r");
+        o->trace = ft;
+        o->trace_out = NULL;
+    }
+    f = fopen(sp, "w");
+    o->stim_out = f;
+    o->log_out = NULL;
+    o->vcd = vp;
+    o->vcd_from = r->mm_cycle > 2000 ? r->mm_cycle - 2000 : 0;
+    o->stop_after = r->mm_cycle;
+    if (!a->trace || o->trace) {
+        ls_run(o, &r2, "");
+        ls_result_free(&r2);
+    }
+    if (f)
+        fclose(f);
+    if (ft)
         fclose(ft);
-    if (fs)
-        fclose(fs);
-    if (fg)
-        fclose(fg);
+    printf("FAIL: replay with ./%s %s--config %s --replay %s ; waveform %s\n", prog, uopt,
+           a->config, sp, vp);
+}
+
+static int run_unit(int argc, char **argv)
+{
+    ls_opts o;
+    ls_result r;
+    run_args a;
+    run_res rr = {0};
+    int rc = parse_run_args(argc, argv, &a, &o);
+    if (rc != 0)
+        return rc;
+    if (a.help) {
+        usage(stdout, a.u);
+        return 0;
+    }
+    if ((rc = open_run(&a, &o, &rr)) != 0) {
+        run_close(&rr);
+        return rc;
+    }
+    rc = ls_run(&o, &r, a.trace ? "# " : "");
+    if (rr.ft && rr.ft != stdin)
+        fclose(rr.ft);
+    rr.ft = NULL;
+    if (rr.fs)
+        fclose(rr.fs);
+    if (rr.fg)
+        fclose(rr.fg);
+    rr.fs = rr.fg = NULL;
     if (rc < 0) {
         fprintf(stderr, "%s: %s\n", prog, r.mm_msg);
         ls_result_free(&r);
-        free(rvals);
-        free(cfg);
+        run_close(&rr);
         return 2;
     }
-    print_summary(&o, &r, trace ? "# " : "");
-    if (rc > 0) {
-        char sp[1024], vp[1024], uopt[96] = "";
-        FILE *f;
-        ls_result r2;
-        printf("%s\n", r.mm_msg);
-        snprintf(sp, sizeof sp, "%s.stim", prefix);
-        snprintf(vp, sizeof vp, "%s.vcd", prefix);
-        if (unit_arg)
-            snprintf(uopt, sizeof uopt, "--unit %s ", short_name(u));
-        /* re-run the same deterministic stimulus up to the failing cycle,
-         * recording it and a waveform of the last 2000 cycles */
-        if (trace) {
-            /* the trace was consumed: record the run from the failure's
-             * replay of stdin is not possible, so re-read a named file */
-            ft = strcmp(trace, "-") == 0 ? NULL : fopen(trace, "r");
-            o.trace = ft;
-            o.trace_out = NULL;
-        }
-        f = fopen(sp, "w");
-        o.stim_out = f;
-        o.log_out = NULL;
-        o.vcd = vp;
-        o.vcd_from = r.mm_cycle > 2000 ? r.mm_cycle - 2000 : 0;
-        o.stop_after = r.mm_cycle;
-        if (!trace || o.trace) {
-            ls_run(&o, &r2, "");
-            ls_result_free(&r2);
-        }
-        if (f)
-            fclose(f);
-        if (ft)
-            fclose(ft);
-        printf("FAIL: replay with ./%s %s--config %s --replay %s ; waveform %s\n", prog, uopt,
-               config, sp, vp);
-        ls_result_free(&r);
-        free(rvals);
-        free(cfg);
-        return 1;
-    }
-    printf("%sPASS\n", trace ? "# " : "");
+    print_summary(&o, &r, a.trace ? "# " : "");
+    if (rc > 0)
+        record_failure(&a, &o, &r);
+    else
+        printf("%sPASS\n", a.trace ? "# " : "");
     ls_result_free(&r);
-    free(rvals);
-    free(cfg);
-    return 0;
+    run_close(&rr);
+    return rc > 0 ? 1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -659,42 +659,29 @@ static void teardown(sys *s)
     free(s->mem);
 }
 
-int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *res, char *err,
-            size_t len)
+/* The units' configurations of a run. 0, or -1 with a reason. */
+static int setup_cfgs(sys *s, de_cfg *dc, char *err, size_t len)
 {
-    sys S, *s = &S;
-    de_cfg dc;
-    dualopt_mshr_cfg mc, ml;
-    rcache_cfg rcc;
-    scbu_cfg scc;
-    unsigned g, kk;
-    size_t img = (size_t)k->gpus * E2E_REGION, i;
+    const gpu_opts *o = s->o;
+    const gpu_kernel *k = s->k;
     char e2[256];
-    memset(s, 0, sizeof *s);
-    memset(st, 0, sizeof *st);
+    size_t i;
     for (i = 0; i < k->n; i++)
         if (k->op[i].store > 1) {
             snprintf(err, len, "access %zu is an atomic: the transaction-level system has none "
                      "(the cycle-level one, cmodel/dualopt/dualopt_sys.c, has)", i);
             return -1;
         }
-    memset(res, 0, sizeof *res);
-    s->o = o;
-    s->k = k;
-    s->st = st;
-    s->res = res;
-    s->err = err;
-    s->elen = len;
-    if (de_cfg_preset(&dc, o->de_preset) != 0) {
+    if (de_cfg_preset(dc, o->de_preset) != 0) {
         snprintf(err, len, "decision engine preset '%s' unknown", o->de_preset);
         return -1;
     }
     if (o->window)
-        dc.window = o->window;
+        dc->window = o->window;
     if (o->max_total)
-        dc.max_total = o->max_total;
-    dc.remonitor = 1;
-    if (de_cfg_check(&dc, e2, sizeof e2) != 0) {
+        dc->max_total = o->max_total;
+    dc->remonitor = 1;
+    if (de_cfg_check(dc, e2, sizeof e2) != 0) {
         snprintf(err, len, "decision engine: %s", e2);
         return -1;
     }
@@ -703,24 +690,27 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
                  o->per_cycle);
         return -1;
     }
-    dualopt_mshr_cfg_preset(&mc, "default");
-    dualopt_mshr_cfg_preset(&ml, "line");
-    rcache_cfg_default(&rcc);
-    scbu_cfg_default(&scc);
     codec_cfg_preset(&s->cc, "default");
     if (codec_cfg_check(&s->cc, e2, sizeof e2) != 0) {
         snprintf(err, len, "coalescer: %s", e2);
         return -1;
     }
-    res->n = k->n;
-    res->data = calloc(k->n ? k->n : 1, sizeof *res->data);
-    res->writes = calloc(k->n ? k->n : 1, sizeof *res->writes);
-    res->image = malloc(img * k->kernels);
-    s->mem = malloc(img);
-    if (!res->data || !res->writes || !res->image || !s->mem)
-        goto oom;
-    memcpy(s->mem, k->mem, img);
-    for (g = 0; g < k->gpus; g++) {
+    return 0;
+}
+
+/* Every GPU's units and buffers. 0, or -1 when out of memory. */
+static int setup_gpus(sys *s, const de_cfg *dc)
+{
+    const gpu_opts *o = s->o;
+    dualopt_mshr_cfg mc, ml;
+    rcache_cfg rcc;
+    scbu_cfg scc;
+    unsigned g;
+    dualopt_mshr_cfg_preset(&mc, "default");
+    dualopt_mshr_cfg_preset(&ml, "line");
+    rcache_cfg_default(&rcc);
+    scbu_cfg_default(&scc);
+    for (g = 0; g < s->k->gpus; g++) {
         gpu_t *G = &s->G[g];
         G->s = s;
         G->g = g;
@@ -730,7 +720,7 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
         scbu_init(&G->sc, &scc);
         scbu_set_range(&G->sc, (uint64_t)g << E2E_SPAN_BITS, (uint64_t)(g + 1) << E2E_SPAN_BITS);
         scbu_set_mode(&G->sc, o->force == GPU_FORCE_COALESCE);
-        de_core_init(&G->de, &dc);
+        de_core_init(&G->de, dc);
         G->m_mask = dualopt_mshr_new(&mc);
         G->m_line = dualopt_mshr_new(&ml);
         G->rc = rcache_new(&rcc);
@@ -739,105 +729,159 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
         G->pe = calloc(mc.entries, sizeof *G->pe);
         G->tg = calloc(TGT_MAX, sizeof *G->tg);
         if (!G->m_mask || !G->m_line || !G->rc || !G->coal || !G->l1 || !G->pe || !G->tg)
-            goto oom;
+            return -1;
     }
-    i = 0;
-    for (kk = 0; kk < k->kernels; kk++) {
-        uint64_t idle = 0;
-        for (g = 0; g < k->gpus; g++) { /* ops of kernel kk, GPU g */
-            gpu_t *G = &s->G[g];
-            while (i < k->n && k->op[i].kernel == kk && k->op[i].gpu < g)
-                i++;
-            G->cur = i;
-            while (i < k->n && k->op[i].kernel == kk && k->op[i].gpu == g)
-                i++;
-            G->end = i;
-            G->have = 0;
-            G->kreq = 0;
+    return 0;
+}
+
+/* One GPU's cycle: up to per_cycle requests of its current instructions.
+ * Returns whether it has instructions left. */
+static int issue(sys *s, gpu_t *G)
+{
+    const gpu_kernel *k = s->k;
+    unsigned n = 0;
+    while (n < s->o->per_cycle && G->cur < G->end) {
+        if (!G->have) {
+            const gpu_op *op = &k->op[G->cur];
+            bgu_load bl;
+            memset(&bl, 0, sizeof bl);
+            bl.active = op->active;
+            memcpy(bl.addr, op->addr, sizeof op->addr);
+            bl.size = op->size;
+            G->nrq = bgu_inst(&G->bc, &bl, G->rq);
+            G->irq = 0;
+            G->have = 1;
         }
-        for (;;) {
-            int busy = 0;
-            for (g = 0; g < k->gpus; g++) {
-                gpu_t *G = &s->G[g];
-                unsigned n = 0;
-                while (n < o->per_cycle && G->cur < G->end) {
-                    if (!G->have) {
-                        const gpu_op *op = &k->op[G->cur];
-                        bgu_load bl;
-                        memset(&bl, 0, sizeof bl);
-                        bl.active = op->active;
-                        memcpy(bl.addr, op->addr, sizeof op->addr);
-                        bl.size = op->size;
-                        G->nrq = bgu_inst(&G->bc, &bl, G->rq);
-                        G->irq = 0;
-                        G->have = 1;
-                    }
-                    if (G->irq < G->nrq) {
-                        if (request(G, G->cur, &G->rq[G->irq]))
-                            break;
-                        G->irq++;
-                        n++;
-                    }
-                    if (G->irq == G->nrq) {
-                        G->have = 0;
-                        G->cur++;
-                    }
-                }
-                busy |= G->cur < G->end;
-                if (s->failed)
-                    goto fail;
-            }
-            for (g = 0; g < k->gpus; g++)
-                coal_tick(s->G[g].coal, on_packet, &s->G[g]);
-            if (s->failed)
-                goto fail;
-            st->cycles++;
-            busy |= s->pending != 0;
-            if (!busy)
+        if (G->irq < G->nrq) {
+            if (request(G, G->cur, &G->rq[G->irq]))
                 break;
-            if (++idle > 10000000) {
-                snprintf(err, len, "kernel %u: no progress after %llu cycles", kk,
-                         (unsigned long long)idle);
-                goto fail;
-            }
+            G->irq++;
+            n++;
         }
-        for (g = 0; g < k->gpus; g++) { /* coalescers empty: flush, then re-monitor */
-            gpu_t *G = &s->G[g];
-            unsigned nwb, ninv;
-            if (!coal_idle(G->coal)) {
-                snprintf(err, len, "kernel %u: coalescer of gpu %u not empty", kk, g);
-                goto fail;
-            }
-            if (o->fault == GPU_FAULT_NO_FLUSH) { /* lines invalidated, nothing written back */
-                rcache keep = *G->rc;
-                if (rcache_dirty_lines(G->rc))
-                    st->faults++;
-                rcache_reset(G->rc);
-                G->rc->hits = keep.hits;
-                G->rc->misses = keep.misses;
-                G->rc->whits = keep.whits;
-                G->rc->wmiss_full = keep.wmiss_full;
-                G->rc->wmiss_fetch = keep.wmiss_fetch;
-                G->rc->wbs = keep.wbs;
-            } else {
-                G->ev = log_ev(G);
-                if (G->ev)
-                    G->ev->op = RC_KERNEL;
-                G->in_flush = 1;
-                rcache_flush(G->rc, rc_wb, G, &nwb, &ninv);
-                G->in_flush = 0;
-                if (G->ev && G->ev->nwb != nwb) {
-                    snprintf(err, len, "flush of gpu %u: %u write-backs logged, %u reported", g,
-                             G->ev->nwb, nwb);
-                    goto fail;
-                }
-                if (G->ev)
-                    G->ev->ninv = ninv;
-                G->ev = NULL;
-                st->rc_flush_wbs += nwb;
-            }
-            st->mode[g][kk] = mode_of(G);
+        if (G->irq == G->nrq) {
+            G->have = 0;
+            G->cur++;
         }
+    }
+    return G->cur < G->end;
+}
+
+/* Kernel kk from access *i on, until every request was answered. 0, or -1. */
+static int run_kernel(sys *s, unsigned kk, size_t *i, char *err, size_t len)
+{
+    const gpu_kernel *k = s->k;
+    uint64_t idle = 0;
+    unsigned g;
+    for (g = 0; g < k->gpus; g++) { /* ops of kernel kk, GPU g */
+        gpu_t *G = &s->G[g];
+        while (*i < k->n && k->op[*i].kernel == kk && k->op[*i].gpu < g)
+            (*i)++;
+        G->cur = *i;
+        while (*i < k->n && k->op[*i].kernel == kk && k->op[*i].gpu == g)
+            (*i)++;
+        G->end = *i;
+        G->have = 0;
+        G->kreq = 0;
+    }
+    for (;;) {
+        int busy = 0;
+        for (g = 0; g < k->gpus; g++) {
+            busy |= issue(s, &s->G[g]);
+            if (s->failed)
+                return -1;
+        }
+        for (g = 0; g < k->gpus; g++)
+            coal_tick(s->G[g].coal, on_packet, &s->G[g]);
+        if (s->failed)
+            return -1;
+        s->st->cycles++;
+        busy |= s->pending != 0;
+        if (!busy)
+            return 0;
+        if (++idle > 10000000) {
+            snprintf(err, len, "kernel %u: no progress after %llu cycles", kk,
+                     (unsigned long long)idle);
+            return -1;
+        }
+    }
+}
+
+/* The end of kernel kk on GPU G: its coalescer empty, its cache flushed
+ * (or, with the no-flush fault, invalidated without write-backs). */
+static int end_kernel(sys *s, gpu_t *G, unsigned kk, char *err, size_t len)
+{
+    gpu_stats *st = s->st;
+    unsigned nwb, ninv;
+    if (!coal_idle(G->coal)) {
+        snprintf(err, len, "kernel %u: coalescer of gpu %u not empty", kk, G->g);
+        return -1;
+    }
+    if (s->o->fault == GPU_FAULT_NO_FLUSH) { /* lines invalidated, nothing written back */
+        rcache keep = *G->rc;
+        if (rcache_dirty_lines(G->rc))
+            st->faults++;
+        rcache_reset(G->rc);
+        G->rc->hits = keep.hits;
+        G->rc->misses = keep.misses;
+        G->rc->whits = keep.whits;
+        G->rc->wmiss_full = keep.wmiss_full;
+        G->rc->wmiss_fetch = keep.wmiss_fetch;
+        G->rc->wbs = keep.wbs;
+    } else {
+        G->ev = log_ev(G);
+        if (G->ev)
+            G->ev->op = RC_KERNEL;
+        G->in_flush = 1;
+        rcache_flush(G->rc, rc_wb, G, &nwb, &ninv);
+        G->in_flush = 0;
+        if (G->ev && G->ev->nwb != nwb) {
+            snprintf(err, len, "flush of gpu %u: %u write-backs logged, %u reported", G->g,
+                     G->ev->nwb, nwb);
+            return -1;
+        }
+        if (G->ev)
+            G->ev->ninv = ninv;
+        G->ev = NULL;
+        st->rc_flush_wbs += nwb;
+    }
+    st->mode[G->g][kk] = mode_of(G);
+    return 0;
+}
+
+int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *res, char *err,
+            size_t len)
+{
+    sys S, *s = &S;
+    de_cfg dc;
+    unsigned g, kk;
+    size_t img = (size_t)k->gpus * E2E_REGION, i = 0;
+    memset(s, 0, sizeof *s);
+    memset(st, 0, sizeof *st);
+    memset(res, 0, sizeof *res);
+    s->o = o;
+    s->k = k;
+    s->st = st;
+    s->res = res;
+    s->err = err;
+    s->elen = len;
+    if (setup_cfgs(s, &dc, err, len) != 0)
+        return -1;
+    res->n = k->n;
+    res->data = calloc(k->n ? k->n : 1, sizeof *res->data);
+    res->writes = calloc(k->n ? k->n : 1, sizeof *res->writes);
+    res->image = malloc(img * k->kernels);
+    s->mem = malloc(img);
+    if (!res->data || !res->writes || !res->image || !s->mem || setup_gpus(s, &dc) != 0) {
+        snprintf(err, len, "out of memory");
+        goto fail;
+    }
+    memcpy(s->mem, k->mem, img);
+    for (kk = 0; kk < k->kernels; kk++) {
+        if (run_kernel(s, kk, &i, err, len) != 0)
+            goto fail;
+        for (g = 0; g < k->gpus; g++) /* coalescers empty: flush, then re-monitor */
+            if (end_kernel(s, &s->G[g], kk, err, len) != 0)
+                goto fail;
         memcpy(res->image + (size_t)kk * img, s->mem, img);
         for (g = 0; g < k->gpus; g++) {
             gpu_t *G = &s->G[g];
@@ -857,8 +901,6 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
     }
     teardown(s);
     return 0;
-oom:
-    snprintf(err, len, "out of memory");
 fail:
     teardown(s);
     gpu_result_free(res);
