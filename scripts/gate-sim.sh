@@ -10,7 +10,7 @@ mkdir -p "$out"
 yosys -q -p "read_verilog -sv rtl/rec/$m.sv; synth -top $m; write_verilog -noattr $out/${m}_gate.v" \
   >"$out/yosys.log" 2>&1
 ./tb_rec --config "$p" --seed 9 --cycles "$cycles" --stim-out "$out/$p.stim" --log "$out/$p.vlt" >/dev/null
-iverilog -g2012 -o "$out/$p.vvp" "$out/${m}_gate.v" "rtl/rec/${m}_tb.sv"
+iverilog -g2012 -o "$out/$p.vvp" "$out/${m}_gate.v" "${B:-build}/harness/rec/${m}_tb.sv"
 vvp -n "$out/$p.vvp" +stim="$out/$p.stim" +out="$out/$p.gate" >/dev/null
 if cmp -s "$out/$p.vlt" "$out/$p.gate" && [ "$(wc -l <"$out/$p.gate")" -gt 1000 ]; then
   echo "gate-sim: $p: $(wc -l <"$out/$p.gate") cycles of the synthesized netlist identical to the RTL"
