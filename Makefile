@@ -1,7 +1,7 @@
 # Coherence kit: the only entry point a user needs. See README.md.
-#   make verilate && ./tb_rec     lockstep bench of the REC directory
+#   make verilate && ./tb_<family>  a family's lockstep bench (README.md)
 #   make test                     every test (installs missing tools first)
-# Units are registered in cmodel/units.def; each family adds mk/<family>.mk
+# Units are registered in cmodel/<family>/units.def; each family adds mk/<family>.mk
 # (its committed modules and sweep lists); every rule below iterates over
 # FAMILIES, so no target here names a unit.
 SHELL := /bin/bash
@@ -24,20 +24,28 @@ MODEL_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(MODEL_SRC))
 GEN_OBJ   := $(patsubst %.c,$(B)/obj/%.o,$(wildcard gen/*.c gen/*/*.c)) $(MODEL_OBJ)
 ENGINE_OBJ := $(B)/obj/tb/lockstep.o $(MODEL_OBJ)
 HDRS      := $(wildcard cmodel/*.h cmodel/*.def gen/*.h tb/*.h cmodel/*/*.h cmodel/*/*.def gen/*/*.h gen/*/*.def tb/*/*.h)
+# The registry: every family's cmodel/<family>/units.def joined (cmodel/units.c).
+UNIT_LIST := $(B)/include/unit_list.def
+CPPFLAGS  += -I$(B)/include
+HDRS      += $(UNIT_LIST)
+$(UNIT_LIST): $(sort $(wildcard cmodel/*/units.def))
+	@mkdir -p $(dir $@)
+	{ printf '/* Generated from cmodel/<family>/units.def (cmodel/units.c). Do not edit. */\n'; \
+	  printf '#ifndef TOOL\n#define TOOL(model)\n#endif\n'; cat $^; } >$@
 
 # Filled by the fragments: families, and the steps of make test / regress.
 FAMILIES      :=
-TEST_STEPS    := check-generated lint synth-check sweep sim-iverilog sanitize
+TEST_STEPS    := check-generated check-platform lint synth-check sweep sim-iverilog sanitize
 REGRESS_STEPS := sweep-full
 TEST_JOBS     ?= 2
 
-.PHONY: all deps tools rtl harness check-generated verilate test unit lint sweep sweep-full sim-iverilog \
+.PHONY: all deps tools rtl harness check-generated check-platform verilate test unit lint sweep sweep-full sim-iverilog \
         sanitize gate-sim regress bench clean help test-steps
 
 all: tools
 
 help:
-	@echo "make verilate && ./tb_rec   build every family's lockstep bench (./tb_<family>) and run REC's"
+	@echo "make verilate && ./tb_<family>   build every family's lockstep bench and run one"
 	@echo "make test                   every test of every family, step times, Criterion summary last"
 	@echo "make test-<family>          one family's lint, sweep, Icarus replay and Criterion tests"
 	@echo "make bench                  RTL alone vs lockstep on recorded stimulus, model speed"
@@ -125,6 +133,9 @@ rtl: $(B)/bin/cohgen
 	scripts/gen-committed.sh rtl
 check-generated: $(B)/bin/cohgen
 	scripts/gen-committed.sh check $(B)/check
+# Platform files name no family (scripts/check-platform.allow: the exceptions).
+check-platform:
+	scripts/check-platform.sh
 
 # ---- Criterion: one binary with every family's tests (one summary line) --
 TEST_SRC := $(wildcard tb/test_*.c tb/*/test_*.c)  # with tb/test_util.c
@@ -174,8 +185,9 @@ test: | $(DEPS_OK)
 test-steps: verilate
 	scripts/test-steps.sh $(B)/steps "$(TEST_JOBS)" $(TEST_STEPS) --
 
+# GATE_SIM (a family's mk/<family>.mk): the unit and preset replayed at gate level.
 gate-sim: verilate
-	scripts/gate-sim.sh $(B)/gate fpga 3000
+	scripts/gate-sim.sh $(B)/gate $(GATE_SIM) 3000
 
 regress: verilate gate-sim $(REGRESS_STEPS)
 	scripts/regress.sh

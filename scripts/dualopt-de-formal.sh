@@ -5,7 +5,7 @@
 # stay within the window) with yosys-smtbmc and z3, on a small configuration
 # with warm-up and re-monitoring; then the same check must fail on a mutant
 # that publishes a decision cancelled by a reset.
-#   scripts/formal-de.sh OUT_DIR [DEPTH]
+#   scripts/dualopt-de-formal.sh OUT_DIR [DEPTH]
 set -uo pipefail
 out=$1 depth=${2:-20}
 B=${B:-build}
