@@ -1,13 +1,14 @@
 # Coherence kit: the only entry point a user needs. See README.md.
-#   make verilate && ./tb_rec     lockstep bench of the REC directory
+#   make verilate && ./tb_<family>  a family's lockstep bench (README.md)
 #   make test                     every test (installs missing tools first)
-# Units are registered in cmodel/units.def; each family adds mk/<family>.mk
+# Units are registered in cmodel/<family>/units.def; each family adds mk/<family>.mk
 # (its committed modules and sweep lists); every rule below iterates over
 # FAMILIES, so no target here names a unit.
 SHELL := /bin/bash
 .DELETE_ON_ERROR:
 
 B        := build
+HB       := $(B)/harness
 CC       ?= cc
 CFLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
 # Platform files at each folder's root, one folder per family below it
@@ -23,25 +24,34 @@ MODEL_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(MODEL_SRC))
 GEN_OBJ   := $(patsubst %.c,$(B)/obj/%.o,$(wildcard gen/*.c gen/*/*.c)) $(MODEL_OBJ)
 ENGINE_OBJ := $(B)/obj/tb/lockstep.o $(MODEL_OBJ)
 HDRS      := $(wildcard cmodel/*.h cmodel/*.def gen/*.h tb/*.h cmodel/*/*.h cmodel/*/*.def gen/*/*.h gen/*/*.def tb/*/*.h)
+# The registry: every family's cmodel/<family>/units.def joined (cmodel/units.c).
+UNIT_LIST := $(B)/include/unit_list.def
+CPPFLAGS  += -I$(B)/include
+HDRS      += $(UNIT_LIST)
+$(UNIT_LIST): $(sort $(wildcard cmodel/*/units.def))
+	@mkdir -p $(dir $@)
+	{ printf '/* Generated from cmodel/<family>/units.def (cmodel/units.c). Do not edit. */\n'; \
+	  printf '#ifndef TOOL\n#define TOOL(model)\n#endif\n'; cat $^; } >$@
 
 # Filled by the fragments: families, and the steps of make test / regress.
 FAMILIES      :=
-TEST_STEPS    := check-generated lint synth-check sweep sim-iverilog sanitize
+TEST_STEPS    := check-generated check-platform lint synth-check sweep sim-iverilog sanitize
 REGRESS_STEPS := sweep-full
 TEST_JOBS     ?= 2
 
-.PHONY: all deps tools rtl check-generated verilate test unit lint sweep sweep-full sim-iverilog \
+.PHONY: all deps tools rtl harness check-generated check-platform verilate test unit lint sweep sweep-full sim-iverilog \
         sanitize gate-sim regress bench clean help test-steps
 
 all: tools
 
 help:
-	@echo "make verilate && ./tb_rec   build every family's lockstep bench (./tb_<family>) and run REC's"
+	@echo "make verilate && ./tb_<family>   build every family's lockstep bench and run one"
 	@echo "make test                   every test of every family, step times, Criterion summary last"
 	@echo "make test-<family>          one family's lint, sweep, Icarus replay and Criterion tests"
 	@echo "make bench                  RTL alone vs lockstep on recorded stimulus, model speed"
 	@echo "make regress                longer random regression, full mutation, gate level"
-	@echo "make rtl                    regenerate the committed RTL under rtl/"
+	@echo "make rtl                    regenerate the committed RTL under rtl/ (modules only)"
+	@echo "make harness                its shims, port headers and replay benches, into build/harness/"
 	@echo "make synth                  Yosys area table (build/synth/hardware-cost.md)"
 	@echo "make fpga                   iCE40 self-test tops: place, route, Fmax, bitstreams"
 	@echo "make cost-table             README's Hardware cost section from those reports"
@@ -88,28 +98,44 @@ $(B)/tb_$(1).objs: $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) $(B)/vrt/libvrt.a
 	echo $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) >$$@
 tb_$(1): $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) $(B)/obj/$(1)_duts.o $$($(1)_VLIBS) $(B)/vrt/libvrt.a
 	$(CC) $(CFLAGS) -o $$@ $$^ $(LDLIBS)
-test-$(1): tb_$(1) $(B)/tb_$(1).objs $(B)/test_all tools
+test-$(1): tb_$(1) $(B)/tb_$(1).objs $(B)/test_all tools $(HB)/.stamp
 	scripts/lint.sh $$(foreach m,$$($(1)_MODS),rtl/$(1)/$$(m).sv)
 	scripts/sweep.sh --sample $(B)/sweep $$($(1)_SWEEP)
 	scripts/iverilog-replay.sh $(B)/iverilog $(1)
 	$(B)/test_all --color=never --jobs 2 --filter '$(1)_*/*'
 endef
 $(foreach f,$(FAMILIES),$(eval $(call FAMILY_RULES,$(f))))
-$(foreach m,$(ALL_MODS),$(eval $(B)/vobj/$(m)/lib$(m).a: $(filter %/$(m).sv,$(ALL_RTL)) tb/dut.h scripts/verilate.sh | $(DEPS_OK) ; \
-  scripts/verilate.sh $(m) $(dir $(filter %/$(m).sv,$(ALL_RTL))) $(B)/vobj))
+# Only the modules are committed; their harness (port header, Verilator shim,
+# Icarus replay bench) is generated from the committed configurations into
+# $(HB)/<family>/, a file replaced only when its text changes (so a rebuilt
+# cohgen re-Verilates only the modules whose shim changed).
+ALL_HARNESS := $(foreach f,$(FAMILIES),$(foreach m,$($(f)_MODS),$(addprefix $(HB)/$(f)/$(m),_ports.h _shim.cpp _tb.sv)))
+$(HB)/.stamp: $(B)/bin/cohgen scripts/gen-committed.sh
+	scripts/gen-committed.sh harness $(HB)
+	@touch $@
+$(ALL_HARNESS): $(HB)/.stamp ;
+harness: $(HB)/.stamp
+# rtl/<family>/M.sv -> <family>
+family_of = $(word 2,$(subst /, ,$(filter %/$(1).sv,$(ALL_RTL))))
+$(foreach m,$(ALL_MODS),$(eval $(B)/vobj/$(m)/lib$(m).a: $(filter %/$(m).sv,$(ALL_RTL)) \
+  $(HB)/$(call family_of,$(m))/$(m)_shim.cpp tb/dut.h scripts/verilate.sh | $(DEPS_OK) ; \
+  scripts/verilate.sh $(m) $(dir $(filter %/$(m).sv,$(ALL_RTL))) $(B)/vobj $(HB)/$(call family_of,$(m))))
 
 # Hardware cost (Yosys area) and the iCE40 flow; see synth/ and fpga/.
 include synth/synth.mk
 include fpga/fpga.mk
 
 TB_BINS := $(addprefix tb_,$(FAMILIES))
-verilate: $(TB_BINS) tools $(foreach f,$(FAMILIES),$(B)/tb_$(f).objs)
+verilate: $(TB_BINS) tools $(foreach f,$(FAMILIES),$(B)/tb_$(f).objs) $(HB)/.stamp
 
 # Committed RTL of every registered unit (cohgen --list=configs).
 rtl: $(B)/bin/cohgen
 	scripts/gen-committed.sh rtl
 check-generated: $(B)/bin/cohgen
 	scripts/gen-committed.sh check $(B)/check
+# Platform files name no family (scripts/check-platform.allow: the exceptions).
+check-platform:
+	scripts/check-platform.sh
 
 # ---- Criterion: one binary with every family's tests (one summary line) --
 TEST_SRC := $(wildcard tb/test_*.c tb/*/test_*.c)  # with tb/test_util.c
@@ -119,7 +145,7 @@ $(B)/test_all: $(patsubst %.c,$(B)/obj/%.o,$(TEST_SRC)) $(ENGINE_OBJ) \
 unit: $(B)/test_all verilate
 	$(B)/test_all --color=never --jobs 2
 
-lint: $(B)/bin/cohgen
+lint: $(B)/bin/cohgen $(HB)/.stamp
 	scripts/lint.sh $(ALL_RTL)
 
 # make test: the sample of every sweep list ('+' lines); make sweep-full
@@ -159,8 +185,9 @@ test: | $(DEPS_OK)
 test-steps: verilate
 	scripts/test-steps.sh $(B)/steps "$(TEST_JOBS)" $(TEST_STEPS) --
 
+# GATE_SIM (a family's mk/<family>.mk): the unit and preset replayed at gate level.
 gate-sim: verilate
-	scripts/gate-sim.sh $(B)/gate fpga 3000
+	scripts/gate-sim.sh $(B)/gate $(GATE_SIM) 3000
 
 regress: verilate gate-sim $(REGRESS_STEPS)
 	scripts/regress.sh

@@ -6,8 +6,9 @@
  * Versioning. The soname is libcohkit.so.<MAJOR>. MAJOR is raised by any
  * change that breaks a program built against an earlier release: a function
  * removed or its signature changed, a public struct's layout or size changed
- * (rec_cfg, rec_dir, rec_stats, rec_in, rec_out, rec_tm, unit_desc, ...), an
- * enum value renumbered or a macro that sizes a struct (REC_JOB_MAX) changed.
+ * (a model's configuration, state, statistics, port or shell struct,
+ * unit_desc, ...), an enum value renumbered or a macro that sizes a struct
+ * changed.
  * MINOR is raised by compatible additions (a model, a function, a unit in
  * the registry, a field appended to a struct only the library allocates) and
  * by changes of a model's outputs for the same inputs (a corrected reading

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
         return 2;
     }
     /* A model-only tool may name its configuration first, without --config
-     * (cohmodel halcone-gen xtreme1 ...). */
+     * (cohmodel <tool> <preset> ...). */
     if (argc > 2 && unit_find(argv[1]) == NULL && strncmp(argv[2], "--", 2) != 0 &&
         u->cfg_preset(cfg, argv[2]) == 0) {
         argv[1] = (char *)"--config";

@@ -57,8 +57,8 @@ typedef struct {
 } unit_stim_args;
 
 typedef struct unit_desc {
-    const char *name;          /* "rec", "dualopt-bgu", ...               */
-    const char *family;        /* "rec", "dualopt", ...                   */
+    const char *name;          /* "<family>" or "<family>-<unit>"         */
+    const char *family;        /* its folder in cmodel/, gen/, tb/, rtl/  */
     const char *title;         /* one line, with the paper sections       */
     const char *model_ref;     /* model functions the RTL must match      */
 
@@ -67,7 +67,7 @@ typedef struct unit_desc {
     const char *const *presets;   /* NULL-terminated; [0] is the default  */
     const char *const *committed; /* presets whose RTL is committed as
                                      rtl/<family>/<module_prefix>_<preset> */
-    const char *module_prefix;    /* "rec", "dualopt_bgu"                 */
+    const char *module_prefix;    /* "<family>" or "<family>_<unit>"      */
     const char *options_help;     /* usage lines of the options           */
     /* Fills cfg with preset `name`. 0, or -1 for an unknown name. */
     int (*cfg_preset)(void *cfg, const char *name);
@@ -126,6 +126,12 @@ typedef struct unit_desc {
      * Bad input keeps exit status 2 with nothing printed. 0 for every other
      * unit and tool (its output is printed on 0 only). */
     int verdict_exit;
+
+    /* Optional (NULL: none): the functional core alone on `n` seeded
+     * accesses of cfg, timed, for tb/bench_model.c; writes one line to f,
+     * "N accesses in S s = R M accesses/s (...)". Returns 0, or -1 when the
+     * model cannot be built. */
+    int (*core_bench)(const void *cfg, uint64_t n, FILE *f);
 } unit_desc;
 
 /* NULL-terminated, in registration order (cmodel/units.def). */

@@ -3,7 +3,8 @@
  * bench of any registered unit (cmodel/units.def) from a validated
  * configuration.
  *
- *   cohgen <unit> [options] -o DIR
+ *   cohgen <unit> [options] -o DIR [--harness HDIR]
+ *   cohgen <unit> [options] --harness HDIR
  *   cohgen <unit> [options] --report [--json]
  *   cohgen --list [=units|=configs]
  */
@@ -21,6 +22,8 @@ static void usage(FILE *f)
     size_t i;
     fprintf(f,
             "usage: cohgen <unit> [options] -o DIR         write DIR/<module>.sv, _ports.h, _shim.cpp, _tb.sv\n"
+            "       cohgen <unit> [options] [-o DIR] --harness HDIR   the harness (_ports.h, _shim.cpp,\n"
+            "                                               _tb.sv) into HDIR; the module only with -o\n"
             "       cohgen <unit> [options] --report [--json]   print the unit's layout / cost report\n"
             "       cohgen <unit> [options] --selftest -o DIR   FPGA self-test top and its expected signature\n"
             "       cohgen <unit> --help                    the unit's options\n"
@@ -36,7 +39,7 @@ static void unit_usage(FILE *f, const unit_desc *u)
 {
     size_t i;
     fprintf(f,
-            "usage: cohgen %s [options] -o DIR | --report [--json]\n"
+            "usage: cohgen %s [options] -o DIR [--harness HDIR] | --report [--json]\n"
             "%s\n"
             "options:\n"
             "  --config NAME    start from a named configuration:",
@@ -46,7 +49,9 @@ static void unit_usage(FILE *f, const unit_desc *u)
     fprintf(f,
             "\n%s"
             "  --name NAME      module name (default: derived from the configuration)\n"
-            "  -o DIR           output directory (created if missing)\n"
+            "  -o DIR           output directory (created if missing): the module, and its\n"
+            "                   harness (<module>_ports.h, _shim.cpp, _tb.sv) unless --harness\n"
+            "  --harness HDIR   write the harness into HDIR instead (alone: only the harness)\n"
             "  --report         print the layout report instead; --json for JSON\n"
             "  --selftest       write DIR/<module>_selftest.sv instead: the FPGA self-test top\n"
             "                   around <module> (docs/fpga.md), with the signature the model\n"
@@ -119,15 +124,57 @@ static int list(const char *what)
     return 0;
 }
 
+/* The module into `out` (unless NULL) and its harness (port header,
+ * Verilator shim, Icarus replay bench) into `harness` (NULL: beside the
+ * module), all or nothing. Returns 0, or -1 with a message in err. */
+static int write_unit(const unit_desc *u, const gen_unit *gu, void *cfg, const char *name,
+                      const char *out, const char *harness, char *err, size_t len)
+{
+    static const char *const suffix[4] = {".sv", "_ports.h", "_shim.cpp", "_tb.sv"};
+    char args[1024], params[2048], fn[192];
+    block_desc b;
+    emit_file f[4];
+    int i, first = out != NULL ? 0 : 1, n = 0;
+
+    memset(&b, 0, sizeof b);
+    b.unit = u->name;
+    b.family = u->family;
+    b.module = name;
+    u->cfg_args(cfg, args, sizeof args);
+    b.args = args;
+    gu->params(cfg, params, sizeof params);
+    b.params = params;
+    b.model = u->model_ref;
+    b.n = u->ports(cfg, b.ports, PORTS_MAX);
+    if (b.n > PORTS_MAX) {
+        snprintf(err, len, "%s: more than %d ports", u->name, PORTS_MAX);
+        return -1;
+    }
+    for (i = first; i < 4; i++, n++) {
+        const char *dir = i == 0 || harness == NULL ? out : harness;
+        snprintf(fn, sizeof fn, "%s%s", name, suffix[i]);
+        if (emit_open(&f[n], dir, fn) != 0) {
+            emit_abort(f, n + 1);
+            snprintf(err, len, "%s: cannot write in '%s'", dir == out ? "-o" : "--harness", dir);
+            return -1;
+        }
+    }
+    if (first == 0)
+        gu->emit(&f[0], cfg, &b);
+    ports_c_header(&f[1 - first], &b);
+    ports_shim(&f[2 - first], &b);
+    ports_iverilog_tb(&f[3 - first], &b);
+    return emit_commit(f, n, err, len);
+}
+
 static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char **argv)
 {
     void *cfg = calloc(1, u->cfg_size);
     const char *out = NULL, *name = NULL;
+    const char *harness = NULL;
     int report = 0, json = 0, selftest = 0, i, rest[128], nrest = 0, rc = 2;
     st_result st = {0x12345678u, 131072u, 0, 0, 0};
-    char err[300], modname[160], args[1024], params[2048];
-    block_desc b;
-    emit_file f[4];
+    char err[300], modname[160];
 
     if (cfg == NULL)
         return fail("out of memory");
@@ -166,7 +213,8 @@ static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char 
             else
                 st.cycles = (uint32_t)x;
         }
-        else if ((strcmp(a, "-o") == 0 || strcmp(a, "--name") == 0) &&
+        else if ((strcmp(a, "-o") == 0 || strcmp(a, "--name") == 0 ||
+                  strcmp(a, "--harness") == 0) &&
                  (i + 1 >= nrest || rest[i + 1] != k + 1)) {
             /* its value is the next word, which the parser also left */
             snprintf(err, sizeof err, "%s needs a value", a);
@@ -175,6 +223,8 @@ static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char 
             out = argv[rest[++i]];
         else if (strcmp(a, "--name") == 0)
             name = argv[rest[++i]];
+        else if (strcmp(a, "--harness") == 0)
+            harness = argv[rest[++i]];
         else if (strncmp(a, "--", 2) == 0 && k + 1 >= argc) {
             snprintf(err, sizeof err, "%s needs a value", a);
             goto out;
@@ -192,8 +242,8 @@ static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char 
         rc = 0;
         goto done;
     }
-    if (out == NULL) {
-        snprintf(err, sizeof err, "no output: give -o DIR or --report");
+    if (out == NULL && (harness == NULL || selftest)) {
+        snprintf(err, sizeof err, "no output: give -o DIR, --harness DIR or --report");
         goto out;
     }
     if (name != NULL && !valid_ident(name)) {
@@ -204,9 +254,13 @@ static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char 
         u->cfg_name(cfg, modname, sizeof modname);
         name = modname;
     }
-    if (mkdir_p(out) != 0) {
-        snprintf(err, sizeof err, "-o: cannot create directory '%s'", out);
-        goto out;
+    for (i = 0; i < 2; i++) {
+        const char *dir = i == 0 ? out : harness;
+        if (dir != NULL && mkdir_p(dir) != 0) {
+            snprintf(err, sizeof err, "%s: cannot create directory '%s'", i == 0 ? "-o" : "--harness",
+                     dir);
+            goto out;
+        }
     }
     if (selftest) {
         if (selftest_write(u, cfg, name, out, &st, err, sizeof err) != 0)
@@ -217,38 +271,7 @@ static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char 
         rc = 0;
         goto done;
     }
-    memset(&b, 0, sizeof b);
-    b.unit = u->name;
-    b.family = u->family;
-    b.module = name;
-    u->cfg_args(cfg, args, sizeof args);
-    b.args = args;
-    gu->params(cfg, params, sizeof params);
-    b.params = params;
-    b.model = u->model_ref;
-    b.n = u->ports(cfg, b.ports, PORTS_MAX);
-    if (b.n > PORTS_MAX) {
-        snprintf(err, sizeof err, "%s: more than %d ports", u->name, PORTS_MAX);
-        goto out;
-    }
-    {
-        char fn[4][192];
-        snprintf(fn[0], sizeof fn[0], "%s.sv", name);
-        snprintf(fn[1], sizeof fn[1], "%s_ports.h", name);
-        snprintf(fn[2], sizeof fn[2], "%s_shim.cpp", name);
-        snprintf(fn[3], sizeof fn[3], "%s_tb.sv", name);
-        for (i = 0; i < 4; i++)
-            if (emit_open(&f[i], out, fn[i]) != 0) {
-                emit_abort(f, i);
-                snprintf(err, sizeof err, "-o: cannot write in '%s'", out);
-                goto out;
-            }
-    }
-    gu->emit(&f[0], cfg, &b);
-    ports_c_header(&f[1], &b);
-    ports_shim(&f[2], &b);
-    ports_iverilog_tb(&f[3], &b);
-    if (emit_commit(f, 4, err, sizeof err) != 0)
+    if (write_unit(u, gu, cfg, name, out, harness, err, sizeof err) != 0)
         goto out;
     rc = 0;
     goto done;

@@ -12,8 +12,8 @@
 #define PORTS_MAX UNIT_PORTS_MAX
 
 typedef struct {
-    const char *unit;       /* registry name: "rec", "dualopt-bgu"     */
-    const char *family;     /* "rec"                                   */
+    const char *unit;       /* registry name (unit_desc.name)          */
+    const char *family;     /* unit_desc.family                        */
     const char *module;     /* Verilog module name                     */
     const char *args;       /* options that reproduce the configuration */
     const char *params;     /* resolved parameters, one per line         */

@@ -682,7 +682,7 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit_out(e);
     emit(e, "endfunction");
     emit_nl(e);
-    /* reset, as in fpga/rec_selftest_top.sv */
+    /* reset (docs/fpga.md) */
     emit(e, "// Reset: power-on counter (iCE40 flip-flops configure to 0) and the");
     emit(e, "// synchronized reset pin, registered into one internal active-low reset.");
     emit(e, "logic [3:0] por_q = 4'd0;");
@@ -964,7 +964,7 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "assign led_fail_o = LedActiveLow ^ (done_q & ~match);");
     emit(e, "assign led_run_o = LedActiveLow ^ run_q;");
     emit_nl(e);
-    /* UART: as fpga/rec_selftest_top.sv */
+    /* UART (docs/fpga.md) */
     emit(e, "// UART report: one 10-bit frame {stop, char, start} shifted out LSB first;");
     emit(e, "// the hex digits leave a shift register, the next character is registered.");
     emit(e, "logic        tx_busy_q, tx_busy_d;");

@@ -1,15 +1,16 @@
-/* gen_registry[]: the generator side of every unit of cmodel/units.def. */
+/* gen_registry[]: the generator side of every unit of the registry
+ * (cmodel/units.c). */
 #include <string.h>
 
 #include "gen_unit.h"
 
 #define UNIT(model, gen) extern const gen_unit gen;
-#include "units.def"
+#include "unit_list.def"
 #undef UNIT
 
 #define UNIT(model, gen) &gen,
 const gen_unit *const gen_registry[] = {
-#include "units.def"
+#include "unit_list.def"
     NULL,
 };
 #undef UNIT

@@ -15,7 +15,7 @@ dualopt_SWEEP += tb/dualopt/dualopt-de_sweep.txt
 # (with a mutant that must fail), part of make regress.
 .PHONY: formal-dualopt-de
 formal-dualopt-de: $(B)/bin/cohgen
-	scripts/formal-de.sh $(B)/formal-de
+	scripts/dualopt-de-formal.sh $(B)/formal-de
 REGRESS_STEPS += formal-dualopt-de
 dualopt_MODS += dualopt_bgu_default dualopt_bgu_fpga dualopt_bgu_gran8 dualopt_bgu_gran16
 dualopt_SWEEP += tb/dualopt/dualopt-bgu_sweep.txt

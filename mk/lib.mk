@@ -24,23 +24,24 @@ LIB_SRC   := $(filter-out $(LIB_MAINS),$(wildcard cmodel/*.c cmodel/*/*.c))
 LIB_OBJ   := $(patsubst cmodel/%.c,$(B)/lib/obj/%.o,$(LIB_SRC))
 LIB_HDRS  := $(wildcard cmodel/*.h cmodel/*.def cmodel/*/*.h cmodel/*/*.def)
 # Installed: every header, and the .def tables a header includes (rec.h's
-# port table; not units.def, which names internal symbols).
+# port table; not the registry's units.def lists, which name internal
+# symbols).
 LIB_PUB   := $(wildcard cmodel/*.h cmodel/*/*.h) \
              $(sort $(foreach d,$(shell sed -n 's/^ *.include "\([a-z0-9_]*[.]def\)".*/\1/p' cmodel/*.h cmodel/*/*.h),\
                $(wildcard cmodel/$(d) cmodel/*/$(d))))
 LIB_A     := $(B)/lib/libcohkit.a
 LIB_SO    := $(B)/lib/$(COHKIT_REAL)
-# Checked to be exported in any case (the rest: whatever the headers declare).
-LIB_REQUIRED := cohkit_version cohkit_version_string rec_cfg_preset rec_cfg_check \
-                rec_dir_new rec_dir_free rec_core_access rec_tm_new rec_eval rec_step \
-                rec_trace_read $(if $(wildcard cmodel/unit.c),unit_registry unit_find)
+# Checked to be exported in any case (the rest: whatever the headers declare);
+# a family adds its own to LIB_REQUIRED in mk/<family>.mk.
+LIB_REQUIRED += cohkit_version cohkit_version_string \
+                $(if $(wildcard cmodel/unit.c),unit_registry unit_find)
 
 # Position-independent (the static library may go into a user's shared
 # object, e.g. a simulator's Python module); only what a public header
 # declares is visible (cmodel/cohkit.h).
-$(B)/lib/obj/%.o: cmodel/%.c $(LIB_HDRS)
+$(B)/lib/obj/%.o: cmodel/%.c $(LIB_HDRS) $(UNIT_LIST)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -Icmodel $(patsubst %/,-I%,$(sort $(dir $(wildcard cmodel/*/)))) -c $< -o $@
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -Icmodel -I$(B)/include $(patsubst %/,-I%,$(sort $(dir $(wildcard cmodel/*/)))) -c $< -o $@
 
 # The static library is one relocatable object with the hidden symbols made
 # local: a program linking it statically sees the same interface as one

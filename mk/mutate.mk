@@ -1,6 +1,7 @@
 # Mutation testing of the generated RTL (scripts/mutate.py, docs/mutation.md).
 #   make mutate          every committed configuration of every unit, 60 mutants each
-#   make mutate-sample   12 mutants of rec_fpga (the same seed) and the known-bug mutants
+#   make mutate-sample   12 mutants of MUTATE_SAMPLE_AT (a unit and preset, set by a
+#                        family's mk/<family>.mk; the same seed) and the known-bug mutants
 # Reports: $(B)/mutate/report.md and .json ($(B)/mutate-sample/ for the sample).
 MUTATE_SEED   ?= 1
 MUTATE_COUNT  ?= 60
@@ -15,7 +16,7 @@ mutate: verilate
 	scripts/mutate.py --all $(if $(MUTATE_UNITS),--unit $(MUTATE_UNITS)) --count $(MUTATE_COUNT) --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS) \
 	  --out $(B)/mutate
 mutate-sample: verilate
-	scripts/mutate.py --unit rec --config fpga --count $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) \
+	scripts/mutate.py --unit $(word 1,$(MUTATE_SAMPLE_AT)) --config $(word 2,$(MUTATE_SAMPLE_AT)) --count $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) \
 	  --jobs $(MUTATE_JOBS) --out $(B)/mutate-sample
 
 TEST_STEPS    += mutate-sample

@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Lints generated RTL with the three tools; any warning fails.
 #   scripts/lint.sh FILE.sv...
+# The replay bench is FILE_tb.sv beside FILE.sv, or for the committed
+# rtl/<family>/M.sv the generated $B/harness/<family>/M_tb.sv (make harness).
 # Verilator --lint-only -Wall, Icarus -g2012 -Wall (with the replay bench),
 # Yosys: prep, check -assert (no multiple drivers, no combinational loops),
 # no latches, and the entry array inferred as a memory (unless the module's
 # header says 'Storage: ... no RAM by design').
 set -euo pipefail
+B=${B:-build}
 fail=0
 for f in "$@"; do
   m=$(basename "$f" .sv); d=$(dirname "$f")
   out=$(verilator --lint-only -Wall "$f" 2>&1) || true
   if [ -n "$out" ]; then echo "lint: verilator: $f"; echo "$out" | head -20; fail=1; fi
-  out=$(iverilog -g2012 -Wall -o /dev/null "$f" "$d/${m}_tb.sv" 2>&1) || true
+  tb="$d/${m}_tb.sv"
+  [ -f "$tb" ] || tb="$B/harness/$(basename "$d")/${m}_tb.sv"
+  out=$(iverilog -g2012 -Wall -o /dev/null "$f" "$tb" 2>&1) || true
   if [ -n "$out" ]; then echo "lint: iverilog: $f"; echo "$out" | head -20; fail=1; fi
   # a one-set directory (entries == ways) is a register file by design; a
   # unit without an array says so in its header ("No memory array")

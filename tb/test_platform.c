@@ -216,6 +216,27 @@ Test(platform_tools, list_names_every_unit_and_committed_configuration)
     cr_assert_eq(run("build/bin/cohmodel nonesuch </dev/null 2>/dev/null"), 2);
 }
 
+Test(platform_tools, harness_is_written_where_harness_says)
+{
+    /* -o alone: the module and its harness; --harness: the harness there
+     * (alone: nothing else), the same text either way; rtl/ commits modules */
+    cr_assert_eq(run("rm -rf build/t_hn && G='build/bin/cohgen rec --config fpga --name m' && "
+                     "$G -o build/t_hn/all && $G -o build/t_hn/mod --harness build/t_hn/h && "
+                     "$G --harness build/t_hn/only"),
+                 0);
+    cr_assert_eq(run("cd build/t_hn && [ \"$(ls mod)\" = m.sv ] && "
+                     "[ \"$(ls only | tr '\\n' ' ')\" = 'm_ports.h m_shim.cpp m_tb.sv ' ] && "
+                     "diff -r h only && cmp mod/m.sv all/m.sv && "
+                     "for f in h/*; do cmp $f all/${f#h/} || exit 1; done"),
+                 0);
+    cr_assert_eq(run("build/bin/cohgen rec --harness /proc/none 2>build/t_hn/err"), 2);
+    cr_assert_eq(run("grep -qx \"cohgen: --harness: cannot create directory '/proc/none'\" "
+                     "build/t_hn/err"),
+                 0);
+    cr_assert_eq(run("git ls-files rtl 2>/dev/null | grep -v '\\.sv$' | grep -q ."), 1,
+                 "a harness file is committed under rtl/");
+}
+
 Test(platform_tools, family_bench_options_behave_the_same, .timeout = 60)
 {
     cr_assert_eq(run("./tb_rec --unit rec --config fpga --cycles 3000 --seed 2 | tail -1 | grep -q '^PASS'"), 0);
