@@ -1,9 +1,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "test_util.h"
 
+#include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 int run(const char *cmd)
 {
@@ -28,4 +32,131 @@ char *slurp(const char *path)
     }
     fclose(f);
     return buf;
+}
+
+static int temp_file(char *path, size_t len, const char *tag)
+{
+    const char *dir = getenv("TMPDIR");
+    int fd;
+    snprintf(path, len, "%s/cohkit-%s-XXXXXX", dir && *dir ? dir : "/tmp", tag);
+    fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
+int run_cap(cmd_out *r, const char *fmt, ...)
+{
+    char o[256], e[256], *cmd, *full;
+    va_list ap;
+    int n;
+    memset(r, 0, sizeof *r);
+    r->status = -1;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    cmd = malloc((size_t)n + 1);
+    full = malloc((size_t)n + 600);
+    if (cmd && full && temp_file(o, sizeof o, "out") == 0 && temp_file(e, sizeof e, "err") == 0) {
+        va_start(ap, fmt);
+        vsnprintf(cmd, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        snprintf(full, (size_t)n + 600, "( %s ) >'%s' 2>'%s'", cmd, o, e);
+        r->status = run(full);
+        r->out = slurp(o);
+        r->err = slurp(e);
+        remove(o);
+        remove(e);
+    }
+    free(cmd);
+    free(full);
+    if (r->out == NULL)
+        r->out = calloc(1, 1);
+    if (r->err == NULL)
+        r->err = calloc(1, 1);
+    return r->status;
+}
+
+void cmd_out_free(cmd_out *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+size_t line_count(const char *s)
+{
+    size_t n = 0;
+    for (; s && *s; s++)
+        if (*s == '\n' || s[1] == '\0')
+            n++;
+    return n;
+}
+
+const char *fresh_dir(const char *name)
+{
+    static char path[512];
+    char cmd[1200];
+    snprintf(path, sizeof path, "build/t_%s", name);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", path, path);
+    return run(cmd) == 0 ? path : NULL;
+}
+
+int dir_empty(const char *path)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    int empty = 1;
+    if (d == NULL)
+        return 1;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            empty = 0;
+    closedir(d);
+    return empty;
+}
+
+/* s without its '#' lines (malloc) */
+static char *uncommented(const char *s)
+{
+    char *o = malloc(strlen(s) + 1), *w = o;
+    while (o && *s) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) + 1 : strlen(s);
+        if (*s != '#') {
+            memcpy(w, s, n);
+            w += n;
+        }
+        s += n;
+    }
+    if (o)
+        *w = '\0';
+    return o;
+}
+
+long trace_agrees(const char *family, const char *unit, const char *opts, const char *trace,
+                  char *why, size_t len)
+{
+    cmd_out m, t;
+    char *lines = NULL;
+    long n = -1;
+    run_cap(&m, "build/bin/cohmodel %s %s <'%s'", unit, opts, trace);
+    run_cap(&t, "./tb_%s --unit %s %s --trace '%s'", family, unit, opts, trace);
+    if (m.status != 0)
+        snprintf(why, len, "cohmodel %s %s < %s: exit %d: %s", unit, opts, trace, m.status, m.err);
+    else if (t.status != 0)
+        snprintf(why, len, "tb_%s --unit %s %s --trace %s: exit %d: %s", family, unit, opts, trace,
+                 t.status, t.err);
+    else if (strstr(t.out, "\n# PASS\n") == NULL)
+        snprintf(why, len, "tb_%s --trace %s: no '# PASS' line", family, trace);
+    else if ((lines = uncommented(t.out)) == NULL || strcmp(lines, m.out) != 0)
+        snprintf(why, len, "%s %s: tb_%s --trace and cohmodel print other lines", unit, trace,
+                 family);
+    else
+        n = (long)strlen(m.out);
+    free(lines);
+    cmd_out_free(&m);
+    cmd_out_free(&t);
+    return n;
 }

@@ -1,10 +1,39 @@
-/* Helpers shared by the Criterion test files (tb/test_*.c). */
+/* Helpers shared by the Criterion test files (tb/test_*.c, tb/<family>/test_*.c). */
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H
+
+#include <stddef.h>
 
 /* Runs a shell command; its exit status, or -1 if it did not exit. */
 int run(const char *cmd);
 /* A whole file as a NUL-terminated string (malloc), or NULL. */
 char *slurp(const char *path);
+
+/* A command's exit status (-1 if it did not exit) with its standard output
+ * and standard error (malloc, NUL-terminated). */
+typedef struct {
+    int status;
+    char *out;
+    char *err;
+} cmd_out;
+/* Runs the shell command made from fmt (printf), capturing both streams. */
+int run_cap(cmd_out *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cmd_out_free(cmd_out *r);
+
+/* Lines in s (a last line without '\n' counts). */
+size_t line_count(const char *s);
+/* A fresh empty folder build/t_<name> (removed first); its path, static
+ * until the next call. NULL if it could not be made. */
+const char *fresh_dir(const char *name);
+/* 1 when the folder has no entry (or does not exist). */
+int dir_empty(const char *path);
+
+/* Trace mode against the trace tool: `cohmodel <unit> <opts> < trace` and
+ * `tb_<family> --unit <unit> <opts> --trace trace` must both exit 0, the
+ * bench must end with "# PASS", and its lines other than '#' comments must
+ * be the model's output byte for byte. Returns the length of the model's
+ * output, or -1 with the reason in why. */
+long trace_agrees(const char *family, const char *unit, const char *opts, const char *trace,
+                  char *why, size_t len);
 
 #endif

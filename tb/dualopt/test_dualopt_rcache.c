@@ -19,34 +19,10 @@
 
 #include "dualopt_rcache.h"
 #include "lockstep.h"
+#include "test_util.h"
 #include "unit.h"
 
 extern const dut_ops *const dualopt_duts[];
-
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *b;
-    long n;
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = calloc(1, (size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
 
 /* ---------------------------------------------------- functional core */
 

@@ -18,34 +18,10 @@
 
 #include "halcone_cache.h"
 #include "lockstep.h"
+#include "test_util.h"
 #include "unit.h"
 
 extern const dut_ops *const halcone_duts[];
-
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *b;
-    long n;
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = calloc(1, (size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
 
 /* cohmodel halcone-cache OPTS on TRACE; its stdout (malloc), exit status 0
  * asserted. */

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <dirent.h>
 
 #include "rec.h"
 #include "lockstep.h"
@@ -183,20 +182,6 @@ Test(rec_cfg, option_parser_names_bad_value)
     cr_assert_eq(rec_cfg_option(&c, "colour", "red", err, sizeof err), 1);
     cr_assert_eq(rec_cfg_option(&c, "ways", "16", err, sizeof err), 0);
     cr_assert_eq(c.ways, 16);
-}
-
-static int dir_empty(const char *path)
-{
-    DIR *d = opendir(path);
-    struct dirent *e;
-    int n = 0;
-    if (d == NULL)
-        return 1;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n == 0;
 }
 
 Test(rec_cohgen, bad_options_exit_2_and_write_nothing)
