@@ -135,6 +135,7 @@ static const expect_row expect[] = {
     {"stc-emu", NULL, "conflict", '=', "max epochs ", 4, NULL},
     {"stc-bsq", NULL, NULL, 'c', "push chg drn done", 0, NULL},
     {"stc-bsq", NULL, NULL, '=', "stc_bsq_push/scan, ", 0, NULL},
+    {"stc-cu", NULL, NULL, 'c', "st ld prep chg iss ldr dem conf rdy done", 0, NULL},
     {"stc-cu", NULL, NULL, '=', "stc_cu_*, ", 0, NULL},
     {"halcone-tsu", NULL, NULL, 'c', "req rsp", 0, NULL},
     {"halcone-tsu", NULL, NULL, '>', "xfers:rsp", 150, NULL},
@@ -339,7 +340,8 @@ Test(registry, trace_mode_prints_what_cohmodel_prints, .timeout = 120)
         example_traces(u, &g);
         for (k = 0; k < g.gl_pathc; k++) {
             char why[1024];
-            long len = trace_agrees(u->family, u->name, "", g.gl_pathv[k], why, sizeof why);
+            long len =
+                trace_agrees(u->family, u->name, "", g.gl_pathv[k], NULL, NULL, why, sizeof why);
             cr_assert_gt(len, 0, "%s", len < 0 ? why : "no output");
             n++;
         }

@@ -136,7 +136,7 @@ static char *uncommented(const char *s)
 }
 
 long trace_agrees(const char *family, const char *unit, const char *opts, const char *trace,
-                  char *why, size_t len)
+                  char **model_out, char **bench_out, char *why, size_t len)
 {
     cmd_out m, t;
     char *lines = NULL;
@@ -155,6 +155,14 @@ long trace_agrees(const char *family, const char *unit, const char *opts, const 
                  family);
     else
         n = (long)strlen(m.out);
+    if (model_out) {
+        *model_out = m.out;
+        m.out = NULL;
+    }
+    if (bench_out) {
+        *bench_out = t.out;
+        t.out = NULL;
+    }
     free(lines);
     cmd_out_free(&m);
     cmd_out_free(&t);

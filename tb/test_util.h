@@ -32,8 +32,9 @@ int dir_empty(const char *path);
  * `tb_<family> --unit <unit> <opts> --trace trace` must both exit 0, the
  * bench must end with "# PASS", and its lines other than '#' comments must
  * be the model's output byte for byte. Returns the length of the model's
- * output, or -1 with the reason in why. */
+ * output, or -1 with the reason in why. The model's output and the
+ * bench's (malloc) in *model_out and *bench_out when they are not NULL. */
 long trace_agrees(const char *family, const char *unit, const char *opts, const char *trace,
-                  char *why, size_t len);
+                  char **model_out, char **bench_out, char *why, size_t len);
 
 #endif

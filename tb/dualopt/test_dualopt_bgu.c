@@ -254,23 +254,14 @@ Test(dualopt_bgu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
 {
     unsigned i;
     for (i = 0; i < 2; i++) {
-        const char *cfg = i ? "default" : "fpga";
-        char cmd[512], *a, *b;
+        char opts[64], why[1024];
+        long n;
         write_trace("build/t_bgu_trace.txt", i ? 64 : 8, 11 + i, i ? 300 : 1500);
-        snprintf(cmd, sizeof cmd,
-                 "build/bin/cohmodel dualopt-bgu --config %s < build/t_bgu_trace.txt > "
-                 "build/t_bgu_model.out && ./tb_dualopt --unit bgu --config %s --trace "
-                 "build/t_bgu_trace.txt > build/t_bgu_rtl.out && grep -q '^# PASS' "
-                 "build/t_bgu_rtl.out && grep -v '^#' build/t_bgu_rtl.out > build/t_bgu_rtl.req",
-                 cfg, cfg);
-        cr_assert_eq(run(cmd), 0, "%s", cmd);
-        a = slurp("build/t_bgu_model.out");
-        b = slurp("build/t_bgu_rtl.req");
-        cr_assert(a && b);
-        cr_assert_gt(strlen(a), 20000, "too few requests");
-        cr_assert_str_eq(a, b, "tb_dualopt --trace and cohmodel disagree (%s)", cfg);
-        free(a);
-        free(b);
+        snprintf(opts, sizeof opts, "--config %s", i ? "default" : "fpga");
+        n = trace_agrees("dualopt", "dualopt-bgu", opts, "build/t_bgu_trace.txt", NULL, NULL, why,
+                         sizeof why);
+        cr_assert_geq(n, 0, "%s", why);
+        cr_assert_gt(n, 20000, "too few requests");
     }
 }
 
@@ -306,21 +297,6 @@ static unsigned long long field(const char *s, const char *key)
     const char *p = s ? strstr(s, key) : NULL;
     cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
     return strtoull(p + strlen(key), NULL, 10);
-}
-
-Test(dualopt_bgu_lockstep, every_committed_configuration_with_back_pressure, .timeout = 240)
-{
-    static const char *const names[] = {"fpga", "gran8", "gran16", "default"};
-    unsigned i;
-    for (i = 0; i < 4; i++) {
-        ls_result r;
-        lockstep(names[i], "mixed", i ? 12000 : 40000, 3 + i, &r);
-        cr_assert_eq(field(r.summary, "requests against bgu_inst(), "), 0,
-                     "%s: the shell's requests differ from the functional core", names[i]);
-        cr_assert_gt(r.chan_xfers[1], i ? 3000 : 10000, "%s: too few requests", names[i]);
-        cr_assert_gt(field(r.summary, "line-crossing "), 100, "%s: no crossing lanes", names[i]);
-        ls_result_free(&r);
-    }
 }
 
 Test(dualopt_bgu_lockstep, k_lines_take_k_cycles_first_request_at_once, .timeout = 120)

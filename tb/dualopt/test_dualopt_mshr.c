@@ -345,29 +345,6 @@ static int mshr_ls(const char *name, const char *stream, uint64_t cycles, uint64
     return rc;
 }
 
-Test(dualopt_mshr_lockstep, every_committed_configuration_on_every_stream, .timeout = 200)
-{
-    static const char *const names[] = {"default", "fpga", "line", "gran8", "gran16"};
-    static const char *const streams[] = {"mixed", "rate"};
-    unsigned i, k;
-    for (i = 0; i < 5; i++)
-        for (k = 0; k < 2; k++) {
-            mshr_run x;
-            ls_result r;
-            int rc = mshr_ls(names[i], streams[k], 60000, 7 + i, NULL, NULL, NULL, &x, &r);
-            cr_assert_eq(rc, 0, "%s %s: %s", names[i], streams[k], r.mm_msg);
-            cr_assert_eq(r.nchan, 4, "req, rsp, fill and done are valid/ready channels");
-            cr_assert(x.st.hits > 1000 && x.st.misses > 1000 && x.st.fills > 1000,
-                      "%s %s: hits %llu misses %llu fills %llu", names[i], streams[k],
-                      (unsigned long long)x.st.hits, (unsigned long long)x.st.misses,
-                      (unsigned long long)x.st.fills);
-            if (strcmp(names[i], "fpga") == 0)
-                cr_assert(x.st.stall_full > 100 && x.st.stall_targets > 100,
-                          "fpga %s: the stream must fill both limits", streams[k]);
-            ls_result_free(&r);
-        }
-}
-
 /* The bench can fail: the fpga RTL (4 targets per entry) against a model
  * told 3 targets must mismatch. */
 Test(dualopt_mshr_lockstep, a_different_model_configuration_is_caught)

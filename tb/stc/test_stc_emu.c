@@ -152,7 +152,7 @@ Test(stc_band_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 60)
     FILE *f = fopen("build/t_stc_band_trace.txt", "w");
     uint64_t s = 11;
     unsigned i;
-    char *a, *b;
+    char why[1024] = "short output";
     cr_assert_not_null(f);
     for (i = 0; i < 3000; i++) {
         s = s * 6364136223846793005ull + 1442695040888963407ull;
@@ -163,60 +163,9 @@ Test(stc_band_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 60)
                     (unsigned)((s >> 50) % 33));
     }
     fclose(f);
-    cr_assert_eq(run("build/bin/cohmodel stc-band < build/t_stc_band_trace.txt > build/t_stc_band_m.out && "
-                     "./tb_stc --unit band --trace build/t_stc_band_trace.txt > build/t_stc_band_r.out && "
-                     "grep -q '^# PASS' build/t_stc_band_r.out && grep -v '^#' build/t_stc_band_r.out > "
-                     "build/t_stc_band_r.res"), 0);
-    a = slurp("build/t_stc_band_m.out");
-    b = slurp("build/t_stc_band_r.res");
-    cr_assert(a && b);
-    cr_assert_gt(strlen(a), 40000);
-    cr_assert_str_eq(a, b);
-    free(a);
-    free(b);
-}
-
-static unsigned long long field(const char *s, const char *key)
-{
-    const char *p = s ? strstr(s, key) : NULL;
-    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
-static void lockstep(const char *unit, const char *cfgname, const char *stream, uint64_t cycles,
-                     uint64_t seed, ls_result *r)
-{
-    static unsigned char cfg[sizeof(stc_emu_cfg) + sizeof(stc_band_cfg)];
-    const unit_desc *u = unit_find(unit);
-    ls_opts o;
-    char err[256];
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(stc_duts, u, cfgname);
-    cr_assert_not_null(o.dut, "%s %s", unit, cfgname);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    cr_assert_eq(ls_run(&o, r, ""), 0, "%s %s %s: %s", unit, cfgname, stream, r->mm_msg);
-    cr_assert_eq(r->mismatch, 0, "%s", r->mm_msg);
-}
-
-Test(stc_band_lockstep, committed_configurations_and_streams, .timeout = 60)
-{
-    static const char *const names[] = {"default", "fpga"}, *const streams[] = {"mixed", "fig4"};
-    unsigned i, k;
-    for (i = 0; i < 2; i++)
-        for (k = 0; k < 2; k++) {
-            ls_result r;
-            lockstep("stc-band", names[i], streams[k], 40000, 3 + i + k, &r);
-            cr_assert_eq(field(r.summary, "results against stc_band(), "), 0);
-            cr_assert_gt(field(r.summary, "bands "), 8000);
-            cr_assert_gt(field(r.summary, "SEB >= addr bits: "), 100);
-            ls_result_free(&r);
-        }
+    cr_assert_gt(trace_agrees("stc", "stc-band", "", "build/t_stc_band_trace.txt", NULL, NULL, why,
+                              sizeof why),
+                 40000, "%s", why);
 }
 
 /* One address per cycle; its band on the output in the next cycle. */
@@ -580,59 +529,24 @@ static void random_emu_trace(const char *path, unsigned cus, unsigned n, uint64_
     fclose(f);
 }
 
-static void trace_equal(const char *cfgname, const char *opts, unsigned cus, unsigned n,
-                        uint64_t seed, const char *needle)
+static void trace_equal(const char *cfgname, unsigned cus, unsigned n, uint64_t seed,
+                        const char *needle)
 {
-    char cmd[600], *a, *b;
+    char opts[32], why[1024] = "short output", *a = NULL;
     random_emu_trace("build/t_stc_emu_trace.txt", cus, n, seed);
-    snprintf(cmd, sizeof cmd,
-             "build/bin/cohmodel stc-emu %s < build/t_stc_emu_trace.txt > build/t_stc_emu_m.out && "
-             "./tb_stc --unit emu --config %s --trace build/t_stc_emu_trace.txt > "
-             "build/t_stc_emu_r.out && grep -q '^# PASS' build/t_stc_emu_r.out && grep -v '^#' "
-             "build/t_stc_emu_r.out > build/t_stc_emu_r.res",
-             opts, cfgname);
-    cr_assert_eq(run(cmd), 0, "%s", cmd);
-    a = slurp("build/t_stc_emu_m.out");
-    b = slurp("build/t_stc_emu_r.res");
-    cr_assert(a && b);
-    cr_assert_gt(strlen(a), 2000);
+    snprintf(opts, sizeof opts, "--config %s", cfgname);
+    cr_assert_gt(trace_agrees("stc", "stc-emu", opts, "build/t_stc_emu_trace.txt", &a, NULL, why,
+                              sizeof why),
+                 2000, "%s", why);
     cr_assert(strstr(a, "PREP ") && strstr(a, "CHG ") && strstr(a, "END ") && strstr(a, "EDACK "));
     cr_assert(strstr(a, needle), "no '%s' in the model's output", needle);
-    cr_assert_str_eq(a, b);
     free(a);
-    free(b);
 }
 
 Test(stc_emu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
 {
-    trace_equal("default", "", 8, 3000, 7, "NSEB 13");
-    trace_equal("fpga", "--config fpga", 2, 3000, 9, "SLEEP");
-}
-
-Test(stc_emu_lockstep, committed_configurations_and_streams, .timeout = 120)
-{
-    static const char *const names[] = {"default", "fpga"};
-    static const char *const streams[] = {"mixed", "conflict", "idle"};
-    unsigned i, k;
-    for (i = 0; i < 2; i++)
-        for (k = 0; k < 3; k++) {
-            ls_result r;
-            lockstep("stc-emu", names[i], streams[k], 40000, 11 + i + k, &r);
-            cr_assert_eq(r.nchan, 7, "dem conf rdy done dack prep chg");
-            cr_assert_eq(field(r.summary, "handshake check: "), 0);
-            if (k == 2) {
-                cr_assert_eq(field(r.summary, "prepares "), 0, "MB on an idle GPU: no change");
-                cr_assert_gt(field(r.summary, "sleeps "), 300);
-            } else {
-                cr_assert_gt(field(r.summary, "changes "), 200);
-                cr_assert_gt(field(r.summary, "demands "), 5000);
-                cr_assert_leq(field(r.summary, "demands ") - field(r.summary, "acks "), 1,
-                              "every demand acknowledged (the last one may be in flight)");
-                cr_assert_gt(field(r.summary, "seb changes "), 10);
-                cr_assert_eq(field(r.summary, "max epochs "), 4);
-            }
-            ls_result_free(&r);
-        }
+    trace_equal("default", 8, 3000, 7, "NSEB 13");
+    trace_equal("fpga", 2, 3000, 9, "SLEEP");
 }
 
 /* ---- cycle timing on the RTL (with the shell compared every cycle) -- */

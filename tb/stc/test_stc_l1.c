@@ -599,37 +599,6 @@ static int l1_ls(const char *name, const char *stream, uint64_t cycles, uint64_t
     return ls_run(&o, r, "");
 }
 
-static uint64_t summary_num(const ls_result *r, const char *key)
-{
-    const char *p = r->summary ? strstr(r->summary, key) : NULL;
-    cr_assert_not_null(p, "'%s' not in the summary", key);
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
-Test(stc_l1_lockstep, every_committed_configuration_on_every_stream, .timeout = 120)
-{
-    static const char *const names[] = {"default", "fpga"};
-    static const char *const streams[] = {"mixed", "rate"};
-    unsigned i, k;
-    for (i = 0; i < 2; i++)
-        for (k = 0; k < 2; k++) {
-            ls_result r;
-            int rc = l1_ls(names[i], streams[k], i == 0 ? 30000 : 80000, 5 + i + k, NULL, NULL,
-                           &r);
-            cr_assert_eq(rc, 0, "%s %s: %s", names[i], streams[k], r.mm_msg);
-            cr_assert_eq(r.nchan, 3, "req, chg and ev are valid/ready channels");
-            cr_assert(summary_num(&r, "T ") > 1000 && summary_num(&r, "STALL ") > 100,
-                      "%s %s: %s", names[i], streams[k], r.summary);
-            if (k == 0)
-                cr_assert(summary_num(&r, "lazy ") > 10 && summary_num(&r, "sweep ") > 10 &&
-                              summary_num(&r, "POISON ") > 10,
-                          "%s mixed: lazy, sweep and poison must occur: %s", names[i], r.summary);
-            if (i == 1)
-                cr_assert(summary_num(&r, "evict ") > 100, "fpga evicts: %s", r.summary);
-            ls_result_free(&r);
-        }
-}
-
 /* A random trace reaching every line kind: ./tb_stc --trace --dump prints
  * exactly what cohmodel --dump prints (the dump from the shell's state). */
 static void write_random_trace(const char *path, const char *preset, unsigned nrec, uint64_t seed)
