@@ -250,27 +250,16 @@ static void check_run(const ls_result *r, const dut_ops *d, const char *what)
     cr_assert_geq(moved, LS_CYCLES / 100, "%s: %llu transfers", what, (unsigned long long)moved);
 }
 
-static void lockstep_one(const unit_desc *u, const dut_ops *d, const void *cfg, const char *preset,
+static void lockstep_one(const unit_desc *u, const dut_ops *const *table, const char *preset,
                          const char *stream, uint64_t seed)
 {
-    ls_opts o;
     ls_result r;
     char what[160];
     size_t i;
-    int rc;
     snprintf(what, sizeof what, "%s %s %s seed %llu", u->name, preset, stream,
              (unsigned long long)seed);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = d;
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = LS_CYCLES;
-    o.seed = seed;
-    memset(&r, 0, sizeof r);
-    rc = ls_run(&o, &r, "");
-    cr_assert_eq(rc, 0, "%s: %s", what, r.mm_msg);
-    check_run(&r, d, what);
+    ls_stream(&r, table, u->name, preset, stream, LS_CYCLES, seed);
+    check_run(&r, ls_dut_find(table, u, preset), what);
     for (i = 0; i < sizeof expect / sizeof expect[0]; i++) {
         const expect_row *e = &expect[i];
         if (strcmp(e->unit, u->name) == 0 && (!e->preset || strcmp(e->preset, preset) == 0) &&
@@ -305,17 +294,9 @@ ParameterizedTest(size_t *ui, registry, lockstep, .timeout = 120)
     size_t k, s;
     cr_assert_not_null(table, "%s: no DUT table for family %s", u->name, u->family);
     cr_assert_not_null(u->committed[0], "%s: no committed preset", u->name);
-    for (k = 0; u->committed[k]; k++) {
-        const dut_ops *d = ls_dut_find(table, u, u->committed[k]);
-        void *cfg = calloc(1, u->cfg_size);
-        char err[300];
-        cr_assert_not_null(d, "%s: no DUT for committed preset %s", u->name, u->committed[k]);
-        cr_assert_eq(ls_dut_cfg(u, d, cfg, err, sizeof err), 0, "%s %s: %s", u->name,
-                     u->committed[k], err);
+    for (k = 0; u->committed[k]; k++)
         for (s = 0; u->streams[s]; s++)
-            lockstep_one(u, d, cfg, u->committed[k], u->streams[s], 1 + 7 * k + s);
-        free(cfg);
-    }
+            lockstep_one(u, table, u->committed[k], u->streams[s], 1 + 7 * k + s);
 }
 
 /* ---------------------------------------------------------- trace mode -- */
@@ -352,19 +333,6 @@ Test(registry, trace_mode_prints_what_cohmodel_prints, .timeout = 120)
 
 /* ----------------------------------------------------------- bad input -- */
 
-/* A refusal: exit 2, one line on standard error that names `word`,
- * nothing on standard output. */
-static void refused(const char *word, const char *cmd)
-{
-    cmd_out r;
-    run_cap(&r, "%s", cmd);
-    cr_assert_eq(r.status, 2, "%s: exit %d: %s", cmd, r.status, r.err);
-    cr_assert_str_empty(r.out, "%s: output on a refusal: %s", cmd, r.out);
-    cr_assert_eq(line_count(r.err), 1, "%s: not one line: %s", cmd, r.err);
-    cr_assert(strstr(r.err, word) != NULL, "%s: '%s' not named: %s", cmd, word, r.err);
-    cmd_out_free(&r);
-}
-
 /* `opt value` refused by cohgen and cohmodel (cfg), by cohmodel and the
  * bench (flag), or by the bench (tb) */
 static void refused_by(const unit_desc *u, const char *dir, const char *opt, const char *value,
@@ -373,15 +341,15 @@ static void refused_by(const unit_desc *u, const char *dir, const char *opt, con
     char cmd[512];
     if (cfg) {
         snprintf(cmd, sizeof cmd, "build/bin/cohgen %s %s %s -o %s/out", u->name, opt, value, dir);
-        refused(word, cmd);
+        refused(cmd, word);
     }
     if (cfg || !tb) {
         snprintf(cmd, sizeof cmd, "build/bin/cohmodel %s %s %s </dev/null", u->name, opt, value);
-        refused(word, cmd);
+        refused(cmd, word);
     }
     if (tb || !cfg) {
         snprintf(cmd, sizeof cmd, "./tb_%s --unit %s %s %s", u->family, u->name, opt, value);
-        refused(word, cmd);
+        refused(cmd, word);
     }
 }
 
@@ -437,9 +405,9 @@ static void bad_traces(const unit_desc *u, const char *dir)
     fclose(f);
     snprintf(want, sizeof want, "line %d:", line);
     snprintf(cmd, sizeof cmd, "build/bin/cohmodel %s <%s", u->name, path);
-    refused(want, cmd);
+    refused(cmd, want);
     snprintf(cmd, sizeof cmd, "./tb_%s --unit %s --trace %s", u->family, u->name, path);
-    refused(want, cmd);
+    refused(cmd, want);
 }
 
 ParameterizedTestParameters(registry, bad_input)

@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "test_util.h"
 
+#include <criterion/criterion.h>
+
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -167,4 +169,51 @@ long trace_agrees(const char *family, const char *unit, const char *opts, const 
     cmd_out_free(&m);
     cmd_out_free(&t);
     return n;
+}
+
+unsigned long long field(const char *s, const char *key)
+{
+    const char *p = s ? strstr(s, key) : NULL;
+    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "(no summary)");
+    return strtoull(p + strlen(key), NULL, 10);
+}
+
+void ls_preset(ls_opts *o, void *cfg, size_t cfg_len, const dut_ops *const *duts,
+               const char *unit, const char *preset)
+{
+    const unit_desc *u = unit_find(unit);
+    char err[300];
+    cr_assert_not_null(u, "no unit %s", unit);
+    cr_assert_leq(u->cfg_size, cfg_len, "%s: configuration of %zu bytes", unit, u->cfg_size);
+    ls_defaults(o);
+    o->unit = u;
+    o->dut = ls_dut_find(duts, u, preset);
+    cr_assert_not_null(o->dut, "%s: no DUT %s", unit, preset);
+    cr_assert_eq(ls_dut_cfg(u, o->dut, cfg, err, sizeof err), 0, "%s %s: %s", unit, preset, err);
+    o->cfg = cfg;
+}
+
+void ls_stream(ls_result *r, const dut_ops *const *duts, const char *unit, const char *preset,
+               const char *stream, uint64_t cycles, uint64_t seed)
+{
+    static uint64_t cfg[8192];
+    ls_opts o;
+    ls_preset(&o, cfg, sizeof cfg, duts, unit, preset);
+    o.stream = stream;
+    o.cycles = cycles;
+    o.seed = seed;
+    memset(r, 0, sizeof *r);
+    cr_assert_eq(ls_run(&o, r, ""), 0, "%s %s %s seed %llu: %s", unit, preset,
+                 stream ? stream : "(default stream)", (unsigned long long)seed, r->mm_msg);
+}
+
+void refused(const char *cmd, const char *word)
+{
+    cmd_out r;
+    run_cap(&r, "%s", cmd);
+    cr_assert_eq(r.status, 2, "%s: exit %d: %s", cmd, r.status, r.err);
+    cr_assert_str_empty(r.out, "%s: output on a refusal: %s", cmd, r.out);
+    cr_assert_eq(line_count(r.err), 1, "%s: not one line: %s", cmd, r.err);
+    cr_assert(strstr(r.err, word) != NULL, "%s: '%s' not named: %s", cmd, word, r.err);
+    cmd_out_free(&r);
 }

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "lockstep.h"
+
 /* Runs a shell command; its exit status, or -1 if it did not exit. */
 int run(const char *cmd);
 /* A whole file as a NUL-terminated string (malloc), or NULL. */
@@ -36,5 +38,23 @@ int dir_empty(const char *path);
  * bench's (malloc) in *model_out and *bench_out when they are not NULL. */
 long trace_agrees(const char *family, const char *unit, const char *opts, const char *trace,
                   char **model_out, char **bench_out, char *why, size_t len);
+
+/* The helpers below fail the calling Criterion test on what they check. */
+
+/* The number right after `key` in s (a run summary). */
+unsigned long long field(const char *s, const char *key);
+/* The options of a lockstep run of `preset` of `unit`: ls_defaults, the
+ * unit, its DUT from the family's table `duts` and the DUT's configuration,
+ * parsed into cfg (cfg_len bytes). */
+void ls_preset(ls_opts *o, void *cfg, size_t cfg_len, const dut_ops *const *duts,
+               const char *unit, const char *preset);
+/* A lockstep run of `preset` of `unit` on a random stream (NULL: the
+ * unit's default); model and RTL must agree every cycle. The result in r
+ * (ls_result_free it). */
+void ls_stream(ls_result *r, const dut_ops *const *duts, const char *unit, const char *preset,
+               const char *stream, uint64_t cycles, uint64_t seed);
+/* A refusal: cmd exits 2 with nothing on standard output and one line on
+ * standard error that contains `word`. */
+void refused(const char *cmd, const char *word);
 
 #endif

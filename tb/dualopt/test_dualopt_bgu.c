@@ -270,33 +270,7 @@ Test(dualopt_bgu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
 static void lockstep(const char *name, const char *stream, uint64_t cycles, uint64_t seed,
                      ls_result *r)
 {
-    static unsigned char cfg[256];
-    const unit_desc *u = unit_find("dualopt-bgu");
-    ls_opts o;
-    char err[256];
-    int rc;
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(dualopt_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    rc = ls_run(&o, r, "");
-    cr_assert_eq(rc, 0, "%s seed %llu: %s", name, (unsigned long long)seed, r->mm_msg);
-    cr_assert_eq(r->nchan, 2);
-    cr_assert_str_eq(r->chan_name[0], "inst");
-    cr_assert_str_eq(r->chan_name[1], "req");
-}
-
-static unsigned long long field(const char *s, const char *key)
-{
-    const char *p = s ? strstr(s, key) : NULL;
-    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
-    return strtoull(p + strlen(key), NULL, 10);
+    ls_stream(r, dualopt_duts, "dualopt-bgu", name, stream, cycles, seed);
 }
 
 Test(dualopt_bgu_lockstep, k_lines_take_k_cycles_first_request_at_once, .timeout = 120)

@@ -460,27 +460,7 @@ Test(dualopt_de_tools, tb_rejects_bad_trace)
 static void lockstep(const char *name, const char *stream, uint64_t cycles, uint64_t seed,
                      ls_result *r)
 {
-    static unsigned char cfg[256];
-    const unit_desc *u = unit_find("dualopt-de");
-    ls_opts o;
-    char err[256];
-    int rc;
-    cr_assert_not_null(u);
-    cr_assert_leq(u->cfg_size, sizeof cfg);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(dualopt_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    rc = ls_run(&o, r, "");
-    cr_assert_eq(rc, 0, "%s %s seed %llu: %s", name, stream, (unsigned long long)seed, r->mm_msg);
-    cr_assert_eq(r->nchan, 2);
-    cr_assert_str_eq(r->chan_name[0], "acc");
-    cr_assert_str_eq(r->chan_name[1], "dec");
+    ls_stream(r, dualopt_duts, "dualopt-de", name, stream, cycles, seed);
 }
 
 static void decisions_of(const ls_result *r, unsigned long long v[4])

@@ -315,20 +315,12 @@ static int mshr_ls(const char *name, const char *stream, uint64_t cycles, uint64
                FILE *out, const dualopt_mshr_cfg *cfg_override, mshr_run *x, ls_result *r)
 {
     static dualopt_mshr_cfg cfg;
-    const unit_desc *u = unit_find("dualopt-mshr");
     ls_opts o;
-    char err[256];
     int rc;
     const char *p;
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(dualopt_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, &cfg, err, sizeof err), 0, "%s", err);
+    ls_preset(&o, &cfg, sizeof cfg, dualopt_duts, "dualopt-mshr", name);
     if (cfg_override)
         cfg = *cfg_override;
-    o.cfg = &cfg;
     o.stream = stream;
     o.cycles = cycles;
     o.seed = seed;

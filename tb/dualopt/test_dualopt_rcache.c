@@ -368,32 +368,10 @@ Test(dualopt_rcache_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
 
 /* ------------------------------------------------------------ lockstep */
 
-static unsigned long long field(const char *s, const char *key)
-{
-    const char *p = s ? strstr(s, key) : NULL;
-    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
 static void lockstep(const char *name, const char *stream, uint64_t cycles, uint64_t seed,
                      ls_result *r)
 {
-    static unsigned char cfg[256];
-    const unit_desc *u = unit_find("dualopt-rcache");
-    ls_opts o;
-    char err[256];
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(dualopt_duts, u, name);
-    cr_assert_not_null(o.dut, "%s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    cr_assert_eq(ls_run(&o, r, ""), 0, "%s %s: %s", name, stream, r->mm_msg);
-    cr_assert_eq(r->nchan, 4, "req, rsp, out, fill");
+    ls_stream(r, dualopt_duts, "dualopt-rcache", name, stream, cycles, seed);
     cr_assert_eq(field(r->summary, "against rcache_access(), "), 0, "%s", r->summary);
     cr_assert_eq(field(r->summary, "; data "), 0, "%s", r->summary);
     cr_assert_eq(field(r->summary, "write-back masks "), 0, "%s", r->summary);

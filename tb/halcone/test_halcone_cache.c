@@ -546,31 +546,7 @@ Test(halcone_cache_l1_req_cts, bank_counterexample_rtl_equals_model_both_presets
 static void lockstep(const char *name, const char *stream, uint64_t cycles, uint64_t seed,
                      ls_result *r)
 {
-    static unsigned char cfg[512];
-    const unit_desc *u = unit_find("halcone-cache");
-    ls_opts o;
-    char err[256];
-    int rc;
-    cr_assert_not_null(u);
-    cr_assert_geq(sizeof cfg, u->cfg_size);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(halcone_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    rc = ls_run(&o, r, "");
-    cr_assert_eq(rc, 0, "%s %s seed %llu: %s", name, stream, (unsigned long long)seed, r->mm_msg);
-}
-
-static unsigned long long field(const char *s, const char *key)
-{
-    const char *p = s ? strstr(s, key) : NULL;
-    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
-    return strtoull(p + strlen(key), NULL, 10);
+    ls_stream(r, halcone_duts, "halcone-cache", name, stream, cycles, seed);
 }
 
 /* One request per cycle: on the hits stream (valid and ready always high,

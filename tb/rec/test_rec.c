@@ -799,19 +799,10 @@ static void lockstep_run(const char *name, const char *stream, uint64_t cycles, 
                          FILE *stim_out, FILE *log_out, const uint64_t *replay, size_t nreplay,
                          rec_run *x)
 {
-    static unsigned char cfg[256];
-    const unit_desc *u = unit_find("rec");
+    static uint64_t cfg[64];
     ls_opts o;
-    char err[256];
     int rc;
-    cr_assert_not_null(u);
-    cr_assert_leq(u->cfg_size, sizeof cfg);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(rec_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
+    ls_preset(&o, cfg, sizeof cfg, rec_duts, "rec", name);
     o.stream = stream;
     o.cycles = cycles;
     o.seed = seed;

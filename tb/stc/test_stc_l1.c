@@ -576,16 +576,8 @@ static int l1_ls(const char *name, const char *stream, uint64_t cycles, uint64_t
                  FILE *out, ls_result *r)
 {
     static stc_l1_cfg cfg;
-    const unit_desc *u = unit_find("stc-l1");
     ls_opts o;
-    char err[256];
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(stc_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, &cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = &cfg;
+    ls_preset(&o, &cfg, sizeof cfg, stc_duts, "stc-l1", name);
     o.stream = stream;
     o.cycles = cycles;
     o.seed = seed;
