@@ -80,6 +80,22 @@ int run_cap(cmd_out *r, const char *fmt, ...)
     return r->status;
 }
 
+int run_in(cmd_out *r, const char *input, const char *cmd)
+{
+    char in[256];
+    if (temp_file(in, sizeof in, "in") != 0) {
+        memset(r, 0, sizeof *r);
+        r->status = -1;
+        r->out = calloc(1, 1);
+        r->err = calloc(1, 1);
+        return -1;
+    }
+    put(in, input);
+    run_cap(r, "%s <'%s'", cmd, in);
+    remove(in);
+    return r->status;
+}
+
 void cmd_out_free(cmd_out *r)
 {
     free(r->out);
@@ -171,6 +187,14 @@ long trace_agrees(const char *family, const char *unit, const char *opts, const 
     return n;
 }
 
+void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s: cannot write", path);
+    fputs(text, f);
+    fclose(f);
+}
+
 unsigned long long field(const char *s, const char *key)
 {
     const char *p = s ? strstr(s, key) : NULL;
@@ -207,13 +231,18 @@ void ls_stream(ls_result *r, const dut_ops *const *duts, const char *unit, const
                  stream ? stream : "(default stream)", (unsigned long long)seed, r->mm_msg);
 }
 
-void refused(const char *cmd, const char *word)
+void refused_on(const char *cmd, const char *input, const char *word)
 {
     cmd_out r;
-    run_cap(&r, "%s", cmd);
+    if (input)
+        run_in(&r, input, cmd);
+    else
+        run_cap(&r, "%s", cmd);
     cr_assert_eq(r.status, 2, "%s: exit %d: %s", cmd, r.status, r.err);
     cr_assert_str_empty(r.out, "%s: output on a refusal: %s", cmd, r.out);
     cr_assert_eq(line_count(r.err), 1, "%s: not one line: %s", cmd, r.err);
     cr_assert(strstr(r.err, word) != NULL, "%s: '%s' not named: %s", cmd, word, r.err);
     cmd_out_free(&r);
 }
+
+void refused(const char *cmd, const char *word) { refused_on(cmd, NULL, word); }

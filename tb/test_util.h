@@ -20,6 +20,8 @@ typedef struct {
 } cmd_out;
 /* Runs the shell command made from fmt (printf), capturing both streams. */
 int run_cap(cmd_out *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for cmd with `input` (text) on its standard input. */
+int run_in(cmd_out *r, const char *input, const char *cmd);
 void cmd_out_free(cmd_out *r);
 
 /* Lines in s (a last line without '\n' counts). */
@@ -41,6 +43,8 @@ long trace_agrees(const char *family, const char *unit, const char *opts, const 
 
 /* The helpers below fail the calling Criterion test on what they check. */
 
+/* Writes text to path. */
+void put(const char *path, const char *text);
 /* The number right after `key` in s (a run summary). */
 unsigned long long field(const char *s, const char *key);
 /* The options of a lockstep run of `preset` of `unit`: ls_defaults, the
@@ -56,5 +60,7 @@ void ls_stream(ls_result *r, const dut_ops *const *duts, const char *unit, const
 /* A refusal: cmd exits 2 with nothing on standard output and one line on
  * standard error that contains `word`. */
 void refused(const char *cmd, const char *word);
+/* The same with `input` (text) on cmd's standard input. */
+void refused_on(const char *cmd, const char *input, const char *word);
 
 #endif

@@ -70,29 +70,18 @@ Test(dualopt_scbu_tools, trace_records_and_output_format)
 Test(dualopt_scbu_tools, bad_traces_and_options_exit_2_with_no_output)
 {
     static const char *const bad[][2] = {
-        {"RD 0x0\\nLD 0x0\\n", "stdin: line 2: unknown record 'LD'"},
-        {"RD zz\\n", "line 1: address 'zz' is not hex"},
-        {"RD\\n", "line 1: missing address"},
-        {"RD 0x1000000000000\\n", "exceeds"},
-        {"CFG 0x200 0x100\\n", "line 1: end 0x100 is below start 0x200"},
-        {"CFG 0x0\\n", "line 1: missing end"},
-        {"EN 2\\n", "line 1: EN needs 0 or 1"},
-        {"WR 0x0 0x1\\n", "line 1: unexpected '0x1'"},
+        {"RD 0x0\nLD 0x0\n", "stdin: line 2: unknown record 'LD'"},
+        {"RD zz\n", "line 1: address 'zz' is not hex"},
+        {"RD\n", "line 1: missing address"},
+        {"RD 0x1000000000000\n", "exceeds"},
+        {"CFG 0x200 0x100\n", "line 1: end 0x100 is below start 0x200"},
+        {"CFG 0x0\n", "line 1: missing end"},
+        {"EN 2\n", "line 1: EN needs 0 or 1"},
+        {"WR 0x0 0x1\n", "line 1: unexpected '0x1'"},
     };
     size_t i;
-    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char cmd[300], *o, *e;
-        snprintf(cmd, sizeof cmd, "printf '%s' | build/bin/cohmodel dualopt-scbu "
-                 ">build/t_scbu_bad.out 2>build/t_scbu_bad.err", bad[i][0]);
-        cr_assert_eq(run(cmd), 2, "%s", cmd);
-        o = slurp("build/t_scbu_bad.out");
-        e = slurp("build/t_scbu_bad.err");
-        cr_assert(o && e);
-        cr_assert_eq(strlen(o), 0, "partial output: %s", o);
-        cr_assert(strstr(e, bad[i][1]) != NULL, "'%s' lacks '%s'", e, bad[i][1]);
-        free(o);
-        free(e);
-    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        refused_on("build/bin/cohmodel dualopt-scbu", bad[i][0], bad[i][1]);
     cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --end 0x10 --start 0x20 </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --enable 2 </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --addr-bits 64 </dev/null 2>/dev/null"), 2);

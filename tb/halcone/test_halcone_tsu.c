@@ -95,40 +95,14 @@ Test(halcone_tsu_fig5, write_lease_is_wrlease_minus_one)
 
 /* ------------------------------------------------------ spec 7.2 tool -- */
 
-/* Per-process file names: Criterion runs tests in parallel processes. */
-static char *tpath(char *buf, size_t len, const char *what)
-{
-    snprintf(buf, len, "build/t_tsu_%ld_%s.txt", (long)getpid(), what);
-    return buf;
-}
-
-static char *tool(const char *args, const char *input, int *rc)
-{
-    char in[64], out[64], err[64], cmd[1024];
-    FILE *f = fopen(tpath(in, sizeof in, "in"), "w");
-    cr_assert_not_null(f);
-    fputs(input, f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-tsu %s < %s > %s 2> %s", args, in,
-             tpath(out, sizeof out, "out"), tpath(err, sizeof err, "err"));
-    *rc = run(cmd);
-    return slurp(out);
-}
-
-static char *tool_err(void)
-{
-    char err[64];
-    return slurp(tpath(err, sizeof err, "err"));
-}
-
 static void tool_expect(const char *args, const char *input, const char *want)
 {
-    int rc;
-    char *got = tool(args, input, &rc);
-    cr_assert_eq(rc, 0, "cohmodel halcone-tsu %s: exit %d", args, rc);
-    cr_assert_not_null(got);
-    cr_assert_str_eq(got, want, "cohmodel halcone-tsu %s:\n%s", args, got);
-    free(got);
+    char cmd[256];
+    cmd_out r;
+    snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-tsu %s", args);
+    cr_assert_eq(run_in(&r, input, cmd), 0, "%s: exit %d: %s", cmd, r.status, r.err);
+    cr_assert_str_eq(r.out, want, "%s:\n%s", cmd, r.out);
+    cmd_out_free(&r);
 }
 
 Test(halcone_tsu_trace, spec_72_examples_exactly)
@@ -536,15 +510,9 @@ Test(halcone_tsu_bad_input, malformed_trace_lines_exit_2_with_line_and_no_output
     };
     unsigned i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc;
-        char *out = tool(bad[i].args, bad[i].in, &rc), *err = tool_err();
-        cr_assert_eq(rc, 2, "case %u: exit %d", i, rc);
-        cr_assert_not_null(out);
-        cr_assert_str_eq(out, "", "case %u: partial output '%s'", i, out);
-        cr_assert_not_null(strstr(err, bad[i].msg), "case %u: '%s' lacks '%s'", i, err, bad[i].msg);
-        cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "case %u: not one line", i);
-        free(out);
-        free(err);
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-tsu %s", bad[i].args);
+        refused_on(cmd, bad[i].in, bad[i].msg);
     }
 }
 
@@ -573,20 +541,14 @@ Test(halcone_tsu_bad_input, bad_options_exit_2_naming_the_value)
     };
     unsigned i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc;
-        char *out = tool(bad[i].args, "RD 0x0\n", &rc), *err = tool_err();
-        cr_assert_eq(rc, 2, "%s: exit %d", bad[i].args, rc);
-        cr_assert_str_eq(out, "", "%s: output", bad[i].args);
-        cr_assert_not_null(strstr(err, bad[i].msg), "%s: '%s' lacks '%s'", bad[i].args, err,
-                           bad[i].msg);
-        free(out);
-        free(err);
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-tsu %s", bad[i].args);
+        refused_on(cmd, "RD 0x0\n", bad[i].msg);
     }
     /* the generator too: exit 2, no file written */
-    cr_assert_eq(run("rm -rf build/t_tsu_gen && mkdir -p build/t_tsu_gen && "
-                     "build/bin/cohgen halcone-tsu --ts-bits 40 -o build/t_tsu_gen 2>/dev/null"),
-                 2);
-    cr_assert_eq(run("[ -z \"$(ls -A build/t_tsu_gen)\" ]"), 0, "cohgen left files behind");
+    cr_assert_not_null(fresh_dir("tsu_gen"));
+    refused("build/bin/cohgen halcone-tsu --ts-bits 40 -o build/t_tsu_gen", "--ts-bits 40");
+    cr_assert(dir_empty("build/t_tsu_gen"), "cohgen left files behind");
 }
 
 /* --------------------------------------------------- RTL against model -- */
