@@ -246,3 +246,10 @@ void refused_on(const char *cmd, const char *input, const char *word)
 }
 
 void refused(const char *cmd, const char *word) { refused_on(cmd, NULL, word); }
+
+void model_refuses(const char *unit, const char *args, const char *input, const char *word)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "build/bin/cohmodel %s %s", unit, args);
+    refused_on(cmd, input, word);
+}

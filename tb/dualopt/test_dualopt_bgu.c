@@ -196,7 +196,7 @@ Test(dualopt_bgu_tools, bad_traces_exit_2_with_the_line_and_no_output)
         else
             snprintf(want, sizeof want, "%s", bad[i][1]);
         snprintf(in, sizeof in, "LD 4 0x40\n%s", bad[i][0]);
-        refused_on("build/bin/cohmodel dualopt-bgu --config fpga", in, want);
+        model_refuses("dualopt-bgu", "--config fpga", in, want);
     }
     cr_assert_eq(run("printf 'LD 4 0x0\\n' | ./tb_dualopt --unit bgu --trace - --config fpga "
                      "--lanes 9 >/dev/null 2>&1"), 2);

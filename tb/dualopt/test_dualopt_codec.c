@@ -448,10 +448,8 @@ Test(dualopt_codec_rules, round_trip_is_the_identity_per_destination, .timeout =
 
 static void bad_trace(const char *unit, const char *text, const char *want)
 {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "build/bin/cohmodel %s", unit);
-    refused_on(cmd, text, want);
-    refused_on(cmd, text, "cohmodel: stdin: line ");
+    model_refuses(unit, "", text, want);
+    model_refuses(unit, "", text, "cohmodel: stdin: line ");
 }
 
 Test(dualopt_codec_tools, bad_traces_exit_2_with_the_line_and_no_output)

@@ -433,8 +433,8 @@ Test(dualopt_de_tools, tb_trace_prints_what_the_model_prints, .timeout = 120)
     for (i = 0; i < 3; i++) {
         char opts[64], why[1024], *out = NULL;
         snprintf(opts, sizeof opts, "--config %s", cfgs[i]);
-        cr_assert_geq(trace_agrees("dualopt", "dualopt-de", opts, "build/t_de_r.trace", &out, NULL, why,
-                                   sizeof why),
+        cr_assert_geq(trace_agrees("dualopt", "dualopt-de", opts, "build/t_de_r.trace", &out, NULL,
+                                   why, sizeof why),
                       0, "%s", why);
         cr_assert(strstr(out, "DECIDE") != NULL, "%s: no decision in the trace", cfgs[i]);
         free(out);

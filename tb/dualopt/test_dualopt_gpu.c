@@ -26,8 +26,8 @@
  * verdict, stats and check result. */
 static unsigned run_ops; /* accesses per GPU and kernel; 0: the kind's default */
 
-static int run_gpus(gpu_kind kind, unsigned gpus, uint64_t seed, gpu_force force, gpu_fault fault,
-                    uint64_t fault_n, gpu_stats *st, gpu_check_res *c, char *msg, size_t len)
+static int sim(gpu_kind kind, unsigned gpus, uint64_t seed, gpu_force force, gpu_fault fault,
+               uint64_t fault_n, gpu_stats *st, gpu_check_res *c, char *msg, size_t len)
 {
     gpu_kernel k;
     gpu_opts o;
@@ -60,7 +60,7 @@ Test(dualopt_gpu, engine_picks_the_mode_per_kernel_kind_after_monitoring)
                 gpu_stats st;
                 gpu_check_res c;
                 char msg[512];
-                int rc = run_gpus((gpu_kind)kind, gpus, seed, GPU_AUTO, GPU_FAULT_NONE, 0, &st, &c,
+                int rc = sim((gpu_kind)kind, gpus, seed, GPU_AUTO, GPU_FAULT_NONE, 0, &st, &c,
                              msg, sizeof msg);
                 cr_assert_eq(rc, 0, "%s, %u GPUs, seed %llu: %s", gpu_kind_names[kind], gpus,
                              (unsigned long long)seed, msg);
@@ -89,7 +89,7 @@ Test(dualopt_gpu, every_loaded_word_equals_memory_in_every_mode)
                 gpu_stats st;
                 gpu_check_res c;
                 char msg[512];
-                int rc = run_gpus((gpu_kind)kind, gpus, seed, (gpu_force)f, GPU_FAULT_NONE, 0, &st,
+                int rc = sim((gpu_kind)kind, gpus, seed, (gpu_force)f, GPU_FAULT_NONE, 0, &st,
                              &c, msg, sizeof msg);
                 cr_assert_eq(rc, 0, "%s, %u GPUs, force %u: %s", gpu_kind_names[kind], gpus, f,
                              msg);
@@ -111,30 +111,30 @@ Test(dualopt_gpu, each_mode_pays_off_where_the_paper_says)
     gpu_check_res c;
     char msg[512];
     /* reuse-heavy: the RDMA cache removes most remote accesses */
-    cr_assert_eq(run_gpus(GPU_K_REUSE, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
-    cr_assert_eq(run_gpus(GPU_K_REUSE, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg, sizeof msg),
+    cr_assert_eq(sim(GPU_K_REUSE, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
+    cr_assert_eq(sim(GPU_K_REUSE, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg, sizeof msg),
                  0);
     cr_assert_lt(a.flits * 2, n.flits, "reuse: %llu vs %llu flits", (unsigned long long)a.flits,
                  (unsigned long long)n.flits);
     cr_assert_gt(a.rc_hits, 10 * a.rc_misses);
     cr_assert_gt(a.rc_flush_wbs, 0);
     /* sparse-remote: coalescing beats both the baseline and the cache */
-    cr_assert_eq(run_gpus(GPU_K_SPARSE, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
-    cr_assert_eq(run_gpus(GPU_K_SPARSE, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg,
+    cr_assert_eq(sim(GPU_K_SPARSE, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
+    cr_assert_eq(sim(GPU_K_SPARSE, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg,
                      sizeof msg),
                  0);
-    cr_assert_eq(run_gpus(GPU_K_SPARSE, 4, 1, GPU_FORCE_CACHE, GPU_FAULT_NONE, 0, &k2, &c, msg,
+    cr_assert_eq(sim(GPU_K_SPARSE, 4, 1, GPU_FORCE_CACHE, GPU_FAULT_NONE, 0, &k2, &c, msg,
                      sizeof msg),
                  0);
-    cr_assert_eq(run_gpus(GPU_K_SPARSE, 4, 1, GPU_FORCE_COALESCE, GPU_FAULT_NONE, 0, &c2, &c, msg,
+    cr_assert_eq(sim(GPU_K_SPARSE, 4, 1, GPU_FORCE_COALESCE, GPU_FAULT_NONE, 0, &c2, &c, msg,
                      sizeof msg),
                  0);
     cr_assert_lt(a.flits, n.flits);
     cr_assert_lt(c2.flits, k2.flits);
     cr_assert_gt(a.packets, 0);
     /* local-heavy: no optimisation, the traffic of the baseline */
-    cr_assert_eq(run_gpus(GPU_K_LOCAL, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
-    cr_assert_eq(run_gpus(GPU_K_LOCAL, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg, sizeof msg),
+    cr_assert_eq(sim(GPU_K_LOCAL, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
+    cr_assert_eq(sim(GPU_K_LOCAL, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg, sizeof msg),
                  0);
     cr_assert_eq(a.flits, n.flits);
     cr_assert_eq(a.bytes, n.bytes);
@@ -147,11 +147,11 @@ Test(dualopt_gpu_flush, dropped_write_back_and_missing_flush_are_caught)
     char msg[512];
     uint64_t n;
     /* clean: the flush writes back, nothing is lost */
-    cr_assert_eq(run_gpus(GPU_K_REUSE, 2, 5, GPU_AUTO, GPU_FAULT_NONE, 0, &st, &c, msg, sizeof msg), 0,
+    cr_assert_eq(sim(GPU_K_REUSE, 2, 5, GPU_AUTO, GPU_FAULT_NONE, 0, &st, &c, msg, sizeof msg), 0,
                  "%s", msg);
     cr_assert_gt(st.rc_flush_wbs, 0);
     for (n = 1; n <= 3; n++) {
-        int rc = run_gpus(GPU_K_REUSE, 2, 5, GPU_AUTO, GPU_FAULT_DROP_WB, n * 7, &st, &c, msg,
+        int rc = sim(GPU_K_REUSE, 2, 5, GPU_AUTO, GPU_FAULT_DROP_WB, n * 7, &st, &c, msg,
                      sizeof msg);
         cr_assert_eq(st.faults, 1);
         cr_assert_eq(rc, -1, "write-back %llu dropped, not caught", (unsigned long long)(n * 7));
@@ -159,7 +159,7 @@ Test(dualopt_gpu_flush, dropped_write_back_and_missing_flush_are_caught)
         cr_assert(strstr(msg, "dirty byte lost") != NULL || strstr(msg, "wrong value") != NULL,
                   "%s", msg);
     }
-    cr_assert_eq(run_gpus(GPU_K_REUSE, 2, 5, GPU_FORCE_CACHE, GPU_FAULT_NO_FLUSH, 0, &st, &c, msg,
+    cr_assert_eq(sim(GPU_K_REUSE, 2, 5, GPU_FORCE_CACHE, GPU_FAULT_NO_FLUSH, 0, &st, &c, msg,
                      sizeof msg),
                  -1);
     cr_assert_gt(st.faults, 0);

@@ -205,41 +205,34 @@ Test(dualopt_mshr_rules, line_mode_equals_bitmask_mode_with_all_ones_masks)
     dualopt_mshr_free(b);
 }
 
-/* ---------------------------------------------------------- bad input -- */
-
-static void expect_bad(const char *args, const char *trace, const char *needle)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "build/bin/cohmodel dualopt-mshr %s", args);
-    refused_on(cmd, trace, needle);
-}
-
 Test(dualopt_mshr_trace, bad_records_exit_2_with_the_line_number)
 {
-    expect_bad("", "REQ a 0x100 1\nREQ b 0x100\n", "cohmodel: stdin: line 2:");
-    expect_bad("", "REQ a 0x100 1\n\n# c\nLOAD 0x100\n", "line 4: unknown record 'LOAD'");
-    expect_bad("", "REQ a 0xzz 1\n", "line 1: address '0xzz'");
-    expect_bad("", "REQ a 0x1000000000000 1\n", "line 1: address");
-    expect_bad("", "REQ a 0x100 0x10000\n", "line 1: mask '0x10000'");
-    expect_bad("--gran 16", "REQ a 0x100 0x10\n", "line 1: mask '0x10'");
-    expect_bad("", "REQ a 0x100 0\n", "line 1: mask '0' requests no word");
-    expect_bad("", "REQ a 0x100 1 2\n", "line 1: expected");
-    expect_bad("", "REQ a 0x100 1\nFILL 0\nFILL 0\n", "line 3: FILL 0: entry 0 is free");
-    expect_bad("", "FILL 32\n", "line 1: entry '32' is not 0..31");
-    expect_bad("", "FILL x\n", "line 1: entry 'x'");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 1\nREQ b 0x100\n", "cohmodel: stdin: line 2:");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 1\n\n# c\nLOAD 0x100\n",
+                  "line 4: unknown record 'LOAD'");
+    model_refuses("dualopt-mshr", "", "REQ a 0xzz 1\n", "line 1: address '0xzz'");
+    model_refuses("dualopt-mshr", "", "REQ a 0x1000000000000 1\n", "line 1: address");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 0x10000\n", "line 1: mask '0x10000'");
+    model_refuses("dualopt-mshr", "--gran 16", "REQ a 0x100 0x10\n", "line 1: mask '0x10'");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 0\n", "line 1: mask '0' requests no word");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 1 2\n", "line 1: expected");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 1\nFILL 0\nFILL 0\n",
+                  "line 3: FILL 0: entry 0 is free");
+    model_refuses("dualopt-mshr", "", "FILL 32\n", "line 1: entry '32' is not 0..31");
+    model_refuses("dualopt-mshr", "", "FILL x\n", "line 1: entry 'x'");
 }
 
 Test(dualopt_mshr_trace, bad_options_exit_2)
 {
-    expect_bad("--entries 0", "", "--entries 0");
-    expect_bad("--entries 65", "", "--entries 65");
-    expect_bad("--gran 3", "", "--gran 3");
-    expect_bad("--line 64 --gran 0", "", "--gran 0");
-    expect_bad("--line 128 --gran 1", "", "128 mask bits, at most 64");
-    expect_bad("--mode word", "", "--mode: 'word'");
-    expect_bad("--targets -1", "", "--targets");
-    expect_bad("--tag-bits 17", "", "--tag-bits 17");
-    expect_bad("--config paper", "", "--config: 'paper'");
+    model_refuses("dualopt-mshr", "--entries 0", "", "--entries 0");
+    model_refuses("dualopt-mshr", "--entries 65", "", "--entries 65");
+    model_refuses("dualopt-mshr", "--gran 3", "", "--gran 3");
+    model_refuses("dualopt-mshr", "--line 64 --gran 0", "", "--gran 0");
+    model_refuses("dualopt-mshr", "--line 128 --gran 1", "", "128 mask bits, at most 64");
+    model_refuses("dualopt-mshr", "--mode word", "", "--mode: 'word'");
+    model_refuses("dualopt-mshr", "--targets -1", "", "--targets");
+    model_refuses("dualopt-mshr", "--tag-bits 17", "", "--tag-bits 17");
+    model_refuses("dualopt-mshr", "--config paper", "", "--config: 'paper'");
     cr_assert_eq(run("build/bin/cohgen dualopt-mshr --entries 99 -o build/t_mshr_gen "
                     "2>/dev/null"),
                  2);

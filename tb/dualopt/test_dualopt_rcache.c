@@ -282,8 +282,8 @@ Test(dualopt_rcache_tools, bad_traces_and_options_exit_2_with_no_output)
                                          "--sets x", "--addr-bits 16 --sets 65536"};
     size_t i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        refused_on("build/bin/cohmodel dualopt-rcache", bad[i][0], bad[i][1]);
-        refused_on("build/bin/cohmodel dualopt-rcache", bad[i][0], "cohmodel: ");
+        model_refuses("dualopt-rcache", "", bad[i][0], bad[i][1]);
+        model_refuses("dualopt-rcache", "", bad[i][0], "cohmodel: ");
     }
     for (i = 0; i < sizeof badopt / sizeof badopt[0]; i++) {
         char cmd[300];
@@ -336,8 +336,8 @@ Test(dualopt_rcache_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
         char opts[32], why[1024], *a = NULL, *b = NULL;
         random_trace("build/t_rc_trace.txt", n[k], 7 + k, line[k], sets[k]);
         snprintf(opts, sizeof opts, "--config %s", cfg[k]);
-        cr_assert_geq(trace_agrees("dualopt", "dualopt-rcache", opts, "build/t_rc_trace.txt", &a, &b,
-                                   why, sizeof why),
+        cr_assert_geq(trace_agrees("dualopt", "dualopt-rcache", opts, "build/t_rc_trace.txt", &a,
+                                   &b, why, sizeof why),
                       0, "%s", why);
         cr_assert(strstr(b, " 0 differ; data 0 wrong; write-back masks 0 wrong; lines not home "
                             "after flush/atomic 0\n") != NULL, "%s: %s", cfg[k], b);

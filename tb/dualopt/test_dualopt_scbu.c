@@ -81,7 +81,7 @@ Test(dualopt_scbu_tools, bad_traces_and_options_exit_2_with_no_output)
     };
     size_t i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        refused_on("build/bin/cohmodel dualopt-scbu", bad[i][0], bad[i][1]);
+        model_refuses("dualopt-scbu", "", bad[i][0], bad[i][1]);
     cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --end 0x10 --start 0x20 </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --enable 2 </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --addr-bits 64 </dev/null 2>/dev/null"), 2);
@@ -115,7 +115,8 @@ Test(dualopt_scbu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 60)
             fprintf(f, "%s 0x%llx\n", r < 60 ? "RD" : r < 85 ? "WR" : "AT", (unsigned long long)addr);
     }
     fclose(f);
-    n = trace_agrees("dualopt", "dualopt-scbu", "", "build/t_scbu_trace.txt", &a, NULL, why, sizeof why);
+    n = trace_agrees("dualopt", "dualopt-scbu", "", "build/t_scbu_trace.txt", &a, NULL, why,
+                     sizeof why);
     cr_assert_geq(n, 0, "%s", why);
     cr_assert_gt(n, 50000);
     cr_assert(strstr(a, "BYPASS") && strstr(a, "LOCAL") && strstr(a, "REMOTE 0x"));

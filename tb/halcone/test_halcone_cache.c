@@ -334,36 +334,31 @@ Test(halcone_cache_rules, shell_stalls_a_locked_block_until_its_fill)
     halcone_cache_tm_free(t);
 }
 
-/* ----------------------------------------------------------- bad input -- */
-
-static void bad_trace(const char *opts, const char *trace, const char *msg)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-cache %s", opts);
-    refused_on(cmd, trace, msg);
-}
-
 Test(halcone_cache_bad, traces_exit_2_with_the_line_and_no_output)
 {
-    bad_trace("", "RD 0x0 0 10\nLD 0x0 0 1\n", "line 2: unknown command 'LD'");
-    bad_trace("", "RD 0x0 0 10\n\n# c\nRD 0x40 0\n", "line 4: RD needs <addr> <wts> <rts>");
-    bad_trace("", "EV\n", "line 1: EV needs <addr>");
-    bad_trace("", "INV 3\n", "line 1: extra field '3'");
-    bad_trace("", "WR 0x0 1 2 3\n", "line 1: extra field '3'");
-    bad_trace("", "RD 0xzz 0 1\n", "line 1: '0xzz' is not a hex address");
-    bad_trace("", "RD 0x100000000 0 1\n", "line 1: address '0x100000000' exceeds 32 bits");
-    bad_trace("", "RD 0x0 -1 1\n", "line 1: wts '-1' is not a decimal number");
-    bad_trace("--ts-bits 5", "RD 0x0 0 32\n", "line 1: rts '32' exceeds 31 (--ts-bits 5)");
-    bad_trace("", "RD 0x0 0 99999999999999999999999\n", "line 1: rts");
-    bad_trace("", "RD 0x0 0 1 cts=x\n", "line 1: cts 'x' is not a decimal number 0..65535");
-    bad_trace("--ts-bits 5", "WR 0x0 0 1 cts=32\n", "line 1: cts '32'");
-    bad_trace("", "EV 0x0 cts=1\n", "line 1: extra field 'cts=1'");
-    bad_trace("", "RD 0x0 0 1 cts=1 cts=2\n", "line 1: extra field 'cts=2'");
+    model_refuses("halcone-cache", "", "RD 0x0 0 10\nLD 0x0 0 1\n", "line 2: unknown command 'LD'");
+    model_refuses("halcone-cache", "", "RD 0x0 0 10\n\n# c\nRD 0x40 0\n",
+                  "line 4: RD needs <addr> <wts> <rts>");
+    model_refuses("halcone-cache", "", "EV\n", "line 1: EV needs <addr>");
+    model_refuses("halcone-cache", "", "INV 3\n", "line 1: extra field '3'");
+    model_refuses("halcone-cache", "", "WR 0x0 1 2 3\n", "line 1: extra field '3'");
+    model_refuses("halcone-cache", "", "RD 0xzz 0 1\n", "line 1: '0xzz' is not a hex address");
+    model_refuses("halcone-cache", "", "RD 0x100000000 0 1\n",
+                  "line 1: address '0x100000000' exceeds 32 bits");
+    model_refuses("halcone-cache", "", "RD 0x0 -1 1\n", "line 1: wts '-1' is not a decimal number");
+    model_refuses("halcone-cache", "--ts-bits 5", "RD 0x0 0 32\n",
+                  "line 1: rts '32' exceeds 31 (--ts-bits 5)");
+    model_refuses("halcone-cache", "", "RD 0x0 0 99999999999999999999999\n", "line 1: rts");
+    model_refuses("halcone-cache", "", "RD 0x0 0 1 cts=x\n",
+                  "line 1: cts 'x' is not a decimal number 0..65535");
+    model_refuses("halcone-cache", "--ts-bits 5", "WR 0x0 0 1 cts=32\n", "line 1: cts '32'");
+    model_refuses("halcone-cache", "", "EV 0x0 cts=1\n", "line 1: extra field 'cts=1'");
+    model_refuses("halcone-cache", "", "RD 0x0 0 1 cts=1 cts=2\n", "line 1: extra field 'cts=2'");
 }
 
 static void bad_opt(const char *opts, const char *msg)
 {
-    bad_trace(opts, "RD 0x0 0 1\n", msg);
+    model_refuses("halcone-cache", opts, "RD 0x0 0 1\n", msg);
 }
 
 Test(halcone_cache_bad, options_name_the_offending_value)

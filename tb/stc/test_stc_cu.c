@@ -162,7 +162,7 @@ Test(stc_bsq_tools, bad_traces_and_options_exit_2_with_no_output)
         {"PUSH 0x0 0x1\n", "line 1: unexpected '0x1'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        refused_on("build/bin/cohmodel stc-bsq", bad[i][0], bad[i][1]);
+        model_refuses("stc-bsq", "", bad[i][0], bad[i][1]);
     static const char *const opts[] = {"--bsq 100", "--bsq 2", "--banks 0", "--banks 256",
                                        "--drain 3", "--drain 32", "--n 9", "--n 0",
                                        "--addr-bits 7", "--seb 30", "--seb-min 20 --seb 12",

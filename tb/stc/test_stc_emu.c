@@ -129,7 +129,7 @@ Test(stc_band_tools, trace_fig4_and_bad_input)
            "BAND 0xdeadbeef 3\nBAND 0xdeadbeef 0\n");
     expect("stc-band --seb 4 --n 8", "BAND 0xDEADBEEF\\n", "BAND 0xdeadbeef 238\n");
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        refused_on("build/bin/cohmodel stc-band", bad[i][0], bad[i][1]);
+        model_refuses("stc-band", "", bad[i][0], bad[i][1]);
     cr_assert_eq(run("build/bin/cohmodel stc-band --n 9 </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel stc-band --seb 40 </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel stc-band --addr-bits 64 </dev/null 2>/dev/null"), 2);
@@ -453,7 +453,7 @@ Test(stc_emu_tools, bad_options_and_traces_exit_2_with_no_output)
         if (strncmp(bad[i][1], "stdin: line 2", 13) == 0)
             snprintf(want, sizeof want, "stdin: line 4: unknown record 'WAIT'");
         snprintf(in, sizeof in, "DEM 0 0x0\nWAKE\n%s", bad[i][0]);
-        refused_on("build/bin/cohmodel stc-emu", in, want);
+        model_refuses("stc-emu", "", in, want);
     }
     for (i = 0; i < sizeof badopt / sizeof badopt[0]; i++) {
         char cmd[300];

@@ -514,38 +514,30 @@ Test(stc_l1_trace, format_of_every_line_kind)
     free(out);
 }
 
-/* tests run in parallel: each caller names its own files */
-static void expect_bad(const char *args, const char *trace, const char *needle)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "build/bin/cohmodel stc-l1 %s", args);
-    refused_on(cmd, trace, needle);
-}
-
 Test(stc_l1_trace, bad_records_exit_2_with_the_line_number)
 {
-    expect_bad("", "LD 0x40\nDATA 0x80\n", "line 2: DATA 0x80");
-    expect_bad("", "ST 0x40\nWA 0x40\nWA 0x40\n", "line 3: WA");
-    expect_bad("", "LD 0x40\nFOO 1\n", "line 2: unknown record 'FOO'");
-    expect_bad("", "\nLD\n", "line 2: expected 'LD <addr>'");
-    expect_bad("", "LD 0x1ffffffff\n", "line 1: address '0x1ffffffff'");
-    expect_bad("", "LD 0xzz\n", "line 1: address '0xzz'");
-    expect_bad("", "CHG 16 12\n", "line 1: epoch set '16'");
-    expect_bad("", "CHG 1 12 13\n", "line 1: expected 'CHG <epochs> <seb>'");
-    expect_bad("", "CHG 1 11\n", "line 1: SEB '11'");
-    expect_bad("", "CHG 1 29\n", "line 1: SEB '29'");
-    expect_bad("", "# ok\nCHG 1;2 12\n", "line 2: epoch set '1;2'");
+    model_refuses("stc-l1", "", "LD 0x40\nDATA 0x80\n", "line 2: DATA 0x80");
+    model_refuses("stc-l1", "", "ST 0x40\nWA 0x40\nWA 0x40\n", "line 3: WA");
+    model_refuses("stc-l1", "", "LD 0x40\nFOO 1\n", "line 2: unknown record 'FOO'");
+    model_refuses("stc-l1", "", "\nLD\n", "line 2: expected 'LD <addr>'");
+    model_refuses("stc-l1", "", "LD 0x1ffffffff\n", "line 1: address '0x1ffffffff'");
+    model_refuses("stc-l1", "", "LD 0xzz\n", "line 1: address '0xzz'");
+    model_refuses("stc-l1", "", "CHG 16 12\n", "line 1: epoch set '16'");
+    model_refuses("stc-l1", "", "CHG 1 12 13\n", "line 1: expected 'CHG <epochs> <seb>'");
+    model_refuses("stc-l1", "", "CHG 1 11\n", "line 1: SEB '11'");
+    model_refuses("stc-l1", "", "CHG 1 29\n", "line 1: SEB '29'");
+    model_refuses("stc-l1", "", "# ok\nCHG 1;2 12\n", "line 2: epoch set '1;2'");
 }
 
 Test(stc_l1_trace, bad_options_exit_2)
 {
-    expect_bad("--ways 3", "", "--ways 3");
-    expect_bad("--sets 2048", "", "--sets 2048");
-    expect_bad("--n 9", "", "--n 9");
-    expect_bad("--epoch 16", "", "--epoch");
-    expect_bad("--mshrs 0", "", "--mshrs 0");
-    expect_bad("--seb 8", "", "--seb 8");
-    expect_bad("--no-poison 2", "", "unexpected argument '2'");
+    model_refuses("stc-l1", "--ways 3", "", "--ways 3");
+    model_refuses("stc-l1", "--sets 2048", "", "--sets 2048");
+    model_refuses("stc-l1", "--n 9", "", "--n 9");
+    model_refuses("stc-l1", "--epoch 16", "", "--epoch");
+    model_refuses("stc-l1", "--mshrs 0", "", "--mshrs 0");
+    model_refuses("stc-l1", "--seb 8", "", "--seb 8");
+    model_refuses("stc-l1", "--no-poison 2", "", "unexpected argument '2'");
 }
 
 /* ---------------------------------------------- lockstep and trace mode -- */
