@@ -247,6 +247,21 @@ void refused_on(const char *cmd, const char *input, const char *word)
 
 void refused(const char *cmd, const char *word) { refused_on(cmd, NULL, word); }
 
+void gen_refuses(const char *unit, const char *args, const char *word)
+{
+    char name[128], dir[512], cmd[1024];
+    const char *d;
+    snprintf(name, sizeof name, "gen_%s_%ld", unit, (long)getpid());
+    d = fresh_dir(name);
+    cr_assert_not_null(d);
+    snprintf(dir, sizeof dir, "%s", d);
+    snprintf(cmd, sizeof cmd, "build/bin/cohgen %s %s -o %s/out", unit, args, dir);
+    refused(cmd, word);
+    cr_assert(dir_empty(dir), "%s: wrote into the output folder", cmd);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    run(cmd);
+}
+
 void model_refuses(const char *unit, const char *args, const char *input, const char *word)
 {
     char cmd[512];

@@ -62,6 +62,8 @@ void ls_stream(ls_result *r, const dut_ops *const *duts, const char *unit, const
 void refused(const char *cmd, const char *word);
 /* The same with `input` (text) on cmd's standard input. */
 void refused_on(const char *cmd, const char *input, const char *word);
+/* `cohgen <unit> <args>` refuses and writes nothing into its -o folder. */
+void gen_refuses(const char *unit, const char *args, const char *word);
 /* The same for `cohmodel <unit> <args>` reading `input`. */
 void model_refuses(const char *unit, const char *args, const char *input, const char *word);
 
