@@ -247,6 +247,20 @@ void refused_on(const char *cmd, const char *input, const char *word)
 
 void refused(const char *cmd, const char *word) { refused_on(cmd, NULL, word); }
 
+char *model_prints(const char *args, const char *input)
+{
+    char cmd[512];
+    cmd_out r;
+    char *o;
+    snprintf(cmd, sizeof cmd, "build/bin/cohmodel %s", args);
+    run_in(&r, input, cmd);
+    cr_assert_eq(r.status, 0, "%s: exit %d: %s", cmd, r.status, r.err);
+    o = r.out;
+    r.out = NULL;
+    cmd_out_free(&r);
+    return o;
+}
+
 void gen_refuses(const char *unit, const char *args, const char *word)
 {
     char name[128], dir[512], cmd[1024];

@@ -43,6 +43,9 @@ long trace_agrees(const char *family, const char *unit, const char *opts, const 
 
 /* The helpers below fail the calling Criterion test on what they check. */
 
+/* The output of `cohmodel <args>` reading `input`, which must exit 0
+ * (malloc). */
+char *model_prints(const char *args, const char *input);
 /* Writes text to path. */
 void put(const char *path, const char *text);
 /* The number right after `key` in s (a run summary). */

@@ -2,16 +2,16 @@
  * Criterion tests of the DualOpt BGU (cmodel/dualopt/dualopt_bgu.c, gen/
  * dualopt_bgu_gen.c): the paper's Fig. 7b example, the rules of reading D13
  * (multi-word and line-crossing lane accesses, first-touch order, wrap), bad
- * options and traces, trace-mode equality of RTL and model, lockstep of
- * every committed configuration, and the timing claim (k cycles for k lines,
- * first request in the cycle the load is presented).
+ * options and traces, trace-mode equality of RTL and model on random
+ * traces, and the timing claim (k cycles for k lines, first request in the
+ * cycle the load is presented). Lockstep of every committed configuration:
+ * tb/test_registry.c.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_bgu.h"
 #include "lockstep.h"

@@ -3,8 +3,9 @@
  * trip): configuration and derived figures, the specification's worked
  * examples (2.4, 4.4), the rules of 2.7 (per-destination identity, at most
  * max slots per packet, bounded wait), bad options and traces, trace-mode
- * equality RTL vs model, lockstep of every committed configuration on every
- * stream, and the measured latency and throughput of docs/dualopt.md.
+ * equality RTL vs model, and the measured latency and throughput of
+ * docs/dualopt.md (lockstep of every committed configuration on every
+ * stream: tb/test_registry.c).
  * Run from the repository root (make unit).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -12,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_decoal.h"
 #include "lockstep.h"

@@ -3,8 +3,8 @@
  * counter widths, the worked example of specification 4.7, every threshold
  * boundary (exactly 2 %, 0.2, 0.4), an empty read window, the total bound,
  * warm-up, decide-once and re-monitoring, bad options and traces, trace-mode
- * equality RTL vs model, lockstep of every committed configuration, and the
- * measured throughput and decision latency.
+ * equality RTL vs model, decisions in every committed configuration, and
+ * the measured throughput and decision latency.
  * Run from the repository root (make unit).
  */
 #define _POSIX_C_SOURCE 200809L

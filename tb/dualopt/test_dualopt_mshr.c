@@ -2,15 +2,14 @@
  * Criterion tests of the DualOpt bitmask MSHR (dualopt-mshr): Fig. 8's three
  * cases, the rules of spec 2.3 / 2.7 / D11, line mode as the conventional
  * MSHR, the trace tool (format and bad input), trace mode of the lockstep
- * bench against cohmodel, lockstep of every committed configuration on every
- * stream, and the measured timing of docs/dualopt.md.
+ * bench against cohmodel, and the measured timing of docs/dualopt.md
+ * (lockstep of every committed configuration: tb/test_registry.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dualopt_mshr.h"
 #include "lockstep.h"

@@ -5,8 +5,8 @@
  * full and partial write misses, atomic bypass with the line written back
  * and invalidated, kernel flush order and counts), the modulo index of
  * 1,536 sets (D22), the trace tool's format and bad input, trace-mode
- * equality of RTL and model, lockstep of both committed configurations on
- * both streams, and the timing measured on the RTL: hit latency, one hit
+ * equality of RTL and model, and the timing measured on the RTL (lockstep
+ * of every committed configuration: tb/test_registry.c): hit latency, one hit
  * per cycle, requests held during a flush, write-backs held under
  * back-pressure.
  */
@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_rcache.h"
 #include "lockstep.h"

@@ -2,16 +2,15 @@
  * Criterion tests of the DualOpt SCBU (cmodel/dualopt/dualopt_scbu.c,
  * gen/dualopt/dualopt_scbu_gen.c): reading D10 (half-open local range, only remote
  * reads in coalescing mode bypass), reprogramming, bad options and traces,
- * trace-mode equality of RTL and model, lockstep of every committed
- * configuration, and the timing of the output stage (one access per cycle,
- * decision one cycle after acceptance).
+ * trace-mode equality of RTL and model, and the timing of the output stage
+ * (one access per cycle, decision one cycle after acceptance). Lockstep of
+ * every committed configuration: tb/test_registry.c.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_scbu.h"
 #include "lockstep.h"

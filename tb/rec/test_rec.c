@@ -2,7 +2,8 @@
  * Criterion tests of the REC directory: configuration validation, Table 1
  * widths, the paper's worked examples (Fig. 8-10, section 4.2), every
  * protocol flow as a directed test, trace parsing, the command-line tools,
- * and model-vs-RTL lockstep on every committed configuration.
+ * and model-vs-RTL lockstep on the REC streams (every committed
+ * configuration on every stream: tb/test_registry.c).
  * Run from the repository root (make unit).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "rec.h"
 #include "lockstep.h"

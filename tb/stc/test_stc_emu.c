@@ -5,15 +5,14 @@
  * EMU rule of spec 3.2 (round robin, skipping, stale current demands, the
  * adaptive-band rule with its guard and bounds, multi-band order and limit,
  * the four-way handshake), bad options and traces, trace-mode equality of
- * RTL and model, lockstep of the committed configurations on every stream,
- * and the cycle timing of both units measured on the RTL.
+ * RTL and model, and the cycle timing of both units measured on the RTL
+ * (lockstep of every committed configuration: tb/test_registry.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lockstep.h"
@@ -24,21 +23,9 @@
 
 extern const dut_ops *const stc_duts[];
 
-/* cohmodel on a trace given as printf text; returns stdout (malloc). */
-static char *model(const char *opts, const char *trace)
-{
-    char cmd[8192];
-    char out[64];
-    snprintf(out, sizeof out, "build/t_stc_emu.%d.out", (int)getpid());
-    snprintf(cmd, sizeof cmd, "printf '%s' | build/bin/cohmodel %s > %s", trace, opts, out);
-    cr_assert_eq(run(cmd), 0, "%s", cmd);
-    return slurp(out);
-}
-
 static void expect(const char *opts, const char *trace, const char *want)
 {
-    char *o = model(opts, trace);
-    cr_assert_not_null(o);
+    char *o = model_prints(opts, trace);
     cr_assert_str_eq(o, want, "cohmodel %s on\n%s", opts, trace);
     free(o);
 }
@@ -123,11 +110,11 @@ Test(stc_band_tools, trace_fig4_and_bad_input)
         {"BAND 0x1 4 5\n", "line 1: unexpected '5'"},
     };
     size_t i;
-    expect("stc-band", "# Fig. 4\\nBAND 0xDEADBEEF\\nBAND DEADBEEF 4\\nBAND 0xdeadbeef 16\\n"
-                       "BAND 0xdeadbeef 28   # comment\\n\\nBAND 0xdeadbeef 30\\nBAND 0xdeadbeef 32\\n",
+    expect("stc-band", "# Fig. 4\nBAND 0xDEADBEEF\nBAND DEADBEEF 4\nBAND 0xdeadbeef 16\n"
+                       "BAND 0xdeadbeef 28   # comment\n\nBAND 0xdeadbeef 30\nBAND 0xdeadbeef 32\n",
            "BAND 0xdeadbeef 11\nBAND 0xdeadbeef 14\nBAND 0xdeadbeef 13\nBAND 0xdeadbeef 13\n"
            "BAND 0xdeadbeef 3\nBAND 0xdeadbeef 0\n");
-    expect("stc-band --seb 4 --n 8", "BAND 0xDEADBEEF\\n", "BAND 0xdeadbeef 238\n");
+    expect("stc-band --seb 4 --n 8", "BAND 0xDEADBEEF\n", "BAND 0xdeadbeef 238\n");
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
         model_refuses("stc-band", "", bad[i][0], bad[i][1]);
     cr_assert_eq(run("build/bin/cohmodel stc-band --n 9 </dev/null 2>/dev/null"), 2);
@@ -202,13 +189,13 @@ Test(stc_band_lockstep, one_per_cycle_one_cycle_latency)
 
 /* -------------------------------------------------------------- EMU -- */
 
-#define R8 "READY 0\\nREADY 1\\nREADY 2\\nREADY 3\\nREADY 4\\nREADY 5\\nREADY 6\\nREADY 7\\n"
-#define D8 "DONE 0\\nDONE 1\\nDONE 2\\nDONE 3\\nDONE 4\\nDONE 5\\nDONE 6\\nDONE 7\\n"
+#define R8 "READY 0\nREADY 1\nREADY 2\nREADY 3\nREADY 4\nREADY 5\nREADY 6\nREADY 7\n"
+#define D8 "DONE 0\nDONE 1\nDONE 2\nDONE 3\nDONE 4\nDONE 5\nDONE 6\nDONE 7\n"
 
 Test(stc_emu, abc_example_mb_grants_10_and_12)
 {
     /* 4.4: A = 10 and C = 12 demanded, B = 11 read-only: PREP 10,12 */
-    expect("stc-emu", "DEM 0 0xa000\\nDEM 3 0xc010\\nDEM 5 0xa7fc\\nWAKE\\n" R8 D8 "WAKE\\n",
+    expect("stc-emu", "DEM 0 0xa000\nDEM 3 0xc010\nDEM 5 0xa7fc\nWAKE\n" R8 D8 "WAKE\n",
            "EDACK 0 10\nEDACK 3 12\nEDACK 5 10\nPREP 10,12\nCHG 10,12 12\nEND 10,12 12\n"
            "SLEEP\n");
 }
@@ -239,13 +226,13 @@ Test(stc_emu, nv_round_robin_even_when_idle)
 Test(stc_emu, es_skips_sleeps_and_acks_every_demand)
 {
     expect("stc-emu --variant es --cus 2",
-           "WAKE\\nDEM 1 0x5000\\nDEM 0 0x5abc\\nDEM 0 0x3000\\nWAKE\\nREADY 0\\nREADY 1\\n"
-           "DONE 1\\nDONE 0\\nWAKE\\nREADY 1\\nREADY 0\\nDONE 0\\nDONE 1\\nWAKE\\n",
+           "WAKE\nDEM 1 0x5000\nDEM 0 0x5abc\nDEM 0 0x3000\nWAKE\nREADY 0\nREADY 1\n"
+           "DONE 1\nDONE 0\nWAKE\nREADY 1\nREADY 0\nDONE 0\nDONE 1\nWAKE\n",
            "SLEEP\nEDACK 1 5\nEDACK 0 5\nEDACK 0 3\nPREP 3\nCHG 3 12\nEND 3 12\nPREP 5\n"
            "CHG 5 12\nEND 5 12\nSLEEP\n");
     /* circular search starts after the pointer: from 13, 2 comes after 14 */
     expect("stc-emu --variant es --cus 1 --epoch 13",
-           "DEM 0 0x2000\\nDEM 0 0xe000\\nWAKE\\nREADY 0\\nDONE 0\\nWAKE\\n",
+           "DEM 0 0x2000\nDEM 0 0xe000\nWAKE\nREADY 0\nDONE 0\nWAKE\n",
            "EDACK 0 2\nEDACK 0 14\nPREP 14\nCHG 14 12\nEND 14 12\nPREP 2\n");
 }
 
@@ -254,7 +241,7 @@ Test(stc_emu, s5_demands_of_current_epochs_are_stale)
     /* a demand for the current epoch (blocked in PREPARE) is cleared at the
      * next wake-up, not re-granted */
     expect("stc-emu --variant es --cus 1",
-           "DEM 0 0x4000\\nWAKE\\nDEM 0 0x4008\\nREADY 0\\nDONE 0\\nWAKE\\n",
+           "DEM 0 0x4000\nWAKE\nDEM 0 0x4008\nREADY 0\nDONE 0\nWAKE\n",
            "EDACK 0 4\nPREP 4\nEDACK 0 4\nCHG 4 12\nEND 4 12\nSLEEP\n");
 }
 
@@ -304,22 +291,22 @@ Test(stc_emu, adaptive_band_rule_s6)
     /* SEB 14 in 12..18: a difference in bits 13:12 moves SEB down, above
      * the band field (bit 18 and up) up, same page or same address: none */
     const char *opt = "stc-emu --variant ab --cus 1 --seb 14 --seb-min 12 --seb-max 18";
-    expect(opt, "DEM 0 0x12345000\\nCONF 0 0x12345000\\nCONF 0 0x12345ffc\\nCONF 0 0x12346000\\n"
-                "CONF 0 0x12347000\\n",
+    expect(opt, "DEM 0 0x12345000\nCONF 0 0x12345000\nCONF 0 0x12345ffc\nCONF 0 0x12346000\n"
+                "CONF 0 0x12347000\n",
            "EDACK 0 1\nNSEB 13\n");
-    expect(opt, "DEM 0 0x12345000\\nCONF 0 0x12385000\\n", "EDACK 0 1\nNSEB 15\n");
+    expect(opt, "DEM 0 0x12345000\nCONF 0 0x12385000\n", "EDACK 0 1\nNSEB 15\n");
     /* no valid ERV entry for the read's band: ignored; NV/ES ignore all */
-    expect(opt, "DEM 0 0x12345000\\nCONF 0 0x12349000\\n", "EDACK 0 1\n");
+    expect(opt, "DEM 0 0x12345000\nCONF 0 0x12349000\n", "EDACK 0 1\n");
     expect("stc-emu --variant es --cus 1 --seb 14 --seb-min 12 --seb-max 18",
-           "DEM 0 0x12345000\\nCONF 0 0x12385000\\n", "EDACK 0 1\n");
+           "DEM 0 0x12345000\nCONF 0 0x12385000\n", "EDACK 0 1\n");
     /* the first address is kept (S18) */
-    expect(opt, "DEM 0 0x12345000\\nDEM 0 0x12385000\\nCONF 0 0x12385000\\n",
+    expect(opt, "DEM 0 0x12345000\nDEM 0 0x12385000\nCONF 0 0x12385000\n",
            "EDACK 0 1\nEDACK 0 1\nNSEB 15\n");
     /* SEB_MAX bounds the upward step; SEB_MIN the downward (empty low field) */
     expect("stc-emu --variant ab --cus 1 --seb 18 --seb-min 12 --seb-max 18",
-           "DEM 0 0x12345000\\nCONF 0 0x92345000\\n", "EDACK 0 13\n");
-    expect("stc-emu --variant ab --cus 1", "DEM 0 0x12345000\\nCONF 0 0x12344000\\n"
-                                           "CONF 0 0x12345004\\n",
+           "DEM 0 0x12345000\nCONF 0 0x92345000\n", "EDACK 0 13\n");
+    expect("stc-emu --variant ab --cus 1", "DEM 0 0x12345000\nCONF 0 0x12344000\n"
+                                           "CONF 0 0x12345004\n",
            "EDACK 0 5\n");
 }
 
@@ -329,7 +316,7 @@ Test(stc_emu, fig6_one_step_separates_reads_and_writes)
      * moves SEB to 5 (bit 8 lies above the band field) and the sets separate:
      * a further read of 0 finds no demand in its band (S6 f) */
     expect("stc-emu --variant ab --cus 1 --seb 4 --seb-min 0 --addr-bits 16 --epoch 15",
-           "DEM 0 0x100\\nCONF 0 0x0\\nWAKE\\nREADY 0\\nDONE 0\\nDEM 0 0x100\\nCONF 0 0x0\\n",
+           "DEM 0 0x100\nCONF 0 0x0\nWAKE\nREADY 0\nDONE 0\nDEM 0 0x100\nCONF 0 0x0\n",
            "EDACK 0 0\nNSEB 5\nPREP 0\nCHG 0 5\nEND 0 5\nEDACK 0 8\n");
 }
 
@@ -394,8 +381,8 @@ Test(stc_emu, one_pending_step_applied_at_change_epoch_then_guard)
 Test(stc_emu, handshake_duplicates_and_wrong_phase_ignored)
 {
     expect("stc-emu --variant nv --cus 3",
-           "READY 0\\nDONE 0\\nWAKE\\nWAKE\\nREADY 2\\nREADY 2\\nDONE 2\\nREADY 0\\nREADY 1\\n"
-           "READY 1\\nWAKE\\nDONE 1\\nDONE 1\\nDONE 0\\nDONE 2\\nDONE 2\\nREADY 0\\n",
+           "READY 0\nDONE 0\nWAKE\nWAKE\nREADY 2\nREADY 2\nDONE 2\nREADY 0\nREADY 1\n"
+           "READY 1\nWAKE\nDONE 1\nDONE 1\nDONE 0\nDONE 2\nDONE 2\nREADY 0\n",
            "PREP 1\nCHG 1 12\nEND 1 12\n");
     {
         stc_emu_cfg c;
@@ -418,10 +405,10 @@ Test(stc_emu, handshake_duplicates_and_wrong_phase_ignored)
 Test(stc_emu, dump_and_initial_epoch_set)
 {
     expect("stc-emu --dump --epoch 3,9 --cus 1",
-           "DEM 0 0xa004\\nDEM 0 0x5000\\nDEM 0 0x3000\\nCONF 0 0x1000\\nWAKE\\n",
+           "DEM 0 0xa004\nDEM 0 0x5000\nDEM 0 0x3000\nCONF 0 0x1000\nWAKE\n",
            "EDACK 0 10\nEDACK 0 5\nEDACK 0 3\nPREP 10,5\nSTATE cur=3,9 seb=12 ptr=9 "
            "phase=PREP\n");
-    expect("stc-emu --dump --variant ab --cus 1", "DEM 0 0xa004\\nDEM 0 0xa008\\n",
+    expect("stc-emu --dump --variant ab --cus 1", "DEM 0 0xa004\nDEM 0 0xa008\n",
            "EDACK 0 10\nEDACK 0 10\nERV 10 0xa004\nSTATE cur=0 seb=12 ptr=0 phase=IDLE\n");
 }
 
