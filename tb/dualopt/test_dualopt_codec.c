@@ -118,7 +118,7 @@ Test(dualopt_codec_cfg, rejects_bad_values_with_a_reason)
         cr_assert_eq(codec_cfg_option(&c, "nonesuch", "1", err, sizeof err), 1);
     }
     gen_refuses("dualopt-coal", "--gran 3", "3");
-    cr_assert_eq(run("build/bin/cohmodel dualopt-decoal --count-bits 9 </dev/null 2>/dev/null"), 2);
+    model_refuses("dualopt-decoal", "--count-bits 9", "", "9");
 }
 
 /* ---------------------------------------------------------- paper / spec -- */
