@@ -139,6 +139,7 @@ check-platform:
 
 # ---- Criterion: one binary with every family's tests (one summary line) --
 TEST_SRC := $(wildcard tb/test_*.c tb/*/test_*.c)  # with tb/test_util.c
+$(B)/obj/tb/test_registry.o: CPPFLAGS += -DTEST_FAMILIES='$(foreach f,$(FAMILIES),FAMILY($(f)))'
 $(B)/test_all: $(patsubst %.c,$(B)/obj/%.o,$(TEST_SRC)) $(ENGINE_OBJ) \
                $(foreach f,$(FAMILIES),$(B)/obj/$(f)_duts.o $($(f)_VLIBS)) $(B)/vrt/libvrt.a
 	$(CC) $(CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)

@@ -2,47 +2,23 @@
  * Criterion tests of the DualOpt BGU (cmodel/dualopt/dualopt_bgu.c, gen/
  * dualopt_bgu_gen.c): the paper's Fig. 7b example, the rules of reading D13
  * (multi-word and line-crossing lane accesses, first-touch order, wrap), bad
- * options and traces, trace-mode equality of RTL and model, lockstep of
- * every committed configuration, and the timing claim (k cycles for k lines,
- * first request in the cycle the load is presented).
+ * options and traces, trace-mode equality of RTL and model on random
+ * traces, and the timing claim (k cycles for k lines, first request in the
+ * cycle the load is presented). Lockstep of every committed configuration:
+ * tb/test_registry.c.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_bgu.h"
 #include "lockstep.h"
+#include "test_util.h"
 #include "unit.h"
 
 extern const dut_ops *const dualopt_duts[];
-
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *b;
-    long n;
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = calloc(1, (size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
 
 static unsigned reqs_of(const bgu_cfg *c, unsigned size, const uint64_t *addr, unsigned n,
                         bgu_req *out)
@@ -194,50 +170,35 @@ Test(dualopt_bgu_cfg, presets_validate_and_bad_values_are_named)
         cr_assert_eq(r, -1, "--%s %s accepted", bad[i][0], bad[i][1]);
         cr_assert(strstr(err, bad[i][2]) != NULL, "'%s' lacks '%s'", err, bad[i][2]);
     }
-    cr_assert_eq(run("rm -rf build/t_bgu_gen && build/bin/cohgen dualopt-bgu --lanes 99 -o "
-                     "build/t_bgu_gen 2>/dev/null"), 2);
-    cr_assert_eq(run("test -e build/t_bgu_gen"), 1, "cohgen wrote output for a bad option");
+    gen_refuses("dualopt-bgu", "--lanes 99", "99");
 }
 
 Test(dualopt_bgu_tools, bad_traces_exit_2_with_the_line_and_no_output)
 {
     static const char *const bad[][2] = {
-        {"LD 4 0x0\\nST 4 0x0\\n", "line 2: unknown record 'ST'"},
-        {"LD 3 0x0\\n", "line 1: size '3'"},
-        {"\\nLD 4 0x0 zz\\n", "line 2: lane 1: 'zz' is not a hex address"},
-        {"LD 4 0 1 2 3 4 5 6 7 8\\n", "line 1: more than 8 lane addresses"},
-        {"LD 4 0x100000000\\n", "exceeds 32 bits"},
-        {"LD\\n", "line 1: LD needs a size"},
+        {"LD 4 0x0\nST 4 0x0\n", "line 2: unknown record 'ST'"},
+        {"LD 3 0x0\n", "line 1: size '3'"},
+        {"\nLD 4 0x0 zz\n", "line 2: lane 1: 'zz' is not a hex address"},
+        {"LD 4 0 1 2 3 4 5 6 7 8\n", "line 1: more than 8 lane addresses"},
+        {"LD 4 0x100000000\n", "exceeds 32 bits"},
+        {"LD\n", "line 1: LD needs a size"},
     };
     size_t i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char cmd[300], *o, *e;
-        snprintf(cmd, sizeof cmd, "printf 'LD 4 0x40\\n%s' | build/bin/cohmodel dualopt-bgu --config "
-                 "fpga >build/t_bgu_bad.out 2>build/t_bgu_bad.err", bad[i][0]);
-        cr_assert_eq(run(cmd), 2, "%s", cmd);
-        o = slurp("build/t_bgu_bad.out");
-        e = slurp("build/t_bgu_bad.err");
-        cr_assert(o && e);
-        cr_assert_eq(strlen(o), 0, "partial output: %s", o);
         /* one extra LD line ahead of the case: its line number is one more */
-        {
-            char want[120];
-            const char *ln = strstr(bad[i][1], "line ");
-            if (ln) {
-                snprintf(want, sizeof want, "cohmodel: stdin: line %d%s", atoi(ln + 5) + 1,
-                         strchr(ln + 5, ':'));
-                cr_assert(strstr(e, want) != NULL, "'%s' lacks '%s'", e, want);
-            } else {
-                cr_assert(strstr(e, bad[i][1]) != NULL, "'%s' lacks '%s'", e, bad[i][1]);
-            }
-        }
-        cr_assert_eq(strchr(e, '\n'), e + strlen(e) - 1, "one line: %s", e);
-        free(o);
-        free(e);
+        char want[120], in[120];
+        const char *ln = strstr(bad[i][1], "line ");
+        if (ln)
+            snprintf(want, sizeof want, "cohmodel: stdin: line %d%s", atoi(ln + 5) + 1,
+                     strchr(ln + 5, ':'));
+        else
+            snprintf(want, sizeof want, "%s", bad[i][1]);
+        snprintf(in, sizeof in, "LD 4 0x40\n%s", bad[i][0]);
+        model_refuses("dualopt-bgu", "--config fpga", in, want);
     }
     cr_assert_eq(run("printf 'LD 4 0x0\\n' | ./tb_dualopt --unit bgu --trace - --config fpga "
                      "--lanes 9 >/dev/null 2>&1"), 2);
-    cr_assert_eq(run("printf 'LD 5 0x0\\n' | ./tb_dualopt --unit bgu --trace - >/dev/null 2>&1"), 2);
+    refused_on("./tb_dualopt --unit bgu --trace -", "LD 5 0x0\n", "line 1: size '5'");
 }
 
 /* A random trace of loads of up to `lanes` lanes with addresses below 2^32:
@@ -278,23 +239,14 @@ Test(dualopt_bgu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
 {
     unsigned i;
     for (i = 0; i < 2; i++) {
-        const char *cfg = i ? "default" : "fpga";
-        char cmd[512], *a, *b;
+        char opts[64], why[1024];
+        long n;
         write_trace("build/t_bgu_trace.txt", i ? 64 : 8, 11 + i, i ? 300 : 1500);
-        snprintf(cmd, sizeof cmd,
-                 "build/bin/cohmodel dualopt-bgu --config %s < build/t_bgu_trace.txt > "
-                 "build/t_bgu_model.out && ./tb_dualopt --unit bgu --config %s --trace "
-                 "build/t_bgu_trace.txt > build/t_bgu_rtl.out && grep -q '^# PASS' "
-                 "build/t_bgu_rtl.out && grep -v '^#' build/t_bgu_rtl.out > build/t_bgu_rtl.req",
-                 cfg, cfg);
-        cr_assert_eq(run(cmd), 0, "%s", cmd);
-        a = slurp("build/t_bgu_model.out");
-        b = slurp("build/t_bgu_rtl.req");
-        cr_assert(a && b);
-        cr_assert_gt(strlen(a), 20000, "too few requests");
-        cr_assert_str_eq(a, b, "tb_dualopt --trace and cohmodel disagree (%s)", cfg);
-        free(a);
-        free(b);
+        snprintf(opts, sizeof opts, "--config %s", i ? "default" : "fpga");
+        n = trace_agrees("dualopt", "dualopt-bgu", opts, "build/t_bgu_trace.txt", NULL, NULL, why,
+                         sizeof why);
+        cr_assert_geq(n, 0, "%s", why);
+        cr_assert_gt(n, 20000, "too few requests");
     }
 }
 
@@ -303,48 +255,7 @@ Test(dualopt_bgu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
 static void lockstep(const char *name, const char *stream, uint64_t cycles, uint64_t seed,
                      ls_result *r)
 {
-    static unsigned char cfg[256];
-    const unit_desc *u = unit_find("dualopt-bgu");
-    ls_opts o;
-    char err[256];
-    int rc;
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(dualopt_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    rc = ls_run(&o, r, "");
-    cr_assert_eq(rc, 0, "%s seed %llu: %s", name, (unsigned long long)seed, r->mm_msg);
-    cr_assert_eq(r->nchan, 2);
-    cr_assert_str_eq(r->chan_name[0], "inst");
-    cr_assert_str_eq(r->chan_name[1], "req");
-}
-
-static unsigned long long field(const char *s, const char *key)
-{
-    const char *p = s ? strstr(s, key) : NULL;
-    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
-Test(dualopt_bgu_lockstep, every_committed_configuration_with_back_pressure, .timeout = 240)
-{
-    static const char *const names[] = {"fpga", "gran8", "gran16", "default"};
-    unsigned i;
-    for (i = 0; i < 4; i++) {
-        ls_result r;
-        lockstep(names[i], "mixed", i ? 12000 : 40000, 3 + i, &r);
-        cr_assert_eq(field(r.summary, "requests against bgu_inst(), "), 0,
-                     "%s: the shell's requests differ from the functional core", names[i]);
-        cr_assert_gt(r.chan_xfers[1], i ? 3000 : 10000, "%s: too few requests", names[i]);
-        cr_assert_gt(field(r.summary, "line-crossing "), 100, "%s: no crossing lanes", names[i]);
-        ls_result_free(&r);
-    }
+    ls_stream(r, dualopt_duts, "dualopt-bgu", name, stream, cycles, seed);
 }
 
 Test(dualopt_bgu_lockstep, k_lines_take_k_cycles_first_request_at_once, .timeout = 120)

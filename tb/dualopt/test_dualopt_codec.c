@@ -3,8 +3,9 @@
  * trip): configuration and derived figures, the specification's worked
  * examples (2.4, 4.4), the rules of 2.7 (per-destination identity, at most
  * max slots per packet, bounded wait), bad options and traces, trace-mode
- * equality RTL vs model, lockstep of every committed configuration on every
- * stream, and the measured latency and throughput of docs/dualopt.md.
+ * equality RTL vs model, and the measured latency and throughput of
+ * docs/dualopt.md (lockstep of every committed configuration on every
+ * stream: tb/test_registry.c).
  * Run from the repository root (make unit).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -12,37 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_decoal.h"
 #include "lockstep.h"
+#include "test_util.h"
 
 extern const dut_ops *const dualopt_duts[];
-
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *buf;
-    long n;
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = calloc(1, (size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    return buf;
-}
 
 static void cfg_of(codec_cfg *c, const char *preset)
 {
@@ -141,10 +117,8 @@ Test(dualopt_codec_cfg, rejects_bad_values_with_a_reason)
         cr_assert_eq(codec_cfg_option(&c, "gpus", "x4", err, sizeof err), -1);
         cr_assert_eq(codec_cfg_option(&c, "nonesuch", "1", err, sizeof err), 1);
     }
-    cr_assert_eq(run("rm -rf build/t_dc && build/bin/cohgen dualopt-coal --gran 3 -o build/t_dc "
-                     "2>/dev/null"), 2);
-    cr_assert_eq(run("test ! -e build/t_dc"), 0, "cohgen wrote output for a bad option");
-    cr_assert_eq(run("build/bin/cohmodel dualopt-decoal --count-bits 9 </dev/null 2>/dev/null"), 2);
+    gen_refuses("dualopt-coal", "--gran 3", "3");
+    model_refuses("dualopt-decoal", "--count-bits 9", "", "9");
 }
 
 /* ---------------------------------------------------------- paper / spec -- */
@@ -472,24 +446,8 @@ Test(dualopt_codec_rules, round_trip_is_the_identity_per_destination, .timeout =
 
 static void bad_trace(const char *unit, const char *text, const char *want)
 {
-    char cmd[1024];
-    char *o, *e;
-    FILE *f = fopen("build/t_dc_bad.trace", "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "build/bin/cohmodel %s < build/t_dc_bad.trace > build/t_dc.out "
-                              "2> build/t_dc.err", unit);
-    cr_assert_eq(run(cmd), 2, "%s accepted: %s", unit, text);
-    o = slurp("build/t_dc.out");
-    e = slurp("build/t_dc.err");
-    cr_assert(o && e);
-    cr_assert_eq(strlen(o), 0, "partial output: %s", o);
-    cr_assert(strstr(e, want) != NULL, "'%s' not in: %s", want, e);
-    cr_assert(strncmp(e, "cohmodel: stdin: line ", 22) == 0, "%s", e);
-    cr_assert(strchr(e, '\n') == e + strlen(e) - 1, "more than one line: %s", e);
-    free(o);
-    free(e);
+    model_refuses(unit, "", text, want);
+    model_refuses(unit, "", text, "cohmodel: stdin: line ");
 }
 
 Test(dualopt_codec_tools, bad_traces_exit_2_with_the_line_and_no_output)
@@ -515,7 +473,6 @@ Test(dualopt_codec_tools, bad_traces_exit_2_with_the_line_and_no_output)
                      "--config paper-header >/dev/null 2>&1"), 2);
     cr_assert_eq(run("echo 'WIRE 0 1 11010000111111110201' | build/bin/cohmodel dualopt-decoal "
                      "--config paper-header | grep -qx 'RSP 0 1 0x0102 0x11111111'"), 0);
-    cr_assert_eq(run("./tb_dualopt --unit coal --stream nonesuch >/dev/null 2>&1"), 2);
     cr_assert_eq(run("printf 'RSP 0 0 1 1 1\\n' | ./tb_dualopt --unit coal --trace - "
                      ">/dev/null 2>&1"), 2);
 }
@@ -524,94 +481,30 @@ Test(dualopt_codec_tools, bad_traces_exit_2_with_the_line_and_no_output)
 
 Test(dualopt_codec_tools, trace_mode_prints_what_the_model_prints, .timeout = 120)
 {
-    static const char *const cmds[] = {
-        "build/bin/cohmodel dualopt-coal --config %s < build/t_dc_tr.trace > build/t_dc_m.out && "
-        "./tb_dualopt --unit coal --config %s --trace build/t_dc_tr.trace > build/t_dc_r.out",
-        "build/bin/cohmodel dualopt-coal --config %s --wire < build/t_dc_tr.trace > build/t_dc_m.out && "
-        "./tb_dualopt --unit coal --config %s --wire --trace build/t_dc_tr.trace > build/t_dc_r.out",
-        "build/bin/cohmodel dualopt-coal --config %s --wire < build/t_dc_tr.trace > build/t_dc_w.out && "
-        "build/bin/cohmodel dualopt-decoal --config %s < build/t_dc_w.out > build/t_dc_m.out && "
-        "./tb_dualopt --unit decoal --config %s --trace build/t_dc_w.out > build/t_dc_r.out",
-    };
+    /* the coalescer's packets, on the wire too, and the de-coalescer fed
+     * with the coalescer's wire output */
     static const char *const cfgs[] = {"default", "paper_header"};
     unsigned i, k;
     write_trace("build/t_dc_tr.trace", 1200, 3, 4);
     for (k = 0; k < 2; k++)
         for (i = 0; i < 3; i++) {
-            char cmd[1024];
-            char *a, *b;
-            snprintf(cmd, sizeof cmd, cmds[i], cfgs[k], cfgs[k], cfgs[k]);
-            cr_assert_eq(run(cmd), 0, "%s", cmd);
-            cr_assert_eq(run("grep -q '^# PASS' build/t_dc_r.out && grep -v '^#' build/t_dc_r.out "
-                             "> build/t_dc_r2.out"), 0, "%s", cmd);
-            a = slurp("build/t_dc_m.out");
-            b = slurp("build/t_dc_r2.out");
-            cr_assert(a && b);
-            cr_assert_gt(strlen(a), 2000);
-            cr_assert_str_eq(a, b, "RTL and model disagree: %s", cmd);
-            free(a);
-            free(b);
+            char opts[96], cmd[256], why[1024];
+            long n;
+            snprintf(opts, sizeof opts, "--config %s%s", cfgs[k], i == 1 ? " --wire" : "");
+            if (i == 2) {
+                snprintf(cmd, sizeof cmd, "build/bin/cohmodel dualopt-coal %s --wire "
+                         "<build/t_dc_tr.trace >build/t_dc_w.out", opts);
+                cr_assert_eq(run(cmd), 0, "%s", cmd);
+            }
+            n = trace_agrees("dualopt", i == 2 ? "dualopt-decoal" : "dualopt-coal", opts,
+                             i == 2 ? "build/t_dc_w.out" : "build/t_dc_tr.trace", NULL, NULL, why,
+                             sizeof why);
+            cr_assert_geq(n, 0, "%s", why);
+            cr_assert_gt(n, 2000, "%s %s: short output", cfgs[k], i == 2 ? "decoal" : "coal");
         }
 }
 
 /* ---------------------------------------------------------- lockstep -- */
-
-typedef struct {
-    ls_result r;
-} xrun;
-
-static void ls_one(const char *unit, const dut_ops *d, const char *stream, uint64_t cycles,
-                   uint64_t seed, xrun *x)
-{
-    static unsigned char cfg[512];
-    const unit_desc *u = unit_find(unit);
-    ls_opts o;
-    char err[256];
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = d;
-    cr_assert_eq(ls_dut_cfg(u, d, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    cr_assert_eq(ls_run(&o, &x->r, ""), 0, "%s %s seed %llu: %s", d->module, stream,
-                 (unsigned long long)seed, x->r.mm_msg);
-}
-
-Test(dualopt_codec_lockstep, every_committed_configuration_and_stream, .timeout = 300)
-{
-    unsigned i, s, n = 0;
-    for (i = 0; dualopt_duts[i]; i++) {
-        const dut_ops *d = dualopt_duts[i];
-        const unit_desc *u = unit_find(d->unit);
-        if (strncmp(d->module, "dualopt_coal_", 13) && strncmp(d->module, "dualopt_decoal_", 15) &&
-            strncmp(d->module, "dualopt_codec_", 14))
-            continue;
-        cr_assert_not_null(u);
-        for (s = 0; u->streams[s]; s++) {
-            xrun x;
-            ls_one(d->unit, d, u->streams[s], 12000, 5 + i, &x);
-            cr_assert_not_null(x.r.summary);
-            if (strstr(d->module, "decoal") == NULL)
-                cr_assert(strstr(x.r.summary, " 0 errors") != NULL, "%s %s: %s", d->module,
-                          u->streams[s], x.r.summary);
-            else {
-                unsigned long long inj, rej;
-                const char *p = strstr(x.r.summary, "injected ");
-                cr_assert(p && sscanf(p, "injected %llu, rejected (bad_o) %llu", &inj, &rej) == 2);
-                cr_assert(inj > 10 && inj == rej, "%s: %llu malformed, %llu rejected", d->module,
-                          inj, rej);
-            }
-            cr_assert_gt(x.r.chan_xfers[0], 100, "%s %s: too few transfers", d->module,
-                         u->streams[s]);
-            ls_result_free(&x.r);
-            n++;
-        }
-    }
-    cr_assert_geq(n, 9 * 2 + 9 + 2 * 2, "%u runs", n);
-}
 
 /* docs/dualopt.md: the coalescer's added latency in the RTL, measured on the
  * packet port (ready always): a full packet leaves on the port the cycle

@@ -13,19 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_e2e.h"
 #include "dualopt_e2e_tb.h"
 #include "lockstep.h"
+#include "test_util.h"
 
 extern const dut_ops *const dualopt_duts[];
-
-static int sh(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static e2e_tb_res run_kernel(e2e_kind kind, unsigned gpus, uint64_t seed, unsigned loads,
                              e2e_mode mode, int rtl, e2e_fault fault, uint64_t fault_n, int *rc)
@@ -267,7 +261,7 @@ Test(dualopt_e2e_tool, bench_runs_the_composition)
     char *o;
     FILE *f;
     long n;
-    cr_assert_eq(sh("./tb_dualopt --e2e --gpus 2 --kernel cross11 >build/t_e2e.out 2>&1"), 0);
+    cr_assert_eq(run("./tb_dualopt --e2e --gpus 2 --kernel cross11 >build/t_e2e.out 2>&1"), 0);
     f = fopen("build/t_e2e.out", "r");
     cr_assert_not_null(f);
     fseek(f, 0, SEEK_END);
@@ -297,13 +291,13 @@ Test(dualopt_e2e_tool, bad_options_exit_2_with_nothing_on_stdout)
         long n;
         snprintf(cmd, sizeof cmd, "./tb_dualopt %s >build/t_e2e_bad.out 2>build/t_e2e_bad.err",
                  bad[i]);
-        cr_assert_eq(sh(cmd), 2, "%s", cmd);
+        cr_assert_eq(run(cmd), 2, "%s", cmd);
         f = fopen("build/t_e2e_bad.out", "r");
         cr_assert_not_null(f);
         fseek(f, 0, SEEK_END);
         n = ftell(f);
         fclose(f);
         cr_assert_eq(n, 0, "%s wrote to stdout", bad[i]);
-        cr_assert_eq(sh("test $(wc -l <build/t_e2e_bad.err) -eq 1"), 0, "%s: one line", bad[i]);
+        cr_assert_eq(run("test $(wc -l <build/t_e2e_bad.err) -eq 1"), 0, "%s: one line", bad[i]);
     }
 }

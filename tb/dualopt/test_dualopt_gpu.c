@@ -14,24 +14,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_de.h"
 #include "dualopt_gpu.h"
 #include "dualopt_gpu_tb.h"
 #include "dut.h"
-
-static int sh(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#include "test_util.h"
 
 /* Runs kind on gpus with the given forcing and fault; returns the check's
  * verdict, stats and check result. */
 static unsigned run_ops; /* accesses per GPU and kernel; 0: the kind's default */
 
-static int run(gpu_kind kind, unsigned gpus, uint64_t seed, gpu_force force, gpu_fault fault,
+static int sim(gpu_kind kind, unsigned gpus, uint64_t seed, gpu_force force, gpu_fault fault,
                uint64_t fault_n, gpu_stats *st, gpu_check_res *c, char *msg, size_t len)
 {
     gpu_kernel k;
@@ -65,7 +59,7 @@ Test(dualopt_gpu, engine_picks_the_mode_per_kernel_kind_after_monitoring)
                 gpu_stats st;
                 gpu_check_res c;
                 char msg[512];
-                int rc = run((gpu_kind)kind, gpus, seed, GPU_AUTO, GPU_FAULT_NONE, 0, &st, &c,
+                int rc = sim((gpu_kind)kind, gpus, seed, GPU_AUTO, GPU_FAULT_NONE, 0, &st, &c,
                              msg, sizeof msg);
                 cr_assert_eq(rc, 0, "%s, %u GPUs, seed %llu: %s", gpu_kind_names[kind], gpus,
                              (unsigned long long)seed, msg);
@@ -94,7 +88,7 @@ Test(dualopt_gpu, every_loaded_word_equals_memory_in_every_mode)
                 gpu_stats st;
                 gpu_check_res c;
                 char msg[512];
-                int rc = run((gpu_kind)kind, gpus, seed, (gpu_force)f, GPU_FAULT_NONE, 0, &st,
+                int rc = sim((gpu_kind)kind, gpus, seed, (gpu_force)f, GPU_FAULT_NONE, 0, &st,
                              &c, msg, sizeof msg);
                 cr_assert_eq(rc, 0, "%s, %u GPUs, force %u: %s", gpu_kind_names[kind], gpus, f,
                              msg);
@@ -116,30 +110,30 @@ Test(dualopt_gpu, each_mode_pays_off_where_the_paper_says)
     gpu_check_res c;
     char msg[512];
     /* reuse-heavy: the RDMA cache removes most remote accesses */
-    cr_assert_eq(run(GPU_K_REUSE, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
-    cr_assert_eq(run(GPU_K_REUSE, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg, sizeof msg),
+    cr_assert_eq(sim(GPU_K_REUSE, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
+    cr_assert_eq(sim(GPU_K_REUSE, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg, sizeof msg),
                  0);
     cr_assert_lt(a.flits * 2, n.flits, "reuse: %llu vs %llu flits", (unsigned long long)a.flits,
                  (unsigned long long)n.flits);
     cr_assert_gt(a.rc_hits, 10 * a.rc_misses);
     cr_assert_gt(a.rc_flush_wbs, 0);
     /* sparse-remote: coalescing beats both the baseline and the cache */
-    cr_assert_eq(run(GPU_K_SPARSE, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
-    cr_assert_eq(run(GPU_K_SPARSE, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg,
+    cr_assert_eq(sim(GPU_K_SPARSE, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
+    cr_assert_eq(sim(GPU_K_SPARSE, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg,
                      sizeof msg),
                  0);
-    cr_assert_eq(run(GPU_K_SPARSE, 4, 1, GPU_FORCE_CACHE, GPU_FAULT_NONE, 0, &k2, &c, msg,
+    cr_assert_eq(sim(GPU_K_SPARSE, 4, 1, GPU_FORCE_CACHE, GPU_FAULT_NONE, 0, &k2, &c, msg,
                      sizeof msg),
                  0);
-    cr_assert_eq(run(GPU_K_SPARSE, 4, 1, GPU_FORCE_COALESCE, GPU_FAULT_NONE, 0, &c2, &c, msg,
+    cr_assert_eq(sim(GPU_K_SPARSE, 4, 1, GPU_FORCE_COALESCE, GPU_FAULT_NONE, 0, &c2, &c, msg,
                      sizeof msg),
                  0);
     cr_assert_lt(a.flits, n.flits);
     cr_assert_lt(c2.flits, k2.flits);
     cr_assert_gt(a.packets, 0);
     /* local-heavy: no optimisation, the traffic of the baseline */
-    cr_assert_eq(run(GPU_K_LOCAL, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
-    cr_assert_eq(run(GPU_K_LOCAL, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg, sizeof msg),
+    cr_assert_eq(sim(GPU_K_LOCAL, 4, 1, GPU_AUTO, GPU_FAULT_NONE, 0, &a, &c, msg, sizeof msg), 0);
+    cr_assert_eq(sim(GPU_K_LOCAL, 4, 1, GPU_FORCE_NONE, GPU_FAULT_NONE, 0, &n, &c, msg, sizeof msg),
                  0);
     cr_assert_eq(a.flits, n.flits);
     cr_assert_eq(a.bytes, n.bytes);
@@ -152,11 +146,11 @@ Test(dualopt_gpu_flush, dropped_write_back_and_missing_flush_are_caught)
     char msg[512];
     uint64_t n;
     /* clean: the flush writes back, nothing is lost */
-    cr_assert_eq(run(GPU_K_REUSE, 2, 5, GPU_AUTO, GPU_FAULT_NONE, 0, &st, &c, msg, sizeof msg), 0,
+    cr_assert_eq(sim(GPU_K_REUSE, 2, 5, GPU_AUTO, GPU_FAULT_NONE, 0, &st, &c, msg, sizeof msg), 0,
                  "%s", msg);
     cr_assert_gt(st.rc_flush_wbs, 0);
     for (n = 1; n <= 3; n++) {
-        int rc = run(GPU_K_REUSE, 2, 5, GPU_AUTO, GPU_FAULT_DROP_WB, n * 7, &st, &c, msg,
+        int rc = sim(GPU_K_REUSE, 2, 5, GPU_AUTO, GPU_FAULT_DROP_WB, n * 7, &st, &c, msg,
                      sizeof msg);
         cr_assert_eq(st.faults, 1);
         cr_assert_eq(rc, -1, "write-back %llu dropped, not caught", (unsigned long long)(n * 7));
@@ -164,7 +158,7 @@ Test(dualopt_gpu_flush, dropped_write_back_and_missing_flush_are_caught)
         cr_assert(strstr(msg, "dirty byte lost") != NULL || strstr(msg, "wrong value") != NULL,
                   "%s", msg);
     }
-    cr_assert_eq(run(GPU_K_REUSE, 2, 5, GPU_FORCE_CACHE, GPU_FAULT_NO_FLUSH, 0, &st, &c, msg,
+    cr_assert_eq(sim(GPU_K_REUSE, 2, 5, GPU_FORCE_CACHE, GPU_FAULT_NO_FLUSH, 0, &st, &c, msg,
                      sizeof msg),
                  -1);
     cr_assert_gt(st.faults, 0);
@@ -219,7 +213,7 @@ Test(dualopt_gpu_tool, runs_every_kind_and_rejects_bad_options)
     char *o = NULL;
     size_t n = 0;
     FILE *f;
-    cr_assert_eq(sh("./tb_dualopt --gpu --gpus 2 >build/t_gpu_tool.out 2>&1"), 0);
+    cr_assert_eq(run("./tb_dualopt --gpu --gpus 2 >build/t_gpu_tool.out 2>&1"), 0);
     f = fopen("build/t_gpu_tool.out", "r");
     cr_assert_not_null(f);
     cr_assert_gt(getdelim(&o, &n, '\0', f), 0);
@@ -234,14 +228,14 @@ Test(dualopt_gpu_tool, runs_every_kind_and_rejects_bad_options)
         long len;
         snprintf(cmd, sizeof cmd, "./tb_dualopt %s >build/t_gpu_bad.out 2>build/t_gpu_bad.err",
                  bad[i]);
-        cr_assert_eq(sh(cmd), 2, "%s", cmd);
+        cr_assert_eq(run(cmd), 2, "%s", cmd);
         f = fopen("build/t_gpu_bad.out", "r");
         cr_assert_not_null(f);
         fseek(f, 0, SEEK_END);
         len = ftell(f);
         fclose(f);
         cr_assert_eq(len, 0, "%s wrote to stdout", bad[i]);
-        cr_assert_eq(sh("test $(wc -l <build/t_gpu_bad.err) -eq 1"), 0, "%s: one line", bad[i]);
+        cr_assert_eq(run("test $(wc -l <build/t_gpu_bad.err) -eq 1"), 0, "%s: one line", bad[i]);
     }
 }
 

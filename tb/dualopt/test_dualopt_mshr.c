@@ -2,15 +2,14 @@
  * Criterion tests of the DualOpt bitmask MSHR (dualopt-mshr): Fig. 8's three
  * cases, the rules of spec 2.3 / 2.7 / D11, line mode as the conventional
  * MSHR, the trace tool (format and bad input), trace mode of the lockstep
- * bench against cohmodel, lockstep of every committed configuration on every
- * stream, and the measured timing of docs/dualopt.md.
+ * bench against cohmodel, and the measured timing of docs/dualopt.md
+ * (lockstep of every committed configuration: tb/test_registry.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dualopt_mshr.h"
 #include "lockstep.h"
@@ -18,14 +17,6 @@
 #include "unit.h"
 
 extern const dut_ops *const dualopt_duts[];
-
-static void put(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 static dualopt_mshr *mk(const char *preset, unsigned targets)
 {
@@ -213,61 +204,35 @@ Test(dualopt_mshr_rules, line_mode_equals_bitmask_mode_with_all_ones_masks)
     dualopt_mshr_free(b);
 }
 
-/* ---------------------------------------------------------- bad input -- */
-
-static void expect_bad(const char *args, const char *trace, const char *needle)
-{
-    /* file names per process: the tests that call this run in parallel */
-    char cmd[640], tr[64], out[64], err[64];
-    char *o, *e;
-    long pid = (long)getpid();
-    snprintf(tr, sizeof tr, "build/t_mshr_bad%ld.trace", pid);
-    snprintf(out, sizeof out, "build/t_mshr_bad%ld.out", pid);
-    snprintf(err, sizeof err, "build/t_mshr_bad%ld.err", pid);
-    put(tr, trace);
-    snprintf(cmd, sizeof cmd, "build/bin/cohmodel dualopt-mshr %s <%s >%s 2>%s", args, tr, out, err);
-    cr_assert_eq(run(cmd), 2, "%s: exit status", needle);
-    o = slurp(out);
-    e = slurp(err);
-    cr_assert_str_empty(o, "nothing on stdout for %s", needle);
-    cr_assert_not_null(strstr(e, needle), "stderr '%s' lacks '%s'", e, needle);
-    cr_assert_eq(strchr(e, '\n'), e + strlen(e) - 1, "one line: %s", e);
-    free(o);
-    free(e);
-    remove(tr);
-    remove(out);
-    remove(err);
-}
-
 Test(dualopt_mshr_trace, bad_records_exit_2_with_the_line_number)
 {
-    expect_bad("", "REQ a 0x100 1\nREQ b 0x100\n", "cohmodel: stdin: line 2:");
-    expect_bad("", "REQ a 0x100 1\n\n# c\nLOAD 0x100\n", "line 4: unknown record 'LOAD'");
-    expect_bad("", "REQ a 0xzz 1\n", "line 1: address '0xzz'");
-    expect_bad("", "REQ a 0x1000000000000 1\n", "line 1: address");
-    expect_bad("", "REQ a 0x100 0x10000\n", "line 1: mask '0x10000'");
-    expect_bad("--gran 16", "REQ a 0x100 0x10\n", "line 1: mask '0x10'");
-    expect_bad("", "REQ a 0x100 0\n", "line 1: mask '0' requests no word");
-    expect_bad("", "REQ a 0x100 1 2\n", "line 1: expected");
-    expect_bad("", "REQ a 0x100 1\nFILL 0\nFILL 0\n", "line 3: FILL 0: entry 0 is free");
-    expect_bad("", "FILL 32\n", "line 1: entry '32' is not 0..31");
-    expect_bad("", "FILL x\n", "line 1: entry 'x'");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 1\nREQ b 0x100\n", "cohmodel: stdin: line 2:");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 1\n\n# c\nLOAD 0x100\n",
+                  "line 4: unknown record 'LOAD'");
+    model_refuses("dualopt-mshr", "", "REQ a 0xzz 1\n", "line 1: address '0xzz'");
+    model_refuses("dualopt-mshr", "", "REQ a 0x1000000000000 1\n", "line 1: address");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 0x10000\n", "line 1: mask '0x10000'");
+    model_refuses("dualopt-mshr", "--gran 16", "REQ a 0x100 0x10\n", "line 1: mask '0x10'");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 0\n", "line 1: mask '0' requests no word");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 1 2\n", "line 1: expected");
+    model_refuses("dualopt-mshr", "", "REQ a 0x100 1\nFILL 0\nFILL 0\n",
+                  "line 3: FILL 0: entry 0 is free");
+    model_refuses("dualopt-mshr", "", "FILL 32\n", "line 1: entry '32' is not 0..31");
+    model_refuses("dualopt-mshr", "", "FILL x\n", "line 1: entry 'x'");
 }
 
 Test(dualopt_mshr_trace, bad_options_exit_2)
 {
-    expect_bad("--entries 0", "", "--entries 0");
-    expect_bad("--entries 65", "", "--entries 65");
-    expect_bad("--gran 3", "", "--gran 3");
-    expect_bad("--line 64 --gran 0", "", "--gran 0");
-    expect_bad("--line 128 --gran 1", "", "128 mask bits, at most 64");
-    expect_bad("--mode word", "", "--mode: 'word'");
-    expect_bad("--targets -1", "", "--targets");
-    expect_bad("--tag-bits 17", "", "--tag-bits 17");
-    expect_bad("--config paper", "", "--config: 'paper'");
-    cr_assert_eq(run("build/bin/cohgen dualopt-mshr --entries 99 -o build/t_mshr_gen "
-                    "2>/dev/null"),
-                 2);
+    model_refuses("dualopt-mshr", "--entries 0", "", "--entries 0");
+    model_refuses("dualopt-mshr", "--entries 65", "", "--entries 65");
+    model_refuses("dualopt-mshr", "--gran 3", "", "--gran 3");
+    model_refuses("dualopt-mshr", "--line 64 --gran 0", "", "--gran 0");
+    model_refuses("dualopt-mshr", "--line 128 --gran 1", "", "128 mask bits, at most 64");
+    model_refuses("dualopt-mshr", "--mode word", "", "--mode: 'word'");
+    model_refuses("dualopt-mshr", "--targets -1", "", "--targets");
+    model_refuses("dualopt-mshr", "--tag-bits 17", "", "--tag-bits 17");
+    model_refuses("dualopt-mshr", "--config paper", "", "--config: 'paper'");
+    gen_refuses("dualopt-mshr", "--entries 99", "99");
 }
 
 Test(dualopt_mshr_trace, line_mode_ignores_masks_and_prints_all_ones)
@@ -311,30 +276,19 @@ static void grab(void *ctx, const void *stim, const void *tm)
 
 /* One lockstep run; cfg_override (when not NULL) replaces the DUT's own
  * configuration in the model. Returns ls_run's status. */
-static int mshr_ls(const char *name, const char *stream, uint64_t cycles, uint64_t seed, FILE *trace,
-               FILE *out, const dualopt_mshr_cfg *cfg_override, mshr_run *x, ls_result *r)
+static int mshr_ls(const char *name, const char *stream, uint64_t cycles, uint64_t seed,
+                   const dualopt_mshr_cfg *cfg_override, mshr_run *x, ls_result *r)
 {
     static dualopt_mshr_cfg cfg;
-    const unit_desc *u = unit_find("dualopt-mshr");
     ls_opts o;
-    char err[256];
     int rc;
     const char *p;
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(dualopt_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, &cfg, err, sizeof err), 0, "%s", err);
+    ls_preset(&o, &cfg, sizeof cfg, dualopt_duts, "dualopt-mshr", name);
     if (cfg_override)
         cfg = *cfg_override;
-    o.cfg = &cfg;
     o.stream = stream;
     o.cycles = cycles;
     o.seed = seed;
-    o.trace = trace;
-    o.trace_name = "trace";
-    o.trace_out = out;
     o.inspect = grab;
     o.inspect_ctx = x;
     rc = ls_run(&o, r, "");
@@ -343,29 +297,6 @@ static int mshr_ls(const char *name, const char *stream, uint64_t cycles, uint64
         sscanf(p, "lookups offered %llu accepted %llu", (unsigned long long *)&x->offered,
                (unsigned long long *)&x->accepted);
     return rc;
-}
-
-Test(dualopt_mshr_lockstep, every_committed_configuration_on_every_stream, .timeout = 200)
-{
-    static const char *const names[] = {"default", "fpga", "line", "gran8", "gran16"};
-    static const char *const streams[] = {"mixed", "rate"};
-    unsigned i, k;
-    for (i = 0; i < 5; i++)
-        for (k = 0; k < 2; k++) {
-            mshr_run x;
-            ls_result r;
-            int rc = mshr_ls(names[i], streams[k], 60000, 7 + i, NULL, NULL, NULL, &x, &r);
-            cr_assert_eq(rc, 0, "%s %s: %s", names[i], streams[k], r.mm_msg);
-            cr_assert_eq(r.nchan, 4, "req, rsp, fill and done are valid/ready channels");
-            cr_assert(x.st.hits > 1000 && x.st.misses > 1000 && x.st.fills > 1000,
-                      "%s %s: hits %llu misses %llu fills %llu", names[i], streams[k],
-                      (unsigned long long)x.st.hits, (unsigned long long)x.st.misses,
-                      (unsigned long long)x.st.fills);
-            if (strcmp(names[i], "fpga") == 0)
-                cr_assert(x.st.stall_full > 100 && x.st.stall_targets > 100,
-                          "fpga %s: the stream must fill both limits", streams[k]);
-            ls_result_free(&r);
-        }
 }
 
 /* The bench can fail: the fpga RTL (4 targets per entry) against a model
@@ -377,7 +308,7 @@ Test(dualopt_mshr_lockstep, a_different_model_configuration_is_caught)
     ls_result r;
     dualopt_mshr_cfg_preset(&c, "fpga");
     c.targets = 3;
-    cr_assert_eq(mshr_ls("fpga", "mixed", 60000, 3, NULL, NULL, &c, &x, &r), 1);
+    cr_assert_eq(mshr_ls("fpga", "mixed", 60000, 3, &c, &x, &r), 1);
     cr_assert_not_null(strstr(r.mm_msg, "MISMATCH cycle"), "%s", r.mm_msg);
     ls_result_free(&r);
 }
@@ -387,7 +318,7 @@ Test(dualopt_mshr_lockstep, one_lookup_per_cycle)
 {
     mshr_run x;
     ls_result r;
-    cr_assert_eq(mshr_ls("default", "rate", 50000, 5, NULL, NULL, NULL, &x, &r), 0, "%s", r.mm_msg);
+    cr_assert_eq(mshr_ls("default", "rate", 50000, 5, NULL, &x, &r), 0, "%s", r.mm_msg);
     cr_assert_gt(x.offered, 40000);
     cr_assert_eq(x.accepted, x.offered, "%llu of %llu offered lookups accepted",
                  (unsigned long long)x.accepted, (unsigned long long)x.offered);
@@ -505,32 +436,17 @@ Test(dualopt_mshr_lockstep, trace_mode_prints_what_cohmodel_prints, .timeout = 6
     static const char *const names[] = {"default", "fpga"};
     unsigned i;
     for (i = 0; i < 2; i++) {
-        char cmd[256], *want, *got = NULL;
-        size_t glen = 0;
-        FILE *tr, *out;
-        mshr_run x;
-        ls_result r;
+        char opts[32], why[1024], *want = NULL;
         write_random_trace("build/t_mshr_rand.trace", names[i], 3000, 11 + i);
-        snprintf(cmd, sizeof cmd,
-                 "build/bin/cohmodel dualopt-mshr --config %s <build/t_mshr_rand.trace "
-                 ">build/t_mshr_rand.out",
-                 names[i]);
-        cr_assert_eq(run(cmd), 0);
-        want = slurp("build/t_mshr_rand.out");
+        snprintf(opts, sizeof opts, "--config %s", names[i]);
+        cr_assert_geq(trace_agrees("dualopt", "dualopt-mshr", opts, "build/t_mshr_rand.trace",
+                                   &want, NULL, why, sizeof why),
+                      0, "%s", why);
         cr_assert_not_null(strstr(want, "\nHIT "));
         cr_assert_not_null(strstr(want, "\nDONE "));
         if (i == 1)
             cr_assert(strstr(want, " full\n") && strstr(want, " targets "),
                       "fpga trace must stall both ways");
-        tr = fopen("build/t_mshr_rand.trace", "r");
-        out = open_memstream(&got, &glen);
-        cr_assert_eq(mshr_ls(names[i], NULL, 0, 3, tr, out, NULL, &x, &r), 0, "%s: %s", names[i],
-                     r.mm_msg);
-        fclose(out);
-        fclose(tr);
-        cr_assert_str_eq(got, want, "%s: tb trace output differs from cohmodel", names[i]);
-        free(got);
         free(want);
-        ls_result_free(&r);
     }
 }

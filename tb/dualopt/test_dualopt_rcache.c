@@ -5,8 +5,8 @@
  * full and partial write misses, atomic bypass with the line written back
  * and invalidated, kernel flush order and counts), the modulo index of
  * 1,536 sets (D22), the trace tool's format and bad input, trace-mode
- * equality of RTL and model, lockstep of both committed configurations on
- * both streams, and the timing measured on the RTL: hit latency, one hit
+ * equality of RTL and model, and the timing measured on the RTL (lockstep
+ * of every committed configuration: tb/test_registry.c): hit latency, one hit
  * per cycle, requests held during a flush, write-backs held under
  * back-pressure.
  */
@@ -15,38 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_rcache.h"
 #include "lockstep.h"
+#include "test_util.h"
 #include "unit.h"
 
 extern const dut_ops *const dualopt_duts[];
-
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *b;
-    long n;
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = calloc(1, (size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
 
 /* ---------------------------------------------------- functional core */
 
@@ -290,50 +265,29 @@ Test(dualopt_rcache_tools, trace_records_and_output_format)
 Test(dualopt_rcache_tools, bad_traces_and_options_exit_2_with_no_output)
 {
     static const char *const bad[][2] = {
-        {"RD 0x0\\nLD 0x0\\n", "stdin: line 2: unknown record 'LD'"},
-        {"RD zz\\n", "line 1: address 'zz' is not hex"},
-        {"RD\\n", "line 1: missing address"},
-        {"RD 0x0\\n\\nAT 0x1000000000000\\n", "line 3: address '0x1000000000000' exceeds"},
-        {"WR 0x0\\n", "line 1: missing size"},
-        {"WR 0x0 0\\n", "line 1: size '0' is not in 1..64"},
-        {"WR 0x0 65\\n", "line 1: size '65' is not in 1..64"},
-        {"RD 0x0\\nWR 0x3c 8\\n", "line 2: 8 bytes at 0x3c cross the 64-byte line"},
-        {"KERNEL now\\n", "line 1: unexpected 'now'"},
-        {"AT 0x0 0x1\\n", "line 1: unexpected '0x1'"},
+        {"RD 0x0\nLD 0x0\n", "stdin: line 2: unknown record 'LD'"},
+        {"RD zz\n", "line 1: address 'zz' is not hex"},
+        {"RD\n", "line 1: missing address"},
+        {"RD 0x0\n\nAT 0x1000000000000\n", "line 3: address '0x1000000000000' exceeds"},
+        {"WR 0x0\n", "line 1: missing size"},
+        {"WR 0x0 0\n", "line 1: size '0' is not in 1..64"},
+        {"WR 0x0 65\n", "line 1: size '65' is not in 1..64"},
+        {"RD 0x0\nWR 0x3c 8\n", "line 2: 8 bytes at 0x3c cross the 64-byte line"},
+        {"KERNEL now\n", "line 1: unexpected 'now'"},
+        {"AT 0x0 0x1\n", "line 1: unexpected '0x1'"},
     };
     static const char *const badopt[] = {"--sets 1", "--sets 65537", "--ways 1", "--ways 33",
                                          "--line 12", "--line 128", "--addr-bits 64",
                                          "--sets x", "--addr-bits 16 --sets 65536"};
     size_t i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char cmd[300], *o, *e;
-        snprintf(cmd, sizeof cmd, "printf '%s' | build/bin/cohmodel dualopt-rcache "
-                 ">build/t_rc_bad.out 2>build/t_rc_bad.err", bad[i][0]);
-        cr_assert_eq(run(cmd), 2, "%s", cmd);
-        o = slurp("build/t_rc_bad.out");
-        e = slurp("build/t_rc_bad.err");
-        cr_assert(o && e);
-        cr_assert_eq(strlen(o), 0, "partial output: %s", o);
-        cr_assert(strstr(e, bad[i][1]) != NULL, "'%s' lacks '%s'", e, bad[i][1]);
-        cr_assert(strncmp(e, "cohmodel: ", 10) == 0 && strchr(e, '\n') == e + strlen(e) - 1,
-                  "one line: %s", e);
-        free(o);
-        free(e);
+        model_refuses("dualopt-rcache", "", bad[i][0], bad[i][1]);
+        model_refuses("dualopt-rcache", "", bad[i][0], "cohmodel: ");
     }
-    for (i = 0; i < sizeof badopt / sizeof badopt[0]; i++) {
-        char cmd[300];
-        snprintf(cmd, sizeof cmd, "build/bin/cohmodel dualopt-rcache %s </dev/null >build/t_rc_bad.out "
-                 "2>/dev/null", badopt[i]);
-        cr_assert_eq(run(cmd), 2, "%s", cmd);
-        cr_assert_eq(run("test -s build/t_rc_bad.out"), 1, "%s wrote output", badopt[i]);
-    }
-    cr_assert_eq(run("rm -rf build/t_rc_gen && build/bin/cohgen dualopt-rcache --ways 40 -o "
-                     "build/t_rc_gen 2>/dev/null"), 2);
-    cr_assert_eq(run("test -e build/t_rc_gen"), 1);
-    cr_assert_eq(run("printf 'RD 0x0\\nBAD\\n' > build/t_rc_bad.trace && ./tb_dualopt --unit rcache "
-                     "--trace build/t_rc_bad.trace >build/t_rc_bad.out 2>build/t_rc_bad.err"), 2);
-    cr_assert_eq(run("grep -q 'line 2' build/t_rc_bad.err && ! test -s build/t_rc_bad.out"), 0);
-    cr_assert_eq(run("rm -f build/t_rc_bad.out build/t_rc_bad.err build/t_rc_bad.trace"), 0);
+    for (i = 0; i < sizeof badopt / sizeof badopt[0]; i++)
+        model_refuses("dualopt-rcache", badopt[i], "", "");
+    gen_refuses("dualopt-rcache", "--ways 40", "40");
+    refused_on("./tb_dualopt --unit rcache --trace -", "RD 0x0\nBAD\n", "line 2");
 }
 
 static void random_trace(const char *path, unsigned n, unsigned seed, unsigned line,
@@ -373,82 +327,33 @@ Test(dualopt_rcache_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
     static const unsigned line[] = {16, 64}, sets[] = {64, 1536}, n[] = {6000, 1500};
     unsigned k;
     for (k = 0; k < 2; k++) {
-        char cmd[600], *a, *b;
+        char opts[32], why[1024], *a = NULL, *b = NULL;
         random_trace("build/t_rc_trace.txt", n[k], 7 + k, line[k], sets[k]);
-        snprintf(cmd, sizeof cmd,
-                 "build/bin/cohmodel dualopt-rcache --config %s < build/t_rc_trace.txt > "
-                 "build/t_rc_model.out && ./tb_dualopt --unit rcache --config %s --trace "
-                 "build/t_rc_trace.txt > build/t_rc_rtl.out && grep -q '^# PASS' build/t_rc_rtl.out && "
-                 "grep -q 'differ; data 0 wrong; write-back masks 0 wrong; lines not home after "
-                 "flush/atomic 0$' build/t_rc_rtl.out && grep -q ' 0 differ' build/t_rc_rtl.out && "
-                 "grep -v '^#' build/t_rc_rtl.out > build/t_rc_rtl.res",
-                 cfg[k], cfg[k]);
-        cr_assert_eq(run(cmd), 0, "%s", cmd);
-        a = slurp("build/t_rc_model.out");
-        b = slurp("build/t_rc_rtl.res");
-        cr_assert(a && b);
+        snprintf(opts, sizeof opts, "--config %s", cfg[k]);
+        cr_assert_geq(trace_agrees("dualopt", "dualopt-rcache", opts, "build/t_rc_trace.txt", &a,
+                                   &b, why, sizeof why),
+                      0, "%s", why);
+        cr_assert(strstr(b, " 0 differ; data 0 wrong; write-back masks 0 wrong; lines not home "
+                            "after flush/atomic 0\n") != NULL, "%s: %s", cfg[k], b);
         cr_assert(strstr(a, "WB 0x") && strstr(a, "FLUSH ") && strstr(a, "INVL ") &&
                   strstr(a, " FETCH\n") && strstr(a, " FULL\n") && strstr(a, "HIT ") &&
                   strstr(a, "WHIT "), "%s: the trace covers every record kind", cfg[k]);
-        cr_assert_str_eq(a, b, "%s", cfg[k]);
         free(a);
         free(b);
     }
-    cr_assert_eq(run("rm -f build/t_rc_trace.txt build/t_rc_model.out build/t_rc_rtl.out "
-                     "build/t_rc_rtl.res"), 0);
+    cr_assert_eq(run("rm -f build/t_rc_trace.txt"), 0);
 }
 
 /* ------------------------------------------------------------ lockstep */
 
-static unsigned long long field(const char *s, const char *key)
-{
-    const char *p = s ? strstr(s, key) : NULL;
-    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
 static void lockstep(const char *name, const char *stream, uint64_t cycles, uint64_t seed,
                      ls_result *r)
 {
-    static unsigned char cfg[256];
-    const unit_desc *u = unit_find("dualopt-rcache");
-    ls_opts o;
-    char err[256];
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(dualopt_duts, u, name);
-    cr_assert_not_null(o.dut, "%s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    cr_assert_eq(ls_run(&o, r, ""), 0, "%s %s: %s", name, stream, r->mm_msg);
-    cr_assert_eq(r->nchan, 4, "req, rsp, out, fill");
+    ls_stream(r, dualopt_duts, "dualopt-rcache", name, stream, cycles, seed);
     cr_assert_eq(field(r->summary, "against rcache_access(), "), 0, "%s", r->summary);
     cr_assert_eq(field(r->summary, "; data "), 0, "%s", r->summary);
     cr_assert_eq(field(r->summary, "write-back masks "), 0, "%s", r->summary);
     cr_assert_eq(field(r->summary, "after flush/atomic "), 0, "%s", r->summary);
-}
-
-Test(dualopt_rcache_lockstep, every_committed_configuration_mixed_stream, .timeout = 120)
-{
-    static const char *const names[] = {"default", "fpga"};
-    static const uint64_t cyc[] = {60000, 100000};
-    unsigned i;
-    for (i = 0; i < 2; i++) {
-        ls_result r;
-        lockstep(names[i], "mixed", cyc[i], 11 + i, &r);
-        cr_assert_gt(field(r.summary, "hit "), 500, "%s", r.summary);
-        cr_assert_gt(field(r.summary, "whit "), 500);
-        cr_assert_gt(field(r.summary, "wmiss-full "), 50);
-        cr_assert_gt(field(r.summary, "wmiss-fetch "), 50);
-        cr_assert_gt(field(r.summary, "fwd "), 100);
-        cr_assert_gt(field(r.summary, "flush "), 5);
-        cr_assert_gt(field(r.summary, "write-backs "), 500);
-        ls_result_free(&r);
-    }
 }
 
 /* Hit latency and throughput, measured on the RTL in lockstep: after the

@@ -2,47 +2,22 @@
  * Criterion tests of the DualOpt SCBU (cmodel/dualopt/dualopt_scbu.c,
  * gen/dualopt/dualopt_scbu_gen.c): reading D10 (half-open local range, only remote
  * reads in coalescing mode bypass), reprogramming, bad options and traces,
- * trace-mode equality of RTL and model, lockstep of every committed
- * configuration, and the timing of the output stage (one access per cycle,
- * decision one cycle after acceptance).
+ * trace-mode equality of RTL and model, and the timing of the output stage
+ * (one access per cycle, decision one cycle after acceptance). Lockstep of
+ * every committed configuration: tb/test_registry.c.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_scbu.h"
 #include "lockstep.h"
+#include "test_util.h"
 #include "unit.h"
 
 extern const dut_ops *const dualopt_duts[];
-
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *b;
-    long n;
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = calloc(1, (size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
 
 Test(dualopt_scbu_rules, only_remote_reads_in_coalescing_mode_bypass)
 {
@@ -94,37 +69,24 @@ Test(dualopt_scbu_tools, trace_records_and_output_format)
 Test(dualopt_scbu_tools, bad_traces_and_options_exit_2_with_no_output)
 {
     static const char *const bad[][2] = {
-        {"RD 0x0\\nLD 0x0\\n", "stdin: line 2: unknown record 'LD'"},
-        {"RD zz\\n", "line 1: address 'zz' is not hex"},
-        {"RD\\n", "line 1: missing address"},
-        {"RD 0x1000000000000\\n", "exceeds"},
-        {"CFG 0x200 0x100\\n", "line 1: end 0x100 is below start 0x200"},
-        {"CFG 0x0\\n", "line 1: missing end"},
-        {"EN 2\\n", "line 1: EN needs 0 or 1"},
-        {"WR 0x0 0x1\\n", "line 1: unexpected '0x1'"},
+        {"RD 0x0\nLD 0x0\n", "stdin: line 2: unknown record 'LD'"},
+        {"RD zz\n", "line 1: address 'zz' is not hex"},
+        {"RD\n", "line 1: missing address"},
+        {"RD 0x1000000000000\n", "exceeds"},
+        {"CFG 0x200 0x100\n", "line 1: end 0x100 is below start 0x200"},
+        {"CFG 0x0\n", "line 1: missing end"},
+        {"EN 2\n", "line 1: EN needs 0 or 1"},
+        {"WR 0x0 0x1\n", "line 1: unexpected '0x1'"},
     };
     size_t i;
-    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char cmd[300], *o, *e;
-        snprintf(cmd, sizeof cmd, "printf '%s' | build/bin/cohmodel dualopt-scbu "
-                 ">build/t_scbu_bad.out 2>build/t_scbu_bad.err", bad[i][0]);
-        cr_assert_eq(run(cmd), 2, "%s", cmd);
-        o = slurp("build/t_scbu_bad.out");
-        e = slurp("build/t_scbu_bad.err");
-        cr_assert(o && e);
-        cr_assert_eq(strlen(o), 0, "partial output: %s", o);
-        cr_assert(strstr(e, bad[i][1]) != NULL, "'%s' lacks '%s'", e, bad[i][1]);
-        free(o);
-        free(e);
-    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        model_refuses("dualopt-scbu", "", bad[i][0], bad[i][1]);
     cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --end 0x10 --start 0x20 </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --enable 2 </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --addr-bits 64 </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel dualopt-scbu --addr-bits 32 --end 0x100000001 "
                      "</dev/null 2>/dev/null"), 2);
-    cr_assert_eq(run("rm -rf build/t_scbu_gen && build/bin/cohgen dualopt-scbu --start x -o "
-                     "build/t_scbu_gen 2>/dev/null"), 2);
-    cr_assert_eq(run("test -e build/t_scbu_gen"), 1);
+    gen_refuses("dualopt-scbu", "--start x", "x");
 }
 
 Test(dualopt_scbu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 60)
@@ -132,7 +94,8 @@ Test(dualopt_scbu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 60)
     FILE *f = fopen("build/t_scbu_trace.txt", "w");
     uint64_t s = 3;
     unsigned i;
-    char *a, *b;
+    char *a = NULL, why[1024];
+    long n;
     cr_assert_not_null(f);
     for (i = 0; i < 5000; i++) {
         unsigned r;
@@ -149,57 +112,12 @@ Test(dualopt_scbu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 60)
             fprintf(f, "%s 0x%llx\n", r < 60 ? "RD" : r < 85 ? "WR" : "AT", (unsigned long long)addr);
     }
     fclose(f);
-    cr_assert_eq(run("build/bin/cohmodel dualopt-scbu < build/t_scbu_trace.txt > build/t_scbu_model.out && "
-                     "./tb_dualopt --unit scbu --trace build/t_scbu_trace.txt > build/t_scbu_rtl.out && "
-                     "grep -q '^# PASS' build/t_scbu_rtl.out && grep -v '^#' build/t_scbu_rtl.out > "
-                     "build/t_scbu_rtl.res"), 0);
-    a = slurp("build/t_scbu_model.out");
-    b = slurp("build/t_scbu_rtl.res");
-    cr_assert(a && b);
-    cr_assert_gt(strlen(a), 50000);
+    n = trace_agrees("dualopt", "dualopt-scbu", "", "build/t_scbu_trace.txt", &a, NULL, why,
+                     sizeof why);
+    cr_assert_geq(n, 0, "%s", why);
+    cr_assert_gt(n, 50000);
     cr_assert(strstr(a, "BYPASS") && strstr(a, "LOCAL") && strstr(a, "REMOTE 0x"));
-    cr_assert_str_eq(a, b);
     free(a);
-    free(b);
-}
-
-static unsigned long long field(const char *s, const char *key)
-{
-    const char *p = s ? strstr(s, key) : NULL;
-    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
-Test(dualopt_scbu_lockstep, every_committed_configuration_and_stream, .timeout = 120)
-{
-    static const char *const names[] = {"default", "fpga"};
-    static const char *const streams[] = {"mixed", "boundary"};
-    const unit_desc *u = unit_find("dualopt-scbu");
-    unsigned i, k;
-    cr_assert_not_null(u);
-    for (i = 0; i < 2; i++)
-        for (k = 0; k < 2; k++) {
-            static unsigned char cfg[256];
-            ls_opts o;
-            ls_result r;
-            char err[256];
-            ls_defaults(&o);
-            o.unit = u;
-            o.dut = ls_dut_find(dualopt_duts, u, names[i]);
-            cr_assert_not_null(o.dut);
-            cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-            o.cfg = cfg;
-            o.stream = streams[k];
-            o.cycles = 100000;
-            o.seed = 5 + i + k;
-            cr_assert_eq(ls_run(&o, &r, ""), 0, "%s %s: %s", names[i], streams[k], r.mm_msg);
-            cr_assert_eq(r.nchan, 4, "cfg, en, acc, res");
-            cr_assert_eq(field(r.summary, "results against scbu_access(), "), 0);
-            cr_assert_gt(field(r.summary, "bypassed "), 1000);
-            cr_assert_gt(field(r.summary, "local "), 1000);
-            cr_assert_gt(field(r.summary, "range writes "), 100);
-            ls_result_free(&r);
-        }
 }
 
 /* One access per cycle; the decision of an access accepted in cycle t is on

@@ -5,69 +5,30 @@
  * the L2s of 5(b)); the cache-side counterexamples of section 5.2 as
  * unit-level traces, each failing with its fix off and passing with it on;
  * the classification, LRU, lock, eviction and flash-invalidate rules; bad
- * options and traces; trace-mode equality of RTL and model; lockstep of
- * every committed configuration on every stream; throughput and latency.
+ * options and traces; trace-mode equality of RTL and model; throughput and
+ * latency (lockstep of every committed configuration: tb/test_registry.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "halcone_cache.h"
 #include "lockstep.h"
+#include "test_util.h"
 #include "unit.h"
 
 extern const dut_ops *const halcone_duts[];
-
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *b;
-    long n;
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = calloc(1, (size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
 
 /* cohmodel halcone-cache OPTS on TRACE; its stdout (malloc), exit status 0
  * asserted. */
 static char *model(const char *opts, const char *trace)
 {
-    char cmd[1024], in[64], out[64];
-    FILE *f;
-    /* Criterion runs tests in parallel processes: files per process */
-    snprintf(in, sizeof in, "build/t_hc_in.%d.trace", (int)getpid());
-    snprintf(out, sizeof out, "build/t_hc_out.%d.txt", (int)getpid());
-    f = fopen(in, "w");
-    cr_assert_not_null(f);
-    fputs(trace, f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-cache %s < %s > %s", opts, in, out);
-    cr_assert_eq(run(cmd), 0, "%s", cmd);
-    {
-        char *o = slurp(out);
-        remove(in);
-        remove(out);
-        return o;
-    }
+    char args[512];
+    snprintf(args, sizeof args, "halcone-cache %s", opts);
+    return model_prints(args, trace);
 }
 
 static void expect(const char *opts, const char *trace, const char *want)
@@ -358,70 +319,31 @@ Test(halcone_cache_rules, shell_stalls_a_locked_block_until_its_fill)
     halcone_cache_tm_free(t);
 }
 
-/* ----------------------------------------------------------- bad input -- */
-
-static void bad_trace(const char *opts, const char *trace, const char *msg)
-{
-    char cmd[1024], *o, *e, in[64], out[64], err[64];
-    FILE *f;
-    snprintf(in, sizeof in, "build/t_hc_bad.%d.trace", (int)getpid());
-    snprintf(out, sizeof out, "build/t_hc_bad.%d.out", (int)getpid());
-    snprintf(err, sizeof err, "build/t_hc_bad.%d.err", (int)getpid());
-    f = fopen(in, "w");
-    cr_assert_not_null(f);
-    fputs(trace, f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-cache %s < %s > %s 2> %s", opts, in, out,
-             err);
-    cr_assert_eq(run(cmd), 2, "%s: exit status", trace);
-    o = slurp(out);
-    e = slurp(err);
-    cr_assert(o && e);
-    cr_assert_str_eq(o, "", "partial output for %s", trace);
-    cr_assert(strstr(e, msg) != NULL, "'%s' not in '%s'", msg, e);
-    cr_assert_eq(strchr(e, '\n'), e + strlen(e) - 1, "one line: %s", e);
-    free(o);
-    free(e);
-    remove(in);
-    remove(out);
-    remove(err);
-}
-
 Test(halcone_cache_bad, traces_exit_2_with_the_line_and_no_output)
 {
-    bad_trace("", "RD 0x0 0 10\nLD 0x0 0 1\n", "line 2: unknown command 'LD'");
-    bad_trace("", "RD 0x0 0 10\n\n# c\nRD 0x40 0\n", "line 4: RD needs <addr> <wts> <rts>");
-    bad_trace("", "EV\n", "line 1: EV needs <addr>");
-    bad_trace("", "INV 3\n", "line 1: extra field '3'");
-    bad_trace("", "WR 0x0 1 2 3\n", "line 1: extra field '3'");
-    bad_trace("", "RD 0xzz 0 1\n", "line 1: '0xzz' is not a hex address");
-    bad_trace("", "RD 0x100000000 0 1\n", "line 1: address '0x100000000' exceeds 32 bits");
-    bad_trace("", "RD 0x0 -1 1\n", "line 1: wts '-1' is not a decimal number");
-    bad_trace("--ts-bits 5", "RD 0x0 0 32\n", "line 1: rts '32' exceeds 31 (--ts-bits 5)");
-    bad_trace("", "RD 0x0 0 99999999999999999999999\n", "line 1: rts");
-    bad_trace("", "RD 0x0 0 1 cts=x\n", "line 1: cts 'x' is not a decimal number 0..65535");
-    bad_trace("--ts-bits 5", "WR 0x0 0 1 cts=32\n", "line 1: cts '32'");
-    bad_trace("", "EV 0x0 cts=1\n", "line 1: extra field 'cts=1'");
-    bad_trace("", "RD 0x0 0 1 cts=1 cts=2\n", "line 1: extra field 'cts=2'");
+    model_refuses("halcone-cache", "", "RD 0x0 0 10\nLD 0x0 0 1\n", "line 2: unknown command 'LD'");
+    model_refuses("halcone-cache", "", "RD 0x0 0 10\n\n# c\nRD 0x40 0\n",
+                  "line 4: RD needs <addr> <wts> <rts>");
+    model_refuses("halcone-cache", "", "EV\n", "line 1: EV needs <addr>");
+    model_refuses("halcone-cache", "", "INV 3\n", "line 1: extra field '3'");
+    model_refuses("halcone-cache", "", "WR 0x0 1 2 3\n", "line 1: extra field '3'");
+    model_refuses("halcone-cache", "", "RD 0xzz 0 1\n", "line 1: '0xzz' is not a hex address");
+    model_refuses("halcone-cache", "", "RD 0x100000000 0 1\n",
+                  "line 1: address '0x100000000' exceeds 32 bits");
+    model_refuses("halcone-cache", "", "RD 0x0 -1 1\n", "line 1: wts '-1' is not a decimal number");
+    model_refuses("halcone-cache", "--ts-bits 5", "RD 0x0 0 32\n",
+                  "line 1: rts '32' exceeds 31 (--ts-bits 5)");
+    model_refuses("halcone-cache", "", "RD 0x0 0 99999999999999999999999\n", "line 1: rts");
+    model_refuses("halcone-cache", "", "RD 0x0 0 1 cts=x\n",
+                  "line 1: cts 'x' is not a decimal number 0..65535");
+    model_refuses("halcone-cache", "--ts-bits 5", "WR 0x0 0 1 cts=32\n", "line 1: cts '32'");
+    model_refuses("halcone-cache", "", "EV 0x0 cts=1\n", "line 1: extra field 'cts=1'");
+    model_refuses("halcone-cache", "", "RD 0x0 0 1 cts=1 cts=2\n", "line 1: extra field 'cts=2'");
 }
 
 static void bad_opt(const char *opts, const char *msg)
 {
-    char cmd[1024], *o, *e, out[64], err[64];
-    snprintf(out, sizeof out, "build/t_hc_opt.%d.out", (int)getpid());
-    snprintf(err, sizeof err, "build/t_hc_opt.%d.err", (int)getpid());
-    snprintf(cmd, sizeof cmd, "echo 'RD 0x0 0 1' | build/bin/cohmodel halcone-cache %s > %s 2> %s",
-             opts, out, err);
-    cr_assert_eq(run(cmd), 2, "%s: exit status", opts);
-    o = slurp(out);
-    e = slurp(err);
-    cr_assert(o && e);
-    cr_assert_str_eq(o, "");
-    cr_assert(strstr(e, msg) != NULL, "'%s' not in '%s'", msg, e);
-    free(o);
-    free(e);
-    remove(out);
-    remove(err);
+    model_refuses("halcone-cache", opts, "RD 0x0 0 1\n", msg);
 }
 
 Test(halcone_cache_bad, options_name_the_offending_value)
@@ -438,8 +360,7 @@ Test(halcone_cache_bad, options_name_the_offending_value)
     bad_opt("--pending 5", "--pending 5");
     bad_opt("--line 2", "--line 2");
     bad_opt("--addr-bits 12 --sets 64", "--addr-bits 12");
-    cr_assert_eq(run("build/bin/cohgen halcone-cache --ts-bits 40 -o build/t_hc_gen "
-                     "> /dev/null 2>&1"), 2);
+    gen_refuses("halcone-cache", "--ts-bits 40", "40");
 }
 
 /* ------------------------------------------------------ RTL and model -- */
@@ -496,25 +417,15 @@ Test(halcone_cache_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
     static const char *const cfgs[] = {"fpga", "paper", "default"};
     unsigned i;
     for (i = 0; i < 3; i++) {
-        char cmd[768], *a, *b;
+        char opts[48], why[1024] = "too short", *a = NULL;
         write_trace("build/t_hc_trace.txt", i == 0 ? 8 : 16, i == 0 ? 16 : 64, 5 + i, 400);
-        snprintf(cmd, sizeof cmd,
-                 "build/bin/cohmodel halcone-cache --config %s --dump < "
-                 "build/t_hc_trace.txt > build/t_hc_model.out && ./tb_halcone --unit halcone-cache "
-                 "--config %s --dump --trace build/t_hc_trace.txt > build/t_hc_rtl.out && "
-                 "grep -q '^# PASS' build/t_hc_rtl.out && grep -v '^#' build/t_hc_rtl.out "
-                 "> build/t_hc_rtl.lines",
-                 cfgs[i], cfgs[i]);
-        cr_assert_eq(run(cmd), 0, "%s", cmd);
-        a = slurp("build/t_hc_model.out");
-        b = slurp("build/t_hc_rtl.lines");
-        cr_assert(a && b);
-        cr_assert_gt(strlen(a), 6000, "too short");
+        snprintf(opts, sizeof opts, "--config %s --dump", cfgs[i]);
+        cr_assert_gt(trace_agrees("halcone", "halcone-cache", opts, "build/t_hc_trace.txt", &a,
+                                  NULL, why, sizeof why),
+                     6000, "%s: %s", cfgs[i], why);
         cr_assert(strstr(a, "VICTIM") && strstr(a, "REXP") && strstr(a, "WHIT") &&
                   strstr(a, "EVICTED") && strstr(a, "INVALIDATED") && strstr(a, "BLOCK"));
-        cr_assert_str_eq(a, b, "tb_halcone --trace and cohmodel disagree (%s)", cfgs[i]);
         free(a);
-        free(b);
     }
 }
 
@@ -543,27 +454,17 @@ Test(halcone_cache_l1_req_cts, bank_counterexample_rtl_equals_model_both_presets
         {"paper", "RMISS 0x0 0 0 10\nRHIT 0x0 0 0 10\nRHIT 0x0 0 0 10\n"
                   "WMISS 0x40 30 30 34\nRHIT 0x40 30 30 34\n"},
     };
-    char in[64], out[64], cmd[512];
+    char in[64];
     unsigned i;
-    FILE *f;
     snprintf(in, sizeof in, "build/t_hc_uq.%d.trace", (int)getpid());
-    snprintf(out, sizeof out, "build/t_hc_uq.%d.out", (int)getpid());
-    f = fopen(in, "w");
-    cr_assert_not_null(f);
-    fputs(tr, f);
-    fclose(f);
+    put(in, tr);
     for (i = 0; i < 3; i++) {
-        char *m, *o, opts[64];
+        char *m = NULL, opts[64], why[1024];
         snprintf(opts, sizeof opts, "--config %s", k[i].cfg);
-        m = model(opts, tr);
+        cr_assert_geq(trace_agrees("halcone", "halcone-cache", opts, in, &m, NULL, why, sizeof why),
+                      0, "%s", why);
         cr_assert_str_eq(m, k[i].want, "cohmodel %s", k[i].cfg);
-        snprintf(cmd, sizeof cmd, "./tb_halcone --unit halcone-cache --config %s --trace %s "
-                 "2>/dev/null | grep -v '^#' > %s", k[i].cfg, in, out);
-        cr_assert_eq(run(cmd), 0, "%s", cmd);
-        o = slurp(out);
-        cr_assert_str_eq(o, m, "RTL %s", k[i].cfg);
         free(m);
-        free(o);
     }
     /* the switch alone decides: safe with it off hits like the paper */
     {
@@ -572,7 +473,6 @@ Test(halcone_cache_l1_req_cts, bank_counterexample_rtl_equals_model_both_presets
         free(m);
     }
     remove(in);
-    remove(out);
 }
 
 /* ------------------------------------------------------------ lockstep -- */
@@ -580,54 +480,7 @@ Test(halcone_cache_l1_req_cts, bank_counterexample_rtl_equals_model_both_presets
 static void lockstep(const char *name, const char *stream, uint64_t cycles, uint64_t seed,
                      ls_result *r)
 {
-    static unsigned char cfg[512];
-    const unit_desc *u = unit_find("halcone-cache");
-    ls_opts o;
-    char err[256];
-    int rc;
-    cr_assert_not_null(u);
-    cr_assert_geq(sizeof cfg, u->cfg_size);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(halcone_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    rc = ls_run(&o, r, "");
-    cr_assert_eq(rc, 0, "%s %s seed %llu: %s", name, stream, (unsigned long long)seed, r->mm_msg);
-}
-
-static unsigned long long field(const char *s, const char *key)
-{
-    const char *p = s ? strstr(s, key) : NULL;
-    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
-Test(halcone_cache_lockstep, every_committed_configuration_on_every_stream, .timeout = 240)
-{
-    static const char *const names[] = {"fpga", "default", "paper"};
-    static const char *const streams[] = {"mixed", "full", "hits"};
-    unsigned i, k;
-    for (i = 0; i < 3; i++)
-        for (k = 0; k < 3; k++) {
-            ls_result r;
-            lockstep(names[i], streams[k], 15000, 11 + i * 3 + k, &r);
-            cr_assert_gt(field(r.summary, "requests "), 2000, "%s %s", names[i], streams[k]);
-            cr_assert_gt(field(r.summary, "invariants: hits "), 20, "%s %s", names[i], streams[k]);
-            cr_assert_eq(field(r.summary, "rts violated "), 0, "%s %s: P1", names[i], streams[k]);
-            cr_assert_eq(field(r.summary, "cts decreases "), 0, "%s %s: P2", names[i], streams[k]);
-            if (k < 2) {
-                cr_assert_gt(field(r.summary, "REXP "), 100, "%s %s", names[i], streams[k]);
-                cr_assert_gt(field(r.summary, "WHIT "), 20, "%s %s", names[i], streams[k]);
-                cr_assert_gt(field(r.summary, "INVALIDATED "), 5, "%s %s", names[i], streams[k]);
-                cr_assert_gt(field(r.summary, "victims "), 200, "%s %s", names[i], streams[k]);
-            }
-            ls_result_free(&r);
-        }
+    ls_stream(r, halcone_duts, "halcone-cache", name, stream, cycles, seed);
 }
 
 /* One request per cycle: on the hits stream (valid and ready always high,

@@ -3,15 +3,14 @@
  * examples, every TSU counterexample of 5.2 as a unit-level trace (the
  * paper rules show the flaw, the safe rules do not), overflow at 5-6 bit
  * timestamps, the safe rules' invariants on seeded random traces, bad
- * options and traces, trace-mode equality of RTL and model, lockstep of
- * every committed configuration on every stream, latency and throughput.
+ * options and traces, trace-mode equality of RTL and model, latency and
+ * throughput (lockstep of every committed configuration: tb/test_registry.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "halcone_tsu.h"
 #include "halcone_tsu_rtl.h"
@@ -95,40 +94,14 @@ Test(halcone_tsu_fig5, write_lease_is_wrlease_minus_one)
 
 /* ------------------------------------------------------ spec 7.2 tool -- */
 
-/* Per-process file names: Criterion runs tests in parallel processes. */
-static char *tpath(char *buf, size_t len, const char *what)
-{
-    snprintf(buf, len, "build/t_tsu_%ld_%s.txt", (long)getpid(), what);
-    return buf;
-}
-
-static char *tool(const char *args, const char *input, int *rc)
-{
-    char in[64], out[64], err[64], cmd[1024];
-    FILE *f = fopen(tpath(in, sizeof in, "in"), "w");
-    cr_assert_not_null(f);
-    fputs(input, f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-tsu %s < %s > %s 2> %s", args, in,
-             tpath(out, sizeof out, "out"), tpath(err, sizeof err, "err"));
-    *rc = run(cmd);
-    return slurp(out);
-}
-
-static char *tool_err(void)
-{
-    char err[64];
-    return slurp(tpath(err, sizeof err, "err"));
-}
-
 static void tool_expect(const char *args, const char *input, const char *want)
 {
-    int rc;
-    char *got = tool(args, input, &rc);
-    cr_assert_eq(rc, 0, "cohmodel halcone-tsu %s: exit %d", args, rc);
-    cr_assert_not_null(got);
-    cr_assert_str_eq(got, want, "cohmodel halcone-tsu %s:\n%s", args, got);
-    free(got);
+    char cmd[256];
+    cmd_out r;
+    snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-tsu %s", args);
+    cr_assert_eq(run_in(&r, input, cmd), 0, "%s: exit %d: %s", cmd, r.status, r.err);
+    cr_assert_str_eq(r.out, want, "%s:\n%s", cmd, r.out);
+    cmd_out_free(&r);
 }
 
 Test(halcone_tsu_trace, spec_72_examples_exactly)
@@ -536,15 +509,9 @@ Test(halcone_tsu_bad_input, malformed_trace_lines_exit_2_with_line_and_no_output
     };
     unsigned i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc;
-        char *out = tool(bad[i].args, bad[i].in, &rc), *err = tool_err();
-        cr_assert_eq(rc, 2, "case %u: exit %d", i, rc);
-        cr_assert_not_null(out);
-        cr_assert_str_eq(out, "", "case %u: partial output '%s'", i, out);
-        cr_assert_not_null(strstr(err, bad[i].msg), "case %u: '%s' lacks '%s'", i, err, bad[i].msg);
-        cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "case %u: not one line", i);
-        free(out);
-        free(err);
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-tsu %s", bad[i].args);
+        refused_on(cmd, bad[i].in, bad[i].msg);
     }
 }
 
@@ -573,20 +540,12 @@ Test(halcone_tsu_bad_input, bad_options_exit_2_naming_the_value)
     };
     unsigned i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int rc;
-        char *out = tool(bad[i].args, "RD 0x0\n", &rc), *err = tool_err();
-        cr_assert_eq(rc, 2, "%s: exit %d", bad[i].args, rc);
-        cr_assert_str_eq(out, "", "%s: output", bad[i].args);
-        cr_assert_not_null(strstr(err, bad[i].msg), "%s: '%s' lacks '%s'", bad[i].args, err,
-                           bad[i].msg);
-        free(out);
-        free(err);
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "build/bin/cohmodel halcone-tsu %s", bad[i].args);
+        refused_on(cmd, "RD 0x0\n", bad[i].msg);
     }
     /* the generator too: exit 2, no file written */
-    cr_assert_eq(run("rm -rf build/t_tsu_gen && mkdir -p build/t_tsu_gen && "
-                     "build/bin/cohgen halcone-tsu --ts-bits 40 -o build/t_tsu_gen 2>/dev/null"),
-                 2);
-    cr_assert_eq(run("[ -z \"$(ls -A build/t_tsu_gen)\" ]"), 0, "cohgen left files behind");
+    gen_refuses("halcone-tsu", "--ts-bits 40", "--ts-bits 40");
 }
 
 /* --------------------------------------------------- RTL against model -- */
@@ -622,79 +581,22 @@ Test(halcone_tsu_rtl, trace_mode_prints_what_cohmodel_prints, .timeout = 120)
     fclose(f);
     for (i = 0; i < 3; i++) {
         static const char *const cfg[] = {"fpga", "paper", "default"};
-        char cmd[512], *a, *b;
-        snprintf(cmd, sizeof cmd,
-                 "build/bin/cohmodel halcone-tsu --config %s < build/t_tsu_trace.txt > build/t_tsu_model.txt && "
-                 "./tb_halcone --unit halcone-tsu --config %s --trace build/t_tsu_trace.txt > build/t_tsu_rtl.out && "
-                 "grep -v '^#' build/t_tsu_rtl.out > build/t_tsu_rtl.txt && grep -q '^# PASS' build/t_tsu_rtl.out",
-                 cfg[i], cfg[i]);
-        cr_assert_eq(run(cmd), 0, "%s", cmd);
-        a = slurp("build/t_tsu_model.txt");
-        b = slurp("build/t_tsu_rtl.txt");
-        cr_assert(a && b);
-        cr_assert_gt(strlen(a), 30000, "too little output");
+        char opts[32], why[1024] = "too little output", *a = NULL;
+        snprintf(opts, sizeof opts, "--config %s", cfg[i]);
+        cr_assert_gt(trace_agrees("halcone", "halcone-tsu", opts, "build/t_tsu_trace.txt", &a, NULL,
+                                  why, sizeof why),
+                     30000, "%s: %s", cfg[i], why);
         cr_assert_not_null(strstr(a, "VICTIM"));
         cr_assert_not_null(strstr(a, i == 1 ? "WRAP" : "RESET"), "%s: no overflow in the trace", cfg[i]);
         cr_assert_not_null(strstr(a, "REMOVE"));
-        cr_assert_str_eq(a, b, "tb_halcone --trace and cohmodel disagree (%s)", cfg[i]);
         free(a);
-        free(b);
     }
 }
 
 static void lockstep(const char *name, const char *stream, uint64_t cycles, uint64_t seed,
                      ls_result *r)
 {
-    static unsigned char cfg[512];
-    const unit_desc *u = unit_find("halcone-tsu");
-    ls_opts o;
-    char err[256];
-    int rc;
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(halcone_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    rc = ls_run(&o, r, "");
-    cr_assert_eq(rc, 0, "%s %s seed %llu: %s", name, stream, (unsigned long long)seed, r->mm_msg);
-    cr_assert_eq(r->nchan, 2);
-    cr_assert_str_eq(r->chan_name[0], "req");
-    cr_assert_str_eq(r->chan_name[1], "rsp");
-}
-
-static unsigned long long field(const char *s, const char *key)
-{
-    const char *p = s ? strstr(s, key) : NULL;
-    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
-Test(halcone_tsu_rtl, lockstep_every_committed_configuration_every_stream, .timeout = 300)
-{
-    static const char *const names[] = {"fpga", "paper", "default"};
-    static const char *const streams[] = {"mixed", "hot", "wrap", "full"};
-    unsigned i, j;
-    for (i = 0; i < 3; i++)
-        for (j = 0; j < 4; j++) {
-            ls_result r;
-            lockstep(names[i], streams[j], 30000, 5 + i * 4 + j, &r);
-            cr_assert_gt(r.chan_xfers[1], 300, "%s %s: too few responses", names[i], streams[j]);
-            if (j == 2 && i == 1)
-                cr_assert_gt(field(r.summary, "wraps "), 10, "paper wrap: no wraps");
-            /* paper rules never reset on their own: these are epoch_rst_i pulses */
-            if (j == 0 && i == 1)
-                cr_assert_gt(field(r.summary, "resets "), 3, "paper mixed: no external epoch reset");
-            if (j == 2 && i != 1)
-                cr_assert_gt(field(r.summary, "resets "), 2, "%s wrap: no epoch resets", names[i]);
-            if (j < 2)
-                cr_assert_gt(field(r.summary, "victims "), 0, "%s %s: no victims", names[i], streams[j]);
-            ls_result_free(&r);
-        }
+    ls_stream(r, halcone_duts, "halcone-tsu", name, stream, cycles, seed);
 }
 
 /* One request per cycle and a response 3 cycles after acceptance, with

@@ -2,7 +2,8 @@
  * Criterion tests of the REC directory: configuration validation, Table 1
  * widths, the paper's worked examples (Fig. 8-10, section 4.2), every
  * protocol flow as a directed test, trace parsing, the command-line tools,
- * and model-vs-RTL lockstep on every committed configuration.
+ * and model-vs-RTL lockstep on the REC streams (every committed
+ * configuration on every stream: tb/test_registry.c).
  * Run from the repository root (make unit).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -11,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <dirent.h>
 
 #include "rec.h"
 #include "lockstep.h"
@@ -183,20 +182,6 @@ Test(rec_cfg, option_parser_names_bad_value)
     cr_assert_eq(rec_cfg_option(&c, "colour", "red", err, sizeof err), 1);
     cr_assert_eq(rec_cfg_option(&c, "ways", "16", err, sizeof err), 0);
     cr_assert_eq(c.ways, 16);
-}
-
-static int dir_empty(const char *path)
-{
-    DIR *d = opendir(path);
-    struct dirent *e;
-    int n = 0;
-    if (d == NULL)
-        return 1;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n == 0;
 }
 
 Test(rec_cohgen, bad_options_exit_2_and_write_nothing)
@@ -699,19 +684,9 @@ Test(rec_trace, rejects_malformed_lines_with_their_number)
 
 Test(rec_tools, cohmodel_rejects_bad_trace_with_no_output)
 {
-    cr_assert_eq(run("printf 'RR 0x40 1\\nLW 0x40\\nRR 0x80 9\\n' | build/bin/cohmodel rec "
-                     ">build/t_cm.out 2>build/t_cm.err"), 2);
-    {
-        char *o = slurp("build/t_cm.out"), *e = slurp("build/t_cm.err");
-        cr_assert_not_null(o);
-        cr_assert_not_null(e);
-        cr_assert_eq(strlen(o), 0, "partial output: %s", o);
-        cr_assert(strstr(e, "line 3") != NULL, "%s", e);
-        free(o);
-        free(e);
-    }
-    cr_assert_eq(run("build/bin/cohmodel rec --gpus 40 </dev/null 2>/dev/null"), 2);
-    cr_assert_eq(run("build/bin/cohmodel rec --home 7 </dev/null 2>/dev/null"), 2);
+    model_refuses("rec", "", "RR 0x40 1\nLW 0x40\nRR 0x80 9\n", "line 3");
+    model_refuses("rec", "--gpus 40", "", "40");
+    model_refuses("rec", "--home 7", "", "7");
 }
 
 Test(rec_tools, tb_rec_trace_prints_the_same_invs_as_the_model, .timeout = 120)
@@ -719,7 +694,6 @@ Test(rec_tools, tb_rec_trace_prints_the_same_invs_as_the_model, .timeout = 120)
     FILE *f = fopen("build/t_trace.txt", "w");
     uint64_t s = 5;
     unsigned i;
-    char *a, *b;
     cr_assert_not_null(f);
     fprintf(f, "# random trace over a few ranges\n");
     for (i = 0; i < 4000; i++) {
@@ -737,30 +711,17 @@ Test(rec_tools, tb_rec_trace_prints_the_same_invs_as_the_model, .timeout = 120)
     }
     fclose(f);
     for (i = 0; i < 2; i++) {
-        const char *cfg = i ? "hmg" : "fpga";
-        char cmd[512];
-        snprintf(cmd, sizeof cmd,
-                 "build/bin/cohmodel rec --config %s < build/t_trace.txt > build/t_model.inv && "
-                 "./tb_rec --config %s --trace build/t_trace.txt > build/t_rtl.out && "
-                 "grep '^INV' build/t_rtl.out > build/t_rtl.inv && grep -q '^# PASS' build/t_rtl.out",
-                 cfg, cfg);
-        cr_assert_eq(run(cmd), 0, "%s", cmd);
-        a = slurp("build/t_model.inv");
-        b = slurp("build/t_rtl.inv");
-        cr_assert_not_null(a);
-        cr_assert_not_null(b);
-        cr_assert_gt(strlen(a), 1000, "the trace produced too few invalidations");
-        cr_assert_str_eq(a, b, "tb_rec --trace and cohmodel disagree (%s)", cfg);
-        free(a);
-        free(b);
+        const char *cfg = i ? "--config hmg" : "--config fpga";
+        char why[1024] = "the trace produced too few invalidations";
+        cr_assert_gt(trace_agrees("rec", "rec", cfg, "build/t_trace.txt", NULL, NULL, why,
+                                  sizeof why),
+                     1000, "%s: %s", cfg, why);
     }
 }
 
 Test(rec_tools, tb_rec_rejects_bad_options)
 {
-    cr_assert_eq(run("./tb_rec --config nonesuch >/dev/null 2>&1"), 2);
     cr_assert_eq(run("./tb_rec --cycles -5 >/dev/null 2>&1"), 2);
-    cr_assert_eq(run("./tb_rec --stream fast >/dev/null 2>&1"), 2);
     cr_assert_eq(run("printf 'RR 0x40 0\\n' | ./tb_rec --trace - >/dev/null 2>&1"), 2);
     cr_assert_eq(run("./tb_rec --help >/dev/null"), 0);
 }
@@ -828,19 +789,10 @@ static void lockstep_run(const char *name, const char *stream, uint64_t cycles, 
                          FILE *stim_out, FILE *log_out, const uint64_t *replay, size_t nreplay,
                          rec_run *x)
 {
-    static unsigned char cfg[256];
-    const unit_desc *u = unit_find("rec");
+    static uint64_t cfg[64];
     ls_opts o;
-    char err[256];
     int rc;
-    cr_assert_not_null(u);
-    cr_assert_leq(u->cfg_size, sizeof cfg);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(rec_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
+    ls_preset(&o, cfg, sizeof cfg, rec_duts, "rec", name);
     o.stream = stream;
     o.cycles = cycles;
     o.seed = seed;
@@ -855,26 +807,6 @@ static void lockstep_run(const char *name, const char *stream, uint64_t cycles, 
     cr_assert_eq(x->r.nchan, 2, "REC has two valid/ready channels");
     cr_assert_str_eq(x->r.chan_name[0], "req");
     x->accepted = x->r.chan_xfers[0];
-}
-
-Test(rec_lockstep, every_committed_configuration, .timeout = 300)
-{
-    static const char *const names[] = {"fpga", "baseline", "hmg", "default"};
-    unsigned i;
-    for (i = 0; i < 4; i++) {
-        rec_run x;
-        lockstep_run(names[i], "mixed", 300000, 21 + i, NULL, NULL, NULL, 0, &x);
-        cr_assert_gt(x.accepted, 50000);
-        cr_assert_gt(x.st.evictions, 1000, "%s: the stream must evict", names[i]);
-        cr_assert_gt(x.st.write_invs, 500, "%s: the stream must write-invalidate", names[i]);
-        /* every INV the model emitted left the port, but for those still
-         * queued when the run stopped (at most one entry's worth) */
-        cr_assert(x.r.chan_xfers[1] <= x.st.invalidations &&
-                      x.st.invalidations - x.r.chan_xfers[1] <= REC_JOB_MAX,
-                  "%s: %llu INV transfers on the port, %llu emitted by the model", names[i],
-                  (unsigned long long)x.r.chan_xfers[1], (unsigned long long)x.st.invalidations);
-        ls_result_free(&x.r);
-    }
 }
 
 /* The sparse stream (mutation testing, docs/mutation.md): entries keep few

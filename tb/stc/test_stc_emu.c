@@ -5,64 +5,27 @@
  * EMU rule of spec 3.2 (round robin, skipping, stale current demands, the
  * adaptive-band rule with its guard and bounds, multi-band order and limit,
  * the four-way handshake), bad options and traces, trace-mode equality of
- * RTL and model, lockstep of the committed configurations on every stream,
- * and the cycle timing of both units measured on the RTL.
+ * RTL and model, and the cycle timing of both units measured on the RTL
+ * (lockstep of every committed configuration: tb/test_registry.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lockstep.h"
 #include "stc_band.h"
 #include "stc_emu.h"
+#include "test_util.h"
 #include "unit.h"
 
 extern const dut_ops *const stc_duts[];
 
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *b;
-    long n;
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = calloc(1, (size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    return b;
-}
-
-/* cohmodel on a trace given as printf text; returns stdout (malloc). */
-static char *model(const char *opts, const char *trace)
-{
-    char cmd[8192];
-    char out[64];
-    snprintf(out, sizeof out, "build/t_stc_emu.%d.out", (int)getpid());
-    snprintf(cmd, sizeof cmd, "printf '%s' | build/bin/cohmodel %s > %s", trace, opts, out);
-    cr_assert_eq(run(cmd), 0, "%s", cmd);
-    return slurp(out);
-}
-
 static void expect(const char *opts, const char *trace, const char *want)
 {
-    char *o = model(opts, trace);
-    cr_assert_not_null(o);
+    char *o = model_prints(opts, trace);
     cr_assert_str_eq(o, want, "cohmodel %s on\n%s", opts, trace);
     free(o);
 }
@@ -139,33 +102,21 @@ Test(stc_band, epoch_sets_grant_order_and_parse)
 Test(stc_band_tools, trace_fig4_and_bad_input)
 {
     static const char *const bad[][2] = {
-        {"BAND 0x0\\nBND 0x0\\n", "stdin: line 2: unknown record 'BND'"},
-        {"BAND zz\\n", "line 1: address 'zz' is not hex"},
-        {"BAND\\n", "line 1: missing address"},
-        {"BAND 0x100000000\\n", "line 1: address '0x100000000' does not fit 32 bits"},
-        {"BAND 0x1 33\\n", "line 1: seb '33' is not a number in 0..32"},
-        {"BAND 0x1 4 5\\n", "line 1: unexpected '5'"},
+        {"BAND 0x0\nBND 0x0\n", "stdin: line 2: unknown record 'BND'"},
+        {"BAND zz\n", "line 1: address 'zz' is not hex"},
+        {"BAND\n", "line 1: missing address"},
+        {"BAND 0x100000000\n", "line 1: address '0x100000000' does not fit 32 bits"},
+        {"BAND 0x1 33\n", "line 1: seb '33' is not a number in 0..32"},
+        {"BAND 0x1 4 5\n", "line 1: unexpected '5'"},
     };
     size_t i;
-    expect("stc-band", "# Fig. 4\\nBAND 0xDEADBEEF\\nBAND DEADBEEF 4\\nBAND 0xdeadbeef 16\\n"
-                       "BAND 0xdeadbeef 28   # comment\\n\\nBAND 0xdeadbeef 30\\nBAND 0xdeadbeef 32\\n",
+    expect("stc-band", "# Fig. 4\nBAND 0xDEADBEEF\nBAND DEADBEEF 4\nBAND 0xdeadbeef 16\n"
+                       "BAND 0xdeadbeef 28   # comment\n\nBAND 0xdeadbeef 30\nBAND 0xdeadbeef 32\n",
            "BAND 0xdeadbeef 11\nBAND 0xdeadbeef 14\nBAND 0xdeadbeef 13\nBAND 0xdeadbeef 13\n"
            "BAND 0xdeadbeef 3\nBAND 0xdeadbeef 0\n");
-    expect("stc-band --seb 4 --n 8", "BAND 0xDEADBEEF\\n", "BAND 0xdeadbeef 238\n");
-    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char cmd[400], *o, *e;
-        snprintf(cmd, sizeof cmd, "printf '%s' | build/bin/cohmodel stc-band "
-                 ">build/t_stc_bad_band.out 2>build/t_stc_bad_band.err", bad[i][0]);
-        cr_assert_eq(run(cmd), 2, "%s", cmd);
-        o = slurp("build/t_stc_bad_band.out");
-        e = slurp("build/t_stc_bad_band.err");
-        cr_assert(o && e);
-        cr_assert_eq(strlen(o), 0, "partial output: %s", o);
-        cr_assert(strstr(e, bad[i][1]) != NULL, "'%s' lacks '%s'", e, bad[i][1]);
-        cr_assert_eq(strchr(e, '\n'), e + strlen(e) - 1, "one line: %s", e);
-        free(o);
-        free(e);
-    }
+    expect("stc-band --seb 4 --n 8", "BAND 0xDEADBEEF\n", "BAND 0xdeadbeef 238\n");
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        model_refuses("stc-band", "", bad[i][0], bad[i][1]);
     cr_assert_eq(run("build/bin/cohmodel stc-band --n 9 </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel stc-band --seb 40 </dev/null 2>/dev/null"), 2);
     cr_assert_eq(run("build/bin/cohmodel stc-band --addr-bits 64 </dev/null 2>/dev/null"), 2);
@@ -176,7 +127,7 @@ Test(stc_band_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 60)
     FILE *f = fopen("build/t_stc_band_trace.txt", "w");
     uint64_t s = 11;
     unsigned i;
-    char *a, *b;
+    char why[1024] = "short output";
     cr_assert_not_null(f);
     for (i = 0; i < 3000; i++) {
         s = s * 6364136223846793005ull + 1442695040888963407ull;
@@ -187,60 +138,9 @@ Test(stc_band_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 60)
                     (unsigned)((s >> 50) % 33));
     }
     fclose(f);
-    cr_assert_eq(run("build/bin/cohmodel stc-band < build/t_stc_band_trace.txt > build/t_stc_band_m.out && "
-                     "./tb_stc --unit band --trace build/t_stc_band_trace.txt > build/t_stc_band_r.out && "
-                     "grep -q '^# PASS' build/t_stc_band_r.out && grep -v '^#' build/t_stc_band_r.out > "
-                     "build/t_stc_band_r.res"), 0);
-    a = slurp("build/t_stc_band_m.out");
-    b = slurp("build/t_stc_band_r.res");
-    cr_assert(a && b);
-    cr_assert_gt(strlen(a), 40000);
-    cr_assert_str_eq(a, b);
-    free(a);
-    free(b);
-}
-
-static unsigned long long field(const char *s, const char *key)
-{
-    const char *p = s ? strstr(s, key) : NULL;
-    cr_assert_not_null(p, "no '%s' in %s", key, s ? s : "");
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
-static void lockstep(const char *unit, const char *cfgname, const char *stream, uint64_t cycles,
-                     uint64_t seed, ls_result *r)
-{
-    static unsigned char cfg[sizeof(stc_emu_cfg) + sizeof(stc_band_cfg)];
-    const unit_desc *u = unit_find(unit);
-    ls_opts o;
-    char err[256];
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(stc_duts, u, cfgname);
-    cr_assert_not_null(o.dut, "%s %s", unit, cfgname);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    cr_assert_eq(ls_run(&o, r, ""), 0, "%s %s %s: %s", unit, cfgname, stream, r->mm_msg);
-    cr_assert_eq(r->mismatch, 0, "%s", r->mm_msg);
-}
-
-Test(stc_band_lockstep, committed_configurations_and_streams, .timeout = 60)
-{
-    static const char *const names[] = {"default", "fpga"}, *const streams[] = {"mixed", "fig4"};
-    unsigned i, k;
-    for (i = 0; i < 2; i++)
-        for (k = 0; k < 2; k++) {
-            ls_result r;
-            lockstep("stc-band", names[i], streams[k], 40000, 3 + i + k, &r);
-            cr_assert_eq(field(r.summary, "results against stc_band(), "), 0);
-            cr_assert_gt(field(r.summary, "bands "), 8000);
-            cr_assert_gt(field(r.summary, "SEB >= addr bits: "), 100);
-            ls_result_free(&r);
-        }
+    cr_assert_gt(trace_agrees("stc", "stc-band", "", "build/t_stc_band_trace.txt", NULL, NULL, why,
+                              sizeof why),
+                 40000, "%s", why);
 }
 
 /* One address per cycle; its band on the output in the next cycle. */
@@ -289,13 +189,13 @@ Test(stc_band_lockstep, one_per_cycle_one_cycle_latency)
 
 /* -------------------------------------------------------------- EMU -- */
 
-#define R8 "READY 0\\nREADY 1\\nREADY 2\\nREADY 3\\nREADY 4\\nREADY 5\\nREADY 6\\nREADY 7\\n"
-#define D8 "DONE 0\\nDONE 1\\nDONE 2\\nDONE 3\\nDONE 4\\nDONE 5\\nDONE 6\\nDONE 7\\n"
+#define R8 "READY 0\nREADY 1\nREADY 2\nREADY 3\nREADY 4\nREADY 5\nREADY 6\nREADY 7\n"
+#define D8 "DONE 0\nDONE 1\nDONE 2\nDONE 3\nDONE 4\nDONE 5\nDONE 6\nDONE 7\n"
 
 Test(stc_emu, abc_example_mb_grants_10_and_12)
 {
     /* 4.4: A = 10 and C = 12 demanded, B = 11 read-only: PREP 10,12 */
-    expect("stc-emu", "DEM 0 0xa000\\nDEM 3 0xc010\\nDEM 5 0xa7fc\\nWAKE\\n" R8 D8 "WAKE\\n",
+    expect("stc-emu", "DEM 0 0xa000\nDEM 3 0xc010\nDEM 5 0xa7fc\nWAKE\n" R8 D8 "WAKE\n",
            "EDACK 0 10\nEDACK 3 12\nEDACK 5 10\nPREP 10,12\nCHG 10,12 12\nEND 10,12 12\n"
            "SLEEP\n");
 }
@@ -326,13 +226,13 @@ Test(stc_emu, nv_round_robin_even_when_idle)
 Test(stc_emu, es_skips_sleeps_and_acks_every_demand)
 {
     expect("stc-emu --variant es --cus 2",
-           "WAKE\\nDEM 1 0x5000\\nDEM 0 0x5abc\\nDEM 0 0x3000\\nWAKE\\nREADY 0\\nREADY 1\\n"
-           "DONE 1\\nDONE 0\\nWAKE\\nREADY 1\\nREADY 0\\nDONE 0\\nDONE 1\\nWAKE\\n",
+           "WAKE\nDEM 1 0x5000\nDEM 0 0x5abc\nDEM 0 0x3000\nWAKE\nREADY 0\nREADY 1\n"
+           "DONE 1\nDONE 0\nWAKE\nREADY 1\nREADY 0\nDONE 0\nDONE 1\nWAKE\n",
            "SLEEP\nEDACK 1 5\nEDACK 0 5\nEDACK 0 3\nPREP 3\nCHG 3 12\nEND 3 12\nPREP 5\n"
            "CHG 5 12\nEND 5 12\nSLEEP\n");
     /* circular search starts after the pointer: from 13, 2 comes after 14 */
     expect("stc-emu --variant es --cus 1 --epoch 13",
-           "DEM 0 0x2000\\nDEM 0 0xe000\\nWAKE\\nREADY 0\\nDONE 0\\nWAKE\\n",
+           "DEM 0 0x2000\nDEM 0 0xe000\nWAKE\nREADY 0\nDONE 0\nWAKE\n",
            "EDACK 0 2\nEDACK 0 14\nPREP 14\nCHG 14 12\nEND 14 12\nPREP 2\n");
 }
 
@@ -341,7 +241,7 @@ Test(stc_emu, s5_demands_of_current_epochs_are_stale)
     /* a demand for the current epoch (blocked in PREPARE) is cleared at the
      * next wake-up, not re-granted */
     expect("stc-emu --variant es --cus 1",
-           "DEM 0 0x4000\\nWAKE\\nDEM 0 0x4008\\nREADY 0\\nDONE 0\\nWAKE\\n",
+           "DEM 0 0x4000\nWAKE\nDEM 0 0x4008\nREADY 0\nDONE 0\nWAKE\n",
            "EDACK 0 4\nPREP 4\nEDACK 0 4\nCHG 4 12\nEND 4 12\nSLEEP\n");
 }
 
@@ -391,22 +291,22 @@ Test(stc_emu, adaptive_band_rule_s6)
     /* SEB 14 in 12..18: a difference in bits 13:12 moves SEB down, above
      * the band field (bit 18 and up) up, same page or same address: none */
     const char *opt = "stc-emu --variant ab --cus 1 --seb 14 --seb-min 12 --seb-max 18";
-    expect(opt, "DEM 0 0x12345000\\nCONF 0 0x12345000\\nCONF 0 0x12345ffc\\nCONF 0 0x12346000\\n"
-                "CONF 0 0x12347000\\n",
+    expect(opt, "DEM 0 0x12345000\nCONF 0 0x12345000\nCONF 0 0x12345ffc\nCONF 0 0x12346000\n"
+                "CONF 0 0x12347000\n",
            "EDACK 0 1\nNSEB 13\n");
-    expect(opt, "DEM 0 0x12345000\\nCONF 0 0x12385000\\n", "EDACK 0 1\nNSEB 15\n");
+    expect(opt, "DEM 0 0x12345000\nCONF 0 0x12385000\n", "EDACK 0 1\nNSEB 15\n");
     /* no valid ERV entry for the read's band: ignored; NV/ES ignore all */
-    expect(opt, "DEM 0 0x12345000\\nCONF 0 0x12349000\\n", "EDACK 0 1\n");
+    expect(opt, "DEM 0 0x12345000\nCONF 0 0x12349000\n", "EDACK 0 1\n");
     expect("stc-emu --variant es --cus 1 --seb 14 --seb-min 12 --seb-max 18",
-           "DEM 0 0x12345000\\nCONF 0 0x12385000\\n", "EDACK 0 1\n");
+           "DEM 0 0x12345000\nCONF 0 0x12385000\n", "EDACK 0 1\n");
     /* the first address is kept (S18) */
-    expect(opt, "DEM 0 0x12345000\\nDEM 0 0x12385000\\nCONF 0 0x12385000\\n",
+    expect(opt, "DEM 0 0x12345000\nDEM 0 0x12385000\nCONF 0 0x12385000\n",
            "EDACK 0 1\nEDACK 0 1\nNSEB 15\n");
     /* SEB_MAX bounds the upward step; SEB_MIN the downward (empty low field) */
     expect("stc-emu --variant ab --cus 1 --seb 18 --seb-min 12 --seb-max 18",
-           "DEM 0 0x12345000\\nCONF 0 0x92345000\\n", "EDACK 0 13\n");
-    expect("stc-emu --variant ab --cus 1", "DEM 0 0x12345000\\nCONF 0 0x12344000\\n"
-                                           "CONF 0 0x12345004\\n",
+           "DEM 0 0x12345000\nCONF 0 0x92345000\n", "EDACK 0 13\n");
+    expect("stc-emu --variant ab --cus 1", "DEM 0 0x12345000\nCONF 0 0x12344000\n"
+                                           "CONF 0 0x12345004\n",
            "EDACK 0 5\n");
 }
 
@@ -416,7 +316,7 @@ Test(stc_emu, fig6_one_step_separates_reads_and_writes)
      * moves SEB to 5 (bit 8 lies above the band field) and the sets separate:
      * a further read of 0 finds no demand in its band (S6 f) */
     expect("stc-emu --variant ab --cus 1 --seb 4 --seb-min 0 --addr-bits 16 --epoch 15",
-           "DEM 0 0x100\\nCONF 0 0x0\\nWAKE\\nREADY 0\\nDONE 0\\nDEM 0 0x100\\nCONF 0 0x0\\n",
+           "DEM 0 0x100\nCONF 0 0x0\nWAKE\nREADY 0\nDONE 0\nDEM 0 0x100\nCONF 0 0x0\n",
            "EDACK 0 0\nNSEB 5\nPREP 0\nCHG 0 5\nEND 0 5\nEDACK 0 8\n");
 }
 
@@ -481,8 +381,8 @@ Test(stc_emu, one_pending_step_applied_at_change_epoch_then_guard)
 Test(stc_emu, handshake_duplicates_and_wrong_phase_ignored)
 {
     expect("stc-emu --variant nv --cus 3",
-           "READY 0\\nDONE 0\\nWAKE\\nWAKE\\nREADY 2\\nREADY 2\\nDONE 2\\nREADY 0\\nREADY 1\\n"
-           "READY 1\\nWAKE\\nDONE 1\\nDONE 1\\nDONE 0\\nDONE 2\\nDONE 2\\nREADY 0\\n",
+           "READY 0\nDONE 0\nWAKE\nWAKE\nREADY 2\nREADY 2\nDONE 2\nREADY 0\nREADY 1\n"
+           "READY 1\nWAKE\nDONE 1\nDONE 1\nDONE 0\nDONE 2\nDONE 2\nREADY 0\n",
            "PREP 1\nCHG 1 12\nEND 1 12\n");
     {
         stc_emu_cfg c;
@@ -505,25 +405,25 @@ Test(stc_emu, handshake_duplicates_and_wrong_phase_ignored)
 Test(stc_emu, dump_and_initial_epoch_set)
 {
     expect("stc-emu --dump --epoch 3,9 --cus 1",
-           "DEM 0 0xa004\\nDEM 0 0x5000\\nDEM 0 0x3000\\nCONF 0 0x1000\\nWAKE\\n",
+           "DEM 0 0xa004\nDEM 0 0x5000\nDEM 0 0x3000\nCONF 0 0x1000\nWAKE\n",
            "EDACK 0 10\nEDACK 0 5\nEDACK 0 3\nPREP 10,5\nSTATE cur=3,9 seb=12 ptr=9 "
            "phase=PREP\n");
-    expect("stc-emu --dump --variant ab --cus 1", "DEM 0 0xa004\\nDEM 0 0xa008\\n",
+    expect("stc-emu --dump --variant ab --cus 1", "DEM 0 0xa004\nDEM 0 0xa008\n",
            "EDACK 0 10\nEDACK 0 10\nERV 10 0xa004\nSTATE cur=0 seb=12 ptr=0 phase=IDLE\n");
 }
 
 Test(stc_emu_tools, bad_options_and_traces_exit_2_with_no_output)
 {
     static const char *const bad[][2] = {
-        {"WAKE\\nWAIT\\n", "stdin: line 2: unknown record 'WAIT'"},
-        {"DEM 8 0x0\\n", "line 1: cu '8' is not a number in 0..7"},
-        {"DEM 0\\n", "line 1: missing address"},
-        {"DEM x 0x0\\n", "line 1: cu 'x' is not a number in 0..7"},
-        {"CONF 0 0xg\\n", "line 1: address '0xg' is not hex"},
-        {"CONF 0 0x100000000\\n", "line 1: address '0x100000000' does not fit 32 bits"},
-        {"READY\\n", "line 1: missing cu"},
-        {"WAKE 1\\n", "line 1: unexpected '1'"},
-        {"DONE 0 0\\n", "line 1: unexpected '0'"},
+        {"WAKE\nWAIT\n", "stdin: line 2: unknown record 'WAIT'"},
+        {"DEM 8 0x0\n", "line 1: cu '8' is not a number in 0..7"},
+        {"DEM 0\n", "line 1: missing address"},
+        {"DEM x 0x0\n", "line 1: cu 'x' is not a number in 0..7"},
+        {"CONF 0 0xg\n", "line 1: address '0xg' is not hex"},
+        {"CONF 0 0x100000000\n", "line 1: address '0x100000000' does not fit 32 bits"},
+        {"READY\n", "line 1: missing cu"},
+        {"WAKE 1\n", "line 1: unexpected '1'"},
+        {"DONE 0 0\n", "line 1: unexpected '0'"},
     };
     static const char *const badopt[] = {
         "--variant xx", "--n 9", "--n 0", "--cus 33", "--cus 0", "--mb-max 17",
@@ -533,36 +433,18 @@ Test(stc_emu_tools, bad_options_and_traces_exit_2_with_no_output)
     };
     size_t i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char cmd[400], *o, *e;
-        snprintf(cmd, sizeof cmd, "printf 'DEM 0 0x0\\nWAKE\\n%s' | build/bin/cohmodel stc-emu "
-                 ">build/t_stc_bad_emu.out 2>build/t_stc_bad_emu.err", bad[i][0]);
-        cr_assert_eq(run(cmd), 2, "%s", cmd);
-        o = slurp("build/t_stc_bad_emu.out");
-        e = slurp("build/t_stc_bad_emu.err");
-        cr_assert(o && e);
-        cr_assert_eq(strlen(o), 0, "partial output: %s", o);
         /* the bad record is line 3 after the two good ones */
-        {
-            char want[200];
-            const char *p = strstr(bad[i][1], "line 1:");
-            snprintf(want, sizeof want, "%s%s", p ? "line 3:" : bad[i][1], p ? p + 7 : "");
-            if (strncmp(bad[i][1], "stdin: line 2", 13) == 0)
-                snprintf(want, sizeof want, "stdin: line 4: unknown record 'WAIT'");
-            cr_assert(strstr(e, want) != NULL, "'%s' lacks '%s'", e, want);
-        }
-        free(o);
-        free(e);
+        char want[200], in[200];
+        const char *p = strstr(bad[i][1], "line 1:");
+        snprintf(want, sizeof want, "%s%s", p ? "line 3:" : bad[i][1], p ? p + 7 : "");
+        if (strncmp(bad[i][1], "stdin: line 2", 13) == 0)
+            snprintf(want, sizeof want, "stdin: line 4: unknown record 'WAIT'");
+        snprintf(in, sizeof in, "DEM 0 0x0\nWAKE\n%s", bad[i][0]);
+        model_refuses("stc-emu", "", in, want);
     }
-    for (i = 0; i < sizeof badopt / sizeof badopt[0]; i++) {
-        char cmd[300];
-        snprintf(cmd, sizeof cmd, "echo WAKE | build/bin/cohmodel stc-emu %s >build/t_stc_bad_emu.out "
-                 "2>build/t_stc_bad_emu.err", badopt[i]);
-        cr_assert_eq(run(cmd), 2, "%s", cmd);
-        cr_assert_eq(run("test -s build/t_stc_bad_emu.out"), 1, "%s: output written", badopt[i]);
-    }
-    cr_assert_eq(run("rm -rf build/t_stc_gen && build/bin/cohgen stc-emu --variant q -o "
-                     "build/t_stc_gen 2>/dev/null"), 2);
-    cr_assert_eq(run("test -e build/t_stc_gen"), 1);
+    for (i = 0; i < sizeof badopt / sizeof badopt[0]; i++)
+        model_refuses("stc-emu", badopt[i], "WAKE\n", "");
+    gen_refuses("stc-emu", "--variant q", "q");
 }
 
 /* A random trace of legal handshakes with demands and conflicts of every
@@ -604,59 +486,24 @@ static void random_emu_trace(const char *path, unsigned cus, unsigned n, uint64_
     fclose(f);
 }
 
-static void trace_equal(const char *cfgname, const char *opts, unsigned cus, unsigned n,
-                        uint64_t seed, const char *needle)
+static void trace_equal(const char *cfgname, unsigned cus, unsigned n, uint64_t seed,
+                        const char *needle)
 {
-    char cmd[600], *a, *b;
+    char opts[32], why[1024] = "short output", *a = NULL;
     random_emu_trace("build/t_stc_emu_trace.txt", cus, n, seed);
-    snprintf(cmd, sizeof cmd,
-             "build/bin/cohmodel stc-emu %s < build/t_stc_emu_trace.txt > build/t_stc_emu_m.out && "
-             "./tb_stc --unit emu --config %s --trace build/t_stc_emu_trace.txt > "
-             "build/t_stc_emu_r.out && grep -q '^# PASS' build/t_stc_emu_r.out && grep -v '^#' "
-             "build/t_stc_emu_r.out > build/t_stc_emu_r.res",
-             opts, cfgname);
-    cr_assert_eq(run(cmd), 0, "%s", cmd);
-    a = slurp("build/t_stc_emu_m.out");
-    b = slurp("build/t_stc_emu_r.res");
-    cr_assert(a && b);
-    cr_assert_gt(strlen(a), 2000);
+    snprintf(opts, sizeof opts, "--config %s", cfgname);
+    cr_assert_gt(trace_agrees("stc", "stc-emu", opts, "build/t_stc_emu_trace.txt", &a, NULL, why,
+                              sizeof why),
+                 2000, "%s", why);
     cr_assert(strstr(a, "PREP ") && strstr(a, "CHG ") && strstr(a, "END ") && strstr(a, "EDACK "));
     cr_assert(strstr(a, needle), "no '%s' in the model's output", needle);
-    cr_assert_str_eq(a, b);
     free(a);
-    free(b);
 }
 
 Test(stc_emu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 120)
 {
-    trace_equal("default", "", 8, 3000, 7, "NSEB 13");
-    trace_equal("fpga", "--config fpga", 2, 3000, 9, "SLEEP");
-}
-
-Test(stc_emu_lockstep, committed_configurations_and_streams, .timeout = 120)
-{
-    static const char *const names[] = {"default", "fpga"};
-    static const char *const streams[] = {"mixed", "conflict", "idle"};
-    unsigned i, k;
-    for (i = 0; i < 2; i++)
-        for (k = 0; k < 3; k++) {
-            ls_result r;
-            lockstep("stc-emu", names[i], streams[k], 40000, 11 + i + k, &r);
-            cr_assert_eq(r.nchan, 7, "dem conf rdy done dack prep chg");
-            cr_assert_eq(field(r.summary, "handshake check: "), 0);
-            if (k == 2) {
-                cr_assert_eq(field(r.summary, "prepares "), 0, "MB on an idle GPU: no change");
-                cr_assert_gt(field(r.summary, "sleeps "), 300);
-            } else {
-                cr_assert_gt(field(r.summary, "changes "), 200);
-                cr_assert_gt(field(r.summary, "demands "), 5000);
-                cr_assert_leq(field(r.summary, "demands ") - field(r.summary, "acks "), 1,
-                              "every demand acknowledged (the last one may be in flight)");
-                cr_assert_gt(field(r.summary, "seb changes "), 10);
-                cr_assert_eq(field(r.summary, "max epochs "), 4);
-            }
-            ls_result_free(&r);
-        }
+    trace_equal("default", 8, 3000, 7, "NSEB 13");
+    trace_equal("fpga", 2, 3000, 9, "SLEEP");
 }
 
 /* ---- cycle timing on the RTL (with the shell compared every cycle) -- */

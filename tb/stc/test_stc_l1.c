@@ -22,14 +22,6 @@
 
 extern const dut_ops *const stc_duts[];
 
-static void put(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static stc_l1 *mk(const char *preset, int poison, int lazy)
 {
     stc_l1_cfg c;
@@ -522,113 +514,33 @@ Test(stc_l1_trace, format_of_every_line_kind)
     free(out);
 }
 
-/* tests run in parallel: each caller names its own files */
-static void expect_bad(const char *tag, const char *args, const char *trace, const char *needle)
-{
-    char cmd[512], path[128], *err, *out;
-    snprintf(path, sizeof path, "build/t_stc_l1_bad_%s", tag);
-    put(path, trace);
-    snprintf(cmd, sizeof cmd, "build/bin/cohmodel stc-l1 %s <%s >%s.out 2>%s.err", args, path,
-             path, path);
-    cr_assert_eq(run(cmd), 2, "%s: exit 2 expected", trace);
-    snprintf(cmd, sizeof cmd, "%s.err", path);
-    err = slurp(cmd);
-    snprintf(cmd, sizeof cmd, "%s.out", path);
-    out = slurp(cmd);
-    cr_assert_not_null(err);
-    cr_assert_not_null(out);
-    cr_assert_not_null(strstr(err, needle), "'%s' not in '%s'", needle, err);
-    cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
-    cr_assert_str_eq(out, "", "nothing on stdout");
-    free(err);
-    free(out);
-}
-
 Test(stc_l1_trace, bad_records_exit_2_with_the_line_number)
 {
-    expect_bad("rec", "", "LD 0x40\nDATA 0x80\n", "line 2: DATA 0x80");
-    expect_bad("rec", "", "ST 0x40\nWA 0x40\nWA 0x40\n", "line 3: WA");
-    expect_bad("rec", "", "LD 0x40\nFOO 1\n", "line 2: unknown record 'FOO'");
-    expect_bad("rec", "", "\nLD\n", "line 2: expected 'LD <addr>'");
-    expect_bad("rec", "", "LD 0x1ffffffff\n", "line 1: address '0x1ffffffff'");
-    expect_bad("rec", "", "LD 0xzz\n", "line 1: address '0xzz'");
-    expect_bad("rec", "", "CHG 16 12\n", "line 1: epoch set '16'");
-    expect_bad("rec", "", "CHG 1 12 13\n", "line 1: expected 'CHG <epochs> <seb>'");
-    expect_bad("rec", "", "CHG 1 11\n", "line 1: SEB '11'");
-    expect_bad("rec", "", "CHG 1 29\n", "line 1: SEB '29'");
-    expect_bad("rec", "", "# ok\nCHG 1;2 12\n", "line 2: epoch set '1;2'");
+    model_refuses("stc-l1", "", "LD 0x40\nDATA 0x80\n", "line 2: DATA 0x80");
+    model_refuses("stc-l1", "", "ST 0x40\nWA 0x40\nWA 0x40\n", "line 3: WA");
+    model_refuses("stc-l1", "", "LD 0x40\nFOO 1\n", "line 2: unknown record 'FOO'");
+    model_refuses("stc-l1", "", "\nLD\n", "line 2: expected 'LD <addr>'");
+    model_refuses("stc-l1", "", "LD 0x1ffffffff\n", "line 1: address '0x1ffffffff'");
+    model_refuses("stc-l1", "", "LD 0xzz\n", "line 1: address '0xzz'");
+    model_refuses("stc-l1", "", "CHG 16 12\n", "line 1: epoch set '16'");
+    model_refuses("stc-l1", "", "CHG 1 12 13\n", "line 1: expected 'CHG <epochs> <seb>'");
+    model_refuses("stc-l1", "", "CHG 1 11\n", "line 1: SEB '11'");
+    model_refuses("stc-l1", "", "CHG 1 29\n", "line 1: SEB '29'");
+    model_refuses("stc-l1", "", "# ok\nCHG 1;2 12\n", "line 2: epoch set '1;2'");
 }
 
 Test(stc_l1_trace, bad_options_exit_2)
 {
-    expect_bad("opt", "--ways 3", "", "--ways 3");
-    expect_bad("opt", "--sets 2048", "", "--sets 2048");
-    expect_bad("opt", "--n 9", "", "--n 9");
-    expect_bad("opt", "--epoch 16", "", "--epoch");
-    expect_bad("opt", "--mshrs 0", "", "--mshrs 0");
-    expect_bad("opt", "--seb 8", "", "--seb 8");
-    expect_bad("opt", "--no-poison 2", "", "unexpected argument '2'");
+    model_refuses("stc-l1", "--ways 3", "", "--ways 3");
+    model_refuses("stc-l1", "--sets 2048", "", "--sets 2048");
+    model_refuses("stc-l1", "--n 9", "", "--n 9");
+    model_refuses("stc-l1", "--epoch 16", "", "--epoch");
+    model_refuses("stc-l1", "--mshrs 0", "", "--mshrs 0");
+    model_refuses("stc-l1", "--seb 8", "", "--seb 8");
+    model_refuses("stc-l1", "--no-poison 2", "", "unexpected argument '2'");
 }
 
 /* ---------------------------------------------- lockstep and trace mode -- */
-
-static int l1_ls(const char *name, const char *stream, uint64_t cycles, uint64_t seed, FILE *trace,
-                 FILE *out, ls_result *r)
-{
-    static stc_l1_cfg cfg;
-    const unit_desc *u = unit_find("stc-l1");
-    ls_opts o;
-    char err[256];
-    cr_assert_not_null(u);
-    ls_defaults(&o);
-    o.unit = u;
-    o.dut = ls_dut_find(stc_duts, u, name);
-    cr_assert_not_null(o.dut, "no DUT %s", name);
-    cr_assert_eq(ls_dut_cfg(u, o.dut, &cfg, err, sizeof err), 0, "%s", err);
-    o.cfg = &cfg;
-    o.stream = stream;
-    o.cycles = cycles;
-    o.seed = seed;
-    o.trace = trace;
-    o.trace_name = "trace";
-    o.trace_out = out;
-    if (trace) {
-        static const char *dump_flags[UNIT_FLAGS_MAX] = {"1"}; /* --dump */
-        o.flags = dump_flags;
-    }
-    return ls_run(&o, r, "");
-}
-
-static uint64_t summary_num(const ls_result *r, const char *key)
-{
-    const char *p = r->summary ? strstr(r->summary, key) : NULL;
-    cr_assert_not_null(p, "'%s' not in the summary", key);
-    return strtoull(p + strlen(key), NULL, 10);
-}
-
-Test(stc_l1_lockstep, every_committed_configuration_on_every_stream, .timeout = 120)
-{
-    static const char *const names[] = {"default", "fpga"};
-    static const char *const streams[] = {"mixed", "rate"};
-    unsigned i, k;
-    for (i = 0; i < 2; i++)
-        for (k = 0; k < 2; k++) {
-            ls_result r;
-            int rc = l1_ls(names[i], streams[k], i == 0 ? 30000 : 80000, 5 + i + k, NULL, NULL,
-                           &r);
-            cr_assert_eq(rc, 0, "%s %s: %s", names[i], streams[k], r.mm_msg);
-            cr_assert_eq(r.nchan, 3, "req, chg and ev are valid/ready channels");
-            cr_assert(summary_num(&r, "T ") > 1000 && summary_num(&r, "STALL ") > 100,
-                      "%s %s: %s", names[i], streams[k], r.summary);
-            if (k == 0)
-                cr_assert(summary_num(&r, "lazy ") > 10 && summary_num(&r, "sweep ") > 10 &&
-                              summary_num(&r, "POISON ") > 10,
-                          "%s mixed: lazy, sweep and poison must occur: %s", names[i], r.summary);
-            if (i == 1)
-                cr_assert(summary_num(&r, "evict ") > 100, "fpga evicts: %s", r.summary);
-            ls_result_free(&r);
-        }
-}
 
 /* A random trace reaching every line kind: ./tb_stc --trace --dump prints
  * exactly what cohmodel --dump prints (the dump from the shell's state). */
@@ -688,18 +600,12 @@ Test(stc_l1_lockstep, trace_mode_prints_what_cohmodel_prints, .timeout = 120)
     static const char *const names[] = {"default", "fpga"};
     unsigned i;
     for (i = 0; i < 2; i++) {
-        char cmd[256], *want, *got = NULL;
-        size_t glen = 0;
-        FILE *tr, *out;
-        ls_result r;
+        char opts[48], why[1024], *want = NULL;
         write_random_trace("build/t_stc_l1_rand.trace", names[i], 2500, 21 + i);
-        snprintf(cmd, sizeof cmd,
-                 "build/bin/cohmodel stc-l1 --config %s --dump <build/t_stc_l1_rand.trace "
-                 ">build/t_stc_l1_rand.out",
-                 names[i]);
-        cr_assert_eq(run(cmd), 0);
-        want = slurp("build/t_stc_l1_rand.out");
-        cr_assert_not_null(want);
+        snprintf(opts, sizeof opts, "--config %s --dump", names[i]);
+        cr_assert_geq(trace_agrees("stc", "stc-l1", opts, "build/t_stc_l1_rand.trace", &want, NULL,
+                                   why, sizeof why),
+                      0, "%s", why);
         cr_assert(strstr(want, " lazy\n") && strstr(want, " sweep\n") && strstr(want, "POISON ") &&
                       strstr(want, "STALL ") && strstr(want, " hit\n") &&
                       strstr(want, "T Data_E ") && strstr(want, "T WA ") &&
@@ -707,15 +613,7 @@ Test(stc_l1_lockstep, trace_mode_prints_what_cohmodel_prints, .timeout = 120)
                   "%s: the trace must reach every line kind", names[i]);
         if (i == 1)
             cr_assert_not_null(strstr(want, " evict\n"));
-        tr = fopen("build/t_stc_l1_rand.trace", "r");
-        out = open_memstream(&got, &glen);
-        cr_assert_eq(l1_ls(names[i], NULL, 0, 3, tr, out, &r), 0, "%s: %s", names[i], r.mm_msg);
-        fclose(out);
-        fclose(tr);
-        cr_assert_str_eq(got, want, "%s: tb trace output differs from cohmodel", names[i]);
-        free(got);
         free(want);
-        ls_result_free(&r);
     }
 }
 
