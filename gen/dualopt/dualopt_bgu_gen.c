@@ -16,22 +16,13 @@
 
 #include "dualopt_bgu.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 typedef struct {
     emit_file *e;
     unsigned N, AW, LB, GB, W, WB, LAW;
 } gctx;
-
-static unsigned ilog2u(unsigned v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
 
 /* Per lane: the line of its first byte, whether its bytes cross into the
  * next line, and the words it reads on each side. One always_comb over the
@@ -218,7 +209,7 @@ static void emit_bgu(emit_file *e, const void *cfg, const block_desc *b)
     x.LB = g.line_bits;
     x.GB = g.gran_bits;
     x.W = g.words;
-    x.WB = ilog2u(g.words);
+    x.WB = prim_log2_floor(g.words);
     x.LAW = g.laddr_bits;
     emit(e, "// DualOpt BGU beside the CU coalescer (Belayneh et al., section 4.1.1, Fig. 7b):");
     emit(e, "// one request per distinct line of a wavefront load, first-touch order, with");

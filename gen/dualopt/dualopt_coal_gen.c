@@ -14,6 +14,7 @@
 #include "dualopt_coal.h"
 #include "dualopt_codec_gen.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 /* Combinational blocks are `always @(*)`: Icarus 11 runs this module's
@@ -27,15 +28,7 @@ typedef struct {
     const codec_cfg *c;
     codec_geom g;
     unsigned NF, GB, W, KB, DB, SW, B, BB, R, RB, FB, AW, PB, CB, IB, NB, PTRB, QD, QB, QCB, MAX;
-} cx;
-
-static void decl(emit_file *e, unsigned w, const char *names)
-{
-    if (w <= 1)
-        emit(e, "logic %s;", names);
-    else
-        emit(e, "logic [%u:0] %s;", w - 1, names);
-}
+} gctx;
 
 static unsigned gpu_of(const codec_cfg *c, unsigned f) { return coal_gpu_of(c, f); }
 
@@ -48,7 +41,7 @@ static unsigned gpu_of(const codec_cfg *c, unsigned f) { return coal_gpu_of(c, f
  * packets' wire images is the k-th slot admitted: no slot lost, duplicated,
  * reordered or invented; the coalescer never looks at data, so input words
  * assumed to number the slots stand for any data). */
-static void emit_formal(cx *x)
+static void emit_formal(gctx *x)
 {
     emit_file *e = x->e;
     const codec_cfg *c = x->c;
@@ -137,7 +130,7 @@ static void emit_formal(cx *x)
     emit(e, "`endif");
 }
 
-static void body(cx *x)
+static void body(gctx *x)
 {
     emit_file *e = x->e;
     const codec_cfg *c = x->c;
@@ -147,58 +140,58 @@ static void body(cx *x)
     /* ---- declarations */
     for (f = 0; f < x->NF; f++) {
         snprintf(nm, sizeof nm, "cnt%u_q, cnt%u_d, ceff%u", f, f, f);
-        decl(e, x->CB, nm);
+        prim_decl(e, x->CB, nm);
         snprintf(nm, sizeof nm, "head%u_q, head%u_d", f, f);
-        decl(e, x->PB, nm);
+        prim_decl(e, x->PB, nm);
         snprintf(nm, sizeof nm, "idle%u_q, idle%u_d", f, f);
-        decl(e, x->IB, nm);
+        prim_decl(e, x->IB, nm);
         snprintf(nm, sizeof nm, "ns%u", f);
-        decl(e, x->NB, nm);
+        prim_decl(e, x->NB, nm);
         snprintf(nm, sizeof nm, "adm%u, fit%u, elig%u, snd%u", f, f, f, f);
-        decl(e, 1, nm);
+        prim_decl(e, 1, nm);
     }
     emit(e, "logic [%u:0] dsel;", x->NF - 1); /* a vector even for one buffer */
-    decl(e, x->KB, "k");
-    decl(e, 1, "fine_ok, fire, adm, admr, can_send, found, send, snd_p, sel_pass");
-    decl(e, x->PTRB, "ptr_q, ptr_d, sel");
-    decl(e, 1, "eligp");
+    prim_decl(e, x->KB, "k");
+    prim_decl(e, 1, "fine_ok, fire, adm, admr, can_send, found, send, snd_p, sel_pass");
+    prim_decl(e, x->PTRB, "ptr_q, ptr_d, sel");
+    prim_decl(e, 1, "eligp");
     for (f = 0; f < x->NF; f++) {
         snprintf(nm, sizeof nm, "dsel%u", f);
-        decl(e, 1, nm);
+        prim_decl(e, 1, nm);
     }
-    decl(e, x->BB, "hlow");
-    decl(e, x->NB, "nsel");
-    decl(e, x->PB, "hsel, tsel");
-    decl(e, x->CB, "csel");
+    prim_decl(e, x->BB, "hlow");
+    prim_decl(e, x->NB, "nsel");
+    prim_decl(e, x->PB, "hsel, tsel");
+    prim_decl(e, x->CB, "csel");
     if (x->FB)
-        decl(e, x->FB, "fia, fis");
-    decl(e, 1, "pkt_valid_q, pkt_valid_d, pkt_reg_q, pkt_reg_d");
-    decl(e, x->GB, "pkt_dst_q, pkt_dst_d");
-    decl(e, x->NB, "pkt_n_q, pkt_n_d");
-    decl(e, CODEC_ID_BITS, "pkt_id_q, pkt_id_d");
-    decl(e, CODEC_LEN_BITS, "pkt_len_q, pkt_len_d");
-    decl(e, x->BB, "rot_q, rot_d");
+        prim_decl(e, x->FB, "fia, fis");
+    prim_decl(e, 1, "pkt_valid_q, pkt_valid_d, pkt_reg_q, pkt_reg_d");
+    prim_decl(e, x->GB, "pkt_dst_q, pkt_dst_d");
+    prim_decl(e, x->NB, "pkt_n_q, pkt_n_d");
+    prim_decl(e, CODEC_ID_BITS, "pkt_id_q, pkt_id_d");
+    prim_decl(e, CODEC_LEN_BITS, "pkt_len_q, pkt_len_d");
+    prim_decl(e, x->BB, "rot_q, rot_d");
     emit(e, "logic [%u:0] byp_q, byp_d;", x->MAX - 1);
     for (j = 0; j < x->MAX; j++) {
         snprintf(nm, sizeof nm, "byw%u_q, byw%u_d, slot%u, rds%u", j, j, j, j);
-        decl(e, x->SW, nm);
+        prim_decl(e, x->SW, nm);
     }
     for (k = 0; k < x->W; k++) {
         snprintf(nm, sizeof nm, "wd%u", k);
-        decl(e, x->DB, nm);
+        prim_decl(e, x->DB, nm);
     }
     for (q = 0; q < x->QD; q++) {
         snprintf(nm, sizeof nm, "qdst%u_q, qdst%u_d", q, q);
-        decl(e, x->GB, nm);
+        prim_decl(e, x->GB, nm);
         snprintf(nm, sizeof nm, "qid%u_q, qid%u_d, qby%u_q, qby%u_d", q, q, q, q);
-        decl(e, 16, nm);
+        prim_decl(e, 16, nm);
     }
-    decl(e, x->QB, "qh_q, qh_d, qtail");
-    decl(e, x->QCB, "qc_q, qc_d");
-    decl(e, x->GB, "qo_dst");
-    decl(e, 16, "qo_id, qo_by");
-    decl(e, 1, "enq, deq");
-    decl(e, 32, "hdr");
+    prim_decl(e, x->QB, "qh_q, qh_d, qtail");
+    prim_decl(e, x->QCB, "qc_q, qc_d");
+    prim_decl(e, x->GB, "qo_dst");
+    prim_decl(e, 16, "qo_id, qo_by");
+    prim_decl(e, 1, "enq, deq");
+    prim_decl(e, 32, "hdr");
     emit_nl(e);
 
     /* ---- admission (spec 2.4 step 1) */
@@ -543,7 +536,7 @@ static void body(cx *x)
 
 void dualopt_coal_body(emit_file *e, const codec_cfg *c)
 {
-    cx x;
+    gctx x;
     memset(&x, 0, sizeof x);
     x.e = e;
     x.c = c;

@@ -11,6 +11,7 @@
 
 #include "dualopt_de.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 typedef struct {
@@ -19,14 +20,6 @@ typedef struct {
     de_geom g;
     unsigned TB, RB, DB, WB, HB, PB, XB, KB, BB, YB, M;
 } gctx;
-
-static void decl(gctx *x, unsigned w, const char *names)
-{
-    if (w <= 1)
-        emit(x->e, "logic %s;", names);
-    else
-        emit(x->e, "logic [%u:0] %s;", w - 1, names);
-}
 
 /* `expr` (w bits) zero-extended to `to` bits. */
 static const char *ext(char *buf, size_t len, unsigned to, const char *expr, unsigned w)
@@ -50,34 +43,34 @@ static void emit_decls(gctx *x)
 {
     char b[96];
     unsigned i;
-    decl(x, 1, "ready_q");
-    decl(x, 1, "a_valid_q, a_hit_q, a_rst_q");
-    decl(x, 2, "a_kind_q");
-    decl(x, x->PB, "a_pop_q, pop");
+    prim_decl(x->e, 1, "ready_q");
+    prim_decl(x->e, 1, "a_valid_q, a_hit_q, a_rst_q");
+    prim_decl(x->e, 2, "a_kind_q");
+    prim_decl(x->e, x->PB, "a_pop_q, pop");
     if (x->c->remonitor)
-        decl(x, 1, "a_kern_q");
+        prim_decl(x->e, 1, "a_kern_q");
     else
-        decl(x, 1, "unused_kernel");
-    decl(x, 2, "phase_q, phase_d");
+        prim_decl(x->e, 1, "unused_kernel");
+    prim_decl(x->e, 2, "phase_q, phase_d");
     if (x->c->warmup)
-        decl(x, x->KB, "warm_q, warm_d");
-    decl(x, 1, "remote, is_read, counting, close, rearm");
+        prim_decl(x->e, x->KB, "warm_q, warm_d");
+    prim_decl(x->e, 1, "remote, is_read, counting, close, rearm");
     for (i = 0; i < 5; i++) {
         snprintf(b, sizeof b, "%s_q, %s_d, %s_inc, s1_%s_q, s2_%s_q, dec_%s_q", cnt_names[i],
                  cnt_names[i], cnt_names[i], cnt_names[i], cnt_names[i], cnt_names[i]);
-        decl(x, cnt_width(x, i), b);
+        prim_decl(x->e, cnt_width(x, i), b);
     }
     if (x->c->warmup)
-        decl(x, 1, "warm_step");
-    decl(x, 1, "s1_valid_q, s1_live_q, s2_valid_q, s2_live_q");
-    decl(x, x->XB, "s2_ratio_a_q, s2_ratio_b_q");
-    decl(x, x->BB, "s2_block_a_q, s2_block_b_q");
-    decl(x, x->YB, "s2_hit_a_q, s2_hit_b_q");
-    decl(x, 1, "is_none, is_coal");
-    decl(x, 2, "dec");
-    decl(x, 1, "dec_valid_q");
-    decl(x, 2, "dec_mode_q, mode_q, mode_d");
-    decl(x, 1, "coal_q, cache_q");
+        prim_decl(x->e, 1, "warm_step");
+    prim_decl(x->e, 1, "s1_valid_q, s1_live_q, s2_valid_q, s2_live_q");
+    prim_decl(x->e, x->XB, "s2_ratio_a_q, s2_ratio_b_q");
+    prim_decl(x->e, x->BB, "s2_block_a_q, s2_block_b_q");
+    prim_decl(x->e, x->YB, "s2_hit_a_q, s2_hit_b_q");
+    prim_decl(x->e, 1, "is_none, is_coal");
+    prim_decl(x->e, 2, "dec");
+    prim_decl(x->e, 1, "dec_valid_q");
+    prim_decl(x->e, 2, "dec_mode_q, mode_q, mode_d");
+    prim_decl(x->e, 1, "coal_q, cache_q");
 }
 
 /* Stage 0: the access and the boundary events, registered; the popcount of

@@ -13,15 +13,8 @@
 #include "dualopt_coal.h"
 #include "dualopt_codec_gen.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
-
-static void decl(emit_file *e, unsigned w, const char *names)
-{
-    if (w <= 1)
-        emit(e, "logic %s;", names);
-    else
-        emit(e, "logic [%u:0] %s;", w - 1, names);
-}
 
 /* The de-coalescer's logic inside an open module (the codec wrapper reuses
  * it next to the coalescer's). */
@@ -35,18 +28,18 @@ void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
     SW = g.slot_bits;
     DB = g.data_bits;
     GB = g.gpu_bits;
-    decl(e, 32, "dhdr");
-    decl(e, 4, "h_type, h_comp");
-    decl(e, CBF, "h_cnt");
-    decl(e, 1, "good_c, good_r, acc, ofire, last");
-    decl(e, 1, "busy_q, busy_d, reg_q, reg_d, bad_q, bad_d");
-    decl(e, GB, "src_q, src_d");
-    decl(e, NB, "n_q, n_d, idx_q, idx_d");
-    decl(e, 16, "id_q, id_d, len_q, len_d, h_id");
-    decl(e, SW, "cur");
+    prim_decl(e, 32, "dhdr");
+    prim_decl(e, 4, "h_type, h_comp");
+    prim_decl(e, CBF, "h_cnt");
+    prim_decl(e, 1, "good_c, good_r, acc, ofire, last");
+    prim_decl(e, 1, "busy_q, busy_d, reg_q, reg_d, bad_q, bad_d");
+    prim_decl(e, GB, "src_q, src_d");
+    prim_decl(e, NB, "n_q, n_d, idx_q, idx_d");
+    prim_decl(e, 16, "id_q, id_d, len_q, len_d, h_id");
+    prim_decl(e, SW, "cur");
     for (j = 0; j < MAX; j++) {
         snprintf(nm, sizeof nm, "s%u_q, s%u_d, in_s%u", j, j, j);
-        decl(e, SW, nm);
+        prim_decl(e, SW, nm);
     }
     emit_nl(e);
     emit(e, "// Header checks (spec 2.4, 4.5): type 1; compression 0 (regular: count and");

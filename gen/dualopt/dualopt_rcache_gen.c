@@ -20,6 +20,7 @@
 
 #include "dualopt_rcache.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 typedef struct {
@@ -28,7 +29,7 @@ typedef struct {
     rcache_geom g;
     unsigned W, L, DW, AW, LB, LN, K, IB, TW, RB, WB, SETW, DAW, CW, SETS;
     unsigned T0, D0, R0; /* field offsets in the set word */
-} gx;
+} gctx;
 
 /* Formal properties (scripts/dualopt-rcache-formal.sh, bounded with
  * yosys-smtbmc and z3 on a small configuration). A ghost register follows
@@ -38,7 +39,7 @@ typedef struct {
  * it completes and when an atomic is forwarded, every written byte of the
  * line has gone home; p_hold_*:
  * payloads hold under back-pressure. */
-static void emit_formal(gx *x)
+static void emit_formal(gctx *x)
 {
     emit_file *e = x->e;
     emit(e, "`ifdef FORMAL");
@@ -80,7 +81,7 @@ static void emit_formal(gx *x)
     emit(e, "`endif");
 }
 
-static void emit_body(gx *x)
+static void emit_body(gctx *x)
 {
     emit_file *e = x->e;
     unsigned W = x->W, L = x->L, i;
@@ -521,7 +522,7 @@ static void emit_body(gx *x)
 static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
     const rcache_cfg *c = cfg;
-    gx x;
+    gctx x;
     memset(&x, 0, sizeof x);
     x.e = e;
     x.c = c;

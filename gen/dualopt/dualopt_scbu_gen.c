@@ -15,6 +15,7 @@
 
 #include "dualopt_scbu.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)

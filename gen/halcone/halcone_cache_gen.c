@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "gen_unit.h"
+#include "prim.h"
 #include "halcone_cache.h"
 
 typedef struct {

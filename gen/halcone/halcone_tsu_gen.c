@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gen_unit.h"
+#include "prim.h"
 #include "halcone_tsu.h"
 
 typedef struct {
@@ -31,48 +32,38 @@ static unsigned memts_lo(const gctx *x, unsigned i) { return i * x->W; }
 static unsigned tag_lo(const gctx *x, unsigned i) { return x->WAYS * x->W + i * x->TW; }
 static unsigned valid_bit(const gctx *x, unsigned i) { return x->WAYS * (x->W + x->TW) + i; }
 
-static void decl(gctx *x, unsigned w, const char *names)
-{
-    if (w <= 1)
-        emit(x->e, "logic %s;", names);
-    else
-        emit(x->e, "logic [%u:0] %s;", w - 1, names);
-}
-
-static void declv(gctx *x, unsigned w, const char *names) { emit(x->e, "logic [%u:0] %s;", w - 1, names); }
-
 static void emit_state(gctx *x)
 {
-    decl(x, 1, "clr_q, clr_d, clr_ep_q, clr_ep_d");
-    decl(x, x->IBW, "clr_idx_q, clr_idx_d");
-    decl(x, 1, "s1_valid_q, s1_valid_d, s2_valid_q, s2_valid_d");
-    decl(x, 2, "s1_op_q, s1_op_d, s2_op_q, s2_op_d");
-    decl(x, x->AW, "s1_addr_q, s1_addr_d, s2_addr_q, s2_addr_d");
-    decl(x, x->QB, "s1_tag_q, s1_tag_d, s2_tag_q, s2_tag_d");
-    decl(x, x->W, "s1_lease_q, s1_lease_d, s2_lease_q, s2_lease_d");
+    prim_decl(x->e, 1, "clr_q, clr_d, clr_ep_q, clr_ep_d");
+    prim_decl(x->e, x->IBW, "clr_idx_q, clr_idx_d");
+    prim_decl(x->e, 1, "s1_valid_q, s1_valid_d, s2_valid_q, s2_valid_d");
+    prim_decl(x->e, 2, "s1_op_q, s1_op_d, s2_op_q, s2_op_d");
+    prim_decl(x->e, x->AW, "s1_addr_q, s1_addr_d, s2_addr_q, s2_addr_d");
+    prim_decl(x->e, x->QB, "s1_tag_q, s1_tag_d, s2_tag_q, s2_tag_d");
+    prim_decl(x->e, x->W, "s1_lease_q, s1_lease_d, s2_lease_q, s2_lease_d");
     if (x->reqcts)
-        decl(x, x->W, "s1_cts_q, s1_cts_d, s2_cts_q, s2_cts_d");
+        prim_decl(x->e, x->W, "s1_cts_q, s1_cts_d, s2_cts_q, s2_cts_d");
     if (x->share == HALCONE_SHARE_RTS)
-        decl(x, x->W, "s1_rts_q, s1_rts_d, s2_rts_q, s2_rts_d");
-    decl(x, x->SETW, "s2_data_q, s2_data_d");
-    decl(x, 1, "s2_fix_q, s2_fix_d, s2_rst_q, s2_rst_d");
-    decl(x, 1, "fwd_valid_q, fwd_valid_d, fwd_hit_q, fwd_hit_d");
+        prim_decl(x->e, x->W, "s1_rts_q, s1_rts_d, s2_rts_q, s2_rts_d");
+    prim_decl(x->e, x->SETW, "s2_data_q, s2_data_d");
+    prim_decl(x->e, 1, "s2_fix_q, s2_fix_d, s2_rst_q, s2_rst_d");
+    prim_decl(x->e, 1, "fwd_valid_q, fwd_valid_d, fwd_hit_q, fwd_hit_d");
     if (x->SETS > 1)
-        decl(x, x->IBW, "fwd_idx_q, fwd_idx_d");
-    decl(x, x->SETW, "fwd_data_q, fwd_data_d");
-    decl(x, 1, "rsp_valid_q, rsp_valid_d, rsp_victim_q, rsp_victim_d, rsp_floor_q, rsp_floor_d");
-    decl(x, 1, "rsp_wrap_q, rsp_wrap_d, rsp_reset_q, rsp_reset_d");
-    decl(x, 2, "rsp_kind_q, rsp_kind_d");
-    decl(x, x->AW, "rsp_addr_q, rsp_addr_d, rsp_vaddr_q, rsp_vaddr_d");
-    decl(x, x->QB, "rsp_tag_q, rsp_tag_d");
-    decl(x, x->W, "rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d, rsp_vmemts_q, rsp_vmemts_d");
-    decl(x, x->W, "rsp_fval_q, rsp_fval_d");
-    decl(x, x->EB, "epoch_q, epoch_d, rsp_epoch_q, rsp_epoch_d");
-    decl(x, x->W, "rdl_q, rdl_d, wrl_q, wrl_d");
+        prim_decl(x->e, x->IBW, "fwd_idx_q, fwd_idx_d");
+    prim_decl(x->e, x->SETW, "fwd_data_q, fwd_data_d");
+    prim_decl(x->e, 1, "rsp_valid_q, rsp_valid_d, rsp_victim_q, rsp_victim_d, rsp_floor_q, rsp_floor_d");
+    prim_decl(x->e, 1, "rsp_wrap_q, rsp_wrap_d, rsp_reset_q, rsp_reset_d");
+    prim_decl(x->e, 2, "rsp_kind_q, rsp_kind_d");
+    prim_decl(x->e, x->AW, "rsp_addr_q, rsp_addr_d, rsp_vaddr_q, rsp_vaddr_d");
+    prim_decl(x->e, x->QB, "rsp_tag_q, rsp_tag_d");
+    prim_decl(x->e, x->W, "rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d, rsp_vmemts_q, rsp_vmemts_d");
+    prim_decl(x->e, x->W, "rsp_fval_q, rsp_fval_d");
+    prim_decl(x->e, x->EB, "epoch_q, epoch_d, rsp_epoch_q, rsp_epoch_d");
+    prim_decl(x->e, x->W, "rdl_q, rdl_d, wrl_q, wrl_d");
     if (x->fglobal)
-        decl(x, x->W, "floor_q, floor_d");
+        prim_decl(x->e, x->W, "floor_q, floor_d");
     if (x->share == HALCONE_SHARE_NOW)
-        decl(x, x->W, "now_q, now_d");
+        prim_decl(x->e, x->W, "now_q, now_d");
     emit_nl(x->e);
 }
 
@@ -84,9 +75,9 @@ static void emit_control(gctx *x)
     emit(e, "// grant that would pass 2^W - 1 starts the clearing sweep instead and fires");
     emit(e, "// after it, in the new epoch. Stage 1 moves on whenever stage 2 is empty");
     emit(e, "// or fires.");
-    decl(x, 1, "rsp_free, sweep_start, s2_fire, s1_adv, req_acc, ovf");
+    prim_decl(x->e, 1, "rsp_free, sweep_start, s2_fire, s1_adv, req_acc, ovf");
     if (x->SETS > 1)
-        decl(x, x->IBW, "req_idx");
+        prim_decl(x->e, x->IBW, "req_idx");
     emit(e, "assign rsp_free = ~rsp_valid_q | rsp_ready_i;");
     if (x->reset)
         emit(e, "assign sweep_start = s2_valid_q & ~clr_q & ovf;");
@@ -104,15 +95,15 @@ static void emit_control(gctx *x)
 static void emit_ram(gctx *x)
 {
     emit_file *e = x->e;
-    decl(x, x->SETW, "rdata_q, mem_wdata, set_new");
-    decl(x, 1, "mem_we");
+    prim_decl(x->e, x->SETW, "rdata_q, mem_wdata, set_new");
+    prim_decl(x->e, 1, "mem_we");
     emit(e, "// The clearing sweep (after reset, and at an epoch reset) writes empty");
     emit(e, "// words: no valid way, memts 0, floor 0.");
     emit(e, "assign mem_we = clr_q | s2_fire;");
     emit(e, "assign mem_wdata = clr_q ? %u'd0 : set_new;", x->SETW);
     if (x->SETS == 1) {
         emit(e, "// One set (entries == ways): a register, not a RAM.");
-        decl(x, x->SETW, "mem_q");
+        prim_decl(x->e, x->SETW, "mem_q");
         emit(e, "always_ff @(posedge clk_i) begin");
         emit(e, "  if (mem_we) mem_q <= mem_wdata;");
         emit(e, "  if (req_acc) rdata_q <= mem_q;");
@@ -123,7 +114,7 @@ static void emit_ram(gctx *x)
         emit(e, "// register supplies it), so no read-during-write logic.");
         emit(e, "(* no_rw_check *)");
         emit(e, "logic [%u:0] mem_q [0:%u];", x->SETW - 1, x->SETS - 1);
-        decl(x, x->IBW, "mem_waddr");
+        prim_decl(x->e, x->IBW, "mem_waddr");
         emit(e, "assign mem_waddr = clr_q ? clr_idx_q : s2_idx;");
         emit(e, "always_ff @(posedge clk_i) begin");
         emit(e, "  if (mem_we) mem_q[mem_waddr] <= mem_wdata;");
@@ -137,8 +128,8 @@ static void emit_stage1(gctx *x)
 {
     emit_file *e = x->e;
     emit(e, "// Stage 1: the set as read, or as last written (forwarding).");
-    decl(x, x->SETW, "set_cur1");
-    decl(x, 1, "s1_same");
+    prim_decl(x->e, x->SETW, "set_cur1");
+    prim_decl(x->e, 1, "s1_same");
     emit(e, "assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;");
     if (x->SETS > 1)
         emit(e, "assign s1_same = s1_addr_q[%u:0] == s2_idx;", x->IB - 1);
@@ -154,9 +145,9 @@ static void emit_lookup(gctx *x)
     emit(e, "// Stage 2: lookup. The word written by the request ahead replaces the");
     emit(e, "// word read when both are of this set (s2_fix_q).");
     if (x->SETS > 1)
-        decl(x, x->IBW, "s2_idx");
-    decl(x, x->TW, "s2_stag");
-    decl(x, x->SETW, "set_cur");
+        prim_decl(x->e, x->IBW, "s2_idx");
+    prim_decl(x->e, x->TW, "s2_stag");
+    prim_decl(x->e, x->SETW, "set_cur");
     if (x->SETS > 1) {
         emit(e, "assign s2_idx = s2_addr_q[%u:0];", x->IB - 1);
         emit(e, "assign s2_stag = s2_addr_q[%u:%u];", x->AW - 1, x->IB);
@@ -164,16 +155,16 @@ static void emit_lookup(gctx *x)
         emit(e, "assign s2_stag = s2_addr_q;");
     }
     emit(e, "assign set_cur = s2_fix_q ? fwd_data_q : s2_data_q;");
-    declv(x, x->WAYS * x->W, "way_memts");
-    declv(x, x->WAYS * x->TW, "way_tag");
-    declv(x, x->WAYS, "way_valid, way_hit, first_inv, lo_oh, vsel");
+    prim_declv(x->e, x->WAYS * x->W, "way_memts");
+    prim_declv(x->e, x->WAYS * x->TW, "way_tag");
+    prim_declv(x->e, x->WAYS, "way_valid, way_hit, first_inv, lo_oh, vsel");
     emit(e, "assign way_memts = set_cur[%u:0];", x->WAYS * x->W - 1);
     emit(e, "assign way_tag = set_cur[%u:%u];", tag_lo(x, x->WAYS) - 1, tag_lo(x, 0));
     emit(e, "assign way_valid = set_cur[%u:%u];", valid_bit(x, x->WAYS) - 1, valid_bit(x, 0));
     for (i = 0; i < x->WAYS; i++)
         emit(e, "assign way_hit[%u] = way_valid[%u] & (way_tag[%u:%u] == s2_stag);", i, i,
              (i + 1) * x->TW - 1, i * x->TW);
-    decl(x, 1, "hit, all_valid");
+    prim_decl(x->e, 1, "hit, all_valid");
     emit(e, "assign hit = |way_hit;");
     emit(e, "assign all_valid = &way_valid;");
     emit_nl(e);
@@ -181,7 +172,7 @@ static void emit_lookup(gctx *x)
     emit(e, "// ties to the lowest way (a strict compare along the ways).");
     emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->WAYS);
     if (x->WAYS > 1) {
-        decl(x, x->W, "lo_m0");
+        prim_decl(x->e, x->W, "lo_m0");
         emit(e, "assign lo_m0 = way_memts[%u:0];", x->W - 1);
     }
     if (x->WAYS == 1) {
@@ -192,12 +183,12 @@ static void emit_lookup(gctx *x)
         for (i = 1; i < x->WAYS; i++) {
             char nm[64];
             snprintf(nm, sizeof nm, "lo_lt%u", i);
-            decl(x, 1, nm);
+            prim_decl(x->e, 1, nm);
             snprintf(nm, sizeof nm, "lo_m%u", i);
             if (i + 1 < x->WAYS)
-                decl(x, x->W, nm);
+                prim_decl(x->e, x->W, nm);
             snprintf(nm, sizeof nm, "lo_oh%u", i);
-            declv(x, x->WAYS, nm);
+            prim_declv(x->e, x->WAYS, nm);
             emit(e, "assign lo_lt%u = way_memts[%u:%u] < lo_m%u;", i, memts_lo(x, i) + x->W - 1,
                  memts_lo(x, i), i - 1);
             if (i + 1 < x->WAYS)
@@ -210,8 +201,8 @@ static void emit_lookup(gctx *x)
         emit(e, "assign lo_oh = %s;", oh_prev);
     }
     emit(e, "assign vsel = all_valid ? lo_oh : first_inv;");
-    decl(x, x->W, "hit_memts, vmemts");
-    decl(x, x->TW, "vtag");
+    prim_decl(x->e, x->W, "hit_memts, vmemts");
+    prim_decl(x->e, x->TW, "vtag");
     emit(e, "always_comb begin");
     emit(e, "  hit_memts = '0;");
     emit(e, "  vmemts = '0;");
@@ -231,8 +222,8 @@ static void emit_grant(gctx *x)
     unsigned W = x->W, XW = x->XW;
     emit(e, "// Request decode; the floor (S2) and M, the memts the grant starts from:");
     emit(e, "// the entry's, else the floor raised by the victim it replaces.");
-    decl(x, 1, "is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up");
-    decl(x, W, "floor_cur, floor_new, drop_m, m_eff, lease, cts_eff, lmax");
+    prim_decl(x->e, 1, "is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up");
+    prim_decl(x->e, W, "floor_cur, floor_new, drop_m, m_eff, lease, cts_eff, lmax");
     emit(e, "assign is_rd = s2_op_q == 2'd0;");
     emit(e, "assign is_wr = s2_op_q == 2'd1;");
     emit(e, "assign is_ev = s2_op_q == 2'd2;");
@@ -282,9 +273,9 @@ static void emit_grant(gctx *x)
     emit(e, "// Read: wts = M, rts = max(M, cts) + lease. Write: wts = max(M%s, cts),",
          x->plus1 ? " + 1" : "");
     emit(e, "// rts = wts + lease%s.", x->plus1 ? " - 1" : "");
-    decl(x, XW, "m_x, c_x, l_x, wb_x, rbase_x, g_wts, g_rts");
-    decl(x, W, "f_wts, f_rts");
-    decl(x, 1, "wrap");
+    prim_decl(x->e, XW, "m_x, c_x, l_x, wb_x, rbase_x, g_wts, g_rts");
+    prim_decl(x->e, W, "f_wts, f_rts");
+    prim_decl(x->e, 1, "wrap");
     emit(e, "assign m_x = {1'b0, m_eff};");
     emit(e, "assign c_x = {1'b0, cts_eff};");
     emit(e, "assign l_x = {1'b0, lease};");
@@ -323,7 +314,7 @@ static void emit_update(gctx *x)
     unsigned i, W = x->W;
     emit(e, "// The set written back: a granted way takes memts := rts, a new entry");
     emit(e, "// its tag too, a removed entry loses its valid bit.");
-    declv(x, x->WAYS, "w_upd, w_alloc, w_rm");
+    prim_declv(x->e, x->WAYS, "w_upd, w_alloc, w_rm");
     emit(e, "assign w_upd = way_hit & {%u{is_gr}};", x->WAYS);
     emit(e, "assign w_alloc = vsel & {%u{alloc}};", x->WAYS);
     emit(e, "assign w_rm = way_hit & {%u{remove}};", x->WAYS);
@@ -604,7 +595,7 @@ static void emit_regs(gctx *x)
             k += (size_t)snprintf(buf + k, sizeof buf - k, "%sdrop", k ? " ^ " : "");
         k += (size_t)snprintf(buf + k, sizeof buf - k, "%sg_wts[%u]", k ? " ^ " : "", x->W);
         emit(e, "// inputs and bits this configuration does not use");
-        decl(x, 1, "unused_ok");
+        prim_decl(x->e, 1, "unused_ok");
         emit(e, "assign unused_ok = %s;", buf);
     }
 }
@@ -626,12 +617,12 @@ static void emit_formal(gctx *x)
     emit(e, "// Properties checked by make formal (tb/formal.txt); see docs/halcone.md.");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_stall_q;");
-    decl(x, 2, "f_kind_q");
-    decl(x, x->AW, "f_addr_q");
-    decl(x, x->W, "f_wts_q, f_rts_q");
-    decl(x, x->EB, "f_epoch_q");
+    prim_decl(x->e, 2, "f_kind_q");
+    prim_decl(x->e, x->AW, "f_addr_q");
+    prim_decl(x->e, x->W, "f_wts_q, f_rts_q");
+    prim_decl(x->e, x->EB, "f_epoch_q");
     if (x->fglobal)
-        decl(x, x->W, "f_floor_q");
+        prim_decl(x->e, x->W, "f_floor_q");
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  f_past_q <= 1'b1;");
     emit(e, "  f_stall_q <= rsp_valid_o & ~rsp_ready_i;");

@@ -6,22 +6,13 @@
  */
 #include "rec_gen.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static unsigned ilog2u(unsigned v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
 
 void rec_block_desc(const rec_cfg *c, const char *module, block_desc *b, char *args,
                     size_t args_len, char *params, size_t params_len)
@@ -67,28 +58,6 @@ typedef struct {
     unsigned G, GB, SH, S, L, NL, SB, LB, SPAN, HP, SW, VW, TW, EW, W, RB, IB, IBW, SETS,
         AW, BW, SETW, NLB, packed, lru;
 } gctx;
-
-/* "[hi:lo]" for a width, or "" for one bit. */
-static const char *rng(char *buf, unsigned w)
-{
-    if (w <= 1)
-        buf[0] = '\0';
-    else
-        sprintf(buf, " [%u:0]", w - 1);
-    return buf;
-}
-
-static void decl(gctx *x, unsigned w, const char *names)
-{
-    char r[24];
-    emit(x->e, "logic%s %s;", rng(r, w), names);
-}
-
-/* A vector that is indexed bit by bit: keeps its range even at width 1. */
-static void declv(gctx *x, unsigned w, const char *names)
-{
-    emit(x->e, "logic [%u:0] %s;", w - 1, names);
-}
 
 /* A SETW-bit constant with way w's rank field = w (identity order). */
 static void init_word(gctx *x, char *buf, size_t len)
@@ -562,9 +531,9 @@ static void body(gctx *x)
     emit(e, "// Stage 0: accept a request, read its set from the entry RAM.");
     emit(e, "// Stage 2 fires (updates) unless an invalidation job is draining;");
     emit(e, "// stage 1 moves on whenever stage 2 is empty or fires.");
-    decl(x, 1, "req_acc, job_busy, s2_fire, s1_adv");
+    prim_decl(x->e, 1, "req_acc, job_busy, s2_fire, s1_adv");
     if (x->SETS > 1)
-        decl(x, x->IBW, "req_idx");
+        prim_decl(x->e, x->IBW, "req_idx");
     emit(e, "assign job_busy = |job_pend_q;");
     emit(e, "assign s2_fire = s2_valid_q & ~job_busy;");
     emit(e, "assign s1_adv = ~s2_valid_q | s2_fire;");
@@ -575,9 +544,9 @@ static void body(gctx *x)
     emit_nl(e);
 
     init_word(x, initw, sizeof initw);
-    decl(x, x->SETW, "rdata_q");
-    decl(x, 1, "mem_we");
-    decl(x, x->SETW, "mem_wdata, set_new, set_cur");
+    prim_decl(x->e, x->SETW, "rdata_q");
+    prim_decl(x->e, 1, "mem_we");
+    prim_decl(x->e, x->SETW, "mem_wdata, set_new, set_cur");
     emit(e, "assign mem_we = init_q | s2_fire;");
     emit(e, "// The clearing sweep writes set_new too: out of reset the forwarding");
     emit(e, "// register holds the empty set word and is selected, and stage 2 holds");
@@ -585,7 +554,7 @@ static void body(gctx *x)
     emit(e, "assign mem_wdata = set_new;");
     if (x->SETS == 1) {
         emit(e, "// One set (entries == ways): a register, not a RAM.");
-        decl(x, x->SETW, "mem_q");
+        prim_decl(x->e, x->SETW, "mem_q");
         emit(e, "always_ff @(posedge clk_i) begin");
         emit(e, "  if (mem_we) mem_q <= mem_wdata;");
         emit(e, "  if (req_acc) rdata_q <= mem_q;");
@@ -597,7 +566,7 @@ static void body(gctx *x)
         emit(e, "// forwarding register supplies it), so no read-during-write logic.");
         emit(e, "(* no_rw_check *)");
         emit(e, "logic [%u:0] mem_q [0:%u];", x->SETW - 1, x->SETS - 1);
-        decl(x, x->IBW, "mem_waddr");
+        prim_decl(x->e, x->IBW, "mem_waddr");
         emit(e, "assign mem_waddr = init_q ? init_idx_q : s2_idx;");
         emit(e, "always_ff @(posedge clk_i) begin");
         emit(e, "  if (mem_we) mem_q[mem_waddr] <= mem_wdata;");
@@ -608,11 +577,11 @@ static void body(gctx *x)
 
     emit(e, "// Stage 1: tag compare against the set as read (or as last written).");
     if (x->SETS > 1)
-        decl(x, x->IBW, "s1_idx");
-    decl(x, x->TW, "s1_tag");
-    decl(x, x->SETW, "set_cur1");
-    declv(x, x->W, "way_hit1");
-    decl(x, 1, "s1_teq, s1_same");
+        prim_decl(x->e, x->IBW, "s1_idx");
+    prim_decl(x->e, x->TW, "s1_tag");
+    prim_decl(x->e, x->SETW, "set_cur1");
+    prim_declv(x->e, x->W, "way_hit1");
+    prim_decl(x->e, 1, "s1_teq, s1_same");
     addr_fields(x, "s1", 0);
     emit(e, "assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;");
     for (w = 0; w < x->W; w++) {
@@ -637,20 +606,20 @@ static void body(gctx *x)
 
     emit(e, "// Stage 2: update and write back; forward the last write.");
     if (x->SETS > 1)
-        decl(x, x->IBW, "s2_idx");
-    decl(x, x->BW, "s2_base");
-    decl(x, x->TW, "s2_tag");
+        prim_decl(x->e, x->IBW, "s2_idx");
+    prim_decl(x->e, x->BW, "s2_base");
+    prim_decl(x->e, x->TW, "s2_tag");
     addr_fields(x, "s2", 1);
     emit(e, "assign set_cur = s2_fix_q ? fwd_data_q : s2_data_q;");
     emit_nl(e);
 
-    declv(x, x->W, "way_valid, way_hit, way_old, first_inv, vsel");
+    prim_declv(x->e, x->W, "way_valid, way_hit, way_old, first_inv, vsel");
     if (x->RB)
-        declv(x, x->W, "tsel");
-    declv(x, x->W * x->TW, "way_tag");
-    declv(x, x->W * x->VW, "way_vec");
+        prim_declv(x->e, x->W, "tsel");
+    prim_declv(x->e, x->W * x->TW, "way_tag");
+    prim_declv(x->e, x->W * x->VW, "way_vec");
     if (x->RB)
-        declv(x, x->W * x->RB, "way_rank");
+        prim_declv(x->e, x->W * x->RB, "way_rank");
     emit(e, "assign way_vec = set_cur[%u:0];", x->W * x->VW - 1);
     emit(e, "assign way_tag = set_cur[%u:%u];", tag_lo(x, x->W) - 1, tag_lo(x, 0));
     emit(e, "assign way_valid = set_cur[%u:%u];", valid_bit(x, x->W) - 1, valid_bit(x, 0));
@@ -666,7 +635,7 @@ static void body(gctx *x)
         }
     }
     emit(e, "assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {%u{s2_teq_q}})) : s2_hit_q;", x->W);
-    decl(x, 1, "hit, all_valid");
+    prim_decl(x->e, 1, "hit, all_valid");
     emit(e, "assign hit = |way_hit;");
     emit(e, "assign all_valid = &way_valid;");
     emit(e, "// Invalid ways first (lowest index), else the oldest rank.");
@@ -674,10 +643,10 @@ static void body(gctx *x)
     emit(e, "assign vsel = all_valid ? way_old : first_inv;");
     if (x->RB)
         emit(e, "assign tsel = hit ? way_hit : vsel;");
-    declv(x, x->VW, "vvec");
-    declv(x, x->TW, "vtag");
+    prim_declv(x->e, x->VW, "vvec");
+    prim_declv(x->e, x->TW, "vtag");
     if (x->RB)
-        declv(x, x->RB, "trank");
+        prim_declv(x->e, x->RB, "trank");
     emit(e, "always_comb begin");
     emit_in(e);
     emit(e, "vvec = '0;");
@@ -695,9 +664,9 @@ static void body(gctx *x)
     emit_nl(e);
 
     emit(e, "// Offset slot of the request.");
-    declv(x, x->S, "slot_sel");
+    prim_declv(x->e, x->S, "slot_sel");
     if (x->SB) {
-        declv(x, x->SB, "s2_slot");
+        prim_declv(x->e, x->SB, "s2_slot");
         emit(e, "assign s2_slot = s2_addr_q[%u:%u];", x->LB + x->SB - 1, x->LB);
         for (s = 0; s < x->S; s++)
             emit(e, "assign slot_sel[%u] = s2_slot == %u'd%u;", s, x->SB, s);
@@ -708,9 +677,9 @@ static void body(gctx *x)
 
     emit(e, "// Requesting GPU as a sharer bit (the home GPU has none). The home strap");
     emit(e, "// is sampled into home_q every cycle: no logic depends on an input pin.");
-    decl(x, 1, "src_ok");
-    declv(x, x->GB, "src_idx");
-    declv(x, x->SH, "src_oh, below");
+    prim_decl(x->e, 1, "src_ok");
+    prim_declv(x->e, x->GB, "src_idx");
+    prim_declv(x->e, x->SH, "src_oh, below");
     if (x->G != (1u << x->GB))
         emit(e, "assign src_ok = (s2_src_q != home_q) && (s2_src_q < %u'd%u);", x->GB, x->G);
     else
@@ -723,9 +692,9 @@ static void body(gctx *x)
     emit_nl(e);
 
     emit(e, "// Protocol decisions (section 4.2).");
-    decl(x, 1, "op_rr, op_lw, op_rw, remote, alloc, evict");
+    prim_decl(x->e, 1, "op_rr, op_lw, op_rw, remote, alloc, evict");
     if (x->RB)
-        decl(x, 1, "promote");
+        prim_decl(x->e, 1, "promote");
     emit(e, "assign op_rr = s2_op_q == 2'd0;");
     emit(e, "assign op_lw = s2_op_q == 2'd1;");
     emit(e, "assign op_rw = s2_op_q == 2'd2;");
@@ -743,18 +712,18 @@ static void body(gctx *x)
     emit(e, "// hit-dependent logic before the update). Written as whole-vector masks");
     emit(e, "// (slot_mask: the request's slot, all its bits) rather than per-slot");
     emit(e, "// muxes: the same gates, far fewer operations for a simulator.");
-    declv(x, x->VW, "slot_mask, vec_alloc");
+    prim_declv(x->e, x->VW, "slot_mask, vec_alloc");
     for (s = 0; s < x->S; s++) {
         emit(e, "assign slot_mask[%u:%u] = {%u{slot_sel[%u]}};", (s + 1) * x->SW - 1, s * x->SW,
              x->SW, s);
         emit(e, "assign vec_alloc[%u:%u] = slot_sel[%u] ? {src_oh%s} : %u'd0;", (s + 1) * x->SW - 1,
              s * x->SW, s, x->HP ? ", 1'b1" : "", x->SW);
     }
-    declv(x, x->W * x->SH, "w_sh, w_inv_sh");
-    declv(x, x->W, "w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd");
+    prim_declv(x->e, x->W * x->SH, "w_sh, w_inv_sh");
+    prim_declv(x->e, x->W, "w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd");
     if (x->HP)
-        declv(x, x->W, "w_pos");
-    declv(x, x->W * x->VW, "w_vec_new, w_m");
+        prim_declv(x->e, x->W, "w_pos");
+    prim_declv(x->e, x->W * x->VW, "w_vec_new, w_m");
     /* The request's slot of each way, OR-folded down to one slot (halving
      * the field count per level): its sharers and position bit. */
     emit(e, "assign w_m = way_vec & {%u{slot_mask}};", x->W);
@@ -765,7 +734,7 @@ static void body(gctx *x)
             unsigned h = (n + 1) / 2, pad = h - n / 2;
             char dst[16];
             snprintf(dst, sizeof dst, "w_f%u", ++lvl);
-            declv(x, x->W * h * x->SW, dst);
+            prim_declv(x->e, x->W * h * x->SW, dst);
             for (w = 0; w < x->W; w++) {
                 unsigned lo = w * n * x->SW, nlo = w * h * x->SW;
                 char hi_part[64];
@@ -790,7 +759,7 @@ static void body(gctx *x)
     }
     if (x->HP) {
         /* the position bits of the other slots */
-        declv(x, x->VW, "pos_other");
+        prim_declv(x->e, x->VW, "pos_other");
         emit(e, "assign pos_other = {%u{%u'd1}} & ~slot_mask;", x->S, x->SW);
     }
     for (w = 0; w < x->W; w++) {
@@ -819,7 +788,7 @@ static void body(gctx *x)
              (w + 1) * x->SH - 1, w * x->SH, w, sh, w, sh, x->SH);
     }
     /* a way updated in place (hit), else allocated, else kept */
-    declv(x, x->W, "w_take, w_alloc");
+    prim_declv(x->e, x->W, "w_take, w_alloc");
     emit(e, "assign w_take = way_hit & w_upd;");
     emit(e, "assign w_alloc = {%u{alloc}} & vsel;", x->W);
     for (w = 0; w < x->W; w++) {
@@ -843,10 +812,10 @@ static void body(gctx *x)
     emit_nl(e);
 
     emit(e, "// Invalidation job: the evicted entry, or one written offset.");
-    declv(x, x->SH, "inv_sh");
-    declv(x, x->S * x->SH, "job_sh_new");
-    declv(x, x->NL, "pend_new");
-    declv(x, x->BW, "vbase");
+    prim_declv(x->e, x->SH, "inv_sh");
+    prim_declv(x->e, x->S * x->SH, "job_sh_new");
+    prim_declv(x->e, x->NL, "pend_new");
+    prim_declv(x->e, x->BW, "vbase");
     emit(e, "always_comb begin");
     emit(e, "  inv_sh = '0;");
     emit(e, "  for (int w = 0; w < %u; w++)", x->W);
@@ -866,12 +835,12 @@ static void body(gctx *x)
     emit_nl(e);
 
     emit(e, "// Invalidation stream: lowest pending line first.");
-    declv(x, x->NL, "job_oh");
-    declv(x, x->S, "job_slot");
-    declv(x, x->SH, "job_sh_sel, sh_lo, sh_hi");
+    prim_declv(x->e, x->NL, "job_oh");
+    prim_declv(x->e, x->S, "job_slot");
+    prim_declv(x->e, x->SH, "job_sh_sel, sh_lo, sh_hi");
     emit(e, "assign job_oh = job_pend_q & (~job_pend_q + %u'd1);", x->NL);
     if (x->NLB) {
-        declv(x, x->NLB, "job_idx");
+        prim_declv(x->e, x->NLB, "job_idx");
         for (b = 0; b < x->NLB; b++) {
             unsigned long long m = 0;
             unsigned i;
@@ -1052,7 +1021,7 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)
     x.AW = x.g.laddr_bits;
     x.BW = x.g.base_bits;
     x.SETW = x.g.set_bits;
-    x.NLB = ilog2u(x.NL);
+    x.NLB = prim_log2_floor(x.NL);
     x.packed = c->store == REC_STORE_PACKED;
     x.lru = c->repl == REC_REPL_LRU;
 
@@ -1064,30 +1033,30 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)
     ports_verilog_module(e, b);
     emit_in(e);
     emit_nl(e);
-    decl(&x, x.GB, "home_q");
-    decl(&x, 1, "init_q, init_d");
-    decl(&x, x.IBW, "init_idx_q, init_idx_d");
-    decl(&x, 1, "s1_valid_q, s1_valid_d");
-    decl(&x, 2, "s1_op_q, s1_op_d");
-    decl(&x, x.AW, "s1_addr_q, s1_addr_d");
-    decl(&x, x.GB, "s1_src_q, s1_src_d");
-    decl(&x, 1, "s2_valid_q, s2_valid_d");
-    decl(&x, 2, "s2_op_q, s2_op_d");
-    decl(&x, x.AW, "s2_addr_q, s2_addr_d");
-    decl(&x, x.GB, "s2_src_q, s2_src_d");
-    decl(&x, x.SETW, "s2_data_q, s2_data_d");
-    declv(&x, x.W, "s2_hit_q, s2_hit_d");
-    decl(&x, 1, "s2_fix_q, s2_fix_d");
-    decl(&x, 1, "s2_teq_q, s2_teq_d");
-    decl(&x, 1, "fwd_valid_q, fwd_valid_d");
-    decl(&x, 1, "fwd_hit_q, fwd_hit_d");
+    prim_decl(x.e, x.GB, "home_q");
+    prim_decl(x.e, 1, "init_q, init_d");
+    prim_decl(x.e, x.IBW, "init_idx_q, init_idx_d");
+    prim_decl(x.e, 1, "s1_valid_q, s1_valid_d");
+    prim_decl(x.e, 2, "s1_op_q, s1_op_d");
+    prim_decl(x.e, x.AW, "s1_addr_q, s1_addr_d");
+    prim_decl(x.e, x.GB, "s1_src_q, s1_src_d");
+    prim_decl(x.e, 1, "s2_valid_q, s2_valid_d");
+    prim_decl(x.e, 2, "s2_op_q, s2_op_d");
+    prim_decl(x.e, x.AW, "s2_addr_q, s2_addr_d");
+    prim_decl(x.e, x.GB, "s2_src_q, s2_src_d");
+    prim_decl(x.e, x.SETW, "s2_data_q, s2_data_d");
+    prim_declv(x.e, x.W, "s2_hit_q, s2_hit_d");
+    prim_decl(x.e, 1, "s2_fix_q, s2_fix_d");
+    prim_decl(x.e, 1, "s2_teq_q, s2_teq_d");
+    prim_decl(x.e, 1, "fwd_valid_q, fwd_valid_d");
+    prim_decl(x.e, 1, "fwd_hit_q, fwd_hit_d");
     if (x.SETS > 1)
-        decl(&x, x.IBW, "fwd_idx_q, fwd_idx_d");
-    decl(&x, x.SETW, "fwd_data_q, fwd_data_d");
-    declv(&x, x.W, "fwd_chg_q, fwd_chg_d, fwd_alloc_q, fwd_alloc_d");
-    decl(&x, x.NL, "job_pend_q, job_pend_d");
-    decl(&x, x.BW, "job_base_q, job_base_d");
-    declv(&x, x.S * x.SH, "job_sh_q, job_sh_d");
+        prim_decl(x.e, x.IBW, "fwd_idx_q, fwd_idx_d");
+    prim_decl(x.e, x.SETW, "fwd_data_q, fwd_data_d");
+    prim_declv(x.e, x.W, "fwd_chg_q, fwd_chg_d, fwd_alloc_q, fwd_alloc_d");
+    prim_decl(x.e, x.NL, "job_pend_q, job_pend_d");
+    prim_decl(x.e, x.BW, "job_base_q, job_base_d");
+    prim_declv(x.e, x.S * x.SH, "job_sh_q, job_sh_d");
     emit_nl(e);
     body(&x);
     emit_out(e);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "gen_unit.h"
+#include "prim.h"
 #include "stc_band.h"
 
 static void emit_band(emit_file *e, const void *cfg, const block_desc *b)

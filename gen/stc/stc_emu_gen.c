@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "gen_unit.h"
+#include "prim.h"
 #include "stc_emu.h"
 
 static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
