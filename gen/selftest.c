@@ -670,12 +670,21 @@ static void emit_header(emit_file *e, const plan *p, const char *module, const c
     (void)top;
 }
 
-static void emit_top(emit_file *e, const plan *p, const char *module, const char *top,
-                     const char *args, const st_result *res)
+/* What the self-test top's parts are emitted from. */
+typedef struct {
+    emit_file *e;
+    const plan *p;
+    const char *module, *top, *args; /* the unit's module, the top's name, options */
+    const st_result *res;            /* the model's run: seed, cycles, signature   */
+} gctx;
+
+static void emit_top_module(gctx *x)
 {
-    int i, g, k, c;
-    char b[160], b2[160];
-    unsigned nw;
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    const char *module = x->module, *top = x->top, *args = x->args;
+    const st_result *res = x->res;
+
     emit_header(e, p, module, top, args, res);
     emit(e, "`default_nettype none");
     emit_nl(e);
@@ -723,6 +732,12 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit_out(e);
     emit(e, "endfunction");
     emit_nl(e);
+}
+
+static void emit_top_reset(gctx *x)
+{
+    emit_file *e = x->e;
+
     /* reset, as in fpga/rec_selftest_top.sv */
     emit(e, "// Reset: power-on counter (iCE40 flip-flops configure to 0) and the");
     emit(e, "// synchronized reset pin, registered into one internal active-low reset.");
@@ -741,6 +756,15 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "  rst_q <= rst_d;");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_top_generators(gctx *x)
+{
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    int i, g;
+    unsigned nw;
+
     /* generators */
     emit(e, "// Generators: state, stream (word 0 the state, word j the state XOR two");
     emit(e, "// of its rotations XOR a constant), phase of the varying probabilities.");
@@ -780,6 +804,16 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     for (i = 0; i < p->nseq; i++)
         emit(e, "logic [%u:0] seq%d_q, seq%d_d;", p->seq_w[i] - 1, i, i);
     emit_nl(e);
+}
+
+static void emit_top_ports(gctx *x)
+{
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    const char *module = x->module;
+    int i, k;
+    char b[160], b2[160];
+
     /* unit ports */
     emit(e, "// The unit's ports.");
     for (i = 0; i < p->layout.n; i++) {
@@ -877,6 +911,15 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit_out(e);
     emit(e, ");");
     emit_nl(e);
+}
+
+static void emit_top_signature(gctx *x)
+{
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    int i, c;
+    char b2[160];
+
     /* signature */
     emit(e, "// Signature: every output bit every cycle.");
     emit(e, "logic [%u:0] ov;", p->out_bits - 1);
@@ -917,6 +960,14 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "logic [31:0] sig_q, sig_d, sig_shift;");
     emit(e, "logic [23:0] nin_q, nin_d, nout_q, nout_d;");
     emit(e, "assign sig_shift = {sig_q[30:0], 1'b0} ^ (sig_q[31] ? 32'h04c1_1db7 : 32'h0);");
+}
+
+static void emit_top_transfers(gctx *x)
+{
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    int i, g, k;
+
     /* transfers */
     emit(e, "logic [23:0] in_x, out_x;");
     {
@@ -1005,7 +1056,12 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "assign led_fail_o = LedActiveLow ^ (done_q & ~match);");
     emit(e, "assign led_run_o = LedActiveLow ^ run_q;");
     emit_nl(e);
-    /* UART: as fpga/rec_selftest_top.sv */
+}
+
+static void emit_uart_chars(gctx *x)
+{
+    emit_file *e = x->e;
+
     emit(e, "// UART report: one 10-bit frame {stop, char, start} shifted out LSB first;");
     emit(e, "// the hex digits leave a shift register, the next character is registered.");
     emit(e, "logic        tx_busy_q, tx_busy_d;");
@@ -1042,6 +1098,12 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "  endcase");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_uart_next(gctx *x)
+{
+    emit_file *e = x->e;
+
     emit(e, "always_comb begin");
     emit(e, "  tx_busy_d = tx_busy_q;");
     emit(e, "  tx_idx_d = tx_idx_q;");
@@ -1083,6 +1145,14 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_top_regs(gctx *x)
+{
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    int i, g;
+
     emit(e, "always_ff @(posedge clk_i or negedge rst_q) begin");
     emit_in(e);
     emit(e, "if (!rst_q) begin");
@@ -1144,6 +1214,27 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "`default_nettype wire");
 }
 
+/* The UART report, as fpga/rec_selftest_top.sv sends it. */
+static void emit_top_uart(gctx *x)
+{
+    emit_uart_chars(x);
+    emit_uart_next(x);
+}
+
+/* The FPGA self-test top: the unit, its stimulus generators, the signature
+ * and transfer counters, the UART report. */
+static void emit_top(gctx *x)
+{
+    emit_top_module(x);
+    emit_top_reset(x);
+    emit_top_generators(x);
+    emit_top_ports(x);
+    emit_top_signature(x);
+    emit_top_transfers(x);
+    emit_top_uart(x);
+    emit_top_regs(x);
+}
+
 int selftest_write(const unit_desc *u, const void *cfg, const char *module, const char *dir,
                    st_result *res, char *err, size_t len)
 {
@@ -1173,7 +1264,8 @@ int selftest_write(const unit_desc *u, const void *cfg, const char *module, cons
             snprintf(err, len, "-o: cannot write in '%s'", dir);
             goto out;
         }
-    emit_top(&f[0], p, module, top, args, res);
+    gctx x = {&f[0], p, module, top, args, res};
+    emit_top(&x);
     emit_raw(&f[1], "{\"unit\":\"%s\",\"module\":\"%s\",\"top\":\"%s\",\"args\":\"%s\","
                     "\"seed\":%u,\"cycles\":%u,\"sig\":\"%08x\",\"in_xfers\":%u,\"out_xfers\":%u,"
                     "\"channels\":[",
