@@ -64,3 +64,25 @@ void prim_and_or(emit_file *e, const char *dst, const char *sel, unsigned n, con
              i + 1 < n ? " |" : ";");
     emit_out(e);
 }
+
+void prim_ram_decl(emit_file *e, const char *mem, unsigned w, unsigned depth)
+{
+    emit(e, "logic [%u:0] %s [0:%u];", w - 1, mem, depth - 1);
+}
+
+void prim_ram_ports(emit_file *e, const prim_ram *r)
+{
+    char wr[256], rd[256];
+    if (r->waddr != NULL)
+        snprintf(wr, sizeof wr, "  if (%s) %s[%s] <= %s;", r->we, r->mem, r->waddr, r->wdata);
+    else
+        snprintf(wr, sizeof wr, "  if (%s) %s <= %s;", r->we, r->mem, r->wdata);
+    if (r->raddr != NULL)
+        snprintf(rd, sizeof rd, "  if (%s) %s <= %s[%s];", r->re, r->rdata, r->mem, r->raddr);
+    else
+        snprintf(rd, sizeof rd, "  if (%s) %s <= %s;", r->re, r->rdata, r->mem);
+    emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "%s", r->read_first ? rd : wr);
+    emit(e, "%s", r->read_first ? wr : rd);
+    emit(e, "end");
+}

@@ -36,4 +36,19 @@ const char *prim_field(char *buf, size_t len, unsigned i, unsigned stride, unsig
 void prim_and_or(emit_file *e, const char *dst, const char *sel, unsigned n, const char *vec,
                  unsigned stride, unsigned off, unsigned w);
 
+
+/* An inferred synchronous RAM (Yosys $mem, iCE40 block RAM): one write
+ * port and one registered read port on clk_i. waddr/raddr NULL: a plain
+ * register (a one-word store). */
+typedef struct {
+    const char *mem;                /* the array                        */
+    const char *we, *waddr, *wdata; /* write port                       */
+    const char *re, *rdata, *raddr; /* registered read port             */
+    int read_first;                 /* the read line before the write's */
+} prim_ram;
+/* "logic [w-1:0] MEM [0:depth-1];" */
+void prim_ram_decl(emit_file *e, const char *mem, unsigned w, unsigned depth);
+/* The always_ff block of the RAM's two ports. */
+void prim_ram_ports(emit_file *e, const prim_ram *r);
+
 #endif

@@ -187,11 +187,9 @@ static void emit_tag_ram(gctx *x)
     emit(e, "logic [%u:0] tmem_raddr, tmem_waddr;", x->idx_bits - 1);
     emit(e, "logic [%u:0] tmem_wdata, trdata_q, fwd_q, cur, upd_word, init_word;", x->set_word_bits - 1);
     emit(e, "(* no_rw_check *)");
-    emit(e, "logic [%u:0] tmem_q [0:%u];", x->set_word_bits - 1, x->sets - 1);
-    emit(e, "always_ff @(posedge clk_i) begin");
-    emit(e, "  if (tmem_we) tmem_q[tmem_waddr] <= tmem_wdata;");
-    emit(e, "  if (tmem_re) trdata_q <= tmem_q[tmem_raddr];");
-    emit(e, "end");
+    prim_ram_decl(e, "tmem_q", x->set_word_bits, x->sets);
+    prim_ram_ports(e, &(prim_ram){"tmem_q", "tmem_we", "tmem_waddr", "tmem_wdata", "tmem_re", "trdata_q",
+                                  "tmem_raddr", 0});
     emit(e, "// Forwarding register: the last set word written.");
     emit(e, "always_ff @(posedge clk_i) begin");
     emit(e, "  if (tmem_we) fwd_q <= tmem_wdata;");

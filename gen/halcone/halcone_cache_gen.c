@@ -324,11 +324,8 @@ static void emit_ram(gctx *x)
     emit(e, "assign mem_waddr = init_q ? init_idx_q : b_set;");
     emit(e, "assign mem_wdata = init_q ? '0 : new_word;");
     emit(e, "(* no_rw_check *)");
-    emit(e, "logic [%u:0] mem_q [0:%u];", word_bits - 1, x->c->sets - 1);
-    emit(e, "always_ff @(posedge clk_i) begin");
-    emit(e, "  if (mem_we) mem_q[mem_waddr] <= mem_wdata;");
-    emit(e, "  if (acc) rdata_q <= mem_q[acc_set];");
-    emit(e, "end");
+    prim_ram_decl(e, "mem_q", word_bits, x->c->sets);
+    prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "acc", "rdata_q", "acc_set", 0});
     emit_nl(e);
 }
 

@@ -559,23 +559,17 @@ static void emit_ram(gctx *x)
     if (x->g.sets == 1) {
         emit(e, "// One set (entries == ways): a register, not a RAM.");
         prim_decl(x->e, x->g.set_bits, "mem_q");
-        emit(e, "always_ff @(posedge clk_i) begin");
-        emit(e, "  if (mem_we) mem_q <= mem_wdata;");
-        emit(e, "  if (req_acc) rdata_q <= mem_q;");
-        emit(e, "end");
+        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", NULL, "mem_wdata", "req_acc", "rdata_q", NULL, 0});
     } else {
         emit(e, "// Entry RAM: one word per set (the ways' vectors, then their tags,");
         emit(e, "// valid bits and replacement ranks). Synchronous read, one write port.");
         emit(e, "// A read of the set written in the same cycle is never used (the");
         emit(e, "// forwarding register supplies it), so no read-during-write logic.");
         emit(e, "(* no_rw_check *)");
-        emit(e, "logic [%u:0] mem_q [0:%u];", x->g.set_bits - 1, x->g.sets - 1);
+        prim_ram_decl(e, "mem_q", x->g.set_bits, x->g.sets);
         prim_decl(x->e, x->index_width, "mem_waddr");
         emit(e, "assign mem_waddr = init_q ? init_idx_q : s2_idx;");
-        emit(e, "always_ff @(posedge clk_i) begin");
-        emit(e, "  if (mem_we) mem_q[mem_waddr] <= mem_wdata;");
-        emit(e, "  if (req_acc) rdata_q <= mem_q[req_idx];");
-        emit(e, "end");
+        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "req_acc", "rdata_q", "req_idx", 0});
     }
     emit_nl(e);
 }

@@ -469,10 +469,7 @@ static void emit_regs(gctx *x)
     emit_file *e = x->e;
     emit(e, "// Set RAM: synchronous read with enable, one write port; no reset (the");
     emit(e, "// init pass writes every set after reset, one a cycle).");
-    emit(e, "always_ff @(posedge clk_i) begin");
-    emit(e, "  if (rd_en) rdata_q <= mem_q[rd_idx];");
-    emit(e, "  if (wr_en) mem_q[wr_idx] <= wr_word;");
-    emit(e, "end");
+    prim_ram_ports(e, &(prim_ram){"mem_q", "wr_en", "wr_idx", "wr_word", "rd_en", "rdata_q", "rd_idx", 1});
     emit_nl(e);
     emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
     emit(e, "  if (!rst_ni) begin");
