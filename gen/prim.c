@@ -3,6 +3,24 @@
 
 #include <stdio.h>
 
+void prim_module_begin(emit_file *e, const block_desc *b)
+{
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+}
+
+void prim_module_end(emit_file *e)
+{
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
 unsigned prim_log2_floor(unsigned v)
 {
     unsigned n = 0;

@@ -14,6 +14,14 @@
 #include <stddef.h>
 
 #include "emit.h"
+#include "ports.h"
+
+/* A module's opening: the do-not-edit header, `default_nettype none, the
+ * port list (ports_verilog_module), then the body's indentation and a blank
+ * line. */
+void prim_module_begin(emit_file *e, const block_desc *b);
+/* Its closing: endmodule and `default_nettype wire. */
+void prim_module_end(emit_file *e);
 
 /* floor(log2(v)), 0 for v <= 1. */
 unsigned prim_log2_floor(unsigned v);

@@ -218,20 +218,12 @@ static void emit_bgu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// one request per distinct line of a wavefront load, first-touch order, with");
     emit(e, "// its word mask and lane mask; one request per cycle. See docs/dualopt.md.");
     emit(e, "// Storage: a pending-part vector of 2 x lanes flip-flops; no RAM by design.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_lanes(&x);
     emit_select(&x);
     emit_ports_and_state(&x);
     emit_formal(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

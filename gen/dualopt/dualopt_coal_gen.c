@@ -622,17 +622,9 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// DualOpt RDMA CoDec coalescer (Belayneh et al., section 4.1.3, Fig. 9, Table 1).");
     emit(e, "// Per-destination slot buffers in banked RAM, idle timeout, round-robin send of");
     emit(e, "// one packet per cycle; see docs/dualopt.md.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_nl(e);
-    emit_in(e);
+    prim_module_begin(e, b);
     dualopt_coal_body(e, cfg);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -352,12 +352,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// Counting, then a pipelined exact decision off the access path; see");
     emit(e, "// docs/dualopt.md. Modes: 0 MONITOR, 1 NONE, 2 COALESCE, 3 CACHE.");
     emit(e, "// No memory array: counters and pipeline registers only.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_decls(&x);
     emit_nl(e);
     emit_input(&x);
@@ -365,10 +360,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit_decide(&x);
     emit_regs(&x);
     emit_formal(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -154,17 +154,9 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// DualOpt RDMA CoDec de-coalescer (Belayneh et al., section 4.1.3, Fig. 9).");
     emit(e, "// Register-only (lint: no memory): one packet register, one slot per cycle;");
     emit(e, "// see docs/dualopt.md.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_nl(e);
-    emit_in(e);
+    prim_module_begin(e, b);
     dualopt_decoal_body(e, c);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -364,22 +364,14 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
          x.bitmask ? "bitmask" : "conventional (line-mode)");
     emit(e, "// Lookup against a flip-flop entry array, registered response, target");
     emit(e, "// lists linked in a RAM indexed by tag; see docs/dualopt.md.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_decls(&x);
     emit_lookup(&x);
     emit_entries(&x);
     emit_outputs(&x);
     emit_regs(&x);
     emit_formal(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -637,17 +637,9 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// flush writes back every dirty line and invalidates all. See docs/dualopt.md.");
     emit(e, "// Storage: tag/state RAM %u x %u bits, data RAM %u x %u bits (inferred).", c->sets,
          x.set_word_bits, c->sets * c->ways, x.line_bits);
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_body(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

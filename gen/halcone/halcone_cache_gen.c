@@ -728,17 +728,9 @@ static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// Storage: set RAM %u x %u bits (tags, wts, rts, LRU ages); %u valid and %u lock",
          c->sets, x.g.word_bits, c->sets * c->ways, c->sets * c->ways);
     emit(e, "// flip-flops; %u lock entries.", x.g.pending);
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_module(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

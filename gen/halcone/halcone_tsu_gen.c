@@ -715,12 +715,7 @@ static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
          halcone_wrwts_str(c->wr_wts), halcone_floor_str(c->floor),
          halcone_overflow_str(c->overflow), c->req_cts ? "on" : "off",
          halcone_share_str(c->share_test));
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_state(&x);
     emit_control(&x);
     emit_lookup(&x);
@@ -731,10 +726,7 @@ static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
     emit_next(&x);
     emit_regs(&x);
     emit_formal(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

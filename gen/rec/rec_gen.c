@@ -1090,12 +1090,7 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)
 
     emit(e, "// REC coherence directory (Ko et al., sections 4.1-4.2; baselines 2.3, 5.2).");
     emit(e, "// Three-stage pipeline over a synchronous entry RAM; see docs/rec.md.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     prim_decl(x.e, x.g.gpu_bits, "home_q");
     prim_decl(x.e, 1, "init_q, init_d");
     prim_decl(x.e, x.index_width, "init_idx_q, init_idx_d");
@@ -1122,10 +1117,7 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)
     prim_declv(x.e, x.g.slots * x.g.sharer_bits, "job_sh_q, job_sh_d");
     emit_nl(e);
     emit_module(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 void rec_report(FILE *f, const rec_cfg *c, int json)

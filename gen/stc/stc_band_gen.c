@@ -20,12 +20,7 @@ static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// STC band function (TACO 2023, 4.2, Fig. 4): band = (addr >> seb) & (2^N - 1),");
     emit(e, "// addr zero-extended (seb >= %u: band 0). See docs/stc.md.", addr_bits);
     emit(e, "// Storage: one output stage; no RAM by design.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit(e, "// The shifter: %u + %u bits so that any SEB up to %u shifts in zeros.", addr_bits, band_bits, addr_bits);
     emit(e, "logic [%u:0] sh_c;", addr_bits + band_bits - 1);
     emit(e, "logic [%u:0] band_c;", band_bits - 1);
@@ -76,10 +71,7 @@ static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "  if (rst_ni && in_seb_i >= %u'd%u) assert(band_c == '0);", g.seb_bits, addr_bits);
     emit(e, "end");
     emit(e, "`endif");
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -523,10 +523,7 @@ static void emit_formal(gctx *x)
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 /* The module body, stage by stage (the header and port list are emit_emu's). */
@@ -560,12 +557,7 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     else
         emit(e, "// Storage: flip-flops only (no ERV addresses in %s); no RAM by design.",
              stc_variant_name(c->variant));
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_body(&x);
 }
 

@@ -585,12 +585,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// invalidation, end-of-epoch sweep%s%s; see docs/stc.md.",
          x.c->poison ? " and the per-load poison bit" : ", paper-literal (no poison bit)",
          x.c->lazy ? "" : " (disabled: --no-lazy)");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_decls(&x);
     emit_ways(&x);
     emit_stage(&x);
@@ -599,10 +594,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
     emit_ctrl(&x);
     emit_regs(&x);
     emit_formal(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)
