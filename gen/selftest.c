@@ -711,7 +711,8 @@ static void emit_top_module(gctx *x)
     emit(e, ");");
     emit_in(e);
     emit_nl(e);
-    emit(e, "localparam [4:0] MsgLast = 5'd28;          // \"PASS \" + 8 + \" \" + 6 + \" \" + 6 + CR LF");
+    emit(e,
+         "localparam [4:0] MsgLast = 5'd28;          // \"PASS \" + 8 + \" \" + 6 + \" \" + 6 + CR LF");
     emit_nl(e);
     emit(e, "function automatic [31:0] xs32(input logic [31:0] x);");
     emit_in(e);
@@ -785,7 +786,8 @@ static void emit_top_generators(gctx *x)
         if (nw == 0)
             nw = 1;
         emit(e, "logic [31:0] st%d_q, st%d_d;", g, g);
-        emit(e, "localparam [31:0] SeedX%d = Seed ^ 32'h%08x;", g, (uint32_t)((unsigned)(g + 1) * 0x9E3779B9u));
+        emit(e, "localparam [31:0] SeedX%d = Seed ^ 32'h%08x;", g,
+             (uint32_t)((unsigned)(g + 1) * 0x9E3779B9u));
         emit(e, "localparam [31:0] Seed%d = SeedX%d == 32'd0 ? 32'd1 : SeedX%d;", g, g, g);
         emit(e, "assign rs%d[31:0] = st%d_q;", g, g);
         for (j = 1; j < nw; j++) {

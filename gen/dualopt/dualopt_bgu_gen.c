@@ -107,8 +107,10 @@ static void emit_select(gctx *x)
     emit(e, "always_comb begin");
     emit(e, "  mask = '0;");
     emit(e, "  for (int k = 0; k < %u; k++) begin", lanes);
-    emit(e, "    match_lo[k] = pend_lo[k] & (lo_line[k*%u +: %u] == seed_line);", laddr_bits, laddr_bits);
-    emit(e, "    match_hi[k] = pend_hi[k] & (lo_line[k*%u +: %u] == seed_line_m1);", laddr_bits, laddr_bits);
+    emit(e, "    match_lo[k] = pend_lo[k] & (lo_line[k*%u +: %u] == seed_line);", laddr_bits,
+         laddr_bits);
+    emit(e, "    match_hi[k] = pend_hi[k] & (lo_line[k*%u +: %u] == seed_line_m1);", laddr_bits,
+         laddr_bits);
     emit(e, "    if (match_lo[k]) mask = mask | lo_mask[k*%u +: %u];", words, words);
     emit(e, "    if (match_hi[k]) mask = mask | hi_mask[k*%u +: %u];", words, words);
     emit(e, "  end");

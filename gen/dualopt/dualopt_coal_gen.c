@@ -245,7 +245,8 @@ static void emit_eligibility(gctx *x)
     emit(e, "// admission restarts it; slots admitted this cycle count).");
     for (f = 0; f < x->g.nf; f++) {
         emit(e, "assign adm%u = adm & dsel[%u];", f, f);
-        emit(e, "assign ceff%u = cnt%u_q + (adm%u ? %u'(k) : %u'd0);", f, f, f, x->g.cnt_bits, x->g.cnt_bits);
+        emit(e, "assign ceff%u = cnt%u_q + (adm%u ? %u'(k) : %u'd0);", f, f, f, x->g.cnt_bits,
+             x->g.cnt_bits);
         emit(e, "assign elig%u = ceff%u >= %u'd%u | (cnt%u_q != '0 & ~adm%u & idle%u_q == %u'd%u);",
              f, f, x->g.cnt_bits, x->c->max, f, f, f, x->g.idle_bits, c->timeout);
         emit(e, "assign ns%u = ceff%u >= %u'd%u ? %u'd%u : %u'(ceff%u);", f, f, x->g.cnt_bits, x->c->max,
@@ -402,7 +403,8 @@ static void emit_packet(gctx *x)
     unsigned b, j, q;
 
     /* ---- packet register */
-    emit(e, "// Packet register: slot j of the packet is RAM bank (rot + j) mod %u, or the", x->g.banks);
+    emit(e, "// Packet register: slot j of the packet is RAM bank (rot + j) mod %u, or the",
+         x->g.banks);
     emit(e, "// bypass word when it was admitted in the cycle of the send decision.");
     for (j = 0; j < x->c->max; j++) {
         emit(e, COMB);
@@ -481,7 +483,8 @@ static void emit_queue(gctx *x)
     if (x->c->reg_depth == 1)
         emit(e, "qh_d = qh_q;");
     else
-        emit(e, "qh_d = deq ? (qh_q == %u'd%u ? '0 : qh_q + %u'd1) : qh_q;", x->g.q_bits, x->c->reg_depth - 1, x->g.q_bits);
+        emit(e, "qh_d = deq ? (qh_q == %u'd%u ? '0 : qh_q + %u'd1) : qh_q;", x->g.q_bits,
+             x->c->reg_depth - 1, x->g.q_bits);
     emit_out(e);
     emit(e, "end");
     emit_nl(e);
@@ -497,8 +500,10 @@ static void emit_next(gctx *x)
     emit(e, COMB);
     emit_in(e);
     for (f = 0; f < x->g.nf; f++) {
-        emit(e, "cnt%u_d = ceff%u - (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->g.cnt_bits, f, x->g.cnt_bits);
-        emit(e, "head%u_d = head%u_q + (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->g.pos_bits, f, x->g.pos_bits);
+        emit(e, "cnt%u_d = ceff%u - (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->g.cnt_bits, f,
+             x->g.cnt_bits);
+        emit(e, "head%u_d = head%u_q + (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->g.pos_bits, f,
+             x->g.pos_bits);
         emit(e, "idle%u_d = adm%u ? %u'd1 : (idle%u_q == %u'd%u ? idle%u_q : idle%u_q + %u'd1);", f,
              f, x->g.idle_bits, f, x->g.idle_bits, c->timeout, f, f, x->g.idle_bits);
     }

@@ -85,7 +85,8 @@ static void emit_input(gctx *x)
     for (i = 0; i < x->c->words; i++) {
         char bit[32];
         snprintf(bit, sizeof bit, x->c->words > 1 ? "acc_mask_i[%u]" : "acc_mask_i", i);
-        emit_raw(e, "%s%s", i ? (i % 4 == 0 ? "\n      + " : " + ") : "", ext(b, sizeof b, x->g.pop_bits, bit, 1));
+        emit_raw(e, "%s%s", i ? (i % 4 == 0 ? "\n      + " : " + ") : "",
+                 ext(b, sizeof b, x->g.pop_bits, bit, 1));
     }
     emit_raw(e, ";\n");
     emit(e, "assign acc_ready_o = ready_q;");
@@ -110,11 +111,13 @@ static void emit_count(gctx *x)
         emit(e, "assign warm_step = a_valid_q & (phase_q == 2'd0);");
     emit(e, "assign total_inc = total_q + %u'd1;", x->g.total_bits);
     emit(e, "assign remote_inc = remote_q + %s;", ext(b, sizeof b, x->g.remote_bits, "remote", 1));
-    emit(e, "assign reads_inc = reads_q + %s;", ext(b, sizeof b, x->g.reads_bits, "(remote & is_read)", 1));
+    emit(e, "assign reads_inc = reads_q + %s;",
+         ext(b, sizeof b, x->g.reads_bits, "(remote & is_read)", 1));
     snprintf(w, sizeof w, "(remote & is_read ? a_pop_q : %u'd0)", x->g.pop_bits);
     emit(e, "assign words_inc = words_q + %s;", ext(b, sizeof b, x->g.words_bits, w, x->g.pop_bits));
     emit(e, "assign hits_inc = hits_q + %s;",
-         ext(b, sizeof b, x->g.hits_bits, x->c->hit_all ? "(remote & a_hit_q)" : "(remote & is_read & a_hit_q)", 1));
+         ext(b, sizeof b, x->g.hits_bits,
+             x->c->hit_all ? "(remote & a_hit_q)" : "(remote & is_read & a_hit_q)", 1));
     emit(e, "assign close = counting & ((remote & (remote_q == %u'd%u)) | (total_q == %u'd%llu));",
          x->g.remote_bits, x->c->window - 1, x->g.total_bits, (unsigned long long)(x->g.cap - 1));
     if (x->c->remonitor)
@@ -176,7 +179,8 @@ static void emit_decide(gctx *x)
          c->block_th.den, c->block_th.num * c->words, c->hit_th.den, c->hit_th.num,
          c->hit_all ? "remote" : "reads");
     emit(e, "assign is_none = s2_ratio_a_q < s2_ratio_b_q;");
-    emit(e, "assign is_coal = (s2_reads_q != %u'd0) & (s2_block_a_q < s2_block_b_q) &", x->g.reads_bits);
+    emit(e, "assign is_coal = (s2_reads_q != %u'd0) & (s2_block_a_q < s2_block_b_q) &",
+         x->g.reads_bits);
     emit(e, "                 (s2_hit_a_q < s2_hit_b_q);");
     emit(e, "assign dec = is_none ? 2'd1 : is_coal ? 2'd2 : 2'd3;");
     emit(e, "always_comb begin");
@@ -326,7 +330,8 @@ static void emit_formal(gctx *x)
     emit(e, "  assume(rst_ni == f_init_q);");
     emit(e, "  if (rst_ni) begin");
     emit(e, "    p_count_remote: assert(remote_q <= %u'd%u);", x->g.remote_bits, x->c->window);
-    emit(e, "    p_count_total: assert(total_q <= %u'd%llu);", x->g.total_bits, (unsigned long long)x->g.cap);
+    emit(e, "    p_count_total: assert(total_q <= %u'd%llu);", x->g.total_bits,
+         (unsigned long long)x->g.cap);
     emit(e, "    p_count_reads: assert(reads_q <= remote_q);");
     emit(e, "    p_mode_flags: assert(coal_q == (mode_q == 2'd2) && cache_q == (mode_q == 2'd3));");
     emit(e, "  end");

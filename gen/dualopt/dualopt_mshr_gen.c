@@ -56,7 +56,8 @@ static void emit_decls(gctx *x)
     emit_nl(x->e);
     prim_declv(x->e, x->n, "fill_sel, live, match, match_1h, free_1h, hit_e, alloc_e");
     prim_declv(x->e, x->eb, "match_idx, free_idx");
-    prim_decl(x->e, 1, "req_fire, fill_fire, fill_take, any_match, any_free, tgt_full, do_hit, do_alloc");
+    prim_decl(x->e, 1,
+              "req_fire, fill_fire, fill_take, any_match, any_free, tgt_full, do_hit, do_alloc");
     prim_decl(x->e, x->tb, "hit_tail, fs_head, fs_tail");
     prim_decl(x->e, x->aw, "fs_line");
     if (x->bitmask)

@@ -69,14 +69,16 @@ static void emit_formal(gctx *x)
     emit(e, "assign f_wb_line = out_valid_o & out_kind_o & (out_line_o == f_line);");
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  if (f_wb_line & out_ready_i) f_wr_q <= '0;");
-    emit(e, "  else if (req_acc & (req_op_i == OpWr) & (req_line == f_line)) f_wr_q <= f_wr_q | req_mask_i;");
+    emit(e,
+         "  else if (req_acc & (req_op_i == OpWr) & (req_line == f_line)) f_wr_q <= f_wr_q | req_mask_i;");
     emit(e, "end");
     emit(e, "always @(*) begin");
     emit(e, "  assume(rst_ni == f_past_q); // reset in the first cycle only");
     emit(e, "  if (rst_ni) begin");
     emit(e, "    if (f_wb_line) p_wb_written: assert((out_mask_o & ~f_wr_q) == '0);");
     emit(e, "    if (out_valid_o & out_kind_o) p_wb_nonempty: assert(|out_mask_o);");
-    emit(e, "    if (state_q == StFscan & ~|pend & (idx_q == f_set)) p_flush_set: assert(f_wr_q == '0);");
+    emit(e,
+         "    if (state_q == StFscan & ~|pend & (idx_q == f_set)) p_flush_set: assert(f_wr_q == '0);");
     emit(e, "    if (state_q == StFdone) p_flush_home: assert(f_wr_q == '0);");
     emit(e, "    if (state_q == StAinv & (s1_line_q == f_line)) p_flush_atomic: assert(f_wr_q == '0);");
     emit(e, "  end");
@@ -118,7 +120,8 @@ static void emit_regs_decl(gctx *x)
 
     emit(e, "// ---- registers");
     emit(e, "logic [3:0] state_q, state_d;");
-    emit(e, "logic [%u:0] idx_q, idx_d;      // set counter of the clearing sweep and the flush", x->idx_bits - 1);
+    emit(e, "logic [%u:0] idx_q, idx_d;      // set counter of the clearing sweep and the flush",
+         x->idx_bits - 1);
     emit(e, "logic s1_valid_q, s1_valid_d, s1_fwd_q, s1_fwd_d;");
     emit(e, "logic [1:0] s1_op_q;");
     emit(e, "logic [%u:0] s1_line_q;", x->laddr_bits - 1);
@@ -146,7 +149,8 @@ static void emit_stage0(gctx *x)
     emit(e, "logic [%u:0] req_idx;", x->idx_bits - 1);
     emit(e, "logic unused_req_off;");
     emit(e, "assign req_line = req_addr_i[%u:%u];", x->addr_bits - 1, x->off_bits);
-    emit(e, "assign unused_req_off = ^req_addr_i[%u:0]; // the byte offset selects nothing", x->off_bits - 1);
+    emit(e, "assign unused_req_off = ^req_addr_i[%u:0]; // the byte offset selects nothing",
+         x->off_bits - 1);
     if (x->g.odd == 1) {
         emit(e, "assign req_idx = req_line[%u:0];", x->idx_bits - 1);
     } else {
@@ -162,7 +166,8 @@ static void emit_stage0(gctx *x)
         else
             emit(e, "assign unused_req_mod = 1'b0;");
         if (x->low_idx_bits)
-            emit(e, "assign req_idx = {req_mod[%u:0], req_line[%u:0]};", x->idx_bits - x->low_idx_bits - 1, x->low_idx_bits - 1);
+            emit(e, "assign req_idx = {req_mod[%u:0], req_line[%u:0]};",
+                 x->idx_bits - x->low_idx_bits - 1, x->low_idx_bits - 1);
         else
             emit(e, "assign req_idx = req_mod[%u:0];", x->idx_bits - 1);
     }
@@ -185,7 +190,8 @@ static void emit_tag_ram(gctx *x)
     emit(e, "// forwarding register supplies it), so no read-during-write logic.");
     emit(e, "logic tmem_re, tmem_we;");
     emit(e, "logic [%u:0] tmem_raddr, tmem_waddr;", x->idx_bits - 1);
-    emit(e, "logic [%u:0] tmem_wdata, trdata_q, fwd_q, cur, upd_word, init_word;", x->set_word_bits - 1);
+    emit(e, "logic [%u:0] tmem_wdata, trdata_q, fwd_q, cur, upd_word, init_word;",
+         x->set_word_bits - 1);
     emit(e, "(* no_rw_check *)");
     prim_ram_decl(e, "tmem_q", x->set_word_bits, x->sets);
     prim_ram_ports(e, &(prim_ram){"tmem_q", "tmem_we", "tmem_waddr", "tmem_wdata", "tmem_re", "trdata_q",
@@ -205,7 +211,8 @@ static void emit_stage1(gctx *x)
     unsigned ways = x->ways, line_bytes = x->line_bytes, i;
 
     emit(e, "// ---- stage 1: the set word as read, or as written in the cycle it was read");
-    emit(e, "logic [%u:0] way_valid, way_hit, way_old, first_inv, vsel, way_dirty, m_sel, t_sel, pend, psel;", ways - 1);
+    emit(e,
+         "logic [%u:0] way_valid, way_hit, way_old, first_inv, vsel, way_dirty, m_sel, t_sel, pend, psel;", ways - 1);
     emit(e, "logic [%u:0] s1_tag, m_tag;", x->tag_width - 1);
     emit(e, "logic [%u:0] m_dirty, wr_be, full_be;", line_bytes - 1);
     emit(e, "logic [%u:0] hway, vway, pway;", x->way_bits - 1);
@@ -221,7 +228,8 @@ static void emit_stage1(gctx *x)
     for (i = 0; i < ways; i++) {
         emit(e, "assign way_hit[%u] = way_valid[%u] & (cur[%u:%u] == s1_tag);", i, i,
              x->tag_lo + (i + 1) * x->tag_width - 1, x->tag_lo + i * x->tag_width);
-        emit(e, "assign way_dirty[%u] = |cur[%u:%u];", i, x->dirty_lo + (i + 1) * line_bytes - 1, x->dirty_lo + i * line_bytes);
+        emit(e, "assign way_dirty[%u] = |cur[%u:%u];", i, x->dirty_lo + (i + 1) * line_bytes - 1,
+             x->dirty_lo + i * line_bytes);
         emit(e, "assign way_old[%u] = cur[%u:%u] == %u'd%u;", i, x->rank_lo + (i + 1) * x->rank_bits - 1,
              x->rank_lo + i * x->rank_bits, x->rank_bits, ways - 1);
         emit(e, "assign m_sel[%u] = m_way_q == %u'd%u;", i, x->way_bits, i);
@@ -259,9 +267,12 @@ static void emit_victim_flush(gctx *x)
         emit(e, "  if (psel[%u]) pway = pway | %u'd%u;", i, x->way_bits, i);
     }
     emit(e, "  for (int i = 0; i < %u; i++) begin", ways);
-    emit(e, "    if (m_sel[i]) m_tag = m_tag | cur[%u + i*%u +: %u];", x->tag_lo, x->tag_width, x->tag_width);
-    emit(e, "    if (m_sel[i]) m_dirty = m_dirty | cur[%u + i*%u +: %u];", x->dirty_lo, line_bytes, line_bytes);
-    emit(e, "    if (t_sel[i]) t_rank = t_rank | cur[%u + i*%u +: %u];", x->rank_lo, x->rank_bits, x->rank_bits);
+    emit(e, "    if (m_sel[i]) m_tag = m_tag | cur[%u + i*%u +: %u];", x->tag_lo, x->tag_width,
+         x->tag_width);
+    emit(e, "    if (m_sel[i]) m_dirty = m_dirty | cur[%u + i*%u +: %u];", x->dirty_lo, line_bytes,
+         line_bytes);
+    emit(e, "    if (t_sel[i]) t_rank = t_rank | cur[%u + i*%u +: %u];", x->rank_lo, x->rank_bits,
+         x->rank_bits);
     emit(e, "    vcount = vcount + {%u'd0, way_valid[i]};", x->cnt_bits - 1);
     emit(e, "  end");
     emit(e, "end");
@@ -282,7 +293,8 @@ static void emit_set_update(gctx *x)
     emit(e, "  upd_word = cur;");
     emit(e, "  for (int i = 0; i < %u; i++) begin", ways);
     emit(e, "    if (do_touch) begin");
-    emit(e, "      if (t_sel[i]) upd_word[%u + i*%u +: %u] = '0;", x->rank_lo, x->rank_bits, x->rank_bits);
+    emit(e, "      if (t_sel[i]) upd_word[%u + i*%u +: %u] = '0;", x->rank_lo, x->rank_bits,
+         x->rank_bits);
     emit(e, "      else if (cur[%u + i*%u +: %u] < t_rank)", x->rank_lo, x->rank_bits, x->rank_bits);
     emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] + %u'd1;", x->rank_lo, x->rank_bits, x->rank_bits,
          x->rank_lo, x->rank_bits, x->rank_bits, x->rank_bits);
@@ -296,7 +308,8 @@ static void emit_set_update(gctx *x)
     emit(e, "        upd_word[i] = 1'b0;");
     emit(e, "        upd_word[%u + i*%u +: %u] = '0;", x->dirty_lo, line_bytes, line_bytes);
     emit(e, "      end else begin");
-    emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] | wr_be;", x->dirty_lo, line_bytes, line_bytes, x->dirty_lo, line_bytes, line_bytes);
+    emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] | wr_be;", x->dirty_lo,
+         line_bytes, line_bytes, x->dirty_lo, line_bytes, line_bytes);
     emit(e, "      end");
     emit(e, "    end");
     emit(e, "  end");
@@ -380,7 +393,8 @@ static void emit_control(gctx *x)
     emit(e, "// ---- control: hits complete in stage 1; misses, atomics and flushes run");
     emit(e, "// their sequence there (only with the response register empty).");
     emit(e, "assign s1_adv = (state_q == StLook & s1_valid_q & op_rw & hit & rsp_free) |");
-    emit(e, "    (state_q == StMfull) | (state_q == StMdone) | (state_q == StAinv) | (state_q == StFdone);");
+    emit(e,
+         "    (state_q == StMfull) | (state_q == StMdone) | (state_q == StAinv) | (state_q == StFdone);");
     emit(e, "always @(*) begin");
     emit_in(e);
     emit(e, "state_d = state_q;");
@@ -437,7 +451,8 @@ static void emit_control(gctx *x)
     emit(e, "  StMfill: if (fill_valid_i) state_d = StMdone;");
     emit(e, "  StMdone, StMfull: begin");
     emit(e, "    rsp_valid_d = 1'b1;");
-    emit(e, "    rsp_kind_d = (state_q == StMfull) ? KWmissFull : (s1_op_q == OpRd) ? KMiss : KWmissFetch;");
+    emit(e,
+         "    rsp_kind_d = (state_q == StMfull) ? KWmissFull : (s1_op_q == OpRd) ? KMiss : KWmissFetch;");
     emit(e, "    rsp_line_d = s1_line_q;");
     emit(e, "    rsp_rd_d = (state_q == StMdone) & (s1_op_q == OpRd);");
     emit(e, "    rsp_wbs_d = {%u'd0, m_wb_q};", x->cnt_bits - 1);
@@ -513,10 +528,12 @@ static void emit_outputs(gctx *x)
     if (x->low_idx_bits) {
         emit(e, "// the written-back line: its tag above the set's low %u bits", x->low_idx_bits);
         emit(e, "logic [%u:0] wb_set;", x->low_idx_bits - 1);
-        emit(e, "assign wb_set = (state_q == StFwb) ? idx_q[%u:0] : s1_idx_q[%u:0];", x->low_idx_bits - 1, x->low_idx_bits - 1);
+        emit(e, "assign wb_set = (state_q == StFwb) ? idx_q[%u:0] : s1_idx_q[%u:0];",
+             x->low_idx_bits - 1, x->low_idx_bits - 1);
     }
     if (x->low_idx_bits)
-        emit(e, "assign out_line_o = out_wb ? {m_tag, wb_set} : (state_q == StMfetch) ? s1_line_q : '0;");
+        emit(e,
+             "assign out_line_o = out_wb ? {m_tag, wb_set} : (state_q == StMfetch) ? s1_line_q : '0;");
     else
         emit(e, "assign out_line_o = out_wb ? m_tag : (state_q == StMfetch) ? s1_line_q : '0;");
     emit(e, "assign out_mask_o = out_wb ? m_dirty : '0;");

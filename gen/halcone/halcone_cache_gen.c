@@ -74,7 +74,8 @@ static void emit_state(gctx *x)
     emit(e, "logic rsp_v_q, rsp_v_d;");
     emit(e, "logic [3:0] rsp_kind_q, rsp_kind_d;");
     emit(e, "logic [%u:0] rsp_line_q, rsp_line_d;", laddr_bits - 1);
-    emit(e, "logic [%u:0] rsp_cts_q, rsp_cts_d, rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d;", ts_bits - 1);
+    emit(e, "logic [%u:0] rsp_cts_q, rsp_cts_d, rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d;",
+         ts_bits - 1);
     emit(e, "logic [%u:0] rsp_cnt_q, rsp_cnt_d;", cnt_bits - 1);
     emit(e, "logic dn_v_q, dn_v_d, dn_write_q, dn_write_d;");
     emit(e, "logic [%u:0] dn_line_q, dn_line_d;", laddr_bits - 1);
@@ -144,7 +145,8 @@ static void emit_classify(gctx *x)
     emit(e, "  best_age = '0;");
     emit(e, "  found = 1'b0;");
     emit(e, "  for (int w = 0; w < %u; w++)", ways);
-    emit(e, "    if (vset[w] && !lset[w] && (!found || w_age[w*%u +: %u] > best_age)) begin", age_bits, age_bits);
+    emit(e, "    if (vset[w] && !lset[w] && (!found || w_age[w*%u +: %u] > best_age)) begin",
+         age_bits, age_bits);
     emit(e, "      oldest = '0;");
     emit(e, "      oldest[w] = 1'b1;");
     emit(e, "      best_age = w_age[w*%u +: %u];", age_bits, age_bits);
@@ -261,9 +263,11 @@ static void emit_lru(gctx *x)
     emit(e, "  for (int w = 0; w < %u; w++) begin", ways);
     emit(e, "    if (tsel[w]) age_touch[w*%u +: %u] = '0;", age_bits, age_bits);
     emit(e, "    else if (vset[w] && (!t_valid || w_age[w*%u +: %u] < t_age))", age_bits, age_bits);
-    emit(e, "      age_touch[w*%u +: %u] = w_age[w*%u +: %u] + %u'd1;", age_bits, age_bits, age_bits, age_bits, age_bits);
+    emit(e, "      age_touch[w*%u +: %u] = w_age[w*%u +: %u] + %u'd1;", age_bits, age_bits,
+         age_bits, age_bits, age_bits);
     emit(e, "    if (!tsel[w] && vset[w] && w_age[w*%u +: %u] > t_age)", age_bits, age_bits);
-    emit(e, "      age_drop[w*%u +: %u] = w_age[w*%u +: %u] - %u'd1;", age_bits, age_bits, age_bits, age_bits, age_bits);
+    emit(e, "      age_drop[w*%u +: %u] = w_age[w*%u +: %u] - %u'd1;", age_bits, age_bits, age_bits,
+         age_bits, age_bits);
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
@@ -325,7 +329,8 @@ static void emit_ram(gctx *x)
     emit(e, "assign mem_wdata = init_q ? '0 : new_word;");
     emit(e, "(* no_rw_check *)");
     prim_ram_decl(e, "mem_q", word_bits, x->c->sets);
-    prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "acc", "rdata_q", "acc_set", 0});
+    prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "acc", "rdata_q",
+                   "acc_set", 0});
     emit_nl(e);
 }
 
@@ -347,7 +352,8 @@ static void emit_accept(gctx *x)
     emit(e, "  free_id = '0;");
     emit(e, "  for (int i = %u; i >= 0; i = i - 1) begin", pending - 1);
     emit(e, "    used = used + {%u'd0, ent_valid_q[i]};", id_bits);
-    emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == req_line) lock_hit = 1'b1;", laddr_bits, laddr_bits);
+    emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == req_line) lock_hit = 1'b1;",
+         laddr_bits, laddr_bits);
     emit(e, "    if (!ent_valid_q[i]) free_id = %u'(i);", id_bits);
     emit(e, "  end");
     emit(e, "  if (b_alloc && b_fire && b_line_q == req_line) lock_hit = 1'b1;");
@@ -355,7 +361,8 @@ static void emit_accept(gctx *x)
     emit(e, "always @* begin");
     emit(e, "  if (req_op_i == 2'd3) req_ok = (used == '0) && !b_alloc;");
     emit(e, "  else if (req_op_i == 2'd2) req_ok = !lock_hit;");
-    emit(e, "  else req_ok = !lock_hit && (%u'd%u - used > {%u'd0, b_alloc && b_fire});", id_bits + 1, pending, id_bits);
+    emit(e, "  else req_ok = !lock_hit && (%u'd%u - used > {%u'd0, b_alloc && b_fire});",
+         id_bits + 1, pending, id_bits);
     emit(e, "end");
     emit(e, "assign fill_ready_o = !init_q && b_free;");
     emit(e, "assign req_ready_o = !init_q && b_free && !fill_valid_i && req_ok;");
@@ -470,7 +477,8 @@ static void emit_next_state(gctx *x)
     emit(e, "      ent_valid_d[free_id] = 1'b1;");
     emit(e, "      ent_line_d[free_id*%u +: %u] = b_line_q;", laddr_bits, laddr_bits);
     emit(e, "      ent_way_d[free_id*%u +: %u] = tway;", way_bits, way_bits);
-    emit(e, "      ent_kind_d[free_id*4 +: 4] = (op_wr ? 4'd3 : 4'd0) + (!hit_any ? 4'd1 : cls_hit ? 4'd0 : 4'd2);");
+    emit(e,
+         "      ent_kind_d[free_id*4 +: 4] = (op_wr ? 4'd3 : 4'd0) + (!hit_any ? 4'd1 : cls_hit ? 4'd0 : 4'd2);");
     emit(e, "      cts_d = l_cts;");
     emit(e, "      if (!t_valid) cnt_d = cnt_q + %u'd1;", cnt_bits);
     emit(e, "      dn_v_d = 1'b1;");
@@ -617,7 +625,8 @@ static void emit_formal(gctx *x)
     unsigned wts_lo = ways * tag_bits;
 
     emit(e, "// Properties (make formal, tb/formal.txt): P2 cts never decreases except");
-    emit(e, "// at the flash invalidate;%s", x->g.read_cts ? " P1 on a read hit wts <= cts <= rts." : "");
+    emit(e, "// at the flash invalidate;%s",
+         x->g.read_cts ? " P1 on a read hit wts <= cts <= rts." : "");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_armed_q = 1'b0;");
     emit(e, "logic f_inv_q;");
@@ -633,7 +642,8 @@ static void emit_formal(gctx *x)
     emit(e, "  assume(rst_ni == f_past_q);");
     emit(e, "  if (rst_ni && f_armed_q && !f_inv_q) p_cts_mono: assert(cts_q >= f_cts_q);");
     if (x->g.read_cts)
-        emit(e, "  if (rst_ni && b_valid_q && b_rdhit) p_hit_lease: assert(t_wts <= l_cts && l_cts <= t_rts);");
+        emit(e,
+             "  if (rst_ni && b_valid_q && b_rdhit) p_hit_lease: assert(t_wts <= l_cts && l_cts <= t_rts);");
     emit(e, "end");
     if (x->g.read_cts && x->c->sets * ways <= 16) {
         /* strengthening invariants for the k-induction of P1 (docs/halcone.md,
@@ -647,9 +657,11 @@ static void emit_formal(gctx *x)
         emit(e, "  if (rst_ni && f_past_q) begin");
         emit(e, "    if (init_q) s_init: assert(!b_valid_q && valid_q == '0 && ent_valid_q == '0);");
         emit(e, "    if (b_valid_q) s_word: assert(word == mem_q[b_set]);");
-        emit(e, "    if (b_valid_q && !b_fill_q && b_op_q != 2'd3) s_free: assert(!b_op_q[1] ? used < %u'd%u : 1'b1);", id_bits + 1, pending);
+        emit(e,
+             "    if (b_valid_q && !b_fill_q && b_op_q != 2'd3) s_free: assert(!b_op_q[1] ? used < %u'd%u : 1'b1);", id_bits + 1, pending);
         emit(e, "    if (b_valid_q && !b_fill_q && b_op_q == 2'd3) s_inv: assert(ent_valid_q == '0);");
-        emit(e, "    if (b_valid_q && b_fill_q && b_fok_q) s_fill: assert(ent_valid_q[b_id_q] && ent_line_q[b_id_q*%u +: %u] == b_line_q);", laddr_bits, laddr_bits);
+        emit(e,
+             "    if (b_valid_q && b_fill_q && b_fok_q) s_fill: assert(ent_valid_q[b_id_q] && ent_line_q[b_id_q*%u +: %u] == b_line_q);", laddr_bits, laddr_bits);
         emit(e, "  end");
         emit(e, "end");
         {
@@ -674,7 +686,8 @@ static void emit_formal(gctx *x)
             for (si = 0; si < x->c->sets; si++)
                 for (wi = 0; wi < ways; wi++) {
                     unsigned k = si * ways + wi;
-                    emit(e, "    if (valid_q[%u] && lock_q[%u]) s_lock_%u_%u: assert(s_has[%u]);", k, k, si, wi, k);
+                    emit(e, "    if (valid_q[%u] && lock_q[%u]) s_lock_%u_%u: assert(s_has[%u]);",
+                         k, k, si, wi, k);
                     emit(e, "    if (valid_q[%u] && !lock_q[%u]) s_wts_%u_%u: assert(mem_q[%u][%u +: %u] <= cts_q);",
                          k, k, si, wi, si, wts_lo + wi * ts_bits, ts_bits);
                 }

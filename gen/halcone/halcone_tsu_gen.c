@@ -53,12 +53,14 @@ static void emit_state(gctx *x)
     if (x->c->sets > 1)
         prim_decl(x->e, x->index_width, "fwd_idx_q, fwd_idx_d");
     prim_decl(x->e, x->g.set_bits, "fwd_data_q, fwd_data_d");
-    prim_decl(x->e, 1, "rsp_valid_q, rsp_valid_d, rsp_victim_q, rsp_victim_d, rsp_floor_q, rsp_floor_d");
+    prim_decl(x->e, 1,
+              "rsp_valid_q, rsp_valid_d, rsp_victim_q, rsp_victim_d, rsp_floor_q, rsp_floor_d");
     prim_decl(x->e, 1, "rsp_wrap_q, rsp_wrap_d, rsp_reset_q, rsp_reset_d");
     prim_decl(x->e, 2, "rsp_kind_q, rsp_kind_d");
     prim_decl(x->e, x->g.laddr_bits, "rsp_addr_q, rsp_addr_d, rsp_vaddr_q, rsp_vaddr_d");
     prim_decl(x->e, x->c->tag_bits, "rsp_tag_q, rsp_tag_d");
-    prim_decl(x->e, x->c->ts_bits, "rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d, rsp_vmemts_q, rsp_vmemts_d");
+    prim_decl(x->e, x->c->ts_bits,
+              "rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d, rsp_vmemts_q, rsp_vmemts_d");
     prim_decl(x->e, x->c->ts_bits, "rsp_fval_q, rsp_fval_d");
     prim_decl(x->e, x->g.epoch_bits, "epoch_q, epoch_d, rsp_epoch_q, rsp_epoch_d");
     prim_decl(x->e, x->c->ts_bits, "rdl_q, rdl_d, wrl_q, wrl_d");
@@ -106,7 +108,8 @@ static void emit_ram(gctx *x)
     if (x->c->sets == 1) {
         emit(e, "// One set (entries == ways): a register, not a RAM.");
         prim_decl(x->e, x->g.set_bits, "mem_q");
-        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", NULL, "mem_wdata", "req_acc", "rdata_q", NULL, 0});
+        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", NULL, "mem_wdata", "req_acc", "rdata_q",
+                       NULL, 0});
     } else {
         emit(e, "// Entry RAM, one word per set; synchronous read, one write port. A read");
         emit(e, "// of the set written in the same cycle is never used (the forwarding");
@@ -115,7 +118,8 @@ static void emit_ram(gctx *x)
         prim_ram_decl(e, "mem_q", x->g.set_bits, x->c->sets);
         prim_decl(x->e, x->index_width, "mem_waddr");
         emit(e, "assign mem_waddr = clr_q ? clr_idx_q : s2_idx;");
-        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "req_acc", "rdata_q", "req_idx", 0});
+        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "req_acc",
+                       "rdata_q", "req_idx", 0});
     }
     emit_nl(e);
 }
@@ -204,7 +208,8 @@ static void emit_lookup(gctx *x)
     emit(e, "  vmemts = '0;");
     emit(e, "  vtag = '0;");
     emit(e, "  for (int i = 0; i < %u; i++) begin", x->c->ways);
-    emit(e, "    if (way_hit[i]) hit_memts = hit_memts | way_memts[i*%u +: %u];", x->c->ts_bits, x->c->ts_bits);
+    emit(e, "    if (way_hit[i]) hit_memts = hit_memts | way_memts[i*%u +: %u];", x->c->ts_bits,
+         x->c->ts_bits);
     emit(e, "    if (vsel[i]) vmemts = vmemts | way_memts[i*%u +: %u];", x->c->ts_bits, x->c->ts_bits);
     emit(e, "    if (vsel[i]) vtag = vtag | way_tag[i*%u +: %u];", x->g.tag_bits, x->g.tag_bits);
     emit(e, "  end");
@@ -218,7 +223,8 @@ static void emit_grant(gctx *x)
     unsigned ts_bits = x->c->ts_bits, sum_bits = x->sum_bits;
     emit(e, "// Request decode; the floor (S2) and M, the memts the grant starts from:");
     emit(e, "// the entry's, else the floor raised by the victim it replaces.");
-    prim_decl(x->e, 1, "is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up");
+    prim_decl(x->e, 1,
+              "is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up");
     prim_decl(x->e, ts_bits, "floor_cur, floor_new, drop_m, m_eff, lease, cts_eff, lmax");
     emit(e, "assign is_rd = s2_op_q == 2'd0;");
     emit(e, "assign is_wr = s2_op_q == 2'd1;");
@@ -316,10 +322,12 @@ static void emit_update(gctx *x)
     emit(e, "assign w_rm = way_hit & {%u{remove}};", x->c->ways);
     for (i = 0; i < x->c->ways; i++)
         emit(e, "assign set_new[%u:%u] = (w_upd[%u] | w_alloc[%u]) ? f_rts : way_memts[%u:%u];",
-             memts_lo(x, i) + ts_bits - 1, memts_lo(x, i), i, i, memts_lo(x, i) + ts_bits - 1, memts_lo(x, i));
+             memts_lo(x, i) + ts_bits - 1, memts_lo(x, i), i, i, memts_lo(x,
+                      i) + ts_bits - 1, memts_lo(x, i));
     for (i = 0; i < x->c->ways; i++)
         emit(e, "assign set_new[%u:%u] = w_alloc[%u] ? s2_stag : way_tag[%u:%u];",
-             tag_lo(x, i) + x->g.tag_bits - 1, tag_lo(x, i), i, (i + 1) * x->g.tag_bits - 1, i * x->g.tag_bits);
+             tag_lo(x, i) + x->g.tag_bits - 1, tag_lo(x,
+                    i), i, (i + 1) * x->g.tag_bits - 1, i * x->g.tag_bits);
     for (i = 0; i < x->c->ways; i++)
         emit(e, "assign set_new[%u] = w_alloc[%u] | (way_valid[%u] & ~w_rm[%u]);", valid_bit(x, i),
              i, i, i);

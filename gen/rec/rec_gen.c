@@ -231,7 +231,8 @@ static void emit_formal_funcs(gctx *x)
     and_begin(&t, e, "f_free");
     for (i = 0; i < x->c->ways; i++) {
         f_valid(x, a, sizeof a, i);
-        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, i * x->g.vec_bits + x->g.vec_bits - 1, i * x->g.vec_bits, x->g.vec_bits);
+        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, i * x->g.vec_bits + x->g.vec_bits - 1,
+                 i * x->g.vec_bits, x->g.vec_bits);
     }
     and_end(&t);
     emit(e, "endfunction");
@@ -265,9 +266,11 @@ static void emit_formal_funcs(gctx *x)
          * is not empty: some position bit is set */
         for (s = 0; s < x->g.slots; s++) {
             f_shr(x, b, sizeof b, i, s);
-            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a, i * x->g.vec_bits + s * x->g.slot_width, b, x->g.sharer_bits);
+            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a,
+                     i * x->g.vec_bits + s * x->g.slot_width, b, x->g.sharer_bits);
         }
-        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, i * x->g.vec_bits + x->g.vec_bits - 1, i * x->g.vec_bits, x->g.vec_bits);
+        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, i * x->g.vec_bits + x->g.vec_bits - 1,
+                 i * x->g.vec_bits, x->g.vec_bits);
     }
     and_end(&t);
     emit(e, "endfunction");
@@ -303,7 +306,8 @@ static void emit_formal_funcs(gctx *x)
     emit(e, "// ghost link: the sharers recorded for the tracked line's slot, in the");
     emit(e, "// way of set word w holding its tag, are within gh (the ghost sharers");
     emit(e, "// its pending invalidation does not name); checked when here");
-    emit(e, "function automatic logic f_rec(input logic [%u:0] w, input logic here,", x->g.set_bits - 1);
+    emit(e, "function automatic logic f_rec(input logic [%u:0] w, input logic here,",
+         x->g.set_bits - 1);
     emit(e, "    input logic [%u:0] tag, input logic [%u:0] slot, input logic [%u:0] home,",
          x->g.tag_bits - 1, (x->g.slot_bits ? x->g.slot_bits : 1) - 1, x->g.gpu_bits - 1);
     emit(e, "    input logic [%u:0] gh);", x->c->gpus - 1);
@@ -344,7 +348,8 @@ static void emit_formal_ghost(gctx *x)
     emit(e, "logic [%u:0] f_base;", x->g.base_bits - 1);
     emit(e, "logic [%u:0] f_idx;", x->index_width - 1);
     emit(e, "logic [%u:0] f_slot;", (x->g.slot_bits ? x->g.slot_bits : 1) - 1);
-    emit(e, "assign f_tag = f_line[%u:%u];", x->g.laddr_bits - 1, x->g.span_bits + (x->packed ? x->g.index_bits : 0));
+    emit(e, "assign f_tag = f_line[%u:%u];", x->g.laddr_bits - 1,
+         x->g.span_bits + (x->packed ? x->g.index_bits : 0));
     emit(e, "assign f_base = f_line[%u:%u];", x->g.laddr_bits - 1, x->g.span_bits);
     if (x->g.index_bits)
         emit(e, "assign f_idx = f_line[%u:%u];", x->g.span_bits + x->g.index_bits - 1, x->g.span_bits);
@@ -359,7 +364,8 @@ static void emit_formal_ghost(gctx *x)
     emit(e, "  else if (s2_fire && (s2_op_q == 2'd0 || s2_op_q == 2'd2) && s2_src_q != home_q &&");
     if (x->c->gpus != (1u << x->g.gpu_bits))
         emit(e, "      s2_src_q < %u'd%u &&", x->g.gpu_bits, x->c->gpus);
-    emit(e, "      s2_addr_q[%u:%u] == f_line[%u:%u])", x->g.laddr_bits - 1, x->g.lps_bits, x->g.laddr_bits - 1, x->g.lps_bits);
+    emit(e, "      s2_addr_q[%u:%u] == f_line[%u:%u])", x->g.laddr_bits - 1, x->g.lps_bits,
+         x->g.laddr_bits - 1, x->g.lps_bits);
     emit(e, "    f_gh_q <= f_gh_q | (%u'd1 << s2_src_q);", x->c->gpus);
     emit(e, "  else if (inv_valid_o && inv_ready_i && inv_addr_o == f_line)");
     emit(e, "    f_gh_q <= f_gh_q & ~inv_mask_o;");
@@ -440,13 +446,17 @@ static void emit_formal_state(gctx *x, const char *initw)
     emit(e, "      job_pend_q == '0 && s2_fix_q && s2_op_q == 2'd3 && fwd_data_q == %s);", initw);
     emit(e, "  if (rst_ni && fwd_valid_q) s_fwd: assert(fwd_data_q == f_fwd_word);");
     if (x->g.sets > 1) {
-        emit(e, "  if (rst_ni && s1_valid_q) s_s1: assert(fwd_hit_q ? fwd_valid_q && fwd_idx_q == s1_idx :");
+        emit(e,
+             "  if (rst_ni && s1_valid_q) s_s1: assert(fwd_hit_q ? fwd_valid_q && fwd_idx_q == s1_idx :");
         emit(e, "      rdata_q == f_s1_word);");
-        emit(e, "  if (rst_ni && s2_valid_q) s_s2: assert(s2_fix_q ? fwd_valid_q && fwd_idx_q == s2_idx :");
+        emit(e,
+             "  if (rst_ni && s2_valid_q) s_s2: assert(s2_fix_q ? fwd_valid_q && fwd_idx_q == s2_idx :");
         emit(e, "      s2_data_q == f_s2_word);");
     } else {
-        emit(e, "  if (rst_ni && s1_valid_q) s_s1: assert(fwd_hit_q ? fwd_valid_q : rdata_q == f_s1_word);");
-        emit(e, "  if (rst_ni && s2_valid_q) s_s2: assert(s2_fix_q ? fwd_valid_q : s2_data_q == f_s2_word);");
+        emit(e,
+             "  if (rst_ni && s1_valid_q) s_s1: assert(fwd_hit_q ? fwd_valid_q : rdata_q == f_s1_word);");
+        emit(e,
+             "  if (rst_ni && s2_valid_q) s_s2: assert(s2_fix_q ? fwd_valid_q : s2_data_q == f_s2_word);");
     }
     emit(e, "  if (rst_ni && s2_valid_q) s_hit: assert(way_hit == f_match(set_cur, s2_tag));");
     emit(e, "  if (rst_ni) begin");
@@ -494,7 +504,8 @@ static void addr_fields(gctx *x, const char *pfx, int with_base)
 {
     emit_file *e = x->e;
     if (x->g.index_bits)
-        emit(e, "assign %s_idx = %s_addr_q[%u:%u];", pfx, pfx, x->g.span_bits + x->g.index_bits - 1, x->g.span_bits);
+        emit(e, "assign %s_idx = %s_addr_q[%u:%u];", pfx, pfx, x->g.span_bits + x->g.index_bits - 1,
+             x->g.span_bits);
     if (!with_base) {
         unsigned lo = x->g.span_bits + (x->packed ? x->g.index_bits : 0);
         emit(e, "assign %s_tag = %s_addr_q[%u:%u];", pfx, pfx, x->g.laddr_bits - 1, lo);
@@ -540,7 +551,8 @@ static void emit_stage0(gctx *x)
     emit(e, "assign req_ready_o = ~init_q & (~s1_valid_q | s1_adv);");
     emit(e, "assign req_acc = req_valid_i & req_ready_o;");
     if (x->g.sets > 1)
-        emit(e, "assign req_idx = req_addr_i[%u:%u];", x->g.span_bits + x->g.index_bits - 1, x->g.span_bits);
+        emit(e, "assign req_idx = req_addr_i[%u:%u];", x->g.span_bits + x->g.index_bits - 1,
+             x->g.span_bits);
     emit_nl(e);
 }
 
@@ -559,7 +571,8 @@ static void emit_ram(gctx *x)
     if (x->g.sets == 1) {
         emit(e, "// One set (entries == ways): a register, not a RAM.");
         prim_decl(x->e, x->g.set_bits, "mem_q");
-        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", NULL, "mem_wdata", "req_acc", "rdata_q", NULL, 0});
+        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", NULL, "mem_wdata", "req_acc", "rdata_q",
+                       NULL, 0});
     } else {
         emit(e, "// Entry RAM: one word per set (the ways' vectors, then their tags,");
         emit(e, "// valid bits and replacement ranks). Synchronous read, one write port.");
@@ -569,7 +582,8 @@ static void emit_ram(gctx *x)
         prim_ram_decl(e, "mem_q", x->g.set_bits, x->g.sets);
         prim_decl(x->e, x->index_width, "mem_waddr");
         emit(e, "assign mem_waddr = init_q ? init_idx_q : s2_idx;");
-        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "req_acc", "rdata_q", "req_idx", 0});
+        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "req_acc",
+                       "rdata_q", "req_idx", 0});
     }
     emit_nl(e);
 }
@@ -644,7 +658,8 @@ static void emit_stage2(gctx *x)
             emit(e, "assign way_old[%u] = 1'b1;", w);
         }
     }
-    emit(e, "assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {%u{s2_teq_q}})) : s2_hit_q;", x->c->ways);
+    emit(e,
+         "assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {%u{s2_teq_q}})) : s2_hit_q;", x->c->ways);
     prim_decl(x->e, 1, "hit, all_valid");
     emit(e, "assign hit = |way_hit;");
 }
@@ -689,7 +704,8 @@ static void emit_slot(gctx *x)
     prim_declv(x->e, x->g.slots, "slot_sel");
     if (x->g.slot_bits) {
         prim_declv(x->e, x->g.slot_bits, "s2_slot");
-        emit(e, "assign s2_slot = s2_addr_q[%u:%u];", x->g.lps_bits + x->g.slot_bits - 1, x->g.lps_bits);
+        emit(e, "assign s2_slot = s2_addr_q[%u:%u];", x->g.lps_bits + x->g.slot_bits - 1,
+             x->g.lps_bits);
         for (s = 0; s < x->g.slots; s++)
             emit(e, "assign slot_sel[%u] = s2_slot == %u'd%u;", s, x->g.slot_bits, s);
     } else {
@@ -709,7 +725,8 @@ static void emit_sharer(gctx *x)
     prim_declv(x->e, x->g.gpu_bits, "src_idx");
     prim_declv(x->e, x->g.sharer_bits, "src_oh, below");
     if (x->c->gpus != (1u << x->g.gpu_bits))
-        emit(e, "assign src_ok = (s2_src_q != home_q) && (s2_src_q < %u'd%u);", x->g.gpu_bits, x->c->gpus);
+        emit(e, "assign src_ok = (s2_src_q != home_q) && (s2_src_q < %u'd%u);", x->g.gpu_bits,
+             x->c->gpus);
     else
         emit(e, "assign src_ok = s2_src_q != home_q;");
     emit(e, "assign src_idx = (s2_src_q > home_q) ? s2_src_q - %u'd1 : s2_src_q;", x->g.gpu_bits);
@@ -806,7 +823,8 @@ static void emit_way_update(gctx *x)
         char sh[40], vw[40];
         snprintf(sh, sizeof sh, "w_sh[%u:%u]", (w + 1) * x->g.sharer_bits - 1, w * x->g.sharer_bits);
         snprintf(vw, sizeof vw, "way_vec[%u:%u]", (w + 1) * x->g.vec_bits - 1, w * x->g.vec_bits);
-        emit(e, "assign w_present[%u] = %s;", w, x->g.has_pos ? (snprintf(iw, sizeof iw, "w_pos[%u]", w), iw) : "1'b1");
+        emit(e, "assign w_present[%u] = %s;", w,
+             x->g.has_pos ? (snprintf(iw, sizeof iw, "w_pos[%u]", w), iw) : "1'b1");
         emit(e, "assign w_rw_own[%u] = op_rw & remote & w_present[%u];", w, w);
         emit(e, "assign w_lw_inv[%u] = op_lw & w_present[%u];", w, w);
         emit(e, "assign w_upd[%u] = remote | w_lw_inv[%u];", w, w);
@@ -834,11 +852,13 @@ static void emit_way_update(gctx *x)
     for (w = 0; w < x->c->ways; w++) {
         emit(e, "assign set_new[%u:%u] = w_take[%u] ? w_vec_new[%u:%u] :", (w + 1) * x->g.vec_bits - 1,
              w * x->g.vec_bits, w, (w + 1) * x->g.vec_bits - 1, w * x->g.vec_bits);
-        emit(e, "    w_alloc[%u] ? vec_alloc : way_vec[%u:%u];", w, (w + 1) * x->g.vec_bits - 1, w * x->g.vec_bits);
+        emit(e, "    w_alloc[%u] ? vec_alloc : way_vec[%u:%u];", w, (w + 1) * x->g.vec_bits - 1,
+             w * x->g.vec_bits);
     }
     for (w = 0; w < x->c->ways; w++)
         emit(e, "assign set_new[%u:%u] = w_alloc[%u] & ~w_take[%u] ? s2_tag : way_tag[%u:%u];",
-             tag_lo(x, w) + x->g.tag_bits - 1, tag_lo(x, w), w, w, (w + 1) * x->g.tag_bits - 1, w * x->g.tag_bits);
+             tag_lo(x, w) + x->g.tag_bits - 1, tag_lo(x,
+                    w), w, w, (w + 1) * x->g.tag_bits - 1, w * x->g.tag_bits);
     for (w = 0; w < x->c->ways; w++)
         emit(e, "assign set_new[%u] = w_take[%u] ? w_valid_new[%u] : w_alloc[%u] | way_valid[%u];",
              valid_bit(x, w), w, w, w, w);
@@ -865,7 +885,8 @@ static void emit_job(gctx *x)
     emit(e, "always_comb begin");
     emit(e, "  inv_sh = '0;");
     emit(e, "  for (int w = 0; w < %u; w++)", x->c->ways);
-    emit(e, "    if (way_hit[w]) inv_sh = inv_sh | w_inv_sh[w*%u +: %u];", x->g.sharer_bits, x->g.sharer_bits);
+    emit(e, "    if (way_hit[w]) inv_sh = inv_sh | w_inv_sh[w*%u +: %u];", x->g.sharer_bits,
+         x->g.sharer_bits);
     emit(e, "end");
     for (s = 0; s < x->g.slots; s++) {
         emit(e, "assign job_sh_new[%u:%u] = evict ? vvec[%u:%u] : (slot_sel[%u] ? inv_sh : %u'd0);",
@@ -903,11 +924,13 @@ static void emit_inval_stream(gctx *x)
         }
     }
     for (s = 0; s < x->g.slots; s++)
-        emit(e, "assign job_slot[%u] = |job_oh[%u:%u];", s, (s + 1) * x->g.lines_per_slot - 1, s * x->g.lines_per_slot);
+        emit(e, "assign job_slot[%u] = |job_oh[%u:%u];", s, (s + 1) * x->g.lines_per_slot - 1,
+             s * x->g.lines_per_slot);
     emit(e, "always_comb begin");
     emit(e, "  job_sh_sel = '0;");
     emit(e, "  for (int i = 0; i < %u; i++)", x->g.slots);
-    emit(e, "    if (job_slot[i]) job_sh_sel = job_sh_sel | job_sh_q[i*%u +: %u];", x->g.sharer_bits, x->g.sharer_bits);
+    emit(e, "    if (job_slot[i]) job_sh_sel = job_sh_sel | job_sh_q[i*%u +: %u];",
+         x->g.sharer_bits, x->g.sharer_bits);
     emit(e, "end");
     emit(e, "assign sh_lo = job_sh_sel & below;");
     emit(e, "assign sh_hi = job_sh_sel & ~below;");

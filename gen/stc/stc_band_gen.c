@@ -21,7 +21,8 @@ static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// addr zero-extended (seb >= %u: band 0). See docs/stc.md.", addr_bits);
     emit(e, "// Storage: one output stage; no RAM by design.");
     prim_module_begin(e, b);
-    emit(e, "// The shifter: %u + %u bits so that any SEB up to %u shifts in zeros.", addr_bits, band_bits, addr_bits);
+    emit(e, "// The shifter: %u + %u bits so that any SEB up to %u shifts in zeros.", addr_bits,
+         band_bits, addr_bits);
     emit(e, "logic [%u:0] sh_c;", addr_bits + band_bits - 1);
     emit(e, "logic [%u:0] band_c;", band_bits - 1);
     emit(e, "logic unused_sh;");

@@ -61,7 +61,8 @@ static void emit_localparams(gctx *x)
 
     emit(e, "localparam logic [1:0] PhIdle = 2'd0, PhPrep = 2'd1, PhChg = 2'd2;");
     if (ab && c->seb_guard)
-        emit(e, "localparam logic [%u:0] GuardFull = %u'd%u; // 2^N: the pointer went round once", guard_bits - 1, guard_bits, epochs);
+        emit(e, "localparam logic [%u:0] GuardFull = %u'd%u; // 2^N: the pointer went round once",
+             guard_bits - 1, guard_bits, epochs);
     emit_nl(e);
 }
 
@@ -516,10 +517,12 @@ static void emit_formal(gctx *x)
     emit(e, "    if (chg_v_q && !f_chg_q) p_hs_all_ready: assert(f_allrdy_q);");
     emit(e, "    if (prep_v_q) p_hs_prep_phase: assert(phase_q == PhPrep);");
     emit(e, "    if (chg_v_q) p_hs_chg_phase: assert(phase_q == PhChg);");
-    emit(e, "    p_cer_count: assert(f_cnt >= %u'd1 && f_cnt <= %u'd%u);", cnt_bits + 1, cnt_bits + 1, lim);
+    emit(e, "    p_cer_count: assert(f_cnt >= %u'd1 && f_cnt <= %u'd%u);", cnt_bits + 1,
+         cnt_bits + 1, lim);
     emit(e, "    if (phase_q == PhPrep) s_seen: assert(f_seen_q == rdy_q);");
     emit(e, "    if (prep_v_q) s_prep_rdy: assert(rdy_q == '0);");
-    emit(e, "    if (phase_q == PhPrep) s_tgt: assert(f_tcnt >= %u'd1 && f_tcnt <= %u'd%u);", cnt_bits + 1, cnt_bits + 1, lim);
+    emit(e, "    if (phase_q == PhPrep) s_tgt: assert(f_tcnt >= %u'd1 && f_tcnt <= %u'd%u);",
+         cnt_bits + 1, cnt_bits + 1, lim);
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");

@@ -32,7 +32,8 @@ static void emit_decls(gctx *x)
          x->way_word, x->way_word);
     snprintf(b, sizeof b, "mem_q [0:%u]", x->sets - 1);
     prim_declv(x->e, x->set_word, b);
-    prim_declv(x->e, x->set_word, "rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word");
+    prim_declv(x->e, x->set_word,
+               "rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word");
     prim_decl(x->e, 1, "fwd_hit_q, fwd_hit_d, rd_en, wr_en");
     prim_decl(x->e, x->idx_bits, "rd_idx, wr_idx, req_set, s_set, cset");
     prim_decl(x->e, 1, "init_q, init_d");
@@ -97,7 +98,8 @@ static void emit_ways(gctx *x)
         emit(e, "logic [%u:0] w%u_age;", x->age_bits - 1, w);
         emit(e, "logic [%u:0] w%u_sh;", x->addr_bits - 1, w);
         emit(e, "assign w_v[%u] = word[%u];", w, w * x->way_word);
-        emit(e, "assign w%u_tag = word%s;", w, prim_field(s1, sizeof s1, w, x->way_word, 1, x->tag_bits));
+        emit(e, "assign w%u_tag = word%s;", w,
+             prim_field(s1, sizeof s1, w, x->way_word, 1, x->tag_bits));
         emit(e, "assign w%u_age = word%s;", w,
              prim_field(s2, sizeof s2, w, x->way_word, 1 + x->tag_bits, x->age_bits));
         snprintf(s1, sizeof s1, "w%u_tag", w);
@@ -469,7 +471,8 @@ static void emit_regs(gctx *x)
     emit_file *e = x->e;
     emit(e, "// Set RAM: synchronous read with enable, one write port; no reset (the");
     emit(e, "// init pass writes every set after reset, one a cycle).");
-    prim_ram_ports(e, &(prim_ram){"mem_q", "wr_en", "wr_idx", "wr_word", "rd_en", "rdata_q", "rd_idx", 1});
+    prim_ram_ports(e, &(prim_ram){"mem_q", "wr_en", "wr_idx", "wr_word", "rd_en", "rdata_q",
+                   "rd_idx", 1});
     emit_nl(e);
     emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
     emit(e, "  if (!rst_ni) begin");
