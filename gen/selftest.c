@@ -71,7 +71,7 @@ typedef struct {
 
 typedef struct {
     const unit_desc *u;
-    unit_layout L;
+    unit_layout layout;
     unsigned out_word[UNIT_PORTS_MAX], out_bit[UNIT_PORTS_MAX], out_bits;
     inp in[UNIT_PORTS_MAX];
     int nin;
@@ -95,8 +95,8 @@ static int ends_with(const char *s, const char *t)
 static int port_index(const plan *p, const char *name, port_dir d)
 {
     int i;
-    for (i = 0; i < p->L.n; i++)
-        if (p->L.p[i].dir == d && strcmp(p->L.p[i].name, name) == 0)
+    for (i = 0; i < p->layout.n; i++)
+        if (p->layout.p[i].dir == d && strcmp(p->layout.p[i].name, name) == 0)
             return i;
     return -1;
 }
@@ -126,24 +126,15 @@ static int cmp_rfield(const void *x, const void *y)
     return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
-static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, char *err,
-                      size_t len)
+/* Inputs (and their words in the value array) and outputs (their bits in the
+ * output vector); channels: X_valid_i with X_ready_o, payload X_* (longest
+ * prefix). */
+static void plan_ports(plan *p)
 {
-    st_rule rules[ST_RULES_MAX];
-    int nr = 0, nrf = 0, i, j;
+    int i;
     unsigned word = 1, obit = 0, oword = 0;
-    st_rules_fn fn = selftest_rules_of(u->name);
-    memset(p, 0, sizeof *p);
-    p->u = u;
-    if (unit_layout_of(u, cfg, &p->L, err, len) != 0)
-        return -1;
-    if (fn != NULL && (nr = fn(cfg, rules, ST_RULES_MAX, err, len)) < 0)
-        return -1;
-    if (nr > ST_RULES_MAX)
-        return snprintf(err, len, "%s: more than %d self-test rules", u->name, ST_RULES_MAX), -1;
-    /* inputs, outputs */
-    for (i = 0; i < p->L.n; i++) {
-        const port_t *q = &p->L.p[i];
+    for (i = 0; i < p->layout.n; i++) {
+        const port_t *q = &p->layout.p[i];
         if (q->dir == PORT_IN) {
             p->in[p->nin].port = i;
             p->in[p->nin].w = q->width;
@@ -158,29 +149,28 @@ static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, 
         }
     }
     p->out_bits = obit;
-    /* channels: X_valid_i with X_ready_o; payload X_* (longest prefix) */
     p->ng = 1;
     for (i = 0; i < p->nin; i++) {
-        const char *n = p->L.p[p->in[i].port].name;
+        const char *n = p->layout.p[p->in[i].port].name;
         char rdy[160];
         int r;
-        if (!ends_with(n, "_valid_i") || p->L.p[p->in[i].port].width != 1)
+        if (!ends_with(n, "_valid_i") || p->layout.p[p->in[i].port].width != 1)
             continue;
         snprintf(rdy, sizeof rdy, "%.*s_ready_o", (int)(strlen(n) - 8), n);
-        if ((r = port_index(p, rdy, PORT_OUT)) < 0 || p->L.p[r].width != 1)
+        if ((r = port_index(p, rdy, PORT_OUT)) < 0 || p->layout.p[r].width != 1)
             continue;
         p->g[p->ng].valid = i;
         p->g[p->ng].ready = r;
         p->in[i].group = p->ng++;
     }
     for (i = 0; i < p->nin; i++) {
-        const char *n = p->L.p[p->in[i].port].name;
+        const char *n = p->layout.p[p->in[i].port].name;
         size_t best = 0;
         int g;
         if (p->in[i].group != 0)
             continue;
         for (g = 1; g < p->ng; g++) {
-            const char *v = p->L.p[p->in[p->g[g].valid].port].name;
+            const char *v = p->layout.p[p->in[p->g[g].valid].port].name;
             size_t pl = strlen(v) - 7; /* "X_" */
             if (strncmp(n, v, pl) == 0 && pl > best) {
                 best = pl;
@@ -188,7 +178,15 @@ static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, 
             }
         }
     }
-    /* rule fields */
+}
+
+/* The rules' fields, checked and sorted by input and bit; returns their
+ * number or -1. */
+static int plan_rule_fields(plan *p, rfield *rf, const st_rule *rules, int nr, char *err,
+                            size_t len)
+{
+    const unit_desc *u = p->u;
+    int nrf = 0, i;
     for (i = 0; i < nr; i++) {
         const st_rule *r = &rules[i];
         int port = port_index(p, r->port ? r->port : "", PORT_IN), in;
@@ -238,13 +236,55 @@ static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, 
         if (rf[i].in == rf[i - 1].in && rf[i].lo < rf[i - 1].lo + rf[i - 1].w)
             return snprintf(err, len, "%s: self-test rules overlap on %s", u->name,
                             rf[i].r->port), -1;
-    /* fields of every input, gaps random; stream offsets in input order */
+    return nrf;
+}
+
+/* A field the rule rf sets, at bit `at` of its input. */
+static void field_of_rule(plan *p, fld *f, const rfield *rf, unsigned at)
+{
+    const st_rule *r = rf->r;
+    f->lo = at;
+    f->w = rf->w;
+    f->a = r->a;
+    f->b = r->b;
+    switch (r->kind) {
+    case ST_RAND: f->kind = F_RAND; break;
+    case ST_CONST: f->kind = F_CONST; break;
+    case ST_RANGE: f->kind = F_RANGE; break;
+    case ST_PROB: f->kind = F_PROB; break;
+    case ST_SEQ: f->kind = F_SEQ; break;
+    default: f->kind = F_LINEAR; break;
+    }
+    if (f->kind == F_RANGE) {
+        uint64_t nv = r->b - r->a; /* values - 1 */
+        f->k = 0;
+        while (f->k < 64 && (nv >> f->k) != 0)
+            f->k++;
+        if (f->k == 0)
+            f->kind = F_CONST;
+    }
+    if (f->kind == F_SEQ) {
+        f->seq = p->nseq;
+        p->seq_w[p->nseq++] = f->w;
+    }
+    if (f->kind == F_LINEAR) {
+        f->src = input_of_port(p, port_index(p, r->src, PORT_IN));
+        f->src_lo = r->src_lo;
+        f->src_w = r->src_width;
+    }
+}
+
+/* The fields of every input, gaps random; stream offsets in input order. */
+static int plan_fields(plan *p, const rfield *rf, int nrf, char *err, size_t len)
+{
+    const unit_desc *u = p->u;
+    int i, j;
     j = 0;
     for (i = 0; i < p->nin; i++) {
         inp *q = &p->in[i];
         grp *g = &p->g[q->group];
         unsigned at = 0;
-        const char *n = p->L.p[q->port].name;
+        const char *n = p->layout.p[q->port].name;
         int vary = q->w == 1 && (ends_with(n, "_ready_i") || ends_with(n, "_valid_i"));
         q->f0 = p->nf;
         while (at < q->w) {
@@ -256,36 +296,7 @@ static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, 
             f->seq = -1;
             f->src = -1;
             if (j < nrf && rf[j].in == i && rf[j].lo == at) {
-                const st_rule *r = rf[j].r;
-                f->lo = at;
-                f->w = rf[j].w;
-                f->a = r->a;
-                f->b = r->b;
-                switch (r->kind) {
-                case ST_RAND: f->kind = F_RAND; break;
-                case ST_CONST: f->kind = F_CONST; break;
-                case ST_RANGE: f->kind = F_RANGE; break;
-                case ST_PROB: f->kind = F_PROB; break;
-                case ST_SEQ: f->kind = F_SEQ; break;
-                default: f->kind = F_LINEAR; break;
-                }
-                if (f->kind == F_RANGE) {
-                    uint64_t nv = r->b - r->a; /* values - 1 */
-                    f->k = 0;
-                    while (f->k < 64 && (nv >> f->k) != 0)
-                        f->k++;
-                    if (f->k == 0)
-                        f->kind = F_CONST;
-                }
-                if (f->kind == F_SEQ) {
-                    f->seq = p->nseq;
-                    p->seq_w[p->nseq++] = f->w;
-                }
-                if (f->kind == F_LINEAR) {
-                    f->src = input_of_port(p, port_index(p, r->src, PORT_IN));
-                    f->src_lo = r->src_lo;
-                    f->src_w = r->src_width;
-                }
+                field_of_rule(p, f, &rf[j], at);
                 j++;
             } else {
                 unsigned end = q->w;
@@ -313,6 +324,15 @@ static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, 
         }
         q->nf = p->nf - q->f0;
     }
+    return 0;
+}
+
+/* Channels whose valid is not varied get no phase; a LINEAR source must not
+ * be LINEAR; output transfers, as the lockstep engine counts them. */
+static int plan_finish(plan *p, char *err, size_t len)
+{
+    const unit_desc *u = p->u;
+    int i, j;
     for (i = 1; i < p->ng; i++)
         if (p->f[p->in[p->g[i].valid].f0].kind != F_VARY)
             p->g[i].phase = -1;
@@ -327,17 +347,38 @@ static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, 
                                     u->name), -1;
         }
     /* output transfers, as the lockstep engine counts them */
-    for (i = 0; i < p->L.n; i++) {
-        const char *n = p->L.p[i].name;
+    for (i = 0; i < p->layout.n; i++) {
+        const char *n = p->layout.p[i].name;
         char rdy[160];
-        if (p->L.p[i].dir != PORT_OUT || !ends_with(n, "_valid_o") || p->L.p[i].width != 1)
+        if (p->layout.p[i].dir != PORT_OUT || !ends_with(n, "_valid_o") || p->layout.p[i].width != 1)
             continue;
         snprintf(rdy, sizeof rdy, "%.*s_ready_i", (int)(strlen(n) - 8), n);
         p->ov[p->nov] = i;
         j = port_index(p, rdy, PORT_IN);
-        p->ordy[p->nov++] = j >= 0 && p->L.p[j].width == 1 ? input_of_port(p, j) : -1;
+        p->ordy[p->nov++] = j >= 0 && p->layout.p[j].width == 1 ? input_of_port(p, j) : -1;
     }
     return 0;
+}
+
+static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, char *err,
+                      size_t len)
+{
+    st_rule rules[ST_RULES_MAX];
+    int nr = 0, nrf;
+    st_rules_fn fn = selftest_rules_of(u->name);
+    memset(p, 0, sizeof *p);
+    p->u = u;
+    if (unit_layout_of(u, cfg, &p->layout, err, len) != 0)
+        return -1;
+    if (fn != NULL && (nr = fn(cfg, rules, ST_RULES_MAX, err, len)) < 0)
+        return -1;
+    if (nr > ST_RULES_MAX)
+        return snprintf(err, len, "%s: more than %d self-test rules", u->name, ST_RULES_MAX), -1;
+    plan_ports(p);
+    if ((nrf = plan_rule_fields(p, rf, rules, nr, err, len)) < 0 ||
+        plan_fields(p, rf, nrf, err, len) != 0)
+        return -1;
+    return plan_finish(p, err, len);
 }
 
 /* ---- the stimulus and signature in C */
@@ -393,12 +434,12 @@ static void put_bits(uint64_t *w, unsigned pos, unsigned n, uint64_t v)
     }
 }
 
-static uint64_t stream_bits(const uint32_t *R, unsigned off, unsigned n)
+static uint64_t stream_bits(const uint32_t *streams, unsigned off, unsigned n)
 {
     uint64_t v = 0;
     unsigned i;
     for (i = 0; i < n; i++)
-        v |= (uint64_t)((R[(off + i) / 32] >> ((off + i) % 32)) & 1) << i;
+        v |= (uint64_t)((streams[(off + i) / 32] >> ((off + i) % 32)) & 1) << i;
     return v;
 }
 
@@ -408,20 +449,20 @@ typedef struct {
     uint64_t seq[ST_FIELDS_MAX];
 } gen_state;
 
-static void drive(const plan *p, const gen_state *s, uint64_t *in, uint32_t **R)
+static void drive(const plan *p, const gen_state *s, uint64_t *in, uint32_t **streams)
 {
     int g, i, k;
     for (g = 0; g < p->ng; g++) {
         unsigned nw = (p->g[g].bits + 31) / 32, j;
         for (j = 0; j < nw; j++)
-            R[g][j] = stream_word(s->st[g], j);
+            streams[g][j] = stream_word(s->st[g], j);
     }
-    memset(in, 0, p->L.in_words * sizeof *in);
+    memset(in, 0, p->layout.in_words * sizeof *in);
     in[0] = 1;
     for (i = 0; i < p->nin; i++) {
         const inp *q = &p->in[i];
         uint64_t *w = in + q->word;
-        const uint32_t *r = R[q->group];
+        const uint32_t *r = streams[q->group];
         for (k = q->f0; k < q->f0 + q->nf; k++) {
             const fld *f = &p->f[k];
             uint64_t v = 0;
@@ -470,15 +511,15 @@ static int simulate(const plan *p, const void *cfg, st_result *res, char *err, s
 {
     const unit_desc *u = p->u;
     void *tm = u->tm_new(cfg);
-    uint64_t *in = calloc(p->L.in_words + 1, sizeof *in);
-    uint64_t *out = calloc(p->L.out_words + 1, sizeof *out);
+    uint64_t *in = calloc(p->layout.in_words + 1, sizeof *in);
+    uint64_t *out = calloc(p->layout.out_words + 1, sizeof *out);
     uint64_t *ov = calloc(p->out_bits / 64 + 2, sizeof *ov);
-    uint32_t *R[UNIT_PORTS_MAX + 1] = {NULL};
+    uint32_t *streams[UNIT_PORTS_MAX + 1] = {NULL};
     gen_state *s = calloc(1, sizeof *s);
     int g, i, ok = tm && in && out && ov && s;
     uint32_t cyc, sig = 0xffffffffu, nin = 0, nout = 0;
     for (g = 0; g < p->ng; g++)
-        ok = ok && (R[g] = calloc((p->g[g].bits + 31) / 32 + 1, sizeof **R)) != NULL;
+        ok = ok && (streams[g] = calloc((p->g[g].bits + 31) / 32 + 1, sizeof **streams)) != NULL;
     if (!ok) {
         snprintf(err, len, "out of memory");
         goto done;
@@ -487,18 +528,18 @@ static int simulate(const plan *p, const void *cfg, st_result *res, char *err, s
         s->st[g] = group_seed(res->seed, g);
     s->phase = phase_seed(res->seed);
     /* the top holds the unit in reset first */
-    memset(in, 0, p->L.in_words * sizeof *in);
+    memset(in, 0, p->layout.in_words * sizeof *in);
     u->tm_step(tm, in);
     for (cyc = 0; cyc < res->cycles; cyc++) {
         uint32_t word = 0;
         unsigned c;
-        drive(p, s, in, R);
+        drive(p, s, in, streams);
         u->tm_eval(tm, in, out);
         /* signature: every output bit, ports concatenated from bit 0 */
         memset(ov, 0, (p->out_bits / 64 + 2) * sizeof *ov);
-        for (i = 0; i < p->L.n; i++)
-            if (p->L.p[i].dir == PORT_OUT) {
-                unsigned at, w = p->L.p[i].width;
+        for (i = 0; i < p->layout.n; i++)
+            if (p->layout.p[i].dir == PORT_OUT) {
+                unsigned at, w = p->layout.p[i].width;
                 for (at = 0; at < w; at += 64) {
                     unsigned n = w - at < 64 ? w - at : 64;
                     put_bits(ov, p->out_bit[i] + at, n,
@@ -544,7 +585,7 @@ static int simulate(const plan *p, const void *cfg, st_result *res, char *err, s
     res->out_xfers = nout;
 done:
     for (g = 0; g < p->ng; g++)
-        free(R[g]);
+        free(streams[g]);
     if (tm)
         u->tm_free(tm);
     free(in);
@@ -555,7 +596,7 @@ done:
 }
 
 /* ---- the Verilog top */
-static const char *pname(const plan *p, int port) { return p->L.p[port].name; }
+static const char *pname(const plan *p, int port) { return p->layout.p[port].name; }
 
 static void emit_bits(emit_file *e, const char *fmt_lhs, unsigned w)
 {
@@ -629,12 +670,21 @@ static void emit_header(emit_file *e, const plan *p, const char *module, const c
     (void)top;
 }
 
-static void emit_top(emit_file *e, const plan *p, const char *module, const char *top,
-                     const char *args, const st_result *res)
+/* What the self-test top's parts are emitted from. */
+typedef struct {
+    emit_file *e;
+    const plan *p;
+    const char *module, *top, *args; /* the unit's module, the top's name, options */
+    const st_result *res;            /* the model's run: seed, cycles, signature   */
+} gctx;
+
+static void emit_top_module(gctx *x)
 {
-    int i, g, k, c;
-    char b[160], b2[160];
-    unsigned nw;
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    const char *module = x->module, *top = x->top, *args = x->args;
+    const st_result *res = x->res;
+
     emit_header(e, p, module, top, args, res);
     emit(e, "`default_nettype none");
     emit_nl(e);
@@ -661,7 +711,8 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, ");");
     emit_in(e);
     emit_nl(e);
-    emit(e, "localparam [4:0] MsgLast = 5'd28;          // \"PASS \" + 8 + \" \" + 6 + \" \" + 6 + CR LF");
+    emit(e,
+         "localparam [4:0] MsgLast = 5'd28;          // \"PASS \" + 8 + \" \" + 6 + \" \" + 6 + CR LF");
     emit_nl(e);
     emit(e, "function automatic [31:0] xs32(input logic [31:0] x);");
     emit_in(e);
@@ -682,6 +733,12 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit_out(e);
     emit(e, "endfunction");
     emit_nl(e);
+}
+
+static void emit_top_reset(gctx *x)
+{
+    emit_file *e = x->e;
+
     /* reset (docs/fpga.md) */
     emit(e, "// Reset: power-on counter (iCE40 flip-flops configure to 0) and the");
     emit(e, "// synchronized reset pin, registered into one internal active-low reset.");
@@ -700,6 +757,15 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "  rst_q <= rst_d;");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_top_generators(gctx *x)
+{
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    int i, g;
+    unsigned nw;
+
     /* generators */
     emit(e, "// Generators: state, stream (word 0 the state, word j the state XOR two");
     emit(e, "// of its rotations XOR a constant), phase of the varying probabilities.");
@@ -720,7 +786,8 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
         if (nw == 0)
             nw = 1;
         emit(e, "logic [31:0] st%d_q, st%d_d;", g, g);
-        emit(e, "localparam [31:0] SeedX%d = Seed ^ 32'h%08x;", g, (uint32_t)((unsigned)(g + 1) * 0x9E3779B9u));
+        emit(e, "localparam [31:0] SeedX%d = Seed ^ 32'h%08x;", g,
+             (uint32_t)((unsigned)(g + 1) * 0x9E3779B9u));
         emit(e, "localparam [31:0] Seed%d = SeedX%d == 32'd0 ? 32'd1 : SeedX%d;", g, g, g);
         emit(e, "assign rs%d[31:0] = st%d_q;", g, g);
         for (j = 1; j < nw; j++) {
@@ -739,11 +806,21 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     for (i = 0; i < p->nseq; i++)
         emit(e, "logic [%u:0] seq%d_q, seq%d_d;", p->seq_w[i] - 1, i, i);
     emit_nl(e);
+}
+
+static void emit_top_ports(gctx *x)
+{
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    const char *module = x->module;
+    int i, k;
+    char b[160], b2[160];
+
     /* unit ports */
     emit(e, "// The unit's ports.");
-    for (i = 0; i < p->L.n; i++) {
+    for (i = 0; i < p->layout.n; i++) {
         snprintf(b, sizeof b, "d_%s", pname(p, i));
-        emit_bits(e, b, p->L.p[i].width);
+        emit_bits(e, b, p->layout.p[i].width);
     }
     emit_nl(e);
     emit(e, "// Inputs: fields from the generators (header: which rule drives what).");
@@ -831,11 +908,20 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit_in(e);
     emit(e, ".clk_i(clk_i),");
     emit(e, ".rst_ni(rst_q),");
-    for (i = 0; i < p->L.n; i++)
-        emit(e, ".%s(d_%s)%s", pname(p, i), pname(p, i), i + 1 < p->L.n ? "," : "");
+    for (i = 0; i < p->layout.n; i++)
+        emit(e, ".%s(d_%s)%s", pname(p, i), pname(p, i), i + 1 < p->layout.n ? "," : "");
     emit_out(e);
     emit(e, ");");
     emit_nl(e);
+}
+
+static void emit_top_signature(gctx *x)
+{
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    int i, c;
+    char b2[160];
+
     /* signature */
     emit(e, "// Signature: every output bit every cycle.");
     emit(e, "logic [%u:0] ov;", p->out_bits - 1);
@@ -843,8 +929,8 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
         char expr[8192] = "";
         size_t at = 0;
         int first = 1;
-        for (i = p->L.n - 1; i >= 0; i--)
-            if (p->L.p[i].dir == PORT_OUT) {
+        for (i = p->layout.n - 1; i >= 0; i--)
+            if (p->layout.p[i].dir == PORT_OUT) {
                 at += (size_t)snprintf(expr + at, sizeof expr - at, "%sd_%s", first ? "" : ", ",
                                        pname(p, i));
                 first = 0;
@@ -876,6 +962,14 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "logic [31:0] sig_q, sig_d, sig_shift;");
     emit(e, "logic [23:0] nin_q, nin_d, nout_q, nout_d;");
     emit(e, "assign sig_shift = {sig_q[30:0], 1'b0} ^ (sig_q[31] ? 32'h04c1_1db7 : 32'h0);");
+}
+
+static void emit_top_transfers(gctx *x)
+{
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    int i, g, k;
+
     /* transfers */
     emit(e, "logic [23:0] in_x, out_x;");
     {
@@ -964,6 +1058,12 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "assign led_fail_o = LedActiveLow ^ (done_q & ~match);");
     emit(e, "assign led_run_o = LedActiveLow ^ run_q;");
     emit_nl(e);
+}
+
+static void emit_uart_chars(gctx *x)
+{
+    emit_file *e = x->e;
+
     /* UART (docs/fpga.md) */
     emit(e, "// UART report: one 10-bit frame {stop, char, start} shifted out LSB first;");
     emit(e, "// the hex digits leave a shift register, the next character is registered.");
@@ -1001,6 +1101,12 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "  endcase");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_uart_next(gctx *x)
+{
+    emit_file *e = x->e;
+
     emit(e, "always_comb begin");
     emit(e, "  tx_busy_d = tx_busy_q;");
     emit(e, "  tx_idx_d = tx_idx_q;");
@@ -1042,6 +1148,14 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_top_regs(gctx *x)
+{
+    emit_file *e = x->e;
+    const plan *p = x->p;
+    int i, g;
+
     emit(e, "always_ff @(posedge clk_i or negedge rst_q) begin");
     emit_in(e);
     emit(e, "if (!rst_q) begin");
@@ -1103,6 +1217,27 @@ static void emit_top(emit_file *e, const plan *p, const char *module, const char
     emit(e, "`default_nettype wire");
 }
 
+/* The UART report (docs/fpga.md). */
+static void emit_top_uart(gctx *x)
+{
+    emit_uart_chars(x);
+    emit_uart_next(x);
+}
+
+/* The FPGA self-test top: the unit, its stimulus generators, the signature
+ * and transfer counters, the UART report. */
+static void emit_top(gctx *x)
+{
+    emit_top_module(x);
+    emit_top_reset(x);
+    emit_top_generators(x);
+    emit_top_ports(x);
+    emit_top_signature(x);
+    emit_top_transfers(x);
+    emit_top_uart(x);
+    emit_top_regs(x);
+}
+
 int selftest_write(const unit_desc *u, const void *cfg, const char *module, const char *dir,
                    st_result *res, char *err, size_t len)
 {
@@ -1132,7 +1267,8 @@ int selftest_write(const unit_desc *u, const void *cfg, const char *module, cons
             snprintf(err, len, "-o: cannot write in '%s'", dir);
             goto out;
         }
-    emit_top(&f[0], p, module, top, args, res);
+    gctx x = {&f[0], p, module, top, args, res};
+    emit_top(&x);
     emit_raw(&f[1], "{\"unit\":\"%s\",\"module\":\"%s\",\"top\":\"%s\",\"args\":\"%s\","
                     "\"seed\":%u,\"cycles\":%u,\"sig\":\"%08x\",\"in_xfers\":%u,\"out_xfers\":%u,"
                     "\"channels\":[",

@@ -16,22 +16,15 @@
 
 #include "dualopt_bgu.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 typedef struct {
     emit_file *e;
-    unsigned N, AW, LB, GB, W, WB, LAW;
+    unsigned lanes, addr_bits;                 /* the configuration         */
+    unsigned line_bits, gran_bits, words, laddr_bits; /* dualopt_bgu_geom   */
+    unsigned word_idx_bits;                    /* log2(words): a word index */
 } gctx;
-
-static unsigned ilog2u(unsigned v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
 
 /* Per lane: the line of its first byte, whether its bytes cross into the
  * next line, and the words it reads on each side. One always_comb over the
@@ -39,30 +32,30 @@ static unsigned ilog2u(unsigned v)
 static void emit_lanes(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned OB = x->LB + 1;
+    unsigned end_bits = x->line_bits + 1; /* a lane's end offset, with its carry */
     emit(e, "// Per lane: line of the first byte, carry into the next line, words read.");
     emit(e, "// The size port holds size - 1, so the last byte is addr + inst_size_i.");
-    emit(e, "logic [%u:0] lo_line;", x->N * x->LAW - 1);
-    emit(e, "logic [%u:0] lo_mask, hi_mask;", x->N * x->W - 1);
-    emit(e, "logic [%u:0] crosses;", x->N - 1);
-    emit(e, "logic [%u:0] end_off;", x->N * OB - 1);
-    emit(e, "logic [%u:0] from_first, to_last;", x->W - 1);
+    emit(e, "logic [%u:0] lo_line;", x->lanes * x->laddr_bits - 1);
+    emit(e, "logic [%u:0] lo_mask, hi_mask;", x->lanes * x->words - 1);
+    emit(e, "logic [%u:0] crosses;", x->lanes - 1);
+    emit(e, "logic [%u:0] end_off;", x->lanes * end_bits - 1);
+    emit(e, "logic [%u:0] from_first, to_last;", x->words - 1);
     emit(e, "always_comb begin");
     emit(e, "  from_first = '0;");
     emit(e, "  to_last = '0;");
-    emit(e, "  for (int k = 0; k < %u; k++) begin", x->N);
-    emit(e, "    end_off[k*%u +: %u] = {1'b0, inst_addr_i[k*%u +: %u]} + {%u'd0, inst_size_i};", OB,
-         OB, x->AW, x->LB, x->LB - 3);
-    emit(e, "    lo_line[k*%u +: %u] = inst_addr_i[k*%u + %u +: %u];", x->LAW, x->LAW, x->AW, x->LB,
-         x->LAW);
-    emit(e, "    crosses[k] = end_off[k*%u + %u];", OB, x->LB);
-    emit(e, "    from_first = {%u{1'b1}} << inst_addr_i[k*%u + %u +: %u];", x->W, x->AW, x->GB,
-         x->LB - x->GB);
-    emit(e, "    to_last = {%u{1'b1}} >> (%u'd%u - end_off[k*%u + %u +: %u]);", x->W, x->WB,
-         x->W - 1, OB, x->GB, x->LB - x->GB);
-    emit(e, "    lo_mask[k*%u +: %u] = crosses[k] ? from_first : from_first & to_last;", x->W,
-         x->W);
-    emit(e, "    hi_mask[k*%u +: %u] = to_last;", x->W, x->W);
+    emit(e, "  for (int k = 0; k < %u; k++) begin", x->lanes);
+    emit(e, "    end_off[k*%u +: %u] = {1'b0, inst_addr_i[k*%u +: %u]} + {%u'd0, inst_size_i};", end_bits,
+         end_bits, x->addr_bits, x->line_bits, x->line_bits - 3);
+    emit(e, "    lo_line[k*%u +: %u] = inst_addr_i[k*%u + %u +: %u];", x->laddr_bits, x->laddr_bits, x->addr_bits, x->line_bits,
+         x->laddr_bits);
+    emit(e, "    crosses[k] = end_off[k*%u + %u];", end_bits, x->line_bits);
+    emit(e, "    from_first = {%u{1'b1}} << inst_addr_i[k*%u + %u +: %u];", x->words, x->addr_bits, x->gran_bits,
+         x->line_bits - x->gran_bits);
+    emit(e, "    to_last = {%u{1'b1}} >> (%u'd%u - end_off[k*%u + %u +: %u]);", x->words, x->word_idx_bits,
+         x->words - 1, end_bits, x->gran_bits, x->line_bits - x->gran_bits);
+    emit(e, "    lo_mask[k*%u +: %u] = crosses[k] ? from_first : from_first & to_last;", x->words,
+         x->words);
+    emit(e, "    hi_mask[k*%u +: %u] = to_last;", x->words, x->words);
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
@@ -73,23 +66,24 @@ static void emit_lanes(gctx *x)
 static void emit_select(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned N = x->N, P = 2 * x->N, LAW = x->LAW, W = x->W;
+    unsigned lanes = x->lanes, laddr_bits = x->laddr_bits, words = x->words;
+    unsigned cands = 2 * x->lanes; /* candidate lines: two per lane */
     emit(e, "// Pending parts; part 2k is lane k's low part, 2k+1 its high part.");
-    emit(e, "logic [%u:0] done_lo_q, done_lo_d, done_hi_q, done_hi_d;", N - 1);
-    emit(e, "logic [%u:0] pend_lo, pend_hi, match_lo, match_hi, sel_lo, sel_hi;", N - 1);
-    emit(e, "logic [%u:0] pend_all, seed_oh;", P - 1);
+    emit(e, "logic [%u:0] done_lo_q, done_lo_d, done_hi_q, done_hi_d;", lanes - 1);
+    emit(e, "logic [%u:0] pend_lo, pend_hi, match_lo, match_hi, sel_lo, sel_hi;", lanes - 1);
+    emit(e, "logic [%u:0] pend_all, seed_oh;", cands - 1);
     emit(e, "assign pend_lo = inst_active_i & ~done_lo_q;");
     emit(e, "assign pend_hi = inst_active_i & crosses & ~done_hi_q;");
     emit(e, "always_comb begin");
-    emit(e, "  for (int k = 0; k < %u; k++) begin", N);
+    emit(e, "  for (int k = 0; k < %u; k++) begin", lanes);
     emit(e, "    pend_all[2*k] = pend_lo[k];");
     emit(e, "    pend_all[2*k+1] = pend_hi[k];");
     emit(e, "  end");
     emit(e, "end");
     emit(e, "// lowest set bit: the seed, one-hot");
-    emit(e, "assign seed_oh = pend_all & (~pend_all + %u'd1);", P);
+    emit(e, "assign seed_oh = pend_all & (~pend_all + %u'd1);", cands);
     emit(e, "always_comb begin");
-    emit(e, "  for (int k = 0; k < %u; k++) begin", N);
+    emit(e, "  for (int k = 0; k < %u; k++) begin", lanes);
     emit(e, "    sel_lo[k] = seed_oh[2*k];");
     emit(e, "    sel_hi[k] = seed_oh[2*k+1];");
     emit(e, "  end");
@@ -98,25 +92,27 @@ static void emit_select(gctx *x)
     emit(e, "// The seed's line L (one-hot select); a high part lies on L when its");
     emit(e, "// lane's first line is L - 1 (addresses wrap). Then the merge: every");
     emit(e, "// pending part on L; the request's word mask is the OR of theirs.");
-    emit(e, "logic [%u:0] seed_lane_line, seed_line, seed_line_m1;", LAW - 1);
-    emit(e, "logic [%u:0] mask;", W - 1);
+    emit(e, "logic [%u:0] seed_lane_line, seed_line, seed_line_m1;", laddr_bits - 1);
+    emit(e, "logic [%u:0] mask;", words - 1);
     emit(e, "logic seed_hi;");
     emit(e, "assign seed_hi = |sel_hi;");
     emit(e, "always_comb begin");
     emit(e, "  seed_lane_line = '0;");
-    emit(e, "  for (int k = 0; k < %u; k++)", N);
+    emit(e, "  for (int k = 0; k < %u; k++)", lanes);
     emit(e, "    if (sel_lo[k] | sel_hi[k]) seed_lane_line = seed_lane_line | lo_line[k*%u +: %u];",
-         LAW, LAW);
+         laddr_bits, laddr_bits);
     emit(e, "end");
-    emit(e, "assign seed_line = seed_lane_line + {%u'd0, seed_hi};", LAW - 1);
-    emit(e, "assign seed_line_m1 = seed_hi ? seed_lane_line : seed_lane_line - %u'd1;", LAW);
+    emit(e, "assign seed_line = seed_lane_line + {%u'd0, seed_hi};", laddr_bits - 1);
+    emit(e, "assign seed_line_m1 = seed_hi ? seed_lane_line : seed_lane_line - %u'd1;", laddr_bits);
     emit(e, "always_comb begin");
     emit(e, "  mask = '0;");
-    emit(e, "  for (int k = 0; k < %u; k++) begin", N);
-    emit(e, "    match_lo[k] = pend_lo[k] & (lo_line[k*%u +: %u] == seed_line);", LAW, LAW);
-    emit(e, "    match_hi[k] = pend_hi[k] & (lo_line[k*%u +: %u] == seed_line_m1);", LAW, LAW);
-    emit(e, "    if (match_lo[k]) mask = mask | lo_mask[k*%u +: %u];", W, W);
-    emit(e, "    if (match_hi[k]) mask = mask | hi_mask[k*%u +: %u];", W, W);
+    emit(e, "  for (int k = 0; k < %u; k++) begin", lanes);
+    emit(e, "    match_lo[k] = pend_lo[k] & (lo_line[k*%u +: %u] == seed_line);", laddr_bits,
+         laddr_bits);
+    emit(e, "    match_hi[k] = pend_hi[k] & (lo_line[k*%u +: %u] == seed_line_m1);", laddr_bits,
+         laddr_bits);
+    emit(e, "    if (match_lo[k]) mask = mask | lo_mask[k*%u +: %u];", words, words);
+    emit(e, "    if (match_hi[k]) mask = mask | hi_mask[k*%u +: %u];", words, words);
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
@@ -170,10 +166,10 @@ static void emit_formal(gctx *x)
     emit(e, "`ifdef FORMAL");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_stall_q;");
-    emit(e, "logic [%u:0] f_line_q;", x->LAW - 1);
-    emit(e, "logic [%u:0] f_mask_q;", x->W - 1);
-    emit(e, "logic [%u:0] f_lanes_q, f_active_q;", x->N - 1);
-    emit(e, "logic [%u:0] f_addr_q;", x->N * x->AW - 1);
+    emit(e, "logic [%u:0] f_line_q;", x->laddr_bits - 1);
+    emit(e, "logic [%u:0] f_mask_q;", x->words - 1);
+    emit(e, "logic [%u:0] f_lanes_q, f_active_q;", x->lanes - 1);
+    emit(e, "logic [%u:0] f_addr_q;", x->lanes * x->addr_bits - 1);
     emit(e, "logic [3:0] f_size_q;");
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  f_past_q <= 1'b1;");
@@ -213,31 +209,23 @@ static void emit_bgu(emit_file *e, const void *cfg, const block_desc *b)
     bgu_geom_of(c, &g);
     memset(&x, 0, sizeof x);
     x.e = e;
-    x.N = c->lanes;
-    x.AW = c->addr_bits;
-    x.LB = g.line_bits;
-    x.GB = g.gran_bits;
-    x.W = g.words;
-    x.WB = ilog2u(g.words);
-    x.LAW = g.laddr_bits;
+    x.lanes = c->lanes;
+    x.addr_bits = c->addr_bits;
+    x.line_bits = g.line_bits;
+    x.gran_bits = g.gran_bits;
+    x.words = g.words;
+    x.word_idx_bits = prim_log2_floor(g.words);
+    x.laddr_bits = g.laddr_bits;
     emit(e, "// DualOpt BGU beside the CU coalescer (Belayneh et al., section 4.1.1, Fig. 7b):");
     emit(e, "// one request per distinct line of a wavefront load, first-touch order, with");
     emit(e, "// its word mask and lane mask; one request per cycle. See docs/dualopt.md.");
     emit(e, "// Storage: a pending-part vector of 2 x lanes flip-flops; no RAM by design.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_lanes(&x);
     emit_select(&x);
     emit_ports_and_state(&x);
     emit_formal(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -14,6 +14,7 @@
 #include "dualopt_coal.h"
 #include "dualopt_codec_gen.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 /* Combinational blocks are `always @(*)`: Icarus 11 runs this module's
@@ -26,16 +27,7 @@ typedef struct {
     emit_file *e;
     const codec_cfg *c;
     codec_geom g;
-    unsigned NF, GB, W, KB, DB, SW, B, BB, R, RB, FB, AW, PB, CB, IB, NB, PTRB, QD, QB, QCB, MAX;
-} cx;
-
-static void decl(emit_file *e, unsigned w, const char *names)
-{
-    if (w <= 1)
-        emit(e, "logic %s;", names);
-    else
-        emit(e, "logic [%u:0] %s;", w - 1, names);
-}
+} gctx;
 
 static unsigned gpu_of(const codec_cfg *c, unsigned f) { return coal_gpu_of(c, f); }
 
@@ -48,44 +40,44 @@ static unsigned gpu_of(const codec_cfg *c, unsigned f) { return coal_gpu_of(c, f
  * packets' wire images is the k-th slot admitted: no slot lost, duplicated,
  * reordered or invented; the coalescer never looks at data, so input words
  * assumed to number the slots stand for any data). */
-static void emit_formal(cx *x)
+static void emit_formal(gctx *x)
 {
     emit_file *e = x->e;
     const codec_cfg *c = x->c;
-    unsigned f, k, j, ring = x->NF + 1;
+    unsigned f, k, j, ring = x->g.nf + 1;
     emit_nl(e);
     emit(e, "`ifdef FORMAL");
-    emit(e, "// p_count: a coalesced packet holds 1..%u slots for another GPU, with its", x->MAX);
+    emit(e, "// p_count: a coalesced packet holds 1..%u slots for another GPU, with its", x->c->max);
     emit(e, "// count in the header and 4 + n x %u bytes; p_hold: the packet port holds its",
          c->gran + 2);
     emit(e, "// payload under back-pressure; p_wait: an eligible buffer (max slots, or its");
     emit(e, "// idle timer at %u) is sent within %u cycles in which the link is free (ring of",
-         c->timeout, x->NF);
+         c->timeout, x->g.nf);
     emit(e, "// %u members); p_order: for any destination f_gpu, the k-th slot on the wire", ring);
     emit(e, "// to f_gpu is the k-th slot admitted for it (the words number the slots).");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_stall_q = 1'b0;");
     emit(e, "logic [%u:0] f_data_q;", c->pkt_bytes * 8 - 1);
     emit(e, "logic [%u:0] f_len_q;", CODEC_LEN_BITS - 1);
-    emit(e, "logic [%u:0] f_dst_q;", x->GB - 1);
-    for (f = 0; f < x->NF; f++)
+    emit(e, "logic [%u:0] f_dst_q;", x->g.gpu_bits - 1);
+    for (f = 0; f < x->g.nf; f++)
         emit(e, "logic [4:0] f_wait%u_q = 5'd0, f_dist%u;", f, f);
-    emit(e, "(* anyconst *) logic [%u:0] f_gpu;", x->GB - 1);
+    emit(e, "(* anyconst *) logic [%u:0] f_gpu;", x->g.gpu_bits - 1);
     emit(e, "logic [7:0] f_in_q = 8'd0, f_out_q = 8'd0;");
     emit(e, "logic f_adm, f_snd;");
     emit(e, "assign f_adm = adm && in_dst_i == f_gpu;");
     emit(e, "assign f_snd = pkt_valid_o && pkt_ready_i && !pkt_reg_q && pkt_dst_o == f_gpu;");
     /* ring distance from the pointer to buffer f (members 0..NF) */
-    for (f = 0; f < x->NF; f++)
+    for (f = 0; f < x->g.nf; f++)
         emit(e, "assign f_dist%u = ptr_q <= %u'd%u ? 5'd%u - 5'(ptr_q) : 5'd%u - 5'(ptr_q);", f,
-             x->PTRB, f, f, f + ring);
+             x->g.ptr_bits, f, f, f + ring);
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  f_past_q <= 1'b1;");
     emit(e, "  f_stall_q <= rst_ni & pkt_valid_o & ~pkt_ready_i;");
     emit(e, "  f_data_q <= pkt_data_o;");
     emit(e, "  f_len_q <= pkt_len_o;");
     emit(e, "  f_dst_q <= pkt_dst_o;");
-    for (f = 0; f < x->NF; f++)
+    for (f = 0; f < x->g.nf; f++)
         emit(e, "  f_wait%u_q <= (!rst_ni || !elig%u || snd%u) ? 5'd0 : "
                 "f_wait%u_q + 5'(can_send);",
              f, f, f, f);
@@ -98,19 +90,19 @@ static void emit_formal(cx *x)
     emit(e, "end");
     emit(e, "always @(*) begin");
     emit(e, "  assume(rst_ni == f_past_q);");
-    emit(e, "  assume(f_gpu != %u'd%u && {1'b0, f_gpu} < %u'd%u);", x->GB, c->self, x->GB + 1,
+    emit(e, "  assume(f_gpu != %u'd%u && {1'b0, f_gpu} < %u'd%u);", x->g.gpu_bits, c->self, x->g.gpu_bits + 1,
          c->gpus);
     emit(e, "  assume(f_in_q < 8'd200);");
     emit(e, "  // data independence: the coalescer never looks at data, so words that");
     emit(e, "  // number f_gpu's slots in admission order stand for any data");
     emit(e, "  if (in_valid_i && !in_reg_i && in_dst_i == f_gpu) begin");
-    for (k = 0; k < x->W; k++)
-        emit(e, "    assume(wd%u == %u'(f_in_q + 8'd%u));", k, x->DB, k);
+    for (k = 0; k < x->g.words; k++)
+        emit(e, "    assume(wd%u == %u'(f_in_q + 8'd%u));", k, x->g.data_bits, k);
     emit(e, "  end");
     emit(e, "  if (rst_ni && pkt_valid_o && !pkt_reg_q) begin");
-    emit(e, "    p_count_n: assert(pkt_n_q != '0 && pkt_n_q <= %u'd%u);", x->NB, x->MAX);
-    emit(e, "    p_count_dst: assert(pkt_dst_o != %u'd%u && {1'b0, pkt_dst_o} < %u'd%u);", x->GB,
-         c->self, x->GB + 1, c->gpus);
+    emit(e, "    p_count_n: assert(pkt_n_q != '0 && pkt_n_q <= %u'd%u);", x->g.n_bits, x->c->max);
+    emit(e, "    p_count_dst: assert(pkt_dst_o != %u'd%u && {1'b0, pkt_dst_o} < %u'd%u);", x->g.gpu_bits,
+         c->self, x->g.gpu_bits + 1, c->gpus);
     emit(e, "    p_count_hdr: assert(pkt_data_o[15:0] == {8'(pkt_n_q), 8'h11} && "
             "pkt_data_o[31:16] == 16'd0);");
     emit(e, "    p_count_len: assert(pkt_len_o == %u'd%u + %u'(pkt_n_q) * %u'd%u);", CODEC_LEN_BITS,
@@ -122,132 +114,153 @@ static void emit_formal(cx *x)
             "pkt_dst_o == f_dst_q);");
     emit(e, "  end");
     emit(e, "  if (rst_ni) begin");
-    emit(e, "    s_wait_ptr: assert(ptr_q <= %u'd%u);", x->PTRB, x->NF);
-    for (f = 0; f < x->NF; f++) {
-        emit(e, "    s_wait_b%u: assert(f_wait%u_q + f_dist%u <= 5'd%u);", f, f, f, x->NF);
-        emit(e, "    p_wait_b%u: assert(f_wait%u_q <= 5'd%u);", f, f, x->NF);
+    emit(e, "    s_wait_ptr: assert(ptr_q <= %u'd%u);", x->g.ptr_bits, x->g.nf);
+    for (f = 0; f < x->g.nf; f++) {
+        emit(e, "    s_wait_b%u: assert(f_wait%u_q + f_dist%u <= 5'd%u);", f, f, f, x->g.nf);
+        emit(e, "    p_wait_b%u: assert(f_wait%u_q <= 5'd%u);", f, f, x->g.nf);
     }
     emit(e, "  end");
     emit(e, "  if (rst_ni && f_snd) p_order_count: assert({1'b0, f_out_q} + 9'(pkt_n_q) <= "
             "{1'b0, f_in_q});");
-    for (j = 0; j < x->MAX; j++)
+    for (j = 0; j < x->c->max; j++)
         emit(e, "  if (rst_ni && f_snd && pkt_n_q > %u'd%u) p_order_s%u: assert(pkt_data_o[%u +: %u] "
-                "== %u'(f_out_q + 8'd%u));", x->NB, j, j, 32 + j * x->SW, x->DB, x->DB, j);
+                "== %u'(f_out_q + 8'd%u));", x->g.n_bits, j, j, 32 + j * x->g.slot_bits, x->g.data_bits, x->g.data_bits, j);
     emit(e, "end");
     emit(e, "`endif");
 }
 
-static void body(cx *x)
+static void emit_decls(gctx *x)
 {
     emit_file *e = x->e;
-    const codec_cfg *c = x->c;
-    unsigned f, b, j, k, q;
+    unsigned f, j, k, q;
     char nm[256];
 
     /* ---- declarations */
-    for (f = 0; f < x->NF; f++) {
+    for (f = 0; f < x->g.nf; f++) {
         snprintf(nm, sizeof nm, "cnt%u_q, cnt%u_d, ceff%u", f, f, f);
-        decl(e, x->CB, nm);
+        prim_decl(e, x->g.cnt_bits, nm);
         snprintf(nm, sizeof nm, "head%u_q, head%u_d", f, f);
-        decl(e, x->PB, nm);
+        prim_decl(e, x->g.pos_bits, nm);
         snprintf(nm, sizeof nm, "idle%u_q, idle%u_d", f, f);
-        decl(e, x->IB, nm);
+        prim_decl(e, x->g.idle_bits, nm);
         snprintf(nm, sizeof nm, "ns%u", f);
-        decl(e, x->NB, nm);
+        prim_decl(e, x->g.n_bits, nm);
         snprintf(nm, sizeof nm, "adm%u, fit%u, elig%u, snd%u", f, f, f, f);
-        decl(e, 1, nm);
+        prim_decl(e, 1, nm);
     }
-    emit(e, "logic [%u:0] dsel;", x->NF - 1); /* a vector even for one buffer */
-    decl(e, x->KB, "k");
-    decl(e, 1, "fine_ok, fire, adm, admr, can_send, found, send, snd_p, sel_pass");
-    decl(e, x->PTRB, "ptr_q, ptr_d, sel");
-    decl(e, 1, "eligp");
-    for (f = 0; f < x->NF; f++) {
+    emit(e, "logic [%u:0] dsel;", x->g.nf - 1); /* a vector even for one buffer */
+    prim_decl(e, x->g.k_bits, "k");
+    prim_decl(e, 1, "fine_ok, fire, adm, admr, can_send, found, send, snd_p, sel_pass");
+    prim_decl(e, x->g.ptr_bits, "ptr_q, ptr_d, sel");
+    prim_decl(e, 1, "eligp");
+    for (f = 0; f < x->g.nf; f++) {
         snprintf(nm, sizeof nm, "dsel%u", f);
-        decl(e, 1, nm);
+        prim_decl(e, 1, nm);
     }
-    decl(e, x->BB, "hlow");
-    decl(e, x->NB, "nsel");
-    decl(e, x->PB, "hsel, tsel");
-    decl(e, x->CB, "csel");
-    if (x->FB)
-        decl(e, x->FB, "fia, fis");
-    decl(e, 1, "pkt_valid_q, pkt_valid_d, pkt_reg_q, pkt_reg_d");
-    decl(e, x->GB, "pkt_dst_q, pkt_dst_d");
-    decl(e, x->NB, "pkt_n_q, pkt_n_d");
-    decl(e, CODEC_ID_BITS, "pkt_id_q, pkt_id_d");
-    decl(e, CODEC_LEN_BITS, "pkt_len_q, pkt_len_d");
-    decl(e, x->BB, "rot_q, rot_d");
-    emit(e, "logic [%u:0] byp_q, byp_d;", x->MAX - 1);
-    for (j = 0; j < x->MAX; j++) {
+    prim_decl(e, x->g.bank_bits, "hlow");
+    prim_decl(e, x->g.n_bits, "nsel");
+    prim_decl(e, x->g.pos_bits, "hsel, tsel");
+    prim_decl(e, x->g.cnt_bits, "csel");
+    if (x->g.fifo_bits)
+        prim_decl(e, x->g.fifo_bits, "fia, fis");
+    prim_decl(e, 1, "pkt_valid_q, pkt_valid_d, pkt_reg_q, pkt_reg_d");
+    prim_decl(e, x->g.gpu_bits, "pkt_dst_q, pkt_dst_d");
+    prim_decl(e, x->g.n_bits, "pkt_n_q, pkt_n_d");
+    prim_decl(e, CODEC_ID_BITS, "pkt_id_q, pkt_id_d");
+    prim_decl(e, CODEC_LEN_BITS, "pkt_len_q, pkt_len_d");
+    prim_decl(e, x->g.bank_bits, "rot_q, rot_d");
+    emit(e, "logic [%u:0] byp_q, byp_d;", x->c->max - 1);
+    for (j = 0; j < x->c->max; j++) {
         snprintf(nm, sizeof nm, "byw%u_q, byw%u_d, slot%u, rds%u", j, j, j, j);
-        decl(e, x->SW, nm);
+        prim_decl(e, x->g.slot_bits, nm);
     }
-    for (k = 0; k < x->W; k++) {
+    for (k = 0; k < x->g.words; k++) {
         snprintf(nm, sizeof nm, "wd%u", k);
-        decl(e, x->DB, nm);
+        prim_decl(e, x->g.data_bits, nm);
     }
-    for (q = 0; q < x->QD; q++) {
+    for (q = 0; q < x->c->reg_depth; q++) {
         snprintf(nm, sizeof nm, "qdst%u_q, qdst%u_d", q, q);
-        decl(e, x->GB, nm);
+        prim_decl(e, x->g.gpu_bits, nm);
         snprintf(nm, sizeof nm, "qid%u_q, qid%u_d, qby%u_q, qby%u_d", q, q, q, q);
-        decl(e, 16, nm);
+        prim_decl(e, 16, nm);
     }
-    decl(e, x->QB, "qh_q, qh_d, qtail");
-    decl(e, x->QCB, "qc_q, qc_d");
-    decl(e, x->GB, "qo_dst");
-    decl(e, 16, "qo_id, qo_by");
-    decl(e, 1, "enq, deq");
-    decl(e, 32, "hdr");
+    prim_decl(e, x->g.q_bits, "qh_q, qh_d, qtail");
+    prim_decl(e, x->g.qc_bits, "qc_q, qc_d");
+    prim_decl(e, x->g.gpu_bits, "qo_dst");
+    prim_decl(e, 16, "qo_id, qo_by");
+    prim_decl(e, 1, "enq, deq");
+    prim_decl(e, 32, "hdr");
     emit_nl(e);
+}
+
+static void emit_admission(gctx *x)
+{
+    emit_file *e = x->e;
+    const codec_cfg *c = x->c;
+    unsigned f, k;
 
     /* ---- admission (spec 2.4 step 1) */
     emit(e, "// Admission: a fine-grained response needs popcount(mask) free slots in its");
     emit(e, "// destination's buffer; one for no buffer (own id, out of range) or with an");
     emit(e, "// empty mask is consumed and dropped; a regular one needs a queue entry.");
-    for (k = 0; k < x->W; k++)
-        emit(e, "assign wd%u = in_data_i[%u +: %u];", k, k * x->DB, x->DB);
-    for (f = 0; f < x->NF; f++)
-        emit(e, "assign dsel%u = in_dst_i == %u'd%u;", f, x->GB, gpu_of(c, f));
-    for (f = 0; f < x->NF; f++)
+    for (k = 0; k < x->g.words; k++)
+        emit(e, "assign wd%u = in_data_i[%u +: %u];", k, k * x->g.data_bits, x->g.data_bits);
+    for (f = 0; f < x->g.nf; f++)
+        emit(e, "assign dsel%u = in_dst_i == %u'd%u;", f, x->g.gpu_bits, gpu_of(c, f));
+    for (f = 0; f < x->g.nf; f++)
         emit(e, "assign dsel[%u] = dsel%u;", f, f);
     {
         char buf[4096];
         size_t n = 0;
-        for (k = 0; k < x->W; k++)
+        for (k = 0; k < x->g.words; k++)
             n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%u'(in_mask_i[%u])", k ? " + " : "",
-                                  x->KB, k);
+                                  x->g.k_bits, k);
         emit(e, "assign k = %s;", buf);
     }
-    for (f = 0; f < x->NF; f++)
-        emit(e, "assign fit%u = {1'b0, cnt%u_q} + %u'(k) <= %u'd%u;", f, f, x->CB + 1, x->CB + 1,
+    for (f = 0; f < x->g.nf; f++)
+        emit(e, "assign fit%u = {1'b0, cnt%u_q} + %u'(k) <= %u'd%u;", f, f, x->g.cnt_bits + 1, x->g.cnt_bits + 1,
              c->buf);
     {
         char buf[1024];
         size_t n = 0;
-        for (f = 0; f < x->NF; f++)
+        for (f = 0; f < x->g.nf; f++)
             n += (size_t)snprintf(buf + n, sizeof buf - n, "%s(dsel[%u] & fit%u)", f ? " | " : "", f, f);
         emit(e, "assign fine_ok = dsel == '0 || k == '0 || %s;", buf);
     }
-    emit(e, "assign in_ready_o = in_reg_i ? qc_q != %u'd%u : fine_ok;", x->QCB, x->QD);
+    emit(e, "assign in_ready_o = in_reg_i ? qc_q != %u'd%u : fine_ok;", x->g.qc_bits, x->c->reg_depth);
     emit(e, "assign fire = in_valid_i & in_ready_o;");
     emit(e, "assign adm = fire & ~in_reg_i & k != '0 & dsel != '0;");
     emit(e, "assign admr = fire & in_reg_i;");
     emit_nl(e);
+}
+
+static void emit_eligibility(gctx *x)
+{
+    emit_file *e = x->e;
+    const codec_cfg *c = x->c;
+    unsigned f;
 
     /* ---- eligibility (step 2) */
     emit(e, "// Eligibility: max slots, or non-empty with the idle timer run out (every");
     emit(e, "// admission restarts it; slots admitted this cycle count).");
-    for (f = 0; f < x->NF; f++) {
+    for (f = 0; f < x->g.nf; f++) {
         emit(e, "assign adm%u = adm & dsel[%u];", f, f);
-        emit(e, "assign ceff%u = cnt%u_q + (adm%u ? %u'(k) : %u'd0);", f, f, f, x->CB, x->CB);
+        emit(e, "assign ceff%u = cnt%u_q + (adm%u ? %u'(k) : %u'd0);", f, f, f, x->g.cnt_bits,
+             x->g.cnt_bits);
         emit(e, "assign elig%u = ceff%u >= %u'd%u | (cnt%u_q != '0 & ~adm%u & idle%u_q == %u'd%u);",
-             f, f, x->CB, x->MAX, f, f, f, x->IB, c->timeout);
-        emit(e, "assign ns%u = ceff%u >= %u'd%u ? %u'd%u : %u'(ceff%u);", f, f, x->CB, x->MAX,
-             x->NB, x->MAX, x->NB, f);
+             f, f, x->g.cnt_bits, x->c->max, f, f, f, x->g.idle_bits, c->timeout);
+        emit(e, "assign ns%u = ceff%u >= %u'd%u ? %u'd%u : %u'(ceff%u);", f, f, x->g.cnt_bits, x->c->max,
+             x->g.n_bits, x->c->max, x->g.n_bits, f);
     }
     emit(e, "assign eligp = qc_q != '0 | admr;");
     emit_nl(e);
+}
+
+static void emit_round_robin(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned f, j, q;
+    char nm[256];
 
     /* ---- round robin (step 3) */
     emit(e, "// Send: the first eligible member from the round-robin pointer over");
@@ -258,34 +271,34 @@ static void body(cx *x)
     emit(e, "found = 1'b0;");
     emit(e, "sel = '0;");
     emit(e, "case (ptr_q)");
-    for (q = 0; q <= x->NF; q++) {
-        emit(e, "  %u'd%u: begin", x->PTRB, q);
-        for (j = 0; j <= x->NF; j++) {
-            unsigned m = (q + j) % (x->NF + 1);
+    for (q = 0; q <= x->g.nf; q++) {
+        emit(e, "  %u'd%u: begin", x->g.ptr_bits, q);
+        for (j = 0; j <= x->g.nf; j++) {
+            unsigned m = (q + j) % (x->g.nf + 1);
             emit(e, "    %sif (elig%s) begin found = 1'b1; sel = %u'd%u; end", j ? "else " : "",
-                 m == x->NF ? "p" : (snprintf(nm, sizeof nm, "%u", m), nm), x->PTRB, m);
+                 m == x->g.nf ? "p" : (snprintf(nm, sizeof nm, "%u", m), nm), x->g.ptr_bits, m);
         }
         emit(e, "  end");
     }
-    if ((1u << x->PTRB) != x->NF + 1)
+    if ((1u << x->g.ptr_bits) != x->g.nf + 1)
         emit(e, "  default: ;");
     emit(e, "endcase");
     emit_out(e);
     emit(e, "end");
     emit(e, "assign send = can_send & found;");
-    emit(e, "assign hlow = hsel[%u:0];", x->BB - 1);
-    emit(e, "assign sel_pass = sel == %u'd%u;", x->PTRB, x->NF);
+    emit(e, "assign hlow = hsel[%u:0];", x->g.bank_bits - 1);
+    emit(e, "assign sel_pass = sel == %u'd%u;", x->g.ptr_bits, x->g.nf);
     emit(e, "assign snd_p = send & sel_pass;");
-    for (f = 0; f < x->NF; f++)
-        emit(e, "assign snd%u = send & sel == %u'd%u;", f, x->PTRB, f);
+    for (f = 0; f < x->g.nf; f++)
+        emit(e, "assign snd%u = send & sel == %u'd%u;", f, x->g.ptr_bits, f);
     emit(e, COMB);
     emit_in(e);
     emit(e, "nsel = '0;");
     emit(e, "hsel = '0;");
     emit(e, "csel = '0;");
     emit(e, "case (sel)");
-    for (f = 0; f < x->NF; f++)
-        emit(e, "  %u'd%u: begin nsel = ns%u; hsel = head%u_q; csel = cnt%u_q; end", x->PTRB, f,
+    for (f = 0; f < x->g.nf; f++)
+        emit(e, "  %u'd%u: begin nsel = ns%u; hsel = head%u_q; csel = cnt%u_q; end", x->g.ptr_bits, f,
              f, f, f);
     emit(e, "  default: ;");
     emit(e, "endcase");
@@ -295,55 +308,61 @@ static void body(cx *x)
     emit(e, COMB);
     emit_in(e);
     emit(e, "tsel = '0;");
-    for (f = 0; f < x->NF; f++)
-        emit(e, "if (dsel%u) tsel = head%u_q + %u'(cnt%u_q);", f, f, x->PB, f);
+    for (f = 0; f < x->g.nf; f++)
+        emit(e, "if (dsel%u) tsel = head%u_q + %u'(cnt%u_q);", f, f, x->g.pos_bits, f);
     emit_out(e);
     emit(e, "end");
-    if (x->FB) {
+    if (x->g.fifo_bits) {
         emit(e, COMB);
         emit_in(e);
         emit(e, "fia = '0;");
-        for (f = 0; f < x->NF; f++)
-            emit(e, "if (dsel%u) fia = %u'd%u;", f, x->FB, f);
+        for (f = 0; f < x->g.nf; f++)
+            emit(e, "if (dsel%u) fia = %u'd%u;", f, x->g.fifo_bits, f);
         emit_out(e);
         emit(e, "end");
-        emit(e, "assign fis = sel[%u:0];", x->FB - 1);
+        emit(e, "assign fis = sel[%u:0];", x->g.fifo_bits - 1);
     }
     emit_nl(e);
+}
+
+static void emit_banks(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned b, k;
 
     /* ---- banks */
-    emit(e, "// Slot RAM: %u banks of %u x %u bits; slot position p of buffer f is word", x->B,
-         x->g.depth, x->SW);
-    emit(e, "// {f, p / %u} of bank p mod %u, so a response's slots and a packet's slots", x->B,
-         x->B);
+    emit(e, "// Slot RAM: %u banks of %u x %u bits; slot position p of buffer f is word", x->g.banks,
+         x->g.depth, x->g.slot_bits);
+    emit(e, "// {f, p / %u} of bank p mod %u, so a response's slots and a packet's slots", x->g.banks,
+         x->g.banks);
     emit(e, "// each touch a bank at most once. A slot is {id, data}: its wire order.");
-    for (b = 0; b < x->B; b++) {
+    for (b = 0; b < x->g.banks; b++) {
         char wa[128], ra[128];
-        emit(e, "logic [%u:0] woff%u;", x->BB - 1, b);
-        if (x->RB) {
-            emit(e, "logic [%u:0] wrow%u, rrow%u;", x->RB - 1, b, b);
+        emit(e, "logic [%u:0] woff%u;", x->g.bank_bits - 1, b);
+        if (x->g.row_bits) {
+            emit(e, "logic [%u:0] wrow%u, rrow%u;", x->g.row_bits - 1, b, b);
             /* position tail + woff has low bits b: the row carries when b < tail's low bits */
-            if (b == x->B - 1) { /* the last bank never carries */
-                emit(e, "assign wrow%u = tsel[%u:%u];", b, x->PB - 1, x->BB);
-                emit(e, "assign rrow%u = hsel[%u:%u];", b, x->PB - 1, x->BB);
+            if (b == x->g.banks - 1) { /* the last bank never carries */
+                emit(e, "assign wrow%u = tsel[%u:%u];", b, x->g.pos_bits - 1, x->g.bank_bits);
+                emit(e, "assign rrow%u = hsel[%u:%u];", b, x->g.pos_bits - 1, x->g.bank_bits);
             } else {
-                emit(e, "assign wrow%u = tsel[%u:%u] + %u'(%u'd%u < tsel[%u:0]);", b, x->PB - 1,
-                     x->BB, x->RB, x->BB, b, x->BB - 1);
-                emit(e, "assign rrow%u = hsel[%u:%u] + %u'(%u'd%u < hlow);", b, x->PB - 1, x->BB,
-                     x->RB, x->BB, b);
+                emit(e, "assign wrow%u = tsel[%u:%u] + %u'(%u'd%u < tsel[%u:0]);", b, x->g.pos_bits - 1,
+                     x->g.bank_bits, x->g.row_bits, x->g.bank_bits, b, x->g.bank_bits - 1);
+                emit(e, "assign rrow%u = hsel[%u:%u] + %u'(%u'd%u < hlow);", b, x->g.pos_bits - 1, x->g.bank_bits,
+                     x->g.row_bits, x->g.bank_bits, b);
             }
         }
-        emit(e, "logic [%u:0] waddr%u, raddr%u;", x->AW - 1, b, b);
-        emit(e, "logic [%u:0] wdat%u, rd%u_q;", x->SW - 1, b, b);
+        emit(e, "logic [%u:0] waddr%u, raddr%u;", x->g.addr_bits - 1, b, b);
+        emit(e, "logic [%u:0] wdat%u, rd%u_q;", x->g.slot_bits - 1, b, b);
         emit(e, "logic we%u;", b);
-        emit(e, "assign woff%u = %u'd%u - tsel[%u:0];", b, x->BB, b, x->BB - 1);
-        if (x->FB && x->RB) {
+        emit(e, "assign woff%u = %u'd%u - tsel[%u:0];", b, x->g.bank_bits, b, x->g.bank_bits - 1);
+        if (x->g.fifo_bits && x->g.row_bits) {
             snprintf(wa, sizeof wa, "{fia, wrow%u}", b);
             snprintf(ra, sizeof ra, "{fis, rrow%u}", b);
-        } else if (x->FB) {
+        } else if (x->g.fifo_bits) {
             snprintf(wa, sizeof wa, "fia");
             snprintf(ra, sizeof ra, "fis");
-        } else if (x->RB) {
+        } else if (x->g.row_bits) {
             snprintf(wa, sizeof wa, "wrow%u", b);
             snprintf(ra, sizeof ra, "rrow%u", b);
         } else {
@@ -353,33 +372,41 @@ static void body(cx *x)
         emit(e, "assign waddr%u = %s;", b, wa);
         emit(e, "assign raddr%u = %s;", b, ra);
         {
-            unsigned cw = x->BB + 1 > x->KB ? x->BB + 1 : x->KB;
+            unsigned cw = x->g.bank_bits + 1 > x->g.k_bits ? x->g.bank_bits + 1 : x->g.k_bits;
             emit(e, "assign we%u = adm & %u'(woff%u) < %u'(k);", b, cw, b, cw);
         }
         emit(e, COMB);
         emit_in(e);
         emit(e, "wdat%u = '0;", b);
         emit(e, "case (woff%u)", b);
-        for (k = 0; k < x->W; k++)
-            emit(e, "  %u'd%u: wdat%u = {in_id_i, wd%u};", x->BB, k, b, k);
-        if (x->W < x->B)
+        for (k = 0; k < x->g.words; k++)
+            emit(e, "  %u'd%u: wdat%u = {in_id_i, wd%u};", x->g.bank_bits, k, b, k);
+        if (x->g.words < x->g.banks)
             emit(e, "  default: ;");
         emit(e, "endcase");
         emit_out(e);
         emit(e, "end");
         emit(e, "(* no_rw_check *)");
-        emit(e, "logic [%u:0] mem%u [0:%u];", x->SW - 1, b, x->g.depth - 1);
+        emit(e, "logic [%u:0] mem%u [0:%u];", x->g.slot_bits - 1, b, x->g.depth - 1);
         emit(e, "always_ff @(posedge clk_i) begin");
         emit(e, "  if (we%u) mem%u[waddr%u] <= wdat%u;", b, b, b, b);
         emit(e, "  if (send & ~sel_pass) rd%u_q <= mem%u[raddr%u];", b, b, b);
         emit(e, "end");
     }
     emit_nl(e);
+}
+
+static void emit_packet(gctx *x)
+{
+    emit_file *e = x->e;
+    const codec_cfg *c = x->c;
+    unsigned b, j, q;
 
     /* ---- packet register */
-    emit(e, "// Packet register: slot j of the packet is RAM bank (rot + j) mod %u, or the", x->B);
+    emit(e, "// Packet register: slot j of the packet is RAM bank (rot + j) mod %u, or the",
+         x->g.banks);
     emit(e, "// bypass word when it was admitted in the cycle of the send decision.");
-    for (j = 0; j < x->MAX; j++) {
+    for (j = 0; j < x->c->max; j++) {
         emit(e, COMB);
         emit_in(e);
         emit(e, "byw%u_d = byw%u_q;", j, j);
@@ -388,8 +415,8 @@ static void body(cx *x)
         emit(e, "byw%u_d = '0;", j);
         emit(e, "case (csel)");
         for (q = 0; q <= j && q <= c->buf; q++)
-            if (j - q < x->W)
-                emit(e, "  %u'd%u: byw%u_d = {in_id_i, wd%u};", x->CB, q, j, j - q);
+            if (j - q < x->g.words)
+                emit(e, "  %u'd%u: byw%u_d = {in_id_i, wd%u};", x->g.cnt_bits, q, j, j - q);
         emit(e, "  default: ;");
         emit(e, "endcase");
         emit_out(e);
@@ -400,17 +427,24 @@ static void body(cx *x)
         emit_in(e);
         emit(e, "rds%u = '0;", j);
         emit(e, "case (rot_q)");
-        for (b = 0; b < x->B; b++)
-            emit(e, "  %u'd%u: rds%u = rd%u_q;", x->BB, b, j, (b + j) % x->B);
+        for (b = 0; b < x->g.banks; b++)
+            emit(e, "  %u'd%u: rds%u = rd%u_q;", x->g.bank_bits, b, j, (b + j) % x->g.banks);
         emit(e, "endcase");
         emit_out(e);
         emit(e, "end");
-        emit(e, "assign byp_d[%u] = send ? csel <= %u'd%u : byp_q[%u];", j, x->CB, j, j);
-        emit(e, "assign slot%u = pkt_n_q > %u'd%u ? (byp_q[%u] ? byw%u_q : rds%u) : '0;", j, x->NB,
+        emit(e, "assign byp_d[%u] = send ? csel <= %u'd%u : byp_q[%u];", j, x->g.cnt_bits, j, j);
+        emit(e, "assign slot%u = pkt_n_q > %u'd%u ? (byp_q[%u] ? byw%u_q : rds%u) : '0;", j, x->g.n_bits,
              j, j, j, j);
     }
+}
+
+static void emit_queue(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned q;
+
     /* pass-through queue */
-    emit(e, "// Pass-through queue of regular responses (%u entries).", x->QD);
+    emit(e, "// Pass-through queue of regular responses (%u entries).", x->c->reg_depth);
     emit(e, COMB);
     emit_in(e);
     emit(e, "qo_dst = in_dst_i;");
@@ -418,10 +452,10 @@ static void body(cx *x)
     emit(e, "qo_by = in_bytes_i;");
     emit(e, "if (qc_q != '0) begin");
     emit(e, "  case (qh_q)");
-    for (q = 0; q < x->QD; q++)
-        emit(e, "    %u'd%u: begin qo_dst = qdst%u_q; qo_id = qid%u_q; qo_by = qby%u_q; end", x->QB,
+    for (q = 0; q < x->c->reg_depth; q++)
+        emit(e, "    %u'd%u: begin qo_dst = qdst%u_q; qo_id = qid%u_q; qo_by = qby%u_q; end", x->g.q_bits,
              q, q, q, q);
-    if ((1u << x->QB) != x->QD)
+    if ((1u << x->g.q_bits) != x->c->reg_depth)
         emit(e, "    default: ;");
     emit(e, "  endcase");
     emit(e, "end");
@@ -429,42 +463,52 @@ static void body(cx *x)
     emit(e, "end");
     emit(e, "assign enq = admr & ~(snd_p & qc_q == '0);");
     emit(e, "assign deq = snd_p & qc_q != '0;");
-    if (x->QD == 1)
+    if (x->c->reg_depth == 1)
         emit(e, "assign qtail = qh_q;");
     else
         emit(e, "assign qtail = %u'({1'b0, qh_q} + %u'(qc_q) >= %u'd%u ? {1'b0, qh_q} + %u'(qc_q) - "
                 "%u'd%u : {1'b0, qh_q} + %u'(qc_q));",
-             x->QB, x->QB + 1, x->QB + 1, x->QD, x->QB + 1, x->QB + 1, x->QD, x->QB + 1);
+             x->g.q_bits, x->g.q_bits + 1, x->g.q_bits + 1, x->c->reg_depth, x->g.q_bits + 1, x->g.q_bits + 1, x->c->reg_depth, x->g.q_bits + 1);
     emit(e, COMB);
     emit_in(e);
-    for (q = 0; q < x->QD; q++) {
+    for (q = 0; q < x->c->reg_depth; q++) {
         emit(e, "qdst%u_d = qdst%u_q;", q, q);
         emit(e, "qid%u_d = qid%u_q;", q, q);
         emit(e, "qby%u_d = qby%u_q;", q, q);
         emit(e, "if (enq && qtail == %u'd%u) begin qdst%u_d = in_dst_i; qid%u_d = in_id_i; "
                 "qby%u_d = in_bytes_i; end",
-             x->QB, q, q, q, q);
+             x->g.q_bits, q, q, q, q);
     }
-    emit(e, "qc_d = qc_q + %u'(enq) - %u'(deq);", x->QCB, x->QCB);
-    if (x->QD == 1)
+    emit(e, "qc_d = qc_q + %u'(enq) - %u'(deq);", x->g.qc_bits, x->g.qc_bits);
+    if (x->c->reg_depth == 1)
         emit(e, "qh_d = qh_q;");
     else
-        emit(e, "qh_d = deq ? (qh_q == %u'd%u ? '0 : qh_q + %u'd1) : qh_q;", x->QB, x->QD - 1, x->QB);
+        emit(e, "qh_d = deq ? (qh_q == %u'd%u ? '0 : qh_q + %u'd1) : qh_q;", x->g.q_bits,
+             x->c->reg_depth - 1, x->g.q_bits);
     emit_out(e);
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_next(gctx *x)
+{
+    emit_file *e = x->e;
+    const codec_cfg *c = x->c;
+    unsigned f;
 
     /* ---- next state */
     emit(e, COMB);
     emit_in(e);
-    for (f = 0; f < x->NF; f++) {
-        emit(e, "cnt%u_d = ceff%u - (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->CB, f, x->CB);
-        emit(e, "head%u_d = head%u_q + (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->PB, f, x->PB);
+    for (f = 0; f < x->g.nf; f++) {
+        emit(e, "cnt%u_d = ceff%u - (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->g.cnt_bits, f,
+             x->g.cnt_bits);
+        emit(e, "head%u_d = head%u_q + (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->g.pos_bits, f,
+             x->g.pos_bits);
         emit(e, "idle%u_d = adm%u ? %u'd1 : (idle%u_q == %u'd%u ? idle%u_q : idle%u_q + %u'd1);", f,
-             f, x->IB, f, x->IB, c->timeout, f, f, x->IB);
+             f, x->g.idle_bits, f, x->g.idle_bits, c->timeout, f, f, x->g.idle_bits);
     }
     emit(e, "ptr_d = ptr_q;");
-    emit(e, "if (send) ptr_d = sel_pass ? '0 : sel + %u'd1;", x->PTRB);
+    emit(e, "if (send) ptr_d = sel_pass ? '0 : sel + %u'd1;", x->g.ptr_bits);
     emit(e, "pkt_valid_d = send | (pkt_valid_q & ~pkt_ready_i);");
     emit(e, "pkt_reg_d = pkt_reg_q;");
     emit(e, "pkt_dst_d = pkt_dst_q;");
@@ -481,8 +525,8 @@ static void body(cx *x)
          CODEC_HDR_BYTES, CODEC_LEN_BITS, CODEC_LEN_BITS, c->gran + 2);
     emit(e, "rot_d = hlow;");
     emit(e, "case (sel)");
-    for (f = 0; f < x->NF; f++)
-        emit(e, "  %u'd%u: pkt_dst_d = %u'd%u;", x->PTRB, f, x->GB, gpu_of(c, f));
+    for (f = 0; f < x->g.nf; f++)
+        emit(e, "  %u'd%u: pkt_dst_d = %u'd%u;", x->g.ptr_bits, f, x->g.gpu_bits, gpu_of(c, f));
     emit(e, "  default: pkt_dst_d = qo_dst;");
     emit(e, "endcase");
     emit_out(e);
@@ -490,6 +534,12 @@ static void body(cx *x)
     emit_out(e);
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_outputs(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned j;
 
     /* ---- outputs */
     emit(e, "// Header (spec 2.4, D1/D2): type 1, compression 1, count; regular packets");
@@ -499,10 +549,10 @@ static void body(cx *x)
     {
         char buf[4096];
         size_t n = 0;
-        unsigned pad = x->c->pkt_bytes * 8 - 32 - x->MAX * x->SW;
+        unsigned pad = x->c->pkt_bytes * 8 - 32 - x->c->max * x->g.slot_bits;
         if (pad)
             n += (size_t)snprintf(buf + n, sizeof buf - n, "%u'd0, ", pad);
-        for (j = x->MAX; j-- > 0;)
+        for (j = x->c->max; j-- > 0;)
             n += (size_t)snprintf(buf + n, sizeof buf - n, "slot%u, ", j);
         snprintf(buf + n, sizeof buf - n, "hdr");
         emit(e, "assign pkt_data_o = {%s};", buf);
@@ -511,18 +561,24 @@ static void body(cx *x)
     emit(e, "assign pkt_dst_o = pkt_dst_q;");
     emit(e, "assign pkt_len_o = pkt_len_q;");
     emit_nl(e);
+}
+
+static void emit_regs(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned f, j, q;
 
     /* ---- registers */
     emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
     emit(e, "  if (!rst_ni) begin");
-    for (f = 0; f < x->NF; f++)
+    for (f = 0; f < x->g.nf; f++)
         emit(e, "    cnt%u_q <= '0; head%u_q <= '0; idle%u_q <= '0;", f, f, f);
     emit(e, "    ptr_q <= '0;");
     emit(e, "    pkt_valid_q <= 1'b0; pkt_reg_q <= 1'b0; pkt_dst_q <= '0; pkt_n_q <= '0;");
     emit(e, "    pkt_id_q <= '0; pkt_len_q <= '0; rot_q <= '0; byp_q <= '0;");
     emit(e, "    qh_q <= '0; qc_q <= '0;");
     emit(e, "  end else begin");
-    for (f = 0; f < x->NF; f++)
+    for (f = 0; f < x->g.nf; f++)
         emit(e, "    cnt%u_q <= cnt%u_d; head%u_q <= head%u_d; idle%u_q <= idle%u_d;", f, f, f, f,
              f, f);
     emit(e, "    ptr_q <= ptr_d;");
@@ -533,43 +589,37 @@ static void body(cx *x)
     emit(e, "  end");
     emit(e, "end");
     emit(e, "always_ff @(posedge clk_i) begin");
-    for (j = 0; j < x->MAX; j++)
+    for (j = 0; j < x->c->max; j++)
         emit(e, "  byw%u_q <= byw%u_d;", j, j);
-    for (q = 0; q < x->QD; q++)
+    for (q = 0; q < x->c->reg_depth; q++)
         emit(e, "  qdst%u_q <= qdst%u_d; qid%u_q <= qid%u_d; qby%u_q <= qby%u_d;", q, q, q, q, q, q);
     emit(e, "end");
+}
+
+/* The coalescer inside an open module, stage by stage (spec 2.4). */
+static void emit_module(gctx *x)
+{
+    emit_decls(x);
+    emit_admission(x);
+    emit_eligibility(x);
+    emit_round_robin(x);
+    emit_banks(x);
+    emit_packet(x);
+    emit_queue(x);
+    emit_next(x);
+    emit_outputs(x);
+    emit_regs(x);
     emit_formal(x);
 }
 
 void dualopt_coal_body(emit_file *e, const codec_cfg *c)
 {
-    cx x;
+    gctx x;
     memset(&x, 0, sizeof x);
     x.e = e;
     x.c = c;
     codec_geom_of(c, &x.g);
-    x.NF = x.g.nf;
-    x.GB = x.g.gpu_bits;
-    x.W = x.g.words;
-    x.KB = x.g.k_bits;
-    x.DB = x.g.data_bits;
-    x.SW = x.g.slot_bits;
-    x.B = x.g.banks;
-    x.BB = x.g.bank_bits;
-    x.R = x.g.rows;
-    x.RB = x.g.row_bits;
-    x.FB = x.g.fifo_bits;
-    x.AW = x.g.addr_bits;
-    x.PB = x.g.pos_bits;
-    x.CB = x.g.cnt_bits;
-    x.IB = x.g.idle_bits;
-    x.NB = x.g.n_bits;
-    x.PTRB = x.g.ptr_bits;
-    x.QD = c->reg_depth;
-    x.QB = x.g.q_bits;
-    x.QCB = x.g.qc_bits;
-    x.MAX = c->max;
-    body(&x);
+    emit_module(&x);
 }
 
 static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
@@ -577,17 +627,9 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// DualOpt RDMA CoDec coalescer (Belayneh et al., section 4.1.3, Fig. 9, Table 1).");
     emit(e, "// Per-destination slot buffers in banked RAM, idle timeout, round-robin send of");
     emit(e, "// one packet per cycle; see docs/dualopt.md.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_nl(e);
-    emit_in(e);
+    prim_module_begin(e, b);
     dualopt_coal_body(e, cfg);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -11,22 +11,14 @@
 
 #include "dualopt_de.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 typedef struct {
     emit_file *e;
     const de_cfg *c;
     de_geom g;
-    unsigned TB, RB, DB, WB, HB, PB, XB, KB, BB, YB, M;
 } gctx;
-
-static void decl(gctx *x, unsigned w, const char *names)
-{
-    if (w <= 1)
-        emit(x->e, "logic %s;", names);
-    else
-        emit(x->e, "logic [%u:0] %s;", w - 1, names);
-}
 
 /* `expr` (w bits) zero-extended to `to` bits. */
 static const char *ext(char *buf, size_t len, unsigned to, const char *expr, unsigned w)
@@ -42,7 +34,7 @@ static const char *const cnt_names[] = {"total", "remote", "reads", "words", "hi
 
 static unsigned cnt_width(const gctx *x, unsigned i)
 {
-    const unsigned w[] = {x->TB, x->RB, x->DB, x->WB, x->HB};
+    const unsigned w[] = {x->g.total_bits, x->g.remote_bits, x->g.reads_bits, x->g.words_bits, x->g.hits_bits};
     return w[i];
 }
 
@@ -50,38 +42,38 @@ static void emit_decls(gctx *x)
 {
     char b[96];
     unsigned i;
-    decl(x, 1, "ready_q");
-    decl(x, 1, "a_valid_q, a_hit_q, a_rst_q");
-    decl(x, 2, "a_kind_q");
-    decl(x, x->PB, "a_pop_q, pop");
+    prim_decl(x->e, 1, "ready_q");
+    prim_decl(x->e, 1, "a_valid_q, a_hit_q, a_rst_q");
+    prim_decl(x->e, 2, "a_kind_q");
+    prim_decl(x->e, x->g.pop_bits, "a_pop_q, pop");
     if (x->c->remonitor)
-        decl(x, 1, "a_kern_q");
+        prim_decl(x->e, 1, "a_kern_q");
     else
-        decl(x, 1, "unused_kernel");
-    decl(x, 2, "phase_q, phase_d");
+        prim_decl(x->e, 1, "unused_kernel");
+    prim_decl(x->e, 2, "phase_q, phase_d");
     if (x->c->warmup)
-        decl(x, x->KB, "warm_q, warm_d");
-    decl(x, 1, "remote, is_read, counting, close, rearm");
+        prim_decl(x->e, x->g.warm_bits, "warm_q, warm_d");
+    prim_decl(x->e, 1, "remote, is_read, counting, close, rearm");
     for (i = 0; i < 5; i++) {
         snprintf(b, sizeof b, "%s_q, %s_d, %s_inc, s1_%s_q, s2_%s_q, dec_%s_q", cnt_names[i],
                  cnt_names[i], cnt_names[i], cnt_names[i], cnt_names[i], cnt_names[i]);
-        decl(x, cnt_width(x, i), b);
+        prim_decl(x->e, cnt_width(x, i), b);
     }
     if (x->c->warmup)
-        decl(x, 1, "warm_step");
-    decl(x, 1, "s1_valid_q, s1_live_q, s2_valid_q, s2_live_q");
-    decl(x, x->XB, "s2_ratio_a_q, s2_ratio_b_q");
-    decl(x, x->BB, "s2_block_a_q, s2_block_b_q");
-    decl(x, x->YB, "s2_hit_a_q, s2_hit_b_q");
-    decl(x, 1, "is_none, is_coal");
-    decl(x, 2, "dec");
-    decl(x, 1, "dec_valid_q");
-    decl(x, 2, "dec_mode_q, mode_q, mode_d");
-    decl(x, 1, "coal_q, cache_q");
+        prim_decl(x->e, 1, "warm_step");
+    prim_decl(x->e, 1, "s1_valid_q, s1_live_q, s2_valid_q, s2_live_q");
+    prim_decl(x->e, x->g.ratio_bits, "s2_ratio_a_q, s2_ratio_b_q");
+    prim_decl(x->e, x->g.block_bits, "s2_block_a_q, s2_block_b_q");
+    prim_decl(x->e, x->g.hit_bits, "s2_hit_a_q, s2_hit_b_q");
+    prim_decl(x->e, 1, "is_none, is_coal");
+    prim_decl(x->e, 2, "dec");
+    prim_decl(x->e, 1, "dec_valid_q");
+    prim_decl(x->e, 2, "dec_mode_q, mode_q, mode_d");
+    prim_decl(x->e, 1, "coal_q, cache_q");
 }
 
 /* Stage 0: the access and the boundary events, registered; the popcount of
- * the mask is computed on the way in (a PB-bit adder chain over M bits). */
+ * the mask is computed on the way in (a pop_bits-bit adder chain over the mask bits). */
 static void emit_input(gctx *x)
 {
     emit_file *e = x->e;
@@ -90,10 +82,11 @@ static void emit_input(gctx *x)
     emit(e, "// stage 0: input register (one access per cycle, never back-pressured");
     emit(e, "// after reset), mask popcount");
     emit_raw(e, "  assign pop = ");
-    for (i = 0; i < x->M; i++) {
+    for (i = 0; i < x->c->words; i++) {
         char bit[32];
-        snprintf(bit, sizeof bit, x->M > 1 ? "acc_mask_i[%u]" : "acc_mask_i", i);
-        emit_raw(e, "%s%s", i ? (i % 4 == 0 ? "\n      + " : " + ") : "", ext(b, sizeof b, x->PB, bit, 1));
+        snprintf(bit, sizeof bit, x->c->words > 1 ? "acc_mask_i[%u]" : "acc_mask_i", i);
+        emit_raw(e, "%s%s", i ? (i % 4 == 0 ? "\n      + " : " + ") : "",
+                 ext(b, sizeof b, x->g.pop_bits, bit, 1));
     }
     emit_raw(e, ";\n");
     emit(e, "assign acc_ready_o = ready_q;");
@@ -116,15 +109,17 @@ static void emit_count(gctx *x)
     emit(e, "assign counting = a_valid_q & (phase_q == 2'd1);");
     if (x->c->warmup)
         emit(e, "assign warm_step = a_valid_q & (phase_q == 2'd0);");
-    emit(e, "assign total_inc = total_q + %u'd1;", x->TB);
-    emit(e, "assign remote_inc = remote_q + %s;", ext(b, sizeof b, x->RB, "remote", 1));
-    emit(e, "assign reads_inc = reads_q + %s;", ext(b, sizeof b, x->DB, "(remote & is_read)", 1));
-    snprintf(w, sizeof w, "(remote & is_read ? a_pop_q : %u'd0)", x->PB);
-    emit(e, "assign words_inc = words_q + %s;", ext(b, sizeof b, x->WB, w, x->PB));
+    emit(e, "assign total_inc = total_q + %u'd1;", x->g.total_bits);
+    emit(e, "assign remote_inc = remote_q + %s;", ext(b, sizeof b, x->g.remote_bits, "remote", 1));
+    emit(e, "assign reads_inc = reads_q + %s;",
+         ext(b, sizeof b, x->g.reads_bits, "(remote & is_read)", 1));
+    snprintf(w, sizeof w, "(remote & is_read ? a_pop_q : %u'd0)", x->g.pop_bits);
+    emit(e, "assign words_inc = words_q + %s;", ext(b, sizeof b, x->g.words_bits, w, x->g.pop_bits));
     emit(e, "assign hits_inc = hits_q + %s;",
-         ext(b, sizeof b, x->HB, x->c->hit_all ? "(remote & a_hit_q)" : "(remote & is_read & a_hit_q)", 1));
+         ext(b, sizeof b, x->g.hits_bits,
+             x->c->hit_all ? "(remote & a_hit_q)" : "(remote & is_read & a_hit_q)", 1));
     emit(e, "assign close = counting & ((remote & (remote_q == %u'd%u)) | (total_q == %u'd%llu));",
-         x->RB, x->c->window - 1, x->TB, (unsigned long long)(x->g.cap - 1));
+         x->g.remote_bits, x->c->window - 1, x->g.total_bits, (unsigned long long)(x->g.cap - 1));
     if (x->c->remonitor)
         emit(e, "assign rearm = a_rst_q | (a_kern_q & ((phase_q == 2'd2) | close));");
     else
@@ -159,8 +154,8 @@ static void emit_count(gctx *x)
     emit(e, "    phase_d = 2'd2;");
     if (x->c->warmup) {
         emit(e, "end else if (warm_step) begin");
-        emit(e, "  warm_d = warm_q + %u'd1;", x->KB);
-        emit(e, "  if (warm_q == %u'd%u) begin", x->KB, x->c->warmup - 1);
+        emit(e, "  warm_d = warm_q + %u'd1;", x->g.warm_bits);
+        emit(e, "  if (warm_q == %u'd%u) begin", x->g.warm_bits, x->c->warmup - 1);
         emit(e, "    phase_d = 2'd1;");
         emit(e, "    warm_d = '0;");
         emit(e, "  end");
@@ -184,7 +179,8 @@ static void emit_decide(gctx *x)
          c->block_th.den, c->block_th.num * c->words, c->hit_th.den, c->hit_th.num,
          c->hit_all ? "remote" : "reads");
     emit(e, "assign is_none = s2_ratio_a_q < s2_ratio_b_q;");
-    emit(e, "assign is_coal = (s2_reads_q != %u'd0) & (s2_block_a_q < s2_block_b_q) &", x->DB);
+    emit(e, "assign is_coal = (s2_reads_q != %u'd0) & (s2_block_a_q < s2_block_b_q) &",
+         x->g.reads_bits);
     emit(e, "                 (s2_hit_a_q < s2_hit_b_q);");
     emit(e, "assign dec = is_none ? 2'd1 : is_coal ? 2'd2 : 2'd3;");
     emit(e, "always_comb begin");
@@ -278,20 +274,20 @@ static void emit_regs(gctx *x)
     emit(e, "if (s1_valid_q) begin");
     for (i = 0; i < 5; i++)
         emit(e, "  s2_%s_q <= s1_%s_q;", cnt_names[i], cnt_names[i]);
-    emit(e, "  s2_ratio_a_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->XB, "s1_remote_q", x->RB), x->XB,
+    emit(e, "  s2_ratio_a_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->g.ratio_bits, "s1_remote_q", x->g.remote_bits), x->g.ratio_bits,
          c->remote_th.den);
-    emit(e, "  s2_ratio_b_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->XB, "s1_total_q", x->TB), x->XB,
+    emit(e, "  s2_ratio_b_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->g.ratio_bits, "s1_total_q", x->g.total_bits), x->g.ratio_bits,
          c->remote_th.num);
-    emit(e, "  s2_block_a_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->BB, "s1_words_q", x->WB), x->BB,
+    emit(e, "  s2_block_a_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->g.block_bits, "s1_words_q", x->g.words_bits), x->g.block_bits,
          c->block_th.den);
-    emit(e, "  s2_block_b_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->BB, "s1_reads_q", x->DB), x->BB,
+    emit(e, "  s2_block_b_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->g.block_bits, "s1_reads_q", x->g.reads_bits), x->g.block_bits,
          c->block_th.num * c->words);
-    emit(e, "  s2_hit_a_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->YB, "s1_hits_q", x->HB), x->YB,
+    emit(e, "  s2_hit_a_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->g.hit_bits, "s1_hits_q", x->g.hits_bits), x->g.hit_bits,
          c->hit_th.den);
     emit(e, "  s2_hit_b_q <= %s * %u'd%u;",
-         c->hit_all ? ext(b2, sizeof b2, x->YB, "s1_remote_q", x->RB)
-                    : ext(b2, sizeof b2, x->YB, "s1_reads_q", x->DB),
-         x->YB, c->hit_th.num);
+         c->hit_all ? ext(b2, sizeof b2, x->g.hit_bits, "s1_remote_q", x->g.remote_bits)
+                    : ext(b2, sizeof b2, x->g.hit_bits, "s1_reads_q", x->g.reads_bits),
+         x->g.hit_bits, c->hit_th.num);
     emit(e, "end");
     emit(e, "// stage 3: decision register, one-cycle valid pulse, mode signals");
     emit(e, "dec_valid_q <= s2_valid_q;");
@@ -333,8 +329,9 @@ static void emit_formal(gctx *x)
     emit(e, "  // reset in the first cycle only");
     emit(e, "  assume(rst_ni == f_init_q);");
     emit(e, "  if (rst_ni) begin");
-    emit(e, "    p_count_remote: assert(remote_q <= %u'd%u);", x->RB, x->c->window);
-    emit(e, "    p_count_total: assert(total_q <= %u'd%llu);", x->TB, (unsigned long long)x->g.cap);
+    emit(e, "    p_count_remote: assert(remote_q <= %u'd%u);", x->g.remote_bits, x->c->window);
+    emit(e, "    p_count_total: assert(total_q <= %u'd%llu);", x->g.total_bits,
+         (unsigned long long)x->g.cap);
     emit(e, "    p_count_reads: assert(reads_q <= remote_q);");
     emit(e, "    p_mode_flags: assert(coal_q == (mode_q == 2'd2) && cache_q == (mode_q == 2'd3));");
     emit(e, "  end");
@@ -350,17 +347,6 @@ static void gctx_of(gctx *x, emit_file *e, const de_cfg *c)
     x->e = e;
     x->c = c;
     de_geom_of(c, &x->g);
-    x->TB = x->g.total_bits;
-    x->RB = x->g.remote_bits;
-    x->DB = x->g.reads_bits;
-    x->WB = x->g.words_bits;
-    x->HB = x->g.hits_bits;
-    x->PB = x->g.pop_bits;
-    x->KB = x->g.warm_bits;
-    x->XB = x->g.ratio_bits;
-    x->BB = x->g.block_bits;
-    x->YB = x->g.hit_bits;
-    x->M = c->words;
 }
 
 static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
@@ -371,12 +357,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// Counting, then a pipelined exact decision off the access path; see");
     emit(e, "// docs/dualopt.md. Modes: 0 MONITOR, 1 NONE, 2 COALESCE, 3 CACHE.");
     emit(e, "// No memory array: counters and pipeline registers only.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_decls(&x);
     emit_nl(e);
     emit_input(&x);
@@ -384,10 +365,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit_decide(&x);
     emit_regs(&x);
     emit_formal(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -13,63 +13,57 @@
 #include "dualopt_coal.h"
 #include "dualopt_codec_gen.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
-
-static void decl(emit_file *e, unsigned w, const char *names)
-{
-    if (w <= 1)
-        emit(e, "logic %s;", names);
-    else
-        emit(e, "logic [%u:0] %s;", w - 1, names);
-}
 
 /* The de-coalescer's logic inside an open module (the codec wrapper reuses
  * it next to the coalescer's). */
 void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
 {
     codec_geom g;
-    unsigned j, NB, CBF = c->count_bits, SW, DB, MAX = c->max, GB;
+    unsigned j, n_bits, slot_bits, data_bits, gpu_bits;
+    unsigned count_bits = c->count_bits, max = c->max;
     char nm[128];
     codec_geom_of(c, &g);
-    NB = g.n_bits;
-    SW = g.slot_bits;
-    DB = g.data_bits;
-    GB = g.gpu_bits;
-    decl(e, 32, "dhdr");
-    decl(e, 4, "h_type, h_comp");
-    decl(e, CBF, "h_cnt");
-    decl(e, 1, "good_c, good_r, acc, ofire, last");
-    decl(e, 1, "busy_q, busy_d, reg_q, reg_d, bad_q, bad_d");
-    decl(e, GB, "src_q, src_d");
-    decl(e, NB, "n_q, n_d, idx_q, idx_d");
-    decl(e, 16, "id_q, id_d, len_q, len_d, h_id");
-    decl(e, SW, "cur");
-    for (j = 0; j < MAX; j++) {
+    n_bits = g.n_bits;
+    slot_bits = g.slot_bits;
+    data_bits = g.data_bits;
+    gpu_bits = g.gpu_bits;
+    prim_decl(e, 32, "dhdr");
+    prim_decl(e, 4, "h_type, h_comp");
+    prim_decl(e, count_bits, "h_cnt");
+    prim_decl(e, 1, "good_c, good_r, acc, ofire, last");
+    prim_decl(e, 1, "busy_q, busy_d, reg_q, reg_d, bad_q, bad_d");
+    prim_decl(e, gpu_bits, "src_q, src_d");
+    prim_decl(e, n_bits, "n_q, n_d, idx_q, idx_d");
+    prim_decl(e, 16, "id_q, id_d, len_q, len_d, h_id");
+    prim_decl(e, slot_bits, "cur");
+    for (j = 0; j < max; j++) {
         snprintf(nm, sizeof nm, "s%u_q, s%u_d, in_s%u", j, j, j);
-        decl(e, SW, nm);
+        prim_decl(e, slot_bits, nm);
     }
     emit_nl(e);
     emit(e, "// Header checks (spec 2.4, 4.5): type 1; compression 0 (regular: count and");
-    emit(e, "// reserved bits zero, at least the header) or 1 (coalesced: count 1..%u,", MAX);
+    emit(e, "// reserved bits zero, at least the header) or 1 (coalesced: count 1..%u,", max);
     emit(e, "// length 4 + %u x count, reserved bits zero).", c->gran + 2);
     emit(e, "assign dhdr = pkt_data_i[31:0];");
     emit(e, "assign h_type = dhdr[3:0];");
     emit(e, "assign h_comp = dhdr[7:4];");
     emit(e, "assign h_id = dhdr[31:16];");
-    emit(e, "assign h_cnt = dhdr[%u:8];", 8 + CBF - 1);
+    emit(e, "assign h_cnt = dhdr[%u:8];", 8 + count_bits - 1);
     emit(e, "assign good_r = h_type == 4'd1 & h_comp == 4'd0 & dhdr[15:8] == 8'd0 & "
             "pkt_len_i >= 16'd%u;", CODEC_HDR_BYTES);
     {
         char cap[32] = "";
-        if (MAX < (1u << CBF) - 1) /* a full-range count needs no upper check */
-            snprintf(cap, sizeof cap, "h_cnt <= %u'd%u & ", CBF, MAX);
+        if (max < (1u << count_bits) - 1) /* a full-range count needs no upper check */
+            snprintf(cap, sizeof cap, "h_cnt <= %u'd%u & ", count_bits, max);
         emit(e, "assign good_c = h_type == 4'd1 & h_comp == 4'd1 & dhdr[31:%u] == '0 & h_cnt != '0 & "
                 "%spkt_len_i == 16'd%u + 16'(h_cnt) * 16'd%u;",
-             8 + CBF, cap, CODEC_HDR_BYTES, c->gran + 2);
+             8 + count_bits, cap, CODEC_HDR_BYTES, c->gran + 2);
     }
-    for (j = 0; j < MAX; j++)
-        emit(e, "assign in_s%u = pkt_data_i[%u +: %u];", j, 32 + j * SW, SW);
-    emit(e, "assign last = idx_q == n_q - %u'd1;", NB);
+    for (j = 0; j < max; j++)
+        emit(e, "assign in_s%u = pkt_data_i[%u +: %u];", j, 32 + j * slot_bits, slot_bits);
+    emit(e, "assign last = idx_q == n_q - %u'd1;", n_bits);
     emit(e, "assign pkt_ready_o = ~busy_q | (out_ready_i & last);");
     emit(e, "assign acc = pkt_valid_i & pkt_ready_o;");
     emit(e, "assign ofire = busy_q & out_ready_i;");
@@ -84,15 +78,15 @@ void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
     emit(e, "id_d = id_q;");
     emit(e, "len_d = len_q;");
     emit(e, "bad_d = 1'b0;");
-    for (j = 0; j < MAX; j++)
+    for (j = 0; j < max; j++)
         emit(e, "s%u_d = s%u_q;", j, j);
     emit(e, "if (ofire) begin");
     emit(e, "  if (last) busy_d = 1'b0;");
-    emit(e, "  else idx_d = idx_q + %u'd1;", NB);
+    emit(e, "  else idx_d = idx_q + %u'd1;", n_bits);
     emit(e, "end");
     emit(e, "if (acc) begin");
     emit_in(e);
-    for (j = 0; j < MAX; j++)
+    for (j = 0; j < max; j++)
         emit(e, "s%u_d = in_s%u;", j, j);
     emit(e, "src_d = pkt_src_i;");
     emit(e, "idx_d = '0;");
@@ -101,7 +95,7 @@ void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
     emit(e, "if (good_c | good_r) begin");
     emit(e, "  busy_d = 1'b1;");
     emit(e, "  reg_d = good_r;");
-    emit(e, "  n_d = good_r ? %u'd1 : %u'(h_cnt);", NB, NB);
+    emit(e, "  n_d = good_r ? %u'd1 : %u'(h_cnt);", n_bits, n_bits);
     emit(e, "end else begin");
     emit(e, "  busy_d = 1'b0;");
     emit(e, "  bad_d = 1'b1;");
@@ -115,9 +109,9 @@ void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
     emit_in(e);
     emit(e, "cur = s0_q;");
     emit(e, "case (idx_q)");
-    for (j = 0; j < MAX; j++)
-        emit(e, "  %u'd%u: cur = s%u_q;", NB, j, j);
-    if ((1u << NB) != MAX)
+    for (j = 0; j < max; j++)
+        emit(e, "  %u'd%u: cur = s%u_q;", n_bits, j, j);
+    if ((1u << n_bits) != max)
         emit(e, "  default: ;");
     emit(e, "endcase");
     emit_out(e);
@@ -125,8 +119,8 @@ void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
     emit(e, "assign out_valid_o = busy_q;");
     emit(e, "assign out_reg_o = reg_q;");
     emit(e, "assign out_src_o = src_q;");
-    emit(e, "assign out_id_o = reg_q ? id_q : cur[%u:%u];", SW - 1, DB);
-    emit(e, "assign out_data_o = reg_q ? '0 : cur[%u:0];", DB - 1);
+    emit(e, "assign out_id_o = reg_q ? id_q : cur[%u:%u];", slot_bits - 1, data_bits);
+    emit(e, "assign out_data_o = reg_q ? '0 : cur[%u:0];", data_bits - 1);
     emit(e, "assign out_bytes_o = reg_q ? len_q : '0;");
     emit(e, "assign bad_o = bad_q;");
     emit_nl(e);
@@ -134,17 +128,17 @@ void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
     emit(e, "  if (!rst_ni) begin");
     emit(e, "    busy_q <= 1'b0; reg_q <= 1'b0; n_q <= '0; idx_q <= '0; src_q <= '0;");
     emit(e, "    id_q <= '0; len_q <= '0; bad_q <= 1'b0;");
-    for (j = 0; j < MAX; j++)
+    for (j = 0; j < max; j++)
         emit(e, "    s%u_q <= '0;", j);
     emit(e, "  end else begin");
     emit(e, "    busy_q <= busy_d; reg_q <= reg_d; n_q <= n_d; idx_q <= idx_d; src_q <= src_d;");
     emit(e, "    id_q <= id_d; len_q <= len_d; bad_q <= bad_d;");
-    for (j = 0; j < MAX; j++)
+    for (j = 0; j < max; j++)
         emit(e, "    s%u_q <= s%u_d;", j, j);
     emit(e, "  end");
     emit(e, "end");
     {
-        unsigned used = 32 + MAX * SW, pb = c->pkt_bytes * 8;
+        unsigned used = 32 + max * slot_bits, pb = c->pkt_bytes * 8;
         if (used < pb) {
             emit(e, "logic unused_tail;");
             emit(e, "assign unused_tail = ^pkt_data_i[%u:%u];", pb - 1, used);
@@ -160,17 +154,9 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// DualOpt RDMA CoDec de-coalescer (Belayneh et al., section 4.1.3, Fig. 9).");
     emit(e, "// Register-only (lint: no memory): one packet register, one slot per cycle;");
     emit(e, "// see docs/dualopt.md.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_nl(e);
-    emit_in(e);
+    prim_module_begin(e, b);
     dualopt_decoal_body(e, c);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -11,6 +11,7 @@
 
 #include "dualopt_mshr.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 typedef struct {
@@ -24,41 +25,10 @@ typedef struct {
     unsigned eb;      /* entry-id bits                    */
     unsigned cb;      /* target-counter bits (0: none)    */
     int bitmask;      /* masks stored and compared        */
-} mctx;
-
-static const char *rng(char *buf, size_t len, unsigned w)
-{
-    if (w <= 1)
-        buf[0] = '\0';
-    else
-        snprintf(buf, len, " [%u:0]", w - 1);
-    return buf;
-}
-
-static void decl(mctx *x, unsigned w, const char *names)
-{
-    char r[24];
-    emit(x->e, "logic%s %s;", rng(r, sizeof r, w), names);
-}
-
-/* a vector indexed bit by bit keeps its range at width 1 */
-static void declv(mctx *x, unsigned w, const char *names)
-{
-    emit(x->e, "logic [%u:0] %s;", w - 1, names);
-}
-
-/* "[hi:lo]" of entry i's field of width w in a flat vector */
-static const char *slice(char *buf, size_t len, unsigned i, unsigned w)
-{
-    if (w == 1)
-        snprintf(buf, len, "[%u]", i);
-    else
-        snprintf(buf, len, "[%u:%u]", (i + 1) * w - 1, i * w);
-    return buf;
-}
+} gctx;
 
 /* N-bit hex constant of the entries whose index has bit b set */
-static void index_const(const mctx *x, unsigned b, char *buf, size_t len)
+static void index_const(const gctx *x, unsigned b, char *buf, size_t len)
 {
     uint64_t v = 0;
     unsigned i;
@@ -68,68 +38,55 @@ static void index_const(const mctx *x, unsigned b, char *buf, size_t len)
     snprintf(buf, len, "%u'h%llx", x->n, (unsigned long long)v);
 }
 
-/* "assign dst = ({w{sel[0]}} & vec[..]) | ..." : the field of the entry
- * selected by a one-hot (or zero) vector, as an AND-OR mux */
-static void and_or(mctx *x, const char *dst, const char *sel, const char *vec, unsigned w)
-{
-    unsigned i;
-    char s[48];
-    emit(x->e, "assign %s =", dst);
-    emit_in(x->e);
-    for (i = 0; i < x->n; i++)
-        emit(x->e, "({%u{%s[%u]}} & %s%s)%s", w, sel, i, vec, slice(s, sizeof s, i, w),
-             i + 1 < x->n ? " |" : ";");
-    emit_out(x->e);
-}
-
-static void emit_decls(mctx *x)
+static void emit_decls(gctx *x)
 {
     char b[160];
     emit(x->e, "// Entry array in flip-flops, one field of each entry per slice.");
-    declv(x, x->n, "valid_q, valid_d");
-    declv(x, x->n * x->aw, "line_q, line_d");
+    prim_declv(x->e, x->n, "valid_q, valid_d");
+    prim_declv(x->e, x->n * x->aw, "line_q, line_d");
     if (x->bitmask)
-        declv(x, x->n * x->mw, "mask_q, mask_d");
-    declv(x, x->n * x->tb, "head_q, head_d, tail_q, tail_d");
+        prim_declv(x->e, x->n * x->mw, "mask_q, mask_d");
+    prim_declv(x->e, x->n * x->tb, "head_q, head_d, tail_q, tail_d");
     if (x->cb)
-        declv(x, x->n * x->cb, "cnt_q, cnt_d");
+        prim_declv(x->e, x->n * x->cb, "cnt_q, cnt_d");
     emit(x->e, "// Target store: next-target pointer per tag (synchronous RAM).");
     snprintf(b, sizeof b, "next_mem [0:%u]", x->g.tags - 1);
-    decl(x, x->tb, b);
-    decl(x, x->tb, "next_rd_q");
+    prim_decl(x->e, x->tb, b);
+    prim_decl(x->e, x->tb, "next_rd_q");
     emit_nl(x->e);
-    declv(x, x->n, "fill_sel, live, match, match_1h, free_1h, hit_e, alloc_e");
-    declv(x, x->eb, "match_idx, free_idx");
-    decl(x, 1, "req_fire, fill_fire, fill_take, any_match, any_free, tgt_full, do_hit, do_alloc");
-    decl(x, x->tb, "hit_tail, fs_head, fs_tail");
-    decl(x, x->aw, "fs_line");
+    prim_declv(x->e, x->n, "fill_sel, live, match, match_1h, free_1h, hit_e, alloc_e");
+    prim_declv(x->e, x->eb, "match_idx, free_idx");
+    prim_decl(x->e, 1,
+              "req_fire, fill_fire, fill_take, any_match, any_free, tgt_full, do_hit, do_alloc");
+    prim_decl(x->e, x->tb, "hit_tail, fs_head, fs_tail");
+    prim_decl(x->e, x->aw, "fs_line");
     if (x->bitmask)
-        decl(x, x->mw, "fs_mask");
+        prim_decl(x->e, x->mw, "fs_mask");
     if (x->cb)
-        decl(x, x->cb, "hit_cnt");
-    decl(x, 2, "kind_sel");
-    decl(x, x->eb, "entry_sel");
+        prim_decl(x->e, x->cb, "hit_cnt");
+    prim_decl(x->e, 2, "kind_sel");
+    prim_decl(x->e, x->eb, "entry_sel");
     emit_nl(x->e);
-    decl(x, 1, "rsp_valid_q, rsp_valid_d");
-    decl(x, 2, "rsp_kind_q, rsp_kind_d");
-    decl(x, x->tb, "rsp_tag_q, rsp_tag_d");
-    decl(x, x->eb, "rsp_entry_q, rsp_entry_d");
-    decl(x, x->aw, "rsp_line_q, rsp_line_d");
+    prim_decl(x->e, 1, "rsp_valid_q, rsp_valid_d");
+    prim_decl(x->e, 2, "rsp_kind_q, rsp_kind_d");
+    prim_decl(x->e, x->tb, "rsp_tag_q, rsp_tag_d");
+    prim_decl(x->e, x->eb, "rsp_entry_q, rsp_entry_d");
+    prim_decl(x->e, x->aw, "rsp_line_q, rsp_line_d");
     if (x->bitmask)
-        decl(x, x->mw, "rsp_mask_q, rsp_mask_d");
-    decl(x, 1, "dn_valid_q, dn_valid_d, dn_last");
-    decl(x, x->eb, "dn_entry_q, dn_entry_d");
-    decl(x, x->aw, "dn_line_q, dn_line_d");
+        prim_decl(x->e, x->mw, "rsp_mask_q, rsp_mask_d");
+    prim_decl(x->e, 1, "dn_valid_q, dn_valid_d, dn_last");
+    prim_decl(x->e, x->eb, "dn_entry_q, dn_entry_d");
+    prim_decl(x->e, x->aw, "dn_line_q, dn_line_d");
     if (x->bitmask)
-        decl(x, x->mw, "dn_mask_q, dn_mask_d");
-    decl(x, x->tb, "dn_tag_q, dn_tag_d, dn_tail_q, dn_tail_d");
+        prim_decl(x->e, x->mw, "dn_mask_q, dn_mask_d");
+    prim_decl(x->e, x->tb, "dn_tag_q, dn_tag_d, dn_tail_q, dn_tail_d");
     if (!x->bitmask)
-        decl(x, 1, "unused_mask");
+        prim_decl(x->e, 1, "unused_mask");
     emit_nl(x->e);
 }
 
 /* The CAM: every entry compares its line and mask with the request. */
-static void emit_lookup(mctx *x)
+static void emit_lookup(gctx *x)
 {
     emit_file *e = x->e;
     unsigned i, b;
@@ -148,10 +105,10 @@ static void emit_lookup(mctx *x)
             emit(e,
                  "assign match[%u] = live[%u] & (line_q%s == req_line_i) & "
                  "((req_mask_i & ~mask_q%s) == %u'd0);",
-                 i, i, slice(s1, sizeof s1, i, x->aw), slice(s2, sizeof s2, i, x->mw), x->mw);
+                 i, i, prim_field(s1, sizeof s1, i, x->aw, 0, x->aw), prim_field(s2, sizeof s2, i, x->mw, 0, x->mw), x->mw);
         else
             emit(e, "assign match[%u] = live[%u] & (line_q%s == req_line_i);", i, i,
-                 slice(s1, sizeof s1, i, x->aw));
+                 prim_field(s1, sizeof s1, i, x->aw, 0, x->aw));
     }
     emit(e, "// lowest matching entry; lowest free entry (D11)");
     emit(e, "assign match_1h = match & (~match + %u'd1);", x->n);
@@ -163,9 +120,9 @@ static void emit_lookup(mctx *x)
         emit(e, "assign match_idx[%u] = |(match_1h & %s);", b, k);
         emit(e, "assign free_idx[%u] = |(free_1h & %s);", b, k);
     }
-    and_or(x, "hit_tail", "match_1h", "tail_q", x->tb);
+    prim_and_or(x->e, "hit_tail", "match_1h", x->n, "tail_q", x->tb, 0, x->tb);
     if (x->cb) {
-        and_or(x, "hit_cnt", "match_1h", "cnt_q", x->cb);
+        prim_and_or(x->e, "hit_cnt", "match_1h", x->n, "cnt_q", x->cb, 0, x->cb);
         emit(e, "assign tgt_full = hit_cnt == %u'd%u;", x->cb, x->c->targets);
     } else {
         emit(e, "assign tgt_full = 1'b0; // no per-entry target limit");
@@ -179,7 +136,7 @@ static void emit_lookup(mctx *x)
     emit_nl(e);
 }
 
-static void emit_entries(mctx *x)
+static void emit_entries(gctx *x)
 {
     emit_file *e = x->e;
     unsigned i;
@@ -188,17 +145,17 @@ static void emit_entries(mctx *x)
     emit(e, "// append a target at the tail, free on the entry's own fill.");
     emit(e, "assign valid_d = live | alloc_e;");
     for (i = 0; i < x->n; i++) {
-        slice(s, sizeof s, i, x->aw);
+        prim_field(s, sizeof s, i, x->aw, 0, x->aw);
         emit(e, "assign line_d%s = alloc_e[%u] ? req_line_i : line_q%s;", s, i, s);
         if (x->bitmask) {
-            slice(s, sizeof s, i, x->mw);
+            prim_field(s, sizeof s, i, x->mw, 0, x->mw);
             emit(e, "assign mask_d%s = alloc_e[%u] ? req_mask_i : mask_q%s;", s, i, s);
         }
-        slice(s, sizeof s, i, x->tb);
+        prim_field(s, sizeof s, i, x->tb, 0, x->tb);
         emit(e, "assign head_d%s = alloc_e[%u] ? req_tag_i : head_q%s;", s, i, s);
         emit(e, "assign tail_d%s = (alloc_e[%u] | hit_e[%u]) ? req_tag_i : tail_q%s;", s, i, i, s);
         if (x->cb) {
-            slice(s, sizeof s, i, x->cb);
+            prim_field(s, sizeof s, i, x->cb, 0, x->cb);
             emit(e, "assign cnt_d%s = alloc_e[%u] ? %u'd1 : (hit_e[%u] ? cnt_q%s + %u'd1 : cnt_q%s);",
                  s, i, x->cb, i, s, x->cb, s);
         }
@@ -206,7 +163,7 @@ static void emit_entries(mctx *x)
     emit_nl(e);
 }
 
-static void emit_outputs(mctx *x)
+static void emit_outputs(gctx *x)
 {
     emit_file *e = x->e;
     emit(e, "// Response register: the outcome of the lookup accepted last cycle.");
@@ -243,11 +200,11 @@ static void emit_outputs(mctx *x)
     emit(e, "// DONE stream: the filled entry's targets, one a cycle, head to tail;");
     emit(e, "// the next pointer of the current target is read from the RAM a cycle ahead.");
     emit(e, "assign fill_take = |fill_sel;");
-    and_or(x, "fs_line", "fill_sel", "line_q", x->aw);
+    prim_and_or(x->e, "fs_line", "fill_sel", x->n, "line_q", x->aw, 0, x->aw);
     if (x->bitmask)
-        and_or(x, "fs_mask", "fill_sel", "mask_q", x->mw);
-    and_or(x, "fs_head", "fill_sel", "head_q", x->tb);
-    and_or(x, "fs_tail", "fill_sel", "tail_q", x->tb);
+        prim_and_or(x->e, "fs_mask", "fill_sel", x->n, "mask_q", x->mw, 0, x->mw);
+    prim_and_or(x->e, "fs_head", "fill_sel", x->n, "head_q", x->tb, 0, x->tb);
+    prim_and_or(x->e, "fs_tail", "fill_sel", x->n, "tail_q", x->tb, 0, x->tb);
     emit(e, "assign dn_last = dn_tag_q == dn_tail_q;");
     emit(e, "always_comb begin");
     emit(e, "  dn_valid_d = dn_valid_q;");
@@ -280,7 +237,7 @@ static void emit_outputs(mctx *x)
     emit_nl(e);
 }
 
-static void emit_regs(mctx *x)
+static void emit_regs(gctx *x)
 {
     emit_file *e = x->e;
     emit(e, "// Target RAM: a hit links the new tag after the entry's tail; the");
@@ -341,7 +298,7 @@ static void emit_regs(mctx *x)
  * request's line whose mask contains the request's (and not the entry being
  * filled in that cycle); an entry is freed only by a fill naming it, and a
  * kept entry's line and mask never change. */
-static void emit_formal(mctx *x)
+static void emit_formal(gctx *x)
 {
     emit_file *e = x->e;
     unsigned i;
@@ -349,10 +306,10 @@ static void emit_formal(mctx *x)
     emit_nl(e);
     emit(e, "`ifdef FORMAL");
     emit(e, "logic f_past_q = 1'b0;");
-    declv(x, x->n, "f_keep_q, f_fill_oh");
-    declv(x, x->n * x->aw, "f_line_q");
+    prim_declv(x->e, x->n, "f_keep_q, f_fill_oh");
+    prim_declv(x->e, x->n * x->aw, "f_line_q");
     if (x->bitmask)
-        declv(x, x->n * x->mw, "f_mask_q");
+        prim_declv(x->e, x->n * x->mw, "f_mask_q");
     emit(e, "assign f_fill_oh = (fill_valid_i & fill_ready_o) ? (%u'd1 << fill_entry_i) : %u'd0;",
          x->n, x->n);
     emit(e, "always @(posedge clk_i) begin");
@@ -376,10 +333,10 @@ static void emit_formal(mctx *x)
     emit(e, "  if (rst_ni && f_past_q) begin");
     emit(e, "    p_free_fill: assert((f_keep_q & ~valid_q) == %u'd0);", x->n);
     for (i = 0; i < x->n; i++) {
-        slice(s, sizeof s, i, x->aw);
+        prim_field(s, sizeof s, i, x->aw, 0, x->aw);
         emit(e, "    if (f_keep_q[%u]) p_free_line%u: assert(line_q%s == f_line_q%s);", i, i, s, s);
         if (x->bitmask) {
-            slice(s, sizeof s, i, x->mw);
+            prim_field(s, sizeof s, i, x->mw, 0, x->mw);
             emit(e, "    if (f_keep_q[%u]) p_free_mask%u: assert(mask_q%s == f_mask_q%s);", i, i,
                  s, s);
         }
@@ -391,7 +348,7 @@ static void emit_formal(mctx *x)
 
 static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
-    mctx x;
+    gctx x;
     memset(&x, 0, sizeof x);
     x.e = e;
     x.c = cfg;
@@ -408,22 +365,14 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
          x.bitmask ? "bitmask" : "conventional (line-mode)");
     emit(e, "// Lookup against a flip-flop entry array, registered response, target");
     emit(e, "// lists linked in a RAM indexed by tag; see docs/dualopt.md.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_decls(&x);
     emit_lookup(&x);
     emit_entries(&x);
     emit_outputs(&x);
     emit_regs(&x);
     emit_formal(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

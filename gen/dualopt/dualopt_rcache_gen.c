@@ -20,15 +20,30 @@
 
 #include "dualopt_rcache.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 typedef struct {
     emit_file *e;
     const rcache_cfg *c;
     rcache_geom g;
-    unsigned W, L, DW, AW, LB, LN, K, IB, TW, RB, WB, SETW, DAW, CW, SETS;
-    unsigned T0, D0, R0; /* field offsets in the set word */
-} gx;
+    /* the configuration and rcache_geom_of's widths, named by meaning */
+    unsigned ways, sets, addr_bits;
+    unsigned line_bytes;    /* bytes of a line = dirty-mask bits per way     */
+    unsigned line_bits;     /* data bits of a line                           */
+    unsigned off_bits;      /* byte offset in a line                         */
+    unsigned laddr_bits;    /* line address                                  */
+    unsigned low_idx_bits;  /* set-index bits taken from the line address
+                               as they are (sets = odd << low_idx_bits)      */
+    unsigned idx_bits;      /* set index                                     */
+    unsigned tag_width;     /* stored tag                                    */
+    unsigned rank_bits;     /* LRU rank per way                              */
+    unsigned way_bits;      /* way number                                    */
+    unsigned set_word_bits; /* tag/state RAM word: every way of a set        */
+    unsigned daddr_bits;    /* data RAM address (set, way)                   */
+    unsigned cnt_bits;      /* count of valid lines                          */
+    unsigned tag_lo, dirty_lo, rank_lo; /* field offsets in the set word */
+} gctx;
 
 /* Formal properties (scripts/dualopt-rcache-formal.sh, bounded with
  * yosys-smtbmc and z3 on a small configuration). A ghost register follows
@@ -38,30 +53,32 @@ typedef struct {
  * it completes and when an atomic is forwarded, every written byte of the
  * line has gone home; p_hold_*:
  * payloads hold under back-pressure. */
-static void emit_formal(gx *x)
+static void emit_formal(gctx *x)
 {
     emit_file *e = x->e;
     emit(e, "`ifdef FORMAL");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
-    emit(e, "(* anyconst *) logic [%u:0] f_line;", x->LN - 1);
-    emit(e, "logic [%u:0] f_wr_q = '0;", x->L - 1);
+    emit(e, "(* anyconst *) logic [%u:0] f_line;", x->laddr_bits - 1);
+    emit(e, "logic [%u:0] f_wr_q = '0;", x->line_bytes - 1);
     emit(e, "logic f_wb_line;");
-    emit(e, "logic [%u:0] f_mod;", x->LN - 1);
-    emit(e, "logic [%u:0] f_set;", x->IB - 1);
-    emit(e, "assign f_mod = f_line %% %u'd%u;", x->LN, x->SETS);
-    emit(e, "assign f_set = f_mod[%u:0];", x->IB - 1);
+    emit(e, "logic [%u:0] f_mod;", x->laddr_bits - 1);
+    emit(e, "logic [%u:0] f_set;", x->idx_bits - 1);
+    emit(e, "assign f_mod = f_line %% %u'd%u;", x->laddr_bits, x->sets);
+    emit(e, "assign f_set = f_mod[%u:0];", x->idx_bits - 1);
     emit(e, "assign f_wb_line = out_valid_o & out_kind_o & (out_line_o == f_line);");
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  if (f_wb_line & out_ready_i) f_wr_q <= '0;");
-    emit(e, "  else if (req_acc & (req_op_i == OpWr) & (req_line == f_line)) f_wr_q <= f_wr_q | req_mask_i;");
+    emit(e,
+         "  else if (req_acc & (req_op_i == OpWr) & (req_line == f_line)) f_wr_q <= f_wr_q | req_mask_i;");
     emit(e, "end");
     emit(e, "always @(*) begin");
     emit(e, "  assume(rst_ni == f_past_q); // reset in the first cycle only");
     emit(e, "  if (rst_ni) begin");
     emit(e, "    if (f_wb_line) p_wb_written: assert((out_mask_o & ~f_wr_q) == '0);");
     emit(e, "    if (out_valid_o & out_kind_o) p_wb_nonempty: assert(|out_mask_o);");
-    emit(e, "    if (state_q == StFscan & ~|pend & (idx_q == f_set)) p_flush_set: assert(f_wr_q == '0);");
+    emit(e,
+         "    if (state_q == StFscan & ~|pend & (idx_q == f_set)) p_flush_set: assert(f_wr_q == '0);");
     emit(e, "    if (state_q == StFdone) p_flush_home: assert(f_wr_q == '0);");
     emit(e, "    if (state_q == StAinv & (s1_line_q == f_line)) p_flush_atomic: assert(f_wr_q == '0);");
     emit(e, "  end");
@@ -80,10 +97,10 @@ static void emit_formal(gx *x)
     emit(e, "`endif");
 }
 
-static void emit_body(gx *x)
+static void emit_params(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned W = x->W, L = x->L, i;
+
     emit(e, "localparam logic [3:0] StInit = 4'd%u, StLook = 4'd%u, StMwb = 4'd%u, StMfetch = 4'd%u,",
          RCS_INIT, RCS_LOOK, RCS_MWB, RCS_MFETCH);
     emit(e, "    StMfill = 4'd%u, StMdone = 4'd%u, StMfull = 4'd%u, StAwb = 4'd%u, StAinv = 4'd%u,",
@@ -94,72 +111,91 @@ static void emit_body(gx *x)
     emit(e, "localparam logic [2:0] KHit = 3'd0, KMiss = 3'd1, KWhit = 3'd2, KWmissFull = 3'd3,");
     emit(e, "    KWmissFetch = 3'd4, KFwd = 3'd5, KFlush = 3'd6;");
     emit_nl(e);
+}
+
+static void emit_regs_decl(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->ways, line_bytes = x->line_bytes;
 
     emit(e, "// ---- registers");
     emit(e, "logic [3:0] state_q, state_d;");
-    emit(e, "logic [%u:0] idx_q, idx_d;      // set counter of the clearing sweep and the flush", x->IB - 1);
+    emit(e, "logic [%u:0] idx_q, idx_d;      // set counter of the clearing sweep and the flush",
+         x->idx_bits - 1);
     emit(e, "logic s1_valid_q, s1_valid_d, s1_fwd_q, s1_fwd_d;");
     emit(e, "logic [1:0] s1_op_q;");
-    emit(e, "logic [%u:0] s1_line_q;", x->LN - 1);
-    emit(e, "logic [%u:0] s1_idx_q;", x->IB - 1);
-    emit(e, "logic [%u:0] s1_mask_q;", L - 1);
-    emit(e, "logic [%u:0] s1_data_q;", x->DW - 1);
-    emit(e, "logic [%u:0] m_way_q, m_way_d;", x->WB - 1);
+    emit(e, "logic [%u:0] s1_line_q;", x->laddr_bits - 1);
+    emit(e, "logic [%u:0] s1_idx_q;", x->idx_bits - 1);
+    emit(e, "logic [%u:0] s1_mask_q;", line_bytes - 1);
+    emit(e, "logic [%u:0] s1_data_q;", x->line_bits - 1);
+    emit(e, "logic [%u:0] m_way_q, m_way_d;", x->way_bits - 1);
     emit(e, "logic m_wb_q, m_wb_d, m_hit_q, m_hit_d;");
-    emit(e, "logic [%u:0] fl_done_q, fl_done_d;", W - 1);
-    emit(e, "logic [%u:0] fl_wbs_q, fl_wbs_d, fl_inv_q, fl_inv_d;", x->CW - 1);
+    emit(e, "logic [%u:0] fl_done_q, fl_done_d;", ways - 1);
+    emit(e, "logic [%u:0] fl_wbs_q, fl_wbs_d, fl_inv_q, fl_inv_d;", x->cnt_bits - 1);
     emit(e, "logic rsp_valid_q, rsp_valid_d, rsp_rd_q, rsp_rd_d;");
     emit(e, "logic [2:0] rsp_kind_q, rsp_kind_d;");
-    emit(e, "logic [%u:0] rsp_line_q, rsp_line_d;", x->LN - 1);
-    emit(e, "logic [%u:0] rsp_wbs_q, rsp_wbs_d, rsp_inv_q, rsp_inv_d;", x->CW - 1);
+    emit(e, "logic [%u:0] rsp_line_q, rsp_line_d;", x->laddr_bits - 1);
+    emit(e, "logic [%u:0] rsp_wbs_q, rsp_wbs_d, rsp_inv_q, rsp_inv_d;", x->cnt_bits - 1);
     emit_nl(e);
+}
 
-    emit(e, "// ---- stage 0: accept, set index (set = line mod %u), read the set word", x->SETS);
+static void emit_stage0(gctx *x)
+{
+    emit_file *e = x->e;
+
+    emit(e, "// ---- stage 0: accept, set index (set = line mod %u), read the set word", x->sets);
     emit(e, "logic req_acc, s1_adv, rsp_free, op_rw, hit;");
-    emit(e, "logic [%u:0] req_line;", x->LN - 1);
-    emit(e, "logic [%u:0] req_idx;", x->IB - 1);
+    emit(e, "logic [%u:0] req_line;", x->laddr_bits - 1);
+    emit(e, "logic [%u:0] req_idx;", x->idx_bits - 1);
     emit(e, "logic unused_req_off;");
-    emit(e, "assign req_line = req_addr_i[%u:%u];", x->AW - 1, x->LB);
-    emit(e, "assign unused_req_off = ^req_addr_i[%u:0]; // the byte offset selects nothing", x->LB - 1);
+    emit(e, "assign req_line = req_addr_i[%u:%u];", x->addr_bits - 1, x->off_bits);
+    emit(e, "assign unused_req_off = ^req_addr_i[%u:0]; // the byte offset selects nothing",
+         x->off_bits - 1);
     if (x->g.odd == 1) {
-        emit(e, "assign req_idx = req_line[%u:0];", x->IB - 1);
+        emit(e, "assign req_idx = req_line[%u:0];", x->idx_bits - 1);
     } else {
-        emit(e, "// %u sets = %u x 2^%u: the line address above bit %u modulo %u (D22)", x->SETS,
-             x->g.odd, x->K, x->K, x->g.odd);
-        emit(e, "logic [%u:0] req_hi, req_mod;", x->TW - 1);
+        emit(e, "// %u sets = %u x 2^%u: the line address above bit %u modulo %u (D22)", x->sets,
+             x->g.odd, x->low_idx_bits, x->low_idx_bits, x->g.odd);
+        emit(e, "logic [%u:0] req_hi, req_mod;", x->tag_width - 1);
         emit(e, "logic unused_req_mod;");
-        emit(e, "assign req_hi = req_line[%u:%u];", x->LN - 1, x->K);
-        emit(e, "assign req_mod = req_hi %% %u'd%u;", x->TW, x->g.odd);
-        if (x->TW > x->IB - x->K)
-            emit(e, "assign unused_req_mod = ^req_mod[%u:%u]; // below %u", x->TW - 1,
-                 x->IB - x->K, x->g.odd);
+        emit(e, "assign req_hi = req_line[%u:%u];", x->laddr_bits - 1, x->low_idx_bits);
+        emit(e, "assign req_mod = req_hi %% %u'd%u;", x->tag_width, x->g.odd);
+        if (x->tag_width > x->idx_bits - x->low_idx_bits)
+            emit(e, "assign unused_req_mod = ^req_mod[%u:%u]; // below %u", x->tag_width - 1,
+                 x->idx_bits - x->low_idx_bits, x->g.odd);
         else
             emit(e, "assign unused_req_mod = 1'b0;");
-        if (x->K)
-            emit(e, "assign req_idx = {req_mod[%u:0], req_line[%u:0]};", x->IB - x->K - 1, x->K - 1);
+        if (x->low_idx_bits)
+            emit(e, "assign req_idx = {req_mod[%u:0], req_line[%u:0]};",
+                 x->idx_bits - x->low_idx_bits - 1, x->low_idx_bits - 1);
         else
-            emit(e, "assign req_idx = req_mod[%u:0];", x->IB - 1);
+            emit(e, "assign req_idx = req_mod[%u:0];", x->idx_bits - 1);
     }
     emit(e, "assign req_ready_o = (state_q != StInit) & (~s1_valid_q | s1_adv);");
     emit(e, "assign req_acc = req_valid_i & req_ready_o;");
     emit(e, "assign rsp_free = ~rsp_valid_q | rsp_ready_i;");
     emit(e, "assign op_rw = ~s1_op_q[1];");
     emit_nl(e);
+}
 
-    emit(e, "// Tag/state RAM: one word per set, field-major: valid bits [%u:0], tags", W - 1);
+static void emit_tag_ram(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->ways;
+
+    emit(e, "// Tag/state RAM: one word per set, field-major: valid bits [%u:0], tags", ways - 1);
     emit(e, "// [%u:%u], dirty byte masks [%u:%u], LRU ranks [%u:%u] (0 = most recent).",
-         x->D0 - 1, x->T0, x->R0 - 1, x->D0, x->SETW - 1, x->R0);
+         x->dirty_lo - 1, x->tag_lo, x->rank_lo - 1, x->dirty_lo, x->set_word_bits - 1, x->rank_lo);
     emit(e, "// A read of the set written in the same cycle is never used (the");
     emit(e, "// forwarding register supplies it), so no read-during-write logic.");
     emit(e, "logic tmem_re, tmem_we;");
-    emit(e, "logic [%u:0] tmem_raddr, tmem_waddr;", x->IB - 1);
-    emit(e, "logic [%u:0] tmem_wdata, trdata_q, fwd_q, cur, upd_word, init_word;", x->SETW - 1);
+    emit(e, "logic [%u:0] tmem_raddr, tmem_waddr;", x->idx_bits - 1);
+    emit(e, "logic [%u:0] tmem_wdata, trdata_q, fwd_q, cur, upd_word, init_word;",
+         x->set_word_bits - 1);
     emit(e, "(* no_rw_check *)");
-    emit(e, "logic [%u:0] tmem_q [0:%u];", x->SETW - 1, x->SETS - 1);
-    emit(e, "always_ff @(posedge clk_i) begin");
-    emit(e, "  if (tmem_we) tmem_q[tmem_waddr] <= tmem_wdata;");
-    emit(e, "  if (tmem_re) trdata_q <= tmem_q[tmem_raddr];");
-    emit(e, "end");
+    prim_ram_decl(e, "tmem_q", x->set_word_bits, x->sets);
+    prim_ram_ports(e, &(prim_ram){"tmem_q", "tmem_we", "tmem_waddr", "tmem_wdata", "tmem_re", "trdata_q",
+                                  "tmem_raddr", 0});
     emit(e, "// Forwarding register: the last set word written.");
     emit(e, "always_ff @(posedge clk_i) begin");
     emit(e, "  if (tmem_we) fwd_q <= tmem_wdata;");
@@ -167,38 +203,53 @@ static void emit_body(gx *x)
     emit(e, "assign tmem_re = req_acc | (state_q == StFrd);");
     emit(e, "assign tmem_raddr = (state_q == StFrd) ? idx_q : req_idx;");
     emit_nl(e);
+}
+
+static void emit_stage1(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->ways, line_bytes = x->line_bytes, i;
 
     emit(e, "// ---- stage 1: the set word as read, or as written in the cycle it was read");
-    emit(e, "logic [%u:0] way_valid, way_hit, way_old, first_inv, vsel, way_dirty, m_sel, t_sel, pend, psel;", W - 1);
-    emit(e, "logic [%u:0] s1_tag, m_tag;", x->TW - 1);
-    emit(e, "logic [%u:0] m_dirty, wr_be, full_be;", L - 1);
-    emit(e, "logic [%u:0] hway, vway, pway;", x->WB - 1);
-    emit(e, "logic [%u:0] t_rank;", x->RB - 1);
-    emit(e, "logic [%u:0] vcount;", x->CW - 1);
+    emit(e,
+         "logic [%u:0] way_valid, way_hit, way_old, first_inv, vsel, way_dirty, m_sel, t_sel, pend, psel;", ways - 1);
+    emit(e, "logic [%u:0] s1_tag, m_tag;", x->tag_width - 1);
+    emit(e, "logic [%u:0] m_dirty, wr_be, full_be;", line_bytes - 1);
+    emit(e, "logic [%u:0] hway, vway, pway;", x->way_bits - 1);
+    emit(e, "logic [%u:0] t_rank;", x->rank_bits - 1);
+    emit(e, "logic [%u:0] vcount;", x->cnt_bits - 1);
     emit(e, "logic vdirty, hdirty, wr_full, do_touch, st_install;");
     emit(e, "assign cur = s1_fwd_q ? fwd_q : trdata_q;");
-    if (x->K)
-        emit(e, "assign s1_tag = s1_line_q[%u:%u];", x->LN - 1, x->K);
+    if (x->low_idx_bits)
+        emit(e, "assign s1_tag = s1_line_q[%u:%u];", x->laddr_bits - 1, x->low_idx_bits);
     else
         emit(e, "assign s1_tag = s1_line_q;");
-    emit(e, "assign way_valid = cur[%u:0];", W - 1);
-    for (i = 0; i < W; i++) {
+    emit(e, "assign way_valid = cur[%u:0];", ways - 1);
+    for (i = 0; i < ways; i++) {
         emit(e, "assign way_hit[%u] = way_valid[%u] & (cur[%u:%u] == s1_tag);", i, i,
-             x->T0 + (i + 1) * x->TW - 1, x->T0 + i * x->TW);
-        emit(e, "assign way_dirty[%u] = |cur[%u:%u];", i, x->D0 + (i + 1) * L - 1, x->D0 + i * L);
-        emit(e, "assign way_old[%u] = cur[%u:%u] == %u'd%u;", i, x->R0 + (i + 1) * x->RB - 1,
-             x->R0 + i * x->RB, x->RB, W - 1);
-        emit(e, "assign m_sel[%u] = m_way_q == %u'd%u;", i, x->WB, i);
+             x->tag_lo + (i + 1) * x->tag_width - 1, x->tag_lo + i * x->tag_width);
+        emit(e, "assign way_dirty[%u] = |cur[%u:%u];", i, x->dirty_lo + (i + 1) * line_bytes - 1,
+             x->dirty_lo + i * line_bytes);
+        emit(e, "assign way_old[%u] = cur[%u:%u] == %u'd%u;", i, x->rank_lo + (i + 1) * x->rank_bits - 1,
+             x->rank_lo + i * x->rank_bits, x->rank_bits, ways - 1);
+        emit(e, "assign m_sel[%u] = m_way_q == %u'd%u;", i, x->way_bits, i);
     }
     emit(e, "assign hit = |way_hit;");
+}
+
+static void emit_victim_flush(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->ways, line_bytes = x->line_bytes, i;
+
     emit(e, "// Victim: the lowest invalid way, else the least recently used.");
-    emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", W);
+    emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", ways);
     emit(e, "assign vsel = (&way_valid) ? way_old : first_inv;");
     emit(e, "assign vdirty = |(vsel & way_valid & way_dirty);");
     emit(e, "assign hdirty = |(way_hit & way_dirty);");
     emit(e, "// Flush: the lowest valid dirty way not yet written back.");
     emit(e, "assign pend = way_valid & way_dirty & ~fl_done_q;");
-    emit(e, "assign psel = pend & (~pend + %u'd1);", W);
+    emit(e, "assign psel = pend & (~pend + %u'd1);", ways);
     emit(e, "assign full_be = '1;");
     emit(e, "assign wr_be = (s1_op_q == OpWr) ? s1_mask_q : '0;");
     emit(e, "assign wr_full = (s1_op_q == OpWr) & (&s1_mask_q);");
@@ -210,19 +261,28 @@ static void emit_body(gx *x)
     emit(e, "  m_dirty = '0;");
     emit(e, "  t_rank = '0;");
     emit(e, "  vcount = '0;");
-    for (i = 0; i < W; i++) {
-        emit(e, "  if (way_hit[%u]) hway = hway | %u'd%u;", i, x->WB, i);
-        emit(e, "  if (vsel[%u]) vway = vway | %u'd%u;", i, x->WB, i);
-        emit(e, "  if (psel[%u]) pway = pway | %u'd%u;", i, x->WB, i);
+    for (i = 0; i < ways; i++) {
+        emit(e, "  if (way_hit[%u]) hway = hway | %u'd%u;", i, x->way_bits, i);
+        emit(e, "  if (vsel[%u]) vway = vway | %u'd%u;", i, x->way_bits, i);
+        emit(e, "  if (psel[%u]) pway = pway | %u'd%u;", i, x->way_bits, i);
     }
-    emit(e, "  for (int i = 0; i < %u; i++) begin", W);
-    emit(e, "    if (m_sel[i]) m_tag = m_tag | cur[%u + i*%u +: %u];", x->T0, x->TW, x->TW);
-    emit(e, "    if (m_sel[i]) m_dirty = m_dirty | cur[%u + i*%u +: %u];", x->D0, L, L);
-    emit(e, "    if (t_sel[i]) t_rank = t_rank | cur[%u + i*%u +: %u];", x->R0, x->RB, x->RB);
-    emit(e, "    vcount = vcount + {%u'd0, way_valid[i]};", x->CW - 1);
+    emit(e, "  for (int i = 0; i < %u; i++) begin", ways);
+    emit(e, "    if (m_sel[i]) m_tag = m_tag | cur[%u + i*%u +: %u];", x->tag_lo, x->tag_width,
+         x->tag_width);
+    emit(e, "    if (m_sel[i]) m_dirty = m_dirty | cur[%u + i*%u +: %u];", x->dirty_lo, line_bytes,
+         line_bytes);
+    emit(e, "    if (t_sel[i]) t_rank = t_rank | cur[%u + i*%u +: %u];", x->rank_lo, x->rank_bits,
+         x->rank_bits);
+    emit(e, "    vcount = vcount + {%u'd0, way_valid[i]};", x->cnt_bits - 1);
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_set_update(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->ways, line_bytes = x->line_bytes;
 
     emit(e, "// Set word update: LRU touch of t_sel (hit or installed way), dirty bytes,");
     emit(e, "// installation of a fetched or fully written line, invalidation.");
@@ -231,23 +291,25 @@ static void emit_body(gx *x)
     emit(e, "assign do_touch = (state_q == StLook) | st_install;");
     emit(e, "always @(*) begin");
     emit(e, "  upd_word = cur;");
-    emit(e, "  for (int i = 0; i < %u; i++) begin", W);
+    emit(e, "  for (int i = 0; i < %u; i++) begin", ways);
     emit(e, "    if (do_touch) begin");
-    emit(e, "      if (t_sel[i]) upd_word[%u + i*%u +: %u] = '0;", x->R0, x->RB, x->RB);
-    emit(e, "      else if (cur[%u + i*%u +: %u] < t_rank)", x->R0, x->RB, x->RB);
-    emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] + %u'd1;", x->R0, x->RB, x->RB,
-         x->R0, x->RB, x->RB, x->RB);
+    emit(e, "      if (t_sel[i]) upd_word[%u + i*%u +: %u] = '0;", x->rank_lo, x->rank_bits,
+         x->rank_bits);
+    emit(e, "      else if (cur[%u + i*%u +: %u] < t_rank)", x->rank_lo, x->rank_bits, x->rank_bits);
+    emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] + %u'd1;", x->rank_lo, x->rank_bits, x->rank_bits,
+         x->rank_lo, x->rank_bits, x->rank_bits, x->rank_bits);
     emit(e, "    end");
     emit(e, "    if (t_sel[i]) begin");
     emit(e, "      if (st_install) begin");
     emit(e, "        upd_word[i] = 1'b1;");
-    emit(e, "        upd_word[%u + i*%u +: %u] = s1_tag;", x->T0, x->TW, x->TW);
-    emit(e, "        upd_word[%u + i*%u +: %u] = wr_be;", x->D0, L, L);
+    emit(e, "        upd_word[%u + i*%u +: %u] = s1_tag;", x->tag_lo, x->tag_width, x->tag_width);
+    emit(e, "        upd_word[%u + i*%u +: %u] = wr_be;", x->dirty_lo, line_bytes, line_bytes);
     emit(e, "      end else if (state_q == StAinv) begin");
     emit(e, "        upd_word[i] = 1'b0;");
-    emit(e, "        upd_word[%u + i*%u +: %u] = '0;", x->D0, L, L);
+    emit(e, "        upd_word[%u + i*%u +: %u] = '0;", x->dirty_lo, line_bytes, line_bytes);
     emit(e, "      end else begin");
-    emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] | wr_be;", x->D0, L, L, x->D0, L, L);
+    emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] | wr_be;", x->dirty_lo,
+         line_bytes, line_bytes, x->dirty_lo, line_bytes, line_bytes);
     emit(e, "      end");
     emit(e, "    end");
     emit(e, "  end");
@@ -255,21 +317,21 @@ static void emit_body(gx *x)
     emit(e, "// The empty set word: every way invalid and clean, ranks in way order.");
     {
         static char hx[16384];
-        unsigned nib = (x->SETW + 3) / 4, k;
+        unsigned nib = (x->set_word_bits + 3) / 4, k;
         for (k = 0; k < nib; k++) {
             unsigned v = 0, bb;
             for (bb = 0; bb < 4; bb++) {
                 unsigned bit = (nib - 1 - k) * 4 + bb, w;
-                for (w = 0; w < W; w++) {
-                    unsigned at = x->R0 + w * x->RB;
-                    if (bit >= at && bit < at + x->RB && ((w >> (bit - at)) & 1))
+                for (w = 0; w < ways; w++) {
+                    unsigned at = x->rank_lo + w * x->rank_bits;
+                    if (bit >= at && bit < at + x->rank_bits && ((w >> (bit - at)) & 1))
                         v |= 1u << bb;
                 }
             }
             hx[k] = "0123456789abcdef"[v];
         }
         hx[nib] = '\0';
-        emit(e, "assign init_word = %u'h%s;", x->SETW, hx);
+        emit(e, "assign init_word = %u'h%s;", x->set_word_bits, hx);
     }
     emit(e, "assign tmem_we = (state_q == StInit) | (state_q == StLook & s1_adv) |");
     emit(e, "    (state_q == StMfill & fill_valid_i) | (state_q == StMfull) |");
@@ -277,33 +339,39 @@ static void emit_body(gx *x)
     emit(e, "assign tmem_waddr = (state_q == StInit | state_q == StFscan) ? idx_q : s1_idx_q;");
     emit(e, "assign tmem_wdata = (state_q == StInit | state_q == StFscan) ? init_word : upd_word;");
     emit_nl(e);
+}
+
+static void emit_data_ram(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->ways, line_bytes = x->line_bytes;
 
     emit(e, "// Data RAM: one line per (set, way), byte-enable writes, one access a cycle.");
     emit(e, "logic dmem_re, dmem_we;");
-    emit(e, "logic [%u:0] dmem_addr;", x->DAW - 1);
-    emit(e, "logic [%u:0] dset;", x->IB - 1);
-    emit(e, "logic [%u:0] dway;", x->WB - 1);
-    emit(e, "logic [%u:0] dmem_be;", L - 1);
-    emit(e, "logic [%u:0] dmem_wdata, fill_merge, drdata_q;", x->DW - 1);
+    emit(e, "logic [%u:0] dmem_addr;", x->daddr_bits - 1);
+    emit(e, "logic [%u:0] dset;", x->idx_bits - 1);
+    emit(e, "logic [%u:0] dway;", x->way_bits - 1);
+    emit(e, "logic [%u:0] dmem_be;", line_bytes - 1);
+    emit(e, "logic [%u:0] dmem_wdata, fill_merge, drdata_q;", x->line_bits - 1);
     emit(e, "(* no_rw_check *)");
-    emit(e, "logic [%u:0] dmem_q [0:%u];", x->DW - 1, x->SETS * W - 1);
+    emit(e, "logic [%u:0] dmem_q [0:%u];", x->line_bits - 1, x->sets * ways - 1);
     emit(e, "always_ff @(posedge clk_i) begin");
     emit(e, "  if (dmem_re) drdata_q <= dmem_q[dmem_addr];");
     emit(e, "end");
     emit(e, "always_ff @(posedge clk_i) begin");
-    emit(e, "  for (int i = 0; i < %u; i++)", L);
+    emit(e, "  for (int i = 0; i < %u; i++)", line_bytes);
     emit(e, "    if (dmem_we & dmem_be[i]) dmem_q[dmem_addr][i*8 +: 8] <= dmem_wdata[i*8 +: 8];");
     emit(e, "end");
     emit(e, "assign dset = (state_q == StFscan) ? idx_q : s1_idx_q;");
     emit(e, "assign dway = (state_q == StLook) ? (hit ? hway : vway) :");
     emit(e, "    (state_q == StFscan) ? pway : m_way_q;");
-    if ((W & (W - 1)) == 0)
+    if ((ways & (ways - 1)) == 0)
         emit(e, "assign dmem_addr = {dset, dway};");
     else
-        emit(e, "assign dmem_addr = {%u'd0, dset} * %u'd%u + {%u'd0, dway};", x->DAW - x->IB,
-             x->DAW, W, x->DAW - x->WB);
+        emit(e, "assign dmem_addr = {%u'd0, dset} * %u'd%u + {%u'd0, dway};", x->daddr_bits - x->idx_bits,
+             x->daddr_bits, ways, x->daddr_bits - x->way_bits);
     emit(e, "always @(*) begin");
-    emit(e, "  for (int i = 0; i < %u; i++)", L);
+    emit(e, "  for (int i = 0; i < %u; i++)", line_bytes);
     emit(e, "    fill_merge[i*8 +: 8] = wr_be[i] ? s1_data_q[i*8 +: 8] : fill_data_i[i*8 +: 8];");
     emit(e, "end");
     emit(e, "assign dmem_re = (state_q == StLook & s1_valid_q &");
@@ -316,11 +384,17 @@ static void emit_body(gx *x)
     emit(e, "assign dmem_be = (state_q == StLook) ? s1_mask_q : full_be;");
     emit(e, "assign dmem_wdata = (state_q == StMfill) ? fill_merge : s1_data_q;");
     emit_nl(e);
+}
+
+static void emit_control(gctx *x)
+{
+    emit_file *e = x->e;
 
     emit(e, "// ---- control: hits complete in stage 1; misses, atomics and flushes run");
     emit(e, "// their sequence there (only with the response register empty).");
     emit(e, "assign s1_adv = (state_q == StLook & s1_valid_q & op_rw & hit & rsp_free) |");
-    emit(e, "    (state_q == StMfull) | (state_q == StMdone) | (state_q == StAinv) | (state_q == StFdone);");
+    emit(e,
+         "    (state_q == StMfull) | (state_q == StMdone) | (state_q == StAinv) | (state_q == StFdone);");
     emit(e, "always @(*) begin");
     emit_in(e);
     emit(e, "state_d = state_q;");
@@ -339,10 +413,10 @@ static void emit_body(gx *x)
     emit(e, "rsp_inv_d = rsp_inv_q;");
     emit(e, "case (state_q)");
     emit(e, "  StInit: begin");
-    emit(e, "    if (idx_q == %u'd%u) begin", x->IB, x->SETS - 1);
+    emit(e, "    if (idx_q == %u'd%u) begin", x->idx_bits, x->sets - 1);
     emit(e, "      idx_d = '0;");
     emit(e, "      state_d = StLook;");
-    emit(e, "    end else idx_d = idx_q + %u'd1;", x->IB);
+    emit(e, "    end else idx_d = idx_q + %u'd1;", x->idx_bits);
     emit(e, "  end");
     emit(e, "  StLook: begin");
     emit(e, "    if (s1_valid_q & op_rw & hit) begin");
@@ -377,10 +451,11 @@ static void emit_body(gx *x)
     emit(e, "  StMfill: if (fill_valid_i) state_d = StMdone;");
     emit(e, "  StMdone, StMfull: begin");
     emit(e, "    rsp_valid_d = 1'b1;");
-    emit(e, "    rsp_kind_d = (state_q == StMfull) ? KWmissFull : (s1_op_q == OpRd) ? KMiss : KWmissFetch;");
+    emit(e,
+         "    rsp_kind_d = (state_q == StMfull) ? KWmissFull : (s1_op_q == OpRd) ? KMiss : KWmissFetch;");
     emit(e, "    rsp_line_d = s1_line_q;");
     emit(e, "    rsp_rd_d = (state_q == StMdone) & (s1_op_q == OpRd);");
-    emit(e, "    rsp_wbs_d = {%u'd0, m_wb_q};", x->CW - 1);
+    emit(e, "    rsp_wbs_d = {%u'd0, m_wb_q};", x->cnt_bits - 1);
     emit(e, "    rsp_inv_d = '0;");
     emit(e, "    state_d = StLook;");
     emit(e, "  end");
@@ -390,8 +465,8 @@ static void emit_body(gx *x)
     emit(e, "    rsp_kind_d = KFwd;");
     emit(e, "    rsp_line_d = s1_line_q;");
     emit(e, "    rsp_rd_d = 1'b0;");
-    emit(e, "    rsp_wbs_d = {%u'd0, m_wb_q};", x->CW - 1);
-    emit(e, "    rsp_inv_d = {%u'd0, m_hit_q};", x->CW - 1);
+    emit(e, "    rsp_wbs_d = {%u'd0, m_wb_q};", x->cnt_bits - 1);
+    emit(e, "    rsp_inv_d = {%u'd0, m_hit_q};", x->cnt_bits - 1);
     emit(e, "    state_d = StLook;");
     emit(e, "  end");
     emit(e, "  StFrd: begin");
@@ -404,18 +479,18 @@ static void emit_body(gx *x)
     emit(e, "      state_d = StFwb;");
     emit(e, "    end else begin");
     emit(e, "      fl_inv_d = fl_inv_q + vcount;");
-    emit(e, "      if (idx_q == %u'd%u) begin", x->IB, x->SETS - 1);
+    emit(e, "      if (idx_q == %u'd%u) begin", x->idx_bits, x->sets - 1);
     emit(e, "        idx_d = '0;");
     emit(e, "        state_d = StFdone;");
     emit(e, "      end else begin");
-    emit(e, "        idx_d = idx_q + %u'd1;", x->IB);
+    emit(e, "        idx_d = idx_q + %u'd1;", x->idx_bits);
     emit(e, "        state_d = StFrd;");
     emit(e, "      end");
     emit(e, "    end");
     emit(e, "  end");
     emit(e, "  StFwb: if (out_ready_i) begin");
     emit(e, "    fl_done_d = fl_done_q | m_sel;");
-    emit(e, "    fl_wbs_d = fl_wbs_q + %u'd1;", x->CW);
+    emit(e, "    fl_wbs_d = fl_wbs_q + %u'd1;", x->cnt_bits);
     emit(e, "    state_d = StFscan;");
     emit(e, "  end");
     emit(e, "  StFdone: begin");
@@ -439,19 +514,26 @@ static void emit_body(gx *x)
     emit(e, "assign s1_fwd_d = req_acc ? (tmem_we & (tmem_waddr == req_idx)) :");
     emit(e, "    (state_q == StFrd) ? 1'b0 : s1_fwd_q;");
     emit_nl(e);
+}
+
+static void emit_outputs(gctx *x)
+{
+    emit_file *e = x->e;
 
     emit(e, "// ---- outputs");
     emit(e, "logic out_wb;");
     emit(e, "assign out_wb = (state_q == StMwb) | (state_q == StAwb) | (state_q == StFwb);");
     emit(e, "assign out_valid_o = out_wb | (state_q == StMfetch);");
     emit(e, "assign out_kind_o = out_wb;");
-    if (x->K) {
-        emit(e, "// the written-back line: its tag above the set's low %u bits", x->K);
-        emit(e, "logic [%u:0] wb_set;", x->K - 1);
-        emit(e, "assign wb_set = (state_q == StFwb) ? idx_q[%u:0] : s1_idx_q[%u:0];", x->K - 1, x->K - 1);
+    if (x->low_idx_bits) {
+        emit(e, "// the written-back line: its tag above the set's low %u bits", x->low_idx_bits);
+        emit(e, "logic [%u:0] wb_set;", x->low_idx_bits - 1);
+        emit(e, "assign wb_set = (state_q == StFwb) ? idx_q[%u:0] : s1_idx_q[%u:0];",
+             x->low_idx_bits - 1, x->low_idx_bits - 1);
     }
-    if (x->K)
-        emit(e, "assign out_line_o = out_wb ? {m_tag, wb_set} : (state_q == StMfetch) ? s1_line_q : '0;");
+    if (x->low_idx_bits)
+        emit(e,
+             "assign out_line_o = out_wb ? {m_tag, wb_set} : (state_q == StMfetch) ? s1_line_q : '0;");
     else
         emit(e, "assign out_line_o = out_wb ? m_tag : (state_q == StMfetch) ? s1_line_q : '0;");
     emit(e, "assign out_mask_o = out_wb ? m_dirty : '0;");
@@ -464,6 +546,11 @@ static void emit_body(gx *x)
     emit(e, "assign rsp_inv_o = rsp_inv_q;");
     emit(e, "assign rsp_data_o = (rsp_valid_q & rsp_rd_q) ? drdata_q : '0;");
     emit_nl(e);
+}
+
+static void emit_regs(gctx *x)
+{
+    emit_file *e = x->e;
 
     emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
     emit(e, "  if (!rst_ni) begin");
@@ -515,52 +602,61 @@ static void emit_body(gx *x)
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+/* The module body, stage by stage (the header and port list are
+ * emit_module's). */
+static void emit_body(gctx *x)
+{
+    emit_params(x);
+    emit_regs_decl(x);
+    emit_stage0(x);
+    emit_tag_ram(x);
+    emit_stage1(x);
+    emit_victim_flush(x);
+    emit_set_update(x);
+    emit_data_ram(x);
+    emit_control(x);
+    emit_outputs(x);
+    emit_regs(x);
     emit_formal(x);
 }
 
 static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
     const rcache_cfg *c = cfg;
-    gx x;
+    gctx x;
     memset(&x, 0, sizeof x);
     x.e = e;
     x.c = c;
     rcache_geom_of(c, &x.g);
-    x.W = c->ways;
-    x.L = c->line;
-    x.DW = x.g.dw;
-    x.AW = c->addr_bits;
-    x.LB = x.g.lb;
-    x.LN = x.g.ln;
-    x.K = x.g.k;
-    x.IB = x.g.ib;
-    x.TW = x.g.tw;
-    x.RB = x.g.rb;
-    x.WB = x.g.wb;
-    x.SETW = x.g.setw;
-    x.DAW = x.g.daw;
-    x.CW = x.g.cw;
-    x.SETS = c->sets;
-    x.T0 = x.W;
-    x.D0 = x.T0 + x.W * x.TW;
-    x.R0 = x.D0 + x.W * x.L;
+    x.ways = c->ways;
+    x.line_bytes = c->line;
+    x.line_bits = x.g.dw;
+    x.addr_bits = c->addr_bits;
+    x.off_bits = x.g.lb;
+    x.laddr_bits = x.g.ln;
+    x.low_idx_bits = x.g.k;
+    x.idx_bits = x.g.ib;
+    x.tag_width = x.g.tw;
+    x.rank_bits = x.g.rb;
+    x.way_bits = x.g.wb;
+    x.set_word_bits = x.g.setw;
+    x.daddr_bits = x.g.daw;
+    x.cnt_bits = x.g.cw;
+    x.sets = c->sets;
+    x.tag_lo = x.ways;
+    x.dirty_lo = x.tag_lo + x.ways * x.tag_width;
+    x.rank_lo = x.dirty_lo + x.ways * x.line_bytes;
     emit(e, "// DualOpt RDMA cache (Belayneh et al., sections 4.2, 4.4, Table 1; readings");
     emit(e, "// D21-D24): remote data only, write-back, write-allocate, per-byte dirty masks,");
     emit(e, "// LRU, atomics bypass after the line is written back and invalidated, a kernel");
     emit(e, "// flush writes back every dirty line and invalidates all. See docs/dualopt.md.");
     emit(e, "// Storage: tag/state RAM %u x %u bits, data RAM %u x %u bits (inferred).", c->sets,
-         x.SETW, c->sets * c->ways, x.DW);
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+         x.set_word_bits, c->sets * c->ways, x.line_bits);
+    prim_module_begin(e, b);
     emit_body(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -15,6 +15,7 @@
 
 #include "dualopt_scbu.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
@@ -24,12 +25,7 @@ static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// DualOpt SCBU (Belayneh et al., section 4.1.2, Fig. 7c): local = start <= addr");
     emit(e, "// < end; bypass = !local && read && coalescing mode. See docs/dualopt.md.");
     emit(e, "// Storage: range and mode registers and one output stage; no RAM by design.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit(e, "localparam logic [1:0] OpRead = 2'd0;");
     emit_nl(e);
     emit(e, "// Range [start, end) and mode: %u-bit registers so that end may be 2^%u.", rw, aw);
@@ -114,10 +110,7 @@ static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

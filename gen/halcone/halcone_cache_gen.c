@@ -22,119 +22,141 @@
 #include <string.h>
 
 #include "gen_unit.h"
+#include "prim.h"
 #include "halcone_cache.h"
 
 typedef struct {
     emit_file *e;
     const halcone_cache_cfg *c;
     halcone_cache_geom g;
-    unsigned WAYS, SETS, TB, W, AB, WB, NP, NPP, IB, AW, OFF, SB, LA, CB, WORD, L2;
+    unsigned ent_slots; /* lock entries padded to 2^id_bits */
+    int is_l2;          /* role L2                          */
 } gctx;
 
-static void body(gctx *x)
+static void emit_state(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned WAYS = x->WAYS, TB = x->TB, W = x->W, AB = x->AB, WB = x->WB, IB = x->IB;
-    unsigned SB = x->SB, LA = x->LA, CB = x->CB, WORD = x->WORD, NP = x->NP, NPP = x->NPP;
-    unsigned OW = WAYS * TB, RW = WAYS * (TB + W), GW = WAYS * (TB + 2 * W);
+    unsigned ways = x->c->ways, ts_bits = x->c->ts_bits, way_bits = x->g.way_bits,
+        id_bits = x->g.id_bits;
+    unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, cnt_bits = x->g.cnt_bits,
+        word_bits = x->g.word_bits, pending = x->g.pending, ent_slots = x->ent_slots;
 
     if (x->g.lease_ext && x->g.overflow == HCACHE_OVF_RESET)
-        emit(e, "localparam logic [%u:0] TsMax = {%u{1'b1}};", W - 1, W);
-    emit(e, "localparam logic [%u:0] LastSet = %u'd%u;", SB - 1, SB, x->SETS - 1);
+        emit(e, "localparam logic [%u:0] TsMax = {%u{1'b1}};", ts_bits - 1, ts_bits);
+    emit(e, "localparam logic [%u:0] LastSet = %u'd%u;", set_bits - 1, set_bits, x->c->sets - 1);
     emit_nl(e);
 
     emit(e, "// ---- state -----------------------------------------------------------");
     emit(e, "// Clearing sweep out of reset (the RAM holds no reset value).");
     emit(e, "logic init_q, init_d;");
-    emit(e, "logic [%u:0] init_idx_q, init_idx_d;", SB - 1);
+    emit(e, "logic [%u:0] init_idx_q, init_idx_d;", set_bits - 1);
     emit(e, "// Lookup/update stage: a request (op, line) or a fill (entry, wts, rts).");
     emit(e, "logic b_valid_q, b_valid_d, b_fill_q, b_fill_d, b_fok_q, b_fok_d;");
     emit(e, "logic [1:0] b_op_q, b_op_d;");
-    emit(e, "logic [%u:0] b_line_q, b_line_d;", LA - 1);
-    emit(e, "logic [%u:0] b_id_q, b_id_d;", IB - 1);
-    emit(e, "logic [%u:0] b_wts_q, b_wts_d, b_rts_q, b_rts_d;", W - 1);
+    emit(e, "logic [%u:0] b_line_q, b_line_d;", laddr_bits - 1);
+    emit(e, "logic [%u:0] b_id_q, b_id_d;", id_bits - 1);
+    emit(e, "logic [%u:0] b_wts_q, b_wts_d, b_rts_q, b_rts_d;", ts_bits - 1);
     if (x->g.l1_req_cts)
-        emit(e, "logic [%u:0] b_cts_q, b_cts_d; // the requester's cts (req_cts_i)", W - 1);
+        emit(e, "logic [%u:0] b_cts_q, b_cts_d; // the requester's cts (req_cts_i)", ts_bits - 1);
     emit(e, "logic fwd_q, fwd_d;");
-    emit(e, "logic [%u:0] fwd_word_q, fwd_word_d, rdata_q;", WORD - 1);
+    emit(e, "logic [%u:0] fwd_word_q, fwd_word_d, rdata_q;", word_bits - 1);
     emit(e, "// Lock entries (the MSHR of Alg. 4/5): line, way and response kind of each");
-    emit(e, "// block awaiting its fill; %u entries, ids padded to %u.", NP, NPP);
-    emit(e, "logic [%u:0] ent_valid_q, ent_valid_d;", NPP - 1);
-    emit(e, "logic [%u:0] ent_line_q, ent_line_d;", NPP * LA - 1);
-    emit(e, "logic [%u:0] ent_way_q, ent_way_d;", NPP * WB - 1);
-    emit(e, "logic [%u:0] ent_kind_q, ent_kind_d;", NPP * 4 - 1);
+    emit(e, "// block awaiting its fill; %u entries, ids padded to %u.", pending, ent_slots);
+    emit(e, "logic [%u:0] ent_valid_q, ent_valid_d;", ent_slots - 1);
+    emit(e, "logic [%u:0] ent_line_q, ent_line_d;", ent_slots * laddr_bits - 1);
+    emit(e, "logic [%u:0] ent_way_q, ent_way_d;", ent_slots * way_bits - 1);
+    emit(e, "logic [%u:0] ent_kind_q, ent_kind_d;", ent_slots * 4 - 1);
     emit(e, "// Valid and lock bits of every block (flip-flops: flash invalidate).");
-    emit(e, "logic [%u:0] valid_q, valid_d, lock_q, lock_d;", x->SETS * WAYS - 1);
-    emit(e, "logic [%u:0] cts_q, cts_d;", W - 1);
-    emit(e, "logic [%u:0] cnt_q, cnt_d;", CB - 1);
+    emit(e, "logic [%u:0] valid_q, valid_d, lock_q, lock_d;", x->c->sets * ways - 1);
+    emit(e, "logic [%u:0] cts_q, cts_d;", ts_bits - 1);
+    emit(e, "logic [%u:0] cnt_q, cnt_d;", cnt_bits - 1);
     emit(e, "// Output registers.");
     emit(e, "logic rsp_v_q, rsp_v_d;");
     emit(e, "logic [3:0] rsp_kind_q, rsp_kind_d;");
-    emit(e, "logic [%u:0] rsp_line_q, rsp_line_d;", LA - 1);
-    emit(e, "logic [%u:0] rsp_cts_q, rsp_cts_d, rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d;", W - 1);
-    emit(e, "logic [%u:0] rsp_cnt_q, rsp_cnt_d;", CB - 1);
+    emit(e, "logic [%u:0] rsp_line_q, rsp_line_d;", laddr_bits - 1);
+    emit(e, "logic [%u:0] rsp_cts_q, rsp_cts_d, rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d;",
+         ts_bits - 1);
+    emit(e, "logic [%u:0] rsp_cnt_q, rsp_cnt_d;", cnt_bits - 1);
     emit(e, "logic dn_v_q, dn_v_d, dn_write_q, dn_write_d;");
-    emit(e, "logic [%u:0] dn_line_q, dn_line_d;", LA - 1);
-    emit(e, "logic [%u:0] dn_id_q, dn_id_d;", IB - 1);
-    emit(e, "logic [%u:0] dn_cts_q, dn_cts_d;", W - 1);
+    emit(e, "logic [%u:0] dn_line_q, dn_line_d;", laddr_bits - 1);
+    emit(e, "logic [%u:0] dn_id_q, dn_id_d;", id_bits - 1);
+    emit(e, "logic [%u:0] dn_cts_q, dn_cts_d;", ts_bits - 1);
     emit(e, "logic ev_v_q, ev_v_d;");
-    emit(e, "logic [%u:0] ev_line_q, ev_line_d;", LA - 1);
-    emit(e, "logic [%u:0] ev_wts_q, ev_wts_d, ev_rts_q, ev_rts_d;", W - 1);
+    emit(e, "logic [%u:0] ev_line_q, ev_line_d;", laddr_bits - 1);
+    emit(e, "logic [%u:0] ev_wts_q, ev_wts_d, ev_rts_q, ev_rts_d;", ts_bits - 1);
     emit_nl(e);
+}
+
+static void emit_set_word(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->c->ways, tag_bits = x->g.tag_bits, ts_bits = x->c->ts_bits,
+        age_bits = x->g.age_bits;
+    unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, word_bits = x->g.word_bits;
+    unsigned wts_lo = ways * tag_bits, rts_lo = ways * (tag_bits + ts_bits),
+        age_lo = ways * (tag_bits + 2 * ts_bits);
 
     emit(e, "// ---- the stage's set word ---------------------------------------------");
     emit(e, "// Layout, field-major: tags (way 0 lowest), wts, rts, LRU ages.");
-    emit(e, "logic [%u:0] word;", WORD - 1);
-    emit(e, "logic [%u:0] w_tag;", OW - 1);
-    emit(e, "logic [%u:0] w_wts, w_rts;", WAYS * W - 1);
-    emit(e, "logic [%u:0] w_age;", WAYS * AB - 1);
+    emit(e, "logic [%u:0] word;", word_bits - 1);
+    emit(e, "logic [%u:0] w_tag;", wts_lo - 1);
+    emit(e, "logic [%u:0] w_wts, w_rts;", ways * ts_bits - 1);
+    emit(e, "logic [%u:0] w_age;", ways * age_bits - 1);
     emit(e, "assign word = fwd_q ? fwd_word_q : rdata_q;");
-    emit(e, "assign w_tag = word[%u:0];", OW - 1);
-    emit(e, "assign w_wts = word[%u:%u];", RW - 1, OW);
-    emit(e, "assign w_rts = word[%u:%u];", GW - 1, RW);
-    emit(e, "assign w_age = word[%u:%u];", WORD - 1, GW);
-    emit(e, "logic [%u:0] b_set;", SB - 1);
-    emit(e, "logic [%u:0] b_tag;", TB - 1);
-    emit(e, "assign b_set = b_line_q[%u:0];", SB - 1);
-    emit(e, "assign b_tag = b_line_q[%u:%u];", LA - 1, SB);
-    emit(e, "logic [%u:0] vset, lset;", WAYS - 1);
-    emit(e, "assign vset = valid_q[b_set*%u +: %u];", WAYS, WAYS);
-    emit(e, "assign lset = lock_q[b_set*%u +: %u];", WAYS, WAYS);
+    emit(e, "assign w_tag = word[%u:0];", wts_lo - 1);
+    emit(e, "assign w_wts = word[%u:%u];", rts_lo - 1, wts_lo);
+    emit(e, "assign w_rts = word[%u:%u];", age_lo - 1, rts_lo);
+    emit(e, "assign w_age = word[%u:%u];", word_bits - 1, age_lo);
+    emit(e, "logic [%u:0] b_set;", set_bits - 1);
+    emit(e, "logic [%u:0] b_tag;", tag_bits - 1);
+    emit(e, "assign b_set = b_line_q[%u:0];", set_bits - 1);
+    emit(e, "assign b_tag = b_line_q[%u:%u];", laddr_bits - 1, set_bits);
+    emit(e, "logic [%u:0] vset, lset;", ways - 1);
+    emit(e, "assign vset = valid_q[b_set*%u +: %u];", ways, ways);
+    emit(e, "assign lset = lock_q[b_set*%u +: %u];", ways, ways);
     emit_nl(e);
+}
+
+static void emit_classify(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->c->ways, tag_bits = x->g.tag_bits, ts_bits = x->c->ts_bits,
+        age_bits = x->g.age_bits, way_bits = x->g.way_bits;
 
     emit(e, "// ---- classification (Alg. 1, 2, 4, 5: hit iff tag and cts <= rts) -------");
-    emit(e, "logic [%u:0] hitv, first_inv, oldest, tsel;", WAYS - 1);
+    emit(e, "logic [%u:0] hitv, first_inv, oldest, tsel;", ways - 1);
     emit(e, "logic hit_any, inv_any, cls_hit, victim;");
-    emit(e, "logic [%u:0] t_wts, t_rts;", W - 1);
-    emit(e, "logic [%u:0] t_age;", AB - 1);
-    emit(e, "logic [%u:0] t_tag;", TB - 1);
+    emit(e, "logic [%u:0] t_wts, t_rts;", ts_bits - 1);
+    emit(e, "logic [%u:0] t_age;", age_bits - 1);
+    emit(e, "logic [%u:0] t_tag;", tag_bits - 1);
     emit(e, "logic t_valid;");
-    emit(e, "logic [%u:0] tway;", WB - 1);
-    emit(e, "logic [%u:0] best_age;", AB - 1);
+    emit(e, "logic [%u:0] tway;", way_bits - 1);
+    emit(e, "logic [%u:0] best_age;", age_bits - 1);
     emit(e, "logic found;");
-    emit(e, "for (genvar w = 0; w < %u; w++) begin : g_hit", WAYS);
-    emit(e, "  assign hitv[w] = vset[w] && (w_tag[w*%u +: %u] == b_tag);", TB, TB);
+    emit(e, "for (genvar w = 0; w < %u; w++) begin : g_hit", ways);
+    emit(e, "  assign hitv[w] = vset[w] && (w_tag[w*%u +: %u] == b_tag);", tag_bits, tag_bits);
     emit(e, "end");
     emit(e, "assign hit_any = |hitv;");
     emit(e, "assign inv_any = ~&vset;");
-    emit(e, "assign first_inv = ~vset & (vset + %u'd1);", WAYS);
+    emit(e, "assign first_inv = ~vset & (vset + %u'd1);", ways);
     emit(e, "// Oldest unlocked valid way (ages of valid ways are distinct).");
     emit(e, "always @* begin");
     emit(e, "  oldest = '0;");
     emit(e, "  best_age = '0;");
     emit(e, "  found = 1'b0;");
-    emit(e, "  for (int w = 0; w < %u; w++)", WAYS);
-    emit(e, "    if (vset[w] && !lset[w] && (!found || w_age[w*%u +: %u] > best_age)) begin", AB, AB);
+    emit(e, "  for (int w = 0; w < %u; w++)", ways);
+    emit(e, "    if (vset[w] && !lset[w] && (!found || w_age[w*%u +: %u] > best_age)) begin",
+         age_bits, age_bits);
     emit(e, "      oldest = '0;");
     emit(e, "      oldest[w] = 1'b1;");
-    emit(e, "      best_age = w_age[w*%u +: %u];", AB, AB);
+    emit(e, "      best_age = w_age[w*%u +: %u];", age_bits, age_bits);
     emit(e, "      found = 1'b1;");
     emit(e, "    end");
     emit(e, "end");
     emit(e, "// The way this op works on: the hit way, else the first invalid way,");
     emit(e, "// else the LRU victim; for a fill, its entry's way.");
-    emit(e, "logic [%u:0] f_way;", WB - 1);
-    emit(e, "assign f_way = ent_way_q[b_id_q*%u +: %u];", WB, WB);
+    emit(e, "logic [%u:0] f_way;", way_bits - 1);
+    emit(e, "assign f_way = ent_way_q[b_id_q*%u +: %u];", way_bits, way_bits);
     emit(e, "always @* begin");
     emit(e, "  if (b_fill_q) begin");
     emit(e, "    tsel = '0;");
@@ -150,19 +172,19 @@ static void body(gctx *x)
     emit(e, "  t_wts = '0;");
     emit(e, "  t_rts = '0;");
     emit(e, "  t_tag = '0;");
-    emit(e, "  for (int w = 0; w < %u; w++)", WAYS);
+    emit(e, "  for (int w = 0; w < %u; w++)", ways);
     emit(e, "    if (tsel[w]) begin");
-    emit(e, "      tway = %u'(w);", WB);
+    emit(e, "      tway = %u'(w);", way_bits);
     emit(e, "      t_valid = vset[w];");
-    emit(e, "      t_age = w_age[w*%u +: %u];", AB, AB);
-    emit(e, "      t_wts = w_wts[w*%u +: %u];", W, W);
-    emit(e, "      t_rts = w_rts[w*%u +: %u];", W, W);
-    emit(e, "      t_tag = w_tag[w*%u +: %u];", TB, TB);
+    emit(e, "      t_age = w_age[w*%u +: %u];", age_bits, age_bits);
+    emit(e, "      t_wts = w_wts[w*%u +: %u];", ts_bits, ts_bits);
+    emit(e, "      t_rts = w_rts[w*%u +: %u];", ts_bits, ts_bits);
+    emit(e, "      t_tag = w_tag[w*%u +: %u];", tag_bits, tag_bits);
     emit(e, "    end");
     emit(e, "end");
     emit(e, "// l_cts: the cts of the lookup; with --l1-req-cts a RD/WR first takes");
     emit(e, "// max(cts, the requester's cts) (L2 banks, H24)");
-    emit(e, "logic [%u:0] l_cts;", W - 1);
+    emit(e, "logic [%u:0] l_cts;", ts_bits - 1);
     if (x->g.l1_req_cts)
         emit(e, "assign l_cts = (!b_fill_q && !b_op_q[1] && b_cts_q > cts_q) ? b_cts_q : cts_q;");
     else
@@ -170,6 +192,11 @@ static void body(gctx *x)
     emit(e, "assign cls_hit = hit_any && (l_cts <= t_rts);");
     emit(e, "assign victim = !hit_any && !inv_any;");
     emit_nl(e);
+}
+
+static void emit_action(gctx *x)
+{
+    emit_file *e = x->e;
 
     emit(e, "// ---- what the stage does, and whether it can leave ---------------------");
     emit(e, "logic op_rd, op_wr, op_ev, b_alloc, b_rdhit, b_fill_ok, b_fire, b_free;");
@@ -179,7 +206,7 @@ static void body(gctx *x)
     emit(e, "assign op_ev = b_op_q == 2'd2;");
     emit(e, "assign rsp_free = !rsp_v_q || rsp_ready_i;");
     emit(e, "assign dn_free = !dn_v_q || dn_ready_i;");
-    if (x->L2)
+    if (x->is_l2)
         emit(e, "assign ev_free = !ev_v_q || ev_ready_i;");
     else
         emit(e, "assign ev_free = 1'b1; // L1: silent eviction, the victim port only informs");
@@ -191,10 +218,16 @@ static void body(gctx *x)
     emit(e, "assign b_fire = b_valid_q && (b_alloc ? (dn_free && (!victim || ev_free)) : rsp_free);");
     emit(e, "assign b_free = !b_valid_q || b_fire;");
     emit_nl(e);
+}
+
+static void emit_fill_rule(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ts_bits = x->c->ts_bits;
 
     emit(e, "// ---- fill rule (spec 3.2): Bwts = max(cts, wts); Brts = rts (S1) or");
     emit(e, "// max(wts + 1, rts) (paper, H5); cts = max(cts, Bwts) (H4)");
-    emit(e, "logic [%u:0] f_bw, f_w1, f_br, f_cts;", W - 1);
+    emit(e, "logic [%u:0] f_bw, f_w1, f_br, f_cts;", ts_bits - 1);
     emit(e, "logic f_is_wr;");
     emit(e, "logic [3:0] f_kind;");
     emit(e, "assign f_kind = ent_kind_q[b_id_q*4 +: 4];");
@@ -202,9 +235,9 @@ static void body(gctx *x)
     emit(e, "assign f_bw = (cts_q > b_wts_q) ? cts_q : b_wts_q;");
     if (x->g.lease_ext) {
         if (x->g.overflow == HCACHE_OVF_REINIT)
-            emit(e, "assign f_w1 = b_wts_q + %u'd1; // wraps to 0 at TsMax (H12)", W);
+            emit(e, "assign f_w1 = b_wts_q + %u'd1; // wraps to 0 at TsMax (H12)", ts_bits);
         else
-            emit(e, "assign f_w1 = (b_wts_q == TsMax) ? TsMax : b_wts_q + %u'd1;", W);
+            emit(e, "assign f_w1 = (b_wts_q == TsMax) ? TsMax : b_wts_q + %u'd1;", ts_bits);
         emit(e, "assign f_br = (f_w1 > b_rts_q) ? f_w1 : b_rts_q;");
     } else {
         emit(e, "assign f_w1 = b_wts_q;");
@@ -215,37 +248,54 @@ static void body(gctx *x)
     else
         emit(e, "assign f_cts = (f_is_wr && f_bw > cts_q) ? f_bw : cts_q;");
     emit_nl(e);
+}
+
+static void emit_lru(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->c->ways, age_bits = x->g.age_bits;
 
     emit(e, "// ---- LRU ages: valid ways hold a permutation of 0..k-1 ---------------");
-    emit(e, "logic [%u:0] age_touch, age_drop;", WAYS * AB - 1);
+    emit(e, "logic [%u:0] age_touch, age_drop;", ways * age_bits - 1);
     emit(e, "always @* begin");
     emit(e, "  age_touch = w_age;");
     emit(e, "  age_drop = w_age;");
-    emit(e, "  for (int w = 0; w < %u; w++) begin", WAYS);
-    emit(e, "    if (tsel[w]) age_touch[w*%u +: %u] = '0;", AB, AB);
-    emit(e, "    else if (vset[w] && (!t_valid || w_age[w*%u +: %u] < t_age))", AB, AB);
-    emit(e, "      age_touch[w*%u +: %u] = w_age[w*%u +: %u] + %u'd1;", AB, AB, AB, AB, AB);
-    emit(e, "    if (!tsel[w] && vset[w] && w_age[w*%u +: %u] > t_age)", AB, AB);
-    emit(e, "      age_drop[w*%u +: %u] = w_age[w*%u +: %u] - %u'd1;", AB, AB, AB, AB, AB);
+    emit(e, "  for (int w = 0; w < %u; w++) begin", ways);
+    emit(e, "    if (tsel[w]) age_touch[w*%u +: %u] = '0;", age_bits, age_bits);
+    emit(e, "    else if (vset[w] && (!t_valid || w_age[w*%u +: %u] < t_age))", age_bits, age_bits);
+    emit(e, "      age_touch[w*%u +: %u] = w_age[w*%u +: %u] + %u'd1;", age_bits, age_bits,
+         age_bits, age_bits, age_bits);
+    emit(e, "    if (!tsel[w] && vset[w] && w_age[w*%u +: %u] > t_age)", age_bits, age_bits);
+    emit(e, "      age_drop[w*%u +: %u] = w_age[w*%u +: %u] - %u'd1;", age_bits, age_bits, age_bits,
+         age_bits, age_bits);
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_new_word(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->c->ways, tag_bits = x->g.tag_bits, ts_bits = x->c->ts_bits,
+        age_bits = x->g.age_bits;
+    unsigned word_bits = x->g.word_bits;
+    unsigned wts_lo = ways * tag_bits;
 
     emit(e, "// ---- the updated set word -------------------------------------------");
-    emit(e, "logic [%u:0] n_tag;", OW - 1);
-    emit(e, "logic [%u:0] n_wts, n_rts;", WAYS * W - 1);
-    emit(e, "logic [%u:0] n_age;", WAYS * AB - 1);
-    emit(e, "logic [%u:0] new_word;", WORD - 1);
+    emit(e, "logic [%u:0] n_tag;", wts_lo - 1);
+    emit(e, "logic [%u:0] n_wts, n_rts;", ways * ts_bits - 1);
+    emit(e, "logic [%u:0] n_age;", ways * age_bits - 1);
+    emit(e, "logic [%u:0] new_word;", word_bits - 1);
     emit(e, "always @* begin");
     emit(e, "  n_tag = w_tag;");
     emit(e, "  n_wts = w_wts;");
     emit(e, "  n_rts = w_rts;");
     emit(e, "  n_age = w_age;");
     emit(e, "  if (b_fill_ok) begin");
-    emit(e, "    n_wts[tway*%u +: %u] = f_bw;", W, W);
-    emit(e, "    n_rts[tway*%u +: %u] = f_br;", W, W);
+    emit(e, "    n_wts[tway*%u +: %u] = f_bw;", ts_bits, ts_bits);
+    emit(e, "    n_rts[tway*%u +: %u] = f_br;", ts_bits, ts_bits);
     emit(e, "  end else if (!b_fill_q && (op_rd || op_wr)) begin");
-    emit(e, "    n_tag[tway*%u +: %u] = b_tag;", TB, TB);
+    emit(e, "    n_tag[tway*%u +: %u] = b_tag;", tag_bits, tag_bits);
     emit(e, "    n_age = age_touch;");
     emit(e, "  end else if (!b_fill_q && op_ev && hit_any) begin");
     emit(e, "    n_age = age_drop;");
@@ -253,62 +303,81 @@ static void body(gctx *x)
     emit(e, "end");
     emit(e, "assign new_word = {n_age, n_rts, n_wts, n_tag};");
     emit_nl(e);
+}
+
+static void emit_ram(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, word_bits = x->g.word_bits;
 
     emit(e, "// ---- set RAM: synchronous read at acceptance, written when the stage");
     emit(e, "// leaves (and by the clearing sweep). A read of the set written in the");
     emit(e, "// same cycle is never used: fwd_q selects the written word instead.");
     emit(e, "logic acc_fill, acc_req, acc;");
-    emit(e, "logic [%u:0] acc_line, req_line, fill_line;", LA - 1);
-    emit(e, "logic [%u:0] acc_set;", SB - 1);
+    emit(e, "logic [%u:0] acc_line, req_line, fill_line;", laddr_bits - 1);
+    emit(e, "logic [%u:0] acc_set;", set_bits - 1);
     emit(e, "logic mem_we;");
-    emit(e, "logic [%u:0] mem_waddr;", SB - 1);
-    emit(e, "logic [%u:0] mem_wdata;", WORD - 1);
-    emit(e, "assign req_line = req_addr_i[%u:%u];", x->AW - 1, x->OFF);
-    emit(e, "assign fill_line = ent_line_q[fill_id_i*%u +: %u];", LA, LA);
+    emit(e, "logic [%u:0] mem_waddr;", set_bits - 1);
+    emit(e, "logic [%u:0] mem_wdata;", word_bits - 1);
+    emit(e, "assign req_line = req_addr_i[%u:%u];", x->c->addr_bits - 1, x->g.off_bits);
+    emit(e, "assign fill_line = ent_line_q[fill_id_i*%u +: %u];", laddr_bits, laddr_bits);
     emit(e, "assign acc_line = acc_fill ? fill_line : req_line;");
-    emit(e, "assign acc_set = acc_line[%u:0];", SB - 1);
+    emit(e, "assign acc_set = acc_line[%u:0];", set_bits - 1);
     emit(e, "assign acc = acc_fill || acc_req;");
     emit(e, "assign mem_we = init_q || b_fire;");
     emit(e, "assign mem_waddr = init_q ? init_idx_q : b_set;");
     emit(e, "assign mem_wdata = init_q ? '0 : new_word;");
     emit(e, "(* no_rw_check *)");
-    emit(e, "logic [%u:0] mem_q [0:%u];", WORD - 1, x->SETS - 1);
-    emit(e, "always_ff @(posedge clk_i) begin");
-    emit(e, "  if (mem_we) mem_q[mem_waddr] <= mem_wdata;");
-    emit(e, "  if (acc) rdata_q <= mem_q[acc_set];");
-    emit(e, "end");
+    prim_ram_decl(e, "mem_q", word_bits, x->c->sets);
+    prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "acc", "rdata_q",
+                   "acc_set", 0});
     emit_nl(e);
+}
+
+static void emit_accept(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned id_bits = x->g.id_bits;
+    unsigned laddr_bits = x->g.laddr_bits, pending = x->g.pending;
 
     emit(e, "// ---- acceptance: fills first; a request waits while its block is");
     emit(e, "// locked (H23, V10), while no lock entry is free, and an INV until no");
     emit(e, "// block is locked (the epoch reset quiesces).");
-    emit(e, "logic [%u:0] used;", IB);
+    emit(e, "logic [%u:0] used;", id_bits);
     emit(e, "logic lock_hit, req_ok;");
-    emit(e, "logic [%u:0] free_id;", IB - 1);
+    emit(e, "logic [%u:0] free_id;", id_bits - 1);
     emit(e, "always @* begin");
     emit(e, "  used = '0;");
     emit(e, "  lock_hit = 1'b0;");
     emit(e, "  free_id = '0;");
-    emit(e, "  for (int i = %u; i >= 0; i = i - 1) begin", NP - 1);
-    emit(e, "    used = used + {%u'd0, ent_valid_q[i]};", IB);
-    emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == req_line) lock_hit = 1'b1;", LA, LA);
-    emit(e, "    if (!ent_valid_q[i]) free_id = %u'(i);", IB);
+    emit(e, "  for (int i = %u; i >= 0; i = i - 1) begin", pending - 1);
+    emit(e, "    used = used + {%u'd0, ent_valid_q[i]};", id_bits);
+    emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == req_line) lock_hit = 1'b1;",
+         laddr_bits, laddr_bits);
+    emit(e, "    if (!ent_valid_q[i]) free_id = %u'(i);", id_bits);
     emit(e, "  end");
     emit(e, "  if (b_alloc && b_fire && b_line_q == req_line) lock_hit = 1'b1;");
     emit(e, "end");
     emit(e, "always @* begin");
     emit(e, "  if (req_op_i == 2'd3) req_ok = (used == '0) && !b_alloc;");
     emit(e, "  else if (req_op_i == 2'd2) req_ok = !lock_hit;");
-    emit(e, "  else req_ok = !lock_hit && (%u'd%u - used > {%u'd0, b_alloc && b_fire});", IB + 1, NP, IB);
+    emit(e, "  else req_ok = !lock_hit && (%u'd%u - used > {%u'd0, b_alloc && b_fire});",
+         id_bits + 1, pending, id_bits);
     emit(e, "end");
     emit(e, "assign fill_ready_o = !init_q && b_free;");
     emit(e, "assign req_ready_o = !init_q && b_free && !fill_valid_i && req_ok;");
     emit(e, "assign acc_fill = fill_valid_i && fill_ready_o;");
     emit(e, "assign acc_req = req_valid_i && req_ready_o;");
     emit_nl(e);
+}
+
+static void emit_valid_lock(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->c->ways;
 
     emit(e, "// ---- next state --------------------------------------------------------");
-    emit(e, "logic [%u:0] vnew, lnew;", WAYS - 1);
+    emit(e, "logic [%u:0] vnew, lnew;", ways - 1);
     emit(e, "always @* begin");
     emit(e, "  vnew = vset;");
     emit(e, "  lnew = lset;");
@@ -318,12 +387,20 @@ static void body(gctx *x)
     emit(e, "    lnew[tway] = 1'b1;");
     emit(e, "  end else if (!b_fill_q && op_ev && hit_any) vnew[tway] = 1'b0;");
     emit(e, "end");
+}
+
+static void emit_next_state(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->c->ways, way_bits = x->g.way_bits;
+    unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, cnt_bits = x->g.cnt_bits;
+
     emit(e, "always @* begin");
     emit(e, "  init_d = init_q;");
     emit(e, "  init_idx_d = init_idx_q;");
     emit(e, "  if (init_q) begin");
     emit(e, "    if (init_idx_q == LastSet) init_d = 1'b0;");
-    emit(e, "    else init_idx_d = init_idx_q + %u'd1;", SB);
+    emit(e, "    else init_idx_d = init_idx_q + %u'd1;", set_bits);
     emit(e, "  end");
     emit(e, "  b_valid_d = b_valid_q && !b_fire;");
     emit(e, "  b_fill_d = b_fill_q;");
@@ -374,7 +451,7 @@ static void body(gctx *x)
     emit(e, "  dn_line_d = dn_line_q;");
     emit(e, "  dn_id_d = dn_id_q;");
     emit(e, "  dn_cts_d = dn_cts_q;");
-    if (x->L2)
+    if (x->is_l2)
         emit(e, "  ev_v_d = ev_v_q && !ev_ready_i;");
     else
         emit(e, "  ev_v_d = 1'b0;");
@@ -382,8 +459,8 @@ static void body(gctx *x)
     emit(e, "  ev_wts_d = ev_wts_q;");
     emit(e, "  ev_rts_d = ev_rts_q;");
     emit(e, "  if (b_fire) begin");
-    emit(e, "    valid_d[b_set*%u +: %u] = vnew;", WAYS, WAYS);
-    emit(e, "    lock_d[b_set*%u +: %u] = lnew;", WAYS, WAYS);
+    emit(e, "    valid_d[b_set*%u +: %u] = vnew;", ways, ways);
+    emit(e, "    lock_d[b_set*%u +: %u] = lnew;", ways, ways);
     emit(e, "    if (b_fill_q) begin");
     emit(e, "      if (b_fill_ok) begin");
     emit(e, "        ent_valid_d[b_id_q] = 1'b0;");
@@ -398,11 +475,12 @@ static void body(gctx *x)
     emit(e, "      end");
     emit(e, "    end else if (b_alloc) begin");
     emit(e, "      ent_valid_d[free_id] = 1'b1;");
-    emit(e, "      ent_line_d[free_id*%u +: %u] = b_line_q;", LA, LA);
-    emit(e, "      ent_way_d[free_id*%u +: %u] = tway;", WB, WB);
-    emit(e, "      ent_kind_d[free_id*4 +: 4] = (op_wr ? 4'd3 : 4'd0) + (!hit_any ? 4'd1 : cls_hit ? 4'd0 : 4'd2);");
+    emit(e, "      ent_line_d[free_id*%u +: %u] = b_line_q;", laddr_bits, laddr_bits);
+    emit(e, "      ent_way_d[free_id*%u +: %u] = tway;", way_bits, way_bits);
+    emit(e,
+         "      ent_kind_d[free_id*4 +: 4] = (op_wr ? 4'd3 : 4'd0) + (!hit_any ? 4'd1 : cls_hit ? 4'd0 : 4'd2);");
     emit(e, "      cts_d = l_cts;");
-    emit(e, "      if (!t_valid) cnt_d = cnt_q + %u'd1;", CB);
+    emit(e, "      if (!t_valid) cnt_d = cnt_q + %u'd1;", cnt_bits);
     emit(e, "      dn_v_d = 1'b1;");
     emit(e, "      dn_write_d = op_wr;");
     emit(e, "      dn_line_d = b_line_q;");
@@ -430,7 +508,7 @@ static void body(gctx *x)
     emit(e, "        rsp_kind_d = 4'd6;");
     emit(e, "        rsp_wts_d = t_wts;");
     emit(e, "        rsp_rts_d = t_rts;");
-    emit(e, "        cnt_d = cnt_q - %u'd1;", CB);
+    emit(e, "        cnt_d = cnt_q - %u'd1;", cnt_bits);
     emit(e, "      end else if (op_ev) begin");
     emit(e, "        rsp_kind_d = 4'd7;");
     emit(e, "      end else begin");
@@ -447,6 +525,11 @@ static void body(gctx *x)
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_regs(gctx *x)
+{
+    emit_file *e = x->e;
 
     emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
     emit(e, "  if (!rst_ni) begin");
@@ -505,33 +588,49 @@ static void body(gctx *x)
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_outputs(gctx *x)
+{
+    emit_file *e = x->e;
 
     emit(e, "// ---- outputs -------------------------------------------------------------");
     emit(e, "assign rsp_valid_o = rsp_v_q;");
     emit(e, "assign rsp_kind_o = rsp_kind_q;");
-    emit(e, "assign rsp_line_o = {rsp_line_q, %u'd0};", x->OFF);
+    emit(e, "assign rsp_line_o = {rsp_line_q, %u'd0};", x->g.off_bits);
     emit(e, "assign rsp_cts_o = rsp_cts_q;");
     emit(e, "assign rsp_wts_o = rsp_wts_q;");
     emit(e, "assign rsp_rts_o = rsp_rts_q;");
     emit(e, "assign rsp_count_o = rsp_cnt_q;");
     emit(e, "assign dn_valid_o = dn_v_q;");
     emit(e, "assign dn_write_o = dn_write_q;");
-    emit(e, "assign dn_line_o = {dn_line_q, %u'd0};", x->OFF);
+    emit(e, "assign dn_line_o = {dn_line_q, %u'd0};", x->g.off_bits);
     emit(e, "assign dn_id_o = dn_id_q;");
     if (x->g.req_cts)
         emit(e, "assign dn_cts_o = dn_cts_q;");
     emit(e, "assign ev_valid_o = ev_v_q;");
-    emit(e, "assign ev_line_o = {ev_line_q, %u'd0};", x->OFF);
+    emit(e, "assign ev_line_o = {ev_line_q, %u'd0};", x->g.off_bits);
     emit(e, "assign ev_wts_o = ev_wts_q;");
     emit(e, "assign ev_rts_o = ev_rts_q;");
     emit_nl(e);
     emit(e, "`ifdef FORMAL");
+}
+
+static void emit_formal(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ways = x->c->ways, tag_bits = x->g.tag_bits, ts_bits = x->c->ts_bits,
+        way_bits = x->g.way_bits, id_bits = x->g.id_bits;
+    unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, pending = x->g.pending;
+    unsigned wts_lo = ways * tag_bits;
+
     emit(e, "// Properties (make formal, tb/formal.txt): P2 cts never decreases except");
-    emit(e, "// at the flash invalidate;%s", x->g.read_cts ? " P1 on a read hit wts <= cts <= rts." : "");
+    emit(e, "// at the flash invalidate;%s",
+         x->g.read_cts ? " P1 on a read hit wts <= cts <= rts." : "");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_armed_q = 1'b0;");
     emit(e, "logic f_inv_q;");
-    emit(e, "logic [%u:0] f_cts_q;", W - 1);
+    emit(e, "logic [%u:0] f_cts_q;", ts_bits - 1);
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  f_past_q <= 1'b1;");
     emit(e, "  f_armed_q <= f_past_q;");
@@ -543,9 +642,10 @@ static void body(gctx *x)
     emit(e, "  assume(rst_ni == f_past_q);");
     emit(e, "  if (rst_ni && f_armed_q && !f_inv_q) p_cts_mono: assert(cts_q >= f_cts_q);");
     if (x->g.read_cts)
-        emit(e, "  if (rst_ni && b_valid_q && b_rdhit) p_hit_lease: assert(t_wts <= l_cts && l_cts <= t_rts);");
+        emit(e,
+             "  if (rst_ni && b_valid_q && b_rdhit) p_hit_lease: assert(t_wts <= l_cts && l_cts <= t_rts);");
     emit(e, "end");
-    if (x->g.read_cts && x->SETS * WAYS <= 16) {
+    if (x->g.read_cts && x->c->sets * ways <= 16) {
         /* strengthening invariants for the k-induction of P1 (docs/halcone.md,
          * Formal): the stage's word is its set's RAM word; a request in the
          * stage targets no locked block and (RD/WR) has a free lock entry;
@@ -557,36 +657,39 @@ static void body(gctx *x)
         emit(e, "  if (rst_ni && f_past_q) begin");
         emit(e, "    if (init_q) s_init: assert(!b_valid_q && valid_q == '0 && ent_valid_q == '0);");
         emit(e, "    if (b_valid_q) s_word: assert(word == mem_q[b_set]);");
-        emit(e, "    if (b_valid_q && !b_fill_q && b_op_q != 2'd3) s_free: assert(!b_op_q[1] ? used < %u'd%u : 1'b1);", IB + 1, NP);
+        emit(e,
+             "    if (b_valid_q && !b_fill_q && b_op_q != 2'd3) s_free: assert(!b_op_q[1] ? used < %u'd%u : 1'b1);", id_bits + 1, pending);
         emit(e, "    if (b_valid_q && !b_fill_q && b_op_q == 2'd3) s_inv: assert(ent_valid_q == '0);");
-        emit(e, "    if (b_valid_q && b_fill_q && b_fok_q) s_fill: assert(ent_valid_q[b_id_q] && ent_line_q[b_id_q*%u +: %u] == b_line_q);", LA, LA);
+        emit(e,
+             "    if (b_valid_q && b_fill_q && b_fok_q) s_fill: assert(ent_valid_q[b_id_q] && ent_line_q[b_id_q*%u +: %u] == b_line_q);", laddr_bits, laddr_bits);
         emit(e, "  end");
         emit(e, "end");
         {
             unsigned i, si, wi;
             emit(e, "always @(*)");
             emit(e, "  if (rst_ni && f_past_q && b_valid_q && !b_fill_q && b_op_q != 2'd3) begin");
-            for (i = 0; i < NP; i++)
+            for (i = 0; i < pending; i++)
                 emit(e, "    s_unl_%u: assert(!(ent_valid_q[%u] && ent_line_q[%u +: %u] == b_line_q));", i,
-                     i, i * LA, LA);
+                     i, i * laddr_bits, laddr_bits);
             emit(e, "  end");
-            emit(e, "logic [%u:0] s_has;", x->SETS * WAYS - 1);
+            emit(e, "logic [%u:0] s_has;", x->c->sets * ways - 1);
             emit(e, "always @(*) begin");
             emit(e, "  s_has = '0;");
-            emit(e, "  for (int i = 0; i < %u; i++) begin", NP);
-            for (si = 0; si < x->SETS; si++)
-                for (wi = 0; wi < WAYS; wi++)
+            emit(e, "  for (int i = 0; i < %u; i++) begin", pending);
+            for (si = 0; si < x->c->sets; si++)
+                for (wi = 0; wi < ways; wi++)
                     emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == {mem_q[%u][%u +: %u], %u'd%u} && "
                             "ent_way_q[i*%u +: %u] == %u'd%u) s_has[%u] = 1'b1;",
-                         LA, LA, si, wi * TB, TB, SB, si, WB, WB, WB, wi, si * WAYS + wi);
+                         laddr_bits, laddr_bits, si, wi * tag_bits, tag_bits, set_bits, si, way_bits, way_bits, way_bits, wi, si * ways + wi);
             emit(e, "  end");
             emit(e, "  if (rst_ni && f_past_q) begin");
-            for (si = 0; si < x->SETS; si++)
-                for (wi = 0; wi < WAYS; wi++) {
-                    unsigned k = si * WAYS + wi;
-                    emit(e, "    if (valid_q[%u] && lock_q[%u]) s_lock_%u_%u: assert(s_has[%u]);", k, k, si, wi, k);
+            for (si = 0; si < x->c->sets; si++)
+                for (wi = 0; wi < ways; wi++) {
+                    unsigned k = si * ways + wi;
+                    emit(e, "    if (valid_q[%u] && lock_q[%u]) s_lock_%u_%u: assert(s_has[%u]);",
+                         k, k, si, wi, k);
                     emit(e, "    if (valid_q[%u] && !lock_q[%u]) s_wts_%u_%u: assert(mem_q[%u][%u +: %u] <= cts_q);",
-                         k, k, si, wi, si, OW + wi * W, W);
+                         k, k, si, wi, si, wts_lo + wi * ts_bits, ts_bits);
                 }
             emit(e, "  end");
             emit(e, "end");
@@ -595,9 +698,26 @@ static void body(gctx *x)
     emit(e, "`endif");
     emit(e, "logic unused_ok;");
     emit(e, "assign unused_ok = ^{req_addr_i[%u:0], f_is_wr, f_w1, %s1'b0};",
-         x->OFF - 1, x->g.req_cts ? "" : "dn_cts_q, ");
-    (void)NPP;
-    (void)AB;
+         x->g.off_bits - 1, x->g.req_cts ? "" : "dn_cts_q, ");
+}
+
+/* The module body, stage by stage (the header and port list are emit_cache's). */
+static void emit_module(gctx *x)
+{
+    emit_state(x);
+    emit_set_word(x);
+    emit_classify(x);
+    emit_action(x);
+    emit_fill_rule(x);
+    emit_lru(x);
+    emit_new_word(x);
+    emit_ram(x);
+    emit_accept(x);
+    emit_valid_lock(x);
+    emit_next_state(x);
+    emit_regs(x);
+    emit_outputs(x);
+    emit_formal(x);
 }
 
 static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
@@ -608,44 +728,22 @@ static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
     x.e = e;
     x.c = c;
     halcone_cache_geom_of(c, &x.g);
-    x.WAYS = c->ways;
-    x.SETS = c->sets;
-    x.TB = x.g.tag_bits;
-    x.W = c->ts_bits;
-    x.AB = x.g.age_bits;
-    x.WB = x.g.way_bits;
-    x.NP = x.g.pending;
-    x.IB = x.g.id_bits;
-    x.NPP = 1u << x.IB;
-    x.AW = c->addr_bits;
-    x.OFF = x.g.off_bits;
-    x.SB = x.g.set_bits;
-    x.LA = x.g.laddr_bits;
-    x.CB = x.g.cnt_bits;
-    x.WORD = x.g.word_bits;
-    x.L2 = c->role == HCACHE_ROLE_L2;
+    x.ent_slots = 1u << x.g.id_bits;
+    x.is_l2 = c->role == HCACHE_ROLE_L2;
     emit(e, "// HALCONE cache timestamp unit (Mojumder et al., 3.2.1-3.2.2, Alg. 1, 2, 4, 5),");
     emit(e, "// %s role, %s rules: lease extension %s, cts on read fills %s, wts + 1 %s,",
-         x.L2 ? "L2" : "L1", c->rules == HCACHE_RULES_PAPER ? "paper" : "safe",
+         x.is_l2 ? "L2" : "L1", c->rules == HCACHE_RULES_PAPER ? "paper" : "safe",
          x.g.lease_ext ? "on (paper)" : "off (S1)", x.g.read_cts ? "on" : "off (Alg. 1/2)",
          x.g.overflow == HCACHE_OVF_REINIT ? "wraps (H12)" : "saturates");
     emit(e, "// requests below %s the cts (S4), requests from above %s the requester's",
          x.g.req_cts ? "carry" : "do not carry", x.g.l1_req_cts ? "carry" : "do not carry");
     emit(e, "// cts (--l1-req-cts). See docs/halcone.md.");
     emit(e, "// Storage: set RAM %u x %u bits (tags, wts, rts, LRU ages); %u valid and %u lock",
-         c->sets, x.WORD, c->sets * c->ways, c->sets * c->ways);
-    emit(e, "// flip-flops; %u lock entries.", x.NP);
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
-    body(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+         c->sets, x.g.word_bits, c->sets * c->ways, c->sets * c->ways);
+    emit(e, "// flip-flops; %u lock entries.", x.g.pending);
+    prim_module_begin(e, b);
+    emit_module(&x);
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -15,64 +15,59 @@
 #include <string.h>
 
 #include "gen_unit.h"
+#include "prim.h"
 #include "halcone_tsu.h"
 
 typedef struct {
     emit_file *e;
     const halcone_tsu_cfg *c;
     halcone_tsu_geom g;
-    unsigned W, XW, TW, AW, IB, IBW, WAYS, SETS, SETW, QB, EB, FL;
+    unsigned sum_bits;    /* a timestamp sum with its carry: ts_bits + 1 */
+    unsigned index_width; /* index ports: index_bits, at least 1         */
+    unsigned floor_lo;    /* the per-set floor's offset in the set word  */
     int fglobal, fset, reset, reqcts, share, plus1;
 } gctx;
 
 /* Set word layout, field-major: memts of way i at [i*W +: W], then the
  * tags, then the valid bits, then the per-set floor (floor set). */
-static unsigned memts_lo(const gctx *x, unsigned i) { return i * x->W; }
-static unsigned tag_lo(const gctx *x, unsigned i) { return x->WAYS * x->W + i * x->TW; }
-static unsigned valid_bit(const gctx *x, unsigned i) { return x->WAYS * (x->W + x->TW) + i; }
-
-static void decl(gctx *x, unsigned w, const char *names)
-{
-    if (w <= 1)
-        emit(x->e, "logic %s;", names);
-    else
-        emit(x->e, "logic [%u:0] %s;", w - 1, names);
-}
-
-static void declv(gctx *x, unsigned w, const char *names) { emit(x->e, "logic [%u:0] %s;", w - 1, names); }
+static unsigned memts_lo(const gctx *x, unsigned i) { return i * x->c->ts_bits; }
+static unsigned tag_lo(const gctx *x, unsigned i) { return x->c->ways * x->c->ts_bits + i * x->g.tag_bits; }
+static unsigned valid_bit(const gctx *x, unsigned i) { return x->c->ways * (x->c->ts_bits + x->g.tag_bits) + i; }
 
 static void emit_state(gctx *x)
 {
-    decl(x, 1, "clr_q, clr_d, clr_ep_q, clr_ep_d");
-    decl(x, x->IBW, "clr_idx_q, clr_idx_d");
-    decl(x, 1, "s1_valid_q, s1_valid_d, s2_valid_q, s2_valid_d");
-    decl(x, 2, "s1_op_q, s1_op_d, s2_op_q, s2_op_d");
-    decl(x, x->AW, "s1_addr_q, s1_addr_d, s2_addr_q, s2_addr_d");
-    decl(x, x->QB, "s1_tag_q, s1_tag_d, s2_tag_q, s2_tag_d");
-    decl(x, x->W, "s1_lease_q, s1_lease_d, s2_lease_q, s2_lease_d");
+    prim_decl(x->e, 1, "clr_q, clr_d, clr_ep_q, clr_ep_d");
+    prim_decl(x->e, x->index_width, "clr_idx_q, clr_idx_d");
+    prim_decl(x->e, 1, "s1_valid_q, s1_valid_d, s2_valid_q, s2_valid_d");
+    prim_decl(x->e, 2, "s1_op_q, s1_op_d, s2_op_q, s2_op_d");
+    prim_decl(x->e, x->g.laddr_bits, "s1_addr_q, s1_addr_d, s2_addr_q, s2_addr_d");
+    prim_decl(x->e, x->c->tag_bits, "s1_tag_q, s1_tag_d, s2_tag_q, s2_tag_d");
+    prim_decl(x->e, x->c->ts_bits, "s1_lease_q, s1_lease_d, s2_lease_q, s2_lease_d");
     if (x->reqcts)
-        decl(x, x->W, "s1_cts_q, s1_cts_d, s2_cts_q, s2_cts_d");
+        prim_decl(x->e, x->c->ts_bits, "s1_cts_q, s1_cts_d, s2_cts_q, s2_cts_d");
     if (x->share == HALCONE_SHARE_RTS)
-        decl(x, x->W, "s1_rts_q, s1_rts_d, s2_rts_q, s2_rts_d");
-    decl(x, x->SETW, "s2_data_q, s2_data_d");
-    decl(x, 1, "s2_fix_q, s2_fix_d, s2_rst_q, s2_rst_d");
-    decl(x, 1, "fwd_valid_q, fwd_valid_d, fwd_hit_q, fwd_hit_d");
-    if (x->SETS > 1)
-        decl(x, x->IBW, "fwd_idx_q, fwd_idx_d");
-    decl(x, x->SETW, "fwd_data_q, fwd_data_d");
-    decl(x, 1, "rsp_valid_q, rsp_valid_d, rsp_victim_q, rsp_victim_d, rsp_floor_q, rsp_floor_d");
-    decl(x, 1, "rsp_wrap_q, rsp_wrap_d, rsp_reset_q, rsp_reset_d");
-    decl(x, 2, "rsp_kind_q, rsp_kind_d");
-    decl(x, x->AW, "rsp_addr_q, rsp_addr_d, rsp_vaddr_q, rsp_vaddr_d");
-    decl(x, x->QB, "rsp_tag_q, rsp_tag_d");
-    decl(x, x->W, "rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d, rsp_vmemts_q, rsp_vmemts_d");
-    decl(x, x->W, "rsp_fval_q, rsp_fval_d");
-    decl(x, x->EB, "epoch_q, epoch_d, rsp_epoch_q, rsp_epoch_d");
-    decl(x, x->W, "rdl_q, rdl_d, wrl_q, wrl_d");
+        prim_decl(x->e, x->c->ts_bits, "s1_rts_q, s1_rts_d, s2_rts_q, s2_rts_d");
+    prim_decl(x->e, x->g.set_bits, "s2_data_q, s2_data_d");
+    prim_decl(x->e, 1, "s2_fix_q, s2_fix_d, s2_rst_q, s2_rst_d");
+    prim_decl(x->e, 1, "fwd_valid_q, fwd_valid_d, fwd_hit_q, fwd_hit_d");
+    if (x->c->sets > 1)
+        prim_decl(x->e, x->index_width, "fwd_idx_q, fwd_idx_d");
+    prim_decl(x->e, x->g.set_bits, "fwd_data_q, fwd_data_d");
+    prim_decl(x->e, 1,
+              "rsp_valid_q, rsp_valid_d, rsp_victim_q, rsp_victim_d, rsp_floor_q, rsp_floor_d");
+    prim_decl(x->e, 1, "rsp_wrap_q, rsp_wrap_d, rsp_reset_q, rsp_reset_d");
+    prim_decl(x->e, 2, "rsp_kind_q, rsp_kind_d");
+    prim_decl(x->e, x->g.laddr_bits, "rsp_addr_q, rsp_addr_d, rsp_vaddr_q, rsp_vaddr_d");
+    prim_decl(x->e, x->c->tag_bits, "rsp_tag_q, rsp_tag_d");
+    prim_decl(x->e, x->c->ts_bits,
+              "rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d, rsp_vmemts_q, rsp_vmemts_d");
+    prim_decl(x->e, x->c->ts_bits, "rsp_fval_q, rsp_fval_d");
+    prim_decl(x->e, x->g.epoch_bits, "epoch_q, epoch_d, rsp_epoch_q, rsp_epoch_d");
+    prim_decl(x->e, x->c->ts_bits, "rdl_q, rdl_d, wrl_q, wrl_d");
     if (x->fglobal)
-        decl(x, x->W, "floor_q, floor_d");
+        prim_decl(x->e, x->c->ts_bits, "floor_q, floor_d");
     if (x->share == HALCONE_SHARE_NOW)
-        decl(x, x->W, "now_q, now_d");
+        prim_decl(x->e, x->c->ts_bits, "now_q, now_d");
     emit_nl(x->e);
 }
 
@@ -84,9 +79,9 @@ static void emit_control(gctx *x)
     emit(e, "// grant that would pass 2^W - 1 starts the clearing sweep instead and fires");
     emit(e, "// after it, in the new epoch. Stage 1 moves on whenever stage 2 is empty");
     emit(e, "// or fires.");
-    decl(x, 1, "rsp_free, sweep_start, s2_fire, s1_adv, req_acc, ovf");
-    if (x->SETS > 1)
-        decl(x, x->IBW, "req_idx");
+    prim_decl(x->e, 1, "rsp_free, sweep_start, s2_fire, s1_adv, req_acc, ovf");
+    if (x->c->sets > 1)
+        prim_decl(x->e, x->index_width, "req_idx");
     emit(e, "assign rsp_free = ~rsp_valid_q | rsp_ready_i;");
     if (x->reset)
         emit(e, "assign sweep_start = s2_valid_q & ~clr_q & ovf;");
@@ -96,39 +91,35 @@ static void emit_control(gctx *x)
     emit(e, "assign s1_adv = ~s2_valid_q | s2_fire;");
     emit(e, "assign req_ready_o = ~clr_q & (~s1_valid_q | s1_adv);");
     emit(e, "assign req_acc = req_valid_i & req_ready_o;");
-    if (x->SETS > 1)
-        emit(e, "assign req_idx = req_addr_i[%u:0];", x->IB - 1);
+    if (x->c->sets > 1)
+        emit(e, "assign req_idx = req_addr_i[%u:0];", x->g.index_bits - 1);
     emit_nl(e);
 }
 
 static void emit_ram(gctx *x)
 {
     emit_file *e = x->e;
-    decl(x, x->SETW, "rdata_q, mem_wdata, set_new");
-    decl(x, 1, "mem_we");
+    prim_decl(x->e, x->g.set_bits, "rdata_q, mem_wdata, set_new");
+    prim_decl(x->e, 1, "mem_we");
     emit(e, "// The clearing sweep (after reset, and at an epoch reset) writes empty");
     emit(e, "// words: no valid way, memts 0, floor 0.");
     emit(e, "assign mem_we = clr_q | s2_fire;");
-    emit(e, "assign mem_wdata = clr_q ? %u'd0 : set_new;", x->SETW);
-    if (x->SETS == 1) {
+    emit(e, "assign mem_wdata = clr_q ? %u'd0 : set_new;", x->g.set_bits);
+    if (x->c->sets == 1) {
         emit(e, "// One set (entries == ways): a register, not a RAM.");
-        decl(x, x->SETW, "mem_q");
-        emit(e, "always_ff @(posedge clk_i) begin");
-        emit(e, "  if (mem_we) mem_q <= mem_wdata;");
-        emit(e, "  if (req_acc) rdata_q <= mem_q;");
-        emit(e, "end");
+        prim_decl(x->e, x->g.set_bits, "mem_q");
+        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", NULL, "mem_wdata", "req_acc", "rdata_q",
+                       NULL, 0});
     } else {
         emit(e, "// Entry RAM, one word per set; synchronous read, one write port. A read");
         emit(e, "// of the set written in the same cycle is never used (the forwarding");
         emit(e, "// register supplies it), so no read-during-write logic.");
         emit(e, "(* no_rw_check *)");
-        emit(e, "logic [%u:0] mem_q [0:%u];", x->SETW - 1, x->SETS - 1);
-        decl(x, x->IBW, "mem_waddr");
+        prim_ram_decl(e, "mem_q", x->g.set_bits, x->c->sets);
+        prim_decl(x->e, x->index_width, "mem_waddr");
         emit(e, "assign mem_waddr = clr_q ? clr_idx_q : s2_idx;");
-        emit(e, "always_ff @(posedge clk_i) begin");
-        emit(e, "  if (mem_we) mem_q[mem_waddr] <= mem_wdata;");
-        emit(e, "  if (req_acc) rdata_q <= mem_q[req_idx];");
-        emit(e, "end");
+        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "req_acc",
+                       "rdata_q", "req_idx", 0});
     }
     emit_nl(e);
 }
@@ -137,11 +128,11 @@ static void emit_stage1(gctx *x)
 {
     emit_file *e = x->e;
     emit(e, "// Stage 1: the set as read, or as last written (forwarding).");
-    decl(x, x->SETW, "set_cur1");
-    decl(x, 1, "s1_same");
+    prim_decl(x->e, x->g.set_bits, "set_cur1");
+    prim_decl(x->e, 1, "s1_same");
     emit(e, "assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;");
-    if (x->SETS > 1)
-        emit(e, "assign s1_same = s1_addr_q[%u:0] == s2_idx;", x->IB - 1);
+    if (x->c->sets > 1)
+        emit(e, "assign s1_same = s1_addr_q[%u:0] == s2_idx;", x->g.index_bits - 1);
     else
         emit(e, "assign s1_same = 1'b1;");
     emit_nl(e);
@@ -153,73 +144,74 @@ static void emit_lookup(gctx *x)
     unsigned i;
     emit(e, "// Stage 2: lookup. The word written by the request ahead replaces the");
     emit(e, "// word read when both are of this set (s2_fix_q).");
-    if (x->SETS > 1)
-        decl(x, x->IBW, "s2_idx");
-    decl(x, x->TW, "s2_stag");
-    decl(x, x->SETW, "set_cur");
-    if (x->SETS > 1) {
-        emit(e, "assign s2_idx = s2_addr_q[%u:0];", x->IB - 1);
-        emit(e, "assign s2_stag = s2_addr_q[%u:%u];", x->AW - 1, x->IB);
+    if (x->c->sets > 1)
+        prim_decl(x->e, x->index_width, "s2_idx");
+    prim_decl(x->e, x->g.tag_bits, "s2_stag");
+    prim_decl(x->e, x->g.set_bits, "set_cur");
+    if (x->c->sets > 1) {
+        emit(e, "assign s2_idx = s2_addr_q[%u:0];", x->g.index_bits - 1);
+        emit(e, "assign s2_stag = s2_addr_q[%u:%u];", x->g.laddr_bits - 1, x->g.index_bits);
     } else {
         emit(e, "assign s2_stag = s2_addr_q;");
     }
     emit(e, "assign set_cur = s2_fix_q ? fwd_data_q : s2_data_q;");
-    declv(x, x->WAYS * x->W, "way_memts");
-    declv(x, x->WAYS * x->TW, "way_tag");
-    declv(x, x->WAYS, "way_valid, way_hit, first_inv, lo_oh, vsel");
-    emit(e, "assign way_memts = set_cur[%u:0];", x->WAYS * x->W - 1);
-    emit(e, "assign way_tag = set_cur[%u:%u];", tag_lo(x, x->WAYS) - 1, tag_lo(x, 0));
-    emit(e, "assign way_valid = set_cur[%u:%u];", valid_bit(x, x->WAYS) - 1, valid_bit(x, 0));
-    for (i = 0; i < x->WAYS; i++)
+    prim_declv(x->e, x->c->ways * x->c->ts_bits, "way_memts");
+    prim_declv(x->e, x->c->ways * x->g.tag_bits, "way_tag");
+    prim_declv(x->e, x->c->ways, "way_valid, way_hit, first_inv, lo_oh, vsel");
+    emit(e, "assign way_memts = set_cur[%u:0];", x->c->ways * x->c->ts_bits - 1);
+    emit(e, "assign way_tag = set_cur[%u:%u];", tag_lo(x, x->c->ways) - 1, tag_lo(x, 0));
+    emit(e, "assign way_valid = set_cur[%u:%u];", valid_bit(x, x->c->ways) - 1, valid_bit(x, 0));
+    for (i = 0; i < x->c->ways; i++)
         emit(e, "assign way_hit[%u] = way_valid[%u] & (way_tag[%u:%u] == s2_stag);", i, i,
-             (i + 1) * x->TW - 1, i * x->TW);
-    decl(x, 1, "hit, all_valid");
+             (i + 1) * x->g.tag_bits - 1, i * x->g.tag_bits);
+    prim_decl(x->e, 1, "hit, all_valid");
     emit(e, "assign hit = |way_hit;");
     emit(e, "assign all_valid = &way_valid;");
     emit_nl(e);
     emit(e, "// Victim (3.2.5, H11): the lowest invalid way, else the lowest memts,");
     emit(e, "// ties to the lowest way (a strict compare along the ways).");
-    emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->WAYS);
-    if (x->WAYS > 1) {
-        decl(x, x->W, "lo_m0");
-        emit(e, "assign lo_m0 = way_memts[%u:0];", x->W - 1);
+    emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->c->ways);
+    if (x->c->ways > 1) {
+        prim_decl(x->e, x->c->ts_bits, "lo_m0");
+        emit(e, "assign lo_m0 = way_memts[%u:0];", x->c->ts_bits - 1);
     }
-    if (x->WAYS == 1) {
+    if (x->c->ways == 1) {
         emit(e, "assign lo_oh = 1'b1;");
     } else {
         char oh_prev[32] = "";
-        snprintf(oh_prev, sizeof oh_prev, "%u'd1", x->WAYS);
-        for (i = 1; i < x->WAYS; i++) {
+        snprintf(oh_prev, sizeof oh_prev, "%u'd1", x->c->ways);
+        for (i = 1; i < x->c->ways; i++) {
             char nm[64];
             snprintf(nm, sizeof nm, "lo_lt%u", i);
-            decl(x, 1, nm);
+            prim_decl(x->e, 1, nm);
             snprintf(nm, sizeof nm, "lo_m%u", i);
-            if (i + 1 < x->WAYS)
-                decl(x, x->W, nm);
+            if (i + 1 < x->c->ways)
+                prim_decl(x->e, x->c->ts_bits, nm);
             snprintf(nm, sizeof nm, "lo_oh%u", i);
-            declv(x, x->WAYS, nm);
-            emit(e, "assign lo_lt%u = way_memts[%u:%u] < lo_m%u;", i, memts_lo(x, i) + x->W - 1,
+            prim_declv(x->e, x->c->ways, nm);
+            emit(e, "assign lo_lt%u = way_memts[%u:%u] < lo_m%u;", i, memts_lo(x, i) + x->c->ts_bits - 1,
                  memts_lo(x, i), i - 1);
-            if (i + 1 < x->WAYS)
+            if (i + 1 < x->c->ways)
                 emit(e, "assign lo_m%u = lo_lt%u ? way_memts[%u:%u] : lo_m%u;", i, i,
-                     memts_lo(x, i) + x->W - 1, memts_lo(x, i), i - 1);
-            emit(e, "assign lo_oh%u = lo_lt%u ? %u'd%llu : %s;", i, i, x->WAYS, 1ull << i,
+                     memts_lo(x, i) + x->c->ts_bits - 1, memts_lo(x, i), i - 1);
+            emit(e, "assign lo_oh%u = lo_lt%u ? %u'd%llu : %s;", i, i, x->c->ways, 1ull << i,
                  oh_prev);
             snprintf(oh_prev, sizeof oh_prev, "lo_oh%u", i);
         }
         emit(e, "assign lo_oh = %s;", oh_prev);
     }
     emit(e, "assign vsel = all_valid ? lo_oh : first_inv;");
-    decl(x, x->W, "hit_memts, vmemts");
-    decl(x, x->TW, "vtag");
+    prim_decl(x->e, x->c->ts_bits, "hit_memts, vmemts");
+    prim_decl(x->e, x->g.tag_bits, "vtag");
     emit(e, "always_comb begin");
     emit(e, "  hit_memts = '0;");
     emit(e, "  vmemts = '0;");
     emit(e, "  vtag = '0;");
-    emit(e, "  for (int i = 0; i < %u; i++) begin", x->WAYS);
-    emit(e, "    if (way_hit[i]) hit_memts = hit_memts | way_memts[i*%u +: %u];", x->W, x->W);
-    emit(e, "    if (vsel[i]) vmemts = vmemts | way_memts[i*%u +: %u];", x->W, x->W);
-    emit(e, "    if (vsel[i]) vtag = vtag | way_tag[i*%u +: %u];", x->TW, x->TW);
+    emit(e, "  for (int i = 0; i < %u; i++) begin", x->c->ways);
+    emit(e, "    if (way_hit[i]) hit_memts = hit_memts | way_memts[i*%u +: %u];", x->c->ts_bits,
+         x->c->ts_bits);
+    emit(e, "    if (vsel[i]) vmemts = vmemts | way_memts[i*%u +: %u];", x->c->ts_bits, x->c->ts_bits);
+    emit(e, "    if (vsel[i]) vtag = vtag | way_tag[i*%u +: %u];", x->g.tag_bits, x->g.tag_bits);
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
@@ -228,11 +220,12 @@ static void emit_lookup(gctx *x)
 static void emit_grant(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned W = x->W, XW = x->XW;
+    unsigned ts_bits = x->c->ts_bits, sum_bits = x->sum_bits;
     emit(e, "// Request decode; the floor (S2) and M, the memts the grant starts from:");
     emit(e, "// the entry's, else the floor raised by the victim it replaces.");
-    decl(x, 1, "is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up");
-    decl(x, W, "floor_cur, floor_new, drop_m, m_eff, lease, cts_eff, lmax");
+    prim_decl(x->e, 1,
+              "is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up");
+    prim_decl(x->e, ts_bits, "floor_cur, floor_new, drop_m, m_eff, lease, cts_eff, lmax");
     emit(e, "assign is_rd = s2_op_q == 2'd0;");
     emit(e, "assign is_wr = s2_op_q == 2'd1;");
     emit(e, "assign is_ev = s2_op_q == 2'd2;");
@@ -263,56 +256,56 @@ static void emit_grant(gctx *x)
     if (x->fglobal)
         emit(e, "assign floor_cur = floor_q;");
     else if (x->fset)
-        emit(e, "assign floor_cur = set_cur[%u:%u];", x->FL + W - 1, x->FL);
+        emit(e, "assign floor_cur = set_cur[%u:%u];", x->floor_lo + ts_bits - 1, x->floor_lo);
     else
-        emit(e, "assign floor_cur = %u'd0;", W);
+        emit(e, "assign floor_cur = %u'd0;", ts_bits);
     if (x->fglobal || x->fset)
         emit(e, "assign floor_up = drop & (drop_m > floor_cur);");
     else
         emit(e, "assign floor_up = 1'b0;  // no floor: a dropped memts is lost (paper)");
     emit(e, "assign floor_new = floor_up ? drop_m : floor_cur;");
     emit(e, "assign m_eff = hit ? hit_memts : floor_new;");
-    emit(e, "assign lease = (s2_lease_q != %u'd0) ? s2_lease_q : (is_wr ? wrl_q : rdl_q);", W);
+    emit(e, "assign lease = (s2_lease_q != %u'd0) ? s2_lease_q : (is_wr ? wrl_q : rdl_q);", ts_bits);
     if (x->reqcts)
-        emit(e, "assign cts_eff = s2_rst_q ? %u'd0 : s2_cts_q;  // S4; 0 in a new epoch", W);
+        emit(e, "assign cts_eff = s2_rst_q ? %u'd0 : s2_cts_q;  // S4; 0 in a new epoch", ts_bits);
     else
-        emit(e, "assign cts_eff = %u'd0;  // the requester's time is not used", W);
+        emit(e, "assign cts_eff = %u'd0;  // the requester's time is not used", ts_bits);
     emit_nl(e);
     emit(e, "// Grant (spec 3.1), in W+1 bits: a result above 2^W - 1 is an overflow.");
     emit(e, "// Read: wts = M, rts = max(M, cts) + lease. Write: wts = max(M%s, cts),",
          x->plus1 ? " + 1" : "");
     emit(e, "// rts = wts + lease%s.", x->plus1 ? " - 1" : "");
-    decl(x, XW, "m_x, c_x, l_x, wb_x, rbase_x, g_wts, g_rts");
-    decl(x, W, "f_wts, f_rts");
-    decl(x, 1, "wrap");
+    prim_decl(x->e, sum_bits, "m_x, c_x, l_x, wb_x, rbase_x, g_wts, g_rts");
+    prim_decl(x->e, ts_bits, "f_wts, f_rts");
+    prim_decl(x->e, 1, "wrap");
     emit(e, "assign m_x = {1'b0, m_eff};");
     emit(e, "assign c_x = {1'b0, cts_eff};");
     emit(e, "assign l_x = {1'b0, lease};");
     emit(e, "assign rbase_x = m_x > c_x ? m_x : c_x;");
     if (x->plus1) {
-        emit(e, "assign wb_x = (m_x + %u'd1) > c_x ? (m_x + %u'd1) : c_x;", XW, XW);
+        emit(e, "assign wb_x = (m_x + %u'd1) > c_x ? (m_x + %u'd1) : c_x;", sum_bits, sum_bits);
         emit(e, "assign g_wts = is_wr ? wb_x : m_x;");
-        emit(e, "assign g_rts = is_wr ? wb_x + l_x - %u'd1 : rbase_x + l_x;", XW);
+        emit(e, "assign g_rts = is_wr ? wb_x + l_x - %u'd1 : rbase_x + l_x;", sum_bits);
     } else {
         emit(e, "assign wb_x = rbase_x;  // literal Alg. 3: write wts = max(M, cts)");
         emit(e, "assign g_wts = is_wr ? wb_x : m_x;");
         emit(e, "assign g_rts = wb_x + l_x;");
     }
-    emit(e, "assign ovf = is_gr & g_rts[%u];", W);
+    emit(e, "assign ovf = is_gr & g_rts[%u];", ts_bits);
     if (x->reset) {
         emit(e, "// Overflow: epoch reset (sweep_start); the grant fires after it.");
         emit(e, "assign wrap = 1'b0;");
-        emit(e, "assign f_wts = g_wts[%u:0];", W - 1);
-        emit(e, "assign f_rts = g_rts[%u:0];", W - 1);
+        emit(e, "assign f_wts = g_wts[%u:0];", ts_bits - 1);
+        emit(e, "assign f_rts = g_rts[%u:0];", ts_bits - 1);
     } else {
         emit(e, "// Overflow (3.2.6, H12): the memts restarts at 0 and so does the");
         emit(e, "// requester's time: the grant of memts 0, cts 0.");
         emit(e, "assign wrap = ovf;");
         if (x->plus1)
-            emit(e, "assign f_wts = wrap ? {%u'd0, is_wr} : g_wts[%u:0];", W - 1, W - 1);
+            emit(e, "assign f_wts = wrap ? {%u'd0, is_wr} : g_wts[%u:0];", ts_bits - 1, ts_bits - 1);
         else
-            emit(e, "assign f_wts = wrap ? %u'd0 : g_wts[%u:0];", W, W - 1);
-        emit(e, "assign f_rts = wrap ? lease : g_rts[%u:0];", W - 1);
+            emit(e, "assign f_wts = wrap ? %u'd0 : g_wts[%u:0];", ts_bits, ts_bits - 1);
+        emit(e, "assign f_rts = wrap ? lease : g_rts[%u:0];", ts_bits - 1);
     }
     emit_nl(e);
 }
@@ -320,31 +313,33 @@ static void emit_grant(gctx *x)
 static void emit_update(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned i, W = x->W;
+    unsigned i, ts_bits = x->c->ts_bits;
     emit(e, "// The set written back: a granted way takes memts := rts, a new entry");
     emit(e, "// its tag too, a removed entry loses its valid bit.");
-    declv(x, x->WAYS, "w_upd, w_alloc, w_rm");
-    emit(e, "assign w_upd = way_hit & {%u{is_gr}};", x->WAYS);
-    emit(e, "assign w_alloc = vsel & {%u{alloc}};", x->WAYS);
-    emit(e, "assign w_rm = way_hit & {%u{remove}};", x->WAYS);
-    for (i = 0; i < x->WAYS; i++)
+    prim_declv(x->e, x->c->ways, "w_upd, w_alloc, w_rm");
+    emit(e, "assign w_upd = way_hit & {%u{is_gr}};", x->c->ways);
+    emit(e, "assign w_alloc = vsel & {%u{alloc}};", x->c->ways);
+    emit(e, "assign w_rm = way_hit & {%u{remove}};", x->c->ways);
+    for (i = 0; i < x->c->ways; i++)
         emit(e, "assign set_new[%u:%u] = (w_upd[%u] | w_alloc[%u]) ? f_rts : way_memts[%u:%u];",
-             memts_lo(x, i) + W - 1, memts_lo(x, i), i, i, memts_lo(x, i) + W - 1, memts_lo(x, i));
-    for (i = 0; i < x->WAYS; i++)
+             memts_lo(x, i) + ts_bits - 1, memts_lo(x, i), i, i, memts_lo(x,
+                      i) + ts_bits - 1, memts_lo(x, i));
+    for (i = 0; i < x->c->ways; i++)
         emit(e, "assign set_new[%u:%u] = w_alloc[%u] ? s2_stag : way_tag[%u:%u];",
-             tag_lo(x, i) + x->TW - 1, tag_lo(x, i), i, (i + 1) * x->TW - 1, i * x->TW);
-    for (i = 0; i < x->WAYS; i++)
+             tag_lo(x, i) + x->g.tag_bits - 1, tag_lo(x,
+                    i), i, (i + 1) * x->g.tag_bits - 1, i * x->g.tag_bits);
+    for (i = 0; i < x->c->ways; i++)
         emit(e, "assign set_new[%u] = w_alloc[%u] | (way_valid[%u] & ~w_rm[%u]);", valid_bit(x, i),
              i, i, i);
     if (x->fset)
-        emit(e, "assign set_new[%u:%u] = floor_new;", x->FL + W - 1, x->FL);
+        emit(e, "assign set_new[%u:%u] = floor_new;", x->floor_lo + ts_bits - 1, x->floor_lo);
     emit_nl(e);
 }
 
-static void emit_next(gctx *x)
+static void emit_next_fire(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned W = x->W;
+
     emit(e, "// Next state.");
     emit(e, "always_comb begin");
     emit_in(e);
@@ -358,7 +353,7 @@ static void emit_next(gctx *x)
         emit(e, "now_d = now_q;");
     emit(e, "s2_rst_d = s2_rst_q;");
     emit(e, "fwd_valid_d = fwd_valid_q;");
-    if (x->SETS > 1)
+    if (x->c->sets > 1)
         emit(e, "fwd_idx_d = fwd_idx_q;");
     emit(e, "fwd_data_d = fwd_data_q;");
     emit(e, "fwd_hit_d = fwd_hit_q;");
@@ -366,7 +361,7 @@ static void emit_next(gctx *x)
     emit(e, "// stage 2 fires: write back, forward, global registers, response");
     emit(e, "if (s2_fire) begin");
     emit(e, "  fwd_valid_d = 1'b1;");
-    if (x->SETS > 1)
+    if (x->c->sets > 1)
         emit(e, "  fwd_idx_d = s2_idx;");
     emit(e, "  fwd_data_d = set_new;");
     if (x->fglobal)
@@ -375,12 +370,18 @@ static void emit_next(gctx *x)
         emit(e, "  if (is_gr && f_rts > now_q) now_d = f_rts;");
     emit(e, "  s2_rst_d = 1'b0;");
     emit(e, "end");
+}
+
+static void emit_next_sweep(gctx *x)
+{
+    emit_file *e = x->e;
+
     emit(e, "// the clearing sweep; at its end an epoch reset clears the registers and");
     emit(e, "// restarts stage 2 in the new epoch; every set is empty, so both stages");
     emit(e, "// take the empty word from the forwarding register");
     emit(e, "if (clr_q) begin");
-    if (x->SETS > 1) {
-        emit(e, "  if (clr_idx_q == %u'd%u) begin", x->IBW, x->SETS - 1);
+    if (x->c->sets > 1) {
+        emit(e, "  if (clr_idx_q == %u'd%u) begin", x->index_width, x->c->sets - 1);
     } else {
         emit(e, "  begin");
     }
@@ -391,16 +392,16 @@ static void emit_next(gctx *x)
     emit(e, "    fwd_hit_d = 1'b1;");
     emit(e, "    s2_fix_d = 1'b1;");
     emit(e, "    if (clr_ep_q) begin");
-    emit(e, "      epoch_d = epoch_q + %u'd1;", x->EB);
+    emit(e, "      epoch_d = epoch_q + %u'd1;", x->g.epoch_bits);
     if (x->fglobal)
         emit(e, "      floor_d = '0;");
     if (x->share == HALCONE_SHARE_NOW)
         emit(e, "      now_d = '0;");
     emit(e, "      s2_rst_d = 1'b1;");
     emit(e, "    end");
-    if (x->SETS > 1) {
+    if (x->c->sets > 1) {
         emit(e, "  end else begin");
-        emit(e, "    clr_idx_d = clr_idx_q + %u'd1;", x->IBW);
+        emit(e, "    clr_idx_d = clr_idx_q + %u'd1;", x->index_width);
         emit(e, "  end");
     } else {
         emit(e, "  end");
@@ -413,6 +414,12 @@ static void emit_next(gctx *x)
     emit(e, "  clr_ep_d = 1'b1;");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_next_stages(gctx *x)
+{
+    emit_file *e = x->e;
+
     emit(e, "s1_valid_d = s1_valid_q;");
     emit(e, "s1_op_d = s1_op_q;");
     emit(e, "s1_addr_d = s1_addr_q;");
@@ -434,7 +441,7 @@ static void emit_next(gctx *x)
     if (x->share == HALCONE_SHARE_RTS)
         emit(e, "  s1_rts_d = req_rts_i;");
     emit(e, "  // forwarding match against the write-back of this same cycle");
-    if (x->SETS > 1)
+    if (x->c->sets > 1)
         emit(e, "  fwd_hit_d = fwd_valid_d && (fwd_idx_d == req_idx);");
     else
         emit(e, "  fwd_hit_d = fwd_valid_d;");
@@ -467,10 +474,17 @@ static void emit_next(gctx *x)
     emit(e, "  s2_rst_d = 1'b0;");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_next_rsp(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned ts_bits = x->c->ts_bits;
+
     emit(e, "// lease registers (a 0 is ignored: leases are at least 1)");
     emit(e, "rdl_d = rdl_q;");
     emit(e, "wrl_d = wrl_q;");
-    emit(e, "if (cfg_we_i && cfg_data_i != %u'd0) begin", W);
+    emit(e, "if (cfg_we_i && cfg_data_i != %u'd0) begin", ts_bits);
     emit(e, "  if (cfg_sel_i) wrl_d = cfg_data_i;");
     emit(e, "  else rdl_d = cfg_data_i;");
     emit(e, "end");
@@ -495,16 +509,16 @@ static void emit_next(gctx *x)
     emit(e, "  rsp_kind_d = is_gr ? 2'd0 : ~hit ? 2'd3 : shared ? 2'd2 : 2'd1;");
     emit(e, "  rsp_addr_d = s2_addr_q;");
     emit(e, "  rsp_tag_d = s2_tag_q;");
-    emit(e, "  rsp_wts_d = is_gr ? f_wts : %u'd0;", W);
-    emit(e, "  rsp_rts_d = is_gr ? f_rts : ev_hit ? hit_memts : %u'd0;", W);
+    emit(e, "  rsp_wts_d = is_gr ? f_wts : %u'd0;", ts_bits);
+    emit(e, "  rsp_rts_d = is_gr ? f_rts : ev_hit ? hit_memts : %u'd0;", ts_bits);
     emit(e, "  rsp_victim_d = evict;");
-    if (x->SETS > 1)
-        emit(e, "  rsp_vaddr_d = evict ? {vtag, s2_idx} : %u'd0;", x->AW);
+    if (x->c->sets > 1)
+        emit(e, "  rsp_vaddr_d = evict ? {vtag, s2_idx} : %u'd0;", x->g.laddr_bits);
     else
-        emit(e, "  rsp_vaddr_d = evict ? vtag : %u'd0;", x->AW);
-    emit(e, "  rsp_vmemts_d = evict ? vmemts : %u'd0;", W);
+        emit(e, "  rsp_vaddr_d = evict ? vtag : %u'd0;", x->g.laddr_bits);
+    emit(e, "  rsp_vmemts_d = evict ? vmemts : %u'd0;", ts_bits);
     emit(e, "  rsp_floor_d = floor_up;");
-    emit(e, "  rsp_fval_d = floor_up ? floor_new : %u'd0;", W);
+    emit(e, "  rsp_fval_d = floor_up ? floor_new : %u'd0;", ts_bits);
     emit(e, "  rsp_wrap_d = wrap;");
     emit(e, "  rsp_reset_d = s2_rst_q;");
     emit(e, "  rsp_epoch_d = epoch_q;");
@@ -512,6 +526,15 @@ static void emit_next(gctx *x)
     emit_out(e);
     emit(e, "end");
     emit_nl(e);
+}
+
+/* Next state: one always_comb block, emitted in four parts. */
+static void emit_next(gctx *x)
+{
+    emit_next_fire(x);
+    emit_next_sweep(x);
+    emit_next_stages(x);
+    emit_next_rsp(x);
 }
 
 static void emit_regs(gctx *x)
@@ -533,8 +556,8 @@ static void emit_regs(gctx *x)
     emit(e, "    s2_fix_q <= 1'b1;");
     for (i = 0; rst0[i]; i++)
         emit(e, "    %s <= '0;", rst0[i]);
-    emit(e, "    rdl_q <= %u'd%u;", x->W, x->c->rd_lease);
-    emit(e, "    wrl_q <= %u'd%u;", x->W, x->c->wr_lease);
+    emit(e, "    rdl_q <= %u'd%u;", x->c->ts_bits, x->c->rd_lease);
+    emit(e, "    wrl_q <= %u'd%u;", x->c->ts_bits, x->c->wr_lease);
     if (x->fglobal)
         emit(e, "    floor_q <= '0;");
     if (x->share == HALCONE_SHARE_NOW)
@@ -573,7 +596,7 @@ static void emit_regs(gctx *x)
         emit(e, "  s1_rts_q <= s1_rts_d;");
         emit(e, "  s2_rts_q <= s2_rts_d;");
     }
-    if (x->SETS > 1)
+    if (x->c->sets > 1)
         emit(e, "  fwd_idx_q <= fwd_idx_d;");
     emit(e, "end");
     emit_nl(e);
@@ -602,9 +625,9 @@ static void emit_regs(gctx *x)
             k += (size_t)snprintf(buf + k, sizeof buf - k, "%s^lmax", k ? " ^ " : "");
         if (!x->fglobal && !x->fset)
             k += (size_t)snprintf(buf + k, sizeof buf - k, "%sdrop", k ? " ^ " : "");
-        k += (size_t)snprintf(buf + k, sizeof buf - k, "%sg_wts[%u]", k ? " ^ " : "", x->W);
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%sg_wts[%u]", k ? " ^ " : "", x->c->ts_bits);
         emit(e, "// inputs and bits this configuration does not use");
-        decl(x, 1, "unused_ok");
+        prim_decl(x->e, 1, "unused_ok");
         emit(e, "assign unused_ok = %s;", buf);
     }
 }
@@ -626,12 +649,12 @@ static void emit_formal(gctx *x)
     emit(e, "// Properties checked by make formal (tb/formal.txt); see docs/halcone.md.");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_stall_q;");
-    decl(x, 2, "f_kind_q");
-    decl(x, x->AW, "f_addr_q");
-    decl(x, x->W, "f_wts_q, f_rts_q");
-    decl(x, x->EB, "f_epoch_q");
+    prim_decl(x->e, 2, "f_kind_q");
+    prim_decl(x->e, x->g.laddr_bits, "f_addr_q");
+    prim_decl(x->e, x->c->ts_bits, "f_wts_q, f_rts_q");
+    prim_decl(x->e, x->g.epoch_bits, "f_epoch_q");
     if (x->fglobal)
-        decl(x, x->W, "f_floor_q");
+        prim_decl(x->e, x->c->ts_bits, "f_floor_q");
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  f_past_q <= 1'b1;");
     emit(e, "  f_stall_q <= rsp_valid_o & ~rsp_ready_i;");
@@ -667,8 +690,8 @@ static void emit_formal(gctx *x)
         emit(e, "    p_floor_mono: assert(floor_q >= f_floor_q);");
     }
     emit(e, "  if (rst_ni) begin");
-    emit(e, "    p_lease_rd: assert(rdl_q != %u'd0);", x->W);
-    emit(e, "    p_lease_wr: assert(wrl_q != %u'd0);", x->W);
+    emit(e, "    p_lease_rd: assert(rdl_q != %u'd0);", x->c->ts_bits);
+    emit(e, "    p_lease_wr: assert(wrl_q != %u'd0);", x->c->ts_bits);
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");
@@ -682,18 +705,9 @@ static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
     x.e = e;
     x.c = c;
     halcone_tsu_geom_of(c, &x.g);
-    x.W = c->ts_bits;
-    x.XW = c->ts_bits + 1;
-    x.TW = x.g.tag_bits;
-    x.AW = x.g.laddr_bits;
-    x.IB = x.g.index_bits;
-    x.IBW = x.IB ? x.IB : 1;
-    x.WAYS = c->ways;
-    x.SETS = c->sets;
-    x.SETW = x.g.set_bits;
-    x.QB = c->tag_bits;
-    x.EB = x.g.epoch_bits;
-    x.FL = c->ways * x.g.entry_bits;
+    x.sum_bits = c->ts_bits + 1;
+    x.index_width = x.g.index_bits ? x.g.index_bits : 1;
+    x.floor_lo = c->ways * x.g.entry_bits;
     x.fglobal = c->floor == HALCONE_FLOOR_GLOBAL;
     x.fset = c->floor == HALCONE_FLOOR_SET;
     x.reset = c->overflow == HALCONE_OVF_RESET;
@@ -709,12 +723,7 @@ static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
          halcone_wrwts_str(c->wr_wts), halcone_floor_str(c->floor),
          halcone_overflow_str(c->overflow), c->req_cts ? "on" : "off",
          halcone_share_str(c->share_test));
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_state(&x);
     emit_control(&x);
     emit_lookup(&x);
@@ -725,10 +734,7 @@ static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
     emit_next(&x);
     emit_regs(&x);
     emit_formal(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

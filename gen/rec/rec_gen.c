@@ -6,22 +6,13 @@
  */
 #include "rec_gen.h"
 #include "gen_unit.h"
+#include "prim.h"
 #include "selftest.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static unsigned ilog2u(unsigned v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
 
 void rec_block_desc(const rec_cfg *c, const char *module, block_desc *b, char *args,
                     size_t args_len, char *params, size_t params_len)
@@ -59,50 +50,31 @@ void rec_block_desc(const rec_cfg *c, const char *module, block_desc *b, char *a
 #undef REC_PORT
 }
 
-/* Generation context: every width the body needs. */
+/* Generation context: the configuration, its geometry (rec_geom_of) and
+ * the few widths the model does not name. */
 typedef struct {
     emit_file *e;
     const rec_cfg *c;
     rec_geom g;
-    unsigned G, GB, SH, S, L, NL, SB, LB, SPAN, HP, SW, VW, TW, EW, W, RB, IB, IBW, SETS,
-        AW, BW, SETW, NLB, packed, lru;
+    unsigned index_width;  /* index ports: index_bits, at least 1       */
+    unsigned job_idx_bits; /* log2(lines): a line of an invalidation job */
+    int packed, lru;       /* packed tag store, LRU replacement          */
+    char initw[8192];      /* the set word out of reset (init_word)      */
 } gctx;
 
-/* "[hi:lo]" for a width, or "" for one bit. */
-static const char *rng(char *buf, unsigned w)
-{
-    if (w <= 1)
-        buf[0] = '\0';
-    else
-        sprintf(buf, " [%u:0]", w - 1);
-    return buf;
-}
-
-static void decl(gctx *x, unsigned w, const char *names)
-{
-    char r[24];
-    emit(x->e, "logic%s %s;", rng(r, w), names);
-}
-
-/* A vector that is indexed bit by bit: keeps its range even at width 1. */
-static void declv(gctx *x, unsigned w, const char *names)
-{
-    emit(x->e, "logic [%u:0] %s;", w - 1, names);
-}
-
-/* A SETW-bit constant with way w's rank field = w (identity order). */
+/* A set-word constant with way w's rank field = w (identity order). */
 static void init_word(gctx *x, char *buf, size_t len)
 {
-    unsigned nib = (x->SETW + 3) / 4, i;
+    unsigned nib = (x->g.set_bits + 3) / 4, i;
     size_t k = 0;
-    k += (size_t)snprintf(buf, len, "%u'h", x->SETW);
+    k += (size_t)snprintf(buf, len, "%u'h", x->g.set_bits);
     for (i = nib; i-- > 0;) {
         unsigned v = 0, b;
         for (b = 0; b < 4; b++) {
             unsigned bit = i * 4 + b, w;
-            for (w = 0; w < x->W && x->RB; w++) {
-                unsigned at = x->W * x->EW + w * x->RB;
-                if (bit >= at && bit < at + x->RB && ((w >> (bit - at)) & 1))
+            for (w = 0; w < x->c->ways && x->g.rank_bits; w++) {
+                unsigned at = x->c->ways * x->g.entry_bits + w * x->g.rank_bits;
+                if (bit >= at && bit < at + x->g.rank_bits && ((w >> (bit - at)) & 1))
                     v |= 1u << b;
             }
         }
@@ -127,10 +99,10 @@ static void emit_formal_iface(gctx *x)
     emit_file *e = x->e;
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_stall_q;");
-    emit(e, "logic [%u:0] f_addr_q;", x->AW - 1);
-    emit(e, "logic [%u:0] f_mask_q, f_home_oh;", x->G - 1);
-    emit(e, "logic [%u:0] f_home_q;", x->GB - 1);
-    emit(e, "assign f_home_oh = %u'd1 << home_i;", x->G);
+    emit(e, "logic [%u:0] f_addr_q;", x->g.laddr_bits - 1);
+    emit(e, "logic [%u:0] f_mask_q, f_home_oh;", x->c->gpus - 1);
+    emit(e, "logic [%u:0] f_home_q;", x->g.gpu_bits - 1);
+    emit(e, "assign f_home_oh = %u'd1 << home_i;", x->c->gpus);
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  f_past_q <= 1'b1;");
     emit(e, "  f_stall_q <= inv_valid_o & ~inv_ready_i;");
@@ -142,11 +114,11 @@ static void emit_formal_iface(gctx *x)
     emit(e, "  // reset in the first cycle only; home_i is a strap");
     emit(e, "  assume(rst_ni == f_past_q);");
     emit(e, "  if (f_past_q) assume(home_i == f_home_q);");
-    if (x->G != (1u << x->GB))
-        emit(e, "  assume(home_i < %u'd%u);", x->GB, x->G);
+    if (x->c->gpus != (1u << x->g.gpu_bits))
+        emit(e, "  assume(home_i < %u'd%u);", x->g.gpu_bits, x->c->gpus);
     emit(e, "  if (rst_ni && inv_valid_o) begin");
-    emit(e, "    p_iface_mask: assert(inv_mask_o != %u'd0);", x->G);
-    emit(e, "    p_iface_home: assert((inv_mask_o & f_home_oh) == %u'd0);", x->G);
+    emit(e, "    p_iface_mask: assert(inv_mask_o != %u'd0);", x->c->gpus);
+    emit(e, "    p_iface_home: assert((inv_mask_o & f_home_oh) == %u'd0);", x->c->gpus);
     emit(e, "  end");
     emit(e, "  if (rst_ni && f_past_q && f_stall_q) begin");
     emit(e, "    p_iface_hold: assert(inv_valid_o);");
@@ -168,12 +140,12 @@ static void f_valid(const gctx *x, char *b, size_t n, unsigned i)
 }
 static void f_tagr(const gctx *x, char *b, size_t n, unsigned i)
 {
-    snprintf(b, n, "w[%u:%u]", tag_lo(x, i) + x->TW - 1, tag_lo(x, i));
+    snprintf(b, n, "w[%u:%u]", tag_lo(x, i) + x->g.tag_bits - 1, tag_lo(x, i));
 }
 static void f_shr(const gctx *x, char *b, size_t n, unsigned i, unsigned s)
 {
-    unsigned lo = i * x->VW + s * x->SW + x->HP;
-    snprintf(b, n, "w[%u:%u]", lo + x->SH - 1, lo);
+    unsigned lo = i * x->g.vec_bits + s * x->g.slot_width + x->g.has_pos;
+    snprintf(b, n, "w[%u:%u]", lo + x->g.sharer_bits - 1, lo);
 }
 
 /* A conjunction emitted one term a line: "  NAME = T0" / "      && Tk" /
@@ -232,8 +204,8 @@ static void emit_formal_funcs(gctx *x)
 
     emit(e, "// Set-word predicates over w (the ways' vectors, tags, valid bits, ranks).");
     emit(e, "function automatic logic [%u:0] f_match(input logic [%u:0] w, input logic [%u:0] tag);",
-         x->W - 1, x->SETW - 1, x->TW - 1);
-    for (i = 0; i < x->W; i++) {
+         x->c->ways - 1, x->g.set_bits - 1, x->g.tag_bits - 1);
+    for (i = 0; i < x->c->ways; i++) {
         f_valid(x, a, sizeof a, i);
         f_tagr(x, b, sizeof b, i);
         emit(e, "  f_match[%u] = %s && %s == tag;", i, a, b);
@@ -241,10 +213,10 @@ static void emit_formal_funcs(gctx *x)
     emit(e, "endfunction");
 
     emit(e, "// no two valid ways hold the same tag");
-    emit(e, "function automatic logic f_uniq(input logic [%u:0] w);", x->SETW - 1);
+    emit(e, "function automatic logic f_uniq(input logic [%u:0] w);", x->g.set_bits - 1);
     and_begin(&t, e, "f_uniq");
-    for (i = 0; i < x->W; i++)
-        for (j = i + 1; j < x->W; j++) {
+    for (i = 0; i < x->c->ways; i++)
+        for (j = i + 1; j < x->c->ways; j++) {
             f_valid(x, a, sizeof a, i);
             f_valid(x, b, sizeof b, j);
             f_tagr(x, c, sizeof c, i);
@@ -255,60 +227,63 @@ static void emit_formal_funcs(gctx *x)
     emit(e, "endfunction");
 
     emit(e, "// a free (invalid) way has an all-zero vector: no position bit, no sharer");
-    emit(e, "function automatic logic f_free(input logic [%u:0] w);", x->SETW - 1);
+    emit(e, "function automatic logic f_free(input logic [%u:0] w);", x->g.set_bits - 1);
     and_begin(&t, e, "f_free");
-    for (i = 0; i < x->W; i++) {
+    for (i = 0; i < x->c->ways; i++) {
         f_valid(x, a, sizeof a, i);
-        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, i * x->VW + x->VW - 1, i * x->VW, x->VW);
+        and_term(&t, "(%s || w[%u:%u] == %u'd0)", a, i * x->g.vec_bits + x->g.vec_bits - 1,
+                 i * x->g.vec_bits, x->g.vec_bits);
     }
     and_end(&t);
     emit(e, "endfunction");
 
-    if (x->RB) {
-        unsigned r0 = x->W * x->EW;
-        emit(e, "// the ways' replacement ranks are a permutation of 0..%u", x->W - 1);
-        emit(e, "function automatic logic f_perm(input logic [%u:0] w);", x->SETW - 1);
+    if (x->g.rank_bits) {
+        unsigned r0 = x->c->ways * x->g.entry_bits;
+        emit(e, "// the ways' replacement ranks are a permutation of 0..%u", x->c->ways - 1);
+        emit(e, "function automatic logic f_perm(input logic [%u:0] w);", x->g.set_bits - 1);
         and_begin(&t, e, "f_perm");
-        for (i = 0; i < x->W; i++)
-            for (j = i + 1; j < x->W; j++)
-                and_term(&t, "w[%u:%u] != w[%u:%u]", r0 + (i + 1) * x->RB - 1, r0 + i * x->RB,
-                         r0 + (j + 1) * x->RB - 1, r0 + j * x->RB);
+        for (i = 0; i < x->c->ways; i++)
+            for (j = i + 1; j < x->c->ways; j++)
+                and_term(&t, "w[%u:%u] != w[%u:%u]", r0 + (i + 1) * x->g.rank_bits - 1, r0 + i * x->g.rank_bits,
+                         r0 + (j + 1) * x->g.rank_bits - 1, r0 + j * x->g.rank_bits);
         and_end(&t);
         emit(e, "endfunction");
     }
 
     emit(e, "// strengthening: a valid way tracks something; %s",
-         x->HP ? "a slot's position bit is set" : "its sharer vector is not");
-    emit(e, "// %s", x->HP ? "exactly when the slot has sharers" : "empty");
-    emit(e, "function automatic logic f_live(input logic [%u:0] w);", x->SETW - 1);
+         x->g.has_pos ? "a slot's position bit is set" : "its sharer vector is not");
+    emit(e, "// %s", x->g.has_pos ? "exactly when the slot has sharers" : "empty");
+    emit(e, "function automatic logic f_live(input logic [%u:0] w);", x->g.set_bits - 1);
     and_begin(&t, e, "f_live");
-    for (i = 0; i < x->W; i++) {
+    for (i = 0; i < x->c->ways; i++) {
         f_valid(x, a, sizeof a, i);
-        if (!x->HP) {
+        if (!x->g.has_pos) {
             f_shr(x, b, sizeof b, i, 0);
-            and_term(&t, "(!%s || %s != %u'd0)", a, b, x->SH);
+            and_term(&t, "(!%s || %s != %u'd0)", a, b, x->g.sharer_bits);
             continue;
         }
         /* each slot's position bit agrees with its sharers, and the vector
          * is not empty: some position bit is set */
-        for (s = 0; s < x->S; s++) {
+        for (s = 0; s < x->g.slots; s++) {
             f_shr(x, b, sizeof b, i, s);
-            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a, i * x->VW + s * x->SW, b, x->SH);
+            and_term(&t, "(!%s || w[%u] == (%s != %u'd0))", a,
+                     i * x->g.vec_bits + s * x->g.slot_width, b, x->g.sharer_bits);
         }
-        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, i * x->VW + x->VW - 1, i * x->VW, x->VW);
+        and_term(&t, "(!%s || w[%u:%u] != %u'd0)", a, i * x->g.vec_bits + x->g.vec_bits - 1,
+                 i * x->g.vec_bits, x->g.vec_bits);
     }
     and_end(&t);
     emit(e, "endfunction");
 
-    if (!x->packed && x->IB) {
+    if (!x->packed && x->g.index_bits) {
         emit(e, "// strengthening: a valid way of set k holds a tag whose index bits are k");
         emit(e, "function automatic logic f_tagidx(input logic [%u:0] w, input logic [%u:0] k);",
-             x->SETW - 1, x->IBW - 1);
+             x->g.set_bits - 1, x->index_width - 1);
         and_begin(&t, e, "f_tagidx");
-        for (i = 0; i < x->W; i++) {
+        for (i = 0; i < x->c->ways; i++) {
             unsigned lo = tag_lo(x, i);
             f_valid(x, a, sizeof a, i);
-            and_term(&t, "(!%s || w[%u:%u] == k)", a, lo + x->IB - 1, lo);
+            and_term(&t, "(!%s || w[%u:%u] == k)", a, lo + x->g.index_bits - 1, lo);
         }
         and_end(&t);
         emit(e, "endfunction");
@@ -316,33 +291,34 @@ static void emit_formal_funcs(gctx *x)
 
     emit(e, "// stored sharer bits as a GPU mask: bit j is GPU j below the home, j+1 above");
     emit(e, "function automatic logic [%u:0] f_dec(input logic [%u:0] sh, input logic [%u:0] home);",
-         x->G - 1, x->SH - 1, x->GB - 1);
-    for (j = 0; j < x->G; j++) {
+         x->c->gpus - 1, x->g.sharer_bits - 1, x->g.gpu_bits - 1);
+    for (j = 0; j < x->c->gpus; j++) {
         char lo[24] = "1'b0", hi[24] = "1'b0";
-        if (j < x->SH)
+        if (j < x->g.sharer_bits)
             snprintf(lo, sizeof lo, "sh[%u]", j);
         if (j > 0)
             snprintf(hi, sizeof hi, "sh[%u]", j - 1);
-        emit(e, "  f_dec[%u] = %u'd%u < home ? %s : %u'd%u > home ? %s : 1'b0;", j, x->GB, j, lo,
-             x->GB, j, hi);
+        emit(e, "  f_dec[%u] = %u'd%u < home ? %s : %u'd%u > home ? %s : 1'b0;", j, x->g.gpu_bits, j, lo,
+             x->g.gpu_bits, j, hi);
     }
     emit(e, "endfunction");
 
     emit(e, "// ghost link: the sharers recorded for the tracked line's slot, in the");
     emit(e, "// way of set word w holding its tag, are within gh (the ghost sharers");
     emit(e, "// its pending invalidation does not name); checked when here");
-    emit(e, "function automatic logic f_rec(input logic [%u:0] w, input logic here,", x->SETW - 1);
+    emit(e, "function automatic logic f_rec(input logic [%u:0] w, input logic here,",
+         x->g.set_bits - 1);
     emit(e, "    input logic [%u:0] tag, input logic [%u:0] slot, input logic [%u:0] home,",
-         x->TW - 1, (x->SB ? x->SB : 1) - 1, x->GB - 1);
-    emit(e, "    input logic [%u:0] gh);", x->G - 1);
+         x->g.tag_bits - 1, (x->g.slot_bits ? x->g.slot_bits : 1) - 1, x->g.gpu_bits - 1);
+    emit(e, "    input logic [%u:0] gh);", x->c->gpus - 1);
     and_begin(&t, e, "f_rec");
-    for (i = 0; i < x->W; i++)
-        for (s = 0; s < x->S; s++) {
+    for (i = 0; i < x->c->ways; i++)
+        for (s = 0; s < x->g.slots; s++) {
             f_valid(x, a, sizeof a, i);
             f_tagr(x, b, sizeof b, i);
             f_shr(x, c, sizeof c, i, s);
             and_term(&t, "!(here && %s && %s == tag && slot == %u'd%u && (f_dec(%s, home) & ~gh) != %u'd0)",
-                     a, b, x->SB ? x->SB : 1, s, c, x->G);
+                     a, b, x->g.slot_bits ? x->g.slot_bits : 1, s, c, x->c->gpus);
         }
     and_end(&t);
     emit(e, "endfunction");
@@ -353,7 +329,7 @@ static void emit_formal_funcs(gctx *x)
  * scripts/formal.sh maps the array to registers. */
 static const char *f_mem(const gctx *x, char *buf, size_t len, const char *idx)
 {
-    if (x->SETS > 1)
+    if (x->g.sets > 1)
         snprintf(buf, len, "mem_q[%s]", idx);
     else
         snprintf(buf, len, "mem_q");
@@ -366,29 +342,31 @@ static const char *f_mem(const gctx *x, char *buf, size_t len, const char *idx)
 static void emit_formal_ghost(gctx *x)
 {
     emit_file *e = x->e;
-    emit(e, "(* anyconst *) logic [%u:0] f_line;", x->AW - 1);
-    emit(e, "logic [%u:0] f_gh_q, f_jmask;", x->G - 1);
-    emit(e, "logic [%u:0] f_tag;", x->TW - 1);
-    emit(e, "logic [%u:0] f_base;", x->BW - 1);
-    emit(e, "logic [%u:0] f_idx;", x->IBW - 1);
-    emit(e, "logic [%u:0] f_slot;", (x->SB ? x->SB : 1) - 1);
-    emit(e, "assign f_tag = f_line[%u:%u];", x->AW - 1, x->SPAN + (x->packed ? x->IB : 0));
-    emit(e, "assign f_base = f_line[%u:%u];", x->AW - 1, x->SPAN);
-    if (x->IB)
-        emit(e, "assign f_idx = f_line[%u:%u];", x->SPAN + x->IB - 1, x->SPAN);
+    emit(e, "(* anyconst *) logic [%u:0] f_line;", x->g.laddr_bits - 1);
+    emit(e, "logic [%u:0] f_gh_q, f_jmask;", x->c->gpus - 1);
+    emit(e, "logic [%u:0] f_tag;", x->g.tag_bits - 1);
+    emit(e, "logic [%u:0] f_base;", x->g.base_bits - 1);
+    emit(e, "logic [%u:0] f_idx;", x->index_width - 1);
+    emit(e, "logic [%u:0] f_slot;", (x->g.slot_bits ? x->g.slot_bits : 1) - 1);
+    emit(e, "assign f_tag = f_line[%u:%u];", x->g.laddr_bits - 1,
+         x->g.span_bits + (x->packed ? x->g.index_bits : 0));
+    emit(e, "assign f_base = f_line[%u:%u];", x->g.laddr_bits - 1, x->g.span_bits);
+    if (x->g.index_bits)
+        emit(e, "assign f_idx = f_line[%u:%u];", x->g.span_bits + x->g.index_bits - 1, x->g.span_bits);
     else
         emit(e, "assign f_idx = 1'b0;");
-    if (x->SB)
-        emit(e, "assign f_slot = f_line[%u:%u];", x->LB + x->SB - 1, x->LB);
+    if (x->g.slot_bits)
+        emit(e, "assign f_slot = f_line[%u:%u];", x->g.lps_bits + x->g.slot_bits - 1, x->g.lps_bits);
     else
         emit(e, "assign f_slot = 1'b0;");
     emit(e, "always @(posedge clk_i)");
     emit(e, "  if (!rst_ni) f_gh_q <= '0;");
     emit(e, "  else if (s2_fire && (s2_op_q == 2'd0 || s2_op_q == 2'd2) && s2_src_q != home_q &&");
-    if (x->G != (1u << x->GB))
-        emit(e, "      s2_src_q < %u'd%u &&", x->GB, x->G);
-    emit(e, "      s2_addr_q[%u:%u] == f_line[%u:%u])", x->AW - 1, x->LB, x->AW - 1, x->LB);
-    emit(e, "    f_gh_q <= f_gh_q | (%u'd1 << s2_src_q);", x->G);
+    if (x->c->gpus != (1u << x->g.gpu_bits))
+        emit(e, "      s2_src_q < %u'd%u &&", x->g.gpu_bits, x->c->gpus);
+    emit(e, "      s2_addr_q[%u:%u] == f_line[%u:%u])", x->g.laddr_bits - 1, x->g.lps_bits,
+         x->g.laddr_bits - 1, x->g.lps_bits);
+    emit(e, "    f_gh_q <= f_gh_q | (%u'd1 << s2_src_q);", x->c->gpus);
     emit(e, "  else if (inv_valid_o && inv_ready_i && inv_addr_o == f_line)");
     emit(e, "    f_gh_q <= f_gh_q & ~inv_mask_o;");
 }
@@ -399,7 +377,7 @@ static void emit_formal_state(gctx *x, const char *initw)
 {
     emit_file *e = x->e;
     char m[64];
-    const char *k_in = x->SETS > 1 ? "!init_q || k < init_idx_q" : "!init_q";
+    const char *k_in = x->g.sets > 1 ? "!init_q || k < init_idx_q" : "!init_q";
     emit(e, "logic f_uniq_ok, f_free_ok, f_perm_ok, f_live_ok, f_tagidx_ok;");
     emit(e, "always @(*) begin");
     emit(e, "  f_uniq_ok = 1'b1;");
@@ -408,20 +386,20 @@ static void emit_formal_state(gctx *x, const char *initw)
     emit(e, "  f_live_ok = 1'b1;");
     emit(e, "  f_tagidx_ok = 1'b1;");
     emit(e, "  // every set the clearing sweep has written");
-    emit(e, "  for (int k = 0; k < %u; k++)", x->SETS);
+    emit(e, "  for (int k = 0; k < %u; k++)", x->g.sets);
     emit(e, "    if (%s) begin", k_in);
     f_mem(x, m, sizeof m, "k");
     emit(e, "      f_uniq_ok = f_uniq_ok & f_uniq(%s);", m);
     emit(e, "      f_free_ok = f_free_ok & f_free(%s);", m);
-    if (x->RB)
+    if (x->g.rank_bits)
         emit(e, "      f_perm_ok = f_perm_ok & f_perm(%s);", m);
     emit(e, "      f_live_ok = f_live_ok & f_live(%s);", m);
-    if (!x->packed && x->IB)
-        emit(e, "      f_tagidx_ok = f_tagidx_ok & f_tagidx(%s, k[%u:0]);", m, x->IB - 1);
+    if (!x->packed && x->g.index_bits)
+        emit(e, "      f_tagidx_ok = f_tagidx_ok & f_tagidx(%s, k[%u:0]);", m, x->g.index_bits - 1);
     emit(e, "    end");
     emit(e, "end");
     emit(e, "// the set words stage 1, stage 2 and the forwarding register stand for");
-    emit(e, "logic [%u:0] f_s1_word, f_s2_word, f_fwd_word;", x->SETW - 1);
+    emit(e, "logic [%u:0] f_s1_word, f_s2_word, f_fwd_word;", x->g.set_bits - 1);
     emit(e, "assign f_s1_word = %s;", f_mem(x, m, sizeof m, "s1_idx"));
     emit(e, "assign f_s2_word = %s;", f_mem(x, m, sizeof m, "s2_idx"));
     emit(e, "assign f_fwd_word = %s;", f_mem(x, m, sizeof m, "fwd_idx_q"));
@@ -431,32 +409,32 @@ static void emit_formal_state(gctx *x, const char *initw)
     emit(e, "always @(*) begin");
     emit(e, "  f_job_ok = 1'b1;");
     emit(e, "  f_jmask = '0;");
-    emit(e, "  for (int l = 0; l < %u; l++)", x->NL);
+    emit(e, "  for (int l = 0; l < %u; l++)", x->g.lines);
     emit(e, "    if (job_pend_q%s && job_sh_q[(l / %u) * %u +: %u] == %u'd0) f_job_ok = 1'b0;",
-         x->NL > 1 ? "[l]" : "", x->L, x->SH, x->SH, x->SH);
-    emit(e, "  for (int s = 0; s < %u; s++)", x->S);
-    if (x->SPAN)
+         x->g.lines > 1 ? "[l]" : "", x->g.lines_per_slot, x->g.sharer_bits, x->g.sharer_bits, x->g.sharer_bits);
+    emit(e, "  for (int s = 0; s < %u; s++)", x->g.slots);
+    if (x->g.span_bits)
         emit(e, "    if (s == f_slot && job_pend_q[f_line[%u:0]] && job_base_q == f_base)",
-             x->SPAN - 1);
+             x->g.span_bits - 1);
     else
         emit(e, "    if (s == f_slot && job_pend_q && job_base_q == f_base)");
-    emit(e, "      f_jmask = f_dec(job_sh_q[s*%u +: %u], home_q);", x->SH, x->SH);
+    emit(e, "      f_jmask = f_dec(job_sh_q[s*%u +: %u], home_q);", x->g.sharer_bits, x->g.sharer_bits);
     emit(e, "end");
     emit(e, "always @(*) begin");
     emit(e, "  if (rst_ni) begin");
     emit(e, "    p_uniq: assert(f_uniq_ok);");
     emit(e, "    p_free: assert(f_free_ok);");
-    if (x->RB)
+    if (x->g.rank_bits)
         emit(e, "    p_perm: assert(f_perm_ok);");
     emit(e, "  end");
     emit(e, "  // an invalidation of the tracked line names only its ghost sharers");
     emit(e, "  if (rst_ni && inv_valid_o && inv_addr_o == f_line)");
-    emit(e, "    p_inv_sharers: assert((inv_mask_o & ~f_gh_q) == %u'd0);", x->G);
+    emit(e, "    p_inv_sharers: assert((inv_mask_o & ~f_gh_q) == %u'd0);", x->c->gpus);
     emit(e, "  // a remote request from the home GPU (or an id >= gpus) is not recorded:");
     emit(e, "  // the set is written back unchanged and nothing is invalidated");
     emit(e, "  if (rst_ni && s2_fire && (s2_op_q == 2'd0 || s2_op_q == 2'd2) &&");
-    if (x->G != (1u << x->GB))
-        emit(e, "      (s2_src_q == home_q || s2_src_q >= %u'd%u)) begin", x->GB, x->G);
+    if (x->c->gpus != (1u << x->g.gpu_bits))
+        emit(e, "      (s2_src_q == home_q || s2_src_q >= %u'd%u)) begin", x->g.gpu_bits, x->c->gpus);
     else
         emit(e, "      s2_src_q == home_q) begin");
     emit(e, "    p_home_set: assert(mem_wdata == set_cur);");
@@ -467,25 +445,29 @@ static void emit_formal_state(gctx *x, const char *initw)
     emit(e, "  if (rst_ni && init_q) s_init: assert(!s1_valid_q && !s2_valid_q && !fwd_valid_q &&");
     emit(e, "      job_pend_q == '0 && s2_fix_q && s2_op_q == 2'd3 && fwd_data_q == %s);", initw);
     emit(e, "  if (rst_ni && fwd_valid_q) s_fwd: assert(fwd_data_q == f_fwd_word);");
-    if (x->SETS > 1) {
-        emit(e, "  if (rst_ni && s1_valid_q) s_s1: assert(fwd_hit_q ? fwd_valid_q && fwd_idx_q == s1_idx :");
+    if (x->g.sets > 1) {
+        emit(e,
+             "  if (rst_ni && s1_valid_q) s_s1: assert(fwd_hit_q ? fwd_valid_q && fwd_idx_q == s1_idx :");
         emit(e, "      rdata_q == f_s1_word);");
-        emit(e, "  if (rst_ni && s2_valid_q) s_s2: assert(s2_fix_q ? fwd_valid_q && fwd_idx_q == s2_idx :");
+        emit(e,
+             "  if (rst_ni && s2_valid_q) s_s2: assert(s2_fix_q ? fwd_valid_q && fwd_idx_q == s2_idx :");
         emit(e, "      s2_data_q == f_s2_word);");
     } else {
-        emit(e, "  if (rst_ni && s1_valid_q) s_s1: assert(fwd_hit_q ? fwd_valid_q : rdata_q == f_s1_word);");
-        emit(e, "  if (rst_ni && s2_valid_q) s_s2: assert(s2_fix_q ? fwd_valid_q : s2_data_q == f_s2_word);");
+        emit(e,
+             "  if (rst_ni && s1_valid_q) s_s1: assert(fwd_hit_q ? fwd_valid_q : rdata_q == f_s1_word);");
+        emit(e,
+             "  if (rst_ni && s2_valid_q) s_s2: assert(s2_fix_q ? fwd_valid_q : s2_data_q == f_s2_word);");
     }
     emit(e, "  if (rst_ni && s2_valid_q) s_hit: assert(way_hit == f_match(set_cur, s2_tag));");
     emit(e, "  if (rst_ni) begin");
     emit(e, "    s_live: assert(f_live_ok);");
-    if (!x->packed && x->IB)
+    if (!x->packed && x->g.index_bits)
         emit(e, "    s_tagidx: assert(f_tagidx_ok);");
     emit(e, "    s_rec: assert(f_rec(%s, %s, f_tag, f_slot, home_q,",
-         f_mem(x, m, sizeof m, "f_idx"), x->SETS > 1 ? "!init_q || f_idx < init_idx_q" : "!init_q");
+         f_mem(x, m, sizeof m, "f_idx"), x->g.sets > 1 ? "!init_q || f_idx < init_idx_q" : "!init_q");
     emit(e, "        f_gh_q & ~f_jmask));");
     emit(e, "    s_job: assert(f_job_ok);");
-    emit(e, "    s_jobg: assert((f_jmask & ~f_gh_q) == %u'd0);", x->G);
+    emit(e, "    s_jobg: assert((f_jmask & ~f_gh_q) == %u'd0);", x->c->gpus);
     emit(e, "  end");
     emit(e, "end");
 }
@@ -504,14 +486,14 @@ static void emit_formal(gctx *x, const char *initw)
     emit(e, "// Properties checked by make formal (tb/formal.txt); see docs/rec.md.");
     emit(e, "// p_<group>_*: properties; s_*: strengthening invariants for induction.");
     emit_formal_iface(x);
-    if (x->c->entries * x->S <= REC_FORMAL_MAX_SLOTS) {
+    if (x->c->entries * x->g.slots <= REC_FORMAL_MAX_SLOTS) {
         emit_formal_funcs(x);
         emit_formal_ghost(x);
         emit_formal_state(x, initw);
     } else {
         emit(e, "// The protocol invariants over the entry RAM are emitted for directories");
         emit(e, "// of at most %u entry slots, entries x slots (this one has %u x %u).",
-             REC_FORMAL_MAX_SLOTS, x->c->entries, x->S);
+             REC_FORMAL_MAX_SLOTS, x->c->entries, x->g.slots);
     }
     emit(e, "`endif");
 }
@@ -521,19 +503,20 @@ static void emit_formal(gctx *x, const char *initw)
 static void addr_fields(gctx *x, const char *pfx, int with_base)
 {
     emit_file *e = x->e;
-    if (x->IB)
-        emit(e, "assign %s_idx = %s_addr_q[%u:%u];", pfx, pfx, x->SPAN + x->IB - 1, x->SPAN);
+    if (x->g.index_bits)
+        emit(e, "assign %s_idx = %s_addr_q[%u:%u];", pfx, pfx, x->g.span_bits + x->g.index_bits - 1,
+             x->g.span_bits);
     if (!with_base) {
-        unsigned lo = x->SPAN + (x->packed ? x->IB : 0);
-        emit(e, "assign %s_tag = %s_addr_q[%u:%u];", pfx, pfx, x->AW - 1, lo);
+        unsigned lo = x->g.span_bits + (x->packed ? x->g.index_bits : 0);
+        emit(e, "assign %s_tag = %s_addr_q[%u:%u];", pfx, pfx, x->g.laddr_bits - 1, lo);
         return;
     }
-    if (x->SPAN)
-        emit(e, "assign %s_base = %s_addr_q[%u:%u];", pfx, pfx, x->AW - 1, x->SPAN);
+    if (x->g.span_bits)
+        emit(e, "assign %s_base = %s_addr_q[%u:%u];", pfx, pfx, x->g.laddr_bits - 1, x->g.span_bits);
     else
         emit(e, "assign %s_base = %s_addr_q;", pfx, pfx);
-    if (x->packed && x->IB)
-        emit(e, "assign %s_tag = %s_base[%u:%u];", pfx, pfx, x->BW - 1, x->IB);
+    if (x->packed && x->g.index_bits)
+        emit(e, "assign %s_tag = %s_base[%u:%u];", pfx, pfx, x->g.base_bits - 1, x->g.index_bits);
     else
         emit(e, "assign %s_tag = %s_base;", pfx, pfx);
 }
@@ -542,80 +525,84 @@ static void addr_fields(gctx *x, const char *pfx, int with_base)
  * their tags, then their valid bits, then their ranks. Every way's field is
  * then a constant slice, and each field group is contiguous (one copy in a
  * simulator, plain wiring in hardware). */
-static unsigned tag_lo(const gctx *x, unsigned w) { return x->W * x->VW + w * x->TW; }
-static unsigned valid_bit(const gctx *x, unsigned w) { return x->W * (x->VW + x->TW) + w; }
+static unsigned tag_lo(const gctx *x, unsigned w) { return x->c->ways * x->g.vec_bits + w * x->g.tag_bits; }
+static unsigned valid_bit(const gctx *x, unsigned w) { return x->c->ways * (x->g.vec_bits + x->g.tag_bits) + w; }
 
 /* "WORD[valid] & (WORD[tag] == s1_tag)" for way w of a set word. */
 static void tag_match(const gctx *x, unsigned w, const char *word, char *buf, size_t len)
 {
     snprintf(buf, len, "%s[%u] & (%s[%u:%u] == s1_tag)", word, valid_bit(x, w), word,
-             tag_lo(x, w) + x->TW - 1, tag_lo(x, w));
+             tag_lo(x, w) + x->g.tag_bits - 1, tag_lo(x, w));
 }
 
-static void body(gctx *x)
+static void emit_stage0(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned w, s, j, b;
-    char r[24], iw[48];
-    static char initw[8192];
 
     emit(e, "// Stage 0: accept a request, read its set from the entry RAM.");
     emit(e, "// Stage 2 fires (updates) unless an invalidation job is draining;");
     emit(e, "// stage 1 moves on whenever stage 2 is empty or fires.");
-    decl(x, 1, "req_acc, job_busy, s2_fire, s1_adv");
-    if (x->SETS > 1)
-        decl(x, x->IBW, "req_idx");
+    prim_decl(x->e, 1, "req_acc, job_busy, s2_fire, s1_adv");
+    if (x->g.sets > 1)
+        prim_decl(x->e, x->index_width, "req_idx");
     emit(e, "assign job_busy = |job_pend_q;");
     emit(e, "assign s2_fire = s2_valid_q & ~job_busy;");
     emit(e, "assign s1_adv = ~s2_valid_q | s2_fire;");
     emit(e, "assign req_ready_o = ~init_q & (~s1_valid_q | s1_adv);");
     emit(e, "assign req_acc = req_valid_i & req_ready_o;");
-    if (x->SETS > 1)
-        emit(e, "assign req_idx = req_addr_i[%u:%u];", x->SPAN + x->IB - 1, x->SPAN);
+    if (x->g.sets > 1)
+        emit(e, "assign req_idx = req_addr_i[%u:%u];", x->g.span_bits + x->g.index_bits - 1,
+             x->g.span_bits);
     emit_nl(e);
+}
 
-    init_word(x, initw, sizeof initw);
-    decl(x, x->SETW, "rdata_q");
-    decl(x, 1, "mem_we");
-    decl(x, x->SETW, "mem_wdata, set_new, set_cur");
+static void emit_ram(gctx *x)
+{
+    emit_file *e = x->e;
+
+    prim_decl(x->e, x->g.set_bits, "rdata_q");
+    prim_decl(x->e, 1, "mem_we");
+    prim_decl(x->e, x->g.set_bits, "mem_wdata, set_new, set_cur");
     emit(e, "assign mem_we = init_q | s2_fire;");
     emit(e, "// The clearing sweep writes set_new too: out of reset the forwarding");
     emit(e, "// register holds the empty set word and is selected, and stage 2 holds");
     emit(e, "// a no-op, so set_new is that word (no init mux on the write data).");
     emit(e, "assign mem_wdata = set_new;");
-    if (x->SETS == 1) {
+    if (x->g.sets == 1) {
         emit(e, "// One set (entries == ways): a register, not a RAM.");
-        decl(x, x->SETW, "mem_q");
-        emit(e, "always_ff @(posedge clk_i) begin");
-        emit(e, "  if (mem_we) mem_q <= mem_wdata;");
-        emit(e, "  if (req_acc) rdata_q <= mem_q;");
-        emit(e, "end");
+        prim_decl(x->e, x->g.set_bits, "mem_q");
+        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", NULL, "mem_wdata", "req_acc", "rdata_q",
+                       NULL, 0});
     } else {
         emit(e, "// Entry RAM: one word per set (the ways' vectors, then their tags,");
         emit(e, "// valid bits and replacement ranks). Synchronous read, one write port.");
         emit(e, "// A read of the set written in the same cycle is never used (the");
         emit(e, "// forwarding register supplies it), so no read-during-write logic.");
         emit(e, "(* no_rw_check *)");
-        emit(e, "logic [%u:0] mem_q [0:%u];", x->SETW - 1, x->SETS - 1);
-        decl(x, x->IBW, "mem_waddr");
+        prim_ram_decl(e, "mem_q", x->g.set_bits, x->g.sets);
+        prim_decl(x->e, x->index_width, "mem_waddr");
         emit(e, "assign mem_waddr = init_q ? init_idx_q : s2_idx;");
-        emit(e, "always_ff @(posedge clk_i) begin");
-        emit(e, "  if (mem_we) mem_q[mem_waddr] <= mem_wdata;");
-        emit(e, "  if (req_acc) rdata_q <= mem_q[req_idx];");
-        emit(e, "end");
+        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "req_acc",
+                       "rdata_q", "req_idx", 0});
     }
     emit_nl(e);
+}
+
+static void emit_stage1(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned w;
 
     emit(e, "// Stage 1: tag compare against the set as read (or as last written).");
-    if (x->SETS > 1)
-        decl(x, x->IBW, "s1_idx");
-    decl(x, x->TW, "s1_tag");
-    decl(x, x->SETW, "set_cur1");
-    declv(x, x->W, "way_hit1");
-    decl(x, 1, "s1_teq, s1_same");
+    if (x->g.sets > 1)
+        prim_decl(x->e, x->index_width, "s1_idx");
+    prim_decl(x->e, x->g.tag_bits, "s1_tag");
+    prim_decl(x->e, x->g.set_bits, "set_cur1");
+    prim_declv(x->e, x->c->ways, "way_hit1");
+    prim_decl(x->e, 1, "s1_teq, s1_same");
     addr_fields(x, "s1", 0);
     emit(e, "assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;");
-    for (w = 0; w < x->W; w++) {
+    for (w = 0; w < x->c->ways; w++) {
         char mf[128], mr[128];
         tag_match(x, w, "fwd_data_q", mf, sizeof mf);
         tag_match(x, w, "rdata_q", mr, sizeof mr);
@@ -629,175 +616,215 @@ static void body(gctx *x)
     emit(e, "// moves on: stage 2 then takes the forwarded word and corrects the hit");
     emit(e, "// vector with the ways that update changed (s2_fix_q).");
     emit(e, "assign s1_teq = s1_tag == s2_tag;");
-    if (x->SETS > 1)
+    if (x->g.sets > 1)
         emit(e, "assign s1_same = s1_idx == s2_idx;");
     else
         emit(e, "assign s1_same = 1'b1;");
     emit_nl(e);
+}
+
+static void emit_stage2(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned w;
 
     emit(e, "// Stage 2: update and write back; forward the last write.");
-    if (x->SETS > 1)
-        decl(x, x->IBW, "s2_idx");
-    decl(x, x->BW, "s2_base");
-    decl(x, x->TW, "s2_tag");
+    if (x->g.sets > 1)
+        prim_decl(x->e, x->index_width, "s2_idx");
+    prim_decl(x->e, x->g.base_bits, "s2_base");
+    prim_decl(x->e, x->g.tag_bits, "s2_tag");
     addr_fields(x, "s2", 1);
     emit(e, "assign set_cur = s2_fix_q ? fwd_data_q : s2_data_q;");
     emit_nl(e);
 
-    declv(x, x->W, "way_valid, way_hit, way_old, first_inv, vsel");
-    if (x->RB)
-        declv(x, x->W, "tsel");
-    declv(x, x->W * x->TW, "way_tag");
-    declv(x, x->W * x->VW, "way_vec");
-    if (x->RB)
-        declv(x, x->W * x->RB, "way_rank");
-    emit(e, "assign way_vec = set_cur[%u:0];", x->W * x->VW - 1);
-    emit(e, "assign way_tag = set_cur[%u:%u];", tag_lo(x, x->W) - 1, tag_lo(x, 0));
-    emit(e, "assign way_valid = set_cur[%u:%u];", valid_bit(x, x->W) - 1, valid_bit(x, 0));
-    for (w = 0; w < x->W; w++) {
-        if (x->RB) {
-            unsigned ra = x->W * x->EW + w * x->RB;
-            emit(e, "assign way_rank[%u:%u] = set_cur[%u:%u];", (w + 1) * x->RB - 1, w * x->RB,
-                 ra + x->RB - 1, ra);
-            emit(e, "assign way_old[%u] = way_rank[%u:%u] == %u'd%u;", w, (w + 1) * x->RB - 1,
-                 w * x->RB, x->RB, x->W - 1);
+    prim_declv(x->e, x->c->ways, "way_valid, way_hit, way_old, first_inv, vsel");
+    if (x->g.rank_bits)
+        prim_declv(x->e, x->c->ways, "tsel");
+    prim_declv(x->e, x->c->ways * x->g.tag_bits, "way_tag");
+    prim_declv(x->e, x->c->ways * x->g.vec_bits, "way_vec");
+    if (x->g.rank_bits)
+        prim_declv(x->e, x->c->ways * x->g.rank_bits, "way_rank");
+    emit(e, "assign way_vec = set_cur[%u:0];", x->c->ways * x->g.vec_bits - 1);
+    emit(e, "assign way_tag = set_cur[%u:%u];", tag_lo(x, x->c->ways) - 1, tag_lo(x, 0));
+    emit(e, "assign way_valid = set_cur[%u:%u];", valid_bit(x, x->c->ways) - 1, valid_bit(x, 0));
+    for (w = 0; w < x->c->ways; w++) {
+        if (x->g.rank_bits) {
+            unsigned ra = x->c->ways * x->g.entry_bits + w * x->g.rank_bits;
+            emit(e, "assign way_rank[%u:%u] = set_cur[%u:%u];", (w + 1) * x->g.rank_bits - 1, w * x->g.rank_bits,
+                 ra + x->g.rank_bits - 1, ra);
+            emit(e, "assign way_old[%u] = way_rank[%u:%u] == %u'd%u;", w, (w + 1) * x->g.rank_bits - 1,
+                 w * x->g.rank_bits, x->g.rank_bits, x->c->ways - 1);
         } else {
             emit(e, "assign way_old[%u] = 1'b1;", w);
         }
     }
-    emit(e, "assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {%u{s2_teq_q}})) : s2_hit_q;", x->W);
-    decl(x, 1, "hit, all_valid");
+    emit(e,
+         "assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {%u{s2_teq_q}})) : s2_hit_q;", x->c->ways);
+    prim_decl(x->e, 1, "hit, all_valid");
     emit(e, "assign hit = |way_hit;");
+}
+
+static void emit_victim(gctx *x)
+{
+    emit_file *e = x->e;
+
     emit(e, "assign all_valid = &way_valid;");
     emit(e, "// Invalid ways first (lowest index), else the oldest rank.");
-    emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->W);
+    emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->c->ways);
     emit(e, "assign vsel = all_valid ? way_old : first_inv;");
-    if (x->RB)
+    if (x->g.rank_bits)
         emit(e, "assign tsel = hit ? way_hit : vsel;");
-    declv(x, x->VW, "vvec");
-    declv(x, x->TW, "vtag");
-    if (x->RB)
-        declv(x, x->RB, "trank");
+    prim_declv(x->e, x->g.vec_bits, "vvec");
+    prim_declv(x->e, x->g.tag_bits, "vtag");
+    if (x->g.rank_bits)
+        prim_declv(x->e, x->g.rank_bits, "trank");
     emit(e, "always_comb begin");
     emit_in(e);
     emit(e, "vvec = '0;");
     emit(e, "vtag = '0;");
-    if (x->RB)
+    if (x->g.rank_bits)
         emit(e, "trank = '0;");
-    emit(e, "for (int i = 0; i < %u; i++) begin", x->W);
-    emit(e, "  if (vsel[i]) vvec = vvec | way_vec[i*%u +: %u];", x->VW, x->VW);
-    emit(e, "  if (vsel[i]) vtag = vtag | way_tag[i*%u +: %u];", x->TW, x->TW);
-    if (x->RB)
-        emit(e, "  if (tsel[i]) trank = trank | way_rank[i*%u +: %u];", x->RB, x->RB);
+    emit(e, "for (int i = 0; i < %u; i++) begin", x->c->ways);
+    emit(e, "  if (vsel[i]) vvec = vvec | way_vec[i*%u +: %u];", x->g.vec_bits, x->g.vec_bits);
+    emit(e, "  if (vsel[i]) vtag = vtag | way_tag[i*%u +: %u];", x->g.tag_bits, x->g.tag_bits);
+    if (x->g.rank_bits)
+        emit(e, "  if (tsel[i]) trank = trank | way_rank[i*%u +: %u];", x->g.rank_bits, x->g.rank_bits);
     emit(e, "end");
     emit_out(e);
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_slot(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned s;
 
     emit(e, "// Offset slot of the request.");
-    declv(x, x->S, "slot_sel");
-    if (x->SB) {
-        declv(x, x->SB, "s2_slot");
-        emit(e, "assign s2_slot = s2_addr_q[%u:%u];", x->LB + x->SB - 1, x->LB);
-        for (s = 0; s < x->S; s++)
-            emit(e, "assign slot_sel[%u] = s2_slot == %u'd%u;", s, x->SB, s);
+    prim_declv(x->e, x->g.slots, "slot_sel");
+    if (x->g.slot_bits) {
+        prim_declv(x->e, x->g.slot_bits, "s2_slot");
+        emit(e, "assign s2_slot = s2_addr_q[%u:%u];", x->g.lps_bits + x->g.slot_bits - 1,
+             x->g.lps_bits);
+        for (s = 0; s < x->g.slots; s++)
+            emit(e, "assign slot_sel[%u] = s2_slot == %u'd%u;", s, x->g.slot_bits, s);
     } else {
         emit(e, "assign slot_sel = 1'b1;");
     }
     emit_nl(e);
+}
+
+static void emit_sharer(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned j;
 
     emit(e, "// Requesting GPU as a sharer bit (the home GPU has none). The home strap");
     emit(e, "// is sampled into home_q every cycle: no logic depends on an input pin.");
-    decl(x, 1, "src_ok");
-    declv(x, x->GB, "src_idx");
-    declv(x, x->SH, "src_oh, below");
-    if (x->G != (1u << x->GB))
-        emit(e, "assign src_ok = (s2_src_q != home_q) && (s2_src_q < %u'd%u);", x->GB, x->G);
+    prim_decl(x->e, 1, "src_ok");
+    prim_declv(x->e, x->g.gpu_bits, "src_idx");
+    prim_declv(x->e, x->g.sharer_bits, "src_oh, below");
+    if (x->c->gpus != (1u << x->g.gpu_bits))
+        emit(e, "assign src_ok = (s2_src_q != home_q) && (s2_src_q < %u'd%u);", x->g.gpu_bits,
+             x->c->gpus);
     else
         emit(e, "assign src_ok = s2_src_q != home_q;");
-    emit(e, "assign src_idx = (s2_src_q > home_q) ? s2_src_q - %u'd1 : s2_src_q;", x->GB);
-    for (j = 0; j < x->SH; j++) {
-        emit(e, "assign src_oh[%u] = src_ok & (src_idx == %u'd%u);", j, x->GB, j);
-        emit(e, "assign below[%u] = %u'd%u < home_q;", j, x->GB, j);
+    emit(e, "assign src_idx = (s2_src_q > home_q) ? s2_src_q - %u'd1 : s2_src_q;", x->g.gpu_bits);
+    for (j = 0; j < x->g.sharer_bits; j++) {
+        emit(e, "assign src_oh[%u] = src_ok & (src_idx == %u'd%u);", j, x->g.gpu_bits, j);
+        emit(e, "assign below[%u] = %u'd%u < home_q;", j, x->g.gpu_bits, j);
     }
     emit_nl(e);
+}
+
+static void emit_decide(gctx *x)
+{
+    emit_file *e = x->e;
 
     emit(e, "// Protocol decisions (section 4.2).");
-    decl(x, 1, "op_rr, op_lw, op_rw, remote, alloc, evict");
-    if (x->RB)
-        decl(x, 1, "promote");
+    prim_decl(x->e, 1, "op_rr, op_lw, op_rw, remote, alloc, evict");
+    if (x->g.rank_bits)
+        prim_decl(x->e, 1, "promote");
     emit(e, "assign op_rr = s2_op_q == 2'd0;");
     emit(e, "assign op_lw = s2_op_q == 2'd1;");
     emit(e, "assign op_rw = s2_op_q == 2'd2;");
     emit(e, "assign remote = (op_rr | op_rw) & src_ok;");
     emit(e, "assign alloc = remote & ~hit;");
     emit(e, "assign evict = alloc & all_valid;");
-    if (x->RB && x->lru)
+    if (x->g.rank_bits && x->lru)
         emit(e, "assign promote = alloc | (remote & hit);");
-    else if (x->RB)
+    else if (x->g.rank_bits)
         emit(e, "assign promote = alloc;");
     emit_nl(e);
+}
+
+static void emit_way_update(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned w, s;
+    char r[24], iw[48];
 
     emit(e, "// Each way's updated entry, computed in parallel with the tag compare as");
     emit(e, "// if that way hit; the compare then only selects (timing: no");
     emit(e, "// hit-dependent logic before the update). Written as whole-vector masks");
     emit(e, "// (slot_mask: the request's slot, all its bits) rather than per-slot");
     emit(e, "// muxes: the same gates, far fewer operations for a simulator.");
-    declv(x, x->VW, "slot_mask, vec_alloc");
-    for (s = 0; s < x->S; s++) {
-        emit(e, "assign slot_mask[%u:%u] = {%u{slot_sel[%u]}};", (s + 1) * x->SW - 1, s * x->SW,
-             x->SW, s);
-        emit(e, "assign vec_alloc[%u:%u] = slot_sel[%u] ? {src_oh%s} : %u'd0;", (s + 1) * x->SW - 1,
-             s * x->SW, s, x->HP ? ", 1'b1" : "", x->SW);
+    prim_declv(x->e, x->g.vec_bits, "slot_mask, vec_alloc");
+    for (s = 0; s < x->g.slots; s++) {
+        emit(e, "assign slot_mask[%u:%u] = {%u{slot_sel[%u]}};", (s + 1) * x->g.slot_width - 1, s * x->g.slot_width,
+             x->g.slot_width, s);
+        emit(e, "assign vec_alloc[%u:%u] = slot_sel[%u] ? {src_oh%s} : %u'd0;", (s + 1) * x->g.slot_width - 1,
+             s * x->g.slot_width, s, x->g.has_pos ? ", 1'b1" : "", x->g.slot_width);
     }
-    declv(x, x->W * x->SH, "w_sh, w_inv_sh");
-    declv(x, x->W, "w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd");
-    if (x->HP)
-        declv(x, x->W, "w_pos");
-    declv(x, x->W * x->VW, "w_vec_new, w_m");
+    prim_declv(x->e, x->c->ways * x->g.sharer_bits, "w_sh, w_inv_sh");
+    prim_declv(x->e, x->c->ways, "w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd");
+    if (x->g.has_pos)
+        prim_declv(x->e, x->c->ways, "w_pos");
+    prim_declv(x->e, x->c->ways * x->g.vec_bits, "w_vec_new, w_m");
     /* The request's slot of each way, OR-folded down to one slot (halving
      * the field count per level): its sharers and position bit. */
-    emit(e, "assign w_m = way_vec & {%u{slot_mask}};", x->W);
+    emit(e, "assign w_m = way_vec & {%u{slot_mask}};", x->c->ways);
     {
-        unsigned n = x->S, lvl = 0;
+        unsigned n = x->g.slots, lvl = 0;
         char src[16] = "w_m";
         while (n > 1) {
             unsigned h = (n + 1) / 2, pad = h - n / 2;
             char dst[16];
             snprintf(dst, sizeof dst, "w_f%u", ++lvl);
-            declv(x, x->W * h * x->SW, dst);
-            for (w = 0; w < x->W; w++) {
-                unsigned lo = w * n * x->SW, nlo = w * h * x->SW;
+            prim_declv(x->e, x->c->ways * h * x->g.slot_width, dst);
+            for (w = 0; w < x->c->ways; w++) {
+                unsigned lo = w * n * x->g.slot_width, nlo = w * h * x->g.slot_width;
                 char hi_part[64];
                 if (pad)
-                    snprintf(hi_part, sizeof hi_part, "{%u'd0, %s[%u:%u]}", pad * x->SW, src,
-                             lo + n * x->SW - 1, lo + h * x->SW);
+                    snprintf(hi_part, sizeof hi_part, "{%u'd0, %s[%u:%u]}", pad * x->g.slot_width, src,
+                             lo + n * x->g.slot_width - 1, lo + h * x->g.slot_width);
                 else
-                    snprintf(hi_part, sizeof hi_part, "%s[%u:%u]", src, lo + n * x->SW - 1,
-                             lo + h * x->SW);
-                emit(e, "assign %s[%u:%u] = %s[%u:%u] | %s;", dst, nlo + h * x->SW - 1, nlo, src,
-                     lo + h * x->SW - 1, lo, hi_part);
+                    snprintf(hi_part, sizeof hi_part, "%s[%u:%u]", src, lo + n * x->g.slot_width - 1,
+                             lo + h * x->g.slot_width);
+                emit(e, "assign %s[%u:%u] = %s[%u:%u] | %s;", dst, nlo + h * x->g.slot_width - 1, nlo, src,
+                     lo + h * x->g.slot_width - 1, lo, hi_part);
             }
             snprintf(src, sizeof src, "%s", dst);
             n = h;
         }
-        for (w = 0; w < x->W; w++) {
-            emit(e, "assign w_sh[%u:%u] = %s[%u:%u];", (w + 1) * x->SH - 1, w * x->SH, src,
-                 w * x->SW + x->HP + x->SH - 1, w * x->SW + x->HP);
-            if (x->HP)
-                emit(e, "assign w_pos[%u] = %s[%u];", w, src, w * x->SW);
+        for (w = 0; w < x->c->ways; w++) {
+            emit(e, "assign w_sh[%u:%u] = %s[%u:%u];", (w + 1) * x->g.sharer_bits - 1, w * x->g.sharer_bits, src,
+                 w * x->g.slot_width + x->g.has_pos + x->g.sharer_bits - 1, w * x->g.slot_width + x->g.has_pos);
+            if (x->g.has_pos)
+                emit(e, "assign w_pos[%u] = %s[%u];", w, src, w * x->g.slot_width);
         }
     }
-    if (x->HP) {
+    if (x->g.has_pos) {
         /* the position bits of the other slots */
-        declv(x, x->VW, "pos_other");
-        emit(e, "assign pos_other = {%u{%u'd1}} & ~slot_mask;", x->S, x->SW);
+        prim_declv(x->e, x->g.vec_bits, "pos_other");
+        emit(e, "assign pos_other = {%u{%u'd1}} & ~slot_mask;", x->g.slots, x->g.slot_width);
     }
-    for (w = 0; w < x->W; w++) {
+    for (w = 0; w < x->c->ways; w++) {
         char sh[40], vw[40];
-        snprintf(sh, sizeof sh, "w_sh[%u:%u]", (w + 1) * x->SH - 1, w * x->SH);
-        snprintf(vw, sizeof vw, "way_vec[%u:%u]", (w + 1) * x->VW - 1, w * x->VW);
-        emit(e, "assign w_present[%u] = %s;", w, x->HP ? (snprintf(iw, sizeof iw, "w_pos[%u]", w), iw) : "1'b1");
+        snprintf(sh, sizeof sh, "w_sh[%u:%u]", (w + 1) * x->g.sharer_bits - 1, w * x->g.sharer_bits);
+        snprintf(vw, sizeof vw, "way_vec[%u:%u]", (w + 1) * x->g.vec_bits - 1, w * x->g.vec_bits);
+        emit(e, "assign w_present[%u] = %s;", w,
+             x->g.has_pos ? (snprintf(iw, sizeof iw, "w_pos[%u]", w), iw) : "1'b1");
         emit(e, "assign w_rw_own[%u] = op_rw & remote & w_present[%u];", w, w);
         emit(e, "assign w_lw_inv[%u] = op_lw & w_present[%u];", w, w);
         emit(e, "assign w_upd[%u] = remote | w_lw_inv[%u];", w, w);
@@ -806,95 +833,117 @@ static void body(gctx *x)
          * invalidates or takes ownership, then the requester (and the
          * position bit) set unless the line is invalidated */
         emit(e, "assign w_vec_new[%u:%u] = (%s & ~(slot_mask & {%u{w_lw_inv[%u] | %s}})) |",
-             (w + 1) * x->VW - 1, w * x->VW, vw, x->VW, w,
+             (w + 1) * x->g.vec_bits - 1, w * x->g.vec_bits, vw, x->g.vec_bits, w,
              (snprintf(r, sizeof r, "w_rw_own[%u]", w), r));
-        emit(e, "    (vec_alloc & {%u{~w_lw_inv[%u]}});", x->VW, w);
-        if (x->HP)
+        emit(e, "    (vec_alloc & {%u{~w_lw_inv[%u]}});", x->g.vec_bits, w);
+        if (x->g.has_pos)
             /* the entry stays valid while another offset is tracked: its
              * position bits, not the rebuilt vector (timing) */
             emit(e, "assign w_valid_new[%u] = ~w_lw_inv[%u] | (|(%s & pos_other));", w, w, vw);
         else
             emit(e, "assign w_valid_new[%u] = ~w_lw_inv[%u];", w, w);
         emit(e, "assign w_inv_sh[%u:%u] = w_rw_own[%u] ? (%s & ~src_oh) : (w_lw_inv[%u] ? %s : %u'd0);",
-             (w + 1) * x->SH - 1, w * x->SH, w, sh, w, sh, x->SH);
+             (w + 1) * x->g.sharer_bits - 1, w * x->g.sharer_bits, w, sh, w, sh, x->g.sharer_bits);
     }
     /* a way updated in place (hit), else allocated, else kept */
-    declv(x, x->W, "w_take, w_alloc");
+    prim_declv(x->e, x->c->ways, "w_take, w_alloc");
     emit(e, "assign w_take = way_hit & w_upd;");
-    emit(e, "assign w_alloc = {%u{alloc}} & vsel;", x->W);
-    for (w = 0; w < x->W; w++) {
-        emit(e, "assign set_new[%u:%u] = w_take[%u] ? w_vec_new[%u:%u] :", (w + 1) * x->VW - 1,
-             w * x->VW, w, (w + 1) * x->VW - 1, w * x->VW);
-        emit(e, "    w_alloc[%u] ? vec_alloc : way_vec[%u:%u];", w, (w + 1) * x->VW - 1, w * x->VW);
+    emit(e, "assign w_alloc = {%u{alloc}} & vsel;", x->c->ways);
+    for (w = 0; w < x->c->ways; w++) {
+        emit(e, "assign set_new[%u:%u] = w_take[%u] ? w_vec_new[%u:%u] :", (w + 1) * x->g.vec_bits - 1,
+             w * x->g.vec_bits, w, (w + 1) * x->g.vec_bits - 1, w * x->g.vec_bits);
+        emit(e, "    w_alloc[%u] ? vec_alloc : way_vec[%u:%u];", w, (w + 1) * x->g.vec_bits - 1,
+             w * x->g.vec_bits);
     }
-    for (w = 0; w < x->W; w++)
+    for (w = 0; w < x->c->ways; w++)
         emit(e, "assign set_new[%u:%u] = w_alloc[%u] & ~w_take[%u] ? s2_tag : way_tag[%u:%u];",
-             tag_lo(x, w) + x->TW - 1, tag_lo(x, w), w, w, (w + 1) * x->TW - 1, w * x->TW);
-    for (w = 0; w < x->W; w++)
+             tag_lo(x, w) + x->g.tag_bits - 1, tag_lo(x,
+                    w), w, w, (w + 1) * x->g.tag_bits - 1, w * x->g.tag_bits);
+    for (w = 0; w < x->c->ways; w++)
         emit(e, "assign set_new[%u] = w_take[%u] ? w_valid_new[%u] : w_alloc[%u] | way_valid[%u];",
              valid_bit(x, w), w, w, w, w);
-    for (w = 0; x->RB && w < x->W; w++) {
-        unsigned ra = x->W * x->EW + w * x->RB;
-        snprintf(iw, sizeof iw, "way_rank[%u:%u]", (w + 1) * x->RB - 1, w * x->RB);
-        emit(e, "assign set_new[%u:%u] = ~promote ? %s : tsel[%u] ? %u'd0 :", ra + x->RB - 1,
-             ra, iw, w, x->RB);
-        emit(e, "    (%s < trank) ? %s + %u'd1 : %s;", iw, iw, x->RB, iw);
+    for (w = 0; x->g.rank_bits && w < x->c->ways; w++) {
+        unsigned ra = x->c->ways * x->g.entry_bits + w * x->g.rank_bits;
+        snprintf(iw, sizeof iw, "way_rank[%u:%u]", (w + 1) * x->g.rank_bits - 1, w * x->g.rank_bits);
+        emit(e, "assign set_new[%u:%u] = ~promote ? %s : tsel[%u] ? %u'd0 :", ra + x->g.rank_bits - 1,
+             ra, iw, w, x->g.rank_bits);
+        emit(e, "    (%s < trank) ? %s + %u'd1 : %s;", iw, iw, x->g.rank_bits, iw);
     }
     emit_nl(e);
+}
+
+static void emit_job(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned s;
 
     emit(e, "// Invalidation job: the evicted entry, or one written offset.");
-    declv(x, x->SH, "inv_sh");
-    declv(x, x->S * x->SH, "job_sh_new");
-    declv(x, x->NL, "pend_new");
-    declv(x, x->BW, "vbase");
+    prim_declv(x->e, x->g.sharer_bits, "inv_sh");
+    prim_declv(x->e, x->g.slots * x->g.sharer_bits, "job_sh_new");
+    prim_declv(x->e, x->g.lines, "pend_new");
+    prim_declv(x->e, x->g.base_bits, "vbase");
     emit(e, "always_comb begin");
     emit(e, "  inv_sh = '0;");
-    emit(e, "  for (int w = 0; w < %u; w++)", x->W);
-    emit(e, "    if (way_hit[w]) inv_sh = inv_sh | w_inv_sh[w*%u +: %u];", x->SH, x->SH);
+    emit(e, "  for (int w = 0; w < %u; w++)", x->c->ways);
+    emit(e, "    if (way_hit[w]) inv_sh = inv_sh | w_inv_sh[w*%u +: %u];", x->g.sharer_bits,
+         x->g.sharer_bits);
     emit(e, "end");
-    for (s = 0; s < x->S; s++) {
+    for (s = 0; s < x->g.slots; s++) {
         emit(e, "assign job_sh_new[%u:%u] = evict ? vvec[%u:%u] : (slot_sel[%u] ? inv_sh : %u'd0);",
-             (s + 1) * x->SH - 1, s * x->SH, s * x->SW + x->HP + x->SH - 1, s * x->SW + x->HP, s,
-             x->SH);
-        emit(e, "assign pend_new[%u:%u] = {%u{|job_sh_new[%u:%u]}};", (s + 1) * x->L - 1, s * x->L,
-             x->L, (s + 1) * x->SH - 1, s * x->SH);
+             (s + 1) * x->g.sharer_bits - 1, s * x->g.sharer_bits, s * x->g.slot_width + x->g.has_pos + x->g.sharer_bits - 1, s * x->g.slot_width + x->g.has_pos, s,
+             x->g.sharer_bits);
+        emit(e, "assign pend_new[%u:%u] = {%u{|job_sh_new[%u:%u]}};", (s + 1) * x->g.lines_per_slot - 1, s * x->g.lines_per_slot,
+             x->g.lines_per_slot, (s + 1) * x->g.sharer_bits - 1, s * x->g.sharer_bits);
     }
-    if (x->packed && x->IB)
+    if (x->packed && x->g.index_bits)
         emit(e, "assign vbase = {vtag, s2_idx};");
     else
         emit(e, "assign vbase = vtag;");
     emit_nl(e);
+}
+
+static void emit_inval_stream(gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned s, b;
 
     emit(e, "// Invalidation stream: lowest pending line first.");
-    declv(x, x->NL, "job_oh");
-    declv(x, x->S, "job_slot");
-    declv(x, x->SH, "job_sh_sel, sh_lo, sh_hi");
-    emit(e, "assign job_oh = job_pend_q & (~job_pend_q + %u'd1);", x->NL);
-    if (x->NLB) {
-        declv(x, x->NLB, "job_idx");
-        for (b = 0; b < x->NLB; b++) {
+    prim_declv(x->e, x->g.lines, "job_oh");
+    prim_declv(x->e, x->g.slots, "job_slot");
+    prim_declv(x->e, x->g.sharer_bits, "job_sh_sel, sh_lo, sh_hi");
+    emit(e, "assign job_oh = job_pend_q & (~job_pend_q + %u'd1);", x->g.lines);
+    if (x->job_idx_bits) {
+        prim_declv(x->e, x->job_idx_bits, "job_idx");
+        for (b = 0; b < x->job_idx_bits; b++) {
             unsigned long long m = 0;
             unsigned i;
-            for (i = 0; i < x->NL; i++)
+            for (i = 0; i < x->g.lines; i++)
                 if ((i >> b) & 1)
                     m |= 1ull << i;
-            emit(e, "assign job_idx[%u] = |(job_oh & %u'h%llx);", b, x->NL, m);
+            emit(e, "assign job_idx[%u] = |(job_oh & %u'h%llx);", b, x->g.lines, m);
         }
     }
-    for (s = 0; s < x->S; s++)
-        emit(e, "assign job_slot[%u] = |job_oh[%u:%u];", s, (s + 1) * x->L - 1, s * x->L);
+    for (s = 0; s < x->g.slots; s++)
+        emit(e, "assign job_slot[%u] = |job_oh[%u:%u];", s, (s + 1) * x->g.lines_per_slot - 1,
+             s * x->g.lines_per_slot);
     emit(e, "always_comb begin");
     emit(e, "  job_sh_sel = '0;");
-    emit(e, "  for (int i = 0; i < %u; i++)", x->S);
-    emit(e, "    if (job_slot[i]) job_sh_sel = job_sh_sel | job_sh_q[i*%u +: %u];", x->SH, x->SH);
+    emit(e, "  for (int i = 0; i < %u; i++)", x->g.slots);
+    emit(e, "    if (job_slot[i]) job_sh_sel = job_sh_sel | job_sh_q[i*%u +: %u];",
+         x->g.sharer_bits, x->g.sharer_bits);
     emit(e, "end");
     emit(e, "assign sh_lo = job_sh_sel & below;");
     emit(e, "assign sh_hi = job_sh_sel & ~below;");
     emit(e, "assign inv_valid_o = job_busy;");
-    emit(e, "assign inv_addr_o = job_busy ? %s : %u'd0;", x->NLB ? "{job_base_q, job_idx}" : "job_base_q",
-         x->AW);
-    emit(e, "assign inv_mask_o = job_busy ? ({sh_hi, 1'b0} | {1'b0, sh_lo}) : %u'd0;", x->G);
+    emit(e, "assign inv_addr_o = job_busy ? %s : %u'd0;", x->job_idx_bits ? "{job_base_q, job_idx}" : "job_base_q",
+         x->g.laddr_bits);
+    emit(e, "assign inv_mask_o = job_busy ? ({sh_hi, 1'b0} | {1'b0, sh_lo}) : %u'd0;", x->c->gpus);
     emit_nl(e);
+}
+
+static void emit_next(gctx *x)
+{
+    emit_file *e = x->e;
 
     emit(e, "// Next state.");
     emit(e, "always_comb begin");
@@ -902,11 +951,11 @@ static void body(gctx *x)
     emit(e, "init_d = init_q;");
     emit(e, "init_idx_d = init_idx_q;");
     emit(e, "if (init_q) begin");
-    emit(e, "  if (init_idx_q == %u'd%u) begin", x->IBW, x->SETS - 1);
+    emit(e, "  if (init_idx_q == %u'd%u) begin", x->index_width, x->g.sets - 1);
     emit(e, "    init_d = 1'b0;");
     emit(e, "    init_idx_d = '0;");
     emit(e, "  end else begin");
-    emit(e, "    init_idx_d = init_idx_q + %u'd1;", x->IBW);
+    emit(e, "    init_idx_d = init_idx_q + %u'd1;", x->index_width);
     emit(e, "  end");
     emit(e, "end");
     emit(e, "s1_valid_d = s1_valid_q;");
@@ -940,24 +989,31 @@ static void body(gctx *x)
     emit(e, "  s2_teq_d = s1_teq;");
     emit(e, "end");
     emit(e, "fwd_valid_d = fwd_valid_q;");
-    if (x->SETS > 1)
+    if (x->g.sets > 1)
         emit(e, "fwd_idx_d = fwd_idx_q;");
     emit(e, "fwd_data_d = fwd_data_q;");
     emit(e, "fwd_chg_d = fwd_chg_q;");
     emit(e, "fwd_alloc_d = fwd_alloc_q;");
     emit(e, "if (s2_fire) begin");
     emit(e, "  fwd_valid_d = 1'b1;");
-    if (x->SETS > 1)
+    if (x->g.sets > 1)
         emit(e, "  fwd_idx_d = s2_idx;");
     emit(e, "  fwd_data_d = set_new;");
     emit(e, "  // ways whose valid bit or tag this update changes");
-    emit(e, "  fwd_alloc_d = alloc ? vsel : %u'd0;", x->W);
+    emit(e, "  fwd_alloc_d = alloc ? vsel : %u'd0;", x->c->ways);
     emit(e, "  fwd_chg_d = fwd_alloc_d | (way_hit & w_upd & ~w_valid_new);");
+}
+
+static void emit_regs(gctx *x)
+{
+    emit_file *e = x->e;
+    char r[24];
+
     emit(e, "end");
     emit(e, "// The forwarding match is decided when a request is accepted, against");
     emit(e, "// the write-back of the same cycle: stage 1 starts from a register.");
     emit(e, "fwd_hit_d = fwd_hit_q;");
-    if (x->SETS > 1)
+    if (x->g.sets > 1)
         emit(e, "if (req_acc) fwd_hit_d = fwd_valid_d && (fwd_idx_d == req_idx);");
     else
         emit(e, "if (req_acc) fwd_hit_d = fwd_valid_d;");
@@ -980,7 +1036,7 @@ static void body(gctx *x)
     emit(e, "    s1_valid_q <= 1'b0;");
     emit(e, "    fwd_valid_q <= 1'b0;");
     emit(e, "    fwd_hit_q <= 1'b1;");
-    emit(e, "    fwd_data_q <= %s;", initw);
+    emit(e, "    fwd_data_q <= %s;", x->initw);
     emit(e, "    s1_op_q <= 2'd3;");
     emit(e, "    s2_valid_q <= 1'b0;");
     emit(e, "    s2_op_q <= 2'd3;");
@@ -1014,13 +1070,33 @@ static void body(gctx *x)
     emit(e, "  s2_src_q <= s2_src_d;");
     emit(e, "  s2_data_q <= s2_data_d;");
     emit(e, "  s2_teq_q <= s2_teq_d;");
-    if (x->SETS > 1)
+    if (x->g.sets > 1)
         emit(e, "  fwd_idx_q <= fwd_idx_d;");
     emit(e, "  job_base_q <= job_base_d;");
     emit(e, "  job_sh_q <= job_sh_d;");
     emit(e, "end");
     (void)r;
-    emit_formal(x, initw);
+}
+
+/* The module body, stage by stage (the header and port list are
+ * rec_emit_verilog's). */
+static void emit_module(gctx *x)
+{
+    init_word(x, x->initw, sizeof x->initw);
+    emit_stage0(x);
+    emit_ram(x);
+    emit_stage1(x);
+    emit_stage2(x);
+    emit_victim(x);
+    emit_slot(x);
+    emit_sharer(x);
+    emit_decide(x);
+    emit_way_update(x);
+    emit_job(x);
+    emit_inval_stream(x);
+    emit_next(x);
+    emit_regs(x);
+    emit_formal(x, x->initw);
 }
 
 void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)
@@ -1030,70 +1106,41 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)
     x.e = e;
     x.c = c;
     rec_geom_of(c, &x.g);
-    x.G = c->gpus;
-    x.GB = x.g.gpu_bits;
-    x.SH = x.g.sharer_bits;
-    x.S = x.g.slots;
-    x.L = x.g.lines_per_slot;
-    x.NL = x.g.lines;
-    x.SB = x.g.slot_bits;
-    x.LB = x.g.lps_bits;
-    x.SPAN = x.g.span_bits;
-    x.HP = x.g.has_pos;
-    x.SW = x.g.slot_width;
-    x.VW = x.g.vec_bits;
-    x.TW = x.g.tag_bits;
-    x.EW = x.g.entry_bits;
-    x.W = c->ways;
-    x.RB = x.g.rank_bits;
-    x.IB = x.g.index_bits;
-    x.IBW = x.IB ? x.IB : 1;
-    x.SETS = x.g.sets;
-    x.AW = x.g.laddr_bits;
-    x.BW = x.g.base_bits;
-    x.SETW = x.g.set_bits;
-    x.NLB = ilog2u(x.NL);
+    x.index_width = x.g.index_bits ? x.g.index_bits : 1;
+    x.job_idx_bits = prim_log2_floor(x.g.lines);
     x.packed = c->store == REC_STORE_PACKED;
     x.lru = c->repl == REC_REPL_LRU;
 
     emit(e, "// REC coherence directory (Ko et al., sections 4.1-4.2; baselines 2.3, 5.2).");
     emit(e, "// Three-stage pipeline over a synchronous entry RAM; see docs/rec.md.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
+    prim_module_begin(e, b);
+    prim_decl(x.e, x.g.gpu_bits, "home_q");
+    prim_decl(x.e, 1, "init_q, init_d");
+    prim_decl(x.e, x.index_width, "init_idx_q, init_idx_d");
+    prim_decl(x.e, 1, "s1_valid_q, s1_valid_d");
+    prim_decl(x.e, 2, "s1_op_q, s1_op_d");
+    prim_decl(x.e, x.g.laddr_bits, "s1_addr_q, s1_addr_d");
+    prim_decl(x.e, x.g.gpu_bits, "s1_src_q, s1_src_d");
+    prim_decl(x.e, 1, "s2_valid_q, s2_valid_d");
+    prim_decl(x.e, 2, "s2_op_q, s2_op_d");
+    prim_decl(x.e, x.g.laddr_bits, "s2_addr_q, s2_addr_d");
+    prim_decl(x.e, x.g.gpu_bits, "s2_src_q, s2_src_d");
+    prim_decl(x.e, x.g.set_bits, "s2_data_q, s2_data_d");
+    prim_declv(x.e, x.c->ways, "s2_hit_q, s2_hit_d");
+    prim_decl(x.e, 1, "s2_fix_q, s2_fix_d");
+    prim_decl(x.e, 1, "s2_teq_q, s2_teq_d");
+    prim_decl(x.e, 1, "fwd_valid_q, fwd_valid_d");
+    prim_decl(x.e, 1, "fwd_hit_q, fwd_hit_d");
+    if (x.g.sets > 1)
+        prim_decl(x.e, x.index_width, "fwd_idx_q, fwd_idx_d");
+    prim_decl(x.e, x.g.set_bits, "fwd_data_q, fwd_data_d");
+    prim_declv(x.e, x.c->ways, "fwd_chg_q, fwd_chg_d, fwd_alloc_q, fwd_alloc_d");
+    prim_decl(x.e, x.g.lines, "job_pend_q, job_pend_d");
+    prim_decl(x.e, x.g.base_bits, "job_base_q, job_base_d");
+    prim_declv(x.e, x.g.slots * x.g.sharer_bits, "job_sh_q, job_sh_d");
     emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
-    decl(&x, x.GB, "home_q");
-    decl(&x, 1, "init_q, init_d");
-    decl(&x, x.IBW, "init_idx_q, init_idx_d");
-    decl(&x, 1, "s1_valid_q, s1_valid_d");
-    decl(&x, 2, "s1_op_q, s1_op_d");
-    decl(&x, x.AW, "s1_addr_q, s1_addr_d");
-    decl(&x, x.GB, "s1_src_q, s1_src_d");
-    decl(&x, 1, "s2_valid_q, s2_valid_d");
-    decl(&x, 2, "s2_op_q, s2_op_d");
-    decl(&x, x.AW, "s2_addr_q, s2_addr_d");
-    decl(&x, x.GB, "s2_src_q, s2_src_d");
-    decl(&x, x.SETW, "s2_data_q, s2_data_d");
-    declv(&x, x.W, "s2_hit_q, s2_hit_d");
-    decl(&x, 1, "s2_fix_q, s2_fix_d");
-    decl(&x, 1, "s2_teq_q, s2_teq_d");
-    decl(&x, 1, "fwd_valid_q, fwd_valid_d");
-    decl(&x, 1, "fwd_hit_q, fwd_hit_d");
-    if (x.SETS > 1)
-        decl(&x, x.IBW, "fwd_idx_q, fwd_idx_d");
-    decl(&x, x.SETW, "fwd_data_q, fwd_data_d");
-    declv(&x, x.W, "fwd_chg_q, fwd_chg_d, fwd_alloc_q, fwd_alloc_d");
-    decl(&x, x.NL, "job_pend_q, job_pend_d");
-    decl(&x, x.BW, "job_base_q, job_base_d");
-    declv(&x, x.S * x.SH, "job_sh_q, job_sh_d");
-    emit_nl(e);
-    body(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    emit_module(&x);
+    prim_module_end(e);
 }
 
 void rec_report(FILE *f, const rec_cfg *c, int json)

@@ -8,35 +8,32 @@
 #include <stdio.h>
 
 #include "gen_unit.h"
+#include "prim.h"
 #include "stc_band.h"
 
 static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
 {
     const stc_band_cfg *c = cfg;
     stc_band_geom g;
-    unsigned A = c->addr_bits, N = c->n;
+    unsigned addr_bits = c->addr_bits, band_bits = c->n;
     stc_band_geom_of(c, &g);
     emit(e, "// STC band function (TACO 2023, 4.2, Fig. 4): band = (addr >> seb) & (2^N - 1),");
-    emit(e, "// addr zero-extended (seb >= %u: band 0). See docs/stc.md.", A);
+    emit(e, "// addr zero-extended (seb >= %u: band 0). See docs/stc.md.", addr_bits);
     emit(e, "// Storage: one output stage; no RAM by design.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
-    emit(e, "// The shifter: %u + %u bits so that any SEB up to %u shifts in zeros.", A, N, A);
-    emit(e, "logic [%u:0] sh_c;", A + N - 1);
-    emit(e, "logic [%u:0] band_c;", N - 1);
+    prim_module_begin(e, b);
+    emit(e, "// The shifter: %u + %u bits so that any SEB up to %u shifts in zeros.", addr_bits,
+         band_bits, addr_bits);
+    emit(e, "logic [%u:0] sh_c;", addr_bits + band_bits - 1);
+    emit(e, "logic [%u:0] band_c;", band_bits - 1);
     emit(e, "logic unused_sh;");
-    emit(e, "assign sh_c = {%u'd0, in_addr_i} >> in_seb_i;", N);
-    emit(e, "assign band_c = sh_c[%u:0];", N - 1);
-    emit(e, "assign unused_sh = ^sh_c[%u:%u];", A + N - 1, N);
+    emit(e, "assign sh_c = {%u'd0, in_addr_i} >> in_seb_i;", band_bits);
+    emit(e, "assign band_c = sh_c[%u:0];", band_bits - 1);
+    emit(e, "assign unused_sh = ^sh_c[%u:%u];", addr_bits + band_bits - 1, band_bits);
     emit_nl(e);
     emit(e, "// Output stage: one address per cycle, band one cycle after acceptance.");
     emit(e, "logic out_valid_q, out_valid_d;");
-    emit(e, "logic [%u:0] out_addr_q, out_addr_d;", A - 1);
-    emit(e, "logic [%u:0] out_band_q, out_band_d;", N - 1);
+    emit(e, "logic [%u:0] out_addr_q, out_addr_d;", addr_bits - 1);
+    emit(e, "logic [%u:0] out_band_q, out_band_d;", band_bits - 1);
     emit(e, "logic in_fire;");
     emit(e, "assign in_ready_o = ~out_valid_q | out_ready_i;");
     emit(e, "assign in_fire = in_valid_i & in_ready_o;");
@@ -72,13 +69,10 @@ static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
     emit(e, "always @(*) begin");
     emit(e, "  assume(rst_ni == f_past_q);");
-    emit(e, "  if (rst_ni && in_seb_i >= %u'd%u) assert(band_c == '0);", g.seb_bits, A);
+    emit(e, "  if (rst_ni && in_seb_i >= %u'd%u) assert(band_c == '0);", g.seb_bits, addr_bits);
     emit(e, "end");
     emit(e, "`endif");
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

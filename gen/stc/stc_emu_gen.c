@@ -17,86 +17,97 @@
 #include <stdio.h>
 
 #include "gen_unit.h"
+#include "prim.h"
 #include "stc_emu.h"
 
-static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
-{
-    const stc_emu_cfg *c = cfg;
+typedef struct {
+    emit_file *e;
+    const stc_emu_cfg *c;
     stc_emu_geom g;
-    unsigned K = c->cus, A = c->addr_bits, N = c->n, E, S, CW, WB, GB, CB, i;
-    unsigned lim, ab, nv;
+    unsigned cnt_bits; /* target count, 0..epochs: band bits + 1          */
+    unsigned lim;      /* epochs a set may hold: mb_max in MB, else 1      */
+    unsigned ab, nv;   /* ERV addresses and bands (AB, MB); no skipping (NV) */
+    char init_hex[STC_E_MAX / 4 + 8]; /* the initial epoch set, hex digits */
+} gctx;
+
+static void geometry(gctx *x, emit_file *e, const stc_emu_cfg *c)
+{
     stc_eset init;
-    char hex[STC_E_MAX / 4 + 8];
-    stc_emu_geom_of(c, &g);
-    E = g.E;
-    S = g.seb_bits;
-    CW = g.cu_bits;
-    WB = g.wake_bits;
-    GB = g.guard_bits;
-    CB = N + 1; /* target count: 0..E */
-    lim = c->variant == STC_MB ? c->mb_max : 1;
-    ab = c->variant >= STC_AB;
-    nv = c->variant == STC_NV;
+    unsigned nd, k = 0;
+    int d;
+    x->e = e;
+    x->c = c;
+    stc_emu_geom_of(c, &x->g);
+    x->cnt_bits = c->n + 1;
+    x->lim = c->variant == STC_MB ? c->mb_max : 1;
+    x->ab = c->variant >= STC_AB;
+    x->nv = c->variant == STC_NV;
     stc_eset_of(&c->epoch, &init);
-    {
-        unsigned nd = (E + 3) / 4, k = 0;
-        int d;
-        for (d = (int)nd - 1; d >= 0; d--) {
-            unsigned v = (unsigned)((init.w[(unsigned)d * 4 / 64] >> (((unsigned)d * 4) % 64)) & 15);
-            hex[k++] = "0123456789abcdef"[v];
-        }
-        hex[k] = '\0';
+    nd = (x->g.E + 3) / 4;
+    for (d = (int)nd - 1; d >= 0; d--) {
+        unsigned v = (unsigned)((init.w[(unsigned)d * 4 / 64] >> (((unsigned)d * 4) % 64)) & 15);
+        x->init_hex[k++] = "0123456789abcdef"[v];
     }
-    emit(e, "// STC epoch management unit, variant %s (TACO 2023, 4.2-4.4, Fig. 5, Table 4):",
-         stc_variant_name(c->variant));
-    emit(e, "// four-way handshake, %s. See docs/stc.md.",
-         nv ? "round robin over all epochs" : c->variant == STC_ES ? "epoch skipping"
-         : c->variant == STC_AB ? "epoch skipping and adaptive bands"
-                                : "epoch skipping, adaptive bands and multiple bands");
-    if (ab)
-        emit(e, "// Storage: flip-flops, and the ERV address RAM (%u x %u bits).", E, A);
-    else
-        emit(e, "// Storage: flip-flops only (no ERV addresses in %s); no RAM by design.",
-             stc_variant_name(c->variant));
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    x->init_hex[k] = '\0';
+}
+
+static void emit_localparams(gctx *x)
+{
+    emit_file *e = x->e;
+    const stc_emu_cfg *c = x->c;
+    unsigned epochs = x->g.E;
+    unsigned guard_bits = x->g.guard_bits;
+    unsigned ab = x->ab;
+
     emit(e, "localparam logic [1:0] PhIdle = 2'd0, PhPrep = 2'd1, PhChg = 2'd2;");
     if (ab && c->seb_guard)
-        emit(e, "localparam logic [%u:0] GuardFull = %u'd%u; // 2^N: the pointer went round once", GB - 1, GB, E);
+        emit(e, "localparam logic [%u:0] GuardFull = %u'd%u; // 2^N: the pointer went round once",
+             guard_bits - 1, guard_bits, epochs);
     emit_nl(e);
+}
+
+static void emit_regs_decl(gctx *x)
+{
+    emit_file *e = x->e;
+    const stc_emu_cfg *c = x->c;
+    unsigned cus = c->cus, addr_bits = c->addr_bits, band_bits = c->n, epochs = x->g.E;
+    unsigned seb_bits = x->g.seb_bits, cu_bits = x->g.cu_bits, wake_bits = x->g.wake_bits;
+    unsigned guard_bits = x->g.guard_bits;
+    unsigned ab = x->ab, nv = x->nv;
 
     /* ---- registers */
     emit(e, "logic [1:0] phase_q, phase_d;");
-    emit(e, "logic [%u:0] cur_q, cur_d, tgt_q, tgt_d;", E - 1);
-    emit(e, "logic [%u:0] ptr_q, ptr_d, tlast_q, tlast_d;", N - 1);
-    emit(e, "logic [%u:0] seb_q, seb_d, sebn_q, sebn_d;", S - 1);
-    emit(e, "logic [%u:0] guard_q, guard_d;", GB - 1);
-    emit(e, "logic [%u:0] wcnt_q, wcnt_d;", WB - 1);
-    emit(e, "logic [%u:0] rdy_q, rdy_d, done_q, done_d;", K - 1);
+    emit(e, "logic [%u:0] cur_q, cur_d, tgt_q, tgt_d;", epochs - 1);
+    emit(e, "logic [%u:0] ptr_q, ptr_d, tlast_q, tlast_d;", band_bits - 1);
+    emit(e, "logic [%u:0] seb_q, seb_d, sebn_q, sebn_d;", seb_bits - 1);
+    emit(e, "logic [%u:0] guard_q, guard_d;", guard_bits - 1);
+    emit(e, "logic [%u:0] wcnt_q, wcnt_d;", wake_bits - 1);
+    emit(e, "logic [%u:0] rdy_q, rdy_d, done_q, done_d;", cus - 1);
     emit(e, "logic prep_v_q, prep_v_d, chg_v_q, chg_v_d, sleep_q, sleep_d;");
     emit(e, "logic dack_v_q, dack_v_d;");
-    emit(e, "logic [%u:0] dack_cu_q, dack_cu_d;", CW - 1);
-    emit(e, "logic [%u:0] dack_ep_q, dack_ep_d;", N - 1);
-    emit(e, "logic [%u:0] drr_q, drr_d, crr_q, crr_d;", CW - 1);
+    emit(e, "logic [%u:0] dack_cu_q, dack_cu_d;", cu_bits - 1);
+    emit(e, "logic [%u:0] dack_ep_q, dack_ep_d;", band_bits - 1);
+    emit(e, "logic [%u:0] drr_q, drr_d, crr_q, crr_d;", cu_bits - 1);
     emit(e, "logic c2_v_q, c2_v_d;");
-    emit(e, "logic [%u:0] c2_addr_q, c2_addr_d;", A - 1);
+    emit(e, "logic [%u:0] c2_addr_q, c2_addr_d;", addr_bits - 1);
     if (!nv)
-        emit(e, "logic [%u:0] erv_q, erv_d;", E - 1);
+        emit(e, "logic [%u:0] erv_q, erv_d;", epochs - 1);
     if (ab) {
-        emit(e, "logic [%u:0] c2_idx_q, c2_idx_d;", N - 1);
+        emit(e, "logic [%u:0] c2_idx_q, c2_idx_d;", band_bits - 1);
         emit(e, "logic byp_q, byp_d;");
-        emit(e, "logic [%u:0] byp_addr_q, byp_addr_d;", A - 1);
-        emit(e, "logic [%u:0] erv_mem [0:%u];", A - 1, E - 1);
-        emit(e, "logic [%u:0] erv_rd_q;", A - 1);
+        emit(e, "logic [%u:0] byp_addr_q, byp_addr_d;", addr_bits - 1);
+        emit(e, "logic [%u:0] erv_mem [0:%u];", addr_bits - 1, epochs - 1);
+        emit(e, "logic [%u:0] erv_rd_q;", addr_bits - 1);
         emit(e, "logic erv_we;");
-        emit(e, "logic [%u:0] erv_wa, erv_ra;", N - 1);
-        emit(e, "logic [%u:0] erv_wd;", A - 1);
+        emit(e, "logic [%u:0] erv_wa, erv_ra;", band_bits - 1);
+        emit(e, "logic [%u:0] erv_wd;", addr_bits - 1);
     }
     emit_nl(e);
+}
+
+static void emit_broadcasts(gctx *x)
+{
+    emit_file *e = x->e;
 
     /* ---- broadcasts and status */
     emit(e, "logic prep_fire, chg_fire;");
@@ -119,20 +130,28 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "assign dack_cu_o = dack_cu_q;");
     emit(e, "assign dack_epoch_o = dack_ep_q;");
     emit_nl(e);
+}
+
+static void emit_arbiters(gctx *x)
+{
+    emit_file *e = x->e;
+    const stc_emu_cfg *c = x->c;
+    unsigned cus = c->cus, addr_bits = c->addr_bits;
+    unsigned cu_bits = x->g.cu_bits;
 
     /* ---- arbiters */
     emit(e, "// Round-robin arbiters: the first requesting CU at or after the priority");
     emit(e, "// pointer; a demand only when the acknowledgement register is free.");
-    emit(e, "logic [%u:0] dem_gnt, conf_gnt;", K - 1);
-    emit(e, "logic [%u:0] dem_idx, conf_idx;", CW - 1);
+    emit(e, "logic [%u:0] dem_gnt, conf_gnt;", cus - 1);
+    emit(e, "logic [%u:0] dem_idx, conf_idx;", cu_bits - 1);
     emit(e, "logic dem_fire, conf_fire, dem_ok;");
-    emit(e, "logic [%u:0] dem_a, conf_a;", A - 1);
+    emit(e, "logic [%u:0] dem_a, conf_a;", addr_bits - 1);
     emit(e, "assign dem_ok = ~dack_v_q | dack_ready_i;");
     emit(e, "// The lowest requesting CU at or after the pointer, else the lowest one.");
-    emit(e, "logic [%u:0] dem_req, dem_hi, dem_v, conf_hi, conf_v;", K - 1);
+    emit(e, "logic [%u:0] dem_req, dem_hi, dem_v, conf_hi, conf_v;", cus - 1);
     emit(e, "assign dem_req = dem_ok ? dem_valid_i : '0;");
-    emit(e, "assign dem_hi = dem_req & ({%u{1'b1}} << drr_q);", K);
-    emit(e, "assign conf_hi = conf_valid_i & ({%u{1'b1}} << crr_q);", K);
+    emit(e, "assign dem_hi = dem_req & ({%u{1'b1}} << drr_q);", cus);
+    emit(e, "assign conf_hi = conf_valid_i & ({%u{1'b1}} << crr_q);", cus);
     emit(e, "assign dem_v = (|dem_hi) ? dem_hi : dem_req;");
     emit(e, "assign conf_v = (|conf_hi) ? conf_hi : conf_valid_i;");
     emit(e, "assign dem_fire = |dem_req;");
@@ -141,54 +160,63 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "  dem_idx = '0;");
     emit(e, "  conf_idx = '0;");
     emit(e, "  // from the highest index down: the lowest match is written last");
-    emit(e, "  for (int k = 0; k < %u; k++) begin", K);
-    emit(e, "    if (dem_v[%u - k]) dem_idx = %u'(%u - k);", K - 1, CW, K - 1);
-    emit(e, "    if (conf_v[%u - k]) conf_idx = %u'(%u - k);", K - 1, CW, K - 1);
+    emit(e, "  for (int k = 0; k < %u; k++) begin", cus);
+    emit(e, "    if (dem_v[%u - k]) dem_idx = %u'(%u - k);", cus - 1, cu_bits, cus - 1);
+    emit(e, "    if (conf_v[%u - k]) conf_idx = %u'(%u - k);", cus - 1, cu_bits, cus - 1);
     emit(e, "  end");
     emit(e, "end");
-    emit(e, "assign dem_gnt = dem_fire ? (%u'd1 << dem_idx) : '0;", K);
-    emit(e, "assign conf_gnt = conf_fire ? (%u'd1 << conf_idx) : '0;", K);
+    emit(e, "assign dem_gnt = dem_fire ? (%u'd1 << dem_idx) : '0;", cus);
+    emit(e, "assign conf_gnt = conf_fire ? (%u'd1 << conf_idx) : '0;", cus);
     emit(e, "assign dem_ready_o = dem_gnt;");
     emit(e, "assign conf_ready_o = conf_gnt;");
     emit(e, "always_comb begin");
     emit(e, "  dem_a = '0;");
     emit(e, "  conf_a = '0;");
-    emit(e, "  for (int k = 0; k < %u; k++) begin", K);
-    emit(e, "    if (dem_gnt[k]) dem_a = dem_addr_i[k*%u +: %u];", A, A);
-    emit(e, "    if (conf_gnt[k]) conf_a = conf_addr_i[k*%u +: %u];", A, A);
+    emit(e, "  for (int k = 0; k < %u; k++) begin", cus);
+    emit(e, "    if (dem_gnt[k]) dem_a = dem_addr_i[k*%u +: %u];", addr_bits, addr_bits);
+    emit(e, "    if (conf_gnt[k]) conf_a = conf_addr_i[k*%u +: %u];", addr_bits, addr_bits);
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_target(gctx *x)
+{
+    emit_file *e = x->e;
+    const stc_emu_cfg *c = x->c;
+    unsigned band_bits = c->n, epochs = x->g.E;
+    unsigned cnt_bits = x->cnt_bits, lim = x->lim;
+    unsigned nv = x->nv;
 
     /* ---- target search */
     emit(e, "// Wake-up target: %s.",
          nv ? "the epoch after the pointer"
             : "the first demanded epochs circularly after the pointer (ERV bits of current epochs are stale, S5)");
-    emit(e, "logic [%u:0] tgt_c;", E - 1);
-    emit(e, "logic [%u:0] last_c;", N - 1);
+    emit(e, "logic [%u:0] tgt_c;", epochs - 1);
+    emit(e, "logic [%u:0] last_c;", band_bits - 1);
     emit(e, "logic found_c;");
     if (nv) {
         emit(e, "always_comb begin");
-        emit(e, "  last_c = ptr_q + %u'd1;", N);
+        emit(e, "  last_c = ptr_q + %u'd1;", band_bits);
         emit(e, "  tgt_c = '0;");
         emit(e, "  tgt_c[last_c] = 1'b1;");
         emit(e, "  found_c = 1'b1;");
         emit(e, "end");
     } else {
-        emit(e, "logic [%u:0] erv_live;", E - 1);
-        emit(e, "logic [%u:0] cnt_c;", CB - 1);
-        emit(e, "logic [%u:0] idx_c;", N - 1);
+        emit(e, "logic [%u:0] erv_live;", epochs - 1);
+        emit(e, "logic [%u:0] cnt_c;", cnt_bits - 1);
+        emit(e, "logic [%u:0] idx_c;", band_bits - 1);
         emit(e, "assign erv_live = erv_q & ~cur_q;");
         emit(e, "always_comb begin");
         emit(e, "  tgt_c = '0;");
         emit(e, "  last_c = ptr_q;");
         emit(e, "  cnt_c = '0;");
         emit(e, "  idx_c = ptr_q;");
-        emit(e, "  for (int i = 0; i < %u; i++) begin", E);
-        emit(e, "    idx_c = idx_c + %u'd1;", N);
-        emit(e, "    if (erv_live[idx_c] && cnt_c < %u'd%u) begin", CB, lim);
+        emit(e, "  for (int i = 0; i < %u; i++) begin", epochs);
+        emit(e, "    idx_c = idx_c + %u'd1;", band_bits);
+        emit(e, "    if (erv_live[idx_c] && cnt_c < %u'd%u) begin", cnt_bits, lim);
         emit(e, "      tgt_c[idx_c] = 1'b1;");
-        emit(e, "      cnt_c = cnt_c + %u'd1;", CB);
+        emit(e, "      cnt_c = cnt_c + %u'd1;", cnt_bits);
         emit(e, "      last_c = idx_c;");
         emit(e, "    end");
         emit(e, "  end");
@@ -196,31 +224,41 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
         emit(e, "end");
     }
     emit_nl(e);
+}
+
+static void emit_handshake(gctx *x)
+{
+    emit_file *e = x->e;
+    const stc_emu_cfg *c = x->c;
+    unsigned cus = c->cus, epochs = x->g.E;
+    unsigned seb_bits = x->g.seb_bits, wake_bits = x->g.wake_bits;
+    unsigned guard_bits = x->g.guard_bits;
+    unsigned nv = x->nv;
 
     /* ---- handshake */
     emit(e, "// (1) Handshake on the registered phase.");
     emit(e, "logic wake_fire, last_rdy, last_done, step_now;");
-    emit(e, "logic [%u:0] rdy_acc, done_acc;", K - 1);
-    emit(e, "logic [%u:0] gap, adv;", GB - 1);
-    emit(e, "logic [%u:0] seb_hs;", S - 1);
-    emit(e, "logic [%u:0] guard_hs;", GB - 1);
+    emit(e, "logic [%u:0] rdy_acc, done_acc;", cus - 1);
+    emit(e, "logic [%u:0] gap, adv;", guard_bits - 1);
+    emit(e, "logic [%u:0] seb_hs;", seb_bits - 1);
+    emit(e, "logic [%u:0] guard_hs;", guard_bits - 1);
     if (!nv)
-        emit(e, "logic [%u:0] erv_hs;", E - 1);
+        emit(e, "logic [%u:0] erv_hs;", epochs - 1);
     emit(e, "assign wake_fire = (phase_q == PhIdle) & (wake_i | (tmr_en_i & (wcnt_q == %u'd%u)));",
-         WB, c->wake - 1);
+         wake_bits, c->wake - 1);
     emit(e, "assign rdy_acc = (phase_q == PhPrep && !prep_v_q) ? rdy_valid_i : '0;");
     emit(e, "assign done_acc = (phase_q == PhChg && !chg_v_q) ? done_valid_i : '0;");
     emit(e, "assign last_rdy = (phase_q == PhPrep) & ~prep_v_q & (&(rdy_q | rdy_acc));");
     emit(e, "assign last_done = (phase_q == PhChg) & ~chg_v_q & (&(done_q | done_acc));");
     emit(e, "assign step_now = last_rdy & (sebn_q != seb_q);");
     emit(e, "assign gap = {1'b0, tlast_q - ptr_q};");
-    emit(e, "assign adv = (gap == '0) ? %u'd%u : gap;", GB, E);
+    emit(e, "assign adv = (gap == '0) ? %u'd%u : gap;", guard_bits, epochs);
     emit(e, "assign seb_hs = step_now ? sebn_q : seb_q;");
     emit(e, "always_comb begin");
     emit(e, "  guard_hs = guard_q;");
     emit(e, "  if (step_now) guard_hs = '0;");
     emit(e, "  else if (last_rdy) guard_hs = (%u'(guard_q) + %u'(adv) > %u'd%u) ? %u'd%u : guard_q + adv;",
-         GB + 1, GB + 1, GB + 1, E, GB, E);
+         guard_bits + 1, guard_bits + 1, guard_bits + 1, epochs, guard_bits, epochs);
     emit(e, "end");
     if (!nv)
         emit(e, "assign erv_hs = step_now ? '0 : wake_fire ? (erv_live & ~tgt_c) : erv_q;");
@@ -249,7 +287,7 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "        sleep_d = 1'b1;");
     emit(e, "      end");
     emit(e, "    end else if (tmr_en_i) begin");
-    emit(e, "      wcnt_d = wcnt_q + %u'd1;", WB);
+    emit(e, "      wcnt_d = wcnt_q + %u'd1;", wake_bits);
     emit(e, "    end");
     emit(e, "  end");
     emit(e, "  if (last_rdy) begin");
@@ -269,22 +307,31 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_conflict(gctx *x)
+{
+    emit_file *e = x->e;
+    const stc_emu_cfg *c = x->c;
+    unsigned cus = c->cus, addr_bits = c->addr_bits, band_bits = c->n;
+    unsigned seb_bits = x->g.seb_bits, cu_bits = x->g.cu_bits;
+    unsigned ab = x->ab;
 
     /* ---- conflicts */
     emit(e, "// (2) The conflict registered last cycle, on the state after (1).");
     if (ab) {
-        emit(e, "logic [%u:0] w_c, d_c;", A - 1);
+        emit(e, "logic [%u:0] w_c, d_c;", addr_bits - 1);
         emit(e, "logic low_c, high_c, pend_c, guard_ok, valid_c, set_dn, set_up;");
         emit(e, "assign w_c = byp_q ? byp_addr_q : erv_rd_q;");
         emit(e, "assign d_c = c2_addr_q ^ w_c;");
         emit(e, "always_comb begin");
         emit(e, "  low_c = 1'b0;");
         emit(e, "  high_c = 1'b0;");
-        emit(e, "  for (int i = 0; i < %u; i++) begin", A);
+        emit(e, "  for (int i = 0; i < %u; i++) begin", addr_bits);
         emit(e, "    if (i >= %u && %u'(i) < %u'(seb_hs)) low_c = low_c | d_c[i];", c->seb_min,
-             S + 1, S + 1);
-        emit(e, "    if (%u'(i) >= %u'(seb_hs) + %u'd%u) high_c = high_c | d_c[i];", S + 1, S + 1,
-             S + 1, N);
+             seb_bits + 1, seb_bits + 1);
+        emit(e, "    if (%u'(i) >= %u'(seb_hs) + %u'd%u) high_c = high_c | d_c[i];", seb_bits + 1, seb_bits + 1,
+             seb_bits + 1, band_bits);
         emit(e, "  end");
         emit(e, "end");
         emit(e, "assign pend_c = sebn_q != seb_hs;");
@@ -293,11 +340,11 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
         emit(e, "assign set_dn = c2_v_q & ~pend_c & guard_ok & valid_c & low_c;");
         emit(e, "assign set_up = c2_v_q & ~pend_c & guard_ok & valid_c & ~low_c & high_c & "
                 "(seb_hs < %u'd%u);",
-             S, c->seb_max);
+             seb_bits, c->seb_max);
         emit(e, "always_comb begin");
         emit(e, "  sebn_d = sebn_q;");
-        emit(e, "  if (set_dn) sebn_d = seb_hs - %u'd1;", S);
-        emit(e, "  else if (set_up) sebn_d = seb_hs + %u'd1;", S);
+        emit(e, "  if (set_dn) sebn_d = seb_hs - %u'd1;", seb_bits);
+        emit(e, "  else if (set_up) sebn_d = seb_hs + %u'd1;", seb_bits);
         emit(e, "end");
     } else {
         emit(e, "// %s: conflicts are accepted and ignored; SEB never moves.",
@@ -310,21 +357,30 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "assign guard_d = guard_hs;");
     emit(e, "assign c2_v_d = conf_fire;");
     emit(e, "assign c2_addr_d = conf_fire ? conf_a : c2_addr_q;");
-    emit(e, "assign crr_d = conf_fire ? ((conf_idx == %u'd%u) ? '0 : conf_idx + %u'd1) : crr_q;", CW,
-         K - 1, CW);
+    emit(e, "assign crr_d = conf_fire ? ((conf_idx == %u'd%u) ? '0 : conf_idx + %u'd1) : crr_q;", cu_bits,
+         cus - 1, cu_bits);
     emit_nl(e);
+}
+
+static void emit_demand(gctx *x)
+{
+    emit_file *e = x->e;
+    const stc_emu_cfg *c = x->c;
+    unsigned cus = c->cus, addr_bits = c->addr_bits, band_bits = c->n, epochs = x->g.E;
+    unsigned cu_bits = x->g.cu_bits;
+    unsigned ab = x->ab, nv = x->nv;
 
     /* ---- demands */
     emit(e, "// (3) One demand: ERV bit%s, acknowledgement register.",
          ab ? ", first address into the RAM" : "");
-    emit(e, "logic [%u:0] dem_e;", N - 1);
-    emit(e, "logic [%u:0] dem_sh;", A + N - 1);
+    emit(e, "logic [%u:0] dem_e;", band_bits - 1);
+    emit(e, "logic [%u:0] dem_sh;", addr_bits + band_bits - 1);
     emit(e, "logic unused_dem_sh;");
-    emit(e, "assign dem_sh = {%u'd0, dem_a} >> seb_hs;", N);
-    emit(e, "assign dem_e = dem_sh[%u:0];", N - 1);
-    emit(e, "assign unused_dem_sh = ^dem_sh[%u:%u];", A + N - 1, N);
+    emit(e, "assign dem_sh = {%u'd0, dem_a} >> seb_hs;", band_bits);
+    emit(e, "assign dem_e = dem_sh[%u:0];", band_bits - 1);
+    emit(e, "assign unused_dem_sh = ^dem_sh[%u:%u];", addr_bits + band_bits - 1, band_bits);
     if (!nv)
-        emit(e, "assign erv_d = erv_hs | (dem_fire ? (%u'd1 << dem_e) : '0);", E);
+        emit(e, "assign erv_d = erv_hs | (dem_fire ? (%u'd1 << dem_e) : '0);", epochs);
     emit(e, "assign dack_v_d = %s;", nv ? "1'b0" : "dem_fire | (dack_v_q & ~dack_ready_i)");
     if (nv) {
         emit(e, "// nv: demands are taken and dropped (no ERV, no acknowledgement)");
@@ -334,17 +390,17 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
         emit(e, "assign dack_cu_d = dem_fire ? dem_idx : dack_cu_q;");
         emit(e, "assign dack_ep_d = dem_fire ? dem_e : dack_ep_q;");
     }
-    emit(e, "assign drr_d = dem_fire ? ((dem_idx == %u'd%u) ? '0 : dem_idx + %u'd1) : drr_q;", CW,
-         K - 1, CW);
+    emit(e, "assign drr_d = dem_fire ? ((dem_idx == %u'd%u) ? '0 : dem_idx + %u'd1) : drr_q;", cu_bits,
+         cus - 1, cu_bits);
     if (ab) {
         emit(e, "assign erv_we = dem_fire & ~erv_hs[dem_e];");
         emit(e, "assign erv_wa = dem_e;");
         emit(e, "assign erv_wd = dem_a;");
-        emit(e, "logic [%u:0] conf_sh;", A + N - 1);
+        emit(e, "logic [%u:0] conf_sh;", addr_bits + band_bits - 1);
         emit(e, "logic unused_conf_sh;");
-        emit(e, "assign conf_sh = {%u'd0, conf_a} >> seb_hs;", N);
-        emit(e, "assign erv_ra = conf_sh[%u:0];", N - 1);
-        emit(e, "assign unused_conf_sh = ^conf_sh[%u:%u];", A + N - 1, N);
+        emit(e, "assign conf_sh = {%u'd0, conf_a} >> seb_hs;", band_bits);
+        emit(e, "assign erv_ra = conf_sh[%u:0];", band_bits - 1);
+        emit(e, "assign unused_conf_sh = ^conf_sh[%u:%u];", addr_bits + band_bits - 1, band_bits);
         emit(e, "assign c2_idx_d = conf_fire ? erv_ra : c2_idx_q;");
         emit(e, "assign byp_d = erv_we & (erv_wa == erv_ra);");
         emit(e, "assign byp_addr_d = erv_wd;");
@@ -360,17 +416,28 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
         emit(e, "assign unused_dem = ^dem_e;");
     }
     emit_nl(e);
+}
+
+static void emit_regs(gctx *x)
+{
+    emit_file *e = x->e;
+    const stc_emu_cfg *c = x->c;
+    unsigned band_bits = c->n, epochs = x->g.E;
+    unsigned seb_bits = x->g.seb_bits;
+    unsigned guard_bits = x->g.guard_bits, i;
+    unsigned ab = x->ab, nv = x->nv;
+    const char *init_hex = x->init_hex;
 
     emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
     emit(e, "  if (!rst_ni) begin");
     emit(e, "    phase_q <= PhIdle;");
-    emit(e, "    cur_q <= %u'h%s;", E, hex);
+    emit(e, "    cur_q <= %u'h%s;", epochs, init_hex);
     emit(e, "    tgt_q <= '0;");
-    emit(e, "    ptr_q <= %u'd%u;", N, (unsigned)c->epoch.e[c->epoch.n - 1]);
+    emit(e, "    ptr_q <= %u'd%u;", band_bits, (unsigned)c->epoch.e[c->epoch.n - 1]);
     emit(e, "    tlast_q <= '0;");
-    emit(e, "    seb_q <= %u'd%u;", S, c->seb);
-    emit(e, "    sebn_q <= %u'd%u;", S, c->seb);
-    emit(e, "    guard_q <= %u'd%u;", GB, E);
+    emit(e, "    seb_q <= %u'd%u;", seb_bits, c->seb);
+    emit(e, "    sebn_q <= %u'd%u;", seb_bits, c->seb);
+    emit(e, "    guard_q <= %u'd%u;", guard_bits, epochs);
     emit(e, "    wcnt_q <= '0;");
     emit(e, "    rdy_q <= '0;");
     emit(e, "    done_q <= '0;");
@@ -410,6 +477,14 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void emit_formal(gctx *x)
+{
+    emit_file *e = x->e;
+    const stc_emu_cfg *c = x->c;
+    unsigned cus = c->cus, epochs = x->g.E;
+    unsigned cnt_bits = x->cnt_bits, lim = x->lim;
 
     emit(e, "`ifdef FORMAL");
     emit(e, "// p_hs: ChangeEpoch only after every CU's ReadyAck (counted by an");
@@ -420,8 +495,8 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// epochs in PREPARE.");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_chg_q, f_allrdy_q;");
-    emit(e, "logic [%u:0] f_seen_q;", K - 1);
-    emit(e, "logic [%u:0] f_cnt, f_tcnt;", CB);
+    emit(e, "logic [%u:0] f_seen_q;", cus - 1);
+    emit(e, "logic [%u:0] f_cnt, f_tcnt;", cnt_bits);
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  f_past_q <= 1'b1;");
     emit(e, "  f_chg_q <= chg_v_q;");
@@ -431,9 +506,9 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "always @(*) begin");
     emit(e, "  f_cnt = '0;");
     emit(e, "  f_tcnt = '0;");
-    emit(e, "  for (int i = 0; i < %u; i++) begin", E);
-    emit(e, "    f_cnt = f_cnt + {%u'd0, cur_q[i]};", CB);
-    emit(e, "    f_tcnt = f_tcnt + {%u'd0, tgt_q[i]};", CB);
+    emit(e, "  for (int i = 0; i < %u; i++) begin", epochs);
+    emit(e, "    f_cnt = f_cnt + {%u'd0, cur_q[i]};", cnt_bits);
+    emit(e, "    f_tcnt = f_tcnt + {%u'd0, tgt_q[i]};", cnt_bits);
     emit(e, "  end");
     emit(e, "end");
     emit(e, "always @(*) begin");
@@ -442,17 +517,51 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "    if (chg_v_q && !f_chg_q) p_hs_all_ready: assert(f_allrdy_q);");
     emit(e, "    if (prep_v_q) p_hs_prep_phase: assert(phase_q == PhPrep);");
     emit(e, "    if (chg_v_q) p_hs_chg_phase: assert(phase_q == PhChg);");
-    emit(e, "    p_cer_count: assert(f_cnt >= %u'd1 && f_cnt <= %u'd%u);", CB + 1, CB + 1, lim);
+    emit(e, "    p_cer_count: assert(f_cnt >= %u'd1 && f_cnt <= %u'd%u);", cnt_bits + 1,
+         cnt_bits + 1, lim);
     emit(e, "    if (phase_q == PhPrep) s_seen: assert(f_seen_q == rdy_q);");
     emit(e, "    if (prep_v_q) s_prep_rdy: assert(rdy_q == '0);");
-    emit(e, "    if (phase_q == PhPrep) s_tgt: assert(f_tcnt >= %u'd1 && f_tcnt <= %u'd%u);", CB + 1, CB + 1, lim);
+    emit(e, "    if (phase_q == PhPrep) s_tgt: assert(f_tcnt >= %u'd1 && f_tcnt <= %u'd%u);",
+         cnt_bits + 1, cnt_bits + 1, lim);
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
+}
+
+/* The module body, stage by stage (the header and port list are emit_emu's). */
+static void emit_body(gctx *x)
+{
+    emit_localparams(x);
+    emit_regs_decl(x);
+    emit_broadcasts(x);
+    emit_arbiters(x);
+    emit_target(x);
+    emit_handshake(x);
+    emit_conflict(x);
+    emit_demand(x);
+    emit_regs(x);
+    emit_formal(x);
+}
+
+static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
+{
+    const stc_emu_cfg *c = cfg;
+    gctx x;
+    geometry(&x, e, c);
+    emit(e, "// STC epoch management unit, variant %s (TACO 2023, 4.2-4.4, Fig. 5, Table 4):",
+         stc_variant_name(c->variant));
+    emit(e, "// four-way handshake, %s. See docs/stc.md.",
+         x.nv ? "round robin over all epochs" : c->variant == STC_ES ? "epoch skipping"
+         : c->variant == STC_AB ? "epoch skipping and adaptive bands"
+                                : "epoch skipping, adaptive bands and multiple bands");
+    if (x.ab)
+        emit(e, "// Storage: flip-flops, and the ERV address RAM (%u x %u bits).", x.g.E, c->addr_bits);
+    else
+        emit(e, "// Storage: flip-flops only (no ERV addresses in %s); no RAM by design.",
+             stc_variant_name(c->variant));
+    prim_module_begin(e, b);
+    emit_body(&x);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gen_unit.h"
+#include "prim.h"
 #include "stc_l1.h"
 
 typedef struct {
@@ -22,99 +23,60 @@ typedef struct {
     unsigned ways, mshrs, sets;
     unsigned addr_bits, line_bits, set_bits, idx_bits; /* idx_bits >= 1 */
     unsigned tag_bits, age_bits, way_word, set_word, laddr_bits, epochs, seb_bits, pw_bits;
-} lctx;
+} gctx;
 
-static void decl(lctx *x, unsigned w, const char *names)
-{
-    if (w <= 1)
-        emit(x->e, "logic %s;", names);
-    else
-        emit(x->e, "logic [%u:0] %s;", w - 1, names);
-}
-
-static void declv(lctx *x, unsigned w, const char *names)
-{
-    emit(x->e, "logic [%u:0] %s;", w - 1, names);
-}
-
-/* "[hi:lo]" of field i of width w, at offset off, in a flat vector of
- * fields of size stride */
-static const char *fld(char *buf, size_t len, unsigned i, unsigned stride, unsigned off,
-                       unsigned w)
-{
-    unsigned lo = i * stride + off;
-    if (w == 1)
-        snprintf(buf, len, "[%u]", lo);
-    else
-        snprintf(buf, len, "[%u:%u]", lo + w - 1, lo);
-    return buf;
-}
-
-/* AND-OR mux: dst = field of the entry selected by one-hot sel */
-static void and_or(lctx *x, const char *dst, const char *sel, unsigned n, const char *vec,
-                   unsigned stride, unsigned off, unsigned w)
-{
-    unsigned i;
-    char s[48];
-    emit(x->e, "assign %s =", dst);
-    emit_in(x->e);
-    for (i = 0; i < n; i++)
-        emit(x->e, "({%u{%s[%u]}} & %s%s)%s", w, sel, i, vec, fld(s, sizeof s, i, stride, off, w),
-             i + 1 < n ? " |" : ";");
-    emit_out(x->e);
-}
-
-static void emit_decls(lctx *x)
+static void emit_decls(gctx *x)
 {
     char b[200];
     emit(x->e, "// Tag array: one set word per set, way w at [w*%u +: %u] = {age, tag, valid}.",
          x->way_word, x->way_word);
     snprintf(b, sizeof b, "mem_q [0:%u]", x->sets - 1);
-    declv(x, x->set_word, b);
-    declv(x, x->set_word, "rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word");
-    decl(x, 1, "fwd_hit_q, fwd_hit_d, rd_en, wr_en");
-    decl(x, x->idx_bits, "rd_idx, wr_idx, req_set, s_set, cset");
-    decl(x, 1, "init_q, init_d");
-    decl(x, x->idx_bits, "init_idx_q, init_idx_d");
+    prim_declv(x->e, x->set_word, b);
+    prim_declv(x->e, x->set_word,
+               "rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word");
+    prim_decl(x->e, 1, "fwd_hit_q, fwd_hit_d, rd_en, wr_en");
+    prim_decl(x->e, x->idx_bits, "rd_idx, wr_idx, req_set, s_set, cset");
+    prim_decl(x->e, 1, "init_q, init_d");
+    prim_decl(x->e, x->idx_bits, "init_idx_q, init_idx_d");
     emit_nl(x->e);
     emit(x->e, "// Epoch state: CER (bit e = epoch e), SEB, and the ChangeEpoch being taken.");
-    declv(x, x->epochs, "cer_q, cer_d, ncer_q, ncer_d");
-    decl(x, x->seb_bits, "seb_q, seb_d, nseb_q, nseb_d");
-    declv(x, x->sets, "touched_q, touched_d, set_1h");
-    decl(x, x->pw_bits, "pw_q, pw_d, pw_new");
+    prim_declv(x->e, x->epochs, "cer_q, cer_d, ncer_q, ncer_d");
+    prim_decl(x->e, x->seb_bits, "seb_q, seb_d, nseb_q, nseb_d");
+    prim_declv(x->e, x->sets, "touched_q, touched_d, set_1h");
+    prim_decl(x->e, x->pw_bits, "pw_q, pw_d, pw_new");
     emit(x->e, "// MSHR entries: the transient states (I_V, I_I) with the poison bit.");
-    declv(x, x->mshrs, "mv_q, mv_d, mii_q, mii_d, mpois_q, mpois_d");
-    declv(x, x->mshrs * x->laddr_bits, "mline_q, mline_d");
+    prim_declv(x->e, x->mshrs, "mv_q, mv_d, mii_q, mii_d, mpois_q, mpois_d");
+    prim_declv(x->e, x->mshrs * x->laddr_bits, "mline_q, mline_d");
     emit(x->e, "// Stage: the request whose set word was read last cycle.");
-    decl(x, 1, "s_valid_q, s_valid_d, s_evd_q, s_evd_d");
-    decl(x, 2, "s_op_q, s_op_d");
-    decl(x, x->addr_bits, "s_addr_q, s_addr_d");
-    declv(x, x->ways, "s_done_q, s_done_d");
-    decl(x, x->laddr_bits, "s_line");
-    decl(x, x->tag_bits, "s_tag");
+    prim_decl(x->e, 1, "s_valid_q, s_valid_d, s_evd_q, s_evd_d");
+    prim_decl(x->e, 2, "s_op_q, s_op_d");
+    prim_decl(x->e, x->addr_bits, "s_addr_q, s_addr_d");
+    prim_declv(x->e, x->ways, "s_done_q, s_done_d");
+    prim_decl(x->e, x->laddr_bits, "s_line");
+    prim_decl(x->e, x->tag_bits, "s_tag");
     emit(x->e, "// ChangeEpoch engine: 0 idle, 1 sweep, 2 poison pass.");
-    decl(x, 2, "ph_q, ph_d");
-    decl(x, x->idx_bits, "sw_idx_q, sw_idx_d");
-    declv(x, x->ways, "sw_done_q, sw_done_d");
+    prim_decl(x->e, 2, "ph_q, ph_d");
+    prim_decl(x->e, x->idx_bits, "sw_idx_q, sw_idx_d");
+    prim_declv(x->e, x->ways, "sw_done_q, sw_done_d");
     emit_nl(x->e);
-    declv(x, x->ways, "w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, "
+    prim_declv(x->e, x->ways, "w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, "
                       "use_1h, sm, sw_pend, sw_1h");
-    declv(x, x->mshrs, "mm, mm_1h, free_1h, pp, pp_1h");
-    decl(x, 1, "req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, "
+    prim_declv(x->e, x->mshrs, "mm, mm_1h, free_1h, pp, pp_1h");
+    prim_decl(x->e, 1, "req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, "
                "any_hit, full, any_inv, vict_valid, data_e, lazy_show, evict_show, do_alloc, "
                "do_free, do_install, do_use, clr_hit, touch, sw_adv, sw_last, pois_apply, "
                "pois_show, demand");
-    decl(x, x->age_bits, "use_age");
-    decl(x, x->tag_bits, "vict_tag, lazy_tag, sw_tag");
-    decl(x, x->laddr_bits, "pois_line");
-    decl(x, 3, "st_kind, st_event, st_act");
-    decl(x, 2, "st_from, st_to, from_st");
-    decl(x, x->laddr_bits, "st_line");
+    prim_decl(x->e, x->age_bits, "use_age");
+    prim_decl(x->e, x->tag_bits, "vict_tag, lazy_tag, sw_tag");
+    prim_decl(x->e, x->laddr_bits, "pois_line");
+    prim_decl(x->e, 3, "st_kind, st_event, st_act");
+    prim_decl(x->e, 2, "st_from, st_to, from_st");
+    prim_decl(x->e, x->laddr_bits, "st_line");
     emit_nl(x->e);
 }
 
 /* the line address (byte) of way w's tag in set `set` */
-static void line_of(lctx *x, char *buf, size_t len, const char *tag, const char *set)
+static void line_of(gctx *x, char *buf, size_t len, const char *tag, const char *set)
 {
     if (x->set_bits)
         snprintf(buf, len, "{%s, %s, %u'd0}", tag, set, x->line_bits);
@@ -122,7 +84,7 @@ static void line_of(lctx *x, char *buf, size_t len, const char *tag, const char 
         snprintf(buf, len, "{%s, %u'd0}", tag, x->line_bits);
 }
 
-static void emit_ways(lctx *x)
+static void emit_ways(gctx *x)
 {
     emit_file *e = x->e;
     unsigned w;
@@ -136,9 +98,10 @@ static void emit_ways(lctx *x)
         emit(e, "logic [%u:0] w%u_age;", x->age_bits - 1, w);
         emit(e, "logic [%u:0] w%u_sh;", x->addr_bits - 1, w);
         emit(e, "assign w_v[%u] = word[%u];", w, w * x->way_word);
-        emit(e, "assign w%u_tag = word%s;", w, fld(s1, sizeof s1, w, x->way_word, 1, x->tag_bits));
+        emit(e, "assign w%u_tag = word%s;", w,
+             prim_field(s1, sizeof s1, w, x->way_word, 1, x->tag_bits));
         emit(e, "assign w%u_age = word%s;", w,
-             fld(s2, sizeof s2, w, x->way_word, 1 + x->tag_bits, x->age_bits));
+             prim_field(s2, sizeof s2, w, x->way_word, 1 + x->tag_bits, x->age_bits));
         snprintf(s1, sizeof s1, "w%u_tag", w);
         line_of(x, l, sizeof l, s1, "cset");
         emit(e, "assign w%u_sh = %s >> seb_q;", w, l);
@@ -150,7 +113,7 @@ static void emit_ways(lctx *x)
     emit_nl(e);
 }
 
-static void emit_stage(lctx *x)
+static void emit_stage(gctx *x)
 {
     emit_file *e = x->e;
     unsigned i;
@@ -191,8 +154,8 @@ static void emit_stage(lctx *x)
     emit(e, "assign full = &mv_q;");
     emit(e, "assign data_e = cur | busy_pois;");
     emit(e, "assign from_st = busy ? (busy_ii ? 2'd3 : 2'd2) : (any_hit ? 2'd1 : 2'd0);");
-    and_or(x, "vict_tag", "vict_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
-    and_or(x, "lazy_tag", "pend_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
+    prim_and_or(x->e, "vict_tag", "vict_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
+    prim_and_or(x->e, "lazy_tag", "pend_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
     emit_nl(e);
     emit(e, "// Table 1 (spec 3.5): one event a cycle; lazy INVs, an eviction, then");
     emit(e, "// the transition (fin), which writes the set back and frees the stage.");
@@ -293,7 +256,7 @@ static void emit_stage(lctx *x)
     emit_nl(e);
 }
 
-static void emit_update(lctx *x)
+static void emit_update(gctx *x)
 {
     emit_file *e = x->e;
     unsigned w;
@@ -301,10 +264,10 @@ static void emit_update(lctx *x)
     emit(e, "// The written-back set word: lazy and dropped copies cleared, a fill");
     emit(e, "// installed in the victim way, LRU ages of the used way's set updated.");
     emit(e, "assign use_1h = do_install ? vict_1h : hit_1h;");
-    and_or(x, "use_age", "use_1h", x->ways, "word", x->way_word, 1 + x->tag_bits, x->age_bits);
+    prim_and_or(x->e, "use_age", "use_1h", x->ways, "word", x->way_word, 1 + x->tag_bits, x->age_bits);
     for (w = 0; w < x->ways; w++) {
-        fld(s1, sizeof s1, w, x->way_word, 1, x->tag_bits);
-        fld(s2, sizeof s2, w, x->way_word, 1 + x->tag_bits, x->age_bits);
+        prim_field(s1, sizeof s1, w, x->way_word, 1, x->tag_bits);
+        prim_field(s2, sizeof s2, w, x->way_word, 1 + x->tag_bits, x->age_bits);
         emit(e, "assign new_word[%u] = (nv[%u] & ~(clr_hit & hit_1h[%u])) | (do_install & vict_1h[%u]);",
              w * x->way_word, w, w, w);
         emit(e, "assign new_word%s = (do_install & vict_1h[%u]) ? s_tag : w%u_tag;", s1, w, w);
@@ -321,7 +284,7 @@ static void emit_update(lctx *x)
     emit_nl(e);
 }
 
-static void emit_chg(lctx *x)
+static void emit_chg(gctx *x)
 {
     emit_file *e = x->e;
     unsigned i;
@@ -335,7 +298,7 @@ static void emit_chg(lctx *x)
         emit(e, "assign sm = %u'd0; // --no-lazy: no sweep", x->ways);
     emit(e, "assign sw_pend = sm & ~sw_done_q;");
     emit(e, "assign sw_1h = sw_pend & (~sw_pend + %u'd1);", x->ways);
-    and_or(x, "sw_tag", "sw_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
+    prim_and_or(x->e, "sw_tag", "sw_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
     emit(e, "assign sw_adv = (ph_q == 2'd1) & ~|sw_pend;");
     emit(e, "assign sw_last = sw_idx_q == %u'd%u;", x->idx_bits, x->sets - 1);
     for (i = 0; i < x->mshrs; i++) {
@@ -353,11 +316,11 @@ static void emit_chg(lctx *x)
     emit(e, "assign pp_1h = pp & (~pp + %u'd1);", x->mshrs);
     emit(e, "assign pois_show = |pp;");
     emit(e, "assign pois_apply = (ph_q == 2'd2) & ~|pp;");
-    and_or(x, "pois_line", "pp_1h", x->mshrs, "mline_q", x->laddr_bits, 0, x->laddr_bits);
+    prim_and_or(x->e, "pois_line", "pp_1h", x->mshrs, "mline_q", x->laddr_bits, 0, x->laddr_bits);
     emit_nl(e);
 }
 
-static void emit_ctrl(lctx *x)
+static void emit_ctrl(gctx *x)
 {
     emit_file *e = x->e;
     unsigned i;
@@ -382,7 +345,7 @@ static void emit_ctrl(lctx *x)
     else
         emit(e, "assign set_1h = 1'b1;");
     if (x->addr_bits > x->c->n) {
-        decl(x, 1, "unused_sh");
+        prim_decl(x->e, 1, "unused_sh");
         emit_raw(e, "  assign unused_sh = ^{%ss_sh[%u:%u]", x->set_bits ? "" : "cset, ",
                  x->addr_bits - 1, x->c->n);
         for (i = 0; i < x->ways; i++)
@@ -392,7 +355,7 @@ static void emit_ctrl(lctx *x)
         emit_raw(e, "};\n");
     }
     if (!x->c->lazy) {
-        decl(x, 1, "unused_nolazy");
+        prim_decl(x->e, 1, "unused_nolazy");
         emit(e, "assign unused_nolazy = ^{w_cur, demand}; // --no-lazy: no band compare of ways");
     }
     emit(e, "assign chg_done_o = pois_apply;");
@@ -503,15 +466,13 @@ static void emit_ctrl(lctx *x)
     emit_nl(e);
 }
 
-static void emit_regs(lctx *x)
+static void emit_regs(gctx *x)
 {
     emit_file *e = x->e;
     emit(e, "// Set RAM: synchronous read with enable, one write port; no reset (the");
     emit(e, "// init pass writes every set after reset, one a cycle).");
-    emit(e, "always_ff @(posedge clk_i) begin");
-    emit(e, "  if (rd_en) rdata_q <= mem_q[rd_idx];");
-    emit(e, "  if (wr_en) mem_q[wr_idx] <= wr_word;");
-    emit(e, "end");
+    prim_ram_ports(e, &(prim_ram){"mem_q", "wr_en", "wr_idx", "wr_word", "rd_en", "rdata_q",
+                   "rd_idx", 1});
     emit_nl(e);
     emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
     emit(e, "  if (!rst_ni) begin");
@@ -578,7 +539,7 @@ static void emit_regs(lctx *x)
 /* Properties (spec 8): a fill never installs a line of a current band;
  * poisoned responses never install; the touched bits are clear right after
  * a ChangeEpoch is taken; PW never wraps. */
-static void emit_formal(lctx *x)
+static void emit_formal(gctx *x)
 {
     emit_file *e = x->e;
     emit_nl(e);
@@ -601,7 +562,7 @@ static void emit_formal(lctx *x)
 
 static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
-    lctx x;
+    gctx x;
     memset(&x, 0, sizeof x);
     x.e = e;
     x.c = cfg;
@@ -627,12 +588,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// invalidation, end-of-epoch sweep%s%s; see docs/stc.md.",
          x.c->poison ? " and the per-load poison bit" : ", paper-literal (no poison bit)",
          x.c->lazy ? "" : " (disabled: --no-lazy)");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit_decls(&x);
     emit_ways(&x);
     emit_stage(&x);
@@ -641,10 +597,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
     emit_ctrl(&x);
     emit_regs(&x);
     emit_formal(&x);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -1,0 +1,106 @@
+/* Emit helpers shared by every unit's emitter (see prim.h). */
+#include "prim.h"
+
+#include <stdio.h>
+
+void prim_module_begin(emit_file *e, const block_desc *b)
+{
+    ports_file_header(e, b, "// ");
+    emit(e, "`default_nettype none");
+    emit_nl(e);
+    ports_verilog_module(e, b);
+    emit_in(e);
+    emit_nl(e);
+}
+
+void prim_module_end(emit_file *e)
+{
+    emit_out(e);
+    emit_nl(e);
+    emit(e, "endmodule");
+    emit(e, "`default_nettype wire");
+}
+
+unsigned prim_log2_floor(unsigned v)
+{
+    unsigned n = 0;
+    while (v > 1) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
+unsigned prim_clog2(unsigned v)
+{
+    unsigned b = 0;
+    while ((1u << b) < v)
+        b++;
+    return b;
+}
+
+const char *prim_range(char *buf, size_t len, unsigned w)
+{
+    if (w <= 1)
+        buf[0] = '\0';
+    else
+        snprintf(buf, len, " [%u:0]", w - 1);
+    return buf;
+}
+
+void prim_decl(emit_file *e, unsigned w, const char *names)
+{
+    char r[24];
+    emit(e, "logic%s %s;", prim_range(r, sizeof r, w), names);
+}
+
+void prim_declv(emit_file *e, unsigned w, const char *names)
+{
+    emit(e, "logic [%u:0] %s;", w - 1, names);
+}
+
+const char *prim_field(char *buf, size_t len, unsigned i, unsigned stride, unsigned off,
+                       unsigned w)
+{
+    unsigned lo = i * stride + off;
+    if (w == 1)
+        snprintf(buf, len, "[%u]", lo);
+    else
+        snprintf(buf, len, "[%u:%u]", lo + w - 1, lo);
+    return buf;
+}
+
+void prim_and_or(emit_file *e, const char *dst, const char *sel, unsigned n, const char *vec,
+                 unsigned stride, unsigned off, unsigned w)
+{
+    unsigned i;
+    char s[48];
+    emit(e, "assign %s =", dst);
+    emit_in(e);
+    for (i = 0; i < n; i++)
+        emit(e, "({%u{%s[%u]}} & %s%s)%s", w, sel, i, vec, prim_field(s, sizeof s, i, stride, off, w),
+             i + 1 < n ? " |" : ";");
+    emit_out(e);
+}
+
+void prim_ram_decl(emit_file *e, const char *mem, unsigned w, unsigned depth)
+{
+    emit(e, "logic [%u:0] %s [0:%u];", w - 1, mem, depth - 1);
+}
+
+void prim_ram_ports(emit_file *e, const prim_ram *r)
+{
+    char wr[256], rd[256];
+    if (r->waddr != NULL)
+        snprintf(wr, sizeof wr, "  if (%s) %s[%s] <= %s;", r->we, r->mem, r->waddr, r->wdata);
+    else
+        snprintf(wr, sizeof wr, "  if (%s) %s <= %s;", r->we, r->mem, r->wdata);
+    if (r->raddr != NULL)
+        snprintf(rd, sizeof rd, "  if (%s) %s <= %s[%s];", r->re, r->rdata, r->mem, r->raddr);
+    else
+        snprintf(rd, sizeof rd, "  if (%s) %s <= %s;", r->re, r->rdata, r->mem);
+    emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "%s", r->read_first ? rd : wr);
+    emit(e, "%s", r->read_first ? wr : rd);
+    emit(e, "end");
+}
