@@ -2,7 +2,7 @@
  * Registry helpers shared by every tool: unit lookup, option parsing into a
  * unit's configuration, port layout and multi-word hex values.
  */
-#include "unit.h"
+#include "unit_adapt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -208,4 +208,30 @@ int unit_hex_get(const char **pp, uint64_t *w, unsigned nwords, unsigned width)
     }
     *pp = p;
     return 0;
+}
+
+/* "a, b or c" */
+static void or_list(const char *const *names, char *buf, size_t len)
+{
+    size_t i, n = 0, k = 0;
+    while (names[n] != NULL)
+        n++;
+    buf[0] = '\0';
+    for (i = 0; i < n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
+                              names[i]);
+}
+
+int unit_stim_kind(const char *const *streams, const unit_stim_args *a, char *err, size_t len)
+{
+    int i;
+    char names[256];
+    for (i = 0; streams[i] != NULL; i++)
+        if (a->trace == NULL && (a->stream == NULL ? i == 0 : strcmp(a->stream, streams[i]) == 0))
+            return i;
+    if (a->trace != NULL)
+        return i;
+    or_list(streams, names, sizeof names);
+    snprintf(err, len, "--stream: '%s' is not %s", a->stream, names);
+    return -1;
 }

@@ -8,19 +8,13 @@
 #include <string.h>
 
 #include "dualopt_bgu.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", NULL};
 static const char *const streams[] = {"mixed", "full", NULL};
 
-static int u_preset(void *cfg, const char *name) { return bgu_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return bgu_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return bgu_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { bgu_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { bgu_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(bgu, bgu_cfg)
+UNIT_CFG_NAME_ADAPTER(bgu, bgu_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
@@ -55,11 +49,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return bgu_tm_new(cfg); }
-static void u_tm_free(void *tm) { bgu_tm_free(tm); }
-static void u_tm_reset(void *tm) { bgu_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { bgu_eval(tm, in, out); }
-static void u_tm_step(void *tm, const uint64_t *in) { bgu_step(tm, in); }
+UNIT_TM_ADAPTERS(bgu_cfg, bgu_tm, uint64_t, uint64_t, bgu_tm_new, bgu_tm_free,
+                 bgu_tm_reset, bgu_eval, bgu_step)
 
 /* ----------------------------------------------------------------- trace */
 
@@ -481,17 +472,9 @@ const unit_desc dualopt_bgu_unit = {
                     "  --line B         line in bytes, power of two, 32..1024 (default 64)\n"
                     "  --gran B         mask granularity: 4, 8 or 16 bytes (default 4)\n"
                     "  --addr-bits N    byte-address width, 16..64 (default 48)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "LD <size> <addr|-> [<addr|-> ...]: one wavefront load, token i = lane i's\n"

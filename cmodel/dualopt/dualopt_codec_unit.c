@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dualopt_decoal.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 #define CW_MAX 96 /* words of a port array (line <= 256 B, packet <= 256 B) */
 
@@ -26,17 +26,11 @@ typedef struct {
 static const char *const streams[] = {"mixed", "sparse", NULL};
 static const char *const committed[] = {"default", "fpga", NULL};
 
-static int u_preset(void *cfg, const char *name) { return codec_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return codec_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return codec_cfg_check(cfg, err, len); }
+UNIT_CFG_ADAPTERS(codec, codec_cfg)
 static void u_name(const void *cfg, char *buf, size_t len)
 {
     codec_cfg_name("dualopt_codec", cfg, buf, len);
 }
-static void u_args(const void *cfg, char *buf, size_t len) { codec_cfg_args(cfg, buf, len); }
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
@@ -463,11 +457,7 @@ const unit_desc dualopt_codec_unit = {
     .committed = committed,
     .module_prefix = "dualopt_codec",
     .options_help = codec_options_help,
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
     .tm_new = codec_tm_new,
     .tm_free = codec_tm_free,

@@ -9,20 +9,14 @@
 
 #include "dualopt_de.h"
 #include "dualopt_de_trace.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
 static const char *const streams[] = {"mixed", "steady", "edge", NULL};
 static const char *const bare[] = {"remonitor-on-kernel", NULL};
 
-static int u_preset(void *cfg, const char *name) { return de_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return de_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return de_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { de_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { de_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(de, de_cfg)
+UNIT_CFG_NAME_ADAPTER(de, de_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
@@ -42,14 +36,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return de_tm_new(cfg); }
-static void u_tm_free(void *tm) { de_tm_free(tm); }
-static void u_tm_reset(void *tm) { de_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    de_eval(tm, (const de_in *)(const void *)in, (de_out *)(void *)out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { de_step(tm, (const de_in *)(const void *)in); }
+UNIT_TM_ADAPTERS(de_cfg, de_tm, de_in, de_out, de_tm_new, de_tm_free,
+                 de_tm_reset, de_eval, de_step)
 
 /* -------------------------------------------------------------- stimulus */
 
@@ -641,17 +629,9 @@ const unit_desc dualopt_de_unit = {
         "  --words N        words per line = mask bits, 1..64 (default 16)\n"
         "  --hit-over H     reads (hit rate of remote reads) or all (of remote accesses)\n"
         "  --remonitor-on-kernel [1|0]  monitor again after each kernel boundary once decided\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "LR | LW | RR <hit 0|1> <hex mask> | RW [<hit>] | KERNEL | RESET, '#' comments;\n"

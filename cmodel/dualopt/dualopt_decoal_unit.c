@@ -8,21 +8,15 @@
 #include <string.h>
 
 #include "dualopt_decoal.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const streams[] = {"mixed", NULL};
 
-static int u_preset(void *cfg, const char *name) { return codec_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return codec_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return codec_cfg_check(cfg, err, len); }
+UNIT_CFG_ADAPTERS(codec, codec_cfg)
 static void u_name(const void *cfg, char *buf, size_t len)
 {
     codec_cfg_name("dualopt_decoal", cfg, buf, len);
 }
-static void u_args(const void *cfg, char *buf, size_t len) { codec_cfg_args(cfg, buf, len); }
 
 int dualopt_decoal_ports(const void *cfg, port_t *p, int max);
 int dualopt_decoal_ports(const void *cfg, port_t *p, int max)
@@ -54,11 +48,8 @@ int dualopt_decoal_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return decoal_tm_new(cfg); }
-static void u_tm_free(void *tm) { decoal_tm_free(tm); }
-static void u_tm_reset(void *tm) { decoal_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { decoal_tm_eval(tm, in, out); }
-static void u_tm_step(void *tm, const uint64_t *in) { decoal_tm_step(tm, in); }
+UNIT_TM_ADAPTERS(codec_cfg, decoal_tm, uint64_t, uint64_t, decoal_tm_new, decoal_tm_free,
+                 decoal_tm_reset, decoal_tm_eval, decoal_tm_step)
 
 enum { FLAG_WIRE = 0, FLAG_STATS = 1 };
 static const unit_flag flags[] = {
@@ -351,17 +342,9 @@ const unit_desc dualopt_decoal_unit = {
     .committed = codec_presets,
     .module_prefix = "dualopt_decoal",
     .options_help = codec_options_help,
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = dualopt_decoal_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "PKT <cycle> <src> <n> <id>:<data>... | WIRE <cycle> <src> <hex bytes> |\n"

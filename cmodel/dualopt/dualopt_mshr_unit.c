@@ -9,19 +9,13 @@
 #include <string.h>
 
 #include "dualopt_mshr.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", "line", "gran8", "gran16", NULL};
 static const char *const streams[] = {"mixed", "rate", NULL};
 
-static int u_preset(void *cfg, const char *name) { return dualopt_mshr_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return dualopt_mshr_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return dualopt_mshr_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { dualopt_mshr_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { dualopt_mshr_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(dualopt_mshr, dualopt_mshr_cfg)
+UNIT_CFG_NAME_ADAPTER(dualopt_mshr, dualopt_mshr_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
@@ -41,18 +35,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return dualopt_mshr_tm_new(cfg); }
-static void u_tm_free(void *tm) { dualopt_mshr_tm_free(tm); }
-static void u_tm_reset(void *tm) { dualopt_mshr_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    dualopt_mshr_eval(tm, (const dualopt_mshr_in *)(const void *)in,
-                      (dualopt_mshr_out *)(void *)out);
-}
-static void u_tm_step(void *tm, const uint64_t *in)
-{
-    dualopt_mshr_step(tm, (const dualopt_mshr_in *)(const void *)in);
-}
+UNIT_TM_ADAPTERS(dualopt_mshr_cfg, dualopt_mshr_tm, dualopt_mshr_in, dualopt_mshr_out, dualopt_mshr_tm_new, dualopt_mshr_tm_free,
+                 dualopt_mshr_tm_reset, dualopt_mshr_eval, dualopt_mshr_step)
 
 /* ----------------------------------------------------------------- trace */
 
@@ -647,17 +631,9 @@ const unit_desc dualopt_mshr_unit = {
         "  --gran B         mask granularity in bytes (default 4: 16-bit masks)\n"
         "  --addr-bits N    byte-address width, 16..64 (default 48)\n"
         "  --tag-bits N     requester tag width, 1..16 (default 8; 2^N tags in flight)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "REQ <tag> <hex-addr> <hex-mask> (mask optional in line mode) | FILL <entry>;\n"

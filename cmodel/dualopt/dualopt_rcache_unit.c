@@ -9,20 +9,14 @@
 #include <string.h>
 
 #include "dualopt_rcache.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", "pow2", NULL};
 static const char *const committed[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "hits", NULL};
 
-static int u_preset(void *cfg, const char *name) { return rcache_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return rcache_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return rcache_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { rcache_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { rcache_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(rcache, rcache_cfg)
+UNIT_CFG_NAME_ADAPTER(rcache, rcache_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
@@ -65,11 +59,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return n + 1;
 }
 
-static void *u_tm_new(const void *cfg) { return rcache_tm_new(cfg); }
-static void u_tm_free(void *tm) { rcache_tm_free(tm); }
-static void u_tm_reset(void *tm) { rcache_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { rcache_eval(tm, in, out); }
-static void u_tm_step(void *tm, const uint64_t *in) { rcache_step(tm, in); }
+UNIT_TM_ADAPTERS(rcache_cfg, rcache_tm, uint64_t, uint64_t, rcache_tm_new, rcache_tm_free,
+                 rcache_tm_reset, rcache_eval, rcache_step)
 
 /* ----------------------------------------------------------------- trace */
 
@@ -929,17 +920,9 @@ const unit_desc dualopt_rcache_unit = {
                     "  --ways N         ways, 2..32 (default 16)\n"
                     "  --line B         line in bytes, power of two, 8..64 (default 64)\n"
                     "  --addr-bits N    byte-address width, 16..63 (default 48)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr>; WR <addr> <size> (within one line); AT <addr>; KERNEL; hex\n"

@@ -8,20 +8,14 @@
 #include <string.h>
 
 #include "halcone_cache.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "paper", "fpga", "safe", "l2", NULL};
 static const char *const committed[] = {"default", "paper", "fpga", NULL};
 static const char *const streams[] = {"mixed", "hits", "full", NULL};
 
-static int u_preset(void *cfg, const char *name) { return halcone_cache_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return halcone_cache_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return halcone_cache_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { halcone_cache_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { halcone_cache_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(halcone_cache, halcone_cache_cfg)
+UNIT_CFG_NAME_ADAPTER(halcone_cache, halcone_cache_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
@@ -77,14 +71,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return halcone_cache_tm_new(cfg); }
-static void u_tm_free(void *tm) { halcone_cache_tm_free(tm); }
-static void u_tm_reset(void *tm) { halcone_cache_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    halcone_cache_tm_eval(tm, in, out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { halcone_cache_tm_step(tm, in); }
+UNIT_TM_ADAPTERS(halcone_cache_cfg, halcone_cache_tm, uint64_t, uint64_t, halcone_cache_tm_new, halcone_cache_tm_free,
+                 halcone_cache_tm_reset, halcone_cache_tm_eval, halcone_cache_tm_step)
 
 /* Word indices of the ports (u_ports order). */
 enum {
@@ -809,17 +797,9 @@ const unit_desc halcone_cache_unit = {
         "  --addr-bits N          byte-address width, 8..64 (default 32)\n"
         "  --ts-bits N            timestamp width W, 4..32 (default 16)\n"
         "  --pending N            lock entries (outstanding fills), 1..min(ways,16); 0: min(4,ways)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr> <wts> <rts> [cts=<c>] | WR <addr> <wts> <rts> [cts=<c>] | EV <addr> |\n"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "halcone_tsu.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 /* The configuration with what the option parser must remember: --rules sets
  * the switches of a preset, and switches given explicitly win over it in
@@ -119,17 +119,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
 
 /* ---------------------------------------------------------------- timing */
 
-static void *u_tm_new(const void *cfg) { return halcone_tsu_tm_new(&((const tsu_ucfg *)cfg)->c); }
-static void u_tm_free(void *tm) { halcone_tsu_tm_free(tm); }
-static void u_tm_reset(void *tm) { halcone_tsu_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    halcone_tsu_eval(tm, (const halcone_tsu_in *)(const void *)in, (halcone_tsu_out *)(void *)out);
-}
-static void u_tm_step(void *tm, const uint64_t *in)
-{
-    halcone_tsu_step(tm, (const halcone_tsu_in *)(const void *)in);
-}
+UNIT_TM_ADAPTERS(halcone_tsu_cfg, halcone_tsu_tm, halcone_tsu_in, halcone_tsu_out, halcone_tsu_tm_new, halcone_tsu_tm_free,
+                 halcone_tsu_tm_reset, halcone_tsu_eval, halcone_tsu_step)
 
 /* ------------------------------------------------------------ the trace */
 
@@ -642,17 +633,9 @@ const unit_desc halcone_tsu_unit = {
         "  --rd-lease N     RdLease register reset value (default 10)\n"
         "  --wr-lease N     WrLease register reset value (default 5)\n"
         "  --lease-ext X, --read-cts X   cache switches, accepted and ignored here\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr> [cts=<c>] [lease=<n>] | WR <addr> [cts=<c>] [lease=<n>] |\n"

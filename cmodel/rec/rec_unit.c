@@ -9,7 +9,7 @@
 
 #include "rec.h"
 #include "rec_trace.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 /* The configuration with what the option parser must remember: in line and
  * hmg modes the range follows the line (and group) unless --range was given. */
@@ -79,14 +79,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
 
 /* ---------------------------------------------------------------- timing */
 
-static void *u_tm_new(const void *cfg) { return rec_tm_new(&((const rec_ucfg *)cfg)->c); }
-static void u_tm_free(void *tm) { rec_tm_free(tm); }
-static void u_tm_reset(void *tm) { rec_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    rec_eval(tm, (const rec_in *)(const void *)in, (rec_out *)(void *)out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { rec_step(tm, (const rec_in *)(const void *)in); }
+UNIT_TM_ADAPTERS(rec_cfg, rec_tm, rec_in, rec_out, rec_tm_new, rec_tm_free,
+                 rec_tm_reset, rec_eval, rec_step)
 
 /* -------------------------------------------------------------- stimulus */
 
@@ -433,17 +427,9 @@ const unit_desc rec_unit = {
         "  --group N        lines per HMG entry (hmg mode; default 4)\n"
         "  --repl P         fifo or lru (default lru)\n"
         "  --store S        full (Table 1: whole base stored) or packed (no index bits)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RR <hex-addr> <gpu> | RW <hex-addr> <gpu> | LW <hex-addr>, '#' comments;\n"

@@ -8,19 +8,13 @@
 #include <string.h>
 
 #include "stc_band.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "fig4", NULL};
 
-static int u_preset(void *cfg, const char *name) { return stc_band_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return stc_band_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return stc_band_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { stc_band_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { stc_band_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(stc_band, stc_band_cfg)
+UNIT_CFG_NAME_ADAPTER(stc_band, stc_band_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
@@ -42,14 +36,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return stc_band_tm_new(cfg); }
-static void u_tm_free(void *tm) { stc_band_tm_free(tm); }
-static void u_tm_reset(void *tm) { stc_band_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    stc_band_eval(tm, in, out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { stc_band_step(tm, in); }
+UNIT_TM_ADAPTERS(stc_band_cfg, stc_band_tm, uint64_t, uint64_t, stc_band_tm_new, stc_band_tm_free,
+                 stc_band_tm_reset, stc_band_eval, stc_band_step)
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
@@ -324,17 +312,9 @@ const unit_desc stc_band_unit = {
     .options_help = "  --n N            band bits, 1..8 (default 4)\n"
                     "  --seb S          SEB of trace records without one (default 12)\n"
                     "  --addr-bits A    address width, 8..63 (default 32)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "BAND <addr> [<seb>] (hex address, decimal SEB 0..addr bits, default --seb);\n"

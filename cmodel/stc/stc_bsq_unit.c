@@ -8,19 +8,13 @@
 
 #include "stc_bsq.h"
 #include "stc_cutr.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "fill", NULL};
 
-static int u_preset(void *cfg, const char *name) { return stc_bsq_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return stc_bsq_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return stc_bsq_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { stc_bsq_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { stc_bsq_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(stc_bsq, stc_bsq_cfg)
+UNIT_CFG_NAME_ADAPTER(stc_bsq, stc_bsq_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
@@ -40,14 +34,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return (int)(STC_BSQ_I_N - 1 + STC_BSQ_O_N);
 }
 
-static void *u_tm_new(const void *cfg) { return stc_bsq_tm_new(cfg); }
-static void u_tm_free(void *tm) { stc_bsq_tm_free(tm); }
-static void u_tm_reset(void *tm) { stc_bsq_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    stc_bsq_tm_eval(tm, in, out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { stc_bsq_tm_step(tm, in); }
+UNIT_TM_ADAPTERS(stc_bsq_cfg, stc_bsq_tm, uint64_t, uint64_t, stc_bsq_tm_new, stc_bsq_tm_free,
+                 stc_bsq_tm_reset, stc_bsq_tm_eval, stc_bsq_tm_step)
 
 /* ---------------------------------------------------------------- trace -- */
 
@@ -458,17 +446,9 @@ const unit_desc stc_bsq_unit = {
                     "  --seb S          start bit used by the random streams (default 12)\n"
                     "  --seb-min S      smallest SEB a ChangeEpoch may carry (default 12)\n"
                     "  --seb-max S      largest SEB (default addr-bits - n)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = NULL,
     .trace_help = "PUSH <addr> -> ACC <addr> <bank> | FULL <addr>; CHG <epochs> <seb> ->\n"

@@ -10,19 +10,13 @@
 
 #include "stc_cu.h"
 #include "stc_cutr.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "epochs", NULL};
 
-static int u_preset(void *cfg, const char *name) { return stc_cu_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return stc_cu_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return stc_cu_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { stc_cu_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { stc_cu_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(stc_cu, stc_cu_cfg)
+UNIT_CFG_NAME_ADAPTER(stc_cu, stc_cu_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
@@ -47,14 +41,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return (int)(STC_CU_I_N - 1 + STC_CU_O_N);
 }
 
-static void *u_tm_new(const void *cfg) { return stc_cu_tm_new(cfg); }
-static void u_tm_free(void *tm) { stc_cu_tm_free(tm); }
-static void u_tm_reset(void *tm) { stc_cu_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    stc_cu_tm_eval(tm, in, out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { stc_cu_tm_step(tm, in); }
+UNIT_TM_ADAPTERS(stc_cu_cfg, stc_cu_tm, uint64_t, uint64_t, stc_cu_tm_new, stc_cu_tm_free,
+                 stc_cu_tm_reset, stc_cu_tm_eval, stc_cu_tm_step)
 
 /* ---------------------------------------------------------------- trace -- */
 
@@ -695,17 +683,9 @@ const unit_desc stc_cu_unit = {
                     "  --bsq E          BSQ entries (default 256)\n"
                     "  --banks B        BSQ banks (default 16)\n"
                     "  --drain D        BSQ entries per bank per scan cycle (default 2)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = NULL,
     .trace_help = "ST <addr> -> ISS <addr> | BLK <addr> <band> [DEM <addr> <band>] | STALL <addr>;\n"

@@ -9,19 +9,13 @@
 #include <string.h>
 
 #include "stc_emu.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "conflict", "idle", NULL};
 
-static int u_preset(void *cfg, const char *name) { return stc_emu_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return stc_emu_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return stc_emu_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { stc_emu_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { stc_emu_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(stc_emu, stc_emu_cfg)
+UNIT_CFG_NAME_ADAPTER(stc_emu, stc_emu_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
@@ -35,14 +29,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return stc_emu_tm_new(cfg); }
-static void u_tm_free(void *tm) { stc_emu_tm_free(tm); }
-static void u_tm_reset(void *tm) { stc_emu_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    stc_emu_eval(tm, in, out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { stc_emu_step(tm, in); }
+UNIT_TM_ADAPTERS(stc_emu_cfg, stc_emu_tm, uint64_t, uint64_t, stc_emu_tm_new, stc_emu_tm_free,
+                 stc_emu_tm_reset, stc_emu_eval, stc_emu_step)
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
@@ -602,17 +590,9 @@ const unit_desc stc_emu_unit = {
         "  --seb-guard 0|1  adaptive-band progress guard (default 1)\n"
         "  --wake W         wake-up period in cycles, 1..65535 (default 100)\n"
         "  --epoch LIST     initial epoch set, e.g. 0 or 3,5 (default 0)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help =

@@ -9,20 +9,14 @@
 #include <string.h>
 
 #include "stc_l1.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "rate", NULL};
 static const char *const bare[] = {"no-poison", "no-lazy", NULL};
 
-static int u_preset(void *cfg, const char *name) { return stc_l1_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return stc_l1_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return stc_l1_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { stc_l1_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { stc_l1_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(stc_l1, stc_l1_cfg)
+UNIT_CFG_NAME_ADAPTER(stc_l1, stc_l1_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
@@ -42,17 +36,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return stc_l1_tm_new(cfg); }
-static void u_tm_free(void *tm) { stc_l1_tm_free(tm); }
-static void u_tm_reset(void *tm) { stc_l1_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    stc_l1_eval(tm, (const stc_l1_in *)(const void *)in, (stc_l1_out *)(void *)out);
-}
-static void u_tm_step(void *tm, const uint64_t *in)
-{
-    stc_l1_step(tm, (const stc_l1_in *)(const void *)in);
-}
+UNIT_TM_ADAPTERS(stc_l1_cfg, stc_l1_tm, stc_l1_in, stc_l1_out, stc_l1_tm_new, stc_l1_tm_free,
+                 stc_l1_tm_reset, stc_l1_eval, stc_l1_step)
 
 /* ----------------------------------------------------------------- trace */
 
@@ -652,17 +637,9 @@ const unit_desc stc_l1_unit = {
         "  --pw-bits B      pending-write counter width, 1..16 (default 8)\n"
         "  --no-poison      paper-literal Table 1: no poison bit (unsafe, spec S1)\n"
         "  --no-lazy        test only: no lazy invalidation, no sweep\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "LD <addr> | ST <addr> | DATA <addr> | WA <addr> | CHG <epochs> <seb>;\n"
