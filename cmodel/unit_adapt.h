@@ -86,6 +86,10 @@ static inline void unit_port_put(port_t *p, int max, int *n, port_dir dir, const
  *   #define SCBU_PORT UNIT_PORT
  *   #include "dualopt_scbu_ports.def"  */
 #define UNIT_PORT(pdir, pname, pwidth) unit_port_put(p, max, &n, PORT_##pdir, #pname, (unsigned)(pwidth));
+/* A row present only in configurations where `cond` holds. */
+#define UNIT_PORT_IF(cond, pdir, pname, pwidth)                                                  \
+    if (cond)                                                                                    \
+        UNIT_PORT(pdir, pname, pwidth)
 
 /* ------------------------------------------------------------ stimulus */
 

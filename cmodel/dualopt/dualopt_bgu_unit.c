@@ -19,33 +19,12 @@ UNIT_CFG_NAME_ADAPTER(bgu, bgu_cfg)
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const bgu_cfg *c = cfg;
-    bgu_geom g;
-    static const port_t t[] = {
-        {PORT_IN, "inst_valid_i", 1},
-        {PORT_OUT, "inst_ready_o", 1},
-        {PORT_IN, "inst_active_i", 0},
-        {PORT_IN, "inst_addr_i", 0},
-        {PORT_IN, "inst_size_i", 4},
-        {PORT_OUT, "req_valid_o", 1},
-        {PORT_IN, "req_ready_i", 1},
-        {PORT_OUT, "req_line_o", 0},
-        {PORT_OUT, "req_mask_o", 0},
-        {PORT_OUT, "req_lanes_o", 0},
-        {PORT_OUT, "req_last_o", 1},
-    };
-    int n = (int)(sizeof t / sizeof t[0]), i;
-    bgu_geom_of(c, &g);
-    for (i = 0; i < n && i < max; i++) {
-        p[i] = t[i];
-        if (i == 2 || i == 9)
-            p[i].width = c->lanes;
-        else if (i == 3)
-            p[i].width = g.addr_port;
-        else if (i == 7)
-            p[i].width = g.laddr_bits;
-        else if (i == 8)
-            p[i].width = g.words;
-    }
+    bgu_geom gg, *g = &gg;
+    bgu_geom_of(c, g);
+    int n = 0;
+#define BGU_PORT UNIT_PORT
+#include "dualopt_bgu_ports.def"
+#undef BGU_PORT
     return n;
 }
 

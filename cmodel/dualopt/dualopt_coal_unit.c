@@ -18,33 +18,14 @@ static void u_name(const void *cfg, char *buf, size_t len)
     codec_cfg_name("dualopt_coal", cfg, buf, len);
 }
 
-int dualopt_coal_ports(const void *cfg, port_t *p, int max);
 int dualopt_coal_ports(const void *cfg, port_t *p, int max)
 {
-    codec_geom g;
+    codec_geom gg, *g = &gg;
+    codec_geom_of(cfg, g);
     int n = 0;
-    codec_geom_of(cfg, &g);
-#define P(d, nm, w)                                                                                \
-    if (n < max) {                                                                                 \
-        p[n].dir = PORT_##d;                                                                       \
-        p[n].name = nm;                                                                            \
-        p[n].width = (w);                                                                          \
-    }                                                                                              \
-    n++;
-    P(IN, "in_valid_i", 1)
-    P(OUT, "in_ready_o", 1)
-    P(IN, "in_reg_i", 1)
-    P(IN, "in_dst_i", g.gpu_bits)
-    P(IN, "in_id_i", CODEC_ID_BITS)
-    P(IN, "in_mask_i", g.words)
-    P(IN, "in_data_i", g.in_data_bits)
-    P(IN, "in_bytes_i", CODEC_LEN_BITS)
-    P(OUT, "pkt_valid_o", 1)
-    P(IN, "pkt_ready_i", 1)
-    P(OUT, "pkt_dst_o", g.gpu_bits)
-    P(OUT, "pkt_len_o", CODEC_LEN_BITS)
-    P(OUT, "pkt_data_o", g.pkt_data_bits)
-#undef P
+#define COAL_PORT UNIT_PORT
+#include "dualopt_coal_ports.def"
+#undef COAL_PORT
     return n;
 }
 

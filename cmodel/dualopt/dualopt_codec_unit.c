@@ -34,34 +34,12 @@ static void u_name(const void *cfg, char *buf, size_t len)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
-    codec_geom g;
+    codec_geom gg, *g = &gg;
+    codec_geom_of(cfg, g);
     int n = 0;
-    codec_geom_of(cfg, &g);
-#define P(d, nm, w)                                                                                \
-    if (n < max) {                                                                                 \
-        p[n].dir = PORT_##d;                                                                       \
-        p[n].name = nm;                                                                            \
-        p[n].width = (w);                                                                          \
-    }                                                                                              \
-    n++;
-    P(IN, "in_valid_i", 1)
-    P(OUT, "in_ready_o", 1)
-    P(IN, "in_reg_i", 1)
-    P(IN, "in_dst_i", g.gpu_bits)
-    P(IN, "in_id_i", CODEC_ID_BITS)
-    P(IN, "in_mask_i", g.words)
-    P(IN, "in_data_i", g.in_data_bits)
-    P(IN, "in_bytes_i", CODEC_LEN_BITS)
-    P(OUT, "out_valid_o", 1)
-    P(IN, "out_ready_i", 1)
-    P(OUT, "out_reg_o", 1)
-    P(OUT, "out_src_o", g.gpu_bits)
-    P(OUT, "out_id_o", CODEC_ID_BITS)
-    P(OUT, "out_data_o", g.data_bits)
-    P(OUT, "out_bytes_o", CODEC_LEN_BITS)
-    P(OUT, "bad_o", 1)
-    P(OUT, "link_fire_o", 1)
-#undef P
+#define CODEC_PORT UNIT_PORT
+#include "dualopt_codec_ports.def"
+#undef CODEC_PORT
     return n;
 }
 

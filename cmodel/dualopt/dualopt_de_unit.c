@@ -22,15 +22,9 @@ static int u_ports(const void *cfg, port_t *p, int max)
 {
     const de_cfg *c = cfg;
     de_geom gg, *g = &gg;
-    int n = 0;
     de_geom_of(c, g);
-#define DE_PORT(pdir, pname, pwidth)                                                              \
-    if (n < max) {                                                                                \
-        p[n].dir = PORT_##pdir;                                                                   \
-        p[n].name = #pname;                                                                       \
-        p[n].width = (pwidth);                                                                    \
-    }                                                                                             \
-    n++;
+    int n = 0;
+#define DE_PORT UNIT_PORT
 #include "dualopt_de_ports.def"
 #undef DE_PORT
     return n;

@@ -18,33 +18,14 @@ static void u_name(const void *cfg, char *buf, size_t len)
     codec_cfg_name("dualopt_decoal", cfg, buf, len);
 }
 
-int dualopt_decoal_ports(const void *cfg, port_t *p, int max);
 int dualopt_decoal_ports(const void *cfg, port_t *p, int max)
 {
-    codec_geom g;
+    codec_geom gg, *g = &gg;
+    codec_geom_of(cfg, g);
     int n = 0;
-    codec_geom_of(cfg, &g);
-#define P(d, nm, w)                                                                                \
-    if (n < max) {                                                                                 \
-        p[n].dir = PORT_##d;                                                                       \
-        p[n].name = nm;                                                                            \
-        p[n].width = (w);                                                                          \
-    }                                                                                              \
-    n++;
-    P(IN, "pkt_valid_i", 1)
-    P(OUT, "pkt_ready_o", 1)
-    P(IN, "pkt_src_i", g.gpu_bits)
-    P(IN, "pkt_len_i", CODEC_LEN_BITS)
-    P(IN, "pkt_data_i", g.pkt_data_bits)
-    P(OUT, "out_valid_o", 1)
-    P(IN, "out_ready_i", 1)
-    P(OUT, "out_reg_o", 1)
-    P(OUT, "out_src_o", g.gpu_bits)
-    P(OUT, "out_id_o", CODEC_ID_BITS)
-    P(OUT, "out_data_o", g.data_bits)
-    P(OUT, "out_bytes_o", CODEC_LEN_BITS)
-    P(OUT, "bad_o", 1)
-#undef P
+#define DECOAL_PORT UNIT_PORT
+#include "dualopt_decoal_ports.def"
+#undef DECOAL_PORT
     return n;
 }
 

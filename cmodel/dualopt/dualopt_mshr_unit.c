@@ -21,15 +21,9 @@ static int u_ports(const void *cfg, port_t *p, int max)
 {
     const dualopt_mshr_cfg *c = cfg;
     dualopt_mshr_geom gg, *g = &gg;
-    int n = 0;
     dualopt_mshr_geom_of(c, g);
-#define DUALOPT_MSHR_PORT(pdir, pname, pwidth)                                                    \
-    if (n < max) {                                                                                \
-        p[n].dir = PORT_##pdir;                                                                   \
-        p[n].name = #pname;                                                                       \
-        p[n].width = (pwidth);                                                                    \
-    }                                                                                             \
-    n++;
+    int n = 0;
+#define DUALOPT_MSHR_PORT UNIT_PORT
 #include "dualopt_mshr_ports.def"
 #undef DUALOPT_MSHR_PORT
     return n;

@@ -21,42 +21,13 @@ UNIT_CFG_NAME_ADAPTER(rcache, rcache_cfg)
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const rcache_cfg *c = cfg;
-    rcache_geom g;
-    unsigned dw = c->line * 8;
-    port_t t[21];
-    int n = 0, i;
-    rcache_geom_of(c, &g);
-#define P(d, nm, w) (t[n].dir = PORT_##d, t[n].name = nm, t[n].width = (w), n++)
-    P(IN, "req_valid_i", 1);
-    P(OUT, "req_ready_o", 1);
-    P(IN, "req_op_i", 2);
-    P(IN, "req_addr_i", c->addr_bits);
-    P(IN, "req_mask_i", c->line);
-    P(IN, "req_data_i", dw);
-    P(OUT, "rsp_valid_o", 1);
-    P(IN, "rsp_ready_i", 1);
-    P(OUT, "rsp_kind_o", 3);
-    P(OUT, "rsp_line_o", g.ln);
-    P(OUT, "rsp_wbs_o", g.cw);
-    P(OUT, "rsp_inv_o", g.cw);
-    P(OUT, "rsp_data_o", dw);
-    P(OUT, "out_valid_o", 1);
-    P(IN, "out_ready_i", 1);
-    P(OUT, "out_kind_o", 1);
-    P(OUT, "out_line_o", g.ln);
-    P(OUT, "out_mask_o", c->line);
-    P(OUT, "out_data_o", dw);
-    P(IN, "fill_valid_i", 1);
-    P(OUT, "fill_ready_o", 1);
-#undef P
-    for (i = 0; i < n && i < max; i++)
-        p[i] = t[i];
-    if (n < max) {
-        p[n].dir = PORT_IN;
-        p[n].name = "fill_data_i";
-        p[n].width = dw;
-    }
-    return n + 1;
+    rcache_geom gg, *g = &gg;
+    rcache_geom_of(c, g);
+    int n = 0;
+#define RCACHE_PORT UNIT_PORT
+#include "dualopt_rcache_ports.def"
+#undef RCACHE_PORT
+    return n;
 }
 
 UNIT_TM_ADAPTERS(rcache_cfg, rcache_tm, uint64_t, uint64_t, rcache_tm_new, rcache_tm_free,

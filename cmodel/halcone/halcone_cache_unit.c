@@ -20,54 +20,14 @@ UNIT_CFG_NAME_ADAPTER(halcone_cache, halcone_cache_cfg)
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const halcone_cache_cfg *c = cfg;
-    halcone_cache_geom g;
-    port_t t[32];
-    int n = 0, i;
-    halcone_cache_geom_of(c, &g);
-#define P(d, nm, w)                                                                                \
-    do {                                                                                           \
-        t[n].dir = (d);                                                                            \
-        t[n].name = (nm);                                                                          \
-        t[n].width = (w);                                                                          \
-        n++;                                                                                       \
-    } while (0)
-    P(PORT_IN, "req_valid_i", 1);
-    P(PORT_OUT, "req_ready_o", 1);
-    P(PORT_IN, "req_op_i", 2);
-    P(PORT_IN, "req_addr_i", c->addr_bits);
-    P(PORT_IN, "fill_valid_i", 1);
-    P(PORT_OUT, "fill_ready_o", 1);
-    P(PORT_IN, "fill_id_i", g.id_bits);
-    P(PORT_IN, "fill_wts_i", c->ts_bits);
-    P(PORT_IN, "fill_rts_i", c->ts_bits);
-    P(PORT_OUT, "rsp_valid_o", 1);
-    P(PORT_IN, "rsp_ready_i", 1);
-    P(PORT_OUT, "rsp_kind_o", 4);
-    P(PORT_OUT, "rsp_line_o", c->addr_bits);
-    P(PORT_OUT, "rsp_cts_o", c->ts_bits);
-    P(PORT_OUT, "rsp_wts_o", c->ts_bits);
-    P(PORT_OUT, "rsp_rts_o", c->ts_bits);
-    P(PORT_OUT, "rsp_count_o", g.cnt_bits);
-    P(PORT_OUT, "dn_valid_o", 1);
-    P(PORT_IN, "dn_ready_i", 1);
-    P(PORT_OUT, "dn_write_o", 1);
-    P(PORT_OUT, "dn_line_o", c->addr_bits);
-    P(PORT_OUT, "dn_id_o", g.id_bits);
-    if (g.req_cts)
-        P(PORT_OUT, "dn_cts_o", c->ts_bits);
-    P(PORT_OUT, "ev_valid_o", 1);
-    if (c->role == HCACHE_ROLE_L2)
-        P(PORT_IN, "ev_ready_i", 1);
-    P(PORT_OUT, "ev_line_o", c->addr_bits);
-    P(PORT_OUT, "ev_wts_o", c->ts_bits);
-    P(PORT_OUT, "ev_rts_o", c->ts_bits);
-    /* --l1-req-cts: the requester's cts, a field of the request channel
-     * (last in the table so that the other ports keep their words) */
-    if (g.l1_req_cts)
-        P(PORT_IN, "req_cts_i", c->ts_bits);
-#undef P
-    for (i = 0; i < n && i < max; i++)
-        p[i] = t[i];
+    halcone_cache_geom gg, *g = &gg;
+    halcone_cache_geom_of(c, g);
+    int n = 0;
+#define HALCONE_CACHE_PORT UNIT_PORT
+#define HALCONE_CACHE_PORT_IF UNIT_PORT_IF
+#include "halcone_cache_ports.def"
+#undef HALCONE_CACHE_PORT
+#undef HALCONE_CACHE_PORT_IF
     return n;
 }
 

@@ -103,15 +103,9 @@ static int u_ports(const void *cfg, port_t *p, int max)
 {
     const halcone_tsu_cfg *c = &((const tsu_ucfg *)cfg)->c;
     halcone_tsu_geom gg, *g = &gg;
-    int n = 0;
     halcone_tsu_geom_of(c, g);
-#define HALCONE_TSU_PORT(pdir, pname, pwidth)                                                      \
-    if (n < max) {                                                                                 \
-        p[n].dir = PORT_##pdir;                                                                    \
-        p[n].name = #pname;                                                                        \
-        p[n].width = (pwidth);                                                                     \
-    }                                                                                              \
-    n++;
+    int n = 0;
+#define HALCONE_TSU_PORT UNIT_PORT
 #include "halcone_tsu_ports.def"
 #undef HALCONE_TSU_PORT
     return n;

@@ -63,15 +63,9 @@ static int u_ports(const void *cfg, port_t *p, int max)
 {
     const rec_cfg *c = &((const rec_ucfg *)cfg)->c;
     rec_geom gg, *g = &gg;
-    int n = 0;
     rec_geom_of(c, g);
-#define REC_PORT(pdir, pname, pwidth)                                                             \
-    if (n < max) {                                                                                \
-        p[n].dir = PORT_##pdir;                                                                   \
-        p[n].name = #pname;                                                                       \
-        p[n].width = (pwidth);                                                                    \
-    }                                                                                             \
-    n++;
+    int n = 0;
+#define REC_PORT UNIT_PORT
 #include "rec_ports.def"
 #undef REC_PORT
     return n;

@@ -19,20 +19,12 @@ UNIT_CFG_NAME_ADAPTER(stc_band, stc_band_cfg)
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const stc_band_cfg *c = cfg;
-    stc_band_geom g;
-    port_t t[] = {
-        {PORT_IN, "in_valid_i", 1},  {PORT_OUT, "in_ready_o", 1},     {PORT_IN, "in_addr_i", 0},
-        {PORT_IN, "in_seb_i", 0},    {PORT_OUT, "out_valid_o", 1},    {PORT_IN, "out_ready_i", 1},
-        {PORT_OUT, "out_addr_o", 0}, {PORT_OUT, "out_band_o", 0},
-    };
-    int n = (int)(sizeof t / sizeof t[0]), i;
-    stc_band_geom_of(c, &g);
-    t[2].width = c->addr_bits;
-    t[3].width = g.seb_bits;
-    t[6].width = c->addr_bits;
-    t[7].width = c->n;
-    for (i = 0; i < n && i < max; i++)
-        p[i] = t[i];
+    stc_band_geom gg, *g = &gg;
+    stc_band_geom_of(c, g);
+    int n = 0;
+#define STC_BAND_PORT UNIT_PORT
+#include "stc_band_ports.def"
+#undef STC_BAND_PORT
     return n;
 }
 

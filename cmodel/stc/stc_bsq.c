@@ -295,8 +295,6 @@ const stc_bsq_cfg *stc_bsq_config(const stc_bsq *q) { return &q->c; }
 
 /* --------------------------------------------------------- timing shell -- */
 
-static const unsigned in_names_n = STC_BSQ_I_N;
-
 unsigned stc_bsq_seb_bits(const stc_bsq_cfg *c)
 {
     unsigned b = clog2(c->seb_max + 1);
@@ -305,35 +303,18 @@ unsigned stc_bsq_seb_bits(const stc_bsq_cfg *c)
 
 void stc_bsq_port_layout(const stc_bsq_cfg *c, stc_bsq_layout *l)
 {
-    stc_bsq_geom g;
-    unsigned w = 0;
-    stc_bsq_geom_of(c, &g);
-    unsigned iw[STC_BSQ_I_N] = {1, 1, c->addr_bits, 1, 1u << c->n, stc_bsq_seb_bits(c), 1, 1};
-    unsigned ow[STC_BSQ_O_N] = {1,
-                                g.bank_bits ? g.bank_bits : 1,
-                                g.slot_bits,
-                                1,
-                                1,
-                                g.rowi_bits,
-                                c->banks * c->drain,
-                                c->banks * c->drain * c->addr_bits,
-                                1,
-                                g.cyc_bits,
-                                g.count_bits,
-                                1};
-    for (unsigned i = 0; i < in_names_n; i++) {
-        l->in_width[i] = iw[i];
-        l->in_word[i] = w;
-        w += (iw[i] + 63) / 64;
-    }
-    l->in_words = w;
-    w = 0;
-    for (unsigned i = 0; i < STC_BSQ_O_N; i++) {
-        l->out_width[i] = ow[i];
-        l->out_word[i] = w;
-        w += (ow[i] + 63) / 64;
-    }
-    l->out_words = w;
+    stc_bsq_geom gg, *g = &gg;
+    unsigned ni = 0, no = 0;
+    stc_bsq_geom_of(c, g);
+    l->in_words = l->out_words = 0;
+    stc_layout_put(l->in_width, l->in_word, &ni, &l->in_words, 1); /* rst_ni */
+#define STC_LAYOUT_IN(w) stc_layout_put(l->in_width, l->in_word, &ni, &l->in_words, (w));
+#define STC_LAYOUT_OUT(w) stc_layout_put(l->out_width, l->out_word, &no, &l->out_words, (w));
+#define STC_BSQ_PORT(d, name, w) STC_LAYOUT_##d(w)
+#include "stc_bsq_ports.def"
+#undef STC_BSQ_PORT
+#undef STC_LAYOUT_IN
+#undef STC_LAYOUT_OUT
 }
 
 struct stc_bsq_tm {

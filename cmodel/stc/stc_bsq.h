@@ -170,6 +170,16 @@ typedef struct {
     unsigned out_width[STC_BSQ_O_N], out_word[STC_BSQ_O_N], out_words;
 } stc_bsq_layout;
 void stc_bsq_port_layout(const stc_bsq_cfg *c, stc_bsq_layout *l);
+/* One port of `width` bits appended to a word layout (width and first word
+ * at index *i, *words counting the words so far). */
+static inline void stc_layout_put(unsigned *width_of, unsigned *word_of, unsigned *i,
+                                  unsigned *words, unsigned width)
+{
+    width_of[*i] = width;
+    word_of[*i] = *words;
+    *words += (width + 63) / 64;
+    (*i)++;
+}
 /* The BSQ held inline in the CU's RTL: with keep_beats = 1 a scan presents
  * every row that has a live lane (drained or kept), because the CU demands
  * the bands of the kept entries; stc_bsq_tm_new is keep_beats = 0. */

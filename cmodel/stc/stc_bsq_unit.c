@@ -18,20 +18,14 @@ UNIT_CFG_NAME_ADAPTER(stc_bsq, stc_bsq_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
-    static const char *const in_names[STC_BSQ_I_N] = {
-        "rst_ni", "push_valid_i", "push_addr_i", "chg_valid_i", "chg_cer_i", "chg_seb_i",
-        "drn_ready_i", "done_ready_i"};
-    static const char *const out_names[STC_BSQ_O_N] = {
-        "push_ready_o", "push_bank_o", "push_slot_o", "chg_ready_o", "drn_valid_o", "drn_row_o",
-        "drn_mask_o", "drn_addr_o", "done_valid_o", "done_cycles_o", "count_o", "full_o"};
-    stc_bsq_layout l;
+    const stc_bsq_cfg *c = cfg;
+    stc_bsq_geom gg, *g = &gg;
+    stc_bsq_geom_of(c, g);
     int n = 0;
-    stc_bsq_port_layout(cfg, &l);
-    for (unsigned i = 1; i < STC_BSQ_I_N && n < max; i++, n++)
-        p[n] = (port_t){PORT_IN, in_names[i], l.in_width[i]};
-    for (unsigned i = 0; i < STC_BSQ_O_N && n < max; i++, n++)
-        p[n] = (port_t){PORT_OUT, out_names[i], l.out_width[i]};
-    return (int)(STC_BSQ_I_N - 1 + STC_BSQ_O_N);
+#define STC_BSQ_PORT UNIT_PORT
+#include "stc_bsq_ports.def"
+#undef STC_BSQ_PORT
+    return n;
 }
 
 UNIT_TM_ADAPTERS(stc_bsq_cfg, stc_bsq_tm, uint64_t, uint64_t, stc_bsq_tm_new, stc_bsq_tm_free,

@@ -285,26 +285,18 @@ static uint64_t m64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) 
 
 void stc_cu_port_layout(const stc_cu_cfg *c, stc_cu_layout *l)
 {
-    stc_bsq_geom g;
-    unsigned A = c->bsq.addr_bits, N = c->bsq.n, EP = 1u << c->bsq.n, SW = stc_bsq_seb_bits(&c->bsq);
-    unsigned w = 0;
-    stc_bsq_geom_of(&c->bsq, &g);
-    unsigned iw[STC_CU_I_N] = {1, 1, A, 1, 1, 1, A, 1, 1, 1, 1, 1, 1, EP, SW, 1};
-    unsigned ow[STC_CU_O_N] = {1, 1, g.slot_bits, 1, 1, A, 1, 1, 1, A, 1, 1, A,
-                               N, 1, A, N, 1, 1, 1, 1, EP, SW, 2, STC_CU_PW_BITS};
-    for (unsigned i = 0; i < STC_CU_I_N; i++) {
-        l->in_width[i] = iw[i];
-        l->in_word[i] = w;
-        w += (iw[i] + 63) / 64;
-    }
-    l->in_words = w;
-    w = 0;
-    for (unsigned i = 0; i < STC_CU_O_N; i++) {
-        l->out_width[i] = ow[i];
-        l->out_word[i] = w;
-        w += (ow[i] + 63) / 64;
-    }
-    l->out_words = w;
+    stc_bsq_geom gg, *g = &gg;
+    unsigned ni = 0, no = 0;
+    stc_bsq_geom_of(&c->bsq, g);
+    l->in_words = l->out_words = 0;
+    stc_layout_put(l->in_width, l->in_word, &ni, &l->in_words, 1); /* rst_ni */
+#define STC_LAYOUT_IN(w) stc_layout_put(l->in_width, l->in_word, &ni, &l->in_words, (w));
+#define STC_LAYOUT_OUT(w) stc_layout_put(l->out_width, l->out_word, &no, &l->out_words, (w));
+#define STC_CU_PORT(d, name, w) STC_LAYOUT_##d(w)
+#include "stc_cu_ports.def"
+#undef STC_CU_PORT
+#undef STC_LAYOUT_IN
+#undef STC_LAYOUT_OUT
 }
 
 enum { PH_RUN = 0, PH_PREP = 1, PH_CHG = 2 };

@@ -20,25 +20,14 @@ UNIT_CFG_NAME_ADAPTER(stc_cu, stc_cu_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
-    static const char *const in_names[STC_CU_I_N] = {
-        "rst_ni",      "st_valid_i",   "st_addr_i",    "iss_ready_i", "wa_i",
-        "ld_valid_i",  "ld_addr_i",    "ldr_ready_i",  "dem_ready_i", "conf_ready_i",
-        "prep_valid_i", "rdy_ready_i", "chg_valid_i",  "chg_cer_i",   "chg_seb_i",
-        "done_ready_i"};
-    static const char *const out_names[STC_CU_O_N] = {
-        "st_ready_o",   "st_blocked_o", "st_slot_o",     "bsq_full_o",   "iss_valid_o",
-        "iss_addr_o",   "iss_drain_o",  "ld_ready_o",    "ldr_valid_o",  "ldr_addr_o",
-        "ldr_uncached_o", "dem_valid_o", "dem_addr_o",   "dem_band_o",   "conf_valid_o",
-        "conf_addr_o",  "conf_band_o",  "prep_ready_o",  "rdy_valid_o",  "chg_ready_o",
-        "done_valid_o", "cer_o",        "seb_o",         "phase_o",      "pw_o"};
-    stc_cu_layout l;
+    const stc_cu_cfg *c = cfg;
+    stc_bsq_geom gg, *g = &gg;
+    stc_bsq_geom_of(&c->bsq, g);
     int n = 0;
-    stc_cu_port_layout(cfg, &l);
-    for (unsigned i = 1; i < STC_CU_I_N && n < max; i++, n++)
-        p[n] = (port_t){PORT_IN, in_names[i], l.in_width[i]};
-    for (unsigned i = 0; i < STC_CU_O_N && n < max; i++, n++)
-        p[n] = (port_t){PORT_OUT, out_names[i], l.out_width[i]};
-    return (int)(STC_CU_I_N - 1 + STC_CU_O_N);
+#define STC_CU_PORT UNIT_PORT
+#include "stc_cu_ports.def"
+#undef STC_CU_PORT
+    return n;
 }
 
 UNIT_TM_ADAPTERS(stc_cu_cfg, stc_cu_tm, uint64_t, uint64_t, stc_cu_tm_new, stc_cu_tm_free,

@@ -413,41 +413,16 @@ void stc_emu_geom_of(const stc_emu_cfg *c, stc_emu_geom *g)
 
 int stc_emu_port_table(const stc_emu_cfg *c, stc_emu_port *p)
 {
-    stc_emu_geom g;
-    unsigned K = c->cus, A = c->addr_bits;
+    stc_emu_geom gg, *g = &gg;
     int n = 0;
-    stc_emu_geom_of(c, &g);
-#define P(o, nm, w) (p[n].out = (o), p[n].name = (nm), p[n].width = (w), n++)
-    P(0, "tmr_en_i", 1);
-    P(0, "wake_i", 1);
-    P(0, "dem_valid_i", K);
-    P(0, "dem_addr_i", K * A);
-    P(1, "dem_ready_o", K);
-    P(0, "conf_valid_i", K);
-    P(0, "conf_addr_i", K * A);
-    P(1, "conf_ready_o", K);
-    P(0, "rdy_valid_i", K);
-    P(1, "rdy_ready_o", K);
-    P(0, "done_valid_i", K);
-    P(1, "done_ready_o", K);
-    P(1, "dack_valid_o", 1);
-    P(1, "dack_cu_o", g.cu_bits);
-    P(1, "dack_epoch_o", c->n);
-    P(0, "dack_ready_i", 1);
-    P(1, "prep_valid_o", 1);
-    P(1, "prep_epochs_o", g.E);
-    P(0, "prep_ready_i", K);
-    P(1, "chg_valid_o", 1);
-    P(1, "chg_epochs_o", g.E);
-    P(1, "chg_seb_o", g.seb_bits);
-    P(0, "chg_ready_i", K);
-    P(1, "cur_o", g.E);
-    P(1, "ptr_o", c->n);
-    P(1, "seb_o", g.seb_bits);
-    P(1, "seb_next_o", g.seb_bits);
-    P(1, "phase_o", 2);
-    P(1, "sleep_o", 1);
-#undef P
+    stc_emu_geom_of(c, g);
+#define STC_EMU_OUT_IN 0
+#define STC_EMU_OUT_OUT 1
+#define STC_EMU_PORT(d, nm, w) (p[n].out = STC_EMU_OUT_##d, p[n].name = #nm, p[n].width = (w), n++);
+#include "stc_emu_ports.def"
+#undef STC_EMU_PORT
+#undef STC_EMU_OUT_IN
+#undef STC_EMU_OUT_OUT
     return n;
 }
 

@@ -19,13 +19,13 @@ UNIT_CFG_NAME_ADAPTER(stc_emu, stc_emu_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
-    stc_emu_port t[STC_EMU_PORTS];
-    int n = stc_emu_port_table(cfg, t), i;
-    for (i = 0; i < n && i < max; i++) {
-        p[i].dir = t[i].out ? PORT_OUT : PORT_IN;
-        p[i].name = t[i].name;
-        p[i].width = t[i].width;
-    }
+    const stc_emu_cfg *c = cfg;
+    stc_emu_geom gg, *g = &gg;
+    stc_emu_geom_of(c, g);
+    int n = 0;
+#define STC_EMU_PORT UNIT_PORT
+#include "stc_emu_ports.def"
+#undef STC_EMU_PORT
     return n;
 }
 

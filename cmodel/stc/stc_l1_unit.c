@@ -22,15 +22,9 @@ static int u_ports(const void *cfg, port_t *p, int max)
 {
     const stc_l1_cfg *c = cfg;
     stc_l1_geom gg, *g = &gg;
-    int n = 0;
     stc_l1_geom_of(c, g);
-#define STC_L1_PORT(pdir, pname, pwidth)                                                          \
-    if (n < max) {                                                                                \
-        p[n].dir = PORT_##pdir;                                                                   \
-        p[n].name = #pname;                                                                       \
-        p[n].width = (pwidth);                                                                    \
-    }                                                                                             \
-    n++;
+    int n = 0;
+#define STC_L1_PORT UNIT_PORT
 #include "stc_l1_ports.def"
 #undef STC_L1_PORT
     return n;
