@@ -100,6 +100,12 @@ static inline uint64_t unit_stim_seed(uint64_t seed, uint64_t salt)
     uint64_t s = seed * 0x9E3779B97F4A7C15ull + salt;
     return s ? s : 1;
 }
+/* A second state independent of the first (the CoDec units' jitter). */
+static inline uint64_t unit_stim_seed2(uint64_t seed)
+{
+    uint64_t s = seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
+    return s ? s : 1;
+}
 
 /* The stimulus kind of a run: the index of a->stream in `streams` (the
  * unit's unit_desc.streams; NULL selects [0]), or the number of streams for

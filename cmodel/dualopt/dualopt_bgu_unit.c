@@ -175,7 +175,7 @@ typedef struct {
     bgu_tm pack;      /* only for bgu_pack's geometry */
     int kind;
     uint64_t rng;
-    unsigned p_valid, p_ready;
+    unit_bp bp;
     int have, stalled;
     bgu_load cur;
     bgu_req exp[2 * BGU_LANES_MAX];
@@ -200,30 +200,22 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     bgu_geom_of(&s->c, &s->g);
     s->pack.c = s->c;
     s->pack.g = s->g;
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5bd1e995ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->p_valid = 100;
-    s->p_ready = 100;
-    if (a->trace != NULL) {
+    s->rng = unit_stim_seed(a->seed, 0x5bd1e995ull);
+    s->bp = UNIT_BP_FULL;
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
-        s->p_valid = 85;
-        s->p_ready = 75;
+        s->bp = UNIT_BP_TRACE;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "full") == 0) {
-        s->kind = KIND_FULL;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or full", a->stream);
-        free(s);
-        return NULL;
     }
     return s;
 }
@@ -290,17 +282,18 @@ static void present(bgu_stim *s, uint64_t cyc)
     s->nexp = bgu_inst(&s->c, &s->cur, s->exp);
 }
 
+static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     bgu_stim *s = p;
     const bgu_geom *g = &s->g;
     int live = (int)(in[0] & 1);
     if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
-        static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100};
-        s->p_valid = pv[unit_rnd(&s->rng) % 4];
-        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        unit_bp_draw(&sched, &s->rng, &s->bp);
     }
-    if (live && !s->have && unit_pct(&s->rng) < s->p_valid) {
+    if (live && !s->have && unit_pct(&s->rng) < s->bp.valid) {
         if (s->kind == KIND_TRACE) {
             if (s->inst < s->tr.n) {
                 s->cur = s->tr.ld[s->inst];
@@ -321,7 +314,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         bgu_pack(&s->pack, &junk, in);
         in[g->in_valid] = 0;
     }
-    in[g->in_ready] = unit_pct(&s->rng) < s->p_ready;
+    in[g->in_ready] = unit_pct(&s->rng) < s->bp.ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)

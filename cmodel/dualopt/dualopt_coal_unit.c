@@ -69,17 +69,14 @@ typedef struct {
 static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
 {
     coal_stim *s = calloc(1, sizeof *s);
+    int kind;
     if (s == NULL)
         return snprintf(err, len, "out of memory"), NULL;
     s->c = *(const codec_cfg *)cfg;
     codec_geom_of(&s->c, &s->g);
     coal_layout_of(&s->c, &s->l);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7654321ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
-    if (s->jrng == 0)
-        s->jrng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x7654321ull);
+    s->jrng = unit_stim_seed2(a->seed);
     s->p_valid = s->p_ready = 100;
     s->wire = a->flags && a->flags[FLAG_WIRE];
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
@@ -90,7 +87,12 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         snprintf(err, len, "out of memory");
         goto fail;
     }
-    if (a->trace != NULL) {
+    kind = unit_stim_kind(streams, a, err, len);
+    if (kind < 0) {
+        goto fail;
+    }
+    s->sparse = kind == 1;
+    if (kind == 2) {
         char e2[300];
         s->trace = 1;
         s->out = a->out;
@@ -98,13 +100,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             goto fail;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->sparse = 0;
-    } else if (strcmp(a->stream, "sparse") == 0) {
-        s->sparse = 1;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or sparse", a->stream);
-        goto fail;
     }
     return s;
 fail:

@@ -194,6 +194,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
 {
     cstim *s = calloc(1, sizeof *s);
     codec_tm *t;
+    int kind;
     if (s == NULL)
         return snprintf(err, len, "out of memory"), NULL;
     s->c = *(const codec_cfg *)cfg;
@@ -203,12 +204,8 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     if (t)
         s->lay = *t;
     codec_tm_free(t);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x3141592ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
-    if (s->jrng == 0)
-        s->jrng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x3141592ull);
+    s->jrng = unit_stim_seed2(a->seed);
     s->p_valid = s->p_ready = 100;
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
     s->sb_head = calloc(s->g.nf, sizeof *s->sb_head);
@@ -218,7 +215,13 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         stim_free(s);
         return NULL;
     }
-    if (a->trace != NULL) {
+    kind = unit_stim_kind(streams, a, err, len);
+    if (kind < 0) {
+        stim_free(s);
+        return NULL;
+    }
+    s->sparse = kind == 1;
+    if (kind == 2) {
         char e2[300];
         s->trace = 1;
         s->out = a->out;
@@ -227,12 +230,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             stim_free(s);
             return NULL;
         }
-    } else if (a->stream != NULL && strcmp(a->stream, "sparse") == 0) {
-        s->sparse = 1;
-    } else if (a->stream != NULL && strcmp(a->stream, "mixed") != 0) {
-        snprintf(err, len, "--stream: '%s' is not mixed or sparse", a->stream);
-        stim_free(s);
-        return NULL;
     }
     return s;
 }

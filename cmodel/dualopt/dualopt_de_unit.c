@@ -367,30 +367,23 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = *(const de_cfg *)cfg;
     de_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5eedull;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x5eedull);
     s->p_valid = 100;
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         if (de_trace_read(a->trace, &s->c, &s->trace, &s->ntrace, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "steady") == 0) {
-        s->kind = KIND_STEADY;
-    } else if (strcmp(a->stream, "edge") == 0) {
-        s->kind = KIND_EDGE;
+    } else if (s->kind == KIND_EDGE) {
         s->p_valid = 50 + (unsigned)(a->seed % 6) * 10;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed, steady or edge", a->stream);
-        free(s);
-        return NULL;
     }
     new_profile(s);
     if (s->kind == KIND_STEADY) /* remote reads only: windows close back to back */
@@ -438,7 +431,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     in->kernel_i = 0;
     in->restart_i = 0;
     if (s->kind == KIND_TRACE) {
-        if (out_of_reset && !s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < 85) {
+        if (out_of_reset && !s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
             const de_trec *t = &s->trace[s->tnext++];
             s->last_event = cyc;
             if (t->op == DE_T_KERNEL)

@@ -46,7 +46,7 @@ typedef struct {
     int trace;
     uint64_t rng;
     uint64_t jrng; /* don't-care bytes and broken regular headers: their own generator, rng's draws unchanged */
-    unsigned p_valid, p_ready;
+    unit_bp bp;
     int have;
     codec_pkt cur;
     unsigned cur_src, cur_bad;
@@ -68,13 +68,13 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->c = *(const codec_cfg *)cfg;
     codec_geom_of(&s->c, &s->g);
     decoal_layout_of(&s->c, &s->l);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5a5a5a5ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
-    if (s->jrng == 0)
-        s->jrng = 1;
-    s->p_valid = s->p_ready = 100;
+    s->rng = unit_stim_seed(a->seed, 0x5a5a5a5ull);
+    s->jrng = unit_stim_seed2(a->seed);
+    s->bp = UNIT_BP_FULL;
+    if (unit_stim_kind(streams, a, err, len) < 0) {
+        free(s);
+        return NULL;
+    }
     if (a->trace != NULL) {
         char e2[300];
         s->trace = 1;
@@ -84,10 +84,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             free(s);
             return NULL;
         }
-    } else if (a->stream != NULL && strcmp(a->stream, "mixed") != 0) {
-        snprintf(err, len, "--stream: '%s' is not mixed", a->stream);
-        free(s);
-        return NULL;
     }
     return s;
 }
@@ -168,6 +164,9 @@ static void rand_pkt(dstim *s)
     }
 }
 
+static const unsigned sched_valid[] = {100, 60, 20}, sched_ready[] = {100, 70, 30};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     dstim *s = p;
@@ -175,7 +174,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     for (k = 1; k < s->l.in_words; k++)
         in[k] = 0;
     if (s->trace) {
-        if (cyc >= 2 && !s->have && s->next < s->nrec && unit_pct(&s->rng) < 85) {
+        if (cyc >= 2 && !s->have && s->next < s->nrec && unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
             s->cur = s->recs[s->next++];
             s->cur_src = s->cur.dst;
             s->have = 1;
@@ -183,15 +182,13 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[s->l.out_ready] = unit_pct(&s->rng) < 80;
     } else {
         if ((cyc & 1023) == 0) {
-            static const unsigned pv[] = {100, 60, 20}, pr[] = {100, 70, 30};
-            s->p_valid = pv[unit_rnd(&s->rng) % 3];
-            s->p_ready = pr[unit_rnd(&s->rng) % 3];
+            unit_bp_draw(&sched, &s->rng, &s->bp);
         }
-        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
+        if (!s->have && unit_pct(&s->rng) < s->bp.valid) {
             rand_pkt(s);
             s->have = 1;
         }
-        in[s->l.out_ready] = unit_pct(&s->rng) < s->p_ready;
+        in[s->l.out_ready] = unit_pct(&s->rng) < s->bp.ready;
     }
     in[s->l.pkt_valid] = (uint64_t)s->have;
     if (s->have) {

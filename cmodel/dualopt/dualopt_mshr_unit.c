@@ -329,9 +329,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = *(const dualopt_mshr_cfg *)cfg;
     dualopt_mshr_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5eed;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x5eedull);
     s->pool = malloc(s->g.tags * sizeof *s->pool);
     s->tok_of = calloc(s->g.tags, sizeof *s->tok_of);
     s->beats = malloc(s->g.tags * sizeof *s->beats);
@@ -349,9 +347,13 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->p_rsp_ready = 100;
     s->p_done_ready = 100;
     s->p_fill = 30;
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        stim_free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         if (read_trace(a->trace, &s->c, &s->rec, &s->nrec, e2, sizeof e2) != 0 ||
             run_core(&s->c, s->rec, s->nrec, NULL, s->g.tags, NULL, e2, sizeof e2) != 0) {
@@ -359,14 +361,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             stim_free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "rate") == 0) {
-        s->kind = KIND_RATE;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or rate", a->stream);
-        stim_free(s);
-        return NULL;
     }
     return s;
 }
@@ -438,7 +432,7 @@ static void rand_drive(mshr_stim *s, uint64_t cyc)
 
 static void trace_drive(mshr_stim *s)
 {
-    if (s->ts != TS_IDLE || s->next >= s->nrec || unit_pct(&s->rng) >= 85)
+    if (s->ts != TS_IDLE || s->next >= s->nrec || unit_pct(&s->rng) >= UNIT_BP_TRACE.valid)
         return;
     if (s->rec[s->next].kind == REC_REQ) {
         const mshr_rec *r = &s->rec[s->next];
@@ -462,8 +456,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     dualopt_mshr_in *in = (dualopt_mshr_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
         trace_drive(s);
-        in->rsp_ready_i = unit_pct(&s->rng) < 75;
-        in->done_ready_i = unit_pct(&s->rng) < 75;
+        in->rsp_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
+        in->done_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
     } else {
         rand_drive(s, cyc);
         in->rsp_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_rsp_ready;

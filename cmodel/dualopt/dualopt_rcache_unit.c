@@ -458,9 +458,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = *(const rcache_cfg *)cfg;
     rcache_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7f4a7c15ull;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x7f4a7c15ull);
     s->p_req = s->p_rsp = s->p_out = s->p_fill = 100;
     s->hit_lat_min = ~0ull;
     if (mem_init(&s->m, s->c.line) != 0 || (s->mirror = rcache_new(&s->c)) == NULL) {
@@ -469,12 +467,18 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         free(s);
         return NULL;
     }
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        rcache_free(s->mirror);
+        mem_free(&s->m);
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
-        s->p_req = 85;
-        s->p_rsp = s->p_out = s->p_fill = 75;
+        s->p_req = UNIT_BP_TRACE.valid;
+        s->p_rsp = s->p_out = s->p_fill = UNIT_BP_TRACE.ready;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             rcache_free(s->mirror);
@@ -482,16 +486,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "hits") == 0) {
-        s->kind = KIND_HITS;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or hits", a->stream);
-        rcache_free(s->mirror);
-        mem_free(&s->m);
-        free(s);
-        return NULL;
     }
     make_pool(s);
     s->warm_left = s->npool;

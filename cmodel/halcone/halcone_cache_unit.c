@@ -298,7 +298,8 @@ typedef struct {
     unsigned o_ev, has_ev_ready, i_cts;
     int kind;
     uint64_t rng;
-    unsigned p_valid, p_ready, p_fill;
+    unit_bp bp;
+    unsigned p_fill;
     /* request being presented */
     int have;
     unsigned op;
@@ -342,36 +343,28 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->o_ev = O_DN_ID + 1 + (unsigned)s->g.req_cts;
     s->has_ev_ready = s->c.role == HCACHE_ROLE_L2;
     s->i_cts = I_EV_READY + s->has_ev_ready;
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5bd1e995ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->p_valid = 100;
-    s->p_ready = 100;
+    s->rng = unit_stim_seed(a->seed, 0x5bd1e995ull);
+    s->bp = UNIT_BP_FULL;
     s->p_fill = 60;
     s->hit_lat_min = ~0ull;
     s->fl = a->flags;
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
-        s->p_valid = 80;
-        s->p_ready = 75;
+        s->bp.valid = 80;
+        s->bp.ready = 75;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "hits") == 0) {
-        s->kind = KIND_HITS;
-    } else if (strcmp(a->stream, "full") == 0) {
-        s->kind = KIND_FULL;
-        s->p_ready = 30;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed, hits or full", a->stream);
-        free(s);
-        return NULL;
+    } else if (s->kind == KIND_FULL) {
+        s->bp.ready = 30;
     }
     return s;
 }
@@ -465,22 +458,23 @@ static void rand_fill_ts(hc_stim *s)
     s->frts = r & m;
 }
 
+static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     hc_stim *s = p;
     int live = (int)(in[0] & 1);
     unsigned rdy;
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
-        static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100},
-                              pf[] = {90, 60, 20, 100};
-        s->p_valid = pv[unit_rnd(&s->rng) % 4];
-        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        static const unsigned pf[] = {90, 60, 20, 100};
+        unit_bp_draw(&sched, &s->rng, &s->bp);
         s->p_fill = pf[unit_rnd(&s->rng) % 4];
     }
     if (live && !s->have) {
         if (s->kind == KIND_TRACE) {
             if (!s->busy && s->next < s->tr.n && cyc >= s->gap_until &&
-                unit_pct(&s->rng) < s->p_valid) {
+                unit_pct(&s->rng) < s->bp.valid) {
                 const hc_rec *r = &s->tr.r[s->next];
                 s->have = 1;
                 s->busy = 1;
@@ -489,7 +483,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
                 s->cts = r->cts;
                 s->req_first = cyc;
             }
-        } else if (unit_pct(&s->rng) < s->p_valid) {
+        } else if (unit_pct(&s->rng) < s->bp.valid) {
             rand_req(s);
             s->have = 1;
             s->req_first = cyc;
@@ -539,7 +533,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[I_FILL_WTS] = unit_rnd(&s->rng) & s->g.ts_max;
         in[I_FILL_RTS] = unit_rnd(&s->rng) & s->g.ts_max;
     }
-    rdy = s->p_ready;
+    rdy = s->bp.ready;
     in[I_RSP_READY] = unit_pct(&s->rng) < rdy;
     in[I_DN_READY] = unit_pct(&s->rng) < rdy;
     if (s->has_ev_ready)

@@ -111,7 +111,7 @@ typedef struct {
     stc_band_geom g;
     int kind;
     uint64_t rng;
-    unsigned p_valid, p_ready;
+    unit_bp bp;
     int have;
     uint64_t q_addr;
     unsigned q_seb;
@@ -133,30 +133,22 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = *(const stc_band_cfg *)cfg;
     stc_band_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x51ed270bull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->p_valid = 100;
-    s->p_ready = 100;
-    if (a->trace != NULL) {
+    s->rng = unit_stim_seed(a->seed, 0x51ed270bull);
+    s->bp = UNIT_BP_FULL;
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
-        s->p_valid = 85;
-        s->p_ready = 75;
+        s->bp = UNIT_BP_TRACE;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "fig4") == 0) {
-        s->kind = KIND_FIG4;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or fig4", a->stream);
-        free(s);
-        return NULL;
     }
     return s;
 }
@@ -170,17 +162,18 @@ static void stim_free(void *p)
     }
 }
 
+static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     band_stim *s = p;
     int live = (int)(in[0] & 1);
     memset(in + 1, 0, (STC_BAND_I_N - 1) * sizeof *in);
     if (s->kind != KIND_TRACE && (cyc & 511) == 0) {
-        static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100};
-        s->p_valid = pv[unit_rnd(&s->rng) % 4];
-        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        unit_bp_draw(&sched, &s->rng, &s->bp);
     }
-    if (live && !s->have && unit_pct(&s->rng) < s->p_valid) {
+    if (live && !s->have && unit_pct(&s->rng) < s->bp.valid) {
         if (s->kind == KIND_TRACE) {
             if (s->tnext < s->tr.n) {
                 s->have = 1;
@@ -212,7 +205,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[STC_BAND_I_IN_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
         in[STC_BAND_I_IN_SEB] = unit_rnd(&s->rng) & mask64(s->g.seb_bits);
     }
-    in[STC_BAND_I_OUT_READY] = unit_pct(&s->rng) < s->p_ready;
+    in[STC_BAND_I_OUT_READY] = unit_pct(&s->rng) < s->bp.ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)

@@ -102,7 +102,8 @@ typedef struct {
     stc_bsq_layout l;
     int kind;
     uint64_t rng;
-    unsigned p_push, p_ready, p_chg;
+    unit_bp bp; /* valid: a push */
+    unsigned p_chg;
     stc_bsq *mirror;          /* functional core fed the same transactions */
     stc_bsq_entry *exp;       /* expected drains of the running scan       */
     unsigned nexp, iexp, exp_cycles;
@@ -131,31 +132,25 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     stc_bsq_port_layout(&s->c, &s->l);
     s->mirror = stc_bsq_new(&s->c);
     s->exp = calloc(s->c.entries, sizeof *s->exp);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x51ed27ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->p_push = 60;
-    s->p_ready = 70;
+    s->rng = unit_stim_seed(a->seed, 0x51ed27ull);
+    s->bp.valid = 60;
+    s->bp.ready = 70;
     s->p_chg = 2;
     if (s->mirror == NULL || s->exp == NULL) {
         snprintf(err, len, "out of memory");
         goto fail;
     }
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        goto fail;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             goto fail;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "fill") == 0) {
-        s->kind = KIND_FILL;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or fill", a->stream);
-        goto fail;
     }
     return s;
 fail:
@@ -209,6 +204,9 @@ static void put_eset(uint64_t *w, const stc_eset *e, unsigned n)
             w[i / 64] |= 1ull << (i % 64);
 }
 
+static const unsigned sched_valid[] = {90, 60, 30, 100}, sched_ready[] = {100, 70, 30, 50};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     bsq_stim *s = p;
@@ -236,15 +234,13 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
                 s->chg_seb = r->seb;
             }
         }
-        s->p_ready = 60;
+        s->bp.ready = 60;
     } else {
         if ((cyc & 511) == 0) {
-            static const unsigned pp[] = {90, 60, 30, 100}, pr[] = {100, 70, 30, 50};
-            s->p_push = pp[unit_rnd(&s->rng) % 4];
-            s->p_ready = pr[unit_rnd(&s->rng) % 4];
+            unit_bp_draw(&sched, &s->rng, &s->bp);
             s->p_chg = s->kind == KIND_FILL ? 1 : 1 + (unsigned)(unit_rnd(&s->rng) % 6);
         }
-        if (live && !s->have_push && unit_pct(&s->rng) < s->p_push) {
+        if (live && !s->have_push && unit_pct(&s->rng) < s->bp.valid) {
             s->have_push = 1;
             s->push_addr = rand_addr(s);
         }
@@ -272,8 +268,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         put_eset(in + l->in_word[STC_BSQ_I_CHG_CER], &s->chg_cer, s->c.n);
         in[l->in_word[STC_BSQ_I_CHG_SEB]] = s->chg_seb;
     }
-    in[l->in_word[STC_BSQ_I_DRN_READY]] = unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_BSQ_I_DONE_READY]] = unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_BSQ_I_DRN_READY]] = unit_pct(&s->rng) < s->bp.ready;
+    in[l->in_word[STC_BSQ_I_DONE_READY]] = unit_pct(&s->rng) < s->bp.ready;
 }
 
 static uint64_t get_bits(const uint64_t *w, unsigned pos, unsigned width)

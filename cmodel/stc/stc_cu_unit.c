@@ -298,9 +298,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->dq_cap = 4 * STC_E_MAX;
     s->dq = calloc(s->dq_cap, sizeof *s->dq);
     s->dem_tmp = calloc(STC_E_MAX, sizeof *s->dem_tmp);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7f4a7c15ull;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x7f4a7c15ull);
     s->p_st = 40;
     s->p_ld = 30;
     s->p_ready = 70;
@@ -310,22 +308,19 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         snprintf(err, len, "out of memory");
         goto fail;
     }
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        goto fail;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         if (trace_read(a->trace, &s->c, &s->tr, NULL, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             goto fail;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "epochs") == 0) {
-        s->kind = KIND_EPOCHS;
+    } else if (s->kind == KIND_EPOCHS) {
         s->p_prep = 10;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or epochs", a->stream);
-        goto fail;
     }
     return s;
 fail:

@@ -173,9 +173,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             wi += w;
         }
     }
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x2f1b7c3dull;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x2f1b7c3dull);
     for (i = 0; i < STC_CUS_MAX; i++)
         s->rdy_due[i] = s->done_due[i] = DELAY_NONE;
     s->p_dem = 5;
@@ -185,9 +183,13 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->p_resp = 30;
     s->tmr_en = 1;
     s->last_ptr = s->c.epoch.e[s->c.epoch.n - 1];
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         s->tmr_en = 0;
         s->p_ready = 70;
@@ -196,20 +198,12 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "conflict") == 0) {
-        s->kind = KIND_CONFLICT;
+    } else if (s->kind == KIND_CONFLICT) {
         s->p_conf = 20;
         s->p_dem = 10;
-    } else if (strcmp(a->stream, "idle") == 0) {
-        s->kind = KIND_IDLE;
+    } else if (s->kind == KIND_IDLE) {
         s->p_dem = 0;
         s->p_conf = 0;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed, conflict or idle", a->stream);
-        free(s);
-        return NULL;
     }
     return s;
 }

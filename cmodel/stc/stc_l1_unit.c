@@ -278,7 +278,8 @@ typedef struct {
     stc_l1_geom g;
     int kind;
     uint64_t rng;
-    unsigned p_valid, p_ready, p_chg;
+    unit_bp bp;
+    unsigned p_chg;
     /* request / ChangeEpoch being driven */
     int have, chave;
     unsigned q_op;
@@ -323,9 +324,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = *(const stc_l1_cfg *)cfg;
     stc_l1_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5eed;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x5eedull);
     s->out_lines = calloc(s->c.mshrs + 1, sizeof *s->out_lines);
     s->bufcap = s->c.sets * s->c.ways + s->c.mshrs + 4;
     s->buf = calloc(s->bufcap, sizeof *s->buf);
@@ -334,12 +333,15 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         stim_free(s);
         return NULL;
     }
-    s->p_valid = 100;
-    s->p_ready = 100;
+    s->bp = UNIT_BP_FULL;
     s->p_chg = 2;
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        stim_free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         s->dump = a->flags && a->flags[FLAG_DUMP];
         if (read_trace(a->trace, &s->c, &s->rec, &s->nrec, e2, sizeof e2) != 0 ||
@@ -348,14 +350,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             stim_free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "rate") == 0) {
-        s->kind = KIND_RATE;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or rate", a->stream);
-        stim_free(s);
-        return NULL;
     }
     return s;
 }
@@ -375,12 +369,13 @@ static uint64_t rand_addr(l1_stim *s)
     return a & mask64(s->c.addr_bits);
 }
 
+static const unsigned sched_valid[] = {100, 70, 40, 10}, sched_ready[] = {100, 80, 50, 20};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void rand_drive(l1_stim *s, uint64_t cyc)
 {
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
-        static const unsigned pv[] = {100, 70, 40, 10}, pr[] = {100, 80, 50, 20};
-        s->p_valid = pv[unit_rnd(&s->rng) % 4];
-        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        unit_bp_draw(&sched, &s->rng, &s->bp);
         s->p_chg = 1 + (unsigned)(unit_rnd(&s->rng) % 3);
     }
     if (!s->chave && s->kind == KIND_MIXED && unit_pct(&s->rng) < s->p_chg && unit_pct(&s->rng) < 20) {
@@ -393,7 +388,7 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
             s->q_seb = s->c.seb_max;
         s->chave = 1;
     }
-    if (!s->have && (s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_valid)) {
+    if (!s->have && (s->kind == KIND_RATE || unit_pct(&s->rng) < s->bp.valid)) {
         unsigned r = unit_pct(&s->rng);
         if (s->kind == KIND_MIXED && unit_pct(&s->rng) < 2) {
             /* now and then a DATA or WA the unit may not expect (ERR path) */
@@ -419,7 +414,7 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
 static void trace_drive(l1_stim *s)
 {
     const l1_rec *r;
-    if (s->have || s->chave || s->next >= s->nrec || unit_pct(&s->rng) >= 85)
+    if (s->have || s->chave || s->next >= s->nrec || unit_pct(&s->rng) >= UNIT_BP_TRACE.valid)
         return;
     r = &s->rec[s->next++];
     if (r->kind == R_CHG) {
@@ -442,10 +437,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     unsigned i, words = (s->g.epochs + 63) / 64;
     if (s->kind == KIND_TRACE) {
         trace_drive(s);
-        in->ev_ready_i = unit_pct(&s->rng) < 75;
+        in->ev_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
     } else {
         rand_drive(s, cyc);
-        in->ev_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_ready;
+        in->ev_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->bp.ready;
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_op_i = s->have ? s->q_op : 0;
