@@ -440,10 +440,7 @@ const unit_desc dualopt_bgu_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_bgu",
-    .options_help = "  --lanes N        lanes per wavefront, 1..64 (default 64)\n"
-                    "  --line B         line in bytes, power of two, 32..1024 (default 64)\n"
-                    "  --gran B         mask granularity: 4, 8 or 16 bytes (default 4)\n"
-                    "  --addr-bits N    byte-address width, 16..64 (default 48)\n",
+    .opts = &bgu_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,

@@ -611,14 +611,7 @@ const unit_desc dualopt_mshr_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_mshr",
-    .options_help =
-        "  --mode M         bitmask (Fig. 8 containment) or line (all-ones masks: baseline)\n"
-        "  --entries N      MSHR entries, 1..64 (default 32, Table 1)\n"
-        "  --targets N      targets per entry, 0 = no per-entry limit (default), 1..1024\n"
-        "  --line B         line in bytes, power of two (default 64)\n"
-        "  --gran B         mask granularity in bytes (default 4: 16-bit masks)\n"
-        "  --addr-bits N    byte-address width, 16..64 (default 48)\n"
-        "  --tag-bits N     requester tag width, 1..16 (default 8; 2^N tags in flight)\n",
+    .opts = &dualopt_mshr_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,

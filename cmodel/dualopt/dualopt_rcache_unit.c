@@ -881,10 +881,7 @@ const unit_desc dualopt_rcache_unit = {
     .presets = presets,
     .committed = committed,
     .module_prefix = "dualopt_rcache",
-    .options_help = "  --sets N         sets, 2..65536, any value: set = line mod N (default 1536)\n"
-                    "  --ways N         ways, 2..32 (default 16)\n"
-                    "  --line B         line in bytes, power of two, 8..64 (default 64)\n"
-                    "  --addr-bits N    byte-address width, 16..63 (default 48)\n",
+    .opts = &rcache_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,

@@ -431,11 +431,7 @@ const unit_desc dualopt_scbu_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_scbu",
-    .options_help = "  --start A        reset value of the start register, hex (default 0x0)\n"
-                    "  --end A          reset value of the end register (exclusive), hex\n"
-                    "                   (default 0x100000000: GPU 0's 4 GB)\n"
-                    "  --enable 0|1     reset value of the coalescing-mode register (default 1)\n"
-                    "  --addr-bits N    physical address width, 16..63 (default 48)\n",
+    .opts = &scbu_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,

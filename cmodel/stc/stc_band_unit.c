@@ -294,9 +294,7 @@ const unit_desc stc_band_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "stc_band",
-    .options_help = "  --n N            band bits, 1..8 (default 4)\n"
-                    "  --seb S          SEB of trace records without one (default 12)\n"
-                    "  --addr-bits A    address width, 8..63 (default 32)\n",
+    .opts = &stc_band_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,

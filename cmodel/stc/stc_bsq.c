@@ -55,42 +55,27 @@ int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name)
     return -1;
 }
 
-static int parse_uns(const char *name, const char *value, unsigned *out, char *err, size_t len)
-{
-    char *end;
-    unsigned long v;
-    if (value == NULL || *value < '0' || *value > '9' || (v = strtoul(value, &end, 10), *end) ||
-        v > 1000000) {
-        snprintf(err, len, "--%s: '%s' is not a decimal number", name, value ? value : "");
-        return -1;
-    }
-    *out = (unsigned)v;
-    return 0;
-}
+static const unit_opt opts[] = {
+    UNIT_OPT_NUM("bsq", "E", "entries, power of two, 4..4096 (default 256)", stc_bsq_cfg, entries),
+    UNIT_OPT_NUM("banks", "B", "banks, power of two, 1..E/2 (default 16)", stc_bsq_cfg, banks),
+    UNIT_OPT_NUM("drain", "D",
+                "entries per bank per scan cycle, power of two (default 2)",
+                stc_bsq_cfg, drain),
+    UNIT_OPT_NUM("addr-bits", "A", "address width, 8..64 (default 32)", stc_bsq_cfg, addr_bits),
+    UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_bsq_cfg, n),
+    UNIT_OPT_NUM("seb", "S", "start bit used by the random streams (default 12)", stc_bsq_cfg, seb),
+    UNIT_OPT_NUM("seb-min", "S",
+                "smallest SEB a ChangeEpoch may carry (default 12)",
+                stc_bsq_cfg, seb_min),
+    UNIT_OPT_NUM("seb-max", "S", "largest SEB (default addr-bits - n)", stc_bsq_cfg, seb_max),
+    UNIT_OPT_END,
+};
+const unit_opt_table stc_bsq_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
 int stc_bsq_cfg_option(stc_bsq_cfg *c, const char *name, const char *value, char *err,
                        size_t len)
 {
-    unsigned *f = NULL;
-    if (strcmp(name, "bsq") == 0)
-        f = &c->entries;
-    else if (strcmp(name, "banks") == 0)
-        f = &c->banks;
-    else if (strcmp(name, "drain") == 0)
-        f = &c->drain;
-    else if (strcmp(name, "addr-bits") == 0)
-        f = &c->addr_bits;
-    else if (strcmp(name, "n") == 0)
-        f = &c->n;
-    else if (strcmp(name, "seb") == 0)
-        f = &c->seb;
-    else if (strcmp(name, "seb-min") == 0)
-        f = &c->seb_min;
-    else if (strcmp(name, "seb-max") == 0)
-        f = &c->seb_max;
-    else
-        return 1;
-    return parse_uns(name, value, f, err, len);
+    return unit_opt_apply(&stc_bsq_opts, c, name, value, err, len);
 }
 
 int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len)
@@ -164,8 +149,7 @@ void stc_bsq_cfg_name(const stc_bsq_cfg *c, char *buf, size_t len)
 
 void stc_bsq_cfg_args(const stc_bsq_cfg *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "--bsq %u --banks %u --drain %u --addr-bits %u --n %u --seb %u --seb-min %u --seb-max %u",
-             c->entries, c->banks, c->drain, c->addr_bits, c->n, c->seb, c->seb_min, c->seb_max);
+    unit_opt_args(&stc_bsq_opts, c, buf, len);
 }
 
 /* ----------------------------------------------------------------- core -- */

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "cohkit.h"
+#include "unit.h"
 #include "stc_band.h"
 
 COHKIT_BEGIN_DECLS
@@ -75,6 +76,8 @@ void stc_bsq_cfg_default(stc_bsq_cfg *c);
 int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name);
 /* One option (name without dashes: bsq, banks, drain, addr-bits, n, seb,
  * seb-min, seb-max). 0; 1 if not an option of the BSQ; -1 with a reason. */
+/* The options (cmodel/unit.h), behind stc_bsq_cfg_option and stc_bsq_cfg_args. */
+extern const unit_opt_table stc_bsq_opts;
 int stc_bsq_cfg_option(stc_bsq_cfg *c, const char *name, const char *value, char *err,
                        size_t len);
 /* Validates (and completes seb_max when it is 0: addr_bits - n).

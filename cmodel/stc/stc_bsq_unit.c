@@ -428,14 +428,7 @@ const unit_desc stc_bsq_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "stc_bsq",
-    .options_help = "  --bsq E          entries, power of two, 4..4096 (default 256)\n"
-                    "  --banks B        banks, power of two, 1..E/2 (default 16)\n"
-                    "  --drain D        entries per bank per scan cycle, power of two (default 2)\n"
-                    "  --addr-bits A    address width, 8..64 (default 32)\n"
-                    "  --n N            band bits, 1..8 (default 4)\n"
-                    "  --seb S          start bit used by the random streams (default 12)\n"
-                    "  --seb-min S      smallest SEB a ChangeEpoch may carry (default 12)\n"
-                    "  --seb-max S      largest SEB (default addr-bits - n)\n",
+    .opts = &stc_bsq_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,
