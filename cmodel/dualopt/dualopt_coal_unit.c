@@ -465,7 +465,7 @@ const unit_desc dualopt_coal_unit = {
     .presets = codec_presets,
     .committed = codec_presets,
     .module_prefix = "dualopt_coal",
-    .options_help = codec_options_help,
+    .opts = &codec_opts,
     UNIT_CFG_FIELDS,
     .ports = dualopt_coal_ports,
     UNIT_TM_FIELDS,

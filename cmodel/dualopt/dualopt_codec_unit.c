@@ -431,7 +431,7 @@ const unit_desc dualopt_codec_unit = {
     .presets = codec_presets,
     .committed = committed,
     .module_prefix = "dualopt_codec",
-    .options_help = codec_options_help,
+    .opts = &codec_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     .tm_new = codec_tm_new,

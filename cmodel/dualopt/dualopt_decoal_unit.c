@@ -319,7 +319,7 @@ const unit_desc dualopt_decoal_unit = {
     .presets = codec_presets,
     .committed = codec_presets,
     .module_prefix = "dualopt_decoal",
-    .options_help = codec_options_help,
+    .opts = &codec_opts,
     UNIT_CFG_FIELDS,
     .ports = dualopt_decoal_ports,
     UNIT_TM_FIELDS,

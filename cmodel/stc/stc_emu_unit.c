@@ -572,18 +572,7 @@ const unit_desc stc_emu_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "stc_emu",
-    .options_help =
-        "  --variant V      nv|es|ab|mb (default mb)\n"
-        "  --n N            band bits, 1..8 (default 4: 16 epochs)\n"
-        "  --seb S          initial start epoch bit (default 12)\n"
-        "  --seb-min S      lowest SEB (default 12)\n"
-        "  --seb-max S      highest SEB (default addr-bits - n)\n"
-        "  --addr-bits A    address width, 8..63 (default 32)\n"
-        "  --cus K          CUs, 1..32 (default 8)\n"
-        "  --mb-max M       concurrent epochs in mb, 1..2^n (default 4)\n"
-        "  --seb-guard 0|1  adaptive-band progress guard (default 1)\n"
-        "  --wake W         wake-up period in cycles, 1..65535 (default 100)\n"
-        "  --epoch LIST     initial epoch set, e.g. 0 or 3,5 (default 0)\n",
+    .opts = &stc_emu_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,

@@ -13,8 +13,6 @@
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "rate", NULL};
-static const char *const bare[] = {"no-poison", "no-lazy", NULL};
-
 UNIT_CFG_ADAPTERS(stc_l1, stc_l1_cfg)
 UNIT_CFG_NAME_ADAPTER(stc_l1, stc_l1_cfg)
 
@@ -612,20 +610,7 @@ const unit_desc stc_l1_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "stc_l1",
-    .options_help =
-        "  --n N            band bits, 1..8 (default 4)\n"
-        "  --seb S          initial start epoch bit (default 12)\n"
-        "  --seb-min S      lowest SEB a ChangeEpoch carries (default 12, >= log2(line))\n"
-        "  --seb-max S      highest SEB (default addr-bits - n; up to addr-bits, S4)\n"
-        "  --addr-bits A    byte-address width, 16..48 (default 32)\n"
-        "  --epoch LIST     initial epoch set, e.g. 0 or 3,5 (default 0)\n"
-        "  --sets S         sets, power of two, 1..1024 (default 16)\n"
-        "  --ways W         ways, power of two, 1..64 (default 64)\n"
-        "  --line B         line bytes, power of two, 4..4096 (default 64)\n"
-        "  --mshrs M        outstanding loads (I_V, I_I), 1..64 (default 16)\n"
-        "  --pw-bits B      pending-write counter width, 1..16 (default 8)\n"
-        "  --no-poison      paper-literal Table 1: no poison bit (unsafe, spec S1)\n"
-        "  --no-lazy        test only: no lazy invalidation, no sweep\n",
+    .opts = &stc_l1_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,
@@ -644,5 +629,4 @@ const unit_desc stc_l1_unit = {
     .stim_note = NULL,
     .stim_summary = stim_summary,
     .trace_run = trace_run,
-    .cfg_bare = bare,
 };
