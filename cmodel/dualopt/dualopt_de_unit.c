@@ -13,8 +13,6 @@
 
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
 static const char *const streams[] = {"mixed", "steady", "edge", NULL};
-static const char *const bare[] = {"remonitor-on-kernel", NULL};
-
 UNIT_CFG_ADAPTERS(de, de_cfg)
 UNIT_CFG_NAME_ADAPTER(de, de_cfg)
 
@@ -606,16 +604,7 @@ const unit_desc dualopt_de_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_de",
-    .options_help =
-        "  --window N       remote accesses per monitoring window (default 20000)\n"
-        "  --warmup N       accesses ignored after reset / re-monitoring (default 0)\n"
-        "  --max-total N    window bound on all accesses (default 0: ceil(window / remote-thresh))\n"
-        "  --remote-thresh T  remote-ratio threshold, decimal or fraction (default 0.02 = 1/50)\n"
-        "  --block-thresh T block-utilisation threshold (default 0.2)\n"
-        "  --hit-thresh T   L1 hit-rate threshold (default 0.4)\n"
-        "  --words N        words per line = mask bits, 1..64 (default 16)\n"
-        "  --hit-over H     reads (hit rate of remote reads) or all (of remote accesses)\n"
-        "  --remonitor-on-kernel [1|0]  monitor again after each kernel boundary once decided\n",
+    .opts = &de_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,
@@ -633,5 +622,4 @@ const unit_desc dualopt_de_unit = {
     .stim_note = stim_note,
     .stim_summary = stim_summary,
     .trace_run = trace_run,
-    .cfg_bare = bare,
 };
