@@ -403,17 +403,7 @@ const unit_desc rec_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "rec",
-    .options_help =
-        "  --mode M         rec (range coalescing), line (one line per entry), hmg (groups)\n"
-        "  --gpus N         GPUs, 2..16 (default 4)\n"
-        "  --entries N      directory entries, power of two (default 8192)\n"
-        "  --ways N         associativity, power of two, 1..16 (default 8)\n"
-        "  --range B        coalescing range in bytes (rec mode; default 1024)\n"
-        "  --line B         cache line in bytes (default 64)\n"
-        "  --addr-bits N    physical address width, 16..64 (default 48)\n"
-        "  --group N        lines per HMG entry (hmg mode; default 4)\n"
-        "  --repl P         fifo or lru (default lru)\n"
-        "  --store S        full (Table 1: whole base stored) or packed (no index bits)\n",
+    .opts = &rec_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,
