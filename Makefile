@@ -105,11 +105,13 @@ include fpga/fpga.mk
 TB_BINS := $(addprefix tb_,$(FAMILIES))
 verilate: $(TB_BINS) tools $(foreach f,$(FAMILIES),$(B)/tb_$(f).objs)
 
-# Committed RTL of every registered unit (cohgen --list=configs).
+# Committed RTL of every registered unit (cohgen --list=configs); the make
+# lists <family>_MODS must name the same modules.
 rtl: $(B)/bin/cohgen
 	scripts/gen-committed.sh rtl
 check-generated: $(B)/bin/cohgen
 	scripts/gen-committed.sh check $(B)/check
+	@scripts/check-mods.sh $(B)/bin/cohgen $(foreach f,$(FAMILIES),$(addprefix $(f)/,$($(f)_MODS)))
 
 # ---- Criterion: one binary with every family's tests (one summary line) --
 TEST_SRC := $(wildcard tb/test_*.c tb/*/test_*.c)  # with tb/test_util.c
