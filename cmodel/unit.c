@@ -385,7 +385,8 @@ static void opt_value(const unit_opt *o, const void *cfg, char *buf, size_t len)
             }
         break;
     case UNIT_OPT_SET:
-        o->put(cfg, buf, len);
+        if (o->put != NULL)
+            o->put(cfg, buf, len);
         break;
     }
 }

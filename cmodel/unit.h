@@ -78,7 +78,7 @@ typedef struct {
     const char *what;     /* UINT, HEX: "--x: 'v' is not <what>" (NULL: the
                              table's num_what, or "a hex number")           */
     int (*set)(void *cfg, const char *name, const char *value, char *err, size_t len);
-    void (*put)(const void *cfg, char *buf, size_t len);
+    void (*put)(const void *cfg, char *buf, size_t len); /* NULL: "--name" alone */
     /* Part of the round trip only when this holds (NULL: always). */
     int (*in_args)(const void *cfg);
     unsigned flags;       /* UNIT_OPT_*                                     */

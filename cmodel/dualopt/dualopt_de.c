@@ -249,12 +249,6 @@ static int set_remonitor(void *cfg, const char *name, const char *value, char *e
     snprintf(err, len, "--remonitor-on-kernel: '%s' is not 1 or 0", value ? value : "");
     return -1;
 }
-static void put_nothing(const void *cfg, char *buf, size_t len)
-{
-    (void)cfg;
-    if (len > 0)
-        buf[0] = '\0';
-}
 static int has_remonitor(const void *cfg) { return ((const de_cfg *)cfg)->remonitor != 0; }
 
 static const unit_opt opts[] = {
@@ -282,7 +276,7 @@ static const unit_opt opts[] = {
                 de_cfg, hit_all, hit_over),
     UNIT_OPT_FN("remonitor-on-kernel", "[1|0]",
                 " monitor again after each kernel boundary once decided",
-                set_remonitor, put_nothing, .in_args = has_remonitor, .flags = UNIT_OPT_BARE),
+                set_remonitor, NULL, .in_args = has_remonitor, .flags = UNIT_OPT_BARE),
     UNIT_OPT_END,
 };
 /* help and round trip list --max-total in different places */

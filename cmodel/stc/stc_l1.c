@@ -114,12 +114,6 @@ static int set_off(void *cfg, const char *name, const char *value, char *err, si
     return 0;
 }
 
-static void put_nothing(const void *cfg, char *buf, size_t len)
-{
-    (void)cfg;
-    if (len > 0)
-        buf[0] = '\0';
-}
 static int poison_off(const void *cfg) { return !((const stc_l1_cfg *)cfg)->poison; }
 static int lazy_off(const void *cfg) { return !((const stc_l1_cfg *)cfg)->lazy; }
 
@@ -149,10 +143,10 @@ static const unit_opt opts[] = {
                 stc_l1_cfg, pw_bits),
     UNIT_OPT_FN("no-poison", NULL,
                 "paper-literal Table 1: no poison bit (unsafe, spec S1)",
-                set_off, put_nothing, .in_args = poison_off, .flags = UNIT_OPT_BARE),
+                set_off, NULL, .in_args = poison_off, .flags = UNIT_OPT_BARE),
     UNIT_OPT_FN("no-lazy", NULL,
                 "test only: no lazy invalidation, no sweep",
-                set_off, put_nothing, .in_args = lazy_off, .flags = UNIT_OPT_BARE),
+                set_off, NULL, .in_args = lazy_off, .flags = UNIT_OPT_BARE),
     UNIT_OPT_END,
 };
 const unit_opt_table stc_l1_opts = {opts, "a number", 1000000, 10, 0, NULL};
