@@ -256,14 +256,14 @@ int unit_opt_bare(const unit_opt_table *t, const char *name)
     return o != NULL && (o->flags & UNIT_OPT_BARE);
 }
 
-static int opt_uint(const unit_opt_table *t, const char *v, unsigned *out)
+static int opt_uint(const unit_opt_table *t, const unit_opt *o, const char *v, unsigned *out)
 {
     char *end;
     unsigned long x;
     if (v == NULL || *v < '0' || *v > '9')
         return -1;
     x = strtoul(v, &end, t->num_base);
-    if (*end != '\0' || x > t->num_max)
+    if (*end != '\0' || x > (o->max ? o->max : t->num_max))
         return -1;
     *out = (unsigned)x;
     return 0;
@@ -308,7 +308,7 @@ int unit_opt_apply(const unit_opt_table *t, void *cfg, const char *name, const c
     switch (o->kind) {
     case UNIT_OPT_UINT: {
         unsigned x;
-        if (opt_uint(t, value, &x) != 0) {
+        if (opt_uint(t, o, value, &x) != 0) {
             snprintf(err, len, "--%s: '%s' is not %s", name, v, o->what ? o->what : t->num_what);
             return -1;
         }
@@ -394,7 +394,10 @@ static void opt_value(const unit_opt *o, const void *cfg, char *buf, size_t len)
 static void opt_arg(const unit_opt *o, const void *cfg, char *buf, size_t len, size_t *k)
 {
     char val[1024];
-    if ((o->flags & UNIT_OPT_NOARGS) || (o->in_args != NULL && !o->in_args(cfg)) || *k >= len)
+    int set;
+    memcpy(&set, (const char *)cfg + o->off, sizeof set);
+    if ((o->flags & UNIT_OPT_NOARGS) || (o->in_args != NULL && !o->in_args(cfg)) || *k >= len ||
+        ((o->flags & UNIT_OPT_IFSET) && set < 0))
         return;
     opt_value(o, cfg, val, sizeof val);
     *k += (size_t)snprintf(buf + *k, len - *k, "%s--%s%s%s", *k ? " " : "", o->name,

@@ -65,7 +65,9 @@ typedef struct {
 
 enum {
     UNIT_OPT_BARE = 1,    /* may stand without a value (unit_desc.cfg_bare) */
-    UNIT_OPT_NOARGS = 2   /* not part of the argument round trip            */
+    UNIT_OPT_NOARGS = 2,  /* not part of the argument round trip            */
+    UNIT_OPT_IFSET = 4    /* ENUM: in the round trip only when the int field
+                             is set (not negative)                           */
 };
 
 typedef struct {
@@ -82,6 +84,7 @@ typedef struct {
     /* Part of the round trip only when this holds (NULL: always). */
     int (*in_args)(const void *cfg);
     unsigned flags;       /* UNIT_OPT_*                                     */
+    unsigned long max;    /* UINT: largest value (0: the table's num_max)   */
 } unit_opt;
 
 typedef struct {

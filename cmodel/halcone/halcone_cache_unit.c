@@ -736,21 +736,7 @@ const unit_desc halcone_cache_unit = {
     .presets = presets,
     .committed = committed,
     .module_prefix = "halcone_cache",
-    .options_help =
-        "  --rules paper|safe     preset of the rule switches (default safe)\n"
-        "  --lease-ext on|off     fill Brts = max(wts + 1, rts) (paper) / rts (safe, S1)\n"
-        "  --read-cts on|off      cts := max(cts, Bwts) on read fills (default on; off: V6)\n"
-        "  --overflow reinit|reset  wts + 1 at 2^W - 1 wraps to 0 (paper) / saturates (safe)\n"
-        "  --req-cts on|off       requests below carry the cts: dn_cts_o (safe, S4)\n"
-        "  --l1-req-cts on|off    requests from above carry the requester's cts (req_cts_i,\n"
-        "                         trace cts=<c>): cts := max(cts, it) before the lookup (safe)\n"
-        "  --role l1|l2           l2: eviction notices with back-pressure (ev_ready_i)\n"
-        "  --sets N               power of two, 2..65536 (default 64)\n"
-        "  --ways N               power of two, 1..32 (default 4)\n"
-        "  --line B               block bytes, power of two, 4..4096 (default 64)\n"
-        "  --addr-bits N          byte-address width, 8..64 (default 32)\n"
-        "  --ts-bits N            timestamp width W, 4..32 (default 16)\n"
-        "  --pending N            lock entries (outstanding fills), 1..min(ways,16); 0: min(4,ways)\n",
+    .opts = &halcone_cache_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,

@@ -656,17 +656,7 @@ const unit_desc stc_cu_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "stc_cu",
-    .options_help = "  --variant V      nv | es | ab | mb (default mb)\n"
-                    "  --mb-max M       concurrent epochs (mb), 1..2^N (default 4)\n"
-                    "  --epoch LIST     initial epoch set (default 0)\n"
-                    "  --n N            band bits, 1..8 (default 4)\n"
-                    "  --seb S          initial start bit (default 12)\n"
-                    "  --seb-min S      smallest SEB (default 12)\n"
-                    "  --seb-max S      largest SEB (default addr-bits - n)\n"
-                    "  --addr-bits A    address width, 8..64 (default 32)\n"
-                    "  --bsq E          BSQ entries (default 256)\n"
-                    "  --banks B        BSQ banks (default 16)\n"
-                    "  --drain D        BSQ entries per bank per scan cycle (default 2)\n",
+    .opts = &stc_cu_opts,
     UNIT_CFG_FIELDS,
     .ports = u_ports,
     UNIT_TM_FIELDS,
