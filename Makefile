@@ -1,9 +1,10 @@
 # Coherence kit: the only entry point a user needs. See README.md.
 #   make verilate && ./tb_<family>  a family's lockstep bench (README.md)
 #   make test                     every test (installs missing tools first)
-# Units are registered in cmodel/<family>/units.def; each family adds mk/<family>.mk
-# (its committed modules and sweep lists); every rule below iterates over
-# FAMILIES, so no target here names a unit.
+# Units are registered in cmodel/<family>/units.def; each family adds
+# mk/<family>.mk (its sweep lists and steps); the committed modules come from
+# the registry ($(B)/units.mk); every rule below iterates over FAMILIES, so
+# no target here names a unit.
 SHELL := /bin/bash
 .DELETE_ON_ERROR:
 
@@ -76,6 +77,16 @@ $(B)/bin/cohmodel: $(B)/obj/cmodel/cohmodel.o $(MODEL_OBJ)
 tools: $(B)/bin/cohgen $(B)/bin/cohmodel
 
 -include $(sort $(wildcard mk/*.mk))
+# The committed modules of every family, <family>_MODS, come from the
+# registry (unit_desc.committed, cohgen --list=configs); make writes
+# $(B)/units.mk and reads it again whenever cohgen changed.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+-include $(B)/units.mk
+endif
+$(B)/units.mk: $(B)/bin/cohgen
+	@$< --list=configs | awk '!($$2 in m) {o[n++] = $$2} {m[$$2] = m[$$2] " " $$3} \
+	  END {for (i = 0; i < n; i++) print o[i] "_MODS :=" m[o[i]]}' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; touch $@; else mv $@.tmp $@; fi
 
 # ---- per family: committed RTL, Verilated models, ./tb_<family> ---------
 ALL_MODS := $(foreach f,$(FAMILIES),$($(f)_MODS))
@@ -84,7 +95,7 @@ $(B)/vrt/libvrt.a: | $(DEPS_OK)
 	scripts/vruntime.sh $(B)/vrt
 define FAMILY_RULES
 $(1)_VLIBS := $$(foreach m,$$($(1)_MODS),$(B)/vobj/$$(m)/lib$$(m).a)
-$(B)/$(1)_duts.c: scripts/registry.sh mk/$(1).mk
+$(B)/$(1)_duts.c: scripts/registry.sh $(B)/units.mk
 	@mkdir -p $(B)
 	scripts/registry.sh $(1) $$@ $$($(1)_MODS)
 $(B)/obj/$(1)_duts.o: $(B)/$(1)_duts.c tb/dut.h

@@ -35,7 +35,8 @@ static void unit_usage(FILE *f, const unit_desc *u)
     fprintf(f, "usage: cohmodel %s [options] < trace\n%s\n  --config NAME    ", u->name, u->title);
     for (i = 0; u->presets[i]; i++)
         fprintf(f, "%s%s", i ? ", " : "", u->presets[i]);
-    fprintf(f, " (then refined by options)\n%s", u->options_help);
+    fprintf(f, " (then refined by options)\n");
+    unit_options_help(u, f);
     for (i = 0; u->flags && u->flags[i].name; i++)
         fprintf(f, "  --%s%s%s  %s\n", u->flags[i].name, u->flags[i].arg ? " " : "",
                 u->flags[i].arg ? u->flags[i].arg : "", u->flags[i].help);

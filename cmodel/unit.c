@@ -2,10 +2,22 @@
  * Registry helpers shared by every tool: unit lookup, option parsing into a
  * unit's configuration, port layout and multi-word hex values.
  */
-#include "unit.h"
+#include "unit_adapt.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* "a, b or c" */
+static void or_list(const char *const *names, char *buf, size_t len)
+{
+    size_t i, n = 0, k = 0;
+    while (names[n] != NULL)
+        n++;
+    buf[0] = '\0';
+    for (i = 0; i < n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
+                              names[i]);
+}
 
 const unit_desc *unit_find(const char *name)
 {
@@ -45,6 +57,8 @@ static void preset_list(const unit_desc *u, char *buf, size_t len)
 static int is_bare(const unit_desc *u, const char *name)
 {
     size_t i;
+    if (u->opts != NULL && unit_opt_bare(u->opts, name))
+        return 1;
     for (i = 0; u->cfg_bare != NULL && u->cfg_bare[i] != NULL; i++)
         if (strcmp(u->cfg_bare[i], name) == 0)
             return 1;
@@ -208,4 +222,207 @@ int unit_hex_get(const char **pp, uint64_t *w, unsigned nwords, unsigned width)
     }
     *pp = p;
     return 0;
+}
+
+
+int unit_stim_kind(const char *const *streams, const unit_stim_args *a, char *err, size_t len)
+{
+    int i;
+    char names[256];
+    for (i = 0; streams[i] != NULL; i++)
+        if (a->trace == NULL && (a->stream == NULL ? i == 0 : strcmp(a->stream, streams[i]) == 0))
+            return i;
+    if (a->trace != NULL)
+        return i;
+    or_list(streams, names, sizeof names);
+    snprintf(err, len, "--stream: '%s' is not %s", a->stream, names);
+    return -1;
+}
+
+/* ------------------------------------------------------ option tables */
+
+static const unit_opt *opt_find(const unit_opt_table *t, const char *name)
+{
+    const unit_opt *o;
+    for (o = t->opt; o->name != NULL; o++)
+        if (strcmp(o->name, name) == 0)
+            return o;
+    return NULL;
+}
+
+int unit_opt_bare(const unit_opt_table *t, const char *name)
+{
+    const unit_opt *o = opt_find(t, name);
+    return o != NULL && (o->flags & UNIT_OPT_BARE);
+}
+
+static int opt_uint(const unit_opt_table *t, const unit_opt *o, const char *v, unsigned *out)
+{
+    char *end;
+    unsigned long x;
+    if (v == NULL || *v < '0' || *v > '9')
+        return -1;
+    x = strtoul(v, &end, t->num_base);
+    if (*end != '\0' || x > (o->max ? o->max : t->num_max))
+        return -1;
+    *out = (unsigned)x;
+    return 0;
+}
+
+static int opt_hex(const char *v, uint64_t *out)
+{
+    char *end;
+    const char *p = v;
+    if (p == NULL)
+        return -1;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F')) ||
+        strlen(p) > 16)
+        return -1;
+    *out = strtoull(p, &end, 16);
+    return *end ? -1 : 0;
+}
+
+/* "a, b or c" of the listed choices */
+static void choice_list(const unit_opt_choice *c, char *buf, size_t len)
+{
+    const char *names[32];
+    size_t n = 0;
+    for (; c->name != NULL && n < 31; c++)
+        if (!c->hidden)
+            names[n++] = c->name;
+    names[n] = NULL;
+    or_list(names, buf, len);
+}
+
+int unit_opt_apply(const unit_opt_table *t, void *cfg, const char *name, const char *value,
+                   char *err, size_t len)
+{
+    const unit_opt *o = opt_find(t, name);
+    const char *v = value ? value : "";
+    char *field;
+    if (o == NULL)
+        return 1;
+    field = (char *)cfg + o->off;
+    switch (o->kind) {
+    case UNIT_OPT_UINT: {
+        unsigned x;
+        if (opt_uint(t, o, value, &x) != 0) {
+            snprintf(err, len, "--%s: '%s' is not %s", name, v, o->what ? o->what : t->num_what);
+            return -1;
+        }
+        memcpy(field, &x, sizeof x);
+        return 0;
+    }
+    case UNIT_OPT_HEX: {
+        uint64_t x;
+        if (opt_hex(value, &x) != 0) {
+            snprintf(err, len, "--%s: '%s' is not %s", name, v, o->what ? o->what : "a hex number");
+            return -1;
+        }
+        memcpy(field, &x, sizeof x);
+        return 0;
+    }
+    case UNIT_OPT_ENUM: {
+        const unit_opt_choice *c;
+        char names[256];
+        for (c = o->choices; c->name != NULL; c++)
+            if (strcmp(c->name, v) == 0) {
+                memcpy(field, &c->value, sizeof c->value);
+                return 0;
+            }
+        choice_list(o->choices, names, sizeof names);
+        snprintf(err, len, "--%s: '%s' is not %s", name, v, names);
+        return -1;
+    }
+    case UNIT_OPT_SET:
+        return o->set(cfg, name, value, err, len) != 0 ? -1 : 0;
+    }
+    return 1;
+}
+
+void unit_opt_help(const unit_opt_table *t, FILE *f)
+{
+    const unit_opt *o;
+    int col = t->help_col ? t->help_col : 19;
+    for (o = t->opt; o->name != NULL; o++) {
+        const char *h = o->help;
+        int n = fprintf(f, "  --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        fprintf(f, "%*s", n < col ? col - n : 1, "");
+        for (; *h; h++) {
+            fputc(*h, f);
+            if (*h == '\n')
+                fprintf(f, "%*s", col, "");
+        }
+        fputc('\n', f);
+    }
+}
+
+static void opt_value(const unit_opt *o, const void *cfg, char *buf, size_t len)
+{
+    const char *field = (const char *)cfg + o->off;
+    const unit_opt_choice *c;
+    unsigned u;
+    uint64_t x;
+    int e;
+    buf[0] = '\0';
+    switch (o->kind) {
+    case UNIT_OPT_UINT:
+        memcpy(&u, field, sizeof u);
+        snprintf(buf, len, "%u", u);
+        break;
+    case UNIT_OPT_HEX:
+        memcpy(&x, field, sizeof x);
+        snprintf(buf, len, "0x%llx", (unsigned long long)x);
+        break;
+    case UNIT_OPT_ENUM:
+        memcpy(&e, field, sizeof e);
+        for (c = o->choices; c->name != NULL; c++)
+            if (!c->hidden && c->value == e) {
+                snprintf(buf, len, "%s", c->name);
+                break;
+            }
+        break;
+    case UNIT_OPT_SET:
+        if (o->put != NULL)
+            o->put(cfg, buf, len);
+        break;
+    }
+}
+
+static void opt_arg(const unit_opt *o, const void *cfg, char *buf, size_t len, size_t *k)
+{
+    char val[1024];
+    int set;
+    memcpy(&set, (const char *)cfg + o->off, sizeof set);
+    if ((o->flags & UNIT_OPT_NOARGS) || (o->in_args != NULL && !o->in_args(cfg)) || *k >= len ||
+        ((o->flags & UNIT_OPT_IFSET) && set < 0))
+        return;
+    opt_value(o, cfg, val, sizeof val);
+    *k += (size_t)snprintf(buf + *k, len - *k, "%s--%s%s%s", *k ? " " : "", o->name,
+                           val[0] ? " " : "", val);
+}
+
+void unit_opt_args(const unit_opt_table *t, const void *cfg, char *buf, size_t len)
+{
+    const unit_opt *o;
+    size_t k = 0, i;
+    buf[0] = '\0';
+    if (t->args_order == NULL) {
+        for (o = t->opt; o->name != NULL; o++)
+            opt_arg(o, cfg, buf, len, &k);
+        return;
+    }
+    for (i = 0; t->args_order[i] != NULL; i++)
+        if ((o = opt_find(t, t->args_order[i])) != NULL)
+            opt_arg(o, cfg, buf, len, &k);
+}
+
+void unit_options_help(const unit_desc *u, FILE *f)
+{
+    if (u->opts != NULL)
+        unit_opt_help(u->opts, f);
+    else
+        fputs(u->options_help, f);
 }

@@ -46,6 +46,83 @@ typedef struct {
 
 #define UNIT_FLAGS_MAX 16
 
+/* ---- option tables: one row per configuration option, from which the
+ * platform derives option parsing and its messages, the --help lines, the
+ * bare options and the argument round trip (cfg_args). See
+ * docs/adding-a-unit.md. */
+typedef enum {
+    UNIT_OPT_UINT, /* unsigned at `off`: a decimal number (unit_opt_table.num_*) */
+    UNIT_OPT_HEX,  /* uint64_t at `off`: hex, "0x" optional, at most 16 digits   */
+    UNIT_OPT_ENUM, /* int-sized field at `off`: one of `choices`                */
+    UNIT_OPT_SET   /* `set` applies the value, `put` prints it                  */
+} unit_opt_kind;
+
+typedef struct {
+    const char *name;
+    int value;
+    int hidden;           /* accepted, not listed in messages or args       */
+} unit_opt_choice;
+
+enum {
+    UNIT_OPT_BARE = 1,    /* may stand without a value (unit_desc.cfg_bare) */
+    UNIT_OPT_NOARGS = 2,  /* not part of the argument round trip            */
+    UNIT_OPT_IFSET = 4    /* ENUM: in the round trip only when the int field
+                             is set (not negative)                           */
+};
+
+typedef struct {
+    const char *name;     /* without dashes                                 */
+    const char *arg;      /* value placeholder in --help ("N"), or NULL     */
+    const char *help;     /* help text; '\n' starts a line at the column    */
+    unit_opt_kind kind;
+    size_t off;           /* UINT, HEX, ENUM: the field's offset            */
+    const unit_opt_choice *choices; /* ENUM: terminated by a NULL name      */
+    const char *what;     /* UINT, HEX: "--x: 'v' is not <what>" (NULL: the
+                             table's num_what, or "a hex number")           */
+    int (*set)(void *cfg, const char *name, const char *value, char *err, size_t len);
+    void (*put)(const void *cfg, char *buf, size_t len); /* NULL: "--name" alone */
+    /* Part of the round trip only when this holds (NULL: always). */
+    int (*in_args)(const void *cfg);
+    unsigned flags;       /* UNIT_OPT_*                                     */
+    unsigned long max;    /* UINT: largest value (0: the table's num_max)   */
+} unit_opt;
+
+typedef struct {
+    const unit_opt *opt;  /* terminated by a NULL name                      */
+    const char *num_what; /* UINT: "a non-negative integer", ...            */
+    unsigned long num_max;/* UINT: a larger value is not a number           */
+    int num_base;         /* UINT: 10, or 0 (0x.. hex too)                  */
+    int help_col;         /* column of the help text (0: 19)                */
+    /* Order of the round trip's options (NULL: table order). */
+    const char *const *args_order;
+} unit_opt_table;
+
+/* Table rows; further members (.flags, .in_args, .what) may follow. */
+#define UNIT_OPT_NUM(nm, ar, hlp, type, field, ...)                                              \
+    {.name = (nm), .arg = (ar), .help = (hlp), .kind = UNIT_OPT_UINT,                            \
+     .off = offsetof(type, field), __VA_ARGS__}
+#define UNIT_OPT_HEX64(nm, ar, hlp, type, field, ...)                                            \
+    {.name = (nm), .arg = (ar), .help = (hlp), .kind = UNIT_OPT_HEX,                             \
+     .off = offsetof(type, field), __VA_ARGS__}
+#define UNIT_OPT_CHOICE(nm, ar, hlp, type, field, ch, ...)                                       \
+    {.name = (nm), .arg = (ar), .help = (hlp), .kind = UNIT_OPT_ENUM,                            \
+     .off = offsetof(type, field), .choices = (ch), __VA_ARGS__}
+#define UNIT_OPT_FN(nm, ar, hlp, setf, putf, ...)                                                \
+    {.name = (nm), .arg = (ar), .help = (hlp), .kind = UNIT_OPT_SET, .set = (setf),              \
+     .put = (putf), __VA_ARGS__}
+#define UNIT_OPT_END {.name = NULL}
+
+/* Applies option `name`: 0; 1 if the table has no such option; -1 with a
+ * one-line reason in err on a bad value. */
+int unit_opt_apply(const unit_opt_table *t, void *cfg, const char *name, const char *value,
+                   char *err, size_t len);
+/* The --help lines of the options. */
+void unit_opt_help(const unit_opt_table *t, FILE *f);
+/* "--name value ..." that reproduces cfg. */
+void unit_opt_args(const unit_opt_table *t, const void *cfg, char *buf, size_t len);
+/* 1 if `name` may stand without a value. */
+int unit_opt_bare(const unit_opt_table *t, const char *name);
+
 /* Arguments of a stimulus source. */
 typedef struct {
     uint64_t seed;
@@ -68,7 +145,9 @@ typedef struct unit_desc {
     const char *const *committed; /* presets whose RTL is committed as
                                      rtl/<family>/<module_prefix>_<preset> */
     const char *module_prefix;    /* "<family>" or "<family>_<unit>"      */
-    const char *options_help;     /* usage lines of the options           */
+    const char *options_help;     /* usage lines of the options (when no
+                                     option table is given)               */
+    const unit_opt_table *opts;   /* the options, described once          */
     /* Fills cfg with preset `name`. 0, or -1 for an unknown name. */
     int (*cfg_preset)(void *cfg, const char *name);
     /* Applies one option (name without dashes). 0; 1 if not an option of
@@ -148,6 +227,8 @@ const unit_desc *unit_find(const char *name);
 extern const unit_desc *const unit_tools[];
 /* The tool named `name`, or NULL. */
 const unit_desc *unit_tool_find(const char *name);
+/* The --help lines of u's options (its table, or options_help). */
+void unit_options_help(const unit_desc *u, FILE *f);
 /* Index of flag `name` in u->flags, or -1. */
 int unit_flag_index(const unit_desc *u, const char *name);
 

@@ -158,7 +158,6 @@ FPGA_UNIT_MODS   ?= $(filter-out rec_%,$(filter %_fpga,$(ALL_MODS)))
 FPGA_UNIT_CYCLES ?= 131072
 FPGA_UNIT_DEVICES ?= hx8k
 FU := $(FB)/units
-$(B)/obj/gen/selftest.o: gen/selftest.def
 .PHONY: fpga-units fpga-units-sim fpga-lint-units
 
 define FPGA_UNIT

@@ -46,8 +46,9 @@ static void unit_usage(FILE *f, const unit_desc *u)
             u->name, u->title);
     for (i = 0; u->presets[i]; i++)
         fprintf(f, " %s", u->presets[i]);
+    fprintf(f, "\n");
+    unit_options_help(u, f);
     fprintf(f,
-            "\n%s"
             "  --name NAME      module name (default: derived from the configuration)\n"
             "  -o DIR           output directory (created if missing): the module, and its\n"
             "                   harness (<module>_ports.h, _shim.cpp, _tb.sv) unless --harness\n"
@@ -57,8 +58,7 @@ static void unit_usage(FILE *f, const unit_desc *u)
             "                   around <module> (docs/fpga.md), with the signature the model\n"
             "                   predicts; --selftest-seed N (default 0x12345678),\n"
             "                   --selftest-cycles N (default 131072)\n"
-            "exit status: 0 success, 2 bad options (nothing written)\n",
-            u->options_help);
+            "exit status: 0 success, 2 bad options (nothing written)\n");
 }
 
 static int valid_ident(const char *s)

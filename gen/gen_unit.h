@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "ports.h"
+#include "selftest.h"
 
 typedef struct {
     const char *unit; /* unit_desc.name                                     */
@@ -19,6 +20,9 @@ typedef struct {
     void (*params)(const void *cfg, char *buf, size_t len);
     /* Layout / cost report of a configuration (text or JSON). */
     void (*report)(FILE *f, const void *cfg, int json);
+    /* Rules for the payloads of the FPGA self-test stimulus (gen/selftest.h),
+     * or NULL: random payloads. */
+    st_rules_fn selftest;
 } gen_unit;
 
 /* Parallel to unit_registry[]; NULL-terminated. */

@@ -12,29 +12,14 @@
 #include <string.h>
 
 #include "emit.h"
+#include "gen_unit.h"
 #include "ports.h"
 
-/* ---- rules of the units (gen/selftest.def) */
-#define SELFTEST(unit, fn) int fn(const void *cfg, st_rule *r, int max, char *err, size_t len);
-#include "selftest.def"
-#undef SELFTEST
-
+/* ---- rules of the units (gen_unit.selftest) */
 st_rules_fn selftest_rules_of(const char *unit)
 {
-    static const struct {
-        const char *unit;
-        st_rules_fn fn;
-    } tab[] = {
-#define SELFTEST(unit, fn) {unit, fn},
-#include "selftest.def"
-#undef SELFTEST
-        {NULL, NULL},
-    };
-    size_t i;
-    for (i = 0; tab[i].unit != NULL; i++)
-        if (strcmp(tab[i].unit, unit) == 0)
-            return tab[i].fn;
-    return NULL;
+    const gen_unit *g = gen_find(unit);
+    return g != NULL ? g->selftest : NULL;
 }
 
 /* ---- the plan */

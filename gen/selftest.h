@@ -16,7 +16,7 @@
  *    take a probability that changes every 1024 cycles (256, 192, 112 or 40
  *    in 256), so back-pressure comes and goes.
  *  - payload bits are random unless a unit states a rule (st_rule) for a
- *    field: a unit lists its rules in gen/selftest.def.
+ *    field: a unit states its rules in its gen_unit.selftest (gen/gen_unit.h).
  */
 #ifndef SELFTEST_H
 #define SELFTEST_H
@@ -56,7 +56,7 @@ typedef struct {
  * with a reason in err when the configuration cannot be self-tested). */
 typedef int (*st_rules_fn)(const void *cfg, st_rule *r, int max, char *err, size_t len);
 
-/* The rules of a unit (gen/selftest.def), or NULL: random payloads. */
+/* The rules of a unit (gen_unit.selftest), or NULL: random payloads. */
 st_rules_fn selftest_rules_of(const char *unit);
 
 typedef struct {

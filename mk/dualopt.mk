@@ -1,15 +1,14 @@
-# The DualOpt family (cmodel/dualopt/dualopt_*.c, gen/dualopt/dualopt_*_gen.c): committed
-# modules (RTL under rtl/dualopt/) and sweep lists, one line per unit so that
-# the units' fragments merge independently.
+# The DualOpt family (cmodel/dualopt/dualopt_*.c, gen/dualopt/dualopt_*_gen.c): sweep
+# lists (the committed modules, RTL under rtl/dualopt/, come from the
+# registry: dualopt_MODS), one line per unit so that the units' fragments
+# merge independently.
 FAMILIES += dualopt
-dualopt_MODS += dualopt_mshr_default dualopt_mshr_fpga dualopt_mshr_line dualopt_mshr_gran8 dualopt_mshr_gran16
 dualopt_SWEEP += tb/dualopt/dualopt-mshr_sweep.txt
 # bounded model check of the MSHR's FORMAL properties, with two mutants
 .PHONY: formal-dualopt-mshr
 formal-dualopt-mshr: $(B)/bin/cohgen
 	scripts/dualopt-mshr-formal.sh $(B)/formal-dualopt-mshr 12
 REGRESS_STEPS += formal-dualopt-mshr
-dualopt_MODS += dualopt_de_default dualopt_de_fpga dualopt_de_gran8 dualopt_de_gran16 dualopt_de_kernel dualopt_de_tiny
 dualopt_SWEEP += tb/dualopt/dualopt-de_sweep.txt
 # Decision engine: bounded formal check of its mode and counter properties
 # (with a mutant that must fail), part of make regress.
@@ -17,17 +16,12 @@ dualopt_SWEEP += tb/dualopt/dualopt-de_sweep.txt
 formal-dualopt-de: $(B)/bin/cohgen
 	scripts/dualopt-de-formal.sh $(B)/formal-de
 REGRESS_STEPS += formal-dualopt-de
-dualopt_MODS += dualopt_bgu_default dualopt_bgu_fpga dualopt_bgu_gran8 dualopt_bgu_gran16
 dualopt_SWEEP += tb/dualopt/dualopt-bgu_sweep.txt
-dualopt_MODS += dualopt_scbu_default dualopt_scbu_fpga
 dualopt_SWEEP += tb/dualopt/dualopt-scbu_sweep.txt
-# modules (RTL under rtl/dualopt/) and sweep lists, one line per unit so
+# sweep lists, one line per unit so
 # that units can be added independently.
-dualopt_MODS += $(addprefix dualopt_coal_,default fpga gran8 gran16 gpus8 gpus16 timeout10 timeout50 paper_header)
-dualopt_MODS += $(addprefix dualopt_decoal_,default fpga gran8 gran16 gpus8 gpus16 timeout10 timeout50 paper_header)
 dualopt_SWEEP += tb/dualopt/dualopt-coal_sweep.txt
 dualopt_SWEEP += tb/dualopt/dualopt-decoal_sweep.txt
-dualopt_MODS += dualopt_codec_default dualopt_codec_fpga
 dualopt_SWEEP += tb/dualopt/dualopt-codec_sweep.txt
 # End to end (cmodel/dualopt/dualopt_e2e*.c, tb/dualopt/dualopt_e2e_tb.c): ./tb_dualopt runs
 # every unit's lockstep bench, then the composition of the Verilated units in
@@ -36,7 +30,6 @@ dualopt_TB_CPPFLAGS := -DTB_FAMILY_HOOK=dualopt_tb_hook -DTB_FAMILY_HELP=dualopt
 tb_dualopt: $(B)/obj/tb/dualopt/dualopt_e2e_tb.o
 $(B)/test_all: $(B)/obj/tb/dualopt/dualopt_e2e_tb.o
 # RDMA cache (cmodel/dualopt/dualopt_rcache*.c, gen/dualopt/dualopt_rcache_gen.c)
-dualopt_MODS += dualopt_rcache_default dualopt_rcache_fpga
 dualopt_SWEEP += tb/dualopt/dualopt-rcache_sweep.txt
 # RDMA cache: bounded formal check of its write-back and flush properties,
 # with two mutants that must fail (part of make regress)

@@ -1,14 +1,12 @@
 FAMILIES += halcone
-# halcone-tsu (cmodel/halcone/halcone_tsu*.c, gen/halcone/halcone_tsu_gen.c): committed
-# modules (RTL under rtl/halcone/) and sweep list.
-halcone_MODS += halcone_tsu_default halcone_tsu_paper halcone_tsu_fpga
+# halcone-tsu (cmodel/halcone/halcone_tsu*.c, gen/halcone/halcone_tsu_gen.c): sweep
+# list (committed modules from the registry: halcone_MODS).
 halcone_SWEEP += tb/halcone/halcone-tsu_sweep.txt
 # the Verilated TSU at transaction level (tb/halcone/halcone_tsu_rtl.c), for system
 # runs with the RTL substituted for the functional core
 $(B)/test_all: $(B)/obj/tb/halcone/halcone_tsu_rtl.o
 # halcone-cache: the cache timestamp unit (cmodel/halcone/halcone_cache*.c,
-# gen/halcone/halcone_cache_gen.c); committed default (safe), paper and fpga.
-halcone_MODS += halcone_cache_default halcone_cache_paper halcone_cache_fpga
+# gen/halcone/halcone_cache_gen.c); committed presets default (safe), paper and fpga.
 halcone_SWEEP += tb/halcone/halcone-cache_sweep.txt
 # halcone-system, halcone-gen: model-only tools (TOOL lines of
 # cmodel/units.def; no RTL, nothing to verilate); their Criterion suites

@@ -1,7 +1,6 @@
-# The REC family (cmodel/rec/rec*.c, gen/rec/rec_gen.c): its committed modules (the
-# presets of cmodel/rec/rec_unit.c, RTL under rtl/rec/) and its sweep lists.
+# The REC family (cmodel/rec/rec*.c, gen/rec/rec_gen.c): its sweep lists (its
+# committed modules, RTL under rtl/rec/, come from the registry: rec_MODS).
 FAMILIES += rec
-rec_MODS  := rec_default rec_fpga rec_baseline rec_hmg
 rec_SWEEP := tb/rec/rec_sweep.txt
 # The model API the installed library must export (mk/lib.mk, docs/model-api.md).
 LIB_REQUIRED += rec_cfg_preset rec_cfg_check rec_dir_new rec_dir_free rec_core_access \

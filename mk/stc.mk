@@ -1,19 +1,14 @@
-# The STC family (cmodel/stc/stc_*.c, gen/stc/stc_*_gen.c): committed modules (RTL
-# under rtl/stc/) and sweep lists, one line per unit so that the units'
-# fragments merge independently.
+# The STC family (cmodel/stc/stc_*.c, gen/stc/stc_*_gen.c): sweep lists (the
+# committed modules, RTL under rtl/stc/, come from the registry: stc_MODS), one
+# line per unit so that the units' fragments merge independently.
 FAMILIES += stc
 # L1 controller (stc-l1)
-stc_MODS += stc_l1_default stc_l1_fpga
 stc_SWEEP += tb/stc/stc-l1_sweep.txt
-stc_MODS += stc_band_default stc_band_fpga
 stc_SWEEP += tb/stc/stc-band_sweep.txt
-stc_MODS += stc_emu_default stc_emu_fpga
 stc_SWEEP += tb/stc/stc-emu_sweep.txt
 # stc-bsq: blocked store queue (cmodel/stc/stc_bsq*.c, gen/stc/stc_bsq_gen.c)
-stc_MODS += stc_bsq_default stc_bsq_fpga
 stc_SWEEP += tb/stc/stc-bsq_sweep.txt
 # stc-cu: per-CU epoch logic with its BSQ inline (cmodel/stc/stc_cu*.c, gen/stc/stc_cu_gen.c)
-stc_MODS += stc_cu_default stc_cu_fpga
 stc_SWEEP += tb/stc/stc-cu_sweep.txt
 # stc-system and stc-check: model-only tools (cmodel/units.def TOOL, no RTL);
 # their Criterion suites stc_check and stc_system are in tb/stc/test_stc_system.c

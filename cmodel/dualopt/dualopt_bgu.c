@@ -52,37 +52,18 @@ int bgu_cfg_preset(bgu_cfg *c, const char *name)
     return -1;
 }
 
-static int parse_uns(const char *v, unsigned *out)
-{
-    char *end;
-    unsigned long x;
-    if (v == NULL || *v < '0' || *v > '9')
-        return -1;
-    x = strtoul(v, &end, 10);
-    if (*end || x > 1000000ul)
-        return -1;
-    *out = (unsigned)x;
-    return 0;
-}
+static const unit_opt opts[] = {
+    UNIT_OPT_NUM("lanes", "N", "lanes per wavefront, 1..64 (default 64)", bgu_cfg, lanes),
+    UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 32..1024 (default 64)", bgu_cfg, line),
+    UNIT_OPT_NUM("gran", "B", "mask granularity: 4, 8 or 16 bytes (default 4)", bgu_cfg, gran),
+    UNIT_OPT_NUM("addr-bits", "N", "byte-address width, 16..64 (default 48)", bgu_cfg, addr_bits),
+    UNIT_OPT_END,
+};
+const unit_opt_table bgu_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
 int bgu_cfg_option(bgu_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    unsigned *dst;
-    if (strcmp(name, "lanes") == 0)
-        dst = &c->lanes;
-    else if (strcmp(name, "line") == 0)
-        dst = &c->line;
-    else if (strcmp(name, "gran") == 0)
-        dst = &c->gran;
-    else if (strcmp(name, "addr-bits") == 0)
-        dst = &c->addr_bits;
-    else
-        return 1;
-    if (parse_uns(value, dst) != 0) {
-        snprintf(err, len, "--%s: '%s' is not a decimal number", name, value ? value : "");
-        return -1;
-    }
-    return 0;
+    return unit_opt_apply(&bgu_opts, c, name, value, err, len);
 }
 
 int bgu_cfg_check(const bgu_cfg *c, char *err, size_t len)
@@ -140,8 +121,7 @@ void bgu_cfg_name(const bgu_cfg *c, char *buf, size_t len)
 
 void bgu_cfg_args(const bgu_cfg *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "--lanes %u --line %u --gran %u --addr-bits %u", c->lanes, c->line, c->gran,
-             c->addr_bits);
+    unit_opt_args(&bgu_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

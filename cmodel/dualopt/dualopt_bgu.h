@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "cohkit.h"
+#include "unit.h"
 
 COHKIT_BEGIN_DECLS
 
@@ -50,6 +51,8 @@ void bgu_cfg_default(bgu_cfg *c);
 int bgu_cfg_preset(bgu_cfg *c, const char *name);
 /* One option (name without dashes): 0; 1 if not a BGU option; -1 with a
  * reason on a bad value. */
+/* The options (cmodel/unit.h), behind bgu_cfg_option and bgu_cfg_args. */
+extern const unit_opt_table bgu_opts;
 int bgu_cfg_option(bgu_cfg *c, const char *name, const char *value, char *err, size_t len);
 int bgu_cfg_check(const bgu_cfg *c, char *err, size_t len);
 void bgu_geom_of(const bgu_cfg *c, bgu_geom *g);

@@ -8,58 +8,28 @@
 #include <string.h>
 
 #include "dualopt_bgu.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", NULL};
 static const char *const streams[] = {"mixed", "full", NULL};
 
-static int u_preset(void *cfg, const char *name) { return bgu_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return bgu_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return bgu_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { bgu_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { bgu_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(bgu, bgu_cfg)
+UNIT_CFG_NAME_ADAPTER(bgu, bgu_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const bgu_cfg *c = cfg;
-    bgu_geom g;
-    static const port_t t[] = {
-        {PORT_IN, "inst_valid_i", 1},
-        {PORT_OUT, "inst_ready_o", 1},
-        {PORT_IN, "inst_active_i", 0},
-        {PORT_IN, "inst_addr_i", 0},
-        {PORT_IN, "inst_size_i", 4},
-        {PORT_OUT, "req_valid_o", 1},
-        {PORT_IN, "req_ready_i", 1},
-        {PORT_OUT, "req_line_o", 0},
-        {PORT_OUT, "req_mask_o", 0},
-        {PORT_OUT, "req_lanes_o", 0},
-        {PORT_OUT, "req_last_o", 1},
-    };
-    int n = (int)(sizeof t / sizeof t[0]), i;
-    bgu_geom_of(c, &g);
-    for (i = 0; i < n && i < max; i++) {
-        p[i] = t[i];
-        if (i == 2 || i == 9)
-            p[i].width = c->lanes;
-        else if (i == 3)
-            p[i].width = g.addr_port;
-        else if (i == 7)
-            p[i].width = g.laddr_bits;
-        else if (i == 8)
-            p[i].width = g.words;
-    }
+    bgu_geom gg, *g = &gg;
+    bgu_geom_of(c, g);
+    int n = 0;
+#define BGU_PORT UNIT_PORT
+#include "dualopt_bgu_ports.def"
+#undef BGU_PORT
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return bgu_tm_new(cfg); }
-static void u_tm_free(void *tm) { bgu_tm_free(tm); }
-static void u_tm_reset(void *tm) { bgu_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { bgu_eval(tm, in, out); }
-static void u_tm_step(void *tm, const uint64_t *in) { bgu_step(tm, in); }
+UNIT_TM_ADAPTERS(bgu_cfg, bgu_tm, uint64_t, uint64_t, bgu_tm_new, bgu_tm_free,
+                 bgu_tm_reset, bgu_eval, bgu_step)
 
 /* ----------------------------------------------------------------- trace */
 
@@ -205,7 +175,7 @@ typedef struct {
     bgu_tm pack;      /* only for bgu_pack's geometry */
     int kind;
     uint64_t rng;
-    unsigned p_valid, p_ready;
+    unit_bp bp;
     int have, stalled;
     bgu_load cur;
     bgu_req exp[2 * BGU_LANES_MAX];
@@ -230,30 +200,22 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     bgu_geom_of(&s->c, &s->g);
     s->pack.c = s->c;
     s->pack.g = s->g;
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5bd1e995ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->p_valid = 100;
-    s->p_ready = 100;
-    if (a->trace != NULL) {
+    s->rng = unit_stim_seed(a->seed, 0x5bd1e995ull);
+    s->bp = UNIT_BP_FULL;
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
-        s->p_valid = 85;
-        s->p_ready = 75;
+        s->bp = UNIT_BP_TRACE;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "full") == 0) {
-        s->kind = KIND_FULL;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or full", a->stream);
-        free(s);
-        return NULL;
     }
     return s;
 }
@@ -320,17 +282,18 @@ static void present(bgu_stim *s, uint64_t cyc)
     s->nexp = bgu_inst(&s->c, &s->cur, s->exp);
 }
 
+static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     bgu_stim *s = p;
     const bgu_geom *g = &s->g;
     int live = (int)(in[0] & 1);
     if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
-        static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100};
-        s->p_valid = pv[unit_rnd(&s->rng) % 4];
-        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        unit_bp_draw(&sched, &s->rng, &s->bp);
     }
-    if (live && !s->have && unit_pct(&s->rng) < s->p_valid) {
+    if (live && !s->have && unit_pct(&s->rng) < s->bp.valid) {
         if (s->kind == KIND_TRACE) {
             if (s->inst < s->tr.n) {
                 s->cur = s->tr.ld[s->inst];
@@ -351,7 +314,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         bgu_pack(&s->pack, &junk, in);
         in[g->in_valid] = 0;
     }
-    in[g->in_ready] = unit_pct(&s->rng) < s->p_ready;
+    in[g->in_ready] = unit_pct(&s->rng) < s->bp.ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -477,21 +440,10 @@ const unit_desc dualopt_bgu_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_bgu",
-    .options_help = "  --lanes N        lanes per wavefront, 1..64 (default 64)\n"
-                    "  --line B         line in bytes, power of two, 32..1024 (default 64)\n"
-                    "  --gran B         mask granularity: 4, 8 or 16 bytes (default 4)\n"
-                    "  --addr-bits N    byte-address width, 16..64 (default 48)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &bgu_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "LD <size> <addr|-> [<addr|-> ...]: one wavefront load, token i = lane i's\n"

@@ -89,59 +89,44 @@ int codec_cfg_preset(codec_cfg *c, const char *name)
     return -1;
 }
 
-const char codec_options_help[] =
-    "  --gpus N         GPUs, 2..16 (gpus-1 destination buffers; default 4)\n"
-    "  --self G         this GPU's id (default 0)\n"
-    "  --buf N          slots per destination buffer, power of two, 2..4096 (default 64)\n"
-    "  --max N          slots per packet, 0 = derived from --pkt-bytes and --count-bits\n"
-    "  --timeout N      idle timeout in cycles, 1..1023 (default 30)\n"
-    "  --gran B         word bytes per slot, 4, 8 or 16 (default 4)\n"
-    "  --line B         line bytes, power of two, gran..256, at most 64 words (default 64)\n"
-    "  --pkt-bytes B    packet budget in bytes, 16..256 (default 64)\n"
-    "  --flit B         flit bytes for the statistics, 1..256 (default 16)\n"
-    "  --count-bits N   header count field, 3 (paper) or 4 (default 4, reading D1)\n"
-    "  --reg-depth N    pass-through queue entries for regular responses, 1..16 (default 4)\n";
 
-static int parse_uint(const char *s, unsigned *v)
-{
-    char *end;
-    unsigned long x;
-    if (s == NULL || !isdigit((unsigned char)s[0]))
-        return -1;
-    errno = 0;
-    x = strtoul(s, &end, 10);
-    if (errno || *end || x > 1000000)
-        return -1;
-    *v = (unsigned)x;
-    return 0;
-}
+static const unit_opt opts[] = {
+    UNIT_OPT_NUM("gpus", "N",
+                "GPUs, 2..16 (gpus-1 destination buffers; default 4)",
+                codec_cfg, gpus),
+    UNIT_OPT_NUM("self", "G", "this GPU's id (default 0)", codec_cfg, self),
+    UNIT_OPT_NUM("buf", "N",
+                "slots per destination buffer, power of two, 2..4096 (default 64)",
+                codec_cfg, buf),
+    UNIT_OPT_NUM("max", "N",
+                "slots per packet, 0 = derived from --pkt-bytes and --count-bits",
+                codec_cfg, max),
+    UNIT_OPT_NUM("timeout", "N",
+                "idle timeout in cycles, 1..1023 (default 30)",
+                codec_cfg, timeout),
+    UNIT_OPT_NUM("gran", "B", "word bytes per slot, 4, 8 or 16 (default 4)", codec_cfg, gran),
+    UNIT_OPT_NUM("line", "B",
+                "line bytes, power of two, gran..256, at most 64 words (default 64)",
+                codec_cfg, line),
+    UNIT_OPT_NUM("pkt-bytes", "B",
+                "packet budget in bytes, 16..256 (default 64)",
+                codec_cfg, pkt_bytes),
+    UNIT_OPT_NUM("flit", "B",
+                "flit bytes for the statistics, 1..256 (default 16)",
+                codec_cfg, flit),
+    UNIT_OPT_NUM("count-bits", "N",
+                "header count field, 3 (paper) or 4 (default 4, reading D1)",
+                codec_cfg, count_bits),
+    UNIT_OPT_NUM("reg-depth", "N",
+                "pass-through queue entries for regular responses, 1..16 (default 4)",
+                codec_cfg, reg_depth),
+    UNIT_OPT_END,
+};
+const unit_opt_table codec_opts = {opts, "a non-negative integer", 1000000, 10, 0, NULL};
 
 int codec_cfg_option(codec_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } nums[] = {
-        {"gpus", offsetof(codec_cfg, gpus)},         {"self", offsetof(codec_cfg, self)},
-        {"buf", offsetof(codec_cfg, buf)},           {"max", offsetof(codec_cfg, max)},
-        {"timeout", offsetof(codec_cfg, timeout)},   {"gran", offsetof(codec_cfg, gran)},
-        {"line", offsetof(codec_cfg, line)},         {"pkt-bytes", offsetof(codec_cfg, pkt_bytes)},
-        {"flit", offsetof(codec_cfg, flit)},         {"count-bits", offsetof(codec_cfg, count_bits)},
-        {"reg-depth", offsetof(codec_cfg, reg_depth)},
-    };
-    size_t i;
-    for (i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        if (strcmp(name, nums[i].name) == 0) {
-            unsigned v;
-            if (parse_uint(value, &v) != 0) {
-                snprintf(err, len, "--%s: '%s' is not a non-negative integer", name,
-                         value ? value : "");
-                return -1;
-            }
-            *(unsigned *)(void *)((char *)c + nums[i].off) = v;
-            return 0;
-        }
-    return 1;
+    return unit_opt_apply(&codec_opts, c, name, value, err, len);
 }
 
 int codec_cfg_check(codec_cfg *c, char *err, size_t len)
@@ -230,11 +215,7 @@ void codec_cfg_name(const char *prefix, const codec_cfg *c, char *buf, size_t le
 
 void codec_cfg_args(const codec_cfg *c, char *buf, size_t len)
 {
-    snprintf(buf, len,
-             "--gpus %u --self %u --buf %u --max %u --timeout %u --gran %u --line %u "
-             "--pkt-bytes %u --flit %u --count-bits %u --reg-depth %u",
-             c->gpus, c->self, c->buf, c->max, c->timeout, c->gran, c->line, c->pkt_bytes,
-             c->flit, c->count_bits, c->reg_depth);
+    unit_opt_args(&codec_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

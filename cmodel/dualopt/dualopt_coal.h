@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "cohkit.h"
+#include "unit.h"
 
 COHKIT_BEGIN_DECLS
 
@@ -76,13 +77,14 @@ int codec_cfg_preset(codec_cfg *c, const char *name);
 extern const char *const codec_presets[];
 
 /* 0; 1 when name is not a CoDec option; -1 with a reason. */
+/* The options (cmodel/unit.h), behind codec_cfg_option and codec_cfg_args. */
+extern const unit_opt_table codec_opts;
 int codec_cfg_option(codec_cfg *c, const char *name, const char *value, char *err, size_t len);
 /* Resolves max (0 = derived) and validates. 0 or -1 with a reason. */
 int codec_cfg_check(codec_cfg *c, char *err, size_t len);
 void codec_geom_of(const codec_cfg *c, codec_geom *g);
 void codec_cfg_name(const char *prefix, const codec_cfg *c, char *buf, size_t len);
 void codec_cfg_args(const codec_cfg *c, char *buf, size_t len);
-extern const char codec_options_help[];
 
 /* ---------------------------------------------------------------- core -- */
 

@@ -8,57 +8,29 @@
 #include <string.h>
 
 #include "dualopt_decoal.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const streams[] = {"mixed", "sparse", NULL};
 
-static int u_preset(void *cfg, const char *name) { return codec_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return codec_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return codec_cfg_check(cfg, err, len); }
+UNIT_CFG_ADAPTERS(codec, codec_cfg)
 static void u_name(const void *cfg, char *buf, size_t len)
 {
     codec_cfg_name("dualopt_coal", cfg, buf, len);
 }
-static void u_args(const void *cfg, char *buf, size_t len) { codec_cfg_args(cfg, buf, len); }
 
-int dualopt_coal_ports(const void *cfg, port_t *p, int max);
 int dualopt_coal_ports(const void *cfg, port_t *p, int max)
 {
-    codec_geom g;
+    codec_geom gg, *g = &gg;
+    codec_geom_of(cfg, g);
     int n = 0;
-    codec_geom_of(cfg, &g);
-#define P(d, nm, w)                                                                                \
-    if (n < max) {                                                                                 \
-        p[n].dir = PORT_##d;                                                                       \
-        p[n].name = nm;                                                                            \
-        p[n].width = (w);                                                                          \
-    }                                                                                              \
-    n++;
-    P(IN, "in_valid_i", 1)
-    P(OUT, "in_ready_o", 1)
-    P(IN, "in_reg_i", 1)
-    P(IN, "in_dst_i", g.gpu_bits)
-    P(IN, "in_id_i", CODEC_ID_BITS)
-    P(IN, "in_mask_i", g.words)
-    P(IN, "in_data_i", g.in_data_bits)
-    P(IN, "in_bytes_i", CODEC_LEN_BITS)
-    P(OUT, "pkt_valid_o", 1)
-    P(IN, "pkt_ready_i", 1)
-    P(OUT, "pkt_dst_o", g.gpu_bits)
-    P(OUT, "pkt_len_o", CODEC_LEN_BITS)
-    P(OUT, "pkt_data_o", g.pkt_data_bits)
-#undef P
+#define COAL_PORT UNIT_PORT
+#include "dualopt_coal_ports.def"
+#undef COAL_PORT
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return coal_tm_new(cfg); }
-static void u_tm_free(void *tm) { coal_tm_free(tm); }
-static void u_tm_reset(void *tm) { coal_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { coal_tm_eval(tm, in, out); }
-static void u_tm_step(void *tm, const uint64_t *in) { coal_tm_step(tm, in); }
+UNIT_TM_ADAPTERS(codec_cfg, coal_tm, uint64_t, uint64_t, coal_tm_new, coal_tm_free,
+                 coal_tm_reset, coal_tm_eval, coal_tm_step)
 
 /* -------------------------------------------------------------- stimulus */
 
@@ -97,17 +69,14 @@ typedef struct {
 static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
 {
     coal_stim *s = calloc(1, sizeof *s);
+    int kind;
     if (s == NULL)
         return snprintf(err, len, "out of memory"), NULL;
     s->c = *(const codec_cfg *)cfg;
     codec_geom_of(&s->c, &s->g);
     coal_layout_of(&s->c, &s->l);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7654321ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
-    if (s->jrng == 0)
-        s->jrng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x7654321ull);
+    s->jrng = unit_stim_seed2(a->seed);
     s->p_valid = s->p_ready = 100;
     s->wire = a->flags && a->flags[FLAG_WIRE];
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
@@ -118,7 +87,12 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         snprintf(err, len, "out of memory");
         goto fail;
     }
-    if (a->trace != NULL) {
+    kind = unit_stim_kind(streams, a, err, len);
+    if (kind < 0) {
+        goto fail;
+    }
+    s->sparse = kind == 1;
+    if (kind == 2) {
         char e2[300];
         s->trace = 1;
         s->out = a->out;
@@ -126,13 +100,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             goto fail;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->sparse = 0;
-    } else if (strcmp(a->stream, "sparse") == 0) {
-        s->sparse = 1;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or sparse", a->stream);
-        goto fail;
     }
     return s;
 fail:
@@ -498,18 +465,10 @@ const unit_desc dualopt_coal_unit = {
     .presets = codec_presets,
     .committed = codec_presets,
     .module_prefix = "dualopt_coal",
-    .options_help = codec_options_help,
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &codec_opts,
+    UNIT_CFG_FIELDS,
     .ports = dualopt_coal_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RSP <cycle> <dst> <id> <mask> <data>...  (popcount(mask) words, ascending bits)\n"

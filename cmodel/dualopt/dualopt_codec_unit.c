@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dualopt_decoal.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 #define CW_MAX 96 /* words of a port array (line <= 256 B, packet <= 256 B) */
 
@@ -26,48 +26,20 @@ typedef struct {
 static const char *const streams[] = {"mixed", "sparse", NULL};
 static const char *const committed[] = {"default", "fpga", NULL};
 
-static int u_preset(void *cfg, const char *name) { return codec_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return codec_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return codec_cfg_check(cfg, err, len); }
+UNIT_CFG_ADAPTERS(codec, codec_cfg)
 static void u_name(const void *cfg, char *buf, size_t len)
 {
     codec_cfg_name("dualopt_codec", cfg, buf, len);
 }
-static void u_args(const void *cfg, char *buf, size_t len) { codec_cfg_args(cfg, buf, len); }
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
-    codec_geom g;
+    codec_geom gg, *g = &gg;
+    codec_geom_of(cfg, g);
     int n = 0;
-    codec_geom_of(cfg, &g);
-#define P(d, nm, w)                                                                                \
-    if (n < max) {                                                                                 \
-        p[n].dir = PORT_##d;                                                                       \
-        p[n].name = nm;                                                                            \
-        p[n].width = (w);                                                                          \
-    }                                                                                              \
-    n++;
-    P(IN, "in_valid_i", 1)
-    P(OUT, "in_ready_o", 1)
-    P(IN, "in_reg_i", 1)
-    P(IN, "in_dst_i", g.gpu_bits)
-    P(IN, "in_id_i", CODEC_ID_BITS)
-    P(IN, "in_mask_i", g.words)
-    P(IN, "in_data_i", g.in_data_bits)
-    P(IN, "in_bytes_i", CODEC_LEN_BITS)
-    P(OUT, "out_valid_o", 1)
-    P(IN, "out_ready_i", 1)
-    P(OUT, "out_reg_o", 1)
-    P(OUT, "out_src_o", g.gpu_bits)
-    P(OUT, "out_id_o", CODEC_ID_BITS)
-    P(OUT, "out_data_o", g.data_bits)
-    P(OUT, "out_bytes_o", CODEC_LEN_BITS)
-    P(OUT, "bad_o", 1)
-    P(OUT, "link_fire_o", 1)
-#undef P
+#define CODEC_PORT UNIT_PORT
+#include "dualopt_codec_ports.def"
+#undef CODEC_PORT
     return n;
 }
 
@@ -222,6 +194,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
 {
     cstim *s = calloc(1, sizeof *s);
     codec_tm *t;
+    int kind;
     if (s == NULL)
         return snprintf(err, len, "out of memory"), NULL;
     s->c = *(const codec_cfg *)cfg;
@@ -231,12 +204,8 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     if (t)
         s->lay = *t;
     codec_tm_free(t);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x3141592ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
-    if (s->jrng == 0)
-        s->jrng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x3141592ull);
+    s->jrng = unit_stim_seed2(a->seed);
     s->p_valid = s->p_ready = 100;
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
     s->sb_head = calloc(s->g.nf, sizeof *s->sb_head);
@@ -246,7 +215,13 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         stim_free(s);
         return NULL;
     }
-    if (a->trace != NULL) {
+    kind = unit_stim_kind(streams, a, err, len);
+    if (kind < 0) {
+        stim_free(s);
+        return NULL;
+    }
+    s->sparse = kind == 1;
+    if (kind == 2) {
         char e2[300];
         s->trace = 1;
         s->out = a->out;
@@ -255,12 +230,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             stim_free(s);
             return NULL;
         }
-    } else if (a->stream != NULL && strcmp(a->stream, "sparse") == 0) {
-        s->sparse = 1;
-    } else if (a->stream != NULL && strcmp(a->stream, "mixed") != 0) {
-        snprintf(err, len, "--stream: '%s' is not mixed or sparse", a->stream);
-        stim_free(s);
-        return NULL;
     }
     return s;
 }
@@ -462,12 +431,8 @@ const unit_desc dualopt_codec_unit = {
     .presets = codec_presets,
     .committed = committed,
     .module_prefix = "dualopt_codec",
-    .options_help = codec_options_help,
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &codec_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
     .tm_new = codec_tm_new,
     .tm_free = codec_tm_free,

@@ -172,46 +172,39 @@ static int parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
-int de_cfg_option(de_cfg *c, const char *name, const char *value, char *err, size_t len)
+static const unit_opt_choice hit_over[] = {{"reads", 0, 0}, {"all", 1, 0}, {NULL, 0, 0}};
+
+static de_ratio *ratio_of(de_cfg *c, const char *name)
 {
-    uint64_t v;
+    return name[0] == 'r' ? &c->remote_th : name[0] == 'b' ? &c->block_th : &c->hit_th;
+}
+
+static int set_ratio(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
     char e2[200];
-    de_ratio *r = NULL;
-    if (strcmp(name, "remote-thresh") == 0)
-        r = &c->remote_th;
-    else if (strcmp(name, "block-thresh") == 0)
-        r = &c->block_th;
-    else if (strcmp(name, "hit-thresh") == 0)
-        r = &c->hit_th;
-    if (r != NULL) {
-        if (de_ratio_parse(value, r, e2, sizeof e2) != 0) {
-            snprintf(err, len, "--%s: %s", name, e2);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "hit-over") == 0) {
-        if (value && strcmp(value, "reads") == 0)
-            c->hit_all = 0;
-        else if (value && strcmp(value, "all") == 0)
-            c->hit_all = 1;
-        else {
-            snprintf(err, len, "--hit-over: '%s' is not reads or all", value ? value : "");
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "remonitor-on-kernel") == 0) {
-        if (value && (strcmp(value, "1") == 0 || strcmp(value, "0") == 0)) {
-            c->remonitor = value[0] == '1';
-            return 0;
-        }
-        snprintf(err, len, "--remonitor-on-kernel: '%s' is not 1 or 0", value ? value : "");
+    if (de_ratio_parse(value, ratio_of(cfg, name), e2, sizeof e2) != 0) {
+        snprintf(err, len, "--%s: %s", name, e2);
         return -1;
     }
-    if (strcmp(name, "window") != 0 && strcmp(name, "warmup") != 0 &&
-        strcmp(name, "max-total") != 0 && strcmp(name, "words") != 0)
-        return 1;
+    return 0;
+}
+
+#define PUT_RATIO(f)                                                                               \
+    static void put_##f(const void *cfg, char *buf, size_t len)                                    \
+    {                                                                                              \
+        const de_ratio *r = &((const de_cfg *)cfg)->f;                                             \
+        snprintf(buf, len, "%u/%u", r->num, r->den);                                               \
+    }
+PUT_RATIO(remote_th)
+PUT_RATIO(block_th)
+PUT_RATIO(hit_th)
+
+/* window, warmup, max-total, words: 0..DE_CAP_MAX, the counts clamped
+ * to one past their limit so that cfg_check names the value */
+static int set_count(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    de_cfg *c = cfg;
+    uint64_t v;
     if (parse_u64(value, &v) != 0 || v > DE_CAP_MAX) {
         snprintf(err, len, "--%s: '%s' is not a number 0..%llu", name, value ? value : "",
                  (unsigned long long)DE_CAP_MAX);
@@ -226,6 +219,76 @@ int de_cfg_option(de_cfg *c, const char *name, const char *value, char *err, siz
     else
         c->words = v > 64 ? 65 : (unsigned)v;
     return 0;
+}
+
+static void put_window(const void *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%u", ((const de_cfg *)cfg)->window);
+}
+static void put_warmup(const void *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%u", ((const de_cfg *)cfg)->warmup);
+}
+static void put_words(const void *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%u", ((const de_cfg *)cfg)->words);
+}
+static void put_max_total(const void *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%llu", (unsigned long long)((const de_cfg *)cfg)->max_total);
+}
+static int has_max_total(const void *cfg) { return ((const de_cfg *)cfg)->max_total != 0; }
+
+static int set_remonitor(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    (void)name;
+    if (value && (strcmp(value, "1") == 0 || strcmp(value, "0") == 0)) {
+        ((de_cfg *)cfg)->remonitor = value[0] == '1';
+        return 0;
+    }
+    snprintf(err, len, "--remonitor-on-kernel: '%s' is not 1 or 0", value ? value : "");
+    return -1;
+}
+static int has_remonitor(const void *cfg) { return ((const de_cfg *)cfg)->remonitor != 0; }
+
+static const unit_opt opts[] = {
+    UNIT_OPT_FN("window", "N",
+                "remote accesses per monitoring window (default 20000)",
+                set_count, put_window),
+    UNIT_OPT_FN("warmup", "N",
+                "accesses ignored after reset / re-monitoring (default 0)",
+                set_count, put_warmup),
+    UNIT_OPT_FN("max-total", "N",
+                "window bound on all accesses (default 0: ceil(window / remote-thresh))",
+                set_count, put_max_total, .in_args = has_max_total),
+    UNIT_OPT_FN("remote-thresh", "T",
+                " remote-ratio threshold, decimal or fraction (default 0.02 = 1/50)",
+                set_ratio, put_remote_th),
+    UNIT_OPT_FN("block-thresh", "T",
+                "block-utilisation threshold (default 0.2)",
+                set_ratio, put_block_th),
+    UNIT_OPT_FN("hit-thresh", "T", "L1 hit-rate threshold (default 0.4)", set_ratio, put_hit_th),
+    UNIT_OPT_FN("words", "N",
+                "words per line = mask bits, 1..64 (default 16)",
+                set_count, put_words),
+    UNIT_OPT_CHOICE("hit-over", "H",
+                "reads (hit rate of remote reads) or all (of remote accesses)",
+                de_cfg, hit_all, hit_over),
+    UNIT_OPT_FN("remonitor-on-kernel", "[1|0]",
+                " monitor again after each kernel boundary once decided",
+                set_remonitor, NULL, .in_args = has_remonitor, .flags = UNIT_OPT_BARE),
+    UNIT_OPT_END,
+};
+/* help and round trip list --max-total in different places */
+static const char *const args_order[] = {"window",     "warmup",   "remote-thresh",
+                                         "block-thresh", "hit-thresh", "words",
+                                         "hit-over",   "max-total", "remonitor-on-kernel",
+                                         NULL};
+const unit_opt_table de_opts = {opts, "a number", 0, 10, 0, args_order};
+
+int de_cfg_option(de_cfg *c, const char *name, const char *value, char *err, size_t len)
+{
+    return unit_opt_apply(&de_opts, c, name, value, err, len);
 }
 
 /* ceil(window / remote_th), or 0 when the threshold is 0. */
@@ -314,17 +377,7 @@ void de_cfg_name(const de_cfg *c, char *buf, size_t len)
 
 void de_cfg_args(const de_cfg *c, char *buf, size_t len)
 {
-    size_t k = (size_t)snprintf(buf, len,
-                                "--window %u --warmup %u --remote-thresh %u/%u --block-thresh %u/%u "
-                                "--hit-thresh %u/%u --words %u --hit-over %s",
-                                c->window, c->warmup, c->remote_th.num, c->remote_th.den,
-                                c->block_th.num, c->block_th.den, c->hit_th.num, c->hit_th.den,
-                                c->words, c->hit_all ? "all" : "reads");
-    if (c->max_total && k < len)
-        k += (size_t)snprintf(buf + k, len - k, " --max-total %llu",
-                              (unsigned long long)c->max_total);
-    if (c->remonitor && k < len)
-        snprintf(buf + k, len - k, " --remonitor-on-kernel");
+    unit_opt_args(&de_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

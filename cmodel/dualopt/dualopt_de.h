@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "cohkit.h"
+#include "unit.h"
 
 COHKIT_BEGIN_DECLS
 
@@ -70,6 +71,8 @@ int de_cfg_preset(de_cfg *cfg, const char *name);
 const char *const *de_preset_names(void);
 /* One option (name without dashes). 0; 1 if not a DE option; -1 with a
  * one-line reason. "remonitor-on-kernel" takes the value "1" or "0". */
+/* The options (cmodel/unit.h), behind de_cfg_option and de_cfg_args. */
+extern const unit_opt_table de_opts;
 int de_cfg_option(de_cfg *cfg, const char *name, const char *value, char *err, size_t len);
 int de_cfg_check(const de_cfg *cfg, char *err, size_t len);
 void de_geom_of(const de_cfg *cfg, de_geom *g);

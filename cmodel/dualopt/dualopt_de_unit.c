@@ -9,47 +9,27 @@
 
 #include "dualopt_de.h"
 #include "dualopt_de_trace.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
 static const char *const streams[] = {"mixed", "steady", "edge", NULL};
-static const char *const bare[] = {"remonitor-on-kernel", NULL};
-
-static int u_preset(void *cfg, const char *name) { return de_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return de_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return de_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { de_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { de_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(de, de_cfg)
+UNIT_CFG_NAME_ADAPTER(de, de_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const de_cfg *c = cfg;
     de_geom gg, *g = &gg;
-    int n = 0;
     de_geom_of(c, g);
-#define DE_PORT(pdir, pname, pwidth)                                                              \
-    if (n < max) {                                                                                \
-        p[n].dir = PORT_##pdir;                                                                   \
-        p[n].name = #pname;                                                                       \
-        p[n].width = (pwidth);                                                                    \
-    }                                                                                             \
-    n++;
+    int n = 0;
+#define DE_PORT UNIT_PORT
 #include "dualopt_de_ports.def"
 #undef DE_PORT
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return de_tm_new(cfg); }
-static void u_tm_free(void *tm) { de_tm_free(tm); }
-static void u_tm_reset(void *tm) { de_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    de_eval(tm, (const de_in *)(const void *)in, (de_out *)(void *)out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { de_step(tm, (const de_in *)(const void *)in); }
+UNIT_TM_ADAPTERS(de_cfg, de_tm, de_in, de_out, de_tm_new, de_tm_free,
+                 de_tm_reset, de_eval, de_step)
 
 /* -------------------------------------------------------------- stimulus */
 
@@ -385,30 +365,23 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = *(const de_cfg *)cfg;
     de_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5eedull;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x5eedull);
     s->p_valid = 100;
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         if (de_trace_read(a->trace, &s->c, &s->trace, &s->ntrace, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "steady") == 0) {
-        s->kind = KIND_STEADY;
-    } else if (strcmp(a->stream, "edge") == 0) {
-        s->kind = KIND_EDGE;
+    } else if (s->kind == KIND_EDGE) {
         s->p_valid = 50 + (unsigned)(a->seed % 6) * 10;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed, steady or edge", a->stream);
-        free(s);
-        return NULL;
     }
     new_profile(s);
     if (s->kind == KIND_STEADY) /* remote reads only: windows close back to back */
@@ -456,7 +429,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     in->kernel_i = 0;
     in->restart_i = 0;
     if (s->kind == KIND_TRACE) {
-        if (out_of_reset && !s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < 85) {
+        if (out_of_reset && !s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
             const de_trec *t = &s->trace[s->tnext++];
             s->last_event = cyc;
             if (t->op == DE_T_KERNEL)
@@ -631,27 +604,10 @@ const unit_desc dualopt_de_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_de",
-    .options_help =
-        "  --window N       remote accesses per monitoring window (default 20000)\n"
-        "  --warmup N       accesses ignored after reset / re-monitoring (default 0)\n"
-        "  --max-total N    window bound on all accesses (default 0: ceil(window / remote-thresh))\n"
-        "  --remote-thresh T  remote-ratio threshold, decimal or fraction (default 0.02 = 1/50)\n"
-        "  --block-thresh T block-utilisation threshold (default 0.2)\n"
-        "  --hit-thresh T   L1 hit-rate threshold (default 0.4)\n"
-        "  --words N        words per line = mask bits, 1..64 (default 16)\n"
-        "  --hit-over H     reads (hit rate of remote reads) or all (of remote accesses)\n"
-        "  --remonitor-on-kernel [1|0]  monitor again after each kernel boundary once decided\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &de_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "LR | LW | RR <hit 0|1> <hex mask> | RW [<hit>] | KERNEL | RESET, '#' comments;\n"
@@ -666,5 +622,4 @@ const unit_desc dualopt_de_unit = {
     .stim_note = stim_note,
     .stim_summary = stim_summary,
     .trace_run = trace_run,
-    .cfg_bare = bare,
 };

@@ -8,57 +8,29 @@
 #include <string.h>
 
 #include "dualopt_decoal.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const streams[] = {"mixed", NULL};
 
-static int u_preset(void *cfg, const char *name) { return codec_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return codec_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return codec_cfg_check(cfg, err, len); }
+UNIT_CFG_ADAPTERS(codec, codec_cfg)
 static void u_name(const void *cfg, char *buf, size_t len)
 {
     codec_cfg_name("dualopt_decoal", cfg, buf, len);
 }
-static void u_args(const void *cfg, char *buf, size_t len) { codec_cfg_args(cfg, buf, len); }
 
-int dualopt_decoal_ports(const void *cfg, port_t *p, int max);
 int dualopt_decoal_ports(const void *cfg, port_t *p, int max)
 {
-    codec_geom g;
+    codec_geom gg, *g = &gg;
+    codec_geom_of(cfg, g);
     int n = 0;
-    codec_geom_of(cfg, &g);
-#define P(d, nm, w)                                                                                \
-    if (n < max) {                                                                                 \
-        p[n].dir = PORT_##d;                                                                       \
-        p[n].name = nm;                                                                            \
-        p[n].width = (w);                                                                          \
-    }                                                                                              \
-    n++;
-    P(IN, "pkt_valid_i", 1)
-    P(OUT, "pkt_ready_o", 1)
-    P(IN, "pkt_src_i", g.gpu_bits)
-    P(IN, "pkt_len_i", CODEC_LEN_BITS)
-    P(IN, "pkt_data_i", g.pkt_data_bits)
-    P(OUT, "out_valid_o", 1)
-    P(IN, "out_ready_i", 1)
-    P(OUT, "out_reg_o", 1)
-    P(OUT, "out_src_o", g.gpu_bits)
-    P(OUT, "out_id_o", CODEC_ID_BITS)
-    P(OUT, "out_data_o", g.data_bits)
-    P(OUT, "out_bytes_o", CODEC_LEN_BITS)
-    P(OUT, "bad_o", 1)
-#undef P
+#define DECOAL_PORT UNIT_PORT
+#include "dualopt_decoal_ports.def"
+#undef DECOAL_PORT
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return decoal_tm_new(cfg); }
-static void u_tm_free(void *tm) { decoal_tm_free(tm); }
-static void u_tm_reset(void *tm) { decoal_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { decoal_tm_eval(tm, in, out); }
-static void u_tm_step(void *tm, const uint64_t *in) { decoal_tm_step(tm, in); }
+UNIT_TM_ADAPTERS(codec_cfg, decoal_tm, uint64_t, uint64_t, decoal_tm_new, decoal_tm_free,
+                 decoal_tm_reset, decoal_tm_eval, decoal_tm_step)
 
 enum { FLAG_WIRE = 0, FLAG_STATS = 1 };
 static const unit_flag flags[] = {
@@ -74,7 +46,7 @@ typedef struct {
     int trace;
     uint64_t rng;
     uint64_t jrng; /* don't-care bytes and broken regular headers: their own generator, rng's draws unchanged */
-    unsigned p_valid, p_ready;
+    unit_bp bp;
     int have;
     codec_pkt cur;
     unsigned cur_src, cur_bad;
@@ -96,13 +68,13 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->c = *(const codec_cfg *)cfg;
     codec_geom_of(&s->c, &s->g);
     decoal_layout_of(&s->c, &s->l);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5a5a5a5ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->jrng = a->seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
-    if (s->jrng == 0)
-        s->jrng = 1;
-    s->p_valid = s->p_ready = 100;
+    s->rng = unit_stim_seed(a->seed, 0x5a5a5a5ull);
+    s->jrng = unit_stim_seed2(a->seed);
+    s->bp = UNIT_BP_FULL;
+    if (unit_stim_kind(streams, a, err, len) < 0) {
+        free(s);
+        return NULL;
+    }
     if (a->trace != NULL) {
         char e2[300];
         s->trace = 1;
@@ -112,10 +84,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             free(s);
             return NULL;
         }
-    } else if (a->stream != NULL && strcmp(a->stream, "mixed") != 0) {
-        snprintf(err, len, "--stream: '%s' is not mixed", a->stream);
-        free(s);
-        return NULL;
     }
     return s;
 }
@@ -196,6 +164,9 @@ static void rand_pkt(dstim *s)
     }
 }
 
+static const unsigned sched_valid[] = {100, 60, 20}, sched_ready[] = {100, 70, 30};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     dstim *s = p;
@@ -203,7 +174,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     for (k = 1; k < s->l.in_words; k++)
         in[k] = 0;
     if (s->trace) {
-        if (cyc >= 2 && !s->have && s->next < s->nrec && unit_pct(&s->rng) < 85) {
+        if (cyc >= 2 && !s->have && s->next < s->nrec && unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
             s->cur = s->recs[s->next++];
             s->cur_src = s->cur.dst;
             s->have = 1;
@@ -211,15 +182,13 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[s->l.out_ready] = unit_pct(&s->rng) < 80;
     } else {
         if ((cyc & 1023) == 0) {
-            static const unsigned pv[] = {100, 60, 20}, pr[] = {100, 70, 30};
-            s->p_valid = pv[unit_rnd(&s->rng) % 3];
-            s->p_ready = pr[unit_rnd(&s->rng) % 3];
+            unit_bp_draw(&sched, &s->rng, &s->bp);
         }
-        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
+        if (!s->have && unit_pct(&s->rng) < s->bp.valid) {
             rand_pkt(s);
             s->have = 1;
         }
-        in[s->l.out_ready] = unit_pct(&s->rng) < s->p_ready;
+        in[s->l.out_ready] = unit_pct(&s->rng) < s->bp.ready;
     }
     in[s->l.pkt_valid] = (uint64_t)s->have;
     if (s->have) {
@@ -350,18 +319,10 @@ const unit_desc dualopt_decoal_unit = {
     .presets = codec_presets,
     .committed = codec_presets,
     .module_prefix = "dualopt_decoal",
-    .options_help = codec_options_help,
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &codec_opts,
+    UNIT_CFG_FIELDS,
     .ports = dualopt_decoal_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "PKT <cycle> <src> <n> <id>:<data>... | WIRE <cycle> <src> <hex bytes> |\n"

@@ -72,58 +72,36 @@ int dualopt_mshr_cfg_preset(dualopt_mshr_cfg *c, const char *name)
     return -1;
 }
 
-static int parse_uint(const char *s, unsigned *out)
-{
-    char *end;
-    unsigned long v;
-    if (s == NULL || *s == '\0' || *s == '-' || *s == '+')
-        return -1;
-    errno = 0;
-    v = strtoul(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v > 0xffffffffUL)
-        return -1;
-    *out = (unsigned)v;
-    return 0;
-}
+static const unit_opt_choice modes[] = {
+    {"bitmask", DUALOPT_MSHR_BITMASK, 0}, {"line", DUALOPT_MSHR_LINE, 0}, {NULL, 0, 0}};
+static const unit_opt opts[] = {
+    UNIT_OPT_CHOICE("mode", "M",
+                "bitmask (Fig. 8 containment) or line (all-ones masks: baseline)",
+                dualopt_mshr_cfg, mode, modes),
+    UNIT_OPT_NUM("entries", "N",
+                "MSHR entries, 1..64 (default 32, Table 1)",
+                dualopt_mshr_cfg, entries),
+    UNIT_OPT_NUM("targets", "N",
+                "targets per entry, 0 = no per-entry limit (default), 1..1024",
+                dualopt_mshr_cfg, targets),
+    UNIT_OPT_NUM("line", "B", "line in bytes, power of two (default 64)", dualopt_mshr_cfg, line),
+    UNIT_OPT_NUM("gran", "B",
+                "mask granularity in bytes (default 4: 16-bit masks)",
+                dualopt_mshr_cfg, gran),
+    UNIT_OPT_NUM("addr-bits", "N",
+                "byte-address width, 16..64 (default 48)",
+                dualopt_mshr_cfg, addr_bits),
+    UNIT_OPT_NUM("tag-bits", "N",
+                "requester tag width, 1..16 (default 8; 2^N tags in flight)",
+                dualopt_mshr_cfg, tag_bits),
+    UNIT_OPT_END,
+};
+const unit_opt_table dualopt_mshr_opts = {opts, "a non-negative decimal integer", 0xffffffffUL, 10, 0, NULL};
 
 int dualopt_mshr_cfg_option(dualopt_mshr_cfg *c, const char *name, const char *value, char *err,
                             size_t len)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } nums[] = {
-        {"entries", offsetof(dualopt_mshr_cfg, entries)},
-        {"targets", offsetof(dualopt_mshr_cfg, targets)},
-        {"line", offsetof(dualopt_mshr_cfg, line)},
-        {"gran", offsetof(dualopt_mshr_cfg, gran)},
-        {"addr-bits", offsetof(dualopt_mshr_cfg, addr_bits)},
-        {"tag-bits", offsetof(dualopt_mshr_cfg, tag_bits)},
-    };
-    size_t i;
-    for (i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        if (strcmp(name, nums[i].name) == 0) {
-            unsigned v;
-            if (parse_uint(value, &v) != 0) {
-                snprintf(err, len, "--%s: '%s' is not a non-negative decimal integer", name,
-                         value ? value : "");
-                return -1;
-            }
-            *(unsigned *)(void *)((char *)c + nums[i].off) = v;
-            return 0;
-        }
-    if (strcmp(name, "mode") == 0) {
-        if (value && strcmp(value, "bitmask") == 0)
-            c->mode = DUALOPT_MSHR_BITMASK;
-        else if (value && strcmp(value, "line") == 0)
-            c->mode = DUALOPT_MSHR_LINE;
-        else {
-            snprintf(err, len, "--mode: '%s' is not bitmask or line", value ? value : "");
-            return -1;
-        }
-        return 0;
-    }
-    return 1;
+    return unit_opt_apply(&dualopt_mshr_opts, c, name, value, err, len);
 }
 
 int dualopt_mshr_cfg_check(const dualopt_mshr_cfg *c, char *err, size_t len)
@@ -198,10 +176,7 @@ void dualopt_mshr_cfg_name(const dualopt_mshr_cfg *c, char *buf, size_t len)
 
 void dualopt_mshr_cfg_args(const dualopt_mshr_cfg *c, char *buf, size_t len)
 {
-    snprintf(buf, len,
-             "--mode %s --entries %u --targets %u --line %u --gran %u --addr-bits %u --tag-bits %u",
-             c->mode == DUALOPT_MSHR_LINE ? "line" : "bitmask", c->entries, c->targets, c->line,
-             c->gran, c->addr_bits, c->tag_bits);
+    unit_opt_args(&dualopt_mshr_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

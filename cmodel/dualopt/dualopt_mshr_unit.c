@@ -9,50 +9,28 @@
 #include <string.h>
 
 #include "dualopt_mshr.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", "line", "gran8", "gran16", NULL};
 static const char *const streams[] = {"mixed", "rate", NULL};
 
-static int u_preset(void *cfg, const char *name) { return dualopt_mshr_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return dualopt_mshr_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return dualopt_mshr_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { dualopt_mshr_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { dualopt_mshr_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(dualopt_mshr, dualopt_mshr_cfg)
+UNIT_CFG_NAME_ADAPTER(dualopt_mshr, dualopt_mshr_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const dualopt_mshr_cfg *c = cfg;
     dualopt_mshr_geom gg, *g = &gg;
-    int n = 0;
     dualopt_mshr_geom_of(c, g);
-#define DUALOPT_MSHR_PORT(pdir, pname, pwidth)                                                    \
-    if (n < max) {                                                                                \
-        p[n].dir = PORT_##pdir;                                                                   \
-        p[n].name = #pname;                                                                       \
-        p[n].width = (pwidth);                                                                    \
-    }                                                                                             \
-    n++;
+    int n = 0;
+#define DUALOPT_MSHR_PORT UNIT_PORT
 #include "dualopt_mshr_ports.def"
 #undef DUALOPT_MSHR_PORT
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return dualopt_mshr_tm_new(cfg); }
-static void u_tm_free(void *tm) { dualopt_mshr_tm_free(tm); }
-static void u_tm_reset(void *tm) { dualopt_mshr_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    dualopt_mshr_eval(tm, (const dualopt_mshr_in *)(const void *)in,
-                      (dualopt_mshr_out *)(void *)out);
-}
-static void u_tm_step(void *tm, const uint64_t *in)
-{
-    dualopt_mshr_step(tm, (const dualopt_mshr_in *)(const void *)in);
-}
+UNIT_TM_ADAPTERS(dualopt_mshr_cfg, dualopt_mshr_tm, dualopt_mshr_in, dualopt_mshr_out, dualopt_mshr_tm_new, dualopt_mshr_tm_free,
+                 dualopt_mshr_tm_reset, dualopt_mshr_eval, dualopt_mshr_step)
 
 /* ----------------------------------------------------------------- trace */
 
@@ -351,9 +329,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = *(const dualopt_mshr_cfg *)cfg;
     dualopt_mshr_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5eed;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x5eedull);
     s->pool = malloc(s->g.tags * sizeof *s->pool);
     s->tok_of = calloc(s->g.tags, sizeof *s->tok_of);
     s->beats = malloc(s->g.tags * sizeof *s->beats);
@@ -371,9 +347,13 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->p_rsp_ready = 100;
     s->p_done_ready = 100;
     s->p_fill = 30;
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        stim_free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         if (read_trace(a->trace, &s->c, &s->rec, &s->nrec, e2, sizeof e2) != 0 ||
             run_core(&s->c, s->rec, s->nrec, NULL, s->g.tags, NULL, e2, sizeof e2) != 0) {
@@ -381,14 +361,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             stim_free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "rate") == 0) {
-        s->kind = KIND_RATE;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or rate", a->stream);
-        stim_free(s);
-        return NULL;
     }
     return s;
 }
@@ -460,7 +432,7 @@ static void rand_drive(mshr_stim *s, uint64_t cyc)
 
 static void trace_drive(mshr_stim *s)
 {
-    if (s->ts != TS_IDLE || s->next >= s->nrec || unit_pct(&s->rng) >= 85)
+    if (s->ts != TS_IDLE || s->next >= s->nrec || unit_pct(&s->rng) >= UNIT_BP_TRACE.valid)
         return;
     if (s->rec[s->next].kind == REC_REQ) {
         const mshr_rec *r = &s->rec[s->next];
@@ -484,8 +456,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     dualopt_mshr_in *in = (dualopt_mshr_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
         trace_drive(s);
-        in->rsp_ready_i = unit_pct(&s->rng) < 75;
-        in->done_ready_i = unit_pct(&s->rng) < 75;
+        in->rsp_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
+        in->done_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
     } else {
         rand_drive(s, cyc);
         in->rsp_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_rsp_ready;
@@ -639,25 +611,10 @@ const unit_desc dualopt_mshr_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_mshr",
-    .options_help =
-        "  --mode M         bitmask (Fig. 8 containment) or line (all-ones masks: baseline)\n"
-        "  --entries N      MSHR entries, 1..64 (default 32, Table 1)\n"
-        "  --targets N      targets per entry, 0 = no per-entry limit (default), 1..1024\n"
-        "  --line B         line in bytes, power of two (default 64)\n"
-        "  --gran B         mask granularity in bytes (default 4: 16-bit masks)\n"
-        "  --addr-bits N    byte-address width, 16..64 (default 48)\n"
-        "  --tag-bits N     requester tag width, 1..16 (default 8; 2^N tags in flight)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &dualopt_mshr_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "REQ <tag> <hex-addr> <hex-mask> (mask optional in line mode) | FILL <entry>;\n"

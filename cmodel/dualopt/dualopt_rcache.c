@@ -47,28 +47,22 @@ int rcache_cfg_preset(rcache_cfg *c, const char *name)
     return -1;
 }
 
+static const unit_opt opts[] = {
+    UNIT_OPT_NUM("sets", "N",
+                "sets, 2..65536, any value: set = line mod N (default 1536)",
+                rcache_cfg, sets),
+    UNIT_OPT_NUM("ways", "N", "ways, 2..32 (default 16)", rcache_cfg, ways),
+    UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 8..64 (default 64)", rcache_cfg, line),
+    UNIT_OPT_NUM("addr-bits", "N",
+                "byte-address width, 16..63 (default 48)",
+                rcache_cfg, addr_bits),
+    UNIT_OPT_END,
+};
+const unit_opt_table rcache_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
+
 int rcache_cfg_option(rcache_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    unsigned *dst;
-    unsigned long v;
-    char *end;
-    if (strcmp(name, "sets") == 0)
-        dst = &c->sets;
-    else if (strcmp(name, "ways") == 0)
-        dst = &c->ways;
-    else if (strcmp(name, "line") == 0)
-        dst = &c->line;
-    else if (strcmp(name, "addr-bits") == 0)
-        dst = &c->addr_bits;
-    else
-        return 1;
-    if (value == NULL || *value < '0' || *value > '9' || (v = strtoul(value, &end, 10), *end) ||
-        v > 1000000) {
-        snprintf(err, len, "--%s: '%s' is not a decimal number", name, value ? value : "");
-        return -1;
-    }
-    *dst = (unsigned)v;
-    return 0;
+    return unit_opt_apply(&rcache_opts, c, name, value, err, len);
 }
 
 int rcache_cfg_check(const rcache_cfg *c, char *err, size_t len)
@@ -165,8 +159,7 @@ void rcache_cfg_name(const rcache_cfg *c, char *buf, size_t len)
 
 void rcache_cfg_args(const rcache_cfg *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "--sets %u --ways %u --line %u --addr-bits %u", c->sets, c->ways, c->line,
-             c->addr_bits);
+    unit_opt_args(&rcache_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "cohkit.h"
+#include "unit.h"
 
 COHKIT_BEGIN_DECLS
 
@@ -66,6 +67,8 @@ void rcache_cfg_default(rcache_cfg *c);
  * (2,048 sets x 12 ways: the paper's capacity with a power-of-two index,
  * D22). 0 or -1. */
 int rcache_cfg_preset(rcache_cfg *c, const char *name);
+/* The options (cmodel/unit.h), behind rcache_cfg_option and rcache_cfg_args. */
+extern const unit_opt_table rcache_opts;
 int rcache_cfg_option(rcache_cfg *c, const char *name, const char *value, char *err, size_t len);
 int rcache_cfg_check(const rcache_cfg *c, char *err, size_t len);
 void rcache_geom_of(const rcache_cfg *c, rcache_geom *g);

@@ -9,67 +9,29 @@
 #include <string.h>
 
 #include "dualopt_rcache.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", "pow2", NULL};
 static const char *const committed[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "hits", NULL};
 
-static int u_preset(void *cfg, const char *name) { return rcache_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return rcache_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return rcache_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { rcache_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { rcache_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(rcache, rcache_cfg)
+UNIT_CFG_NAME_ADAPTER(rcache, rcache_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const rcache_cfg *c = cfg;
-    rcache_geom g;
-    unsigned dw = c->line * 8;
-    port_t t[21];
-    int n = 0, i;
-    rcache_geom_of(c, &g);
-#define P(d, nm, w) (t[n].dir = PORT_##d, t[n].name = nm, t[n].width = (w), n++)
-    P(IN, "req_valid_i", 1);
-    P(OUT, "req_ready_o", 1);
-    P(IN, "req_op_i", 2);
-    P(IN, "req_addr_i", c->addr_bits);
-    P(IN, "req_mask_i", c->line);
-    P(IN, "req_data_i", dw);
-    P(OUT, "rsp_valid_o", 1);
-    P(IN, "rsp_ready_i", 1);
-    P(OUT, "rsp_kind_o", 3);
-    P(OUT, "rsp_line_o", g.ln);
-    P(OUT, "rsp_wbs_o", g.cw);
-    P(OUT, "rsp_inv_o", g.cw);
-    P(OUT, "rsp_data_o", dw);
-    P(OUT, "out_valid_o", 1);
-    P(IN, "out_ready_i", 1);
-    P(OUT, "out_kind_o", 1);
-    P(OUT, "out_line_o", g.ln);
-    P(OUT, "out_mask_o", c->line);
-    P(OUT, "out_data_o", dw);
-    P(IN, "fill_valid_i", 1);
-    P(OUT, "fill_ready_o", 1);
-#undef P
-    for (i = 0; i < n && i < max; i++)
-        p[i] = t[i];
-    if (n < max) {
-        p[n].dir = PORT_IN;
-        p[n].name = "fill_data_i";
-        p[n].width = dw;
-    }
-    return n + 1;
+    rcache_geom gg, *g = &gg;
+    rcache_geom_of(c, g);
+    int n = 0;
+#define RCACHE_PORT UNIT_PORT
+#include "dualopt_rcache_ports.def"
+#undef RCACHE_PORT
+    return n;
 }
 
-static void *u_tm_new(const void *cfg) { return rcache_tm_new(cfg); }
-static void u_tm_free(void *tm) { rcache_tm_free(tm); }
-static void u_tm_reset(void *tm) { rcache_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { rcache_eval(tm, in, out); }
-static void u_tm_step(void *tm, const uint64_t *in) { rcache_step(tm, in); }
+UNIT_TM_ADAPTERS(rcache_cfg, rcache_tm, uint64_t, uint64_t, rcache_tm_new, rcache_tm_free,
+                 rcache_tm_reset, rcache_eval, rcache_step)
 
 /* ----------------------------------------------------------------- trace */
 
@@ -496,9 +458,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = *(const rcache_cfg *)cfg;
     rcache_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7f4a7c15ull;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x7f4a7c15ull);
     s->p_req = s->p_rsp = s->p_out = s->p_fill = 100;
     s->hit_lat_min = ~0ull;
     if (mem_init(&s->m, s->c.line) != 0 || (s->mirror = rcache_new(&s->c)) == NULL) {
@@ -507,12 +467,18 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         free(s);
         return NULL;
     }
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        rcache_free(s->mirror);
+        mem_free(&s->m);
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
-        s->p_req = 85;
-        s->p_rsp = s->p_out = s->p_fill = 75;
+        s->p_req = UNIT_BP_TRACE.valid;
+        s->p_rsp = s->p_out = s->p_fill = UNIT_BP_TRACE.ready;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             rcache_free(s->mirror);
@@ -520,16 +486,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "hits") == 0) {
-        s->kind = KIND_HITS;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or hits", a->stream);
-        rcache_free(s->mirror);
-        mem_free(&s->m);
-        free(s);
-        return NULL;
     }
     make_pool(s);
     s->warm_left = s->npool;
@@ -925,21 +881,10 @@ const unit_desc dualopt_rcache_unit = {
     .presets = presets,
     .committed = committed,
     .module_prefix = "dualopt_rcache",
-    .options_help = "  --sets N         sets, 2..65536, any value: set = line mod N (default 1536)\n"
-                    "  --ways N         ways, 2..32 (default 16)\n"
-                    "  --line B         line in bytes, power of two, 8..64 (default 64)\n"
-                    "  --addr-bits N    byte-address width, 16..63 (default 48)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &rcache_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr>; WR <addr> <size> (within one line); AT <addr>; KERNEL; hex\n"

@@ -33,56 +33,26 @@ int scbu_cfg_preset(scbu_cfg *c, const char *name)
     return -1;
 }
 
-static int parse_hex(const char *v, uint64_t *out)
-{
-    char *end;
-    const char *p = v;
-    if (p == NULL)
-        return -1;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-        p += 2;
-    if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F')))
-        return -1;
-    if (strlen(p) > 16)
-        return -1;
-    *out = strtoull(p, &end, 16);
-    return *end ? -1 : 0;
-}
+static const unit_opt_choice zero_one[] = {{"0", 0, 0}, {"1", 1, 0}, {NULL, 0, 0}};
+static const unit_opt opts[] = {
+    UNIT_OPT_HEX64("start", "A", "reset value of the start register, hex (default 0x0)", scbu_cfg,
+                   start, .what = "a hex address"),
+    UNIT_OPT_HEX64("end", "A",
+                   "reset value of the end register (exclusive), hex\n"
+                   "(default 0x100000000: GPU 0's 4 GB)",
+                   scbu_cfg, end, .what = "a hex address"),
+    UNIT_OPT_CHOICE("enable", "0|1", "reset value of the coalescing-mode register (default 1)",
+                    scbu_cfg, enable, zero_one),
+    UNIT_OPT_NUM("addr-bits", "N", "physical address width, 16..63 (default 48)", scbu_cfg,
+                 addr_bits),
+    UNIT_OPT_END,
+};
+static const char *const args_order[] = {"addr-bits", "start", "end", "enable", NULL};
+const unit_opt_table scbu_opts = {opts, "a decimal number", 1000, 10, 0, args_order};
 
 int scbu_cfg_option(scbu_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    if (strcmp(name, "start") == 0 || strcmp(name, "end") == 0) {
-        uint64_t v;
-        if (parse_hex(value, &v) != 0) {
-            snprintf(err, len, "--%s: '%s' is not a hex address", name, value ? value : "");
-            return -1;
-        }
-        if (name[0] == 's')
-            c->start = v;
-        else
-            c->end = v;
-        return 0;
-    }
-    if (strcmp(name, "enable") == 0) {
-        if (value == NULL || (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)) {
-            snprintf(err, len, "--enable: '%s' is not 0 or 1", value ? value : "");
-            return -1;
-        }
-        c->enable = (unsigned)(value[0] - '0');
-        return 0;
-    }
-    if (strcmp(name, "addr-bits") == 0) {
-        char *end;
-        unsigned long v;
-        if (value == NULL || *value < '0' || *value > '9' || (v = strtoul(value, &end, 10), *end) ||
-            v > 1000) {
-            snprintf(err, len, "--addr-bits: '%s' is not a decimal number", value ? value : "");
-            return -1;
-        }
-        c->addr_bits = (unsigned)v;
-        return 0;
-    }
-    return 1;
+    return unit_opt_apply(&scbu_opts, c, name, value, err, len);
 }
 
 int scbu_cfg_check(const scbu_cfg *c, char *err, size_t len)
@@ -120,8 +90,7 @@ void scbu_cfg_name(const scbu_cfg *c, char *buf, size_t len)
 
 void scbu_cfg_args(const scbu_cfg *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "--addr-bits %u --start 0x%llx --end 0x%llx --enable %u", c->addr_bits,
-             (unsigned long long)c->start, (unsigned long long)c->end, c->enable);
+    unit_opt_args(&scbu_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "cohkit.h"
+#include "unit.h"
 
 COHKIT_BEGIN_DECLS
 
@@ -38,6 +39,8 @@ typedef struct {
 void scbu_cfg_default(scbu_cfg *c);
 /* "default", "fpga" (32-bit addresses, [256 MB, 512 MB)); 0 or -1. */
 int scbu_cfg_preset(scbu_cfg *c, const char *name);
+/* The options (cmodel/unit.h), behind scbu_cfg_option and scbu_cfg_args. */
+extern const unit_opt_table scbu_opts;
 int scbu_cfg_option(scbu_cfg *c, const char *name, const char *value, char *err, size_t len);
 int scbu_cfg_check(const scbu_cfg *c, char *err, size_t len);
 void scbu_geom_of(const scbu_cfg *c, scbu_geom *g);

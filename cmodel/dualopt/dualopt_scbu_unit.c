@@ -8,49 +8,25 @@
 #include <string.h>
 
 #include "dualopt_scbu.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "boundary", NULL};
 
-static int u_preset(void *cfg, const char *name) { return scbu_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return scbu_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return scbu_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { scbu_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { scbu_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(scbu, scbu_cfg)
+UNIT_CFG_NAME_ADAPTER(scbu, scbu_cfg)
+UNIT_TM_ADAPTERS(scbu_cfg, scbu_tm, uint64_t, uint64_t, scbu_tm_new, scbu_tm_free, scbu_tm_reset,
+                 scbu_eval, scbu_step)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const scbu_cfg *c = cfg;
-    unsigned aw = c->addr_bits, rw = c->addr_bits + 1;
-    /* widths 0: filled from the configuration below */
-    static const port_t t[] = {
-        {PORT_IN, "cfg_valid_i", 1},   {PORT_IN, "cfg_start_i", 0},  {PORT_IN, "cfg_end_i", 0},
-        {PORT_IN, "en_valid_i", 1},    {PORT_IN, "en_coalesce_i", 1},
-        {PORT_IN, "acc_valid_i", 1},   {PORT_OUT, "acc_ready_o", 1}, {PORT_IN, "acc_op_i", 2},
-        {PORT_IN, "acc_addr_i", 0},    {PORT_OUT, "res_valid_o", 1}, {PORT_IN, "res_ready_i", 1},
-        {PORT_OUT, "res_op_o", 2},     {PORT_OUT, "res_addr_o", 0},  {PORT_OUT, "res_local_o", 1},
-        {PORT_OUT, "res_bypass_o", 1},
-    };
-    int n = (int)(sizeof t / sizeof t[0]), i;
-    for (i = 0; i < n && i < max; i++) {
-        p[i] = t[i];
-        if (i == 1 || i == 2)
-            p[i].width = rw;
-        else if (i == 8 || i == 12)
-            p[i].width = aw;
-    }
+    int n = 0;
+#define SCBU_PORT UNIT_PORT
+#include "dualopt_scbu_ports.def"
+#undef SCBU_PORT
     return n;
 }
-
-static void *u_tm_new(const void *cfg) { return scbu_tm_new(cfg); }
-static void u_tm_free(void *tm) { scbu_tm_free(tm); }
-static void u_tm_reset(void *tm) { scbu_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out) { scbu_eval(tm, in, out); }
-static void u_tm_step(void *tm, const uint64_t *in) { scbu_step(tm, in); }
 
 /* ----------------------------------------------------------------- trace */
 
@@ -207,7 +183,7 @@ typedef struct {
     scbu_cfg c;
     int kind;
     uint64_t rng;
-    unsigned p_valid, p_ready;
+    unit_bp bp;
     scbu mirror;          /* the core, fed the same writes          */
     int have;
     unsigned q_op;
@@ -231,30 +207,22 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = *(const scbu_cfg *)cfg;
     scbu_init(&s->mirror, &s->c);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x3c6ef372ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->p_valid = 100;
-    s->p_ready = 100;
-    if (a->trace != NULL) {
+    s->rng = unit_stim_seed(a->seed, 0x3c6ef372ull);
+    s->bp = UNIT_BP_FULL;
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
-        s->p_valid = 85;
-        s->p_ready = 75;
+        s->bp = UNIT_BP_TRACE;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "boundary") == 0) {
-        s->kind = KIND_BOUNDARY;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or boundary", a->stream);
-        free(s);
-        return NULL;
     }
     return s;
 }
@@ -294,6 +262,9 @@ static uint64_t rand_range_value(scbu_stim *s)
     return unit_rnd(&s->rng) & mask64(r < 95 ? rb - 1 : rb);
 }
 
+static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     scbu_stim *s = p;
@@ -301,7 +272,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     uint64_t rm = mask64(s->c.addr_bits + 1);
     memset(in + 1, 0, (SCBU_I_N - 1) * sizeof *in);
     if (s->kind == KIND_TRACE) {
-        if (live && !s->have && s->tnext < s->tr.n && unit_pct(&s->rng) < s->p_valid) {
+        if (live && !s->have && s->tnext < s->tr.n && unit_pct(&s->rng) < s->bp.valid) {
             const scbu_rec *r = &s->tr.r[s->tnext++];
             if (r->kind == REC_CFG) {
                 in[SCBU_I_CFG_VALID] = 1;
@@ -318,11 +289,9 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         }
     } else {
         if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
-            static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100};
-            s->p_valid = pv[unit_rnd(&s->rng) % 4];
-            s->p_ready = pr[unit_rnd(&s->rng) % 4];
+            unit_bp_draw(&sched, &s->rng, &s->bp);
         }
-        if (live && !s->have && unit_pct(&s->rng) < s->p_valid) {
+        if (live && !s->have && unit_pct(&s->rng) < s->bp.valid) {
             unsigned r = unit_pct(&s->rng);
             s->have = 1;
             s->q_op = r < 55 ? SCBU_RD : r < 80 ? SCBU_WR : r < 97 ? SCBU_AT : 3;
@@ -350,7 +319,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[SCBU_I_ACC_OP] = unit_rnd(&s->rng) & 3;
         in[SCBU_I_ACC_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
     }
-    in[SCBU_I_RES_READY] = unit_pct(&s->rng) < s->p_ready;
+    in[SCBU_I_RES_READY] = unit_pct(&s->rng) < s->bp.ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -462,22 +431,10 @@ const unit_desc dualopt_scbu_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_scbu",
-    .options_help = "  --start A        reset value of the start register, hex (default 0x0)\n"
-                    "  --end A          reset value of the end register (exclusive), hex\n"
-                    "                   (default 0x100000000: GPU 0's 4 GB)\n"
-                    "  --enable 0|1     reset value of the coalescing-mode register (default 1)\n"
-                    "  --addr-bits N    physical address width, 16..63 (default 48)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &scbu_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RD|WR|AT <addr>; CFG <start> <end> (reprogram [start, end)); EN 0|1\n"

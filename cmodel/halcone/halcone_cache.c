@@ -81,108 +81,62 @@ int halcone_cache_cfg_preset(halcone_cache_cfg *c, const char *name)
     return -1;
 }
 
-static int parse_uns(const char *v, unsigned *out)
-{
-    char *end;
-    unsigned long x;
-    if (v == NULL || *v < '0' || *v > '9')
-        return -1;
-    x = strtoul(v, &end, 10);
-    if (*end != '\0' || x > 0xffffffffUL)
-        return -1;
-    *out = (unsigned)x;
-    return 0;
-}
+static const unit_opt_choice roles[] = {
+    {"l1", HCACHE_ROLE_L1, 0}, {"l2", HCACHE_ROLE_L2, 0}, {NULL, 0, 0}};
+static const unit_opt_choice rule_sets[] = {
+    {"paper", HCACHE_RULES_PAPER, 0}, {"safe", HCACHE_RULES_SAFE, 0}, {NULL, 0, 0}};
+static const unit_opt_choice overflows[] = {
+    {"reinit", HCACHE_OVF_REINIT, 0}, {"reset", HCACHE_OVF_RESET, 0}, {NULL, 0, 0}};
+/* a rule switch: on or off (also 1 or 0); unset (-1) follows --rules */
+static const unit_opt_choice on_off[] = {
+    {"on", 1, 0}, {"off", 0, 0}, {"1", 1, 1}, {"0", 0, 1}, {NULL, 0, 0}};
 
-static int parse_onoff(const char *v, int *out)
-{
-    if (v && (strcmp(v, "on") == 0 || strcmp(v, "1") == 0)) {
-        *out = 1;
-        return 0;
-    }
-    if (v && (strcmp(v, "off") == 0 || strcmp(v, "0") == 0)) {
-        *out = 0;
-        return 0;
-    }
-    return -1;
-}
+static const unit_opt opts[] = {
+    UNIT_OPT_CHOICE("rules", "paper|safe",
+                "preset of the rule switches (default safe)",
+                halcone_cache_cfg, rules, rule_sets),
+    UNIT_OPT_CHOICE("lease-ext", "on|off",
+                "fill Brts = max(wts + 1, rts) (paper) / rts (safe, S1)",
+                halcone_cache_cfg, lease_ext, on_off, .flags = UNIT_OPT_IFSET),
+    UNIT_OPT_CHOICE("read-cts", "on|off",
+                "cts := max(cts, Bwts) on read fills (default on; off: V6)",
+                halcone_cache_cfg, read_cts, on_off, .flags = UNIT_OPT_IFSET),
+    UNIT_OPT_CHOICE("overflow", "reinit|reset",
+                " wts + 1 at 2^W - 1 wraps to 0 (paper) / saturates (safe)",
+                halcone_cache_cfg, overflow, overflows, .flags = UNIT_OPT_IFSET),
+    UNIT_OPT_CHOICE("req-cts", "on|off",
+                "requests below carry the cts: dn_cts_o (safe, S4)",
+                halcone_cache_cfg, req_cts, on_off, .flags = UNIT_OPT_IFSET),
+    UNIT_OPT_CHOICE("l1-req-cts", "on|off",
+                "requests from above carry the requester's cts (req_cts_i,\n"
+                 "trace cts=<c>): cts := max(cts, it) before the lookup (safe)",
+                halcone_cache_cfg, l1_req_cts, on_off, .flags = UNIT_OPT_IFSET),
+    UNIT_OPT_CHOICE("role", "l1|l2",
+                "l2: eviction notices with back-pressure (ev_ready_i)",
+                halcone_cache_cfg, role, roles),
+    UNIT_OPT_NUM("sets", "N", "power of two, 2..65536 (default 64)", halcone_cache_cfg, sets),
+    UNIT_OPT_NUM("ways", "N", "power of two, 1..32 (default 4)", halcone_cache_cfg, ways),
+    UNIT_OPT_NUM("line", "B",
+                "block bytes, power of two, 4..4096 (default 64)",
+                halcone_cache_cfg, line),
+    UNIT_OPT_NUM("addr-bits", "N",
+                "byte-address width, 8..64 (default 32)",
+                halcone_cache_cfg, addr_bits),
+    UNIT_OPT_NUM("ts-bits", "N",
+                "timestamp width W, 4..32 (default 16)",
+                halcone_cache_cfg, ts_bits),
+    UNIT_OPT_NUM("pending", "N",
+                "lock entries (outstanding fills), 1..min(ways,16); 0: min(4,ways)",
+                halcone_cache_cfg, pending),
+    UNIT_OPT_END,
+};
+static const char *const args_order[] = {"role", "sets", "ways", "line", "addr-bits", "ts-bits", "pending", "rules", "lease-ext", "read-cts", "overflow", "req-cts", "l1-req-cts", NULL};
+const unit_opt_table halcone_cache_opts = {opts, "a number", 0xffffffffUL, 10, 25, args_order};
 
 int halcone_cache_cfg_option(halcone_cache_cfg *c, const char *name, const char *value, char *err,
                              size_t len)
 {
-    unsigned *dst = NULL;
-    const char *v = value ? value : "";
-    if (strcmp(name, "sets") == 0)
-        dst = &c->sets;
-    else if (strcmp(name, "ways") == 0)
-        dst = &c->ways;
-    else if (strcmp(name, "line") == 0)
-        dst = &c->line;
-    else if (strcmp(name, "addr-bits") == 0)
-        dst = &c->addr_bits;
-    else if (strcmp(name, "ts-bits") == 0)
-        dst = &c->ts_bits;
-    else if (strcmp(name, "pending") == 0)
-        dst = &c->pending;
-    if (dst) {
-        if (parse_uns(value, dst) != 0) {
-            snprintf(err, len, "--%s: '%s' is not a number", name, v);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "role") == 0) {
-        if (strcmp(v, "l1") == 0)
-            c->role = HCACHE_ROLE_L1;
-        else if (strcmp(v, "l2") == 0)
-            c->role = HCACHE_ROLE_L2;
-        else {
-            snprintf(err, len, "--role: '%s' is not l1 or l2", v);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "rules") == 0) {
-        if (strcmp(v, "safe") == 0)
-            c->rules = HCACHE_RULES_SAFE;
-        else if (strcmp(v, "paper") == 0)
-            c->rules = HCACHE_RULES_PAPER;
-        else {
-            snprintf(err, len, "--rules: '%s' is not paper or safe", v);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "overflow") == 0) {
-        if (strcmp(v, "reinit") == 0)
-            c->overflow = HCACHE_OVF_REINIT;
-        else if (strcmp(v, "reset") == 0)
-            c->overflow = HCACHE_OVF_RESET;
-        else {
-            snprintf(err, len, "--overflow: '%s' is not reinit or reset", v);
-            return -1;
-        }
-        return 0;
-    }
-    {
-        int *sw = NULL;
-        if (strcmp(name, "lease-ext") == 0)
-            sw = &c->lease_ext;
-        else if (strcmp(name, "read-cts") == 0)
-            sw = &c->read_cts;
-        else if (strcmp(name, "req-cts") == 0)
-            sw = &c->req_cts;
-        else if (strcmp(name, "l1-req-cts") == 0)
-            sw = &c->l1_req_cts;
-        if (sw) {
-            if (parse_onoff(value, sw) != 0) {
-                snprintf(err, len, "--%s: '%s' is not on or off", name, v);
-                return -1;
-            }
-            return 0;
-        }
-    }
-    return 1;
+    return unit_opt_apply(&halcone_cache_opts, c, name, value, err, len);
 }
 
 int halcone_cache_cfg_check(const halcone_cache_cfg *c, char *err, size_t len)
@@ -274,24 +228,7 @@ void halcone_cache_cfg_name(const halcone_cache_cfg *c, char *buf, size_t len)
 
 void halcone_cache_cfg_args(const halcone_cache_cfg *c, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "--role %s --sets %u --ways %u --line %u --addr-bits %u --ts-bits %u "
-                               "--pending %u --rules %s",
-                     c->role == HCACHE_ROLE_L2 ? "l2" : "l1", c->sets, c->ways, c->line,
-                     c->addr_bits, c->ts_bits, c->pending,
-                     c->rules == HCACHE_RULES_PAPER ? "paper" : "safe");
-    if (n < 0 || (size_t)n >= len)
-        return;
-    if (c->lease_ext >= 0)
-        n += snprintf(buf + n, len - (size_t)n, " --lease-ext %s", c->lease_ext ? "on" : "off");
-    if (c->read_cts >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, " --read-cts %s", c->read_cts ? "on" : "off");
-    if (c->overflow >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, " --overflow %s",
-                      c->overflow == HCACHE_OVF_RESET ? "reset" : "reinit");
-    if (c->req_cts >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, " --req-cts %s", c->req_cts ? "on" : "off");
-    if (c->l1_req_cts >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " --l1-req-cts %s", c->l1_req_cts ? "on" : "off");
+    unit_opt_args(&halcone_cache_opts, c, buf, len);
 }
 
 const char *halcone_cache_rsp_str(halcone_cache_rsp_kind k)

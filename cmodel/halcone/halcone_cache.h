@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "cohkit.h"
+#include "unit.h"
 
 COHKIT_BEGIN_DECLS
 
@@ -111,6 +112,8 @@ const char *const *halcone_cache_preset_names(void);
  * l1-req-cts).
  * 0; 1 if the name is not an option of this unit; -1 on a bad value with a
  * one-line reason in err. */
+/* The options (cmodel/unit.h), behind halcone_cache_cfg_option and halcone_cache_cfg_args. */
+extern const unit_opt_table halcone_cache_opts;
 int halcone_cache_cfg_option(halcone_cache_cfg *cfg, const char *name, const char *value,
                              char *err, size_t len);
 

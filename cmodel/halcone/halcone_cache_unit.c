@@ -8,83 +8,31 @@
 #include <string.h>
 
 #include "halcone_cache.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "paper", "fpga", "safe", "l2", NULL};
 static const char *const committed[] = {"default", "paper", "fpga", NULL};
 static const char *const streams[] = {"mixed", "hits", "full", NULL};
 
-static int u_preset(void *cfg, const char *name) { return halcone_cache_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return halcone_cache_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return halcone_cache_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { halcone_cache_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { halcone_cache_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(halcone_cache, halcone_cache_cfg)
+UNIT_CFG_NAME_ADAPTER(halcone_cache, halcone_cache_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const halcone_cache_cfg *c = cfg;
-    halcone_cache_geom g;
-    port_t t[32];
-    int n = 0, i;
-    halcone_cache_geom_of(c, &g);
-#define P(d, nm, w)                                                                                \
-    do {                                                                                           \
-        t[n].dir = (d);                                                                            \
-        t[n].name = (nm);                                                                          \
-        t[n].width = (w);                                                                          \
-        n++;                                                                                       \
-    } while (0)
-    P(PORT_IN, "req_valid_i", 1);
-    P(PORT_OUT, "req_ready_o", 1);
-    P(PORT_IN, "req_op_i", 2);
-    P(PORT_IN, "req_addr_i", c->addr_bits);
-    P(PORT_IN, "fill_valid_i", 1);
-    P(PORT_OUT, "fill_ready_o", 1);
-    P(PORT_IN, "fill_id_i", g.id_bits);
-    P(PORT_IN, "fill_wts_i", c->ts_bits);
-    P(PORT_IN, "fill_rts_i", c->ts_bits);
-    P(PORT_OUT, "rsp_valid_o", 1);
-    P(PORT_IN, "rsp_ready_i", 1);
-    P(PORT_OUT, "rsp_kind_o", 4);
-    P(PORT_OUT, "rsp_line_o", c->addr_bits);
-    P(PORT_OUT, "rsp_cts_o", c->ts_bits);
-    P(PORT_OUT, "rsp_wts_o", c->ts_bits);
-    P(PORT_OUT, "rsp_rts_o", c->ts_bits);
-    P(PORT_OUT, "rsp_count_o", g.cnt_bits);
-    P(PORT_OUT, "dn_valid_o", 1);
-    P(PORT_IN, "dn_ready_i", 1);
-    P(PORT_OUT, "dn_write_o", 1);
-    P(PORT_OUT, "dn_line_o", c->addr_bits);
-    P(PORT_OUT, "dn_id_o", g.id_bits);
-    if (g.req_cts)
-        P(PORT_OUT, "dn_cts_o", c->ts_bits);
-    P(PORT_OUT, "ev_valid_o", 1);
-    if (c->role == HCACHE_ROLE_L2)
-        P(PORT_IN, "ev_ready_i", 1);
-    P(PORT_OUT, "ev_line_o", c->addr_bits);
-    P(PORT_OUT, "ev_wts_o", c->ts_bits);
-    P(PORT_OUT, "ev_rts_o", c->ts_bits);
-    /* --l1-req-cts: the requester's cts, a field of the request channel
-     * (last in the table so that the other ports keep their words) */
-    if (g.l1_req_cts)
-        P(PORT_IN, "req_cts_i", c->ts_bits);
-#undef P
-    for (i = 0; i < n && i < max; i++)
-        p[i] = t[i];
+    halcone_cache_geom gg, *g = &gg;
+    halcone_cache_geom_of(c, g);
+    int n = 0;
+#define HALCONE_CACHE_PORT UNIT_PORT
+#define HALCONE_CACHE_PORT_IF UNIT_PORT_IF
+#include "halcone_cache_ports.def"
+#undef HALCONE_CACHE_PORT
+#undef HALCONE_CACHE_PORT_IF
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return halcone_cache_tm_new(cfg); }
-static void u_tm_free(void *tm) { halcone_cache_tm_free(tm); }
-static void u_tm_reset(void *tm) { halcone_cache_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    halcone_cache_tm_eval(tm, in, out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { halcone_cache_tm_step(tm, in); }
+UNIT_TM_ADAPTERS(halcone_cache_cfg, halcone_cache_tm, uint64_t, uint64_t, halcone_cache_tm_new, halcone_cache_tm_free,
+                 halcone_cache_tm_reset, halcone_cache_tm_eval, halcone_cache_tm_step)
 
 /* Word indices of the ports (u_ports order). */
 enum {
@@ -350,7 +298,8 @@ typedef struct {
     unsigned o_ev, has_ev_ready, i_cts;
     int kind;
     uint64_t rng;
-    unsigned p_valid, p_ready, p_fill;
+    unit_bp bp;
+    unsigned p_fill;
     /* request being presented */
     int have;
     unsigned op;
@@ -394,36 +343,28 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->o_ev = O_DN_ID + 1 + (unsigned)s->g.req_cts;
     s->has_ev_ready = s->c.role == HCACHE_ROLE_L2;
     s->i_cts = I_EV_READY + s->has_ev_ready;
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5bd1e995ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->p_valid = 100;
-    s->p_ready = 100;
+    s->rng = unit_stim_seed(a->seed, 0x5bd1e995ull);
+    s->bp = UNIT_BP_FULL;
     s->p_fill = 60;
     s->hit_lat_min = ~0ull;
     s->fl = a->flags;
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
-        s->p_valid = 80;
-        s->p_ready = 75;
+        s->bp.valid = 80;
+        s->bp.ready = 75;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "hits") == 0) {
-        s->kind = KIND_HITS;
-    } else if (strcmp(a->stream, "full") == 0) {
-        s->kind = KIND_FULL;
-        s->p_ready = 30;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed, hits or full", a->stream);
-        free(s);
-        return NULL;
+    } else if (s->kind == KIND_FULL) {
+        s->bp.ready = 30;
     }
     return s;
 }
@@ -517,22 +458,23 @@ static void rand_fill_ts(hc_stim *s)
     s->frts = r & m;
 }
 
+static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     hc_stim *s = p;
     int live = (int)(in[0] & 1);
     unsigned rdy;
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
-        static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100},
-                              pf[] = {90, 60, 20, 100};
-        s->p_valid = pv[unit_rnd(&s->rng) % 4];
-        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        static const unsigned pf[] = {90, 60, 20, 100};
+        unit_bp_draw(&sched, &s->rng, &s->bp);
         s->p_fill = pf[unit_rnd(&s->rng) % 4];
     }
     if (live && !s->have) {
         if (s->kind == KIND_TRACE) {
             if (!s->busy && s->next < s->tr.n && cyc >= s->gap_until &&
-                unit_pct(&s->rng) < s->p_valid) {
+                unit_pct(&s->rng) < s->bp.valid) {
                 const hc_rec *r = &s->tr.r[s->next];
                 s->have = 1;
                 s->busy = 1;
@@ -541,7 +483,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
                 s->cts = r->cts;
                 s->req_first = cyc;
             }
-        } else if (unit_pct(&s->rng) < s->p_valid) {
+        } else if (unit_pct(&s->rng) < s->bp.valid) {
             rand_req(s);
             s->have = 1;
             s->req_first = cyc;
@@ -591,7 +533,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[I_FILL_WTS] = unit_rnd(&s->rng) & s->g.ts_max;
         in[I_FILL_RTS] = unit_rnd(&s->rng) & s->g.ts_max;
     }
-    rdy = s->p_ready;
+    rdy = s->bp.ready;
     in[I_RSP_READY] = unit_pct(&s->rng) < rdy;
     in[I_DN_READY] = unit_pct(&s->rng) < rdy;
     if (s->has_ev_ready)
@@ -794,32 +736,10 @@ const unit_desc halcone_cache_unit = {
     .presets = presets,
     .committed = committed,
     .module_prefix = "halcone_cache",
-    .options_help =
-        "  --rules paper|safe     preset of the rule switches (default safe)\n"
-        "  --lease-ext on|off     fill Brts = max(wts + 1, rts) (paper) / rts (safe, S1)\n"
-        "  --read-cts on|off      cts := max(cts, Bwts) on read fills (default on; off: V6)\n"
-        "  --overflow reinit|reset  wts + 1 at 2^W - 1 wraps to 0 (paper) / saturates (safe)\n"
-        "  --req-cts on|off       requests below carry the cts: dn_cts_o (safe, S4)\n"
-        "  --l1-req-cts on|off    requests from above carry the requester's cts (req_cts_i,\n"
-        "                         trace cts=<c>): cts := max(cts, it) before the lookup (safe)\n"
-        "  --role l1|l2           l2: eviction notices with back-pressure (ev_ready_i)\n"
-        "  --sets N               power of two, 2..65536 (default 64)\n"
-        "  --ways N               power of two, 1..32 (default 4)\n"
-        "  --line B               block bytes, power of two, 4..4096 (default 64)\n"
-        "  --addr-bits N          byte-address width, 8..64 (default 32)\n"
-        "  --ts-bits N            timestamp width W, 4..32 (default 16)\n"
-        "  --pending N            lock entries (outstanding fills), 1..min(ways,16); 0: min(4,ways)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &halcone_cache_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr> <wts> <rts> [cts=<c>] | WR <addr> <wts> <rts> [cts=<c>] | EV <addr> |\n"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "halcone_tsu.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 /* The configuration with what the option parser must remember: --rules sets
  * the switches of a preset, and switches given explicitly win over it in
@@ -103,15 +103,9 @@ static int u_ports(const void *cfg, port_t *p, int max)
 {
     const halcone_tsu_cfg *c = &((const tsu_ucfg *)cfg)->c;
     halcone_tsu_geom gg, *g = &gg;
-    int n = 0;
     halcone_tsu_geom_of(c, g);
-#define HALCONE_TSU_PORT(pdir, pname, pwidth)                                                      \
-    if (n < max) {                                                                                 \
-        p[n].dir = PORT_##pdir;                                                                    \
-        p[n].name = #pname;                                                                        \
-        p[n].width = (pwidth);                                                                     \
-    }                                                                                              \
-    n++;
+    int n = 0;
+#define HALCONE_TSU_PORT UNIT_PORT
 #include "halcone_tsu_ports.def"
 #undef HALCONE_TSU_PORT
     return n;
@@ -119,17 +113,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
 
 /* ---------------------------------------------------------------- timing */
 
-static void *u_tm_new(const void *cfg) { return halcone_tsu_tm_new(&((const tsu_ucfg *)cfg)->c); }
-static void u_tm_free(void *tm) { halcone_tsu_tm_free(tm); }
-static void u_tm_reset(void *tm) { halcone_tsu_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    halcone_tsu_eval(tm, (const halcone_tsu_in *)(const void *)in, (halcone_tsu_out *)(void *)out);
-}
-static void u_tm_step(void *tm, const uint64_t *in)
-{
-    halcone_tsu_step(tm, (const halcone_tsu_in *)(const void *)in);
-}
+UNIT_TM_ADAPTERS(halcone_tsu_cfg, halcone_tsu_tm, halcone_tsu_in, halcone_tsu_out, halcone_tsu_tm_new, halcone_tsu_tm_free,
+                 halcone_tsu_tm_reset, halcone_tsu_eval, halcone_tsu_step)
 
 /* ------------------------------------------------------------ the trace */
 
@@ -313,7 +298,7 @@ typedef struct {
     halcone_tsu_geom g;
     int kind;
     uint64_t rng;
-    unsigned p_valid, p_ready;
+    unit_bp bp;
     uint64_t set_pool[4], tag_pool[20];
     unsigned nsets, ntags;
     int have;
@@ -339,9 +324,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = ((const tsu_ucfg *)cfg)->c;
     halcone_tsu_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7654321ull;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x7654321ull);
     s->nsets = s->c.sets < 4 ? s->c.sets : 4;
     base = unit_rnd(&s->rng);
     for (i = 0; i < s->nsets; i++)
@@ -350,31 +333,22 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     base = unit_rnd(&s->rng);
     for (i = 0; i < s->ntags; i++)
         s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(s->g.tag_bits);
-    s->p_valid = 100;
-    s->p_ready = 100;
-    if (a->trace != NULL) {
+    s->bp = UNIT_BP_FULL;
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         if (trace_read(a->trace, &s->c, &s->trace, &s->ntrace, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "hot") == 0) {
-        s->kind = KIND_HOT;
+    } else if (s->kind == KIND_HOT || s->kind == KIND_FULL) {
         s->nsets = s->nsets < 2 ? s->nsets : 2;
-    } else if (strcmp(a->stream, "wrap") == 0) {
-        s->kind = KIND_WRAP;
-    } else if (strcmp(a->stream, "full") == 0) {
-        s->kind = KIND_FULL;
-        s->nsets = s->nsets < 2 ? s->nsets : 2;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed, hot, wrap or full", a->stream);
-        free(s);
-        return NULL;
     }
     return s;
 }
@@ -429,12 +403,15 @@ static void rand_request(tsu_stim *s)
     q->req_rts_i = ts_rand(s, r < 50 ? 64 : tsmax);
 }
 
+static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 100, 70, 30};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
 {
     tsu_stim *s = p;
     halcone_tsu_in *in = (halcone_tsu_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
-        if (!s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < 85) {
+        if (!s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
             const tsu_treq *t = &s->trace[s->tnext++];
             memset(&s->q, 0, sizeof s->q);
             s->q.req_op_i = t->op;
@@ -445,22 +422,20 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
             s->q.req_rts_i = t->rts;
             s->have = 1;
         }
-        in->rsp_ready_i = unit_pct(&s->rng) < 75;
+        in->rsp_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
         in->cfg_we_i = 0;
         in->cfg_sel_i = 0;
         in->cfg_data_i = 0;
         in->epoch_rst_i = 0;
     } else {
         if ((cyc & 1023) == 0 && s->kind != KIND_FULL) {
-            static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 100, 70, 30};
-            s->p_valid = pv[unit_rnd(&s->rng) % 4];
-            s->p_ready = pr[unit_rnd(&s->rng) % 4];
+            unit_bp_draw(&sched, &s->rng, &s->bp);
         }
-        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
+        if (!s->have && unit_pct(&s->rng) < s->bp.valid) {
             rand_request(s);
             s->have = 1;
         }
-        in->rsp_ready_i = unit_pct(&s->rng) < s->p_ready;
+        in->rsp_ready_i = unit_pct(&s->rng) < s->bp.ready;
         /* lease registers: rare writes, zero now and then (ignored) */
         in->cfg_we_i = s->kind != KIND_FULL && unit_pct(&s->rng) < 1;
         /* another TSU's epoch reset: rare pulses */
@@ -642,17 +617,9 @@ const unit_desc halcone_tsu_unit = {
         "  --rd-lease N     RdLease register reset value (default 10)\n"
         "  --wr-lease N     WrLease register reset value (default 5)\n"
         "  --lease-ext X, --read-cts X   cache switches, accepted and ignored here\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr> [cts=<c>] [lease=<n>] | WR <addr> [cts=<c>] [lease=<n>] |\n"

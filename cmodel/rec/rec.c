@@ -85,84 +85,46 @@ int rec_cfg_preset(rec_cfg *cfg, const char *name)
     return -1;
 }
 
-static int parse_uint(const char *s, unsigned *out)
-{
-    char *end;
-    unsigned long v;
-    if (s == NULL || *s == '\0' || *s == '-' || *s == '+')
-        return -1;
-    errno = 0;
-    v = strtoul(s, &end, 0);
-    if (errno != 0 || *end != '\0' || v > 0xffffffffUL)
-        return -1;
-    *out = (unsigned)v;
-    return 0;
-}
+static const unit_opt_choice modes[] = {
+    {"rec", REC_MODE_REC, 0}, {"line", REC_MODE_LINE, 0}, {"hmg", REC_MODE_HMG, 0}, {NULL, 0, 0}};
+static const unit_opt_choice repls[] = {
+    {"fifo", REC_REPL_FIFO, 0}, {"lru", REC_REPL_LRU, 0}, {NULL, 0, 0}};
+static const unit_opt_choice stores[] = {
+    {"full", REC_STORE_FULL, 0}, {"packed", REC_STORE_PACKED, 0}, {NULL, 0, 0}};
+static int is_hmg(const void *cfg) { return ((const rec_cfg *)cfg)->mode == REC_MODE_HMG; }
+
+static const unit_opt opts[] = {
+    UNIT_OPT_CHOICE("mode", "M",
+                "rec (range coalescing), line (one line per entry), hmg (groups)",
+                rec_cfg, mode, modes),
+    UNIT_OPT_NUM("gpus", "N", "GPUs, 2..16 (default 4)", rec_cfg, gpus),
+    UNIT_OPT_NUM("entries", "N",
+                "directory entries, power of two (default 8192)",
+                rec_cfg, entries),
+    UNIT_OPT_NUM("ways", "N", "associativity, power of two, 1..16 (default 8)", rec_cfg, ways),
+    UNIT_OPT_NUM("range", "B",
+                "coalescing range in bytes (rec mode; default 1024)",
+                rec_cfg, range),
+    UNIT_OPT_NUM("line", "B", "cache line in bytes (default 64)", rec_cfg, line),
+    UNIT_OPT_NUM("addr-bits", "N",
+                "physical address width, 16..64 (default 48)",
+                rec_cfg, addr_bits),
+    UNIT_OPT_NUM("group", "N",
+                "lines per HMG entry (hmg mode; default 4)",
+                rec_cfg, group, .in_args = is_hmg),
+    UNIT_OPT_CHOICE("repl", "P", "fifo or lru (default lru)", rec_cfg, repl, repls),
+    UNIT_OPT_CHOICE("store", "S",
+                "full (Table 1: whole base stored) or packed (no index bits)",
+                rec_cfg, store, stores),
+    UNIT_OPT_END,
+};
+static const char *const args_order[] = {"mode", "gpus", "entries", "ways", "range", "line", "addr-bits", "repl", "store", "group", NULL};
+const unit_opt_table rec_opts = {opts, "a non-negative integer", 0xffffffffUL, 0, 0, args_order};
 
 int rec_cfg_option(rec_cfg *cfg, const char *name, const char *value,
                    char *err, size_t len)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } nums[] = {
-        {"gpus", offsetof(rec_cfg, gpus)},
-        {"entries", offsetof(rec_cfg, entries)},
-        {"ways", offsetof(rec_cfg, ways)},
-        {"range", offsetof(rec_cfg, range)},
-        {"line", offsetof(rec_cfg, line)},
-        {"addr-bits", offsetof(rec_cfg, addr_bits)},
-        {"group", offsetof(rec_cfg, group)},
-    };
-    size_t i;
-    for (i = 0; i < sizeof nums / sizeof nums[0]; i++) {
-        if (strcmp(name, nums[i].name) == 0) {
-            unsigned v;
-            if (parse_uint(value, &v) != 0) {
-                snprintf(err, len, "--%s: '%s' is not a non-negative integer",
-                         name, value ? value : "");
-                return -1;
-            }
-            *(unsigned *)((char *)cfg + nums[i].off) = v;
-            return 0;
-        }
-    }
-    if (strcmp(name, "mode") == 0) {
-        if (value && strcmp(value, "rec") == 0)
-            cfg->mode = REC_MODE_REC;
-        else if (value && strcmp(value, "line") == 0)
-            cfg->mode = REC_MODE_LINE;
-        else if (value && strcmp(value, "hmg") == 0)
-            cfg->mode = REC_MODE_HMG;
-        else {
-            snprintf(err, len, "--mode: '%s' is not rec, line or hmg", value ? value : "");
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "repl") == 0) {
-        if (value && strcmp(value, "fifo") == 0)
-            cfg->repl = REC_REPL_FIFO;
-        else if (value && strcmp(value, "lru") == 0)
-            cfg->repl = REC_REPL_LRU;
-        else {
-            snprintf(err, len, "--repl: '%s' is not fifo or lru", value ? value : "");
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "store") == 0) {
-        if (value && strcmp(value, "full") == 0)
-            cfg->store = REC_STORE_FULL;
-        else if (value && strcmp(value, "packed") == 0)
-            cfg->store = REC_STORE_PACKED;
-        else {
-            snprintf(err, len, "--store: '%s' is not full or packed", value ? value : "");
-            return -1;
-        }
-        return 0;
-    }
-    return 1;
+    return unit_opt_apply(&rec_opts, cfg, name, value, err, len);
 }
 
 int rec_cfg_check(const rec_cfg *c, char *err, size_t len)
@@ -293,15 +255,7 @@ void rec_cfg_name(const rec_cfg *c, char *buf, size_t len)
 
 void rec_cfg_args(const rec_cfg *c, char *buf, size_t len)
 {
-    char grp[24] = "";
-    if (c->mode == REC_MODE_HMG)
-        snprintf(grp, sizeof grp, " --group %u", c->group);
-    snprintf(buf, len,
-             "--mode %s --gpus %u --entries %u --ways %u --range %u --line %u "
-             "--addr-bits %u --repl %s --store %s%s",
-             rec_mode_str(c->mode), c->gpus, c->entries, c->ways, c->range, c->line,
-             c->addr_bits, rec_repl_str(c->repl),
-             c->store == REC_STORE_PACKED ? "packed" : "full", grp);
+    unit_opt_args(&rec_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

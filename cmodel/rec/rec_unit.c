@@ -10,7 +10,7 @@
 
 #include "rec.h"
 #include "rec_trace.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 /* The configuration with what the option parser must remember: in line and
  * hmg modes the range follows the line (and group) unless --range was given. */
@@ -64,15 +64,9 @@ static int u_ports(const void *cfg, port_t *p, int max)
 {
     const rec_cfg *c = &((const rec_ucfg *)cfg)->c;
     rec_geom gg, *g = &gg;
-    int n = 0;
     rec_geom_of(c, g);
-#define REC_PORT(pdir, pname, pwidth)                                                             \
-    if (n < max) {                                                                                \
-        p[n].dir = PORT_##pdir;                                                                   \
-        p[n].name = #pname;                                                                       \
-        p[n].width = (pwidth);                                                                    \
-    }                                                                                             \
-    n++;
+    int n = 0;
+#define REC_PORT UNIT_PORT
 #include "rec_ports.def"
 #undef REC_PORT
     return n;
@@ -80,14 +74,8 @@ static int u_ports(const void *cfg, port_t *p, int max)
 
 /* ---------------------------------------------------------------- timing */
 
-static void *u_tm_new(const void *cfg) { return rec_tm_new(&((const rec_ucfg *)cfg)->c); }
-static void u_tm_free(void *tm) { rec_tm_free(tm); }
-static void u_tm_reset(void *tm) { rec_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    rec_eval(tm, (const rec_in *)(const void *)in, (rec_out *)(void *)out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { rec_step(tm, (const rec_in *)(const void *)in); }
+UNIT_TM_ADAPTERS(rec_cfg, rec_tm, rec_in, rec_out, rec_tm_new, rec_tm_free,
+                 rec_tm_reset, rec_eval, rec_step)
 
 /* -------------------------------------------------------------- stimulus */
 
@@ -109,7 +97,7 @@ typedef struct {
     rec_geom g;
     int kind;
     uint64_t rng;
-    unsigned p_valid, p_ready;
+    unit_bp bp;
     uint64_t set_pool[4], tag_pool[20], offs[2];
     unsigned nsets, ntags;
     int have;
@@ -151,9 +139,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = ((const rec_ucfg *)cfg)->c;
     rec_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x1234567ull);
     s->nsets = s->g.sets < 4 ? s->g.sets : 4;
     /* distinct sets and tags, so that a hit-only stream never evicts */
     base = unit_rnd(&s->rng);
@@ -163,8 +149,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     base = unit_rnd(&s->rng);
     for (i = 0; i < s->ntags; i++)
         s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(s->g.base_bits - s->g.index_bits);
-    s->p_valid = 100;
-    s->p_ready = 100;
+    s->bp = UNIT_BP_FULL;
     if (hv != NULL) {
         if (parse_home(hv, s->c.gpus, &s->home, err, len) != 0) {
             free(s);
@@ -173,26 +158,21 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     } else if (a->trace == NULL) {
         s->home = (unsigned)(unit_rnd(&s->rng) % s->c.gpus);
     }
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         if (rec_trace_read(a->trace, &s->c, s->home, &s->trace, &s->ntrace, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "hit") == 0) {
-        s->kind = KIND_HIT;
-    } else if (strcmp(a->stream, "sparse") == 0) {
-        s->kind = KIND_SPARSE;
+    } else if (s->kind == KIND_SPARSE) {
         s->ntags = s->c.ways + 1;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed, hit or sparse", a->stream);
-        free(s);
-        return NULL;
     }
     return s;
 }
@@ -244,34 +224,35 @@ static void rand_request(rec_stim *s, int hit_only)
     s->q_addr = line & mask64(g->laddr_bits);
 }
 
+static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
 {
     rec_stim *s = p;
     rec_in *in = (rec_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
-        if (!s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < 85) {
+        if (!s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
             const rec_treq *t = &s->trace[s->tnext++];
             s->q_op = t->op;
             s->q_addr = t->line;
             s->q_src = t->src;
             s->have = 1;
         }
-        in->inv_ready_i = unit_pct(&s->rng) < 75;
+        in->inv_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
     } else {
         if ((cyc & 2047) == 0 && s->kind != KIND_HIT) {
-            static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30};
-            s->p_valid = pv[unit_rnd(&s->rng) % 4];
-            s->p_ready = pr[unit_rnd(&s->rng) % 3];
+            unit_bp_draw(&sched, &s->rng, &s->bp);
             if (s->kind == KIND_SPARSE) {
                 s->offs[0] = unit_rnd(&s->rng) & mask64(s->g.span_bits);
                 s->offs[1] = unit_rnd(&s->rng) & mask64(s->g.span_bits);
             }
         }
-        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
+        if (!s->have && unit_pct(&s->rng) < s->bp.valid) {
             rand_request(s, s->kind == KIND_HIT);
             s->have = 1;
         }
-        in->inv_ready_i = unit_pct(&s->rng) < s->p_ready;
+        in->inv_ready_i = unit_pct(&s->rng) < s->bp.ready;
     }
     in->home_i = s->home;
     in->req_valid_i = (uint64_t)s->have;
@@ -460,28 +441,10 @@ const unit_desc rec_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "rec",
-    .options_help =
-        "  --mode M         rec (range coalescing), line (one line per entry), hmg (groups)\n"
-        "  --gpus N         GPUs, 2..16 (default 4)\n"
-        "  --entries N      directory entries, power of two (default 8192)\n"
-        "  --ways N         associativity, power of two, 1..16 (default 8)\n"
-        "  --range B        coalescing range in bytes (rec mode; default 1024)\n"
-        "  --line B         cache line in bytes (default 64)\n"
-        "  --addr-bits N    physical address width, 16..64 (default 48)\n"
-        "  --group N        lines per HMG entry (hmg mode; default 4)\n"
-        "  --repl P         fifo or lru (default lru)\n"
-        "  --store S        full (Table 1: whole base stored) or packed (no index bits)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &rec_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RR <hex-addr> <gpu> | RW <hex-addr> <gpu> | LW <hex-addr>, '#' comments;\n"

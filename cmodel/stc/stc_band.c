@@ -258,33 +258,18 @@ int stc_band_cfg_preset(stc_band_cfg *c, const char *name)
     return -1;
 }
 
-static int dec(const char *v, unsigned long max, unsigned *out)
-{
-    char *end;
-    unsigned long x;
-    if (v == NULL || *v < '0' || *v > '9' || strlen(v) > 9)
-        return -1;
-    x = strtoul(v, &end, 10);
-    if (*end || x > max)
-        return -1;
-    *out = (unsigned)x;
-    return 0;
-}
+static const unit_opt opts[] = {
+    UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_band_cfg, n),
+    UNIT_OPT_NUM("seb", "S", "SEB of trace records without one (default 12)", stc_band_cfg, seb),
+    UNIT_OPT_NUM("addr-bits", "A", "address width, 8..63 (default 32)", stc_band_cfg, addr_bits),
+    UNIT_OPT_END,
+};
+const unit_opt_table stc_band_opts = {opts, "a decimal number", 1000, 10, 0, NULL};
 
 int stc_band_cfg_option(stc_band_cfg *c, const char *name, const char *value, char *err,
                         size_t len)
 {
-    unsigned *f = strcmp(name, "n") == 0           ? &c->n
-                  : strcmp(name, "seb") == 0       ? &c->seb
-                  : strcmp(name, "addr-bits") == 0 ? &c->addr_bits
-                                                   : NULL;
-    if (f == NULL)
-        return 1;
-    if (dec(value, 1000, f) != 0) {
-        snprintf(err, len, "--%s: '%s' is not a decimal number", name, value ? value : "");
-        return -1;
-    }
-    return 0;
+    return unit_opt_apply(&stc_band_opts, c, name, value, err, len);
 }
 
 int stc_band_cfg_check(const stc_band_cfg *c, char *err, size_t len)
@@ -325,7 +310,7 @@ void stc_band_cfg_name(const stc_band_cfg *c, char *buf, size_t len)
 
 void stc_band_cfg_args(const stc_band_cfg *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "--n %u --seb %u --addr-bits %u", c->n, c->seb, c->addr_bits);
+    unit_opt_args(&stc_band_opts, c, buf, len);
 }
 
 stc_band_tm *stc_band_tm_new(const stc_band_cfg *c)

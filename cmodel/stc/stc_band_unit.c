@@ -8,48 +8,28 @@
 #include <string.h>
 
 #include "stc_band.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "fig4", NULL};
 
-static int u_preset(void *cfg, const char *name) { return stc_band_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return stc_band_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return stc_band_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { stc_band_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { stc_band_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(stc_band, stc_band_cfg)
+UNIT_CFG_NAME_ADAPTER(stc_band, stc_band_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const stc_band_cfg *c = cfg;
-    stc_band_geom g;
-    port_t t[] = {
-        {PORT_IN, "in_valid_i", 1},  {PORT_OUT, "in_ready_o", 1},     {PORT_IN, "in_addr_i", 0},
-        {PORT_IN, "in_seb_i", 0},    {PORT_OUT, "out_valid_o", 1},    {PORT_IN, "out_ready_i", 1},
-        {PORT_OUT, "out_addr_o", 0}, {PORT_OUT, "out_band_o", 0},
-    };
-    int n = (int)(sizeof t / sizeof t[0]), i;
-    stc_band_geom_of(c, &g);
-    t[2].width = c->addr_bits;
-    t[3].width = g.seb_bits;
-    t[6].width = c->addr_bits;
-    t[7].width = c->n;
-    for (i = 0; i < n && i < max; i++)
-        p[i] = t[i];
+    stc_band_geom gg, *g = &gg;
+    stc_band_geom_of(c, g);
+    int n = 0;
+#define STC_BAND_PORT UNIT_PORT
+#include "stc_band_ports.def"
+#undef STC_BAND_PORT
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return stc_band_tm_new(cfg); }
-static void u_tm_free(void *tm) { stc_band_tm_free(tm); }
-static void u_tm_reset(void *tm) { stc_band_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    stc_band_eval(tm, in, out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { stc_band_step(tm, in); }
+UNIT_TM_ADAPTERS(stc_band_cfg, stc_band_tm, uint64_t, uint64_t, stc_band_tm_new, stc_band_tm_free,
+                 stc_band_tm_reset, stc_band_eval, stc_band_step)
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
@@ -131,7 +111,7 @@ typedef struct {
     stc_band_geom g;
     int kind;
     uint64_t rng;
-    unsigned p_valid, p_ready;
+    unit_bp bp;
     int have;
     uint64_t q_addr;
     unsigned q_seb;
@@ -153,30 +133,22 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = *(const stc_band_cfg *)cfg;
     stc_band_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x51ed270bull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->p_valid = 100;
-    s->p_ready = 100;
-    if (a->trace != NULL) {
+    s->rng = unit_stim_seed(a->seed, 0x51ed270bull);
+    s->bp = UNIT_BP_FULL;
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
-        s->p_valid = 85;
-        s->p_ready = 75;
+        s->bp = UNIT_BP_TRACE;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "fig4") == 0) {
-        s->kind = KIND_FIG4;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or fig4", a->stream);
-        free(s);
-        return NULL;
     }
     return s;
 }
@@ -190,17 +162,18 @@ static void stim_free(void *p)
     }
 }
 
+static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     band_stim *s = p;
     int live = (int)(in[0] & 1);
     memset(in + 1, 0, (STC_BAND_I_N - 1) * sizeof *in);
     if (s->kind != KIND_TRACE && (cyc & 511) == 0) {
-        static const unsigned pv[] = {100, 80, 50, 20}, pr[] = {100, 70, 30, 100};
-        s->p_valid = pv[unit_rnd(&s->rng) % 4];
-        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        unit_bp_draw(&sched, &s->rng, &s->bp);
     }
-    if (live && !s->have && unit_pct(&s->rng) < s->p_valid) {
+    if (live && !s->have && unit_pct(&s->rng) < s->bp.valid) {
         if (s->kind == KIND_TRACE) {
             if (s->tnext < s->tr.n) {
                 s->have = 1;
@@ -232,7 +205,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[STC_BAND_I_IN_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
         in[STC_BAND_I_IN_SEB] = unit_rnd(&s->rng) & mask64(s->g.seb_bits);
     }
-    in[STC_BAND_I_OUT_READY] = unit_pct(&s->rng) < s->p_ready;
+    in[STC_BAND_I_OUT_READY] = unit_pct(&s->rng) < s->bp.ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -321,20 +294,10 @@ const unit_desc stc_band_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "stc_band",
-    .options_help = "  --n N            band bits, 1..8 (default 4)\n"
-                    "  --seb S          SEB of trace records without one (default 12)\n"
-                    "  --addr-bits A    address width, 8..63 (default 32)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &stc_band_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "BAND <addr> [<seb>] (hex address, decimal SEB 0..addr bits, default --seb);\n"

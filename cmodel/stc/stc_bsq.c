@@ -55,42 +55,27 @@ int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name)
     return -1;
 }
 
-static int parse_uns(const char *name, const char *value, unsigned *out, char *err, size_t len)
-{
-    char *end;
-    unsigned long v;
-    if (value == NULL || *value < '0' || *value > '9' || (v = strtoul(value, &end, 10), *end) ||
-        v > 1000000) {
-        snprintf(err, len, "--%s: '%s' is not a decimal number", name, value ? value : "");
-        return -1;
-    }
-    *out = (unsigned)v;
-    return 0;
-}
+static const unit_opt opts[] = {
+    UNIT_OPT_NUM("bsq", "E", "entries, power of two, 4..4096 (default 256)", stc_bsq_cfg, entries),
+    UNIT_OPT_NUM("banks", "B", "banks, power of two, 1..E/2 (default 16)", stc_bsq_cfg, banks),
+    UNIT_OPT_NUM("drain", "D",
+                "entries per bank per scan cycle, power of two (default 2)",
+                stc_bsq_cfg, drain),
+    UNIT_OPT_NUM("addr-bits", "A", "address width, 8..64 (default 32)", stc_bsq_cfg, addr_bits),
+    UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_bsq_cfg, n),
+    UNIT_OPT_NUM("seb", "S", "start bit used by the random streams (default 12)", stc_bsq_cfg, seb),
+    UNIT_OPT_NUM("seb-min", "S",
+                "smallest SEB a ChangeEpoch may carry (default 12)",
+                stc_bsq_cfg, seb_min),
+    UNIT_OPT_NUM("seb-max", "S", "largest SEB (default addr-bits - n)", stc_bsq_cfg, seb_max),
+    UNIT_OPT_END,
+};
+const unit_opt_table stc_bsq_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
 int stc_bsq_cfg_option(stc_bsq_cfg *c, const char *name, const char *value, char *err,
                        size_t len)
 {
-    unsigned *f = NULL;
-    if (strcmp(name, "bsq") == 0)
-        f = &c->entries;
-    else if (strcmp(name, "banks") == 0)
-        f = &c->banks;
-    else if (strcmp(name, "drain") == 0)
-        f = &c->drain;
-    else if (strcmp(name, "addr-bits") == 0)
-        f = &c->addr_bits;
-    else if (strcmp(name, "n") == 0)
-        f = &c->n;
-    else if (strcmp(name, "seb") == 0)
-        f = &c->seb;
-    else if (strcmp(name, "seb-min") == 0)
-        f = &c->seb_min;
-    else if (strcmp(name, "seb-max") == 0)
-        f = &c->seb_max;
-    else
-        return 1;
-    return parse_uns(name, value, f, err, len);
+    return unit_opt_apply(&stc_bsq_opts, c, name, value, err, len);
 }
 
 int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len)
@@ -164,8 +149,7 @@ void stc_bsq_cfg_name(const stc_bsq_cfg *c, char *buf, size_t len)
 
 void stc_bsq_cfg_args(const stc_bsq_cfg *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "--bsq %u --banks %u --drain %u --addr-bits %u --n %u --seb %u --seb-min %u --seb-max %u",
-             c->entries, c->banks, c->drain, c->addr_bits, c->n, c->seb, c->seb_min, c->seb_max);
+    unit_opt_args(&stc_bsq_opts, c, buf, len);
 }
 
 /* ----------------------------------------------------------------- core -- */
@@ -295,8 +279,6 @@ const stc_bsq_cfg *stc_bsq_config(const stc_bsq *q) { return &q->c; }
 
 /* --------------------------------------------------------- timing shell -- */
 
-static const unsigned in_names_n = STC_BSQ_I_N;
-
 unsigned stc_bsq_seb_bits(const stc_bsq_cfg *c)
 {
     unsigned b = clog2(c->seb_max + 1);
@@ -305,35 +287,18 @@ unsigned stc_bsq_seb_bits(const stc_bsq_cfg *c)
 
 void stc_bsq_port_layout(const stc_bsq_cfg *c, stc_bsq_layout *l)
 {
-    stc_bsq_geom g;
-    unsigned w = 0;
-    stc_bsq_geom_of(c, &g);
-    unsigned iw[STC_BSQ_I_N] = {1, 1, c->addr_bits, 1, 1u << c->n, stc_bsq_seb_bits(c), 1, 1};
-    unsigned ow[STC_BSQ_O_N] = {1,
-                                g.bank_bits ? g.bank_bits : 1,
-                                g.slot_bits,
-                                1,
-                                1,
-                                g.rowi_bits,
-                                c->banks * c->drain,
-                                c->banks * c->drain * c->addr_bits,
-                                1,
-                                g.cyc_bits,
-                                g.count_bits,
-                                1};
-    for (unsigned i = 0; i < in_names_n; i++) {
-        l->in_width[i] = iw[i];
-        l->in_word[i] = w;
-        w += (iw[i] + 63) / 64;
-    }
-    l->in_words = w;
-    w = 0;
-    for (unsigned i = 0; i < STC_BSQ_O_N; i++) {
-        l->out_width[i] = ow[i];
-        l->out_word[i] = w;
-        w += (ow[i] + 63) / 64;
-    }
-    l->out_words = w;
+    stc_bsq_geom gg, *g = &gg;
+    unsigned ni = 0, no = 0;
+    stc_bsq_geom_of(c, g);
+    l->in_words = l->out_words = 0;
+    stc_layout_put(l->in_width, l->in_word, &ni, &l->in_words, 1); /* rst_ni */
+#define STC_LAYOUT_IN(w) stc_layout_put(l->in_width, l->in_word, &ni, &l->in_words, (w));
+#define STC_LAYOUT_OUT(w) stc_layout_put(l->out_width, l->out_word, &no, &l->out_words, (w));
+#define STC_BSQ_PORT(d, name, w) STC_LAYOUT_##d(w)
+#include "stc_bsq_ports.def"
+#undef STC_BSQ_PORT
+#undef STC_LAYOUT_IN
+#undef STC_LAYOUT_OUT
 }
 
 struct stc_bsq_tm {

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "cohkit.h"
+#include "unit.h"
 #include "stc_band.h"
 
 COHKIT_BEGIN_DECLS
@@ -75,6 +76,8 @@ void stc_bsq_cfg_default(stc_bsq_cfg *c);
 int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name);
 /* One option (name without dashes: bsq, banks, drain, addr-bits, n, seb,
  * seb-min, seb-max). 0; 1 if not an option of the BSQ; -1 with a reason. */
+/* The options (cmodel/unit.h), behind stc_bsq_cfg_option and stc_bsq_cfg_args. */
+extern const unit_opt_table stc_bsq_opts;
 int stc_bsq_cfg_option(stc_bsq_cfg *c, const char *name, const char *value, char *err,
                        size_t len);
 /* Validates (and completes seb_max when it is 0: addr_bits - n).
@@ -170,6 +173,16 @@ typedef struct {
     unsigned out_width[STC_BSQ_O_N], out_word[STC_BSQ_O_N], out_words;
 } stc_bsq_layout;
 void stc_bsq_port_layout(const stc_bsq_cfg *c, stc_bsq_layout *l);
+/* One port of `width` bits appended to a word layout (width and first word
+ * at index *i, *words counting the words so far). */
+static inline void stc_layout_put(unsigned *width_of, unsigned *word_of, unsigned *i,
+                                  unsigned *words, unsigned width)
+{
+    width_of[*i] = width;
+    word_of[*i] = *words;
+    *words += (width + 63) / 64;
+    (*i)++;
+}
 /* The BSQ held inline in the CU's RTL: with keep_beats = 1 a scan presents
  * every row that has a live lane (drained or kept), because the CU demands
  * the bands of the kept entries; stc_bsq_tm_new is keep_beats = 0. */

@@ -8,46 +8,28 @@
 
 #include "stc_bsq.h"
 #include "stc_cutr.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "fill", NULL};
 
-static int u_preset(void *cfg, const char *name) { return stc_bsq_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return stc_bsq_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return stc_bsq_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { stc_bsq_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { stc_bsq_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(stc_bsq, stc_bsq_cfg)
+UNIT_CFG_NAME_ADAPTER(stc_bsq, stc_bsq_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
-    static const char *const in_names[STC_BSQ_I_N] = {
-        "rst_ni", "push_valid_i", "push_addr_i", "chg_valid_i", "chg_cer_i", "chg_seb_i",
-        "drn_ready_i", "done_ready_i"};
-    static const char *const out_names[STC_BSQ_O_N] = {
-        "push_ready_o", "push_bank_o", "push_slot_o", "chg_ready_o", "drn_valid_o", "drn_row_o",
-        "drn_mask_o", "drn_addr_o", "done_valid_o", "done_cycles_o", "count_o", "full_o"};
-    stc_bsq_layout l;
+    const stc_bsq_cfg *c = cfg;
+    stc_bsq_geom gg, *g = &gg;
+    stc_bsq_geom_of(c, g);
     int n = 0;
-    stc_bsq_port_layout(cfg, &l);
-    for (unsigned i = 1; i < STC_BSQ_I_N && n < max; i++, n++)
-        p[n] = (port_t){PORT_IN, in_names[i], l.in_width[i]};
-    for (unsigned i = 0; i < STC_BSQ_O_N && n < max; i++, n++)
-        p[n] = (port_t){PORT_OUT, out_names[i], l.out_width[i]};
-    return (int)(STC_BSQ_I_N - 1 + STC_BSQ_O_N);
+#define STC_BSQ_PORT UNIT_PORT
+#include "stc_bsq_ports.def"
+#undef STC_BSQ_PORT
+    return n;
 }
 
-static void *u_tm_new(const void *cfg) { return stc_bsq_tm_new(cfg); }
-static void u_tm_free(void *tm) { stc_bsq_tm_free(tm); }
-static void u_tm_reset(void *tm) { stc_bsq_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    stc_bsq_tm_eval(tm, in, out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { stc_bsq_tm_step(tm, in); }
+UNIT_TM_ADAPTERS(stc_bsq_cfg, stc_bsq_tm, uint64_t, uint64_t, stc_bsq_tm_new, stc_bsq_tm_free,
+                 stc_bsq_tm_reset, stc_bsq_tm_eval, stc_bsq_tm_step)
 
 /* ---------------------------------------------------------------- trace -- */
 
@@ -120,7 +102,8 @@ typedef struct {
     stc_bsq_layout l;
     int kind;
     uint64_t rng;
-    unsigned p_push, p_ready, p_chg;
+    unit_bp bp; /* valid: a push */
+    unsigned p_chg;
     stc_bsq *mirror;          /* functional core fed the same transactions */
     stc_bsq_entry *exp;       /* expected drains of the running scan       */
     unsigned nexp, iexp, exp_cycles;
@@ -149,31 +132,25 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     stc_bsq_port_layout(&s->c, &s->l);
     s->mirror = stc_bsq_new(&s->c);
     s->exp = calloc(s->c.entries, sizeof *s->exp);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x51ed27ull;
-    if (s->rng == 0)
-        s->rng = 1;
-    s->p_push = 60;
-    s->p_ready = 70;
+    s->rng = unit_stim_seed(a->seed, 0x51ed27ull);
+    s->bp.valid = 60;
+    s->bp.ready = 70;
     s->p_chg = 2;
     if (s->mirror == NULL || s->exp == NULL) {
         snprintf(err, len, "out of memory");
         goto fail;
     }
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        goto fail;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             goto fail;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "fill") == 0) {
-        s->kind = KIND_FILL;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or fill", a->stream);
-        goto fail;
     }
     return s;
 fail:
@@ -227,6 +204,9 @@ static void put_eset(uint64_t *w, const stc_eset *e, unsigned n)
             w[i / 64] |= 1ull << (i % 64);
 }
 
+static const unsigned sched_valid[] = {90, 60, 30, 100}, sched_ready[] = {100, 70, 30, 50};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     bsq_stim *s = p;
@@ -254,15 +234,13 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
                 s->chg_seb = r->seb;
             }
         }
-        s->p_ready = 60;
+        s->bp.ready = 60;
     } else {
         if ((cyc & 511) == 0) {
-            static const unsigned pp[] = {90, 60, 30, 100}, pr[] = {100, 70, 30, 50};
-            s->p_push = pp[unit_rnd(&s->rng) % 4];
-            s->p_ready = pr[unit_rnd(&s->rng) % 4];
+            unit_bp_draw(&sched, &s->rng, &s->bp);
             s->p_chg = s->kind == KIND_FILL ? 1 : 1 + (unsigned)(unit_rnd(&s->rng) % 6);
         }
-        if (live && !s->have_push && unit_pct(&s->rng) < s->p_push) {
+        if (live && !s->have_push && unit_pct(&s->rng) < s->bp.valid) {
             s->have_push = 1;
             s->push_addr = rand_addr(s);
         }
@@ -290,8 +268,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         put_eset(in + l->in_word[STC_BSQ_I_CHG_CER], &s->chg_cer, s->c.n);
         in[l->in_word[STC_BSQ_I_CHG_SEB]] = s->chg_seb;
     }
-    in[l->in_word[STC_BSQ_I_DRN_READY]] = unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_BSQ_I_DONE_READY]] = unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_BSQ_I_DRN_READY]] = unit_pct(&s->rng) < s->bp.ready;
+    in[l->in_word[STC_BSQ_I_DONE_READY]] = unit_pct(&s->rng) < s->bp.ready;
 }
 
 static uint64_t get_bits(const uint64_t *w, unsigned pos, unsigned width)
@@ -450,25 +428,10 @@ const unit_desc stc_bsq_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "stc_bsq",
-    .options_help = "  --bsq E          entries, power of two, 4..4096 (default 256)\n"
-                    "  --banks B        banks, power of two, 1..E/2 (default 16)\n"
-                    "  --drain D        entries per bank per scan cycle, power of two (default 2)\n"
-                    "  --addr-bits A    address width, 8..64 (default 32)\n"
-                    "  --n N            band bits, 1..8 (default 4)\n"
-                    "  --seb S          start bit used by the random streams (default 12)\n"
-                    "  --seb-min S      smallest SEB a ChangeEpoch may carry (default 12)\n"
-                    "  --seb-max S      largest SEB (default addr-bits - n)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &stc_bsq_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = NULL,
     .trace_help = "PUSH <addr> -> ACC <addr> <bank> | FULL <addr>; CHG <epochs> <seb> ->\n"

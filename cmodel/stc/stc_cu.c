@@ -32,39 +32,54 @@ const char *stc_cu_variant_name(stc_cu_variant v)
     return (unsigned)v < 4 ? names[v] : "?";
 }
 
+static const unit_opt_choice variants[] = {{"nv", STC_CU_NV, 0}, {"es", STC_CU_ES, 0},
+                                            {"ab", STC_CU_AB, 0}, {"mb", STC_CU_MB, 0},
+                                            {NULL, 0, 0}};
+
+static int set_epoch(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    char why[128];
+    (void)name;
+    /* checked against N in stc_cu_cfg_check; parse with the widest N */
+    if (stc_eset_parse(&((stc_cu_cfg *)cfg)->epoch, value, STC_N_MAX, why, sizeof why) != 0) {
+        snprintf(err, len, "--epoch: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
+static void put_epoch(const void *cfg, char *buf, size_t len)
+{
+    stc_eset_format(&((const stc_cu_cfg *)cfg)->epoch, buf, len);
+}
+
+static const unit_opt opts[] = {
+    UNIT_OPT_CHOICE("variant", "V",
+                "nv | es | ab | mb (default mb)",
+                stc_cu_cfg, variant, variants),
+    UNIT_OPT_NUM("mb-max", "M",
+                "concurrent epochs (mb), 1..2^N (default 4)",
+                stc_cu_cfg, mb_max, .max = 1000),
+    UNIT_OPT_FN("epoch", "LIST", "initial epoch set (default 0)", set_epoch, put_epoch),
+    UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_cu_cfg, bsq.n),
+    UNIT_OPT_NUM("seb", "S", "initial start bit (default 12)", stc_cu_cfg, bsq.seb),
+    UNIT_OPT_NUM("seb-min", "S", "smallest SEB (default 12)", stc_cu_cfg, bsq.seb_min),
+    UNIT_OPT_NUM("seb-max", "S", "largest SEB (default addr-bits - n)", stc_cu_cfg, bsq.seb_max),
+    UNIT_OPT_NUM("addr-bits", "A", "address width, 8..64 (default 32)", stc_cu_cfg, bsq.addr_bits),
+    UNIT_OPT_NUM("bsq", "E", "BSQ entries (default 256)", stc_cu_cfg, bsq.entries),
+    UNIT_OPT_NUM("banks", "B", "BSQ banks (default 16)", stc_cu_cfg, bsq.banks),
+    UNIT_OPT_NUM("drain", "D",
+                "BSQ entries per bank per scan cycle (default 2)",
+                stc_cu_cfg, bsq.drain),
+    UNIT_OPT_END,
+};
+static const char *const args_order[] = {"variant", "mb-max", "epoch", "bsq", "banks", "drain", "addr-bits", "n", "seb", "seb-min", "seb-max", NULL};
+const unit_opt_table stc_cu_opts = {opts, "a decimal number", 1000000, 10, 0, args_order};
+
 int stc_cu_cfg_option(stc_cu_cfg *c, const char *name, const char *value, char *err,
                       size_t len)
 {
-    if (strcmp(name, "variant") == 0) {
-        for (unsigned v = 0; v < 4; v++)
-            if (value && strcmp(value, stc_cu_variant_name((stc_cu_variant)v)) == 0) {
-                c->variant = (stc_cu_variant)v;
-                return 0;
-            }
-        snprintf(err, len, "--variant: '%s' is not nv, es, ab or mb", value ? value : "");
-        return -1;
-    }
-    if (strcmp(name, "mb-max") == 0) {
-        char *end;
-        unsigned long v;
-        if (value == NULL || *value < '0' || *value > '9' ||
-            (v = strtoul(value, &end, 10), *end) || v > 1000) {
-            snprintf(err, len, "--mb-max: '%s' is not a decimal number", value ? value : "");
-            return -1;
-        }
-        c->mb_max = (unsigned)v;
-        return 0;
-    }
-    if (strcmp(name, "epoch") == 0) {
-        char why[128];
-        /* checked against N in stc_cu_cfg_check; parse with the widest N */
-        if (stc_eset_parse(&c->epoch, value, STC_N_MAX, why, sizeof why) != 0) {
-            snprintf(err, len, "--epoch: %s", why);
-            return -1;
-        }
-        return 0;
-    }
-    return stc_bsq_cfg_option(&c->bsq, name, value, err, len);
+    return unit_opt_apply(&stc_cu_opts, c, name, value, err, len);
 }
 
 int stc_cu_cfg_check(stc_cu_cfg *c, char *err, size_t len)
@@ -99,10 +114,7 @@ void stc_cu_cfg_name(const stc_cu_cfg *c, char *buf, size_t len)
 
 void stc_cu_cfg_args(const stc_cu_cfg *c, char *buf, size_t len)
 {
-    char b[256], e[1024];
-    stc_bsq_cfg_args(&c->bsq, b, sizeof b);
-    snprintf(buf, len, "--variant %s --mb-max %u --epoch %s %s", stc_cu_variant_name(c->variant),
-             c->mb_max, stc_eset_format(&c->epoch, e, sizeof e), b);
+    unit_opt_args(&stc_cu_opts, c, buf, len);
 }
 
 /* ----------------------------------------------------------------- core -- */
@@ -285,26 +297,18 @@ static uint64_t m64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) 
 
 void stc_cu_port_layout(const stc_cu_cfg *c, stc_cu_layout *l)
 {
-    stc_bsq_geom g;
-    unsigned A = c->bsq.addr_bits, N = c->bsq.n, EP = 1u << c->bsq.n, SW = stc_bsq_seb_bits(&c->bsq);
-    unsigned w = 0;
-    stc_bsq_geom_of(&c->bsq, &g);
-    unsigned iw[STC_CU_I_N] = {1, 1, A, 1, 1, 1, A, 1, 1, 1, 1, 1, 1, EP, SW, 1};
-    unsigned ow[STC_CU_O_N] = {1, 1, g.slot_bits, 1, 1, A, 1, 1, 1, A, 1, 1, A,
-                               N, 1, A, N, 1, 1, 1, 1, EP, SW, 2, STC_CU_PW_BITS};
-    for (unsigned i = 0; i < STC_CU_I_N; i++) {
-        l->in_width[i] = iw[i];
-        l->in_word[i] = w;
-        w += (iw[i] + 63) / 64;
-    }
-    l->in_words = w;
-    w = 0;
-    for (unsigned i = 0; i < STC_CU_O_N; i++) {
-        l->out_width[i] = ow[i];
-        l->out_word[i] = w;
-        w += (ow[i] + 63) / 64;
-    }
-    l->out_words = w;
+    stc_bsq_geom gg, *g = &gg;
+    unsigned ni = 0, no = 0;
+    stc_bsq_geom_of(&c->bsq, g);
+    l->in_words = l->out_words = 0;
+    stc_layout_put(l->in_width, l->in_word, &ni, &l->in_words, 1); /* rst_ni */
+#define STC_LAYOUT_IN(w) stc_layout_put(l->in_width, l->in_word, &ni, &l->in_words, (w));
+#define STC_LAYOUT_OUT(w) stc_layout_put(l->out_width, l->out_word, &no, &l->out_words, (w));
+#define STC_CU_PORT(d, name, w) STC_LAYOUT_##d(w)
+#include "stc_cu_ports.def"
+#undef STC_CU_PORT
+#undef STC_LAYOUT_IN
+#undef STC_LAYOUT_OUT
 }
 
 enum { PH_RUN = 0, PH_PREP = 1, PH_CHG = 2 };

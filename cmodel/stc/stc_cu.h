@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "cohkit.h"
+#include "unit.h"
 #include "stc_bsq.h"
 
 COHKIT_BEGIN_DECLS
@@ -48,6 +49,8 @@ void stc_cu_cfg_default(stc_cu_cfg *c);
 int stc_cu_cfg_preset(stc_cu_cfg *c, const char *name);
 /* One option (variant, mb-max, epoch, and the BSQ's: bsq, banks, drain,
  * addr-bits, n, seb, seb-min, seb-max). 0; 1 if not a CU option; -1. */
+/* The options (cmodel/unit.h), behind stc_cu_cfg_option and stc_cu_cfg_args. */
+extern const unit_opt_table stc_cu_opts;
 int stc_cu_cfg_option(stc_cu_cfg *c, const char *name, const char *value, char *err,
                       size_t len);
 /* Validates (and completes the BSQ's defaults). 0, or -1 with a reason. */

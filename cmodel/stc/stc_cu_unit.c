@@ -10,51 +10,28 @@
 
 #include "stc_cu.h"
 #include "stc_cutr.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "epochs", NULL};
 
-static int u_preset(void *cfg, const char *name) { return stc_cu_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return stc_cu_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return stc_cu_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { stc_cu_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { stc_cu_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(stc_cu, stc_cu_cfg)
+UNIT_CFG_NAME_ADAPTER(stc_cu, stc_cu_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
-    static const char *const in_names[STC_CU_I_N] = {
-        "rst_ni",      "st_valid_i",   "st_addr_i",    "iss_ready_i", "wa_i",
-        "ld_valid_i",  "ld_addr_i",    "ldr_ready_i",  "dem_ready_i", "conf_ready_i",
-        "prep_valid_i", "rdy_ready_i", "chg_valid_i",  "chg_cer_i",   "chg_seb_i",
-        "done_ready_i"};
-    static const char *const out_names[STC_CU_O_N] = {
-        "st_ready_o",   "st_blocked_o", "st_slot_o",     "bsq_full_o",   "iss_valid_o",
-        "iss_addr_o",   "iss_drain_o",  "ld_ready_o",    "ldr_valid_o",  "ldr_addr_o",
-        "ldr_uncached_o", "dem_valid_o", "dem_addr_o",   "dem_band_o",   "conf_valid_o",
-        "conf_addr_o",  "conf_band_o",  "prep_ready_o",  "rdy_valid_o",  "chg_ready_o",
-        "done_valid_o", "cer_o",        "seb_o",         "phase_o",      "pw_o"};
-    stc_cu_layout l;
+    const stc_cu_cfg *c = cfg;
+    stc_bsq_geom gg, *g = &gg;
+    stc_bsq_geom_of(&c->bsq, g);
     int n = 0;
-    stc_cu_port_layout(cfg, &l);
-    for (unsigned i = 1; i < STC_CU_I_N && n < max; i++, n++)
-        p[n] = (port_t){PORT_IN, in_names[i], l.in_width[i]};
-    for (unsigned i = 0; i < STC_CU_O_N && n < max; i++, n++)
-        p[n] = (port_t){PORT_OUT, out_names[i], l.out_width[i]};
-    return (int)(STC_CU_I_N - 1 + STC_CU_O_N);
+#define STC_CU_PORT UNIT_PORT
+#include "stc_cu_ports.def"
+#undef STC_CU_PORT
+    return n;
 }
 
-static void *u_tm_new(const void *cfg) { return stc_cu_tm_new(cfg); }
-static void u_tm_free(void *tm) { stc_cu_tm_free(tm); }
-static void u_tm_reset(void *tm) { stc_cu_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    stc_cu_tm_eval(tm, in, out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { stc_cu_tm_step(tm, in); }
+UNIT_TM_ADAPTERS(stc_cu_cfg, stc_cu_tm, uint64_t, uint64_t, stc_cu_tm_new, stc_cu_tm_free,
+                 stc_cu_tm_reset, stc_cu_tm_eval, stc_cu_tm_step)
 
 /* ---------------------------------------------------------------- trace -- */
 
@@ -321,9 +298,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->dq_cap = 4 * STC_E_MAX;
     s->dq = calloc(s->dq_cap, sizeof *s->dq);
     s->dem_tmp = calloc(STC_E_MAX, sizeof *s->dem_tmp);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x7f4a7c15ull;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x7f4a7c15ull);
     s->p_st = 40;
     s->p_ld = 30;
     s->p_ready = 70;
@@ -333,22 +308,19 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         snprintf(err, len, "out of memory");
         goto fail;
     }
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        goto fail;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         if (trace_read(a->trace, &s->c, &s->tr, NULL, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             goto fail;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "epochs") == 0) {
-        s->kind = KIND_EPOCHS;
+    } else if (s->kind == KIND_EPOCHS) {
         s->p_prep = 10;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or epochs", a->stream);
-        goto fail;
     }
     return s;
 fail:
@@ -684,28 +656,10 @@ const unit_desc stc_cu_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "stc_cu",
-    .options_help = "  --variant V      nv | es | ab | mb (default mb)\n"
-                    "  --mb-max M       concurrent epochs (mb), 1..2^N (default 4)\n"
-                    "  --epoch LIST     initial epoch set (default 0)\n"
-                    "  --n N            band bits, 1..8 (default 4)\n"
-                    "  --seb S          initial start bit (default 12)\n"
-                    "  --seb-min S      smallest SEB (default 12)\n"
-                    "  --seb-max S      largest SEB (default addr-bits - n)\n"
-                    "  --addr-bits A    address width, 8..64 (default 32)\n"
-                    "  --bsq E          BSQ entries (default 256)\n"
-                    "  --banks B        BSQ banks (default 16)\n"
-                    "  --drain D        BSQ entries per bank per scan cycle (default 2)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &stc_cu_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = NULL,
     .trace_help = "ST <addr> -> ISS <addr> | BLK <addr> <band> [DEM <addr> <band>] | STALL <addr>;\n"

@@ -63,59 +63,52 @@ const char *stc_phase_name(stc_phase p)
     return (unsigned)p < 3 ? nm[p] : "?";
 }
 
-static int dec(const char *v, unsigned long max, unsigned *out)
+static const unit_opt_choice variants[] = {
+    {"nv", STC_NV, 0}, {"es", STC_ES, 0}, {"ab", STC_AB, 0}, {"mb", STC_MB, 0}, {NULL, 0, 0}};
+
+static int set_epoch(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
-    char *end;
-    unsigned long x;
-    if (v == NULL || *v < '0' || *v > '9' || strlen(v) > 9)
+    char e2[200];
+    (void)name;
+    /* parsed against the largest N; cfg_check tests it against --n */
+    if (stc_elist_parse(value, STC_N_MAX, &((stc_emu_cfg *)cfg)->epoch, e2, sizeof e2) != 0) {
+        snprintf(err, len, "--epoch: %s", e2);
         return -1;
-    x = strtoul(v, &end, 10);
-    if (*end || x > max)
-        return -1;
-    *out = (unsigned)x;
+    }
     return 0;
 }
+
+static void put_epoch(const void *cfg, char *buf, size_t len)
+{
+    stc_elist_format(&((const stc_emu_cfg *)cfg)->epoch, buf, len);
+}
+
+static const unit_opt opts[] = {
+    UNIT_OPT_CHOICE("variant", "V", "nv|es|ab|mb (default mb)", stc_emu_cfg, variant, variants),
+    UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4: 16 epochs)", stc_emu_cfg, n),
+    UNIT_OPT_NUM("seb", "S", "initial start epoch bit (default 12)", stc_emu_cfg, seb),
+    UNIT_OPT_NUM("seb-min", "S", "lowest SEB (default 12)", stc_emu_cfg, seb_min),
+    UNIT_OPT_NUM("seb-max", "S", "highest SEB (default addr-bits - n)", stc_emu_cfg, seb_max),
+    UNIT_OPT_NUM("addr-bits", "A", "address width, 8..63 (default 32)", stc_emu_cfg, addr_bits),
+    UNIT_OPT_NUM("cus", "K", "CUs, 1..32 (default 8)", stc_emu_cfg, cus),
+    UNIT_OPT_NUM("mb-max", "M", "concurrent epochs in mb, 1..2^n (default 4)", stc_emu_cfg, mb_max),
+    UNIT_OPT_NUM("seb-guard", "0|1",
+                "adaptive-band progress guard (default 1)",
+                stc_emu_cfg, seb_guard),
+    UNIT_OPT_NUM("wake", "W",
+                "wake-up period in cycles, 1..65535 (default 100)",
+                stc_emu_cfg, wake),
+    UNIT_OPT_FN("epoch", "LIST",
+                "initial epoch set, e.g. 0 or 3,5 (default 0)",
+                set_epoch, put_epoch),
+    UNIT_OPT_END,
+};
+const unit_opt_table stc_emu_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
 int stc_emu_cfg_option(stc_emu_cfg *c, const char *name, const char *value, char *err,
                        size_t len)
 {
-    unsigned *f = NULL;
-    if (strcmp(name, "variant") == 0) {
-        unsigned i;
-        for (i = 0; i < 4; i++)
-            if (value && strcmp(value, stc_variant_name((stc_variant)i)) == 0) {
-                c->variant = (stc_variant)i;
-                return 0;
-            }
-        snprintf(err, len, "--variant: '%s' is not nv, es, ab or mb", value ? value : "");
-        return -1;
-    }
-    if (strcmp(name, "epoch") == 0) {
-        char e2[200];
-        /* parsed against the largest N; cfg_check tests it against --n */
-        if (stc_elist_parse(value, STC_N_MAX, &c->epoch, e2, sizeof e2) != 0) {
-            snprintf(err, len, "--epoch: %s", e2);
-            return -1;
-        }
-        return 0;
-    }
-    f = strcmp(name, "n") == 0           ? &c->n
-        : strcmp(name, "seb") == 0       ? &c->seb
-        : strcmp(name, "seb-min") == 0   ? &c->seb_min
-        : strcmp(name, "seb-max") == 0   ? &c->seb_max
-        : strcmp(name, "addr-bits") == 0 ? &c->addr_bits
-        : strcmp(name, "cus") == 0       ? &c->cus
-        : strcmp(name, "mb-max") == 0    ? &c->mb_max
-        : strcmp(name, "seb-guard") == 0 ? &c->seb_guard
-        : strcmp(name, "wake") == 0      ? &c->wake
-                                         : NULL;
-    if (f == NULL)
-        return 1;
-    if (dec(value, 1000000, f) != 0) {
-        snprintf(err, len, "--%s: '%s' is not a decimal number", name, value ? value : "");
-        return -1;
-    }
-    return 0;
+    return unit_opt_apply(&stc_emu_opts, c, name, value, err, len);
 }
 
 int stc_emu_cfg_check(stc_emu_cfg *c, char *err, size_t len)
@@ -192,13 +185,7 @@ void stc_emu_cfg_name(const stc_emu_cfg *c, char *buf, size_t len)
 
 void stc_emu_cfg_args(const stc_emu_cfg *c, char *buf, size_t len)
 {
-    char ep[STC_E_MAX * 4];
-    stc_elist_format(&c->epoch, ep, sizeof ep);
-    snprintf(buf, len,
-             "--variant %s --n %u --seb %u --seb-min %u --seb-max %u --addr-bits %u --cus %u "
-             "--mb-max %u --seb-guard %u --wake %u --epoch %s",
-             stc_variant_name(c->variant), c->n, c->seb, c->seb_min, c->seb_max, c->addr_bits,
-             c->cus, c->mb_max, c->seb_guard, c->wake, ep);
+    unit_opt_args(&stc_emu_opts, c, buf, len);
 }
 
 unsigned stc_emu_progress_k(const stc_emu_cfg *c)
@@ -413,41 +400,16 @@ void stc_emu_geom_of(const stc_emu_cfg *c, stc_emu_geom *g)
 
 int stc_emu_port_table(const stc_emu_cfg *c, stc_emu_port *p)
 {
-    stc_emu_geom g;
-    unsigned K = c->cus, A = c->addr_bits;
+    stc_emu_geom gg, *g = &gg;
     int n = 0;
-    stc_emu_geom_of(c, &g);
-#define P(o, nm, w) (p[n].out = (o), p[n].name = (nm), p[n].width = (w), n++)
-    P(0, "tmr_en_i", 1);
-    P(0, "wake_i", 1);
-    P(0, "dem_valid_i", K);
-    P(0, "dem_addr_i", K * A);
-    P(1, "dem_ready_o", K);
-    P(0, "conf_valid_i", K);
-    P(0, "conf_addr_i", K * A);
-    P(1, "conf_ready_o", K);
-    P(0, "rdy_valid_i", K);
-    P(1, "rdy_ready_o", K);
-    P(0, "done_valid_i", K);
-    P(1, "done_ready_o", K);
-    P(1, "dack_valid_o", 1);
-    P(1, "dack_cu_o", g.cu_bits);
-    P(1, "dack_epoch_o", c->n);
-    P(0, "dack_ready_i", 1);
-    P(1, "prep_valid_o", 1);
-    P(1, "prep_epochs_o", g.E);
-    P(0, "prep_ready_i", K);
-    P(1, "chg_valid_o", 1);
-    P(1, "chg_epochs_o", g.E);
-    P(1, "chg_seb_o", g.seb_bits);
-    P(0, "chg_ready_i", K);
-    P(1, "cur_o", g.E);
-    P(1, "ptr_o", c->n);
-    P(1, "seb_o", g.seb_bits);
-    P(1, "seb_next_o", g.seb_bits);
-    P(1, "phase_o", 2);
-    P(1, "sleep_o", 1);
-#undef P
+    stc_emu_geom_of(c, g);
+#define STC_EMU_OUT_IN 0
+#define STC_EMU_OUT_OUT 1
+#define STC_EMU_PORT(d, nm, w) (p[n].out = STC_EMU_OUT_##d, p[n].name = #nm, p[n].width = (w), n++);
+#include "stc_emu_ports.def"
+#undef STC_EMU_PORT
+#undef STC_EMU_OUT_IN
+#undef STC_EMU_OUT_OUT
     return n;
 }
 

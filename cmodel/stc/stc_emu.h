@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "cohkit.h"
+#include "unit.h"
 #include "stc_band.h"
 
 COHKIT_BEGIN_DECLS
@@ -61,6 +62,8 @@ int stc_emu_cfg_preset(stc_emu_cfg *c, const char *name);
 /* One option, name without dashes (variant, n, seb, seb-min, seb-max,
  * addr-bits, cus, mb-max, seb-guard, wake, epoch). 0; 1 if not an EMU
  * option; -1 with a one-line reason in err. */
+/* The options (cmodel/unit.h), behind stc_emu_cfg_option and stc_emu_cfg_args. */
+extern const unit_opt_table stc_emu_opts;
 int stc_emu_cfg_option(stc_emu_cfg *c, const char *name, const char *value, char *err,
                        size_t len);
 /* Completes seb_max (0 -> addr_bits - n) and mb_max (0 -> min(4, 2^n)) and

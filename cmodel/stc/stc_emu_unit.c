@@ -9,40 +9,28 @@
 #include <string.h>
 
 #include "stc_emu.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "conflict", "idle", NULL};
 
-static int u_preset(void *cfg, const char *name) { return stc_emu_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return stc_emu_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return stc_emu_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { stc_emu_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { stc_emu_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(stc_emu, stc_emu_cfg)
+UNIT_CFG_NAME_ADAPTER(stc_emu, stc_emu_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
-    stc_emu_port t[STC_EMU_PORTS];
-    int n = stc_emu_port_table(cfg, t), i;
-    for (i = 0; i < n && i < max; i++) {
-        p[i].dir = t[i].out ? PORT_OUT : PORT_IN;
-        p[i].name = t[i].name;
-        p[i].width = t[i].width;
-    }
+    const stc_emu_cfg *c = cfg;
+    stc_emu_geom gg, *g = &gg;
+    stc_emu_geom_of(c, g);
+    int n = 0;
+#define STC_EMU_PORT UNIT_PORT
+#include "stc_emu_ports.def"
+#undef STC_EMU_PORT
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return stc_emu_tm_new(cfg); }
-static void u_tm_free(void *tm) { stc_emu_tm_free(tm); }
-static void u_tm_reset(void *tm) { stc_emu_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    stc_emu_eval(tm, in, out);
-}
-static void u_tm_step(void *tm, const uint64_t *in) { stc_emu_step(tm, in); }
+UNIT_TM_ADAPTERS(stc_emu_cfg, stc_emu_tm, uint64_t, uint64_t, stc_emu_tm_new, stc_emu_tm_free,
+                 stc_emu_tm_reset, stc_emu_eval, stc_emu_step)
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
@@ -185,9 +173,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             wi += w;
         }
     }
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x2f1b7c3dull;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x2f1b7c3dull);
     for (i = 0; i < STC_CUS_MAX; i++)
         s->rdy_due[i] = s->done_due[i] = DELAY_NONE;
     s->p_dem = 5;
@@ -197,9 +183,13 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->p_resp = 30;
     s->tmr_en = 1;
     s->last_ptr = s->c.epoch.e[s->c.epoch.n - 1];
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         s->tmr_en = 0;
         s->p_ready = 70;
@@ -208,20 +198,12 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "conflict") == 0) {
-        s->kind = KIND_CONFLICT;
+    } else if (s->kind == KIND_CONFLICT) {
         s->p_conf = 20;
         s->p_dem = 10;
-    } else if (strcmp(a->stream, "idle") == 0) {
-        s->kind = KIND_IDLE;
+    } else if (s->kind == KIND_IDLE) {
         s->p_dem = 0;
         s->p_conf = 0;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed, conflict or idle", a->stream);
-        free(s);
-        return NULL;
     }
     return s;
 }
@@ -590,29 +572,10 @@ const unit_desc stc_emu_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "stc_emu",
-    .options_help =
-        "  --variant V      nv|es|ab|mb (default mb)\n"
-        "  --n N            band bits, 1..8 (default 4: 16 epochs)\n"
-        "  --seb S          initial start epoch bit (default 12)\n"
-        "  --seb-min S      lowest SEB (default 12)\n"
-        "  --seb-max S      highest SEB (default addr-bits - n)\n"
-        "  --addr-bits A    address width, 8..63 (default 32)\n"
-        "  --cus K          CUs, 1..32 (default 8)\n"
-        "  --mb-max M       concurrent epochs in mb, 1..2^n (default 4)\n"
-        "  --seb-guard 0|1  adaptive-band progress guard (default 1)\n"
-        "  --wake W         wake-up period in cycles, 1..65535 (default 100)\n"
-        "  --epoch LIST     initial epoch set, e.g. 0 or 3,5 (default 0)\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &stc_emu_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help =

@@ -80,57 +80,80 @@ static int parse_uint(const char *s, unsigned *out)
     return 0;
 }
 
+static int set_epoch(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    /* checked against 2^N in cfg_check: parse with the widest range */
+    char why[160];
+    (void)name;
+    if (stc_eset_parse(&((stc_l1_cfg *)cfg)->epoch, value, STC_N_MAX, why, sizeof why) != 0) {
+        snprintf(err, len, "--epoch: '%s' is not a list of epochs (e.g. 3,5,7): %s",
+                 value ? value : "", why);
+        return -1;
+    }
+    return 0;
+}
+
+static void put_epoch(const void *cfg, char *buf, size_t len)
+{
+    stc_eset_format(&((const stc_l1_cfg *)cfg)->epoch, buf, len);
+}
+
+/* --no-poison, --no-lazy: 0 or 1, stored inverted */
+static int set_off(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    stc_l1_cfg *c = cfg;
+    unsigned v;
+    if (value == NULL || parse_uint(value, &v) != 0 || v > 1) {
+        snprintf(err, len, "--%s: '%s' is not 0 or 1", name, value ? value : "");
+        return -1;
+    }
+    if (name[3] == 'p')
+        c->poison = !v;
+    else
+        c->lazy = !v;
+    return 0;
+}
+
+static int poison_off(const void *cfg) { return !((const stc_l1_cfg *)cfg)->poison; }
+static int lazy_off(const void *cfg) { return !((const stc_l1_cfg *)cfg)->lazy; }
+
+static const unit_opt opts[] = {
+    UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_l1_cfg, n),
+    UNIT_OPT_NUM("seb", "S", "initial start epoch bit (default 12)", stc_l1_cfg, seb),
+    UNIT_OPT_NUM("seb-min", "S",
+                "lowest SEB a ChangeEpoch carries (default 12, >= log2(line))",
+                stc_l1_cfg, seb_min),
+    UNIT_OPT_NUM("seb-max", "S",
+                "highest SEB (default addr-bits - n; up to addr-bits, S4)",
+                stc_l1_cfg, seb_max),
+    UNIT_OPT_NUM("addr-bits", "A",
+                "byte-address width, 16..48 (default 32)",
+                stc_l1_cfg, addr_bits),
+    UNIT_OPT_FN("epoch", "LIST",
+                "initial epoch set, e.g. 0 or 3,5 (default 0)",
+                set_epoch, put_epoch),
+    UNIT_OPT_NUM("sets", "S", "sets, power of two, 1..1024 (default 16)", stc_l1_cfg, sets),
+    UNIT_OPT_NUM("ways", "W", "ways, power of two, 1..64 (default 64)", stc_l1_cfg, ways),
+    UNIT_OPT_NUM("line", "B", "line bytes, power of two, 4..4096 (default 64)", stc_l1_cfg, line),
+    UNIT_OPT_NUM("mshrs", "M",
+                "outstanding loads (I_V, I_I), 1..64 (default 16)",
+                stc_l1_cfg, mshrs),
+    UNIT_OPT_NUM("pw-bits", "B",
+                "pending-write counter width, 1..16 (default 8)",
+                stc_l1_cfg, pw_bits),
+    UNIT_OPT_FN("no-poison", NULL,
+                "paper-literal Table 1: no poison bit (unsafe, spec S1)",
+                set_off, NULL, .in_args = poison_off, .flags = UNIT_OPT_BARE),
+    UNIT_OPT_FN("no-lazy", NULL,
+                "test only: no lazy invalidation, no sweep",
+                set_off, NULL, .in_args = lazy_off, .flags = UNIT_OPT_BARE),
+    UNIT_OPT_END,
+};
+const unit_opt_table stc_l1_opts = {opts, "a number", 1000000, 10, 0, NULL};
+
 int stc_l1_cfg_option(stc_l1_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } nums[] = {
-        {"n", offsetof(stc_l1_cfg, n)},
-        {"seb", offsetof(stc_l1_cfg, seb)},
-        {"seb-min", offsetof(stc_l1_cfg, seb_min)},
-        {"seb-max", offsetof(stc_l1_cfg, seb_max)},
-        {"addr-bits", offsetof(stc_l1_cfg, addr_bits)},
-        {"sets", offsetof(stc_l1_cfg, sets)},
-        {"ways", offsetof(stc_l1_cfg, ways)},
-        {"line", offsetof(stc_l1_cfg, line)},
-        {"mshrs", offsetof(stc_l1_cfg, mshrs)},
-        {"pw-bits", offsetof(stc_l1_cfg, pw_bits)},
-    };
-    size_t i;
-    for (i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        if (strcmp(name, nums[i].name) == 0) {
-            unsigned v;
-            if (parse_uint(value, &v) != 0) {
-                snprintf(err, len, "--%s: '%s' is not a number", name, value ? value : "");
-                return -1;
-            }
-            *(unsigned *)(void *)((char *)c + nums[i].off) = v;
-            return 0;
-        }
-    if (strcmp(name, "epoch") == 0) {
-        /* checked against 2^N in cfg_check: parse with the widest range */
-        char why[160];
-        if (stc_eset_parse(&c->epoch, value, STC_N_MAX, why, sizeof why) != 0) {
-            snprintf(err, len, "--epoch: '%s' is not a list of epochs (e.g. 3,5,7): %s",
-                     value ? value : "", why);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "no-poison") == 0 || strcmp(name, "no-lazy") == 0) {
-        unsigned v;
-        if (value == NULL || parse_uint(value, &v) != 0 || v > 1) {
-            snprintf(err, len, "--%s: '%s' is not 0 or 1", name, value ? value : "");
-            return -1;
-        }
-        if (name[3] == 'p')
-            c->poison = !v;
-        else
-            c->lazy = !v;
-        return 0;
-    }
-    return 1;
+    return unit_opt_apply(&stc_l1_opts, c, name, value, err, len);
 }
 
 int stc_l1_cfg_check(stc_l1_cfg *c, char *err, size_t len)
@@ -227,13 +250,7 @@ void stc_l1_cfg_name(const stc_l1_cfg *c, char *buf, size_t len)
 
 void stc_l1_cfg_args(const stc_l1_cfg *c, char *buf, size_t len)
 {
-    char ep[1024];
-    stc_eset_format(&c->epoch, ep, sizeof ep);
-    snprintf(buf, len,
-             "--n %u --seb %u --seb-min %u --seb-max %u --addr-bits %u --epoch %s --sets %u "
-             "--ways %u --line %u --mshrs %u --pw-bits %u%s%s",
-             c->n, c->seb, c->seb_min, c->seb_max, c->addr_bits, ep, c->sets, c->ways, c->line,
-             c->mshrs, c->pw_bits, c->poison ? "" : " --no-poison", c->lazy ? "" : " --no-lazy");
+    unit_opt_args(&stc_l1_opts, c, buf, len);
 }
 
 unsigned stc_l1_band(uint64_t addr, unsigned seb, unsigned n)

@@ -9,50 +9,27 @@
 #include <string.h>
 
 #include "stc_l1.h"
-#include "unit.h"
+#include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "rate", NULL};
-static const char *const bare[] = {"no-poison", "no-lazy", NULL};
-
-static int u_preset(void *cfg, const char *name) { return stc_l1_cfg_preset(cfg, name); }
-static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
-{
-    return stc_l1_cfg_option(cfg, name, value, err, len);
-}
-static int u_check(void *cfg, char *err, size_t len) { return stc_l1_cfg_check(cfg, err, len); }
-static void u_name(const void *cfg, char *buf, size_t len) { stc_l1_cfg_name(cfg, buf, len); }
-static void u_args(const void *cfg, char *buf, size_t len) { stc_l1_cfg_args(cfg, buf, len); }
+UNIT_CFG_ADAPTERS(stc_l1, stc_l1_cfg)
+UNIT_CFG_NAME_ADAPTER(stc_l1, stc_l1_cfg)
 
 static int u_ports(const void *cfg, port_t *p, int max)
 {
     const stc_l1_cfg *c = cfg;
     stc_l1_geom gg, *g = &gg;
-    int n = 0;
     stc_l1_geom_of(c, g);
-#define STC_L1_PORT(pdir, pname, pwidth)                                                          \
-    if (n < max) {                                                                                \
-        p[n].dir = PORT_##pdir;                                                                   \
-        p[n].name = #pname;                                                                       \
-        p[n].width = (pwidth);                                                                    \
-    }                                                                                             \
-    n++;
+    int n = 0;
+#define STC_L1_PORT UNIT_PORT
 #include "stc_l1_ports.def"
 #undef STC_L1_PORT
     return n;
 }
 
-static void *u_tm_new(const void *cfg) { return stc_l1_tm_new(cfg); }
-static void u_tm_free(void *tm) { stc_l1_tm_free(tm); }
-static void u_tm_reset(void *tm) { stc_l1_tm_reset(tm); }
-static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)
-{
-    stc_l1_eval(tm, (const stc_l1_in *)(const void *)in, (stc_l1_out *)(void *)out);
-}
-static void u_tm_step(void *tm, const uint64_t *in)
-{
-    stc_l1_step(tm, (const stc_l1_in *)(const void *)in);
-}
+UNIT_TM_ADAPTERS(stc_l1_cfg, stc_l1_tm, stc_l1_in, stc_l1_out, stc_l1_tm_new, stc_l1_tm_free,
+                 stc_l1_tm_reset, stc_l1_eval, stc_l1_step)
 
 /* ----------------------------------------------------------------- trace */
 
@@ -299,7 +276,8 @@ typedef struct {
     stc_l1_geom g;
     int kind;
     uint64_t rng;
-    unsigned p_valid, p_ready, p_chg;
+    unit_bp bp;
+    unsigned p_chg;
     /* request / ChangeEpoch being driven */
     int have, chave;
     unsigned q_op;
@@ -344,9 +322,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->c = *(const stc_l1_cfg *)cfg;
     stc_l1_geom_of(&s->c, &s->g);
-    s->rng = a->seed * 0x9E3779B97F4A7C15ull + 0x5eed;
-    if (s->rng == 0)
-        s->rng = 1;
+    s->rng = unit_stim_seed(a->seed, 0x5eedull);
     s->out_lines = calloc(s->c.mshrs + 1, sizeof *s->out_lines);
     s->bufcap = s->c.sets * s->c.ways + s->c.mshrs + 4;
     s->buf = calloc(s->bufcap, sizeof *s->buf);
@@ -355,12 +331,15 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         stim_free(s);
         return NULL;
     }
-    s->p_valid = 100;
-    s->p_ready = 100;
+    s->bp = UNIT_BP_FULL;
     s->p_chg = 2;
-    if (a->trace != NULL) {
+    s->kind = unit_stim_kind(streams, a, err, len);
+    if (s->kind < 0) {
+        stim_free(s);
+        return NULL;
+    }
+    if (s->kind == KIND_TRACE) {
         char e2[256];
-        s->kind = KIND_TRACE;
         s->out = a->out;
         s->dump = a->flags && a->flags[FLAG_DUMP];
         if (read_trace(a->trace, &s->c, &s->rec, &s->nrec, e2, sizeof e2) != 0 ||
@@ -369,14 +348,6 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             stim_free(s);
             return NULL;
         }
-    } else if (a->stream == NULL || strcmp(a->stream, "mixed") == 0) {
-        s->kind = KIND_MIXED;
-    } else if (strcmp(a->stream, "rate") == 0) {
-        s->kind = KIND_RATE;
-    } else {
-        snprintf(err, len, "--stream: '%s' is not mixed or rate", a->stream);
-        stim_free(s);
-        return NULL;
     }
     return s;
 }
@@ -396,12 +367,13 @@ static uint64_t rand_addr(l1_stim *s)
     return a & mask64(s->c.addr_bits);
 }
 
+static const unsigned sched_valid[] = {100, 70, 40, 10}, sched_ready[] = {100, 80, 50, 20};
+static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+
 static void rand_drive(l1_stim *s, uint64_t cyc)
 {
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
-        static const unsigned pv[] = {100, 70, 40, 10}, pr[] = {100, 80, 50, 20};
-        s->p_valid = pv[unit_rnd(&s->rng) % 4];
-        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        unit_bp_draw(&sched, &s->rng, &s->bp);
         s->p_chg = 1 + (unsigned)(unit_rnd(&s->rng) % 3);
     }
     if (!s->chave && s->kind == KIND_MIXED && unit_pct(&s->rng) < s->p_chg && unit_pct(&s->rng) < 20) {
@@ -414,7 +386,7 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
             s->q_seb = s->c.seb_max;
         s->chave = 1;
     }
-    if (!s->have && (s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_valid)) {
+    if (!s->have && (s->kind == KIND_RATE || unit_pct(&s->rng) < s->bp.valid)) {
         unsigned r = unit_pct(&s->rng);
         if (s->kind == KIND_MIXED && unit_pct(&s->rng) < 2) {
             /* now and then a DATA or WA the unit may not expect (ERR path) */
@@ -440,7 +412,7 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
 static void trace_drive(l1_stim *s)
 {
     const l1_rec *r;
-    if (s->have || s->chave || s->next >= s->nrec || unit_pct(&s->rng) >= 85)
+    if (s->have || s->chave || s->next >= s->nrec || unit_pct(&s->rng) >= UNIT_BP_TRACE.valid)
         return;
     r = &s->rec[s->next++];
     if (r->kind == R_CHG) {
@@ -463,10 +435,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     unsigned i, words = (s->g.epochs + 63) / 64;
     if (s->kind == KIND_TRACE) {
         trace_drive(s);
-        in->ev_ready_i = unit_pct(&s->rng) < 75;
+        in->ev_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
     } else {
         rand_drive(s, cyc);
-        in->ev_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_ready;
+        in->ev_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->bp.ready;
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_op_i = s->have ? s->q_op : 0;
@@ -638,31 +610,10 @@ const unit_desc stc_l1_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "stc_l1",
-    .options_help =
-        "  --n N            band bits, 1..8 (default 4)\n"
-        "  --seb S          initial start epoch bit (default 12)\n"
-        "  --seb-min S      lowest SEB a ChangeEpoch carries (default 12, >= log2(line))\n"
-        "  --seb-max S      highest SEB (default addr-bits - n; up to addr-bits, S4)\n"
-        "  --addr-bits A    byte-address width, 16..48 (default 32)\n"
-        "  --epoch LIST     initial epoch set, e.g. 0 or 3,5 (default 0)\n"
-        "  --sets S         sets, power of two, 1..1024 (default 16)\n"
-        "  --ways W         ways, power of two, 1..64 (default 64)\n"
-        "  --line B         line bytes, power of two, 4..4096 (default 64)\n"
-        "  --mshrs M        outstanding loads (I_V, I_I), 1..64 (default 16)\n"
-        "  --pw-bits B      pending-write counter width, 1..16 (default 8)\n"
-        "  --no-poison      paper-literal Table 1: no poison bit (unsafe, spec S1)\n"
-        "  --no-lazy        test only: no lazy invalidation, no sweep\n",
-    .cfg_preset = u_preset,
-    .cfg_option = u_option,
-    .cfg_check = u_check,
-    .cfg_name = u_name,
-    .cfg_args = u_args,
+    .opts = &stc_l1_opts,
+    UNIT_CFG_FIELDS,
     .ports = u_ports,
-    .tm_new = u_tm_new,
-    .tm_free = u_tm_free,
-    .tm_reset = u_tm_reset,
-    .tm_eval = u_tm_eval,
-    .tm_step = u_tm_step,
+    UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "LD <addr> | ST <addr> | DATA <addr> | WA <addr> | CHG <epochs> <seb>;\n"
@@ -678,5 +629,4 @@ const unit_desc stc_l1_unit = {
     .stim_note = NULL,
     .stim_summary = stim_summary,
     .trace_run = trace_run,
-    .cfg_bare = bare,
 };

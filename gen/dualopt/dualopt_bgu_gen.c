@@ -288,4 +288,5 @@ int dualopt_bgu_selftest(const void *cfg, st_rule *r, int max, char *err, size_t
     return 1;
 }
 
-const gen_unit dualopt_bgu_gen_unit = {"dualopt-bgu", emit_bgu, gen_params, gen_report};
+const gen_unit dualopt_bgu_gen_unit = {"dualopt-bgu", emit_bgu, gen_params, gen_report,
+                                       dualopt_bgu_selftest};

@@ -691,4 +691,5 @@ int dualopt_coal_selftest(const void *cfg, st_rule *r, int max, char *err, size_
     return 2;
 }
 
-const gen_unit dualopt_coal_gen_unit = {"dualopt-coal", gen_emit, gen_params, gen_report};
+const gen_unit dualopt_coal_gen_unit = {"dualopt-coal", gen_emit, gen_params, gen_report,
+                                        dualopt_coal_selftest};

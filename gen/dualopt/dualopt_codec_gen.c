@@ -101,4 +101,5 @@ int dualopt_codec_selftest(const void *cfg, st_rule *r, int max, char *err, size
     return 2;
 }
 
-const gen_unit dualopt_codec_gen_unit = {"dualopt-codec", gen_emit, gen_params, gen_report};
+const gen_unit dualopt_codec_gen_unit = {"dualopt-codec", gen_emit, gen_params, gen_report,
+                                         dualopt_codec_selftest};

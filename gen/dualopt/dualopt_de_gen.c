@@ -453,4 +453,5 @@ int dualopt_de_selftest(const void *cfg, st_rule *r, int max, char *err, size_t 
     return 4;
 }
 
-const gen_unit dualopt_de_gen_unit = {"dualopt-de", gen_emit, gen_params, gen_report};
+const gen_unit dualopt_de_gen_unit = {"dualopt-de", gen_emit, gen_params, gen_report,
+                                      dualopt_de_selftest};

@@ -215,4 +215,5 @@ int dualopt_decoal_selftest(const void *cfg, st_rule *r, int max, char *err, siz
     return 7;
 }
 
-const gen_unit dualopt_decoal_gen_unit = {"dualopt-decoal", gen_emit, gen_params, gen_report};
+const gen_unit dualopt_decoal_gen_unit = {"dualopt-decoal", gen_emit, gen_params, gen_report,
+                                          dualopt_decoal_selftest};

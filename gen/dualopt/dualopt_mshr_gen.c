@@ -450,4 +450,5 @@ int dualopt_mshr_selftest(const void *cfg, st_rule *r, int max, char *err, size_
     return 3;
 }
 
-const gen_unit dualopt_mshr_gen_unit = {"dualopt-mshr", emit_module, gen_params, gen_report};
+const gen_unit dualopt_mshr_gen_unit = {"dualopt-mshr", emit_module, gen_params, gen_report,
+                                        dualopt_mshr_selftest};

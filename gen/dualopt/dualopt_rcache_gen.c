@@ -732,4 +732,5 @@ int dualopt_rcache_selftest(const void *cfg, st_rule *r, int max, char *err, siz
     return 2;
 }
 
-const gen_unit dualopt_rcache_gen_unit = {"dualopt-rcache", emit_module, gen_params, gen_report};
+const gen_unit dualopt_rcache_gen_unit = {"dualopt-rcache", emit_module, gen_params, gen_report,
+                                          dualopt_rcache_selftest};

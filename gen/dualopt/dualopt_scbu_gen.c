@@ -166,4 +166,5 @@ int dualopt_scbu_selftest(const void *cfg, st_rule *r, int max, char *err, size_
     return 6;
 }
 
-const gen_unit dualopt_scbu_gen_unit = {"dualopt-scbu", emit_scbu, gen_params, gen_report};
+const gen_unit dualopt_scbu_gen_unit = {"dualopt-scbu", emit_scbu, gen_params, gen_report,
+                                        dualopt_scbu_selftest};

@@ -804,4 +804,4 @@ static void gen_report(FILE *f, const void *cfg, int json)
                "per cycle\n");
 }
 
-const gen_unit halcone_cache_gen_unit = {"halcone-cache", emit_cache, gen_params, gen_report};
+const gen_unit halcone_cache_gen_unit = {"halcone-cache", emit_cache, gen_params, gen_report, NULL};

@@ -811,4 +811,4 @@ static void gen_report(FILE *f, const void *cfg, int json)
             HALCONE_TSU_LATENCY, c->sets);
 }
 
-const gen_unit halcone_tsu_gen_unit = {"halcone-tsu", emit_tsu, gen_params, gen_report};
+const gen_unit halcone_tsu_gen_unit = {"halcone-tsu", emit_tsu, gen_params, gen_report, NULL};

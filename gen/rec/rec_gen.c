@@ -1221,4 +1221,4 @@ int rec_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
     return 1;
 }
 
-const gen_unit rec_gen_unit = {"rec", gen_emit, gen_params, gen_report};
+const gen_unit rec_gen_unit = {"rec", gen_emit, gen_params, gen_report, rec_selftest};

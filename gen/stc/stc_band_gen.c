@@ -104,4 +104,4 @@ static void gen_report(FILE *f, const void *cfg, int json)
     fprintf(f, "  timing: one address per cycle, band one cycle after acceptance\n");
 }
 
-const gen_unit stc_band_gen_unit = {"stc-band", emit_band, gen_params, gen_report};
+const gen_unit stc_band_gen_unit = {"stc-band", emit_band, gen_params, gen_report, NULL};

@@ -434,4 +434,4 @@ static void gen_report(FILE *f, const void *cfg, int json)
     fprintf(f, "  push:          one per cycle (not during a scan)\n");
 }
 
-const gen_unit stc_bsq_gen_unit = {"stc-bsq", emit_bsq, gen_params, gen_report};
+const gen_unit stc_bsq_gen_unit = {"stc-bsq", emit_bsq, gen_params, gen_report, NULL};

@@ -378,4 +378,4 @@ static void gen_report(FILE *f, const void *cfg, int json)
             bsq_regs, c->bsq.entries, c->bsq.banks * g.row_bits);
 }
 
-const gen_unit stc_cu_gen_unit = {"stc-cu", emit_cu, gen_params, gen_report};
+const gen_unit stc_cu_gen_unit = {"stc-cu", emit_cu, gen_params, gen_report, NULL};

@@ -613,4 +613,4 @@ static void gen_report(FILE *f, const void *cfg, int json)
                "  no ETV (S8)\n");
 }
 
-const gen_unit stc_emu_gen_unit = {"stc-emu", emit_emu, gen_params, gen_report};
+const gen_unit stc_emu_gen_unit = {"stc-emu", emit_emu, gen_params, gen_report, NULL};

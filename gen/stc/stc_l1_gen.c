@@ -646,4 +646,4 @@ static void gen_report(FILE *f, const void *cfg, int json)
             c->sets, c->poison ? c->mshrs : 0, c->mshrs);
 }
 
-const gen_unit stc_l1_gen_unit = {"stc-l1", emit_module, gen_params, gen_report};
+const gen_unit stc_l1_gen_unit = {"stc-l1", emit_module, gen_params, gen_report, NULL};

@@ -1,0 +1,144 @@
+/*
+ * What a unit's registry adapter (cmodel/<family>/<unit>_unit.c) is built
+ * from, so that it states only what is particular to the unit:
+ *
+ *  - UNIT_CFG_ADAPTERS / UNIT_TM_ADAPTERS define the registry's
+ *    configuration and timing-shell functions from the model's typed ones;
+ *    UNIT_ADAPTER_FIELDS fills them into the unit_desc.
+ *  - UNIT_PORT puts one row of the unit's <unit>_ports.def X-macro table
+ *    (direction, name, width as an expression of the configuration) into a
+ *    port_t array: every unit's port table is a .def file.
+ *  - The stimulus helpers: unit_stim_seed (the random state of a stimulus
+ *    source), unit_stim_kind (the registry's streams looked up by index,
+ *    trace mode after them) and one back-pressure type, unit_bp, with the
+ *    schedules of random runs as data (unit_bp_sched).
+ *
+ * See docs/adding-a-unit.md.
+ */
+#ifndef UNIT_ADAPT_H
+#define UNIT_ADAPT_H
+
+#include "unit.h"
+
+COHKIT_BEGIN_DECLS
+
+/* ------------------------------------------------------ configuration */
+
+/* u_preset, u_option, u_check, u_args over pfx##_cfg_preset, _option,
+ * _check and _args taking CFG *. */
+#define UNIT_CFG_ADAPTERS(pfx, CFG)                                                              \
+    static int u_preset(void *cfg, const char *name) { return pfx##_cfg_preset((CFG *)cfg, name); } \
+    static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)  \
+    {                                                                                            \
+        return pfx##_cfg_option((CFG *)cfg, name, value, err, len);                              \
+    }                                                                                            \
+    static int u_check(void *cfg, char *err, size_t len) { return pfx##_cfg_check((CFG *)cfg, err, len); } \
+    static void u_args(const void *cfg, char *buf, size_t len)                                   \
+    {                                                                                            \
+        pfx##_cfg_args((const CFG *)cfg, buf, len);                                              \
+    }
+/* u_name over pfx##_cfg_name taking const CFG *. */
+#define UNIT_CFG_NAME_ADAPTER(pfx, CFG)                                                          \
+    static void u_name(const void *cfg, char *buf, size_t len)                                   \
+    {                                                                                            \
+        pfx##_cfg_name((const CFG *)cfg, buf, len);                                              \
+    }
+
+/* u_tm_new .. u_tm_step over the timing shell's functions. CFG is the
+ * type tm_new takes (the registry's configuration, or its first member),
+ * TM the shell's type, IN and OUT the types of its port value arrays
+ * (uint64_t, or structs of one word per port). */
+#define UNIT_TM_ADAPTERS(CFG, TM, IN, OUT, tm_new_f, tm_free_f, tm_reset_f, eval_f, step_f)      \
+    static void *u_tm_new(const void *cfg) { return tm_new_f((const CFG *)cfg); }                \
+    static void u_tm_free(void *tm) { tm_free_f((TM *)tm); }                                     \
+    static void u_tm_reset(void *tm) { tm_reset_f((TM *)tm); }                                   \
+    static void u_tm_eval(const void *tm, const uint64_t *in, uint64_t *out)                     \
+    {                                                                                            \
+        eval_f((const TM *)tm, (const IN *)(const void *)in, (OUT *)(void *)out);                \
+    }                                                                                            \
+    static void u_tm_step(void *tm, const uint64_t *in)                                          \
+    {                                                                                            \
+        step_f((TM *)tm, (const IN *)(const void *)in);                                          \
+    }
+
+/* The unit_desc members the adapter macros define. */
+#define UNIT_CFG_FIELDS                                                                          \
+    .cfg_preset = u_preset, .cfg_option = u_option, .cfg_check = u_check, .cfg_name = u_name,    \
+    .cfg_args = u_args
+#define UNIT_TM_FIELDS                                                                           \
+    .tm_new = u_tm_new, .tm_free = u_tm_free, .tm_reset = u_tm_reset, .tm_eval = u_tm_eval,      \
+    .tm_step = u_tm_step
+
+/* --------------------------------------------------------------- ports */
+
+static inline void unit_port_put(port_t *p, int max, int *n, port_dir dir, const char *name,
+                                 unsigned width)
+{
+    if (*n < max) {
+        p[*n].dir = dir;
+        p[*n].name = name;
+        p[*n].width = width;
+    }
+    (*n)++;
+}
+/* One row of a .def port table, inside a ports function with `p`, `max`
+ * and the count `n` in scope:
+ *   #define SCBU_PORT UNIT_PORT
+ *   #include "dualopt_scbu_ports.def"  */
+#define UNIT_PORT(pdir, pname, pwidth) unit_port_put(p, max, &n, PORT_##pdir, #pname, (unsigned)(pwidth));
+/* A row present only in configurations where `cond` holds. */
+#define UNIT_PORT_IF(cond, pdir, pname, pwidth)                                                  \
+    if (cond)                                                                                    \
+        UNIT_PORT(pdir, pname, pwidth)
+
+/* ------------------------------------------------------------ stimulus */
+
+/* The random state of a stimulus source: the run's seed spread by the
+ * golden ratio plus the unit's own salt, never 0 (xorshift64* state). */
+static inline uint64_t unit_stim_seed(uint64_t seed, uint64_t salt)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull + salt;
+    return s ? s : 1;
+}
+/* A second state independent of the first (the CoDec units' jitter). */
+static inline uint64_t unit_stim_seed2(uint64_t seed)
+{
+    uint64_t s = seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
+    return s ? s : 1;
+}
+
+/* The stimulus kind of a run: the index of a->stream in `streams` (the
+ * unit's unit_desc.streams; NULL selects [0]), or the number of streams for
+ * a trace run (a->trace set). -1 with "--stream: 'x' is not a, b or c" in
+ * err for an unknown stream. */
+int unit_stim_kind(const char *const *streams, const unit_stim_args *a, char *err, size_t len);
+
+/* Back-pressure: the percentages of cycles in which the stimulus offers a
+ * request (valid) and accepts a result (ready). */
+typedef struct {
+    unsigned valid, ready;
+} unit_bp;
+/* Every cycle. */
+#define UNIT_BP_FULL ((unit_bp){100, 100})
+/* Trace runs: records offered in 85 % of cycles, results taken in 75 %. */
+#define UNIT_BP_TRACE ((unit_bp){85, 75})
+
+/* The schedule of random runs: every so many cycles valid and then ready
+ * are drawn from these tables (one unit_rnd() each, modulo the length). */
+typedef struct {
+    const unsigned *valid;
+    unsigned nvalid;
+    const unsigned *ready;
+    unsigned nready;
+} unit_bp_sched;
+#define UNIT_BP_SCHED(v, r) {(v), sizeof(v) / sizeof(v)[0], (r), sizeof(r) / sizeof(r)[0]}
+
+static inline void unit_bp_draw(const unit_bp_sched *s, uint64_t *rng, unit_bp *bp)
+{
+    bp->valid = s->valid[unit_rnd(rng) % s->nvalid];
+    bp->ready = s->ready[unit_rnd(rng) % s->nready];
+}
+
+COHKIT_END_DECLS
+
+#endif
