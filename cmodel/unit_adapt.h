@@ -83,8 +83,8 @@ static inline void unit_port_put(port_t *p, int max, int *n, port_dir dir, const
 }
 /* One row of a .def port table, inside a ports function with `p`, `max`
  * and the count `n` in scope:
- *   #define SCBU_PORT UNIT_PORT
- *   #include "dualopt_scbu_ports.def"  */
+ *   #define MYUNIT_PORT UNIT_PORT
+ *   #include "<family>_<unit>_ports.def"  */
 #define UNIT_PORT(pdir, pname, pwidth) unit_port_put(p, max, &n, PORT_##pdir, #pname, (unsigned)(pwidth));
 /* A row present only in configurations where `cond` holds. */
 #define UNIT_PORT_IF(cond, pdir, pname, pwidth)                                                  \
