@@ -46,7 +46,7 @@ TEST_JOBS     ?= 2
 all: tools
 
 help:
-	@echo "make verilate && ./tb_<family>   build every family's lockstep bench and run one"
+	@echo "make verilate               build every family's lockstep bench: ./tb_<family> (README.md)"
 	@echo "make test                   every test of every family, step times, Criterion summary last"
 	@echo "make test-<family>          one family's lint, sweep, Icarus replay and Criterion tests"
 	@echo "make bench                  RTL alone vs lockstep on recorded stimulus, model speed"
