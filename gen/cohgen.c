@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "gen_unit.h"
+#include "parts.h"
 #include "selftest.h"
 
 static void usage(FILE *f)
@@ -127,7 +128,8 @@ static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char 
     st_result st = {0x12345678u, 131072u, 0, 0, 0};
     char err[300], modname[160], args[1024], params[2048];
     block_desc b;
-    emit_file f[4];
+    emit_file f[4 + PARTS_MAX];
+    int nparts;
 
     if (cfg == NULL)
         return fail("out of memory");
@@ -244,11 +246,17 @@ static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char 
                 goto out;
             }
     }
+    /* a composite's part modules, each in its own file (gen/parts.h) */
+    nparts = parts_write(u->name, cfg, &b, out, f + 4, PARTS_MAX, err, sizeof err);
+    if (nparts < 0) {
+        emit_abort(f, 4);
+        goto out;
+    }
     gu->emit(&f[0], cfg, &b);
     ports_c_header(&f[1], &b);
     ports_shim(&f[2], &b);
     ports_iverilog_tb(&f[3], &b);
-    if (emit_commit(f, 4, err, sizeof err) != 0)
+    if (emit_commit(f, 4 + nparts, err, sizeof err) != 0)
         goto out;
     rc = 0;
     goto done;

@@ -1,6 +1,8 @@
 # Mutation testing of the generated RTL (scripts/mutate.py, docs/mutation.md).
 #   make mutate          every committed configuration of every unit, 60 mutants each
 #   make mutate-sample   12 mutants of rec_fpga (the same seed) and the known-bug mutants
+#   make mutate-selftest the parser on a small hierarchy (modules in two files,
+#                        generate blocks, a function): attribution and names
 # Reports: $(B)/mutate/report.md and .json ($(B)/mutate-sample/ for the sample).
 MUTATE_SEED   ?= 1
 MUTATE_COUNT  ?= 60
@@ -9,7 +11,9 @@ MUTATE_JOBS   ?= 2
 # units of make mutate (comma-separated; empty: every unit)
 MUTATE_UNITS  ?=
 
-.PHONY: mutate mutate-sample
+.PHONY: mutate mutate-sample mutate-selftest
+mutate-selftest:
+	scripts/mutate.py --self-test
 # verilate leaves every family's $(B)/tb_<family>.objs (scripts/unit-bench.sh)
 mutate: verilate
 	scripts/mutate.py --all $(if $(MUTATE_UNITS),--unit $(MUTATE_UNITS)) --count $(MUTATE_COUNT) --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS) \
@@ -18,5 +22,5 @@ mutate-sample: verilate
 	scripts/mutate.py --unit rec --config fpga --count $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) \
 	  --jobs $(MUTATE_JOBS) --out $(B)/mutate-sample
 
-TEST_STEPS    += mutate-sample
+TEST_STEPS    += mutate-selftest mutate-sample
 REGRESS_STEPS += mutate

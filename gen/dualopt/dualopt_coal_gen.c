@@ -14,6 +14,7 @@
 #include "dualopt_coal.h"
 #include "dualopt_codec_gen.h"
 #include "gen_unit.h"
+#include "parts.h"
 #include "selftest.h"
 
 /* Combinational blocks are `always @(*)`: Icarus 11 runs this module's
@@ -541,8 +542,9 @@ static void body(cx *x)
     emit_formal(x);
 }
 
-void dualopt_coal_body(emit_file *e, const codec_cfg *c)
+void dualopt_coal_body(emit_file *e, const void *cfg)
 {
+    const codec_cfg *c = cfg;
     cx x;
     memset(&x, 0, sizeof x);
     x.e = e;
@@ -580,13 +582,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     ports_file_header(e, b, "// ");
     emit(e, "`default_nettype none");
     emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_nl(e);
-    emit_in(e);
-    dualopt_coal_body(e, cfg);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
+    part_module(e, b, dualopt_coal_body, cfg);
     emit(e, "`default_nettype wire");
 }
 

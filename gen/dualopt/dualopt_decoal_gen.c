@@ -13,6 +13,7 @@
 #include "dualopt_coal.h"
 #include "dualopt_codec_gen.h"
 #include "gen_unit.h"
+#include "parts.h"
 #include "selftest.h"
 
 static void decl(emit_file *e, unsigned w, const char *names)
@@ -23,10 +24,11 @@ static void decl(emit_file *e, unsigned w, const char *names)
         emit(e, "logic [%u:0] %s;", w - 1, names);
 }
 
-/* The de-coalescer's logic inside an open module (the codec wrapper reuses
- * it next to the coalescer's). */
-void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
+/* The de-coalescer's logic inside an open module: the unit's own module and
+ * the CoDec's de-coalescer part. */
+void dualopt_decoal_body(emit_file *e, const void *cfg)
 {
+    const codec_cfg *c = cfg;
     codec_geom g;
     unsigned j, NB, CBF = c->count_bits, SW, DB, MAX = c->max, GB;
     char nm[128];
@@ -154,22 +156,13 @@ void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
 
 static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 {
-    const codec_cfg *c = cfg;
-    codec_geom g;
-    codec_geom_of(c, &g);
     emit(e, "// DualOpt RDMA CoDec de-coalescer (Belayneh et al., section 4.1.3, Fig. 9).");
     emit(e, "// Register-only (lint: no memory): one packet register, one slot per cycle;");
     emit(e, "// see docs/dualopt.md.");
     ports_file_header(e, b, "// ");
     emit(e, "`default_nettype none");
     emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_nl(e);
-    emit_in(e);
-    dualopt_decoal_body(e, c);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
+    part_module(e, b, dualopt_decoal_body, cfg);
     emit(e, "`default_nettype wire");
 }
 
