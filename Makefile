@@ -95,7 +95,9 @@ test-$(1): tb_$(1) $(B)/tb_$(1).objs $(B)/test_all tools
 	$(B)/test_all --color=never --jobs 2 --filter '$(1)_*/*'
 endef
 $(foreach f,$(FAMILIES),$(eval $(call FAMILY_RULES,$(f))))
-$(foreach m,$(ALL_MODS),$(eval $(B)/vobj/$(m)/lib$(m).a: $(filter %/$(m).sv,$(ALL_RTL)) tb/dut.h scripts/verilate.sh | $(DEPS_OK) ; \
+# (a composite's part modules, <module>_<part>.sv beside it, are its sources too)
+$(foreach m,$(ALL_MODS),$(eval $(B)/vobj/$(m)/lib$(m).a: $(filter %/$(m).sv,$(ALL_RTL)) \
+  $(filter-out %_tb.sv,$(wildcard $(dir $(filter %/$(m).sv,$(ALL_RTL)))$(m)_*.sv)) tb/dut.h scripts/verilate.sh | $(DEPS_OK) ; \
   scripts/verilate.sh $(m) $(dir $(filter %/$(m).sv,$(ALL_RTL))) $(B)/vobj))
 
 # Hardware cost (Yosys area) and the iCE40 flow; see synth/ and fpga/.

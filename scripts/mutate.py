@@ -684,17 +684,7 @@ class Module:
         if p.text == "function":
             return self._function()
         if p.text == "begin":
-            P.i += 1
-            if P.at(":"):
-                P.i += 2
-            while not P.at("end"):
-                if P.peek() is None:
-                    P.err("unterminated generate block")
-                self._item()
-            P.i += 1
-            if P.at(":"):
-                P.i += 2
-            return
+            return self._begin_end(self._item)
         if p.text == "if":
             P.i += 1
             P.expect("(")
@@ -718,6 +708,20 @@ class Module:
             self.items.append(dict(kind="bound", num=bound))
         self._item()
         self.genv = outer
+
+    def _begin_end(self, each):
+        """begin [: label] ... end [: label], each() parsing one element."""
+        P = self.P
+        P.i += 1
+        if P.at(":"):
+            P.i += 2
+        while not P.at("end"):
+            if P.peek() is None:
+                P.err("unterminated begin block")
+            each()
+        P.i += 1
+        if P.at(":"):
+            P.i += 2
 
     def _function(self):
         """function [automatic] [type] [range] name (ports); body endfunction,
@@ -807,15 +811,7 @@ class Module:
             P.expect(";")
             return
         if p.text == "begin":
-            P.i += 1
-            if P.at(":"):
-                P.i += 2
-            while not P.at("end"):
-                self._stmt(ctx)
-            P.i += 1
-            if P.at(":"):
-                P.i += 2
-            return
+            return self._begin_end(lambda: self._stmt(ctx))
         if p.text == "if":
             P.i += 1
             P.expect("(")
