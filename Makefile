@@ -128,8 +128,9 @@ $(ALL_HARNESS): $(HB)/.stamp ;
 harness: $(HB)/.stamp
 # rtl/<family>/M.sv -> <family>
 family_of = $(word 2,$(subst /, ,$(filter %/$(1).sv,$(ALL_RTL))))
+# (a composite's part modules, <module>_<part>.sv beside it, are its sources too)
 $(foreach m,$(ALL_MODS),$(eval $(B)/vobj/$(m)/lib$(m).a: $(filter %/$(m).sv,$(ALL_RTL)) \
-  $(HB)/$(call family_of,$(m))/$(m)_shim.cpp tb/dut.h scripts/verilate.sh | $(DEPS_OK) ; \
+  $(wildcard $(dir $(filter %/$(m).sv,$(ALL_RTL)))$(m)_*.sv) $(HB)/$(call family_of,$(m))/$(m)_shim.cpp tb/dut.h scripts/verilate.sh | $(DEPS_OK) ; \
   scripts/verilate.sh $(m) $(dir $(filter %/$(m).sv,$(ALL_RTL))) $(B)/vobj $(HB)/$(call family_of,$(m))))
 
 # Hardware cost (Yosys area) and the iCE40 flow; see synth/ and fpga/.

@@ -180,6 +180,7 @@ $(FU)/$(1)/sim_%/selftest_sim: $(FU)/$(1)/$(1)_selftest.sv $(FU)/$(1)/$(1)_selft
 	verilator --cc --exe --build -j 1 -Wall -O2 "-GGapCycles=24'd64" \
 	  $$(if $$(filter wrong,$$*),-f $(FU)/$(1)/$(1)_selftest_wrong.vf) \
 	  --prefix Vselftest_top -CFLAGS -DSELFTEST_GENERIC --top-module $(1)_selftest \
+	  -y $$(abspath $$(dir $$($(1)_SV))) \
 	  --Mdir $(FU)/$(1)/sim_$$* -o selftest_sim \
 	  $$(abspath $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV) fpga/selftest_sim.cpp) \
 	  > $(FU)/$(1)/sim_$$*.log 2>&1 || { tail -20 $(FU)/$(1)/sim_$$*.log; exit 1; }
@@ -193,7 +194,8 @@ $(FU)/$(1)/sim.ok: $(FU)/$(1)/sim_pass/selftest_sim $(FU)/$(1)/sim_wrong/selftes
 $(FU)/$(1)/%.json: $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV) | $(DEPS_OK)
 	@echo "fpga: $(1): synth_ice40 $$*"
 	@fpga/timed.sh $(FU)/$(1)/$$*.synth.time yosys -q -l $(FU)/$(1)/$$*.synth.log -p \
-	  "read_verilog -sv $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV); hierarchy -top $(1)_selftest; \
+	  "read_verilog -sv $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV); \
+	   hierarchy -libdir $$(dir $$($(1)_SV)) -top $(1)_selftest; \
 	   chparam -set LedActiveLow $$(FPGA_LED_$$*) $(1)_selftest; \
 	   synth_ice40 -top $(1)_selftest -json $$@; check -assert; \
 	   tee -q -o $(FU)/$(1)/$$*.stat.json stat -json" >/dev/null

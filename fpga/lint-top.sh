@@ -3,13 +3,15 @@
 # scripts/lint.sh does for generated RTL: Verilator -Wall, Icarus -Wall,
 # Yosys check -assert with no latches. Silent when clean.
 #   fpga/lint-top.sh TOP TOP.sv UNIT.sv
+# A composite unit's part modules are found by name beside UNIT.sv.
 set -uo pipefail
 top=$1; shift
-out=$(verilator --lint-only -Wall --top-module "$top" "$@" 2>&1) || true
+lib=$(dirname "${@: -1}")
+out=$(verilator --lint-only -Wall --top-module "$top" -y "$lib" "$@" 2>&1) || true
 [ -z "$out" ] || { echo "$out"; exit 1; }
-out=$(iverilog -g2012 -Wall -s "$top" -o /dev/null "$@" 2>&1) || true
+out=$(iverilog -g2012 -Wall -s "$top" -y "$lib" -Y .sv -o /dev/null "$@" 2>&1) || true
 [ -z "$out" ] || { echo "$out"; exit 1; }
-yosys -q -p "read_verilog -sv $*; prep -top $top; check -assert; \
+yosys -q -p "read_verilog -sv $*; hierarchy -libdir $lib -top $top; prep -top $top; check -assert; \
   select -assert-none t:\$dlatch t:\$adlatch t:\$sr" >/dev/null 2>&1 || {
   echo "fpga-lint: $top: yosys check failed"; exit 1; }
 echo "fpga-lint: $top clean (verilator -Wall, iverilog -Wall, yosys check -assert)"

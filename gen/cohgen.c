@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "gen_unit.h"
+#include "parts.h"
 #include "selftest.h"
 
 static void usage(FILE *f)
@@ -133,8 +134,8 @@ static int write_unit(const unit_desc *u, const gen_unit *gu, void *cfg, const c
     static const char *const suffix[4] = {".sv", "_ports.h", "_shim.cpp", "_tb.sv"};
     char args[1024], params[2048], fn[192];
     block_desc b;
-    emit_file f[4];
-    int i, first = out != NULL ? 0 : 1, n = 0;
+    emit_file f[4 + PARTS_MAX];
+    int i, first = out != NULL ? 0 : 1, n = 0, nparts = 0;
 
     memset(&b, 0, sizeof b);
     b.unit = u->name;
@@ -159,12 +160,17 @@ static int write_unit(const unit_desc *u, const gen_unit *gu, void *cfg, const c
             return -1;
         }
     }
+    /* a composite's part modules, each in its own file beside it (gen/parts.h) */
+    if (first == 0 && (nparts = parts_write(u->name, cfg, &b, out, f + n, PARTS_MAX, err, len)) < 0) {
+        emit_abort(f, n);
+        return -1;
+    }
     if (first == 0)
         gu->emit(&f[0], cfg, &b);
     ports_c_header(&f[1 - first], &b);
     ports_shim(&f[2 - first], &b);
     ports_iverilog_tb(&f[3 - first], &b);
-    return emit_commit(f, n, err, len);
+    return emit_commit(f, n + nparts, err, len);
 }
 
 static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char **argv)

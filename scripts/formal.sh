@@ -132,6 +132,8 @@ run_control() {  # index -> result line in $out/res.n<j>
     r="FAILED: sed: $(head -1 "$dir/sed.log")"
   elif cmp -s "$out/$name/$name.sv" "$dir/$name.sv"; then
     r="FAILED: the edit no longer changes $name.sv"
+  elif ! for p in "$out/$name/${name}"_*.sv; do [ ! -f "$p" ] || cp "$p" "$dir/" || exit 1; done; then
+    r="FAILED: cannot copy the part modules of $name"  # a composite's (gen/parts.h)
   elif ! grep -qE "\bp_$group(_[A-Za-z0-9_]*)?: assert" "$dir/$name.sv"; then
     r="FAILED: $name.sv has no p_$group assertion"
   elif ! prepare "$dir" "$name" "p_$group"; then

@@ -15,7 +15,7 @@ for fam in "$@"; do
     [ "$family" = "$fam" ] || continue
     ok=1 t="$out/$m"
     "./tb_$family" --unit "$unit" --config "$p" --seed 5 --cycles "$CYCLES" --stim-out "$t.stim" --log "$t.vlt" >"$t.tb.log" || ok=0
-    iverilog -g2012 -o "$t.vvp" "rtl/$family/$m.sv" "$B/harness/$family/${m}_tb.sv" || ok=0
+    iverilog -g2012 -y "rtl/$family" -Y .sv -o "$t.vvp" "rtl/$family/$m.sv" "$B/harness/$family/${m}_tb.sv" || ok=0
     vvp -n "$t.vvp" +stim="$t.stim" +out="$t.ivl" >/dev/null || ok=0
     if [ $ok -eq 1 ] && cmp -s "$t.vlt" "$t.ivl" && [ "$(wc -l <"$t.ivl")" -gt 1000 ]; then
       echo "sim-iverilog: $m: $(wc -l <"$t.ivl") cycles identical (Icarus vs Verilator/model)"

@@ -6,17 +6,18 @@
 # Verilator --lint-only -Wall, Icarus -g2012 -Wall (with the replay bench),
 # Yosys: prep, check -assert (no multiple drivers, no combinational loops),
 # no latches, and the entry array inferred as a memory (unless the module's
-# header says 'Storage: ... no RAM by design').
+# header says 'Storage: ... no RAM by design'). A composite's part modules
+# (files named after them, beside it: gen/parts.h) are found by name.
 set -euo pipefail
 B=${B:-build}
 fail=0
 for f in "$@"; do
   m=$(basename "$f" .sv); d=$(dirname "$f")
-  out=$(verilator --lint-only -Wall "$f" 2>&1) || true
+  out=$(verilator --lint-only -Wall -y "$d" "$f" 2>&1) || true
   if [ -n "$out" ]; then echo "lint: verilator: $f"; echo "$out" | head -20; fail=1; fi
   tb="$d/${m}_tb.sv"
   [ -f "$tb" ] || tb="$B/harness/$(basename "$d")/${m}_tb.sv"
-  out=$(iverilog -g2012 -Wall -o /dev/null "$f" "$tb" 2>&1) || true
+  out=$(iverilog -g2012 -Wall -y "$d" -Y .sv -o /dev/null "$f" "$tb" 2>&1) || true
   if [ -n "$out" ]; then echo "lint: iverilog: $f"; echo "$out" | head -20; fail=1; fi
   # a one-set directory (entries == ways) is a register file by design; a
   # unit without an array says so in its header ("No memory array")
@@ -24,7 +25,7 @@ for f in "$@"; do
   grep -q 'One set (entries == ways): a register\|No memory array' "$f" && memchk=""
   # a unit whose header says it has no RAM (registers only) by design
   grep -q '^// Storage: .*no RAM by design\|(lint: no memory)' "$f" && memchk=""
-  out=$(yosys -q -p "read_verilog -sv $f; prep -top $m; check -assert; \
+  out=$(yosys -q -p "read_verilog -sv $f; hierarchy -libdir $d -top $m; prep -top $m; check -assert; \
         select -assert-none t:\$dlatch t:\$adlatch t:\$sr; $memchk" 2>&1) || {
     echo "lint: yosys: $f"; echo "$out" | tail -20; fail=1; }
   if [ -n "$out" ]; then echo "lint: yosys warnings: $f"; echo "$out" | head -20; fail=1; fi

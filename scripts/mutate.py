@@ -338,6 +338,18 @@ class Parser:
                         self.i += 1
                 self.i += 1
             return Node("call", t0, self.i, args)
+        if p.kind == "id" and self.peek(1) is not None and self.peek(1).text == "(" and \
+                self.peek(1).kind == "op":  # function call: the arguments are expressions
+            self.i += 2
+            args = []
+            while not self.at(")"):
+                args.append(self.expr())
+                if self.at(","):
+                    self.i += 1
+                elif not self.at(")"):
+                    self.err("expected ',' or ')'")
+            self.i += 1
+            return Node("call", t0, self.i, args)
         if p.kind == "id":
             self.i += 1
             return Node("id", t0, self.i)
@@ -403,16 +415,25 @@ DECL_KW = ("logic", "wire", "reg", "bit", "integer", "int", "tri", "var")
 
 
 class Module:
-    def __init__(self, fname, text):
+    """One module of a file (parse_file): declarations, constants, ports,
+    the modules it instantiates and the statements the operators visit.
+    Generate regions (for loops over genvars, if/else on constants, named
+    blocks) are walked with their genvars' ranges; function bodies are
+    statements like an always block's."""
+
+    def __init__(self, fname, text, toks=None, start=0):
         self.fname, self.text = fname, text
-        self.toks = drop_conditional(tokenize(text, fname), fname)
+        self.toks = toks if toks is not None else drop_conditional(tokenize(text, fname), fname)
         self.decls = {}     # name -> (msb, lsb) or None (unknown); memories in self.mems
         self.mems = set()
         self.ports = {}     # name -> direction
         self.consts = {}
         self.items = []     # statements with their context (see _stmt)
+        self.instances = []  # names of the modules instantiated
         self.name = None
-        self._parse()
+        self.end = None     # token index after endmodule
+        self.genv = {}      # genvar ranges of the generate region being parsed
+        self._parse(start)
 
     def tok_text(self, t0, t1):
         if t0 >= t1:
@@ -454,8 +475,9 @@ class Module:
             return None if v is None or v < 1 else (v - 1).bit_length()
         return None
 
-    def _parse(self):
+    def _parse(self, start):
         P = Parser(self.toks, self.fname)
+        P.i = start
         self.P = P
         while P.peek() is not None and not P.at("module"):
             P.i += 1
@@ -464,9 +486,9 @@ class Module:
         P.i += 1
         self.name = P.peek().text
         P.i += 1
-        if P.at("#"):  # parameter port list: skipped
+        if P.at("#"):
             P.i += 1
-            self._skip_parens()
+            self._params()
         if P.at("("):
             self._ports()
         P.expect(";")
@@ -474,6 +496,26 @@ class Module:
             self._item()
         if P.peek() is None:
             raise BadInput("%s: no endmodule" % self.fname)
+        self.end = P.i + 1
+
+    def _params(self):
+        """#(parameter ... NAME = value, ...): the defaults are constants."""
+        P = self.P
+        P.expect("(")
+        while not P.at(")"):
+            if P.peek() is None:
+                P.err("unterminated parameter list")
+            if P.at("["):
+                self._range()
+            elif P.peek().kind == "id" and P.peek(1) is not None and P.peek(1).text == "=":
+                name = P.peek().text
+                P.i += 2
+                v = self.const_eval(P.expr())
+                if v is not None:
+                    self.consts[name] = v
+            else:
+                P.i += 1
+        P.i += 1
 
     def _skip_parens(self):
         P = self.P
@@ -528,8 +570,11 @@ class Module:
         P.i += 1
 
     def _decl(self):
+        self.P.i += 1
+        self._decl_names()
+
+    def _decl_names(self):
         P = self.P
-        P.i += 1
         while P.at("signed") or P.at("unsigned") or (P.peek() and P.peek().text in DECL_KW):
             P.i += 1
         rng = (0, 0)
@@ -589,7 +634,7 @@ class Module:
             P.expect("=")
             rhs = P.expr()
             semi = P.expect(";")
-            self.items.append(dict(kind="assign", lhs=lhs, rhs=rhs, t0=t0, semi=semi, env={}))
+            self.items.append(dict(kind="assign", lhs=lhs, rhs=rhs, t0=t0, semi=semi, env=self.genv))
             return
         if p.text in ("always_comb", "always_ff", "always", "always_latch", "initial", "final"):
             kind = {"always_comb": "comb", "always_ff": "ff"}.get(p.text, "other")
@@ -601,15 +646,18 @@ class Module:
                 else:
                     self._skip_parens()
             self._block = dict(kind=kind, defaults={})
-            self._stmt(dict(block=self._block, cond=0, loop=0, env={}))
+            self._stmt(dict(block=self._block, cond=0, loop=0, env=self.genv))
             return
-        if p.text in ("genvar", "generate", "function", "task"):
+        if p.text in ("genvar", "generate", "endgenerate", "for", "if", "begin", "function"):
+            return self._generate_item()
+        if p.text in ("task", "case", "interface", "package", "class"):
             P.err("unsupported construct")
         if p.text == ";":
             P.i += 1
             return
         # module instance: name #(...) inst (...);  connections are not mutated
         if p.kind == "id":
+            self.instances.append(p.text)
             while P.peek() is not None and not P.at(";"):
                 if P.at("("):
                     self._skip_parens()
@@ -619,21 +667,151 @@ class Module:
             return
         P.err("unexpected module item")
 
+    def _generate_item(self):
+        """genvar, generate/endgenerate, a generate for loop (its genvar's
+        range is the environment of the items inside), a generate if
+        (conditions are constants: not mutated), a named block, a function."""
+        P = self.P
+        p = P.peek()
+        if p.text in ("generate", "endgenerate"):
+            P.i += 1
+            return
+        if p.text == "genvar":
+            while not P.at(";"):
+                P.i += 1
+            P.i += 1
+            return
+        if p.text == "function":
+            return self._function()
+        if p.text == "begin":
+            return self._begin_end(self._item)
+        if p.text == "if":
+            P.i += 1
+            P.expect("(")
+            P.expr()
+            P.expect(")")
+            self._item()
+            if P.at("else"):
+                P.i += 1
+                self._item()
+            return
+        # for (genvar? g = lo; g < hi; g = g + 1 | g++ | g += 1)
+        P.i += 1
+        P.expect("(")
+        if P.at("genvar"):
+            P.i += 1
+        var, lo, hi, step_ok, bound = self._for_header(dict(self.genv))
+        outer = self.genv
+        self.genv = dict(outer)
+        self.genv[var] = range(lo, hi) if (lo is not None and hi is not None and step_ok) else None
+        if bound is not None:
+            self.items.append(dict(kind="bound", num=bound))
+        self._item()
+        self.genv = outer
+
+    def _begin_end(self, each):
+        """begin [: label] ... end [: label], each() parsing one element."""
+        P = self.P
+        P.i += 1
+        if P.at(":"):
+            P.i += 2
+        while not P.at("end"):
+            if P.peek() is None:
+                P.err("unterminated begin block")
+            each()
+        P.i += 1
+        if P.at(":"):
+            P.i += 2
+
+    def _function(self):
+        """function [automatic] [type] [range] name (ports); body endfunction,
+        or the old form with input declarations in the body. Its statements
+        are mutated like an always block's (no hold or drop)."""
+        P = self.P
+        P.i += 1
+        while P.peek() is not None and not (P.peek().kind == "id" and P.peek(1) is not None and
+                                            P.peek(1).text in ("(", ";") and
+                                            P.peek().text not in DECL_KW + ("automatic", "signed")):
+            if P.at("["):
+                self._range()
+            else:
+                P.i += 1
+        if P.peek() is None:
+            P.err("unterminated function")
+        P.i += 1
+        module_ports = dict(self.ports)  # a function's ports are not the module's
+        if P.at("("):
+            self._ports()
+        self.ports = module_ports
+        P.expect(";")
+        ctx = dict(block=dict(kind="func", defaults={}), cond=0, loop=0, env=self.genv)
+        while not P.at("endfunction"):
+            if P.peek() is None:
+                P.err("unterminated function")
+            if P.peek().text in ("input", "output"):
+                P.i += 1
+                self._decl_names()
+                continue
+            self._stmt(ctx)
+        P.i += 1
+        if P.at(":"):
+            P.i += 2
+
+    def _for_header(self, env):
+        """After 'for (' [int|genvar]: var = init; var < bound; step ).
+        Returns (var, lo, hi, step_ok, bound node to mutate or None)."""
+        P = self.P
+        if P.peek().text in ("int", "integer", "genvar"):
+            P.i += 1
+        var = P.peek().text
+        P.i += 1
+        P.expect("=")
+        init = P.expr()
+        P.expect(";")
+        cond = P.expr()
+        P.expect(";")
+        step_ok = False
+        if P.peek().text == var:
+            P.i += 1
+            if P.at("++"):
+                P.i += 1
+                step_ok = True
+            elif P.at("+=") or P.at("="):
+                P.i += 1
+                e = P.expr()
+                step_ok = self.node_text(e).replace(" ", "") in ("1", var + "+1")
+        elif P.at("++"):
+            P.i += 2
+            step_ok = True
+        P.expect(")")
+        lo = self.const_eval(init, env)
+        hi, bound = None, None
+        if cond.kind == "binary" and self.toks[cond.kids[0].t0].text == var and \
+                cond.kids[0].kind == "id" and self.toks[cond.op].text in ("<", "<="):
+            hi = self.const_eval(cond.kids[1], env)
+            if hi is not None and self.toks[cond.op].text == "<=":
+                hi += 1
+            if cond.kids[1].kind == "num" and hi is not None and lo is not None and hi - lo > 1:
+                bound = cond.kids[1]
+        return var, lo, hi, step_ok, bound
+
     def _stmt(self, ctx):
         P = self.P
         p = P.peek()
         if p is None:
             P.err("expected a statement")
-        if p.text == "begin":
+        if p.text in DECL_KW or p.text == "automatic":  # a block's or function's local variables
+            if p.text == "automatic":
+                P.i += 1
+            return self._decl()
+        if p.text == "return":
             P.i += 1
-            if P.at(":"):
-                P.i += 2
-            while not P.at("end"):
-                self._stmt(ctx)
-            P.i += 1
-            if P.at(":"):
-                P.i += 2
+            if not P.at(";"):
+                self.items.append(dict(kind="expr", node=P.expr(), env=ctx["env"]))
+            P.expect(";")
             return
+        if p.text == "begin":
+            return self._begin_end(lambda: self._stmt(ctx))
         if p.text == "if":
             P.i += 1
             P.expect("(")
@@ -649,39 +827,10 @@ class Module:
         if p.text == "for":
             P.i += 1
             P.expect("(")
-            if P.peek().text in ("int", "integer", "genvar"):
-                P.i += 1
-            var = P.peek().text
-            P.i += 1
-            P.expect("=")
-            init = P.expr()
-            P.expect(";")
-            cond = P.expr()
-            P.expect(";")
-            step_ok = False
-            if P.peek().text == var:
-                P.i += 1
-                if P.at("++"):
-                    P.i += 1
-                    step_ok = True
-                elif P.at("+=") or P.at("="):
-                    P.i += 1
-                    e = P.expr()
-                    step_ok = self.node_text(e).replace(" ", "") in ("1", var + "+1")
-            elif P.at("++"):
-                P.i += 2
-                step_ok = True
-            P.expect(")")
             env = dict(ctx["env"])
-            lo = self.const_eval(init, env)
-            hi = None
-            if cond.kind == "binary" and self.toks[cond.kids[0].t0].text == var and \
-                    cond.kids[0].kind == "id" and self.toks[cond.op].text in ("<", "<="):
-                hi = self.const_eval(cond.kids[1], env)
-                if hi is not None and self.toks[cond.op].text == "<=":
-                    hi += 1
-                if cond.kids[1].kind == "num" and hi is not None and lo is not None and hi - lo > 1:
-                    self.items.append(dict(kind="bound", num=cond.kids[1]))
+            var, lo, hi, step_ok, bound = self._for_header(env)
+            if bound is not None:
+                self.items.append(dict(kind="bound", num=bound))
             env[var] = range(lo, hi) if (lo is not None and hi is not None and step_ok) else None
             self._stmt(dict(ctx, loop=ctx["loop"] + 1, env=env))
             return
@@ -738,6 +887,59 @@ class Module:
             blk["defaults"][base] = self.node_text(rhs)
 
 
+def parse_file(fname, text):
+    """Every module of a file, in text order."""
+    toks = drop_conditional(tokenize(text, fname), fname)
+    mods, i = [], 0
+    while any(t.text == "module" and t.kind == "id" for t in toks[i:]):
+        m = Module(fname, text, toks, i)
+        mods.append(m)
+        i = m.end
+    if not mods:
+        raise BadInput("%s: no module" % fname)
+    return mods
+
+
+class Unit:
+    """The RTL of a unit: its top file and, found by name in the same
+    directory (<module>.sv, one module per file), the files of every module
+    its modules instantiate, recursively. A mutant is attributed to the
+    module that holds it; its name is its id in the top file, <module>:<id>
+    in another file (ids are positions in their own file)."""
+
+    def __init__(self, path, rel=None):
+        self.dir = os.path.dirname(os.path.abspath(path))
+        self.files = []  # (path, shown name, text, modules)
+        defined, todo = set(), [path]
+        while todo:
+            f = todo.pop(0)
+            with open(f) as fh:
+                text = fh.read()
+            shown = rel(f) if rel else f
+            mods = parse_file(shown, text)
+            self.files.append((f, shown, text, mods))
+            defined |= {m.name for m in mods}
+            for m in mods:
+                for name in m.instances:
+                    g = os.path.join(self.dir, name + ".sv")
+                    if name not in defined and os.path.exists(g) and g not in todo and \
+                            all(g != x[0] for x in self.files):
+                        todo.append(g)
+        self.top = self.files[0][3]
+        self.modules = [m.name for x in self.files for m in x[3]]
+        self.list = []
+        for k, (f, shown, text, mods) in enumerate(self.files):
+            for c in Candidates(mods).list:
+                c.file = f
+                c.name = c.id if k == 0 else "%s:%s" % (c.module, c.id)
+                self.list.append(c)
+        self.by_id = {c.name: c for c in self.list}
+        self.by_key = {(c.module, c.id): c for c in self.list}
+
+    def text_of(self, f):
+        return [x[2] for x in self.files if x[0] == f][0]
+
+
 # --------------------------------------------------------------------------
 # Candidates
 
@@ -747,12 +949,13 @@ TERM_OPS = ("&", "|", "^", "&&", "||")
 
 
 class Mutant:
-    __slots__ = ("op", "line", "col", "k", "edits", "id", "desc", "text")
+    __slots__ = ("op", "line", "col", "k", "edits", "id", "desc", "text", "module", "file", "name")
 
-    def __init__(self, op, tok, k, edits, desc):
+    def __init__(self, op, tok, k, edits, desc, module=None):
         self.op, self.line, self.col, self.k, self.edits, self.desc = op, tok.line, tok.col, k, edits, desc
         self.id = "%s-%d-%d-%d" % (op, tok.line, tok.col, k)
         self.text = None
+        self.module, self.file, self.name = module, None, self.id
 
 
 def apply_edits(text, edits):
@@ -768,11 +971,16 @@ def apply_edits(text, edits):
 
 
 class Candidates:
-    def __init__(self, mod):
-        self.m, self.t, self.text = mod, mod.toks, mod.text
+    """The mutants of the modules of one file (a Module or a list)."""
+
+    def __init__(self, mods):
+        mods = mods if isinstance(mods, list) else [mods]
+        self.t, self.text = mods[0].toks, mods[0].text
         self.list = []
-        for it in mod.items:
-            self._item(it)
+        for mod in mods:
+            self.m = mod
+            for it in mod.items:
+                self._item(it)
         # one mutant per distinct mutated text, in text order
         self.list.sort(key=lambda c: (c.line, c.col, OPS.index(c.op), c.k))
         seen, uniq = set(), []
@@ -792,7 +1000,7 @@ class Candidates:
         return self.t[n.t0].start, self.t[n.t1 - 1].end
 
     def add(self, op, tok, k, edits, desc):
-        self.list.append(Mutant(op, tok, k, edits, desc))
+        self.list.append(Mutant(op, tok, k, edits, desc, self.m.name))
 
     def width_of(self, lhs):
         """Bits written by an assignment target, or None."""
@@ -1012,9 +1220,9 @@ def rank(seed, mid):
 
 def select(cands, seed, count):
     """Stratified, deterministic: each operator's candidates in the order of
-    sha256(seed:id); then one per operator in turn (OPS order) until count.
+    sha256(seed:name); then one per operator in turn (OPS order) until count.
     A smaller count is a prefix of a larger one."""
-    pools = {op: sorted((c for c in cands if c.op == op), key=lambda c: rank(seed, c.id)) for op in OPS}
+    pools = {op: sorted((c for c in cands if c.op == op), key=lambda c: rank(seed, c.name)) for op in OPS}
     out, r = [], 0
     while len(out) < count and any(len(p) > r for p in pools.values()):
         for op in OPS:
@@ -1151,10 +1359,8 @@ class Config:
         if not os.path.exists(self.sv):
             raise BadInput("no committed RTL %s for unit %s configuration '%s'" %
                            (os.path.relpath(self.sv, ROOT), unit, name))
-        with open(self.sv) as f:
-            self.text = f.read()
-        self.mod = Module(os.path.relpath(self.sv, ROOT), self.text)
-        self.cands = Candidates(self.mod)
+        self.cands = Unit(self.sv, lambda f: os.path.relpath(f, ROOT))
+        self.fname = self.cands.files[0][1]
         self.flags = set()
         self.streams = []
 
@@ -1165,19 +1371,23 @@ def harness_dir(src_dir):
     return os.path.join(ROOT, os.environ.get("B", "build"), "harness", os.path.basename(src_dir))
 
 
-def write_mutant_files(src_dir, module, text, mutant, out_dir):
+def write_mutant_files(src_dir, module, cands, mutant, out_dir):
+    """The unit's files (its top module's harness files from the harness
+    directory), one of them mutated."""
     os.makedirs(out_dir, exist_ok=True)
     for suffix in ("_shim.cpp", "_tb.sv", "_ports.h"):
         p = os.path.join(harness_dir(src_dir), module + suffix)
         if os.path.exists(p):
             shutil.copyfile(p, os.path.join(out_dir, module + suffix))
-    body = mutant.text if mutant is not None else text
-    if mutant is not None:
-        body += "// MUTANT %s: %s (scripts/mutate.py)\n" % (mutant.id, mutant.desc)
-    tmp = os.path.join(out_dir, module + ".sv.tmp")
-    with open(tmp, "w") as f:
-        f.write(body)
-    os.replace(tmp, os.path.join(out_dir, module + ".sv"))
+    for (path, _, text, _) in cands.files:
+        body = text
+        if mutant is not None and mutant.file == path:
+            body = mutant.text + "// MUTANT %s: %s (scripts/mutate.py)\n" % (mutant.name, mutant.desc)
+        name = os.path.basename(path)
+        tmp = os.path.join(out_dir, name + ".tmp")
+        with open(tmp, "w") as f:
+            f.write(body)
+        os.replace(tmp, os.path.join(out_dir, name))
 
 
 def first_error(log):
@@ -1211,11 +1421,11 @@ def bench_cmd(cfg, bench, stream, seed, cycles, extra, fail_prefix):
 def run_one(cfg, mutant, out_dir, schedule, B, keep, vopt, timeout):
     """Builds and runs one mutant (None: the unmutated text). Returns a dict
     with status killed / survived / invalid."""
-    name = mutant.id if mutant is not None else "_original"
+    name = mutant.name.replace(":", ".") if mutant is not None else "_original"
     d = os.path.join(out_dir, cfg.unit, cfg.name, name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
-    write_mutant_files(cfg.src_dir, cfg.module, cfg.text, mutant, os.path.join(d, "rtl"))
+    write_mutant_files(cfg.src_dir, cfg.module, cfg.cands, mutant, os.path.join(d, "rtl"))
     env = dict(os.environ, VOPT=vopt, B=B)
     t0 = time.time()
     try:
@@ -1343,7 +1553,16 @@ def main():
                     help="C++ optimization of the mutant models (default -O1)")
     ap.add_argument("--timeout", type=int, default=900, help="seconds a build or run (default 900)")
     ap.add_argument("--keep", action="store_true", help="keep the Verilated models and benches")
+    ap.add_argument("--self-test", action="store_true",
+                    help="check the parser on a small hierarchical example and exit")
     a = ap.parse_args()
+    if a.self_test:
+        try:
+            print("mutate: self-test: %d checks passed" % self_test())
+            return 0
+        except (RuntimeError, BadInput) as e:
+            print("mutate: %s" % e, file=sys.stderr)
+            return 1
     B = os.environ.get("B", "build")
     if not os.path.isabs(B):
         B = os.path.join(ROOT, B)
@@ -1370,11 +1589,8 @@ def main():
                 raise BadInput("--file needs --list or --apply")
             if not os.path.exists(a.file):
                 raise BadInput("--file: '%s' does not exist" % a.file)
-            with open(a.file) as f:
-                text = f.read()
-            mod = Module(a.file, text)
-            cands = Candidates(mod)
-            return list_or_apply(a, cands, os.path.dirname(os.path.abspath(a.file)), mod.name, text)
+            cands = Unit(a.file)
+            return list_or_apply(a, cands, cands.dir, cands.top[-1].name)
 
         units = list_units(B)
         listed = list_configs(B)
@@ -1404,7 +1620,7 @@ def main():
             configs = [Config(u, fam, pre, a.config)]
             if a.list or a.apply:
                 c = configs[0]
-                return list_or_apply(a, c.cands, c.src_dir, c.module, c.text)
+                return list_or_apply(a, c.cands, c.src_dir, c.module)
         eq = read_equivalents(a.equivalents)
         known = read_known(a.known) if a.known else []
     except BadInput as e:
@@ -1424,30 +1640,30 @@ def main():
         sched = schedule or SCHEDULES.get(c.unit)
         if a.only:
             if a.only not in c.cands.by_id:
-                print("mutate: --only: '%s' is not a mutant of %s" % (a.only, c.mod.fname), file=sys.stderr)
+                print("mutate: --only: '%s' is not a mutant of %s" % (a.only, c.fname), file=sys.stderr)
                 return 2
             sel = [c.cands.by_id[a.only]]
         else:
             sel = select(c.cands.list, a.seed, a.count)
             for (mod, mid, bug) in known:
-                if mod != c.module:
+                if mod not in c.cands.modules:
                     continue
-                if mid not in c.cands.by_id:
+                if (mod, mid) not in c.cands.by_key:
                     problems.append("%s: %s %s names no mutant of the current %s (stale entry)" %
-                                    (os.path.relpath(a.known, ROOT), mod, mid, c.mod.fname))
-                elif c.cands.by_id[mid] not in sel:
-                    sel.append(c.cands.by_id[mid])
+                                    (os.path.relpath(a.known, ROOT), mod, mid, c.fname))
+                elif c.cands.by_key[(mod, mid)] not in sel:
+                    sel.append(c.cands.by_key[(mod, mid)])
         # equivalence entries must name mutants of the current text
         for (mod, mid) in eq:
-            if mod == c.module and mid not in c.cands.by_id:
+            if mod in c.cands.modules and (mod, mid) not in c.cands.by_key:
                 problems.append("%s: %s %s names no mutant of the current %s (stale entry)" %
-                                (os.path.relpath(a.equivalents, ROOT), mod, mid, c.mod.fname))
+                                (os.path.relpath(a.equivalents, ROOT), mod, mid, c.fname))
         jobs.append((c, sel, sched))
 
     rc = 0
     for c, sel, sched in jobs:
         print("mutate: %s/%s (%s): %d candidates, %d selected (seed %d); building the unmutated bench" %
-              (c.unit, c.name, c.mod.fname, len(c.cands.list), len(sel), a.seed), flush=True)
+              (c.unit, c.name, c.fname, len(c.cands.list), len(sel), a.seed), flush=True)
         ctrl = run_one(c, None, out, sched, B, False, a.vopt, a.timeout)
         if sched is None and ctrl["status"] == "survived":  # the bench's streams, in turn
             sched = [(st, k + 1, 200000, {}) for k, st in
@@ -1464,37 +1680,37 @@ def main():
 
         def work(m, c=c, sched=sched):
             r = run_one(c, m, out, sched, B, a.keep, a.vopt, a.timeout)
-            eqr = eq.get((c.module, m.id))
+            eqr = eq.get((m.module, m.id))
             tag = r["status"]
             if r["status"] == "survived" and eqr is not None:
                 tag = "equivalent (%s)" % eqr
-            print("mutate: %s/%s %-22s %s%s" % (c.unit, c.name, m.id, tag,
+            print("mutate: %s/%s %-22s %s%s" % (c.unit, c.name, m.name, tag,
                                                 (": " + r["detail"]) if r.get("detail") else ""), flush=True)
             return m, r
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
             for m, r in ex.map(work, sel):
-                results[m.id] = r
+                results[m.name] = r
         rows, by_op = [], {}
         cnt = dict(killed=0, survived=0, equivalent=0, invalid=0)
         for m in sel:
-            r = results[m.id]
+            r = results[m.name]
             st = r["status"]
-            eqr = eq.get((c.module, m.id))
-            row = dict(id=m.id, op=m.op, line=m.line, col=m.col, desc=m.desc, status=st,
+            eqr = eq.get((m.module, m.id))
+            row = dict(id=m.name, module=m.module, op=m.op, line=m.line, col=m.col, desc=m.desc, status=st,
                        detail=r.get("detail", ""), build_seconds=r["build_seconds"],
-                       run_seconds=r.get("run_seconds", 0.0), reproduce=repro(c, m.id))
+                       run_seconds=r.get("run_seconds", 0.0), reproduce=repro(c, m.name))
             if st == "survived" and eqr is not None:
                 row["status"] = st = "equivalent"
                 row["reason"] = eqr
             elif eqr is not None and st == "killed":
                 problems.append("%s %s is listed as equivalent but the bench kills it (%s)" %
-                                (c.module, m.id, r.get("detail")))
-            bug = [b for (mod, mid, b) in known if mod == c.module and mid == m.id]
+                                (m.module, m.id, r.get("detail")))
+            bug = [b for (mod, mid, b) in known if mod == m.module and mid == m.id]
             if bug:
                 row["known"] = bug[0]
                 if st != "killed":
-                    problems.append("%s %s (known bug: %s) is not killed" % (c.module, m.id, bug[0]))
+                    problems.append("%s %s (known bug: %s) is not killed" % (m.module, m.id, bug[0]))
             cnt[st] += 1
             s = by_op.setdefault(m.op, dict(generated=0, killed=0, survived=0, equivalent=0, invalid=0))
             s["generated"] += 1
@@ -1505,7 +1721,7 @@ def main():
         builds = [r["build_seconds"] for r in results.values()]
         runs = [r.get("run_seconds", 0.0) for r in results.values()]
         kn = [r for r in rows if r.get("known")]
-        cs = dict(unit=c.unit, config=c.name, module=c.module, file=c.mod.fname,
+        cs = dict(unit=c.unit, config=c.name, module=c.module, file=c.fname,
                   known=len(kn), known_killed=sum(1 for r in kn if r["status"] == "killed"),
                   candidates=len(c.cands.list), generated=len(sel), kill_rate=rate,
                   mean_build_seconds=sum(builds) / len(builds), mean_run_seconds=sum(runs) / len(runs),
@@ -1535,22 +1751,116 @@ def main():
     return rc
 
 
-def list_or_apply(a, cands, src_dir, module, text):
+# --------------------------------------------------------------------------
+# Self-test of the parser on a small hierarchy (make test: mutate-selftest)
+
+SELF_TOP = """`default_nettype none
+module t_leaf (
+  input  wire [3:0] a_i,
+  output wire [3:0] y_o
+);
+  assign y_o = ~a_i;
+endmodule
+
+module t_top #(parameter int W = 4) (
+  input  wire         clk_i,
+  input  wire [W-1:0] a_i,
+  output wire [W-1:0] y_o,
+  output wire [W-1:0] z_o,
+  output wire         p_o
+);
+  function automatic logic parity(input logic [W-1:0] v);
+    logic r;
+    r = 1'b0;
+    for (int i = 0; i < W; i++) r = r ^ v[i];
+    return r;
+  endfunction
+  genvar g;
+  logic [W-1:0] inv;
+  generate
+    for (g = 0; g < W - 1; g = g + 1) begin : g_bit
+      assign inv[g] = a_i[g] & a_i[g+1];
+    end
+    if (W > 2) begin : g_top
+      assign inv[W-1] = a_i[0];
+    end
+  endgenerate
+  t_leaf u_leaf (.a_i(inv), .y_o(y_o));
+  t_sub u_sub (.a_i(a_i), .z_o(z_o));
+  assign p_o = parity(a_i) & clk_i;
+endmodule
+"""
+SELF_SUB = """module t_sub (input wire [3:0] a_i, output wire [3:0] z_o);
+  assign z_o = a_i + 4'd1;
+endmodule
+"""
+
+
+def self_test():
+    """Parses a top file with two modules, a generate loop and if, a function
+    and an instance of a module in another file; checks the attribution and
+    names of mutants, genvar-aware bit-selects, the mutated files, and the
+    one-line error on an unsupported construct. Returns the checks made."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in (("t_top.sv", SELF_TOP), ("t_sub.sv", SELF_SUB)):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        u = Unit(os.path.join(d, "t_top.sv"), os.path.basename)
+        by = {m.name: m for m in u.list}
+        checks = [
+            ([x[1] for x in u.files] == ["t_top.sv", "t_sub.sv"], "files of the hierarchy"),
+            (u.modules == ["t_leaf", "t_top", "t_sub"], "modules in text order, then by instance"),
+            (by.get("unary-6-16-0") is not None and by["unary-6-16-0"].module == "t_leaf",
+             "a mutant of the first module of the top file keeps its plain id"),
+            (by.get("t_sub:const-2-22-0") is not None and by["t_sub:const-2-22-0"].module == "t_sub",
+             "a mutant of another file is named <module>:<id>"),
+            (by.get("bitsel-26-27-0") is not None and "+1" in by["bitsel-26-27-0"].desc,
+             "a_i[g] over genvar g in 0..2 shifted by +1"),
+            (by.get("bitsel-26-36-0") is not None and "-1" in by["bitsel-26-36-0"].desc,
+             "a_i[g+1] shifted by -1 only (+1 leaves the range at g = 2)"),
+            (by.get("const-18-9-0") is not None and by["const-18-9-0"].module == "t_top",
+             "a constant in a function body"),
+            (by.get("term-19-39-1") is not None, "an operand of ^ in a function's loop"),
+            (by.get("stuck-34-10-0") is not None, "an output assigned a function call's value"),
+            (by.get("swap-34-28-0") is not None, "an operator after a function call"),
+        ]
+        m = by.get("t_sub:const-2-22-0")
+        if m is not None:
+            write_mutant_files(d, "t_top", u, m, os.path.join(d, "out"))
+            with open(os.path.join(d, "out", "t_sub.sv")) as f:
+                sub = f.read()
+            with open(os.path.join(d, "out", "t_top.sv")) as f:
+                top = f.read()
+            checks.append(("4'd2" in sub and top == SELF_TOP, "only the mutant's file is edited"))
+        with open(os.path.join(d, "t_bad.sv"), "w") as f:
+            f.write("module t_bad (input wire a_i);\n  task t; endtask\nendmodule\n")
+        try:
+            Unit(os.path.join(d, "t_bad.sv"), os.path.basename)
+            checks.append((False, "a task is a one-line error"))
+        except BadInput as e:
+            checks.append(("line 2" in str(e), "a task is a one-line error naming its line"))
+    bad = [what for ok, what in checks if not ok]
+    if bad:
+        raise RuntimeError("self-test failed: " + "; ".join(bad))
+    return len(checks)
+
+
+def list_or_apply(a, cands, src_dir, module):
     if a.apply:
         if not a.out:
             raise BadInput("--apply needs --out DIR")
         m = cands.by_id.get(a.apply)
         if m is None:
             raise BadInput("--apply: '%s' is not a mutant of %s" % (a.apply, module))
-        write_mutant_files(src_dir, module, text, m, a.out)
-        print("mutate: %s %s (%s) written to %s" % (module, m.id, m.desc, a.out))
+        write_mutant_files(src_dir, module, cands, m, a.out)
+        print("mutate: %s %s (%s) written to %s" % (m.module, m.name, m.desc, a.out))
         return 0
     sel = select(cands.list, a.seed, a.count) if a.count else cands.list
-    lines = text.splitlines()
     for m in sel:
-        new = m.text.splitlines()
+        lines, new = cands.text_of(m.file).splitlines(), m.text.splitlines()
         ln = m.line - 1
-        print("%s\t%s\t%s\t%s" % (m.id, m.desc, lines[ln].strip(), new[ln].strip() if ln < len(new) else ""))
+        print("%s\t%s\t%s\t%s" % (m.name, m.desc, lines[ln].strip(), new[ln].strip() if ln < len(new) else ""))
     return 0
 
 

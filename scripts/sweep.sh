@@ -26,7 +26,7 @@ one() {
         | tail -2 | grep -q '^PASS' || { echo "lockstep failed: $tb --unit $unit --config $name --seed $seed --cycles $SWEEP_CYCLES"; exit 1; }
     done
     "$tb" --unit "$unit" --config "$name" --seed 3 --cycles 3000 --stim-out "$dir/stim" --log "$dir/vlt.log" >/dev/null || exit 1
-    iverilog -g2012 -o "$dir/sim.vvp" "$dir/rtl/${prefix}_$name.sv" "$dir/rtl/${prefix}_${name}_tb.sv" || exit 1
+    iverilog -g2012 -y "$dir/rtl" -Y .sv -o "$dir/sim.vvp" "$dir/rtl/${prefix}_$name.sv" "$dir/rtl/${prefix}_${name}_tb.sv" || exit 1
     vvp -n "$dir/sim.vvp" +stim="$dir/stim" +out="$dir/ivl.log" >/dev/null || exit 1
     cmp -s "$dir/vlt.log" "$dir/ivl.log" || { echo "Icarus output differs from Verilator ($dir)"; exit 1; }
   } >"$SWEEP_OUT/$unit.$name.log" 2>&1 && touch "$SWEEP_OUT/$unit.$name.ok"

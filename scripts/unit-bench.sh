@@ -2,8 +2,8 @@
 # Builds the lockstep bench of one configuration of a unit.
 #   scripts/unit-bench.sh [--no-lint] [--rtl-from DIR] OUT_DIR NAME UNIT [cohgen options...]
 # Generates the unit's RTL (cohgen UNIT options --name <prefix>_NAME) into
-# OUT_DIR/NAME/rtl, or with --rtl-from copies <prefix>_NAME.sv and its shim
-# from DIR (a mutated copy, say); lints it (not with --no-lint: Verilator
+# OUT_DIR/NAME/rtl, or with --rtl-from copies <prefix>_NAME.sv, its part
+# modules and its shim from DIR (a mutated copy, say); lints it (not with --no-lint: Verilator
 # warnings are then allowed too); Verilates it; links OUT_DIR/NAME/tb_<family>,
 # a bench whose only configuration is NAME:
 #   OUT_DIR/NAME/tb_<family> --unit UNIT --config NAME --seed S --cycles N
@@ -27,6 +27,8 @@ rm -rf "$dir"; mkdir -p "$dir/rtl"
 if [ -n "$from" ]; then
   cp "$from/$mod.sv" "$from/${mod}_shim.cpp" "$dir/rtl/"
   [ -f "$from/${mod}_tb.sv" ] && cp "$from/${mod}_tb.sv" "$dir/rtl/"
+  # a composite's part modules (gen/parts.h): <mod>_<part>.sv beside it
+  for f in "$from/${mod}"_*.sv; do [ -f "$f" ] && cp "$f" "$dir/rtl/"; done
 else
   "$B/bin/cohgen" "$unit" "$@" --name "$mod" -o "$dir/rtl"
 fi

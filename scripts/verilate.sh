@@ -13,7 +13,7 @@ mkdir -p "$obj"
 srcabs=$(cd "$src" && pwd)
 opt=${VOPT:--O2}
 verilator --cc --trace -Wall -Wno-fatal --x-assign unique --x-initial unique \
-  --prefix "V$mod" --top-module "$mod" --Mdir "$obj" "$srcabs/$mod.sv" >"$obj/verilator.log" 2>&1 || {
+  --prefix "V$mod" --top-module "$mod" -y "$srcabs" --Mdir "$obj" "$srcabs/$mod.sv" >"$obj/verilator.log" 2>&1 || {
   cat "$obj/verilator.log" >&2; exit 1; }
 # a lint warning fails the build, except for deliberately broken (mutant) RTL
 if [ -z "${ALLOW_WARNINGS:-}" ] && grep -q '%Warning' "$obj/verilator.log"; then cat "$obj/verilator.log" >&2; exit 1; fi

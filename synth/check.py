@@ -54,9 +54,9 @@ def prep_eval(sv, top, out, force_ff):
     """prep (+ memory_map when forced); returns (cells, mems) or raises."""
     tag = top + ("_ff" if force_ff else "")
     net, st = os.path.join(out, tag + ".prep.json"), os.path.join(out, tag + ".stat.json")
-    script = ("read_verilog -sv %s; prep -top %s; check -assert; %s"
+    script = ("%s; prep -flatten -top %s; check -assert; %s"
               "opt_clean; write_json %s; simplemap %s; tee -q -o %s stat -json" %
-              (sv, top, "memory_map; " if force_ff else "", net, FF_TYPES, st))
+              (yc.read_rtl(sv), top, "memory_map; " if force_ff else "", net, FF_TYPES, st))
     yc.run_yosys(script, os.path.join(out, tag + ".prep.log"))
     cells, _ = yc.stat_cells(st)
     return cells, yc.mem_cells(net)

@@ -72,9 +72,9 @@ def synth_one(c, out):
     gs, gc, gn = (os.path.join(d, f) for f in ("generic.stat.json", "generic.cmos.json",
                                              "generic.net.json"))
     res["generic_s"] = yc.run_yosys(
-        "read_verilog -sv %s; %s; tee -q -o %s stat -json; write_json %s; "
+        "%s; %s; tee -q -o %s stat -json; write_json %s; "
         "dffunmap; tee -q -o %s stat -json -tech cmos" %
-        (sv, yc.GENERIC.format(top=top), gs, gn, gc), os.path.join(d, "generic.log"))
+        (yc.read_rtl(sv), yc.GENERIC.format(top=top), gs, gn, gc), os.path.join(d, "generic.log"))
     cells, _ = yc.stat_cells(gs)
     _, cm = yc.stat_cells(gc)
     mems = yc.mem_cells(gn)
@@ -89,8 +89,8 @@ def synth_one(c, out):
     res["cmos_excludes_ram"] = str(tr).endswith("+")
     s4 = os.path.join(d, "ice40.stat.json")
     res["ice40_s"] = yc.run_yosys(
-        "read_verilog -sv %s; synth_ice40 -top %s; check -assert; tee -q -o %s stat -json" %
-        (sv, top, s4), os.path.join(d, "ice40.log"))
+        "%s; synth_ice40 -top %s; check -assert; tee -q -o %s stat -json" %
+        (yc.read_rtl(sv), top, s4), os.path.join(d, "ice40.log"))
     c4, _ = yc.stat_cells(s4)
     res["ice40"] = {"lut4": c4.get("SB_LUT4", 0), "carry": c4.get("SB_CARRY", 0),
                     "bram": c4.get("SB_RAM40_4K", 0), "ffs": yc.ffs(c4)}

@@ -17,8 +17,14 @@ LATCH_PREFIXES = ("$_DLATCH", "$_SR_", "$dlatch", "$adlatch", "$sr")
 # Generic flow: Yosys `synth` up to (not including) memory_map, then the rest
 # of its `fine` step, so an inferred $mem_v2 stays a RAM macro and its bits are
 # reported apart from the gates.
-GENERIC = ("synth -top {top} -run begin:fine; opt -fast -full; opt -full; "
+GENERIC = ("synth -flatten -top {top} -run begin:fine; opt -fast -full; opt -full; "
            "techmap; opt -fast; abc -fast; opt -fast; hierarchy -check; check -assert")
+
+
+def read_rtl(sv):
+    """Reads a unit's file; a composite's part modules (gen/parts.h: files
+    named after them, beside it) are found by name."""
+    return "read_verilog -sv %s; hierarchy -libdir %s" % (sv, os.path.dirname(sv) or ".")
 
 
 def run_yosys(script, log, timeout=1800):

@@ -291,7 +291,7 @@ Test(platform_tools, mutation_selection_is_deterministic_and_stays_out_of_ports_
              d, f, d, f, d, f, d, d);
     cr_assert_eq(run(cmd), 0, "--apply changed more than the mutant's line");
     /* bad input: one line, exit 2, nothing written */
-    cr_assert_eq(run("printf 'module m(input wire a, output wire b);\\n  generate\\n  endgenerate\\n"
+    cr_assert_eq(run("printf 'module m(input wire a, output wire b);\\n  task t;\\n  endtask\\n"
                      "endmodule\\n' >build/t_mutate/bad.sv"),
                  0);
     cr_assert_eq(run("scripts/mutate.py --file build/t_mutate/bad.sv --apply swap-1-1-0 --out "

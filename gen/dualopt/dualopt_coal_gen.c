@@ -14,6 +14,7 @@
 #include "dualopt_coal.h"
 #include "dualopt_codec_gen.h"
 #include "gen_unit.h"
+#include "parts.h"
 #include "prim.h"
 #include "selftest.h"
 
@@ -612,8 +613,9 @@ static void emit_module(gctx *x)
     emit_formal(x);
 }
 
-void dualopt_coal_body(emit_file *e, const codec_cfg *c)
+void dualopt_coal_body(emit_file *e, const void *cfg)
 {
+    const codec_cfg *c = cfg;
     gctx x;
     memset(&x, 0, sizeof x);
     x.e = e;

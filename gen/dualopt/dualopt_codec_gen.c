@@ -1,7 +1,9 @@
 /*
  * DualOpt CoDec round trip (spec 4.6): the coalescer and the de-coalescer
  * of one configuration joined by a link (the coalescer's packet port into
- * the de-coalescer's), in one module: the lockstep bench checks the round
+ * the de-coalescer's): the file holds the two part modules, emitted by their
+ * own generators, and the round-trip module instantiating them (gen/parts.h).
+ * The lockstep bench checks the round
  * trip of the RTL on every cycle and the trace mode prints what
  * `cohmodel dualopt-codec` prints. link_fire_o marks the cycles a packet
  * crosses the link (its departure).
@@ -10,15 +12,34 @@
 
 #include "dualopt_codec_gen.h"
 #include "gen_unit.h"
+#include "parts.h"
 #include "selftest.h"
+
+/* The parts: the coalescer's and de-coalescer's modules of this
+ * configuration, each in its own file (gen/parts.h). */
+const gen_part dualopt_codec_parts[] = {
+    {"coal", "DualOpt RDMA CoDec coalescer (dualopt-coal), part of the round trip.",
+     "dualopt-coal", NULL, dualopt_coal_body},
+    {"decoal", "DualOpt RDMA CoDec de-coalescer (dualopt-decoal), part of the round trip.",
+     "dualopt-decoal", NULL, dualopt_decoal_body},
+    {NULL, NULL, NULL, NULL, NULL},
+};
 
 static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 {
     const codec_cfg *c = cfg;
     codec_geom g;
+    block_desc coal, decoal;
+    char coal_name[192], decoal_name[192];
     codec_geom_of(c, &g);
+    if (part_block(&coal, coal_name, sizeof coal_name, b, &dualopt_codec_parts[0], cfg) != 0 ||
+        part_block(&decoal, decoal_name, sizeof decoal_name, b, &dualopt_codec_parts[1], cfg) != 0) {
+        e->err = 1;
+        return;
+    }
     emit(e, "// DualOpt RDMA CoDec round trip: coalescer -> link -> de-coalescer");
-    emit(e, "// (Belayneh et al., section 4.1.3, Fig. 9); see docs/dualopt.md.");
+    emit(e, "// (Belayneh et al., section 4.1.3, Fig. 9); see docs/dualopt.md. The two");
+    emit(e, "// parts are instances of %s and %s (their own files).", coal_name, decoal_name);
     ports_file_header(e, b, "// ");
     emit(e, "`default_nettype none");
     emit_nl(e);
@@ -40,11 +61,9 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "assign pkt_ready_i = pkt_ready_o;");
     emit(e, "assign link_fire_o = pkt_valid_o & pkt_ready_o;");
     emit_nl(e);
-    emit(e, "// ---- coalescer");
-    dualopt_coal_body(e, c);
+    part_instance(e, &coal, "u_coal", NULL);
     emit_nl(e);
-    emit(e, "// ---- de-coalescer");
-    dualopt_decoal_body(e, c);
+    part_instance(e, &decoal, "u_decoal", NULL);
     emit_out(e);
     emit_nl(e);
     emit(e, "endmodule");

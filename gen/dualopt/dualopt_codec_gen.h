@@ -1,14 +1,15 @@
-/* DualOpt CoDec generators: the coalescer's and de-coalescer's logic, each
- * emitted inside an open module (gen/dualopt/dualopt_coal_gen.c,
- * gen/dualopt/dualopt_decoal_gen.c), so that the round-trip wrapper
- * (gen/dualopt/dualopt_codec_gen.c) holds both in one module. */
+/* DualOpt CoDec generators: the coalescer's and de-coalescer's logic
+ * (gen/dualopt/dualopt_coal_gen.c, gen/dualopt/dualopt_decoal_gen.c), each
+ * emitted inside an open module (cfg: a codec_cfg): the body of the unit's
+ * own module and of the part module the round trip
+ * (gen/dualopt/dualopt_codec_gen.c) instantiates (gen/parts.h). */
 #ifndef DUALOPT_CODEC_GEN_H
 #define DUALOPT_CODEC_GEN_H
 
 #include "dualopt_coal.h"
 #include "emit.h"
 
-void dualopt_coal_body(emit_file *e, const codec_cfg *c);
-void dualopt_decoal_body(emit_file *e, const codec_cfg *c);
+void dualopt_coal_body(emit_file *e, const void *cfg);
+void dualopt_decoal_body(emit_file *e, const void *cfg);
 
 #endif

@@ -13,13 +13,15 @@
 #include "dualopt_coal.h"
 #include "dualopt_codec_gen.h"
 #include "gen_unit.h"
+#include "parts.h"
 #include "prim.h"
 #include "selftest.h"
 
-/* The de-coalescer's logic inside an open module (the codec wrapper reuses
- * it next to the coalescer's). */
-void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
+/* The de-coalescer's logic inside an open module: the unit's own module and
+ * the CoDec's de-coalescer part. */
+void dualopt_decoal_body(emit_file *e, const void *cfg)
 {
+    const codec_cfg *c = cfg;
     codec_geom g;
     unsigned j, n_bits, slot_bits, data_bits, gpu_bits;
     unsigned count_bits = c->count_bits, max = c->max;
@@ -148,9 +150,6 @@ void dualopt_decoal_body(emit_file *e, const codec_cfg *c)
 
 static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 {
-    const codec_cfg *c = cfg;
-    codec_geom g;
-    codec_geom_of(c, &g);
     emit(e, "// DualOpt RDMA CoDec de-coalescer (Belayneh et al., section 4.1.3, Fig. 9).");
     emit(e, "// Register-only (lint: no memory): one packet register, one slot per cycle;");
     emit(e, "// see docs/dualopt.md.");

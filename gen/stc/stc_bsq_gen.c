@@ -162,16 +162,18 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
          x.D, x.S, x.D, x.D);
     emit(e, "always_comb");
     emit(e, "  for (int j = 0; j < %u; j++)", x.L);
-    emit(e, "    lane_band[j*%u +: %u] = %u'(beat_data[j*%u +: %u] >> seb_q);", x.N, x.N, x.N, x.A,
-         x.A);
+    emit(e, "    lane_band[j*%u +: %u] = %u'(beat_data[j*%u +: %u] >> %s);", x.N, x.N, x.N, x.A,
+         x.A, cu_mode ? "seb_i" : "seb_q");
     emit(e, "always_comb");
     emit(e, "  for (int j = 0; j < %u; j++)", x.L);
-    emit(e, "    drains[j] = live[j] & cer_q[lane_band[j*%u +: %u]];", x.N, x.N);
+    emit(e, "    drains[j] = live[j] & %s[lane_band[j*%u +: %u]];", cu_mode ? "cer_i" : "cer_q", x.N,
+         x.N);
     emit(e, "logic beat_valid, adv, rd_en;");
     if (cu_mode) {
         emit(e, "assign beat_valid = |live;");
         emit(e, "assign q_drn_keep = live & ~drains;");
         emit(e, "assign q_drn_data = beat_data;");
+        emit(e, "assign q_drn_band = lane_band;");
     } else {
         emit(e, "assign beat_valid = |drains;");
     }
@@ -315,6 +317,84 @@ void stc_bsq_emit_regs(emit_file *e, const stc_bsq_cfg *c, int cu_mode, int rese
         emit(e, reset ? "rr_q <= '0;" : "rr_q <= rr_d;");
 }
 
+/* The module's logic: internal q_* signals driven from the ports, the core,
+ * the RAMs and registers, the output ports. cu_mode: the CU's part (the
+ * epoch registers are the CU's, inputs cer_i / seb_i; beats carry every
+ * live lane), with the strengthening invariants of the CU's induction. */
+static void bsq_body(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
+{
+    static const char *const out[][2] = {
+        {"push_ready_o", "q_push_ready"}, {"push_bank_o", "q_push_bank"},
+        {"push_slot_o", "q_push_slot"},   {"chg_ready_o", "q_chg_ready"},
+        {"drn_valid_o", "q_drn_valid"},   {"drn_row_o", "q_drn_row"},
+        {"drn_mask_o", "q_drn_mask"},     {"drn_addr_o", "q_drn_addr"},
+        {"done_valid_o", "q_done_valid"}, {"done_cycles_o", "q_done_cycles"},
+        {"count_o", "q_count"},           {"full_o", "q_full"},
+        {"drn_keep_o", "q_drn_keep"},     {"drn_data_o", "q_drn_data"},
+        {"drn_band_o", "q_drn_band"}};
+    bgeo x;
+    geo(c, &x);
+    emit(e, "logic q_push_valid, q_push_ready, q_full, q_chg_valid, q_chg_ready;");
+    emit(e, "logic [%u:0] q_push_addr;", x.A - 1);
+    emit(e, "logic [%u:0] q_push_bank;", x.BW ? x.BW - 1 : 0);
+    emit(e, "logic [%u:0] q_push_slot;", x.SLW - 1);
+    if (!cu_mode) {
+        emit(e, "logic [%u:0] q_chg_cer;", x.EP - 1);
+        emit(e, "logic [%u:0] q_chg_seb;", x.SW - 1);
+    }
+    emit(e, "logic q_drn_valid, q_drn_ready, q_done_valid, q_done_ready;");
+    emit(e, "logic [%u:0] q_drn_row;", x.RIW - 1);
+    emit(e, "logic [%u:0] q_drn_mask%s;", x.L - 1, cu_mode ? ", q_drn_keep" : "");
+    emit(e, "logic [%u:0] q_drn_addr%s;", x.L * x.A - 1, cu_mode ? ", q_drn_data" : "");
+    if (cu_mode)
+        emit(e, "logic [%u:0] q_drn_band;", x.L * x.N - 1);
+    emit(e, "logic [%u:0] q_done_cycles;", x.CW - 1);
+    emit(e, "logic [%u:0] q_count;", x.NW - 1);
+    emit(e, "assign q_push_valid = push_valid_i;");
+    emit(e, "assign q_push_addr = push_addr_i;");
+    emit(e, "assign q_chg_valid = chg_valid_i;");
+    if (!cu_mode) {
+        emit(e, "assign q_chg_cer = chg_cer_i;");
+        emit(e, "assign q_chg_seb = chg_seb_i;");
+    }
+    emit(e, "assign q_drn_ready = drn_ready_i;");
+    emit(e, "assign q_done_ready = done_ready_i;");
+    emit_nl(e);
+    stc_bsq_emit_core(e, c, cu_mode);
+    stc_bsq_emit_rams(e, c);
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+    emit_in(e);
+    emit_in(e);
+    stc_bsq_emit_regs(e, c, cu_mode, 1);
+    emit_out(e);
+    emit_out(e);
+    emit(e, "  end else begin");
+    emit_in(e);
+    emit_in(e);
+    stc_bsq_emit_regs(e, c, cu_mode, 0);
+    emit_out(e);
+    emit_out(e);
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+    for (unsigned i = 0; i < (cu_mode ? 15u : 12u); i++)
+        emit(e, "assign %s = %s;", out[i][0], out[i][1]);
+    if (cu_mode) {
+        emit_nl(e);
+        emit(e, "`ifdef FORMAL");
+        emit(e, "// s_*: strengthening invariants of the CU's induction (docs/stc.md): never");
+        emit(e, "// scanning and reporting done at once; a beat only while scanning.");
+        emit(e, "always @(*) begin");
+        emit(e, "  if (rst_ni) begin");
+        emit(e, "    s_scan_done: assert(!(scanning_q && q_done_q));");
+        emit(e, "    if (s2_valid_q) s_scan_beat: assert(scanning_q);");
+        emit(e, "  end");
+        emit(e, "end");
+        emit(e, "`endif");
+    }
+}
+
 static void emit_bsq(emit_file *e, const void *cfg, const block_desc *b)
 {
     const stc_bsq_cfg *c = cfg;
@@ -331,60 +411,35 @@ static void emit_bsq(emit_file *e, const void *cfg, const block_desc *b)
     ports_verilog_module(e, b);
     emit_in(e);
     emit_nl(e);
-    emit(e, "logic q_push_valid, q_push_ready, q_full, q_chg_valid, q_chg_ready;");
-    emit(e, "logic [%u:0] q_push_addr;", x.A - 1);
-    emit(e, "logic [%u:0] q_push_bank;", x.BW ? x.BW - 1 : 0);
-    emit(e, "logic [%u:0] q_push_slot;", x.SLW - 1);
-    emit(e, "logic [%u:0] q_chg_cer;", x.EP - 1);
-    emit(e, "logic [%u:0] q_chg_seb;", x.SW - 1);
-    emit(e, "logic q_drn_valid, q_drn_ready, q_done_valid, q_done_ready;");
-    emit(e, "logic [%u:0] q_drn_row;", x.RIW - 1);
-    emit(e, "logic [%u:0] q_drn_mask;", x.L - 1);
-    emit(e, "logic [%u:0] q_drn_addr;", x.L * x.A - 1);
-    emit(e, "logic [%u:0] q_done_cycles;", x.CW - 1);
-    emit(e, "logic [%u:0] q_count;", x.NW - 1);
-    emit(e, "assign q_push_valid = push_valid_i;");
-    emit(e, "assign q_push_addr = push_addr_i;");
-    emit(e, "assign q_chg_valid = chg_valid_i;");
-    emit(e, "assign q_chg_cer = chg_cer_i;");
-    emit(e, "assign q_chg_seb = chg_seb_i;");
-    emit(e, "assign q_drn_ready = drn_ready_i;");
-    emit(e, "assign q_done_ready = done_ready_i;");
-    emit_nl(e);
-    stc_bsq_emit_core(e, c, 0);
-    stc_bsq_emit_rams(e, c);
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit_in(e);
-    emit_in(e);
-    stc_bsq_emit_regs(e, c, 0, 1);
-    emit_out(e);
-    emit_out(e);
-    emit(e, "  end else begin");
-    emit_in(e);
-    emit_in(e);
-    stc_bsq_emit_regs(e, c, 0, 0);
-    emit_out(e);
-    emit_out(e);
-    emit(e, "  end");
-    emit(e, "end");
-    emit_nl(e);
-    emit(e, "assign push_ready_o = q_push_ready;");
-    emit(e, "assign push_bank_o = q_push_bank;");
-    emit(e, "assign push_slot_o = q_push_slot;");
-    emit(e, "assign chg_ready_o = q_chg_ready;");
-    emit(e, "assign drn_valid_o = q_drn_valid;");
-    emit(e, "assign drn_row_o = q_drn_row;");
-    emit(e, "assign drn_mask_o = q_drn_mask;");
-    emit(e, "assign drn_addr_o = q_drn_addr;");
-    emit(e, "assign done_valid_o = q_done_valid;");
-    emit(e, "assign done_cycles_o = q_done_cycles;");
-    emit(e, "assign count_o = q_count;");
-    emit(e, "assign full_o = q_full;");
+    bsq_body(e, c, 0);
     emit_out(e);
     emit_nl(e);
     emit(e, "endmodule");
     emit(e, "`default_nettype wire");
+}
+
+void stc_bsq_cu_body(emit_file *e, const stc_bsq_cfg *c) { bsq_body(e, c, 1); }
+
+int stc_bsq_cu_ports(const stc_bsq_cfg *c, port_t *p, int max)
+{
+    bgeo x;
+    geo(c, &x);
+    const port_t t[] = {
+        {PORT_IN, "push_valid_i", 1},         {PORT_IN, "push_addr_i", x.A},
+        {PORT_OUT, "push_ready_o", 1},        {PORT_OUT, "push_bank_o", x.BW ? x.BW : 1},
+        {PORT_OUT, "push_slot_o", x.SLW},     {PORT_IN, "chg_valid_i", 1},
+        {PORT_OUT, "chg_ready_o", 1},         {PORT_IN, "cer_i", x.EP},
+        {PORT_IN, "seb_i", x.SW},             {PORT_OUT, "drn_valid_o", 1},
+        {PORT_IN, "drn_ready_i", 1},          {PORT_OUT, "drn_row_o", x.RIW},
+        {PORT_OUT, "drn_mask_o", x.L},        {PORT_OUT, "drn_keep_o", x.L},
+        {PORT_OUT, "drn_addr_o", x.L * x.A},  {PORT_OUT, "drn_data_o", x.L * x.A},
+        {PORT_OUT, "drn_band_o", x.L * x.N},  {PORT_OUT, "done_valid_o", 1},
+        {PORT_IN, "done_ready_i", 1},         {PORT_OUT, "done_cycles_o", x.CW},
+        {PORT_OUT, "count_o", x.NW},          {PORT_OUT, "full_o", 1}};
+    int n = (int)(sizeof t / sizeof t[0]);
+    for (int i = 0; i < n && i < max; i++)
+        p[i] = t[i];
+    return n;
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -1,12 +1,13 @@
 /*
- * The BSQ body shared by the BSQ module (gen/stc/stc_bsq_gen.c) and the CU
- * module (gen/stc/stc_cu_gen.c), which holds its BSQ inline (one module per
- * file). Internal signals are named q_*; see stc_bsq_emit_core.
+ * The BSQ logic of the BSQ module (gen/stc/stc_bsq_gen.c) and of the BSQ
+ * part the CU module instantiates (gen/stc/stc_cu_gen.c, gen/parts.h).
+ * Internal signals are named q_*; see stc_bsq_emit_core.
  */
 #ifndef STC_BSQ_GEN_H
 #define STC_BSQ_GEN_H
 
 #include "emit.h"
+#include "unit.h"
 #include "stc_bsq.h"
 
 /* Emits the bank RAMs, valid bits, round-robin allocation and the scan.
@@ -15,8 +16,9 @@
  * Outputs: q_push_ready, q_push_bank, q_push_slot, q_chg_ready, q_drn_valid,
  * q_drn_row, q_drn_mask (drained lanes), q_drn_addr, q_done_valid,
  * q_done_cycles, q_count, q_full; in cu_mode also q_drn_keep (lanes that
- * stay) and q_drn_data (every live lane's address). Standalone, the core
- * captures chg_cer_i / chg_seb_i into its own cer_q / seb_q. The caller
+ * stay), q_drn_data (every live lane's address) and q_drn_band (their
+ * bands), and the epoch is read from the ports cer_i / seb_i. Standalone,
+ * the core captures chg_cer_i / chg_seb_i into its own cer_q / seb_q. The caller
  * emits the reset and update of the registers listed by
  * stc_bsq_emit_regs. */
 void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode);
@@ -25,5 +27,9 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode);
 void stc_bsq_emit_regs(emit_file *e, const stc_bsq_cfg *c, int cu_mode, int reset);
 /* The bank RAMs' always_ff (no reset). */
 void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c);
+/* The CU's BSQ part: its port table and its logic (cu_mode, with the
+ * strengthening invariants the CU's formal induction needs). */
+int stc_bsq_cu_ports(const stc_bsq_cfg *c, port_t *p, int max);
+void stc_bsq_cu_body(emit_file *e, const stc_bsq_cfg *c);
 
 #endif

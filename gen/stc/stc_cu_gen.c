@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gen_unit.h"
+#include "parts.h"
 #include "stc_bsq_gen.h"
 #include "stc_cu.h"
 
@@ -33,10 +34,41 @@ static void emit_cer_reset(emit_file *e, const stc_cu_cfg *c)
     emit(e, "cer_q <= %u'b%s;", ep, bits);
 }
 
+static int bsq_ports(const void *cfg, port_t *p, int max)
+{
+    return stc_bsq_cu_ports(&((const stc_cu_cfg *)cfg)->bsq, p, max);
+}
+
+static void bsq_body(emit_file *e, const void *cfg)
+{
+    stc_bsq_cu_body(e, &((const stc_cu_cfg *)cfg)->bsq);
+}
+
+/* The part: the BSQ of this configuration in its own file (gen/parts.h). */
+const gen_part stc_cu_parts[] = {
+    {"bsq", "STC blocked store queue (the stc-bsq logic in the CU's mode), part of the CU.",
+     NULL, bsq_ports, bsq_body},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* The CU signal on a BSQ port: push_valid_i <-> q_push_valid; the epoch
+ * inputs are the CU's registers. */
+static const char *bsq_conn(const char *port, char *buf, size_t len)
+{
+    size_t n = strlen(port);
+    if (strcmp(port, "cer_i") == 0 || strcmp(port, "seb_i") == 0)
+        snprintf(buf, len, "%.3s_q", port);
+    else
+        snprintf(buf, len, "q_%.*s", (int)(n > 2 ? n - 2 : n), port);
+    return buf;
+}
+
 static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
 {
     const stc_cu_cfg *c = cfg;
     stc_bsq_geom g;
+    block_desc bsq;
+    char bsq_name[192];
     unsigned A = c->bsq.addr_bits, N = c->bsq.n, EP = 1u << c->bsq.n;
     unsigned SW = stc_bsq_seb_bits(&c->bsq), L, PW = STC_CU_PW_BITS;
     int dem = c->variant != STC_CU_NV;
@@ -44,6 +76,10 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     stc_bsq_geom_of(&c->bsq, &g);
     L = c->bsq.banks * c->bsq.drain;
     (void)lg;
+    if (part_block(&bsq, bsq_name, sizeof bsq_name, b, &stc_cu_parts[0], cfg) != 0) {
+        e->err = 1;
+        return;
+    }
 
     emit(e, "// STC per-CU epoch logic with its blocked store queue (paper 4.2-4.4, spec");
     emit(e, "// 3.3, 3.4), variant %s: CER (%u-bit mask), SEB, demand vector, conflict",
@@ -52,7 +88,8 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// others enter the BSQ. ReadyAck once PW = 0 and no store waits for the L1.");
     emit(e, "// ChangeEpoch: CER/SEB updated, DV and conflict flag cleared, BSQ scan drains");
     emit(e, "// matching entries one per cycle into the L1 register and re-demands the");
-    emit(e, "// bands of the entries that stay, then DoneAck. See docs/stc.md.");
+    emit(e, "// bands of the entries that stay, then DoneAck. See docs/stc.md. The BSQ is");
+    emit(e, "// an instance of %s (its own file).", bsq_name);
     if (g.rows == 1)
         emit(e, "// Storage: one row per BSQ bank, held in registers; no RAM by design.");
     ports_file_header(e, b, "// ");
@@ -75,7 +112,7 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "logic [%u:0] dem_band_q, dem_band_d, conf_band_q, conf_band_d;", N - 1);
     emit(e, "logic [%u:0] served_q, served_d;", L - 1);
     emit_nl(e);
-    emit(e, "// BSQ interface (the body below).");
+    emit(e, "// The BSQ's ports.");
     emit(e, "logic q_push_valid, q_push_ready, q_full, q_chg_valid, q_chg_ready;");
     emit(e, "logic [%u:0] q_push_addr;", A - 1);
     emit(e, "logic [%u:0] q_push_bank;", g.bank_bits ? g.bank_bits - 1 : 0);
@@ -84,6 +121,7 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "logic [%u:0] q_drn_row;", g.rowi_bits - 1);
     emit(e, "logic [%u:0] q_drn_mask, q_drn_keep;", L - 1);
     emit(e, "logic [%u:0] q_drn_addr, q_drn_data;", L * A - 1);
+    emit(e, "logic [%u:0] q_drn_band;", L * N - 1);
     emit(e, "logic [%u:0] q_done_cycles;", g.cyc_bits - 1);
     emit(e, "logic [%u:0] q_count;", g.count_bits - 1);
     emit(e, "logic unused_q, unused_epoch;");
@@ -134,7 +172,7 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "always_comb");
     emit(e, "  for (int j = 0; j < %u; j++)", L);
     if (dem)
-        emit(e, "    need[j] = q_drn_keep[j] & ~dv_q[lane_band[j*%u +: %u]];", N, N);
+        emit(e, "    need[j] = q_drn_keep[j] & ~dv_q[q_drn_band[j*%u +: %u]];", N, N);
     else
         emit(e, "    need[j] = 1'b0 & q_drn_keep[j]; // NV: no re-demand");
     emit(e, "assign first_drn = pend_drn & (~pend_drn + %u'd1);", L);
@@ -150,7 +188,7 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
              j + 1 < L ? " |" : ";");
     emit(e, "assign need_sel_band =");
     for (unsigned j = 0; j < L; j++)
-        emit(e, "  ({%u{first_need[%u]}} & lane_band[%u:%u])%s", N, j, (j + 1) * N - 1, j * N,
+        emit(e, "  ({%u{first_need[%u]}} & q_drn_band[%u:%u])%s", N, j, (j + 1) * N - 1, j * N,
              j + 1 < L ? " |" : ";");
     emit(e, "assign q_drn_ready = (pend_drn == '0) & (need == '0);");
     emit(e, "assign drn_take = q_drn_valid & (pend_drn != '0) & iss_free;");
@@ -166,7 +204,8 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "assign done_valid_o = q_done_valid;");
     emit(e, "assign q_done_ready = done_ready_i;");
     emit_nl(e);
-    stc_bsq_emit_core(e, &c->bsq, 1);
+    part_instance(e, &bsq, "u_bsq", bsq_conn);
+    emit_nl(e);
 
     emit(e, "// Next state of the epoch logic.");
     emit(e, "logic iss_fire;");
@@ -244,7 +283,6 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "  if (q_done_valid & q_done_ready) phase_d = PhRun;");
     emit(e, "end");
     emit_nl(e);
-    stc_bsq_emit_rams(e, &c->bsq);
 
     emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
     emit(e, "  if (!rst_ni) begin");
@@ -260,7 +298,6 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
                                         "served"};
         for (unsigned i = 0; i < sizeof z / sizeof z[0]; i++)
             emit(e, "%s_q <= '0;", z[i]);
-        stc_bsq_emit_regs(e, &c->bsq, 1, 1);
         emit_out(e);
         emit_out(e);
         emit(e, "  end else begin");
@@ -271,7 +308,6 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
         for (unsigned i = 0; i < sizeof z / sizeof z[0]; i++)
             emit(e, "%s_q <= %s_d;", z[i], z[i]);
     }
-    stc_bsq_emit_regs(e, &c->bsq, 1, 0);
     emit_out(e);
     emit_out(e);
     emit(e, "  end");
@@ -298,9 +334,9 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// p_epoch: a store is on its way to the L1 only while its band is current,");
     emit(e, "// and never between ReadyAck and ChangeEpoch (spec 5.2 C1, C6);");
     emit(e, "// p_ready: ReadyAck only with PW = 0 and no store waiting for the L1.");
-    emit(e, "// s_*: strengthening invariants for the induction (docs/stc.md): the BSQ");
-    emit(e, "// scans (and reports done) only in CHANGE, never both at once, and holds a");
-    emit(e, "// beat only while scanning.");
+    emit(e, "// s_scan_chg: strengthening invariant for the induction (docs/stc.md): the");
+    emit(e, "// BSQ scans or reports done (it is not ready for a change) only in CHANGE;");
+    emit(e, "// its own invariants are in the FORMAL block of its part.");
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic [%u:0] f_iss_band;", N - 1);
     emit(e, "assign f_iss_band = %u'(iss_addr_q >> seb_q);", N);
@@ -311,9 +347,7 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "    if (iss_valid_q) p_epoch_band: assert(cer_q[f_iss_band]);");
     emit(e, "    if (iss_valid_q) p_epoch_prep: assert(!(phase_q == PhPrep && ready_sent_q));");
     emit(e, "    if (rdy_valid_o) p_ready_pw: assert(pw_q == '0 && !iss_valid_q);");
-    emit(e, "    if (scanning_q || q_done_q) s_scan_chg: assert(phase_q == PhChg);");
-    emit(e, "    s_scan_done: assert(!(scanning_q && q_done_q));");
-    emit(e, "    if (s2_valid_q) s_scan_beat: assert(scanning_q);");
+    emit(e, "    if (!q_chg_ready) s_scan_chg: assert(phase_q == PhChg);");
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");
