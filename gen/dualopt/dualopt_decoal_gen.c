@@ -154,7 +154,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// Register-only (lint: no memory): one packet register, one slot per cycle;");
     emit(e, "// see docs/dualopt.md.");
     prim_module_begin(e, b);
-    dualopt_decoal_body(e, c);
+    dualopt_decoal_body(e, cfg);
     prim_module_end(e);
 }
 
