@@ -1,0 +1,324 @@
+/*
+ * Composition with Verilated blocks (compose_rtl.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "compose_rtl.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lockstep.h"
+
+/* ------------------------------------------------- the RTL backend -- */
+
+typedef struct {
+    const dut_ops *d;             /* NULL: the timing shell               */
+    void *h;
+    const unit_desc *u;
+    void *tm;
+    int tracing;
+} rtl_h;
+
+void cmp_rtl_init(cmp_rtl *r, const dut_ops *const *duts, const char *units)
+{
+    memset(r, 0, sizeof *r);
+    r->duts = duts;
+    r->check_cfg = 1;
+    if (units == NULL || strcmp(units, "all") == 0)
+        r->all = 1;
+    else
+        r->units[0] = units;
+}
+
+int cmp_rtl_add(cmp_rtl *r, const char *unit)
+{
+    unsigned i;
+    for (i = 0; i < CMP_RTL_UNITS_MAX && r->units[i]; i++)
+        ;
+    if (i == CMP_RTL_UNITS_MAX)
+        return -1;
+    r->units[i] = unit;
+    r->all = 0;
+    return 0;
+}
+
+int cmp_rtl_substitutes(const cmp_rtl *r, const char *unit)
+{
+    unsigned i;
+    if (r->duts == NULL)
+        return 0;
+    if (r->all)
+        return 1;
+    for (i = 0; r->units[i]; i++)
+        if (strcmp(r->units[i], unit) == 0)
+            return 1;
+    return 0;
+}
+
+/* The DUT of block b: found by the block's configuration, its ports and
+ * configuration those of the block. */
+static const dut_ops *rtl_find(const cmp_rtl *r, const cmp_block *b, char *err, size_t len)
+{
+    const dut_ops *d = ls_dut_find(r->duts, b->u, b->preset);
+    void *cfg2;
+    char n1[128], n2[128];
+    if (d == NULL) {
+        snprintf(err, len, "no Verilated %s_%s in this build", b->u->module_prefix, b->preset);
+        return NULL;
+    }
+    cfg2 = calloc(1, b->u->cfg_size);
+    if (cfg2 == NULL || ls_dut_cfg(b->u, d, cfg2, err, len) != 0) {
+        free(cfg2);
+        return NULL;
+    }
+    b->u->cfg_name(b->cfg, n1, sizeof n1);
+    b->u->cfg_name(cfg2, n2, sizeof n2);
+    free(cfg2);
+    if (r->check_cfg && strcmp(n1, n2) != 0) {
+        snprintf(err, len, "%s: the Verilated configuration is %s, the model's %s", d->module, n2,
+                 n1);
+        return NULL;
+    }
+    return d;
+}
+
+static void *rtl_open(void *ctx, const cmp_block *b, char *err, size_t len)
+{
+    const cmp_rtl *r = ctx;
+    rtl_h *h = calloc(1, sizeof *h);
+    if (h == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    h->u = b->u;
+    if (!cmp_rtl_substitutes(r, b->u->name)) {
+        if ((h->tm = b->u->tm_new(b->cfg)) == NULL) {
+            snprintf(err, len, "%s: out of memory", b->u->name);
+            free(h);
+            return NULL;
+        }
+        return h;
+    }
+    h->d = rtl_find(r, b, err, len);
+    if (h->d && (h->h = h->d->create(b->seed)) == NULL)
+        snprintf(err, len, "%s: cannot create", h->d->module);
+    if (h->h == NULL) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+static void rtl_eval(void *p, const uint64_t *in, uint64_t *out)
+{
+    rtl_h *h = p;
+    if (h->d)
+        h->d->eval(h->h, in, out);
+    else
+        h->u->tm_eval(h->tm, in, out);
+}
+static void rtl_step(void *p, const uint64_t *in)
+{
+    rtl_h *h = p;
+    if (h->d)
+        h->d->tick(h->h);
+    else
+        h->u->tm_step(h->tm, in);
+}
+static void rtl_close(void *p)
+{
+    rtl_h *h = p;
+    if (h == NULL)
+        return;
+    if (h->d) {
+        if (h->tracing)
+            h->d->trace_close(h->h);
+        h->d->destroy(h->h);
+    } else
+        h->u->tm_free(h->tm);
+    free(h);
+}
+
+cmp_backend cmp_rtl_backend(cmp_rtl *r)
+{
+    cmp_backend be = {r, rtl_open, rtl_eval, rtl_step, rtl_close};
+    return be;
+}
+
+const dut_ops *cmp_rtl_dut(const cmp_block *b)
+{
+    return b->be.open == rtl_open && b->h ? ((const rtl_h *)b->h)->d : NULL;
+}
+
+int cmp_rtl_trace_open(cmp_block *b, const char *path)
+{
+    rtl_h *h = cmp_rtl_dut(b) ? b->h : NULL;
+    if (h == NULL || h->tracing || h->d->trace_open(h->h, path) != 0)
+        return -1;
+    h->tracing = 1;
+    return 0;
+}
+
+void cmp_rtl_trace_close(cmp_block *b)
+{
+    rtl_h *h = cmp_rtl_dut(b) ? b->h : NULL;
+    if (h && h->tracing) {
+        h->d->trace_close(h->h);
+        h->tracing = 0;
+    }
+}
+
+/* ----------------------------------------------------- side by side -- */
+
+void cmp_lockstep_defaults(cmp_lockstep_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->rtl.all = 1;
+    o->rtl.check_cfg = 1;
+    o->la = "reference";
+    o->lb = "substituted";
+    o->window = 16;
+}
+
+void cmp_stim_put(FILE *f, const cmp_sys *s, uint64_t cyc)
+{
+    unsigned i;
+    int k;
+    for (i = 0; i < s->n; i++) {
+        const cmp_block *b = s->b[i];
+        fprintf(f, "%llu %s ", (unsigned long long)cyc, b->name);
+        unit_hex_put(f, b->in, 1);
+        for (k = 0; k < b->l.n; k++)
+            if (b->l.p[k].dir == PORT_IN) {
+                fputc(' ', f);
+                unit_hex_put(f, b->in + b->off[k], UNIT_WORDS(b->l.p[k].width));
+            }
+        fputc('\n', f);
+    }
+}
+
+static int apply_stuck(const cmp_family *f, void *sys, const cmp_stuck *st, char *err, size_t len)
+{
+    cmp_block *b;
+    if (st->block == NULL)
+        return 0;
+    b = cmp_sys_find(f->blocks(sys), st->block);
+    if (b == NULL) {
+        snprintf(err, len, "stuck bit: no block %s", st->block);
+        return -1;
+    }
+    return cmp_block_stuck(b, st->port, st->bit, st->value, st->from, err, len);
+}
+
+static void *make_sub(const cmp_family *f, void *arg, const cmp_lockstep_opts *o,
+                      cmp_backend *be, char *err, size_t len)
+{
+    void *s;
+    *be = cmp_rtl_backend((cmp_rtl *)&o->rtl);
+    s = f->make(arg, be, err, len);
+    if (s && apply_stuck(f, s, &o->stuck, err, len) != 0) {
+        f->free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The substituted composition again, to the failing cycle: the stimulus of
+ * every block and a waveform of every Verilated block over the window. */
+static void write_window(const cmp_family *f, void *arg, const cmp_lockstep_opts *o,
+                         uint64_t fail, char *msg, size_t len)
+{
+    char path[600], err[256];
+    uint64_t from = fail >= o->window ? fail - o->window + 1 : 0, c;
+    cmp_backend be;
+    void *s = make_sub(f, arg, o, &be, err, sizeof err);
+    FILE *st;
+    unsigned i;
+    size_t ml = strlen(msg);
+    snprintf(path, sizeof path, "%s.stim", o->fail_prefix);
+    st = s ? fopen(path, "w") : NULL;
+    if (st == NULL) {
+        if (s)
+            f->free(s);
+        snprintf(msg + ml, len - ml, " (cannot write %s)", path);
+        return;
+    }
+    fprintf(st, "# stimulus of every block, cycles %llu..%llu: cycle block rst_ni inputs...\n",
+            (unsigned long long)from, (unsigned long long)fail);
+    for (c = 0; c <= fail; c++) {
+        const cmp_sys *bs = f->blocks(s);
+        if (c == from)
+            for (i = 0; i < bs->n; i++) {
+                snprintf(path, sizeof path, "%s.%s.vcd", o->fail_prefix, bs->b[i]->name);
+                cmp_rtl_trace_open(bs->b[i], path);
+            }
+        f->cycle(s);
+        if (c >= from)
+            cmp_stim_put(st, bs, c);
+    }
+    fclose(st);
+    f->free(s); /* closes the waveforms */
+    snprintf(msg + ml, len - ml, " (stimulus %s.stim, waveforms %s.*.vcd)", o->fail_prefix,
+             o->fail_prefix);
+}
+
+static int step_pair(const cmp_family *f, const cmp_lockstep_opts *o, cmp_lockstep_res *r)
+{
+    int dc = f->cycle(r->ref), dr = r->sub ? f->cycle(r->sub) : dc;
+    if (r->sub) {
+        if (cmp_compare(f->blocks(r->ref), f->blocks(r->sub), !f->in_reset(r->ref), r->cycles,
+                        o->la, o->lb, r->msg, sizeof r->msg)) {
+            r->mismatch = 1;
+            return 1;
+        }
+        if (dc != dr) {
+            snprintf(r->msg, sizeof r->msg, "cycle %llu: the %s finished first",
+                     (unsigned long long)r->cycles, dc ? o->la : o->lb);
+            r->mismatch = 1;
+            return 1;
+        }
+    }
+    r->cycles++;
+    if (dc) {
+        r->done = 1;
+        return 1;
+    }
+    if (f->stuck(r->ref)) {
+        r->stuck = 1;
+        return 1;
+    }
+    return 0;
+}
+
+int cmp_lockstep(const cmp_family *f, void *arg, const cmp_lockstep_opts *o,
+                 cmp_lockstep_res *r)
+{
+    struct timespec t0, t1;
+    cmp_backend be;
+    memset(r, 0, sizeof *r);
+    r->ref = f->make(arg, NULL, r->msg, sizeof r->msg);
+    if (r->ref == NULL)
+        return -1;
+    if (o->rtl.duts && (r->sub = make_sub(f, arg, o, &be, r->msg, sizeof r->msg)) == NULL) {
+        f->free(r->ref);
+        r->ref = NULL;
+        return -1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (!step_pair(f, o, r))
+        ;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (r->mismatch && o->fail_prefix)
+        write_window(f, arg, o, r->cycles, r->msg, sizeof r->msg);
+    return 0;
+}
+
+void cmp_lockstep_free(const cmp_family *f, cmp_lockstep_res *r)
+{
+    if (r->ref)
+        f->free(r->ref);
+    if (r->sub)
+        f->free(r->sub);
+    r->ref = r->sub = NULL;
+}

@@ -1,0 +1,98 @@
+/*
+ * Composition with Verilated blocks (docs/composition.md): the RTL side of
+ * cmodel/compose.h.
+ *
+ * cmp_rtl is a block backend that runs a block by its Verilated module
+ * (tb/dut.h, found in the family's dut table by the block's configuration,
+ * as ls_dut_find does) when the block's unit is substituted, and by its
+ * timing shell otherwise: one unit at a time, a list of units, or all.
+ *
+ * cmp_lockstep runs two compositions of a family side by side, the
+ * reference on timing shells and the other with RTL substituted, compares
+ * every port of every block every cycle, and on the first mismatch can
+ * write the stimulus of every block and a waveform of every Verilated
+ * block over the failing window. A stuck output bit can be injected into
+ * any block of the substituted composition.
+ */
+#ifndef COMPOSE_RTL_H
+#define COMPOSE_RTL_H
+
+#include "compose.h"
+#include "dut.h"
+
+#define CMP_RTL_UNITS_MAX 8
+
+typedef struct {
+    const dut_ops *const *duts;   /* the family's table                     */
+    /* substituted units by name (NULL-terminated); units[0] NULL: all */
+    const char *units[CMP_RTL_UNITS_MAX + 1];
+    int all;
+    int check_cfg;                /* the DUT's configuration must name the
+                                     block's (unit cfg_name)               */
+} cmp_rtl;
+
+/* dut table, units: "all", or one unit name; more with cmp_rtl_add. */
+void cmp_rtl_init(cmp_rtl *r, const dut_ops *const *duts, const char *units);
+/* Substitutes one more unit. 0, or -1 (too many). */
+int cmp_rtl_add(cmp_rtl *r, const char *unit);
+/* 1 when blocks of unit `unit` run as RTL. */
+int cmp_rtl_substitutes(const cmp_rtl *r, const char *unit);
+/* The backend (ctx = r; r must outlive every block opened on it). */
+cmp_backend cmp_rtl_backend(cmp_rtl *r);
+/* The Verilated module of a block, or NULL (a timing shell). */
+const dut_ops *cmp_rtl_dut(const cmp_block *b);
+/* Starts a waveform of a Verilated block. 0, or -1. */
+int cmp_rtl_trace_open(cmp_block *b, const char *path);
+void cmp_rtl_trace_close(cmp_block *b);
+
+/* ----------------------------------------------------- side by side -- */
+
+/* A family's composition as the lockstep runner drives it. */
+typedef struct {
+    /* a new system on backend be, or NULL with a reason */
+    void *(*make)(void *arg, const cmp_backend *be, char *err, size_t len);
+    int (*cycle)(void *sys);               /* one cycle; 1: done           */
+    int (*stuck)(void *sys);               /* 1: give up                   */
+    const cmp_sys *(*blocks)(const void *sys);
+    int (*in_reset)(const void *sys);      /* 1: outputs not compared      */
+    void (*free)(void *sys);
+} cmp_family;
+
+typedef struct {
+    const char *block, *port;     /* a stuck output bit: block name, port  */
+    unsigned bit, value;
+    uint64_t from;                /* from the block's cycle `from` on      */
+} cmp_stuck;
+
+typedef struct {
+    cmp_rtl rtl;                  /* substitution; rtl.duts NULL: only the
+                                     reference runs                        */
+    cmp_stuck stuck;              /* stuck.block NULL: none                */
+    const char *la, *lb;          /* names in messages ("C composition")   */
+    const char *fail_prefix;      /* on a mismatch: PREFIX.stim and
+                                     PREFIX.<block>.vcd; NULL: none        */
+    unsigned window;              /* cycles of the failing window          */
+} cmp_lockstep_opts;
+
+void cmp_lockstep_defaults(cmp_lockstep_opts *o);
+
+typedef struct {
+    void *ref, *sub;              /* the systems after the run             */
+    uint64_t cycles;              /* cycles run                            */
+    int done, mismatch, stuck;
+    char msg[512];                /* the first mismatch or setup error     */
+    double seconds;
+} cmp_lockstep_res;
+
+/* Runs the reference (timing shells) and, with o->rtl.duts, the
+ * substituted composition until done, stuck or the first mismatch. 0, or
+ * -1 with a setup error in r->msg. Free with cmp_lockstep_free. */
+int cmp_lockstep(const cmp_family *f, void *arg, const cmp_lockstep_opts *o,
+                 cmp_lockstep_res *r);
+void cmp_lockstep_free(const cmp_family *f, cmp_lockstep_res *r);
+
+/* The stimulus of every block of a system for one cycle: "CYCLE BLOCK
+ * hex..." (one hex value per input port, rst_ni first). */
+void cmp_stim_put(FILE *f, const cmp_sys *s, uint64_t cyc);
+
+#endif
