@@ -47,31 +47,12 @@ const cmp_backend cmp_shell_backend = {NULL, shell_open, shell_eval, shell_step,
 
 /* ------------------------------------------------------------ blocks -- */
 
-int cmp_block_open(cmp_block *b, const char *unit, const char *name, const char *preset,
-                   const char *extra, unsigned seed, const cmp_backend *be, char *err,
-                   size_t len)
+/* The layout, the port offsets and the value arrays of b->cfg; the backend. */
+static int block_setup(cmp_block *b, const cmp_backend *be, char *err, size_t len)
 {
-    char args[300];
     unsigned wi = 1, wo = 0;
     int k;
-    memset(b, 0, sizeof *b);
-    snprintf(b->name, sizeof b->name, "%s", name);
-    snprintf(b->preset, sizeof b->preset, "%s", preset);
-    b->seed = seed;
-    b->be = be ? *be : cmp_shell_backend;
-    b->u = unit_find(unit);
-    if (b->u == NULL) {
-        snprintf(err, len, "unit %s is not registered", unit);
-        return -1;
-    }
-    b->cfg = calloc(1, b->u->cfg_size);
-    if (b->cfg == NULL) {
-        snprintf(err, len, "out of memory");
-        return -1;
-    }
-    snprintf(args, sizeof args, "--config %s%s%s", preset, extra ? " " : "", extra ? extra : "");
-    if (unit_cfg_parse_str(b->u, b->cfg, args, err, len) != 0 ||
-        unit_layout_of(b->u, b->cfg, &b->l, err, len) != 0)
+    if (unit_layout_of(b->u, b->cfg, &b->l, err, len) != 0)
         return -1;
     for (k = 0; k < b->l.n; k++) {
         unsigned *w = b->l.p[k].dir == PORT_IN ? &wi : &wo;
@@ -84,8 +65,57 @@ int cmp_block_open(cmp_block *b, const char *unit, const char *name, const char 
         snprintf(err, len, "out of memory");
         return -1;
     }
+    b->be = be ? *be : cmp_shell_backend;
     b->h = b->be.open(b->be.ctx, b, err, len);
     return b->h ? 0 : -1;
+}
+
+static int block_start(cmp_block *b, const char *unit, const char *name, const char *preset,
+                       unsigned seed, char *err, size_t len)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->name, sizeof b->name, "%s", name);
+    snprintf(b->preset, sizeof b->preset, "%s", preset);
+    b->seed = seed;
+    b->u = unit_find(unit);
+    if (b->u == NULL) {
+        snprintf(err, len, "unit %s is not registered", unit);
+        return -1;
+    }
+    b->cfg = calloc(1, b->u->cfg_size);
+    if (b->cfg == NULL) {
+        snprintf(err, len, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int cmp_block_open(cmp_block *b, const char *unit, const char *name, const char *preset,
+                   const char *extra, unsigned seed, const cmp_backend *be, char *err,
+                   size_t len)
+{
+    char args[300];
+    if (block_start(b, unit, name, preset, seed, err, len) != 0)
+        return -1;
+    snprintf(args, sizeof args, "--config %s%s%s", preset, extra ? " " : "", extra ? extra : "");
+    if (unit_cfg_parse_str(b->u, b->cfg, args, err, len) != 0)
+        return -1;
+    return block_setup(b, be, err, len);
+}
+
+int cmp_block_open_cfg(cmp_block *b, const char *unit, const void *cfg, const char *name,
+                       const char *preset, unsigned seed, const cmp_backend *be, char *err,
+                       size_t len)
+{
+    if (block_start(b, unit, name, preset, seed, err, len) != 0)
+        return -1;
+    memcpy(b->cfg, cfg, b->u->cfg_size);
+    return block_setup(b, be, err, len);
+}
+
+void *cmp_shell_state(const cmp_block *b)
+{
+    return b->be.open == shell_open && b->h ? ((shell_h *)b->h)->tm : NULL;
 }
 
 void cmp_block_close(cmp_block *b)
@@ -325,6 +355,63 @@ int cmp_compare(const cmp_sys *a, const cmp_sys *b, int outs, uint64_t cyc, cons
     for (i = 0; i < a->n; i++)
         if (cmp_block_compare(a->b[i], b->b[i], outs, cyc, la, lb, msg, len))
             return 1;
+    return 0;
+}
+
+/* -------------------------------------------------------------- pairs -- */
+
+int cmp_pair_open(cmp_pair *p, const char *unit, const void *cfg, const char *name,
+                  const char *preset, unsigned seed, const cmp_backend *sub, char *err,
+                  size_t len)
+{
+    memset(p, 0, sizeof *p);
+    p->compare = 1;
+    p->has_sub = sub != NULL;
+    if (cmp_block_open_cfg(&p->ref, unit, cfg, name, preset, seed, NULL, err, len) != 0 ||
+        (sub && cmp_block_open_cfg(&p->sub, unit, cfg, name, preset, seed, sub, err, len) != 0)) {
+        cmp_pair_close(p);
+        return -1;
+    }
+    return 0;
+}
+
+void cmp_pair_name(cmp_pair *p, const char *name)
+{
+    snprintf(p->ref.name, sizeof p->ref.name, "%s", name);
+    snprintf(p->sub.name, sizeof p->sub.name, "%s", name);
+}
+
+void cmp_pair_close(cmp_pair *p)
+{
+    cmp_block_close(&p->ref);
+    cmp_block_close(&p->sub);
+}
+
+const uint64_t *cmp_pair_peek(cmp_pair *p)
+{
+    cmp_block *b = p->has_sub ? &p->sub : &p->ref;
+    if (p->has_sub)
+        memcpy(p->sub.in, p->ref.in, p->ref.l.in_words * sizeof *p->ref.in);
+    cmp_block_eval(b);
+    return b->out;
+}
+
+int cmp_pair_cycle(cmp_pair *p, const uint64_t **out)
+{
+    cmp_block_eval(&p->ref);
+    *out = p->ref.out;
+    if (p->has_sub) {
+        memcpy(p->sub.in, p->ref.in, p->ref.l.in_words * sizeof *p->ref.in);
+        cmp_block_eval(&p->sub);
+        *out = p->sub.out;
+        if (p->compare && (p->ref.in[0] & 1) &&
+            cmp_block_compare(&p->ref, &p->sub, 1, p->cycles, "model", "RTL", p->err,
+                              sizeof p->err))
+            return -1;
+        cmp_block_step(&p->sub);
+    }
+    cmp_block_step(&p->ref);
+    p->cycles++;
     return 0;
 }
 

@@ -88,7 +88,15 @@ struct cmp_block {
 int cmp_block_open(cmp_block *b, const char *unit, const char *name, const char *preset,
                    const char *extra, unsigned seed, const cmp_backend *be, char *err,
                    size_t len);
+/* The same with a ready configuration (u->cfg_size bytes, copied); preset
+ * names it for a backend that looks modules up (the RTL's). */
+int cmp_block_open_cfg(cmp_block *b, const char *unit, const void *cfg, const char *name,
+                       const char *preset, unsigned seed, const cmp_backend *be, char *err,
+                       size_t len);
 void cmp_block_close(cmp_block *b);
+/* The timing shell's state (unit_desc tm_new) of a block on the shell
+ * backend, or NULL. */
+void *cmp_shell_state(const cmp_block *b);
 void cmp_block_eval(cmp_block *b);
 void cmp_block_step(cmp_block *b);
 
@@ -165,6 +173,34 @@ int cmp_block_compare(const cmp_block *a, const cmp_block *b, int outs, uint64_t
 /* Every block of two compositions of the same shape, in order. */
 int cmp_compare(const cmp_sys *a, const cmp_sys *b, int outs, uint64_t cyc, const char *la,
                 const char *lb, char *msg, size_t len);
+
+/* A unit twice on the same inputs: its timing shell (ref) and, when opened
+ * with a backend, the substituted block (sub, e.g. the Verilated RTL), their
+ * outputs compared every cycle out of reset. A transaction-level adapter
+ * drives ref.in and reads the outputs cmp_pair_cycle returns. */
+typedef struct {
+    cmp_block ref, sub;
+    int has_sub;
+    int compare;            /* 0: no comparison (a forced output the
+                               system's own checks must catch)             */
+    uint64_t cycles;
+    char err[300];          /* the first mismatch                          */
+} cmp_pair;
+
+/* sub NULL: the shell alone. 0, or -1 with a reason (closed). */
+int cmp_pair_open(cmp_pair *p, const char *unit, const void *cfg, const char *name,
+                  const char *preset, unsigned seed, const cmp_backend *sub, char *err,
+                  size_t len);
+void cmp_pair_close(cmp_pair *p);
+/* Renames both blocks (the name in mismatch messages). */
+void cmp_pair_name(cmp_pair *p, const char *name);
+/* One cycle on the inputs in p->ref.in: evaluate both, compare, clock both.
+ * *out: the outputs of the cycle (the substituted block's when there is
+ * one). 0, or -1 with the mismatch in p->err ("MISMATCH cycle C NAME port
+ * P: model X, RTL Y"). */
+int cmp_pair_cycle(cmp_pair *p, const uint64_t **out);
+/* The outputs the pair would give now (evaluation only, no clock). */
+const uint64_t *cmp_pair_peek(cmp_pair *p);
 
 /* ------------------------------------------------------------- queues -- */
 
