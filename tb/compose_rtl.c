@@ -46,8 +46,6 @@ int cmp_rtl_add(cmp_rtl *r, const char *unit)
 int cmp_rtl_substitutes(const cmp_rtl *r, const char *unit)
 {
     unsigned i;
-    if (r->duts == NULL)
-        return 0;
     if (r->all)
         return 1;
     for (i = 0; r->units[i]; i++)
@@ -60,7 +58,7 @@ int cmp_rtl_substitutes(const cmp_rtl *r, const char *unit)
  * configuration those of the block. */
 static const dut_ops *rtl_find(const cmp_rtl *r, const cmp_block *b, char *err, size_t len)
 {
-    const dut_ops *d = ls_dut_find(r->duts, b->u, b->preset);
+    const dut_ops *d = r->duts ? ls_dut_find(r->duts, b->u, b->preset) : NULL;
     void *cfg2;
     char n1[128], n2[128];
     if (d == NULL) {

@@ -35,7 +35,7 @@ typedef struct {
 void cmp_rtl_init(cmp_rtl *r, const dut_ops *const *duts, const char *units);
 /* Substitutes one more unit. 0, or -1 (too many). */
 int cmp_rtl_add(cmp_rtl *r, const char *unit);
-/* 1 when blocks of unit `unit` run as RTL. */
+/* 1 when blocks of unit `unit` run as RTL (an error without a table). */
 int cmp_rtl_substitutes(const cmp_rtl *r, const char *unit);
 /* The backend (ctx = r; r must outlive every block opened on it). */
 cmp_backend cmp_rtl_backend(cmp_rtl *r);
