@@ -71,7 +71,7 @@ struct cmp_block {
     const unit_desc *u;
     void *cfg;
     char preset[32];        /* the configuration the block was opened with */
-    char name[32];          /* within the system: "gpu1.mshr", "cu0", ...  */
+    char name[32];          /* unique within the system                */
     unsigned seed;          /* unreset state of a Verilated block          */
     unit_layout l;
     unsigned off[UNIT_PORTS_MAX]; /* word offset of every port             */
