@@ -178,6 +178,95 @@ void cmp_lockstep_defaults(cmp_lockstep_opts *o)
     o->window = 16;
 }
 
+/* A copy of v in the option buffer, or NULL when it is full. */
+static char *opt_copy(cmp_lockstep_opts *o, const char *v)
+{
+    size_t used = 0, n = strlen(v) + 1;
+    while (used < sizeof o->buf && o->buf[used])
+        used += strlen(o->buf + used) + 1;
+    if (used + n + 1 > sizeof o->buf)
+        return NULL;
+    memcpy(o->buf + used, v, n);
+    o->buf[used + n] = '\0';
+    return o->buf + used;
+}
+
+static int opt_rtl(cmp_lockstep_opts *o, const char *val, char *err, size_t len)
+{
+    const dut_ops *const *duts = o->rtl.duts;
+    char *v = opt_copy(o, val), *u, *save = NULL;
+    if (v == NULL || *v == '\0') {
+        snprintf(err, len, "--rtl: '%s' is not all or a list of units", val);
+        return -1;
+    }
+    cmp_rtl_init(&o->rtl, duts, "all");
+    if (strcmp(v, "all") == 0)
+        return 0;
+    o->rtl.all = 0;
+    for (u = strtok_r(v, ",", &save); u; u = strtok_r(NULL, ",", &save))
+        if (unit_find(u) == NULL || cmp_rtl_add(&o->rtl, u) != 0) {
+            snprintf(err, len, "--rtl: '%s' is not a registered unit", u);
+            return -1;
+        }
+    return 0;
+}
+
+static int opt_stuck(cmp_lockstep_opts *o, const char *val, char *err, size_t len)
+{
+    char *v = opt_copy(o, val), *port, *bit, *value, *at, *end;
+    unsigned long long b, x, c = 0;
+    if (v == NULL || (port = strchr(v, ':')) == NULL || (bit = strchr(port + 1, ':')) == NULL ||
+        (value = strchr(bit + 1, ':')) == NULL)
+        goto bad;
+    *port++ = *bit++ = *value++ = '\0';
+    if ((at = strchr(value, '@')) != NULL)
+        *at++ = '\0';
+    b = strtoull(bit, &end, 10);
+    if (*bit == '\0' || *end || b > 4095)
+        goto bad;
+    x = strtoull(value, &end, 10);
+    if (*value == '\0' || *end || x > 1)
+        goto bad;
+    if (at && ((c = strtoull(at, &end, 10)), *at == '\0' || *end))
+        goto bad;
+    o->stuck.block = v;
+    o->stuck.port = port;
+    o->stuck.bit = (unsigned)b;
+    o->stuck.value = (unsigned)x;
+    o->stuck.from = c;
+    return 0;
+bad:
+    snprintf(err, len, "--stuck: '%s' is not BLOCK:PORT:BIT:0|1[@CYCLE]", val);
+    return -1;
+}
+
+int cmp_lockstep_option(cmp_lockstep_opts *o, const char *name, const char *val, char *err,
+                        size_t len)
+{
+    if (strcmp(name, "--rtl") == 0)
+        return opt_rtl(o, val, err, len);
+    if (strcmp(name, "--stuck") == 0)
+        return opt_stuck(o, val, err, len);
+    if (strcmp(name, "--fail-prefix") == 0) {
+        if ((o->fail_prefix = opt_copy(o, val)) == NULL || *val == '\0') {
+            snprintf(err, len, "--fail-prefix: '%s' is not a path prefix", val);
+            return -1;
+        }
+        return 0;
+    }
+    return 1;
+}
+
+void cmp_lockstep_help(FILE *f)
+{
+    fprintf(f,
+            "  --rtl U[,U...]   only these units Verilated, the others timing shells (default all)\n"
+            "  --stuck B:P:N:V[@C] bit N of output port P of block B stuck at V (from cycle C):\n"
+            "                   the port comparison must name it\n"
+            "  --fail-prefix P  on a mismatch write P.stim (every block's inputs) and P.<block>.vcd\n"
+            "                   over the last cycles before it\n");
+}
+
 void cmp_stim_put(FILE *f, const cmp_sys *s, uint64_t cyc)
 {
     unsigned i;

@@ -72,9 +72,19 @@ typedef struct {
     const char *fail_prefix;      /* on a mismatch: PREFIX.stim and
                                      PREFIX.<block>.vcd; NULL: none        */
     unsigned window;              /* cycles of the failing window          */
+    char buf[256];                /* the option strings' copies            */
 } cmp_lockstep_opts;
 
 void cmp_lockstep_defaults(cmp_lockstep_opts *o);
+/* The options of a composition bench:
+ *   --rtl all|UNIT[,UNIT...]          the units run as RTL (default all)
+ *   --stuck BLOCK:PORT:BIT:V[@CYCLE]  an output bit of a block stuck at V
+ *   --fail-prefix P                   on a mismatch: P.stim, P.<block>.vcd
+ * 1: not one of them; 0: taken; -1: a bad value (a reason in err). */
+int cmp_lockstep_option(cmp_lockstep_opts *o, const char *name, const char *val, char *err,
+                        size_t len);
+/* Their --help lines. */
+void cmp_lockstep_help(FILE *f);
 
 typedef struct {
     void *ref, *sub;              /* the systems after the run             */

@@ -35,14 +35,21 @@ static const cmp_family e2e_family = {f_make, f_cycle, f_stuck, f_blocks, f_in_r
 int e2e_tb_run(const e2e_opts *o, const e2e_kernel *k, const dut_ops *const *dut_table,
                e2e_tb_res *r)
 {
-    e2e_arg arg = {o, k};
     cmp_lockstep_opts lo;
+    cmp_lockstep_defaults(&lo);
+    lo.rtl.duts = dut_table;
+    return e2e_tb_run_ls(o, k, &lo, r);
+}
+
+int e2e_tb_run_ls(const e2e_opts *o, const e2e_kernel *k, const cmp_lockstep_opts *lso,
+                  e2e_tb_res *r)
+{
+    e2e_arg arg = {o, k};
+    cmp_lockstep_opts lo = *lso;
     cmp_lockstep_res lr;
     e2e_sys *sc, *sr;
     memset(r, 0, sizeof *r);
-    r->rtl = dut_table != NULL;
-    cmp_lockstep_defaults(&lo);
-    lo.rtl.duts = dut_table;
+    r->rtl = lo.rtl.duts != NULL;
     lo.la = "C composition";
     lo.lb = "RTL composition";
     if (cmp_lockstep(&e2e_family, &arg, &lo, &lr) != 0) {
@@ -108,7 +115,7 @@ static void pct(char *buf, size_t len, uint64_t a, uint64_t b)
 }
 
 /* One kernel on one GPU count, both modes; prints the traffic lines. */
-static int run_kernel(const dut_ops *const *duts, e2e_kind kind, unsigned gpus, uint64_t seed,
+static int run_kernel(const cmp_lockstep_opts *lo, e2e_kind kind, unsigned gpus, uint64_t seed,
                       unsigned loads, int modes, int rtl)
 {
     e2e_kernel k;
@@ -131,7 +138,7 @@ static int run_kernel(const dut_ops *const *duts, e2e_kind kind, unsigned gpus, 
         e2e_opts_default(&o);
         o.gpus = gpus;
         o.mode = m ? E2E_LINE_MODE : E2E_COALESCE;
-        rc = e2e_tb_run(&o, &k, rtl ? duts : NULL, &r);
+        rc = e2e_tb_run_ls(&o, &k, lo, &r);
         if (rc < 0) {
             fprintf(stderr, "tb_dualopt: %s\n", r.msg);
             e2e_kernel_free(&k);
@@ -172,7 +179,10 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     int i, e2e = 0, rtl = 1, modes = 3, kind = -1, fail = 0, all;
     unsigned long long v, seed = 1, loads = 16, gpus = 0, cycles = 200000;
     const char *unit = NULL;
+    cmp_lockstep_opts lo;
+    char err[256];
     *handled = 0;
+    cmp_lockstep_defaults(&lo);
     if (dualopt_sys_wanted(argc, argv)) {
         *handled = 1;
         return dualopt_sys_main(argc, argv, duts);
@@ -184,7 +194,8 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     for (i = 1; i < argc; i++)
         if (strcmp(argv[i], "--e2e") == 0 || strcmp(argv[i], "--gpus") == 0 ||
             strcmp(argv[i], "--kernel") == 0 || strcmp(argv[i], "--mode") == 0 ||
-            strcmp(argv[i], "--loads") == 0 || strcmp(argv[i], "--c-only") == 0)
+            strcmp(argv[i], "--loads") == 0 || strcmp(argv[i], "--c-only") == 0 ||
+            strcmp(argv[i], "--rtl") == 0 || strcmp(argv[i], "--stuck") == 0)
             e2e = 1;
         else if (strcmp(argv[i], "--unit") == 0)
             unit = argv[i];
@@ -234,9 +245,15 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
                 modes = 3;
             else
                 return bad("--mode: '%s' is not coalesce, line or both", val);
-        } else
-            return bad("unknown option '%s' with the composition (see --help)", a);
+        } else {
+            int lr = cmp_lockstep_option(&lo, a, val, err, sizeof err);
+            if (lr < 0)
+                return bad("%s", err);
+            if (lr > 0)
+                return bad("unknown option '%s' with the composition (see --help)", a);
+        }
     }
+    lo.rtl.duts = rtl ? duts : NULL;
     if (all) {
         size_t u;
         char cbuf[32], sbuf[32];
@@ -261,7 +278,7 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     {
         unsigned g0 = gpus ? (unsigned)gpus : 2, g1 = gpus ? (unsigned)gpus : 4, g;
         for (g = g0; g <= g1; g += 2) {
-            int rc = run_kernel(duts, kind < 0 ? E2E_K_MIXED : (e2e_kind)kind, g, seed,
+            int rc = run_kernel(&lo, kind < 0 ? E2E_K_MIXED : (e2e_kind)kind, g, seed,
                                 (unsigned)loads, modes, rtl);
             if (rc == 2)
                 return 2;
@@ -286,7 +303,9 @@ void dualopt_tb_help(FILE *f)
             "  --loads N        loads per GPU of a random kernel (default 16)\n"
             "  --mode M         coalesce, line (the baseline) or both (default)\n"
             "  --seed N         kernel and memory image seed (default 1)\n"
-            "  --c-only         the composition of timing shells alone\n"
+            "  --c-only         the composition of timing shells alone\n");
+    cmp_lockstep_help(f);
+    fprintf(f,
             "the GPU in every mode (decision engine, RDMA cache; functional cores):\n"
             "  --gpu            seeded kernels through monitoring, the decision and the chosen\n"
             "                   mode, across kernel boundaries with RDMA cache flushes\n"

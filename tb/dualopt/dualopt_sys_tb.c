@@ -31,16 +31,10 @@ static const cmp_family sys_family = {f_make, f_cycle, f_stuck, f_blocks, f_in_r
 int sys_tb_run(const sys_opts *o, const gpu_kernel *k, const dut_ops *const *duts,
                const sys_stuck_bit *stuck, sys_tb_res *r)
 {
-    sys_arg arg = {o, k};
     cmp_lockstep_opts lo;
-    cmp_lockstep_res lr;
     char bname[32];
-    memset(r, 0, sizeof *r);
-    r->rtl = duts != NULL;
     cmp_lockstep_defaults(&lo);
     lo.rtl.duts = duts;
-    lo.la = "C composition";
-    lo.lb = "RTL composition";
     if (stuck && stuck->on) { /* "dualopt-rcache" of GPU 1: block gpu1.rcache */
         const char *dash = strchr(stuck->unit, '-');
         snprintf(bname, sizeof bname, "gpu%u.%s", stuck->gpu, dash ? dash + 1 : stuck->unit);
@@ -49,6 +43,19 @@ int sys_tb_run(const sys_opts *o, const gpu_kernel *k, const dut_ops *const *dut
         lo.stuck.bit = stuck->bit;
         lo.stuck.value = stuck->value;
     }
+    return sys_tb_run_ls(o, k, &lo, r);
+}
+
+int sys_tb_run_ls(const sys_opts *o, const gpu_kernel *k, const cmp_lockstep_opts *lso,
+                  sys_tb_res *r)
+{
+    sys_arg arg = {o, k};
+    cmp_lockstep_opts lo = *lso;
+    cmp_lockstep_res lr;
+    memset(r, 0, sizeof *r);
+    r->rtl = lo.rtl.duts != NULL;
+    lo.la = "C composition";
+    lo.lb = "RTL composition";
     if (cmp_lockstep(&sys_family, &arg, &lo, &lr) != 0) {
         snprintf(r->msg, sizeof r->msg, "%s", lr.msg);
         return -1;
@@ -122,6 +129,7 @@ void dualopt_sys_help(FILE *f)
             "  --link-lat N     cycles on the link in each direction (default 20)\n"
             "  --de tiny|kernel engine configuration (default tiny: window 20, decided once)\n"
             "  --force M        auto (default), none, coalesce or cache; --seed N; --c-only\n");
+    cmp_lockstep_help(f);
 }
 
 static const char *const mode_names[] = {"MONITOR", "NONE", "COALESCE", "CACHE"};
@@ -132,6 +140,9 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
     int kind = -1, i, c_only = 0, fails = 0, k0, k1, kk;
     const char *de = "tiny";
     gpu_force force = GPU_AUTO;
+    cmp_lockstep_opts lo;
+    char err[256];
+    cmp_lockstep_defaults(&lo);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--sys") == 0)
@@ -181,9 +192,15 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
                 force = GPU_FORCE_CACHE;
             else
                 return bad("--force: '%s' is not auto, none, coalesce or cache", val);
-        } else
-            return bad("unknown option '%s' with --sys (see --help)", a);
+        } else {
+            int lr = cmp_lockstep_option(&lo, a, val, err, sizeof err);
+            if (lr < 0)
+                return bad("%s", err);
+            if (lr > 0)
+                return bad("unknown option '%s' with --sys (see --help)", a);
+        }
     }
+    lo.rtl.duts = c_only ? NULL : duts;
     k0 = kind < 0 ? 0 : kind;
     k1 = kind < 0 ? GPU_K_N - 1 : kind;
     for (kk = k0; kk <= k1; kk++) {
@@ -208,7 +225,7 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
                "%s engine, %s\n",
                gpu_kind_names[kk], seed, gpus, kernels, n, de,
                c_only ? "timing shells only" : "Verilated RTL in lockstep with the timing shells");
-        rc = sys_tb_run(&o, &k, c_only ? NULL : duts, NULL, &r);
+        rc = sys_tb_run_ls(&o, &k, &lo, &r);
         if (rc < 0) {
             printf("  setup: %s\n", r.msg);
             gpu_kernel_free(&k);
