@@ -24,8 +24,6 @@
 
 /* -------------------------------------------------------------- state -- */
 
-typedef struct { uint64_t line, mask, lanes; size_t load; } bgu_item;
-typedef struct { unsigned src, id, fine; uint64_t line, mask, t; } req_msg;
 
 typedef struct {
     dw_path p;                        /* blocks, queues, tags, entries   */
@@ -156,7 +154,7 @@ e2e_sys *e2e_new(const e2e_opts *o, const e2e_kernel *k, const cmp_backend *b, c
     s->mask_all = (1ull << (E2E_LINE / E2E_GRAN)) - 1;
     cmp_sys_init(&s->cs, b);
     for (g = 0; g < E2E_GPUS_MAX; g++) {
-        dualopt_wire_init(&s->g[g].p, sizeof(bgu_item), sizeof(req_msg));
+        dualopt_wire_init(&s->g[g].p);
         s->path[g] = &s->g[g].p;
     }
     err[0] = '\0';
@@ -189,49 +187,23 @@ void e2e_free(e2e_sys *s)
 /* BGU: the GPU's next load, once its cycle has come */
 static void drive_bgu(e2e_sys *s, gpu_t *G)
 {
-    dw_blk *b = &G->p.b[B_BGU];
     if (s->cyc >= START_CYCLE && G->next_load < G->nloads) {
         const e2e_load *ld = &s->k->ld[G->loads[G->next_load]];
         if (s->cyc >= START_CYCLE + ld->cycle) {
-            const bgu_cfg *bc = b->c->cfg;
-            unsigned lane;
             G->cur_load = G->loads[G->next_load];
-            PI(b, G_INST_VALID)[0] = 1;
-            PI(b, G_INST_ACTIVE)[0] = ld->active;
-            for (lane = 0; lane < bc->lanes; lane++)
-                cmp_bits_put(PI(b, G_INST_ADDR), lane * bc->addr_bits, bc->addr_bits,
-                             ld->addr[lane]);
-            PI(b, G_INST_SIZE)[0] = ld->size - 1;
+            dualopt_wire_drive_load(&G->p, ld->active, ld->addr, ld->size);
         }
     }
-    PI(b, G_REQ_READY)[0] = G->p.q_scbu.n < Q_SCBU_CAP;
-}
-
-/* SCBU: programmed once, then the BGU's requests as line reads */
-static void drive_scbu(e2e_sys *s, gpu_t *G, unsigned g)
-{
-    dw_blk *b = &G->p.b[B_SCBU];
-    if (s->cyc == RESET_CYCLES) {
-        PI(b, S_CFG_VALID)[0] = 1;
-        PI(b, S_CFG_START)[0] = (uint64_t)g << E2E_SPAN_BITS;
-        PI(b, S_CFG_END)[0] = (uint64_t)(g + 1) << E2E_SPAN_BITS;
-        PI(b, S_EN_VALID)[0] = 1;
-        PI(b, S_EN_COALESCE)[0] = s->o.mode == E2E_COALESCE;
-    }
-    if (G->p.q_scbu.n) {
-        const bgu_item *it = cmp_fifo_at(&G->p.q_scbu, 0);
-        PI(b, S_ACC_VALID)[0] = 1;
-        PI(b, S_ACC_OP)[0] = 0;
-        PI(b, S_ACC_ADDR)[0] = it->line * E2E_LINE;
-    }
-    PI(b, S_RES_READY)[0] = G->p.q_mshr.n < Q_MSHR_CAP && G->p.tags_free > 0;
+    dualopt_wire_drive_bgu_ready(&G->p);
 }
 
 static void drive(e2e_sys *s, unsigned g)
 {
     gpu_t *G = &s->g[g];
     drive_bgu(s, G);
-    drive_scbu(s, G, g);
+    /* SCBU: programmed once, then the BGU's requests as line reads */
+    dualopt_wire_drive_scbu(&G->p, g, s->cyc == RESET_CYCLES, s->cyc == RESET_CYCLES,
+                            s->o.mode == E2E_COALESCE);
     dualopt_wire_drive_mshr(&G->p, 1, s->mask_all);
     dualopt_wire_drive_coal(&G->p, g, s->o.gpus, s->o.link_cap);
     dualopt_wire_drive_decoal(s->path, g, s->o.gpus, s->cyc);
@@ -270,13 +242,7 @@ static void read_line(const e2e_sys *s, uint64_t line, uint8_t *d)
 static void observe_bgu(e2e_sys *s, gpu_t *G)
 {
     dw_blk *b = &G->p.b[B_BGU];
-    if (PO(b, G_REQ_VALID)[0] && PI(b, G_REQ_READY)[0]) {
-        bgu_item it;
-        it.line = PO(b, G_REQ_LINE)[0];
-        it.mask = PO(b, G_REQ_MASK)[0];
-        it.lanes = PO(b, G_REQ_LANES)[0];
-        it.load = G->cur_load;
-        cmp_fifo_push(&G->p.q_scbu, &it);
+    if (dualopt_wire_bgu_request(&G->p, G->cur_load)) {
         s->t.requests++;
         s->progress = 1;
     }
@@ -292,14 +258,9 @@ static void observe_bgu(e2e_sys *s, gpu_t *G)
 
 static void observe_scbu(e2e_sys *s, gpu_t *G)
 {
-    dw_blk *b = &G->p.b[B_SCBU];
-    if (PI(b, S_ACC_VALID)[0] && PO(b, S_ACC_READY)[0]) {
-        cmp_fifo_push(&G->p.q_side, cmp_fifo_at(&G->p.q_scbu, 0));
-        cmp_fifo_pop(&G->p.q_scbu);
-    }
-    if (PO(b, S_RES_VALID)[0] && PI(b, S_RES_READY)[0]) {
-        const bgu_item *it = cmp_fifo_at(&G->p.q_side, 0);
-        unsigned local = (unsigned)PO(b, S_RES_LOCAL)[0], bypass = (unsigned)PO(b, S_RES_BYPASS)[0];
+    unsigned local, bypass;
+    const acc_item *it = dualopt_wire_scbu(&G->p, &local, &bypass);
+    if (it) {
         dualopt_wire_tag(&G->p, it->load, it->line, it->mask, it->lanes, local, bypass);
         if (local)
             s->t.local++;
@@ -323,6 +284,7 @@ static void mshr_miss(e2e_sys *s, gpu_t *G, unsigned g, unsigned t, unsigned e)
     } else {
         req_msg m;
         unsigned home = (unsigned)((E->line * E2E_LINE) >> E2E_SPAN_BITS);
+        memset(&m, 0, sizeof m);
         m.src = g;
         m.id = e;
         m.fine = G->p.tag[t].bypass;
@@ -339,38 +301,34 @@ static void mshr_miss(e2e_sys *s, gpu_t *G, unsigned g, unsigned t, unsigned e)
     }
 }
 
+/* The GPU a handshake callback works on. */
+typedef struct {
+    e2e_sys *s;
+    gpu_t *G;
+    unsigned g;
+} gpu_ctx;
+
+static void on_miss(void *ctx, unsigned t, unsigned e)
+{
+    gpu_ctx *c = ctx;
+    mshr_miss(c->s, c->G, c->g, t, e);
+}
+static void on_done(void *ctx, const tag_rec *r)
+{
+    gpu_ctx *c = ctx;
+    deliver(c->s, c->G, r);
+}
+
 static void observe_mshr(e2e_sys *s, gpu_t *G, unsigned g)
 {
-    dw_blk *b = &G->p.b[B_MSHR];
-    if (PI(b, M_REQ_VALID)[0] && PO(b, M_REQ_READY)[0])
-        dualopt_wire_mshr_taken(&G->p);
-    if (PO(b, M_RSP_VALID)[0]) {
-        unsigned kind = (unsigned)PO(b, M_RSP_KIND)[0], t = (unsigned)PO(b, M_RSP_TAG)[0];
-        s->progress = 1;
-        if (kind == DUALOPT_MSHR_HIT)
-            s->t.mshr_hits++;
-        else if (kind == DUALOPT_MSHR_MISS)
-            mshr_miss(s, G, g, t, (unsigned)PO(b, M_RSP_ENTRY)[0]);
-        else {
-            s->t.mshr_stalls++;
-            cmp_fifo_push(&G->p.q_retry, &t);
-        }
-    }
-    if (dualopt_wire_fill(&G->p)) {
-        s->t.fills++;
-        s->progress = 1;
-    }
-    if (PO(b, M_DONE_VALID)[0]) {
-        unsigned t = (unsigned)PO(b, M_DONE_TAG)[0];
-        tag_rec *r = t < G->p.ntags ? &G->p.tag[t] : NULL;
-        if (r && r->live && PO(b, M_DONE_LINE)[0] == r->line && G->p.done_line == r->line) {
-            deliver(s, G, r);
-            r->live = 0;
-            G->p.tags_free++;
-        } else
-            s->t.stray_words++;
-        s->progress = 1;
-    }
+    gpu_ctx c = {s, G, g};
+    dw_mshr_ev ev;
+    dualopt_wire_observe_mshr(&G->p, on_miss, on_done, &c, &ev);
+    s->t.mshr_hits += ev.hits;
+    s->t.mshr_stalls += ev.stalls;
+    s->t.fills += ev.fills;
+    s->t.stray_words += ev.stray;
+    s->progress |= ev.progress;
 }
 
 /* coalescer (home side) */
@@ -461,8 +419,10 @@ static void observe(e2e_sys *s, unsigned g)
 }
 
 /* the home's answer to one request: the selected words, or the line */
-static void home_read(e2e_sys *s, gpu_t *G, unsigned src, const req_msg *m)
+static void home_read(void *ctx, unsigned src, const req_msg *m)
 {
+    e2e_sys *s = ((gpu_ctx *)ctx)->s;
+    gpu_t *G = ((gpu_ctx *)ctx)->G;
     coal_item c;
     uint8_t line[E2E_LINE];
     unsigned j;
@@ -488,37 +448,16 @@ static void home_read(e2e_sys *s, gpu_t *G, unsigned src, const req_msg *m)
     cmp_fifo_push(&G->p.coal_in, &c);
 }
 
+static void read_local(void *ctx, uint64_t line, uint8_t *d) { read_line(ctx, line, d); }
+
 /* the composition's own cycle work: local reads, home reads */
 static void internal(e2e_sys *s, unsigned g)
 {
-    gpu_t *G = &s->g[g];
-    unsigned n = s->o.gpus, i;
-    int e = dualopt_wire_local_due(&G->p, s->cyc);
-    if (e >= 0) {
-        ent_rec *E = &G->p.ent[e];
-        read_line(s, E->line, E->data);
-        E->have = s->mask_all;
-        dualopt_wire_entry_done(&G->p, (unsigned)e);
-        cmp_fifo_pop(&G->p.q_local);
+    gpu_ctx c = {s, &s->g[g], g};
+    if (dualopt_wire_local(&s->g[g].p, s->cyc, s->mask_all, read_local, s))
         s->progress = 1;
-    }
-    /* home: one request a cycle from the requesters, round robin */
-    if (G->p.coal_in.n < Q_COAL_CAP)
-        for (i = 0; i < n; i++) {
-            unsigned src = (G->p.req_rr + i) % n;
-            cmp_fifo *q = &s->g[src].p.req_out[g];
-            const req_msg *m;
-            if (src == g || q->n == 0)
-                continue;
-            m = cmp_fifo_at(q, 0);
-            if (m->t > s->cyc)
-                continue;
-            home_read(s, G, src, m);
-            cmp_fifo_pop(q);
-            G->p.req_rr = (src + 1) % n;
-            s->progress = 1;
-            break;
-        }
+    if (dualopt_wire_home(s->path, g, s->o.gpus, s->cyc, home_read, &c))
+        s->progress = 1;
 }
 
 static int idle(const e2e_sys *s)
@@ -530,27 +469,18 @@ static int idle(const e2e_sys *s)
     return 1;
 }
 
+static void step_drive(void *s, unsigned g) { drive(s, g); }
+static void step_observe(void *s, unsigned g) { observe(s, g); }
+static void step_internal(void *s, unsigned g) { internal(s, g); }
+static const dw_steps e2e_steps = {step_drive, step_observe, step_internal, NULL};
+
 int e2e_cycle(e2e_sys *s)
 {
-    unsigned g, n = s->o.gpus;
-    uint64_t rst = s->cyc >= RESET_CYCLES;
-    cmp_sys_clear(&s->cs, rst);
-    if (rst)
-        for (g = 0; g < n; g++)
-            drive(s, g);
-    cmp_sys_eval(&s->cs);
     s->progress = 0;
-    if (rst) {
-        for (g = 0; g < n; g++)
-            observe(s, g);
-        for (g = 0; g < n; g++)
-            internal(s, g);
-    }
-    cmp_sys_step(&s->cs);
+    dualopt_wire_cycle(&s->cs, s->o.gpus, s->cyc, &e2e_steps, s);
     if (s->progress || s->cyc < START_CYCLE)
         s->last_progress = s->cyc;
-    s->cyc++;
-    s->t.cycles = s->cyc;
+    s->t.cycles = ++s->cyc;
     return s->cyc > START_CYCLE && idle(s);
 }
 

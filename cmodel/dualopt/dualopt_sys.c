@@ -28,11 +28,6 @@
 #define ID_FETCH 0x8000u       /* RDMA cache fetch (one in flight)           */
 #define WR_MAX 128             /* line writes of one store (64 lanes x 2)    */
 
-enum { OP_RD = 0, OP_WR = 1, OP_AT = 2 };
-enum { MSG_READ, MSG_WRITE, MSG_WB, MSG_AT };
-
-typedef struct { unsigned op, w; uint64_t line, mask, lanes; size_t load; } acc_item;
-typedef struct { unsigned kind, src, id, fine; uint64_t line, mask, t; uint8_t data[E2E_LINE]; } req_msg;
 typedef struct { unsigned op, w; uint64_t line, mask; unsigned entry; uint8_t data[E2E_LINE]; } rc_item;
 typedef struct { unsigned kind, hit; uint64_t mask; } de_item;
 typedef struct { uint64_t t; } ack_item;
@@ -195,7 +190,7 @@ sys_sys *sys_new(const sys_opts *o, const gpu_kernel *k, const cmp_backend *b, c
     cmp_sys_init(&s->cs, b);
     for (g = 0; g < E2E_GPUS_MAX; g++) {
         gpu_t *G = &s->g[g];
-        dualopt_wire_init(&G->p, sizeof(acc_item), sizeof(req_msg));
+        dualopt_wire_init(&G->p);
         cmp_fifo_init(&G->q_rc, sizeof(rc_item));
         cmp_fifo_init(&G->rc_side, sizeof(rc_item));
         cmp_fifo_init(&G->q_de, sizeof(de_item));
@@ -325,46 +320,16 @@ static int loads_idle(const gpu_t *G)
  * writes when observed) */
 static void drive_bgu(sys_sys *s, gpu_t *G)
 {
-    dw_blk *b = &G->p.b[B_BGU];
     if (s->cyc >= START_CYCLE && s->phase == PH_RUN && G->st_pending == 0 &&
         G->next_op < G->nops && s->k->op[G->ops[G->next_op]].kernel == s->kern) {
         size_t op = G->ops[G->next_op];
         const gpu_op *o = &s->k->op[op];
         if (!o->store) {
-            const bgu_cfg *bc = b->c->cfg;
-            unsigned lane;
             G->cur_load = op;
-            PI(b, G_INST_VALID)[0] = 1;
-            PI(b, G_INST_ACTIVE)[0] = o->active;
-            for (lane = 0; lane < bc->lanes; lane++)
-                cmp_bits_put(PI(b, G_INST_ADDR), lane * bc->addr_bits, bc->addr_bits,
-                             o->addr[lane]);
-            PI(b, G_INST_SIZE)[0] = o->size - 1;
+            dualopt_wire_drive_load(&G->p, o->active, o->addr, o->size);
         }
     }
-    PI(b, G_REQ_READY)[0] = G->p.q_scbu.n < Q_SCBU_CAP;
-}
-
-/* SCBU: programmed once; its mode register follows the engine */
-static void drive_scbu(sys_sys *s, gpu_t *G, unsigned g)
-{
-    dw_blk *b = &G->p.b[B_SCBU];
-    if (s->cyc == RESET_CYCLES) {
-        PI(b, S_CFG_VALID)[0] = 1;
-        PI(b, S_CFG_START)[0] = (uint64_t)g << E2E_SPAN_BITS;
-        PI(b, S_CFG_END)[0] = (uint64_t)(g + 1) << E2E_SPAN_BITS;
-    }
-    if (s->cyc == RESET_CYCLES || G->bypass_q != G->en_sent) {
-        PI(b, S_EN_VALID)[0] = 1;
-        PI(b, S_EN_COALESCE)[0] = G->bypass_q;
-    }
-    if (G->p.q_scbu.n) {
-        const acc_item *it = cmp_fifo_at(&G->p.q_scbu, 0);
-        PI(b, S_ACC_VALID)[0] = 1;
-        PI(b, S_ACC_OP)[0] = it->op;
-        PI(b, S_ACC_ADDR)[0] = it->line * E2E_LINE;
-    }
-    PI(b, S_RES_READY)[0] = G->p.q_mshr.n < Q_MSHR_CAP && G->p.tags_free > 0;
+    dualopt_wire_drive_bgu_ready(&G->p);
 }
 
 static void drive_rc(gpu_t *G)
@@ -408,7 +373,9 @@ static void drive(sys_sys *s, unsigned g)
 {
     gpu_t *G = &s->g[g];
     drive_bgu(s, G);
-    drive_scbu(s, G, g);
+    /* SCBU: programmed once; its mode register follows the engine */
+    dualopt_wire_drive_scbu(&G->p, g, s->cyc == RESET_CYCLES,
+                            s->cyc == RESET_CYCLES || G->bypass_q != G->en_sent, G->bypass_q);
     dualopt_wire_drive_mshr(&G->p, G->mshr_mask_q && G->bgu_mask_q, s->mask_all);
     dualopt_wire_drive_coal(&G->p, g, s->o.gpus, s->o.link_cap);
     dualopt_wire_drive_decoal(s->path, g, s->o.gpus, s->cyc);
@@ -516,15 +483,7 @@ static void issue_store(sys_sys *s, gpu_t *G)
 static void observe_bgu(sys_sys *s, gpu_t *G)
 {
     dw_blk *b = &G->p.b[B_BGU];
-    if (PO(b, G_REQ_VALID)[0] && PI(b, G_REQ_READY)[0]) {
-        acc_item it;
-        memset(&it, 0, sizeof it);
-        it.op = OP_RD;
-        it.line = PO(b, G_REQ_LINE)[0];
-        it.mask = PO(b, G_REQ_MASK)[0];
-        it.lanes = PO(b, G_REQ_LANES)[0];
-        it.load = G->cur_load;
-        cmp_fifo_push(&G->p.q_scbu, &it);
+    if (dualopt_wire_bgu_request(&G->p, G->cur_load)) {
         s->t.requests++;
         s->progress = 1;
     }
@@ -539,15 +498,11 @@ static void observe_bgu(sys_sys *s, gpu_t *G)
 static void observe_scbu(sys_sys *s, gpu_t *G, unsigned g)
 {
     dw_blk *b = &G->p.b[B_SCBU];
+    unsigned local, bypass;
+    const acc_item *it;
     if (PI(b, S_EN_VALID)[0])
         G->en_sent = (unsigned)PI(b, S_EN_COALESCE)[0];
-    if (PI(b, S_ACC_VALID)[0] && PO(b, S_ACC_READY)[0]) {
-        cmp_fifo_push(&G->p.q_side, cmp_fifo_at(&G->p.q_scbu, 0));
-        cmp_fifo_pop(&G->p.q_scbu);
-    }
-    if (PO(b, S_RES_VALID)[0] && PI(b, S_RES_READY)[0]) {
-        const acc_item *it = cmp_fifo_at(&G->p.q_side, 0);
-        unsigned local = (unsigned)PO(b, S_RES_LOCAL)[0], bypass = (unsigned)PO(b, S_RES_BYPASS)[0];
+    if ((it = dualopt_wire_scbu(&G->p, &local, &bypass)) != NULL) {
         if (local)
             s->t.local++;
         else
@@ -593,36 +548,33 @@ static void mshr_miss(sys_sys *s, gpu_t *G, unsigned g, unsigned t, unsigned e)
     }
 }
 
+/* The GPU a handshake callback works on. */
+typedef struct {
+    sys_sys *s;
+    gpu_t *G;
+    unsigned g;
+} gpu_ctx;
+
+static void on_miss(void *ctx, unsigned t, unsigned e)
+{
+    gpu_ctx *c = ctx;
+    mshr_miss(c->s, c->G, c->g, t, e);
+}
+static void on_done(void *ctx, const tag_rec *r)
+{
+    gpu_ctx *c = ctx;
+    deliver_line(c->s, r->load, r->lanes, r->line, c->G->p.done_have, c->G->p.done_data);
+}
+
 static void observe_mshr(sys_sys *s, gpu_t *G, unsigned g)
 {
-    dw_blk *b = &G->p.b[B_MSHR];
-    if (PI(b, M_REQ_VALID)[0] && PO(b, M_REQ_READY)[0])
-        dualopt_wire_mshr_taken(&G->p);
-    if (PO(b, M_RSP_VALID)[0]) {
-        unsigned kind = (unsigned)PO(b, M_RSP_KIND)[0], t = (unsigned)PO(b, M_RSP_TAG)[0];
-        s->progress = 1;
-        if (kind == DUALOPT_MSHR_HIT)
-            s->t.mshr_hits++;
-        else if (kind == DUALOPT_MSHR_MISS)
-            mshr_miss(s, G, g, t, (unsigned)PO(b, M_RSP_ENTRY)[0]);
-        else {
-            s->t.mshr_stalls++;
-            cmp_fifo_push(&G->p.q_retry, &t);
-        }
-    }
-    if (dualopt_wire_fill(&G->p))
-        s->progress = 1;
-    if (PO(b, M_DONE_VALID)[0]) {
-        unsigned t = (unsigned)PO(b, M_DONE_TAG)[0];
-        tag_rec *r = t < G->p.ntags ? &G->p.tag[t] : NULL;
-        if (r && r->live && PO(b, M_DONE_LINE)[0] == r->line && G->p.done_line == r->line) {
-            deliver_line(s, r->load, r->lanes, r->line, G->p.done_have, G->p.done_data);
-            r->live = 0;
-            G->p.tags_free++;
-        } else
-            s->t.stray++;
-        s->progress = 1;
-    }
+    gpu_ctx c = {s, G, g};
+    dw_mshr_ev ev;
+    dualopt_wire_observe_mshr(&G->p, on_miss, on_done, &c, &ev);
+    s->t.mshr_hits += ev.hits;
+    s->t.mshr_stalls += ev.stalls;
+    s->t.stray += ev.stray;
+    s->progress |= ev.progress;
 }
 
 /* coalescer (home side) */
@@ -822,8 +774,10 @@ static void observe(sys_sys *s, unsigned g)
 /* the home's answer to one message: a write performed (and acknowledged
  * unless a write-back), an atomic's old line, the selected words or the
  * line of a read */
-static void home_msg(sys_sys *s, gpu_t *G, unsigned src, const req_msg *m)
+static void home_msg(void *ctx, unsigned src, const req_msg *m)
 {
+    sys_sys *s = ((gpu_ctx *)ctx)->s;
+    gpu_t *G = ((gpu_ctx *)ctx)->G;
     coal_item c;
     line_item li;
     memset(&c, 0, sizeof c);
@@ -855,42 +809,22 @@ static void home_msg(sys_sys *s, gpu_t *G, unsigned src, const req_msg *m)
     cmp_fifo_push(&G->p.coal_in, &c);
 }
 
+static void read_local(void *ctx, uint64_t line, uint8_t *d) { read_line(ctx, line, d); }
+
 /* the composition's own work: local reads, acknowledgements, homes */
 static void internal(sys_sys *s, unsigned g)
 {
     gpu_t *G = &s->g[g];
-    unsigned n = s->o.gpus, i;
-    int e = dualopt_wire_local_due(&G->p, s->cyc);
-    if (e >= 0) {
-        ent_rec *E = &G->p.ent[e];
-        read_line(s, E->line, E->data);
-        E->have = s->mask_all;
-        entry_done(G, (unsigned)e);
-        cmp_fifo_pop(&G->p.q_local);
+    gpu_ctx c = {s, G, g};
+    if (dualopt_wire_local(&G->p, s->cyc, s->mask_all, read_local, s))
         s->progress = 1;
-    }
     if (G->q_ack.n && ((const ack_item *)cmp_fifo_at(&G->q_ack, 0))->t <= s->cyc) {
         cmp_fifo_pop(&G->q_ack);
         G->st_pending--;
         s->progress = 1;
     }
-    /* home: one request a cycle from the requesters, round robin */
-    if (G->p.coal_in.n < Q_COAL_CAP)
-        for (i = 0; i < n; i++) {
-            unsigned src = (G->p.req_rr + i) % n;
-            cmp_fifo *q = &s->g[src].p.req_out[g];
-            const req_msg *m;
-            if (src == g || q->n == 0)
-                continue;
-            m = cmp_fifo_at(q, 0);
-            if (m->t > s->cyc)
-                continue;
-            home_msg(s, G, src, m);
-            cmp_fifo_pop(q);
-            G->p.req_rr = (src + 1) % n;
-            s->progress = 1;
-            break;
-        }
+    if (dualopt_wire_home(s->path, g, s->o.gpus, s->cyc, home_msg, &c))
+        s->progress = 1;
 }
 
 static int gpu_idle(const gpu_t *G)
@@ -948,29 +882,24 @@ static void boundary(sys_sys *s)
     s->progress = 1;
 }
 
+static void step_drive(void *s, unsigned g) { drive(s, g); }
+static void step_observe(void *s, unsigned g) { observe(s, g); }
+static void step_internal(void *s, unsigned g) { internal(s, g); }
+static void step_after(void *p)
+{
+    sys_sys *s = p;
+    if (s->cyc >= START_CYCLE)
+        boundary(s);
+}
+static const dw_steps sys_steps = {step_drive, step_observe, step_internal, step_after};
+
 int sys_cycle(sys_sys *s)
 {
-    unsigned g, n = s->o.gpus;
-    uint64_t rst = s->cyc >= RESET_CYCLES;
-    cmp_sys_clear(&s->cs, rst);
-    if (rst)
-        for (g = 0; g < n; g++)
-            drive(s, g);
-    cmp_sys_eval(&s->cs);
     s->progress = 0;
-    if (rst) {
-        for (g = 0; g < n; g++)
-            observe(s, g);
-        for (g = 0; g < n; g++)
-            internal(s, g);
-        if (s->cyc >= START_CYCLE)
-            boundary(s);
-    }
-    cmp_sys_step(&s->cs);
+    dualopt_wire_cycle(&s->cs, s->o.gpus, s->cyc, &sys_steps, s);
     if (s->progress || s->cyc < START_CYCLE)
         s->last_progress = s->cyc;
-    s->cyc++;
-    s->t.cycles = s->cyc;
+    s->t.cycles = ++s->cyc;
     return s->phase == PH_DONE;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dualopt_bgu.h"
 #include "dualopt_coal.h"
 #include "dualopt_mshr.h"
 
@@ -42,11 +43,11 @@ static const char *const wire_ports[B_N][DW_PORTS_MAX] = {
 
 /* ---------------------------------------------------------- lifetime -- */
 
-void dualopt_wire_init(dw_path *P, size_t acc_size, size_t req_size)
+void dualopt_wire_init(dw_path *P)
 {
     unsigned j;
-    cmp_fifo_init(&P->q_scbu, acc_size);
-    cmp_fifo_init(&P->q_side, acc_size);
+    cmp_fifo_init(&P->q_scbu, sizeof(acc_item));
+    cmp_fifo_init(&P->q_side, sizeof(acc_item));
     cmp_fifo_init(&P->q_mshr, sizeof(unsigned));
     cmp_fifo_init(&P->q_retry, sizeof(unsigned));
     cmp_fifo_init(&P->q_local, sizeof(local_item));
@@ -54,7 +55,7 @@ void dualopt_wire_init(dw_path *P, size_t acc_size, size_t req_size)
     cmp_fifo_init(&P->coal_in, sizeof(coal_item));
     cmp_fifo_init(&P->rsp_link, sizeof(pkt_item));
     for (j = 0; j < E2E_GPUS_MAX; j++) {
-        cmp_fifo_init(&P->req_out[j], req_size);
+        cmp_fifo_init(&P->req_out[j], sizeof(req_msg));
         cmp_fifo_init(&P->side[j], sizeof(line_item));
     }
 }
@@ -103,6 +104,25 @@ int dualopt_wire_open(cmp_sys *cs, dw_path *P, unsigned nb, unsigned g,
     return 0;
 }
 
+void dualopt_wire_cycle(cmp_sys *cs, unsigned n, uint64_t cyc, const dw_steps *st, void *ctx)
+{
+    uint64_t rst = cyc >= RESET_CYCLES;
+    unsigned g;
+    cmp_sys_clear(cs, rst);
+    for (g = 0; rst && g < n; g++)
+        st->drive(ctx, g);
+    cmp_sys_eval(cs);
+    if (rst) {
+        for (g = 0; g < n; g++)
+            st->observe(ctx, g);
+        for (g = 0; g < n; g++)
+            st->internal(ctx, g);
+        if (st->after)
+            st->after(ctx);
+    }
+    cmp_sys_step(cs);
+}
+
 int dualopt_wire_idle(const dw_path *P)
 {
     unsigned j;
@@ -119,6 +139,44 @@ int dualopt_wire_idle(const dw_path *P)
 }
 
 /* ------------------------------------------------------------ inputs -- */
+
+void dualopt_wire_drive_load(dw_path *P, uint64_t active, const uint64_t *addr, unsigned size)
+{
+    dw_blk *b = &P->b[B_BGU];
+    const bgu_cfg *bc = b->c->cfg;
+    unsigned lane;
+    PI(b, G_INST_VALID)[0] = 1;
+    PI(b, G_INST_ACTIVE)[0] = active;
+    for (lane = 0; lane < bc->lanes; lane++)
+        cmp_bits_put(PI(b, G_INST_ADDR), lane * bc->addr_bits, bc->addr_bits, addr[lane]);
+    PI(b, G_INST_SIZE)[0] = size - 1;
+}
+
+void dualopt_wire_drive_bgu_ready(dw_path *P)
+{
+    PI(&P->b[B_BGU], G_REQ_READY)[0] = P->q_scbu.n < Q_SCBU_CAP;
+}
+
+void dualopt_wire_drive_scbu(dw_path *P, unsigned g, int cfg, int en, unsigned coalesce)
+{
+    dw_blk *b = &P->b[B_SCBU];
+    if (cfg) {
+        PI(b, S_CFG_VALID)[0] = 1;
+        PI(b, S_CFG_START)[0] = (uint64_t)g << E2E_SPAN_BITS;
+        PI(b, S_CFG_END)[0] = (uint64_t)(g + 1) << E2E_SPAN_BITS;
+    }
+    if (en) {
+        PI(b, S_EN_VALID)[0] = 1;
+        PI(b, S_EN_COALESCE)[0] = coalesce;
+    }
+    if (P->q_scbu.n) {
+        const acc_item *it = cmp_fifo_at(&P->q_scbu, 0);
+        PI(b, S_ACC_VALID)[0] = 1;
+        PI(b, S_ACC_OP)[0] = it->op;
+        PI(b, S_ACC_ADDR)[0] = it->line * E2E_LINE;
+    }
+    PI(b, S_RES_READY)[0] = P->q_mshr.n < Q_MSHR_CAP && P->tags_free > 0;
+}
 
 void dualopt_wire_drive_mshr(dw_path *P, int use_mask, uint64_t mask_all)
 {
@@ -187,6 +245,36 @@ void dualopt_wire_drive_decoal(dw_path *const *all, unsigned g, unsigned n, uint
 }
 
 /* -------------------------------------------------------- handshakes -- */
+
+int dualopt_wire_bgu_request(dw_path *P, size_t load)
+{
+    dw_blk *b = &P->b[B_BGU];
+    acc_item it;
+    if (!(PO(b, G_REQ_VALID)[0] && PI(b, G_REQ_READY)[0]))
+        return 0;
+    memset(&it, 0, sizeof it);
+    it.op = OP_RD;
+    it.line = PO(b, G_REQ_LINE)[0];
+    it.mask = PO(b, G_REQ_MASK)[0];
+    it.lanes = PO(b, G_REQ_LANES)[0];
+    it.load = load;
+    cmp_fifo_push(&P->q_scbu, &it);
+    return 1;
+}
+
+const acc_item *dualopt_wire_scbu(dw_path *P, unsigned *local, unsigned *bypass)
+{
+    dw_blk *b = &P->b[B_SCBU];
+    if (PI(b, S_ACC_VALID)[0] && PO(b, S_ACC_READY)[0]) {
+        cmp_fifo_push(&P->q_side, cmp_fifo_at(&P->q_scbu, 0));
+        cmp_fifo_pop(&P->q_scbu);
+    }
+    if (!(PO(b, S_RES_VALID)[0] && PI(b, S_RES_READY)[0]))
+        return NULL;
+    *local = (unsigned)PO(b, S_RES_LOCAL)[0];
+    *bypass = (unsigned)PO(b, S_RES_BYPASS)[0];
+    return cmp_fifo_at(&P->q_side, 0);
+}
 
 unsigned dualopt_wire_tag(dw_path *P, size_t load, uint64_t line, uint64_t mask, uint64_t lanes,
                           unsigned local, unsigned bypass)
@@ -282,13 +370,80 @@ int dualopt_wire_decoal_took(dw_path *const *all, unsigned g, unsigned n)
     return 1;
 }
 
-int dualopt_wire_local_due(const dw_path *P, uint64_t cyc)
+void dualopt_wire_observe_mshr(dw_path *P, void (*miss)(void *ctx, unsigned t, unsigned e),
+                               void (*deliver)(void *ctx, const tag_rec *r), void *ctx,
+                               dw_mshr_ev *ev)
 {
-    const local_item *li;
-    if (P->q_local.n == 0)
-        return -1;
-    li = cmp_fifo_at(&P->q_local, 0);
-    return li->t <= cyc ? (int)li->entry : -1;
+    dw_blk *b = &P->b[B_MSHR];
+    memset(ev, 0, sizeof *ev);
+    if (PI(b, M_REQ_VALID)[0] && PO(b, M_REQ_READY)[0])
+        dualopt_wire_mshr_taken(P);
+    if (PO(b, M_RSP_VALID)[0]) {
+        unsigned kind = (unsigned)PO(b, M_RSP_KIND)[0], t = (unsigned)PO(b, M_RSP_TAG)[0];
+        ev->progress = 1;
+        if (kind == DUALOPT_MSHR_HIT)
+            ev->hits++;
+        else if (kind == DUALOPT_MSHR_MISS)
+            miss(ctx, t, (unsigned)PO(b, M_RSP_ENTRY)[0]);
+        else {
+            ev->stalls++;
+            cmp_fifo_push(&P->q_retry, &t);
+        }
+    }
+    if (dualopt_wire_fill(P)) {
+        ev->fills++;
+        ev->progress = 1;
+    }
+    if (PO(b, M_DONE_VALID)[0]) {
+        unsigned t = (unsigned)PO(b, M_DONE_TAG)[0];
+        tag_rec *r = t < P->ntags ? &P->tag[t] : NULL;
+        if (r && r->live && PO(b, M_DONE_LINE)[0] == r->line && P->done_line == r->line) {
+            deliver(ctx, r);
+            r->live = 0;
+            P->tags_free++;
+        } else
+            ev->stray++;
+        ev->progress = 1;
+    }
+}
+
+int dualopt_wire_local(dw_path *P, uint64_t cyc, uint64_t mask_all,
+                       void (*read)(void *ctx, uint64_t line, uint8_t *d), void *ctx)
+{
+    const local_item *li = P->q_local.n ? cmp_fifo_at(&P->q_local, 0) : NULL;
+    ent_rec *E;
+    if (li == NULL || li->t > cyc)
+        return 0;
+    E = &P->ent[li->entry];
+    read(ctx, E->line, E->data);
+    E->have = mask_all;
+    dualopt_wire_entry_done(P, li->entry);
+    cmp_fifo_pop(&P->q_local);
+    return 1;
+}
+
+int dualopt_wire_home(dw_path *const *all, unsigned g, unsigned n, uint64_t cyc,
+                      void (*answer)(void *ctx, unsigned src, const req_msg *m), void *ctx)
+{
+    dw_path *P = all[g];
+    unsigned i;
+    if (P->coal_in.n >= Q_COAL_CAP)
+        return 0;
+    for (i = 0; i < n; i++) {
+        unsigned src = (P->req_rr + i) % n;
+        cmp_fifo *q = &all[src]->req_out[g];
+        const req_msg *m;
+        if (src == g || q->n == 0)
+            continue;
+        m = cmp_fifo_at(q, 0);
+        if (m->t > cyc)
+            continue;
+        answer(ctx, src, m);
+        cmp_fifo_pop(q);
+        P->req_rr = (src + 1) % n;
+        return 1;
+    }
+    return 0;
 }
 
 void dualopt_wire_entry_done(dw_path *P, unsigned e) { cmp_fifo_push(&P->q_fill, &e); }

@@ -57,6 +57,14 @@ typedef struct {
 #define RESET_CYCLES 2
 #define START_CYCLE (RESET_CYCLES + 2) /* SCBU programmed in cycle 2 */
 
+enum { OP_RD = 0, OP_WR = 1, OP_AT = 2 };  /* accesses at the SCBU       */
+enum { MSG_READ, MSG_WRITE, MSG_WB, MSG_AT }; /* requests to a home         */
+
+/* An access on its way to the SCBU: a load's line read (the BGU's request)
+ * or line w of a store or atomic. */
+typedef struct { unsigned op, w; uint64_t line, mask, lanes; size_t load; } acc_item;
+/* A request to a home, on the link until t. */
+typedef struct { unsigned kind, src, id, fine; uint64_t line, mask, t; uint8_t data[E2E_LINE]; } req_msg;
 typedef struct { int live; size_t load; uint64_t line, mask, lanes; unsigned local, bypass; } tag_rec;
 typedef struct { int live; unsigned local; uint64_t line, mask, have; uint8_t data[E2E_LINE]; } ent_rec;
 typedef struct { unsigned entry; uint64_t t; } local_item;
@@ -90,25 +98,51 @@ static inline unsigned dw_popc(uint64_t x)
 }
 static inline uint64_t dw_flits(uint64_t bytes) { return (bytes + E2E_FLIT - 1) / E2E_FLIT; }
 
-/* Queues of a path (access items of acc_size bytes, requests of req_size). */
-void dualopt_wire_init(dw_path *P, size_t acc_size, size_t req_size);
+/* The queues of a path. */
+void dualopt_wire_init(dw_path *P);
 void dualopt_wire_free(dw_path *P);
 /* Blocks 0..nb-1 of GPU g into cs with presets[kind]; then the tag pool
  * (from the MSHR's tag width). 0, or -1 with a reason. */
 int dualopt_wire_open(cmp_sys *cs, dw_path *P, unsigned nb, unsigned g,
                       const char *const *presets, char *err, size_t len);
+/* The steps of a composition's cycle (ctx: the composition): per GPU the
+ * inputs, the handshakes, the composition's own work; then, out of reset,
+ * `after` (or NULL). */
+typedef struct {
+    void (*drive)(void *ctx, unsigned g);
+    void (*observe)(void *ctx, unsigned g);
+    void (*internal)(void *ctx, unsigned g);
+    void (*after)(void *ctx);
+} dw_steps;
+/* One cycle of the blocks of n GPUs: inputs (all zero in reset), every
+ * block evaluated, handshakes and work out of reset, every block clocked. */
+void dualopt_wire_cycle(cmp_sys *cs, unsigned n, uint64_t cyc, const dw_steps *st, void *ctx);
 /* Path empty (no tag, no queued access, entry or message). */
 int dualopt_wire_idle(const dw_path *P);
 
-/* Inputs. mask_all: every word of a line; use_mask: fine masks reach the
- * MSHR for bypassed requests. */
+/* Inputs. A load on the BGU's input (active lanes, their addresses, bytes
+ * per lane); req_ready from the SCBU queue's room. */
+void dualopt_wire_drive_load(dw_path *P, uint64_t active, const uint64_t *addr, unsigned size);
+void dualopt_wire_drive_bgu_ready(dw_path *P);
+/* The SCBU: its range (GPU g's span) when cfg, its mode register when en,
+ * the access at the head of its queue. */
+void dualopt_wire_drive_scbu(dw_path *P, unsigned g, int cfg, int en, unsigned coalesce);
+/* mask_all: every word of a line; use_mask: fine masks reach the MSHR for
+ * bypassed requests. */
 void dualopt_wire_drive_mshr(dw_path *P, int use_mask, uint64_t mask_all);
 void dualopt_wire_drive_coal(dw_path *P, unsigned g, unsigned n, unsigned link_cap);
 /* The de-coalescer of GPU g: round robin over the homes whose link holds a
  * packet for it at its head (all: every GPU's path). */
 void dualopt_wire_drive_decoal(dw_path *const *all, unsigned g, unsigned n, uint64_t cyc);
 
-/* Handshakes. A tag for a request the SCBU let through. */
+/* Handshakes. The BGU's request (for load `load`) into the SCBU queue: 1
+ * when it happened. */
+int dualopt_wire_bgu_request(dw_path *P, size_t load);
+/* The SCBU took the access at the head of its queue (to the side queue);
+ * the access it answered this cycle (head of q_side, the caller pops it)
+ * with its local and bypass results, or NULL. */
+const acc_item *dualopt_wire_scbu(dw_path *P, unsigned *local, unsigned *bypass);
+/* A tag for a request the SCBU let through. */
 unsigned dualopt_wire_tag(dw_path *P, size_t load, uint64_t line, uint64_t mask, uint64_t lanes,
                           unsigned local, unsigned bypass);
 /* The MSHR took a request (from the retry queue or the SCBU's). */
@@ -125,8 +159,22 @@ int dualopt_wire_word(dw_path *P, unsigned id, uint64_t d);
 int dualopt_wire_packet(dw_path *P, unsigned g, unsigned n, uint64_t t, pkt_item *p);
 /* The de-coalescer took the head of its source's link: 1, or 0. */
 int dualopt_wire_decoal_took(dw_path *const *all, unsigned g, unsigned n);
-/* The local read due at cyc: its entry index, or -1. */
-int dualopt_wire_local_due(const dw_path *P, uint64_t cyc);
+/* What the MSHR did this cycle: responses other than misses (a miss goes
+ * to miss(ctx, tag, entry)), the fill, the done beat of a tag (to
+ * deliver(ctx, tag) when it matches, else counted stray). */
+typedef struct { unsigned hits, stalls, fills, stray; int progress; } dw_mshr_ev;
+void dualopt_wire_observe_mshr(dw_path *P, void (*miss)(void *ctx, unsigned t, unsigned e),
+                               void (*deliver)(void *ctx, const tag_rec *r), void *ctx,
+                               dw_mshr_ev *ev);
+/* The local read due at cyc, read by read(ctx, line, data) into its entry,
+ * which goes to the fill queue: 1, or 0 when none is due. */
+int dualopt_wire_local(dw_path *P, uint64_t cyc, uint64_t mask_all,
+                       void (*read)(void *ctx, uint64_t line, uint8_t *d), void *ctx);
+/* Home g serves one request a cycle from the requesters, round robin, when
+ * its coalescer queue has room: answer(ctx, src, m), then the request
+ * leaves its link. 1 when one was served. */
+int dualopt_wire_home(dw_path *const *all, unsigned g, unsigned n, uint64_t cyc,
+                      void (*answer)(void *ctx, unsigned src, const req_msg *m), void *ctx);
 /* Entry e holds its line (have = mask_all): to the fill queue. */
 void dualopt_wire_entry_done(dw_path *P, unsigned e);
 /* The words of `line` that `mask` selects, packed into c->data. */
