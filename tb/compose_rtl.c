@@ -257,6 +257,27 @@ int cmp_lockstep_option(cmp_lockstep_opts *o, const char *name, const char *val,
     return 1;
 }
 
+int cmp_spec_split(const char *val, char *a, size_t alen, char *b, size_t blen, char *n,
+                   size_t nlen, const char **c)
+{
+    const char *c1 = strchr(val, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    const char *at = c2 ? strchr(c2 + 1, '@') : NULL;
+    size_t nl;
+    if (c1 == NULL || c2 == NULL || (size_t)(c1 - val) >= alen || (size_t)(c2 - c1 - 1) >= blen)
+        return -1;
+    nl = at ? (size_t)(at - c2 - 1) : strlen(c2 + 1);
+    if (nl == 0 || nl >= nlen)
+        return -1;
+    memcpy(a, val, (size_t)(c1 - val));
+    a[c1 - val] = '\0';
+    memcpy(b, c1 + 1, (size_t)(c2 - c1 - 1));
+    b[c2 - c1 - 1] = '\0';
+    memcpy(n, c2 + 1, nl);
+    n[nl] = '\0';
+    *c = at ? at + 1 : NULL;
+    return 0;
+}
+
 void cmp_lockstep_help(FILE *f)
 {
     fprintf(f,

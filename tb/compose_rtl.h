@@ -85,6 +85,11 @@ int cmp_lockstep_option(cmp_lockstep_opts *o, const char *name, const char *val,
                         size_t len);
 /* Their --help lines. */
 void cmp_lockstep_help(FILE *f);
+/* Splits a fault option "A:B:N[@C]" into a, b and n (each at most its
+ * size - 1 characters) and *c (after '@', or NULL). 0, or -1 when it is not
+ * of that form. The caller parses the numbers. */
+int cmp_spec_split(const char *val, char *a, size_t alen, char *b, size_t blen, char *n,
+                   size_t nlen, const char **c);
 
 typedef struct {
     void *ref, *sub;              /* the systems after the run             */

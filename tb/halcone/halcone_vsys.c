@@ -12,6 +12,7 @@
 
 #include "halcone_cache_rtl.h"
 #include "halcone_check.h"
+#include "compose_rtl.h"
 #include "halcone_tsu_rtl.h"
 #include "lockstep.h"
 #include "unit.h"
@@ -471,29 +472,18 @@ typedef struct {
 /* --fault U:P:B[@C]. 0, or 2 after the message. */
 static int parse_fault(hv_args *a, const char *val)
 {
-    const char *c1 = strchr(val, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    const char *at = c2 ? strchr(c2 + 1, '@') : NULL;
     unsigned long long v;
+    const char *at;
     char num[32];
-    size_t nl;
-    if (c1 == NULL || c2 == NULL || (size_t)(c1 - val) >= sizeof a->funit ||
-        (size_t)(c2 - c1 - 1) >= sizeof a->fport)
+    if (cmp_spec_split(val, a->funit, sizeof a->funit, a->fport, sizeof a->fport, num,
+                       sizeof num, &at) != 0)
         return vbad("--fault: '%s' is not UNIT:PORT:BIT[@CYCLE]", val);
-    nl = at ? (size_t)(at - c2 - 1) : strlen(c2 + 1);
-    if (nl == 0 || nl >= sizeof num)
-        return vbad("--fault: '%s' is not UNIT:PORT:BIT[@CYCLE]", val);
-    memcpy(num, c2 + 1, nl);
-    num[nl] = '\0';
     if (vnum(num, &v) != 0 || v > 63)
         return vbad("--fault: '%s' has no bit number 0..63", val);
     a->o.fault_mask = a->o.fault_val = 1ull << v;
-    if (at && vnum(at + 1, &v) != 0)
+    if (at && vnum(at, &v) != 0)
         return vbad("--fault: '%s' has no numeric CYCLE", val);
     a->o.fault_from = at ? v : 0;
-    memcpy(a->funit, val, (size_t)(c1 - val));
-    a->funit[c1 - val] = '\0';
-    memcpy(a->fport, c1 + 1, (size_t)(c2 - c1 - 1));
-    a->fport[c2 - c1 - 1] = '\0';
     a->o.fault_unit = a->funit;
     a->o.fault_port = a->fport;
     return 0;

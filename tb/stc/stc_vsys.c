@@ -706,6 +706,15 @@ static int cycle(vsys *s)
 
 /* ------------------------------------------------------------ system -- */
 
+/* The queues of CU c into qs (VCU_QUEUES of them). */
+#define VCU_QUEUES 10
+static void vcu_queues(vcu *c, queue **qs)
+{
+    queue *all[VCU_QUEUES] = {&c->req, &c->infl, &c->l1chg, &c->dem, &c->conf,
+                              &c->rdy, &c->done, &c->prep, &c->chg, &c->wa};
+    memcpy(qs, all, sizeof all);
+}
+
 static void vsys_free(vsys *s)
 {
     unsigned k;
@@ -716,11 +725,10 @@ static void vsys_free(vsys *s)
     free(s->logbuf);
     cmp_sys_free(&s->cs);
     for (k = 0; k < VSYS_CUS_MAX; k++) {
-        vcu *c = &s->c[k];
-        queue *qs[] = {&c->req, &c->infl, &c->l1chg, &c->dem, &c->conf,
-                       &c->rdy, &c->done, &c->prep, &c->chg, &c->wa};
+        queue *qs[VCU_QUEUES];
         unsigned j;
-        for (j = 0; j < sizeof qs / sizeof *qs; j++)
+        vcu_queues(&s->c[k], qs);
+        for (j = 0; j < VCU_QUEUES; j++)
             cmp_fifo_free(qs[j]);
     }
     cmp_fifo_free(&s->l2);
@@ -733,10 +741,9 @@ static void queues_init(vsys *s)
 {
     unsigned k, j;
     for (k = 0; k < VSYS_CUS_MAX; k++) {
-        vcu *c = &s->c[k];
-        queue *qs[] = {&c->req, &c->infl, &c->l1chg, &c->dem, &c->conf,
-                       &c->rdy, &c->done, &c->prep, &c->chg, &c->wa};
-        for (j = 0; j < sizeof qs / sizeof *qs; j++)
+        queue *qs[VCU_QUEUES];
+        vcu_queues(&s->c[k], qs);
+        for (j = 0; j < VCU_QUEUES; j++)
             cmp_fifo_init(qs[j], sizeof(item));
     }
     cmp_fifo_init(&s->l2, sizeof(item));
@@ -1183,29 +1190,18 @@ typedef struct {
 /* --fault B:P:V[@C]. 0, or 2 after the message. */
 static int parse_fault(stc_args *x, const char *val)
 {
-    const char *c1 = strchr(val, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    const char *at = c2 ? strchr(c2 + 1, '@') : NULL;
     unsigned long long v;
+    const char *at;
     char num[32];
-    size_t nl;
-    if (c1 == NULL || c2 == NULL || (size_t)(c1 - val) >= sizeof x->fblk ||
-        (size_t)(c2 - c1 - 1) >= sizeof x->fport)
+    if (cmp_spec_split(val, x->fblk, sizeof x->fblk, x->fport, sizeof x->fport, num, sizeof num,
+                       &at) != 0)
         return vbad("--fault: '%s' is not BLOCK:PORT:VALUE[@CYCLE]", val);
-    nl = at ? (size_t)(at - c2 - 1) : strlen(c2 + 1);
-    if (nl == 0 || nl >= sizeof num)
-        return vbad("--fault: '%s' is not BLOCK:PORT:VALUE[@CYCLE]", val);
-    memcpy(num, c2 + 1, nl);
-    num[nl] = '\0';
     if (vnum(num, &v) != 0)
         return vbad("--fault: '%s' has no numeric VALUE", val);
     x->o.fault_val = v;
-    if (at && vnum(at + 1, &v) != 0)
+    if (at && vnum(at, &v) != 0)
         return vbad("--fault: '%s' has no numeric CYCLE", val);
     x->o.fault_from = at ? v : 0;
-    memcpy(x->fblk, val, (size_t)(c1 - val));
-    x->fblk[c1 - val] = '\0';
-    memcpy(x->fport, c1 + 1, (size_t)(c2 - c1 - 1));
-    x->fport[c2 - c1 - 1] = '\0';
     x->o.fault_blk = x->fblk;
     x->o.fault_port = x->fport;
     return 0;
