@@ -20,9 +20,10 @@
  * is evaluated, any block can be replaced by another backend, and two
  * compositions can be compared port by port every cycle (cmp_compare).
  *
- * A platform service of the kit's own benches and system models: its
- * declarations are not exported from the shared library (no
- * COHKIT_BEGIN_DECLS), only the family APIs built on it are.
+ * Internal to the kit (not installed): a platform service of the kit's own
+ * benches and system models. Its declarations are not exported from the
+ * shared library (no COHKIT_BEGIN_DECLS); the family APIs built on it name
+ * its types as opaque structs.
  */
 #ifndef COMPOSE_H
 #define COMPOSE_H
@@ -146,7 +147,7 @@ int cmp_block_force(cmp_block *b, const char *port, uint64_t mask, uint64_t val,
 
 /* ------------------------------------------------------------ systems -- */
 
-typedef struct {
+typedef struct cmp_sys {
     cmp_block **b;
     unsigned n, cap;
     cmp_backend be;         /* the backend of every block              */

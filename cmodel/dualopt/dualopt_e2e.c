@@ -135,8 +135,8 @@ static int open_gpus(e2e_sys *s, char *err, size_t len)
     return s->lanes.data && s->lanes.writes ? 0 : -1;
 }
 
-e2e_sys *e2e_new(const e2e_opts *o, const e2e_kernel *k, const cmp_backend *b, char *err,
-                 size_t len)
+e2e_sys *e2e_new(const e2e_opts *o, const e2e_kernel *k, const struct cmp_backend *b,
+                 char *err, size_t len)
 {
     e2e_sys *s;
     unsigned g;

@@ -26,10 +26,14 @@
 #include <stdint.h>
 
 #include "cohkit.h"
-#include "compose.h"
 #include "unit.h"
 
 COHKIT_BEGIN_DECLS
+
+/* The blocks of a composition and their backend (cmodel/compose.h, internal
+ * to the kit): opaque here. */
+struct cmp_backend;
+struct cmp_sys;
 
 #define E2E_GPUS_MAX 4
 #define E2E_LANES 64
@@ -153,8 +157,8 @@ typedef struct e2e_sys e2e_sys;
  * Verilated RTL, tb/compose_rtl.h). NULL with a reason on a bad option or
  * a unit configuration the composition cannot use. The kernel must outlive
  * the system. */
-e2e_sys *e2e_new(const e2e_opts *o, const e2e_kernel *k, const cmp_backend *b, char *err,
-                 size_t len);
+e2e_sys *e2e_new(const e2e_opts *o, const e2e_kernel *k, const struct cmp_backend *b,
+                 char *err, size_t len);
 void e2e_free(e2e_sys *s);
 /* One clock cycle. Returns 1 once every load was served and the system is
  * empty, 0 otherwise. */
@@ -171,7 +175,7 @@ unsigned e2e_outstanding(const e2e_sys *s);
 /* The blocks ("gpu1.mshr", ...), for a bench that compares two systems
  * every cycle, and 1 while the last cycle was in reset (outputs are not
  * compared). */
-cmp_sys *e2e_blocks(e2e_sys *s);
+struct cmp_sys *e2e_blocks(e2e_sys *s);
 int e2e_in_reset(const e2e_sys *s);
 
 /* The traffic lines of a run ("lead" prefixes every line). */

@@ -170,8 +170,8 @@ static int open_gpus(sys_sys *s, char *err, size_t len)
     return 0;
 }
 
-sys_sys *sys_new(const sys_opts *o, const gpu_kernel *k, const cmp_backend *b, char *err,
-                 size_t len)
+sys_sys *sys_new(const sys_opts *o, const gpu_kernel *k, const struct cmp_backend *b,
+                 char *err, size_t len)
 {
     sys_sys *s;
     unsigned g;

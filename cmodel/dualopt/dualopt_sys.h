@@ -66,8 +66,8 @@ typedef struct {
 typedef struct sys_sys sys_sys;
 
 /* NULL backend: the units' timing shells (cmodel/compose.h). */
-sys_sys *sys_new(const sys_opts *o, const gpu_kernel *k, const cmp_backend *b, char *err,
-                 size_t len);
+sys_sys *sys_new(const sys_opts *o, const gpu_kernel *k, const struct cmp_backend *b,
+                 char *err, size_t len);
 void sys_free(sys_sys *s);
 int sys_cycle(sys_sys *s);      /* 1 once every kernel ran and was flushed */
 int sys_stuck(sys_sys *s);
@@ -76,7 +76,7 @@ const sys_stats *sys_stats_of(const sys_sys *s);
 const gpu_result *sys_result_of(const sys_sys *s);
 
 /* The blocks ("gpu0.de", ...) and 1 while in reset (outputs not compared). */
-cmp_sys *sys_blocks(sys_sys *s);
+struct cmp_sys *sys_blocks(sys_sys *s);
 int sys_in_reset(const sys_sys *s);
 
 void sys_print(FILE *f, const char *lead, const sys_opts *o, const gpu_kernel *k,

@@ -4,8 +4,8 @@
  * their port handles, the queues and tables of the coalescing path (L1
  * controller tag pool and fill buffer, RDMA engines, links, home word
  * selection) and the handshakes they have in common. The blocks and queues
- * themselves are the platform's (cmodel/compose.h). Internal: not part of
- * the library's public API.
+ * themselves are the platform's (cmodel/compose.h).
+ * Internal to the kit (not installed): not part of the library's public API.
  */
 #ifndef DUALOPT_WIRE_H
 #define DUALOPT_WIRE_H
