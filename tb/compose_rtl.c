@@ -257,6 +257,58 @@ int cmp_lockstep_option(cmp_lockstep_opts *o, const char *name, const char *val,
     return 1;
 }
 
+int cmp_bench_mode(int argc, char **argv, const char *flag)
+{
+    int i, all = 1;
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], flag) == 0)
+            return 2;
+    for (i = 1; all && i < argc; i++) /* only --seed and --cycles go with "every unit" */
+        if (strcmp(argv[i], "--seed") != 0 && strcmp(argv[i], "--cycles") != 0)
+            all = 0;
+        else
+            i++;
+    return all;
+}
+
+/* One unit at one configuration (NULL: its default). 0, 1 or 2. */
+static int bench_unit(char *argv0, const unit_desc *u, const char *cfg, const char *cbuf,
+                      const char *sbuf, int (*run_unit)(int argc, char **argv))
+{
+    char *av[] = {argv0, "--unit", (char *)u->name, "--cycles", (char *)cbuf, "--seed",
+                  (char *)sbuf, "--config", (char *)cfg, NULL};
+    int rc;
+    printf("== %s%s%s\n", u->name, cfg ? " " : "", cfg ? cfg : "");
+    fflush(stdout);
+    rc = run_unit(cfg ? 9 : 7, av);
+    fflush(stdout);
+    return rc == 2 ? 2 : rc != 0;
+}
+
+int cmp_bench_units(const char *family, char *argv0, unsigned long long cycles,
+                    unsigned long long seed, const char *const *configs,
+                    int (*run_unit)(int argc, char **argv))
+{
+    static const char *const deflt[] = {NULL};
+    const char *const *cf = configs ? configs : deflt;
+    char cbuf[32], sbuf[32];
+    size_t u, k;
+    int fail = 0, rc;
+    snprintf(cbuf, sizeof cbuf, "%llu", cycles);
+    snprintf(sbuf, sizeof sbuf, "%llu", seed);
+    for (u = 0; unit_registry[u]; u++) {
+        if (strcmp(unit_registry[u]->family, family) != 0 || unit_registry[u]->committed == NULL ||
+            unit_registry[u]->tm_new == NULL)
+            continue;
+        for (k = 0; k == 0 || (configs && cf[k]); k++) {
+            if ((rc = bench_unit(argv0, unit_registry[u], cf[k], cbuf, sbuf, run_unit)) == 2)
+                return 2;
+            fail |= rc;
+        }
+    }
+    return fail;
+}
+
 int cmp_spec_split(const char *val, char *a, size_t alen, char *b, size_t blen, char *n,
                    size_t nlen, const char **c)
 {
@@ -281,11 +333,12 @@ int cmp_spec_split(const char *val, char *a, size_t alen, char *b, size_t blen, 
 void cmp_lockstep_help(FILE *f)
 {
     fprintf(f,
-            "  --rtl U[,U...]   only these units Verilated, the others timing shells (default all)\n"
+            "  --rtl U[,U...]   only these units Verilated, the others timing shells\n"
+            "                   (default all)\n"
             "  --stuck B:P:N:V[@C] bit N of output port P of block B stuck at V (from cycle C):\n"
             "                   the port comparison must name it\n"
-            "  --fail-prefix P  on a mismatch write P.stim (every block's inputs) and P.<block>.vcd\n"
-            "                   over the last cycles before it\n");
+            "  --fail-prefix P  on a mismatch write P.stim (every block's inputs) and\n"
+            "                   P.<block>.vcd over the last cycles before it\n");
 }
 
 void cmp_stim_put(FILE *f, const cmp_sys *s, uint64_t cyc)

@@ -85,6 +85,20 @@ int cmp_lockstep_option(cmp_lockstep_opts *o, const char *name, const char *val,
                         size_t len);
 /* Their --help lines. */
 void cmp_lockstep_help(FILE *f);
+/* ---------------------------------------------------- family benches -- */
+
+/* What a family bench's hook runs for argv: 2 its system (`flag` given), 1
+ * every unit then the system (no option but --seed N and --cycles N), 0
+ * neither (a unit bench). */
+int cmp_bench_mode(int argc, char **argv, const char *flag);
+/* Every unit of `family` (committed RTL and a timing shell) in lockstep
+ * through run_unit, at each of configs (NULL-terminated; NULL: the unit's
+ * default, no --config), "== UNIT [CONFIG]" before each. 0, 1 (a unit
+ * failed) or 2 (bad input). */
+int cmp_bench_units(const char *family, char *argv0, unsigned long long cycles,
+                    unsigned long long seed, const char *const *configs,
+                    int (*run_unit)(int argc, char **argv));
+
 /* Splits a fault option "A:B:N[@C]" into a, b and n (each at most its
  * size - 1 characters) and *c (after '@', or NULL). 0, or -1 when it is not
  * of that form. The caller parses the numbers. */

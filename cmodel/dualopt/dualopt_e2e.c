@@ -211,8 +211,10 @@ static void drive(e2e_sys *s, unsigned g)
 
 /* ------------------------------------------------------- handshakes -- */
 
-static void deliver(e2e_sys *s, gpu_t *G, const tag_rec *r)
+static void deliver(void *sys, unsigned g, const tag_rec *r)
 {
+    e2e_sys *s = sys;
+    gpu_t *G = &s->g[g];
     const e2e_load *ld = &s->k->ld[r->load];
     unsigned lane, b;
     for (lane = 0; lane < E2E_LANES; lane++) {
@@ -272,8 +274,10 @@ static void observe_scbu(e2e_sys *s, gpu_t *G)
 }
 
 /* a miss: the line from the local memory or from its home */
-static void mshr_miss(e2e_sys *s, gpu_t *G, unsigned g, unsigned t, unsigned e)
+static void mshr_miss(void *sys, unsigned g, unsigned t, unsigned e)
 {
+    e2e_sys *s = sys;
+    gpu_t *G = &s->g[g];
     int reused;
     ent_rec *E = dualopt_wire_miss(&G->p, t, e, &reused);
     s->t.mshr_misses++;
@@ -301,34 +305,10 @@ static void mshr_miss(e2e_sys *s, gpu_t *G, unsigned g, unsigned t, unsigned e)
     }
 }
 
-/* The GPU a handshake callback works on. */
-typedef struct {
-    e2e_sys *s;
-    gpu_t *G;
-    unsigned g;
-} gpu_ctx;
-
-static void on_miss(void *ctx, unsigned t, unsigned e)
-{
-    gpu_ctx *c = ctx;
-    mshr_miss(c->s, c->G, c->g, t, e);
-}
-static void on_done(void *ctx, const tag_rec *r)
-{
-    gpu_ctx *c = ctx;
-    deliver(c->s, c->G, r);
-}
-
 static void observe_mshr(e2e_sys *s, gpu_t *G, unsigned g)
 {
-    gpu_ctx c = {s, G, g};
-    dw_mshr_ev ev;
-    dualopt_wire_observe_mshr(&G->p, on_miss, on_done, &c, &ev);
-    s->t.mshr_hits += ev.hits;
-    s->t.mshr_stalls += ev.stalls;
-    s->t.fills += ev.fills;
-    s->t.stray_words += ev.stray;
-    s->progress |= ev.progress;
+    dualopt_wire_observe_mshr(&G->p, mshr_miss, deliver, s, g, &s->t.mshr_hits,
+                              &s->t.mshr_stalls, &s->t.fills, &s->t.stray_words, &s->progress);
 }
 
 /* coalescer (home side) */
@@ -419,10 +399,10 @@ static void observe(e2e_sys *s, unsigned g)
 }
 
 /* the home's answer to one request: the selected words, or the line */
-static void home_read(void *ctx, unsigned src, const req_msg *m)
+static void home_read(void *sys, unsigned g, unsigned src, const req_msg *m)
 {
-    e2e_sys *s = ((gpu_ctx *)ctx)->s;
-    gpu_t *G = ((gpu_ctx *)ctx)->G;
+    e2e_sys *s = sys;
+    gpu_t *G = &s->g[g];
     coal_item c;
     uint8_t line[E2E_LINE];
     unsigned j;
@@ -453,10 +433,9 @@ static void read_local(void *ctx, uint64_t line, uint8_t *d) { read_line(ctx, li
 /* the composition's own cycle work: local reads, home reads */
 static void internal(e2e_sys *s, unsigned g)
 {
-    gpu_ctx c = {s, &s->g[g], g};
     if (dualopt_wire_local(&s->g[g].p, s->cyc, s->mask_all, read_local, s))
         s->progress = 1;
-    if (dualopt_wire_home(s->path, g, s->o.gpus, s->cyc, home_read, &c))
+    if (dualopt_wire_home(s->path, g, s->o.gpus, s->cyc, home_read, s))
         s->progress = 1;
 }
 

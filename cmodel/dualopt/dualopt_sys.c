@@ -519,8 +519,10 @@ static void observe_scbu(sys_sys *s, gpu_t *G, unsigned g)
 }
 
 /* a miss: the line from the local memory, the RDMA cache or its home */
-static void mshr_miss(sys_sys *s, gpu_t *G, unsigned g, unsigned t, unsigned e)
+static void mshr_miss(void *sys, unsigned g, unsigned t, unsigned e)
 {
+    sys_sys *s = sys;
+    gpu_t *G = &s->g[g];
     int reused;
     ent_rec *E = dualopt_wire_miss(&G->p, t, e, &reused);
     s->t.mshr_misses++;
@@ -548,33 +550,17 @@ static void mshr_miss(sys_sys *s, gpu_t *G, unsigned g, unsigned t, unsigned e)
     }
 }
 
-/* The GPU a handshake callback works on. */
-typedef struct {
-    sys_sys *s;
-    gpu_t *G;
-    unsigned g;
-} gpu_ctx;
-
-static void on_miss(void *ctx, unsigned t, unsigned e)
+/* the done beat of a load's line: its lanes get the bytes */
+static void tag_done(void *sys, unsigned g, const tag_rec *r)
 {
-    gpu_ctx *c = ctx;
-    mshr_miss(c->s, c->G, c->g, t, e);
-}
-static void on_done(void *ctx, const tag_rec *r)
-{
-    gpu_ctx *c = ctx;
-    deliver_line(c->s, r->load, r->lanes, r->line, c->G->p.done_have, c->G->p.done_data);
+    sys_sys *s = sys;
+    deliver_line(s, r->load, r->lanes, r->line, s->g[g].p.done_have, s->g[g].p.done_data);
 }
 
 static void observe_mshr(sys_sys *s, gpu_t *G, unsigned g)
 {
-    gpu_ctx c = {s, G, g};
-    dw_mshr_ev ev;
-    dualopt_wire_observe_mshr(&G->p, on_miss, on_done, &c, &ev);
-    s->t.mshr_hits += ev.hits;
-    s->t.mshr_stalls += ev.stalls;
-    s->t.stray += ev.stray;
-    s->progress |= ev.progress;
+    dualopt_wire_observe_mshr(&G->p, mshr_miss, tag_done, s, g, &s->t.mshr_hits,
+                              &s->t.mshr_stalls, NULL, &s->t.stray, &s->progress);
 }
 
 /* coalescer (home side) */
@@ -774,10 +760,10 @@ static void observe(sys_sys *s, unsigned g)
 /* the home's answer to one message: a write performed (and acknowledged
  * unless a write-back), an atomic's old line, the selected words or the
  * line of a read */
-static void home_msg(void *ctx, unsigned src, const req_msg *m)
+static void home_msg(void *sys, unsigned g, unsigned src, const req_msg *m)
 {
-    sys_sys *s = ((gpu_ctx *)ctx)->s;
-    gpu_t *G = ((gpu_ctx *)ctx)->G;
+    sys_sys *s = sys;
+    gpu_t *G = &s->g[g];
     coal_item c;
     line_item li;
     memset(&c, 0, sizeof c);
@@ -815,7 +801,6 @@ static void read_local(void *ctx, uint64_t line, uint8_t *d) { read_line(ctx, li
 static void internal(sys_sys *s, unsigned g)
 {
     gpu_t *G = &s->g[g];
-    gpu_ctx c = {s, G, g};
     if (dualopt_wire_local(&G->p, s->cyc, s->mask_all, read_local, s))
         s->progress = 1;
     if (G->q_ack.n && ((const ack_item *)cmp_fifo_at(&G->q_ack, 0))->t <= s->cyc) {
@@ -823,7 +808,7 @@ static void internal(sys_sys *s, unsigned g)
         G->st_pending--;
         s->progress = 1;
     }
-    if (dualopt_wire_home(s->path, g, s->o.gpus, s->cyc, home_msg, &c))
+    if (dualopt_wire_home(s->path, g, s->o.gpus, s->cyc, home_msg, s))
         s->progress = 1;
 }
 

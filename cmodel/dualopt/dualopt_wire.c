@@ -370,40 +370,40 @@ int dualopt_wire_decoal_took(dw_path *const *all, unsigned g, unsigned n)
     return 1;
 }
 
-void dualopt_wire_observe_mshr(dw_path *P, void (*miss)(void *ctx, unsigned t, unsigned e),
-                               void (*deliver)(void *ctx, const tag_rec *r), void *ctx,
-                               dw_mshr_ev *ev)
+void dualopt_wire_observe_mshr(dw_path *P, dw_miss_fn *miss, dw_done_fn *deliver, void *sys,
+                               unsigned g, uint64_t *hits, uint64_t *stalls, uint64_t *fills,
+                               uint64_t *stray, int *progress)
 {
     dw_blk *b = &P->b[B_MSHR];
-    memset(ev, 0, sizeof *ev);
     if (PI(b, M_REQ_VALID)[0] && PO(b, M_REQ_READY)[0])
         dualopt_wire_mshr_taken(P);
     if (PO(b, M_RSP_VALID)[0]) {
         unsigned kind = (unsigned)PO(b, M_RSP_KIND)[0], t = (unsigned)PO(b, M_RSP_TAG)[0];
-        ev->progress = 1;
+        *progress = 1;
         if (kind == DUALOPT_MSHR_HIT)
-            ev->hits++;
+            ++*hits;
         else if (kind == DUALOPT_MSHR_MISS)
-            miss(ctx, t, (unsigned)PO(b, M_RSP_ENTRY)[0]);
+            miss(sys, g, t, (unsigned)PO(b, M_RSP_ENTRY)[0]);
         else {
-            ev->stalls++;
+            ++*stalls;
             cmp_fifo_push(&P->q_retry, &t);
         }
     }
     if (dualopt_wire_fill(P)) {
-        ev->fills++;
-        ev->progress = 1;
+        if (fills)
+            ++*fills;
+        *progress = 1;
     }
     if (PO(b, M_DONE_VALID)[0]) {
         unsigned t = (unsigned)PO(b, M_DONE_TAG)[0];
         tag_rec *r = t < P->ntags ? &P->tag[t] : NULL;
         if (r && r->live && PO(b, M_DONE_LINE)[0] == r->line && P->done_line == r->line) {
-            deliver(ctx, r);
+            deliver(sys, g, r);
             r->live = 0;
             P->tags_free++;
         } else
-            ev->stray++;
-        ev->progress = 1;
+            ++*stray;
+        *progress = 1;
     }
 }
 
@@ -423,7 +423,8 @@ int dualopt_wire_local(dw_path *P, uint64_t cyc, uint64_t mask_all,
 }
 
 int dualopt_wire_home(dw_path *const *all, unsigned g, unsigned n, uint64_t cyc,
-                      void (*answer)(void *ctx, unsigned src, const req_msg *m), void *ctx)
+                      void (*answer)(void *sys, unsigned g, unsigned src, const req_msg *m),
+                      void *sys)
 {
     dw_path *P = all[g];
     unsigned i;
@@ -438,7 +439,7 @@ int dualopt_wire_home(dw_path *const *all, unsigned g, unsigned n, uint64_t cyc,
         m = cmp_fifo_at(q, 0);
         if (m->t > cyc)
             continue;
-        answer(ctx, src, m);
+        answer(sys, g, src, m);
         cmp_fifo_pop(q);
         P->req_rr = (src + 1) % n;
         return 1;

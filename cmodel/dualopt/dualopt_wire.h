@@ -159,22 +159,25 @@ int dualopt_wire_word(dw_path *P, unsigned id, uint64_t d);
 int dualopt_wire_packet(dw_path *P, unsigned g, unsigned n, uint64_t t, pkt_item *p);
 /* The de-coalescer took the head of its source's link: 1, or 0. */
 int dualopt_wire_decoal_took(dw_path *const *all, unsigned g, unsigned n);
-/* What the MSHR did this cycle: responses other than misses (a miss goes
- * to miss(ctx, tag, entry)), the fill, the done beat of a tag (to
- * deliver(ctx, tag) when it matches, else counted stray). */
-typedef struct { unsigned hits, stalls, fills, stray; int progress; } dw_mshr_ev;
-void dualopt_wire_observe_mshr(dw_path *P, void (*miss)(void *ctx, unsigned t, unsigned e),
-                               void (*deliver)(void *ctx, const tag_rec *r), void *ctx,
-                               dw_mshr_ev *ev);
+typedef void dw_miss_fn(void *sys, unsigned g, unsigned t, unsigned e);
+typedef void dw_done_fn(void *sys, unsigned g, const tag_rec *r);
+/* The MSHR's handshakes of GPU g of composition sys: a miss goes to
+ * miss(sys, g, tag, entry), a matching done beat to deliver(sys, g, tag);
+ * hits, stalls, fills (may be NULL) and unmatched done beats are counted,
+ * *progress set when anything happened. */
+void dualopt_wire_observe_mshr(dw_path *P, dw_miss_fn *miss, dw_done_fn *deliver, void *sys,
+                               unsigned g, uint64_t *hits, uint64_t *stalls, uint64_t *fills,
+                               uint64_t *stray, int *progress);
 /* The local read due at cyc, read by read(ctx, line, data) into its entry,
  * which goes to the fill queue: 1, or 0 when none is due. */
 int dualopt_wire_local(dw_path *P, uint64_t cyc, uint64_t mask_all,
                        void (*read)(void *ctx, uint64_t line, uint8_t *d), void *ctx);
 /* Home g serves one request a cycle from the requesters, round robin, when
- * its coalescer queue has room: answer(ctx, src, m), then the request
+ * its coalescer queue has room: answer(sys, g, src, m), then the request
  * leaves its link. 1 when one was served. */
 int dualopt_wire_home(dw_path *const *all, unsigned g, unsigned n, uint64_t cyc,
-                      void (*answer)(void *ctx, unsigned src, const req_msg *m), void *ctx);
+                      void (*answer)(void *sys, unsigned g, unsigned src, const req_msg *m),
+                      void *sys);
 /* Entry e holds its line (have = mask_all): to the fill queue. */
 void dualopt_wire_entry_done(dw_path *P, unsigned e);
 /* The words of `line` that `mask` selects, packed into c->data. */

@@ -255,24 +255,8 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     }
     lo.rtl.duts = rtl ? duts : NULL;
     if (all) {
-        size_t u;
-        char cbuf[32], sbuf[32];
-        snprintf(cbuf, sizeof cbuf, "%llu", cycles);
-        snprintf(sbuf, sizeof sbuf, "%llu", seed);
-        for (u = 0; unit_registry[u]; u++) {
-            char *av[] = {argv[0], "--unit", (char *)unit_registry[u]->name, "--cycles", cbuf,
-                          "--seed", sbuf, NULL};
-            int rc;
-            if (strcmp(unit_registry[u]->family, "dualopt") != 0)
-                continue;
-            printf("== %s\n", unit_registry[u]->name);
-            fflush(stdout);
-            rc = run_unit(7, av);
-            fflush(stdout);
-            if (rc == 2)
-                return 2;
-            fail |= rc != 0;
-        }
+        if ((fail = cmp_bench_units("dualopt", argv[0], cycles, seed, NULL, run_unit)) == 2)
+            return 2;
         printf("== end to end (dualopt-bgu, -scbu, -mshr, -coal, -decoal per GPU)\n");
     }
     {

@@ -630,35 +630,6 @@ static int run_system(hv_args *x, const dut_ops *const *duts)
     return rc ? 1 : 0;
 }
 
-/* Every unit's lockstep bench, default and paper. 0, 1, or 2. */
-static int run_units(const hv_args *x, char **argv, int (*run_unit)(int argc, char **argv))
-{
-    size_t u;
-    char cbuf[32], sbuf[32];
-    int fail = 0, rc;
-    snprintf(cbuf, sizeof cbuf, "%llu", x->cycles);
-    snprintf(sbuf, sizeof sbuf, "%llu", x->seed);
-    for (u = 0; unit_registry[u]; u++) {
-        const char *const cf[] = {"default", "paper"};
-        unsigned k;
-        if (strcmp(unit_registry[u]->family, "halcone") != 0 ||
-            unit_registry[u]->committed == NULL || unit_registry[u]->tm_new == NULL)
-            continue;
-        for (k = 0; k < 2; k++) {
-            char *av[] = {argv[0], "--unit", (char *)unit_registry[u]->name, "--config",
-                          (char *)cf[k], "--cycles", cbuf, "--seed", sbuf, NULL};
-            printf("== %s %s\n", unit_registry[u]->name, cf[k]);
-            fflush(stdout);
-            rc = run_unit(9, av);
-            fflush(stdout);
-            if (rc == 2)
-                return 2;
-            fail |= rc != 0;
-        }
-    }
-    return fail;
-}
-
 /* The system runs of ./tb_halcone without options. 0, 1, or 2. */
 static int run_default_systems(hv_args *x, const dut_ops *const *duts)
 {
@@ -703,18 +674,10 @@ static int run_default_systems(hv_args *x, const dut_ops *const *duts)
 int halcone_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
                     int (*run_unit)(int argc, char **argv))
 {
+    static const char *const configs[] = {"default", "paper", NULL};
     hv_args x;
-    int i, all, sys = 0, fail, rc;
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--system") == 0)
-            sys = 1;
-    all = !sys;
-    for (i = 1; all && i < argc; i++) /* only --seed and --cycles go with "every unit" */
-        if (strcmp(argv[i], "--seed") != 0 && strcmp(argv[i], "--cycles") != 0)
-            all = 0;
-        else
-            i++;
-    if (!sys && !all)
+    int mode = cmp_bench_mode(argc, argv, "--system"), fail, rc;
+    if (mode == 0)
         return 0;
     *handled = 1;
     memset(&x, 0, sizeof x);
@@ -726,9 +689,9 @@ int halcone_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     x.stages = 15;
     if ((rc = parse_args(&x, argc, argv, duts)) != 0)
         return rc;
-    if (sys)
+    if (mode == 2)
         return run_system(&x, duts);
-    if ((fail = run_units(&x, argv, run_unit)) == 2)
+    if ((fail = cmp_bench_units("halcone", argv[0], x.cycles, x.seed, configs, run_unit)) == 2)
         return 2;
     if ((rc = run_default_systems(&x, duts)) == 2)
         return 2;

@@ -55,17 +55,44 @@ void vsys_res_free(vsys_res *r)
 /* The ports the composition drives and reads, looked up once per system
  * (cmodel/compose.h handles): the EMU's, a CU's, an L1's. */
 enum {
-    EP_CHG_EPOCHS_O, EP_CHG_READY_I, EP_CHG_SEB_O, EP_CHG_VALID_O, EP_CONF_ADDR_I, EP_CONF_READY_O, EP_CONF_VALID_I, EP_CUR_O, EP_DACK_READY_I, EP_DEM_ADDR_I, EP_DEM_READY_O, EP_DEM_VALID_I, EP_DONE_READY_O, EP_DONE_VALID_I, EP_PHASE_O, EP_PREP_READY_I, EP_PREP_VALID_O, EP_PTR_O, EP_RDY_READY_O, EP_RDY_VALID_I, EP_SEB_O, EP_SLEEP_O, EP_TMR_EN_I, EP_WAKE_I, EP_N };
+    EP_CHG_EPOCHS_O, EP_CHG_READY_I, EP_CHG_SEB_O, EP_CHG_VALID_O, EP_CONF_ADDR_I,
+    EP_CONF_READY_O, EP_CONF_VALID_I, EP_CUR_O, EP_DACK_READY_I, EP_DEM_ADDR_I, EP_DEM_READY_O,
+    EP_DEM_VALID_I, EP_DONE_READY_O, EP_DONE_VALID_I, EP_PHASE_O, EP_PREP_READY_I,
+    EP_PREP_VALID_O, EP_PTR_O, EP_RDY_READY_O, EP_RDY_VALID_I, EP_SEB_O, EP_SLEEP_O,
+    EP_TMR_EN_I, EP_WAKE_I, EP_N
+};
 
-static const char *const emu_ports[] = {"chg_epochs_o", "chg_ready_i", "chg_seb_o", "chg_valid_o", "conf_addr_i", "conf_ready_o", "conf_valid_i", "cur_o", "dack_ready_i", "dem_addr_i", "dem_ready_o", "dem_valid_i", "done_ready_o", "done_valid_i", "phase_o", "prep_ready_i", "prep_valid_o", "ptr_o", "rdy_ready_o", "rdy_valid_i", "seb_o", "sleep_o", "tmr_en_i", "wake_i", NULL};
+static const char *const emu_ports[] = {
+    "chg_epochs_o", "chg_ready_i", "chg_seb_o", "chg_valid_o", "conf_addr_i", "conf_ready_o",
+    "conf_valid_i", "cur_o", "dack_ready_i", "dem_addr_i", "dem_ready_o", "dem_valid_i",
+    "done_ready_o", "done_valid_i", "phase_o", "prep_ready_i", "prep_valid_o", "ptr_o",
+    "rdy_ready_o", "rdy_valid_i", "seb_o", "sleep_o", "tmr_en_i", "wake_i", NULL};
 enum {
-    CP_CHG_CER_I, CP_CHG_READY_O, CP_CHG_SEB_I, CP_CHG_VALID_I, CP_CONF_ADDR_O, CP_CONF_READY_I, CP_CONF_VALID_O, CP_DEM_ADDR_O, CP_DEM_READY_I, CP_DEM_VALID_O, CP_DONE_READY_I, CP_DONE_VALID_O, CP_ISS_ADDR_O, CP_ISS_DRAIN_O, CP_ISS_READY_I, CP_ISS_VALID_O, CP_LD_ADDR_I, CP_LD_READY_O, CP_LD_VALID_I, CP_LDR_ADDR_O, CP_LDR_READY_I, CP_LDR_VALID_O, CP_PREP_READY_O, CP_PREP_VALID_I, CP_RDY_READY_I, CP_RDY_VALID_O, CP_ST_ADDR_I, CP_ST_BLOCKED_O, CP_ST_READY_O, CP_ST_VALID_I, CP_WA_I, CP_N };
+    CP_CHG_CER_I, CP_CHG_READY_O, CP_CHG_SEB_I, CP_CHG_VALID_I, CP_CONF_ADDR_O,
+    CP_CONF_READY_I, CP_CONF_VALID_O, CP_DEM_ADDR_O, CP_DEM_READY_I, CP_DEM_VALID_O,
+    CP_DONE_READY_I, CP_DONE_VALID_O, CP_ISS_ADDR_O, CP_ISS_DRAIN_O, CP_ISS_READY_I,
+    CP_ISS_VALID_O, CP_LD_ADDR_I, CP_LD_READY_O, CP_LD_VALID_I, CP_LDR_ADDR_O, CP_LDR_READY_I,
+    CP_LDR_VALID_O, CP_PREP_READY_O, CP_PREP_VALID_I, CP_RDY_READY_I, CP_RDY_VALID_O,
+    CP_ST_ADDR_I, CP_ST_BLOCKED_O, CP_ST_READY_O, CP_ST_VALID_I, CP_WA_I, CP_N
+};
 
-static const char *const cu_ports[] = {"chg_cer_i", "chg_ready_o", "chg_seb_i", "chg_valid_i", "conf_addr_o", "conf_ready_i", "conf_valid_o", "dem_addr_o", "dem_ready_i", "dem_valid_o", "done_ready_i", "done_valid_o", "iss_addr_o", "iss_drain_o", "iss_ready_i", "iss_valid_o", "ld_addr_i", "ld_ready_o", "ld_valid_i", "ldr_addr_o", "ldr_ready_i", "ldr_valid_o", "prep_ready_o", "prep_valid_i", "rdy_ready_i", "rdy_valid_o", "st_addr_i", "st_blocked_o", "st_ready_o", "st_valid_i", "wa_i", NULL};
+static const char *const cu_ports[] = {
+    "chg_cer_i", "chg_ready_o", "chg_seb_i", "chg_valid_i", "conf_addr_o", "conf_ready_i",
+    "conf_valid_o", "dem_addr_o", "dem_ready_i", "dem_valid_o", "done_ready_i", "done_valid_o",
+    "iss_addr_o", "iss_drain_o", "iss_ready_i", "iss_valid_o", "ld_addr_i", "ld_ready_o",
+    "ld_valid_i", "ldr_addr_o", "ldr_ready_i", "ldr_valid_o", "prep_ready_o", "prep_valid_i",
+    "rdy_ready_i", "rdy_valid_o", "st_addr_i", "st_blocked_o", "st_ready_o", "st_valid_i",
+    "wa_i", NULL};
 enum {
-    LP_CHG_CER_I, LP_CHG_DONE_O, LP_CHG_READY_O, LP_CHG_SEB_I, LP_CHG_VALID_I, LP_EV_ACT_O, LP_EV_EVENT_O, LP_EV_FROM_O, LP_EV_KIND_O, LP_EV_LINE_O, LP_EV_READY_I, LP_EV_TO_O, LP_EV_VALID_O, LP_REQ_ADDR_I, LP_REQ_OP_I, LP_REQ_READY_O, LP_REQ_VALID_I, LP_N };
+    LP_CHG_CER_I, LP_CHG_DONE_O, LP_CHG_READY_O, LP_CHG_SEB_I, LP_CHG_VALID_I, LP_EV_ACT_O,
+    LP_EV_EVENT_O, LP_EV_FROM_O, LP_EV_KIND_O, LP_EV_LINE_O, LP_EV_READY_I, LP_EV_TO_O,
+    LP_EV_VALID_O, LP_REQ_ADDR_I, LP_REQ_OP_I, LP_REQ_READY_O, LP_REQ_VALID_I, LP_N
+};
 
-static const char *const l1_ports[] = {"chg_cer_i", "chg_done_o", "chg_ready_o", "chg_seb_i", "chg_valid_i", "ev_act_o", "ev_event_o", "ev_from_o", "ev_kind_o", "ev_line_o", "ev_ready_i", "ev_to_o", "ev_valid_o", "req_addr_i", "req_op_i", "req_ready_o", "req_valid_i", NULL};
+static const char *const l1_ports[] = {
+    "chg_cer_i", "chg_done_o", "chg_ready_o", "chg_seb_i", "chg_valid_i", "ev_act_o",
+    "ev_event_o", "ev_from_o", "ev_kind_o", "ev_line_o", "ev_ready_i", "ev_to_o", "ev_valid_o",
+    "req_addr_i", "req_op_i", "req_ready_o", "req_valid_i", NULL};
 
 /* ------------------------------------------------------------ queues -- */
 
@@ -317,8 +344,10 @@ static int l1_cycle(vsys *s, unsigned k, char *buf, size_t len)
         err |= q_push(&c->chg, &it);
     }
     if (cmp_get(l, s->lp[LP_EV_VALID_O])) {
-        unsigned kind = (unsigned)cmp_get(l, s->lp[LP_EV_KIND_O]), ev = (unsigned)cmp_get(l, s->lp[LP_EV_EVENT_O]);
-        unsigned from = (unsigned)cmp_get(l, s->lp[LP_EV_FROM_O]), to = (unsigned)cmp_get(l, s->lp[LP_EV_TO_O]);
+        unsigned kind = (unsigned)cmp_get(l, s->lp[LP_EV_KIND_O]);
+        unsigned ev = (unsigned)cmp_get(l, s->lp[LP_EV_EVENT_O]);
+        unsigned from = (unsigned)cmp_get(l, s->lp[LP_EV_FROM_O]);
+        unsigned to = (unsigned)cmp_get(l, s->lp[LP_EV_TO_O]);
         unsigned act = (unsigned)cmp_get(l, s->lp[LP_EV_ACT_O]);
         uint64_t line = cmp_get(l, s->lp[LP_EV_LINE_O]), la = line << s->lbits;
         int li = line_idx(s, line);
@@ -1323,46 +1352,12 @@ static int parse_args(stc_args *x, int argc, char **argv)
     return 0;
 }
 
-/* Every unit's lockstep bench. 0, 1, or 2. */
-static int run_units(const stc_args *x, char **argv, int (*run_unit)(int argc, char **argv))
-{
-    size_t u;
-    char cbuf[32], sbuf[32];
-    int fail = 0, rc;
-    snprintf(cbuf, sizeof cbuf, "%llu", x->cycles);
-    snprintf(sbuf, sizeof sbuf, "%llu", x->seed);
-    for (u = 0; unit_registry[u]; u++) {
-        char *av[] = {argv[0], "--unit", (char *)unit_registry[u]->name, "--cycles", cbuf,
-                      "--seed", sbuf, NULL};
-        if (strcmp(unit_registry[u]->family, "stc") != 0)
-            continue;
-        printf("== %s\n", unit_registry[u]->name);
-        fflush(stdout);
-        rc = run_unit(7, av);
-        fflush(stdout);
-        if (rc == 2)
-            return 2;
-        fail |= rc != 0;
-    }
-    printf("== system (stc-emu, stc-cu per CU: timing shells, then Verilated)\n");
-    return fail;
-}
-
 int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
                 int (*run_unit)(int argc, char **argv))
 {
     stc_args x;
-    int i, all, sys = 0, fail = 0, rc;
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--system") == 0)
-            sys = 1;
-    all = !sys;
-    for (i = 1; all && i < argc; i++) /* only --seed and --cycles go with "every unit" */
-        if (strcmp(argv[i], "--seed") != 0 && strcmp(argv[i], "--cycles") != 0)
-            all = 0;
-        else
-            i++;
-    if (!sys && !all)
+    int mode = cmp_bench_mode(argc, argv, "--system"), all = mode == 1, fail = 0, rc;
+    if (mode == 0)
         return 0;
     *handled = 1;
     memset(&x, 0, sizeof x);
@@ -1372,8 +1367,11 @@ int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
     x.stage = -1;
     if ((rc = parse_args(&x, argc, argv)) != 0)
         return rc;
-    if (all && (fail = run_units(&x, argv, run_unit)) == 2)
-        return 2;
+    if (all) {
+        if ((fail = cmp_bench_units("stc", argv[0], x.cycles, x.seed, NULL, run_unit)) == 2)
+            return 2;
+        printf("== system (stc-emu, stc-cu per CU: timing shells, then Verilated)\n");
+    }
     rc = run_system(&x.o, duts, x.stage, x.log_path);
     fflush(stdout);
     if (rc == 2)
