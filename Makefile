@@ -23,7 +23,7 @@ DEPS_OK  := $(B)/.deps-ok
 MODEL_SRC := $(filter-out cmodel/cohmodel.c,$(wildcard cmodel/*.c cmodel/*/*.c))
 MODEL_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(MODEL_SRC))
 GEN_OBJ   := $(patsubst %.c,$(B)/obj/%.o,$(wildcard gen/*.c gen/*/*.c)) $(MODEL_OBJ)
-ENGINE_OBJ := $(B)/obj/tb/lockstep.o $(MODEL_OBJ)
+ENGINE_OBJ := $(B)/obj/tb/lockstep.o $(B)/obj/tb/compose_rtl.o $(MODEL_OBJ)
 HDRS      := $(wildcard cmodel/*.h cmodel/*.def gen/*.h tb/*.h cmodel/*/*.h cmodel/*/*.def gen/*/*.h gen/*/*.def tb/*/*.h)
 # The registry: every family's cmodel/<family>/units.def joined (cmodel/units.c).
 UNIT_LIST := $(B)/include/unit_list.def

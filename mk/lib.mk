@@ -25,8 +25,10 @@ LIB_OBJ   := $(patsubst cmodel/%.c,$(B)/lib/obj/%.o,$(LIB_SRC))
 LIB_HDRS  := $(wildcard cmodel/*.h cmodel/*.def cmodel/*/*.h cmodel/*/*.def)
 # Installed: every header, and the .def tables a header includes (rec.h's
 # port table; not the registry's units.def lists, which name internal
-# symbols).
-LIB_PUB   := $(wildcard cmodel/*.h cmodel/*/*.h) \
+# symbols). Headers internal to the kit (they say "Internal to the kit (not
+# installed)"): the composition service and what is built on it.
+LIB_INTERNAL := $(shell grep -l 'Internal to the kit (not installed)' cmodel/*.h cmodel/*/*.h)
+LIB_PUB   := $(filter-out $(LIB_INTERNAL),$(wildcard cmodel/*.h cmodel/*/*.h)) \
              $(sort $(foreach d,$(shell sed -n 's/^ *.include "\([a-z0-9_]*[.]def\)".*/\1/p' cmodel/*.h cmodel/*/*.h),\
                $(wildcard cmodel/$(d) cmodel/*/$(d))))
 LIB_A     := $(B)/lib/libcohkit.a

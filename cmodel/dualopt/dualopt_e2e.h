@@ -13,7 +13,7 @@
  * the composition's state at the start of the cycle: there is no
  * combinational path from one unit to another, and any block with the same
  * ports (the Verilated RTL, tb/dualopt/dualopt_e2e_tb.c) can replace a timing shell
- * through e2e_backend.
+ * through the block backend (cmodel/compose.h).
  *
  * The kernel (e2e_kernel) holds the memory image and the wavefront loads;
  * the composition writes every lane's bytes into e2e_lanes; the check
@@ -29,6 +29,11 @@
 #include "unit.h"
 
 COHKIT_BEGIN_DECLS
+
+/* The blocks of a composition and their backend (cmodel/compose.h, internal
+ * to the kit): opaque here. */
+struct cmp_backend;
+struct cmp_sys;
 
 #define E2E_GPUS_MAX 4
 #define E2E_LANES 64
@@ -130,18 +135,6 @@ typedef struct {
 
 void e2e_opts_default(e2e_opts *o);
 
-/* A block: one unit instance. The default backend runs the unit's timing
- * shell (unit_desc tm_*); another backend may run anything with the same
- * ports (the Verilated RTL). open() returns a handle or NULL with a reason. */
-typedef struct {
-    void *ctx;
-    void *(*open)(void *ctx, const unit_desc *u, const char *preset, const void *cfg,
-                  unsigned gpu, char *err, size_t len);
-    void (*eval)(void *h, const uint64_t *in, uint64_t *out);
-    void (*step)(void *h, const uint64_t *in);
-    void (*close)(void *h);
-} e2e_backend;
-
 typedef struct {
     uint64_t cycles;
     uint64_t loads, lanes, lane_bytes;     /* issued loads, active lanes      */
@@ -159,11 +152,13 @@ typedef struct {
 
 typedef struct e2e_sys e2e_sys;
 
-/* NULL backend: timing shells. NULL with a reason on a bad option or a
- * unit configuration the composition cannot use. The kernel must outlive
+/* Every block (one unit instance, cmodel/compose.h) runs on backend b:
+ * NULL for the timing shells, or anything with the same ports (the
+ * Verilated RTL, tb/compose_rtl.h). NULL with a reason on a bad option or
+ * a unit configuration the composition cannot use. The kernel must outlive
  * the system. */
-e2e_sys *e2e_new(const e2e_opts *o, const e2e_kernel *k, const e2e_backend *b, char *err,
-                 size_t len);
+e2e_sys *e2e_new(const e2e_opts *o, const e2e_kernel *k, const struct cmp_backend *b,
+                 char *err, size_t len);
 void e2e_free(e2e_sys *s);
 /* One clock cycle. Returns 1 once every load was served and the system is
  * empty, 0 otherwise. */
@@ -177,14 +172,10 @@ const e2e_lanes *e2e_lanes_of(const e2e_sys *s);
 /* In-flight requester tags (0 when done). */
 unsigned e2e_outstanding(const e2e_sys *s);
 
-/* The blocks, for a bench that compares two systems every cycle: name
- * ("gpu1.mshr"), port layout, and the port values of the last cycle. */
-unsigned e2e_blocks(const e2e_sys *s);
-const char *e2e_block_name(const e2e_sys *s, unsigned i);
-const unit_layout *e2e_block_layout(const e2e_sys *s, unsigned i);
-const uint64_t *e2e_block_in(const e2e_sys *s, unsigned i);
-const uint64_t *e2e_block_out(const e2e_sys *s, unsigned i);
-/* 1 when the last cycle was out of reset (outputs are compared). */
+/* The blocks ("gpu1.mshr", ...), for a bench that compares two systems
+ * every cycle, and 1 while the last cycle was in reset (outputs are not
+ * compared). */
+struct cmp_sys *e2e_blocks(e2e_sys *s);
 int e2e_in_reset(const e2e_sys *s);
 
 /* The traffic lines of a run ("lead" prefixes every line). */

@@ -65,9 +65,9 @@ typedef struct {
 
 typedef struct sys_sys sys_sys;
 
-/* NULL backend: the units' timing shells (e2e_backend of dualopt_e2e.h). */
-sys_sys *sys_new(const sys_opts *o, const gpu_kernel *k, const e2e_backend *b, char *err,
-                 size_t len);
+/* NULL backend: the units' timing shells (cmodel/compose.h). */
+sys_sys *sys_new(const sys_opts *o, const gpu_kernel *k, const struct cmp_backend *b,
+                 char *err, size_t len);
 void sys_free(sys_sys *s);
 int sys_cycle(sys_sys *s);      /* 1 once every kernel ran and was flushed */
 int sys_stuck(sys_sys *s);
@@ -75,11 +75,8 @@ const sys_stats *sys_stats_of(const sys_sys *s);
 /* The lanes' bytes and the image after every flush, for gpu_check. */
 const gpu_result *sys_result_of(const sys_sys *s);
 
-unsigned sys_blocks(const sys_sys *s);
-const char *sys_block_name(const sys_sys *s, unsigned i);
-const unit_layout *sys_block_layout(const sys_sys *s, unsigned i);
-const uint64_t *sys_block_in(const sys_sys *s, unsigned i);
-const uint64_t *sys_block_out(const sys_sys *s, unsigned i);
+/* The blocks ("gpu0.de", ...) and 1 while in reset (outputs not compared). */
+struct cmp_sys *sys_blocks(sys_sys *s);
 int sys_in_reset(const sys_sys *s);
 
 void sys_print(FILE *f, const char *lead, const sys_opts *o, const gpu_kernel *k,

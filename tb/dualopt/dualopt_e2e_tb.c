@@ -11,157 +11,65 @@
 #include <string.h>
 #include <time.h>
 
-#include "lockstep.h"
-
-/* ------------------------------------------------- the RTL backend -- */
-
-typedef struct {
-    const dut_ops *d;
-    void *h;
-} rtl_h;
-
-static void *rtl_open(void *ctx, const unit_desc *u, const char *preset, const void *cfg,
-                      unsigned gpu, char *err, size_t len)
-{
-    const dut_ops *const *table = ctx;
-    const dut_ops *d = ls_dut_find(table, u, preset);
-    void *cfg2;
-    char n1[128], n2[128];
-    rtl_h *h;
-    if (d == NULL) {
-        snprintf(err, len, "no Verilated %s_%s in this build", u->module_prefix, preset);
-        return NULL;
-    }
-    cfg2 = calloc(1, u->cfg_size);
-    if (cfg2 == NULL || ls_dut_cfg(u, d, cfg2, err, len) != 0) {
-        free(cfg2);
-        return NULL;
-    }
-    u->cfg_name(cfg, n1, sizeof n1);
-    u->cfg_name(cfg2, n2, sizeof n2);
-    free(cfg2);
-    if (strcmp(n1, n2) != 0) {
-        snprintf(err, len, "%s: the Verilated configuration is %s, the model's %s", d->module, n2,
-                 n1);
-        return NULL;
-    }
-    h = calloc(1, sizeof *h);
-    if (h == NULL || (h->h = d->create(gpu + 1)) == NULL) {
-        free(h);
-        snprintf(err, len, "%s: cannot create", d->module);
-        return NULL;
-    }
-    h->d = d;
-    return h;
-}
-static void rtl_eval(void *p, const uint64_t *in, uint64_t *out)
-{
-    rtl_h *h = p;
-    h->d->eval(h->h, in, out);
-}
-static void rtl_step(void *p, const uint64_t *in)
-{
-    rtl_h *h = p;
-    (void)in;
-    h->d->tick(h->h);
-}
-static void rtl_close(void *p)
-{
-    rtl_h *h = p;
-    if (h) {
-        h->d->destroy(h->h);
-        free(h);
-    }
-}
+#include "compose_rtl.h"
 
 /* ------------------------------------------------------ the lockstep -- */
 
-/* First port of block i whose values differ between the two systems. */
-static int compare(const e2e_sys *a, const e2e_sys *b, unsigned i, int outs, uint64_t cyc,
-                   char *msg, size_t len)
+typedef struct {
+    const e2e_opts *o;
+    const e2e_kernel *k;
+} e2e_arg;
+
+static void *f_make(void *arg, const cmp_backend *be, char *err, size_t len)
 {
-    const unit_layout *l = e2e_block_layout(a, i);
-    const uint64_t *ai = e2e_block_in(a, i), *bi = e2e_block_in(b, i);
-    const uint64_t *ao = e2e_block_out(a, i), *bo = e2e_block_out(b, i);
-    unsigned wi = 1, wo = 0;
-    int k;
-    if (ai[0] != bi[0]) {
-        snprintf(msg, len, "cycle %llu %s: rst_ni differs", (unsigned long long)cyc,
-                 e2e_block_name(a, i));
-        return 1;
-    }
-    for (k = 0; k < l->n; k++) {
-        unsigned nw = UNIT_WORDS(l->p[k].width);
-        int in = l->p[k].dir == PORT_IN;
-        const uint64_t *x = in ? ai + wi : ao + wo, *y = in ? bi + wi : bo + wo;
-        if (in)
-            wi += nw;
-        else
-            wo += nw;
-        if ((in || outs) && memcmp(x, y, nw * sizeof *x) != 0) {
-            snprintf(msg, len,
-                     "MISMATCH cycle %llu %s port %s: C composition 0x%llx, RTL composition "
-                     "0x%llx%s",
-                     (unsigned long long)cyc, e2e_block_name(a, i), l->p[k].name,
-                     (unsigned long long)x[0], (unsigned long long)y[0],
-                     nw > 1 ? " (low words)" : "");
-            return 1;
-        }
-    }
-    return 0;
+    const e2e_arg *a = arg;
+    return e2e_new(a->o, a->k, be, err, len);
 }
+static int f_cycle(void *s) { return e2e_cycle(s); }
+static int f_stuck(void *s) { return e2e_stuck(s); }
+static const cmp_sys *f_blocks(const void *s) { return e2e_blocks((e2e_sys *)s); }
+static int f_in_reset(const void *s) { return e2e_in_reset(s); }
+static void f_free(void *s) { e2e_free(s); }
+static const cmp_family e2e_family = {f_make, f_cycle, f_stuck, f_blocks, f_in_reset, f_free};
 
 int e2e_tb_run(const e2e_opts *o, const e2e_kernel *k, const dut_ops *const *dut_table,
                e2e_tb_res *r)
 {
-    e2e_backend be = {(void *)dut_table, rtl_open, rtl_eval, rtl_step, rtl_close};
-    e2e_sys *sc, *sr = NULL;
-    struct timespec t0, t1;
-    uint64_t cyc = 0;
-    int rc = 0;
+    cmp_lockstep_opts lo;
+    cmp_lockstep_defaults(&lo);
+    lo.rtl.duts = dut_table;
+    return e2e_tb_run_ls(o, k, &lo, r);
+}
+
+int e2e_tb_run_ls(const e2e_opts *o, const e2e_kernel *k, const cmp_lockstep_opts *lso,
+                  e2e_tb_res *r)
+{
+    e2e_arg arg = {o, k};
+    cmp_lockstep_opts lo = *lso;
+    cmp_lockstep_res lr;
+    e2e_sys *sc, *sr;
     memset(r, 0, sizeof *r);
-    r->rtl = dut_table != NULL;
-    sc = e2e_new(o, k, NULL, r->msg, sizeof r->msg);
-    if (sc == NULL)
-        return -1;
-    if (dut_table && (sr = e2e_new(o, k, &be, r->msg, sizeof r->msg)) == NULL) {
-        e2e_free(sc);
+    r->rtl = lo.rtl.duts != NULL;
+    lo.la = "C composition";
+    lo.lb = "RTL composition";
+    if (cmp_lockstep(&e2e_family, &arg, &lo, &lr) != 0) {
+        snprintf(r->msg, sizeof r->msg, "%s", lr.msg);
         return -1;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (;;) {
-        int dc = e2e_cycle(sc), dr = sr ? e2e_cycle(sr) : dc;
-        if (sr) {
-            unsigned i, nb = e2e_blocks(sc);
-            int outs = !e2e_in_reset(sc);
-            for (i = 0; i < nb && !r->mismatch; i++)
-                r->mismatch = compare(sc, sr, i, outs, cyc, r->msg, sizeof r->msg);
-            if (r->mismatch)
-                break;
-            if (dc != dr) {
-                snprintf(r->msg, sizeof r->msg, "cycle %llu: the %s composition finished first",
-                         (unsigned long long)cyc, dc ? "C" : "RTL");
-                r->mismatch = 1;
-                break;
-            }
-        }
-        cyc++;
-        if (dc) {
-            r->done = 1;
-            break;
-        }
-        if (e2e_stuck(sc)) {
-            snprintf(r->msg, sizeof r->msg,
-                     "stuck: %u requests outstanding after %llu cycles (no progress for %llu)",
-                     e2e_outstanding(sc), (unsigned long long)cyc,
-                     (unsigned long long)o->idle_limit);
-            break;
-        }
-    }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    sc = lr.ref;
+    sr = lr.sub;
+    r->done = lr.done;
+    r->mismatch = lr.mismatch;
+    r->seconds = lr.seconds;
+    snprintf(r->msg, sizeof r->msg, "%s", lr.msg);
+    if (lr.stuck)
+        snprintf(r->msg, sizeof r->msg,
+                 "stuck: %u requests outstanding after %llu cycles (no progress for %llu)",
+                 e2e_outstanding(sc), (unsigned long long)lr.cycles,
+                 (unsigned long long)o->idle_limit);
     r->c = *e2e_traffic_of(sc);
     r->check_ok = e2e_check(k, e2e_lanes_of(sc), &r->chk, r->check_msg, sizeof r->check_msg) == 0;
+    r->check_rtl_ok = r->check_ok;
     if (sr) {
         char m2[400];
         r->r = *e2e_traffic_of(sr);
@@ -174,13 +82,9 @@ int e2e_tb_run(const e2e_opts *o, const e2e_kernel *k, const dut_ops *const *dut
             snprintf(r->msg, sizeof r->msg, "the check of the RTL composition: %s", m2);
             r->mismatch = 1;
         }
-    } else
-        r->check_rtl_ok = r->check_ok;
-    if (r->mismatch || !r->done || !r->check_ok || !r->check_rtl_ok)
-        rc = 1;
-    e2e_free(sc);
-    e2e_free(sr);
-    return rc;
+    }
+    cmp_lockstep_free(&e2e_family, &lr);
+    return r->mismatch || !r->done || !r->check_ok || !r->check_rtl_ok ? 1 : 0;
 }
 
 /* ---------------------------------------------------- ./tb_dualopt -- */
@@ -211,7 +115,7 @@ static void pct(char *buf, size_t len, uint64_t a, uint64_t b)
 }
 
 /* One kernel on one GPU count, both modes; prints the traffic lines. */
-static int run_kernel(const dut_ops *const *duts, e2e_kind kind, unsigned gpus, uint64_t seed,
+static int run_kernel(const cmp_lockstep_opts *lo, e2e_kind kind, unsigned gpus, uint64_t seed,
                       unsigned loads, int modes, int rtl)
 {
     e2e_kernel k;
@@ -234,7 +138,7 @@ static int run_kernel(const dut_ops *const *duts, e2e_kind kind, unsigned gpus, 
         e2e_opts_default(&o);
         o.gpus = gpus;
         o.mode = m ? E2E_LINE_MODE : E2E_COALESCE;
-        rc = e2e_tb_run(&o, &k, rtl ? duts : NULL, &r);
+        rc = e2e_tb_run_ls(&o, &k, lo, &r);
         if (rc < 0) {
             fprintf(stderr, "tb_dualopt: %s\n", r.msg);
             e2e_kernel_free(&k);
@@ -275,7 +179,10 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     int i, e2e = 0, rtl = 1, modes = 3, kind = -1, fail = 0, all;
     unsigned long long v, seed = 1, loads = 16, gpus = 0, cycles = 200000;
     const char *unit = NULL;
+    cmp_lockstep_opts lo;
+    char err[256];
     *handled = 0;
+    cmp_lockstep_defaults(&lo);
     if (dualopt_sys_wanted(argc, argv)) {
         *handled = 1;
         return dualopt_sys_main(argc, argv, duts);
@@ -287,7 +194,8 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     for (i = 1; i < argc; i++)
         if (strcmp(argv[i], "--e2e") == 0 || strcmp(argv[i], "--gpus") == 0 ||
             strcmp(argv[i], "--kernel") == 0 || strcmp(argv[i], "--mode") == 0 ||
-            strcmp(argv[i], "--loads") == 0 || strcmp(argv[i], "--c-only") == 0)
+            strcmp(argv[i], "--loads") == 0 || strcmp(argv[i], "--c-only") == 0 ||
+            strcmp(argv[i], "--rtl") == 0 || strcmp(argv[i], "--stuck") == 0)
             e2e = 1;
         else if (strcmp(argv[i], "--unit") == 0)
             unit = argv[i];
@@ -337,34 +245,24 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
                 modes = 3;
             else
                 return bad("--mode: '%s' is not coalesce, line or both", val);
-        } else
-            return bad("unknown option '%s' with the composition (see --help)", a);
-    }
-    if (all) {
-        size_t u;
-        char cbuf[32], sbuf[32];
-        snprintf(cbuf, sizeof cbuf, "%llu", cycles);
-        snprintf(sbuf, sizeof sbuf, "%llu", seed);
-        for (u = 0; unit_registry[u]; u++) {
-            char *av[] = {argv[0], "--unit", (char *)unit_registry[u]->name, "--cycles", cbuf,
-                          "--seed", sbuf, NULL};
-            int rc;
-            if (strcmp(unit_registry[u]->family, "dualopt") != 0)
-                continue;
-            printf("== %s\n", unit_registry[u]->name);
-            fflush(stdout);
-            rc = run_unit(7, av);
-            fflush(stdout);
-            if (rc == 2)
-                return 2;
-            fail |= rc != 0;
+        } else {
+            int lr = cmp_lockstep_option(&lo, a, val, err, sizeof err);
+            if (lr < 0)
+                return bad("%s", err);
+            if (lr > 0)
+                return bad("unknown option '%s' with the composition (see --help)", a);
         }
+    }
+    lo.rtl.duts = rtl ? duts : NULL;
+    if (all) {
+        if ((fail = cmp_bench_units("dualopt", argv[0], cycles, seed, NULL, run_unit)) == 2)
+            return 2;
         printf("== end to end (dualopt-bgu, -scbu, -mshr, -coal, -decoal per GPU)\n");
     }
     {
         unsigned g0 = gpus ? (unsigned)gpus : 2, g1 = gpus ? (unsigned)gpus : 4, g;
         for (g = g0; g <= g1; g += 2) {
-            int rc = run_kernel(duts, kind < 0 ? E2E_K_MIXED : (e2e_kind)kind, g, seed,
+            int rc = run_kernel(&lo, kind < 0 ? E2E_K_MIXED : (e2e_kind)kind, g, seed,
                                 (unsigned)loads, modes, rtl);
             if (rc == 2)
                 return 2;
@@ -389,7 +287,9 @@ void dualopt_tb_help(FILE *f)
             "  --loads N        loads per GPU of a random kernel (default 16)\n"
             "  --mode M         coalesce, line (the baseline) or both (default)\n"
             "  --seed N         kernel and memory image seed (default 1)\n"
-            "  --c-only         the composition of timing shells alone\n"
+            "  --c-only         the composition of timing shells alone\n");
+    cmp_lockstep_help(f);
+    fprintf(f,
             "the GPU in every mode (decision engine, RDMA cache; functional cores):\n"
             "  --gpu            seeded kernels through monitoring, the decision and the chosen\n"
             "                   mode, across kernel boundaries with RDMA cache flushes\n"

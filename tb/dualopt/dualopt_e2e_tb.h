@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "compose_rtl.h"
 #include "dualopt_e2e.h"
 #include "dut.h"
 
@@ -33,6 +34,10 @@ typedef struct {
  * (mismatch, stuck run or failed check); -1 on a setup error. */
 int e2e_tb_run(const e2e_opts *o, const e2e_kernel *k, const dut_ops *const *dut_table,
                e2e_tb_res *r);
+/* The same with the platform's lockstep options (tb/compose_rtl.h): the
+ * units substituted, a stuck bit, the failing window's files. */
+int e2e_tb_run_ls(const e2e_opts *o, const e2e_kernel *k, const cmp_lockstep_opts *lo,
+                  e2e_tb_res *r);
 
 /* ./tb_dualopt's family hook (tb/tb_main.c): without arguments, every unit's
  * lockstep bench then the composition; with --e2e, --gpus, --kernel, --mode

@@ -9,182 +9,83 @@
 #include <string.h>
 #include <time.h>
 
-#include "lockstep.h"
+#include "compose_rtl.h"
 
 typedef struct {
-    const dut_ops *const *table;
-    const sys_stuck_bit *stuck;
-} rtl_ctx;
+    const sys_opts *o;
+    const gpu_kernel *k;
+} sys_arg;
 
-typedef struct {
-    const dut_ops *d;
-    void *h;
-    int stuck;
-    unsigned word;
-    uint64_t bit;
-    unsigned value;
-} rtl_h;
-
-static void *rtl_open(void *ctx, const unit_desc *u, const char *preset, const void *cfg,
-                      unsigned gpu, char *err, size_t len)
+static void *f_make(void *arg, const cmp_backend *be, char *err, size_t len)
 {
-    const rtl_ctx *c = ctx;
-    const dut_ops *d = ls_dut_find(c->table, u, preset);
-    rtl_h *h;
-    if (d == NULL) {
-        snprintf(err, len, "no Verilated %s_%s in this build", u->module_prefix, preset);
-        return NULL;
-    }
-    h = calloc(1, sizeof *h);
-    if (h == NULL || (h->h = d->create(gpu + 1)) == NULL) {
-        free(h);
-        snprintf(err, len, "%s: cannot create", d->module);
-        return NULL;
-    }
-    h->d = d;
-    if (c->stuck && c->stuck->on && c->stuck->gpu == gpu && strcmp(c->stuck->unit, u->name) == 0) {
-        unit_layout l;
-        int i;
-        unsigned w = 0;
-        if (unit_layout_of(u, cfg, &l, err, len) != 0)
-            return h;
-        for (i = 0; i < l.n; i++) {
-            if (l.p[i].dir != PORT_OUT)
-                continue;
-            if (strcmp(l.p[i].name, c->stuck->port) == 0 && c->stuck->bit < (unsigned)l.p[i].width) {
-                h->stuck = 1;
-                h->word = w + c->stuck->bit / 64;
-                h->bit = 1ull << (c->stuck->bit % 64);
-                h->value = c->stuck->value;
-            }
-            w += UNIT_WORDS(l.p[i].width);
-        }
-    }
-    return h;
+    const sys_arg *a = arg;
+    return sys_new(a->o, a->k, be, err, len);
 }
-static void rtl_eval(void *p, const uint64_t *in, uint64_t *out)
-{
-    rtl_h *h = p;
-    h->d->eval(h->h, in, out);
-    if (h->stuck)
-        out[h->word] = h->value ? out[h->word] | h->bit : out[h->word] & ~h->bit;
-}
-static void rtl_step(void *p, const uint64_t *in)
-{
-    rtl_h *h = p;
-    (void)in;
-    h->d->tick(h->h);
-}
-static void rtl_close(void *p)
-{
-    rtl_h *h = p;
-    if (h) {
-        h->d->destroy(h->h);
-        free(h);
-    }
-}
-
-static int compare(const sys_sys *a, const sys_sys *b, unsigned i, int outs, uint64_t cyc,
-                   char *msg, size_t len)
-{
-    const unit_layout *l = sys_block_layout(a, i);
-    const uint64_t *ai = sys_block_in(a, i), *bi = sys_block_in(b, i);
-    const uint64_t *ao = sys_block_out(a, i), *bo = sys_block_out(b, i);
-    unsigned wi = 1, wo = 0;
-    int k;
-    if (ai[0] != bi[0]) {
-        snprintf(msg, len, "cycle %llu %s: rst_ni differs", (unsigned long long)cyc,
-                 sys_block_name(a, i));
-        return 1;
-    }
-    for (k = 0; k < l->n; k++) {
-        unsigned nw = UNIT_WORDS(l->p[k].width);
-        int in = l->p[k].dir == PORT_IN;
-        const uint64_t *x = in ? ai + wi : ao + wo, *y = in ? bi + wi : bo + wo;
-        if (in)
-            wi += nw;
-        else
-            wo += nw;
-        if ((in || outs) && memcmp(x, y, nw * sizeof *x) != 0) {
-            snprintf(msg, len,
-                     "MISMATCH cycle %llu %s port %s: C composition 0x%llx, RTL composition "
-                     "0x%llx%s",
-                     (unsigned long long)cyc, sys_block_name(a, i), l->p[k].name,
-                     (unsigned long long)x[0], (unsigned long long)y[0],
-                     nw > 1 ? " (low words)" : "");
-            return 1;
-        }
-    }
-    return 0;
-}
+static int f_cycle(void *s) { return sys_cycle(s); }
+static int f_stuck(void *s) { return sys_stuck(s); }
+static const cmp_sys *f_blocks(const void *s) { return sys_blocks((sys_sys *)s); }
+static int f_in_reset(const void *s) { return sys_in_reset(s); }
+static void f_free(void *s) { sys_free(s); }
+static const cmp_family sys_family = {f_make, f_cycle, f_stuck, f_blocks, f_in_reset, f_free};
 
 int sys_tb_run(const sys_opts *o, const gpu_kernel *k, const dut_ops *const *duts,
                const sys_stuck_bit *stuck, sys_tb_res *r)
 {
-    rtl_ctx ctx = {duts, stuck};
-    e2e_backend be = {&ctx, rtl_open, rtl_eval, rtl_step, rtl_close};
-    sys_sys *sc, *sr = NULL;
-    struct timespec t0, t1;
-    uint64_t cyc = 0;
+    cmp_lockstep_opts lo;
+    char bname[32];
+    cmp_lockstep_defaults(&lo);
+    lo.rtl.duts = duts;
+    if (stuck && stuck->on) { /* "dualopt-rcache" of GPU 1: block gpu1.rcache */
+        const char *dash = strchr(stuck->unit, '-');
+        snprintf(bname, sizeof bname, "gpu%u.%s", stuck->gpu, dash ? dash + 1 : stuck->unit);
+        lo.stuck.block = bname;
+        lo.stuck.port = stuck->port;
+        lo.stuck.bit = stuck->bit;
+        lo.stuck.value = stuck->value;
+    }
+    return sys_tb_run_ls(o, k, &lo, r);
+}
+
+int sys_tb_run_ls(const sys_opts *o, const gpu_kernel *k, const cmp_lockstep_opts *lso,
+                  sys_tb_res *r)
+{
+    sys_arg arg = {o, k};
+    cmp_lockstep_opts lo = *lso;
+    cmp_lockstep_res lr;
     memset(r, 0, sizeof *r);
-    r->rtl = duts != NULL;
-    sc = sys_new(o, k, NULL, r->msg, sizeof r->msg);
-    if (sc == NULL)
-        return -1;
-    if (duts && (sr = sys_new(o, k, &be, r->msg, sizeof r->msg)) == NULL) {
-        sys_free(sc);
+    r->rtl = lo.rtl.duts != NULL;
+    lo.la = "C composition";
+    lo.lb = "RTL composition";
+    if (cmp_lockstep(&sys_family, &arg, &lo, &lr) != 0) {
+        snprintf(r->msg, sizeof r->msg, "%s", lr.msg);
         return -1;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (;;) {
-        int dc = sys_cycle(sc), dr = sr ? sys_cycle(sr) : dc;
-        if (sr) {
-            unsigned i, nb = sys_blocks(sc);
-            int outs = !sys_in_reset(sc);
-            for (i = 0; i < nb && !r->mismatch; i++)
-                r->mismatch = compare(sc, sr, i, outs, cyc, r->msg, sizeof r->msg);
-            if (r->mismatch)
-                break;
-            if (dc != dr) {
-                snprintf(r->msg, sizeof r->msg, "cycle %llu: the %s composition finished first",
-                         (unsigned long long)cyc, dc ? "C" : "RTL");
-                r->mismatch = 1;
-                break;
-            }
-        }
-        cyc++;
-        if (dc) {
-            r->done = 1;
-            break;
-        }
-        if (sys_stuck(sc)) {
-            snprintf(r->msg, sizeof r->msg, "stuck after %llu cycles", (unsigned long long)cyc);
-            break;
-        }
-    }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    r->cycles = cyc;
-    r->c = *sys_stats_of(sc);
+    r->done = lr.done;
+    r->mismatch = lr.mismatch;
+    r->seconds = lr.seconds;
+    r->cycles = lr.cycles;
+    snprintf(r->msg, sizeof r->msg, "%s", lr.msg);
+    if (lr.stuck)
+        snprintf(r->msg, sizeof r->msg, "stuck after %llu cycles", (unsigned long long)lr.cycles);
+    r->c = *sys_stats_of(lr.ref);
     if (r->done)
-        r->check_ok = gpu_check(k, sys_result_of(sc), &r->chk, r->check_msg,
+        r->check_ok = gpu_check(k, sys_result_of(lr.ref), &r->chk, r->check_msg,
                                 sizeof r->check_msg) == 0;
     else
         snprintf(r->check_msg, sizeof r->check_msg, "not checked: the run did not complete");
     r->check_rtl_ok = r->check_ok;
-    if (sr) {
+    if (lr.sub) {
         gpu_check_res c2;
         char m2[400];
-        r->r = *sys_stats_of(sr);
+        r->r = *sys_stats_of(lr.sub);
         if (r->done)
-            r->check_rtl_ok = gpu_check(k, sys_result_of(sr), &c2, m2, sizeof m2) == 0;
+            r->check_rtl_ok = gpu_check(k, sys_result_of(lr.sub), &c2, m2, sizeof m2) == 0;
         if (!r->mismatch && memcmp(&r->c, &r->r, sizeof r->c) != 0) {
             snprintf(r->msg, sizeof r->msg, "statistics of the C and RTL compositions differ");
             r->mismatch = 1;
         }
     }
-    sys_free(sc);
-    sys_free(sr);
+    cmp_lockstep_free(&sys_family, &lr);
     return r->mismatch || !r->done || !r->check_ok || !r->check_rtl_ok ? 1 : 0;
 }
 
@@ -228,6 +129,7 @@ void dualopt_sys_help(FILE *f)
             "  --link-lat N     cycles on the link in each direction (default 20)\n"
             "  --de tiny|kernel engine configuration (default tiny: window 20, decided once)\n"
             "  --force M        auto (default), none, coalesce or cache; --seed N; --c-only\n");
+    cmp_lockstep_help(f);
 }
 
 static const char *const mode_names[] = {"MONITOR", "NONE", "COALESCE", "CACHE"};
@@ -238,6 +140,9 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
     int kind = -1, i, c_only = 0, fails = 0, k0, k1, kk;
     const char *de = "tiny";
     gpu_force force = GPU_AUTO;
+    cmp_lockstep_opts lo;
+    char err[256];
+    cmp_lockstep_defaults(&lo);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--sys") == 0)
@@ -287,9 +192,15 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
                 force = GPU_FORCE_CACHE;
             else
                 return bad("--force: '%s' is not auto, none, coalesce or cache", val);
-        } else
-            return bad("unknown option '%s' with --sys (see --help)", a);
+        } else {
+            int lr = cmp_lockstep_option(&lo, a, val, err, sizeof err);
+            if (lr < 0)
+                return bad("%s", err);
+            if (lr > 0)
+                return bad("unknown option '%s' with --sys (see --help)", a);
+        }
     }
+    lo.rtl.duts = c_only ? NULL : duts;
     k0 = kind < 0 ? 0 : kind;
     k1 = kind < 0 ? GPU_K_N - 1 : kind;
     for (kk = k0; kk <= k1; kk++) {
@@ -314,7 +225,7 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
                "%s engine, %s\n",
                gpu_kind_names[kk], seed, gpus, kernels, n, de,
                c_only ? "timing shells only" : "Verilated RTL in lockstep with the timing shells");
-        rc = sys_tb_run(&o, &k, c_only ? NULL : duts, NULL, &r);
+        rc = sys_tb_run_ls(&o, &k, &lo, &r);
         if (rc < 0) {
             printf("  setup: %s\n", r.msg);
             gpu_kernel_free(&k);

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "compose_rtl.h"
 #include "dualopt_sys.h"
 #include "dut.h"
 
@@ -35,6 +36,9 @@ typedef struct {
 /* 0: completed, equal, check passed; 1: otherwise; -1: setup error. */
 int sys_tb_run(const sys_opts *o, const gpu_kernel *k, const dut_ops *const *duts,
                const sys_stuck_bit *stuck, sys_tb_res *r);
+/* The same with the platform's lockstep options (tb/compose_rtl.h). */
+int sys_tb_run_ls(const sys_opts *o, const gpu_kernel *k, const cmp_lockstep_opts *lo,
+                  sys_tb_res *r);
 
 int dualopt_sys_wanted(int argc, char **argv);
 int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compose_rtl.h"
 #include "lockstep.h"
 #include "unit.h"
 
@@ -26,48 +27,33 @@ enum {
 #define HCR_WORDS 32
 
 struct halcone_cache_rtl {
-    const dut_ops *d;
-    void *h;
-    unsigned char ucfg[512];
+    cmp_pair p;                /* the shell and, with a DUT, the RTL       */
+    const dut_ops *tab[2];     /* the DUT as a table for the RTL backend   */
+    cmp_rtl rtl;
     halcone_cache_cfg c;
     halcone_cache_geom g;
-    halcone_cache_tm *tm;
     unsigned n_in, n_out, i_cts, o_ev, l2;
     uint64_t in[HCR_WORDS];
-    uint64_t rng, cycles;
-    /* fault */
-    int f_port, f_cmp;
-    uint64_t f_mask, f_val, f_from;
-    char err[256];
+    uint64_t rng;
+    char err[320];
 };
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
-/* One cycle with r->in: settle both, compare, clock both. *o: the unit's
- * outputs (the DUT's, with the fault applied; the shell's without a DUT). */
+static halcone_cache_tm *shell_of(const halcone_cache_rtl *r) { return cmp_shell_state(&r->p.ref); }
+
+/* One cycle with r->in: settle both, compare, clock both (the platform's
+ * pair, cmodel/compose.h). *o: the unit's outputs (the DUT's, with a forced
+ * output applied; the shell's without a DUT). */
 static int cycle(halcone_cache_rtl *r, uint64_t *o)
 {
-    uint64_t m[HCR_WORDS];
-    unsigned i;
-    halcone_cache_tm_eval(r->tm, r->in, m);
-    if (r->d) {
-        r->d->eval(r->h, r->in, o);
-        if (r->f_port >= 0 && r->cycles >= r->f_from)
-            o[r->f_port] = (o[r->f_port] & ~r->f_mask) | (r->f_val & r->f_mask);
-        /* compared out of reset (the reset cycles settle unreset state) */
-        for (i = 0; r->f_cmp && (r->in[I_RST] & 1) && i < r->n_out; i++)
-            if (o[i] != m[i]) {
-                snprintf(r->err, sizeof r->err, "cycle %llu: %s RTL 0x%llx, model 0x%llx",
-                         (unsigned long long)r->cycles, r->d->out_names[i],
-                         (unsigned long long)o[i], (unsigned long long)m[i]);
-                return -1;
-            }
-        r->d->tick(r->h);
-    } else {
-        memcpy(o, m, r->n_out * sizeof *o);
+    const uint64_t *out;
+    memcpy(r->p.ref.in, r->in, r->n_in * sizeof *r->in);
+    if (cmp_pair_cycle(&r->p, &out) != 0) {
+        snprintf(r->err, sizeof r->err, "%s", r->p.err);
+        return -1;
     }
-    halcone_cache_tm_step(r->tm, r->in);
-    r->cycles++;
+    memcpy(o, out, r->n_out * sizeof *o);
     return 0;
 }
 
@@ -84,10 +70,10 @@ static void idle_inputs(halcone_cache_rtl *r)
 /* Idle cycles until req_ready_o (the clearing sweep is over). */
 static int settle(halcone_cache_rtl *r)
 {
-    uint64_t o[HCR_WORDS], limit = r->cycles + r->c.sets + 16;
+    uint64_t o[HCR_WORDS], limit = r->p.cycles + r->c.sets + 16;
     for (;;) {
         idle_inputs(r);
-        if (r->cycles > limit) {
+        if (r->p.cycles > limit) {
             snprintf(r->err, sizeof r->err, "req_ready_o low for %u cycles", r->c.sets + 16);
             return -1;
         }
@@ -98,14 +84,43 @@ static int settle(halcone_cache_rtl *r)
     }
 }
 
+/* The shell (and the DUT) of r->c, reset, swept. */
+static int open_pair(halcone_cache_rtl *r, const dut_ops *d, char *err, size_t len)
+{
+    cmp_backend be;
+    uint64_t o[HCR_WORDS];
+    unsigned k;
+    if (d) {
+        r->tab[0] = d;
+        cmp_rtl_init(&r->rtl, r->tab, "all");
+        be = cmp_rtl_backend(&r->rtl);
+    }
+    if (cmp_pair_open(&r->p, "halcone-cache", &r->c, d ? d->module : "halcone-cache",
+                      d ? d->module : "default", 1, d ? &be : NULL, err, len) != 0)
+        return -1;
+    if (r->p.ref.l.in_words != r->n_in || r->p.ref.l.out_words != r->n_out) {
+        snprintf(err, len, "%s: port layout differs from the shell's", r->p.ref.name);
+        return -1;
+    }
+    for (k = 0; k < LS_RESET_CYCLES; k++) {
+        memset(r->in, 0, sizeof r->in);
+        if (cycle(r, o) != 0)
+            break;
+    }
+    if (k < LS_RESET_CYCLES || settle(r) != 0) {
+        snprintf(err, len, "%s", r->err);
+        return -1;
+    }
+    return 0;
+}
+
 halcone_cache_rtl *halcone_cache_rtl_new(const dut_ops *d, const halcone_cache_cfg *cfg,
                                          uint64_t seed, char *err, size_t len)
 {
     const unit_desc *u = unit_find("halcone-cache");
     halcone_cache_rtl *r;
-    unsigned k;
-    uint64_t o[HCR_WORDS];
-    if (u == NULL || (d && strcmp(d->unit, "halcone-cache") != 0) || (!d && !cfg)) {
+    if (u == NULL || (d && strcmp(d->unit, "halcone-cache") != 0) || (!d && !cfg) ||
+        u->cfg_size != sizeof r->c) {
         snprintf(err, len, "not a halcone-cache DUT");
         return NULL;
     }
@@ -114,19 +129,9 @@ halcone_cache_rtl *halcone_cache_rtl_new(const dut_ops *d, const halcone_cache_c
         snprintf(err, len, "out of memory");
         return NULL;
     }
-    r->d = d;
-    r->f_port = -1;
-    r->f_cmp = 1;
-    if (d) {
-        if (u->cfg_size > sizeof r->ucfg || ls_dut_cfg(u, d, r->ucfg, err, len) != 0) {
-            if (u->cfg_size > sizeof r->ucfg)
-                snprintf(err, len, "%s: configuration too large", d->module);
-            free(r);
-            return NULL;
-        }
-        memcpy(&r->c, r->ucfg, sizeof r->c); /* the wrapper starts with the cfg */
-    } else {
-        r->c = *cfg;
+    if (d ? ls_dut_cfg(u, d, &r->c, err, len) != 0 : (r->c = *cfg, 0)) {
+        free(r);
+        return NULL;
     }
     halcone_cache_geom_of(&r->c, &r->g);
     r->l2 = r->c.role == HCACHE_ROLE_L2;
@@ -134,28 +139,8 @@ halcone_cache_rtl *halcone_cache_rtl_new(const dut_ops *d, const halcone_cache_c
     r->n_in = r->i_cts + (unsigned)r->g.l1_req_cts;
     r->o_ev = O_DN_ID + 1 + (unsigned)r->g.req_cts;
     r->n_out = r->o_ev + 4;
-    if (d && (d->n_in != r->n_in || d->n_out != r->n_out || d->in_words != r->n_in ||
-              d->out_words != r->n_out)) {
-        snprintf(err, len, "%s: port layout differs from the shell's", d->module);
-        free(r);
-        return NULL;
-    }
     r->rng = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
-    r->tm = halcone_cache_tm_new(&r->c);
-    r->h = d ? d->create(1) : NULL;
-    if (r->tm == NULL || (d && r->h == NULL)) {
-        snprintf(err, len, "out of memory");
-        halcone_cache_rtl_free(r);
-        return NULL;
-    }
-    memset(r->in, 0, sizeof r->in);
-    for (k = 0; k < LS_RESET_CYCLES; k++) {
-        memset(r->in, 0, sizeof r->in);
-        if (cycle(r, o) != 0)
-            break;
-    }
-    if (k < LS_RESET_CYCLES || settle(r) != 0) {
-        snprintf(err, len, "%s", r->err);
+    if (open_pair(r, d, err, len) != 0) {
         halcone_cache_rtl_free(r);
         return NULL;
     }
@@ -166,42 +151,33 @@ void halcone_cache_rtl_free(halcone_cache_rtl *r)
 {
     if (r == NULL)
         return;
-    if (r->h)
-        r->d->destroy(r->h);
-    halcone_cache_tm_free(r->tm);
+    cmp_pair_close(&r->p);
     free(r);
 }
 
 const halcone_cache_cfg *halcone_cache_rtl_cfg(const halcone_cache_rtl *r) { return &r->c; }
 const halcone_cache *halcone_cache_rtl_core(const halcone_cache_rtl *r)
 {
-    return halcone_cache_tm_core(r->tm);
+    return halcone_cache_tm_core(shell_of(r));
 }
-uint64_t halcone_cache_rtl_cycles(const halcone_cache_rtl *r) { return r->cycles; }
+void halcone_cache_rtl_name(halcone_cache_rtl *r, const char *name) { cmp_pair_name(&r->p, name); }
+uint64_t halcone_cache_rtl_cycles(const halcone_cache_rtl *r) { return r->p.cycles; }
 const char *halcone_cache_rtl_error(const halcone_cache_rtl *r) { return r->err; }
 
 int halcone_cache_rtl_fault(halcone_cache_rtl *r, const char *port, uint64_t mask, uint64_t val,
                             uint64_t from, int compare)
 {
-    unsigned i;
-    if (r->d == NULL)
+    char e[200];
+    if (!r->p.has_sub || cmp_block_force(&r->p.sub, port, mask, val, from, e, sizeof e) != 0)
         return -1;
-    for (i = 0; i < r->n_out; i++)
-        if (strcmp(r->d->out_names[i], port) == 0) {
-            r->f_port = (int)i;
-            r->f_mask = mask;
-            r->f_val = val;
-            r->f_from = from;
-            r->f_cmp = compare;
-            return 0;
-        }
-    return -1;
+    r->p.compare = compare;
+    return 0;
 }
 
 int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t addr,
                              uint32_t up, uint32_t wts, uint32_t rts, halcone_cache_result *res)
 {
-    uint64_t o[HCR_WORDS], limit = r->cycles + r->c.sets + 256, am = mask64(r->c.addr_bits);
+    uint64_t o[HCR_WORDS], limit = r->p.cycles + r->c.sets + 256, am = mask64(r->c.addr_bits);
     int have = 1, fpend = 0, got = 0, dn_seen = 0;
     unsigned fid = 0, fdelay = 0;
     memset(res, 0, sizeof *res);
@@ -212,7 +188,7 @@ int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t
                  (unsigned long long)addr, up, wts, rts);
         return -1;
     }
-    while (r->cycles <= limit) {
+    while (r->p.cycles <= limit) {
         uint64_t now[HCR_WORDS];
         /* done: the answer was taken and (L2 role) the notice too */
         idle_inputs(r);
@@ -240,7 +216,7 @@ int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t
             r->in[I_EV_READY] = unit_pct(&r->rng) < 70;
         if (got) {
             uint64_t m[HCR_WORDS];
-            halcone_cache_tm_eval(r->tm, r->in, m);
+            halcone_cache_tm_eval(shell_of(r), r->in, m);
             if (!r->l2 || !(m[r->o_ev] & 1))
                 return 0;
         }
@@ -252,7 +228,7 @@ int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t
         if ((o[r->o_ev] & 1) && (!r->l2 || (now[I_EV_READY] & 1))) {
             if (res->victim) {
                 snprintf(r->err, sizeof r->err, "cycle %llu: a second victim for one access",
-                         (unsigned long long)r->cycles);
+                         (unsigned long long)r->p.cycles);
                 return -1;
             }
             res->victim = 1;
@@ -263,7 +239,7 @@ int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t
         if ((o[O_DN_VALID] & 1) && (now[I_DN_READY] & 1)) {
             if (dn_seen || op > HCACHE_OP_WR || (unsigned)(o[O_DN_WRITE] & 1) != (unsigned)op) {
                 snprintf(r->err, sizeof r->err, "cycle %llu: unexpected request below",
-                         (unsigned long long)r->cycles);
+                         (unsigned long long)r->p.cycles);
                 return -1;
             }
             dn_seen = 1;
@@ -281,7 +257,7 @@ int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t
             unsigned k = (unsigned)o[O_RSP_KIND];
             if (got || have) {
                 snprintf(r->err, sizeof r->err, "cycle %llu: unexpected answer",
-                         (unsigned long long)r->cycles);
+                         (unsigned long long)r->p.cycles);
                 return -1;
             }
             got = 1;

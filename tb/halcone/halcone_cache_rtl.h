@@ -45,6 +45,9 @@ int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t
 int halcone_cache_rtl_fault(halcone_cache_rtl *r, const char *port, uint64_t mask, uint64_t val,
                             uint64_t from, int compare);
 
+/* The unit's name in mismatch messages ("l2_0"). */
+void halcone_cache_rtl_name(halcone_cache_rtl *r, const char *name);
+
 uint64_t halcone_cache_rtl_cycles(const halcone_cache_rtl *r);
 const char *halcone_cache_rtl_error(const halcone_cache_rtl *r);
 

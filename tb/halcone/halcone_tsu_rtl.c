@@ -10,45 +10,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compose_rtl.h"
 #include "lockstep.h"
 #include "unit.h"
 
 struct halcone_tsu_rtl {
-    const dut_ops *d;
-    void *h;
+    cmp_pair p;                /* the shell and, with a DUT, the RTL       */
+    const dut_ops *tab[2];     /* the DUT as a table for the RTL backend   */
+    cmp_rtl rtl;
     unsigned char ucfg[512];   /* the unit's configuration wrapper */
     halcone_tsu_cfg c;
-    halcone_tsu_tm *tm;
+    halcone_tsu_geom g;
     halcone_tsu_in in;
-    uint64_t cycles;
-    char err[256];
+    uint64_t uncounted;        /* reset cycles of a DUT (not in its count) */
+    char err[320];
 };
 
-/* One cycle: settle both with r->in, compare, clock both. Sets *o to the
- * outputs of the cycle. 0, or -1 on a mismatch. */
+/* Cycles so far (a DUT's reset cycles are not counted). */
+static uint64_t cycles(const halcone_tsu_rtl *r) { return r->p.cycles - r->uncounted; }
+
+/* One cycle: settle both with r->in, compare, clock both (the platform's
+ * pair, cmodel/compose.h). Sets *o to the outputs of the cycle. 0, or -1
+ * on a mismatch. */
 static int cycle(halcone_tsu_rtl *r, halcone_tsu_out *o)
 {
-    halcone_tsu_out m;
-    const uint64_t *a = (const uint64_t *)(const void *)o, *b = (const uint64_t *)(const void *)&m;
-    unsigned i;
-    halcone_tsu_eval(r->tm, &r->in, &m);
-    if (r->d == NULL) { /* the timing shell alone */
-        *o = m;
-        halcone_tsu_step(r->tm, &r->in);
-        r->cycles++;
-        return 0;
+    const uint64_t *out;
+    memcpy(r->p.ref.in, &r->in, sizeof r->in);
+    if (cmp_pair_cycle(&r->p, &out) != 0) {
+        snprintf(r->err, sizeof r->err, "%s", r->p.err);
+        return -1;
     }
-    r->d->eval(r->h, (const uint64_t *)(const void *)&r->in, (uint64_t *)(void *)o);
-    for (i = 0; i < r->d->n_out; i++)
-        if (a[i] != b[i]) {
-            snprintf(r->err, sizeof r->err, "cycle %llu: %s RTL 0x%llx, model 0x%llx",
-                     (unsigned long long)r->cycles, r->d->out_names[i], (unsigned long long)a[i],
-                     (unsigned long long)b[i]);
-            return -1;
-        }
-    r->d->tick(r->h);
-    halcone_tsu_step(r->tm, &r->in);
-    r->cycles++;
+    memcpy(o, out, sizeof *o);
     return 0;
 }
 
@@ -56,17 +48,15 @@ static int cycle(halcone_tsu_rtl *r, halcone_tsu_out *o)
 static int settle(halcone_tsu_rtl *r)
 {
     halcone_tsu_out o;
-    uint64_t limit = r->cycles + r->c.sets + 16;
+    uint64_t limit = cycles(r) + r->c.sets + 16;
     memset(&r->in, 0, sizeof r->in);
     r->in.rst_ni = 1;
     for (;;) {
-        if (r->d)
-            r->d->eval(r->h, (const uint64_t *)(const void *)&r->in, (uint64_t *)(void *)&o);
-        else
-            halcone_tsu_eval(r->tm, &r->in, &o);
+        memcpy(r->p.ref.in, &r->in, sizeof r->in);
+        memcpy(&o, cmp_pair_peek(&r->p), sizeof o);
         if (o.req_ready_o)
             return 0;
-        if (r->cycles > limit) {
+        if (cycles(r) > limit) {
             snprintf(r->err, sizeof r->err, "req_ready_o low for %u cycles", r->c.sets + 16);
             return -1;
         }
@@ -75,12 +65,46 @@ static int settle(halcone_tsu_rtl *r)
     }
 }
 
+/* The shell of r->ucfg (and the DUT d), reset, swept. */
+static halcone_tsu_rtl *open_pair(halcone_tsu_rtl *r, const dut_ops *d, char *err, size_t len)
+{
+    cmp_backend be;
+    halcone_tsu_out o;
+    unsigned k;
+    memcpy(&r->c, r->ucfg, sizeof r->c); /* the wrapper starts with the cfg */
+    halcone_tsu_geom_of(&r->c, &r->g);
+    if (d) {
+        r->tab[0] = d;
+        cmp_rtl_init(&r->rtl, r->tab, "all");
+        be = cmp_rtl_backend(&r->rtl);
+    }
+    if (cmp_pair_open(&r->p, "halcone-tsu", r->ucfg, d ? d->module : "halcone-tsu",
+                      d ? d->module : "default", 1, d ? &be : NULL, err, len) != 0) {
+        free(r);
+        return NULL;
+    }
+    if (r->p.ref.l.in_words != sizeof(halcone_tsu_in) / 8 ||
+        r->p.ref.l.out_words != sizeof(halcone_tsu_out) / 8) {
+        snprintf(err, len, "%s: port layout differs from halcone_tsu_in/out", r->p.ref.name);
+        halcone_tsu_rtl_free(r);
+        return NULL;
+    }
+    memset(&r->in, 0, sizeof r->in);
+    for (k = 0; k < LS_RESET_CYCLES; k++)
+        cycle(r, &o);
+    r->uncounted = d ? LS_RESET_CYCLES : 0;
+    if (settle(r) != 0) {
+        snprintf(err, len, "%s", r->err);
+        halcone_tsu_rtl_free(r);
+        return NULL;
+    }
+    return r;
+}
+
 halcone_tsu_rtl *halcone_tsu_rtl_new(const dut_ops *d, char *err, size_t len)
 {
     const unit_desc *u = unit_find("halcone-tsu");
     halcone_tsu_rtl *r;
-    halcone_tsu_out o;
-    unsigned k;
     if (u == NULL || d == NULL || strcmp(d->unit, "halcone-tsu") != 0) {
         snprintf(err, len, "not a halcone-tsu DUT");
         return NULL;
@@ -95,71 +119,41 @@ halcone_tsu_rtl *halcone_tsu_rtl_new(const dut_ops *d, char *err, size_t len)
         snprintf(err, len, "out of memory");
         return NULL;
     }
-    r->d = d;
     if (ls_dut_cfg(u, d, r->ucfg, err, len) != 0) {
         free(r);
         return NULL;
     }
-    memcpy(&r->c, r->ucfg, sizeof r->c); /* the wrapper starts with the cfg */
-    r->tm = halcone_tsu_tm_new(&r->c);
-    r->h = d->create(1);
-    if (r->tm == NULL || r->h == NULL) {
-        snprintf(err, len, "out of memory");
-        halcone_tsu_rtl_free(r);
-        return NULL;
-    }
-    memset(&r->in, 0, sizeof r->in);
-    for (k = 0; k < LS_RESET_CYCLES; k++) {
-        d->eval(r->h, (const uint64_t *)(const void *)&r->in, (uint64_t *)(void *)&o);
-        d->tick(r->h);
-        halcone_tsu_step(r->tm, &r->in);
-    }
-    if (settle(r) != 0) {
-        snprintf(err, len, "%s", r->err);
-        halcone_tsu_rtl_free(r);
-        return NULL;
-    }
-    return r;
+    return open_pair(r, d, err, len);
 }
 
 halcone_tsu_rtl *halcone_tsu_rtl_new_shell(const halcone_tsu_cfg *c, char *err, size_t len)
 {
+    const unit_desc *u = unit_find("halcone-tsu");
     halcone_tsu_rtl *r = calloc(1, sizeof *r);
-    halcone_tsu_out o;
-    unsigned k;
-    if (r == NULL || (r->c = *c, r->tm = halcone_tsu_tm_new(&r->c)) == NULL) {
+    if (r == NULL || u == NULL || u->cfg_size > sizeof r->ucfg) {
         snprintf(err, len, "out of memory");
         free(r);
         return NULL;
     }
-    memset(&r->in, 0, sizeof r->in);
-    for (k = 0; k < LS_RESET_CYCLES; k++)
-        cycle(r, &o);
-    if (settle(r) != 0) {
-        snprintf(err, len, "%s", r->err);
-        halcone_tsu_rtl_free(r);
-        return NULL;
-    }
-    return r;
+    memcpy(r->ucfg, c, sizeof *c); /* the wrapper starts with the cfg */
+    return open_pair(r, NULL, err, len);
 }
 
 void halcone_tsu_rtl_free(halcone_tsu_rtl *r)
 {
     if (r == NULL)
         return;
-    if (r->h)
-        r->d->destroy(r->h);
-    halcone_tsu_tm_free(r->tm);
+    cmp_pair_close(&r->p);
     free(r);
 }
 
 const halcone_tsu_cfg *halcone_tsu_rtl_cfg(const halcone_tsu_rtl *r) { return &r->c; }
-uint64_t halcone_tsu_rtl_cycles(const halcone_tsu_rtl *r) { return r->cycles; }
+uint64_t halcone_tsu_rtl_cycles(const halcone_tsu_rtl *r) { return cycles(r); }
 const char *halcone_tsu_rtl_error(const halcone_tsu_rtl *r) { return r->err; }
 
 static void decode(const halcone_tsu_rtl *r, const halcone_tsu_out *o, halcone_tsu_result *res)
 {
-    unsigned lb = r->tm->tsu->g.line_bits;
+    unsigned lb = r->g.line_bits;
     memset(res, 0, sizeof *res);
     res->kind = (halcone_tsu_kind)o->rsp_kind_o;
     res->addr = o->rsp_addr_o << lb;
@@ -184,9 +178,9 @@ static void decode(const halcone_tsu_rtl *r, const halcone_tsu_out *o, halcone_t
 int halcone_tsu_rtl_request(halcone_tsu_rtl *r, halcone_tsu_op op, uint64_t addr, uint32_t cts,
                             uint32_t lease, uint32_t rts, halcone_tsu_result *res)
 {
-    const halcone_tsu_geom *g = &r->tm->tsu->g;
+    const halcone_tsu_geom *g = &r->g;
     halcone_tsu_out o;
-    uint64_t limit = r->cycles + 2ull * r->c.sets + 64, tag = (r->cycles + 1) & ((1ull << r->c.tag_bits) - 1);
+    uint64_t limit = cycles(r) + 2ull * r->c.sets + 64, tag = (cycles(r) + 1) & ((1ull << r->c.tag_bits) - 1);
     int accepted = 0;
     memset(res, 0, sizeof *res);
     memset(&r->in, 0, sizeof r->in);
@@ -200,7 +194,7 @@ int halcone_tsu_rtl_request(halcone_tsu_rtl *r, halcone_tsu_op op, uint64_t addr
     r->in.req_lease_i = lease & g->ts_max;
     r->in.req_rts_i = rts & g->ts_max;
     r->in.rsp_ready_i = 1;
-    while (r->cycles <= limit) {
+    while (cycles(r) <= limit) {
         halcone_tsu_in now = r->in;
         if (cycle(r, &o) != 0)
             return -1;
@@ -247,7 +241,7 @@ int halcone_tsu_rtl_set_leases(halcone_tsu_rtl *r, uint32_t rd_lease, uint32_t w
         r->in.rst_ni = 1;
         r->in.cfg_we_i = (k ? wr_lease : rd_lease) != 0;
         r->in.cfg_sel_i = k;
-        r->in.cfg_data_i = (k ? wr_lease : rd_lease) & r->tm->tsu->g.ts_max;
+        r->in.cfg_data_i = (k ? wr_lease : rd_lease) & r->g.ts_max;
         if (cycle(r, &o) != 0)
             return -1;
     }

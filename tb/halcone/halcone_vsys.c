@@ -12,6 +12,7 @@
 
 #include "halcone_cache_rtl.h"
 #include "halcone_check.h"
+#include "compose_rtl.h"
 #include "halcone_tsu_rtl.h"
 #include "lockstep.h"
 #include "unit.h"
@@ -91,6 +92,7 @@ static void *hv_new_cache(void *ctx, int kind, unsigned index, const void *cfg, 
         }
     }
     snprintf(name, sizeof name, "%s_%u", kind ? "l2" : "l1", index);
+    halcone_cache_rtl_name(u->c, name);
     if ((x->o->rtl & HVSYS_RTL_CACHE) && x->o->fault_unit &&
         strcmp(x->o->fault_unit, name) == 0 &&
         halcone_cache_rtl_fault(u->c, x->o->fault_port, x->o->fault_mask, x->o->fault_val,
@@ -458,224 +460,242 @@ static int read_text(const hvsys_opts *o, const char *text, FILE *file, hsys_cmd
     return rc;
 }
 
-int halcone_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
-                    int (*run_unit)(int argc, char **argv))
-{
+/* What ./tb_halcone runs. */
+typedef struct {
     hvsys_opts o;
-    unsigned long long seed = 1, cycles = 100000, v, ops = 300, lines = 40;
-    unsigned stages = 15;
-    int i, all, sys = 0, fail = 0, rc;
-    const char *log_path = NULL, *trace = NULL;
-    static char funit[32], fport[64];
-    hsys_cmd *cmds = NULL;
-    size_t n = 0;
-    char err[300];
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--system") == 0)
-            sys = 1;
-    all = !sys;
-    for (i = 1; all && i < argc; i++) /* only --seed and --cycles go with "every unit" */
-        if (strcmp(argv[i], "--seed") != 0 && strcmp(argv[i], "--cycles") != 0)
-            all = 0;
-        else
-            i++;
-    if (!sys && !all)
-        return 0;
-    *handled = 1;
-    hvsys_opts_default(&o);
+    unsigned long long seed, cycles, ops, lines;
+    unsigned stages;
+    const char *log_path, *trace;
+    char funit[32], fport[64];
+} hv_args;
+
+/* --fault U:P:B[@C]. 0, or 2 after the message. */
+static int parse_fault(hv_args *a, const char *val)
+{
+    unsigned long long v;
+    const char *at;
+    char num[32];
+    if (cmp_spec_split(val, a->funit, sizeof a->funit, a->fport, sizeof a->fport, num,
+                       sizeof num, &at) != 0)
+        return vbad("--fault: '%s' is not UNIT:PORT:BIT[@CYCLE]", val);
+    if (vnum(num, &v) != 0 || v > 63)
+        return vbad("--fault: '%s' has no bit number 0..63", val);
+    a->o.fault_mask = a->o.fault_val = 1ull << v;
+    if (at && vnum(at, &v) != 0)
+        return vbad("--fault: '%s' has no numeric CYCLE", val);
+    a->o.fault_from = at ? v : 0;
+    a->o.fault_unit = a->funit;
+    a->o.fault_port = a->fport;
+    return 0;
+}
+
+/* --gpus, --cus, --l2-banks, --tsus. 0, or 2. */
+static int parse_shape(hvsys_opts *o, const char *a, const char *val)
+{
+    unsigned long long v;
+    unsigned max = a[2] == 'g' ? 64 : a[2] == 'c' ? 256 : 64;
+    if (vnum(val, &v) != 0 || v == 0 || v > max || (a[2] != 'g' && a[2] != 'c' && (v & (v - 1))))
+        return vbad("%s: '%s' is not %s", a, val,
+                    a[2] == 'g' || a[2] == 'c' ? "a count (1..64/256)" : "a power of two (1..64)");
+    if (a[2] == 'g')
+        o->gpus = (unsigned)v;
+    else if (a[2] == 'c')
+        o->cus = (unsigned)v;
+    else if (a[2] == 'l')
+        o->l2_banks = (unsigned)v;
+    else
+        o->tsus = (unsigned)v;
+    return 0;
+}
+
+/* One option with its value. 0, or 2 after the message. */
+static int parse_opt(hv_args *x, const char *a, const char *val)
+{
+    if (strcmp(a, "--seed") == 0) {
+        if (vnum(val, &x->seed) != 0)
+            return vbad("--seed: '%s' is not a non-negative integer", val);
+        x->o.seed = x->seed;
+    } else if (strcmp(a, "--cycles") == 0) {
+        if (vnum(val, &x->cycles) != 0 || x->cycles == 0)
+            return vbad("--cycles: '%s' is not a positive integer", val);
+    } else if (strcmp(a, "--ops") == 0) {
+        if (vnum(val, &x->ops) != 0 || x->ops == 0 || x->ops > 100000)
+            return vbad("--ops: '%s' is not an access count (1..100000)", val);
+    } else if (strcmp(a, "--lines") == 0) {
+        if (vnum(val, &x->lines) != 0 || x->lines == 0 || x->lines > 65536)
+            return vbad("--lines: '%s' is not a line count (1..65536)", val);
+    } else if (strcmp(a, "--gpus") == 0 || strcmp(a, "--cus") == 0 ||
+               strcmp(a, "--l2-banks") == 0 || strcmp(a, "--tsus") == 0) {
+        return parse_shape(&x->o, a, val);
+    } else if (strcmp(a, "--rules") == 0) {
+        if (strcmp(val, "safe") != 0 && strcmp(val, "paper") != 0)
+            return vbad("--rules: '%s' is not safe or paper", val);
+        x->o.rules = strcmp(val, "safe") == 0 ? "safe" : "paper";
+    } else if (strcmp(a, "--rtl") == 0) {
+        unsigned s;
+        x->stages = 0;
+        for (s = 0; s < 4; s++)
+            if (strcmp(val, stage_names[s]) == 0)
+                x->stages = 1u << s;
+        if (strcmp(val, "staged") == 0)
+            x->stages = 15;
+        if (x->stages == 0)
+            return vbad("--rtl: '%s' is not none, tsu, cache, all or staged", val);
+    } else if (strcmp(a, "--fault") == 0) {
+        return parse_fault(x, val);
+    } else if (strcmp(a, "--trace") == 0) {
+        x->trace = val;
+    } else if (strcmp(a, "--log") == 0) {
+        x->log_path = val;
+    } else
+        return vbad("unknown option '%s' with --system (see --help)", a);
+    return 0;
+}
+
+/* The options of the system run, and the checks of --log and --fault. */
+static int parse_args(hv_args *x, int argc, char **argv, const dut_ops *const *duts)
+{
+    int i, rc;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--system") == 0)
             continue;
         if (strcmp(a, "--no-port-check") == 0) {
-            o.fault_cmp = 0;
+            x->o.fault_cmp = 0;
             continue;
         }
         if (val == NULL)
             return vbad("%s needs a value (see --help)", a);
         i++;
-        if (strcmp(a, "--seed") == 0) {
-            if (vnum(val, &seed) != 0)
-                return vbad("--seed: '%s' is not a non-negative integer", val);
-            o.seed = seed;
-        } else if (strcmp(a, "--cycles") == 0) {
-            if (vnum(val, &cycles) != 0 || cycles == 0)
-                return vbad("--cycles: '%s' is not a positive integer", val);
-        } else if (strcmp(a, "--ops") == 0) {
-            if (vnum(val, &ops) != 0 || ops == 0 || ops > 100000)
-                return vbad("--ops: '%s' is not an access count (1..100000)", val);
-        } else if (strcmp(a, "--lines") == 0) {
-            if (vnum(val, &lines) != 0 || lines == 0 || lines > 65536)
-                return vbad("--lines: '%s' is not a line count (1..65536)", val);
-        } else if (strcmp(a, "--gpus") == 0 || strcmp(a, "--cus") == 0 ||
-                   strcmp(a, "--l2-banks") == 0 || strcmp(a, "--tsus") == 0) {
-            unsigned max = a[2] == 'g' ? 64 : a[2] == 'c' ? 256 : 64;
-            if (vnum(val, &v) != 0 || v == 0 || v > max ||
-                (a[2] != 'g' && a[2] != 'c' && (v & (v - 1))))
-                return vbad("%s: '%s' is not %s", a, val,
-                            a[2] == 'g' || a[2] == 'c' ? "a count (1..64/256)"
-                                                       : "a power of two (1..64)");
-            if (a[2] == 'g')
-                o.gpus = (unsigned)v;
-            else if (a[2] == 'c')
-                o.cus = (unsigned)v;
-            else if (a[2] == 'l')
-                o.l2_banks = (unsigned)v;
-            else
-                o.tsus = (unsigned)v;
-        } else if (strcmp(a, "--rules") == 0) {
-            if (strcmp(val, "safe") != 0 && strcmp(val, "paper") != 0)
-                return vbad("--rules: '%s' is not safe or paper", val);
-            o.rules = strcmp(val, "safe") == 0 ? "safe" : "paper";
-        } else if (strcmp(a, "--rtl") == 0) {
-            unsigned s;
-            stages = 0;
-            for (s = 0; s < 4; s++)
-                if (strcmp(val, stage_names[s]) == 0)
-                    stages = 1u << s;
-            if (strcmp(val, "staged") == 0)
-                stages = 15;
-            if (stages == 0)
-                return vbad("--rtl: '%s' is not none, tsu, cache, all or staged", val);
-        } else if (strcmp(a, "--fault") == 0) {
-            const char *c1 = strchr(val, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-            const char *at = c2 ? strchr(c2 + 1, '@') : NULL;
-            char num[32];
-            size_t nl;
-            if (c1 == NULL || c2 == NULL || (size_t)(c1 - val) >= sizeof funit ||
-                (size_t)(c2 - c1 - 1) >= sizeof fport)
-                return vbad("--fault: '%s' is not UNIT:PORT:BIT[@CYCLE]", val);
-            nl = at ? (size_t)(at - c2 - 1) : strlen(c2 + 1);
-            if (nl == 0 || nl >= sizeof num)
-                return vbad("--fault: '%s' is not UNIT:PORT:BIT[@CYCLE]", val);
-            memcpy(num, c2 + 1, nl);
-            num[nl] = '\0';
-            if (vnum(num, &v) != 0 || v > 63)
-                return vbad("--fault: '%s' has no bit number 0..63", val);
-            o.fault_mask = o.fault_val = 1ull << v;
-            if (at && vnum(at + 1, &v) != 0)
-                return vbad("--fault: '%s' has no numeric CYCLE", val);
-            o.fault_from = at ? v : 0;
-            memcpy(funit, val, (size_t)(c1 - val));
-            funit[c1 - val] = '\0';
-            memcpy(fport, c1 + 1, (size_t)(c2 - c1 - 1));
-            fport[c2 - c1 - 1] = '\0';
-            o.fault_unit = funit;
-            o.fault_port = fport;
-        } else if (strcmp(a, "--trace") == 0) {
-            trace = val;
-        } else if (strcmp(a, "--log") == 0) {
-            log_path = val;
-        } else
-            return vbad("unknown option '%s' with --system (see --help)", a);
+        if ((rc = parse_opt(x, a, val)) != 0)
+            return rc;
     }
-    if (log_path) { /* a bad path before any output */
-        FILE *f = fopen(log_path, "w");
+    if (x->log_path) { /* a bad path before any output */
+        FILE *f = fopen(x->log_path, "w");
         if (f == NULL)
-            return vbad("--log: cannot write '%s'", log_path);
+            return vbad("--log: cannot write '%s'", x->log_path);
         fclose(f);
     }
-    if (o.fault_unit) {
+    if (x->o.fault_unit) {
+        const hvsys_opts *o = &x->o;
         const dut_ops *d = find_dut(duts, "halcone-cache",
-                                    strcmp(o.rules, "paper") == 0 ? "paper" : "default");
+                                    strcmp(o->rules, "paper") == 0 ? "paper" : "default");
         unsigned k, ok = 0, idx = 0, max = 0;
         char *e = NULL;
-        if (!(stages & 12))
-            return vbad("--fault: '%s' needs Verilated caches (--rtl cache or all)", o.fault_unit);
+        if (!(x->stages & 12))
+            return vbad("--fault: '%s' needs Verilated caches (--rtl cache or all)", o->fault_unit);
         for (k = 0; d && k < d->n_out; k++)
-            ok |= strcmp(d->out_names[k], o.fault_port) == 0;
+            ok |= strcmp(d->out_names[k], o->fault_port) == 0;
         if (!ok)
-            return vbad("--fault: '%s' is not an output of a Verilated cache", o.fault_port);
-        if ((strncmp(funit, "l1_", 3) == 0 || strncmp(funit, "l2_", 3) == 0) && funit[3])
-            idx = (unsigned)strtoul(funit + 3, &e, 10);
-        max = funit[1] == '1' ? o.gpus * o.cus : o.gpus * o.l2_banks;
+            return vbad("--fault: '%s' is not an output of a Verilated cache", o->fault_port);
+        if ((strncmp(x->funit, "l1_", 3) == 0 || strncmp(x->funit, "l2_", 3) == 0) && x->funit[3])
+            idx = (unsigned)strtoul(x->funit + 3, &e, 10);
+        max = x->funit[1] == '1' ? o->gpus * o->cus : o->gpus * o->l2_banks;
         if (e == NULL || *e || idx >= max)
             return vbad("--fault: '%s' is not a cache of the system (l1_0..l1_%u, l2_0..l2_%u)",
-                        funit, o.gpus * o.cus - 1, o.gpus * o.l2_banks - 1);
+                        x->funit, o->gpus * o->cus - 1, o->gpus * o->l2_banks - 1);
     }
-    if (sys) {
-        const char *what = "random program";
-        if (trace) {
-            FILE *f = fopen(trace, "r");
-            if (f == NULL)
-                return vbad("--trace: cannot read '%s'", trace);
-            rc = read_text(&o, NULL, f, &cmds, &n, err, sizeof err);
-            fclose(f);
-            if (rc != 0)
-                return vbad("%s: %s", trace, err);
-            what = trace;
-        } else if (hvsys_program(&o, (unsigned)ops, (unsigned)lines, seed, &cmds, &n, err,
-                                 sizeof err) != 0) {
+    return 0;
+}
+
+/* --system: the program or the trace, staged. */
+static int run_system(hv_args *x, const dut_ops *const *duts)
+{
+    const char *what = "random program";
+    hsys_cmd *cmds = NULL;
+    size_t n = 0;
+    char err[300];
+    int rc;
+    if (x->trace) {
+        FILE *f = fopen(x->trace, "r");
+        if (f == NULL)
+            return vbad("--trace: cannot read '%s'", x->trace);
+        rc = read_text(&x->o, NULL, f, &cmds, &n, err, sizeof err);
+        fclose(f);
+        if (rc != 0)
+            return vbad("%s: %s", x->trace, err);
+        what = x->trace;
+    } else if (hvsys_program(&x->o, (unsigned)x->ops, (unsigned)x->lines, x->seed, &cmds, &n, err,
+                             sizeof err) != 0) {
+        return vbad("%s", err);
+    }
+    if (x->o.fault_unit)
+        x->stages &= 12;
+    rc = run_staged(&x->o, duts, cmds, n, x->stages, strcmp(x->o.rules, "paper") == 0, what,
+                    x->log_path);
+    free(cmds);
+    if (rc == 2)
+        return 2;
+    printf("%s\n", rc ? "FAIL" : "PASS");
+    return rc ? 1 : 0;
+}
+
+/* The system runs of ./tb_halcone without options. 0, 1, or 2. */
+static int run_default_systems(hv_args *x, const dut_ops *const *duts)
+{
+    static const struct {
+        const char *rules;
+        unsigned gpus, cus, banks, tsus;
+        const char *trace;
+    } runs[] = {
+        {"safe", 2, 2, 1, 1, NULL},        {"safe", 4, 2, 2, 2, NULL},
+        {"paper", 2, 2, 1, 1, NULL},       {"safe", 2, 1, 2, 1, bank_trace},
+        {"paper", 2, 1, 2, 1, bank_trace}, {"paper", 1, 2, 1, 1, v1_trace},
+    };
+    hvsys_opts *o = &x->o;
+    hsys_cmd *cmds = NULL;
+    size_t n = 0, r;
+    char err[300];
+    int fail = 0, rc;
+    printf("== system (TSU and caches: timing shells, then Verilated; spec 7.4 checker)\n");
+    for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        o->rules = runs[r].rules;
+        o->gpus = runs[r].gpus;
+        o->cus = runs[r].cus;
+        o->l2_banks = runs[r].banks;
+        o->tsus = runs[r].tsus;
+        if (runs[r].trace ? read_text(o, runs[r].trace, NULL, &cmds, &n, err, sizeof err)
+                          : hvsys_program(o, 200, 40, x->seed + r, &cmds, &n, err, sizeof err))
             return vbad("%s", err);
-        }
-        if (o.fault_unit)
-            stages &= 12;
-        rc = run_staged(&o, duts, cmds, n, stages, strcmp(o.rules, "paper") == 0, what,
-                        log_path);
+        rc = run_staged(o, duts, cmds, n, 15, strcmp(o->rules, "paper") == 0,
+                        runs[r].trace == bank_trace ? "L2-bank counterexample"
+                        : runs[r].trace             ? "V1 counterexample"
+                                                    : "random program",
+                        NULL);
         free(cmds);
+        cmds = NULL;
         if (rc == 2)
             return 2;
-        printf("%s\n", rc ? "FAIL" : "PASS");
-        return rc ? 1 : 0;
+        fail |= rc;
     }
-    {
-        size_t u;
-        char cbuf[32], sbuf[32];
-        snprintf(cbuf, sizeof cbuf, "%llu", cycles);
-        snprintf(sbuf, sizeof sbuf, "%llu", seed);
-        for (u = 0; unit_registry[u]; u++) {
-            const char *const cf[] = {"default", "paper"};
-            unsigned k;
-            if (strcmp(unit_registry[u]->family, "halcone") != 0 ||
-                unit_registry[u]->committed == NULL || unit_registry[u]->tm_new == NULL)
-                continue;
-            for (k = 0; k < 2; k++) {
-                char *av[] = {argv[0], "--unit", (char *)unit_registry[u]->name, "--config",
-                              (char *)cf[k], "--cycles", cbuf, "--seed", sbuf, NULL};
-                printf("== %s %s\n", unit_registry[u]->name, cf[k]);
-                fflush(stdout);
-                rc = run_unit(9, av);
-                fflush(stdout);
-                if (rc == 2)
-                    return 2;
-                fail |= rc != 0;
-            }
-        }
-    }
-    printf("== system (TSU and caches: timing shells, then Verilated; spec 7.4 checker)\n");
-    {
-        static const struct {
-            const char *rules;
-            unsigned gpus, cus, banks, tsus;
-            const char *trace;
-        } runs[] = {
-            {"safe", 2, 2, 1, 1, NULL},       {"safe", 4, 2, 2, 2, NULL},
-            {"paper", 2, 2, 1, 1, NULL},      {"safe", 2, 1, 2, 1, bank_trace},
-            {"paper", 2, 1, 2, 1, bank_trace}, {"paper", 1, 2, 1, 1, v1_trace},
-        };
-        size_t r;
-        for (r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-            o.rules = runs[r].rules;
-            o.gpus = runs[r].gpus;
-            o.cus = runs[r].cus;
-            o.l2_banks = runs[r].banks;
-            o.tsus = runs[r].tsus;
-            if (runs[r].trace
-                    ? read_text(&o, runs[r].trace, NULL, &cmds, &n, err, sizeof err)
-                    : hvsys_program(&o, 200, 40, seed + r, &cmds, &n, err, sizeof err))
-                return vbad("%s", err);
-            rc = run_staged(&o, duts, cmds, n, 15, strcmp(o.rules, "paper") == 0,
-                            runs[r].trace == bank_trace ? "L2-bank counterexample"
-                            : runs[r].trace               ? "V1 counterexample"
-                                                          : "random program",
-                            NULL);
-            free(cmds);
-            cmds = NULL;
-            if (rc == 2)
-                return 2;
-            fail |= rc;
-        }
-    }
+    return fail;
+}
+
+int halcone_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
+                    int (*run_unit)(int argc, char **argv))
+{
+    static const char *const configs[] = {"default", "paper", NULL};
+    hv_args x;
+    int mode = cmp_bench_mode(argc, argv, "--system"), fail, rc;
+    if (mode == 0)
+        return 0;
+    *handled = 1;
+    memset(&x, 0, sizeof x);
+    hvsys_opts_default(&x.o);
+    x.seed = 1;
+    x.cycles = 100000;
+    x.ops = 300;
+    x.lines = 40;
+    x.stages = 15;
+    if ((rc = parse_args(&x, argc, argv, duts)) != 0)
+        return rc;
+    if (mode == 2)
+        return run_system(&x, duts);
+    if ((fail = cmp_bench_units("halcone", argv[0], x.cycles, x.seed, configs, run_unit)) == 2)
+        return 2;
+    if ((rc = run_default_systems(&x, duts)) == 2)
+        return 2;
+    fail |= rc;
     printf("%s\n", fail ? "FAIL" : "PASS");
     return fail ? 1 : 0;
 }

@@ -158,7 +158,8 @@ Test(halcone_vsys, stuck_output_bit_is_caught, .timeout = 30)
     o.fault_mask = o.fault_val = 1ull << 3;
     cr_assert_eq(hvsys_run(&o, halcone_duts, c, n, &r, err, sizeof err), 0, "%s", err);
     cr_assert(r.failed);
-    cr_assert(strstr(r.why, "rsp_wts_o RTL") != NULL, "%s", r.why);
+    cr_assert(strstr(r.why, "MISMATCH cycle") != NULL && strstr(r.why, "l2_0 port rsp_wts_o: model 0x") != NULL,
+              "%s", r.why);
     hvsys_res_free(&r);
     o.fault_cmp = 0;
     cr_assert_eq(hvsys_run(&o, halcone_duts, c, n, &r, err, sizeof err), 0, "%s", err);

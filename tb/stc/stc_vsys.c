@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compose_rtl.h"
 #include "lockstep.h"
 #include "stc_band.h"
 #include "stc_check.h"
@@ -39,7 +40,6 @@ void vsys_opts_default(vsys_opts *o)
     o->l2_lat = 20;
     o->msg_lat = 2;
     o->max_cycles = 100000;
-    o->capture_blk = -1;
     o->slow_cu = -1;
 }
 
@@ -47,158 +47,52 @@ void vsys_res_free(vsys_res *r)
 {
     free(r->log);
     free(r->check);
-    free(r->hash);
     r->log = r->check = NULL;
-    r->hash = NULL;
 }
 
 /* ------------------------------------------------------------ blocks -- */
 
-typedef struct {
-    const unit_desc *u;
-    void *cfg;
-    unit_layout l;
-    unsigned off[UNIT_PORTS_MAX];   /* word offset in in[] or out[]         */
-    void *tm;                       /* shell                                */
-    const dut_ops *d;               /* or RTL                               */
-    void *h;
-    uint64_t *in, *out;
-    char name[16];
-    int fault_port;                 /* port index forced, -1 none            */
-} blk;
+/* The ports the composition drives and reads, looked up once per system
+ * (cmodel/compose.h handles): the EMU's, a CU's, an L1's. */
+enum {
+    EP_CHG_EPOCHS_O, EP_CHG_READY_I, EP_CHG_SEB_O, EP_CHG_VALID_O, EP_CONF_ADDR_I,
+    EP_CONF_READY_O, EP_CONF_VALID_I, EP_CUR_O, EP_DACK_READY_I, EP_DEM_ADDR_I, EP_DEM_READY_O,
+    EP_DEM_VALID_I, EP_DONE_READY_O, EP_DONE_VALID_I, EP_PHASE_O, EP_PREP_READY_I,
+    EP_PREP_VALID_O, EP_PTR_O, EP_RDY_READY_O, EP_RDY_VALID_I, EP_SEB_O, EP_SLEEP_O,
+    EP_TMR_EN_I, EP_WAKE_I, EP_N
+};
 
-static int blk_open(blk *b, const char *unit, const char *preset, const char *extra, int rtl,
-                    const dut_ops *const *duts, unsigned seed, char *err, size_t len)
-{
-    char args[300];
-    unsigned wi = 1, wo = 0;
-    int k;
-    memset(b, 0, sizeof *b);
-    b->fault_port = -1;
-    b->u = unit_find(unit);
-    if (b->u == NULL) {
-        snprintf(err, len, "%s: not in the registry", unit);
-        return -1;
-    }
-    b->cfg = calloc(1, b->u->cfg_size);
-    if (b->cfg == NULL) {
-        snprintf(err, len, "out of memory");
-        return -1;
-    }
-    snprintf(args, sizeof args, "--config %s %s", preset, extra ? extra : "");
-    if (rtl && extra && *extra) {
-        snprintf(err, len, "%s: options beyond the preset ('%s') apply to timing shells only",
-                 unit, extra);
-        return -1;
-    }
-    if (unit_cfg_parse_str(b->u, b->cfg, args, err, len) != 0 ||
-        unit_layout_of(b->u, b->cfg, &b->l, err, len) != 0)
-        return -1;
-    for (k = 0; k < b->l.n; k++) {
-        if (b->l.p[k].dir == PORT_IN) {
-            b->off[k] = wi;
-            wi += UNIT_WORDS(b->l.p[k].width);
-        } else {
-            b->off[k] = wo;
-            wo += UNIT_WORDS(b->l.p[k].width);
-        }
-    }
-    b->in = calloc(b->l.in_words + 1, sizeof *b->in);
-    b->out = calloc(b->l.out_words + 1, sizeof *b->out);
-    if (b->in == NULL || b->out == NULL) {
-        snprintf(err, len, "out of memory");
-        return -1;
-    }
-    if (rtl) {
-        void *cfg2;
-        b->d = duts ? ls_dut_find(duts, b->u, preset) : NULL;
-        if (b->d == NULL) {
-            snprintf(err, len, "no Verilated %s_%s in this build", b->u->module_prefix, preset);
-            return -1;
-        }
-        cfg2 = calloc(1, b->u->cfg_size);
-        if (cfg2 == NULL || ls_dut_cfg(b->u, b->d, cfg2, err, len) != 0) {
-            free(cfg2);
-            return -1;
-        }
-        free(cfg2);
-        if ((b->h = b->d->create(seed)) == NULL) {
-            snprintf(err, len, "%s: cannot create", b->d->module);
-            return -1;
-        }
-    } else if ((b->tm = b->u->tm_new(b->cfg)) == NULL) {
-        snprintf(err, len, "%s: out of memory", b->u->name);
-        return -1;
-    }
-    return 0;
-}
+static const char *const emu_ports[] = {
+    "chg_epochs_o", "chg_ready_i", "chg_seb_o", "chg_valid_o", "conf_addr_i", "conf_ready_o",
+    "conf_valid_i", "cur_o", "dack_ready_i", "dem_addr_i", "dem_ready_o", "dem_valid_i",
+    "done_ready_o", "done_valid_i", "phase_o", "prep_ready_i", "prep_valid_o", "ptr_o",
+    "rdy_ready_o", "rdy_valid_i", "seb_o", "sleep_o", "tmr_en_i", "wake_i", NULL};
+enum {
+    CP_CHG_CER_I, CP_CHG_READY_O, CP_CHG_SEB_I, CP_CHG_VALID_I, CP_CONF_ADDR_O,
+    CP_CONF_READY_I, CP_CONF_VALID_O, CP_DEM_ADDR_O, CP_DEM_READY_I, CP_DEM_VALID_O,
+    CP_DONE_READY_I, CP_DONE_VALID_O, CP_ISS_ADDR_O, CP_ISS_DRAIN_O, CP_ISS_READY_I,
+    CP_ISS_VALID_O, CP_LD_ADDR_I, CP_LD_READY_O, CP_LD_VALID_I, CP_LDR_ADDR_O, CP_LDR_READY_I,
+    CP_LDR_VALID_O, CP_PREP_READY_O, CP_PREP_VALID_I, CP_RDY_READY_I, CP_RDY_VALID_O,
+    CP_ST_ADDR_I, CP_ST_BLOCKED_O, CP_ST_READY_O, CP_ST_VALID_I, CP_WA_I, CP_N
+};
 
-static void blk_close(blk *b)
-{
-    if (b->h)
-        b->d->destroy(b->h);
-    if (b->tm)
-        b->u->tm_free(b->tm);
-    free(b->cfg);
-    free(b->in);
-    free(b->out);
-    memset(b, 0, sizeof *b);
-}
+static const char *const cu_ports[] = {
+    "chg_cer_i", "chg_ready_o", "chg_seb_i", "chg_valid_i", "conf_addr_o", "conf_ready_i",
+    "conf_valid_o", "dem_addr_o", "dem_ready_i", "dem_valid_o", "done_ready_i", "done_valid_o",
+    "iss_addr_o", "iss_drain_o", "iss_ready_i", "iss_valid_o", "ld_addr_i", "ld_ready_o",
+    "ld_valid_i", "ldr_addr_o", "ldr_ready_i", "ldr_valid_o", "prep_ready_o", "prep_valid_i",
+    "rdy_ready_i", "rdy_valid_o", "st_addr_i", "st_blocked_o", "st_ready_o", "st_valid_i",
+    "wa_i", NULL};
+enum {
+    LP_CHG_CER_I, LP_CHG_DONE_O, LP_CHG_READY_O, LP_CHG_SEB_I, LP_CHG_VALID_I, LP_EV_ACT_O,
+    LP_EV_EVENT_O, LP_EV_FROM_O, LP_EV_KIND_O, LP_EV_LINE_O, LP_EV_READY_I, LP_EV_TO_O,
+    LP_EV_VALID_O, LP_REQ_ADDR_I, LP_REQ_OP_I, LP_REQ_READY_O, LP_REQ_VALID_I, LP_N
+};
 
-static int blk_port(const blk *b, const char *name)
-{
-    int k;
-    for (k = 0; k < b->l.n; k++)
-        if (strcmp(b->l.p[k].name, name) == 0)
-            return k;
-    fprintf(stderr, "stc_vsys: %s has no port %s\n", b->u->name, name);
-    abort();
-}
-
-/* Field [lo, lo + w) of a port. */
-static uint64_t pget(const blk *b, const char *name, unsigned lo, unsigned w)
-{
-    int k = blk_port(b, name);
-    const uint64_t *base = (b->l.p[k].dir == PORT_IN ? b->in : b->out) + b->off[k];
-    return stc_port_get(base, lo, w);
-}
-static uint64_t oget(const blk *b, const char *name) { return pget(b, name, 0, b->l.p[blk_port(b, name)].width > 64 ? 64 : b->l.p[blk_port(b, name)].width); }
-static void pput(blk *b, const char *name, unsigned lo, unsigned w, uint64_t v)
-{
-    int k = blk_port(b, name);
-    stc_port_put(b->in + b->off[k], lo, w, v);
-}
-static void iput(blk *b, const char *name, uint64_t v)
-{
-    unsigned w = b->l.p[blk_port(b, name)].width;
-    pput(b, name, 0, w > 64 ? 64 : w, v);
-}
-
-static uint64_t iget_in(const blk *b, const char *name)
-{
-    unsigned w = b->l.p[blk_port(b, name)].width;
-    return pget(b, name, 0, w > 64 ? 64 : w);
-}
-
-static void blk_eval(blk *b, uint64_t cyc, const vsys_opts *o)
-{
-    if (b->h)
-        b->d->eval(b->h, b->in, b->out);
-    else
-        b->u->tm_eval(b->tm, b->in, b->out);
-    if (b->fault_port >= 0 && cyc >= o->fault_from) {
-        unsigned w = b->l.p[b->fault_port].width;
-        stc_port_put(b->out + b->off[b->fault_port], 0, w > 64 ? 64 : w, o->fault_val);
-    }
-}
-
-static void blk_step(blk *b)
-{
-    if (b->h)
-        b->d->tick(b->h);
-    else
-        b->u->tm_step(b->tm, b->in);
-}
+static const char *const l1_ports[] = {
+    "chg_cer_i", "chg_done_o", "chg_ready_o", "chg_seb_i", "chg_valid_i", "ev_act_o",
+    "ev_event_o", "ev_from_o", "ev_kind_o", "ev_line_o", "ev_ready_i", "ev_to_o", "ev_valid_o",
+    "req_addr_i", "req_op_i", "req_ready_o", "req_valid_i", NULL};
 
 /* ------------------------------------------------------------ queues -- */
 
@@ -208,42 +102,25 @@ typedef struct {
     unsigned cu, kind;
 } item;
 
-typedef struct {
-    item *v;
-    size_t head, n, cap;
-} queue;
+typedef cmp_fifo queue;
 
-static int q_push(queue *q, const item *it)
-{
-    if (q->head + q->n == q->cap) {
-        if (q->head > 0) {
-            memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
-            q->head = 0;
-        } else {
-            size_t nc = q->cap ? 2 * q->cap : 16;
-            item *nv = realloc(q->v, nc * sizeof *nv);
-            if (nv == NULL)
-                return -1;
-            q->v = nv;
-            q->cap = nc;
-        }
-    }
-    q->v[q->head + q->n++] = *it;
-    return 0;
-}
+static int q_push(queue *q, const item *it) { return cmp_fifo_push(q, it); }
 /* The head when it is due at cycle t, else NULL. */
-static item *q_due(queue *q, uint64_t t) { return q->n && q->v[q->head].due <= t ? &q->v[q->head] : NULL; }
-static void q_pop(queue *q) { q->head++, q->n--; }
+static item *q_due(queue *q, uint64_t t)
+{
+    item *h = q->n ? cmp_fifo_at(q, 0) : NULL;
+    return h && h->due <= t ? h : NULL;
+}
+static void q_pop(queue *q) { cmp_fifo_pop(q); }
 /* The oldest item due at cycle t anywhere in the queue, taken out into *it
  * (the L2's responses are not in due order: --slow-cu). 1, or 0. */
 static int q_take_due(queue *q, uint64_t t, item *it)
 {
     size_t i;
     for (i = 0; i < q->n; i++)
-        if (q->v[q->head + i].due <= t) {
-            *it = q->v[q->head + i];
-            memmove(&q->v[q->head + i], &q->v[q->head + i + 1], (q->n - i - 1) * sizeof *q->v);
-            q->n--;
+        if (((const item *)cmp_fifo_at(q, i))->due <= t) {
+            *it = *(const item *)cmp_fifo_at(q, i);
+            cmp_fifo_remove(q, i);
             return 1;
         }
     return 0;
@@ -280,7 +157,10 @@ typedef struct {
 typedef struct {
     const vsys_opts *o;
     unsigned k, n, a;          /* CUs, band bits, address bits              */
-    blk emu, cu[VSYS_CUS_MAX], l1[VSYS_CUS_MAX];
+    cmp_sys cs;                 /* emu, cu0..cuK-1, l1_0..l1_K-1            */
+    cmp_rtl rtl;                /* the units run as RTL (vsys_opts.rtl)     */
+    cmp_block *emu, *cu[VSYS_CUS_MAX], *l1[VSYS_CUS_MAX];
+    cmp_port ep[EP_N], cp[CP_N], lp[LP_N];
     unsigned lbits;            /* log2(L1 line)                             */
     vcu c[VSYS_CUS_MAX];
     queue l2;                   /* PERF / RD events                         */
@@ -290,8 +170,10 @@ typedef struct {
     uint32_t next_val;
     unsigned last_phase;
     FILE *log;
+    char *logbuf;
+    size_t logn;
     vsys_res *r;
-    size_t hcap;
+    vsys_res own;               /* r of a system run by the lockstep        */
 } vsys;
 
 enum { L2_PERF, L2_RD, L2_RDF, L2_DATA, L2_WA };
@@ -425,63 +307,17 @@ static int quiet(const vsys *s)
     return 1;
 }
 
-static blk *blk_at(vsys *s, unsigned i)
-{
-    return i == 0 ? &s->emu : i <= s->k ? &s->cu[i - 1] : &s->l1[i - 1 - s->k];
-}
-
-static uint64_t fnv(uint64_t h, const uint64_t *w, unsigned n)
-{
-    unsigned i, j;
-    for (i = 0; i < n; i++)
-        for (j = 0; j < 8; j++)
-            h = (h ^ ((w[i] >> (8 * j)) & 0xff)) * 0x100000001b3ULL;
-    return h;
-}
-
-/* The port values of this cycle (after evaluation): hashes, capture. */
-static int port_record(vsys *s)
-{
-    const vsys_opts *o = s->o;
-    vsys_res *r = s->r;
-    unsigned i, nb = r->nblk;
-    if (o->port_hash) {
-        if ((s->t + 1) * nb > s->hcap) {
-            size_t nc = s->hcap ? 2 * s->hcap : 4096 * nb;
-            uint64_t *nh = realloc(r->hash, nc * sizeof *nh);
-            if (nh == NULL)
-                return -1;
-            r->hash = nh;
-            s->hcap = nc;
-        }
-        for (i = 0; i < nb; i++) {
-            blk *b = blk_at(s, i);
-            uint64_t h = fnv(0xcbf29ce484222325ULL, b->in, b->l.in_words);
-            /* outputs out of reset only (unreset state differs) */
-            r->hash[s->t * nb + i] = s->t >= VSYS_RESET ? fnv(h, b->out, b->l.out_words) : h;
-        }
-    }
-    if (o->capture_blk >= 0 && s->t == o->capture_cycle && (unsigned)o->capture_blk < nb) {
-        blk *b = blk_at(s, (unsigned)o->capture_blk);
-        r->captured = 1;
-        r->cap_l = b->l;
-        memcpy(r->cap_in, b->in, b->l.in_words * sizeof *b->in);
-        memcpy(r->cap_out, b->out, b->l.out_words * sizeof *b->out);
-    }
-    return 0;
-}
-
 /* The L1 of CU k after its evaluation: requests and ChangeEpoch taken,
  * chg_done_o, the event. -1 out of memory. */
 static int l1_cycle(vsys *s, unsigned k, char *buf, size_t len)
 {
     const vsys_opts *o = s->o;
     vcu *c = &s->c[k];
-    blk *l = &s->l1[k];
+    cmp_block *l = s->l1[k];
     uint64_t t = s->t;
     item it, *x;
     int err = 0;
-    if (iget_in(l, "req_valid_i") && oget(l, "req_ready_o")) {
+    if (cmp_get(l, s->lp[LP_REQ_VALID_I]) && cmp_get(l, s->lp[LP_REQ_READY_O])) {
         x = q_due(&c->req, t);
         it = *x;
         q_pop(&c->req);
@@ -491,27 +327,29 @@ static int l1_cycle(vsys *s, unsigned k, char *buf, size_t len)
             err |= q_push(&c->wa, &it);
         }
     }
-    if ((x = q_due(&c->l1chg, t)) != NULL && oget(l, "chg_ready_o")) {
+    if ((x = q_due(&c->l1chg, t)) != NULL && cmp_get(l, s->lp[LP_CHG_READY_O])) {
         c->lcer = x->addr;
         c->lseb = x->value;
         q_pop(&c->l1chg);
     }
-    if (oget(l, "chg_done_o")) {
+    if (cmp_get(l, s->lp[LP_CHG_DONE_O])) {
         /* the sweep is over: the new CER and SEB are the L1's; the CU's
          * epoch logic takes the ChangeEpoch next */
         memset(&it, 0, sizeof it);
         it.due = t + 1;
         it.addr = c->lcer;
         it.value = c->lseb;
-        fmt_set(s, it.addr, (unsigned)oget(&s->emu, "ptr_o"), buf, len);
+        fmt_set(s, it.addr, (unsigned)cmp_get(s->emu, s->ep[EP_PTR_O]), buf, len);
         fprintf(s->log, "%" PRIu64 " CER %u %s %u\n", t, k, buf, it.value);
         err |= q_push(&c->chg, &it);
     }
-    if (oget(l, "ev_valid_o")) {
-        unsigned kind = (unsigned)oget(l, "ev_kind_o"), ev = (unsigned)oget(l, "ev_event_o");
-        unsigned from = (unsigned)oget(l, "ev_from_o"), to = (unsigned)oget(l, "ev_to_o");
-        unsigned act = (unsigned)oget(l, "ev_act_o");
-        uint64_t line = oget(l, "ev_line_o"), la = line << s->lbits;
+    if (cmp_get(l, s->lp[LP_EV_VALID_O])) {
+        unsigned kind = (unsigned)cmp_get(l, s->lp[LP_EV_KIND_O]);
+        unsigned ev = (unsigned)cmp_get(l, s->lp[LP_EV_EVENT_O]);
+        unsigned from = (unsigned)cmp_get(l, s->lp[LP_EV_FROM_O]);
+        unsigned to = (unsigned)cmp_get(l, s->lp[LP_EV_TO_O]);
+        unsigned act = (unsigned)cmp_get(l, s->lp[LP_EV_ACT_O]);
+        uint64_t line = cmp_get(l, s->lp[LP_EV_LINE_O]), la = line << s->lbits;
         int li = line_idx(s, line);
         item h;
         memset(&h, 0, sizeof h);
@@ -520,7 +358,7 @@ static int l1_cycle(vsys *s, unsigned k, char *buf, size_t len)
                 s->r->l1_errs++;
                 return err;
             }
-            h = c->infl.v[c->infl.head];
+            h = *(const item *)cmp_fifo_at(&c->infl, 0);
             q_pop(&c->infl);
         }
         if (li < 0 && kind != STC_L1_K_ERR) {
@@ -585,330 +423,442 @@ static int l1_cycle(vsys *s, unsigned k, char *buf, size_t len)
     return err;
 }
 
-/* One cycle. -1 out of memory. */
-static int cycle(vsys *s)
+/* The inputs of every block from the state at the start of the cycle;
+ * rdy_draw: the L2 side's ready of every CU this cycle. */
+static void drive_inputs(vsys *s, unsigned *rdy_draw)
 {
     const vsys_opts *o = s->o;
     uint64_t t = s->t, allk = (s->k >= 64 ? ~0ULL : (1ULL << s->k) - 1);
     int live = t >= VSYS_RESET;
-    unsigned k, rdy_draw[VSYS_CUS_MAX];
-    char buf[1100];
-    item it;
-    int err = 0;
-    blk *e = &s->emu;
+    unsigned k;
+    cmp_block *e = s->emu;
 
-    /* ---- inputs from the state at the start of the cycle */
     e->in[0] = (uint64_t)live;
-    iput(e, "tmr_en_i", 1);
-    iput(e, "wake_i", 0);
-    iput(e, "dack_ready_i", 1);
-    iput(e, "prep_ready_i", allk);
-    iput(e, "chg_ready_i", allk);
+    cmp_set(e, s->ep[EP_TMR_EN_I], 1);
+    cmp_set(e, s->ep[EP_WAKE_I], 0);
+    cmp_set(e, s->ep[EP_DACK_READY_I], 1);
+    cmp_set(e, s->ep[EP_PREP_READY_I], allk);
+    cmp_set(e, s->ep[EP_CHG_READY_I], allk);
     for (k = 0; k < s->k; k++) {
         vcu *c = &s->c[k];
-        blk *b = &s->cu[k];
+        cmp_block *b = s->cu[k];
         item *d = q_due(&c->dem, t), *cf = q_due(&c->conf, t), *p, *ch;
-        pput(e, "dem_valid_i", k, 1, d != NULL);
-        pput(e, "dem_addr_i", k * s->a, s->a, d ? d->addr : 0);
-        pput(e, "conf_valid_i", k, 1, cf != NULL);
-        pput(e, "conf_addr_i", k * s->a, s->a, cf ? cf->addr : 0);
-        pput(e, "rdy_valid_i", k, 1, q_due(&c->rdy, t) != NULL);
-        pput(e, "done_valid_i", k, 1, q_due(&c->done, t) != NULL);
+        cmp_set_bits(e, s->ep[EP_DEM_VALID_I], k, 1, d != NULL);
+        cmp_set_bits(e, s->ep[EP_DEM_ADDR_I], k * s->a, s->a, d ? d->addr : 0);
+        cmp_set_bits(e, s->ep[EP_CONF_VALID_I], k, 1, cf != NULL);
+        cmp_set_bits(e, s->ep[EP_CONF_ADDR_I], k * s->a, s->a, cf ? cf->addr : 0);
+        cmp_set_bits(e, s->ep[EP_RDY_VALID_I], k, 1, q_due(&c->rdy, t) != NULL);
+        cmp_set_bits(e, s->ep[EP_DONE_VALID_I], k, 1, q_due(&c->done, t) != NULL);
         rdy_draw[k] = (unsigned)(unit_rnd(&s->rng) & 3) != 0; /* the L2 side takes 3 of 4 */
         b->in[0] = (uint64_t)live;
-        iput(b, "st_valid_i", c->st_v);
-        iput(b, "st_addr_i", c->st_v ? c->st_a : 0);
-        iput(b, "iss_ready_i", rdy_draw[k]);
-        iput(b, "wa_i", q_due(&c->wa, t) != NULL);
-        iput(b, "ld_valid_i", c->ld_v);
-        iput(b, "ld_addr_i", c->ld_v ? c->ld_a : 0);
-        iput(b, "ldr_ready_i", 1);
-        iput(b, "dem_ready_i", 1);
-        iput(b, "conf_ready_i", 1);
+        cmp_set(b, s->cp[CP_ST_VALID_I], c->st_v);
+        cmp_set(b, s->cp[CP_ST_ADDR_I], c->st_v ? c->st_a : 0);
+        cmp_set(b, s->cp[CP_ISS_READY_I], rdy_draw[k]);
+        cmp_set(b, s->cp[CP_WA_I], q_due(&c->wa, t) != NULL);
+        cmp_set(b, s->cp[CP_LD_VALID_I], c->ld_v);
+        cmp_set(b, s->cp[CP_LD_ADDR_I], c->ld_v ? c->ld_a : 0);
+        cmp_set(b, s->cp[CP_LDR_READY_I], 1);
+        cmp_set(b, s->cp[CP_DEM_READY_I], 1);
+        cmp_set(b, s->cp[CP_CONF_READY_I], 1);
         p = q_due(&c->prep, t);
-        iput(b, "prep_valid_i", p != NULL);
-        iput(b, "rdy_ready_i", 1);
+        cmp_set(b, s->cp[CP_PREP_VALID_I], p != NULL);
+        cmp_set(b, s->cp[CP_RDY_READY_I], 1);
         ch = q_due(&c->chg, t);
-        iput(b, "chg_valid_i", ch != NULL);
-        iput(b, "chg_cer_i", ch ? ch->addr : 0);
-        iput(b, "chg_seb_i", ch ? ch->value : 0);
-        iput(b, "done_ready_i", 1);
+        cmp_set(b, s->cp[CP_CHG_VALID_I], ch != NULL);
+        cmp_set(b, s->cp[CP_CHG_CER_I], ch ? ch->addr : 0);
+        cmp_set(b, s->cp[CP_CHG_SEB_I], ch ? ch->value : 0);
+        cmp_set(b, s->cp[CP_DONE_READY_I], 1);
         if (o->l1) {
-            blk *l = &s->l1[k];
+            cmp_block *l = s->l1[k];
             item *lc = q_due(&c->l1chg, t), *rq = q_due(&c->req, t);
             l->in[0] = (uint64_t)live;
             /* a ChangeEpoch waiting at the L1 holds new requests back (it is
              * taken only with the pipeline empty) */
-            iput(l, "req_valid_i", rq != NULL && lc == NULL);
-            iput(l, "req_op_i", rq && lc == NULL ? rq->kind : 0);
-            iput(l, "req_addr_i", rq && lc == NULL ? rq->addr : 0);
-            iput(l, "chg_valid_i", lc != NULL);
-            iput(l, "chg_cer_i", lc ? lc->addr : 0);
-            iput(l, "chg_seb_i", lc ? lc->value : 0);
-            iput(l, "ev_ready_i", 1);
+            cmp_set(l, s->lp[LP_REQ_VALID_I], rq != NULL && lc == NULL);
+            cmp_set(l, s->lp[LP_REQ_OP_I], rq && lc == NULL ? rq->kind : 0);
+            cmp_set(l, s->lp[LP_REQ_ADDR_I], rq && lc == NULL ? rq->addr : 0);
+            cmp_set(l, s->lp[LP_CHG_VALID_I], lc != NULL);
+            cmp_set(l, s->lp[LP_CHG_CER_I], lc ? lc->addr : 0);
+            cmp_set(l, s->lp[LP_CHG_SEB_I], lc ? lc->value : 0);
+            cmp_set(l, s->lp[LP_EV_READY_I], 1);
         }
     }
-    blk_eval(e, t, o);
-    for (k = 0; k < s->k; k++) {
-        blk_eval(&s->cu[k], t, o);
-        if (o->l1)
-            blk_eval(&s->l1[k], t, o);
-    }
+}
 
-    if (o->port_hash || o->capture_blk >= 0)
-        err |= port_record(s);
-    if (live) {
-        unsigned n1 = s->n, ph;
-        /* ---- the L2: stores perform and loads read at half the round trip */
-        item lv, *l = &lv;
-        while (q_take_due(&s->l2, t, &lv)) {
-            unsigned i = mem_idx(s, l->addr);
-            if (l->kind == L2_PERF) {
-                s->mem[i] = l->value;
-                fprintf(s->log, "%" PRIu64 " PERF %u 0x%" PRIx64 " %" PRIu32 "\n", t, l->cu,
-                        l->addr, l->value);
-                memset(&it, 0, sizeof it);
-                it.due = t + o->l2_lat - o->l2_lat / 2;
-                it.addr = l->addr;
-                if (o->l1) { /* the write ack goes through the L1 (PW) */
-                    it.cu = l->cu;
-                    it.kind = L2_WA;
-                    err |= q_push(&s->l2, &it);
-                } else {
-                    err |= q_push(&s->c[l->cu].wa, &it);
-                }
-            } else if (l->kind == L2_WA || l->kind == L2_DATA) {
-                memset(&it, 0, sizeof it);
-                it.addr = l->addr;
-                it.kind = l->kind == L2_WA ? RQ_WA : RQ_DATA;
-                err |= q_push(&s->c[l->cu].req, &it);
-            } else if (l->kind == L2_RDF) { /* a fill: the whole line as read now */
-                unsigned j, li = i / 4;
-                fprintf(s->log, "%" PRIu64 " RD %u 0x%" PRIx64 " %" PRIu32 "\n", t, l->cu,
-                        l->addr, s->mem[i]);
-                for (j = 0; j < 4; j++)
-                    s->c[l->cu].lfill[li][j] = s->mem[li * 4 + j];
-                memset(&it, 0, sizeof it);
-                it.due = t + o->l2_lat - o->l2_lat / 2 +
-                         ((int)l->cu == o->slow_cu ? o->slow_d : 0);
-                it.addr = l->addr >> s->lbits << s->lbits;
+/* The L2: stores perform and loads read at half the round trip. -1 out of
+ * memory. */
+static int l2_cycle(vsys *s)
+{
+    const vsys_opts *o = s->o;
+    uint64_t t = s->t;
+    item it, lv, *l = &lv;
+    int err = 0;
+    while (q_take_due(&s->l2, t, &lv)) {
+        unsigned i = mem_idx(s, l->addr);
+        if (l->kind == L2_PERF) {
+            s->mem[i] = l->value;
+            fprintf(s->log, "%" PRIu64 " PERF %u 0x%" PRIx64 " %" PRIu32 "\n", t, l->cu,
+                    l->addr, l->value);
+            memset(&it, 0, sizeof it);
+            it.due = t + o->l2_lat - o->l2_lat / 2;
+            it.addr = l->addr;
+            if (o->l1) { /* the write ack goes through the L1 (PW) */
                 it.cu = l->cu;
-                it.kind = L2_DATA;
+                it.kind = L2_WA;
                 err |= q_push(&s->l2, &it);
             } else {
-                fprintf(s->log, "%" PRIu64 " RD %u 0x%" PRIx64 " %" PRIu32 "\n", t, l->cu,
-                        l->addr, s->mem[i]);
+                err |= q_push(&s->c[l->cu].wa, &it);
             }
-        }
-        /* ---- the write acks taken this cycle */
-        for (k = 0; k < s->k; k++) {
-            item *w = q_due(&s->c[k].wa, t);
-            if (w) {
-                uint32_t v;
-                fprintf(s->log, "%" PRIu64 " WA %u 0x%" PRIx64 "\n", t, k, w->addr);
-                cu_out_del(&s->c[k], w->addr, &v);
-                q_pop(&s->c[k].wa);
-            }
-        }
-        /* ---- the EMU */
-        if (oget(e, "sleep_o")) {
-            fprintf(s->log, "%" PRIu64 " SLEEP\n", t);
-            s->r->sleeps++;
-        }
-        if (oget(e, "prep_valid_o")) {
-            fprintf(s->log, "%" PRIu64 " PREP\n", t);
+        } else if (l->kind == L2_WA || l->kind == L2_DATA) {
             memset(&it, 0, sizeof it);
-            it.due = t + o->msg_lat;
-            for (k = 0; k < s->k; k++)
-                err |= q_push(&s->c[k].prep, &it);
-        }
-        if (oget(e, "chg_valid_o")) {
-            uint64_t set = oget(e, "chg_epochs_o");
-            unsigned seb = (unsigned)oget(e, "chg_seb_o");
-            fmt_set(s, set, (unsigned)oget(e, "ptr_o"), buf, sizeof buf);
-            fprintf(s->log, "%" PRIu64 " CHG %s %u\n", t, buf, seb);
-            s->r->transitions++;
+            it.addr = l->addr;
+            it.kind = l->kind == L2_WA ? RQ_WA : RQ_DATA;
+            err |= q_push(&s->c[l->cu].req, &it);
+        } else if (l->kind == L2_RDF) { /* a fill: the whole line as read now */
+            unsigned j, li = i / 4;
+            fprintf(s->log, "%" PRIu64 " RD %u 0x%" PRIx64 " %" PRIu32 "\n", t, l->cu,
+                    l->addr, s->mem[i]);
+            for (j = 0; j < 4; j++)
+                s->c[l->cu].lfill[li][j] = s->mem[li * 4 + j];
             memset(&it, 0, sizeof it);
-            it.due = t + o->msg_lat;
-            it.addr = set;
-            it.value = seb;
-            for (k = 0; k < s->k; k++)
-                err |= q_push(o->l1 ? &s->c[k].l1chg : &s->c[k].chg, &it);
-        }
-        ph = (unsigned)oget(e, "phase_o");
-        if (s->last_phase == 2 && ph == 0) {
-            unsigned seb = (unsigned)oget(e, "seb_o");
-            fmt_set(s, oget(e, "cur_o"), (unsigned)oget(e, "ptr_o"), buf, sizeof buf);
-            fprintf(s->log, "%" PRIu64 " END %s %u\n", t, buf, seb);
-            if (seb != s->r->final_seb)
-                s->r->seb_changes++;
-            s->r->final_seb = seb;
-        }
-        s->last_phase = ph;
-        (void)n1;
-        /* ---- the CUs */
-        for (k = 0; k < s->k; k++) {
-            vcu *c = &s->c[k];
-            blk *b = &s->cu[k];
-            item *x;
-            if (pget(e, "dem_ready_o", k, 1) && q_due(&c->dem, t))
-                q_pop(&c->dem);
-            if (pget(e, "conf_ready_o", k, 1) && q_due(&c->conf, t))
-                q_pop(&c->conf);
-            if (pget(e, "rdy_ready_o", k, 1) && q_due(&c->rdy, t))
-                q_pop(&c->rdy);
-            if (pget(e, "done_ready_o", k, 1) && q_due(&c->done, t))
-                q_pop(&c->done);
-            if ((x = q_due(&c->prep, t)) != NULL && oget(b, "prep_ready_o"))
-                q_pop(&c->prep);
-            if ((x = q_due(&c->chg, t)) != NULL && oget(b, "chg_ready_o")) {
-                if (!o->l1) { /* with the L1: when the L1 takes it */
-                    fmt_set(s, x->addr, (unsigned)oget(e, "ptr_o"), buf, sizeof buf);
-                    fprintf(s->log, "%" PRIu64 " CER %u %s %u\n", t, k, buf, x->value);
-                }
-                q_pop(&c->chg);
-            }
-            if (oget(b, "rdy_valid_o")) {
-                fprintf(s->log, "%" PRIu64 " READY %u\n", t, k);
-                memset(&it, 0, sizeof it);
-                it.due = t + o->msg_lat;
-                err |= q_push(&c->rdy, &it);
-            }
-            if (oget(b, "done_valid_o")) {
-                fprintf(s->log, "%" PRIu64 " DONE %u\n", t, k);
-                memset(&it, 0, sizeof it);
-                it.due = t + o->msg_lat;
-                err |= q_push(&c->done, &it);
-            }
-            if (c->st_v && oget(b, "st_ready_o")) {
-                if (oget(b, "st_blocked_o")) {
-                    fprintf(s->log, "%" PRIu64 " BLK %u 0x%" PRIx64 "\n", t, k, c->st_a);
-                    s->r->blocked++;
-                }
-                cu_out_add(c, c->st_a, ++s->next_val);
-                s->r->stores++;
-                c->st_v = 0;
-            }
-            if (oget(b, "iss_valid_o") && rdy_draw[k]) {
-                uint64_t a = oget(b, "iss_addr_o");
-                unsigned i;
-                fprintf(s->log, "%" PRIu64 " ISS %u 0x%" PRIx64 "\n", t, k, a);
-                s->r->issued++;
-                s->r->drained += oget(b, "iss_drain_o") != 0;
-                memset(&it, 0, sizeof it);
-                if (o->l1) {
-                    it.addr = a;
-                    it.kind = RQ_ST;
-                    err |= q_push(&c->req, &it);
-                    goto issued;
-                }
-                it.due = t + o->l2_lat / 2;
-                it.addr = a;
-                it.cu = k;
-                it.kind = L2_PERF;
-                for (i = 0; i < VSYS_POOL; i++)
-                    if (c->out_used[i] && c->out_addr[i] == a)
-                        it.value = c->out_val[i];
-                err |= q_push(&s->l2, &it);
-            }
-        issued:
-            if (c->ld_v && oget(b, "ld_ready_o")) {
-                c->ld_v = 0;
-                c->ld_in++;
-                s->r->loads++;
-            }
-            if (oget(b, "ldr_valid_o")) {
-                c->ld_in--;
-                memset(&it, 0, sizeof it);
-                it.due = t + o->l2_lat / 2;
-                it.addr = oget(b, "ldr_addr_o");
-                it.cu = k;
-                it.kind = L2_RD;
-                if (o->l1) {
-                    it.due = 0;
-                    it.kind = RQ_LD;
-                    err |= q_push(&c->req, &it);
-                } else {
-                    err |= q_push(&s->l2, &it);
-                }
-            }
-            if (oget(b, "dem_valid_o")) {
-                memset(&it, 0, sizeof it);
-                it.due = t + o->msg_lat;
-                it.addr = oget(b, "dem_addr_o");
-                err |= q_push(&c->dem, &it);
-                s->r->demands++;
-            }
-            if (oget(b, "conf_valid_o")) {
-                memset(&it, 0, sizeof it);
-                it.due = t + o->msg_lat;
-                it.addr = oget(b, "conf_addr_o");
-                err |= q_push(&c->conf, &it);
-                s->r->conflicts++;
-            }
+            it.due = t + o->l2_lat - o->l2_lat / 2 +
+                     ((int)l->cu == o->slow_cu ? o->slow_d : 0);
+            it.addr = l->addr >> s->lbits << s->lbits;
+            it.cu = l->cu;
+            it.kind = L2_DATA;
+            err |= q_push(&s->l2, &it);
+        } else {
+            fprintf(s->log, "%" PRIu64 " RD %u 0x%" PRIx64 " %" PRIu32 "\n", t, l->cu,
+                    l->addr, s->mem[i]);
         }
     }
-    if (live && o->l1)
+    return err;
+}
+
+/* The write acks taken this cycle. */
+static void wa_cycle(vsys *s)
+{
+    uint64_t t = s->t;
+    unsigned k;
+    for (k = 0; k < s->k; k++) {
+        item *w = q_due(&s->c[k].wa, t);
+        if (w) {
+            uint32_t v;
+            fprintf(s->log, "%" PRIu64 " WA %u 0x%" PRIx64 "\n", t, k, w->addr);
+            cu_out_del(&s->c[k], w->addr, &v);
+            q_pop(&s->c[k].wa);
+        }
+    }
+}
+
+/* The EMU's outputs: sleeps, PrepareEpoch, ChangeEpoch, the end of a
+ * transition. -1 out of memory. */
+static int emu_cycle(vsys *s, char *buf, size_t len)
+{
+    const vsys_opts *o = s->o;
+    const cmp_block *e = s->emu;
+    uint64_t t = s->t;
+    unsigned k, ph;
+    item it;
+    int err = 0;
+    if (cmp_get(e, s->ep[EP_SLEEP_O])) {
+        fprintf(s->log, "%" PRIu64 " SLEEP\n", t);
+        s->r->sleeps++;
+    }
+    if (cmp_get(e, s->ep[EP_PREP_VALID_O])) {
+        fprintf(s->log, "%" PRIu64 " PREP\n", t);
+        memset(&it, 0, sizeof it);
+        it.due = t + o->msg_lat;
+        for (k = 0; k < s->k; k++)
+            err |= q_push(&s->c[k].prep, &it);
+    }
+    if (cmp_get(e, s->ep[EP_CHG_VALID_O])) {
+        uint64_t set = cmp_get(e, s->ep[EP_CHG_EPOCHS_O]);
+        unsigned seb = (unsigned)cmp_get(e, s->ep[EP_CHG_SEB_O]);
+        fmt_set(s, set, (unsigned)cmp_get(e, s->ep[EP_PTR_O]), buf, len);
+        fprintf(s->log, "%" PRIu64 " CHG %s %u\n", t, buf, seb);
+        s->r->transitions++;
+        memset(&it, 0, sizeof it);
+        it.due = t + o->msg_lat;
+        it.addr = set;
+        it.value = seb;
+        for (k = 0; k < s->k; k++)
+            err |= q_push(o->l1 ? &s->c[k].l1chg : &s->c[k].chg, &it);
+    }
+    ph = (unsigned)cmp_get(e, s->ep[EP_PHASE_O]);
+    if (s->last_phase == 2 && ph == 0) {
+        unsigned seb = (unsigned)cmp_get(e, s->ep[EP_SEB_O]);
+        fmt_set(s, cmp_get(e, s->ep[EP_CUR_O]), (unsigned)cmp_get(e, s->ep[EP_PTR_O]), buf, len);
+        fprintf(s->log, "%" PRIu64 " END %s %u\n", t, buf, seb);
+        if (seb != s->r->final_seb)
+            s->r->seb_changes++;
+        s->r->final_seb = seb;
+    }
+    s->last_phase = ph;
+    return err;
+}
+
+/* CU k's handshakes with the EMU, the stimulus, the L2 or its L1. -1 out
+ * of memory. */
+static int cu_cycle(vsys *s, unsigned k, const unsigned *rdy_draw, char *buf, size_t len)
+{
+    const vsys_opts *o = s->o;
+    const cmp_block *e = s->emu;
+    uint64_t t = s->t;
+    item it;
+    int err = 0;
+    vcu *c = &s->c[k];
+    cmp_block *b = s->cu[k];
+    item *x;
+    if (cmp_get_bits(e, s->ep[EP_DEM_READY_O], k, 1) && q_due(&c->dem, t))
+        q_pop(&c->dem);
+    if (cmp_get_bits(e, s->ep[EP_CONF_READY_O], k, 1) && q_due(&c->conf, t))
+        q_pop(&c->conf);
+    if (cmp_get_bits(e, s->ep[EP_RDY_READY_O], k, 1) && q_due(&c->rdy, t))
+        q_pop(&c->rdy);
+    if (cmp_get_bits(e, s->ep[EP_DONE_READY_O], k, 1) && q_due(&c->done, t))
+        q_pop(&c->done);
+    if ((x = q_due(&c->prep, t)) != NULL && cmp_get(b, s->cp[CP_PREP_READY_O]))
+        q_pop(&c->prep);
+    if ((x = q_due(&c->chg, t)) != NULL && cmp_get(b, s->cp[CP_CHG_READY_O])) {
+        if (!o->l1) { /* with the L1: when the L1 takes it */
+            fmt_set(s, x->addr, (unsigned)cmp_get(e, s->ep[EP_PTR_O]), buf, len);
+            fprintf(s->log, "%" PRIu64 " CER %u %s %u\n", t, k, buf, x->value);
+        }
+        q_pop(&c->chg);
+    }
+    if (cmp_get(b, s->cp[CP_RDY_VALID_O])) {
+        fprintf(s->log, "%" PRIu64 " READY %u\n", t, k);
+        memset(&it, 0, sizeof it);
+        it.due = t + o->msg_lat;
+        err |= q_push(&c->rdy, &it);
+    }
+    if (cmp_get(b, s->cp[CP_DONE_VALID_O])) {
+        fprintf(s->log, "%" PRIu64 " DONE %u\n", t, k);
+        memset(&it, 0, sizeof it);
+        it.due = t + o->msg_lat;
+        err |= q_push(&c->done, &it);
+    }
+    if (c->st_v && cmp_get(b, s->cp[CP_ST_READY_O])) {
+        if (cmp_get(b, s->cp[CP_ST_BLOCKED_O])) {
+            fprintf(s->log, "%" PRIu64 " BLK %u 0x%" PRIx64 "\n", t, k, c->st_a);
+            s->r->blocked++;
+        }
+        cu_out_add(c, c->st_a, ++s->next_val);
+        s->r->stores++;
+        c->st_v = 0;
+    }
+    if (cmp_get(b, s->cp[CP_ISS_VALID_O]) && rdy_draw[k]) {
+        uint64_t a = cmp_get(b, s->cp[CP_ISS_ADDR_O]);
+        unsigned i;
+        fprintf(s->log, "%" PRIu64 " ISS %u 0x%" PRIx64 "\n", t, k, a);
+        s->r->issued++;
+        s->r->drained += cmp_get(b, s->cp[CP_ISS_DRAIN_O]) != 0;
+        memset(&it, 0, sizeof it);
+        if (o->l1) {
+            it.addr = a;
+            it.kind = RQ_ST;
+            err |= q_push(&c->req, &it);
+            goto issued;
+        }
+        it.due = t + o->l2_lat / 2;
+        it.addr = a;
+        it.cu = k;
+        it.kind = L2_PERF;
+        for (i = 0; i < VSYS_POOL; i++)
+            if (c->out_used[i] && c->out_addr[i] == a)
+                it.value = c->out_val[i];
+        err |= q_push(&s->l2, &it);
+    }
+issued:
+    if (c->ld_v && cmp_get(b, s->cp[CP_LD_READY_O])) {
+        c->ld_v = 0;
+        c->ld_in++;
+        s->r->loads++;
+    }
+    if (cmp_get(b, s->cp[CP_LDR_VALID_O])) {
+        c->ld_in--;
+        memset(&it, 0, sizeof it);
+        it.due = t + o->l2_lat / 2;
+        it.addr = cmp_get(b, s->cp[CP_LDR_ADDR_O]);
+        it.cu = k;
+        it.kind = L2_RD;
+        if (o->l1) {
+            it.due = 0;
+            it.kind = RQ_LD;
+            err |= q_push(&c->req, &it);
+        } else {
+            err |= q_push(&s->l2, &it);
+        }
+    }
+    if (cmp_get(b, s->cp[CP_DEM_VALID_O])) {
+        memset(&it, 0, sizeof it);
+        it.due = t + o->msg_lat;
+        it.addr = cmp_get(b, s->cp[CP_DEM_ADDR_O]);
+        err |= q_push(&c->dem, &it);
+        s->r->demands++;
+    }
+    if (cmp_get(b, s->cp[CP_CONF_VALID_O])) {
+        memset(&it, 0, sizeof it);
+        it.due = t + o->msg_lat;
+        it.addr = cmp_get(b, s->cp[CP_CONF_ADDR_O]);
+        err |= q_push(&c->conf, &it);
+        s->r->conflicts++;
+    }
+    return err;
+}
+
+/* One cycle. -1 out of memory. */
+static int cycle(vsys *s)
+{
+    unsigned k, rdy_draw[VSYS_CUS_MAX];
+    char buf[1100];
+    int err = 0, live = s->t >= VSYS_RESET;
+    drive_inputs(s, rdy_draw);
+    cmp_sys_eval(&s->cs);
+    if (live) {
+        err |= l2_cycle(s);
+        wa_cycle(s);
+        err |= emu_cycle(s, buf, sizeof buf);
+        for (k = 0; k < s->k; k++)
+            err |= cu_cycle(s, k, rdy_draw, buf, sizeof buf);
+    }
+    if (live && s->o->l1)
         for (k = 0; k < s->k; k++)
             err |= l1_cycle(s, k, buf, sizeof buf);
-    blk_step(e);
-    for (k = 0; k < s->k; k++) {
-        blk_step(&s->cu[k]);
-        if (o->l1)
-            blk_step(&s->l1[k]);
-    }
+    cmp_sys_step(&s->cs);
     if (live)
         stimulus(s);
     s->t++;
     return err ? -1 : 0;
 }
 
-int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *err, size_t len)
+/* ------------------------------------------------------------ system -- */
+
+/* The queues of CU c into qs (VCU_QUEUES of them). */
+#define VCU_QUEUES 10
+static void vcu_queues(vcu *c, queue **qs)
 {
-    vsys *s = calloc(1, sizeof *s);
-    char *logbuf = NULL, *chkbuf = NULL;
-    size_t logn = 0, chkn = 0;
-    const stc_emu_cfg *ec;
-    unsigned k, i;
-    int rc = -1;
-    memset(r, 0, sizeof *r);
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return -1;
+    queue *all[VCU_QUEUES] = {&c->req, &c->infl, &c->l1chg, &c->dem, &c->conf,
+                              &c->rdy, &c->done, &c->prep, &c->chg, &c->wa};
+    memcpy(qs, all, sizeof all);
+}
+
+static void vsys_free(vsys *s)
+{
+    unsigned k;
+    if (s == NULL)
+        return;
+    if (s->log)
+        fclose(s->log);
+    free(s->logbuf);
+    cmp_sys_free(&s->cs);
+    for (k = 0; k < VSYS_CUS_MAX; k++) {
+        queue *qs[VCU_QUEUES];
+        unsigned j;
+        vcu_queues(&s->c[k], qs);
+        for (j = 0; j < VCU_QUEUES; j++)
+            cmp_fifo_free(qs[j]);
     }
-    s->o = o;
-    s->r = r;
-    if (blk_open(&s->emu, "stc-emu", o->preset, NULL, (o->rtl & VSYS_RTL_EMU) != 0, duts, 1, err,
-                 len) != 0)
-        goto out;
-    ec = s->emu.cfg;
+    cmp_fifo_free(&s->l2);
+    if (s->r == &s->own)
+        vsys_res_free(&s->own);
+    free(s);
+}
+
+static void queues_init(vsys *s)
+{
+    unsigned k, j;
+    for (k = 0; k < VSYS_CUS_MAX; k++) {
+        queue *qs[VCU_QUEUES];
+        vcu_queues(&s->c[k], qs);
+        for (j = 0; j < VCU_QUEUES; j++)
+            cmp_fifo_init(qs[j], sizeof(item));
+    }
+    cmp_fifo_init(&s->l2, sizeof(item));
+}
+
+/* The substituted units of o->rtl on the backend of s. */
+static void rtl_units(cmp_rtl *r, const dut_ops *const *duts, unsigned rtl)
+{
+    cmp_rtl_init(r, duts, NULL);
+    r->all = 0;
+    r->check_cfg = 0;
+    if (rtl & VSYS_RTL_EMU)
+        cmp_rtl_add(r, "stc-emu");
+    if (rtl & VSYS_RTL_CU)
+        cmp_rtl_add(r, "stc-cu");
+    if (rtl & VSYS_RTL_L1)
+        cmp_rtl_add(r, "stc-l1");
+}
+
+/* The blocks (emu, cu0.., l1_0..) and their port handles. */
+static int open_blocks(vsys *s, char *err, size_t len)
+{
+    const vsys_opts *o = s->o;
+    const stc_emu_cfg *ec;
+    char name[16];
+    unsigned k;
+    if ((s->emu = cmp_sys_add(&s->cs, "stc-emu", "emu", o->preset, NULL, 1, err, len)) == NULL ||
+        cmp_ports_bind(s->emu, emu_ports, s->ep, err, len) != 0)
+        return -1;
+    ec = s->emu->cfg;
     s->k = ec->cus;
     s->n = ec->n;
     s->a = ec->addr_bits;
-    r->final_seb = ec->seb;
+    s->r->final_seb = ec->seb;
     if (s->k > VSYS_CUS_MAX || s->n > 6 || s->a > 32 || o->msg_lat == 0 || o->l2_lat < 2) {
         snprintf(err, len, "configuration outside the system (CUs <= 32, N <= 6, 32-bit "
                  "addresses, --msg-lat >= 1, --l2-lat >= 2)");
-        goto out;
+        return -1;
     }
-    snprintf(s->emu.name, sizeof s->emu.name, "emu");
     for (k = 0; k < s->k; k++) {
-        if (blk_open(&s->cu[k], "stc-cu", o->preset, NULL, (o->rtl & VSYS_RTL_CU) != 0, duts, k + 2,
-                     err, len) != 0)
-            goto out;
-        snprintf(s->cu[k].name, sizeof s->cu[k].name, "cu%u", k);
-        if (o->l1) {
-            if (blk_open(&s->l1[k], "stc-l1", o->preset, o->l1_opts, (o->rtl & VSYS_RTL_L1) != 0, duts,
-                         k + 40, err, len) != 0)
-                goto out;
-            snprintf(s->l1[k].name, sizeof s->l1[k].name, "l1_%u", k);
-            for (s->lbits = 0; (1u << s->lbits) < ((const stc_l1_cfg *)s->l1[k].cfg)->line;)
-                s->lbits++;
-            if (s->lbits < 4 || s->lbits > 6) {
-                snprintf(err, len, "the L1 line must hold 16..64 bytes (4 pool words)");
-                goto out;
-            }
+        snprintf(name, sizeof name, "cu%u", k);
+        if ((s->cu[k] = cmp_sys_add(&s->cs, "stc-cu", name, o->preset, NULL, k + 2, err, len)) ==
+                NULL ||
+            cmp_ports_bind(s->cu[k], cu_ports, s->cp, err, len) != 0)
+            return -1;
+    }
+    for (k = 0; o->l1 && k < s->k; k++) {
+        snprintf(name, sizeof name, "l1_%u", k);
+        if ((s->l1[k] = cmp_sys_add(&s->cs, "stc-l1", name, o->preset, o->l1_opts, k + 40, err,
+                                    len)) == NULL ||
+            cmp_ports_bind(s->l1[k], l1_ports, s->lp, err, len) != 0)
+            return -1;
+        for (s->lbits = 0; (1u << s->lbits) < ((const stc_l1_cfg *)s->l1[k]->cfg)->line;)
+            s->lbits++;
+        if (s->lbits < 4 || s->lbits > 6) {
+            snprintf(err, len, "the L1 line must hold 16..64 bytes (4 pool words)");
+            return -1;
         }
+    }
+    return 0;
+}
+
+/* --fault: the block's output port forced from fault_from on. */
+static int set_fault(vsys *s, char *err, size_t len)
+{
+    const vsys_opts *o = s->o;
+    cmp_block *fb = cmp_sys_find(&s->cs, o->fault_blk);
+    if (fb == NULL) {
+        snprintf(err, len, "--fault: no block '%s' (emu, cu0..cu%u)", o->fault_blk, s->k - 1);
+        return -1;
+    }
+    if (cmp_block_force(fb, o->fault_port, ~0ull, o->fault_val, o->fault_from, err, len) != 0) {
+        snprintf(err, len, "--fault: %s has no output port '%s'", o->fault_blk, o->fault_port);
+        return -1;
+    }
+    return 0;
+}
+
+/* The stimulus: operations per CU, the address pools, the seed; the log
+ * starts with the pool's initial values. */
+static int stim_setup(vsys *s, char *err, size_t len)
+{
+    const vsys_opts *o = s->o;
+    const stc_emu_cfg *ec = s->emu->cfg;
+    unsigned k, i;
+    for (k = 0; k < s->k; k++) {
         s->c[k].ops_left = o->ops;
         if (o->script) {
             s->c[k].ops_left = 0;
@@ -916,28 +866,6 @@ int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *
                 s->c[k].ops_left += o->script[i].cu == k;
         }
     }
-    if (o->fault_blk && o->fault_port) {
-        blk *fb = strcmp(o->fault_blk, "emu") == 0 ? &s->emu : NULL;
-        for (k = 0; k < s->k && fb == NULL; k++)
-            if (strcmp(o->fault_blk, s->cu[k].name) == 0)
-                fb = &s->cu[k];
-            else if (o->l1 && strcmp(o->fault_blk, s->l1[k].name) == 0)
-                fb = &s->l1[k];
-        if (fb == NULL) {
-            snprintf(err, len, "--fault: no block '%s' (emu, cu0..cu%u)", o->fault_blk, s->k - 1);
-            goto out;
-        }
-        for (i = 0; i < (unsigned)fb->l.n; i++)
-            if (fb->l.p[i].dir == PORT_OUT && strcmp(fb->l.p[i].name, o->fault_port) == 0)
-                fb->fault_port = (int)i;
-        if (fb->fault_port < 0) {
-            snprintf(err, len, "--fault: %s has no output port '%s'", o->fault_blk, o->fault_port);
-            goto out;
-        }
-    }
-    r->nblk = 1 + s->k * (o->l1 ? 2u : 1u);
-    for (i = 0; i < r->nblk; i++)
-        snprintf(r->blk_names[i], sizeof r->blk_names[i], "%s", blk_at(s, i)->name);
     /* written words: bands 0..3 at the initial SEB, two rows above the band
      * field (conflicts that move SEB up), four words each; read-only: bands
      * 5 and 6 (their words are 0 forever) */
@@ -947,172 +875,196 @@ int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *
     for (i = VSYS_POOL; i < VSYS_RPOOL; i++)
         s->rpool[i] = ((uint64_t)(5 + (i - VSYS_POOL) / 8) << ec->seb) | ((i - VSYS_POOL) % 8) * 4;
     s->rng = o->seed * 0x9E3779B97F4A7C15ULL + 1;
-    s->log = open_memstream(&logbuf, &logn);
+    s->log = open_memstream(&s->logbuf, &s->logn);
     if (s->log == NULL) {
         snprintf(err, len, "out of memory");
-        goto out;
+        return -1;
     }
     for (i = 0; i < VSYS_RPOOL; i++)
         fprintf(s->log, "0 INIT 0x%" PRIx64 " 0\n", s->rpool[i]);
-    for (;;) {
-        if (cycle(s) != 0) {
-            snprintf(err, len, "out of memory");
-            goto out;
-        }
-        if (s->t > VSYS_RESET + 1 && quiet(s))
-            break;
-        if (s->t >= o->max_cycles) {
-            r->timeout = 1;
-            break;
-        }
+    return 0;
+}
+
+/* A system of o on backend be (NULL: the units of o->rtl from duts) with
+ * its results in r (NULL: its own). NULL with a reason. */
+static vsys *vsys_new(const vsys_opts *o, const dut_ops *const *duts, const cmp_backend *be,
+                      vsys_res *r, char *err, size_t len)
+{
+    vsys *s = calloc(1, sizeof *s);
+    cmp_backend own;
+    if (s == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
     }
+    s->o = o;
+    s->r = r ? r : &s->own;
+    memset(s->r, 0, sizeof *s->r);
+    queues_init(s);
+    if (be == NULL) {
+        rtl_units(&s->rtl, duts, o->rtl);
+        own = cmp_rtl_backend(&s->rtl);
+        be = &own;
+    }
+    cmp_sys_init(&s->cs, be);
+    if ((o->rtl & VSYS_RTL_L1) && o->l1_opts && *o->l1_opts) {
+        snprintf(err, len, "stc-l1: options beyond the preset ('%s') apply to timing shells only",
+                 o->l1_opts);
+        vsys_free(s);
+        return NULL;
+    }
+    if (open_blocks(s, err, len) != 0 ||
+        (o->fault_blk && o->fault_port && set_fault(s, err, len) != 0) ||
+        stim_setup(s, err, len) != 0) {
+        vsys_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* One cycle; 1 when the system is quiet, or at max_cycles (timeout), 0
+ * otherwise, -1 out of memory. */
+static int vsys_step(vsys *s)
+{
+    if (cycle(s) != 0)
+        return -1;
+    if (s->t > VSYS_RESET + 1 && quiet(s))
+        return 1;
+    if (s->t >= s->o->max_cycles) {
+        s->r->timeout = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* The checker's configuration: the EMU's. */
+static void check_cfg(const vsys *s, stc_chk_cfg *cc)
+{
+    const stc_emu_cfg *ec = s->emu->cfg;
+    stc_chk_cfg_default(cc);
+    cc->cus = s->k;
+    cc->n = s->n;
+    cc->seb = ec->seb;
+    cc->addr_bits = s->a;
+    cc->guard = ec->seb_guard;
+    cc->variant = (stc_chk_variant)ec->variant;
+    stc_eset_of(&ec->epoch, &cc->epoch);
+}
+
+/* The verdict: the separate checker on the log text. 0, or -1. */
+static int vsys_finish(vsys *s, char *err, size_t len)
+{
+    vsys_res *r = s->r;
+    char *chkbuf = NULL, why[200];
+    size_t chkn = 0;
+    const char *p;
+    stc_chk_cfg cc;
+    FILE *in, *ck, *er;
+    int rc;
     r->cycles = s->t;
     fclose(s->log);
     s->log = NULL;
-    /* the verdict: the separate checker on the log text */
-    {
-        stc_chk_cfg cc;
-        FILE *in = fmemopen(logbuf, logn, "r"), *ck = open_memstream(&chkbuf, &chkn),
-             *er = tmpfile();
-        char why[200];
-        const char *p;
-        stc_chk_cfg_default(&cc);
-        cc.cus = s->k;
-        cc.n = s->n;
-        cc.seb = ec->seb;
-        cc.addr_bits = s->a;
-        cc.guard = ec->seb_guard;
-        cc.variant = (stc_chk_variant)ec->variant;
-        stc_eset_of(&ec->epoch, &cc.epoch);
-        if (in == NULL || ck == NULL || er == NULL) {
-            if (in)
-                fclose(in);
-            if (ck)
-                fclose(ck);
-            if (er)
-                fclose(er);
-            snprintf(err, len, "out of memory");
-            goto out;
-        }
-        /* 0 PASS, 1 FAIL (VIOL lines counted below), 2 the log does not parse */
-        if (stc_check_run(&cc, in, "system log", ck, er) == 2) {
-            rewind(er);
-            if (fgets(why, sizeof why, er) == NULL)
-                why[0] = '\0';
-            why[strcspn(why, "\n")] = '\0';
-            fclose(in);
-            fclose(ck);
-            fclose(er);
-            snprintf(err, len, "the log does not parse: %s", why);
-            goto out;
-        }
+    check_cfg(s, &cc);
+    in = fmemopen(s->logbuf, s->logn, "r");
+    ck = open_memstream(&chkbuf, &chkn);
+    er = tmpfile();
+    /* 0 PASS, 1 FAIL (VIOL lines counted below), 2 the log does not parse */
+    rc = in && ck && er ? stc_check_run(&cc, in, "system log", ck, er) : -1;
+    why[0] = '\0';
+    if (rc == 2) {
+        rewind(er);
+        if (fgets(why, sizeof why, er) == NULL)
+            why[0] = '\0';
+        why[strcspn(why, "\n")] = '\0';
+    }
+    if (in)
         fclose(in);
+    if (ck)
         fclose(ck);
+    if (er)
         fclose(er);
-        for (p = chkbuf; (p = strstr(p, "VIOL ")) != NULL; p++)
-            r->viol++;
-        r->viol += (size_t)r->timeout; /* the run did not finish */
-        r->viol += (size_t)r->l1_errs; /* an L1 event the composition cannot place */
+    if (rc < 0 || rc == 2) {
+        free(chkbuf);
+        if (rc < 0)
+            snprintf(err, len, "out of memory");
+        else
+            snprintf(err, len, "the log does not parse: %s", why);
+        return -1;
     }
-    r->log = logbuf;
+    for (p = chkbuf; (p = strstr(p, "VIOL ")) != NULL; p++)
+        r->viol++;
+    r->viol += (size_t)r->timeout; /* the run did not finish */
+    r->viol += (size_t)r->l1_errs; /* an L1 event the composition cannot place */
+    r->log = s->logbuf;
     r->check = chkbuf;
-    logbuf = chkbuf = NULL;
-    rc = 0;
-out:
-    if (s->log)
-        fclose(s->log);
-    free(logbuf);
-    free(chkbuf);
-    blk_close(&s->emu);
-    for (k = 0; k < VSYS_CUS_MAX; k++) {
-        vcu *c = &s->c[k];
-        if (s->cu[k].u)
-            blk_close(&s->cu[k]);
-        if (s->l1[k].u)
-            blk_close(&s->l1[k]);
-        free(c->req.v), free(c->infl.v), free(c->l1chg.v);
-        free(c->dem.v), free(c->conf.v), free(c->rdy.v), free(c->done.v);
-        free(c->prep.v), free(c->chg.v), free(c->wa.v);
-    }
-    free(s->l2.v);
-    free(s);
+    s->logbuf = NULL;
+    return 0;
+}
+
+int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *err, size_t len)
+{
+    vsys *s = vsys_new(o, duts, NULL, r, err, len);
+    int rc;
+    if (s == NULL)
+        return -1;
+    while ((rc = vsys_step(s)) == 0)
+        ;
+    if (rc < 0)
+        snprintf(err, len, "out of memory");
+    rc = rc < 0 ? -1 : vsys_finish(s, err, len);
+    vsys_free(s);
     return rc;
 }
+
+/* ------------------------------------------------- the port lockstep -- */
+
+/* The lockstep runs the system twice: the reference on timing shells
+ * without the fault, and the system of the options. */
+typedef struct {
+    vsys_opts ref, sub;
+    const dut_ops *const *duts;
+} lk_arg;
+
+static void *lk_make(void *arg, const cmp_backend *be, char *err, size_t len)
+{
+    const lk_arg *a = arg;
+    return vsys_new(be ? &a->sub : &a->ref, a->duts, be, NULL, err, len);
+}
+static int lk_cycle(void *s) { return vsys_step(s) != 0; }
+static int lk_stuck(void *s)
+{
+    (void)s;
+    return 0;
+}
+static const cmp_sys *lk_blocks(const void *s) { return &((const vsys *)s)->cs; }
+static int lk_in_reset(const void *s) { return ((const vsys *)s)->t <= VSYS_RESET; }
+static void lk_free(void *s) { vsys_free(s); }
+static const cmp_family lk_family = {lk_make, lk_cycle, lk_stuck, lk_blocks, lk_in_reset, lk_free};
 
 int vsys_lockstep(const vsys_opts *o, const dut_ops *const *duts, uint64_t *cycles, char *msg,
                   size_t len)
 {
-    vsys_opts a = *o, b = *o;
-    vsys_res ra, rb;
-    uint64_t n, t;
-    unsigned i, nb;
-    int k, rc = 0;
-    a.rtl = 0;
-    a.fault_blk = a.fault_port = NULL;
-    a.port_hash = b.port_hash = 1;
-    a.capture_blk = b.capture_blk = -1;
-    if (vsys_run(&a, duts, &ra, msg, len) != 0)
-        return -1;
-    if (vsys_run(&b, duts, &rb, msg, len) != 0) {
-        vsys_res_free(&ra);
+    lk_arg a;
+    cmp_lockstep_opts lo;
+    cmp_lockstep_res lr;
+    int rc;
+    a.ref = a.sub = *o;
+    a.ref.rtl = 0;
+    a.ref.fault_blk = a.ref.fault_port = NULL;
+    a.duts = duts;
+    cmp_lockstep_defaults(&lo);
+    rtl_units(&lo.rtl, duts, o->rtl);
+    lo.la = "shells' system";
+    lo.lb = "this one";
+    if (cmp_lockstep(&lk_family, &a, &lo, &lr) != 0) {
+        snprintf(msg, len, "%s", lr.msg);
         return -1;
     }
-    nb = ra.nblk;
-    n = ra.cycles < rb.cycles ? ra.cycles : rb.cycles;
-    *cycles = n;
-    for (t = 0; t < n; t++)
-        for (i = 0; i < nb; i++)
-            if (ra.hash[t * nb + i] != rb.hash[t * nb + i])
-                goto differ;
-    if (ra.cycles != rb.cycles) {
-        snprintf(msg, len, "the shells' system ran %llu cycles, this one %llu",
-                 (unsigned long long)ra.cycles, (unsigned long long)rb.cycles);
-        rc = 1;
-    }
-    vsys_res_free(&ra);
-    vsys_res_free(&rb);
+    *cycles = lr.cycles;
+    rc = lr.mismatch;
+    if (rc)
+        snprintf(msg, len, "%s", lr.msg);
+    cmp_lockstep_free(&lk_family, &lr);
     return rc;
-differ:
-    *cycles = t;
-    snprintf(msg, len, "cycle %llu %s: ports differ", (unsigned long long)t, ra.blk_names[i]);
-    vsys_res_free(&ra);
-    vsys_res_free(&rb);
-    /* run both again to that cycle and name the first port */
-    a.port_hash = b.port_hash = 0;
-    a.capture_blk = b.capture_blk = (int)i;
-    a.capture_cycle = b.capture_cycle = t;
-    a.max_cycles = b.max_cycles = t + 1;
-    if (vsys_run(&a, duts, &ra, msg, len) != 0)
-        return -1;
-    if (vsys_run(&b, duts, &rb, msg, len) != 0) {
-        vsys_res_free(&ra);
-        return -1;
-    }
-    if (ra.captured && rb.captured) {
-        unsigned wi = 1, wo = 0;
-        if (ra.cap_in[0] != rb.cap_in[0])
-            snprintf(msg, len, "cycle %llu %s: rst_ni differs", (unsigned long long)t,
-                     ra.blk_names[i]);
-        for (k = 0; k < ra.cap_l.n; k++) {
-            const port_t *p = &ra.cap_l.p[k];
-            unsigned nw = UNIT_WORDS(p->width);
-            const uint64_t *x = p->dir == PORT_IN ? ra.cap_in + wi : ra.cap_out + wo;
-            const uint64_t *y = p->dir == PORT_IN ? rb.cap_in + wi : rb.cap_out + wo;
-            if (p->dir == PORT_IN)
-                wi += nw;
-            else
-                wo += nw;
-            if (memcmp(x, y, nw * sizeof *x) != 0) {
-                snprintf(msg, len, "MISMATCH cycle %llu %s port %s: shells' system 0x%llx, this "
-                         "one 0x%llx", (unsigned long long)t, ra.blk_names[i], p->name,
-                         (unsigned long long)x[0], (unsigned long long)y[0]);
-                break;
-            }
-        }
-    }
-    vsys_res_free(&ra);
-    vsys_res_free(&rb);
-    return 1;
 }
 
 /* ------------------------------------------------------ ./tb_stc hook -- */
@@ -1255,163 +1207,179 @@ static int run_system(const vsys_opts *base, const dut_ops *const *duts, int sta
     return fail;
 }
 
-int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
-                int (*run_unit)(int argc, char **argv))
-{
+/* What ./tb_stc runs. */
+typedef struct {
     vsys_opts o;
-    unsigned long long seed = 1, cycles = 200000, v;
-    int i, all, sys = 0, fail = 0, stage = -1, rc;
-    const char *log_path = NULL;
-    static char fblk[32], fport[64];
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--system") == 0)
-            sys = 1;
-    all = !sys;
-    for (i = 1; all && i < argc; i++) /* only --seed and --cycles go with "every unit" */
-        if (strcmp(argv[i], "--seed") != 0 && strcmp(argv[i], "--cycles") != 0)
-            all = 0;
-        else
-            i++;
-    if (!sys && !all)
+    unsigned long long seed, cycles;
+    int stage;
+    const char *log_path;
+    char fblk[32], fport[64];
+} stc_args;
+
+/* --fault B:P:V[@C]. 0, or 2 after the message. */
+static int parse_fault(stc_args *x, const char *val)
+{
+    unsigned long long v;
+    const char *at;
+    char num[32];
+    if (cmp_spec_split(val, x->fblk, sizeof x->fblk, x->fport, sizeof x->fport, num, sizeof num,
+                       &at) != 0)
+        return vbad("--fault: '%s' is not BLOCK:PORT:VALUE[@CYCLE]", val);
+    if (vnum(num, &v) != 0)
+        return vbad("--fault: '%s' has no numeric VALUE", val);
+    x->o.fault_val = v;
+    if (at && vnum(at, &v) != 0)
+        return vbad("--fault: '%s' has no numeric CYCLE", val);
+    x->o.fault_from = at ? v : 0;
+    x->o.fault_blk = x->fblk;
+    x->o.fault_port = x->fport;
+    return 0;
+}
+
+/* --rtl R: the stage. 0, or 2. */
+static int parse_stage(stc_args *x, const char *val)
+{
+    static const char *const names[] = {"none", "emu", "cu", "all", "l1", "staged"};
+    static const int stages[] = {0, 1, 2, -2 /* with or without the L1 */, 4, -1};
+    unsigned i;
+    for (i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(val, names[i]) == 0) {
+            x->stage = stages[i];
+            return 0;
+        }
+    return vbad("--rtl: '%s' is not none, emu, cu, l1, all or staged", val);
+}
+
+/* --slow-cu C:D. 0, or 2. */
+static int parse_slow(vsys_opts *o, const char *val)
+{
+    char *end;
+    unsigned long c = strtoul(val, &end, 10), d;
+    if (end == val || *end != ':' || end[1] == '\0' || end[1] == '-' || c >= VSYS_CUS_MAX)
+        return vbad("--slow-cu: '%s' is not C:D (a CU and a delay)", val);
+    d = strtoul(end + 1, &end, 10);
+    if (*end || d > 100000)
+        return vbad("--slow-cu: '%s' is not C:D (a CU and a delay)", val);
+    o->slow_cu = (int)c;
+    o->slow_d = (unsigned)d;
+    return 0;
+}
+
+/* A numeric option lo..hi into *v. 0, or 2. */
+static int parse_num(const char *a, const char *val, unsigned long long lo, unsigned long long hi,
+                     const char *what, unsigned long long *v)
+{
+    char fmt[128];
+    if (vnum(val, v) == 0 && *v >= lo && *v <= hi)
         return 0;
-    *handled = 1;
-    vsys_opts_default(&o);
+    snprintf(fmt, sizeof fmt, "%s: '%%s' is not %s", a, what);
+    return vbad(fmt, val);
+}
+
+/* One option with its value. 0, or 2 after the message. */
+static int parse_opt(stc_args *x, const char *a, const char *val)
+{
+    vsys_opts *o = &x->o;
+    unsigned long long v;
+    int rc = 0;
+    if (strcmp(a, "--seed") == 0) {
+        rc = parse_num(a, val, 0, ~0ull, "a non-negative integer", &x->seed);
+        o->seed = x->seed;
+    } else if (strcmp(a, "--cycles") == 0)
+        rc = parse_num(a, val, 1, ~0ull, "a positive integer", &x->cycles);
+    else if (strcmp(a, "--ops") == 0) {
+        rc = parse_num(a, val, 1, 100000, "an operation count (1..100000)", &v);
+        o->ops = (unsigned)v;
+    } else if (strcmp(a, "--l2-lat") == 0) {
+        rc = parse_num(a, val, 2, 10000, "a latency (2..10000)", &v);
+        o->l2_lat = (unsigned)v;
+    } else if (strcmp(a, "--msg-lat") == 0) {
+        rc = parse_num(a, val, 1, 10000, "a latency (1..10000)", &v);
+        o->msg_lat = (unsigned)v;
+    } else if (strcmp(a, "--max-cycles") == 0) {
+        rc = parse_num(a, val, 1, ~0ull, "a positive integer", &v);
+        o->max_cycles = v;
+    } else if (strcmp(a, "--sys-config") == 0) {
+        if (strcmp(val, "fpga") != 0 && strcmp(val, "default") != 0)
+            return vbad("--sys-config: '%s' is not fpga or default", val);
+        o->preset = strcmp(val, "fpga") == 0 ? "fpga" : "default";
+    } else if (strcmp(a, "--rtl") == 0)
+        rc = parse_stage(x, val);
+    else if (strcmp(a, "--fault") == 0)
+        rc = parse_fault(x, val);
+    else if (strcmp(a, "--slow-cu") == 0)
+        rc = parse_slow(o, val);
+    else if (strcmp(a, "--l1-opt") == 0)
+        o->l1_opts = val;
+    else if (strcmp(a, "--log") == 0)
+        x->log_path = val;
+    else
+        return vbad("unknown option '%s' with --system (see --help)", a);
+    return rc;
+}
+
+/* The options, then the checks between them. 0, or 2. */
+static int parse_args(stc_args *x, int argc, char **argv)
+{
+    int i, rc;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--system") == 0)
             continue;
         if (strcmp(a, "--l1") == 0) {
-            o.l1 = 1;
+            x->o.l1 = 1;
             continue;
         }
         if (val == NULL)
             return vbad("%s needs a value (see --help)", a);
         i++;
-        if (strcmp(a, "--seed") == 0) {
-            if (vnum(val, &seed) != 0)
-                return vbad("--seed: '%s' is not a non-negative integer", val);
-            o.seed = seed;
-        } else if (strcmp(a, "--cycles") == 0) {
-            if (vnum(val, &cycles) != 0 || cycles == 0)
-                return vbad("--cycles: '%s' is not a positive integer", val);
-        } else if (strcmp(a, "--ops") == 0) {
-            if (vnum(val, &v) != 0 || v == 0 || v > 100000)
-                return vbad("--ops: '%s' is not an operation count (1..100000)", val);
-            o.ops = (unsigned)v;
-        } else if (strcmp(a, "--l2-lat") == 0) {
-            if (vnum(val, &v) != 0 || v < 2 || v > 10000)
-                return vbad("--l2-lat: '%s' is not a latency (2..10000)", val);
-            o.l2_lat = (unsigned)v;
-        } else if (strcmp(a, "--msg-lat") == 0) {
-            if (vnum(val, &v) != 0 || v < 1 || v > 10000)
-                return vbad("--msg-lat: '%s' is not a latency (1..10000)", val);
-            o.msg_lat = (unsigned)v;
-        } else if (strcmp(a, "--max-cycles") == 0) {
-            if (vnum(val, &v) != 0 || v == 0)
-                return vbad("--max-cycles: '%s' is not a positive integer", val);
-            o.max_cycles = v;
-        } else if (strcmp(a, "--sys-config") == 0) {
-            if (strcmp(val, "fpga") != 0 && strcmp(val, "default") != 0)
-                return vbad("--sys-config: '%s' is not fpga or default", val);
-            o.preset = strcmp(val, "fpga") == 0 ? "fpga" : "default";
-        } else if (strcmp(a, "--rtl") == 0) {
-            if (strcmp(val, "none") == 0)
-                stage = 0;
-            else if (strcmp(val, "emu") == 0)
-                stage = 1;
-            else if (strcmp(val, "cu") == 0)
-                stage = 2;
-            else if (strcmp(val, "all") == 0)
-                stage = -2; /* resolved below: with or without the L1 */
-            else if (strcmp(val, "l1") == 0)
-                stage = 4;
-            else if (strcmp(val, "staged") == 0)
-                stage = -1;
-            else
-                return vbad("--rtl: '%s' is not none, emu, cu, l1, all or staged", val);
-        } else if (strcmp(a, "--fault") == 0) {
-            const char *c1 = strchr(val, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-            const char *at = c2 ? strchr(c2 + 1, '@') : NULL;
-            char num[32];
-            size_t nl;
-            if (c1 == NULL || c2 == NULL || (size_t)(c1 - val) >= sizeof fblk ||
-                (size_t)(c2 - c1 - 1) >= sizeof fport)
-                return vbad("--fault: '%s' is not BLOCK:PORT:VALUE[@CYCLE]", val);
-            nl = at ? (size_t)(at - c2 - 1) : strlen(c2 + 1);
-            if (nl == 0 || nl >= sizeof num)
-                return vbad("--fault: '%s' is not BLOCK:PORT:VALUE[@CYCLE]", val);
-            memcpy(num, c2 + 1, nl);
-            num[nl] = '\0';
-            if (vnum(num, &v) != 0)
-                return vbad("--fault: '%s' has no numeric VALUE", val);
-            o.fault_val = v;
-            if (at && vnum(at + 1, &v) != 0)
-                return vbad("--fault: '%s' has no numeric CYCLE", val);
-            o.fault_from = at ? v : 0;
-            memcpy(fblk, val, (size_t)(c1 - val));
-            fblk[c1 - val] = '\0';
-            memcpy(fport, c1 + 1, (size_t)(c2 - c1 - 1));
-            fport[c2 - c1 - 1] = '\0';
-            o.fault_blk = fblk;
-            o.fault_port = fport;
-        } else if (strcmp(a, "--slow-cu") == 0) {
-            char *end;
-            unsigned long c = strtoul(val, &end, 10), d;
-            if (end == val || *end != ':' || end[1] == '\0' || end[1] == '-' || c >= VSYS_CUS_MAX)
-                return vbad("--slow-cu: '%s' is not C:D (a CU and a delay)", val);
-            d = strtoul(end + 1, &end, 10);
-            if (*end || d > 100000)
-                return vbad("--slow-cu: '%s' is not C:D (a CU and a delay)", val);
-            o.slow_cu = (int)c;
-            o.slow_d = (unsigned)d;
-        } else if (strcmp(a, "--l1-opt") == 0) {
-            o.l1_opts = val;
-        } else if (strcmp(a, "--log") == 0) {
-            log_path = val;
-        } else
-            return vbad("unknown option '%s' with --system (see --help)", a);
+        if ((rc = parse_opt(x, a, val)) != 0)
+            return rc;
     }
-    if (log_path) { /* a bad path before any output */
-        FILE *f = fopen(log_path, "w");
+    if (x->log_path) { /* a bad path before any output */
+        FILE *f = fopen(x->log_path, "w");
         if (f == NULL)
-            return vbad("--log: cannot write '%s'", log_path);
+            return vbad("--log: cannot write '%s'", x->log_path);
         fclose(f);
     }
-    if (stage == -2)
-        stage = o.l1 ? 5 : 3;
-    if (stage == 4 && !o.l1)
+    if (x->stage == -2)
+        x->stage = x->o.l1 ? 5 : 3;
+    if (x->stage == 4 && !x->o.l1)
         return vbad("--rtl: '%s' needs --l1", "l1");
-    if (o.l1_opts && (!o.l1 || stage < 0 || stage >= 4))
+    if (x->o.l1_opts && (!x->o.l1 || x->stage < 0 || x->stage >= 4))
         return vbad("--l1-opt: '%s' needs --l1 and timing-shell L1s (--rtl none, emu or cu)",
-                    o.l1_opts);
+                    x->o.l1_opts);
+    return 0;
+}
+
+int stc_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
+                int (*run_unit)(int argc, char **argv))
+{
+    stc_args x;
+    int mode = cmp_bench_mode(argc, argv, "--system"), all = mode == 1, fail = 0, rc;
+    if (mode == 0)
+        return 0;
+    *handled = 1;
+    memset(&x, 0, sizeof x);
+    vsys_opts_default(&x.o);
+    x.seed = 1;
+    x.cycles = 200000;
+    x.stage = -1;
+    if ((rc = parse_args(&x, argc, argv)) != 0)
+        return rc;
     if (all) {
-        size_t u;
-        char cbuf[32], sbuf[32];
-        snprintf(cbuf, sizeof cbuf, "%llu", cycles);
-        snprintf(sbuf, sizeof sbuf, "%llu", seed);
-        for (u = 0; unit_registry[u]; u++) {
-            char *av[] = {argv[0], "--unit", (char *)unit_registry[u]->name, "--cycles", cbuf,
-                          "--seed", sbuf, NULL};
-            if (strcmp(unit_registry[u]->family, "stc") != 0)
-                continue;
-            printf("== %s\n", unit_registry[u]->name);
-            fflush(stdout);
-            rc = run_unit(7, av);
-            fflush(stdout);
-            if (rc == 2)
-                return 2;
-            fail |= rc != 0;
-        }
+        if ((fail = cmp_bench_units("stc", argv[0], x.cycles, x.seed, NULL, run_unit)) == 2)
+            return 2;
         printf("== system (stc-emu, stc-cu per CU: timing shells, then Verilated)\n");
     }
-    rc = run_system(&o, duts, stage, log_path);
+    rc = run_system(&x.o, duts, x.stage, x.log_path);
     fflush(stdout);
     if (rc == 2)
         return 2;
     fail |= rc != 0;
     if (all) { /* and with the L1 between each CU and the L2 */
-        o.l1 = 1;
-        rc = run_system(&o, duts, -1, NULL);
+        x.o.l1 = 1;
+        rc = run_system(&x.o, duts, -1, NULL);
         fflush(stdout);
         if (rc == 2)
             return 2;

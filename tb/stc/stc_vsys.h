@@ -36,10 +36,6 @@ typedef struct {
      * fault_val. NULL: none. */
     const char *fault_blk, *fault_port;
     uint64_t fault_val, fault_from;
-    /* Port comparison: every cycle, a hash of every block's port values
-     * (inputs with rst_ni, then outputs) goes to vsys_res.hash; at cycle
-     * capture_cycle (when capture_blk >= 0) the values of block capture_blk
-     * (0 EMU, then per CU k: 1 + k the CU, 1 + K + k its L1) are kept. */
     int slow_cu;          /* load responses (line data) to this CU take
                              slow_d cycles longer (-1: none)                  */
     unsigned slow_d;
@@ -50,9 +46,6 @@ typedef struct {
      * after the CU's previous one of the script. */
     const struct vsys_op { uint64_t cycle; unsigned cu; int store; uint64_t addr; } *script;
     unsigned n_script;
-    int port_hash;
-    int capture_blk;
-    uint64_t capture_cycle;
 } vsys_opts;
 
 void vsys_opts_default(vsys_opts *o);
@@ -67,12 +60,6 @@ typedef struct {
     size_t viol;          /* the checker's violations, +1 on a timeout       */
     char *log;            /* the event log (malloc'ed)                       */
     char *check;          /* the checker's output (VIOL lines, RESULT)       */
-    uint64_t *hash;       /* port_hash: nblk hashes per cycle                */
-    unsigned nblk;
-    char blk_names[65][16];
-    int captured;         /* capture: the block's ports at capture_cycle     */
-    unit_layout cap_l;
-    uint64_t cap_in[UNIT_PORTS_MAX * 4], cap_out[UNIT_PORTS_MAX * 4];
 } vsys_res;
 
 /* Runs the system. 0 (res filled, the verdict in res->viol), or -1 with a
@@ -82,9 +69,10 @@ int vsys_run(const vsys_opts *o, const dut_ops *const *duts, vsys_res *r, char *
 void vsys_res_free(vsys_res *r);
 
 /* Port lockstep of the system of o (o->rtl) against the all-shell system
- * (no fault there): both run with port hashes; at the first cycle where a
- * block's port values differ, both are run again to that cycle to name the
- * port. 0 equal (*cycles compared), 1 differ (msg), -1 error (msg). */
+ * (no fault there), side by side on the platform (tb/compose_rtl.h): every
+ * port of every block compared every cycle; the first difference names the
+ * cycle, the block, the port and both values. 0 equal (*cycles compared),
+ * 1 differ (msg, *cycles: the cycle), -1 error (msg). */
 int vsys_lockstep(const vsys_opts *o, const dut_ops *const *duts, uint64_t *cycles, char *msg,
                   size_t len);
 
