@@ -12,6 +12,14 @@
 #include "ports.h"
 #include "selftest.h"
 
+/* The opening of a callback (emit, params, report) of a unit whose model
+ * derives its widths in GEOM_of(): `const CFG *c = cfg;` and `GEOM g;`
+ * filled from c. */
+#define GEN_CFG_GEOM(CFG, GEOM)                                                                  \
+    const CFG *c = cfg;                                                                          \
+    GEOM g;                                                                                      \
+    GEOM##_of(c, &g)
+
 typedef struct {
     const char *unit; /* unit_desc.name                                     */
     /* The module; b holds the port table, module name, args and params. */
