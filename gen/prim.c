@@ -161,11 +161,18 @@ void prim_regs_open(emit_file *e)
     emit(e, "  if (!rst_ni) begin");
 }
 
-void prim_regs_resets(emit_file *e, const prim_regs *l)
+/* Register i's line of the reset branch (update = 0) or of the other. */
+static void regs_lines(emit_file *e, const prim_regs *l, int update)
 {
     unsigned i;
     for (i = 0; i < l->n; i++)
-        emit(e, "    %s_q <= %s;", l->name[i], l->reset[i]);
+        emit(e, update ? "    %s_q <= %s_d;" : "    %s_q <= %s;", l->name[i],
+             update ? l->name[i] : l->reset[i]);
+}
+
+void prim_regs_resets(emit_file *e, const prim_regs *l)
+{
+    regs_lines(e, l, 0);
 }
 
 void prim_regs_else(emit_file *e)
@@ -175,9 +182,7 @@ void prim_regs_else(emit_file *e)
 
 void prim_regs_updates(emit_file *e, const prim_regs *l)
 {
-    unsigned i;
-    for (i = 0; i < l->n; i++)
-        emit(e, "    %s_q <= %s_d;", l->name[i], l->name[i]);
+    regs_lines(e, l, 1);
 }
 
 void prim_regs_close(emit_file *e)

@@ -615,10 +615,7 @@ static void emit_module(gctx *x)
 void dualopt_coal_body(emit_file *e, const codec_cfg *c)
 {
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = c;
-    codec_geom_of(c, &x.g);
+    GEN_CTX_INIT(x, c, codec_geom);
     emit_module(&x);
 }
 

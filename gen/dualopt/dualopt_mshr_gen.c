@@ -324,10 +324,7 @@ static void emit_formal(gctx *x)
 static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = cfg;
-    dualopt_mshr_geom_of(x.c, &x.g);
+    GEN_CTX_INIT(x, cfg, dualopt_mshr_geom);
     x.n = x.c->entries;
     x.aw = x.g.laddr_bits;
     x.mw = x.g.mask_bits;

@@ -599,10 +599,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
     const rcache_cfg *c = cfg;
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = c;
-    rcache_geom_of(c, &x.g);
+    GEN_CTX_INIT(x, cfg, rcache_geom);
     x.ways = c->ways;
     x.line_bytes = c->line;
     x.line_bits = x.g.dw;

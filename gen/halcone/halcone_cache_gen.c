@@ -687,10 +687,7 @@ static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
 {
     const halcone_cache_cfg *c = cfg;
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = c;
-    halcone_cache_geom_of(c, &x.g);
+    GEN_CTX_INIT(x, cfg, halcone_cache_geom);
     x.ent_slots = 1u << x.g.id_bits;
     x.is_l2 = c->role == HCACHE_ROLE_L2;
     emit(e, "// HALCONE cache timestamp unit (Mojumder et al., 3.2.1-3.2.2, Alg. 1, 2, 4, 5),");

@@ -683,10 +683,7 @@ static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
 {
     const halcone_tsu_cfg *c = cfg;
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = c;
-    halcone_tsu_geom_of(c, &x.g);
+    GEN_CTX_INIT(x, cfg, halcone_tsu_geom);
     x.sum_bits = c->ts_bits + 1;
     x.index_width = x.g.index_bits ? x.g.index_bits : 1;
     x.floor_lo = c->ways * x.g.entry_bits;

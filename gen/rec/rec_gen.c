@@ -1075,10 +1075,7 @@ static void emit_module(gctx *x)
 void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)
 {
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = c;
-    rec_geom_of(c, &x.g);
+    GEN_CTX_INIT(x, c, rec_geom);
     x.index_width = x.g.index_bits ? x.g.index_bits : 1;
     x.job_idx_bits = prim_log2_floor(x.g.lines);
     x.packed = c->store == REC_STORE_PACKED;

@@ -522,10 +522,7 @@ static void emit_formal(gctx *x)
 static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = cfg;
-    stc_l1_geom_of(x.c, &x.g);
+    GEN_CTX_INIT(x, cfg, stc_l1_geom);
     x.ways = x.c->ways;
     x.mshrs = x.c->mshrs;
     x.sets = x.c->sets;
