@@ -8,9 +8,29 @@
 #define GEN_UNIT_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "ports.h"
 #include "selftest.h"
+
+/* The opening of a callback (emit, params, report) of a unit whose model
+ * derives its widths in GEOM_of(): `const CFG *c = cfg;` and `GEOM g;`
+ * filled from c. */
+#define GEN_CFG_GEOM(CFG, GEOM)                                                                  \
+    const CFG *c = cfg;                                                                          \
+    GEOM g;                                                                                      \
+    GEOM##_of(c, &g)
+
+/* An emitter's file-local context x (its gctx) at the start of its emit
+ * callback: zeroed, with the emit_file e, the configuration CFG as x.c and
+ * the derived widths GEOM_of() gives as x.g. */
+#define GEN_CTX_INIT(x, CFG, GEOM)                                                               \
+    do {                                                                                         \
+        memset(&(x), 0, sizeof(x));                                                              \
+        (x).e = e;                                                                               \
+        (x).c = (CFG);                                                                           \
+        GEOM##_of((x).c, &(x).g);                                                                \
+    } while (0)
 
 typedef struct {
     const char *unit; /* unit_desc.name                                     */

@@ -1,7 +1,10 @@
 /* Emit helpers shared by every unit's emitter (see prim.h). */
 #include "prim.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 void prim_module_begin(emit_file *e, const block_desc *b)
 {
@@ -103,4 +106,96 @@ void prim_ram_ports(emit_file *e, const prim_ram *r)
     emit(e, "%s", r->read_first ? rd : wr);
     emit(e, "%s", r->read_first ? wr : rd);
     emit(e, "end");
+}
+
+static const char *regs_keep(prim_regs *l, const char *fmt, va_list ap)
+{
+    char *dst = l->pool + l->used;
+    int n = vsnprintf(dst, sizeof l->pool - l->used, fmt, ap);
+    if (n < 0 || (size_t)n >= sizeof l->pool - l->used) {
+        fprintf(stderr, "cohgen: internal error: register list too long\n");
+        abort();
+    }
+    l->used += (size_t)n + 1;
+    return dst;
+}
+
+static const char *regs_keepf(prim_regs *l, const char *fmt, ...)
+{
+    va_list ap;
+    const char *s;
+    va_start(ap, fmt);
+    s = regs_keep(l, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+void prim_reg(prim_regs *l, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    if (l->n >= PRIM_REGS_MAX) {
+        fprintf(stderr, "cohgen: internal error: more than %d registers\n", PRIM_REGS_MAX);
+        abort();
+    }
+    l->name[l->n] = regs_keepf(l, "%s", name);
+    va_start(ap, fmt);
+    l->reset[l->n] = regs_keep(l, fmt, ap);
+    va_end(ap);
+    l->n++;
+}
+
+void prim_regs_list(prim_regs *l, const char *spec)
+{
+    while (*spec) {
+        size_t n = strcspn(spec, " "), k = strcspn(spec, "=");
+        if (k < n)
+            prim_reg(l, regs_keepf(l, "%.*s", (int)k, spec), "%.*s", (int)(n - k - 1), spec + k + 1);
+        spec += n;
+        spec += strspn(spec, " ");
+    }
+}
+
+void prim_regs_open(emit_file *e)
+{
+    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
+    emit(e, "  if (!rst_ni) begin");
+}
+
+/* Register i's line of the reset branch (update = 0) or of the other. */
+static void regs_lines(emit_file *e, const prim_regs *l, int update)
+{
+    unsigned i;
+    for (i = 0; i < l->n; i++)
+        emit(e, update ? "    %s_q <= %s_d;" : "    %s_q <= %s;", l->name[i],
+             update ? l->name[i] : l->reset[i]);
+}
+
+void prim_regs_resets(emit_file *e, const prim_regs *l)
+{
+    regs_lines(e, l, 0);
+}
+
+void prim_regs_else(emit_file *e)
+{
+    emit(e, "  end else begin");
+}
+
+void prim_regs_updates(emit_file *e, const prim_regs *l)
+{
+    regs_lines(e, l, 1);
+}
+
+void prim_regs_close(emit_file *e)
+{
+    emit(e, "  end");
+    emit(e, "end");
+}
+
+void prim_regs_block(emit_file *e, const prim_regs *l)
+{
+    prim_regs_open(e);
+    prim_regs_resets(e, l);
+    prim_regs_else(e);
+    prim_regs_updates(e, l);
+    prim_regs_close(e);
 }

@@ -59,4 +59,32 @@ void prim_ram_decl(emit_file *e, const char *mem, unsigned w, unsigned depth);
 /* The always_ff block of the RAM's two ports. */
 void prim_ram_ports(emit_file *e, const prim_ram *r);
 
+/* The registers of one always_ff block on clk_i with the asynchronous
+ * active-low reset rst_ni: "NAME_q <= RESET;" in the reset branch and
+ * "NAME_q <= NAME_d;" in the other, one line each, in the order added. */
+#define PRIM_REGS_MAX 96
+typedef struct {
+    unsigned n;
+    size_t used;
+    const char *name[PRIM_REGS_MAX];
+    const char *reset[PRIM_REGS_MAX];
+    char pool[8192];
+} prim_regs;
+/* Adds register NAME (without _q / _d) with the reset value printed from
+ * fmt. */
+void prim_reg(prim_regs *l, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Adds the registers of a list "NAME=RESET NAME=RESET ..." (separated by
+ * spaces). */
+void prim_regs_list(prim_regs *l, const char *spec);
+/* The block's lines, or its parts for a block with more in a branch:
+ * prim_regs_open (always_ff, if (!rst_ni) begin), prim_regs_resets,
+ * prim_regs_else (end else begin), prim_regs_updates, prim_regs_close. */
+void prim_regs_block(emit_file *e, const prim_regs *l);
+void prim_regs_open(emit_file *e);
+void prim_regs_resets(emit_file *e, const prim_regs *l);
+void prim_regs_else(emit_file *e);
+void prim_regs_updates(emit_file *e, const prim_regs *l);
+void prim_regs_close(emit_file *e);
+
 #endif

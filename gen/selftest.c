@@ -14,6 +14,7 @@
 #include "emit.h"
 #include "gen_unit.h"
 #include "ports.h"
+#include "prim.h"
 
 /* ---- rules of the units (gen_unit.selftest) */
 st_rules_fn selftest_rules_of(const char *unit)
@@ -663,6 +664,32 @@ typedef struct {
     const st_result *res;            /* the model's run: seed, cycles, signature   */
 } gctx;
 
+/* The top's state registers and their reset values, in the order of its
+ * default assignments, reset and update lines: run, done, cycle and phase
+ * counters, the generators' states (and phases), the sequence counters, the
+ * signature and the transfer counts. */
+static void top_state(const gctx *x, prim_regs *st)
+{
+    const plan *p = x->p;
+    int i, g;
+    char nm[16];
+
+    prim_regs_list(st, "run=1'b1 done=1'b0 cyc=24'd0 phase=PhaseSeed");
+    for (g = 0; g < p->ng; g++) {
+        snprintf(nm, sizeof nm, "st%d", g);
+        prim_reg(st, nm, "Seed%d", g);
+        if (g > 0 && p->g[g].phase >= 0) {
+            snprintf(nm, sizeof nm, "ph%d", g);
+            prim_reg(st, nm, "2'd0");
+        }
+    }
+    for (i = 0; i < p->nseq; i++) {
+        snprintf(nm, sizeof nm, "seq%d", i);
+        prim_reg(st, nm, "%u'd0", p->seq_w[i]);
+    }
+    prim_regs_list(st, "sig=32'hffff_ffff nin=24'd0 nout=24'd0");
+}
+
 static void emit_top_module(gctx *x)
 {
     emit_file *e = x->e;
@@ -992,20 +1019,13 @@ static void emit_top_transfers(gctx *x)
     emit_nl(e);
     emit(e, "always_comb begin");
     emit_in(e);
-    emit(e, "run_d = run_q;");
-    emit(e, "done_d = done_q;");
-    emit(e, "cyc_d = cyc_q;");
-    emit(e, "phase_d = phase_q;");
-    for (g = 0; g < p->ng; g++) {
-        emit(e, "st%d_d = st%d_q;", g, g);
-        if (g > 0 && p->g[g].phase >= 0)
-            emit(e, "ph%d_d = ph%d_q;", g, g);
+    {
+        prim_regs st = {0};
+        unsigned k;
+        top_state(x, &st);
+        for (k = 0; k < st.n; k++)
+            emit(e, "%s_d = %s_q;", st.name[k], st.name[k]);
     }
-    for (i = 0; i < p->nseq; i++)
-        emit(e, "seq%d_d = seq%d_q;", i, i);
-    emit(e, "sig_d = sig_q;");
-    emit(e, "nin_d = nin_q;");
-    emit(e, "nout_d = nout_q;");
     emit(e, "if (run_q) begin");
     emit_in(e);
     emit(e, "cyc_d = cyc_q + 24'd1;");
@@ -1138,59 +1158,25 @@ static void emit_uart_next(gctx *x)
 static void emit_top_regs(gctx *x)
 {
     emit_file *e = x->e;
-    const plan *p = x->p;
-    int i, g;
+    prim_regs st = {0};
+    unsigned k;
+
+    top_state(x, &st);
 
     emit(e, "always_ff @(posedge clk_i or negedge rst_q) begin");
     emit_in(e);
     emit(e, "if (!rst_q) begin");
     emit_in(e);
-    emit(e, "run_q <= 1'b1;");
-    emit(e, "done_q <= 1'b0;");
-    emit(e, "cyc_q <= 24'd0;");
-    emit(e, "phase_q <= PhaseSeed;");
-    for (g = 0; g < p->ng; g++) {
-        emit(e, "st%d_q <= Seed%d;", g, g);
-        if (g > 0 && p->g[g].phase >= 0)
-            emit(e, "ph%d_q <= 2'd0;", g);
-    }
-    for (i = 0; i < p->nseq; i++)
-        emit(e, "seq%d_q <= %u'd0;", i, p->seq_w[i]);
-    emit(e, "sig_q <= 32'hffff_ffff;");
-    emit(e, "nin_q <= 24'd0;");
-    emit(e, "nout_q <= 24'd0;");
-    emit(e, "tx_busy_q <= 1'b0;");
-    emit(e, "tx_idx_q <= 5'd0;");
-    emit(e, "tx_bit_q <= 4'd0;");
-    emit(e, "tx_baud_q <= 16'd0;");
-    emit(e, "tx_shift_q <= 10'h3ff;");
-    emit(e, "gap_q <= GapCycles;");
-    emit(e, "dig_q <= 80'd0;");
+    prim_regs_list(&st, "tx_busy=1'b0 tx_idx=5'd0 tx_bit=4'd0 tx_baud=16'd0 tx_shift=10'h3ff "
+                        "gap=GapCycles dig=80'd0");
+    for (k = 0; k < st.n; k++)
+        emit(e, "%s_q <= %s;", st.name[k], st.reset[k]);
     emit(e, "ch_q <= 8'd0;");
     emit_out(e);
     emit(e, "end else begin");
     emit_in(e);
-    emit(e, "run_q <= run_d;");
-    emit(e, "done_q <= done_d;");
-    emit(e, "cyc_q <= cyc_d;");
-    emit(e, "phase_q <= phase_d;");
-    for (g = 0; g < p->ng; g++) {
-        emit(e, "st%d_q <= st%d_d;", g, g);
-        if (g > 0 && p->g[g].phase >= 0)
-            emit(e, "ph%d_q <= ph%d_d;", g, g);
-    }
-    for (i = 0; i < p->nseq; i++)
-        emit(e, "seq%d_q <= seq%d_d;", i, i);
-    emit(e, "sig_q <= sig_d;");
-    emit(e, "nin_q <= nin_d;");
-    emit(e, "nout_q <= nout_d;");
-    emit(e, "tx_busy_q <= tx_busy_d;");
-    emit(e, "tx_idx_q <= tx_idx_d;");
-    emit(e, "tx_bit_q <= tx_bit_d;");
-    emit(e, "tx_baud_q <= tx_baud_d;");
-    emit(e, "tx_shift_q <= tx_shift_d;");
-    emit(e, "gap_q <= gap_d;");
-    emit(e, "dig_q <= dig_d;");
+    for (k = 0; k < st.n; k++)
+        emit(e, "%s_q <= %s_d;", st.name[k], st.name[k]);
     emit(e, "ch_q <= ch;");
     emit_out(e);
     emit(e, "end");

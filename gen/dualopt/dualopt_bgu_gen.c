@@ -145,15 +145,9 @@ static void emit_ports_and_state(gctx *x)
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit(e, "    done_lo_q <= '0;");
-    emit(e, "    done_hi_q <= '0;");
-    emit(e, "  end else begin");
-    emit(e, "    done_lo_q <= done_lo_d;");
-    emit(e, "    done_hi_q <= done_hi_d;");
-    emit(e, "  end");
-    emit(e, "end");
+    prim_regs rl = {0};
+    prim_regs_list(&rl, "done_lo='0 done_hi='0");
+    prim_regs_block(e, &rl);
 }
 
 /* Interface properties (make formal): the request port holds its payload
@@ -230,9 +224,7 @@ static void emit_bgu(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const bgu_cfg *c = cfg;
-    bgu_geom g;
-    bgu_geom_of(c, &g);
+    GEN_CFG_GEOM(bgu_cfg, bgu_geom);
     snprintf(buf, len,
              "lanes=%u line=%u gran=%u addr_bits=%u\n"
              "mask_bits=%u line_addr_bits=%u addr_port_bits=%u state_bits=%u",
@@ -242,9 +234,7 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    const bgu_cfg *c = cfg;
-    bgu_geom g;
-    bgu_geom_of(c, &g);
+    GEN_CFG_GEOM(bgu_cfg, bgu_geom);
     if (json) {
         fprintf(f,
                 "{\"unit\":\"dualopt-bgu\",\"lanes\":%u,\"line\":%u,\"gran\":%u,\"addr_bits\":%u,"

@@ -617,10 +617,7 @@ void dualopt_coal_body(emit_file *e, const void *cfg)
 {
     const codec_cfg *c = cfg;
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = c;
-    codec_geom_of(c, &x.g);
+    GEN_CTX_INIT(x, c, codec_geom);
     emit_module(&x);
 }
 
@@ -636,9 +633,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const codec_cfg *c = cfg;
-    codec_geom g;
-    codec_geom_of(c, &g);
+    GEN_CFG_GEOM(codec_cfg, codec_geom);
     snprintf(buf, len,
              "gpus=%u self=%u buf=%u max=%u timeout=%u gran=%u line=%u pkt_bytes=%u flit=%u "
              "count_bits=%u reg_depth=%u\n"
@@ -650,9 +645,7 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    const codec_cfg *c = cfg;
-    codec_geom g;
-    codec_geom_of(c, &g);
+    GEN_CFG_GEOM(codec_cfg, codec_geom);
     if (json) {
         fprintf(f,
                 "{\"gpus\":%u,\"buffers\":%u,\"buf\":%u,\"max\":%u,\"timeout\":%u,\"gran\":%u,"

@@ -370,9 +370,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const de_cfg *c = cfg;
-    de_geom g;
-    de_geom_of(c, &g);
+    GEN_CFG_GEOM(de_cfg, de_geom);
     snprintf(buf, len,
              "window=%u warmup=%u bound=%llu remote_thresh=%u/%u block_thresh=%u/%u hit_thresh=%u/%u "
              "words=%u hit_over=%s remonitor=%u\n"

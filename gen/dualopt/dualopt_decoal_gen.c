@@ -160,9 +160,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const codec_cfg *c = cfg;
-    codec_geom g;
-    codec_geom_of(c, &g);
+    GEN_CFG_GEOM(codec_cfg, codec_geom);
     snprintf(buf, len,
              "gpus=%u self=%u max=%u gran=%u pkt_bytes=%u count_bits=%u\n"
              "slot_bits=%u packet_register_bits=%u",
@@ -172,9 +170,7 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    const codec_cfg *c = cfg;
-    codec_geom g;
-    codec_geom_of(c, &g);
+    GEN_CFG_GEOM(codec_cfg, codec_geom);
     if (json) {
         fprintf(f, "{\"max\":%u,\"gran\":%u,\"pkt_bytes\":%u,\"count_bits\":%u,\"slot_bits\":%u,"
                    "\"packet_register_bits\":%u,\"slots_per_cycle\":1,\"rtl_memories\":[],"

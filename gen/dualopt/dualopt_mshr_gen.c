@@ -247,41 +247,16 @@ static void emit_regs(gctx *x)
     emit(e, "  next_rd_q <= next_mem[dn_tag_d];");
     emit(e, "end");
     emit_nl(e);
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit(e, "    valid_q <= '0;");
-    emit(e, "    rsp_valid_q <= 1'b0;");
-    emit(e, "    rsp_kind_q <= 2'd0;");
-    emit(e, "    rsp_tag_q <= '0;");
-    emit(e, "    rsp_entry_q <= '0;");
-    emit(e, "    rsp_line_q <= '0;");
+    prim_regs rl = {0};
+    prim_regs_list(&rl, "valid='0 rsp_valid=1'b0 rsp_kind=2'd0 rsp_tag='0 rsp_entry='0 "
+                        "rsp_line='0");
     if (x->bitmask)
-        emit(e, "    rsp_mask_q <= '0;");
-    emit(e, "    dn_valid_q <= 1'b0;");
-    emit(e, "    dn_entry_q <= '0;");
-    emit(e, "    dn_line_q <= '0;");
+        prim_regs_list(&rl, "rsp_mask='0");
+    prim_regs_list(&rl, "dn_valid=1'b0 dn_entry='0 dn_line='0");
     if (x->bitmask)
-        emit(e, "    dn_mask_q <= '0;");
-    emit(e, "    dn_tag_q <= '0;");
-    emit(e, "    dn_tail_q <= '0;");
-    emit(e, "  end else begin");
-    emit(e, "    valid_q <= valid_d;");
-    emit(e, "    rsp_valid_q <= rsp_valid_d;");
-    emit(e, "    rsp_kind_q <= rsp_kind_d;");
-    emit(e, "    rsp_tag_q <= rsp_tag_d;");
-    emit(e, "    rsp_entry_q <= rsp_entry_d;");
-    emit(e, "    rsp_line_q <= rsp_line_d;");
-    if (x->bitmask)
-        emit(e, "    rsp_mask_q <= rsp_mask_d;");
-    emit(e, "    dn_valid_q <= dn_valid_d;");
-    emit(e, "    dn_entry_q <= dn_entry_d;");
-    emit(e, "    dn_line_q <= dn_line_d;");
-    if (x->bitmask)
-        emit(e, "    dn_mask_q <= dn_mask_d;");
-    emit(e, "    dn_tag_q <= dn_tag_d;");
-    emit(e, "    dn_tail_q <= dn_tail_d;");
-    emit(e, "  end");
-    emit(e, "end");
+        prim_regs_list(&rl, "dn_mask='0");
+    prim_regs_list(&rl, "dn_tag='0 dn_tail='0");
+    prim_regs_block(e, &rl);
     emit(e, "// entry fields are read only while the entry is valid: no reset");
     emit(e, "always_ff @(posedge clk_i) begin");
     emit(e, "  line_q <= line_d;");
@@ -349,10 +324,7 @@ static void emit_formal(gctx *x)
 static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = cfg;
-    dualopt_mshr_geom_of(x.c, &x.g);
+    GEN_CTX_INIT(x, cfg, dualopt_mshr_geom);
     x.n = x.c->entries;
     x.aw = x.g.laddr_bits;
     x.mw = x.g.mask_bits;
@@ -377,9 +349,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const dualopt_mshr_cfg *c = cfg;
-    dualopt_mshr_geom g;
-    dualopt_mshr_geom_of(c, &g);
+    GEN_CFG_GEOM(dualopt_mshr_cfg, dualopt_mshr_geom);
     snprintf(buf, len,
              "mode=%s entries=%u targets=%u line=%u gran=%u addr_bits=%u tag_bits=%u\n"
              "mask_bits=%u line_addr_bits=%u entry_bits=%u count_bits=%u\n"
@@ -392,9 +362,7 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    const dualopt_mshr_cfg *c = cfg;
-    dualopt_mshr_geom g;
-    dualopt_mshr_geom_of(c, &g);
+    GEN_CFG_GEOM(dualopt_mshr_cfg, dualopt_mshr_geom);
     if (json) {
         fprintf(f,
                 "{\"mode\":\"%s\",\"entries\":%u,\"targets\":%u,\"line\":%u,\"gran\":%u,"
@@ -436,9 +404,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
  * any entry, as the bench's stimulus does now and then. */
 int dualopt_mshr_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
 {
-    const dualopt_mshr_cfg *c = cfg;
-    dualopt_mshr_geom g;
-    dualopt_mshr_geom_of(c, &g);
+    GEN_CFG_GEOM(dualopt_mshr_cfg, dualopt_mshr_geom);
     if (max < 3 || c->targets == 0 || (uint64_t)c->entries * c->targets + 2 > g.tags ||
         g.laddr_bits < 4)
         return snprintf(err, len, "dualopt-mshr: no self-test when entries x targets + 2 > "

@@ -552,34 +552,19 @@ static void emit_regs(gctx *x)
 {
     emit_file *e = x->e;
 
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit(e, "    state_q <= StInit;");
-    emit(e, "    idx_q <= '0;");
-    emit(e, "    s1_valid_q <= 1'b0;");
-    emit(e, "    s1_fwd_q <= 1'b0;");
-    emit(e, "    s1_op_q <= 2'd0;");
-    emit(e, "    s1_line_q <= '0;");
-    emit(e, "    s1_idx_q <= '0;");
-    emit(e, "    s1_mask_q <= '0;");
-    emit(e, "    s1_data_q <= '0;");
-    emit(e, "    m_way_q <= '0;");
-    emit(e, "    m_wb_q <= 1'b0;");
-    emit(e, "    m_hit_q <= 1'b0;");
-    emit(e, "    fl_done_q <= '0;");
-    emit(e, "    fl_wbs_q <= '0;");
-    emit(e, "    fl_inv_q <= '0;");
-    emit(e, "    rsp_valid_q <= 1'b0;");
-    emit(e, "    rsp_kind_q <= 3'd0;");
-    emit(e, "    rsp_line_q <= '0;");
-    emit(e, "    rsp_rd_q <= 1'b0;");
-    emit(e, "    rsp_wbs_q <= '0;");
-    emit(e, "    rsp_inv_q <= '0;");
-    emit(e, "  end else begin");
-    emit(e, "    state_q <= state_d;");
-    emit(e, "    idx_q <= idx_d;");
-    emit(e, "    s1_valid_q <= s1_valid_d;");
-    emit(e, "    s1_fwd_q <= s1_fwd_d;");
+    /* the request payload s1_* loads only on an accepted request */
+    prim_regs head = {0}, req = {0}, rest = {0};
+    prim_regs_list(&head, "state=StInit idx='0 s1_valid=1'b0 s1_fwd=1'b0");
+    prim_regs_list(&req, "s1_op=2'd0 s1_line='0 s1_idx='0 s1_mask='0 s1_data='0");
+    prim_regs_list(&rest, "m_way='0 m_wb=1'b0 m_hit=1'b0 fl_done='0 fl_wbs='0 fl_inv='0 "
+                          "rsp_valid=1'b0 rsp_kind=3'd0 rsp_line='0 rsp_rd=1'b0 rsp_wbs='0 "
+                          "rsp_inv='0");
+    prim_regs_open(e);
+    prim_regs_resets(e, &head);
+    prim_regs_resets(e, &req);
+    prim_regs_resets(e, &rest);
+    prim_regs_else(e);
+    prim_regs_updates(e, &head);
     emit(e, "    if (req_acc) begin");
     emit(e, "      s1_op_q <= req_op_i;");
     emit(e, "      s1_line_q <= req_line;");
@@ -587,20 +572,8 @@ static void emit_regs(gctx *x)
     emit(e, "      s1_mask_q <= req_mask_i;");
     emit(e, "      s1_data_q <= req_data_i;");
     emit(e, "    end");
-    emit(e, "    m_way_q <= m_way_d;");
-    emit(e, "    m_wb_q <= m_wb_d;");
-    emit(e, "    m_hit_q <= m_hit_d;");
-    emit(e, "    fl_done_q <= fl_done_d;");
-    emit(e, "    fl_wbs_q <= fl_wbs_d;");
-    emit(e, "    fl_inv_q <= fl_inv_d;");
-    emit(e, "    rsp_valid_q <= rsp_valid_d;");
-    emit(e, "    rsp_kind_q <= rsp_kind_d;");
-    emit(e, "    rsp_line_q <= rsp_line_d;");
-    emit(e, "    rsp_rd_q <= rsp_rd_d;");
-    emit(e, "    rsp_wbs_q <= rsp_wbs_d;");
-    emit(e, "    rsp_inv_q <= rsp_inv_d;");
-    emit(e, "  end");
-    emit(e, "end");
+    prim_regs_updates(e, &rest);
+    prim_regs_close(e);
     emit_nl(e);
 }
 
@@ -626,10 +599,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
     const rcache_cfg *c = cfg;
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = c;
-    rcache_geom_of(c, &x.g);
+    GEN_CTX_INIT(x, cfg, rcache_geom);
     x.ways = c->ways;
     x.line_bytes = c->line;
     x.line_bits = x.g.dw;
@@ -661,9 +631,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const rcache_cfg *c = cfg;
-    rcache_geom g;
-    rcache_geom_of(c, &g);
+    GEN_CFG_GEOM(rcache_cfg, rcache_geom);
     snprintf(buf, len,
              "sets=%u ways=%u line=%u addr_bits=%u capacity_bytes=%llu\n"
              "index_bits=%u tag_bits=%u rank_bits=%u set_word_bits=%u data_addr_bits=%u count_bits=%u",
@@ -720,9 +688,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
  * address space. Masks, data and fills stay random. */
 int dualopt_rcache_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
 {
-    const rcache_cfg *c = cfg;
-    rcache_geom g;
-    rcache_geom_of(c, &g);
+    GEN_CFG_GEOM(rcache_cfg, rcache_geom);
     if (max < 2 || c->addr_bits < g.lb + 2 + 3 + 1)
         return snprintf(err, len, "dualopt-rcache: no self-test with fewer than %u address bits",
                         g.lb + 6), -1;

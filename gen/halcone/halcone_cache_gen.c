@@ -531,62 +531,25 @@ static void emit_regs(gctx *x)
 {
     emit_file *e = x->e;
 
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit(e, "    init_q <= 1'b1;");
-    emit(e, "    init_idx_q <= '0;");
-    emit(e, "    b_valid_q <= 1'b0;");
-    emit(e, "    b_fill_q <= 1'b0;");
-    emit(e, "    b_fok_q <= 1'b0;");
-    emit(e, "    b_op_q <= '0;");
-    emit(e, "    b_line_q <= '0;");
-    emit(e, "    b_id_q <= '0;");
-    emit(e, "    b_wts_q <= '0;");
-    emit(e, "    b_rts_q <= '0;");
+    /* b_cts (with l1-req-cts) is reset after b_rts but updated last */
+    prim_regs rl = {0}, cts = {0}, rest = {0};
+    prim_regs_list(&rl, "init=1'b1 init_idx='0 b_valid=1'b0 b_fill=1'b0 b_fok=1'b0 b_op='0 "
+                        "b_line='0 b_id='0 b_wts='0 b_rts='0");
     if (x->g.l1_req_cts)
-        emit(e, "    b_cts_q <= '0;");
-    emit(e, "    fwd_q <= 1'b0;");
-    emit(e, "    fwd_word_q <= '0;");
-    emit(e, "    ent_valid_q <= '0;");
-    emit(e, "    ent_line_q <= '0;");
-    emit(e, "    ent_way_q <= '0;");
-    emit(e, "    ent_kind_q <= '0;");
-    emit(e, "    valid_q <= '0;");
-    emit(e, "    lock_q <= '0;");
-    emit(e, "    cts_q <= '0;");
-    emit(e, "    cnt_q <= '0;");
-    emit(e, "    rsp_v_q <= 1'b0;");
-    emit(e, "    rsp_kind_q <= '0;");
-    emit(e, "    rsp_line_q <= '0;");
-    emit(e, "    rsp_cts_q <= '0;");
-    emit(e, "    rsp_wts_q <= '0;");
-    emit(e, "    rsp_rts_q <= '0;");
-    emit(e, "    rsp_cnt_q <= '0;");
-    emit(e, "    dn_v_q <= 1'b0;");
-    emit(e, "    dn_write_q <= 1'b0;");
-    emit(e, "    dn_line_q <= '0;");
-    emit(e, "    dn_id_q <= '0;");
-    emit(e, "    dn_cts_q <= '0;");
-    emit(e, "    ev_v_q <= 1'b0;");
-    emit(e, "    ev_line_q <= '0;");
-    emit(e, "    ev_wts_q <= '0;");
-    emit(e, "    ev_rts_q <= '0;");
-    emit(e, "  end else begin");
-    {
-        static const char *const regs[] = {
-            "init", "init_idx", "b_valid", "b_fill", "b_fok", "b_op", "b_line", "b_id", "b_wts", "b_rts",
-            "fwd", "fwd_word", "ent_valid", "ent_line", "ent_way", "ent_kind", "valid", "lock",
-            "cts", "cnt", "rsp_v", "rsp_kind", "rsp_line", "rsp_cts", "rsp_wts", "rsp_rts",
-            "rsp_cnt", "dn_v", "dn_write", "dn_line", "dn_id", "dn_cts", "ev_v", "ev_line",
-            "ev_wts", "ev_rts", NULL};
-        int i;
-        for (i = 0; regs[i]; i++)
-            emit(e, "    %s_q <= %s_d;", regs[i], regs[i]);
-        if (x->g.l1_req_cts)
-            emit(e, "    b_cts_q <= b_cts_d;");
-    }
-    emit(e, "  end");
-    emit(e, "end");
+        prim_regs_list(&cts, "b_cts='0");
+    prim_regs_list(&rest, "fwd=1'b0 fwd_word='0 ent_valid='0 ent_line='0 ent_way='0 ent_kind='0 "
+                          "valid='0 lock='0 cts='0 cnt='0 rsp_v=1'b0 rsp_kind='0 rsp_line='0 "
+                          "rsp_cts='0 rsp_wts='0 rsp_rts='0 rsp_cnt='0 dn_v=1'b0 dn_write=1'b0 "
+                          "dn_line='0 dn_id='0 dn_cts='0 ev_v=1'b0 ev_line='0 ev_wts='0 ev_rts='0");
+    prim_regs_open(e);
+    prim_regs_resets(e, &rl);
+    prim_regs_resets(e, &cts);
+    prim_regs_resets(e, &rest);
+    prim_regs_else(e);
+    prim_regs_updates(e, &rl);
+    prim_regs_updates(e, &rest);
+    prim_regs_updates(e, &cts);
+    prim_regs_close(e);
     emit_nl(e);
 }
 
@@ -724,10 +687,7 @@ static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
 {
     const halcone_cache_cfg *c = cfg;
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = c;
-    halcone_cache_geom_of(c, &x.g);
+    GEN_CTX_INIT(x, cfg, halcone_cache_geom);
     x.ent_slots = 1u << x.g.id_bits;
     x.is_l2 = c->role == HCACHE_ROLE_L2;
     emit(e, "// HALCONE cache timestamp unit (Mojumder et al., 3.2.1-3.2.2, Alg. 1, 2, 4, 5),");
@@ -748,9 +708,7 @@ static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const halcone_cache_cfg *c = cfg;
-    halcone_cache_geom g;
-    halcone_cache_geom_of(c, &g);
+    GEN_CFG_GEOM(halcone_cache_cfg, halcone_cache_geom);
     snprintf(buf, len,
              "role=%s sets=%u ways=%u line=%u addr_bits=%u ts_bits=%u pending=%u\n"
              "lease_ext=%d read_cts=%d overflow=%s req_cts=%d l1_req_cts=%d\n"

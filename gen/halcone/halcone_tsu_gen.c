@@ -541,45 +541,27 @@ static void emit_regs(gctx *x)
 {
     emit_file *e = x->e;
     static const char *const rst0[] = {
-        "clr_ep_q", "s1_valid_q", "s2_valid_q", "s2_rst_q", "fwd_valid_q", "rsp_valid_q",
-        "rsp_victim_q", "rsp_floor_q", "rsp_wrap_q", "rsp_reset_q", "rsp_kind_q", "rsp_addr_q",
-        "rsp_tag_q", "rsp_wts_q", "rsp_rts_q", "rsp_vaddr_q", "rsp_vmemts_q", "rsp_fval_q",
-        "epoch_q", "rsp_epoch_q", "clr_idx_q", "fwd_data_q", NULL};
+        "clr_ep", "s1_valid", "s2_valid", "s2_rst", "fwd_valid", "rsp_valid", "rsp_victim",
+        "rsp_floor", "rsp_wrap", "rsp_reset", "rsp_kind", "rsp_addr", "rsp_tag", "rsp_wts",
+        "rsp_rts", "rsp_vaddr", "rsp_vmemts", "rsp_fval", "epoch", "rsp_epoch", "clr_idx",
+        "fwd_data", NULL};
     static const char *const plain[] = {"s1_op_q", "s1_addr_q", "s1_tag_q", "s1_lease_q",
                                         "s2_op_q", "s2_addr_q", "s2_tag_q", "s2_lease_q",
                                         "s2_data_q", NULL};
+    prim_regs r = {0};
     unsigned i;
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit(e, "    clr_q <= 1'b1;");
-    emit(e, "    fwd_hit_q <= 1'b1;");
-    emit(e, "    s2_fix_q <= 1'b1;");
+    prim_reg(&r, "clr", "1'b1");
+    prim_reg(&r, "fwd_hit", "1'b1");
+    prim_reg(&r, "s2_fix", "1'b1");
     for (i = 0; rst0[i]; i++)
-        emit(e, "    %s <= '0;", rst0[i]);
-    emit(e, "    rdl_q <= %u'd%u;", x->c->ts_bits, x->c->rd_lease);
-    emit(e, "    wrl_q <= %u'd%u;", x->c->ts_bits, x->c->wr_lease);
+        prim_reg(&r, rst0[i], "'0");
+    prim_reg(&r, "rdl", "%u'd%u", x->c->ts_bits, x->c->rd_lease);
+    prim_reg(&r, "wrl", "%u'd%u", x->c->ts_bits, x->c->wr_lease);
     if (x->fglobal)
-        emit(e, "    floor_q <= '0;");
+        prim_reg(&r, "floor", "'0");
     if (x->share == HALCONE_SHARE_NOW)
-        emit(e, "    now_q <= '0;");
-    emit(e, "  end else begin");
-    emit(e, "    clr_q <= clr_d;");
-    emit(e, "    fwd_hit_q <= fwd_hit_d;");
-    emit(e, "    s2_fix_q <= s2_fix_d;");
-    for (i = 0; rst0[i]; i++) {
-        char nm[32];
-        snprintf(nm, sizeof nm, "%s", rst0[i]);
-        nm[strlen(nm) - 1] = 'd';
-        emit(e, "    %s <= %s;", rst0[i], nm);
-    }
-    emit(e, "    rdl_q <= rdl_d;");
-    emit(e, "    wrl_q <= wrl_d;");
-    if (x->fglobal)
-        emit(e, "    floor_q <= floor_d;");
-    if (x->share == HALCONE_SHARE_NOW)
-        emit(e, "    now_q <= now_d;");
-    emit(e, "  end");
-    emit(e, "end");
+        prim_reg(&r, "now", "'0");
+    prim_regs_block(e, &r);
     emit(e, "// payload registers: no reset needed (qualified by their valid bits)");
     emit(e, "always_ff @(posedge clk_i) begin");
     for (i = 0; plain[i]; i++) {
@@ -701,10 +683,7 @@ static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
 {
     const halcone_tsu_cfg *c = cfg;
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = c;
-    halcone_tsu_geom_of(c, &x.g);
+    GEN_CTX_INIT(x, cfg, halcone_tsu_geom);
     x.sum_bits = c->ts_bits + 1;
     x.index_width = x.g.index_bits ? x.g.index_bits : 1;
     x.floor_lo = c->ways * x.g.entry_bits;
@@ -739,9 +718,7 @@ static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const halcone_tsu_cfg *c = cfg;
-    halcone_tsu_geom g;
-    halcone_tsu_geom_of(c, &g);
+    GEN_CFG_GEOM(halcone_tsu_cfg, halcone_tsu_geom);
     snprintf(buf, len,
              "sets=%u ways=%u line=%u addr_bits=%u ts_bits=%u tag_bits=%u rd_lease=%u wr_lease=%u\n"
              "wr_wts=%s floor=%s overflow=%s req_cts=%s share_test=%s\n"

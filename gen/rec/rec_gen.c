@@ -1029,39 +1029,12 @@ static void emit_regs(gctx *x)
     emit_out(e);
     emit(e, "end");
     emit_nl(e);
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit(e, "    init_q <= 1'b1;");
-    emit(e, "    init_idx_q <= '0;");
-    emit(e, "    s1_valid_q <= 1'b0;");
-    emit(e, "    fwd_valid_q <= 1'b0;");
-    emit(e, "    fwd_hit_q <= 1'b1;");
-    emit(e, "    fwd_data_q <= %s;", x->initw);
-    emit(e, "    s1_op_q <= 2'd3;");
-    emit(e, "    s2_valid_q <= 1'b0;");
-    emit(e, "    s2_op_q <= 2'd3;");
-    emit(e, "    s2_fix_q <= 1'b1;");
-    emit(e, "    s2_hit_q <= '0;");
-    emit(e, "    fwd_chg_q <= '0;");
-    emit(e, "    fwd_alloc_q <= '0;");
-    emit(e, "    job_pend_q <= '0;");
-    emit(e, "  end else begin");
-    emit(e, "    init_q <= init_d;");
-    emit(e, "    init_idx_q <= init_idx_d;");
-    emit(e, "    s1_valid_q <= s1_valid_d;");
-    emit(e, "    fwd_valid_q <= fwd_valid_d;");
-    emit(e, "    fwd_hit_q <= fwd_hit_d;");
-    emit(e, "    fwd_data_q <= fwd_data_d;");
-    emit(e, "    s1_op_q <= s1_op_d;");
-    emit(e, "    s2_valid_q <= s2_valid_d;");
-    emit(e, "    s2_op_q <= s2_op_d;");
-    emit(e, "    s2_fix_q <= s2_fix_d;");
-    emit(e, "    s2_hit_q <= s2_hit_d;");
-    emit(e, "    fwd_chg_q <= fwd_chg_d;");
-    emit(e, "    fwd_alloc_q <= fwd_alloc_d;");
-    emit(e, "    job_pend_q <= job_pend_d;");
-    emit(e, "  end");
-    emit(e, "end");
+    prim_regs rl = {0};
+    prim_regs_list(&rl, "init=1'b1 init_idx='0 s1_valid=1'b0 fwd_valid=1'b0 fwd_hit=1'b1");
+    prim_reg(&rl, "fwd_data", "%s", x->initw);
+    prim_regs_list(&rl, "s1_op=2'd3 s2_valid=1'b0 s2_op=2'd3 s2_fix=1'b1 s2_hit='0 fwd_chg='0 "
+                        "fwd_alloc='0 job_pend='0");
+    prim_regs_block(e, &rl);
     emit(e, "always_ff @(posedge clk_i) begin");
     emit(e, "  home_q <= home_i;");
     emit(e, "  s1_addr_q <= s1_addr_d;");
@@ -1102,10 +1075,7 @@ static void emit_module(gctx *x)
 void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)
 {
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = c;
-    rec_geom_of(c, &x.g);
+    GEN_CTX_INIT(x, c, rec_geom);
     x.index_width = x.g.index_bits ? x.g.index_bits : 1;
     x.job_idx_bits = prim_log2_floor(x.g.lines);
     x.packed = c->store == REC_STORE_PACKED;

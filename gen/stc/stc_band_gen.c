@@ -51,17 +51,9 @@ static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "assign out_addr_o = out_addr_q;");
     emit(e, "assign out_band_o = out_band_q;");
     emit_nl(e);
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit(e, "    out_valid_q <= 1'b0;");
-    emit(e, "    out_addr_q <= '0;");
-    emit(e, "    out_band_q <= '0;");
-    emit(e, "  end else begin");
-    emit(e, "    out_valid_q <= out_valid_d;");
-    emit(e, "    out_addr_q <= out_addr_d;");
-    emit(e, "    out_band_q <= out_band_d;");
-    emit(e, "  end");
-    emit(e, "end");
+    prim_regs rl = {0};
+    prim_regs_list(&rl, "out_valid=1'b0 out_addr='0 out_band='0");
+    prim_regs_block(e, &rl);
     emit_nl(e);
     emit(e, "`ifdef FORMAL");
     emit(e, "// The band of an address whose SEB is at or above the address width is 0.");
@@ -77,9 +69,7 @@ static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const stc_band_cfg *c = cfg;
-    stc_band_geom g;
-    stc_band_geom_of(c, &g);
+    GEN_CFG_GEOM(stc_band_cfg, stc_band_geom);
     snprintf(buf, len, "n=%u seb=%u addr_bits=%u\nseb_bits=%u", c->n, c->seb, c->addr_bits,
              g.seb_bits);
 }

@@ -424,58 +424,27 @@ static void emit_regs(gctx *x)
     const stc_emu_cfg *c = x->c;
     unsigned band_bits = c->n, epochs = x->g.E;
     unsigned seb_bits = x->g.seb_bits;
-    unsigned guard_bits = x->g.guard_bits, i;
+    unsigned guard_bits = x->g.guard_bits;
     unsigned ab = x->ab, nv = x->nv;
     const char *init_hex = x->init_hex;
 
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit(e, "    phase_q <= PhIdle;");
-    emit(e, "    cur_q <= %u'h%s;", epochs, init_hex);
-    emit(e, "    tgt_q <= '0;");
-    emit(e, "    ptr_q <= %u'd%u;", band_bits, (unsigned)c->epoch.e[c->epoch.n - 1]);
-    emit(e, "    tlast_q <= '0;");
-    emit(e, "    seb_q <= %u'd%u;", seb_bits, c->seb);
-    emit(e, "    sebn_q <= %u'd%u;", seb_bits, c->seb);
-    emit(e, "    guard_q <= %u'd%u;", guard_bits, epochs);
-    emit(e, "    wcnt_q <= '0;");
-    emit(e, "    rdy_q <= '0;");
-    emit(e, "    done_q <= '0;");
-    emit(e, "    prep_v_q <= 1'b0;");
-    emit(e, "    chg_v_q <= 1'b0;");
-    emit(e, "    sleep_q <= 1'b0;");
-    emit(e, "    dack_v_q <= 1'b0;");
-    emit(e, "    dack_cu_q <= '0;");
-    emit(e, "    dack_ep_q <= '0;");
-    emit(e, "    drr_q <= '0;");
-    emit(e, "    crr_q <= '0;");
-    emit(e, "    c2_v_q <= 1'b0;");
-    emit(e, "    c2_addr_q <= '0;");
+    prim_regs rl = {0};
+    prim_regs_list(&rl, "phase=PhIdle");
+    prim_reg(&rl, "cur", "%u'h%s", epochs, init_hex);
+    prim_regs_list(&rl, "tgt='0");
+    prim_reg(&rl, "ptr", "%u'd%u", band_bits, (unsigned)c->epoch.e[c->epoch.n - 1]);
+    prim_regs_list(&rl, "tlast='0");
+    prim_reg(&rl, "seb", "%u'd%u", seb_bits, c->seb);
+    prim_reg(&rl, "sebn", "%u'd%u", seb_bits, c->seb);
+    prim_reg(&rl, "guard", "%u'd%u", guard_bits, epochs);
+    prim_regs_list(&rl, "wcnt='0 rdy='0 done='0 prep_v=1'b0 chg_v=1'b0 sleep=1'b0 dack_v=1'b0 "
+                        "dack_cu='0 dack_ep='0 drr='0 crr='0 c2_v=1'b0 c2_addr='0");
     if (!nv)
-        emit(e, "    erv_q <= '0;");
+        prim_regs_list(&rl, "erv='0");
     if (ab) {
-        emit(e, "    c2_idx_q <= '0;");
-        emit(e, "    byp_q <= 1'b0;");
-        emit(e, "    byp_addr_q <= '0;");
+        prim_regs_list(&rl, "c2_idx='0 byp=1'b0 byp_addr='0");
     }
-    emit(e, "  end else begin");
-    {
-        static const char *const r[] = {"phase", "cur",  "tgt",    "ptr",    "tlast", "seb",
-                                        "sebn",  "guard", "wcnt",  "rdy",    "done",  "prep_v",
-                                        "chg_v", "sleep", "dack_v", "dack_cu", "dack_ep", "drr",
-                                        "crr",   "c2_v",  "c2_addr"};
-        for (i = 0; i < sizeof r / sizeof r[0]; i++)
-            emit(e, "    %s_q <= %s_d;", r[i], r[i]);
-    }
-    if (!nv)
-        emit(e, "    erv_q <= erv_d;");
-    if (ab) {
-        emit(e, "    c2_idx_q <= c2_idx_d;");
-        emit(e, "    byp_q <= byp_d;");
-        emit(e, "    byp_addr_q <= byp_addr_d;");
-    }
-    emit(e, "  end");
-    emit(e, "end");
+    prim_regs_block(e, &rl);
     emit_nl(e);
 }
 
@@ -566,9 +535,7 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const stc_emu_cfg *c = cfg;
-    stc_emu_geom g;
-    stc_emu_geom_of(c, &g);
+    GEN_CFG_GEOM(stc_emu_cfg, stc_emu_geom);
     snprintf(buf, len,
              "variant=%s n=%u epochs=%u seb=%u seb_min=%u seb_max=%u addr_bits=%u cus=%u "
              "mb_max=%u seb_guard=%u wake=%u\nseb_bits=%u cu_bits=%u wake_bits=%u guard_bits=%u "

@@ -474,23 +474,10 @@ static void emit_regs(gctx *x)
     prim_ram_ports(e, &(prim_ram){"mem_q", "wr_en", "wr_idx", "wr_word", "rd_en", "rdata_q",
                    "rd_idx", 1});
     emit_nl(e);
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit(e, "    init_q <= 1'b1;");
-    emit(e, "    init_idx_q <= '0;");
-    emit(e, "    s_valid_q <= 1'b0;");
-    emit(e, "    s_op_q <= 2'd0;");
-    emit(e, "    s_addr_q <= '0;");
-    emit(e, "    s_done_q <= '0;");
-    emit(e, "    s_evd_q <= 1'b0;");
-    emit(e, "    touched_q <= '0;");
-    emit(e, "    mv_q <= '0;");
-    emit(e, "    mii_q <= '0;");
-    emit(e, "    mpois_q <= '0;");
-    emit(e, "    mline_q <= '0;");
-    emit(e, "    pw_q <= '0;");
-    emit(e, "    fwd_hit_q <= 1'b0;");
-    emit(e, "    fwd_q <= '0;");
+    prim_regs rl = {0};
+    prim_regs_list(&rl, "init=1'b1 init_idx='0 s_valid=1'b0 s_op=2'd0 s_addr='0 s_done='0 "
+                        "s_evd=1'b0 touched='0 mv='0 mii='0 mpois='0 mline='0 pw='0 fwd_hit=1'b0 "
+                        "fwd='0");
     {
         char ep[1100], hex[80];
         unsigned k, words = (x->epochs + 63) / 64;
@@ -501,39 +488,11 @@ static void emit_regs(gctx *x)
                      (unsigned long long)x->c->epoch.w[k]);
             strncat(ep, hex, sizeof ep - strlen(ep) - 1);
         }
-        emit(e, "    cer_q <= {%s};", ep);
+        prim_reg(&rl, "cer", "{%s}", ep);
     }
-    emit(e, "    seb_q <= %u'd%u;", x->seb_bits, x->c->seb);
-    emit(e, "    ncer_q <= '0;");
-    emit(e, "    nseb_q <= '0;");
-    emit(e, "    ph_q <= 2'd0;");
-    emit(e, "    sw_idx_q <= '0;");
-    emit(e, "    sw_done_q <= '0;");
-    emit(e, "  end else begin");
-    emit(e, "    init_q <= init_d;");
-    emit(e, "    init_idx_q <= init_idx_d;");
-    emit(e, "    s_valid_q <= s_valid_d;");
-    emit(e, "    s_op_q <= s_op_d;");
-    emit(e, "    s_addr_q <= s_addr_d;");
-    emit(e, "    s_done_q <= s_done_d;");
-    emit(e, "    s_evd_q <= s_evd_d;");
-    emit(e, "    touched_q <= touched_d;");
-    emit(e, "    mv_q <= mv_d;");
-    emit(e, "    mii_q <= mii_d;");
-    emit(e, "    mpois_q <= mpois_d;");
-    emit(e, "    mline_q <= mline_d;");
-    emit(e, "    pw_q <= pw_d;");
-    emit(e, "    fwd_hit_q <= fwd_hit_d;");
-    emit(e, "    fwd_q <= fwd_d;");
-    emit(e, "    cer_q <= cer_d;");
-    emit(e, "    seb_q <= seb_d;");
-    emit(e, "    ncer_q <= ncer_d;");
-    emit(e, "    nseb_q <= nseb_d;");
-    emit(e, "    ph_q <= ph_d;");
-    emit(e, "    sw_idx_q <= sw_idx_d;");
-    emit(e, "    sw_done_q <= sw_done_d;");
-    emit(e, "  end");
-    emit(e, "end");
+    prim_reg(&rl, "seb", "%u'd%u", x->seb_bits, x->c->seb);
+    prim_regs_list(&rl, "ncer='0 nseb='0 ph=2'd0 sw_idx='0 sw_done='0");
+    prim_regs_block(e, &rl);
 }
 
 /* Properties (spec 8): a fill never installs a line of a current band;
@@ -563,10 +522,7 @@ static void emit_formal(gctx *x)
 static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
     gctx x;
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.c = cfg;
-    stc_l1_geom_of(x.c, &x.g);
+    GEN_CTX_INIT(x, cfg, stc_l1_geom);
     x.ways = x.c->ways;
     x.mshrs = x.c->mshrs;
     x.sets = x.c->sets;
@@ -602,9 +558,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const stc_l1_cfg *c = cfg;
-    stc_l1_geom g;
-    stc_l1_geom_of(c, &g);
+    GEN_CFG_GEOM(stc_l1_cfg, stc_l1_geom);
     snprintf(buf, len,
              "n=%u seb=%u seb_min=%u seb_max=%u addr_bits=%u sets=%u ways=%u line=%u mshrs=%u "
              "pw_bits=%u poison=%u lazy=%u\n"
@@ -618,9 +572,7 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    const stc_l1_cfg *c = cfg;
-    stc_l1_geom g;
-    stc_l1_geom_of(c, &g);
+    GEN_CFG_GEOM(stc_l1_cfg, stc_l1_geom);
     if (json) {
         fprintf(f,
                 "{\"sets\":%u,\"ways\":%u,\"line\":%u,\"mshrs\":%u,\"tag_bits\":%u,"
