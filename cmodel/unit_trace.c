@@ -52,6 +52,15 @@ int cohkit_trace_dec(const char *t, uint64_t max, uint64_t *v)
     return 0;
 }
 
+int cohkit_trace_uint(const char *t, unsigned max, unsigned *v)
+{
+    uint64_t x;
+    if (cohkit_trace_dec(t, max, &x) != 0)
+        return -1;
+    *v = (unsigned)x;
+    return 0;
+}
+
 int cohkit_trace_hex(const char *t, unsigned bits, uint64_t *v)
 {
     char *end;

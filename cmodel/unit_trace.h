@@ -29,6 +29,9 @@ char *cohkit_trace_tok(char **p);
  * when t is NULL, not decimal, too large or above max. */
 int cohkit_trace_dec(const char *t, uint64_t max, uint64_t *v);
 
+/* The same into an unsigned (an option's value): max at most UINT_MAX. */
+int cohkit_trace_uint(const char *t, unsigned max, unsigned *v);
+
 /* A hexadecimal token, "0x" optional, of at most `bits` bits (64: any) into
  * *v: 0; -1 (v untouched) when t is NULL, not hex or wider. */
 int cohkit_trace_hex(const char *t, unsigned bits, uint64_t *v);

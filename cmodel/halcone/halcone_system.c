@@ -45,20 +45,6 @@ void hsys_cfg_default(hsys_cfg *c)
     strcpy(c->rules, "safe");
 }
 
-static int parse_u(const char *v, unsigned *out)
-{
-    char *e;
-    unsigned long x;
-    if (v == NULL || !isdigit((unsigned char)v[0]))
-        return -1;
-    errno = 0;
-    x = strtoul(v, &e, 10);
-    if (*e || errno || x > 0xffffffffUL)
-        return -1;
-    *out = (unsigned)x;
-    return 0;
-}
-
 /* The rule switches of spec 7.1 and their values. */
 static const char *const sw_names[] = {"wr-wts", "read-cts", "lease-ext", "floor", "overflow",
                                        "req-cts", "share-test", "l1-req-cts", NULL};
@@ -97,7 +83,7 @@ int hsys_cfg_option(hsys_cfg *c, const char *name, const char *value, char *err,
     size_t i;
     for (i = 0; i < sizeof nums / sizeof nums[0]; i++)
         if (strcmp(name, nums[i].name) == 0) {
-            if (parse_u(value, (unsigned *)(void *)((char *)c + nums[i].off)) != 0) {
+            if (cohkit_trace_uint(value, 0xffffffffu, (unsigned *)(void *)((char *)c + nums[i].off)) != 0) {
                 snprintf(err, len, "--%s: '%s' is not a decimal number", name, v);
                 return -1;
             }
