@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dualopt_bgu.h"
+#include "unit_trace.h"
 #include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", NULL};
@@ -34,40 +35,6 @@ UNIT_TM_ADAPTERS(bgu_cfg, bgu_tm, uint64_t, uint64_t, bgu_tm_new, bgu_tm_free,
 /* ----------------------------------------------------------------- trace */
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
-
-static int hexval(int ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
-/* Hex with optional 0x, at most `bits` wide. 0, -1 not hex, -2 too wide. */
-static int parse_hex(const char *t, unsigned bits, uint64_t *v)
-{
-    const char *p = t;
-    uint64_t x = 0;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-        p += 2;
-    if (*p == '\0')
-        return -1;
-    for (; *p; p++) {
-        int h = hexval((unsigned char)*p);
-        if (h < 0)
-            return -1;
-        if (x >> 60)
-            return -2;
-        x = (x << 4) | (uint64_t)h;
-    }
-    if (x & ~mask64(bits))
-        return -2;
-    *v = x;
-    return 0;
-}
 
 typedef struct {
     bgu_load *ld;
@@ -114,7 +81,7 @@ static int trace_read(FILE *f, const bgu_cfg *c, bgu_trace *t, char *err, size_t
                 goto bad;
             }
             if (strcmp(tok, "-") != 0) {
-                r = parse_hex(tok, c->addr_bits, &ld.addr[lane]);
+                r = cohkit_trace_hex_width(tok, c->addr_bits, &ld.addr[lane]);
                 if (r == -1) {
                     snprintf(err, len, "line %u: lane %u: '%s' is not a hex address", lineno, lane,
                              tok);
@@ -129,15 +96,9 @@ static int trace_read(FILE *f, const bgu_cfg *c, bgu_trace *t, char *err, size_t
             }
             lane++;
         }
-        if (t->n == t->cap) {
-            size_t nc = t->cap ? 2 * t->cap : 64;
-            bgu_load *nl = realloc(t->ld, nc * sizeof *nl);
-            if (nl == NULL) {
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-            t->ld = nl;
-            t->cap = nc;
+        if (cohkit_trace_grow(&t->ld, &t->cap, t->n, sizeof *t->ld, 64) != 0) {
+            snprintf(err, len, "line %u: out of memory", lineno);
+            goto bad;
         }
         t->ld[t->n++] = ld;
     }

@@ -9,36 +9,7 @@
 #include <string.h>
 
 #include "dualopt_decoal.h"
-
-static char *tok(char **p)
-{
-    char *s = *p, *t;
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    if (*s == '\0')
-        return NULL;
-    t = s;
-    while (*s && !isspace((unsigned char)*s))
-        s++;
-    if (*s)
-        *s++ = '\0';
-    *p = s;
-    return t;
-}
-
-static int dec(const char *s, uint64_t max, uint64_t *v)
-{
-    char *end;
-    unsigned long long x;
-    if (s == NULL || !isdigit((unsigned char)s[0]))
-        return -1;
-    errno = 0;
-    x = strtoull(s, &end, 10);
-    if (errno || *end || x > max)
-        return -1;
-    *v = x;
-    return 0;
-}
+#include "unit_trace.h"
 
 /* Hex of up to `bits` bits (<= 128) into v[0..1]; 0x optional. */
 static int hex(const char *s, unsigned bits, uint64_t *v)
@@ -96,7 +67,7 @@ static int gpu_arg(const codec_cfg *c, const char *s, unsigned *g, char *why, si
     uint64_t v;
     if (s == NULL)
         return snprintf(why, wl, "missing %s GPU", what), -1;
-    if (dec(s, 1000, &v) != 0)
+    if (cohkit_trace_dec(s, 1000, &v) != 0)
         return snprintf(why, wl, "'%s' is not a decimal %s GPU id", s, what), -1;
     if (v >= c->gpus)
         return snprintf(why, wl, "%s GPU %s is not in a %u-GPU system", what, s, c->gpus), -1;
@@ -113,15 +84,8 @@ static int read_lines(FILE *f, rec_fn fn, void *ctx, char *err, size_t len)
 {
     char buf[8192]; /* on the stack: the library keeps no static state */
     unsigned lineno = 0;
-    while (fgets(buf, sizeof buf, f) != NULL) {
-        char *h;
-        lineno++;
-        if (strchr(buf, '\n') == NULL && !feof(f)) {
-            snprintf(err, len, "line %u: longer than %zu characters", lineno, sizeof buf - 2);
-            return -1;
-        }
-        if ((h = strchr(buf, '#')) != NULL)
-            *h = '\0';
+    int got;
+    while ((got = cohkit_trace_line(f, buf, sizeof buf, &lineno, err, len)) > 0) {
         {
             const char *q = buf;
             while (*q && isspace((unsigned char)*q))
@@ -132,6 +96,8 @@ static int read_lines(FILE *f, rec_fn fn, void *ctx, char *err, size_t len)
         if (fn(ctx, buf, lineno, err, len) != 0)
             return -1;
     }
+    if (got < 0)
+        return -1;
     if (ferror(f)) {
         snprintf(err, len, "read error after line %u", lineno);
         return -1;
@@ -148,14 +114,8 @@ typedef struct {
 
 static void *vec_add(vec *x)
 {
-    if (x->n == x->cap) {
-        size_t nc = x->cap ? 2 * x->cap : 256;
-        void *nv = realloc(x->v, nc * x->esz);
-        if (nv == NULL)
-            return NULL;
-        x->v = nv;
-        x->cap = nc;
-    }
+    if (cohkit_trace_grow(&x->v, &x->cap, x->n, x->esz, 256) != 0)
+        return NULL;
     memset((char *)x->v + x->n * x->esz, 0, x->esz);
     return (char *)x->v + x->n++ * x->esz;
 }
@@ -164,7 +124,7 @@ static int cycle_arg(vec *x, const char *s, uint64_t *cyc, unsigned lineno, char
 {
     if (s == NULL)
         BAD("missing cycle");
-    if (dec(s, (uint64_t)1 << 40, cyc) != 0)
+    if (cohkit_trace_dec(s, (uint64_t)1 << 40, cyc) != 0)
         BAD("'%s' is not a decimal cycle", s);
     if (*cyc < x->last)
         BAD("cycle %s is before the previous record's %llu", s, (unsigned long long)x->last);
@@ -178,7 +138,7 @@ static int coal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len)
 {
     vec *x = ctx;
     const codec_cfg *c = x->c;
-    char *op = tok(&p), *a, why[160];
+    char *op = cohkit_trace_tok(&p), *a, why[160];
     codec_rsp *r;
     uint64_t v[2];
     unsigned words = c->line / c->gran, k, j;
@@ -189,27 +149,27 @@ static int coal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len)
         BAD("out of memory");
     r->lineno = lineno;
     r->reg = op[1] == 'E';
-    if (cycle_arg(x, tok(&p), &r->cycle, lineno, err, len) != 0)
+    if (cycle_arg(x, cohkit_trace_tok(&p), &r->cycle, lineno, err, len) != 0)
         return -1;
-    if (gpu_arg(c, tok(&p), &r->dst, why, sizeof why, "destination") != 0)
+    if (gpu_arg(c, cohkit_trace_tok(&p), &r->dst, why, sizeof why, "destination") != 0)
         BAD("%s", why);
-    a = tok(&p);
+    a = cohkit_trace_tok(&p);
     if (a == NULL || hex(a, 16, v) != 0)
         BAD("'%s' is not a 16-bit hex response ID", a ? a : "");
     r->id = (uint16_t)v[0];
     if (r->reg) {
-        a = tok(&p);
-        if (a == NULL || dec(a, 65535, v) != 0 || v[0] < CODEC_HDR_BYTES)
+        a = cohkit_trace_tok(&p);
+        if (a == NULL || cohkit_trace_dec(a, 65535, v) != 0 || v[0] < CODEC_HDR_BYTES)
             BAD("'%s' is not a message size of 4..65535 bytes", a ? a : "");
         r->bytes = (unsigned)v[0];
     } else {
-        a = tok(&p);
+        a = cohkit_trace_tok(&p);
         if (a == NULL || hex(a, words, v) != 0 || v[0] == 0)
             BAD("'%s' is not a non-empty %u-bit hex word mask", a ? a : "", words);
         r->mask = v[0];
         k = popc(r->mask);
         for (j = 0; j < k; j++) {
-            a = tok(&p);
+            a = cohkit_trace_tok(&p);
             if (a == NULL)
                 BAD("mask %s needs %u words, %u given", "", k, j);
             if (hex(a, 8 * c->gran, v) != 0)
@@ -218,7 +178,7 @@ static int coal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len)
             r->w[j][1] = v[1];
         }
     }
-    a = tok(&p);
+    a = cohkit_trace_tok(&p);
     if (a != NULL)
         BAD("unexpected '%s' after the record", a);
     return 0;
@@ -245,7 +205,7 @@ static int decoal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len
 {
     vec *x = ctx;
     const codec_cfg *c = x->c;
-    char *op = tok(&p), *a, why[160];
+    char *op = cohkit_trace_tok(&p), *a, why[160];
     codec_pkt *pk, q;
     uint64_t v[2];
     uint8_t img[256];
@@ -255,15 +215,15 @@ static int decoal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len
     pk = vec_add(x);
     if (pk == NULL)
         BAD("out of memory");
-    if (cycle_arg(x, tok(&p), &pk->cycle, lineno, err, len) != 0)
+    if (cycle_arg(x, cohkit_trace_tok(&p), &pk->cycle, lineno, err, len) != 0)
         return -1;
-    if (gpu_arg(c, tok(&p), &pk->dst, why, sizeof why, "source") != 0)
+    if (gpu_arg(c, cohkit_trace_tok(&p), &pk->dst, why, sizeof why, "source") != 0)
         BAD("%s", why);
     memset(img, 0, sizeof img);
     if (op[0] == 'P') {
         uint64_t cnt;
-        a = tok(&p);
-        if (a == NULL || dec(a, 1000, &cnt) != 0)
+        a = cohkit_trace_tok(&p);
+        if (a == NULL || cohkit_trace_dec(a, 1000, &cnt) != 0)
             BAD("'%s' is not a decimal slot count", a ? a : "");
         if (cnt == 0 || cnt > c->max)
             BAD("malformed packet: count %llu is not 1..%u", (unsigned long long)cnt, c->max);
@@ -271,7 +231,7 @@ static int decoal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len
         q.n = (unsigned)cnt;
         for (j = 0; j < q.n; j++) {
             char *colon;
-            a = tok(&p);
+            a = cohkit_trace_tok(&p);
             if (a == NULL)
                 BAD("malformed packet: count %u, %u slots given", q.n, j);
             colon = strchr(a, ':');
@@ -291,7 +251,7 @@ static int decoal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len
         plen = q.len;
     } else if (op[0] == 'W') {
         const char *s;
-        a = tok(&p);
+        a = cohkit_trace_tok(&p);
         if (a == NULL)
             BAD("WIRE needs the packet bytes");
         s = a + ((a[0] == '0' && (a[1] == 'x' || a[1] == 'X')) ? 2 : 0);
@@ -310,18 +270,18 @@ static int decoal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len
             BAD("malformed packet: %u bytes, shorter than the header", plen);
     } else {
         uint32_t h;
-        a = tok(&p);
+        a = cohkit_trace_tok(&p);
         if (a == NULL || hex(a, 16, v) != 0)
             BAD("'%s' is not a 16-bit hex response ID", a ? a : "");
         h = 1u | (uint32_t)v[0] << 16;
         for (j = 0; j < 4; j++)
             img[j] = (uint8_t)(h >> (8 * j));
-        a = tok(&p);
-        if (a == NULL || dec(a, 65535, v) != 0 || v[0] < CODEC_HDR_BYTES)
+        a = cohkit_trace_tok(&p);
+        if (a == NULL || cohkit_trace_dec(a, 65535, v) != 0 || v[0] < CODEC_HDR_BYTES)
             BAD("'%s' is not a message size of 4..65535 bytes", a ? a : "");
         plen = (unsigned)v[0];
     }
-    a = tok(&p);
+    a = cohkit_trace_tok(&p);
     if (a != NULL)
         BAD("unexpected '%s' after the record", a);
     {

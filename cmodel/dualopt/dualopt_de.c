@@ -4,6 +4,7 @@
  * See cmodel/dualopt/dualopt_de.h and docs/dualopt.md.
  */
 #include "dualopt_de.h"
+#include "unit_trace.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -158,20 +159,6 @@ bad:
     return -1;
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-    if (s == NULL || !isdigit((unsigned char)*s))
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0')
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static const unit_opt_choice hit_over[] = {{"reads", 0, 0}, {"all", 1, 0}, {NULL, 0, 0}};
 
 static de_ratio *ratio_of(de_cfg *c, const char *name)
@@ -205,7 +192,7 @@ static int set_count(void *cfg, const char *name, const char *value, char *err, 
 {
     de_cfg *c = cfg;
     uint64_t v;
-    if (parse_u64(value, &v) != 0 || v > DE_CAP_MAX) {
+    if (cohkit_trace_dec(value, UINT64_MAX, &v) != 0 || v > DE_CAP_MAX) {
         snprintf(err, len, "--%s: '%s' is not a number 0..%llu", name, value ? value : "",
                  (unsigned long long)DE_CAP_MAX);
         return -1;

@@ -1,25 +1,10 @@
 /* Trace reader and printer of the DualOpt decision engine (spec 4.7). */
 #include "dualopt_de_trace.h"
+#include "unit_trace.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *next_tok(char **p)
-{
-    char *s = *p, *t;
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    if (*s == '\0')
-        return NULL;
-    t = s;
-    while (*s && !isspace((unsigned char)*s))
-        s++;
-    if (*s)
-        *s++ = '\0';
-    *p = s;
-    return t;
-}
 
 static int parse_hit(const char *s, unsigned *hit)
 {
@@ -55,25 +40,19 @@ int de_trace_read(FILE *f, const de_cfg *cfg, de_trec **recs, size_t *n, char *e
 {
     char buf[1024];
     unsigned lineno = 0;
+    int got;
     size_t cap = 0, cnt = 0;
     de_trec *v = NULL;
-    while (fgets(buf, sizeof buf, f) != NULL) {
+    while ((got = cohkit_trace_line(f, buf, sizeof buf, &lineno, err, len)) > 0) {
         char *p = buf, *op, *a, *b;
         de_trec r;
-        lineno++;
-        if (strchr(buf, '\n') == NULL && !feof(f)) {
-            snprintf(err, len, "line %u: longer than %zu characters", lineno, sizeof buf - 2);
-            goto bad;
-        }
-        if (strchr(buf, '#') != NULL)
-            *strchr(buf, '#') = '\0';
-        op = next_tok(&p);
+        op = cohkit_trace_tok(&p);
         if (op == NULL)
             continue;
         memset(&r, 0, sizeof r);
         r.lineno = lineno;
-        a = next_tok(&p);
-        b = a ? next_tok(&p) : NULL;
+        a = cohkit_trace_tok(&p);
+        b = a ? cohkit_trace_tok(&p) : NULL;
         if (strcmp(op, "LR") == 0 || strcmp(op, "LW") == 0 || strcmp(op, "KERNEL") == 0 ||
             strcmp(op, "RESET") == 0) {
             r.op = op[0] == 'K' ? DE_T_KERNEL : op[0] == 'R' ? DE_T_RESET : op[1] == 'R' ? DE_LR : DE_LW;
@@ -96,7 +75,7 @@ int de_trace_read(FILE *f, const de_cfg *cfg, de_trec **recs, size_t *n, char *e
                          cfg->words);
                 goto bad;
             }
-            if (next_tok(&p) != NULL) {
+            if (cohkit_trace_tok(&p) != NULL) {
                 snprintf(err, len, "line %u: RR takes two operands", lineno);
                 goto bad;
             }
@@ -115,18 +94,14 @@ int de_trace_read(FILE *f, const de_cfg *cfg, de_trec **recs, size_t *n, char *e
                      lineno, op);
             goto bad;
         }
-        if (cnt == cap) {
-            de_trec *nv;
-            cap = cap ? cap * 2 : 256;
-            nv = realloc(v, cap * sizeof *v);
-            if (nv == NULL) {
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-            v = nv;
+        if (cohkit_trace_grow(&v, &cap, cnt, sizeof *v, 256) != 0) {
+            snprintf(err, len, "line %u: out of memory", lineno);
+            goto bad;
         }
         v[cnt++] = r;
     }
+    if (got < 0)
+        goto bad;
     *recs = v;
     *n = cnt;
     return 0;

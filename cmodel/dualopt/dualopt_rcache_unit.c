@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dualopt_rcache.h"
+#include "unit_trace.h"
 #include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", "pow2", NULL};
@@ -48,29 +49,6 @@ typedef struct {
     size_t n, cap, kernels;
 } rc_trace;
 
-static int parse_hex(const char *t, uint64_t *v)
-{
-    const char *p = t;
-    uint64_t x = 0;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-        p += 2;
-    if (*p == '\0')
-        return -1;
-    for (; *p; p++) {
-        int h = (*p >= '0' && *p <= '9') ? *p - '0'
-                : (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10
-                : (*p >= 'A' && *p <= 'F') ? *p - 'A' + 10
-                                             : -1;
-        if (h < 0)
-            return -1;
-        if (x >> 60)
-            return -2;
-        x = (x << 4) | (uint64_t)h;
-    }
-    *v = x;
-    return 0;
-}
-
 static int trace_read(FILE *f, const rcache_cfg *c, rc_trace *t, char *err, size_t len)
 {
     char *buf = NULL;
@@ -97,7 +75,7 @@ static int trace_read(FILE *f, const rcache_cfg *c, rc_trace *t, char *err, size
                 snprintf(err, len, "line %u: missing address", lineno);
                 goto bad;
             }
-            e = parse_hex(tok, &r.addr);
+            e = cohkit_trace_hex_width(tok, 64, &r.addr);
             if (e == -1) {
                 snprintf(err, len, "line %u: address '%s' is not hex", lineno, tok);
                 goto bad;
@@ -140,15 +118,9 @@ static int trace_read(FILE *f, const rcache_cfg *c, rc_trace *t, char *err, size
             snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
             goto bad;
         }
-        if (t->n == t->cap) {
-            size_t nc = t->cap ? 2 * t->cap : 256;
-            rc_rec *nr = realloc(t->r, nc * sizeof *nr);
-            if (nr == NULL) {
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-            t->r = nr;
-            t->cap = nc;
+        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 256) != 0) {
+            snprintf(err, len, "line %u: out of memory", lineno);
+            goto bad;
         }
         t->r[t->n++] = r;
     }

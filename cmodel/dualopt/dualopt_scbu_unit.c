@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dualopt_scbu.h"
+#include "unit_trace.h"
 #include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
@@ -45,29 +46,6 @@ typedef struct {
     size_t n, cap;
 } scbu_trace;
 
-static int parse_hex(const char *t, uint64_t *v)
-{
-    const char *p = t;
-    uint64_t x = 0;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-        p += 2;
-    if (*p == '\0')
-        return -1;
-    for (; *p; p++) {
-        int h = (*p >= '0' && *p <= '9') ? *p - '0'
-                : (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10
-                : (*p >= 'A' && *p <= 'F') ? *p - 'A' + 10
-                                             : -1;
-        if (h < 0)
-            return -1;
-        if (x >> 60)
-            return -2;
-        x = (x << 4) | (uint64_t)h;
-    }
-    *v = x;
-    return 0;
-}
-
 /* An address token: 0, or -1 with the reason in err. limit: the largest
  * value allowed. */
 static int addr_tok(const char *tok, const char *what, uint64_t limit, unsigned lineno,
@@ -78,7 +56,7 @@ static int addr_tok(const char *tok, const char *what, uint64_t limit, unsigned 
         snprintf(err, len, "line %u: missing %s", lineno, what);
         return -1;
     }
-    r = parse_hex(tok, v);
+    r = cohkit_trace_hex_width(tok, 64, v);
     if (r == -1) {
         snprintf(err, len, "line %u: %s '%s' is not hex", lineno, what, tok);
         return -1;
@@ -141,15 +119,9 @@ static int trace_read(FILE *f, const scbu_cfg *c, scbu_trace *t, char *err, size
             snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
             goto bad;
         }
-        if (t->n == t->cap) {
-            size_t nc = t->cap ? 2 * t->cap : 256;
-            scbu_rec *nr = realloc(t->r, nc * sizeof *nr);
-            if (nr == NULL) {
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-            t->r = nr;
-            t->cap = nc;
+        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 256) != 0) {
+            snprintf(err, len, "line %u: out of memory", lineno);
+            goto bad;
         }
         t->r[t->n++] = r;
     }

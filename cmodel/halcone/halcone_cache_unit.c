@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "halcone_cache.h"
+#include "unit_trace.h"
 #include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "paper", "fpga", "safe", "l2", NULL};
@@ -47,40 +48,6 @@ enum {
 /* ----------------------------------------------------------------- trace */
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
-
-static int hexval(int ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
-/* Hex with optional 0x, at most `bits` wide. 0, -1 not hex, -2 too wide. */
-static int parse_hex(const char *t, unsigned bits, uint64_t *v)
-{
-    const char *p = t;
-    uint64_t x = 0;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-        p += 2;
-    if (*p == '\0')
-        return -1;
-    for (; *p; p++) {
-        int h = hexval((unsigned char)*p);
-        if (h < 0)
-            return -1;
-        if (x >> 60)
-            return -2;
-        x = (x << 4) | (uint64_t)h;
-    }
-    if (x & ~mask64(bits))
-        return -2;
-    *v = x;
-    return 0;
-}
 
 /* Decimal 0..max. 0, -1 not a number, -2 too large. */
 static int parse_dec(const char *t, uint64_t max, uint64_t *v)
@@ -176,7 +143,7 @@ static int trace_read(FILE *f, const halcone_cache_cfg *c, hc_trace *t, char *er
             goto bad;
         }
         if (nwant >= 1) {
-            int r = parse_hex(arg[0], c->addr_bits, &rec.addr);
+            int r = cohkit_trace_hex_width(arg[0], c->addr_bits, &rec.addr);
             if (r == -1) {
                 snprintf(err, len, "line %u: '%s' is not a hex address", lineno, arg[0]);
                 goto bad;
@@ -208,15 +175,9 @@ static int trace_read(FILE *f, const halcone_cache_cfg *c, hc_trace *t, char *er
                     rec.rts = (uint32_t)v;
             }
         }
-        if (t->n == t->cap) {
-            size_t nc = t->cap ? 2 * t->cap : 64;
-            hc_rec *nr = realloc(t->r, nc * sizeof *nr);
-            if (nr == NULL) {
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-            t->r = nr;
-            t->cap = nc;
+        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 64) != 0) {
+            snprintf(err, len, "line %u: out of memory", lineno);
+            goto bad;
         }
         t->r[t->n++] = rec;
     }

@@ -5,6 +5,7 @@
  * checker knows only the log format of halcone_check.h.
  */
 #include "halcone_check.h"
+#include "unit_trace.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -408,29 +409,9 @@ static void split(char *s, toks *k)
     }
 }
 
-static int num(const char *s, uint64_t *v)
-{
-    char *e;
-    if (s == NULL || !isdigit((unsigned char)s[0]))
-        return -1;
-    errno = 0;
-    *v = strtoull(s, &e, 10);
-    return (*e || errno) ? -1 : 0;
-}
+static int num(const char *s, uint64_t *v) { return cohkit_trace_dec(s, UINT64_MAX, v); }
 
-static int hexa(const char *s, uint64_t *v)
-{
-    char *e;
-    if (s == NULL)
-        return -1;
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        s += 2;
-    if (!isxdigit((unsigned char)s[0]))
-        return -1;
-    errno = 0;
-    *v = strtoull(s, &e, 16);
-    return (*e || errno) ? -1 : 0;
-}
+static int hexa(const char *s, uint64_t *v) { return cohkit_trace_hex(s, 64, v); }
 
 static int src_code(const char *s)
 {

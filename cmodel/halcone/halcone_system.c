@@ -9,6 +9,7 @@
  * log. The checker is cmodel/halcone/halcone_check.c and reads only the log.
  */
 #include "halcone_system.h"
+#include "unit_trace.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -42,20 +43,6 @@ void hsys_cfg_default(hsys_cfg *c)
     c->rd_lease = 10;
     c->wr_lease = 5;
     strcpy(c->rules, "safe");
-}
-
-static int parse_u(const char *v, unsigned *out)
-{
-    char *e;
-    unsigned long x;
-    if (v == NULL || !isdigit((unsigned char)v[0]))
-        return -1;
-    errno = 0;
-    x = strtoul(v, &e, 10);
-    if (*e || errno || x > 0xffffffffUL)
-        return -1;
-    *out = (unsigned)x;
-    return 0;
 }
 
 /* The rule switches of spec 7.1 and their values. */
@@ -96,7 +83,7 @@ int hsys_cfg_option(hsys_cfg *c, const char *name, const char *value, char *err,
     size_t i;
     for (i = 0; i < sizeof nums / sizeof nums[0]; i++)
         if (strcmp(name, nums[i].name) == 0) {
-            if (parse_u(value, (unsigned *)(void *)((char *)c + nums[i].off)) != 0) {
+            if (cohkit_trace_uint(value, 0xffffffffu, (unsigned *)(void *)((char *)c + nums[i].off)) != 0) {
                 snprintf(err, len, "--%s: '%s' is not a decimal number", name, v);
                 return -1;
             }
@@ -253,68 +240,23 @@ int hsys_cfg_check(const hsys_cfg *c, char *err, size_t len)
 }
 
 /* -------------------------------------------------------------- trace -- */
-static char *tok(char **p)
-{
-    char *s = *p, *t;
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    if (*s == '\0')
-        return NULL;
-    t = s;
-    while (*s && !isspace((unsigned char)*s))
-        s++;
-    if (*s)
-        *s++ = '\0';
-    *p = s;
-    return t;
-}
-
-static int dec64(const char *s, uint64_t *v)
-{
-    char *e;
-    if (s == NULL || !isdigit((unsigned char)s[0]))
-        return -1;
-    errno = 0;
-    *v = strtoull(s, &e, 10);
-    return (*e || errno) ? -1 : 0;
-}
-
-static int hex64(const char *s, uint64_t *v)
-{
-    char *e;
-    if (s == NULL)
-        return -1;
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        s += 2;
-    if (!isxdigit((unsigned char)s[0]))
-        return -1;
-    errno = 0;
-    *v = strtoull(s, &e, 16);
-    return (*e || errno) ? -1 : 0;
-}
 
 int hsys_trace_read(FILE *f, const hsys_cfg *c, hsys_cmd **cmds, size_t *n, char *err,
                     size_t len)
 {
     char buf[1024];
-    unsigned long lineno = 0;
+    unsigned lineno = 0;
+    int got;
     size_t cap = 0, cnt = 0;
     hsys_cmd *v = NULL;
     uint64_t tsmax = (1ull << c->ts_bits) - 1;
 
-    while (fgets(buf, sizeof buf, f) != NULL) {
+    while ((got = cohkit_trace_line(f, buf, sizeof buf, &lineno, err, len)) > 0) {
         char *p = buf, *op, *t;
         hsys_cmd cmd;
         uint64_t x;
         int nf, i;
-        lineno++;
-        if (strchr(buf, '\n') == NULL && !feof(f)) {
-            snprintf(err, len, "line %lu: longer than %zu characters", lineno, sizeof buf - 2);
-            goto bad;
-        }
-        if (strchr(buf, '#') != NULL)
-            *strchr(buf, '#') = '\0';
-        op = tok(&p);
+        op = cohkit_trace_tok(&p);
         if (op == NULL)
             continue;
         memset(&cmd, 0, sizeof cmd);
@@ -332,37 +274,37 @@ int hsys_trace_read(FILE *f, const hsys_cfg *c, hsys_cmd **cmds, size_t *n, char
             cmd.op = HSYS_EVL2;
             nf = 2;
         } else {
-            snprintf(err, len, "line %lu: unknown command '%s' (LD, ST, EVL1, EVL2)", lineno, op);
+            snprintf(err, len, "line %u: unknown command '%s' (LD, ST, EVL1, EVL2)", lineno, op);
             goto bad;
         }
         for (i = 0; i < nf; i++) {
             int is_gpu = i == 0, is_cu = i == 1 && cmd.op != HSYS_EVL2;
             int is_addr = (cmd.op == HSYS_EVL2) ? i == 1 : i == 2;
-            t = tok(&p);
+            t = cohkit_trace_tok(&p);
             if (t == NULL) {
-                snprintf(err, len, "line %lu: %s: %d fields expected", lineno, op, nf);
+                snprintf(err, len, "line %u: %s: %d fields expected", lineno, op, nf);
                 goto bad;
             }
             if (is_addr) {
-                if (hex64(t, &x) != 0 || (x >> HSYS_ADDR_BITS) != 0) {
-                    snprintf(err, len, "line %lu: bad address '%s' (hex, below 2^%d)", lineno, t,
+                if (cohkit_trace_hex(t, 64, &x) != 0 || (x >> HSYS_ADDR_BITS) != 0) {
+                    snprintf(err, len, "line %u: bad address '%s' (hex, below 2^%d)", lineno, t,
                              HSYS_ADDR_BITS);
                     goto bad;
                 }
                 cmd.addr = x;
-            } else if (dec64(t, &x) != 0) {
-                snprintf(err, len, "line %lu: '%s' is not a decimal number", lineno, t);
+            } else if (cohkit_trace_dec(t, UINT64_MAX, &x) != 0) {
+                snprintf(err, len, "line %u: '%s' is not a decimal number", lineno, t);
                 goto bad;
             } else if (is_gpu) {
                 if (x >= c->gpus) {
-                    snprintf(err, len, "line %lu: GPU %s out of range (--gpus %u)", lineno, t,
+                    snprintf(err, len, "line %u: GPU %s out of range (--gpus %u)", lineno, t,
                              c->gpus);
                     goto bad;
                 }
                 cmd.gpu = (unsigned)x;
             } else if (is_cu) {
                 if (x >= c->cus) {
-                    snprintf(err, len, "line %lu: CU %s out of range (--cus %u)", lineno, t,
+                    snprintf(err, len, "line %u: CU %s out of range (--cus %u)", lineno, t,
                              c->cus);
                     goto bad;
                 }
@@ -371,32 +313,28 @@ int hsys_trace_read(FILE *f, const hsys_cfg *c, hsys_cmd **cmds, size_t *n, char
                 cmd.value = x;
             }
         }
-        while ((t = tok(&p)) != NULL) {
+        while ((t = cohkit_trace_tok(&p)) != NULL) {
             if ((cmd.op == HSYS_LD || cmd.op == HSYS_ST) && strncmp(t, "lease=", 6) == 0 &&
                 cmd.lease == 0) {
-                if (dec64(t + 6, &x) != 0 || x < 1 || x > tsmax) {
-                    snprintf(err, len, "line %lu: bad lease '%s' (1..%" PRIu64 ")", lineno, t + 6,
+                if (cohkit_trace_dec(t + 6, UINT64_MAX, &x) != 0 || x < 1 || x > tsmax) {
+                    snprintf(err, len, "line %u: bad lease '%s' (1..%" PRIu64 ")", lineno, t + 6,
                              tsmax);
                     goto bad;
                 }
                 cmd.lease = (uint32_t)x;
                 continue;
             }
-            snprintf(err, len, "line %lu: unexpected '%s'", lineno, t);
+            snprintf(err, len, "line %u: unexpected '%s'", lineno, t);
             goto bad;
         }
-        if (cnt == cap) {
-            size_t nc = cap ? cap * 2 : 64;
-            hsys_cmd *q = realloc(v, nc * sizeof *q);
-            if (q == NULL) {
-                snprintf(err, len, "line %lu: out of memory", lineno);
-                goto bad;
-            }
-            v = q;
-            cap = nc;
+        if (cohkit_trace_grow(&v, &cap, cnt, sizeof *v, 64) != 0) {
+            snprintf(err, len, "line %u: out of memory", lineno);
+            goto bad;
         }
         v[cnt++] = cmd;
     }
+    if (got < 0)
+        goto bad;
     *cmds = v;
     *n = cnt;
     return 0;

@@ -6,6 +6,7 @@
  * docs/halcone.md.
  */
 #include "halcone_tsu.h"
+#include "unit_trace.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -89,20 +90,6 @@ int halcone_tsu_cfg_preset(halcone_tsu_cfg *c, const char *name)
     return -1;
 }
 
-static int parse_uint(const char *s, unsigned *out)
-{
-    char *end;
-    unsigned long v;
-    if (s == NULL || *s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    v = strtoul(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v > 0xffffffffUL)
-        return -1;
-    *out = (unsigned)v;
-    return 0;
-}
-
 int halcone_tsu_cfg_option(halcone_tsu_cfg *c, const char *name, const char *value, char *err,
                            size_t len)
 {
@@ -124,7 +111,7 @@ int halcone_tsu_cfg_option(halcone_tsu_cfg *c, const char *name, const char *val
     for (i = 0; i < sizeof nums / sizeof nums[0]; i++)
         if (strcmp(name, nums[i].name) == 0) {
             unsigned x;
-            if (parse_uint(value, &x) != 0) {
+            if (cohkit_trace_uint(value, 0xffffffffu, &x) != 0) {
                 snprintf(err, len, "--%s: '%s' is not a non-negative decimal integer", name, v);
                 return -1;
             }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "halcone_tsu.h"
+#include "unit_trace.h"
 #include "unit_adapt.h"
 
 /* The configuration with what the option parser must remember: --rules sets
@@ -124,58 +125,22 @@ typedef struct {
     uint32_t cts, lease, rts;
 } tsu_treq;
 
-static char *next_tok(char **p)
-{
-    char *s = *p, *t;
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    if (*s == '\0')
-        return NULL;
-    t = s;
-    while (*s && !isspace((unsigned char)*s))
-        s++;
-    if (*s)
-        *s++ = '\0';
-    *p = s;
-    return t;
-}
-
-static int dec_val(const char *s, uint64_t max, uint64_t *out)
-{
-    char *end;
-    unsigned long long v;
-    if (*s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* Reads a spec 7.2 trace. 0, or -1 with "line N: reason" in err. */
 static int trace_read(FILE *f, const halcone_tsu_cfg *c, tsu_treq **reqs, size_t *n, char *err,
                       size_t len)
 {
     char buf[1024];
     unsigned lineno = 0;
+    int got;
     size_t cap = 0, cnt = 0;
     tsu_treq *v = NULL;
     uint64_t tsmax = c->ts_bits >= 64 ? ~0ull : (1ull << c->ts_bits) - 1;
 
-    while (fgets(buf, sizeof buf, f) != NULL) {
+    while ((got = cohkit_trace_line(f, buf, sizeof buf, &lineno, err, len)) > 0) {
         char *p = buf, *op, *a, *tok, *end;
         tsu_treq r;
         int have_cts = 0, have_lease = 0, have_rts = 0;
-        lineno++;
-        if (strchr(buf, '\n') == NULL && !feof(f)) {
-            snprintf(err, len, "line %u: longer than %zu characters", lineno, sizeof buf - 2);
-            goto bad;
-        }
-        if (strchr(buf, '#') != NULL)
-            *strchr(buf, '#') = '\0';
-        op = next_tok(&p);
+        op = cohkit_trace_tok(&p);
         if (op == NULL)
             continue;
         memset(&r, 0, sizeof r);
@@ -189,7 +154,7 @@ static int trace_read(FILE *f, const halcone_tsu_cfg *c, tsu_treq **reqs, size_t
             snprintf(err, len, "line %u: unknown command '%s' (RD, WR or EV)", lineno, op);
             goto bad;
         }
-        a = next_tok(&p);
+        a = cohkit_trace_tok(&p);
         if (a == NULL) {
             snprintf(err, len, "line %u: %s needs an address", lineno, op);
             goto bad;
@@ -211,7 +176,7 @@ static int trace_read(FILE *f, const halcone_tsu_cfg *c, tsu_treq **reqs, size_t
                 goto bad;
             }
         }
-        while ((tok = next_tok(&p)) != NULL) {
+        while ((tok = cohkit_trace_tok(&p)) != NULL) {
             char *eq = strchr(tok, '=');
             uint64_t x;
             if (eq == NULL) {
@@ -220,7 +185,7 @@ static int trace_read(FILE *f, const halcone_tsu_cfg *c, tsu_treq **reqs, size_t
             }
             *eq = '\0';
             if (r.op != HALCONE_TSU_EV && strcmp(tok, "cts") == 0 && !have_cts) {
-                if (dec_val(eq + 1, tsmax, &x) != 0) {
+                if (cohkit_trace_dec(eq + 1, tsmax, &x) != 0) {
                     snprintf(err, len, "line %u: cts '%s' is not 0..%llu", lineno, eq + 1,
                              (unsigned long long)tsmax);
                     goto bad;
@@ -228,7 +193,7 @@ static int trace_read(FILE *f, const halcone_tsu_cfg *c, tsu_treq **reqs, size_t
                 r.cts = (uint32_t)x;
                 have_cts = 1;
             } else if (r.op != HALCONE_TSU_EV && strcmp(tok, "lease") == 0 && !have_lease) {
-                if (dec_val(eq + 1, tsmax, &x) != 0 || x == 0) {
+                if (cohkit_trace_dec(eq + 1, tsmax, &x) != 0 || x == 0) {
                     snprintf(err, len, "line %u: lease '%s' is not 1..%llu", lineno, eq + 1,
                              (unsigned long long)tsmax);
                     goto bad;
@@ -236,7 +201,7 @@ static int trace_read(FILE *f, const halcone_tsu_cfg *c, tsu_treq **reqs, size_t
                 r.lease = (uint32_t)x;
                 have_lease = 1;
             } else if (r.op == HALCONE_TSU_EV && strcmp(tok, "rts") == 0 && !have_rts) {
-                if (dec_val(eq + 1, tsmax, &x) != 0) {
+                if (cohkit_trace_dec(eq + 1, tsmax, &x) != 0) {
                     snprintf(err, len, "line %u: rts '%s' is not 0..%llu", lineno, eq + 1,
                              (unsigned long long)tsmax);
                     goto bad;
@@ -252,18 +217,14 @@ static int trace_read(FILE *f, const halcone_tsu_cfg *c, tsu_treq **reqs, size_t
             snprintf(err, len, "line %u: EV needs rts=<r> with --share-test rts", lineno);
             goto bad;
         }
-        if (cnt == cap) {
-            size_t nc = cap ? cap * 2 : 256;
-            tsu_treq *nv = realloc(v, nc * sizeof *nv);
-            if (nv == NULL) {
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-            v = nv;
-            cap = nc;
+        if (cohkit_trace_grow(&v, &cap, cnt, sizeof *v, 256) != 0) {
+            snprintf(err, len, "line %u: out of memory", lineno);
+            goto bad;
         }
         v[cnt++] = r;
     }
+    if (got < 0)
+        goto bad;
     if (ferror(f)) {
         snprintf(err, len, "read error after line %u", lineno);
         goto bad;

@@ -1,25 +1,10 @@
 #include "rec_trace.h"
+#include "unit_trace.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *next_tok(char **p)
-{
-    char *s = *p, *t;
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    if (*s == '\0')
-        return NULL;
-    t = s;
-    while (*s && !isspace((unsigned char)*s))
-        s++;
-    if (*s)
-        *s++ = '\0';
-    *p = s;
-    return t;
-}
 
 static unsigned ubits(unsigned v)
 {
@@ -36,22 +21,16 @@ int rec_trace_read(FILE *f, const rec_cfg *cfg, unsigned home, rec_treq **reqs, 
 {
     char buf[1024];
     unsigned lineno = 0;
+    int got;
     size_t cap = 0, cnt = 0;
     rec_treq *v = NULL;
     unsigned lb = ubits(cfg->line);
 
-    while (fgets(buf, sizeof buf, f) != NULL) {
+    while ((got = cohkit_trace_line(f, buf, sizeof buf, &lineno, err, len)) > 0) {
         char *p = buf, *op, *a, *g, *extra, *end;
         rec_treq r;
         uint64_t addr;
-        lineno++;
-        if (strchr(buf, '\n') == NULL && !feof(f)) {
-            snprintf(err, len, "line %u: longer than %zu characters", lineno, sizeof buf - 2);
-            goto bad;
-        }
-        if (strchr(buf, '#') != NULL)
-            *strchr(buf, '#') = '\0';
-        op = next_tok(&p);
+        op = cohkit_trace_tok(&p);
         if (op == NULL)
             continue;
         memset(&r, 0, sizeof r);
@@ -66,7 +45,7 @@ int rec_trace_read(FILE *f, const rec_cfg *cfg, unsigned home, rec_treq **reqs, 
             snprintf(err, len, "line %u: unknown request '%s' (RR, RW or LW)", lineno, op);
             goto bad;
         }
-        a = next_tok(&p);
+        a = cohkit_trace_tok(&p);
         if (a == NULL) {
             snprintf(err, len, "line %u: %s needs an address", lineno, op);
             goto bad;
@@ -88,7 +67,7 @@ int rec_trace_read(FILE *f, const rec_cfg *cfg, unsigned home, rec_treq **reqs, 
         r.line = addr >> lb;
         if (r.op != REC_OP_LW) {
             unsigned long gv;
-            g = next_tok(&p);
+            g = cohkit_trace_tok(&p);
             if (g == NULL) {
                 snprintf(err, len, "line %u: %s needs a source GPU", lineno, op);
                 goto bad;
@@ -110,23 +89,19 @@ int rec_trace_read(FILE *f, const rec_cfg *cfg, unsigned home, rec_treq **reqs, 
             }
             r.src = (unsigned)gv;
         }
-        extra = next_tok(&p);
+        extra = cohkit_trace_tok(&p);
         if (extra != NULL) {
             snprintf(err, len, "line %u: unexpected '%s' after the request", lineno, extra);
             goto bad;
         }
-        if (cnt == cap) {
-            size_t nc = cap ? cap * 2 : 256;
-            rec_treq *nv = realloc(v, nc * sizeof *nv);
-            if (nv == NULL) {
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-            v = nv;
-            cap = nc;
+        if (cohkit_trace_grow(&v, &cap, cnt, sizeof *v, 256) != 0) {
+            snprintf(err, len, "line %u: out of memory", lineno);
+            goto bad;
         }
         v[cnt++] = r;
     }
+    if (got < 0)
+        goto bad;
     if (ferror(f)) {
         snprintf(err, len, "read error after line %u", lineno);
         goto bad;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stc_band.h"
+#include "unit_trace.h"
 #include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
@@ -75,15 +76,9 @@ static int trace_read(FILE *f, const stc_band_cfg *c, band_trace *t, char *err, 
             snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
             goto bad;
         }
-        if (t->n == t->cap) {
-            size_t nc = t->cap ? 2 * t->cap : 256;
-            band_rec *nr = realloc(t->r, nc * sizeof *nr);
-            if (nr == NULL) {
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-            t->r = nr;
-            t->cap = nc;
+        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 256) != 0) {
+            snprintf(err, len, "line %u: out of memory", lineno);
+            goto bad;
         }
         t->r[t->n++] = r;
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stc_bsq.h"
+#include "unit_trace.h"
 #include "stc_cutr.h"
 #include "unit_adapt.h"
 
@@ -71,15 +72,9 @@ static int trace_read(FILE *f, const stc_bsq_cfg *c, bsq_trace *t, char *err, si
         }
         if (stc_cutr_end(&rd, err, len))
             goto bad;
-        if (t->n == t->cap) {
-            size_t nc = t->cap ? 2 * t->cap : 64;
-            bsq_rec *nr = realloc(t->r, nc * sizeof *nr);
-            if (nr == NULL) {
-                snprintf(err, len, "line %u: out of memory", rd.lineno);
-                goto bad;
-            }
-            t->r = nr;
-            t->cap = nc;
+        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 64) != 0) {
+            snprintf(err, len, "line %u: out of memory", rd.lineno);
+            goto bad;
         }
         t->r[t->n++] = r;
     }

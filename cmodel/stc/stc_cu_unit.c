@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "stc_cu.h"
+#include "unit_trace.h"
 #include "stc_cutr.h"
 #include "unit_adapt.h"
 
@@ -178,15 +179,9 @@ static int trace_read(FILE *f, const stc_cu_cfg *c, cu_trace *t, FILE *out, char
             stc_cu_demand_ack(cu, r.seb);
             break;
         }
-        if (t->n == t->cap) {
-            size_t nc = t->cap ? 2 * t->cap : 64;
-            cu_rec *nr = realloc(t->r, nc * sizeof *nr);
-            if (nr == NULL) {
-                snprintf(err, len, "line %u: out of memory", rd.lineno);
-                goto bad;
-            }
-            t->r = nr;
-            t->cap = nc;
+        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 64) != 0) {
+            snprintf(err, len, "line %u: out of memory", rd.lineno);
+            goto bad;
         }
         t->r[t->n++] = r;
     }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "stc_emu.h"
+#include "unit_trace.h"
 #include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
@@ -86,15 +87,9 @@ static int trace_read(FILE *f, const stc_emu_cfg *c, emu_trace *t, char *err, si
             snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
             goto bad;
         }
-        if (t->n == t->cap) {
-            size_t nc = t->cap ? 2 * t->cap : 256;
-            emu_rec *nr = realloc(t->r, nc * sizeof *nr);
-            if (nr == NULL) {
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-            t->r = nr;
-            t->cap = nc;
+        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 256) != 0) {
+            snprintf(err, len, "line %u: out of memory", lineno);
+            goto bad;
         }
         t->r[t->n++] = r;
     }

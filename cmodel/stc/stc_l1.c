@@ -6,6 +6,7 @@
  * {valid, tag, LRU age} per way, the way the RTL's RAM holds them.
  */
 #include "stc_l1.h"
+#include "unit_trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,19 +68,6 @@ int stc_l1_cfg_preset(stc_l1_cfg *c, const char *name)
     return -1;
 }
 
-static int parse_uint(const char *s, unsigned *out)
-{
-    char *end;
-    unsigned long v;
-    if (s == NULL || *s < '0' || *s > '9')
-        return -1;
-    v = strtoul(s, &end, 10);
-    if (*end != '\0' || v > 1000000ul)
-        return -1;
-    *out = (unsigned)v;
-    return 0;
-}
-
 static int set_epoch(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
     /* checked against 2^N in cfg_check: parse with the widest range */
@@ -103,7 +91,7 @@ static int set_off(void *cfg, const char *name, const char *value, char *err, si
 {
     stc_l1_cfg *c = cfg;
     unsigned v;
-    if (value == NULL || parse_uint(value, &v) != 0 || v > 1) {
+    if (value == NULL || cohkit_trace_uint(value, 1000000u, &v) != 0 || v > 1) {
         snprintf(err, len, "--%s: '%s' is not 0 or 1", name, value ? value : "");
         return -1;
     }

@@ -10,6 +10,7 @@
 
 #include "stc_l1.h"
 #include "unit_adapt.h"
+#include "unit_trace.h"
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "rate", NULL};
@@ -128,15 +129,9 @@ static int read_trace(FILE *f, const stc_l1_cfg *c, l1_rec **out, size_t *nout, 
             }
             x.seb = (unsigned)s;
         }
-        if (n == rcap) {
-            size_t nc = rcap ? rcap * 2 : 256;
-            l1_rec *nr = realloc(r, nc * sizeof *nr);
-            if (nr == NULL) {
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-            r = nr;
-            rcap = nc;
+        if (cohkit_trace_grow(&r, &rcap, n, sizeof *r, 256) != 0) {
+            snprintf(err, len, "line %u: out of memory", lineno);
+            goto bad;
         }
         r[n++] = x;
     }

@@ -1,8 +1,7 @@
 /* STC system event log parser (specification 7.4). See stc_log.h. */
 #include "stc_log.h"
+#include "unit_trace.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,52 +22,6 @@ const char *stc_ev_name(stc_ev_kind k)
     return (unsigned)k < STC_EV_COUNT ? ev_names[k] : "?";
 }
 
-static int parse_dec(const char *t, uint64_t max, uint64_t *v)
-{
-    char *end;
-    unsigned long long x;
-    if (!isdigit((unsigned char)t[0]))
-        return -1;
-    errno = 0;
-    x = strtoull(t, &end, 10);
-    if (errno || *end || x > max)
-        return -1;
-    *v = x;
-    return 0;
-}
-
-static int parse_hex(const char *t, unsigned bits, uint64_t *v)
-{
-    char *end;
-    unsigned long long x;
-    if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
-        t += 2;
-    if (!isxdigit((unsigned char)t[0]))
-        return -1;
-    errno = 0;
-    x = strtoull(t, &end, 16);
-    if (errno || *end || (bits < 64 && (x >> bits) != 0))
-        return -1;
-    *v = x;
-    return 0;
-}
-
-static char *next_tok(char **p)
-{
-    char *s = *p, *t;
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    if (*s == '\0')
-        return NULL;
-    t = s;
-    while (*s && !isspace((unsigned char)*s))
-        s++;
-    if (*s)
-        *s++ = '\0';
-    *p = s;
-    return t;
-}
-
 int stc_log_parse_line(const char *line, const stc_log_lim *lim, stc_ev *ev, char *err,
                        size_t len)
 {
@@ -84,15 +37,15 @@ int stc_log_parse_line(const char *line, const stc_log_lim *lim, stc_ev *ev, cha
     memcpy(buf, line, l + 1);
     if (strchr(buf, '#'))
         *strchr(buf, '#') = '\0';
-    tok = next_tok(&p);
+    tok = cohkit_trace_tok(&p);
     if (tok == NULL)
         return 1;
     memset(ev, 0, sizeof *ev);
-    if (parse_dec(tok, UINT64_MAX, &ev->cycle) != 0) {
+    if (cohkit_trace_dec(tok, UINT64_MAX, &ev->cycle) != 0) {
         snprintf(err, len, "bad cycle '%s'", tok);
         return -1;
     }
-    name = next_tok(&p);
+    name = cohkit_trace_tok(&p);
     if (name == NULL) {
         snprintf(err, len, "missing event after cycle %s", tok);
         return -1;
@@ -106,14 +59,14 @@ int stc_log_parse_line(const char *line, const stc_log_lim *lim, stc_ev *ev, cha
     }
     ev->kind = (stc_ev_kind)k;
     for (f = ev_fields[k]; *f; f++) {
-        tok = next_tok(&p);
+        tok = cohkit_trace_tok(&p);
         if (tok == NULL) {
             snprintf(err, len, "%s: missing field", name);
             return -1;
         }
         switch (*f) {
         case 'c':
-            if (parse_dec(tok, lim->cus ? lim->cus - 1 : 0, &v) != 0) {
+            if (cohkit_trace_dec(tok, lim->cus ? lim->cus - 1 : 0, &v) != 0) {
                 snprintf(err, len, "%s: bad CU '%s' (%u CUs)", name, tok, lim->cus);
                 return -1;
             }
@@ -121,14 +74,14 @@ int stc_log_parse_line(const char *line, const stc_log_lim *lim, stc_ev *ev, cha
             break;
         case 'a':
         case 'l':
-            if (parse_hex(tok, lim->addr_bits, &ev->addr) != 0) {
+            if (cohkit_trace_hex(tok, lim->addr_bits, &ev->addr) != 0) {
                 snprintf(err, len, "%s: bad address '%s' (%u bits)", name, tok, lim->addr_bits);
                 return -1;
             }
             break;
         case 'v':
-            if ((tok[0] == '0' && tok[1] == 'x') ? parse_hex(tok, 32, &v) != 0
-                                                 : parse_dec(tok, UINT32_MAX, &v) != 0) {
+            if ((tok[0] == '0' && tok[1] == 'x') ? cohkit_trace_hex(tok, 32, &v) != 0
+                                                 : cohkit_trace_dec(tok, UINT32_MAX, &v) != 0) {
                 snprintf(err, len, "%s: bad value '%s'", name, tok);
                 return -1;
             }
@@ -146,7 +99,7 @@ int stc_log_parse_line(const char *line, const stc_log_lim *lim, stc_ev *ev, cha
             }
             break;
         case 's':
-            if (parse_dec(tok, 63, &v) != 0) {
+            if (cohkit_trace_dec(tok, 63, &v) != 0) {
                 snprintf(err, len, "%s: bad SEB '%s'", name, tok);
                 return -1;
             }
@@ -154,7 +107,7 @@ int stc_log_parse_line(const char *line, const stc_log_lim *lim, stc_ev *ev, cha
             break;
         }
     }
-    tok = next_tok(&p);
+    tok = cohkit_trace_tok(&p);
     if (tok != NULL) {
         snprintf(err, len, "%s: unexpected '%s'", name, tok);
         return -1;
@@ -190,15 +143,9 @@ int stc_log_read(FILE *f, const stc_log_lim *lim, stc_ev **evs, size_t *n, char 
         }
         last = e.cycle;
         e.lineno = lineno;
-        if (cnt == cap) {
-            stc_ev *nv;
-            cap = cap ? cap * 2 : 256;
-            nv = realloc(v, cap * sizeof *v);
-            if (nv == NULL) {
-                snprintf(err, len, "out of memory");
-                goto bad;
-            }
-            v = nv;
+        if (cohkit_trace_grow(&v, &cap, cnt, sizeof *v, 256) != 0) {
+            snprintf(err, len, "out of memory");
+            goto bad;
         }
         v[cnt++] = e;
     }

@@ -1,9 +1,8 @@
 /* STC system programs: reader, writer, constrained-random generator. */
 #include "stc_prog.h"
+#include "unit_trace.h"
 #include "unit.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,89 +67,35 @@ static int push_mem(stc_prog *p, uint64_t a, uint32_t v)
     return 0;
 }
 
-static char *next_tok(char **p)
-{
-    char *s = *p, *t;
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    if (*s == '\0')
-        return NULL;
-    t = s;
-    while (*s && !isspace((unsigned char)*s))
-        s++;
-    if (*s)
-        *s++ = '\0';
-    *p = s;
-    return t;
-}
-
-static int get_dec(const char *t, uint64_t max, uint64_t *v)
-{
-    char *end;
-    unsigned long long x;
-    if (t == NULL || !isdigit((unsigned char)t[0]))
-        return -1;
-    errno = 0;
-    x = strtoull(t, &end, 10);
-    if (errno || *end || x > max)
-        return -1;
-    *v = x;
-    return 0;
-}
-
-static int get_addr(const char *t, unsigned bits, uint64_t *v)
-{
-    char *end;
-    unsigned long long x;
-    if (t == NULL)
-        return -1;
-    if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
-        t += 2;
-    if (!isxdigit((unsigned char)t[0]))
-        return -1;
-    errno = 0;
-    x = strtoull(t, &end, 16);
-    if (errno || *end || (bits < 64 && (x >> bits) != 0))
-        return -1;
-    *v = x;
-    return 0;
-}
-
 int stc_prog_read(FILE *f, unsigned cus, unsigned addr_bits, stc_prog *p, char *err, size_t len)
 {
     char buf[1024];
     unsigned lineno = 0;
+    int got;
     if (prog_alloc(p, cus) != 0) {
         snprintf(err, len, "out of memory");
         return -1;
     }
-    while (fgets(buf, sizeof buf, f) != NULL) {
+    while ((got = cohkit_trace_line(f, buf, sizeof buf, &lineno, err, len)) > 0) {
         char *s = buf, *t, *opn, *a1, *a2, *extra;
         uint64_t cu, v;
         stc_op o;
         unsigned k, nargs;
-        lineno++;
-        if (strchr(buf, '\n') == NULL && !feof(f)) {
-            snprintf(err, len, "line %u: longer than %zu characters", lineno, sizeof buf - 2);
-            goto bad;
-        }
-        if (strchr(buf, '#'))
-            *strchr(buf, '#') = '\0';
-        t = next_tok(&s);
+        t = cohkit_trace_tok(&s);
         if (t == NULL)
             continue;
         memset(&o, 0, sizeof o);
         o.lineno = lineno;
         if (strcmp(t, "MEM") == 0) {
-            a1 = next_tok(&s);
-            a2 = next_tok(&s);
-            extra = next_tok(&s);
-            if (get_addr(a1, addr_bits, &o.addr) != 0 || (o.addr & 3)) {
+            a1 = cohkit_trace_tok(&s);
+            a2 = cohkit_trace_tok(&s);
+            extra = cohkit_trace_tok(&s);
+            if (cohkit_trace_hex(a1, addr_bits, &o.addr) != 0 || (o.addr & 3)) {
                 snprintf(err, len, "line %u: MEM: bad address '%s' (4-byte aligned, %u bits)",
                          lineno, a1 ? a1 : "", addr_bits);
                 goto bad;
             }
-            if (get_dec(a2, UINT32_MAX, &v) != 0) {
+            if (cohkit_trace_dec(a2, UINT32_MAX, &v) != 0) {
                 snprintf(err, len, "line %u: MEM: bad value '%s' (32-bit decimal)", lineno,
                          a2 ? a2 : "");
                 goto bad;
@@ -165,11 +110,11 @@ int stc_prog_read(FILE *f, unsigned cus, unsigned addr_bits, stc_prog *p, char *
             }
             continue;
         }
-        if (get_dec(t, cus - 1, &cu) != 0) {
+        if (cohkit_trace_dec(t, cus - 1, &cu) != 0) {
             snprintf(err, len, "line %u: bad CU '%s' (0..%u) or unknown record", lineno, t, cus - 1);
             goto bad;
         }
-        opn = next_tok(&s);
+        opn = cohkit_trace_tok(&s);
         if (opn == NULL) {
             snprintf(err, len, "line %u: missing operation after CU %s", lineno, t);
             goto bad;
@@ -183,24 +128,24 @@ int stc_prog_read(FILE *f, unsigned cus, unsigned addr_bits, stc_prog *p, char *
         }
         o.kind = (stc_op_kind)k;
         nargs = o.kind == STC_OP_WAIT ? 0 : o.kind == STC_OP_NOP || o.kind == STC_OP_LD ? 1 : 2;
-        a1 = nargs >= 1 ? next_tok(&s) : NULL;
-        a2 = nargs >= 2 ? next_tok(&s) : NULL;
-        extra = next_tok(&s);
+        a1 = nargs >= 1 ? cohkit_trace_tok(&s) : NULL;
+        a2 = nargs >= 2 ? cohkit_trace_tok(&s) : NULL;
+        extra = cohkit_trace_tok(&s);
         if (o.kind == STC_OP_NOP) {
-            if (get_dec(a1, 1000000, &v) != 0) {
+            if (cohkit_trace_dec(a1, 1000000, &v) != 0) {
                 snprintf(err, len, "line %u: NOP: bad cycle count '%s' (0..1000000)", lineno,
                          a1 ? a1 : "");
                 goto bad;
             }
             o.value = (uint32_t)v;
         } else if (nargs >= 1) {
-            if (get_addr(a1, addr_bits, &o.addr) != 0 || (o.addr & 3)) {
+            if (cohkit_trace_hex(a1, addr_bits, &o.addr) != 0 || (o.addr & 3)) {
                 snprintf(err, len, "line %u: %s: bad address '%s' (4-byte aligned, %u bits)",
                          lineno, opn, a1 ? a1 : "", addr_bits);
                 goto bad;
             }
             if (nargs == 2) {
-                if (get_dec(a2, UINT32_MAX, &v) != 0) {
+                if (cohkit_trace_dec(a2, UINT32_MAX, &v) != 0) {
                     snprintf(err, len, "line %u: %s: bad value '%s' (32-bit decimal)", lineno,
                              opn, a2 ? a2 : "");
                     goto bad;
@@ -217,6 +162,8 @@ int stc_prog_read(FILE *f, unsigned cus, unsigned addr_bits, stc_prog *p, char *
             goto bad;
         }
     }
+    if (got < 0)
+        goto bad;
     return 0;
 bad:
     stc_prog_free(p);
