@@ -36,11 +36,11 @@ $(UNIT_LIST): $(sort $(wildcard cmodel/*/units.def))
 
 # Filled by the fragments: families, and the steps of make test / regress.
 FAMILIES      :=
-TEST_STEPS    := check-generated check-platform lint synth-check sweep sim-iverilog sanitize
+TEST_STEPS    := check-generated check-platform check-funcs lint synth-check sweep sim-iverilog sanitize
 REGRESS_STEPS := sweep-full
 TEST_JOBS     ?= 2
 
-.PHONY: all deps tools rtl harness check-generated check-platform verilate test unit lint sweep sweep-full sim-iverilog \
+.PHONY: all deps tools rtl harness check-generated check-platform check-funcs verilate test unit lint sweep sweep-full sim-iverilog \
         sanitize gate-sim regress bench clean help test-steps
 
 all: tools
@@ -145,6 +145,9 @@ rtl: $(B)/bin/cohgen
 	scripts/gen-committed.sh rtl
 check-generated: $(B)/bin/cohgen
 	scripts/gen-committed.sh check $(B)/check
+# No function of the generator, the models or the benches over 200 lines.
+check-funcs:
+	python3 scripts/check-funcs.py gen cmodel tb
 # Platform files name no family (scripts/check-platform.allow: the exceptions).
 check-platform:
 	scripts/check-platform.sh

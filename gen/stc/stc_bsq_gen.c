@@ -49,11 +49,9 @@ static void geo(const stc_bsq_cfg *c, bgeo *x)
     x->EP = 1u << c->n;
 }
 
-void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
+static void bsq_emit_state(emit_file *e, const bgeo *xp, int cu_mode)
 {
-    bgeo x;
-    geo(c, &x);
-    unsigned k;
+    const bgeo x = *xp;
 
     emit(e, "// ---- BSQ: %u entries, %u banks of %u slots, %u rows x %u bits per bank RAM",
          x.E, x.B, x.S, x.R, x.RW);
@@ -73,6 +71,13 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
     if (x.B > 1)
         emit(e, "logic [%u:0] rr_q, rr_d;", x.BW - 1);
     emit_nl(e);
+}
+
+static void bsq_emit_tops(emit_file *e, const bgeo *xp, int cu_mode)
+{
+    const bgeo x = *xp;
+    unsigned k;
+    (void)cu_mode;
 
     /* Combinational blocks never read what they write (one of the three
      * simulators re-runs such a block for ever when the value changes
@@ -93,6 +98,12 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
         emit(e, "  top%u%s", k, k ? "," : "");
     emit(e, "};");
     emit_nl(e);
+}
+
+static void bsq_emit_alloc(emit_file *e, const bgeo *xp, int cu_mode)
+{
+    const bgeo x = *xp;
+    (void)cu_mode;
 
     emit(e, "// Allocation: the first bank with a free slot at or after rr, round robin.");
     if (x.B > 1) {
@@ -133,6 +144,12 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
         emit(e, "assign rd_addr = rd_row_q[%u:0];", x.RB - 1);
     }
     emit_nl(e);
+}
+
+static void bsq_emit_scan(emit_file *e, const bgeo *xp, int cu_mode)
+{
+    const bgeo x = *xp;
+    unsigned k;
 
     emit(e, "// Scan: a setup cycle takes the pass length (max over banks of");
     emit(e, "// ceil(top / %u)); then one row of every bank per cycle. The read", x.D);
@@ -189,6 +206,11 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
     emit(e, "assign q_done_cycles = pass_q;");
     emit(e, "assign q_count = q_count_q;");
     emit_nl(e);
+}
+
+static void bsq_emit_next(emit_file *e, const bgeo *xp, int cu_mode)
+{
+    const bgeo x = *xp;
 
     emit(e, "// Next state of the queue (whole-vector updates: no variable-index");
     emit(e, "// assignment inside always_comb, which one of the simulators re-triggers on).");
@@ -261,6 +283,17 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
+{
+    bgeo x;
+    geo(c, &x);
+    bsq_emit_state(e, &x, cu_mode);
+    bsq_emit_tops(e, &x, cu_mode);
+    bsq_emit_alloc(e, &x, cu_mode);
+    bsq_emit_scan(e, &x, cu_mode);
+    bsq_emit_next(e, &x, cu_mode);
 }
 
 void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c)

@@ -63,23 +63,32 @@ static const char *bsq_conn(const char *port, char *buf, size_t len)
     return buf;
 }
 
-static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
-{
-    const stc_cu_cfg *c = cfg;
+/* What every part of the CU module reads: the configuration, the BSQ
+ * part and the widths of the spec's names (A address bits, N band bits,
+ * EP epochs, SW SEB bits, L drain lanes, PW pending-write bits). */
+typedef struct {
+    emit_file *e;
+    const stc_cu_cfg *c;
+    const block_desc *b;
     stc_bsq_geom g;
     block_desc bsq;
     char bsq_name[192];
-    unsigned A = c->bsq.addr_bits, N = c->bsq.n, EP = 1u << c->bsq.n;
-    unsigned SW = stc_bsq_seb_bits(&c->bsq), L, PW = STC_CU_PW_BITS;
-    int dem = c->variant != STC_CU_NV;
-    int conf = c->variant == STC_CU_AB || c->variant == STC_CU_MB;
-    stc_bsq_geom_of(&c->bsq, &g);
-    L = c->bsq.banks * c->bsq.drain;
-    (void)lg;
-    if (part_block(&bsq, bsq_name, sizeof bsq_name, b, &stc_cu_parts[0], cfg) != 0) {
-        e->err = 1;
-        return;
-    }
+    unsigned A, N, EP, SW, L, PW;
+    int dem, conf;
+} cu_gctx;
+
+static void cu_emit_head(const cu_gctx *x)
+{
+    emit_file *e = x->e;
+    const stc_cu_cfg *c = x->c;
+    const block_desc *b = x->b;
+    const stc_bsq_geom *g = &x->g;
+    unsigned A = x->A;
+    unsigned N = x->N;
+    unsigned EP = x->EP;
+    unsigned SW = x->SW;
+    unsigned L = x->L;
+    unsigned PW = x->PW;
 
     emit(e, "// STC per-CU epoch logic with its blocked store queue (paper 4.2-4.4, spec");
     emit(e, "// 3.3, 3.4), variant %s: CER (%u-bit mask), SEB, demand vector, conflict",
@@ -89,8 +98,8 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// ChangeEpoch: CER/SEB updated, DV and conflict flag cleared, BSQ scan drains");
     emit(e, "// matching entries one per cycle into the L1 register and re-demands the");
     emit(e, "// bands of the entries that stay, then DoneAck. See docs/stc.md. The BSQ is");
-    emit(e, "// an instance of %s (its own file).", bsq_name);
-    if (g.rows == 1)
+    emit(e, "// an instance of %s (its own file).", x->bsq_name);
+    if (g->rows == 1)
         emit(e, "// Storage: one row per BSQ bank, held in registers; no RAM by design.");
     ports_file_header(e, b, "// ");
     emit(e, "`default_nettype none");
@@ -115,19 +124,28 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// The BSQ's ports.");
     emit(e, "logic q_push_valid, q_push_ready, q_full, q_chg_valid, q_chg_ready;");
     emit(e, "logic [%u:0] q_push_addr;", A - 1);
-    emit(e, "logic [%u:0] q_push_bank;", g.bank_bits ? g.bank_bits - 1 : 0);
-    emit(e, "logic [%u:0] q_push_slot;", g.slot_bits - 1);
+    emit(e, "logic [%u:0] q_push_bank;", g->bank_bits ? g->bank_bits - 1 : 0);
+    emit(e, "logic [%u:0] q_push_slot;", g->slot_bits - 1);
     emit(e, "logic q_drn_valid, q_drn_ready, q_done_valid, q_done_ready;");
-    emit(e, "logic [%u:0] q_drn_row;", g.rowi_bits - 1);
+    emit(e, "logic [%u:0] q_drn_row;", g->rowi_bits - 1);
     emit(e, "logic [%u:0] q_drn_mask, q_drn_keep;", L - 1);
     emit(e, "logic [%u:0] q_drn_addr, q_drn_data;", L * A - 1);
     emit(e, "logic [%u:0] q_drn_band;", L * N - 1);
-    emit(e, "logic [%u:0] q_done_cycles;", g.cyc_bits - 1);
-    emit(e, "logic [%u:0] q_count;", g.count_bits - 1);
+    emit(e, "logic [%u:0] q_done_cycles;", g->cyc_bits - 1);
+    emit(e, "logic [%u:0] q_count;", g->count_bits - 1);
     emit(e, "logic unused_q, unused_epoch;");
     emit(e, "assign unused_epoch = ^{dv_q, conf_sent_q}; // NV reads neither, ES no flag");
     emit(e, "assign unused_q = ^{q_push_bank, q_chg_ready, q_drn_row, q_drn_addr, q_done_cycles, q_count};");
     emit_nl(e);
+}
+
+static void cu_emit_ports(const cu_gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned N = x->N;
+    int dem = x->dem;
+    int conf = x->conf;
+
 
     emit(e, "// Epoch check of a store: to the L1 in RUN with its band in the CER,");
     emit(e, "// else into the BSQ (with an EpochDemand unless DV filters it).");
@@ -161,6 +179,16 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "assign ld_ready_o = (~ldr_valid_q | ldr_ready_i) & (~ld_conf | ~conf_valid_q | conf_ready_i);");
     emit(e, "assign ld_fire = ld_valid_i & ld_ready_o;");
     emit_nl(e);
+}
+
+static void cu_emit_demand(const cu_gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned A = x->A;
+    unsigned N = x->N;
+    unsigned L = x->L;
+    int dem = x->dem;
+
     emit(e, "// Beat of the scan: drained lanes go to the L1 register one per cycle,");
     emit(e, "// kept lanes whose band has DV = 0 send an EpochDemand one per cycle");
     emit(e, "// (lowest lane first); the beat is taken when neither is pending.");
@@ -204,8 +232,16 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "assign done_valid_o = q_done_valid;");
     emit(e, "assign q_done_ready = done_ready_i;");
     emit_nl(e);
-    part_instance(e, &bsq, "u_bsq", bsq_conn);
+    part_instance(e, &x->bsq, "u_bsq", bsq_conn);
     emit_nl(e);
+}
+
+static void cu_emit_phase(const cu_gctx *x)
+{
+    emit_file *e = x->e;
+    unsigned EP = x->EP;
+    unsigned PW = x->PW;
+
 
     emit(e, "// Next state of the epoch logic.");
     emit(e, "logic iss_fire;");
@@ -283,6 +319,15 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "  if (q_done_valid & q_done_ready) phase_d = PhRun;");
     emit(e, "end");
     emit_nl(e);
+}
+
+static void cu_emit_outputs(const cu_gctx *x)
+{
+    emit_file *e = x->e;
+    const stc_cu_cfg *c = x->c;
+    unsigned N = x->N;
+    unsigned SW = x->SW;
+
 
     emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
     emit(e, "  if (!rst_ni) begin");
@@ -355,6 +400,35 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     emit_nl(e);
     emit(e, "endmodule");
     emit(e, "`default_nettype wire");
+}
+
+static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
+{
+    const stc_cu_cfg *c = cfg;
+    cu_gctx x;
+    memset(&x, 0, sizeof x);
+    x.e = e;
+    x.c = c;
+    x.b = b;
+    x.A = c->bsq.addr_bits;
+    x.N = c->bsq.n;
+    x.EP = 1u << c->bsq.n;
+    x.SW = stc_bsq_seb_bits(&c->bsq);
+    x.PW = STC_CU_PW_BITS;
+    x.dem = c->variant != STC_CU_NV;
+    x.conf = c->variant == STC_CU_AB || c->variant == STC_CU_MB;
+    stc_bsq_geom_of(&c->bsq, &x.g);
+    x.L = c->bsq.banks * c->bsq.drain;
+    (void)lg;
+    if (part_block(&x.bsq, x.bsq_name, sizeof x.bsq_name, b, &stc_cu_parts[0], cfg) != 0) {
+        e->err = 1;
+        return;
+    }
+    cu_emit_head(&x);
+    cu_emit_ports(&x);
+    cu_emit_demand(&x);
+    cu_emit_phase(&x);
+    cu_emit_outputs(&x);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)
