@@ -78,7 +78,7 @@ tools: $(B)/bin/cohgen $(B)/bin/cohmodel
 
 -include $(sort $(wildcard mk/*.mk))
 # The committed modules of every family, <family>_MODS, come from the
-# registry (unit_desc.committed, cohgen --list=configs); make writes
+# registry (cohkit_unit_desc.committed, cohgen --list=configs); make writes
 # $(B)/units.mk and reads it again whenever cohgen changed.
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
 -include $(B)/units.mk

@@ -7,7 +7,7 @@
  * change that breaks a program built against an earlier release: a function
  * removed or its signature changed, a public struct's layout or size changed
  * (a model's configuration, state, statistics, port or shell struct,
- * unit_desc, ...), an enum value renumbered or a macro that sizes a struct
+ * cohkit_unit_desc, ...), an enum value renumbered or a macro that sizes a struct
  * changed.
  * MINOR is raised by compatible additions (a model, a function, a unit in
  * the registry, a field appended to a struct only the library allocates) and

@@ -2,7 +2,7 @@
  * cohmodel: runs a unit's golden model (functional core) alone on a text
  * trace.   cohmodel <unit> [--config NAME] [options] [tool flags] < trace
  * The trace and output formats are the unit's (cohmodel <unit> --help).
- * Also runs the model-only tools (unit_tools[]: system models, checkers).
+ * Also runs the model-only tools (cohkit_unit_tools[]: system models, checkers).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -15,20 +15,20 @@ static void usage(FILE *f)
 {
     size_t i;
     fprintf(f, "usage: cohmodel <unit> [options] < trace     (cohmodel <unit> --help)\nunits:");
-    for (i = 0; unit_registry[i]; i++)
-        fprintf(f, " %s", unit_registry[i]->name);
+    for (i = 0; cohkit_unit_registry[i]; i++)
+        fprintf(f, " %s", cohkit_unit_registry[i]->name);
     fprintf(f, "\nmodel-only tools:");
-    for (i = 0; unit_tools[i]; i++)
-        fprintf(f, " %s", unit_tools[i]->name);
+    for (i = 0; cohkit_unit_tools[i]; i++)
+        fprintf(f, " %s", cohkit_unit_tools[i]->name);
     fprintf(f, "\nexit status: 0 success, 2 bad options or trace (nothing printed); 1 when a\n"
                "rule is violated, with the whole output, for the verdict tools:");
-    for (i = 0; unit_tools[i]; i++)
-        if (unit_tools[i]->verdict_exit)
-            fprintf(f, " %s", unit_tools[i]->name);
+    for (i = 0; cohkit_unit_tools[i]; i++)
+        if (cohkit_unit_tools[i]->verdict_exit)
+            fprintf(f, " %s", cohkit_unit_tools[i]->name);
     fprintf(f, "\n");
 }
 
-static void unit_usage(FILE *f, const unit_desc *u)
+static void unit_usage(FILE *f, const cohkit_unit_desc *u)
 {
     size_t i;
     const char *p = u->trace_help;
@@ -56,8 +56,8 @@ static void unit_usage(FILE *f, const unit_desc *u)
 
 int main(int argc, char **argv)
 {
-    const unit_desc *u;
-    const char *fl[UNIT_FLAGS_MAX] = {0};
+    const cohkit_unit_desc *u;
+    const char *fl[COHKIT_UNIT_FLAGS_MAX] = {0};
     int rest[256], nrest = 0, i, rc, a0 = 2;
     char err[300];
     void *cfg;
@@ -69,9 +69,9 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    u = unit_find(argv[1]);
+    u = cohkit_unit_find(argv[1]);
     if (u == NULL)
-        u = unit_tool_find(argv[1]);
+        u = cohkit_unit_tool_find(argv[1]);
     if (u == NULL) {
         fprintf(stderr, "cohmodel: unknown unit '%s' (cohgen --list names every unit)\n", argv[1]);
         return 2;
@@ -92,19 +92,19 @@ int main(int argc, char **argv)
     }
     /* A model-only tool may name its configuration first, without --config
      * (cohmodel <tool> <preset> ...). */
-    if (argc > 2 && unit_find(argv[1]) == NULL && strncmp(argv[2], "--", 2) != 0 &&
+    if (argc > 2 && cohkit_unit_find(argv[1]) == NULL && strncmp(argv[2], "--", 2) != 0 &&
         u->cfg_preset(cfg, argv[2]) == 0) {
         argv[1] = (char *)"--config";
         a0 = 1;
     }
-    if (unit_cfg_parse(u, cfg, argc - a0, argv + a0, rest, &nrest, err, sizeof err) != 0) {
+    if (cohkit_unit_cfg_parse(u, cfg, argc - a0, argv + a0, rest, &nrest, err, sizeof err) != 0) {
         fprintf(stderr, "cohmodel: %s\n", err);
         free(cfg);
         return 2;
     }
     for (i = 0; i < nrest; i++) {
         const char *a = argv[a0 + rest[i]];
-        int fi = strncmp(a, "--", 2) == 0 ? unit_flag_index(u, a + 2) : -1;
+        int fi = strncmp(a, "--", 2) == 0 ? cohkit_unit_flag_index(u, a + 2) : -1;
         if (fi < 0) {
             fprintf(stderr, "cohmodel: %s '%s' (see cohmodel %s --help)\n",
                     strncmp(a, "--", 2) ? "unexpected argument" : "unknown option", a, u->name);

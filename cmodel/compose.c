@@ -9,7 +9,7 @@
 /* ------------------------------------------------- the shell backend -- */
 
 typedef struct {
-    const unit_desc *u;
+    const cohkit_unit_desc *u;
     void *tm;
 } shell_h;
 
@@ -52,12 +52,12 @@ static int block_setup(cmp_block *b, const cmp_backend *be, char *err, size_t le
 {
     unsigned wi = 1, wo = 0;
     int k;
-    if (unit_layout_of(b->u, b->cfg, &b->l, err, len) != 0)
+    if (cohkit_unit_layout_of(b->u, b->cfg, &b->l, err, len) != 0)
         return -1;
     for (k = 0; k < b->l.n; k++) {
-        unsigned *w = b->l.p[k].dir == PORT_IN ? &wi : &wo;
+        unsigned *w = b->l.p[k].dir == COHKIT_PORT_IN ? &wi : &wo;
         b->off[k] = *w;
-        *w += UNIT_WORDS(b->l.p[k].width);
+        *w += COHKIT_UNIT_WORDS(b->l.p[k].width);
     }
     b->in = calloc(b->l.in_words + 1, sizeof *b->in);
     b->out = calloc(b->l.out_words + 1, sizeof *b->out);
@@ -77,7 +77,7 @@ static int block_start(cmp_block *b, const char *unit, const char *name, const c
     snprintf(b->name, sizeof b->name, "%s", name);
     snprintf(b->preset, sizeof b->preset, "%s", preset);
     b->seed = seed;
-    b->u = unit_find(unit);
+    b->u = cohkit_unit_find(unit);
     if (b->u == NULL) {
         snprintf(err, len, "unit %s is not registered", unit);
         return -1;
@@ -98,7 +98,7 @@ int cmp_block_open(cmp_block *b, const char *unit, const char *name, const char 
     if (block_start(b, unit, name, preset, seed, err, len) != 0)
         return -1;
     snprintf(args, sizeof args, "--config %s%s%s", preset, extra ? " " : "", extra ? extra : "");
-    if (unit_cfg_parse_str(b->u, b->cfg, args, err, len) != 0)
+    if (cohkit_unit_cfg_parse_str(b->u, b->cfg, args, err, len) != 0)
         return -1;
     return block_setup(b, be, err, len);
 }
@@ -216,7 +216,7 @@ int cmp_block_force(cmp_block *b, const char *port, uint64_t mask, uint64_t val,
                     char *err, size_t len)
 {
     cmp_port p;
-    if (cmp_port_of(b, port, &p, err, len) != 0 || p.dir != PORT_OUT) {
+    if (cmp_port_of(b, port, &p, err, len) != 0 || p.dir != COHKIT_PORT_OUT) {
         snprintf(err, len, "%s has no output port '%s'", b->name, port);
         return -1;
     }
@@ -234,7 +234,7 @@ int cmp_block_stuck(cmp_block *b, const char *port, unsigned bit, unsigned value
                     char *err, size_t len)
 {
     cmp_port p;
-    if (cmp_port_of(b, port, &p, err, len) != 0 || p.dir != PORT_OUT || bit >= p.width) {
+    if (cmp_port_of(b, port, &p, err, len) != 0 || p.dir != COHKIT_PORT_OUT || bit >= p.width) {
         snprintf(err, len, "%s has no output bit %s[%u]", b->name, port, bit);
         return -1;
     }
@@ -329,8 +329,8 @@ int cmp_block_compare(const cmp_block *a, const cmp_block *b, int outs, uint64_t
         return 1;
     }
     for (k = 0; k < a->l.n; k++) {
-        unsigned nw = UNIT_WORDS(a->l.p[k].width);
-        int in = a->l.p[k].dir == PORT_IN;
+        unsigned nw = COHKIT_UNIT_WORDS(a->l.p[k].width);
+        int in = a->l.p[k].dir == COHKIT_PORT_IN;
         const uint64_t *x = (in ? a->in : a->out) + a->off[k];
         const uint64_t *y = (in ? b->in : b->out) + b->off[k];
         if ((in || outs) && memcmp(x, y, nw * sizeof *x) != 0) {

@@ -2,7 +2,7 @@
  * Composition: systems built from registry units driven through their ports
  * (docs/composition.md).
  *
- * A block is one instance of a unit (cmodel/unit.h `unit_desc`) with its
+ * A block is one instance of a unit (cmodel/unit.h `cohkit_unit_desc`) with its
  * configuration, its port layout and its port value arrays, run by a
  * backend: the unit's timing shell (cmp_shell_backend) or anything with the
  * same ports (tb/compose_rtl.h: the Verilated RTL, one unit at a time or
@@ -55,7 +55,7 @@ extern const cmp_backend cmp_shell_backend;
 /* A port handle: found once by name, used every cycle. */
 typedef struct {
     int index;              /* in the layout's port table                  */
-    port_dir dir;
+    cohkit_port_dir dir;
     unsigned width;
     unsigned off;           /* first word in the block's in[] or out[]     */
 } cmp_port;
@@ -69,13 +69,13 @@ typedef struct {
 } cmp_force;
 
 struct cmp_block {
-    const unit_desc *u;
+    const cohkit_unit_desc *u;
     void *cfg;
     char preset[32];        /* the configuration the block was opened with */
     char name[32];          /* unique within the system                */
     unsigned seed;          /* unreset state of a Verilated block          */
-    unit_layout l;
-    unsigned off[UNIT_PORTS_MAX]; /* word offset of every port             */
+    cohkit_unit_layout l;
+    unsigned off[COHKIT_UNIT_PORTS_MAX]; /* word offset of every port             */
     uint64_t *in, *out;
     uint64_t cycles;        /* clock edges so far                          */
     cmp_force force;
@@ -95,7 +95,7 @@ int cmp_block_open_cfg(cmp_block *b, const char *unit, const void *cfg, const ch
                        const char *preset, unsigned seed, const cmp_backend *be, char *err,
                        size_t len);
 void cmp_block_close(cmp_block *b);
-/* The timing shell's state (unit_desc tm_new) of a block on the shell
+/* The timing shell's state (cohkit_unit_desc tm_new) of a block on the shell
  * backend, or NULL. */
 void *cmp_shell_state(const cmp_block *b);
 void cmp_block_eval(cmp_block *b);
@@ -117,7 +117,7 @@ static inline uint64_t *cmp_in(cmp_block *b, cmp_port p) { return b->in + p.off;
 static inline const uint64_t *cmp_out(const cmp_block *b, cmp_port p) { return b->out + p.off; }
 static inline const uint64_t *cmp_words(const cmp_block *b, cmp_port p)
 {
-    return (p.dir == PORT_IN ? b->in : b->out) + p.off;
+    return (p.dir == COHKIT_PORT_IN ? b->in : b->out) + p.off;
 }
 
 /* Bits [lo, lo + n) (n <= 64) of a multi-word value. */

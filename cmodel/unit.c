@@ -19,34 +19,34 @@ static void or_list(const char *const *names, char *buf, size_t len)
                               names[i]);
 }
 
-const unit_desc *unit_find(const char *name)
+const cohkit_unit_desc *cohkit_unit_find(const char *name)
 {
     size_t i;
-    for (i = 0; name != NULL && unit_registry[i] != NULL; i++)
-        if (strcmp(unit_registry[i]->name, name) == 0)
-            return unit_registry[i];
+    for (i = 0; name != NULL && cohkit_unit_registry[i] != NULL; i++)
+        if (strcmp(cohkit_unit_registry[i]->name, name) == 0)
+            return cohkit_unit_registry[i];
     return NULL;
 }
 
-const unit_desc *unit_tool_find(const char *name)
+const cohkit_unit_desc *cohkit_unit_tool_find(const char *name)
 {
     size_t i;
-    for (i = 0; name != NULL && unit_tools[i] != NULL; i++)
-        if (strcmp(unit_tools[i]->name, name) == 0)
-            return unit_tools[i];
+    for (i = 0; name != NULL && cohkit_unit_tools[i] != NULL; i++)
+        if (strcmp(cohkit_unit_tools[i]->name, name) == 0)
+            return cohkit_unit_tools[i];
     return NULL;
 }
 
-int unit_flag_index(const unit_desc *u, const char *name)
+int cohkit_unit_flag_index(const cohkit_unit_desc *u, const char *name)
 {
     int i;
-    for (i = 0; u->flags != NULL && u->flags[i].name != NULL && i < UNIT_FLAGS_MAX; i++)
+    for (i = 0; u->flags != NULL && u->flags[i].name != NULL && i < COHKIT_UNIT_FLAGS_MAX; i++)
         if (strcmp(u->flags[i].name, name) == 0)
             return i;
     return -1;
 }
 
-static void preset_list(const unit_desc *u, char *buf, size_t len)
+static void preset_list(const cohkit_unit_desc *u, char *buf, size_t len)
 {
     size_t i, k = 0;
     buf[0] = '\0';
@@ -54,7 +54,7 @@ static void preset_list(const unit_desc *u, char *buf, size_t len)
         k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? ", " : "", u->presets[i]);
 }
 
-static int is_bare(const unit_desc *u, const char *name)
+static int is_bare(const cohkit_unit_desc *u, const char *name)
 {
     size_t i;
     if (u->opts != NULL && unit_opt_bare(u->opts, name))
@@ -65,7 +65,7 @@ static int is_bare(const unit_desc *u, const char *name)
     return 0;
 }
 
-int unit_cfg_parse(const unit_desc *u, void *cfg, int argc, char *const *argv, int *rest,
+int cohkit_unit_cfg_parse(const cohkit_unit_desc *u, void *cfg, int argc, char *const *argv, int *rest,
                    int *nrest, char *err, size_t len)
 {
     int i;
@@ -130,7 +130,7 @@ int unit_cfg_parse(const unit_desc *u, void *cfg, int argc, char *const *argv, i
     return u->cfg_check(cfg, err, len);
 }
 
-int unit_cfg_parse_str(const unit_desc *u, void *cfg, const char *args, char *err, size_t len)
+int cohkit_unit_cfg_parse_str(const cohkit_unit_desc *u, void *cfg, const char *args, char *err, size_t len)
 {
     char buf[1024], *save = NULL, *tok, *words[64];
     int n = 0;
@@ -141,38 +141,38 @@ int unit_cfg_parse_str(const unit_desc *u, void *cfg, const char *args, char *er
     memcpy(buf, args, strlen(args) + 1);
     for (tok = strtok_r(buf, " ", &save); tok != NULL && n < 64; tok = strtok_r(NULL, " ", &save))
         words[n++] = tok;
-    return unit_cfg_parse(u, cfg, n, words, NULL, NULL, err, len);
+    return cohkit_unit_cfg_parse(u, cfg, n, words, NULL, NULL, err, len);
 }
 
-int unit_layout_of(const unit_desc *u, const void *cfg, unit_layout *l, char *err, size_t len)
+int cohkit_unit_layout_of(const cohkit_unit_desc *u, const void *cfg, cohkit_unit_layout *l, char *err, size_t len)
 {
     int i;
     memset(l, 0, sizeof *l);
-    l->n = u->ports(cfg, l->p, UNIT_PORTS_MAX);
-    if (l->n < 0 || l->n > UNIT_PORTS_MAX) {
-        snprintf(err, len, "%s: port table larger than %d ports", u->name, UNIT_PORTS_MAX);
+    l->n = u->ports(cfg, l->p, COHKIT_UNIT_PORTS_MAX);
+    if (l->n < 0 || l->n > COHKIT_UNIT_PORTS_MAX) {
+        snprintf(err, len, "%s: port table larger than %d ports", u->name, COHKIT_UNIT_PORTS_MAX);
         return -1;
     }
     l->n_in = 1;
     l->in_words = 1;
     for (i = 0; i < l->n; i++) {
         unsigned w = l->p[i].width;
-        if (w == 0 || w > UNIT_PORT_WIDTH_MAX) {
+        if (w == 0 || w > COHKIT_UNIT_PORT_WIDTH_MAX) {
             snprintf(err, len, "%s: port %s has width %u", u->name, l->p[i].name, w);
             return -1;
         }
-        if (l->p[i].dir == PORT_IN) {
+        if (l->p[i].dir == COHKIT_PORT_IN) {
             l->n_in++;
-            l->in_words += UNIT_WORDS(w);
+            l->in_words += COHKIT_UNIT_WORDS(w);
         } else {
             l->n_out++;
-            l->out_words += UNIT_WORDS(w);
+            l->out_words += COHKIT_UNIT_WORDS(w);
         }
     }
     return 0;
 }
 
-void unit_hex_put(FILE *f, const uint64_t *w, unsigned nwords)
+void cohkit_unit_hex_put(FILE *f, const uint64_t *w, unsigned nwords)
 {
     unsigned k = nwords;
     while (k > 1 && w[k - 1] == 0)
@@ -193,7 +193,7 @@ static int hexval(char c)
     return -1;
 }
 
-int unit_hex_get(const char **pp, uint64_t *w, unsigned nwords, unsigned width)
+int cohkit_unit_hex_get(const char **pp, uint64_t *w, unsigned nwords, unsigned width)
 {
     const char *p = *pp, *s, *e;
     unsigned k, bit = 0;
@@ -225,7 +225,7 @@ int unit_hex_get(const char **pp, uint64_t *w, unsigned nwords, unsigned width)
 }
 
 
-int unit_stim_kind(const char *const *streams, const unit_stim_args *a, char *err, size_t len)
+int unit_stim_kind(const char *const *streams, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     int i;
     char names[256];
@@ -419,7 +419,7 @@ void unit_opt_args(const unit_opt_table *t, const void *cfg, char *buf, size_t l
             opt_arg(o, cfg, buf, len, &k);
 }
 
-void unit_options_help(const unit_desc *u, FILE *f)
+void unit_options_help(const cohkit_unit_desc *u, FILE *f)
 {
     if (u->opts != NULL)
         unit_opt_help(u->opts, f);

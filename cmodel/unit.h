@@ -1,7 +1,7 @@
 /*
  * The unit registry: every generated unit (REC directory, BGU, MSHR, TSU, ...)
- * is described once by a `unit_desc`, and every tool iterates over
- * unit_registry (cohgen, cohmodel, the lockstep engine, the family benches,
+ * is described once by a `cohkit_unit_desc`, and every tool iterates over
+ * cohkit_unit_registry (cohgen, cohmodel, the lockstep engine, the family benches,
  * the Makefile fragments through `cohgen --list`). See docs/adding-a-unit.md.
  *
  * Port values. The timing shell, the lockstep engine and the Verilator shims
@@ -22,29 +22,29 @@
 
 COHKIT_BEGIN_DECLS
 
-typedef enum { PORT_IN, PORT_OUT } port_dir;
+typedef enum { COHKIT_PORT_IN, COHKIT_PORT_OUT } cohkit_port_dir;
 
 typedef struct {
-    port_dir dir;
+    cohkit_port_dir dir;
     const char *name;
-    unsigned width; /* 1..UNIT_PORT_WIDTH_MAX */
-} port_t;
+    unsigned width; /* 1..COHKIT_UNIT_PORT_WIDTH_MAX */
+} cohkit_port;
 
-#define UNIT_PORTS_MAX 64
-#define UNIT_PORT_WIDTH_MAX 4096
-#define UNIT_WORDS(w) (((w) + 63u) / 64u)
+#define COHKIT_UNIT_PORTS_MAX 64
+#define COHKIT_UNIT_PORT_WIDTH_MAX 4096
+#define COHKIT_UNIT_WORDS(w) (((w) + 63u) / 64u)
 
 /* Tool flags beyond the configuration (REC's --home, a coalescer's --wire):
  * accepted by cohmodel and by the family bench, passed to the unit as
- * values indexed like unit_desc.flags (NULL when not given; "1" for a flag
+ * values indexed like cohkit_unit_desc.flags (NULL when not given; "1" for a flag
  * without a value). */
 typedef struct {
     const char *name;     /* without dashes                                */
     const char *arg;      /* value placeholder ("G"), or NULL: no value    */
     const char *help;
-} unit_flag;
+} cohkit_unit_flag;
 
-#define UNIT_FLAGS_MAX 16
+#define COHKIT_UNIT_FLAGS_MAX 16
 
 /* ---- option tables: one row per configuration option, from which the
  * platform derives option parsing and its messages, the --help lines, the
@@ -64,7 +64,7 @@ typedef struct {
 } unit_opt_choice;
 
 enum {
-    UNIT_OPT_BARE = 1,    /* may stand without a value (unit_desc.cfg_bare) */
+    UNIT_OPT_BARE = 1,    /* may stand without a value (cohkit_unit_desc.cfg_bare) */
     UNIT_OPT_NOARGS = 2,  /* not part of the argument round trip            */
     UNIT_OPT_IFSET = 4    /* ENUM: in the round trip only when the int field
                              is set (not negative)                           */
@@ -126,14 +126,14 @@ int unit_opt_bare(const unit_opt_table *t, const char *name);
 /* Arguments of a stimulus source. */
 typedef struct {
     uint64_t seed;
-    const char *stream;        /* random stream kind (unit_desc.streams)  */
+    const char *stream;        /* random stream kind (cohkit_unit_desc.streams)  */
     FILE *trace;               /* trace mode: the unit-level text trace   */
     const char *trace_name;    /* for messages                            */
     FILE *out;                 /* trace mode: output lines (as cohmodel)  */
-    const char *const *flags;  /* UNIT_FLAGS_MAX values, see unit_flag    */
-} unit_stim_args;
+    const char *const *flags;  /* COHKIT_UNIT_FLAGS_MAX values, see cohkit_unit_flag    */
+} cohkit_unit_stim_args;
 
-typedef struct unit_desc {
+typedef struct cohkit_unit_desc {
     const char *name;          /* "<family>" or "<family>-<unit>"         */
     const char *family;        /* its folder in cmodel/, gen/, tb/, rtl/  */
     const char *title;         /* one line, with the paper sections       */
@@ -159,7 +159,7 @@ typedef struct unit_desc {
     void (*cfg_args)(const void *cfg, char *buf, size_t len);   /* options that reproduce cfg */
 
     /* ---- port table (clk_i and rst_ni are implicit and first) */
-    int (*ports)(const void *cfg, port_t *p, int max); /* returns the count */
+    int (*ports)(const void *cfg, cohkit_port *p, int max); /* returns the count */
 
     /* ---- timing shell (cycle-accurate, compared with the RTL every cycle) */
     void *(*tm_new)(const void *cfg);
@@ -170,10 +170,10 @@ typedef struct unit_desc {
 
     /* ---- stimulus: seeded constrained-random streams and the text trace */
     const char *const *streams;   /* NULL-terminated; [0] is the default  */
-    const unit_flag *flags;       /* tool flags, NULL-terminated by name  */
+    const cohkit_unit_flag *flags;       /* tool flags, NULL-terminated by name  */
     const char *trace_help;       /* trace input and output, for --help   */
     /* NULL with a one-line reason in err ("FILE: line N: ...") on bad input. */
-    void *(*stim_new)(const void *cfg, const unit_stim_args *a, char *err, size_t len);
+    void *(*stim_new)(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len);
     void (*stim_free)(void *s);
     /* Inputs of cycle `cyc` (in[0] = rst_ni is set by the engine). */
     void (*stim_drive)(void *s, uint64_t cyc, uint64_t *in);
@@ -211,55 +211,55 @@ typedef struct unit_desc {
      * "N accesses in S s = R M accesses/s (...)". Returns 0, or -1 when the
      * model cannot be built. */
     int (*core_bench)(const void *cfg, uint64_t n, FILE *f);
-} unit_desc;
+} cohkit_unit_desc;
 
 /* NULL-terminated, in registration order (cmodel/units.def). */
-extern const unit_desc *const unit_registry[];
+extern const cohkit_unit_desc *const cohkit_unit_registry[];
 
-const unit_desc *unit_find(const char *name);
+const cohkit_unit_desc *cohkit_unit_find(const char *name);
 
 /* Model-only trace tools (cmodel/units.def `TOOL(entry)`): a system model or
  * a checker with no RTL and no timing shell. Only name, family, title,
  * model_ref, the configuration (cfg_size, presets, cfg_preset, cfg_option,
  * cfg_check, cfg_bare), flags, options_help, trace_help and trace_run are
  * set; everything else is NULL. `cohmodel <name>` runs them; the iterators
- * over unit_registry[] never see them. NULL-terminated. */
-extern const unit_desc *const unit_tools[];
+ * over cohkit_unit_registry[] never see them. NULL-terminated. */
+extern const cohkit_unit_desc *const cohkit_unit_tools[];
 /* The tool named `name`, or NULL. */
-const unit_desc *unit_tool_find(const char *name);
+const cohkit_unit_desc *cohkit_unit_tool_find(const char *name);
 /* The --help lines of u's options (its table, or options_help). */
-void unit_options_help(const unit_desc *u, FILE *f);
+void unit_options_help(const cohkit_unit_desc *u, FILE *f);
 /* Index of flag `name` in u->flags, or -1. */
-int unit_flag_index(const unit_desc *u, const char *name);
+int cohkit_unit_flag_index(const cohkit_unit_desc *u, const char *name);
 
 /* A configuration with its unit: parsed from "--config P --opt V ..." words.
- * unit_cfg_parse applies --config first (anywhere in argv) so options refine
+ * cohkit_unit_cfg_parse applies --config first (anywhere in argv) so options refine
  * it, then the options in order, then cfg_check. Words it does not know are
  * left to the caller when `rest` is given (their indices are stored, count
  * returned in *nrest), else they are an error. Returns 0, or -1 with a
  * one-line reason in err. cfg must hold u->cfg_size bytes. */
-int unit_cfg_parse(const unit_desc *u, void *cfg, int argc, char *const *argv, int *rest,
+int cohkit_unit_cfg_parse(const cohkit_unit_desc *u, void *cfg, int argc, char *const *argv, int *rest,
                    int *nrest, char *err, size_t len);
 /* Same from one string of blank-separated words (a shim's args). */
-int unit_cfg_parse_str(const unit_desc *u, void *cfg, const char *args, char *err, size_t len);
+int cohkit_unit_cfg_parse_str(const cohkit_unit_desc *u, void *cfg, const char *args, char *err, size_t len);
 
 /* Port layout of a configuration: counts and word offsets. */
 typedef struct {
-    port_t p[UNIT_PORTS_MAX];
+    cohkit_port p[COHKIT_UNIT_PORTS_MAX];
     int n;
     unsigned n_in, n_out;          /* input ports include rst_ni           */
     unsigned in_words, out_words;  /* uint64_t words of the value arrays   */
-} unit_layout;
-int unit_layout_of(const unit_desc *u, const void *cfg, unit_layout *l, char *err, size_t len);
+} cohkit_unit_layout;
+int cohkit_unit_layout_of(const cohkit_unit_desc *u, const void *cfg, cohkit_unit_layout *l, char *err, size_t len);
 
 /* Hex of a multi-word value without leading zeros ("0" for zero). */
-void unit_hex_put(FILE *f, const uint64_t *w, unsigned nwords);
+void cohkit_unit_hex_put(FILE *f, const uint64_t *w, unsigned nwords);
 /* Parses hex (no 0x) into nwords words; -1 if empty, not hex or wider. */
-int unit_hex_get(const char **p, uint64_t *w, unsigned nwords, unsigned width);
+int cohkit_unit_hex_get(const char **p, uint64_t *w, unsigned nwords, unsigned width);
 
 /* The stimulus sources' pseudo-random numbers (xorshift64*): the next value
  * of the state *s (never 0), and a percentage 0..99 drawn from it. */
-static inline uint64_t unit_rnd(uint64_t *s)
+static inline uint64_t cohkit_unit_rnd(uint64_t *s)
 {
     uint64_t x = *s;
     x ^= x >> 12;
@@ -268,9 +268,9 @@ static inline uint64_t unit_rnd(uint64_t *s)
     *s = x;
     return x * 0x2545F4914F6CDD1Dull;
 }
-static inline unsigned unit_pct(uint64_t *s) { return (unsigned)(unit_rnd(s) % 100); }
+static inline unsigned cohkit_unit_pct(uint64_t *s) { return (unsigned)(cohkit_unit_rnd(s) % 100); }
 /* splitmix64 (the program generators'): the next value, any state allowed */
-static inline uint64_t unit_splitmix(uint64_t *s)
+static inline uint64_t cohkit_unit_splitmix(uint64_t *s)
 {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -4,10 +4,10 @@
  *
  *  - UNIT_CFG_ADAPTERS / UNIT_TM_ADAPTERS define the registry's
  *    configuration and timing-shell functions from the model's typed ones;
- *    UNIT_ADAPTER_FIELDS fills them into the unit_desc.
+ *    UNIT_ADAPTER_FIELDS fills them into the cohkit_unit_desc.
  *  - UNIT_PORT puts one row of the unit's <unit>_ports.def X-macro table
  *    (direction, name, width as an expression of the configuration) into a
- *    port_t array: every unit's port table is a .def file.
+ *    cohkit_port array: every unit's port table is a .def file.
  *  - The stimulus helpers: unit_stim_seed (the random state of a stimulus
  *    source), unit_stim_kind (the registry's streams looked up by index,
  *    trace mode after them) and one back-pressure type, unit_bp, with the
@@ -61,7 +61,7 @@ COHKIT_BEGIN_DECLS
         step_f((TM *)tm, (const IN *)(const void *)in);                                          \
     }
 
-/* The unit_desc members the adapter macros define. */
+/* The cohkit_unit_desc members the adapter macros define. */
 #define UNIT_CFG_FIELDS                                                                          \
     .cfg_preset = u_preset, .cfg_option = u_option, .cfg_check = u_check, .cfg_name = u_name,    \
     .cfg_args = u_args
@@ -71,7 +71,7 @@ COHKIT_BEGIN_DECLS
 
 /* --------------------------------------------------------------- ports */
 
-static inline void unit_port_put(port_t *p, int max, int *n, port_dir dir, const char *name,
+static inline void unit_port_put(cohkit_port *p, int max, int *n, cohkit_port_dir dir, const char *name,
                                  unsigned width)
 {
     if (*n < max) {
@@ -85,7 +85,7 @@ static inline void unit_port_put(port_t *p, int max, int *n, port_dir dir, const
  * and the count `n` in scope:
  *   #define MYUNIT_PORT UNIT_PORT
  *   #include "<family>_<unit>_ports.def"  */
-#define UNIT_PORT(pdir, pname, pwidth) unit_port_put(p, max, &n, PORT_##pdir, #pname, (unsigned)(pwidth));
+#define UNIT_PORT(pdir, pname, pwidth) unit_port_put(p, max, &n, COHKIT_PORT_##pdir, #pname, (unsigned)(pwidth));
 /* A row present only in configurations where `cond` holds. */
 #define UNIT_PORT_IF(cond, pdir, pname, pwidth)                                                  \
     if (cond)                                                                                    \
@@ -108,10 +108,10 @@ static inline uint64_t unit_stim_seed2(uint64_t seed)
 }
 
 /* The stimulus kind of a run: the index of a->stream in `streams` (the
- * unit's unit_desc.streams; NULL selects [0]), or the number of streams for
+ * unit's cohkit_unit_desc.streams; NULL selects [0]), or the number of streams for
  * a trace run (a->trace set). -1 with "--stream: 'x' is not a, b or c" in
  * err for an unknown stream. */
-int unit_stim_kind(const char *const *streams, const unit_stim_args *a, char *err, size_t len);
+int unit_stim_kind(const char *const *streams, const cohkit_unit_stim_args *a, char *err, size_t len);
 
 /* Back-pressure: the percentages of cycles in which the stimulus offers a
  * request (valid) and accepts a result (ready). */
@@ -124,7 +124,7 @@ typedef struct {
 #define UNIT_BP_TRACE ((unit_bp){85, 75})
 
 /* The schedule of random runs: every so many cycles valid and then ready
- * are drawn from these tables (one unit_rnd() each, modulo the length). */
+ * are drawn from these tables (one cohkit_unit_rnd() each, modulo the length). */
 typedef struct {
     const unsigned *valid;
     unsigned nvalid;
@@ -135,8 +135,8 @@ typedef struct {
 
 static inline void unit_bp_draw(const unit_bp_sched *s, uint64_t *rng, unit_bp *bp)
 {
-    bp->valid = s->valid[unit_rnd(rng) % s->nvalid];
-    bp->ready = s->ready[unit_rnd(rng) % s->nready];
+    bp->valid = s->valid[cohkit_unit_rnd(rng) % s->nvalid];
+    bp->ready = s->ready[cohkit_unit_rnd(rng) % s->nready];
 }
 
 COHKIT_END_DECLS

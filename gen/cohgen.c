@@ -31,12 +31,12 @@ static void usage(FILE *f)
             "       cohgen --list                           every unit and its configurations\n"
             "       cohgen --list=units | --list=configs    the same, one record per line, for scripts\n"
             "units:");
-    for (i = 0; unit_registry[i]; i++)
-        fprintf(f, " %s", unit_registry[i]->name);
+    for (i = 0; cohkit_unit_registry[i]; i++)
+        fprintf(f, " %s", cohkit_unit_registry[i]->name);
     fprintf(f, "\nexit status: 0 success, 2 bad options (nothing written)\n");
 }
 
-static void unit_usage(FILE *f, const unit_desc *u)
+static void unit_usage(FILE *f, const cohkit_unit_desc *u)
 {
     size_t i;
     fprintf(f,
@@ -103,8 +103,8 @@ static int fail(const char *msg)
 static int list(const char *what)
 {
     size_t i, k;
-    for (i = 0; unit_registry[i]; i++) {
-        const unit_desc *u = unit_registry[i];
+    for (i = 0; cohkit_unit_registry[i]; i++) {
+        const cohkit_unit_desc *u = cohkit_unit_registry[i];
         if (what == NULL) {
             printf("%-14s %s\n", u->name, u->title);
             printf("%-14s configurations:", "");
@@ -128,7 +128,7 @@ static int list(const char *what)
 /* The module into `out` (unless NULL) and its harness (port header,
  * Verilator shim, Icarus replay bench) into `harness` (NULL: beside the
  * module), all or nothing. Returns 0, or -1 with a message in err. */
-static int write_unit(const unit_desc *u, const gen_unit *gu, void *cfg, const char *name,
+static int write_unit(const cohkit_unit_desc *u, const gen_unit *gu, void *cfg, const char *name,
                       const char *out, const char *harness, char *err, size_t len)
 {
     static const char *const suffix[4] = {".sv", "_ports.h", "_shim.cpp", "_tb.sv"};
@@ -173,7 +173,7 @@ static int write_unit(const unit_desc *u, const gen_unit *gu, void *cfg, const c
     return emit_commit(f, n + nparts, err, len);
 }
 
-static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char **argv)
+static int gen_unit_main(const cohkit_unit_desc *u, const gen_unit *gu, int argc, char **argv)
 {
     void *cfg = calloc(1, u->cfg_size);
     const char *out = NULL, *name = NULL;
@@ -194,7 +194,7 @@ static int gen_unit_main(const unit_desc *u, const gen_unit *gu, int argc, char 
         free(cfg);
         return fail("too many arguments");
     }
-    if (unit_cfg_parse(u, cfg, argc, argv, rest, &nrest, err, sizeof err) != 0)
+    if (cohkit_unit_cfg_parse(u, cfg, argc, argv, rest, &nrest, err, sizeof err) != 0)
         goto out;
     for (i = 0; i < nrest; i++) {
         int k = rest[i];
@@ -290,7 +290,7 @@ done:
 
 int main(int argc, char **argv)
 {
-    const unit_desc *u;
+    const cohkit_unit_desc *u;
     const gen_unit *gu;
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
         return list("units");
     if (strcmp(argv[1], "--list=configs") == 0)
         return list("configs");
-    u = unit_find(argv[1]);
+    u = cohkit_unit_find(argv[1]);
     gu = u ? gen_find(u->name) : NULL;
     if (u == NULL || gu == NULL) {
         char err[256];

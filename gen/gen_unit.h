@@ -2,7 +2,7 @@
  * The generator's side of a registry unit (cmodel/units.def, second column):
  * the Verilog emitter, the resolved-parameter lines of generated-file headers
  * and the --report text. Everything else about a unit (configuration, port
- * table, model) is its unit_desc (cmodel/unit.h).
+ * table, model) is its cohkit_unit_desc (cmodel/unit.h).
  */
 #ifndef GEN_UNIT_H
 #define GEN_UNIT_H
@@ -33,7 +33,7 @@
     } while (0)
 
 typedef struct {
-    const char *unit; /* unit_desc.name                                     */
+    const char *unit; /* cohkit_unit_desc.name                                     */
     /* The module; b holds the port table, module name, args and params. */
     void (*emit)(emit_file *e, const void *cfg, const block_desc *b);
     /* Resolved parameters, one group per line. */
@@ -45,7 +45,7 @@ typedef struct {
     st_rules_fn selftest;
 } gen_unit;
 
-/* Parallel to unit_registry[]; NULL-terminated. */
+/* Parallel to cohkit_unit_registry[]; NULL-terminated. */
 extern const gen_unit *const gen_registry[];
 const gen_unit *gen_find(const char *unit);
 

@@ -23,7 +23,7 @@ const gen_part *parts_of(const char *unit)
 int part_block(block_desc *p, char *name, size_t len, const block_desc *parent,
                const gen_part *part, const void *cfg)
 {
-    const unit_desc *u = part->unit ? unit_find(part->unit) : NULL;
+    const cohkit_unit_desc *u = part->unit ? cohkit_unit_find(part->unit) : NULL;
     if ((part->unit && u == NULL) ||
         (size_t)snprintf(name, len, "%s_%s", parent->module, part->suffix) >= len)
         return -1;

@@ -21,7 +21,7 @@ typedef struct {
     /* Port table at the composite's configuration: the registry unit
      * `unit`'s table, or (unit NULL) ports(). */
     const char *unit;
-    int (*ports)(const void *cfg, port_t *p, int max);
+    int (*ports)(const void *cfg, cohkit_port *p, int max);
     void (*body)(emit_file *e, const void *cfg); /* the logic, in the module */
 } gen_part;
 

@@ -37,7 +37,7 @@ void ports_verilog_module(emit_file *e, const block_desc *b)
     vdecl(e, "input ", 1, "clk_i", 0);
     vdecl(e, "input ", 1, "rst_ni", b->n == 0);
     for (i = 0; i < b->n; i++)
-        vdecl(e, b->ports[i].dir == PORT_IN ? "input " : "output", b->ports[i].width,
+        vdecl(e, b->ports[i].dir == COHKIT_PORT_IN ? "input " : "output", b->ports[i].width,
               b->ports[i].name, i == b->n - 1);
     emit_out(e);
     emit(e, ");");
@@ -65,7 +65,7 @@ void ports_c_header(emit_file *e, const block_desc *b)
     emit(e, "#endif");
 }
 
-static int count(const block_desc *b, port_dir d)
+static int count(const block_desc *b, cohkit_port_dir d)
 {
     int i, n = 0;
     for (i = 0; i < b->n; i++)
@@ -73,15 +73,15 @@ static int count(const block_desc *b, port_dir d)
     return n;
 }
 
-static void name_list(emit_file *e, const block_desc *b, port_dir d, const char *arr, int widths)
+static void name_list(emit_file *e, const block_desc *b, cohkit_port_dir d, const char *arr, int widths)
 {
     int i;
     if (widths)
-        emit_raw(e, "static const unsigned %s[] = {%s", arr, d == PORT_IN ? "1" : "");
+        emit_raw(e, "static const unsigned %s[] = {%s", arr, d == COHKIT_PORT_IN ? "1" : "");
     else
-        emit_raw(e, "static const char *const %s[] = {%s", arr, d == PORT_IN ? "\"rst_ni\"" : "");
+        emit_raw(e, "static const char *const %s[] = {%s", arr, d == COHKIT_PORT_IN ? "\"rst_ni\"" : "");
     {
-        int first = d != PORT_IN;
+        int first = d != COHKIT_PORT_IN;
         for (i = 0; i < b->n; i++) {
             if (b->ports[i].dir != d)
                 continue;
@@ -95,13 +95,13 @@ static void name_list(emit_file *e, const block_desc *b, port_dir d, const char 
     emit_raw(e, "};\n");
 }
 
-static unsigned words(const block_desc *b, port_dir d)
+static unsigned words(const block_desc *b, cohkit_port_dir d)
 {
     int i;
     unsigned n = 0;
     for (i = 0; i < b->n; i++)
         if (b->ports[i].dir == d)
-            n += UNIT_WORDS(b->ports[i].width);
+            n += COHKIT_UNIT_WORDS(b->ports[i].width);
     return n;
 }
 
@@ -124,10 +124,10 @@ void ports_shim(emit_file *e, const block_desc *b)
     emit(e, "  VerilatedVcdC *vcd = nullptr;");
     emit(e, "  uint64_t t = 0;");
     emit(e, "};");
-    name_list(e, b, PORT_IN, "in_names", 0);
-    name_list(e, b, PORT_IN, "in_widths", 1);
-    name_list(e, b, PORT_OUT, "out_names", 0);
-    name_list(e, b, PORT_OUT, "out_widths", 1);
+    name_list(e, b, COHKIT_PORT_IN, "in_names", 0);
+    name_list(e, b, COHKIT_PORT_IN, "in_widths", 1);
+    name_list(e, b, COHKIT_PORT_OUT, "out_names", 0);
+    name_list(e, b, COHKIT_PORT_OUT, "out_widths", 1);
     emit_nl(e);
     emit(e, "void *create(unsigned seed) {");
     emit(e, "  Inst *x = new Inst;");
@@ -167,7 +167,7 @@ void ports_shim(emit_file *e, const block_desc *b)
     emit(e, "  x->top->clk_i = 0;");
     emit(e, "  x->top->rst_ni = static_cast<uint8_t>(in[0] & 1);");
     for (i = 0, k = 1; i < b->n; i++)
-        if (b->ports[i].dir == PORT_IN) {
+        if (b->ports[i].dir == COHKIT_PORT_IN) {
             unsigned w = b->ports[i].width, j;
             const char *ty = w <= 8 ? "uint8_t" : w <= 16 ? "uint16_t" : w <= 32 ? "uint32_t" : "uint64_t";
             if (w > 64) {
@@ -179,15 +179,15 @@ void ports_shim(emit_file *e, const block_desc *b)
                 emit(e, "  x->top->%s = static_cast<%s>(in[%u]%s);", b->ports[i].name, ty, k,
                      w == 64 ? "" : w == 1 ? " & 1u" : "");
             }
-            k += UNIT_WORDS(w);
+            k += COHKIT_UNIT_WORDS(w);
         }
     emit(e, "  x->top->eval();");
     emit(e, "  if (x->vcd) x->vcd->dump(x->t);");
     for (i = 0, k = 0; i < b->n; i++)
-        if (b->ports[i].dir == PORT_OUT) {
+        if (b->ports[i].dir == COHKIT_PORT_OUT) {
             unsigned w = b->ports[i].width, j, nw32 = (w + 31) / 32;
             if (w > 64) {
-                for (j = 0; j < UNIT_WORDS(w); j++) {
+                for (j = 0; j < COHKIT_UNIT_WORDS(w); j++) {
                     if (2 * j + 1 < nw32)
                         emit(e, "  out[%u] = static_cast<uint64_t>(x->top->%s[%u]) | "
                                 "(static_cast<uint64_t>(x->top->%s[%u]) << 32);",
@@ -199,7 +199,7 @@ void ports_shim(emit_file *e, const block_desc *b)
             } else {
                 emit(e, "  out[%u] = static_cast<uint64_t>(x->top->%s);", k, b->ports[i].name);
             }
-            k += UNIT_WORDS(w);
+            k += COHKIT_UNIT_WORDS(w);
         }
     emit(e, "}");
     emit_nl(e);
@@ -216,17 +216,17 @@ void ports_shim(emit_file *e, const block_desc *b)
     emit(e, "  \"%s\", \"%s\", \"%s\", \"%s\",", b->unit ? b->unit : b->family, b->family, m,
          b->args);
     emit(e, "  %d, %d, %u, %u, in_names, in_widths, out_names, out_widths,",
-         count(b, PORT_IN) + 1, count(b, PORT_OUT), words(b, PORT_IN) + 1, words(b, PORT_OUT));
+         count(b, COHKIT_PORT_IN) + 1, count(b, COHKIT_PORT_OUT), words(b, COHKIT_PORT_IN) + 1, words(b, COHKIT_PORT_OUT));
     emit(e, "  create, destroy, eval, tick, trace_open, trace_close,");
     emit(e, "};");
 }
 
 void ports_iverilog_tb(emit_file *e, const block_desc *b)
 {
-    int i, nin = count(b, PORT_IN) + 1, k;
+    int i, nin = count(b, COHKIT_PORT_IN) + 1, k;
     unsigned vw = 64;
     for (i = 0; i < b->n; i++)
-        if (b->ports[i].dir == PORT_IN && b->ports[i].width > vw)
+        if (b->ports[i].dir == COHKIT_PORT_IN && b->ports[i].width > vw)
             vw = b->ports[i].width;
     const char *m = b->module;
     emit(e, "// Icarus replay bench of %s: reads a stimulus file (one line per", m);
@@ -241,9 +241,9 @@ void ports_iverilog_tb(emit_file *e, const block_desc *b)
     for (i = 0; i < b->n; i++) {
         unsigned w = b->ports[i].width;
         if (w == 1)
-            emit(e, "%s %s;", b->ports[i].dir == PORT_IN ? "reg " : "wire", b->ports[i].name);
+            emit(e, "%s %s;", b->ports[i].dir == COHKIT_PORT_IN ? "reg " : "wire", b->ports[i].name);
         else
-            emit(e, "%s [%u:0] %s;", b->ports[i].dir == PORT_IN ? "reg " : "wire", w - 1,
+            emit(e, "%s [%u:0] %s;", b->ports[i].dir == COHKIT_PORT_IN ? "reg " : "wire", w - 1,
                  b->ports[i].name);
     }
     emit(e, "reg [%u:0] v [0:%d];", vw - 1, nin - 1);
@@ -285,7 +285,7 @@ void ports_iverilog_tb(emit_file *e, const block_desc *b)
     emit_in(e);
     emit(e, "rst_ni = v[0][0];");
     for (i = 0, k = 1; i < b->n; i++)
-        if (b->ports[i].dir == PORT_IN) {
+        if (b->ports[i].dir == COHKIT_PORT_IN) {
             unsigned w = b->ports[i].width;
             if (w == 1)
                 emit(e, "%s = v[%d][0];", b->ports[i].name, k);
@@ -296,11 +296,11 @@ void ports_iverilog_tb(emit_file *e, const block_desc *b)
     emit(e, "#1;");
     emit_raw(e, "      if (rst_ni) $fdisplay(fo, \"%%0d");
     for (i = 0; i < b->n; i++)
-        if (b->ports[i].dir == PORT_OUT)
+        if (b->ports[i].dir == COHKIT_PORT_OUT)
             emit_raw(e, " %%0h");
     emit_raw(e, "\", cyc");
     for (i = 0; i < b->n; i++)
-        if (b->ports[i].dir == PORT_OUT)
+        if (b->ports[i].dir == COHKIT_PORT_OUT)
             emit_raw(e, ", %s", b->ports[i].name);
     emit_raw(e, ");\n");
     emit(e, "#4 clk_i = 1'b1;");

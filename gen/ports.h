@@ -9,16 +9,16 @@
 #include "emit.h"
 #include "unit.h"
 
-#define PORTS_MAX UNIT_PORTS_MAX
+#define PORTS_MAX COHKIT_UNIT_PORTS_MAX
 
 typedef struct {
-    const char *unit;       /* registry name (unit_desc.name)          */
-    const char *family;     /* unit_desc.family                        */
+    const char *unit;       /* registry name (cohkit_unit_desc.name)          */
+    const char *family;     /* cohkit_unit_desc.family                        */
     const char *module;     /* Verilog module name                     */
     const char *args;       /* options that reproduce the configuration */
     const char *params;     /* resolved parameters, one per line         */
     const char *model;      /* model functions the RTL must match        */
-    port_t ports[PORTS_MAX];/* clk_i and rst_ni are implicit and first  */
+    cohkit_port ports[PORTS_MAX];/* clk_i and rst_ni are implicit and first  */
     int n;
 } block_desc;
 

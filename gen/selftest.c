@@ -56,19 +56,19 @@ typedef struct {
 } grp;
 
 typedef struct {
-    const unit_desc *u;
-    unit_layout layout;
-    unsigned out_word[UNIT_PORTS_MAX], out_bit[UNIT_PORTS_MAX], out_bits;
-    inp in[UNIT_PORTS_MAX];
+    const cohkit_unit_desc *u;
+    cohkit_unit_layout layout;
+    unsigned out_word[COHKIT_UNIT_PORTS_MAX], out_bit[COHKIT_UNIT_PORTS_MAX], out_bits;
+    inp in[COHKIT_UNIT_PORTS_MAX];
     int nin;
     fld f[ST_FIELDS_MAX];
     int nf;
-    grp g[UNIT_PORTS_MAX + 1];
+    grp g[COHKIT_UNIT_PORTS_MAX + 1];
     int ng;
     unsigned seq_w[ST_FIELDS_MAX];
     int nseq, nphase;
     /* output transfers: valid output port, ready input index or -1 */
-    int ov[UNIT_PORTS_MAX], ordy[UNIT_PORTS_MAX];
+    int ov[COHKIT_UNIT_PORTS_MAX], ordy[COHKIT_UNIT_PORTS_MAX];
     int nov;
 } plan;
 
@@ -78,7 +78,7 @@ static int ends_with(const char *s, const char *t)
     return n >= m && strcmp(s + n - m, t) == 0;
 }
 
-static int port_index(const plan *p, const char *name, port_dir d)
+static int port_index(const plan *p, const char *name, cohkit_port_dir d)
 {
     int i;
     for (i = 0; i < p->layout.n; i++)
@@ -120,17 +120,17 @@ static void plan_ports(plan *p)
     int i;
     unsigned word = 1, obit = 0, oword = 0;
     for (i = 0; i < p->layout.n; i++) {
-        const port_t *q = &p->layout.p[i];
-        if (q->dir == PORT_IN) {
+        const cohkit_port *q = &p->layout.p[i];
+        if (q->dir == COHKIT_PORT_IN) {
             p->in[p->nin].port = i;
             p->in[p->nin].w = q->width;
             p->in[p->nin].word = word;
-            word += UNIT_WORDS(q->width);
+            word += COHKIT_UNIT_WORDS(q->width);
             p->nin++;
         } else {
             p->out_word[i] = oword;
             p->out_bit[i] = obit;
-            oword += UNIT_WORDS(q->width);
+            oword += COHKIT_UNIT_WORDS(q->width);
             obit += q->width;
         }
     }
@@ -143,7 +143,7 @@ static void plan_ports(plan *p)
         if (!ends_with(n, "_valid_i") || p->layout.p[p->in[i].port].width != 1)
             continue;
         snprintf(rdy, sizeof rdy, "%.*s_ready_o", (int)(strlen(n) - 8), n);
-        if ((r = port_index(p, rdy, PORT_OUT)) < 0 || p->layout.p[r].width != 1)
+        if ((r = port_index(p, rdy, COHKIT_PORT_OUT)) < 0 || p->layout.p[r].width != 1)
             continue;
         p->g[p->ng].valid = i;
         p->g[p->ng].ready = r;
@@ -171,11 +171,11 @@ static void plan_ports(plan *p)
 static int plan_rule_fields(plan *p, rfield *rf, const st_rule *rules, int nr, char *err,
                             size_t len)
 {
-    const unit_desc *u = p->u;
+    const cohkit_unit_desc *u = p->u;
     int nrf = 0, i;
     for (i = 0; i < nr; i++) {
         const st_rule *r = &rules[i];
-        int port = port_index(p, r->port ? r->port : "", PORT_IN), in;
+        int port = port_index(p, r->port ? r->port : "", COHKIT_PORT_IN), in;
         unsigned rep = r->repeat ? r->repeat : 1, w, k;
         if (port < 0)
             return snprintf(err, len, "%s: self-test rule %d: '%s' is not an input port", u->name,
@@ -206,7 +206,7 @@ static int plan_rule_fields(plan *p, rfield *rf, const st_rule *rules, int nr, c
             return snprintf(err, len, "%s: self-test rule %d (%s): bad values for its field",
                             u->name, i, r->port), -1;
         if (r->kind == ST_LINEAR) {
-            int sp = port_index(p, r->src ? r->src : "", PORT_IN), si;
+            int sp = port_index(p, r->src ? r->src : "", COHKIT_PORT_IN), si;
             if (sp < 0)
                 return snprintf(err, len, "%s: self-test rule %d: source '%s' is not an input",
                                 u->name, i, r->src ? r->src : ""), -1;
@@ -254,7 +254,7 @@ static void field_of_rule(plan *p, fld *f, const rfield *rf, unsigned at)
         p->seq_w[p->nseq++] = f->w;
     }
     if (f->kind == F_LINEAR) {
-        f->src = input_of_port(p, port_index(p, r->src, PORT_IN));
+        f->src = input_of_port(p, port_index(p, r->src, COHKIT_PORT_IN));
         f->src_lo = r->src_lo;
         f->src_w = r->src_width;
     }
@@ -263,7 +263,7 @@ static void field_of_rule(plan *p, fld *f, const rfield *rf, unsigned at)
 /* The fields of every input, gaps random; stream offsets in input order. */
 static int plan_fields(plan *p, const rfield *rf, int nrf, char *err, size_t len)
 {
-    const unit_desc *u = p->u;
+    const cohkit_unit_desc *u = p->u;
     int i, j;
     j = 0;
     for (i = 0; i < p->nin; i++) {
@@ -317,7 +317,7 @@ static int plan_fields(plan *p, const rfield *rf, int nrf, char *err, size_t len
  * be LINEAR; output transfers, as the lockstep engine counts them. */
 static int plan_finish(plan *p, char *err, size_t len)
 {
-    const unit_desc *u = p->u;
+    const cohkit_unit_desc *u = p->u;
     int i, j;
     for (i = 1; i < p->ng; i++)
         if (p->f[p->in[p->g[i].valid].f0].kind != F_VARY)
@@ -336,17 +336,17 @@ static int plan_finish(plan *p, char *err, size_t len)
     for (i = 0; i < p->layout.n; i++) {
         const char *n = p->layout.p[i].name;
         char rdy[160];
-        if (p->layout.p[i].dir != PORT_OUT || !ends_with(n, "_valid_o") || p->layout.p[i].width != 1)
+        if (p->layout.p[i].dir != COHKIT_PORT_OUT || !ends_with(n, "_valid_o") || p->layout.p[i].width != 1)
             continue;
         snprintf(rdy, sizeof rdy, "%.*s_ready_i", (int)(strlen(n) - 8), n);
         p->ov[p->nov] = i;
-        j = port_index(p, rdy, PORT_IN);
+        j = port_index(p, rdy, COHKIT_PORT_IN);
         p->ordy[p->nov++] = j >= 0 && p->layout.p[j].width == 1 ? input_of_port(p, j) : -1;
     }
     return 0;
 }
 
-static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, char *err,
+static int plan_build(plan *p, rfield *rf, const cohkit_unit_desc *u, const void *cfg, char *err,
                       size_t len)
 {
     st_rule rules[ST_RULES_MAX];
@@ -354,7 +354,7 @@ static int plan_build(plan *p, rfield *rf, const unit_desc *u, const void *cfg, 
     st_rules_fn fn = selftest_rules_of(u->name);
     memset(p, 0, sizeof *p);
     p->u = u;
-    if (unit_layout_of(u, cfg, &p->layout, err, len) != 0)
+    if (cohkit_unit_layout_of(u, cfg, &p->layout, err, len) != 0)
         return -1;
     if (fn != NULL && (nr = fn(cfg, rules, ST_RULES_MAX, err, len)) < 0)
         return -1;
@@ -430,8 +430,8 @@ static uint64_t stream_bits(const uint32_t *streams, unsigned off, unsigned n)
 }
 
 typedef struct {
-    uint32_t st[UNIT_PORTS_MAX + 1], phase;
-    unsigned ph[UNIT_PORTS_MAX + 1];
+    uint32_t st[COHKIT_UNIT_PORTS_MAX + 1], phase;
+    unsigned ph[COHKIT_UNIT_PORTS_MAX + 1];
     uint64_t seq[ST_FIELDS_MAX];
 } gen_state;
 
@@ -495,12 +495,12 @@ static void drive(const plan *p, const gen_state *s, uint64_t *in, uint32_t **st
 
 static int simulate(const plan *p, const void *cfg, st_result *res, char *err, size_t len)
 {
-    const unit_desc *u = p->u;
+    const cohkit_unit_desc *u = p->u;
     void *tm = u->tm_new(cfg);
     uint64_t *in = calloc(p->layout.in_words + 1, sizeof *in);
     uint64_t *out = calloc(p->layout.out_words + 1, sizeof *out);
     uint64_t *ov = calloc(p->out_bits / 64 + 2, sizeof *ov);
-    uint32_t *streams[UNIT_PORTS_MAX + 1] = {NULL};
+    uint32_t *streams[COHKIT_UNIT_PORTS_MAX + 1] = {NULL};
     gen_state *s = calloc(1, sizeof *s);
     int g, i, ok = tm && in && out && ov && s;
     uint32_t cyc, sig = 0xffffffffu, nin = 0, nout = 0;
@@ -524,7 +524,7 @@ static int simulate(const plan *p, const void *cfg, st_result *res, char *err, s
         /* signature: every output bit, ports concatenated from bit 0 */
         memset(ov, 0, (p->out_bits / 64 + 2) * sizeof *ov);
         for (i = 0; i < p->layout.n; i++)
-            if (p->layout.p[i].dir == PORT_OUT) {
+            if (p->layout.p[i].dir == COHKIT_PORT_OUT) {
                 unsigned at, w = p->layout.p[i].width;
                 for (at = 0; at < w; at += 64) {
                     unsigned n = w - at < 64 ? w - at : 64;
@@ -942,7 +942,7 @@ static void emit_top_signature(gctx *x)
         size_t at = 0;
         int first = 1;
         for (i = p->layout.n - 1; i >= 0; i--)
-            if (p->layout.p[i].dir == PORT_OUT) {
+            if (p->layout.p[i].dir == COHKIT_PORT_OUT) {
                 at += (size_t)snprintf(expr + at, sizeof expr - at, "%sd_%s", first ? "" : ", ",
                                        pname(p, i));
                 first = 0;
@@ -1209,7 +1209,7 @@ static void emit_top(gctx *x)
     emit_top_regs(x);
 }
 
-int selftest_write(const unit_desc *u, const void *cfg, const char *module, const char *dir,
+int selftest_write(const cohkit_unit_desc *u, const void *cfg, const char *module, const char *dir,
                    st_result *res, char *err, size_t len)
 {
     plan *p = calloc(1, sizeof *p);

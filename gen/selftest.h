@@ -3,7 +3,7 @@
  * a top module around the unit with an on-chip pseudo-random stimulus on
  * every input port, a MISR signature over every output port every cycle,
  * and the expected signature, computed here by running the unit's timing
- * shell (unit_desc.tm_eval / tm_step) on the same stimulus. See
+ * shell (cohkit_unit_desc.tm_eval / tm_step) on the same stimulus. See
  * docs/fpga.md.
  *
  * Stimulus, derived from the port table alone:
@@ -70,7 +70,7 @@ typedef struct {
  * DIR/<module>_selftest_wrong.vf (a Verilator -G option with the signature
  * one bit off: the top must then light FAIL). Returns 0, or -1 with a
  * one-line reason in err (nothing written). */
-int selftest_write(const unit_desc *u, const void *cfg, const char *module, const char *dir,
+int selftest_write(const cohkit_unit_desc *u, const void *cfg, const char *module, const char *dir,
                    st_result *res, char *err, size_t len);
 
 #endif

@@ -36,7 +36,7 @@ LIB_SO    := $(B)/lib/$(COHKIT_REAL)
 # Checked to be exported in any case (the rest: whatever the headers declare);
 # a family adds its own to LIB_REQUIRED in mk/<family>.mk.
 LIB_REQUIRED += cohkit_version cohkit_version_string \
-                $(if $(wildcard cmodel/unit.c),unit_registry unit_find)
+                $(if $(wildcard cmodel/unit.c),cohkit_unit_registry cohkit_unit_find)
 
 # Position-independent (the static library may go into a user's shared
 # object, e.g. a simulator's Python module); only what a public header

@@ -13,7 +13,7 @@
 
 int main(int argc, char **argv)
 {
-    const unit_desc *u;
+    const cohkit_unit_desc *u;
     const char *preset = argc > 2 ? argv[2] : NULL;
     uint64_t n = argc > 3 ? strtoull(argv[3], NULL, 10) : 20000000;
     char err[256];
@@ -22,12 +22,12 @@ int main(int argc, char **argv)
     size_t i;
 
     if (argc > 1 && strcmp(argv[1], "--list") == 0) {
-        for (i = 0; unit_registry[i]; i++)
-            if (unit_registry[i]->core_bench != NULL)
-                printf("%s\n", unit_registry[i]->name);
+        for (i = 0; cohkit_unit_registry[i]; i++)
+            if (cohkit_unit_registry[i]->core_bench != NULL)
+                printf("%s\n", cohkit_unit_registry[i]->name);
         return 0;
     }
-    u = argc > 1 ? unit_find(argv[1]) : NULL;
+    u = argc > 1 ? cohkit_unit_find(argv[1]) : NULL;
     if (u == NULL || u->core_bench == NULL) {
         fprintf(stderr, "bench_model: '%s' is not a unit with a model benchmark (bench_model --list)\n",
                 argc > 1 ? argv[1] : "");

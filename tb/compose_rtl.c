@@ -15,7 +15,7 @@
 typedef struct {
     const dut_ops *d;             /* NULL: the timing shell               */
     void *h;
-    const unit_desc *u;
+    const cohkit_unit_desc *u;
     void *tm;
     int tracing;
 } rtl_h;
@@ -204,7 +204,7 @@ static int opt_rtl(cmp_lockstep_opts *o, const char *val, char *err, size_t len)
         return 0;
     o->rtl.all = 0;
     for (u = strtok_r(v, ",", &save); u; u = strtok_r(NULL, ",", &save))
-        if (unit_find(u) == NULL || cmp_rtl_add(&o->rtl, u) != 0) {
+        if (cohkit_unit_find(u) == NULL || cmp_rtl_add(&o->rtl, u) != 0) {
             snprintf(err, len, "--rtl: '%s' is not a registered unit", u);
             return -1;
         }
@@ -272,7 +272,7 @@ int cmp_bench_mode(int argc, char **argv, const char *flag)
 }
 
 /* One unit at one configuration (NULL: its default). 0, 1 or 2. */
-static int bench_unit(char *argv0, const unit_desc *u, const char *cfg, const char *cbuf,
+static int bench_unit(char *argv0, const cohkit_unit_desc *u, const char *cfg, const char *cbuf,
                       const char *sbuf, int (*run_unit)(int argc, char **argv))
 {
     char *av[] = {argv0, "--unit", (char *)u->name, "--cycles", (char *)cbuf, "--seed",
@@ -296,12 +296,12 @@ int cmp_bench_units(const char *family, char *argv0, unsigned long long cycles,
     int fail = 0, rc;
     snprintf(cbuf, sizeof cbuf, "%llu", cycles);
     snprintf(sbuf, sizeof sbuf, "%llu", seed);
-    for (u = 0; unit_registry[u]; u++) {
-        if (strcmp(unit_registry[u]->family, family) != 0 || unit_registry[u]->committed == NULL ||
-            unit_registry[u]->tm_new == NULL)
+    for (u = 0; cohkit_unit_registry[u]; u++) {
+        if (strcmp(cohkit_unit_registry[u]->family, family) != 0 || cohkit_unit_registry[u]->committed == NULL ||
+            cohkit_unit_registry[u]->tm_new == NULL)
             continue;
         for (k = 0; k == 0 || (configs && cf[k]); k++) {
-            if ((rc = bench_unit(argv0, unit_registry[u], cf[k], cbuf, sbuf, run_unit)) == 2)
+            if ((rc = bench_unit(argv0, cohkit_unit_registry[u], cf[k], cbuf, sbuf, run_unit)) == 2)
                 return 2;
             fail |= rc;
         }
@@ -348,11 +348,11 @@ void cmp_stim_put(FILE *f, const cmp_sys *s, uint64_t cyc)
     for (i = 0; i < s->n; i++) {
         const cmp_block *b = s->b[i];
         fprintf(f, "%llu %s ", (unsigned long long)cyc, b->name);
-        unit_hex_put(f, b->in, 1);
+        cohkit_unit_hex_put(f, b->in, 1);
         for (k = 0; k < b->l.n; k++)
-            if (b->l.p[k].dir == PORT_IN) {
+            if (b->l.p[k].dir == COHKIT_PORT_IN) {
                 fputc(' ', f);
-                unit_hex_put(f, b->in + b->off[k], UNIT_WORDS(b->l.p[k].width));
+                cohkit_unit_hex_put(f, b->in + b->off[k], COHKIT_UNIT_WORDS(b->l.p[k].width));
             }
         fputc('\n', f);
     }

@@ -15,8 +15,8 @@ extern "C" {
 #endif
 
 typedef struct dut_ops {
-    const char *unit;    /* registry unit (unit_desc.name)                  */
-    const char *family;  /* unit family (unit_desc.family)                  */
+    const char *unit;    /* registry unit (cohkit_unit_desc.name)                  */
+    const char *family;  /* unit family (cohkit_unit_desc.family)                  */
     const char *module;  /* Verilog module name                             */
     const char *args;    /* generator options of the configuration          */
     unsigned n_in, n_out;            /* ports (inputs with rst_ni)          */

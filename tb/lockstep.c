@@ -17,7 +17,7 @@ void ls_result_free(ls_result *r)
     r->summary = NULL;
 }
 
-const dut_ops *ls_dut_find(const dut_ops *const *table, const unit_desc *unit, const char *name)
+const dut_ops *ls_dut_find(const dut_ops *const *table, const cohkit_unit_desc *unit, const char *name)
 {
     char mod[192];
     size_t i;
@@ -32,18 +32,18 @@ const dut_ops *ls_dut_find(const dut_ops *const *table, const unit_desc *unit, c
     return NULL;
 }
 
-int ls_dut_cfg(const unit_desc *unit, const dut_ops *d, void *cfg, char *err, size_t len)
+int ls_dut_cfg(const cohkit_unit_desc *unit, const dut_ops *d, void *cfg, char *err, size_t len)
 {
-    unit_layout l;
+    cohkit_unit_layout l;
     unsigned ki = 1, ko = 0;
     int i;
     if (strcmp(d->unit, unit->name) != 0) {
         snprintf(err, len, "%s is a module of unit %s, not %s", d->module, d->unit, unit->name);
         return -1;
     }
-    if (unit_cfg_parse_str(unit, cfg, d->args, err, len) != 0)
+    if (cohkit_unit_cfg_parse_str(unit, cfg, d->args, err, len) != 0)
         return -1;
-    if (unit_layout_of(unit, cfg, &l, err, len) != 0)
+    if (cohkit_unit_layout_of(unit, cfg, &l, err, len) != 0)
         return -1;
     if (l.n_in != d->n_in || l.n_out != d->n_out || l.in_words != d->in_words ||
         l.out_words != d->out_words) {
@@ -51,8 +51,8 @@ int ls_dut_cfg(const unit_desc *unit, const dut_ops *d, void *cfg, char *err, si
         return -1;
     }
     for (i = 0; i < l.n; i++) {
-        const char *dn = l.p[i].dir == PORT_IN ? d->in_names[ki] : d->out_names[ko];
-        unsigned dw = l.p[i].dir == PORT_IN ? d->in_widths[ki++] : d->out_widths[ko++];
+        const char *dn = l.p[i].dir == COHKIT_PORT_IN ? d->in_names[ki] : d->out_names[ko];
+        unsigned dw = l.p[i].dir == COHKIT_PORT_IN ? d->in_widths[ki++] : d->out_widths[ko++];
         if (strcmp(dn, l.p[i].name) != 0 || dw != l.p[i].width) {
             snprintf(err, len, "%s: port %s[%u] of the RTL is %s[%u] in the port table",
                      d->module, dn, dw, l.p[i].name, l.p[i].width);
@@ -64,8 +64,8 @@ int ls_dut_cfg(const unit_desc *unit, const dut_ops *d, void *cfg, char *err, si
 
 /* Word offsets of every port of a DUT. */
 typedef struct {
-    unsigned in_off[UNIT_PORTS_MAX + 1], in_nw[UNIT_PORTS_MAX + 1];
-    unsigned out_off[UNIT_PORTS_MAX], out_nw[UNIT_PORTS_MAX];
+    unsigned in_off[COHKIT_UNIT_PORTS_MAX + 1], in_nw[COHKIT_UNIT_PORTS_MAX + 1];
+    unsigned out_off[COHKIT_UNIT_PORTS_MAX], out_nw[COHKIT_UNIT_PORTS_MAX];
 } offsets;
 
 static void offsets_of(const dut_ops *d, offsets *o)
@@ -73,12 +73,12 @@ static void offsets_of(const dut_ops *d, offsets *o)
     unsigned k, w = 0;
     for (k = 0; k < d->n_in; k++) {
         o->in_off[k] = w;
-        o->in_nw[k] = UNIT_WORDS(d->in_widths[k]);
+        o->in_nw[k] = COHKIT_UNIT_WORDS(d->in_widths[k]);
         w += o->in_nw[k];
     }
     for (k = 0, w = 0; k < d->n_out; k++) {
         o->out_off[k] = w;
-        o->out_nw[k] = UNIT_WORDS(d->out_widths[k]);
+        o->out_nw[k] = COHKIT_UNIT_WORDS(d->out_widths[k]);
         w += o->out_nw[k];
     }
 }
@@ -111,7 +111,7 @@ int ls_stim_read(FILE *f, const dut_ops *d, uint64_t **vals, size_t *cycles, cha
             cap = nc;
         }
         for (k = 0; k < d->n_in; k++)
-            if (unit_hex_get(&p, v + n * nw + of.in_off[k], of.in_nw[k], d->in_widths[k]) != 0) {
+            if (cohkit_unit_hex_get(&p, v + n * nw + of.in_off[k], of.in_nw[k], d->in_widths[k]) != 0) {
                 snprintf(err, len, "line %u: expected %u hex values (value %u, %s, is missing, "
                          "not hex or wider than %u bits)",
                          lineno, d->n_in, k + 1, d->in_names[k], d->in_widths[k]);
@@ -142,7 +142,7 @@ static void put_vals(FILE *f, const uint64_t *v, unsigned n, const unsigned *off
     for (k = 0; k < n; k++) {
         if (k)
             fputc(' ', f);
-        unit_hex_put(f, v + off[k], nw[k]);
+        cohkit_unit_hex_put(f, v + off[k], nw[k]);
     }
     fputc('\n', f);
 }
@@ -194,8 +194,8 @@ static int run_setup_fail(ls_result *r, const char *msg)
 int ls_run(const ls_opts *o, ls_result *r, const char *lead)
 {
     const dut_ops *d = o->dut;
-    const unit_desc *u = o->unit;
-    unit_stim_args sa;
+    const cohkit_unit_desc *u = o->unit;
+    cohkit_unit_stim_args sa;
     void *tm = NULL, *h = NULL, *st = NULL;
     uint64_t *in = NULL, *mo = NULL, *ro = NULL;
     uint64_t cyc = 0, limit;
@@ -290,9 +290,9 @@ int ls_run(const ls_opts *o, ls_result *r, const char *lead)
                         if (m) {
                             fprintf(m, "MISMATCH cycle %llu port %s expected 0x",
                                     (unsigned long long)cyc, d->out_names[k]);
-                            unit_hex_put(m, mo + of.out_off[k], of.out_nw[k]);
+                            cohkit_unit_hex_put(m, mo + of.out_off[k], of.out_nw[k]);
                             fprintf(m, " got 0x");
-                            unit_hex_put(m, ro + of.out_off[k], of.out_nw[k]);
+                            cohkit_unit_hex_put(m, ro + of.out_off[k], of.out_nw[k]);
                             fprintf(m, " (seed %llu)", (unsigned long long)o->seed);
                             fclose(m);
                             snprintf(r->mm_msg, sizeof r->mm_msg, "%s", mb);

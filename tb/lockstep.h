@@ -19,7 +19,7 @@
 #define LS_CHAN_MAX 16
 
 typedef struct {
-    const unit_desc *unit;
+    const cohkit_unit_desc *unit;
     const void *cfg;           /* configuration of dut (ls_dut_cfg)          */
     const dut_ops *dut;
     uint64_t seed;
@@ -28,7 +28,7 @@ typedef struct {
     FILE *trace;               /* trace mode: the unit's text trace          */
     const char *trace_name;
     FILE *trace_out;           /* trace mode: output lines                   */
-    const char *const *flags;  /* UNIT_FLAGS_MAX tool-flag values, or NULL   */
+    const char *const *flags;  /* COHKIT_UNIT_FLAGS_MAX tool-flag values, or NULL   */
     const uint64_t *replay;    /* replay mode: dut->in_words values a cycle  */
     size_t nreplay;            /* cycles in replay                           */
     FILE *stim_out;            /* cycle-level stimulus, or NULL              */
@@ -74,10 +74,10 @@ int ls_stim_read(FILE *f, const dut_ops *d, uint64_t **vals, size_t *cycles, cha
 
 /* A DUT of a family table by configuration name: the module name itself,
  * or <unit's module prefix>_<name>; with unit NULL, any unit. */
-const dut_ops *ls_dut_find(const dut_ops *const *table, const unit_desc *unit, const char *name);
+const dut_ops *ls_dut_find(const dut_ops *const *table, const cohkit_unit_desc *unit, const char *name);
 /* The configuration of a DUT, parsed from its args; cfg holds
  * unit->cfg_size bytes. Also checks the port table against the DUT's.
  * Returns 0 or -1 with a reason. */
-int ls_dut_cfg(const unit_desc *unit, const dut_ops *d, void *cfg, char *err, size_t len);
+int ls_dut_cfg(const cohkit_unit_desc *unit, const dut_ops *d, void *cfg, char *err, size_t len);
 
 #endif

@@ -11,18 +11,18 @@
 
 #include "unit.h"
 
-static int run(const unit_desc *u, const char *preset, const char *stream, uint64_t cycles)
+static int run(const cohkit_unit_desc *u, const char *preset, const char *stream, uint64_t cycles)
 {
     void *cfg = calloc(1, u->cfg_size), *tm = NULL, *st = NULL;
-    unit_layout l;
+    cohkit_unit_layout l;
     uint64_t *in = NULL, *out = NULL, c, sum = 0;
-    unit_stim_args a;
+    cohkit_unit_stim_args a;
     char err[300];
     const char *argv[2] = {"--config", preset};
     int rc = 1;
     unsigned k;
-    if (cfg == NULL || unit_cfg_parse(u, cfg, 2, (char *const *)argv, NULL, NULL, err, sizeof err) ||
-        unit_layout_of(u, cfg, &l, err, sizeof err)) {
+    if (cfg == NULL || cohkit_unit_cfg_parse(u, cfg, 2, (char *const *)argv, NULL, NULL, err, sizeof err) ||
+        cohkit_unit_layout_of(u, cfg, &l, err, sizeof err)) {
         fprintf(stderr, "shell_run: %s %s: %s\n", u->name, preset, cfg ? err : "out of memory");
         free(cfg);
         return 1;
@@ -68,11 +68,11 @@ int main(int argc, char **argv)
     uint64_t cycles = argc > 1 ? strtoull(argv[1], NULL, 10) : 100000;
     size_t i, p, s;
     int fail = 0, n = 0;
-    for (i = 0; unit_registry[i]; i++)
-        for (p = 0; unit_registry[i]->presets[p]; p++)
-            for (s = 0; unit_registry[i]->streams[s]; s++, n++)
-                fail |= run(unit_registry[i], unit_registry[i]->presets[p],
-                            unit_registry[i]->streams[s], cycles);
+    for (i = 0; cohkit_unit_registry[i]; i++)
+        for (p = 0; cohkit_unit_registry[i]->presets[p]; p++)
+            for (s = 0; cohkit_unit_registry[i]->streams[s]; s++, n++)
+                fail |= run(cohkit_unit_registry[i], cohkit_unit_registry[i]->presets[p],
+                            cohkit_unit_registry[i]->streams[s], cycles);
     printf("shell_run: %d runs, %s\n", n, fail ? "FAILED" : "all completed");
     return fail;
 }

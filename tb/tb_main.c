@@ -28,26 +28,26 @@ int TB_FAMILY_HOOK(int argc, char **argv, int *handled, const dut_ops *const *du
 void TB_FAMILY_HELP(FILE *f) __attribute__((weak));
 #endif
 
-static const unit_desc *default_unit(void)
+static const cohkit_unit_desc *default_unit(void)
 {
     size_t i;
-    for (i = 0; unit_registry[i]; i++)
-        if (strcmp(unit_registry[i]->family, TB_FAMILY_NAME) == 0)
-            return unit_registry[i];
+    for (i = 0; cohkit_unit_registry[i]; i++)
+        if (strcmp(cohkit_unit_registry[i]->family, TB_FAMILY_NAME) == 0)
+            return cohkit_unit_registry[i];
     return NULL;
 }
 
-static const char *short_name(const unit_desc *u)
+static const char *short_name(const cohkit_unit_desc *u)
 {
     size_t l = strlen(u->family);
     return strncmp(u->name, u->family, l) == 0 && u->name[l] == '-' ? u->name + l + 1 : u->name;
 }
 
-static const unit_desc *family_unit(const char *name)
+static const cohkit_unit_desc *family_unit(const char *name)
 {
     size_t i;
-    for (i = 0; unit_registry[i]; i++) {
-        const unit_desc *u = unit_registry[i];
+    for (i = 0; cohkit_unit_registry[i]; i++) {
+        const cohkit_unit_desc *u = cohkit_unit_registry[i];
         if (strcmp(u->family, TB_FAMILY_NAME) == 0 &&
             (strcmp(u->name, name) == 0 || strcmp(short_name(u), name) == 0))
             return u;
@@ -55,14 +55,14 @@ static const unit_desc *family_unit(const char *name)
     return NULL;
 }
 
-static void usage(FILE *f, const unit_desc *u)
+static void usage(FILE *f, const cohkit_unit_desc *u)
 {
     size_t i;
     fprintf(f, "usage: %s [options]\n  --unit U         unit of the %s family (default %s):", prog,
             TB_FAMILY_NAME, short_name(u));
-    for (i = 0; unit_registry[i]; i++)
-        if (strcmp(unit_registry[i]->family, TB_FAMILY_NAME) == 0)
-            fprintf(f, " %s", short_name(unit_registry[i]));
+    for (i = 0; cohkit_unit_registry[i]; i++)
+        if (strcmp(cohkit_unit_registry[i]->family, TB_FAMILY_NAME) == 0)
+            fprintf(f, " %s", short_name(cohkit_unit_registry[i]));
     fprintf(f, "\n  --config NAME    configuration of the unit (default: default):");
     for (i = 0; TB_DUTS[i]; i++) {
         size_t l = strlen(u->module_prefix);
@@ -157,9 +157,9 @@ static void print_summary(const ls_opts *o, const ls_result *r, const char *c)
 
 /* What the command line of a unit run asks for. */
 typedef struct {
-    const unit_desc *u;
+    const cohkit_unit_desc *u;
     const char *config, *trace, *replay, *stim, *logp, *vcd, *prefix, *stream, *unit_arg;
-    const char *fl[UNIT_FLAGS_MAX];
+    const char *fl[COHKIT_UNIT_FLAGS_MAX];
     char prefix_buf[64];
     int help;
 } run_args;
@@ -195,7 +195,7 @@ static int parse_run_args(int argc, char **argv, run_args *a, ls_opts *o)
             o->rtl_only = 1;
             continue;
         }
-        if (strncmp(k, "--", 2) == 0 && (fi = unit_flag_index(a->u, k + 2)) >= 0) {
+        if (strncmp(k, "--", 2) == 0 && (fi = cohkit_unit_flag_index(a->u, k + 2)) >= 0) {
             if (a->u->flags[fi].arg == NULL) {
                 a->fl[fi] = "1";
                 continue;

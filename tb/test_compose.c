@@ -7,7 +7,7 @@
  * substitution of one unit, the unit pair with a forced output.
  *
  * The test system is blocks of registered units, each driven by its unit's
- * own random stimulus (unit_desc stim_*), without wires between them: the
+ * own random stimulus (cohkit_unit_desc stim_*), without wires between them: the
  * service is exercised without any family's wiring.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -51,7 +51,7 @@ static void ts_free(void *p)
 
 static void *ts_make(void *arg, const cmp_backend *be, char *err, size_t len)
 {
-    static const char *const flags[UNIT_FLAGS_MAX];
+    static const char *const flags[COHKIT_UNIT_FLAGS_MAX];
     const ts_arg *a = arg;
     ts_sys *s = calloc(1, sizeof *s);
     unsigned i;
@@ -61,7 +61,7 @@ static void *ts_make(void *arg, const cmp_backend *be, char *err, size_t len)
     for (i = 0; i < a->n; i++) {
         char name[16];
         cmp_block *b;
-        unit_stim_args sa;
+        cohkit_unit_stim_args sa;
         snprintf(name, sizeof name, "b%u", i);
         b = cmp_sys_add(&s->cs, a->unit[i], name, a->preset[i], NULL, i + 1, err, len);
         if (b == NULL) {
@@ -142,7 +142,7 @@ Test(compose_ports, lookup_by_name_and_its_errors)
         cr_assert_eq(p.width, b.l.p[k].width);
         cr_assert_eq(p.off, b.off[k]);
     }
-    cr_assert_eq(b.off[0] >= 1 || b.l.p[0].dir == PORT_OUT, 1, "word 0 of the inputs is rst_ni");
+    cr_assert_eq(b.off[0] >= 1 || b.l.p[0].dir == COHKIT_PORT_OUT, 1, "word 0 of the inputs is rst_ni");
     cr_assert_eq(cmp_port_of(&b, "no_such_port_o", &p, err, sizeof err), -1);
     cr_assert(strstr(err, "stc-band has no port no_such_port_o") != NULL, "%s", err);
     err[0] = '\0';
@@ -271,7 +271,7 @@ static uint64_t first_zero(const ts_arg *a, unsigned blk, char *port, size_t len
         if (c < LS_RESET_CYCLES)
             continue;
         for (k = 0; k < b->l.n; k++)
-            if (b->l.p[k].dir == PORT_OUT && b->l.p[k].width == 1 && !(b->out[b->off[k]] & 1) &&
+            if (b->l.p[k].dir == COHKIT_PORT_OUT && b->l.p[k].width == 1 && !(b->out[b->off[k]] & 1) &&
                 c > LS_RESET_CYCLES + 20) {
                 snprintf(port, len, "%s", b->l.p[k].name);
                 ts_free(s);
@@ -337,7 +337,7 @@ Test(compose_lockstep, stuck_bit_on_a_named_port_is_caught_with_the_failing_wind
 
 Test(compose_pair, forced_output_caught_unless_comparison_is_off, .timeout = 30)
 {
-    const unit_desc *u = unit_find("stc-band");
+    const cohkit_unit_desc *u = cohkit_unit_find("stc-band");
     const dut_ops *d = ls_dut_find(stc_duts, u, "fpga");
     const dut_ops *tab[2] = {d, NULL};
     void *cfg = calloc(1, u->cfg_size);
@@ -350,7 +350,7 @@ Test(compose_pair, forced_output_caught_unless_comparison_is_off, .timeout = 30)
     uint64_t c;
     int rc = 0;
     cr_assert_not_null(d);
-    cr_assert_eq(unit_cfg_parse_str(u, cfg, "--config fpga", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cohkit_unit_cfg_parse_str(u, cfg, "--config fpga", err, sizeof err), 0, "%s", err);
     cmp_rtl_init(&rt, tab, "all");
     be = cmp_rtl_backend(&rt);
     cr_assert_eq(cmp_pair_open(&p, "stc-band", cfg, "band0", "fpga", 1, &be, err, sizeof err), 0,

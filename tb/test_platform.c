@@ -19,14 +19,14 @@ extern const dut_ops *const stc_duts[];
 Test(platform_registry, every_unit_is_complete_and_consistent)
 {
     size_t i, k, j;
-    cr_assert_not_null(unit_registry[0], "no unit registered");
-    for (i = 0; unit_registry[i]; i++) {
-        const unit_desc *u = unit_registry[i];
+    cr_assert_not_null(cohkit_unit_registry[0], "no unit registered");
+    for (i = 0; cohkit_unit_registry[i]; i++) {
+        const cohkit_unit_desc *u = cohkit_unit_registry[i];
         size_t fl = strlen(u->family);
         cr_assert(strcmp(u->name, u->family) == 0 ||
                       (strncmp(u->name, u->family, fl) == 0 && u->name[fl] == '-'),
                   "%s: unit names are <family> or <family>-<unit>", u->name);
-        cr_assert_eq(unit_find(u->name), u);
+        cr_assert_eq(cohkit_unit_find(u->name), u);
         cr_assert(u->cfg_preset && u->cfg_option && u->cfg_check && u->cfg_name && u->cfg_args &&
                       u->ports && u->tm_new && u->tm_free && u->tm_reset && u->tm_eval &&
                       u->tm_step && u->stim_new && u->stim_free && u->stim_drive &&
@@ -41,30 +41,30 @@ Test(platform_registry, every_unit_is_complete_and_consistent)
                                u->committed[k]);
         }
         for (j = 0; j < i; j++)
-            cr_assert_str_neq(unit_registry[j]->name, u->name, "unit %s registered twice", u->name);
+            cr_assert_str_neq(cohkit_unit_registry[j]->name, u->name, "unit %s registered twice", u->name);
     }
-    cr_assert_null(unit_find("no-such-unit"));
+    cr_assert_null(cohkit_unit_find("no-such-unit"));
 }
 
 Test(platform_registry, every_preset_validates_and_round_trips_through_its_args)
 {
     size_t i, k;
-    for (i = 0; unit_registry[i]; i++) {
-        const unit_desc *u = unit_registry[i];
+    for (i = 0; cohkit_unit_registry[i]; i++) {
+        const cohkit_unit_desc *u = cohkit_unit_registry[i];
         for (k = 0; u->presets[k]; k++) {
             void *a = calloc(1, u->cfg_size), *b = calloc(1, u->cfg_size);
             char err[300], args[1024], n1[192], n2[192];
             const char *argv[2] = {"--config", u->presets[k]};
-            unit_layout l;
-            cr_assert_eq(unit_cfg_parse(u, a, 2, (char *const *)argv, NULL, NULL, err, sizeof err),
+            cohkit_unit_layout l;
+            cr_assert_eq(cohkit_unit_cfg_parse(u, a, 2, (char *const *)argv, NULL, NULL, err, sizeof err),
                          0, "%s %s: %s", u->name, u->presets[k], err);
             u->cfg_args(a, args, sizeof args);
-            cr_assert_eq(unit_cfg_parse_str(u, b, args, err, sizeof err), 0, "%s: %s", args, err);
+            cr_assert_eq(cohkit_unit_cfg_parse_str(u, b, args, err, sizeof err), 0, "%s: %s", args, err);
             u->cfg_name(a, n1, sizeof n1);
             u->cfg_name(b, n2, sizeof n2);
             cr_assert_str_eq(n1, n2, "%s %s: its args give another configuration", u->name,
                              u->presets[k]);
-            cr_assert_eq(unit_layout_of(u, a, &l, err, sizeof err), 0, "%s", err);
+            cr_assert_eq(cohkit_unit_layout_of(u, a, &l, err, sizeof err), 0, "%s", err);
             cr_assert_geq(l.n_in, 2);
             cr_assert_geq(l.n_out, 1);
             free(a);
@@ -75,7 +75,7 @@ Test(platform_registry, every_preset_validates_and_round_trips_through_its_args)
 
 Test(platform_registry, option_parser_reports_the_offending_word)
 {
-    const unit_desc *u = unit_find("rec");
+    const cohkit_unit_desc *u = cohkit_unit_find("rec");
     void *c = calloc(1, u->cfg_size);
     char err[300];
     const char *a1[] = {"--config", "nonesuch"};
@@ -86,16 +86,16 @@ Test(platform_registry, option_parser_reports_the_offending_word)
     const char *a5[] = {"--ways", "2", "--config", "fpga"};
     void *r = calloc(1, u->cfg_size), *p = calloc(1, u->cfg_size);
     char n1[192], n2[192];
-    cr_assert_eq(unit_cfg_parse(u, c, 2, (char *const *)a1, NULL, NULL, err, sizeof err), -1);
+    cr_assert_eq(cohkit_unit_cfg_parse(u, c, 2, (char *const *)a1, NULL, NULL, err, sizeof err), -1);
     cr_assert(strstr(err, "nonesuch") && strstr(err, "fpga"), "%s", err);
-    cr_assert_eq(unit_cfg_parse(u, c, 4, (char *const *)a2, NULL, NULL, err, sizeof err), -1);
+    cr_assert_eq(cohkit_unit_cfg_parse(u, c, 4, (char *const *)a2, NULL, NULL, err, sizeof err), -1);
     cr_assert(strstr(err, "--bogus") != NULL, "%s", err);
-    cr_assert_eq(unit_cfg_parse(u, c, 1, (char *const *)a3, NULL, NULL, err, sizeof err), -1);
+    cr_assert_eq(cohkit_unit_cfg_parse(u, c, 1, (char *const *)a3, NULL, NULL, err, sizeof err), -1);
     cr_assert(strstr(err, "--gpus") != NULL, "%s", err);
-    cr_assert_eq(unit_cfg_parse(u, c, 2, (char *const *)a4, NULL, NULL, err, sizeof err), -1);
+    cr_assert_eq(cohkit_unit_cfg_parse(u, c, 2, (char *const *)a4, NULL, NULL, err, sizeof err), -1);
     cr_assert(strstr(err, "99") != NULL, "%s", err);
-    cr_assert_eq(unit_cfg_parse(u, r, 4, (char *const *)a5, NULL, NULL, err, sizeof err), 0, "%s", err);
-    cr_assert_eq(unit_cfg_parse_str(u, p, "--config fpga --ways 2", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cohkit_unit_cfg_parse(u, r, 4, (char *const *)a5, NULL, NULL, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cohkit_unit_cfg_parse_str(u, p, "--config fpga --ways 2", err, sizeof err), 0, "%s", err);
     u->cfg_name(r, n1, sizeof n1);
     u->cfg_name(p, n2, sizeof n2);
     cr_assert_str_eq(n1, n2);
@@ -111,24 +111,24 @@ Test(platform_hex, wide_values_round_trip_and_bad_ones_are_rejected)
     char buf[128];
     const char *p;
     FILE *f = fmemopen(buf, sizeof buf, "w");
-    unit_hex_put(f, w, 3);
+    cohkit_unit_hex_put(f, w, 3);
     fputc(0, f);
     fclose(f);
     cr_assert_str_eq(buf, "3fedcba98765432100123456789abcdef");
     p = buf;
-    cr_assert_eq(unit_hex_get(&p, r, 3, 130), 0);
+    cr_assert_eq(cohkit_unit_hex_get(&p, r, 3, 130), 0);
     cr_assert_eq(memcmp(w, r, sizeof w), 0);
     cr_assert_eq(*p, '\0');
     p = buf; /* 130 bits do not fit in 129 */
-    cr_assert_eq(unit_hex_get(&p, r, 3, 129), -1);
+    cr_assert_eq(cohkit_unit_hex_get(&p, r, 3, 129), -1);
     p = "00000000000000000000000000000000005"; /* leading zeros are not width */
-    cr_assert_eq(unit_hex_get(&p, r, 1, 3), 0);
+    cr_assert_eq(cohkit_unit_hex_get(&p, r, 1, 3), 0);
     cr_assert_eq(r[0], 5);
     p = "zz";
-    cr_assert_eq(unit_hex_get(&p, r, 1, 8), -1);
+    cr_assert_eq(cohkit_unit_hex_get(&p, r, 1, 8), -1);
     memset(w, 0, sizeof w);
     f = fmemopen(buf, sizeof buf, "w");
-    unit_hex_put(f, w, 3);
+    cohkit_unit_hex_put(f, w, 3);
     fputc(0, f);
     fclose(f);
     cr_assert_str_eq(buf, "0");
@@ -136,7 +136,7 @@ Test(platform_hex, wide_values_round_trip_and_bad_ones_are_rejected)
 
 Test(platform_engine, a_dut_whose_ports_differ_from_the_table_is_refused)
 {
-    const unit_desc *u = unit_find("rec");
+    const cohkit_unit_desc *u = cohkit_unit_find("rec");
     const dut_ops *d = ls_dut_find(rec_duts, u, "fpga");
     dut_ops bad;
     unsigned w[8];
@@ -190,18 +190,18 @@ Test(platform_tools, list_names_every_unit_and_committed_configuration)
                     "build/bin/cohgen --list=configs >build/t_configs.txt"), 0);
     t = slurp("build/t_units.txt");
     cr_assert_not_null(t);
-    for (i = 0; unit_registry[i]; i++) {
+    for (i = 0; cohkit_unit_registry[i]; i++) {
         char line[256];
-        const unit_desc *u = unit_registry[i];
+        const cohkit_unit_desc *u = cohkit_unit_registry[i];
         snprintf(line, sizeof line, "%s %s %s\n", u->name, u->family, u->module_prefix);
         cr_assert(strstr(t, line) != NULL, "missing: %s", line);
     }
     free(t);
     t = slurp("build/t_configs.txt");
-    for (i = 0; unit_registry[i]; i++)
-        for (k = 0; unit_registry[i]->committed[k]; k++) {
+    for (i = 0; cohkit_unit_registry[i]; i++)
+        for (k = 0; cohkit_unit_registry[i]->committed[k]; k++) {
             char line[256], path[256];
-            const unit_desc *u = unit_registry[i];
+            const cohkit_unit_desc *u = cohkit_unit_registry[i];
             snprintf(line, sizeof line, "%s %s %s_%s %s\n", u->name, u->family, u->module_prefix,
                      u->committed[k], u->committed[k]);
             cr_assert(strstr(t, line) != NULL, "missing: %s", line);
@@ -308,7 +308,7 @@ Test(platform_tools, mutation_selection_is_deterministic_and_stays_out_of_ports_
  * output log, independently of its counter. */
 Test(platform_engine, vector_channels_count_every_lane, .timeout = 60)
 {
-    const unit_desc *u = unit_find("stc-emu");
+    const cohkit_unit_desc *u = cohkit_unit_find("stc-emu");
     const dut_ops *d = ls_dut_find(stc_duts, u, "fpga");
     void *c = calloc(1, u->cfg_size);
     char err[300], *sb = NULL, *lb = NULL, *line = NULL;
@@ -348,7 +348,7 @@ Test(platform_engine, vector_channels_count_every_lane, .timeout = 60)
             unsigned nw = (d->in_widths[k] + 63) / 64, off = 0, j;
             for (j = 0; j < k; j++)
                 off += (d->in_widths[j] + 63) / 64;
-            cr_assert_eq(unit_hex_get(&p, ins + (size_t)ncyc * n_in_words + off, nw, d->in_widths[k]), 0);
+            cr_assert_eq(cohkit_unit_hex_get(&p, ins + (size_t)ncyc * n_in_words + off, nw, d->in_widths[k]), 0);
         }
         ncyc++;
     }
@@ -363,7 +363,7 @@ Test(platform_engine, vector_channels_count_every_lane, .timeout = 60)
         for (k = 0; k < d->n_out; k++) {
             const char *q = p;
             cr_assert_leq(d->out_widths[k], 64u);
-            cr_assert_eq(unit_hex_get(&q, &outv[k], 1, d->out_widths[k]), 0);
+            cr_assert_eq(cohkit_unit_hex_get(&q, &outv[k], 1, d->out_widths[k]), 0);
             p = (char *)q;
         }
         for (k = 0; k < r.nchan; k++) {

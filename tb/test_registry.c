@@ -1,5 +1,5 @@
 /*
- * Registry-driven tests: every unit of unit_registry[] (cmodel/units.def)
+ * Registry-driven tests: every unit of cohkit_unit_registry[] (cmodel/units.def)
  *  - runs in lockstep with its Verilated RTL in every committed preset on
  *    every random stream, and its run summaries meet the unit's rows of
  *    `expect` below (functional checks at zero, every outcome reached);
@@ -82,11 +82,11 @@ static const expect_row expect[] = {
     {"dualopt-de", NULL, NULL, 'c', "acc dec", 0, NULL},
     {"dualopt-de", NULL, NULL, '>', "xfers:acc", 10000, NULL},
     {"dualopt-bgu", NULL, NULL, 'c', "inst req", 0, NULL},
-    {"dualopt-bgu", NULL, NULL, '=', "requests against bgu_inst(), ", 0, NULL},
+    {"dualopt-bgu", NULL, NULL, '=', "requests against dualopt_bgu_inst(), ", 0, NULL},
     {"dualopt-bgu", NULL, NULL, '>', "xfers:req", 3000, NULL},
     {"dualopt-bgu", NULL, "mixed", '>', "line-crossing ", 100, NULL},
     {"dualopt-scbu", NULL, NULL, 'c', "cfg en acc res", 0, NULL},
-    {"dualopt-scbu", NULL, NULL, '=', "results against scbu_access(), ", 0, NULL},
+    {"dualopt-scbu", NULL, NULL, '=', "results against dualopt_scbu_access(), ", 0, NULL},
     {"dualopt-scbu", NULL, NULL, '>', "bypassed ", 1000, NULL},
     {"dualopt-scbu", NULL, NULL, '>', "local ", 1000, NULL},
     {"dualopt-scbu", NULL, NULL, '>', "range writes ", 100, NULL},
@@ -98,7 +98,7 @@ static const expect_row expect[] = {
     {"dualopt-codec", NULL, NULL, '=', "round trip: ", 0, NULL},
     {"dualopt-codec", NULL, NULL, '>', "xfers:in", 100, NULL},
     {"dualopt-rcache", NULL, NULL, 'c', "req fill rsp out", 0, NULL},
-    {"dualopt-rcache", NULL, NULL, '=', "against rcache_access(), ", 0, NULL},
+    {"dualopt-rcache", NULL, NULL, '=', "against dualopt_rcache_access(), ", 0, NULL},
     {"dualopt-rcache", NULL, NULL, '=', "; data ", 0, NULL},
     {"dualopt-rcache", NULL, NULL, '=', "write-back masks ", 0, NULL},
     {"dualopt-rcache", NULL, NULL, '=', "after flush/atomic ", 0, NULL},
@@ -173,7 +173,7 @@ Test(registry_expect, every_row_names_a_unit_committed_preset_and_stream)
     size_t i;
     for (i = 0; i < sizeof expect / sizeof expect[0]; i++) {
         const expect_row *e = &expect[i];
-        const unit_desc *u = unit_find(e->unit);
+        const cohkit_unit_desc *u = cohkit_unit_find(e->unit);
         cr_assert_not_null(u, "row %zu: no unit %s", i, e->unit);
         cr_assert(e->preset == NULL || listed(u->committed, e->preset), "row %zu: %s %s", i,
                   e->unit, e->preset);
@@ -250,7 +250,7 @@ static void check_run(const ls_result *r, const dut_ops *d, const char *what)
     cr_assert_geq(moved, LS_CYCLES / 100, "%s: %llu transfers", what, (unsigned long long)moved);
 }
 
-static void lockstep_one(const unit_desc *u, const dut_ops *const *table, const char *preset,
+static void lockstep_one(const cohkit_unit_desc *u, const dut_ops *const *table, const char *preset,
                          const char *stream, uint64_t seed)
 {
     ls_result r;
@@ -272,7 +272,7 @@ static void lockstep_one(const unit_desc *u, const dut_ops *const *table, const 
 static size_t nunits(void)
 {
     size_t n = 0;
-    while (unit_registry[n])
+    while (cohkit_unit_registry[n])
         n++;
     return n;
 }
@@ -289,7 +289,7 @@ ParameterizedTestParameters(registry, lockstep)
 
 ParameterizedTest(size_t *ui, registry, lockstep, .timeout = 120)
 {
-    const unit_desc *u = unit_registry[*ui];
+    const cohkit_unit_desc *u = cohkit_unit_registry[*ui];
     const dut_ops *const *table = duts_of(u->family);
     size_t k, s;
     cr_assert_not_null(table, "%s: no DUT table for family %s", u->name, u->family);
@@ -302,7 +302,7 @@ ParameterizedTest(size_t *ui, registry, lockstep, .timeout = 120)
 /* ---------------------------------------------------------- trace mode -- */
 
 /* The example traces of a unit: <unit>.trace and <unit>.<name>.trace. */
-static void example_traces(const unit_desc *u, glob_t *g)
+static void example_traces(const cohkit_unit_desc *u, glob_t *g)
 {
     char pat[256];
     memset(g, 0, sizeof *g);
@@ -315,8 +315,8 @@ static void example_traces(const unit_desc *u, glob_t *g)
 Test(registry, trace_mode_prints_what_cohmodel_prints, .timeout = 120)
 {
     size_t i, k, n = 0;
-    for (i = 0; unit_registry[i]; i++) {
-        const unit_desc *u = unit_registry[i];
+    for (i = 0; cohkit_unit_registry[i]; i++) {
+        const cohkit_unit_desc *u = cohkit_unit_registry[i];
         glob_t g;
         example_traces(u, &g);
         for (k = 0; k < g.gl_pathc; k++) {
@@ -335,7 +335,7 @@ Test(registry, trace_mode_prints_what_cohmodel_prints, .timeout = 120)
 
 /* `opt value` refused by cohgen and cohmodel (cfg), by cohmodel and the
  * bench (flag), or by the bench (tb) */
-static void refused_by(const unit_desc *u, const char *dir, const char *opt, const char *value,
+static void refused_by(const cohkit_unit_desc *u, const char *dir, const char *opt, const char *value,
                        const char *word, int cfg, int tb)
 {
     char cmd[512];
@@ -357,7 +357,7 @@ static void refused_by(const unit_desc *u, const char *dir, const char *opt, con
  * configuration options (options_help) to cohgen and cohmodel, the unit's
  * flags that take a value to cohmodel and the bench, the bench's own
  * (it takes configurations by name only); an unknown option to all. */
-static void bad_options(const unit_desc *u, const char *dir)
+static void bad_options(const cohkit_unit_desc *u, const char *dir)
 {
     static const char *const tb_opts[] = {"--config", "--seed", "--cycles", "--stream", NULL};
     const char *p = u->options_help;
@@ -384,7 +384,7 @@ static void bad_options(const unit_desc *u, const char *dir)
 
 /* A malformed line after a valid record (the first of the unit's example
  * trace, when it has one), a comment and a blank line. */
-static void bad_traces(const unit_desc *u, const char *dir)
+static void bad_traces(const cohkit_unit_desc *u, const char *dir)
 {
     char path[300], first[512] = "", want[32], cmd[700];
     glob_t g;
@@ -421,7 +421,7 @@ ParameterizedTestParameters(registry, bad_input)
 
 ParameterizedTest(size_t *ui, registry, bad_input, .timeout = 60)
 {
-    const unit_desc *u = unit_registry[*ui];
+    const cohkit_unit_desc *u = cohkit_unit_registry[*ui];
     char name[96];
     const char *dir;
     snprintf(name, sizeof name, "registry_%s", u->name);

@@ -205,7 +205,7 @@ unsigned long long field(const char *s, const char *key)
 void ls_preset(ls_opts *o, void *cfg, size_t cfg_len, const dut_ops *const *duts,
                const char *unit, const char *preset)
 {
-    const unit_desc *u = unit_find(unit);
+    const cohkit_unit_desc *u = cohkit_unit_find(unit);
     char err[300];
     cr_assert_not_null(u, "no unit %s", unit);
     cr_assert_leq(u->cfg_size, cfg_len, "%s: configuration of %zu bytes", unit, u->cfg_size);

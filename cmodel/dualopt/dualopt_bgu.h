@@ -11,7 +11,7 @@
  * access feeds two requests.
  *
  * One configuration struct and one validator serve the generator, the model
- * and the benches; bgu_geom_of() derives every width once.
+ * and the benches; dualopt_bgu_geom_of() derives every width once.
  */
 #ifndef DUALOPT_BGU_H
 #define DUALOPT_BGU_H
@@ -24,14 +24,14 @@
 
 COHKIT_BEGIN_DECLS
 
-#define BGU_LANES_MAX 64
+#define DUALOPT_BGU_LANES_MAX 64
 
 typedef struct {
     unsigned lanes;     /* lanes per wavefront, 1..64 (GCN: 64)             */
     unsigned line;      /* line in bytes, power of two, 32..1024            */
     unsigned gran;      /* mask granularity G in bytes: 4, 8 or 16          */
     unsigned addr_bits; /* byte-address width, 16..64                       */
-} bgu_cfg;
+} dualopt_bgu_cfg;
 
 typedef struct {
     unsigned line_bits;   /* log2(line)                                      */
@@ -42,23 +42,23 @@ typedef struct {
     unsigned addr_words;  /* uint64_t words of that port                     */
     /* word offsets of the port values (cmodel/unit.h layout) */
     unsigned in_valid, in_active, in_addr, in_size, in_ready, in_words;
-} bgu_geom;
+} dualopt_bgu_geom;
 
 /* The paper's parameters: 64 lanes, 64-byte lines, 4-byte words, 48-bit
  * addresses. */
-void bgu_cfg_default(bgu_cfg *c);
+void dualopt_bgu_cfg_default(dualopt_bgu_cfg *c);
 /* "default", "fpga", "gran8", "gran16"; 0, or -1 for an unknown name. */
-int bgu_cfg_preset(bgu_cfg *c, const char *name);
+int dualopt_bgu_cfg_preset(dualopt_bgu_cfg *c, const char *name);
 /* One option (name without dashes): 0; 1 if not a BGU option; -1 with a
  * reason on a bad value. */
-/* The options (cmodel/unit.h), behind bgu_cfg_option and bgu_cfg_args. */
+/* The options (cmodel/unit.h), behind dualopt_bgu_cfg_option and dualopt_bgu_cfg_args. */
 extern const unit_opt_table bgu_opts;
-int bgu_cfg_option(bgu_cfg *c, const char *name, const char *value, char *err, size_t len);
-int bgu_cfg_check(const bgu_cfg *c, char *err, size_t len);
-void bgu_geom_of(const bgu_cfg *c, bgu_geom *g);
+int dualopt_bgu_cfg_option(dualopt_bgu_cfg *c, const char *name, const char *value, char *err, size_t len);
+int dualopt_bgu_cfg_check(const dualopt_bgu_cfg *c, char *err, size_t len);
+void dualopt_bgu_geom_of(const dualopt_bgu_cfg *c, dualopt_bgu_geom *g);
 /* dualopt_bgu_n64_l64_g4_a48 */
-void bgu_cfg_name(const bgu_cfg *c, char *buf, size_t len);
-void bgu_cfg_args(const bgu_cfg *c, char *buf, size_t len);
+void dualopt_bgu_cfg_name(const dualopt_bgu_cfg *c, char *buf, size_t len);
+void dualopt_bgu_cfg_args(const dualopt_bgu_cfg *c, char *buf, size_t len);
 
 /* ---------------------------------------------------------------- core -- */
 
@@ -66,9 +66,9 @@ void bgu_cfg_args(const bgu_cfg *c, char *buf, size_t len);
  * byte address addr[i]; every lane reads `size` bytes (1..16). */
 typedef struct {
     uint64_t active;
-    uint64_t addr[BGU_LANES_MAX];
+    uint64_t addr[DUALOPT_BGU_LANES_MAX];
     unsigned size;
-} bgu_load;
+} dualopt_bgu_load;
 
 /* One request: line address (byte address >> line_bits), word mask (bit i =
  * word i of the line), lane mask (bit i = lane i). */
@@ -76,37 +76,37 @@ typedef struct {
     uint64_t line;
     uint64_t mask;
     uint64_t lanes;
-} bgu_req;
+} dualopt_bgu_req;
 
-/* Functional core (bgu_inst): the requests of one load in first-touch
+/* Functional core (dualopt_bgu_inst): the requests of one load in first-touch
  * order (lane ascending, then the lane's words ascending). Writes at most
  * 2 * lanes requests to out; returns their count. Addresses wrap at
  * addr_bits. */
-unsigned bgu_inst(const bgu_cfg *c, const bgu_load *ld, bgu_req *out);
+unsigned dualopt_bgu_inst(const dualopt_bgu_cfg *c, const dualopt_bgu_load *ld, dualopt_bgu_req *out);
 
 /* -------------------------------------------------------- timing shell -- */
 
 /* Port values (cmodel/unit.h): inputs rst_ni, inst_valid_i, inst_active_i,
  * inst_addr_i (lanes x addr_bits, lane 0 least significant, addr_words
  * words), inst_size_i (size - 1), req_ready_i; outputs in the order below. */
-enum { BGU_O_INST_READY, BGU_O_REQ_VALID, BGU_O_REQ_LINE, BGU_O_REQ_MASK, BGU_O_REQ_LANES,
-       BGU_O_REQ_LAST, BGU_O_N };
+enum { DUALOPT_BGU_O_INST_READY, DUALOPT_BGU_O_REQ_VALID, DUALOPT_BGU_O_REQ_LINE, DUALOPT_BGU_O_REQ_MASK, DUALOPT_BGU_O_REQ_LANES,
+       DUALOPT_BGU_O_REQ_LAST, DUALOPT_BGU_O_N };
 
 typedef struct {
-    bgu_cfg c;
-    bgu_geom g;
+    dualopt_bgu_cfg c;
+    dualopt_bgu_geom g;
     uint64_t done_lo, done_hi; /* parts of the held load already requested */
-} bgu_tm;
+} dualopt_bgu_tm;
 
-bgu_tm *bgu_tm_new(const bgu_cfg *c);
-void bgu_tm_free(bgu_tm *t);
-void bgu_tm_reset(bgu_tm *t);
+dualopt_bgu_tm *dualopt_bgu_tm_new(const dualopt_bgu_cfg *c);
+void dualopt_bgu_tm_free(dualopt_bgu_tm *t);
+void dualopt_bgu_tm_reset(dualopt_bgu_tm *t);
 /* Combinational outputs of the state and the inputs (no side effects). */
-void bgu_eval(const bgu_tm *t, const uint64_t *in, uint64_t *out);
+void dualopt_bgu_eval(const dualopt_bgu_tm *t, const uint64_t *in, uint64_t *out);
 /* Clock edge. */
-void bgu_step(bgu_tm *t, const uint64_t *in);
+void dualopt_bgu_step(dualopt_bgu_tm *t, const uint64_t *in);
 /* Packs a load into the input words (valid, active, addresses, size). */
-void bgu_pack(const bgu_tm *t, const bgu_load *ld, uint64_t *in);
+void dualopt_bgu_pack(const dualopt_bgu_tm *t, const dualopt_bgu_load *ld, uint64_t *in);
 
 COHKIT_END_DECLS
 

@@ -14,14 +14,14 @@
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", NULL};
 static const char *const streams[] = {"mixed", "full", NULL};
 
-UNIT_CFG_ADAPTERS(bgu, bgu_cfg)
-UNIT_CFG_NAME_ADAPTER(bgu, bgu_cfg)
+UNIT_CFG_ADAPTERS(dualopt_bgu, dualopt_bgu_cfg)
+UNIT_CFG_NAME_ADAPTER(dualopt_bgu, dualopt_bgu_cfg)
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
-    const bgu_cfg *c = cfg;
-    bgu_geom gg, *g = &gg;
-    bgu_geom_of(c, g);
+    const dualopt_bgu_cfg *c = cfg;
+    dualopt_bgu_geom gg, *g = &gg;
+    dualopt_bgu_geom_of(c, g);
     int n = 0;
 #define BGU_PORT UNIT_PORT
 #include "dualopt_bgu_ports.def"
@@ -29,20 +29,20 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-UNIT_TM_ADAPTERS(bgu_cfg, bgu_tm, uint64_t, uint64_t, bgu_tm_new, bgu_tm_free,
-                 bgu_tm_reset, bgu_eval, bgu_step)
+UNIT_TM_ADAPTERS(dualopt_bgu_cfg, dualopt_bgu_tm, uint64_t, uint64_t, dualopt_bgu_tm_new, dualopt_bgu_tm_free,
+                 dualopt_bgu_tm_reset, dualopt_bgu_eval, dualopt_bgu_step)
 
 /* ----------------------------------------------------------------- trace */
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 typedef struct {
-    bgu_load *ld;
+    dualopt_bgu_load *ld;
     size_t n, cap;
 } bgu_trace;
 
 /* Reads every LD record; -1 with "line N: reason" in err. */
-static int trace_read(FILE *f, const bgu_cfg *c, bgu_trace *t, char *err, size_t len)
+static int trace_read(FILE *f, const dualopt_bgu_cfg *c, bgu_trace *t, char *err, size_t len)
 {
     char *buf = NULL;
     size_t bcap = 0;
@@ -50,7 +50,7 @@ static int trace_read(FILE *f, const bgu_cfg *c, bgu_trace *t, char *err, size_t
     memset(t, 0, sizeof *t);
     while (getline(&buf, &bcap, f) > 0) {
         char *save = NULL, *tok, *hash = strchr(buf, '#');
-        bgu_load ld;
+        dualopt_bgu_load ld;
         unsigned lane = 0;
         lineno++;
         if (hash)
@@ -113,7 +113,7 @@ bad:
 }
 
 /* REQ <inst> <line-addr> <mask> <lane-mask> */
-static void print_req(FILE *f, const bgu_cfg *c, const bgu_geom *g, uint64_t inst, const bgu_req *r)
+static void print_req(FILE *f, const dualopt_bgu_cfg *c, const dualopt_bgu_geom *g, uint64_t inst, const dualopt_bgu_req *r)
 {
     fprintf(f, "REQ %llu 0x%llx 0x%0*llx 0x%0*llx\n", (unsigned long long)inst,
             (unsigned long long)(r->line << g->line_bits), (int)((g->words + 3) / 4),
@@ -123,7 +123,7 @@ static void print_req(FILE *f, const bgu_cfg *c, const bgu_geom *g, uint64_t ins
 /* -------------------------------------------------------------- stimulus */
 
 enum { FLAG_STATS = 0 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"stats", NULL, "cohmodel: add '# loads N lanes A requests R words W' after the requests"},
     {NULL, NULL, NULL},
 };
@@ -131,15 +131,15 @@ static const unit_flag flags[] = {
 enum { KIND_MIXED, KIND_FULL, KIND_TRACE };
 
 typedef struct {
-    bgu_cfg c;
-    bgu_geom g;
-    bgu_tm pack;      /* only for bgu_pack's geometry */
+    dualopt_bgu_cfg c;
+    dualopt_bgu_geom g;
+    dualopt_bgu_tm pack;      /* only for dualopt_bgu_pack's geometry */
     int kind;
     uint64_t rng;
     unit_bp bp;
     int have, stalled;
-    bgu_load cur;
-    bgu_req exp[2 * BGU_LANES_MAX];
+    dualopt_bgu_load cur;
+    dualopt_bgu_req exp[2 * DUALOPT_BGU_LANES_MAX];
     unsigned nexp, got;
     uint64_t first_cyc, first_req_cyc;
     uint64_t inst;    /* loads accepted (the trace's <inst>)       */
@@ -150,15 +150,15 @@ typedef struct {
     uint64_t present_cycles;
 } bgu_stim;
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     bgu_stim *s = calloc(1, sizeof *s);
     if (s == NULL) {
         snprintf(err, len, "out of memory");
         return NULL;
     }
-    s->c = *(const bgu_cfg *)cfg;
-    bgu_geom_of(&s->c, &s->g);
+    s->c = *(const dualopt_bgu_cfg *)cfg;
+    dualopt_bgu_geom_of(&s->c, &s->g);
     s->pack.c = s->c;
     s->pack.g = s->g;
     s->rng = unit_stim_seed(a->seed, 0x5bd1e995ull);
@@ -193,42 +193,42 @@ static void stim_free(void *p)
 /* A random load: coalesced, clustered, scattered, line-crossing, broadcast
  * or wrapping at the top of the address space; sizes mostly the ISA's
  * (1, 2, 4, 8, 12, 16 B), now and then any 1..16. */
-static void rand_load(bgu_stim *s, bgu_load *ld, int all_active)
+static void rand_load(bgu_stim *s, dualopt_bgu_load *ld, int all_active)
 {
-    const bgu_cfg *c = &s->c;
-    uint64_t am = mask64(c->addr_bits), base = unit_rnd(&s->rng) & am, line = c->line;
+    const dualopt_bgu_cfg *c = &s->c;
+    uint64_t am = mask64(c->addr_bits), base = cohkit_unit_rnd(&s->rng) & am, line = c->line;
     static const unsigned sizes[] = {1, 2, 4, 8, 12, 16};
-    unsigned r = unit_pct(&s->rng), i, pat = unit_pct(&s->rng), stride;
+    unsigned r = cohkit_unit_pct(&s->rng), i, pat = cohkit_unit_pct(&s->rng), stride;
     memset(ld, 0, sizeof *ld);
-    ld->size = r < 85 ? sizes[unit_rnd(&s->rng) % 6] : 1 + (unsigned)(unit_rnd(&s->rng) % 16);
-    r = unit_pct(&s->rng);
+    ld->size = r < 85 ? sizes[cohkit_unit_rnd(&s->rng) % 6] : 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 16);
+    r = cohkit_unit_pct(&s->rng);
     if (all_active || r < 50)
         ld->active = mask64(c->lanes);
     else if (r < 85)
         for (i = 0; i < c->lanes; i++)
-            ld->active |= (uint64_t)(unit_pct(&s->rng) < 70) << i;
+            ld->active |= (uint64_t)(cohkit_unit_pct(&s->rng) < 70) << i;
     else if (r < 90)
         ld->active = 0;
     else
-        ld->active = 1ull << (unit_rnd(&s->rng) % c->lanes);
+        ld->active = 1ull << (cohkit_unit_rnd(&s->rng) % c->lanes);
     {
         static const unsigned strides[] = {0, 1, 2, 4, 8, 12, 16, 64};
-        stride = unit_pct(&s->rng) < 50 ? ld->size : strides[unit_rnd(&s->rng) % 8];
+        stride = cohkit_unit_pct(&s->rng) < 50 ? ld->size : strides[cohkit_unit_rnd(&s->rng) % 8];
     }
     for (i = 0; i < c->lanes; i++) {
         uint64_t a;
         if (pat < 25)
             a = base + (uint64_t)i * stride;
         else if (pat < 45)
-            a = (base & ~(line - 1)) + (unit_rnd(&s->rng) % 4) * line + unit_rnd(&s->rng) % line;
+            a = (base & ~(line - 1)) + (cohkit_unit_rnd(&s->rng) % 4) * line + cohkit_unit_rnd(&s->rng) % line;
         else if (pat < 60)
-            a = unit_rnd(&s->rng);
+            a = cohkit_unit_rnd(&s->rng);
         else if (pat < 75)
-            a = (base & ~(line - 1)) + (unit_rnd(&s->rng) % 6) * line + line - 1 - unit_rnd(&s->rng) % 16;
+            a = (base & ~(line - 1)) + (cohkit_unit_rnd(&s->rng) % 6) * line + line - 1 - cohkit_unit_rnd(&s->rng) % 16;
         else if (pat < 85)
             a = base;
         else
-            a = am - unit_rnd(&s->rng) % (3 * line);
+            a = am - cohkit_unit_rnd(&s->rng) % (3 * line);
         ld->addr[i] = a & am;
     }
 }
@@ -240,7 +240,7 @@ static void present(bgu_stim *s, uint64_t cyc)
     s->first_cyc = cyc;
     s->first_req_cyc = ~0ull;
     s->got = 0;
-    s->nexp = bgu_inst(&s->c, &s->cur, s->exp);
+    s->nexp = dualopt_bgu_inst(&s->c, &s->cur, s->exp);
 }
 
 static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
@@ -249,12 +249,12 @@ static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     bgu_stim *s = p;
-    const bgu_geom *g = &s->g;
+    const dualopt_bgu_geom *g = &s->g;
     int live = (int)(in[0] & 1);
     if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
         unit_bp_draw(&sched, &s->rng, &s->bp);
     }
-    if (live && !s->have && unit_pct(&s->rng) < s->bp.valid) {
+    if (live && !s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
         if (s->kind == KIND_TRACE) {
             if (s->inst < s->tr.n) {
                 s->cur = s->tr.ld[s->inst];
@@ -267,35 +267,35 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     }
     memset(in + 1, 0, (g->in_words - 1) * sizeof *in);
     if (s->have) {
-        bgu_pack(&s->pack, &s->cur, in);
-    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
+        dualopt_bgu_pack(&s->pack, &s->cur, in);
+    } else if (s->kind != KIND_TRACE && cohkit_unit_pct(&s->rng) < 50) {
         /* idle: a payload without valid must not matter */
-        bgu_load junk;
+        dualopt_bgu_load junk;
         rand_load(s, &junk, 0);
-        bgu_pack(&s->pack, &junk, in);
+        dualopt_bgu_pack(&s->pack, &junk, in);
         in[g->in_valid] = 0;
     }
-    in[g->in_ready] = unit_pct(&s->rng) < s->bp.ready;
+    in[g->in_ready] = cohkit_unit_pct(&s->rng) < s->bp.ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
 {
     bgu_stim *s = p;
-    const bgu_geom *g = &s->g;
+    const dualopt_bgu_geom *g = &s->g;
     int valid = (int)(in[g->in_valid] & 1), ready = (int)(in[g->in_ready] & 1);
     if (!valid)
         return;
     s->present_cycles++;
     if (!ready)
         s->stalled = 1;
-    if ((out[BGU_O_REQ_VALID] & 1) && ready) {
-        bgu_req r;
-        r.line = out[BGU_O_REQ_LINE];
-        r.mask = out[BGU_O_REQ_MASK];
-        r.lanes = out[BGU_O_REQ_LANES];
+    if ((out[DUALOPT_BGU_O_REQ_VALID] & 1) && ready) {
+        dualopt_bgu_req r;
+        r.line = out[DUALOPT_BGU_O_REQ_LINE];
+        r.mask = out[DUALOPT_BGU_O_REQ_MASK];
+        r.lanes = out[DUALOPT_BGU_O_REQ_LANES];
         if (s->got >= s->nexp || r.line != s->exp[s->got].line || r.mask != s->exp[s->got].mask ||
             r.lanes != s->exp[s->got].lanes ||
-            (out[BGU_O_REQ_LAST] & 1) != (s->got + 1 == s->nexp))
+            (out[DUALOPT_BGU_O_REQ_LAST] & 1) != (s->got + 1 == s->nexp))
             s->func_bad++;
         if (s->first_req_cyc == ~0ull)
             s->first_req_cyc = cyc;
@@ -304,7 +304,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         if (s->out)
             print_req(s->out, &s->c, g, s->inst, &r);
     }
-    if (out[BGU_O_INST_READY] & 1) {
+    if (out[DUALOPT_BGU_O_INST_READY] & 1) {
         uint64_t took = cyc - s->first_cyc + 1, k = s->nexp ? s->nexp : 1, cross = 0;
         unsigned i;
         if (s->got != s->nexp)
@@ -348,7 +348,7 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
             c, (unsigned long long)cycles, (unsigned long long)s->inst,
             (unsigned long long)s->lanes_active, (unsigned long long)s->crossing,
             (unsigned long long)s->reqs, s->inst ? (double)s->reqs / (double)s->inst : 0.0);
-    fprintf(f, "%sfunctional check: %llu requests against bgu_inst(), %llu differ\n", c,
+    fprintf(f, "%sfunctional check: %llu requests against dualopt_bgu_inst(), %llu differ\n", c,
             (unsigned long long)s->reqs, (unsigned long long)s->func_bad);
     fprintf(f, "%sthroughput: %llu loads never back-pressured: %llu took exactly max(k,1) cycles "
                "for k lines, %llu had their first request in the cycle they were presented\n",
@@ -363,20 +363,20 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
 static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
                      FILE *out, FILE *errf)
 {
-    const bgu_cfg *c = cfg;
-    bgu_geom g;
+    const dualopt_bgu_cfg *c = cfg;
+    dualopt_bgu_geom g;
     bgu_trace t;
-    bgu_req req[2 * BGU_LANES_MAX];
+    dualopt_bgu_req req[2 * DUALOPT_BGU_LANES_MAX];
     char err[300];
     size_t i;
     uint64_t lanes = 0, reqs = 0, words = 0;
-    bgu_geom_of(c, &g);
+    dualopt_bgu_geom_of(c, &g);
     if (trace_read(in, c, &t, err, sizeof err) != 0) {
         fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
         return 2;
     }
     for (i = 0; i < t.n; i++) {
-        unsigned n = bgu_inst(c, &t.ld[i], req), k;
+        unsigned n = dualopt_bgu_inst(c, &t.ld[i], req), k;
         lanes += (uint64_t)__builtin_popcountll(t.ld[i].active);
         for (k = 0; k < n; k++) {
             print_req(out, c, &g, i, &req[k]);
@@ -391,13 +391,13 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     return 0;
 }
 
-const unit_desc dualopt_bgu_unit = {
+const cohkit_unit_desc dualopt_bgu_unit = {
     .name = "dualopt-bgu",
     .family = "dualopt",
     .title = "DualOpt BGU beside the CU coalescer: one request per line, word and lane masks "
              "(Belayneh et al., 4.1.1, Fig. 7b)",
-    .model_ref = "cmodel/dualopt/dualopt_bgu.c bgu_eval() / bgu_step() (timing), bgu_inst() (function)",
-    .cfg_size = sizeof(bgu_cfg),
+    .model_ref = "cmodel/dualopt/dualopt_bgu.c dualopt_bgu_eval() / dualopt_bgu_step() (timing), dualopt_bgu_inst() (function)",
+    .cfg_size = sizeof(dualopt_bgu_cfg),
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_bgu",

@@ -21,12 +21,12 @@ static int pow2(unsigned v) { return v && !(v & (v - 1)); }
 
 /* paper-header (the specification's spelling) is accepted as an alias of
  * paper_header, the name a committed module can carry. */
-const char *const codec_presets[] = {"default",   "fpga",      "gran8",
+const char *const dualopt_codec_presets[] = {"default",   "fpga",      "gran8",
                                      "gran16",    "gpus8",     "gpus16",
                                      "timeout10", "timeout50", "paper_header",
                                      NULL};
 
-static void cfg_default(codec_cfg *c)
+static void cfg_default(dualopt_codec_cfg *c)
 {
     c->gpus = 4;
     c->self = 0;
@@ -41,7 +41,7 @@ static void cfg_default(codec_cfg *c)
     c->reg_depth = 4;
 }
 
-int codec_cfg_preset(codec_cfg *c, const char *name)
+int dualopt_codec_cfg_preset(dualopt_codec_cfg *c, const char *name)
 {
     cfg_default(c);
     if (strcmp(name, "default") == 0)
@@ -93,45 +93,45 @@ int codec_cfg_preset(codec_cfg *c, const char *name)
 static const unit_opt opts[] = {
     UNIT_OPT_NUM("gpus", "N",
                 "GPUs, 2..16 (gpus-1 destination buffers; default 4)",
-                codec_cfg, gpus),
-    UNIT_OPT_NUM("self", "G", "this GPU's id (default 0)", codec_cfg, self),
+                dualopt_codec_cfg, gpus),
+    UNIT_OPT_NUM("self", "G", "this GPU's id (default 0)", dualopt_codec_cfg, self),
     UNIT_OPT_NUM("buf", "N",
                 "slots per destination buffer, power of two, 2..4096 (default 64)",
-                codec_cfg, buf),
+                dualopt_codec_cfg, buf),
     UNIT_OPT_NUM("max", "N",
                 "slots per packet, 0 = derived from --pkt-bytes and --count-bits",
-                codec_cfg, max),
+                dualopt_codec_cfg, max),
     UNIT_OPT_NUM("timeout", "N",
                 "idle timeout in cycles, 1..1023 (default 30)",
-                codec_cfg, timeout),
-    UNIT_OPT_NUM("gran", "B", "word bytes per slot, 4, 8 or 16 (default 4)", codec_cfg, gran),
+                dualopt_codec_cfg, timeout),
+    UNIT_OPT_NUM("gran", "B", "word bytes per slot, 4, 8 or 16 (default 4)", dualopt_codec_cfg, gran),
     UNIT_OPT_NUM("line", "B",
                 "line bytes, power of two, gran..256, at most 64 words (default 64)",
-                codec_cfg, line),
+                dualopt_codec_cfg, line),
     UNIT_OPT_NUM("pkt-bytes", "B",
                 "packet budget in bytes, 16..256 (default 64)",
-                codec_cfg, pkt_bytes),
+                dualopt_codec_cfg, pkt_bytes),
     UNIT_OPT_NUM("flit", "B",
                 "flit bytes for the statistics, 1..256 (default 16)",
-                codec_cfg, flit),
+                dualopt_codec_cfg, flit),
     UNIT_OPT_NUM("count-bits", "N",
                 "header count field, 3 (paper) or 4 (default 4, reading D1)",
-                codec_cfg, count_bits),
+                dualopt_codec_cfg, count_bits),
     UNIT_OPT_NUM("reg-depth", "N",
                 "pass-through queue entries for regular responses, 1..16 (default 4)",
-                codec_cfg, reg_depth),
+                dualopt_codec_cfg, reg_depth),
     UNIT_OPT_END,
 };
 const unit_opt_table codec_opts = {opts, "a non-negative integer", 1000000, 10, 0, NULL};
 
-int codec_cfg_option(codec_cfg *c, const char *name, const char *value, char *err, size_t len)
+int dualopt_codec_cfg_option(dualopt_codec_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
     return unit_opt_apply(&codec_opts, c, name, value, err, len);
 }
 
-int codec_cfg_check(codec_cfg *c, char *err, size_t len)
+int dualopt_codec_cfg_check(dualopt_codec_cfg *c, char *err, size_t len)
 {
-    codec_geom g;
+    dualopt_codec_geom g;
     unsigned budget, cap;
     if (c->gpus < 2 || c->gpus > 16)
         return snprintf(err, len, "--gpus %u: must be 2..16", c->gpus), -1;
@@ -152,7 +152,7 @@ int codec_cfg_check(codec_cfg *c, char *err, size_t len)
         return snprintf(err, len, "--timeout %u: must be 1..1023 cycles", c->timeout), -1;
     if (c->reg_depth < 1 || c->reg_depth > 16)
         return snprintf(err, len, "--reg-depth %u: must be 1..16", c->reg_depth), -1;
-    budget = (c->pkt_bytes - CODEC_HDR_BYTES) / (c->gran + 2);
+    budget = (c->pkt_bytes - DUALOPT_CODEC_HDR_BYTES) / (c->gran + 2);
     cap = (1u << c->count_bits) - 1;
     if (budget < 1)
         return snprintf(err, len, "--pkt-bytes %u: no room for one %u-byte slot", c->pkt_bytes,
@@ -166,7 +166,7 @@ int codec_cfg_check(codec_cfg *c, char *err, size_t len)
                         c->count_bits, cap), -1;
     if (!pow2(c->buf) || c->buf > 4096)
         return snprintf(err, len, "--buf %u: must be a power of two up to 4096", c->buf), -1;
-    codec_geom_of(c, &g);
+    dualopt_codec_geom_of(c, &g);
     if (c->buf < g.banks)
         return snprintf(err, len,
                         "--buf %u: below %u (a buffer must hold a whole line's words and a "
@@ -174,16 +174,16 @@ int codec_cfg_check(codec_cfg *c, char *err, size_t len)
     return 0;
 }
 
-void codec_geom_of(const codec_cfg *c, codec_geom *g)
+void dualopt_codec_geom_of(const dualopt_codec_cfg *c, dualopt_codec_geom *g)
 {
     unsigned m;
     memset(g, 0, sizeof *g);
     g->nf = c->gpus - 1;
     g->words = c->line / c->gran;
     g->max = c->max;
-    g->max_budget = (c->pkt_bytes - CODEC_HDR_BYTES) / (c->gran + 2);
+    g->max_budget = (c->pkt_bytes - DUALOPT_CODEC_HDR_BYTES) / (c->gran + 2);
     g->data_bits = 8 * c->gran;
-    g->slot_bits = g->data_bits + CODEC_ID_BITS;
+    g->slot_bits = g->data_bits + DUALOPT_CODEC_ID_BITS;
     m = g->words > c->max ? g->words : c->max;
     g->bank_bits = clog2(m) < 1 ? 1 : clog2(m);
     g->banks = 1u << g->bank_bits;
@@ -206,40 +206,40 @@ void codec_geom_of(const codec_cfg *c, codec_geom *g)
     g->storage_bits = g->nf * c->buf * g->slot_bits;
 }
 
-void codec_cfg_name(const char *prefix, const codec_cfg *c, char *buf, size_t len)
+void dualopt_codec_cfg_name(const char *prefix, const dualopt_codec_cfg *c, char *buf, size_t len)
 {
     snprintf(buf, len, "%s_g%u_s%u_b%u_m%u_t%u_w%u_l%u_p%u_c%u_q%u", prefix, c->gpus, c->self,
              c->buf, c->max, c->timeout, c->gran, c->line, c->pkt_bytes, c->count_bits,
              c->reg_depth);
 }
 
-void codec_cfg_args(const codec_cfg *c, char *buf, size_t len)
+void dualopt_codec_cfg_args(const dualopt_codec_cfg *c, char *buf, size_t len)
 {
     unit_opt_args(&codec_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */
 
-coal_core *coal_new(const codec_cfg *c)
+dualopt_coal_core *dualopt_coal_new(const dualopt_codec_cfg *c)
 {
-    coal_core *k = calloc(1, sizeof *k);
+    dualopt_coal_core *k = calloc(1, sizeof *k);
     if (k == NULL)
         return NULL;
     k->c = *c;
-    codec_geom_of(c, &k->g);
+    dualopt_codec_geom_of(c, &k->g);
     k->ram = calloc((size_t)k->g.nf * c->buf, sizeof *k->ram);
     k->head = calloc(k->g.nf, sizeof *k->head);
     k->count = calloc(k->g.nf, sizeof *k->count);
     k->idle = calloc(k->g.nf, sizeof *k->idle);
     if (!k->ram || !k->head || !k->count || !k->idle) {
-        coal_free(k);
+        dualopt_coal_free(k);
         return NULL;
     }
-    coal_reset(k);
+    dualopt_coal_reset(k);
     return k;
 }
 
-void coal_free(coal_core *k)
+void dualopt_coal_free(dualopt_coal_core *k)
 {
     if (k == NULL)
         return;
@@ -251,7 +251,7 @@ void coal_free(coal_core *k)
     free(k);
 }
 
-void coal_reset(coal_core *k)
+void dualopt_coal_reset(dualopt_coal_core *k)
 {
     memset(k->head, 0, k->g.nf * sizeof *k->head);
     memset(k->count, 0, k->g.nf * sizeof *k->count);
@@ -263,14 +263,14 @@ void coal_reset(coal_core *k)
     k->now = 0;
 }
 
-int coal_fifo_of(const codec_cfg *c, unsigned dst)
+int dualopt_coal_fifo_of(const dualopt_codec_cfg *c, unsigned dst)
 {
     if (dst >= c->gpus || dst == c->self)
         return -1;
     return (int)(dst < c->self ? dst : dst - 1);
 }
 
-unsigned coal_gpu_of(const codec_cfg *c, unsigned fifo) { return fifo < c->self ? fifo : fifo + 1; }
+unsigned dualopt_coal_gpu_of(const dualopt_codec_cfg *c, unsigned fifo) { return fifo < c->self ? fifo : fifo + 1; }
 
 static unsigned popc(uint64_t m)
 {
@@ -282,19 +282,19 @@ static unsigned popc(uint64_t m)
     return n;
 }
 
-static uint64_t mask_of(const codec_cfg *c, uint64_t m)
+static uint64_t mask_of(const dualopt_codec_cfg *c, uint64_t m)
 {
     unsigned w = c->line / c->gran;
     return w >= 64 ? m : m & ((1ull << w) - 1);
 }
 
-int coal_admissible(const coal_core *k, const codec_rsp *r)
+int dualopt_coal_admissible(const dualopt_coal_core *k, const dualopt_codec_rsp *r)
 {
     int f;
     unsigned n;
     if (r->reg)
         return k->q_count < k->c.reg_depth;
-    f = coal_fifo_of(&k->c, r->dst);
+    f = dualopt_coal_fifo_of(&k->c, r->dst);
     n = popc(mask_of(&k->c, r->mask));
     if (f < 0 || n == 0)
         return 1;
@@ -303,7 +303,7 @@ int coal_admissible(const coal_core *k, const codec_rsp *r)
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-void codec_account_rsp(const codec_cfg *c, codec_stats *st, const codec_rsp *r)
+void dualopt_codec_account_rsp(const dualopt_codec_cfg *c, dualopt_codec_stats *st, const dualopt_codec_rsp *r)
 {
     if (r->reg) {
         st->fine_flits += ceil_div(r->bytes, c->flit);
@@ -311,11 +311,11 @@ void codec_account_rsp(const codec_cfg *c, codec_stats *st, const codec_rsp *r)
         return;
     }
     st->responses++;
-    st->fine_flits += ceil_div(CODEC_HDR_BYTES + (uint64_t)popc(mask_of(c, r->mask)) * c->gran, c->flit);
-    st->line_flits += ceil_div(c->line + CODEC_LINE_RSP_EXTRA, c->flit);
+    st->fine_flits += ceil_div(DUALOPT_CODEC_HDR_BYTES + (uint64_t)popc(mask_of(c, r->mask)) * c->gran, c->flit);
+    st->line_flits += ceil_div(c->line + DUALOPT_CODEC_LINE_RSP_EXTRA, c->flit);
 }
 
-void codec_pkt_image(const codec_cfg *c, codec_pkt *p)
+void dualopt_codec_pkt_image(const dualopt_codec_cfg *c, dualopt_codec_pkt *p)
 {
     uint32_t h;
     unsigned j, b, at;
@@ -325,13 +325,13 @@ void codec_pkt_image(const codec_cfg *c, codec_pkt *p)
         p->len = p->len; /* the regular message's own size */
     } else {
         h = 1u | (1u << 4) | ((uint32_t)p->n << 8);
-        p->len = CODEC_HDR_BYTES + p->n * (c->gran + 2);
+        p->len = DUALOPT_CODEC_HDR_BYTES + p->n * (c->gran + 2);
     }
     for (b = 0; b < 4; b++)
         p->img[b] = (uint8_t)(h >> (8 * b));
     if (p->reg)
         return;
-    for (j = 0, at = CODEC_HDR_BYTES; j < p->n; j++) {
+    for (j = 0, at = DUALOPT_CODEC_HDR_BYTES; j < p->n; j++) {
         for (b = 0; b < c->gran; b++, at++)
             p->img[at] = (uint8_t)(p->s[j].d[b / 8] >> (8 * (b % 8)));
         p->img[at++] = (uint8_t)p->s[j].id;
@@ -339,14 +339,14 @@ void codec_pkt_image(const codec_cfg *c, codec_pkt *p)
     }
 }
 
-int coal_cycle(coal_core *k, const codec_rsp *r, int can_send, codec_pkt *p)
+int dualopt_coal_cycle(dualopt_coal_core *k, const dualopt_codec_rsp *r, int can_send, dualopt_codec_pkt *p)
 {
-    const codec_cfg *c = &k->c;
+    const dualopt_codec_cfg *c = &k->c;
     unsigned nf = k->g.nf, i, o, adm = ~0u;
     int sel = -1;
     /* 1. admission */
     if (r != NULL) {
-        codec_account_rsp(c, &k->st, r);
+        dualopt_codec_account_rsp(c, &k->st, r);
         if (r->reg) {
             unsigned t = (k->q_head + k->q_count) % c->reg_depth;
             k->q_dst[t] = r->dst;
@@ -354,14 +354,14 @@ int coal_cycle(coal_core *k, const codec_rsp *r, int can_send, codec_pkt *p)
             k->q_bytes[t] = r->bytes;
             k->q_count++;
         } else {
-            int f = coal_fifo_of(c, r->dst);
+            int f = dualopt_coal_fifo_of(c, r->dst);
             uint64_t m = mask_of(c, r->mask);
             if (f < 0 || m == 0) {
                 k->st.discarded++;
             } else {
                 unsigned n = popc(m), j;
                 for (j = 0; j < n; j++) {
-                    codec_slot *s = &k->ram[(size_t)f * c->buf +
+                    dualopt_codec_slot *s = &k->ram[(size_t)f * c->buf +
                                             (k->head[f] + k->count[f] + j) % c->buf];
                     s->d[0] = r->w[j][0];
                     s->d[1] = r->w[j][1];
@@ -405,11 +405,11 @@ int coal_cycle(coal_core *k, const codec_rsp *r, int can_send, codec_pkt *p)
         p->len = k->q_bytes[k->q_head];
         k->q_head = (k->q_head + 1) % c->reg_depth;
         k->q_count--;
-        codec_pkt_image(c, p);
+        dualopt_codec_pkt_image(c, p);
         k->st.reg_packets++;
     } else {
         unsigned f = (unsigned)sel, j;
-        p->dst = coal_gpu_of(c, f);
+        p->dst = dualopt_coal_gpu_of(c, f);
         p->n = k->count[f] < c->max ? k->count[f] : c->max;
         if (k->count[f] >= c->max)
             k->st.full_sends++;
@@ -419,7 +419,7 @@ int coal_cycle(coal_core *k, const codec_rsp *r, int can_send, codec_pkt *p)
             p->s[j] = k->ram[(size_t)f * c->buf + (k->head[f] + j) % c->buf];
         k->head[f] = (k->head[f] + p->n) % c->buf;
         k->count[f] -= p->n;
-        codec_pkt_image(c, p);
+        dualopt_codec_pkt_image(c, p);
         k->st.slots += p->n;
     }
     k->st.packets++;
@@ -428,11 +428,11 @@ int coal_cycle(coal_core *k, const codec_rsp *r, int can_send, codec_pkt *p)
     return 1;
 }
 
-int coal_push(coal_core *k, const codec_rsp *r)
+int dualopt_coal_push(dualopt_coal_core *k, const dualopt_codec_rsp *r)
 {
     if (k->in_n == k->in_cap) {
         size_t nc = k->in_cap ? 2 * k->in_cap : 64;
-        codec_rsp *nv = realloc(k->in, nc * sizeof *nv);
+        dualopt_codec_rsp *nv = realloc(k->in, nc * sizeof *nv);
         if (nv == NULL)
             return -1;
         k->in = nv;
@@ -442,22 +442,22 @@ int coal_push(coal_core *k, const codec_rsp *r)
     return 0;
 }
 
-int coal_tick(coal_core *k, codec_pkt_fn fn, void *ctx)
+int dualopt_coal_tick(dualopt_coal_core *k, dualopt_codec_pkt_fn fn, void *ctx)
 {
-    const codec_rsp *r = NULL;
-    codec_pkt p;
+    const dualopt_codec_rsp *r = NULL;
+    dualopt_codec_pkt p;
     int sent;
     if (k->in_head < k->in_n && k->in[k->in_head].cycle <= k->now &&
-        coal_admissible(k, &k->in[k->in_head]))
+        dualopt_coal_admissible(k, &k->in[k->in_head]))
         r = &k->in[k->in_head++];
-    sent = coal_cycle(k, r, 1, &p);
+    sent = dualopt_coal_cycle(k, r, 1, &p);
     if (sent && fn)
         fn(ctx, &p);
     k->now++;
     return sent;
 }
 
-int coal_idle(const coal_core *k)
+int dualopt_coal_idle(const dualopt_coal_core *k)
 {
     unsigned i;
     if (k->in_head < k->in_n || k->q_count)
@@ -470,7 +470,7 @@ int coal_idle(const coal_core *k)
 
 /* -------------------------------------------------------- timing shell -- */
 
-uint64_t codec_bits_get(const uint64_t *w, unsigned lo, unsigned n)
+uint64_t dualopt_codec_bits_get(const uint64_t *w, unsigned lo, unsigned n)
 {
     uint64_t v = 0;
     unsigned i;
@@ -479,7 +479,7 @@ uint64_t codec_bits_get(const uint64_t *w, unsigned lo, unsigned n)
     return v;
 }
 
-void codec_bits_put(uint64_t *w, unsigned lo, unsigned n, uint64_t v)
+void dualopt_codec_bits_put(uint64_t *w, unsigned lo, unsigned n, uint64_t v)
 {
     unsigned i;
     for (i = 0; i < n; i++) {
@@ -493,11 +493,11 @@ void codec_bits_put(uint64_t *w, unsigned lo, unsigned n, uint64_t v)
 
 #define WORDS(b) (((b) + 63u) / 64u)
 
-void coal_layout_of(const codec_cfg *c, coal_layout *l)
+void dualopt_coal_layout_of(const dualopt_codec_cfg *c, dualopt_coal_layout *l)
 {
-    codec_geom g;
+    dualopt_codec_geom g;
     unsigned o = 1; /* rst_ni */
-    codec_geom_of(c, &g);
+    dualopt_codec_geom_of(c, &g);
     l->in_valid = o++;
     l->in_reg = o++;
     l->in_dst = o++;
@@ -518,40 +518,40 @@ void coal_layout_of(const codec_cfg *c, coal_layout *l)
     l->out_words = o;
 }
 
-coal_tm *coal_tm_new(const codec_cfg *c)
+dualopt_coal_tm *dualopt_coal_tm_new(const dualopt_codec_cfg *c)
 {
-    coal_tm *t = calloc(1, sizeof *t);
+    dualopt_coal_tm *t = calloc(1, sizeof *t);
     if (t == NULL)
         return NULL;
-    t->k = coal_new(c);
+    t->k = dualopt_coal_new(c);
     if (t->k == NULL) {
         free(t);
         return NULL;
     }
-    coal_layout_of(c, &t->l);
-    coal_tm_reset(t);
+    dualopt_coal_layout_of(c, &t->l);
+    dualopt_coal_tm_reset(t);
     return t;
 }
 
-void coal_tm_free(coal_tm *t)
+void dualopt_coal_tm_free(dualopt_coal_tm *t)
 {
     if (t) {
-        coal_free(t->k);
+        dualopt_coal_free(t->k);
         free(t);
     }
 }
 
-void coal_tm_reset(coal_tm *t)
+void dualopt_coal_tm_reset(dualopt_coal_tm *t)
 {
-    coal_reset(t->k);
+    dualopt_coal_reset(t->k);
     t->v_valid = t->v_dst = t->v_len = 0;
     memset(t->v_img, 0, sizeof t->v_img);
     t->sends = 0;
 }
 
-void coal_tm_rsp(const coal_tm *t, const uint64_t *in, codec_rsp *r)
+void dualopt_coal_tm_rsp(const dualopt_coal_tm *t, const uint64_t *in, dualopt_codec_rsp *r)
 {
-    const codec_cfg *c = &t->k->c;
+    const dualopt_codec_cfg *c = &t->k->c;
     unsigned j, n, db = 8 * c->gran;
     r->reg = (unsigned)(in[t->l.in_reg] & 1);
     r->dst = (unsigned)(in[t->l.in_dst] & ((1u << t->k->g.gpu_bits) - 1));
@@ -560,18 +560,18 @@ void coal_tm_rsp(const coal_tm *t, const uint64_t *in, codec_rsp *r)
     r->bytes = (unsigned)(in[t->l.in_bytes] & 0xffff);
     n = popc(r->mask);
     for (j = 0; j < n; j++) {
-        r->w[j][0] = codec_bits_get(in + t->l.in_data, j * db, db < 64 ? db : 64);
-        r->w[j][1] = db > 64 ? codec_bits_get(in + t->l.in_data, j * db + 64, db - 64) : 0;
+        r->w[j][0] = dualopt_codec_bits_get(in + t->l.in_data, j * db, db < 64 ? db : 64);
+        r->w[j][1] = db > 64 ? dualopt_codec_bits_get(in + t->l.in_data, j * db + 64, db - 64) : 0;
     }
 }
 
-void coal_tm_eval(const coal_tm *t, const uint64_t *in, uint64_t *out)
+void dualopt_coal_tm_eval(const dualopt_coal_tm *t, const uint64_t *in, uint64_t *out)
 {
-    codec_rsp r;
+    dualopt_codec_rsp r;
     unsigned b;
     memset(out, 0, t->l.out_words * sizeof *out);
-    coal_tm_rsp(t, in, &r);
-    out[t->l.in_ready] = (uint64_t)coal_admissible(t->k, &r);
+    dualopt_coal_tm_rsp(t, in, &r);
+    out[t->l.in_ready] = (uint64_t)dualopt_coal_admissible(t->k, &r);
     out[t->l.pkt_valid] = t->v_valid;
     out[t->l.pkt_dst] = t->v_dst;
     out[t->l.pkt_len] = t->v_len;
@@ -579,19 +579,19 @@ void coal_tm_eval(const coal_tm *t, const uint64_t *in, uint64_t *out)
         out[t->l.pkt_data + b / 8] |= (uint64_t)t->v_img[b] << (8 * (b % 8));
 }
 
-void coal_tm_step(coal_tm *t, const uint64_t *in)
+void dualopt_coal_tm_step(dualopt_coal_tm *t, const uint64_t *in)
 {
-    codec_rsp r;
-    codec_pkt p;
+    dualopt_codec_rsp r;
+    dualopt_codec_pkt p;
     int fire, can_send;
     if (!(in[0] & 1)) {
-        coal_tm_reset(t);
+        dualopt_coal_tm_reset(t);
         return;
     }
-    coal_tm_rsp(t, in, &r);
-    fire = (in[t->l.in_valid] & 1) && coal_admissible(t->k, &r);
+    dualopt_coal_tm_rsp(t, in, &r);
+    fire = (in[t->l.in_valid] & 1) && dualopt_coal_admissible(t->k, &r);
     can_send = !t->v_valid || (in[t->l.pkt_ready] & 1);
-    if (coal_cycle(t->k, fire ? &r : NULL, can_send, &p)) {
+    if (dualopt_coal_cycle(t->k, fire ? &r : NULL, can_send, &p)) {
         t->v_valid = 1;
         t->v_dst = p.dst;
         t->v_len = p.len;

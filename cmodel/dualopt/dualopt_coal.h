@@ -7,8 +7,8 @@
  * specification's section 2.4; docs/dualopt.md describes the units.
  *
  * Functional core (akita terms: the RDMA engine's outside port towards the
- * requester GPU): coal_push() queues a response with its arrival cycle,
- * coal_tick() runs one cycle (admission, eligibility, round-robin send of at
+ * requester GPU): dualopt_coal_push() queues a response with its arrival cycle,
+ * dualopt_coal_tick() runs one cycle (admission, eligibility, round-robin send of at
  * most one packet). The timing shell (coal_tm_*) is the same core behind the
  * RTL's ports: the packet leaves through a register one cycle after the send
  * decision and the link may back-pressure it.
@@ -37,9 +37,9 @@ typedef struct {
     unsigned flit;       /* flit bytes (statistics)                         */
     unsigned count_bits; /* header count field: 4 (D1 reading) or 3 (paper) */
     unsigned reg_depth;  /* pass-through queue entries, 1..16               */
-} codec_cfg;
+} dualopt_codec_cfg;
 
-/* Every derived width (codec_geom_of, one place). */
+/* Every derived width (dualopt_codec_geom_of, one place). */
 typedef struct {
     unsigned nf;         /* destination buffers, gpus-1                     */
     unsigned words;      /* words per line = mask bits, line/gran           */
@@ -66,25 +66,25 @@ typedef struct {
     unsigned in_data_bits;  /* 8*line: the response's words, packed        */
     unsigned pkt_data_bits; /* 8*pkt_bytes: one packet's wire image        */
     unsigned storage_bits;  /* nf*buf*slot_bits (paper: 3*64*48 = 9216)     */
-} codec_geom;
+} dualopt_codec_geom;
 
-#define CODEC_ID_BITS 16
-#define CODEC_LEN_BITS 16
-#define CODEC_HDR_BYTES 4
-#define CODEC_LINE_RSP_EXTRA 4 /* akita: a data response is len(data) + 4 B */
+#define DUALOPT_CODEC_ID_BITS 16
+#define DUALOPT_CODEC_LEN_BITS 16
+#define DUALOPT_CODEC_HDR_BYTES 4
+#define DUALOPT_CODEC_LINE_RSP_EXTRA 4 /* akita: a data response is len(data) + 4 B */
 
-int codec_cfg_preset(codec_cfg *c, const char *name);
-extern const char *const codec_presets[];
+int dualopt_codec_cfg_preset(dualopt_codec_cfg *c, const char *name);
+extern const char *const dualopt_codec_presets[];
 
 /* 0; 1 when name is not a CoDec option; -1 with a reason. */
-/* The options (cmodel/unit.h), behind codec_cfg_option and codec_cfg_args. */
+/* The options (cmodel/unit.h), behind dualopt_codec_cfg_option and dualopt_codec_cfg_args. */
 extern const unit_opt_table codec_opts;
-int codec_cfg_option(codec_cfg *c, const char *name, const char *value, char *err, size_t len);
+int dualopt_codec_cfg_option(dualopt_codec_cfg *c, const char *name, const char *value, char *err, size_t len);
 /* Resolves max (0 = derived) and validates. 0 or -1 with a reason. */
-int codec_cfg_check(codec_cfg *c, char *err, size_t len);
-void codec_geom_of(const codec_cfg *c, codec_geom *g);
-void codec_cfg_name(const char *prefix, const codec_cfg *c, char *buf, size_t len);
-void codec_cfg_args(const codec_cfg *c, char *buf, size_t len);
+int dualopt_codec_cfg_check(dualopt_codec_cfg *c, char *err, size_t len);
+void dualopt_codec_geom_of(const dualopt_codec_cfg *c, dualopt_codec_geom *g);
+void dualopt_codec_cfg_name(const char *prefix, const dualopt_codec_cfg *c, char *buf, size_t len);
+void dualopt_codec_cfg_args(const dualopt_codec_cfg *c, char *buf, size_t len);
 
 /* ---------------------------------------------------------------- core -- */
 
@@ -92,7 +92,7 @@ void codec_cfg_args(const codec_cfg *c, char *buf, size_t len);
 typedef struct {
     uint64_t d[2];
     uint16_t id;
-} codec_slot;
+} dualopt_codec_slot;
 
 /* A response offered to the coalescer. Fine-grained: popcount(mask) words
  * in ascending bit order in w[]. Regular (reg = 1): bytes of the message. */
@@ -105,7 +105,7 @@ typedef struct {
     unsigned bytes;
     uint64_t w[64][2];
     unsigned lineno;     /* trace line                                      */
-} codec_rsp;
+} dualopt_codec_rsp;
 
 /* One packet: coalesced (reg 0: n slots) or regular (reg 1). The wire image
  * (header + slots, little-endian) is in img[0 .. len-1] for coalesced packets
@@ -115,58 +115,58 @@ typedef struct {
     unsigned reg;
     unsigned dst;
     unsigned n;
-    codec_slot s[16];
+    dualopt_codec_slot s[16];
     uint16_t id;
     unsigned len;        /* bytes on the link                               */
     uint8_t img[256];
-} codec_pkt;
+} dualopt_codec_pkt;
 
 typedef struct {
     uint64_t packets, slots, bytes, flits, fine_flits, line_flits, responses;
     uint64_t reg_packets, timeouts, full_sends, discarded;
-} codec_stats;
+} dualopt_codec_stats;
 
 typedef struct {
-    codec_cfg c;
-    codec_geom g;
-    codec_slot *ram;            /* nf * buf slots (ring per destination)    */
+    dualopt_codec_cfg c;
+    dualopt_codec_geom g;
+    dualopt_codec_slot *ram;            /* nf * buf slots (ring per destination)    */
     unsigned *head, *count, *idle;
     unsigned ptr;
     unsigned q_dst[16], q_bytes[16], q_head, q_count;
     uint16_t q_id[16];
-    codec_stats st;
+    dualopt_codec_stats st;
     /* functional core: responses pushed and not yet admitted */
-    codec_rsp *in;
+    dualopt_codec_rsp *in;
     size_t in_n, in_cap, in_head;
     uint64_t now;
-} coal_core;
+} dualopt_coal_core;
 
-coal_core *coal_new(const codec_cfg *c);
-void coal_free(coal_core *k);
-void coal_reset(coal_core *k);
+dualopt_coal_core *dualopt_coal_new(const dualopt_codec_cfg *c);
+void dualopt_coal_free(dualopt_coal_core *k);
+void dualopt_coal_reset(dualopt_coal_core *k);
 /* FIFO index of a destination GPU, or -1 (own id or out of range). */
-int coal_fifo_of(const codec_cfg *c, unsigned dst);
-unsigned coal_gpu_of(const codec_cfg *c, unsigned fifo);
+int dualopt_coal_fifo_of(const dualopt_codec_cfg *c, unsigned dst);
+unsigned dualopt_coal_gpu_of(const dualopt_codec_cfg *c, unsigned fifo);
 /* 1 when r can be admitted now (regular: queue not full; fine-grained: its
  * popcount(mask) slots are free; a response for no buffer or with an empty
  * mask is discarded, so always admissible). */
-int coal_admissible(const coal_core *k, const codec_rsp *r);
+int dualopt_coal_admissible(const dualopt_coal_core *k, const dualopt_codec_rsp *r);
 /* One cycle: admits r (if not NULL; it must be admissible), then, if
  * can_send, sends the first eligible member from the round-robin pointer
  * into *p. Returns 1 when a packet was sent. */
-int coal_cycle(coal_core *k, const codec_rsp *r, int can_send, codec_pkt *p);
+int dualopt_coal_cycle(dualopt_coal_core *k, const dualopt_codec_rsp *r, int can_send, dualopt_codec_pkt *p);
 /* Builds the wire image and length of p (sets p->img, p->len). */
-void codec_pkt_image(const codec_cfg *c, codec_pkt *p);
+void dualopt_codec_pkt_image(const dualopt_codec_cfg *c, dualopt_codec_pkt *p);
 /* Adds a response's accounting (responses, fine-flits, line-flits). */
-void codec_account_rsp(const codec_cfg *c, codec_stats *st, const codec_rsp *r);
+void dualopt_codec_account_rsp(const dualopt_codec_cfg *c, dualopt_codec_stats *st, const dualopt_codec_rsp *r);
 
 /* Functional core API (spec 5: codec_push / codec_tick). */
-int coal_push(coal_core *k, const codec_rsp *r); /* -1: out of memory */
-typedef void (*codec_pkt_fn)(void *ctx, const codec_pkt *p);
+int dualopt_coal_push(dualopt_coal_core *k, const dualopt_codec_rsp *r); /* -1: out of memory */
+typedef void (*dualopt_codec_pkt_fn)(void *ctx, const dualopt_codec_pkt *p);
 /* Runs cycle k->now; returns 1 when a packet left. */
-int coal_tick(coal_core *k, codec_pkt_fn fn, void *ctx);
+int dualopt_coal_tick(dualopt_coal_core *k, dualopt_codec_pkt_fn fn, void *ctx);
 /* 1 when nothing is queued, buffered or pending. */
-int coal_idle(const coal_core *k);
+int dualopt_coal_idle(const dualopt_coal_core *k);
 
 /* -------------------------------------------------------- timing shell -- */
 
@@ -174,49 +174,49 @@ int coal_idle(const coal_core *k);
 typedef struct {
     unsigned in_valid, in_reg, in_dst, in_id, in_mask, in_data, in_bytes, pkt_ready, in_words;
     unsigned in_ready, pkt_valid, pkt_dst, pkt_len, pkt_data, out_words;
-} coal_layout;
+} dualopt_coal_layout;
 
 typedef struct {
-    coal_core *k;
-    coal_layout l;
+    dualopt_coal_core *k;
+    dualopt_coal_layout l;
     unsigned v_valid, v_dst, v_len;
     uint8_t v_img[256];
     uint64_t sends;
-} coal_tm;
+} dualopt_coal_tm;
 
-coal_tm *coal_tm_new(const codec_cfg *c);
-void coal_tm_free(coal_tm *t);
-void coal_tm_reset(coal_tm *t);
-void coal_tm_eval(const coal_tm *t, const uint64_t *in, uint64_t *out);
-void coal_tm_step(coal_tm *t, const uint64_t *in);
+dualopt_coal_tm *dualopt_coal_tm_new(const dualopt_codec_cfg *c);
+void dualopt_coal_tm_free(dualopt_coal_tm *t);
+void dualopt_coal_tm_reset(dualopt_coal_tm *t);
+void dualopt_coal_tm_eval(const dualopt_coal_tm *t, const uint64_t *in, uint64_t *out);
+void dualopt_coal_tm_step(dualopt_coal_tm *t, const uint64_t *in);
 /* The response on the input ports. */
-void coal_tm_rsp(const coal_tm *t, const uint64_t *in, codec_rsp *r);
-void coal_layout_of(const codec_cfg *c, coal_layout *l);
+void dualopt_coal_tm_rsp(const dualopt_coal_tm *t, const uint64_t *in, dualopt_codec_rsp *r);
+void dualopt_coal_layout_of(const dualopt_codec_cfg *c, dualopt_coal_layout *l);
 
 /* Stimulus helpers shared by the coal and codec benches: a random response
  * (seeded xorshift state rng; sparse: single words only) and its port values. */
-void codec_rand_rsp(const codec_cfg *c, uint64_t *rng, int sparse, codec_rsp *r);
-void codec_drive_rsp(const codec_cfg *c, const coal_layout *l, const codec_rsp *r, uint64_t *in);
+void dualopt_codec_rand_rsp(const dualopt_codec_cfg *c, uint64_t *rng, int sparse, dualopt_codec_rsp *r);
+void dualopt_codec_drive_rsp(const dualopt_codec_cfg *c, const dualopt_coal_layout *l, const dualopt_codec_rsp *r, uint64_t *in);
 /* Random benches: the fields the coalescer must ignore (every field while
  * valid is low, a regular response's mask and words, the words beyond
- * popcount(mask)) driven from their own generator; j (codec_draw_dontcare,
+ * popcount(mask)) driven from their own generator; j (dualopt_codec_draw_dontcare,
  * drawn with each response) holds them steady while the response waits. */
-void codec_draw_dontcare(const codec_cfg *c, uint64_t *jrng, codec_rsp *j);
-void codec_drive_dontcare(const codec_cfg *c, const coal_layout *l, uint64_t *jrng, const codec_rsp *cur,
-                          const codec_rsp *j, uint64_t *in);
+void dualopt_codec_draw_dontcare(const dualopt_codec_cfg *c, uint64_t *jrng, dualopt_codec_rsp *j);
+void dualopt_codec_drive_dontcare(const dualopt_codec_cfg *c, const dualopt_coal_layout *l, uint64_t *jrng, const dualopt_codec_rsp *cur,
+                          const dualopt_codec_rsp *j, uint64_t *in);
 
 /* ---------------------------------------------------------- trace I/O -- */
 
 /* Bit helpers over little-endian uint64 word arrays. */
-uint64_t codec_bits_get(const uint64_t *w, unsigned lo, unsigned n);
-void codec_bits_put(uint64_t *w, unsigned lo, unsigned n, uint64_t v);
+uint64_t dualopt_codec_bits_get(const uint64_t *w, unsigned lo, unsigned n);
+void dualopt_codec_bits_put(uint64_t *w, unsigned lo, unsigned n, uint64_t v);
 
 /* Reads a coal/codec trace (RSP / REG records). 0 or -1 with "line N: ..." */
-int coal_trace_read(FILE *f, const codec_cfg *c, codec_rsp **v, size_t *n, char *err, size_t len);
+int dualopt_coal_trace_read(FILE *f, const dualopt_codec_cfg *c, dualopt_codec_rsp **v, size_t *n, char *err, size_t len);
 /* PKT / WIRE / REGPKT line of a packet. */
-void codec_print_pkt(FILE *f, const codec_cfg *c, const codec_pkt *p, int wire);
-void codec_print_data(FILE *f, const codec_cfg *c, const uint64_t *d);
-void codec_print_stats(FILE *f, const codec_stats *st);
+void dualopt_codec_print_pkt(FILE *f, const dualopt_codec_cfg *c, const dualopt_codec_pkt *p, int wire);
+void dualopt_codec_print_data(FILE *f, const dualopt_codec_cfg *c, const uint64_t *d);
+void dualopt_codec_print_stats(FILE *f, const dualopt_codec_stats *st);
 
 COHKIT_END_DECLS
 

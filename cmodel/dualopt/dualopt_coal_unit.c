@@ -12,16 +12,16 @@
 
 static const char *const streams[] = {"mixed", "sparse", NULL};
 
-UNIT_CFG_ADAPTERS(codec, codec_cfg)
+UNIT_CFG_ADAPTERS(dualopt_codec, dualopt_codec_cfg)
 static void u_name(const void *cfg, char *buf, size_t len)
 {
-    codec_cfg_name("dualopt_coal", cfg, buf, len);
+    dualopt_codec_cfg_name("dualopt_coal", cfg, buf, len);
 }
 
-int dualopt_coal_ports(const void *cfg, port_t *p, int max)
+int dualopt_coal_ports(const void *cfg, cohkit_port *p, int max)
 {
-    codec_geom gg, *g = &gg;
-    codec_geom_of(cfg, g);
+    dualopt_codec_geom gg, *g = &gg;
+    dualopt_codec_geom_of(cfg, g);
     int n = 0;
 #define COAL_PORT UNIT_PORT
 #include "dualopt_coal_ports.def"
@@ -29,13 +29,13 @@ int dualopt_coal_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-UNIT_TM_ADAPTERS(codec_cfg, coal_tm, uint64_t, uint64_t, coal_tm_new, coal_tm_free,
-                 coal_tm_reset, coal_tm_eval, coal_tm_step)
+UNIT_TM_ADAPTERS(dualopt_codec_cfg, dualopt_coal_tm, uint64_t, uint64_t, dualopt_coal_tm_new, dualopt_coal_tm_free,
+                 dualopt_coal_tm_reset, dualopt_coal_tm_eval, dualopt_coal_tm_step)
 
 /* -------------------------------------------------------------- stimulus */
 
 enum { FLAG_WIRE = 0, FLAG_STATS = 1 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"wire", NULL, "print packets as wire bytes (WIRE lines)"},
     {"stats", NULL, "append the traffic line '# packets P slots S bytes B flits F ...'"},
     {NULL, NULL, NULL},
@@ -44,37 +44,37 @@ static const unit_flag flags[] = {
 #define SB_CAP 8192
 
 typedef struct {
-    codec_cfg c;
-    codec_geom g;
-    coal_layout l;
+    dualopt_codec_cfg c;
+    dualopt_codec_geom g;
+    dualopt_coal_layout l;
     int trace;
     uint64_t rng;
     uint64_t jrng; /* don't-care payload: its own generator, so rng's draws stay as they were */
     unsigned p_valid, p_ready, sparse;
     int have;
-    codec_rsp cur;
-    codec_rsp jreg; /* the don't-care fields of cur (codec_draw_dontcare), held while it waits */
-    codec_rsp *recs;
+    dualopt_codec_rsp cur;
+    dualopt_codec_rsp jreg; /* the don't-care fields of cur (dualopt_codec_draw_dontcare), held while it waits */
+    dualopt_codec_rsp *recs;
     size_t nrec, next;
     FILE *out;
     int wire;
     /* scoreboard: expected slots per destination, with admission cycles */
-    codec_slot *sb;
+    dualopt_codec_slot *sb;
     uint64_t *sb_t;
     unsigned *sb_head, *sb_n;
     uint64_t accepted, packets, slots, regs, errors, over_max, max_wait, lone_wait;
     char first_err[256];
 } coal_stim;
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     coal_stim *s = calloc(1, sizeof *s);
     int kind;
     if (s == NULL)
         return snprintf(err, len, "out of memory"), NULL;
-    s->c = *(const codec_cfg *)cfg;
-    codec_geom_of(&s->c, &s->g);
-    coal_layout_of(&s->c, &s->l);
+    s->c = *(const dualopt_codec_cfg *)cfg;
+    dualopt_codec_geom_of(&s->c, &s->g);
+    dualopt_coal_layout_of(&s->c, &s->l);
     s->rng = unit_stim_seed(a->seed, 0x7654321ull);
     s->jrng = unit_stim_seed2(a->seed);
     s->p_valid = s->p_ready = 100;
@@ -96,7 +96,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         char e2[300];
         s->trace = 1;
         s->out = a->out;
-        if (coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
+        if (dualopt_coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             goto fail;
         }
@@ -124,34 +124,34 @@ static void stim_free(void *p)
     }
 }
 
-void codec_rand_rsp(const codec_cfg *c, uint64_t *rng, int sparse, codec_rsp *r)
+void dualopt_codec_rand_rsp(const dualopt_codec_cfg *c, uint64_t *rng, int sparse, dualopt_codec_rsp *r)
 {
-    codec_geom gg, *g = &gg;
+    dualopt_codec_geom gg, *g = &gg;
     unsigned words, j, k, x;
-    codec_geom_of(c, g);
+    dualopt_codec_geom_of(c, g);
     words = g->words;
-    x = unit_pct(rng);
+    x = cohkit_unit_pct(rng);
     memset(r, 0, sizeof *r);
-    r->id = (uint16_t)unit_rnd(rng);
+    r->id = (uint16_t)cohkit_unit_rnd(rng);
     if (x < 8) {
         r->reg = 1;
-        r->dst = (unsigned)(unit_rnd(rng) % c->gpus);
-        r->bytes = 4 + (unsigned)(unit_rnd(rng) % 200);
+        r->dst = (unsigned)(cohkit_unit_rnd(rng) % c->gpus);
+        r->bytes = 4 + (unsigned)(cohkit_unit_rnd(rng) % 200);
         return;
     }
     if (x < 10) { /* no buffer (own id, out of range) or an empty mask: discarded */
-        r->dst = unit_pct(rng) < 50 ? c->self : (unsigned)(unit_rnd(rng) & ((1u << g->gpu_bits) - 1));
-        r->mask = unit_pct(rng) < 50 ? 0 : unit_rnd(rng);
+        r->dst = cohkit_unit_pct(rng) < 50 ? c->self : (unsigned)(cohkit_unit_rnd(rng) & ((1u << g->gpu_bits) - 1));
+        r->mask = cohkit_unit_pct(rng) < 50 ? 0 : cohkit_unit_rnd(rng);
     } else {
-        unsigned f = (unsigned)(unit_rnd(rng) % g->nf);
-        r->dst = coal_gpu_of(c, f);
-        x = unit_pct(rng);
+        unsigned f = (unsigned)(cohkit_unit_rnd(rng) % g->nf);
+        r->dst = dualopt_coal_gpu_of(c, f);
+        x = cohkit_unit_pct(rng);
         if (sparse || x < 50)
-            r->mask = 1ull << (unit_rnd(rng) % words);
+            r->mask = 1ull << (cohkit_unit_rnd(rng) % words);
         else if (x < 85)
-            r->mask = unit_rnd(rng) & unit_rnd(rng) & unit_rnd(rng);
+            r->mask = cohkit_unit_rnd(rng) & cohkit_unit_rnd(rng) & cohkit_unit_rnd(rng);
         else
-            r->mask = unit_rnd(rng);
+            r->mask = cohkit_unit_rnd(rng);
         if (words < 64)
             r->mask &= (1ull << words) - 1;
         if (r->mask == 0)
@@ -161,8 +161,8 @@ void codec_rand_rsp(const codec_cfg *c, uint64_t *rng, int sparse, codec_rsp *r)
         r->mask &= (1ull << words) - 1;
     for (j = 0, k = 0; j < words; j++)
         if ((r->mask >> j) & 1) {
-            r->w[k][0] = unit_rnd(rng);
-            r->w[k][1] = unit_rnd(rng);
+            r->w[k][0] = cohkit_unit_rnd(rng);
+            r->w[k][1] = cohkit_unit_rnd(rng);
             if (c->gran < 8)
                 r->w[k][0] &= (1ull << (8 * c->gran)) - 1;
             if (c->gran <= 8)
@@ -171,7 +171,7 @@ void codec_rand_rsp(const codec_cfg *c, uint64_t *rng, int sparse, codec_rsp *r)
         }
 }
 
-void codec_drive_rsp(const codec_cfg *c, const coal_layout *l, const codec_rsp *r, uint64_t *in)
+void dualopt_codec_drive_rsp(const dualopt_codec_cfg *c, const dualopt_coal_layout *l, const dualopt_codec_rsp *r, uint64_t *in)
 {
     unsigned j, n = 0, db = 8 * c->gran;
     uint64_t m = r->mask;
@@ -187,45 +187,45 @@ void codec_drive_rsp(const codec_cfg *c, const coal_layout *l, const codec_rsp *
     if (r->reg)
         n = 0;
     for (j = 0; j < n; j++) {
-        codec_bits_put(in + l->in_data, j * db, db < 64 ? db : 64, r->w[j][0]);
+        dualopt_codec_bits_put(in + l->in_data, j * db, db < 64 ? db : 64, r->w[j][0]);
         if (db > 64)
-            codec_bits_put(in + l->in_data, j * db + 64, db - 64, r->w[j][1]);
+            dualopt_codec_bits_put(in + l->in_data, j * db + 64, db - 64, r->w[j][1]);
     }
 }
 
-void codec_draw_dontcare(const codec_cfg *c, uint64_t *jrng, codec_rsp *j)
+void dualopt_codec_draw_dontcare(const dualopt_codec_cfg *c, uint64_t *jrng, dualopt_codec_rsp *j)
 {
     unsigned k;
-    codec_rand_rsp(c, jrng, 0, j);
+    dualopt_codec_rand_rsp(c, jrng, 0, j);
     j->reg = 0;
     j->mask = c->line / c->gran < 64 ? (1ull << (c->line / c->gran)) - 1 : ~0ull;
     for (k = 0; k < c->line / c->gran; k++) {
-        j->w[k][0] = unit_rnd(jrng);
-        j->w[k][1] = unit_rnd(jrng);
+        j->w[k][0] = cohkit_unit_rnd(jrng);
+        j->w[k][1] = cohkit_unit_rnd(jrng);
         if (c->gran < 8)
             j->w[k][0] &= (1ull << (8 * c->gran)) - 1;
         if (c->gran <= 8)
             j->w[k][1] = 0;
     }
     do
-        j->id = (uint16_t)unit_rnd(jrng); /* the mask a regular response carries */
+        j->id = (uint16_t)cohkit_unit_rnd(jrng); /* the mask a regular response carries */
     while ((j->id & j->mask) == 0);
 }
 
-void codec_drive_dontcare(const codec_cfg *c, const coal_layout *l, uint64_t *jrng, const codec_rsp *cur,
-                          const codec_rsp *j, uint64_t *in)
+void dualopt_codec_drive_dontcare(const dualopt_codec_cfg *c, const dualopt_coal_layout *l, uint64_t *jrng, const dualopt_codec_rsp *cur,
+                          const dualopt_codec_rsp *j, uint64_t *in)
 {
     if (cur == NULL) { /* valid low: every field is don't-care, a new one each cycle */
-        codec_rsp x;
-        codec_draw_dontcare(c, jrng, &x);
-        codec_drive_rsp(c, l, &x, in);
+        dualopt_codec_rsp x;
+        dualopt_codec_draw_dontcare(c, jrng, &x);
+        dualopt_codec_drive_rsp(c, l, &x, in);
         in[l->in_mask] = x.id & x.mask;
-        in[l->in_reg] = unit_pct(jrng) < 50;
-        in[l->in_bytes] = (uint16_t)unit_rnd(jrng);
+        in[l->in_reg] = cohkit_unit_pct(jrng) < 50;
+        in[l->in_bytes] = (uint16_t)cohkit_unit_rnd(jrng);
         return;
     }
-    codec_drive_rsp(c, l, j, in); /* words beyond popcount(mask) */
-    codec_drive_rsp(c, l, cur, in);
+    dualopt_codec_drive_rsp(c, l, j, in); /* words beyond popcount(mask) */
+    dualopt_codec_drive_rsp(c, l, cur, in);
     if (cur->reg) /* a regular response's mask is ignored */
         in[l->in_mask] = j->id & j->mask;
 }
@@ -245,22 +245,22 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     } else {
         if ((cyc & 2047) == 0) {
             static const unsigned pv[] = {100, 60, 20, 3}, pr[] = {100, 70, 30};
-            s->p_valid = s->sparse ? 2 : pv[unit_rnd(&s->rng) % 4];
-            s->p_ready = pr[unit_rnd(&s->rng) % 3];
+            s->p_valid = s->sparse ? 2 : pv[cohkit_unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[cohkit_unit_rnd(&s->rng) % 3];
         }
-        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
-            codec_rand_rsp(&s->c, &s->rng, (int)s->sparse, &s->cur);
+        if (!s->have && cohkit_unit_pct(&s->rng) < s->p_valid) {
+            dualopt_codec_rand_rsp(&s->c, &s->rng, (int)s->sparse, &s->cur);
             s->have = 1;
-            codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
+            dualopt_codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
         }
-        in[s->l.pkt_ready] = unit_pct(&s->rng) < s->p_ready;
-        codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
+        in[s->l.pkt_ready] = cohkit_unit_pct(&s->rng) < s->p_ready;
+        dualopt_codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
         in[s->l.in_valid] = (uint64_t)s->have;
         return;
     }
     in[s->l.in_valid] = (uint64_t)s->have;
     if (s->have)
-        codec_drive_rsp(&s->c, &s->l, &s->cur, in);
+        dualopt_codec_drive_rsp(&s->c, &s->l, &s->cur, in);
 }
 
 static void sb_error(coal_stim *s, uint64_t cyc, const char *what)
@@ -274,8 +274,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
 {
     coal_stim *s = p;
     if ((in[s->l.in_valid] & 1) && (out[s->l.in_ready] & 1)) {
-        const codec_rsp *r = &s->cur;
-        int f = coal_fifo_of(&s->c, r->dst);
+        const dualopt_codec_rsp *r = &s->cur;
+        int f = dualopt_coal_fifo_of(&s->c, r->dst);
         s->accepted++;
         s->have = 0;
         if (!r->reg && f >= 0 && r->mask) {
@@ -304,13 +304,13 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         uint8_t img[256];
         unsigned b, j, dst = (unsigned)out[s->l.pkt_dst];
         unsigned len = (unsigned)out[s->l.pkt_len];
-        codec_pkt pk;
+        dualopt_codec_pkt pk;
         char why[160];
-        int f = coal_fifo_of(&s->c, dst);
+        int f = dualopt_coal_fifo_of(&s->c, dst);
         for (b = 0; b < s->c.pkt_bytes; b++)
             img[b] = (uint8_t)(out[s->l.pkt_data + b / 8] >> (8 * (b % 8)));
         s->packets++;
-        if (decoal_parse(&s->c, img, len, &pk, why, sizeof why) != 0) {
+        if (dualopt_decoal_parse(&s->c, img, len, &pk, why, sizeof why) != 0) {
             sb_error(s, cyc, why);
             return;
         }
@@ -350,7 +350,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         }
         if (s->trace && s->out) {
             pk.cycle = cyc - 3;
-            codec_print_pkt(s->out, &s->c, &pk, s->wire);
+            dualopt_codec_print_pkt(s->out, &s->c, &pk, s->wire);
         }
     }
 }
@@ -358,8 +358,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
 static int stim_done(const void *p, const void *tmp)
 {
     const coal_stim *s = p;
-    const coal_tm *t = tmp;
-    return s->next == s->nrec && !s->have && coal_idle(t->k) && !t->v_valid;
+    const dualopt_coal_tm *t = tmp;
+    return s->next == s->nrec && !s->have && dualopt_coal_idle(t->k) && !t->v_valid;
 }
 
 static uint64_t stim_limit(const void *p)
@@ -372,7 +372,7 @@ static uint64_t stim_limit(const void *p)
 static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)
 {
     const coal_stim *s = p;
-    const codec_stats *st = &((const coal_tm *)tmp)->k->st;
+    const dualopt_codec_stats *st = &((const dualopt_coal_tm *)tmp)->k->st;
     unsigned i;
     uint64_t pending = 0;
     for (i = 0; i < s->g.nf; i++)
@@ -395,48 +395,48 @@ static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *
 
 typedef struct {
     FILE *out;
-    const codec_cfg *c;
+    const dualopt_codec_cfg *c;
     int wire;
 } pctx;
 
-static void print_cb(void *ctx, const codec_pkt *p)
+static void print_cb(void *ctx, const dualopt_codec_pkt *p)
 {
     const pctx *x = ctx;
-    codec_print_pkt(x->out, x->c, p, x->wire);
+    dualopt_codec_print_pkt(x->out, x->c, p, x->wire);
 }
 
-int dualopt_coal_run(const codec_cfg *c, FILE *in, const char *in_name, FILE *errf,
-                     codec_pkt_fn fn, void *ctx, codec_stats *st);
-int dualopt_coal_run(const codec_cfg *c, FILE *in, const char *in_name, FILE *errf,
-                     codec_pkt_fn fn, void *ctx, codec_stats *st)
+int dualopt_coal_run(const dualopt_codec_cfg *c, FILE *in, const char *in_name, FILE *errf,
+                     dualopt_codec_pkt_fn fn, void *ctx, dualopt_codec_stats *st);
+int dualopt_coal_run(const dualopt_codec_cfg *c, FILE *in, const char *in_name, FILE *errf,
+                     dualopt_codec_pkt_fn fn, void *ctx, dualopt_codec_stats *st)
 {
-    codec_rsp *v;
+    dualopt_codec_rsp *v;
     size_t n, i;
     char err[300];
-    coal_core *k;
-    if (coal_trace_read(in, c, &v, &n, err, sizeof err) != 0) {
+    dualopt_coal_core *k;
+    if (dualopt_coal_trace_read(in, c, &v, &n, err, sizeof err) != 0) {
         fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
         return 2;
     }
-    k = coal_new(c);
+    k = dualopt_coal_new(c);
     if (k == NULL) {
         free(v);
         fprintf(errf, "cohmodel: out of memory\n");
         return 2;
     }
     for (i = 0; i < n; i++)
-        if (coal_push(k, &v[i]) != 0) {
+        if (dualopt_coal_push(k, &v[i]) != 0) {
             fprintf(errf, "cohmodel: out of memory\n");
             free(v);
-            coal_free(k);
+            dualopt_coal_free(k);
             return 2;
         }
     free(v);
-    while (!coal_idle(k))
-        coal_tick(k, fn, ctx);
+    while (!dualopt_coal_idle(k))
+        dualopt_coal_tick(k, fn, ctx);
     if (st)
         *st = k->st;
-    coal_free(k);
+    dualopt_coal_free(k);
     return 0;
 }
 
@@ -444,26 +444,26 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
                      FILE *out, FILE *errf)
 {
     pctx x;
-    codec_stats st;
+    dualopt_codec_stats st;
     int rc;
     x.out = out;
     x.c = cfg;
     x.wire = fl[FLAG_WIRE] != NULL;
     rc = dualopt_coal_run(cfg, in, in_name, errf, print_cb, &x, &st);
     if (rc == 0 && fl[FLAG_STATS])
-        codec_print_stats(out, &st);
+        dualopt_codec_print_stats(out, &st);
     return rc;
 }
 
-const unit_desc dualopt_coal_unit = {
+const cohkit_unit_desc dualopt_coal_unit = {
     .name = "dualopt-coal",
     .family = "dualopt",
     .title = "DualOpt RDMA CoDec coalescer (Belayneh et al., 4.1.3, Fig. 9, Table 1, 6.2)",
-    .model_ref = "cmodel/dualopt/dualopt_coal.c coal_tm_eval() / coal_tm_step() (timing), coal_push() / "
-                 "coal_tick() (function)",
-    .cfg_size = sizeof(codec_cfg),
-    .presets = codec_presets,
-    .committed = codec_presets,
+    .model_ref = "cmodel/dualopt/dualopt_coal.c dualopt_coal_tm_eval() / dualopt_coal_tm_step() (timing), dualopt_coal_push() / "
+                 "dualopt_coal_tick() (function)",
+    .cfg_size = sizeof(dualopt_codec_cfg),
+    .presets = dualopt_codec_presets,
+    .committed = dualopt_codec_presets,
     .module_prefix = "dualopt_coal",
     .opts = &codec_opts,
     UNIT_CFG_FIELDS,

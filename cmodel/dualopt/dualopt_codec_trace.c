@@ -61,7 +61,7 @@ static unsigned popc(uint64_t m)
         goto bad;                                                                                  \
     } while (0)
 
-static int gpu_arg(const codec_cfg *c, const char *s, unsigned *g, char *why, size_t wl,
+static int gpu_arg(const dualopt_codec_cfg *c, const char *s, unsigned *g, char *why, size_t wl,
                    const char *what)
 {
     uint64_t v;
@@ -106,7 +106,7 @@ static int read_lines(FILE *f, rec_fn fn, void *ctx, char *err, size_t len)
 }
 
 typedef struct {
-    const codec_cfg *c;
+    const dualopt_codec_cfg *c;
     void *v;
     size_t n, cap, esz;
     uint64_t last;
@@ -137,9 +137,9 @@ bad:
 static int coal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len)
 {
     vec *x = ctx;
-    const codec_cfg *c = x->c;
+    const dualopt_codec_cfg *c = x->c;
     char *op = cohkit_trace_tok(&p), *a, why[160];
-    codec_rsp *r;
+    dualopt_codec_rsp *r;
     uint64_t v[2];
     unsigned words = c->line / c->gran, k, j;
     if (strcmp(op, "RSP") != 0 && strcmp(op, "REG") != 0)
@@ -159,7 +159,7 @@ static int coal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len)
     r->id = (uint16_t)v[0];
     if (r->reg) {
         a = cohkit_trace_tok(&p);
-        if (a == NULL || cohkit_trace_dec(a, 65535, v) != 0 || v[0] < CODEC_HDR_BYTES)
+        if (a == NULL || cohkit_trace_dec(a, 65535, v) != 0 || v[0] < DUALOPT_CODEC_HDR_BYTES)
             BAD("'%s' is not a message size of 4..65535 bytes", a ? a : "");
         r->bytes = (unsigned)v[0];
     } else {
@@ -186,12 +186,12 @@ bad:
     return -1;
 }
 
-int coal_trace_read(FILE *f, const codec_cfg *c, codec_rsp **v, size_t *n, char *err, size_t len)
+int dualopt_coal_trace_read(FILE *f, const dualopt_codec_cfg *c, dualopt_codec_rsp **v, size_t *n, char *err, size_t len)
 {
     vec x;
     memset(&x, 0, sizeof x);
     x.c = c;
-    x.esz = sizeof(codec_rsp);
+    x.esz = sizeof(dualopt_codec_rsp);
     if (read_lines(f, coal_rec, &x, err, len) != 0) {
         free(x.v);
         return -1;
@@ -204,9 +204,9 @@ int coal_trace_read(FILE *f, const codec_cfg *c, codec_rsp **v, size_t *n, char 
 static int decoal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len)
 {
     vec *x = ctx;
-    const codec_cfg *c = x->c;
+    const dualopt_codec_cfg *c = x->c;
     char *op = cohkit_trace_tok(&p), *a, why[160];
-    codec_pkt *pk, q;
+    dualopt_codec_pkt *pk, q;
     uint64_t v[2];
     uint8_t img[256];
     unsigned plen = 0, j;
@@ -246,7 +246,7 @@ static int decoal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len
             q.s[j].d[0] = v[0];
             q.s[j].d[1] = v[1];
         }
-        codec_pkt_image(c, &q);
+        dualopt_codec_pkt_image(c, &q);
         memcpy(img, q.img, q.len);
         plen = q.len;
     } else if (op[0] == 'W') {
@@ -266,7 +266,7 @@ static int decoal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len
                 BAD("'%s' is not whole hex bytes", a);
             img[plen] = (uint8_t)strtoul(hx, NULL, 16);
         }
-        if (plen < CODEC_HDR_BYTES)
+        if (plen < DUALOPT_CODEC_HDR_BYTES)
             BAD("malformed packet: %u bytes, shorter than the header", plen);
     } else {
         uint32_t h;
@@ -277,7 +277,7 @@ static int decoal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len
         for (j = 0; j < 4; j++)
             img[j] = (uint8_t)(h >> (8 * j));
         a = cohkit_trace_tok(&p);
-        if (a == NULL || cohkit_trace_dec(a, 65535, v) != 0 || v[0] < CODEC_HDR_BYTES)
+        if (a == NULL || cohkit_trace_dec(a, 65535, v) != 0 || v[0] < DUALOPT_CODEC_HDR_BYTES)
             BAD("'%s' is not a message size of 4..65535 bytes", a ? a : "");
         plen = (unsigned)v[0];
     }
@@ -287,26 +287,26 @@ static int decoal_rec(void *ctx, char *p, unsigned lineno, char *err, size_t len
     {
         uint64_t cyc = pk->cycle;
         unsigned src = pk->dst;
-        if (decoal_parse(c, img, plen, pk, why, sizeof why) != 0)
+        if (dualopt_decoal_parse(c, img, plen, pk, why, sizeof why) != 0)
             BAD("malformed packet: %s", why);
         pk->cycle = cyc;
         pk->dst = src;
         memset(pk->img, 0, sizeof pk->img);
-        memcpy(pk->img, img, plen < CODEC_HDR_BYTES ? CODEC_HDR_BYTES
-                             : (pk->reg ? CODEC_HDR_BYTES : plen));
+        memcpy(pk->img, img, plen < DUALOPT_CODEC_HDR_BYTES ? DUALOPT_CODEC_HDR_BYTES
+                             : (pk->reg ? DUALOPT_CODEC_HDR_BYTES : plen));
     }
     return 0;
 bad:
     return -1;
 }
 
-int decoal_trace_read(FILE *f, const codec_cfg *c, codec_pkt **v, size_t *n, char *err,
+int dualopt_decoal_trace_read(FILE *f, const dualopt_codec_cfg *c, dualopt_codec_pkt **v, size_t *n, char *err,
                       size_t len)
 {
     vec x;
     memset(&x, 0, sizeof x);
     x.c = c;
-    x.esz = sizeof(codec_pkt);
+    x.esz = sizeof(dualopt_codec_pkt);
     if (read_lines(f, decoal_rec, &x, err, len) != 0) {
         free(x.v);
         return -1;
@@ -316,7 +316,7 @@ int decoal_trace_read(FILE *f, const codec_cfg *c, codec_pkt **v, size_t *n, cha
     return 0;
 }
 
-void codec_print_data(FILE *f, const codec_cfg *c, const uint64_t *d)
+void dualopt_codec_print_data(FILE *f, const dualopt_codec_cfg *c, const uint64_t *d)
 {
     if (c->gran == 4)
         fprintf(f, "0x%08llx", (unsigned long long)(d[0] & 0xffffffffull));
@@ -326,7 +326,7 @@ void codec_print_data(FILE *f, const codec_cfg *c, const uint64_t *d)
         fprintf(f, "0x%016llx%016llx", (unsigned long long)d[1], (unsigned long long)d[0]);
 }
 
-void codec_print_pkt(FILE *f, const codec_cfg *c, const codec_pkt *p, int wire)
+void dualopt_codec_print_pkt(FILE *f, const dualopt_codec_cfg *c, const dualopt_codec_pkt *p, int wire)
 {
     unsigned j;
     if (p->reg) {
@@ -344,12 +344,12 @@ void codec_print_pkt(FILE *f, const codec_cfg *c, const codec_pkt *p, int wire)
     fprintf(f, "PKT %llu %u %u", (unsigned long long)p->cycle, p->dst, p->n);
     for (j = 0; j < p->n; j++) {
         fprintf(f, " 0x%04x:", p->s[j].id);
-        codec_print_data(f, c, p->s[j].d);
+        dualopt_codec_print_data(f, c, p->s[j].d);
     }
     fprintf(f, "\n");
 }
 
-void codec_print_stats(FILE *f, const codec_stats *st)
+void dualopt_codec_print_stats(FILE *f, const dualopt_codec_stats *st)
 {
     fprintf(f, "# packets %llu slots %llu bytes %llu flits %llu fine-flits %llu line-flits %llu "
                "responses %llu\n",

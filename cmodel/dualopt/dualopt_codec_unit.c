@@ -16,9 +16,9 @@
 #define CW_MAX 96 /* words of a port array (line <= 256 B, packet <= 256 B) */
 
 typedef struct {
-    coal_tm *c;
-    decoal_tm *d;
-    codec_cfg cfg;
+    dualopt_coal_tm *c;
+    dualopt_decoal_tm *d;
+    dualopt_codec_cfg cfg;
     unsigned in_ready, out_valid, out_reg, out_src, out_id, out_data, out_bytes, bad, link_fire,
         out_words, dwords;
 } codec_tm;
@@ -26,16 +26,16 @@ typedef struct {
 static const char *const streams[] = {"mixed", "sparse", NULL};
 static const char *const committed[] = {"default", "fpga", NULL};
 
-UNIT_CFG_ADAPTERS(codec, codec_cfg)
+UNIT_CFG_ADAPTERS(dualopt_codec, dualopt_codec_cfg)
 static void u_name(const void *cfg, char *buf, size_t len)
 {
-    codec_cfg_name("dualopt_codec", cfg, buf, len);
+    dualopt_codec_cfg_name("dualopt_codec", cfg, buf, len);
 }
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
-    codec_geom gg, *g = &gg;
-    codec_geom_of(cfg, g);
+    dualopt_codec_geom gg, *g = &gg;
+    dualopt_codec_geom_of(cfg, g);
     int n = 0;
 #define CODEC_PORT UNIT_PORT
 #include "dualopt_codec_ports.def"
@@ -47,8 +47,8 @@ static void codec_tm_free(void *p)
 {
     codec_tm *t = p;
     if (t) {
-        coal_tm_free(t->c);
-        decoal_tm_free(t->d);
+        dualopt_coal_tm_free(t->c);
+        dualopt_decoal_tm_free(t->d);
         free(t);
     }
 }
@@ -56,18 +56,18 @@ static void codec_tm_free(void *p)
 static void *codec_tm_new(const void *cfg)
 {
     codec_tm *t = calloc(1, sizeof *t);
-    codec_geom g;
+    dualopt_codec_geom g;
     unsigned o = 0;
     if (t == NULL)
         return NULL;
-    t->cfg = *(const codec_cfg *)cfg;
-    t->c = coal_tm_new(cfg);
-    t->d = decoal_tm_new(cfg);
+    t->cfg = *(const dualopt_codec_cfg *)cfg;
+    t->c = dualopt_coal_tm_new(cfg);
+    t->d = dualopt_decoal_tm_new(cfg);
     if (!t->c || !t->d) {
         codec_tm_free(t);
         return NULL;
     }
-    codec_geom_of(cfg, &g);
+    dualopt_codec_geom_of(cfg, &g);
     t->dwords = (g.data_bits + 63) / 64;
     t->in_ready = o++;
     t->out_valid = o++;
@@ -86,8 +86,8 @@ static void *codec_tm_new(const void *cfg)
 static void codec_tm_reset(void *p)
 {
     codec_tm *t = p;
-    coal_tm_reset(t->c);
-    decoal_tm_reset(t->d);
+    dualopt_coal_tm_reset(t->c);
+    dualopt_decoal_tm_reset(t->d);
 }
 
 /* The two shells' inputs and outputs for the wrapper's inputs `in` (the
@@ -96,14 +96,14 @@ static void codec_tm_reset(void *p)
 static void split(const codec_tm *t, const uint64_t *in, uint64_t *cin, uint64_t *cout,
                   uint64_t *din, int *dready)
 {
-    const coal_layout *cl = &t->c->l;
-    const decoal_layout *dl = &t->d->l;
+    const dualopt_coal_layout *cl = &t->c->l;
+    const dualopt_decoal_layout *dl = &t->d->l;
     unsigned k, nw = (t->c->k->g.pkt_data_bits + 63) / 64;
     int oready = (int)(in[cl->pkt_ready] & 1);
     memcpy(cin, in, cl->in_words * sizeof *cin);
-    *dready = decoal_tm_ready(t->d, oready);
+    *dready = dualopt_decoal_tm_ready(t->d, oready);
     cin[cl->pkt_ready] = (uint64_t)*dready;
-    coal_tm_eval(t->c, cin, cout);
+    dualopt_coal_tm_eval(t->c, cin, cout);
     memset(din, 0, dl->in_words * sizeof *din);
     din[0] = in[0];
     din[dl->pkt_valid] = cout[cl->pkt_valid];
@@ -118,11 +118,11 @@ static void codec_tm_eval(const void *p, const uint64_t *in, uint64_t *out)
 {
     const codec_tm *t = p;
     uint64_t cin[CW_MAX], cout[CW_MAX], din[CW_MAX], dout[CW_MAX];
-    const decoal_layout *dl = &t->d->l;
+    const dualopt_decoal_layout *dl = &t->d->l;
     int dready;
     unsigned k;
     split(t, in, cin, cout, din, &dready);
-    decoal_tm_eval(t->d, din, dout);
+    dualopt_decoal_tm_eval(t->d, din, dout);
     memset(out, 0, t->out_words * sizeof *out);
     out[t->in_ready] = cout[t->c->l.in_ready];
     out[t->out_valid] = dout[dl->out_valid];
@@ -142,14 +142,14 @@ static void codec_tm_step(void *p, const uint64_t *in)
     uint64_t cin[CW_MAX], cout[CW_MAX], din[CW_MAX];
     int dready;
     split(t, in, cin, cout, din, &dready);
-    coal_tm_step(t->c, cin);
-    decoal_tm_step(t->d, din);
+    dualopt_coal_tm_step(t->c, cin);
+    dualopt_decoal_tm_step(t->d, din);
 }
 
 /* -------------------------------------------------------------- stimulus */
 
 enum { FLAG_WIRE = 0, FLAG_STATS = 1 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"wire", NULL, "accepted: the link always carries the byte format (4.6)"},
     {"stats", NULL, "append the coalescer's traffic line '# packets P slots S ...'"},
     {NULL, NULL, NULL},
@@ -158,21 +158,21 @@ static const unit_flag flags[] = {
 #define SB_CAP 8192
 
 typedef struct {
-    codec_cfg c;
-    codec_geom g;
-    coal_layout l;
+    dualopt_codec_cfg c;
+    dualopt_codec_geom g;
+    dualopt_coal_layout l;
     codec_tm lay; /* output offsets only */
     int trace, sparse, have;
     uint64_t rng;
     uint64_t jrng; /* don't-care input fields: their own generator, rng's draws unchanged */
     unsigned p_valid, p_ready;
-    codec_rsp cur;
-    codec_rsp jreg; /* cur's don't-care fields (codec_draw_dontcare) */
-    codec_rsp *recs;
+    dualopt_codec_rsp cur;
+    dualopt_codec_rsp jreg; /* cur's don't-care fields (dualopt_codec_draw_dontcare) */
+    dualopt_codec_rsp *recs;
     size_t nrec, next;
     FILE *out;
     uint64_t last_fire;
-    codec_slot *sb;
+    dualopt_codec_slot *sb;
     unsigned *sb_head, *sb_n;
     uint64_t accepted, slots, regs, fires, errors;
     char first_err[256];
@@ -190,16 +190,16 @@ static void stim_free(void *p)
     }
 }
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     cstim *s = calloc(1, sizeof *s);
     codec_tm *t;
     int kind;
     if (s == NULL)
         return snprintf(err, len, "out of memory"), NULL;
-    s->c = *(const codec_cfg *)cfg;
-    codec_geom_of(&s->c, &s->g);
-    coal_layout_of(&s->c, &s->l);
+    s->c = *(const dualopt_codec_cfg *)cfg;
+    dualopt_codec_geom_of(&s->c, &s->g);
+    dualopt_coal_layout_of(&s->c, &s->l);
     t = codec_tm_new(cfg);
     if (t)
         s->lay = *t;
@@ -225,7 +225,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         char e2[300];
         s->trace = 1;
         s->out = a->out;
-        if (coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
+        if (dualopt_coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             stim_free(s);
             return NULL;
@@ -249,22 +249,22 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     } else {
         if ((cyc & 2047) == 0) {
             static const unsigned pv[] = {100, 60, 20, 3}, pr[] = {100, 70, 30};
-            s->p_valid = s->sparse ? 2 : pv[unit_rnd(&s->rng) % 4];
-            s->p_ready = pr[unit_rnd(&s->rng) % 3];
+            s->p_valid = s->sparse ? 2 : pv[cohkit_unit_rnd(&s->rng) % 4];
+            s->p_ready = pr[cohkit_unit_rnd(&s->rng) % 3];
         }
-        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
-            codec_rand_rsp(&s->c, &s->rng, s->sparse, &s->cur);
+        if (!s->have && cohkit_unit_pct(&s->rng) < s->p_valid) {
+            dualopt_codec_rand_rsp(&s->c, &s->rng, s->sparse, &s->cur);
             s->have = 1;
-            codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
+            dualopt_codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
         }
-        in[s->l.pkt_ready] = unit_pct(&s->rng) < s->p_ready; /* out_ready_i */
-        codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
+        in[s->l.pkt_ready] = cohkit_unit_pct(&s->rng) < s->p_ready; /* out_ready_i */
+        dualopt_codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
         in[s->l.in_valid] = (uint64_t)s->have;
         return;
     }
     in[s->l.in_valid] = (uint64_t)s->have;
     if (s->have)
-        codec_drive_rsp(&s->c, &s->l, &s->cur, in);
+        dualopt_codec_drive_rsp(&s->c, &s->l, &s->cur, in);
 }
 
 static void sb_error(cstim *s, uint64_t cyc, const char *what)
@@ -287,12 +287,12 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
                 fprintf(s->out, "REG %llu %u 0x%04x %u\n", (unsigned long long)(s->last_fire - 3),
                         src, id, (unsigned)out[t->out_bytes]);
         } else {
-            int f = coal_fifo_of(&s->c, src);
+            int f = dualopt_coal_fifo_of(&s->c, src);
             s->slots++;
             if (f < 0 || s->sb_n[f] == 0) {
                 sb_error(s, cyc, "a slot that was never admitted");
             } else {
-                const codec_slot *e = &s->sb[(size_t)f * SB_CAP + s->sb_head[f]];
+                const dualopt_codec_slot *e = &s->sb[(size_t)f * SB_CAP + s->sb_head[f]];
                 if (e->id != id || e->d[0] != d[0] || e->d[1] != d[1]) {
                     char m[160];
                     snprintf(m, sizeof m, "destination %u: slot 0x%04x, expected 0x%04x", src, id,
@@ -305,7 +305,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             if (s->out) {
                 fprintf(s->out, "RSP %llu %u 0x%04x ", (unsigned long long)(s->last_fire - 3), src,
                         id);
-                codec_print_data(s->out, &s->c, d);
+                dualopt_codec_print_data(s->out, &s->c, d);
                 fprintf(s->out, "\n");
             }
         }
@@ -317,8 +317,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         s->fires++;
     }
     if ((in[s->l.in_valid] & 1) && (out[t->in_ready] & 1)) {
-        const codec_rsp *r = &s->cur;
-        int f = coal_fifo_of(&s->c, r->dst);
+        const dualopt_codec_rsp *r = &s->cur;
+        int f = dualopt_coal_fifo_of(&s->c, r->dst);
         s->accepted++;
         s->have = 0;
         if (!r->reg && f >= 0 && r->mask) {
@@ -344,7 +344,7 @@ static int stim_done(const void *p, const void *tmp)
 {
     const cstim *s = p;
     const codec_tm *t = tmp;
-    return s->next == s->nrec && !s->have && coal_idle(t->c->k) && !t->c->v_valid && !t->d->busy;
+    return s->next == s->nrec && !s->have && dualopt_coal_idle(t->c->k) && !t->c->v_valid && !t->d->busy;
 }
 
 static uint64_t stim_limit(const void *p)
@@ -375,7 +375,7 @@ static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *
 static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
                      FILE *out, FILE *errf)
 {
-    unit_stim_args a;
+    cohkit_unit_stim_args a;
     cstim *s;
     codec_tm *t;
     uint64_t cyc, limit, inw[CW_MAX], outw[CW_MAX];
@@ -414,21 +414,21 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
                 s->errors ? s->first_err : "the round trip did not drain");
         rc = 2;
     } else if (fl[FLAG_STATS]) {
-        codec_print_stats(out, &t->c->k->st);
+        dualopt_codec_print_stats(out, &t->c->k->st);
     }
     codec_tm_free(t);
     stim_free(s);
     return rc;
 }
 
-const unit_desc dualopt_codec_unit = {
+const cohkit_unit_desc dualopt_codec_unit = {
     .name = "dualopt-codec",
     .family = "dualopt",
     .title = "DualOpt RDMA CoDec round trip: coalescer -> link -> de-coalescer (4.1.3, Fig. 9)",
     .model_ref = "cmodel/dualopt/dualopt_coal.c coal_tm_*(), cmodel/dualopt/dualopt_decoal.c decoal_tm_*() "
                  "joined as in cmodel/dualopt/dualopt_codec_unit.c",
-    .cfg_size = sizeof(codec_cfg),
-    .presets = codec_presets,
+    .cfg_size = sizeof(dualopt_codec_cfg),
+    .presets = dualopt_codec_presets,
     .committed = committed,
     .module_prefix = "dualopt_codec",
     .opts = &codec_opts,

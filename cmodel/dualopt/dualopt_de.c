@@ -40,13 +40,13 @@ static unsigned popcount64(uint64_t v)
     return n;
 }
 
-const char *de_mode_str(de_mode m)
+const char *dualopt_de_mode_str(dualopt_de_mode m)
 {
     static const char *const s[] = {"MONITOR", "NONE", "COALESCE", "CACHE"};
     return s[m & 3];
 }
 
-void de_cfg_default(de_cfg *c)
+void dualopt_de_cfg_default(dualopt_de_cfg *c)
 {
     memset(c, 0, sizeof *c);
     c->window = 20000;
@@ -62,11 +62,11 @@ void de_cfg_default(de_cfg *c)
 }
 
 static const char *const preset_names[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
-const char *const *de_preset_names(void) { return preset_names; }
+const char *const *dualopt_de_preset_names(void) { return preset_names; }
 
-int de_cfg_preset(de_cfg *c, const char *name)
+int dualopt_de_cfg_preset(dualopt_de_cfg *c, const char *name)
 {
-    de_cfg_default(c);
+    dualopt_de_cfg_default(c);
     if (strcmp(name, "default") == 0)
         return 0;
     if (strcmp(name, "fpga") == 0) {
@@ -94,7 +94,7 @@ int de_cfg_preset(de_cfg *c, const char *name)
     return -1;
 }
 
-int de_ratio_parse(const char *s, de_ratio *r, char *err, size_t len)
+int dualopt_de_ratio_parse(const char *s, dualopt_de_ratio *r, char *err, size_t len)
 {
     uint64_t num = 0, den = 1, g;
     const char *p = s, *slash;
@@ -146,9 +146,9 @@ int de_ratio_parse(const char *s, de_ratio *r, char *err, size_t len)
     g = num ? gcd64(num, den) : den;
     num /= g;
     den /= g;
-    if (den > DE_DEN_MAX) {
+    if (den > DUALOPT_DE_DEN_MAX) {
         snprintf(err, len, "'%s' reduces to %llu/%llu: the denominator exceeds %u", s,
-                 (unsigned long long)num, (unsigned long long)den, DE_DEN_MAX);
+                 (unsigned long long)num, (unsigned long long)den, DUALOPT_DE_DEN_MAX);
         return -1;
     }
     r->num = (uint32_t)num;
@@ -161,7 +161,7 @@ bad:
 
 static const unit_opt_choice hit_over[] = {{"reads", 0, 0}, {"all", 1, 0}, {NULL, 0, 0}};
 
-static de_ratio *ratio_of(de_cfg *c, const char *name)
+static dualopt_de_ratio *ratio_of(dualopt_de_cfg *c, const char *name)
 {
     return name[0] == 'r' ? &c->remote_th : name[0] == 'b' ? &c->block_th : &c->hit_th;
 }
@@ -169,7 +169,7 @@ static de_ratio *ratio_of(de_cfg *c, const char *name)
 static int set_ratio(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
     char e2[200];
-    if (de_ratio_parse(value, ratio_of(cfg, name), e2, sizeof e2) != 0) {
+    if (dualopt_de_ratio_parse(value, ratio_of(cfg, name), e2, sizeof e2) != 0) {
         snprintf(err, len, "--%s: %s", name, e2);
         return -1;
     }
@@ -179,28 +179,28 @@ static int set_ratio(void *cfg, const char *name, const char *value, char *err, 
 #define PUT_RATIO(f)                                                                               \
     static void put_##f(const void *cfg, char *buf, size_t len)                                    \
     {                                                                                              \
-        const de_ratio *r = &((const de_cfg *)cfg)->f;                                             \
+        const dualopt_de_ratio *r = &((const dualopt_de_cfg *)cfg)->f;                                             \
         snprintf(buf, len, "%u/%u", r->num, r->den);                                               \
     }
 PUT_RATIO(remote_th)
 PUT_RATIO(block_th)
 PUT_RATIO(hit_th)
 
-/* window, warmup, max-total, words: 0..DE_CAP_MAX, the counts clamped
+/* window, warmup, max-total, words: 0..DUALOPT_DE_CAP_MAX, the counts clamped
  * to one past their limit so that cfg_check names the value */
 static int set_count(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
-    de_cfg *c = cfg;
+    dualopt_de_cfg *c = cfg;
     uint64_t v;
-    if (cohkit_trace_dec(value, UINT64_MAX, &v) != 0 || v > DE_CAP_MAX) {
+    if (cohkit_trace_dec(value, UINT64_MAX, &v) != 0 || v > DUALOPT_DE_CAP_MAX) {
         snprintf(err, len, "--%s: '%s' is not a number 0..%llu", name, value ? value : "",
-                 (unsigned long long)DE_CAP_MAX);
+                 (unsigned long long)DUALOPT_DE_CAP_MAX);
         return -1;
     }
     if (strcmp(name, "window") == 0)
-        c->window = v > DE_WINDOW_MAX ? DE_WINDOW_MAX + 1 : (unsigned)v;
+        c->window = v > DUALOPT_DE_WINDOW_MAX ? DUALOPT_DE_WINDOW_MAX + 1 : (unsigned)v;
     else if (strcmp(name, "warmup") == 0)
-        c->warmup = v > DE_WINDOW_MAX ? DE_WINDOW_MAX + 1 : (unsigned)v;
+        c->warmup = v > DUALOPT_DE_WINDOW_MAX ? DUALOPT_DE_WINDOW_MAX + 1 : (unsigned)v;
     else if (strcmp(name, "max-total") == 0)
         c->max_total = v;
     else
@@ -210,33 +210,33 @@ static int set_count(void *cfg, const char *name, const char *value, char *err, 
 
 static void put_window(const void *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%u", ((const de_cfg *)cfg)->window);
+    snprintf(buf, len, "%u", ((const dualopt_de_cfg *)cfg)->window);
 }
 static void put_warmup(const void *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%u", ((const de_cfg *)cfg)->warmup);
+    snprintf(buf, len, "%u", ((const dualopt_de_cfg *)cfg)->warmup);
 }
 static void put_words(const void *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%u", ((const de_cfg *)cfg)->words);
+    snprintf(buf, len, "%u", ((const dualopt_de_cfg *)cfg)->words);
 }
 static void put_max_total(const void *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%llu", (unsigned long long)((const de_cfg *)cfg)->max_total);
+    snprintf(buf, len, "%llu", (unsigned long long)((const dualopt_de_cfg *)cfg)->max_total);
 }
-static int has_max_total(const void *cfg) { return ((const de_cfg *)cfg)->max_total != 0; }
+static int has_max_total(const void *cfg) { return ((const dualopt_de_cfg *)cfg)->max_total != 0; }
 
 static int set_remonitor(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
     (void)name;
     if (value && (strcmp(value, "1") == 0 || strcmp(value, "0") == 0)) {
-        ((de_cfg *)cfg)->remonitor = value[0] == '1';
+        ((dualopt_de_cfg *)cfg)->remonitor = value[0] == '1';
         return 0;
     }
     snprintf(err, len, "--remonitor-on-kernel: '%s' is not 1 or 0", value ? value : "");
     return -1;
 }
-static int has_remonitor(const void *cfg) { return ((const de_cfg *)cfg)->remonitor != 0; }
+static int has_remonitor(const void *cfg) { return ((const dualopt_de_cfg *)cfg)->remonitor != 0; }
 
 static const unit_opt opts[] = {
     UNIT_OPT_FN("window", "N",
@@ -260,7 +260,7 @@ static const unit_opt opts[] = {
                 set_count, put_words),
     UNIT_OPT_CHOICE("hit-over", "H",
                 "reads (hit rate of remote reads) or all (of remote accesses)",
-                de_cfg, hit_all, hit_over),
+                dualopt_de_cfg, hit_all, hit_over),
     UNIT_OPT_FN("remonitor-on-kernel", "[1|0]",
                 " monitor again after each kernel boundary once decided",
                 set_remonitor, NULL, .in_args = has_remonitor, .flags = UNIT_OPT_BARE),
@@ -273,27 +273,27 @@ static const char *const args_order[] = {"window",     "warmup",   "remote-thres
                                          NULL};
 const unit_opt_table de_opts = {opts, "a number", 0, 10, 0, args_order};
 
-int de_cfg_option(de_cfg *c, const char *name, const char *value, char *err, size_t len)
+int dualopt_de_cfg_option(dualopt_de_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
     return unit_opt_apply(&de_opts, c, name, value, err, len);
 }
 
 /* ceil(window / remote_th), or 0 when the threshold is 0. */
-static uint64_t derived_cap(const de_cfg *c)
+static uint64_t derived_cap(const dualopt_de_cfg *c)
 {
     if (c->remote_th.num == 0)
         return 0;
     return ((uint64_t)c->window * c->remote_th.den + c->remote_th.num - 1) / c->remote_th.num;
 }
 
-int de_cfg_check(const de_cfg *c, char *err, size_t len)
+int dualopt_de_cfg_check(const dualopt_de_cfg *c, char *err, size_t len)
 {
-    if (c->window < 1 || c->window > DE_WINDOW_MAX) {
-        snprintf(err, len, "--window %u: must be 1..%u remote accesses", c->window, DE_WINDOW_MAX);
+    if (c->window < 1 || c->window > DUALOPT_DE_WINDOW_MAX) {
+        snprintf(err, len, "--window %u: must be 1..%u remote accesses", c->window, DUALOPT_DE_WINDOW_MAX);
         return -1;
     }
-    if (c->warmup > DE_WINDOW_MAX) {
-        snprintf(err, len, "--warmup %u: must be 0..%u accesses", c->warmup, DE_WINDOW_MAX);
+    if (c->warmup > DUALOPT_DE_WINDOW_MAX) {
+        snprintf(err, len, "--warmup %u: must be 0..%u accesses", c->warmup, DUALOPT_DE_WINDOW_MAX);
         return -1;
     }
     if (c->words < 1 || c->words > 64) {
@@ -304,10 +304,10 @@ int de_cfg_check(const de_cfg *c, char *err, size_t len)
         snprintf(err, len, "--remote-thresh 0 needs an explicit --max-total (no derived bound)");
         return -1;
     }
-    if (c->max_total == 0 && derived_cap(c) > DE_CAP_MAX) {
+    if (c->max_total == 0 && derived_cap(c) > DUALOPT_DE_CAP_MAX) {
         snprintf(err, len, "--window %u with --remote-thresh %u/%u: derived bound %llu exceeds %llu",
                  c->window, c->remote_th.num, c->remote_th.den,
-                 (unsigned long long)derived_cap(c), (unsigned long long)DE_CAP_MAX);
+                 (unsigned long long)derived_cap(c), (unsigned long long)DUALOPT_DE_CAP_MAX);
         return -1;
     }
     if (c->max_total != 0 && c->max_total < c->window) {
@@ -318,7 +318,7 @@ int de_cfg_check(const de_cfg *c, char *err, size_t len)
     return 0;
 }
 
-void de_geom_of(const de_cfg *c, de_geom *g)
+void dualopt_de_geom_of(const dualopt_de_cfg *c, dualopt_de_geom *g)
 {
     uint64_t W = c->window, a, b, base;
     memset(g, 0, sizeof *g);
@@ -349,9 +349,9 @@ void de_geom_of(const de_cfg *c, de_geom *g)
                        g->hits_bits + g->warm_bits;
 }
 
-static void ratio_tag(char *buf, size_t len, de_ratio r) { snprintf(buf, len, "%ud%u", r.num, r.den); }
+static void ratio_tag(char *buf, size_t len, dualopt_de_ratio r) { snprintf(buf, len, "%ud%u", r.num, r.den); }
 
-void de_cfg_name(const de_cfg *c, char *buf, size_t len)
+void dualopt_de_cfg_name(const dualopt_de_cfg *c, char *buf, size_t len)
 {
     char r[24], b[24], h[24];
     ratio_tag(r, sizeof r, c->remote_th);
@@ -362,56 +362,56 @@ void de_cfg_name(const de_cfg *c, char *buf, size_t len)
              c->remonitor ? "_k" : "");
 }
 
-void de_cfg_args(const de_cfg *c, char *buf, size_t len)
+void dualopt_de_cfg_args(const dualopt_de_cfg *c, char *buf, size_t len)
 {
     unit_opt_args(&de_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */
 
-de_mode de_decide(const de_cfg *c, const de_counts *n)
+dualopt_de_mode dualopt_de_decide(const dualopt_de_cfg *c, const dualopt_de_counts *n)
 {
     uint64_t base = c->hit_all ? n->remote : n->reads;
     if (n->remote * c->remote_th.den < (uint64_t)c->remote_th.num * n->total)
-        return DE_NONE;
+        return DUALOPT_DE_NONE;
     if (n->reads > 0 && n->words * c->block_th.den < (uint64_t)c->block_th.num * c->words * n->reads &&
         n->hits * c->hit_th.den < (uint64_t)c->hit_th.num * base)
-        return DE_COALESCE;
-    return DE_CACHE;
+        return DUALOPT_DE_COALESCE;
+    return DUALOPT_DE_CACHE;
 }
 
-static unsigned start_phase(const de_cfg *c) { return c->warmup ? DE_PH_WARMUP : DE_PH_MONITOR; }
+static unsigned start_phase(const dualopt_de_cfg *c) { return c->warmup ? DUALOPT_DE_PH_WARMUP : DUALOPT_DE_PH_MONITOR; }
 
-void de_core_init(de_core *d, const de_cfg *cfg)
+void dualopt_de_core_init(dualopt_de_core *d, const dualopt_de_cfg *cfg)
 {
     memset(d, 0, sizeof *d);
     d->cfg = *cfg;
-    de_geom_of(cfg, &d->g);
-    de_core_restart(d);
+    dualopt_de_geom_of(cfg, &d->g);
+    dualopt_de_core_restart(d);
     d->restarts = 0;
 }
 
-void de_core_restart(de_core *d)
+void dualopt_de_core_restart(dualopt_de_core *d)
 {
     d->phase = start_phase(&d->cfg);
     d->warm = 0;
     memset(&d->c, 0, sizeof d->c);
-    d->mode = DE_MONITOR;
+    d->mode = DUALOPT_DE_MONITOR;
     d->restarts++;
 }
 
 /* Counting (specification 2.6 steps 1-3): the window closes on the access
  * that makes remote = window or total = cap. */
-int de_access(de_core *d, de_kind kind, unsigned hit, uint64_t mask)
+int dualopt_de_access(dualopt_de_core *d, dualopt_de_kind kind, unsigned hit, uint64_t mask)
 {
     unsigned remote = (kind & 2) != 0, read = (kind & 1) == 0;
     d->accesses++;
-    if (d->phase == DE_PH_WARMUP) {
+    if (d->phase == DUALOPT_DE_PH_WARMUP) {
         if (++d->warm == d->cfg.warmup)
-            d->phase = DE_PH_MONITOR;
+            d->phase = DUALOPT_DE_PH_MONITOR;
         return 0;
     }
-    if (d->phase != DE_PH_MONITOR)
+    if (d->phase != DUALOPT_DE_PH_MONITOR)
         return 0;
     d->c.total++;
     if (remote) {
@@ -424,8 +424,8 @@ int de_access(de_core *d, de_kind kind, unsigned hit, uint64_t mask)
             d->c.hits++;
     }
     if (d->c.remote == d->cfg.window || d->c.total == d->g.cap) {
-        d->phase = DE_PH_DONE;
-        d->mode = de_decide(&d->cfg, &d->c);
+        d->phase = DUALOPT_DE_PH_DONE;
+        d->mode = dualopt_de_decide(&d->cfg, &d->c);
         d->dec = d->c;
         d->decisions++;
         return 1;
@@ -433,11 +433,11 @@ int de_access(de_core *d, de_kind kind, unsigned hit, uint64_t mask)
     return 0;
 }
 
-int de_kernel(de_core *d)
+int dualopt_de_kernel(dualopt_de_core *d)
 {
-    if (!d->cfg.remonitor || d->phase != DE_PH_DONE)
+    if (!d->cfg.remonitor || d->phase != DUALOPT_DE_PH_DONE)
         return 0;
-    de_core_restart(d);
+    dualopt_de_core_restart(d);
     d->restarts--;
     d->rearms++;
     return 1;
@@ -445,30 +445,30 @@ int de_kernel(de_core *d)
 
 /* -------------------------------------------------------- timing shell -- */
 
-de_tm *de_tm_new(const de_cfg *cfg)
+dualopt_de_tm *dualopt_de_tm_new(const dualopt_de_cfg *cfg)
 {
-    de_tm *t = calloc(1, sizeof *t);
+    dualopt_de_tm *t = calloc(1, sizeof *t);
     if (t == NULL)
         return NULL;
     t->cfg = *cfg;
-    de_geom_of(cfg, &t->g);
-    de_tm_reset(t);
+    dualopt_de_geom_of(cfg, &t->g);
+    dualopt_de_tm_reset(t);
     return t;
 }
 
-void de_tm_free(de_tm *t) { free(t); }
+void dualopt_de_tm_free(dualopt_de_tm *t) { free(t); }
 
-void de_tm_reset(de_tm *t)
+void dualopt_de_tm_reset(dualopt_de_tm *t)
 {
-    de_cfg c = t->cfg;
-    de_geom g = t->g;
+    dualopt_de_cfg c = t->cfg;
+    dualopt_de_geom g = t->g;
     memset(t, 0, sizeof *t);
     t->cfg = c;
     t->g = g;
     t->phase = start_phase(&c);
 }
 
-void de_eval(const de_tm *t, const de_in *in, de_out *o)
+void dualopt_de_eval(const dualopt_de_tm *t, const dualopt_de_in *in, dualopt_de_out *o)
 {
     (void)in;
     memset(o, 0, sizeof *o);
@@ -481,10 +481,10 @@ void de_eval(const de_tm *t, const de_in *in, de_out *o)
     o->dec_words_o = t->dec.words;
     o->dec_hits_o = t->dec.hits;
     o->mode_o = t->mode;
-    o->bgu_mask_o = t->mode == DE_COALESCE;
-    o->scbu_bypass_o = t->mode == DE_COALESCE;
-    o->mshr_mask_o = t->mode == DE_COALESCE;
-    o->rcache_en_o = t->mode == DE_CACHE;
+    o->bgu_mask_o = t->mode == DUALOPT_DE_COALESCE;
+    o->scbu_bypass_o = t->mode == DUALOPT_DE_COALESCE;
+    o->mshr_mask_o = t->mode == DUALOPT_DE_COALESCE;
+    o->rcache_en_o = t->mode == DUALOPT_DE_CACHE;
     o->cnt_total_o = t->c.total;
     o->cnt_remote_o = t->c.remote;
     o->cnt_reads_o = t->c.reads;
@@ -495,18 +495,18 @@ void de_eval(const de_tm *t, const de_in *in, de_out *o)
 /* The RTL's clock edge: input register | counting and close | cross products
  * | compare and publish. An access and a boundary event of one cycle are
  * ordered access first. */
-void de_step(de_tm *t, const de_in *in)
+void dualopt_de_step(dualopt_de_tm *t, const dualopt_de_in *in)
 {
-    const de_cfg *c = &t->cfg;
-    de_tm n = *t;
+    const dualopt_de_cfg *c = &t->cfg;
+    dualopt_de_tm n = *t;
     unsigned remote = (t->a_kind & 2) != 0, read = (t->a_kind & 1) == 0;
-    unsigned counting = t->a_valid && t->phase == DE_PH_MONITOR;
-    unsigned warm_step = t->a_valid && t->phase == DE_PH_WARMUP;
+    unsigned counting = t->a_valid && t->phase == DUALOPT_DE_PH_MONITOR;
+    unsigned warm_step = t->a_valid && t->phase == DUALOPT_DE_PH_WARMUP;
     unsigned close, rearm;
-    de_counts inc = t->c;
+    dualopt_de_counts inc = t->c;
 
     if (!in->rst_ni) {
-        de_tm_reset(t);
+        dualopt_de_tm_reset(t);
         return;
     }
     n.ready = 1;
@@ -525,7 +525,7 @@ void de_step(de_tm *t, const de_in *in)
     inc.words += remote && read ? t->a_pop : 0;
     inc.hits += remote && t->a_hit && (read || c->hit_all);
     close = counting && ((remote && t->c.remote == c->window - 1) || t->c.total == t->g.cap - 1);
-    rearm = t->a_rst || (t->a_kern && c->remonitor && (t->phase == DE_PH_DONE || close));
+    rearm = t->a_rst || (t->a_kern && c->remonitor && (t->phase == DUALOPT_DE_PH_DONE || close));
     if (rearm) {
         memset(&n.c, 0, sizeof n.c);
         n.phase = start_phase(c);
@@ -533,11 +533,11 @@ void de_step(de_tm *t, const de_in *in)
     } else if (counting) {
         n.c = inc;
         if (close)
-            n.phase = DE_PH_DONE;
+            n.phase = DUALOPT_DE_PH_DONE;
     } else if (warm_step) {
         n.warm = t->warm + 1;
         if (n.warm == c->warmup) {
-            n.phase = DE_PH_MONITOR;
+            n.phase = DUALOPT_DE_PH_MONITOR;
             n.warm = 0;
         }
     }
@@ -546,7 +546,7 @@ void de_step(de_tm *t, const de_in *in)
     if (close)
         n.s1.c = inc;
     /* cross products (the RTL registers them here; the shell carries the
-     * counters and compares in the next stage with de_decide) */
+     * counters and compares in the next stage with dualopt_de_decide) */
     n.s2.valid = t->s1.valid;
     n.s2.live = t->s1.live && !rearm;
     if (t->s1.valid)
@@ -554,11 +554,11 @@ void de_step(de_tm *t, const de_in *in)
     /* compare and publish */
     n.dec_valid = t->s2.valid;
     if (t->s2.valid) {
-        n.dec_mode = de_decide(c, &t->s2.c);
+        n.dec_mode = dualopt_de_decide(c, &t->s2.c);
         n.dec = t->s2.c;
     }
     if (rearm)
-        n.mode = DE_MONITOR;
+        n.mode = DUALOPT_DE_MONITOR;
     else if (t->s2.valid && t->s2.live)
         n.mode = n.dec_mode;
     *t = n;

@@ -23,33 +23,33 @@
 COHKIT_BEGIN_DECLS
 
 /* Access kinds, as driven on acc_kind_i: bit 1 = remote, bit 0 = write. */
-typedef enum { DE_LR = 0, DE_LW = 1, DE_RR = 2, DE_RW = 3 } de_kind;
+typedef enum { DUALOPT_DE_LR = 0, DUALOPT_DE_LW = 1, DUALOPT_DE_RR = 2, DUALOPT_DE_RW = 3 } dualopt_de_kind;
 
 /* Modes (mode_o, dec_mode_o): MONITOR until the window closes. */
-typedef enum { DE_MONITOR = 0, DE_NONE = 1, DE_COALESCE = 2, DE_CACHE = 3 } de_mode;
+typedef enum { DUALOPT_DE_MONITOR = 0, DUALOPT_DE_NONE = 1, DUALOPT_DE_COALESCE = 2, DUALOPT_DE_CACHE = 3 } dualopt_de_mode;
 
-/* An exact threshold num/den, reduced, 0 <= num <= den <= DE_DEN_MAX. */
+/* An exact threshold num/den, reduced, 0 <= num <= den <= DUALOPT_DE_DEN_MAX. */
 typedef struct {
     uint32_t num, den;
-} de_ratio;
+} dualopt_de_ratio;
 
-#define DE_DEN_MAX 65535u
-#define DE_WINDOW_MAX 16777215u   /* 2^24 - 1 */
-#define DE_CAP_MAX 4294967295ull  /* 2^32 - 1: bound on total accesses */
+#define DUALOPT_DE_DEN_MAX 65535u
+#define DUALOPT_DE_WINDOW_MAX 16777215u   /* 2^24 - 1 */
+#define DUALOPT_DE_CAP_MAX 4294967295ull  /* 2^32 - 1: bound on total accesses */
 
 typedef struct {
     unsigned window;     /* remote accesses per window (Table 1: 20,000)        */
     unsigned warmup;     /* accesses ignored after a (re)start (default 0)      */
     uint64_t max_total;  /* window bound on all accesses; 0: ceil(W / remote)   */
-    de_ratio remote_th;  /* remote ratio threshold (Table 1: 2 % = 1/50)        */
-    de_ratio block_th;   /* block utilisation threshold (0.2 = 1/5)             */
-    de_ratio hit_th;     /* L1 hit-rate threshold (0.4 = 2/5)                   */
+    dualopt_de_ratio remote_th;  /* remote ratio threshold (Table 1: 2 % = 1/50)        */
+    dualopt_de_ratio block_th;   /* block utilisation threshold (0.2 = 1/5)             */
+    dualopt_de_ratio hit_th;     /* L1 hit-rate threshold (0.4 = 2/5)                   */
     unsigned words;      /* words per line = mask bits (16 at 4-byte words)     */
     unsigned hit_all;    /* 1: hit rate over all remote accesses (D5 option)    */
     unsigned remonitor;  /* 1: re-monitor after a kernel boundary once decided  */
-} de_cfg;
+} dualopt_de_cfg;
 
-/* Every derived width, computed in one place (de_geom_of). */
+/* Every derived width, computed in one place (dualopt_de_geom_of). */
 typedef struct {
     uint64_t cap;                /* effective bound on total (max_total)      */
     unsigned total_bits;         /* counter widths: total <= cap              */
@@ -63,117 +63,117 @@ typedef struct {
     unsigned block_bits;         /* ... of the block-utilisation test         */
     unsigned hit_bits;           /* ... of the hit-rate test                  */
     unsigned counter_flops;      /* live counters + warm-up counter           */
-} de_geom;
+} dualopt_de_geom;
 
-void de_cfg_default(de_cfg *cfg);
+void dualopt_de_cfg_default(dualopt_de_cfg *cfg);
 /* "default", "fpga", "gran8", "gran16", "kernel", "tiny". 0, or -1. */
-int de_cfg_preset(de_cfg *cfg, const char *name);
-const char *const *de_preset_names(void);
+int dualopt_de_cfg_preset(dualopt_de_cfg *cfg, const char *name);
+const char *const *dualopt_de_preset_names(void);
 /* One option (name without dashes). 0; 1 if not a DE option; -1 with a
  * one-line reason. "remonitor-on-kernel" takes the value "1" or "0". */
-/* The options (cmodel/unit.h), behind de_cfg_option and de_cfg_args. */
+/* The options (cmodel/unit.h), behind dualopt_de_cfg_option and dualopt_de_cfg_args. */
 extern const unit_opt_table de_opts;
-int de_cfg_option(de_cfg *cfg, const char *name, const char *value, char *err, size_t len);
-int de_cfg_check(const de_cfg *cfg, char *err, size_t len);
-void de_geom_of(const de_cfg *cfg, de_geom *g);
-void de_cfg_name(const de_cfg *cfg, char *buf, size_t len);
-void de_cfg_args(const de_cfg *cfg, char *buf, size_t len);
+int dualopt_de_cfg_option(dualopt_de_cfg *cfg, const char *name, const char *value, char *err, size_t len);
+int dualopt_de_cfg_check(const dualopt_de_cfg *cfg, char *err, size_t len);
+void dualopt_de_geom_of(const dualopt_de_cfg *cfg, dualopt_de_geom *g);
+void dualopt_de_cfg_name(const dualopt_de_cfg *cfg, char *buf, size_t len);
+void dualopt_de_cfg_args(const dualopt_de_cfg *cfg, char *buf, size_t len);
 /* Parses a threshold: a decimal ("0.02", "1", ".4") or a fraction ("1/50"),
  * exactly, into a reduced ratio in [0, 1]. 0, or -1 with a reason. */
-int de_ratio_parse(const char *s, de_ratio *r, char *err, size_t len);
-const char *de_mode_str(de_mode m);
+int dualopt_de_ratio_parse(const char *s, dualopt_de_ratio *r, char *err, size_t len);
+const char *dualopt_de_mode_str(dualopt_de_mode m);
 
 /* ---------------------------------------------------------------- core -- */
 
 typedef struct {
     uint64_t total, remote, reads, words, hits;
-} de_counts;
+} dualopt_de_counts;
 
 /* Fig. 11 with exact comparisons (specification 2.6 step 4):
  * remote * rd < rn * total -> NONE; else reads > 0 and
  * words * bd < bn * words_per_line * reads and hits * hd < hn * base ->
  * COALESCE (base = reads, or remote with hit_all); else CACHE. */
-de_mode de_decide(const de_cfg *cfg, const de_counts *c);
+dualopt_de_mode dualopt_de_decide(const dualopt_de_cfg *cfg, const dualopt_de_counts *c);
 
-enum { DE_PH_WARMUP = 0, DE_PH_MONITOR = 1, DE_PH_DONE = 2 };
+enum { DUALOPT_DE_PH_WARMUP = 0, DUALOPT_DE_PH_MONITOR = 1, DUALOPT_DE_PH_DONE = 2 };
 
 typedef struct {
-    de_cfg cfg;
-    de_geom g;
+    dualopt_de_cfg cfg;
+    dualopt_de_geom g;
     unsigned phase;       /* DE_PH_*                                          */
     uint64_t warm;        /* accesses ignored so far in this warm-up          */
-    de_counts c;          /* live counters of the window                      */
-    de_mode mode;         /* mode driven to the GPU                           */
-    de_counts dec;        /* counters the last decision was made on           */
+    dualopt_de_counts c;          /* live counters of the window                      */
+    dualopt_de_mode mode;         /* mode driven to the GPU                           */
+    dualopt_de_counts dec;        /* counters the last decision was made on           */
     uint64_t accesses, decisions, restarts, rearms;
-} de_core;
+} dualopt_de_core;
 
 /* A core for a checked cfg, after reset. */
-void de_core_init(de_core *d, const de_cfg *cfg);
+void dualopt_de_core_init(dualopt_de_core *d, const dualopt_de_cfg *cfg);
 /* GPU reset: counters cleared, mode MONITOR, monitoring restarts (warm-up). */
-void de_core_restart(de_core *d);
+void dualopt_de_core_restart(dualopt_de_core *d);
 /* One request arriving at the L1s: kind, L1 tag hit, BGU word mask (used for
  * remote reads). Returns 1 when this access closed the window (the decision
  * is then d->mode, made on d->dec), else 0. */
-int de_access(de_core *d, de_kind kind, unsigned hit, uint64_t mask);
+int dualopt_de_access(dualopt_de_core *d, dualopt_de_kind kind, unsigned hit, uint64_t mask);
 /* Kernel boundary: with re-monitoring, a decided engine starts monitoring
  * again (as after a reset); otherwise nothing. Returns 1 when it re-armed. */
-int de_kernel(de_core *d);
+int dualopt_de_kernel(dualopt_de_core *d);
 
 /* -------------------------------------------------------- timing shell -- */
 
 /* Port values, one uint64_t per port in port-table order (rst_ni first, then
  * cmodel/dualopt/dualopt_de_ports.def). */
-#define DE_PORT_IN(n) uint64_t n;
-#define DE_PORT_OUT(n)
-#define DE_PORT(d, n, w) DE_PORT_##d(n)
+#define DUALOPT_DE_PORT_IN(n) uint64_t n;
+#define DUALOPT_DE_PORT_OUT(n)
+#define DUALOPT_DE_PORT(d, n, w) DUALOPT_DE_PORT_##d(n)
 typedef struct {
     uint64_t rst_ni;
 #include "dualopt_de_ports.def"
-} de_in;
-#undef DE_PORT_IN
-#undef DE_PORT_OUT
-#define DE_PORT_IN(n)
-#define DE_PORT_OUT(n) uint64_t n;
+} dualopt_de_in;
+#undef DUALOPT_DE_PORT_IN
+#undef DUALOPT_DE_PORT_OUT
+#define DUALOPT_DE_PORT_IN(n)
+#define DUALOPT_DE_PORT_OUT(n) uint64_t n;
 typedef struct {
 #include "dualopt_de_ports.def"
-} de_out;
-#undef DE_PORT_IN
-#undef DE_PORT_OUT
-#undef DE_PORT
+} dualopt_de_out;
+#undef DUALOPT_DE_PORT_IN
+#undef DUALOPT_DE_PORT_OUT
+#undef DUALOPT_DE_PORT
 
 /* One stage of the decision pipeline: the counters a decision is made on. */
 typedef struct {
     unsigned valid, live;   /* live: no reset / re-arm since the close */
-    de_counts c;
-} de_stage;
+    dualopt_de_counts c;
+} dualopt_de_stage;
 
 typedef struct {
-    de_cfg cfg;
-    de_geom g;
+    dualopt_de_cfg cfg;
+    dualopt_de_geom g;
     unsigned ready;                       /* acc_ready_o                     */
     /* input stage: the access and boundary events of the previous cycle */
     unsigned a_valid, a_kind, a_hit, a_pop, a_kern, a_rst;
     /* counting stage */
     unsigned phase;
     uint64_t warm;
-    de_counts c;
+    dualopt_de_counts c;
     /* decision pipeline: s1 snapshot, s2 cross products, then the output */
-    de_stage s1, s2;
+    dualopt_de_stage s1, s2;
     unsigned dec_valid, dec_mode;
-    de_counts dec;
+    dualopt_de_counts dec;
     unsigned mode;                        /* mode_o and the mode signals     */
-} de_tm;
+} dualopt_de_tm;
 
 /* Cycles from the handshake of the access that closes the window to
  * dec_valid_o (input register, counting/close, cross products, compare). */
-#define DE_DECIDE_LATENCY 4
+#define DUALOPT_DE_DECIDE_LATENCY 4
 
-de_tm *de_tm_new(const de_cfg *cfg);
-void de_tm_free(de_tm *t);
-void de_tm_reset(de_tm *t);
-void de_eval(const de_tm *t, const de_in *in, de_out *out);
-void de_step(de_tm *t, const de_in *in);
+dualopt_de_tm *dualopt_de_tm_new(const dualopt_de_cfg *cfg);
+void dualopt_de_tm_free(dualopt_de_tm *t);
+void dualopt_de_tm_reset(dualopt_de_tm *t);
+void dualopt_de_eval(const dualopt_de_tm *t, const dualopt_de_in *in, dualopt_de_out *out);
+void dualopt_de_step(dualopt_de_tm *t, const dualopt_de_in *in);
 
 COHKIT_END_DECLS
 

@@ -36,16 +36,16 @@ static int parse_mask(const char *s, unsigned bits, uint64_t *m)
     return 0;
 }
 
-int de_trace_read(FILE *f, const de_cfg *cfg, de_trec **recs, size_t *n, char *err, size_t len)
+int dualopt_de_trace_read(FILE *f, const dualopt_de_cfg *cfg, dualopt_de_trec **recs, size_t *n, char *err, size_t len)
 {
     char buf[1024];
     unsigned lineno = 0;
     int got;
     size_t cap = 0, cnt = 0;
-    de_trec *v = NULL;
+    dualopt_de_trec *v = NULL;
     while ((got = cohkit_trace_line(f, buf, sizeof buf, &lineno, err, len)) > 0) {
         char *p = buf, *op, *a, *b;
-        de_trec r;
+        dualopt_de_trec r;
         op = cohkit_trace_tok(&p);
         if (op == NULL)
             continue;
@@ -55,13 +55,13 @@ int de_trace_read(FILE *f, const de_cfg *cfg, de_trec **recs, size_t *n, char *e
         b = a ? cohkit_trace_tok(&p) : NULL;
         if (strcmp(op, "LR") == 0 || strcmp(op, "LW") == 0 || strcmp(op, "KERNEL") == 0 ||
             strcmp(op, "RESET") == 0) {
-            r.op = op[0] == 'K' ? DE_T_KERNEL : op[0] == 'R' ? DE_T_RESET : op[1] == 'R' ? DE_LR : DE_LW;
+            r.op = op[0] == 'K' ? DUALOPT_DE_T_KERNEL : op[0] == 'R' ? DUALOPT_DE_T_RESET : op[1] == 'R' ? DUALOPT_DE_LR : DUALOPT_DE_LW;
             if (a != NULL) {
                 snprintf(err, len, "line %u: %s takes no operand, got '%s'", lineno, op, a);
                 goto bad;
             }
         } else if (strcmp(op, "RR") == 0) {
-            r.op = DE_RR;
+            r.op = DUALOPT_DE_RR;
             if (a == NULL || b == NULL) {
                 snprintf(err, len, "line %u: RR needs <hit 0|1> <hex mask>", lineno);
                 goto bad;
@@ -80,7 +80,7 @@ int de_trace_read(FILE *f, const de_cfg *cfg, de_trec **recs, size_t *n, char *e
                 goto bad;
             }
         } else if (strcmp(op, "RW") == 0) {
-            r.op = DE_RW;
+            r.op = DUALOPT_DE_RW;
             if (a != NULL && parse_hit(a, &r.hit) != 0) {
                 snprintf(err, len, "line %u: hit '%s' is not 0 or 1", lineno, a);
                 goto bad;
@@ -110,15 +110,15 @@ bad:
     return -1;
 }
 
-void de_trace_print_decide(FILE *f, uint64_t n, unsigned mode, const de_counts *c)
+void dualopt_de_trace_print_decide(FILE *f, uint64_t n, unsigned mode, const dualopt_de_counts *c)
 {
     fprintf(f, "DECIDE %llu %s %llu %llu %llu %llu %llu\n", (unsigned long long)n,
-            de_mode_str((de_mode)mode), (unsigned long long)c->total,
+            dualopt_de_mode_str((dualopt_de_mode)mode), (unsigned long long)c->total,
             (unsigned long long)c->remote, (unsigned long long)c->reads,
             (unsigned long long)c->words, (unsigned long long)c->hits);
 }
 
-void de_trace_print_undecided(FILE *f, const de_counts *c)
+void dualopt_de_trace_print_undecided(FILE *f, const dualopt_de_counts *c)
 {
     fprintf(f, "UNDECIDED %llu %llu %llu %llu %llu\n", (unsigned long long)c->total,
             (unsigned long long)c->remote, (unsigned long long)c->reads,

@@ -14,19 +14,19 @@
 
 COHKIT_BEGIN_DECLS
 
-enum { DE_T_KERNEL = 4, DE_T_RESET = 5 };
+enum { DUALOPT_DE_T_KERNEL = 4, DUALOPT_DE_T_RESET = 5 };
 
 typedef struct {
-    unsigned op;      /* de_kind, DE_T_KERNEL or DE_T_RESET */
+    unsigned op;      /* dualopt_de_kind, DUALOPT_DE_T_KERNEL or DUALOPT_DE_T_RESET */
     unsigned hit;
     uint64_t mask;
     unsigned lineno;
-} de_trec;
+} dualopt_de_trec;
 
 /* Reads a whole trace. 0, or -1 with "line N: reason" in err. */
-int de_trace_read(FILE *f, const de_cfg *cfg, de_trec **recs, size_t *n, char *err, size_t len);
-void de_trace_print_decide(FILE *f, uint64_t n, unsigned mode, const de_counts *c);
-void de_trace_print_undecided(FILE *f, const de_counts *c);
+int dualopt_de_trace_read(FILE *f, const dualopt_de_cfg *cfg, dualopt_de_trec **recs, size_t *n, char *err, size_t len);
+void dualopt_de_trace_print_decide(FILE *f, uint64_t n, unsigned mode, const dualopt_de_counts *c);
+void dualopt_de_trace_print_undecided(FILE *f, const dualopt_de_counts *c);
 
 COHKIT_END_DECLS
 

@@ -13,28 +13,28 @@
 
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
 static const char *const streams[] = {"mixed", "steady", "edge", NULL};
-UNIT_CFG_ADAPTERS(de, de_cfg)
-UNIT_CFG_NAME_ADAPTER(de, de_cfg)
+UNIT_CFG_ADAPTERS(dualopt_de, dualopt_de_cfg)
+UNIT_CFG_NAME_ADAPTER(dualopt_de, dualopt_de_cfg)
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
-    const de_cfg *c = cfg;
-    de_geom gg, *g = &gg;
-    de_geom_of(c, g);
+    const dualopt_de_cfg *c = cfg;
+    dualopt_de_geom gg, *g = &gg;
+    dualopt_de_geom_of(c, g);
     int n = 0;
-#define DE_PORT UNIT_PORT
+#define DUALOPT_DE_PORT UNIT_PORT
 #include "dualopt_de_ports.def"
-#undef DE_PORT
+#undef DUALOPT_DE_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(de_cfg, de_tm, de_in, de_out, de_tm_new, de_tm_free,
-                 de_tm_reset, de_eval, de_step)
+UNIT_TM_ADAPTERS(dualopt_de_cfg, dualopt_de_tm, dualopt_de_in, dualopt_de_out, dualopt_de_tm_new, dualopt_de_tm_free,
+                 dualopt_de_tm_reset, dualopt_de_eval, dualopt_de_step)
 
 /* -------------------------------------------------------------- stimulus */
 
 enum { FLAG_STATS = 0 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"stats", NULL, "cohmodel: '#' statistics lines after the trace output"},
     {NULL, NULL, NULL},
 };
@@ -63,8 +63,8 @@ typedef struct {
 } profile;
 
 typedef struct {
-    de_cfg c;
-    de_geom g;
+    dualopt_de_cfg c;
+    dualopt_de_geom g;
     int kind;
     uint64_t rng;
     unsigned p_valid;
@@ -73,7 +73,7 @@ typedef struct {
     unsigned q_kind, q_hit;
     uint64_t q_mask;
     uint64_t next_restart, next_kernel; /* random streams: event cycles */
-    de_trec *trace;
+    dualopt_de_trec *trace;
     size_t ntrace, tnext;
     FILE *out;
     uint64_t last_event;      /* cycle of the last record driven        */
@@ -99,20 +99,20 @@ static void new_profile(de_stim *s)
     static const unsigned rd[] = {0, 50, 90, 100};
     static const unsigned hp[] = {0, 30, 39, 40, 41, 60, 95};
     unsigned pm[] = {1, 2, 3, 4, 6, s->c.words};
-    s->pr.remote_pm = rm[unit_rnd(&s->rng) % 9];
-    s->pr.read_pct = rd[unit_rnd(&s->rng) % 4];
-    s->pr.pop_max = pm[unit_rnd(&s->rng) % 6];
+    s->pr.remote_pm = rm[cohkit_unit_rnd(&s->rng) % 9];
+    s->pr.read_pct = rd[cohkit_unit_rnd(&s->rng) % 4];
+    s->pr.pop_max = pm[cohkit_unit_rnd(&s->rng) % 6];
     if (s->pr.pop_max > s->c.words)
         s->pr.pop_max = s->c.words;
-    s->pr.hit_pct = hp[unit_rnd(&s->rng) % 7];
+    s->pr.hit_pct = hp[cohkit_unit_rnd(&s->rng) % 7];
 }
 
 /* Cycle of the next random reset: epochs on the scale of the access bound
  * (local-dominated windows can close) or of the window (they cannot). */
 static uint64_t epoch(de_stim *s, uint64_t cyc)
 {
-    uint64_t span = unit_rnd(&s->rng) & 1 ? 2 * s->g.cap : 12ull * s->c.window;
-    return cyc + 200 + unit_rnd(&s->rng) % (span + 2000);
+    uint64_t span = cohkit_unit_rnd(&s->rng) & 1 ? 2 * s->g.cap : 12ull * s->c.window;
+    return cyc + 200 + cohkit_unit_rnd(&s->rng) % (span + 2000);
 }
 
 static void new_steady(de_stim *s)
@@ -138,7 +138,7 @@ static uint64_t multiple_in(de_stim *s, uint64_t m, uint64_t w)
 {
     if (m == 0 || m > w)
         return w;
-    return m * (1 + unit_rnd(&s->rng) % (w / m));
+    return m * (1 + cohkit_unit_rnd(&s->rng) % (w / m));
 }
 
 static uint64_t clamp64(int64_t v, uint64_t hi) { return v < 0 ? 0 : (uint64_t)v > hi ? hi : (uint64_t)v; }
@@ -158,19 +158,19 @@ static uint64_t below(uint64_t num, uint64_t den, uint64_t n)
  * both limits at once: remote * den == num * total. */
 static void plan_edge(de_stim *s)
 {
-    const de_cfg *c = &s->c;
+    const dualopt_de_cfg *c = &s->c;
     de_plan *p = &s->plan;
     uint64_t w = c->window, cap = s->g.cap, bmul = (uint64_t)c->block_th.num * c->words;
     uint64_t bstep = c->block_th.den / gcd64(c->block_th.den, bmul ? bmul : c->block_th.den);
     uint64_t hstep = c->hit_th.den / gcd64(c->hit_th.den, c->hit_th.num ? c->hit_th.num : c->hit_th.den);
     uint64_t nr, nw, nl, base, words, hits, hr, hw, elig;
-    int64_t d = (int64_t)(unit_rnd(&s->rng) % 4) - 1; /* -1, 0, 0, +1 */
-    unsigned cs = (unsigned)(unit_rnd(&s->rng) % 20); /* ratio windows are long: 1 in 20 */
+    int64_t d = (int64_t)(cohkit_unit_rnd(&s->rng) % 4) - 1; /* -1, 0, 0, +1 */
+    unsigned cs = (unsigned)(cohkit_unit_rnd(&s->rng) % 20); /* ratio windows are long: 1 in 20 */
     cs = cs == 19 ? 3 : cs % 3;
     if (d == 2)
         d = 0;
     if (cs == 3 && !(cap <= 200000 && (uint64_t)c->remote_th.num * cap == w * c->remote_th.den))
-        cs = (unsigned)(unit_rnd(&s->rng) % 3);
+        cs = (unsigned)(cohkit_unit_rnd(&s->rng) % 3);
     s->ed_windows[cs]++;
     if (cs == 0)
         nr = multiple_in(s, bstep, w);
@@ -179,12 +179,12 @@ static void plan_edge(de_stim *s)
     else if (cs == 2 && !c->hit_all)
         nr = multiple_in(s, bstep / gcd64(bstep, hstep) * hstep, w);
     else
-        nr = w - unit_rnd(&s->rng) % (w < 8 ? w : 8) * (unit_rnd(&s->rng) & 1);
+        nr = w - cohkit_unit_rnd(&s->rng) % (w < 8 ? w : 8) * (cohkit_unit_rnd(&s->rng) & 1);
     nw = w - nr;
     if (cs == 3)
         nl = cap - w;
     else if (cap > w + 1)
-        nl = unit_rnd(&s->rng) % ((cap - w - 1 < 2 * w ? cap - w - 1 : 2 * w) + 1);
+        nl = cohkit_unit_rnd(&s->rng) % ((cap - w - 1 < 2 * w ? cap - w - 1 : 2 * w) + 1);
     else
         nl = 0;
     base = c->hit_all ? w : nr;
@@ -194,9 +194,9 @@ static void plan_edge(de_stim *s)
         words = clamp64((int64_t)(bmul * nr / c->block_th.den) + d, c->words * nr);
     else if (cs == 1) {
         words = below(bmul, c->block_th.den, nr);
-        words -= words ? unit_rnd(&s->rng) % 2 : 0;
+        words -= words ? cohkit_unit_rnd(&s->rng) % 2 : 0;
     } else
-        words = nr ? unit_rnd(&s->rng) % (c->words * nr + 1) : 0;
+        words = nr ? cohkit_unit_rnd(&s->rng) % (c->words * nr + 1) : 0;
     if (words > c->words * nr)
         words = c->words * nr;
     if (cs == 1 || cs == 2)
@@ -204,16 +204,16 @@ static void plan_edge(de_stim *s)
     else if (cs == 0)
         hits = below(c->hit_th.num, c->hit_th.den, base);
     else
-        hits = unit_rnd(&s->rng) % (elig + 1);
+        hits = cohkit_unit_rnd(&s->rng) % (elig + 1);
     if (hits > elig)
         hits = elig;
     if (c->hit_all) {
         uint64_t lo = hits > nw ? hits - nw : 0, hi = hits < nr ? hits : nr;
-        hr = lo + unit_rnd(&s->rng) % (hi - lo + 1);
+        hr = lo + cohkit_unit_rnd(&s->rng) % (hi - lo + 1);
         hw = hits - hr;
     } else {
         hr = hits;
-        hw = unit_rnd(&s->rng) % (nw + 1);
+        hw = cohkit_unit_rnd(&s->rng) % (nw + 1);
     }
     p->loc = nl;
     p->rr_hit = hr;
@@ -225,12 +225,12 @@ static void plan_edge(de_stim *s)
     /* the closing access: a remote write where there is one */
     p->last_left = 1;
     if (nw) {
-        p->last_hit = p->rw_hit && (!p->rw_miss || unit_rnd(&s->rng) & 1);
-        p->last_kind = DE_RW;
+        p->last_hit = p->rw_hit && (!p->rw_miss || cohkit_unit_rnd(&s->rng) & 1);
+        p->last_kind = DUALOPT_DE_RW;
         *(p->last_hit ? &p->rw_hit : &p->rw_miss) -= 1;
     } else {
-        p->last_hit = p->rr_hit && (!p->rr_miss || unit_rnd(&s->rng) & 1);
-        p->last_kind = DE_RR;
+        p->last_hit = p->rr_hit && (!p->rr_miss || cohkit_unit_rnd(&s->rng) & 1);
+        p->last_kind = DUALOPT_DE_RR;
         *(p->last_hit ? &p->rr_hit : &p->rr_miss) -= 1;
     }
 }
@@ -239,7 +239,7 @@ static uint64_t pop_mask(de_stim *s, uint64_t pop)
 {
     uint64_t m = 0, k;
     for (k = 0; k < pop; k++) {
-        unsigned b = (unsigned)(unit_rnd(&s->rng) % s->c.words);
+        unsigned b = (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.words);
         while (m >> b & 1)
             b = (b + 1) % s->c.words;
         m |= 1ull << b;
@@ -262,45 +262,45 @@ static int edge_access(de_stim *s)
         kind = p->last_kind;
         hit = p->last_hit;
     } else {
-        r = unit_rnd(&s->rng) % n;
+        r = cohkit_unit_rnd(&s->rng) % n;
         if (r < p->loc) {
             p->loc--;
-            kind = unit_rnd(&s->rng) & 1 ? DE_LW : DE_LR;
-            hit = unit_rnd(&s->rng) & 1;
+            kind = cohkit_unit_rnd(&s->rng) & 1 ? DUALOPT_DE_LW : DUALOPT_DE_LR;
+            hit = cohkit_unit_rnd(&s->rng) & 1;
         } else if ((r -= p->loc) < p->rr_hit) {
             p->rr_hit--;
-            kind = DE_RR;
+            kind = DUALOPT_DE_RR;
             hit = 1;
         } else if ((r -= p->rr_hit) < p->rr_miss) {
             p->rr_miss--;
-            kind = DE_RR;
+            kind = DUALOPT_DE_RR;
             hit = 0;
         } else if ((r -= p->rr_miss) < p->rw_hit) {
             p->rw_hit--;
-            kind = DE_RW;
+            kind = DUALOPT_DE_RW;
             hit = 1;
         } else {
             p->rw_miss--;
-            kind = DE_RW;
+            kind = DUALOPT_DE_RW;
             hit = 0;
         }
     }
     s->q_kind = kind;
     s->q_hit = hit;
-    if (kind == DE_RR) { /* this read's words: the rest spread evenly, remainder at random */
+    if (kind == DUALOPT_DE_RR) { /* this read's words: the rest spread evenly, remainder at random */
         uint64_t q = p->words / p->reads, rem = p->words % p->reads;
-        uint64_t pop = q + (unit_rnd(&s->rng) % p->reads < rem);
+        uint64_t pop = q + (cohkit_unit_rnd(&s->rng) % p->reads < rem);
         p->words -= pop;
         p->reads--;
         s->q_mask = pop_mask(s, pop);
     } else {
-        s->q_mask = unit_rnd(&s->rng) & maskw(s->c.words);
+        s->q_mask = cohkit_unit_rnd(&s->rng) & maskw(s->c.words);
     }
     return ret;
 }
 
 /* The edge stream's schedule (stim_drive; never drives kernel_i). */
-static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, de_in *in)
+static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, dualopt_de_in *in)
 {
     int k;
     if (!out_of_reset || s->have)
@@ -309,7 +309,7 @@ static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, de_in *in)
     case ED_RESTART:
         in->restart_i = 1;
         s->ed_state = ED_GAP;
-        s->ed_count = 1 + unit_rnd(&s->rng) % 3;
+        s->ed_count = 1 + cohkit_unit_rnd(&s->rng) % 3;
         return;
     case ED_GAP:
         if (--s->ed_count)
@@ -320,7 +320,7 @@ static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, de_in *in)
         /* fall through */
     case ED_WARM:
         if (s->ed_count) {
-            if (unit_pct(&s->rng) < s->p_valid) {
+            if (cohkit_unit_pct(&s->rng) < s->p_valid) {
                 rand_access(s);
                 s->ed_count--;
                 s->have = 1;
@@ -331,14 +331,14 @@ static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, de_in *in)
         s->ed_decided = 0;
         /* fall through */
     case ED_WIN:
-        if (unit_pct(&s->rng) >= s->p_valid)
+        if (cohkit_unit_pct(&s->rng) >= s->p_valid)
             return;
         k = edge_access(s);
         if (k) {
             s->have = 1;
             /* 1 window in 8: a reset in the cycle of the closing access,
              * which cancels the decision in the pipeline */
-            if (k == 2 && unit_rnd(&s->rng) % 8 == 0) {
+            if (k == 2 && cohkit_unit_rnd(&s->rng) % 8 == 0) {
                 in->restart_i = 1;
                 s->ed_cancel++;
             }
@@ -349,22 +349,22 @@ static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, de_in *in)
         /* fall through */
     case ED_WAIT:
         /* the decision, a few cycles more; or give up after 64 cycles */
-        if ((s->ed_decided && cyc >= s->ed_at + DE_DECIDE_LATENCY + unit_rnd(&s->rng) % 8) ||
+        if ((s->ed_decided && cyc >= s->ed_at + DUALOPT_DE_DECIDE_LATENCY + cohkit_unit_rnd(&s->rng) % 8) ||
             cyc >= s->ed_at + 64)
             s->ed_state = ED_RESTART;
         return;
     }
 }
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     de_stim *s = calloc(1, sizeof *s);
     if (s == NULL) {
         snprintf(err, len, "out of memory");
         return NULL;
     }
-    s->c = *(const de_cfg *)cfg;
-    de_geom_of(&s->c, &s->g);
+    s->c = *(const dualopt_de_cfg *)cfg;
+    dualopt_de_geom_of(&s->c, &s->g);
     s->rng = unit_stim_seed(a->seed, 0x5eedull);
     s->p_valid = 100;
     s->kind = unit_stim_kind(streams, a, err, len);
@@ -375,7 +375,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     if (s->kind == KIND_TRACE) {
         char e2[256];
         s->out = a->out;
-        if (de_trace_read(a->trace, &s->c, &s->trace, &s->ntrace, e2, sizeof e2) != 0) {
+        if (dualopt_de_trace_read(a->trace, &s->c, &s->trace, &s->ntrace, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
@@ -387,7 +387,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     if (s->kind == KIND_STEADY) /* remote reads only: windows close back to back */
         new_steady(s);
     s->next_restart = s->kind == KIND_MIXED ? epoch(s, 0) : ~0ull;
-    s->next_kernel = s->kind == KIND_MIXED ? 500 + unit_rnd(&s->rng) % 20000 : ~0ull;
+    s->next_kernel = s->kind == KIND_MIXED ? 500 + cohkit_unit_rnd(&s->rng) % 20000 : ~0ull;
     return s;
 }
 
@@ -402,18 +402,18 @@ static void stim_free(void *p)
 
 static void rand_access(de_stim *s)
 {
-    unsigned remote = (unsigned)(unit_rnd(&s->rng) % 1000) < s->pr.remote_pm;
-    unsigned read = unit_pct(&s->rng) < (remote ? s->pr.read_pct : 60);
-    unsigned k, pop = 1 + (unsigned)(unit_rnd(&s->rng) % s->pr.pop_max);
+    unsigned remote = (unsigned)(cohkit_unit_rnd(&s->rng) % 1000) < s->pr.remote_pm;
+    unsigned read = cohkit_unit_pct(&s->rng) < (remote ? s->pr.read_pct : 60);
+    unsigned k, pop = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % s->pr.pop_max);
     uint64_t m = 0;
     s->q_kind = (remote ? 2u : 0u) | (read ? 0u : 1u);
-    s->q_hit = unit_pct(&s->rng) < s->pr.hit_pct;
+    s->q_hit = cohkit_unit_pct(&s->rng) < s->pr.hit_pct;
     /* pop distinct random words (or an arbitrary mask now and then) */
-    if (unit_pct(&s->rng) < 3)
-        m = unit_rnd(&s->rng) & maskw(s->c.words);
+    if (cohkit_unit_pct(&s->rng) < 3)
+        m = cohkit_unit_rnd(&s->rng) & maskw(s->c.words);
     else
         for (k = 0; k < pop; k++) {
-            unsigned w = (unsigned)(unit_rnd(&s->rng) % s->c.words);
+            unsigned w = (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.words);
             while (m >> w & 1)
                 w = (w + 1) % s->c.words;
             m |= 1ull << w;
@@ -424,17 +424,17 @@ static void rand_access(de_stim *s)
 static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
 {
     de_stim *s = p;
-    de_in *in = (de_in *)(void *)inw;
+    dualopt_de_in *in = (dualopt_de_in *)(void *)inw;
     int out_of_reset = (int)(inw[0] & 1);
     in->kernel_i = 0;
     in->restart_i = 0;
     if (s->kind == KIND_TRACE) {
-        if (out_of_reset && !s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
-            const de_trec *t = &s->trace[s->tnext++];
+        if (out_of_reset && !s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
+            const dualopt_de_trec *t = &s->trace[s->tnext++];
             s->last_event = cyc;
-            if (t->op == DE_T_KERNEL)
+            if (t->op == DUALOPT_DE_T_KERNEL)
                 in->kernel_i = 1;
-            else if (t->op == DE_T_RESET)
+            else if (t->op == DUALOPT_DE_T_RESET)
                 in->restart_i = 1;
             else {
                 s->q_kind = t->op;
@@ -448,15 +448,15 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     } else {
         if ((cyc & 2047) == 0 && s->kind == KIND_MIXED) {
             static const unsigned pv[] = {100, 90, 50, 20};
-            s->p_valid = pv[unit_rnd(&s->rng) % 4];
+            s->p_valid = pv[cohkit_unit_rnd(&s->rng) % 4];
         }
-        if (!s->have && unit_pct(&s->rng) < s->p_valid) {
+        if (!s->have && cohkit_unit_pct(&s->rng) < s->p_valid) {
             rand_access(s);
             s->have = 1;
         }
         if (out_of_reset && cyc >= s->next_kernel) {
             in->kernel_i = 1;
-            s->next_kernel = cyc + 1 + unit_rnd(&s->rng) % 30000;
+            s->next_kernel = cyc + 1 + cohkit_unit_rnd(&s->rng) % 30000;
         }
         if (out_of_reset && cyc >= s->next_restart) {
             in->restart_i = 1;
@@ -475,8 +475,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint64_t *outw)
 {
     de_stim *s = p;
-    const de_in *in = (const de_in *)(const void *)inw;
-    const de_out *o = (const de_out *)(const void *)outw;
+    const dualopt_de_in *in = (const dualopt_de_in *)(const void *)inw;
+    const dualopt_de_out *o = (const dualopt_de_out *)(const void *)outw;
     s->acc_at[cyc & 7] = 0;
     if (in->acc_valid_i && o->acc_ready_o) {
         s->accesses++;
@@ -488,7 +488,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
     s->kernels += in->kernel_i & 1;
     s->restarts += in->restart_i & 1;
     if (o->dec_valid_o) {
-        de_counts c = {o->dec_total_o, o->dec_remote_o, o->dec_reads_o, o->dec_words_o,
+        dualopt_de_counts c = {o->dec_total_o, o->dec_remote_o, o->dec_reads_o, o->dec_words_o,
                        o->dec_hits_o};
         uint64_t base = s->c.hit_all ? c.remote : c.reads;
         s->decisions++;
@@ -498,7 +498,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
                                           (uint64_t)s->c.block_th.num * s->c.words * c.reads;
         s->equal[2] += c.hits * s->c.hit_th.den == (uint64_t)s->c.hit_th.num * base;
         if (s->out)
-            de_trace_print_decide(s->out, s->acc_at[(cyc - DE_DECIDE_LATENCY) & 7],
+            dualopt_de_trace_print_decide(s->out, s->acc_at[(cyc - DUALOPT_DE_DECIDE_LATENCY) & 7],
                                   (unsigned)o->dec_mode_o, &c);
         if (s->kind == KIND_EDGE)
             s->ed_decided = 1;
@@ -506,17 +506,17 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
             /* after a decision: soon a reset (sometimes while the next
              * decision is still in the pipeline) and a new profile */
             static const uint64_t d[] = {0, 1, 2, 3, 50, 400, 3000};
-            uint64_t t = cyc + 1 + d[unit_rnd(&s->rng) % 7];
+            uint64_t t = cyc + 1 + d[cohkit_unit_rnd(&s->rng) % 7];
             if (t < s->next_restart)
                 s->next_restart = t;
         }
     }
     if (s->kind == KIND_TRACE && !s->finished && s->tnext == s->ntrace && !s->have &&
-        cyc >= s->last_event + DE_DECIDE_LATENCY + 1) {
-        if (o->mode_o == DE_MONITOR && s->out) {
-            de_counts c = {o->cnt_total_o, o->cnt_remote_o, o->cnt_reads_o, o->cnt_words_o,
+        cyc >= s->last_event + DUALOPT_DE_DECIDE_LATENCY + 1) {
+        if (o->mode_o == DUALOPT_DE_MONITOR && s->out) {
+            dualopt_de_counts c = {o->cnt_total_o, o->cnt_remote_o, o->cnt_reads_o, o->cnt_words_o,
                            o->cnt_hits_o};
-            de_trace_print_undecided(s->out, &c);
+            dualopt_de_trace_print_undecided(s->out, &c);
         }
         s->finished = 1;
     }
@@ -548,8 +548,8 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
             (unsigned long long)cycles, (unsigned long long)s->accesses,
             cycles ? (double)s->accesses / (double)cycles : 0.0);
     fprintf(f, "%sdecisions %llu (none %llu, coalesce %llu, cache %llu)  resets %llu  kernels %llu\n",
-            l, (unsigned long long)s->decisions, (unsigned long long)s->by_mode[DE_NONE],
-            (unsigned long long)s->by_mode[DE_COALESCE], (unsigned long long)s->by_mode[DE_CACHE],
+            l, (unsigned long long)s->decisions, (unsigned long long)s->by_mode[DUALOPT_DE_NONE],
+            (unsigned long long)s->by_mode[DUALOPT_DE_COALESCE], (unsigned long long)s->by_mode[DUALOPT_DE_CACHE],
             (unsigned long long)s->restarts, (unsigned long long)s->kernels);
     if (s->kind == KIND_EDGE)
         fprintf(f, "%sedge windows: block %llu, hit %llu, both %llu, ratio %llu\n", l,
@@ -566,41 +566,41 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
 static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
                      FILE *out, FILE *errf)
 {
-    de_trec *t = NULL;
+    dualopt_de_trec *t = NULL;
     size_t n = 0, i;
     char err[300];
-    de_core d;
+    dualopt_de_core d;
     uint64_t idx = 0;
-    if (de_trace_read(in, cfg, &t, &n, err, sizeof err) != 0) {
+    if (dualopt_de_trace_read(in, cfg, &t, &n, err, sizeof err) != 0) {
         fprintf(errf, "cohmodel: %s: %s\n", in_name ? in_name : "trace", err);
         return 2;
     }
-    de_core_init(&d, cfg);
+    dualopt_de_core_init(&d, cfg);
     for (i = 0; i < n; i++) {
-        if (t[i].op == DE_T_KERNEL)
-            de_kernel(&d);
-        else if (t[i].op == DE_T_RESET)
-            de_core_restart(&d);
-        else if (idx++, de_access(&d, (de_kind)t[i].op, t[i].hit, t[i].mask))
-            de_trace_print_decide(out, idx, d.mode, &d.dec);
+        if (t[i].op == DUALOPT_DE_T_KERNEL)
+            dualopt_de_kernel(&d);
+        else if (t[i].op == DUALOPT_DE_T_RESET)
+            dualopt_de_core_restart(&d);
+        else if (idx++, dualopt_de_access(&d, (dualopt_de_kind)t[i].op, t[i].hit, t[i].mask))
+            dualopt_de_trace_print_decide(out, idx, d.mode, &d.dec);
     }
-    if (d.phase != DE_PH_DONE)
-        de_trace_print_undecided(out, &d.c);
+    if (d.phase != DUALOPT_DE_PH_DONE)
+        dualopt_de_trace_print_undecided(out, &d.c);
     if (fl && fl[FLAG_STATS])
         fprintf(out, "# accesses %llu  decisions %llu  resets %llu  re-monitorings %llu  mode %s\n",
                 (unsigned long long)d.accesses, (unsigned long long)d.decisions,
                 (unsigned long long)d.restarts, (unsigned long long)d.rearms,
-                de_mode_str(d.mode));
+                dualopt_de_mode_str(d.mode));
     free(t);
     return 0;
 }
 
-const unit_desc dualopt_de_unit = {
+const cohkit_unit_desc dualopt_de_unit = {
     .name = "dualopt-de",
     .family = "dualopt",
     .title = "DualOpt decision engine (Belayneh et al., 4.3, Fig. 10-12, Table 1)",
-    .model_ref = "cmodel/dualopt/dualopt_de.c de_eval() / de_step() (timing), de_access() (function)",
-    .cfg_size = sizeof(de_cfg),
+    .model_ref = "cmodel/dualopt/dualopt_de.c dualopt_de_eval() / dualopt_de_step() (timing), dualopt_de_access() (function)",
+    .cfg_size = sizeof(dualopt_de_cfg),
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_de",

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int decoal_parse(const codec_cfg *c, const uint8_t *img, unsigned len, codec_pkt *p, char *why,
+int dualopt_decoal_parse(const dualopt_codec_cfg *c, const uint8_t *img, unsigned len, dualopt_codec_pkt *p, char *why,
                  size_t wlen)
 {
     uint32_t h = (uint32_t)img[0] | (uint32_t)img[1] << 8 | (uint32_t)img[2] << 16 |
@@ -19,13 +19,13 @@ int decoal_parse(const codec_cfg *c, const uint8_t *img, unsigned len, codec_pkt
     if (comp == 0) {
         if ((h >> 8) & 0xff)
             return snprintf(why, wlen, "regular packet with count or reserved bits set"), -1;
-        if (len < CODEC_HDR_BYTES)
+        if (len < DUALOPT_CODEC_HDR_BYTES)
             return snprintf(why, wlen, "regular packet of %u bytes is shorter than its header",
                             len), -1;
         p->reg = 1;
         p->id = (uint16_t)(h >> 16);
         p->len = len;
-        memcpy(p->img, img, CODEC_HDR_BYTES);
+        memcpy(p->img, img, DUALOPT_CODEC_HDR_BYTES);
         return 0;
     }
     if (comp != 1)
@@ -36,12 +36,12 @@ int decoal_parse(const codec_cfg *c, const uint8_t *img, unsigned len, codec_pkt
         return snprintf(why, wlen, "reserved header bits set (0x%08x)", (unsigned)h), -1;
     if (cnt == 0 || cnt > c->max)
         return snprintf(why, wlen, "count %u is not 1..%u", cnt, c->max), -1;
-    if (len != CODEC_HDR_BYTES + cnt * (c->gran + 2))
+    if (len != DUALOPT_CODEC_HDR_BYTES + cnt * (c->gran + 2))
         return snprintf(why, wlen, "%u bytes for %u slots (expected %u)", len, cnt,
-                        CODEC_HDR_BYTES + cnt * (c->gran + 2)), -1;
+                        DUALOPT_CODEC_HDR_BYTES + cnt * (c->gran + 2)), -1;
     p->n = cnt;
     p->len = len;
-    for (j = 0, at = CODEC_HDR_BYTES; j < cnt; j++) {
+    for (j = 0, at = DUALOPT_CODEC_HDR_BYTES; j < cnt; j++) {
         for (b = 0; b < c->gran; b++, at++)
             p->s[j].d[b / 8] |= (uint64_t)img[at] << (8 * (b % 8));
         p->s[j].id = (uint16_t)(img[at] | img[at + 1] << 8);
@@ -53,11 +53,11 @@ int decoal_parse(const codec_cfg *c, const uint8_t *img, unsigned len, codec_pkt
 
 #define WORDS(b) (((b) + 63u) / 64u)
 
-void decoal_layout_of(const codec_cfg *c, decoal_layout *l)
+void dualopt_decoal_layout_of(const dualopt_codec_cfg *c, dualopt_decoal_layout *l)
 {
-    codec_geom g;
+    dualopt_codec_geom g;
     unsigned o = 1;
-    codec_geom_of(c, &g);
+    dualopt_codec_geom_of(c, &g);
     l->pkt_valid = o++;
     l->pkt_src = o++;
     l->pkt_len = o++;
@@ -78,21 +78,21 @@ void decoal_layout_of(const codec_cfg *c, decoal_layout *l)
     l->out_words = o;
 }
 
-decoal_tm *decoal_tm_new(const codec_cfg *c)
+dualopt_decoal_tm *dualopt_decoal_tm_new(const dualopt_codec_cfg *c)
 {
-    decoal_tm *t = calloc(1, sizeof *t);
+    dualopt_decoal_tm *t = calloc(1, sizeof *t);
     if (t == NULL)
         return NULL;
     t->c = *c;
-    codec_geom_of(c, &t->g);
-    decoal_layout_of(c, &t->l);
-    decoal_tm_reset(t);
+    dualopt_codec_geom_of(c, &t->g);
+    dualopt_decoal_layout_of(c, &t->l);
+    dualopt_decoal_tm_reset(t);
     return t;
 }
 
-void decoal_tm_free(decoal_tm *t) { free(t); }
+void dualopt_decoal_tm_free(dualopt_decoal_tm *t) { free(t); }
 
-void decoal_tm_reset(decoal_tm *t)
+void dualopt_decoal_tm_reset(dualopt_decoal_tm *t)
 {
     t->busy = t->reg = t->src = t->n = t->idx = t->len = t->bad = 0;
     t->id = 0;
@@ -100,16 +100,16 @@ void decoal_tm_reset(decoal_tm *t)
     t->packets = t->slots = t->regs = t->bads = 0;
 }
 
-int decoal_tm_ready(const decoal_tm *t, int out_ready)
+int dualopt_decoal_tm_ready(const dualopt_decoal_tm *t, int out_ready)
 {
     return !t->busy || (out_ready && t->idx + 1 == t->n);
 }
 
-void decoal_tm_eval(const decoal_tm *t, const uint64_t *in, uint64_t *out)
+void dualopt_decoal_tm_eval(const dualopt_decoal_tm *t, const uint64_t *in, uint64_t *out)
 {
-    const codec_slot *s = &t->s[t->idx];
+    const dualopt_codec_slot *s = &t->s[t->idx];
     memset(out, 0, t->l.out_words * sizeof *out);
-    out[t->l.pkt_ready] = (uint64_t)decoal_tm_ready(t, (int)(in[t->l.out_ready] & 1));
+    out[t->l.pkt_ready] = (uint64_t)dualopt_decoal_tm_ready(t, (int)(in[t->l.out_ready] & 1));
     out[t->l.out_valid] = t->busy;
     out[t->l.out_reg] = t->reg;
     out[t->l.out_src] = t->src;
@@ -123,15 +123,15 @@ void decoal_tm_eval(const decoal_tm *t, const uint64_t *in, uint64_t *out)
     out[t->l.bad] = t->bad;
 }
 
-void decoal_tm_step(decoal_tm *t, const uint64_t *in)
+void dualopt_decoal_tm_step(dualopt_decoal_tm *t, const uint64_t *in)
 {
     int out_fire, acc;
     if (!(in[0] & 1)) {
-        decoal_tm_reset(t);
+        dualopt_decoal_tm_reset(t);
         return;
     }
     out_fire = t->busy && (in[t->l.out_ready] & 1);
-    acc = (in[t->l.pkt_valid] & 1) && decoal_tm_ready(t, (int)(in[t->l.out_ready] & 1));
+    acc = (in[t->l.pkt_valid] & 1) && dualopt_decoal_tm_ready(t, (int)(in[t->l.out_ready] & 1));
     t->bad = 0;
     if (out_fire) {
         t->slots += !t->reg;
@@ -144,7 +144,7 @@ void decoal_tm_step(decoal_tm *t, const uint64_t *in)
         uint8_t img[256];
         unsigned b, j, db = t->g.data_bits;
         unsigned len = (unsigned)(in[t->l.pkt_len] & 0xffff);
-        codec_pkt p;
+        dualopt_codec_pkt p;
         char why[160];
         const uint64_t *d = in + t->l.pkt_data;
         for (b = 0; b < t->c.pkt_bytes; b++)
@@ -152,15 +152,15 @@ void decoal_tm_step(decoal_tm *t, const uint64_t *in)
         /* the packet register takes every slot position of the image */
         for (j = 0; j < t->c.max; j++) {
             unsigned lo = 32 + j * t->g.slot_bits;
-            t->s[j].d[0] = codec_bits_get(d, lo, db < 64 ? db : 64);
-            t->s[j].d[1] = db > 64 ? codec_bits_get(d, lo + 64, db - 64) : 0;
-            t->s[j].id = (uint16_t)codec_bits_get(d, lo + db, 16);
+            t->s[j].d[0] = dualopt_codec_bits_get(d, lo, db < 64 ? db : 64);
+            t->s[j].d[1] = db > 64 ? dualopt_codec_bits_get(d, lo + 64, db - 64) : 0;
+            t->s[j].id = (uint16_t)dualopt_codec_bits_get(d, lo + db, 16);
         }
         t->src = (unsigned)(in[t->l.pkt_src] & ((1u << t->g.gpu_bits) - 1));
         t->idx = 0;
         t->len = len;
         t->id = (uint16_t)(d[0] >> 16);
-        if (decoal_parse(&t->c, img, len, &p, why, sizeof why) != 0) {
+        if (dualopt_decoal_parse(&t->c, img, len, &p, why, sizeof why) != 0) {
             t->bad = 1;
             t->busy = 0;
             t->bads++;

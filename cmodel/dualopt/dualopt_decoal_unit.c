@@ -12,16 +12,16 @@
 
 static const char *const streams[] = {"mixed", NULL};
 
-UNIT_CFG_ADAPTERS(codec, codec_cfg)
+UNIT_CFG_ADAPTERS(dualopt_codec, dualopt_codec_cfg)
 static void u_name(const void *cfg, char *buf, size_t len)
 {
-    codec_cfg_name("dualopt_decoal", cfg, buf, len);
+    dualopt_codec_cfg_name("dualopt_decoal", cfg, buf, len);
 }
 
-int dualopt_decoal_ports(const void *cfg, port_t *p, int max)
+int dualopt_decoal_ports(const void *cfg, cohkit_port *p, int max)
 {
-    codec_geom gg, *g = &gg;
-    codec_geom_of(cfg, g);
+    dualopt_codec_geom gg, *g = &gg;
+    dualopt_codec_geom_of(cfg, g);
     int n = 0;
 #define DECOAL_PORT UNIT_PORT
 #include "dualopt_decoal_ports.def"
@@ -29,28 +29,28 @@ int dualopt_decoal_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-UNIT_TM_ADAPTERS(codec_cfg, decoal_tm, uint64_t, uint64_t, decoal_tm_new, decoal_tm_free,
-                 decoal_tm_reset, decoal_tm_eval, decoal_tm_step)
+UNIT_TM_ADAPTERS(dualopt_codec_cfg, dualopt_decoal_tm, uint64_t, uint64_t, dualopt_decoal_tm_new, dualopt_decoal_tm_free,
+                 dualopt_decoal_tm_reset, dualopt_decoal_tm_eval, dualopt_decoal_tm_step)
 
 enum { FLAG_WIRE = 0, FLAG_STATS = 1 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"wire", NULL, "accepted for symmetry with dualopt-coal (input may mix PKT and WIRE)"},
     {"stats", NULL, "append '# packets P slots S regular R'"},
     {NULL, NULL, NULL},
 };
 
 typedef struct {
-    codec_cfg c;
-    codec_geom g;
-    decoal_layout l;
+    dualopt_codec_cfg c;
+    dualopt_codec_geom g;
+    dualopt_decoal_layout l;
     int trace;
     uint64_t rng;
     uint64_t jrng; /* don't-care bytes and broken regular headers: their own generator, rng's draws unchanged */
     unit_bp bp;
     int have;
-    codec_pkt cur;
+    dualopt_codec_pkt cur;
     unsigned cur_src, cur_bad;
-    codec_pkt *recs;
+    dualopt_codec_pkt *recs;
     size_t nrec, next;
     /* accepted packets whose slots are still leaving (trace cycles) */
     uint64_t q_cycle[4];
@@ -60,14 +60,14 @@ typedef struct {
     uint64_t busy_from, full_pkts, full_cycles;
 } dstim;
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     dstim *s = calloc(1, sizeof *s);
     if (s == NULL)
         return snprintf(err, len, "out of memory"), NULL;
-    s->c = *(const codec_cfg *)cfg;
-    codec_geom_of(&s->c, &s->g);
-    decoal_layout_of(&s->c, &s->l);
+    s->c = *(const dualopt_codec_cfg *)cfg;
+    dualopt_codec_geom_of(&s->c, &s->g);
+    dualopt_decoal_layout_of(&s->c, &s->l);
     s->rng = unit_stim_seed(a->seed, 0x5a5a5a5ull);
     s->jrng = unit_stim_seed2(a->seed);
     s->bp = UNIT_BP_FULL;
@@ -79,7 +79,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         char e2[300];
         s->trace = 1;
         s->out = a->out;
-        if (decoal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
+        if (dualopt_decoal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
             return NULL;
@@ -99,41 +99,41 @@ static void stim_free(void *p)
 
 static void rand_pkt(dstim *s)
 {
-    codec_pkt *p = &s->cur;
-    unsigned x = unit_pct(&s->rng), j;
+    dualopt_codec_pkt *p = &s->cur;
+    unsigned x = cohkit_unit_pct(&s->rng), j;
     memset(p, 0, sizeof *p);
-    s->cur_src = (unsigned)(unit_rnd(&s->rng) % s->c.gpus);
+    s->cur_src = (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.gpus);
     s->cur_bad = 0;
     if (x < 12) {
         p->reg = 1;
-        p->id = (uint16_t)unit_rnd(&s->rng);
-        p->len = 4 + (unsigned)(unit_rnd(&s->rng) % 300);
-        codec_pkt_image(&s->c, p);
+        p->id = (uint16_t)cohkit_unit_rnd(&s->rng);
+        p->len = 4 + (unsigned)(cohkit_unit_rnd(&s->rng) % 300);
+        dualopt_codec_pkt_image(&s->c, p);
     } else {
-        p->n = 1 + (unsigned)(unit_rnd(&s->rng) % s->c.max);
-        if (unit_pct(&s->rng) < 40)
+        p->n = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.max);
+        if (cohkit_unit_pct(&s->rng) < 40)
             p->n = s->c.max;
         for (j = 0; j < p->n; j++) {
-            p->s[j].id = (uint16_t)unit_rnd(&s->rng);
-            p->s[j].d[0] = unit_rnd(&s->rng);
-            p->s[j].d[1] = s->c.gran > 8 ? unit_rnd(&s->rng) : 0;
+            p->s[j].id = (uint16_t)cohkit_unit_rnd(&s->rng);
+            p->s[j].d[0] = cohkit_unit_rnd(&s->rng);
+            p->s[j].d[1] = s->c.gran > 8 ? cohkit_unit_rnd(&s->rng) : 0;
             if (s->c.gran < 8)
                 p->s[j].d[0] &= (1ull << (8 * s->c.gran)) - 1;
         }
-        codec_pkt_image(&s->c, p);
+        dualopt_codec_pkt_image(&s->c, p);
     }
     if (x >= 90) { /* malformed: one field broken */
-        unsigned m = (unsigned)(unit_rnd(&s->rng) % 6);
+        unsigned m = (unsigned)(cohkit_unit_rnd(&s->rng) % 6);
         s->cur_bad = 1;
         if (m == 0)
-            p->img[0] = (uint8_t)((p->img[0] & 0xf0) | (2 + unit_rnd(&s->rng) % 14));
+            p->img[0] = (uint8_t)((p->img[0] & 0xf0) | (2 + cohkit_unit_rnd(&s->rng) % 14));
         else if (m == 1)
-            p->img[0] = (uint8_t)((p->img[0] & 0x0f) | (2 + unit_rnd(&s->rng) % 14) << 4);
+            p->img[0] = (uint8_t)((p->img[0] & 0x0f) | (2 + cohkit_unit_rnd(&s->rng) % 14) << 4);
         else if (m == 2 && !p->reg)
             p->img[1] = (uint8_t)((p->img[1] & ~((1u << s->c.count_bits) - 1)) |
-                                  (unit_pct(&s->rng) < 50 ? 0 : s->c.max + 1));
+                                  (cohkit_unit_pct(&s->rng) < 50 ? 0 : s->c.max + 1));
         else if (m == 3)
-            p->len += 1 + (unsigned)(unit_rnd(&s->rng) % 3);
+            p->len += 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 3);
         else if (m == 4)
             p->img[1] |= 0x80;
         else
@@ -146,18 +146,18 @@ static void rand_pkt(dstim *s)
     if (p->reg) { /* bytes past a regular packet's header are ignored: drive them anyway */
         unsigned b;
         for (b = 4; b < s->c.pkt_bytes; b++)
-            p->img[b] = (uint8_t)unit_rnd(&s->jrng);
-        if (!s->cur_bad && unit_pct(&s->jrng) < 12) { /* a broken regular header */
-            unsigned m = (unsigned)(unit_rnd(&s->jrng) % 5);
+            p->img[b] = (uint8_t)cohkit_unit_rnd(&s->jrng);
+        if (!s->cur_bad && cohkit_unit_pct(&s->jrng) < 12) { /* a broken regular header */
+            unsigned m = (unsigned)(cohkit_unit_rnd(&s->jrng) % 5);
             s->cur_bad = 1;
             if (m == 0) /* type 0 or 2..15 */
-                p->img[0] = (uint8_t)((p->img[0] & 0xf0) | (unit_pct(&s->jrng) < 20 ? 0 : 2 + unit_rnd(&s->jrng) % 14));
+                p->img[0] = (uint8_t)((p->img[0] & 0xf0) | (cohkit_unit_pct(&s->jrng) < 20 ? 0 : 2 + cohkit_unit_rnd(&s->jrng) % 14));
             else if (m == 1) /* compression 2..15 */
-                p->img[0] = (uint8_t)((p->img[0] & 0x0f) | (2 + unit_rnd(&s->jrng) % 14) << 4);
+                p->img[0] = (uint8_t)((p->img[0] & 0x0f) | (2 + cohkit_unit_rnd(&s->jrng) % 14) << 4);
             else if (m == 2) /* a count or reserved bit in [15:8] */
-                p->img[1] |= (uint8_t)(1u << (unit_rnd(&s->jrng) % 8));
+                p->img[1] |= (uint8_t)(1u << (cohkit_unit_rnd(&s->jrng) % 8));
             else if (m == 3) /* shorter than its header */
-                p->len = (unsigned)(unit_rnd(&s->jrng) % 4);
+                p->len = (unsigned)(cohkit_unit_rnd(&s->jrng) % 4);
             else /* type 0, compression 1: neither */
                 p->img[0] = 0x10;
         }
@@ -174,21 +174,21 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     for (k = 1; k < s->l.in_words; k++)
         in[k] = 0;
     if (s->trace) {
-        if (cyc >= 2 && !s->have && s->next < s->nrec && unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
+        if (cyc >= 2 && !s->have && s->next < s->nrec && cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
             s->cur = s->recs[s->next++];
             s->cur_src = s->cur.dst;
             s->have = 1;
         }
-        in[s->l.out_ready] = unit_pct(&s->rng) < 80;
+        in[s->l.out_ready] = cohkit_unit_pct(&s->rng) < 80;
     } else {
         if ((cyc & 1023) == 0) {
             unit_bp_draw(&sched, &s->rng, &s->bp);
         }
-        if (!s->have && unit_pct(&s->rng) < s->bp.valid) {
+        if (!s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
             rand_pkt(s);
             s->have = 1;
         }
-        in[s->l.out_ready] = unit_pct(&s->rng) < s->bp.ready;
+        in[s->l.out_ready] = cohkit_unit_pct(&s->rng) < s->bp.ready;
     }
     in[s->l.pkt_valid] = (uint64_t)s->have;
     if (s->have) {
@@ -197,10 +197,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         for (b = 0; b < (s->trace && s->cur.reg ? 4u : s->c.pkt_bytes); b++)
             in[s->l.pkt_data + b / 8] |= (uint64_t)s->cur.img[b] << (8 * (b % 8));
     } else if (!s->trace) { /* valid low: every field is don't-care */
-        in[s->l.pkt_src] = unit_rnd(&s->jrng) & ((1u << s->g.gpu_bits) - 1);
-        in[s->l.pkt_len] = (uint16_t)unit_rnd(&s->jrng);
+        in[s->l.pkt_src] = cohkit_unit_rnd(&s->jrng) & ((1u << s->g.gpu_bits) - 1);
+        in[s->l.pkt_len] = (uint16_t)cohkit_unit_rnd(&s->jrng);
         for (b = 0; b < s->c.pkt_bytes; b++)
-            in[s->l.pkt_data + b / 8] |= (uint64_t)(uint8_t)unit_rnd(&s->jrng) << (8 * (b % 8));
+            in[s->l.pkt_data + b / 8] |= (uint64_t)(uint8_t)cohkit_unit_rnd(&s->jrng) << (8 * (b % 8));
     }
 }
 
@@ -222,7 +222,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             } else {
                 fprintf(s->out, "RSP %llu %u 0x%04x ", (unsigned long long)c,
                         (unsigned)out[s->l.out_src], (unsigned)out[s->l.out_id]);
-                codec_print_data(s->out, &s->c, d);
+                dualopt_codec_print_data(s->out, &s->c, d);
                 fprintf(s->out, "\n");
             }
         }
@@ -250,7 +250,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
 static int stim_done(const void *p, const void *tmp)
 {
     const dstim *s = p;
-    const decoal_tm *t = tmp;
+    const dualopt_decoal_tm *t = tmp;
     return s->next == s->nrec && !s->have && !t->busy;
 }
 
@@ -263,7 +263,7 @@ static uint64_t stim_limit(const void *p)
 static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)
 {
     const dstim *s = p;
-    const decoal_tm *t = tmp;
+    const dualopt_decoal_tm *t = tmp;
     fprintf(f, "%scycles %llu  packets accepted %llu  slots out %llu  regular out %llu"
                "  (%.3f slots per cycle)\n",
             c, (unsigned long long)cycles, (unsigned long long)s->accepted,
@@ -277,18 +277,18 @@ static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *
 static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
                      FILE *out, FILE *errf)
 {
-    const codec_cfg *c = cfg;
-    codec_pkt *v;
+    const dualopt_codec_cfg *c = cfg;
+    dualopt_codec_pkt *v;
     size_t n, i;
     unsigned j;
     uint64_t slots = 0, regs = 0;
     char err[300];
-    if (decoal_trace_read(in, c, &v, &n, err, sizeof err) != 0) {
+    if (dualopt_decoal_trace_read(in, c, &v, &n, err, sizeof err) != 0) {
         fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
         return 2;
     }
     for (i = 0; i < n; i++) {
-        const codec_pkt *p = &v[i];
+        const dualopt_codec_pkt *p = &v[i];
         if (p->reg) {
             fprintf(out, "REG %llu %u 0x%04x %u\n", (unsigned long long)p->cycle, p->dst, p->id,
                     p->len);
@@ -297,7 +297,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
         }
         for (j = 0; j < p->n; j++) {
             fprintf(out, "RSP %llu %u 0x%04x ", (unsigned long long)p->cycle, p->dst, p->s[j].id);
-            codec_print_data(out, c, p->s[j].d);
+            dualopt_codec_print_data(out, c, p->s[j].d);
             fprintf(out, "\n");
             slots++;
         }
@@ -309,15 +309,15 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     return 0;
 }
 
-const unit_desc dualopt_decoal_unit = {
+const cohkit_unit_desc dualopt_decoal_unit = {
     .name = "dualopt-decoal",
     .family = "dualopt",
     .title = "DualOpt RDMA CoDec de-coalescer (Belayneh et al., 4.1.3, Fig. 9)",
-    .model_ref = "cmodel/dualopt/dualopt_decoal.c decoal_tm_eval() / decoal_tm_step() (timing), "
-                 "decoal_parse() (function)",
-    .cfg_size = sizeof(codec_cfg),
-    .presets = codec_presets,
-    .committed = codec_presets,
+    .model_ref = "cmodel/dualopt/dualopt_decoal.c dualopt_decoal_tm_eval() / dualopt_decoal_tm_step() (timing), "
+                 "dualopt_decoal_parse() (function)",
+    .cfg_size = sizeof(dualopt_codec_cfg),
+    .presets = dualopt_codec_presets,
+    .committed = dualopt_codec_presets,
     .module_prefix = "dualopt_decoal",
     .opts = &codec_opts,
     UNIT_CFG_FIELDS,

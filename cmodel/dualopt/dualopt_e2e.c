@@ -31,24 +31,24 @@ typedef struct {
     size_t cur_load;                  /* the load on the BGU's input     */
 } gpu_t;
 
-struct e2e_sys {
-    e2e_opts o;
-    const e2e_kernel *k;
+struct dualopt_e2e_sys {
+    dualopt_e2e_opts o;
+    const dualopt_e2e_kernel *k;
     cmp_sys cs;
-    gpu_t g[E2E_GPUS_MAX];
-    dw_path *path[E2E_GPUS_MAX];
+    gpu_t g[DUALOPT_E2E_GPUS_MAX];
+    dw_path *path[DUALOPT_E2E_GPUS_MAX];
     uint64_t cyc, last_progress, home_reads, dec_slots;
     uint64_t mask_all;
     int progress;
-    e2e_traffic t;
-    e2e_lanes lanes;
+    dualopt_e2e_traffic t;
+    dualopt_e2e_lanes lanes;
 };
 
-void e2e_opts_default(e2e_opts *o)
+void dualopt_e2e_opts_default(dualopt_e2e_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->gpus = 4;
-    o->mode = E2E_COALESCE;
+    o->mode = DUALOPT_E2E_COALESCE;
     o->req_lat = 20;
     o->rsp_lat = 20;
     o->local_lat = 10;
@@ -60,22 +60,22 @@ void e2e_opts_default(e2e_opts *o)
 
 /* ---------------------------------------------------------- lifetime -- */
 
-static int check_cfgs(e2e_sys *s, char *err, size_t len)
+static int check_cfgs(dualopt_e2e_sys *s, char *err, size_t len)
 {
     const dw_path *P = &s->g[0].p;
-    const bgu_cfg *bc = P->b[B_BGU].c->cfg;
-    const scbu_cfg *sc = P->b[B_SCBU].c->cfg;
+    const dualopt_bgu_cfg *bc = P->b[B_BGU].c->cfg;
+    const dualopt_scbu_cfg *sc = P->b[B_SCBU].c->cfg;
     const dualopt_mshr_cfg *mc = P->b[B_MSHR].c->cfg;
-    const codec_cfg *cc = P->b[B_COAL].c->cfg, *dc = P->b[B_DECOAL].c->cfg;
-    if (bc->lanes != E2E_LANES || bc->line != E2E_LINE || bc->gran != E2E_GRAN ||
-        mc->line != E2E_LINE || mc->gran != E2E_GRAN || cc->line != E2E_LINE ||
-        cc->gran != E2E_GRAN || dc->line != E2E_LINE || dc->gran != E2E_GRAN) {
+    const dualopt_codec_cfg *cc = P->b[B_COAL].c->cfg, *dc = P->b[B_DECOAL].c->cfg;
+    if (bc->lanes != DUALOPT_E2E_LANES || bc->line != DUALOPT_E2E_LINE || bc->gran != DUALOPT_E2E_GRAN ||
+        mc->line != DUALOPT_E2E_LINE || mc->gran != DUALOPT_E2E_GRAN || cc->line != DUALOPT_E2E_LINE ||
+        cc->gran != DUALOPT_E2E_GRAN || dc->line != DUALOPT_E2E_LINE || dc->gran != DUALOPT_E2E_GRAN) {
         snprintf(err, len, "configuration '%s': the composition needs 64 lanes, 64-byte lines and "
                  "4-byte words in every unit", s->o.preset);
         return -1;
     }
     if (bc->addr_bits != mc->addr_bits || sc->addr_bits != bc->addr_bits ||
-        bc->addr_bits <= E2E_SPAN_BITS + 2 || cc->gpus < s->o.gpus || dc->gpus < s->o.gpus ||
+        bc->addr_bits <= DUALOPT_E2E_SPAN_BITS + 2 || cc->gpus < s->o.gpus || dc->gpus < s->o.gpus ||
         cc->self != 0 || mc->entries > 64 || cc->pkt_bytes > 64) {
         snprintf(err, len, "configuration '%s': address widths, GPU counts or sizes do not fit "
                  "a %u-GPU composition", s->o.preset, s->o.gpus);
@@ -84,12 +84,12 @@ static int check_cfgs(e2e_sys *s, char *err, size_t len)
     return 0;
 }
 
-static int check_opts(const e2e_opts *o, const e2e_kernel *k, char *err, size_t len)
+static int check_opts(const dualopt_e2e_opts *o, const dualopt_e2e_kernel *k, char *err, size_t len)
 {
     size_t i;
-    if (o->gpus < 2 || o->gpus > E2E_GPUS_MAX || o->gpus != k->gpus) {
+    if (o->gpus < 2 || o->gpus > DUALOPT_E2E_GPUS_MAX || o->gpus != k->gpus) {
         snprintf(err, len, "gpus %u: the composition takes 2..%d GPUs (kernel: %u)", o->gpus,
-                 E2E_GPUS_MAX, k->gpus);
+                 DUALOPT_E2E_GPUS_MAX, k->gpus);
         return -1;
     }
     if (o->req_lat == 0 || o->rsp_lat == 0 || o->local_lat == 0 || o->link_cap == 0) {
@@ -106,14 +106,14 @@ static int check_opts(const e2e_opts *o, const e2e_kernel *k, char *err, size_t 
 }
 
 /* Blocks, the loads of every GPU, the lane results. */
-static int open_gpus(e2e_sys *s, char *err, size_t len)
+static int open_gpus(dualopt_e2e_sys *s, char *err, size_t len)
 {
     const char *pre[B_N];
     unsigned g, j;
     size_t i;
     for (j = 0; j < B_N; j++)
         pre[j] = s->o.preset;
-    if (s->o.mode == E2E_LINE_MODE)
+    if (s->o.mode == DUALOPT_E2E_LINE_MODE)
         pre[B_MSHR] = "line";
     for (g = 0; g < s->o.gpus; g++)
         if (dualopt_wire_open(&s->cs, &s->g[g].p, DW_PATH_BLOCKS, g, pre, err, len) != 0)
@@ -135,10 +135,10 @@ static int open_gpus(e2e_sys *s, char *err, size_t len)
     return s->lanes.data && s->lanes.writes ? 0 : -1;
 }
 
-e2e_sys *e2e_new(const e2e_opts *o, const e2e_kernel *k, const struct cmp_backend *b,
+dualopt_e2e_sys *dualopt_e2e_new(const dualopt_e2e_opts *o, const dualopt_e2e_kernel *k, const struct cmp_backend *b,
                  char *err, size_t len)
 {
-    e2e_sys *s;
+    dualopt_e2e_sys *s;
     unsigned g;
     if (check_opts(o, k, err, len) != 0)
         return NULL;
@@ -151,9 +151,9 @@ e2e_sys *e2e_new(const e2e_opts *o, const e2e_kernel *k, const struct cmp_backen
     if (s->o.preset == NULL)
         s->o.preset = "default";
     s->k = k;
-    s->mask_all = (1ull << (E2E_LINE / E2E_GRAN)) - 1;
+    s->mask_all = (1ull << (DUALOPT_E2E_LINE / DUALOPT_E2E_GRAN)) - 1;
     cmp_sys_init(&s->cs, b);
-    for (g = 0; g < E2E_GPUS_MAX; g++) {
+    for (g = 0; g < DUALOPT_E2E_GPUS_MAX; g++) {
         dualopt_wire_init(&s->g[g].p);
         s->path[g] = &s->g[g].p;
     }
@@ -161,19 +161,19 @@ e2e_sys *e2e_new(const e2e_opts *o, const e2e_kernel *k, const struct cmp_backen
     if (open_gpus(s, err, len) != 0) {
         if (err[0] == '\0')
             snprintf(err, len, "out of memory");
-        e2e_free(s);
+        dualopt_e2e_free(s);
         return NULL;
     }
     return s;
 }
 
-void e2e_free(e2e_sys *s)
+void dualopt_e2e_free(dualopt_e2e_sys *s)
 {
     unsigned g;
     if (s == NULL)
         return;
     cmp_sys_free(&s->cs);
-    for (g = 0; g < E2E_GPUS_MAX; g++) {
+    for (g = 0; g < DUALOPT_E2E_GPUS_MAX; g++) {
         dualopt_wire_free(&s->g[g].p);
         free(s->g[g].loads);
     }
@@ -185,10 +185,10 @@ void e2e_free(e2e_sys *s)
 /* ------------------------------------------------------------ inputs -- */
 
 /* BGU: the GPU's next load, once its cycle has come */
-static void drive_bgu(e2e_sys *s, gpu_t *G)
+static void drive_bgu(dualopt_e2e_sys *s, gpu_t *G)
 {
     if (s->cyc >= START_CYCLE && G->next_load < G->nloads) {
-        const e2e_load *ld = &s->k->ld[G->loads[G->next_load]];
+        const dualopt_e2e_load *ld = &s->k->ld[G->loads[G->next_load]];
         if (s->cyc >= START_CYCLE + ld->cycle) {
             G->cur_load = G->loads[G->next_load];
             dualopt_wire_drive_load(&G->p, ld->active, ld->addr, ld->size);
@@ -197,13 +197,13 @@ static void drive_bgu(e2e_sys *s, gpu_t *G)
     dualopt_wire_drive_bgu_ready(&G->p);
 }
 
-static void drive(e2e_sys *s, unsigned g)
+static void drive(dualopt_e2e_sys *s, unsigned g)
 {
     gpu_t *G = &s->g[g];
     drive_bgu(s, G);
     /* SCBU: programmed once, then the BGU's requests as line reads */
     dualopt_wire_drive_scbu(&G->p, g, s->cyc == RESET_CYCLES, s->cyc == RESET_CYCLES,
-                            s->o.mode == E2E_COALESCE);
+                            s->o.mode == DUALOPT_E2E_COALESCE);
     dualopt_wire_drive_mshr(&G->p, 1, s->mask_all);
     dualopt_wire_drive_coal(&G->p, g, s->o.gpus, s->o.link_cap);
     dualopt_wire_drive_decoal(s->path, g, s->o.gpus, s->cyc);
@@ -213,17 +213,17 @@ static void drive(e2e_sys *s, unsigned g)
 
 static void deliver(void *sys, unsigned g, const tag_rec *r)
 {
-    e2e_sys *s = sys;
+    dualopt_e2e_sys *s = sys;
     gpu_t *G = &s->g[g];
-    const e2e_load *ld = &s->k->ld[r->load];
+    const dualopt_e2e_load *ld = &s->k->ld[r->load];
     unsigned lane, b;
-    for (lane = 0; lane < E2E_LANES; lane++) {
+    for (lane = 0; lane < DUALOPT_E2E_LANES; lane++) {
         if (!((r->lanes >> lane) & 1))
             continue;
         for (b = 0; b < ld->size; b++) {
             uint64_t a = ld->addr[lane] + b;
-            unsigned off = (unsigned)(a % E2E_LINE);
-            if (a / E2E_LINE != r->line || !((G->p.done_have >> (off / E2E_GRAN)) & 1))
+            unsigned off = (unsigned)(a % DUALOPT_E2E_LINE);
+            if (a / DUALOPT_E2E_LINE != r->line || !((G->p.done_have >> (off / DUALOPT_E2E_GRAN)) & 1))
                 continue;
             s->lanes.data[r->load][lane][b] = G->p.done_data[off];
             if (s->lanes.writes[r->load][lane][b] < 255)
@@ -232,16 +232,16 @@ static void deliver(void *sys, unsigned g, const tag_rec *r)
     }
 }
 
-static void read_line(const e2e_sys *s, uint64_t line, uint8_t *d)
+static void read_line(const dualopt_e2e_sys *s, uint64_t line, uint8_t *d)
 {
     unsigned j;
-    for (j = 0; j < E2E_LINE; j++) {
-        int v = e2e_mem_byte(s->k, line * E2E_LINE + j);
+    for (j = 0; j < DUALOPT_E2E_LINE; j++) {
+        int v = dualopt_e2e_mem_byte(s->k, line * DUALOPT_E2E_LINE + j);
         d[j] = (uint8_t)(v < 0 ? 0 : v);
     }
 }
 
-static void observe_bgu(e2e_sys *s, gpu_t *G)
+static void observe_bgu(dualopt_e2e_sys *s, gpu_t *G)
 {
     dw_blk *b = &G->p.b[B_BGU];
     if (dualopt_wire_bgu_request(&G->p, G->cur_load)) {
@@ -249,7 +249,7 @@ static void observe_bgu(e2e_sys *s, gpu_t *G)
         s->progress = 1;
     }
     if (PI(b, G_INST_VALID)[0] && PO(b, G_INST_READY)[0]) {
-        const e2e_load *ld = &s->k->ld[G->cur_load];
+        const dualopt_e2e_load *ld = &s->k->ld[G->cur_load];
         G->next_load++;
         s->t.loads++;
         s->t.lanes += dw_popc(ld->active);
@@ -258,7 +258,7 @@ static void observe_bgu(e2e_sys *s, gpu_t *G)
     }
 }
 
-static void observe_scbu(e2e_sys *s, gpu_t *G)
+static void observe_scbu(dualopt_e2e_sys *s, gpu_t *G)
 {
     unsigned local, bypass;
     const acc_item *it = dualopt_wire_scbu(&G->p, &local, &bypass);
@@ -276,7 +276,7 @@ static void observe_scbu(e2e_sys *s, gpu_t *G)
 /* a miss: the line from the local memory or from its home */
 static void mshr_miss(void *sys, unsigned g, unsigned t, unsigned e)
 {
-    e2e_sys *s = sys;
+    dualopt_e2e_sys *s = sys;
     gpu_t *G = &s->g[g];
     int reused;
     ent_rec *E = dualopt_wire_miss(&G->p, t, e, &reused);
@@ -287,7 +287,7 @@ static void mshr_miss(void *sys, unsigned g, unsigned t, unsigned e)
         cmp_fifo_push(&G->p.q_local, &li);
     } else {
         req_msg m;
-        unsigned home = (unsigned)((E->line * E2E_LINE) >> E2E_SPAN_BITS);
+        unsigned home = (unsigned)((E->line * DUALOPT_E2E_LINE) >> DUALOPT_E2E_SPAN_BITS);
         memset(&m, 0, sizeof m);
         m.src = g;
         m.id = e;
@@ -300,19 +300,19 @@ static void mshr_miss(void *sys, unsigned g, unsigned t, unsigned e)
         else
             cmp_fifo_push(&G->p.req_out[home], &m);
         s->t.req_msgs++;
-        s->t.req_bytes += E2E_REQ_BYTES;
-        s->t.req_flits += dw_flits(E2E_REQ_BYTES);
+        s->t.req_bytes += DUALOPT_E2E_REQ_BYTES;
+        s->t.req_flits += dw_flits(DUALOPT_E2E_REQ_BYTES);
     }
 }
 
-static void observe_mshr(e2e_sys *s, gpu_t *G, unsigned g)
+static void observe_mshr(dualopt_e2e_sys *s, gpu_t *G, unsigned g)
 {
     dualopt_wire_observe_mshr(&G->p, mshr_miss, deliver, s, g, &s->t.mshr_hits,
                               &s->t.mshr_stalls, &s->t.fills, &s->t.stray_words, &s->progress);
 }
 
 /* coalescer (home side) */
-static void observe_coal(e2e_sys *s, gpu_t *G, unsigned g)
+static void observe_coal(dualopt_e2e_sys *s, gpu_t *G, unsigned g)
 {
     dw_blk *b = &G->p.b[B_COAL];
     pkt_item p;
@@ -325,13 +325,13 @@ static void observe_coal(e2e_sys *s, gpu_t *G, unsigned g)
             s->t.line_bytes += c->bytes;
             s->t.line_flits += dw_flits(c->bytes);
         } else {
-            unsigned k = dw_popc(c->mask), fb = CODEC_HDR_BYTES + k * E2E_GRAN;
+            unsigned k = dw_popc(c->mask), fb = DUALOPT_CODEC_HDR_BYTES + k * DUALOPT_E2E_GRAN;
             s->t.fine_responses++;
             s->t.words += k;
             s->t.fine_bytes += fb;
             s->t.fine_flits += dw_flits(fb);
-            s->t.line_bytes += E2E_LINE_RSP_BYTES;
-            s->t.line_flits += dw_flits(E2E_LINE_RSP_BYTES);
+            s->t.line_bytes += DUALOPT_E2E_LINE_RSP_BYTES;
+            s->t.line_flits += dw_flits(DUALOPT_E2E_LINE_RSP_BYTES);
         }
         cmp_fifo_pop(&G->p.coal_in);
         s->progress = 1;
@@ -350,13 +350,13 @@ static void observe_coal(e2e_sys *s, gpu_t *G, unsigned g)
 }
 
 /* a regular response: its line from the home's side queue */
-static void decoal_line(e2e_sys *s, gpu_t *G, unsigned g, unsigned src, unsigned e)
+static void decoal_line(dualopt_e2e_sys *s, gpu_t *G, unsigned g, unsigned src, unsigned e)
 {
     ent_rec *E = e < 64 ? &G->p.ent[e] : NULL;
     cmp_fifo *side = src < s->o.gpus ? &s->g[src].p.side[g] : NULL;
     if (src != g && side && side->n && E && E->live && !E->local && E->have == 0) {
         const line_item *li = cmp_fifo_at(side, 0);
-        memcpy(E->data, li->line, E2E_LINE);
+        memcpy(E->data, li->line, DUALOPT_E2E_LINE);
         E->have = s->mask_all;
         cmp_fifo_pop(side);
         dualopt_wire_entry_done(&G->p, e);
@@ -365,7 +365,7 @@ static void decoal_line(e2e_sys *s, gpu_t *G, unsigned g, unsigned src, unsigned
 }
 
 /* de-coalescer (requester side) */
-static void observe_decoal(e2e_sys *s, gpu_t *G, unsigned g)
+static void observe_decoal(dualopt_e2e_sys *s, gpu_t *G, unsigned g)
 {
     dw_blk *b = &G->p.b[B_DECOAL];
     unsigned n = s->o.gpus;
@@ -377,7 +377,7 @@ static void observe_decoal(e2e_sys *s, gpu_t *G, unsigned g)
         unsigned src = (unsigned)PO(b, D_OUT_SRC)[0], e = (unsigned)PO(b, D_OUT_ID)[0];
         s->progress = 1;
         s->dec_slots++;
-        if (s->o.fault == E2E_FAULT_DROP && s->dec_slots == s->o.fault_n) {
+        if (s->o.fault == DUALOPT_E2E_FAULT_DROP && s->dec_slots == s->o.fault_n) {
             s->t.faults++; /* the output is lost, with a regular response's line */
             if (PO(b, D_OUT_REG)[0] && src < n && s->g[src].p.side[g].n)
                 cmp_fifo_pop(&s->g[src].p.side[g]);
@@ -388,7 +388,7 @@ static void observe_decoal(e2e_sys *s, gpu_t *G, unsigned g)
     }
 }
 
-static void observe(e2e_sys *s, unsigned g)
+static void observe(dualopt_e2e_sys *s, unsigned g)
 {
     gpu_t *G = &s->g[g];
     observe_bgu(s, G);
@@ -401,15 +401,15 @@ static void observe(e2e_sys *s, unsigned g)
 /* the home's answer to one request: the selected words, or the line */
 static void home_read(void *sys, unsigned g, unsigned src, const req_msg *m)
 {
-    e2e_sys *s = sys;
+    dualopt_e2e_sys *s = sys;
     gpu_t *G = &s->g[g];
     coal_item c;
-    uint8_t line[E2E_LINE];
+    uint8_t line[DUALOPT_E2E_LINE];
     unsigned j;
     read_line(s, m->line, line);
     s->home_reads++;
-    if (s->o.fault == E2E_FAULT_MEM && s->home_reads == s->o.fault_n) {
-        for (j = 0; j < E2E_LINE; j++)
+    if (s->o.fault == DUALOPT_E2E_FAULT_MEM && s->home_reads == s->o.fault_n) {
+        for (j = 0; j < DUALOPT_E2E_LINE; j++)
             line[j] ^= 1;
         s->t.faults++;
     }
@@ -421,8 +421,8 @@ static void home_read(void *sys, unsigned g, unsigned src, const req_msg *m)
     else {
         line_item li;
         c.reg = 1;
-        c.bytes = E2E_LINE_RSP_BYTES;
-        memcpy(li.line, line, E2E_LINE);
+        c.bytes = DUALOPT_E2E_LINE_RSP_BYTES;
+        memcpy(li.line, line, DUALOPT_E2E_LINE);
         cmp_fifo_push(&G->p.side[src], &li);
     }
     cmp_fifo_push(&G->p.coal_in, &c);
@@ -431,7 +431,7 @@ static void home_read(void *sys, unsigned g, unsigned src, const req_msg *m)
 static void read_local(void *ctx, uint64_t line, uint8_t *d) { read_line(ctx, line, d); }
 
 /* the composition's own cycle work: local reads, home reads */
-static void internal(e2e_sys *s, unsigned g)
+static void internal(dualopt_e2e_sys *s, unsigned g)
 {
     if (dualopt_wire_local(&s->g[g].p, s->cyc, s->mask_all, read_local, s))
         s->progress = 1;
@@ -439,7 +439,7 @@ static void internal(e2e_sys *s, unsigned g)
         s->progress = 1;
 }
 
-static int idle(const e2e_sys *s)
+static int idle(const dualopt_e2e_sys *s)
 {
     unsigned g;
     for (g = 0; g < s->o.gpus; g++)
@@ -453,7 +453,7 @@ static void step_observe(void *s, unsigned g) { observe(s, g); }
 static void step_internal(void *s, unsigned g) { internal(s, g); }
 static const dw_steps e2e_steps = {step_drive, step_observe, step_internal, NULL};
 
-int e2e_cycle(e2e_sys *s)
+int dualopt_e2e_cycle(dualopt_e2e_sys *s)
 {
     s->progress = 0;
     dualopt_wire_cycle(&s->cs, s->o.gpus, s->cyc, &e2e_steps, s);
@@ -463,7 +463,7 @@ int e2e_cycle(e2e_sys *s)
     return s->cyc > START_CYCLE && idle(s);
 }
 
-int e2e_stuck(e2e_sys *s)
+int dualopt_e2e_stuck(dualopt_e2e_sys *s)
 {
     /* a kernel with loads far in the future is not stuck */
     unsigned g;
@@ -476,18 +476,18 @@ int e2e_stuck(e2e_sys *s)
     return s->cyc >= s->o.max_cycles || s->cyc - s->last_progress > s->o.idle_limit;
 }
 
-int e2e_run(e2e_sys *s)
+int dualopt_e2e_run(dualopt_e2e_sys *s)
 {
-    while (!e2e_cycle(s))
-        if (e2e_stuck(s))
+    while (!dualopt_e2e_cycle(s))
+        if (dualopt_e2e_stuck(s))
             return 1;
     return 0;
 }
 
-const e2e_traffic *e2e_traffic_of(const e2e_sys *s) { return &s->t; }
-const e2e_lanes *e2e_lanes_of(const e2e_sys *s) { return &s->lanes; }
+const dualopt_e2e_traffic *dualopt_e2e_traffic_of(const dualopt_e2e_sys *s) { return &s->t; }
+const dualopt_e2e_lanes *dualopt_e2e_lanes_of(const dualopt_e2e_sys *s) { return &s->lanes; }
 
-unsigned e2e_outstanding(const e2e_sys *s)
+unsigned dualopt_e2e_outstanding(const dualopt_e2e_sys *s)
 {
     unsigned g, n = 0;
     for (g = 0; g < s->o.gpus; g++)
@@ -495,13 +495,13 @@ unsigned e2e_outstanding(const e2e_sys *s)
     return n;
 }
 
-cmp_sys *e2e_blocks(e2e_sys *s) { return &s->cs; }
-int e2e_in_reset(const e2e_sys *s) { return s->cyc <= RESET_CYCLES; }
+cmp_sys *dualopt_e2e_blocks(dualopt_e2e_sys *s) { return &s->cs; }
+int dualopt_e2e_in_reset(const dualopt_e2e_sys *s) { return s->cyc <= RESET_CYCLES; }
 
-void e2e_print(FILE *f, const char *lead, const e2e_opts *o, const e2e_traffic *t)
+void dualopt_e2e_print(FILE *f, const char *lead, const dualopt_e2e_opts *o, const dualopt_e2e_traffic *t)
 {
     fprintf(f, "%se2e %u GPUs, %s: %llu cycles, %llu loads, %llu lanes, %llu lane bytes\n", lead,
-            o->gpus, o->mode == E2E_COALESCE ? "coalescing" : "baseline (line mode)",
+            o->gpus, o->mode == DUALOPT_E2E_COALESCE ? "coalescing" : "baseline (line mode)",
             (unsigned long long)t->cycles, (unsigned long long)t->loads,
             (unsigned long long)t->lanes, (unsigned long long)t->lane_bytes);
     fprintf(f, "%se2e requests %llu: local %llu, remote %llu (bypassed %llu); MSHR hits %llu "

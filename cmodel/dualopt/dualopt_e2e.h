@@ -15,9 +15,9 @@
  * ports (the Verilated RTL, tb/dualopt/dualopt_e2e_tb.c) can replace a timing shell
  * through the block backend (cmodel/compose.h).
  *
- * The kernel (e2e_kernel) holds the memory image and the wavefront loads;
- * the composition writes every lane's bytes into e2e_lanes; the check
- * (e2e_check, a separate file) compares them with the memory image.
+ * The kernel (dualopt_e2e_kernel) holds the memory image and the wavefront loads;
+ * the composition writes every lane's bytes into dualopt_e2e_lanes; the check
+ * (dualopt_e2e_check, a separate file) compares them with the memory image.
  */
 #ifndef DUALOPT_E2E_H
 #define DUALOPT_E2E_H
@@ -35,16 +35,16 @@ COHKIT_BEGIN_DECLS
 struct cmp_backend;
 struct cmp_sys;
 
-#define E2E_GPUS_MAX 4
-#define E2E_LANES 64
-#define E2E_SPAN_BITS 32          /* GPU g owns [g << 32, (g + 1) << 32)    */
-#define E2E_REGION (64u * 1024u)  /* bytes of each GPU's memory in the image */
-#define E2E_LINE 64
-#define E2E_GRAN 4
-#define E2E_WORDS (E2E_LINE / E2E_GRAN)
-#define E2E_REQ_BYTES 12          /* akita read request                     */
-#define E2E_LINE_RSP_BYTES 68     /* akita data response: 64 + 4            */
-#define E2E_FLIT 16
+#define DUALOPT_E2E_GPUS_MAX 4
+#define DUALOPT_E2E_LANES 64
+#define DUALOPT_E2E_SPAN_BITS 32          /* GPU g owns [g << 32, (g + 1) << 32)    */
+#define DUALOPT_E2E_REGION (64u * 1024u)  /* bytes of each GPU's memory in the image */
+#define DUALOPT_E2E_LINE 64
+#define DUALOPT_E2E_GRAN 4
+#define DUALOPT_E2E_WORDS (DUALOPT_E2E_LINE / DUALOPT_E2E_GRAN)
+#define DUALOPT_E2E_REQ_BYTES 12          /* akita read request                     */
+#define DUALOPT_E2E_LINE_RSP_BYTES 68     /* akita data response: 64 + 4            */
+#define DUALOPT_E2E_FLIT 16
 
 /* ------------------------------------------------------------- kernel -- */
 
@@ -55,47 +55,47 @@ typedef struct {
     unsigned gpu;
     uint64_t cycle;
     uint64_t active;
-    uint64_t addr[E2E_LANES];
+    uint64_t addr[DUALOPT_E2E_LANES];
     unsigned size;
-} e2e_load;
+} dualopt_e2e_load;
 
 typedef enum {
-    E2E_K_MIXED = 0,  /* every pattern below, sizes 1..16, local and remote */
-    E2E_K_STRIDE,     /* unit-stride 4-byte lanes: whole lines              */
-    E2E_K_SCATTER,    /* one word per lane, lines spread over the region    */
-    E2E_K_CROSSING,   /* 8/12/16-byte lanes across line boundaries          */
-    E2E_K_SPARSE,     /* one to three lanes, loads far apart (timeouts)     */
-    E2E_K_FULL,       /* directed: GPU 0 reads one word of each of 30 lines
+    DUALOPT_E2E_K_MIXED = 0,  /* every pattern below, sizes 1..16, local and remote */
+    DUALOPT_E2E_K_STRIDE,     /* unit-stride 4-byte lanes: whole lines              */
+    DUALOPT_E2E_K_SCATTER,    /* one word per lane, lines spread over the region    */
+    DUALOPT_E2E_K_CROSSING,   /* 8/12/16-byte lanes across line boundaries          */
+    DUALOPT_E2E_K_SPARSE,     /* one to three lanes, loads far apart (timeouts)     */
+    DUALOPT_E2E_K_FULL,       /* directed: GPU 0 reads one word of each of 30 lines
                          of GPU 1 (three full packets)                      */
-    E2E_K_CROSS11,    /* directed: 11 lanes of GPU 0 read 8 bytes across the
+    DUALOPT_E2E_K_CROSS11,    /* directed: 11 lanes of GPU 0 read 8 bytes across the
                          boundaries of 12 lines of GPU 1                    */
-    E2E_K_LONE,       /* directed: 5 single-word loads of GPU 0 from GPU 1,
+    DUALOPT_E2E_K_LONE,       /* directed: 5 single-word loads of GPU 0 from GPU 1,
                          200 cycles apart (one lone slot each)              */
-    E2E_K_N
-} e2e_kind;
+    DUALOPT_E2E_K_N
+} dualopt_e2e_kind;
 
-extern const char *const e2e_kind_names[]; /* E2E_K_N names, NULL-ended */
+extern const char *const dualopt_e2e_kind_names[]; /* DUALOPT_E2E_K_N names, NULL-ended */
 /* Kind by name, or -1. */
-int e2e_kind_of(const char *name);
+int dualopt_e2e_kind_of(const char *name);
 
 typedef struct {
     unsigned gpus;
-    uint8_t *mem;            /* gpus * E2E_REGION bytes: the memory image   */
-    e2e_load *ld;
+    uint8_t *mem;            /* gpus * DUALOPT_E2E_REGION bytes: the memory image   */
+    dualopt_e2e_load *ld;
     size_t n, cap;
-} e2e_kernel;
+} dualopt_e2e_kernel;
 
 /* A seeded kernel of `loads` loads per GPU (directed kinds ignore `loads`
  * and `seed` for the loads; the memory image always follows the seed).
  * 0, or -1 with a reason. */
-int e2e_kernel_gen(e2e_kernel *k, e2e_kind kind, unsigned gpus, uint64_t seed, unsigned loads,
+int dualopt_e2e_kernel_gen(dualopt_e2e_kernel *k, dualopt_e2e_kind kind, unsigned gpus, uint64_t seed, unsigned loads,
                    char *err, size_t len);
 /* An empty kernel (memory image from the seed, no loads) and one load. */
-int e2e_kernel_init(e2e_kernel *k, unsigned gpus, uint64_t seed);
-int e2e_kernel_add(e2e_kernel *k, const e2e_load *ld);
-void e2e_kernel_free(e2e_kernel *k);
+int dualopt_e2e_kernel_init(dualopt_e2e_kernel *k, unsigned gpus, uint64_t seed);
+int dualopt_e2e_kernel_add(dualopt_e2e_kernel *k, const dualopt_e2e_load *ld);
+void dualopt_e2e_kernel_free(dualopt_e2e_kernel *k);
 /* The byte of the memory image at a byte address, or -1 outside it. */
-int e2e_mem_byte(const e2e_kernel *k, uint64_t addr);
+int dualopt_e2e_mem_byte(const dualopt_e2e_kernel *k, uint64_t addr);
 
 /* ------------------------------------------------------- lane results -- */
 
@@ -103,20 +103,20 @@ int e2e_mem_byte(const e2e_kernel *k, uint64_t addr);
  * written (exactly once when the composition is right). */
 typedef struct {
     size_t n;                /* loads                                      */
-    uint8_t (*data)[E2E_LANES][16];
-    uint8_t (*writes)[E2E_LANES][16];
-} e2e_lanes;
+    uint8_t (*data)[DUALOPT_E2E_LANES][16];
+    uint8_t (*writes)[DUALOPT_E2E_LANES][16];
+} dualopt_e2e_lanes;
 
 /* ------------------------------------------------------ composition -- */
 
-typedef enum { E2E_COALESCE = 0, E2E_LINE_MODE = 1 } e2e_mode;
+typedef enum { DUALOPT_E2E_COALESCE = 0, DUALOPT_E2E_LINE_MODE = 1 } dualopt_e2e_mode;
 
 /* Faults the check must catch (tests). */
-typedef enum { E2E_FAULT_NONE = 0, E2E_FAULT_MEM, E2E_FAULT_DROP } e2e_fault;
+typedef enum { DUALOPT_E2E_FAULT_NONE = 0, DUALOPT_E2E_FAULT_MEM, DUALOPT_E2E_FAULT_DROP } dualopt_e2e_fault;
 
 typedef struct {
     unsigned gpus;           /* 2..4                                        */
-    e2e_mode mode;           /* COALESCE: bitmask MSHR, SCBU bypass, fine
+    dualopt_e2e_mode mode;           /* COALESCE: bitmask MSHR, SCBU bypass, fine
                                 requests; LINE_MODE: MSHR --mode line, SCBU
                                 off, line responses (the baseline)          */
     unsigned req_lat;        /* request link + home line read, cycles       */
@@ -125,15 +125,15 @@ typedef struct {
     unsigned link_cap;       /* packets a home's response link holds        */
     uint64_t max_cycles;     /* give up after this many cycles              */
     uint64_t idle_limit;     /* ... or this many cycles without progress    */
-    e2e_fault fault;         /* NONE; MEM: bit 0 of every byte of the
+    dualopt_e2e_fault fault;         /* NONE; MEM: bit 0 of every byte of the
                                 fault_n-th home line read flipped; DROP:
                                 the fault_n-th de-coalescer output (a slot
                                 or a regular response) lost (1-based)       */
     uint64_t fault_n;
     const char *preset;      /* configuration of every unit ("default")     */
-} e2e_opts;
+} dualopt_e2e_opts;
 
-void e2e_opts_default(e2e_opts *o);
+void dualopt_e2e_opts_default(dualopt_e2e_opts *o);
 
 typedef struct {
     uint64_t cycles;
@@ -148,38 +148,38 @@ typedef struct {
     uint64_t line_bytes, line_flits;       /* the same responses as lines    */
     uint64_t bad_packets, stray_words;     /* de-coalescer bad_o, unmatched  */
     uint64_t faults;                       /* faults injected                */
-} e2e_traffic;
+} dualopt_e2e_traffic;
 
-typedef struct e2e_sys e2e_sys;
+typedef struct dualopt_e2e_sys dualopt_e2e_sys;
 
 /* Every block (one unit instance, cmodel/compose.h) runs on backend b:
  * NULL for the timing shells, or anything with the same ports (the
  * Verilated RTL, tb/compose_rtl.h). NULL with a reason on a bad option or
  * a unit configuration the composition cannot use. The kernel must outlive
  * the system. */
-e2e_sys *e2e_new(const e2e_opts *o, const e2e_kernel *k, const struct cmp_backend *b,
+dualopt_e2e_sys *dualopt_e2e_new(const dualopt_e2e_opts *o, const dualopt_e2e_kernel *k, const struct cmp_backend *b,
                  char *err, size_t len);
-void e2e_free(e2e_sys *s);
+void dualopt_e2e_free(dualopt_e2e_sys *s);
 /* One clock cycle. Returns 1 once every load was served and the system is
  * empty, 0 otherwise. */
-int e2e_cycle(e2e_sys *s);
+int dualopt_e2e_cycle(dualopt_e2e_sys *s);
 /* Cycles until done (0), or until max_cycles / idle_limit (1: stuck). */
-int e2e_run(e2e_sys *s);
-/* After e2e_cycle returned 0: 1 when max_cycles or idle_limit is reached. */
-int e2e_stuck(e2e_sys *s);
-const e2e_traffic *e2e_traffic_of(const e2e_sys *s);
-const e2e_lanes *e2e_lanes_of(const e2e_sys *s);
+int dualopt_e2e_run(dualopt_e2e_sys *s);
+/* After dualopt_e2e_cycle returned 0: 1 when max_cycles or idle_limit is reached. */
+int dualopt_e2e_stuck(dualopt_e2e_sys *s);
+const dualopt_e2e_traffic *dualopt_e2e_traffic_of(const dualopt_e2e_sys *s);
+const dualopt_e2e_lanes *dualopt_e2e_lanes_of(const dualopt_e2e_sys *s);
 /* In-flight requester tags (0 when done). */
-unsigned e2e_outstanding(const e2e_sys *s);
+unsigned dualopt_e2e_outstanding(const dualopt_e2e_sys *s);
 
 /* The blocks ("gpu1.mshr", ...), for a bench that compares two systems
  * every cycle, and 1 while the last cycle was in reset (outputs are not
  * compared). */
-struct cmp_sys *e2e_blocks(e2e_sys *s);
-int e2e_in_reset(const e2e_sys *s);
+struct cmp_sys *dualopt_e2e_blocks(dualopt_e2e_sys *s);
+int dualopt_e2e_in_reset(const dualopt_e2e_sys *s);
 
 /* The traffic lines of a run ("lead" prefixes every line). */
-void e2e_print(FILE *f, const char *lead, const e2e_opts *o, const e2e_traffic *t);
+void dualopt_e2e_print(FILE *f, const char *lead, const dualopt_e2e_opts *o, const dualopt_e2e_traffic *t);
 
 /* ------------------------------------------------------------ check -- */
 
@@ -188,11 +188,11 @@ typedef struct {
     uint64_t wrong;          /* bytes delivered with another value          */
     uint64_t missing;        /* bytes never delivered                       */
     uint64_t extra;          /* bytes delivered more than once              */
-} e2e_check_res;
+} dualopt_e2e_check_res;
 
 /* Every byte every active lane loads equals the memory image, delivered
  * exactly once. Returns 0, or -1 with the first failure in msg. */
-int e2e_check(const e2e_kernel *k, const e2e_lanes *l, e2e_check_res *r, char *msg, size_t len);
+int dualopt_e2e_check(const dualopt_e2e_kernel *k, const dualopt_e2e_lanes *l, dualopt_e2e_check_res *r, char *msg, size_t len);
 
 COHKIT_END_DECLS
 

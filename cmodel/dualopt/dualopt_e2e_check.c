@@ -10,7 +10,7 @@
 
 #include "dualopt_e2e.h"
 
-int e2e_check(const e2e_kernel *k, const e2e_lanes *l, e2e_check_res *r, char *msg, size_t len)
+int dualopt_e2e_check(const dualopt_e2e_kernel *k, const dualopt_e2e_lanes *l, dualopt_e2e_check_res *r, char *msg, size_t len)
 {
     size_t i;
     int first = 1;
@@ -23,15 +23,15 @@ int e2e_check(const e2e_kernel *k, const e2e_lanes *l, e2e_check_res *r, char *m
         return -1;
     }
     for (i = 0; i < k->n; i++) {
-        const e2e_load *ld = &k->ld[i];
+        const dualopt_e2e_load *ld = &k->ld[i];
         unsigned lane, b;
-        for (lane = 0; lane < E2E_LANES; lane++) {
+        for (lane = 0; lane < DUALOPT_E2E_LANES; lane++) {
             if (!((ld->active >> lane) & 1))
                 continue;
             r->lanes++;
             for (b = 0; b < ld->size; b++) {
                 uint64_t a = ld->addr[lane] + b;
-                int want = e2e_mem_byte(k, a);
+                int want = dualopt_e2e_mem_byte(k, a);
                 unsigned w = l->writes[i][lane][b];
                 const char *what = NULL;
                 r->bytes++;

@@ -18,13 +18,13 @@
 #include "dualopt_rcache.h"
 #include "dualopt_scbu.h"
 
-const char *const gpu_kind_names[] = {"local", "sparse", "reuse", NULL};
+const char *const dualopt_gpu_kind_names[] = {"local", "sparse", "reuse", NULL};
 
-int gpu_kind_of(const char *name)
+int dualopt_gpu_kind_of(const char *name)
 {
     int i;
-    for (i = 0; gpu_kind_names[i]; i++)
-        if (strcmp(name, gpu_kind_names[i]) == 0)
+    for (i = 0; dualopt_gpu_kind_names[i]; i++)
+        if (strcmp(name, dualopt_gpu_kind_names[i]) == 0)
             return i;
     return -1;
 }
@@ -37,17 +37,17 @@ static uint64_t mix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-#define LINES_PER_REGION (E2E_REGION / E2E_LINE)
+#define LINES_PER_REGION (DUALOPT_E2E_REGION / DUALOPT_E2E_LINE)
 
-long gpu_mem_off(unsigned gpus, uint64_t addr)
+long dualopt_gpu_mem_off(unsigned gpus, uint64_t addr)
 {
-    uint64_t g = addr >> E2E_SPAN_BITS, off = addr & ((1ull << E2E_SPAN_BITS) - 1);
-    if (g >= gpus || off >= E2E_REGION)
+    uint64_t g = addr >> DUALOPT_E2E_SPAN_BITS, off = addr & ((1ull << DUALOPT_E2E_SPAN_BITS) - 1);
+    if (g >= gpus || off >= DUALOPT_E2E_REGION)
         return -1;
-    return (long)(g * E2E_REGION + off);
+    return (long)(g * DUALOPT_E2E_REGION + off);
 }
 
-uint8_t gpu_store_byte(const gpu_kernel *k, size_t op, unsigned lane, unsigned b)
+uint8_t dualopt_gpu_store_byte(const dualopt_gpu_kernel *k, size_t op, unsigned lane, unsigned b)
 {
     uint64_t s = k->seed ^ (op * 0x10001ull) ^ ((uint64_t)lane << 40) ^ ((uint64_t)b << 56);
     return (uint8_t)mix(&s);
@@ -56,7 +56,7 @@ uint8_t gpu_store_byte(const gpu_kernel *k, size_t op, unsigned lane, unsigned b
 /* A line of home h that GPU g may touch in kernel kk: (line + kk) % gpus == g. */
 static uint64_t owned_line(unsigned gpus, unsigned g, unsigned kk, unsigned h, uint64_t *rng)
 {
-    uint64_t base = (uint64_t)h << (E2E_SPAN_BITS - 6), lo = mix(rng) % LINES_PER_REGION;
+    uint64_t base = (uint64_t)h << (DUALOPT_E2E_SPAN_BITS - 6), lo = mix(rng) % LINES_PER_REGION;
     uint64_t fix = (g + 2 * gpus - (base + lo + kk) % gpus) % gpus;
     lo += fix;
     if (lo >= LINES_PER_REGION)
@@ -69,11 +69,11 @@ static unsigned other_gpu(unsigned gpus, unsigned g, uint64_t *rng)
     return (g + 1 + (unsigned)(mix(rng) % (gpus - 1))) % gpus;
 }
 
-static int push_op(gpu_kernel *k, const gpu_op *op)
+static int push_op(dualopt_gpu_kernel *k, const dualopt_gpu_op *op)
 {
     if (k->n == k->cap) {
         size_t c = k->cap ? 2 * k->cap : 1024;
-        gpu_op *v = realloc(k->op, c * sizeof *v);
+        dualopt_gpu_op *v = realloc(k->op, c * sizeof *v);
         if (!v)
             return -1;
         k->op = v;
@@ -83,15 +83,15 @@ static int push_op(gpu_kernel *k, const gpu_op *op)
     return 0;
 }
 
-int gpu_kernel_gen(gpu_kernel *k, gpu_kind kind, unsigned gpus, unsigned kernels, uint64_t seed,
+int dualopt_gpu_kernel_gen(dualopt_gpu_kernel *k, dualopt_gpu_kind kind, unsigned gpus, unsigned kernels, uint64_t seed,
                    unsigned ops, char *err, size_t len)
 {
     uint64_t rng = seed * 0x2545f4914f6cdd1dull + 17;
     size_t i;
     unsigned kk, g, n;
     memset(k, 0, sizeof *k);
-    if (gpus < 2 || gpus > E2E_GPUS_MAX || kernels < 1 || kernels > 8 || ops < 1 ||
-        (unsigned)kind >= GPU_K_N) {
+    if (gpus < 2 || gpus > DUALOPT_E2E_GPUS_MAX || kernels < 1 || kernels > 8 || ops < 1 ||
+        (unsigned)kind >= DUALOPT_GPU_K_N) {
         snprintf(err, len, "bad kernel parameters (gpus %u, kernels %u, ops %u)", gpus, kernels,
                  ops);
         return -1;
@@ -99,12 +99,12 @@ int gpu_kernel_gen(gpu_kernel *k, gpu_kind kind, unsigned gpus, unsigned kernels
     k->gpus = gpus;
     k->kernels = kernels;
     k->seed = seed;
-    k->mem = malloc((size_t)gpus * E2E_REGION);
+    k->mem = malloc((size_t)gpus * DUALOPT_E2E_REGION);
     if (!k->mem) {
         snprintf(err, len, "out of memory");
         return -1;
     }
-    for (i = 0; i < (size_t)gpus * E2E_REGION; i++)
+    for (i = 0; i < (size_t)gpus * DUALOPT_E2E_REGION; i++)
         k->mem[i] = (uint8_t)mix(&rng);
     for (kk = 0; kk < kernels; kk++)
         for (g = 0; g < gpus; g++) {
@@ -113,33 +113,33 @@ int gpu_kernel_gen(gpu_kernel *k, gpu_kind kind, unsigned gpus, unsigned kernels
             for (w = 0; w < 8; w++)
                 ws[w] = owned_line(gpus, g, kk, other_gpu(gpus, g, &rng), &rng);
             for (n = 0; n < ops; n++) {
-                gpu_op op;
+                dualopt_gpu_op op;
                 unsigned lane, q;
                 uint64_t r = mix(&rng);
                 memset(&op, 0, sizeof op);
                 op.gpu = g;
                 op.kernel = kk;
                 op.size = 4;
-                if (kind == GPU_K_SPARSE) {
+                if (kind == DUALOPT_GPU_K_SPARSE) {
                     unsigned lanes = 1 + (unsigned)(r % 3);
                     op.store = (r >> 8) % 5 == 0;
                     for (q = 0; q < lanes; q++) {
                         unsigned h = mix(&rng) % 10 ? other_gpu(gpus, g, &rng) : g;
                         uint64_t ln = owned_line(gpus, g, kk, h, &rng);
-                        lane = (unsigned)(mix(&rng) % E2E_LANES);
+                        lane = (unsigned)(mix(&rng) % DUALOPT_E2E_LANES);
                         op.active |= 1ull << lane;
-                        op.addr[lane] = (ln << 6) + 4 * (mix(&rng) % E2E_WORDS);
+                        op.addr[lane] = (ln << 6) + 4 * (mix(&rng) % DUALOPT_E2E_WORDS);
                     }
                 } else {
                     /* four lines, 16 lanes of 4 bytes each: whole lines */
-                    int remote = kind == GPU_K_LOCAL ? (r >> 4) % 100 == 0 : (r >> 4) % 10 != 0;
+                    int remote = kind == DUALOPT_GPU_K_LOCAL ? (r >> 4) % 100 == 0 : (r >> 4) % 10 != 0;
                     op.store = (r >> 12) % 4 == 0;
                     op.active = ~0ull;
                     if (op.store) /* partial stores: lanes dropped now and then */
                         op.active &= mix(&rng) | mix(&rng);
                     for (q = 0; q < 4; q++) {
                         uint64_t ln;
-                        if (kind == GPU_K_REUSE && remote)
+                        if (kind == DUALOPT_GPU_K_REUSE && remote)
                             ln = ws[mix(&rng) % 8];
                         else
                             ln = owned_line(gpus, g, kk, remote ? other_gpu(gpus, g, &rng) : g,
@@ -152,7 +152,7 @@ int gpu_kernel_gen(gpu_kernel *k, gpu_kind kind, unsigned gpus, unsigned kernels
                     op.active = 1;
                 if (push_op(k, &op) != 0) {
                     snprintf(err, len, "out of memory");
-                    gpu_kernel_free(k);
+                    dualopt_gpu_kernel_free(k);
                     return -1;
                 }
             }
@@ -160,17 +160,17 @@ int gpu_kernel_gen(gpu_kernel *k, gpu_kind kind, unsigned gpus, unsigned kernels
     return 0;
 }
 
-void gpu_kernel_free(gpu_kernel *k)
+void dualopt_gpu_kernel_free(dualopt_gpu_kernel *k)
 {
     free(k->mem);
     free(k->op);
     memset(k, 0, sizeof *k);
 }
 
-void gpu_opts_default(gpu_opts *o)
+void dualopt_gpu_opts_default(dualopt_gpu_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->force = GPU_AUTO;
+    o->force = DUALOPT_GPU_AUTO;
     o->de_preset = "kernel";
     o->window = 0;
     o->max_total = 0;
@@ -178,7 +178,7 @@ void gpu_opts_default(gpu_opts *o)
     o->l1_lines = 64;
 }
 
-void gpu_result_free(gpu_result *r)
+void dualopt_gpu_result_free(dualopt_gpu_result *r)
 {
     free(r->data);
     free(r->writes);
@@ -198,7 +198,7 @@ typedef struct {
 typedef struct {
     unsigned busy, got;
     uint64_t line, mask;
-    uint8_t buf[E2E_LINE];
+    uint8_t buf[DUALOPT_E2E_LINE];
 } pend;
 
 typedef struct sys sys;
@@ -206,34 +206,34 @@ typedef struct sys sys;
 typedef struct {
     sys *s;
     unsigned g;
-    bgu_cfg bc;
-    scbu sc;
-    de_core de;
+    dualopt_bgu_cfg bc;
+    dualopt_scbu sc;
+    dualopt_de_core de;
     dualopt_mshr *m_mask, *m_line;
-    rcache *rc;
-    coal_core *coal;          /* as a home: responses to the requesters */
+    dualopt_rcache *rc;
+    dualopt_coal_core *coal;          /* as a home: responses to the requesters */
     uint64_t *l1;             /* L1 tags + 1, direct mapped              */
     pend *pe;                 /* per mask-MSHR entry                     */
     target *tg;               /* requester tags                          */
     unsigned tg_next;
     size_t cur, end;          /* ops of the current kernel              */
-    bgu_req rq[2 * E2E_LANES];
+    dualopt_bgu_req rq[2 * DUALOPT_E2E_LANES];
     unsigned nrq, irq, have;
     uint64_t kreq;            /* requests of this kernel                */
-    gpu_rc_log *log;          /* the RDMA cache stream, or NULL          */
-    gpu_de_log *dlog;         /* the engine's stream, or NULL            */
-    gpu_rc_ev *ev;            /* its event being recorded                */
+    dualopt_gpu_rc_log *log;          /* the RDMA cache stream, or NULL          */
+    dualopt_gpu_de_log *dlog;         /* the engine's stream, or NULL            */
+    dualopt_gpu_rc_ev *ev;            /* its event being recorded                */
     int in_flush;
 } gpu_t;
 
 struct sys {
-    const gpu_opts *o;
-    const gpu_kernel *k;
-    gpu_stats *st;
-    gpu_result *res;
+    const dualopt_gpu_opts *o;
+    const dualopt_gpu_kernel *k;
+    dualopt_gpu_stats *st;
+    dualopt_gpu_result *res;
     uint8_t *mem;
-    codec_cfg cc;
-    gpu_t G[E2E_GPUS_MAX];
+    dualopt_codec_cfg cc;
+    gpu_t G[DUALOPT_E2E_GPUS_MAX];
     uint64_t wb_count;
     unsigned pending;         /* fine-grained entries in flight          */
     char *err;
@@ -244,21 +244,21 @@ struct sys {
 static void account(sys *s, unsigned bytes)
 {
     s->st->bytes += bytes;
-    s->st->flits += (bytes + E2E_FLIT - 1) / E2E_FLIT;
+    s->st->flits += (bytes + DUALOPT_E2E_FLIT - 1) / DUALOPT_E2E_FLIT;
 }
 
 static void deliver(sys *s, size_t op, uint64_t lanes, uint64_t line, const uint8_t *buf,
                     uint64_t wmask)
 {
-    const gpu_op *o = &s->k->op[op];
+    const dualopt_gpu_op *o = &s->k->op[op];
     unsigned lane, b;
-    for (lane = 0; lane < E2E_LANES; lane++) {
+    for (lane = 0; lane < DUALOPT_E2E_LANES; lane++) {
         if (!((lanes >> lane) & 1))
             continue;
         for (b = 0; b < o->size; b++) {
             uint64_t a = o->addr[lane] + b;
-            unsigned off = (unsigned)(a & (E2E_LINE - 1));
-            if ((a >> 6) != line || !((wmask >> (off / E2E_GRAN)) & 1))
+            unsigned off = (unsigned)(a & (DUALOPT_E2E_LINE - 1));
+            if ((a >> 6) != line || !((wmask >> (off / DUALOPT_E2E_GRAN)) & 1))
                 continue;
             s->res->data[op][lane][b] = buf[off];
             if (s->res->writes[op][lane][b] < 255)
@@ -269,39 +269,39 @@ static void deliver(sys *s, size_t op, uint64_t lanes, uint64_t line, const uint
 
 static void mem_line(sys *s, uint64_t line, uint8_t *buf)
 {
-    long off = gpu_mem_off(s->k->gpus, line << 6);
+    long off = dualopt_gpu_mem_off(s->k->gpus, line << 6);
     if (off < 0)
-        memset(buf, 0, E2E_LINE);
+        memset(buf, 0, DUALOPT_E2E_LINE);
     else
-        memcpy(buf, s->mem + off, E2E_LINE);
+        memcpy(buf, s->mem + off, DUALOPT_E2E_LINE);
 }
 
 static void mem_write(sys *s, uint64_t line, uint64_t bmask, const uint8_t *buf)
 {
-    long off = gpu_mem_off(s->k->gpus, line << 6);
+    long off = dualopt_gpu_mem_off(s->k->gpus, line << 6);
     unsigned b;
     if (off < 0)
         return;
-    for (b = 0; b < E2E_LINE; b++)
+    for (b = 0; b < DUALOPT_E2E_LINE; b++)
         if ((bmask >> b) & 1)
             s->mem[off + b] = buf[b];
 }
 
-void gpu_rc_log_free(gpu_rc_log *l)
+void dualopt_gpu_rc_log_free(dualopt_gpu_rc_log *l)
 {
     free(l->ev);
     free(l->wb);
     memset(l, 0, sizeof *l);
 }
 
-static gpu_rc_ev *log_ev(gpu_t *G)
+static dualopt_gpu_rc_ev *log_ev(gpu_t *G)
 {
-    gpu_rc_log *l = G->log;
+    dualopt_gpu_rc_log *l = G->log;
     if (!l)
         return NULL;
     if (l->n == l->cap) {
         size_t c = l->cap ? 2 * l->cap : 256;
-        gpu_rc_ev *v = realloc(l->ev, c * sizeof *v);
+        dualopt_gpu_rc_ev *v = realloc(l->ev, c * sizeof *v);
         if (!v) {
             G->s->failed = 1;
             snprintf(G->s->err, G->s->elen, "out of memory");
@@ -320,27 +320,27 @@ static void rc_fetch(void *ctx, uint64_t line, uint8_t *buf)
     gpu_t *G = ctx;
     G->s->st->req_msgs++;
     G->s->st->rd_line_rsp++;
-    account(G->s, E2E_REQ_BYTES);
-    account(G->s, E2E_LINE_RSP_BYTES);
+    account(G->s, DUALOPT_E2E_REQ_BYTES);
+    account(G->s, DUALOPT_E2E_LINE_RSP_BYTES);
     mem_line(G->s, line, buf);
     if (G->ev) {
         G->ev->fetched = 1;
-        memcpy(G->ev->fill, buf, E2E_LINE);
+        memcpy(G->ev->fill, buf, DUALOPT_E2E_LINE);
     }
 }
 
-static void rc_wb(void *ctx, const rcache_wb *wb)
+static void rc_wb(void *ctx, const dualopt_rcache_wb *wb)
 {
     gpu_t *G = ctx;
     sys *s = G->s;
     s->st->wr_msgs++;
-    account(s, GPU_WR_BYTES);
+    account(s, DUALOPT_GPU_WR_BYTES);
     s->wb_count++;
     if (G->in_flush && G->log && G->ev) {
-        gpu_rc_log *l = G->log;
+        dualopt_gpu_rc_log *l = G->log;
         if (l->nw == l->capw) {
             size_t c = l->capw ? 2 * l->capw : 256;
-            rcache_wb *v = realloc(l->wb, c * sizeof *v);
+            dualopt_rcache_wb *v = realloc(l->wb, c * sizeof *v);
             if (!v) {
                 s->failed = 1;
                 snprintf(s->err, s->elen, "out of memory");
@@ -352,14 +352,14 @@ static void rc_wb(void *ctx, const rcache_wb *wb)
         l->wb[l->nw++] = *wb;
         G->ev->nwb++;
     }
-    if (s->o->fault == GPU_FAULT_DROP_WB && s->wb_count == s->o->fault_n) {
+    if (s->o->fault == DUALOPT_GPU_FAULT_DROP_WB && s->wb_count == s->o->fault_n) {
         s->st->faults++;
         return;
     }
     mem_write(s, wb->line, wb->mask, wb->data);
 }
 
-void gpu_de_log_free(gpu_de_log *l)
+void dualopt_gpu_de_log_free(dualopt_gpu_de_log *l)
 {
     free(l->ev);
     free(l->dec);
@@ -370,12 +370,12 @@ void gpu_de_log_free(gpu_de_log *l)
 static void de_log(gpu_t *G, unsigned kernel, unsigned kind, unsigned hit, uint64_t mask,
                    int decided)
 {
-    gpu_de_log *l = G->dlog;
+    dualopt_gpu_de_log *l = G->dlog;
     if (!l)
         return;
     if (l->n == l->cap) {
         size_t c = l->cap ? 2 * l->cap : 1024;
-        gpu_de_ev *v = realloc(l->ev, c * sizeof *v);
+        dualopt_gpu_de_ev *v = realloc(l->ev, c * sizeof *v);
         if (!v)
             goto oom;
         l->ev = v;
@@ -389,7 +389,7 @@ static void de_log(gpu_t *G, unsigned kernel, unsigned kind, unsigned hit, uint6
     if (decided) {
         if (l->nd == l->capd) {
             size_t c = l->capd ? 2 * l->capd : 16;
-            de_counts *v = realloc(l->dec, c * sizeof *v);
+            dualopt_de_counts *v = realloc(l->dec, c * sizeof *v);
             unsigned *m;
             if (!v)
                 goto oom;
@@ -410,12 +410,12 @@ oom:
     snprintf(G->s->err, G->s->elen, "out of memory");
 }
 
-static de_mode mode_of(const gpu_t *G)
+static dualopt_de_mode mode_of(const gpu_t *G)
 {
     switch (G->s->o->force) {
-    case GPU_FORCE_NONE: return DE_NONE;
-    case GPU_FORCE_COALESCE: return DE_COALESCE;
-    case GPU_FORCE_CACHE: return DE_CACHE;
+    case DUALOPT_GPU_FORCE_NONE: return DUALOPT_DE_NONE;
+    case DUALOPT_GPU_FORCE_COALESCE: return DUALOPT_DE_COALESCE;
+    case DUALOPT_GPU_FORCE_CACHE: return DUALOPT_DE_CACHE;
     default: return G->de.mode;
     }
 }
@@ -423,25 +423,25 @@ static de_mode mode_of(const gpu_t *G)
 /* The store's bytes of one line: byte mask and the line image. */
 static uint64_t store_line(sys *s, size_t op, uint64_t lanes, uint64_t line, uint8_t *buf)
 {
-    const gpu_op *o = &s->k->op[op];
+    const dualopt_gpu_op *o = &s->k->op[op];
     uint64_t bm = 0;
     unsigned lane, b;
-    memset(buf, 0, E2E_LINE);
-    for (lane = 0; lane < E2E_LANES; lane++) {
+    memset(buf, 0, DUALOPT_E2E_LINE);
+    for (lane = 0; lane < DUALOPT_E2E_LANES; lane++) {
         if (!((lanes >> lane) & 1))
             continue;
         for (b = 0; b < o->size; b++) {
             uint64_t a = o->addr[lane] + b;
             if ((a >> 6) != line)
                 continue;
-            buf[a & 63] = gpu_store_byte(s->k, op, lane, b);
+            buf[a & 63] = dualopt_gpu_store_byte(s->k, op, lane, b);
             bm |= 1ull << (a & 63);
         }
     }
     return bm;
 }
 
-static unsigned new_target(gpu_t *G, size_t op, const bgu_req *r)
+static unsigned new_target(gpu_t *G, size_t op, const dualopt_bgu_req *r)
 {
     unsigned t = G->tg_next;
     G->tg_next = (G->tg_next + 1) % TGT_MAX;
@@ -452,22 +452,22 @@ static unsigned new_target(gpu_t *G, size_t op, const bgu_req *r)
 }
 
 /* One request at the L1s. 0 consumed, 1 stalled (retry next cycle). */
-static int request(gpu_t *G, size_t op, const bgu_req *r)
+static int request(gpu_t *G, size_t op, const dualopt_bgu_req *r)
 {
     sys *s = G->s;
-    const gpu_op *o = &s->k->op[op];
-    de_mode mode = mode_of(G);
+    const dualopt_gpu_op *o = &s->k->op[op];
+    dualopt_de_mode mode = mode_of(G);
     uint64_t addr = r->line << 6;
-    scbu_res sc;
+    dualopt_scbu_res sc;
     unsigned hit, slot;
-    uint8_t buf[E2E_LINE];
+    uint8_t buf[DUALOPT_E2E_LINE];
     if (o->store) { /* a store waits for the fine-grained reads of its line in flight */
         unsigned e;
         for (e = 0; e < G->m_mask->cfg.entries; e++)
             if (G->pe[e].busy && G->pe[e].line == r->line)
                 return 1;
     }
-    sc = scbu_access(&G->sc, o->store ? SCBU_WR : SCBU_RD, addr);
+    sc = dualopt_scbu_access(&G->sc, o->store ? DUALOPT_SCBU_WR : DUALOPT_SCBU_RD, addr);
     if (!sc.local && !o->store && sc.bypass) {
         dualopt_mshr_result mr;
         if (dualopt_mshr_req(G->m_mask, r->line, r->mask, new_target(G, op, r), &mr) != 0) {
@@ -483,14 +483,14 @@ static int request(gpu_t *G, size_t op, const bgu_req *r)
         if (mr.kind == DUALOPT_MSHR_HIT) {
             s->st->mshr_hits++;
         } else {
-            codec_rsp cr;
-            unsigned h = (unsigned)(addr >> E2E_SPAN_BITS), w, k = 0;
+            dualopt_codec_rsp cr;
+            unsigned h = (unsigned)(addr >> DUALOPT_E2E_SPAN_BITS), w, k = 0;
             gpu_t *H = &s->G[h];
             pend *p = &G->pe[mr.entry];
             s->st->mshr_misses++;
             s->st->bypassed++;
             s->st->req_msgs++;
-            account(s, E2E_REQ_BYTES);
+            account(s, DUALOPT_E2E_REQ_BYTES);
             p->busy = 1;
             p->got = 0;
             p->line = r->line;
@@ -503,37 +503,37 @@ static int request(gpu_t *G, size_t op, const bgu_req *r)
             cr.dst = (G->g + s->k->gpus - h) % s->k->gpus;
             cr.id = (uint16_t)mr.entry;
             cr.mask = mr.mask;
-            for (w = 0; w < E2E_WORDS; w++)
+            for (w = 0; w < DUALOPT_E2E_WORDS; w++)
                 if ((mr.mask >> w) & 1) {
                     uint32_t v;
                     memcpy(&v, buf + 4 * w, 4);
                     cr.w[k++][0] = v;
                 }
-            if (coal_push(H->coal, &cr) != 0) {
+            if (dualopt_coal_push(H->coal, &cr) != 0) {
                 snprintf(s->err, s->elen, "out of memory");
                 s->failed = 1;
             }
             s->pending++;
         }
-    } else if (!sc.local && mode == DE_CACHE) {
-        rcache_req q;
-        rcache_res rr;
+    } else if (!sc.local && mode == DUALOPT_DE_CACHE) {
+        dualopt_rcache_req q;
+        dualopt_rcache_res rr;
         memset(&q, 0, sizeof q);
         q.addr = addr;
         if (o->store) {
-            q.op = RC_WR;
+            q.op = DUALOPT_RCACHE_WR;
             q.mask = store_line(s, op, r->lanes, r->line, q.data);
         } else {
-            q.op = RC_RD;
+            q.op = DUALOPT_RCACHE_RD;
         }
         G->ev = log_ev(G);
         if (G->ev) {
             G->ev->op = q.op;
             G->ev->addr = q.addr;
             G->ev->mask = q.mask;
-            memcpy(G->ev->data, q.data, E2E_LINE);
+            memcpy(G->ev->data, q.data, DUALOPT_E2E_LINE);
         }
-        rcache_access(G->rc, &q, rc_fetch, G, &rr);
+        dualopt_rcache_access(G->rc, &q, rc_fetch, G, &rr);
         if (G->ev)
             G->ev->res = rr;
         G->ev = NULL;
@@ -545,7 +545,7 @@ static int request(gpu_t *G, size_t op, const bgu_req *r)
         uint64_t bm = store_line(s, op, r->lanes, r->line, buf);
         if (!sc.local) {
             s->st->wr_msgs++;
-            account(s, GPU_WR_BYTES);
+            account(s, DUALOPT_GPU_WR_BYTES);
         }
         mem_write(s, r->line, bm, buf);
     } else {
@@ -564,8 +564,8 @@ static int request(gpu_t *G, size_t op, const bgu_req *r)
             s->st->mshr_misses++;
             s->st->req_msgs++;
             s->st->rd_line_rsp++;
-            account(s, E2E_REQ_BYTES);
-            account(s, E2E_LINE_RSP_BYTES);
+            account(s, DUALOPT_E2E_REQ_BYTES);
+            account(s, DUALOPT_E2E_LINE_RSP_BYTES);
         }
         mem_line(s, r->line, buf);
         deliver(s, op, r->lanes, r->line, buf, ~0ull);
@@ -580,27 +580,27 @@ static int request(gpu_t *G, size_t op, const bgu_req *r)
     else
         s->st->remote++;
     G->kreq++;
-    if (s->o->force == GPU_AUTO) {
+    if (s->o->force == DUALOPT_GPU_AUTO) {
         unsigned kind = (sc.local ? 0 : 2) | (o->store ? 1 : 0);
-        int dec = de_access(&G->de, (de_kind)kind, hit, r->mask);
+        int dec = dualopt_de_access(&G->de, (dualopt_de_kind)kind, hit, r->mask);
         if (dec)
             s->st->decided_at[G->g][o->kernel] = G->kreq;
         de_log(G, 0, kind, hit, r->mask, dec);
     }
-    scbu_set_mode(&G->sc, mode_of(G) == DE_COALESCE);
+    dualopt_scbu_set_mode(&G->sc, mode_of(G) == DUALOPT_DE_COALESCE);
     return 0;
 }
 
-static void on_packet(void *ctx, const codec_pkt *p)
+static void on_packet(void *ctx, const dualopt_codec_pkt *p)
 {
     gpu_t *H = ctx;
     sys *s = H->s;
-    codec_pkt q;
+    dualopt_codec_pkt q;
     char why[128];
     unsigned j;
     s->st->packets++;
     account(s, p->len);
-    if (decoal_parse(&s->cc, p->img, p->len, &q, why, sizeof why) != 0 || q.reg) {
+    if (dualopt_decoal_parse(&s->cc, p->img, p->len, &q, why, sizeof why) != 0 || q.reg) {
         snprintf(s->err, s->elen, "de-coalescer: %s", why);
         s->failed = 1;
         return;
@@ -617,7 +617,7 @@ static void on_packet(void *ctx, const codec_pkt *p)
         }
         pe = &G->pe[id];
         s->st->slots++;
-        for (w = 0; w < E2E_WORDS; w++)
+        for (w = 0; w < DUALOPT_E2E_WORDS; w++)
             if ((pe->mask >> w) & 1) {
                 if (k++ == pe->got) {
                     memcpy(pe->buf + 4 * w, &v, 4);
@@ -646,12 +646,12 @@ static void on_packet(void *ctx, const codec_pkt *p)
 static void teardown(sys *s)
 {
     unsigned g;
-    for (g = 0; g < E2E_GPUS_MAX; g++) {
+    for (g = 0; g < DUALOPT_E2E_GPUS_MAX; g++) {
         gpu_t *G = &s->G[g];
         dualopt_mshr_free(G->m_mask);
         dualopt_mshr_free(G->m_line);
-        rcache_free(G->rc);
-        coal_free(G->coal);
+        dualopt_rcache_free(G->rc);
+        dualopt_coal_free(G->coal);
         free(G->l1);
         free(G->pe);
         free(G->tg);
@@ -660,10 +660,10 @@ static void teardown(sys *s)
 }
 
 /* The units' configurations of a run. 0, or -1 with a reason. */
-static int setup_cfgs(sys *s, de_cfg *dc, char *err, size_t len)
+static int setup_cfgs(sys *s, dualopt_de_cfg *dc, char *err, size_t len)
 {
-    const gpu_opts *o = s->o;
-    const gpu_kernel *k = s->k;
+    const dualopt_gpu_opts *o = s->o;
+    const dualopt_gpu_kernel *k = s->k;
     char e2[256];
     size_t i;
     for (i = 0; i < k->n; i++)
@@ -672,7 +672,7 @@ static int setup_cfgs(sys *s, de_cfg *dc, char *err, size_t len)
                      "(the cycle-level one, cmodel/dualopt/dualopt_sys.c, has)", i);
             return -1;
         }
-    if (de_cfg_preset(dc, o->de_preset) != 0) {
+    if (dualopt_de_cfg_preset(dc, o->de_preset) != 0) {
         snprintf(err, len, "decision engine preset '%s' unknown", o->de_preset);
         return -1;
     }
@@ -681,7 +681,7 @@ static int setup_cfgs(sys *s, de_cfg *dc, char *err, size_t len)
     if (o->max_total)
         dc->max_total = o->max_total;
     dc->remonitor = 1;
-    if (de_cfg_check(dc, e2, sizeof e2) != 0) {
+    if (dualopt_de_cfg_check(dc, e2, sizeof e2) != 0) {
         snprintf(err, len, "decision engine: %s", e2);
         return -1;
     }
@@ -690,8 +690,8 @@ static int setup_cfgs(sys *s, de_cfg *dc, char *err, size_t len)
                  o->per_cycle);
         return -1;
     }
-    codec_cfg_preset(&s->cc, "default");
-    if (codec_cfg_check(&s->cc, e2, sizeof e2) != 0) {
+    dualopt_codec_cfg_preset(&s->cc, "default");
+    if (dualopt_codec_cfg_check(&s->cc, e2, sizeof e2) != 0) {
         snprintf(err, len, "coalescer: %s", e2);
         return -1;
     }
@@ -699,32 +699,32 @@ static int setup_cfgs(sys *s, de_cfg *dc, char *err, size_t len)
 }
 
 /* Every GPU's units and buffers. 0, or -1 when out of memory. */
-static int setup_gpus(sys *s, const de_cfg *dc)
+static int setup_gpus(sys *s, const dualopt_de_cfg *dc)
 {
-    const gpu_opts *o = s->o;
+    const dualopt_gpu_opts *o = s->o;
     dualopt_mshr_cfg mc, ml;
-    rcache_cfg rcc;
-    scbu_cfg scc;
+    dualopt_rcache_cfg rcc;
+    dualopt_scbu_cfg scc;
     unsigned g;
     dualopt_mshr_cfg_preset(&mc, "default");
     dualopt_mshr_cfg_preset(&ml, "line");
-    rcache_cfg_default(&rcc);
-    scbu_cfg_default(&scc);
+    dualopt_rcache_cfg_default(&rcc);
+    dualopt_scbu_cfg_default(&scc);
     for (g = 0; g < s->k->gpus; g++) {
         gpu_t *G = &s->G[g];
         G->s = s;
         G->g = g;
         G->log = o->rclog ? &o->rclog[g] : NULL;
         G->dlog = o->delog ? &o->delog[g] : NULL;
-        bgu_cfg_default(&G->bc);
-        scbu_init(&G->sc, &scc);
-        scbu_set_range(&G->sc, (uint64_t)g << E2E_SPAN_BITS, (uint64_t)(g + 1) << E2E_SPAN_BITS);
-        scbu_set_mode(&G->sc, o->force == GPU_FORCE_COALESCE);
-        de_core_init(&G->de, dc);
+        dualopt_bgu_cfg_default(&G->bc);
+        dualopt_scbu_init(&G->sc, &scc);
+        dualopt_scbu_set_range(&G->sc, (uint64_t)g << DUALOPT_E2E_SPAN_BITS, (uint64_t)(g + 1) << DUALOPT_E2E_SPAN_BITS);
+        dualopt_scbu_set_mode(&G->sc, o->force == DUALOPT_GPU_FORCE_COALESCE);
+        dualopt_de_core_init(&G->de, dc);
         G->m_mask = dualopt_mshr_new(&mc);
         G->m_line = dualopt_mshr_new(&ml);
-        G->rc = rcache_new(&rcc);
-        G->coal = coal_new(&s->cc);
+        G->rc = dualopt_rcache_new(&rcc);
+        G->coal = dualopt_coal_new(&s->cc);
         G->l1 = calloc(o->l1_lines, sizeof *G->l1);
         G->pe = calloc(mc.entries, sizeof *G->pe);
         G->tg = calloc(TGT_MAX, sizeof *G->tg);
@@ -738,17 +738,17 @@ static int setup_gpus(sys *s, const de_cfg *dc)
  * Returns whether it has instructions left. */
 static int issue(sys *s, gpu_t *G)
 {
-    const gpu_kernel *k = s->k;
+    const dualopt_gpu_kernel *k = s->k;
     unsigned n = 0;
     while (n < s->o->per_cycle && G->cur < G->end) {
         if (!G->have) {
-            const gpu_op *op = &k->op[G->cur];
-            bgu_load bl;
+            const dualopt_gpu_op *op = &k->op[G->cur];
+            dualopt_bgu_load bl;
             memset(&bl, 0, sizeof bl);
             bl.active = op->active;
             memcpy(bl.addr, op->addr, sizeof op->addr);
             bl.size = op->size;
-            G->nrq = bgu_inst(&G->bc, &bl, G->rq);
+            G->nrq = dualopt_bgu_inst(&G->bc, &bl, G->rq);
             G->irq = 0;
             G->have = 1;
         }
@@ -769,7 +769,7 @@ static int issue(sys *s, gpu_t *G)
 /* Kernel kk from access *i on, until every request was answered. 0, or -1. */
 static int run_kernel(sys *s, unsigned kk, size_t *i, char *err, size_t len)
 {
-    const gpu_kernel *k = s->k;
+    const dualopt_gpu_kernel *k = s->k;
     uint64_t idle = 0;
     unsigned g;
     for (g = 0; g < k->gpus; g++) { /* ops of kernel kk, GPU g */
@@ -791,7 +791,7 @@ static int run_kernel(sys *s, unsigned kk, size_t *i, char *err, size_t len)
                 return -1;
         }
         for (g = 0; g < k->gpus; g++)
-            coal_tick(s->G[g].coal, on_packet, &s->G[g]);
+            dualopt_coal_tick(s->G[g].coal, on_packet, &s->G[g]);
         if (s->failed)
             return -1;
         s->st->cycles++;
@@ -810,17 +810,17 @@ static int run_kernel(sys *s, unsigned kk, size_t *i, char *err, size_t len)
  * (or, with the no-flush fault, invalidated without write-backs). */
 static int end_kernel(sys *s, gpu_t *G, unsigned kk, char *err, size_t len)
 {
-    gpu_stats *st = s->st;
+    dualopt_gpu_stats *st = s->st;
     unsigned nwb, ninv;
-    if (!coal_idle(G->coal)) {
+    if (!dualopt_coal_idle(G->coal)) {
         snprintf(err, len, "kernel %u: coalescer of gpu %u not empty", kk, G->g);
         return -1;
     }
-    if (s->o->fault == GPU_FAULT_NO_FLUSH) { /* lines invalidated, nothing written back */
-        rcache keep = *G->rc;
-        if (rcache_dirty_lines(G->rc))
+    if (s->o->fault == DUALOPT_GPU_FAULT_NO_FLUSH) { /* lines invalidated, nothing written back */
+        dualopt_rcache keep = *G->rc;
+        if (dualopt_rcache_dirty_lines(G->rc))
             st->faults++;
-        rcache_reset(G->rc);
+        dualopt_rcache_reset(G->rc);
         G->rc->hits = keep.hits;
         G->rc->misses = keep.misses;
         G->rc->whits = keep.whits;
@@ -830,9 +830,9 @@ static int end_kernel(sys *s, gpu_t *G, unsigned kk, char *err, size_t len)
     } else {
         G->ev = log_ev(G);
         if (G->ev)
-            G->ev->op = RC_KERNEL;
+            G->ev->op = DUALOPT_RCACHE_KERNEL;
         G->in_flush = 1;
-        rcache_flush(G->rc, rc_wb, G, &nwb, &ninv);
+        dualopt_rcache_flush(G->rc, rc_wb, G, &nwb, &ninv);
         G->in_flush = 0;
         if (G->ev && G->ev->nwb != nwb) {
             snprintf(err, len, "flush of gpu %u: %u write-backs logged, %u reported", G->g,
@@ -848,13 +848,13 @@ static int end_kernel(sys *s, gpu_t *G, unsigned kk, char *err, size_t len)
     return 0;
 }
 
-int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *res, char *err,
+int dualopt_gpu_run(const dualopt_gpu_opts *o, const dualopt_gpu_kernel *k, dualopt_gpu_stats *st, dualopt_gpu_result *res, char *err,
             size_t len)
 {
     sys S, *s = &S;
-    de_cfg dc;
+    dualopt_de_cfg dc;
     unsigned g, kk;
-    size_t img = (size_t)k->gpus * E2E_REGION, i = 0;
+    size_t img = (size_t)k->gpus * DUALOPT_E2E_REGION, i = 0;
     memset(s, 0, sizeof *s);
     memset(st, 0, sizeof *st);
     memset(res, 0, sizeof *res);
@@ -885,14 +885,14 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
         memcpy(res->image + (size_t)kk * img, s->mem, img);
         for (g = 0; g < k->gpus; g++) {
             gpu_t *G = &s->G[g];
-            de_kernel(&G->de);
-            if (o->force == GPU_AUTO)
+            dualopt_de_kernel(&G->de);
+            if (o->force == DUALOPT_GPU_AUTO)
                 de_log(G, 1, 0, 0, 0, 0);
-            scbu_set_mode(&G->sc, mode_of(G) == DE_COALESCE);
+            dualopt_scbu_set_mode(&G->sc, mode_of(G) == DUALOPT_DE_COALESCE);
         }
     }
     for (g = 0; g < k->gpus; g++) {
-        rcache *rc = s->G[g].rc;
+        dualopt_rcache *rc = s->G[g].rc;
         st->rc_hits += rc->hits;
         st->rc_misses += rc->misses;
         st->rc_whits += rc->whits;
@@ -903,6 +903,6 @@ int gpu_run(const gpu_opts *o, const gpu_kernel *k, gpu_stats *st, gpu_result *r
     return 0;
 fail:
     teardown(s);
-    gpu_result_free(res);
+    dualopt_gpu_result_free(res);
     return -1;
 }

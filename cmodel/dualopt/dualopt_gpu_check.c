@@ -14,9 +14,9 @@
 
 #include "dualopt_gpu.h"
 
-int gpu_check(const gpu_kernel *k, const gpu_result *r, gpu_check_res *c, char *msg, size_t len)
+int dualopt_gpu_check(const dualopt_gpu_kernel *k, const dualopt_gpu_result *r, dualopt_gpu_check_res *c, char *msg, size_t len)
 {
-    size_t img = (size_t)k->gpus * E2E_REGION, i = 0, j;
+    size_t img = (size_t)k->gpus * DUALOPT_E2E_REGION, i = 0, j;
     uint8_t *ref;
     unsigned kk;
     int first = 1;
@@ -43,15 +43,15 @@ int gpu_check(const gpu_kernel *k, const gpu_result *r, gpu_check_res *c, char *
     memcpy(ref, k->mem, img);
     for (kk = 0; kk < k->kernels; kk++) {
         for (; i < k->n && k->op[i].kernel == kk; i++) {
-            const gpu_op *o = &k->op[i];
+            const dualopt_gpu_op *o = &k->op[i];
             unsigned lane, b;
-            for (lane = 0; lane < E2E_LANES; lane++) {
+            for (lane = 0; lane < DUALOPT_E2E_LANES; lane++) {
                 if (!((o->active >> lane) & 1))
                     continue;
                 c->lanes++;
                 for (b = 0; b < o->size; b++) {
                     uint64_t a = o->addr[lane] + b;
-                    long off = gpu_mem_off(k->gpus, a);
+                    long off = dualopt_gpu_mem_off(k->gpus, a);
                     if (off < 0 || ((a >> 6) + kk) % k->gpus != o->gpu) {
                         if (msg)
                             snprintf(msg, len,
@@ -62,7 +62,7 @@ int gpu_check(const gpu_kernel *k, const gpu_result *r, gpu_check_res *c, char *
                         return -1;
                     }
                     if (o->store == 1) {
-                        ref[off] = gpu_store_byte(k, i, lane, b);
+                        ref[off] = dualopt_gpu_store_byte(k, i, lane, b);
                         continue;
                     }
                     c->bytes++;
@@ -83,7 +83,7 @@ int gpu_check(const gpu_kernel *k, const gpu_result *r, gpu_check_res *c, char *
                               ref[off]);
                     }
                     if (o->store == 2) /* atomic exchange: old bytes loaded, new stored */
-                        ref[off] = gpu_store_byte(k, i, lane, b);
+                        ref[off] = dualopt_gpu_store_byte(k, i, lane, b);
                 }
             }
         }
@@ -95,8 +95,8 @@ int gpu_check(const gpu_kernel *k, const gpu_result *r, gpu_check_res *c, char *
                 FAIL1("after the flush of kernel %u: memory byte 0x%llx is 0x%02x, the "
                       "kernel's stores leave 0x%02x (a dirty byte lost)",
                       kk,
-                      (unsigned long long)(((uint64_t)(j / E2E_REGION) << E2E_SPAN_BITS) +
-                                           j % E2E_REGION),
+                      (unsigned long long)(((uint64_t)(j / DUALOPT_E2E_REGION) << DUALOPT_E2E_SPAN_BITS) +
+                                           j % DUALOPT_E2E_REGION),
                       got[j], ref[j]);
             }
         }

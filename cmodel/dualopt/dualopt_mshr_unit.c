@@ -17,7 +17,7 @@ static const char *const streams[] = {"mixed", "rate", NULL};
 UNIT_CFG_ADAPTERS(dualopt_mshr, dualopt_mshr_cfg)
 UNIT_CFG_NAME_ADAPTER(dualopt_mshr, dualopt_mshr_cfg)
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
     const dualopt_mshr_cfg *c = cfg;
     dualopt_mshr_geom gg, *g = &gg;
@@ -273,7 +273,7 @@ bad:
 /* -------------------------------------------------------------- stimulus */
 
 enum { FLAG_STATS = 0 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"stats", NULL, "cohmodel: a '# hits H misses M stalls-full F stalls-targets T fills N' line"},
     {NULL, NULL, NULL},
 };
@@ -319,7 +319,7 @@ static void stim_free(void *p)
     free(s);
 }
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     mshr_stim *s = calloc(1, sizeof *s);
     unsigned i;
@@ -342,7 +342,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         s->pool[i] = s->g.tags - 1 - i;
     s->npool = s->g.tags;
     for (i = 0; i < 8; i++)
-        s->line_pool[i] = unit_rnd(&s->rng) & mask64(s->g.laddr_bits);
+        s->line_pool[i] = cohkit_unit_rnd(&s->rng) & mask64(s->g.laddr_bits);
     s->p_valid = 100;
     s->p_rsp_ready = 100;
     s->p_done_ready = 100;
@@ -368,7 +368,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
 static uint32_t pool_take(mshr_stim *s)
 {
     /* a random free tag, so that tags are not reused in a fixed order */
-    unsigned k = (unsigned)(unit_rnd(&s->rng) % s->npool);
+    unsigned k = (unsigned)(cohkit_unit_rnd(&s->rng) % s->npool);
     uint32_t t = s->pool[k];
     s->pool[k] = s->pool[--s->npool];
     return t;
@@ -382,16 +382,16 @@ static void pool_give(mshr_stim *s, uint32_t t)
 
 static uint64_t rand_mask(mshr_stim *s)
 {
-    unsigned r = unit_pct(&s->rng), mb = s->g.mask_bits;
+    unsigned r = cohkit_unit_pct(&s->rng), mb = s->g.mask_bits;
     uint64_t m;
     if (r < 40)
-        m = 1ull << (unit_rnd(&s->rng) % mb);
+        m = 1ull << (cohkit_unit_rnd(&s->rng) % mb);
     else if (r < 60)
-        m = (1ull << (unit_rnd(&s->rng) % mb)) | (1ull << (unit_rnd(&s->rng) % mb));
+        m = (1ull << (cohkit_unit_rnd(&s->rng) % mb)) | (1ull << (cohkit_unit_rnd(&s->rng) % mb));
     else if (r < 75)
         m = s->g.mask_all;
     else
-        m = unit_rnd(&s->rng) & s->g.mask_all;
+        m = cohkit_unit_rnd(&s->rng) & s->g.mask_all;
     return m ? m : 1;
 }
 
@@ -400,31 +400,31 @@ static void rand_drive(mshr_stim *s, uint64_t cyc)
     if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
         static const unsigned pv[] = {100, 70, 40, 10}, pr[] = {100, 60, 25},
                               pf[] = {60, 30, 10, 2};
-        s->p_valid = pv[unit_rnd(&s->rng) % 4];
-        s->p_rsp_ready = pr[unit_rnd(&s->rng) % 3];
-        s->p_done_ready = pr[unit_rnd(&s->rng) % 3];
-        s->p_fill = pf[unit_rnd(&s->rng) % 4];
+        s->p_valid = pv[cohkit_unit_rnd(&s->rng) % 4];
+        s->p_rsp_ready = pr[cohkit_unit_rnd(&s->rng) % 3];
+        s->p_done_ready = pr[cohkit_unit_rnd(&s->rng) % 3];
+        s->p_fill = pf[cohkit_unit_rnd(&s->rng) % 4];
     }
-    if (!s->have && s->npool > 0 && unit_pct(&s->rng) < s->p_valid) {
+    if (!s->have && s->npool > 0 && cohkit_unit_pct(&s->rng) < s->p_valid) {
         unsigned np = s->c.entries < 6 ? s->c.entries + 2 : 8;
         s->q_tag = pool_take(s);
-        s->q_line = s->line_pool[unit_rnd(&s->rng) % np];
+        s->q_line = s->line_pool[cohkit_unit_rnd(&s->rng) % np];
         /* now and then a line outside the pool */
-        if (unit_pct(&s->rng) < 3)
-            s->q_line = unit_rnd(&s->rng) & mask64(s->g.laddr_bits);
+        if (cohkit_unit_pct(&s->rng) < 3)
+            s->q_line = cohkit_unit_rnd(&s->rng) & mask64(s->g.laddr_bits);
         s->q_mask = rand_mask(s);
         s->have = 1;
     }
-    if (!s->fhave && unit_pct(&s->rng) < (s->kind == KIND_RATE ? 100 : s->p_fill)) {
-        if (s->outstanding != 0 && unit_pct(&s->rng) >= 3) {
-            unsigned k = (unsigned)(unit_rnd(&s->rng) % 64);
+    if (!s->fhave && cohkit_unit_pct(&s->rng) < (s->kind == KIND_RATE ? 100 : s->p_fill)) {
+        if (s->outstanding != 0 && cohkit_unit_pct(&s->rng) >= 3) {
+            unsigned k = (unsigned)(cohkit_unit_rnd(&s->rng) % 64);
             while (!((s->outstanding >> k) & 1))
                 k = (k + 1) % 64;
             s->f_entry = k;
             s->fhave = 1;
-        } else if (unit_pct(&s->rng) < 10) {
+        } else if (cohkit_unit_pct(&s->rng) < 10) {
             /* a fill naming an entry the stimulus does not know as busy */
-            s->f_entry = unit_rnd(&s->rng) & mask64(s->g.entry_bits);
+            s->f_entry = cohkit_unit_rnd(&s->rng) & mask64(s->g.entry_bits);
             s->fhave = 1;
         }
     }
@@ -432,7 +432,7 @@ static void rand_drive(mshr_stim *s, uint64_t cyc)
 
 static void trace_drive(mshr_stim *s)
 {
-    if (s->ts != TS_IDLE || s->next >= s->nrec || unit_pct(&s->rng) >= UNIT_BP_TRACE.valid)
+    if (s->ts != TS_IDLE || s->next >= s->nrec || cohkit_unit_pct(&s->rng) >= UNIT_BP_TRACE.valid)
         return;
     if (s->rec[s->next].kind == REC_REQ) {
         const mshr_rec *r = &s->rec[s->next];
@@ -456,12 +456,12 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     dualopt_mshr_in *in = (dualopt_mshr_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
         trace_drive(s);
-        in->rsp_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
-        in->done_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
+        in->rsp_ready_i = cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
+        in->done_ready_i = cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
     } else {
         rand_drive(s, cyc);
-        in->rsp_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_rsp_ready;
-        in->done_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->p_done_ready;
+        in->rsp_ready_i = s->kind == KIND_RATE || cohkit_unit_pct(&s->rng) < s->p_rsp_ready;
+        in->done_ready_i = s->kind == KIND_RATE || cohkit_unit_pct(&s->rng) < s->p_done_ready;
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_tag_i = s->have ? s->q_tag : 0;
@@ -601,7 +601,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     return 0;
 }
 
-const unit_desc dualopt_mshr_unit = {
+const cohkit_unit_desc dualopt_mshr_unit = {
     .name = "dualopt-mshr",
     .family = "dualopt",
     .title = "DualOpt bitmask MSHR (Belayneh et al., 4.1.2, Fig. 8, Table 1; spec 2.3, D11)",

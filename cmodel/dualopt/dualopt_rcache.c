@@ -1,6 +1,6 @@
 /*
- * DualOpt RDMA cache: configuration, functional core (rcache_access,
- * rcache_flush) and timing shell (the RTL's lookup pipeline and its miss,
+ * DualOpt RDMA cache: configuration, functional core (dualopt_rcache_access,
+ * dualopt_rcache_flush) and timing shell (the RTL's lookup pipeline and its miss,
  * atomic and flush sequences). See dualopt_rcache.h and docs/dualopt.md.
  */
 #include "dualopt_rcache.h"
@@ -19,7 +19,7 @@ static unsigned clog2(uint64_t v)
     return n;
 }
 
-void rcache_cfg_default(rcache_cfg *c)
+void dualopt_rcache_cfg_default(dualopt_rcache_cfg *c)
 {
     c->sets = 1536;
     c->ways = 16;
@@ -27,9 +27,9 @@ void rcache_cfg_default(rcache_cfg *c)
     c->addr_bits = 48;
 }
 
-int rcache_cfg_preset(rcache_cfg *c, const char *name)
+int dualopt_rcache_cfg_preset(dualopt_rcache_cfg *c, const char *name)
 {
-    rcache_cfg_default(c);
+    dualopt_rcache_cfg_default(c);
     if (strcmp(name, "default") == 0)
         return 0;
     if (strcmp(name, "fpga") == 0) {
@@ -50,24 +50,24 @@ int rcache_cfg_preset(rcache_cfg *c, const char *name)
 static const unit_opt opts[] = {
     UNIT_OPT_NUM("sets", "N",
                 "sets, 2..65536, any value: set = line mod N (default 1536)",
-                rcache_cfg, sets),
-    UNIT_OPT_NUM("ways", "N", "ways, 2..32 (default 16)", rcache_cfg, ways),
-    UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 8..64 (default 64)", rcache_cfg, line),
+                dualopt_rcache_cfg, sets),
+    UNIT_OPT_NUM("ways", "N", "ways, 2..32 (default 16)", dualopt_rcache_cfg, ways),
+    UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 8..64 (default 64)", dualopt_rcache_cfg, line),
     UNIT_OPT_NUM("addr-bits", "N",
                 "byte-address width, 16..63 (default 48)",
-                rcache_cfg, addr_bits),
+                dualopt_rcache_cfg, addr_bits),
     UNIT_OPT_END,
 };
 const unit_opt_table rcache_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
-int rcache_cfg_option(rcache_cfg *c, const char *name, const char *value, char *err, size_t len)
+int dualopt_rcache_cfg_option(dualopt_rcache_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
     return unit_opt_apply(&rcache_opts, c, name, value, err, len);
 }
 
-int rcache_cfg_check(const rcache_cfg *c, char *err, size_t len)
+int dualopt_rcache_cfg_check(const dualopt_rcache_cfg *c, char *err, size_t len)
 {
-    rcache_geom g;
+    dualopt_rcache_geom g;
     if (c->sets < 2 || c->sets > 65536) {
         snprintf(err, len, "--sets: %u is not in 2..65536", c->sets);
         return -1;
@@ -84,7 +84,7 @@ int rcache_cfg_check(const rcache_cfg *c, char *err, size_t len)
         snprintf(err, len, "--addr-bits: %u is not in 16..63", c->addr_bits);
         return -1;
     }
-    rcache_geom_of(c, &g);
+    dualopt_rcache_geom_of(c, &g);
     if (g.ln < g.ib + 1) {
         snprintf(err, len, "--addr-bits: %u leaves %u line-address bits for %u sets", c->addr_bits,
                  g.ln, c->sets);
@@ -93,7 +93,7 @@ int rcache_cfg_check(const rcache_cfg *c, char *err, size_t len)
     return 0;
 }
 
-void rcache_geom_of(const rcache_cfg *c, rcache_geom *g)
+void dualopt_rcache_geom_of(const dualopt_rcache_cfg *c, dualopt_rcache_geom *g)
 {
     unsigned o, dww;
     memset(g, 0, sizeof *g);
@@ -152,37 +152,37 @@ void rcache_geom_of(const rcache_cfg *c, rcache_geom *g)
     g->out_words = o;
 }
 
-void rcache_cfg_name(const rcache_cfg *c, char *buf, size_t len)
+void dualopt_rcache_cfg_name(const dualopt_rcache_cfg *c, char *buf, size_t len)
 {
     snprintf(buf, len, "dualopt_rcache_s%u_w%u_l%u_a%u", c->sets, c->ways, c->line, c->addr_bits);
 }
 
-void rcache_cfg_args(const rcache_cfg *c, char *buf, size_t len)
+void dualopt_rcache_cfg_args(const dualopt_rcache_cfg *c, char *buf, size_t len)
 {
     unit_opt_args(&rcache_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */
 
-rcache *rcache_new(const rcache_cfg *c)
+dualopt_rcache *dualopt_rcache_new(const dualopt_rcache_cfg *c)
 {
-    rcache *rc = calloc(1, sizeof *rc);
+    dualopt_rcache *rc = calloc(1, sizeof *rc);
     size_t n = (size_t)c->sets * c->ways;
     if (rc == NULL)
         return NULL;
     rc->c = *c;
-    rcache_geom_of(c, &rc->g);
+    dualopt_rcache_geom_of(c, &rc->g);
     rc->way = calloc(n, sizeof *rc->way);
     rc->data = calloc(n, c->line);
     if (rc->way == NULL || rc->data == NULL) {
-        rcache_free(rc);
+        dualopt_rcache_free(rc);
         return NULL;
     }
-    rcache_reset(rc);
+    dualopt_rcache_reset(rc);
     return rc;
 }
 
-void rcache_free(rcache *rc)
+void dualopt_rcache_free(dualopt_rcache *rc)
 {
     if (rc) {
         free(rc->way);
@@ -191,11 +191,11 @@ void rcache_free(rcache *rc)
     }
 }
 
-static void set_clear(rcache *rc, unsigned set)
+static void set_clear(dualopt_rcache *rc, unsigned set)
 {
     unsigned w;
     for (w = 0; w < rc->c.ways; w++) {
-        rcache_way *x = &rc->way[(size_t)set * rc->c.ways + w];
+        dualopt_rcache_way *x = &rc->way[(size_t)set * rc->c.ways + w];
         x->valid = 0;
         x->tag = 0;
         x->dirty = 0;
@@ -203,7 +203,7 @@ static void set_clear(rcache *rc, unsigned set)
     }
 }
 
-void rcache_reset(rcache *rc)
+void dualopt_rcache_reset(dualopt_rcache *rc)
 {
     unsigned s;
     for (s = 0; s < rc->c.sets; s++)
@@ -212,35 +212,35 @@ void rcache_reset(rcache *rc)
     rc->fwds = rc->wbs = rc->flushes = 0;
 }
 
-unsigned rcache_set_of(const rcache *rc, uint64_t line)
+unsigned dualopt_rcache_set_of(const dualopt_rcache *rc, uint64_t line)
 {
     uint64_t hi = line >> rc->g.k, lo = line & mask64(rc->g.k);
     return (unsigned)(((hi % rc->g.odd) << rc->g.k) | lo);
 }
 
-uint64_t rcache_tag_of(const rcache *rc, uint64_t line) { return line >> rc->g.k; }
+uint64_t dualopt_rcache_tag_of(const dualopt_rcache *rc, uint64_t line) { return line >> rc->g.k; }
 
-uint64_t rcache_line_of(const rcache *rc, unsigned set, uint64_t tag)
+uint64_t dualopt_rcache_line_of(const dualopt_rcache *rc, unsigned set, uint64_t tag)
 {
     return (tag << rc->g.k) | ((uint64_t)set & mask64(rc->g.k));
 }
 
-static rcache_way *way_at(const rcache *rc, unsigned set, unsigned w)
+static dualopt_rcache_way *way_at(const dualopt_rcache *rc, unsigned set, unsigned w)
 {
     return &rc->way[(size_t)set * rc->c.ways + w];
 }
 
-static uint8_t *data_at(const rcache *rc, unsigned set, unsigned w)
+static uint8_t *data_at(const dualopt_rcache *rc, unsigned set, unsigned w)
 {
     return &rc->data[((size_t)set * rc->c.ways + w) * rc->c.line];
 }
 
 /* The way holding tag, or -1. */
-static int lookup(const rcache *rc, unsigned set, uint64_t tag)
+static int lookup(const dualopt_rcache *rc, unsigned set, uint64_t tag)
 {
     unsigned w;
     for (w = 0; w < rc->c.ways; w++) {
-        const rcache_way *x = way_at(rc, set, w);
+        const dualopt_rcache_way *x = way_at(rc, set, w);
         if (x->valid && x->tag == tag)
             return (int)w;
     }
@@ -248,7 +248,7 @@ static int lookup(const rcache *rc, unsigned set, uint64_t tag)
 }
 
 /* Lowest invalid way, else the least recently used. */
-static unsigned victim(const rcache *rc, unsigned set)
+static unsigned victim(const dualopt_rcache *rc, unsigned set)
 {
     unsigned w;
     for (w = 0; w < rc->c.ways; w++)
@@ -260,11 +260,11 @@ static unsigned victim(const rcache *rc, unsigned set)
     return 0;
 }
 
-static void touch(rcache *rc, unsigned set, unsigned w)
+static void touch(dualopt_rcache *rc, unsigned set, unsigned w)
 {
     unsigned r = way_at(rc, set, w)->rank, i;
     for (i = 0; i < rc->c.ways; i++) {
-        rcache_way *x = way_at(rc, set, i);
+        dualopt_rcache_way *x = way_at(rc, set, i);
         if (i == w)
             x->rank = 0;
         else if (x->rank < r)
@@ -280,30 +280,30 @@ static void merge(uint8_t *dst, const uint8_t *src, uint64_t mask, unsigned n)
             dst[i] = src[i];
 }
 
-static void fill_wb(const rcache *rc, unsigned set, unsigned w, rcache_wb *wb)
+static void fill_wb(const dualopt_rcache *rc, unsigned set, unsigned w, dualopt_rcache_wb *wb)
 {
-    const rcache_way *x = way_at(rc, set, w);
-    wb->line = rcache_line_of(rc, set, x->tag);
+    const dualopt_rcache_way *x = way_at(rc, set, w);
+    wb->line = dualopt_rcache_line_of(rc, set, x->tag);
     wb->mask = x->dirty;
     memset(wb->data, 0, sizeof wb->data);
     memcpy(wb->data, data_at(rc, set, w), rc->c.line);
 }
 
-int rcache_access(rcache *rc, const rcache_req *q, rcache_fetch_fn fetch, void *ctx,
-                  rcache_res *r)
+int dualopt_rcache_access(dualopt_rcache *rc, const dualopt_rcache_req *q, dualopt_rcache_fetch_fn fetch, void *ctx,
+                  dualopt_rcache_res *r)
 {
     uint64_t line = (q->addr & mask64(rc->c.addr_bits)) >> rc->g.lb;
     uint64_t full = mask64(rc->c.line), wmask = q->mask & full;
-    unsigned set = rcache_set_of(rc, line);
-    uint64_t tag = rcache_tag_of(rc, line);
+    unsigned set = dualopt_rcache_set_of(rc, line);
+    uint64_t tag = dualopt_rcache_tag_of(rc, line);
     int hw = lookup(rc, set, tag);
     memset(r, 0, sizeof *r);
     r->line = line;
-    if (q->op == RC_AT) {
-        r->kind = RC_FWD;
+    if (q->op == DUALOPT_RCACHE_AT) {
+        r->kind = DUALOPT_RCACHE_FWD;
         rc->fwds++;
         if (hw >= 0) {
-            rcache_way *x = way_at(rc, set, (unsigned)hw);
+            dualopt_rcache_way *x = way_at(rc, set, (unsigned)hw);
             if (x->dirty) {
                 fill_wb(rc, set, (unsigned)hw, &r->wb);
                 r->nwb = 1;
@@ -315,17 +315,17 @@ int rcache_access(rcache *rc, const rcache_req *q, rcache_fetch_fn fetch, void *
         }
         return 0;
     }
-    if (q->op != RC_RD && q->op != RC_WR)
+    if (q->op != DUALOPT_RCACHE_RD && q->op != DUALOPT_RCACHE_WR)
         return -1;
     if (hw >= 0) {
         unsigned w = (unsigned)hw;
         touch(rc, set, w);
-        if (q->op == RC_RD) {
-            r->kind = RC_HIT;
+        if (q->op == DUALOPT_RCACHE_RD) {
+            r->kind = DUALOPT_RCACHE_HIT;
             rc->hits++;
             memcpy(r->rdata, data_at(rc, set, w), rc->c.line);
         } else {
-            r->kind = RC_WHIT;
+            r->kind = DUALOPT_RCACHE_WHIT;
             rc->whits++;
             merge(data_at(rc, set, w), q->data, wmask, rc->c.line);
             way_at(rc, set, w)->dirty |= wmask;
@@ -333,49 +333,49 @@ int rcache_access(rcache *rc, const rcache_req *q, rcache_fetch_fn fetch, void *
         return 0;
     } else {
         unsigned w = victim(rc, set);
-        rcache_way *x = way_at(rc, set, w);
+        dualopt_rcache_way *x = way_at(rc, set, w);
         uint8_t *d = data_at(rc, set, w);
         if (x->valid && x->dirty) {
             fill_wb(rc, set, w, &r->wb);
             r->nwb = 1;
             rc->wbs++;
         }
-        if (q->op == RC_WR && wmask == full) {
-            r->kind = RC_WMISS_FULL;
+        if (q->op == DUALOPT_RCACHE_WR && wmask == full) {
+            r->kind = DUALOPT_RCACHE_WMISS_FULL;
             rc->wmiss_full++;
             memcpy(d, q->data, rc->c.line);
         } else {
-            uint8_t buf[RCACHE_LINE_MAX];
+            uint8_t buf[DUALOPT_RCACHE_LINE_MAX];
             memset(buf, 0, sizeof buf);
             if (fetch)
                 fetch(ctx, line, buf);
             memcpy(d, buf, rc->c.line);
-            if (q->op == RC_WR) {
-                r->kind = RC_WMISS_FETCH;
+            if (q->op == DUALOPT_RCACHE_WR) {
+                r->kind = DUALOPT_RCACHE_WMISS_FETCH;
                 rc->wmiss_fetch++;
                 merge(d, q->data, wmask, rc->c.line);
             } else {
-                r->kind = RC_MISS;
+                r->kind = DUALOPT_RCACHE_MISS;
                 rc->misses++;
                 memcpy(r->rdata, d, rc->c.line);
             }
         }
         x->valid = 1;
         x->tag = tag;
-        x->dirty = q->op == RC_WR ? wmask : 0;
+        x->dirty = q->op == DUALOPT_RCACHE_WR ? wmask : 0;
         touch(rc, set, w);
         return 0;
     }
 }
 
-void rcache_flush(rcache *rc, rcache_wb_fn wb, void *ctx, unsigned *nwb, unsigned *ninv)
+void dualopt_rcache_flush(dualopt_rcache *rc, dualopt_rcache_wb_fn wb, void *ctx, unsigned *nwb, unsigned *ninv)
 {
     unsigned s, w, nw = 0, ni = 0;
     for (s = 0; s < rc->c.sets; s++) {
         for (w = 0; w < rc->c.ways; w++) {
-            const rcache_way *x = way_at(rc, s, w);
+            const dualopt_rcache_way *x = way_at(rc, s, w);
             if (x->valid && x->dirty) {
-                rcache_wb b;
+                dualopt_rcache_wb b;
                 fill_wb(rc, s, w, &b);
                 if (wb)
                     wb(ctx, &b);
@@ -393,7 +393,7 @@ void rcache_flush(rcache *rc, rcache_wb_fn wb, void *ctx, unsigned *nwb, unsigne
         *ninv = ni;
 }
 
-unsigned rcache_dirty_lines(const rcache *rc)
+unsigned dualopt_rcache_dirty_lines(const dualopt_rcache *rc)
 {
     size_t i, n = (size_t)rc->c.sets * rc->c.ways;
     unsigned d = 0;
@@ -402,7 +402,7 @@ unsigned rcache_dirty_lines(const rcache *rc)
     return d;
 }
 
-unsigned rcache_valid_lines(const rcache *rc)
+unsigned dualopt_rcache_valid_lines(const dualopt_rcache *rc)
 {
     size_t i, n = (size_t)rc->c.sets * rc->c.ways;
     unsigned v = 0;
@@ -413,24 +413,24 @@ unsigned rcache_valid_lines(const rcache *rc)
 
 /* -------------------------------------------------------- timing shell -- */
 
-rcache_tm *rcache_tm_new(const rcache_cfg *c)
+dualopt_rcache_tm *dualopt_rcache_tm_new(const dualopt_rcache_cfg *c)
 {
-    rcache_tm *t = calloc(1, sizeof *t);
-    rcache *rc;
+    dualopt_rcache_tm *t = calloc(1, sizeof *t);
+    dualopt_rcache *rc;
     if (t == NULL)
         return NULL;
-    rc = rcache_new(c);
+    rc = dualopt_rcache_new(c);
     if (rc == NULL) {
         free(t);
         return NULL;
     }
     t->core = *rc;
     free(rc); /* the arrays now belong to t->core */
-    rcache_tm_reset(t);
+    dualopt_rcache_tm_reset(t);
     return t;
 }
 
-void rcache_tm_free(rcache_tm *t)
+void dualopt_rcache_tm_free(dualopt_rcache_tm *t)
 {
     if (t) {
         free(t->core.way);
@@ -439,10 +439,10 @@ void rcache_tm_free(rcache_tm *t)
     }
 }
 
-void rcache_tm_reset(rcache_tm *t)
+void dualopt_rcache_tm_reset(dualopt_rcache_tm *t)
 {
     /* the RAMs are not reset: the sweep out of reset clears the tag RAM */
-    t->state = RCS_INIT;
+    t->state = DUALOPT_RCACHE_S_INIT;
     t->idx = 0;
     t->s1_valid = t->s1_op = 0;
     t->s1_addr = t->s1_mask = 0;
@@ -481,49 +481,49 @@ typedef struct {
     unsigned fill_ready;
 } rc_comb;
 
-static void comb(const rcache_tm *t, const uint64_t *in, rc_comb *x)
+static void comb(const dualopt_rcache_tm *t, const uint64_t *in, rc_comb *x)
 {
-    const rcache *rc = &t->core;
-    const rcache_geom *g = &rc->g;
+    const dualopt_rcache *rc = &t->core;
+    const dualopt_rcache_geom *g = &rc->g;
     unsigned rsp_ready = (unsigned)(in[g->i_rsp_ready] & 1);
     memset(x, 0, sizeof *x);
     x->s1_line = (t->s1_addr & mask64(rc->c.addr_bits)) >> g->lb;
-    x->s1_line_set = rcache_set_of(rc, x->s1_line);
-    x->s1_tag = rcache_tag_of(rc, x->s1_line);
+    x->s1_line_set = dualopt_rcache_set_of(rc, x->s1_line);
+    x->s1_tag = dualopt_rcache_tag_of(rc, x->s1_line);
     x->hw = lookup(rc, x->s1_line_set, x->s1_tag);
     x->rsp_free = !t->rsp_valid || rsp_ready;
     switch (t->state) {
-    case RCS_LOOK:
-        x->adv = t->s1_valid && (t->s1_op == RC_RD || t->s1_op == RC_WR) && x->hw >= 0 &&
+    case DUALOPT_RCACHE_S_LOOK:
+        x->adv = t->s1_valid && (t->s1_op == DUALOPT_RCACHE_RD || t->s1_op == DUALOPT_RCACHE_WR) && x->hw >= 0 &&
                  x->rsp_free;
         break;
-    case RCS_MFULL:
-    case RCS_MDONE:
-    case RCS_AINV:
-    case RCS_FDONE:
+    case DUALOPT_RCACHE_S_MFULL:
+    case DUALOPT_RCACHE_S_MDONE:
+    case DUALOPT_RCACHE_S_AINV:
+    case DUALOPT_RCACHE_S_FDONE:
         x->adv = 1;
         break;
     default:
         break;
     }
-    x->req_ready = t->state != RCS_INIT && (!t->s1_valid || x->adv);
-    if (t->state == RCS_MWB || t->state == RCS_AWB || t->state == RCS_FWB) {
-        unsigned set = t->state == RCS_FWB ? t->idx : x->s1_line_set;
-        const rcache_way *w = way_at(rc, set, t->m_way);
+    x->req_ready = t->state != DUALOPT_RCACHE_S_INIT && (!t->s1_valid || x->adv);
+    if (t->state == DUALOPT_RCACHE_S_MWB || t->state == DUALOPT_RCACHE_S_AWB || t->state == DUALOPT_RCACHE_S_FWB) {
+        unsigned set = t->state == DUALOPT_RCACHE_S_FWB ? t->idx : x->s1_line_set;
+        const dualopt_rcache_way *w = way_at(rc, set, t->m_way);
         x->out_valid = 1;
         x->out_kind = 1;
-        x->out_line = rcache_line_of(rc, set, w->tag);
+        x->out_line = dualopt_rcache_line_of(rc, set, w->tag);
         x->out_mask = w->dirty;
-    } else if (t->state == RCS_MFETCH) {
+    } else if (t->state == DUALOPT_RCACHE_S_MFETCH) {
         x->out_valid = 1;
         x->out_line = x->s1_line;
     }
-    x->fill_ready = t->state == RCS_MFILL;
+    x->fill_ready = t->state == DUALOPT_RCACHE_S_MFILL;
 }
 
-void rcache_eval(const rcache_tm *t, const uint64_t *in, uint64_t *out)
+void dualopt_rcache_eval(const dualopt_rcache_tm *t, const uint64_t *in, uint64_t *out)
 {
-    const rcache_geom *g = &t->core.g;
+    const dualopt_rcache_geom *g = &t->core.g;
     unsigned n = t->core.c.line;
     rc_comb x;
     comb(t, in, &x);
@@ -543,7 +543,7 @@ void rcache_eval(const rcache_tm *t, const uint64_t *in, uint64_t *out)
     out[g->o_fill_ready] = x.fill_ready;
 }
 
-static void respond(rcache_tm *t, unsigned kind, uint64_t line, unsigned rd, unsigned wbs,
+static void respond(dualopt_rcache_tm *t, unsigned kind, uint64_t line, unsigned rd, unsigned wbs,
                     unsigned inv)
 {
     t->rsp_valid = 1;
@@ -554,27 +554,27 @@ static void respond(rcache_tm *t, unsigned kind, uint64_t line, unsigned rd, uns
     t->rsp_inv = inv;
 }
 
-static void install(rcache_tm *t, const rc_comb *x)
+static void install(dualopt_rcache_tm *t, const rc_comb *x)
 {
-    rcache *rc = &t->core;
-    rcache_way *w = way_at(rc, x->s1_line_set, t->m_way);
+    dualopt_rcache *rc = &t->core;
+    dualopt_rcache_way *w = way_at(rc, x->s1_line_set, t->m_way);
     w->valid = 1;
     w->tag = x->s1_tag;
-    w->dirty = t->s1_op == RC_WR ? t->s1_mask & mask64(rc->c.line) : 0;
+    w->dirty = t->s1_op == DUALOPT_RCACHE_WR ? t->s1_mask & mask64(rc->c.line) : 0;
     touch(rc, x->s1_line_set, t->m_way);
 }
 
-void rcache_step(rcache_tm *t, const uint64_t *in)
+void dualopt_rcache_step(dualopt_rcache_tm *t, const uint64_t *in)
 {
-    rcache *rc = &t->core;
-    const rcache_geom *g = &rc->g;
+    dualopt_rcache *rc = &t->core;
+    const dualopt_rcache_geom *g = &rc->g;
     unsigned n = rc->c.line, i;
     uint64_t full = mask64(n);
     rc_comb x;
     int req_acc;
     unsigned rsp_v;
     if (!(in[0] & 1)) {
-        rcache_tm_reset(t);
+        dualopt_rcache_tm_reset(t);
         return;
     }
     comb(t, in, &x);
@@ -583,120 +583,120 @@ void rcache_step(rcache_tm *t, const uint64_t *in)
     if (t->rsp_valid && (in[g->i_rsp_ready] & 1))
         t->rsp_valid = 0;
     switch (t->state) {
-    case RCS_INIT:
+    case DUALOPT_RCACHE_S_INIT:
         set_clear(rc, t->idx);
         if (t->idx == rc->c.sets - 1) {
             t->idx = 0;
-            t->state = RCS_LOOK;
+            t->state = DUALOPT_RCACHE_S_LOOK;
         } else {
             t->idx++;
         }
         break;
-    case RCS_LOOK:
+    case DUALOPT_RCACHE_S_LOOK:
         if (!t->s1_valid)
             break;
-        if (t->s1_op == RC_RD || t->s1_op == RC_WR) {
+        if (t->s1_op == DUALOPT_RCACHE_RD || t->s1_op == DUALOPT_RCACHE_WR) {
             if (x.hw >= 0) {
                 unsigned w = (unsigned)x.hw;
                 if (!x.rsp_free)
                     break;
                 touch(rc, x.s1_line_set, w);
-                if (t->s1_op == RC_RD) {
+                if (t->s1_op == DUALOPT_RCACHE_RD) {
                     memcpy(t->d_rdata, data_at(rc, x.s1_line_set, w), n);
-                    respond(t, RC_HIT, x.s1_line, 1, 0, 0);
+                    respond(t, DUALOPT_RCACHE_HIT, x.s1_line, 1, 0, 0);
                 } else {
                     merge(data_at(rc, x.s1_line_set, w), t->s1_data, t->s1_mask, n);
                     way_at(rc, x.s1_line_set, w)->dirty |= t->s1_mask & full;
-                    respond(t, RC_WHIT, x.s1_line, 0, 0, 0);
+                    respond(t, DUALOPT_RCACHE_WHIT, x.s1_line, 0, 0, 0);
                 }
             } else if (!rsp_v) {
                 unsigned v = victim(rc, x.s1_line_set);
-                const rcache_way *vw = way_at(rc, x.s1_line_set, v);
+                const dualopt_rcache_way *vw = way_at(rc, x.s1_line_set, v);
                 t->m_way = v;
                 t->m_wb = vw->valid && vw->dirty;
                 if (t->m_wb) {
                     memcpy(t->d_rdata, data_at(rc, x.s1_line_set, v), n);
-                    t->state = RCS_MWB;
-                } else if (t->s1_op == RC_WR && (t->s1_mask & full) == full) {
-                    t->state = RCS_MFULL;
+                    t->state = DUALOPT_RCACHE_S_MWB;
+                } else if (t->s1_op == DUALOPT_RCACHE_WR && (t->s1_mask & full) == full) {
+                    t->state = DUALOPT_RCACHE_S_MFULL;
                 } else {
-                    t->state = RCS_MFETCH;
+                    t->state = DUALOPT_RCACHE_S_MFETCH;
                 }
             }
-        } else if (t->s1_op == RC_AT) {
+        } else if (t->s1_op == DUALOPT_RCACHE_AT) {
             if (!rsp_v) {
                 t->m_hit = x.hw >= 0;
                 t->m_way = x.hw >= 0 ? (unsigned)x.hw : 0;
                 t->m_wb = x.hw >= 0 && way_at(rc, x.s1_line_set, t->m_way)->dirty != 0;
                 if (t->m_wb) {
                     memcpy(t->d_rdata, data_at(rc, x.s1_line_set, t->m_way), n);
-                    t->state = RCS_AWB;
+                    t->state = DUALOPT_RCACHE_S_AWB;
                 } else {
-                    t->state = RCS_AINV;
+                    t->state = DUALOPT_RCACHE_S_AINV;
                 }
             }
         } else if (!rsp_v) {
             t->idx = 0;
             t->fl_wbs = 0;
             t->fl_inv = 0;
-            t->state = RCS_FRD;
+            t->state = DUALOPT_RCACHE_S_FRD;
         }
         break;
-    case RCS_MWB:
+    case DUALOPT_RCACHE_S_MWB:
         if (in[g->i_out_ready] & 1)
-            t->state = (t->s1_op == RC_WR && (t->s1_mask & full) == full) ? RCS_MFULL
-                                                                          : RCS_MFETCH;
+            t->state = (t->s1_op == DUALOPT_RCACHE_WR && (t->s1_mask & full) == full) ? DUALOPT_RCACHE_S_MFULL
+                                                                          : DUALOPT_RCACHE_S_MFETCH;
         break;
-    case RCS_MFETCH:
+    case DUALOPT_RCACHE_S_MFETCH:
         if (in[g->i_out_ready] & 1)
-            t->state = RCS_MFILL;
+            t->state = DUALOPT_RCACHE_S_MFILL;
         break;
-    case RCS_MFILL:
+    case DUALOPT_RCACHE_S_MFILL:
         if (in[g->i_fill_valid] & 1) {
             uint8_t *d = data_at(rc, x.s1_line_set, t->m_way);
             get_line(d, in + g->i_fill_data, n);
-            if (t->s1_op == RC_WR)
+            if (t->s1_op == DUALOPT_RCACHE_WR)
                 merge(d, t->s1_data, t->s1_mask, n);
             install(t, &x);
-            t->state = RCS_MDONE;
+            t->state = DUALOPT_RCACHE_S_MDONE;
         }
         break;
-    case RCS_MDONE:
-        if (t->s1_op == RC_RD) {
+    case DUALOPT_RCACHE_S_MDONE:
+        if (t->s1_op == DUALOPT_RCACHE_RD) {
             memcpy(t->d_rdata, data_at(rc, x.s1_line_set, t->m_way), n);
-            respond(t, RC_MISS, x.s1_line, 1, t->m_wb, 0);
+            respond(t, DUALOPT_RCACHE_MISS, x.s1_line, 1, t->m_wb, 0);
         } else {
-            respond(t, RC_WMISS_FETCH, x.s1_line, 0, t->m_wb, 0);
+            respond(t, DUALOPT_RCACHE_WMISS_FETCH, x.s1_line, 0, t->m_wb, 0);
         }
-        t->state = RCS_LOOK;
+        t->state = DUALOPT_RCACHE_S_LOOK;
         break;
-    case RCS_MFULL:
+    case DUALOPT_RCACHE_S_MFULL:
         memcpy(data_at(rc, x.s1_line_set, t->m_way), t->s1_data, n);
         install(t, &x);
-        respond(t, RC_WMISS_FULL, x.s1_line, 0, t->m_wb, 0);
-        t->state = RCS_LOOK;
+        respond(t, DUALOPT_RCACHE_WMISS_FULL, x.s1_line, 0, t->m_wb, 0);
+        t->state = DUALOPT_RCACHE_S_LOOK;
         break;
-    case RCS_AWB:
+    case DUALOPT_RCACHE_S_AWB:
         if (in[g->i_out_ready] & 1)
-            t->state = RCS_AINV;
+            t->state = DUALOPT_RCACHE_S_AINV;
         break;
-    case RCS_AINV:
+    case DUALOPT_RCACHE_S_AINV:
         if (t->m_hit) {
-            rcache_way *w = way_at(rc, x.s1_line_set, t->m_way);
+            dualopt_rcache_way *w = way_at(rc, x.s1_line_set, t->m_way);
             w->valid = 0;
             w->dirty = 0;
         }
-        respond(t, RC_FWD, x.s1_line, 0, t->m_wb, t->m_hit);
-        t->state = RCS_LOOK;
+        respond(t, DUALOPT_RCACHE_FWD, x.s1_line, 0, t->m_wb, t->m_hit);
+        t->state = DUALOPT_RCACHE_S_LOOK;
         break;
-    case RCS_FRD:
+    case DUALOPT_RCACHE_S_FRD:
         t->fl_done = 0;
-        t->state = RCS_FSCAN;
+        t->state = DUALOPT_RCACHE_S_FSCAN;
         break;
-    case RCS_FSCAN: {
+    case DUALOPT_RCACHE_S_FSCAN: {
         unsigned pend = 0, valid = 0;
         for (i = 0; i < rc->c.ways; i++) {
-            const rcache_way *w = way_at(rc, t->idx, i);
+            const dualopt_rcache_way *w = way_at(rc, t->idx, i);
             if (w->valid && w->dirty && !((t->fl_done >> i) & 1))
                 pend |= 1u << i;
             valid += w->valid;
@@ -707,32 +707,32 @@ void rcache_step(rcache_tm *t, const uint64_t *in)
                 w++;
             t->m_way = w;
             memcpy(t->d_rdata, data_at(rc, t->idx, w), n);
-            t->state = RCS_FWB;
+            t->state = DUALOPT_RCACHE_S_FWB;
         } else {
             set_clear(rc, t->idx);
             t->fl_inv += valid;
             if (t->idx == rc->c.sets - 1) {
                 t->idx = 0;
-                t->state = RCS_FDONE;
+                t->state = DUALOPT_RCACHE_S_FDONE;
             } else {
                 t->idx++;
-                t->state = RCS_FRD;
+                t->state = DUALOPT_RCACHE_S_FRD;
             }
         }
         break;
     }
-    case RCS_FWB:
+    case DUALOPT_RCACHE_S_FWB:
         if (in[g->i_out_ready] & 1) {
             t->fl_done |= 1u << t->m_way;
             t->fl_wbs++;
-            t->state = RCS_FSCAN;
+            t->state = DUALOPT_RCACHE_S_FSCAN;
         }
         break;
-    case RCS_FDONE:
-        respond(t, RC_FLUSH, 0, 0, t->fl_wbs, t->fl_inv);
+    case DUALOPT_RCACHE_S_FDONE:
+        respond(t, DUALOPT_RCACHE_FLUSH, 0, 0, t->fl_wbs, t->fl_inv);
         t->fl_wbs = 0;
         t->fl_inv = 0;
-        t->state = RCS_LOOK;
+        t->state = DUALOPT_RCACHE_S_LOOK;
         break;
     default:
         break;

@@ -11,7 +11,7 @@
  * order and every line invalidated. Index: set = line mod sets (D22: 1,536
  * sets at the paper's size, not a power of two).
  *
- * Functional core: rcache_new / rcache_access / rcache_flush (akita terms:
+ * Functional core: dualopt_rcache_new / dualopt_rcache_access / dualopt_rcache_flush (akita terms:
  * the cache sits between the RDMA engine's inside port, where remote
  * requests that missed the L1s arrive, and its outside port; a fetch and a
  * write-back leave towards the home GPU). Timing shell: rcache_tm_*, the
@@ -28,14 +28,14 @@
 
 COHKIT_BEGIN_DECLS
 
-#define RCACHE_LINE_MAX 64
+#define DUALOPT_RCACHE_LINE_MAX 64
 
 typedef struct {
     unsigned sets;      /* 2..65536, any value (modulo indexing)           */
     unsigned ways;      /* 2..32                                           */
     unsigned line;      /* bytes, power of two, 8..64                      */
     unsigned addr_bits; /* byte-address width, 16..63                      */
-} rcache_cfg;
+} dualopt_rcache_cfg;
 
 typedef struct {
     unsigned lb;        /* log2(line)                                      */
@@ -59,127 +59,127 @@ typedef struct {
     unsigned o_req_ready, o_rsp_valid, o_rsp_kind, o_rsp_line, o_rsp_wbs, o_rsp_inv,
         o_rsp_data, o_out_valid, o_out_kind, o_out_line, o_out_mask, o_out_data, o_fill_ready,
         out_words;
-} rcache_geom;
+} dualopt_rcache_geom;
 
 /* The paper's: 1,536 sets x 16 ways x 64 B = 1.5 MB, 48-bit addresses. */
-void rcache_cfg_default(rcache_cfg *c);
+void dualopt_rcache_cfg_default(dualopt_rcache_cfg *c);
 /* "default", "fpga" (64 x 4 x 16 B = 4 KB, 32-bit addresses), "pow2"
  * (2,048 sets x 12 ways: the paper's capacity with a power-of-two index,
  * D22). 0 or -1. */
-int rcache_cfg_preset(rcache_cfg *c, const char *name);
-/* The options (cmodel/unit.h), behind rcache_cfg_option and rcache_cfg_args. */
+int dualopt_rcache_cfg_preset(dualopt_rcache_cfg *c, const char *name);
+/* The options (cmodel/unit.h), behind dualopt_rcache_cfg_option and dualopt_rcache_cfg_args. */
 extern const unit_opt_table rcache_opts;
-int rcache_cfg_option(rcache_cfg *c, const char *name, const char *value, char *err, size_t len);
-int rcache_cfg_check(const rcache_cfg *c, char *err, size_t len);
-void rcache_geom_of(const rcache_cfg *c, rcache_geom *g);
-void rcache_cfg_name(const rcache_cfg *c, char *buf, size_t len);
-void rcache_cfg_args(const rcache_cfg *c, char *buf, size_t len);
+int dualopt_rcache_cfg_option(dualopt_rcache_cfg *c, const char *name, const char *value, char *err, size_t len);
+int dualopt_rcache_cfg_check(const dualopt_rcache_cfg *c, char *err, size_t len);
+void dualopt_rcache_geom_of(const dualopt_rcache_cfg *c, dualopt_rcache_geom *g);
+void dualopt_rcache_cfg_name(const dualopt_rcache_cfg *c, char *buf, size_t len);
+void dualopt_rcache_cfg_args(const dualopt_rcache_cfg *c, char *buf, size_t len);
 
 /* ---------------------------------------------------------------- core -- */
 
 /* Request operations (req_op_i). */
-typedef enum { RC_RD = 0, RC_WR = 1, RC_AT = 2, RC_KERNEL = 3 } rcache_op;
+typedef enum { DUALOPT_RCACHE_RD = 0, DUALOPT_RCACHE_WR = 1, DUALOPT_RCACHE_AT = 2, DUALOPT_RCACHE_KERNEL = 3 } dualopt_rcache_op;
 /* Outcomes (rsp_kind_o). */
 typedef enum {
-    RC_HIT = 0,
-    RC_MISS = 1,
-    RC_WHIT = 2,
-    RC_WMISS_FULL = 3,
-    RC_WMISS_FETCH = 4,
-    RC_FWD = 5,
-    RC_FLUSH = 6
-} rcache_kind;
+    DUALOPT_RCACHE_HIT = 0,
+    DUALOPT_RCACHE_MISS = 1,
+    DUALOPT_RCACHE_WHIT = 2,
+    DUALOPT_RCACHE_WMISS_FULL = 3,
+    DUALOPT_RCACHE_WMISS_FETCH = 4,
+    DUALOPT_RCACHE_FWD = 5,
+    DUALOPT_RCACHE_FLUSH = 6
+} dualopt_rcache_kind;
 
 typedef struct {
     unsigned valid;
     uint64_t tag;
     uint64_t dirty;     /* bit i: byte i written since the line was filled  */
     unsigned rank;      /* 0 most recently used .. ways - 1 least           */
-} rcache_way;
+} dualopt_rcache_way;
 
 typedef struct {
-    rcache_cfg c;
-    rcache_geom g;
-    rcache_way *way;    /* sets x ways                                      */
+    dualopt_rcache_cfg c;
+    dualopt_rcache_geom g;
+    dualopt_rcache_way *way;    /* sets x ways                                      */
     uint8_t *data;      /* sets x ways x line bytes                         */
     uint64_t hits, misses, whits, wmiss_full, wmiss_fetch, fwds, wbs, flushes;
-} rcache;
+} dualopt_rcache;
 
 typedef struct {
-    rcache_op op;
+    dualopt_rcache_op op;
     uint64_t addr;      /* byte address (any byte of the line)              */
     uint64_t mask;      /* WR: byte enables of the line (bit i = byte i)    */
-    uint8_t data[RCACHE_LINE_MAX]; /* WR: the line's bytes at their offsets */
-} rcache_req;
+    uint8_t data[DUALOPT_RCACHE_LINE_MAX]; /* WR: the line's bytes at their offsets */
+} dualopt_rcache_req;
 
 typedef struct {
     uint64_t line;      /* line address (byte address >> log2(line))        */
     uint64_t mask;      /* dirty bytes                                      */
-    uint8_t data[RCACHE_LINE_MAX];
-} rcache_wb;
+    uint8_t data[DUALOPT_RCACHE_LINE_MAX];
+} dualopt_rcache_wb;
 
 typedef struct {
-    rcache_kind kind;
+    dualopt_rcache_kind kind;
     uint64_t line;
     unsigned nwb;       /* 0 or 1: the dirty victim (RD/WR) or line (AT)     */
-    rcache_wb wb;
+    dualopt_rcache_wb wb;
     unsigned inv;       /* AT: the line was present and is now invalid      */
-    uint8_t rdata[RCACHE_LINE_MAX]; /* RD: the line                          */
-} rcache_res;
+    uint8_t rdata[DUALOPT_RCACHE_LINE_MAX]; /* RD: the line                          */
+} dualopt_rcache_res;
 
 /* Reads line `line` from its home GPU into buf (line bytes). */
-typedef void (*rcache_fetch_fn)(void *ctx, uint64_t line, uint8_t *buf);
+typedef void (*dualopt_rcache_fetch_fn)(void *ctx, uint64_t line, uint8_t *buf);
 /* One write-back towards the home GPU, in issue order. */
-typedef void (*rcache_wb_fn)(void *ctx, const rcache_wb *wb);
+typedef void (*dualopt_rcache_wb_fn)(void *ctx, const dualopt_rcache_wb *wb);
 
-rcache *rcache_new(const rcache_cfg *c);
-void rcache_free(rcache *rc);
+dualopt_rcache *dualopt_rcache_new(const dualopt_rcache_cfg *c);
+void dualopt_rcache_free(dualopt_rcache *rc);
 /* Every line invalid, ranks in way order, counters zero. */
-void rcache_reset(rcache *rc);
-/* One RD, WR or AT (KERNEL: use rcache_flush). fetch is called on a read
+void dualopt_rcache_reset(dualopt_rcache *rc);
+/* One RD, WR or AT (KERNEL: use dualopt_rcache_flush). fetch is called on a read
  * miss and a partial-line write miss. Returns 0, -1 for another op. */
-int rcache_access(rcache *rc, const rcache_req *q, rcache_fetch_fn fetch, void *ctx,
-                  rcache_res *r);
+int dualopt_rcache_access(dualopt_rcache *rc, const dualopt_rcache_req *q, dualopt_rcache_fetch_fn fetch, void *ctx,
+                  dualopt_rcache_res *r);
 /* Kernel boundary: every dirty line written back through wb in ascending
  * (set, way) order, every line invalidated. *nwb: lines written back,
  * *ninv: valid lines invalidated. */
-void rcache_flush(rcache *rc, rcache_wb_fn wb, void *ctx, unsigned *nwb, unsigned *ninv);
+void dualopt_rcache_flush(dualopt_rcache *rc, dualopt_rcache_wb_fn wb, void *ctx, unsigned *nwb, unsigned *ninv);
 /* Set and tag of a line address; the line address of (set, tag). */
-unsigned rcache_set_of(const rcache *rc, uint64_t line);
-uint64_t rcache_tag_of(const rcache *rc, uint64_t line);
-uint64_t rcache_line_of(const rcache *rc, unsigned set, uint64_t tag);
+unsigned dualopt_rcache_set_of(const dualopt_rcache *rc, uint64_t line);
+uint64_t dualopt_rcache_tag_of(const dualopt_rcache *rc, uint64_t line);
+uint64_t dualopt_rcache_line_of(const dualopt_rcache *rc, unsigned set, uint64_t tag);
 /* Dirty lines, valid lines. */
-unsigned rcache_dirty_lines(const rcache *rc);
-unsigned rcache_valid_lines(const rcache *rc);
+unsigned dualopt_rcache_dirty_lines(const dualopt_rcache *rc);
+unsigned dualopt_rcache_valid_lines(const dualopt_rcache *rc);
 
 /* -------------------------------------------------------- timing shell -- */
 
 /* Pipeline states (the RTL's state_q). */
 enum {
-    RCS_INIT, RCS_LOOK, RCS_MWB, RCS_MFETCH, RCS_MFILL, RCS_MDONE, RCS_MFULL, RCS_AWB,
-    RCS_AINV, RCS_FRD, RCS_FSCAN, RCS_FWB, RCS_FDONE
+    DUALOPT_RCACHE_S_INIT, DUALOPT_RCACHE_S_LOOK, DUALOPT_RCACHE_S_MWB, DUALOPT_RCACHE_S_MFETCH, DUALOPT_RCACHE_S_MFILL, DUALOPT_RCACHE_S_MDONE, DUALOPT_RCACHE_S_MFULL, DUALOPT_RCACHE_S_AWB,
+    DUALOPT_RCACHE_S_AINV, DUALOPT_RCACHE_S_FRD, DUALOPT_RCACHE_S_FSCAN, DUALOPT_RCACHE_S_FWB, DUALOPT_RCACHE_S_FDONE
 };
 
 typedef struct {
-    rcache core;        /* the RAM contents: tag/state RAM and data RAM     */
+    dualopt_rcache core;        /* the RAM contents: tag/state RAM and data RAM     */
     unsigned state;
     unsigned idx;       /* init / flush set counter                         */
     unsigned s1_valid, s1_op;
     uint64_t s1_addr, s1_mask;
-    uint8_t s1_data[RCACHE_LINE_MAX];
+    uint8_t s1_data[DUALOPT_RCACHE_LINE_MAX];
     unsigned m_way, m_wb, m_hit;
     unsigned fl_done;   /* ways of the flushed set already written back     */
     unsigned fl_wbs, fl_inv;
-    uint8_t d_rdata[RCACHE_LINE_MAX]; /* data RAM read register              */
+    uint8_t d_rdata[DUALOPT_RCACHE_LINE_MAX]; /* data RAM read register              */
     unsigned rsp_valid, rsp_kind, rsp_rd, rsp_wbs, rsp_inv;
     uint64_t rsp_line;
-} rcache_tm;
+} dualopt_rcache_tm;
 
-rcache_tm *rcache_tm_new(const rcache_cfg *c);
-void rcache_tm_free(rcache_tm *t);
-void rcache_tm_reset(rcache_tm *t);
-void rcache_eval(const rcache_tm *t, const uint64_t *in, uint64_t *out);
-void rcache_step(rcache_tm *t, const uint64_t *in);
+dualopt_rcache_tm *dualopt_rcache_tm_new(const dualopt_rcache_cfg *c);
+void dualopt_rcache_tm_free(dualopt_rcache_tm *t);
+void dualopt_rcache_tm_reset(dualopt_rcache_tm *t);
+void dualopt_rcache_eval(const dualopt_rcache_tm *t, const uint64_t *in, uint64_t *out);
+void dualopt_rcache_step(dualopt_rcache_tm *t, const uint64_t *in);
 
 COHKIT_END_DECLS
 

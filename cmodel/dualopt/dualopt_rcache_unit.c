@@ -16,14 +16,14 @@ static const char *const presets[] = {"default", "fpga", "pow2", NULL};
 static const char *const committed[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "hits", NULL};
 
-UNIT_CFG_ADAPTERS(rcache, rcache_cfg)
-UNIT_CFG_NAME_ADAPTER(rcache, rcache_cfg)
+UNIT_CFG_ADAPTERS(dualopt_rcache, dualopt_rcache_cfg)
+UNIT_CFG_NAME_ADAPTER(dualopt_rcache, dualopt_rcache_cfg)
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
-    const rcache_cfg *c = cfg;
-    rcache_geom gg, *g = &gg;
-    rcache_geom_of(c, g);
+    const dualopt_rcache_cfg *c = cfg;
+    dualopt_rcache_geom gg, *g = &gg;
+    dualopt_rcache_geom_of(c, g);
     int n = 0;
 #define RCACHE_PORT UNIT_PORT
 #include "dualopt_rcache_ports.def"
@@ -31,15 +31,15 @@ static int u_ports(const void *cfg, port_t *p, int max)
     return n;
 }
 
-UNIT_TM_ADAPTERS(rcache_cfg, rcache_tm, uint64_t, uint64_t, rcache_tm_new, rcache_tm_free,
-                 rcache_tm_reset, rcache_eval, rcache_step)
+UNIT_TM_ADAPTERS(dualopt_rcache_cfg, dualopt_rcache_tm, uint64_t, uint64_t, dualopt_rcache_tm_new, dualopt_rcache_tm_free,
+                 dualopt_rcache_tm_reset, dualopt_rcache_eval, dualopt_rcache_step)
 
 /* ----------------------------------------------------------------- trace */
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 typedef struct {
-    unsigned op;          /* rcache_op                          */
+    unsigned op;          /* dualopt_rcache_op                          */
     uint64_t addr, mask;  /* WR: byte enables from the size     */
     unsigned lineno;
 } rc_rec;
@@ -49,7 +49,7 @@ typedef struct {
     size_t n, cap, kernels;
 } rc_trace;
 
-static int trace_read(FILE *f, const rcache_cfg *c, rc_trace *t, char *err, size_t len)
+static int trace_read(FILE *f, const dualopt_rcache_cfg *c, rc_trace *t, char *err, size_t len)
 {
     char *buf = NULL;
     size_t bcap = 0;
@@ -69,7 +69,7 @@ static int trace_read(FILE *f, const rcache_cfg *c, rc_trace *t, char *err, size
         r.lineno = lineno;
         if (strcmp(tok, "RD") == 0 || strcmp(tok, "WR") == 0 || strcmp(tok, "AT") == 0) {
             int e;
-            r.op = tok[0] == 'R' ? RC_RD : tok[0] == 'W' ? RC_WR : RC_AT;
+            r.op = tok[0] == 'R' ? DUALOPT_RCACHE_RD : tok[0] == 'W' ? DUALOPT_RCACHE_WR : DUALOPT_RCACHE_AT;
             tok = strtok_r(NULL, " \t\r\n", &save);
             if (tok == NULL) {
                 snprintf(err, len, "line %u: missing address", lineno);
@@ -85,7 +85,7 @@ static int trace_read(FILE *f, const rcache_cfg *c, rc_trace *t, char *err, size
                          (unsigned long long)amax);
                 goto bad;
             }
-            if (r.op == RC_WR) {
+            if (r.op == DUALOPT_RCACHE_WR) {
                 char *end;
                 unsigned long sz;
                 unsigned off = (unsigned)(r.addr & (c->line - 1));
@@ -107,7 +107,7 @@ static int trace_read(FILE *f, const rcache_cfg *c, rc_trace *t, char *err, size
                 r.mask = mask64((unsigned)sz) << off;
             }
         } else if (strcmp(tok, "KERNEL") == 0) {
-            r.op = RC_KERNEL;
+            r.op = DUALOPT_RCACHE_KERNEL;
             t->kernels++;
         } else {
             snprintf(err, len, "line %u: unknown record '%s'", lineno, tok);
@@ -146,7 +146,7 @@ static uint8_t hbyte(uint64_t a, uint64_t b, unsigned i)
     return (uint8_t)x;
 }
 
-static void print_line(FILE *f, const char *what, uint64_t line, const rcache_cfg *c)
+static void print_line(FILE *f, const char *what, uint64_t line, const dualopt_rcache_cfg *c)
 {
     unsigned lb = 0;
     while ((1u << lb) < c->line)
@@ -154,7 +154,7 @@ static void print_line(FILE *f, const char *what, uint64_t line, const rcache_cf
     fprintf(f, "%s 0x%llx", what, (unsigned long long)(line << lb));
 }
 
-static void print_wb(FILE *f, const rcache_cfg *c, uint64_t line, uint64_t mask)
+static void print_wb(FILE *f, const dualopt_rcache_cfg *c, uint64_t line, uint64_t mask)
 {
     print_line(f, "WB", line, c);
     fprintf(f, " 0x%0*llx\n", (int)(c->line / 4), (unsigned long long)mask);
@@ -239,7 +239,7 @@ static size_t mem_find(mem_img *m, uint64_t line)
 typedef struct {
     mem_img *m;
     FILE *out;
-    const rcache_cfg *c;
+    const dualopt_rcache_cfg *c;
 } tool_ctx;
 
 static void tool_fetch(void *ctx, uint64_t line, uint8_t *buf)
@@ -249,14 +249,14 @@ static void tool_fetch(void *ctx, uint64_t line, uint8_t *buf)
     memcpy(buf, t->m->home + i * t->c->line, t->c->line);
 }
 
-static void tool_wb(void *ctx, const rcache_wb *wb)
+static void tool_wb(void *ctx, const dualopt_rcache_wb *wb)
 {
     tool_ctx *t = ctx;
     print_wb(t->out, t->c, wb->line, wb->mask);
 }
 
 enum { FLAG_STATS = 0 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"stats", NULL,
      "cohmodel: add '# reads R hits H misses M writes W whits X wmiss-full F wmiss-fetch P "
      "atomics A write-backs B flushes K' at the end"},
@@ -266,9 +266,9 @@ static const unit_flag flags[] = {
 static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
                      FILE *out, FILE *errf)
 {
-    const rcache_cfg *c = cfg;
+    const dualopt_rcache_cfg *c = cfg;
     rc_trace t;
-    rcache *rc;
+    dualopt_rcache *rc;
     mem_img m;
     tool_ctx tc;
     char err[300];
@@ -278,11 +278,11 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
         fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
         return 2;
     }
-    rc = rcache_new(c);
+    rc = dualopt_rcache_new(c);
     if (rc == NULL || mem_init(&m, c->line) != 0) {
         fprintf(errf, "cohmodel: out of memory\n");
         free(t.r);
-        rcache_free(rc);
+        dualopt_rcache_free(rc);
         return 2;
     }
     tc.m = &m;
@@ -290,21 +290,21 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     tc.c = c;
     for (i = 0; i < t.n; i++) {
         const rc_rec *r = &t.r[i];
-        if (r->op == RC_KERNEL) {
+        if (r->op == DUALOPT_RCACHE_KERNEL) {
             unsigned nw, ni;
-            rcache_flush(rc, tool_wb, &tc, &nw, &ni);
+            dualopt_rcache_flush(rc, tool_wb, &tc, &nw, &ni);
             fprintf(out, "FLUSH %u %u\n", nw, ni);
         } else {
-            rcache_req q;
-            rcache_res x;
+            dualopt_rcache_req q;
+            dualopt_rcache_res x;
             memset(&q, 0, sizeof q);
-            q.op = (rcache_op)r->op;
+            q.op = (dualopt_rcache_op)r->op;
             q.addr = r->addr;
             q.mask = r->mask;
             for (b = 0; b < c->line; b++)
                 q.data[b] = hbyte(r->addr, i + 1, b);
-            rcache_access(rc, &q, tool_fetch, &tc, &x);
-            if (x.kind == RC_FWD) {
+            dualopt_rcache_access(rc, &q, tool_fetch, &tc, &x);
+            if (x.kind == DUALOPT_RCACHE_FWD) {
                 if (x.nwb)
                     print_wb(out, c, x.wb.line, x.wb.mask);
                 if (x.inv) {
@@ -316,7 +316,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
             } else {
                 static const char *const kn[] = {"HIT", "MISS", "WHIT", "WMISS", "WMISS"};
                 print_line(out, kn[x.kind], x.line, c);
-                fputs(x.kind == RC_WMISS_FULL ? " FULL\n" : x.kind == RC_WMISS_FETCH ? " FETCH\n"
+                fputs(x.kind == DUALOPT_RCACHE_WMISS_FULL ? " FULL\n" : x.kind == DUALOPT_RCACHE_WMISS_FETCH ? " FETCH\n"
                                                                                       : "\n",
                       out);
                 if (x.nwb)
@@ -335,7 +335,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
                 (unsigned long long)rc->wmiss_fetch, (unsigned long long)rc->fwds,
                 (unsigned long long)rc->wbs, (unsigned long long)rc->flushes);
     free(t.r);
-    rcache_free(rc);
+    dualopt_rcache_free(rc);
     mem_free(&m);
     return 0;
 }
@@ -349,22 +349,22 @@ enum { KIND_MIXED, KIND_HITS, KIND_TRACE };
 #define POOL_MAX 96
 
 typedef struct {
-    rcache_req q;
+    dualopt_rcache_req q;
     uint64_t cyc;
     size_t rec;
 } pend_t;
 
 typedef struct {
-    rcache_cfg c;
-    rcache_geom g;
+    dualopt_rcache_cfg c;
+    dualopt_rcache_geom g;
     int kind;
     uint64_t rng;
     unsigned p_req, p_rsp, p_out, p_fill;
     mem_img m;
-    rcache *mirror;
+    dualopt_rcache *mirror;
     /* the request presented on the port */
     int have;
-    rcache_req cur;
+    dualopt_rcache_req cur;
     size_t cur_rec;
     /* accepted, not yet answered (the pipeline holds at most two) */
     pend_t pend[PEND_MAX];
@@ -373,12 +373,12 @@ typedef struct {
     uint64_t fq[FILLQ_MAX];
     unsigned nf, fdelay;
     int fill_on;
-    uint8_t fill_data[RCACHE_LINE_MAX];
+    uint8_t fill_data[DUALOPT_RCACHE_LINE_MAX];
     /* write-backs since the last response */
-    rcache_wb *wbs;
+    dualopt_rcache_wb *wbs;
     size_t nwb, capwb;
     /* mirror's write-backs of the current check */
-    rcache_wb *mwbs;
+    dualopt_rcache_wb *mwbs;
     size_t nmwb, capmwb;
     uint64_t pool[POOL_MAX];
     unsigned npool, warm;
@@ -421,19 +421,19 @@ static void make_pool(rc_stim *s)
         }
 }
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     rc_stim *s = calloc(1, sizeof *s);
     if (s == NULL) {
         snprintf(err, len, "out of memory");
         return NULL;
     }
-    s->c = *(const rcache_cfg *)cfg;
-    rcache_geom_of(&s->c, &s->g);
+    s->c = *(const dualopt_rcache_cfg *)cfg;
+    dualopt_rcache_geom_of(&s->c, &s->g);
     s->rng = unit_stim_seed(a->seed, 0x7f4a7c15ull);
     s->p_req = s->p_rsp = s->p_out = s->p_fill = 100;
     s->hit_lat_min = ~0ull;
-    if (mem_init(&s->m, s->c.line) != 0 || (s->mirror = rcache_new(&s->c)) == NULL) {
+    if (mem_init(&s->m, s->c.line) != 0 || (s->mirror = dualopt_rcache_new(&s->c)) == NULL) {
         snprintf(err, len, "out of memory");
         mem_free(&s->m);
         free(s);
@@ -441,7 +441,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     }
     s->kind = unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
-        rcache_free(s->mirror);
+        dualopt_rcache_free(s->mirror);
         mem_free(&s->m);
         free(s);
         return NULL;
@@ -453,7 +453,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
         s->p_rsp = s->p_out = s->p_fill = UNIT_BP_TRACE.ready;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            rcache_free(s->mirror);
+            dualopt_rcache_free(s->mirror);
             mem_free(&s->m);
             free(s);
             return NULL;
@@ -471,7 +471,7 @@ static void stim_free(void *p)
         free(s->tr.r);
         free(s->wbs);
         free(s->mwbs);
-        rcache_free(s->mirror);
+        dualopt_rcache_free(s->mirror);
         mem_free(&s->m);
         free(s);
     }
@@ -479,8 +479,8 @@ static void stim_free(void *p)
 
 static void new_request(rc_stim *s)
 {
-    rcache_req *q = &s->cur;
-    unsigned r = unit_pct(&s->rng), b, off;
+    dualopt_rcache_req *q = &s->cur;
+    unsigned r = cohkit_unit_pct(&s->rng), b, off;
     uint64_t line;
     memset(q, 0, sizeof *q);
     if (s->kind == KIND_HITS) {
@@ -488,31 +488,31 @@ static void new_request(rc_stim *s)
         if (s->warm < s->npool)
             line = s->pool[s->warm++];
         else
-            line = s->pool[unit_rnd(&s->rng) % s->npool];
-        q->op = r < 60 ? RC_RD : RC_WR;
+            line = s->pool[cohkit_unit_rnd(&s->rng) % s->npool];
+        q->op = r < 60 ? DUALOPT_RCACHE_RD : DUALOPT_RCACHE_WR;
     } else {
         /* runs of one set now and then (forwarding) */
-        line = s->pool[unit_rnd(&s->rng) % s->npool];
-        q->op = r < 50 ? RC_RD : r < 85 ? RC_WR : r < 99 ? RC_AT : RC_KERNEL;
-        if (q->op == RC_KERNEL && unit_pct(&s->rng) < 60)
-            q->op = RC_RD;
+        line = s->pool[cohkit_unit_rnd(&s->rng) % s->npool];
+        q->op = r < 50 ? DUALOPT_RCACHE_RD : r < 85 ? DUALOPT_RCACHE_WR : r < 99 ? DUALOPT_RCACHE_AT : DUALOPT_RCACHE_KERNEL;
+        if (q->op == DUALOPT_RCACHE_KERNEL && cohkit_unit_pct(&s->rng) < 60)
+            q->op = DUALOPT_RCACHE_RD;
     }
-    q->addr = (line << s->g.lb) | (unit_rnd(&s->rng) & (s->c.line - 1));
-    if (q->op == RC_WR) {
-        unsigned k = unit_pct(&s->rng);
+    q->addr = (line << s->g.lb) | (cohkit_unit_rnd(&s->rng) & (s->c.line - 1));
+    if (q->op == DUALOPT_RCACHE_WR) {
+        unsigned k = cohkit_unit_pct(&s->rng);
         if (k < 30) {
             q->mask = mask64(s->c.line);
         } else {
-            unsigned sz = 1u << (unit_rnd(&s->rng) % (s->g.lb + 1));
+            unsigned sz = 1u << (cohkit_unit_rnd(&s->rng) % (s->g.lb + 1));
             if (k > 90)
-                sz = 1 + (unsigned)(unit_rnd(&s->rng) % s->c.line);
-            off = (unsigned)(unit_rnd(&s->rng) % (s->c.line - sz + 1));
+                sz = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.line);
+            off = (unsigned)(cohkit_unit_rnd(&s->rng) % (s->c.line - sz + 1));
             q->mask = mask64(sz) << off;
         }
-        if (unit_pct(&s->rng) < 3)
-            q->mask = unit_rnd(&s->rng) & mask64(s->c.line); /* any byte enables */
+        if (cohkit_unit_pct(&s->rng) < 3)
+            q->mask = cohkit_unit_rnd(&s->rng) & mask64(s->c.line); /* any byte enables */
         for (b = 0; b < s->c.line; b++)
-            q->data[b] = (uint8_t)unit_rnd(&s->rng);
+            q->data[b] = (uint8_t)cohkit_unit_rnd(&s->rng);
     }
 }
 
@@ -534,26 +534,26 @@ static void get_words(uint8_t *dst, const uint64_t *w, unsigned n)
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     rc_stim *s = p;
-    const rcache_geom *g = &s->g;
+    const dualopt_rcache_geom *g = &s->g;
     int live = (int)(in[0] & 1);
     memset(in + 1, 0, (g->in_words - 1) * sizeof *in);
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
         static const unsigned pv[] = {100, 80, 50, 20, 100}, pr[] = {100, 70, 30, 100, 50};
-        s->p_req = pv[unit_rnd(&s->rng) % 5];
-        s->p_rsp = pr[unit_rnd(&s->rng) % 5];
-        s->p_out = pr[unit_rnd(&s->rng) % 5];
-        s->p_fill = pr[unit_rnd(&s->rng) % 5];
+        s->p_req = pv[cohkit_unit_rnd(&s->rng) % 5];
+        s->p_rsp = pr[cohkit_unit_rnd(&s->rng) % 5];
+        s->p_out = pr[cohkit_unit_rnd(&s->rng) % 5];
+        s->p_fill = pr[cohkit_unit_rnd(&s->rng) % 5];
     }
-    if (live && !s->have && unit_pct(&s->rng) < s->p_req) {
+    if (live && !s->have && cohkit_unit_pct(&s->rng) < s->p_req) {
         if (s->kind == KIND_TRACE) {
             if (s->tnext < s->tr.n) {
                 const rc_rec *r = &s->tr.r[s->tnext];
                 unsigned b;
                 memset(&s->cur, 0, sizeof s->cur);
-                s->cur.op = (rcache_op)r->op;
+                s->cur.op = (dualopt_rcache_op)r->op;
                 s->cur.addr = r->addr;
                 s->cur.mask = r->mask;
-                for (b = 0; b < s->c.line && r->op == RC_WR; b++)
+                for (b = 0; b < s->c.line && r->op == DUALOPT_RCACHE_WR; b++)
                     s->cur.data[b] = hbyte(r->addr, s->tnext + 1, b);
                 s->cur_rec = s->tnext++;
                 s->have = 1;
@@ -569,21 +569,21 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[g->i_req_addr] = s->cur.addr;
         in[g->i_req_mask] = s->cur.mask;
         put_words(in + g->i_req_data, s->cur.data, s->c.line, g->dww);
-    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
+    } else if (s->kind != KIND_TRACE && cohkit_unit_pct(&s->rng) < 50) {
         unsigned i;
-        in[g->i_req_op] = unit_rnd(&s->rng) & 3; /* ignored without valid */
-        in[g->i_req_addr] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
-        in[g->i_req_mask] = unit_rnd(&s->rng) & mask64(s->c.line);
+        in[g->i_req_op] = cohkit_unit_rnd(&s->rng) & 3; /* ignored without valid */
+        in[g->i_req_addr] = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+        in[g->i_req_mask] = cohkit_unit_rnd(&s->rng) & mask64(s->c.line);
         for (i = 0; i < g->dww; i++)
-            in[g->i_req_data + i] = unit_rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
+            in[g->i_req_data + i] = cohkit_unit_rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
     }
-    in[g->i_rsp_ready] = unit_pct(&s->rng) < s->p_rsp;
-    in[g->i_out_ready] = unit_pct(&s->rng) < s->p_out;
+    in[g->i_rsp_ready] = cohkit_unit_pct(&s->rng) < s->p_rsp;
+    in[g->i_out_ready] = cohkit_unit_pct(&s->rng) < s->p_out;
     /* the RDMA engine answers a fetch after a few cycles */
     if (!s->fill_on && s->nf > 0) {
         if (s->fdelay > 0) {
             s->fdelay--;
-        } else if (unit_pct(&s->rng) < s->p_fill) {
+        } else if (cohkit_unit_pct(&s->rng) < s->p_fill) {
             size_t i = mem_find(&s->m, s->fq[0]);
             memcpy(s->fill_data, s->m.home + i * s->c.line, s->c.line);
             s->fill_on = 1;
@@ -592,18 +592,18 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     in[g->i_fill_valid] = (uint64_t)s->fill_on;
     if (s->fill_on)
         put_words(in + g->i_fill_data, s->fill_data, s->c.line, g->dww);
-    else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 30) {
+    else if (s->kind != KIND_TRACE && cohkit_unit_pct(&s->rng) < 30) {
         unsigned i;
         for (i = 0; i < g->dww; i++)
-            in[g->i_fill_data + i] = unit_rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
+            in[g->i_fill_data + i] = cohkit_unit_rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
     }
 }
 
-static void push_wb(rcache_wb **a, size_t *n, size_t *cap, const rcache_wb *w)
+static void push_wb(dualopt_rcache_wb **a, size_t *n, size_t *cap, const dualopt_rcache_wb *w)
 {
     if (*n == *cap) {
         size_t nc = *cap ? 2 * *cap : 64;
-        rcache_wb *x = realloc(*a, nc * sizeof *x);
+        dualopt_rcache_wb *x = realloc(*a, nc * sizeof *x);
         if (x == NULL)
             abort();
         *a = x;
@@ -619,13 +619,13 @@ static void mirror_fetch(void *ctx, uint64_t line, uint8_t *buf)
     memcpy(buf, s->m.home + i * s->c.line, s->c.line);
 }
 
-static void mirror_wb(void *ctx, const rcache_wb *wb)
+static void mirror_wb(void *ctx, const dualopt_rcache_wb *wb)
 {
     rc_stim *s = ctx;
     push_wb(&s->mwbs, &s->nmwb, &s->capmwb, wb);
 }
 
-static int wb_equal(const rc_stim *s, const rcache_wb *a, const rcache_wb *b)
+static int wb_equal(const rc_stim *s, const dualopt_rcache_wb *a, const dualopt_rcache_wb *b)
 {
     return a->line == b->line && a->mask == b->mask && memcmp(a->data, b->data, s->c.line) == 0;
 }
@@ -634,12 +634,12 @@ static void print_rsp(rc_stim *s, unsigned kind, uint64_t line, unsigned wbs, un
 {
     size_t i;
     FILE *f = s->out;
-    const rcache_cfg *c = &s->c;
+    const dualopt_rcache_cfg *c = &s->c;
     (void)wbs;
-    if (kind == RC_FWD || kind == RC_FLUSH) {
+    if (kind == DUALOPT_RCACHE_FWD || kind == DUALOPT_RCACHE_FLUSH) {
         for (i = 0; i < s->nwb; i++)
             print_wb(f, c, s->wbs[i].line, s->wbs[i].mask);
-        if (kind == RC_FLUSH) {
+        if (kind == DUALOPT_RCACHE_FLUSH) {
             fprintf(f, "FLUSH %u %u\n", wbs, inv);
             return;
         }
@@ -654,7 +654,7 @@ static void print_rsp(rc_stim *s, unsigned kind, uint64_t line, unsigned wbs, un
     {
         static const char *const kn[] = {"HIT", "MISS", "WHIT", "WMISS", "WMISS"};
         print_line(f, kind < 5 ? kn[kind] : "?", line, c);
-        fputs(kind == RC_WMISS_FULL ? " FULL\n" : kind == RC_WMISS_FETCH ? " FETCH\n" : "\n", f);
+        fputs(kind == DUALOPT_RCACHE_WMISS_FULL ? " FULL\n" : kind == DUALOPT_RCACHE_WMISS_FETCH ? " FETCH\n" : "\n", f);
         for (i = 0; i < s->nwb; i++)
             print_wb(f, c, s->wbs[i].line, s->wbs[i].mask);
     }
@@ -663,7 +663,7 @@ static void print_rsp(rc_stim *s, unsigned kind, uint64_t line, unsigned wbs, un
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
 {
     rc_stim *s = p;
-    const rcache_geom *g = &s->g;
+    const dualopt_rcache_geom *g = &s->g;
     unsigned n = s->c.line;
     s->last_cyc = cyc;
     if (s->steady_from && cyc >= s->steady_from) {
@@ -676,7 +676,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         uint64_t line = out[g->o_out_line];
         size_t i = mem_find(&s->m, line);
         if (out[g->o_out_kind] & 1) {
-            rcache_wb w;
+            dualopt_rcache_wb w;
             unsigned b;
             memset(&w, 0, sizeof w);
             w.line = line;
@@ -698,7 +698,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
                 s->fq[s->nf++] = line;
             else
                 bad(s, &s->func_bad, "more than one fetch in flight", cyc);
-            s->fdelay = (unsigned)(unit_rnd(&s->rng) % (s->kind == KIND_HITS ? 2 : 6));
+            s->fdelay = (unsigned)(cohkit_unit_rnd(&s->rng) % (s->kind == KIND_HITS ? 2 : 6));
             s->fetches++;
         }
     }
@@ -722,35 +722,35 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             bad(s, &s->func_bad, "response with no request", cyc);
         } else {
             s->nmwb = 0;
-            if (e->q.op == RC_KERNEL) {
+            if (e->q.op == DUALOPT_RCACHE_KERNEL) {
                 unsigned nw, ni;
-                rcache_flush(s->mirror, mirror_wb, s, &nw, &ni);
-                if (kind != RC_FLUSH || wbs != nw || inv != ni)
-                    bad(s, &s->func_bad, "flush differs from rcache_flush()", cyc);
+                dualopt_rcache_flush(s->mirror, mirror_wb, s, &nw, &ni);
+                if (kind != DUALOPT_RCACHE_FLUSH || wbs != nw || inv != ni)
+                    bad(s, &s->func_bad, "flush differs from dualopt_rcache_flush()", cyc);
                 for (k = 0; k < s->m.cap; k++)
                     if (s->m.key[k] && (s->m.wr[k] ||
                                         memcmp(s->m.home + k * n, s->m.ref + k * n, n) != 0))
                         bad(s, &s->flush_bad, "a dirty byte is not home after the flush", cyc);
             } else {
-                rcache_res x;
-                uint8_t rd[RCACHE_LINE_MAX];
-                rcache_access(s->mirror, &e->q, mirror_fetch, s, &x);
+                dualopt_rcache_res x;
+                uint8_t rd[DUALOPT_RCACHE_LINE_MAX];
+                dualopt_rcache_access(s->mirror, &e->q, mirror_fetch, s, &x);
                 if (x.nwb)
                     push_wb(&s->mwbs, &s->nmwb, &s->capmwb, &x.wb);
                 if (kind != x.kind || line != x.line || wbs != x.nwb || inv != x.inv)
-                    bad(s, &s->func_bad, "response differs from rcache_access()", cyc);
-                if (kind == RC_HIT || kind == RC_MISS) {
+                    bad(s, &s->func_bad, "response differs from dualopt_rcache_access()", cyc);
+                if (kind == DUALOPT_RCACHE_HIT || kind == DUALOPT_RCACHE_MISS) {
                     size_t i = mem_find(&s->m, line);
                     get_words(rd, out + g->o_rsp_data, n);
                     if (memcmp(rd, s->m.ref + i * n, n) != 0 || memcmp(rd, x.rdata, n) != 0)
                         bad(s, &s->data_bad, "read data differs from the last write", cyc);
                 }
-                if (kind == RC_FWD) {
+                if (kind == DUALOPT_RCACHE_FWD) {
                     size_t i = mem_find(&s->m, line);
                     if (s->m.wr[i] || memcmp(s->m.home + i * n, s->m.ref + i * n, n) != 0)
                         bad(s, &s->flush_bad, "atomic forwarded before the line's bytes were home", cyc);
                 }
-                if ((kind == RC_HIT || kind == RC_WHIT) && s->kind != KIND_TRACE) {
+                if ((kind == DUALOPT_RCACHE_HIT || kind == DUALOPT_RCACHE_WHIT) && s->kind != KIND_TRACE) {
                     uint64_t lat = cyc - e->cyc;
                     s->hit_n++;
                     if (lat < s->hit_lat_min)
@@ -766,7 +766,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
                     if (!wb_equal(s, &s->wbs[k], &s->mwbs[k]))
                         bad(s, &s->func_bad, "write-back differs from the functional core", cyc);
             /* the reference image takes a write when it completes (in order) */
-            if (e->q.op == RC_WR) {
+            if (e->q.op == DUALOPT_RCACHE_WR) {
                 size_t i = mem_find(&s->m, (e->q.addr & mask64(s->c.addr_bits)) >> g->lb);
                 unsigned b;
                 for (b = 0; b < n; b++)
@@ -801,9 +801,9 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
 static int stim_done(const void *p, const void *tmp)
 {
     const rc_stim *s = p;
-    const rcache_tm *tm = tmp;
+    const dualopt_rcache_tm *tm = tmp;
     return s->tnext == s->tr.n && !s->have && s->np == 0 && !tm->rsp_valid && !tm->s1_valid &&
-           tm->state == RCS_LOOK;
+           tm->state == DUALOPT_RCACHE_S_LOOK;
 }
 
 static uint64_t stim_limit(const void *p)
@@ -835,21 +835,21 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
         fprintf(f, "%ssteady hits: %llu requests accepted in %llu cycles\n", c,
                 (unsigned long long)s->steady_acc, (unsigned long long)s->steady_cyc);
     fprintf(f,
-            "%sfunctional check: %llu responses against rcache_access(), %llu differ; data %llu "
+            "%sfunctional check: %llu responses against dualopt_rcache_access(), %llu differ; data %llu "
             "wrong; write-back masks %llu wrong; lines not home after flush/atomic %llu%s%s\n",
             c, (unsigned long long)s->rsp, (unsigned long long)s->func_bad,
             (unsigned long long)s->data_bad, (unsigned long long)s->mask_bad,
             (unsigned long long)s->flush_bad, s->first_bad[0] ? "; first: " : "", s->first_bad);
 }
 
-const unit_desc dualopt_rcache_unit = {
+const cohkit_unit_desc dualopt_rcache_unit = {
     .name = "dualopt-rcache",
     .family = "dualopt",
     .title = "DualOpt RDMA cache: remote-only write-back cache with a data array, LRU, "
              "per-byte dirty masks, kernel-boundary flush (Belayneh et al., 4.2, 4.4, Table 1)",
-    .model_ref = "cmodel/dualopt/dualopt_rcache.c rcache_eval() / rcache_step() (timing), "
-                 "rcache_access() / rcache_flush() (function)",
-    .cfg_size = sizeof(rcache_cfg),
+    .model_ref = "cmodel/dualopt/dualopt_rcache.c dualopt_rcache_eval() / dualopt_rcache_step() (timing), "
+                 "dualopt_rcache_access() / dualopt_rcache_flush() (function)",
+    .cfg_size = sizeof(dualopt_rcache_cfg),
     .presets = presets,
     .committed = committed,
     .module_prefix = "dualopt_rcache",

@@ -20,32 +20,32 @@
 COHKIT_BEGIN_DECLS
 
 /* Operations, as driven on acc_op_i (3 is reserved and never a read). */
-typedef enum { SCBU_RD = 0, SCBU_WR = 1, SCBU_AT = 2 } scbu_op;
+typedef enum { DUALOPT_SCBU_RD = 0, DUALOPT_SCBU_WR = 1, DUALOPT_SCBU_AT = 2 } dualopt_scbu_op;
 
 typedef struct {
     unsigned addr_bits; /* physical byte-address width, 16..63              */
     uint64_t start;     /* reset value of the start register                */
     uint64_t end;       /* reset value of the end register (exclusive)      */
     unsigned enable;    /* reset value of the coalescing-mode register      */
-} scbu_cfg;
+} dualopt_scbu_cfg;
 
 /* Range registers are addr_bits + 1 wide so that end may be 2^addr_bits. */
 typedef struct {
     unsigned range_bits;
-} scbu_geom;
+} dualopt_scbu_geom;
 
 /* The paper's GPU 0 with 4 GB of HBM (Table 1): [0, 4 GB), 48-bit
  * addresses, coalescing mode. */
-void scbu_cfg_default(scbu_cfg *c);
+void dualopt_scbu_cfg_default(dualopt_scbu_cfg *c);
 /* "default", "fpga" (32-bit addresses, [256 MB, 512 MB)); 0 or -1. */
-int scbu_cfg_preset(scbu_cfg *c, const char *name);
-/* The options (cmodel/unit.h), behind scbu_cfg_option and scbu_cfg_args. */
+int dualopt_scbu_cfg_preset(dualopt_scbu_cfg *c, const char *name);
+/* The options (cmodel/unit.h), behind dualopt_scbu_cfg_option and dualopt_scbu_cfg_args. */
 extern const unit_opt_table scbu_opts;
-int scbu_cfg_option(scbu_cfg *c, const char *name, const char *value, char *err, size_t len);
-int scbu_cfg_check(const scbu_cfg *c, char *err, size_t len);
-void scbu_geom_of(const scbu_cfg *c, scbu_geom *g);
-void scbu_cfg_name(const scbu_cfg *c, char *buf, size_t len);
-void scbu_cfg_args(const scbu_cfg *c, char *buf, size_t len);
+int dualopt_scbu_cfg_option(dualopt_scbu_cfg *c, const char *name, const char *value, char *err, size_t len);
+int dualopt_scbu_cfg_check(const dualopt_scbu_cfg *c, char *err, size_t len);
+void dualopt_scbu_geom_of(const dualopt_scbu_cfg *c, dualopt_scbu_geom *g);
+void dualopt_scbu_cfg_name(const dualopt_scbu_cfg *c, char *buf, size_t len);
+void dualopt_scbu_cfg_args(const dualopt_scbu_cfg *c, char *buf, size_t len);
 
 /* ---------------------------------------------------------------- core -- */
 
@@ -53,20 +53,20 @@ typedef struct {
     unsigned addr_bits;
     uint64_t start, end;  /* [start, end), range_bits wide */
     unsigned coalesce;    /* mode == COALESCE              */
-} scbu;
+} dualopt_scbu;
 
 typedef struct {
     unsigned local;       /* start <= addr < end           */
     unsigned bypass;      /* !local && read && coalescing  */
-} scbu_res;
+} dualopt_scbu_res;
 
-void scbu_init(scbu *s, const scbu_cfg *c);
+void dualopt_scbu_init(dualopt_scbu *s, const dualopt_scbu_cfg *c);
 /* Reprograms the range (the driver's register writes). */
-void scbu_set_range(scbu *s, uint64_t start, uint64_t end);
+void dualopt_scbu_set_range(dualopt_scbu *s, uint64_t start, uint64_t end);
 /* The decision engine's mode: 1 in COALESCE, 0 otherwise. */
-void scbu_set_mode(scbu *s, unsigned coalesce);
+void dualopt_scbu_set_mode(dualopt_scbu *s, unsigned coalesce);
 /* One access after address translation. */
-scbu_res scbu_access(const scbu *s, scbu_op op, uint64_t addr);
+dualopt_scbu_res dualopt_scbu_access(const dualopt_scbu *s, dualopt_scbu_op op, uint64_t addr);
 
 /* -------------------------------------------------------- timing shell -- */
 
@@ -74,25 +74,25 @@ scbu_res scbu_access(const scbu *s, scbu_op op, uint64_t addr);
  * en_valid_i, en_coalesce_i, acc_valid_i, acc_op_i, acc_addr_i,
  * res_ready_i; outputs acc_ready_o, res_valid_o, res_op_o, res_addr_o,
  * res_local_o, res_bypass_o. */
-enum { SCBU_I_RST, SCBU_I_CFG_VALID, SCBU_I_CFG_START, SCBU_I_CFG_END, SCBU_I_EN_VALID,
-       SCBU_I_EN_COALESCE, SCBU_I_ACC_VALID, SCBU_I_ACC_OP, SCBU_I_ACC_ADDR, SCBU_I_RES_READY,
-       SCBU_I_N };
-enum { SCBU_O_ACC_READY, SCBU_O_RES_VALID, SCBU_O_RES_OP, SCBU_O_RES_ADDR, SCBU_O_RES_LOCAL,
-       SCBU_O_RES_BYPASS, SCBU_O_N };
+enum { DUALOPT_SCBU_I_RST, DUALOPT_SCBU_I_CFG_VALID, DUALOPT_SCBU_I_CFG_START, DUALOPT_SCBU_I_CFG_END, DUALOPT_SCBU_I_EN_VALID,
+       DUALOPT_SCBU_I_EN_COALESCE, DUALOPT_SCBU_I_ACC_VALID, DUALOPT_SCBU_I_ACC_OP, DUALOPT_SCBU_I_ACC_ADDR, DUALOPT_SCBU_I_RES_READY,
+       DUALOPT_SCBU_I_N };
+enum { DUALOPT_SCBU_O_ACC_READY, DUALOPT_SCBU_O_RES_VALID, DUALOPT_SCBU_O_RES_OP, DUALOPT_SCBU_O_RES_ADDR, DUALOPT_SCBU_O_RES_LOCAL,
+       DUALOPT_SCBU_O_RES_BYPASS, DUALOPT_SCBU_O_N };
 
 typedef struct {
-    scbu_cfg c;
-    scbu regs;             /* range and mode registers           */
+    dualopt_scbu_cfg c;
+    dualopt_scbu regs;             /* range and mode registers           */
     unsigned res_valid;    /* output register stage              */
     unsigned res_op, res_local, res_bypass;
     uint64_t res_addr;
-} scbu_tm;
+} dualopt_scbu_tm;
 
-scbu_tm *scbu_tm_new(const scbu_cfg *c);
-void scbu_tm_free(scbu_tm *t);
-void scbu_tm_reset(scbu_tm *t);
-void scbu_eval(const scbu_tm *t, const uint64_t *in, uint64_t *out);
-void scbu_step(scbu_tm *t, const uint64_t *in);
+dualopt_scbu_tm *dualopt_scbu_tm_new(const dualopt_scbu_cfg *c);
+void dualopt_scbu_tm_free(dualopt_scbu_tm *t);
+void dualopt_scbu_tm_reset(dualopt_scbu_tm *t);
+void dualopt_scbu_eval(const dualopt_scbu_tm *t, const uint64_t *in, uint64_t *out);
+void dualopt_scbu_step(dualopt_scbu_tm *t, const uint64_t *in);
 
 COHKIT_END_DECLS
 

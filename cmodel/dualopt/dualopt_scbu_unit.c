@@ -14,14 +14,14 @@
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "boundary", NULL};
 
-UNIT_CFG_ADAPTERS(scbu, scbu_cfg)
-UNIT_CFG_NAME_ADAPTER(scbu, scbu_cfg)
-UNIT_TM_ADAPTERS(scbu_cfg, scbu_tm, uint64_t, uint64_t, scbu_tm_new, scbu_tm_free, scbu_tm_reset,
-                 scbu_eval, scbu_step)
+UNIT_CFG_ADAPTERS(dualopt_scbu, dualopt_scbu_cfg)
+UNIT_CFG_NAME_ADAPTER(dualopt_scbu, dualopt_scbu_cfg)
+UNIT_TM_ADAPTERS(dualopt_scbu_cfg, dualopt_scbu_tm, uint64_t, uint64_t, dualopt_scbu_tm_new, dualopt_scbu_tm_free, dualopt_scbu_tm_reset,
+                 dualopt_scbu_eval, dualopt_scbu_step)
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
-    const scbu_cfg *c = cfg;
+    const dualopt_scbu_cfg *c = cfg;
     int n = 0;
 #define SCBU_PORT UNIT_PORT
 #include "dualopt_scbu_ports.def"
@@ -37,7 +37,7 @@ enum { REC_ACC, REC_CFG, REC_EN };
 
 typedef struct {
     int kind;
-    unsigned op;          /* REC_ACC: scbu_op; REC_EN: 0/1 */
+    unsigned op;          /* REC_ACC: dualopt_scbu_op; REC_EN: 0/1 */
     uint64_t a, b;        /* address, or start and end     */
 } scbu_rec;
 
@@ -69,7 +69,7 @@ static int addr_tok(const char *tok, const char *what, uint64_t limit, unsigned 
     return 0;
 }
 
-static int trace_read(FILE *f, const scbu_cfg *c, scbu_trace *t, char *err, size_t len)
+static int trace_read(FILE *f, const dualopt_scbu_cfg *c, scbu_trace *t, char *err, size_t len)
 {
     char *buf = NULL;
     size_t bcap = 0;
@@ -88,7 +88,7 @@ static int trace_read(FILE *f, const scbu_cfg *c, scbu_trace *t, char *err, size
         memset(&r, 0, sizeof r);
         if (strcmp(tok, "RD") == 0 || strcmp(tok, "WR") == 0 || strcmp(tok, "AT") == 0) {
             r.kind = REC_ACC;
-            r.op = tok[0] == 'R' ? SCBU_RD : tok[0] == 'W' ? SCBU_WR : SCBU_AT;
+            r.op = tok[0] == 'R' ? DUALOPT_SCBU_RD : tok[0] == 'W' ? DUALOPT_SCBU_WR : DUALOPT_SCBU_AT;
             if (addr_tok(strtok_r(NULL, " \t\r\n", &save), "address", amax, lineno, &r.a, err,
                          len))
                 goto bad;
@@ -144,7 +144,7 @@ static void print_res(FILE *f, uint64_t addr, unsigned local, unsigned bypass)
 /* -------------------------------------------------------------- stimulus */
 
 enum { FLAG_STATS = 0 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"stats", NULL, "cohmodel: add '# accesses N local L remote R bypassed B' at the end"},
     {NULL, NULL, NULL},
 };
@@ -152,16 +152,16 @@ static const unit_flag flags[] = {
 enum { KIND_MIXED, KIND_BOUNDARY, KIND_TRACE };
 
 typedef struct {
-    scbu_cfg c;
+    dualopt_scbu_cfg c;
     int kind;
     uint64_t rng;
     unit_bp bp;
-    scbu mirror;          /* the core, fed the same writes          */
+    dualopt_scbu mirror;          /* the core, fed the same writes          */
     int have;
     unsigned q_op;
     uint64_t q_addr;
     int exp_valid;        /* the result the output stage must hold  */
-    scbu_res exp;
+    dualopt_scbu_res exp;
     uint64_t exp_addr;
     unsigned exp_op;
     scbu_trace tr;
@@ -170,15 +170,15 @@ typedef struct {
     uint64_t acc, res, local, bypass, func_bad, cfgs, ens;
 } scbu_stim;
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     scbu_stim *s = calloc(1, sizeof *s);
     if (s == NULL) {
         snprintf(err, len, "out of memory");
         return NULL;
     }
-    s->c = *(const scbu_cfg *)cfg;
-    scbu_init(&s->mirror, &s->c);
+    s->c = *(const dualopt_scbu_cfg *)cfg;
+    dualopt_scbu_init(&s->mirror, &s->c);
     s->rng = unit_stim_seed(a->seed, 0x3c6ef372ull);
     s->bp = UNIT_BP_FULL;
     s->kind = unit_stim_kind(streams, a, err, len);
@@ -212,26 +212,26 @@ static void stim_free(void *p)
  * end + 1), inside, outside, or anywhere. */
 static uint64_t rand_addr(scbu_stim *s)
 {
-    uint64_t am = mask64(s->c.addr_bits), r = unit_pct(&s->rng);
+    uint64_t am = mask64(s->c.addr_bits), r = cohkit_unit_pct(&s->rng);
     uint64_t st = s->mirror.start, en = s->mirror.end;
     int boundary = s->kind == KIND_BOUNDARY ? r < 90 : r < 40;
     if (boundary)
-        return ((unit_pct(&s->rng) < 50 ? st : en) + unit_rnd(&s->rng) % 4 - 2) & am;
+        return ((cohkit_unit_pct(&s->rng) < 50 ? st : en) + cohkit_unit_rnd(&s->rng) % 4 - 2) & am;
     if (r < 70 && en > st)
-        return (st + unit_rnd(&s->rng) % (en - st)) & am;
-    return unit_rnd(&s->rng) & am;
+        return (st + cohkit_unit_rnd(&s->rng) % (en - st)) & am;
+    return cohkit_unit_rnd(&s->rng) & am;
 }
 
 static uint64_t rand_range_value(scbu_stim *s)
 {
-    unsigned rb = s->c.addr_bits + 1, r = unit_pct(&s->rng);
+    unsigned rb = s->c.addr_bits + 1, r = cohkit_unit_pct(&s->rng);
     if (r < 30) /* GB-aligned, as a flat multi-GPU space gives */
-        return (unit_rnd(&s->rng) % 8) << (s->c.addr_bits > 34 ? 32 : s->c.addr_bits - 3);
+        return (cohkit_unit_rnd(&s->rng) % 8) << (s->c.addr_bits > 34 ? 32 : s->c.addr_bits - 3);
     if (r < 40)
         return 1ull << s->c.addr_bits;
     if (r < 45)
         return 0;
-    return unit_rnd(&s->rng) & mask64(r < 95 ? rb - 1 : rb);
+    return cohkit_unit_rnd(&s->rng) & mask64(r < 95 ? rb - 1 : rb);
 }
 
 static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
@@ -242,17 +242,17 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     scbu_stim *s = p;
     int live = (int)(in[0] & 1);
     uint64_t rm = mask64(s->c.addr_bits + 1);
-    memset(in + 1, 0, (SCBU_I_N - 1) * sizeof *in);
+    memset(in + 1, 0, (DUALOPT_SCBU_I_N - 1) * sizeof *in);
     if (s->kind == KIND_TRACE) {
-        if (live && !s->have && s->tnext < s->tr.n && unit_pct(&s->rng) < s->bp.valid) {
+        if (live && !s->have && s->tnext < s->tr.n && cohkit_unit_pct(&s->rng) < s->bp.valid) {
             const scbu_rec *r = &s->tr.r[s->tnext++];
             if (r->kind == REC_CFG) {
-                in[SCBU_I_CFG_VALID] = 1;
-                in[SCBU_I_CFG_START] = r->a;
-                in[SCBU_I_CFG_END] = r->b;
+                in[DUALOPT_SCBU_I_CFG_VALID] = 1;
+                in[DUALOPT_SCBU_I_CFG_START] = r->a;
+                in[DUALOPT_SCBU_I_CFG_END] = r->b;
             } else if (r->kind == REC_EN) {
-                in[SCBU_I_EN_VALID] = 1;
-                in[SCBU_I_EN_COALESCE] = r->op;
+                in[DUALOPT_SCBU_I_EN_VALID] = 1;
+                in[DUALOPT_SCBU_I_EN_COALESCE] = r->op;
             } else {
                 s->have = 1;
                 s->q_op = r->op;
@@ -263,67 +263,67 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
             unit_bp_draw(&sched, &s->rng, &s->bp);
         }
-        if (live && !s->have && unit_pct(&s->rng) < s->bp.valid) {
-            unsigned r = unit_pct(&s->rng);
+        if (live && !s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
+            unsigned r = cohkit_unit_pct(&s->rng);
             s->have = 1;
-            s->q_op = r < 55 ? SCBU_RD : r < 80 ? SCBU_WR : r < 97 ? SCBU_AT : 3;
+            s->q_op = r < 55 ? DUALOPT_SCBU_RD : r < 80 ? DUALOPT_SCBU_WR : r < 97 ? DUALOPT_SCBU_AT : 3;
             s->q_addr = rand_addr(s);
         }
         /* register writes at any time, also beside an access */
-        if (unit_pct(&s->rng) < 2) {
-            in[SCBU_I_CFG_VALID] = 1;
-            in[SCBU_I_CFG_START] = rand_range_value(s);
-            in[SCBU_I_CFG_END] = unit_pct(&s->rng) < 80 ? (in[SCBU_I_CFG_START] + (unit_rnd(&s->rng) %
+        if (cohkit_unit_pct(&s->rng) < 2) {
+            in[DUALOPT_SCBU_I_CFG_VALID] = 1;
+            in[DUALOPT_SCBU_I_CFG_START] = rand_range_value(s);
+            in[DUALOPT_SCBU_I_CFG_END] = cohkit_unit_pct(&s->rng) < 80 ? (in[DUALOPT_SCBU_I_CFG_START] + (cohkit_unit_rnd(&s->rng) %
                                                      (1ull << (s->c.addr_bits - 2)))) & rm
                                                    : rand_range_value(s);
-        } else if (unit_pct(&s->rng) < 30) {
-            in[SCBU_I_CFG_START] = unit_rnd(&s->rng) & rm; /* ignored without valid */
-            in[SCBU_I_CFG_END] = unit_rnd(&s->rng) & rm;
+        } else if (cohkit_unit_pct(&s->rng) < 30) {
+            in[DUALOPT_SCBU_I_CFG_START] = cohkit_unit_rnd(&s->rng) & rm; /* ignored without valid */
+            in[DUALOPT_SCBU_I_CFG_END] = cohkit_unit_rnd(&s->rng) & rm;
         }
-        in[SCBU_I_EN_VALID] = unit_pct(&s->rng) < 3;
-        in[SCBU_I_EN_COALESCE] = unit_pct(&s->rng) < 60;
+        in[DUALOPT_SCBU_I_EN_VALID] = cohkit_unit_pct(&s->rng) < 3;
+        in[DUALOPT_SCBU_I_EN_COALESCE] = cohkit_unit_pct(&s->rng) < 60;
     }
-    in[SCBU_I_ACC_VALID] = (uint64_t)s->have;
+    in[DUALOPT_SCBU_I_ACC_VALID] = (uint64_t)s->have;
     if (s->have) {
-        in[SCBU_I_ACC_OP] = s->q_op;
-        in[SCBU_I_ACC_ADDR] = s->q_addr;
+        in[DUALOPT_SCBU_I_ACC_OP] = s->q_op;
+        in[DUALOPT_SCBU_I_ACC_ADDR] = s->q_addr;
     } else if (s->kind != KIND_TRACE) {
-        in[SCBU_I_ACC_OP] = unit_rnd(&s->rng) & 3;
-        in[SCBU_I_ACC_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+        in[DUALOPT_SCBU_I_ACC_OP] = cohkit_unit_rnd(&s->rng) & 3;
+        in[DUALOPT_SCBU_I_ACC_ADDR] = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
     }
-    in[SCBU_I_RES_READY] = unit_pct(&s->rng) < s->bp.ready;
+    in[DUALOPT_SCBU_I_RES_READY] = cohkit_unit_pct(&s->rng) < s->bp.ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
 {
     scbu_stim *s = p;
     (void)cyc;
-    if ((out[SCBU_O_RES_VALID] & 1) && (in[SCBU_I_RES_READY] & 1)) {
-        unsigned loc = (unsigned)(out[SCBU_O_RES_LOCAL] & 1), byp = (unsigned)(out[SCBU_O_RES_BYPASS] & 1);
+    if ((out[DUALOPT_SCBU_O_RES_VALID] & 1) && (in[DUALOPT_SCBU_I_RES_READY] & 1)) {
+        unsigned loc = (unsigned)(out[DUALOPT_SCBU_O_RES_LOCAL] & 1), byp = (unsigned)(out[DUALOPT_SCBU_O_RES_BYPASS] & 1);
         if (!s->exp_valid || loc != s->exp.local || byp != s->exp.bypass ||
-            out[SCBU_O_RES_ADDR] != s->exp_addr || out[SCBU_O_RES_OP] != s->exp_op)
+            out[DUALOPT_SCBU_O_RES_ADDR] != s->exp_addr || out[DUALOPT_SCBU_O_RES_OP] != s->exp_op)
             s->func_bad++;
         s->exp_valid = 0;
         s->res++;
         s->local += loc;
         s->bypass += byp;
         if (s->out)
-            print_res(s->out, out[SCBU_O_RES_ADDR], loc, byp);
+            print_res(s->out, out[DUALOPT_SCBU_O_RES_ADDR], loc, byp);
     }
-    if ((in[SCBU_I_ACC_VALID] & 1) && (out[SCBU_O_ACC_READY] & 1)) {
-        s->exp = scbu_access(&s->mirror, (scbu_op)s->q_op, s->q_addr);
+    if ((in[DUALOPT_SCBU_I_ACC_VALID] & 1) && (out[DUALOPT_SCBU_O_ACC_READY] & 1)) {
+        s->exp = dualopt_scbu_access(&s->mirror, (dualopt_scbu_op)s->q_op, s->q_addr);
         s->exp_addr = s->q_addr;
         s->exp_op = s->q_op;
         s->exp_valid = 1;
         s->acc++;
         s->have = 0;
     }
-    if (in[SCBU_I_CFG_VALID] & 1) {
-        scbu_set_range(&s->mirror, in[SCBU_I_CFG_START], in[SCBU_I_CFG_END]);
+    if (in[DUALOPT_SCBU_I_CFG_VALID] & 1) {
+        dualopt_scbu_set_range(&s->mirror, in[DUALOPT_SCBU_I_CFG_START], in[DUALOPT_SCBU_I_CFG_END]);
         s->cfgs++;
     }
-    if (in[SCBU_I_EN_VALID] & 1) {
-        scbu_set_mode(&s->mirror, (unsigned)(in[SCBU_I_EN_COALESCE] & 1));
+    if (in[DUALOPT_SCBU_I_EN_VALID] & 1) {
+        dualopt_scbu_set_mode(&s->mirror, (unsigned)(in[DUALOPT_SCBU_I_EN_COALESCE] & 1));
         s->ens++;
     }
 }
@@ -331,7 +331,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
 static int stim_done(const void *p, const void *tmp)
 {
     const scbu_stim *s = p;
-    const scbu_tm *tm = tmp;
+    const dualopt_scbu_tm *tm = tmp;
     return s->tnext == s->tr.n && !s->have && !tm->res_valid;
 }
 
@@ -350,7 +350,7 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
             c, (unsigned long long)cycles, (unsigned long long)s->acc, (unsigned long long)s->res,
             (unsigned long long)s->local, (unsigned long long)s->bypass,
             (unsigned long long)s->cfgs, (unsigned long long)s->ens);
-    fprintf(f, "%sfunctional check: %llu results against scbu_access(), %llu differ\n", c,
+    fprintf(f, "%sfunctional check: %llu results against dualopt_scbu_access(), %llu differ\n", c,
             (unsigned long long)s->res, (unsigned long long)s->func_bad);
 }
 
@@ -359,9 +359,9 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
 static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
                      FILE *out, FILE *errf)
 {
-    const scbu_cfg *c = cfg;
+    const dualopt_scbu_cfg *c = cfg;
     scbu_trace t;
-    scbu s;
+    dualopt_scbu s;
     char err[300];
     size_t i;
     uint64_t n = 0, loc = 0, byp = 0;
@@ -369,15 +369,15 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
         fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
         return 2;
     }
-    scbu_init(&s, c);
+    dualopt_scbu_init(&s, c);
     for (i = 0; i < t.n; i++) {
         const scbu_rec *r = &t.r[i];
         if (r->kind == REC_CFG) {
-            scbu_set_range(&s, r->a, r->b);
+            dualopt_scbu_set_range(&s, r->a, r->b);
         } else if (r->kind == REC_EN) {
-            scbu_set_mode(&s, r->op);
+            dualopt_scbu_set_mode(&s, r->op);
         } else {
-            scbu_res x = scbu_access(&s, (scbu_op)r->op, r->a);
+            dualopt_scbu_res x = dualopt_scbu_access(&s, (dualopt_scbu_op)r->op, r->a);
             print_res(out, r->a, x.local, x.bypass);
             n++;
             loc += x.local;
@@ -392,14 +392,14 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     return 0;
 }
 
-const unit_desc dualopt_scbu_unit = {
+const cohkit_unit_desc dualopt_scbu_unit = {
     .name = "dualopt-scbu",
     .family = "dualopt",
     .title = "DualOpt SCBU: local range [start, end), remote reads bypass the L1 in coalescing "
              "mode (Belayneh et al., 4.1.2, Fig. 7c)",
-    .model_ref = "cmodel/dualopt/dualopt_scbu.c scbu_eval() / scbu_step() (timing), scbu_access() "
+    .model_ref = "cmodel/dualopt/dualopt_scbu.c dualopt_scbu_eval() / dualopt_scbu_step() (timing), dualopt_scbu_access() "
                  "(function)",
-    .cfg_size = sizeof(scbu_cfg),
+    .cfg_size = sizeof(dualopt_scbu_cfg),
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_scbu",

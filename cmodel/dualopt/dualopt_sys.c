@@ -28,11 +28,11 @@
 #define ID_FETCH 0x8000u       /* RDMA cache fetch (one in flight)           */
 #define WR_MAX 128             /* line writes of one store (64 lanes x 2)    */
 
-typedef struct { unsigned op, w; uint64_t line, mask; unsigned entry; uint8_t data[E2E_LINE]; } rc_item;
+typedef struct { unsigned op, w; uint64_t line, mask; unsigned entry; uint8_t data[DUALOPT_E2E_LINE]; } rc_item;
 typedef struct { unsigned kind, hit; uint64_t mask; } de_item;
 typedef struct { uint64_t t; } ack_item;
 /* one line of a store or atomic */
-typedef struct { uint64_t line, mask, lanes; uint8_t data[E2E_LINE]; } wr_rec;
+typedef struct { uint64_t line, mask, lanes; uint8_t data[DUALOPT_E2E_LINE]; } wr_rec;
 
 typedef struct {
     dw_path p;                 /* blocks, queues, tags, entries             */
@@ -45,33 +45,33 @@ typedef struct {
     /* mode registers (the engine's outputs of the previous cycle) */
     unsigned mode_q, bgu_mask_q, bypass_q, mshr_mask_q, rc_en_q, en_sent;
     int fill_has;
-    uint8_t fill_data[E2E_LINE];
+    uint8_t fill_data[DUALOPT_E2E_LINE];
     int kern_pulse, flush_wait;
 } gpu_t;
 
 enum { PH_RUN, PH_FLUSH, PH_GAP, PH_DONE };
 #define GAP_CYCLES 4 /* the engines' mode settles after kernel_i */
 
-struct sys_sys {
-    sys_opts o;
-    const gpu_kernel *k;
+struct dualopt_sys {
+    dualopt_sys_opts o;
+    const dualopt_gpu_kernel *k;
     cmp_sys cs;
-    gpu_t g[E2E_GPUS_MAX];
-    dw_path *path[E2E_GPUS_MAX];
+    gpu_t g[DUALOPT_E2E_GPUS_MAX];
+    dw_path *path[DUALOPT_E2E_GPUS_MAX];
     uint8_t *mem;
     unsigned kern, phase, wb_inflight, gap;
     uint64_t cyc, last_progress, wbs_seen;
     uint64_t mask_all;
     int progress;
-    sys_stats t;
-    gpu_result res;
+    dualopt_sys_stats t;
+    dualopt_gpu_result res;
 };
 
-void sys_opts_default(sys_opts *o)
+void dualopt_sys_opts_default(dualopt_sys_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->gpus = 2;
-    o->force = GPU_AUTO;
+    o->force = DUALOPT_GPU_AUTO;
     o->de_preset = "tiny";
     o->link_lat = 20;
     o->local_lat = 10;
@@ -82,7 +82,7 @@ void sys_opts_default(sys_opts *o)
 
 static uint64_t get_bits(const uint64_t *w, unsigned lo) { return cmp_bits_get(w, lo, 8); }
 
-static void link_msg(sys_sys *s, unsigned bytes)
+static void link_msg(dualopt_sys *s, unsigned bytes)
 {
     s->t.bytes += bytes;
     s->t.flits += dw_flits(bytes);
@@ -90,12 +90,12 @@ static void link_msg(sys_sys *s, unsigned bytes)
 
 /* ---------------------------------------------------------- lifetime -- */
 
-static int check_cfgs(sys_sys *s, char *err, size_t len)
+static int check_cfgs(dualopt_sys *s, char *err, size_t len)
 {
-    const rcache_cfg *rc = s->g[0].p.b[B_RC].c->cfg;
-    const de_cfg *dc = s->g[0].p.b[B_DE].c->cfg;
+    const dualopt_rcache_cfg *rc = s->g[0].p.b[B_RC].c->cfg;
+    const dualopt_de_cfg *dc = s->g[0].p.b[B_DE].c->cfg;
     const dualopt_mshr_cfg *mc = s->g[0].p.b[B_MSHR].c->cfg;
-    if (rc->line != E2E_LINE || rc->addr_bits != mc->addr_bits || dc->words != E2E_WORDS ||
+    if (rc->line != DUALOPT_E2E_LINE || rc->addr_bits != mc->addr_bits || dc->words != DUALOPT_E2E_WORDS ||
         mc->entries > 64) {
         snprintf(err, len, "unit configurations do not fit the composition (64-byte lines, "
                  "16-bit masks, equal address widths)");
@@ -104,12 +104,12 @@ static int check_cfgs(sys_sys *s, char *err, size_t len)
     return 0;
 }
 
-static int check_opts(const sys_opts *o, const gpu_kernel *k, char *err, size_t len)
+static int check_opts(const dualopt_sys_opts *o, const dualopt_gpu_kernel *k, char *err, size_t len)
 {
     size_t i;
-    if (o->gpus < 2 || o->gpus > E2E_GPUS_MAX || o->gpus != k->gpus || k->kernels > 8) {
+    if (o->gpus < 2 || o->gpus > DUALOPT_E2E_GPUS_MAX || o->gpus != k->gpus || k->kernels > 8) {
         snprintf(err, len, "gpus %u: the composition takes 2..%d GPUs (program: %u)", o->gpus,
-                 E2E_GPUS_MAX, k->gpus);
+                 DUALOPT_E2E_GPUS_MAX, k->gpus);
         return -1;
     }
     if (o->link_lat == 0 || o->local_lat == 0 || o->link_cap == 0) {
@@ -126,7 +126,7 @@ static int check_opts(const sys_opts *o, const gpu_kernel *k, char *err, size_t 
 }
 
 /* A GPU's accesses and its mode registers when the modes are forced. */
-static int gpu_setup(sys_sys *s, gpu_t *G, unsigned g)
+static int gpu_setup(dualopt_sys *s, gpu_t *G, unsigned g)
 {
     size_t i;
     G->ops = calloc(s->k->n + 1, sizeof *G->ops);
@@ -135,45 +135,45 @@ static int gpu_setup(sys_sys *s, gpu_t *G, unsigned g)
     for (i = 0; i < s->k->n; i++)
         if (s->k->op[i].gpu == g)
             G->ops[G->nops++] = i;
-    if (s->o.force != GPU_AUTO) {
-        G->mode_q = s->o.force == GPU_FORCE_NONE       ? DE_NONE
-                    : s->o.force == GPU_FORCE_COALESCE ? DE_COALESCE
-                                                       : DE_CACHE;
-        G->bgu_mask_q = G->bypass_q = G->mshr_mask_q = G->mode_q == DE_COALESCE;
-        G->rc_en_q = G->mode_q == DE_CACHE;
+    if (s->o.force != DUALOPT_GPU_AUTO) {
+        G->mode_q = s->o.force == DUALOPT_GPU_FORCE_NONE       ? DUALOPT_DE_NONE
+                    : s->o.force == DUALOPT_GPU_FORCE_COALESCE ? DUALOPT_DE_COALESCE
+                                                       : DUALOPT_DE_CACHE;
+        G->bgu_mask_q = G->bypass_q = G->mshr_mask_q = G->mode_q == DUALOPT_DE_COALESCE;
+        G->rc_en_q = G->mode_q == DUALOPT_DE_CACHE;
     }
     return 0;
 }
 
-static int open_gpus(sys_sys *s, char *err, size_t len)
+static int open_gpus(dualopt_sys *s, char *err, size_t len)
 {
     const char *pre[B_N] = {"default", "default", "default", "default",
                             "default", "default", s->o.de_preset};
-    const gpu_kernel *k = s->k;
+    const dualopt_gpu_kernel *k = s->k;
     unsigned g;
     for (g = 0; g < s->o.gpus; g++)
         if (dualopt_wire_open(&s->cs, &s->g[g].p, B_N, g, pre, err, len) != 0)
             return -1;
     if (check_cfgs(s, err, len) != 0)
         return -1;
-    s->mem = malloc((size_t)k->gpus * E2E_REGION);
+    s->mem = malloc((size_t)k->gpus * DUALOPT_E2E_REGION);
     s->res.n = k->n;
     s->res.data = calloc(k->n + 1, sizeof *s->res.data);
     s->res.writes = calloc(k->n + 1, sizeof *s->res.writes);
-    s->res.image = calloc((size_t)k->kernels * k->gpus, E2E_REGION);
+    s->res.image = calloc((size_t)k->kernels * k->gpus, DUALOPT_E2E_REGION);
     if (!s->mem || !s->res.data || !s->res.writes || !s->res.image)
         return -1;
-    memcpy(s->mem, k->mem, (size_t)k->gpus * E2E_REGION);
+    memcpy(s->mem, k->mem, (size_t)k->gpus * DUALOPT_E2E_REGION);
     for (g = 0; g < s->o.gpus; g++)
         if (gpu_setup(s, &s->g[g], g) != 0)
             return -1;
     return 0;
 }
 
-sys_sys *sys_new(const sys_opts *o, const gpu_kernel *k, const struct cmp_backend *b,
+dualopt_sys *dualopt_sys_new(const dualopt_sys_opts *o, const dualopt_gpu_kernel *k, const struct cmp_backend *b,
                  char *err, size_t len)
 {
-    sys_sys *s;
+    dualopt_sys *s;
     unsigned g;
     if (check_opts(o, k, err, len) != 0)
         return NULL;
@@ -186,9 +186,9 @@ sys_sys *sys_new(const sys_opts *o, const gpu_kernel *k, const struct cmp_backen
     if (s->o.de_preset == NULL)
         s->o.de_preset = "tiny";
     s->k = k;
-    s->mask_all = (1ull << E2E_WORDS) - 1;
+    s->mask_all = (1ull << DUALOPT_E2E_WORDS) - 1;
     cmp_sys_init(&s->cs, b);
-    for (g = 0; g < E2E_GPUS_MAX; g++) {
+    for (g = 0; g < DUALOPT_E2E_GPUS_MAX; g++) {
         gpu_t *G = &s->g[g];
         dualopt_wire_init(&G->p);
         cmp_fifo_init(&G->q_rc, sizeof(rc_item));
@@ -201,19 +201,19 @@ sys_sys *sys_new(const sys_opts *o, const gpu_kernel *k, const struct cmp_backen
     if (open_gpus(s, err, len) != 0) {
         if (err[0] == '\0')
             snprintf(err, len, "out of memory");
-        sys_free(s);
+        dualopt_sys_free(s);
         return NULL;
     }
     return s;
 }
 
-void sys_free(sys_sys *s)
+void dualopt_sys_free(dualopt_sys *s)
 {
     unsigned g;
     if (s == NULL)
         return;
     cmp_sys_free(&s->cs);
-    for (g = 0; g < E2E_GPUS_MAX; g++) {
+    for (g = 0; g < DUALOPT_E2E_GPUS_MAX; g++) {
         gpu_t *G = &s->g[g];
         dualopt_wire_free(&G->p);
         cmp_fifo_free(&G->q_rc);
@@ -223,53 +223,53 @@ void sys_free(sys_sys *s)
         free(G->ops);
     }
     free(s->mem);
-    gpu_result_free(&s->res);
+    dualopt_gpu_result_free(&s->res);
     free(s);
 }
 
 /* ------------------------------------------------------------ memory -- */
 
-static uint8_t *mem_at(sys_sys *s, uint64_t addr)
+static uint8_t *mem_at(dualopt_sys *s, uint64_t addr)
 {
-    long off = gpu_mem_off(s->k->gpus, addr);
+    long off = dualopt_gpu_mem_off(s->k->gpus, addr);
     return off < 0 ? NULL : s->mem + off;
 }
 
-static void read_line(sys_sys *s, uint64_t line, uint8_t *d)
+static void read_line(dualopt_sys *s, uint64_t line, uint8_t *d)
 {
     unsigned j;
-    for (j = 0; j < E2E_LINE; j++) {
-        const uint8_t *p = mem_at(s, line * E2E_LINE + j);
+    for (j = 0; j < DUALOPT_E2E_LINE; j++) {
+        const uint8_t *p = mem_at(s, line * DUALOPT_E2E_LINE + j);
         d[j] = p ? *p : 0;
     }
 }
 
-static void write_line(sys_sys *s, uint64_t line, uint64_t mask, const uint8_t *d)
+static void write_line(dualopt_sys *s, uint64_t line, uint64_t mask, const uint8_t *d)
 {
     unsigned j;
-    for (j = 0; j < E2E_LINE; j++) {
-        uint8_t *p = (mask >> j) & 1 ? mem_at(s, line * E2E_LINE + j) : NULL;
+    for (j = 0; j < DUALOPT_E2E_LINE; j++) {
+        uint8_t *p = (mask >> j) & 1 ? mem_at(s, line * DUALOPT_E2E_LINE + j) : NULL;
         if (p)
             *p = d[j];
     }
 }
 
-static unsigned home_of(uint64_t line) { return (unsigned)((line * E2E_LINE) >> E2E_SPAN_BITS); }
+static unsigned home_of(uint64_t line) { return (unsigned)((line * DUALOPT_E2E_LINE) >> DUALOPT_E2E_SPAN_BITS); }
 
 /* the lanes of op `op` in `line` get the bytes of `d` (old bytes of an
  * atomic, or a load's line as far as `have` covers it) */
-static void deliver_line(sys_sys *s, size_t op, uint64_t lanes, uint64_t line, uint64_t have,
+static void deliver_line(dualopt_sys *s, size_t op, uint64_t lanes, uint64_t line, uint64_t have,
                          const uint8_t *d)
 {
-    const gpu_op *o = &s->k->op[op];
+    const dualopt_gpu_op *o = &s->k->op[op];
     unsigned lane, b;
-    for (lane = 0; lane < E2E_LANES; lane++) {
+    for (lane = 0; lane < DUALOPT_E2E_LANES; lane++) {
         if (!((lanes >> lane) & 1))
             continue;
         for (b = 0; b < o->size; b++) {
             uint64_t a = o->addr[lane] + b;
-            unsigned off = (unsigned)(a % E2E_LINE);
-            if (a / E2E_LINE != line || !((have >> (off / E2E_GRAN)) & 1))
+            unsigned off = (unsigned)(a % DUALOPT_E2E_LINE);
+            if (a / DUALOPT_E2E_LINE != line || !((have >> (off / DUALOPT_E2E_GRAN)) & 1))
                 continue;
             s->res.data[op][lane][b] = d[off];
             if (s->res.writes[op][lane][b] < 255)
@@ -279,17 +279,17 @@ static void deliver_line(sys_sys *s, size_t op, uint64_t lanes, uint64_t line, u
 }
 
 /* a store or atomic split into line writes (lanes in ascending order) */
-static void split_store(sys_sys *s, gpu_t *G, size_t op)
+static void split_store(dualopt_sys *s, gpu_t *G, size_t op)
 {
-    const gpu_op *o = &s->k->op[op];
+    const dualopt_gpu_op *o = &s->k->op[op];
     unsigned lane, b, i;
     G->nwr = 0;
     G->wr_next = 0;
-    for (lane = 0; lane < E2E_LANES; lane++) {
+    for (lane = 0; lane < DUALOPT_E2E_LANES; lane++) {
         if (!((o->active >> lane) & 1))
             continue;
         for (b = 0; b < o->size; b++) {
-            uint64_t a = o->addr[lane] + b, line = a / E2E_LINE;
+            uint64_t a = o->addr[lane] + b, line = a / DUALOPT_E2E_LINE;
             for (i = 0; i < G->nwr && G->wr[i].line != line; i++)
                 ;
             if (i == G->nwr) {
@@ -299,9 +299,9 @@ static void split_store(sys_sys *s, gpu_t *G, size_t op)
                 G->wr[i].line = line;
                 G->nwr++;
             }
-            G->wr[i].mask |= 1ull << (a % E2E_LINE);
+            G->wr[i].mask |= 1ull << (a % DUALOPT_E2E_LINE);
             G->wr[i].lanes |= 1ull << lane;
-            G->wr[i].data[a % E2E_LINE] = gpu_store_byte(s->k, op, lane, b);
+            G->wr[i].data[a % DUALOPT_E2E_LINE] = dualopt_gpu_store_byte(s->k, op, lane, b);
         }
     }
     G->st_pending = G->nwr;
@@ -318,12 +318,12 @@ static int loads_idle(const gpu_t *G)
 
 /* op issue: loads to the BGU (stores and atomics are split into line
  * writes when observed) */
-static void drive_bgu(sys_sys *s, gpu_t *G)
+static void drive_bgu(dualopt_sys *s, gpu_t *G)
 {
     if (s->cyc >= START_CYCLE && s->phase == PH_RUN && G->st_pending == 0 &&
         G->next_op < G->nops && s->k->op[G->ops[G->next_op]].kernel == s->kern) {
         size_t op = G->ops[G->next_op];
-        const gpu_op *o = &s->k->op[op];
+        const dualopt_gpu_op *o = &s->k->op[op];
         if (!o->store) {
             G->cur_load = op;
             dualopt_wire_drive_load(&G->p, o->active, o->addr, o->size);
@@ -340,10 +340,10 @@ static void drive_rc(gpu_t *G)
         const rc_item *r = cmp_fifo_at(&G->q_rc, 0);
         PI(b, R_REQ_VALID)[0] = 1;
         PI(b, R_REQ_OP)[0] = r->op;
-        PI(b, R_REQ_ADDR)[0] = r->line * E2E_LINE;
-        if (r->op == RC_WR) {
+        PI(b, R_REQ_ADDR)[0] = r->line * DUALOPT_E2E_LINE;
+        if (r->op == DUALOPT_RCACHE_WR) {
             PI(b, R_REQ_MASK)[0] = r->mask;
-            for (j = 0; j < E2E_LINE; j++)
+            for (j = 0; j < DUALOPT_E2E_LINE; j++)
                 cmp_bits_put(PI(b, R_REQ_DATA), 8 * j, 8, r->data[j]);
         }
     }
@@ -351,7 +351,7 @@ static void drive_rc(gpu_t *G)
     PI(b, R_OUT_READY)[0] = 1;
     if (G->fill_has) {
         PI(b, R_FILL_VALID)[0] = 1;
-        for (j = 0; j < E2E_LINE; j++)
+        for (j = 0; j < DUALOPT_E2E_LINE; j++)
             cmp_bits_put(PI(b, R_FILL_DATA), 8 * j, 8, G->fill_data[j]);
     }
 }
@@ -369,7 +369,7 @@ static void drive_de(gpu_t *G)
     PI(b, E_KERNEL)[0] = G->kern_pulse;
 }
 
-static void drive(sys_sys *s, unsigned g)
+static void drive(dualopt_sys *s, unsigned g)
 {
     gpu_t *G = &s->g[g];
     drive_bgu(s, G);
@@ -387,7 +387,7 @@ static void drive(sys_sys *s, unsigned g)
 
 static void entry_done(gpu_t *G, unsigned e) { dualopt_wire_entry_done(&G->p, e); }
 
-static void to_home(sys_sys *s, unsigned g, req_msg *m, unsigned bytes)
+static void to_home(dualopt_sys *s, unsigned g, req_msg *m, unsigned bytes)
 {
     unsigned home = home_of(m->line);
     m->src = g;
@@ -399,7 +399,7 @@ static void to_home(sys_sys *s, unsigned g, req_msg *m, unsigned bytes)
         cmp_fifo_push(&s->g[g].p.req_out[home], m);
 }
 
-static void l1_event(sys_sys *s, gpu_t *G, unsigned op, unsigned local, uint64_t line,
+static void l1_event(dualopt_sys *s, gpu_t *G, unsigned op, unsigned local, uint64_t line,
                      uint64_t mask, unsigned bypass)
 {
     de_item d;
@@ -414,13 +414,13 @@ static void l1_event(sys_sys *s, gpu_t *G, unsigned op, unsigned local, uint64_t
 }
 
 /* the store or atomic line w of GPU g at the L1 controller, after the SCBU */
-static void store_line(sys_sys *s, unsigned g, unsigned w, unsigned op, unsigned local)
+static void store_line(dualopt_sys *s, unsigned g, unsigned w, unsigned op, unsigned local)
 {
     gpu_t *G = &s->g[g];
     wr_rec *W = &G->wr[w];
     if (local) {
         if (op == OP_AT) {
-            uint8_t old[E2E_LINE];
+            uint8_t old[DUALOPT_E2E_LINE];
             read_line(s, W->line, old);
             deliver_line(s, G->st_op, W->lanes, W->line, s->mask_all, old);
         }
@@ -429,11 +429,11 @@ static void store_line(sys_sys *s, unsigned g, unsigned w, unsigned op, unsigned
     } else if (G->rc_en_q) {
         rc_item r;
         memset(&r, 0, sizeof r);
-        r.op = op == OP_AT ? RC_AT : RC_WR;
+        r.op = op == OP_AT ? DUALOPT_RCACHE_AT : DUALOPT_RCACHE_WR;
         r.w = w;
         r.line = W->line;
         r.mask = W->mask;
-        memcpy(r.data, W->data, E2E_LINE);
+        memcpy(r.data, W->data, DUALOPT_E2E_LINE);
         cmp_fifo_push(&G->q_rc, &r);
     } else {
         req_msg m;
@@ -442,23 +442,23 @@ static void store_line(sys_sys *s, unsigned g, unsigned w, unsigned op, unsigned
         m.id = w;
         m.line = W->line;
         m.mask = W->mask;
-        memcpy(m.data, W->data, E2E_LINE);
+        memcpy(m.data, W->data, DUALOPT_E2E_LINE);
         if (op == OP_AT)
             s->t.at_msgs++;
         else
             s->t.wr_msgs++;
-        to_home(s, g, &m, GPU_WR_BYTES);
+        to_home(s, g, &m, DUALOPT_GPU_WR_BYTES);
     }
 }
 
 /* a store or atomic: once the loads before it completed, its line writes
  * go to the SCBU one a cycle */
-static void issue_store(sys_sys *s, gpu_t *G)
+static void issue_store(dualopt_sys *s, gpu_t *G)
 {
     if (s->phase == PH_RUN && s->cyc >= START_CYCLE && G->st_pending == 0 &&
         G->next_op < G->nops && loads_idle(G)) {
         size_t op = G->ops[G->next_op];
-        const gpu_op *o = &s->k->op[op];
+        const dualopt_gpu_op *o = &s->k->op[op];
         if (o->store && o->kernel == s->kern && !PI(&G->p.b[B_BGU], G_INST_VALID)[0]) {
             split_store(s, G, op);
             G->next_op++;
@@ -480,7 +480,7 @@ static void issue_store(sys_sys *s, gpu_t *G)
     }
 }
 
-static void observe_bgu(sys_sys *s, gpu_t *G)
+static void observe_bgu(dualopt_sys *s, gpu_t *G)
 {
     dw_blk *b = &G->p.b[B_BGU];
     if (dualopt_wire_bgu_request(&G->p, G->cur_load)) {
@@ -495,7 +495,7 @@ static void observe_bgu(sys_sys *s, gpu_t *G)
     issue_store(s, G);
 }
 
-static void observe_scbu(sys_sys *s, gpu_t *G, unsigned g)
+static void observe_scbu(dualopt_sys *s, gpu_t *G, unsigned g)
 {
     dw_blk *b = &G->p.b[B_SCBU];
     unsigned local, bypass;
@@ -521,7 +521,7 @@ static void observe_scbu(sys_sys *s, gpu_t *G, unsigned g)
 /* a miss: the line from the local memory, the RDMA cache or its home */
 static void mshr_miss(void *sys, unsigned g, unsigned t, unsigned e)
 {
-    sys_sys *s = sys;
+    dualopt_sys *s = sys;
     gpu_t *G = &s->g[g];
     int reused;
     ent_rec *E = dualopt_wire_miss(&G->p, t, e, &reused);
@@ -533,7 +533,7 @@ static void mshr_miss(void *sys, unsigned g, unsigned t, unsigned e)
     } else if (G->rc_en_q) {
         rc_item r;
         memset(&r, 0, sizeof r);
-        r.op = RC_RD;
+        r.op = DUALOPT_RCACHE_RD;
         r.line = E->line;
         r.entry = e;
         cmp_fifo_push(&G->q_rc, &r);
@@ -546,25 +546,25 @@ static void mshr_miss(void *sys, unsigned g, unsigned t, unsigned e)
         m.line = E->line;
         m.mask = E->mask;
         s->t.req_msgs++;
-        to_home(s, g, &m, E2E_REQ_BYTES);
+        to_home(s, g, &m, DUALOPT_E2E_REQ_BYTES);
     }
 }
 
 /* the done beat of a load's line: its lanes get the bytes */
 static void tag_done(void *sys, unsigned g, const tag_rec *r)
 {
-    sys_sys *s = sys;
+    dualopt_sys *s = sys;
     deliver_line(s, r->load, r->lanes, r->line, s->g[g].p.done_have, s->g[g].p.done_data);
 }
 
-static void observe_mshr(sys_sys *s, gpu_t *G, unsigned g)
+static void observe_mshr(dualopt_sys *s, gpu_t *G, unsigned g)
 {
     dualopt_wire_observe_mshr(&G->p, mshr_miss, tag_done, s, g, &s->t.mshr_hits,
                               &s->t.mshr_stalls, NULL, &s->t.stray, &s->progress);
 }
 
 /* coalescer (home side) */
-static void observe_coal(sys_sys *s, gpu_t *G, unsigned g)
+static void observe_coal(dualopt_sys *s, gpu_t *G, unsigned g)
 {
     dw_blk *b = &G->p.b[B_COAL];
     pkt_item p;
@@ -586,7 +586,7 @@ static void observe_coal(sys_sys *s, gpu_t *G, unsigned g)
 
 /* a regular response: a fetch for the RDMA cache, an atomic's old line or
  * an MSHR entry's line */
-static void decoal_line(sys_sys *s, gpu_t *G, unsigned g, unsigned src, unsigned id)
+static void decoal_line(dualopt_sys *s, gpu_t *G, unsigned g, unsigned src, unsigned id)
 {
     ent_rec *E = id < 64 ? &G->p.ent[id] : NULL;
     const line_item *li;
@@ -597,13 +597,13 @@ static void decoal_line(sys_sys *s, gpu_t *G, unsigned g, unsigned src, unsigned
     li = cmp_fifo_at(&s->g[src].p.side[g], 0);
     if (id == ID_FETCH && !G->fill_has) {
         G->fill_has = 1;
-        memcpy(G->fill_data, li->line, E2E_LINE);
+        memcpy(G->fill_data, li->line, DUALOPT_E2E_LINE);
     } else if ((id & ~0xfffu) == ID_AT && (id & 0xfffu) < G->nwr) {
         wr_rec *W = &G->wr[id & 0xfffu];
         deliver_line(s, G->st_op, W->lanes, W->line, s->mask_all, li->line);
         G->st_pending--;
     } else if (E && E->live && !E->local && E->have == 0) {
-        memcpy(E->data, li->line, E2E_LINE);
+        memcpy(E->data, li->line, DUALOPT_E2E_LINE);
         E->have = s->mask_all;
         entry_done(G, id);
     } else
@@ -612,7 +612,7 @@ static void decoal_line(sys_sys *s, gpu_t *G, unsigned g, unsigned src, unsigned
 }
 
 /* de-coalescer (requester side) */
-static void observe_decoal(sys_sys *s, gpu_t *G, unsigned g)
+static void observe_decoal(dualopt_sys *s, gpu_t *G, unsigned g)
 {
     dw_blk *b = &G->p.b[B_DECOAL];
     if (dualopt_wire_decoal_took(s->path, g, s->o.gpus))
@@ -630,27 +630,27 @@ static void observe_decoal(sys_sys *s, gpu_t *G, unsigned g)
 }
 
 /* an answer of the RDMA cache to the request at the head of rc_side */
-static void rc_answer(sys_sys *s, gpu_t *G, unsigned g, unsigned kind, const rc_item *r)
+static void rc_answer(dualopt_sys *s, gpu_t *G, unsigned g, unsigned kind, const rc_item *r)
 {
     dw_blk *b = &G->p.b[B_RC];
-    if ((kind == RC_HIT || kind == RC_MISS) && r->op == RC_RD) {
+    if ((kind == DUALOPT_RCACHE_HIT || kind == DUALOPT_RCACHE_MISS) && r->op == DUALOPT_RCACHE_RD) {
         ent_rec *E = &G->p.ent[r->entry];
         unsigned j;
-        for (j = 0; j < E2E_LINE; j++)
+        for (j = 0; j < DUALOPT_E2E_LINE; j++)
             E->data[j] = (uint8_t)get_bits(PO(b, R_RSP_DATA), 8 * j);
         E->have = s->mask_all;
         entry_done(G, r->entry);
-        if (kind == RC_HIT)
+        if (kind == DUALOPT_RCACHE_HIT)
             s->t.rc_hits++;
         else
             s->t.rc_misses++;
-    } else if (kind >= RC_WHIT && kind < RC_FWD && r->op == RC_WR) {
+    } else if (kind >= DUALOPT_RCACHE_WHIT && kind < DUALOPT_RCACHE_FWD && r->op == DUALOPT_RCACHE_WR) {
         G->st_pending--;
-        if (kind == RC_WHIT)
+        if (kind == DUALOPT_RCACHE_WHIT)
             s->t.rc_whits++;
         else
             s->t.rc_wmiss++;
-    } else if (kind == RC_FWD && r->op == RC_AT) {
+    } else if (kind == DUALOPT_RCACHE_FWD && r->op == DUALOPT_RCACHE_AT) {
         req_msg m; /* the atomic goes on, behind the line's write-back */
         wr_rec *W = &G->wr[r->w];
         memset(&m, 0, sizeof m);
@@ -658,11 +658,11 @@ static void rc_answer(sys_sys *s, gpu_t *G, unsigned g, unsigned kind, const rc_
         m.id = r->w;
         m.line = W->line;
         m.mask = W->mask;
-        memcpy(m.data, W->data, E2E_LINE);
+        memcpy(m.data, W->data, DUALOPT_E2E_LINE);
         s->t.at_msgs++;
         s->t.rc_fwd++;
-        to_home(s, g, &m, GPU_WR_BYTES);
-    } else if (kind == RC_FLUSH && r->op == RC_KERNEL) {
+        to_home(s, g, &m, DUALOPT_GPU_WR_BYTES);
+    } else if (kind == DUALOPT_RCACHE_FLUSH && r->op == DUALOPT_RCACHE_KERNEL) {
         s->t.rc_flush_wbs += PO(b, R_RSP_WBS)[0];
         G->flush_wait = 0;
     } else
@@ -670,7 +670,7 @@ static void rc_answer(sys_sys *s, gpu_t *G, unsigned g, unsigned kind, const rc_
 }
 
 /* a write-back or a fetch of the RDMA cache to the line's home */
-static void rc_out(sys_sys *s, gpu_t *G, unsigned g)
+static void rc_out(dualopt_sys *s, gpu_t *G, unsigned g)
 {
     dw_blk *b = &G->p.b[B_RC];
     req_msg m;
@@ -681,28 +681,28 @@ static void rc_out(sys_sys *s, gpu_t *G, unsigned g)
     if (PO(b, R_OUT_KIND)[0]) {
         m.kind = MSG_WB;
         m.mask = PO(b, R_OUT_MASK)[0];
-        for (j = 0; j < E2E_LINE; j++)
+        for (j = 0; j < DUALOPT_E2E_LINE; j++)
             m.data[j] = (uint8_t)get_bits(PO(b, R_OUT_DATA), 8 * j);
         s->t.rc_wbs++;
         s->wbs_seen++;
-        if (s->o.fault == SYS_FAULT_DROP_WB && s->wbs_seen == s->o.fault_n) {
+        if (s->o.fault == DUALOPT_SYS_FAULT_DROP_WB && s->wbs_seen == s->o.fault_n) {
             s->t.faults++;
-            link_msg(s, GPU_WR_BYTES);
+            link_msg(s, DUALOPT_GPU_WR_BYTES);
         } else {
             s->t.wb_msgs++;
             s->wb_inflight++;
-            to_home(s, g, &m, GPU_WR_BYTES);
+            to_home(s, g, &m, DUALOPT_GPU_WR_BYTES);
         }
     } else {
         m.kind = MSG_READ;
         m.id = ID_FETCH;
         m.mask = s->mask_all;
         s->t.req_msgs++;
-        to_home(s, g, &m, E2E_REQ_BYTES);
+        to_home(s, g, &m, DUALOPT_E2E_REQ_BYTES);
     }
 }
 
-static void observe_rc(sys_sys *s, gpu_t *G, unsigned g)
+static void observe_rc(dualopt_sys *s, gpu_t *G, unsigned g)
 {
     dw_blk *b = &G->p.b[B_RC];
     if (PI(b, R_REQ_VALID)[0] && PO(b, R_REQ_READY)[0]) {
@@ -728,7 +728,7 @@ static void observe_rc(sys_sys *s, gpu_t *G, unsigned g)
 }
 
 /* decision engine: its outputs are the mode registers of the next cycle */
-static void observe_de(sys_sys *s, gpu_t *G, unsigned g)
+static void observe_de(dualopt_sys *s, gpu_t *G, unsigned g)
 {
     dw_blk *b = &G->p.b[B_DE];
     if (PI(b, E_ACC_VALID)[0] && PO(b, E_ACC_READY)[0])
@@ -736,7 +736,7 @@ static void observe_de(sys_sys *s, gpu_t *G, unsigned g)
     G->kern_pulse = 0;
     if (PO(b, E_DEC_VALID)[0] && !s->t.decided_at[g])
         s->t.decided_at[g] = s->cyc;
-    if (s->o.force == GPU_AUTO) {
+    if (s->o.force == DUALOPT_GPU_AUTO) {
         G->mode_q = (unsigned)PO(b, E_MODE)[0];
         G->bgu_mask_q = (unsigned)PO(b, E_BGU_MASK)[0];
         G->bypass_q = (unsigned)PO(b, E_SCBU_BYPASS)[0];
@@ -745,7 +745,7 @@ static void observe_de(sys_sys *s, gpu_t *G, unsigned g)
     }
 }
 
-static void observe(sys_sys *s, unsigned g)
+static void observe(dualopt_sys *s, unsigned g)
 {
     gpu_t *G = &s->g[g];
     observe_bgu(s, G);
@@ -762,7 +762,7 @@ static void observe(sys_sys *s, unsigned g)
  * line of a read */
 static void home_msg(void *sys, unsigned g, unsigned src, const req_msg *m)
 {
-    sys_sys *s = sys;
+    dualopt_sys *s = sys;
     gpu_t *G = &s->g[g];
     coal_item c;
     line_item li;
@@ -789,7 +789,7 @@ static void home_msg(void *sys, unsigned g, unsigned src, const req_msg *m)
     else {
         c.reg = 1;
         c.id = m->kind == MSG_AT ? ID_AT | m->id : m->id;
-        c.bytes = E2E_LINE_RSP_BYTES;
+        c.bytes = DUALOPT_E2E_LINE_RSP_BYTES;
         cmp_fifo_push(&G->p.side[src], &li);
     }
     cmp_fifo_push(&G->p.coal_in, &c);
@@ -798,7 +798,7 @@ static void home_msg(void *sys, unsigned g, unsigned src, const req_msg *m)
 static void read_local(void *ctx, uint64_t line, uint8_t *d) { read_line(ctx, line, d); }
 
 /* the composition's own work: local reads, acknowledgements, homes */
-static void internal(sys_sys *s, unsigned g)
+static void internal(dualopt_sys *s, unsigned g)
 {
     gpu_t *G = &s->g[g];
     if (dualopt_wire_local(&G->p, s->cyc, s->mask_all, read_local, s))
@@ -821,10 +821,10 @@ static int gpu_idle(const gpu_t *G)
 /* kernel end: every GPU issued its accesses of the kernel and is empty ->
  * flush every RDMA cache; every flush answered and every write-back home ->
  * snapshot, engines told, next kernel */
-static void boundary(sys_sys *s)
+static void boundary(dualopt_sys *s)
 {
     unsigned g, n = s->o.gpus;
-    size_t img = (size_t)n * E2E_REGION;
+    size_t img = (size_t)n * DUALOPT_E2E_REGION;
     if (s->phase == PH_RUN) {
         for (g = 0; g < n; g++) {
             const gpu_t *G = &s->g[g];
@@ -835,7 +835,7 @@ static void boundary(sys_sys *s)
         for (g = 0; g < n; g++) {
             rc_item r;
             memset(&r, 0, sizeof r);
-            r.op = RC_KERNEL;
+            r.op = DUALOPT_RCACHE_KERNEL;
             cmp_fifo_push(&s->g[g].q_rc, &r);
             s->g[g].flush_wait = 1;
         }
@@ -872,13 +872,13 @@ static void step_observe(void *s, unsigned g) { observe(s, g); }
 static void step_internal(void *s, unsigned g) { internal(s, g); }
 static void step_after(void *p)
 {
-    sys_sys *s = p;
+    dualopt_sys *s = p;
     if (s->cyc >= START_CYCLE)
         boundary(s);
 }
 static const dw_steps sys_steps = {step_drive, step_observe, step_internal, step_after};
 
-int sys_cycle(sys_sys *s)
+int dualopt_sys_cycle(dualopt_sys *s)
 {
     s->progress = 0;
     dualopt_wire_cycle(&s->cs, s->o.gpus, s->cyc, &sys_steps, s);
@@ -888,20 +888,20 @@ int sys_cycle(sys_sys *s)
     return s->phase == PH_DONE;
 }
 
-int sys_stuck(sys_sys *s)
+int dualopt_sys_stuck(dualopt_sys *s)
 {
     return s->cyc >= s->o.max_cycles || s->cyc - s->last_progress > s->o.idle_limit;
 }
 
-const sys_stats *sys_stats_of(const sys_sys *s) { return &s->t; }
-const gpu_result *sys_result_of(const sys_sys *s) { return &s->res; }
-cmp_sys *sys_blocks(sys_sys *s) { return &s->cs; }
-int sys_in_reset(const sys_sys *s) { return s->cyc <= RESET_CYCLES; }
+const dualopt_sys_stats *dualopt_sys_stats_of(const dualopt_sys *s) { return &s->t; }
+const dualopt_gpu_result *dualopt_sys_result_of(const dualopt_sys *s) { return &s->res; }
+cmp_sys *dualopt_sys_blocks(dualopt_sys *s) { return &s->cs; }
+int dualopt_sys_in_reset(const dualopt_sys *s) { return s->cyc <= RESET_CYCLES; }
 
 static const char *const mode_names[] = {"MONITOR", "NONE", "COALESCE", "CACHE"};
 
-void sys_print(FILE *f, const char *lead, const sys_opts *o, const gpu_kernel *k,
-               const sys_stats *t)
+void dualopt_sys_print(FILE *f, const char *lead, const dualopt_sys_opts *o, const dualopt_gpu_kernel *k,
+               const dualopt_sys_stats *t)
 {
     unsigned g, kk;
 #define U(x) ((unsigned long long)(x))
@@ -938,19 +938,19 @@ void sys_print(FILE *f, const char *lead, const sys_opts *o, const gpu_kernel *k
 
 /* ----------------------------------------------------------- atomics -- */
 
-void gpu_kernel_atomics(gpu_kernel *k, unsigned pct)
+void dualopt_gpu_kernel_atomics(dualopt_gpu_kernel *k, unsigned pct)
 {
     uint64_t r = k->seed * 0x9e3779b97f4a7c15ull + 0x5851f42d4c957f2dull;
     size_t i;
     for (i = 0; i < k->n; i++) {
-        gpu_op *o = &k->op[i];
+        dualopt_gpu_op *o = &k->op[i];
         unsigned a, b;
         int disjoint = 1;
         r ^= r << 13, r ^= r >> 7, r ^= r << 17;
         if (o->store != 1 || r % 100 >= pct)
             continue;
-        for (a = 0; a < E2E_LANES && disjoint; a++)
-            for (b = a + 1; b < E2E_LANES && ((o->active >> a) & 1); b++)
+        for (a = 0; a < DUALOPT_E2E_LANES && disjoint; a++)
+            for (b = a + 1; b < DUALOPT_E2E_LANES && ((o->active >> a) & 1); b++)
                 if (((o->active >> b) & 1) && o->addr[a] < o->addr[b] + o->size &&
                     o->addr[b] < o->addr[a] + o->size) {
                     disjoint = 0;

@@ -54,7 +54,7 @@ void dualopt_wire_init(dw_path *P)
     cmp_fifo_init(&P->q_fill, sizeof(unsigned));
     cmp_fifo_init(&P->coal_in, sizeof(coal_item));
     cmp_fifo_init(&P->rsp_link, sizeof(pkt_item));
-    for (j = 0; j < E2E_GPUS_MAX; j++) {
+    for (j = 0; j < DUALOPT_E2E_GPUS_MAX; j++) {
         cmp_fifo_init(&P->req_out[j], sizeof(req_msg));
         cmp_fifo_init(&P->side[j], sizeof(line_item));
     }
@@ -67,7 +67,7 @@ void dualopt_wire_free(dw_path *P)
     unsigned j;
     for (j = 0; j < sizeof qs / sizeof *qs; j++)
         cmp_fifo_free(qs[j]);
-    for (j = 0; j < E2E_GPUS_MAX; j++) {
+    for (j = 0; j < DUALOPT_E2E_GPUS_MAX; j++) {
         cmp_fifo_free(&P->req_out[j]);
         cmp_fifo_free(&P->side[j]);
     }
@@ -129,7 +129,7 @@ int dualopt_wire_idle(const dw_path *P)
     if (P->tags_free != P->ntags || P->q_scbu.n || P->q_side.n || P->q_mshr.n || P->q_retry.n ||
         P->q_local.n || P->q_fill.n || P->coal_in.n || P->rsp_link.n)
         return 0;
-    for (j = 0; j < E2E_GPUS_MAX; j++)
+    for (j = 0; j < DUALOPT_E2E_GPUS_MAX; j++)
         if (P->req_out[j].n || P->side[j].n)
             return 0;
     for (j = 0; j < 64; j++)
@@ -143,7 +143,7 @@ int dualopt_wire_idle(const dw_path *P)
 void dualopt_wire_drive_load(dw_path *P, uint64_t active, const uint64_t *addr, unsigned size)
 {
     dw_blk *b = &P->b[B_BGU];
-    const bgu_cfg *bc = b->c->cfg;
+    const dualopt_bgu_cfg *bc = b->c->cfg;
     unsigned lane;
     PI(b, G_INST_VALID)[0] = 1;
     PI(b, G_INST_ACTIVE)[0] = active;
@@ -162,8 +162,8 @@ void dualopt_wire_drive_scbu(dw_path *P, unsigned g, int cfg, int en, unsigned c
     dw_blk *b = &P->b[B_SCBU];
     if (cfg) {
         PI(b, S_CFG_VALID)[0] = 1;
-        PI(b, S_CFG_START)[0] = (uint64_t)g << E2E_SPAN_BITS;
-        PI(b, S_CFG_END)[0] = (uint64_t)(g + 1) << E2E_SPAN_BITS;
+        PI(b, S_CFG_START)[0] = (uint64_t)g << DUALOPT_E2E_SPAN_BITS;
+        PI(b, S_CFG_END)[0] = (uint64_t)(g + 1) << DUALOPT_E2E_SPAN_BITS;
     }
     if (en) {
         PI(b, S_EN_VALID)[0] = 1;
@@ -173,7 +173,7 @@ void dualopt_wire_drive_scbu(dw_path *P, unsigned g, int cfg, int en, unsigned c
         const acc_item *it = cmp_fifo_at(&P->q_scbu, 0);
         PI(b, S_ACC_VALID)[0] = 1;
         PI(b, S_ACC_OP)[0] = it->op;
-        PI(b, S_ACC_ADDR)[0] = it->line * E2E_LINE;
+        PI(b, S_ACC_ADDR)[0] = it->line * DUALOPT_E2E_LINE;
     }
     PI(b, S_RES_READY)[0] = P->q_mshr.n < Q_MSHR_CAP && P->tags_free > 0;
 }
@@ -211,7 +211,7 @@ void dualopt_wire_drive_coal(dw_path *P, unsigned g, unsigned n, unsigned link_c
         if (c->reg)
             PI(b, C_IN_BYTES)[0] = c->bytes;
         else {
-            unsigned j, bytes = dw_popc(c->mask) * E2E_GRAN;
+            unsigned j, bytes = dw_popc(c->mask) * DUALOPT_E2E_GRAN;
             PI(b, C_IN_MASK)[0] = c->mask;
             for (j = 0; j < bytes; j++)
                 cmp_bits_put(PI(b, C_IN_DATA), 8 * j, 8, c->data[j]);
@@ -319,7 +319,7 @@ int dualopt_wire_fill(dw_path *P)
         return 0;
     e = *(unsigned *)cmp_fifo_at(&P->q_fill, 0);
     cmp_fifo_pop(&P->q_fill);
-    memcpy(P->done_data, P->ent[e].data, E2E_LINE);
+    memcpy(P->done_data, P->ent[e].data, DUALOPT_E2E_LINE);
     P->done_have = P->ent[e].have;
     P->done_line = P->ent[e].line;
     P->ent[e].live = 0;
@@ -337,8 +337,8 @@ int dualopt_wire_word(dw_path *P, unsigned id, uint64_t d)
     bit = rest & (~rest + 1);
     while (!((bit >> w) & 1))
         w++;
-    for (j = 0; j < E2E_GRAN; j++)
-        E->data[w * E2E_GRAN + j] = (uint8_t)(d >> (8 * j));
+    for (j = 0; j < DUALOPT_E2E_GRAN; j++)
+        E->data[w * DUALOPT_E2E_GRAN + j] = (uint8_t)(d >> (8 * j));
     E->have |= bit;
     if (E->have == E->mask)
         dualopt_wire_entry_done(P, id);
@@ -453,7 +453,7 @@ void dualopt_wire_select(const uint8_t *line, uint64_t mask, coal_item *c)
 {
     unsigned j, k = 0;
     c->mask = mask;
-    for (j = 0; j < E2E_WORDS; j++)
+    for (j = 0; j < DUALOPT_E2E_WORDS; j++)
         if ((mask >> j) & 1)
-            memcpy(c->data + E2E_GRAN * k++, line + E2E_GRAN * j, E2E_GRAN);
+            memcpy(c->data + DUALOPT_E2E_GRAN * k++, line + DUALOPT_E2E_GRAN * j, DUALOPT_E2E_GRAN);
 }

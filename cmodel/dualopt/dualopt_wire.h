@@ -64,13 +64,13 @@ enum { MSG_READ, MSG_WRITE, MSG_WB, MSG_AT }; /* requests to a home         */
  * or line w of a store or atomic. */
 typedef struct { unsigned op, w; uint64_t line, mask, lanes; size_t load; } acc_item;
 /* A request to a home, on the link until t. */
-typedef struct { unsigned kind, src, id, fine; uint64_t line, mask, t; uint8_t data[E2E_LINE]; } req_msg;
+typedef struct { unsigned kind, src, id, fine; uint64_t line, mask, t; uint8_t data[DUALOPT_E2E_LINE]; } req_msg;
 typedef struct { int live; size_t load; uint64_t line, mask, lanes; unsigned local, bypass; } tag_rec;
-typedef struct { int live; unsigned local; uint64_t line, mask, have; uint8_t data[E2E_LINE]; } ent_rec;
+typedef struct { int live; unsigned local; uint64_t line, mask, have; uint8_t data[DUALOPT_E2E_LINE]; } ent_rec;
 typedef struct { unsigned entry; uint64_t t; } local_item;
-typedef struct { unsigned reg, dst, id, bytes; uint64_t mask; uint8_t data[E2E_LINE]; } coal_item;
+typedef struct { unsigned reg, dst, id, bytes; uint64_t mask; uint8_t data[DUALOPT_E2E_LINE]; } coal_item;
 typedef struct { unsigned dst, len; uint64_t img[8]; uint64_t t; } pkt_item;
-typedef struct { uint8_t line[E2E_LINE]; } line_item;
+typedef struct { uint8_t line[DUALOPT_E2E_LINE]; } line_item;
 
 /* The coalescing path of one GPU. */
 typedef struct {
@@ -80,12 +80,12 @@ typedef struct {
     tag_rec *tag;
     unsigned ntags, tags_free;
     ent_rec ent[64];
-    cmp_fifo req_out[E2E_GPUS_MAX];   /* requests to home h (after lat)  */
+    cmp_fifo req_out[DUALOPT_E2E_GPUS_MAX];   /* requests to home h (after lat)  */
     cmp_fifo coal_in;                 /* home: responses for the coal.   */
     cmp_fifo rsp_link;                /* home: packets on its link       */
-    cmp_fifo side[E2E_GPUS_MAX];      /* home: line data of regular rsps */
+    cmp_fifo side[DUALOPT_E2E_GPUS_MAX];      /* home: line data of regular rsps */
     unsigned req_rr, dec_rr, dec_src;
-    uint8_t done_data[E2E_LINE];
+    uint8_t done_data[DUALOPT_E2E_LINE];
     uint64_t done_have, done_line;
 } dw_path;
 
@@ -96,7 +96,7 @@ static inline unsigned dw_popc(uint64_t x)
         n++;
     return n;
 }
-static inline uint64_t dw_flits(uint64_t bytes) { return (bytes + E2E_FLIT - 1) / E2E_FLIT; }
+static inline uint64_t dw_flits(uint64_t bytes) { return (bytes + DUALOPT_E2E_FLIT - 1) / DUALOPT_E2E_FLIT; }
 
 /* The queues of a path. */
 void dualopt_wire_init(dw_path *P);

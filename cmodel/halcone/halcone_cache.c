@@ -46,8 +46,8 @@ static void cfg_base(halcone_cache_cfg *c)
     c->addr_bits = 32;
     c->ts_bits = 16;
     c->pending = 0;
-    c->role = HCACHE_ROLE_L1;
-    c->rules = HCACHE_RULES_SAFE;
+    c->role = HALCONE_CACHE_ROLE_L1;
+    c->rules = HALCONE_CACHE_RULES_SAFE;
     c->lease_ext = -1;
     c->read_cts = -1;
     c->overflow = -1;
@@ -61,11 +61,11 @@ int halcone_cache_cfg_preset(halcone_cache_cfg *c, const char *name)
     if (strcmp(name, "default") == 0 || strcmp(name, "safe") == 0)
         return 0;
     if (strcmp(name, "paper") == 0) {
-        c->rules = HCACHE_RULES_PAPER;
+        c->rules = HALCONE_CACHE_RULES_PAPER;
         return 0;
     }
     if (strcmp(name, "fpga") == 0) {
-        c->role = HCACHE_ROLE_L2;
+        c->role = HALCONE_CACHE_ROLE_L2;
         c->sets = 16;
         c->ways = 2;
         c->addr_bits = 16;
@@ -73,7 +73,7 @@ int halcone_cache_cfg_preset(halcone_cache_cfg *c, const char *name)
         return 0;
     }
     if (strcmp(name, "l2") == 0) {
-        c->role = HCACHE_ROLE_L2;
+        c->role = HALCONE_CACHE_ROLE_L2;
         c->sets = 256;
         c->ways = 16;
         return 0;
@@ -82,11 +82,11 @@ int halcone_cache_cfg_preset(halcone_cache_cfg *c, const char *name)
 }
 
 static const unit_opt_choice roles[] = {
-    {"l1", HCACHE_ROLE_L1, 0}, {"l2", HCACHE_ROLE_L2, 0}, {NULL, 0, 0}};
+    {"l1", HALCONE_CACHE_ROLE_L1, 0}, {"l2", HALCONE_CACHE_ROLE_L2, 0}, {NULL, 0, 0}};
 static const unit_opt_choice rule_sets[] = {
-    {"paper", HCACHE_RULES_PAPER, 0}, {"safe", HCACHE_RULES_SAFE, 0}, {NULL, 0, 0}};
+    {"paper", HALCONE_CACHE_RULES_PAPER, 0}, {"safe", HALCONE_CACHE_RULES_SAFE, 0}, {NULL, 0, 0}};
 static const unit_opt_choice overflows[] = {
-    {"reinit", HCACHE_OVF_REINIT, 0}, {"reset", HCACHE_OVF_RESET, 0}, {NULL, 0, 0}};
+    {"reinit", HALCONE_CACHE_OVF_REINIT, 0}, {"reset", HALCONE_CACHE_OVF_RESET, 0}, {NULL, 0, 0}};
 /* a rule switch: on or off (also 1 or 0); unset (-1) follows --rules */
 static const unit_opt_choice on_off[] = {
     {"on", 1, 0}, {"off", 0, 0}, {"1", 1, 1}, {"0", 0, 1}, {NULL, 0, 0}};
@@ -185,7 +185,7 @@ int halcone_cache_cfg_check(const halcone_cache_cfg *c, char *err, size_t len)
 void halcone_cache_geom_of(const halcone_cache_cfg *c, halcone_cache_geom *g)
 {
     unsigned pend = c->pending ? c->pending : (c->ways < 4 ? c->ways : 4);
-    int paper = c->rules == HCACHE_RULES_PAPER;
+    int paper = c->rules == HALCONE_CACHE_RULES_PAPER;
     memset(g, 0, sizeof *g);
     g->off_bits = ilog2u(c->line);
     g->set_bits = ilog2u(c->sets);
@@ -200,7 +200,7 @@ void halcone_cache_geom_of(const halcone_cache_cfg *c, halcone_cache_geom *g)
     g->ts_max = (uint32_t)mask64(c->ts_bits);
     g->lease_ext = c->lease_ext >= 0 ? c->lease_ext : paper;
     g->read_cts = c->read_cts >= 0 ? c->read_cts : 1;
-    g->overflow = c->overflow >= 0 ? c->overflow : (paper ? HCACHE_OVF_REINIT : HCACHE_OVF_RESET);
+    g->overflow = c->overflow >= 0 ? c->overflow : (paper ? HALCONE_CACHE_OVF_REINIT : HALCONE_CACHE_OVF_RESET);
     g->req_cts = c->req_cts >= 0 ? c->req_cts : !paper;
     g->l1_req_cts = c->l1_req_cts >= 0 ? c->l1_req_cts : !paper;
 }
@@ -208,9 +208,9 @@ void halcone_cache_geom_of(const halcone_cache_cfg *c, halcone_cache_geom *g)
 void halcone_cache_cfg_name(const halcone_cache_cfg *c, char *buf, size_t len)
 {
     int n = snprintf(buf, len, "halcone_cache_%s_s%u_w%u_l%u_a%u_t%u_p%u_%s",
-                     c->role == HCACHE_ROLE_L2 ? "l2" : "l1", c->sets, c->ways, c->line,
+                     c->role == HALCONE_CACHE_ROLE_L2 ? "l2" : "l1", c->sets, c->ways, c->line,
                      c->addr_bits, c->ts_bits, c->pending ? c->pending : (c->ways < 4 ? c->ways : 4),
-                     c->rules == HCACHE_RULES_PAPER ? "paper" : "safe");
+                     c->rules == HALCONE_CACHE_RULES_PAPER ? "paper" : "safe");
     if (n < 0 || (size_t)n >= len)
         return;
     if (c->lease_ext >= 0)
@@ -219,7 +219,7 @@ void halcone_cache_cfg_name(const halcone_cache_cfg *c, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, "_rc%d", c->read_cts);
     if (c->overflow >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "_o%s",
-                      c->overflow == HCACHE_OVF_RESET ? "reset" : "reinit");
+                      c->overflow == HALCONE_CACHE_OVF_RESET ? "reset" : "reinit");
     if (c->req_cts >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "_rq%d", c->req_cts);
     if (c->l1_req_cts >= 0 && (size_t)n < len)
@@ -375,15 +375,15 @@ int halcone_cache_probe_at(const halcone_cache *c, uint64_t addr, uint32_t up,
     r->line = la << c->g.off_bits;
     r->cts = r->req_cts = cts;
     if (w < 0) {
-        r->cls = HCACHE_MISS;
-        return HCACHE_MISS;
+        r->cls = HALCONE_CACHE_MISS;
+        return HALCONE_CACHE_MISS;
     }
     b = &c->b[(size_t)set_of(c, la) * c->cfg.ways + (unsigned)w];
     r->wts = b->wts;
     r->rts = b->rts;
     if (b->locked)
         return -1;
-    r->cls = cts <= b->rts ? HCACHE_HIT : HCACHE_EXP;
+    r->cls = cts <= b->rts ? HALCONE_CACHE_HIT : HALCONE_CACHE_EXP;
     return (int)r->cls;
 }
 
@@ -396,20 +396,20 @@ int halcone_cache_request(halcone_cache *c, halcone_cache_op op, uint64_t addr,
     hblk *set = &c->b[(size_t)s * c->cfg.ways], *b;
     halcone_cache_class cls;
     res_clear(r);
-    if (op != HCACHE_OP_RD && op != HCACHE_OP_WR)
+    if (op != HALCONE_CACHE_OP_RD && op != HALCONE_CACHE_OP_WR)
         return -1;
     r->line = la << c->g.off_bits;
     r->cts = r->req_cts = c->cts;
     if (w >= 0 && set[w].locked)
         return -1;
-    cls = w < 0 ? HCACHE_MISS : c->cts <= set[w].rts ? HCACHE_HIT : HCACHE_EXP;
+    cls = w < 0 ? HALCONE_CACHE_MISS : c->cts <= set[w].rts ? HALCONE_CACHE_HIT : HALCONE_CACHE_EXP;
     r->cls = cls;
-    r->kind = (halcone_cache_rsp_kind)((op == HCACHE_OP_WR ? 3 : 0) + (int)cls);
-    if (op == HCACHE_OP_RD && cls == HCACHE_HIT) {
+    r->kind = (halcone_cache_rsp_kind)((op == HALCONE_CACHE_OP_WR ? 3 : 0) + (int)cls);
+    if (op == HALCONE_CACHE_OP_RD && cls == HALCONE_CACHE_HIT) {
         touch(c, s, (unsigned)w);
         r->wts = set[w].wts;
         r->rts = set[w].rts;
-        c->st.rd[HCACHE_HIT]++;
+        c->st.rd[HALCONE_CACHE_HIT]++;
         return 0;
     }
     if (w < 0) {
@@ -438,7 +438,7 @@ int halcone_cache_request(halcone_cache *c, halcone_cache_op op, uint64_t addr,
     b->locked = 1;
     b->kind = (uint8_t)r->kind;
     r->pending = 1;
-    if (op == HCACHE_OP_WR)
+    if (op == HALCONE_CACHE_OP_WR)
         c->st.wr[cls]++;
     else
         c->st.rd[cls]++;
@@ -464,12 +464,12 @@ int halcone_cache_fill(halcone_cache *c, uint64_t addr, uint32_t wts, uint32_t r
     b = &c->b[(size_t)s * c->cfg.ways + (unsigned)w];
     wts &= m;
     rts &= m;
-    is_wr = b->kind >= HCACHE_RSP_WHIT;
+    is_wr = b->kind >= HALCONE_CACHE_RSP_WHIT;
     bw = umax(c->cts, wts);
     if (c->g.lease_ext) {
         uint32_t w1;
         if (wts == m) {
-            if (c->g.overflow == HCACHE_OVF_REINIT) {
+            if (c->g.overflow == HALCONE_CACHE_OVF_REINIT) {
                 w1 = 0;
                 c->st.wraps++;
             } else {
@@ -507,13 +507,13 @@ int halcone_cache_evict(halcone_cache *c, uint64_t addr, halcone_cache_result *r
     r->line = la << c->g.off_bits;
     r->cts = r->req_cts = c->cts;
     if (w < 0) {
-        r->kind = HCACHE_RSP_ABSENT;
+        r->kind = HALCONE_CACHE_RSP_ABSENT;
         c->st.absent++;
         return 0;
     }
     if (c->b[(size_t)s * c->cfg.ways + (unsigned)w].locked)
         return -1;
-    r->kind = HCACHE_RSP_EVICTED;
+    r->kind = HALCONE_CACHE_RSP_EVICTED;
     r->wts = c->b[(size_t)s * c->cfg.ways + (unsigned)w].wts;
     r->rts = c->b[(size_t)s * c->cfg.ways + (unsigned)w].rts;
     drop(c, s, (unsigned)w);
@@ -541,14 +541,14 @@ int halcone_cache_access(halcone_cache *c, halcone_cache_op op, uint64_t addr, u
 {
     halcone_cache_result q;
     int rc;
-    if (op == HCACHE_OP_EV)
+    if (op == HALCONE_CACHE_OP_EV)
         return halcone_cache_evict(c, addr, r);
-    if (op == HCACHE_OP_INV) {
+    if (op == HALCONE_CACHE_OP_INV) {
         rc = halcone_cache_invalidate(c);
         res_clear(r);
         if (rc < 0)
             return -1;
-        r->kind = HCACHE_RSP_INVALIDATED;
+        r->kind = HALCONE_CACHE_RSP_INVALIDATED;
         r->count = (unsigned)rc;
         return 0;
     }
@@ -655,7 +655,7 @@ halcone_cache_tm *halcone_cache_tm_new(const halcone_cache_cfg *cfg)
         return NULL;
     }
     t->o_ev = O_DN_ID + 1 + (unsigned)t->g.req_cts;
-    t->i_cts = I_EV_READY + (cfg->role == HCACHE_ROLE_L2);
+    t->i_cts = I_EV_READY + (cfg->role == HALCONE_CACHE_ROLE_L2);
     halcone_cache_tm_reset(t);
     return t;
 }
@@ -706,7 +706,7 @@ static void b_eval(const halcone_cache_tm *t, const uint64_t *in, bstate *bs)
 {
     int rsp_free = !t->rsp_v || (in[I_RSP_READY] & 1);
     int dn_free = !t->dn_v || (in[I_DN_READY] & 1);
-    int ev_free = t->cfg.role == HCACHE_ROLE_L1 || !t->ev_v || (in[I_EV_READY] & 1);
+    int ev_free = t->cfg.role == HALCONE_CACHE_ROLE_L1 || !t->ev_v || (in[I_EV_READY] & 1);
     memset(bs, 0, sizeof *bs);
     if (!t->b_valid)
         return;
@@ -714,15 +714,15 @@ static void b_eval(const halcone_cache_tm *t, const uint64_t *in, bstate *bs)
         bs->fire = rsp_free;
         return;
     }
-    if (t->b_op == HCACHE_OP_RD || t->b_op == HCACHE_OP_WR) {
+    if (t->b_op == HALCONE_CACHE_OP_RD || t->b_op == HALCONE_CACHE_OP_WR) {
         halcone_cache_result r;
         int cls = halcone_cache_probe_at(t->core, t->b_addr, t->b_cts, &r);
-        if (t->b_op == HCACHE_OP_RD && cls == HCACHE_HIT) {
+        if (t->b_op == HALCONE_CACHE_OP_RD && cls == HALCONE_CACHE_HIT) {
             bs->hit_rd = 1;
             bs->fire = rsp_free;
         } else {
             int victim = 0;
-            if (cls == HCACHE_MISS) {
+            if (cls == HALCONE_CACHE_MISS) {
                 /* a valid victim when the set has no invalid way */
                 unsigned s = (unsigned)((r.line >> t->g.off_bits) & (t->cfg.sets - 1)), w;
                 halcone_cache_blk bk;
@@ -755,7 +755,7 @@ void halcone_cache_tm_eval(const halcone_cache_tm *t, const uint64_t *in, uint64
     used = used_entries(t);
     out[O_FILL_READY] = !t->init_q && bfree;
     la = (in[I_REQ_ADDR] & mask64(t->cfg.addr_bits)) >> t->g.off_bits;
-    if (op == HCACHE_OP_INV) {
+    if (op == HALCONE_CACHE_OP_INV) {
         ok = used == 0 && !bs.alloc;
     } else {
         for (i = 0; i < t->g.pending; i++)
@@ -763,7 +763,7 @@ void halcone_cache_tm_eval(const halcone_cache_tm *t, const uint64_t *in, uint64
                 ok = 0;
         if (bs.alloc && bs.fire && (t->b_addr >> t->g.off_bits) == la)
             ok = 0;
-        if (op != HCACHE_OP_EV && (int)t->g.pending - used <= (bs.alloc && bs.fire ? 1 : 0))
+        if (op != HALCONE_CACHE_OP_EV && (int)t->g.pending - used <= (bs.alloc && bs.fire ? 1 : 0))
             ok = 0;
     }
     out[O_REQ_READY] = !t->init_q && bfree && !(in[I_FILL_VALID] & 1) && ok;
@@ -822,7 +822,7 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
         t->rsp_v = 0;
     if (t->dn_v && (in[I_DN_READY] & 1))
         t->dn_v = 0;
-    if (t->cfg.role == HCACHE_ROLE_L1 || (t->ev_v && (in[I_EV_READY] & 1)))
+    if (t->cfg.role == HALCONE_CACHE_ROLE_L1 || (t->ev_v && (in[I_EV_READY] & 1)))
         t->ev_v = 0;
     if (t->init_q) {
         if (t->init_idx == t->cfg.sets - 1)
@@ -839,11 +839,11 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
                 t->ent_valid[t->b_id] = 0;
                 set_rsp(t, &r);
             }
-        } else if (t->b_op == HCACHE_OP_EV) {
+        } else if (t->b_op == HALCONE_CACHE_OP_EV) {
             halcone_cache_evict(t->core, t->b_addr, &r);
             set_rsp(t, &r);
-        } else if (t->b_op == HCACHE_OP_INV) {
-            halcone_cache_access(t->core, HCACHE_OP_INV, 0, 0, 0, &r);
+        } else if (t->b_op == HALCONE_CACHE_OP_INV) {
+            halcone_cache_access(t->core, HALCONE_CACHE_OP_INV, 0, 0, 0, &r);
             set_rsp(t, &r);
         } else {
             /* --l1-req-cts: the requester's cts, before the lookup */
@@ -858,7 +858,7 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
                 t->ent_valid[e] = 1;
                 t->ent_addr[e] = r.line;
                 t->dn_v = 1;
-                t->dn_write = t->b_op == HCACHE_OP_WR;
+                t->dn_write = t->b_op == HALCONE_CACHE_OP_WR;
                 t->dn_line = r.line;
                 t->dn_id = e;
                 t->dn_cts = r.req_cts;

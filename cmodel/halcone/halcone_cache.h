@@ -42,21 +42,21 @@
 
 COHKIT_BEGIN_DECLS
 
-typedef enum { HCACHE_ROLE_L1 = 0, HCACHE_ROLE_L2 = 1 } halcone_cache_role;
-typedef enum { HCACHE_RULES_SAFE = 0, HCACHE_RULES_PAPER = 1 } halcone_cache_rules;
-typedef enum { HCACHE_OVF_REINIT = 0, HCACHE_OVF_RESET = 1 } halcone_cache_overflow;
+typedef enum { HALCONE_CACHE_ROLE_L1 = 0, HALCONE_CACHE_ROLE_L2 = 1 } halcone_cache_role;
+typedef enum { HALCONE_CACHE_RULES_SAFE = 0, HALCONE_CACHE_RULES_PAPER = 1 } halcone_cache_rules;
+typedef enum { HALCONE_CACHE_OVF_REINIT = 0, HALCONE_CACHE_OVF_RESET = 1 } halcone_cache_overflow;
 
 /* Access classes (the trace's HIT / MISS / EXP). */
-typedef enum { HCACHE_HIT = 0, HCACHE_MISS = 1, HCACHE_EXP = 2 } halcone_cache_class;
+typedef enum { HALCONE_CACHE_HIT = 0, HALCONE_CACHE_MISS = 1, HALCONE_CACHE_EXP = 2 } halcone_cache_class;
 
 /* Request opcodes, as driven on req_op_i. */
-typedef enum { HCACHE_OP_RD = 0, HCACHE_OP_WR = 1, HCACHE_OP_EV = 2, HCACHE_OP_INV = 3 } halcone_cache_op;
+typedef enum { HALCONE_CACHE_OP_RD = 0, HALCONE_CACHE_OP_WR = 1, HALCONE_CACHE_OP_EV = 2, HALCONE_CACHE_OP_INV = 3 } halcone_cache_op;
 
 /* Response kinds, as driven on rsp_kind_o (RHIT..WEXP = op * 3 + class). */
 typedef enum {
-    HCACHE_RSP_RHIT = 0, HCACHE_RSP_RMISS = 1, HCACHE_RSP_REXP = 2,
-    HCACHE_RSP_WHIT = 3, HCACHE_RSP_WMISS = 4, HCACHE_RSP_WEXP = 5,
-    HCACHE_RSP_EVICTED = 6, HCACHE_RSP_ABSENT = 7, HCACHE_RSP_INVALIDATED = 8
+    HALCONE_CACHE_RSP_RHIT = 0, HALCONE_CACHE_RSP_RMISS = 1, HALCONE_CACHE_RSP_REXP = 2,
+    HALCONE_CACHE_RSP_WHIT = 3, HALCONE_CACHE_RSP_WMISS = 4, HALCONE_CACHE_RSP_WEXP = 5,
+    HALCONE_CACHE_RSP_EVICTED = 6, HALCONE_CACHE_RSP_ABSENT = 7, HALCONE_CACHE_RSP_INVALIDATED = 8
 } halcone_cache_rsp_kind;
 
 /*
@@ -75,7 +75,7 @@ typedef struct {
     halcone_cache_rules rules;
     int lease_ext;       /* -1, 0, 1: Brts = max(wts + 1, rts) (paper)      */
     int read_cts;        /* -1, 0, 1: cts update on read fills              */
-    int overflow;        /* -1, HCACHE_OVF_REINIT, HCACHE_OVF_RESET         */
+    int overflow;        /* -1, HALCONE_CACHE_OVF_REINIT, HALCONE_CACHE_OVF_RESET         */
     int req_cts;         /* -1, 0, 1: requests below carry the cts (S4)     */
     int l1_req_cts;      /* -1, 0, 1: requests from above carry the
                             requester's cts (req_cts_i), taken as

@@ -18,7 +18,7 @@ static const char *const streams[] = {"mixed", "hits", "full", NULL};
 UNIT_CFG_ADAPTERS(halcone_cache, halcone_cache_cfg)
 UNIT_CFG_NAME_ADAPTER(halcone_cache, halcone_cache_cfg)
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
     const halcone_cache_cfg *c = cfg;
     halcone_cache_geom gg, *g = &gg;
@@ -101,16 +101,16 @@ static int trace_read(FILE *f, const halcone_cache_cfg *c, hc_trace *t, char *er
         memset(&rec, 0, sizeof rec);
         rec.lineno = lineno;
         if (strcmp(tok, "RD") == 0) {
-            rec.op = HCACHE_OP_RD;
+            rec.op = HALCONE_CACHE_OP_RD;
             nwant = 3;
         } else if (strcmp(tok, "WR") == 0) {
-            rec.op = HCACHE_OP_WR;
+            rec.op = HALCONE_CACHE_OP_WR;
             nwant = 3;
         } else if (strcmp(tok, "EV") == 0) {
-            rec.op = HCACHE_OP_EV;
+            rec.op = HALCONE_CACHE_OP_EV;
             nwant = 1;
         } else if (strcmp(tok, "INV") == 0) {
-            rec.op = HCACHE_OP_INV;
+            rec.op = HALCONE_CACHE_OP_INV;
             nwant = 0;
         } else {
             snprintf(err, len, "line %u: unknown command '%s' (expected RD, WR, EV or INV)", lineno,
@@ -138,7 +138,7 @@ static int trace_read(FILE *f, const halcone_cache_cfg *c, hc_trace *t, char *er
         }
         if (na < nwant) {
             snprintf(err, len, "line %u: %s needs %s", lineno,
-                     rec.op == HCACHE_OP_EV ? "EV" : rec.op == HCACHE_OP_RD ? "RD" : "WR",
+                     rec.op == HALCONE_CACHE_OP_EV ? "EV" : rec.op == HALCONE_CACHE_OP_RD ? "RD" : "WR",
                      nwant == 1 ? "<addr>" : "<addr> <wts> <rts>");
             goto bad;
         }
@@ -200,12 +200,12 @@ static void print_victim(FILE *f, uint64_t line, uint32_t wts, uint32_t rts)
 static void print_rsp(FILE *f, unsigned kind, uint64_t line, uint32_t cts, uint32_t wts,
                       uint32_t rts, uint64_t count)
 {
-    if (kind <= HCACHE_RSP_WEXP)
+    if (kind <= HALCONE_CACHE_RSP_WEXP)
         fprintf(f, "%s 0x%llx %u %u %u\n", halcone_cache_rsp_str((halcone_cache_rsp_kind)kind),
                 (unsigned long long)line, cts, wts, rts);
-    else if (kind == HCACHE_RSP_EVICTED)
+    else if (kind == HALCONE_CACHE_RSP_EVICTED)
         fprintf(f, "EVICTED 0x%llx %u %u\n", (unsigned long long)line, wts, rts);
-    else if (kind == HCACHE_RSP_ABSENT)
+    else if (kind == HALCONE_CACHE_RSP_ABSENT)
         fprintf(f, "ABSENT 0x%llx\n", (unsigned long long)line);
     else
         fprintf(f, "INVALIDATED %llu\n", (unsigned long long)count);
@@ -242,7 +242,7 @@ static void print_stats(FILE *f, const halcone_cache *c)
 /* -------------------------------------------------------------- stimulus */
 
 enum { FLAG_DUMP = 0, FLAG_STATS = 1 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"dump", NULL, "after the trace: BLOCK <set> <way> <line> <wts> <rts> per valid block, "
                    "then REG cts <v>"},
     {"stats", NULL, "after the trace: '# reads ...' and '# victims ...' summary lines"},
@@ -292,7 +292,7 @@ typedef struct {
     uint32_t last_cts;
 } hc_stim;
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     hc_stim *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -302,7 +302,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->c = *(const halcone_cache_cfg *)cfg;
     halcone_cache_geom_of(&s->c, &s->g);
     s->o_ev = O_DN_ID + 1 + (unsigned)s->g.req_cts;
-    s->has_ev_ready = s->c.role == HCACHE_ROLE_L2;
+    s->has_ev_ready = s->c.role == HALCONE_CACHE_ROLE_L2;
     s->i_cts = I_EV_READY + s->has_ev_ready;
     s->rng = unit_stim_seed(a->seed, 0x5bd1e995ull);
     s->bp = UNIT_BP_FULL;
@@ -346,46 +346,46 @@ static uint64_t rand_addr(hc_stim *s)
 {
     const halcone_cache_geom *g = &s->g;
     uint64_t am = mask64(s->c.addr_bits), set, tag;
-    unsigned r = unit_pct(&s->rng);
+    unsigned r = cohkit_unit_pct(&s->rng);
     if (s->kind == KIND_HITS)
         r = 99;
     if (r < 5)
-        return unit_rnd(&s->rng) & am;
+        return cohkit_unit_rnd(&s->rng) & am;
     if (r < 8)
-        return (am - unit_rnd(&s->rng) % (4ull * s->c.line)) & am;
-    set = unit_rnd(&s->rng) % (s->c.sets < 4 ? s->c.sets : 4);
-    tag = unit_rnd(&s->rng) % (s->kind == KIND_HITS ? s->c.ways : s->c.ways + 2);
-    return (((tag << g->set_bits) | set) << g->off_bits | (unit_rnd(&s->rng) & (s->c.line - 1))) & am;
+        return (am - cohkit_unit_rnd(&s->rng) % (4ull * s->c.line)) & am;
+    set = cohkit_unit_rnd(&s->rng) % (s->c.sets < 4 ? s->c.sets : 4);
+    tag = cohkit_unit_rnd(&s->rng) % (s->kind == KIND_HITS ? s->c.ways : s->c.ways + 2);
+    return (((tag << g->set_bits) | set) << g->off_bits | (cohkit_unit_rnd(&s->rng) & (s->c.line - 1))) & am;
 }
 
 static void rand_req(hc_stim *s)
 {
-    unsigned r = unit_pct(&s->rng);
+    unsigned r = cohkit_unit_pct(&s->rng);
     if (s->kind == KIND_HITS)
-        s->op = HCACHE_OP_RD;
+        s->op = HALCONE_CACHE_OP_RD;
     else if (r < 55)
-        s->op = HCACHE_OP_RD;
+        s->op = HALCONE_CACHE_OP_RD;
     else if (r < 85)
-        s->op = HCACHE_OP_WR;
+        s->op = HALCONE_CACHE_OP_WR;
     else if (r < 99)
-        s->op = HCACHE_OP_EV;
+        s->op = HALCONE_CACHE_OP_EV;
     else
-        s->op = HCACHE_OP_INV;
+        s->op = HALCONE_CACHE_OP_INV;
     s->addr = rand_addr(s);
     /* the requester's cts (--l1-req-cts): mostly at or below the rising
      * memory time, now and then ahead of it (an L1 that advanced through
      * another bank), now and then near the top of the range */
     {
-        unsigned k = unit_pct(&s->rng);
+        unsigned k = cohkit_unit_pct(&s->rng);
         uint32_t m = s->g.ts_max;
         if (s->kind == KIND_HITS || k < 40)
             s->cts = 0;
         else if (k < 75)
-            s->cts = (s->ownts - (uint32_t)(unit_rnd(&s->rng) % 8)) & m;
+            s->cts = (s->ownts - (uint32_t)(cohkit_unit_rnd(&s->rng) % 8)) & m;
         else if (k < 95)
-            s->cts = (s->ownts + (uint32_t)(unit_rnd(&s->rng) % 16)) & m;
+            s->cts = (s->ownts + (uint32_t)(cohkit_unit_rnd(&s->rng) % 16)) & m;
         else
-            s->cts = m - (uint32_t)(unit_rnd(&s->rng) % 3);
+            s->cts = m - (uint32_t)(cohkit_unit_rnd(&s->rng) % 3);
     }
 }
 
@@ -395,25 +395,25 @@ static void rand_req(hc_stim *s)
 static void rand_fill_ts(hc_stim *s)
 {
     uint32_t m = s->g.ts_max, w, r;
-    unsigned k = unit_pct(&s->rng);
+    unsigned k = cohkit_unit_pct(&s->rng);
     if (s->kind == KIND_HITS) {
         /* leases to the end of time: every later read of the block hits */
         s->fwts = 0;
         s->frts = m;
         return;
     }
-    if (unit_pct(&s->rng) < 30)
-        s->ownts += (uint32_t)(unit_rnd(&s->rng) % 4);
-    w = (s->ownts + (uint32_t)(unit_rnd(&s->rng) % 3)) & m;
+    if (cohkit_unit_pct(&s->rng) < 30)
+        s->ownts += (uint32_t)(cohkit_unit_rnd(&s->rng) % 4);
+    w = (s->ownts + (uint32_t)(cohkit_unit_rnd(&s->rng) % 3)) & m;
     if (k < 70)
-        r = w + 1 + (uint32_t)(unit_rnd(&s->rng) % 12);
+        r = w + 1 + (uint32_t)(cohkit_unit_rnd(&s->rng) % 12);
     else if (k < 80)
         r = w;
     else if (k < 90)
-        r = w - (uint32_t)(unit_rnd(&s->rng) % 3);
+        r = w - (uint32_t)(cohkit_unit_rnd(&s->rng) % 3);
     else {
-        w = m - (uint32_t)(unit_rnd(&s->rng) % 2);
-        r = m - (uint32_t)(unit_rnd(&s->rng) % 3);
+        w = m - (uint32_t)(cohkit_unit_rnd(&s->rng) % 2);
+        r = m - (uint32_t)(cohkit_unit_rnd(&s->rng) % 3);
     }
     s->fwts = w & m;
     s->frts = r & m;
@@ -430,12 +430,12 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
         static const unsigned pf[] = {90, 60, 20, 100};
         unit_bp_draw(&sched, &s->rng, &s->bp);
-        s->p_fill = pf[unit_rnd(&s->rng) % 4];
+        s->p_fill = pf[cohkit_unit_rnd(&s->rng) % 4];
     }
     if (live && !s->have) {
         if (s->kind == KIND_TRACE) {
             if (!s->busy && s->next < s->tr.n && cyc >= s->gap_until &&
-                unit_pct(&s->rng) < s->bp.valid) {
+                cohkit_unit_pct(&s->rng) < s->bp.valid) {
                 const hc_rec *r = &s->tr.r[s->next];
                 s->have = 1;
                 s->busy = 1;
@@ -444,21 +444,21 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
                 s->cts = r->cts;
                 s->req_first = cyc;
             }
-        } else if (unit_pct(&s->rng) < s->bp.valid) {
+        } else if (cohkit_unit_pct(&s->rng) < s->bp.valid) {
             rand_req(s);
             s->have = 1;
             s->req_first = cyc;
         }
     }
-    if (live && !s->fhave && (s->kind == KIND_MIXED || s->kind == KIND_FULL) && unit_pct(&s->rng) < 2) {
+    if (live && !s->fhave && (s->kind == KIND_MIXED || s->kind == KIND_FULL) && cohkit_unit_pct(&s->rng) < 2) {
         /* now and then a fill naming any id: an entry not in use (or being
          * allocated in this very cycle) must be dropped, one in use filled */
         s->fhave = 1;
-        s->fid = (unsigned)(unit_rnd(&s->rng) & mask64(s->g.id_bits));
+        s->fid = (unsigned)(cohkit_unit_rnd(&s->rng) & mask64(s->g.id_bits));
         rand_fill_ts(s);
     }
-    if (live && !s->fhave && s->on > 0 && unit_pct(&s->rng) < s->p_fill) {
-        unsigned k = (unsigned)(unit_rnd(&s->rng) % s->on);
+    if (live && !s->fhave && s->on > 0 && cohkit_unit_pct(&s->rng) < s->p_fill) {
+        unsigned k = (unsigned)(cohkit_unit_rnd(&s->rng) % s->on);
         s->fhave = 1;
         s->fid = s->oid[k];
         if (s->kind == KIND_TRACE) {
@@ -478,27 +478,27 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[I_REQ_ADDR] = s->addr;
         if (s->g.l1_req_cts)
             in[s->i_cts] = s->cts;
-    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
-        in[I_REQ_OP] = unit_rnd(&s->rng) & 3;
-        in[I_REQ_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+    } else if (s->kind != KIND_TRACE && cohkit_unit_pct(&s->rng) < 50) {
+        in[I_REQ_OP] = cohkit_unit_rnd(&s->rng) & 3;
+        in[I_REQ_ADDR] = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
         if (s->g.l1_req_cts)
-            in[s->i_cts] = unit_rnd(&s->rng) & s->g.ts_max;
+            in[s->i_cts] = cohkit_unit_rnd(&s->rng) & s->g.ts_max;
     }
     in[I_FILL_VALID] = (uint64_t)s->fhave;
     if (s->fhave) {
         in[I_FILL_ID] = s->fid;
         in[I_FILL_WTS] = s->fwts;
         in[I_FILL_RTS] = s->frts;
-    } else if (s->kind != KIND_TRACE && unit_pct(&s->rng) < 50) {
-        in[I_FILL_ID] = unit_rnd(&s->rng) & mask64(s->g.id_bits);
-        in[I_FILL_WTS] = unit_rnd(&s->rng) & s->g.ts_max;
-        in[I_FILL_RTS] = unit_rnd(&s->rng) & s->g.ts_max;
+    } else if (s->kind != KIND_TRACE && cohkit_unit_pct(&s->rng) < 50) {
+        in[I_FILL_ID] = cohkit_unit_rnd(&s->rng) & mask64(s->g.id_bits);
+        in[I_FILL_WTS] = cohkit_unit_rnd(&s->rng) & s->g.ts_max;
+        in[I_FILL_RTS] = cohkit_unit_rnd(&s->rng) & s->g.ts_max;
     }
     rdy = s->bp.ready;
-    in[I_RSP_READY] = unit_pct(&s->rng) < rdy;
-    in[I_DN_READY] = unit_pct(&s->rng) < rdy;
+    in[I_RSP_READY] = cohkit_unit_pct(&s->rng) < rdy;
+    in[I_DN_READY] = cohkit_unit_pct(&s->rng) < rdy;
     if (s->has_ev_ready)
-        in[I_EV_READY] = unit_pct(&s->rng) < rdy;
+        in[I_EV_READY] = cohkit_unit_pct(&s->rng) < rdy;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -544,7 +544,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
     if (s->kind == KIND_TRACE && s->busy && !s->have && !s->rsp_seen && (out[O_RSP_VALID] & 1)) {
         /* the response's first cycle: latency from the request handshake */
         s->rsp_seen = 1;
-        if (out[O_RSP_KIND] == HCACHE_RSP_RHIT) {
+        if (out[O_RSP_KIND] == HALCONE_CACHE_RSP_RHIT) {
             uint64_t lat = cyc - s->acc_cyc;
             if (lat < s->hit_lat_min)
                 s->hit_lat_min = lat;
@@ -559,12 +559,12 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         s->rsps++;
         /* P1: on a hit wts <= cts <= rts; P2: cts never decreases except at
          * the flash invalidate (responses leave in lookup order) */
-        if (kind == HCACHE_RSP_RHIT) {
+        if (kind == HALCONE_CACHE_RSP_RHIT) {
             s->p1_hits++;
             if (!((uint32_t)out[O_RSP_WTS] <= cts && cts <= (uint32_t)out[O_RSP_RTS]))
                 s->p1_bad++;
         }
-        if (kind == HCACHE_RSP_INVALIDATED)
+        if (kind == HALCONE_CACHE_RSP_INVALIDATED)
             s->last_cts = 0;
         else if (cts < s->last_cts)
             s->p2_bad++;
@@ -579,7 +579,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             s->busy = 0;
             s->rsp_seen = 0;
             s->next++;
-            s->gap_until = cyc + 1 + unit_rnd(&s->rng) % 3;
+            s->gap_until = cyc + 1 + cohkit_unit_rnd(&s->rng) % 3;
         }
     }
 }
@@ -669,7 +669,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
         halcone_cache_result res;
         /* --l1-req-cts: a RD/WR's cts=, before its lookup (RTL: req_cts_i) */
         if (halcone_cache_geom_get(hc)->l1_req_cts &&
-            (r->op == HCACHE_OP_RD || r->op == HCACHE_OP_WR))
+            (r->op == HALCONE_CACHE_OP_RD || r->op == HALCONE_CACHE_OP_WR))
             halcone_cache_advance(hc, r->cts);
         halcone_cache_access(hc, (halcone_cache_op)r->op, r->addr, r->wts, r->rts, &res);
         if (res.victim)
@@ -685,7 +685,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     return 0;
 }
 
-const unit_desc halcone_cache_unit = {
+const cohkit_unit_desc halcone_cache_unit = {
     .name = "halcone-cache",
     .family = "halcone",
     .title = "HALCONE L1/L2 cache timestamp unit: tags, wts/rts, cts, LRU, hit/miss/expired, "

@@ -129,7 +129,7 @@ typedef struct {
     uint64_t line, rts;
 } hck_pending;
 
-struct hck {
+struct halcone_check {
     uint64_t epoch;
     hck_map mline, mcopy, mcu;
     hck_line *lines;
@@ -151,14 +151,14 @@ struct hck {
     unsigned long drop_lineno;
     char *msgs;                 /* invariant reports, in order             */
     size_t msglen, msgcap;
-    hck_result res;
+    halcone_check_result res;
     int oom;
 };
 
-const char *hck_inv_name(hck_inv i)
+const char *halcone_check_inv_name(halcone_check_inv i)
 {
-    static const char *const n[HCK_NINV] = {"I1", "I2", "I3", "I4", "CTS", "PO", "COPY"};
-    return i < HCK_NINV ? n[i] : "?";
+    static const char *const n[HALCONE_CHECK_NINV] = {"I1", "I2", "I3", "I4", "CTS", "PO", "COPY"};
+    return i < HALCONE_CHECK_NINV ? n[i] : "?";
 }
 
 static int grow(void **p, size_t *cap, size_t n, size_t sz)
@@ -176,14 +176,14 @@ static int grow(void **p, size_t *cap, size_t n, size_t sz)
     return 0;
 }
 
-static void report(hck *c, hck_inv i, unsigned long lineno, const char *fmt, ...)
+static void report(halcone_check *c, halcone_check_inv i, unsigned long lineno, const char *fmt, ...)
 {
     char buf[256];
     va_list ap;
     int n;
     size_t need;
     c->res.inv[i]++;
-    n = snprintf(buf, sizeof buf, "# INVARIANT %s line %lu ", hck_inv_name(i), lineno);
+    n = snprintf(buf, sizeof buf, "# INVARIANT %s line %lu ", halcone_check_inv_name(i), lineno);
     va_start(ap, fmt);
     vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
     va_end(ap);
@@ -203,15 +203,15 @@ static void report(hck *c, hck_inv i, unsigned long lineno, const char *fmt, ...
     c->msglen += need;
 }
 
-hck *hck_new(void)
+halcone_check *halcone_check_new(void)
 {
-    hck *c = calloc(1, sizeof *c);
+    halcone_check *c = calloc(1, sizeof *c);
     if (c != NULL)
         c->drop_line = -1;
     return c;
 }
 
-void hck_free(hck *c)
+void halcone_check_free(halcone_check *c)
 {
     if (c == NULL)
         return;
@@ -229,7 +229,7 @@ void hck_free(hck *c)
     free(c);
 }
 
-static hck_line *line_of(hck *c, uint64_t line)
+static hck_line *line_of(halcone_check *c, uint64_t line)
 {
     long i = map_get(&c->mline, line, 0, 0, 1, (uint32_t)c->nlines);
     hck_line *l;
@@ -257,7 +257,7 @@ static hck_line *line_of(hck *c, uint64_t line)
     return l;
 }
 
-static hck_copy *copy_of(hck *c, unsigned gpu, unsigned cu, uint64_t line, int l2)
+static hck_copy *copy_of(halcone_check *c, unsigned gpu, unsigned cu, uint64_t line, int l2)
 {
     uint64_t b = l2 ? UINT64_MAX : cu;
     long i = map_get(&c->mcopy, gpu, b, line, 1, (uint32_t)c->ncopies);
@@ -285,7 +285,7 @@ static hck_copy *copy_of(hck *c, unsigned gpu, unsigned cu, uint64_t line, int l
     return k;
 }
 
-static hck_cu *cu_of(hck *c, unsigned gpu, unsigned cu)
+static hck_cu *cu_of(halcone_check *c, unsigned gpu, unsigned cu)
 {
     long i = map_get(&c->mcu, gpu, cu, 0, 1, (uint32_t)c->ncus);
     hck_cu *u;
@@ -305,7 +305,7 @@ static hck_cu *cu_of(hck *c, unsigned gpu, unsigned cu)
     return u;
 }
 
-static hck_tsu *tsu_of(hck *c, unsigned t)
+static hck_tsu *tsu_of(halcone_check *c, unsigned t)
 {
     if (t >= c->ntsus) {
         hck_tsu *q = realloc(c->tsus, (t + 1) * sizeof *q);
@@ -323,7 +323,7 @@ static hck_tsu *tsu_of(hck *c, unsigned t)
     return &c->tsus[t];
 }
 
-static uint64_t set_floor(const hck *c, unsigned t, uint64_t set)
+static uint64_t set_floor(const halcone_check *c, unsigned t, uint64_t set)
 {
     size_t i;
     for (i = 0; i < c->nsf; i++)
@@ -333,7 +333,7 @@ static uint64_t set_floor(const hck *c, unsigned t, uint64_t set)
 }
 
 /* M(X), or -1 when the log says nothing of the block's TSU. */
-static int64_t m_of(hck *c, hck_line *l)
+static int64_t m_of(halcone_check *c, hck_line *l)
 {
     hck_tsu *t;
     uint64_t m;
@@ -352,7 +352,7 @@ static int64_t m_of(hck *c, hck_line *l)
 }
 
 /* I1 on every valid L1 copy of the block (M(X) may have fallen). */
-static void i1_copies(hck *c, hck_line *l, unsigned long lineno)
+static void i1_copies(halcone_check *c, hck_line *l, unsigned long lineno)
 {
     int64_t m = m_of(c, l);
     long i;
@@ -361,20 +361,20 @@ static void i1_copies(hck *c, hck_line *l, unsigned long lineno)
     for (i = l->first_copy; i >= 0; i = c->copies[i].next_line) {
         hck_copy *k = &c->copies[i];
         if (k->valid && k->epoch == c->epoch && k->r > (uint64_t)m)
-            report(c, HCK_I1, lineno, "0x%" PRIx64 ": GPU%u CU%u holds (%" PRIu64 ",%" PRIu64
+            report(c, HALCONE_CHECK_I1, lineno, "0x%" PRIx64 ": GPU%u CU%u holds (%" PRIu64 ",%" PRIu64
                    ") above M(X) %" PRId64, l->line, k->gpu, k->cu, k->w, k->r, m);
     }
 }
 
 /* A drop (VICTIM/REMOVE) is judged when its FLOOR line, if any, is in. */
-static void flush_drop(hck *c, unsigned long lineno)
+static void flush_drop(halcone_check *c, unsigned long lineno)
 {
     if (c->drop_line >= 0)
         i1_copies(c, &c->lines[c->drop_line], lineno);
     c->drop_line = -1;
 }
 
-static void new_epoch(hck *c, uint64_t e)
+static void new_epoch(halcone_check *c, uint64_t e)
 {
     if (e > c->epoch)
         c->epoch = e;
@@ -426,7 +426,7 @@ static int src_code(const char *s)
 
 #define BAD(...) do { snprintf(err, len, __VA_ARGS__); return -1; } while (0)
 
-static int feed_access(hck *c, toks *k, unsigned long lineno, char *err, size_t len)
+static int feed_access(halcone_check *c, toks *k, unsigned long lineno, char *err, size_t len)
 {
     uint64_t g, u, line, v, ts, l1, l2, w, r;
     int st = strcmp(k->t[0], "ST") == 0, src;
@@ -475,34 +475,34 @@ static int feed_access(hck *c, toks *k, unsigned long lineno, char *err, size_t 
     /* COPY: hits need a live copy of this epoch; I3 for L1 hits */
     if (!st && src == 1) {
         if (!cp->valid)
-            report(c, HCK_COPY, lineno, "0x%" PRIx64 ": L1 hit of GPU%" PRIu64 " CU%" PRIu64
+            report(c, HALCONE_CHECK_COPY, lineno, "0x%" PRIx64 ": L1 hit of GPU%" PRIu64 " CU%" PRIu64
                    " without a copy", line, g, u);
         else if (cp->w > ts || ts > cp->r || cp->w != w || cp->r != r)
-            report(c, HCK_I3, lineno, "0x%" PRIx64 ": L1 hit at %" PRIu64 " on (%" PRIu64
+            report(c, HALCONE_CHECK_I3, lineno, "0x%" PRIx64 ": L1 hit at %" PRIu64 " on (%" PRIu64
                    ",%" PRIu64 ") reported as (%" PRIu64 ",%" PRIu64 ")", line, ts, cp->w, cp->r,
                    w, r);
     }
     if (!st && src == 2 && !c2->valid)
-        report(c, HCK_COPY, lineno, "0x%" PRIx64 ": L2 hit of GPU%" PRIu64 " without a copy",
+        report(c, HALCONE_CHECK_COPY, lineno, "0x%" PRIx64 ": L2 hit of GPU%" PRIu64 " without a copy",
                line, g);
     /* I3: the installed copy covers the L1's cts; a load happens at it */
     if (w > l1 || l1 > r)
-        report(c, HCK_I3, lineno, "0x%" PRIx64 ": L1 copy (%" PRIu64 ",%" PRIu64
+        report(c, HALCONE_CHECK_I3, lineno, "0x%" PRIx64 ": L1 copy (%" PRIu64 ",%" PRIu64
                ") does not cover l1-cts %" PRIu64, line, w, r, l1);
     if (!st && ts != l1)
-        report(c, HCK_I3, lineno, "0x%" PRIx64 ": load at %" PRIu64 " but l1-cts %" PRIu64,
+        report(c, HALCONE_CHECK_I3, lineno, "0x%" PRIx64 ": load at %" PRIu64 " but l1-cts %" PRIu64,
                line, ts, l1);
     /* I4, where the proof needs it: an access the L2 served (with several
      * banks an L1 may run ahead of a bank it has not asked) */
     if ((st || src != 1) && l1 > l2)
-        report(c, HCK_I4, lineno, "0x%" PRIx64 ": l1-cts %" PRIu64 " > l2-cts %" PRIu64, line,
+        report(c, HALCONE_CHECK_I4, lineno, "0x%" PRIx64 ": l1-cts %" PRIu64 " > l2-cts %" PRIu64, line,
                l1, l2);
     /* CTS and PO */
     if (cu->seen && l1 < cu->cts)
-        report(c, HCK_CTS, lineno, "GPU%" PRIu64 " CU%" PRIu64 ": cts fell from %" PRIu64
+        report(c, HALCONE_CHECK_CTS, lineno, "GPU%" PRIu64 " CU%" PRIu64 ": cts fell from %" PRIu64
                " to %" PRIu64, g, u, cu->cts, l1);
     if (cu->seen && ts < cu->key)
-        report(c, HCK_PO, lineno, "GPU%" PRIu64 " CU%" PRIu64 ": key %" PRIu64
+        report(c, HALCONE_CHECK_PO, lineno, "GPU%" PRIu64 " CU%" PRIu64 ": key %" PRIu64
                " after key %" PRIu64, g, u, ts, cu->key);
     cu->seen = 1;
     cu->cts = l1;
@@ -510,7 +510,7 @@ static int feed_access(hck *c, toks *k, unsigned long lineno, char *err, size_t 
     /* I2: a store lies above every rts seen for the block, its own grant
      * (pending) aside */
     if (st && l->has_rts && ts <= l->maxrts)
-        report(c, HCK_I2, lineno, "0x%" PRIx64 ": store at %" PRIu64 " not above rts %" PRIu64,
+        report(c, HALCONE_CHECK_I2, lineno, "0x%" PRIx64 ": store at %" PRIu64 " not above rts %" PRIu64,
                line, ts, l->maxrts);
     for (i = 0; i < c->npend; i++) {
         hck_line *pl = line_of(c, c->pend[i].line);
@@ -537,12 +537,12 @@ static int feed_access(hck *c, toks *k, unsigned long lineno, char *err, size_t 
     }
     m = m_of(c, l);
     if (m >= 0 && r > (uint64_t)m)
-        report(c, HCK_I1, lineno, "0x%" PRIx64 ": GPU%" PRIu64 " CU%" PRIu64 " holds (%" PRIu64
+        report(c, HALCONE_CHECK_I1, lineno, "0x%" PRIx64 ": GPU%" PRIu64 " CU%" PRIu64 " holds (%" PRIu64
                ",%" PRIu64 ") above M(X) %" PRId64, line, g, u, w, r, m);
     return 0;
 }
 
-static int feed_tsu(hck *c, toks *k, unsigned long lineno, char *err, size_t len)
+static int feed_tsu(halcone_check *c, toks *k, unsigned long lineno, char *err, size_t len)
 {
     int b = 1;
     uint64_t t = 0, x, y, z;
@@ -644,7 +644,7 @@ static int feed_tsu(hck *c, toks *k, unsigned long lineno, char *err, size_t len
     BAD("TSU: unknown event '%s'", op);
 }
 
-int hck_feed(hck *c, const char *line, unsigned long lineno, char *err, size_t len)
+int halcone_check_feed(halcone_check *c, const char *line, unsigned long lineno, char *err, size_t len)
 {
     char buf[512];
     toks k;
@@ -680,7 +680,7 @@ int hck_feed(hck *c, const char *line, unsigned long lineno, char *err, size_t l
         if ((cp = copy_of(c, (unsigned)g, (unsigned)u, x, 0)) == NULL)
             BAD("out of memory");
         if (ev && (int)p != cp->valid)
-            report(c, HCK_COPY, lineno, "0x%" PRIx64 ": EVL1 reports %" PRIu64
+            report(c, HALCONE_CHECK_COPY, lineno, "0x%" PRIx64 ": EVL1 reports %" PRIu64
                    " but the log %s a copy", x, p, cp->valid ? "has" : "has no");
         cp->valid = 0;
         return 0;
@@ -693,7 +693,7 @@ int hck_feed(hck *c, const char *line, unsigned long lineno, char *err, size_t l
         if ((cp = copy_of(c, (unsigned)g, 0, x, 1)) == NULL)
             BAD("out of memory");
         if (ev && (int)p != cp->valid)
-            report(c, HCK_COPY, lineno, "0x%" PRIx64 ": EVL2 reports %" PRIu64
+            report(c, HALCONE_CHECK_COPY, lineno, "0x%" PRIx64 ": EVL2 reports %" PRIu64
                    " but the log %s a copy", x, p, cp->valid ? "has" : "has no");
         cp->valid = 0;
         return 0;
@@ -721,7 +721,7 @@ static int store_cmp(const void *x, const void *y)
     return key_cmp(a, b);
 }
 
-uint64_t hck_finish(hck *c, FILE *out, hck_result *r)
+uint64_t halcone_check_finish(halcone_check *c, FILE *out, halcone_check_result *r)
 {
     hck_acc *s;
     size_t ns = 0, i, j;
@@ -796,7 +796,7 @@ uint64_t hck_finish(hck *c, FILE *out, hck_result *r)
     free(s);
     if (out && c->msglen)
         fputs(c->msgs, out);
-    for (k = 0; k < HCK_NINV; k++)
+    for (k = 0; k < HALCONE_CHECK_NINV; k++)
         bad += c->res.inv[k];
     if (c->oom) {
         if (out)

@@ -52,40 +52,40 @@
 COHKIT_BEGIN_DECLS
 
 typedef enum {
-    HCK_I1 = 0,
-    HCK_I2,
-    HCK_I3,
-    HCK_I4,
-    HCK_CTS,
-    HCK_PO,
-    HCK_COPY,
-    HCK_NINV
-} hck_inv;
+    HALCONE_CHECK_I1 = 0,
+    HALCONE_CHECK_I2,
+    HALCONE_CHECK_I3,
+    HALCONE_CHECK_I4,
+    HALCONE_CHECK_CTS,
+    HALCONE_CHECK_PO,
+    HALCONE_CHECK_COPY,
+    HALCONE_CHECK_NINV
+} halcone_check_inv;
 
 typedef struct {
     uint64_t loads, stores;
     uint64_t stale, reorder, future;   /* failing loads by kind              */
-    uint64_t inv[HCK_NINV];            /* invariant violations by kind       */
+    uint64_t inv[HALCONE_CHECK_NINV];            /* invariant violations by kind       */
     uint64_t epoch;                    /* last epoch seen                    */
-} hck_result;
+} halcone_check_result;
 
-typedef struct hck hck;
+typedef struct halcone_check halcone_check;
 
 /* A checker with an empty log. NULL when out of memory. */
-hck *hck_new(void);
-void hck_free(hck *c);
+halcone_check *halcone_check_new(void);
+void halcone_check_free(halcone_check *c);
 /* Feeds one log line; `lineno` is the input (trace) line it belongs to,
  * used in the reports. Returns 0, or -1 with a one-line reason for a line
  * that is not in the log format (the checker is then unchanged). */
-int hck_feed(hck *c, const char *line, unsigned long lineno, char *err, size_t len);
+int halcone_check_feed(halcone_check *c, const char *line, unsigned long lineno, char *err, size_t len);
 /* After the whole log: the failing loads in trace order as
  *   CHECK STALE|REORDER|FUTURE <input-line> <line> <got-value> <want-value>
  * then one `# INVARIANT <name> line <N> ...` line per invariant violation
  * (in the order found), on `out` (may be NULL); the counts in *r. Returns
  * the number of failing loads plus invariant violations. Call once. */
-uint64_t hck_finish(hck *c, FILE *out, hck_result *r);
+uint64_t halcone_check_finish(halcone_check *c, FILE *out, halcone_check_result *r);
 /* Name of an invariant ("I1", ..., "COPY"). */
-const char *hck_inv_name(hck_inv i);
+const char *halcone_check_inv_name(halcone_check_inv i);
 
 COHKIT_END_DECLS
 

@@ -34,10 +34,10 @@ static int gen_u(const char *v, uint64_t max, uint64_t *out)
 }
 
 /* splitmix64: the whole generator state is the seed word. */
-static unsigned below(uint64_t *s, unsigned n) { return (unsigned)(unit_splitmix(s) % n); }
+static unsigned below(uint64_t *s, unsigned n) { return (unsigned)(cohkit_unit_splitmix(s) % n); }
 
 /* Xtreme: vector v (0 A, 1 B, 2 C), slice s, element i. */
-static uint64_t xaddr(const hgen_cfg *c, unsigned v, unsigned s, unsigned i)
+static uint64_t xaddr(const halcone_gen_cfg *c, unsigned v, unsigned s, unsigned i)
 {
     uint64_t slices = (uint64_t)c->gpus * c->cus, n = slices * c->elems;
     return ((uint64_t)v * n + (uint64_t)i * slices + s) * c->line;
@@ -45,7 +45,7 @@ static uint64_t xaddr(const hgen_cfg *c, unsigned v, unsigned s, unsigned i)
 
 /* CU `cu` (GPU-major index) computes dst[s] = x[s] + y[s], element by
  * element. */
-static void xop(FILE *f, const hgen_cfg *c, unsigned cu, unsigned s, unsigned i, unsigned x,
+static void xop(FILE *f, const halcone_gen_cfg *c, unsigned cu, unsigned s, unsigned i, unsigned x,
                 unsigned y, unsigned dst, uint64_t *tag)
 {
     unsigned g = cu / c->cus, k = cu % c->cus;
@@ -56,7 +56,7 @@ static void xop(FILE *f, const hgen_cfg *c, unsigned cu, unsigned s, unsigned i,
 
 /* Every CU on its own slice, interleaved element by element (the CUs run
  * side by side). */
-static void xstep(FILE *f, const hgen_cfg *c, unsigned x, unsigned y, unsigned dst, uint64_t *tag,
+static void xstep(FILE *f, const halcone_gen_cfg *c, unsigned x, unsigned y, unsigned dst, uint64_t *tag,
                   const char *what)
 {
     unsigned n = c->gpus * c->cus, i, s;
@@ -66,7 +66,7 @@ static void xstep(FILE *f, const hgen_cfg *c, unsigned x, unsigned y, unsigned d
             xop(f, c, s, s, i, x, y, dst, tag);
 }
 
-static void xtreme(FILE *f, const hgen_cfg *c, int kind)
+static void xtreme(FILE *f, const halcone_gen_cfg *c, int kind)
 {
     unsigned n = c->gpus * c->cus, i, s, r, v;
     uint64_t tag = 0;
@@ -93,7 +93,7 @@ static void xtreme(FILE *f, const hgen_cfg *c, int kind)
     xstep(f, c, 0, 1, 2, &tag, "step 4: step 1 again");
 }
 
-static void random_prog(FILE *f, const hgen_cfg *c)
+static void random_prog(FILE *f, const halcone_gen_cfg *c)
 {
     uint64_t st = c->seed, val = 0;
     unsigned i;
@@ -117,14 +117,14 @@ static void random_prog(FILE *f, const hgen_cfg *c)
 
 static const char *const hgen_names[] = {"random", "xtreme1", "xtreme2", "xtreme3"};
 
-int hgen_cfg_preset(hgen_cfg *c, const char *name)
+int halcone_gen_cfg_preset(halcone_gen_cfg *c, const char *name)
 {
     int k;
     for (k = 0; k < 4 && strcmp(name, hgen_names[k]) != 0; k++)
         ;
     if (k == 4)
         return -1;
-    c->kind = (hgen_kind)k;
+    c->kind = (halcone_gen_kind)k;
     c->gpus = 2;
     c->cus = 2;
     c->line = 64;
@@ -136,11 +136,11 @@ int hgen_cfg_preset(hgen_cfg *c, const char *name)
     return 0;
 }
 
-int hgen_cfg_option(hgen_cfg *c, const char *name, const char *value, char *err, size_t len)
+int halcone_gen_cfg_option(halcone_gen_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
     static const char *const names[] = {"gpus", "cus", "line", "elems", "reps", "ops", "lines",
                                         "seed"};
-    static const uint64_t max[] = {HSYS_GPUS_MAX, HSYS_CUS_MAX, 4096,     1u << 20,
+    static const uint64_t max[] = {HALCONE_SYS_GPUS_MAX, HALCONE_SYS_CUS_MAX, 4096,     1u << 20,
                                    1u << 20,      1u << 24,     1u << 20, UINT64_MAX};
     unsigned *dst[] = {&c->gpus, &c->cus, &c->line, &c->elems, &c->reps, &c->ops, &c->lines};
     uint64_t v;
@@ -161,17 +161,17 @@ int hgen_cfg_option(hgen_cfg *c, const char *name, const char *value, char *err,
     return 0;
 }
 
-int hgen_cfg_check(const hgen_cfg *c, char *err, size_t len)
+int halcone_gen_cfg_check(const halcone_gen_cfg *c, char *err, size_t len)
 {
     if (c->line < 4 || (c->line & (c->line - 1))) {
         snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
         return -1;
     }
-    if (c->kind == HGEN_XTREME2 && c->cus < 2) {
+    if (c->kind == HALCONE_GEN_XTREME2 && c->cus < 2) {
         snprintf(err, len, "--cus %u: xtreme2 needs 2 or more", c->cus);
         return -1;
     }
-    if (c->kind == HGEN_XTREME3 && c->gpus < 2) {
+    if (c->kind == HALCONE_GEN_XTREME3 && c->gpus < 2) {
         snprintf(err, len, "--gpus %u: xtreme3 needs 2 or more", c->gpus);
         return -1;
     }
@@ -186,9 +186,9 @@ int hgen_cfg_check(const hgen_cfg *c, char *err, size_t len)
     return 0;
 }
 
-void hgen_write(const hgen_cfg *c, FILE *f)
+void halcone_gen_write(const halcone_gen_cfg *c, FILE *f)
 {
-    if (c->kind == HGEN_RANDOM) {
+    if (c->kind == HALCONE_GEN_RANDOM) {
         fprintf(f, "# halcone-gen random --gpus %u --cus %u --ops %u --lines %u --line %u "
                 "--seed %" PRIu64 "\n", c->gpus, c->cus, c->ops, c->lines, c->line, c->seed);
         random_prog(f, c);

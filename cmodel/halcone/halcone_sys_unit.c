@@ -15,22 +15,22 @@ static const char *const sys_presets[] = {"default", "safe", "paper", NULL};
 
 static int sys_preset(void *cfg, const char *name)
 {
-    hsys_cfg *c = cfg;
+    halcone_sys_cfg *c = cfg;
     if (strcmp(name, "default") != 0 && strcmp(name, "safe") != 0 && strcmp(name, "paper") != 0)
         return -1;
-    hsys_cfg_default(c);
+    halcone_sys_cfg_default(c);
     strcpy(c->rules, strcmp(name, "paper") == 0 ? "paper" : "safe");
     return 0;
 }
 
 static int sys_option(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
-    return hsys_cfg_option(cfg, name, value, err, len);
+    return halcone_sys_cfg_option(cfg, name, value, err, len);
 }
 
-static int sys_check(void *cfg, char *err, size_t len) { return hsys_cfg_check(cfg, err, len); }
+static int sys_check(void *cfg, char *err, size_t len) { return halcone_sys_cfg_check(cfg, err, len); }
 
-static const unit_flag sys_flags[] = {
+static const cohkit_unit_flag sys_flags[] = {
     {"events", NULL, "print L1VICTIM, L2VICTIM and TSU lines before their access"},
     {"fail-on-violation", NULL, "exit status 1 if the checker reports a violation"},
     {NULL, NULL, NULL},
@@ -39,16 +39,16 @@ static const unit_flag sys_flags[] = {
 static int sys_trace_run(const void *cfg, const char *const *flags, FILE *in, const char *in_name,
                          FILE *out, FILE *err)
 {
-    return hsys_trace_run(cfg, flags[0] != NULL, flags[1] != NULL, in, in_name, out, err);
+    return halcone_sys_trace_run(cfg, flags[0] != NULL, flags[1] != NULL, in, in_name, out, err);
 }
 
-const unit_desc halcone_system_tool = {
+const cohkit_unit_desc halcone_system_tool = {
     .name = "halcone-system",
     .family = "halcone",
     .title = "HALCONE system: GPUs, CUs, L1s, L2 banks, TSUs, DRAM, checked in logical time "
              "(sections 3.1-3.2.6)",
-    .model_ref = "hsys_run (cmodel/halcone/halcone_system.c), hck_feed (cmodel/halcone/halcone_check.c)",
-    .cfg_size = sizeof(hsys_cfg),
+    .model_ref = "halcone_sys_run (cmodel/halcone/halcone_system.c), halcone_check_feed (cmodel/halcone/halcone_check.c)",
+    .cfg_size = sizeof(halcone_sys_cfg),
     .presets = sys_presets,
     .options_help =
         "  --rules paper|safe          preset of the fixes (safe; spec 5.4)\n"
@@ -76,16 +76,16 @@ const unit_desc halcone_system_tool = {
 /* ------------------------------------------------------- halcone-gen -- */
 static const char *const gen_presets[] = {"random", "xtreme1", "xtreme2", "xtreme3", NULL};
 
-static int gen_preset(void *cfg, const char *name) { return hgen_cfg_preset(cfg, name); }
+static int gen_preset(void *cfg, const char *name) { return halcone_gen_cfg_preset(cfg, name); }
 
 static int gen_option(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
-    return hgen_cfg_option(cfg, name, value, err, len);
+    return halcone_gen_cfg_option(cfg, name, value, err, len);
 }
 
-static int gen_check(void *cfg, char *err, size_t len) { return hgen_cfg_check(cfg, err, len); }
+static int gen_check(void *cfg, char *err, size_t len) { return halcone_gen_cfg_check(cfg, err, len); }
 
-static const unit_flag gen_flags[] = {{NULL, NULL, NULL}};
+static const cohkit_unit_flag gen_flags[] = {{NULL, NULL, NULL}};
 
 static int gen_run(const void *cfg, const char *const *flags, FILE *in, const char *in_name,
                    FILE *out, FILE *err)
@@ -94,16 +94,16 @@ static int gen_run(const void *cfg, const char *const *flags, FILE *in, const ch
     (void)in;
     (void)in_name;
     (void)err;
-    hgen_write(cfg, out);
+    halcone_gen_write(cfg, out);
     return 0;
 }
 
-const unit_desc halcone_gen_tool = {
+const cohkit_unit_desc halcone_gen_tool = {
     .name = "halcone-gen",
     .family = "halcone",
     .title = "HALCONE programs: Xtreme1-3 (section 4.3.2, reading H22) and seeded random sharing",
-    .model_ref = "hgen_write (cmodel/halcone/halcone_gen.c)",
-    .cfg_size = sizeof(hgen_cfg),
+    .model_ref = "halcone_gen_write (cmodel/halcone/halcone_gen.c)",
+    .cfg_size = sizeof(halcone_gen_cfg),
     .presets = gen_presets,
     .options_help = "  program first: random | xtreme1 | xtreme2 | xtreme3 (or --config NAME)\n"
                     "  --gpus N (2)  --cus N (2)  --line B (64)\n"

@@ -25,7 +25,7 @@
 #define HSYS_ADDR_BITS 48
 
 /* ------------------------------------------------------ configuration -- */
-void hsys_cfg_default(hsys_cfg *c)
+void halcone_sys_cfg_default(halcone_sys_cfg *c)
 {
     memset(c, 0, sizeof *c);
     c->gpus = 2;
@@ -65,19 +65,19 @@ static int word_in(const char *w, const char *list)
     return 0;
 }
 
-int hsys_cfg_option(hsys_cfg *c, const char *name, const char *value, char *err, size_t len)
+int halcone_sys_cfg_option(halcone_sys_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
     static const struct {
         const char *name;
         size_t off;
     } nums[] = {
-        {"gpus", offsetof(hsys_cfg, gpus)},         {"cus", offsetof(hsys_cfg, cus)},
-        {"l1-sets", offsetof(hsys_cfg, l1_sets)},   {"l1-ways", offsetof(hsys_cfg, l1_ways)},
-        {"l2-sets", offsetof(hsys_cfg, l2_sets)},   {"l2-ways", offsetof(hsys_cfg, l2_ways)},
-        {"tsu-sets", offsetof(hsys_cfg, tsu_sets)}, {"tsu-ways", offsetof(hsys_cfg, tsu_ways)},
-        {"l2-banks", offsetof(hsys_cfg, l2_banks)}, {"tsus", offsetof(hsys_cfg, tsus)},
-        {"line", offsetof(hsys_cfg, line)},         {"ts-bits", offsetof(hsys_cfg, ts_bits)},
-        {"rd-lease", offsetof(hsys_cfg, rd_lease)}, {"wr-lease", offsetof(hsys_cfg, wr_lease)},
+        {"gpus", offsetof(halcone_sys_cfg, gpus)},         {"cus", offsetof(halcone_sys_cfg, cus)},
+        {"l1-sets", offsetof(halcone_sys_cfg, l1_sets)},   {"l1-ways", offsetof(halcone_sys_cfg, l1_ways)},
+        {"l2-sets", offsetof(halcone_sys_cfg, l2_sets)},   {"l2-ways", offsetof(halcone_sys_cfg, l2_ways)},
+        {"tsu-sets", offsetof(halcone_sys_cfg, tsu_sets)}, {"tsu-ways", offsetof(halcone_sys_cfg, tsu_ways)},
+        {"l2-banks", offsetof(halcone_sys_cfg, l2_banks)}, {"tsus", offsetof(halcone_sys_cfg, tsus)},
+        {"line", offsetof(halcone_sys_cfg, line)},         {"ts-bits", offsetof(halcone_sys_cfg, ts_bits)},
+        {"rd-lease", offsetof(halcone_sys_cfg, rd_lease)}, {"wr-lease", offsetof(halcone_sys_cfg, wr_lease)},
     };
     const char *v = value ? value : "";
     size_t i;
@@ -106,7 +106,7 @@ int hsys_cfg_option(hsys_cfg *c, const char *name, const char *value, char *err,
             }
             for (k = 0; k < c->nsw && strcmp(c->sw_name[k], name) != 0; k++)
                 ;
-            if (k == HSYS_SW_MAX) {
+            if (k == HALCONE_SYS_SW_MAX) {
                 snprintf(err, len, "--%s: too many switches", name);
                 return -1;
             }
@@ -134,7 +134,7 @@ static unsigned lg2(unsigned v)
 /* Unit configurations derived from the system's: the L1 and L2 roles of the
  * cache unit and the TSU, each from its rule preset, then the switches the
  * unit knows (a switch one unit does not know is the other's). */
-static int cache_cfg_of(const hsys_cfg *c, int l2, halcone_cache_cfg *cc, char *err, size_t len)
+static int cache_cfg_of(const halcone_sys_cfg *c, int l2, halcone_cache_cfg *cc, char *err, size_t len)
 {
     char v[32];
     unsigned k;
@@ -168,7 +168,7 @@ bad:
     return -1;
 }
 
-static int tsu_cfg_of(const hsys_cfg *c, halcone_tsu_cfg *tc, char *err, size_t len)
+static int tsu_cfg_of(const halcone_sys_cfg *c, halcone_tsu_cfg *tc, char *err, size_t len)
 {
     char v[32], e2[200];
     unsigned k;
@@ -200,25 +200,25 @@ bad:
     return -1;
 }
 
-int hsys_cfg_check(const hsys_cfg *c, char *err, size_t len)
+int halcone_sys_cfg_check(const halcone_sys_cfg *c, char *err, size_t len)
 {
     halcone_cache_cfg cc;
     halcone_tsu_cfg tc;
-    if (c->gpus < 1 || c->gpus > HSYS_GPUS_MAX) {
-        snprintf(err, len, "--gpus %u: must be 1..%d", c->gpus, HSYS_GPUS_MAX);
+    if (c->gpus < 1 || c->gpus > HALCONE_SYS_GPUS_MAX) {
+        snprintf(err, len, "--gpus %u: must be 1..%d", c->gpus, HALCONE_SYS_GPUS_MAX);
         return -1;
     }
-    if (c->cus < 1 || c->cus > HSYS_CUS_MAX) {
-        snprintf(err, len, "--cus %u: must be 1..%d", c->cus, HSYS_CUS_MAX);
+    if (c->cus < 1 || c->cus > HALCONE_SYS_CUS_MAX) {
+        snprintf(err, len, "--cus %u: must be 1..%d", c->cus, HALCONE_SYS_CUS_MAX);
         return -1;
     }
-    if (!is_pow2(c->l2_banks) || c->l2_banks > HSYS_SPLIT_MAX) {
+    if (!is_pow2(c->l2_banks) || c->l2_banks > HALCONE_SYS_SPLIT_MAX) {
         snprintf(err, len, "--l2-banks %u: must be a power of two, 1..%d", c->l2_banks,
-                 HSYS_SPLIT_MAX);
+                 HALCONE_SYS_SPLIT_MAX);
         return -1;
     }
-    if (!is_pow2(c->tsus) || c->tsus > HSYS_SPLIT_MAX) {
-        snprintf(err, len, "--tsus %u: must be a power of two, 1..%d", c->tsus, HSYS_SPLIT_MAX);
+    if (!is_pow2(c->tsus) || c->tsus > HALCONE_SYS_SPLIT_MAX) {
+        snprintf(err, len, "--tsus %u: must be a power of two, 1..%d", c->tsus, HALCONE_SYS_SPLIT_MAX);
         return -1;
     }
     if (c->ts_bits < 4 || c->ts_bits > 32) {
@@ -241,19 +241,19 @@ int hsys_cfg_check(const hsys_cfg *c, char *err, size_t len)
 
 /* -------------------------------------------------------------- trace -- */
 
-int hsys_trace_read(FILE *f, const hsys_cfg *c, hsys_cmd **cmds, size_t *n, char *err,
+int halcone_sys_trace_read(FILE *f, const halcone_sys_cfg *c, halcone_sys_cmd **cmds, size_t *n, char *err,
                     size_t len)
 {
     char buf[1024];
     unsigned lineno = 0;
     int got;
     size_t cap = 0, cnt = 0;
-    hsys_cmd *v = NULL;
+    halcone_sys_cmd *v = NULL;
     uint64_t tsmax = (1ull << c->ts_bits) - 1;
 
     while ((got = cohkit_trace_line(f, buf, sizeof buf, &lineno, err, len)) > 0) {
         char *p = buf, *op, *t;
-        hsys_cmd cmd;
+        halcone_sys_cmd cmd;
         uint64_t x;
         int nf, i;
         op = cohkit_trace_tok(&p);
@@ -262,24 +262,24 @@ int hsys_trace_read(FILE *f, const hsys_cfg *c, hsys_cmd **cmds, size_t *n, char
         memset(&cmd, 0, sizeof cmd);
         cmd.lineno = lineno;
         if (strcmp(op, "LD") == 0) {
-            cmd.op = HSYS_LD;
+            cmd.op = HALCONE_SYS_LD;
             nf = 3;
         } else if (strcmp(op, "ST") == 0) {
-            cmd.op = HSYS_ST;
+            cmd.op = HALCONE_SYS_ST;
             nf = 4;
         } else if (strcmp(op, "EVL1") == 0) {
-            cmd.op = HSYS_EVL1;
+            cmd.op = HALCONE_SYS_EVL1;
             nf = 3;
         } else if (strcmp(op, "EVL2") == 0) {
-            cmd.op = HSYS_EVL2;
+            cmd.op = HALCONE_SYS_EVL2;
             nf = 2;
         } else {
             snprintf(err, len, "line %u: unknown command '%s' (LD, ST, EVL1, EVL2)", lineno, op);
             goto bad;
         }
         for (i = 0; i < nf; i++) {
-            int is_gpu = i == 0, is_cu = i == 1 && cmd.op != HSYS_EVL2;
-            int is_addr = (cmd.op == HSYS_EVL2) ? i == 1 : i == 2;
+            int is_gpu = i == 0, is_cu = i == 1 && cmd.op != HALCONE_SYS_EVL2;
+            int is_addr = (cmd.op == HALCONE_SYS_EVL2) ? i == 1 : i == 2;
             t = cohkit_trace_tok(&p);
             if (t == NULL) {
                 snprintf(err, len, "line %u: %s: %d fields expected", lineno, op, nf);
@@ -314,7 +314,7 @@ int hsys_trace_read(FILE *f, const hsys_cfg *c, hsys_cmd **cmds, size_t *n, char
             }
         }
         while ((t = cohkit_trace_tok(&p)) != NULL) {
-            if ((cmd.op == HSYS_LD || cmd.op == HSYS_ST) && strncmp(t, "lease=", 6) == 0 &&
+            if ((cmd.op == HALCONE_SYS_LD || cmd.op == HALCONE_SYS_ST) && strncmp(t, "lease=", 6) == 0 &&
                 cmd.lease == 0) {
                 if (cohkit_trace_dec(t + 6, UINT64_MAX, &x) != 0 || x < 1 || x > tsmax) {
                     snprintf(err, len, "line %u: bad lease '%s' (1..%" PRIu64 ")", lineno, t + 6,
@@ -406,8 +406,8 @@ static int data_put(hsys_data *d, uint64_t holder, uint64_t line, uint64_t value
 }
 
 /* --------------------------------------------------------- the system -- */
-struct hsys {
-    hsys_cfg cfg;
+struct halcone_sys {
+    halcone_sys_cfg cfg;
     unsigned lb;                /* log2(line)                               */
     unsigned bank_bits, tsu_bits;
     halcone_cache **l1;         /* gpus * cus                               */
@@ -417,24 +417,24 @@ struct hsys {
     int l1_req_cts;             /* L1 requests carry the L1's cts to its L2
                                    bank (the system switch for banks)       */
     hsys_data data;
-    hsys_log_fn log;
+    halcone_sys_log_fn log;
     void *ctx;
     unsigned long lineno;       /* of the command being run                 */
-    hsys_stats st;
+    halcone_sys_stats st;
     int bad;                    /* out of memory or a stall                 */
-    /* substituted units (hsys_new_subst): NULL entries are the cores */
-    const hsys_subst *sub;
+    /* substituted units (halcone_sys_new_subst): NULL entries are the cores */
+    const halcone_sys_subst *sub;
     void **l1u, **l2u, **tsuu;
     const char *uerr;           /* the failing unit's reason                */
 };
 
 /* ---- every unit operation goes through these: the core, or a substitute */
-static const halcone_cache *ccore(const hsys *s, halcone_cache *c, void *u)
+static const halcone_cache *ccore(const halcone_sys *s, halcone_cache *c, void *u)
 {
     return u ? s->sub->core(u) : c;
 }
 
-static void ufail(hsys *s, void *u, int is_tsu)
+static void ufail(halcone_sys *s, void *u, int is_tsu)
 {
     s->bad = 1;
     if (s->uerr == NULL)
@@ -442,7 +442,7 @@ static void ufail(hsys *s, void *u, int is_tsu)
 }
 
 /* A whole RD/WR transaction; up is the requester's cts (--l1-req-cts). */
-static int c_access(hsys *s, halcone_cache *c, void *u, halcone_cache_op op, uint64_t addr,
+static int c_access(halcone_sys *s, halcone_cache *c, void *u, halcone_cache_op op, uint64_t addr,
                     uint32_t up, uint32_t wts, uint32_t rts, halcone_cache_result *r)
 {
     if (u) {
@@ -457,7 +457,7 @@ static int c_access(hsys *s, halcone_cache *c, void *u, halcone_cache_op op, uin
     return halcone_cache_access(c, op, addr, wts, rts, r);
 }
 
-static int c_evict(hsys *s, halcone_cache *c, void *u, uint64_t addr, halcone_cache_result *r)
+static int c_evict(halcone_sys *s, halcone_cache *c, void *u, uint64_t addr, halcone_cache_result *r)
 {
     if (u) {
         if (s->sub->evict(u, addr, r) != 0) {
@@ -469,7 +469,7 @@ static int c_evict(hsys *s, halcone_cache *c, void *u, uint64_t addr, halcone_ca
     return halcone_cache_evict(c, addr, r);
 }
 
-static int c_invalidate(hsys *s, halcone_cache *c, void *u)
+static int c_invalidate(halcone_sys *s, halcone_cache *c, void *u)
 {
     if (u) {
         if (s->sub->invalidate(u) != 0) {
@@ -481,7 +481,7 @@ static int c_invalidate(hsys *s, halcone_cache *c, void *u)
     return halcone_cache_invalidate(c) < 0 ? -1 : 0;
 }
 
-static halcone_tsu_result t_request(hsys *s, unsigned t, halcone_tsu_op op, uint64_t addr,
+static halcone_tsu_result t_request(halcone_sys *s, unsigned t, halcone_tsu_op op, uint64_t addr,
                                     uint32_t cts, uint32_t lease, uint32_t rts)
 {
     halcone_tsu_result r;
@@ -497,7 +497,7 @@ static halcone_tsu_result t_request(hsys *s, unsigned t, halcone_tsu_op op, uint
     return halcone_tsu_request(s->tsu[t], op, addr, cts, lease, rts);
 }
 
-static void t_epoch_reset(hsys *s, unsigned t)
+static void t_epoch_reset(halcone_sys *s, unsigned t)
 {
     void *u = s->tsuu ? s->tsuu[t] : NULL;
     if (u) {
@@ -508,13 +508,13 @@ static void t_epoch_reset(hsys *s, unsigned t)
     halcone_tsu_epoch_reset(s->tsu[t]);
 }
 
-const char *hsys_error(const hsys *s) { return s->uerr ? s->uerr : ""; }
+const char *halcone_sys_error(const halcone_sys *s) { return s->uerr ? s->uerr : ""; }
 
-const hsys_stats *hsys_stats_of(const hsys *s) { return &s->st; }
+const halcone_sys_stats *halcone_sys_stats_of(const halcone_sys *s) { return &s->st; }
 
-static void logf_(hsys *s, int event, const char *fmt, ...)
+static void logf_(halcone_sys *s, int event, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void logf_(hsys *s, int event, const char *fmt, ...)
+static void logf_(halcone_sys *s, int event, const char *fmt, ...)
 {
     char buf[256];
     va_list ap;
@@ -539,28 +539,28 @@ static unsigned part_of(uint64_t addr, unsigned lb, unsigned bits)
     return (unsigned)((addr >> lb) & ((1u << bits) - 1));
 }
 
-static uint64_t holder_l2(const hsys *s, unsigned g, unsigned b)
+static uint64_t holder_l2(const halcone_sys *s, unsigned g, unsigned b)
 {
     return 1 + (uint64_t)g * s->cfg.l2_banks + b;
 }
-static uint64_t holder_l1(const hsys *s, unsigned g, unsigned c)
+static uint64_t holder_l1(const halcone_sys *s, unsigned g, unsigned c)
 {
     return 1 + (uint64_t)s->cfg.gpus * s->cfg.l2_banks + (uint64_t)g * s->cfg.cus + c;
 }
 
-hsys *hsys_new(const hsys_cfg *c, hsys_log_fn log, void *ctx, char *err, size_t len)
+halcone_sys *halcone_sys_new(const halcone_sys_cfg *c, halcone_sys_log_fn log, void *ctx, char *err, size_t len)
 {
-    return hsys_new_subst(c, log, ctx, NULL, err, len);
+    return halcone_sys_new_subst(c, log, ctx, NULL, err, len);
 }
 
-hsys *hsys_new_subst(const hsys_cfg *c, hsys_log_fn log, void *ctx, const hsys_subst *sub,
+halcone_sys *halcone_sys_new_subst(const halcone_sys_cfg *c, halcone_sys_log_fn log, void *ctx, const halcone_sys_subst *sub,
                      char *err, size_t len)
 {
-    hsys *s;
+    halcone_sys *s;
     halcone_cache_cfg c1, c2;
     halcone_tsu_cfg tc;
     unsigned i;
-    if (hsys_cfg_check(c, err, len) != 0 || cache_cfg_of(c, 0, &c1, err, len) != 0 ||
+    if (halcone_sys_cfg_check(c, err, len) != 0 || cache_cfg_of(c, 0, &c1, err, len) != 0 ||
         cache_cfg_of(c, 1, &c2, err, len) != 0 || tsu_cfg_of(c, &tc, err, len) != 0)
         return NULL;
     s = calloc(1, sizeof *s);
@@ -608,18 +608,18 @@ hsys *hsys_new_subst(const hsys_cfg *c, hsys_log_fn log, void *ctx, const hsys_s
         for (i = 0; i < c->tsus && !err[0]; i++)
             s->tsuu[i] = sub->new_tsu ? sub->new_tsu(sub->ctx, i, &tc, err, len) : NULL;
         if (err[0]) {
-            hsys_free(s);
+            halcone_sys_free(s);
             return NULL;
         }
     }
     return s;
 oom:
     snprintf(err, len, "out of memory");
-    hsys_free(s);
+    halcone_sys_free(s);
     return NULL;
 }
 
-void hsys_free(hsys *s)
+void halcone_sys_free(halcone_sys *s)
 {
     unsigned i;
     if (s == NULL)
@@ -652,7 +652,7 @@ void hsys_free(hsys *s)
 }
 
 /* "TSU [<tsu>] " before a TSU line (the index only with several TSUs). */
-static void tsu_pfx(const hsys *s, unsigned t, char *buf, size_t len)
+static void tsu_pfx(const halcone_sys *s, unsigned t, char *buf, size_t len)
 {
     if (s->cfg.tsus > 1)
         snprintf(buf, len, "TSU %u ", t);
@@ -660,7 +660,7 @@ static void tsu_pfx(const hsys *s, unsigned t, char *buf, size_t len)
         snprintf(buf, len, "TSU ");
 }
 
-static void log_floor(hsys *s, const char *pfx, const halcone_tsu_result *r)
+static void log_floor(halcone_sys *s, const char *pfx, const halcone_tsu_result *r)
 {
     if (!r->floor_raised)
         return;
@@ -674,7 +674,7 @@ static void log_floor(hsys *s, const char *pfx, const halcone_tsu_result *r)
 /* The epoch reset (S3): the TSU that overflowed has cleared itself; every
  * other TSU clears, every L1 and L2 flash-invalidates (cts := 0) before the
  * grant is used. */
-static void epoch_reset(hsys *s, unsigned from, uint32_t epoch, const char *pfx)
+static void epoch_reset(halcone_sys *s, unsigned from, uint32_t epoch, const char *pfx)
 {
     unsigned i;
     s->st.resets++;
@@ -693,7 +693,7 @@ static void epoch_reset(hsys *s, unsigned from, uint32_t epoch, const char *pfx)
 }
 
 /* L2 eviction notice to the block's TSU (spec 3.1, H10). */
-static void l2_notice(hsys *s, uint64_t line, uint32_t rts)
+static void l2_notice(halcone_sys *s, uint64_t line, uint32_t rts)
 {
     unsigned t = part_of(line, s->lb, s->tsu_bits);
     char pfx[16];
@@ -716,7 +716,7 @@ static void l2_notice(hsys *s, uint64_t line, uint32_t rts)
 /* A request reaching memory: the controller hands it to the TSU and DRAM in
  * the same call, so both see same-block requests in one order (V9). Returns
  * the grant; *value is DRAM's block after the request. */
-static void memory(hsys *s, int wr, uint64_t line, uint32_t cts, uint32_t lease, uint64_t *value,
+static void memory(halcone_sys *s, int wr, uint64_t line, uint32_t cts, uint32_t lease, uint64_t *value,
                    uint32_t *wts, uint32_t *rts)
 {
     unsigned t = part_of(line, s->lb, s->tsu_bits);
@@ -751,7 +751,7 @@ static void memory(hsys *s, int wr, uint64_t line, uint32_t cts, uint32_t lease,
 
 /* Installs (wts, rts) from below into a cache: the unit's whole transaction
  * (allocation, fill rule, cts). Reports the victim. */
-static int install(hsys *s, halcone_cache *c, void *u, int l2, unsigned g, unsigned k,
+static int install(halcone_sys *s, halcone_cache *c, void *u, int l2, unsigned g, unsigned k,
                    halcone_cache_op op, uint64_t line, uint32_t up, uint32_t wts, uint32_t rts,
                    halcone_cache_result *r)
 {
@@ -772,9 +772,9 @@ static int install(hsys *s, halcone_cache *c, void *u, int l2, unsigned g, unsig
     return 0;
 }
 
-static int access_(hsys *s, const hsys_cmd *cmd)
+static int access_(halcone_sys *s, const halcone_sys_cmd *cmd)
 {
-    const hsys_cfg *c = &s->cfg;
+    const halcone_sys_cfg *c = &s->cfg;
     uint64_t line = cmd->addr >> s->lb << s->lb, value = cmd->value;
     unsigned b = part_of(line, s->lb, s->bank_bits);
     unsigned i1 = cmd->gpu * c->cus + cmd->cu, i2 = cmd->gpu * c->l2_banks + b;
@@ -787,22 +787,22 @@ static int access_(hsys *s, const hsys_cmd *cmd)
     int c1, c2, src;
     uint32_t ts, up = 0;
     uint64_t resets = s->st.resets;
-    int st = cmd->op == HSYS_ST;
+    int st = cmd->op == HALCONE_SYS_ST;
 
     c1 = halcone_cache_probe(k1, line, &p1);
     /* a request reaching the L2 bank carries the L1's cts (--l1-req-cts):
      * the bank's lookup is then at a time no earlier than the L1's, so an
      * L2 hit covers the time the L1 reads at (I4 with several banks) */
-    if (s->l1_req_cts && (st || c1 != HCACHE_HIT))
+    if (s->l1_req_cts && (st || c1 != HALCONE_CACHE_HIT))
         up = halcone_cache_cts(k1);
     c2 = halcone_cache_probe_at(k2, l2a, up, &p2);
     if (c1 < 0 || c2 < 0)
         return -1; /* a locked block: impossible one access at a time */
-    src = c1 == HCACHE_HIT ? 1 : c2 == HCACHE_HIT ? 2 : 3;
+    src = c1 == HALCONE_CACHE_HIT ? 1 : c2 == HALCONE_CACHE_HIT ? 2 : 3;
     s->st.src[src]++;
-    if (c1 == HCACHE_EXP)
+    if (c1 == HALCONE_CACHE_EXP)
         s->st.l1_exp++;
-    if (src > 1 && c2 == HCACHE_EXP)
+    if (src > 1 && c2 == HALCONE_CACHE_EXP)
         s->st.l2_exp++;
 
     if (st) {
@@ -812,8 +812,8 @@ static int access_(hsys *s, const hsys_cmd *cmd)
         memory(s, 1, line, p2.req_cts, cmd->lease, &value, &w, &r);
         if (s->st.resets != resets)
             up = 0; /* the L1 was flash-invalidated: its cts is 0 */
-        if (install(s, l2, u2, 1, cmd->gpu, b, HCACHE_OP_WR, line, up, w, r, &r2) != 0 ||
-            install(s, l1, u1, 0, cmd->gpu, cmd->cu, HCACHE_OP_WR, line, 0, r2.wts, r2.rts,
+        if (install(s, l2, u2, 1, cmd->gpu, b, HALCONE_CACHE_OP_WR, line, up, w, r, &r2) != 0 ||
+            install(s, l1, u1, 0, cmd->gpu, cmd->cu, HALCONE_CACHE_OP_WR, line, 0, r2.wts, r2.rts,
                     &r1) != 0)
             return -1;
         if (data_put(&s->data, holder_l2(s, cmd->gpu, b), line, value) != 0 ||
@@ -823,12 +823,12 @@ static int access_(hsys *s, const hsys_cmd *cmd)
     } else {
         s->st.loads++;
         if (src == 1) {
-            if (c_access(s, l1, u1, HCACHE_OP_RD, line, 0, 0, 0, &r1) != 0)
+            if (c_access(s, l1, u1, HALCONE_CACHE_OP_RD, line, 0, 0, 0, &r1) != 0)
                 return -1;
             value = data_get(&s->data, holder_l1(s, cmd->gpu, cmd->cu), line);
         } else {
             if (src == 2) {
-                if (c_access(s, l2, u2, HCACHE_OP_RD, l2a, up, 0, 0, &r2) != 0)
+                if (c_access(s, l2, u2, HALCONE_CACHE_OP_RD, l2a, up, 0, 0, &r2) != 0)
                     return -1;
                 value = data_get(&s->data, holder_l2(s, cmd->gpu, b), line);
             } else {
@@ -836,12 +836,12 @@ static int access_(hsys *s, const hsys_cmd *cmd)
                 memory(s, 0, line, p2.req_cts, cmd->lease, &value, &w, &r);
                 if (s->st.resets != resets)
                     up = 0;
-                if (install(s, l2, u2, 1, cmd->gpu, b, HCACHE_OP_RD, line, up, w, r, &r2) != 0)
+                if (install(s, l2, u2, 1, cmd->gpu, b, HALCONE_CACHE_OP_RD, line, up, w, r, &r2) != 0)
                     return -1;
                 if (data_put(&s->data, holder_l2(s, cmd->gpu, b), line, value) != 0)
                     s->bad = 1;
             }
-            if (install(s, l1, u1, 0, cmd->gpu, cmd->cu, HCACHE_OP_RD, line, 0, r2.wts, r2.rts,
+            if (install(s, l1, u1, 0, cmd->gpu, cmd->cu, HALCONE_CACHE_OP_RD, line, 0, r2.wts, r2.rts,
                         &r1) != 0)
                 return -1;
             if (data_put(&s->data, holder_l1(s, cmd->gpu, cmd->cu), line, value) != 0)
@@ -856,37 +856,37 @@ static int access_(hsys *s, const hsys_cmd *cmd)
     return 0;
 }
 
-int hsys_run(hsys *s, const hsys_cmd *cmd)
+int halcone_sys_run(halcone_sys *s, const halcone_sys_cmd *cmd)
 {
     uint64_t line = cmd->addr >> s->lb << s->lb;
     halcone_cache_result r;
     s->lineno = cmd->lineno;
-    if (cmd->op == HSYS_LD || cmd->op == HSYS_ST) {
+    if (cmd->op == HALCONE_SYS_LD || cmd->op == HALCONE_SYS_ST) {
         if (access_(s, cmd) != 0)
             s->bad = 1;
-    } else if (cmd->op == HSYS_EVL1) {
+    } else if (cmd->op == HALCONE_SYS_EVL1) {
         unsigned i1 = cmd->gpu * s->cfg.cus + cmd->cu;
         s->st.evl1++;
         if (c_evict(s, s->l1[i1], s->l1u ? s->l1u[i1] : NULL, line, &r) != 0)
             s->bad = 1;
         logf_(s, 0, "EVL1 %u %u 0x%" PRIx64 " %d", cmd->gpu, cmd->cu, line,
-              r.kind == HCACHE_RSP_EVICTED);
+              r.kind == HALCONE_CACHE_RSP_EVICTED);
     } else {
         unsigned b = part_of(line, s->lb, s->bank_bits), i2 = cmd->gpu * s->cfg.l2_banks + b;
         s->st.evl2++;
         if (c_evict(s, s->l2[i2], s->l2u ? s->l2u[i2] : NULL,
                     local_addr(line, s->lb, s->bank_bits), &r) != 0)
             s->bad = 1;
-        if (r.kind == HCACHE_RSP_EVICTED)
+        if (r.kind == HALCONE_CACHE_RSP_EVICTED)
             l2_notice(s, line, r.rts);
-        logf_(s, 0, "EVL2 %u 0x%" PRIx64 " %d", cmd->gpu, line, r.kind == HCACHE_RSP_EVICTED);
+        logf_(s, 0, "EVL2 %u 0x%" PRIx64 " %d", cmd->gpu, line, r.kind == HALCONE_CACHE_RSP_EVICTED);
     }
     return s->bad ? -1 : 0;
 }
 
 /* ----------------------------------------------------------- the tool -- */
 typedef struct {
-    hck *chk;
+    halcone_check *chk;
     FILE *out;
     int events;
     int bad;
@@ -898,44 +898,44 @@ typedef struct {
 static void sink(void *ctx, const char *line, unsigned long lineno, int event)
 {
     hsys_sink *k = ctx;
-    if (!k->bad && hck_feed(k->chk, line, lineno, k->err, sizeof k->err) != 0)
+    if (!k->bad && halcone_check_feed(k->chk, line, lineno, k->err, sizeof k->err) != 0)
         k->bad = 1;
     if (!event || k->events)
         fprintf(k->out, "%s\n", line);
 }
 
-int hsys_trace_run(const hsys_cfg *cfg, int events, int fail, FILE *in, const char *in_name,
+int halcone_sys_trace_run(const halcone_sys_cfg *cfg, int events, int fail, FILE *in, const char *in_name,
                    FILE *out, FILE *err)
 {
-    hsys_cfg c = *cfg;
-    hsys_cmd *cmds = NULL;
+    halcone_sys_cfg c = *cfg;
+    halcone_sys_cmd *cmds = NULL;
     size_t n = 0, i;
     hsys_sink k;
-    hsys *s = NULL;
-    hck_result res;
+    halcone_sys *s = NULL;
+    halcone_check_result res;
     uint64_t bad;
     int rc = 2;
     char e[300];
-    const hsys_stats *st;
+    const halcone_sys_stats *st;
 
-    if (hsys_cfg_check(&c, e, sizeof e) != 0) {
+    if (halcone_sys_cfg_check(&c, e, sizeof e) != 0) {
         fprintf(err, "halcone-system: %s\n", e);
         return 2;
     }
-    if (hsys_trace_read(in, &c, &cmds, &n, e, sizeof e) != 0) {
+    if (halcone_sys_trace_read(in, &c, &cmds, &n, e, sizeof e) != 0) {
         fprintf(err, "halcone-system: %s: %s\n", in_name, e);
         return 2;
     }
     memset(&k, 0, sizeof k);
     k.out = out;
     k.events = events;
-    k.chk = hck_new();
-    if (k.chk == NULL || (s = hsys_new(&c, sink, &k, e, sizeof e)) == NULL) {
+    k.chk = halcone_check_new();
+    if (k.chk == NULL || (s = halcone_sys_new(&c, sink, &k, e, sizeof e)) == NULL) {
         fprintf(err, "halcone-system: %s\n", k.chk ? e : "out of memory");
         goto done;
     }
     for (i = 0; i < n; i++)
-        if (hsys_run(s, &cmds[i]) != 0) {
+        if (halcone_sys_run(s, &cmds[i]) != 0) {
             fprintf(err, "halcone-system: %s: line %lu: internal error (stall or out of memory)\n",
                     in_name, cmds[i].lineno);
             goto done;
@@ -944,8 +944,8 @@ int hsys_trace_run(const hsys_cfg *cfg, int events, int fail, FILE *in, const ch
         fprintf(err, "halcone-system: internal error: log not understood: %s\n", k.err);
         goto done;
     }
-    bad = hck_finish(k.chk, out, &res);
-    st = hsys_stats_of(s);
+    bad = halcone_check_finish(k.chk, out, &res);
+    st = halcone_sys_stats_of(s);
     fprintf(out, "# loads %" PRIu64 " stores %" PRIu64 " hits L1 %" PRIu64 " L2 %" PRIu64
             " MM %" PRIu64 "\n", st->loads, st->stores, st->src[1], st->src[2], st->src[3]);
     fprintf(out, "# coherency misses L1 %" PRIu64 " L2 %" PRIu64 " victims L1 %" PRIu64
@@ -957,7 +957,7 @@ int hsys_trace_run(const hsys_cfg *cfg, int events, int fail, FILE *in, const ch
     {
         uint64_t inv = 0;
         int j;
-        for (j = 0; j < HCK_NINV; j++)
+        for (j = 0; j < HALCONE_CHECK_NINV; j++)
             inv += res.inv[j];
         fprintf(out, "# checked loads %" PRIu64 " stale %" PRIu64 " reorder %" PRIu64
                 " future %" PRIu64 " invariants %" PRIu64 " violations %" PRIu64 "\n",
@@ -965,8 +965,8 @@ int hsys_trace_run(const hsys_cfg *cfg, int events, int fail, FILE *in, const ch
     }
     rc = fail && bad ? 1 : 0;
 done:
-    hsys_free(s);
-    hck_free(k.chk);
+    halcone_sys_free(s);
+    halcone_check_free(k.chk);
     free(cmds);
     return rc;
 }

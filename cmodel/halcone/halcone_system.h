@@ -25,10 +25,10 @@
 
 COHKIT_BEGIN_DECLS
 
-#define HSYS_GPUS_MAX 64
-#define HSYS_CUS_MAX 256
-#define HSYS_SPLIT_MAX 64   /* L2 banks, TSUs */
-#define HSYS_SW_MAX 8       /* rule switches kept as option words */
+#define HALCONE_SYS_GPUS_MAX 64
+#define HALCONE_SYS_CUS_MAX 256
+#define HALCONE_SYS_SPLIT_MAX 64   /* L2 banks, TSUs */
+#define HALCONE_SYS_SW_MAX 8       /* rule switches kept as option words */
 
 typedef struct {
     unsigned gpus, cus;
@@ -39,30 +39,30 @@ typedef struct {
     /* the switches of spec 7.1 given explicitly (name, value), applied to
      * the units over the preset in the order given */
     unsigned nsw;
-    char sw_name[HSYS_SW_MAX][16];
-    char sw_val[HSYS_SW_MAX][16];
-} hsys_cfg;
+    char sw_name[HALCONE_SYS_SW_MAX][16];
+    char sw_val[HALCONE_SYS_SW_MAX][16];
+} halcone_sys_cfg;
 
-void hsys_cfg_default(hsys_cfg *c);
+void halcone_sys_cfg_default(halcone_sys_cfg *c);
 /* One option (name without dashes). 0; 1 if not an option of the system;
  * -1 on a bad value with a one-line reason. */
-int hsys_cfg_option(hsys_cfg *c, const char *name, const char *value, char *err, size_t len);
+int halcone_sys_cfg_option(halcone_sys_cfg *c, const char *name, const char *value, char *err, size_t len);
 /* Validates, including the unit configurations it derives. 0 or -1. */
-int hsys_cfg_check(const hsys_cfg *c, char *err, size_t len);
+int halcone_sys_cfg_check(const halcone_sys_cfg *c, char *err, size_t len);
 
 /* One command of the system trace (spec 7.4). */
-typedef enum { HSYS_LD = 0, HSYS_ST, HSYS_EVL1, HSYS_EVL2 } hsys_op;
+typedef enum { HALCONE_SYS_LD = 0, HALCONE_SYS_ST, HALCONE_SYS_EVL1, HALCONE_SYS_EVL2 } halcone_sys_op;
 typedef struct {
-    hsys_op op;
+    halcone_sys_op op;
     unsigned gpu, cu;
     uint64_t addr, value;
     uint32_t lease;              /* 0: the TSU's lease register              */
     unsigned long lineno;
-} hsys_cmd;
+} halcone_sys_cmd;
 
 /* Reads a whole trace. 0 with *cmds (malloc'ed) and *n, or -1 with
  * "line N: reason" in err. */
-int hsys_trace_read(FILE *f, const hsys_cfg *c, hsys_cmd **cmds, size_t *n, char *err,
+int halcone_sys_trace_read(FILE *f, const halcone_sys_cfg *c, halcone_sys_cmd **cmds, size_t *n, char *err,
                     size_t len);
 
 typedef struct {
@@ -72,24 +72,24 @@ typedef struct {
     uint64_t l1_victims, l2_victims;
     uint64_t grants, tsu_victims, removes, keeps, absents, floor_raises, wraps, resets;
     uint32_t epoch;
-} hsys_stats;
+} halcone_sys_stats;
 
-typedef struct hsys hsys;
+typedef struct halcone_sys halcone_sys;
 
 /* Log sink: every log line of the run, in order, with the input line it
  * belongs to; `event` is 1 for the --events lines (L1VICTIM, L2VICTIM,
  * TSU ...). */
-typedef void (*hsys_log_fn)(void *ctx, const char *line, unsigned long lineno, int event);
+typedef void (*halcone_sys_log_fn)(void *ctx, const char *line, unsigned long lineno, int event);
 
 /* A system for a checked configuration, in its reset state. NULL on out of
  * memory or a unit configuration error (reason in err). */
-hsys *hsys_new(const hsys_cfg *c, hsys_log_fn log, void *ctx, char *err, size_t len);
+halcone_sys *halcone_sys_new(const halcone_sys_cfg *c, halcone_sys_log_fn log, void *ctx, char *err, size_t len);
 
 /* Substituted units (a Verilated system, tb/halcone/halcone_vsys.c): any L1, L2 bank
  * or TSU may be an object of the caller's instead of the functional core.
  * new_cache / new_tsu return the object for a unit (kind 0 L1, 1 L2 bank)
  * with the unit configuration the system derived, or NULL to keep the core
- * (a non-empty err then fails hsys_new_subst). A substituted cache exposes
+ * (a non-empty err then fails halcone_sys_new_subst). A substituted cache exposes
  * its functional state (core(): the lockstep shell's, for the probes the
  * transaction-level system makes before it acts) and performs every state
  * change itself: access() is a whole RD/WR transaction carrying the
@@ -112,44 +112,44 @@ typedef struct {
                    halcone_tsu_result *r);
     int (*epoch_reset)(void *u);
     const char *(*error)(void *u, int is_tsu);
-} hsys_subst;
+} halcone_sys_subst;
 
-/* hsys_new with substituted units (sub may be NULL: hsys_new). */
-hsys *hsys_new_subst(const hsys_cfg *c, hsys_log_fn log, void *ctx, const hsys_subst *sub,
+/* halcone_sys_new with substituted units (sub may be NULL: halcone_sys_new). */
+halcone_sys *halcone_sys_new_subst(const halcone_sys_cfg *c, halcone_sys_log_fn log, void *ctx, const halcone_sys_subst *sub,
                      char *err, size_t len);
-/* After a failed hsys_run of a substituted system: the unit's reason. */
-const char *hsys_error(const hsys *s);
-void hsys_free(hsys *s);
+/* After a failed halcone_sys_run of a substituted system: the unit's reason. */
+const char *halcone_sys_error(const halcone_sys *s);
+void halcone_sys_free(halcone_sys *s);
 /* Runs one command, logging its lines. 0, or -1 on an internal stall (a
  * locked block in a one-access-at-a-time model: a model bug). */
-int hsys_run(hsys *s, const hsys_cmd *cmd);
-const hsys_stats *hsys_stats_of(const hsys *s);
+int halcone_sys_run(halcone_sys *s, const halcone_sys_cmd *cmd);
+const halcone_sys_stats *halcone_sys_stats_of(const halcone_sys *s);
 
 /* The trace tool (cohmodel halcone-system): the trace on `in`, the log
  * (access lines; event lines with `events`), the checker's CHECK and
  * invariant lines and the summaries on `out`. Returns 0; 1 when
  * `fail_on_violation` and the checker found a violation; 2 on bad input (one
  * line on err, `halcone-system: NAME: line N: ...`). */
-int hsys_trace_run(const hsys_cfg *c, int events, int fail_on_violation, FILE *in,
+int halcone_sys_trace_run(const halcone_sys_cfg *c, int events, int fail_on_violation, FILE *in,
                    const char *in_name, FILE *out, FILE *err);
 
 /* halcone-gen (spec 7.5): the program and its parameters. */
-typedef enum { HGEN_RANDOM = 0, HGEN_XTREME1, HGEN_XTREME2, HGEN_XTREME3 } hgen_kind;
+typedef enum { HALCONE_GEN_RANDOM = 0, HALCONE_GEN_XTREME1, HALCONE_GEN_XTREME2, HALCONE_GEN_XTREME3 } halcone_gen_kind;
 typedef struct {
-    hgen_kind kind;
+    halcone_gen_kind kind;
     unsigned gpus, cus, line;
     unsigned elems, reps;        /* Xtreme                                    */
     unsigned ops, lines;         /* random                                    */
     uint64_t seed;               /* random                                    */
-} hgen_cfg;
+} halcone_gen_cfg;
 
 /* "random" (default), "xtreme1", "xtreme2", "xtreme3". 0 or -1. */
-int hgen_cfg_preset(hgen_cfg *c, const char *name);
+int halcone_gen_cfg_preset(halcone_gen_cfg *c, const char *name);
 /* gpus, cus, line, elems, reps, ops, lines, seed. 0; 1 not an option; -1. */
-int hgen_cfg_option(hgen_cfg *c, const char *name, const char *value, char *err, size_t len);
-int hgen_cfg_check(const hgen_cfg *c, char *err, size_t len);
+int halcone_gen_cfg_option(halcone_gen_cfg *c, const char *name, const char *value, char *err, size_t len);
+int halcone_gen_cfg_check(const halcone_gen_cfg *c, char *err, size_t len);
 /* Writes the program (a system trace) on f. */
-void hgen_write(const hgen_cfg *c, FILE *f);
+void halcone_gen_write(const halcone_gen_cfg *c, FILE *f);
 
 COHKIT_END_DECLS
 

@@ -100,7 +100,7 @@ static void u_args(const void *cfg, char *buf, size_t len)
     halcone_tsu_cfg_args(&((const tsu_ucfg *)cfg)->c, buf, len);
 }
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
     const halcone_tsu_cfg *c = &((const tsu_ucfg *)cfg)->c;
     halcone_tsu_geom gg, *g = &gg;
@@ -240,7 +240,7 @@ bad:
 /* -------------------------------------------------------------- stimulus */
 
 enum { FLAG_DUMP = 0, FLAG_STATS = 1 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"dump", NULL, "cohmodel: after the trace, print ENTRY and REG lines (spec 7.2)"},
     {"stats", NULL, "cohmodel: print statistics to standard error"},
     {NULL, NULL, NULL},
@@ -274,7 +274,7 @@ typedef struct {
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     tsu_stim *s = calloc(1, sizeof *s);
     unsigned i;
@@ -287,11 +287,11 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     halcone_tsu_geom_of(&s->c, &s->g);
     s->rng = unit_stim_seed(a->seed, 0x7654321ull);
     s->nsets = s->c.sets < 4 ? s->c.sets : 4;
-    base = unit_rnd(&s->rng);
+    base = cohkit_unit_rnd(&s->rng);
     for (i = 0; i < s->nsets; i++)
         s->set_pool[i] = (base + i) & mask64(s->g.index_bits);
     s->ntags = s->c.ways + 1 < 20 ? s->c.ways + 1 : 20;
-    base = unit_rnd(&s->rng);
+    base = cohkit_unit_rnd(&s->rng);
     for (i = 0; i < s->ntags; i++)
         s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(s->g.tag_bits);
     s->bp = UNIT_BP_FULL;
@@ -328,12 +328,12 @@ static uint64_t ts_rand(tsu_stim *s, uint64_t max)
 {
     if (max > s->g.ts_max)
         max = s->g.ts_max;
-    return max ? unit_rnd(&s->rng) % (max + 1) : 0;
+    return max ? cohkit_unit_rnd(&s->rng) % (max + 1) : 0;
 }
 
 static void rand_request(tsu_stim *s)
 {
-    unsigned r = unit_pct(&s->rng);
+    unsigned r = cohkit_unit_pct(&s->rng);
     uint64_t tsmax = s->g.ts_max, line;
     halcone_tsu_in *q = &s->q;
     if (s->kind == KIND_HOT || s->kind == KIND_FULL)
@@ -341,20 +341,20 @@ static void rand_request(tsu_stim *s)
     else
         q->req_op_i = r < 45 ? HALCONE_TSU_RD : r < 75 ? HALCONE_TSU_WR : r < 96 ? HALCONE_TSU_EV
                                                                              : HALCONE_TSU_NOP;
-    line = (s->tag_pool[unit_rnd(&s->rng) % s->ntags] << s->g.index_bits) |
-           s->set_pool[unit_rnd(&s->rng) % s->nsets];
-    if (s->kind == KIND_MIXED && unit_pct(&s->rng) < 5)
-        line = unit_rnd(&s->rng);
+    line = (s->tag_pool[cohkit_unit_rnd(&s->rng) % s->ntags] << s->g.index_bits) |
+           s->set_pool[cohkit_unit_rnd(&s->rng) % s->nsets];
+    if (s->kind == KIND_MIXED && cohkit_unit_pct(&s->rng) < 5)
+        line = cohkit_unit_rnd(&s->rng);
     q->req_addr_i = line & mask64(s->g.laddr_bits);
-    q->req_tag_i = unit_rnd(&s->rng) & mask64(s->c.tag_bits);
-    r = unit_pct(&s->rng);
+    q->req_tag_i = cohkit_unit_rnd(&s->rng) & mask64(s->c.tag_bits);
+    r = cohkit_unit_pct(&s->rng);
     if (s->kind == KIND_WRAP)
         q->req_lease_i = r < 30 ? 0 : 1 + ts_rand(s, tsmax / 3);
     else if (s->kind == KIND_FULL)
         q->req_lease_i = 0;
     else
         q->req_lease_i = r < 60 ? 0 : r < 99 ? 1 + ts_rand(s, tsmax < 21 ? tsmax - 1 : 20) : 1 + ts_rand(s, tsmax - 1);
-    r = unit_pct(&s->rng);
+    r = cohkit_unit_pct(&s->rng);
     if (s->kind == KIND_WRAP)
         q->req_cts_i = r < 50 ? ts_rand(s, tsmax) : ts_rand(s, 20);
     else if (s->kind == KIND_FULL)
@@ -372,7 +372,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     tsu_stim *s = p;
     halcone_tsu_in *in = (halcone_tsu_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
-        if (!s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
+        if (!s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
             const tsu_treq *t = &s->trace[s->tnext++];
             memset(&s->q, 0, sizeof s->q);
             s->q.req_op_i = t->op;
@@ -383,7 +383,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
             s->q.req_rts_i = t->rts;
             s->have = 1;
         }
-        in->rsp_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
+        in->rsp_ready_i = cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
         in->cfg_we_i = 0;
         in->cfg_sel_i = 0;
         in->cfg_data_i = 0;
@@ -392,17 +392,17 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
         if ((cyc & 1023) == 0 && s->kind != KIND_FULL) {
             unit_bp_draw(&sched, &s->rng, &s->bp);
         }
-        if (!s->have && unit_pct(&s->rng) < s->bp.valid) {
+        if (!s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
             rand_request(s);
             s->have = 1;
         }
-        in->rsp_ready_i = unit_pct(&s->rng) < s->bp.ready;
+        in->rsp_ready_i = cohkit_unit_pct(&s->rng) < s->bp.ready;
         /* lease registers: rare writes, zero now and then (ignored) */
-        in->cfg_we_i = s->kind != KIND_FULL && unit_pct(&s->rng) < 1;
+        in->cfg_we_i = s->kind != KIND_FULL && cohkit_unit_pct(&s->rng) < 1;
         /* another TSU's epoch reset: rare pulses */
-        in->epoch_rst_i = s->kind != KIND_FULL && unit_rnd(&s->rng) % 2000 == 0;
-        in->cfg_sel_i = unit_rnd(&s->rng) & 1;
-        in->cfg_data_i = unit_pct(&s->rng) < 10 ? 0 : 1 + ts_rand(s, s->kind == KIND_WRAP || s->g.ts_max < 16 ? s->g.ts_max - 1 : 15);
+        in->epoch_rst_i = s->kind != KIND_FULL && cohkit_unit_rnd(&s->rng) % 2000 == 0;
+        in->cfg_sel_i = cohkit_unit_rnd(&s->rng) & 1;
+        in->cfg_data_i = cohkit_unit_pct(&s->rng) < 10 ? 0 : 1 + ts_rand(s, s->kind == KIND_WRAP || s->g.ts_max < 16 ? s->g.ts_max - 1 : 15);
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_op_i = s->have ? s->q.req_op_i : 0;
@@ -549,7 +549,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     return 0;
 }
 
-const unit_desc halcone_tsu_unit = {
+const cohkit_unit_desc halcone_tsu_unit = {
     .name = "halcone-tsu",
     .family = "halcone",
     .title = "HALCONE timestamp storage unit (Mojumder et al., 3.2.5, Fig. 6, Alg. 3; spec 3.1)",

@@ -60,7 +60,7 @@ static void u_args(const void *cfg, char *buf, size_t len)
     rec_cfg_args(&((const rec_ucfg *)cfg)->c, buf, len);
 }
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
     const rec_cfg *c = &((const rec_ucfg *)cfg)->c;
     rec_geom gg, *g = &gg;
@@ -80,7 +80,7 @@ UNIT_TM_ADAPTERS(rec_cfg, rec_tm, rec_in, rec_out, rec_tm_new, rec_tm_free,
 /* -------------------------------------------------------------- stimulus */
 
 enum { FLAG_HOME = 0, FLAG_DUMP = 1, FLAG_STATS = 2 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"home", "G", "home GPU id (default: 0 for traces, drawn from the seed otherwise)"},
     {"dump", NULL, "cohmodel: after the trace, print every valid entry"},
     {"stats", NULL, "cohmodel: print statistics to standard error"},
@@ -127,7 +127,7 @@ static int parse_home(const char *v, unsigned gpus, unsigned *home, char *err, s
     return 0;
 }
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     rec_stim *s = calloc(1, sizeof *s);
     const char *hv = a->flags ? a->flags[FLAG_HOME] : NULL;
@@ -142,11 +142,11 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
     s->rng = unit_stim_seed(a->seed, 0x1234567ull);
     s->nsets = s->g.sets < 4 ? s->g.sets : 4;
     /* distinct sets and tags, so that a hit-only stream never evicts */
-    base = unit_rnd(&s->rng);
+    base = cohkit_unit_rnd(&s->rng);
     for (i = 0; i < s->nsets; i++)
         s->set_pool[i] = (base + i) & mask64(s->g.index_bits);
     s->ntags = s->c.ways + 3;
-    base = unit_rnd(&s->rng);
+    base = cohkit_unit_rnd(&s->rng);
     for (i = 0; i < s->ntags; i++)
         s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(s->g.base_bits - s->g.index_bits);
     s->bp = UNIT_BP_FULL;
@@ -156,7 +156,7 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
             return NULL;
         }
     } else if (a->trace == NULL) {
-        s->home = (unsigned)(unit_rnd(&s->rng) % s->c.gpus);
+        s->home = (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.gpus);
     }
     s->kind = unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
@@ -190,7 +190,7 @@ static void rand_request(rec_stim *s, int hit_only)
 {
     const rec_cfg *c = &s->c;
     const rec_geom *g = &s->g;
-    unsigned r = unit_pct(&s->rng);
+    unsigned r = cohkit_unit_pct(&s->rng);
     uint64_t base, line;
     if (hit_only)
         s->q_op = REC_OP_RR;
@@ -200,26 +200,26 @@ static void rand_request(rec_stim *s, int hit_only)
         s->q_op = r < 55 ? REC_OP_RR : r < 75 ? REC_OP_RW : r < 97 ? REC_OP_LW : REC_OP_NOP;
     /* a remote requester other than home; now and then the home GPU or an
      * out-of-range id, which the directory must ignore */
-    r = unit_pct(&s->rng);
+    r = cohkit_unit_pct(&s->rng);
     if (!hit_only && r < 2)
         s->q_src = s->home;
     else if (!hit_only && r < 4)
-        s->q_src = unit_rnd(&s->rng) & mask64(g->gpu_bits);
+        s->q_src = cohkit_unit_rnd(&s->rng) & mask64(g->gpu_bits);
     else {
-        unsigned k = (unsigned)(unit_rnd(&s->rng) % (c->gpus - 1));
+        unsigned k = (unsigned)(cohkit_unit_rnd(&s->rng) % (c->gpus - 1));
         s->q_src = k >= s->home ? k + 1 : k;
     }
     if (s->kind == KIND_SPARSE) {
-        base = (s->tag_pool[unit_rnd(&s->rng) % s->ntags] << g->index_bits) |
-               s->set_pool[unit_rnd(&s->rng) % s->nsets];
-        line = (base << g->span_bits) | s->offs[unit_rnd(&s->rng) & 1];
-    } else if (!hit_only && unit_pct(&s->rng) < 8) {
-        line = unit_rnd(&s->rng) & mask64(g->laddr_bits);
+        base = (s->tag_pool[cohkit_unit_rnd(&s->rng) % s->ntags] << g->index_bits) |
+               s->set_pool[cohkit_unit_rnd(&s->rng) % s->nsets];
+        line = (base << g->span_bits) | s->offs[cohkit_unit_rnd(&s->rng) & 1];
+    } else if (!hit_only && cohkit_unit_pct(&s->rng) < 8) {
+        line = cohkit_unit_rnd(&s->rng) & mask64(g->laddr_bits);
     } else {
         unsigned ntags = hit_only ? (c->ways < s->ntags ? c->ways : s->ntags) : s->ntags;
-        base = (s->tag_pool[unit_rnd(&s->rng) % ntags] << g->index_bits) |
-               s->set_pool[unit_rnd(&s->rng) % s->nsets];
-        line = (base << g->span_bits) | (unit_rnd(&s->rng) & mask64(g->span_bits));
+        base = (s->tag_pool[cohkit_unit_rnd(&s->rng) % ntags] << g->index_bits) |
+               s->set_pool[cohkit_unit_rnd(&s->rng) % s->nsets];
+        line = (base << g->span_bits) | (cohkit_unit_rnd(&s->rng) & mask64(g->span_bits));
     }
     s->q_addr = line & mask64(g->laddr_bits);
 }
@@ -232,27 +232,27 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     rec_stim *s = p;
     rec_in *in = (rec_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
-        if (!s->have && s->tnext < s->ntrace && unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
+        if (!s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
             const rec_treq *t = &s->trace[s->tnext++];
             s->q_op = t->op;
             s->q_addr = t->line;
             s->q_src = t->src;
             s->have = 1;
         }
-        in->inv_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
+        in->inv_ready_i = cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
     } else {
         if ((cyc & 2047) == 0 && s->kind != KIND_HIT) {
             unit_bp_draw(&sched, &s->rng, &s->bp);
             if (s->kind == KIND_SPARSE) {
-                s->offs[0] = unit_rnd(&s->rng) & mask64(s->g.span_bits);
-                s->offs[1] = unit_rnd(&s->rng) & mask64(s->g.span_bits);
+                s->offs[0] = cohkit_unit_rnd(&s->rng) & mask64(s->g.span_bits);
+                s->offs[1] = cohkit_unit_rnd(&s->rng) & mask64(s->g.span_bits);
             }
         }
-        if (!s->have && unit_pct(&s->rng) < s->bp.valid) {
+        if (!s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
             rand_request(s, s->kind == KIND_HIT);
             s->have = 1;
         }
-        in->inv_ready_i = unit_pct(&s->rng) < s->bp.ready;
+        in->inv_ready_i = cohkit_unit_pct(&s->rng) < s->bp.ready;
     }
     in->home_i = s->home;
     in->req_valid_i = (uint64_t)s->have;
@@ -356,7 +356,7 @@ static void dump(FILE *f, const rec_dir *d)
 static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name,
                      FILE *out, FILE *errf)
 {
-    unit_stim_args a;
+    cohkit_unit_stim_args a;
     rec_stim *s;
     rec_dir *d;
     char err[300];
@@ -432,7 +432,7 @@ static int core_bench(const void *cfg, uint64_t n, FILE *f)
     return 0;
 }
 
-const unit_desc rec_unit = {
+const cohkit_unit_desc rec_unit = {
     .name = "rec",
     .family = "rec",
     .title = "REC range-coalescing coherence directory (Ko et al., 4.1-4.2; baselines 2.3, 5.2)",

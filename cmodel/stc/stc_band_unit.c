@@ -17,7 +17,7 @@ static const char *const streams[] = {"mixed", "fig4", NULL};
 UNIT_CFG_ADAPTERS(stc_band, stc_band_cfg)
 UNIT_CFG_NAME_ADAPTER(stc_band, stc_band_cfg)
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
     const stc_band_cfg *c = cfg;
     stc_band_geom gg, *g = &gg;
@@ -119,7 +119,7 @@ typedef struct {
     uint64_t acc, res, func_bad, hi_seb;
 } band_stim;
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     band_stim *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -168,7 +168,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     if (s->kind != KIND_TRACE && (cyc & 511) == 0) {
         unit_bp_draw(&sched, &s->rng, &s->bp);
     }
-    if (live && !s->have && unit_pct(&s->rng) < s->bp.valid) {
+    if (live && !s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
         if (s->kind == KIND_TRACE) {
             if (s->tnext < s->tr.n) {
                 s->have = 1;
@@ -178,17 +178,17 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
             }
         } else {
             s->have = 1;
-            if (s->kind == KIND_FIG4 && unit_pct(&s->rng) < 60) {
+            if (s->kind == KIND_FIG4 && cohkit_unit_pct(&s->rng) < 60) {
                 static const unsigned sebs[] = {0, 4, 12, 16, 28, 30, 32};
                 s->q_addr = 0xDEADBEEFull & mask64(s->c.addr_bits);
-                s->q_seb = sebs[unit_rnd(&s->rng) % 7];
+                s->q_seb = sebs[cohkit_unit_rnd(&s->rng) % 7];
                 if (s->q_seb > s->c.addr_bits)
                     s->q_seb = s->c.addr_bits;
             } else {
-                s->q_addr = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+                s->q_addr = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
                 /* SEB over the whole input range, beyond addr_bits included */
-                s->q_seb = unit_pct(&s->rng) < 80 ? (unsigned)(unit_rnd(&s->rng) % (s->c.addr_bits + 1))
-                                             : (unsigned)(unit_rnd(&s->rng) & mask64(s->g.seb_bits));
+                s->q_seb = cohkit_unit_pct(&s->rng) < 80 ? (unsigned)(cohkit_unit_rnd(&s->rng) % (s->c.addr_bits + 1))
+                                             : (unsigned)(cohkit_unit_rnd(&s->rng) & mask64(s->g.seb_bits));
             }
         }
     }
@@ -197,10 +197,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[STC_BAND_I_IN_ADDR] = s->q_addr;
         in[STC_BAND_I_IN_SEB] = s->q_seb;
     } else if (s->kind != KIND_TRACE) {
-        in[STC_BAND_I_IN_ADDR] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
-        in[STC_BAND_I_IN_SEB] = unit_rnd(&s->rng) & mask64(s->g.seb_bits);
+        in[STC_BAND_I_IN_ADDR] = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+        in[STC_BAND_I_IN_SEB] = cohkit_unit_rnd(&s->rng) & mask64(s->g.seb_bits);
     }
-    in[STC_BAND_I_OUT_READY] = unit_pct(&s->rng) < s->bp.ready;
+    in[STC_BAND_I_OUT_READY] = cohkit_unit_pct(&s->rng) < s->bp.ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -277,9 +277,9 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     return 0;
 }
 
-static const unit_flag flags[] = {{NULL, NULL, NULL}};
+static const cohkit_unit_flag flags[] = {{NULL, NULL, NULL}};
 
-const unit_desc stc_band_unit = {
+const cohkit_unit_desc stc_band_unit = {
     .name = "stc-band",
     .family = "stc",
     .title = "STC band function: band(a) = (a >> SEB) & (2^N - 1) (TACO 2023, 4.2, Fig. 4)",

@@ -17,7 +17,7 @@ static const char *const streams[] = {"mixed", "fill", NULL};
 UNIT_CFG_ADAPTERS(stc_bsq, stc_bsq_cfg)
 UNIT_CFG_NAME_ADAPTER(stc_bsq, stc_bsq_cfg)
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
     const stc_bsq_cfg *c = cfg;
     stc_bsq_geom gg, *g = &gg;
@@ -116,7 +116,7 @@ typedef struct {
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     bsq_stim *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -169,8 +169,8 @@ static void stim_free(void *p)
 static uint64_t rand_addr(bsq_stim *s)
 {
     /* a few bands, so that scans both drain and keep */
-    uint64_t a = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
-    unsigned band = (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 70 ? 4 : (1u << s->c.n)));
+    uint64_t a = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+    unsigned band = (unsigned)(cohkit_unit_rnd(&s->rng) % (cohkit_unit_pct(&s->rng) < 70 ? 4 : (1u << s->c.n)));
     unsigned seb = s->c.seb;
     if (seb + s->c.n <= s->c.addr_bits && seb < 64) {
         a &= ~(mask64(s->c.n) << seb);
@@ -181,13 +181,13 @@ static uint64_t rand_addr(bsq_stim *s)
 
 static void rand_chg(bsq_stim *s)
 {
-    unsigned k = 1 + (unsigned)(unit_rnd(&s->rng) % 4), ep = 1u << s->c.n;
+    unsigned k = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 4), ep = 1u << s->c.n;
     stc_eset_clear(&s->chg_cer);
     for (unsigned i = 0; i < k; i++)
-        stc_eset_add(&s->chg_cer, (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 70 ? 4 : ep)));
+        stc_eset_add(&s->chg_cer, (unsigned)(cohkit_unit_rnd(&s->rng) % (cohkit_unit_pct(&s->rng) < 70 ? 4 : ep)));
     /* mostly the SEB the addresses were made for, sometimes any in range */
-    s->chg_seb = unit_pct(&s->rng) < 80 ? s->c.seb
-                                   : s->c.seb_min + (unsigned)(unit_rnd(&s->rng) %
+    s->chg_seb = cohkit_unit_pct(&s->rng) < 80 ? s->c.seb
+                                   : s->c.seb_min + (unsigned)(cohkit_unit_rnd(&s->rng) %
                                                                (s->c.seb_max - s->c.seb_min + 1));
     s->have_chg = 1;
 }
@@ -210,7 +210,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     memset(in + 1, 0, (l->in_words - 1) * sizeof *in);
     if (s->kind == KIND_TRACE) {
         if (live && !s->have_push && !s->have_chg && !s->in_scan && s->tnext < s->tr.n &&
-            unit_pct(&s->rng) < 80) {
+            cohkit_unit_pct(&s->rng) < 80) {
             const bsq_rec *r = &s->tr.r[s->tnext++];
             if (r->kind == REC_PUSH) {
                 if (stc_bsq_full(s->mirror)) {
@@ -233,24 +233,24 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     } else {
         if ((cyc & 511) == 0) {
             unit_bp_draw(&sched, &s->rng, &s->bp);
-            s->p_chg = s->kind == KIND_FILL ? 1 : 1 + (unsigned)(unit_rnd(&s->rng) % 6);
+            s->p_chg = s->kind == KIND_FILL ? 1 : 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 6);
         }
-        if (live && !s->have_push && unit_pct(&s->rng) < s->bp.valid) {
+        if (live && !s->have_push && cohkit_unit_pct(&s->rng) < s->bp.valid) {
             s->have_push = 1;
             s->push_addr = rand_addr(s);
         }
         if (live && !s->have_chg && !s->in_scan) {
-            int want = s->kind == KIND_FILL ? stc_bsq_full(s->mirror) && unit_pct(&s->rng) < 20
-                                            : unit_pct(&s->rng) < s->p_chg;
+            int want = s->kind == KIND_FILL ? stc_bsq_full(s->mirror) && cohkit_unit_pct(&s->rng) < 20
+                                            : cohkit_unit_pct(&s->rng) < s->p_chg;
             if (want)
                 rand_chg(s);
         }
-        if (!s->have_chg && unit_pct(&s->rng) < 20) { /* ignored without valid */
-            in[l->in_word[STC_BSQ_I_CHG_CER]] = unit_rnd(&s->rng);
-            in[l->in_word[STC_BSQ_I_CHG_SEB]] = unit_rnd(&s->rng) & mask64(l->in_width[STC_BSQ_I_CHG_SEB]);
+        if (!s->have_chg && cohkit_unit_pct(&s->rng) < 20) { /* ignored without valid */
+            in[l->in_word[STC_BSQ_I_CHG_CER]] = cohkit_unit_rnd(&s->rng);
+            in[l->in_word[STC_BSQ_I_CHG_SEB]] = cohkit_unit_rnd(&s->rng) & mask64(l->in_width[STC_BSQ_I_CHG_SEB]);
         }
         if (!s->have_push)
-            in[l->in_word[STC_BSQ_I_PUSH_ADDR]] = unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+            in[l->in_word[STC_BSQ_I_PUSH_ADDR]] = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
     }
     if (s->have_push) {
         in[l->in_word[STC_BSQ_I_PUSH_VALID]] = 1;
@@ -263,8 +263,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         put_eset(in + l->in_word[STC_BSQ_I_CHG_CER], &s->chg_cer, s->c.n);
         in[l->in_word[STC_BSQ_I_CHG_SEB]] = s->chg_seb;
     }
-    in[l->in_word[STC_BSQ_I_DRN_READY]] = unit_pct(&s->rng) < s->bp.ready;
-    in[l->in_word[STC_BSQ_I_DONE_READY]] = unit_pct(&s->rng) < s->bp.ready;
+    in[l->in_word[STC_BSQ_I_DRN_READY]] = cohkit_unit_pct(&s->rng) < s->bp.ready;
+    in[l->in_word[STC_BSQ_I_DONE_READY]] = cohkit_unit_pct(&s->rng) < s->bp.ready;
 }
 
 static uint64_t get_bits(const uint64_t *w, unsigned pos, unsigned width)
@@ -412,7 +412,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     return 0;
 }
 
-const unit_desc stc_bsq_unit = {
+const cohkit_unit_desc stc_bsq_unit = {
     .name = "stc-bsq",
     .family = "stc",
     .title = "STC blocked store queue: banked RAM, round-robin allocation, re-scan at every "

@@ -19,7 +19,7 @@ static const char *const streams[] = {"mixed", "epochs", NULL};
 UNIT_CFG_ADAPTERS(stc_cu, stc_cu_cfg)
 UNIT_CFG_NAME_ADAPTER(stc_cu, stc_cu_cfg)
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
     const stc_cu_cfg *c = cfg;
     stc_bsq_geom gg, *g = &gg;
@@ -279,7 +279,7 @@ static void dq_push(cu_stim *s, uint64_t addr, unsigned band)
     s->dq_tail++;
 }
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     cu_stim *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -347,8 +347,8 @@ static void stim_free(void *p)
 static uint64_t rand_addr(cu_stim *s)
 {
     unsigned seb = stc_cu_seb(s->mirror), n = s->c.bsq.n;
-    uint64_t a = unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits) & ~3ull;
-    unsigned band = (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 80 ? 4 : (1u << n)));
+    uint64_t a = cohkit_unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits) & ~3ull;
+    unsigned band = (unsigned)(cohkit_unit_rnd(&s->rng) % (cohkit_unit_pct(&s->rng) < 80 ? 4 : (1u << n)));
     if (seb + n <= s->c.bsq.addr_bits && seb < 64) {
         a &= ~(mask64(n) << seb);
         a |= (uint64_t)band << seb;
@@ -358,15 +358,15 @@ static uint64_t rand_addr(cu_stim *s)
 
 static void rand_chg(cu_stim *s)
 {
-    unsigned lim = s->c.variant == STC_CU_MB ? s->c.mb_max : 1, k = 1 + (unsigned)(unit_rnd(&s->rng) % lim);
+    unsigned lim = s->c.variant == STC_CU_MB ? s->c.mb_max : 1, k = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % lim);
     unsigned ep = 1u << s->c.bsq.n;
     stc_eset_clear(&s->chg_cer);
     while (stc_eset_count(&s->chg_cer) < k)
-        stc_eset_add(&s->chg_cer, (unsigned)(unit_rnd(&s->rng) % (unit_pct(&s->rng) < 80 ? (ep < 4 ? ep : 4) : ep)));
+        stc_eset_add(&s->chg_cer, (unsigned)(cohkit_unit_rnd(&s->rng) % (cohkit_unit_pct(&s->rng) < 80 ? (ep < 4 ? ep : 4) : ep)));
     s->chg_seb = stc_cu_seb(s->mirror);
-    if ((s->c.variant == STC_CU_AB || s->c.variant == STC_CU_MB) && unit_pct(&s->rng) < 20) {
+    if ((s->c.variant == STC_CU_AB || s->c.variant == STC_CU_MB) && cohkit_unit_pct(&s->rng) < 20) {
         unsigned lo = s->c.bsq.seb_min, hi = s->c.bsq.seb_max;
-        if (unit_pct(&s->rng) < 50 && s->chg_seb > lo)
+        if (cohkit_unit_pct(&s->rng) < 50 && s->chg_seb > lo)
             s->chg_seb--;
         else if (s->chg_seb < hi)
             s->chg_seb++;
@@ -375,7 +375,7 @@ static void rand_chg(cu_stim *s)
 
 static void drive_trace(cu_stim *s)
 {
-    if (!s->rec_busy && s->tnext < s->tr.n && unit_pct(&s->rng) < 80) {
+    if (!s->rec_busy && s->tnext < s->tr.n && cohkit_unit_pct(&s->rng) < 80) {
         const cu_rec *r = &s->tr.r[s->tnext++];
         s->rec_busy = 1;
         s->quiet = 0;
@@ -419,20 +419,20 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     } else {
         if ((cyc & 1023) == 0) {
             static const unsigned ps[] = {70, 40, 15, 90}, pr[] = {100, 70, 30, 50};
-            s->p_st = ps[unit_rnd(&s->rng) % 4];
-            s->p_ld = ps[unit_rnd(&s->rng) % 4] / 2;
-            s->p_ready = pr[unit_rnd(&s->rng) % 4];
-            s->p_wa = 10 + (unsigned)(unit_rnd(&s->rng) % 60);
+            s->p_st = ps[cohkit_unit_rnd(&s->rng) % 4];
+            s->p_ld = ps[cohkit_unit_rnd(&s->rng) % 4] / 2;
+            s->p_ready = pr[cohkit_unit_rnd(&s->rng) % 4];
+            s->p_wa = 10 + (unsigned)(cohkit_unit_rnd(&s->rng) % 60);
         }
-        if (!s->have_st && unit_pct(&s->rng) < s->p_st)
+        if (!s->have_st && cohkit_unit_pct(&s->rng) < s->p_st)
             s->have_st = 1, s->st_addr = rand_addr(s);
-        if (!s->have_ld && !s->in_chg && unit_pct(&s->rng) < s->p_ld)
+        if (!s->have_ld && !s->in_chg && cohkit_unit_pct(&s->rng) < s->p_ld)
             s->have_ld = 1, s->ld_addr = rand_addr(s);
         /* the L1 acknowledges stores it was sent */
-        s->wa_now = s->outstanding > 0 && unit_pct(&s->rng) < s->p_wa;
+        s->wa_now = s->outstanding > 0 && cohkit_unit_pct(&s->rng) < s->p_wa;
         /* the EMU: PREP now and then; CHG some cycles after ReadyAck */
         if (!s->emu_prep && !s->emu_ready && !s->emu_chg && !s->in_chg &&
-            stc_cu_phase_of(s->mirror) == STC_CU_RUN && unit_pct(&s->rng) < s->p_prep)
+            stc_cu_phase_of(s->mirror) == STC_CU_RUN && cohkit_unit_pct(&s->rng) < s->p_prep)
             s->emu_prep = 1;
         if (s->emu_ready && s->chg_wait-- == 0) {
             s->emu_ready = 0;
@@ -440,9 +440,9 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
             rand_chg(s);
         }
         if (!s->have_st)
-            in[l->in_word[STC_CU_I_ST_ADDR]] = unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits);
+            in[l->in_word[STC_CU_I_ST_ADDR]] = cohkit_unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits);
         if (!s->have_ld)
-            in[l->in_word[STC_CU_I_LD_ADDR]] = unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits);
+            in[l->in_word[STC_CU_I_LD_ADDR]] = cohkit_unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits);
     }
     if (s->have_st) {
         in[l->in_word[STC_CU_I_ST_VALID]] = 1;
@@ -461,12 +461,12 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
                 in[l->in_word[STC_CU_I_CHG_CER] + e / 64] |= 1ull << (e % 64);
         in[l->in_word[STC_CU_I_CHG_SEB]] = s->chg_seb;
     }
-    in[l->in_word[STC_CU_I_ISS_READY]] = unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_CU_I_LDR_READY]] = unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_CU_I_DEM_READY]] = unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_CU_I_CONF_READY]] = unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_CU_I_RDY_READY]] = unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_CU_I_DONE_READY]] = unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_ISS_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_LDR_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_DEM_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_CONF_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_RDY_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_DONE_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
 }
 
 #define O(x) (out[l->out_word[STC_CU_O_##x]])
@@ -513,7 +513,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         line_add(s, 0, "READY\n", 0, 0, 0);
         if (s->kind != KIND_TRACE) {
             s->emu_ready = 1;
-            s->chg_wait = (unsigned)(unit_rnd(&s->rng) % 8);
+            s->chg_wait = (unsigned)(cohkit_unit_rnd(&s->rng) % 8);
         }
     }
     if ((O(DONE_VALID) & 1) && (I(DONE_READY) & 1)) {
@@ -640,7 +640,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     return 0;
 }
 
-const unit_desc stc_cu_unit = {
+const cohkit_unit_desc stc_cu_unit = {
     .name = "stc-cu",
     .family = "stc",
     .title = "STC per-CU epoch logic with its BSQ: CER, demand filter, conflict flag, "

@@ -18,7 +18,7 @@ static const char *const streams[] = {"mixed", "conflict", "idle", NULL};
 UNIT_CFG_ADAPTERS(stc_emu, stc_emu_cfg)
 UNIT_CFG_NAME_ADAPTER(stc_emu, stc_emu_cfg)
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
     const stc_emu_cfg *c = cfg;
     stc_emu_geom gg, *g = &gg;
@@ -145,7 +145,7 @@ typedef struct {
     unsigned max_cur;
 } emu_stim;
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     emu_stim *s = calloc(1, sizeof *s);
     stc_emu_port p[STC_EMU_PORTS];
@@ -216,9 +216,9 @@ static void stim_free(void *p)
  * below it (same band, other 4 KB page) or above it (bit SEB+N and up). */
 static uint64_t rand_addr(emu_stim *s)
 {
-    unsigned A = s->c.addr_bits, r = unit_pct(&s->rng);
-    uint64_t base = (unit_rnd(&s->rng) % 4) << (A > 20 ? A - 3 : A / 2);
-    uint64_t band = unit_rnd(&s->rng) % (1u << s->c.n), x = unit_rnd(&s->rng);
+    unsigned A = s->c.addr_bits, r = cohkit_unit_pct(&s->rng);
+    uint64_t base = (cohkit_unit_rnd(&s->rng) % 4) << (A > 20 ? A - 3 : A / 2);
+    uint64_t band = cohkit_unit_rnd(&s->rng) % (1u << s->c.n), x = cohkit_unit_rnd(&s->rng);
     if (r < 15)
         return x & mask64(A);
     return (base | (band << s->c.seb) | (x & mask64(s->c.seb))) & mask64(A);
@@ -226,21 +226,21 @@ static uint64_t rand_addr(emu_stim *s)
 
 static uint64_t rand_conf_addr(emu_stim *s)
 {
-    unsigned A = s->c.addr_bits, r = unit_pct(&s->rng), b;
+    unsigned A = s->c.addr_bits, r = cohkit_unit_pct(&s->rng), b;
     uint64_t w;
     if (s->nhot == 0 || r < 10)
         return rand_addr(s);
-    w = s->hot[unit_rnd(&s->rng) % s->nhot];
-    r = unit_pct(&s->rng);
+    w = s->hot[cohkit_unit_rnd(&s->rng) % s->nhot];
+    r = cohkit_unit_pct(&s->rng);
     if (r < 40) { /* differs above the band field */
-        b = s->c.seb + s->c.n + (unsigned)(unit_rnd(&s->rng) % 4);
+        b = s->c.seb + s->c.n + (unsigned)(cohkit_unit_rnd(&s->rng) % 4);
         return b < A ? (w ^ (1ull << b)) & mask64(A) : w;
     }
     if (r < 70) /* differs below it (at the current SEB or one lower) */
-        return (w ^ (1ull << (s->c.seb > 1 ? s->c.seb - 1 - unit_rnd(&s->rng) % 2 : 0))) & mask64(A);
+        return (w ^ (1ull << (s->c.seb > 1 ? s->c.seb - 1 - cohkit_unit_rnd(&s->rng) % 2 : 0))) & mask64(A);
     if (r < 85)
         return w; /* true sharing: no step */
-    return (w ^ (unit_rnd(&s->rng) & 0xfff)) & mask64(A);
+    return (w ^ (cohkit_unit_rnd(&s->rng) & 0xfff)) & mask64(A);
 }
 
 static void drive_rand(emu_stim *s, uint64_t cyc, uint64_t *in, int live)
@@ -249,22 +249,22 @@ static void drive_rand(emu_stim *s, uint64_t cyc, uint64_t *in, int live)
     uint64_t dv = 0, cv = 0, rv = 0, dn = 0;
     if ((cyc & 1023) == 0) {
         static const unsigned pr[] = {100, 85, 50, 20}, pd[] = {2, 5, 15, 40};
-        s->p_ready = pr[unit_rnd(&s->rng) % 4];
+        s->p_ready = pr[cohkit_unit_rnd(&s->rng) % 4];
         if (s->kind != KIND_IDLE) {
-            s->p_dem = pd[unit_rnd(&s->rng) % 4];
-            s->p_conf = s->kind == KIND_CONFLICT ? 10 + pd[unit_rnd(&s->rng) % 4] : pd[unit_rnd(&s->rng) % 4] / 2;
+            s->p_dem = pd[cohkit_unit_rnd(&s->rng) % 4];
+            s->p_conf = s->kind == KIND_CONFLICT ? 10 + pd[cohkit_unit_rnd(&s->rng) % 4] : pd[cohkit_unit_rnd(&s->rng) % 4] / 2;
         }
-        s->p_wake = unit_rnd(&s->rng) % 3;
-        s->p_resp = 10 + (unsigned)(unit_rnd(&s->rng) % 80);
-        s->tmr_en = unit_pct(&s->rng) < 85;
+        s->p_wake = cohkit_unit_rnd(&s->rng) % 3;
+        s->p_resp = 10 + (unsigned)(cohkit_unit_rnd(&s->rng) % 80);
+        s->tmr_en = cohkit_unit_pct(&s->rng) < 85;
     }
     for (k = 0; k < K && live; k++) {
-        if (!s->dem_have[k] && unit_pct(&s->rng) < s->p_dem) {
+        if (!s->dem_have[k] && cohkit_unit_pct(&s->rng) < s->p_dem) {
             s->dem_have[k] = 1;
             s->dem_addr[k] = rand_addr(s);
-            s->hot[s->nhot < 8 ? s->nhot++ : unit_rnd(&s->rng) % 8] = s->dem_addr[k];
+            s->hot[s->nhot < 8 ? s->nhot++ : cohkit_unit_rnd(&s->rng) % 8] = s->dem_addr[k];
         }
-        if (!s->conf_have[k] && unit_pct(&s->rng) < s->p_conf) {
+        if (!s->conf_have[k] && cohkit_unit_pct(&s->rng) < s->p_conf) {
             s->conf_have[k] = 1;
             s->conf_addr[k] = rand_conf_addr(s);
         }
@@ -273,19 +273,19 @@ static void drive_rand(emu_stim *s, uint64_t cyc, uint64_t *in, int live)
         if (s->conf_have[k])
             cv |= 1ull << k;
         stc_port_put(in + s->in_off[STC_EMU_I_DEM_ADDR], k * A, A,
-                     s->dem_have[k] ? s->dem_addr[k] : unit_rnd(&s->rng));
+                     s->dem_have[k] ? s->dem_addr[k] : cohkit_unit_rnd(&s->rng));
         stc_port_put(in + s->in_off[STC_EMU_I_CONF_ADDR], k * A, A,
-                     s->conf_have[k] ? s->conf_addr[k] : unit_rnd(&s->rng));
+                     s->conf_have[k] ? s->conf_addr[k] : cohkit_unit_rnd(&s->rng));
         if (s->rdy_due[k] != DELAY_NONE && s->rdy_due[k]-- == 0) {
             rv |= 1ull << k;
             s->rdy_due[k] = DELAY_NONE;
-        } else if (unit_pct(&s->rng) == 0) {
+        } else if (cohkit_unit_pct(&s->rng) == 0) {
             rv |= 1ull << k; /* a stray ReadyAck: ignored outside PREPARE */
         }
         if (s->done_due[k] != DELAY_NONE && s->done_due[k]-- == 0) {
             dn |= 1ull << k;
             s->done_due[k] = DELAY_NONE;
-        } else if (unit_pct(&s->rng) == 0) {
+        } else if (cohkit_unit_pct(&s->rng) == 0) {
             dn |= 1ull << k;
         }
     }
@@ -293,7 +293,7 @@ static void drive_rand(emu_stim *s, uint64_t cyc, uint64_t *in, int live)
     in[s->in_off[STC_EMU_I_CONF_VALID]] = cv;
     in[s->in_off[STC_EMU_I_RDY_VALID]] = rv;
     in[s->in_off[STC_EMU_I_DONE_VALID]] = dn;
-    in[s->in_off[STC_EMU_I_WAKE]] = live && unit_pct(&s->rng) < s->p_wake;
+    in[s->in_off[STC_EMU_I_WAKE]] = live && cohkit_unit_pct(&s->rng) < s->p_wake;
     in[s->in_off[STC_EMU_I_TMR_EN]] = s->tmr_en;
 }
 
@@ -303,7 +303,7 @@ static void drive_trace(emu_stim *s, uint64_t *in, int live)
     in[s->in_off[STC_EMU_I_TMR_EN]] = 0;
     if (!live)
         return;
-    if (s->busy == 0 && s->tnext < s->tr.n && unit_pct(&s->rng) < 80) {
+    if (s->busy == 0 && s->tnext < s->tr.n && cohkit_unit_pct(&s->rng) < 80) {
         s->busy = 1;
         s->settle = 0;
     }
@@ -345,10 +345,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         drive_rand(s, cyc, in, live);
     /* broadcast back-pressure: all CUs ready, or a random subset */
     for (k = 0; k < 2; k++) {
-        uint64_t v = unit_pct(&s->rng) < s->p_ready ? all : unit_rnd(&s->rng) & all;
+        uint64_t v = cohkit_unit_pct(&s->rng) < s->p_ready ? all : cohkit_unit_rnd(&s->rng) & all;
         in[s->in_off[k ? STC_EMU_I_CHG_READY : STC_EMU_I_PREP_READY]] = v;
     }
-    in[s->in_off[STC_EMU_I_DACK_READY]] = unit_pct(&s->rng) < s->p_ready;
+    in[s->in_off[STC_EMU_I_DACK_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -373,7 +373,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         s->preps++;
         s->rdy_sent = 0;
         for (k = 0; k < K && s->kind != KIND_TRACE; k++)
-            s->rdy_due[k] = (unsigned)(unit_pct(&s->rng) < s->p_resp ? 0 : unit_rnd(&s->rng) % 24);
+            s->rdy_due[k] = (unsigned)(cohkit_unit_pct(&s->rng) < s->p_resp ? 0 : cohkit_unit_rnd(&s->rng) % 24);
     }
     if (OUT(STC_EMU_O_SLEEP) & 1) {
         if (s->out)
@@ -409,7 +409,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         s->chgs++;
         s->done_sent = 0;
         for (k = 0; k < K && s->kind != KIND_TRACE; k++)
-            s->done_due[k] = (unsigned)(unit_pct(&s->rng) < s->p_resp ? 0 : unit_rnd(&s->rng) % 24);
+            s->done_due[k] = (unsigned)(cohkit_unit_pct(&s->rng) < s->p_resp ? 0 : cohkit_unit_rnd(&s->rng) % 24);
     }
     phase = (unsigned)OUT(STC_EMU_O_PHASE);
     if (s->prev_phase == STC_CHG && phase == STC_IDLE) {
@@ -491,7 +491,7 @@ static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *
 /* ------------------------------------------------------------ trace tool */
 
 enum { FLAG_DUMP = 0 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"dump", NULL, "cohmodel: at the end, ERV entries and the EMU state"},
     {NULL, NULL, NULL},
 };
@@ -555,7 +555,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     return 0;
 }
 
-const unit_desc stc_emu_unit = {
+const cohkit_unit_desc stc_emu_unit = {
     .name = "stc-emu",
     .family = "stc",
     .title = "STC epoch management unit: four-way handshake, epoch skipping, adaptive and "

@@ -17,7 +17,7 @@ static const char *const streams[] = {"mixed", "rate", NULL};
 UNIT_CFG_ADAPTERS(stc_l1, stc_l1_cfg)
 UNIT_CFG_NAME_ADAPTER(stc_l1, stc_l1_cfg)
 
-static int u_ports(const void *cfg, port_t *p, int max)
+static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
     const stc_l1_cfg *c = cfg;
     stc_l1_geom gg, *g = &gg;
@@ -259,7 +259,7 @@ bad:
 /* -------------------------------------------------------------- stimulus */
 
 enum { FLAG_DUMP = 0 };
-static const unit_flag flags[] = {
+static const cohkit_unit_flag flags[] = {
     {"dump", NULL, "LINE <line> V|I_V|I_I [poison] and PW <n> at the end of a trace"},
     {NULL, NULL, NULL},
 };
@@ -308,7 +308,7 @@ static void stim_free(void *p)
     free(s);
 }
 
-static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_t len)
+static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     l1_stim *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -352,9 +352,9 @@ static void *stim_new(const void *cfg, const unit_stim_args *a, char *err, size_
 static uint64_t rand_addr(l1_stim *s)
 {
     unsigned lb = s->g.line_bits, sb = s->g.set_bits, nsets = s->c.sets < 4 ? s->c.sets : 4;
-    uint64_t set = unit_rnd(&s->rng) % nsets, tag = unit_rnd(&s->rng) % (s->c.ways + 3);
-    uint64_t a = (tag << (lb + sb)) | (set << lb) | ((unit_rnd(&s->rng) % s->c.line) & ~3ull);
-    uint64_t band = unit_rnd(&s->rng) % 4 & mask64(s->c.n);
+    uint64_t set = cohkit_unit_rnd(&s->rng) % nsets, tag = cohkit_unit_rnd(&s->rng) % (s->c.ways + 3);
+    uint64_t a = (tag << (lb + sb)) | (set << lb) | ((cohkit_unit_rnd(&s->rng) % s->c.line) & ~3ull);
+    uint64_t band = cohkit_unit_rnd(&s->rng) % 4 & mask64(s->c.n);
     if (s->c.seb < 64) {
         a &= ~(mask64(s->c.n) << s->c.seb);
         a |= band << s->c.seb;
@@ -369,35 +369,35 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
 {
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
         unit_bp_draw(&sched, &s->rng, &s->bp);
-        s->p_chg = 1 + (unsigned)(unit_rnd(&s->rng) % 3);
+        s->p_chg = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 3);
     }
-    if (!s->chave && s->kind == KIND_MIXED && unit_pct(&s->rng) < s->p_chg && unit_pct(&s->rng) < 20) {
-        unsigned k, ne = 1 + (unsigned)(unit_rnd(&s->rng) % 2), sebs = s->c.seb_max - s->c.seb_min + 1;
+    if (!s->chave && s->kind == KIND_MIXED && cohkit_unit_pct(&s->rng) < s->p_chg && cohkit_unit_pct(&s->rng) < 20) {
+        unsigned k, ne = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 2), sebs = s->c.seb_max - s->c.seb_min + 1;
         memset(&s->q_cer, 0, sizeof s->q_cer);
         for (k = 0; k < ne; k++)
-            stc_eset_add(&s->q_cer, (unsigned)(unit_rnd(&s->rng) % 4) & (s->g.epochs - 1));
-        s->q_seb = unit_pct(&s->rng) < 80 ? s->c.seb : s->c.seb_min + (unsigned)(unit_rnd(&s->rng) % sebs);
+            stc_eset_add(&s->q_cer, (unsigned)(cohkit_unit_rnd(&s->rng) % 4) & (s->g.epochs - 1));
+        s->q_seb = cohkit_unit_pct(&s->rng) < 80 ? s->c.seb : s->c.seb_min + (unsigned)(cohkit_unit_rnd(&s->rng) % sebs);
         if (s->q_seb > s->c.seb_max)
             s->q_seb = s->c.seb_max;
         s->chave = 1;
     }
-    if (!s->have && (s->kind == KIND_RATE || unit_pct(&s->rng) < s->bp.valid)) {
-        unsigned r = unit_pct(&s->rng);
-        if (s->kind == KIND_MIXED && unit_pct(&s->rng) < 2) {
+    if (!s->have && (s->kind == KIND_RATE || cohkit_unit_pct(&s->rng) < s->bp.valid)) {
+        unsigned r = cohkit_unit_pct(&s->rng);
+        if (s->kind == KIND_MIXED && cohkit_unit_pct(&s->rng) < 2) {
             /* now and then a DATA or WA the unit may not expect (ERR path) */
-            s->q_op = unit_pct(&s->rng) < 50 ? STC_L1_REQ_DATA : STC_L1_REQ_WA;
+            s->q_op = cohkit_unit_pct(&s->rng) < 50 ? STC_L1_REQ_DATA : STC_L1_REQ_WA;
             s->q_addr = rand_addr(s);
         } else if (r < 25 && s->nout > 0) {
-            unsigned k = (unsigned)(unit_rnd(&s->rng) % s->nout);
+            unsigned k = (unsigned)(cohkit_unit_rnd(&s->rng) % s->nout);
             s->q_op = STC_L1_REQ_DATA;
-            s->q_addr = (s->out_lines[k] << s->g.line_bits) | (unit_rnd(&s->rng) % s->c.line & ~3ull);
+            s->q_addr = (s->out_lines[k] << s->g.line_bits) | (cohkit_unit_rnd(&s->rng) % s->c.line & ~3ull);
             s->out_lines[k] = s->out_lines[--s->nout];
         } else if (r < 35 && s->stores > 0) {
             s->q_op = STC_L1_REQ_WA;
             s->q_addr = rand_addr(s);
             s->stores--;
         } else {
-            s->q_op = unit_pct(&s->rng) < 70 ? STC_L1_REQ_LD : STC_L1_REQ_ST;
+            s->q_op = cohkit_unit_pct(&s->rng) < 70 ? STC_L1_REQ_LD : STC_L1_REQ_ST;
             s->q_addr = rand_addr(s);
         }
         s->have = 1;
@@ -407,7 +407,7 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
 static void trace_drive(l1_stim *s)
 {
     const l1_rec *r;
-    if (s->have || s->chave || s->next >= s->nrec || unit_pct(&s->rng) >= UNIT_BP_TRACE.valid)
+    if (s->have || s->chave || s->next >= s->nrec || cohkit_unit_pct(&s->rng) >= UNIT_BP_TRACE.valid)
         return;
     r = &s->rec[s->next++];
     if (r->kind == R_CHG) {
@@ -430,10 +430,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     unsigned i, words = (s->g.epochs + 63) / 64;
     if (s->kind == KIND_TRACE) {
         trace_drive(s);
-        in->ev_ready_i = unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
+        in->ev_ready_i = cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
     } else {
         rand_drive(s, cyc);
-        in->ev_ready_i = s->kind == KIND_RATE || unit_pct(&s->rng) < s->bp.ready;
+        in->ev_ready_i = s->kind == KIND_RATE || cohkit_unit_pct(&s->rng) < s->bp.ready;
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_op_i = s->have ? s->q_op : 0;
@@ -594,7 +594,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     return 0;
 }
 
-const unit_desc stc_l1_unit = {
+const cohkit_unit_desc stc_l1_unit = {
     .name = "stc-l1",
     .family = "stc",
     .title = "STC L1 controller: write-through VI, Load_U, Data_E, lazy invalidation, sweep, "

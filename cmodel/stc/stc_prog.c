@@ -212,7 +212,7 @@ void stc_gen_cfg_default(stc_gen_cfg *g)
 
 static unsigned below(uint64_t *s, unsigned n)
 {
-    return n ? (unsigned)(unit_splitmix(s) % n) : 0;
+    return n ? (unsigned)(cohkit_unit_splitmix(s) % n) : 0;
 }
 
 #define POOL_MAX 64

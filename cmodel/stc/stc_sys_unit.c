@@ -3,7 +3,7 @@
  *   cohmodel stc-system [options] [--log FILE] [--cycles] < program
  *   cohmodel stc-system [options] --gen SEED [--gen-ops N]   (random program)
  *   cohmodel stc-check [options] < event log
- * Both are verdict tools (unit_desc.verdict_exit): exit 0 with RESULT PASS,
+ * Both are verdict tools (cohkit_unit_desc.verdict_exit): exit 0 with RESULT PASS,
  * 1 with RESULT FAIL (whole output printed), 2 on bad input (nothing).
  * docs/stc.md "System model" and "Checker".
  */
@@ -22,7 +22,7 @@ static const char *const no_committed[] = {NULL};
 static const char *const sys_bare[] = {"no-poison", "no-lazy", NULL};
 
 enum { SF_LOG, SF_CYCLES, SF_GEN, SF_GEN_OPS };
-static const unit_flag sys_flags[] = {
+static const cohkit_unit_flag sys_flags[] = {
     {"log", "FILE", "write the event log (specification 7.4) to FILE"},
     {"cycles", NULL, "EPOCH lines with @<cycle>"},
     {"gen", "SEED", "print the random program of SEED for this configuration, run nothing"},
@@ -107,7 +107,7 @@ static int sys_run(const void *cfgv, const char *const *fl, FILE *in, const char
     return nv > 0 ? 1 : 0; /* the checker's verdict on the run's log */
 }
 
-const unit_desc stc_system_tool = {
+const cohkit_unit_desc stc_system_tool = {
     .name = "stc-system",
     .family = "stc",
     .title = "STC system model: K CUs (epoch logic, BSQ, L1), EMU, L2 and memory (spec 7.3, 7.4)",
@@ -165,7 +165,7 @@ static int chk_run(const void *cfg, const char *const *fl, FILE *in, const char 
     return stc_check_run(cfg, in, in_name, out, errf);
 }
 
-const unit_desc stc_check_tool = {
+const cohkit_unit_desc stc_check_tool = {
     .name = "stc-check",
     .family = "stc",
     .title = "STC rule checker: every rule of spec 5.2 on every event of a system event log (7.4)",

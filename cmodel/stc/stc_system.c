@@ -721,7 +721,7 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void sys_free(sys *s)
+static void dualopt_sys_free(sys *s)
 {
     unsigned k;
     while (s->q.n) {
@@ -942,6 +942,6 @@ out:
     free(logtxt);
     free(eptxt);
     free(addrs);
-    sys_free(&s);
+    dualopt_sys_free(&s);
     return nv;
 }

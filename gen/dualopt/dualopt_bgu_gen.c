@@ -197,10 +197,10 @@ static void emit_formal(gctx *x)
 
 static void emit_bgu(emit_file *e, const void *cfg, const block_desc *b)
 {
-    const bgu_cfg *c = cfg;
-    bgu_geom g;
+    const dualopt_bgu_cfg *c = cfg;
+    dualopt_bgu_geom g;
     gctx x;
-    bgu_geom_of(c, &g);
+    dualopt_bgu_geom_of(c, &g);
     memset(&x, 0, sizeof x);
     x.e = e;
     x.lanes = c->lanes;
@@ -224,7 +224,7 @@ static void emit_bgu(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    GEN_CFG_GEOM(bgu_cfg, bgu_geom);
+    GEN_CFG_GEOM(dualopt_bgu_cfg, dualopt_bgu_geom);
     snprintf(buf, len,
              "lanes=%u line=%u gran=%u addr_bits=%u\n"
              "mask_bits=%u line_addr_bits=%u addr_port_bits=%u state_bits=%u",
@@ -234,7 +234,7 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    GEN_CFG_GEOM(bgu_cfg, bgu_geom);
+    GEN_CFG_GEOM(dualopt_bgu_cfg, dualopt_bgu_geom);
     if (json) {
         fprintf(f,
                 "{\"unit\":\"dualopt-bgu\",\"lanes\":%u,\"line\":%u,\"gran\":%u,\"addr_bits\":%u,"
@@ -263,7 +263,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
  * wrap; active lanes and sizes stay random. */
 int dualopt_bgu_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
 {
-    const bgu_cfg *c = cfg;
+    const dualopt_bgu_cfg *c = cfg;
     unsigned lo = 0, hw;
     while ((1u << lo) < c->line)
         lo++;

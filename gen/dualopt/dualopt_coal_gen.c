@@ -26,11 +26,11 @@
 
 typedef struct {
     emit_file *e;
-    const codec_cfg *c;
-    codec_geom g;
+    const dualopt_codec_cfg *c;
+    dualopt_codec_geom g;
 } gctx;
 
-static unsigned gpu_of(const codec_cfg *c, unsigned f) { return coal_gpu_of(c, f); }
+static unsigned gpu_of(const dualopt_codec_cfg *c, unsigned f) { return dualopt_coal_gpu_of(c, f); }
 
 /* The coalescer's `ifdef FORMAL` block (scripts/formal.sh, tb/formal.txt):
  * property groups p_count (packet limits and header), p_hold (the packet port
@@ -44,7 +44,7 @@ static unsigned gpu_of(const codec_cfg *c, unsigned f) { return coal_gpu_of(c, f
 static void emit_formal(gctx *x)
 {
     emit_file *e = x->e;
-    const codec_cfg *c = x->c;
+    const dualopt_codec_cfg *c = x->c;
     unsigned f, k, j, ring = x->g.nf + 1;
     emit_nl(e);
     emit(e, "`ifdef FORMAL");
@@ -59,7 +59,7 @@ static void emit_formal(gctx *x)
     emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_stall_q = 1'b0;");
     emit(e, "logic [%u:0] f_data_q;", c->pkt_bytes * 8 - 1);
-    emit(e, "logic [%u:0] f_len_q;", CODEC_LEN_BITS - 1);
+    emit(e, "logic [%u:0] f_len_q;", DUALOPT_CODEC_LEN_BITS - 1);
     emit(e, "logic [%u:0] f_dst_q;", x->g.gpu_bits - 1);
     for (f = 0; f < x->g.nf; f++)
         emit(e, "logic [4:0] f_wait%u_q = 5'd0, f_dist%u;", f, f);
@@ -106,8 +106,8 @@ static void emit_formal(gctx *x)
          c->self, x->g.gpu_bits + 1, c->gpus);
     emit(e, "    p_count_hdr: assert(pkt_data_o[15:0] == {8'(pkt_n_q), 8'h11} && "
             "pkt_data_o[31:16] == 16'd0);");
-    emit(e, "    p_count_len: assert(pkt_len_o == %u'd%u + %u'(pkt_n_q) * %u'd%u);", CODEC_LEN_BITS,
-         CODEC_HDR_BYTES, CODEC_LEN_BITS, CODEC_LEN_BITS, c->gran + 2);
+    emit(e, "    p_count_len: assert(pkt_len_o == %u'd%u + %u'(pkt_n_q) * %u'd%u);", DUALOPT_CODEC_LEN_BITS,
+         DUALOPT_CODEC_HDR_BYTES, DUALOPT_CODEC_LEN_BITS, DUALOPT_CODEC_LEN_BITS, c->gran + 2);
     emit(e, "  end");
     emit(e, "  if (rst_ni && f_stall_q) begin");
     emit(e, "    p_hold_valid: assert(pkt_valid_o);");
@@ -167,8 +167,8 @@ static void emit_decls(gctx *x)
     prim_decl(e, 1, "pkt_valid_q, pkt_valid_d, pkt_reg_q, pkt_reg_d");
     prim_decl(e, x->g.gpu_bits, "pkt_dst_q, pkt_dst_d");
     prim_decl(e, x->g.n_bits, "pkt_n_q, pkt_n_d");
-    prim_decl(e, CODEC_ID_BITS, "pkt_id_q, pkt_id_d");
-    prim_decl(e, CODEC_LEN_BITS, "pkt_len_q, pkt_len_d");
+    prim_decl(e, DUALOPT_CODEC_ID_BITS, "pkt_id_q, pkt_id_d");
+    prim_decl(e, DUALOPT_CODEC_LEN_BITS, "pkt_len_q, pkt_len_d");
     prim_decl(e, x->g.bank_bits, "rot_q, rot_d");
     emit(e, "logic [%u:0] byp_q, byp_d;", x->c->max - 1);
     for (j = 0; j < x->c->max; j++) {
@@ -197,7 +197,7 @@ static void emit_decls(gctx *x)
 static void emit_admission(gctx *x)
 {
     emit_file *e = x->e;
-    const codec_cfg *c = x->c;
+    const dualopt_codec_cfg *c = x->c;
     unsigned f, k;
 
     /* ---- admission (spec 2.4 step 1) */
@@ -238,7 +238,7 @@ static void emit_admission(gctx *x)
 static void emit_eligibility(gctx *x)
 {
     emit_file *e = x->e;
-    const codec_cfg *c = x->c;
+    const dualopt_codec_cfg *c = x->c;
     unsigned f;
 
     /* ---- eligibility (step 2) */
@@ -400,7 +400,7 @@ static void emit_banks(gctx *x)
 static void emit_packet(gctx *x)
 {
     emit_file *e = x->e;
-    const codec_cfg *c = x->c;
+    const dualopt_codec_cfg *c = x->c;
     unsigned b, j, q;
 
     /* ---- packet register */
@@ -494,7 +494,7 @@ static void emit_queue(gctx *x)
 static void emit_next(gctx *x)
 {
     emit_file *e = x->e;
-    const codec_cfg *c = x->c;
+    const dualopt_codec_cfg *c = x->c;
     unsigned f;
 
     /* ---- next state */
@@ -522,8 +522,8 @@ static void emit_next(gctx *x)
     emit(e, "pkt_reg_d = sel_pass;");
     emit(e, "pkt_n_d = sel_pass ? '0 : nsel;");
     emit(e, "pkt_id_d = sel_pass ? qo_id : '0;");
-    emit(e, "pkt_len_d = sel_pass ? qo_by : %u'd%u + %u'(nsel) * %u'd%u;", CODEC_LEN_BITS,
-         CODEC_HDR_BYTES, CODEC_LEN_BITS, CODEC_LEN_BITS, c->gran + 2);
+    emit(e, "pkt_len_d = sel_pass ? qo_by : %u'd%u + %u'(nsel) * %u'd%u;", DUALOPT_CODEC_LEN_BITS,
+         DUALOPT_CODEC_HDR_BYTES, DUALOPT_CODEC_LEN_BITS, DUALOPT_CODEC_LEN_BITS, c->gran + 2);
     emit(e, "rot_d = hlow;");
     emit(e, "case (sel)");
     for (f = 0; f < x->g.nf; f++)
@@ -615,9 +615,9 @@ static void emit_module(gctx *x)
 
 void dualopt_coal_body(emit_file *e, const void *cfg)
 {
-    const codec_cfg *c = cfg;
+    const dualopt_codec_cfg *c = cfg;
     gctx x;
-    GEN_CTX_INIT(x, c, codec_geom);
+    GEN_CTX_INIT(x, c, dualopt_codec_geom);
     emit_module(&x);
 }
 
@@ -633,7 +633,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    GEN_CFG_GEOM(codec_cfg, codec_geom);
+    GEN_CFG_GEOM(dualopt_codec_cfg, dualopt_codec_geom);
     snprintf(buf, len,
              "gpus=%u self=%u buf=%u max=%u timeout=%u gran=%u line=%u pkt_bytes=%u flit=%u "
              "count_bits=%u reg_depth=%u\n"
@@ -645,7 +645,7 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    GEN_CFG_GEOM(codec_cfg, codec_geom);
+    GEN_CFG_GEOM(dualopt_codec_cfg, dualopt_codec_geom);
     if (json) {
         fprintf(f,
                 "{\"gpus\":%u,\"buffers\":%u,\"buf\":%u,\"max\":%u,\"timeout\":%u,\"gran\":%u,"

@@ -27,11 +27,11 @@ const gen_part dualopt_codec_parts[] = {
 
 static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 {
-    const codec_cfg *c = cfg;
-    codec_geom g;
+    const dualopt_codec_cfg *c = cfg;
+    dualopt_codec_geom g;
     block_desc coal, decoal;
     char coal_name[192], decoal_name[192];
-    codec_geom_of(c, &g);
+    dualopt_codec_geom_of(c, &g);
     if (part_block(&coal, coal_name, sizeof coal_name, b, &dualopt_codec_parts[0], cfg) != 0 ||
         part_block(&decoal, decoal_name, sizeof decoal_name, b, &dualopt_codec_parts[1], cfg) != 0) {
         e->err = 1;
@@ -52,7 +52,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
         emit(e, "logic [%u:0] pkt_dst_o, pkt_src_i;", g.gpu_bits - 1);
     else
         emit(e, "logic pkt_dst_o, pkt_src_i;");
-    emit(e, "logic [%u:0] pkt_len_o, pkt_len_i;", CODEC_LEN_BITS - 1);
+    emit(e, "logic [%u:0] pkt_len_o, pkt_len_i;", DUALOPT_CODEC_LEN_BITS - 1);
     emit(e, "logic [%u:0] pkt_data_o, pkt_data_i;", g.pkt_data_bits - 1);
     emit(e, "assign pkt_valid_i = pkt_valid_o;");
     emit(e, "assign pkt_src_i = pkt_dst_o;");
@@ -72,9 +72,9 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const codec_cfg *c = cfg;
-    codec_geom g;
-    codec_geom_of(c, &g);
+    const dualopt_codec_cfg *c = cfg;
+    dualopt_codec_geom g;
+    dualopt_codec_geom_of(c, &g);
     snprintf(buf, len,
              "gpus=%u self=%u buf=%u max=%u timeout=%u gran=%u line=%u pkt_bytes=%u flit=%u "
              "count_bits=%u reg_depth=%u\n"
@@ -86,9 +86,9 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    const codec_cfg *c = cfg;
-    codec_geom g;
-    codec_geom_of(c, &g);
+    const dualopt_codec_cfg *c = cfg;
+    dualopt_codec_geom g;
+    dualopt_codec_geom_of(c, &g);
     if (json) {
         unsigned b;
         fprintf(f, "{\"buffers\":%u,\"buf\":%u,\"max\":%u,\"storage_bits\":%u,"

@@ -1,6 +1,6 @@
 /* DualOpt CoDec generators: the coalescer's and de-coalescer's logic
  * (gen/dualopt/dualopt_coal_gen.c, gen/dualopt/dualopt_decoal_gen.c), each
- * emitted inside an open module (cfg: a codec_cfg): the body of the unit's
+ * emitted inside an open module (cfg: a dualopt_codec_cfg): the body of the unit's
  * own module and of the part module the round trip
  * (gen/dualopt/dualopt_codec_gen.c) instantiates (gen/parts.h). */
 #ifndef DUALOPT_CODEC_GEN_H

@@ -16,8 +16,8 @@
 
 typedef struct {
     emit_file *e;
-    const de_cfg *c;
-    de_geom g;
+    const dualopt_de_cfg *c;
+    dualopt_de_geom g;
 } gctx;
 
 /* `expr` (w bits) zero-extended to `to` bits. */
@@ -171,7 +171,7 @@ static void emit_count(gctx *x)
 static void emit_decide(gctx *x)
 {
     emit_file *e = x->e;
-    const de_cfg *c = x->c;
+    const dualopt_de_cfg *c = x->c;
     emit(e, "// stage 3: compare (\"below\" is strict) and publish; Fig. 11:");
     emit(e, "// remote * %u < %u * total -> NONE; else reads > 0 and", c->remote_th.den,
          c->remote_th.num);
@@ -214,7 +214,7 @@ static void emit_decide(gctx *x)
 static void emit_regs(gctx *x)
 {
     emit_file *e = x->e;
-    const de_cfg *c = x->c;
+    const dualopt_de_cfg *c = x->c;
     char b1[96], b2[96];
     unsigned i;
     emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
@@ -341,12 +341,12 @@ static void emit_formal(gctx *x)
     emit(e, "`endif");
 }
 
-static void gctx_of(gctx *x, emit_file *e, const de_cfg *c)
+static void gctx_of(gctx *x, emit_file *e, const dualopt_de_cfg *c)
 {
     memset(x, 0, sizeof *x);
     x->e = e;
     x->c = c;
-    de_geom_of(c, &x->g);
+    dualopt_de_geom_of(c, &x->g);
 }
 
 static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
@@ -370,7 +370,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    GEN_CFG_GEOM(de_cfg, de_geom);
+    GEN_CFG_GEOM(dualopt_de_cfg, dualopt_de_geom);
     snprintf(buf, len,
              "window=%u warmup=%u bound=%llu remote_thresh=%u/%u block_thresh=%u/%u hit_thresh=%u/%u "
              "words=%u hit_over=%s remonitor=%u\n"
@@ -380,15 +380,15 @@ static void gen_params(const void *cfg, char *buf, size_t len)
              c->block_th.num, c->block_th.den, c->hit_th.num, c->hit_th.den, c->words,
              c->hit_all ? "all" : "reads", c->remonitor, g.total_bits, g.remote_bits,
              g.reads_bits, g.words_bits, g.hits_bits, g.warm_bits, g.ratio_bits, g.block_bits,
-             g.hit_bits, DE_DECIDE_LATENCY);
+             g.hit_bits, DUALOPT_DE_DECIDE_LATENCY);
 }
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    const de_cfg *c = cfg;
-    de_geom g;
+    const dualopt_de_cfg *c = cfg;
+    dualopt_de_geom g;
     unsigned pipe_bits, flops;
-    de_geom_of(c, &g);
+    dualopt_de_geom_of(c, &g);
     /* s1, s2 and decision copies of the counters, s2 products, control */
     pipe_bits = 3 * (g.total_bits + g.remote_bits + g.reads_bits + g.words_bits + g.hits_bits) +
                 2 * (g.ratio_bits + g.block_bits + g.hit_bits);
@@ -407,7 +407,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 c->block_th.num, c->block_th.den, c->hit_th.num, c->hit_th.den, c->words,
                 c->hit_all ? "all" : "reads", c->remonitor, g.total_bits, g.remote_bits,
                 g.reads_bits, g.words_bits, g.hits_bits, g.warm_bits, g.ratio_bits, g.block_bits,
-                g.hit_bits, flops, DE_DECIDE_LATENCY, flops);
+                g.hit_bits, flops, DUALOPT_DE_DECIDE_LATENCY, flops);
         return;
     }
     fprintf(f, "DualOpt decision engine: window %u remote accesses after a warm-up of %u, bound %llu "
@@ -431,7 +431,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
             flops, g.counter_flops, pipe_bits, c->remonitor ? "on" : "off");
     fprintf(f, "  timing: one access per cycle; decision valid %u cycles after the handshake of the "
                "access that closes the window\n",
-            DE_DECIDE_LATENCY);
+            DUALOPT_DE_DECIDE_LATENCY);
 }
 
 /* FPGA self-test stimulus (gen/selftest.h): hits with probability 0.4 and
@@ -440,7 +440,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
  * boundary about every 1024. */
 int dualopt_de_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
 {
-    const de_cfg *c = cfg;
+    const dualopt_de_cfg *c = cfg;
     if (max < 4)
         return snprintf(err, len, "dualopt-de: no self-test"), -1;
     r[0] = (st_rule){.port = "acc_hit_i", .kind = ST_PROB, .a = 26214};

@@ -21,12 +21,12 @@
  * the CoDec's de-coalescer part. */
 void dualopt_decoal_body(emit_file *e, const void *cfg)
 {
-    const codec_cfg *c = cfg;
-    codec_geom g;
+    const dualopt_codec_cfg *c = cfg;
+    dualopt_codec_geom g;
     unsigned j, n_bits, slot_bits, data_bits, gpu_bits;
     unsigned count_bits = c->count_bits, max = c->max;
     char nm[128];
-    codec_geom_of(c, &g);
+    dualopt_codec_geom_of(c, &g);
     n_bits = g.n_bits;
     slot_bits = g.slot_bits;
     data_bits = g.data_bits;
@@ -54,14 +54,14 @@ void dualopt_decoal_body(emit_file *e, const void *cfg)
     emit(e, "assign h_id = dhdr[31:16];");
     emit(e, "assign h_cnt = dhdr[%u:8];", 8 + count_bits - 1);
     emit(e, "assign good_r = h_type == 4'd1 & h_comp == 4'd0 & dhdr[15:8] == 8'd0 & "
-            "pkt_len_i >= 16'd%u;", CODEC_HDR_BYTES);
+            "pkt_len_i >= 16'd%u;", DUALOPT_CODEC_HDR_BYTES);
     {
         char cap[32] = "";
         if (max < (1u << count_bits) - 1) /* a full-range count needs no upper check */
             snprintf(cap, sizeof cap, "h_cnt <= %u'd%u & ", count_bits, max);
         emit(e, "assign good_c = h_type == 4'd1 & h_comp == 4'd1 & dhdr[31:%u] == '0 & h_cnt != '0 & "
                 "%spkt_len_i == 16'd%u + 16'(h_cnt) * 16'd%u;",
-             8 + count_bits, cap, CODEC_HDR_BYTES, c->gran + 2);
+             8 + count_bits, cap, DUALOPT_CODEC_HDR_BYTES, c->gran + 2);
     }
     for (j = 0; j < max; j++)
         emit(e, "assign in_s%u = pkt_data_i[%u +: %u];", j, 32 + j * slot_bits, slot_bits);
@@ -160,7 +160,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    GEN_CFG_GEOM(codec_cfg, codec_geom);
+    GEN_CFG_GEOM(dualopt_codec_cfg, dualopt_codec_geom);
     snprintf(buf, len,
              "gpus=%u self=%u max=%u gran=%u pkt_bytes=%u count_bits=%u\n"
              "slot_bits=%u packet_register_bits=%u",
@@ -170,7 +170,7 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    GEN_CFG_GEOM(codec_cfg, codec_geom);
+    GEN_CFG_GEOM(dualopt_codec_cfg, dualopt_codec_geom);
     if (json) {
         fprintf(f, "{\"max\":%u,\"gran\":%u,\"pkt_bytes\":%u,\"count_bits\":%u,\"slot_bits\":%u,"
                    "\"packet_register_bits\":%u,\"slots_per_cycle\":1,\"rtl_memories\":[],"
@@ -192,10 +192,10 @@ static void gen_report(FILE *f, const void *cfg, int json)
  * one now and then (rejected), and the length the count implies. */
 int dualopt_decoal_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
 {
-    const codec_cfg *c = cfg;
-    codec_geom g;
+    const dualopt_codec_cfg *c = cfg;
+    dualopt_codec_geom g;
     unsigned cb = c->count_bits;
-    codec_geom_of(c, &g);
+    dualopt_codec_geom_of(c, &g);
     if (max < 7 || cb < 1 || cb > 8)
         return snprintf(err, len, "dualopt-decoal: no self-test"), -1;
     r[0] = (st_rule){.port = "pkt_data_i", .lo = 0, .width = 4, .kind = ST_CONST, .a = 1};

@@ -25,9 +25,9 @@
 
 typedef struct {
     emit_file *e;
-    const rcache_cfg *c;
-    rcache_geom g;
-    /* the configuration and rcache_geom_of's widths, named by meaning */
+    const dualopt_rcache_cfg *c;
+    dualopt_rcache_geom g;
+    /* the configuration and dualopt_rcache_geom_of's widths, named by meaning */
     unsigned ways, sets, addr_bits;
     unsigned line_bytes;    /* bytes of a line = dirty-mask bits per way     */
     unsigned line_bits;     /* data bits of a line                           */
@@ -102,11 +102,11 @@ static void emit_params(gctx *x)
     emit_file *e = x->e;
 
     emit(e, "localparam logic [3:0] StInit = 4'd%u, StLook = 4'd%u, StMwb = 4'd%u, StMfetch = 4'd%u,",
-         RCS_INIT, RCS_LOOK, RCS_MWB, RCS_MFETCH);
+         DUALOPT_RCACHE_S_INIT, DUALOPT_RCACHE_S_LOOK, DUALOPT_RCACHE_S_MWB, DUALOPT_RCACHE_S_MFETCH);
     emit(e, "    StMfill = 4'd%u, StMdone = 4'd%u, StMfull = 4'd%u, StAwb = 4'd%u, StAinv = 4'd%u,",
-         RCS_MFILL, RCS_MDONE, RCS_MFULL, RCS_AWB, RCS_AINV);
-    emit(e, "    StFrd = 4'd%u, StFscan = 4'd%u, StFwb = 4'd%u, StFdone = 4'd%u;", RCS_FRD, RCS_FSCAN,
-         RCS_FWB, RCS_FDONE);
+         DUALOPT_RCACHE_S_MFILL, DUALOPT_RCACHE_S_MDONE, DUALOPT_RCACHE_S_MFULL, DUALOPT_RCACHE_S_AWB, DUALOPT_RCACHE_S_AINV);
+    emit(e, "    StFrd = 4'd%u, StFscan = 4'd%u, StFwb = 4'd%u, StFdone = 4'd%u;", DUALOPT_RCACHE_S_FRD, DUALOPT_RCACHE_S_FSCAN,
+         DUALOPT_RCACHE_S_FWB, DUALOPT_RCACHE_S_FDONE);
     emit(e, "localparam logic [1:0] OpRd = 2'd0, OpWr = 2'd1, OpAt = 2'd2;");
     emit(e, "localparam logic [2:0] KHit = 3'd0, KMiss = 3'd1, KWhit = 3'd2, KWmissFull = 3'd3,");
     emit(e, "    KWmissFetch = 3'd4, KFwd = 3'd5, KFlush = 3'd6;");
@@ -597,9 +597,9 @@ static void emit_body(gctx *x)
 
 static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
-    const rcache_cfg *c = cfg;
+    const dualopt_rcache_cfg *c = cfg;
     gctx x;
-    GEN_CTX_INIT(x, cfg, rcache_geom);
+    GEN_CTX_INIT(x, cfg, dualopt_rcache_geom);
     x.ways = c->ways;
     x.line_bytes = c->line;
     x.line_bits = x.g.dw;
@@ -631,7 +631,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    GEN_CFG_GEOM(rcache_cfg, rcache_geom);
+    GEN_CFG_GEOM(dualopt_rcache_cfg, dualopt_rcache_geom);
     snprintf(buf, len,
              "sets=%u ways=%u line=%u addr_bits=%u capacity_bytes=%llu\n"
              "index_bits=%u tag_bits=%u rank_bits=%u set_word_bits=%u data_addr_bits=%u count_bits=%u",
@@ -641,10 +641,10 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    const rcache_cfg *c = cfg;
-    rcache_geom g;
+    const dualopt_rcache_cfg *c = cfg;
+    dualopt_rcache_geom g;
     unsigned long long cap = (unsigned long long)c->sets * c->ways * c->line;
-    rcache_geom_of(c, &g);
+    dualopt_rcache_geom_of(c, &g);
     /* storage by kind: tags, state (valid, per-byte dirty, LRU rank), data */
     unsigned long long tags = (unsigned long long)c->sets * c->ways * g.tw;
     unsigned long long state = (unsigned long long)c->sets * c->ways * (1 + c->line + g.rb);
@@ -688,7 +688,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
  * address space. Masks, data and fills stay random. */
 int dualopt_rcache_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
 {
-    GEN_CFG_GEOM(rcache_cfg, rcache_geom);
+    GEN_CFG_GEOM(dualopt_rcache_cfg, dualopt_rcache_geom);
     if (max < 2 || c->addr_bits < g.lb + 2 + 3 + 1)
         return snprintf(err, len, "dualopt-rcache: no self-test with fewer than %u address bits",
                         g.lb + 6), -1;

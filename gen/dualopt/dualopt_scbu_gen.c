@@ -20,7 +20,7 @@
 
 static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
 {
-    const scbu_cfg *c = cfg;
+    const dualopt_scbu_cfg *c = cfg;
     unsigned aw = c->addr_bits, rw = c->addr_bits + 1;
     emit(e, "// DualOpt SCBU (Belayneh et al., section 4.1.2, Fig. 7c): local = start <= addr");
     emit(e, "// < end; bypass = !local && read && coalescing mode. See docs/dualopt.md.");
@@ -100,7 +100,7 @@ static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
 
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
-    const scbu_cfg *c = cfg;
+    const dualopt_scbu_cfg *c = cfg;
     snprintf(buf, len, "addr_bits=%u start=0x%llx end=0x%llx enable=%u\nrange_register_bits=%u",
              c->addr_bits, (unsigned long long)c->start, (unsigned long long)c->end, c->enable,
              c->addr_bits + 1);
@@ -108,7 +108,7 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json)
 {
-    const scbu_cfg *c = cfg;
+    const dualopt_scbu_cfg *c = cfg;
     unsigned regs = 2 * (c->addr_bits + 1) + 1, stage = 1 + 2 + c->addr_bits + 2;
     if (json) {
         fprintf(f,
@@ -137,7 +137,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
  * address space, 1 in 16 beyond it; the mode now and then. */
 int dualopt_scbu_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
 {
-    const scbu_cfg *c = cfg;
+    const dualopt_scbu_cfg *c = cfg;
     unsigned a = c->addr_bits, k;
     if (max < 6 || a < 8)
         return snprintf(err, len, "dualopt-scbu: no self-test"), -1;

@@ -41,7 +41,7 @@ static void emit_state(gctx *x)
     unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, cnt_bits = x->g.cnt_bits,
         word_bits = x->g.word_bits, pending = x->g.pending, ent_slots = x->ent_slots;
 
-    if (x->g.lease_ext && x->g.overflow == HCACHE_OVF_RESET)
+    if (x->g.lease_ext && x->g.overflow == HALCONE_CACHE_OVF_RESET)
         emit(e, "localparam logic [%u:0] TsMax = {%u{1'b1}};", ts_bits - 1, ts_bits);
     emit(e, "localparam logic [%u:0] LastSet = %u'd%u;", set_bits - 1, set_bits, x->c->sets - 1);
     emit_nl(e);
@@ -234,7 +234,7 @@ static void emit_fill_rule(gctx *x)
     emit(e, "assign f_is_wr = f_kind >= 4'd3;");
     emit(e, "assign f_bw = (cts_q > b_wts_q) ? cts_q : b_wts_q;");
     if (x->g.lease_ext) {
-        if (x->g.overflow == HCACHE_OVF_REINIT)
+        if (x->g.overflow == HALCONE_CACHE_OVF_REINIT)
             emit(e, "assign f_w1 = b_wts_q + %u'd1; // wraps to 0 at TsMax (H12)", ts_bits);
         else
             emit(e, "assign f_w1 = (b_wts_q == TsMax) ? TsMax : b_wts_q + %u'd1;", ts_bits);
@@ -689,12 +689,12 @@ static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
     gctx x;
     GEN_CTX_INIT(x, cfg, halcone_cache_geom);
     x.ent_slots = 1u << x.g.id_bits;
-    x.is_l2 = c->role == HCACHE_ROLE_L2;
+    x.is_l2 = c->role == HALCONE_CACHE_ROLE_L2;
     emit(e, "// HALCONE cache timestamp unit (Mojumder et al., 3.2.1-3.2.2, Alg. 1, 2, 4, 5),");
     emit(e, "// %s role, %s rules: lease extension %s, cts on read fills %s, wts + 1 %s,",
-         x.is_l2 ? "L2" : "L1", c->rules == HCACHE_RULES_PAPER ? "paper" : "safe",
+         x.is_l2 ? "L2" : "L1", c->rules == HALCONE_CACHE_RULES_PAPER ? "paper" : "safe",
          x.g.lease_ext ? "on (paper)" : "off (S1)", x.g.read_cts ? "on" : "off (Alg. 1/2)",
-         x.g.overflow == HCACHE_OVF_REINIT ? "wraps (H12)" : "saturates");
+         x.g.overflow == HALCONE_CACHE_OVF_REINIT ? "wraps (H12)" : "saturates");
     emit(e, "// requests below %s the cts (S4), requests from above %s the requester's",
          x.g.req_cts ? "carry" : "do not carry", x.g.l1_req_cts ? "carry" : "do not carry");
     emit(e, "// cts (--l1-req-cts). See docs/halcone.md.");
@@ -713,9 +713,9 @@ static void gen_params(const void *cfg, char *buf, size_t len)
              "role=%s sets=%u ways=%u line=%u addr_bits=%u ts_bits=%u pending=%u\n"
              "lease_ext=%d read_cts=%d overflow=%s req_cts=%d l1_req_cts=%d\n"
              "tag_bits=%u age_bits=%u set_word_bits=%u id_bits=%u",
-             c->role == HCACHE_ROLE_L2 ? "l2" : "l1", c->sets, c->ways, c->line, c->addr_bits,
+             c->role == HALCONE_CACHE_ROLE_L2 ? "l2" : "l1", c->sets, c->ways, c->line, c->addr_bits,
              c->ts_bits, g.pending, g.lease_ext, g.read_cts,
-             g.overflow == HCACHE_OVF_REINIT ? "reinit" : "reset", g.req_cts, g.l1_req_cts, g.tag_bits,
+             g.overflow == HALCONE_CACHE_OVF_REINIT ? "reinit" : "reset", g.req_cts, g.l1_req_cts, g.tag_bits,
              g.age_bits, g.word_bits, g.id_bits);
 }
 
@@ -740,14 +740,14 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 "\"paper_cts_bits\":64,\"ram_bits\":%llu,\"set_word_bits\":%u,"
                 "\"valid_lock_ff\":%llu,\"lock_entry_ff\":%llu,\"cts_count_ff\":%llu,"
                 "\"flop_array_bits\":%llu,\"rtl_memories\":[[%u,%u]]}\n",
-                c->role == HCACHE_ROLE_L2 ? "l2" : "l1", c->sets, c->ways, c->line, c->ts_bits,
+                c->role == HALCONE_CACHE_ROLE_L2 ? "l2" : "l1", c->sets, c->ways, c->line, c->ts_bits,
                 blocks, paper_bits, ram_bits, g.word_bits, ff_valid, ff_ent, ff_other, ff_valid,
                 c->sets, g.word_bits);
         return;
     }
     fprintf(f, "HALCONE cache timestamp unit (%s role): %u sets x %u ways of %u B (%llu KB of "
                "data outside), W = %u\n",
-            c->role == HCACHE_ROLE_L2 ? "L2" : "L1", c->sets, c->ways, c->line,
+            c->role == HALCONE_CACHE_ROLE_L2 ? "L2" : "L1", c->sets, c->ways, c->line,
             blocks * c->line / 1024, c->ts_bits);
     fprintf(f, "  paper accounting (3.2.6): wts + rts %llu bits = %llu B per cache, plus a "
                "64-bit cts\n",

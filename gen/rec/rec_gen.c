@@ -42,7 +42,7 @@ void rec_block_desc(const rec_cfg *c, const char *module, block_desc *b, char *a
     b->params = params;
     b->model = "cmodel/rec/rec.c rec_eval() / rec_step() (timing), rec_core_access() (function)";
 #define REC_PORT(pdir, pname, pwidth) \
-    b->ports[b->n].dir = PORT_##pdir; \
+    b->ports[b->n].dir = COHKIT_PORT_##pdir; \
     b->ports[b->n].name = #pname; \
     b->ports[b->n].width = (pwidth); \
     b->n++;

@@ -453,22 +453,22 @@ static void emit_bsq(emit_file *e, const void *cfg, const block_desc *b)
 
 void stc_bsq_cu_body(emit_file *e, const stc_bsq_cfg *c) { bsq_body(e, c, 1); }
 
-int stc_bsq_cu_ports(const stc_bsq_cfg *c, port_t *p, int max)
+int stc_bsq_cu_ports(const stc_bsq_cfg *c, cohkit_port *p, int max)
 {
     bgeo x;
     geo(c, &x);
-    const port_t t[] = {
-        {PORT_IN, "push_valid_i", 1},         {PORT_IN, "push_addr_i", x.A},
-        {PORT_OUT, "push_ready_o", 1},        {PORT_OUT, "push_bank_o", x.BW ? x.BW : 1},
-        {PORT_OUT, "push_slot_o", x.SLW},     {PORT_IN, "chg_valid_i", 1},
-        {PORT_OUT, "chg_ready_o", 1},         {PORT_IN, "cer_i", x.EP},
-        {PORT_IN, "seb_i", x.SW},             {PORT_OUT, "drn_valid_o", 1},
-        {PORT_IN, "drn_ready_i", 1},          {PORT_OUT, "drn_row_o", x.RIW},
-        {PORT_OUT, "drn_mask_o", x.L},        {PORT_OUT, "drn_keep_o", x.L},
-        {PORT_OUT, "drn_addr_o", x.L * x.A},  {PORT_OUT, "drn_data_o", x.L * x.A},
-        {PORT_OUT, "drn_band_o", x.L * x.N},  {PORT_OUT, "done_valid_o", 1},
-        {PORT_IN, "done_ready_i", 1},         {PORT_OUT, "done_cycles_o", x.CW},
-        {PORT_OUT, "count_o", x.NW},          {PORT_OUT, "full_o", 1}};
+    const cohkit_port t[] = {
+        {COHKIT_PORT_IN, "push_valid_i", 1},         {COHKIT_PORT_IN, "push_addr_i", x.A},
+        {COHKIT_PORT_OUT, "push_ready_o", 1},        {COHKIT_PORT_OUT, "push_bank_o", x.BW ? x.BW : 1},
+        {COHKIT_PORT_OUT, "push_slot_o", x.SLW},     {COHKIT_PORT_IN, "chg_valid_i", 1},
+        {COHKIT_PORT_OUT, "chg_ready_o", 1},         {COHKIT_PORT_IN, "cer_i", x.EP},
+        {COHKIT_PORT_IN, "seb_i", x.SW},             {COHKIT_PORT_OUT, "drn_valid_o", 1},
+        {COHKIT_PORT_IN, "drn_ready_i", 1},          {COHKIT_PORT_OUT, "drn_row_o", x.RIW},
+        {COHKIT_PORT_OUT, "drn_mask_o", x.L},        {COHKIT_PORT_OUT, "drn_keep_o", x.L},
+        {COHKIT_PORT_OUT, "drn_addr_o", x.L * x.A},  {COHKIT_PORT_OUT, "drn_data_o", x.L * x.A},
+        {COHKIT_PORT_OUT, "drn_band_o", x.L * x.N},  {COHKIT_PORT_OUT, "done_valid_o", 1},
+        {COHKIT_PORT_IN, "done_ready_i", 1},         {COHKIT_PORT_OUT, "done_cycles_o", x.CW},
+        {COHKIT_PORT_OUT, "count_o", x.NW},          {COHKIT_PORT_OUT, "full_o", 1}};
     int n = (int)(sizeof t / sizeof t[0]);
     for (int i = 0; i < n && i < max; i++)
         p[i] = t[i];

@@ -29,7 +29,7 @@ void stc_bsq_emit_regs(emit_file *e, const stc_bsq_cfg *c, int cu_mode, int rese
 void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c);
 /* The CU's BSQ part: its port table and its logic (cu_mode, with the
  * strengthening invariants the CU's formal induction needs). */
-int stc_bsq_cu_ports(const stc_bsq_cfg *c, port_t *p, int max);
+int stc_bsq_cu_ports(const stc_bsq_cfg *c, cohkit_port *p, int max);
 void stc_bsq_cu_body(emit_file *e, const stc_bsq_cfg *c);
 
 #endif

@@ -34,7 +34,7 @@ static void emit_cer_reset(emit_file *e, const stc_cu_cfg *c)
     emit(e, "cer_q <= %u'b%s;", ep, bits);
 }
 
-static int bsq_ports(const void *cfg, port_t *p, int max)
+static int bsq_ports(const void *cfg, cohkit_port *p, int max)
 {
     return stc_bsq_cu_ports(&((const stc_cu_cfg *)cfg)->bsq, p, max);
 }

@@ -16,23 +16,23 @@
 /* ------------------------------------------------------ the lockstep -- */
 
 typedef struct {
-    const e2e_opts *o;
-    const e2e_kernel *k;
+    const dualopt_e2e_opts *o;
+    const dualopt_e2e_kernel *k;
 } e2e_arg;
 
 static void *f_make(void *arg, const cmp_backend *be, char *err, size_t len)
 {
     const e2e_arg *a = arg;
-    return e2e_new(a->o, a->k, be, err, len);
+    return dualopt_e2e_new(a->o, a->k, be, err, len);
 }
-static int f_cycle(void *s) { return e2e_cycle(s); }
-static int f_stuck(void *s) { return e2e_stuck(s); }
-static const cmp_sys *f_blocks(const void *s) { return e2e_blocks((e2e_sys *)s); }
-static int f_in_reset(const void *s) { return e2e_in_reset(s); }
-static void f_free(void *s) { e2e_free(s); }
+static int f_cycle(void *s) { return dualopt_e2e_cycle(s); }
+static int f_stuck(void *s) { return dualopt_e2e_stuck(s); }
+static const cmp_sys *f_blocks(const void *s) { return dualopt_e2e_blocks((dualopt_e2e_sys *)s); }
+static int f_in_reset(const void *s) { return dualopt_e2e_in_reset(s); }
+static void f_free(void *s) { dualopt_e2e_free(s); }
 static const cmp_family e2e_family = {f_make, f_cycle, f_stuck, f_blocks, f_in_reset, f_free};
 
-int e2e_tb_run(const e2e_opts *o, const e2e_kernel *k, const dut_ops *const *dut_table,
+int e2e_tb_run(const dualopt_e2e_opts *o, const dualopt_e2e_kernel *k, const dut_ops *const *dut_table,
                e2e_tb_res *r)
 {
     cmp_lockstep_opts lo;
@@ -41,13 +41,13 @@ int e2e_tb_run(const e2e_opts *o, const e2e_kernel *k, const dut_ops *const *dut
     return e2e_tb_run_ls(o, k, &lo, r);
 }
 
-int e2e_tb_run_ls(const e2e_opts *o, const e2e_kernel *k, const cmp_lockstep_opts *lso,
+int e2e_tb_run_ls(const dualopt_e2e_opts *o, const dualopt_e2e_kernel *k, const cmp_lockstep_opts *lso,
                   e2e_tb_res *r)
 {
     e2e_arg arg = {o, k};
     cmp_lockstep_opts lo = *lso;
     cmp_lockstep_res lr;
-    e2e_sys *sc, *sr;
+    dualopt_e2e_sys *sc, *sr;
     memset(r, 0, sizeof *r);
     r->rtl = lo.rtl.duts != NULL;
     lo.la = "C composition";
@@ -65,15 +65,15 @@ int e2e_tb_run_ls(const e2e_opts *o, const e2e_kernel *k, const cmp_lockstep_opt
     if (lr.stuck)
         snprintf(r->msg, sizeof r->msg,
                  "stuck: %u requests outstanding after %llu cycles (no progress for %llu)",
-                 e2e_outstanding(sc), (unsigned long long)lr.cycles,
+                 dualopt_e2e_outstanding(sc), (unsigned long long)lr.cycles,
                  (unsigned long long)o->idle_limit);
-    r->c = *e2e_traffic_of(sc);
-    r->check_ok = e2e_check(k, e2e_lanes_of(sc), &r->chk, r->check_msg, sizeof r->check_msg) == 0;
+    r->c = *dualopt_e2e_traffic_of(sc);
+    r->check_ok = dualopt_e2e_check(k, dualopt_e2e_lanes_of(sc), &r->chk, r->check_msg, sizeof r->check_msg) == 0;
     r->check_rtl_ok = r->check_ok;
     if (sr) {
         char m2[400];
-        r->r = *e2e_traffic_of(sr);
-        r->check_rtl_ok = e2e_check(k, e2e_lanes_of(sr), &r->chk_rtl, m2, sizeof m2) == 0;
+        r->r = *dualopt_e2e_traffic_of(sr);
+        r->check_rtl_ok = dualopt_e2e_check(k, dualopt_e2e_lanes_of(sr), &r->chk_rtl, m2, sizeof m2) == 0;
         if (!r->mismatch && memcmp(&r->c, &r->r, sizeof r->c) != 0) {
             snprintf(r->msg, sizeof r->msg, "traffic figures of the C and RTL compositions differ");
             r->mismatch = 1;
@@ -115,37 +115,37 @@ static void pct(char *buf, size_t len, uint64_t a, uint64_t b)
 }
 
 /* One kernel on one GPU count, both modes; prints the traffic lines. */
-static int run_kernel(const cmp_lockstep_opts *lo, e2e_kind kind, unsigned gpus, uint64_t seed,
+static int run_kernel(const cmp_lockstep_opts *lo, dualopt_e2e_kind kind, unsigned gpus, uint64_t seed,
                       unsigned loads, int modes, int rtl)
 {
-    e2e_kernel k;
+    dualopt_e2e_kernel k;
     char err[256];
     int m, fail = 0;
-    e2e_traffic tr[2];
+    dualopt_e2e_traffic tr[2];
     memset(tr, 0, sizeof tr);
-    if (e2e_kernel_gen(&k, kind, gpus, seed, loads, err, sizeof err) != 0)
+    if (dualopt_e2e_kernel_gen(&k, kind, gpus, seed, loads, err, sizeof err) != 0)
         return bad("%s", err);
     printf("composition: kernel %s, seed %llu, %u GPUs, %zu loads, units at their default "
            "configuration (%s)\n",
-           e2e_kind_names[kind], (unsigned long long)seed, gpus, k.n,
+           dualopt_e2e_kind_names[kind], (unsigned long long)seed, gpus, k.n,
            rtl ? "Verilated RTL in lockstep with the timing shells" : "timing shells");
     for (m = 0; m < 2; m++) {
-        e2e_opts o;
+        dualopt_e2e_opts o;
         e2e_tb_res r;
         int rc;
         if (!((modes >> m) & 1))
             continue;
-        e2e_opts_default(&o);
+        dualopt_e2e_opts_default(&o);
         o.gpus = gpus;
-        o.mode = m ? E2E_LINE_MODE : E2E_COALESCE;
+        o.mode = m ? DUALOPT_E2E_LINE_MODE : DUALOPT_E2E_COALESCE;
         rc = e2e_tb_run_ls(&o, &k, lo, &r);
         if (rc < 0) {
             fprintf(stderr, "tb_dualopt: %s\n", r.msg);
-            e2e_kernel_free(&k);
+            dualopt_e2e_kernel_free(&k);
             return 2;
         }
         tr[m] = r.c;
-        e2e_print(stdout, "  ", &o, &r.c);
+        dualopt_e2e_print(stdout, "  ", &o, &r.c);
         printf("  check: %s (%llu lanes, %llu bytes; wrong %llu, missing %llu, repeated %llu)\n",
                r.check_ok && r.check_rtl_ok ? "every loaded word equals memory" : r.check_msg,
                (unsigned long long)r.chk.lanes, (unsigned long long)r.chk.bytes,
@@ -169,7 +169,7 @@ static int run_kernel(const cmp_lockstep_opts *lo, e2e_kind kind, unsigned gpus,
                "responses as whole lines: flits %s)\n",
                b1, b2, b3);
     }
-    e2e_kernel_free(&k);
+    dualopt_e2e_kernel_free(&k);
     return fail;
 }
 
@@ -226,14 +226,14 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
             if (num(val, &cycles) != 0 || cycles == 0)
                 return bad("--cycles: '%s' is not a positive integer", val);
         } else if (strcmp(a, "--gpus") == 0) {
-            if (num(val, &v) != 0 || v < 2 || v > E2E_GPUS_MAX)
+            if (num(val, &v) != 0 || v < 2 || v > DUALOPT_E2E_GPUS_MAX)
                 return bad("--gpus: '%s' is not a GPU count of the composition (2..4)", val);
             gpus = v;
         } else if (strcmp(a, "--loads") == 0) {
             if (num(val, &loads) != 0 || loads == 0 || loads > 100000)
                 return bad("--loads: '%s' is not a load count (1..100000)", val);
         } else if (strcmp(a, "--kernel") == 0) {
-            if ((kind = e2e_kind_of(val)) < 0)
+            if ((kind = dualopt_e2e_kind_of(val)) < 0)
                 return bad("--kernel: '%s' is not a kernel kind (mixed stride scatter crossing "
                            "sparse full cross11 lone)", val);
         } else if (strcmp(a, "--mode") == 0) {
@@ -262,7 +262,7 @@ int dualopt_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     {
         unsigned g0 = gpus ? (unsigned)gpus : 2, g1 = gpus ? (unsigned)gpus : 4, g;
         for (g = g0; g <= g1; g += 2) {
-            int rc = run_kernel(&lo, kind < 0 ? E2E_K_MIXED : (e2e_kind)kind, g, seed,
+            int rc = run_kernel(&lo, kind < 0 ? DUALOPT_E2E_K_MIXED : (dualopt_e2e_kind)kind, g, seed,
                                 (unsigned)loads, modes, rtl);
             if (rc == 2)
                 return 2;

@@ -20,9 +20,9 @@ typedef struct {
     int done;                 /* every load served, system empty              */
     int mismatch;             /* RTL and C composition differed               */
     char msg[512];            /* the first mismatch or setup error            */
-    e2e_traffic c, r;         /* traffic of the C and the RTL composition     */
-    e2e_check_res chk;        /* check of the C composition's lanes           */
-    e2e_check_res chk_rtl;    /* ... and of the RTL composition's             */
+    dualopt_e2e_traffic c, r;         /* traffic of the C and the RTL composition     */
+    dualopt_e2e_check_res chk;        /* check of the C composition's lanes           */
+    dualopt_e2e_check_res chk_rtl;    /* ... and of the RTL composition's             */
     int check_ok, check_rtl_ok;
     char check_msg[512];
     double seconds;
@@ -32,11 +32,11 @@ typedef struct {
  * the Verilated units of dut_table beside them. Returns 0 when the run
  * completed, the compositions agreed and the check passed; 1 otherwise
  * (mismatch, stuck run or failed check); -1 on a setup error. */
-int e2e_tb_run(const e2e_opts *o, const e2e_kernel *k, const dut_ops *const *dut_table,
+int e2e_tb_run(const dualopt_e2e_opts *o, const dualopt_e2e_kernel *k, const dut_ops *const *dut_table,
                e2e_tb_res *r);
 /* The same with the platform's lockstep options (tb/compose_rtl.h): the
  * units substituted, a stuck bit, the failing window's files. */
-int e2e_tb_run_ls(const e2e_opts *o, const e2e_kernel *k, const cmp_lockstep_opts *lo,
+int e2e_tb_run_ls(const dualopt_e2e_opts *o, const dualopt_e2e_kernel *k, const cmp_lockstep_opts *lo,
                   e2e_tb_res *r);
 
 /* ./tb_dualopt's family hook (tb/tb_main.c): without arguments, every unit's

@@ -37,22 +37,22 @@ int dualopt_gpu_wanted(int argc, char **argv)
     return 0;
 }
 
-unsigned dualopt_gpu_default_ops(gpu_kind kind)
+unsigned dualopt_gpu_default_ops(dualopt_gpu_kind kind)
 {
-    return kind == GPU_K_LOCAL ? 4000 : 400;
+    return kind == DUALOPT_GPU_K_LOCAL ? 4000 : 400;
 }
 
 /* Replays one GPU's RDMA cache stream into the Verilated cache: each request
  * held until accepted, its response awaited before the next; a fetch is
  * answered the next cycle with the line the composition's fetch returned;
  * every write-back and response compared with the functional core's. */
-int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const gpu_rc_log *l, unsigned gpu,
+int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const dualopt_gpu_rc_log *l, unsigned gpu,
                            uint64_t *cycles, char *msg, size_t len)
 {
-    const unit_desc *u = unit_find("dualopt-rcache");
+    const cohkit_unit_desc *u = cohkit_unit_find("dualopt-rcache");
     const dut_ops *d = u ? ls_dut_find(duts, u, "default") : NULL;
-    rcache_cfg c;
-    rcache_geom g;
+    dualopt_rcache_cfg c;
+    dualopt_rcache_geom g;
     uint64_t *in, *out, cyc = 0, limit;
     size_t ev = 0;
     unsigned sent = 0, nwb = 0, fill = 0, fetched = 0, dw;
@@ -62,8 +62,8 @@ int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const gpu_rc_log *l, unsi
         snprintf(msg, len, "no Verilated dualopt_rcache_default in this build");
         return -1;
     }
-    rcache_cfg_default(&c);
-    rcache_geom_of(&c, &g);
+    dualopt_rcache_cfg_default(&c);
+    dualopt_rcache_geom_of(&c, &g);
     dw = g.dww;
     if (d->in_words != g.in_words || d->out_words != g.out_words) {
         snprintf(msg, len, "%s: port layout differs from the model's", d->module);
@@ -87,20 +87,20 @@ int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const gpu_rc_log *l, unsi
     in[0] = 1;
     limit = 20000 + 40 * (uint64_t)l->n + 4000 * (uint64_t)l->n / 1000 + 8 * l->nw;
     for (; ev < l->n && cyc < limit * 4; cyc++) {
-        const gpu_rc_ev *e = &l->ev[ev];
-        uint64_t want_line = e->op == RC_KERNEL ? 0 : e->addr >> 6;
+        const dualopt_gpu_rc_ev *e = &l->ev[ev];
+        uint64_t want_line = e->op == DUALOPT_RCACHE_KERNEL ? 0 : e->addr >> 6;
         in[g.i_req_valid] = !sent;
         in[g.i_req_op] = e->op;
         in[g.i_req_addr] = e->addr;
         in[g.i_req_mask] = e->mask;
         memset(in + g.i_req_data, 0, dw * sizeof *in);
-        memcpy(in + g.i_req_data, e->data, E2E_LINE);
+        memcpy(in + g.i_req_data, e->data, DUALOPT_E2E_LINE);
         in[g.i_rsp_ready] = 1;
         in[g.i_out_ready] = 1;
         in[g.i_fill_valid] = fill;
         memset(in + g.i_fill_data, 0, dw * sizeof *in);
         if (fill)
-            memcpy(in + g.i_fill_data, e->fill, E2E_LINE);
+            memcpy(in + g.i_fill_data, e->fill, DUALOPT_E2E_LINE);
         d->eval(h, in, out);
         if (!sent && (out[g.o_req_ready] & 1))
             sent = 1;
@@ -121,11 +121,11 @@ int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const gpu_rc_log *l, unsi
                 fetched = 1;
                 fill = 1;
             } else {
-                const rcache_wb *w = e->op == RC_KERNEL
+                const dualopt_rcache_wb *w = e->op == DUALOPT_RCACHE_KERNEL
                                          ? (nwb < e->nwb ? &l->wb[e->wb0 + nwb] : NULL)
                                          : (nwb < e->res.nwb ? &e->res.wb : NULL);
                 if (!w || w->line != line || w->mask != out[g.o_out_mask] ||
-                    memcmp(w->data, out + g.o_out_data, E2E_LINE) != 0) {
+                    memcmp(w->data, out + g.o_out_data, DUALOPT_E2E_LINE) != 0) {
                     snprintf(msg, len,
                              "gpu %u cache event %zu: RTL write-back %u of line 0x%llx mask "
                              "0x%llx differs from the model's",
@@ -139,11 +139,11 @@ int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const gpu_rc_log *l, unsi
         }
         if (out[g.o_rsp_valid] & 1) {
             unsigned kind = (unsigned)out[g.o_rsp_kind];
-            unsigned want_kind = e->op == RC_KERNEL ? RC_FLUSH : e->res.kind;
-            unsigned want_wbs = e->op == RC_KERNEL ? e->nwb : e->res.nwb;
-            unsigned want_inv = e->op == RC_KERNEL ? e->ninv : 0;
-            int data_bad = (kind == RC_HIT || kind == RC_MISS) &&
-                           memcmp(out + g.o_rsp_data, e->res.rdata, E2E_LINE) != 0;
+            unsigned want_kind = e->op == DUALOPT_RCACHE_KERNEL ? DUALOPT_RCACHE_FLUSH : e->res.kind;
+            unsigned want_wbs = e->op == DUALOPT_RCACHE_KERNEL ? e->nwb : e->res.nwb;
+            unsigned want_inv = e->op == DUALOPT_RCACHE_KERNEL ? e->ninv : 0;
+            int data_bad = (kind == DUALOPT_RCACHE_HIT || kind == DUALOPT_RCACHE_MISS) &&
+                           memcmp(out + g.o_rsp_data, e->res.rdata, DUALOPT_E2E_LINE) != 0;
             if (!sent || kind != want_kind || out[g.o_rsp_line] != want_line ||
                 out[g.o_rsp_wbs] != want_wbs || out[g.o_rsp_inv] != want_inv || data_bad ||
                 nwb != want_wbs || (e->fetched && !fetched)) {
@@ -151,7 +151,7 @@ int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const gpu_rc_log *l, unsi
                          "gpu %u cache event %zu (%s 0x%llx): RTL answers kind %u line 0x%llx "
                          "wbs %llu inv %llu%s, the model kind %u line 0x%llx wbs %u inv %u",
                          gpu, ev,
-                         e->op == RC_RD ? "RD" : e->op == RC_WR ? "WR" : "KERNEL",
+                         e->op == DUALOPT_RCACHE_RD ? "RD" : e->op == DUALOPT_RCACHE_WR ? "WR" : "KERNEL",
                          (unsigned long long)e->addr, kind,
                          (unsigned long long)out[g.o_rsp_line],
                          (unsigned long long)out[g.o_rsp_wbs],
@@ -182,13 +182,13 @@ int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const gpu_rc_log *l, unsi
  * while not ready), a kernel boundary as a one-cycle kernel_i pulse; every
  * dec_valid_o pulse compared with the core's decision (mode and the five
  * counters), none missing at the end. */
-int dualopt_gpu_rtl_de(const dut_ops *const *duts, const char *preset, const gpu_de_log *l,
+int dualopt_gpu_rtl_de(const dut_ops *const *duts, const char *preset, const dualopt_gpu_de_log *l,
                        unsigned gpu, uint64_t *cycles, char *msg, size_t len)
 {
-    const unit_desc *u = unit_find("dualopt-de");
+    const cohkit_unit_desc *u = cohkit_unit_find("dualopt-de");
     const dut_ops *d = u ? ls_dut_find(duts, u, preset) : NULL;
-    de_in in;
-    de_out out;
+    dualopt_de_in in;
+    dualopt_de_out out;
     uint64_t cyc = 0, limit = 2 * (uint64_t)l->n + 100;
     size_t ev = 0, nd = 0;
     unsigned tail = 0;
@@ -213,8 +213,8 @@ int dualopt_gpu_rtl_de(const dut_ops *const *duts, const char *preset, const gpu
     d->eval(h, (const uint64_t *)&in, (uint64_t *)&out);
     d->tick(h);
     in.rst_ni = 1;
-    for (; cyc < limit && (ev < l->n || tail < DE_DECIDE_LATENCY + 2); cyc++) {
-        const gpu_de_ev *e = ev < l->n ? &l->ev[ev] : NULL;
+    for (; cyc < limit && (ev < l->n || tail < DUALOPT_DE_DECIDE_LATENCY + 2); cyc++) {
+        const dualopt_gpu_de_ev *e = ev < l->n ? &l->ev[ev] : NULL;
         in.acc_valid_i = e && !e->kernel;
         in.kernel_i = e && e->kernel;
         in.acc_kind_i = e ? e->kind : 0;
@@ -233,11 +233,11 @@ int dualopt_gpu_rtl_de(const dut_ops *const *duts, const char *preset, const gpu
                 snprintf(msg, len,
                          "gpu %u: RTL decision %zu %s (total %llu remote %llu reads %llu words "
                          "%llu hits %llu) differs from the core's %s",
-                         gpu, nd, de_mode_str((de_mode)out.dec_mode_o),
+                         gpu, nd, dualopt_de_mode_str((dualopt_de_mode)out.dec_mode_o),
                          (unsigned long long)out.dec_total_o, (unsigned long long)out.dec_remote_o,
                          (unsigned long long)out.dec_reads_o, (unsigned long long)out.dec_words_o,
                          (unsigned long long)out.dec_hits_o,
-                         nd < l->nd ? de_mode_str((de_mode)l->mode[nd]) : "(none)");
+                         nd < l->nd ? dualopt_de_mode_str((dualopt_de_mode)l->mode[nd]) : "(none)");
                 rc = -1;
                 break;
             }
@@ -258,7 +258,7 @@ int dualopt_gpu_rtl_de(const dut_ops *const *duts, const char *preset, const gpu
 
 static const char *const force_names[] = {"auto", "none", "coalesce", "cache", NULL};
 
-static void modes(char *buf, size_t len, const gpu_kernel *k, const gpu_stats *st)
+static void modes(char *buf, size_t len, const dualopt_gpu_kernel *k, const dualopt_gpu_stats *st)
 {
     size_t n = 0;
     unsigned kk, g;
@@ -266,13 +266,13 @@ static void modes(char *buf, size_t len, const gpu_kernel *k, const gpu_stats *s
     for (kk = 0; kk < k->kernels; kk++) {
         n += (size_t)snprintf(buf + n, len - n, "%skernel %u:", kk ? "; " : "", kk);
         for (g = 0; g < k->gpus && n < len; g++)
-            n += (size_t)snprintf(buf + n, len - n, " %s", de_mode_str((de_mode)st->mode[g][kk]));
+            n += (size_t)snprintf(buf + n, len - n, " %s", dualopt_de_mode_str((dualopt_de_mode)st->mode[g][kk]));
         if (n >= len)
             break;
     }
 }
 
-static void print_stats(const char *what, const gpu_stats *st)
+static void print_stats(const char *what, const dualopt_gpu_stats *st)
 {
     printf("  %s: %llu cycles, requests %llu (local %llu, remote %llu, bypassed %llu); MSHR "
            "hits %llu misses %llu stalls %llu\n",
@@ -293,24 +293,24 @@ static void print_stats(const char *what, const gpu_stats *st)
            (unsigned long long)st->rc_wbs, (unsigned long long)st->rc_flush_wbs);
 }
 
-static int run(const dut_ops *const *duts, gpu_kind kind, unsigned gpus, unsigned kernels,
+static int run(const dut_ops *const *duts, dualopt_gpu_kind kind, unsigned gpus, unsigned kernels,
                unsigned ops, uint64_t seed, int force, int compare)
 {
-    gpu_rc_log logs[E2E_GPUS_MAX];
-    gpu_de_log dlogs[E2E_GPUS_MAX];
-    gpu_kernel k;
-    gpu_opts o;
-    gpu_stats st, base;
-    gpu_result r;
-    gpu_check_res c;
+    dualopt_gpu_rc_log logs[DUALOPT_E2E_GPUS_MAX];
+    dualopt_gpu_de_log dlogs[DUALOPT_E2E_GPUS_MAX];
+    dualopt_gpu_kernel k;
+    dualopt_gpu_opts o;
+    dualopt_gpu_stats st, base;
+    dualopt_gpu_result r;
+    dualopt_gpu_check_res c;
     char err[512], mb[512];
     int fail = 0, kd;
-    if (gpu_kernel_gen(&k, kind, gpus, kernels, seed, ops, err, sizeof err) != 0) {
+    if (dualopt_gpu_kernel_gen(&k, kind, gpus, kernels, seed, ops, err, sizeof err) != 0) {
         fprintf(stderr, "tb_dualopt: %s\n", err);
         return 1;
     }
-    gpu_opts_default(&o);
-    o.force = (gpu_force)force;
+    dualopt_gpu_opts_default(&o);
+    o.force = (dualopt_gpu_force)force;
     memset(logs, 0, sizeof logs);
     memset(dlogs, 0, sizeof dlogs);
     if (duts) {
@@ -318,16 +318,16 @@ static int run(const dut_ops *const *duts, gpu_kind kind, unsigned gpus, unsigne
         o.delog = dlogs;
     }
     printf("gpu: kernel %s, seed %llu, %u GPUs, %u kernels of %u accesses per GPU, mode %s\n",
-           gpu_kind_names[kind], (unsigned long long)seed, gpus, kernels, ops, force_names[force]);
-    if (gpu_run(&o, &k, &st, &r, err, sizeof err) != 0) {
+           dualopt_gpu_kind_names[kind], (unsigned long long)seed, gpus, kernels, ops, force_names[force]);
+    if (dualopt_gpu_run(&o, &k, &st, &r, err, sizeof err) != 0) {
         printf("  run: %s\n", err);
-        gpu_kernel_free(&k);
+        dualopt_gpu_kernel_free(&k);
         return 1;
     }
     modes(mb, sizeof mb, &k, &st);
     printf("  modes per GPU: %s\n", mb);
     print_stats(force_names[force], &st);
-    if (gpu_check(&k, &r, &c, err, sizeof err) != 0) {
+    if (dualopt_gpu_check(&k, &r, &c, err, sizeof err) != 0) {
         printf("  check: FAIL: %s (wrong %llu, missing %llu, repeated %llu, image bytes lost "
                "%llu)\n",
                err, (unsigned long long)c.wrong, (unsigned long long)c.missing,
@@ -339,7 +339,7 @@ static int run(const dut_ops *const *duts, gpu_kind kind, unsigned gpus, unsigne
                (unsigned long long)c.lanes, (unsigned long long)c.bytes,
                (unsigned long long)c.image_bytes);
     }
-    gpu_result_free(&r);
+    dualopt_gpu_result_free(&r);
     if (duts && !fail) {
         uint64_t cyc, tot = 0, evs = 0, wbs = 0;
         unsigned g;
@@ -358,7 +358,7 @@ static int run(const dut_ops *const *duts, gpu_kind kind, unsigned gpus, unsigne
                    "response, fetch and write-back equal (%llu cycles)\n",
                    (unsigned long long)evs, (unsigned long long)wbs, (unsigned long long)tot);
         evs = tot = wbs = 0;
-        for (g = 0; g < gpus && !fail && force == GPU_AUTO; g++) {
+        for (g = 0; g < gpus && !fail && force == DUALOPT_GPU_AUTO; g++) {
             if (dualopt_gpu_rtl_de(duts, o.de_preset, &dlogs[g], g, &cyc, err, sizeof err) != 0) {
                 printf("  RTL: FAIL: %s\n", err);
                 fail = 1;
@@ -367,35 +367,35 @@ static int run(const dut_ops *const *duts, gpu_kind kind, unsigned gpus, unsigne
             evs += dlogs[g].n;
             wbs += dlogs[g].nd;
         }
-        if (!fail && force == GPU_AUTO)
+        if (!fail && force == DUALOPT_GPU_AUTO)
             printf("  RTL: every GPU's decision engine stream (%llu accesses and kernel "
                    "boundaries) replayed into the Verilated dualopt_de_%s: its %llu decisions "
                    "equal, mode and counters (%llu cycles)\n",
                    (unsigned long long)evs, o.de_preset, (unsigned long long)wbs,
                    (unsigned long long)tot);
     }
-    for (kd = 0; kd < E2E_GPUS_MAX; kd++) {
-        gpu_rc_log_free(&logs[kd]);
-        gpu_de_log_free(&dlogs[kd]);
+    for (kd = 0; kd < DUALOPT_E2E_GPUS_MAX; kd++) {
+        dualopt_gpu_rc_log_free(&logs[kd]);
+        dualopt_gpu_de_log_free(&dlogs[kd]);
     }
     if (compare && !fail) {
-        o.force = GPU_FORCE_NONE;
-        if (gpu_run(&o, &k, &base, &r, err, sizeof err) != 0) {
+        o.force = DUALOPT_GPU_FORCE_NONE;
+        if (dualopt_gpu_run(&o, &k, &base, &r, err, sizeof err) != 0) {
             printf("  baseline run: %s\n", err);
             fail = 1;
         } else {
             print_stats("none", &base);
-            if (gpu_check(&k, &r, &c, err, sizeof err) != 0) {
+            if (dualopt_gpu_check(&k, &r, &c, err, sizeof err) != 0) {
                 printf("  baseline check: FAIL: %s\n", err);
                 fail = 1;
             }
             printf("  link flits, %s vs none: %llu / %llu = %.1f %%\n", force_names[force],
                    (unsigned long long)st.flits, (unsigned long long)base.flits,
                    base.flits ? 100.0 * (double)st.flits / (double)base.flits : 0.0);
-            gpu_result_free(&r);
+            dualopt_gpu_result_free(&r);
         }
     }
-    gpu_kernel_free(&k);
+    dualopt_gpu_kernel_free(&k);
     return fail;
 }
 
@@ -417,11 +417,11 @@ int dualopt_gpu_main(int argc, char **argv, const dut_ops *const *duts)
         if (strcmp(a, "--kernel") == 0) {
             if (strcmp(val, "all") == 0)
                 kind = -1;
-            else if ((kind = gpu_kind_of(val)) < 0)
+            else if ((kind = dualopt_gpu_kind_of(val)) < 0)
                 return bad("--kernel: '%s' is not a kernel kind of --gpu (local sparse reuse all)",
                            val);
         } else if (strcmp(a, "--gpus") == 0) {
-            if (num(val, &gpus) != 0 || gpus < 2 || gpus > E2E_GPUS_MAX)
+            if (num(val, &gpus) != 0 || gpus < 2 || gpus > DUALOPT_E2E_GPUS_MAX)
                 return bad("--gpus: '%s' is not a GPU count (2..4)", val);
         } else if (strcmp(a, "--kernels") == 0) {
             if (num(val, &kernels) != 0 || kernels < 1 || kernels > 8)
@@ -441,12 +441,12 @@ int dualopt_gpu_main(int argc, char **argv, const dut_ops *const *duts)
             return bad("unknown option '%s' with --gpu (see --help)", a);
     }
     (void)v;
-    for (kd = 0; kd < GPU_K_N; kd++) {
+    for (kd = 0; kd < DUALOPT_GPU_K_N; kd++) {
         if (kind >= 0 && kd != kind)
             continue;
-        fail |= run(rtl ? duts : NULL, (gpu_kind)kd, (unsigned)gpus, (unsigned)kernels,
-                    ops ? (unsigned)ops : dualopt_gpu_default_ops((gpu_kind)kd), seed, force,
-                    force != GPU_FORCE_NONE);
+        fail |= run(rtl ? duts : NULL, (dualopt_gpu_kind)kd, (unsigned)gpus, (unsigned)kernels,
+                    ops ? (unsigned)ops : dualopt_gpu_default_ops((dualopt_gpu_kind)kd), seed, force,
+                    force != DUALOPT_GPU_FORCE_NONE);
     }
     printf("%s\n", fail ? "FAIL" : "PASS");
     return fail;

@@ -14,15 +14,15 @@
 int dualopt_gpu_wanted(int argc, char **argv);
 /* Runs it: 0 pass, 1 fail, 2 bad option (one line on stderr, nothing on stdout). */
 int dualopt_gpu_main(int argc, char **argv, const dut_ops *const *duts);
-/* Replays GPU gpu's RDMA cache stream (gpu_opts.rclog) into the Verilated
+/* Replays GPU gpu's RDMA cache stream (dualopt_gpu_opts.rclog) into the Verilated
  * dualopt_rcache_default of duts. 0, or -1 with the first difference. */
-int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const gpu_rc_log *l, unsigned gpu,
+int dualopt_gpu_rtl_rcache(const dut_ops *const *duts, const dualopt_gpu_rc_log *l, unsigned gpu,
                            uint64_t *cycles, char *msg, size_t len);
-/* Replays GPU gpu's decision engine stream (gpu_opts.delog) into the
+/* Replays GPU gpu's decision engine stream (dualopt_gpu_opts.delog) into the
  * Verilated dualopt_de_<preset>. 0, or -1 with the first difference. */
-int dualopt_gpu_rtl_de(const dut_ops *const *duts, const char *preset, const gpu_de_log *l,
+int dualopt_gpu_rtl_de(const dut_ops *const *duts, const char *preset, const dualopt_gpu_de_log *l,
                        unsigned gpu, uint64_t *cycles, char *msg, size_t len);
 /* Default accesses per GPU and kernel of a kind. */
-unsigned dualopt_gpu_default_ops(gpu_kind kind);
+unsigned dualopt_gpu_default_ops(dualopt_gpu_kind kind);
 
 #endif

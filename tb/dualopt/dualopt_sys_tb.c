@@ -12,23 +12,23 @@
 #include "compose_rtl.h"
 
 typedef struct {
-    const sys_opts *o;
-    const gpu_kernel *k;
+    const dualopt_sys_opts *o;
+    const dualopt_gpu_kernel *k;
 } sys_arg;
 
 static void *f_make(void *arg, const cmp_backend *be, char *err, size_t len)
 {
     const sys_arg *a = arg;
-    return sys_new(a->o, a->k, be, err, len);
+    return dualopt_sys_new(a->o, a->k, be, err, len);
 }
-static int f_cycle(void *s) { return sys_cycle(s); }
-static int f_stuck(void *s) { return sys_stuck(s); }
-static const cmp_sys *f_blocks(const void *s) { return sys_blocks((sys_sys *)s); }
-static int f_in_reset(const void *s) { return sys_in_reset(s); }
-static void f_free(void *s) { sys_free(s); }
+static int f_cycle(void *s) { return dualopt_sys_cycle(s); }
+static int f_stuck(void *s) { return dualopt_sys_stuck(s); }
+static const cmp_sys *f_blocks(const void *s) { return dualopt_sys_blocks((dualopt_sys *)s); }
+static int f_in_reset(const void *s) { return dualopt_sys_in_reset(s); }
+static void f_free(void *s) { dualopt_sys_free(s); }
 static const cmp_family sys_family = {f_make, f_cycle, f_stuck, f_blocks, f_in_reset, f_free};
 
-int sys_tb_run(const sys_opts *o, const gpu_kernel *k, const dut_ops *const *duts,
+int sys_tb_run(const dualopt_sys_opts *o, const dualopt_gpu_kernel *k, const dut_ops *const *duts,
                const sys_stuck_bit *stuck, sys_tb_res *r)
 {
     cmp_lockstep_opts lo;
@@ -46,7 +46,7 @@ int sys_tb_run(const sys_opts *o, const gpu_kernel *k, const dut_ops *const *dut
     return sys_tb_run_ls(o, k, &lo, r);
 }
 
-int sys_tb_run_ls(const sys_opts *o, const gpu_kernel *k, const cmp_lockstep_opts *lso,
+int sys_tb_run_ls(const dualopt_sys_opts *o, const dualopt_gpu_kernel *k, const cmp_lockstep_opts *lso,
                   sys_tb_res *r)
 {
     sys_arg arg = {o, k};
@@ -67,19 +67,19 @@ int sys_tb_run_ls(const sys_opts *o, const gpu_kernel *k, const cmp_lockstep_opt
     snprintf(r->msg, sizeof r->msg, "%s", lr.msg);
     if (lr.stuck)
         snprintf(r->msg, sizeof r->msg, "stuck after %llu cycles", (unsigned long long)lr.cycles);
-    r->c = *sys_stats_of(lr.ref);
+    r->c = *dualopt_sys_stats_of(lr.ref);
     if (r->done)
-        r->check_ok = gpu_check(k, sys_result_of(lr.ref), &r->chk, r->check_msg,
+        r->check_ok = dualopt_gpu_check(k, dualopt_sys_result_of(lr.ref), &r->chk, r->check_msg,
                                 sizeof r->check_msg) == 0;
     else
         snprintf(r->check_msg, sizeof r->check_msg, "not checked: the run did not complete");
     r->check_rtl_ok = r->check_ok;
     if (lr.sub) {
-        gpu_check_res c2;
+        dualopt_gpu_check_res c2;
         char m2[400];
-        r->r = *sys_stats_of(lr.sub);
+        r->r = *dualopt_sys_stats_of(lr.sub);
         if (r->done)
-            r->check_rtl_ok = gpu_check(k, sys_result_of(lr.sub), &c2, m2, sizeof m2) == 0;
+            r->check_rtl_ok = dualopt_gpu_check(k, dualopt_sys_result_of(lr.sub), &c2, m2, sizeof m2) == 0;
         if (!r->mismatch && memcmp(&r->c, &r->r, sizeof r->c) != 0) {
             snprintf(r->msg, sizeof r->msg, "statistics of the C and RTL compositions differ");
             r->mismatch = 1;
@@ -139,7 +139,7 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
     unsigned long long gpus = 2, kernels = 2, ops = 0, seed = 1, atomics = 25, lat = 20;
     int kind = -1, i, c_only = 0, fails = 0, k0, k1, kk;
     const char *de = "tiny";
-    gpu_force force = GPU_AUTO;
+    dualopt_gpu_force force = DUALOPT_GPU_AUTO;
     cmp_lockstep_opts lo;
     char err[256];
     cmp_lockstep_defaults(&lo);
@@ -157,7 +157,7 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
         if (strcmp(a, "--kernel") == 0) {
             if (strcmp(val, "all") == 0)
                 kind = -1;
-            else if ((kind = gpu_kind_of(val)) < 0)
+            else if ((kind = dualopt_gpu_kind_of(val)) < 0)
                 return bad("--kernel: '%s' is not local, sparse, reuse or all", val);
         } else if (strcmp(a, "--gpus") == 0) {
             if (num(val, &gpus) || gpus < 2 || gpus > 4)
@@ -183,13 +183,13 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
             de = strcmp(val, "tiny") == 0 ? "tiny" : "kernel";
         } else if (strcmp(a, "--force") == 0) {
             if (strcmp(val, "auto") == 0)
-                force = GPU_AUTO;
+                force = DUALOPT_GPU_AUTO;
             else if (strcmp(val, "none") == 0)
-                force = GPU_FORCE_NONE;
+                force = DUALOPT_GPU_FORCE_NONE;
             else if (strcmp(val, "coalesce") == 0)
-                force = GPU_FORCE_COALESCE;
+                force = DUALOPT_GPU_FORCE_COALESCE;
             else if (strcmp(val, "cache") == 0)
-                force = GPU_FORCE_CACHE;
+                force = DUALOPT_GPU_FORCE_CACHE;
             else
                 return bad("--force: '%s' is not auto, none, coalesce or cache", val);
         } else {
@@ -202,36 +202,36 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
     }
     lo.rtl.duts = c_only ? NULL : duts;
     k0 = kind < 0 ? 0 : kind;
-    k1 = kind < 0 ? GPU_K_N - 1 : kind;
+    k1 = kind < 0 ? DUALOPT_GPU_K_N - 1 : kind;
     for (kk = k0; kk <= k1; kk++) {
-        gpu_kernel k;
-        sys_opts o;
+        dualopt_gpu_kernel k;
+        dualopt_sys_opts o;
         sys_tb_res r;
         char err[256];
-        unsigned n = ops ? (unsigned)ops : kk == GPU_K_LOCAL ? 1200 : 120, g;
+        unsigned n = ops ? (unsigned)ops : kk == DUALOPT_GPU_K_LOCAL ? 1200 : 120, g;
         int rc;
-        if (gpu_kernel_gen(&k, (gpu_kind)kk, (unsigned)gpus, (unsigned)kernels, seed, n, err,
+        if (dualopt_gpu_kernel_gen(&k, (dualopt_gpu_kind)kk, (unsigned)gpus, (unsigned)kernels, seed, n, err,
                            sizeof err) != 0) {
             fprintf(stderr, "tb_dualopt: %s\n", err);
             return 2;
         }
-        gpu_kernel_atomics(&k, (unsigned)atomics);
-        sys_opts_default(&o);
+        dualopt_gpu_kernel_atomics(&k, (unsigned)atomics);
+        dualopt_sys_opts_default(&o);
         o.gpus = (unsigned)gpus;
         o.force = force;
         o.de_preset = de;
         o.link_lat = (unsigned)lat;
         printf("sys: kernel %s, seed %llu, %llu GPUs, %llu kernels of %u accesses per GPU, "
                "%s engine, %s\n",
-               gpu_kind_names[kk], seed, gpus, kernels, n, de,
+               dualopt_gpu_kind_names[kk], seed, gpus, kernels, n, de,
                c_only ? "timing shells only" : "Verilated RTL in lockstep with the timing shells");
         rc = sys_tb_run_ls(&o, &k, &lo, &r);
         if (rc < 0) {
             printf("  setup: %s\n", r.msg);
-            gpu_kernel_free(&k);
+            dualopt_gpu_kernel_free(&k);
             return 1;
         }
-        sys_print(stdout, "  ", &o, &k, &r.c);
+        dualopt_sys_print(stdout, "  ", &o, &k, &r.c);
         printf("  check: %s (%llu lanes, %llu bytes loaded; wrong %llu missing %llu repeated "
                "%llu; %llu image bytes after %u flushes, %llu differ)\n",
                r.check_ok ? "every loaded byte and the memory after every flush equal the "
@@ -250,7 +250,7 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
         for (g = 0; g < gpus; g++)
             (void)mode_names;
         fails += rc != 0;
-        gpu_kernel_free(&k);
+        dualopt_gpu_kernel_free(&k);
     }
     printf("%s\n", fails ? "FAIL" : "PASS");
     return fails ? 1 : 0;

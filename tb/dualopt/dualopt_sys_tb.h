@@ -3,7 +3,7 @@
  * the same composition with every block run by its Verilated RTL (tb/dut.h:
  * seven per GPU), in lockstep with the composition of timing shells, every
  * port of every block compared every cycle; then the statistics, and the
- * check (gpu_check) of both: every loaded byte and the memory image after
+ * check (dualopt_gpu_check) of both: every loaded byte and the memory image after
  * every flush. ./tb_dualopt --sys and the Criterion tests use it.
  */
 #ifndef DUALOPT_SYS_TB_H
@@ -27,17 +27,17 @@ typedef struct {
 typedef struct {
     int rtl, done, mismatch, check_ok, check_rtl_ok;
     char msg[512], check_msg[512];
-    sys_stats c, r;
-    gpu_check_res chk;
+    dualopt_sys_stats c, r;
+    dualopt_gpu_check_res chk;
     uint64_t cycles;
     double seconds;
 } sys_tb_res;
 
 /* 0: completed, equal, check passed; 1: otherwise; -1: setup error. */
-int sys_tb_run(const sys_opts *o, const gpu_kernel *k, const dut_ops *const *duts,
+int sys_tb_run(const dualopt_sys_opts *o, const dualopt_gpu_kernel *k, const dut_ops *const *duts,
                const sys_stuck_bit *stuck, sys_tb_res *r);
 /* The same with the platform's lockstep options (tb/compose_rtl.h). */
-int sys_tb_run_ls(const sys_opts *o, const gpu_kernel *k, const cmp_lockstep_opts *lo,
+int sys_tb_run_ls(const dualopt_sys_opts *o, const dualopt_gpu_kernel *k, const cmp_lockstep_opts *lo,
                   sys_tb_res *r);
 
 int dualopt_sys_wanted(int argc, char **argv);

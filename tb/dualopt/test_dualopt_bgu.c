@@ -20,10 +20,10 @@
 
 extern const dut_ops *const dualopt_duts[];
 
-static unsigned reqs_of(const bgu_cfg *c, unsigned size, const uint64_t *addr, unsigned n,
-                        bgu_req *out)
+static unsigned reqs_of(const dualopt_bgu_cfg *c, unsigned size, const uint64_t *addr, unsigned n,
+                        dualopt_bgu_req *out)
 {
-    bgu_load ld;
+    dualopt_bgu_load ld;
     unsigned i;
     memset(&ld, 0, sizeof ld);
     ld.size = size;
@@ -32,7 +32,7 @@ static unsigned reqs_of(const bgu_cfg *c, unsigned size, const uint64_t *addr, u
             ld.active |= 1ull << i;
             ld.addr[i] = addr[i];
         }
-    return bgu_inst(c, &ld, out);
+    return dualopt_bgu_inst(c, &ld, out);
 }
 
 #define NONE (~0ull)
@@ -40,10 +40,10 @@ static unsigned reqs_of(const bgu_cfg *c, unsigned size, const uint64_t *addr, u
 Test(dualopt_bgu_paper, fig7b_merges_0x100_and_0x104_into_mask_0x0003)
 {
     /* spec 4.1: four threads, threads 2 and 3 read 0x100 and 0x104 */
-    bgu_cfg c;
-    bgu_req r[8];
+    dualopt_bgu_cfg c;
+    dualopt_bgu_req r[8];
     const uint64_t a[] = {0x2c0, 0x1f0, 0x100, 0x104};
-    bgu_cfg_default(&c);
+    dualopt_bgu_cfg_default(&c);
     c.lanes = 4;
     cr_assert_eq(reqs_of(&c, 4, a, 4, r), 3);
     cr_assert(r[0].line << 6 == 0x2c0 && r[0].mask == 0x0001 && r[0].lanes == 0x1);
@@ -60,10 +60,10 @@ Test(dualopt_bgu_paper, fig7b_merges_0x100_and_0x104_into_mask_0x0003)
 
 Test(dualopt_bgu_rules, multi_word_and_sub_word_accesses_set_every_word_they_overlap)
 {
-    bgu_cfg c;
-    bgu_req r[8];
+    dualopt_bgu_cfg c;
+    dualopt_bgu_req r[8];
     const uint64_t a16[] = {0x104}, a12[] = {0x108}, a1[] = {0x103}, a2[] = {0x103}, a8[] = {0x13c - 4};
-    bgu_cfg_default(&c);
+    dualopt_bgu_cfg_default(&c);
     c.lanes = 1;
     cr_assert_eq(reqs_of(&c, 16, a16, 1, r), 1);
     cr_assert_eq(r[0].mask, 0x001e, "16 B at 0x104: words 1..4, got 0x%llx", (unsigned long long)r[0].mask);
@@ -79,10 +79,10 @@ Test(dualopt_bgu_rules, multi_word_and_sub_word_accesses_set_every_word_they_ove
 
 Test(dualopt_bgu_rules, line_crossing_lane_feeds_two_requests)
 {
-    bgu_cfg c;
-    bgu_req r[8];
+    dualopt_bgu_cfg c;
+    dualopt_bgu_req r[8];
     const uint64_t a[] = {0x13e, 0x140};
-    bgu_cfg_default(&c);
+    dualopt_bgu_cfg_default(&c);
     c.lanes = 2;
     /* lane 0: bytes 0x13e..0x141 (word 15 of 0x100, word 0 of 0x140);
      * lane 1 merges into the second request */
@@ -93,11 +93,11 @@ Test(dualopt_bgu_rules, line_crossing_lane_feeds_two_requests)
 
 Test(dualopt_bgu_rules, first_touch_order_and_top_of_space_wrap)
 {
-    bgu_cfg c;
-    bgu_req r[8];
+    dualopt_bgu_cfg c;
+    dualopt_bgu_req r[8];
     const uint64_t a[] = {0x1000, 0x0, NONE, 0x1004};
     const uint64_t w[] = {0xfffffffffffeull};
-    bgu_cfg_default(&c);
+    dualopt_bgu_cfg_default(&c);
     c.lanes = 4;
     cr_assert_eq(reqs_of(&c, 4, a, 4, r), 2);
     cr_assert(r[0].line == 0x40 && r[0].lanes == 0x9 && r[0].mask == 0x3);
@@ -110,14 +110,14 @@ Test(dualopt_bgu_rules, first_touch_order_and_top_of_space_wrap)
 
 Test(dualopt_bgu_rules, granularity_8_and_16_give_8_and_4_bit_masks)
 {
-    bgu_cfg c;
-    bgu_req r[8];
+    dualopt_bgu_cfg c;
+    dualopt_bgu_req r[8];
     const uint64_t a[] = {0x100, 0x104, 0x13c};
-    cr_assert_eq(bgu_cfg_preset(&c, "gran8"), 0);
+    cr_assert_eq(dualopt_bgu_cfg_preset(&c, "gran8"), 0);
     c.lanes = 3;
     cr_assert_eq(reqs_of(&c, 4, a, 3, r), 1);
     cr_assert_eq(r[0].mask, 0x81);
-    cr_assert_eq(bgu_cfg_preset(&c, "gran16"), 0);
+    cr_assert_eq(dualopt_bgu_cfg_preset(&c, "gran16"), 0);
     c.lanes = 3;
     cr_assert_eq(reqs_of(&c, 4, a, 3, r), 1);
     cr_assert_eq(r[0].mask, 0x9);
@@ -127,11 +127,11 @@ Test(dualopt_bgu_rules, granularity_8_and_16_give_8_and_4_bit_masks)
 
 Test(dualopt_bgu_rules, a_full_wavefront_of_unit_stride_words_is_four_lines)
 {
-    bgu_cfg c;
-    bgu_req r[128];
+    dualopt_bgu_cfg c;
+    dualopt_bgu_req r[128];
     uint64_t a[64];
     unsigned i;
-    bgu_cfg_default(&c);
+    dualopt_bgu_cfg_default(&c);
     for (i = 0; i < 64; i++)
         a[i] = 0x10000 + 4 * i;
     cr_assert_eq(reqs_of(&c, 4, a, 64, r), 4);
@@ -150,23 +150,23 @@ Test(dualopt_bgu_cfg, presets_validate_and_bad_values_are_named)
         {"line", "16", "--line: 16"},          {"addr-bits", "70", "--addr-bits: 70"},
         {"line", "1024", "exceeds 64"},        {"lanes", "x", "'x'"},
     };
-    const unit_desc *u = unit_find("dualopt-bgu");
+    const cohkit_unit_desc *u = cohkit_unit_find("dualopt-bgu");
     size_t i;
     cr_assert_not_null(u);
     for (i = 0; u->presets[i]; i++) {
-        bgu_cfg c;
+        dualopt_bgu_cfg c;
         char err[200];
-        cr_assert_eq(bgu_cfg_preset(&c, u->presets[i]), 0);
-        cr_assert_eq(bgu_cfg_check(&c, err, sizeof err), 0, "%s: %s", u->presets[i], err);
+        cr_assert_eq(dualopt_bgu_cfg_preset(&c, u->presets[i]), 0);
+        cr_assert_eq(dualopt_bgu_cfg_check(&c, err, sizeof err), 0, "%s: %s", u->presets[i], err);
     }
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        bgu_cfg c;
+        dualopt_bgu_cfg c;
         char err[200] = "";
         int r;
-        bgu_cfg_default(&c);
-        r = bgu_cfg_option(&c, bad[i][0], bad[i][1], err, sizeof err);
+        dualopt_bgu_cfg_default(&c);
+        r = dualopt_bgu_cfg_option(&c, bad[i][0], bad[i][1], err, sizeof err);
         if (r == 0)
-            r = bgu_cfg_check(&c, err, sizeof err);
+            r = dualopt_bgu_cfg_check(&c, err, sizeof err);
         cr_assert_eq(r, -1, "--%s %s accepted", bad[i][0], bad[i][1]);
         cr_assert(strstr(err, bad[i][2]) != NULL, "'%s' lacks '%s'", err, bad[i][2]);
     }
@@ -285,17 +285,17 @@ Test(dualopt_bgu_lockstep, k_lines_take_k_cycles_first_request_at_once, .timeout
  * request holds and the load is accepted only with its last request. */
 Test(dualopt_bgu_lockstep, eight_lines_eight_cycles_and_stable_under_back_pressure)
 {
-    const unit_desc *u = unit_find("dualopt-bgu");
+    const cohkit_unit_desc *u = cohkit_unit_find("dualopt-bgu");
     const dut_ops *d = ls_dut_find(dualopt_duts, u, "fpga");
-    bgu_cfg c;
-    bgu_tm *tm;
-    bgu_load ld;
+    dualopt_bgu_cfg c;
+    dualopt_bgu_tm *tm;
+    dualopt_bgu_load ld;
     uint64_t in[16], mo[8], ro[8], prev_line = 0;
     void *h;
     unsigned cyc, i, nreq = 0, acc_at = 0, stalls = 0;
     cr_assert_not_null(d);
-    bgu_cfg_preset(&c, "fpga");
-    tm = bgu_tm_new(&c);
+    dualopt_bgu_cfg_preset(&c, "fpga");
+    tm = dualopt_bgu_tm_new(&c);
     h = d->create(1);
     cr_assert(tm && h && tm->g.in_words <= 16);
     memset(&ld, 0, sizeof ld);
@@ -307,35 +307,35 @@ Test(dualopt_bgu_lockstep, eight_lines_eight_cycles_and_stable_under_back_pressu
         memset(in, 0, sizeof in);
         in[0] = cyc >= 2;
         if (cyc >= 4)
-            bgu_pack(tm, &ld, in);
+            dualopt_bgu_pack(tm, &ld, in);
         /* ready low in cycles 6 and 7 */
         in[tm->g.in_ready] = !(cyc == 6 || cyc == 7);
-        bgu_eval(tm, in, mo);
+        dualopt_bgu_eval(tm, in, mo);
         d->eval(h, in, ro);
         if (cyc >= 2) {
-            cr_assert_eq(memcmp(mo, ro, BGU_O_N * sizeof *mo), 0, "cycle %u", cyc);
-            if (ro[BGU_O_REQ_VALID] && !in[tm->g.in_ready]) {
+            cr_assert_eq(memcmp(mo, ro, DUALOPT_BGU_O_N * sizeof *mo), 0, "cycle %u", cyc);
+            if (ro[DUALOPT_BGU_O_REQ_VALID] && !in[tm->g.in_ready]) {
                 if (stalls++)
-                    cr_assert_eq(ro[BGU_O_REQ_LINE], prev_line, "request changed under back-pressure");
-                prev_line = ro[BGU_O_REQ_LINE];
-                cr_assert_eq(ro[BGU_O_INST_READY], 0);
+                    cr_assert_eq(ro[DUALOPT_BGU_O_REQ_LINE], prev_line, "request changed under back-pressure");
+                prev_line = ro[DUALOPT_BGU_O_REQ_LINE];
+                cr_assert_eq(ro[DUALOPT_BGU_O_INST_READY], 0);
             }
-            if (ro[BGU_O_REQ_VALID] && in[tm->g.in_ready]) {
-                cr_assert_eq(ro[BGU_O_REQ_LINE], (0x1000 + 0x40 * (7 - nreq)) >> 6);
-                cr_assert_eq(ro[BGU_O_REQ_LANES], 1u << nreq);
-                cr_assert_eq(ro[BGU_O_REQ_MASK], 1u << nreq);
-                cr_assert_eq(ro[BGU_O_REQ_LAST], nreq == 7);
+            if (ro[DUALOPT_BGU_O_REQ_VALID] && in[tm->g.in_ready]) {
+                cr_assert_eq(ro[DUALOPT_BGU_O_REQ_LINE], (0x1000 + 0x40 * (7 - nreq)) >> 6);
+                cr_assert_eq(ro[DUALOPT_BGU_O_REQ_LANES], 1u << nreq);
+                cr_assert_eq(ro[DUALOPT_BGU_O_REQ_MASK], 1u << nreq);
+                cr_assert_eq(ro[DUALOPT_BGU_O_REQ_LAST], nreq == 7);
                 nreq++;
             }
-            if (in[tm->g.in_valid] && ro[BGU_O_INST_READY])
+            if (in[tm->g.in_valid] && ro[DUALOPT_BGU_O_INST_READY])
                 acc_at = cyc;
         }
-        bgu_step(tm, in);
+        dualopt_bgu_step(tm, in);
         d->tick(h);
     }
     cr_assert_eq(nreq, 8);
     cr_assert_eq(stalls, 2);
     cr_assert_eq(acc_at, 4 + 8 + 2 - 1, "presented in cycle 4, 8 requests + 2 stall cycles");
     d->destroy(h);
-    bgu_tm_free(tm);
+    dualopt_bgu_tm_free(tm);
 }

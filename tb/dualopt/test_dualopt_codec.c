@@ -20,20 +20,20 @@
 
 extern const dut_ops *const dualopt_duts[];
 
-static void cfg_of(codec_cfg *c, const char *preset)
+static void cfg_of(dualopt_codec_cfg *c, const char *preset)
 {
     char err[256];
-    cr_assert_eq(codec_cfg_preset(c, preset), 0, "%s", preset);
-    cr_assert_eq(codec_cfg_check(c, err, sizeof err), 0, "%s: %s", preset, err);
+    cr_assert_eq(dualopt_codec_cfg_preset(c, preset), 0, "%s", preset);
+    cr_assert_eq(dualopt_codec_cfg_check(c, err, sizeof err), 0, "%s: %s", preset, err);
 }
 
 /* Packets of one functional run. */
 typedef struct {
     unsigned n;
-    codec_pkt p[512];
+    dualopt_codec_pkt p[512];
 } pkts;
 
-static void grab(void *ctx, const codec_pkt *p)
+static void grab(void *ctx, const dualopt_codec_pkt *p)
 {
     pkts *v = ctx;
     if (v->n < 512)
@@ -41,10 +41,10 @@ static void grab(void *ctx, const codec_pkt *p)
     v->n++;
 }
 
-static void rsp1(coal_core *k, uint64_t cyc, unsigned dst, unsigned id, uint64_t mask,
+static void rsp1(dualopt_coal_core *k, uint64_t cyc, unsigned dst, unsigned id, uint64_t mask,
                  uint64_t base)
 {
-    codec_rsp r;
+    dualopt_codec_rsp r;
     unsigned j = 0;
     uint64_t m = mask;
     memset(&r, 0, sizeof r);
@@ -54,16 +54,16 @@ static void rsp1(coal_core *k, uint64_t cyc, unsigned dst, unsigned id, uint64_t
     r.mask = mask;
     for (; m; m &= m - 1, j++)
         r.w[j][0] = (base + j) & 0xffffffffu;
-    cr_assert_eq(coal_push(k, &r), 0);
+    cr_assert_eq(dualopt_coal_push(k, &r), 0);
 }
 
-static void drain(coal_core *k, pkts *v)
+static void drain(dualopt_coal_core *k, pkts *v)
 {
     unsigned guard = 0;
     v->n = 0;
-    while (!coal_idle(k) && guard++ < 100000)
-        coal_tick(k, grab, v);
-    cr_assert(coal_idle(k), "the coalescer did not drain");
+    while (!dualopt_coal_idle(k) && guard++ < 100000)
+        dualopt_coal_tick(k, grab, v);
+    cr_assert(dualopt_coal_idle(k), "the coalescer did not drain");
 }
 
 /* ------------------------------------------------------------- config -- */
@@ -80,16 +80,16 @@ Test(dualopt_codec_cfg, presets_and_derived_figures)
     };
     unsigned i;
     for (i = 0; i < sizeof t / sizeof t[0]; i++) {
-        codec_cfg c;
-        codec_geom g;
+        dualopt_codec_cfg c;
+        dualopt_codec_geom g;
         cfg_of(&c, t[i].p);
-        codec_geom_of(&c, &g);
+        dualopt_codec_geom_of(&c, &g);
         cr_assert_eq(c.max, t[i].max, "%s: max %u", t[i].p, c.max);
         cr_assert_eq(g.nf, t[i].nf, "%s", t[i].p);
         cr_assert_eq(g.storage_bits, t[i].storage, "%s: %u bits", t[i].p, g.storage_bits);
         /* a full packet fits the packet budget: 4 + 10 x 6 = 64 B = 4 flits at the
          * default, 4 + 6 x 6 = 40 B on fpga */
-        cr_assert_leq(CODEC_HDR_BYTES + c.max * (c.gran + 2), c.pkt_bytes);
+        cr_assert_leq(DUALOPT_CODEC_HDR_BYTES + c.max * (c.gran + 2), c.pkt_bytes);
     }
 }
 
@@ -102,20 +102,20 @@ Test(dualopt_codec_cfg, rejects_bad_values_with_a_reason)
     };
     unsigned i;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        codec_cfg c;
+        dualopt_codec_cfg c;
         char err[256] = "";
-        codec_cfg_preset(&c, "default");
-        cr_assert_eq(codec_cfg_option(&c, bad[i][0], bad[i][1], err, sizeof err), 0);
-        cr_assert_eq(codec_cfg_check(&c, err, sizeof err), -1, "--%s %s accepted", bad[i][0],
+        dualopt_codec_cfg_preset(&c, "default");
+        cr_assert_eq(dualopt_codec_cfg_option(&c, bad[i][0], bad[i][1], err, sizeof err), 0);
+        cr_assert_eq(dualopt_codec_cfg_check(&c, err, sizeof err), -1, "--%s %s accepted", bad[i][0],
                      bad[i][1]);
         cr_assert(strstr(err, bad[i][1]) != NULL, "reason '%s' does not name %s", err, bad[i][1]);
     }
     {
-        codec_cfg c;
+        dualopt_codec_cfg c;
         char err[256];
-        codec_cfg_preset(&c, "default");
-        cr_assert_eq(codec_cfg_option(&c, "gpus", "x4", err, sizeof err), -1);
-        cr_assert_eq(codec_cfg_option(&c, "nonesuch", "1", err, sizeof err), 1);
+        dualopt_codec_cfg_preset(&c, "default");
+        cr_assert_eq(dualopt_codec_cfg_option(&c, "gpus", "x4", err, sizeof err), -1);
+        cr_assert_eq(dualopt_codec_cfg_option(&c, "nonesuch", "1", err, sizeof err), 1);
     }
     gen_refuses("dualopt-coal", "--gran 3", "3");
     model_refuses("dualopt-decoal", "--count-bits 9", "", "9");
@@ -125,12 +125,12 @@ Test(dualopt_codec_cfg, rejects_bad_values_with_a_reason)
 
 Test(dualopt_codec_paper, ten_single_words_leave_as_one_64_byte_packet_in_cycle_9)
 {
-    codec_cfg c;
-    coal_core *k;
+    dualopt_codec_cfg c;
+    dualopt_coal_core *k;
     pkts v;
     unsigned i;
     cfg_of(&c, "default");
-    k = coal_new(&c);
+    k = dualopt_coal_new(&c);
     for (i = 0; i < 10; i++)
         rsp1(k, i, 2, 0x100 + i, 1u << i, 0xa0 + i);
     drain(k, &v);
@@ -143,7 +143,7 @@ Test(dualopt_codec_paper, ten_single_words_leave_as_one_64_byte_packet_in_cycle_
     cr_assert_eq(k->st.line_flits, 50, "ten 68-byte line responses: five flits each");
     for (i = 0; i < 10; i++)
         cr_assert(v.p[0].s[i].id == 0x100 + i && v.p[0].s[i].d[0] == 0xa0 + i);
-    coal_free(k);
+    dualopt_coal_free(k);
 }
 
 Test(dualopt_codec_paper, lone_response_leaves_after_the_timeout)
@@ -154,47 +154,47 @@ Test(dualopt_codec_paper, lone_response_leaves_after_the_timeout)
     } t[] = {{"default", 30}, {"timeout10", 10}, {"timeout50", 50}};
     unsigned i;
     for (i = 0; i < 3; i++) {
-        codec_cfg c;
-        coal_core *k;
+        dualopt_codec_cfg c;
+        dualopt_coal_core *k;
         pkts v;
         cfg_of(&c, t[i].p);
-        k = coal_new(&c);
+        k = dualopt_coal_new(&c);
         rsp1(k, 5, 3, 1, 0x8, 5);
         drain(k, &v);
         cr_assert_eq(v.n, 1);
         cr_assert_eq(v.p[0].cycle, 5 + t[i].to, "%s: cycle %llu", t[i].p,
                      (unsigned long long)v.p[0].cycle);
         cr_assert_eq(k->st.timeouts, 1);
-        coal_free(k);
+        dualopt_coal_free(k);
     }
 }
 
 Test(dualopt_codec_paper, wire_example_of_section_2_4)
 {
-    codec_cfg c;
-    coal_core *k;
+    dualopt_codec_cfg c;
+    dualopt_coal_core *k;
     pkts v;
     static const uint8_t want[16] = {0x11, 0x02, 0, 0, 0x11, 0x11, 0x11, 0x11,
                                      0x02, 0x01, 0x22, 0x22, 0x22, 0x22, 0x02, 0x01};
-    codec_rsp r;
-    codec_pkt back;
+    dualopt_codec_rsp r;
+    dualopt_codec_pkt back;
     char why[160];
     cfg_of(&c, "default");
-    k = coal_new(&c);
+    k = dualopt_coal_new(&c);
     memset(&r, 0, sizeof r);
     r.dst = 1;
     r.id = 0x0102;
     r.mask = 0x3;
     r.w[0][0] = 0x11111111;
     r.w[1][0] = 0x22222222;
-    coal_push(k, &r);
+    dualopt_coal_push(k, &r);
     drain(k, &v);
     cr_assert_eq(v.n, 1);
     cr_assert_eq(v.p[0].len, 16);
     cr_assert_eq(memcmp(v.p[0].img, want, 16), 0);
-    cr_assert_eq(decoal_parse(&c, v.p[0].img, 16, &back, why, sizeof why), 0, "%s", why);
+    cr_assert_eq(dualopt_decoal_parse(&c, v.p[0].img, 16, &back, why, sizeof why), 0, "%s", why);
     cr_assert(back.n == 2 && back.s[0].id == 0x0102 && back.s[1].d[0] == 0x22222222);
-    coal_free(k);
+    dualopt_coal_free(k);
     /* the same through the tools, as the spec prints it */
     cr_assert_eq(run("echo 'RSP 0 1 0x0102 0x0003 0x11111111 0x22222222' | build/bin/cohmodel "
                      "dualopt-coal --wire | grep -qx 'WIRE 30 1 11020000111111110201222222220201'"),
@@ -211,11 +211,11 @@ Test(dualopt_codec_paper, slots_per_packet_by_granularity_and_header)
     } t[] = {{"gran8", 6, 64}, {"gran16", 3, 58}, {"paper-header", 7, 46}};
     unsigned i, j;
     for (i = 0; i < 3; i++) {
-        codec_cfg c;
-        coal_core *k;
+        dualopt_codec_cfg c;
+        dualopt_coal_core *k;
         pkts v;
         cfg_of(&c, t[i].p);
-        k = coal_new(&c);
+        k = dualopt_coal_new(&c);
         for (j = 0; j < 2 * t[i].max; j++)
             rsp1(k, 0, 1, j, 1, j);
         drain(k, &v);
@@ -223,7 +223,7 @@ Test(dualopt_codec_paper, slots_per_packet_by_granularity_and_header)
         cr_assert_eq(v.p[0].n, t[i].max);
         cr_assert_eq(v.p[0].len, t[i].len, "%s: %u bytes", t[i].p, v.p[0].len);
         cr_assert_eq(v.p[0].cycle, t[i].max - 1, "full packets leave at once");
-        coal_free(k);
+        dualopt_coal_free(k);
     }
 }
 
@@ -231,12 +231,12 @@ Test(dualopt_codec_paper, slots_per_packet_by_granularity_and_header)
 
 Test(dualopt_codec_rules, a_response_straddles_two_packets_in_order)
 {
-    codec_cfg c;
-    coal_core *k;
+    dualopt_codec_cfg c;
+    dualopt_coal_core *k;
     pkts v;
     unsigned j;
     cfg_of(&c, "default");
-    k = coal_new(&c);
+    k = dualopt_coal_new(&c);
     rsp1(k, 0, 1, 0x77, 0xffff, 0x1000);
     drain(k, &v);
     cr_assert_eq(v.n, 2);
@@ -244,20 +244,20 @@ Test(dualopt_codec_rules, a_response_straddles_two_packets_in_order)
     cr_assert_eq(v.p[0].cycle, 0);
     cr_assert_eq(v.p[1].cycle, 30, "the rest waits for the idle timer");
     for (j = 0; j < 16; j++) {
-        const codec_slot *s = j < 10 ? &v.p[0].s[j] : &v.p[1].s[j - 10];
+        const dualopt_codec_slot *s = j < 10 ? &v.p[0].s[j] : &v.p[1].s[j - 10];
         cr_assert(s->id == 0x77 && s->d[0] == 0x1000 + j, "slot %u", j);
     }
-    coal_free(k);
+    dualopt_coal_free(k);
 }
 
 Test(dualopt_codec_rules, worst_wait_with_the_idle_timer_is_262_cycles)
 {
-    codec_cfg c;
-    coal_core *k;
+    dualopt_codec_cfg c;
+    dualopt_coal_core *k;
     pkts v;
     unsigned i;
     cfg_of(&c, "default");
-    k = coal_new(&c);
+    k = dualopt_coal_new(&c);
     for (i = 0; i < 9; i++)
         rsp1(k, 29 * i, 1, i, 1, i);
     drain(k, &v);
@@ -265,26 +265,26 @@ Test(dualopt_codec_rules, worst_wait_with_the_idle_timer_is_262_cycles)
     cr_assert_eq(v.p[0].n, 9);
     cr_assert_eq(v.p[0].cycle, 262, "the first slot waited %llu cycles",
                  (unsigned long long)v.p[0].cycle);
-    coal_free(k);
+    dualopt_coal_free(k);
     /* a tenth arrival at 261 fills the packet: it leaves at once */
-    k = coal_new(&c);
+    k = dualopt_coal_new(&c);
     for (i = 0; i < 9; i++)
         rsp1(k, 29 * i, 1, i, 1, i);
     rsp1(k, 261, 1, 9, 1, 9);
     drain(k, &v);
     cr_assert(v.n == 1 && v.p[0].n == 10 && v.p[0].cycle == 261);
-    coal_free(k);
+    dualopt_coal_free(k);
 }
 
 Test(dualopt_codec_rules, round_robin_over_buffers_and_pass_through)
 {
-    codec_cfg c;
-    coal_core *k;
+    dualopt_codec_cfg c;
+    dualopt_coal_core *k;
     pkts v;
     unsigned i;
-    codec_rsp r;
+    dualopt_codec_rsp r;
     cfg_of(&c, "default");
-    k = coal_new(&c);
+    k = dualopt_coal_new(&c);
     /* three full buffers and a regular response become ready in cycle 9:
      * one packet per cycle, in ring order from the pointer (buffer of GPU 1) */
     for (i = 0; i < 10; i++) {
@@ -298,7 +298,7 @@ Test(dualopt_codec_rules, round_robin_over_buffers_and_pass_through)
     r.dst = 2;
     r.id = 0x55;
     r.bytes = 68;
-    coal_push(k, &r);
+    dualopt_coal_push(k, &r);
     drain(k, &v);
     cr_assert_eq(v.n, 4);
     /* GPU 3 fills first (cycle 18), GPU 2 in 19, GPU 1 in 29, the regular
@@ -309,19 +309,19 @@ Test(dualopt_codec_rules, round_robin_over_buffers_and_pass_through)
     cr_assert(v.p[3].reg && v.p[3].cycle == 30 && v.p[3].id == 0x55 && v.p[3].len == 68);
     for (i = 0; i < 3; i++)
         cr_assert_eq(v.p[i].n, 10);
-    coal_free(k);
+    dualopt_coal_free(k);
 }
 
 Test(dualopt_codec_rules, a_full_buffer_back_pressures_its_input)
 {
-    codec_cfg c;
-    coal_tm *t;
-    coal_layout l;
+    dualopt_codec_cfg c;
+    dualopt_coal_tm *t;
+    dualopt_coal_layout l;
     uint64_t in[64], out[64];
     unsigned cyc, acc = 0, stalled = 0;
-    codec_rsp r;
+    dualopt_codec_rsp r;
     cfg_of(&c, "default");
-    t = coal_tm_new(&c);
+    t = dualopt_coal_tm_new(&c);
     l = t->l;
     memset(in, 0, sizeof in);
     memset(&r, 0, sizeof r);
@@ -331,19 +331,19 @@ Test(dualopt_codec_rules, a_full_buffer_back_pressures_its_input)
         in[0] = cyc >= 1;
         in[l.pkt_ready] = 0; /* the link is busy: nothing leaves */
         in[l.in_valid] = 1;
-        codec_drive_rsp(&c, &l, &r, in);
-        coal_tm_eval(t, in, out);
+        dualopt_codec_drive_rsp(&c, &l, &r, in);
+        dualopt_coal_tm_eval(t, in, out);
         if (in[0] && (out[l.in_ready] & 1))
             acc++;
         else if (in[0])
             stalled++;
-        coal_tm_step(t, in);
+        dualopt_coal_tm_step(t, in);
     }
     /* one packet went into the output register, then the link held it */
     cr_assert_eq(acc, 4, "%u responses accepted", acc);
     cr_assert_gt(stalled, 0);
     cr_assert_eq(t->k->count[0] + (t->v_valid ? 10u : 0u), 64u);
-    coal_tm_free(t);
+    dualopt_coal_tm_free(t);
 }
 
 /* Random traces (seeded): the round trip is the identity on every
@@ -511,17 +511,17 @@ Test(dualopt_codec_tools, trace_mode_prints_what_the_model_prints, .timeout = 12
  * after its last slot is accepted; a lone slot TIMEOUT + 1 cycles after. */
 static unsigned port_latency(const char *cfgname, unsigned nresp, unsigned *first_acc)
 {
-    const dut_ops *d = ls_dut_find(dualopt_duts, unit_find("dualopt-coal"), cfgname);
-    codec_cfg c;
-    coal_layout l;
+    const dut_ops *d = ls_dut_find(dualopt_duts, cohkit_unit_find("dualopt-coal"), cfgname);
+    dualopt_codec_cfg c;
+    dualopt_coal_layout l;
     uint64_t in[64], out[64];
-    codec_rsp r;
+    dualopt_codec_rsp r;
     void *h;
     unsigned cyc, acc = 0, last_acc = 0, got = 0;
     char err[256];
     cr_assert_not_null(d);
-    cr_assert_eq(ls_dut_cfg(unit_find("dualopt-coal"), d, &c, err, sizeof err), 0, "%s", err);
-    coal_layout_of(&c, &l);
+    cr_assert_eq(ls_dut_cfg(cohkit_unit_find("dualopt-coal"), d, &c, err, sizeof err), 0, "%s", err);
+    dualopt_coal_layout_of(&c, &l);
     h = d->create(1);
     memset(in, 0, sizeof in);
     memset(&r, 0, sizeof r);
@@ -533,7 +533,7 @@ static unsigned port_latency(const char *cfgname, unsigned nresp, unsigned *firs
         in[l.in_valid] = cyc >= 4 && acc < nresp;
         r.id = (uint16_t)acc;
         r.w[0][0] = acc;
-        codec_drive_rsp(&c, &l, &r, in);
+        dualopt_codec_drive_rsp(&c, &l, &r, in);
         d->eval(h, in, out);
         if (in[0] && (in[l.in_valid] & 1) && (out[l.in_ready] & 1)) {
             if (acc == 0)
@@ -564,19 +564,19 @@ Test(dualopt_codec_lockstep, coalescer_added_latency_on_the_rtl)
  * give 100 slots in 100 cycles, on the RTL and the model alike. */
 Test(dualopt_codec_lockstep, decoalescer_one_slot_per_cycle)
 {
-    const dut_ops *d = ls_dut_find(dualopt_duts, unit_find("dualopt-decoal"), "default");
-    codec_cfg c;
-    decoal_tm *t;
-    decoal_layout l;
+    const dut_ops *d = ls_dut_find(dualopt_duts, cohkit_unit_find("dualopt-decoal"), "default");
+    dualopt_codec_cfg c;
+    dualopt_decoal_tm *t;
+    dualopt_decoal_layout l;
     uint64_t in[64], ro[64], mo[64];
-    codec_pkt p;
+    dualopt_codec_pkt p;
     void *h;
     unsigned cyc, b, j, sent = 0, slots = 0, first = 0, last = 0;
     char err[256];
     cr_assert_not_null(d);
-    cr_assert_eq(ls_dut_cfg(unit_find("dualopt-decoal"), d, &c, err, sizeof err), 0, "%s", err);
-    decoal_layout_of(&c, &l);
-    t = decoal_tm_new(&c);
+    cr_assert_eq(ls_dut_cfg(cohkit_unit_find("dualopt-decoal"), d, &c, err, sizeof err), 0, "%s", err);
+    dualopt_decoal_layout_of(&c, &l);
+    t = dualopt_decoal_tm_new(&c);
     h = d->create(2);
     memset(&p, 0, sizeof p);
     p.n = c.max;
@@ -584,7 +584,7 @@ Test(dualopt_codec_lockstep, decoalescer_one_slot_per_cycle)
         p.s[j].id = (uint16_t)j;
         p.s[j].d[0] = 0x1000 + j;
     }
-    codec_pkt_image(&c, &p);
+    dualopt_codec_pkt_image(&c, &p);
     for (cyc = 0; cyc < 400 && slots < 100; cyc++) {
         memset(in, 0, sizeof in);
         in[0] = cyc >= 2;
@@ -594,7 +594,7 @@ Test(dualopt_codec_lockstep, decoalescer_one_slot_per_cycle)
         for (b = 0; b < c.pkt_bytes; b++)
             in[l.pkt_data + b / 8] |= (uint64_t)p.img[b] << (8 * (b % 8));
         d->eval(h, in, ro);
-        decoal_tm_eval(t, in, mo);
+        dualopt_decoal_tm_eval(t, in, mo);
         if (in[0]) {
             cr_assert_eq(memcmp(ro, mo, l.out_words * sizeof *ro), 0, "cycle %u", cyc);
             if ((in[l.pkt_valid] & 1) && (ro[l.pkt_ready] & 1))
@@ -607,11 +607,11 @@ Test(dualopt_codec_lockstep, decoalescer_one_slot_per_cycle)
                 slots++;
             }
         }
-        decoal_tm_step(t, in);
+        dualopt_decoal_tm_step(t, in);
         d->tick(h);
     }
     cr_assert_eq(slots, 100);
     cr_assert_eq(last - first + 1, 100, "100 slots in %u cycles", last - first + 1);
     d->destroy(h);
-    decoal_tm_free(t);
+    dualopt_decoal_tm_free(t);
 }

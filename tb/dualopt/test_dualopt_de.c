@@ -21,28 +21,28 @@ extern const dut_ops *const dualopt_duts[];
 
 /* ------------------------------------------------------------ helpers -- */
 
-static void cfg_of(de_cfg *c, const char *preset, const char *opts)
+static void cfg_of(dualopt_de_cfg *c, const char *preset, const char *opts)
 {
     char err[256], buf[256], *save = NULL, *k, *v;
-    cr_assert_eq(de_cfg_preset(c, preset), 0);
+    cr_assert_eq(dualopt_de_cfg_preset(c, preset), 0);
     snprintf(buf, sizeof buf, "%s", opts ? opts : "");
     for (k = strtok_r(buf, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
         v = strtok_r(NULL, " ", &save);
         cr_assert_not_null(v);
-        cr_assert_eq(de_cfg_option(c, k + 2, v, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(dualopt_de_cfg_option(c, k + 2, v, err, sizeof err), 0, "%s", err);
     }
-    cr_assert_eq(de_cfg_check(c, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(dualopt_de_cfg_check(c, err, sizeof err), 0, "%s", err);
 }
 
 /* n accesses of one kind; returns the 1-based index (from *idx) of the
  * access that closed the window, or 0. */
-static uint64_t feed(de_core *d, uint64_t *idx, unsigned n, de_kind k, unsigned hit, uint64_t mask)
+static uint64_t feed(dualopt_de_core *d, uint64_t *idx, unsigned n, dualopt_de_kind k, unsigned hit, uint64_t mask)
 {
     uint64_t closed = 0;
     unsigned i;
     for (i = 0; i < n; i++) {
         ++*idx;
-        if (de_access(d, k, hit, mask))
+        if (dualopt_de_access(d, k, hit, mask))
             closed = *idx;
     }
     return closed;
@@ -52,17 +52,17 @@ static uint64_t feed(de_core *d, uint64_t *idx, unsigned n, de_kind k, unsigned 
 
 static void ratio_is(const char *s, unsigned num, unsigned den)
 {
-    de_ratio r;
+    dualopt_de_ratio r;
     char err[200];
-    cr_assert_eq(de_ratio_parse(s, &r, err, sizeof err), 0, "%s: %s", s, err);
+    cr_assert_eq(dualopt_de_ratio_parse(s, &r, err, sizeof err), 0, "%s: %s", s, err);
     cr_assert(r.num == num && r.den == den, "%s -> %u/%u, expected %u/%u", s, r.num, r.den, num, den);
 }
 
 static void ratio_bad(const char *s, const char *needle)
 {
-    de_ratio r;
+    dualopt_de_ratio r;
     char err[200] = "";
-    cr_assert_eq(de_ratio_parse(s, &r, err, sizeof err), -1, "accepted '%s'", s);
+    cr_assert_eq(dualopt_de_ratio_parse(s, &r, err, sizeof err), -1, "accepted '%s'", s);
     cr_assert(strstr(err, needle) != NULL, "'%s': error '%s' lacks '%s'", s, err, needle);
 }
 
@@ -91,10 +91,10 @@ Test(dualopt_de_cfg, thresholds_are_exact_rationals)
 
 Test(dualopt_de_cfg, counter_widths_at_the_paper_defaults)
 {
-    de_cfg c;
-    de_geom g;
+    dualopt_de_cfg c;
+    dualopt_de_geom g;
     cfg_of(&c, "default", NULL);
-    de_geom_of(&c, &g);
+    dualopt_de_geom_of(&c, &g);
     /* spec 2.6: 20, 15, 15, 19, 15 bits; total <= 1,000,000, words <= 320,000 */
     cr_assert_eq(g.cap, 1000000);
     cr_assert_eq(g.total_bits, 20);
@@ -104,30 +104,30 @@ Test(dualopt_de_cfg, counter_widths_at_the_paper_defaults)
     cr_assert_eq(g.hits_bits, 15);
     cr_assert_eq(g.warm_bits, 0);
     cfg_of(&c, "fpga", "--warmup 100");
-    de_geom_of(&c, &g);
+    dualopt_de_geom_of(&c, &g);
     cr_assert_eq(g.cap, 12800);
     cr_assert_eq(g.total_bits, 14);
     cr_assert_eq(g.remote_bits, 9);
     cr_assert_eq(g.words_bits, 13);
     cr_assert_eq(g.warm_bits, 7);
     cfg_of(&c, "default", "--remote-thresh 3/40");
-    de_geom_of(&c, &g);
+    dualopt_de_geom_of(&c, &g);
     cr_assert_eq(g.cap, 266667, "ceil(20000 * 40 / 3)");
 }
 
 static void cfg_bad(const char *opts, const char *needle)
 {
-    de_cfg c;
+    dualopt_de_cfg c;
     char err[256] = "", buf[256], *save = NULL, *k, *v;
     int r = 0;
-    de_cfg_default(&c);
+    dualopt_de_cfg_default(&c);
     snprintf(buf, sizeof buf, "%s", opts);
     for (k = strtok_r(buf, " ", &save); k && r == 0; k = strtok_r(NULL, " ", &save)) {
         v = strtok_r(NULL, " ", &save);
-        r = de_cfg_option(&c, k + 2, v, err, sizeof err);
+        r = dualopt_de_cfg_option(&c, k + 2, v, err, sizeof err);
     }
     if (r == 0)
-        r = de_cfg_check(&c, err, sizeof err);
+        r = dualopt_de_cfg_check(&c, err, sizeof err);
     cr_assert_eq(r, -1, "accepted '%s'", opts);
     cr_assert(strstr(err, needle) != NULL, "'%s': error '%s' lacks '%s'", opts, err, needle);
     cr_assert(strchr(err, '\n') == NULL);
@@ -174,16 +174,16 @@ Test(dualopt_de_cohgen, report_states_the_derived_widths)
 
 Test(dualopt_de_paper, worked_example_of_spec_4_7)
 {
-    de_cfg c;
-    de_core d;
+    dualopt_de_cfg c;
+    dualopt_de_core d;
     uint64_t idx = 0, at;
     cfg_of(&c, "default", "--window 20");
-    de_core_init(&d, &c);
-    cr_assert_eq(feed(&d, &idx, 30, DE_LR, 0, 0), 0);
-    cr_assert_eq(feed(&d, &idx, 5, DE_RR, 1, 0x1), 0);
-    at = feed(&d, &idx, 15, DE_RR, 0, 0x1);
+    dualopt_de_core_init(&d, &c);
+    cr_assert_eq(feed(&d, &idx, 30, DUALOPT_DE_LR, 0, 0), 0);
+    cr_assert_eq(feed(&d, &idx, 5, DUALOPT_DE_RR, 1, 0x1), 0);
+    at = feed(&d, &idx, 15, DUALOPT_DE_RR, 0, 0x1);
     cr_assert_eq(at, 50);
-    cr_assert_eq(d.mode, DE_COALESCE);
+    cr_assert_eq(d.mode, DUALOPT_DE_COALESCE);
     cr_assert(d.dec.total == 50 && d.dec.remote == 20 && d.dec.reads == 20 && d.dec.words == 20 &&
               d.dec.hits == 5);
     cr_assert_eq(run("{ for i in $(seq 30); do echo LR; done; for i in 1 2 3 4 5; do echo 'RR 1 0001'; "
@@ -200,128 +200,128 @@ Test(dualopt_de_paper, worked_example_of_spec_4_7)
 
 /* One window of the tiny configuration (W = 20, bound 1,000): `locals` LR,
  * then 20 remote reads, `hits` of them L1 hits, masks summing to `words`. */
-static de_mode window_of(unsigned locals, unsigned hits, unsigned words, const char *opts)
+static dualopt_de_mode window_of(unsigned locals, unsigned hits, unsigned words, const char *opts)
 {
-    de_cfg c;
-    de_core d;
+    dualopt_de_cfg c;
+    dualopt_de_core d;
     uint64_t idx = 0;
     unsigned i;
     cfg_of(&c, "tiny", opts);
-    de_core_init(&d, &c);
-    feed(&d, &idx, locals, DE_LR, 0, 0);
+    dualopt_de_core_init(&d, &c);
+    feed(&d, &idx, locals, DUALOPT_DE_LR, 0, 0);
     for (i = 0; i < 20; i++) {
         unsigned w = words / 20 + (i < words % 20);
         uint64_t m = w >= 64 ? ~0ull : (1ull << w) - 1;
-        if (de_access(&d, DE_RR, i < hits, m))
+        if (dualopt_de_access(&d, DUALOPT_DE_RR, i < hits, m))
             return d.mode;
     }
-    return DE_MONITOR;
+    return DUALOPT_DE_MONITOR;
 }
 
 Test(dualopt_de_paper, remote_ratio_of_exactly_2_percent_is_remote_dominated)
 {
-    de_cfg c;
-    de_core d;
+    dualopt_de_cfg c;
+    dualopt_de_core d;
     uint64_t idx = 0;
     /* 980 local + 20 remote: 20 / 1000 = 2 % exactly, both bounds reached on
      * access 1000: remote-dominated (D7), here COALESCE */
-    cr_assert_eq(window_of(980, 0, 20, NULL), DE_COALESCE);
-    cr_assert_eq(window_of(979, 0, 20, NULL), DE_COALESCE);
+    cr_assert_eq(window_of(980, 0, 20, NULL), DUALOPT_DE_COALESCE);
+    cr_assert_eq(window_of(979, 0, 20, NULL), DUALOPT_DE_COALESCE);
     /* 981 local + 19 remote reach the bound of 1,000 first: 1.9 % -> NONE */
     cfg_of(&c, "tiny", NULL);
-    de_core_init(&d, &c);
-    feed(&d, &idx, 981, DE_LR, 0, 0);
-    cr_assert_eq(feed(&d, &idx, 19, DE_RR, 0, 1), 1000);
-    cr_assert_eq(d.mode, DE_NONE);
+    dualopt_de_core_init(&d, &c);
+    feed(&d, &idx, 981, DUALOPT_DE_LR, 0, 0);
+    cr_assert_eq(feed(&d, &idx, 19, DUALOPT_DE_RR, 0, 1), 1000);
+    cr_assert_eq(d.mode, DUALOPT_DE_NONE);
     cr_assert(d.dec.total == 1000 && d.dec.remote == 19);
 }
 
 Test(dualopt_de_paper, block_utilisation_of_exactly_0_2_caches)
 {
     /* 20 reads x 16 words: 64 words = 0.2 exactly -> not below -> CACHE */
-    cr_assert_eq(window_of(0, 0, 64, NULL), DE_CACHE);
-    cr_assert_eq(window_of(0, 0, 63, NULL), DE_COALESCE);
-    cr_assert_eq(window_of(0, 0, 65, NULL), DE_CACHE);
+    cr_assert_eq(window_of(0, 0, 64, NULL), DUALOPT_DE_CACHE);
+    cr_assert_eq(window_of(0, 0, 63, NULL), DUALOPT_DE_COALESCE);
+    cr_assert_eq(window_of(0, 0, 65, NULL), DUALOPT_DE_CACHE);
 }
 
 Test(dualopt_de_paper, hit_rate_of_exactly_0_4_caches)
 {
-    cr_assert_eq(window_of(0, 8, 20, NULL), DE_CACHE);     /* 8 / 20 = 0.4 */
-    cr_assert_eq(window_of(0, 7, 20, NULL), DE_COALESCE);
+    cr_assert_eq(window_of(0, 8, 20, NULL), DUALOPT_DE_CACHE);     /* 8 / 20 = 0.4 */
+    cr_assert_eq(window_of(0, 7, 20, NULL), DUALOPT_DE_COALESCE);
     /* other thresholds given as fractions and decimals, also exact */
-    cr_assert_eq(window_of(0, 5, 20, "--hit-thresh 1/4"), DE_CACHE);
-    cr_assert_eq(window_of(0, 4, 20, "--hit-thresh 0.25"), DE_COALESCE);
-    cr_assert_eq(window_of(0, 0, 80, "--block-thresh 1/4"), DE_CACHE);
-    cr_assert_eq(window_of(0, 0, 79, "--block-thresh 0.25"), DE_COALESCE);
+    cr_assert_eq(window_of(0, 5, 20, "--hit-thresh 1/4"), DUALOPT_DE_CACHE);
+    cr_assert_eq(window_of(0, 4, 20, "--hit-thresh 0.25"), DUALOPT_DE_COALESCE);
+    cr_assert_eq(window_of(0, 0, 80, "--block-thresh 1/4"), DUALOPT_DE_CACHE);
+    cr_assert_eq(window_of(0, 0, 79, "--block-thresh 0.25"), DUALOPT_DE_COALESCE);
 }
 
 Test(dualopt_de_paper, window_without_remote_reads_caches)
 {
-    de_cfg c;
-    de_core d;
+    dualopt_de_cfg c;
+    dualopt_de_core d;
     uint64_t idx = 0;
     cfg_of(&c, "tiny", NULL);
-    de_core_init(&d, &c);
-    cr_assert_eq(feed(&d, &idx, 20, DE_RW, 0, 0), 20);
-    cr_assert_eq(d.mode, DE_CACHE);
+    dualopt_de_core_init(&d, &c);
+    cr_assert_eq(feed(&d, &idx, 20, DUALOPT_DE_RW, 0, 0), 20);
+    cr_assert_eq(d.mode, DUALOPT_DE_CACHE);
     cr_assert_eq(d.dec.reads, 0);
     /* hit rate over all remote accesses (D5 option): writes' hits count */
     cfg_of(&c, "tiny", "--hit-over all");
-    de_core_init(&d, &c);
+    dualopt_de_core_init(&d, &c);
     idx = 0;
-    feed(&d, &idx, 10, DE_RW, 1, 0);
-    cr_assert_eq(feed(&d, &idx, 10, DE_RR, 0, 1), 20);
+    feed(&d, &idx, 10, DUALOPT_DE_RW, 1, 0);
+    cr_assert_eq(feed(&d, &idx, 10, DUALOPT_DE_RR, 0, 1), 20);
     cr_assert_eq(d.dec.hits, 10);
-    cr_assert_eq(d.mode, DE_CACHE, "10 / 20 remote hits >= 0.4");
+    cr_assert_eq(d.mode, DUALOPT_DE_CACHE, "10 / 20 remote hits >= 0.4");
 }
 
 Test(dualopt_de_paper, local_dominated_run_decides_at_the_bound)
 {
-    de_cfg c;
-    de_core d;
+    dualopt_de_cfg c;
+    dualopt_de_core d;
     uint64_t idx = 0, at;
     cfg_of(&c, "default", NULL);
-    de_core_init(&d, &c);
+    dualopt_de_core_init(&d, &c);
     /* 1 % remote: the window closes on total = 1,000,000 (D6) */
     at = 0;
     while (at == 0 && idx < 2000000) {
-        at = feed(&d, &idx, 99, DE_LW, 0, 0);
+        at = feed(&d, &idx, 99, DUALOPT_DE_LW, 0, 0);
         if (at == 0)
-            at = feed(&d, &idx, 1, DE_RR, 0, 0xffff);
+            at = feed(&d, &idx, 1, DUALOPT_DE_RR, 0, 0xffff);
     }
     cr_assert_eq(at, 1000000);
-    cr_assert_eq(d.mode, DE_NONE);
+    cr_assert_eq(d.mode, DUALOPT_DE_NONE);
     cr_assert_eq(d.dec.remote, 10000);
 }
 
 Test(dualopt_de_paper, warm_up_decide_once_and_re_monitoring)
 {
-    de_cfg c;
-    de_core d;
+    dualopt_de_cfg c;
+    dualopt_de_core d;
     uint64_t idx = 0;
     cfg_of(&c, "tiny", "--warmup 7");
-    de_core_init(&d, &c);
-    cr_assert_eq(feed(&d, &idx, 7, DE_RR, 1, 0xffff), 0, "warm-up accesses are ignored");
+    dualopt_de_core_init(&d, &c);
+    cr_assert_eq(feed(&d, &idx, 7, DUALOPT_DE_RR, 1, 0xffff), 0, "warm-up accesses are ignored");
     cr_assert_eq(d.c.total, 0);
-    cr_assert_eq(feed(&d, &idx, 20, DE_RR, 0, 1), 27);
-    cr_assert_eq(d.mode, DE_COALESCE);
+    cr_assert_eq(feed(&d, &idx, 20, DUALOPT_DE_RR, 0, 1), 27);
+    cr_assert_eq(d.mode, DUALOPT_DE_COALESCE);
     /* decided once: later accesses and kernel boundaries change nothing */
-    cr_assert_eq(feed(&d, &idx, 100, DE_RR, 1, 0xffff), 0);
-    cr_assert_eq(de_kernel(&d), 0);
-    cr_assert_eq(d.mode, DE_COALESCE);
+    cr_assert_eq(feed(&d, &idx, 100, DUALOPT_DE_RR, 1, 0xffff), 0);
+    cr_assert_eq(dualopt_de_kernel(&d), 0);
+    cr_assert_eq(d.mode, DUALOPT_DE_COALESCE);
     /* with re-monitoring, a kernel boundary restarts monitoring (warm-up too) */
     cfg_of(&c, "tiny", "--warmup 7 --remonitor-on-kernel 1");
-    de_core_init(&d, &c);
+    dualopt_de_core_init(&d, &c);
     idx = 0;
-    cr_assert_eq(de_kernel(&d), 0, "no re-arm while monitoring");
-    cr_assert_eq(feed(&d, &idx, 27, DE_RR, 0, 1), 27);
-    cr_assert_eq(de_kernel(&d), 1);
-    cr_assert_eq(d.mode, DE_MONITOR);
-    cr_assert_eq(feed(&d, &idx, 27, DE_RR, 1, 0xffff), 54);
-    cr_assert_eq(d.mode, DE_CACHE);
+    cr_assert_eq(dualopt_de_kernel(&d), 0, "no re-arm while monitoring");
+    cr_assert_eq(feed(&d, &idx, 27, DUALOPT_DE_RR, 0, 1), 27);
+    cr_assert_eq(dualopt_de_kernel(&d), 1);
+    cr_assert_eq(d.mode, DUALOPT_DE_MONITOR);
+    cr_assert_eq(feed(&d, &idx, 27, DUALOPT_DE_RR, 1, 0xffff), 54);
+    cr_assert_eq(d.mode, DUALOPT_DE_CACHE);
     /* a reset restarts monitoring in any mode */
-    de_core_restart(&d);
-    cr_assert_eq(d.mode, DE_MONITOR);
+    dualopt_de_core_restart(&d);
+    cr_assert_eq(d.mode, DUALOPT_DE_MONITOR);
     cr_assert_eq(d.c.total, 0);
 }
 
@@ -539,33 +539,33 @@ Test(dualopt_de_lockstep, one_access_per_cycle)
 
 /* docs/dualopt.md: the access that closes the window is handshaken in cycle
  * t; dec_valid_o and the new mode signals appear in cycle
- * t + DE_DECIDE_LATENCY, in the RTL and in the timing shell; the mode then
+ * t + DUALOPT_DE_DECIDE_LATENCY, in the RTL and in the timing shell; the mode then
  * holds through later accesses and (without re-monitoring) kernel
  * boundaries, and a reset returns it to MONITOR. */
 Test(dualopt_de_lockstep, decision_latency_and_mode_hold)
 {
-    const dut_ops *d = ls_dut_find(dualopt_duts, unit_find("dualopt-de"), "tiny");
-    de_cfg c;
-    de_tm *tm;
-    de_in in;
-    de_out mo, ro;
+    const dut_ops *d = ls_dut_find(dualopt_duts, cohkit_unit_find("dualopt-de"), "tiny");
+    dualopt_de_cfg c;
+    dualopt_de_tm *tm;
+    dualopt_de_in in;
+    dualopt_de_out mo, ro;
     void *h;
     unsigned cyc, acc = 0, close_at = 0, dec_at = 0, mode_at = 0, pulses = 0;
     cr_assert_not_null(d);
     cfg_of(&c, "tiny", NULL);
-    tm = de_tm_new(&c);
+    tm = dualopt_de_tm_new(&c);
     h = d->create(1);
     cr_assert(tm != NULL && h != NULL);
     memset(&in, 0, sizeof in);
     for (cyc = 0; cyc < 200; cyc++) {
         in.rst_ni = cyc >= 2;
         in.acc_valid_i = cyc >= 2 && acc < 60;
-        in.acc_kind_i = DE_RR;
+        in.acc_kind_i = DUALOPT_DE_RR;
         in.acc_mask_i = 0x1;
         in.kernel_i = cyc == 120;
         in.restart_i = cyc == 150;
         d->eval(h, (const uint64_t *)&in, (uint64_t *)&ro);
-        de_eval(tm, &in, &mo);
+        dualopt_de_eval(tm, &in, &mo);
         if (cyc >= 2) {
             cr_assert_eq(memcmp(&mo, &ro, sizeof mo), 0, "model and RTL differ at cycle %u", cyc);
             if (in.acc_valid_i && ro.acc_ready_o && ++acc == 20)
@@ -573,27 +573,27 @@ Test(dualopt_de_lockstep, decision_latency_and_mode_hold)
             if (ro.dec_valid_o) {
                 pulses++;
                 dec_at = cyc;
-                cr_assert_eq(ro.dec_mode_o, DE_COALESCE);
+                cr_assert_eq(ro.dec_mode_o, DUALOPT_DE_COALESCE);
                 cr_assert_eq(ro.dec_total_o, 20);
             }
-            if (ro.mode_o == DE_COALESCE && mode_at == 0) {
+            if (ro.mode_o == DUALOPT_DE_COALESCE && mode_at == 0) {
                 mode_at = cyc;
                 cr_assert(ro.bgu_mask_o && ro.scbu_bypass_o && ro.mshr_mask_o && !ro.rcache_en_o);
             }
             if (mode_at && cyc < 152)
-                cr_assert_eq(ro.mode_o, DE_COALESCE, "mode changed at cycle %u", cyc);
+                cr_assert_eq(ro.mode_o, DUALOPT_DE_COALESCE, "mode changed at cycle %u", cyc);
             if (cyc >= 154)
-                cr_assert_eq(ro.mode_o, DE_MONITOR, "a reset returns to MONITOR (cycle %u)", cyc);
+                cr_assert_eq(ro.mode_o, DUALOPT_DE_MONITOR, "a reset returns to MONITOR (cycle %u)", cyc);
         }
-        de_step(tm, &in);
+        dualopt_de_step(tm, &in);
         d->tick(h);
     }
     cr_assert_eq(pulses, 1, "one decision per window, %u pulses", pulses);
-    cr_assert_eq(dec_at - close_at, DE_DECIDE_LATENCY, "closing access at %u, decision at %u",
+    cr_assert_eq(dec_at - close_at, DUALOPT_DE_DECIDE_LATENCY, "closing access at %u, decision at %u",
                  close_at, dec_at);
     cr_assert_eq(mode_at, dec_at);
     d->destroy(h);
-    de_tm_free(tm);
+    dualopt_de_tm_free(tm);
 }
 
 /* The threshold boundaries through the RTL (tiny: W = 20, bound 1,000), one

@@ -21,15 +21,15 @@
 
 extern const dut_ops *const dualopt_duts[];
 
-static e2e_tb_res run_kernel(e2e_kind kind, unsigned gpus, uint64_t seed, unsigned loads,
-                             e2e_mode mode, int rtl, e2e_fault fault, uint64_t fault_n, int *rc)
+static e2e_tb_res run_kernel(dualopt_e2e_kind kind, unsigned gpus, uint64_t seed, unsigned loads,
+                             dualopt_e2e_mode mode, int rtl, dualopt_e2e_fault fault, uint64_t fault_n, int *rc)
 {
-    e2e_kernel k;
-    e2e_opts o;
+    dualopt_e2e_kernel k;
+    dualopt_e2e_opts o;
     e2e_tb_res r;
     char err[256];
-    cr_assert_eq(e2e_kernel_gen(&k, kind, gpus, seed, loads, err, sizeof err), 0, "%s", err);
-    e2e_opts_default(&o);
+    cr_assert_eq(dualopt_e2e_kernel_gen(&k, kind, gpus, seed, loads, err, sizeof err), 0, "%s", err);
+    dualopt_e2e_opts_default(&o);
     o.gpus = gpus;
     o.mode = mode;
     o.fault = fault;
@@ -37,17 +37,17 @@ static e2e_tb_res run_kernel(e2e_kind kind, unsigned gpus, uint64_t seed, unsign
     o.idle_limit = 300;
     *rc = e2e_tb_run(&o, &k, rtl ? dualopt_duts : NULL, &r);
     cr_assert_geq(*rc, 0, "setup: %s", r.msg);
-    e2e_kernel_free(&k);
+    dualopt_e2e_kernel_free(&k);
     return r;
 }
 
-static void expect_pass(e2e_kind kind, unsigned gpus, uint64_t seed, unsigned loads, int rtl)
+static void expect_pass(dualopt_e2e_kind kind, unsigned gpus, uint64_t seed, unsigned loads, int rtl)
 {
     int m, rc;
     for (m = 0; m < 2; m++) {
-        e2e_tb_res r = run_kernel(kind, gpus, seed, loads, m ? E2E_LINE_MODE : E2E_COALESCE,
-                                  rtl, E2E_FAULT_NONE, 0, &rc);
-        cr_assert_eq(rc, 0, "%s gpus %u seed %llu mode %d: %s / %s", e2e_kind_names[kind], gpus,
+        e2e_tb_res r = run_kernel(kind, gpus, seed, loads, m ? DUALOPT_E2E_LINE_MODE : DUALOPT_E2E_COALESCE,
+                                  rtl, DUALOPT_E2E_FAULT_NONE, 0, &rc);
+        cr_assert_eq(rc, 0, "%s gpus %u seed %llu mode %d: %s / %s", dualopt_e2e_kind_names[kind], gpus,
                      (unsigned long long)seed, m, r.msg, r.check_msg);
         cr_assert(r.done && r.check_ok && r.check_rtl_ok && !r.mismatch);
         cr_assert_gt(r.chk.bytes, 0);
@@ -69,22 +69,22 @@ Test(dualopt_e2e, c_composition_every_word_equals_memory, .timeout = 60)
 {
     unsigned seed;
     for (seed = 1; seed <= 4; seed++) {
-        expect_pass(E2E_K_MIXED, 2, seed, 24, 0);
-        expect_pass(E2E_K_MIXED, 4, seed, 24, 0);
+        expect_pass(DUALOPT_E2E_K_MIXED, 2, seed, 24, 0);
+        expect_pass(DUALOPT_E2E_K_MIXED, 4, seed, 24, 0);
     }
-    expect_pass(E2E_K_CROSSING, 4, 5, 12, 0);
-    expect_pass(E2E_K_SCATTER, 4, 6, 12, 0);
-    expect_pass(E2E_K_STRIDE, 2, 7, 12, 0);
-    expect_pass(E2E_K_SPARSE, 3, 8, 12, 0);
+    expect_pass(DUALOPT_E2E_K_CROSSING, 4, 5, 12, 0);
+    expect_pass(DUALOPT_E2E_K_SCATTER, 4, 6, 12, 0);
+    expect_pass(DUALOPT_E2E_K_STRIDE, 2, 7, 12, 0);
+    expect_pass(DUALOPT_E2E_K_SPARSE, 3, 8, 12, 0);
 }
 
 Test(dualopt_e2e, rtl_composition_every_word_equals_memory, .timeout = 120)
 {
-    expect_pass(E2E_K_MIXED, 2, 11, 16, 1);
-    expect_pass(E2E_K_MIXED, 2, 12, 16, 1);
-    expect_pass(E2E_K_MIXED, 4, 13, 8, 1);
-    expect_pass(E2E_K_MIXED, 4, 14, 8, 1);
-    expect_pass(E2E_K_CROSSING, 4, 15, 4, 1);
+    expect_pass(DUALOPT_E2E_K_MIXED, 2, 11, 16, 1);
+    expect_pass(DUALOPT_E2E_K_MIXED, 2, 12, 16, 1);
+    expect_pass(DUALOPT_E2E_K_MIXED, 4, 13, 8, 1);
+    expect_pass(DUALOPT_E2E_K_MIXED, 4, 14, 8, 1);
+    expect_pass(DUALOPT_E2E_K_CROSSING, 4, 15, 4, 1);
 }
 
 /* ------------------------------------------ traffic, by hand -- */
@@ -94,28 +94,28 @@ typedef struct {
     uint64_t base_packets, base_bytes, base_flits;
 } want_t;
 
-static void expect_traffic(e2e_kind kind, const want_t *w)
+static void expect_traffic(dualopt_e2e_kind kind, const want_t *w)
 {
     int rc;
-    e2e_tb_res c = run_kernel(kind, 2, 1, 0, E2E_COALESCE, 1, E2E_FAULT_NONE, 0, &rc);
+    e2e_tb_res c = run_kernel(kind, 2, 1, 0, DUALOPT_E2E_COALESCE, 1, DUALOPT_E2E_FAULT_NONE, 0, &rc);
     e2e_tb_res b;
-    cr_assert_eq(rc, 0, "%s: %s %s", e2e_kind_names[kind], c.msg, c.check_msg);
+    cr_assert_eq(rc, 0, "%s: %s %s", dualopt_e2e_kind_names[kind], c.msg, c.check_msg);
     cr_assert_eq(c.c.req_msgs, w->req);
     cr_assert_eq(c.c.req_bytes, 12 * w->req);
     cr_assert_eq(c.c.req_flits, w->req);
-    cr_assert_eq(c.c.packets, w->packets, "%s packets %llu", e2e_kind_names[kind],
+    cr_assert_eq(c.c.packets, w->packets, "%s packets %llu", dualopt_e2e_kind_names[kind],
                  (unsigned long long)c.c.packets);
     cr_assert_eq(c.c.coal_packets, w->packets);
     cr_assert_eq(c.c.slots, w->slots);
-    cr_assert_eq(c.c.bytes, w->bytes, "%s bytes %llu", e2e_kind_names[kind],
+    cr_assert_eq(c.c.bytes, w->bytes, "%s bytes %llu", dualopt_e2e_kind_names[kind],
                  (unsigned long long)c.c.bytes);
     cr_assert_eq(c.c.flits, w->flits);
     cr_assert_eq(c.c.fine_bytes, w->fine_bytes);
     cr_assert_eq(c.c.fine_flits, w->fine_flits);
     cr_assert_eq(c.c.line_bytes, w->line_bytes);
     cr_assert_eq(c.c.line_flits, w->line_flits);
-    b = run_kernel(kind, 2, 1, 0, E2E_LINE_MODE, 1, E2E_FAULT_NONE, 0, &rc);
-    cr_assert_eq(rc, 0, "%s baseline: %s %s", e2e_kind_names[kind], b.msg, b.check_msg);
+    b = run_kernel(kind, 2, 1, 0, DUALOPT_E2E_LINE_MODE, 1, DUALOPT_E2E_FAULT_NONE, 0, &rc);
+    cr_assert_eq(rc, 0, "%s baseline: %s %s", dualopt_e2e_kind_names[kind], b.msg, b.check_msg);
     cr_assert_eq(b.c.req_msgs, w->req);
     cr_assert_eq(b.c.packets, w->base_packets);
     cr_assert_eq(b.c.reg_packets, w->base_packets);
@@ -129,7 +129,7 @@ static void expect_traffic(e2e_kind kind, const want_t *w)
 Test(dualopt_e2e_traffic, fully_coalescible_kernel)
 {
     want_t w = {30, 3, 30, 192, 12, 240, 30, 2040, 150, 30, 2040, 150};
-    expect_traffic(E2E_K_FULL, &w);
+    expect_traffic(DUALOPT_E2E_K_FULL, &w);
 }
 
 /* 11 lanes x 8 bytes at 64i + 60: 12 lines, the first and last with one
@@ -139,7 +139,7 @@ Test(dualopt_e2e_traffic, fully_coalescible_kernel)
 Test(dualopt_e2e_traffic, line_crossing_kernel)
 {
     want_t w = {12, 3, 22, 144, 9, 136, 12, 816, 60, 12, 816, 60};
-    expect_traffic(E2E_K_CROSS11, &w);
+    expect_traffic(DUALOPT_E2E_K_CROSS11, &w);
 }
 
 /* 5 loads of one word, 200 cycles apart: every slot leaves alone after the
@@ -148,7 +148,7 @@ Test(dualopt_e2e_traffic, line_crossing_kernel)
 Test(dualopt_e2e_traffic, sparse_kernel)
 {
     want_t w = {5, 5, 5, 50, 5, 40, 5, 340, 25, 5, 340, 25};
-    expect_traffic(E2E_K_LONE, &w);
+    expect_traffic(DUALOPT_E2E_K_LONE, &w);
 }
 
 /* ----------------------------------------- the check can fail -- */
@@ -158,8 +158,8 @@ Test(dualopt_e2e_faults, corrupted_memory_reply_is_caught, .timeout = 60)
     int rtl, m, rc;
     for (rtl = 0; rtl < 2; rtl++)
         for (m = 0; m < 2; m++) {
-            e2e_tb_res r = run_kernel(E2E_K_MIXED, rtl ? 2 : 4, 3, 8,
-                                      m ? E2E_LINE_MODE : E2E_COALESCE, rtl, E2E_FAULT_MEM, 5,
+            e2e_tb_res r = run_kernel(DUALOPT_E2E_K_MIXED, rtl ? 2 : 4, 3, 8,
+                                      m ? DUALOPT_E2E_LINE_MODE : DUALOPT_E2E_COALESCE, rtl, DUALOPT_E2E_FAULT_MEM, 5,
                                       &rc);
             cr_assert_eq(r.c.faults, 1);
             cr_assert_eq(rc, 1);
@@ -175,8 +175,8 @@ Test(dualopt_e2e_faults, dropped_slot_is_caught, .timeout = 60)
 {
     int rtl, rc;
     for (rtl = 0; rtl < 2; rtl++) {
-        e2e_tb_res r = run_kernel(E2E_K_MIXED, rtl ? 2 : 4, 4, 8, E2E_COALESCE, rtl,
-                                  E2E_FAULT_DROP, 7, &rc);
+        e2e_tb_res r = run_kernel(DUALOPT_E2E_K_MIXED, rtl ? 2 : 4, 4, 8, DUALOPT_E2E_COALESCE, rtl,
+                                  DUALOPT_E2E_FAULT_DROP, 7, &rc);
         cr_assert_eq(r.c.faults, 1);
         cr_assert_eq(rc, 1);
         cr_assert(!r.done, "the entry missing a slot never fills");
@@ -186,7 +186,7 @@ Test(dualopt_e2e_faults, dropped_slot_is_caught, .timeout = 60)
     }
     /* a lost line response in the baseline */
     {
-        e2e_tb_res r = run_kernel(E2E_K_FULL, 2, 1, 0, E2E_LINE_MODE, 0, E2E_FAULT_DROP, 3, &rc);
+        e2e_tb_res r = run_kernel(DUALOPT_E2E_K_FULL, 2, 1, 0, DUALOPT_E2E_LINE_MODE, 0, DUALOPT_E2E_FAULT_DROP, 3, &rc);
         cr_assert_eq(rc, 1);
         cr_assert_eq(r.chk.missing, 4, "one lane's word");
     }
@@ -196,10 +196,10 @@ Test(dualopt_e2e_faults, dropped_slot_is_caught, .timeout = 60)
  * come from the faults). */
 Test(dualopt_e2e_faults, same_kernels_without_faults_pass, .timeout = 60)
 {
-    expect_pass(E2E_K_MIXED, 4, 3, 8, 0);
-    expect_pass(E2E_K_MIXED, 4, 4, 8, 0);
-    expect_pass(E2E_K_MIXED, 2, 3, 8, 1);
-    expect_pass(E2E_K_MIXED, 2, 4, 8, 1);
+    expect_pass(DUALOPT_E2E_K_MIXED, 4, 3, 8, 0);
+    expect_pass(DUALOPT_E2E_K_MIXED, 4, 4, 8, 0);
+    expect_pass(DUALOPT_E2E_K_MIXED, 2, 3, 8, 1);
+    expect_pass(DUALOPT_E2E_K_MIXED, 2, 4, 8, 1);
 }
 
 /* The lockstep of the two compositions catches one wrong RTL output bit:
@@ -214,7 +214,7 @@ static int out_word(const dut_ops *d, const char *name)
     for (k = 0; k < d->n_out; k++) {
         if (strcmp(d->out_names[k], name) == 0)
             return (int)w;
-        w += UNIT_WORDS(d->out_widths[k]);
+        w += COHKIT_UNIT_WORDS(d->out_widths[k]);
     }
     return -1;
 }
@@ -231,12 +231,12 @@ Test(dualopt_e2e_faults, lockstep_catches_a_wrong_rtl_output, .timeout = 60)
 {
     const dut_ops *table[64];
     size_t i, n = 0;
-    e2e_kernel k;
-    e2e_opts o;
+    dualopt_e2e_kernel k;
+    dualopt_e2e_opts o;
     e2e_tb_res r;
     char err[128];
     int rc;
-    real_decoal = ls_dut_find(dualopt_duts, unit_find("dualopt-decoal"), "default");
+    real_decoal = ls_dut_find(dualopt_duts, cohkit_unit_find("dualopt-decoal"), "default");
     cr_assert_not_null(real_decoal);
     bad_decoal = *real_decoal;
     bad_decoal.eval = flip_eval;
@@ -244,11 +244,11 @@ Test(dualopt_e2e_faults, lockstep_catches_a_wrong_rtl_output, .timeout = 60)
         table[n++] = dualopt_duts[i] == real_decoal ? &bad_decoal : dualopt_duts[i];
     table[n] = NULL;
     bad_words = 0;
-    cr_assert_eq(e2e_kernel_gen(&k, E2E_K_FULL, 2, 1, 0, err, sizeof err), 0);
-    e2e_opts_default(&o);
+    cr_assert_eq(dualopt_e2e_kernel_gen(&k, DUALOPT_E2E_K_FULL, 2, 1, 0, err, sizeof err), 0);
+    dualopt_e2e_opts_default(&o);
     o.gpus = 2;
     rc = e2e_tb_run(&o, &k, table, &r);
-    e2e_kernel_free(&k);
+    dualopt_e2e_kernel_free(&k);
     cr_assert_eq(rc, 1);
     cr_assert(r.mismatch);
     cr_assert(strstr(r.msg, "gpu0.decoal port out_data_o") != NULL, "%s", r.msg);

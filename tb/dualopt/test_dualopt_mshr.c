@@ -331,7 +331,7 @@ Test(dualopt_mshr_lockstep, one_lookup_per_cycle)
  * k targets in t+1..t+k and the next fill is accepted in t+k+1. */
 Test(dualopt_mshr_lockstep, response_and_fill_timing)
 {
-    const dut_ops *d = ls_dut_find(dualopt_duts, unit_find("dualopt-mshr"), "fpga");
+    const dut_ops *d = ls_dut_find(dualopt_duts, cohkit_unit_find("dualopt-mshr"), "fpga");
     dualopt_mshr_cfg c;
     dualopt_mshr_tm *tm;
     dualopt_mshr_in in;

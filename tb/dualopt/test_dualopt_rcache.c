@@ -28,7 +28,7 @@ extern const dut_ops *const dualopt_duts[];
 typedef struct {
     unsigned fetches;
     uint64_t last_fetch;
-    rcache_wb wb[16];
+    dualopt_rcache_wb wb[16];
     unsigned nwb;
 } env_t;
 
@@ -38,11 +38,11 @@ static void fetch(void *ctx, uint64_t line, uint8_t *buf)
     unsigned i;
     e->fetches++;
     e->last_fetch = line;
-    for (i = 0; i < RCACHE_LINE_MAX; i++)
+    for (i = 0; i < DUALOPT_RCACHE_LINE_MAX; i++)
         buf[i] = (uint8_t)(line * 7 + i);
 }
 
-static void on_wb(void *ctx, const rcache_wb *wb)
+static void on_wb(void *ctx, const dualopt_rcache_wb *wb)
 {
     env_t *e = ctx;
     if (e->nwb < 16)
@@ -51,140 +51,140 @@ static void on_wb(void *ctx, const rcache_wb *wb)
 }
 
 /* 4 sets x 2 ways x 16 B, 32-bit addresses: line L is in set L mod 4. */
-static rcache *small(void)
+static dualopt_rcache *small(void)
 {
-    rcache_cfg c = {4, 2, 16, 32};
+    dualopt_rcache_cfg c = {4, 2, 16, 32};
     char err[128];
-    cr_assert_eq(rcache_cfg_check(&c, err, sizeof err), 0, "%s", err);
-    return rcache_new(&c);
+    cr_assert_eq(dualopt_rcache_cfg_check(&c, err, sizeof err), 0, "%s", err);
+    return dualopt_rcache_new(&c);
 }
 
-static rcache_res acc(rcache *rc, env_t *e, rcache_op op, uint64_t addr, uint64_t mask, uint8_t v)
+static dualopt_rcache_res acc(dualopt_rcache *rc, env_t *e, dualopt_rcache_op op, uint64_t addr, uint64_t mask, uint8_t v)
 {
-    rcache_req q;
-    rcache_res r;
+    dualopt_rcache_req q;
+    dualopt_rcache_res r;
     unsigned i;
     memset(&q, 0, sizeof q);
     q.op = op;
     q.addr = addr;
     q.mask = mask;
-    for (i = 0; i < RCACHE_LINE_MAX; i++)
+    for (i = 0; i < DUALOPT_RCACHE_LINE_MAX; i++)
         q.data[i] = v;
-    cr_assert_eq(rcache_access(rc, &q, fetch, e, &r), 0);
+    cr_assert_eq(dualopt_rcache_access(rc, &q, fetch, e, &r), 0);
     return r;
 }
 
 Test(dualopt_rcache_rules, read_hit_miss_clean_and_dirty_victim_lru)
 {
-    rcache *rc = small();
+    dualopt_rcache *rc = small();
     env_t e = {0};
-    rcache_res r;
+    dualopt_rcache_res r;
     /* lines 0x0, 0x4 and 0x8 (byte addresses 0x0, 0x40, 0x80) share set 0 */
-    r = acc(rc, &e, RC_RD, 0x0, 0, 0);
-    cr_assert_eq(r.kind, RC_MISS);
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x0, 0, 0);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_MISS);
     cr_assert_eq(e.fetches, 1);
     cr_assert_eq(r.rdata[5], 5, "the fetched line is served");
-    r = acc(rc, &e, RC_RD, 0xc, 0, 0);
-    cr_assert_eq(r.kind, RC_HIT);
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0xc, 0, 0);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_HIT);
     cr_assert_eq(r.line, 0);
     cr_assert_eq(e.fetches, 1, "a hit fetches nothing");
-    r = acc(rc, &e, RC_RD, 0x40, 0, 0); /* invalid way 1 taken before any eviction */
-    cr_assert_eq(r.kind, RC_MISS);
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x40, 0, 0); /* invalid way 1 taken before any eviction */
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_MISS);
     cr_assert_eq(r.nwb, 0);
-    cr_assert_eq(rcache_valid_lines(rc), 2);
-    acc(rc, &e, RC_RD, 0x0, 0, 0);       /* line 0 most recent: line 4 is LRU */
-    r = acc(rc, &e, RC_RD, 0x80, 0, 0);  /* evicts line 4, clean: no write-back */
-    cr_assert_eq(r.kind, RC_MISS);
+    cr_assert_eq(dualopt_rcache_valid_lines(rc), 2);
+    acc(rc, &e, DUALOPT_RCACHE_RD, 0x0, 0, 0);       /* line 0 most recent: line 4 is LRU */
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x80, 0, 0);  /* evicts line 4, clean: no write-back */
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_MISS);
     cr_assert_eq(r.nwb, 0);
-    r = acc(rc, &e, RC_RD, 0x40, 0, 0);
-    cr_assert_eq(r.kind, RC_MISS, "line 4 was the victim");
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x40, 0, 0);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_MISS, "line 4 was the victim");
     /* now line 0 is LRU; dirty it partly: the write hit makes it most recent */
-    r = acc(rc, &e, RC_WR, 0x40, 0x0f00, 0xaa);
-    cr_assert_eq(r.kind, RC_WHIT);
-    r = acc(rc, &e, RC_RD, 0x0, 0, 0);   /* line 8 LRU (clean), replaced */
-    cr_assert_eq(r.kind, RC_MISS);
+    r = acc(rc, &e, DUALOPT_RCACHE_WR, 0x40, 0x0f00, 0xaa);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_WHIT);
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x0, 0, 0);   /* line 8 LRU (clean), replaced */
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_MISS);
     cr_assert_eq(r.nwb, 0);
-    r = acc(rc, &e, RC_RD, 0x80, 0, 0);  /* line 4 is LRU and dirty */
-    cr_assert_eq(r.kind, RC_MISS);
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x80, 0, 0);  /* line 4 is LRU and dirty */
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_MISS);
     cr_assert_eq(r.nwb, 1);
     cr_assert_eq(r.wb.line, 4);
     cr_assert_eq(r.wb.mask, 0x0f00, "only the written bytes");
     cr_assert_eq(r.wb.data[8], 0xaa);
     cr_assert_eq(r.wb.data[3], (uint8_t)(4 * 7 + 3), "the rest is the fetched line");
     cr_assert_eq(rc->hits, 2);
-    rcache_free(rc);
+    dualopt_rcache_free(rc);
 }
 
 Test(dualopt_rcache_rules, full_line_write_miss_needs_no_fetch_partial_fetches_first)
 {
-    rcache *rc = small();
+    dualopt_rcache *rc = small();
     env_t e = {0};
-    rcache_res r;
-    r = acc(rc, &e, RC_WR, 0x100, 0xffff, 0x11);
-    cr_assert_eq(r.kind, RC_WMISS_FULL);
+    dualopt_rcache_res r;
+    r = acc(rc, &e, DUALOPT_RCACHE_WR, 0x100, 0xffff, 0x11);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_WMISS_FULL);
     cr_assert_eq(e.fetches, 0);
-    r = acc(rc, &e, RC_WR, 0x204, 0x00f0, 0x22);
-    cr_assert_eq(r.kind, RC_WMISS_FETCH);
+    r = acc(rc, &e, DUALOPT_RCACHE_WR, 0x204, 0x00f0, 0x22);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_WMISS_FETCH);
     cr_assert_eq(e.fetches, 1);
     cr_assert_eq(e.last_fetch, 0x20);
-    r = acc(rc, &e, RC_RD, 0x200, 0, 0);
-    cr_assert_eq(r.kind, RC_HIT);
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x200, 0, 0);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_HIT);
     cr_assert_eq(r.rdata[4], 0x22, "written bytes merged over the fill");
     cr_assert_eq(r.rdata[0], (uint8_t)(0x20 * 7), "other bytes from the fill");
-    r = acc(rc, &e, RC_RD, 0x100, 0, 0);
-    cr_assert_eq(r.kind, RC_HIT);
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x100, 0, 0);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_HIT);
     cr_assert_eq(r.rdata[15], 0x11);
     /* write-allocate: a write miss leaves the line dirty with its bytes */
-    rcache_flush(rc, on_wb, &e, NULL, NULL);
+    dualopt_rcache_flush(rc, on_wb, &e, NULL, NULL);
     cr_assert_eq(e.nwb, 2);
     cr_assert_eq(e.wb[0].line, 0x10);
     cr_assert_eq(e.wb[0].mask, 0xffff);
     cr_assert_eq(e.wb[1].line, 0x20);
     cr_assert_eq(e.wb[1].mask, 0x00f0);
-    rcache_free(rc);
+    dualopt_rcache_free(rc);
 }
 
 Test(dualopt_rcache_rules, atomic_writes_back_and_invalidates_the_line_then_bypasses)
 {
-    rcache *rc = small();
+    dualopt_rcache *rc = small();
     env_t e = {0};
-    rcache_res r;
-    acc(rc, &e, RC_WR, 0x40, 0x3, 0x5a);      /* line 4, bytes 0-1 dirty */
-    acc(rc, &e, RC_RD, 0x80, 0, 0);           /* line 8, clean */
-    r = acc(rc, &e, RC_AT, 0x41, 0, 0);
-    cr_assert_eq(r.kind, RC_FWD);
+    dualopt_rcache_res r;
+    acc(rc, &e, DUALOPT_RCACHE_WR, 0x40, 0x3, 0x5a);      /* line 4, bytes 0-1 dirty */
+    acc(rc, &e, DUALOPT_RCACHE_RD, 0x80, 0, 0);           /* line 8, clean */
+    r = acc(rc, &e, DUALOPT_RCACHE_AT, 0x41, 0, 0);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_FWD);
     cr_assert_eq(r.nwb, 1);
     cr_assert_eq(r.wb.line, 4);
     cr_assert_eq(r.wb.mask, 0x3);
     cr_assert_eq(r.wb.data[1], 0x5a);
     cr_assert_eq(r.inv, 1);
-    r = acc(rc, &e, RC_AT, 0x80, 0, 0);
-    cr_assert_eq(r.kind, RC_FWD);
+    r = acc(rc, &e, DUALOPT_RCACHE_AT, 0x80, 0, 0);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_FWD);
     cr_assert_eq(r.nwb, 0, "clean line: no write-back");
     cr_assert_eq(r.inv, 1);
-    r = acc(rc, &e, RC_AT, 0xc0, 0, 0);
-    cr_assert_eq(r.kind, RC_FWD);
+    r = acc(rc, &e, DUALOPT_RCACHE_AT, 0xc0, 0, 0);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_FWD);
     cr_assert_eq(r.nwb + r.inv, 0, "absent line: forwarded only");
-    cr_assert_eq(rcache_valid_lines(rc), 0);
+    cr_assert_eq(dualopt_rcache_valid_lines(rc), 0);
     cr_assert_eq(e.fetches, 2, "an atomic never fills the cache");
-    r = acc(rc, &e, RC_RD, 0x40, 0, 0);
-    cr_assert_eq(r.kind, RC_MISS, "the line is gone after the atomic");
-    rcache_free(rc);
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x40, 0, 0);
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_MISS, "the line is gone after the atomic");
+    dualopt_rcache_free(rc);
 }
 
 Test(dualopt_rcache_rules, kernel_flush_writes_back_dirty_lines_in_set_way_order)
 {
-    rcache *rc = small();
+    dualopt_rcache *rc = small();
     env_t e = {0};
     unsigned nwb = 99, ninv = 99;
     /* set 3 way 0, set 1 way 0, set 1 way 1 (dirty), set 2 clean, set 0 dirty */
-    acc(rc, &e, RC_WR, 0x30, 0x8000, 1);   /* line 3: set 3 way 0 */
-    acc(rc, &e, RC_WR, 0x10, 0x0001, 2);   /* line 1: set 1 way 0 */
-    acc(rc, &e, RC_WR, 0x50, 0xffff, 3);   /* line 5: set 1 way 1 */
-    acc(rc, &e, RC_RD, 0x20, 0, 0);        /* line 2: set 2, clean */
-    acc(rc, &e, RC_WR, 0x0, 0x0ff0, 4);    /* line 0: set 0 way 0 */
-    cr_assert_eq(rcache_dirty_lines(rc), 4);
-    rcache_flush(rc, on_wb, &e, &nwb, &ninv);
+    acc(rc, &e, DUALOPT_RCACHE_WR, 0x30, 0x8000, 1);   /* line 3: set 3 way 0 */
+    acc(rc, &e, DUALOPT_RCACHE_WR, 0x10, 0x0001, 2);   /* line 1: set 1 way 0 */
+    acc(rc, &e, DUALOPT_RCACHE_WR, 0x50, 0xffff, 3);   /* line 5: set 1 way 1 */
+    acc(rc, &e, DUALOPT_RCACHE_RD, 0x20, 0, 0);        /* line 2: set 2, clean */
+    acc(rc, &e, DUALOPT_RCACHE_WR, 0x0, 0x0ff0, 4);    /* line 0: set 0 way 0 */
+    cr_assert_eq(dualopt_rcache_dirty_lines(rc), 4);
+    dualopt_rcache_flush(rc, on_wb, &e, &nwb, &ninv);
     cr_assert_eq(nwb, 4);
     cr_assert_eq(ninv, 5);
     cr_assert_eq(e.nwb, 4);
@@ -195,22 +195,22 @@ Test(dualopt_rcache_rules, kernel_flush_writes_back_dirty_lines_in_set_way_order
     cr_assert_eq(e.wb[2].line, 5);
     cr_assert_eq(e.wb[3].line, 3);
     cr_assert_eq(e.wb[3].mask, 0x8000);
-    cr_assert_eq(rcache_valid_lines(rc), 0, "no line valid after the flush");
-    cr_assert_eq(rcache_dirty_lines(rc), 0);
-    rcache_flush(rc, on_wb, &e, &nwb, &ninv);
+    cr_assert_eq(dualopt_rcache_valid_lines(rc), 0, "no line valid after the flush");
+    cr_assert_eq(dualopt_rcache_dirty_lines(rc), 0);
+    dualopt_rcache_flush(rc, on_wb, &e, &nwb, &ninv);
     cr_assert_eq(nwb + ninv, 0, "a second flush finds nothing");
-    rcache_free(rc);
+    dualopt_rcache_free(rc);
 }
 
 Test(dualopt_rcache_rules, paper_geometry_1536_sets_modulo_index)
 {
-    rcache_cfg c;
-    rcache_geom g;
-    rcache *rc;
+    dualopt_rcache_cfg c;
+    dualopt_rcache_geom g;
+    dualopt_rcache *rc;
     char err[128];
-    cr_assert_eq(rcache_cfg_preset(&c, "default"), 0);
-    cr_assert_eq(rcache_cfg_check(&c, err, sizeof err), 0);
-    rcache_geom_of(&c, &g);
+    cr_assert_eq(dualopt_rcache_cfg_preset(&c, "default"), 0);
+    cr_assert_eq(dualopt_rcache_cfg_check(&c, err, sizeof err), 0);
+    dualopt_rcache_geom_of(&c, &g);
     cr_assert_eq((unsigned long long)c.sets * c.ways * c.line, 1536ull * 1024, "1.5 MB");
     cr_assert_eq(g.k, 9);
     cr_assert_eq(g.odd, 3);
@@ -218,14 +218,14 @@ Test(dualopt_rcache_rules, paper_geometry_1536_sets_modulo_index)
     cr_assert_eq(g.tw, 33);
     cr_assert_eq(g.setw, 16 * (1 + 33 + 64 + 4));
     cr_assert_eq(g.data_bits, 1536ull * 16 * 512);
-    rc = rcache_new(&c);
-    cr_assert_eq(rcache_set_of(rc, 1535), 1535);
-    cr_assert_eq(rcache_set_of(rc, 1536), 0);
-    cr_assert_eq(rcache_set_of(rc, 1536 * 5 + 700), 700);
-    cr_assert_eq(rcache_line_of(rc, rcache_set_of(rc, 123456789), rcache_tag_of(rc, 123456789)),
+    rc = dualopt_rcache_new(&c);
+    cr_assert_eq(dualopt_rcache_set_of(rc, 1535), 1535);
+    cr_assert_eq(dualopt_rcache_set_of(rc, 1536), 0);
+    cr_assert_eq(dualopt_rcache_set_of(rc, 1536 * 5 + 700), 700);
+    cr_assert_eq(dualopt_rcache_line_of(rc, dualopt_rcache_set_of(rc, 123456789), dualopt_rcache_tag_of(rc, 123456789)),
                  123456789);
-    rcache_free(rc);
-    cr_assert_eq(rcache_cfg_preset(&c, "fpga"), 0);
+    dualopt_rcache_free(rc);
+    cr_assert_eq(dualopt_rcache_cfg_preset(&c, "fpga"), 0);
     cr_assert_eq((unsigned long long)c.sets * c.ways * c.line, 4096, "4 KB");
 }
 
@@ -350,7 +350,7 @@ static void lockstep(const char *name, const char *stream, uint64_t cycles, uint
                      ls_result *r)
 {
     ls_stream(r, dualopt_duts, "dualopt-rcache", name, stream, cycles, seed);
-    cr_assert_eq(field(r->summary, "against rcache_access(), "), 0, "%s", r->summary);
+    cr_assert_eq(field(r->summary, "against dualopt_rcache_access(), "), 0, "%s", r->summary);
     cr_assert_eq(field(r->summary, "; data "), 0, "%s", r->summary);
     cr_assert_eq(field(r->summary, "write-back masks "), 0, "%s", r->summary);
     cr_assert_eq(field(r->summary, "after flush/atomic "), 0, "%s", r->summary);
@@ -384,11 +384,11 @@ Test(dualopt_rcache_lockstep, one_hit_per_cycle_two_cycle_latency, .timeout = 60
  * behind the flush that must wait until the flush completes. */
 Test(dualopt_rcache_lockstep, kernel_flush_order_backpressure_and_waiting_requests)
 {
-    const unit_desc *u = unit_find("dualopt-rcache");
+    const cohkit_unit_desc *u = cohkit_unit_find("dualopt-rcache");
     const dut_ops *d = ls_dut_find(dualopt_duts, u, "fpga");
-    rcache_cfg c;
-    rcache_geom g;
-    rcache_tm *tm;
+    dualopt_rcache_cfg c;
+    dualopt_rcache_geom g;
+    dualopt_rcache_tm *tm;
     uint64_t in[64], mo[64], ro[64], held_line = 0, held_mask = 0, wb_lines[8];
     void *h;
     unsigned cyc, step = 0, nwb = 0, stall = 0, stalls = 0, fill_pending = 0;
@@ -397,14 +397,14 @@ Test(dualopt_rcache_lockstep, kernel_flush_order_backpressure_and_waiting_reques
         unsigned op;
         uint64_t addr, mask;
     } seq[] = {
-        {RC_WR, 0x000, 0xffff}, {RC_WR, 0x010, 0x0003}, {RC_WR, 0x420, 0x8000},
-        {RC_RD, 0x030, 0},      {RC_KERNEL, 0, 0},      {RC_RD, 0x000, 0},
+        {DUALOPT_RCACHE_WR, 0x000, 0xffff}, {DUALOPT_RCACHE_WR, 0x010, 0x0003}, {DUALOPT_RCACHE_WR, 0x420, 0x8000},
+        {DUALOPT_RCACHE_RD, 0x030, 0},      {DUALOPT_RCACHE_KERNEL, 0, 0},      {DUALOPT_RCACHE_RD, 0x000, 0},
     };
     cr_assert_not_null(d);
-    rcache_cfg_preset(&c, "fpga");
-    rcache_geom_of(&c, &g);
+    dualopt_rcache_cfg_preset(&c, "fpga");
+    dualopt_rcache_geom_of(&c, &g);
     cr_assert(g.in_words <= 64 && g.out_words <= 64);
-    tm = rcache_tm_new(&c);
+    tm = dualopt_rcache_tm_new(&c);
     h = d->create(1);
     for (cyc = 0; cyc < 400; cyc++) {
         memset(in, 0, sizeof in);
@@ -420,7 +420,7 @@ Test(dualopt_rcache_lockstep, kernel_flush_order_backpressure_and_waiting_reques
         }
         in[g.i_fill_valid] = fill_pending;
         in[g.i_fill_data] = 0x1111111111111111ull;
-        rcache_eval(tm, in, mo);
+        dualopt_rcache_eval(tm, in, mo);
         d->eval(h, in, ro);
         /* the write-back port is stalled three cycles for every write-back */
         if (ro[g.o_out_valid] && ro[g.o_out_kind]) {
@@ -434,10 +434,10 @@ Test(dualopt_rcache_lockstep, kernel_flush_order_backpressure_and_waiting_reques
             cr_assert_eq(ro[g.o_out_mask], held_mask);
         }
         in[g.i_out_ready] = !(held && stall > 0);
-        rcache_eval(tm, in, mo);
+        dualopt_rcache_eval(tm, in, mo);
         d->eval(h, in, ro);
         if (cyc < 2) { /* reset: the RTL's outputs are not defined yet */
-            rcache_step(tm, in);
+            dualopt_rcache_step(tm, in);
             d->tick(h);
             continue;
         }
@@ -455,7 +455,7 @@ Test(dualopt_rcache_lockstep, kernel_flush_order_backpressure_and_waiting_reques
             fill_pending = 1;
         else if (fill_pending && ro[g.o_fill_ready])
             fill_pending = 0;
-        if (ro[g.o_rsp_valid] && ro[g.o_rsp_kind] == RC_FLUSH) {
+        if (ro[g.o_rsp_valid] && ro[g.o_rsp_kind] == DUALOPT_RCACHE_FLUSH) {
             flush_rsp = (int)cyc;
             cr_assert_eq(ro[g.o_rsp_wbs], 3, "wbs %llu", (unsigned long long)ro[g.o_rsp_wbs]);
             cr_assert_eq(ro[g.o_rsp_inv], 4, "inv %llu", (unsigned long long)ro[g.o_rsp_inv]);
@@ -466,13 +466,13 @@ Test(dualopt_rcache_lockstep, kernel_flush_order_backpressure_and_waiting_reques
             ro[g.o_req_ready] && rd_acc < 0)
             rd_acc = (int)cyc;
         if (in[g.i_req_valid] && ro[g.o_req_ready]) {
-            if (seq[step].op == RC_KERNEL)
+            if (seq[step].op == DUALOPT_RCACHE_KERNEL)
                 kernel_acc = (int)cyc;
             else if (step == 5 && rd_acc < 0)
                 rd_acc = (int)cyc;
             step++;
         }
-        rcache_step(tm, in);
+        dualopt_rcache_step(tm, in);
         d->tick(h);
     }
     cr_assert_eq(nwb, 3);
@@ -490,9 +490,9 @@ Test(dualopt_rcache_lockstep, kernel_flush_order_backpressure_and_waiting_reques
     cr_assert_eq(flush_rsp - kernel_acc, 3 + 2 * 64 + 2 * 3 + 9 + 1, "flush took %d cycles",
                  flush_rsp - kernel_acc);
     cr_assert_eq(rd_acc, flush_rsp - 1, "the read waits for the flush (accepted with its completion)");
-    cr_assert_eq(rd_rsp_kind, RC_MISS, "everything was invalidated");
+    cr_assert_eq(rd_rsp_kind, DUALOPT_RCACHE_MISS, "everything was invalidated");
     d->destroy(h);
-    rcache_tm_free(tm);
+    dualopt_rcache_tm_free(tm);
 }
 
 /* FPGA self-test rules (dualopt_rcache_selftest, gen/dualopt/dualopt_rcache_gen.c):

@@ -21,31 +21,31 @@ extern const dut_ops *const dualopt_duts[];
 
 Test(dualopt_scbu_rules, only_remote_reads_in_coalescing_mode_bypass)
 {
-    scbu_cfg c;
-    scbu s;
-    scbu_res r;
-    scbu_cfg_default(&c);
-    scbu_init(&s, &c);
-    r = scbu_access(&s, SCBU_RD, 0x1000);
+    dualopt_scbu_cfg c;
+    dualopt_scbu s;
+    dualopt_scbu_res r;
+    dualopt_scbu_cfg_default(&c);
+    dualopt_scbu_init(&s, &c);
+    r = dualopt_scbu_access(&s, DUALOPT_SCBU_RD, 0x1000);
     cr_assert(r.local && !r.bypass);
-    r = scbu_access(&s, SCBU_RD, 0x100000000ull); /* end is exclusive */
+    r = dualopt_scbu_access(&s, DUALOPT_SCBU_RD, 0x100000000ull); /* end is exclusive */
     cr_assert(!r.local && r.bypass);
-    r = scbu_access(&s, SCBU_RD, 0xffffffffull);
+    r = dualopt_scbu_access(&s, DUALOPT_SCBU_RD, 0xffffffffull);
     cr_assert(r.local && !r.bypass);
-    r = scbu_access(&s, SCBU_WR, 0x200000000ull);
+    r = dualopt_scbu_access(&s, DUALOPT_SCBU_WR, 0x200000000ull);
     cr_assert(!r.local && !r.bypass, "remote writes take the L1 path");
-    r = scbu_access(&s, SCBU_AT, 0x200000000ull);
+    r = dualopt_scbu_access(&s, DUALOPT_SCBU_AT, 0x200000000ull);
     cr_assert(!r.local && !r.bypass, "remote atomics take the L1 path");
-    scbu_set_mode(&s, 0);
-    r = scbu_access(&s, SCBU_RD, 0x200000000ull);
+    dualopt_scbu_set_mode(&s, 0);
+    r = dualopt_scbu_access(&s, DUALOPT_SCBU_RD, 0x200000000ull);
     cr_assert(!r.local && !r.bypass, "no bypass outside COALESCE");
     /* GPU 1 of a flat 4 x 4 GB space */
-    scbu_set_mode(&s, 1);
-    scbu_set_range(&s, 0x100000000ull, 0x200000000ull);
-    cr_assert(scbu_access(&s, SCBU_RD, 0x100000000ull).local);
-    cr_assert(scbu_access(&s, SCBU_RD, 0xffffffffull).bypass);
-    cr_assert(scbu_access(&s, SCBU_RD, 0x1ffffffffull).local);
-    cr_assert(scbu_access(&s, SCBU_RD, 0x200000000ull).bypass);
+    dualopt_scbu_set_mode(&s, 1);
+    dualopt_scbu_set_range(&s, 0x100000000ull, 0x200000000ull);
+    cr_assert(dualopt_scbu_access(&s, DUALOPT_SCBU_RD, 0x100000000ull).local);
+    cr_assert(dualopt_scbu_access(&s, DUALOPT_SCBU_RD, 0xffffffffull).bypass);
+    cr_assert(dualopt_scbu_access(&s, DUALOPT_SCBU_RD, 0x1ffffffffull).local);
+    cr_assert(dualopt_scbu_access(&s, DUALOPT_SCBU_RD, 0x200000000ull).bypass);
 }
 
 Test(dualopt_scbu_tools, trace_records_and_output_format)
@@ -125,50 +125,50 @@ Test(dualopt_scbu_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 60)
  * the same cycle sees the old range). */
 Test(dualopt_scbu_lockstep, one_access_per_cycle_one_cycle_latency)
 {
-    const unit_desc *u = unit_find("dualopt-scbu");
+    const cohkit_unit_desc *u = cohkit_unit_find("dualopt-scbu");
     const dut_ops *d = ls_dut_find(dualopt_duts, u, "default");
-    scbu_cfg c;
-    scbu_tm *tm;
-    uint64_t in[SCBU_I_N], mo[SCBU_O_N], ro[SCBU_O_N];
+    dualopt_scbu_cfg c;
+    dualopt_scbu_tm *tm;
+    uint64_t in[DUALOPT_SCBU_I_N], mo[DUALOPT_SCBU_O_N], ro[DUALOPT_SCBU_O_N];
     void *h;
     unsigned cyc, acc = 0, res = 0;
     cr_assert_not_null(d);
-    scbu_cfg_preset(&c, "default");
-    tm = scbu_tm_new(&c);
+    dualopt_scbu_cfg_preset(&c, "default");
+    tm = dualopt_scbu_tm_new(&c);
     h = d->create(1);
     for (cyc = 0; cyc < 120; cyc++) {
         memset(in, 0, sizeof in);
-        in[SCBU_I_RST] = cyc >= 2;
-        in[SCBU_I_RES_READY] = 1;
+        in[DUALOPT_SCBU_I_RST] = cyc >= 2;
+        in[DUALOPT_SCBU_I_RES_READY] = 1;
         if (cyc >= 4 && cyc < 104) {
-            in[SCBU_I_ACC_VALID] = 1;
-            in[SCBU_I_ACC_ADDR] = (uint64_t)(cyc & 1) << 33 | cyc;
+            in[DUALOPT_SCBU_I_ACC_VALID] = 1;
+            in[DUALOPT_SCBU_I_ACC_ADDR] = (uint64_t)(cyc & 1) << 33 | cyc;
         }
         /* GPU 2's range from cycle 50 on: written in cycle 49 */
         if (cyc == 49) {
-            in[SCBU_I_CFG_VALID] = 1;
-            in[SCBU_I_CFG_START] = 0x200000000ull;
-            in[SCBU_I_CFG_END] = 0x300000000ull;
+            in[DUALOPT_SCBU_I_CFG_VALID] = 1;
+            in[DUALOPT_SCBU_I_CFG_START] = 0x200000000ull;
+            in[DUALOPT_SCBU_I_CFG_END] = 0x300000000ull;
         }
-        scbu_eval(tm, in, mo);
+        dualopt_scbu_eval(tm, in, mo);
         d->eval(h, in, ro);
         if (cyc >= 2) {
             cr_assert_eq(memcmp(mo, ro, sizeof mo), 0, "cycle %u", cyc);
-            if (ro[SCBU_O_RES_VALID]) {
+            if (ro[DUALOPT_SCBU_O_RES_VALID]) {
                 unsigned from = cyc - 1; /* accepted one cycle before */
                 int odd = from & 1, new_range = from >= 50;
-                cr_assert_eq(ro[SCBU_O_RES_ADDR], (uint64_t)odd << 33 | from);
-                cr_assert_eq(ro[SCBU_O_RES_LOCAL], (unsigned)(new_range ? odd : !odd), "cycle %u", cyc);
+                cr_assert_eq(ro[DUALOPT_SCBU_O_RES_ADDR], (uint64_t)odd << 33 | from);
+                cr_assert_eq(ro[DUALOPT_SCBU_O_RES_LOCAL], (unsigned)(new_range ? odd : !odd), "cycle %u", cyc);
                 res++;
             }
-            if (in[SCBU_I_ACC_VALID] && ro[SCBU_O_ACC_READY])
+            if (in[DUALOPT_SCBU_I_ACC_VALID] && ro[DUALOPT_SCBU_O_ACC_READY])
                 acc++;
         }
-        scbu_step(tm, in);
+        dualopt_scbu_step(tm, in);
         d->tick(h);
     }
     cr_assert_eq(acc, 100, "one access per cycle");
     cr_assert_eq(res, 100);
     d->destroy(h);
-    scbu_tm_free(tm);
+    dualopt_scbu_tm_free(tm);
 }

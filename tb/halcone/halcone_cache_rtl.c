@@ -117,7 +117,7 @@ static int open_pair(halcone_cache_rtl *r, const dut_ops *d, char *err, size_t l
 halcone_cache_rtl *halcone_cache_rtl_new(const dut_ops *d, const halcone_cache_cfg *cfg,
                                          uint64_t seed, char *err, size_t len)
 {
-    const unit_desc *u = unit_find("halcone-cache");
+    const cohkit_unit_desc *u = cohkit_unit_find("halcone-cache");
     halcone_cache_rtl *r;
     if (u == NULL || (d && strcmp(d->unit, "halcone-cache") != 0) || (!d && !cfg) ||
         u->cfg_size != sizeof r->c) {
@@ -134,7 +134,7 @@ halcone_cache_rtl *halcone_cache_rtl_new(const dut_ops *d, const halcone_cache_c
         return NULL;
     }
     halcone_cache_geom_of(&r->c, &r->g);
-    r->l2 = r->c.role == HCACHE_ROLE_L2;
+    r->l2 = r->c.role == HALCONE_CACHE_ROLE_L2;
     r->i_cts = I_EV_READY + r->l2;
     r->n_in = r->i_cts + (unsigned)r->g.l1_req_cts;
     r->o_ev = O_DN_ID + 1 + (unsigned)r->g.req_cts;
@@ -198,11 +198,11 @@ int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t
             r->in[I_REQ_ADDR] = addr;
             if (r->g.l1_req_cts)
                 r->in[r->i_cts] = up;
-        } else if (unit_pct(&r->rng) < 50) { /* idle payloads are don't-cares */
-            r->in[I_REQ_OP] = unit_rnd(&r->rng) & 3;
-            r->in[I_REQ_ADDR] = unit_rnd(&r->rng) & am;
+        } else if (cohkit_unit_pct(&r->rng) < 50) { /* idle payloads are don't-cares */
+            r->in[I_REQ_OP] = cohkit_unit_rnd(&r->rng) & 3;
+            r->in[I_REQ_ADDR] = cohkit_unit_rnd(&r->rng) & am;
             if (r->g.l1_req_cts)
-                r->in[r->i_cts] = unit_rnd(&r->rng) & r->g.ts_max;
+                r->in[r->i_cts] = cohkit_unit_rnd(&r->rng) & r->g.ts_max;
         }
         if (fpend && fdelay == 0) {
             r->in[I_FILL_VALID] = 1;
@@ -210,10 +210,10 @@ int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t
             r->in[I_FILL_WTS] = wts;
             r->in[I_FILL_RTS] = rts;
         }
-        r->in[I_RSP_READY] = unit_pct(&r->rng) < 70;
-        r->in[I_DN_READY] = unit_pct(&r->rng) < 70;
+        r->in[I_RSP_READY] = cohkit_unit_pct(&r->rng) < 70;
+        r->in[I_DN_READY] = cohkit_unit_pct(&r->rng) < 70;
         if (r->l2)
-            r->in[I_EV_READY] = unit_pct(&r->rng) < 70;
+            r->in[I_EV_READY] = cohkit_unit_pct(&r->rng) < 70;
         if (got) {
             uint64_t m[HCR_WORDS];
             halcone_cache_tm_eval(shell_of(r), r->in, m);
@@ -237,7 +237,7 @@ int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t
             res->victim_rts = (uint32_t)o[r->o_ev + 3];
         }
         if ((o[O_DN_VALID] & 1) && (now[I_DN_READY] & 1)) {
-            if (dn_seen || op > HCACHE_OP_WR || (unsigned)(o[O_DN_WRITE] & 1) != (unsigned)op) {
+            if (dn_seen || op > HALCONE_CACHE_OP_WR || (unsigned)(o[O_DN_WRITE] & 1) != (unsigned)op) {
                 snprintf(r->err, sizeof r->err, "cycle %llu: unexpected request below",
                          (unsigned long long)r->p.cycles);
                 return -1;
@@ -245,7 +245,7 @@ int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t
             dn_seen = 1;
             fpend = 1;
             fid = (unsigned)o[O_DN_ID];
-            fdelay = (unsigned)(unit_rnd(&r->rng) % 4);
+            fdelay = (unsigned)(cohkit_unit_rnd(&r->rng) % 4);
             res->req_cts = r->g.req_cts ? (uint32_t)o[O_DN_ID + 1] : 0;
             res->pending = 0;
         } else if (fpend && fdelay > 0) {
@@ -262,7 +262,7 @@ int halcone_cache_rtl_access(halcone_cache_rtl *r, halcone_cache_op op, uint64_t
             }
             got = 1;
             res->kind = (halcone_cache_rsp_kind)k;
-            res->cls = k <= HCACHE_RSP_WEXP ? (halcone_cache_class)(k % 3) : HCACHE_HIT;
+            res->cls = k <= HALCONE_CACHE_RSP_WEXP ? (halcone_cache_class)(k % 3) : HALCONE_CACHE_HIT;
             res->line = o[O_RSP_LINE];
             res->cts = (uint32_t)o[O_RSP_CTS];
             res->wts = (uint32_t)o[O_RSP_WTS];

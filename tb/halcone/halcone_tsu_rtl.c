@@ -103,7 +103,7 @@ static halcone_tsu_rtl *open_pair(halcone_tsu_rtl *r, const dut_ops *d, char *er
 
 halcone_tsu_rtl *halcone_tsu_rtl_new(const dut_ops *d, char *err, size_t len)
 {
-    const unit_desc *u = unit_find("halcone-tsu");
+    const cohkit_unit_desc *u = cohkit_unit_find("halcone-tsu");
     halcone_tsu_rtl *r;
     if (u == NULL || d == NULL || strcmp(d->unit, "halcone-tsu") != 0) {
         snprintf(err, len, "not a halcone-tsu DUT");
@@ -128,7 +128,7 @@ halcone_tsu_rtl *halcone_tsu_rtl_new(const dut_ops *d, char *err, size_t len)
 
 halcone_tsu_rtl *halcone_tsu_rtl_new_shell(const halcone_tsu_cfg *c, char *err, size_t len)
 {
-    const unit_desc *u = unit_find("halcone-tsu");
+    const cohkit_unit_desc *u = cohkit_unit_find("halcone-tsu");
     halcone_tsu_rtl *r = calloc(1, sizeof *r);
     if (r == NULL || u == NULL || u->cfg_size > sizeof r->ucfg) {
         snprintf(err, len, "out of memory");

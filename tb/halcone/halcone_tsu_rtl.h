@@ -18,7 +18,7 @@
 typedef struct halcone_tsu_rtl halcone_tsu_rtl;
 
 /* Opens a Verilated halcone-tsu DUT (one entry of a family table, e.g. from
- * ls_dut_find(halcone_duts, unit_find("halcone-tsu"), "default")), resets it
+ * ls_dut_find(halcone_duts, cohkit_unit_find("halcone-tsu"), "default")), resets it
  * and runs its clearing sweep. NULL with a one-line reason in err. */
 halcone_tsu_rtl *halcone_tsu_rtl_new(const dut_ops *d, char *err, size_t len);
 /* The timing shell alone of c, driven at its ports as the DUT would be. */

@@ -29,10 +29,10 @@ void hvsys_opts_default(hvsys_opts *o)
     o->fault_cmp = 1;
 }
 
-void hvsys_cfg(const hvsys_opts *o, hsys_cfg *c)
+void hvsys_cfg(const hvsys_opts *o, halcone_sys_cfg *c)
 {
     char e[200];
-    hsys_cfg_default(c);
+    halcone_sys_cfg_default(c);
     c->gpus = o->gpus;
     c->cus = o->cus;
     c->l1_sets = c->l2_sets = 64;
@@ -41,7 +41,7 @@ void hvsys_cfg(const hvsys_opts *o, hsys_cfg *c)
     c->tsu_ways = 8;
     c->l2_banks = o->l2_banks;
     c->tsus = o->tsus;
-    hsys_cfg_option(c, "rules", o->rules, e, sizeof e);
+    halcone_sys_cfg_option(c, "rules", o->rules, e, sizeof e);
 }
 
 /* ------------------------------------------------------ substitution -- */
@@ -165,13 +165,13 @@ static int hv_access(void *p, int op, uint64_t addr, uint32_t up, uint32_t wts, 
 
 static int hv_evict(void *p, uint64_t addr, halcone_cache_result *r)
 {
-    return halcone_cache_rtl_access(((hv_unit *)p)->c, HCACHE_OP_EV, addr, 0, 0, 0, r);
+    return halcone_cache_rtl_access(((hv_unit *)p)->c, HALCONE_CACHE_OP_EV, addr, 0, 0, 0, r);
 }
 
 static int hv_invalidate(void *p)
 {
     halcone_cache_result r;
-    return halcone_cache_rtl_access(((hv_unit *)p)->c, HCACHE_OP_INV, 0, 0, 0, 0, &r);
+    return halcone_cache_rtl_access(((hv_unit *)p)->c, HALCONE_CACHE_OP_INV, 0, 0, 0, 0, &r);
 }
 
 static int hv_request(void *p, int op, uint64_t addr, uint32_t cts, uint32_t lease, uint32_t rts,
@@ -194,7 +194,7 @@ static const char *hv_error(void *p, int is_tsu)
 typedef struct {
     char *buf;
     size_t n, cap;
-    hck *chk;
+    halcone_check *chk;
     int bad;
     char err[200];
 } hv_log;
@@ -204,7 +204,7 @@ static void hv_sink(void *ctx, const char *line, unsigned long lineno, int event
     hv_log *k = ctx;
     size_t l = strlen(line);
     (void)event;
-    if (!k->bad && hck_feed(k->chk, line, lineno, k->err, sizeof k->err) != 0)
+    if (!k->bad && halcone_check_feed(k->chk, line, lineno, k->err, sizeof k->err) != 0)
         k->bad = 1;
     if (k->n + l + 2 > k->cap) {
         size_t nc = (k->cap ? k->cap * 2 : 4096) + l;
@@ -224,20 +224,20 @@ static void hv_sink(void *ctx, const char *line, unsigned long lineno, int event
 
 static const dut_ops *find_dut(const dut_ops *const *duts, const char *unit, const char *cfg)
 {
-    const unit_desc *u = unit_find(unit);
+    const cohkit_unit_desc *u = cohkit_unit_find(unit);
     return duts && u ? ls_dut_find(duts, u, cfg) : NULL;
 }
 
-int hvsys_run(const hvsys_opts *o, const dut_ops *const *duts, const hsys_cmd *cmds, size_t n,
+int hvsys_run(const hvsys_opts *o, const dut_ops *const *duts, const halcone_sys_cmd *cmds, size_t n,
               hvsys_res *res, char *err, size_t len)
 {
-    hsys_cfg c;
+    halcone_sys_cfg c;
     hv_ctx x;
-    hsys_subst sub;
+    halcone_sys_subst sub;
     hv_log k;
-    hsys *s;
+    halcone_sys *s;
     size_t i;
-    hck_result hr;
+    halcone_check_result hr;
     const char *cfgname = strcmp(o->rules, "paper") == 0 ? "paper" : "default";
     memset(res, 0, sizeof *res);
     memset(&x, 0, sizeof x);
@@ -263,22 +263,22 @@ int hvsys_run(const hvsys_opts *o, const dut_ops *const *duts, const hsys_cmd *c
     sub.request = hv_request;
     sub.epoch_reset = hv_epoch_reset;
     sub.error = hv_error;
-    k.chk = hck_new();
+    k.chk = halcone_check_new();
     if (k.chk == NULL) {
         snprintf(err, len, "out of memory");
         return -1;
     }
-    s = o->model ? hsys_new(&c, hv_sink, &k, err, len)
-                 : hsys_new_subst(&c, hv_sink, &k, &sub, err, len);
+    s = o->model ? halcone_sys_new(&c, hv_sink, &k, err, len)
+                 : halcone_sys_new_subst(&c, hv_sink, &k, &sub, err, len);
     if (s == NULL) {
-        hck_free(k.chk);
+        halcone_check_free(k.chk);
         return -1;
     }
     for (i = 0; i < n; i++)
-        if (hsys_run(s, &cmds[i]) != 0) {
+        if (halcone_sys_run(s, &cmds[i]) != 0) {
             res->failed = 1;
             snprintf(res->why, sizeof res->why, "input line %lu: %s", cmds[i].lineno,
-                     hsys_error(s)[0] ? hsys_error(s) : "stall");
+                     halcone_sys_error(s)[0] ? halcone_sys_error(s) : "stall");
             break;
         }
     if (k.bad && !res->failed) {
@@ -289,19 +289,19 @@ int hvsys_run(const hvsys_opts *o, const dut_ops *const *duts, const hsys_cmd *c
         char *cbuf = NULL;
         size_t csz = 0;
         FILE *f = open_memstream(&cbuf, &csz);
-        res->violations = hck_finish(k.chk, f, &hr);
+        res->violations = halcone_check_finish(k.chk, f, &hr);
         if (f)
             fclose(f);
         res->check = cbuf;
     }
-    res->loads = hsys_stats_of(s)->loads;
-    res->stores = hsys_stats_of(s)->stores;
-    res->victims = hsys_stats_of(s)->l1_victims + hsys_stats_of(s)->l2_victims +
-                   hsys_stats_of(s)->evl1 + hsys_stats_of(s)->evl2;
-    hsys_free(s);
+    res->loads = halcone_sys_stats_of(s)->loads;
+    res->stores = halcone_sys_stats_of(s)->stores;
+    res->victims = halcone_sys_stats_of(s)->l1_victims + halcone_sys_stats_of(s)->l2_victims +
+                   halcone_sys_stats_of(s)->evl1 + halcone_sys_stats_of(s)->evl2;
+    halcone_sys_free(s);
     res->cycles = x.cycles;
     res->log = k.buf ? k.buf : calloc(1, 1);
-    hck_free(k.chk);
+    halcone_check_free(k.chk);
     return 0;
 }
 
@@ -313,22 +313,22 @@ void hvsys_res_free(hvsys_res *r)
 }
 
 int hvsys_program(const hvsys_opts *o, unsigned ops, unsigned lines, uint64_t seed,
-                  hsys_cmd **cmds, size_t *n, char *err, size_t len)
+                  halcone_sys_cmd **cmds, size_t *n, char *err, size_t len)
 {
-    hgen_cfg g;
-    hsys_cfg c;
+    halcone_gen_cfg g;
+    halcone_sys_cfg c;
     char *buf = NULL, e2[200];
     size_t sz = 0, i;
     FILE *f;
     int rc;
     unsigned B = o->l2_banks ? o->l2_banks : 1;
-    hgen_cfg_preset(&g, "random");
+    halcone_gen_cfg_preset(&g, "random");
     g.gpus = o->gpus;
     g.cus = o->cus;
     g.ops = ops;
     g.lines = lines;
     g.seed = seed;
-    if (hgen_cfg_check(&g, e2, sizeof e2) != 0) {
+    if (halcone_gen_cfg_check(&g, e2, sizeof e2) != 0) {
         snprintf(err, len, "%s", e2);
         return -1;
     }
@@ -337,11 +337,11 @@ int hvsys_program(const hvsys_opts *o, unsigned ops, unsigned lines, uint64_t se
         snprintf(err, len, "out of memory");
         return -1;
     }
-    hgen_write(&g, f);
+    halcone_gen_write(&g, f);
     fclose(f);
     f = fmemopen(buf, sz, "r");
     hvsys_cfg(o, &c);
-    rc = f ? hsys_trace_read(f, &c, cmds, n, err, len) : -1;
+    rc = f ? halcone_sys_trace_read(f, &c, cmds, n, err, len) : -1;
     if (f)
         fclose(f);
     free(buf);
@@ -384,7 +384,7 @@ static const char *const stage_names[] = {"none", "tsu", "cache", "all"};
  * stage's log against the functional model's; the checker on every log.
  * expect_fail: the rules are unsafe, the checker must find violations in
  * every log. 0 pass, 1 fail, 2 error. */
-static int run_staged(const hvsys_opts *base, const dut_ops *const *duts, const hsys_cmd *cmds,
+static int run_staged(const hvsys_opts *base, const dut_ops *const *duts, const halcone_sys_cmd *cmds,
                       size_t n, unsigned stages, int expect_fail, const char *what,
                       const char *log_path)
 {
@@ -443,10 +443,10 @@ static const char bank_trace[] = "LD 0 0 0x0\nLD 1 0 0x40 lease=20\nST 0 0 0x40 
 static const char v1_trace[] = "LD 0 0 0x80\nST 0 0 0x80 1\nLD 0 1 0x0\nST 0 0 0x0 2\n"
                                "LD 0 1 0x0\n";
 
-static int read_text(const hvsys_opts *o, const char *text, FILE *file, hsys_cmd **cmds,
+static int read_text(const hvsys_opts *o, const char *text, FILE *file, halcone_sys_cmd **cmds,
                      size_t *n, char *err, size_t len)
 {
-    hsys_cfg c;
+    halcone_sys_cfg c;
     FILE *f = file ? file : fmemopen((void *)text, strlen(text), "r");
     int rc;
     hvsys_cfg(o, &c);
@@ -454,7 +454,7 @@ static int read_text(const hvsys_opts *o, const char *text, FILE *file, hsys_cmd
         snprintf(err, len, "out of memory");
         return -1;
     }
-    rc = hsys_trace_read(f, &c, cmds, n, err, len);
+    rc = halcone_sys_trace_read(f, &c, cmds, n, err, len);
     if (!file)
         fclose(f);
     return rc;
@@ -602,7 +602,7 @@ static int parse_args(hv_args *x, int argc, char **argv, const dut_ops *const *d
 static int run_system(hv_args *x, const dut_ops *const *duts)
 {
     const char *what = "random program";
-    hsys_cmd *cmds = NULL;
+    halcone_sys_cmd *cmds = NULL;
     size_t n = 0;
     char err[300];
     int rc;
@@ -643,7 +643,7 @@ static int run_default_systems(hv_args *x, const dut_ops *const *duts)
         {"paper", 2, 1, 2, 1, bank_trace}, {"paper", 1, 2, 1, 1, v1_trace},
     };
     hvsys_opts *o = &x->o;
-    hsys_cmd *cmds = NULL;
+    halcone_sys_cmd *cmds = NULL;
     size_t n = 0, r;
     char err[300];
     int fail = 0, rc;

@@ -50,18 +50,18 @@ typedef struct {
 
 /* The system configuration a run uses (the committed units' geometry:
  * L1 and L2 banks 64 x 4, TSU 512 x 8, W 16). */
-void hvsys_cfg(const hvsys_opts *o, hsys_cfg *c);
+void hvsys_cfg(const hvsys_opts *o, halcone_sys_cfg *c);
 
 /* Runs cmds on the system of o. 0 (res filled), or -1 with a reason in err
  * (configuration, no Verilated module). duts may be NULL without RTL. */
-int hvsys_run(const hvsys_opts *o, const dut_ops *const *duts, const hsys_cmd *cmds, size_t n,
+int hvsys_run(const hvsys_opts *o, const dut_ops *const *duts, const halcone_sys_cmd *cmds, size_t n,
               hvsys_res *res, char *err, size_t len);
 void hvsys_res_free(hvsys_res *r);
 
 /* A random program (halcone-gen random) whose lines alias in the units'
  * sets (LRU victims in the L1s and L2 banks, eviction notices). */
 int hvsys_program(const hvsys_opts *o, unsigned ops, unsigned lines, uint64_t seed,
-                  hsys_cmd **cmds, size_t *n, char *err, size_t len);
+                  halcone_sys_cmd **cmds, size_t *n, char *err, size_t len);
 
 /* ./tb_halcone's family hook (tb/tb_main.c) and its --help lines. */
 int halcone_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,

@@ -140,9 +140,9 @@ Test(halcone_cache_v1, zero_length_write_lease_extended_paper_only)
             r = w + (uint32_t)(x >> 40) % 4 - 1;
             cr_assert_eq(halcone_cache_access(p, (x >> 8) & 1, a, w, r, &rp), 0);
             cr_assert_eq(halcone_cache_access(s, (x >> 8) & 1, a, w, r, &rs), 0);
-            if (rs.kind != HCACHE_RSP_RHIT)
+            if (rs.kind != HALCONE_CACHE_RSP_RHIT)
                 cr_assert_eq(rs.rts, r & 0xffff, "safe: fill rts %u, received %u", rs.rts, r);
-            if (rp.kind != HCACHE_RSP_RHIT && rp.rts != (r & 0xffff))
+            if (rp.kind != HALCONE_CACHE_RSP_RHIT && rp.rts != (r & 0xffff))
                 ext++;
         }
         cr_assert_gt(ext, 100, "paper: the extension should show often (%u)", ext);
@@ -193,9 +193,9 @@ Test(halcone_cache_v8, wts_plus_one_wraps_under_reinit_saturates_under_reset)
  * is the cts on every request below: dn_cts_o exists exactly under safe. */
 Test(halcone_cache_v7, request_cts_port_only_with_s4)
 {
-    const unit_desc *u = unit_find("halcone-cache");
+    const cohkit_unit_desc *u = cohkit_unit_find("halcone-cache");
     halcone_cache_cfg c;
-    port_t p[UNIT_PORTS_MAX];
+    cohkit_port p[COHKIT_UNIT_PORTS_MAX];
     char err[200];
     int n, i, found;
     const char *const presets[] = {"paper", "safe"};
@@ -204,7 +204,7 @@ Test(halcone_cache_v7, request_cts_port_only_with_s4)
     for (k = 0; k < 2; k++) {
         cr_assert_eq(halcone_cache_cfg_preset(&c, presets[k]), 0);
         cr_assert_eq(halcone_cache_cfg_check(&c, err, sizeof err), 0);
-        n = u->ports(&c, p, UNIT_PORTS_MAX);
+        n = u->ports(&c, p, COHKIT_UNIT_PORTS_MAX);
         for (found = 0, i = 0; i < n; i++)
             found |= strcmp(p[i].name, "dn_cts_o") == 0;
         cr_assert_eq(found, (int)k, "%s: dn_cts_o", presets[k]);
@@ -213,12 +213,12 @@ Test(halcone_cache_v7, request_cts_port_only_with_s4)
         /* the request's cts is the cache's cts at lookup */
         halcone_cache *h = mk("safe", NULL, NULL);
         halcone_cache_result r;
-        cr_assert_eq(halcone_cache_access(h, HCACHE_OP_WR, 0x80, 21, 25, &r), 0);
-        cr_assert_eq(halcone_cache_request(h, HCACHE_OP_RD, 0x0, &r), 0);
+        cr_assert_eq(halcone_cache_access(h, HALCONE_CACHE_OP_WR, 0x80, 21, 25, &r), 0);
+        cr_assert_eq(halcone_cache_request(h, HALCONE_CACHE_OP_RD, 0x0, &r), 0);
         cr_assert_eq(r.pending, 1);
         cr_assert_eq(r.req_cts, 21);
         cr_assert_eq(halcone_cache_fill(h, 0x0, 0, 10, &r), 0);
-        cr_assert_eq(r.kind, HCACHE_RSP_RMISS);
+        cr_assert_eq(r.kind, HALCONE_CACHE_RSP_RMISS);
         cr_assert_eq(r.cts, 21);
         halcone_cache_free(h);
     }
@@ -242,22 +242,22 @@ Test(halcone_cache_rules, a_pending_write_locks_its_block_only)
 {
     halcone_cache *h = mk("default", NULL, NULL);
     halcone_cache_result r;
-    cr_assert_eq(halcone_cache_access(h, HCACHE_OP_RD, 0x0, 0, 10, &r), 0);
-    cr_assert_eq(halcone_cache_request(h, HCACHE_OP_WR, 0x0, &r), 0);
-    cr_assert_eq(r.kind, HCACHE_RSP_WHIT);
+    cr_assert_eq(halcone_cache_access(h, HALCONE_CACHE_OP_RD, 0x0, 0, 10, &r), 0);
+    cr_assert_eq(halcone_cache_request(h, HALCONE_CACHE_OP_WR, 0x0, &r), 0);
+    cr_assert_eq(r.kind, HALCONE_CACHE_RSP_WHIT);
     cr_assert_eq(r.pending, 1);
     /* V10/H23: every lookup of the locked block stalls */
     cr_assert_eq(halcone_cache_probe(h, 0x8, &r), -1);
-    cr_assert_eq(halcone_cache_request(h, HCACHE_OP_RD, 0x0, &r), -1);
+    cr_assert_eq(halcone_cache_request(h, HALCONE_CACHE_OP_RD, 0x0, &r), -1);
     cr_assert_eq(halcone_cache_evict(h, 0x0, &r), -1);
     cr_assert_eq(halcone_cache_invalidate(h), -1);
     /* other blocks are served */
-    cr_assert_eq(halcone_cache_access(h, HCACHE_OP_RD, 0x40, 0, 10, &r), 0);
-    cr_assert_eq(r.kind, HCACHE_RSP_RMISS);
+    cr_assert_eq(halcone_cache_access(h, HALCONE_CACHE_OP_RD, 0x40, 0, 10, &r), 0);
+    cr_assert_eq(r.kind, HALCONE_CACHE_RSP_RMISS);
     cr_assert_eq(halcone_cache_fill(h, 0x0, 11, 15, &r), 0);
-    cr_assert_eq(r.kind, HCACHE_RSP_WHIT);
+    cr_assert_eq(r.kind, HALCONE_CACHE_RSP_WHIT);
     cr_assert(r.cts == 11 && r.wts == 11 && r.rts == 15);
-    cr_assert_eq(halcone_cache_probe(h, 0x0, &r), HCACHE_HIT);
+    cr_assert_eq(halcone_cache_probe(h, 0x0, &r), HALCONE_CACHE_HIT);
     cr_assert_eq(halcone_cache_fill(h, 0x0, 1, 2, &r), -1, "not locked any more");
     cr_assert_eq(halcone_cache_invalidate(h), 2);
     cr_assert_eq(halcone_cache_cts(h), 0);
@@ -283,12 +283,12 @@ Test(halcone_cache_rules, shell_stalls_a_locked_block_until_its_fill)
     for (cyc = 0; cyc < 40; cyc++) /* clearing sweep */
         halcone_cache_tm_step(t, in);
     in[1] = 1;
-    in[2] = HCACHE_OP_WR;
+    in[2] = HALCONE_CACHE_OP_WR;
     in[3] = 0x40;
     halcone_cache_tm_eval(t, in, out);
     cr_assert_eq(out[0], 1, "write accepted");
     halcone_cache_tm_step(t, in);
-    in[2] = HCACHE_OP_RD;
+    in[2] = HALCONE_CACHE_OP_RD;
     for (cyc = 0; cyc < 6; cyc++) {
         halcone_cache_tm_eval(t, in, out);
         cr_assert_eq(out[0], 0, "read of the locked block accepted at cycle %u", cyc);

@@ -22,9 +22,9 @@
 /* Runs the checker on a log (one record per line; the input line of a
  * record is its line in the log). Returns the violations; the checker's
  * output in *out (malloc). */
-static uint64_t check_log(const char *log, char **out, hck_result *r)
+static uint64_t check_log(const char *log, char **out, halcone_check_result *r)
 {
-    hck *c = hck_new();
+    halcone_check *c = halcone_check_new();
     char line[512], err[200];
     const char *p = log;
     unsigned long n = 0;
@@ -38,13 +38,13 @@ static uint64_t check_log(const char *log, char **out, hck_result *r)
         memcpy(line, p, l);
         line[l] = '\0';
         n++;
-        cr_assert_eq(hck_feed(c, line, n, err, sizeof err), 0, "log line %lu: %s", n, err);
+        cr_assert_eq(halcone_check_feed(c, line, n, err, sizeof err), 0, "log line %lu: %s", n, err);
         p += l + (e != NULL);
     }
     f = open_memstream(out, &len);
-    bad = hck_finish(c, f, r);
+    bad = halcone_check_finish(c, f, r);
     fclose(f);
-    hck_free(c);
+    halcone_check_free(c);
     return bad;
 }
 
@@ -53,7 +53,7 @@ static uint64_t check_log(const char *log, char **out, hck_result *r)
 static int run_sys(const char *args, int events, int fail, const char *trace, char **out,
                    char **err)
 {
-    const unit_desc *u = unit_tool_find("halcone-system");
+    const cohkit_unit_desc *u = cohkit_unit_tool_find("halcone-system");
     void *cfg;
     char e[300];
     size_t lo = 0, le = 0;
@@ -61,11 +61,11 @@ static int run_sys(const char *args, int events, int fail, const char *trace, ch
     int rc;
     cr_assert_not_null(u);
     cfg = calloc(1, u->cfg_size);
-    cr_assert_eq(unit_cfg_parse_str(u, cfg, args, e, sizeof e), 0, "%s: %s", args, e);
+    cr_assert_eq(cohkit_unit_cfg_parse_str(u, cfg, args, e, sizeof e), 0, "%s: %s", args, e);
     in = fmemopen((void *)trace, strlen(trace), "r");
     fo = open_memstream(out, &lo);
     fe = open_memstream(err, &le);
-    rc = hsys_trace_run(cfg, events, fail, in, "trace", fo, fe);
+    rc = halcone_sys_trace_run(cfg, events, fail, in, "trace", fo, fe);
     fclose(in);
     fclose(fo);
     fclose(fe);
@@ -126,7 +126,7 @@ static const char fig5a_log[] = "LD 0 0 0x0 0 MM 0 0 0 0 10\n"
 Test(halcone_check, fig5a_log_is_coherent_in_logical_time)
 {
     char *o;
-    hck_result r;
+    halcone_check_result r;
     /* I0-3 reads the old X at 8 although I1-2 wrote it physically earlier:
      * the write is ordered at 11 */
     cr_assert_eq(check_log(fig5a_log, &o, &r), 0, "%s", o);
@@ -141,7 +141,7 @@ Test(halcone_check, a_load_missing_an_earlier_store_is_stale)
      * and physically before it; its lease (11,12) was never granted and the
      * store at 11 is not above it (I2) */
     char *o;
-    hck_result r;
+    halcone_check_result r;
     cr_assert_eq(check_log("LD 0 0 0x80 0 MM 0 0 0 0 10\n"
                            "ST 0 0 0x80 1 L1 11 11 11 11 15\n"
                            "LD 0 1 0x0 0 MM 11 11 11 11 12\n"
@@ -158,7 +158,7 @@ Test(halcone_check, a_load_missing_an_earlier_store_is_stale)
 Test(halcone_check, a_load_reading_a_later_ordered_store_is_future)
 {
     char *o;
-    hck_result r;
+    halcone_check_result r;
     cr_assert_eq(check_log("ST 1 0 0x0 1 MM 1 1 1 1 5\nLD 0 0 0x0 1 MM 0 0 0 5 15\n", &o, &r),
                  2, "%s", o);
     cr_assert(strstr(o, "CHECK FUTURE 2 0x0 1 0\n") != NULL, "%s", o);
@@ -170,12 +170,12 @@ Test(halcone_check, a_load_reading_a_later_ordered_store_is_future)
 Test(halcone_check, a_load_missing_a_physically_later_store_is_reorder)
 {
     char *o;
-    hck_result r;
+    halcone_check_result r;
     /* the store at 11 also lies below the lease (21,31) read before it (I2) */
     cr_assert_eq(check_log("LD 0 0 0x0 0 MM 21 21 21 21 31\nST 1 0 0x0 2 MM 11 11 11 11 15\n",
                            &o, &r),
                  2, "%s", o);
-    cr_assert_eq(r.inv[HCK_I2], 1);
+    cr_assert_eq(r.inv[HALCONE_CHECK_I2], 1);
     cr_assert(strstr(o, "CHECK REORDER 1 0x0 0 2\n") != NULL, "%s", o);
     cr_assert_eq(r.reorder, 1);
     free(o);
@@ -184,7 +184,7 @@ Test(halcone_check, a_load_missing_a_physically_later_store_is_reorder)
 Test(halcone_check, a_value_no_store_wrote_is_stale)
 {
     char *o;
-    hck_result r;
+    halcone_check_result r;
     cr_assert_eq(check_log("LD 0 0 0x0 7 MM 0 0 0 0 10\n", &o, &r), 1, "%s", o);
     cr_assert(strstr(o, "CHECK STALE 1 0x0 7 0\n") != NULL, "%s", o);
     free(o);
@@ -194,7 +194,7 @@ Test(halcone_check, keys_order_epochs_before_timestamps)
 {
     /* after RESET 1 a load at ts 1 is after the store at 20 of epoch 0 */
     char *o;
-    hck_result r;
+    halcone_check_result r;
     cr_assert_eq(check_log("ST 0 0 0x0 5 MM 20 20 20 20 24\n"
                            "RESET 1\n"
                            "LD 1 0 0x0 5 MM 1 1 1 0 10\n",
@@ -213,57 +213,57 @@ Test(halcone_check, keys_order_epochs_before_timestamps)
 Test(halcone_check, hits_need_a_live_copy_of_the_epoch)
 {
     char *o;
-    hck_result r;
+    halcone_check_result r;
     /* a copy does not survive a RESET, nor an L1 eviction */
     check_log("LD 0 0 0x0 0 MM 0 0 0 0 10\nRESET 1\nLD 0 0 0x0 0 L1 0 0 0 0 10\n", &o, &r);
-    cr_assert_eq(r.inv[HCK_COPY], 1, "%s", o);
+    cr_assert_eq(r.inv[HALCONE_CHECK_COPY], 1, "%s", o);
     free(o);
     check_log("LD 0 0 0x0 0 MM 0 0 0 0 10\nEVL1 0 0 0x0 1\nLD 0 0 0x0 0 L1 0 0 0 0 10\n", &o, &r);
-    cr_assert_eq(r.inv[HCK_COPY], 1, "%s", o);
+    cr_assert_eq(r.inv[HALCONE_CHECK_COPY], 1, "%s", o);
     free(o);
     check_log("LD 0 0 0x0 0 MM 0 0 0 0 10\nL2VICTIM 0 0x0\nLD 0 1 0x0 0 L2 0 0 0 0 10\n", &o,
               &r);
-    cr_assert_eq(r.inv[HCK_COPY], 1, "%s", o);
+    cr_assert_eq(r.inv[HALCONE_CHECK_COPY], 1, "%s", o);
     free(o);
     /* an eviction report must agree with the log */
     check_log("EVL1 0 0 0x0 1\n", &o, &r);
-    cr_assert_eq(r.inv[HCK_COPY], 1, "%s", o);
+    cr_assert_eq(r.inv[HALCONE_CHECK_COPY], 1, "%s", o);
     free(o);
     /* an L1 hit must return the copy it holds, covering its time */
     check_log("LD 0 0 0x0 0 MM 0 0 0 0 10\nLD 0 0 0x0 0 L1 0 0 0 0 12\n", &o, &r);
-    cr_assert_eq(r.inv[HCK_I3], 1, "%s", o);
+    cr_assert_eq(r.inv[HALCONE_CHECK_I3], 1, "%s", o);
     free(o);
 }
 
 Test(halcone_check, l1_time_bounds_and_program_order)
 {
     char *o;
-    hck_result r;
+    halcone_check_result r;
     check_log("LD 0 0 0x0 0 MM 12 12 11 12 20\n", &o, &r);
-    cr_assert_eq(r.inv[HCK_I4], 1, "%s", o);
+    cr_assert_eq(r.inv[HALCONE_CHECK_I4], 1, "%s", o);
     free(o);
     /* an L1 hit does not ask the L2 (banks: the L1 may be ahead of it) */
     check_log("LD 0 0 0x0 0 MM 12 12 12 12 20\nLD 0 0 0x0 0 L1 12 12 3 12 20\n", &o, &r);
-    cr_assert_eq(r.inv[HCK_I4], 0, "%s", o);
+    cr_assert_eq(r.inv[HALCONE_CHECK_I4], 0, "%s", o);
     free(o);
     check_log("LD 0 0 0x0 0 MM 12 12 12 12 20\nLD 0 0 0x40 0 MM 5 5 12 0 10\n", &o, &r);
-    cr_assert_eq(r.inv[HCK_CTS], 1, "%s", o);
-    cr_assert_eq(r.inv[HCK_PO], 1, "%s", o);
+    cr_assert_eq(r.inv[HALCONE_CHECK_CTS], 1, "%s", o);
+    cr_assert_eq(r.inv[HALCONE_CHECK_PO], 1, "%s", o);
     free(o);
     check_log("LD 0 0 0x0 0 MM 9 9 9 0 10\nLD 0 0 0x0 0 L1 12 12 12 0 10\n", &o, &r);
-    cr_assert_geq(r.inv[HCK_I3], 1, "%s", o);
+    cr_assert_geq(r.inv[HALCONE_CHECK_I3], 1, "%s", o);
     free(o);
 }
 
 Test(halcone_check, leases_above_the_tsu_memts_break_i1)
 {
     char *o;
-    hck_result r;
+    halcone_check_result r;
     /* without a floor a dropped entry leaves M(X) = 0 under a live lease */
     check_log("TSU GRANT 0x0 0 10\nLD 0 0 0x0 0 MM 0 0 0 0 10\n"
               "TSU VICTIM 0x0 10\nTSU GRANT 0x80 0 10\nLD 0 0 0x80 0 MM 0 0 0 0 10\n",
               &o, &r);
-    cr_assert_eq(r.inv[HCK_I1], 1, "%s", o);
+    cr_assert_eq(r.inv[HALCONE_CHECK_I1], 1, "%s", o);
     cr_assert(strstr(o, "# INVARIANT I1 line 3 0x0: GPU0 CU0 holds (0,10) above M(X) 0") != NULL,
               "%s", o);
     free(o);
@@ -282,24 +282,24 @@ Test(halcone_check, leases_above_the_tsu_memts_break_i1)
     free(o);
     /* a lease the TSU never granted (V1's extension) */
     check_log("TSU GRANT 0x0 0 10\nLD 0 0 0x0 0 MM 11 11 11 11 12\n", &o, &r);
-    cr_assert_eq(r.inv[HCK_I1], 1, "%s", o);
+    cr_assert_eq(r.inv[HALCONE_CHECK_I1], 1, "%s", o);
     free(o);
 }
 
 Test(halcone_check, malformed_log_records_are_refused)
 {
-    hck *c = hck_new();
+    halcone_check *c = halcone_check_new();
     char err[200];
-    cr_assert_eq(hck_feed(c, "LD 0 0 0x0 0 XX 0 0 0 0 10", 1, err, sizeof err), -1);
+    cr_assert_eq(halcone_check_feed(c, "LD 0 0 0x0 0 XX 0 0 0 0 10", 1, err, sizeof err), -1);
     cr_assert(strstr(err, "LD") != NULL, "%s", err);
-    cr_assert_eq(hck_feed(c, "LD 0 0 0x0 0 MM 0 0 0 0", 2, err, sizeof err), -1);
-    cr_assert_eq(hck_feed(c, "FOO 1", 3, err, sizeof err), -1);
+    cr_assert_eq(halcone_check_feed(c, "LD 0 0 0x0 0 MM 0 0 0 0", 2, err, sizeof err), -1);
+    cr_assert_eq(halcone_check_feed(c, "FOO 1", 3, err, sizeof err), -1);
     cr_assert(strstr(err, "FOO") != NULL, "%s", err);
-    cr_assert_eq(hck_feed(c, "TSU GRANT 0x0 1", 4, err, sizeof err), -1);
-    cr_assert_eq(hck_feed(c, "TSU BLAH 0x0", 5, err, sizeof err), -1);
-    cr_assert_eq(hck_feed(c, "# a summary", 6, err, sizeof err), 0);
-    cr_assert_eq(hck_feed(c, "CHECK STALE 1 0x0 0 1", 7, err, sizeof err), 0);
-    hck_free(c);
+    cr_assert_eq(halcone_check_feed(c, "TSU GRANT 0x0 1", 4, err, sizeof err), -1);
+    cr_assert_eq(halcone_check_feed(c, "TSU BLAH 0x0", 5, err, sizeof err), -1);
+    cr_assert_eq(halcone_check_feed(c, "# a summary", 6, err, sizeof err), 0);
+    cr_assert_eq(halcone_check_feed(c, "CHECK STALE 1 0x0 0 1", 7, err, sizeof err), 0);
+    halcone_check_free(c);
 }
 
 /* ----------------------------------------------------- the system model -- */
@@ -446,12 +446,12 @@ Test(halcone_system, small_timestamps_overflow_within_a_short_run)
 
 static char *gen(const char *args)
 {
-    const unit_desc *u = unit_tool_find("halcone-gen");
+    const cohkit_unit_desc *u = cohkit_unit_tool_find("halcone-gen");
     void *cfg = calloc(1, u->cfg_size);
     char e[300], *o;
     size_t n = 0;
     FILE *f = open_memstream(&o, &n);
-    cr_assert_eq(unit_cfg_parse_str(u, cfg, args, e, sizeof e), 0, "%s: %s", args, e);
+    cr_assert_eq(cohkit_unit_cfg_parse_str(u, cfg, args, e, sizeof e), 0, "%s: %s", args, e);
     cr_assert_eq(u->trace_run(cfg, NULL, stdin, "-", f, stderr), 0);
     fclose(f);
     free(cfg);

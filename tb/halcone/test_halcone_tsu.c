@@ -23,12 +23,12 @@ extern const dut_ops *const halcone_duts[];
 /* A configuration from option words, through the registry (as the tools). */
 static void cfg_of(halcone_tsu_cfg *c, const char *args)
 {
-    const unit_desc *u = unit_find("halcone-tsu");
+    const cohkit_unit_desc *u = cohkit_unit_find("halcone-tsu");
     static unsigned char buf[512];
     char err[256];
     cr_assert_not_null(u);
     cr_assert_leq(u->cfg_size, sizeof buf);
-    cr_assert_eq(unit_cfg_parse_str(u, buf, args, err, sizeof err), 0, "%s: %s", args, err);
+    cr_assert_eq(cohkit_unit_cfg_parse_str(u, buf, args, err, sizeof err), 0, "%s: %s", args, err);
     memcpy(c, buf, sizeof *c); /* the unit's wrapper starts with the cfg */
 }
 
@@ -640,7 +640,7 @@ static int same_result(const halcone_tsu_result *a, const halcone_tsu_result *b)
 Test(halcone_tsu_rtl, transaction_level_rtl_equals_the_core, .timeout = 120)
 {
     static const char *const names[] = {"fpga", "paper", "default"};
-    const unit_desc *u = unit_find("halcone-tsu");
+    const cohkit_unit_desc *u = cohkit_unit_find("halcone-tsu");
     unsigned i;
     for (i = 0; i < 3; i++) {
         char err[256];

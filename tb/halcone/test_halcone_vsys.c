@@ -18,9 +18,9 @@
 
 extern const dut_ops *const halcone_duts[];
 
-static hsys_cmd *program(const hvsys_opts *o, unsigned ops, uint64_t seed, size_t *n)
+static halcone_sys_cmd *program(const hvsys_opts *o, unsigned ops, uint64_t seed, size_t *n)
 {
-    hsys_cmd *c = NULL;
+    halcone_sys_cmd *c = NULL;
     char err[300];
     cr_assert_eq(hvsys_program(o, ops, 40, seed, &c, n, err, sizeof err), 0, "%s", err);
     cr_assert_gt(*n, ops / 2);
@@ -29,7 +29,7 @@ static hsys_cmd *program(const hvsys_opts *o, unsigned ops, uint64_t seed, size_
 
 /* Every stage (shells; Verilated TSU; Verilated caches; both) against the
  * functional model: equal logs; the checker's violations in *viol. */
-static void staged(const hvsys_opts *base, const hsys_cmd *c, size_t n, uint64_t *viol,
+static void staged(const hvsys_opts *base, const halcone_sys_cmd *c, size_t n, uint64_t *viol,
                    uint64_t *victims)
 {
     hvsys_opts o = *base;
@@ -62,7 +62,7 @@ Test(halcone_vsys, safe_random_programs_every_stage_equals_the_model_and_passes,
     unsigned i;
     for (i = 0; i < 2; i++) {
         hvsys_opts o;
-        hsys_cmd *c;
+        halcone_sys_cmd *c;
         size_t n;
         uint64_t viol, vict;
         hvsys_opts_default(&o);
@@ -81,7 +81,7 @@ Test(halcone_vsys, safe_random_programs_every_stage_equals_the_model_and_passes,
 Test(halcone_vsys, paper_rules_fail_the_checker_with_the_rtl_too, .timeout = 60)
 {
     hvsys_opts o;
-    hsys_cmd *c;
+    halcone_sys_cmd *c;
     size_t n;
     uint64_t viol, vict;
     hvsys_opts_default(&o);
@@ -102,8 +102,8 @@ Test(halcone_vsys, l2_bank_counterexample_rtl_safe_passes_paper_stale, .timeout 
     unsigned p;
     for (p = 0; p < 2; p++) {
         hvsys_opts o;
-        hsys_cfg cfg;
-        hsys_cmd *c = NULL;
+        halcone_sys_cfg cfg;
+        halcone_sys_cmd *c = NULL;
         size_t n = 0;
         hvsys_res r, ref;
         char err[300];
@@ -114,7 +114,7 @@ Test(halcone_vsys, l2_bank_counterexample_rtl_safe_passes_paper_stale, .timeout 
         o.cus = 1;
         o.l2_banks = 2;
         hvsys_cfg(&o, &cfg);
-        cr_assert_eq(hsys_trace_read(f, &cfg, &c, &n, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(halcone_sys_trace_read(f, &cfg, &c, &n, err, sizeof err), 0, "%s", err);
         fclose(f);
         o.model = 1;
         cr_assert_eq(hvsys_run(&o, halcone_duts, c, n, &ref, err, sizeof err), 0, "%s", err);
@@ -142,7 +142,7 @@ Test(halcone_vsys, l2_bank_counterexample_rtl_safe_passes_paper_stale, .timeout 
 Test(halcone_vsys, stuck_output_bit_is_caught, .timeout = 30)
 {
     hvsys_opts o;
-    hsys_cmd *c;
+    halcone_sys_cmd *c;
     size_t n;
     hvsys_res r, ref;
     char err[300];

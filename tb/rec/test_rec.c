@@ -847,7 +847,7 @@ Test(rec_lockstep, one_request_per_cycle_on_hits)
  * the port in cycle t + REC_INV_LATENCY, in the RTL and in the timing shell. */
 Test(rec_lockstep, invalidation_latency)
 {
-    const dut_ops *d = ls_dut_find(rec_duts, unit_find("rec"), "fpga");
+    const dut_ops *d = ls_dut_find(rec_duts, cohkit_unit_find("rec"), "fpga");
     rec_cfg c;
     rec_tm *tm;
     rec_in in;
@@ -908,7 +908,7 @@ Test(rec_lockstep, recorded_stimulus_replays_identically)
     FILE *s, *g1, *g2;
     uint64_t *vals;
     size_t n;
-    const dut_ops *d = ls_dut_find(rec_duts, unit_find("rec"), "fpga");
+    const dut_ops *d = ls_dut_find(rec_duts, cohkit_unit_find("rec"), "fpga");
     cr_assert_not_null(d);
     s = fopen("build/t_replay.stim", "w");
     g1 = fopen("build/t_replay1.log", "w");
@@ -941,7 +941,7 @@ Test(rec_lockstep, stimulus_reader_rejects_bad_lines)
     char err[256];
     uint64_t *v = NULL;
     size_t n;
-    const dut_ops *d = ls_dut_find(rec_duts, unit_find("rec"), "fpga");
+    const dut_ops *d = ls_dut_find(rec_duts, cohkit_unit_find("rec"), "fpga");
     const char *text = "# header\n1 0 1 0 40 1 1\n1 0 1 0 zz 1 1\n";
     const char *wide = "1 0 1 0 40000000000000000 1 1\n";
     FILE *f = fmemopen((void *)text, strlen(text), "r");

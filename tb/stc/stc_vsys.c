@@ -274,7 +274,7 @@ static void stimulus(vsys *s)
     }
     for (k = 0; k < s->k; k++) {
         vcu *c = &s->c[k];
-        uint64_t r1 = unit_rnd(&s->rng), r2 = unit_rnd(&s->rng), r3 = unit_rnd(&s->rng);
+        uint64_t r1 = cohkit_unit_rnd(&s->rng), r2 = cohkit_unit_rnd(&s->rng), r3 = cohkit_unit_rnd(&s->rng);
         if (c->ops_left == 0)
             continue;
         if (!c->st_v && (r1 & 7) < 2) {
@@ -449,7 +449,7 @@ static void drive_inputs(vsys *s, unsigned *rdy_draw)
         cmp_set_bits(e, s->ep[EP_CONF_ADDR_I], k * s->a, s->a, cf ? cf->addr : 0);
         cmp_set_bits(e, s->ep[EP_RDY_VALID_I], k, 1, q_due(&c->rdy, t) != NULL);
         cmp_set_bits(e, s->ep[EP_DONE_VALID_I], k, 1, q_due(&c->done, t) != NULL);
-        rdy_draw[k] = (unsigned)(unit_rnd(&s->rng) & 3) != 0; /* the L2 side takes 3 of 4 */
+        rdy_draw[k] = (unsigned)(cohkit_unit_rnd(&s->rng) & 3) != 0; /* the L2 side takes 3 of 4 */
         b->in[0] = (uint64_t)live;
         cmp_set(b, s->cp[CP_ST_VALID_I], c->st_v);
         cmp_set(b, s->cp[CP_ST_ADDR_I], c->st_v ? c->st_a : 0);

@@ -220,7 +220,7 @@ Test(stc_bsq_lockstep, rtl_pass_takes_8_4_1_cycles_for_256_102_32_entries, .time
 {
     static const unsigned fill[] = {256, 102, 32};
     static const unsigned want[] = {8, 4, 1};
-    const unit_desc *u = unit_find("stc-bsq");
+    const cohkit_unit_desc *u = cohkit_unit_find("stc-bsq");
     const dut_ops *d = ls_dut_find(stc_duts, u, "default");
     stc_bsq_cfg c;
     stc_bsq_layout l;
@@ -565,7 +565,7 @@ Test(stc_cu_tools, report_puts_table_4_beside_the_rtl_bits)
  * offers DoneAck in t + P + 3 + 1. */
 Test(stc_cu_lockstep, rtl_latencies, .timeout = 60)
 {
-    const unit_desc *u = unit_find("stc-cu");
+    const cohkit_unit_desc *u = cohkit_unit_find("stc-cu");
     const dut_ops *d = ls_dut_find(stc_duts, u, "fpga");
     stc_cu_cfg c;
     stc_cu_layout l;
@@ -654,7 +654,7 @@ Test(stc_cu_lockstep, rtl_latencies, .timeout = 60)
  * docs/stc.md, stc-cu timing. */
 Test(stc_cu_lockstep, rtl_full_bsq_drains_256_stores_one_per_cycle, .timeout = 60)
 {
-    const unit_desc *u = unit_find("stc-cu");
+    const cohkit_unit_desc *u = cohkit_unit_find("stc-cu");
     const dut_ops *d = ls_dut_find(stc_duts, u, "default");
     stc_cu_cfg c;
     stc_cu_layout l;

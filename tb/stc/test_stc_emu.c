@@ -146,7 +146,7 @@ Test(stc_band_tools, tb_trace_prints_what_cohmodel_prints, .timeout = 60)
 /* One address per cycle; its band on the output in the next cycle. */
 Test(stc_band_lockstep, one_per_cycle_one_cycle_latency)
 {
-    const unit_desc *u = unit_find("stc-band");
+    const cohkit_unit_desc *u = cohkit_unit_find("stc-band");
     const dut_ops *d = ls_dut_find(stc_duts, u, "default");
     stc_band_cfg c;
     stc_band_tm *tm;
@@ -518,7 +518,7 @@ typedef struct {
 
 static void eb_init(emu_bench *b, const char *cfgname)
 {
-    const unit_desc *u = unit_find("stc-emu");
+    const cohkit_unit_desc *u = cohkit_unit_find("stc-emu");
     stc_emu_cfg c;
     char err[200];
     memset(b, 0, sizeof *b);

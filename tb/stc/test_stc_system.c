@@ -25,14 +25,14 @@
  * return value agrees with the verdict: 0 with RESULT PASS, 1 with FAIL. */
 static char *check(const char *opts, const char *log)
 {
-    const unit_desc *u = unit_tool_find("stc-check");
+    const cohkit_unit_desc *u = cohkit_unit_tool_find("stc-check");
     stc_chk_cfg c;
     char err[300], *out = NULL;
     size_t len = 0;
     FILE *in, *o;
     int rc;
     cr_assert_not_null(u);
-    cr_assert_eq(unit_cfg_parse_str(u, &c, opts, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cohkit_unit_cfg_parse_str(u, &c, opts, err, sizeof err), 0, "%s", err);
     in = fmemopen((void *)log, strlen(log), "r");
     o = open_memstream(&out, &len);
     cr_assert(in && o);
@@ -62,7 +62,7 @@ static void passes(const char *opts, const char *log)
 /* The system on program text: output (malloc), violations in *nv. */
 static char *sys_run(const char *opts, const char *prog, long *nv, stc_sys_stats *st)
 {
-    const unit_desc *u = unit_tool_find("stc-system");
+    const cohkit_unit_desc *u = cohkit_unit_tool_find("stc-system");
     stc_sys_cfg c;
     stc_prog p;
     char err[300], *out = NULL;
@@ -70,7 +70,7 @@ static char *sys_run(const char *opts, const char *prog, long *nv, stc_sys_stats
     FILE *in, *o;
     long v;
     cr_assert_not_null(u);
-    cr_assert_eq(unit_cfg_parse_str(u, &c, opts, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cohkit_unit_cfg_parse_str(u, &c, opts, err, sizeof err), 0, "%s", err);
     in = fmemopen((void *)prog, strlen(prog), "r");
     cr_assert_not_null(in);
     cr_assert_eq(stc_prog_read(in, c.emu.cus, c.emu.addr_bits, &p, err, sizeof err), 0, "%s", err);
