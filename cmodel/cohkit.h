@@ -5,20 +5,26 @@
  *
  * Versioning. The soname is libcohkit.so.<MAJOR>. MAJOR is raised by any
  * change that breaks a program built against an earlier release: a function
- * removed or its signature changed, a public struct's layout or size changed
- * (a model's configuration, state, statistics, port or shell struct,
- * cohkit_unit_desc, ...), an enum value renumbered or a macro that sizes a struct
- * changed.
+ * removed, renamed or its signature changed, a public struct's layout or
+ * size changed (a model's configuration, state, statistics, port or shell
+ * struct, cohkit_unit_desc, ...), an enum value renumbered or a macro that
+ * sizes a struct changed.
  * MINOR is raised by compatible additions (a model, a function, a unit in
  * the registry, a field appended to a struct only the library allocates) and
  * by changes of a model's outputs for the same inputs (a corrected reading
  * of a paper, listed in docs/paper-notes.md). PATCH is raised by fixes that
  * change no interface and no model output.
+ *
+ * Names. Every exported function and object, and every type, macro and
+ * inline function of an installed header, begins with cohkit_ (the
+ * platform: the unit registry) or with its family (rec_, dualopt_, stc_,
+ * halcone_, followed by the unit: dualopt_gpu_run, halcone_sys_new), in
+ * either case; `make lib` fails on any other (scripts/lib-check.sh).
  */
 #ifndef COHKIT_H
 #define COHKIT_H
 
-#define COHKIT_VERSION_MAJOR 2
+#define COHKIT_VERSION_MAJOR 3
 #define COHKIT_VERSION_MINOR 0
 #define COHKIT_VERSION_PATCH 0
 

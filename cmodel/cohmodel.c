@@ -36,7 +36,7 @@ static void unit_usage(FILE *f, const cohkit_unit_desc *u)
     for (i = 0; u->presets[i]; i++)
         fprintf(f, "%s%s", i ? ", " : "", u->presets[i]);
     fprintf(f, " (then refined by options)\n");
-    unit_options_help(u, f);
+    cohkit_unit_options_help(u, f);
     for (i = 0; u->flags && u->flags[i].name; i++)
         fprintf(f, "  --%s%s%s  %s\n", u->flags[i].name, u->flags[i].arg ? " " : "",
                 u->flags[i].arg ? u->flags[i].arg : "", u->flags[i].help);

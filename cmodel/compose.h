@@ -20,7 +20,7 @@
  * is evaluated, any block can be replaced by another backend, and two
  * compositions can be compared port by port every cycle (cmp_compare).
  *
- * Internal to the kit (not installed): a platform service of the kit's own
+ * Internal to the kit (not installed; cohkit: internal header): a platform service of the kit's own
  * benches and system models. Its declarations are not exported from the
  * shared library (no COHKIT_BEGIN_DECLS); the family APIs built on it name
  * its types as opaque structs.

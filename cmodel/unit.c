@@ -57,7 +57,7 @@ static void preset_list(const cohkit_unit_desc *u, char *buf, size_t len)
 static int is_bare(const cohkit_unit_desc *u, const char *name)
 {
     size_t i;
-    if (u->opts != NULL && unit_opt_bare(u->opts, name))
+    if (u->opts != NULL && cohkit_unit_opt_bare(u->opts, name))
         return 1;
     for (i = 0; u->cfg_bare != NULL && u->cfg_bare[i] != NULL; i++)
         if (strcmp(u->cfg_bare[i], name) == 0)
@@ -225,7 +225,7 @@ int cohkit_unit_hex_get(const char **pp, uint64_t *w, unsigned nwords, unsigned 
 }
 
 
-int unit_stim_kind(const char *const *streams, const cohkit_unit_stim_args *a, char *err, size_t len)
+int cohkit_unit_stim_kind(const char *const *streams, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
     int i;
     char names[256];
@@ -241,22 +241,22 @@ int unit_stim_kind(const char *const *streams, const cohkit_unit_stim_args *a, c
 
 /* ------------------------------------------------------ option tables */
 
-static const unit_opt *opt_find(const unit_opt_table *t, const char *name)
+static const cohkit_unit_opt *opt_find(const cohkit_unit_opt_table *t, const char *name)
 {
-    const unit_opt *o;
+    const cohkit_unit_opt *o;
     for (o = t->opt; o->name != NULL; o++)
         if (strcmp(o->name, name) == 0)
             return o;
     return NULL;
 }
 
-int unit_opt_bare(const unit_opt_table *t, const char *name)
+int cohkit_unit_opt_bare(const cohkit_unit_opt_table *t, const char *name)
 {
-    const unit_opt *o = opt_find(t, name);
-    return o != NULL && (o->flags & UNIT_OPT_BARE);
+    const cohkit_unit_opt *o = opt_find(t, name);
+    return o != NULL && (o->flags & COHKIT_UNIT_OPT_BARE);
 }
 
-static int opt_uint(const unit_opt_table *t, const unit_opt *o, const char *v, unsigned *out)
+static int opt_uint(const cohkit_unit_opt_table *t, const cohkit_unit_opt *o, const char *v, unsigned *out)
 {
     char *end;
     unsigned long x;
@@ -285,7 +285,7 @@ static int opt_hex(const char *v, uint64_t *out)
 }
 
 /* "a, b or c" of the listed choices */
-static void choice_list(const unit_opt_choice *c, char *buf, size_t len)
+static void choice_list(const cohkit_unit_opt_choice *c, char *buf, size_t len)
 {
     const char *names[32];
     size_t n = 0;
@@ -296,17 +296,17 @@ static void choice_list(const unit_opt_choice *c, char *buf, size_t len)
     or_list(names, buf, len);
 }
 
-int unit_opt_apply(const unit_opt_table *t, void *cfg, const char *name, const char *value,
+int cohkit_unit_opt_apply(const cohkit_unit_opt_table *t, void *cfg, const char *name, const char *value,
                    char *err, size_t len)
 {
-    const unit_opt *o = opt_find(t, name);
+    const cohkit_unit_opt *o = opt_find(t, name);
     const char *v = value ? value : "";
     char *field;
     if (o == NULL)
         return 1;
     field = (char *)cfg + o->off;
     switch (o->kind) {
-    case UNIT_OPT_UINT: {
+    case COHKIT_UNIT_OPT_UINT: {
         unsigned x;
         if (opt_uint(t, o, value, &x) != 0) {
             snprintf(err, len, "--%s: '%s' is not %s", name, v, o->what ? o->what : t->num_what);
@@ -315,7 +315,7 @@ int unit_opt_apply(const unit_opt_table *t, void *cfg, const char *name, const c
         memcpy(field, &x, sizeof x);
         return 0;
     }
-    case UNIT_OPT_HEX: {
+    case COHKIT_UNIT_OPT_HEX: {
         uint64_t x;
         if (opt_hex(value, &x) != 0) {
             snprintf(err, len, "--%s: '%s' is not %s", name, v, o->what ? o->what : "a hex number");
@@ -324,8 +324,8 @@ int unit_opt_apply(const unit_opt_table *t, void *cfg, const char *name, const c
         memcpy(field, &x, sizeof x);
         return 0;
     }
-    case UNIT_OPT_ENUM: {
-        const unit_opt_choice *c;
+    case COHKIT_UNIT_OPT_ENUM: {
+        const cohkit_unit_opt_choice *c;
         char names[256];
         for (c = o->choices; c->name != NULL; c++)
             if (strcmp(c->name, v) == 0) {
@@ -336,15 +336,15 @@ int unit_opt_apply(const unit_opt_table *t, void *cfg, const char *name, const c
         snprintf(err, len, "--%s: '%s' is not %s", name, v, names);
         return -1;
     }
-    case UNIT_OPT_SET:
+    case COHKIT_UNIT_OPT_SET:
         return o->set(cfg, name, value, err, len) != 0 ? -1 : 0;
     }
     return 1;
 }
 
-void unit_opt_help(const unit_opt_table *t, FILE *f)
+void cohkit_unit_opt_help(const cohkit_unit_opt_table *t, FILE *f)
 {
-    const unit_opt *o;
+    const cohkit_unit_opt *o;
     int col = t->help_col ? t->help_col : 19;
     for (o = t->opt; o->name != NULL; o++) {
         const char *h = o->help;
@@ -359,24 +359,24 @@ void unit_opt_help(const unit_opt_table *t, FILE *f)
     }
 }
 
-static void opt_value(const unit_opt *o, const void *cfg, char *buf, size_t len)
+static void opt_value(const cohkit_unit_opt *o, const void *cfg, char *buf, size_t len)
 {
     const char *field = (const char *)cfg + o->off;
-    const unit_opt_choice *c;
+    const cohkit_unit_opt_choice *c;
     unsigned u;
     uint64_t x;
     int e;
     buf[0] = '\0';
     switch (o->kind) {
-    case UNIT_OPT_UINT:
+    case COHKIT_UNIT_OPT_UINT:
         memcpy(&u, field, sizeof u);
         snprintf(buf, len, "%u", u);
         break;
-    case UNIT_OPT_HEX:
+    case COHKIT_UNIT_OPT_HEX:
         memcpy(&x, field, sizeof x);
         snprintf(buf, len, "0x%llx", (unsigned long long)x);
         break;
-    case UNIT_OPT_ENUM:
+    case COHKIT_UNIT_OPT_ENUM:
         memcpy(&e, field, sizeof e);
         for (c = o->choices; c->name != NULL; c++)
             if (!c->hidden && c->value == e) {
@@ -384,29 +384,29 @@ static void opt_value(const unit_opt *o, const void *cfg, char *buf, size_t len)
                 break;
             }
         break;
-    case UNIT_OPT_SET:
+    case COHKIT_UNIT_OPT_SET:
         if (o->put != NULL)
             o->put(cfg, buf, len);
         break;
     }
 }
 
-static void opt_arg(const unit_opt *o, const void *cfg, char *buf, size_t len, size_t *k)
+static void opt_arg(const cohkit_unit_opt *o, const void *cfg, char *buf, size_t len, size_t *k)
 {
     char val[1024];
     int set;
     memcpy(&set, (const char *)cfg + o->off, sizeof set);
-    if ((o->flags & UNIT_OPT_NOARGS) || (o->in_args != NULL && !o->in_args(cfg)) || *k >= len ||
-        ((o->flags & UNIT_OPT_IFSET) && set < 0))
+    if ((o->flags & COHKIT_UNIT_OPT_NOARGS) || (o->in_args != NULL && !o->in_args(cfg)) || *k >= len ||
+        ((o->flags & COHKIT_UNIT_OPT_IFSET) && set < 0))
         return;
     opt_value(o, cfg, val, sizeof val);
     *k += (size_t)snprintf(buf + *k, len - *k, "%s--%s%s%s", *k ? " " : "", o->name,
                            val[0] ? " " : "", val);
 }
 
-void unit_opt_args(const unit_opt_table *t, const void *cfg, char *buf, size_t len)
+void cohkit_unit_opt_args(const cohkit_unit_opt_table *t, const void *cfg, char *buf, size_t len)
 {
-    const unit_opt *o;
+    const cohkit_unit_opt *o;
     size_t k = 0, i;
     buf[0] = '\0';
     if (t->args_order == NULL) {
@@ -419,10 +419,10 @@ void unit_opt_args(const unit_opt_table *t, const void *cfg, char *buf, size_t l
             opt_arg(o, cfg, buf, len, &k);
 }
 
-void unit_options_help(const cohkit_unit_desc *u, FILE *f)
+void cohkit_unit_options_help(const cohkit_unit_desc *u, FILE *f)
 {
     if (u->opts != NULL)
-        unit_opt_help(u->opts, f);
+        cohkit_unit_opt_help(u->opts, f);
     else
         fputs(u->options_help, f);
 }

@@ -51,22 +51,22 @@ typedef struct {
  * bare options and the argument round trip (cfg_args). See
  * docs/adding-a-unit.md. */
 typedef enum {
-    UNIT_OPT_UINT, /* unsigned at `off`: a decimal number (unit_opt_table.num_*) */
-    UNIT_OPT_HEX,  /* uint64_t at `off`: hex, "0x" optional, at most 16 digits   */
-    UNIT_OPT_ENUM, /* int-sized field at `off`: one of `choices`                */
-    UNIT_OPT_SET   /* `set` applies the value, `put` prints it                  */
-} unit_opt_kind;
+    COHKIT_UNIT_OPT_UINT, /* unsigned at `off`: a decimal number (cohkit_unit_opt_table.num_*) */
+    COHKIT_UNIT_OPT_HEX,  /* uint64_t at `off`: hex, "0x" optional, at most 16 digits   */
+    COHKIT_UNIT_OPT_ENUM, /* int-sized field at `off`: one of `choices`                */
+    COHKIT_UNIT_OPT_SET   /* `set` applies the value, `put` prints it                  */
+} cohkit_unit_opt_kind;
 
 typedef struct {
     const char *name;
     int value;
     int hidden;           /* accepted, not listed in messages or args       */
-} unit_opt_choice;
+} cohkit_unit_opt_choice;
 
 enum {
-    UNIT_OPT_BARE = 1,    /* may stand without a value (cohkit_unit_desc.cfg_bare) */
-    UNIT_OPT_NOARGS = 2,  /* not part of the argument round trip            */
-    UNIT_OPT_IFSET = 4    /* ENUM: in the round trip only when the int field
+    COHKIT_UNIT_OPT_BARE = 1,    /* may stand without a value (cohkit_unit_desc.cfg_bare) */
+    COHKIT_UNIT_OPT_NOARGS = 2,  /* not part of the argument round trip            */
+    COHKIT_UNIT_OPT_IFSET = 4    /* ENUM: in the round trip only when the int field
                              is set (not negative)                           */
 };
 
@@ -74,9 +74,9 @@ typedef struct {
     const char *name;     /* without dashes                                 */
     const char *arg;      /* value placeholder in --help ("N"), or NULL     */
     const char *help;     /* help text; '\n' starts a line at the column    */
-    unit_opt_kind kind;
+    cohkit_unit_opt_kind kind;
     size_t off;           /* UINT, HEX, ENUM: the field's offset            */
-    const unit_opt_choice *choices; /* ENUM: terminated by a NULL name      */
+    const cohkit_unit_opt_choice *choices; /* ENUM: terminated by a NULL name      */
     const char *what;     /* UINT, HEX: "--x: 'v' is not <what>" (NULL: the
                              table's num_what, or "a hex number")           */
     int (*set)(void *cfg, const char *name, const char *value, char *err, size_t len);
@@ -85,43 +85,43 @@ typedef struct {
     int (*in_args)(const void *cfg);
     unsigned flags;       /* UNIT_OPT_*                                     */
     unsigned long max;    /* UINT: largest value (0: the table's num_max)   */
-} unit_opt;
+} cohkit_unit_opt;
 
 typedef struct {
-    const unit_opt *opt;  /* terminated by a NULL name                      */
+    const cohkit_unit_opt *opt;  /* terminated by a NULL name                      */
     const char *num_what; /* UINT: "a non-negative integer", ...            */
     unsigned long num_max;/* UINT: a larger value is not a number           */
     int num_base;         /* UINT: 10, or 0 (0x.. hex too)                  */
     int help_col;         /* column of the help text (0: 19)                */
     /* Order of the round trip's options (NULL: table order). */
     const char *const *args_order;
-} unit_opt_table;
+} cohkit_unit_opt_table;
 
 /* Table rows; further members (.flags, .in_args, .what) may follow. */
-#define UNIT_OPT_NUM(nm, ar, hlp, type, field, ...)                                              \
-    {.name = (nm), .arg = (ar), .help = (hlp), .kind = UNIT_OPT_UINT,                            \
+#define COHKIT_UNIT_OPT_NUM(nm, ar, hlp, type, field, ...)                                              \
+    {.name = (nm), .arg = (ar), .help = (hlp), .kind = COHKIT_UNIT_OPT_UINT,                            \
      .off = offsetof(type, field), __VA_ARGS__}
-#define UNIT_OPT_HEX64(nm, ar, hlp, type, field, ...)                                            \
-    {.name = (nm), .arg = (ar), .help = (hlp), .kind = UNIT_OPT_HEX,                             \
+#define COHKIT_UNIT_OPT_HEX64(nm, ar, hlp, type, field, ...)                                            \
+    {.name = (nm), .arg = (ar), .help = (hlp), .kind = COHKIT_UNIT_OPT_HEX,                             \
      .off = offsetof(type, field), __VA_ARGS__}
-#define UNIT_OPT_CHOICE(nm, ar, hlp, type, field, ch, ...)                                       \
-    {.name = (nm), .arg = (ar), .help = (hlp), .kind = UNIT_OPT_ENUM,                            \
+#define COHKIT_UNIT_OPT_CHOICE(nm, ar, hlp, type, field, ch, ...)                                       \
+    {.name = (nm), .arg = (ar), .help = (hlp), .kind = COHKIT_UNIT_OPT_ENUM,                            \
      .off = offsetof(type, field), .choices = (ch), __VA_ARGS__}
-#define UNIT_OPT_FN(nm, ar, hlp, setf, putf, ...)                                                \
-    {.name = (nm), .arg = (ar), .help = (hlp), .kind = UNIT_OPT_SET, .set = (setf),              \
+#define COHKIT_UNIT_OPT_FN(nm, ar, hlp, setf, putf, ...)                                                \
+    {.name = (nm), .arg = (ar), .help = (hlp), .kind = COHKIT_UNIT_OPT_SET, .set = (setf),              \
      .put = (putf), __VA_ARGS__}
-#define UNIT_OPT_END {.name = NULL}
+#define COHKIT_UNIT_OPT_END {.name = NULL}
 
 /* Applies option `name`: 0; 1 if the table has no such option; -1 with a
  * one-line reason in err on a bad value. */
-int unit_opt_apply(const unit_opt_table *t, void *cfg, const char *name, const char *value,
+int cohkit_unit_opt_apply(const cohkit_unit_opt_table *t, void *cfg, const char *name, const char *value,
                    char *err, size_t len);
 /* The --help lines of the options. */
-void unit_opt_help(const unit_opt_table *t, FILE *f);
+void cohkit_unit_opt_help(const cohkit_unit_opt_table *t, FILE *f);
 /* "--name value ..." that reproduces cfg. */
-void unit_opt_args(const unit_opt_table *t, const void *cfg, char *buf, size_t len);
+void cohkit_unit_opt_args(const cohkit_unit_opt_table *t, const void *cfg, char *buf, size_t len);
 /* 1 if `name` may stand without a value. */
-int unit_opt_bare(const unit_opt_table *t, const char *name);
+int cohkit_unit_opt_bare(const cohkit_unit_opt_table *t, const char *name);
 
 /* Arguments of a stimulus source. */
 typedef struct {
@@ -147,7 +147,7 @@ typedef struct cohkit_unit_desc {
     const char *module_prefix;    /* "<family>" or "<family>_<unit>"      */
     const char *options_help;     /* usage lines of the options (when no
                                      option table is given)               */
-    const unit_opt_table *opts;   /* the options, described once          */
+    const cohkit_unit_opt_table *opts;   /* the options, described once          */
     /* Fills cfg with preset `name`. 0, or -1 for an unknown name. */
     int (*cfg_preset)(void *cfg, const char *name);
     /* Applies one option (name without dashes). 0; 1 if not an option of
@@ -228,7 +228,7 @@ extern const cohkit_unit_desc *const cohkit_unit_tools[];
 /* The tool named `name`, or NULL. */
 const cohkit_unit_desc *cohkit_unit_tool_find(const char *name);
 /* The --help lines of u's options (its table, or options_help). */
-void unit_options_help(const cohkit_unit_desc *u, FILE *f);
+void cohkit_unit_options_help(const cohkit_unit_desc *u, FILE *f);
 /* Index of flag `name` in u->flags, or -1. */
 int cohkit_unit_flag_index(const cohkit_unit_desc *u, const char *name);
 

@@ -2,16 +2,16 @@
  * What a unit's registry adapter (cmodel/<family>/<unit>_unit.c) is built
  * from, so that it states only what is particular to the unit:
  *
- *  - UNIT_CFG_ADAPTERS / UNIT_TM_ADAPTERS define the registry's
+ *  - COHKIT_UNIT_CFG_ADAPTERS / COHKIT_UNIT_TM_ADAPTERS define the registry's
  *    configuration and timing-shell functions from the model's typed ones;
  *    UNIT_ADAPTER_FIELDS fills them into the cohkit_unit_desc.
- *  - UNIT_PORT puts one row of the unit's <unit>_ports.def X-macro table
+ *  - COHKIT_UNIT_PORT puts one row of the unit's <unit>_ports.def X-macro table
  *    (direction, name, width as an expression of the configuration) into a
  *    cohkit_port array: every unit's port table is a .def file.
- *  - The stimulus helpers: unit_stim_seed (the random state of a stimulus
- *    source), unit_stim_kind (the registry's streams looked up by index,
- *    trace mode after them) and one back-pressure type, unit_bp, with the
- *    schedules of random runs as data (unit_bp_sched).
+ *  - The stimulus helpers: cohkit_unit_stim_seed (the random state of a stimulus
+ *    source), cohkit_unit_stim_kind (the registry's streams looked up by index,
+ *    trace mode after them) and one back-pressure type, cohkit_unit_bp, with the
+ *    schedules of random runs as data (cohkit_unit_bp_sched).
  *
  * See docs/adding-a-unit.md.
  */
@@ -26,7 +26,7 @@ COHKIT_BEGIN_DECLS
 
 /* u_preset, u_option, u_check, u_args over pfx##_cfg_preset, _option,
  * _check and _args taking CFG *. */
-#define UNIT_CFG_ADAPTERS(pfx, CFG)                                                              \
+#define COHKIT_UNIT_CFG_ADAPTERS(pfx, CFG)                                                              \
     static int u_preset(void *cfg, const char *name) { return pfx##_cfg_preset((CFG *)cfg, name); } \
     static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)  \
     {                                                                                            \
@@ -38,7 +38,7 @@ COHKIT_BEGIN_DECLS
         pfx##_cfg_args((const CFG *)cfg, buf, len);                                              \
     }
 /* u_name over pfx##_cfg_name taking const CFG *. */
-#define UNIT_CFG_NAME_ADAPTER(pfx, CFG)                                                          \
+#define COHKIT_UNIT_CFG_NAME_ADAPTER(pfx, CFG)                                                          \
     static void u_name(const void *cfg, char *buf, size_t len)                                   \
     {                                                                                            \
         pfx##_cfg_name((const CFG *)cfg, buf, len);                                              \
@@ -48,7 +48,7 @@ COHKIT_BEGIN_DECLS
  * type tm_new takes (the registry's configuration, or its first member),
  * TM the shell's type, IN and OUT the types of its port value arrays
  * (uint64_t, or structs of one word per port). */
-#define UNIT_TM_ADAPTERS(CFG, TM, IN, OUT, tm_new_f, tm_free_f, tm_reset_f, eval_f, step_f)      \
+#define COHKIT_UNIT_TM_ADAPTERS(CFG, TM, IN, OUT, tm_new_f, tm_free_f, tm_reset_f, eval_f, step_f)      \
     static void *u_tm_new(const void *cfg) { return tm_new_f((const CFG *)cfg); }                \
     static void u_tm_free(void *tm) { tm_free_f((TM *)tm); }                                     \
     static void u_tm_reset(void *tm) { tm_reset_f((TM *)tm); }                                   \
@@ -62,16 +62,16 @@ COHKIT_BEGIN_DECLS
     }
 
 /* The cohkit_unit_desc members the adapter macros define. */
-#define UNIT_CFG_FIELDS                                                                          \
+#define COHKIT_UNIT_CFG_FIELDS                                                                          \
     .cfg_preset = u_preset, .cfg_option = u_option, .cfg_check = u_check, .cfg_name = u_name,    \
     .cfg_args = u_args
-#define UNIT_TM_FIELDS                                                                           \
+#define COHKIT_UNIT_TM_FIELDS                                                                           \
     .tm_new = u_tm_new, .tm_free = u_tm_free, .tm_reset = u_tm_reset, .tm_eval = u_tm_eval,      \
     .tm_step = u_tm_step
 
 /* --------------------------------------------------------------- ports */
 
-static inline void unit_port_put(cohkit_port *p, int max, int *n, cohkit_port_dir dir, const char *name,
+static inline void cohkit_unit_port_put(cohkit_port *p, int max, int *n, cohkit_port_dir dir, const char *name,
                                  unsigned width)
 {
     if (*n < max) {
@@ -83,25 +83,25 @@ static inline void unit_port_put(cohkit_port *p, int max, int *n, cohkit_port_di
 }
 /* One row of a .def port table, inside a ports function with `p`, `max`
  * and the count `n` in scope:
- *   #define MYUNIT_PORT UNIT_PORT
+ *   #define MYUNIT_PORT COHKIT_UNIT_PORT
  *   #include "<family>_<unit>_ports.def"  */
-#define UNIT_PORT(pdir, pname, pwidth) unit_port_put(p, max, &n, COHKIT_PORT_##pdir, #pname, (unsigned)(pwidth));
+#define COHKIT_UNIT_PORT(pdir, pname, pwidth) cohkit_unit_port_put(p, max, &n, COHKIT_PORT_##pdir, #pname, (unsigned)(pwidth));
 /* A row present only in configurations where `cond` holds. */
-#define UNIT_PORT_IF(cond, pdir, pname, pwidth)                                                  \
+#define COHKIT_UNIT_PORT_IF(cond, pdir, pname, pwidth)                                                  \
     if (cond)                                                                                    \
-        UNIT_PORT(pdir, pname, pwidth)
+        COHKIT_UNIT_PORT(pdir, pname, pwidth)
 
 /* ------------------------------------------------------------ stimulus */
 
 /* The random state of a stimulus source: the run's seed spread by the
  * golden ratio plus the unit's own salt, never 0 (xorshift64* state). */
-static inline uint64_t unit_stim_seed(uint64_t seed, uint64_t salt)
+static inline uint64_t cohkit_unit_stim_seed(uint64_t seed, uint64_t salt)
 {
     uint64_t s = seed * 0x9E3779B97F4A7C15ull + salt;
     return s ? s : 1;
 }
 /* A second state independent of the first (the CoDec units' jitter). */
-static inline uint64_t unit_stim_seed2(uint64_t seed)
+static inline uint64_t cohkit_unit_stim_seed2(uint64_t seed)
 {
     uint64_t s = seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
     return s ? s : 1;
@@ -111,17 +111,17 @@ static inline uint64_t unit_stim_seed2(uint64_t seed)
  * unit's cohkit_unit_desc.streams; NULL selects [0]), or the number of streams for
  * a trace run (a->trace set). -1 with "--stream: 'x' is not a, b or c" in
  * err for an unknown stream. */
-int unit_stim_kind(const char *const *streams, const cohkit_unit_stim_args *a, char *err, size_t len);
+int cohkit_unit_stim_kind(const char *const *streams, const cohkit_unit_stim_args *a, char *err, size_t len);
 
 /* Back-pressure: the percentages of cycles in which the stimulus offers a
  * request (valid) and accepts a result (ready). */
 typedef struct {
     unsigned valid, ready;
-} unit_bp;
+} cohkit_unit_bp;
 /* Every cycle. */
-#define UNIT_BP_FULL ((unit_bp){100, 100})
+#define COHKIT_UNIT_BP_FULL ((cohkit_unit_bp){100, 100})
 /* Trace runs: records offered in 85 % of cycles, results taken in 75 %. */
-#define UNIT_BP_TRACE ((unit_bp){85, 75})
+#define COHKIT_UNIT_BP_TRACE ((cohkit_unit_bp){85, 75})
 
 /* The schedule of random runs: every so many cycles valid and then ready
  * are drawn from these tables (one cohkit_unit_rnd() each, modulo the length). */
@@ -130,10 +130,10 @@ typedef struct {
     unsigned nvalid;
     const unsigned *ready;
     unsigned nready;
-} unit_bp_sched;
-#define UNIT_BP_SCHED(v, r) {(v), sizeof(v) / sizeof(v)[0], (r), sizeof(r) / sizeof(r)[0]}
+} cohkit_unit_bp_sched;
+#define COHKIT_UNIT_BP_SCHED(v, r) {(v), sizeof(v) / sizeof(v)[0], (r), sizeof(r) / sizeof(r)[0]}
 
-static inline void unit_bp_draw(const unit_bp_sched *s, uint64_t *rng, unit_bp *bp)
+static inline void cohkit_unit_bp_draw(const cohkit_unit_bp_sched *s, uint64_t *rng, cohkit_unit_bp *bp)
 {
     bp->valid = s->valid[cohkit_unit_rnd(rng) % s->nvalid];
     bp->ready = s->ready[cohkit_unit_rnd(rng) % s->nready];

@@ -48,7 +48,7 @@ static void unit_usage(FILE *f, const cohkit_unit_desc *u)
     for (i = 0; u->presets[i]; i++)
         fprintf(f, " %s", u->presets[i]);
     fprintf(f, "\n");
-    unit_options_help(u, f);
+    cohkit_unit_options_help(u, f);
     fprintf(f,
             "  --name NAME      module name (default: derived from the configuration)\n"
             "  -o DIR           output directory (created if missing): the module, and its\n"

@@ -23,20 +23,25 @@ LIB_MAINS := $(shell grep -lE '$(LIB_MAIN_RE)' cmodel/*.c cmodel/*/*.c)
 LIB_SRC   := $(filter-out $(LIB_MAINS),$(wildcard cmodel/*.c cmodel/*/*.c))
 LIB_OBJ   := $(patsubst cmodel/%.c,$(B)/lib/obj/%.o,$(LIB_SRC))
 LIB_HDRS  := $(wildcard cmodel/*.h cmodel/*.def cmodel/*/*.h cmodel/*/*.def)
-# Installed: every header, and the .def tables a header includes (rec.h's
-# port table; not the registry's units.def lists, which name internal
-# symbols). Headers internal to the kit (they say "Internal to the kit (not
-# installed)"): the composition service and what is built on it.
-LIB_INTERNAL := $(shell grep -l 'Internal to the kit (not installed)' cmodel/*.h cmodel/*/*.h)
-LIB_PUB   := $(filter-out $(LIB_INTERNAL),$(wildcard cmodel/*.h cmodel/*/*.h)) \
-             $(sort $(foreach d,$(shell sed -n 's/^ *.include "\([a-z0-9_]*[.]def\)".*/\1/p' cmodel/*.h cmodel/*/*.h),\
+# Installed: every header but the internal ones (marked "cohkit: internal
+# header": the composition service and what is built on it, adapters' helpers: docs/model-api.md), and the .def
+# tables a public header includes (a unit's port table; not units.def, which
+# names internal symbols).
+LIB_INT   := $(shell grep -l 'cohkit: internal header' cmodel/*.h cmodel/*/*.h)
+LIB_PUB_H := $(filter-out $(LIB_INT),$(wildcard cmodel/*.h cmodel/*/*.h))
+LIB_PUB   := $(LIB_PUB_H) \
+             $(sort $(foreach d,$(shell sed -n 's/^ *.include "\([a-z0-9_]*[.]def\)".*/\1/p' $(LIB_PUB_H)),\
                $(wildcard cmodel/$(d) cmodel/*/$(d))))
+# Every exported name begins with one of these and '_': the platform's, and
+# each family's (a folder of cmodel/).
+LIB_PREFIXES := cohkit $(notdir $(patsubst %/,%,$(wildcard cmodel/*/)))
 LIB_A     := $(B)/lib/libcohkit.a
 LIB_SO    := $(B)/lib/$(COHKIT_REAL)
-# Checked to be exported in any case (the rest: whatever the headers declare);
-# a family adds its own to LIB_REQUIRED in mk/<family>.mk.
-LIB_REQUIRED += cohkit_version cohkit_version_string \
-                $(if $(wildcard cmodel/unit.c),cohkit_unit_registry cohkit_unit_find)
+# Checked to be exported in any case: the platform's entry points, and what
+# a family adds in mk/<family>.mk (the rest: whatever the public headers
+# declare, checked, and what each family's example links, make examples).
+LIB_REQUIRED += cohkit_version cohkit_version_string cohkit_unit_registry cohkit_unit_find \
+                cohkit_unit_tools cohkit_unit_cfg_parse cohkit_unit_layout_of
 
 # Position-independent (the static library may go into a user's shared
 # object, e.g. a simulator's Python module); only what a public header
@@ -60,7 +65,7 @@ $(LIB_SO): $(LIB_OBJ)
 
 $(B)/lib/.checked: $(LIB_A) $(LIB_SO) $(LIB_HDRS) scripts/lib-check.sh
 	CC="$(CC)" CXX="$(CXX)" scripts/lib-check.sh $(B)/lib/check $(LIB_A) $(LIB_SO) \
-	  $(COHKIT_SONAME) "$(LIB_REQUIRED)" "$(LIB_PUB)" $(LIB_OBJ)
+	  $(COHKIT_SONAME) "$(LIB_REQUIRED)" "$(LIB_PUB)" "$(LIB_INT)" "$(LIB_PREFIXES)" $(LIB_OBJ)
 	@touch $@
 
 lib: $(B)/lib/.checked
@@ -105,21 +110,27 @@ $(B)/stage/.installed: $(B)/lib/.checked
 	$(call LIB_INSTALL,,$(STAGE),$(STAGE)/lib,$(STAGE)/include)
 	@touch $@
 
-$(EX_BIN)/rec_sim: examples/rec_sim.c $(B)/stage/.installed
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $$($(EX_PC) --cflags cohkit) $< -o $@ $$($(EX_PC) --libs cohkit)
-$(EX_BIN)/rec_sim_static: examples/rec_sim.c $(B)/stage/.installed
+# Every examples/*.c is built against the shared and the static library,
+# every examples/*.cpp against the shared one.
+EX_C   := $(notdir $(basename $(wildcard examples/*.c)))
+EX_CXX := $(notdir $(basename $(wildcard examples/*.cpp)))
+EX_SPECS := $(foreach e,$(EX_C),$(EX_BIN)/$(e):shared $(EX_BIN)/$(e)_static:static) \
+            $(foreach e,$(EX_CXX),$(EX_BIN)/$(e)_cpp:shared)
+
+$(EX_BIN)/%_static: examples/%.c $(B)/stage/.installed
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $$($(EX_PC) --cflags cohkit) $< -o $@ \
 	  -Wl,-Bstatic $$($(EX_PC) --static --libs cohkit) -Wl,-Bdynamic
-$(EX_BIN)/rec_sim_cpp: examples/rec_sim.cpp $(B)/stage/.installed
+$(EX_BIN)/%_cpp: examples/%.cpp $(B)/stage/.installed
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_EX) $$($(EX_PC) --cflags cohkit) $< -o $@ $$($(EX_PC) --libs cohkit)
+$(EX_BIN)/%: examples/%.c $(B)/stage/.installed
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $$($(EX_PC) --cflags cohkit) $< -o $@ $$($(EX_PC) --libs cohkit)
 
-examples: $(B)/bin/cohmodel $(EX_BIN)/rec_sim $(EX_BIN)/rec_sim_static $(EX_BIN)/rec_sim_cpp
+examples: $(B)/bin/cohmodel $(patsubst %:shared,%,$(patsubst %:static,%,$(EX_SPECS)))
 	LD_LIBRARY_PATH=$(STAGE)/lib scripts/example-check.sh $(B)/examples/run $(B)/bin/cohmodel \
-	  $(COHKIT_SONAME) $(EX_BIN)/rec_sim:shared $(EX_BIN)/rec_sim_static:static \
-	  $(EX_BIN)/rec_sim_cpp:shared
+	  $(COHKIT_SONAME) $(EX_SPECS)
 	rm -rf $(B)/destdir
 	$(call LIB_INSTALL,$(B)/destdir,/opt/cohkit,/opt/cohkit/lib,/opt/cohkit/include)
 	scripts/example-check.sh --destdir $(B)/destdir /opt/cohkit $(COHKIT_REAL) \

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Checks the model library's exported interface.
-#   scripts/lib-check.sh WORK LIB.a LIB.so SONAME "REQUIRED..." "PUBLIC..." OBJ...
+#   scripts/lib-check.sh WORK LIB.a LIB.so SONAME "REQUIRED..." "PUBLIC..." \
+#     "INTERNAL..." "PREFIXES..." OBJ...
 # PUBLIC are the files installed under include/cohkit/; they are copied
 # into WORK and used as a program would (#include <cohkit/x.h>). The public
-# interface is what those headers declare. Fails when
+# interface is what those headers declare. INTERNAL are the headers marked
+# "cohkit: internal header" (not installed). PREFIXES are the kit's
+# prefixes (cohkit and the families). Fails when
+#  - an exported symbol, or a type, macro or inline function of a public
+#    header, does not begin with one of PREFIXES and '_' (one line naming it);
+#  - a public header does not bracket its declarations with
+#    COHKIT_BEGIN_DECLS, or an internal one does (it would export them);
 #  - a symbol is exported (shared or static library) that no public header
 #    declares (an internal symbol leaking), or a declared one is not exported;
 #  - a REQUIRED symbol is not exported, or the soname is not SONAME;
@@ -15,8 +22,8 @@
 #    models keep all state in their instances (docs/model-api.md, threads).
 # Uses $CC and $CXX.
 set -euo pipefail
-work=$1 lib_a=$2 lib_so=$3 soname=$4 required=$5 public=$6
-shift 6
+work=$1 lib_a=$2 lib_so=$3 soname=$4 required=$5 public=$6 internal=$7 prefixes=$8
+shift 8
 objs=("$@")
 CC=${CC:-cc} CXX=${CXX:-c++}
 rm -rf "$work" && mkdir -p "$work/include/cohkit"
@@ -29,6 +36,23 @@ for f in $public; do
   case $f in *.h) headers+=("cohkit/$(basename "$f")") ;; esac
 done
 [ ${#headers[@]} -gt 0 ] || fail "no public headers"
+for f in $public; do
+  case $f in *.h) grep -q '^COHKIT_BEGIN_DECLS' "$f" ||
+    fail "$f is installed but does not bracket its declarations with COHKIT_BEGIN_DECLS" ;; esac
+done
+internal_n=()
+for f in $internal; do
+  internal_n+=("$f")
+  ! grep -q '^COHKIT_BEGIN_DECLS' "$f" ||
+    fail "$f is an internal header but exports its declarations (COHKIT_BEGIN_DECLS)"
+done
+# Names outside the kit's prefixes (case-insensitive: cohkit_, COHKIT_, ...).
+prefix_re="^($(echo "$prefixes" | tr ' ' '|'))_"
+unprefixed() {
+  local what=$1 bad
+  bad=$({ grep -viE "$prefix_re" || true; } | sort -u | tr '\n' ' ' | sed 's/ $//')
+  [ -z "$bad" ] || fail "$what without the kit's prefix (${prefixes// /_, }_): $bad"
+}
 
 # Defined global symbols (any upper-case type but U) of nm output.
 globals() { awk 'NF == 3 && $2 ~ /^[A-TV-Z]$/ { print $3 }' | sort -u; }
@@ -63,6 +87,17 @@ fi
 comm -23 "$work/candidates" "$work/undeclared" > "$work/public"
 [ -s "$work/public" ] || fail "no symbol of the objects is declared in $hdr"
 
+for kind in shared static; do
+  unprefixed "symbols exported by the $kind library" < "$work/$kind"
+done
+# Types, macros and inline functions the public headers give a program
+# (header guards and names ending in '_' aside).
+sed -nE 's/^#define ([A-Za-z_][A-Za-z0-9_]*).*/\1/p
+         s/^} *([A-Za-z_][A-Za-z0-9_]*);.*/\1/p
+         s/^typedef [^(]*[ *]([A-Za-z_][A-Za-z0-9_]*);.*/\1/p
+         s/^typedef [^(]*\(\*([A-Za-z_][A-Za-z0-9_]*)\).*/\1/p
+         s/^static inline [^(]*[ *]([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/p' \
+  "${headers[@]/#/$hdr/}" | grep -vE '(_H|_)$' | unprefixed "public header names"
 for kind in shared static; do
   leaked=$(comm -13 "$work/public" "$work/$kind" | tr '\n' ' ')
   missing=$(comm -23 "$work/public" "$work/$kind" | tr '\n' ' ')
@@ -113,4 +148,5 @@ LD_LIBRARY_PATH="$(dirname "$lib_so")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$wo
 
 echo "lib-check: $(wc -l < "$work/shared") symbols exported by $(basename "$lib_so") and $(basename "$lib_a")," \
   "exactly those declared in ${#headers[@]} public headers ($(wc -l < "$work/candidates") global symbols in the objects);" \
+  "every name prefixed (${prefixes// /_, }_); ${#internal_n[@]} internal headers not installed;" \
   "soname $soname; no writable static storage; headers compile alone as C11 and C++11; C++ links against every symbol"

@@ -52,18 +52,18 @@ int dualopt_bgu_cfg_preset(dualopt_bgu_cfg *c, const char *name)
     return -1;
 }
 
-static const unit_opt opts[] = {
-    UNIT_OPT_NUM("lanes", "N", "lanes per wavefront, 1..64 (default 64)", dualopt_bgu_cfg, lanes),
-    UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 32..1024 (default 64)", dualopt_bgu_cfg, line),
-    UNIT_OPT_NUM("gran", "B", "mask granularity: 4, 8 or 16 bytes (default 4)", dualopt_bgu_cfg, gran),
-    UNIT_OPT_NUM("addr-bits", "N", "byte-address width, 16..64 (default 48)", dualopt_bgu_cfg, addr_bits),
-    UNIT_OPT_END,
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_NUM("lanes", "N", "lanes per wavefront, 1..64 (default 64)", dualopt_bgu_cfg, lanes),
+    COHKIT_UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 32..1024 (default 64)", dualopt_bgu_cfg, line),
+    COHKIT_UNIT_OPT_NUM("gran", "B", "mask granularity: 4, 8 or 16 bytes (default 4)", dualopt_bgu_cfg, gran),
+    COHKIT_UNIT_OPT_NUM("addr-bits", "N", "byte-address width, 16..64 (default 48)", dualopt_bgu_cfg, addr_bits),
+    COHKIT_UNIT_OPT_END,
 };
-const unit_opt_table bgu_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
+const cohkit_unit_opt_table dualopt_bgu_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
 int dualopt_bgu_cfg_option(dualopt_bgu_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    return unit_opt_apply(&bgu_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&dualopt_bgu_opts, c, name, value, err, len);
 }
 
 int dualopt_bgu_cfg_check(const dualopt_bgu_cfg *c, char *err, size_t len)
@@ -121,7 +121,7 @@ void dualopt_bgu_cfg_name(const dualopt_bgu_cfg *c, char *buf, size_t len)
 
 void dualopt_bgu_cfg_args(const dualopt_bgu_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&bgu_opts, c, buf, len);
+    cohkit_unit_opt_args(&dualopt_bgu_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

@@ -52,7 +52,7 @@ int dualopt_bgu_cfg_preset(dualopt_bgu_cfg *c, const char *name);
 /* One option (name without dashes): 0; 1 if not a BGU option; -1 with a
  * reason on a bad value. */
 /* The options (cmodel/unit.h), behind dualopt_bgu_cfg_option and dualopt_bgu_cfg_args. */
-extern const unit_opt_table bgu_opts;
+extern const cohkit_unit_opt_table dualopt_bgu_opts;
 int dualopt_bgu_cfg_option(dualopt_bgu_cfg *c, const char *name, const char *value, char *err, size_t len);
 int dualopt_bgu_cfg_check(const dualopt_bgu_cfg *c, char *err, size_t len);
 void dualopt_bgu_geom_of(const dualopt_bgu_cfg *c, dualopt_bgu_geom *g);

@@ -14,8 +14,8 @@
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", NULL};
 static const char *const streams[] = {"mixed", "full", NULL};
 
-UNIT_CFG_ADAPTERS(dualopt_bgu, dualopt_bgu_cfg)
-UNIT_CFG_NAME_ADAPTER(dualopt_bgu, dualopt_bgu_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(dualopt_bgu, dualopt_bgu_cfg)
+COHKIT_UNIT_CFG_NAME_ADAPTER(dualopt_bgu, dualopt_bgu_cfg)
 
 static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
@@ -23,13 +23,13 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     dualopt_bgu_geom gg, *g = &gg;
     dualopt_bgu_geom_of(c, g);
     int n = 0;
-#define BGU_PORT UNIT_PORT
+#define BGU_PORT COHKIT_UNIT_PORT
 #include "dualopt_bgu_ports.def"
 #undef BGU_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(dualopt_bgu_cfg, dualopt_bgu_tm, uint64_t, uint64_t, dualopt_bgu_tm_new, dualopt_bgu_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(dualopt_bgu_cfg, dualopt_bgu_tm, uint64_t, uint64_t, dualopt_bgu_tm_new, dualopt_bgu_tm_free,
                  dualopt_bgu_tm_reset, dualopt_bgu_eval, dualopt_bgu_step)
 
 /* ----------------------------------------------------------------- trace */
@@ -136,7 +136,7 @@ typedef struct {
     dualopt_bgu_tm pack;      /* only for dualopt_bgu_pack's geometry */
     int kind;
     uint64_t rng;
-    unit_bp bp;
+    cohkit_unit_bp bp;
     int have, stalled;
     dualopt_bgu_load cur;
     dualopt_bgu_req exp[2 * DUALOPT_BGU_LANES_MAX];
@@ -161,9 +161,9 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     dualopt_bgu_geom_of(&s->c, &s->g);
     s->pack.c = s->c;
     s->pack.g = s->g;
-    s->rng = unit_stim_seed(a->seed, 0x5bd1e995ull);
-    s->bp = UNIT_BP_FULL;
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x5bd1e995ull);
+    s->bp = COHKIT_UNIT_BP_FULL;
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         free(s);
         return NULL;
@@ -171,7 +171,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     if (s->kind == KIND_TRACE) {
         char e2[256];
         s->out = a->out;
-        s->bp = UNIT_BP_TRACE;
+        s->bp = COHKIT_UNIT_BP_TRACE;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
@@ -244,7 +244,7 @@ static void present(bgu_stim *s, uint64_t cyc)
 }
 
 static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
-static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sched_ready);
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
@@ -252,7 +252,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     const dualopt_bgu_geom *g = &s->g;
     int live = (int)(in[0] & 1);
     if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
-        unit_bp_draw(&sched, &s->rng, &s->bp);
+        cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
     }
     if (live && !s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
         if (s->kind == KIND_TRACE) {
@@ -401,10 +401,10 @@ const cohkit_unit_desc dualopt_bgu_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_bgu",
-    .opts = &bgu_opts,
-    UNIT_CFG_FIELDS,
+    .opts = &dualopt_bgu_opts,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "LD <size> <addr|-> [<addr|-> ...]: one wavefront load, token i = lane i's\n"

@@ -90,43 +90,43 @@ int dualopt_codec_cfg_preset(dualopt_codec_cfg *c, const char *name)
 }
 
 
-static const unit_opt opts[] = {
-    UNIT_OPT_NUM("gpus", "N",
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_NUM("gpus", "N",
                 "GPUs, 2..16 (gpus-1 destination buffers; default 4)",
                 dualopt_codec_cfg, gpus),
-    UNIT_OPT_NUM("self", "G", "this GPU's id (default 0)", dualopt_codec_cfg, self),
-    UNIT_OPT_NUM("buf", "N",
+    COHKIT_UNIT_OPT_NUM("self", "G", "this GPU's id (default 0)", dualopt_codec_cfg, self),
+    COHKIT_UNIT_OPT_NUM("buf", "N",
                 "slots per destination buffer, power of two, 2..4096 (default 64)",
                 dualopt_codec_cfg, buf),
-    UNIT_OPT_NUM("max", "N",
+    COHKIT_UNIT_OPT_NUM("max", "N",
                 "slots per packet, 0 = derived from --pkt-bytes and --count-bits",
                 dualopt_codec_cfg, max),
-    UNIT_OPT_NUM("timeout", "N",
+    COHKIT_UNIT_OPT_NUM("timeout", "N",
                 "idle timeout in cycles, 1..1023 (default 30)",
                 dualopt_codec_cfg, timeout),
-    UNIT_OPT_NUM("gran", "B", "word bytes per slot, 4, 8 or 16 (default 4)", dualopt_codec_cfg, gran),
-    UNIT_OPT_NUM("line", "B",
+    COHKIT_UNIT_OPT_NUM("gran", "B", "word bytes per slot, 4, 8 or 16 (default 4)", dualopt_codec_cfg, gran),
+    COHKIT_UNIT_OPT_NUM("line", "B",
                 "line bytes, power of two, gran..256, at most 64 words (default 64)",
                 dualopt_codec_cfg, line),
-    UNIT_OPT_NUM("pkt-bytes", "B",
+    COHKIT_UNIT_OPT_NUM("pkt-bytes", "B",
                 "packet budget in bytes, 16..256 (default 64)",
                 dualopt_codec_cfg, pkt_bytes),
-    UNIT_OPT_NUM("flit", "B",
+    COHKIT_UNIT_OPT_NUM("flit", "B",
                 "flit bytes for the statistics, 1..256 (default 16)",
                 dualopt_codec_cfg, flit),
-    UNIT_OPT_NUM("count-bits", "N",
+    COHKIT_UNIT_OPT_NUM("count-bits", "N",
                 "header count field, 3 (paper) or 4 (default 4, reading D1)",
                 dualopt_codec_cfg, count_bits),
-    UNIT_OPT_NUM("reg-depth", "N",
+    COHKIT_UNIT_OPT_NUM("reg-depth", "N",
                 "pass-through queue entries for regular responses, 1..16 (default 4)",
                 dualopt_codec_cfg, reg_depth),
-    UNIT_OPT_END,
+    COHKIT_UNIT_OPT_END,
 };
-const unit_opt_table codec_opts = {opts, "a non-negative integer", 1000000, 10, 0, NULL};
+const cohkit_unit_opt_table dualopt_codec_opts = {opts, "a non-negative integer", 1000000, 10, 0, NULL};
 
 int dualopt_codec_cfg_option(dualopt_codec_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    return unit_opt_apply(&codec_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&dualopt_codec_opts, c, name, value, err, len);
 }
 
 int dualopt_codec_cfg_check(dualopt_codec_cfg *c, char *err, size_t len)
@@ -215,7 +215,7 @@ void dualopt_codec_cfg_name(const char *prefix, const dualopt_codec_cfg *c, char
 
 void dualopt_codec_cfg_args(const dualopt_codec_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&codec_opts, c, buf, len);
+    cohkit_unit_opt_args(&dualopt_codec_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

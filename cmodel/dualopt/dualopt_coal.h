@@ -78,7 +78,7 @@ extern const char *const dualopt_codec_presets[];
 
 /* 0; 1 when name is not a CoDec option; -1 with a reason. */
 /* The options (cmodel/unit.h), behind dualopt_codec_cfg_option and dualopt_codec_cfg_args. */
-extern const unit_opt_table codec_opts;
+extern const cohkit_unit_opt_table dualopt_codec_opts;
 int dualopt_codec_cfg_option(dualopt_codec_cfg *c, const char *name, const char *value, char *err, size_t len);
 /* Resolves max (0 = derived) and validates. 0 or -1 with a reason. */
 int dualopt_codec_cfg_check(dualopt_codec_cfg *c, char *err, size_t len);
@@ -192,18 +192,6 @@ void dualopt_coal_tm_step(dualopt_coal_tm *t, const uint64_t *in);
 /* The response on the input ports. */
 void dualopt_coal_tm_rsp(const dualopt_coal_tm *t, const uint64_t *in, dualopt_codec_rsp *r);
 void dualopt_coal_layout_of(const dualopt_codec_cfg *c, dualopt_coal_layout *l);
-
-/* Stimulus helpers shared by the coal and codec benches: a random response
- * (seeded xorshift state rng; sparse: single words only) and its port values. */
-void dualopt_codec_rand_rsp(const dualopt_codec_cfg *c, uint64_t *rng, int sparse, dualopt_codec_rsp *r);
-void dualopt_codec_drive_rsp(const dualopt_codec_cfg *c, const dualopt_coal_layout *l, const dualopt_codec_rsp *r, uint64_t *in);
-/* Random benches: the fields the coalescer must ignore (every field while
- * valid is low, a regular response's mask and words, the words beyond
- * popcount(mask)) driven from their own generator; j (dualopt_codec_draw_dontcare,
- * drawn with each response) holds them steady while the response waits. */
-void dualopt_codec_draw_dontcare(const dualopt_codec_cfg *c, uint64_t *jrng, dualopt_codec_rsp *j);
-void dualopt_codec_drive_dontcare(const dualopt_codec_cfg *c, const dualopt_coal_layout *l, uint64_t *jrng, const dualopt_codec_rsp *cur,
-                          const dualopt_codec_rsp *j, uint64_t *in);
 
 /* ---------------------------------------------------------- trace I/O -- */
 

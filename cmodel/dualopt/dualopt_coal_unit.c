@@ -7,12 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dualopt_codec_stim.h"
 #include "dualopt_decoal.h"
 #include "unit_adapt.h"
 
 static const char *const streams[] = {"mixed", "sparse", NULL};
 
-UNIT_CFG_ADAPTERS(dualopt_codec, dualopt_codec_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(dualopt_codec, dualopt_codec_cfg)
 static void u_name(const void *cfg, char *buf, size_t len)
 {
     dualopt_codec_cfg_name("dualopt_coal", cfg, buf, len);
@@ -23,13 +24,13 @@ int dualopt_coal_ports(const void *cfg, cohkit_port *p, int max)
     dualopt_codec_geom gg, *g = &gg;
     dualopt_codec_geom_of(cfg, g);
     int n = 0;
-#define COAL_PORT UNIT_PORT
+#define COAL_PORT COHKIT_UNIT_PORT
 #include "dualopt_coal_ports.def"
 #undef COAL_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(dualopt_codec_cfg, dualopt_coal_tm, uint64_t, uint64_t, dualopt_coal_tm_new, dualopt_coal_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(dualopt_codec_cfg, dualopt_coal_tm, uint64_t, uint64_t, dualopt_coal_tm_new, dualopt_coal_tm_free,
                  dualopt_coal_tm_reset, dualopt_coal_tm_eval, dualopt_coal_tm_step)
 
 /* -------------------------------------------------------------- stimulus */
@@ -75,8 +76,8 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     s->c = *(const dualopt_codec_cfg *)cfg;
     dualopt_codec_geom_of(&s->c, &s->g);
     dualopt_coal_layout_of(&s->c, &s->l);
-    s->rng = unit_stim_seed(a->seed, 0x7654321ull);
-    s->jrng = unit_stim_seed2(a->seed);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x7654321ull);
+    s->jrng = cohkit_unit_stim_seed2(a->seed);
     s->p_valid = s->p_ready = 100;
     s->wire = a->flags && a->flags[FLAG_WIRE];
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
@@ -87,7 +88,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
         snprintf(err, len, "out of memory");
         goto fail;
     }
-    kind = unit_stim_kind(streams, a, err, len);
+    kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (kind < 0) {
         goto fail;
     }
@@ -465,10 +466,10 @@ const cohkit_unit_desc dualopt_coal_unit = {
     .presets = dualopt_codec_presets,
     .committed = dualopt_codec_presets,
     .module_prefix = "dualopt_coal",
-    .opts = &codec_opts,
-    UNIT_CFG_FIELDS,
+    .opts = &dualopt_codec_opts,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = dualopt_coal_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RSP <cycle> <dst> <id> <mask> <data>...  (popcount(mask) words, ascending bits)\n"

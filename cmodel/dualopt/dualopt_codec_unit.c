@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dualopt_codec_stim.h"
 #include "dualopt_decoal.h"
 #include "unit_adapt.h"
 
@@ -26,7 +27,7 @@ typedef struct {
 static const char *const streams[] = {"mixed", "sparse", NULL};
 static const char *const committed[] = {"default", "fpga", NULL};
 
-UNIT_CFG_ADAPTERS(dualopt_codec, dualopt_codec_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(dualopt_codec, dualopt_codec_cfg)
 static void u_name(const void *cfg, char *buf, size_t len)
 {
     dualopt_codec_cfg_name("dualopt_codec", cfg, buf, len);
@@ -37,7 +38,7 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     dualopt_codec_geom gg, *g = &gg;
     dualopt_codec_geom_of(cfg, g);
     int n = 0;
-#define CODEC_PORT UNIT_PORT
+#define CODEC_PORT COHKIT_UNIT_PORT
 #include "dualopt_codec_ports.def"
 #undef CODEC_PORT
     return n;
@@ -204,8 +205,8 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     if (t)
         s->lay = *t;
     codec_tm_free(t);
-    s->rng = unit_stim_seed(a->seed, 0x3141592ull);
-    s->jrng = unit_stim_seed2(a->seed);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x3141592ull);
+    s->jrng = cohkit_unit_stim_seed2(a->seed);
     s->p_valid = s->p_ready = 100;
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
     s->sb_head = calloc(s->g.nf, sizeof *s->sb_head);
@@ -215,7 +216,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
         stim_free(s);
         return NULL;
     }
-    kind = unit_stim_kind(streams, a, err, len);
+    kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (kind < 0) {
         stim_free(s);
         return NULL;
@@ -431,8 +432,8 @@ const cohkit_unit_desc dualopt_codec_unit = {
     .presets = dualopt_codec_presets,
     .committed = committed,
     .module_prefix = "dualopt_codec",
-    .opts = &codec_opts,
-    UNIT_CFG_FIELDS,
+    .opts = &dualopt_codec_opts,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     .tm_new = codec_tm_new,
     .tm_free = codec_tm_free,

@@ -159,7 +159,7 @@ bad:
     return -1;
 }
 
-static const unit_opt_choice hit_over[] = {{"reads", 0, 0}, {"all", 1, 0}, {NULL, 0, 0}};
+static const cohkit_unit_opt_choice hit_over[] = {{"reads", 0, 0}, {"all", 1, 0}, {NULL, 0, 0}};
 
 static dualopt_de_ratio *ratio_of(dualopt_de_cfg *c, const char *name)
 {
@@ -238,44 +238,44 @@ static int set_remonitor(void *cfg, const char *name, const char *value, char *e
 }
 static int has_remonitor(const void *cfg) { return ((const dualopt_de_cfg *)cfg)->remonitor != 0; }
 
-static const unit_opt opts[] = {
-    UNIT_OPT_FN("window", "N",
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_FN("window", "N",
                 "remote accesses per monitoring window (default 20000)",
                 set_count, put_window),
-    UNIT_OPT_FN("warmup", "N",
+    COHKIT_UNIT_OPT_FN("warmup", "N",
                 "accesses ignored after reset / re-monitoring (default 0)",
                 set_count, put_warmup),
-    UNIT_OPT_FN("max-total", "N",
+    COHKIT_UNIT_OPT_FN("max-total", "N",
                 "window bound on all accesses (default 0: ceil(window / remote-thresh))",
                 set_count, put_max_total, .in_args = has_max_total),
-    UNIT_OPT_FN("remote-thresh", "T",
+    COHKIT_UNIT_OPT_FN("remote-thresh", "T",
                 " remote-ratio threshold, decimal or fraction (default 0.02 = 1/50)",
                 set_ratio, put_remote_th),
-    UNIT_OPT_FN("block-thresh", "T",
+    COHKIT_UNIT_OPT_FN("block-thresh", "T",
                 "block-utilisation threshold (default 0.2)",
                 set_ratio, put_block_th),
-    UNIT_OPT_FN("hit-thresh", "T", "L1 hit-rate threshold (default 0.4)", set_ratio, put_hit_th),
-    UNIT_OPT_FN("words", "N",
+    COHKIT_UNIT_OPT_FN("hit-thresh", "T", "L1 hit-rate threshold (default 0.4)", set_ratio, put_hit_th),
+    COHKIT_UNIT_OPT_FN("words", "N",
                 "words per line = mask bits, 1..64 (default 16)",
                 set_count, put_words),
-    UNIT_OPT_CHOICE("hit-over", "H",
+    COHKIT_UNIT_OPT_CHOICE("hit-over", "H",
                 "reads (hit rate of remote reads) or all (of remote accesses)",
                 dualopt_de_cfg, hit_all, hit_over),
-    UNIT_OPT_FN("remonitor-on-kernel", "[1|0]",
+    COHKIT_UNIT_OPT_FN("remonitor-on-kernel", "[1|0]",
                 " monitor again after each kernel boundary once decided",
-                set_remonitor, NULL, .in_args = has_remonitor, .flags = UNIT_OPT_BARE),
-    UNIT_OPT_END,
+                set_remonitor, NULL, .in_args = has_remonitor, .flags = COHKIT_UNIT_OPT_BARE),
+    COHKIT_UNIT_OPT_END,
 };
 /* help and round trip list --max-total in different places */
 static const char *const args_order[] = {"window",     "warmup",   "remote-thresh",
                                          "block-thresh", "hit-thresh", "words",
                                          "hit-over",   "max-total", "remonitor-on-kernel",
                                          NULL};
-const unit_opt_table de_opts = {opts, "a number", 0, 10, 0, args_order};
+const cohkit_unit_opt_table dualopt_de_opts = {opts, "a number", 0, 10, 0, args_order};
 
 int dualopt_de_cfg_option(dualopt_de_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    return unit_opt_apply(&de_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&dualopt_de_opts, c, name, value, err, len);
 }
 
 /* ceil(window / remote_th), or 0 when the threshold is 0. */
@@ -364,7 +364,7 @@ void dualopt_de_cfg_name(const dualopt_de_cfg *c, char *buf, size_t len)
 
 void dualopt_de_cfg_args(const dualopt_de_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&de_opts, c, buf, len);
+    cohkit_unit_opt_args(&dualopt_de_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

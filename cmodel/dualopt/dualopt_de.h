@@ -72,7 +72,7 @@ const char *const *dualopt_de_preset_names(void);
 /* One option (name without dashes). 0; 1 if not a DE option; -1 with a
  * one-line reason. "remonitor-on-kernel" takes the value "1" or "0". */
 /* The options (cmodel/unit.h), behind dualopt_de_cfg_option and dualopt_de_cfg_args. */
-extern const unit_opt_table de_opts;
+extern const cohkit_unit_opt_table dualopt_de_opts;
 int dualopt_de_cfg_option(dualopt_de_cfg *cfg, const char *name, const char *value, char *err, size_t len);
 int dualopt_de_cfg_check(const dualopt_de_cfg *cfg, char *err, size_t len);
 void dualopt_de_geom_of(const dualopt_de_cfg *cfg, dualopt_de_geom *g);

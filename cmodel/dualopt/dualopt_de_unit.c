@@ -13,8 +13,8 @@
 
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
 static const char *const streams[] = {"mixed", "steady", "edge", NULL};
-UNIT_CFG_ADAPTERS(dualopt_de, dualopt_de_cfg)
-UNIT_CFG_NAME_ADAPTER(dualopt_de, dualopt_de_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(dualopt_de, dualopt_de_cfg)
+COHKIT_UNIT_CFG_NAME_ADAPTER(dualopt_de, dualopt_de_cfg)
 
 static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
@@ -22,13 +22,13 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     dualopt_de_geom gg, *g = &gg;
     dualopt_de_geom_of(c, g);
     int n = 0;
-#define DUALOPT_DE_PORT UNIT_PORT
+#define DUALOPT_DE_PORT COHKIT_UNIT_PORT
 #include "dualopt_de_ports.def"
 #undef DUALOPT_DE_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(dualopt_de_cfg, dualopt_de_tm, dualopt_de_in, dualopt_de_out, dualopt_de_tm_new, dualopt_de_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(dualopt_de_cfg, dualopt_de_tm, dualopt_de_in, dualopt_de_out, dualopt_de_tm_new, dualopt_de_tm_free,
                  dualopt_de_tm_reset, dualopt_de_eval, dualopt_de_step)
 
 /* -------------------------------------------------------------- stimulus */
@@ -365,9 +365,9 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     }
     s->c = *(const dualopt_de_cfg *)cfg;
     dualopt_de_geom_of(&s->c, &s->g);
-    s->rng = unit_stim_seed(a->seed, 0x5eedull);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x5eedull);
     s->p_valid = 100;
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         free(s);
         return NULL;
@@ -429,7 +429,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     in->kernel_i = 0;
     in->restart_i = 0;
     if (s->kind == KIND_TRACE) {
-        if (out_of_reset && !s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
+        if (out_of_reset && !s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.valid) {
             const dualopt_de_trec *t = &s->trace[s->tnext++];
             s->last_event = cyc;
             if (t->op == DUALOPT_DE_T_KERNEL)
@@ -604,10 +604,10 @@ const cohkit_unit_desc dualopt_de_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_de",
-    .opts = &de_opts,
-    UNIT_CFG_FIELDS,
+    .opts = &dualopt_de_opts,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "LR | LW | RR <hit 0|1> <hex mask> | RW [<hit>] | KERNEL | RESET, '#' comments;\n"

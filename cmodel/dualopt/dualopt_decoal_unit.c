@@ -12,7 +12,7 @@
 
 static const char *const streams[] = {"mixed", NULL};
 
-UNIT_CFG_ADAPTERS(dualopt_codec, dualopt_codec_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(dualopt_codec, dualopt_codec_cfg)
 static void u_name(const void *cfg, char *buf, size_t len)
 {
     dualopt_codec_cfg_name("dualopt_decoal", cfg, buf, len);
@@ -23,13 +23,13 @@ int dualopt_decoal_ports(const void *cfg, cohkit_port *p, int max)
     dualopt_codec_geom gg, *g = &gg;
     dualopt_codec_geom_of(cfg, g);
     int n = 0;
-#define DECOAL_PORT UNIT_PORT
+#define DECOAL_PORT COHKIT_UNIT_PORT
 #include "dualopt_decoal_ports.def"
 #undef DECOAL_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(dualopt_codec_cfg, dualopt_decoal_tm, uint64_t, uint64_t, dualopt_decoal_tm_new, dualopt_decoal_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(dualopt_codec_cfg, dualopt_decoal_tm, uint64_t, uint64_t, dualopt_decoal_tm_new, dualopt_decoal_tm_free,
                  dualopt_decoal_tm_reset, dualopt_decoal_tm_eval, dualopt_decoal_tm_step)
 
 enum { FLAG_WIRE = 0, FLAG_STATS = 1 };
@@ -46,7 +46,7 @@ typedef struct {
     int trace;
     uint64_t rng;
     uint64_t jrng; /* don't-care bytes and broken regular headers: their own generator, rng's draws unchanged */
-    unit_bp bp;
+    cohkit_unit_bp bp;
     int have;
     dualopt_codec_pkt cur;
     unsigned cur_src, cur_bad;
@@ -68,10 +68,10 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     s->c = *(const dualopt_codec_cfg *)cfg;
     dualopt_codec_geom_of(&s->c, &s->g);
     dualopt_decoal_layout_of(&s->c, &s->l);
-    s->rng = unit_stim_seed(a->seed, 0x5a5a5a5ull);
-    s->jrng = unit_stim_seed2(a->seed);
-    s->bp = UNIT_BP_FULL;
-    if (unit_stim_kind(streams, a, err, len) < 0) {
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x5a5a5a5ull);
+    s->jrng = cohkit_unit_stim_seed2(a->seed);
+    s->bp = COHKIT_UNIT_BP_FULL;
+    if (cohkit_unit_stim_kind(streams, a, err, len) < 0) {
         free(s);
         return NULL;
     }
@@ -165,7 +165,7 @@ static void rand_pkt(dstim *s)
 }
 
 static const unsigned sched_valid[] = {100, 60, 20}, sched_ready[] = {100, 70, 30};
-static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sched_ready);
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
@@ -174,7 +174,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     for (k = 1; k < s->l.in_words; k++)
         in[k] = 0;
     if (s->trace) {
-        if (cyc >= 2 && !s->have && s->next < s->nrec && cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
+        if (cyc >= 2 && !s->have && s->next < s->nrec && cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.valid) {
             s->cur = s->recs[s->next++];
             s->cur_src = s->cur.dst;
             s->have = 1;
@@ -182,7 +182,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[s->l.out_ready] = cohkit_unit_pct(&s->rng) < 80;
     } else {
         if ((cyc & 1023) == 0) {
-            unit_bp_draw(&sched, &s->rng, &s->bp);
+            cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
         }
         if (!s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
             rand_pkt(s);
@@ -319,10 +319,10 @@ const cohkit_unit_desc dualopt_decoal_unit = {
     .presets = dualopt_codec_presets,
     .committed = dualopt_codec_presets,
     .module_prefix = "dualopt_decoal",
-    .opts = &codec_opts,
-    UNIT_CFG_FIELDS,
+    .opts = &dualopt_codec_opts,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = dualopt_decoal_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "PKT <cycle> <src> <n> <id>:<data>... | WIRE <cycle> <src> <hex bytes> |\n"

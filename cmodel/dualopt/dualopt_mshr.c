@@ -72,36 +72,36 @@ int dualopt_mshr_cfg_preset(dualopt_mshr_cfg *c, const char *name)
     return -1;
 }
 
-static const unit_opt_choice modes[] = {
+static const cohkit_unit_opt_choice modes[] = {
     {"bitmask", DUALOPT_MSHR_BITMASK, 0}, {"line", DUALOPT_MSHR_LINE, 0}, {NULL, 0, 0}};
-static const unit_opt opts[] = {
-    UNIT_OPT_CHOICE("mode", "M",
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_CHOICE("mode", "M",
                 "bitmask (Fig. 8 containment) or line (all-ones masks: baseline)",
                 dualopt_mshr_cfg, mode, modes),
-    UNIT_OPT_NUM("entries", "N",
+    COHKIT_UNIT_OPT_NUM("entries", "N",
                 "MSHR entries, 1..64 (default 32, Table 1)",
                 dualopt_mshr_cfg, entries),
-    UNIT_OPT_NUM("targets", "N",
+    COHKIT_UNIT_OPT_NUM("targets", "N",
                 "targets per entry, 0 = no per-entry limit (default), 1..1024",
                 dualopt_mshr_cfg, targets),
-    UNIT_OPT_NUM("line", "B", "line in bytes, power of two (default 64)", dualopt_mshr_cfg, line),
-    UNIT_OPT_NUM("gran", "B",
+    COHKIT_UNIT_OPT_NUM("line", "B", "line in bytes, power of two (default 64)", dualopt_mshr_cfg, line),
+    COHKIT_UNIT_OPT_NUM("gran", "B",
                 "mask granularity in bytes (default 4: 16-bit masks)",
                 dualopt_mshr_cfg, gran),
-    UNIT_OPT_NUM("addr-bits", "N",
+    COHKIT_UNIT_OPT_NUM("addr-bits", "N",
                 "byte-address width, 16..64 (default 48)",
                 dualopt_mshr_cfg, addr_bits),
-    UNIT_OPT_NUM("tag-bits", "N",
+    COHKIT_UNIT_OPT_NUM("tag-bits", "N",
                 "requester tag width, 1..16 (default 8; 2^N tags in flight)",
                 dualopt_mshr_cfg, tag_bits),
-    UNIT_OPT_END,
+    COHKIT_UNIT_OPT_END,
 };
-const unit_opt_table dualopt_mshr_opts = {opts, "a non-negative decimal integer", 0xffffffffUL, 10, 0, NULL};
+const cohkit_unit_opt_table dualopt_mshr_opts = {opts, "a non-negative decimal integer", 0xffffffffUL, 10, 0, NULL};
 
 int dualopt_mshr_cfg_option(dualopt_mshr_cfg *c, const char *name, const char *value, char *err,
                             size_t len)
 {
-    return unit_opt_apply(&dualopt_mshr_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&dualopt_mshr_opts, c, name, value, err, len);
 }
 
 int dualopt_mshr_cfg_check(const dualopt_mshr_cfg *c, char *err, size_t len)
@@ -176,7 +176,7 @@ void dualopt_mshr_cfg_name(const dualopt_mshr_cfg *c, char *buf, size_t len)
 
 void dualopt_mshr_cfg_args(const dualopt_mshr_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&dualopt_mshr_opts, c, buf, len);
+    cohkit_unit_opt_args(&dualopt_mshr_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

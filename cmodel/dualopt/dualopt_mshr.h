@@ -61,7 +61,7 @@ int dualopt_mshr_cfg_preset(dualopt_mshr_cfg *c, const char *name);
 /* One option (name without dashes). 0; 1 if not an MSHR option; -1 with a
  * one-line reason. */
 /* The options (cmodel/unit.h), behind dualopt_mshr_cfg_option and dualopt_mshr_cfg_args. */
-extern const unit_opt_table dualopt_mshr_opts;
+extern const cohkit_unit_opt_table dualopt_mshr_opts;
 int dualopt_mshr_cfg_option(dualopt_mshr_cfg *c, const char *name, const char *value,
                             char *err, size_t len);
 int dualopt_mshr_cfg_check(const dualopt_mshr_cfg *c, char *err, size_t len);

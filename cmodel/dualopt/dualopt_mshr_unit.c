@@ -14,8 +14,8 @@
 static const char *const presets[] = {"default", "fpga", "line", "gran8", "gran16", NULL};
 static const char *const streams[] = {"mixed", "rate", NULL};
 
-UNIT_CFG_ADAPTERS(dualopt_mshr, dualopt_mshr_cfg)
-UNIT_CFG_NAME_ADAPTER(dualopt_mshr, dualopt_mshr_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(dualopt_mshr, dualopt_mshr_cfg)
+COHKIT_UNIT_CFG_NAME_ADAPTER(dualopt_mshr, dualopt_mshr_cfg)
 
 static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
@@ -23,13 +23,13 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     dualopt_mshr_geom gg, *g = &gg;
     dualopt_mshr_geom_of(c, g);
     int n = 0;
-#define DUALOPT_MSHR_PORT UNIT_PORT
+#define DUALOPT_MSHR_PORT COHKIT_UNIT_PORT
 #include "dualopt_mshr_ports.def"
 #undef DUALOPT_MSHR_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(dualopt_mshr_cfg, dualopt_mshr_tm, dualopt_mshr_in, dualopt_mshr_out, dualopt_mshr_tm_new, dualopt_mshr_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(dualopt_mshr_cfg, dualopt_mshr_tm, dualopt_mshr_in, dualopt_mshr_out, dualopt_mshr_tm_new, dualopt_mshr_tm_free,
                  dualopt_mshr_tm_reset, dualopt_mshr_eval, dualopt_mshr_step)
 
 /* ----------------------------------------------------------------- trace */
@@ -329,7 +329,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     }
     s->c = *(const dualopt_mshr_cfg *)cfg;
     dualopt_mshr_geom_of(&s->c, &s->g);
-    s->rng = unit_stim_seed(a->seed, 0x5eedull);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x5eedull);
     s->pool = malloc(s->g.tags * sizeof *s->pool);
     s->tok_of = calloc(s->g.tags, sizeof *s->tok_of);
     s->beats = malloc(s->g.tags * sizeof *s->beats);
@@ -347,7 +347,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     s->p_rsp_ready = 100;
     s->p_done_ready = 100;
     s->p_fill = 30;
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         stim_free(s);
         return NULL;
@@ -432,7 +432,7 @@ static void rand_drive(mshr_stim *s, uint64_t cyc)
 
 static void trace_drive(mshr_stim *s)
 {
-    if (s->ts != TS_IDLE || s->next >= s->nrec || cohkit_unit_pct(&s->rng) >= UNIT_BP_TRACE.valid)
+    if (s->ts != TS_IDLE || s->next >= s->nrec || cohkit_unit_pct(&s->rng) >= COHKIT_UNIT_BP_TRACE.valid)
         return;
     if (s->rec[s->next].kind == REC_REQ) {
         const mshr_rec *r = &s->rec[s->next];
@@ -456,8 +456,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     dualopt_mshr_in *in = (dualopt_mshr_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
         trace_drive(s);
-        in->rsp_ready_i = cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
-        in->done_ready_i = cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
+        in->rsp_ready_i = cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.ready;
+        in->done_ready_i = cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.ready;
     } else {
         rand_drive(s, cyc);
         in->rsp_ready_i = s->kind == KIND_RATE || cohkit_unit_pct(&s->rng) < s->p_rsp_ready;
@@ -612,9 +612,9 @@ const cohkit_unit_desc dualopt_mshr_unit = {
     .committed = presets,
     .module_prefix = "dualopt_mshr",
     .opts = &dualopt_mshr_opts,
-    UNIT_CFG_FIELDS,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "REQ <tag> <hex-addr> <hex-mask> (mask optional in line mode) | FILL <entry>;\n"

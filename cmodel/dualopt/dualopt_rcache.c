@@ -47,22 +47,22 @@ int dualopt_rcache_cfg_preset(dualopt_rcache_cfg *c, const char *name)
     return -1;
 }
 
-static const unit_opt opts[] = {
-    UNIT_OPT_NUM("sets", "N",
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_NUM("sets", "N",
                 "sets, 2..65536, any value: set = line mod N (default 1536)",
                 dualopt_rcache_cfg, sets),
-    UNIT_OPT_NUM("ways", "N", "ways, 2..32 (default 16)", dualopt_rcache_cfg, ways),
-    UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 8..64 (default 64)", dualopt_rcache_cfg, line),
-    UNIT_OPT_NUM("addr-bits", "N",
+    COHKIT_UNIT_OPT_NUM("ways", "N", "ways, 2..32 (default 16)", dualopt_rcache_cfg, ways),
+    COHKIT_UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 8..64 (default 64)", dualopt_rcache_cfg, line),
+    COHKIT_UNIT_OPT_NUM("addr-bits", "N",
                 "byte-address width, 16..63 (default 48)",
                 dualopt_rcache_cfg, addr_bits),
-    UNIT_OPT_END,
+    COHKIT_UNIT_OPT_END,
 };
-const unit_opt_table rcache_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
+const cohkit_unit_opt_table dualopt_rcache_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
 int dualopt_rcache_cfg_option(dualopt_rcache_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    return unit_opt_apply(&rcache_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&dualopt_rcache_opts, c, name, value, err, len);
 }
 
 int dualopt_rcache_cfg_check(const dualopt_rcache_cfg *c, char *err, size_t len)
@@ -159,7 +159,7 @@ void dualopt_rcache_cfg_name(const dualopt_rcache_cfg *c, char *buf, size_t len)
 
 void dualopt_rcache_cfg_args(const dualopt_rcache_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&rcache_opts, c, buf, len);
+    cohkit_unit_opt_args(&dualopt_rcache_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

@@ -68,7 +68,7 @@ void dualopt_rcache_cfg_default(dualopt_rcache_cfg *c);
  * D22). 0 or -1. */
 int dualopt_rcache_cfg_preset(dualopt_rcache_cfg *c, const char *name);
 /* The options (cmodel/unit.h), behind dualopt_rcache_cfg_option and dualopt_rcache_cfg_args. */
-extern const unit_opt_table rcache_opts;
+extern const cohkit_unit_opt_table dualopt_rcache_opts;
 int dualopt_rcache_cfg_option(dualopt_rcache_cfg *c, const char *name, const char *value, char *err, size_t len);
 int dualopt_rcache_cfg_check(const dualopt_rcache_cfg *c, char *err, size_t len);
 void dualopt_rcache_geom_of(const dualopt_rcache_cfg *c, dualopt_rcache_geom *g);

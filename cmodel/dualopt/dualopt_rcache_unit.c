@@ -16,8 +16,8 @@ static const char *const presets[] = {"default", "fpga", "pow2", NULL};
 static const char *const committed[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "hits", NULL};
 
-UNIT_CFG_ADAPTERS(dualopt_rcache, dualopt_rcache_cfg)
-UNIT_CFG_NAME_ADAPTER(dualopt_rcache, dualopt_rcache_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(dualopt_rcache, dualopt_rcache_cfg)
+COHKIT_UNIT_CFG_NAME_ADAPTER(dualopt_rcache, dualopt_rcache_cfg)
 
 static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
@@ -25,13 +25,13 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     dualopt_rcache_geom gg, *g = &gg;
     dualopt_rcache_geom_of(c, g);
     int n = 0;
-#define RCACHE_PORT UNIT_PORT
+#define RCACHE_PORT COHKIT_UNIT_PORT
 #include "dualopt_rcache_ports.def"
 #undef RCACHE_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(dualopt_rcache_cfg, dualopt_rcache_tm, uint64_t, uint64_t, dualopt_rcache_tm_new, dualopt_rcache_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(dualopt_rcache_cfg, dualopt_rcache_tm, uint64_t, uint64_t, dualopt_rcache_tm_new, dualopt_rcache_tm_free,
                  dualopt_rcache_tm_reset, dualopt_rcache_eval, dualopt_rcache_step)
 
 /* ----------------------------------------------------------------- trace */
@@ -430,7 +430,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     }
     s->c = *(const dualopt_rcache_cfg *)cfg;
     dualopt_rcache_geom_of(&s->c, &s->g);
-    s->rng = unit_stim_seed(a->seed, 0x7f4a7c15ull);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x7f4a7c15ull);
     s->p_req = s->p_rsp = s->p_out = s->p_fill = 100;
     s->hit_lat_min = ~0ull;
     if (mem_init(&s->m, s->c.line) != 0 || (s->mirror = dualopt_rcache_new(&s->c)) == NULL) {
@@ -439,7 +439,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
         free(s);
         return NULL;
     }
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         dualopt_rcache_free(s->mirror);
         mem_free(&s->m);
@@ -449,8 +449,8 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     if (s->kind == KIND_TRACE) {
         char e2[256];
         s->out = a->out;
-        s->p_req = UNIT_BP_TRACE.valid;
-        s->p_rsp = s->p_out = s->p_fill = UNIT_BP_TRACE.ready;
+        s->p_req = COHKIT_UNIT_BP_TRACE.valid;
+        s->p_rsp = s->p_out = s->p_fill = COHKIT_UNIT_BP_TRACE.ready;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             dualopt_rcache_free(s->mirror);
@@ -853,10 +853,10 @@ const cohkit_unit_desc dualopt_rcache_unit = {
     .presets = presets,
     .committed = committed,
     .module_prefix = "dualopt_rcache",
-    .opts = &rcache_opts,
-    UNIT_CFG_FIELDS,
+    .opts = &dualopt_rcache_opts,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr>; WR <addr> <size> (within one line); AT <addr>; KERNEL; hex\n"

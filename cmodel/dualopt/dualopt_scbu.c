@@ -33,26 +33,26 @@ int dualopt_scbu_cfg_preset(dualopt_scbu_cfg *c, const char *name)
     return -1;
 }
 
-static const unit_opt_choice zero_one[] = {{"0", 0, 0}, {"1", 1, 0}, {NULL, 0, 0}};
-static const unit_opt opts[] = {
-    UNIT_OPT_HEX64("start", "A", "reset value of the start register, hex (default 0x0)", dualopt_scbu_cfg,
+static const cohkit_unit_opt_choice zero_one[] = {{"0", 0, 0}, {"1", 1, 0}, {NULL, 0, 0}};
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_HEX64("start", "A", "reset value of the start register, hex (default 0x0)", dualopt_scbu_cfg,
                    start, .what = "a hex address"),
-    UNIT_OPT_HEX64("end", "A",
+    COHKIT_UNIT_OPT_HEX64("end", "A",
                    "reset value of the end register (exclusive), hex\n"
                    "(default 0x100000000: GPU 0's 4 GB)",
                    dualopt_scbu_cfg, end, .what = "a hex address"),
-    UNIT_OPT_CHOICE("enable", "0|1", "reset value of the coalescing-mode register (default 1)",
+    COHKIT_UNIT_OPT_CHOICE("enable", "0|1", "reset value of the coalescing-mode register (default 1)",
                     dualopt_scbu_cfg, enable, zero_one),
-    UNIT_OPT_NUM("addr-bits", "N", "physical address width, 16..63 (default 48)", dualopt_scbu_cfg,
+    COHKIT_UNIT_OPT_NUM("addr-bits", "N", "physical address width, 16..63 (default 48)", dualopt_scbu_cfg,
                  addr_bits),
-    UNIT_OPT_END,
+    COHKIT_UNIT_OPT_END,
 };
 static const char *const args_order[] = {"addr-bits", "start", "end", "enable", NULL};
-const unit_opt_table scbu_opts = {opts, "a decimal number", 1000, 10, 0, args_order};
+const cohkit_unit_opt_table dualopt_scbu_opts = {opts, "a decimal number", 1000, 10, 0, args_order};
 
 int dualopt_scbu_cfg_option(dualopt_scbu_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    return unit_opt_apply(&scbu_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&dualopt_scbu_opts, c, name, value, err, len);
 }
 
 int dualopt_scbu_cfg_check(const dualopt_scbu_cfg *c, char *err, size_t len)
@@ -90,7 +90,7 @@ void dualopt_scbu_cfg_name(const dualopt_scbu_cfg *c, char *buf, size_t len)
 
 void dualopt_scbu_cfg_args(const dualopt_scbu_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&scbu_opts, c, buf, len);
+    cohkit_unit_opt_args(&dualopt_scbu_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

@@ -40,7 +40,7 @@ void dualopt_scbu_cfg_default(dualopt_scbu_cfg *c);
 /* "default", "fpga" (32-bit addresses, [256 MB, 512 MB)); 0 or -1. */
 int dualopt_scbu_cfg_preset(dualopt_scbu_cfg *c, const char *name);
 /* The options (cmodel/unit.h), behind dualopt_scbu_cfg_option and dualopt_scbu_cfg_args. */
-extern const unit_opt_table scbu_opts;
+extern const cohkit_unit_opt_table dualopt_scbu_opts;
 int dualopt_scbu_cfg_option(dualopt_scbu_cfg *c, const char *name, const char *value, char *err, size_t len);
 int dualopt_scbu_cfg_check(const dualopt_scbu_cfg *c, char *err, size_t len);
 void dualopt_scbu_geom_of(const dualopt_scbu_cfg *c, dualopt_scbu_geom *g);

@@ -14,16 +14,16 @@
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "boundary", NULL};
 
-UNIT_CFG_ADAPTERS(dualopt_scbu, dualopt_scbu_cfg)
-UNIT_CFG_NAME_ADAPTER(dualopt_scbu, dualopt_scbu_cfg)
-UNIT_TM_ADAPTERS(dualopt_scbu_cfg, dualopt_scbu_tm, uint64_t, uint64_t, dualopt_scbu_tm_new, dualopt_scbu_tm_free, dualopt_scbu_tm_reset,
+COHKIT_UNIT_CFG_ADAPTERS(dualopt_scbu, dualopt_scbu_cfg)
+COHKIT_UNIT_CFG_NAME_ADAPTER(dualopt_scbu, dualopt_scbu_cfg)
+COHKIT_UNIT_TM_ADAPTERS(dualopt_scbu_cfg, dualopt_scbu_tm, uint64_t, uint64_t, dualopt_scbu_tm_new, dualopt_scbu_tm_free, dualopt_scbu_tm_reset,
                  dualopt_scbu_eval, dualopt_scbu_step)
 
 static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
     const dualopt_scbu_cfg *c = cfg;
     int n = 0;
-#define SCBU_PORT UNIT_PORT
+#define SCBU_PORT COHKIT_UNIT_PORT
 #include "dualopt_scbu_ports.def"
 #undef SCBU_PORT
     return n;
@@ -155,7 +155,7 @@ typedef struct {
     dualopt_scbu_cfg c;
     int kind;
     uint64_t rng;
-    unit_bp bp;
+    cohkit_unit_bp bp;
     dualopt_scbu mirror;          /* the core, fed the same writes          */
     int have;
     unsigned q_op;
@@ -179,9 +179,9 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     }
     s->c = *(const dualopt_scbu_cfg *)cfg;
     dualopt_scbu_init(&s->mirror, &s->c);
-    s->rng = unit_stim_seed(a->seed, 0x3c6ef372ull);
-    s->bp = UNIT_BP_FULL;
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x3c6ef372ull);
+    s->bp = COHKIT_UNIT_BP_FULL;
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         free(s);
         return NULL;
@@ -189,7 +189,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     if (s->kind == KIND_TRACE) {
         char e2[256];
         s->out = a->out;
-        s->bp = UNIT_BP_TRACE;
+        s->bp = COHKIT_UNIT_BP_TRACE;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
@@ -235,7 +235,7 @@ static uint64_t rand_range_value(scbu_stim *s)
 }
 
 static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
-static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sched_ready);
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
@@ -261,7 +261,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         }
     } else {
         if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
-            unit_bp_draw(&sched, &s->rng, &s->bp);
+            cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
         }
         if (live && !s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
             unsigned r = cohkit_unit_pct(&s->rng);
@@ -403,10 +403,10 @@ const cohkit_unit_desc dualopt_scbu_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "dualopt_scbu",
-    .opts = &scbu_opts,
-    UNIT_CFG_FIELDS,
+    .opts = &dualopt_scbu_opts,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RD|WR|AT <addr>; CFG <start> <end> (reprogram [start, end)); EN 0|1\n"

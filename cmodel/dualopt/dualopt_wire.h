@@ -5,7 +5,7 @@
  * controller tag pool and fill buffer, RDMA engines, links, home word
  * selection) and the handshakes they have in common. The blocks and queues
  * themselves are the platform's (cmodel/compose.h).
- * Internal to the kit (not installed): not part of the library's public API.
+ * Internal to the kit (not installed; cohkit: internal header): not part of the library's public API.
  */
 #ifndef DUALOPT_WIRE_H
 #define DUALOPT_WIRE_H

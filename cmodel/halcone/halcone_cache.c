@@ -81,62 +81,62 @@ int halcone_cache_cfg_preset(halcone_cache_cfg *c, const char *name)
     return -1;
 }
 
-static const unit_opt_choice roles[] = {
+static const cohkit_unit_opt_choice roles[] = {
     {"l1", HALCONE_CACHE_ROLE_L1, 0}, {"l2", HALCONE_CACHE_ROLE_L2, 0}, {NULL, 0, 0}};
-static const unit_opt_choice rule_sets[] = {
+static const cohkit_unit_opt_choice rule_sets[] = {
     {"paper", HALCONE_CACHE_RULES_PAPER, 0}, {"safe", HALCONE_CACHE_RULES_SAFE, 0}, {NULL, 0, 0}};
-static const unit_opt_choice overflows[] = {
+static const cohkit_unit_opt_choice overflows[] = {
     {"reinit", HALCONE_CACHE_OVF_REINIT, 0}, {"reset", HALCONE_CACHE_OVF_RESET, 0}, {NULL, 0, 0}};
 /* a rule switch: on or off (also 1 or 0); unset (-1) follows --rules */
-static const unit_opt_choice on_off[] = {
+static const cohkit_unit_opt_choice on_off[] = {
     {"on", 1, 0}, {"off", 0, 0}, {"1", 1, 1}, {"0", 0, 1}, {NULL, 0, 0}};
 
-static const unit_opt opts[] = {
-    UNIT_OPT_CHOICE("rules", "paper|safe",
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_CHOICE("rules", "paper|safe",
                 "preset of the rule switches (default safe)",
                 halcone_cache_cfg, rules, rule_sets),
-    UNIT_OPT_CHOICE("lease-ext", "on|off",
+    COHKIT_UNIT_OPT_CHOICE("lease-ext", "on|off",
                 "fill Brts = max(wts + 1, rts) (paper) / rts (safe, S1)",
-                halcone_cache_cfg, lease_ext, on_off, .flags = UNIT_OPT_IFSET),
-    UNIT_OPT_CHOICE("read-cts", "on|off",
+                halcone_cache_cfg, lease_ext, on_off, .flags = COHKIT_UNIT_OPT_IFSET),
+    COHKIT_UNIT_OPT_CHOICE("read-cts", "on|off",
                 "cts := max(cts, Bwts) on read fills (default on; off: V6)",
-                halcone_cache_cfg, read_cts, on_off, .flags = UNIT_OPT_IFSET),
-    UNIT_OPT_CHOICE("overflow", "reinit|reset",
+                halcone_cache_cfg, read_cts, on_off, .flags = COHKIT_UNIT_OPT_IFSET),
+    COHKIT_UNIT_OPT_CHOICE("overflow", "reinit|reset",
                 " wts + 1 at 2^W - 1 wraps to 0 (paper) / saturates (safe)",
-                halcone_cache_cfg, overflow, overflows, .flags = UNIT_OPT_IFSET),
-    UNIT_OPT_CHOICE("req-cts", "on|off",
+                halcone_cache_cfg, overflow, overflows, .flags = COHKIT_UNIT_OPT_IFSET),
+    COHKIT_UNIT_OPT_CHOICE("req-cts", "on|off",
                 "requests below carry the cts: dn_cts_o (safe, S4)",
-                halcone_cache_cfg, req_cts, on_off, .flags = UNIT_OPT_IFSET),
-    UNIT_OPT_CHOICE("l1-req-cts", "on|off",
+                halcone_cache_cfg, req_cts, on_off, .flags = COHKIT_UNIT_OPT_IFSET),
+    COHKIT_UNIT_OPT_CHOICE("l1-req-cts", "on|off",
                 "requests from above carry the requester's cts (req_cts_i,\n"
                  "trace cts=<c>): cts := max(cts, it) before the lookup (safe)",
-                halcone_cache_cfg, l1_req_cts, on_off, .flags = UNIT_OPT_IFSET),
-    UNIT_OPT_CHOICE("role", "l1|l2",
+                halcone_cache_cfg, l1_req_cts, on_off, .flags = COHKIT_UNIT_OPT_IFSET),
+    COHKIT_UNIT_OPT_CHOICE("role", "l1|l2",
                 "l2: eviction notices with back-pressure (ev_ready_i)",
                 halcone_cache_cfg, role, roles),
-    UNIT_OPT_NUM("sets", "N", "power of two, 2..65536 (default 64)", halcone_cache_cfg, sets),
-    UNIT_OPT_NUM("ways", "N", "power of two, 1..32 (default 4)", halcone_cache_cfg, ways),
-    UNIT_OPT_NUM("line", "B",
+    COHKIT_UNIT_OPT_NUM("sets", "N", "power of two, 2..65536 (default 64)", halcone_cache_cfg, sets),
+    COHKIT_UNIT_OPT_NUM("ways", "N", "power of two, 1..32 (default 4)", halcone_cache_cfg, ways),
+    COHKIT_UNIT_OPT_NUM("line", "B",
                 "block bytes, power of two, 4..4096 (default 64)",
                 halcone_cache_cfg, line),
-    UNIT_OPT_NUM("addr-bits", "N",
+    COHKIT_UNIT_OPT_NUM("addr-bits", "N",
                 "byte-address width, 8..64 (default 32)",
                 halcone_cache_cfg, addr_bits),
-    UNIT_OPT_NUM("ts-bits", "N",
+    COHKIT_UNIT_OPT_NUM("ts-bits", "N",
                 "timestamp width W, 4..32 (default 16)",
                 halcone_cache_cfg, ts_bits),
-    UNIT_OPT_NUM("pending", "N",
+    COHKIT_UNIT_OPT_NUM("pending", "N",
                 "lock entries (outstanding fills), 1..min(ways,16); 0: min(4,ways)",
                 halcone_cache_cfg, pending),
-    UNIT_OPT_END,
+    COHKIT_UNIT_OPT_END,
 };
 static const char *const args_order[] = {"role", "sets", "ways", "line", "addr-bits", "ts-bits", "pending", "rules", "lease-ext", "read-cts", "overflow", "req-cts", "l1-req-cts", NULL};
-const unit_opt_table halcone_cache_opts = {opts, "a number", 0xffffffffUL, 10, 25, args_order};
+const cohkit_unit_opt_table halcone_cache_opts = {opts, "a number", 0xffffffffUL, 10, 25, args_order};
 
 int halcone_cache_cfg_option(halcone_cache_cfg *c, const char *name, const char *value, char *err,
                              size_t len)
 {
-    return unit_opt_apply(&halcone_cache_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&halcone_cache_opts, c, name, value, err, len);
 }
 
 int halcone_cache_cfg_check(const halcone_cache_cfg *c, char *err, size_t len)
@@ -228,7 +228,7 @@ void halcone_cache_cfg_name(const halcone_cache_cfg *c, char *buf, size_t len)
 
 void halcone_cache_cfg_args(const halcone_cache_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&halcone_cache_opts, c, buf, len);
+    cohkit_unit_opt_args(&halcone_cache_opts, c, buf, len);
 }
 
 const char *halcone_cache_rsp_str(halcone_cache_rsp_kind k)

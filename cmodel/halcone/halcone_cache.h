@@ -113,7 +113,7 @@ const char *const *halcone_cache_preset_names(void);
  * 0; 1 if the name is not an option of this unit; -1 on a bad value with a
  * one-line reason in err. */
 /* The options (cmodel/unit.h), behind halcone_cache_cfg_option and halcone_cache_cfg_args. */
-extern const unit_opt_table halcone_cache_opts;
+extern const cohkit_unit_opt_table halcone_cache_opts;
 int halcone_cache_cfg_option(halcone_cache_cfg *cfg, const char *name, const char *value,
                              char *err, size_t len);
 

@@ -15,8 +15,8 @@ static const char *const presets[] = {"default", "paper", "fpga", "safe", "l2", 
 static const char *const committed[] = {"default", "paper", "fpga", NULL};
 static const char *const streams[] = {"mixed", "hits", "full", NULL};
 
-UNIT_CFG_ADAPTERS(halcone_cache, halcone_cache_cfg)
-UNIT_CFG_NAME_ADAPTER(halcone_cache, halcone_cache_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(halcone_cache, halcone_cache_cfg)
+COHKIT_UNIT_CFG_NAME_ADAPTER(halcone_cache, halcone_cache_cfg)
 
 static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
@@ -24,15 +24,15 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     halcone_cache_geom gg, *g = &gg;
     halcone_cache_geom_of(c, g);
     int n = 0;
-#define HALCONE_CACHE_PORT UNIT_PORT
-#define HALCONE_CACHE_PORT_IF UNIT_PORT_IF
+#define HALCONE_CACHE_PORT COHKIT_UNIT_PORT
+#define HALCONE_CACHE_PORT_IF COHKIT_UNIT_PORT_IF
 #include "halcone_cache_ports.def"
 #undef HALCONE_CACHE_PORT
 #undef HALCONE_CACHE_PORT_IF
     return n;
 }
 
-UNIT_TM_ADAPTERS(halcone_cache_cfg, halcone_cache_tm, uint64_t, uint64_t, halcone_cache_tm_new, halcone_cache_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(halcone_cache_cfg, halcone_cache_tm, uint64_t, uint64_t, halcone_cache_tm_new, halcone_cache_tm_free,
                  halcone_cache_tm_reset, halcone_cache_tm_eval, halcone_cache_tm_step)
 
 /* Word indices of the ports (u_ports order). */
@@ -259,7 +259,7 @@ typedef struct {
     unsigned o_ev, has_ev_ready, i_cts;
     int kind;
     uint64_t rng;
-    unit_bp bp;
+    cohkit_unit_bp bp;
     unsigned p_fill;
     /* request being presented */
     int have;
@@ -304,12 +304,12 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     s->o_ev = O_DN_ID + 1 + (unsigned)s->g.req_cts;
     s->has_ev_ready = s->c.role == HALCONE_CACHE_ROLE_L2;
     s->i_cts = I_EV_READY + s->has_ev_ready;
-    s->rng = unit_stim_seed(a->seed, 0x5bd1e995ull);
-    s->bp = UNIT_BP_FULL;
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x5bd1e995ull);
+    s->bp = COHKIT_UNIT_BP_FULL;
     s->p_fill = 60;
     s->hit_lat_min = ~0ull;
     s->fl = a->flags;
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         free(s);
         return NULL;
@@ -420,7 +420,7 @@ static void rand_fill_ts(hc_stim *s)
 }
 
 static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
-static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sched_ready);
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
@@ -429,7 +429,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     unsigned rdy;
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
         static const unsigned pf[] = {90, 60, 20, 100};
-        unit_bp_draw(&sched, &s->rng, &s->bp);
+        cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
         s->p_fill = pf[cohkit_unit_rnd(&s->rng) % 4];
     }
     if (live && !s->have) {
@@ -698,9 +698,9 @@ const cohkit_unit_desc halcone_cache_unit = {
     .committed = committed,
     .module_prefix = "halcone_cache",
     .opts = &halcone_cache_opts,
-    UNIT_CFG_FIELDS,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr> <wts> <rts> [cts=<c>] | WR <addr> <wts> <rts> [cts=<c>] | EV <addr> |\n"

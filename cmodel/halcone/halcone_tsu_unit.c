@@ -106,7 +106,7 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     halcone_tsu_geom gg, *g = &gg;
     halcone_tsu_geom_of(c, g);
     int n = 0;
-#define HALCONE_TSU_PORT UNIT_PORT
+#define HALCONE_TSU_PORT COHKIT_UNIT_PORT
 #include "halcone_tsu_ports.def"
 #undef HALCONE_TSU_PORT
     return n;
@@ -114,7 +114,7 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
 
 /* ---------------------------------------------------------------- timing */
 
-UNIT_TM_ADAPTERS(halcone_tsu_cfg, halcone_tsu_tm, halcone_tsu_in, halcone_tsu_out, halcone_tsu_tm_new, halcone_tsu_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(halcone_tsu_cfg, halcone_tsu_tm, halcone_tsu_in, halcone_tsu_out, halcone_tsu_tm_new, halcone_tsu_tm_free,
                  halcone_tsu_tm_reset, halcone_tsu_eval, halcone_tsu_step)
 
 /* ------------------------------------------------------------ the trace */
@@ -259,7 +259,7 @@ typedef struct {
     halcone_tsu_geom g;
     int kind;
     uint64_t rng;
-    unit_bp bp;
+    cohkit_unit_bp bp;
     uint64_t set_pool[4], tag_pool[20];
     unsigned nsets, ntags;
     int have;
@@ -285,7 +285,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     }
     s->c = ((const tsu_ucfg *)cfg)->c;
     halcone_tsu_geom_of(&s->c, &s->g);
-    s->rng = unit_stim_seed(a->seed, 0x7654321ull);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x7654321ull);
     s->nsets = s->c.sets < 4 ? s->c.sets : 4;
     base = cohkit_unit_rnd(&s->rng);
     for (i = 0; i < s->nsets; i++)
@@ -294,8 +294,8 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     base = cohkit_unit_rnd(&s->rng);
     for (i = 0; i < s->ntags; i++)
         s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(s->g.tag_bits);
-    s->bp = UNIT_BP_FULL;
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->bp = COHKIT_UNIT_BP_FULL;
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         free(s);
         return NULL;
@@ -365,14 +365,14 @@ static void rand_request(tsu_stim *s)
 }
 
 static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 100, 70, 30};
-static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sched_ready);
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
 {
     tsu_stim *s = p;
     halcone_tsu_in *in = (halcone_tsu_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
-        if (!s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
+        if (!s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.valid) {
             const tsu_treq *t = &s->trace[s->tnext++];
             memset(&s->q, 0, sizeof s->q);
             s->q.req_op_i = t->op;
@@ -383,14 +383,14 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
             s->q.req_rts_i = t->rts;
             s->have = 1;
         }
-        in->rsp_ready_i = cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
+        in->rsp_ready_i = cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.ready;
         in->cfg_we_i = 0;
         in->cfg_sel_i = 0;
         in->cfg_data_i = 0;
         in->epoch_rst_i = 0;
     } else {
         if ((cyc & 1023) == 0 && s->kind != KIND_FULL) {
-            unit_bp_draw(&sched, &s->rng, &s->bp);
+            cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
         }
         if (!s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
             rand_request(s);
@@ -578,9 +578,9 @@ const cohkit_unit_desc halcone_tsu_unit = {
         "  --rd-lease N     RdLease register reset value (default 10)\n"
         "  --wr-lease N     WrLease register reset value (default 5)\n"
         "  --lease-ext X, --read-cts X   cache switches, accepted and ignored here\n",
-    UNIT_CFG_FIELDS,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr> [cts=<c>] [lease=<n>] | WR <addr> [cts=<c>] [lease=<n>] |\n"

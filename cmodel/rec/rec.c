@@ -85,46 +85,46 @@ int rec_cfg_preset(rec_cfg *cfg, const char *name)
     return -1;
 }
 
-static const unit_opt_choice modes[] = {
+static const cohkit_unit_opt_choice modes[] = {
     {"rec", REC_MODE_REC, 0}, {"line", REC_MODE_LINE, 0}, {"hmg", REC_MODE_HMG, 0}, {NULL, 0, 0}};
-static const unit_opt_choice repls[] = {
+static const cohkit_unit_opt_choice repls[] = {
     {"fifo", REC_REPL_FIFO, 0}, {"lru", REC_REPL_LRU, 0}, {NULL, 0, 0}};
-static const unit_opt_choice stores[] = {
+static const cohkit_unit_opt_choice stores[] = {
     {"full", REC_STORE_FULL, 0}, {"packed", REC_STORE_PACKED, 0}, {NULL, 0, 0}};
 static int is_hmg(const void *cfg) { return ((const rec_cfg *)cfg)->mode == REC_MODE_HMG; }
 
-static const unit_opt opts[] = {
-    UNIT_OPT_CHOICE("mode", "M",
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_CHOICE("mode", "M",
                 "rec (range coalescing), line (one line per entry), hmg (groups)",
                 rec_cfg, mode, modes),
-    UNIT_OPT_NUM("gpus", "N", "GPUs, 2..16 (default 4)", rec_cfg, gpus),
-    UNIT_OPT_NUM("entries", "N",
+    COHKIT_UNIT_OPT_NUM("gpus", "N", "GPUs, 2..16 (default 4)", rec_cfg, gpus),
+    COHKIT_UNIT_OPT_NUM("entries", "N",
                 "directory entries, power of two (default 8192)",
                 rec_cfg, entries),
-    UNIT_OPT_NUM("ways", "N", "associativity, power of two, 1..16 (default 8)", rec_cfg, ways),
-    UNIT_OPT_NUM("range", "B",
+    COHKIT_UNIT_OPT_NUM("ways", "N", "associativity, power of two, 1..16 (default 8)", rec_cfg, ways),
+    COHKIT_UNIT_OPT_NUM("range", "B",
                 "coalescing range in bytes (rec mode; default 1024)",
                 rec_cfg, range),
-    UNIT_OPT_NUM("line", "B", "cache line in bytes (default 64)", rec_cfg, line),
-    UNIT_OPT_NUM("addr-bits", "N",
+    COHKIT_UNIT_OPT_NUM("line", "B", "cache line in bytes (default 64)", rec_cfg, line),
+    COHKIT_UNIT_OPT_NUM("addr-bits", "N",
                 "physical address width, 16..64 (default 48)",
                 rec_cfg, addr_bits),
-    UNIT_OPT_NUM("group", "N",
+    COHKIT_UNIT_OPT_NUM("group", "N",
                 "lines per HMG entry (hmg mode; default 4)",
                 rec_cfg, group, .in_args = is_hmg),
-    UNIT_OPT_CHOICE("repl", "P", "fifo or lru (default lru)", rec_cfg, repl, repls),
-    UNIT_OPT_CHOICE("store", "S",
+    COHKIT_UNIT_OPT_CHOICE("repl", "P", "fifo or lru (default lru)", rec_cfg, repl, repls),
+    COHKIT_UNIT_OPT_CHOICE("store", "S",
                 "full (Table 1: whole base stored) or packed (no index bits)",
                 rec_cfg, store, stores),
-    UNIT_OPT_END,
+    COHKIT_UNIT_OPT_END,
 };
 static const char *const args_order[] = {"mode", "gpus", "entries", "ways", "range", "line", "addr-bits", "repl", "store", "group", NULL};
-const unit_opt_table rec_opts = {opts, "a non-negative integer", 0xffffffffUL, 0, 0, args_order};
+const cohkit_unit_opt_table rec_opts = {opts, "a non-negative integer", 0xffffffffUL, 0, 0, args_order};
 
 int rec_cfg_option(rec_cfg *cfg, const char *name, const char *value,
                    char *err, size_t len)
 {
-    return unit_opt_apply(&rec_opts, cfg, name, value, err, len);
+    return cohkit_unit_opt_apply(&rec_opts, cfg, name, value, err, len);
 }
 
 int rec_cfg_check(const rec_cfg *c, char *err, size_t len)
@@ -255,7 +255,7 @@ void rec_cfg_name(const rec_cfg *c, char *buf, size_t len)
 
 void rec_cfg_args(const rec_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&rec_opts, c, buf, len);
+    cohkit_unit_opt_args(&rec_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

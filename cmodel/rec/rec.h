@@ -86,7 +86,7 @@ const char *const *rec_preset_names(void);
  * Returns 0; 1 if the name is not a REC option; -1 on a bad value, with a
  * one-line reason in err. */
 /* The options (cmodel/unit.h), behind rec_cfg_option and rec_cfg_args. */
-extern const unit_opt_table rec_opts;
+extern const cohkit_unit_opt_table rec_opts;
 int rec_cfg_option(rec_cfg *cfg, const char *name, const char *value,
                    char *err, size_t len);
 

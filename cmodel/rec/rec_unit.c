@@ -66,7 +66,7 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     rec_geom gg, *g = &gg;
     rec_geom_of(c, g);
     int n = 0;
-#define REC_PORT UNIT_PORT
+#define REC_PORT COHKIT_UNIT_PORT
 #include "rec_ports.def"
 #undef REC_PORT
     return n;
@@ -74,7 +74,7 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
 
 /* ---------------------------------------------------------------- timing */
 
-UNIT_TM_ADAPTERS(rec_cfg, rec_tm, rec_in, rec_out, rec_tm_new, rec_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(rec_cfg, rec_tm, rec_in, rec_out, rec_tm_new, rec_tm_free,
                  rec_tm_reset, rec_eval, rec_step)
 
 /* -------------------------------------------------------------- stimulus */
@@ -97,7 +97,7 @@ typedef struct {
     rec_geom g;
     int kind;
     uint64_t rng;
-    unit_bp bp;
+    cohkit_unit_bp bp;
     uint64_t set_pool[4], tag_pool[20], offs[2];
     unsigned nsets, ntags;
     int have;
@@ -139,7 +139,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     }
     s->c = ((const rec_ucfg *)cfg)->c;
     rec_geom_of(&s->c, &s->g);
-    s->rng = unit_stim_seed(a->seed, 0x1234567ull);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x1234567ull);
     s->nsets = s->g.sets < 4 ? s->g.sets : 4;
     /* distinct sets and tags, so that a hit-only stream never evicts */
     base = cohkit_unit_rnd(&s->rng);
@@ -149,7 +149,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     base = cohkit_unit_rnd(&s->rng);
     for (i = 0; i < s->ntags; i++)
         s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(s->g.base_bits - s->g.index_bits);
-    s->bp = UNIT_BP_FULL;
+    s->bp = COHKIT_UNIT_BP_FULL;
     if (hv != NULL) {
         if (parse_home(hv, s->c.gpus, &s->home, err, len) != 0) {
             free(s);
@@ -158,7 +158,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     } else if (a->trace == NULL) {
         s->home = (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.gpus);
     }
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         free(s);
         return NULL;
@@ -225,24 +225,24 @@ static void rand_request(rec_stim *s, int hit_only)
 }
 
 static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30};
-static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sched_ready);
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
 {
     rec_stim *s = p;
     rec_in *in = (rec_in *)(void *)inw;
     if (s->kind == KIND_TRACE) {
-        if (!s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.valid) {
+        if (!s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.valid) {
             const rec_treq *t = &s->trace[s->tnext++];
             s->q_op = t->op;
             s->q_addr = t->line;
             s->q_src = t->src;
             s->have = 1;
         }
-        in->inv_ready_i = cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
+        in->inv_ready_i = cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.ready;
     } else {
         if ((cyc & 2047) == 0 && s->kind != KIND_HIT) {
-            unit_bp_draw(&sched, &s->rng, &s->bp);
+            cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
             if (s->kind == KIND_SPARSE) {
                 s->offs[0] = cohkit_unit_rnd(&s->rng) & mask64(s->g.span_bits);
                 s->offs[1] = cohkit_unit_rnd(&s->rng) & mask64(s->g.span_bits);
@@ -442,9 +442,9 @@ const cohkit_unit_desc rec_unit = {
     .committed = presets,
     .module_prefix = "rec",
     .opts = &rec_opts,
-    UNIT_CFG_FIELDS,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "RR <hex-addr> <gpu> | RW <hex-addr> <gpu> | LW <hex-addr>, '#' comments;\n"

@@ -258,18 +258,18 @@ int stc_band_cfg_preset(stc_band_cfg *c, const char *name)
     return -1;
 }
 
-static const unit_opt opts[] = {
-    UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_band_cfg, n),
-    UNIT_OPT_NUM("seb", "S", "SEB of trace records without one (default 12)", stc_band_cfg, seb),
-    UNIT_OPT_NUM("addr-bits", "A", "address width, 8..63 (default 32)", stc_band_cfg, addr_bits),
-    UNIT_OPT_END,
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_band_cfg, n),
+    COHKIT_UNIT_OPT_NUM("seb", "S", "SEB of trace records without one (default 12)", stc_band_cfg, seb),
+    COHKIT_UNIT_OPT_NUM("addr-bits", "A", "address width, 8..63 (default 32)", stc_band_cfg, addr_bits),
+    COHKIT_UNIT_OPT_END,
 };
-const unit_opt_table stc_band_opts = {opts, "a decimal number", 1000, 10, 0, NULL};
+const cohkit_unit_opt_table stc_band_opts = {opts, "a decimal number", 1000, 10, 0, NULL};
 
 int stc_band_cfg_option(stc_band_cfg *c, const char *name, const char *value, char *err,
                         size_t len)
 {
-    return unit_opt_apply(&stc_band_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&stc_band_opts, c, name, value, err, len);
 }
 
 int stc_band_cfg_check(const stc_band_cfg *c, char *err, size_t len)
@@ -310,7 +310,7 @@ void stc_band_cfg_name(const stc_band_cfg *c, char *buf, size_t len)
 
 void stc_band_cfg_args(const stc_band_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&stc_band_opts, c, buf, len);
+    cohkit_unit_opt_args(&stc_band_opts, c, buf, len);
 }
 
 stc_band_tm *stc_band_tm_new(const stc_band_cfg *c)

@@ -111,7 +111,7 @@ int stc_band_cfg_preset(stc_band_cfg *c, const char *name);
 /* One option (name without dashes): n, seb, addr-bits. 0; 1 if not a band
  * option; -1 with a one-line reason. */
 /* The options (cmodel/unit.h), behind stc_band_cfg_option and stc_band_cfg_args. */
-extern const unit_opt_table stc_band_opts;
+extern const cohkit_unit_opt_table stc_band_opts;
 int stc_band_cfg_option(stc_band_cfg *c, const char *name, const char *value, char *err,
                         size_t len);
 int stc_band_cfg_check(const stc_band_cfg *c, char *err, size_t len);

@@ -14,8 +14,8 @@
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "fig4", NULL};
 
-UNIT_CFG_ADAPTERS(stc_band, stc_band_cfg)
-UNIT_CFG_NAME_ADAPTER(stc_band, stc_band_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(stc_band, stc_band_cfg)
+COHKIT_UNIT_CFG_NAME_ADAPTER(stc_band, stc_band_cfg)
 
 static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
@@ -23,13 +23,13 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     stc_band_geom gg, *g = &gg;
     stc_band_geom_of(c, g);
     int n = 0;
-#define STC_BAND_PORT UNIT_PORT
+#define STC_BAND_PORT COHKIT_UNIT_PORT
 #include "stc_band_ports.def"
 #undef STC_BAND_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(stc_band_cfg, stc_band_tm, uint64_t, uint64_t, stc_band_tm_new, stc_band_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(stc_band_cfg, stc_band_tm, uint64_t, uint64_t, stc_band_tm_new, stc_band_tm_free,
                  stc_band_tm_reset, stc_band_eval, stc_band_step)
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
@@ -106,7 +106,7 @@ typedef struct {
     stc_band_geom g;
     int kind;
     uint64_t rng;
-    unit_bp bp;
+    cohkit_unit_bp bp;
     int have;
     uint64_t q_addr;
     unsigned q_seb;
@@ -128,9 +128,9 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     }
     s->c = *(const stc_band_cfg *)cfg;
     stc_band_geom_of(&s->c, &s->g);
-    s->rng = unit_stim_seed(a->seed, 0x51ed270bull);
-    s->bp = UNIT_BP_FULL;
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x51ed270bull);
+    s->bp = COHKIT_UNIT_BP_FULL;
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         free(s);
         return NULL;
@@ -138,7 +138,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     if (s->kind == KIND_TRACE) {
         char e2[256];
         s->out = a->out;
-        s->bp = UNIT_BP_TRACE;
+        s->bp = COHKIT_UNIT_BP_TRACE;
         if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
             snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
             free(s);
@@ -158,7 +158,7 @@ static void stim_free(void *p)
 }
 
 static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
-static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sched_ready);
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
@@ -166,7 +166,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     int live = (int)(in[0] & 1);
     memset(in + 1, 0, (STC_BAND_I_N - 1) * sizeof *in);
     if (s->kind != KIND_TRACE && (cyc & 511) == 0) {
-        unit_bp_draw(&sched, &s->rng, &s->bp);
+        cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
     }
     if (live && !s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
         if (s->kind == KIND_TRACE) {
@@ -290,9 +290,9 @@ const cohkit_unit_desc stc_band_unit = {
     .committed = presets,
     .module_prefix = "stc_band",
     .opts = &stc_band_opts,
-    UNIT_CFG_FIELDS,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "BAND <addr> [<seb>] (hex address, decimal SEB 0..addr bits, default --seb);\n"

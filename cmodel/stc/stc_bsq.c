@@ -55,27 +55,27 @@ int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name)
     return -1;
 }
 
-static const unit_opt opts[] = {
-    UNIT_OPT_NUM("bsq", "E", "entries, power of two, 4..4096 (default 256)", stc_bsq_cfg, entries),
-    UNIT_OPT_NUM("banks", "B", "banks, power of two, 1..E/2 (default 16)", stc_bsq_cfg, banks),
-    UNIT_OPT_NUM("drain", "D",
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_NUM("bsq", "E", "entries, power of two, 4..4096 (default 256)", stc_bsq_cfg, entries),
+    COHKIT_UNIT_OPT_NUM("banks", "B", "banks, power of two, 1..E/2 (default 16)", stc_bsq_cfg, banks),
+    COHKIT_UNIT_OPT_NUM("drain", "D",
                 "entries per bank per scan cycle, power of two (default 2)",
                 stc_bsq_cfg, drain),
-    UNIT_OPT_NUM("addr-bits", "A", "address width, 8..64 (default 32)", stc_bsq_cfg, addr_bits),
-    UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_bsq_cfg, n),
-    UNIT_OPT_NUM("seb", "S", "start bit used by the random streams (default 12)", stc_bsq_cfg, seb),
-    UNIT_OPT_NUM("seb-min", "S",
+    COHKIT_UNIT_OPT_NUM("addr-bits", "A", "address width, 8..64 (default 32)", stc_bsq_cfg, addr_bits),
+    COHKIT_UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_bsq_cfg, n),
+    COHKIT_UNIT_OPT_NUM("seb", "S", "start bit used by the random streams (default 12)", stc_bsq_cfg, seb),
+    COHKIT_UNIT_OPT_NUM("seb-min", "S",
                 "smallest SEB a ChangeEpoch may carry (default 12)",
                 stc_bsq_cfg, seb_min),
-    UNIT_OPT_NUM("seb-max", "S", "largest SEB (default addr-bits - n)", stc_bsq_cfg, seb_max),
-    UNIT_OPT_END,
+    COHKIT_UNIT_OPT_NUM("seb-max", "S", "largest SEB (default addr-bits - n)", stc_bsq_cfg, seb_max),
+    COHKIT_UNIT_OPT_END,
 };
-const unit_opt_table stc_bsq_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
+const cohkit_unit_opt_table stc_bsq_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
 int stc_bsq_cfg_option(stc_bsq_cfg *c, const char *name, const char *value, char *err,
                        size_t len)
 {
-    return unit_opt_apply(&stc_bsq_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&stc_bsq_opts, c, name, value, err, len);
 }
 
 int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len)
@@ -149,7 +149,7 @@ void stc_bsq_cfg_name(const stc_bsq_cfg *c, char *buf, size_t len)
 
 void stc_bsq_cfg_args(const stc_bsq_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&stc_bsq_opts, c, buf, len);
+    cohkit_unit_opt_args(&stc_bsq_opts, c, buf, len);
 }
 
 /* ----------------------------------------------------------------- core -- */

@@ -77,7 +77,7 @@ int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name);
 /* One option (name without dashes: bsq, banks, drain, addr-bits, n, seb,
  * seb-min, seb-max). 0; 1 if not an option of the BSQ; -1 with a reason. */
 /* The options (cmodel/unit.h), behind stc_bsq_cfg_option and stc_bsq_cfg_args. */
-extern const unit_opt_table stc_bsq_opts;
+extern const cohkit_unit_opt_table stc_bsq_opts;
 int stc_bsq_cfg_option(stc_bsq_cfg *c, const char *name, const char *value, char *err,
                        size_t len);
 /* Validates (and completes seb_max when it is 0: addr_bits - n).

@@ -14,8 +14,8 @@
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "fill", NULL};
 
-UNIT_CFG_ADAPTERS(stc_bsq, stc_bsq_cfg)
-UNIT_CFG_NAME_ADAPTER(stc_bsq, stc_bsq_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(stc_bsq, stc_bsq_cfg)
+COHKIT_UNIT_CFG_NAME_ADAPTER(stc_bsq, stc_bsq_cfg)
 
 static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
@@ -23,13 +23,13 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     stc_bsq_geom gg, *g = &gg;
     stc_bsq_geom_of(c, g);
     int n = 0;
-#define STC_BSQ_PORT UNIT_PORT
+#define STC_BSQ_PORT COHKIT_UNIT_PORT
 #include "stc_bsq_ports.def"
 #undef STC_BSQ_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(stc_bsq_cfg, stc_bsq_tm, uint64_t, uint64_t, stc_bsq_tm_new, stc_bsq_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(stc_bsq_cfg, stc_bsq_tm, uint64_t, uint64_t, stc_bsq_tm_new, stc_bsq_tm_free,
                  stc_bsq_tm_reset, stc_bsq_tm_eval, stc_bsq_tm_step)
 
 /* ---------------------------------------------------------------- trace -- */
@@ -97,7 +97,7 @@ typedef struct {
     stc_bsq_layout l;
     int kind;
     uint64_t rng;
-    unit_bp bp; /* valid: a push */
+    cohkit_unit_bp bp; /* valid: a push */
     unsigned p_chg;
     stc_bsq *mirror;          /* functional core fed the same transactions */
     stc_bsq_entry *exp;       /* expected drains of the running scan       */
@@ -127,7 +127,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     stc_bsq_port_layout(&s->c, &s->l);
     s->mirror = stc_bsq_new(&s->c);
     s->exp = calloc(s->c.entries, sizeof *s->exp);
-    s->rng = unit_stim_seed(a->seed, 0x51ed27ull);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x51ed27ull);
     s->bp.valid = 60;
     s->bp.ready = 70;
     s->p_chg = 2;
@@ -135,7 +135,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
         snprintf(err, len, "out of memory");
         goto fail;
     }
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         goto fail;
     }
@@ -200,7 +200,7 @@ static void put_eset(uint64_t *w, const stc_eset *e, unsigned n)
 }
 
 static const unsigned sched_valid[] = {90, 60, 30, 100}, sched_ready[] = {100, 70, 30, 50};
-static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sched_ready);
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
@@ -232,7 +232,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         s->bp.ready = 60;
     } else {
         if ((cyc & 511) == 0) {
-            unit_bp_draw(&sched, &s->rng, &s->bp);
+            cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
             s->p_chg = s->kind == KIND_FILL ? 1 : 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 6);
         }
         if (live && !s->have_push && cohkit_unit_pct(&s->rng) < s->bp.valid) {
@@ -424,9 +424,9 @@ const cohkit_unit_desc stc_bsq_unit = {
     .committed = presets,
     .module_prefix = "stc_bsq",
     .opts = &stc_bsq_opts,
-    UNIT_CFG_FIELDS,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = NULL,
     .trace_help = "PUSH <addr> -> ACC <addr> <bank> | FULL <addr>; CHG <epochs> <seb> ->\n"

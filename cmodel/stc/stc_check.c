@@ -550,7 +550,8 @@ size_t stc_chk_finish(stc_chk *k, FILE *out)
                  " ChangeEpochs)",
                  k->blk[i].cu, k->blk[i].addr, k->blk[i].cycle, k->chgs - k->blk[i].chg);
     k->nb = 0;
-    qsort(k->v, k->nv, sizeof *k->v, viol_cmp);
+    if (k->nv) /* k->v is NULL while nothing was reported */
+        qsort(k->v, k->nv, sizeof *k->v, viol_cmp);
     for (i = 0; i < k->nv; i++)
         fprintf(out, "VIOL %s @%" PRIu64 " %s\n", k->v[i].rule, k->v[i].cycle, k->v[i].detail);
     fprintf(out, "RESULT %s\n", k->nv ? "FAIL" : "PASS");

@@ -32,7 +32,7 @@ const char *stc_cu_variant_name(stc_cu_variant v)
     return (unsigned)v < 4 ? names[v] : "?";
 }
 
-static const unit_opt_choice variants[] = {{"nv", STC_CU_NV, 0}, {"es", STC_CU_ES, 0},
+static const cohkit_unit_opt_choice variants[] = {{"nv", STC_CU_NV, 0}, {"es", STC_CU_ES, 0},
                                             {"ab", STC_CU_AB, 0}, {"mb", STC_CU_MB, 0},
                                             {NULL, 0, 0}};
 
@@ -53,33 +53,33 @@ static void put_epoch(const void *cfg, char *buf, size_t len)
     stc_eset_format(&((const stc_cu_cfg *)cfg)->epoch, buf, len);
 }
 
-static const unit_opt opts[] = {
-    UNIT_OPT_CHOICE("variant", "V",
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_CHOICE("variant", "V",
                 "nv | es | ab | mb (default mb)",
                 stc_cu_cfg, variant, variants),
-    UNIT_OPT_NUM("mb-max", "M",
+    COHKIT_UNIT_OPT_NUM("mb-max", "M",
                 "concurrent epochs (mb), 1..2^N (default 4)",
                 stc_cu_cfg, mb_max, .max = 1000),
-    UNIT_OPT_FN("epoch", "LIST", "initial epoch set (default 0)", set_epoch, put_epoch),
-    UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_cu_cfg, bsq.n),
-    UNIT_OPT_NUM("seb", "S", "initial start bit (default 12)", stc_cu_cfg, bsq.seb),
-    UNIT_OPT_NUM("seb-min", "S", "smallest SEB (default 12)", stc_cu_cfg, bsq.seb_min),
-    UNIT_OPT_NUM("seb-max", "S", "largest SEB (default addr-bits - n)", stc_cu_cfg, bsq.seb_max),
-    UNIT_OPT_NUM("addr-bits", "A", "address width, 8..64 (default 32)", stc_cu_cfg, bsq.addr_bits),
-    UNIT_OPT_NUM("bsq", "E", "BSQ entries (default 256)", stc_cu_cfg, bsq.entries),
-    UNIT_OPT_NUM("banks", "B", "BSQ banks (default 16)", stc_cu_cfg, bsq.banks),
-    UNIT_OPT_NUM("drain", "D",
+    COHKIT_UNIT_OPT_FN("epoch", "LIST", "initial epoch set (default 0)", set_epoch, put_epoch),
+    COHKIT_UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_cu_cfg, bsq.n),
+    COHKIT_UNIT_OPT_NUM("seb", "S", "initial start bit (default 12)", stc_cu_cfg, bsq.seb),
+    COHKIT_UNIT_OPT_NUM("seb-min", "S", "smallest SEB (default 12)", stc_cu_cfg, bsq.seb_min),
+    COHKIT_UNIT_OPT_NUM("seb-max", "S", "largest SEB (default addr-bits - n)", stc_cu_cfg, bsq.seb_max),
+    COHKIT_UNIT_OPT_NUM("addr-bits", "A", "address width, 8..64 (default 32)", stc_cu_cfg, bsq.addr_bits),
+    COHKIT_UNIT_OPT_NUM("bsq", "E", "BSQ entries (default 256)", stc_cu_cfg, bsq.entries),
+    COHKIT_UNIT_OPT_NUM("banks", "B", "BSQ banks (default 16)", stc_cu_cfg, bsq.banks),
+    COHKIT_UNIT_OPT_NUM("drain", "D",
                 "BSQ entries per bank per scan cycle (default 2)",
                 stc_cu_cfg, bsq.drain),
-    UNIT_OPT_END,
+    COHKIT_UNIT_OPT_END,
 };
 static const char *const args_order[] = {"variant", "mb-max", "epoch", "bsq", "banks", "drain", "addr-bits", "n", "seb", "seb-min", "seb-max", NULL};
-const unit_opt_table stc_cu_opts = {opts, "a decimal number", 1000000, 10, 0, args_order};
+const cohkit_unit_opt_table stc_cu_opts = {opts, "a decimal number", 1000000, 10, 0, args_order};
 
 int stc_cu_cfg_option(stc_cu_cfg *c, const char *name, const char *value, char *err,
                       size_t len)
 {
-    return unit_opt_apply(&stc_cu_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&stc_cu_opts, c, name, value, err, len);
 }
 
 int stc_cu_cfg_check(stc_cu_cfg *c, char *err, size_t len)
@@ -114,7 +114,7 @@ void stc_cu_cfg_name(const stc_cu_cfg *c, char *buf, size_t len)
 
 void stc_cu_cfg_args(const stc_cu_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&stc_cu_opts, c, buf, len);
+    cohkit_unit_opt_args(&stc_cu_opts, c, buf, len);
 }
 
 /* ----------------------------------------------------------------- core -- */

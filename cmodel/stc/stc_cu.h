@@ -50,7 +50,7 @@ int stc_cu_cfg_preset(stc_cu_cfg *c, const char *name);
 /* One option (variant, mb-max, epoch, and the BSQ's: bsq, banks, drain,
  * addr-bits, n, seb, seb-min, seb-max). 0; 1 if not a CU option; -1. */
 /* The options (cmodel/unit.h), behind stc_cu_cfg_option and stc_cu_cfg_args. */
-extern const unit_opt_table stc_cu_opts;
+extern const cohkit_unit_opt_table stc_cu_opts;
 int stc_cu_cfg_option(stc_cu_cfg *c, const char *name, const char *value, char *err,
                       size_t len);
 /* Validates (and completes the BSQ's defaults). 0, or -1 with a reason. */

@@ -16,8 +16,8 @@
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "epochs", NULL};
 
-UNIT_CFG_ADAPTERS(stc_cu, stc_cu_cfg)
-UNIT_CFG_NAME_ADAPTER(stc_cu, stc_cu_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(stc_cu, stc_cu_cfg)
+COHKIT_UNIT_CFG_NAME_ADAPTER(stc_cu, stc_cu_cfg)
 
 static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
@@ -25,13 +25,13 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     stc_bsq_geom gg, *g = &gg;
     stc_bsq_geom_of(&c->bsq, g);
     int n = 0;
-#define STC_CU_PORT UNIT_PORT
+#define STC_CU_PORT COHKIT_UNIT_PORT
 #include "stc_cu_ports.def"
 #undef STC_CU_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(stc_cu_cfg, stc_cu_tm, uint64_t, uint64_t, stc_cu_tm_new, stc_cu_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(stc_cu_cfg, stc_cu_tm, uint64_t, uint64_t, stc_cu_tm_new, stc_cu_tm_free,
                  stc_cu_tm_reset, stc_cu_tm_eval, stc_cu_tm_step)
 
 /* ---------------------------------------------------------------- trace -- */
@@ -293,7 +293,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     s->dq_cap = 4 * STC_E_MAX;
     s->dq = calloc(s->dq_cap, sizeof *s->dq);
     s->dem_tmp = calloc(STC_E_MAX, sizeof *s->dem_tmp);
-    s->rng = unit_stim_seed(a->seed, 0x7f4a7c15ull);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x7f4a7c15ull);
     s->p_st = 40;
     s->p_ld = 30;
     s->p_ready = 70;
@@ -303,7 +303,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
         snprintf(err, len, "out of memory");
         goto fail;
     }
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         goto fail;
     }
@@ -652,9 +652,9 @@ const cohkit_unit_desc stc_cu_unit = {
     .committed = presets,
     .module_prefix = "stc_cu",
     .opts = &stc_cu_opts,
-    UNIT_CFG_FIELDS,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = NULL,
     .trace_help = "ST <addr> -> ISS <addr> | BLK <addr> <band> [DEM <addr> <band>] | STALL <addr>;\n"

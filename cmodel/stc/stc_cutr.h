@@ -3,6 +3,9 @@
  * specification 7.1: '#' comments, blank lines ignored, hex addresses with
  * optional 0x, decimal epochs in comma-separated sets, other numbers
  * decimal). Errors are "line N: reason".
+ *
+ * cohkit: internal header (not installed; its functions stay hidden in the
+ * library, docs/model-api.md "Public and internal headers").
  */
 #ifndef STC_CUTR_H
 #define STC_CUTR_H
@@ -11,10 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cohkit.h"
 #include "stc_bsq.h"
-
-COHKIT_BEGIN_DECLS
 
 typedef struct {
     FILE *f;
@@ -41,7 +41,5 @@ int stc_cutr_num(stc_cutr_reader *r, const char *what, unsigned lo, unsigned hi,
 int stc_cutr_eset(stc_cutr_reader *r, unsigned n, stc_eset *s, char *err, size_t len);
 /* 0 if the line has no further token, else -1 (err). */
 int stc_cutr_end(stc_cutr_reader *r, char *err, size_t len);
-
-COHKIT_END_DECLS
 
 #endif

@@ -63,7 +63,7 @@ const char *stc_phase_name(stc_phase p)
     return (unsigned)p < 3 ? nm[p] : "?";
 }
 
-static const unit_opt_choice variants[] = {
+static const cohkit_unit_opt_choice variants[] = {
     {"nv", STC_NV, 0}, {"es", STC_ES, 0}, {"ab", STC_AB, 0}, {"mb", STC_MB, 0}, {NULL, 0, 0}};
 
 static int set_epoch(void *cfg, const char *name, const char *value, char *err, size_t len)
@@ -83,32 +83,32 @@ static void put_epoch(const void *cfg, char *buf, size_t len)
     stc_elist_format(&((const stc_emu_cfg *)cfg)->epoch, buf, len);
 }
 
-static const unit_opt opts[] = {
-    UNIT_OPT_CHOICE("variant", "V", "nv|es|ab|mb (default mb)", stc_emu_cfg, variant, variants),
-    UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4: 16 epochs)", stc_emu_cfg, n),
-    UNIT_OPT_NUM("seb", "S", "initial start epoch bit (default 12)", stc_emu_cfg, seb),
-    UNIT_OPT_NUM("seb-min", "S", "lowest SEB (default 12)", stc_emu_cfg, seb_min),
-    UNIT_OPT_NUM("seb-max", "S", "highest SEB (default addr-bits - n)", stc_emu_cfg, seb_max),
-    UNIT_OPT_NUM("addr-bits", "A", "address width, 8..63 (default 32)", stc_emu_cfg, addr_bits),
-    UNIT_OPT_NUM("cus", "K", "CUs, 1..32 (default 8)", stc_emu_cfg, cus),
-    UNIT_OPT_NUM("mb-max", "M", "concurrent epochs in mb, 1..2^n (default 4)", stc_emu_cfg, mb_max),
-    UNIT_OPT_NUM("seb-guard", "0|1",
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_CHOICE("variant", "V", "nv|es|ab|mb (default mb)", stc_emu_cfg, variant, variants),
+    COHKIT_UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4: 16 epochs)", stc_emu_cfg, n),
+    COHKIT_UNIT_OPT_NUM("seb", "S", "initial start epoch bit (default 12)", stc_emu_cfg, seb),
+    COHKIT_UNIT_OPT_NUM("seb-min", "S", "lowest SEB (default 12)", stc_emu_cfg, seb_min),
+    COHKIT_UNIT_OPT_NUM("seb-max", "S", "highest SEB (default addr-bits - n)", stc_emu_cfg, seb_max),
+    COHKIT_UNIT_OPT_NUM("addr-bits", "A", "address width, 8..63 (default 32)", stc_emu_cfg, addr_bits),
+    COHKIT_UNIT_OPT_NUM("cus", "K", "CUs, 1..32 (default 8)", stc_emu_cfg, cus),
+    COHKIT_UNIT_OPT_NUM("mb-max", "M", "concurrent epochs in mb, 1..2^n (default 4)", stc_emu_cfg, mb_max),
+    COHKIT_UNIT_OPT_NUM("seb-guard", "0|1",
                 "adaptive-band progress guard (default 1)",
                 stc_emu_cfg, seb_guard),
-    UNIT_OPT_NUM("wake", "W",
+    COHKIT_UNIT_OPT_NUM("wake", "W",
                 "wake-up period in cycles, 1..65535 (default 100)",
                 stc_emu_cfg, wake),
-    UNIT_OPT_FN("epoch", "LIST",
+    COHKIT_UNIT_OPT_FN("epoch", "LIST",
                 "initial epoch set, e.g. 0 or 3,5 (default 0)",
                 set_epoch, put_epoch),
-    UNIT_OPT_END,
+    COHKIT_UNIT_OPT_END,
 };
-const unit_opt_table stc_emu_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
+const cohkit_unit_opt_table stc_emu_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
 int stc_emu_cfg_option(stc_emu_cfg *c, const char *name, const char *value, char *err,
                        size_t len)
 {
-    return unit_opt_apply(&stc_emu_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&stc_emu_opts, c, name, value, err, len);
 }
 
 int stc_emu_cfg_check(stc_emu_cfg *c, char *err, size_t len)
@@ -185,7 +185,7 @@ void stc_emu_cfg_name(const stc_emu_cfg *c, char *buf, size_t len)
 
 void stc_emu_cfg_args(const stc_emu_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&stc_emu_opts, c, buf, len);
+    cohkit_unit_opt_args(&stc_emu_opts, c, buf, len);
 }
 
 unsigned stc_emu_progress_k(const stc_emu_cfg *c)

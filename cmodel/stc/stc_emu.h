@@ -63,7 +63,7 @@ int stc_emu_cfg_preset(stc_emu_cfg *c, const char *name);
  * addr-bits, cus, mb-max, seb-guard, wake, epoch). 0; 1 if not an EMU
  * option; -1 with a one-line reason in err. */
 /* The options (cmodel/unit.h), behind stc_emu_cfg_option and stc_emu_cfg_args. */
-extern const unit_opt_table stc_emu_opts;
+extern const cohkit_unit_opt_table stc_emu_opts;
 int stc_emu_cfg_option(stc_emu_cfg *c, const char *name, const char *value, char *err,
                        size_t len);
 /* Completes seb_max (0 -> addr_bits - n) and mb_max (0 -> min(4, 2^n)) and

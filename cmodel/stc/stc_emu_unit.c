@@ -15,8 +15,8 @@
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "conflict", "idle", NULL};
 
-UNIT_CFG_ADAPTERS(stc_emu, stc_emu_cfg)
-UNIT_CFG_NAME_ADAPTER(stc_emu, stc_emu_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(stc_emu, stc_emu_cfg)
+COHKIT_UNIT_CFG_NAME_ADAPTER(stc_emu, stc_emu_cfg)
 
 static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
@@ -24,13 +24,13 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     stc_emu_geom gg, *g = &gg;
     stc_emu_geom_of(c, g);
     int n = 0;
-#define STC_EMU_PORT UNIT_PORT
+#define STC_EMU_PORT COHKIT_UNIT_PORT
 #include "stc_emu_ports.def"
 #undef STC_EMU_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(stc_emu_cfg, stc_emu_tm, uint64_t, uint64_t, stc_emu_tm_new, stc_emu_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(stc_emu_cfg, stc_emu_tm, uint64_t, uint64_t, stc_emu_tm_new, stc_emu_tm_free,
                  stc_emu_tm_reset, stc_emu_eval, stc_emu_step)
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
@@ -168,7 +168,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
             wi += w;
         }
     }
-    s->rng = unit_stim_seed(a->seed, 0x2f1b7c3dull);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x2f1b7c3dull);
     for (i = 0; i < STC_CUS_MAX; i++)
         s->rdy_due[i] = s->done_due[i] = DELAY_NONE;
     s->p_dem = 5;
@@ -178,7 +178,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     s->p_resp = 30;
     s->tmr_en = 1;
     s->last_ptr = s->c.epoch.e[s->c.epoch.n - 1];
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         free(s);
         return NULL;
@@ -568,9 +568,9 @@ const cohkit_unit_desc stc_emu_unit = {
     .committed = presets,
     .module_prefix = "stc_emu",
     .opts = &stc_emu_opts,
-    UNIT_CFG_FIELDS,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help =

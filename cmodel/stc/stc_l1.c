@@ -105,43 +105,43 @@ static int set_off(void *cfg, const char *name, const char *value, char *err, si
 static int poison_off(const void *cfg) { return !((const stc_l1_cfg *)cfg)->poison; }
 static int lazy_off(const void *cfg) { return !((const stc_l1_cfg *)cfg)->lazy; }
 
-static const unit_opt opts[] = {
-    UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_l1_cfg, n),
-    UNIT_OPT_NUM("seb", "S", "initial start epoch bit (default 12)", stc_l1_cfg, seb),
-    UNIT_OPT_NUM("seb-min", "S",
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_l1_cfg, n),
+    COHKIT_UNIT_OPT_NUM("seb", "S", "initial start epoch bit (default 12)", stc_l1_cfg, seb),
+    COHKIT_UNIT_OPT_NUM("seb-min", "S",
                 "lowest SEB a ChangeEpoch carries (default 12, >= log2(line))",
                 stc_l1_cfg, seb_min),
-    UNIT_OPT_NUM("seb-max", "S",
+    COHKIT_UNIT_OPT_NUM("seb-max", "S",
                 "highest SEB (default addr-bits - n; up to addr-bits, S4)",
                 stc_l1_cfg, seb_max),
-    UNIT_OPT_NUM("addr-bits", "A",
+    COHKIT_UNIT_OPT_NUM("addr-bits", "A",
                 "byte-address width, 16..48 (default 32)",
                 stc_l1_cfg, addr_bits),
-    UNIT_OPT_FN("epoch", "LIST",
+    COHKIT_UNIT_OPT_FN("epoch", "LIST",
                 "initial epoch set, e.g. 0 or 3,5 (default 0)",
                 set_epoch, put_epoch),
-    UNIT_OPT_NUM("sets", "S", "sets, power of two, 1..1024 (default 16)", stc_l1_cfg, sets),
-    UNIT_OPT_NUM("ways", "W", "ways, power of two, 1..64 (default 64)", stc_l1_cfg, ways),
-    UNIT_OPT_NUM("line", "B", "line bytes, power of two, 4..4096 (default 64)", stc_l1_cfg, line),
-    UNIT_OPT_NUM("mshrs", "M",
+    COHKIT_UNIT_OPT_NUM("sets", "S", "sets, power of two, 1..1024 (default 16)", stc_l1_cfg, sets),
+    COHKIT_UNIT_OPT_NUM("ways", "W", "ways, power of two, 1..64 (default 64)", stc_l1_cfg, ways),
+    COHKIT_UNIT_OPT_NUM("line", "B", "line bytes, power of two, 4..4096 (default 64)", stc_l1_cfg, line),
+    COHKIT_UNIT_OPT_NUM("mshrs", "M",
                 "outstanding loads (I_V, I_I), 1..64 (default 16)",
                 stc_l1_cfg, mshrs),
-    UNIT_OPT_NUM("pw-bits", "B",
+    COHKIT_UNIT_OPT_NUM("pw-bits", "B",
                 "pending-write counter width, 1..16 (default 8)",
                 stc_l1_cfg, pw_bits),
-    UNIT_OPT_FN("no-poison", NULL,
+    COHKIT_UNIT_OPT_FN("no-poison", NULL,
                 "paper-literal Table 1: no poison bit (unsafe, spec S1)",
-                set_off, NULL, .in_args = poison_off, .flags = UNIT_OPT_BARE),
-    UNIT_OPT_FN("no-lazy", NULL,
+                set_off, NULL, .in_args = poison_off, .flags = COHKIT_UNIT_OPT_BARE),
+    COHKIT_UNIT_OPT_FN("no-lazy", NULL,
                 "test only: no lazy invalidation, no sweep",
-                set_off, NULL, .in_args = lazy_off, .flags = UNIT_OPT_BARE),
-    UNIT_OPT_END,
+                set_off, NULL, .in_args = lazy_off, .flags = COHKIT_UNIT_OPT_BARE),
+    COHKIT_UNIT_OPT_END,
 };
-const unit_opt_table stc_l1_opts = {opts, "a number", 1000000, 10, 0, NULL};
+const cohkit_unit_opt_table stc_l1_opts = {opts, "a number", 1000000, 10, 0, NULL};
 
 int stc_l1_cfg_option(stc_l1_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    return unit_opt_apply(&stc_l1_opts, c, name, value, err, len);
+    return cohkit_unit_opt_apply(&stc_l1_opts, c, name, value, err, len);
 }
 
 int stc_l1_cfg_check(stc_l1_cfg *c, char *err, size_t len)
@@ -238,7 +238,7 @@ void stc_l1_cfg_name(const stc_l1_cfg *c, char *buf, size_t len)
 
 void stc_l1_cfg_args(const stc_l1_cfg *c, char *buf, size_t len)
 {
-    unit_opt_args(&stc_l1_opts, c, buf, len);
+    cohkit_unit_opt_args(&stc_l1_opts, c, buf, len);
 }
 
 unsigned stc_l1_band(uint64_t addr, unsigned seb, unsigned n)

@@ -80,7 +80,7 @@ int stc_l1_cfg_preset(stc_l1_cfg *c, const char *name);
  * epoch, sets, ways, line, mshrs, pw-bits, no-poison, no-lazy. 0; 1 if not
  * an option of this unit; -1 with a one-line reason in err. */
 /* The options (cmodel/unit.h), behind stc_l1_cfg_option and stc_l1_cfg_args. */
-extern const unit_opt_table stc_l1_opts;
+extern const cohkit_unit_opt_table stc_l1_opts;
 int stc_l1_cfg_option(stc_l1_cfg *c, const char *name, const char *value, char *err, size_t len);
 /* Validates (and completes seb_max when 0). 0, or -1 with a reason. */
 int stc_l1_cfg_check(stc_l1_cfg *c, char *err, size_t len);

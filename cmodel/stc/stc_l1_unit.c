@@ -14,8 +14,8 @@
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "rate", NULL};
-UNIT_CFG_ADAPTERS(stc_l1, stc_l1_cfg)
-UNIT_CFG_NAME_ADAPTER(stc_l1, stc_l1_cfg)
+COHKIT_UNIT_CFG_ADAPTERS(stc_l1, stc_l1_cfg)
+COHKIT_UNIT_CFG_NAME_ADAPTER(stc_l1, stc_l1_cfg)
 
 static int u_ports(const void *cfg, cohkit_port *p, int max)
 {
@@ -23,13 +23,13 @@ static int u_ports(const void *cfg, cohkit_port *p, int max)
     stc_l1_geom gg, *g = &gg;
     stc_l1_geom_of(c, g);
     int n = 0;
-#define STC_L1_PORT UNIT_PORT
+#define STC_L1_PORT COHKIT_UNIT_PORT
 #include "stc_l1_ports.def"
 #undef STC_L1_PORT
     return n;
 }
 
-UNIT_TM_ADAPTERS(stc_l1_cfg, stc_l1_tm, stc_l1_in, stc_l1_out, stc_l1_tm_new, stc_l1_tm_free,
+COHKIT_UNIT_TM_ADAPTERS(stc_l1_cfg, stc_l1_tm, stc_l1_in, stc_l1_out, stc_l1_tm_new, stc_l1_tm_free,
                  stc_l1_tm_reset, stc_l1_eval, stc_l1_step)
 
 /* ----------------------------------------------------------------- trace */
@@ -271,7 +271,7 @@ typedef struct {
     stc_l1_geom g;
     int kind;
     uint64_t rng;
-    unit_bp bp;
+    cohkit_unit_bp bp;
     unsigned p_chg;
     /* request / ChangeEpoch being driven */
     int have, chave;
@@ -317,7 +317,7 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     }
     s->c = *(const stc_l1_cfg *)cfg;
     stc_l1_geom_of(&s->c, &s->g);
-    s->rng = unit_stim_seed(a->seed, 0x5eedull);
+    s->rng = cohkit_unit_stim_seed(a->seed, 0x5eedull);
     s->out_lines = calloc(s->c.mshrs + 1, sizeof *s->out_lines);
     s->bufcap = s->c.sets * s->c.ways + s->c.mshrs + 4;
     s->buf = calloc(s->bufcap, sizeof *s->buf);
@@ -326,9 +326,9 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
         stim_free(s);
         return NULL;
     }
-    s->bp = UNIT_BP_FULL;
+    s->bp = COHKIT_UNIT_BP_FULL;
     s->p_chg = 2;
-    s->kind = unit_stim_kind(streams, a, err, len);
+    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
     if (s->kind < 0) {
         stim_free(s);
         return NULL;
@@ -363,12 +363,12 @@ static uint64_t rand_addr(l1_stim *s)
 }
 
 static const unsigned sched_valid[] = {100, 70, 40, 10}, sched_ready[] = {100, 80, 50, 20};
-static const unit_bp_sched sched = UNIT_BP_SCHED(sched_valid, sched_ready);
+static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sched_ready);
 
 static void rand_drive(l1_stim *s, uint64_t cyc)
 {
     if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
-        unit_bp_draw(&sched, &s->rng, &s->bp);
+        cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
         s->p_chg = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 3);
     }
     if (!s->chave && s->kind == KIND_MIXED && cohkit_unit_pct(&s->rng) < s->p_chg && cohkit_unit_pct(&s->rng) < 20) {
@@ -407,7 +407,7 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
 static void trace_drive(l1_stim *s)
 {
     const l1_rec *r;
-    if (s->have || s->chave || s->next >= s->nrec || cohkit_unit_pct(&s->rng) >= UNIT_BP_TRACE.valid)
+    if (s->have || s->chave || s->next >= s->nrec || cohkit_unit_pct(&s->rng) >= COHKIT_UNIT_BP_TRACE.valid)
         return;
     r = &s->rec[s->next++];
     if (r->kind == R_CHG) {
@@ -430,7 +430,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     unsigned i, words = (s->g.epochs + 63) / 64;
     if (s->kind == KIND_TRACE) {
         trace_drive(s);
-        in->ev_ready_i = cohkit_unit_pct(&s->rng) < UNIT_BP_TRACE.ready;
+        in->ev_ready_i = cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.ready;
     } else {
         rand_drive(s, cyc);
         in->ev_ready_i = s->kind == KIND_RATE || cohkit_unit_pct(&s->rng) < s->bp.ready;
@@ -606,9 +606,9 @@ const cohkit_unit_desc stc_l1_unit = {
     .committed = presets,
     .module_prefix = "stc_l1",
     .opts = &stc_l1_opts,
-    UNIT_CFG_FIELDS,
+    COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
-    UNIT_TM_FIELDS,
+    COHKIT_UNIT_TM_FIELDS,
     .streams = streams,
     .flags = flags,
     .trace_help = "LD <addr> | ST <addr> | DATA <addr> | WA <addr> | CHG <epochs> <seb>;\n"

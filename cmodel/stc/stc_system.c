@@ -744,6 +744,19 @@ static void dualopt_sys_free(sys *s)
     free(s->dem);
 }
 
+void stc_sys_chk_cfg(const stc_sys_cfg *c, stc_chk_cfg *k)
+{
+    stc_chk_cfg_default(k);
+    k->cus = c->emu.cus;
+    k->n = c->emu.n;
+    k->seb = c->emu.seb;
+    k->line = c->l1.line;
+    k->addr_bits = c->emu.addr_bits;
+    k->guard = c->emu.seb_guard;
+    k->variant = (stc_chk_variant)c->emu.variant;
+    stc_eset_of(&c->emu.epoch, &k->epoch);
+}
+
 /* The checker on the log: its VIOL lines (and a timeout) and RESULT. */
 static long check_log(const sys *s, const char *logtxt, size_t loglen, int timeout, FILE *out)
 {
@@ -754,16 +767,7 @@ static long check_log(const sys *s, const char *logtxt, size_t loglen, int timeo
     char why[300];
     FILE *f;
     stc_chk *k;
-    const stc_sys_cfg *c = s->c;
-    stc_chk_cfg_default(&cc);
-    cc.cus = c->emu.cus;
-    cc.n = c->emu.n;
-    cc.seb = c->emu.seb;
-    cc.line = c->l1.line;
-    cc.addr_bits = c->emu.addr_bits;
-    cc.guard = c->emu.seb_guard;
-    cc.variant = (stc_chk_variant)c->emu.variant;
-    stc_eset_of(&c->emu.epoch, &cc.epoch);
+    stc_sys_chk_cfg(s->c, &cc);
     lim.cus = cc.cus;
     lim.n = cc.n;
     lim.addr_bits = cc.addr_bits;
@@ -806,7 +810,7 @@ static long check_log(const sys *s, const char *logtxt, size_t loglen, int timeo
     stc_chk_free(k);
     if (timeout) {
         fprintf(out, "VIOL timeout @%" PRIu64 " program not finished after %" PRIu64 " cycles\n",
-                s->t, c->max_cycles);
+                s->t, s->c->max_cycles);
         nv++;
     }
     fprintf(out, "RESULT %s\n", nv ? "FAIL" : "PASS");

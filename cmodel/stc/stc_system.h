@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "cohkit.h"
+#include "stc_check.h"
 #include "stc_cu.h"
 #include "stc_emu.h"
 #include "stc_l1.h"
@@ -46,6 +47,11 @@ int stc_sys_cfg_option(stc_sys_cfg *c, const char *name, const char *value, char
                        size_t len);
 int stc_sys_cfg_check(stc_sys_cfg *c, char *err, size_t len);
 void stc_sys_cfg_args(const stc_sys_cfg *c, char *buf, size_t len);
+
+/* The checker's configuration for the logs of system c (the one stc_sys_run
+ * judges them with; stc-check options: cus, n, seb, line, addr-bits,
+ * seb-guard, variant, epoch). */
+void stc_sys_chk_cfg(const stc_sys_cfg *c, stc_chk_cfg *k);
 
 /* Result of a run. */
 typedef struct {

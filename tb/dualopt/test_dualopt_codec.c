@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dualopt_codec_stim.h"
 #include "dualopt_decoal.h"
 #include "lockstep.h"
 #include "test_util.h"
