@@ -17,9 +17,9 @@
  *
  * Names. Every exported function and object, and every type, macro and
  * inline function of an installed header, begins with cohkit_ (the
- * platform: the unit registry) or with its family (rec_, dualopt_, stc_,
- * halcone_, followed by the unit: dualopt_gpu_run, halcone_sys_new), in
- * either case; `make lib` fails on any other (scripts/lib-check.sh).
+ * platform: the unit registry) or with its family, the name of its folder
+ * of cmodel/, followed by the unit (<family>_<unit>_...), in either case;
+ * `make lib` fails on any other (scripts/lib-check.sh, docs/model-api.md).
  */
 #ifndef COHKIT_H
 #define COHKIT_H
