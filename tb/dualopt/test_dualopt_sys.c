@@ -14,22 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "dualopt_de.h"
 #include "dualopt_sys_tb.h"
+#include "test_util.h"
 
 extern const dut_ops *const dualopt_duts[];
 
-static int sh(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static unsigned small_ops(dualopt_gpu_kind kind) { return kind == DUALOPT_GPU_K_LOCAL ? 400 : 60; }
 
-static int run(dualopt_gpu_kind kind, unsigned gpus, uint64_t seed, dualopt_gpu_force force, unsigned lat,
+static int run_kernel(dualopt_gpu_kind kind, unsigned gpus, uint64_t seed, dualopt_gpu_force force, unsigned lat,
                dualopt_sys_fault fault, uint64_t fault_n, int rtl, const sys_stuck_bit *stuck,
                sys_tb_res *r)
 {
@@ -58,7 +52,7 @@ Test(dualopt_sys, engine_picks_the_mode_and_the_verilated_gpu_equals_the_model, 
     unsigned kind, g;
     for (kind = 0; kind < DUALOPT_GPU_K_N; kind++) {
         sys_tb_res r;
-        int rc = run((dualopt_gpu_kind)kind, 2, 1, DUALOPT_GPU_AUTO, 20, DUALOPT_SYS_FAULT_NONE, 0, 1, NULL, &r);
+        int rc = run_kernel((dualopt_gpu_kind)kind, 2, 1, DUALOPT_GPU_AUTO, 20, DUALOPT_SYS_FAULT_NONE, 0, 1, NULL, &r);
         cr_assert_eq(rc, 0, "%s: %s / %s", dualopt_gpu_kind_names[kind], r.msg, r.check_msg);
         cr_assert(r.done && !r.mismatch && r.check_ok && r.check_rtl_ok);
         cr_assert_eq(r.chk.wrong + r.chk.missing + r.chk.extra + r.chk.lost, 0);
@@ -166,7 +160,7 @@ Test(dualopt_sys, every_forced_mode_passes_the_check_with_stores_and_atomics, .t
     for (kind = 1; kind < DUALOPT_GPU_K_N; kind++)
         for (i = 0; i < 3; i++) {
             sys_tb_res r;
-            int rc = run((dualopt_gpu_kind)kind, 3, 2 + i, f[i], 20, DUALOPT_SYS_FAULT_NONE, 0, 0, NULL, &r);
+            int rc = run_kernel((dualopt_gpu_kind)kind, 3, 2 + i, f[i], 20, DUALOPT_SYS_FAULT_NONE, 0, 0, NULL, &r);
             cr_assert_eq(rc, 0, "%s force %u: %s / %s", dualopt_gpu_kind_names[kind], i, r.msg,
                          r.check_msg);
             cr_assert(r.c.stores > 0 && r.c.atomics > 0);
@@ -182,9 +176,9 @@ Test(dualopt_sys, every_forced_mode_passes_the_check_with_stores_and_atomics, .t
 Test(dualopt_sys, link_latency_is_a_parameter, .timeout = 60)
 {
     sys_tb_res a, b;
-    cr_assert_eq(run(DUALOPT_GPU_K_SPARSE, 2, 3, DUALOPT_GPU_AUTO, 1, DUALOPT_SYS_FAULT_NONE, 0, 0, NULL, &a), 0, "%s",
+    cr_assert_eq(run_kernel(DUALOPT_GPU_K_SPARSE, 2, 3, DUALOPT_GPU_AUTO, 1, DUALOPT_SYS_FAULT_NONE, 0, 0, NULL, &a), 0, "%s",
                  a.check_msg);
-    cr_assert_eq(run(DUALOPT_GPU_K_SPARSE, 2, 3, DUALOPT_GPU_AUTO, 80, DUALOPT_SYS_FAULT_NONE, 0, 0, NULL, &b), 0, "%s",
+    cr_assert_eq(run_kernel(DUALOPT_GPU_K_SPARSE, 2, 3, DUALOPT_GPU_AUTO, 80, DUALOPT_SYS_FAULT_NONE, 0, 0, NULL, &b), 0, "%s",
                  b.check_msg);
     cr_assert_gt(b.c.cycles, a.c.cycles + 1000, "%llu vs %llu", (unsigned long long)b.c.cycles,
                  (unsigned long long)a.c.cycles);
@@ -193,13 +187,13 @@ Test(dualopt_sys, link_latency_is_a_parameter, .timeout = 60)
 Test(dualopt_sys_fault, dropped_write_back_is_caught_by_the_check, .timeout = 60)
 {
     sys_tb_res r;
-    int rc = run(DUALOPT_GPU_K_REUSE, 2, 1, DUALOPT_GPU_FORCE_CACHE, 20, DUALOPT_SYS_FAULT_DROP_WB, 3, 1, NULL, &r);
+    int rc = run_kernel(DUALOPT_GPU_K_REUSE, 2, 1, DUALOPT_GPU_FORCE_CACHE, 20, DUALOPT_SYS_FAULT_DROP_WB, 3, 1, NULL, &r);
     cr_assert_eq(rc, 1);
     cr_assert_eq(r.c.faults, 1);
     cr_assert(!r.mismatch, "%s", r.msg); /* both compositions lose it: the check tells */
     cr_assert(!r.check_ok);
     cr_assert_gt(r.chk.lost + r.chk.wrong, 0, "%s", r.check_msg);
-    cr_assert_eq(run(DUALOPT_GPU_K_REUSE, 2, 1, DUALOPT_GPU_FORCE_CACHE, 20, DUALOPT_SYS_FAULT_NONE, 0, 0, NULL, &r), 0);
+    cr_assert_eq(run_kernel(DUALOPT_GPU_K_REUSE, 2, 1, DUALOPT_GPU_FORCE_CACHE, 20, DUALOPT_SYS_FAULT_NONE, 0, 0, NULL, &r), 0);
 }
 
 Test(dualopt_sys_fault, stuck_output_bits_of_verilated_blocks_are_caught, .timeout = 60)
@@ -207,10 +201,10 @@ Test(dualopt_sys_fault, stuck_output_bits_of_verilated_blocks_are_caught, .timeo
     sys_stuck_bit s1 = {1, 1, "dualopt-rcache", "out_mask_o", 0, 0};
     sys_stuck_bit s2 = {1, 0, "dualopt-de", "rcache_en_o", 0, 1};
     sys_tb_res r;
-    cr_assert_eq(run(DUALOPT_GPU_K_REUSE, 2, 1, DUALOPT_GPU_AUTO, 20, DUALOPT_SYS_FAULT_NONE, 0, 1, &s1, &r), 1);
+    cr_assert_eq(run_kernel(DUALOPT_GPU_K_REUSE, 2, 1, DUALOPT_GPU_AUTO, 20, DUALOPT_SYS_FAULT_NONE, 0, 1, &s1, &r), 1);
     cr_assert(r.mismatch);
     cr_assert(strstr(r.msg, "gpu1.rcache port out_mask_o") != NULL, "%s", r.msg);
-    cr_assert_eq(run(DUALOPT_GPU_K_SPARSE, 2, 1, DUALOPT_GPU_AUTO, 20, DUALOPT_SYS_FAULT_NONE, 0, 1, &s2, &r), 1);
+    cr_assert_eq(run_kernel(DUALOPT_GPU_K_SPARSE, 2, 1, DUALOPT_GPU_AUTO, 20, DUALOPT_SYS_FAULT_NONE, 0, 1, &s2, &r), 1);
     cr_assert(r.mismatch);
     cr_assert(strstr(r.msg, "gpu0.de port rcache_en_o") != NULL, "%s", r.msg);
 }
@@ -224,7 +218,7 @@ Test(dualopt_sys_tool, runs_and_rejects_bad_options, .timeout = 60)
     char cmd[256];
     unsigned i;
     FILE *f;
-    cr_assert_eq(sh("./tb_dualopt --sys --kernel sparse --ops 40 --link-lat 5 "
+    cr_assert_eq(run("./tb_dualopt --sys --kernel sparse --ops 40 --link-lat 5 "
                     ">build/t_sys_tool.out 2>&1"), 0);
     f = fopen("build/t_sys_tool.out", "r");
     cr_assert_not_null(f);
@@ -239,7 +233,7 @@ Test(dualopt_sys_tool, runs_and_rejects_bad_options, .timeout = 60)
     for (i = 0; i < sizeof badv / sizeof *badv; i++) {
         snprintf(cmd, sizeof cmd, "./tb_dualopt %s >build/t_sys_bad.out 2>build/t_sys_bad.err",
                  badv[i]);
-        cr_assert_eq(sh(cmd), 2, "%s", badv[i]);
+        cr_assert_eq(run(cmd), 2, "%s", badv[i]);
         f = fopen("build/t_sys_bad.out", "r");
         cr_assert_not_null(f);
         cr_assert_eq(fgetc(f), EOF, "%s wrote to stdout", badv[i]);
