@@ -58,7 +58,9 @@ $(LIB_A): $(LIB_OBJ)
 	objcopy --localize-hidden $(B)/lib/cohkit.o
 	rm -f $@ && ar rcs $@ $(B)/lib/cohkit.o && rm -f $(B)/lib/cohkit.o
 
+# (a build of an earlier major version leaves no libcohkit.so.<old> behind)
 $(LIB_SO): $(LIB_OBJ)
+	rm -f $(B)/lib/libcohkit.so.*
 	$(CC) -shared -Wl,-soname,$(COHKIT_SONAME) -Wl,--no-undefined -o $@ $^
 	ln -sf $(COHKIT_REAL) $(B)/lib/$(COHKIT_SONAME)
 	ln -sf $(COHKIT_SONAME) $(B)/lib/libcohkit.so
