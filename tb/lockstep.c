@@ -191,6 +191,76 @@ static int run_setup_fail(ls_result *r, const char *msg)
     return -1;
 }
 
+/* The first differing output port of a cycle, as the run's message. */
+static void report_mismatch(const ls_opts *o, const offsets *of, uint64_t cyc, const uint64_t *mo,
+                            const uint64_t *ro, ls_result *r)
+{
+    const dut_ops *d = o->dut;
+    unsigned k;
+    for (k = 0; k < d->n_out; k++)
+        if (memcmp(mo + of->out_off[k], ro + of->out_off[k], of->out_nw[k] * sizeof *mo)) {
+            char *mb = NULL;
+            size_t ml = 0;
+            FILE *m = open_memstream(&mb, &ml);
+            if (m) {
+                fprintf(m, "MISMATCH cycle %llu port %s expected 0x", (unsigned long long)cyc,
+                        d->out_names[k]);
+                cohkit_unit_hex_put(m, mo + of->out_off[k], of->out_nw[k]);
+                fprintf(m, " got 0x");
+                cohkit_unit_hex_put(m, ro + of->out_off[k], of->out_nw[k]);
+                fprintf(m, " (seed %llu)", (unsigned long long)o->seed);
+                fclose(m);
+                snprintf(r->mm_msg, sizeof r->mm_msg, "%s", mb);
+                free(mb);
+            }
+            break;
+        }
+    r->mismatch = 1;
+    r->mm_cycle = cyc;
+}
+
+/* The transfers of the cycle on every valid/ready channel. */
+static void count_xfers(const dut_ops *d, const offsets *of, const chan *ch, const uint64_t *in,
+                        const uint64_t *out, ls_result *r)
+{
+    unsigned k;
+    for (k = 0; k < r->nchan; k++) {
+        const uint64_t *vsrc = ch[k].valid_in ? in : out;
+        const unsigned *voff = ch[k].valid_in ? of->in_off + 0 : of->out_off;
+        /* a vector channel (one valid bit per lane, e.g. per CU)
+         * counts every lane; a one-bit ready serves every lane */
+        unsigned vw = ch[k].valid_in ? d->in_widths[ch[k].valid] : d->out_widths[ch[k].valid];
+        uint64_t v = vsrc[voff[ch[k].valid]], rdy = ~(uint64_t)0;
+        if (vw < 64)
+            v &= ((uint64_t)1 << vw) - 1;
+        if (ch[k].ready >= 0) {
+            unsigned rw = ch[k].valid_in ? d->out_widths[ch[k].ready] : d->in_widths[ch[k].ready];
+            rdy = ch[k].valid_in ? out[of->out_off[ch[k].ready]] : in[of->in_off[ch[k].ready]];
+            rdy = rw == vw ? rdy : (rdy & 1) ? ~(uint64_t)0 : 0;
+        }
+        r->chan_xfers[k] += (uint64_t)__builtin_popcountll(v & rdy);
+    }
+}
+
+/* Cycles to run: the replay's, the trace's bound or the random run's, cut
+ * at stop_after; and the stimulus file's header line. */
+static uint64_t run_limit(const ls_opts *o, void *st)
+{
+    const dut_ops *d = o->dut;
+    uint64_t limit = o->replay ? o->nreplay : o->trace != NULL ? o->unit->stim_limit(st) : o->cycles;
+    if (o->stop_after && o->stop_after + 1 < limit)
+        limit = o->stop_after + 1;
+    if (o->stim_out) {
+        unsigned k;
+        fprintf(o->stim_out, "# %s stimulus for %s (%s), one cycle per line:", d->unit, d->module,
+                d->args);
+        for (k = 0; k < d->n_in; k++)
+            fprintf(o->stim_out, " %s", d->in_names[k]);
+        fprintf(o->stim_out, "\n");
+    }
+    return limit;
+}
+
 int ls_run(const ls_opts *o, ls_result *r, const char *lead)
 {
     const dut_ops *d = o->dut;
@@ -233,27 +303,11 @@ int ls_run(const ls_opts *o, ls_result *r, const char *lead)
         rc = run_setup_fail(r, "out of memory");
         goto done;
     }
-    if (o->replay)
-        limit = o->nreplay;
-    else if (trace_mode)
-        limit = u->stim_limit(st);
-    else
-        limit = o->cycles;
-    if (o->stop_after && o->stop_after + 1 < limit)
-        limit = o->stop_after + 1;
-    if (o->stim_out) {
-        unsigned k;
-        fprintf(o->stim_out, "# %s stimulus for %s (%s), one cycle per line:", d->unit, d->module,
-                d->args);
-        for (k = 0; k < d->n_in; k++)
-            fprintf(o->stim_out, " %s", d->in_names[k]);
-        fprintf(o->stim_out, "\n");
-    }
+    limit = run_limit(o, st);
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     for (cyc = 0; cyc < limit; cyc++) {
-        unsigned k;
         const uint64_t *out;
         if (o->vcd && !vcd_open && cyc >= o->vcd_from) {
             if (d->trace_open(h, o->vcd) != 0) {
@@ -282,46 +336,12 @@ int ls_run(const ls_opts *o, ls_result *r, const char *lead)
                 put_vals(o->log_out, ro, d->n_out, of.out_off, of.out_nw);
             }
             if (!o->rtl_only && memcmp(mo, ro, d->out_words * sizeof *mo) != 0) {
-                for (k = 0; k < d->n_out; k++)
-                    if (memcmp(mo + of.out_off[k], ro + of.out_off[k], of.out_nw[k] * sizeof *mo)) {
-                        char *mb = NULL;
-                        size_t ml = 0;
-                        FILE *m = open_memstream(&mb, &ml);
-                        if (m) {
-                            fprintf(m, "MISMATCH cycle %llu port %s expected 0x",
-                                    (unsigned long long)cyc, d->out_names[k]);
-                            cohkit_unit_hex_put(m, mo + of.out_off[k], of.out_nw[k]);
-                            fprintf(m, " got 0x");
-                            cohkit_unit_hex_put(m, ro + of.out_off[k], of.out_nw[k]);
-                            fprintf(m, " (seed %llu)", (unsigned long long)o->seed);
-                            fclose(m);
-                            snprintf(r->mm_msg, sizeof r->mm_msg, "%s", mb);
-                            free(mb);
-                        }
-                        break;
-                    }
-                r->mismatch = 1;
-                r->mm_cycle = cyc;
+                report_mismatch(o, &of, cyc, mo, ro, r);
                 d->tick(h); /* the waveform shows the failing edge too */
                 cyc++;
                 break;
             }
-            for (k = 0; k < r->nchan; k++) {
-                const uint64_t *vsrc = ch[k].valid_in ? in : out;
-                const unsigned *voff = ch[k].valid_in ? of.in_off + 0 : of.out_off;
-                /* a vector channel (one valid bit per lane, e.g. per CU)
-                 * counts every lane; a one-bit ready serves every lane */
-                unsigned vw = ch[k].valid_in ? d->in_widths[ch[k].valid] : d->out_widths[ch[k].valid];
-                uint64_t v = vsrc[voff[ch[k].valid]], rdy = ~(uint64_t)0;
-                if (vw < 64)
-                    v &= ((uint64_t)1 << vw) - 1;
-                if (ch[k].ready >= 0) {
-                    unsigned rw = ch[k].valid_in ? d->out_widths[ch[k].ready] : d->in_widths[ch[k].ready];
-                    rdy = ch[k].valid_in ? out[of.out_off[ch[k].ready]] : in[of.in_off[ch[k].ready]];
-                    rdy = rw == vw ? rdy : (rdy & 1) ? ~(uint64_t)0 : 0;
-                }
-                r->chan_xfers[k] += (uint64_t)__builtin_popcountll(v & rdy);
-            }
+            count_xfers(d, &of, ch, in, out, r);
             u->stim_observe(st, cyc, in, out);
         }
         if (!o->rtl_only)
