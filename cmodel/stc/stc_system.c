@@ -450,11 +450,95 @@ static void deliver(sys *s, unsigned k, uint64_t a, uint32_t v)
     }
 }
 
-static void handle(sys *s, msg *m)
+/* ChangeEpoch at every CU (spec 3.3): the sweep with the old CER; CER, SEB
+ * and poison; DV cleared and the BSQ re-analysed (drained stores pass the
+ * check, the others re-demand their bands); DoneAck once the pass is over. */
+static void change_epoch(sys *s)
+{
+    const stc_sys_cfg *c = s->c;
+    uint64_t t = s->t;
+    unsigned k, i;
+    char buf[1100];
+    stc_eset set;
+    stc_eset_of(&s->chg, &set);
+    stc_elist_format(&s->chg, buf, sizeof buf);
+    for (k = 0; k < c->emu.cus; k++) {
+        stc_l1_chg_result lr;
+        stc_cu_chg_res cr;
+        scu *u = &s->u[k];
+        /* 1: the sweep with the old CER; 2: CER, SEB, poison */
+        stc_l1_chg(u->l1, &set, s->chg_seb, &lr);
+        log_inv(s, k, lr.nsweep, lr.sweep);
+        fprintf(s->log, "%" PRIu64 " CER %u %s %u\n", t, k, buf, s->chg_seb);
+        /* 3, 4: DV cleared, BSQ re-analysis: drained stores pass the check */
+        cr = stc_cu_change(u->cu, &set, s->chg_seb, s->drn, s->dem);
+        for (i = 0; i < cr.drained; i++) {
+            fprintf(s->log, "%" PRIu64 " ISS %u 0x%" PRIx64 "\n", t, k, s->drn[i].addr);
+            if (sq_push(u, s->drn[i].addr) != 0)
+                s->oom = 1;
+        }
+        for (i = 0; i < cr.demands; i++)
+            send(s, t + c->msg_lat, M_DEM, k, s->dem[i].addr, 0);
+        /* 5: DoneAck once the pass is over */
+        if (cr.cycles == 0) {
+            fprintf(s->log, "%" PRIu64 " DONE %u\n", t, k);
+            send(s, t + c->msg_lat, M_DONE, k, 0, 0);
+        } else {
+            send(s, t + cr.cycles, M_DONESEND, k, 0, 0);
+        }
+    }
+}
+
+/* A store, atomic or line read at the L2: performed now, answered at the
+ * message's response time. */
+static void l2_access(sys *s, const msg *m)
 {
     const stc_sys_cfg *c = s->c;
     uint64_t t = s->t;
     unsigned k = m->cu, i;
+    msg r = *m;
+    if (m->kind == M_L2_LD) {
+        unsigned nw = c->l1.line / 4;
+        uint64_t line = line_of(s, m->addr);
+        r.words = malloc(nw * sizeof *r.words);
+        if (r.words == NULL) {
+            s->oom = 1;
+            return;
+        }
+        for (i = 0; i < nw; i++)
+            r.words[i] = mem_rd(s, line + 4 * i);
+        fprintf(s->log, "%" PRIu64 " RD %u 0x%" PRIx64 " %" PRIu32 "\n", t, k, m->addr,
+                r.words[(m->addr - line) / 4]);
+        r.t = m->rsp;
+        r.kind = M_DATA;
+        if (m_push(&s->q, r) != 0) {
+            free(r.words);
+            s->oom = 1;
+        }
+        return;
+    }
+    {
+        uint32_t old = mem_rd(s, m->addr), nv = m->value;
+        if (m->kind == M_L2_AMO) {
+            fprintf(s->log, "%" PRIu64 " RD %u 0x%" PRIx64 " %" PRIu32 "\n", t, k, m->addr, old);
+            nv = old + m->value;
+        }
+        if (kv_put(&s->mem, m->addr, nv) != 0)
+            s->oom = 1;
+        fprintf(s->log, "%" PRIu64 " PERF %u 0x%" PRIx64 " %" PRIu32 "\n", t, k, m->addr, nv);
+        r.t = m->rsp;
+        r.kind = m->kind == M_L2_AMO ? M_AMOV : M_WA;
+        r.value = old;
+        if (m_push(&s->q, r) != 0)
+            s->oom = 1;
+    }
+}
+
+static void handle(sys *s, msg *m)
+{
+    const stc_sys_cfg *c = s->c;
+    uint64_t t = s->t;
+    unsigned k = m->cu;
     scu *u = &s->u[k < c->emu.cus ? k : 0];
     char buf[1100];
     switch (m->kind) {
@@ -492,37 +576,9 @@ static void handle(sys *s, msg *m)
         if (stc_cu_prepare(u->cu) == 1)
             ready_sent(s, k);
         break;
-    case M_CHG: {
-        stc_eset set;
-        stc_eset_of(&s->chg, &set);
-        stc_elist_format(&s->chg, buf, sizeof buf);
-        for (k = 0; k < c->emu.cus; k++) {
-            stc_l1_chg_result lr;
-            stc_cu_chg_res cr;
-            u = &s->u[k];
-            /* 1: the sweep with the old CER; 2: CER, SEB, poison */
-            stc_l1_chg(u->l1, &set, s->chg_seb, &lr);
-            log_inv(s, k, lr.nsweep, lr.sweep);
-            fprintf(s->log, "%" PRIu64 " CER %u %s %u\n", t, k, buf, s->chg_seb);
-            /* 3, 4: DV cleared, BSQ re-analysis: drained stores pass the check */
-            cr = stc_cu_change(u->cu, &set, s->chg_seb, s->drn, s->dem);
-            for (i = 0; i < cr.drained; i++) {
-                fprintf(s->log, "%" PRIu64 " ISS %u 0x%" PRIx64 "\n", t, k, s->drn[i].addr);
-                if (sq_push(u, s->drn[i].addr) != 0)
-                    s->oom = 1;
-            }
-            for (i = 0; i < cr.demands; i++)
-                send(s, t + c->msg_lat, M_DEM, k, s->dem[i].addr, 0);
-            /* 5: DoneAck once the pass is over */
-            if (cr.cycles == 0) {
-                fprintf(s->log, "%" PRIu64 " DONE %u\n", t, k);
-                send(s, t + c->msg_lat, M_DONE, k, 0, 0);
-            } else {
-                send(s, t + cr.cycles, M_DONESEND, k, 0, 0);
-            }
-        }
+    case M_CHG:
+        change_epoch(s);
         break;
-    }
     case M_DONESEND:
         fprintf(s->log, "%" PRIu64 " DONE %u\n", t, k);
         send(s, t + c->msg_lat, M_DONE, k, 0, 0);
@@ -531,44 +587,10 @@ static void handle(sys *s, msg *m)
         stc_cu_demand_ack(u->cu, m->value);
         break;
     case M_L2_ST:
-    case M_L2_AMO: {
-        uint32_t old = mem_rd(s, m->addr), nv = m->value;
-        msg r = *m;
-        if (m->kind == M_L2_AMO) {
-            fprintf(s->log, "%" PRIu64 " RD %u 0x%" PRIx64 " %" PRIu32 "\n", t, k, m->addr, old);
-            nv = old + m->value;
-        }
-        if (kv_put(&s->mem, m->addr, nv) != 0)
-            s->oom = 1;
-        fprintf(s->log, "%" PRIu64 " PERF %u 0x%" PRIx64 " %" PRIu32 "\n", t, k, m->addr, nv);
-        r.t = m->rsp;
-        r.kind = m->kind == M_L2_AMO ? M_AMOV : M_WA;
-        r.value = old;
-        if (m_push(&s->q, r) != 0)
-            s->oom = 1;
+    case M_L2_AMO:
+    case M_L2_LD:
+        l2_access(s, m);
         break;
-    }
-    case M_L2_LD: {
-        unsigned nw = c->l1.line / 4;
-        uint64_t line = line_of(s, m->addr);
-        msg r = *m;
-        r.words = malloc(nw * sizeof *r.words);
-        if (r.words == NULL) {
-            s->oom = 1;
-            break;
-        }
-        for (i = 0; i < nw; i++)
-            r.words[i] = mem_rd(s, line + 4 * i);
-        fprintf(s->log, "%" PRIu64 " RD %u 0x%" PRIx64 " %" PRIu32 "\n", t, k, m->addr,
-                r.words[(m->addr - line) / 4]);
-        r.t = m->rsp;
-        r.kind = M_DATA;
-        if (m_push(&s->q, r) != 0) {
-            free(r.words);
-            s->oom = 1;
-        }
-        break;
-    }
     case M_WA:
     case M_AMOV: {
         stc_l1_result lr;
