@@ -239,6 +239,56 @@ int cohkit_unit_stim_kind(const char *const *streams, const cohkit_unit_stim_arg
     return -1;
 }
 
+void *cohkit_unit_stim_alloc(size_t size, const char *const *streams, const cohkit_unit_stim_args *a,
+                             uint64_t salt, char *err, size_t len)
+{
+    cohkit_unit_stim_base *b = calloc(1, size);
+    if (b == NULL) {
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    b->kind = cohkit_unit_stim_kind(streams, a, err, len);
+    if (b->kind < 0) {
+        free(b);
+        return NULL;
+    }
+    b->rng = cohkit_unit_stim_seed(a->seed, salt);
+    b->bp = COHKIT_UNIT_BP_FULL;
+    if (a->trace != NULL) {
+        b->trace = 1;
+        b->bp = COHKIT_UNIT_BP_TRACE;
+        b->out = a->out;
+    }
+    return b;
+}
+
+void *cohkit_unit_stim_new(size_t size, const char *const *streams, uint64_t salt,
+                           cohkit_unit_stim_init_fn init, void (*stim_free)(void *s),
+                           const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+{
+    void *s = cohkit_unit_stim_alloc(size, streams, a, salt, err, len);
+    if (s != NULL && init(s, cfg, a, err, len) != 0) {
+        stim_free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+int cohkit_unit_stim_trace_err(const cohkit_unit_stim_args *a, char *err, size_t len)
+{
+    const char *name = a->trace_name ? a->trace_name : "trace";
+    size_t k = strlen(name) + 2, n = strnlen(err, len);
+    if (len > k) {
+        if (n > len - 1 - k)
+            n = len - 1 - k;
+        memmove(err + k, err, n);
+        err[k + n] = '\0';
+        memcpy(err, name, k - 2);
+        memcpy(err + k - 2, ": ", 2);
+    }
+    return -1;
+}
+
 /* ------------------------------------------------------ option tables */
 
 static const cohkit_unit_opt *opt_find(const cohkit_unit_opt_table *t, const char *name)

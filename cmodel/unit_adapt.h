@@ -123,6 +123,48 @@ typedef struct {
 /* Trace runs: records offered in 85 % of cycles, results taken in 75 %. */
 #define COHKIT_UNIT_BP_TRACE ((cohkit_unit_bp){85, 75})
 
+/* What every stimulus source holds first: its kind (the index of its
+ * stream in the unit's streams, their number for a trace run), its random
+ * state, its back-pressure, and where a trace run prints its results. */
+typedef struct {
+    int kind;
+    int trace; /* a trace run                                             */
+    uint64_t rng;
+    cohkit_unit_bp bp;
+    FILE *out; /* a trace run: a->out                                     */
+} cohkit_unit_stim_base;
+
+/* A zeroed stimulus source of `size` bytes whose first member is a
+ * cohkit_unit_stim_base: kind (cohkit_unit_stim_kind), rng from the run's
+ * seed and the unit's salt, bp COHKIT_UNIT_BP_FULL, or for a trace run
+ * COHKIT_UNIT_BP_TRACE and out. NULL with the reason in err. */
+void *cohkit_unit_stim_alloc(size_t size, const char *const *streams, const cohkit_unit_stim_args *a,
+                             uint64_t salt, char *err, size_t len);
+
+/* The unit's part of a new stimulus source s (allocated as above): 0, or
+ * -1 with the reason in err (s is then freed by the unit's stim_free). */
+typedef int (*cohkit_unit_stim_init_fn)(void *s, const void *cfg, const cohkit_unit_stim_args *a,
+                                        char *err, size_t len);
+
+/* A unit's stim_new: cohkit_unit_stim_alloc, then init; on failure
+ * stim_free(s) and NULL. */
+void *cohkit_unit_stim_new(size_t size, const char *const *streams, uint64_t salt,
+                           cohkit_unit_stim_init_fn init, void (*stim_free)(void *s),
+                           const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len);
+
+/* Defines the unit's `static void *stim_new(...)` on cohkit_unit_stim_new
+ * with its `streams`, `stim_init` and `stim_free`. */
+#define COHKIT_UNIT_STIM_NEW(STIM, SALT)                                                           \
+    static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)  \
+    {                                                                                              \
+        return cohkit_unit_stim_new(sizeof(STIM), streams, SALT, stim_init, stim_free, cfg, a,     \
+                                    err, len);                                                     \
+    }
+
+/* The trace's name ("trace" without one) and ": " put before the reason
+ * in err: -1, for a stim_init whose trace does not read. */
+int cohkit_unit_stim_trace_err(const cohkit_unit_stim_args *a, char *err, size_t len);
+
 /* The schedule of random runs: every so many cycles valid and then ready
  * are drawn from these tables (one cohkit_unit_rnd() each, modulo the length). */
 typedef struct {

@@ -37,80 +37,45 @@ COHKIT_UNIT_TM_ADAPTERS(dualopt_bgu_cfg, dualopt_bgu_tm, uint64_t, uint64_t, dua
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 typedef struct {
-    dualopt_bgu_load *ld;
-    size_t n, cap;
+    dualopt_bgu_load *r;
+    size_t n;
 } bgu_trace;
 
 /* Reads every LD record; -1 with "line N: reason" in err. */
-static int trace_read(FILE *f, const dualopt_bgu_cfg *c, bgu_trace *t, char *err, size_t len)
+static int parse_rec(cohkit_trace_reader *rd, const void *ctx, void *rec)
 {
-    char *buf = NULL;
-    size_t bcap = 0;
-    unsigned lineno = 0;
-    memset(t, 0, sizeof *t);
-    while (getline(&buf, &bcap, f) > 0) {
-        char *save = NULL, *tok, *hash = strchr(buf, '#');
-        dualopt_bgu_load ld;
-        unsigned lane = 0;
-        lineno++;
-        if (hash)
-            *hash = '\0';
-        tok = strtok_r(buf, " \t\r\n", &save);
-        if (tok == NULL)
-            continue;
-        if (strcmp(tok, "LD") != 0) {
-            snprintf(err, len, "line %u: unknown record '%s' (expected LD)", lineno, tok);
-            goto bad;
+    const dualopt_bgu_cfg *c = ctx;
+    dualopt_bgu_load *ld = rec;
+    const char *tok;
+    unsigned lane = 0;
+    if (strcmp(rd->first, "LD") != 0)
+        return cohkit_trace_fail(rd, "unknown record '%s' (expected LD)", rd->first);
+    tok = cohkit_trace_arg(rd);
+    if (tok == NULL)
+        return cohkit_trace_fail(rd, "LD needs a size");
+    if (strcmp(tok, "1") && strcmp(tok, "2") && strcmp(tok, "4") && strcmp(tok, "8") &&
+        strcmp(tok, "12") && strcmp(tok, "16"))
+        return cohkit_trace_fail(rd, "size '%s' is not 1, 2, 4, 8, 12 or 16", tok);
+    ld->size = (unsigned)atoi(tok);
+    while ((tok = cohkit_trace_arg(rd)) != NULL) {
+        int r;
+        if (lane >= c->lanes)
+            return cohkit_trace_fail(rd, "more than %u lane addresses", c->lanes);
+        if (strcmp(tok, "-") != 0) {
+            r = cohkit_trace_hex_width(tok, c->addr_bits, &ld->addr[lane]);
+            if (r == -1)
+                return cohkit_trace_fail(rd, "lane %u: '%s' is not a hex address", lane, tok);
+            if (r == -2)
+                return cohkit_trace_fail(rd, "lane %u: address '%s' exceeds %u bits", lane, tok,
+                                         c->addr_bits);
+            ld->active |= 1ull << lane;
         }
-        memset(&ld, 0, sizeof ld);
-        tok = strtok_r(NULL, " \t\r\n", &save);
-        if (tok == NULL) {
-            snprintf(err, len, "line %u: LD needs a size", lineno);
-            goto bad;
-        }
-        if (strcmp(tok, "1") && strcmp(tok, "2") && strcmp(tok, "4") && strcmp(tok, "8") &&
-            strcmp(tok, "12") && strcmp(tok, "16")) {
-            snprintf(err, len, "line %u: size '%s' is not 1, 2, 4, 8, 12 or 16", lineno, tok);
-            goto bad;
-        }
-        ld.size = (unsigned)atoi(tok);
-        while ((tok = strtok_r(NULL, " \t\r\n", &save)) != NULL) {
-            int r;
-            if (lane >= c->lanes) {
-                snprintf(err, len, "line %u: more than %u lane addresses", lineno, c->lanes);
-                goto bad;
-            }
-            if (strcmp(tok, "-") != 0) {
-                r = cohkit_trace_hex_width(tok, c->addr_bits, &ld.addr[lane]);
-                if (r == -1) {
-                    snprintf(err, len, "line %u: lane %u: '%s' is not a hex address", lineno, lane,
-                             tok);
-                    goto bad;
-                }
-                if (r == -2) {
-                    snprintf(err, len, "line %u: lane %u: address '%s' exceeds %u bits", lineno,
-                             lane, tok, c->addr_bits);
-                    goto bad;
-                }
-                ld.active |= 1ull << lane;
-            }
-            lane++;
-        }
-        if (cohkit_trace_grow(&t->ld, &t->cap, t->n, sizeof *t->ld, 64) != 0) {
-            snprintf(err, len, "line %u: out of memory", lineno);
-            goto bad;
-        }
-        t->ld[t->n++] = ld;
+        lane++;
     }
-    free(buf);
     return 0;
-bad:
-    free(buf);
-    free(t->ld);
-    t->ld = NULL;
-    t->n = 0;
-    return -1;
 }
+
+COHKIT_TRACE_READ_FN(trace_read, dualopt_bgu_cfg, bgu_trace, parse_rec)
 
 /* REQ <inst> <line-addr> <mask> <lane-mask> */
 static void print_req(FILE *f, const dualopt_bgu_cfg *c, const dualopt_bgu_geom *g, uint64_t inst, const dualopt_bgu_req *r)
@@ -131,12 +96,10 @@ static const cohkit_unit_flag flags[] = {
 enum { KIND_MIXED, KIND_FULL, KIND_TRACE };
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     dualopt_bgu_cfg c;
     dualopt_bgu_geom g;
     dualopt_bgu_tm pack;      /* only for dualopt_bgu_pack's geometry */
-    int kind;
-    uint64_t rng;
-    cohkit_unit_bp bp;
     int have, stalled;
     dualopt_bgu_load cur;
     dualopt_bgu_req exp[2 * DUALOPT_BGU_LANES_MAX];
@@ -144,51 +107,33 @@ typedef struct {
     uint64_t first_cyc, first_req_cyc;
     uint64_t inst;    /* loads accepted (the trace's <inst>)       */
     bgu_trace tr;
-    FILE *out;
     /* measured */
     uint64_t reqs, lanes_active, func_bad, timed, timed_exact, timed_first0, crossing;
     uint64_t present_cycles;
 } bgu_stim;
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    bgu_stim *s = calloc(1, sizeof *s);
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
+    bgu_stim *s = p;
     s->c = *(const dualopt_bgu_cfg *)cfg;
     dualopt_bgu_geom_of(&s->c, &s->g);
     s->pack.c = s->c;
     s->pack.g = s->g;
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x5bd1e995ull);
-    s->bp = COHKIT_UNIT_BP_FULL;
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        free(s);
-        return NULL;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        s->bp = COHKIT_UNIT_BP_TRACE;
-        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            free(s);
-            return NULL;
-        }
-    }
-    return s;
+    if (s->b.trace && trace_read(a->trace, &s->c, &s->tr, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
 
 static void stim_free(void *p)
 {
     bgu_stim *s = p;
     if (s) {
-        free(s->tr.ld);
+        free(s->tr.r);
         free(s);
     }
 }
+
+COHKIT_UNIT_STIM_NEW(bgu_stim, 0x5bd1e995ull)
 
 /* A random load: coalesced, clustered, scattered, line-crossing, broadcast
  * or wrapping at the top of the address space; sizes mostly the ISA's
@@ -196,39 +141,39 @@ static void stim_free(void *p)
 static void rand_load(bgu_stim *s, dualopt_bgu_load *ld, int all_active)
 {
     const dualopt_bgu_cfg *c = &s->c;
-    uint64_t am = mask64(c->addr_bits), base = cohkit_unit_rnd(&s->rng) & am, line = c->line;
+    uint64_t am = mask64(c->addr_bits), base = cohkit_unit_rnd(&s->b.rng) & am, line = c->line;
     static const unsigned sizes[] = {1, 2, 4, 8, 12, 16};
-    unsigned r = cohkit_unit_pct(&s->rng), i, pat = cohkit_unit_pct(&s->rng), stride;
+    unsigned r = cohkit_unit_pct(&s->b.rng), i, pat = cohkit_unit_pct(&s->b.rng), stride;
     memset(ld, 0, sizeof *ld);
-    ld->size = r < 85 ? sizes[cohkit_unit_rnd(&s->rng) % 6] : 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 16);
-    r = cohkit_unit_pct(&s->rng);
+    ld->size = r < 85 ? sizes[cohkit_unit_rnd(&s->b.rng) % 6] : 1 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % 16);
+    r = cohkit_unit_pct(&s->b.rng);
     if (all_active || r < 50)
         ld->active = mask64(c->lanes);
     else if (r < 85)
         for (i = 0; i < c->lanes; i++)
-            ld->active |= (uint64_t)(cohkit_unit_pct(&s->rng) < 70) << i;
+            ld->active |= (uint64_t)(cohkit_unit_pct(&s->b.rng) < 70) << i;
     else if (r < 90)
         ld->active = 0;
     else
-        ld->active = 1ull << (cohkit_unit_rnd(&s->rng) % c->lanes);
+        ld->active = 1ull << (cohkit_unit_rnd(&s->b.rng) % c->lanes);
     {
         static const unsigned strides[] = {0, 1, 2, 4, 8, 12, 16, 64};
-        stride = cohkit_unit_pct(&s->rng) < 50 ? ld->size : strides[cohkit_unit_rnd(&s->rng) % 8];
+        stride = cohkit_unit_pct(&s->b.rng) < 50 ? ld->size : strides[cohkit_unit_rnd(&s->b.rng) % 8];
     }
     for (i = 0; i < c->lanes; i++) {
         uint64_t a;
         if (pat < 25)
             a = base + (uint64_t)i * stride;
         else if (pat < 45)
-            a = (base & ~(line - 1)) + (cohkit_unit_rnd(&s->rng) % 4) * line + cohkit_unit_rnd(&s->rng) % line;
+            a = (base & ~(line - 1)) + (cohkit_unit_rnd(&s->b.rng) % 4) * line + cohkit_unit_rnd(&s->b.rng) % line;
         else if (pat < 60)
-            a = cohkit_unit_rnd(&s->rng);
+            a = cohkit_unit_rnd(&s->b.rng);
         else if (pat < 75)
-            a = (base & ~(line - 1)) + (cohkit_unit_rnd(&s->rng) % 6) * line + line - 1 - cohkit_unit_rnd(&s->rng) % 16;
+            a = (base & ~(line - 1)) + (cohkit_unit_rnd(&s->b.rng) % 6) * line + line - 1 - cohkit_unit_rnd(&s->b.rng) % 16;
         else if (pat < 85)
             a = base;
         else
-            a = am - cohkit_unit_rnd(&s->rng) % (3 * line);
+            a = am - cohkit_unit_rnd(&s->b.rng) % (3 * line);
         ld->addr[i] = a & am;
     }
 }
@@ -251,31 +196,31 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     bgu_stim *s = p;
     const dualopt_bgu_geom *g = &s->g;
     int live = (int)(in[0] & 1);
-    if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
-        cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
+    if (s->b.kind == KIND_MIXED && (cyc & 1023) == 0) {
+        cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
     }
-    if (live && !s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
-        if (s->kind == KIND_TRACE) {
+    if (live && !s->have && cohkit_unit_pct(&s->b.rng) < s->b.bp.valid) {
+        if (s->b.kind == KIND_TRACE) {
             if (s->inst < s->tr.n) {
-                s->cur = s->tr.ld[s->inst];
+                s->cur = s->tr.r[s->inst];
                 present(s, cyc);
             }
         } else {
-            rand_load(s, &s->cur, s->kind == KIND_FULL);
+            rand_load(s, &s->cur, s->b.kind == KIND_FULL);
             present(s, cyc);
         }
     }
     memset(in + 1, 0, (g->in_words - 1) * sizeof *in);
     if (s->have) {
         dualopt_bgu_pack(&s->pack, &s->cur, in);
-    } else if (s->kind != KIND_TRACE && cohkit_unit_pct(&s->rng) < 50) {
+    } else if (s->b.kind != KIND_TRACE && cohkit_unit_pct(&s->b.rng) < 50) {
         /* idle: a payload without valid must not matter */
         dualopt_bgu_load junk;
         rand_load(s, &junk, 0);
         dualopt_bgu_pack(&s->pack, &junk, in);
         in[g->in_valid] = 0;
     }
-    in[g->in_ready] = cohkit_unit_pct(&s->rng) < s->bp.ready;
+    in[g->in_ready] = cohkit_unit_pct(&s->b.rng) < s->b.bp.ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -301,8 +246,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             s->first_req_cyc = cyc;
         s->got++;
         s->reqs++;
-        if (s->out)
-            print_req(s->out, &s->c, g, s->inst, &r);
+        if (s->b.out)
+            print_req(s->b.out, &s->c, g, s->inst, &r);
     }
     if (out[DUALOPT_BGU_O_INST_READY] & 1) {
         uint64_t took = cyc - s->first_cyc + 1, k = s->nexp ? s->nexp : 1, cross = 0;
@@ -376,8 +321,8 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
         return 2;
     }
     for (i = 0; i < t.n; i++) {
-        unsigned n = dualopt_bgu_inst(c, &t.ld[i], req), k;
-        lanes += (uint64_t)__builtin_popcountll(t.ld[i].active);
+        unsigned n = dualopt_bgu_inst(c, &t.r[i], req), k;
+        lanes += (uint64_t)__builtin_popcountll(t.r[i].active);
         for (k = 0; k < n; k++) {
             print_req(out, c, &g, i, &req[k]);
             words += (uint64_t)__builtin_popcountll(req[k].mask);
@@ -387,7 +332,7 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
     if (fl && fl[FLAG_STATS])
         fprintf(out, "# loads %zu lanes %llu requests %llu words %llu\n", t.n,
                 (unsigned long long)lanes, (unsigned long long)reqs, (unsigned long long)words);
-    free(t.ld);
+    free(t.r);
     return 0;
 }
 

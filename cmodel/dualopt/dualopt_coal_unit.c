@@ -45,11 +45,10 @@ static const cohkit_unit_flag flags[] = {
 #define SB_CAP 8192
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     dualopt_codec_cfg c;
     dualopt_codec_geom g;
     dualopt_coal_layout l;
-    int trace;
-    uint64_t rng;
     uint64_t jrng; /* don't-care payload: its own generator, so rng's draws stay as they were */
     unsigned p_valid, p_ready, sparse;
     int have;
@@ -57,7 +56,6 @@ typedef struct {
     dualopt_codec_rsp jreg; /* the don't-care fields of cur (dualopt_codec_draw_dontcare), held while it waits */
     dualopt_codec_rsp *recs;
     size_t nrec, next;
-    FILE *out;
     int wire;
     /* scoreboard: expected slots per destination, with admission cycles */
     dualopt_codec_slot *sb;
@@ -67,49 +65,25 @@ typedef struct {
     char first_err[256];
 } coal_stim;
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    coal_stim *s = calloc(1, sizeof *s);
-    int kind;
-    if (s == NULL)
-        return snprintf(err, len, "out of memory"), NULL;
+    coal_stim *s = p;
     s->c = *(const dualopt_codec_cfg *)cfg;
     dualopt_codec_geom_of(&s->c, &s->g);
     dualopt_coal_layout_of(&s->c, &s->l);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x7654321ull);
     s->jrng = cohkit_unit_stim_seed2(a->seed);
     s->p_valid = s->p_ready = 100;
     s->wire = a->flags && a->flags[FLAG_WIRE];
+    s->sparse = s->b.kind == 1;
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
     s->sb_t = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb_t);
     s->sb_head = calloc(s->g.nf, sizeof *s->sb_head);
     s->sb_n = calloc(s->g.nf, sizeof *s->sb_n);
-    if (!s->sb || !s->sb_t || !s->sb_head || !s->sb_n) {
-        snprintf(err, len, "out of memory");
-        goto fail;
-    }
-    kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (kind < 0) {
-        goto fail;
-    }
-    s->sparse = kind == 1;
-    if (kind == 2) {
-        char e2[300];
-        s->trace = 1;
-        s->out = a->out;
-        if (dualopt_coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            goto fail;
-        }
-    }
-    return s;
-fail:
-    free(s->sb);
-    free(s->sb_t);
-    free(s->sb_head);
-    free(s->sb_n);
-    free(s);
-    return NULL;
+    if (!s->sb || !s->sb_t || !s->sb_head || !s->sb_n)
+        return snprintf(err, len, "out of memory"), -1;
+    if (s->b.trace && dualopt_coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -124,6 +98,8 @@ static void stim_free(void *p)
         free(s);
     }
 }
+
+COHKIT_UNIT_STIM_NEW(coal_stim, 0x7654321ull)
 
 void dualopt_codec_rand_rsp(const dualopt_codec_cfg *c, uint64_t *rng, int sparse, dualopt_codec_rsp *r)
 {
@@ -237,7 +213,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     unsigned k;
     for (k = 1; k < s->l.in_words; k++)
         in[k] = 0;
-    if (s->trace) {
+    if (s->b.trace) {
         if (cyc >= 2 && !s->have && s->next < s->nrec && s->recs[s->next].cycle <= cyc - 2) {
             s->cur = s->recs[s->next++];
             s->have = 1;
@@ -246,15 +222,15 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     } else {
         if ((cyc & 2047) == 0) {
             static const unsigned pv[] = {100, 60, 20, 3}, pr[] = {100, 70, 30};
-            s->p_valid = s->sparse ? 2 : pv[cohkit_unit_rnd(&s->rng) % 4];
-            s->p_ready = pr[cohkit_unit_rnd(&s->rng) % 3];
+            s->p_valid = s->sparse ? 2 : pv[cohkit_unit_rnd(&s->b.rng) % 4];
+            s->p_ready = pr[cohkit_unit_rnd(&s->b.rng) % 3];
         }
-        if (!s->have && cohkit_unit_pct(&s->rng) < s->p_valid) {
-            dualopt_codec_rand_rsp(&s->c, &s->rng, (int)s->sparse, &s->cur);
+        if (!s->have && cohkit_unit_pct(&s->b.rng) < s->p_valid) {
+            dualopt_codec_rand_rsp(&s->c, &s->b.rng, (int)s->sparse, &s->cur);
             s->have = 1;
             dualopt_codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
         }
-        in[s->l.pkt_ready] = cohkit_unit_pct(&s->rng) < s->p_ready;
+        in[s->l.pkt_ready] = cohkit_unit_pct(&s->b.rng) < s->p_ready;
         dualopt_codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
         in[s->l.in_valid] = (uint64_t)s->have;
         return;
@@ -349,9 +325,9 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
                 s->slots++;
             }
         }
-        if (s->trace && s->out) {
+        if (s->b.trace && s->b.out) {
             pk.cycle = cyc - 3;
-            dualopt_codec_print_pkt(s->out, &s->c, &pk, s->wire);
+            dualopt_codec_print_pkt(s->b.out, &s->c, &pk, s->wire);
         }
     }
 }

@@ -159,19 +159,18 @@ static const cohkit_unit_flag flags[] = {
 #define SB_CAP 8192
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     dualopt_codec_cfg c;
     dualopt_codec_geom g;
     dualopt_coal_layout l;
     codec_tm lay; /* output offsets only */
-    int trace, sparse, have;
-    uint64_t rng;
+    int sparse, have;
     uint64_t jrng; /* don't-care input fields: their own generator, rng's draws unchanged */
     unsigned p_valid, p_ready;
     dualopt_codec_rsp cur;
     dualopt_codec_rsp jreg; /* cur's don't-care fields (dualopt_codec_draw_dontcare) */
     dualopt_codec_rsp *recs;
     size_t nrec, next;
-    FILE *out;
     uint64_t last_fire;
     dualopt_codec_slot *sb;
     unsigned *sb_head, *sb_n;
@@ -191,49 +190,30 @@ static void stim_free(void *p)
     }
 }
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    cstim *s = calloc(1, sizeof *s);
-    codec_tm *t;
-    int kind;
-    if (s == NULL)
-        return snprintf(err, len, "out of memory"), NULL;
+    cstim *s = p;
+    codec_tm *t = codec_tm_new(cfg);
     s->c = *(const dualopt_codec_cfg *)cfg;
     dualopt_codec_geom_of(&s->c, &s->g);
     dualopt_coal_layout_of(&s->c, &s->l);
-    t = codec_tm_new(cfg);
     if (t)
         s->lay = *t;
     codec_tm_free(t);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x3141592ull);
     s->jrng = cohkit_unit_stim_seed2(a->seed);
     s->p_valid = s->p_ready = 100;
+    s->sparse = s->b.kind == 1;
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
     s->sb_head = calloc(s->g.nf, sizeof *s->sb_head);
     s->sb_n = calloc(s->g.nf, sizeof *s->sb_n);
-    if (!t || !s->sb || !s->sb_head || !s->sb_n) {
-        snprintf(err, len, "out of memory");
-        stim_free(s);
-        return NULL;
-    }
-    kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (kind < 0) {
-        stim_free(s);
-        return NULL;
-    }
-    s->sparse = kind == 1;
-    if (kind == 2) {
-        char e2[300];
-        s->trace = 1;
-        s->out = a->out;
-        if (dualopt_coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            stim_free(s);
-            return NULL;
-        }
-    }
-    return s;
+    if (!t || !s->sb || !s->sb_head || !s->sb_n)
+        return snprintf(err, len, "out of memory"), -1;
+    if (s->b.trace && dualopt_coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
+
+COHKIT_UNIT_STIM_NEW(cstim, 0x3141592ull)
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
@@ -241,7 +221,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     unsigned k;
     for (k = 1; k < s->l.in_words; k++)
         in[k] = 0;
-    if (s->trace) {
+    if (s->b.trace) {
         if (cyc >= 2 && !s->have && s->next < s->nrec && s->recs[s->next].cycle <= cyc - 2) {
             s->cur = s->recs[s->next++];
             s->have = 1;
@@ -250,15 +230,15 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     } else {
         if ((cyc & 2047) == 0) {
             static const unsigned pv[] = {100, 60, 20, 3}, pr[] = {100, 70, 30};
-            s->p_valid = s->sparse ? 2 : pv[cohkit_unit_rnd(&s->rng) % 4];
-            s->p_ready = pr[cohkit_unit_rnd(&s->rng) % 3];
+            s->p_valid = s->sparse ? 2 : pv[cohkit_unit_rnd(&s->b.rng) % 4];
+            s->p_ready = pr[cohkit_unit_rnd(&s->b.rng) % 3];
         }
-        if (!s->have && cohkit_unit_pct(&s->rng) < s->p_valid) {
-            dualopt_codec_rand_rsp(&s->c, &s->rng, s->sparse, &s->cur);
+        if (!s->have && cohkit_unit_pct(&s->b.rng) < s->p_valid) {
+            dualopt_codec_rand_rsp(&s->c, &s->b.rng, s->sparse, &s->cur);
             s->have = 1;
             dualopt_codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
         }
-        in[s->l.pkt_ready] = cohkit_unit_pct(&s->rng) < s->p_ready; /* out_ready_i */
+        in[s->l.pkt_ready] = cohkit_unit_pct(&s->b.rng) < s->p_ready; /* out_ready_i */
         dualopt_codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
         in[s->l.in_valid] = (uint64_t)s->have;
         return;
@@ -284,8 +264,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         uint64_t d[2] = {out[t->out_data], t->dwords > 1 ? out[t->out_data + 1] : 0};
         if (out[t->out_reg] & 1) {
             s->regs++;
-            if (s->out)
-                fprintf(s->out, "REG %llu %u 0x%04x %u\n", (unsigned long long)(s->last_fire - 3),
+            if (s->b.out)
+                fprintf(s->b.out, "REG %llu %u 0x%04x %u\n", (unsigned long long)(s->last_fire - 3),
                         src, id, (unsigned)out[t->out_bytes]);
         } else {
             int f = dualopt_coal_fifo_of(&s->c, src);
@@ -303,11 +283,11 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
                 s->sb_head[f] = (s->sb_head[f] + 1) % SB_CAP;
                 s->sb_n[f]--;
             }
-            if (s->out) {
-                fprintf(s->out, "RSP %llu %u 0x%04x ", (unsigned long long)(s->last_fire - 3), src,
+            if (s->b.out) {
+                fprintf(s->b.out, "RSP %llu %u 0x%04x ", (unsigned long long)(s->last_fire - 3), src,
                         id);
-                dualopt_codec_print_data(s->out, &s->c, d);
-                fprintf(s->out, "\n");
+                dualopt_codec_print_data(s->b.out, &s->c, d);
+                fprintf(s->b.out, "\n");
             }
         }
     }

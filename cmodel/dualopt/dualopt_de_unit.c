@@ -63,10 +63,9 @@ typedef struct {
 } profile;
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     dualopt_de_cfg c;
     dualopt_de_geom g;
-    int kind;
-    uint64_t rng;
     unsigned p_valid;
     profile pr;
     int have;                 /* an access is waiting for its handshake */
@@ -75,7 +74,6 @@ typedef struct {
     uint64_t next_restart, next_kernel; /* random streams: event cycles */
     dualopt_de_trec *trace;
     size_t ntrace, tnext;
-    FILE *out;
     uint64_t last_event;      /* cycle of the last record driven        */
     uint64_t acc_at[8];       /* access index handshaken in cycle & 7   */
     uint64_t accesses, kernels, restarts, decisions, by_mode[4];
@@ -99,20 +97,20 @@ static void new_profile(de_stim *s)
     static const unsigned rd[] = {0, 50, 90, 100};
     static const unsigned hp[] = {0, 30, 39, 40, 41, 60, 95};
     unsigned pm[] = {1, 2, 3, 4, 6, s->c.words};
-    s->pr.remote_pm = rm[cohkit_unit_rnd(&s->rng) % 9];
-    s->pr.read_pct = rd[cohkit_unit_rnd(&s->rng) % 4];
-    s->pr.pop_max = pm[cohkit_unit_rnd(&s->rng) % 6];
+    s->pr.remote_pm = rm[cohkit_unit_rnd(&s->b.rng) % 9];
+    s->pr.read_pct = rd[cohkit_unit_rnd(&s->b.rng) % 4];
+    s->pr.pop_max = pm[cohkit_unit_rnd(&s->b.rng) % 6];
     if (s->pr.pop_max > s->c.words)
         s->pr.pop_max = s->c.words;
-    s->pr.hit_pct = hp[cohkit_unit_rnd(&s->rng) % 7];
+    s->pr.hit_pct = hp[cohkit_unit_rnd(&s->b.rng) % 7];
 }
 
 /* Cycle of the next random reset: epochs on the scale of the access bound
  * (local-dominated windows can close) or of the window (they cannot). */
 static uint64_t epoch(de_stim *s, uint64_t cyc)
 {
-    uint64_t span = cohkit_unit_rnd(&s->rng) & 1 ? 2 * s->g.cap : 12ull * s->c.window;
-    return cyc + 200 + cohkit_unit_rnd(&s->rng) % (span + 2000);
+    uint64_t span = cohkit_unit_rnd(&s->b.rng) & 1 ? 2 * s->g.cap : 12ull * s->c.window;
+    return cyc + 200 + cohkit_unit_rnd(&s->b.rng) % (span + 2000);
 }
 
 static void new_steady(de_stim *s)
@@ -138,7 +136,7 @@ static uint64_t multiple_in(de_stim *s, uint64_t m, uint64_t w)
 {
     if (m == 0 || m > w)
         return w;
-    return m * (1 + cohkit_unit_rnd(&s->rng) % (w / m));
+    return m * (1 + cohkit_unit_rnd(&s->b.rng) % (w / m));
 }
 
 static uint64_t clamp64(int64_t v, uint64_t hi) { return v < 0 ? 0 : (uint64_t)v > hi ? hi : (uint64_t)v; }
@@ -164,13 +162,13 @@ static void plan_edge(de_stim *s)
     uint64_t bstep = c->block_th.den / gcd64(c->block_th.den, bmul ? bmul : c->block_th.den);
     uint64_t hstep = c->hit_th.den / gcd64(c->hit_th.den, c->hit_th.num ? c->hit_th.num : c->hit_th.den);
     uint64_t nr, nw, nl, base, words, hits, hr, hw, elig;
-    int64_t d = (int64_t)(cohkit_unit_rnd(&s->rng) % 4) - 1; /* -1, 0, 0, +1 */
-    unsigned cs = (unsigned)(cohkit_unit_rnd(&s->rng) % 20); /* ratio windows are long: 1 in 20 */
+    int64_t d = (int64_t)(cohkit_unit_rnd(&s->b.rng) % 4) - 1; /* -1, 0, 0, +1 */
+    unsigned cs = (unsigned)(cohkit_unit_rnd(&s->b.rng) % 20); /* ratio windows are long: 1 in 20 */
     cs = cs == 19 ? 3 : cs % 3;
     if (d == 2)
         d = 0;
     if (cs == 3 && !(cap <= 200000 && (uint64_t)c->remote_th.num * cap == w * c->remote_th.den))
-        cs = (unsigned)(cohkit_unit_rnd(&s->rng) % 3);
+        cs = (unsigned)(cohkit_unit_rnd(&s->b.rng) % 3);
     s->ed_windows[cs]++;
     if (cs == 0)
         nr = multiple_in(s, bstep, w);
@@ -179,12 +177,12 @@ static void plan_edge(de_stim *s)
     else if (cs == 2 && !c->hit_all)
         nr = multiple_in(s, bstep / gcd64(bstep, hstep) * hstep, w);
     else
-        nr = w - cohkit_unit_rnd(&s->rng) % (w < 8 ? w : 8) * (cohkit_unit_rnd(&s->rng) & 1);
+        nr = w - cohkit_unit_rnd(&s->b.rng) % (w < 8 ? w : 8) * (cohkit_unit_rnd(&s->b.rng) & 1);
     nw = w - nr;
     if (cs == 3)
         nl = cap - w;
     else if (cap > w + 1)
-        nl = cohkit_unit_rnd(&s->rng) % ((cap - w - 1 < 2 * w ? cap - w - 1 : 2 * w) + 1);
+        nl = cohkit_unit_rnd(&s->b.rng) % ((cap - w - 1 < 2 * w ? cap - w - 1 : 2 * w) + 1);
     else
         nl = 0;
     base = c->hit_all ? w : nr;
@@ -194,9 +192,9 @@ static void plan_edge(de_stim *s)
         words = clamp64((int64_t)(bmul * nr / c->block_th.den) + d, c->words * nr);
     else if (cs == 1) {
         words = below(bmul, c->block_th.den, nr);
-        words -= words ? cohkit_unit_rnd(&s->rng) % 2 : 0;
+        words -= words ? cohkit_unit_rnd(&s->b.rng) % 2 : 0;
     } else
-        words = nr ? cohkit_unit_rnd(&s->rng) % (c->words * nr + 1) : 0;
+        words = nr ? cohkit_unit_rnd(&s->b.rng) % (c->words * nr + 1) : 0;
     if (words > c->words * nr)
         words = c->words * nr;
     if (cs == 1 || cs == 2)
@@ -204,16 +202,16 @@ static void plan_edge(de_stim *s)
     else if (cs == 0)
         hits = below(c->hit_th.num, c->hit_th.den, base);
     else
-        hits = cohkit_unit_rnd(&s->rng) % (elig + 1);
+        hits = cohkit_unit_rnd(&s->b.rng) % (elig + 1);
     if (hits > elig)
         hits = elig;
     if (c->hit_all) {
         uint64_t lo = hits > nw ? hits - nw : 0, hi = hits < nr ? hits : nr;
-        hr = lo + cohkit_unit_rnd(&s->rng) % (hi - lo + 1);
+        hr = lo + cohkit_unit_rnd(&s->b.rng) % (hi - lo + 1);
         hw = hits - hr;
     } else {
         hr = hits;
-        hw = cohkit_unit_rnd(&s->rng) % (nw + 1);
+        hw = cohkit_unit_rnd(&s->b.rng) % (nw + 1);
     }
     p->loc = nl;
     p->rr_hit = hr;
@@ -225,11 +223,11 @@ static void plan_edge(de_stim *s)
     /* the closing access: a remote write where there is one */
     p->last_left = 1;
     if (nw) {
-        p->last_hit = p->rw_hit && (!p->rw_miss || cohkit_unit_rnd(&s->rng) & 1);
+        p->last_hit = p->rw_hit && (!p->rw_miss || cohkit_unit_rnd(&s->b.rng) & 1);
         p->last_kind = DUALOPT_DE_RW;
         *(p->last_hit ? &p->rw_hit : &p->rw_miss) -= 1;
     } else {
-        p->last_hit = p->rr_hit && (!p->rr_miss || cohkit_unit_rnd(&s->rng) & 1);
+        p->last_hit = p->rr_hit && (!p->rr_miss || cohkit_unit_rnd(&s->b.rng) & 1);
         p->last_kind = DUALOPT_DE_RR;
         *(p->last_hit ? &p->rr_hit : &p->rr_miss) -= 1;
     }
@@ -239,7 +237,7 @@ static uint64_t pop_mask(de_stim *s, uint64_t pop)
 {
     uint64_t m = 0, k;
     for (k = 0; k < pop; k++) {
-        unsigned b = (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.words);
+        unsigned b = (unsigned)(cohkit_unit_rnd(&s->b.rng) % s->c.words);
         while (m >> b & 1)
             b = (b + 1) % s->c.words;
         m |= 1ull << b;
@@ -262,11 +260,11 @@ static int edge_access(de_stim *s)
         kind = p->last_kind;
         hit = p->last_hit;
     } else {
-        r = cohkit_unit_rnd(&s->rng) % n;
+        r = cohkit_unit_rnd(&s->b.rng) % n;
         if (r < p->loc) {
             p->loc--;
-            kind = cohkit_unit_rnd(&s->rng) & 1 ? DUALOPT_DE_LW : DUALOPT_DE_LR;
-            hit = cohkit_unit_rnd(&s->rng) & 1;
+            kind = cohkit_unit_rnd(&s->b.rng) & 1 ? DUALOPT_DE_LW : DUALOPT_DE_LR;
+            hit = cohkit_unit_rnd(&s->b.rng) & 1;
         } else if ((r -= p->loc) < p->rr_hit) {
             p->rr_hit--;
             kind = DUALOPT_DE_RR;
@@ -289,12 +287,12 @@ static int edge_access(de_stim *s)
     s->q_hit = hit;
     if (kind == DUALOPT_DE_RR) { /* this read's words: the rest spread evenly, remainder at random */
         uint64_t q = p->words / p->reads, rem = p->words % p->reads;
-        uint64_t pop = q + (cohkit_unit_rnd(&s->rng) % p->reads < rem);
+        uint64_t pop = q + (cohkit_unit_rnd(&s->b.rng) % p->reads < rem);
         p->words -= pop;
         p->reads--;
         s->q_mask = pop_mask(s, pop);
     } else {
-        s->q_mask = cohkit_unit_rnd(&s->rng) & maskw(s->c.words);
+        s->q_mask = cohkit_unit_rnd(&s->b.rng) & maskw(s->c.words);
     }
     return ret;
 }
@@ -309,7 +307,7 @@ static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, dualopt_de_in
     case ED_RESTART:
         in->restart_i = 1;
         s->ed_state = ED_GAP;
-        s->ed_count = 1 + cohkit_unit_rnd(&s->rng) % 3;
+        s->ed_count = 1 + cohkit_unit_rnd(&s->b.rng) % 3;
         return;
     case ED_GAP:
         if (--s->ed_count)
@@ -320,7 +318,7 @@ static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, dualopt_de_in
         /* fall through */
     case ED_WARM:
         if (s->ed_count) {
-            if (cohkit_unit_pct(&s->rng) < s->p_valid) {
+            if (cohkit_unit_pct(&s->b.rng) < s->p_valid) {
                 rand_access(s);
                 s->ed_count--;
                 s->have = 1;
@@ -331,14 +329,14 @@ static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, dualopt_de_in
         s->ed_decided = 0;
         /* fall through */
     case ED_WIN:
-        if (cohkit_unit_pct(&s->rng) >= s->p_valid)
+        if (cohkit_unit_pct(&s->b.rng) >= s->p_valid)
             return;
         k = edge_access(s);
         if (k) {
             s->have = 1;
             /* 1 window in 8: a reset in the cycle of the closing access,
              * which cancels the decision in the pipeline */
-            if (k == 2 && cohkit_unit_rnd(&s->rng) % 8 == 0) {
+            if (k == 2 && cohkit_unit_rnd(&s->b.rng) % 8 == 0) {
                 in->restart_i = 1;
                 s->ed_cancel++;
             }
@@ -349,46 +347,27 @@ static void edge_drive(de_stim *s, uint64_t cyc, int out_of_reset, dualopt_de_in
         /* fall through */
     case ED_WAIT:
         /* the decision, a few cycles more; or give up after 64 cycles */
-        if ((s->ed_decided && cyc >= s->ed_at + DUALOPT_DE_DECIDE_LATENCY + cohkit_unit_rnd(&s->rng) % 8) ||
+        if ((s->ed_decided && cyc >= s->ed_at + DUALOPT_DE_DECIDE_LATENCY + cohkit_unit_rnd(&s->b.rng) % 8) ||
             cyc >= s->ed_at + 64)
             s->ed_state = ED_RESTART;
         return;
     }
 }
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    de_stim *s = calloc(1, sizeof *s);
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
+    de_stim *s = p;
     s->c = *(const dualopt_de_cfg *)cfg;
     dualopt_de_geom_of(&s->c, &s->g);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x5eedull);
-    s->p_valid = 100;
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        free(s);
-        return NULL;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        if (dualopt_de_trace_read(a->trace, &s->c, &s->trace, &s->ntrace, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            free(s);
-            return NULL;
-        }
-    } else if (s->kind == KIND_EDGE) {
-        s->p_valid = 50 + (unsigned)(a->seed % 6) * 10;
-    }
+    s->p_valid = s->b.kind == KIND_EDGE ? 50 + (unsigned)(a->seed % 6) * 10 : 100;
+    if (s->b.trace && dualopt_de_trace_read(a->trace, &s->c, &s->trace, &s->ntrace, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
     new_profile(s);
-    if (s->kind == KIND_STEADY) /* remote reads only: windows close back to back */
+    if (s->b.kind == KIND_STEADY) /* remote reads only: windows close back to back */
         new_steady(s);
-    s->next_restart = s->kind == KIND_MIXED ? epoch(s, 0) : ~0ull;
-    s->next_kernel = s->kind == KIND_MIXED ? 500 + cohkit_unit_rnd(&s->rng) % 20000 : ~0ull;
-    return s;
+    s->next_restart = s->b.kind == KIND_MIXED ? epoch(s, 0) : ~0ull;
+    s->next_kernel = s->b.kind == KIND_MIXED ? 500 + cohkit_unit_rnd(&s->b.rng) % 20000 : ~0ull;
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -400,20 +379,22 @@ static void stim_free(void *p)
     }
 }
 
+COHKIT_UNIT_STIM_NEW(de_stim, 0x5eedull)
+
 static void rand_access(de_stim *s)
 {
-    unsigned remote = (unsigned)(cohkit_unit_rnd(&s->rng) % 1000) < s->pr.remote_pm;
-    unsigned read = cohkit_unit_pct(&s->rng) < (remote ? s->pr.read_pct : 60);
-    unsigned k, pop = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % s->pr.pop_max);
+    unsigned remote = (unsigned)(cohkit_unit_rnd(&s->b.rng) % 1000) < s->pr.remote_pm;
+    unsigned read = cohkit_unit_pct(&s->b.rng) < (remote ? s->pr.read_pct : 60);
+    unsigned k, pop = 1 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % s->pr.pop_max);
     uint64_t m = 0;
     s->q_kind = (remote ? 2u : 0u) | (read ? 0u : 1u);
-    s->q_hit = cohkit_unit_pct(&s->rng) < s->pr.hit_pct;
+    s->q_hit = cohkit_unit_pct(&s->b.rng) < s->pr.hit_pct;
     /* pop distinct random words (or an arbitrary mask now and then) */
-    if (cohkit_unit_pct(&s->rng) < 3)
-        m = cohkit_unit_rnd(&s->rng) & maskw(s->c.words);
+    if (cohkit_unit_pct(&s->b.rng) < 3)
+        m = cohkit_unit_rnd(&s->b.rng) & maskw(s->c.words);
     else
         for (k = 0; k < pop; k++) {
-            unsigned w = (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.words);
+            unsigned w = (unsigned)(cohkit_unit_rnd(&s->b.rng) % s->c.words);
             while (m >> w & 1)
                 w = (w + 1) % s->c.words;
             m |= 1ull << w;
@@ -428,8 +409,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     int out_of_reset = (int)(inw[0] & 1);
     in->kernel_i = 0;
     in->restart_i = 0;
-    if (s->kind == KIND_TRACE) {
-        if (out_of_reset && !s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.valid) {
+    if (s->b.kind == KIND_TRACE) {
+        if (out_of_reset && !s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->b.rng) < COHKIT_UNIT_BP_TRACE.valid) {
             const dualopt_de_trec *t = &s->trace[s->tnext++];
             s->last_event = cyc;
             if (t->op == DUALOPT_DE_T_KERNEL)
@@ -443,27 +424,27 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
                 s->have = 1;
             }
         }
-    } else if (s->kind == KIND_EDGE) {
+    } else if (s->b.kind == KIND_EDGE) {
         edge_drive(s, cyc, out_of_reset, in);
     } else {
-        if ((cyc & 2047) == 0 && s->kind == KIND_MIXED) {
+        if ((cyc & 2047) == 0 && s->b.kind == KIND_MIXED) {
             static const unsigned pv[] = {100, 90, 50, 20};
-            s->p_valid = pv[cohkit_unit_rnd(&s->rng) % 4];
+            s->p_valid = pv[cohkit_unit_rnd(&s->b.rng) % 4];
         }
-        if (!s->have && cohkit_unit_pct(&s->rng) < s->p_valid) {
+        if (!s->have && cohkit_unit_pct(&s->b.rng) < s->p_valid) {
             rand_access(s);
             s->have = 1;
         }
         if (out_of_reset && cyc >= s->next_kernel) {
             in->kernel_i = 1;
-            s->next_kernel = cyc + 1 + cohkit_unit_rnd(&s->rng) % 30000;
+            s->next_kernel = cyc + 1 + cohkit_unit_rnd(&s->b.rng) % 30000;
         }
         if (out_of_reset && cyc >= s->next_restart) {
             in->restart_i = 1;
             new_profile(s);
-            if (s->kind == KIND_STEADY)
+            if (s->b.kind == KIND_STEADY)
                 new_steady(s);
-            s->next_restart = s->kind == KIND_MIXED ? epoch(s, cyc) : ~0ull;
+            s->next_restart = s->b.kind == KIND_MIXED ? epoch(s, cyc) : ~0ull;
         }
     }
     in->acc_valid_i = (uint64_t)s->have;
@@ -482,7 +463,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
         s->accesses++;
         s->acc_at[cyc & 7] = s->accesses;
         s->have = 0;
-        if (s->kind == KIND_TRACE)
+        if (s->b.kind == KIND_TRACE)
             s->last_event = cyc;
     }
     s->kernels += in->kernel_i & 1;
@@ -497,26 +478,26 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
         s->equal[1] += c.reads > 0 && c.words * s->c.block_th.den ==
                                           (uint64_t)s->c.block_th.num * s->c.words * c.reads;
         s->equal[2] += c.hits * s->c.hit_th.den == (uint64_t)s->c.hit_th.num * base;
-        if (s->out)
-            dualopt_de_trace_print_decide(s->out, s->acc_at[(cyc - DUALOPT_DE_DECIDE_LATENCY) & 7],
+        if (s->b.out)
+            dualopt_de_trace_print_decide(s->b.out, s->acc_at[(cyc - DUALOPT_DE_DECIDE_LATENCY) & 7],
                                   (unsigned)o->dec_mode_o, &c);
-        if (s->kind == KIND_EDGE)
+        if (s->b.kind == KIND_EDGE)
             s->ed_decided = 1;
-        else if (s->kind != KIND_TRACE) {
+        else if (s->b.kind != KIND_TRACE) {
             /* after a decision: soon a reset (sometimes while the next
              * decision is still in the pipeline) and a new profile */
             static const uint64_t d[] = {0, 1, 2, 3, 50, 400, 3000};
-            uint64_t t = cyc + 1 + d[cohkit_unit_rnd(&s->rng) % 7];
+            uint64_t t = cyc + 1 + d[cohkit_unit_rnd(&s->b.rng) % 7];
             if (t < s->next_restart)
                 s->next_restart = t;
         }
     }
-    if (s->kind == KIND_TRACE && !s->finished && s->tnext == s->ntrace && !s->have &&
+    if (s->b.kind == KIND_TRACE && !s->finished && s->tnext == s->ntrace && !s->have &&
         cyc >= s->last_event + DUALOPT_DE_DECIDE_LATENCY + 1) {
-        if (o->mode_o == DUALOPT_DE_MONITOR && s->out) {
+        if (o->mode_o == DUALOPT_DE_MONITOR && s->b.out) {
             dualopt_de_counts c = {o->cnt_total_o, o->cnt_remote_o, o->cnt_reads_o, o->cnt_words_o,
                            o->cnt_hits_o};
-            dualopt_de_trace_print_undecided(s->out, &c);
+            dualopt_de_trace_print_undecided(s->b.out, &c);
         }
         s->finished = 1;
     }
@@ -551,7 +532,7 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
             l, (unsigned long long)s->decisions, (unsigned long long)s->by_mode[DUALOPT_DE_NONE],
             (unsigned long long)s->by_mode[DUALOPT_DE_COALESCE], (unsigned long long)s->by_mode[DUALOPT_DE_CACHE],
             (unsigned long long)s->restarts, (unsigned long long)s->kernels);
-    if (s->kind == KIND_EDGE)
+    if (s->b.kind == KIND_EDGE)
         fprintf(f, "%sedge windows: block %llu, hit %llu, both %llu, ratio %llu\n", l,
                 (unsigned long long)s->ed_windows[0], (unsigned long long)s->ed_windows[1],
                 (unsigned long long)s->ed_windows[2], (unsigned long long)s->ed_windows[3]);

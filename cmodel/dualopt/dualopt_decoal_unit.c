@@ -40,13 +40,11 @@ static const cohkit_unit_flag flags[] = {
 };
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     dualopt_codec_cfg c;
     dualopt_codec_geom g;
     dualopt_decoal_layout l;
-    int trace;
-    uint64_t rng;
     uint64_t jrng; /* don't-care bytes and broken regular headers: their own generator, rng's draws unchanged */
-    cohkit_unit_bp bp;
     int have;
     dualopt_codec_pkt cur;
     unsigned cur_src, cur_bad;
@@ -55,37 +53,21 @@ typedef struct {
     /* accepted packets whose slots are still leaving (trace cycles) */
     uint64_t q_cycle[4];
     unsigned q_left[4], q_head, q_n;
-    FILE *out;
     uint64_t accepted, injected_bad, seen_bad, slots_out, regs_out, slot_cycles;
     uint64_t busy_from, full_pkts, full_cycles;
 } dstim;
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    dstim *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        return snprintf(err, len, "out of memory"), NULL;
+    dstim *s = p;
     s->c = *(const dualopt_codec_cfg *)cfg;
     dualopt_codec_geom_of(&s->c, &s->g);
     dualopt_decoal_layout_of(&s->c, &s->l);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x5a5a5a5ull);
     s->jrng = cohkit_unit_stim_seed2(a->seed);
-    s->bp = COHKIT_UNIT_BP_FULL;
-    if (cohkit_unit_stim_kind(streams, a, err, len) < 0) {
-        free(s);
-        return NULL;
-    }
-    if (a->trace != NULL) {
-        char e2[300];
-        s->trace = 1;
-        s->out = a->out;
-        if (dualopt_decoal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            free(s);
-            return NULL;
-        }
-    }
-    return s;
+    s->b.bp = COHKIT_UNIT_BP_FULL;
+    if (s->b.trace && dualopt_decoal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -97,43 +79,45 @@ static void stim_free(void *p)
     }
 }
 
+COHKIT_UNIT_STIM_NEW(dstim, 0x5a5a5a5ull)
+
 static void rand_pkt(dstim *s)
 {
     dualopt_codec_pkt *p = &s->cur;
-    unsigned x = cohkit_unit_pct(&s->rng), j;
+    unsigned x = cohkit_unit_pct(&s->b.rng), j;
     memset(p, 0, sizeof *p);
-    s->cur_src = (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.gpus);
+    s->cur_src = (unsigned)(cohkit_unit_rnd(&s->b.rng) % s->c.gpus);
     s->cur_bad = 0;
     if (x < 12) {
         p->reg = 1;
-        p->id = (uint16_t)cohkit_unit_rnd(&s->rng);
-        p->len = 4 + (unsigned)(cohkit_unit_rnd(&s->rng) % 300);
+        p->id = (uint16_t)cohkit_unit_rnd(&s->b.rng);
+        p->len = 4 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % 300);
         dualopt_codec_pkt_image(&s->c, p);
     } else {
-        p->n = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.max);
-        if (cohkit_unit_pct(&s->rng) < 40)
+        p->n = 1 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % s->c.max);
+        if (cohkit_unit_pct(&s->b.rng) < 40)
             p->n = s->c.max;
         for (j = 0; j < p->n; j++) {
-            p->s[j].id = (uint16_t)cohkit_unit_rnd(&s->rng);
-            p->s[j].d[0] = cohkit_unit_rnd(&s->rng);
-            p->s[j].d[1] = s->c.gran > 8 ? cohkit_unit_rnd(&s->rng) : 0;
+            p->s[j].id = (uint16_t)cohkit_unit_rnd(&s->b.rng);
+            p->s[j].d[0] = cohkit_unit_rnd(&s->b.rng);
+            p->s[j].d[1] = s->c.gran > 8 ? cohkit_unit_rnd(&s->b.rng) : 0;
             if (s->c.gran < 8)
                 p->s[j].d[0] &= (1ull << (8 * s->c.gran)) - 1;
         }
         dualopt_codec_pkt_image(&s->c, p);
     }
     if (x >= 90) { /* malformed: one field broken */
-        unsigned m = (unsigned)(cohkit_unit_rnd(&s->rng) % 6);
+        unsigned m = (unsigned)(cohkit_unit_rnd(&s->b.rng) % 6);
         s->cur_bad = 1;
         if (m == 0)
-            p->img[0] = (uint8_t)((p->img[0] & 0xf0) | (2 + cohkit_unit_rnd(&s->rng) % 14));
+            p->img[0] = (uint8_t)((p->img[0] & 0xf0) | (2 + cohkit_unit_rnd(&s->b.rng) % 14));
         else if (m == 1)
-            p->img[0] = (uint8_t)((p->img[0] & 0x0f) | (2 + cohkit_unit_rnd(&s->rng) % 14) << 4);
+            p->img[0] = (uint8_t)((p->img[0] & 0x0f) | (2 + cohkit_unit_rnd(&s->b.rng) % 14) << 4);
         else if (m == 2 && !p->reg)
             p->img[1] = (uint8_t)((p->img[1] & ~((1u << s->c.count_bits) - 1)) |
-                                  (cohkit_unit_pct(&s->rng) < 50 ? 0 : s->c.max + 1));
+                                  (cohkit_unit_pct(&s->b.rng) < 50 ? 0 : s->c.max + 1));
         else if (m == 3)
-            p->len += 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 3);
+            p->len += 1 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % 3);
         else if (m == 4)
             p->img[1] |= 0x80;
         else
@@ -173,30 +157,30 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     unsigned k, b;
     for (k = 1; k < s->l.in_words; k++)
         in[k] = 0;
-    if (s->trace) {
-        if (cyc >= 2 && !s->have && s->next < s->nrec && cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.valid) {
+    if (s->b.trace) {
+        if (cyc >= 2 && !s->have && s->next < s->nrec && cohkit_unit_pct(&s->b.rng) < COHKIT_UNIT_BP_TRACE.valid) {
             s->cur = s->recs[s->next++];
             s->cur_src = s->cur.dst;
             s->have = 1;
         }
-        in[s->l.out_ready] = cohkit_unit_pct(&s->rng) < 80;
+        in[s->l.out_ready] = cohkit_unit_pct(&s->b.rng) < 80;
     } else {
         if ((cyc & 1023) == 0) {
-            cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
+            cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
         }
-        if (!s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
+        if (!s->have && cohkit_unit_pct(&s->b.rng) < s->b.bp.valid) {
             rand_pkt(s);
             s->have = 1;
         }
-        in[s->l.out_ready] = cohkit_unit_pct(&s->rng) < s->bp.ready;
+        in[s->l.out_ready] = cohkit_unit_pct(&s->b.rng) < s->b.bp.ready;
     }
     in[s->l.pkt_valid] = (uint64_t)s->have;
     if (s->have) {
         in[s->l.pkt_src] = s->cur_src;
         in[s->l.pkt_len] = s->cur.len;
-        for (b = 0; b < (s->trace && s->cur.reg ? 4u : s->c.pkt_bytes); b++)
+        for (b = 0; b < (s->b.trace && s->cur.reg ? 4u : s->c.pkt_bytes); b++)
             in[s->l.pkt_data + b / 8] |= (uint64_t)s->cur.img[b] << (8 * (b % 8));
-    } else if (!s->trace) { /* valid low: every field is don't-care */
+    } else if (!s->b.trace) { /* valid low: every field is don't-care */
         in[s->l.pkt_src] = cohkit_unit_rnd(&s->jrng) & ((1u << s->g.gpu_bits) - 1);
         in[s->l.pkt_len] = (uint16_t)cohkit_unit_rnd(&s->jrng);
         for (b = 0; b < s->c.pkt_bytes; b++)
@@ -212,18 +196,18 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             s->regs_out++;
         else
             s->slots_out++;
-        if (s->trace && s->out && s->q_n) {
+        if (s->b.trace && s->b.out && s->q_n) {
             uint64_t d[2] = {out[s->l.out_data], s->g.data_bits > 64 ? out[s->l.out_data + 1] : 0};
             uint64_t c = s->q_cycle[s->q_head];
             if (out[s->l.out_reg] & 1) {
-                fprintf(s->out, "REG %llu %u 0x%04x %u\n", (unsigned long long)c,
+                fprintf(s->b.out, "REG %llu %u 0x%04x %u\n", (unsigned long long)c,
                         (unsigned)out[s->l.out_src], (unsigned)out[s->l.out_id],
                         (unsigned)out[s->l.out_bytes]);
             } else {
-                fprintf(s->out, "RSP %llu %u 0x%04x ", (unsigned long long)c,
+                fprintf(s->b.out, "RSP %llu %u 0x%04x ", (unsigned long long)c,
                         (unsigned)out[s->l.out_src], (unsigned)out[s->l.out_id]);
-                dualopt_codec_print_data(s->out, &s->c, d);
-                fprintf(s->out, "\n");
+                dualopt_codec_print_data(s->b.out, &s->c, d);
+                fprintf(s->b.out, "\n");
             }
         }
         if (s->q_n && --s->q_left[s->q_head] == 0) {

@@ -10,6 +10,7 @@
 
 #include "dualopt_mshr.h"
 #include "unit_adapt.h"
+#include "unit_trace.h"
 
 static const char *const presets[] = {"default", "fpga", "line", "gran8", "gran16", NULL};
 static const char *const streams[] = {"mixed", "rate", NULL};
@@ -54,135 +55,65 @@ static void free_recs(mshr_rec *r, size_t n)
     free(r);
 }
 
-/* Hex with optional 0x, at most `bits` wide. */
-static int get_hex(const char *t, unsigned bits, uint64_t *v)
+static void drop_rec(void *rec) { free(((mshr_rec *)rec)->tok); }
+
+static int parse_req(cohkit_trace_reader *rd, const dualopt_mshr_cfg *c, char **tk, int nt,
+                     mshr_rec *x)
 {
-    uint64_t x = 0;
-    if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
-        t += 2;
-    if (*t == '\0')
-        return -1;
-    for (; *t; t++) {
-        int d = isdigit((unsigned char)*t) ? *t - '0'
-                : (*t >= 'a' && *t <= 'f') ? *t - 'a' + 10
-                : (*t >= 'A' && *t <= 'F') ? *t - 'A' + 10
-                                           : -1;
-        if (d < 0)
-            return -1;
-        if (x >> 60)
-            return -1;
-        x = x << 4 | (uint64_t)d;
+    dualopt_mshr_geom g;
+    uint64_t a;
+    int need_mask = c->mode == DUALOPT_MSHR_BITMASK;
+    dualopt_mshr_geom_of(c, &g);
+    if (nt < 3 + need_mask || nt > 4)
+        return cohkit_trace_fail(rd, "expected 'REQ <tag> <addr>%s'",
+                                 need_mask ? " <mask>" : " [<mask>]");
+    if (cohkit_trace_hex_width(tk[2], c->addr_bits, &a) != 0)
+        return cohkit_trace_fail(rd, "address '%s' is not hex of at most %u bits", tk[2],
+                                 c->addr_bits);
+    x->line = a >> g.line_bits;
+    x->mask = g.mask_all;
+    if (nt == 4) {
+        if (cohkit_trace_hex_width(tk[3], g.mask_bits, &x->mask) != 0)
+            return cohkit_trace_fail(rd, "mask '%s' is not hex of at most %u bits", tk[3],
+                                     g.mask_bits);
+        if (x->mask == 0 && need_mask)
+            return cohkit_trace_fail(rd, "mask '%s' requests no word", tk[3]);
+        if (!need_mask)
+            x->mask = g.mask_all;
     }
-    if (bits < 64 && (x >> bits))
-        return -1;
-    *v = x;
-    return 0;
+    x->kind = REC_REQ;
+    x->tok = strdup(tk[1]);
+    return x->tok == NULL ? cohkit_trace_fail(rd, "out of memory") : 0;
 }
 
-static int get_dec(const char *t, unsigned long *v)
+static int parse_rec(cohkit_trace_reader *rd, const void *ctx, void *rec)
 {
-    char *end;
-    if (!isdigit((unsigned char)t[0]))
-        return -1;
-    *v = strtoul(t, &end, 10);
-    return *end ? -1 : 0;
+    const dualopt_mshr_cfg *c = ctx;
+    mshr_rec *x = rec;
+    char *tk[8];
+    int nt = cohkit_trace_tokens(rd, tk, 8);
+    x->lineno = rd->lineno;
+    if (strcmp(tk[0], "REQ") == 0)
+        return parse_req(rd, c, tk, nt, x);
+    if (strcmp(tk[0], "FILL") != 0)
+        return cohkit_trace_fail(rd, "unknown record '%s' (REQ or FILL)", tk[0]);
+    if (nt != 2)
+        return cohkit_trace_fail(rd, "expected 'FILL <entry>'");
+    if (cohkit_trace_uint(tk[1], c->entries - 1, &x->entry) != 0)
+        return cohkit_trace_fail(rd, "entry '%s' is not 0..%u", tk[1], c->entries - 1);
+    x->kind = REC_FILL;
+    return 0;
 }
 
 /* Reads a whole trace; -1 with "line N: reason" in err. */
 static int read_trace(FILE *f, const dualopt_mshr_cfg *c, mshr_rec **out, size_t *nout, char *err,
                       size_t len)
 {
-    dualopt_mshr_geom g;
-    char *buf = NULL;
-    size_t cap = 0, n = 0, rcap = 0;
-    unsigned lineno = 0;
-    mshr_rec *r = NULL;
-    dualopt_mshr_geom_of(c, &g);
-    while (getline(&buf, &cap, f) > 0) {
-        char *tk[8], *p, *h = strchr(buf, '#');
-        int nt = 0;
-        mshr_rec x;
-        lineno++;
-        if (h)
-            *h = '\0';
-        for (p = strtok(buf, " \t\r\n"); p && nt < 8; p = strtok(NULL, " \t\r\n"))
-            tk[nt++] = p;
-        if (nt == 0)
-            continue;
-        memset(&x, 0, sizeof x);
-        x.lineno = lineno;
-        if (strcmp(tk[0], "REQ") == 0) {
-            uint64_t a;
-            int need_mask = c->mode == DUALOPT_MSHR_BITMASK;
-            if (nt < 3 + need_mask || nt > 4) {
-                snprintf(err, len, "line %u: expected 'REQ <tag> <addr>%s'", lineno,
-                         need_mask ? " <mask>" : " [<mask>]");
-                goto bad;
-            }
-            if (get_hex(tk[2], c->addr_bits, &a) != 0) {
-                snprintf(err, len, "line %u: address '%s' is not hex of at most %u bits", lineno,
-                         tk[2], c->addr_bits);
-                goto bad;
-            }
-            x.line = a >> g.line_bits;
-            x.mask = g.mask_all;
-            if (nt == 4) {
-                if (get_hex(tk[3], g.mask_bits, &x.mask) != 0) {
-                    snprintf(err, len, "line %u: mask '%s' is not hex of at most %u bits", lineno,
-                             tk[3], g.mask_bits);
-                    goto bad;
-                }
-                if (x.mask == 0 && need_mask) {
-                    snprintf(err, len, "line %u: mask '%s' requests no word", lineno, tk[3]);
-                    goto bad;
-                }
-                if (!need_mask)
-                    x.mask = g.mask_all;
-            }
-            x.kind = REC_REQ;
-            x.tok = strdup(tk[1]);
-            if (x.tok == NULL) {
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-        } else if (strcmp(tk[0], "FILL") == 0) {
-            unsigned long e;
-            if (nt != 2) {
-                snprintf(err, len, "line %u: expected 'FILL <entry>'", lineno);
-                goto bad;
-            }
-            if (get_dec(tk[1], &e) != 0 || e >= c->entries) {
-                snprintf(err, len, "line %u: entry '%s' is not 0..%u", lineno, tk[1],
-                         c->entries - 1);
-                goto bad;
-            }
-            x.kind = REC_FILL;
-            x.entry = (unsigned)e;
-        } else {
-            snprintf(err, len, "line %u: unknown record '%s' (REQ or FILL)", lineno, tk[0]);
-            goto bad;
-        }
-        if (n == rcap) {
-            size_t nc = rcap ? rcap * 2 : 256;
-            mshr_rec *nr = realloc(r, nc * sizeof *nr);
-            if (nr == NULL) {
-                free(x.tok);
-                snprintf(err, len, "line %u: out of memory", lineno);
-                goto bad;
-            }
-            r = nr;
-            rcap = nc;
-        }
-        r[n++] = x;
-    }
-    free(buf);
+    static const cohkit_trace_format fmt = {sizeof(mshr_rec), parse_rec, drop_rec, 0};
+    void *r;
+    int rc = cohkit_trace_records(f, &fmt, c, &r, nout, err, len);
     *out = r;
-    *nout = n;
-    return 0;
-bad:
-    free(buf);
-    free_recs(r, n);
-    return -1;
+    return rc;
 }
 
 static void print_line_mask(FILE *f, const dualopt_mshr_geom *g, uint64_t line, uint64_t mask)
@@ -282,10 +213,9 @@ enum { KIND_MIXED, KIND_RATE, KIND_TRACE };
 enum { TS_IDLE, TS_REQ, TS_RSP, TS_FILL, TS_DONE };
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     dualopt_mshr_cfg c;
     dualopt_mshr_geom g;
-    int kind;
-    uint64_t rng;
     unsigned p_valid, p_rsp_ready, p_fill, p_done_ready;
     /* tag pool: every tag in flight is unique (the target-store contract) */
     uint32_t *pool;
@@ -302,7 +232,6 @@ typedef struct {
     uint32_t *tok_of;     /* tag id -> record index */
     uint32_t *beats;
     unsigned nbeats;
-    FILE *out;
     /* counts */
     uint64_t offered, accepted, rsp_kinds[4], fills, done_beats;
 } mshr_stim;
@@ -319,56 +248,38 @@ static void stim_free(void *p)
     free(s);
 }
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    mshr_stim *s = calloc(1, sizeof *s);
+    mshr_stim *s = p;
     unsigned i;
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
     s->c = *(const dualopt_mshr_cfg *)cfg;
     dualopt_mshr_geom_of(&s->c, &s->g);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x5eedull);
     s->pool = malloc(s->g.tags * sizeof *s->pool);
     s->tok_of = calloc(s->g.tags, sizeof *s->tok_of);
     s->beats = malloc(s->g.tags * sizeof *s->beats);
-    if (s->pool == NULL || s->tok_of == NULL || s->beats == NULL) {
-        snprintf(err, len, "out of memory");
-        stim_free(s);
-        return NULL;
-    }
+    if (s->pool == NULL || s->tok_of == NULL || s->beats == NULL)
+        return snprintf(err, len, "out of memory"), -1;
     for (i = 0; i < s->g.tags; i++)
         s->pool[i] = s->g.tags - 1 - i;
     s->npool = s->g.tags;
     for (i = 0; i < 8; i++)
-        s->line_pool[i] = cohkit_unit_rnd(&s->rng) & mask64(s->g.laddr_bits);
+        s->line_pool[i] = cohkit_unit_rnd(&s->b.rng) & mask64(s->g.laddr_bits);
     s->p_valid = 100;
     s->p_rsp_ready = 100;
     s->p_done_ready = 100;
     s->p_fill = 30;
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        stim_free(s);
-        return NULL;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        if (read_trace(a->trace, &s->c, &s->rec, &s->nrec, e2, sizeof e2) != 0 ||
-            run_core(&s->c, s->rec, s->nrec, NULL, s->g.tags, NULL, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            stim_free(s);
-            return NULL;
-        }
-    }
-    return s;
+    if (s->b.trace && (read_trace(a->trace, &s->c, &s->rec, &s->nrec, err, len) != 0 ||
+                       run_core(&s->c, s->rec, s->nrec, NULL, s->g.tags, NULL, err, len) != 0))
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
+
+COHKIT_UNIT_STIM_NEW(mshr_stim, 0x5eedull)
 
 static uint32_t pool_take(mshr_stim *s)
 {
     /* a random free tag, so that tags are not reused in a fixed order */
-    unsigned k = (unsigned)(cohkit_unit_rnd(&s->rng) % s->npool);
+    unsigned k = (unsigned)(cohkit_unit_rnd(&s->b.rng) % s->npool);
     uint32_t t = s->pool[k];
     s->pool[k] = s->pool[--s->npool];
     return t;
@@ -382,49 +293,49 @@ static void pool_give(mshr_stim *s, uint32_t t)
 
 static uint64_t rand_mask(mshr_stim *s)
 {
-    unsigned r = cohkit_unit_pct(&s->rng), mb = s->g.mask_bits;
+    unsigned r = cohkit_unit_pct(&s->b.rng), mb = s->g.mask_bits;
     uint64_t m;
     if (r < 40)
-        m = 1ull << (cohkit_unit_rnd(&s->rng) % mb);
+        m = 1ull << (cohkit_unit_rnd(&s->b.rng) % mb);
     else if (r < 60)
-        m = (1ull << (cohkit_unit_rnd(&s->rng) % mb)) | (1ull << (cohkit_unit_rnd(&s->rng) % mb));
+        m = (1ull << (cohkit_unit_rnd(&s->b.rng) % mb)) | (1ull << (cohkit_unit_rnd(&s->b.rng) % mb));
     else if (r < 75)
         m = s->g.mask_all;
     else
-        m = cohkit_unit_rnd(&s->rng) & s->g.mask_all;
+        m = cohkit_unit_rnd(&s->b.rng) & s->g.mask_all;
     return m ? m : 1;
 }
 
 static void rand_drive(mshr_stim *s, uint64_t cyc)
 {
-    if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
+    if (s->b.kind == KIND_MIXED && (cyc & 1023) == 0) {
         static const unsigned pv[] = {100, 70, 40, 10}, pr[] = {100, 60, 25},
                               pf[] = {60, 30, 10, 2};
-        s->p_valid = pv[cohkit_unit_rnd(&s->rng) % 4];
-        s->p_rsp_ready = pr[cohkit_unit_rnd(&s->rng) % 3];
-        s->p_done_ready = pr[cohkit_unit_rnd(&s->rng) % 3];
-        s->p_fill = pf[cohkit_unit_rnd(&s->rng) % 4];
+        s->p_valid = pv[cohkit_unit_rnd(&s->b.rng) % 4];
+        s->p_rsp_ready = pr[cohkit_unit_rnd(&s->b.rng) % 3];
+        s->p_done_ready = pr[cohkit_unit_rnd(&s->b.rng) % 3];
+        s->p_fill = pf[cohkit_unit_rnd(&s->b.rng) % 4];
     }
-    if (!s->have && s->npool > 0 && cohkit_unit_pct(&s->rng) < s->p_valid) {
+    if (!s->have && s->npool > 0 && cohkit_unit_pct(&s->b.rng) < s->p_valid) {
         unsigned np = s->c.entries < 6 ? s->c.entries + 2 : 8;
         s->q_tag = pool_take(s);
-        s->q_line = s->line_pool[cohkit_unit_rnd(&s->rng) % np];
+        s->q_line = s->line_pool[cohkit_unit_rnd(&s->b.rng) % np];
         /* now and then a line outside the pool */
-        if (cohkit_unit_pct(&s->rng) < 3)
-            s->q_line = cohkit_unit_rnd(&s->rng) & mask64(s->g.laddr_bits);
+        if (cohkit_unit_pct(&s->b.rng) < 3)
+            s->q_line = cohkit_unit_rnd(&s->b.rng) & mask64(s->g.laddr_bits);
         s->q_mask = rand_mask(s);
         s->have = 1;
     }
-    if (!s->fhave && cohkit_unit_pct(&s->rng) < (s->kind == KIND_RATE ? 100 : s->p_fill)) {
-        if (s->outstanding != 0 && cohkit_unit_pct(&s->rng) >= 3) {
-            unsigned k = (unsigned)(cohkit_unit_rnd(&s->rng) % 64);
+    if (!s->fhave && cohkit_unit_pct(&s->b.rng) < (s->b.kind == KIND_RATE ? 100 : s->p_fill)) {
+        if (s->outstanding != 0 && cohkit_unit_pct(&s->b.rng) >= 3) {
+            unsigned k = (unsigned)(cohkit_unit_rnd(&s->b.rng) % 64);
             while (!((s->outstanding >> k) & 1))
                 k = (k + 1) % 64;
             s->f_entry = k;
             s->fhave = 1;
-        } else if (cohkit_unit_pct(&s->rng) < 10) {
+        } else if (cohkit_unit_pct(&s->b.rng) < 10) {
             /* a fill naming an entry the stimulus does not know as busy */
-            s->f_entry = cohkit_unit_rnd(&s->rng) & mask64(s->g.entry_bits);
+            s->f_entry = cohkit_unit_rnd(&s->b.rng) & mask64(s->g.entry_bits);
             s->fhave = 1;
         }
     }
@@ -432,7 +343,7 @@ static void rand_drive(mshr_stim *s, uint64_t cyc)
 
 static void trace_drive(mshr_stim *s)
 {
-    if (s->ts != TS_IDLE || s->next >= s->nrec || cohkit_unit_pct(&s->rng) >= COHKIT_UNIT_BP_TRACE.valid)
+    if (s->ts != TS_IDLE || s->next >= s->nrec || cohkit_unit_pct(&s->b.rng) >= COHKIT_UNIT_BP_TRACE.valid)
         return;
     if (s->rec[s->next].kind == REC_REQ) {
         const mshr_rec *r = &s->rec[s->next];
@@ -454,14 +365,14 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
 {
     mshr_stim *s = p;
     dualopt_mshr_in *in = (dualopt_mshr_in *)(void *)inw;
-    if (s->kind == KIND_TRACE) {
+    if (s->b.kind == KIND_TRACE) {
         trace_drive(s);
-        in->rsp_ready_i = cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.ready;
-        in->done_ready_i = cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.ready;
+        in->rsp_ready_i = cohkit_unit_pct(&s->b.rng) < COHKIT_UNIT_BP_TRACE.ready;
+        in->done_ready_i = cohkit_unit_pct(&s->b.rng) < COHKIT_UNIT_BP_TRACE.ready;
     } else {
         rand_drive(s, cyc);
-        in->rsp_ready_i = s->kind == KIND_RATE || cohkit_unit_pct(&s->rng) < s->p_rsp_ready;
-        in->done_ready_i = s->kind == KIND_RATE || cohkit_unit_pct(&s->rng) < s->p_done_ready;
+        in->rsp_ready_i = s->b.kind == KIND_RATE || cohkit_unit_pct(&s->b.rng) < s->p_rsp_ready;
+        in->done_ready_i = s->b.kind == KIND_RATE || cohkit_unit_pct(&s->b.rng) < s->p_done_ready;
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_tag_i = s->have ? s->q_tag : 0;
@@ -492,8 +403,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
         if (k == DUALOPT_MSHR_MISS && o->rsp_entry_o < 64)
             s->outstanding |= 1ull << o->rsp_entry_o;
         if (s->ts == TS_RSP) {
-            if (s->out)
-                print_rsp(s->out, &s->g, s->rec[s->tok_of[o->rsp_tag_o]].tok, k, o->rsp_entry_o,
+            if (s->b.out)
+                print_rsp(s->b.out, &s->g, s->rec[s->tok_of[o->rsp_tag_o]].tok, k, o->rsp_entry_o,
                           o->rsp_line_o, o->rsp_mask_o);
             s->ts = TS_IDLE;
         }
@@ -516,12 +427,12 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
                 s->beats[s->nbeats++] = (uint32_t)o->done_tag_o;
             if (o->done_last_o) {
                 unsigned k;
-                if (s->out) {
-                    fprintf(s->out, "DONE %llu", (unsigned long long)o->done_entry_o);
-                    print_line_mask(s->out, &s->g, o->done_line_o, o->done_mask_o);
+                if (s->b.out) {
+                    fprintf(s->b.out, "DONE %llu", (unsigned long long)o->done_entry_o);
+                    print_line_mask(s->b.out, &s->g, o->done_line_o, o->done_mask_o);
                     for (k = 0; k < s->nbeats; k++)
-                        fprintf(s->out, " %s", s->rec[s->tok_of[s->beats[k]]].tok);
-                    fputc('\n', s->out);
+                        fprintf(s->b.out, " %s", s->rec[s->tok_of[s->beats[k]]].tok);
+                    fputc('\n', s->b.out);
                 }
                 s->ts = TS_IDLE;
             }

@@ -46,92 +46,55 @@ typedef struct {
 
 typedef struct {
     rc_rec *r;
-    size_t n, cap, kernels;
+    size_t n, kernels;
 } rc_trace;
+
+static int parse_write(cohkit_trace_reader *rd, const dualopt_rcache_cfg *c, rc_rec *r)
+{
+    char *end;
+    unsigned long sz;
+    unsigned off = (unsigned)(r->addr & (c->line - 1));
+    const char *tok = cohkit_trace_arg(rd);
+    if (tok == NULL)
+        return cohkit_trace_fail(rd, "missing size");
+    if (*tok < '0' || *tok > '9' || (sz = strtoul(tok, &end, 10), *end) || sz == 0 || sz > c->line)
+        return cohkit_trace_fail(rd, "size '%s' is not in 1..%u", tok, c->line);
+    if (off + sz > c->line)
+        return cohkit_trace_fail(rd, "%lu bytes at 0x%llx cross the %u-byte line", sz,
+                                 (unsigned long long)r->addr, c->line);
+    r->mask = mask64((unsigned)sz) << off;
+    return 0;
+}
+
+static int parse_rec(cohkit_trace_reader *rd, const void *ctx, void *rec)
+{
+    const dualopt_rcache_cfg *c = ctx;
+    rc_rec *r = rec;
+    const char *tok = rd->first;
+    r->lineno = rd->lineno;
+    if (strcmp(tok, "RD") == 0 || strcmp(tok, "WR") == 0 || strcmp(tok, "AT") == 0) {
+        r->op = tok[0] == 'R' ? DUALOPT_RCACHE_RD : tok[0] == 'W' ? DUALOPT_RCACHE_WR : DUALOPT_RCACHE_AT;
+        if (cohkit_trace_addr_max(rd, "address", mask64(c->addr_bits), &r->addr) ||
+            (r->op == DUALOPT_RCACHE_WR && parse_write(rd, c, r)))
+            return -1;
+    } else if (strcmp(tok, "KERNEL") == 0) {
+        r->op = DUALOPT_RCACHE_KERNEL;
+    } else {
+        return cohkit_trace_fail(rd, "unknown record '%s'", tok);
+    }
+    return cohkit_trace_end(rd);
+}
 
 static int trace_read(FILE *f, const dualopt_rcache_cfg *c, rc_trace *t, char *err, size_t len)
 {
-    char *buf = NULL;
-    size_t bcap = 0;
-    unsigned lineno = 0;
-    uint64_t amax = mask64(c->addr_bits);
-    memset(t, 0, sizeof *t);
-    while (getline(&buf, &bcap, f) > 0) {
-        char *save = NULL, *tok, *hash = strchr(buf, '#');
-        rc_rec r;
-        lineno++;
-        if (hash)
-            *hash = '\0';
-        tok = strtok_r(buf, " \t\r\n", &save);
-        if (tok == NULL)
-            continue;
-        memset(&r, 0, sizeof r);
-        r.lineno = lineno;
-        if (strcmp(tok, "RD") == 0 || strcmp(tok, "WR") == 0 || strcmp(tok, "AT") == 0) {
-            int e;
-            r.op = tok[0] == 'R' ? DUALOPT_RCACHE_RD : tok[0] == 'W' ? DUALOPT_RCACHE_WR : DUALOPT_RCACHE_AT;
-            tok = strtok_r(NULL, " \t\r\n", &save);
-            if (tok == NULL) {
-                snprintf(err, len, "line %u: missing address", lineno);
-                goto bad;
-            }
-            e = cohkit_trace_hex_width(tok, 64, &r.addr);
-            if (e == -1) {
-                snprintf(err, len, "line %u: address '%s' is not hex", lineno, tok);
-                goto bad;
-            }
-            if (e == -2 || r.addr > amax) {
-                snprintf(err, len, "line %u: address '%s' exceeds 0x%llx", lineno, tok,
-                         (unsigned long long)amax);
-                goto bad;
-            }
-            if (r.op == DUALOPT_RCACHE_WR) {
-                char *end;
-                unsigned long sz;
-                unsigned off = (unsigned)(r.addr & (c->line - 1));
-                tok = strtok_r(NULL, " \t\r\n", &save);
-                if (tok == NULL) {
-                    snprintf(err, len, "line %u: missing size", lineno);
-                    goto bad;
-                }
-                if (*tok < '0' || *tok > '9' || (sz = strtoul(tok, &end, 10), *end) || sz == 0 ||
-                    sz > c->line) {
-                    snprintf(err, len, "line %u: size '%s' is not in 1..%u", lineno, tok, c->line);
-                    goto bad;
-                }
-                if (off + sz > c->line) {
-                    snprintf(err, len, "line %u: %lu bytes at 0x%llx cross the %u-byte line",
-                             lineno, sz, (unsigned long long)r.addr, c->line);
-                    goto bad;
-                }
-                r.mask = mask64((unsigned)sz) << off;
-            }
-        } else if (strcmp(tok, "KERNEL") == 0) {
-            r.op = DUALOPT_RCACHE_KERNEL;
-            t->kernels++;
-        } else {
-            snprintf(err, len, "line %u: unknown record '%s'", lineno, tok);
-            goto bad;
-        }
-        tok = strtok_r(NULL, " \t\r\n", &save);
-        if (tok != NULL) {
-            snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
-            goto bad;
-        }
-        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 256) != 0) {
-            snprintf(err, len, "line %u: out of memory", lineno);
-            goto bad;
-        }
-        t->r[t->n++] = r;
-    }
-    free(buf);
-    return 0;
-bad:
-    free(buf);
-    free(t->r);
-    t->r = NULL;
-    t->n = 0;
-    return -1;
+    static const cohkit_trace_format fmt = {sizeof(rc_rec), parse_rec, NULL, 0};
+    void *r;
+    int rc = cohkit_trace_records(f, &fmt, c, &r, &t->n, err, len);
+    t->r = r;
+    t->kernels = 0;
+    for (size_t i = 0; i < t->n; i++)
+        t->kernels += t->r[i].op == DUALOPT_RCACHE_KERNEL;
+    return rc;
 }
 
 /* Data that no output line shows: writes and the home memory's initial
@@ -355,10 +318,9 @@ typedef struct {
 } pend_t;
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     dualopt_rcache_cfg c;
     dualopt_rcache_geom g;
-    int kind;
-    uint64_t rng;
     unsigned p_req, p_rsp, p_out, p_fill;
     mem_img m;
     dualopt_rcache *mirror;
@@ -384,7 +346,6 @@ typedef struct {
     unsigned npool, warm;
     rc_trace tr;
     size_t tnext;
-    FILE *out;
     /* statistics */
     uint64_t acc, rsp, kinds[7], wb_count, fetches, fills, func_bad, data_bad, mask_bad,
         flush_bad, reqs_since;
@@ -406,7 +367,7 @@ static void bad(rc_stim *s, uint64_t *ctr, const char *what, uint64_t cyc)
  * stream takes at most `ways` lines per set (no eviction). */
 static void make_pool(rc_stim *s)
 {
-    unsigned sets[3], si, j, per = s->kind == KIND_HITS ? s->c.ways : s->c.ways + 3;
+    unsigned sets[3], si, j, per = s->b.kind == KIND_HITS ? s->c.ways : s->c.ways + 3;
     uint64_t lmax = mask64(s->g.ln);
     sets[0] = 0;
     sets[1] = 1;
@@ -415,53 +376,27 @@ static void make_pool(rc_stim *s)
     for (si = 0; si < (s->c.sets > 2 ? 3u : 2u); si++)
         for (j = 0; j < per && s->npool < POOL_MAX; j++) {
             uint64_t jj = j;
-            if (s->kind != KIND_HITS && j == per - 1)
+            if (s->b.kind != KIND_HITS && j == per - 1)
                 jj = (lmax - sets[si]) / s->c.sets; /* the top of the space */
             s->pool[s->npool++] = sets[si] + jj * s->c.sets;
         }
 }
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    rc_stim *s = calloc(1, sizeof *s);
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
+    rc_stim *s = p;
     s->c = *(const dualopt_rcache_cfg *)cfg;
     dualopt_rcache_geom_of(&s->c, &s->g);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x7f4a7c15ull);
-    s->p_req = s->p_rsp = s->p_out = s->p_fill = 100;
+    s->p_req = s->b.bp.valid;
+    s->p_rsp = s->p_out = s->p_fill = s->b.bp.ready;
     s->hit_lat_min = ~0ull;
-    if (mem_init(&s->m, s->c.line) != 0 || (s->mirror = dualopt_rcache_new(&s->c)) == NULL) {
-        snprintf(err, len, "out of memory");
-        mem_free(&s->m);
-        free(s);
-        return NULL;
-    }
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        dualopt_rcache_free(s->mirror);
-        mem_free(&s->m);
-        free(s);
-        return NULL;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        s->p_req = COHKIT_UNIT_BP_TRACE.valid;
-        s->p_rsp = s->p_out = s->p_fill = COHKIT_UNIT_BP_TRACE.ready;
-        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            dualopt_rcache_free(s->mirror);
-            mem_free(&s->m);
-            free(s);
-            return NULL;
-        }
-    }
+    if (mem_init(&s->m, s->c.line) != 0 || (s->mirror = dualopt_rcache_new(&s->c)) == NULL)
+        return snprintf(err, len, "out of memory"), -1;
+    if (s->b.trace && trace_read(a->trace, &s->c, &s->tr, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
     make_pool(s);
     s->warm_left = s->npool;
-    return s;
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -477,42 +412,44 @@ static void stim_free(void *p)
     }
 }
 
+COHKIT_UNIT_STIM_NEW(rc_stim, 0x7f4a7c15ull)
+
 static void new_request(rc_stim *s)
 {
     dualopt_rcache_req *q = &s->cur;
-    unsigned r = cohkit_unit_pct(&s->rng), b, off;
+    unsigned r = cohkit_unit_pct(&s->b.rng), b, off;
     uint64_t line;
     memset(q, 0, sizeof *q);
-    if (s->kind == KIND_HITS) {
+    if (s->b.kind == KIND_HITS) {
         /* first every pool line once (misses), then hits only */
         if (s->warm < s->npool)
             line = s->pool[s->warm++];
         else
-            line = s->pool[cohkit_unit_rnd(&s->rng) % s->npool];
+            line = s->pool[cohkit_unit_rnd(&s->b.rng) % s->npool];
         q->op = r < 60 ? DUALOPT_RCACHE_RD : DUALOPT_RCACHE_WR;
     } else {
         /* runs of one set now and then (forwarding) */
-        line = s->pool[cohkit_unit_rnd(&s->rng) % s->npool];
+        line = s->pool[cohkit_unit_rnd(&s->b.rng) % s->npool];
         q->op = r < 50 ? DUALOPT_RCACHE_RD : r < 85 ? DUALOPT_RCACHE_WR : r < 99 ? DUALOPT_RCACHE_AT : DUALOPT_RCACHE_KERNEL;
-        if (q->op == DUALOPT_RCACHE_KERNEL && cohkit_unit_pct(&s->rng) < 60)
+        if (q->op == DUALOPT_RCACHE_KERNEL && cohkit_unit_pct(&s->b.rng) < 60)
             q->op = DUALOPT_RCACHE_RD;
     }
-    q->addr = (line << s->g.lb) | (cohkit_unit_rnd(&s->rng) & (s->c.line - 1));
+    q->addr = (line << s->g.lb) | (cohkit_unit_rnd(&s->b.rng) & (s->c.line - 1));
     if (q->op == DUALOPT_RCACHE_WR) {
-        unsigned k = cohkit_unit_pct(&s->rng);
+        unsigned k = cohkit_unit_pct(&s->b.rng);
         if (k < 30) {
             q->mask = mask64(s->c.line);
         } else {
-            unsigned sz = 1u << (cohkit_unit_rnd(&s->rng) % (s->g.lb + 1));
+            unsigned sz = 1u << (cohkit_unit_rnd(&s->b.rng) % (s->g.lb + 1));
             if (k > 90)
-                sz = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.line);
-            off = (unsigned)(cohkit_unit_rnd(&s->rng) % (s->c.line - sz + 1));
+                sz = 1 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % s->c.line);
+            off = (unsigned)(cohkit_unit_rnd(&s->b.rng) % (s->c.line - sz + 1));
             q->mask = mask64(sz) << off;
         }
-        if (cohkit_unit_pct(&s->rng) < 3)
-            q->mask = cohkit_unit_rnd(&s->rng) & mask64(s->c.line); /* any byte enables */
+        if (cohkit_unit_pct(&s->b.rng) < 3)
+            q->mask = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.line); /* any byte enables */
         for (b = 0; b < s->c.line; b++)
-            q->data[b] = (uint8_t)cohkit_unit_rnd(&s->rng);
+            q->data[b] = (uint8_t)cohkit_unit_rnd(&s->b.rng);
     }
 }
 
@@ -537,15 +474,15 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     const dualopt_rcache_geom *g = &s->g;
     int live = (int)(in[0] & 1);
     memset(in + 1, 0, (g->in_words - 1) * sizeof *in);
-    if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
+    if (s->b.kind == KIND_MIXED && (cyc & 511) == 0) {
         static const unsigned pv[] = {100, 80, 50, 20, 100}, pr[] = {100, 70, 30, 100, 50};
-        s->p_req = pv[cohkit_unit_rnd(&s->rng) % 5];
-        s->p_rsp = pr[cohkit_unit_rnd(&s->rng) % 5];
-        s->p_out = pr[cohkit_unit_rnd(&s->rng) % 5];
-        s->p_fill = pr[cohkit_unit_rnd(&s->rng) % 5];
+        s->p_req = pv[cohkit_unit_rnd(&s->b.rng) % 5];
+        s->p_rsp = pr[cohkit_unit_rnd(&s->b.rng) % 5];
+        s->p_out = pr[cohkit_unit_rnd(&s->b.rng) % 5];
+        s->p_fill = pr[cohkit_unit_rnd(&s->b.rng) % 5];
     }
-    if (live && !s->have && cohkit_unit_pct(&s->rng) < s->p_req) {
-        if (s->kind == KIND_TRACE) {
+    if (live && !s->have && cohkit_unit_pct(&s->b.rng) < s->p_req) {
+        if (s->b.kind == KIND_TRACE) {
             if (s->tnext < s->tr.n) {
                 const rc_rec *r = &s->tr.r[s->tnext];
                 unsigned b;
@@ -569,21 +506,21 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[g->i_req_addr] = s->cur.addr;
         in[g->i_req_mask] = s->cur.mask;
         put_words(in + g->i_req_data, s->cur.data, s->c.line, g->dww);
-    } else if (s->kind != KIND_TRACE && cohkit_unit_pct(&s->rng) < 50) {
+    } else if (s->b.kind != KIND_TRACE && cohkit_unit_pct(&s->b.rng) < 50) {
         unsigned i;
-        in[g->i_req_op] = cohkit_unit_rnd(&s->rng) & 3; /* ignored without valid */
-        in[g->i_req_addr] = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
-        in[g->i_req_mask] = cohkit_unit_rnd(&s->rng) & mask64(s->c.line);
+        in[g->i_req_op] = cohkit_unit_rnd(&s->b.rng) & 3; /* ignored without valid */
+        in[g->i_req_addr] = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.addr_bits);
+        in[g->i_req_mask] = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.line);
         for (i = 0; i < g->dww; i++)
-            in[g->i_req_data + i] = cohkit_unit_rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
+            in[g->i_req_data + i] = cohkit_unit_rnd(&s->b.rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
     }
-    in[g->i_rsp_ready] = cohkit_unit_pct(&s->rng) < s->p_rsp;
-    in[g->i_out_ready] = cohkit_unit_pct(&s->rng) < s->p_out;
+    in[g->i_rsp_ready] = cohkit_unit_pct(&s->b.rng) < s->p_rsp;
+    in[g->i_out_ready] = cohkit_unit_pct(&s->b.rng) < s->p_out;
     /* the RDMA engine answers a fetch after a few cycles */
     if (!s->fill_on && s->nf > 0) {
         if (s->fdelay > 0) {
             s->fdelay--;
-        } else if (cohkit_unit_pct(&s->rng) < s->p_fill) {
+        } else if (cohkit_unit_pct(&s->b.rng) < s->p_fill) {
             size_t i = mem_find(&s->m, s->fq[0]);
             memcpy(s->fill_data, s->m.home + i * s->c.line, s->c.line);
             s->fill_on = 1;
@@ -592,10 +529,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     in[g->i_fill_valid] = (uint64_t)s->fill_on;
     if (s->fill_on)
         put_words(in + g->i_fill_data, s->fill_data, s->c.line, g->dww);
-    else if (s->kind != KIND_TRACE && cohkit_unit_pct(&s->rng) < 30) {
+    else if (s->b.kind != KIND_TRACE && cohkit_unit_pct(&s->b.rng) < 30) {
         unsigned i;
         for (i = 0; i < g->dww; i++)
-            in[g->i_fill_data + i] = cohkit_unit_rnd(&s->rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
+            in[g->i_fill_data + i] = cohkit_unit_rnd(&s->b.rng) & (s->c.line < 8 ? mask64(s->c.line * 8) : ~0ull);
     }
 }
 
@@ -633,7 +570,7 @@ static int wb_equal(const rc_stim *s, const dualopt_rcache_wb *a, const dualopt_
 static void print_rsp(rc_stim *s, unsigned kind, uint64_t line, unsigned wbs, unsigned inv)
 {
     size_t i;
-    FILE *f = s->out;
+    FILE *f = s->b.out;
     const dualopt_rcache_cfg *c = &s->c;
     (void)wbs;
     if (kind == DUALOPT_RCACHE_FWD || kind == DUALOPT_RCACHE_FLUSH) {
@@ -698,7 +635,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
                 s->fq[s->nf++] = line;
             else
                 bad(s, &s->func_bad, "more than one fetch in flight", cyc);
-            s->fdelay = (unsigned)(cohkit_unit_rnd(&s->rng) % (s->kind == KIND_HITS ? 2 : 6));
+            s->fdelay = (unsigned)(cohkit_unit_rnd(&s->b.rng) % (s->b.kind == KIND_HITS ? 2 : 6));
             s->fetches++;
         }
     }
@@ -750,7 +687,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
                     if (s->m.wr[i] || memcmp(s->m.home + i * n, s->m.ref + i * n, n) != 0)
                         bad(s, &s->flush_bad, "atomic forwarded before the line's bytes were home", cyc);
                 }
-                if ((kind == DUALOPT_RCACHE_HIT || kind == DUALOPT_RCACHE_WHIT) && s->kind != KIND_TRACE) {
+                if ((kind == DUALOPT_RCACHE_HIT || kind == DUALOPT_RCACHE_WHIT) && s->b.kind != KIND_TRACE) {
                     uint64_t lat = cyc - e->cyc;
                     s->hit_n++;
                     if (lat < s->hit_lat_min)
@@ -774,12 +711,12 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
                         s->m.ref[i * n + b] = e->q.data[b];
                 s->m.wr[i] |= e->q.mask & mask64(n);
             }
-            if (s->out)
+            if (s->b.out)
                 print_rsp(s, kind, line, wbs, inv);
             s->nwb = 0;
             memmove(s->pend, s->pend + 1, (PEND_MAX - 1) * sizeof s->pend[0]);
             s->np--;
-            if (s->kind == KIND_HITS && s->warm_left > 0 && --s->warm_left == 0)
+            if (s->b.kind == KIND_HITS && s->warm_left > 0 && --s->warm_left == 0)
                 s->steady_from = cyc + 1;
         }
     }
@@ -831,7 +768,7 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
         fprintf(f, "%shit latency min %llu max %llu over %llu hits\n", c,
                 (unsigned long long)s->hit_lat_min, (unsigned long long)s->hit_lat_max,
                 (unsigned long long)s->hit_n);
-    if (s->kind == KIND_HITS)
+    if (s->b.kind == KIND_HITS)
         fprintf(f, "%ssteady hits: %llu requests accepted in %llu cycles\n", c,
                 (unsigned long long)s->steady_acc, (unsigned long long)s->steady_cyc);
     fprintf(f,

@@ -43,97 +43,41 @@ typedef struct {
 
 typedef struct {
     scbu_rec *r;
-    size_t n, cap;
+    size_t n;
 } scbu_trace;
 
-/* An address token: 0, or -1 with the reason in err. limit: the largest
- * value allowed. */
-static int addr_tok(const char *tok, const char *what, uint64_t limit, unsigned lineno,
-                    uint64_t *v, char *err, size_t len)
+static int parse_rec(cohkit_trace_reader *rd, const void *ctx, void *rec)
 {
-    int r;
-    if (tok == NULL) {
-        snprintf(err, len, "line %u: missing %s", lineno, what);
-        return -1;
+    const dualopt_scbu_cfg *c = ctx;
+    scbu_rec *r = rec;
+    const char *tok = rd->first;
+    uint64_t amax = mask64(c->addr_bits), top = 1ull << c->addr_bits;
+    if (strcmp(tok, "RD") == 0 || strcmp(tok, "WR") == 0 || strcmp(tok, "AT") == 0) {
+        r->kind = REC_ACC;
+        r->op = tok[0] == 'R' ? DUALOPT_SCBU_RD : tok[0] == 'W' ? DUALOPT_SCBU_WR : DUALOPT_SCBU_AT;
+        if (cohkit_trace_addr_max(rd, "address", amax, &r->a))
+            return -1;
+    } else if (strcmp(tok, "CFG") == 0) {
+        r->kind = REC_CFG;
+        if (cohkit_trace_addr_max(rd, "start", top, &r->a) ||
+            cohkit_trace_addr_max(rd, "end", top, &r->b))
+            return -1;
+        if (r->b < r->a)
+            return cohkit_trace_fail(rd, "end 0x%llx is below start 0x%llx",
+                                     (unsigned long long)r->b, (unsigned long long)r->a);
+    } else if (strcmp(tok, "EN") == 0) {
+        r->kind = REC_EN;
+        tok = cohkit_trace_arg(rd);
+        if (tok == NULL || (strcmp(tok, "0") != 0 && strcmp(tok, "1") != 0))
+            return cohkit_trace_fail(rd, "EN needs 0 or 1");
+        r->op = (unsigned)(tok[0] - '0');
+    } else {
+        return cohkit_trace_fail(rd, "unknown record '%s'", tok);
     }
-    r = cohkit_trace_hex_width(tok, 64, v);
-    if (r == -1) {
-        snprintf(err, len, "line %u: %s '%s' is not hex", lineno, what, tok);
-        return -1;
-    }
-    if (r == -2 || *v > limit) {
-        snprintf(err, len, "line %u: %s '%s' exceeds 0x%llx", lineno, what, tok,
-                 (unsigned long long)limit);
-        return -1;
-    }
-    return 0;
+    return cohkit_trace_end(rd);
 }
 
-static int trace_read(FILE *f, const dualopt_scbu_cfg *c, scbu_trace *t, char *err, size_t len)
-{
-    char *buf = NULL;
-    size_t bcap = 0;
-    unsigned lineno = 0;
-    uint64_t amax = mask64(c->addr_bits), top = 1ull << c->addr_bits;
-    memset(t, 0, sizeof *t);
-    while (getline(&buf, &bcap, f) > 0) {
-        char *save = NULL, *tok, *hash = strchr(buf, '#');
-        scbu_rec r;
-        lineno++;
-        if (hash)
-            *hash = '\0';
-        tok = strtok_r(buf, " \t\r\n", &save);
-        if (tok == NULL)
-            continue;
-        memset(&r, 0, sizeof r);
-        if (strcmp(tok, "RD") == 0 || strcmp(tok, "WR") == 0 || strcmp(tok, "AT") == 0) {
-            r.kind = REC_ACC;
-            r.op = tok[0] == 'R' ? DUALOPT_SCBU_RD : tok[0] == 'W' ? DUALOPT_SCBU_WR : DUALOPT_SCBU_AT;
-            if (addr_tok(strtok_r(NULL, " \t\r\n", &save), "address", amax, lineno, &r.a, err,
-                         len))
-                goto bad;
-        } else if (strcmp(tok, "CFG") == 0) {
-            r.kind = REC_CFG;
-            if (addr_tok(strtok_r(NULL, " \t\r\n", &save), "start", top, lineno, &r.a, err, len) ||
-                addr_tok(strtok_r(NULL, " \t\r\n", &save), "end", top, lineno, &r.b, err, len))
-                goto bad;
-            if (r.b < r.a) {
-                snprintf(err, len, "line %u: end 0x%llx is below start 0x%llx", lineno,
-                         (unsigned long long)r.b, (unsigned long long)r.a);
-                goto bad;
-            }
-        } else if (strcmp(tok, "EN") == 0) {
-            r.kind = REC_EN;
-            tok = strtok_r(NULL, " \t\r\n", &save);
-            if (tok == NULL || (strcmp(tok, "0") != 0 && strcmp(tok, "1") != 0)) {
-                snprintf(err, len, "line %u: EN needs 0 or 1", lineno);
-                goto bad;
-            }
-            r.op = (unsigned)(tok[0] - '0');
-        } else {
-            snprintf(err, len, "line %u: unknown record '%s'", lineno, tok);
-            goto bad;
-        }
-        tok = strtok_r(NULL, " \t\r\n", &save);
-        if (tok != NULL) {
-            snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
-            goto bad;
-        }
-        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 256) != 0) {
-            snprintf(err, len, "line %u: out of memory", lineno);
-            goto bad;
-        }
-        t->r[t->n++] = r;
-    }
-    free(buf);
-    return 0;
-bad:
-    free(buf);
-    free(t->r);
-    t->r = NULL;
-    t->n = 0;
-    return -1;
-}
+COHKIT_TRACE_READ_FN(trace_read, dualopt_scbu_cfg, scbu_trace, parse_rec)
 
 static void print_res(FILE *f, uint64_t addr, unsigned local, unsigned bypass)
 {
@@ -152,10 +96,8 @@ static const cohkit_unit_flag flags[] = {
 enum { KIND_MIXED, KIND_BOUNDARY, KIND_TRACE };
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     dualopt_scbu_cfg c;
-    int kind;
-    uint64_t rng;
-    cohkit_unit_bp bp;
     dualopt_scbu mirror;          /* the core, fed the same writes          */
     int have;
     unsigned q_op;
@@ -166,37 +108,17 @@ typedef struct {
     unsigned exp_op;
     scbu_trace tr;
     size_t tnext;
-    FILE *out;
     uint64_t acc, res, local, bypass, func_bad, cfgs, ens;
 } scbu_stim;
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    scbu_stim *s = calloc(1, sizeof *s);
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
+    scbu_stim *s = p;
     s->c = *(const dualopt_scbu_cfg *)cfg;
     dualopt_scbu_init(&s->mirror, &s->c);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x3c6ef372ull);
-    s->bp = COHKIT_UNIT_BP_FULL;
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        free(s);
-        return NULL;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        s->bp = COHKIT_UNIT_BP_TRACE;
-        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            free(s);
-            return NULL;
-        }
-    }
-    return s;
+    if (s->b.trace && trace_read(a->trace, &s->c, &s->tr, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -208,30 +130,32 @@ static void stim_free(void *p)
     }
 }
 
+COHKIT_UNIT_STIM_NEW(scbu_stim, 0x3c6ef372ull)
+
 /* An address near the range's edges (start - 2 .. start + 1, end - 2 ..
  * end + 1), inside, outside, or anywhere. */
 static uint64_t rand_addr(scbu_stim *s)
 {
-    uint64_t am = mask64(s->c.addr_bits), r = cohkit_unit_pct(&s->rng);
+    uint64_t am = mask64(s->c.addr_bits), r = cohkit_unit_pct(&s->b.rng);
     uint64_t st = s->mirror.start, en = s->mirror.end;
-    int boundary = s->kind == KIND_BOUNDARY ? r < 90 : r < 40;
+    int boundary = s->b.kind == KIND_BOUNDARY ? r < 90 : r < 40;
     if (boundary)
-        return ((cohkit_unit_pct(&s->rng) < 50 ? st : en) + cohkit_unit_rnd(&s->rng) % 4 - 2) & am;
+        return ((cohkit_unit_pct(&s->b.rng) < 50 ? st : en) + cohkit_unit_rnd(&s->b.rng) % 4 - 2) & am;
     if (r < 70 && en > st)
-        return (st + cohkit_unit_rnd(&s->rng) % (en - st)) & am;
-    return cohkit_unit_rnd(&s->rng) & am;
+        return (st + cohkit_unit_rnd(&s->b.rng) % (en - st)) & am;
+    return cohkit_unit_rnd(&s->b.rng) & am;
 }
 
 static uint64_t rand_range_value(scbu_stim *s)
 {
-    unsigned rb = s->c.addr_bits + 1, r = cohkit_unit_pct(&s->rng);
+    unsigned rb = s->c.addr_bits + 1, r = cohkit_unit_pct(&s->b.rng);
     if (r < 30) /* GB-aligned, as a flat multi-GPU space gives */
-        return (cohkit_unit_rnd(&s->rng) % 8) << (s->c.addr_bits > 34 ? 32 : s->c.addr_bits - 3);
+        return (cohkit_unit_rnd(&s->b.rng) % 8) << (s->c.addr_bits > 34 ? 32 : s->c.addr_bits - 3);
     if (r < 40)
         return 1ull << s->c.addr_bits;
     if (r < 45)
         return 0;
-    return cohkit_unit_rnd(&s->rng) & mask64(r < 95 ? rb - 1 : rb);
+    return cohkit_unit_rnd(&s->b.rng) & mask64(r < 95 ? rb - 1 : rb);
 }
 
 static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
@@ -243,8 +167,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     int live = (int)(in[0] & 1);
     uint64_t rm = mask64(s->c.addr_bits + 1);
     memset(in + 1, 0, (DUALOPT_SCBU_I_N - 1) * sizeof *in);
-    if (s->kind == KIND_TRACE) {
-        if (live && !s->have && s->tnext < s->tr.n && cohkit_unit_pct(&s->rng) < s->bp.valid) {
+    if (s->b.kind == KIND_TRACE) {
+        if (live && !s->have && s->tnext < s->tr.n && cohkit_unit_pct(&s->b.rng) < s->b.bp.valid) {
             const scbu_rec *r = &s->tr.r[s->tnext++];
             if (r->kind == REC_CFG) {
                 in[DUALOPT_SCBU_I_CFG_VALID] = 1;
@@ -260,38 +184,38 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
             }
         }
     } else {
-        if (s->kind == KIND_MIXED && (cyc & 1023) == 0) {
-            cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
+        if (s->b.kind == KIND_MIXED && (cyc & 1023) == 0) {
+            cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
         }
-        if (live && !s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
-            unsigned r = cohkit_unit_pct(&s->rng);
+        if (live && !s->have && cohkit_unit_pct(&s->b.rng) < s->b.bp.valid) {
+            unsigned r = cohkit_unit_pct(&s->b.rng);
             s->have = 1;
             s->q_op = r < 55 ? DUALOPT_SCBU_RD : r < 80 ? DUALOPT_SCBU_WR : r < 97 ? DUALOPT_SCBU_AT : 3;
             s->q_addr = rand_addr(s);
         }
         /* register writes at any time, also beside an access */
-        if (cohkit_unit_pct(&s->rng) < 2) {
+        if (cohkit_unit_pct(&s->b.rng) < 2) {
             in[DUALOPT_SCBU_I_CFG_VALID] = 1;
             in[DUALOPT_SCBU_I_CFG_START] = rand_range_value(s);
-            in[DUALOPT_SCBU_I_CFG_END] = cohkit_unit_pct(&s->rng) < 80 ? (in[DUALOPT_SCBU_I_CFG_START] + (cohkit_unit_rnd(&s->rng) %
+            in[DUALOPT_SCBU_I_CFG_END] = cohkit_unit_pct(&s->b.rng) < 80 ? (in[DUALOPT_SCBU_I_CFG_START] + (cohkit_unit_rnd(&s->b.rng) %
                                                      (1ull << (s->c.addr_bits - 2)))) & rm
                                                    : rand_range_value(s);
-        } else if (cohkit_unit_pct(&s->rng) < 30) {
-            in[DUALOPT_SCBU_I_CFG_START] = cohkit_unit_rnd(&s->rng) & rm; /* ignored without valid */
-            in[DUALOPT_SCBU_I_CFG_END] = cohkit_unit_rnd(&s->rng) & rm;
+        } else if (cohkit_unit_pct(&s->b.rng) < 30) {
+            in[DUALOPT_SCBU_I_CFG_START] = cohkit_unit_rnd(&s->b.rng) & rm; /* ignored without valid */
+            in[DUALOPT_SCBU_I_CFG_END] = cohkit_unit_rnd(&s->b.rng) & rm;
         }
-        in[DUALOPT_SCBU_I_EN_VALID] = cohkit_unit_pct(&s->rng) < 3;
-        in[DUALOPT_SCBU_I_EN_COALESCE] = cohkit_unit_pct(&s->rng) < 60;
+        in[DUALOPT_SCBU_I_EN_VALID] = cohkit_unit_pct(&s->b.rng) < 3;
+        in[DUALOPT_SCBU_I_EN_COALESCE] = cohkit_unit_pct(&s->b.rng) < 60;
     }
     in[DUALOPT_SCBU_I_ACC_VALID] = (uint64_t)s->have;
     if (s->have) {
         in[DUALOPT_SCBU_I_ACC_OP] = s->q_op;
         in[DUALOPT_SCBU_I_ACC_ADDR] = s->q_addr;
-    } else if (s->kind != KIND_TRACE) {
-        in[DUALOPT_SCBU_I_ACC_OP] = cohkit_unit_rnd(&s->rng) & 3;
-        in[DUALOPT_SCBU_I_ACC_ADDR] = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+    } else if (s->b.kind != KIND_TRACE) {
+        in[DUALOPT_SCBU_I_ACC_OP] = cohkit_unit_rnd(&s->b.rng) & 3;
+        in[DUALOPT_SCBU_I_ACC_ADDR] = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.addr_bits);
     }
-    in[DUALOPT_SCBU_I_RES_READY] = cohkit_unit_pct(&s->rng) < s->bp.ready;
+    in[DUALOPT_SCBU_I_RES_READY] = cohkit_unit_pct(&s->b.rng) < s->b.bp.ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -307,8 +231,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         s->res++;
         s->local += loc;
         s->bypass += byp;
-        if (s->out)
-            print_res(s->out, out[DUALOPT_SCBU_O_RES_ADDR], loc, byp);
+        if (s->b.out)
+            print_res(s->b.out, out[DUALOPT_SCBU_O_RES_ADDR], loc, byp);
     }
     if ((in[DUALOPT_SCBU_I_ACC_VALID] & 1) && (out[DUALOPT_SCBU_O_ACC_READY] & 1)) {
         s->exp = dualopt_scbu_access(&s->mirror, (dualopt_scbu_op)s->q_op, s->q_addr);

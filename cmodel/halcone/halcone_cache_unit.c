@@ -77,119 +77,77 @@ typedef struct {
 
 typedef struct {
     hc_rec *r;
-    size_t n, cap;
+    size_t n;
 } hc_trace;
 
-static int trace_read(FILE *f, const halcone_cache_cfg *c, hc_trace *t, char *err, size_t len)
+/* The operands of a record, arg[0..nwant-1]: an address, and for RD and
+ * WR its two timestamps. */
+static int parse_args(cohkit_trace_reader *rd, const halcone_cache_cfg *c, char **arg, int nwant,
+                      hc_rec *rec)
 {
-    char *buf = NULL;
-    size_t bcap = 0;
-    unsigned lineno = 0;
     uint32_t tsmax = (uint32_t)mask64(c->ts_bits);
-    memset(t, 0, sizeof *t);
-    while (getline(&buf, &bcap, f) > 0) {
-        char *save = NULL, *tok, *hash = strchr(buf, '#');
-        char *arg[4];
-        int na = 0, nwant, have_cts = 0;
-        hc_rec rec;
-        lineno++;
-        if (hash)
-            *hash = '\0';
-        tok = strtok_r(buf, " \t\r\n", &save);
-        if (tok == NULL)
-            continue;
-        memset(&rec, 0, sizeof rec);
-        rec.lineno = lineno;
-        if (strcmp(tok, "RD") == 0) {
-            rec.op = HALCONE_CACHE_OP_RD;
-            nwant = 3;
-        } else if (strcmp(tok, "WR") == 0) {
-            rec.op = HALCONE_CACHE_OP_WR;
-            nwant = 3;
-        } else if (strcmp(tok, "EV") == 0) {
-            rec.op = HALCONE_CACHE_OP_EV;
-            nwant = 1;
-        } else if (strcmp(tok, "INV") == 0) {
-            rec.op = HALCONE_CACHE_OP_INV;
-            nwant = 0;
-        } else {
-            snprintf(err, len, "line %u: unknown command '%s' (expected RD, WR, EV or INV)", lineno,
-                     tok);
-            goto bad;
-        }
-        while ((tok = strtok_r(NULL, " \t\r\n", &save)) != NULL) {
-            if (strncmp(tok, "cts=", 4) == 0 && nwant == 3 && na == 3 && !have_cts) {
-                uint64_t v;
-                int r = parse_dec(tok + 4, tsmax, &v);
-                if (r != 0) {
-                    snprintf(err, len, "line %u: cts '%s' is not a decimal number 0..%u", lineno,
-                             tok + 4, tsmax);
-                    goto bad;
-                }
-                rec.cts = (uint32_t)v;
-                have_cts = 1;
-                continue;
-            }
-            if (na >= nwant) {
-                snprintf(err, len, "line %u: extra field '%s'", lineno, tok);
-                goto bad;
-            }
-            arg[na++] = tok;
-        }
-        if (na < nwant) {
-            snprintf(err, len, "line %u: %s needs %s", lineno,
-                     rec.op == HALCONE_CACHE_OP_EV ? "EV" : rec.op == HALCONE_CACHE_OP_RD ? "RD" : "WR",
-                     nwant == 1 ? "<addr>" : "<addr> <wts> <rts>");
-            goto bad;
-        }
-        if (nwant >= 1) {
-            int r = cohkit_trace_hex_width(arg[0], c->addr_bits, &rec.addr);
-            if (r == -1) {
-                snprintf(err, len, "line %u: '%s' is not a hex address", lineno, arg[0]);
-                goto bad;
-            }
-            if (r == -2) {
-                snprintf(err, len, "line %u: address '%s' exceeds %u bits", lineno, arg[0],
-                         c->addr_bits);
-                goto bad;
-            }
-        }
-        if (nwant == 3) {
-            int k;
-            for (k = 1; k < 3; k++) {
-                uint64_t v;
-                int r = parse_dec(arg[k], tsmax, &v);
-                if (r == -1) {
-                    snprintf(err, len, "line %u: %s '%s' is not a decimal number", lineno,
-                             k == 1 ? "wts" : "rts", arg[k]);
-                    goto bad;
-                }
-                if (r == -2) {
-                    snprintf(err, len, "line %u: %s '%s' exceeds %u (--ts-bits %u)", lineno,
-                             k == 1 ? "wts" : "rts", arg[k], tsmax, c->ts_bits);
-                    goto bad;
-                }
-                if (k == 1)
-                    rec.wts = (uint32_t)v;
-                else
-                    rec.rts = (uint32_t)v;
-            }
-        }
-        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 64) != 0) {
-            snprintf(err, len, "line %u: out of memory", lineno);
-            goto bad;
-        }
-        t->r[t->n++] = rec;
+    int r = cohkit_trace_hex_width(arg[0], c->addr_bits, &rec->addr);
+    if (r == -1)
+        return cohkit_trace_fail(rd, "'%s' is not a hex address", arg[0]);
+    if (r == -2)
+        return cohkit_trace_fail(rd, "address '%s' exceeds %u bits", arg[0], c->addr_bits);
+    for (int k = 1; k < nwant; k++) {
+        uint64_t v;
+        const char *what = k == 1 ? "wts" : "rts";
+        r = parse_dec(arg[k], tsmax, &v);
+        if (r == -1)
+            return cohkit_trace_fail(rd, "%s '%s' is not a decimal number", what, arg[k]);
+        if (r == -2)
+            return cohkit_trace_fail(rd, "%s '%s' exceeds %u (--ts-bits %u)", what, arg[k], tsmax,
+                                     c->ts_bits);
+        if (k == 1)
+            rec->wts = (uint32_t)v;
+        else
+            rec->rts = (uint32_t)v;
     }
-    free(buf);
     return 0;
-bad:
-    free(buf);
-    free(t->r);
-    t->r = NULL;
-    t->n = 0;
-    return -1;
 }
+
+static int parse_rec(cohkit_trace_reader *rd, const void *ctx, void *recp)
+{
+    static const char *const op_name[] = {"RD", "WR", "EV", "INV"};
+    static const unsigned op_code[] = {HALCONE_CACHE_OP_RD, HALCONE_CACHE_OP_WR,
+                                       HALCONE_CACHE_OP_EV, HALCONE_CACHE_OP_INV};
+    static const int op_args[] = {3, 3, 1, 0};
+    const halcone_cache_cfg *c = ctx;
+    uint32_t tsmax = (uint32_t)mask64(c->ts_bits);
+    hc_rec *rec = recp;
+    char *arg[4], *tok;
+    int na = 0, nwant, have_cts = 0, k;
+    rec->lineno = rd->lineno;
+    for (k = 0; k < 4 && strcmp(rd->first, op_name[k]) != 0; k++)
+        ;
+    if (k == 4)
+        return cohkit_trace_fail(rd, "unknown command '%s' (expected RD, WR, EV or INV)",
+                                 rd->first);
+    rec->op = op_code[k];
+    nwant = op_args[k];
+    while ((tok = cohkit_trace_arg(rd)) != NULL) {
+        if (strncmp(tok, "cts=", 4) == 0 && nwant == 3 && na == 3 && !have_cts) {
+            uint64_t v;
+            if (parse_dec(tok + 4, tsmax, &v) != 0)
+                return cohkit_trace_fail(rd, "cts '%s' is not a decimal number 0..%u", tok + 4,
+                                         tsmax);
+            rec->cts = (uint32_t)v;
+            have_cts = 1;
+            continue;
+        }
+        if (na >= nwant)
+            return cohkit_trace_fail(rd, "extra field '%s'", tok);
+        arg[na++] = tok;
+    }
+    if (na < nwant)
+        return cohkit_trace_fail(rd, "%s needs %s", op_name[k],
+                                 nwant == 1 ? "<addr>" : "<addr> <wts> <rts>");
+    return nwant >= 1 ? parse_args(rd, c, arg, nwant, rec) : 0;
+}
+
+COHKIT_TRACE_READ_FN(trace_read, halcone_cache_cfg, hc_trace, parse_rec)
 
 static void print_victim(FILE *f, uint64_t line, uint32_t wts, uint32_t rts)
 {
@@ -254,12 +212,10 @@ enum { KIND_MIXED, KIND_HITS, KIND_FULL, KIND_TRACE };
 #define OUTST_MAX 16
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     halcone_cache_cfg c;
     halcone_cache_geom g;
     unsigned o_ev, has_ev_ready, i_cts;
-    int kind;
-    uint64_t rng;
-    cohkit_unit_bp bp;
     unsigned p_fill;
     /* request being presented */
     int have;
@@ -281,7 +237,6 @@ typedef struct {
     int rsp_seen;            /* its response was presented           */
     int ev_printed;          /* the presented victim was printed     */
     uint64_t acc_cyc, gap_until;
-    FILE *out;
     const char *const *fl;
     halcone_cache *ref;      /* trace mode: the --dump/--stats state */
     /* measured */
@@ -292,42 +247,24 @@ typedef struct {
     uint32_t last_cts;
 } hc_stim;
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    hc_stim *s = calloc(1, sizeof *s);
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
+    hc_stim *s = p;
     s->c = *(const halcone_cache_cfg *)cfg;
     halcone_cache_geom_of(&s->c, &s->g);
     s->o_ev = O_DN_ID + 1 + (unsigned)s->g.req_cts;
     s->has_ev_ready = s->c.role == HALCONE_CACHE_ROLE_L2;
     s->i_cts = I_EV_READY + s->has_ev_ready;
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x5bd1e995ull);
-    s->bp = COHKIT_UNIT_BP_FULL;
     s->p_fill = 60;
     s->hit_lat_min = ~0ull;
     s->fl = a->flags;
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        free(s);
-        return NULL;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        s->bp.valid = 80;
-        s->bp.ready = 75;
-        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            free(s);
-            return NULL;
-        }
-    } else if (s->kind == KIND_FULL) {
-        s->bp.ready = 30;
-    }
-    return s;
+    if (s->b.kind == KIND_FULL)
+        s->b.bp.ready = 30;
+    if (s->b.trace)
+        s->b.bp.valid = 80;
+    if (s->b.trace && trace_read(a->trace, &s->c, &s->tr, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -339,6 +276,8 @@ static void stim_free(void *p)
     }
 }
 
+COHKIT_UNIT_STIM_NEW(hc_stim, 0x5bd1e995ull)
+
 /* A random address: a few sets and a few more tags than ways, so that hits,
  * expirations, victims, locks and back-to-back same-set requests are common;
  * now and then anywhere, or at the top of the address space. */
@@ -346,22 +285,22 @@ static uint64_t rand_addr(hc_stim *s)
 {
     const halcone_cache_geom *g = &s->g;
     uint64_t am = mask64(s->c.addr_bits), set, tag;
-    unsigned r = cohkit_unit_pct(&s->rng);
-    if (s->kind == KIND_HITS)
+    unsigned r = cohkit_unit_pct(&s->b.rng);
+    if (s->b.kind == KIND_HITS)
         r = 99;
     if (r < 5)
-        return cohkit_unit_rnd(&s->rng) & am;
+        return cohkit_unit_rnd(&s->b.rng) & am;
     if (r < 8)
-        return (am - cohkit_unit_rnd(&s->rng) % (4ull * s->c.line)) & am;
-    set = cohkit_unit_rnd(&s->rng) % (s->c.sets < 4 ? s->c.sets : 4);
-    tag = cohkit_unit_rnd(&s->rng) % (s->kind == KIND_HITS ? s->c.ways : s->c.ways + 2);
-    return (((tag << g->set_bits) | set) << g->off_bits | (cohkit_unit_rnd(&s->rng) & (s->c.line - 1))) & am;
+        return (am - cohkit_unit_rnd(&s->b.rng) % (4ull * s->c.line)) & am;
+    set = cohkit_unit_rnd(&s->b.rng) % (s->c.sets < 4 ? s->c.sets : 4);
+    tag = cohkit_unit_rnd(&s->b.rng) % (s->b.kind == KIND_HITS ? s->c.ways : s->c.ways + 2);
+    return (((tag << g->set_bits) | set) << g->off_bits | (cohkit_unit_rnd(&s->b.rng) & (s->c.line - 1))) & am;
 }
 
 static void rand_req(hc_stim *s)
 {
-    unsigned r = cohkit_unit_pct(&s->rng);
-    if (s->kind == KIND_HITS)
+    unsigned r = cohkit_unit_pct(&s->b.rng);
+    if (s->b.kind == KIND_HITS)
         s->op = HALCONE_CACHE_OP_RD;
     else if (r < 55)
         s->op = HALCONE_CACHE_OP_RD;
@@ -376,16 +315,16 @@ static void rand_req(hc_stim *s)
      * memory time, now and then ahead of it (an L1 that advanced through
      * another bank), now and then near the top of the range */
     {
-        unsigned k = cohkit_unit_pct(&s->rng);
+        unsigned k = cohkit_unit_pct(&s->b.rng);
         uint32_t m = s->g.ts_max;
-        if (s->kind == KIND_HITS || k < 40)
+        if (s->b.kind == KIND_HITS || k < 40)
             s->cts = 0;
         else if (k < 75)
-            s->cts = (s->ownts - (uint32_t)(cohkit_unit_rnd(&s->rng) % 8)) & m;
+            s->cts = (s->ownts - (uint32_t)(cohkit_unit_rnd(&s->b.rng) % 8)) & m;
         else if (k < 95)
-            s->cts = (s->ownts + (uint32_t)(cohkit_unit_rnd(&s->rng) % 16)) & m;
+            s->cts = (s->ownts + (uint32_t)(cohkit_unit_rnd(&s->b.rng) % 16)) & m;
         else
-            s->cts = m - (uint32_t)(cohkit_unit_rnd(&s->rng) % 3);
+            s->cts = m - (uint32_t)(cohkit_unit_rnd(&s->b.rng) % 3);
     }
 }
 
@@ -395,25 +334,25 @@ static void rand_req(hc_stim *s)
 static void rand_fill_ts(hc_stim *s)
 {
     uint32_t m = s->g.ts_max, w, r;
-    unsigned k = cohkit_unit_pct(&s->rng);
-    if (s->kind == KIND_HITS) {
+    unsigned k = cohkit_unit_pct(&s->b.rng);
+    if (s->b.kind == KIND_HITS) {
         /* leases to the end of time: every later read of the block hits */
         s->fwts = 0;
         s->frts = m;
         return;
     }
-    if (cohkit_unit_pct(&s->rng) < 30)
-        s->ownts += (uint32_t)(cohkit_unit_rnd(&s->rng) % 4);
-    w = (s->ownts + (uint32_t)(cohkit_unit_rnd(&s->rng) % 3)) & m;
+    if (cohkit_unit_pct(&s->b.rng) < 30)
+        s->ownts += (uint32_t)(cohkit_unit_rnd(&s->b.rng) % 4);
+    w = (s->ownts + (uint32_t)(cohkit_unit_rnd(&s->b.rng) % 3)) & m;
     if (k < 70)
-        r = w + 1 + (uint32_t)(cohkit_unit_rnd(&s->rng) % 12);
+        r = w + 1 + (uint32_t)(cohkit_unit_rnd(&s->b.rng) % 12);
     else if (k < 80)
         r = w;
     else if (k < 90)
-        r = w - (uint32_t)(cohkit_unit_rnd(&s->rng) % 3);
+        r = w - (uint32_t)(cohkit_unit_rnd(&s->b.rng) % 3);
     else {
-        w = m - (uint32_t)(cohkit_unit_rnd(&s->rng) % 2);
-        r = m - (uint32_t)(cohkit_unit_rnd(&s->rng) % 3);
+        w = m - (uint32_t)(cohkit_unit_rnd(&s->b.rng) % 2);
+        r = m - (uint32_t)(cohkit_unit_rnd(&s->b.rng) % 3);
     }
     s->fwts = w & m;
     s->frts = r & m;
@@ -427,15 +366,15 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     hc_stim *s = p;
     int live = (int)(in[0] & 1);
     unsigned rdy;
-    if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
+    if (s->b.kind == KIND_MIXED && (cyc & 511) == 0) {
         static const unsigned pf[] = {90, 60, 20, 100};
-        cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
-        s->p_fill = pf[cohkit_unit_rnd(&s->rng) % 4];
+        cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
+        s->p_fill = pf[cohkit_unit_rnd(&s->b.rng) % 4];
     }
     if (live && !s->have) {
-        if (s->kind == KIND_TRACE) {
+        if (s->b.kind == KIND_TRACE) {
             if (!s->busy && s->next < s->tr.n && cyc >= s->gap_until &&
-                cohkit_unit_pct(&s->rng) < s->bp.valid) {
+                cohkit_unit_pct(&s->b.rng) < s->b.bp.valid) {
                 const hc_rec *r = &s->tr.r[s->next];
                 s->have = 1;
                 s->busy = 1;
@@ -444,24 +383,24 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
                 s->cts = r->cts;
                 s->req_first = cyc;
             }
-        } else if (cohkit_unit_pct(&s->rng) < s->bp.valid) {
+        } else if (cohkit_unit_pct(&s->b.rng) < s->b.bp.valid) {
             rand_req(s);
             s->have = 1;
             s->req_first = cyc;
         }
     }
-    if (live && !s->fhave && (s->kind == KIND_MIXED || s->kind == KIND_FULL) && cohkit_unit_pct(&s->rng) < 2) {
+    if (live && !s->fhave && (s->b.kind == KIND_MIXED || s->b.kind == KIND_FULL) && cohkit_unit_pct(&s->b.rng) < 2) {
         /* now and then a fill naming any id: an entry not in use (or being
          * allocated in this very cycle) must be dropped, one in use filled */
         s->fhave = 1;
-        s->fid = (unsigned)(cohkit_unit_rnd(&s->rng) & mask64(s->g.id_bits));
+        s->fid = (unsigned)(cohkit_unit_rnd(&s->b.rng) & mask64(s->g.id_bits));
         rand_fill_ts(s);
     }
-    if (live && !s->fhave && s->on > 0 && cohkit_unit_pct(&s->rng) < s->p_fill) {
-        unsigned k = (unsigned)(cohkit_unit_rnd(&s->rng) % s->on);
+    if (live && !s->fhave && s->on > 0 && cohkit_unit_pct(&s->b.rng) < s->p_fill) {
+        unsigned k = (unsigned)(cohkit_unit_rnd(&s->b.rng) % s->on);
         s->fhave = 1;
         s->fid = s->oid[k];
-        if (s->kind == KIND_TRACE) {
+        if (s->b.kind == KIND_TRACE) {
             const hc_rec *r = &s->tr.r[s->next];
             s->fwts = r->wts;
             s->frts = r->rts;
@@ -478,27 +417,27 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[I_REQ_ADDR] = s->addr;
         if (s->g.l1_req_cts)
             in[s->i_cts] = s->cts;
-    } else if (s->kind != KIND_TRACE && cohkit_unit_pct(&s->rng) < 50) {
-        in[I_REQ_OP] = cohkit_unit_rnd(&s->rng) & 3;
-        in[I_REQ_ADDR] = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+    } else if (s->b.kind != KIND_TRACE && cohkit_unit_pct(&s->b.rng) < 50) {
+        in[I_REQ_OP] = cohkit_unit_rnd(&s->b.rng) & 3;
+        in[I_REQ_ADDR] = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.addr_bits);
         if (s->g.l1_req_cts)
-            in[s->i_cts] = cohkit_unit_rnd(&s->rng) & s->g.ts_max;
+            in[s->i_cts] = cohkit_unit_rnd(&s->b.rng) & s->g.ts_max;
     }
     in[I_FILL_VALID] = (uint64_t)s->fhave;
     if (s->fhave) {
         in[I_FILL_ID] = s->fid;
         in[I_FILL_WTS] = s->fwts;
         in[I_FILL_RTS] = s->frts;
-    } else if (s->kind != KIND_TRACE && cohkit_unit_pct(&s->rng) < 50) {
-        in[I_FILL_ID] = cohkit_unit_rnd(&s->rng) & mask64(s->g.id_bits);
-        in[I_FILL_WTS] = cohkit_unit_rnd(&s->rng) & s->g.ts_max;
-        in[I_FILL_RTS] = cohkit_unit_rnd(&s->rng) & s->g.ts_max;
+    } else if (s->b.kind != KIND_TRACE && cohkit_unit_pct(&s->b.rng) < 50) {
+        in[I_FILL_ID] = cohkit_unit_rnd(&s->b.rng) & mask64(s->g.id_bits);
+        in[I_FILL_WTS] = cohkit_unit_rnd(&s->b.rng) & s->g.ts_max;
+        in[I_FILL_RTS] = cohkit_unit_rnd(&s->b.rng) & s->g.ts_max;
     }
-    rdy = s->bp.ready;
-    in[I_RSP_READY] = cohkit_unit_pct(&s->rng) < rdy;
-    in[I_DN_READY] = cohkit_unit_pct(&s->rng) < rdy;
+    rdy = s->b.bp.ready;
+    in[I_RSP_READY] = cohkit_unit_pct(&s->b.rng) < rdy;
+    in[I_DN_READY] = cohkit_unit_pct(&s->b.rng) < rdy;
     if (s->has_ev_ready)
-        in[I_EV_READY] = cohkit_unit_pct(&s->rng) < rdy;
+        in[I_EV_READY] = cohkit_unit_pct(&s->b.rng) < rdy;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -532,8 +471,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
     if (out[s->o_ev] & 1) {
         /* printed when the victim is presented: its notice may wait for
          * ev_ready_i beyond the answer of its own access */
-        if (s->out && !s->ev_printed)
-            print_victim(s->out, out[s->o_ev + 1], (uint32_t)out[s->o_ev + 2],
+        if (s->b.out && !s->ev_printed)
+            print_victim(s->b.out, out[s->o_ev + 1], (uint32_t)out[s->o_ev + 2],
                          (uint32_t)out[s->o_ev + 3]);
         s->ev_printed = 1;
         if (!s->has_ev_ready || (in[I_EV_READY] & 1)) {
@@ -541,7 +480,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             s->ev_printed = 0;
         }
     }
-    if (s->kind == KIND_TRACE && s->busy && !s->have && !s->rsp_seen && (out[O_RSP_VALID] & 1)) {
+    if (s->b.kind == KIND_TRACE && s->busy && !s->have && !s->rsp_seen && (out[O_RSP_VALID] & 1)) {
         /* the response's first cycle: latency from the request handshake */
         s->rsp_seen = 1;
         if (out[O_RSP_KIND] == HALCONE_CACHE_RSP_RHIT) {
@@ -572,14 +511,14 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             s->last_cts = cts;
         if (kind < 9)
             s->kinds[kind]++;
-        if (s->out)
-            print_rsp(s->out, kind, out[O_RSP_LINE], (uint32_t)out[O_RSP_CTS],
+        if (s->b.out)
+            print_rsp(s->b.out, kind, out[O_RSP_LINE], (uint32_t)out[O_RSP_CTS],
                       (uint32_t)out[O_RSP_WTS], (uint32_t)out[O_RSP_RTS], out[O_RSP_COUNT]);
-        if (s->kind == KIND_TRACE) {
+        if (s->b.kind == KIND_TRACE) {
             s->busy = 0;
             s->rsp_seen = 0;
             s->next++;
-            s->gap_until = cyc + 1 + cohkit_unit_rnd(&s->rng) % 3;
+            s->gap_until = cyc + 1 + cohkit_unit_rnd(&s->b.rng) % 3;
         }
     }
 }
@@ -627,19 +566,19 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
 static void stim_summary_tail(const hc_stim *s, const void *tm)
 {
     const halcone_cache *core = halcone_cache_tm_core(tm);
-    if (s->out && s->fl && s->fl[FLAG_DUMP])
-        print_dump(s->out, core);
-    if (s->out && s->fl && s->fl[FLAG_STATS])
-        print_stats(s->out, core);
+    if (s->b.out && s->fl && s->fl[FLAG_DUMP])
+        print_dump(s->b.out, core);
+    if (s->b.out && s->fl && s->fl[FLAG_STATS])
+        print_stats(s->b.out, core);
 }
 
 static int stim_done_tail(const void *p, const void *tm)
 {
     hc_stim *s = (hc_stim *)p;
     int d = stim_done(p, tm);
-    if (d && s->kind == KIND_TRACE && s->out) {
+    if (d && s->b.kind == KIND_TRACE && s->b.out) {
         stim_summary_tail(s, tm);
-        s->out = NULL; /* printed once */
+        s->b.out = NULL; /* printed once */
     }
     return d;
 }

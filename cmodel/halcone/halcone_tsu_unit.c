@@ -126,115 +126,68 @@ typedef struct {
 } tsu_treq;
 
 /* Reads a spec 7.2 trace. 0, or -1 with "line N: reason" in err. */
+/* A key=value field of a request: cts= and lease= of RD and WR, rts= of
+ * EV, each at most once. */
+static int parse_field(cohkit_trace_reader *rd, const halcone_tsu_cfg *c, char *tok, tsu_treq *r,
+                       unsigned *have)
+{
+    static const char *const keys[] = {"cts", "lease", "rts"};
+    uint64_t tsmax = c->ts_bits >= 64 ? ~0ull : (1ull << c->ts_bits) - 1, x;
+    char *eq = strchr(tok, '=');
+    int k;
+    if (eq == NULL)
+        return cohkit_trace_fail(rd, "unexpected '%s' (key=value expected)", tok);
+    *eq = '\0';
+    for (k = 0; k < 3 && strcmp(tok, keys[k]) != 0; k++)
+        ;
+    if (k == 3 || (*have >> k & 1) || (k == 2) != (r->op == HALCONE_TSU_EV))
+        return cohkit_trace_fail(rd, "unexpected or repeated '%s=' for %s", tok, rd->first);
+    if (cohkit_trace_dec(eq + 1, tsmax, &x) != 0 || (k == 1 && x == 0))
+        return cohkit_trace_fail(rd, "%s '%s' is not %d..%llu", tok, eq + 1, k == 1,
+                                 (unsigned long long)tsmax);
+    if (k == 0)
+        r->cts = (uint32_t)x;
+    else if (k == 1)
+        r->lease = (uint32_t)x;
+    else
+        r->rts = (uint32_t)x;
+    *have |= 1u << k;
+    return 0;
+}
+
+static int parse_req(cohkit_trace_reader *rd, const void *ctx, void *rec)
+{
+    const halcone_tsu_cfg *c = ctx;
+    tsu_treq *r = rec;
+    const char *op = rd->first;
+    char *tok;
+    unsigned have = 0;
+    if (strcmp(op, "RD") == 0)
+        r->op = HALCONE_TSU_RD;
+    else if (strcmp(op, "WR") == 0)
+        r->op = HALCONE_TSU_WR;
+    else if (strcmp(op, "EV") == 0)
+        r->op = HALCONE_TSU_EV;
+    else
+        return cohkit_trace_fail(rd, "unknown command '%s' (RD, WR or EV)", op);
+    if (cohkit_trace_req_addr(rd, op, c->addr_bits, &r->addr))
+        return -1;
+    while ((tok = cohkit_trace_arg(rd)) != NULL)
+        if (parse_field(rd, c, tok, r, &have))
+            return -1;
+    if (r->op == HALCONE_TSU_EV && c->share_test == HALCONE_SHARE_RTS && !(have & 4))
+        return cohkit_trace_fail(rd, "EV needs rts=<r> with --share-test rts");
+    return 0;
+}
+
 static int trace_read(FILE *f, const halcone_tsu_cfg *c, tsu_treq **reqs, size_t *n, char *err,
                       size_t len)
 {
-    char buf[1024];
-    unsigned lineno = 0;
-    int got;
-    size_t cap = 0, cnt = 0;
-    tsu_treq *v = NULL;
-    uint64_t tsmax = c->ts_bits >= 64 ? ~0ull : (1ull << c->ts_bits) - 1;
-
-    while ((got = cohkit_trace_line(f, buf, sizeof buf, &lineno, err, len)) > 0) {
-        char *p = buf, *op, *a, *tok, *end;
-        tsu_treq r;
-        int have_cts = 0, have_lease = 0, have_rts = 0;
-        op = cohkit_trace_tok(&p);
-        if (op == NULL)
-            continue;
-        memset(&r, 0, sizeof r);
-        if (strcmp(op, "RD") == 0)
-            r.op = HALCONE_TSU_RD;
-        else if (strcmp(op, "WR") == 0)
-            r.op = HALCONE_TSU_WR;
-        else if (strcmp(op, "EV") == 0)
-            r.op = HALCONE_TSU_EV;
-        else {
-            snprintf(err, len, "line %u: unknown command '%s' (RD, WR or EV)", lineno, op);
-            goto bad;
-        }
-        a = cohkit_trace_tok(&p);
-        if (a == NULL) {
-            snprintf(err, len, "line %u: %s needs an address", lineno, op);
-            goto bad;
-        }
-        {
-            const char *h = a[0] == '0' && (a[1] == 'x' || a[1] == 'X') ? a + 2 : a;
-            if (!isxdigit((unsigned char)*h)) {
-                snprintf(err, len, "line %u: '%s' is not a hex address", lineno, a);
-                goto bad;
-            }
-            errno = 0;
-            r.addr = strtoull(h, &end, 16);
-            if (errno != 0 || *end != '\0') {
-                snprintf(err, len, "line %u: '%s' is not a hex address", lineno, a);
-                goto bad;
-            }
-            if (c->addr_bits < 64 && (r.addr >> c->addr_bits) != 0) {
-                snprintf(err, len, "line %u: address %s exceeds %u bits", lineno, a, c->addr_bits);
-                goto bad;
-            }
-        }
-        while ((tok = cohkit_trace_tok(&p)) != NULL) {
-            char *eq = strchr(tok, '=');
-            uint64_t x;
-            if (eq == NULL) {
-                snprintf(err, len, "line %u: unexpected '%s' (key=value expected)", lineno, tok);
-                goto bad;
-            }
-            *eq = '\0';
-            if (r.op != HALCONE_TSU_EV && strcmp(tok, "cts") == 0 && !have_cts) {
-                if (cohkit_trace_dec(eq + 1, tsmax, &x) != 0) {
-                    snprintf(err, len, "line %u: cts '%s' is not 0..%llu", lineno, eq + 1,
-                             (unsigned long long)tsmax);
-                    goto bad;
-                }
-                r.cts = (uint32_t)x;
-                have_cts = 1;
-            } else if (r.op != HALCONE_TSU_EV && strcmp(tok, "lease") == 0 && !have_lease) {
-                if (cohkit_trace_dec(eq + 1, tsmax, &x) != 0 || x == 0) {
-                    snprintf(err, len, "line %u: lease '%s' is not 1..%llu", lineno, eq + 1,
-                             (unsigned long long)tsmax);
-                    goto bad;
-                }
-                r.lease = (uint32_t)x;
-                have_lease = 1;
-            } else if (r.op == HALCONE_TSU_EV && strcmp(tok, "rts") == 0 && !have_rts) {
-                if (cohkit_trace_dec(eq + 1, tsmax, &x) != 0) {
-                    snprintf(err, len, "line %u: rts '%s' is not 0..%llu", lineno, eq + 1,
-                             (unsigned long long)tsmax);
-                    goto bad;
-                }
-                r.rts = (uint32_t)x;
-                have_rts = 1;
-            } else {
-                snprintf(err, len, "line %u: unexpected or repeated '%s=' for %s", lineno, tok, op);
-                goto bad;
-            }
-        }
-        if (r.op == HALCONE_TSU_EV && c->share_test == HALCONE_SHARE_RTS && !have_rts) {
-            snprintf(err, len, "line %u: EV needs rts=<r> with --share-test rts", lineno);
-            goto bad;
-        }
-        if (cohkit_trace_grow(&v, &cap, cnt, sizeof *v, 256) != 0) {
-            snprintf(err, len, "line %u: out of memory", lineno);
-            goto bad;
-        }
-        v[cnt++] = r;
-    }
-    if (got < 0)
-        goto bad;
-    if (ferror(f)) {
-        snprintf(err, len, "read error after line %u", lineno);
-        goto bad;
-    }
+    static const cohkit_trace_format fmt = {sizeof(tsu_treq), parse_req, NULL, 1022};
+    void *v;
+    int rc = cohkit_trace_records(f, &fmt, c, &v, n, err, len);
     *reqs = v;
-    *n = cnt;
-    return 0;
-bad:
-    free(v);
-    return -1;
+    return rc;
 }
 
 /* -------------------------------------------------------------- stimulus */
@@ -255,18 +208,15 @@ static const cohkit_unit_flag flags[] = {
 enum { KIND_MIXED, KIND_HOT, KIND_WRAP, KIND_FULL, KIND_TRACE };
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     halcone_tsu_cfg c;
     halcone_tsu_geom g;
-    int kind;
-    uint64_t rng;
-    cohkit_unit_bp bp;
     uint64_t set_pool[4], tag_pool[20];
     unsigned nsets, ntags;
     int have;
     halcone_tsu_in q;          /* the request held on the port */
     tsu_treq *trace;
     size_t ntrace, tnext;
-    FILE *out;
     uint64_t accepted, responses, sweeps_seen, warm, measure_accepted, lat_sum, lat_n;
     uint64_t acc_cyc[64];      /* acceptance cycles of requests in flight */
     unsigned acc_head, acc_n;
@@ -274,44 +224,27 @@ typedef struct {
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    tsu_stim *s = calloc(1, sizeof *s);
+    tsu_stim *s = p;
     unsigned i;
     uint64_t base;
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
     s->c = ((const tsu_ucfg *)cfg)->c;
     halcone_tsu_geom_of(&s->c, &s->g);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x7654321ull);
     s->nsets = s->c.sets < 4 ? s->c.sets : 4;
-    base = cohkit_unit_rnd(&s->rng);
+    base = cohkit_unit_rnd(&s->b.rng);
     for (i = 0; i < s->nsets; i++)
         s->set_pool[i] = (base + i) & mask64(s->g.index_bits);
     s->ntags = s->c.ways + 1 < 20 ? s->c.ways + 1 : 20;
-    base = cohkit_unit_rnd(&s->rng);
+    base = cohkit_unit_rnd(&s->b.rng);
     for (i = 0; i < s->ntags; i++)
         s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(s->g.tag_bits);
-    s->bp = COHKIT_UNIT_BP_FULL;
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        free(s);
-        return NULL;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        if (trace_read(a->trace, &s->c, &s->trace, &s->ntrace, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            free(s);
-            return NULL;
-        }
-    } else if (s->kind == KIND_HOT || s->kind == KIND_FULL) {
+    s->b.bp = COHKIT_UNIT_BP_FULL;
+    if (s->b.kind == KIND_HOT || s->b.kind == KIND_FULL)
         s->nsets = s->nsets < 2 ? s->nsets : 2;
-    }
-    return s;
+    if (s->b.trace && trace_read(a->trace, &s->c, &s->trace, &s->ntrace, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -323,41 +256,43 @@ static void stim_free(void *p)
     }
 }
 
+COHKIT_UNIT_STIM_NEW(tsu_stim, 0x7654321ull)
+
 /* A timestamp-field value 0..max, never wider than the W-bit ports. */
 static uint64_t ts_rand(tsu_stim *s, uint64_t max)
 {
     if (max > s->g.ts_max)
         max = s->g.ts_max;
-    return max ? cohkit_unit_rnd(&s->rng) % (max + 1) : 0;
+    return max ? cohkit_unit_rnd(&s->b.rng) % (max + 1) : 0;
 }
 
 static void rand_request(tsu_stim *s)
 {
-    unsigned r = cohkit_unit_pct(&s->rng);
+    unsigned r = cohkit_unit_pct(&s->b.rng);
     uint64_t tsmax = s->g.ts_max, line;
     halcone_tsu_in *q = &s->q;
-    if (s->kind == KIND_HOT || s->kind == KIND_FULL)
+    if (s->b.kind == KIND_HOT || s->b.kind == KIND_FULL)
         q->req_op_i = r < 50 ? HALCONE_TSU_RD : r < 90 ? HALCONE_TSU_WR : HALCONE_TSU_EV;
     else
         q->req_op_i = r < 45 ? HALCONE_TSU_RD : r < 75 ? HALCONE_TSU_WR : r < 96 ? HALCONE_TSU_EV
                                                                              : HALCONE_TSU_NOP;
-    line = (s->tag_pool[cohkit_unit_rnd(&s->rng) % s->ntags] << s->g.index_bits) |
-           s->set_pool[cohkit_unit_rnd(&s->rng) % s->nsets];
-    if (s->kind == KIND_MIXED && cohkit_unit_pct(&s->rng) < 5)
-        line = cohkit_unit_rnd(&s->rng);
+    line = (s->tag_pool[cohkit_unit_rnd(&s->b.rng) % s->ntags] << s->g.index_bits) |
+           s->set_pool[cohkit_unit_rnd(&s->b.rng) % s->nsets];
+    if (s->b.kind == KIND_MIXED && cohkit_unit_pct(&s->b.rng) < 5)
+        line = cohkit_unit_rnd(&s->b.rng);
     q->req_addr_i = line & mask64(s->g.laddr_bits);
-    q->req_tag_i = cohkit_unit_rnd(&s->rng) & mask64(s->c.tag_bits);
-    r = cohkit_unit_pct(&s->rng);
-    if (s->kind == KIND_WRAP)
+    q->req_tag_i = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.tag_bits);
+    r = cohkit_unit_pct(&s->b.rng);
+    if (s->b.kind == KIND_WRAP)
         q->req_lease_i = r < 30 ? 0 : 1 + ts_rand(s, tsmax / 3);
-    else if (s->kind == KIND_FULL)
+    else if (s->b.kind == KIND_FULL)
         q->req_lease_i = 0;
     else
         q->req_lease_i = r < 60 ? 0 : r < 99 ? 1 + ts_rand(s, tsmax < 21 ? tsmax - 1 : 20) : 1 + ts_rand(s, tsmax - 1);
-    r = cohkit_unit_pct(&s->rng);
-    if (s->kind == KIND_WRAP)
+    r = cohkit_unit_pct(&s->b.rng);
+    if (s->b.kind == KIND_WRAP)
         q->req_cts_i = r < 50 ? ts_rand(s, tsmax) : ts_rand(s, 20);
-    else if (s->kind == KIND_FULL)
+    else if (s->b.kind == KIND_FULL)
         q->req_cts_i = 0;
     else
         q->req_cts_i = r < 97 ? ts_rand(s, 64) : ts_rand(s, tsmax);
@@ -371,8 +306,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
 {
     tsu_stim *s = p;
     halcone_tsu_in *in = (halcone_tsu_in *)(void *)inw;
-    if (s->kind == KIND_TRACE) {
-        if (!s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.valid) {
+    if (s->b.kind == KIND_TRACE) {
+        if (!s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->b.rng) < COHKIT_UNIT_BP_TRACE.valid) {
             const tsu_treq *t = &s->trace[s->tnext++];
             memset(&s->q, 0, sizeof s->q);
             s->q.req_op_i = t->op;
@@ -383,26 +318,26 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
             s->q.req_rts_i = t->rts;
             s->have = 1;
         }
-        in->rsp_ready_i = cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.ready;
+        in->rsp_ready_i = cohkit_unit_pct(&s->b.rng) < COHKIT_UNIT_BP_TRACE.ready;
         in->cfg_we_i = 0;
         in->cfg_sel_i = 0;
         in->cfg_data_i = 0;
         in->epoch_rst_i = 0;
     } else {
-        if ((cyc & 1023) == 0 && s->kind != KIND_FULL) {
-            cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
+        if ((cyc & 1023) == 0 && s->b.kind != KIND_FULL) {
+            cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
         }
-        if (!s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
+        if (!s->have && cohkit_unit_pct(&s->b.rng) < s->b.bp.valid) {
             rand_request(s);
             s->have = 1;
         }
-        in->rsp_ready_i = cohkit_unit_pct(&s->rng) < s->bp.ready;
+        in->rsp_ready_i = cohkit_unit_pct(&s->b.rng) < s->b.bp.ready;
         /* lease registers: rare writes, zero now and then (ignored) */
-        in->cfg_we_i = s->kind != KIND_FULL && cohkit_unit_pct(&s->rng) < 1;
+        in->cfg_we_i = s->b.kind != KIND_FULL && cohkit_unit_pct(&s->b.rng) < 1;
         /* another TSU's epoch reset: rare pulses */
-        in->epoch_rst_i = s->kind != KIND_FULL && cohkit_unit_rnd(&s->rng) % 2000 == 0;
-        in->cfg_sel_i = cohkit_unit_rnd(&s->rng) & 1;
-        in->cfg_data_i = cohkit_unit_pct(&s->rng) < 10 ? 0 : 1 + ts_rand(s, s->kind == KIND_WRAP || s->g.ts_max < 16 ? s->g.ts_max - 1 : 15);
+        in->epoch_rst_i = s->b.kind != KIND_FULL && cohkit_unit_rnd(&s->b.rng) % 2000 == 0;
+        in->cfg_sel_i = cohkit_unit_rnd(&s->b.rng) & 1;
+        in->cfg_data_i = cohkit_unit_pct(&s->b.rng) < 10 ? 0 : 1 + ts_rand(s, s->b.kind == KIND_WRAP || s->g.ts_max < 16 ? s->g.ts_max - 1 : 15);
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_op_i = s->have ? s->q.req_op_i : 0;
@@ -432,7 +367,7 @@ static void print_rsp(tsu_stim *s, const halcone_tsu_out *o)
     r.wrap = (unsigned)o->rsp_wrap_o;
     r.reset = (unsigned)o->rsp_reset_o;
     r.epoch = (uint32_t)o->rsp_epoch_o;
-    halcone_tsu_print_cfg(s->out, &s->c, &r);
+    halcone_tsu_print_cfg(s->b.out, &s->c, &r);
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint64_t *outw)
@@ -458,7 +393,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
             s->acc_head = (s->acc_head + 1) % 64;
             s->acc_n--;
         }
-        if (s->out)
+        if (s->b.out)
             print_rsp(s, o);
     }
 }

@@ -16,102 +16,65 @@ static unsigned ubits(unsigned v)
     return n;
 }
 
+typedef struct {
+    const rec_cfg *cfg;
+    unsigned home;
+} rec_reading;
+
+static int parse_src(cohkit_trace_reader *rd, const rec_reading *x, const char *op, rec_treq *r)
+{
+    const char *g = cohkit_trace_arg(rd);
+    char *end;
+    unsigned long gv;
+    if (g == NULL)
+        return cohkit_trace_fail(rd, "%s needs a source GPU", op);
+    errno = 0;
+    gv = strtoul(g, &end, 10);
+    if (errno != 0 || *end != '\0' || !isdigit((unsigned char)g[0]))
+        return cohkit_trace_fail(rd, "'%s' is not a decimal GPU id", g);
+    if (gv >= x->cfg->gpus)
+        return cohkit_trace_fail(rd, "GPU %s out of range 0..%u", g, x->cfg->gpus - 1);
+    if (gv == x->home)
+        return cohkit_trace_fail(rd, "GPU %s is the home GPU, not a remote requester", g);
+    r->src = (unsigned)gv;
+    return 0;
+}
+
+static int parse_req(cohkit_trace_reader *rd, const void *ctx, void *rec)
+{
+    static const char *const names[] = {"RR", "RW", "LW"};
+    static const rec_op ops[] = {REC_OP_RR, REC_OP_RW, REC_OP_LW};
+    const rec_reading *x = ctx;
+    rec_treq *r = rec;
+    const char *op = rd->first, *extra;
+    uint64_t addr;
+    int k;
+    r->lineno = rd->lineno;
+    for (k = 0; k < 3 && strcmp(op, names[k]) != 0; k++)
+        ;
+    if (k == 3)
+        return cohkit_trace_fail(rd, "unknown request '%s' (RR, RW or LW)", op);
+    r->op = ops[k];
+    if (cohkit_trace_req_addr(rd, op, x->cfg->addr_bits, &addr))
+        return -1;
+    r->line = addr >> ubits(x->cfg->line);
+    if (r->op != REC_OP_LW && parse_src(rd, x, op, r))
+        return -1;
+    extra = cohkit_trace_arg(rd);
+    if (extra != NULL)
+        return cohkit_trace_fail(rd, "unexpected '%s' after the request", extra);
+    return 0;
+}
+
 int rec_trace_read(FILE *f, const rec_cfg *cfg, unsigned home, rec_treq **reqs, size_t *n,
                    char *err, size_t len)
 {
-    char buf[1024];
-    unsigned lineno = 0;
-    int got;
-    size_t cap = 0, cnt = 0;
-    rec_treq *v = NULL;
-    unsigned lb = ubits(cfg->line);
-
-    while ((got = cohkit_trace_line(f, buf, sizeof buf, &lineno, err, len)) > 0) {
-        char *p = buf, *op, *a, *g, *extra, *end;
-        rec_treq r;
-        uint64_t addr;
-        op = cohkit_trace_tok(&p);
-        if (op == NULL)
-            continue;
-        memset(&r, 0, sizeof r);
-        r.lineno = lineno;
-        if (strcmp(op, "RR") == 0)
-            r.op = REC_OP_RR;
-        else if (strcmp(op, "RW") == 0)
-            r.op = REC_OP_RW;
-        else if (strcmp(op, "LW") == 0)
-            r.op = REC_OP_LW;
-        else {
-            snprintf(err, len, "line %u: unknown request '%s' (RR, RW or LW)", lineno, op);
-            goto bad;
-        }
-        a = cohkit_trace_tok(&p);
-        if (a == NULL) {
-            snprintf(err, len, "line %u: %s needs an address", lineno, op);
-            goto bad;
-        }
-        errno = 0;
-        if (a[0] == '-' || a[0] == '+' || !isxdigit((unsigned char)a[a[0] == '0' && (a[1] == 'x' || a[1] == 'X') ? 2 : 0])) {
-            snprintf(err, len, "line %u: '%s' is not a hex address", lineno, a);
-            goto bad;
-        }
-        addr = strtoull(a, &end, 16);
-        if (errno != 0 || *end != '\0') {
-            snprintf(err, len, "line %u: '%s' is not a hex address", lineno, a);
-            goto bad;
-        }
-        if (cfg->addr_bits < 64 && (addr >> cfg->addr_bits) != 0) {
-            snprintf(err, len, "line %u: address %s exceeds %u bits", lineno, a, cfg->addr_bits);
-            goto bad;
-        }
-        r.line = addr >> lb;
-        if (r.op != REC_OP_LW) {
-            unsigned long gv;
-            g = cohkit_trace_tok(&p);
-            if (g == NULL) {
-                snprintf(err, len, "line %u: %s needs a source GPU", lineno, op);
-                goto bad;
-            }
-            errno = 0;
-            gv = strtoul(g, &end, 10);
-            if (errno != 0 || *end != '\0' || !isdigit((unsigned char)g[0])) {
-                snprintf(err, len, "line %u: '%s' is not a decimal GPU id", lineno, g);
-                goto bad;
-            }
-            if (gv >= cfg->gpus) {
-                snprintf(err, len, "line %u: GPU %s out of range 0..%u", lineno, g, cfg->gpus - 1);
-                goto bad;
-            }
-            if (gv == home) {
-                snprintf(err, len, "line %u: GPU %s is the home GPU, not a remote requester",
-                         lineno, g);
-                goto bad;
-            }
-            r.src = (unsigned)gv;
-        }
-        extra = cohkit_trace_tok(&p);
-        if (extra != NULL) {
-            snprintf(err, len, "line %u: unexpected '%s' after the request", lineno, extra);
-            goto bad;
-        }
-        if (cohkit_trace_grow(&v, &cap, cnt, sizeof *v, 256) != 0) {
-            snprintf(err, len, "line %u: out of memory", lineno);
-            goto bad;
-        }
-        v[cnt++] = r;
-    }
-    if (got < 0)
-        goto bad;
-    if (ferror(f)) {
-        snprintf(err, len, "read error after line %u", lineno);
-        goto bad;
-    }
+    static const cohkit_trace_format fmt = {sizeof(rec_treq), parse_req, NULL, 1022};
+    rec_reading x = {cfg, home};
+    void *v;
+    int rc = cohkit_trace_records(f, &fmt, &x, &v, n, err, len);
     *reqs = v;
-    *n = cnt;
-    return 0;
-bad:
-    free(v);
-    return -1;
+    return rc;
 }
 
 void rec_trace_print_inv(FILE *f, const rec_cfg *cfg, uint64_t line, uint32_t mask)

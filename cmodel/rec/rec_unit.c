@@ -93,11 +93,9 @@ static const cohkit_unit_flag flags[] = {
 enum { KIND_MIXED, KIND_HIT, KIND_SPARSE, KIND_TRACE };
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     rec_cfg c;
     rec_geom g;
-    int kind;
-    uint64_t rng;
-    cohkit_unit_bp bp;
     uint64_t set_pool[4], tag_pool[20], offs[2];
     unsigned nsets, ntags;
     int have;
@@ -105,7 +103,6 @@ typedef struct {
     unsigned home;
     rec_treq *trace;
     size_t ntrace, tnext;
-    FILE *out;
     uint64_t accepted, invs, warm, measure_accepted;
 } rec_stim;
 
@@ -127,54 +124,33 @@ static int parse_home(const char *v, unsigned gpus, unsigned *home, char *err, s
     return 0;
 }
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    rec_stim *s = calloc(1, sizeof *s);
+    rec_stim *s = p;
     const char *hv = a->flags ? a->flags[FLAG_HOME] : NULL;
     unsigned i;
     uint64_t base;
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
     s->c = ((const rec_ucfg *)cfg)->c;
     rec_geom_of(&s->c, &s->g);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x1234567ull);
     s->nsets = s->g.sets < 4 ? s->g.sets : 4;
     /* distinct sets and tags, so that a hit-only stream never evicts */
-    base = cohkit_unit_rnd(&s->rng);
+    base = cohkit_unit_rnd(&s->b.rng);
     for (i = 0; i < s->nsets; i++)
         s->set_pool[i] = (base + i) & mask64(s->g.index_bits);
-    s->ntags = s->c.ways + 3;
-    base = cohkit_unit_rnd(&s->rng);
-    for (i = 0; i < s->ntags; i++)
+    s->ntags = s->b.kind == KIND_SPARSE ? s->c.ways + 1 : s->c.ways + 3;
+    base = cohkit_unit_rnd(&s->b.rng);
+    for (i = 0; i < s->c.ways + 3; i++)
         s->tag_pool[i] = (base + i * 0x9E3779B1ull) & mask64(s->g.base_bits - s->g.index_bits);
-    s->bp = COHKIT_UNIT_BP_FULL;
+    s->b.bp = COHKIT_UNIT_BP_FULL;
     if (hv != NULL) {
-        if (parse_home(hv, s->c.gpus, &s->home, err, len) != 0) {
-            free(s);
-            return NULL;
-        }
-    } else if (a->trace == NULL) {
-        s->home = (unsigned)(cohkit_unit_rnd(&s->rng) % s->c.gpus);
+        if (parse_home(hv, s->c.gpus, &s->home, err, len) != 0)
+            return -1;
+    } else if (!s->b.trace) {
+        s->home = (unsigned)(cohkit_unit_rnd(&s->b.rng) % s->c.gpus);
     }
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        free(s);
-        return NULL;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        if (rec_trace_read(a->trace, &s->c, s->home, &s->trace, &s->ntrace, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            free(s);
-            return NULL;
-        }
-    } else if (s->kind == KIND_SPARSE) {
-        s->ntags = s->c.ways + 1;
-    }
-    return s;
+    if (s->b.trace && rec_trace_read(a->trace, &s->c, s->home, &s->trace, &s->ntrace, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -186,40 +162,42 @@ static void stim_free(void *p)
     }
 }
 
+COHKIT_UNIT_STIM_NEW(rec_stim, 0x1234567ull)
+
 static void rand_request(rec_stim *s, int hit_only)
 {
     const rec_cfg *c = &s->c;
     const rec_geom *g = &s->g;
-    unsigned r = cohkit_unit_pct(&s->rng);
+    unsigned r = cohkit_unit_pct(&s->b.rng);
     uint64_t base, line;
     if (hit_only)
         s->q_op = REC_OP_RR;
-    else if (s->kind == KIND_SPARSE)
+    else if (s->b.kind == KIND_SPARSE)
         s->q_op = r < 45 ? REC_OP_RR : r < 55 ? REC_OP_RW : REC_OP_LW;
     else
         s->q_op = r < 55 ? REC_OP_RR : r < 75 ? REC_OP_RW : r < 97 ? REC_OP_LW : REC_OP_NOP;
     /* a remote requester other than home; now and then the home GPU or an
      * out-of-range id, which the directory must ignore */
-    r = cohkit_unit_pct(&s->rng);
+    r = cohkit_unit_pct(&s->b.rng);
     if (!hit_only && r < 2)
         s->q_src = s->home;
     else if (!hit_only && r < 4)
-        s->q_src = cohkit_unit_rnd(&s->rng) & mask64(g->gpu_bits);
+        s->q_src = cohkit_unit_rnd(&s->b.rng) & mask64(g->gpu_bits);
     else {
-        unsigned k = (unsigned)(cohkit_unit_rnd(&s->rng) % (c->gpus - 1));
+        unsigned k = (unsigned)(cohkit_unit_rnd(&s->b.rng) % (c->gpus - 1));
         s->q_src = k >= s->home ? k + 1 : k;
     }
-    if (s->kind == KIND_SPARSE) {
-        base = (s->tag_pool[cohkit_unit_rnd(&s->rng) % s->ntags] << g->index_bits) |
-               s->set_pool[cohkit_unit_rnd(&s->rng) % s->nsets];
-        line = (base << g->span_bits) | s->offs[cohkit_unit_rnd(&s->rng) & 1];
-    } else if (!hit_only && cohkit_unit_pct(&s->rng) < 8) {
-        line = cohkit_unit_rnd(&s->rng) & mask64(g->laddr_bits);
+    if (s->b.kind == KIND_SPARSE) {
+        base = (s->tag_pool[cohkit_unit_rnd(&s->b.rng) % s->ntags] << g->index_bits) |
+               s->set_pool[cohkit_unit_rnd(&s->b.rng) % s->nsets];
+        line = (base << g->span_bits) | s->offs[cohkit_unit_rnd(&s->b.rng) & 1];
+    } else if (!hit_only && cohkit_unit_pct(&s->b.rng) < 8) {
+        line = cohkit_unit_rnd(&s->b.rng) & mask64(g->laddr_bits);
     } else {
         unsigned ntags = hit_only ? (c->ways < s->ntags ? c->ways : s->ntags) : s->ntags;
-        base = (s->tag_pool[cohkit_unit_rnd(&s->rng) % ntags] << g->index_bits) |
-               s->set_pool[cohkit_unit_rnd(&s->rng) % s->nsets];
-        line = (base << g->span_bits) | (cohkit_unit_rnd(&s->rng) & mask64(g->span_bits));
+        base = (s->tag_pool[cohkit_unit_rnd(&s->b.rng) % ntags] << g->index_bits) |
+               s->set_pool[cohkit_unit_rnd(&s->b.rng) % s->nsets];
+        line = (base << g->span_bits) | (cohkit_unit_rnd(&s->b.rng) & mask64(g->span_bits));
     }
     s->q_addr = line & mask64(g->laddr_bits);
 }
@@ -231,28 +209,28 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
 {
     rec_stim *s = p;
     rec_in *in = (rec_in *)(void *)inw;
-    if (s->kind == KIND_TRACE) {
-        if (!s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.valid) {
+    if (s->b.kind == KIND_TRACE) {
+        if (!s->have && s->tnext < s->ntrace && cohkit_unit_pct(&s->b.rng) < COHKIT_UNIT_BP_TRACE.valid) {
             const rec_treq *t = &s->trace[s->tnext++];
             s->q_op = t->op;
             s->q_addr = t->line;
             s->q_src = t->src;
             s->have = 1;
         }
-        in->inv_ready_i = cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.ready;
+        in->inv_ready_i = cohkit_unit_pct(&s->b.rng) < COHKIT_UNIT_BP_TRACE.ready;
     } else {
-        if ((cyc & 2047) == 0 && s->kind != KIND_HIT) {
-            cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
-            if (s->kind == KIND_SPARSE) {
-                s->offs[0] = cohkit_unit_rnd(&s->rng) & mask64(s->g.span_bits);
-                s->offs[1] = cohkit_unit_rnd(&s->rng) & mask64(s->g.span_bits);
+        if ((cyc & 2047) == 0 && s->b.kind != KIND_HIT) {
+            cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
+            if (s->b.kind == KIND_SPARSE) {
+                s->offs[0] = cohkit_unit_rnd(&s->b.rng) & mask64(s->g.span_bits);
+                s->offs[1] = cohkit_unit_rnd(&s->b.rng) & mask64(s->g.span_bits);
             }
         }
-        if (!s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
-            rand_request(s, s->kind == KIND_HIT);
+        if (!s->have && cohkit_unit_pct(&s->b.rng) < s->b.bp.valid) {
+            rand_request(s, s->b.kind == KIND_HIT);
             s->have = 1;
         }
-        in->inv_ready_i = cohkit_unit_pct(&s->rng) < s->bp.ready;
+        in->inv_ready_i = cohkit_unit_pct(&s->b.rng) < s->b.bp.ready;
     }
     in->home_i = s->home;
     in->req_valid_i = (uint64_t)s->have;
@@ -269,7 +247,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
     if (in->req_valid_i && o->req_ready_o) {
         s->accepted++;
         s->have = 0;
-        if (s->kind == KIND_HIT && s->warm == 0 && s->accepted == 4ull * s->c.ways * 16) {
+        if (s->b.kind == KIND_HIT && s->warm == 0 && s->accepted == 4ull * s->c.ways * 16) {
             s->warm = cyc + 1;
             s->measure_accepted = 0;
         } else if (s->warm) {
@@ -278,8 +256,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
     }
     if (o->inv_valid_o && in->inv_ready_i) {
         s->invs++;
-        if (s->out)
-            rec_trace_print_inv(s->out, &s->c, o->inv_addr_o, (uint32_t)o->inv_mask_o);
+        if (s->b.out)
+            rec_trace_print_inv(s->b.out, &s->c, o->inv_addr_o, (uint32_t)o->inv_mask_o);
     }
 }
 
@@ -305,7 +283,7 @@ static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *
     fprintf(f, "%scycles %llu  requests accepted %llu  (%.3f per cycle)\n", c,
             (unsigned long long)cycles, (unsigned long long)s->accepted,
             cycles ? (double)s->accepted / (double)cycles : 0.0);
-    if (s->kind == KIND_HIT)
+    if (s->b.kind == KIND_HIT)
         fprintf(f, "%shit-heavy stream after warm-up: %llu requests in %llu cycles = %.3f per cycle\n",
                 c, (unsigned long long)s->measure_accepted, (unsigned long long)mc,
                 mc ? (double)s->measure_accepted / (double)mc : 0.0);
@@ -327,7 +305,7 @@ static void stim_note(const void *p, char *buf, size_t len)
 static void print_inv(void *ctx, uint64_t line, uint32_t mask)
 {
     const rec_stim *s = ctx;
-    rec_trace_print_inv(s->out, &s->c, line, mask);
+    rec_trace_print_inv(s->b.out, &s->c, line, mask);
 }
 
 static void dump(FILE *f, const rec_dir *d)

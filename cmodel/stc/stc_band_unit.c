@@ -43,54 +43,27 @@ typedef struct {
 
 typedef struct {
     band_rec *r;
-    size_t n, cap;
+    size_t n;
 } band_trace;
 
-static int trace_read(FILE *f, const stc_band_cfg *c, band_trace *t, char *err, size_t len)
+static int parse_rec(cohkit_trace_reader *rd, const void *ctx, void *rec)
 {
-    char *buf = NULL;
-    size_t bcap = 0;
-    unsigned lineno = 0;
-    memset(t, 0, sizeof *t);
-    while (getline(&buf, &bcap, f) > 0) {
-        char *save = NULL, *tok, *hash = strchr(buf, '#');
-        band_rec r;
-        lineno++;
-        if (hash)
-            *hash = '\0';
-        tok = strtok_r(buf, " \t\r\n", &save);
-        if (tok == NULL)
-            continue;
-        if (strcmp(tok, "BAND") != 0) {
-            snprintf(err, len, "line %u: unknown record '%s'", lineno, tok);
-            goto bad;
-        }
-        if (stc_tok_addr(strtok_r(NULL, " \t\r\n", &save), "address", c->addr_bits, lineno,
-                         &r.addr, err, len))
-            goto bad;
-        r.seb = c->seb;
-        tok = strtok_r(NULL, " \t\r\n", &save);
-        if (tok && stc_tok_dec(tok, "seb", c->addr_bits, lineno, &r.seb, err, len))
-            goto bad;
-        if (tok && (tok = strtok_r(NULL, " \t\r\n", &save)) != NULL) {
-            snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
-            goto bad;
-        }
-        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 256) != 0) {
-            snprintf(err, len, "line %u: out of memory", lineno);
-            goto bad;
-        }
-        t->r[t->n++] = r;
-    }
-    free(buf);
-    return 0;
-bad:
-    free(buf);
-    free(t->r);
-    t->r = NULL;
-    t->n = 0;
-    return -1;
+    const stc_band_cfg *c = ctx;
+    band_rec *r = rec;
+    const char *tok;
+    if (strcmp(rd->first, "BAND") != 0)
+        return cohkit_trace_fail(rd, "unknown record '%s'", rd->first);
+    if (stc_tok_addr(cohkit_trace_arg(rd), "address", c->addr_bits, rd->lineno, &r->addr, rd->err,
+                     rd->len))
+        return -1;
+    r->seb = c->seb;
+    tok = cohkit_trace_arg(rd);
+    if (tok && stc_tok_dec(tok, "seb", c->addr_bits, rd->lineno, &r->seb, rd->err, rd->len))
+        return -1;
+    return tok ? cohkit_trace_end(rd) : 0;
 }
+
+COHKIT_TRACE_READ_FN(trace_read, stc_band_cfg, band_trace, parse_rec)
 
 static void print_band(FILE *f, uint64_t addr, unsigned band)
 {
@@ -102,11 +75,9 @@ static void print_band(FILE *f, uint64_t addr, unsigned band)
 enum { KIND_MIXED, KIND_FIG4, KIND_TRACE };
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     stc_band_cfg c;
     stc_band_geom g;
-    int kind;
-    uint64_t rng;
-    cohkit_unit_bp bp;
     int have;
     uint64_t q_addr;
     unsigned q_seb;
@@ -115,37 +86,17 @@ typedef struct {
     unsigned exp_band[4], exp_n, exp_head;
     band_trace tr;
     size_t tnext;
-    FILE *out;
     uint64_t acc, res, func_bad, hi_seb;
 } band_stim;
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    band_stim *s = calloc(1, sizeof *s);
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
+    band_stim *s = p;
     s->c = *(const stc_band_cfg *)cfg;
     stc_band_geom_of(&s->c, &s->g);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x51ed270bull);
-    s->bp = COHKIT_UNIT_BP_FULL;
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        free(s);
-        return NULL;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        s->bp = COHKIT_UNIT_BP_TRACE;
-        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            free(s);
-            return NULL;
-        }
-    }
-    return s;
+    if (s->b.trace && trace_read(a->trace, &s->c, &s->tr, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -157,6 +108,8 @@ static void stim_free(void *p)
     }
 }
 
+COHKIT_UNIT_STIM_NEW(band_stim, 0x51ed270bull)
+
 static const unsigned sched_valid[] = {100, 80, 50, 20}, sched_ready[] = {100, 70, 30, 100};
 static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sched_ready);
 
@@ -165,11 +118,11 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     band_stim *s = p;
     int live = (int)(in[0] & 1);
     memset(in + 1, 0, (STC_BAND_I_N - 1) * sizeof *in);
-    if (s->kind != KIND_TRACE && (cyc & 511) == 0) {
-        cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
+    if (s->b.kind != KIND_TRACE && (cyc & 511) == 0) {
+        cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
     }
-    if (live && !s->have && cohkit_unit_pct(&s->rng) < s->bp.valid) {
-        if (s->kind == KIND_TRACE) {
+    if (live && !s->have && cohkit_unit_pct(&s->b.rng) < s->b.bp.valid) {
+        if (s->b.kind == KIND_TRACE) {
             if (s->tnext < s->tr.n) {
                 s->have = 1;
                 s->q_addr = s->tr.r[s->tnext].addr;
@@ -178,17 +131,17 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
             }
         } else {
             s->have = 1;
-            if (s->kind == KIND_FIG4 && cohkit_unit_pct(&s->rng) < 60) {
+            if (s->b.kind == KIND_FIG4 && cohkit_unit_pct(&s->b.rng) < 60) {
                 static const unsigned sebs[] = {0, 4, 12, 16, 28, 30, 32};
                 s->q_addr = 0xDEADBEEFull & mask64(s->c.addr_bits);
-                s->q_seb = sebs[cohkit_unit_rnd(&s->rng) % 7];
+                s->q_seb = sebs[cohkit_unit_rnd(&s->b.rng) % 7];
                 if (s->q_seb > s->c.addr_bits)
                     s->q_seb = s->c.addr_bits;
             } else {
-                s->q_addr = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+                s->q_addr = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.addr_bits);
                 /* SEB over the whole input range, beyond addr_bits included */
-                s->q_seb = cohkit_unit_pct(&s->rng) < 80 ? (unsigned)(cohkit_unit_rnd(&s->rng) % (s->c.addr_bits + 1))
-                                             : (unsigned)(cohkit_unit_rnd(&s->rng) & mask64(s->g.seb_bits));
+                s->q_seb = cohkit_unit_pct(&s->b.rng) < 80 ? (unsigned)(cohkit_unit_rnd(&s->b.rng) % (s->c.addr_bits + 1))
+                                             : (unsigned)(cohkit_unit_rnd(&s->b.rng) & mask64(s->g.seb_bits));
             }
         }
     }
@@ -196,11 +149,11 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     if (s->have) {
         in[STC_BAND_I_IN_ADDR] = s->q_addr;
         in[STC_BAND_I_IN_SEB] = s->q_seb;
-    } else if (s->kind != KIND_TRACE) {
-        in[STC_BAND_I_IN_ADDR] = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
-        in[STC_BAND_I_IN_SEB] = cohkit_unit_rnd(&s->rng) & mask64(s->g.seb_bits);
+    } else if (s->b.kind != KIND_TRACE) {
+        in[STC_BAND_I_IN_ADDR] = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.addr_bits);
+        in[STC_BAND_I_IN_SEB] = cohkit_unit_rnd(&s->b.rng) & mask64(s->g.seb_bits);
     }
-    in[STC_BAND_I_OUT_READY] = cohkit_unit_pct(&s->rng) < s->bp.ready;
+    in[STC_BAND_I_OUT_READY] = cohkit_unit_pct(&s->b.rng) < s->b.bp.ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -217,8 +170,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             s->exp_n--;
         }
         s->res++;
-        if (s->out)
-            print_band(s->out, out[STC_BAND_O_OUT_ADDR], b);
+        if (s->b.out)
+            print_band(s->b.out, out[STC_BAND_O_OUT_ADDR], b);
     }
     if ((in[STC_BAND_I_IN_VALID] & 1) && (out[STC_BAND_O_IN_READY] & 1)) {
         unsigned k = (s->exp_head + s->exp_n) % 4;

@@ -45,59 +45,38 @@ typedef struct {
 
 typedef struct {
     bsq_rec *r;
-    size_t n, cap;
+    size_t n;
 } bsq_trace;
 
-static int trace_read(FILE *f, const stc_bsq_cfg *c, bsq_trace *t, char *err, size_t len)
+static int parse_rec(cohkit_trace_reader *rd, const void *ctx, void *rec)
 {
-    stc_cutr_reader rd;
-    memset(t, 0, sizeof *t);
-    stc_cutr_open(&rd, f);
-    while (stc_cutr_next(&rd)) {
-        bsq_rec r;
-        const char *op = stc_cutr_tok(&rd);
-        memset(&r, 0, sizeof r);
-        if (strcmp(op, "PUSH") == 0) {
-            r.kind = REC_PUSH;
-            if (stc_cutr_addr(&rd, "address", c->addr_bits, &r.addr, err, len))
-                goto bad;
-        } else if (strcmp(op, "CHG") == 0) {
-            r.kind = REC_CHG;
-            if (stc_cutr_eset(&rd, c->n, &r.cer, err, len) ||
-                stc_cutr_num(&rd, "seb", c->seb_min, c->seb_max, &r.seb, err, len))
-                goto bad;
-        } else {
-            snprintf(err, len, "line %u: unknown record '%s'", rd.lineno, op);
-            goto bad;
-        }
-        if (stc_cutr_end(&rd, err, len))
-            goto bad;
-        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 64) != 0) {
-            snprintf(err, len, "line %u: out of memory", rd.lineno);
-            goto bad;
-        }
-        t->r[t->n++] = r;
+    const stc_bsq_cfg *c = ctx;
+    bsq_rec *r = rec;
+    if (strcmp(rd->first, "PUSH") == 0) {
+        r->kind = REC_PUSH;
+        if (cohkit_trace_addr(rd, "address", c->addr_bits, &r->addr))
+            return -1;
+    } else if (strcmp(rd->first, "CHG") == 0) {
+        r->kind = REC_CHG;
+        if (stc_cutr_eset(rd, c->n, &r->cer) ||
+            cohkit_trace_num(rd, "seb", c->seb_min, c->seb_max, &r->seb))
+            return -1;
+    } else {
+        return cohkit_trace_fail(rd, "unknown record '%s'", rd->first);
     }
-    stc_cutr_close(&rd);
-    return 0;
-bad:
-    stc_cutr_close(&rd);
-    free(t->r);
-    t->r = NULL;
-    t->n = 0;
-    return -1;
+    return cohkit_trace_end(rd);
 }
+
+COHKIT_TRACE_READ_FN(trace_read, stc_bsq_cfg, bsq_trace, parse_rec)
 
 /* ------------------------------------------------------------- stimulus -- */
 
 enum { KIND_MIXED, KIND_FILL, KIND_TRACE };
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     stc_bsq_cfg c;
     stc_bsq_layout l;
-    int kind;
-    uint64_t rng;
-    cohkit_unit_bp bp; /* valid: a push */
     unsigned p_chg;
     stc_bsq *mirror;          /* functional core fed the same transactions */
     stc_bsq_entry *exp;       /* expected drains of the running scan       */
@@ -110,49 +89,26 @@ typedef struct {
     unsigned chg_seb;
     bsq_trace tr;
     size_t tnext;
-    FILE *out;
     uint64_t pushes, fulls, chgs, drained, beats, func_bad, max_pass, beat_cycles;
 } bsq_stim;
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    bsq_stim *s = calloc(1, sizeof *s);
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
+    bsq_stim *s = p;
     s->c = *(const stc_bsq_cfg *)cfg;
     stc_bsq_port_layout(&s->c, &s->l);
     s->mirror = stc_bsq_new(&s->c);
     s->exp = calloc(s->c.entries, sizeof *s->exp);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x51ed27ull);
-    s->bp.valid = 60;
-    s->bp.ready = 70;
+    s->b.bp.valid = 60;
+    s->b.bp.ready = 70;
     s->p_chg = 2;
-    if (s->mirror == NULL || s->exp == NULL) {
-        snprintf(err, len, "out of memory");
-        goto fail;
-    }
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        goto fail;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            goto fail;
-        }
-    }
-    return s;
-fail:
-    stc_bsq_free(s->mirror);
-    free(s->exp);
-    free(s);
-    return NULL;
+    if (s->mirror == NULL || s->exp == NULL)
+        return snprintf(err, len, "out of memory"), -1;
+    if (s->b.trace && trace_read(a->trace, &s->c, &s->tr, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -166,11 +122,13 @@ static void stim_free(void *p)
     }
 }
 
+COHKIT_UNIT_STIM_NEW(bsq_stim, 0x51ed27ull)
+
 static uint64_t rand_addr(bsq_stim *s)
 {
     /* a few bands, so that scans both drain and keep */
-    uint64_t a = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
-    unsigned band = (unsigned)(cohkit_unit_rnd(&s->rng) % (cohkit_unit_pct(&s->rng) < 70 ? 4 : (1u << s->c.n)));
+    uint64_t a = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.addr_bits);
+    unsigned band = (unsigned)(cohkit_unit_rnd(&s->b.rng) % (cohkit_unit_pct(&s->b.rng) < 70 ? 4 : (1u << s->c.n)));
     unsigned seb = s->c.seb;
     if (seb + s->c.n <= s->c.addr_bits && seb < 64) {
         a &= ~(mask64(s->c.n) << seb);
@@ -181,13 +139,13 @@ static uint64_t rand_addr(bsq_stim *s)
 
 static void rand_chg(bsq_stim *s)
 {
-    unsigned k = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 4), ep = 1u << s->c.n;
+    unsigned k = 1 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % 4), ep = 1u << s->c.n;
     stc_eset_clear(&s->chg_cer);
     for (unsigned i = 0; i < k; i++)
-        stc_eset_add(&s->chg_cer, (unsigned)(cohkit_unit_rnd(&s->rng) % (cohkit_unit_pct(&s->rng) < 70 ? 4 : ep)));
+        stc_eset_add(&s->chg_cer, (unsigned)(cohkit_unit_rnd(&s->b.rng) % (cohkit_unit_pct(&s->b.rng) < 70 ? 4 : ep)));
     /* mostly the SEB the addresses were made for, sometimes any in range */
-    s->chg_seb = cohkit_unit_pct(&s->rng) < 80 ? s->c.seb
-                                   : s->c.seb_min + (unsigned)(cohkit_unit_rnd(&s->rng) %
+    s->chg_seb = cohkit_unit_pct(&s->b.rng) < 80 ? s->c.seb
+                                   : s->c.seb_min + (unsigned)(cohkit_unit_rnd(&s->b.rng) %
                                                                (s->c.seb_max - s->c.seb_min + 1));
     s->have_chg = 1;
 }
@@ -208,16 +166,16 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     const stc_bsq_layout *l = &s->l;
     int live = (int)(in[0] & 1);
     memset(in + 1, 0, (l->in_words - 1) * sizeof *in);
-    if (s->kind == KIND_TRACE) {
+    if (s->b.kind == KIND_TRACE) {
         if (live && !s->have_push && !s->have_chg && !s->in_scan && s->tnext < s->tr.n &&
-            cohkit_unit_pct(&s->rng) < 80) {
+            cohkit_unit_pct(&s->b.rng) < 80) {
             const bsq_rec *r = &s->tr.r[s->tnext++];
             if (r->kind == REC_PUSH) {
                 if (stc_bsq_full(s->mirror)) {
                     /* the RTL's full_o agrees with the mirror every cycle
                      * (checked in stim_observe); a refused store is dropped */
-                    if (s->out)
-                        fprintf(s->out, "FULL 0x%llx\n", (unsigned long long)r->addr);
+                    if (s->b.out)
+                        fprintf(s->b.out, "FULL 0x%llx\n", (unsigned long long)r->addr);
                     s->fulls++;
                 } else {
                     s->have_push = 1;
@@ -229,28 +187,28 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
                 s->chg_seb = r->seb;
             }
         }
-        s->bp.ready = 60;
+        s->b.bp.ready = 60;
     } else {
         if ((cyc & 511) == 0) {
-            cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
-            s->p_chg = s->kind == KIND_FILL ? 1 : 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 6);
+            cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
+            s->p_chg = s->b.kind == KIND_FILL ? 1 : 1 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % 6);
         }
-        if (live && !s->have_push && cohkit_unit_pct(&s->rng) < s->bp.valid) {
+        if (live && !s->have_push && cohkit_unit_pct(&s->b.rng) < s->b.bp.valid) {
             s->have_push = 1;
             s->push_addr = rand_addr(s);
         }
         if (live && !s->have_chg && !s->in_scan) {
-            int want = s->kind == KIND_FILL ? stc_bsq_full(s->mirror) && cohkit_unit_pct(&s->rng) < 20
-                                            : cohkit_unit_pct(&s->rng) < s->p_chg;
+            int want = s->b.kind == KIND_FILL ? stc_bsq_full(s->mirror) && cohkit_unit_pct(&s->b.rng) < 20
+                                            : cohkit_unit_pct(&s->b.rng) < s->p_chg;
             if (want)
                 rand_chg(s);
         }
-        if (!s->have_chg && cohkit_unit_pct(&s->rng) < 20) { /* ignored without valid */
-            in[l->in_word[STC_BSQ_I_CHG_CER]] = cohkit_unit_rnd(&s->rng);
-            in[l->in_word[STC_BSQ_I_CHG_SEB]] = cohkit_unit_rnd(&s->rng) & mask64(l->in_width[STC_BSQ_I_CHG_SEB]);
+        if (!s->have_chg && cohkit_unit_pct(&s->b.rng) < 20) { /* ignored without valid */
+            in[l->in_word[STC_BSQ_I_CHG_CER]] = cohkit_unit_rnd(&s->b.rng);
+            in[l->in_word[STC_BSQ_I_CHG_SEB]] = cohkit_unit_rnd(&s->b.rng) & mask64(l->in_width[STC_BSQ_I_CHG_SEB]);
         }
         if (!s->have_push)
-            in[l->in_word[STC_BSQ_I_PUSH_ADDR]] = cohkit_unit_rnd(&s->rng) & mask64(s->c.addr_bits);
+            in[l->in_word[STC_BSQ_I_PUSH_ADDR]] = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.addr_bits);
     }
     if (s->have_push) {
         in[l->in_word[STC_BSQ_I_PUSH_VALID]] = 1;
@@ -263,8 +221,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         put_eset(in + l->in_word[STC_BSQ_I_CHG_CER], &s->chg_cer, s->c.n);
         in[l->in_word[STC_BSQ_I_CHG_SEB]] = s->chg_seb;
     }
-    in[l->in_word[STC_BSQ_I_DRN_READY]] = cohkit_unit_pct(&s->rng) < s->bp.ready;
-    in[l->in_word[STC_BSQ_I_DONE_READY]] = cohkit_unit_pct(&s->rng) < s->bp.ready;
+    in[l->in_word[STC_BSQ_I_DRN_READY]] = cohkit_unit_pct(&s->b.rng) < s->b.bp.ready;
+    in[l->in_word[STC_BSQ_I_DONE_READY]] = cohkit_unit_pct(&s->b.rng) < s->b.bp.ready;
 }
 
 static uint64_t get_bits(const uint64_t *w, unsigned pos, unsigned width)
@@ -302,8 +260,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
                 s->func_bad++;
             s->iexp++;
             s->drained++;
-            if (s->out)
-                fprintf(s->out, "DRN 0x%llx %u\n", (unsigned long long)a, row + 1);
+            if (s->b.out)
+                fprintf(s->b.out, "DRN 0x%llx %u\n", (unsigned long long)a, row + 1);
         }
     }
     if ((out[l->out_word[STC_BSQ_O_DONE_VALID]] & 1) && (in[l->in_word[STC_BSQ_I_DONE_READY]] & 1)) {
@@ -312,8 +270,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             s->func_bad++;
         if (cycles > s->max_pass)
             s->max_pass = cycles;
-        if (s->out)
-            fprintf(s->out, "SCAN %u %llu\n", cycles,
+        if (s->b.out)
+            fprintf(s->b.out, "SCAN %u %llu\n", cycles,
                     (unsigned long long)out[l->out_word[STC_BSQ_O_COUNT]]);
         s->in_scan = 0;
     }
@@ -322,8 +280,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         if (!r.accepted || r.bank != out[l->out_word[STC_BSQ_O_PUSH_BANK]] ||
             r.slot != out[l->out_word[STC_BSQ_O_PUSH_SLOT]])
             s->func_bad++;
-        if (s->out)
-            fprintf(s->out, "ACC 0x%llx %llu\n", (unsigned long long)s->push_addr,
+        if (s->b.out)
+            fprintf(s->b.out, "ACC 0x%llx %llu\n", (unsigned long long)s->push_addr,
                     (unsigned long long)out[l->out_word[STC_BSQ_O_PUSH_BANK]]);
         s->pushes++;
         s->have_push = 0;

@@ -47,158 +47,162 @@ typedef struct {
 
 typedef struct {
     cu_rec *r;
-    size_t n, cap;
+    size_t n;
 } cu_trace;
 
+/* What reading a trace needs beside the configuration: the functional
+ * core, its drain and demand buffers, and where its lines go (or NULL). */
+typedef struct {
+    const stc_cu_cfg *c;
+    stc_cu *cu;
+    stc_bsq_entry *drn;
+    stc_cu_demand *dem;
+    FILE *out;
+} cu_reading;
+
+static int parse_chg(cohkit_trace_reader *rd, const cu_reading *x, cu_rec *r)
+{
+    const stc_cu_cfg *c = x->c;
+    unsigned k, lim = c->variant == STC_CU_MB ? c->mb_max : 1;
+    if (stc_cutr_eset(rd, c->bsq.n, &r->cer) ||
+        cohkit_trace_num(rd, "seb", c->bsq.seb_min, c->bsq.seb_max, &r->seb))
+        return -1;
+    k = stc_eset_count(&r->cer);
+    if (k > lim)
+        return cohkit_trace_fail(rd, "%u epochs, variant %s allows %u", k,
+                                 stc_cu_variant_name(c->variant), lim);
+    if (r->seb != stc_cu_seb(x->cu) && c->variant != STC_CU_AB && c->variant != STC_CU_MB)
+        return cohkit_trace_fail(rd, "seb %u: variant %s keeps seb %u", r->seb,
+                                 stc_cu_variant_name(c->variant), stc_cu_seb(x->cu));
+    return 0;
+}
+
+static int parse_syntax(cohkit_trace_reader *rd, const cu_reading *x, cu_rec *r)
+{
+    const char *op = rd->first;
+    const stc_cu_cfg *c = x->c;
+    if (strcmp(op, "ST") == 0 || strcmp(op, "LD") == 0) {
+        r->kind = op[0] == 'S' ? REC_ST : REC_LD;
+        if (cohkit_trace_addr(rd, "address", c->bsq.addr_bits, &r->addr))
+            return -1;
+    } else if (strcmp(op, "WA") == 0) {
+        r->kind = REC_WA;
+    } else if (strcmp(op, "PREP") == 0) {
+        r->kind = REC_PREP;
+    } else if (strcmp(op, "CHG") == 0) {
+        r->kind = REC_CHG;
+        if (parse_chg(rd, x, r))
+            return -1;
+    } else if (strcmp(op, "EDACK") == 0) {
+        r->kind = REC_EDACK;
+        if (cohkit_trace_num(rd, "epoch", 0, (1u << c->bsq.n) - 1, &r->seb))
+            return -1;
+    } else {
+        return cohkit_trace_fail(rd, "unknown record '%s'", op);
+    }
+    return cohkit_trace_end(rd);
+}
+
+static void print_store(FILE *out, uint64_t addr, stc_cu_st_res s)
+{
+    if (s.kind == STC_CU_ISSUED)
+        fprintf(out, "ISS 0x%llx\n", (unsigned long long)addr);
+    else if (s.kind == STC_CU_STALLED)
+        fprintf(out, "STALL 0x%llx\n", (unsigned long long)addr);
+    else {
+        fprintf(out, "BLK 0x%llx %u\n", (unsigned long long)addr, s.band);
+        if (s.demand)
+            fprintf(out, "DEM 0x%llx %u\n", (unsigned long long)addr, s.band);
+    }
+}
+
+static int core_chg(cohkit_trace_reader *rd, const cu_reading *x, const cu_rec *r)
+{
+    stc_cu_chg_res s;
+    if (stc_cu_pw(x->cu) + stc_bsq_count(stc_cu_bsq(x->cu)) >= (1u << STC_CU_PW_BITS) - 1)
+        return cohkit_trace_fail(rd, "more than %u stores outstanding", (1u << STC_CU_PW_BITS) - 2);
+    s = stc_cu_change(x->cu, &r->cer, r->seb, x->drn, x->dem);
+    if (!s.ok)
+        return cohkit_trace_fail(rd, "CHG before READY");
+    if (x->out) {
+        for (unsigned i = 0; i < s.drained; i++)
+            fprintf(x->out, "DRN 0x%llx\n", (unsigned long long)x->drn[i].addr);
+        for (unsigned i = 0; i < s.demands; i++)
+            fprintf(x->out, "DEM 0x%llx %u\n", (unsigned long long)x->dem[i].addr, x->dem[i].band);
+        fprintf(x->out, "DONE\n");
+    }
+    return 0;
+}
+
+/* The record on the core: the semantic checks (WA with nothing
+ * outstanding, PREP during a transition, CHG before READY) and, with out,
+ * the core's lines. */
+static int core_apply(cohkit_trace_reader *rd, const cu_reading *x, const cu_rec *r)
+{
+    int v;
+    switch (r->kind) {
+    case REC_ST:
+        if (stc_cu_pw(x->cu) >= (1u << STC_CU_PW_BITS) - 1)
+            return cohkit_trace_fail(rd, "more than %u stores outstanding",
+                                     (1u << STC_CU_PW_BITS) - 2);
+        {
+            stc_cu_st_res s = stc_cu_store(x->cu, r->addr);
+            if (x->out)
+                print_store(x->out, r->addr, s);
+        }
+        return 0;
+    case REC_LD: {
+        stc_cu_ld_res s = stc_cu_load(x->cu, r->addr);
+        if (x->out) {
+            fprintf(x->out, "%s 0x%llx\n", s.uncached ? "LDU" : "LDC", (unsigned long long)r->addr);
+            if (s.conflict)
+                fprintf(x->out, "CONF 0x%llx %u\n", (unsigned long long)r->addr, s.band);
+        }
+        return 0;
+    }
+    case REC_WA:
+    case REC_PREP:
+        v = r->kind == REC_WA ? stc_cu_write_ack(x->cu) : stc_cu_prepare(x->cu);
+        if (v < 0)
+            return cohkit_trace_fail(rd, "%s",
+                                     r->kind == REC_WA ? "WA with no store outstanding"
+                                                       : "PREP during a transition");
+        if (x->out && v == 1)
+            fprintf(x->out, "READY\n");
+        return 0;
+    case REC_CHG:
+        return core_chg(rd, x, r);
+    default:
+        stc_cu_demand_ack(x->cu, r->seb);
+        return 0;
+    }
+}
+
+static int parse_rec(cohkit_trace_reader *rd, const void *ctx, void *rec)
+{
+    return parse_syntax(rd, ctx, rec) || core_apply(rd, ctx, rec) ? -1 : 0;
+}
+
 /* Reads the trace and runs the functional core on it (the semantic checks
- * need the core's state: WA with nothing outstanding, PREP during a
- * transition, CHG before READY); with out, prints the core's lines. */
+ * need the core's state); with out, prints the core's lines. */
 static int trace_read(FILE *f, const stc_cu_cfg *c, cu_trace *t, FILE *out, char *err,
                       size_t len)
 {
-    stc_cutr_reader rd;
-    stc_cu *cu = stc_cu_new(c);
-    stc_bsq_entry *drn = calloc(c->bsq.entries, sizeof *drn);
-    stc_cu_demand *dem = calloc(STC_E_MAX, sizeof *dem);
-    unsigned A = c->bsq.addr_bits;
-    memset(t, 0, sizeof *t);
-    stc_cutr_open(&rd, f);
-    if (cu == NULL || drn == NULL || dem == NULL) {
-        snprintf(err, len, "out of memory");
-        goto bad;
-    }
-    while (stc_cutr_next(&rd)) {
-        cu_rec r;
-        const char *op = stc_cutr_tok(&rd);
-        memset(&r, 0, sizeof r);
-        if (strcmp(op, "ST") == 0 || strcmp(op, "LD") == 0) {
-            r.kind = op[0] == 'S' ? REC_ST : REC_LD;
-            if (stc_cutr_addr(&rd, "address", A, &r.addr, err, len))
-                goto bad;
-        } else if (strcmp(op, "WA") == 0) {
-            r.kind = REC_WA;
-        } else if (strcmp(op, "PREP") == 0) {
-            r.kind = REC_PREP;
-        } else if (strcmp(op, "CHG") == 0) {
-            unsigned k, lim = c->variant == STC_CU_MB ? c->mb_max : 1;
-            r.kind = REC_CHG;
-            if (stc_cutr_eset(&rd, c->bsq.n, &r.cer, err, len) ||
-                stc_cutr_num(&rd, "seb", c->bsq.seb_min, c->bsq.seb_max, &r.seb, err, len))
-                goto bad;
-            k = stc_eset_count(&r.cer);
-            if (k > lim) {
-                snprintf(err, len, "line %u: %u epochs, variant %s allows %u", rd.lineno, k,
-                         stc_cu_variant_name(c->variant), lim);
-                goto bad;
-            }
-            if (r.seb != stc_cu_seb(cu) && c->variant != STC_CU_AB && c->variant != STC_CU_MB) {
-                snprintf(err, len, "line %u: seb %u: variant %s keeps seb %u", rd.lineno, r.seb,
-                         stc_cu_variant_name(c->variant), stc_cu_seb(cu));
-                goto bad;
-            }
-        } else if (strcmp(op, "EDACK") == 0) {
-            r.kind = REC_EDACK;
-            if (stc_cutr_num(&rd, "epoch", 0, (1u << c->bsq.n) - 1, &r.seb, err, len))
-                goto bad;
-        } else {
-            snprintf(err, len, "line %u: unknown record '%s'", rd.lineno, op);
-            goto bad;
-        }
-        if (stc_cutr_end(&rd, err, len))
-            goto bad;
-        /* the core: semantic checks and (with out) the output lines */
-        switch (r.kind) {
-        case REC_ST: {
-            if (stc_cu_pw(cu) >= (1u << STC_CU_PW_BITS) - 1) {
-                snprintf(err, len, "line %u: more than %u stores outstanding", rd.lineno,
-                         (1u << STC_CU_PW_BITS) - 2);
-                goto bad;
-            }
-            stc_cu_st_res s = stc_cu_store(cu, r.addr);
-            if (out && s.kind == STC_CU_ISSUED)
-                fprintf(out, "ISS 0x%llx\n", (unsigned long long)r.addr);
-            else if (out && s.kind == STC_CU_STALLED)
-                fprintf(out, "STALL 0x%llx\n", (unsigned long long)r.addr);
-            else if (out) {
-                fprintf(out, "BLK 0x%llx %u\n", (unsigned long long)r.addr, s.band);
-                if (s.demand)
-                    fprintf(out, "DEM 0x%llx %u\n", (unsigned long long)r.addr, s.band);
-            }
-            break;
-        }
-        case REC_LD: {
-            stc_cu_ld_res s = stc_cu_load(cu, r.addr);
-            if (out) {
-                fprintf(out, "%s 0x%llx\n", s.uncached ? "LDU" : "LDC", (unsigned long long)r.addr);
-                if (s.conflict)
-                    fprintf(out, "CONF 0x%llx %u\n", (unsigned long long)r.addr, s.band);
-            }
-            break;
-        }
-        case REC_WA: {
-            int v = stc_cu_write_ack(cu);
-            if (v < 0) {
-                snprintf(err, len, "line %u: WA with no store outstanding", rd.lineno);
-                goto bad;
-            }
-            if (out && v == 1)
-                fprintf(out, "READY\n");
-            break;
-        }
-        case REC_PREP: {
-            int v = stc_cu_prepare(cu);
-            if (v < 0) {
-                snprintf(err, len, "line %u: PREP during a transition", rd.lineno);
-                goto bad;
-            }
-            if (out && v == 1)
-                fprintf(out, "READY\n");
-            break;
-        }
-        case REC_CHG: {
-            if (stc_cu_pw(cu) + stc_bsq_count(stc_cu_bsq(cu)) >= (1u << STC_CU_PW_BITS) - 1) {
-                snprintf(err, len, "line %u: more than %u stores outstanding", rd.lineno,
-                         (1u << STC_CU_PW_BITS) - 2);
-                goto bad;
-            }
-            stc_cu_chg_res s = stc_cu_change(cu, &r.cer, r.seb, drn, dem);
-            if (!s.ok) {
-                snprintf(err, len, "line %u: CHG before READY", rd.lineno);
-                goto bad;
-            }
-            if (out) {
-                for (unsigned i = 0; i < s.drained; i++)
-                    fprintf(out, "DRN 0x%llx\n", (unsigned long long)drn[i].addr);
-                for (unsigned i = 0; i < s.demands; i++)
-                    fprintf(out, "DEM 0x%llx %u\n", (unsigned long long)dem[i].addr, dem[i].band);
-                fprintf(out, "DONE\n");
-            }
-            break;
-        }
-        default:
-            stc_cu_demand_ack(cu, r.seb);
-            break;
-        }
-        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 64) != 0) {
-            snprintf(err, len, "line %u: out of memory", rd.lineno);
-            goto bad;
-        }
-        t->r[t->n++] = r;
-    }
-    stc_cutr_close(&rd);
-    stc_cu_free(cu);
-    free(drn);
-    free(dem);
-    return 0;
-bad:
-    stc_cutr_close(&rd);
-    stc_cu_free(cu);
-    free(drn);
-    free(dem);
-    free(t->r);
-    t->r = NULL;
+    static const cohkit_trace_format fmt = {sizeof(cu_rec), parse_rec, NULL, 0};
+    cu_reading x = {c, stc_cu_new(c), calloc(c->bsq.entries, sizeof *x.drn),
+                    calloc(STC_E_MAX, sizeof *x.dem), out};
+    void *r = NULL;
+    int rc = -1;
     t->n = 0;
-    return -1;
+    if (x.cu == NULL || x.drn == NULL || x.dem == NULL)
+        snprintf(err, len, "out of memory");
+    else
+        rc = cohkit_trace_records(f, &fmt, &x, &r, &t->n, err, len);
+    t->r = r;
+    stc_cu_free(x.cu);
+    free(x.drn);
+    free(x.dem);
+    return rc;
 }
 
 /* ------------------------------------------------------------- stimulus -- */
@@ -208,10 +212,9 @@ enum { KIND_MIXED, KIND_EPOCHS, KIND_TRACE };
 #define LINES_MAX 4096
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     stc_cu_cfg c;
     stc_cu_layout l;
-    int kind;
-    uint64_t rng;
     unsigned p_st, p_ld, p_ready, p_wa, p_prep;
     /* the bench's L1 and EMU */
     uint64_t outstanding;      /* stores sent to the L1, not yet acked     */
@@ -234,7 +237,6 @@ typedef struct {
     size_t tnext;
     int rec_busy;             /* a record is being driven or drained      */
     unsigned quiet;
-    FILE *out;
     char *lines[4];           /* primary, drains, demands/conflicts, done  */
     size_t llen[4], lcap[4];
     uint64_t stores, issued, blocked, stalls, loads, conflicts, demands, drains, transitions,
@@ -248,7 +250,7 @@ static void line_add(cu_stim *s, int which, const char *fmt, unsigned long long 
 {
     char buf[96];
     int n = with_b ? snprintf(buf, sizeof buf, fmt, a, b) : snprintf(buf, sizeof buf, fmt, a);
-    if (!s->out || n <= 0)
+    if (!s->b.out || n <= 0)
         return;
     if (s->llen[which] + (size_t)n + 1 > s->lcap[which]) {
         size_t nc = (s->lcap[which] + (size_t)n + 1) * 2;
@@ -265,8 +267,8 @@ static void line_add(cu_stim *s, int which, const char *fmt, unsigned long long 
 static void lines_flush(cu_stim *s)
 {
     for (int i = 0; i < 4; i++) {
-        if (s->out && s->llen[i])
-            fputs(s->lines[i], s->out);
+        if (s->b.out && s->llen[i])
+            fputs(s->lines[i], s->b.out);
         s->llen[i] = 0;
     }
 }
@@ -279,13 +281,9 @@ static void dq_push(cu_stim *s, uint64_t addr, unsigned band)
     s->dq_tail++;
 }
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    cu_stim *s = calloc(1, sizeof *s);
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
+    cu_stim *s = p;
     s->c = *(const stc_cu_cfg *)cfg;
     stc_cu_port_layout(&s->c, &s->l);
     s->mirror = stc_cu_new(&s->c);
@@ -293,38 +291,16 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
     s->dq_cap = 4 * STC_E_MAX;
     s->dq = calloc(s->dq_cap, sizeof *s->dq);
     s->dem_tmp = calloc(STC_E_MAX, sizeof *s->dem_tmp);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x7f4a7c15ull);
     s->p_st = 40;
     s->p_ld = 30;
     s->p_ready = 70;
     s->p_wa = 30;
-    s->p_prep = 2;
-    if (s->mirror == NULL || s->exp_drn == NULL || s->dq == NULL || s->dem_tmp == NULL) {
-        snprintf(err, len, "out of memory");
-        goto fail;
-    }
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        goto fail;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        if (trace_read(a->trace, &s->c, &s->tr, NULL, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            goto fail;
-        }
-    } else if (s->kind == KIND_EPOCHS) {
-        s->p_prep = 10;
-    }
-    return s;
-fail:
-    stc_cu_free(s->mirror);
-    free(s->exp_drn);
-    free(s->dq);
-    free(s->dem_tmp);
-    free(s);
-    return NULL;
+    s->p_prep = s->b.kind == KIND_EPOCHS ? 10 : 2;
+    if (s->mirror == NULL || s->exp_drn == NULL || s->dq == NULL || s->dem_tmp == NULL)
+        return snprintf(err, len, "out of memory"), -1;
+    if (s->b.trace && trace_read(a->trace, &s->c, &s->tr, NULL, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -342,13 +318,15 @@ static void stim_free(void *p)
     }
 }
 
+COHKIT_UNIT_STIM_NEW(cu_stim, 0x7f4a7c15ull)
+
 /* An address in one of a few bands (and sometimes any), some bits above
  * the band field varied so that AB pairs differ there. */
 static uint64_t rand_addr(cu_stim *s)
 {
     unsigned seb = stc_cu_seb(s->mirror), n = s->c.bsq.n;
-    uint64_t a = cohkit_unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits) & ~3ull;
-    unsigned band = (unsigned)(cohkit_unit_rnd(&s->rng) % (cohkit_unit_pct(&s->rng) < 80 ? 4 : (1u << n)));
+    uint64_t a = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.bsq.addr_bits) & ~3ull;
+    unsigned band = (unsigned)(cohkit_unit_rnd(&s->b.rng) % (cohkit_unit_pct(&s->b.rng) < 80 ? 4 : (1u << n)));
     if (seb + n <= s->c.bsq.addr_bits && seb < 64) {
         a &= ~(mask64(n) << seb);
         a |= (uint64_t)band << seb;
@@ -358,15 +336,15 @@ static uint64_t rand_addr(cu_stim *s)
 
 static void rand_chg(cu_stim *s)
 {
-    unsigned lim = s->c.variant == STC_CU_MB ? s->c.mb_max : 1, k = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % lim);
+    unsigned lim = s->c.variant == STC_CU_MB ? s->c.mb_max : 1, k = 1 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % lim);
     unsigned ep = 1u << s->c.bsq.n;
     stc_eset_clear(&s->chg_cer);
     while (stc_eset_count(&s->chg_cer) < k)
-        stc_eset_add(&s->chg_cer, (unsigned)(cohkit_unit_rnd(&s->rng) % (cohkit_unit_pct(&s->rng) < 80 ? (ep < 4 ? ep : 4) : ep)));
+        stc_eset_add(&s->chg_cer, (unsigned)(cohkit_unit_rnd(&s->b.rng) % (cohkit_unit_pct(&s->b.rng) < 80 ? (ep < 4 ? ep : 4) : ep)));
     s->chg_seb = stc_cu_seb(s->mirror);
-    if ((s->c.variant == STC_CU_AB || s->c.variant == STC_CU_MB) && cohkit_unit_pct(&s->rng) < 20) {
+    if ((s->c.variant == STC_CU_AB || s->c.variant == STC_CU_MB) && cohkit_unit_pct(&s->b.rng) < 20) {
         unsigned lo = s->c.bsq.seb_min, hi = s->c.bsq.seb_max;
-        if (cohkit_unit_pct(&s->rng) < 50 && s->chg_seb > lo)
+        if (cohkit_unit_pct(&s->b.rng) < 50 && s->chg_seb > lo)
             s->chg_seb--;
         else if (s->chg_seb < hi)
             s->chg_seb++;
@@ -375,7 +353,7 @@ static void rand_chg(cu_stim *s)
 
 static void drive_trace(cu_stim *s)
 {
-    if (!s->rec_busy && s->tnext < s->tr.n && cohkit_unit_pct(&s->rng) < 80) {
+    if (!s->rec_busy && s->tnext < s->tr.n && cohkit_unit_pct(&s->b.rng) < 80) {
         const cu_rec *r = &s->tr.r[s->tnext++];
         s->rec_busy = 1;
         s->quiet = 0;
@@ -413,26 +391,26 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     memset(in + 1, 0, (l->in_words - 1) * sizeof *in);
     if (!live)
         return;
-    if (s->kind == KIND_TRACE) {
+    if (s->b.kind == KIND_TRACE) {
         drive_trace(s);
         s->p_ready = 60;
     } else {
         if ((cyc & 1023) == 0) {
             static const unsigned ps[] = {70, 40, 15, 90}, pr[] = {100, 70, 30, 50};
-            s->p_st = ps[cohkit_unit_rnd(&s->rng) % 4];
-            s->p_ld = ps[cohkit_unit_rnd(&s->rng) % 4] / 2;
-            s->p_ready = pr[cohkit_unit_rnd(&s->rng) % 4];
-            s->p_wa = 10 + (unsigned)(cohkit_unit_rnd(&s->rng) % 60);
+            s->p_st = ps[cohkit_unit_rnd(&s->b.rng) % 4];
+            s->p_ld = ps[cohkit_unit_rnd(&s->b.rng) % 4] / 2;
+            s->p_ready = pr[cohkit_unit_rnd(&s->b.rng) % 4];
+            s->p_wa = 10 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % 60);
         }
-        if (!s->have_st && cohkit_unit_pct(&s->rng) < s->p_st)
+        if (!s->have_st && cohkit_unit_pct(&s->b.rng) < s->p_st)
             s->have_st = 1, s->st_addr = rand_addr(s);
-        if (!s->have_ld && !s->in_chg && cohkit_unit_pct(&s->rng) < s->p_ld)
+        if (!s->have_ld && !s->in_chg && cohkit_unit_pct(&s->b.rng) < s->p_ld)
             s->have_ld = 1, s->ld_addr = rand_addr(s);
         /* the L1 acknowledges stores it was sent */
-        s->wa_now = s->outstanding > 0 && cohkit_unit_pct(&s->rng) < s->p_wa;
+        s->wa_now = s->outstanding > 0 && cohkit_unit_pct(&s->b.rng) < s->p_wa;
         /* the EMU: PREP now and then; CHG some cycles after ReadyAck */
         if (!s->emu_prep && !s->emu_ready && !s->emu_chg && !s->in_chg &&
-            stc_cu_phase_of(s->mirror) == STC_CU_RUN && cohkit_unit_pct(&s->rng) < s->p_prep)
+            stc_cu_phase_of(s->mirror) == STC_CU_RUN && cohkit_unit_pct(&s->b.rng) < s->p_prep)
             s->emu_prep = 1;
         if (s->emu_ready && s->chg_wait-- == 0) {
             s->emu_ready = 0;
@@ -440,9 +418,9 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
             rand_chg(s);
         }
         if (!s->have_st)
-            in[l->in_word[STC_CU_I_ST_ADDR]] = cohkit_unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits);
+            in[l->in_word[STC_CU_I_ST_ADDR]] = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.bsq.addr_bits);
         if (!s->have_ld)
-            in[l->in_word[STC_CU_I_LD_ADDR]] = cohkit_unit_rnd(&s->rng) & mask64(s->c.bsq.addr_bits);
+            in[l->in_word[STC_CU_I_LD_ADDR]] = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.bsq.addr_bits);
     }
     if (s->have_st) {
         in[l->in_word[STC_CU_I_ST_VALID]] = 1;
@@ -461,12 +439,12 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
                 in[l->in_word[STC_CU_I_CHG_CER] + e / 64] |= 1ull << (e % 64);
         in[l->in_word[STC_CU_I_CHG_SEB]] = s->chg_seb;
     }
-    in[l->in_word[STC_CU_I_ISS_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_CU_I_LDR_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_CU_I_DEM_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_CU_I_CONF_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_CU_I_RDY_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
-    in[l->in_word[STC_CU_I_DONE_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_ISS_READY]] = cohkit_unit_pct(&s->b.rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_LDR_READY]] = cohkit_unit_pct(&s->b.rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_DEM_READY]] = cohkit_unit_pct(&s->b.rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_CONF_READY]] = cohkit_unit_pct(&s->b.rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_RDY_READY]] = cohkit_unit_pct(&s->b.rng) < s->p_ready;
+    in[l->in_word[STC_CU_I_DONE_READY]] = cohkit_unit_pct(&s->b.rng) < s->p_ready;
 }
 
 #define O(x) (out[l->out_word[STC_CU_O_##x]])
@@ -511,9 +489,9 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         if (!stc_cu_ready_sent(s->mirror))
             s->func_bad++;
         line_add(s, 0, "READY\n", 0, 0, 0);
-        if (s->kind != KIND_TRACE) {
+        if (s->b.kind != KIND_TRACE) {
             s->emu_ready = 1;
-            s->chg_wait = (unsigned)(cohkit_unit_rnd(&s->rng) % 8);
+            s->chg_wait = (unsigned)(cohkit_unit_rnd(&s->b.rng) % 8);
         }
     }
     if ((O(DONE_VALID) & 1) && (I(DONE_READY) & 1)) {
@@ -543,7 +521,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         s->have_st = 0;
     } else if (s->have_st && (O(ST_BLOCKED) & 1) && (O(BSQ_FULL) & 1)) {
         s->stalls++;
-        if (s->kind == KIND_TRACE) { /* a refused store is dropped */
+        if (s->b.kind == KIND_TRACE) { /* a refused store is dropped */
             if (!stc_bsq_full(stc_cu_bsq(s->mirror)))
                 s->func_bad++;
             line_add(s, 0, "STALL 0x%llx\n", s->st_addr, 0, 0);
@@ -584,7 +562,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
     }
     /* trace mode: a record ends when its inputs are taken and every output
      * it caused has been handed over (three quiet cycles) */
-    if (s->kind == KIND_TRACE && s->rec_busy) {
+    if (s->b.kind == KIND_TRACE && s->rec_busy) {
         int busy = s->have_st || s->have_ld || s->wa_now || s->emu_prep || s->emu_chg ||
                    s->in_chg || (O(ISS_VALID) & 1) || (O(DEM_VALID) & 1) || (O(CONF_VALID) & 1) ||
                    (O(LDR_VALID) & 1) || (O(RDY_VALID) & 1) || (O(DONE_VALID) & 1);

@@ -47,61 +47,30 @@ typedef struct {
 
 typedef struct {
     emu_rec *r;
-    size_t n, cap;
+    size_t n;
 } emu_trace;
 
-static int trace_read(FILE *f, const stc_emu_cfg *c, emu_trace *t, char *err, size_t len)
+static int parse_rec(cohkit_trace_reader *rd, const void *ctx, void *rec)
 {
     static const char *const kw[] = {"WAKE", "DEM", "CONF", "READY", "DONE"};
-    char *buf = NULL;
-    size_t bcap = 0;
-    unsigned lineno = 0;
-    memset(t, 0, sizeof *t);
-    while (getline(&buf, &bcap, f) > 0) {
-        char *save = NULL, *tok, *hash = strchr(buf, '#');
-        emu_rec r;
-        int k;
-        lineno++;
-        if (hash)
-            *hash = '\0';
-        tok = strtok_r(buf, " \t\r\n", &save);
-        if (tok == NULL)
-            continue;
-        memset(&r, 0, sizeof r);
-        for (k = 0; k < 5 && strcmp(tok, kw[k]) != 0; k++)
-            ;
-        if (k == 5) {
-            snprintf(err, len, "line %u: unknown record '%s'", lineno, tok);
-            goto bad;
-        }
-        r.kind = k;
-        if (k != R_WAKE &&
-            stc_tok_dec(strtok_r(NULL, " \t\r\n", &save), "cu", c->cus - 1, lineno, &r.cu, err,
-                        len))
-            goto bad;
-        if ((k == R_DEM || k == R_CONF) &&
-            stc_tok_addr(strtok_r(NULL, " \t\r\n", &save), "address", c->addr_bits, lineno,
-                         &r.addr, err, len))
-            goto bad;
-        if ((tok = strtok_r(NULL, " \t\r\n", &save)) != NULL) {
-            snprintf(err, len, "line %u: unexpected '%s'", lineno, tok);
-            goto bad;
-        }
-        if (cohkit_trace_grow(&t->r, &t->cap, t->n, sizeof *t->r, 256) != 0) {
-            snprintf(err, len, "line %u: out of memory", lineno);
-            goto bad;
-        }
-        t->r[t->n++] = r;
-    }
-    free(buf);
-    return 0;
-bad:
-    free(buf);
-    free(t->r);
-    t->r = NULL;
-    t->n = 0;
-    return -1;
+    const stc_emu_cfg *c = ctx;
+    emu_rec *r = rec;
+    int k;
+    for (k = 0; k < 5 && strcmp(rd->first, kw[k]) != 0; k++)
+        ;
+    if (k == 5)
+        return cohkit_trace_fail(rd, "unknown record '%s'", rd->first);
+    r->kind = k;
+    if (k != R_WAKE && stc_tok_dec(cohkit_trace_arg(rd), "cu", c->cus - 1, rd->lineno, &r->cu,
+                                   rd->err, rd->len))
+        return -1;
+    if ((k == R_DEM || k == R_CONF) && stc_tok_addr(cohkit_trace_arg(rd), "address", c->addr_bits,
+                                                    rd->lineno, &r->addr, rd->err, rd->len))
+        return -1;
+    return cohkit_trace_end(rd);
 }
+
+COHKIT_TRACE_READ_FN(trace_read, stc_emu_cfg, emu_trace, parse_rec)
 
 static void print_list(FILE *f, const char *what, const stc_elist *l, int seb)
 {
@@ -120,11 +89,10 @@ enum { KIND_MIXED, KIND_CONFLICT, KIND_IDLE, KIND_TRACE };
 #define DELAY_NONE 0xffffffffu
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     stc_emu_cfg c;
     stc_emu_geom g;
     unsigned in_off[STC_EMU_PORTS + 1], out_off[STC_EMU_PORTS];
-    int kind;
-    uint64_t rng;
     unsigned p_dem, p_conf, p_ready, p_wake, p_resp, tmr_en;
     /* per CU: held demand/conflict, handshake answers due */
     int dem_have[STC_CUS_MAX], conf_have[STC_CUS_MAX];
@@ -138,26 +106,19 @@ typedef struct {
     size_t tnext;
     int busy;                     /* a record is being driven / settling */
     unsigned settle;
-    FILE *out;
     unsigned last_ptr, prev_pend, prev_phase;
     /* counts */
     uint64_t preps, chgs, ends, sleeps, dems, acks, confs, nsebs, seb_changes, viol;
     unsigned max_cur;
 } emu_stim;
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+/* Where each port's value starts in the engine's in[] and out[] vectors
+ * (64-bit words; in[0] is rst_ni). */
+static void port_offsets(emu_stim *s)
 {
-    emu_stim *s = calloc(1, sizeof *s);
     stc_emu_port p[STC_EMU_PORTS];
     unsigned i, ni = 1, no = 0, wi = 1, wo = 0;
-    int n;
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
-    s->c = *(const stc_emu_cfg *)cfg;
-    stc_emu_geom_of(&s->c, &s->g);
-    n = stc_emu_port_table(&s->c, p);
+    int n = stc_emu_port_table(&s->c, p);
     for (i = 0; i < (unsigned)n; i++) {
         unsigned w = (p[i].width + 63) / 64;
         if (p[i].out) {
@@ -168,39 +129,26 @@ static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err
             wi += w;
         }
     }
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x2f1b7c3dull);
-    for (i = 0; i < STC_CUS_MAX; i++)
+}
+
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+{
+    emu_stim *s = p;
+    s->c = *(const stc_emu_cfg *)cfg;
+    stc_emu_geom_of(&s->c, &s->g);
+    port_offsets(s);
+    for (unsigned i = 0; i < STC_CUS_MAX; i++)
         s->rdy_due[i] = s->done_due[i] = DELAY_NONE;
-    s->p_dem = 5;
-    s->p_conf = 3;
-    s->p_ready = 80;
+    s->p_dem = s->b.kind == KIND_IDLE ? 0 : s->b.kind == KIND_CONFLICT ? 10 : 5;
+    s->p_conf = s->b.kind == KIND_IDLE ? 0 : s->b.kind == KIND_CONFLICT ? 20 : 3;
+    s->p_ready = s->b.trace ? 70 : 80;
     s->p_wake = 1;
     s->p_resp = 30;
-    s->tmr_en = 1;
+    s->tmr_en = !s->b.trace;
     s->last_ptr = s->c.epoch.e[s->c.epoch.n - 1];
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        free(s);
-        return NULL;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        s->tmr_en = 0;
-        s->p_ready = 70;
-        if (trace_read(a->trace, &s->c, &s->tr, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            free(s);
-            return NULL;
-        }
-    } else if (s->kind == KIND_CONFLICT) {
-        s->p_conf = 20;
-        s->p_dem = 10;
-    } else if (s->kind == KIND_IDLE) {
-        s->p_dem = 0;
-        s->p_conf = 0;
-    }
-    return s;
+    if (s->b.trace && trace_read(a->trace, &s->c, &s->tr, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
 
 static void stim_free(void *p)
@@ -212,13 +160,15 @@ static void stim_free(void *p)
     }
 }
 
+COHKIT_UNIT_STIM_NEW(emu_stim, 0x2f1b7c3dull)
+
 /* A store address: a few hot regions, differing within the band field,
  * below it (same band, other 4 KB page) or above it (bit SEB+N and up). */
 static uint64_t rand_addr(emu_stim *s)
 {
-    unsigned A = s->c.addr_bits, r = cohkit_unit_pct(&s->rng);
-    uint64_t base = (cohkit_unit_rnd(&s->rng) % 4) << (A > 20 ? A - 3 : A / 2);
-    uint64_t band = cohkit_unit_rnd(&s->rng) % (1u << s->c.n), x = cohkit_unit_rnd(&s->rng);
+    unsigned A = s->c.addr_bits, r = cohkit_unit_pct(&s->b.rng);
+    uint64_t base = (cohkit_unit_rnd(&s->b.rng) % 4) << (A > 20 ? A - 3 : A / 2);
+    uint64_t band = cohkit_unit_rnd(&s->b.rng) % (1u << s->c.n), x = cohkit_unit_rnd(&s->b.rng);
     if (r < 15)
         return x & mask64(A);
     return (base | (band << s->c.seb) | (x & mask64(s->c.seb))) & mask64(A);
@@ -226,21 +176,21 @@ static uint64_t rand_addr(emu_stim *s)
 
 static uint64_t rand_conf_addr(emu_stim *s)
 {
-    unsigned A = s->c.addr_bits, r = cohkit_unit_pct(&s->rng), b;
+    unsigned A = s->c.addr_bits, r = cohkit_unit_pct(&s->b.rng), b;
     uint64_t w;
     if (s->nhot == 0 || r < 10)
         return rand_addr(s);
-    w = s->hot[cohkit_unit_rnd(&s->rng) % s->nhot];
-    r = cohkit_unit_pct(&s->rng);
+    w = s->hot[cohkit_unit_rnd(&s->b.rng) % s->nhot];
+    r = cohkit_unit_pct(&s->b.rng);
     if (r < 40) { /* differs above the band field */
-        b = s->c.seb + s->c.n + (unsigned)(cohkit_unit_rnd(&s->rng) % 4);
+        b = s->c.seb + s->c.n + (unsigned)(cohkit_unit_rnd(&s->b.rng) % 4);
         return b < A ? (w ^ (1ull << b)) & mask64(A) : w;
     }
     if (r < 70) /* differs below it (at the current SEB or one lower) */
-        return (w ^ (1ull << (s->c.seb > 1 ? s->c.seb - 1 - cohkit_unit_rnd(&s->rng) % 2 : 0))) & mask64(A);
+        return (w ^ (1ull << (s->c.seb > 1 ? s->c.seb - 1 - cohkit_unit_rnd(&s->b.rng) % 2 : 0))) & mask64(A);
     if (r < 85)
         return w; /* true sharing: no step */
-    return (w ^ (cohkit_unit_rnd(&s->rng) & 0xfff)) & mask64(A);
+    return (w ^ (cohkit_unit_rnd(&s->b.rng) & 0xfff)) & mask64(A);
 }
 
 static void drive_rand(emu_stim *s, uint64_t cyc, uint64_t *in, int live)
@@ -249,22 +199,22 @@ static void drive_rand(emu_stim *s, uint64_t cyc, uint64_t *in, int live)
     uint64_t dv = 0, cv = 0, rv = 0, dn = 0;
     if ((cyc & 1023) == 0) {
         static const unsigned pr[] = {100, 85, 50, 20}, pd[] = {2, 5, 15, 40};
-        s->p_ready = pr[cohkit_unit_rnd(&s->rng) % 4];
-        if (s->kind != KIND_IDLE) {
-            s->p_dem = pd[cohkit_unit_rnd(&s->rng) % 4];
-            s->p_conf = s->kind == KIND_CONFLICT ? 10 + pd[cohkit_unit_rnd(&s->rng) % 4] : pd[cohkit_unit_rnd(&s->rng) % 4] / 2;
+        s->p_ready = pr[cohkit_unit_rnd(&s->b.rng) % 4];
+        if (s->b.kind != KIND_IDLE) {
+            s->p_dem = pd[cohkit_unit_rnd(&s->b.rng) % 4];
+            s->p_conf = s->b.kind == KIND_CONFLICT ? 10 + pd[cohkit_unit_rnd(&s->b.rng) % 4] : pd[cohkit_unit_rnd(&s->b.rng) % 4] / 2;
         }
-        s->p_wake = cohkit_unit_rnd(&s->rng) % 3;
-        s->p_resp = 10 + (unsigned)(cohkit_unit_rnd(&s->rng) % 80);
-        s->tmr_en = cohkit_unit_pct(&s->rng) < 85;
+        s->p_wake = cohkit_unit_rnd(&s->b.rng) % 3;
+        s->p_resp = 10 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % 80);
+        s->tmr_en = cohkit_unit_pct(&s->b.rng) < 85;
     }
     for (k = 0; k < K && live; k++) {
-        if (!s->dem_have[k] && cohkit_unit_pct(&s->rng) < s->p_dem) {
+        if (!s->dem_have[k] && cohkit_unit_pct(&s->b.rng) < s->p_dem) {
             s->dem_have[k] = 1;
             s->dem_addr[k] = rand_addr(s);
-            s->hot[s->nhot < 8 ? s->nhot++ : cohkit_unit_rnd(&s->rng) % 8] = s->dem_addr[k];
+            s->hot[s->nhot < 8 ? s->nhot++ : cohkit_unit_rnd(&s->b.rng) % 8] = s->dem_addr[k];
         }
-        if (!s->conf_have[k] && cohkit_unit_pct(&s->rng) < s->p_conf) {
+        if (!s->conf_have[k] && cohkit_unit_pct(&s->b.rng) < s->p_conf) {
             s->conf_have[k] = 1;
             s->conf_addr[k] = rand_conf_addr(s);
         }
@@ -273,19 +223,19 @@ static void drive_rand(emu_stim *s, uint64_t cyc, uint64_t *in, int live)
         if (s->conf_have[k])
             cv |= 1ull << k;
         stc_port_put(in + s->in_off[STC_EMU_I_DEM_ADDR], k * A, A,
-                     s->dem_have[k] ? s->dem_addr[k] : cohkit_unit_rnd(&s->rng));
+                     s->dem_have[k] ? s->dem_addr[k] : cohkit_unit_rnd(&s->b.rng));
         stc_port_put(in + s->in_off[STC_EMU_I_CONF_ADDR], k * A, A,
-                     s->conf_have[k] ? s->conf_addr[k] : cohkit_unit_rnd(&s->rng));
+                     s->conf_have[k] ? s->conf_addr[k] : cohkit_unit_rnd(&s->b.rng));
         if (s->rdy_due[k] != DELAY_NONE && s->rdy_due[k]-- == 0) {
             rv |= 1ull << k;
             s->rdy_due[k] = DELAY_NONE;
-        } else if (cohkit_unit_pct(&s->rng) == 0) {
+        } else if (cohkit_unit_pct(&s->b.rng) == 0) {
             rv |= 1ull << k; /* a stray ReadyAck: ignored outside PREPARE */
         }
         if (s->done_due[k] != DELAY_NONE && s->done_due[k]-- == 0) {
             dn |= 1ull << k;
             s->done_due[k] = DELAY_NONE;
-        } else if (cohkit_unit_pct(&s->rng) == 0) {
+        } else if (cohkit_unit_pct(&s->b.rng) == 0) {
             dn |= 1ull << k;
         }
     }
@@ -293,7 +243,7 @@ static void drive_rand(emu_stim *s, uint64_t cyc, uint64_t *in, int live)
     in[s->in_off[STC_EMU_I_CONF_VALID]] = cv;
     in[s->in_off[STC_EMU_I_RDY_VALID]] = rv;
     in[s->in_off[STC_EMU_I_DONE_VALID]] = dn;
-    in[s->in_off[STC_EMU_I_WAKE]] = live && cohkit_unit_pct(&s->rng) < s->p_wake;
+    in[s->in_off[STC_EMU_I_WAKE]] = live && cohkit_unit_pct(&s->b.rng) < s->p_wake;
     in[s->in_off[STC_EMU_I_TMR_EN]] = s->tmr_en;
 }
 
@@ -303,7 +253,7 @@ static void drive_trace(emu_stim *s, uint64_t *in, int live)
     in[s->in_off[STC_EMU_I_TMR_EN]] = 0;
     if (!live)
         return;
-    if (s->busy == 0 && s->tnext < s->tr.n && cohkit_unit_pct(&s->rng) < 80) {
+    if (s->busy == 0 && s->tnext < s->tr.n && cohkit_unit_pct(&s->b.rng) < 80) {
         s->busy = 1;
         s->settle = 0;
     }
@@ -339,16 +289,16 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     int live = (int)(in[0] & 1);
     unsigned words = s->in_off[STC_EMU_I_CHG_READY] + 1;
     memset(in + 1, 0, (words - 1) * sizeof *in);
-    if (s->kind == KIND_TRACE)
+    if (s->b.kind == KIND_TRACE)
         drive_trace(s, in, live);
     else
         drive_rand(s, cyc, in, live);
     /* broadcast back-pressure: all CUs ready, or a random subset */
     for (k = 0; k < 2; k++) {
-        uint64_t v = cohkit_unit_pct(&s->rng) < s->p_ready ? all : cohkit_unit_rnd(&s->rng) & all;
+        uint64_t v = cohkit_unit_pct(&s->b.rng) < s->p_ready ? all : cohkit_unit_rnd(&s->b.rng) & all;
         in[s->in_off[k ? STC_EMU_I_CHG_READY : STC_EMU_I_PREP_READY]] = v;
     }
-    in[s->in_off[STC_EMU_I_DACK_READY]] = cohkit_unit_pct(&s->rng) < s->p_ready;
+    in[s->in_off[STC_EMU_I_DACK_READY]] = cohkit_unit_pct(&s->b.rng) < s->p_ready;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -368,28 +318,28 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         memcpy(set.w, o + s->out_off[STC_EMU_O_PREP_EPOCHS], ((E + 63) / 64) * sizeof(uint64_t));
         s->last_ptr = (unsigned)OUT(STC_EMU_O_PTR);
         stc_elist_of(&set, s->last_ptr, s->c.n, &l);
-        if (s->out)
-            print_list(s->out, "PREP", &l, -1);
+        if (s->b.out)
+            print_list(s->b.out, "PREP", &l, -1);
         s->preps++;
         s->rdy_sent = 0;
-        for (k = 0; k < K && s->kind != KIND_TRACE; k++)
-            s->rdy_due[k] = (unsigned)(cohkit_unit_pct(&s->rng) < s->p_resp ? 0 : cohkit_unit_rnd(&s->rng) % 24);
+        for (k = 0; k < K && s->b.kind != KIND_TRACE; k++)
+            s->rdy_due[k] = (unsigned)(cohkit_unit_pct(&s->b.rng) < s->p_resp ? 0 : cohkit_unit_rnd(&s->b.rng) % 24);
     }
     if (OUT(STC_EMU_O_SLEEP) & 1) {
-        if (s->out)
-            fprintf(s->out, "SLEEP\n");
+        if (s->b.out)
+            fprintf(s->b.out, "SLEEP\n");
         s->sleeps++;
     }
     if ((OUT(STC_EMU_O_DACK_VALID) & 1) && (IN(STC_EMU_I_DACK_READY) & 1)) {
-        if (s->out)
-            fprintf(s->out, "EDACK %u %u\n", (unsigned)OUT(STC_EMU_O_DACK_CU),
+        if (s->b.out)
+            fprintf(s->b.out, "EDACK %u %u\n", (unsigned)OUT(STC_EMU_O_DACK_CU),
                     (unsigned)OUT(STC_EMU_O_DACK_EPOCH));
         s->acks++;
     }
     pend = OUT(STC_EMU_O_SEB_NEXT) != OUT(STC_EMU_O_SEB);
     if (pend && !s->prev_pend) {
-        if (s->out)
-            fprintf(s->out, "NSEB %u\n", (unsigned)OUT(STC_EMU_O_SEB_NEXT));
+        if (s->b.out)
+            fprintf(s->b.out, "NSEB %u\n", (unsigned)OUT(STC_EMU_O_SEB_NEXT));
         s->nsebs++;
     }
     s->prev_pend = pend;
@@ -397,28 +347,28 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         stc_eset_clear(&set);
         memcpy(set.w, o + s->out_off[STC_EMU_O_CHG_EPOCHS], ((E + 63) / 64) * sizeof(uint64_t));
         stc_elist_of(&set, s->last_ptr, s->c.n, &l);
-        if (s->out)
-            print_list(s->out, "CHG", &l, (int)OUT(STC_EMU_O_CHG_SEB));
+        if (s->b.out)
+            print_list(s->b.out, "CHG", &l, (int)OUT(STC_EMU_O_CHG_SEB));
         if (l.n > s->max_cur)
             s->max_cur = l.n;
         /* protocol: ChangeEpoch only after every ReadyAck; at most mb_max */
-        if (s->kind != KIND_TRACE && (s->rdy_sent & all) != all)
+        if (s->b.kind != KIND_TRACE && (s->rdy_sent & all) != all)
             s->viol++;
         if (l.n == 0 || l.n > (s->c.variant == STC_MB ? s->c.mb_max : 1u))
             s->viol++;
         s->chgs++;
         s->done_sent = 0;
-        for (k = 0; k < K && s->kind != KIND_TRACE; k++)
-            s->done_due[k] = (unsigned)(cohkit_unit_pct(&s->rng) < s->p_resp ? 0 : cohkit_unit_rnd(&s->rng) % 24);
+        for (k = 0; k < K && s->b.kind != KIND_TRACE; k++)
+            s->done_due[k] = (unsigned)(cohkit_unit_pct(&s->b.rng) < s->p_resp ? 0 : cohkit_unit_rnd(&s->b.rng) % 24);
     }
     phase = (unsigned)OUT(STC_EMU_O_PHASE);
     if (s->prev_phase == STC_CHG && phase == STC_IDLE) {
         stc_eset_clear(&set);
         memcpy(set.w, o + s->out_off[STC_EMU_O_CUR], ((E + 63) / 64) * sizeof(uint64_t));
         stc_elist_of(&set, s->last_ptr, s->c.n, &l);
-        if (s->out)
-            print_list(s->out, "END", &l, (int)OUT(STC_EMU_O_SEB));
-        if (s->kind != KIND_TRACE && (s->done_sent & all) != all)
+        if (s->b.out)
+            print_list(s->b.out, "END", &l, (int)OUT(STC_EMU_O_SEB));
+        if (s->b.kind != KIND_TRACE && (s->done_sent & all) != all)
             s->viol++;
         s->ends++;
     }
@@ -440,7 +390,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             s->confs++;
         }
     }
-    if (s->kind == KIND_TRACE && s->busy) {
+    if (s->b.kind == KIND_TRACE && s->busy) {
         if (s->busy == 1) {
             const emu_rec *r = &s->tr.r[s->tnext];
             int acc = r->kind == R_WAKE || r->kind == R_READY || r->kind == R_DONE ||

@@ -46,103 +46,49 @@ typedef struct {
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
-static int get_hex(const char *t, unsigned bits, uint64_t *v)
+static int parse_rec(cohkit_trace_reader *rd, const void *ctx, void *rec)
 {
-    uint64_t x = 0;
-    if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
-        t += 2;
-    if (*t == '\0')
-        return -1;
-    for (; *t; t++) {
-        int d = isdigit((unsigned char)*t) ? *t - '0'
-                : (*t >= 'a' && *t <= 'f') ? *t - 'a' + 10
-                : (*t >= 'A' && *t <= 'F') ? *t - 'A' + 10
-                                           : -1;
-        if (d < 0 || (x >> 60))
-            return -1;
-        x = x << 4 | (uint64_t)d;
+    static const char *const names[] = {"LD", "ST", "DATA", "WA", "CHG"};
+    const stc_l1_cfg *c = ctx;
+    l1_rec *x = rec;
+    char *tk[8];
+    int nt = cohkit_trace_tokens(rd, tk, 8), k;
+    x->lineno = rd->lineno;
+    for (k = 0; k < 5 && strcmp(tk[0], names[k]) != 0; k++)
+        ;
+    if (k == 5)
+        return cohkit_trace_fail(rd, "unknown record '%s' (LD, ST, DATA, WA or CHG)", tk[0]);
+    x->kind = k;
+    if (k != R_CHG) {
+        if (nt != 2)
+            return cohkit_trace_fail(rd, "expected '%s <addr>'", names[k]);
+        if (cohkit_trace_hex_width(tk[1], c->addr_bits, &x->addr) != 0)
+            return cohkit_trace_fail(rd, "address '%s' is not hex of at most %u bits", tk[1],
+                                     c->addr_bits);
+    } else {
+        char *end, why[160];
+        unsigned long v;
+        if (nt != 3)
+            return cohkit_trace_fail(rd, "expected 'CHG <epochs> <seb>'");
+        if (stc_eset_parse(&x->cer, tk[1], c->n, why, sizeof why) != 0)
+            return cohkit_trace_fail(rd, "epoch set '%s' is not a list of epochs below %u (%s)",
+                                     tk[1], 1u << c->n, why);
+        v = isdigit((unsigned char)tk[2][0]) ? strtoul(tk[2], &end, 10) : 0;
+        if (!isdigit((unsigned char)tk[2][0]) || *end != '\0' || v < c->seb_min || v > c->seb_max)
+            return cohkit_trace_fail(rd, "SEB '%s' is not %u..%u", tk[2], c->seb_min, c->seb_max);
+        x->seb = (unsigned)v;
     }
-    if (bits < 64 && (x >> bits))
-        return -1;
-    *v = x;
     return 0;
 }
 
 static int read_trace(FILE *f, const stc_l1_cfg *c, l1_rec **out, size_t *nout, char *err,
                       size_t len)
 {
-    static const char *const names[] = {"LD", "ST", "DATA", "WA", "CHG"};
-    char *buf = NULL;
-    size_t cap = 0, n = 0, rcap = 0;
-    unsigned lineno = 0;
-    l1_rec *r = NULL;
-    while (getline(&buf, &cap, f) > 0) {
-        char *tk[8], *p, *h = strchr(buf, '#');
-        int nt = 0, k;
-        l1_rec x;
-        lineno++;
-        if (h)
-            *h = '\0';
-        for (p = strtok(buf, " \t\r\n"); p && nt < 8; p = strtok(NULL, " \t\r\n"))
-            tk[nt++] = p;
-        if (nt == 0)
-            continue;
-        memset(&x, 0, sizeof x);
-        x.lineno = lineno;
-        for (k = 0; k < 5 && strcmp(tk[0], names[k]) != 0; k++)
-            ;
-        if (k == 5) {
-            snprintf(err, len, "line %u: unknown record '%s' (LD, ST, DATA, WA or CHG)", lineno,
-                     tk[0]);
-            goto bad;
-        }
-        x.kind = k;
-        if (k != R_CHG) {
-            if (nt != 2) {
-                snprintf(err, len, "line %u: expected '%s <addr>'", lineno, names[k]);
-                goto bad;
-            }
-            if (get_hex(tk[1], c->addr_bits, &x.addr) != 0) {
-                snprintf(err, len, "line %u: address '%s' is not hex of at most %u bits", lineno,
-                         tk[1], c->addr_bits);
-                goto bad;
-            }
-        } else {
-            char *end;
-            unsigned long s;
-            if (nt != 3) {
-                snprintf(err, len, "line %u: expected 'CHG <epochs> <seb>'", lineno);
-                goto bad;
-            }
-            char why[160];
-            if (stc_eset_parse(&x.cer, tk[1], c->n, why, sizeof why) != 0) {
-                snprintf(err, len, "line %u: epoch set '%s' is not a list of epochs below %u (%s)",
-                         lineno, tk[1], 1u << c->n, why);
-                goto bad;
-            }
-            s = isdigit((unsigned char)tk[2][0]) ? strtoul(tk[2], &end, 10) : 0;
-            if (!isdigit((unsigned char)tk[2][0]) || *end != '\0' || s < c->seb_min ||
-                s > c->seb_max) {
-                snprintf(err, len, "line %u: SEB '%s' is not %u..%u", lineno, tk[2], c->seb_min,
-                         c->seb_max);
-                goto bad;
-            }
-            x.seb = (unsigned)s;
-        }
-        if (cohkit_trace_grow(&r, &rcap, n, sizeof *r, 256) != 0) {
-            snprintf(err, len, "line %u: out of memory", lineno);
-            goto bad;
-        }
-        r[n++] = x;
-    }
-    free(buf);
+    static const cohkit_trace_format fmt = {sizeof(l1_rec), parse_rec, NULL, 0};
+    void *r;
+    int rc = cohkit_trace_records(f, &fmt, c, &r, nout, err, len);
     *out = r;
-    *nout = n;
-    return 0;
-bad:
-    free(buf);
-    free(r);
-    return -1;
+    return rc;
 }
 
 static const char *const st_name[] = {"I", "V", "I_V", "I_I"};
@@ -267,11 +213,9 @@ static const cohkit_unit_flag flags[] = {
 enum { KIND_MIXED, KIND_RATE, KIND_TRACE };
 
 typedef struct {
+    cohkit_unit_stim_base b; /* first: cohkit_unit_stim_alloc() */
     stc_l1_cfg c;
     stc_l1_geom g;
-    int kind;
-    uint64_t rng;
-    cohkit_unit_bp bp;
     unsigned p_chg;
     /* request / ChangeEpoch being driven */
     int have, chave;
@@ -286,7 +230,6 @@ typedef struct {
     /* trace */
     l1_rec *rec;
     size_t nrec, next;
-    FILE *out;
     int dump;
     struct pend {
         unsigned kind;
@@ -308,53 +251,35 @@ static void stim_free(void *p)
     free(s);
 }
 
-static void *stim_new(const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
+static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, char *err, size_t len)
 {
-    l1_stim *s = calloc(1, sizeof *s);
-    if (s == NULL) {
-        snprintf(err, len, "out of memory");
-        return NULL;
-    }
+    l1_stim *s = p;
     s->c = *(const stc_l1_cfg *)cfg;
     stc_l1_geom_of(&s->c, &s->g);
-    s->rng = cohkit_unit_stim_seed(a->seed, 0x5eedull);
     s->out_lines = calloc(s->c.mshrs + 1, sizeof *s->out_lines);
     s->bufcap = s->c.sets * s->c.ways + s->c.mshrs + 4;
     s->buf = calloc(s->bufcap, sizeof *s->buf);
-    if (s->out_lines == NULL || s->buf == NULL) {
-        snprintf(err, len, "out of memory");
-        stim_free(s);
-        return NULL;
-    }
-    s->bp = COHKIT_UNIT_BP_FULL;
+    if (s->out_lines == NULL || s->buf == NULL)
+        return snprintf(err, len, "out of memory"), -1;
+    s->b.bp = COHKIT_UNIT_BP_FULL;
     s->p_chg = 2;
-    s->kind = cohkit_unit_stim_kind(streams, a, err, len);
-    if (s->kind < 0) {
-        stim_free(s);
-        return NULL;
-    }
-    if (s->kind == KIND_TRACE) {
-        char e2[256];
-        s->out = a->out;
-        s->dump = a->flags && a->flags[FLAG_DUMP];
-        if (read_trace(a->trace, &s->c, &s->rec, &s->nrec, e2, sizeof e2) != 0 ||
-            run_core(&s->c, s->rec, s->nrec, NULL, 0, e2, sizeof e2) != 0) {
-            snprintf(err, len, "%s: %s", a->trace_name ? a->trace_name : "trace", e2);
-            stim_free(s);
-            return NULL;
-        }
-    }
-    return s;
+    s->dump = s->b.trace && a->flags && a->flags[FLAG_DUMP];
+    if (s->b.trace && (read_trace(a->trace, &s->c, &s->rec, &s->nrec, err, len) != 0 ||
+                       run_core(&s->c, s->rec, s->nrec, NULL, 0, err, len) != 0))
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
 }
+
+COHKIT_UNIT_STIM_NEW(l1_stim, 0x5eedull)
 
 /* An address from a small pool: few sets, a few more tags than ways (so
  * sets fill and evict), bands 0..3 at the configured SEB. */
 static uint64_t rand_addr(l1_stim *s)
 {
     unsigned lb = s->g.line_bits, sb = s->g.set_bits, nsets = s->c.sets < 4 ? s->c.sets : 4;
-    uint64_t set = cohkit_unit_rnd(&s->rng) % nsets, tag = cohkit_unit_rnd(&s->rng) % (s->c.ways + 3);
-    uint64_t a = (tag << (lb + sb)) | (set << lb) | ((cohkit_unit_rnd(&s->rng) % s->c.line) & ~3ull);
-    uint64_t band = cohkit_unit_rnd(&s->rng) % 4 & mask64(s->c.n);
+    uint64_t set = cohkit_unit_rnd(&s->b.rng) % nsets, tag = cohkit_unit_rnd(&s->b.rng) % (s->c.ways + 3);
+    uint64_t a = (tag << (lb + sb)) | (set << lb) | ((cohkit_unit_rnd(&s->b.rng) % s->c.line) & ~3ull);
+    uint64_t band = cohkit_unit_rnd(&s->b.rng) % 4 & mask64(s->c.n);
     if (s->c.seb < 64) {
         a &= ~(mask64(s->c.n) << s->c.seb);
         a |= band << s->c.seb;
@@ -367,37 +292,37 @@ static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sche
 
 static void rand_drive(l1_stim *s, uint64_t cyc)
 {
-    if (s->kind == KIND_MIXED && (cyc & 511) == 0) {
-        cohkit_unit_bp_draw(&sched, &s->rng, &s->bp);
-        s->p_chg = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 3);
+    if (s->b.kind == KIND_MIXED && (cyc & 511) == 0) {
+        cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
+        s->p_chg = 1 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % 3);
     }
-    if (!s->chave && s->kind == KIND_MIXED && cohkit_unit_pct(&s->rng) < s->p_chg && cohkit_unit_pct(&s->rng) < 20) {
-        unsigned k, ne = 1 + (unsigned)(cohkit_unit_rnd(&s->rng) % 2), sebs = s->c.seb_max - s->c.seb_min + 1;
+    if (!s->chave && s->b.kind == KIND_MIXED && cohkit_unit_pct(&s->b.rng) < s->p_chg && cohkit_unit_pct(&s->b.rng) < 20) {
+        unsigned k, ne = 1 + (unsigned)(cohkit_unit_rnd(&s->b.rng) % 2), sebs = s->c.seb_max - s->c.seb_min + 1;
         memset(&s->q_cer, 0, sizeof s->q_cer);
         for (k = 0; k < ne; k++)
-            stc_eset_add(&s->q_cer, (unsigned)(cohkit_unit_rnd(&s->rng) % 4) & (s->g.epochs - 1));
-        s->q_seb = cohkit_unit_pct(&s->rng) < 80 ? s->c.seb : s->c.seb_min + (unsigned)(cohkit_unit_rnd(&s->rng) % sebs);
+            stc_eset_add(&s->q_cer, (unsigned)(cohkit_unit_rnd(&s->b.rng) % 4) & (s->g.epochs - 1));
+        s->q_seb = cohkit_unit_pct(&s->b.rng) < 80 ? s->c.seb : s->c.seb_min + (unsigned)(cohkit_unit_rnd(&s->b.rng) % sebs);
         if (s->q_seb > s->c.seb_max)
             s->q_seb = s->c.seb_max;
         s->chave = 1;
     }
-    if (!s->have && (s->kind == KIND_RATE || cohkit_unit_pct(&s->rng) < s->bp.valid)) {
-        unsigned r = cohkit_unit_pct(&s->rng);
-        if (s->kind == KIND_MIXED && cohkit_unit_pct(&s->rng) < 2) {
+    if (!s->have && (s->b.kind == KIND_RATE || cohkit_unit_pct(&s->b.rng) < s->b.bp.valid)) {
+        unsigned r = cohkit_unit_pct(&s->b.rng);
+        if (s->b.kind == KIND_MIXED && cohkit_unit_pct(&s->b.rng) < 2) {
             /* now and then a DATA or WA the unit may not expect (ERR path) */
-            s->q_op = cohkit_unit_pct(&s->rng) < 50 ? STC_L1_REQ_DATA : STC_L1_REQ_WA;
+            s->q_op = cohkit_unit_pct(&s->b.rng) < 50 ? STC_L1_REQ_DATA : STC_L1_REQ_WA;
             s->q_addr = rand_addr(s);
         } else if (r < 25 && s->nout > 0) {
-            unsigned k = (unsigned)(cohkit_unit_rnd(&s->rng) % s->nout);
+            unsigned k = (unsigned)(cohkit_unit_rnd(&s->b.rng) % s->nout);
             s->q_op = STC_L1_REQ_DATA;
-            s->q_addr = (s->out_lines[k] << s->g.line_bits) | (cohkit_unit_rnd(&s->rng) % s->c.line & ~3ull);
+            s->q_addr = (s->out_lines[k] << s->g.line_bits) | (cohkit_unit_rnd(&s->b.rng) % s->c.line & ~3ull);
             s->out_lines[k] = s->out_lines[--s->nout];
         } else if (r < 35 && s->stores > 0) {
             s->q_op = STC_L1_REQ_WA;
             s->q_addr = rand_addr(s);
             s->stores--;
         } else {
-            s->q_op = cohkit_unit_pct(&s->rng) < 70 ? STC_L1_REQ_LD : STC_L1_REQ_ST;
+            s->q_op = cohkit_unit_pct(&s->b.rng) < 70 ? STC_L1_REQ_LD : STC_L1_REQ_ST;
             s->q_addr = rand_addr(s);
         }
         s->have = 1;
@@ -407,7 +332,7 @@ static void rand_drive(l1_stim *s, uint64_t cyc)
 static void trace_drive(l1_stim *s)
 {
     const l1_rec *r;
-    if (s->have || s->chave || s->next >= s->nrec || cohkit_unit_pct(&s->rng) >= COHKIT_UNIT_BP_TRACE.valid)
+    if (s->have || s->chave || s->next >= s->nrec || cohkit_unit_pct(&s->b.rng) >= COHKIT_UNIT_BP_TRACE.valid)
         return;
     r = &s->rec[s->next++];
     if (r->kind == R_CHG) {
@@ -428,12 +353,12 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *inw)
     l1_stim *s = p;
     stc_l1_in *in = (stc_l1_in *)(void *)inw;
     unsigned i, words = (s->g.epochs + 63) / 64;
-    if (s->kind == KIND_TRACE) {
+    if (s->b.kind == KIND_TRACE) {
         trace_drive(s);
-        in->ev_ready_i = cohkit_unit_pct(&s->rng) < COHKIT_UNIT_BP_TRACE.ready;
+        in->ev_ready_i = cohkit_unit_pct(&s->b.rng) < COHKIT_UNIT_BP_TRACE.ready;
     } else {
         rand_drive(s, cyc);
-        in->ev_ready_i = s->kind == KIND_RATE || cohkit_unit_pct(&s->rng) < s->bp.ready;
+        in->ev_ready_i = s->b.kind == KIND_RATE || cohkit_unit_pct(&s->b.rng) < s->b.bp.ready;
     }
     in->req_valid_i = (uint64_t)s->have;
     in->req_op_i = s->have ? s->q_op : 0;
@@ -470,8 +395,8 @@ static void flush(l1_stim *s)
         qsort(s->buf, s->nbuf, sizeof *s->buf, cmp_pend);
     }
     for (i = 0; i < s->nbuf; i++)
-        if (s->out)
-            print_inv(s->out, s->buf[i].kind, s->buf[i].line << s->g.line_bits);
+        if (s->b.out)
+            print_inv(s->b.out, s->buf[i].kind, s->buf[i].line << s->g.line_bits);
     s->nbuf = 0;
 }
 
@@ -508,15 +433,15 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *inw, const uint6
             }
         } else {
             flush(s);
-            if (s->out) {
+            if (s->b.out) {
                 if (k == STC_L1_K_INV_EVICT)
-                    print_inv(s->out, k, o->ev_line_o << s->g.line_bits);
+                    print_inv(s->b.out, k, o->ev_line_o << s->g.line_bits);
                 else if (k == STC_L1_K_T || k == STC_L1_K_STALL)
-                    print_t(s->out, k, (unsigned)o->ev_event_o, o->ev_line_o << s->g.line_bits,
+                    print_t(s->b.out, k, (unsigned)o->ev_event_o, o->ev_line_o << s->g.line_bits,
                             (unsigned)o->ev_from_o, (unsigned)o->ev_to_o, (unsigned)o->ev_act_o,
                             (unsigned)o->ev_pw_o);
                 else
-                    fprintf(s->out, "ERR 0x%llx\n",
+                    fprintf(s->b.out, "ERR 0x%llx\n",
                             (unsigned long long)(o->ev_line_o << s->g.line_bits));
             }
         }
@@ -543,8 +468,8 @@ static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *
     const l1_stim *s = p;
     /* --dump in trace mode: the end state, from the shell (whose RAM and
      * MSHRs the RTL matched every cycle), after the trace lines */
-    if (s->kind == KIND_TRACE && s->dump && s->out)
-        stc_l1_tm_dump(tmp, s->out);
+    if (s->b.kind == KIND_TRACE && s->dump && s->b.out)
+        stc_l1_tm_dump(tmp, s->b.out);
     fprintf(f, "%scycles %llu  requests offered %llu accepted %llu (%.3f per cycle)  chg %llu\n", c,
             (unsigned long long)cycles, (unsigned long long)s->offered,
             (unsigned long long)s->accepted, cycles ? (double)s->accepted / (double)cycles : 0.0,
