@@ -61,6 +61,12 @@ COHKIT_BEGIN_DECLS
         step_f((TM *)tm, (const IN *)(const void *)in);                                          \
     }
 
+/* The three above for a unit whose configuration functions take CFG. */
+#define COHKIT_UNIT_ADAPTERS(pfx, CFG, TM, IN, OUT, tm_new_f, tm_free_f, tm_reset_f, eval_f, step_f)     \
+    COHKIT_UNIT_CFG_ADAPTERS(pfx, CFG)                                                           \
+    COHKIT_UNIT_CFG_NAME_ADAPTER(pfx, CFG)                                                       \
+    COHKIT_UNIT_TM_ADAPTERS(CFG, TM, IN, OUT, tm_new_f, tm_free_f, tm_reset_f, eval_f, step_f)
+
 /* The cohkit_unit_desc members the adapter macros define. */
 #define COHKIT_UNIT_CFG_FIELDS                                                                          \
     .cfg_preset = u_preset, .cfg_option = u_option, .cfg_check = u_check, .cfg_name = u_name,    \
@@ -69,7 +75,44 @@ COHKIT_BEGIN_DECLS
     .tm_new = u_tm_new, .tm_free = u_tm_free, .tm_reset = u_tm_reset, .tm_eval = u_tm_eval,      \
     .tm_step = u_tm_step
 
+/* The cohkit_unit_desc members of a unit's stimulus and trace tool, over
+ * its `streams` and its functions of the same names (stim_note, optional,
+ * is set apart). */
+#define COHKIT_UNIT_STIM_FIELDS                                                                         \
+    .streams = streams, .stim_new = stim_new, .stim_free = stim_free, .stim_drive = stim_drive,  \
+    .stim_observe = stim_observe, .stim_done = stim_done, .stim_limit = stim_limit,              \
+    .stim_summary = stim_summary, .trace_run = trace_run
+
 /* --------------------------------------------------------------- ports */
+
+/* The unit's port function, `static int u_ports(const void *cfg,
+ * cohkit_port *p, int max)`, around its port table:
+ *   COHKIT_UNIT_PORTS_BEGIN(<cfg type>, <geometry type>, <geometry function>, <its argument>)
+ *   #include "<unit>_ports.def"
+ *   COHKIT_UNIT_PORTS_END
+ * The widths of the table see c (const CFG *, the registry's configuration
+ * or its first member) and g (the geometry geom_of(GEOM_ARG, g) fills). A
+ * port table defaults its entry macro to COHKIT_UNIT_PORT (and its _IF form
+ * to COHKIT_UNIT_PORT_IF) and undefines it at its end. */
+#define COHKIT_UNIT_PORTS_BEGIN(CFG, GEOM, geom_of, GEOM_ARG)                                           \
+    static int u_ports(const void *cfg, cohkit_port *p, int max)                                 \
+    {                                                                                            \
+        const CFG *c = cfg;                                                                      \
+        GEOM gg, *g = &gg;                                                                       \
+        int n = 0;                                                                               \
+        geom_of(GEOM_ARG, g);                                                                    \
+        (void)c;                                                                                 \
+        (void)g;
+/* The same for a unit whose widths need no geometry. */
+#define COHKIT_UNIT_PORTS_BEGIN_CFG(CFG)                                                                \
+    static int u_ports(const void *cfg, cohkit_port *p, int max)                                 \
+    {                                                                                            \
+        const CFG *c = cfg;                                                                      \
+        int n = 0;                                                                               \
+        (void)c;
+#define COHKIT_UNIT_PORTS_END                                                                           \
+    return n;                                                                                    \
+    }
 
 static inline void cohkit_unit_port_put(cohkit_port *p, int max, int *n, cohkit_port_dir dir, const char *name,
                                  unsigned width)

@@ -14,22 +14,12 @@
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", NULL};
 static const char *const streams[] = {"mixed", "full", NULL};
 
-COHKIT_UNIT_CFG_ADAPTERS(dualopt_bgu, dualopt_bgu_cfg)
-COHKIT_UNIT_CFG_NAME_ADAPTER(dualopt_bgu, dualopt_bgu_cfg)
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const dualopt_bgu_cfg *c = cfg;
-    dualopt_bgu_geom gg, *g = &gg;
-    dualopt_bgu_geom_of(c, g);
-    int n = 0;
-#define BGU_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(dualopt_bgu_cfg, dualopt_bgu_geom, dualopt_bgu_geom_of, c)
 #include "dualopt_bgu_ports.def"
-#undef BGU_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
-COHKIT_UNIT_TM_ADAPTERS(dualopt_bgu_cfg, dualopt_bgu_tm, uint64_t, uint64_t, dualopt_bgu_tm_new, dualopt_bgu_tm_free,
+COHKIT_UNIT_ADAPTERS(dualopt_bgu, dualopt_bgu_cfg, dualopt_bgu_tm, uint64_t, uint64_t, dualopt_bgu_tm_new, dualopt_bgu_tm_free,
                  dualopt_bgu_tm_reset, dualopt_bgu_eval, dualopt_bgu_step)
 
 /* ----------------------------------------------------------------- trace */
@@ -350,17 +340,9 @@ const cohkit_unit_desc dualopt_bgu_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "LD <size> <addr|-> [<addr|-> ...]: one wavefront load, token i = lane i's\n"
                   "byte address (hex) or '-' (inactive), size 1, 2, 4, 8, 12 or 16; '#' comments;\n"
                   "output per request, in issue order: REQ <inst> <line-addr> <mask> <lane-mask>",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
+    COHKIT_UNIT_STIM_FIELDS,
 };

@@ -24,9 +24,7 @@ int dualopt_coal_ports(const void *cfg, cohkit_port *p, int max)
     dualopt_codec_geom gg, *g = &gg;
     dualopt_codec_geom_of(cfg, g);
     int n = 0;
-#define COAL_PORT COHKIT_UNIT_PORT
 #include "dualopt_coal_ports.def"
-#undef COAL_PORT
     return n;
 }
 
@@ -446,19 +444,11 @@ const cohkit_unit_desc dualopt_coal_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = dualopt_coal_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "RSP <cycle> <dst> <id> <mask> <data>...  (popcount(mask) words, ascending bits)\n"
                   "REG <cycle> <dst> <id> <bytes>           (regular response, passes through)\n"
                   "cycles non-decreasing; '#' comments. Output, one per cycle at most:\n"
                   "PKT <cycle> <dst> <n> <id>:<data>... | WIRE <cycle> <dst> <hex bytes> (--wire)\n"
                   "| REGPKT <cycle> <dst> <id> <bytes>",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
+    COHKIT_UNIT_STIM_FIELDS,
 };

@@ -33,16 +33,9 @@ static void u_name(const void *cfg, char *buf, size_t len)
     dualopt_codec_cfg_name("dualopt_codec", cfg, buf, len);
 }
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    dualopt_codec_geom gg, *g = &gg;
-    dualopt_codec_geom_of(cfg, g);
-    int n = 0;
-#define CODEC_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(dualopt_codec_cfg, dualopt_codec_geom, dualopt_codec_geom_of, c)
 #include "dualopt_codec_ports.def"
-#undef CODEC_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
 static void codec_tm_free(void *p)
 {
@@ -420,17 +413,9 @@ const cohkit_unit_desc dualopt_codec_unit = {
     .tm_reset = codec_tm_reset,
     .tm_eval = codec_tm_eval,
     .tm_step = codec_tm_step,
-    .streams = streams,
     .flags = flags,
     .trace_help = "the input of dualopt-coal (RSP / REG records);\n"
                   "output: RSP <cycle> <dst> <id> <data> per slot and REG <cycle> <dst> <id> "
                   "<bytes>,\nthe cycle being the packet's departure over the link",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
+    COHKIT_UNIT_STIM_FIELDS,
 };

@@ -13,22 +13,12 @@
 
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
 static const char *const streams[] = {"mixed", "steady", "edge", NULL};
-COHKIT_UNIT_CFG_ADAPTERS(dualopt_de, dualopt_de_cfg)
-COHKIT_UNIT_CFG_NAME_ADAPTER(dualopt_de, dualopt_de_cfg)
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const dualopt_de_cfg *c = cfg;
-    dualopt_de_geom gg, *g = &gg;
-    dualopt_de_geom_of(c, g);
-    int n = 0;
-#define DUALOPT_DE_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(dualopt_de_cfg, dualopt_de_geom, dualopt_de_geom_of, c)
 #include "dualopt_de_ports.def"
-#undef DUALOPT_DE_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
-COHKIT_UNIT_TM_ADAPTERS(dualopt_de_cfg, dualopt_de_tm, dualopt_de_in, dualopt_de_out, dualopt_de_tm_new, dualopt_de_tm_free,
+COHKIT_UNIT_ADAPTERS(dualopt_de, dualopt_de_cfg, dualopt_de_tm, dualopt_de_in, dualopt_de_out, dualopt_de_tm_new, dualopt_de_tm_free,
                  dualopt_de_tm_reset, dualopt_de_eval, dualopt_de_step)
 
 /* -------------------------------------------------------------- stimulus */
@@ -589,18 +579,10 @@ const cohkit_unit_desc dualopt_de_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "LR | LW | RR <hit 0|1> <hex mask> | RW [<hit>] | KERNEL | RESET, '#' comments;\n"
                   "output: 'DECIDE <n> NONE|COALESCE|CACHE <total> <remote> <reads> <words> <hits>'\n"
                   "when the window closes (n: 1-based access index), 'UNDECIDED <counters>' at the end",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
+    COHKIT_UNIT_STIM_FIELDS,
     .stim_note = stim_note,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
 };

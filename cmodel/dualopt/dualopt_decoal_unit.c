@@ -23,9 +23,7 @@ int dualopt_decoal_ports(const void *cfg, cohkit_port *p, int max)
     dualopt_codec_geom gg, *g = &gg;
     dualopt_codec_geom_of(cfg, g);
     int n = 0;
-#define DECOAL_PORT COHKIT_UNIT_PORT
 #include "dualopt_decoal_ports.def"
-#undef DECOAL_PORT
     return n;
 }
 
@@ -307,19 +305,11 @@ const cohkit_unit_desc dualopt_decoal_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = dualopt_decoal_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "PKT <cycle> <src> <n> <id>:<data>... | WIRE <cycle> <src> <hex bytes> |\n"
                   "REGPKT <cycle> <src> <id> <bytes>   (what dualopt-coal prints)\n"
                   "Output: RSP <cycle> <src> <id> <data> per slot in packet order,\n"
                   "REG <cycle> <src> <id> <bytes> per regular packet; a malformed packet is a "
                   "bad record",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
+    COHKIT_UNIT_STIM_FIELDS,
 };

@@ -15,22 +15,12 @@
 static const char *const presets[] = {"default", "fpga", "line", "gran8", "gran16", NULL};
 static const char *const streams[] = {"mixed", "rate", NULL};
 
-COHKIT_UNIT_CFG_ADAPTERS(dualopt_mshr, dualopt_mshr_cfg)
-COHKIT_UNIT_CFG_NAME_ADAPTER(dualopt_mshr, dualopt_mshr_cfg)
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const dualopt_mshr_cfg *c = cfg;
-    dualopt_mshr_geom gg, *g = &gg;
-    dualopt_mshr_geom_of(c, g);
-    int n = 0;
-#define DUALOPT_MSHR_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(dualopt_mshr_cfg, dualopt_mshr_geom, dualopt_mshr_geom_of, c)
 #include "dualopt_mshr_ports.def"
-#undef DUALOPT_MSHR_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
-COHKIT_UNIT_TM_ADAPTERS(dualopt_mshr_cfg, dualopt_mshr_tm, dualopt_mshr_in, dualopt_mshr_out, dualopt_mshr_tm_new, dualopt_mshr_tm_free,
+COHKIT_UNIT_ADAPTERS(dualopt_mshr, dualopt_mshr_cfg, dualopt_mshr_tm, dualopt_mshr_in, dualopt_mshr_out, dualopt_mshr_tm_new, dualopt_mshr_tm_free,
                  dualopt_mshr_tm_reset, dualopt_mshr_eval, dualopt_mshr_step)
 
 /* ----------------------------------------------------------------- trace */
@@ -526,19 +516,11 @@ const cohkit_unit_desc dualopt_mshr_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "REQ <tag> <hex-addr> <hex-mask> (mask optional in line mode) | FILL <entry>;\n"
                   "output: HIT <tag> <entry> | MISS <tag> <entry> <line-addr> <mask> |\n"
                   "STALL <tag> full | STALL <tag> targets <entry> |\n"
                   "DONE <entry> <line-addr> <mask> <tag>... (targets in arrival order)",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
+    COHKIT_UNIT_STIM_FIELDS,
     .stim_note = NULL,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
 };

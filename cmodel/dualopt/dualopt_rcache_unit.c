@@ -16,22 +16,12 @@ static const char *const presets[] = {"default", "fpga", "pow2", NULL};
 static const char *const committed[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "hits", NULL};
 
-COHKIT_UNIT_CFG_ADAPTERS(dualopt_rcache, dualopt_rcache_cfg)
-COHKIT_UNIT_CFG_NAME_ADAPTER(dualopt_rcache, dualopt_rcache_cfg)
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const dualopt_rcache_cfg *c = cfg;
-    dualopt_rcache_geom gg, *g = &gg;
-    dualopt_rcache_geom_of(c, g);
-    int n = 0;
-#define RCACHE_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(dualopt_rcache_cfg, dualopt_rcache_geom, dualopt_rcache_geom_of, c)
 #include "dualopt_rcache_ports.def"
-#undef RCACHE_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
-COHKIT_UNIT_TM_ADAPTERS(dualopt_rcache_cfg, dualopt_rcache_tm, uint64_t, uint64_t, dualopt_rcache_tm_new, dualopt_rcache_tm_free,
+COHKIT_UNIT_ADAPTERS(dualopt_rcache, dualopt_rcache_cfg, dualopt_rcache_tm, uint64_t, uint64_t, dualopt_rcache_tm_new, dualopt_rcache_tm_free,
                  dualopt_rcache_tm_reset, dualopt_rcache_eval, dualopt_rcache_step)
 
 /* ----------------------------------------------------------------- trace */
@@ -794,19 +784,11 @@ const cohkit_unit_desc dualopt_rcache_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr>; WR <addr> <size> (within one line); AT <addr>; KERNEL; hex\n"
                   "addresses, '#' comments. Output per record: HIT|MISS|WHIT <line> or\n"
                   "WMISS <line> FULL|FETCH, then WB <victim-line> <dirty-byte-mask> if a dirty\n"
                   "line was evicted; AT: [WB ...] [INVL <line>] FWD <line>; KERNEL: WB <line>\n"
                   "<mask> per dirty line in (set, way) order, FLUSH <written-back> <invalidated>",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
+    COHKIT_UNIT_STIM_FIELDS,
 };

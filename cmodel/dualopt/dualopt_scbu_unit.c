@@ -14,20 +14,12 @@
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "boundary", NULL};
 
-COHKIT_UNIT_CFG_ADAPTERS(dualopt_scbu, dualopt_scbu_cfg)
-COHKIT_UNIT_CFG_NAME_ADAPTER(dualopt_scbu, dualopt_scbu_cfg)
-COHKIT_UNIT_TM_ADAPTERS(dualopt_scbu_cfg, dualopt_scbu_tm, uint64_t, uint64_t, dualopt_scbu_tm_new, dualopt_scbu_tm_free, dualopt_scbu_tm_reset,
+COHKIT_UNIT_ADAPTERS(dualopt_scbu, dualopt_scbu_cfg, dualopt_scbu_tm, uint64_t, uint64_t, dualopt_scbu_tm_new, dualopt_scbu_tm_free, dualopt_scbu_tm_reset,
                  dualopt_scbu_eval, dualopt_scbu_step)
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const dualopt_scbu_cfg *c = cfg;
-    int n = 0;
-#define SCBU_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN_CFG(dualopt_scbu_cfg)
 #include "dualopt_scbu_ports.def"
-#undef SCBU_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
 /* ----------------------------------------------------------------- trace */
 
@@ -331,17 +323,9 @@ const cohkit_unit_desc dualopt_scbu_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "RD|WR|AT <addr>; CFG <start> <end> (reprogram [start, end)); EN 0|1\n"
                   "(coalescing mode); hex addresses, '#' comments; output per access:\n"
                   "LOCAL <addr> L1 | REMOTE <addr> BYPASS | REMOTE <addr> L1",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
+    COHKIT_UNIT_STIM_FIELDS,
 };

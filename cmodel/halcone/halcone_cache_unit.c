@@ -15,24 +15,12 @@ static const char *const presets[] = {"default", "paper", "fpga", "safe", "l2", 
 static const char *const committed[] = {"default", "paper", "fpga", NULL};
 static const char *const streams[] = {"mixed", "hits", "full", NULL};
 
-COHKIT_UNIT_CFG_ADAPTERS(halcone_cache, halcone_cache_cfg)
-COHKIT_UNIT_CFG_NAME_ADAPTER(halcone_cache, halcone_cache_cfg)
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const halcone_cache_cfg *c = cfg;
-    halcone_cache_geom gg, *g = &gg;
-    halcone_cache_geom_of(c, g);
-    int n = 0;
-#define HALCONE_CACHE_PORT COHKIT_UNIT_PORT
-#define HALCONE_CACHE_PORT_IF COHKIT_UNIT_PORT_IF
+COHKIT_UNIT_PORTS_BEGIN(halcone_cache_cfg, halcone_cache_geom, halcone_cache_geom_of, c)
 #include "halcone_cache_ports.def"
-#undef HALCONE_CACHE_PORT
-#undef HALCONE_CACHE_PORT_IF
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
-COHKIT_UNIT_TM_ADAPTERS(halcone_cache_cfg, halcone_cache_tm, uint64_t, uint64_t, halcone_cache_tm_new, halcone_cache_tm_free,
+COHKIT_UNIT_ADAPTERS(halcone_cache, halcone_cache_cfg, halcone_cache_tm, uint64_t, uint64_t, halcone_cache_tm_new, halcone_cache_tm_free,
                  halcone_cache_tm_reset, halcone_cache_tm_eval, halcone_cache_tm_step)
 
 /* Word indices of the ports (u_ports order). */
@@ -523,7 +511,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
     }
 }
 
-static int stim_done(const void *p, const void *tm)
+static int stim_drained(const void *p, const void *tm)
 {
     const hc_stim *s = p;
     (void)tm;
@@ -572,10 +560,10 @@ static void stim_summary_tail(const hc_stim *s, const void *tm)
         print_stats(s->b.out, core);
 }
 
-static int stim_done_tail(const void *p, const void *tm)
+static int stim_done(const void *p, const void *tm)
 {
     hc_stim *s = (hc_stim *)p;
-    int d = stim_done(p, tm);
+    int d = stim_drained(p, tm);
     if (d && s->b.kind == KIND_TRACE && s->b.out) {
         stim_summary_tail(s, tm);
         s->b.out = NULL; /* printed once */
@@ -640,18 +628,10 @@ const cohkit_unit_desc halcone_cache_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr> <wts> <rts> [cts=<c>] | WR <addr> <wts> <rts> [cts=<c>] | EV <addr> |\n"
                   "INV (spec 7.3; cts= is used with --l1-req-cts on);\n"
                   "output: [VICTIM <line> <wts> <rts>] RHIT|RMISS|REXP|WHIT|WMISS|WEXP <line> <cts>\n"
                   "<wts> <rts>; EVICTED <line> <wts> <rts> | ABSENT <line>; INVALIDATED <n>",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done_tail,
-    .stim_limit = stim_limit,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
+    COHKIT_UNIT_STIM_FIELDS,
 };

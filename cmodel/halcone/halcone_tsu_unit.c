@@ -100,17 +100,9 @@ static void u_args(const void *cfg, char *buf, size_t len)
     halcone_tsu_cfg_args(&((const tsu_ucfg *)cfg)->c, buf, len);
 }
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const halcone_tsu_cfg *c = &((const tsu_ucfg *)cfg)->c;
-    halcone_tsu_geom gg, *g = &gg;
-    halcone_tsu_geom_of(c, g);
-    int n = 0;
-#define HALCONE_TSU_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(halcone_tsu_cfg, halcone_tsu_geom, halcone_tsu_geom_of, c)
 #include "halcone_tsu_ports.def"
-#undef HALCONE_TSU_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
 /* ---------------------------------------------------------------- timing */
 
@@ -516,20 +508,12 @@ const cohkit_unit_desc halcone_tsu_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "RD <addr> [cts=<c>] [lease=<n>] | WR <addr> [cts=<c>] [lease=<n>] |\n"
                   "EV <addr> [rts=<r>]   ('#' comments, hex addresses, decimal values)\n"
                   "output per RD/WR: [VICTIM <line> <memts>] [FLOOR <v> [<set>]] [WRAP <line>]\n"
                   "[RESET <epoch>] GRANT <line> <wts> <rts>; per EV: REMOVE <line> <memts>\n"
                   "[FLOOR <v>] | KEEP <line> <memts> | ABSENT <line>",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
+    COHKIT_UNIT_STIM_FIELDS,
     .stim_note = stim_note,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
 };

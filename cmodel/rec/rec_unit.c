@@ -60,17 +60,9 @@ static void u_args(const void *cfg, char *buf, size_t len)
     rec_cfg_args(&((const rec_ucfg *)cfg)->c, buf, len);
 }
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const rec_cfg *c = &((const rec_ucfg *)cfg)->c;
-    rec_geom gg, *g = &gg;
-    rec_geom_of(c, g);
-    int n = 0;
-#define REC_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(rec_cfg, rec_geom, rec_geom_of, c)
 #include "rec_ports.def"
-#undef REC_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
 /* ---------------------------------------------------------------- timing */
 
@@ -423,18 +415,10 @@ const cohkit_unit_desc rec_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "RR <hex-addr> <gpu> | RW <hex-addr> <gpu> | LW <hex-addr>, '#' comments;\n"
                   "output: one 'INV <line-addr> <gpu-mask>' per invalidation",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
+    COHKIT_UNIT_STIM_FIELDS,
     .stim_note = stim_note,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
     .core_bench = core_bench,
 };

@@ -14,22 +14,12 @@
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "fig4", NULL};
 
-COHKIT_UNIT_CFG_ADAPTERS(stc_band, stc_band_cfg)
-COHKIT_UNIT_CFG_NAME_ADAPTER(stc_band, stc_band_cfg)
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const stc_band_cfg *c = cfg;
-    stc_band_geom gg, *g = &gg;
-    stc_band_geom_of(c, g);
-    int n = 0;
-#define STC_BAND_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(stc_band_cfg, stc_band_geom, stc_band_geom_of, c)
 #include "stc_band_ports.def"
-#undef STC_BAND_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
-COHKIT_UNIT_TM_ADAPTERS(stc_band_cfg, stc_band_tm, uint64_t, uint64_t, stc_band_tm_new, stc_band_tm_free,
+COHKIT_UNIT_ADAPTERS(stc_band, stc_band_cfg, stc_band_tm, uint64_t, uint64_t, stc_band_tm_new, stc_band_tm_free,
                  stc_band_tm_reset, stc_band_eval, stc_band_step)
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
@@ -246,16 +236,8 @@ const cohkit_unit_desc stc_band_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "BAND <addr> [<seb>] (hex address, decimal SEB 0..addr bits, default --seb);\n"
                   "output per record: BAND <addr> <band>",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
+    COHKIT_UNIT_STIM_FIELDS,
 };

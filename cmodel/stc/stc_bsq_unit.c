@@ -14,22 +14,12 @@
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "fill", NULL};
 
-COHKIT_UNIT_CFG_ADAPTERS(stc_bsq, stc_bsq_cfg)
-COHKIT_UNIT_CFG_NAME_ADAPTER(stc_bsq, stc_bsq_cfg)
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const stc_bsq_cfg *c = cfg;
-    stc_bsq_geom gg, *g = &gg;
-    stc_bsq_geom_of(c, g);
-    int n = 0;
-#define STC_BSQ_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(stc_bsq_cfg, stc_bsq_geom, stc_bsq_geom_of, c)
 #include "stc_bsq_ports.def"
-#undef STC_BSQ_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
-COHKIT_UNIT_TM_ADAPTERS(stc_bsq_cfg, stc_bsq_tm, uint64_t, uint64_t, stc_bsq_tm_new, stc_bsq_tm_free,
+COHKIT_UNIT_ADAPTERS(stc_bsq, stc_bsq_cfg, stc_bsq_tm, uint64_t, uint64_t, stc_bsq_tm_new, stc_bsq_tm_free,
                  stc_bsq_tm_reset, stc_bsq_tm_eval, stc_bsq_tm_step)
 
 /* ---------------------------------------------------------------- trace -- */
@@ -385,17 +375,9 @@ const cohkit_unit_desc stc_bsq_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = NULL,
     .trace_help = "PUSH <addr> -> ACC <addr> <bank> | FULL <addr>; CHG <epochs> <seb> ->\n"
                   "DRN <addr> <cycle> per drained entry (cycle, bank, age), then\n"
                   "SCAN <cycles> <entries left>",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
+    COHKIT_UNIT_STIM_FIELDS,
 };

@@ -16,22 +16,12 @@
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "epochs", NULL};
 
-COHKIT_UNIT_CFG_ADAPTERS(stc_cu, stc_cu_cfg)
-COHKIT_UNIT_CFG_NAME_ADAPTER(stc_cu, stc_cu_cfg)
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const stc_cu_cfg *c = cfg;
-    stc_bsq_geom gg, *g = &gg;
-    stc_bsq_geom_of(&c->bsq, g);
-    int n = 0;
-#define STC_CU_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(stc_cu_cfg, stc_bsq_geom, stc_bsq_geom_of, &c->bsq)
 #include "stc_cu_ports.def"
-#undef STC_CU_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
-COHKIT_UNIT_TM_ADAPTERS(stc_cu_cfg, stc_cu_tm, uint64_t, uint64_t, stc_cu_tm_new, stc_cu_tm_free,
+COHKIT_UNIT_ADAPTERS(stc_cu, stc_cu_cfg, stc_cu_tm, uint64_t, uint64_t, stc_cu_tm_new, stc_cu_tm_free,
                  stc_cu_tm_reset, stc_cu_tm_eval, stc_cu_tm_step)
 
 /* ---------------------------------------------------------------- trace -- */
@@ -633,18 +623,10 @@ const cohkit_unit_desc stc_cu_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = NULL,
     .trace_help = "ST <addr> -> ISS <addr> | BLK <addr> <band> [DEM <addr> <band>] | STALL <addr>;\n"
                   "LD <addr> -> LDU|LDC <addr> [CONF <addr> <band>]; WA -> [READY];\n"
                   "PREP -> [READY]; CHG <epochs> <seb> -> DRN <addr>... DEM <addr> <band>... DONE;\n"
                   "EDACK <epoch> -> nothing",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
+    COHKIT_UNIT_STIM_FIELDS,
 };

@@ -15,22 +15,12 @@
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "conflict", "idle", NULL};
 
-COHKIT_UNIT_CFG_ADAPTERS(stc_emu, stc_emu_cfg)
-COHKIT_UNIT_CFG_NAME_ADAPTER(stc_emu, stc_emu_cfg)
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const stc_emu_cfg *c = cfg;
-    stc_emu_geom gg, *g = &gg;
-    stc_emu_geom_of(c, g);
-    int n = 0;
-#define STC_EMU_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(stc_emu_cfg, stc_emu_geom, stc_emu_geom_of, c)
 #include "stc_emu_ports.def"
-#undef STC_EMU_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
-COHKIT_UNIT_TM_ADAPTERS(stc_emu_cfg, stc_emu_tm, uint64_t, uint64_t, stc_emu_tm_new, stc_emu_tm_free,
+COHKIT_UNIT_ADAPTERS(stc_emu, stc_emu_cfg, stc_emu_tm, uint64_t, uint64_t, stc_emu_tm_new, stc_emu_tm_free,
                  stc_emu_tm_reset, stc_emu_eval, stc_emu_step)
 
 static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
@@ -521,19 +511,11 @@ const cohkit_unit_desc stc_emu_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help =
         "WAKE -> PREP <epochs> | SLEEP | nothing (busy); DEM <cu> <addr> -> EDACK <cu> <epoch>;\n"
         "CONF <cu> <addr> -> NSEB <seb> when a step is set; READY <cu> -> CHG <epochs> <seb>\n"
         "after the last CU; DONE <cu> -> END <epochs> <seb> after the last CU; --dump: ERV\n"
         "<epoch> <addr> per valid entry, STATE cur= seb= ptr= phase=",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
+    COHKIT_UNIT_STIM_FIELDS,
 };

@@ -14,22 +14,12 @@
 
 static const char *const presets[] = {"default", "fpga", NULL};
 static const char *const streams[] = {"mixed", "rate", NULL};
-COHKIT_UNIT_CFG_ADAPTERS(stc_l1, stc_l1_cfg)
-COHKIT_UNIT_CFG_NAME_ADAPTER(stc_l1, stc_l1_cfg)
 
-static int u_ports(const void *cfg, cohkit_port *p, int max)
-{
-    const stc_l1_cfg *c = cfg;
-    stc_l1_geom gg, *g = &gg;
-    stc_l1_geom_of(c, g);
-    int n = 0;
-#define STC_L1_PORT COHKIT_UNIT_PORT
+COHKIT_UNIT_PORTS_BEGIN(stc_l1_cfg, stc_l1_geom, stc_l1_geom_of, c)
 #include "stc_l1_ports.def"
-#undef STC_L1_PORT
-    return n;
-}
+COHKIT_UNIT_PORTS_END
 
-COHKIT_UNIT_TM_ADAPTERS(stc_l1_cfg, stc_l1_tm, stc_l1_in, stc_l1_out, stc_l1_tm_new, stc_l1_tm_free,
+COHKIT_UNIT_ADAPTERS(stc_l1, stc_l1_cfg, stc_l1_tm, stc_l1_in, stc_l1_out, stc_l1_tm_new, stc_l1_tm_free,
                  stc_l1_tm_reset, stc_l1_eval, stc_l1_step)
 
 /* ----------------------------------------------------------------- trace */
@@ -534,19 +524,11 @@ const cohkit_unit_desc stc_l1_unit = {
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
-    .streams = streams,
     .flags = flags,
     .trace_help = "LD <addr> | ST <addr> | DATA <addr> | WA <addr> | CHG <epochs> <seb>;\n"
                   "output: INV <line> lazy|evict|sweep | T <event> <line> <from> <to> <actions>"
                   " |\nSTALL <event> <line> <state> | POISON <line>; --dump: LINE <line> V|I_V|I_I"
                   " [poison], PW <n>",
-    .stim_new = stim_new,
-    .stim_free = stim_free,
-    .stim_drive = stim_drive,
-    .stim_observe = stim_observe,
-    .stim_done = stim_done,
-    .stim_limit = stim_limit,
+    COHKIT_UNIT_STIM_FIELDS,
     .stim_note = NULL,
-    .stim_summary = stim_summary,
-    .trace_run = trace_run,
 };
