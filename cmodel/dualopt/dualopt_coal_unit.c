@@ -47,13 +47,7 @@ typedef struct {
     dualopt_codec_cfg c;
     dualopt_codec_geom g;
     dualopt_coal_layout l;
-    uint64_t jrng; /* don't-care payload: its own generator, so rng's draws stay as they were */
-    unsigned p_valid, p_ready, sparse;
-    int have;
-    dualopt_codec_rsp cur;
-    dualopt_codec_rsp jreg; /* the don't-care fields of cur (dualopt_codec_draw_dontcare), held while it waits */
-    dualopt_codec_rsp *recs;
-    size_t nrec, next;
+    dualopt_codec_src src;
     int wire;
     /* scoreboard: expected slots per destination, with admission cycles */
     dualopt_codec_slot *sb;
@@ -69,26 +63,21 @@ static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, c
     s->c = *(const dualopt_codec_cfg *)cfg;
     dualopt_codec_geom_of(&s->c, &s->g);
     dualopt_coal_layout_of(&s->c, &s->l);
-    s->jrng = cohkit_unit_stim_seed2(a->seed);
-    s->p_valid = s->p_ready = 100;
     s->wire = a->flags && a->flags[FLAG_WIRE];
-    s->sparse = s->b.kind == 1;
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
     s->sb_t = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb_t);
     s->sb_head = calloc(s->g.nf, sizeof *s->sb_head);
     s->sb_n = calloc(s->g.nf, sizeof *s->sb_n);
     if (!s->sb || !s->sb_t || !s->sb_head || !s->sb_n)
         return snprintf(err, len, "out of memory"), -1;
-    if (s->b.trace && dualopt_coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, err, len) != 0)
-        return cohkit_unit_stim_trace_err(a, err, len);
-    return 0;
+    return dualopt_codec_src_init(&s->src, &s->c, &s->b, a, err, len);
 }
 
 static void stim_free(void *p)
 {
     coal_stim *s = p;
     if (s) {
-        free(s->recs);
+        free(s->src.recs);
         free(s->sb);
         free(s->sb_t);
         free(s->sb_head);
@@ -205,37 +194,56 @@ void dualopt_codec_drive_dontcare(const dualopt_codec_cfg *c, const dualopt_coal
         in[l->in_mask] = j->id & j->mask;
 }
 
-static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+int dualopt_codec_src_init(dualopt_codec_src *r, const dualopt_codec_cfg *c,
+                           const cohkit_unit_stim_base *b, const cohkit_unit_stim_args *a,
+                           char *err, size_t len)
 {
-    coal_stim *s = p;
+    r->jrng = cohkit_unit_stim_seed2(a->seed);
+    r->p_valid = r->p_ready = 100;
+    r->sparse = b->kind == 1;
+    if (b->trace && dualopt_coal_trace_read(a->trace, c, &r->recs, &r->nrec, err, len) != 0)
+        return cohkit_unit_stim_trace_err(a, err, len);
+    return 0;
+}
+
+void dualopt_codec_src_drive(dualopt_codec_src *r, const dualopt_codec_cfg *c,
+                             const dualopt_coal_layout *l, cohkit_unit_stim_base *b, uint64_t cyc,
+                             uint64_t *in)
+{
     unsigned k;
-    for (k = 1; k < s->l.in_words; k++)
+    for (k = 1; k < l->in_words; k++)
         in[k] = 0;
-    if (s->b.trace) {
-        if (cyc >= 2 && !s->have && s->next < s->nrec && s->recs[s->next].cycle <= cyc - 2) {
-            s->cur = s->recs[s->next++];
-            s->have = 1;
+    if (b->trace) {
+        if (cyc >= 2 && !r->have && r->next < r->nrec && r->recs[r->next].cycle <= cyc - 2) {
+            r->cur = r->recs[r->next++];
+            r->have = 1;
         }
-        in[s->l.pkt_ready] = 1;
+        in[l->pkt_ready] = 1;
     } else {
         if ((cyc & 2047) == 0) {
             static const unsigned pv[] = {100, 60, 20, 3}, pr[] = {100, 70, 30};
-            s->p_valid = s->sparse ? 2 : pv[cohkit_unit_rnd(&s->b.rng) % 4];
-            s->p_ready = pr[cohkit_unit_rnd(&s->b.rng) % 3];
+            r->p_valid = r->sparse ? 2 : pv[cohkit_unit_rnd(&b->rng) % 4];
+            r->p_ready = pr[cohkit_unit_rnd(&b->rng) % 3];
         }
-        if (!s->have && cohkit_unit_pct(&s->b.rng) < s->p_valid) {
-            dualopt_codec_rand_rsp(&s->c, &s->b.rng, (int)s->sparse, &s->cur);
-            s->have = 1;
-            dualopt_codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
+        if (!r->have && cohkit_unit_pct(&b->rng) < r->p_valid) {
+            dualopt_codec_rand_rsp(c, &b->rng, r->sparse, &r->cur);
+            r->have = 1;
+            dualopt_codec_draw_dontcare(c, &r->jrng, &r->jreg);
         }
-        in[s->l.pkt_ready] = cohkit_unit_pct(&s->b.rng) < s->p_ready;
-        dualopt_codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
-        in[s->l.in_valid] = (uint64_t)s->have;
+        in[l->pkt_ready] = cohkit_unit_pct(&b->rng) < r->p_ready; /* out_ready_i */
+        dualopt_codec_drive_dontcare(c, l, &r->jrng, r->have ? &r->cur : NULL, &r->jreg, in);
+        in[l->in_valid] = (uint64_t)r->have;
         return;
     }
-    in[s->l.in_valid] = (uint64_t)s->have;
-    if (s->have)
-        dualopt_codec_drive_rsp(&s->c, &s->l, &s->cur, in);
+    in[l->in_valid] = (uint64_t)r->have;
+    if (r->have)
+        dualopt_codec_drive_rsp(c, l, &r->cur, in);
+}
+
+static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
+{
+    coal_stim *s = p;
+    dualopt_codec_src_drive(&s->src, &s->c, &s->l, &s->b, cyc, in);
 }
 
 static void sb_error(coal_stim *s, uint64_t cyc, const char *what)
@@ -249,10 +257,10 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
 {
     coal_stim *s = p;
     if ((in[s->l.in_valid] & 1) && (out[s->l.in_ready] & 1)) {
-        const dualopt_codec_rsp *r = &s->cur;
+        const dualopt_codec_rsp *r = &s->src.cur;
         int f = dualopt_coal_fifo_of(&s->c, r->dst);
         s->accepted++;
-        s->have = 0;
+        s->src.have = 0;
         if (!r->reg && f >= 0 && r->mask) {
             unsigned n = 0, j;
             uint64_t m = r->mask;
@@ -334,14 +342,14 @@ static int stim_done(const void *p, const void *tmp)
 {
     const coal_stim *s = p;
     const dualopt_coal_tm *t = tmp;
-    return s->next == s->nrec && !s->have && dualopt_coal_idle(t->k) && !t->v_valid;
+    return s->src.next == s->src.nrec && !s->src.have && dualopt_coal_idle(t->k) && !t->v_valid;
 }
 
 static uint64_t stim_limit(const void *p)
 {
     const coal_stim *s = p;
-    uint64_t last = s->nrec ? s->recs[s->nrec - 1].cycle : 0;
-    return last + 16 + (uint64_t)(s->nrec + 1) * (s->c.timeout + 70);
+    uint64_t last = s->src.nrec ? s->src.recs[s->src.nrec - 1].cycle : 0;
+    return last + 16 + (uint64_t)(s->src.nrec + 1) * (s->c.timeout + 70);
 }
 
 static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)

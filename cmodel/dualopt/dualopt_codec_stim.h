@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "dualopt_coal.h"
+#include "unit_adapt.h"
 
 /* Stimulus helpers shared by the coal and codec benches: a random response
  * (seeded xorshift state rng; sparse: single words only) and its port values. */
@@ -29,5 +30,29 @@ void dualopt_codec_draw_dontcare(const dualopt_codec_cfg *c, uint64_t *jrng,
 void dualopt_codec_drive_dontcare(const dualopt_codec_cfg *c, const dualopt_coal_layout *l,
                                   uint64_t *jrng, const dualopt_codec_rsp *cur,
                                   const dualopt_codec_rsp *j, uint64_t *in);
+
+/* The response source of the coalescer's input port, as the coal and codec
+ * benches drive it: random responses (their don't-care fields from jrng)
+ * with valid and ready phases redrawn every 2,048 cycles, or a trace's
+ * records, each offered from two cycles after its cycle on. */
+typedef struct {
+    uint64_t jrng;
+    unsigned p_valid, p_ready;
+    int sparse, have; /* have: cur is offered                              */
+    dualopt_codec_rsp cur, jreg;
+    dualopt_codec_rsp *recs; /* a trace run's records                     */
+    size_t nrec, next;
+} dualopt_codec_src;
+
+/* Seeds the source, reads a trace run's records: 0, or -1 with the reason
+ * in err (the trace named). */
+int dualopt_codec_src_init(dualopt_codec_src *r, const dualopt_codec_cfg *c,
+                           const cohkit_unit_stim_base *b, const cohkit_unit_stim_args *a,
+                           char *err, size_t len);
+/* The input words of cycle cyc (in[1..in_words-1]; in[0] is the engine's):
+ * the response and the output side's ready. */
+void dualopt_codec_src_drive(dualopt_codec_src *r, const dualopt_codec_cfg *c,
+                             const dualopt_coal_layout *l, cohkit_unit_stim_base *b, uint64_t cyc,
+                             uint64_t *in);
 
 #endif

@@ -157,13 +157,7 @@ typedef struct {
     dualopt_codec_geom g;
     dualopt_coal_layout l;
     codec_tm lay; /* output offsets only */
-    int sparse, have;
-    uint64_t jrng; /* don't-care input fields: their own generator, rng's draws unchanged */
-    unsigned p_valid, p_ready;
-    dualopt_codec_rsp cur;
-    dualopt_codec_rsp jreg; /* cur's don't-care fields (dualopt_codec_draw_dontcare) */
-    dualopt_codec_rsp *recs;
-    size_t nrec, next;
+    dualopt_codec_src src;
     uint64_t last_fire;
     dualopt_codec_slot *sb;
     unsigned *sb_head, *sb_n;
@@ -175,7 +169,7 @@ static void stim_free(void *p)
 {
     cstim *s = p;
     if (s) {
-        free(s->recs);
+        free(s->src.recs);
         free(s->sb);
         free(s->sb_head);
         free(s->sb_n);
@@ -193,17 +187,12 @@ static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, c
     if (t)
         s->lay = *t;
     codec_tm_free(t);
-    s->jrng = cohkit_unit_stim_seed2(a->seed);
-    s->p_valid = s->p_ready = 100;
-    s->sparse = s->b.kind == 1;
     s->sb = calloc((size_t)s->g.nf * SB_CAP, sizeof *s->sb);
     s->sb_head = calloc(s->g.nf, sizeof *s->sb_head);
     s->sb_n = calloc(s->g.nf, sizeof *s->sb_n);
     if (!t || !s->sb || !s->sb_head || !s->sb_n)
         return snprintf(err, len, "out of memory"), -1;
-    if (s->b.trace && dualopt_coal_trace_read(a->trace, &s->c, &s->recs, &s->nrec, err, len) != 0)
-        return cohkit_unit_stim_trace_err(a, err, len);
-    return 0;
+    return dualopt_codec_src_init(&s->src, &s->c, &s->b, a, err, len);
 }
 
 COHKIT_UNIT_STIM_NEW(cstim, 0x3141592ull)
@@ -211,34 +200,7 @@ COHKIT_UNIT_STIM_NEW(cstim, 0x3141592ull)
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     cstim *s = p;
-    unsigned k;
-    for (k = 1; k < s->l.in_words; k++)
-        in[k] = 0;
-    if (s->b.trace) {
-        if (cyc >= 2 && !s->have && s->next < s->nrec && s->recs[s->next].cycle <= cyc - 2) {
-            s->cur = s->recs[s->next++];
-            s->have = 1;
-        }
-        in[s->l.pkt_ready] = 1;
-    } else {
-        if ((cyc & 2047) == 0) {
-            static const unsigned pv[] = {100, 60, 20, 3}, pr[] = {100, 70, 30};
-            s->p_valid = s->sparse ? 2 : pv[cohkit_unit_rnd(&s->b.rng) % 4];
-            s->p_ready = pr[cohkit_unit_rnd(&s->b.rng) % 3];
-        }
-        if (!s->have && cohkit_unit_pct(&s->b.rng) < s->p_valid) {
-            dualopt_codec_rand_rsp(&s->c, &s->b.rng, s->sparse, &s->cur);
-            s->have = 1;
-            dualopt_codec_draw_dontcare(&s->c, &s->jrng, &s->jreg);
-        }
-        in[s->l.pkt_ready] = cohkit_unit_pct(&s->b.rng) < s->p_ready; /* out_ready_i */
-        dualopt_codec_drive_dontcare(&s->c, &s->l, &s->jrng, s->have ? &s->cur : NULL, &s->jreg, in);
-        in[s->l.in_valid] = (uint64_t)s->have;
-        return;
-    }
-    in[s->l.in_valid] = (uint64_t)s->have;
-    if (s->have)
-        dualopt_codec_drive_rsp(&s->c, &s->l, &s->cur, in);
+    dualopt_codec_src_drive(&s->src, &s->c, &s->l, &s->b, cyc, in);
 }
 
 static void sb_error(cstim *s, uint64_t cyc, const char *what)
@@ -291,10 +253,10 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         s->fires++;
     }
     if ((in[s->l.in_valid] & 1) && (out[t->in_ready] & 1)) {
-        const dualopt_codec_rsp *r = &s->cur;
+        const dualopt_codec_rsp *r = &s->src.cur;
         int f = dualopt_coal_fifo_of(&s->c, r->dst);
         s->accepted++;
-        s->have = 0;
+        s->src.have = 0;
         if (!r->reg && f >= 0 && r->mask) {
             uint64_t m = r->mask;
             unsigned j = 0;
@@ -318,14 +280,14 @@ static int stim_done(const void *p, const void *tmp)
 {
     const cstim *s = p;
     const codec_tm *t = tmp;
-    return s->next == s->nrec && !s->have && dualopt_coal_idle(t->c->k) && !t->c->v_valid && !t->d->busy;
+    return s->src.next == s->src.nrec && !s->src.have && dualopt_coal_idle(t->c->k) && !t->c->v_valid && !t->d->busy;
 }
 
 static uint64_t stim_limit(const void *p)
 {
     const cstim *s = p;
-    uint64_t last = s->nrec ? s->recs[s->nrec - 1].cycle : 0;
-    return last + 16 + (uint64_t)(s->nrec + 1) * (s->c.timeout + 90);
+    uint64_t last = s->src.nrec ? s->src.recs[s->src.nrec - 1].cycle : 0;
+    return last + 16 + (uint64_t)(s->src.nrec + 1) * (s->c.timeout + 90);
 }
 
 static void stim_summary(const void *p, const void *tmp, uint64_t cycles, FILE *f, const char *c)
