@@ -389,3 +389,20 @@ done:
         return rc;
     return r->mismatch ? 1 : 0;
 }
+
+int ls_bad_arg(const char *prog, const char *fmt, const char *v)
+{
+    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, fmt, v);
+    fputc('\n', stderr);
+    return 2;
+}
+
+int ls_num_arg(const char *s, unsigned long long *v)
+{
+    char *end;
+    if (s == NULL || *s == '\0' || *s == '-')
+        return -1;
+    *v = strtoull(s, &end, 0);
+    return *end ? -1 : 0;
+}

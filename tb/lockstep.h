@@ -80,4 +80,11 @@ const dut_ops *ls_dut_find(const dut_ops *const *table, const cohkit_unit_desc *
  * Returns 0 or -1 with a reason. */
 int ls_dut_cfg(const cohkit_unit_desc *unit, const dut_ops *d, void *cfg, char *err, size_t len);
 
+/* The benches' bad options: "PROG: " and fmt (one %s, v) on stderr: 2, the
+ * exit status of bad input. */
+int ls_bad_arg(const char *prog, const char *fmt, const char *v);
+/* A number option (decimal, 0x hex, no sign) into *v: 0; -1 when s is not
+ * one. */
+int ls_num_arg(const char *s, unsigned long long *v);
+
 #endif

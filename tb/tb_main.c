@@ -113,22 +113,9 @@ static void usage(FILE *f, const cohkit_unit_desc *u)
 #endif
 }
 
-static int bad(const char *fmt, const char *v)
-{
-    fprintf(stderr, "%s: ", prog);
-    fprintf(stderr, fmt, v);
-    fputc('\n', stderr);
-    return 2;
-}
+static int bad(const char *fmt, const char *v) { return ls_bad_arg(prog, fmt, v); }
 
-static int parse_u64(const char *s, unsigned long long *v)
-{
-    char *end;
-    if (s == NULL || *s == '\0' || *s == '-')
-        return -1;
-    *v = strtoull(s, &end, 0);
-    return *end ? -1 : 0;
-}
+static int parse_u64(const char *s, unsigned long long *v) { return ls_num_arg(s, v); }
 
 static void print_summary(const ls_opts *o, const ls_result *r, const char *c)
 {

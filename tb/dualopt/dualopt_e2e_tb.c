@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "compose_rtl.h"
+#include "lockstep.h"
 
 /* ------------------------------------------------------ the lockstep -- */
 
@@ -89,22 +90,9 @@ int e2e_tb_run_ls(const dualopt_e2e_opts *o, const dualopt_e2e_kernel *k, const 
 
 /* ---------------------------------------------------- ./tb_dualopt -- */
 
-static int bad(const char *fmt, const char *v)
-{
-    fprintf(stderr, "tb_dualopt: ");
-    fprintf(stderr, fmt, v);
-    fputc('\n', stderr);
-    return 2;
-}
+static int bad(const char *fmt, const char *v) { return ls_bad_arg("tb_dualopt", fmt, v); }
 
-static int num(const char *s, unsigned long long *v)
-{
-    char *end;
-    if (s == NULL || *s == '\0' || *s == '-')
-        return -1;
-    *v = strtoull(s, &end, 0);
-    return *end ? -1 : 0;
-}
+static int num(const char *s, unsigned long long *v) { return ls_num_arg(s, v); }
 
 static void pct(char *buf, size_t len, uint64_t a, uint64_t b)
 {

@@ -11,22 +11,9 @@
 #include "dualopt_gpu_tb.h"
 #include "lockstep.h"
 
-static int bad(const char *fmt, const char *v)
-{
-    fprintf(stderr, "tb_dualopt: ");
-    fprintf(stderr, fmt, v);
-    fputc('\n', stderr);
-    return 2;
-}
+static int bad(const char *fmt, const char *v) { return ls_bad_arg("tb_dualopt", fmt, v); }
 
-static int num(const char *s, unsigned long long *v)
-{
-    char *end;
-    if (s == NULL || *s == '\0' || *s == '-')
-        return -1;
-    *v = strtoull(s, &end, 0);
-    return *end ? -1 : 0;
-}
+static int num(const char *s, unsigned long long *v) { return ls_num_arg(s, v); }
 
 int dualopt_gpu_wanted(int argc, char **argv)
 {

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "compose_rtl.h"
+#include "lockstep.h"
 
 typedef struct {
     const dualopt_sys_opts *o;
@@ -91,22 +92,9 @@ int sys_tb_run_ls(const dualopt_sys_opts *o, const dualopt_gpu_kernel *k, const 
 
 /* ---------------------------------------------------- ./tb_dualopt -- */
 
-static int bad(const char *fmt, const char *v)
-{
-    fprintf(stderr, "tb_dualopt: ");
-    fprintf(stderr, fmt, v);
-    fputc('\n', stderr);
-    return 2;
-}
+static int bad(const char *fmt, const char *v) { return ls_bad_arg("tb_dualopt", fmt, v); }
 
-static int num(const char *s, unsigned long long *v)
-{
-    char *end;
-    if (s == NULL || *s == '\0' || *s == '-')
-        return -1;
-    *v = strtoull(s, &end, 0);
-    return *end ? -1 : 0;
-}
+static int num(const char *s, unsigned long long *v) { return ls_num_arg(s, v); }
 
 int dualopt_sys_wanted(int argc, char **argv)
 {

@@ -1117,22 +1117,9 @@ static void print_res(const char *lead, const vsys_res *r, const char *same)
     printf("%s: RESULT %s\n", lead, r->viol ? "FAIL" : "PASS");
 }
 
-static int vbad(const char *fmt, const char *v)
-{
-    fprintf(stderr, "tb_stc: ");
-    fprintf(stderr, fmt, v);
-    fputc('\n', stderr);
-    return 2;
-}
+static int vbad(const char *fmt, const char *v) { return ls_bad_arg("tb_stc", fmt, v); }
 
-static int vnum(const char *s, unsigned long long *v)
-{
-    char *end;
-    if (s == NULL || *s == '\0' || *s == '-')
-        return -1;
-    *v = strtoull(s, &end, 0);
-    return *end ? -1 : 0;
-}
+static int vnum(const char *s, unsigned long long *v) { return ls_num_arg(s, v); }
 
 /* The staged runs: shells, then each unit kind Verilated, then all; every
  * log checked, and every log compared with the shells'. 0 PASS, 1 FAIL, 2. */
