@@ -131,7 +131,7 @@ FPGA_BINS := $(foreach v,$(FPGA_VARIANTS),$(foreach d,$(FPGA_DEVICES),$(FB)/$(v)
 fpga: fpga-sim $(FPGA_BINS) fpga/report.py $(B)/bin/cohgen
 	python3 fpga/report.py --dir $(FB) --board-mhz 12 --cohgen $(B)/bin/cohgen \
 	  $(foreach v,$(FPGA_VARIANTS),--variant "$(v):$(FPGA_MOD_$(v)):$(FPGA_OPTS_$(v))") $(FPGA_DEVICES) \
-	  $(FPGA_UNIT_ARGS) --unit-devices "$(FPGA_UNIT_DEVICES)"
+	  $(FPGA_UNIT_ARGS)
 
 # README's "Hardware cost" section from the two reports.
 .PHONY: cost-table
@@ -143,25 +143,45 @@ cost-table: scripts/cost-table.py
 
 # ---- Generic self-test tops (cohgen <unit> --selftest, docs/fpga.md) -----
 # Every committed `fpga` configuration of every unit but REC (which keeps its
-# hand-written top above): the top generated from the unit's port table, the
-# expected signature from the unit's timing shell. Per module M:
+# hand-written top above), and the extra variants the families list: the top
+# generated from the unit's port table, the expected signature from the
+# unit's timing shell. A family's fragment (mk/<family>.mk) may set, per
+# module M:
+#   FPGA_EXTRA_MODS += M   an extra variant, generated into $(FU)/M/rtl/ by
+#   FPGA_CMD_M := UNIT OPTIONS   (cohgen UNIT OPTIONS --name M)
+#   FPGA_DEVICES_M         its devices (default FPGA_UNIT_DEVICES: hx8k)
+#   FPGA_PNR_SEEDS_M       its nextpnr seeds (default FPGA_PNR_SEEDS: 1)
+# Per module M:
 #   $(FU)/M/M_selftest.{sv,json}, _wrong.vf   cohgen --selftest
 #   $(FU)/M/lint.ok        verilator -Wall, iverilog -Wall, yosys check -assert
 #   $(FU)/M/sim.ok         Verilator: PASS with the predicted signature, FAIL
 #                          with one a bit off (the same top, -GExpSig)
-#   $(FU)/M/hx8k.pnr.ok    synth_ice40, nextpnr-ice40 (HX8K), icepack ->
-#                          selftest_hx8k.bin (or hx8k.nofit: larger than the device)
+#   $(FU)/M/<dev>.pnr.ok   synth_ice40, nextpnr-ice40 once per seed
+#                          (fpga/pnr.sh: the run of median Fmax kept),
+#                          icepack -> selftest_<dev>.bin (or <dev>.nofit:
+#                          larger than the device)
 #   make fpga-units        all of that and build/fpga/fpga-units-report.{md,json}
 #   make fpga-lint-units   the cheap check of make test: short-run tops of
-#                          every unit linted on the three tools
-FPGA_UNIT_MODS   ?= $(filter-out rec_%,$(filter %_fpga,$(ALL_MODS)))
+#                          every module linted on the three tools
+FPGA_UNIT_MODS   ?= $(filter-out rec_%,$(filter %_fpga,$(ALL_MODS))) $(FPGA_EXTRA_MODS)
 FPGA_UNIT_CYCLES ?= 131072
 FPGA_UNIT_DEVICES ?= hx8k
+FPGA_PNR_SEEDS ?= 1
+fpga_devices = $(or $(FPGA_DEVICES_$(1)),$(FPGA_UNIT_DEVICES))
+fpga_seeds = $(or $(FPGA_PNR_SEEDS_$(1)),$(FPGA_PNR_SEEDS))
 FU := $(FB)/units
 .PHONY: fpga-units fpga-units-sim fpga-lint-units
 
 define FPGA_UNIT
-$(1)_SV := $(filter %/$(1).sv,$(ALL_RTL))
+# the module: the committed RTL, or generated from FPGA_CMD_<module>
+$(1)_SV := $(if $(FPGA_CMD_$(1)),$(FU)/$(1)/rtl/$(1).sv,$(filter %/$(1).sv,$(ALL_RTL)))
+ifneq ($(FPGA_CMD_$(1)),)
+$(FU)/$(1)/rtl/$(1).sv: $(B)/bin/cohgen fpga/fpga.mk $(wildcard mk/*.mk)
+	@rm -rf $(FU)/$(1)/rtl.new && mkdir -p $(FU)/$(1)/rtl
+	$(B)/bin/cohgen $(FPGA_CMD_$(1)) --name $(1) -o $(FU)/$(1)/rtl.new --harness $(FU)/$(1)/rtl.new/harness
+	@cmp -s $(FU)/$(1)/rtl.new/$(1).sv $$@ || mv $(FU)/$(1)/rtl.new/$(1).sv $$@
+	@rm -rf $(FU)/$(1)/rtl.new
+endif
 # (files replaced only when they change, so that a rebuilt cohgen or an edited
 # fragment does not redo the simulations and place and route)
 $(FU)/$(1)/$(1)_selftest.sv: $$($(1)_SV) $(B)/bin/cohgen fpga/fpga.mk fpga/unit-cmd.sh
@@ -174,6 +194,7 @@ $(FU)/$(1)/$(1)_selftest.json $(FU)/$(1)/$(1)_selftest_wrong.vf: $(FU)/$(1)/$(1)
 $(FU)/$(1)/lint.ok: $(FU)/$(1)/$(1)_selftest.sv | $(DEPS_OK)
 	@fpga/lint-top.sh $(1)_selftest $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV)
 	@touch $$@
+# GapCycles is shortened so the simulation sees the UART report early.
 $(FU)/$(1)/sim_%/selftest_sim: $(FU)/$(1)/$(1)_selftest.sv $(FU)/$(1)/$(1)_selftest_wrong.vf \
     fpga/selftest_sim.cpp $(FU)/$(1)/lint.ok | $(DEPS_OK)
 	@rm -rf $(FU)/$(1)/sim_$$* && mkdir -p $(FU)/$(1)/sim_$$*
@@ -190,6 +211,7 @@ $(FU)/$(1)/sim.ok: $(FU)/$(1)/sim_pass/selftest_sim $(FU)/$(1)/sim_wrong/selftes
 	  $(FU)/$(1)/sim_pass/selftest_sim --expect pass --sig $$$$sig && \
 	  $(FU)/$(1)/sim_wrong/selftest_sim --expect fail --sig $$$$sig
 	@touch $$@
+# synthesis per board (LED polarity differs)
 .PRECIOUS: $(FU)/$(1)/%.json
 $(FU)/$(1)/%.json: $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV) | $(DEPS_OK)
 	@echo "fpga: $(1): synth_ice40 $$*"
@@ -199,21 +221,12 @@ $(FU)/$(1)/%.json: $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV) | $(DEPS_OK)
 	   chparam -set LedActiveLow $$(FPGA_LED_$$*) $(1)_selftest; \
 	   synth_ice40 -top $(1)_selftest -json $$@; check -assert; \
 	   tee -q -o $(FU)/$(1)/$$*.stat.json stat -json" >/dev/null
-# place and route; a design larger than the device is recorded (<dev>.nofit,
-# the utilisation nextpnr printed) and reported, not treated as a flow error
+# place and route, once per seed; a design larger than the device is recorded
+# (<dev>.nofit, the utilisation nextpnr printed) and reported, not treated as
+# a flow error
 $(FU)/$(1)/%.pnr.ok: $(FU)/$(1)/%.json fpga/%.pcf
-	@echo "fpga: $(1): nextpnr-ice40 $$(FPGA_DEV_$$*) --freq $(FPGA_FREQ)"
-	@rm -f $(FU)/$(1)/$$*.nofit $(FU)/$(1)/selftest_$$*.bin
-	@if fpga/timed.sh $(FU)/$(1)/$$*.pnr.time nextpnr-ice40 $$(FPGA_DEV_$$*) \
-	  --pcf fpga/$$*.pcf --json $$< --asc $(FU)/$(1)/$$*.asc --freq $(FPGA_FREQ) \
-	  --timing-allow-fail --seed $(FPGA_SEED_PNR) --report $(FU)/$(1)/$$*.report.json \
-	  > $(FU)/$(1)/$$*.pnr.log 2>&1; then \
-	  grep 'Max frequency' $(FU)/$(1)/$$*.pnr.log | tail -1; \
-	  icepack $(FU)/$(1)/$$*.asc $(FU)/$(1)/selftest_$$*.bin; \
-	elif grep -q 'no BELs remaining' $(FU)/$(1)/$$*.pnr.log; then \
-	  grep -E 'ICESTORM_(LC|RAM):' $(FU)/$(1)/$$*.pnr.log | head -2 > $(FU)/$(1)/$$*.nofit; \
-	  echo "fpga: $(1): DOES NOT FIT the $$*:"; cat $(FU)/$(1)/$$*.nofit; \
-	else grep -E 'ERROR|Max frequency' $(FU)/$(1)/$$*.pnr.log | tail -5; exit 1; fi
+	@echo "fpga: $(1): nextpnr-ice40 $$(FPGA_DEV_$$*) --freq $(FPGA_FREQ), seeds $(call fpga_seeds,$(1))"
+	@fpga/pnr.sh $(FU)/$(1) $$* $(FPGA_FREQ) "$$(FPGA_DEV_$$*)" $(call fpga_seeds,$(1))
 	@cat $(FU)/$(1)/$$*.synth.time $(FU)/$(1)/$$*.pnr.time > $(FU)/$(1)/$$*.time
 	@touch $$@
 # make test: a short run (1,000 cycles) of the top, linted
@@ -232,9 +245,8 @@ TEST_STEPS += fpga-lint-units
 fpga-units-sim: $(foreach m,$(FPGA_UNIT_MODS),$(FU)/$(m)/sim.ok)
 	@echo "fpga-sim: PASS (every unit's generated top reaches PASS with the model's signature and FAIL with a wrong one)"
 fpga-sim: fpga-units-sim
-FPGA_UNIT_BINS := $(foreach m,$(FPGA_UNIT_MODS),$(foreach d,$(FPGA_UNIT_DEVICES),$(FU)/$(m)/$(d).pnr.ok))
-FPGA_UNIT_ARGS = $(foreach m,$(FPGA_UNIT_MODS),--unit "$(m):$(FU)/$(m)")
+FPGA_UNIT_BINS := $(foreach m,$(FPGA_UNIT_MODS),$(foreach d,$(call fpga_devices,$(m)),$(FU)/$(m)/$(d).pnr.ok))
+FPGA_UNIT_ARGS = $(foreach m,$(FPGA_UNIT_MODS),--unit "$(m):$(FU)/$(m):$(call fpga_devices,$(m))")
 fpga: $(FPGA_UNIT_BINS)
 fpga-units: fpga-units-sim $(FPGA_UNIT_BINS) fpga/report.py
-	python3 fpga/report.py --dir $(FB) --board-mhz 12 --out fpga-units-report \
-	  $(FPGA_UNIT_ARGS) --unit-devices "$(FPGA_UNIT_DEVICES)"
+	python3 fpga/report.py --dir $(FB) --board-mhz 12 --out fpga-units-report $(FPGA_UNIT_ARGS)

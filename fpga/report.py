@@ -4,10 +4,13 @@ generated self-test tops of the other units (make fpga, make fpga-units).
 
   fpga/report.py --dir build/fpga --board-mhz 12 --cohgen build/bin/cohgen \
       --variant NAME:MODULE:COHGEN-OPTIONS ... hx8k up5k \
-      [--unit MODULE:DIR ... --unit-devices "hx8k"] [--out fpga-report]
+      [--unit MODULE:DIR[:DEVICES] ... --unit-devices "hx8k"] [--out fpga-report]
 
-Per unit module (cohgen --selftest), reads the same files from DIR (with
-DIR/MODULE_selftest.json for the signature) and adds a second table.
+Per unit module (cohgen --selftest) and device (DEVICES, a space-separated
+list, else --unit-devices), reads the same files from DIR (with
+DIR/MODULE_selftest.json for the signature, DIR/<dev>.seeds for the Fmax of
+every nextpnr seed: the kept run is the median one, fpga/pnr.sh) and adds a
+second table.
 
 Per variant NAME, reads DIR/NAME/<dev>.report.json (nextpnr --report),
 DIR/NAME/<dev>.stat.json (Yosys stat of synth_ice40), DIR/NAME/<dev>.pnr.log
@@ -44,6 +47,14 @@ def variant_report(cohgen, opts):
     return json.loads(out)
 
 
+def seeds(d, dev):
+    """{seed: Fmax} of every nextpnr run (fpga/pnr.sh), or {} without the file."""
+    p = os.path.join(d, dev + ".seeds")
+    if not os.path.exists(p):
+        return {}
+    return {int(s): float(f) for s, f in (ln.split() for ln in open(p) if ln.strip())}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
@@ -51,7 +62,7 @@ def main():
     ap.add_argument("--cohgen")
     ap.add_argument("--variant", action="append", default=[],
                     help="NAME:MODULE:COHGEN-OPTIONS")
-    ap.add_argument("--unit", action="append", default=[], help="MODULE:DIR")
+    ap.add_argument("--unit", action="append", default=[], help="MODULE:DIR[:DEVICES]")
     ap.add_argument("--unit-devices", default="hx8k")
     ap.add_argument("--out", default="fpga-report")
     ap.add_argument("devices", nargs="*")
@@ -92,9 +103,9 @@ def main():
             res.append(r)
     ures = []
     for spec in a.unit:
-        module, ud = spec.split(":", 1)
+        module, ud, *devs = spec.split(":", 2)
         exp = json.load(open(os.path.join(ud, module + "_selftest.json")))
-        for dev in a.unit_devices.split():
+        for dev in (devs[0] if devs and devs[0].strip() else a.unit_devices).split():
             r = pnr_figures(ud, dev, a.board_mhz)
             r.update({"module": module, "unit": exp["unit"], "options": exp["args"],
                       "device": dev, "selftest": exp,
@@ -122,7 +133,8 @@ def pnr_figures(d, dev, board_mhz):
         for m in re.finditer(r"(ICESTORM_\w+):\s*(\d+)/\s*(\d+)", open(nofit).read()):
             util[m.group(1)] = {"used": int(m.group(2)), "available": int(m.group(3))}
         t = open(os.path.join(d, dev + ".time")).read().split()
-        return {"fits": False, "fmax_mhz": None, "target_mhz": None, "board_mhz": board_mhz,
+        return {"fits": False, "fmax_mhz": None, "fmax_seeds": {}, "target_mhz": None,
+                "board_mhz": board_mhz,
                 "meets_board_clock": None, "meets_target": None,
                 "lc": util.get("ICESTORM_LC"), "bram": util.get("ICESTORM_RAM"), "io": None,
                 "lut4": st.get("SB_LUT4", 0), "carry": st.get("SB_CARRY", 0),
@@ -132,7 +144,8 @@ def pnr_figures(d, dev, board_mhz):
     (clk, fm), = rep["fmax"].items()
     u = rep["utilization"]
     t = open(os.path.join(d, dev + ".time")).read().split()
-    return {"fits": True, "fmax_mhz": round(fm["achieved"], 2), "target_mhz": fm["constraint"],
+    return {"fits": True, "fmax_mhz": round(fm["achieved"], 2), "fmax_seeds": seeds(d, dev),
+            "target_mhz": fm["constraint"],
             "board_mhz": board_mhz, "meets_board_clock": fm["achieved"] >= board_mhz,
             "meets_target": fm["achieved"] >= fm["constraint"],
             "lc": u["ICESTORM_LC"], "bram": u["ICESTORM_RAM"], "io": u["SB_IO"],
@@ -149,7 +162,8 @@ def unit_table(ures, yv, ver):
     L = ["", "# Generated self-test tops of the units (cohgen --selftest)", "",
          "%s; %s. Self-test: seed 0x%08x, %d cycles; the top around each unit's `fpga` "
          "configuration (stimulus, MISR over every output, UART), the signature predicted by "
-         "the unit's timing shell, checked by fpga-sim (PASS, and FAIL with a wrong one)." %
+         "the unit's timing shell, checked by fpga-sim (PASS, and FAIL with a wrong one). "
+         "Fmax: the median over the nextpnr seeds (listed below the table when more than one)." %
          (yv, ver, e0["seed"], e0["cycles"]), "",
          "| unit | module | device | Fmax (MHz) | nextpnr target | board clock | LCs | LUT4 | "
          "carry | FFs | BRAM | signature | in / out transfers | synth s | P&R s |",
@@ -174,6 +188,12 @@ def unit_table(ures, yv, ver):
                      r["bram"]["available"], e["sig"], e["in_xfers"], e["out_xfers"],
                      r["synth_s"], r["pnr_s"]))
     L.append("")
+    for r in ures:
+        s = r["fmax_seeds"]
+        if len(s) > 1:
+            L.append("- %s %s Fmax over nextpnr seeds %s: %s MHz (median %.2f)." % (
+                r["module"], r["device"], ", ".join(str(k) for k in s),
+                ", ".join("%.2f" % v for v in s.values()), r["fmax_mhz"]))
     for r in ures:
         c = r["critical_path"]
         if c:
