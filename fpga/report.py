@@ -1,22 +1,17 @@
 #!/usr/bin/env python3
-"""iCE40 results of the REC self-test top and its variants, and of the
-generated self-test tops of the other units (make fpga, make fpga-units).
+"""iCE40 results of the self-test tops cohgen --selftest generates around
+every unit's FPGA configuration and its variants (make fpga).
 
-  fpga/report.py --dir build/fpga --board-mhz 12 --cohgen build/bin/cohgen \
-      --variant NAME:MODULE:COHGEN-OPTIONS ... hx8k up5k \
-      [--unit MODULE:DIR[:DEVICES] ... --unit-devices "hx8k"] [--out fpga-report]
+  fpga/report.py --dir build/fpga --board-mhz 12 \
+      --unit MODULE:DIR[:DEVICES] ... [--unit-devices "hx8k"] [--out fpga-report]
 
-Per unit module (cohgen --selftest) and device (DEVICES, a space-separated
-list, else --unit-devices), reads the same files from DIR (with
-DIR/MODULE_selftest.json for the signature, DIR/<dev>.seeds for the Fmax of
-every nextpnr seed: the kept run is the median one, fpga/pnr.sh) and adds a
-second table.
-
-Per variant NAME, reads DIR/NAME/<dev>.report.json (nextpnr --report),
-DIR/NAME/<dev>.stat.json (Yosys stat of synth_ice40), DIR/NAME/<dev>.pnr.log
-(the critical path), DIR/NAME/<dev>.time, DIR/NAME/expect.json, and the
-paper-accounting storage from cohgen --report; writes DIR/fpga-report.md and
-.json; exits 1 if a device misses the board clock.
+Per module and device (DEVICES, a space-separated list, else --unit-devices),
+reads from DIR: MODULE_selftest.json (unit, options, signature),
+<dev>.stat.json (Yosys stat of synth_ice40), <dev>.report.json and
+<dev>.pnr.log (nextpnr: Fmax, utilisation, critical path), <dev>.seeds (the
+Fmax of every nextpnr seed; the kept run is the median one, fpga/pnr.sh),
+<dev>.time, or <dev>.nofit for a design larger than the device. Writes
+DIR/<out>.md and .json; exits 1 if a placed design misses the board clock.
 """
 import argparse
 import json
@@ -40,13 +35,6 @@ def crit_path(log):
             "from": srcs[0] if srcs else "", "to": sinks[-1] if sinks else ""}
 
 
-def variant_report(cohgen, opts):
-    """cohgen --report --json of a variant's options."""
-    out = subprocess.run([cohgen, "rec"] + opts.split() + ["--report", "--json"],
-                         capture_output=True, text=True, check=True).stdout
-    return json.loads(out)
-
-
 def seeds(d, dev):
     """{seed: Fmax} of every nextpnr run (fpga/pnr.sh), or {} without the file."""
     p = os.path.join(d, dev + ".seeds")
@@ -59,49 +47,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", required=True)
     ap.add_argument("--board-mhz", type=float, default=12.0)
-    ap.add_argument("--cohgen")
-    ap.add_argument("--variant", action="append", default=[],
-                    help="NAME:MODULE:COHGEN-OPTIONS")
     ap.add_argument("--unit", action="append", default=[], help="MODULE:DIR[:DEVICES]")
     ap.add_argument("--unit-devices", default="hx8k")
     ap.add_argument("--out", default="fpga-report")
-    ap.add_argument("devices", nargs="*")
     a = ap.parse_args()
     ver = subprocess.run(["nextpnr-ice40", "--version"], capture_output=True,
                          text=True).stderr.strip() or "nextpnr-ice40"
     yv = subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.strip()
-    res, bad, exps = [], 0, {}
-    for spec in a.variant:
-        name, module, opts = spec.split(":", 2)
-        vd = os.path.join(a.dir, name)
-        exp = json.load(open(os.path.join(vd, "expect.json")))
-        exps[name] = exp
-        cfg = variant_report(a.cohgen, opts)
-        for dev in a.devices:
-            rep = json.load(open(os.path.join(vd, dev + ".report.json")))
-            st = json.load(open(os.path.join(vd, dev + ".stat.json")))["design"]["num_cells_by_type"]
-            (clk, fm), = rep["fmax"].items()
-            u = rep["utilization"]
-            t = open(os.path.join(vd, dev + ".time")).read().split()
-            r = {"variant": name, "module": module, "options": opts, "mode": cfg["mode"],
-                 "entries": cfg["entries"], "ways": cfg["ways"],
-                 "paper_entry_bits": cfg["paper"]["entry_bits"],
-                 "paper_total_bits": cfg["paper"]["total_bits"],
-                 "device": dev, "fmax_mhz": round(fm["achieved"], 2),
-                 "target_mhz": fm["constraint"],
-                 "board_mhz": a.board_mhz, "meets_board_clock": fm["achieved"] >= a.board_mhz,
-                 "meets_target": fm["achieved"] >= fm["constraint"],
-                 "lc": u["ICESTORM_LC"], "bram": u["ICESTORM_RAM"], "io": u["SB_IO"],
-                 "gb": u.get("SB_GB"),
-                 "lut4": st.get("SB_LUT4", 0), "carry": st.get("SB_CARRY", 0),
-                 "ffs": sum(n for k, n in st.items() if k.startswith("SB_DFF")),
-                 "synth_s": float(t[0]), "pnr_s": float(t[1]),
-                 "critical_path": crit_path(os.path.join(vd, dev + ".pnr.log")),
-                 "selftest_sig": exp["sig"],
-                 "bitstream": os.path.join(vd, "rec_selftest_" + dev + ".bin")}
-            bad += not r["meets_board_clock"]
-            res.append(r)
-    ures = []
+    bad, ures = 0, []
     for spec in a.unit:
         module, ud, *devs = spec.split(":", 2)
         exp = json.load(open(os.path.join(ud, module + "_selftest.json")))
@@ -112,56 +65,56 @@ def main():
                       "bitstream": os.path.join(ud, "selftest_" + dev + ".bin") if r["fits"] else None})
             bad += r["fits"] and not r["meets_board_clock"]
             ures.append(r)
-    out = {"tools": {"yosys": yv, "nextpnr": ver}, "selftest": exps, "results": res,
-           "unit_results": ures}
+    out = {"tools": {"yosys": yv, "nextpnr": ver}, "unit_results": ures}
     json.dump(out, open(os.path.join(a.dir, a.out + ".json"), "w"), indent=1)
-    L = rec_table(res, exps, yv, ver) if res else []
-    L += unit_table(ures, yv, ver)
-    md = "\n".join(L) + "\n"
+    md = "\n".join(unit_table(ures, yv, ver)) + "\n"
     open(os.path.join(a.dir, a.out + ".md"), "w").write(md)
     print(md)
     return 1 if bad else 0
 
 
+def cell_counts(d, dev):
+    st = json.load(open(os.path.join(d, dev + ".stat.json")))["design"]["num_cells_by_type"]
+    t = open(os.path.join(d, dev + ".time")).read().split()
+    return {"lut4": st.get("SB_LUT4", 0), "carry": st.get("SB_CARRY", 0),
+            "ffs": sum(n for k, n in st.items() if k.startswith("SB_DFF")),
+            "synth_s": float(t[0]), "pnr_s": float(t[1])}
+
+
 def pnr_figures(d, dev, board_mhz):
     """Figures of one placed and routed top in directory d (or, for a design
     larger than the device, the utilisation nextpnr printed: <dev>.nofit)."""
-    st = json.load(open(os.path.join(d, dev + ".stat.json")))["design"]["num_cells_by_type"]
     nofit = os.path.join(d, dev + ".nofit")
     if os.path.exists(nofit):
         util = {}
         for m in re.finditer(r"(ICESTORM_\w+):\s*(\d+)/\s*(\d+)", open(nofit).read()):
             util[m.group(1)] = {"used": int(m.group(2)), "available": int(m.group(3))}
-        t = open(os.path.join(d, dev + ".time")).read().split()
-        return {"fits": False, "fmax_mhz": None, "fmax_seeds": {}, "target_mhz": None,
-                "board_mhz": board_mhz,
-                "meets_board_clock": None, "meets_target": None,
-                "lc": util.get("ICESTORM_LC"), "bram": util.get("ICESTORM_RAM"), "io": None,
-                "lut4": st.get("SB_LUT4", 0), "carry": st.get("SB_CARRY", 0),
-                "ffs": sum(n for k, n in st.items() if k.startswith("SB_DFF")),
-                "synth_s": float(t[0]), "pnr_s": float(t[1]), "critical_path": None}
+        r = {"fits": False, "fmax_mhz": None, "fmax_seeds": {}, "target_mhz": None,
+             "board_mhz": board_mhz, "meets_board_clock": None, "meets_target": None,
+             "lc": util.get("ICESTORM_LC"), "bram": util.get("ICESTORM_RAM"), "io": None,
+             "critical_path": None}
+        r.update(cell_counts(d, dev))
+        return r
     rep = json.load(open(os.path.join(d, dev + ".report.json")))
     (clk, fm), = rep["fmax"].items()
     u = rep["utilization"]
-    t = open(os.path.join(d, dev + ".time")).read().split()
-    return {"fits": True, "fmax_mhz": round(fm["achieved"], 2), "fmax_seeds": seeds(d, dev),
-            "target_mhz": fm["constraint"],
-            "board_mhz": board_mhz, "meets_board_clock": fm["achieved"] >= board_mhz,
-            "meets_target": fm["achieved"] >= fm["constraint"],
-            "lc": u["ICESTORM_LC"], "bram": u["ICESTORM_RAM"], "io": u["SB_IO"],
-            "lut4": st.get("SB_LUT4", 0), "carry": st.get("SB_CARRY", 0),
-            "ffs": sum(n for k, n in st.items() if k.startswith("SB_DFF")),
-            "synth_s": float(t[0]), "pnr_s": float(t[1]),
-            "critical_path": crit_path(os.path.join(d, dev + ".pnr.log"))}
+    r = {"fits": True, "fmax_mhz": round(fm["achieved"], 2), "fmax_seeds": seeds(d, dev),
+         "target_mhz": fm["constraint"],
+         "board_mhz": board_mhz, "meets_board_clock": fm["achieved"] >= board_mhz,
+         "meets_target": fm["achieved"] >= fm["constraint"],
+         "lc": u["ICESTORM_LC"], "bram": u["ICESTORM_RAM"], "io": u["SB_IO"],
+         "critical_path": crit_path(os.path.join(d, dev + ".pnr.log"))}
+    r.update(cell_counts(d, dev))
+    return r
 
 
 def unit_table(ures, yv, ver):
     if not ures:
-        return []
+        return ["# Self-test tops on iCE40 (cohgen --selftest)", "", "No module placed."]
     e0 = ures[0]["selftest"]
-    L = ["", "# Generated self-test tops of the units (cohgen --selftest)", "",
-         "%s; %s. Self-test: seed 0x%08x, %d cycles; the top around each unit's `fpga` "
-         "configuration (stimulus, MISR over every output, UART), the signature predicted by "
+    L = ["# Self-test tops on iCE40 (cohgen --selftest)", "",
+         "%s; %s. Self-test: seed 0x%08x, %d cycles; the top around each module "
+         "(stimulus, MISR over every output, UART), the signature predicted by "
          "the unit's timing shell, checked by fpga-sim (PASS, and FAIL with a wrong one). "
          "Fmax: the median over the nextpnr seeds (listed below the table when more than one)." %
          (yv, ver, e0["seed"], e0["cycles"]), "",
@@ -199,35 +152,6 @@ def unit_table(ures, yv, ver):
         if c:
             L.append("- %s %s critical path: %d cells, %.1f ns logic + %.1f ns routing, from `%s` "
                      "to `%s`." % (r["module"], r["device"], c["levels"], c["logic_ns"],
-                                   c["routing_ns"], c["from"], c["to"]))
-    return L
-
-
-def rec_table(res, exps, yv, ver):
-    e0 = next(iter(exps.values()))
-    L = ["# REC self-test top on iCE40: REC and its baselines", "",
-         "%s; %s. Self-test: seed 0x%08x, %d cycles, home GPU %d; per variant the C model "
-         "predicts the signature and fpga-sim checked the simulated top reaches it." %
-         (yv, ver, e0["seed"], e0["cycles"], e0["home"]), "",
-         "| variant | mode | entries | ways | paper bits | device | Fmax (MHz) | nextpnr target | "
-         "board clock | LCs | LUT4 | carry | FFs | BRAM | IO | signature | synth s | P&R s |",
-         "|" + "---|" * 18]
-    for r in res:
-        L.append("| %s | %s | %d | %d | %d x %d = %d | %s | %.2f | %d MHz %s | %g MHz %s | "
-                 "%d / %d | %d | %d | %d | %d / %d | %d | %s | %.1f | %.1f |" % (
-                     r["variant"], r["mode"], r["entries"], r["ways"], r["entries"],
-                     r["paper_entry_bits"], r["paper_total_bits"], r["device"], r["fmax_mhz"],
-                     r["target_mhz"], "met" if r["meets_target"] else "missed", r["board_mhz"],
-                     "met" if r["meets_board_clock"] else "MISSED", r["lc"]["used"],
-                     r["lc"]["available"], r["lut4"], r["carry"], r["ffs"], r["bram"]["used"],
-                     r["bram"]["available"], r["io"]["used"], r["selftest_sig"], r["synth_s"],
-                     r["pnr_s"]))
-    L.append("")
-    for r in res:
-        c = r["critical_path"]
-        if c:
-            L.append("- %s %s critical path: %d cells, %.1f ns logic + %.1f ns routing, from `%s` "
-                     "to `%s`." % (r["variant"], r["device"], c["levels"], c["logic_ns"],
                                    c["routing_ns"], c["from"], c["to"]))
     return L
 

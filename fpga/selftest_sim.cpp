@@ -1,22 +1,14 @@
-// Verilator harness of fpga/rec_selftest_top.sv and of the generic self-test
-// tops of cohgen --selftest (built with --prefix Vselftest_top and
-// -DSELFTEST_GENERIC; their report fields are input and output transfers)
-// (make fpga-sim).
+// Verilator harness of the self-test tops of cohgen --selftest (built with
+// --prefix Vselftest_top; make fpga-sim).
 //   selftest_sim --expect pass|fail --sig HEX [--baud-div N] [--max-cycles N]
 // Clocks the top with rst_ni high (the power-on reset is internal), waits
 // for the pass or fail LED, decodes the first UART report from uart_tx_o
 // (8N1, BaudDiv clocks per bit, sampled mid-bit) and checks it: the LED and
 // the report's verdict must be the expected one and the reported signature
 // must equal HEX (the C model's prediction). Exit status 0 when all hold.
-#ifdef SELFTEST_GENERIC
 #include "Vselftest_top.h"
 typedef Vselftest_top Vtop;
 static const char *const kFields[2] = {"input transfers", "output transfers"};
-#else
-#include "Vrec_selftest_top.h"
-typedef Vrec_selftest_top Vtop;
-static const char *const kFields[2] = {"reqs", "invs"};
-#endif
 #include "verilated.h"
 
 #include <cstdio>

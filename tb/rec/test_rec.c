@@ -742,10 +742,11 @@ Test(rec_tools, cost_table_rewrites_its_section_only)
     fclose(f);
     f = fopen("build/t_cost/fpga.json", "w");
     cr_assert_not_null(f);
-    fprintf(f, "{\"tools\":{\"nextpnr\":\"nextpnr X\"},\"results\":[{\"variant\":\"var_one\","
-               "\"mode\":\"rec\",\"entries\":512,\"ways\":4,\"device\":\"hx8k\",\"fmax_mhz\":"
-               "66.5,\"lc\":{\"used\":1,\"available\":2},\"bram\":{\"used\":3,\"available\":4},"
-               "\"selftest_sig\":\"abcd1234\"}]}\n");
+    fprintf(f, "{\"tools\":{\"nextpnr\":\"nextpnr X\"},\"unit_results\":[{\"module\":"
+               "\"var_one\",\"unit\":\"rec\",\"options\":\"--mode rec\",\"device\":\"hx8k\","
+               "\"fits\":true,\"fmax_mhz\":66.5,\"fmax_seeds\":{\"1\":66.5,\"2\":60.25},"
+               "\"lc\":{\"used\":1,\"available\":2},\"bram\":{\"used\":3,\"available\":4},"
+               "\"selftest\":{\"sig\":\"abcd1234\"}}]}\n");
     fclose(f);
     cr_assert_eq(run("printf 'head\\n<!-- cost:begin -->\\nold\\n<!-- cost:end -->\\ntail\\n' "
                      "> build/t_cost/R.md && cp build/t_cost/R.md build/t_cost/R0.md"), 0);
@@ -754,7 +755,8 @@ Test(rec_tools, cost_table_rewrites_its_section_only)
     cr_assert_eq(run("grep -q '^head$' build/t_cost/R.md && grep -q '^tail$' build/t_cost/R.md && "
                      "! grep -q '^old$' build/t_cost/R.md && "
                      "grep -q '| cfg_one | r | 512 | 4 | 103 | 6.44 | 50,176 | 7 | 8 | 9 | 10 | 25 |' "
-                     "build/t_cost/R.md && grep -q '| var_one | rec | 512 | 4 | hx8k | 66.50 |' "
+                     "build/t_cost/R.md && grep -q '| var_one | rec --mode rec | hx8k | 66.50 | "
+                     "1: 66.50, 2: 60.25 | 1 / 2 | 3 / 4 | abcd1234 |' "
                      "build/t_cost/R.md && grep -q 'Yosys X; nextpnr X' build/t_cost/R.md"), 0,
                  "cost-table output:\n%s", "see build/t_cost/R.md");
     /* bad inputs: exit 2, one line on stderr, README unchanged */
