@@ -4,24 +4,11 @@
  * described in docs/dualopt.md.
  */
 #include "dualopt_bgu.h"
+#include "bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
-
-static unsigned ilog2u(unsigned v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
-
-static int pow2(unsigned v) { return v != 0 && (v & (v - 1)) == 0; }
 
 void dualopt_bgu_cfg_default(dualopt_bgu_cfg *c)
 {
@@ -72,7 +59,7 @@ int dualopt_bgu_cfg_check(const dualopt_bgu_cfg *c, char *err, size_t len)
         snprintf(err, len, "--lanes: %u is not in 1..%u", c->lanes, DUALOPT_BGU_LANES_MAX);
         return -1;
     }
-    if (!pow2(c->line) || c->line < 32 || c->line > 1024) {
+    if (!cohkit_is_pow2(c->line) || c->line < 32 || c->line > 1024) {
         snprintf(err, len, "--line: %u is not a power of two in 32..1024", c->line);
         return -1;
     }
@@ -89,7 +76,7 @@ int dualopt_bgu_cfg_check(const dualopt_bgu_cfg *c, char *err, size_t len)
         snprintf(err, len, "--addr-bits: %u is not in 16..64", c->addr_bits);
         return -1;
     }
-    if (c->addr_bits < ilog2u(c->line) + 4) {
+    if (c->addr_bits < cohkit_ilog2(c->line) + 4) {
         snprintf(err, len, "--addr-bits %u leaves fewer than 4 line-address bits for %u-byte lines",
                  c->addr_bits, c->line);
         return -1;
@@ -100,8 +87,8 @@ int dualopt_bgu_cfg_check(const dualopt_bgu_cfg *c, char *err, size_t len)
 void dualopt_bgu_geom_of(const dualopt_bgu_cfg *c, dualopt_bgu_geom *g)
 {
     memset(g, 0, sizeof *g);
-    g->line_bits = ilog2u(c->line);
-    g->gran_bits = ilog2u(c->gran);
+    g->line_bits = cohkit_ilog2(c->line);
+    g->gran_bits = cohkit_ilog2(c->gran);
     g->words = c->line / c->gran;
     g->laddr_bits = c->addr_bits - g->line_bits;
     g->addr_port = c->lanes * c->addr_bits;
@@ -135,12 +122,12 @@ unsigned dualopt_bgu_inst(const dualopt_bgu_cfg *c, const dualopt_bgu_load *ld, 
         uint64_t a, first, nw;
         if (!((ld->active >> i) & 1))
             continue;
-        a = ld->addr[i] & mask64(c->addr_bits);
+        a = ld->addr[i] & cohkit_mask64(c->addr_bits);
         /* the G-byte words overlapped by [a, a + size - 1], ascending */
         first = a >> g.gran_bits;
         nw = (((a & (c->gran - 1)) + ld->size - 1) >> g.gran_bits) + 1;
         for (k = 0; k < nw; k++) {
-            uint64_t w = (first + k) & mask64(c->addr_bits - g.gran_bits);
+            uint64_t w = (first + k) & cohkit_mask64(c->addr_bits - g.gran_bits);
             uint64_t line = w >> (g.line_bits - g.gran_bits);
             unsigned bit = (unsigned)(w & (g.words - 1));
             for (r = 0; r < n && out[r].line != line; r++)
@@ -183,17 +170,17 @@ static uint64_t get_bits(const uint64_t *w, unsigned lo, unsigned width)
     uint64_t v = w[lo / 64] >> (lo % 64);
     if (lo % 64 != 0 && lo % 64 + width > 64)
         v |= w[lo / 64 + 1] << (64 - lo % 64);
-    return v & mask64(width);
+    return v & cohkit_mask64(width);
 }
 
 static void put_bits(uint64_t *w, unsigned lo, unsigned width, uint64_t v)
 {
-    v &= mask64(width);
-    w[lo / 64] &= ~(mask64(width) << (lo % 64));
+    v &= cohkit_mask64(width);
+    w[lo / 64] &= ~(cohkit_mask64(width) << (lo % 64));
     w[lo / 64] |= v << (lo % 64);
     if (lo % 64 != 0 && lo % 64 + width > 64) {
         unsigned hi = 64 - lo % 64;
-        w[lo / 64 + 1] &= ~(mask64(width) >> hi);
+        w[lo / 64 + 1] &= ~(cohkit_mask64(width) >> hi);
         w[lo / 64 + 1] |= v >> hi;
     }
 }
@@ -202,7 +189,7 @@ void dualopt_bgu_pack(const dualopt_bgu_tm *t, const dualopt_bgu_load *ld, uint6
 {
     unsigned i;
     in[t->g.in_valid] = 1;
-    in[t->g.in_active] = ld->active & mask64(t->c.lanes);
+    in[t->g.in_active] = ld->active & cohkit_mask64(t->c.lanes);
     memset(in + t->g.in_addr, 0, t->g.addr_words * sizeof *in);
     for (i = 0; i < t->c.lanes; i++)
         put_bits(in + t->g.in_addr, i * t->c.addr_bits, t->c.addr_bits, ld->addr[i]);
@@ -224,16 +211,16 @@ static void comb(const dualopt_bgu_tm *t, const uint64_t *in, bgu_comb *x)
     const dualopt_bgu_cfg *c = &t->c;
     const dualopt_bgu_geom *g = &t->g;
     uint64_t lo_line[DUALOPT_BGU_LANES_MAX], lo_mask[DUALOPT_BGU_LANES_MAX], hi_mask[DUALOPT_BGU_LANES_MAX];
-    uint64_t cross = 0, active = in[g->in_active] & mask64(c->lanes), lmask = mask64(g->laddr_bits);
-    uint64_t ones = mask64(g->words), seed_line = 0, lm1;
+    uint64_t cross = 0, active = in[g->in_active] & cohkit_mask64(c->lanes), lmask = cohkit_mask64(g->laddr_bits);
+    uint64_t ones = cohkit_mask64(g->words), seed_line = 0, lm1;
     unsigned size1 = (unsigned)(in[g->in_size] & 15), i, seed_hi = 0;
     int seeded = 0;
     memset(x, 0, sizeof *x);
     for (i = 0; i < c->lanes; i++) {
         uint64_t a = get_bits(in + g->in_addr, i * c->addr_bits, c->addr_bits);
-        uint64_t off = a & mask64(g->line_bits), sum = off + size1;
+        uint64_t off = a & cohkit_mask64(g->line_bits), sum = off + size1;
         unsigned w0 = (unsigned)(off >> g->gran_bits);
-        unsigned we = (unsigned)((sum & mask64(g->line_bits)) >> g->gran_bits);
+        unsigned we = (unsigned)((sum & cohkit_mask64(g->line_bits)) >> g->gran_bits);
         uint64_t ge = (ones << w0) & ones, le = ones >> (g->words - 1 - we);
         int cr = (int)((sum >> g->line_bits) & 1);
         lo_line[i] = a >> g->line_bits;

@@ -3,21 +3,12 @@
  * timing shell and trace I/O. See dualopt_coal.h and docs/dualopt.md.
  */
 #include "dualopt_coal.h"
+#include "bits.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned clog2(unsigned v) /* ceil(log2(v)), 0 for v <= 1 */
-{
-    unsigned n = 0;
-    while ((1u << n) < v)
-        n++;
-    return n;
-}
-
-static int pow2(unsigned v) { return v && !(v & (v - 1)); }
 
 /* paper-header (the specification's spelling) is accepted as an alias of
  * paper_header, the name a committed module can carry. */
@@ -89,7 +80,6 @@ int dualopt_codec_cfg_preset(dualopt_codec_cfg *c, const char *name)
     return -1;
 }
 
-
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("gpus", "N",
                 "GPUs, 2..16 (gpus-1 destination buffers; default 4)",
@@ -139,7 +129,7 @@ int dualopt_codec_cfg_check(dualopt_codec_cfg *c, char *err, size_t len)
         return snprintf(err, len, "--self %u: not a GPU of a %u-GPU system", c->self, c->gpus), -1;
     if (c->gran != 4 && c->gran != 8 && c->gran != 16)
         return snprintf(err, len, "--gran %u: must be 4, 8 or 16", c->gran), -1;
-    if (!pow2(c->line) || c->line < c->gran || c->line > 256 || c->line / c->gran > 64)
+    if (!cohkit_is_pow2(c->line) || c->line < c->gran || c->line > 256 || c->line / c->gran > 64)
         return snprintf(err, len, "--line %u: must be a power of two, %u..256, at most 64 words",
                         c->line, c->gran), -1;
     if (c->pkt_bytes < 16 || c->pkt_bytes > 256)
@@ -164,7 +154,7 @@ int dualopt_codec_cfg_check(dualopt_codec_cfg *c, char *err, size_t len)
                         "--max %u: above %u (%u-byte packets hold %u slots, a %u-bit count %u)",
                         c->max, budget < cap ? budget : cap, c->pkt_bytes, budget,
                         c->count_bits, cap), -1;
-    if (!pow2(c->buf) || c->buf > 4096)
+    if (!cohkit_is_pow2(c->buf) || c->buf > 4096)
         return snprintf(err, len, "--buf %u: must be a power of two up to 4096", c->buf), -1;
     dualopt_codec_geom_of(c, &g);
     if (c->buf < g.banks)
@@ -185,22 +175,22 @@ void dualopt_codec_geom_of(const dualopt_codec_cfg *c, dualopt_codec_geom *g)
     g->data_bits = 8 * c->gran;
     g->slot_bits = g->data_bits + DUALOPT_CODEC_ID_BITS;
     m = g->words > c->max ? g->words : c->max;
-    g->bank_bits = clog2(m) < 1 ? 1 : clog2(m);
+    g->bank_bits = cohkit_clog2(m) < 1 ? 1 : cohkit_clog2(m);
     g->banks = 1u << g->bank_bits;
     g->rows = c->buf >= g->banks ? c->buf / g->banks : 1;
-    g->row_bits = clog2(g->rows);
-    g->fifo_bits = clog2(g->nf);
+    g->row_bits = cohkit_clog2(g->rows);
+    g->fifo_bits = cohkit_clog2(g->nf);
     g->depth = g->nf * g->rows < 2 ? 2 : g->nf * g->rows;
-    g->addr_bits = clog2(g->depth);
-    g->gpu_bits = c->gpus > 2 ? clog2(c->gpus) : 1;
-    g->pos_bits = clog2(c->buf);
-    g->cnt_bits = clog2(c->buf + 1);
-    g->k_bits = clog2(g->words + 1);
-    g->idle_bits = clog2(c->timeout + 1);
-    g->ptr_bits = clog2(g->nf + 1);
-    g->q_bits = c->reg_depth > 1 ? clog2(c->reg_depth) : 1;
-    g->qc_bits = clog2(c->reg_depth + 1);
-    g->n_bits = clog2(c->max + 1);
+    g->addr_bits = cohkit_clog2(g->depth);
+    g->gpu_bits = c->gpus > 2 ? cohkit_clog2(c->gpus) : 1;
+    g->pos_bits = cohkit_clog2(c->buf);
+    g->cnt_bits = cohkit_clog2(c->buf + 1);
+    g->k_bits = cohkit_clog2(g->words + 1);
+    g->idle_bits = cohkit_clog2(c->timeout + 1);
+    g->ptr_bits = cohkit_clog2(g->nf + 1);
+    g->q_bits = c->reg_depth > 1 ? cohkit_clog2(c->reg_depth) : 1;
+    g->qc_bits = cohkit_clog2(c->reg_depth + 1);
+    g->n_bits = cohkit_clog2(c->max + 1);
     g->in_data_bits = 8 * c->line;
     g->pkt_data_bits = 8 * c->pkt_bytes;
     g->storage_bits = g->nf * c->buf * g->slot_bits;
@@ -272,16 +262,6 @@ int dualopt_coal_fifo_of(const dualopt_codec_cfg *c, unsigned dst)
 
 unsigned dualopt_coal_gpu_of(const dualopt_codec_cfg *c, unsigned fifo) { return fifo < c->self ? fifo : fifo + 1; }
 
-static unsigned popc(uint64_t m)
-{
-    unsigned n = 0;
-    while (m) {
-        m &= m - 1;
-        n++;
-    }
-    return n;
-}
-
 static uint64_t mask_of(const dualopt_codec_cfg *c, uint64_t m)
 {
     unsigned w = c->line / c->gran;
@@ -295,7 +275,7 @@ int dualopt_coal_admissible(const dualopt_coal_core *k, const dualopt_codec_rsp 
     if (r->reg)
         return k->q_count < k->c.reg_depth;
     f = dualopt_coal_fifo_of(&k->c, r->dst);
-    n = popc(mask_of(&k->c, r->mask));
+    n = cohkit_popcount(mask_of(&k->c, r->mask));
     if (f < 0 || n == 0)
         return 1;
     return k->count[f] + n <= k->c.buf;
@@ -311,7 +291,7 @@ void dualopt_codec_account_rsp(const dualopt_codec_cfg *c, dualopt_codec_stats *
         return;
     }
     st->responses++;
-    st->fine_flits += ceil_div(DUALOPT_CODEC_HDR_BYTES + (uint64_t)popc(mask_of(c, r->mask)) * c->gran, c->flit);
+    st->fine_flits += ceil_div(DUALOPT_CODEC_HDR_BYTES + (uint64_t)cohkit_popcount(mask_of(c, r->mask)) * c->gran, c->flit);
     st->line_flits += ceil_div(c->line + DUALOPT_CODEC_LINE_RSP_EXTRA, c->flit);
 }
 
@@ -359,7 +339,7 @@ int dualopt_coal_cycle(dualopt_coal_core *k, const dualopt_codec_rsp *r, int can
             if (f < 0 || m == 0) {
                 k->st.discarded++;
             } else {
-                unsigned n = popc(m), j;
+                unsigned n = cohkit_popcount(m), j;
                 for (j = 0; j < n; j++) {
                     dualopt_codec_slot *s = &k->ram[(size_t)f * c->buf +
                                             (k->head[f] + k->count[f] + j) % c->buf];
@@ -558,7 +538,7 @@ void dualopt_coal_tm_rsp(const dualopt_coal_tm *t, const uint64_t *in, dualopt_c
     r->id = (uint16_t)in[t->l.in_id];
     r->mask = mask_of(c, in[t->l.in_mask]);
     r->bytes = (unsigned)(in[t->l.in_bytes] & 0xffff);
-    n = popc(r->mask);
+    n = cohkit_popcount(r->mask);
     for (j = 0; j < n; j++) {
         r->w[j][0] = dualopt_codec_bits_get(in + t->l.in_data, j * db, db < 64 ? db : 64);
         r->w[j][1] = db > 64 ? dualopt_codec_bits_get(in + t->l.in_data, j * db + 64, db - 64) : 0;

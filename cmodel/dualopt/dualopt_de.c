@@ -4,6 +4,7 @@
  * See cmodel/dualopt/dualopt_de.h and docs/dualopt.md.
  */
 #include "dualopt_de.h"
+#include "bits.h"
 #include "unit_trace.h"
 
 #include <ctype.h>
@@ -11,16 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned bits_of(uint64_t v)
-{
-    unsigned n = 1;
-    while (n < 64 && (v >> n) != 0)
-        n++;
-    return n;
-}
-
-static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
@@ -30,14 +21,6 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
         b = t;
     }
     return a;
-}
-
-static unsigned popcount64(uint64_t v)
-{
-    unsigned n = 0;
-    for (; v; v &= v - 1)
-        n++;
-    return n;
 }
 
 const char *dualopt_de_mode_str(dualopt_de_mode m)
@@ -323,23 +306,23 @@ void dualopt_de_geom_of(const dualopt_de_cfg *c, dualopt_de_geom *g)
     uint64_t W = c->window, a, b, base;
     memset(g, 0, sizeof *g);
     g->cap = c->max_total ? c->max_total : derived_cap(c);
-    g->total_bits = bits_of(g->cap);
-    g->remote_bits = bits_of(W);
-    g->reads_bits = bits_of(W);
-    g->words_bits = bits_of(W * c->words);
-    g->hits_bits = bits_of(W);
-    g->warm_bits = c->warmup ? bits_of(c->warmup) : 0;
-    g->pop_bits = bits_of(c->words);
+    g->total_bits = cohkit_bits_of(g->cap);
+    g->remote_bits = cohkit_bits_of(W);
+    g->reads_bits = cohkit_bits_of(W);
+    g->words_bits = cohkit_bits_of(W * c->words);
+    g->hits_bits = cohkit_bits_of(W);
+    g->warm_bits = c->warmup ? cohkit_bits_of(c->warmup) : 0;
+    g->pop_bits = cohkit_bits_of(c->words);
     a = W * c->remote_th.den;
     b = g->cap * c->remote_th.num;
-    g->ratio_bits = bits_of(a > b ? a : b);
+    g->ratio_bits = cohkit_bits_of(a > b ? a : b);
     a = W * c->words * c->block_th.den;
     b = (uint64_t)c->block_th.num * c->words * W;
-    g->block_bits = bits_of(a > b ? a : b);
+    g->block_bits = cohkit_bits_of(a > b ? a : b);
     base = W;
     a = W * c->hit_th.den;
     b = c->hit_th.num * base;
-    g->hit_bits = bits_of(a > b ? a : b);
+    g->hit_bits = cohkit_bits_of(a > b ? a : b);
     /* the operands themselves must fit (a zero numerator) */
     if (g->ratio_bits < g->total_bits)
         g->ratio_bits = g->total_bits;
@@ -418,7 +401,7 @@ int dualopt_de_access(dualopt_de_core *d, dualopt_de_kind kind, unsigned hit, ui
         d->c.remote++;
         if (read) {
             d->c.reads++;
-            d->c.words += popcount64(mask & mask64(d->cfg.words));
+            d->c.words += cohkit_popcount(mask & cohkit_mask64(d->cfg.words));
         }
         if (hit && (read || d->cfg.hit_all))
             d->c.hits++;
@@ -514,7 +497,7 @@ void dualopt_de_step(dualopt_de_tm *t, const dualopt_de_in *in)
     n.a_valid = (unsigned)(in->acc_valid_i & t->ready & 1);
     n.a_kind = (unsigned)(in->acc_kind_i & 3);
     n.a_hit = (unsigned)(in->acc_hit_i & 1);
-    n.a_pop = popcount64(in->acc_mask_i & mask64(c->words));
+    n.a_pop = cohkit_popcount(in->acc_mask_i & cohkit_mask64(c->words));
     n.a_kern = (unsigned)(in->kernel_i & 1);
     n.a_rst = (unsigned)(in->restart_i & 1);
 

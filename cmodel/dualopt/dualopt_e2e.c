@@ -252,8 +252,8 @@ static void observe_bgu(dualopt_e2e_sys *s, gpu_t *G)
         const dualopt_e2e_load *ld = &s->k->ld[G->cur_load];
         G->next_load++;
         s->t.loads++;
-        s->t.lanes += dw_popc(ld->active);
-        s->t.lane_bytes += (uint64_t)dw_popc(ld->active) * ld->size;
+        s->t.lanes += cohkit_popcount(ld->active);
+        s->t.lane_bytes += (uint64_t)cohkit_popcount(ld->active) * ld->size;
         s->progress = 1;
     }
 }
@@ -325,7 +325,7 @@ static void observe_coal(dualopt_e2e_sys *s, gpu_t *G, unsigned g)
             s->t.line_bytes += c->bytes;
             s->t.line_flits += dw_flits(c->bytes);
         } else {
-            unsigned k = dw_popc(c->mask), fb = DUALOPT_CODEC_HDR_BYTES + k * DUALOPT_E2E_GRAN;
+            unsigned k = cohkit_popcount(c->mask), fb = DUALOPT_CODEC_HDR_BYTES + k * DUALOPT_E2E_GRAN;
             s->t.fine_responses++;
             s->t.words += k;
             s->t.fine_bytes += fb;

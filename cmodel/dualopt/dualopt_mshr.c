@@ -5,34 +5,12 @@
  * stream (docs/dualopt.md, "Bitmask MSHR").
  */
 #include "dualopt_mshr.h"
+#include "bits.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned ilog2(uint64_t v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
-
-/* bits to hold 0..v-1 (at least 1) */
-static unsigned bits_for(uint64_t v)
-{
-    unsigned n = 1;
-    while (n < 64 && (1ull << n) < v)
-        n++;
-    return n;
-}
-
-static int is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
-static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 void dualopt_mshr_cfg_default(dualopt_mshr_cfg *c)
 {
@@ -114,11 +92,11 @@ int dualopt_mshr_cfg_check(const dualopt_mshr_cfg *c, char *err, size_t len)
         snprintf(err, len, "--targets %u: must be 0 (no per-entry limit) or 1..1024", c->targets);
         return -1;
     }
-    if (!is_pow2(c->line) || c->line < 4 || c->line > 4096) {
+    if (!cohkit_is_pow2(c->line) || c->line < 4 || c->line > 4096) {
         snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
         return -1;
     }
-    if (!is_pow2(c->gran) || c->gran > c->line) {
+    if (!cohkit_is_pow2(c->gran) || c->gran > c->line) {
         snprintf(err, len, "--gran %u: must be a power of two no larger than --line %u", c->gran,
                  c->line);
         return -1;
@@ -132,7 +110,7 @@ int dualopt_mshr_cfg_check(const dualopt_mshr_cfg *c, char *err, size_t len)
         snprintf(err, len, "--addr-bits %u: must be 16..64", c->addr_bits);
         return -1;
     }
-    if (c->addr_bits <= ilog2(c->line)) {
+    if (c->addr_bits <= cohkit_ilog2(c->line)) {
         snprintf(err, len, "--addr-bits %u: no line-address bits above --line %u", c->addr_bits,
                  c->line);
         return -1;
@@ -152,11 +130,11 @@ void dualopt_mshr_geom_of(const dualopt_mshr_cfg *c, dualopt_mshr_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->mask_bits = c->line / c->gran;
-    g->mask_all = mask64(g->mask_bits);
-    g->line_bits = ilog2(c->line);
+    g->mask_all = cohkit_mask64(g->mask_bits);
+    g->line_bits = cohkit_ilog2(c->line);
     g->laddr_bits = c->addr_bits - g->line_bits;
-    g->entry_bits = bits_for(c->entries);
-    g->count_bits = c->targets ? bits_for((uint64_t)c->targets + 1) : 0;
+    g->entry_bits = cohkit_width(c->entries);
+    g->count_bits = c->targets ? cohkit_width((uint64_t)c->targets + 1) : 0;
     g->tags = 1u << c->tag_bits;
     /* per entry: valid, line, mask (bitmask mode), head, tail, counter */
     g->flop_bits = (uint64_t)c->entries *
@@ -238,7 +216,7 @@ int dualopt_mshr_req(dualopt_mshr *m, uint64_t line, uint64_t mask, uint32_t tag
                      dualopt_mshr_result *r)
 {
     unsigned i, n = m->cfg.entries;
-    line &= mask64(m->g.laddr_bits);
+    line &= cohkit_mask64(m->g.laddr_bits);
     mask = m->cfg.mode == DUALOPT_MSHR_LINE ? m->g.mask_all : mask & m->g.mask_all;
     r->line = line;
     r->mask = mask;
@@ -408,7 +386,7 @@ void dualopt_mshr_step(dualopt_mshr_tm *t, const dualopt_mshr_in *in)
     }
     if (req_fire) {
         dualopt_mshr_result r;
-        uint32_t tag = (uint32_t)(in->req_tag_i & mask64(t->m->cfg.tag_bits));
+        uint32_t tag = (uint32_t)(in->req_tag_i & cohkit_mask64(t->m->cfg.tag_bits));
         if (dualopt_mshr_req(t->m, in->req_line_i, in->req_mask_i, tag, &r) != 0)
             abort();
         t->rsp_valid = 1;

@@ -4,20 +4,11 @@
  * atomic and flush sequences). See dualopt_rcache.h and docs/dualopt.md.
  */
 #include "dualopt_rcache.h"
+#include "bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
-
-static unsigned clog2(uint64_t v)
-{
-    unsigned n = 0;
-    while ((1ull << n) < v)
-        n++;
-    return n;
-}
 
 void dualopt_rcache_cfg_default(dualopt_rcache_cfg *c)
 {
@@ -97,20 +88,20 @@ void dualopt_rcache_geom_of(const dualopt_rcache_cfg *c, dualopt_rcache_geom *g)
 {
     unsigned o, dww;
     memset(g, 0, sizeof *g);
-    g->lb = clog2(c->line);
+    g->lb = cohkit_clog2(c->line);
     g->ln = c->addr_bits - g->lb;
     g->k = 0;
     while (!((c->sets >> g->k) & 1))
         g->k++;
     g->odd = c->sets >> g->k;
-    g->ib = clog2(c->sets);
+    g->ib = cohkit_clog2(c->sets);
     g->tw = g->ln - g->k;
-    g->rb = clog2(c->ways);
+    g->rb = cohkit_clog2(c->ways);
     g->wb = g->rb;
     g->ew = 1 + g->tw + c->line + g->rb;
     g->setw = c->ways * g->ew;
-    g->daw = clog2((uint64_t)c->sets * c->ways);
-    g->cw = clog2((uint64_t)c->sets * c->ways + 1);
+    g->daw = cohkit_clog2((uint64_t)c->sets * c->ways);
+    g->cw = cohkit_clog2((uint64_t)c->sets * c->ways + 1);
     g->dw = c->line * 8;
     g->dww = dww = (g->dw + 63) / 64;
     g->tag_bits = (uint64_t)c->sets * g->setw;
@@ -214,7 +205,7 @@ void dualopt_rcache_reset(dualopt_rcache *rc)
 
 unsigned dualopt_rcache_set_of(const dualopt_rcache *rc, uint64_t line)
 {
-    uint64_t hi = line >> rc->g.k, lo = line & mask64(rc->g.k);
+    uint64_t hi = line >> rc->g.k, lo = line & cohkit_mask64(rc->g.k);
     return (unsigned)(((hi % rc->g.odd) << rc->g.k) | lo);
 }
 
@@ -222,7 +213,7 @@ uint64_t dualopt_rcache_tag_of(const dualopt_rcache *rc, uint64_t line) { return
 
 uint64_t dualopt_rcache_line_of(const dualopt_rcache *rc, unsigned set, uint64_t tag)
 {
-    return (tag << rc->g.k) | ((uint64_t)set & mask64(rc->g.k));
+    return (tag << rc->g.k) | ((uint64_t)set & cohkit_mask64(rc->g.k));
 }
 
 static dualopt_rcache_way *way_at(const dualopt_rcache *rc, unsigned set, unsigned w)
@@ -292,8 +283,8 @@ static void fill_wb(const dualopt_rcache *rc, unsigned set, unsigned w, dualopt_
 int dualopt_rcache_access(dualopt_rcache *rc, const dualopt_rcache_req *q, dualopt_rcache_fetch_fn fetch, void *ctx,
                   dualopt_rcache_res *r)
 {
-    uint64_t line = (q->addr & mask64(rc->c.addr_bits)) >> rc->g.lb;
-    uint64_t full = mask64(rc->c.line), wmask = q->mask & full;
+    uint64_t line = (q->addr & cohkit_mask64(rc->c.addr_bits)) >> rc->g.lb;
+    uint64_t full = cohkit_mask64(rc->c.line), wmask = q->mask & full;
     unsigned set = dualopt_rcache_set_of(rc, line);
     uint64_t tag = dualopt_rcache_tag_of(rc, line);
     int hw = lookup(rc, set, tag);
@@ -487,7 +478,7 @@ static void comb(const dualopt_rcache_tm *t, const uint64_t *in, rc_comb *x)
     const dualopt_rcache_geom *g = &rc->g;
     unsigned rsp_ready = (unsigned)(in[g->i_rsp_ready] & 1);
     memset(x, 0, sizeof *x);
-    x->s1_line = (t->s1_addr & mask64(rc->c.addr_bits)) >> g->lb;
+    x->s1_line = (t->s1_addr & cohkit_mask64(rc->c.addr_bits)) >> g->lb;
     x->s1_line_set = dualopt_rcache_set_of(rc, x->s1_line);
     x->s1_tag = dualopt_rcache_tag_of(rc, x->s1_line);
     x->hw = lookup(rc, x->s1_line_set, x->s1_tag);
@@ -560,7 +551,7 @@ static void install(dualopt_rcache_tm *t, const rc_comb *x)
     dualopt_rcache_way *w = way_at(rc, x->s1_line_set, t->m_way);
     w->valid = 1;
     w->tag = x->s1_tag;
-    w->dirty = t->s1_op == DUALOPT_RCACHE_WR ? t->s1_mask & mask64(rc->c.line) : 0;
+    w->dirty = t->s1_op == DUALOPT_RCACHE_WR ? t->s1_mask & cohkit_mask64(rc->c.line) : 0;
     touch(rc, x->s1_line_set, t->m_way);
 }
 
@@ -569,7 +560,7 @@ void dualopt_rcache_step(dualopt_rcache_tm *t, const uint64_t *in)
     dualopt_rcache *rc = &t->core;
     const dualopt_rcache_geom *g = &rc->g;
     unsigned n = rc->c.line, i;
-    uint64_t full = mask64(n);
+    uint64_t full = cohkit_mask64(n);
     rc_comb x;
     int req_acc;
     unsigned rsp_v;
@@ -740,7 +731,7 @@ void dualopt_rcache_step(dualopt_rcache_tm *t, const uint64_t *in)
     if (req_acc) {
         t->s1_valid = 1;
         t->s1_op = (unsigned)(in[g->i_req_op] & 3);
-        t->s1_addr = in[g->i_req_addr] & mask64(rc->c.addr_bits);
+        t->s1_addr = in[g->i_req_addr] & cohkit_mask64(rc->c.addr_bits);
         t->s1_mask = in[g->i_req_mask] & full;
         get_line(t->s1_data, in + g->i_req_data, n);
     } else if (x.adv) {

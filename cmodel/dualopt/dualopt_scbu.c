@@ -4,12 +4,11 @@
  * dualopt_scbu.h and docs/dualopt.md.
  */
 #include "dualopt_scbu.h"
+#include "bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 void dualopt_scbu_cfg_default(dualopt_scbu_cfg *c)
 {
@@ -105,8 +104,8 @@ void dualopt_scbu_init(dualopt_scbu *s, const dualopt_scbu_cfg *c)
 
 void dualopt_scbu_set_range(dualopt_scbu *s, uint64_t start, uint64_t end)
 {
-    s->start = start & mask64(s->addr_bits + 1);
-    s->end = end & mask64(s->addr_bits + 1);
+    s->start = start & cohkit_mask64(s->addr_bits + 1);
+    s->end = end & cohkit_mask64(s->addr_bits + 1);
 }
 
 void dualopt_scbu_set_mode(dualopt_scbu *s, unsigned coalesce) { s->coalesce = coalesce & 1; }
@@ -114,7 +113,7 @@ void dualopt_scbu_set_mode(dualopt_scbu *s, unsigned coalesce) { s->coalesce = c
 dualopt_scbu_res dualopt_scbu_access(const dualopt_scbu *s, dualopt_scbu_op op, uint64_t addr)
 {
     dualopt_scbu_res r;
-    addr &= mask64(s->addr_bits);
+    addr &= cohkit_mask64(s->addr_bits);
     r.local = s->start <= addr && addr < s->end;
     r.bypass = !r.local && op == DUALOPT_SCBU_RD && s->coalesce;
     return r;
@@ -168,7 +167,7 @@ void dualopt_scbu_step(dualopt_scbu_tm *t, const uint64_t *in)
         dualopt_scbu_res r = dualopt_scbu_access(&t->regs, (dualopt_scbu_op)op, in[DUALOPT_SCBU_I_ACC_ADDR]);
         t->res_valid = 1;
         t->res_op = op;
-        t->res_addr = in[DUALOPT_SCBU_I_ACC_ADDR] & mask64(t->c.addr_bits);
+        t->res_addr = in[DUALOPT_SCBU_I_ACC_ADDR] & cohkit_mask64(t->c.addr_bits);
         t->res_local = r.local;
         t->res_bypass = r.bypass;
     } else if (ready) {

@@ -211,7 +211,7 @@ void dualopt_wire_drive_coal(dw_path *P, unsigned g, unsigned n, unsigned link_c
         if (c->reg)
             PI(b, C_IN_BYTES)[0] = c->bytes;
         else {
-            unsigned j, bytes = dw_popc(c->mask) * DUALOPT_E2E_GRAN;
+            unsigned j, bytes = cohkit_popcount(c->mask) * DUALOPT_E2E_GRAN;
             PI(b, C_IN_MASK)[0] = c->mask;
             for (j = 0; j < bytes; j++)
                 cmp_bits_put(PI(b, C_IN_DATA), 8 * j, 8, c->data[j]);

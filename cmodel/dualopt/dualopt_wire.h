@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "bits.h"
 #include "compose.h"
 #include "dualopt_e2e.h"
 
@@ -89,13 +90,6 @@ typedef struct {
     uint64_t done_have, done_line;
 } dw_path;
 
-static inline unsigned dw_popc(uint64_t x)
-{
-    unsigned n = 0;
-    for (; x; x &= x - 1)
-        n++;
-    return n;
-}
 static inline uint64_t dw_flits(uint64_t bytes) { return (bytes + DUALOPT_E2E_FLIT - 1) / DUALOPT_E2E_FLIT; }
 
 /* The queues of a path. */

@@ -4,32 +4,11 @@
  * and described in docs/halcone.md (section halcone-cache).
  */
 #include "halcone_cache.h"
+#include "bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
-
-static unsigned ilog2u(unsigned v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
-
-static unsigned clog2u(unsigned v)
-{
-    unsigned n = 0;
-    while ((1ull << n) < v)
-        n++;
-    return n;
-}
-
-static int pow2(unsigned v) { return v != 0 && (v & (v - 1)) == 0; }
 
 /* ------------------------------------------------------- configuration -- */
 
@@ -142,15 +121,15 @@ int halcone_cache_cfg_option(halcone_cache_cfg *c, const char *name, const char 
 int halcone_cache_cfg_check(const halcone_cache_cfg *c, char *err, size_t len)
 {
     unsigned ob, sb;
-    if (!pow2(c->sets) || c->sets < 2 || c->sets > 65536) {
+    if (!cohkit_is_pow2(c->sets) || c->sets < 2 || c->sets > 65536) {
         snprintf(err, len, "--sets %u: must be a power of two, 2..65536", c->sets);
         return -1;
     }
-    if (!pow2(c->ways) || c->ways > 32) {
+    if (!cohkit_is_pow2(c->ways) || c->ways > 32) {
         snprintf(err, len, "--ways %u: must be a power of two, 1..32", c->ways);
         return -1;
     }
-    if (!pow2(c->line) || c->line < 4 || c->line > 4096) {
+    if (!cohkit_is_pow2(c->line) || c->line < 4 || c->line > 4096) {
         snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
         return -1;
     }
@@ -167,14 +146,14 @@ int halcone_cache_cfg_check(const halcone_cache_cfg *c, char *err, size_t len)
                  c->pending, c->ways);
         return -1;
     }
-    ob = ilog2u(c->line);
-    sb = ilog2u(c->sets);
+    ob = cohkit_ilog2(c->line);
+    sb = cohkit_ilog2(c->sets);
     if (ob + sb >= c->addr_bits) {
         snprintf(err, len, "--addr-bits %u: leaves no tag bit above %u offset and %u set bits",
                  c->addr_bits, ob, sb);
         return -1;
     }
-    if ((uint64_t)c->ways * (ilog2u(c->line) + 0) > 0 &&
+    if ((uint64_t)c->ways * (cohkit_ilog2(c->line) + 0) > 0 &&
         (uint64_t)c->ways * (c->addr_bits - ob - sb + 2u * c->ts_bits + 5u) > 4096) {
         snprintf(err, len, "--ways %u: a set word of %u ways exceeds 4096 bits", c->ways, c->ways);
         return -1;
@@ -187,17 +166,17 @@ void halcone_cache_geom_of(const halcone_cache_cfg *c, halcone_cache_geom *g)
     unsigned pend = c->pending ? c->pending : (c->ways < 4 ? c->ways : 4);
     int paper = c->rules == HALCONE_CACHE_RULES_PAPER;
     memset(g, 0, sizeof *g);
-    g->off_bits = ilog2u(c->line);
-    g->set_bits = ilog2u(c->sets);
+    g->off_bits = cohkit_ilog2(c->line);
+    g->set_bits = cohkit_ilog2(c->sets);
     g->laddr_bits = c->addr_bits - g->off_bits;
     g->tag_bits = g->laddr_bits - g->set_bits;
-    g->age_bits = c->ways > 1 ? ilog2u(c->ways) : 1;
-    g->way_bits = c->ways > 1 ? ilog2u(c->ways) : 1;
+    g->age_bits = c->ways > 1 ? cohkit_ilog2(c->ways) : 1;
+    g->way_bits = c->ways > 1 ? cohkit_ilog2(c->ways) : 1;
     g->pending = pend;
-    g->id_bits = pend > 1 ? clog2u(pend) : 1;
-    g->cnt_bits = clog2u(c->sets * c->ways + 1);
+    g->id_bits = pend > 1 ? cohkit_clog2(pend) : 1;
+    g->cnt_bits = cohkit_clog2(c->sets * c->ways + 1);
     g->word_bits = c->ways * (g->tag_bits + 2 * c->ts_bits + g->age_bits);
-    g->ts_max = (uint32_t)mask64(c->ts_bits);
+    g->ts_max = (uint32_t)cohkit_mask64(c->ts_bits);
     g->lease_ext = c->lease_ext >= 0 ? c->lease_ext : paper;
     g->read_cts = c->read_cts >= 0 ? c->read_cts : 1;
     g->overflow = c->overflow >= 0 ? c->overflow : (paper ? HALCONE_CACHE_OVF_REINIT : HALCONE_CACHE_OVF_RESET);
@@ -289,7 +268,7 @@ void halcone_cache_reset(halcone_cache *c)
 
 static uint64_t line_of(const halcone_cache *c, uint64_t addr)
 {
-    return (addr & mask64(c->cfg.addr_bits)) >> c->g.off_bits;
+    return (addr & cohkit_mask64(c->cfg.addr_bits)) >> c->g.off_bits;
 }
 static unsigned set_of(const halcone_cache *c, uint64_t laddr)
 {
@@ -754,7 +733,7 @@ void halcone_cache_tm_eval(const halcone_cache_tm *t, const uint64_t *in, uint64
     bfree = !t->b_valid || bs.fire;
     used = used_entries(t);
     out[O_FILL_READY] = !t->init_q && bfree;
-    la = (in[I_REQ_ADDR] & mask64(t->cfg.addr_bits)) >> t->g.off_bits;
+    la = (in[I_REQ_ADDR] & cohkit_mask64(t->cfg.addr_bits)) >> t->g.off_bits;
     if (op == HALCONE_CACHE_OP_INV) {
         ok = used == 0 && !bs.alloc;
     } else {
@@ -812,7 +791,7 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
     /* a fill counts only if its entry is in use after the accepting edge
      * (not allocated or freed by the op leaving the stage at that edge) */
     {
-        unsigned id = (unsigned)(in[I_FILL_ID] & mask64(t->g.id_bits));
+        unsigned id = (unsigned)(in[I_FILL_ID] & cohkit_mask64(t->g.id_bits));
         fok = acc_fill && t->ent_valid[id] &&
               !(bs.fire && t->b_fill && t->b_fok && t->b_id == id);
     }
@@ -877,13 +856,13 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
         t->b_fill = 1;
         t->b_fok = (unsigned)fok;
         /* an id naming no entry in use is dropped when it fires */
-        t->b_id = (unsigned)(in[I_FILL_ID] & mask64(t->g.id_bits));
+        t->b_id = (unsigned)(in[I_FILL_ID] & cohkit_mask64(t->g.id_bits));
         t->b_addr = ((in[I_FILL_WTS] & t->g.ts_max) << 32) | (in[I_FILL_RTS] & t->g.ts_max);
     } else if (acc_req) {
         t->b_valid = 1;
         t->b_fill = 0;
         t->b_op = (unsigned)(in[I_REQ_OP] & 3);
-        t->b_addr = in[I_REQ_ADDR] & mask64(t->cfg.addr_bits);
+        t->b_addr = in[I_REQ_ADDR] & cohkit_mask64(t->cfg.addr_bits);
         t->b_cts = t->g.l1_req_cts ? (uint32_t)(in[t->i_cts] & t->g.ts_max) : 0;
     }
 }

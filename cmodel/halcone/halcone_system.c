@@ -9,6 +9,7 @@
  * log. The checker is cmodel/halcone/halcone_check.c and reads only the log.
  */
 #include "halcone_system.h"
+#include "bits.h"
 #include "unit_trace.h"
 
 #include <ctype.h>
@@ -119,18 +120,6 @@ int halcone_sys_cfg_option(halcone_sys_cfg *c, const char *name, const char *val
     return 1;
 }
 
-static int is_pow2(unsigned v) { return v && !(v & (v - 1)); }
-
-static unsigned lg2(unsigned v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
-
 /* Unit configurations derived from the system's: the L1 and L2 roles of the
  * cache unit and the TSU, each from its rule preset, then the switches the
  * unit knows (a switch one unit does not know is the other's). */
@@ -212,12 +201,12 @@ int halcone_sys_cfg_check(const halcone_sys_cfg *c, char *err, size_t len)
         snprintf(err, len, "--cus %u: must be 1..%d", c->cus, HALCONE_SYS_CUS_MAX);
         return -1;
     }
-    if (!is_pow2(c->l2_banks) || c->l2_banks > HALCONE_SYS_SPLIT_MAX) {
+    if (!cohkit_is_pow2(c->l2_banks) || c->l2_banks > HALCONE_SYS_SPLIT_MAX) {
         snprintf(err, len, "--l2-banks %u: must be a power of two, 1..%d", c->l2_banks,
                  HALCONE_SYS_SPLIT_MAX);
         return -1;
     }
-    if (!is_pow2(c->tsus) || c->tsus > HALCONE_SYS_SPLIT_MAX) {
+    if (!cohkit_is_pow2(c->tsus) || c->tsus > HALCONE_SYS_SPLIT_MAX) {
         snprintf(err, len, "--tsus %u: must be a power of two, 1..%d", c->tsus, HALCONE_SYS_SPLIT_MAX);
         return -1;
     }
@@ -567,9 +556,9 @@ halcone_sys *halcone_sys_new_subst(const halcone_sys_cfg *c, halcone_sys_log_fn 
     if (s == NULL)
         goto oom;
     s->cfg = *c;
-    s->lb = lg2(c->line);
-    s->bank_bits = lg2(c->l2_banks);
-    s->tsu_bits = lg2(c->tsus);
+    s->lb = cohkit_ilog2(c->line);
+    s->bank_bits = cohkit_ilog2(c->l2_banks);
+    s->tsu_bits = cohkit_ilog2(c->tsus);
     s->log = log;
     s->ctx = ctx;
     s->floor_set = tc.floor == HALCONE_FLOOR_SET;

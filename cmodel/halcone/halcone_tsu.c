@@ -6,26 +6,13 @@
  * docs/halcone.md.
  */
 #include "halcone_tsu.h"
+#include "bits.h"
 #include "unit_trace.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned ilog2u(uint64_t v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
-
-static int is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
-static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 const char *halcone_wrwts_str(halcone_wrwts v) { return v == HALCONE_WRWTS_LITERAL ? "literal" : "plus1"; }
 const char *halcone_floor_str(halcone_floor v)
@@ -186,7 +173,7 @@ int halcone_tsu_cfg_check(const halcone_tsu_cfg *c, char *err, size_t len)
 {
     unsigned laddr, ib;
     uint64_t tsmax;
-    if (!is_pow2(c->sets) || c->sets > 65536) {
+    if (!cohkit_is_pow2(c->sets) || c->sets > 65536) {
         snprintf(err, len, "--sets %u: must be a power of two, 1..65536", c->sets);
         return -1;
     }
@@ -194,7 +181,7 @@ int halcone_tsu_cfg_check(const halcone_tsu_cfg *c, char *err, size_t len)
         snprintf(err, len, "--ways %u: must be 1..16", c->ways);
         return -1;
     }
-    if (!is_pow2(c->line) || c->line < 4 || c->line > 4096) {
+    if (!cohkit_is_pow2(c->line) || c->line < 4 || c->line > 4096) {
         snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
         return -1;
     }
@@ -210,7 +197,7 @@ int halcone_tsu_cfg_check(const halcone_tsu_cfg *c, char *err, size_t len)
         snprintf(err, len, "--tag-bits %u: must be 1..16", c->tag_bits);
         return -1;
     }
-    tsmax = mask64(c->ts_bits);
+    tsmax = cohkit_mask64(c->ts_bits);
     if (c->rd_lease < 1 || c->rd_lease > tsmax) {
         snprintf(err, len, "--rd-lease %u: must be 1..%llu for --ts-bits %u", c->rd_lease,
                  (unsigned long long)tsmax, c->ts_bits);
@@ -221,8 +208,8 @@ int halcone_tsu_cfg_check(const halcone_tsu_cfg *c, char *err, size_t len)
                  (unsigned long long)tsmax, c->ts_bits);
         return -1;
     }
-    laddr = c->addr_bits - ilog2u(c->line);
-    ib = ilog2u(c->sets);
+    laddr = c->addr_bits - cohkit_ilog2(c->line);
+    ib = cohkit_ilog2(c->sets);
     if (laddr <= ib) {
         snprintf(err, len, "--sets %u: needs more index bits than the %u-bit line address", c->sets,
                  laddr);
@@ -239,15 +226,15 @@ int halcone_tsu_cfg_check(const halcone_tsu_cfg *c, char *err, size_t len)
 void halcone_tsu_geom_of(const halcone_tsu_cfg *c, halcone_tsu_geom *g)
 {
     memset(g, 0, sizeof *g);
-    g->index_bits = ilog2u(c->sets);
-    g->line_bits = ilog2u(c->line);
+    g->index_bits = cohkit_ilog2(c->sets);
+    g->line_bits = cohkit_ilog2(c->line);
     g->laddr_bits = c->addr_bits - g->line_bits;
     g->tag_bits = g->laddr_bits - g->index_bits;
     g->entry_bits = 1 + g->tag_bits + c->ts_bits;
     g->floor_bits = c->floor == HALCONE_FLOOR_SET ? c->ts_bits : 0;
     g->set_bits = c->ways * g->entry_bits + g->floor_bits;
     g->epoch_bits = 16;
-    g->ts_max = mask64(c->ts_bits);
+    g->ts_max = cohkit_mask64(c->ts_bits);
     g->entries = (uint64_t)c->sets * c->ways;
     g->paper_bits = g->entries * c->ts_bits;
     g->ram_bits = (uint64_t)c->sets * g->set_bits;
@@ -326,7 +313,7 @@ void halcone_tsu_reset(halcone_tsu *t)
 uint32_t halcone_tsu_epoch_reset(halcone_tsu *t)
 {
     clear_state(t);
-    t->epoch = (uint32_t)((t->epoch + 1) & mask64(t->g.epoch_bits));
+    t->epoch = (uint32_t)((t->epoch + 1) & cohkit_mask64(t->g.epoch_bits));
     t->st.resets++;
     return t->epoch;
 }
@@ -344,8 +331,8 @@ void halcone_tsu_set_leases(halcone_tsu *t, uint32_t rd_lease, uint32_t wr_lease
 /* Set and tag of a byte address. */
 static void locate(const halcone_tsu *t, uint64_t addr, unsigned *set, uint64_t *tag)
 {
-    uint64_t line = (addr & mask64(t->cfg.addr_bits)) >> t->g.line_bits;
-    *set = (unsigned)(line & mask64(t->g.index_bits));
+    uint64_t line = (addr & cohkit_mask64(t->cfg.addr_bits)) >> t->g.line_bits;
+    *set = (unsigned)(line & cohkit_mask64(t->g.index_bits));
     *tag = line >> t->g.index_bits;
 }
 
@@ -834,8 +821,8 @@ void halcone_tsu_step(halcone_tsu_tm *t, const halcone_tsu_in *in)
     if (in->req_valid_i && k.req_ready) {
         t->s1_valid = 1;
         t->s1_op = (unsigned)(in->req_op_i & 3);
-        t->s1_addr = in->req_addr_i & mask64(u->g.laddr_bits);
-        t->s1_tag = in->req_tag_i & mask64(u->cfg.tag_bits);
+        t->s1_addr = in->req_addr_i & cohkit_mask64(u->g.laddr_bits);
+        t->s1_tag = in->req_tag_i & cohkit_mask64(u->cfg.tag_bits);
         t->s1_cts = (uint32_t)(in->req_cts_i & u->g.ts_max);
         t->s1_lease = (uint32_t)(in->req_lease_i & u->g.ts_max);
         t->s1_rts = (uint32_t)(in->req_rts_i & u->g.ts_max);

@@ -3,28 +3,12 @@
  * 4.1 entry format, 4.2 protocol flows, 2.3 / 5.2 baseline and HMG.
  */
 #include "rec.h"
+#include "bits.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned ilog2(uint64_t v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
-
-static int is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
-static uint64_t mask64(unsigned bits)
-{
-    return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
-}
 
 const char *rec_mode_str(rec_mode m)
 {
@@ -134,11 +118,11 @@ int rec_cfg_check(const rec_cfg *c, char *err, size_t len)
         snprintf(err, len, "--gpus %u: must be 2..16", c->gpus);
         return -1;
     }
-    if (!is_pow2(c->entries) || c->entries > (1u << 24)) {
+    if (!cohkit_is_pow2(c->entries) || c->entries > (1u << 24)) {
         snprintf(err, len, "--entries %u: must be a power of two, at most 16777216", c->entries);
         return -1;
     }
-    if (!is_pow2(c->ways) || c->ways > 16) {
+    if (!cohkit_is_pow2(c->ways) || c->ways > 16) {
         snprintf(err, len, "--ways %u: must be a power of two, 1..16", c->ways);
         return -1;
     }
@@ -146,7 +130,7 @@ int rec_cfg_check(const rec_cfg *c, char *err, size_t len)
         snprintf(err, len, "--ways %u: more ways than --entries %u", c->ways, c->entries);
         return -1;
     }
-    if (!is_pow2(c->line) || c->line < 4 || c->line > 4096) {
+    if (!cohkit_is_pow2(c->line) || c->line < 4 || c->line > 4096) {
         snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
         return -1;
     }
@@ -154,7 +138,7 @@ int rec_cfg_check(const rec_cfg *c, char *err, size_t len)
         snprintf(err, len, "--addr-bits %u: must be 16..64", c->addr_bits);
         return -1;
     }
-    if (!is_pow2(c->range)) {
+    if (!cohkit_is_pow2(c->range)) {
         snprintf(err, len, "--range %u: must be a power of two", c->range);
         return -1;
     }
@@ -173,7 +157,7 @@ int rec_cfg_check(const rec_cfg *c, char *err, size_t len)
         return -1;
     }
     if (c->mode == REC_MODE_HMG) {
-        if (!is_pow2(c->group) || c->group < 2 || c->group > REC_JOB_MAX) {
+        if (!cohkit_is_pow2(c->group) || c->group < 2 || c->group > REC_JOB_MAX) {
             snprintf(err, len, "--group %u: must be a power of two, 2..%d", c->group, REC_JOB_MAX);
             return -1;
         }
@@ -191,14 +175,14 @@ int rec_cfg_check(const rec_cfg *c, char *err, size_t len)
         snprintf(err, len, "--mode %d: unknown mode", (int)c->mode);
         return -1;
     }
-    laddr = c->addr_bits - ilog2(c->line);
-    span = ilog2(c->range / c->line);
+    laddr = c->addr_bits - cohkit_ilog2(c->line);
+    span = cohkit_ilog2(c->range / c->line);
     if (laddr <= span) {
         snprintf(err, len, "--range %u: too large for --addr-bits %u", c->range, c->addr_bits);
         return -1;
     }
     base_bits = laddr - span;
-    if (base_bits <= ilog2(c->entries / c->ways)) {
+    if (base_bits <= cohkit_ilog2(c->entries / c->ways)) {
         snprintf(err, len, "--entries %u: %u sets need more index bits than the %u-bit base address",
                  c->entries, c->entries / c->ways, base_bits);
         return -1;
@@ -210,29 +194,29 @@ void rec_geom_of(const rec_cfg *c, rec_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->sets = c->entries / c->ways;
-    g->index_bits = ilog2(g->sets);
-    g->line_bits = ilog2(c->line);
+    g->index_bits = cohkit_ilog2(g->sets);
+    g->line_bits = cohkit_ilog2(c->line);
     g->lines_per_slot = c->mode == REC_MODE_HMG ? c->group : 1;
     g->slots = c->mode == REC_MODE_REC ? c->range / c->line : 1;
     g->lines = g->slots * g->lines_per_slot;
     g->range_bytes = g->lines * c->line;
-    g->span_bits = ilog2(g->lines);
-    g->slot_bits = ilog2(g->slots);
-    g->lps_bits = ilog2(g->lines_per_slot);
+    g->span_bits = cohkit_ilog2(g->lines);
+    g->slot_bits = cohkit_ilog2(g->slots);
+    g->lps_bits = cohkit_ilog2(g->lines_per_slot);
     g->has_pos = g->slots > 1;
     g->sharer_bits = c->gpus - 1;
     g->slot_width = g->has_pos + g->sharer_bits;
     g->vec_bits = g->slots * g->slot_width;
-    g->gpu_bits = ilog2(c->gpus - 1) + 1;
+    g->gpu_bits = cohkit_ilog2(c->gpus - 1) + 1;
     g->laddr_bits = c->addr_bits - g->line_bits;
     g->base_bits = g->laddr_bits - g->span_bits;
     g->tag_bits = g->base_bits - (c->store == REC_STORE_PACKED ? g->index_bits : 0);
     g->entry_bits = 1 + g->tag_bits + g->vec_bits;
-    g->rank_bits = ilog2(c->ways);
+    g->rank_bits = cohkit_ilog2(c->ways);
     g->set_bits = c->ways * (g->entry_bits + g->rank_bits);
     /* Table 1: a one-line entry keeps the whole byte address as its tag
      * (48 bits); a coalescing entry keeps address >> log2(range). */
-    g->paper_base_bits = g->lines == 1 ? c->addr_bits : c->addr_bits - ilog2(g->range_bytes);
+    g->paper_base_bits = g->lines == 1 ? c->addr_bits : c->addr_bits - cohkit_ilog2(g->range_bytes);
     g->paper_entry_bits = g->paper_base_bits + g->vec_bits + 1;
     g->packed_entry_bits = 1 + (g->base_bits - g->index_bits) + g->vec_bits;
     g->paper_total_bits = (uint64_t)c->entries * g->paper_entry_bits;
@@ -313,7 +297,7 @@ static unsigned sharer_of(const rec_dir *d, unsigned src)
 static uint32_t gpu_mask(const rec_dir *d, uint32_t sh)
 {
     uint32_t low = (1u << d->home) - 1;
-    return ((sh & ~low) << 1 | (sh & low)) & (uint32_t)mask64(d->cfg.gpus);
+    return ((sh & ~low) << 1 | (sh & low)) & (uint32_t)cohkit_mask64(d->cfg.gpus);
 }
 
 /* Makes `way` the newest in its set (rank 0), ageing the newer ones. */
@@ -342,7 +326,7 @@ static void emit_slot(rec_dir *d, uint64_t base, unsigned slot, uint32_t sh,
             d->st.write_invs++;
         }
         if (emit)
-            emit(ctx, line & mask64(d->g.laddr_bits), gpu_mask(d, sh));
+            emit(ctx, line & cohkit_mask64(d->g.laddr_bits), gpu_mask(d, sh));
     }
 }
 
@@ -371,11 +355,11 @@ void rec_core_access(rec_dir *d, rec_op op, uint64_t line, unsigned src,
         d->st.ignored++;
         return;
     }
-    line &= mask64(g->laddr_bits);
+    line &= cohkit_mask64(g->laddr_bits);
     base = line >> g->span_bits;
-    set = (unsigned)(base & mask64(g->index_bits));
+    set = (unsigned)(base & cohkit_mask64(g->index_bits));
     tag = d->cfg.store == REC_STORE_PACKED ? base >> g->index_bits : base;
-    slot = (unsigned)((line & mask64(g->span_bits)) >> g->lps_bits);
+    slot = (unsigned)((line & cohkit_mask64(g->span_bits)) >> g->lps_bits);
     s = &d->ent[(size_t)set * ways];
 
     for (w = 0; w < ways; w++)

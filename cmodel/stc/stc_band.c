@@ -3,12 +3,11 @@
  * timing shell. See stc_band.h and docs/stc.md.
  */
 #include "stc_band.h"
+#include "bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 /* ------------------------------------------------------------ epoch sets -- */
 
@@ -175,10 +174,10 @@ int stc_elist_parse(const char *s, unsigned n, stc_elist *l, char *err, size_t l
 
 unsigned stc_band(uint64_t addr, unsigned seb, unsigned n, unsigned addr_bits)
 {
-    addr &= mask64(addr_bits);
+    addr &= cohkit_mask64(addr_bits);
     if (seb >= 64)
         return 0;
-    return (unsigned)((addr >> seb) & mask64(n));
+    return (unsigned)((addr >> seb) & cohkit_mask64(n));
 }
 
 /* ----------------------------------------------- trace lexical rules -- */
@@ -290,17 +289,9 @@ int stc_band_cfg_check(const stc_band_cfg *c, char *err, size_t len)
     return 0;
 }
 
-static unsigned bits_for(unsigned v)
-{
-    unsigned b = 1;
-    while ((1ull << b) <= v)
-        b++;
-    return b;
-}
-
 void stc_band_geom_of(const stc_band_cfg *c, stc_band_geom *g)
 {
-    g->seb_bits = bits_for(c->addr_bits);
+    g->seb_bits = cohkit_bits_of(c->addr_bits);
 }
 
 void stc_band_cfg_name(const stc_band_cfg *c, char *buf, size_t len)
@@ -351,8 +342,8 @@ void stc_band_step(stc_band_tm *t, const uint64_t *in)
     }
     stc_band_geom_of(&t->c, &g);
     if (acc) {
-        uint64_t a = in[STC_BAND_I_IN_ADDR] & mask64(t->c.addr_bits);
-        unsigned seb = (unsigned)(in[STC_BAND_I_IN_SEB] & mask64(g.seb_bits));
+        uint64_t a = in[STC_BAND_I_IN_ADDR] & cohkit_mask64(t->c.addr_bits);
+        unsigned seb = (unsigned)(in[STC_BAND_I_IN_SEB] & cohkit_mask64(g.seb_bits));
         t->out_valid = 1;
         t->out_addr = a;
         t->out_band = stc_band(a, seb, t->c.n, t->c.addr_bits);

@@ -3,28 +3,17 @@
  * timing shell. See stc_bsq.h and docs/stc.md (## stc-bsq).
  */
 #include "stc_bsq.h"
+#include "bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
-
-static unsigned clog2(unsigned v)
-{
-    unsigned b = 0;
-    while ((1u << b) < v)
-        b++;
-    return b;
-}
-
-static int is_pow2(unsigned v) { return v != 0 && (v & (v - 1)) == 0; }
-
 unsigned stc_bsq_band(uint64_t addr, unsigned seb, unsigned n)
 {
     if (seb >= 64)
         return 0;
-    return (unsigned)((addr >> seb) & mask64(n));
+    return (unsigned)((addr >> seb) & cohkit_mask64(n));
 }
 
 /* -------------------------------------------------------- configuration -- */
@@ -88,16 +77,16 @@ int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len)
         snprintf(err, len, "--n: %u is not in 1..%u", c->n, STC_N_MAX);
         return -1;
     }
-    if (c->entries < 4 || c->entries > 4096 || !is_pow2(c->entries)) {
+    if (c->entries < 4 || c->entries > 4096 || !cohkit_is_pow2(c->entries)) {
         snprintf(err, len, "--bsq: %u is not a power of two in 4..4096", c->entries);
         return -1;
     }
-    if (!is_pow2(c->banks) || c->banks > c->entries / 2) {
+    if (!cohkit_is_pow2(c->banks) || c->banks > c->entries / 2) {
         snprintf(err, len, "--banks: %u is not a power of two in 1..%u (2 slots per bank at least)",
                  c->banks, c->entries / 2);
         return -1;
     }
-    if (!is_pow2(c->drain) || c->drain > c->entries / c->banks) {
+    if (!cohkit_is_pow2(c->drain) || c->drain > c->entries / c->banks) {
         snprintf(err, len, "--drain: %u is not a power of two in 1..%u (slots per bank)",
                  c->drain, c->entries / c->banks);
         return -1;
@@ -133,11 +122,11 @@ void stc_bsq_geom_of(const stc_bsq_cfg *c, stc_bsq_geom *g)
     g->slots = c->entries / c->banks;
     g->rows = g->slots / c->drain;
     g->row_bits = c->drain * c->addr_bits;
-    g->slot_bits = clog2(c->entries);
-    g->bank_bits = clog2(c->banks);
-    g->rowi_bits = g->rows > 1 ? clog2(g->rows) : 1;
-    g->count_bits = clog2(c->entries + 1);
-    g->cyc_bits = clog2(g->rows + 1);
+    g->slot_bits = cohkit_clog2(c->entries);
+    g->bank_bits = cohkit_clog2(c->banks);
+    g->rowi_bits = g->rows > 1 ? cohkit_clog2(g->rows) : 1;
+    g->count_bits = cohkit_clog2(c->entries + 1);
+    g->cyc_bits = cohkit_clog2(g->rows + 1);
     g->ram_bits = c->entries * c->addr_bits;
 }
 
@@ -210,7 +199,7 @@ stc_bsq_push_res stc_bsq_push(stc_bsq *q, uint64_t addr)
         unsigned top = stc_bsq_bank_top(q, k);
         if (top < q->g.slots) {
             unsigned slot = k * q->g.slots + top;
-            q->addr[slot] = addr & mask64(q->c.addr_bits);
+            q->addr[slot] = addr & cohkit_mask64(q->c.addr_bits);
             q->valid[slot] = 1;
             q->rr = (k + 1) % q->c.banks;
             r.accepted = 1;
@@ -281,7 +270,7 @@ const stc_bsq_cfg *stc_bsq_config(const stc_bsq *q) { return &q->c; }
 
 unsigned stc_bsq_seb_bits(const stc_bsq_cfg *c)
 {
-    unsigned b = clog2(c->seb_max + 1);
+    unsigned b = cohkit_clog2(c->seb_max + 1);
     return b ? b : 1;
 }
 
@@ -451,7 +440,7 @@ void stc_bsq_tm_eval(const stc_bsq_tm *t, const uint64_t *in, uint64_t *out)
                      t->rd[j]);
         }
     out[l->out_word[STC_BSQ_O_DRN_VALID]] = any;
-    out[l->out_word[STC_BSQ_O_DRN_ROW]] = t->s2_row & mask64(t->g.rowi_bits);
+    out[l->out_word[STC_BSQ_O_DRN_ROW]] = t->s2_row & cohkit_mask64(t->g.rowi_bits);
     out[l->out_word[STC_BSQ_O_DONE_VALID]] = t->done_valid;
     out[l->out_word[STC_BSQ_O_DONE_CYCLES]] = t->pass;
     out[l->out_word[STC_BSQ_O_COUNT]] = t->count;
@@ -476,7 +465,7 @@ void stc_bsq_tm_step(stc_bsq_tm *t, const uint64_t *in)
     if (!t->scanning) {
         if ((in[l->in_word[STC_BSQ_I_PUSH_VALID]] & 1) && pb >= 0) {
             unsigned slot = (unsigned)pb * t->g.slots + tm_top(t, (unsigned)pb);
-            t->mem[slot] = in[l->in_word[STC_BSQ_I_PUSH_ADDR]] & mask64(t->c.addr_bits);
+            t->mem[slot] = in[l->in_word[STC_BSQ_I_PUSH_ADDR]] & cohkit_mask64(t->c.addr_bits);
             t->valid[slot] = 1;
             t->rr = ((unsigned)pb + 1) % t->c.banks;
             t->count++;
@@ -488,7 +477,7 @@ void stc_bsq_tm_step(stc_bsq_tm *t, const uint64_t *in)
             t->scanning = 1;
             t->rd_row = 0;
             t->s2_valid = 0;
-            t->seb = (unsigned)(in[l->in_word[STC_BSQ_I_CHG_SEB]] & mask64(stc_bsq_seb_bits(&t->c)));
+            t->seb = (unsigned)(in[l->in_word[STC_BSQ_I_CHG_SEB]] & cohkit_mask64(stc_bsq_seb_bits(&t->c)));
             stc_eset_clear(&t->cer);
             for (unsigned e = 0; e < (1u << t->c.n); e++)
                 if (bit_of(in + l->in_word[STC_BSQ_I_CHG_CER], e))

@@ -4,6 +4,7 @@
  * See stc_cu.h and docs/stc.md (## stc-cu).
  */
 #include "stc_cu.h"
+#include "bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,8 +294,6 @@ const stc_cu_cfg *stc_cu_config(const stc_cu *cu) { return &cu->c; }
 
 /* --------------------------------------------------------- timing shell -- */
 
-static uint64_t m64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
-
 void stc_cu_port_layout(const stc_cu_cfg *c, stc_cu_layout *l)
 {
     stc_bsq_geom gg, *g = &gg;
@@ -510,8 +509,8 @@ void stc_cu_tm_step(stc_cu_tm *t, const uint64_t *in)
     unsigned iss_fire = t->iss_valid && (in[l->in_word[STC_CU_I_ISS_READY]] & 1);
     unsigned chg_fire = (in[l->in_word[STC_CU_I_CHG_VALID]] & 1) && x.chg_ready;
     unsigned done_fire = x.q_done_valid && (in[l->in_word[STC_CU_I_DONE_READY]] & 1);
-    uint64_t st_addr = in[l->in_word[STC_CU_I_ST_ADDR]] & m64(t->c.bsq.addr_bits);
-    uint64_t ld_addr = in[l->in_word[STC_CU_I_LD_ADDR]] & m64(t->c.bsq.addr_bits);
+    uint64_t st_addr = in[l->in_word[STC_CU_I_ST_ADDR]] & cohkit_mask64(t->c.bsq.addr_bits);
+    uint64_t ld_addr = in[l->in_word[STC_CU_I_LD_ADDR]] & cohkit_mask64(t->c.bsq.addr_bits);
 
     /* the BSQ's inputs of this cycle, then its edge */
     memset(t->qin, 0, bl->in_words * sizeof *t->qin);
@@ -541,7 +540,7 @@ void stc_cu_tm_step(stc_cu_tm *t, const uint64_t *in)
     }
     if (x.q_drn_valid && x.drn_ready)
         memset(t->served, 0, (size_t)t->c.bsq.banks * t->c.bsq.drain);
-    t->pw = (unsigned)((t->pw + iss_fire - (in[l->in_word[STC_CU_I_WA]] & 1)) & m64(STC_CU_PW_BITS));
+    t->pw = (unsigned)((t->pw + iss_fire - (in[l->in_word[STC_CU_I_WA]] & 1)) & cohkit_mask64(STC_CU_PW_BITS));
     /* demands */
     if (t->dem_valid && (in[l->in_word[STC_CU_I_DEM_READY]] & 1))
         t->dem_valid = 0;
@@ -585,7 +584,7 @@ void stc_cu_tm_step(stc_cu_tm *t, const uint64_t *in)
         for (unsigned e = 0; e < (1u << n); e++)
             if ((in[l->in_word[STC_CU_I_CHG_CER] + e / 64] >> (e % 64)) & 1)
                 stc_eset_add(&t->cer, e);
-        t->seb = (unsigned)(in[l->in_word[STC_CU_I_CHG_SEB]] & m64(l->in_width[STC_CU_I_CHG_SEB]));
+        t->seb = (unsigned)(in[l->in_word[STC_CU_I_CHG_SEB]] & cohkit_mask64(l->in_width[STC_CU_I_CHG_SEB]));
         stc_eset_clear(&t->dv);
         t->conf_sent = 0;
         t->ready_sent = 0;

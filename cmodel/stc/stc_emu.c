@@ -5,20 +5,11 @@
  * docs/stc.md.
  */
 #include "stc_emu.h"
+#include "bits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
-
-static unsigned bits_for(unsigned v)
-{
-    unsigned b = 1;
-    while ((1ull << b) <= v)
-        b++;
-    return b;
-}
 
 /* ------------------------------------------------------ configuration -- */
 
@@ -252,7 +243,7 @@ int stc_emu_demand(stc_emu *m, unsigned cu, uint64_t addr, unsigned *epoch)
     (void)cu;
     if (m->c.variant == STC_NV)
         return 0;
-    addr &= mask64(m->c.addr_bits);
+    addr &= cohkit_mask64(m->c.addr_bits);
     e = stc_band(addr, m->seb, m->c.n, m->c.addr_bits);
     if (!stc_eset_has(&m->erv, e)) {
         stc_eset_add(&m->erv, e);
@@ -276,7 +267,7 @@ int stc_emu_conflict(stc_emu *m, unsigned cu, uint64_t addr, unsigned *seb_next)
         return 0;
     if (m->c.seb_guard && m->guard < (1u << m->c.n))
         return 0;
-    addr &= mask64(m->c.addr_bits);
+    addr &= cohkit_mask64(m->c.addr_bits);
     b = stc_band(addr, seb, m->c.n, m->c.addr_bits);
     if (!stc_eset_has(&m->erv, b))
         return 0;
@@ -365,25 +356,25 @@ uint64_t stc_port_get(const uint64_t *words, unsigned lo, unsigned w)
     uint64_t v = words[i] >> s;
     if (s && s + w > 64)
         v |= words[i + 1] << (64 - s);
-    return v & mask64(w);
+    return v & cohkit_mask64(w);
 }
 
 void stc_port_put(uint64_t *words, unsigned lo, unsigned w, uint64_t v)
 {
     unsigned i = lo / 64, s = lo % 64;
-    v &= mask64(w);
-    words[i] = (words[i] & ~(mask64(w) << s)) | (v << s);
+    v &= cohkit_mask64(w);
+    words[i] = (words[i] & ~(cohkit_mask64(w) << s)) | (v << s);
     if (s && s + w > 64)
-        words[i + 1] = (words[i + 1] & ~(mask64(s + w - 64))) | (v >> (64 - s));
+        words[i + 1] = (words[i + 1] & ~(cohkit_mask64(s + w - 64))) | (v >> (64 - s));
 }
 
 void stc_emu_geom_of(const stc_emu_cfg *c, stc_emu_geom *g)
 {
     unsigned K = c->cus, E = 1u << c->n;
     g->E = E;
-    g->seb_bits = bits_for(c->addr_bits);
-    g->cu_bits = K > 1 ? bits_for(K - 1) : 1;
-    g->wake_bits = c->wake > 1 ? bits_for(c->wake - 1) : 1;
+    g->seb_bits = cohkit_bits_of(c->addr_bits);
+    g->cu_bits = cohkit_width(K);
+    g->wake_bits = cohkit_width(c->wake);
     g->guard_bits = c->n + 1;
     g->erv_addr_bits = c->variant >= STC_AB ? c->addr_bits : 0;
     /* phase 2, cur and target sets 2E, pointer and target's last epoch 2n,
@@ -487,13 +478,13 @@ static void put_set(uint64_t *w, const stc_eset *s, unsigned E)
 {
     unsigned i;
     for (i = 0; i < (E + 63) / 64; i++)
-        w[i] = E >= 64 ? s->w[i] : s->w[0] & mask64(E);
+        w[i] = E >= 64 ? s->w[i] : s->w[0] & cohkit_mask64(E);
 }
 
 void stc_emu_eval(const stc_emu_tm *t, const uint64_t *in, uint64_t *out)
 {
     unsigned K = t->c.cus, E = t->g.E;
-    uint64_t all = mask64(K);
+    uint64_t all = cohkit_mask64(K);
     int d = dem_grant(t, in), cf = conf_grant(t, in);
     stc_eset tg;
     memset(out, 0, t->out_words * sizeof *out);
@@ -521,7 +512,7 @@ void stc_emu_eval(const stc_emu_tm *t, const uint64_t *in, uint64_t *out)
 void stc_emu_step(stc_emu_tm *t, const uint64_t *in)
 {
     unsigned K = t->c.cus, A = t->c.addr_bits, k;
-    uint64_t all = mask64(K);
+    uint64_t all = cohkit_mask64(K);
     int d, cf;
     stc_phase ph = t->m.phase;
     unsigned prep_v = t->prep_v, chg_v = t->chg_v;
@@ -548,7 +539,7 @@ void stc_emu_step(stc_emu_tm *t, const uint64_t *in)
             else
                 t->sleep_q = 1;
         } else if (in[t->in_off[STC_EMU_I_TMR_EN]] & 1) {
-            t->wcnt = (t->wcnt + 1) & (unsigned)mask64(t->g.wake_bits);
+            t->wcnt = (t->wcnt + 1) & (unsigned)cohkit_mask64(t->g.wake_bits);
         }
     } else if (ph == STC_PREP && !prep_v) {
         for (k = 0; k < K; k++)

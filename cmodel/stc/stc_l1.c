@@ -6,32 +6,11 @@
  * {valid, tag, LRU age} per way, the way the RTL's RAM holds them.
  */
 #include "stc_l1.h"
+#include "bits.h"
 #include "unit_trace.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned ilog2(uint64_t v)
-{
-    unsigned n = 0;
-    while (v > 1) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-}
-
-/* bits to hold 0..v-1 (at least 1) */
-static unsigned bits_for(uint64_t v)
-{
-    unsigned n = 1;
-    while (n < 64 && (1ull << n) < v)
-        n++;
-    return n;
-}
-
-static int is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
-static uint64_t mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
 /* ------------------------------------------------------------ config -- */
 
@@ -155,19 +134,19 @@ int stc_l1_cfg_check(stc_l1_cfg *c, char *err, size_t len)
         snprintf(err, len, "--addr-bits %u: must be 16..48", c->addr_bits);
         return -1;
     }
-    if (!is_pow2(c->line) || c->line < 4 || c->line > 4096) {
+    if (!cohkit_is_pow2(c->line) || c->line < 4 || c->line > 4096) {
         snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
         return -1;
     }
-    if (!is_pow2(c->sets) || c->sets > 1024) {
+    if (!cohkit_is_pow2(c->sets) || c->sets > 1024) {
         snprintf(err, len, "--sets %u: must be a power of two, 1..1024", c->sets);
         return -1;
     }
-    if (!is_pow2(c->ways) || c->ways > 64) {
+    if (!cohkit_is_pow2(c->ways) || c->ways > 64) {
         snprintf(err, len, "--ways %u: must be a power of two, 1..64", c->ways);
         return -1;
     }
-    if (ilog2(c->line) + ilog2(c->sets) + 1 > c->addr_bits) {
+    if (cohkit_ilog2(c->line) + cohkit_ilog2(c->sets) + 1 > c->addr_bits) {
         snprintf(err, len, "--sets %u --line %u: leave no tag bit of a %u-bit address", c->sets,
                  c->line, c->addr_bits);
         return -1;
@@ -182,9 +161,9 @@ int stc_l1_cfg_check(stc_l1_cfg *c, char *err, size_t len)
     }
     if (c->seb_max == 0)
         c->seb_max = c->addr_bits - c->n;
-    if (c->seb_min < ilog2(c->line)) {
+    if (c->seb_min < cohkit_ilog2(c->line)) {
         snprintf(err, len, "--seb-min %u: below the line offset (%u bits): a line would span bands",
-                 c->seb_min, ilog2(c->line));
+                 c->seb_min, cohkit_ilog2(c->line));
         return -1;
     }
     if (c->seb_max > c->addr_bits || c->seb_max < c->seb_min) {
@@ -212,14 +191,14 @@ void stc_l1_geom_of(const stc_l1_cfg *c, stc_l1_geom *g)
 {
     memset(g, 0, sizeof *g);
     g->epochs = 1u << c->n;
-    g->line_bits = ilog2(c->line);
-    g->set_bits = ilog2(c->sets);
-    g->way_bits = bits_for(c->ways);
-    g->age_bits = bits_for(c->ways);
+    g->line_bits = cohkit_ilog2(c->line);
+    g->set_bits = cohkit_ilog2(c->sets);
+    g->way_bits = cohkit_width(c->ways);
+    g->age_bits = cohkit_width(c->ways);
     g->laddr_bits = c->addr_bits - g->line_bits;
     g->tag_bits = g->laddr_bits - g->set_bits;
-    g->seb_bits = bits_for((uint64_t)c->seb_max + 1);
-    g->mshr_bits = bits_for(c->mshrs);
+    g->seb_bits = cohkit_width((uint64_t)c->seb_max + 1);
+    g->mshr_bits = cohkit_width(c->mshrs);
     g->way_word = 1 + g->tag_bits + g->age_bits;
     g->set_word = c->ways * g->way_word;
     g->ram_bits = (uint64_t)c->sets * g->set_word;
@@ -227,7 +206,7 @@ void stc_l1_geom_of(const stc_l1_cfg *c, stc_l1_geom *g)
      * SEB twice, PW */
     g->flop_bits = c->sets + (uint64_t)c->mshrs * (3 + g->laddr_bits) + 2ull * g->epochs +
                    2ull * g->seb_bits + c->pw_bits;
-    g->pw_max = (unsigned)mask64(c->pw_bits);
+    g->pw_max = (unsigned)cohkit_mask64(c->pw_bits);
 }
 
 void stc_l1_cfg_name(const stc_l1_cfg *c, char *buf, size_t len)
@@ -243,7 +222,7 @@ void stc_l1_cfg_args(const stc_l1_cfg *c, char *buf, size_t len)
 
 unsigned stc_l1_band(uint64_t addr, unsigned seb, unsigned n)
 {
-    return seb >= 64 ? 0u : (unsigned)((addr >> seb) & mask64(n));
+    return seb >= 64 ? 0u : (unsigned)((addr >> seb) & cohkit_mask64(n));
 }
 
 /* ------------------------------------------------- shared set-word ops -- */
@@ -415,7 +394,7 @@ int stc_l1_current(const stc_l1 *l, uint64_t addr)
 int stc_l1_access(stc_l1 *l, stc_l1_op op, uint64_t addr, stc_l1_result *r)
 {
     const stc_l1_geom *g = &l->g;
-    uint64_t lnum = (addr & mask64(l->cfg.addr_bits)) >> g->line_bits;
+    uint64_t lnum = (addr & cohkit_mask64(l->cfg.addr_bits)) >> g->line_bits;
     unsigned s = (unsigned)(lnum & (l->cfg.sets - 1)), i;
     uint64_t tag = lnum >> g->set_bits;
     way_t *w = set_of(l, s);
@@ -486,7 +465,7 @@ int stc_l1_access(stc_l1 *l, stc_l1_op op, uint64_t addr, stc_l1_result *r)
 int stc_l1_data(stc_l1 *l, uint64_t addr, const uint32_t *words, stc_l1_fill *f)
 {
     const stc_l1_geom *g = &l->g;
-    uint64_t lnum = (addr & mask64(l->cfg.addr_bits)) >> g->line_bits;
+    uint64_t lnum = (addr & cohkit_mask64(l->cfg.addr_bits)) >> g->line_bits;
     unsigned s = (unsigned)(lnum & (l->cfg.sets - 1));
     uint64_t tag = lnum >> g->set_bits;
     way_t *w = set_of(l, s);
@@ -537,7 +516,7 @@ int stc_l1_data(stc_l1 *l, uint64_t addr, const uint32_t *words, stc_l1_fill *f)
 
 stc_l1_state stc_l1_state_of(const stc_l1 *l, uint64_t addr, int *poisoned)
 {
-    uint64_t lnum = (addr & mask64(l->cfg.addr_bits)) >> l->g.line_bits;
+    uint64_t lnum = (addr & cohkit_mask64(l->cfg.addr_bits)) >> l->g.line_bits;
     int mi = find_mshr(l, lnum);
     if (poisoned)
         *poisoned = mi >= 0 && l->m[mi].pois;
@@ -551,7 +530,7 @@ stc_l1_state stc_l1_state_of(const stc_l1 *l, uint64_t addr, int *poisoned)
 int stc_l1_amo_data(stc_l1 *l, uint64_t addr, stc_l1_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->line = ((addr & mask64(l->cfg.addr_bits)) >> l->g.line_bits) << l->g.line_bits;
+    r->line = ((addr & cohkit_mask64(l->cfg.addr_bits)) >> l->g.line_bits) << l->g.line_bits;
     r->event = STC_L1_EV_DATA_E;
     r->from = r->to = stc_l1_state_of(l, addr, NULL);
     r->act = STC_L1_ACT_LD;
@@ -563,7 +542,7 @@ int stc_l1_amo_data(stc_l1 *l, uint64_t addr, stc_l1_result *r)
 int stc_l1_wa(stc_l1 *l, uint64_t addr, stc_l1_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->line = ((addr & mask64(l->cfg.addr_bits)) >> l->g.line_bits) << l->g.line_bits;
+    r->line = ((addr & cohkit_mask64(l->cfg.addr_bits)) >> l->g.line_bits) << l->g.line_bits;
     r->event = STC_L1_EV_WA;
     r->inv = l->inv;
     if (l->pw == 0)
@@ -797,7 +776,7 @@ static void stage_eval(const stc_l1_tm *t, stage_t *x)
     const stc_l1_cfg *c = &t->cfg;
     const way_t *wd = stage_word(t);
     way_t *nw = t->scratch;
-    uint64_t lnum = (t->s_addr & mask64(c->addr_bits)) >> t->g.line_bits;
+    uint64_t lnum = (t->s_addr & cohkit_mask64(c->addr_bits)) >> t->g.line_bits;
     unsigned s = (unsigned)(lnum & (c->sets - 1)), i;
     uint64_t tag = lnum >> t->g.set_bits, lz = 0, pend;
     int demand = t->s_op == STC_L1_REQ_LD || t->s_op == STC_L1_REQ_ST;
@@ -1038,7 +1017,7 @@ void stc_l1_step(stc_l1_tm *t, const stc_l1_in *in)
     chg_fire = (in->chg_valid_i & 1) && t->ph == PH_IDLE && !t->s_valid;
     ev_fire = in->ev_ready_i & 1;
     if (req_fire)
-        new_addr = in->req_addr_i & mask64(c->addr_bits);
+        new_addr = in->req_addr_i & cohkit_mask64(c->addr_bits);
     /* stage */
     if (sx.ev_valid && ev_fire) {
         if (sx.lazy_way >= 0) {
@@ -1046,7 +1025,7 @@ void stc_l1_step(stc_l1_tm *t, const stc_l1_in *in)
         } else if (sx.evict_shown) {
             t->s_evd = 1;
         } else if (sx.final) {
-            uint64_t lnum = (t->s_addr & mask64(c->addr_bits)) >> t->g.line_bits;
+            uint64_t lnum = (t->s_addr & cohkit_mask64(c->addr_bits)) >> t->g.line_bits;
             unsigned s = (unsigned)(lnum & (c->sets - 1));
             wr = 1;
             wr_idx = s;
@@ -1099,7 +1078,7 @@ void stc_l1_step(stc_l1_tm *t, const stc_l1_in *in)
         for (i = 0; i < t->g.epochs; i++)
             if ((in->chg_cer_i[i / 64] >> (i % 64)) & 1)
                 stc_eset_add(&t->ncer, i);
-        t->nseb = (unsigned)(in->chg_seb_i & mask64(t->g.seb_bits));
+        t->nseb = (unsigned)(in->chg_seb_i & cohkit_mask64(t->g.seb_bits));
         t->sw_idx = 0;
         t->sw_done = 0;
         if (c->lazy) {

@@ -1,0 +1,62 @@
+/*
+ * Bit-width arithmetic of the units' configurations and geometries: log2,
+ * widths of counters and indices, masks.
+ *
+ * cohkit: internal header (not installed): inline helpers of the models'
+ * own sources, no exported declarations.
+ */
+#ifndef BITS_H
+#define BITS_H
+
+#include <stdint.h>
+
+/* floor(log2(v)); 0 for v <= 1 */
+static inline unsigned cohkit_ilog2(uint64_t v)
+{
+    unsigned n = 0;
+    while (v > 1) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
+/* ceil(log2(v)); 0 for v <= 1 */
+static inline unsigned cohkit_clog2(uint64_t v)
+{
+    unsigned n = 0;
+    while (n < 64 && (1ull << n) < v)
+        n++;
+    return n;
+}
+
+/* bits to hold 0..v-1, at least 1 */
+static inline unsigned cohkit_width(uint64_t v)
+{
+    unsigned n = cohkit_clog2(v);
+    return n ? n : 1;
+}
+
+/* bits to write v, at least 1 */
+static inline unsigned cohkit_bits_of(uint64_t v)
+{
+    unsigned n = 1;
+    while (n < 64 && (v >> n) != 0)
+        n++;
+    return n;
+}
+
+static inline int cohkit_is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+/* the low `bits` bits set (all 64 for bits >= 64) */
+static inline uint64_t cohkit_mask64(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+static inline unsigned cohkit_popcount(uint64_t v)
+{
+    unsigned n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+#endif
