@@ -5,6 +5,7 @@
  */
 #include "dualopt_bgu.h"
 #include "bits.h"
+#include "cfg_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,31 +13,8 @@
 
 void dualopt_bgu_cfg_default(dualopt_bgu_cfg *c)
 {
-    c->lanes = 64;
-    c->line = 64;
-    c->gran = 4;
-    c->addr_bits = 48;
-}
-
-int dualopt_bgu_cfg_preset(dualopt_bgu_cfg *c, const char *name)
-{
-    dualopt_bgu_cfg_default(c);
-    if (strcmp(name, "default") == 0)
-        return 0;
-    if (strcmp(name, "fpga") == 0) {
-        c->lanes = 8;
-        c->addr_bits = 32;
-        return 0;
-    }
-    if (strcmp(name, "gran8") == 0) {
-        c->gran = 8;
-        return 0;
-    }
-    if (strcmp(name, "gran16") == 0) {
-        c->gran = 16;
-        return 0;
-    }
-    return -1;
+    static const dualopt_bgu_cfg d = {.lanes = 64, .line = 64, .gran = 4, .addr_bits = 48};
+    *c = d;
 }
 
 static const cohkit_unit_opt opts[] = {
@@ -53,34 +31,36 @@ int dualopt_bgu_cfg_option(dualopt_bgu_cfg *c, const char *name, const char *val
     return cohkit_unit_opt_apply(&dualopt_bgu_opts, c, name, value, err, len);
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--lanes 8 --addr-bits 32"},
+    {"gran8", "--gran 8"},
+    {"gran16", "--gran 16"},
+    {NULL, NULL},
+};
+
+int dualopt_bgu_cfg_preset(dualopt_bgu_cfg *c, const char *name)
+{
+    dualopt_bgu_cfg_default(c);
+    return cohkit_cfg_preset_apply(&dualopt_bgu_opts, presets, c, name);
+}
+
 int dualopt_bgu_cfg_check(const dualopt_bgu_cfg *c, char *err, size_t len)
 {
-    if (c->lanes < 1 || c->lanes > DUALOPT_BGU_LANES_MAX) {
-        snprintf(err, len, "--lanes: %u is not in 1..%u", c->lanes, DUALOPT_BGU_LANES_MAX);
+    if (cohkit_cfg_in(err, len, "lanes", c->lanes, 1, DUALOPT_BGU_LANES_MAX) ||
+        cohkit_cfg_in_pow2(err, len, "line", c->line, 32, 1024))
         return -1;
-    }
-    if (!cohkit_is_pow2(c->line) || c->line < 32 || c->line > 1024) {
-        snprintf(err, len, "--line: %u is not a power of two in 32..1024", c->line);
+    if (c->gran != 4 && c->gran != 8 && c->gran != 16)
+        return cohkit_cfg_fail(err, len, "--gran: %u is not 4, 8 or 16", c->gran);
+    if (c->line / c->gran > 64)
+        return cohkit_cfg_fail(err, len, "--line %u --gran %u: a mask of %u bits exceeds 64",
+                               c->line, c->gran, c->line / c->gran);
+    if (cohkit_cfg_in(err, len, "addr-bits", c->addr_bits, 16, 64))
         return -1;
-    }
-    if (c->gran != 4 && c->gran != 8 && c->gran != 16) {
-        snprintf(err, len, "--gran: %u is not 4, 8 or 16", c->gran);
-        return -1;
-    }
-    if (c->line / c->gran > 64) {
-        snprintf(err, len, "--line %u --gran %u: a mask of %u bits exceeds 64", c->line, c->gran,
-                 c->line / c->gran);
-        return -1;
-    }
-    if (c->addr_bits < 16 || c->addr_bits > 64) {
-        snprintf(err, len, "--addr-bits: %u is not in 16..64", c->addr_bits);
-        return -1;
-    }
-    if (c->addr_bits < cohkit_ilog2(c->line) + 4) {
-        snprintf(err, len, "--addr-bits %u leaves fewer than 4 line-address bits for %u-byte lines",
-                 c->addr_bits, c->line);
-        return -1;
-    }
+    if (c->addr_bits < cohkit_ilog2(c->line) + 4)
+        return cohkit_cfg_fail(err, len,
+                               "--addr-bits %u leaves fewer than 4 line-address bits for %u-byte lines",
+                               c->addr_bits, c->line);
     return 0;
 }
 

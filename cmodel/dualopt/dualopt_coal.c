@@ -4,6 +4,7 @@
  */
 #include "dualopt_coal.h"
 #include "bits.h"
+#include "cfg_check.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -19,66 +20,12 @@ const char *const dualopt_codec_presets[] = {"default",   "fpga",      "gran8",
 
 static void cfg_default(dualopt_codec_cfg *c)
 {
-    c->gpus = 4;
-    c->self = 0;
-    c->buf = 64;
-    c->max = 0;
-    c->timeout = 30;
-    c->gran = 4;
-    c->line = 64;
-    c->pkt_bytes = 64;
-    c->flit = 16;
-    c->count_bits = 4;
-    c->reg_depth = 4;
+    static const dualopt_codec_cfg d = {.gpus = 4, .buf = 64, .timeout = 30, .gran = 4, .line = 64,
+                                        .pkt_bytes = 64, .flit = 16, .count_bits = 4,
+                                        .reg_depth = 4};
+    *c = d;
 }
 
-int dualopt_codec_cfg_preset(dualopt_codec_cfg *c, const char *name)
-{
-    cfg_default(c);
-    if (strcmp(name, "default") == 0)
-        return 0;
-    /* fpga: small enough for an iCE40 HX8K with its self-test top. The banks
-     * (one per word of a line or slot of a packet) are what costs logic: 32-byte
-     * lines (8-bit masks) and 40-byte packets (6 slots, 3 flits) give 8 banks
-     * of 48-bit words, each 3 SB_RAM40_4K deep enough for the paper's 64-slot
-     * buffers (24 of the 32 block RAMs); 16 banks would need 48. */
-    if (strcmp(name, "fpga") == 0) {
-        c->line = 32;
-        c->pkt_bytes = 40;
-        c->reg_depth = 2;
-        return 0;
-    }
-    if (strcmp(name, "gran8") == 0) {
-        c->gran = 8;
-        return 0;
-    }
-    if (strcmp(name, "gran16") == 0) {
-        c->gran = 16;
-        return 0;
-    }
-    if (strcmp(name, "gpus8") == 0) {
-        c->gpus = 8;
-        return 0;
-    }
-    if (strcmp(name, "gpus16") == 0) {
-        c->gpus = 16;
-        return 0;
-    }
-    if (strcmp(name, "timeout10") == 0) {
-        c->timeout = 10;
-        return 0;
-    }
-    if (strcmp(name, "timeout50") == 0) {
-        c->timeout = 50;
-        return 0;
-    }
-    /* paper_header: the committed module's spelling of the preset */
-    if (strcmp(name, "paper-header") == 0 || strcmp(name, "paper_header") == 0) {
-        c->count_bits = 3;
-        return 0;
-    }
-    return -1;
-}
 
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("gpus", "N",
@@ -119,48 +66,73 @@ int dualopt_codec_cfg_option(dualopt_codec_cfg *c, const char *name, const char 
     return cohkit_unit_opt_apply(&dualopt_codec_opts, c, name, value, err, len);
 }
 
+/* fpga: small enough for an iCE40 HX8K with its self-test top. The banks
+ * (one per word of a line or slot of a packet) are what costs logic: 32-byte
+ * lines (8-bit masks) and 40-byte packets (6 slots, 3 flits) give 8 banks
+ * of 48-bit words, each 3 SB_RAM40_4K deep enough for the paper's 64-slot
+ * buffers (24 of the 32 block RAMs); 16 banks would need 48.
+ * paper_header is the committed module's spelling of paper-header. */
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--line 32 --pkt-bytes 40 --reg-depth 2"},
+    {"gran8", "--gran 8"},
+    {"gran16", "--gran 16"},
+    {"gpus8", "--gpus 8"},
+    {"gpus16", "--gpus 16"},
+    {"timeout10", "--timeout 10"},
+    {"timeout50", "--timeout 50"},
+    {"paper-header", "--count-bits 3"},
+    {"paper_header", "--count-bits 3"},
+    {NULL, NULL},
+};
+
+int dualopt_codec_cfg_preset(dualopt_codec_cfg *c, const char *name)
+{
+    cfg_default(c);
+    return cohkit_cfg_preset_apply(&dualopt_codec_opts, presets, c, name);
+}
+
 int dualopt_codec_cfg_check(dualopt_codec_cfg *c, char *err, size_t len)
 {
     dualopt_codec_geom g;
     unsigned budget, cap;
-    if (c->gpus < 2 || c->gpus > 16)
-        return snprintf(err, len, "--gpus %u: must be 2..16", c->gpus), -1;
+    if (cohkit_cfg_range(err, len, "gpus", c->gpus, 2, 16))
+        return -1;
     if (c->self >= c->gpus)
-        return snprintf(err, len, "--self %u: not a GPU of a %u-GPU system", c->self, c->gpus), -1;
+        return cohkit_cfg_fail(err, len, "--self %u: not a GPU of a %u-GPU system", c->self, c->gpus);
     if (c->gran != 4 && c->gran != 8 && c->gran != 16)
-        return snprintf(err, len, "--gran %u: must be 4, 8 or 16", c->gran), -1;
+        return cohkit_cfg_fail(err, len, "--gran %u: must be 4, 8 or 16", c->gran);
     if (!cohkit_is_pow2(c->line) || c->line < c->gran || c->line > 256 || c->line / c->gran > 64)
-        return snprintf(err, len, "--line %u: must be a power of two, %u..256, at most 64 words",
-                        c->line, c->gran), -1;
-    if (c->pkt_bytes < 16 || c->pkt_bytes > 256)
-        return snprintf(err, len, "--pkt-bytes %u: must be 16..256", c->pkt_bytes), -1;
-    if (c->flit < 1 || c->flit > 256)
-        return snprintf(err, len, "--flit %u: must be 1..256", c->flit), -1;
+        return cohkit_cfg_fail(err, len, "--line %u: must be a power of two, %u..256, at most 64 words",
+                               c->line, c->gran);
+    if (cohkit_cfg_range(err, len, "pkt-bytes", c->pkt_bytes, 16, 256) ||
+        cohkit_cfg_range(err, len, "flit", c->flit, 1, 256))
+        return -1;
     if (c->count_bits != 3 && c->count_bits != 4)
-        return snprintf(err, len, "--count-bits %u: must be 3 (paper) or 4", c->count_bits), -1;
+        return cohkit_cfg_fail(err, len, "--count-bits %u: must be 3 (paper) or 4", c->count_bits);
     if (c->timeout < 1 || c->timeout > 1023)
-        return snprintf(err, len, "--timeout %u: must be 1..1023 cycles", c->timeout), -1;
-    if (c->reg_depth < 1 || c->reg_depth > 16)
-        return snprintf(err, len, "--reg-depth %u: must be 1..16", c->reg_depth), -1;
+        return cohkit_cfg_fail(err, len, "--timeout %u: must be 1..1023 cycles", c->timeout);
+    if (cohkit_cfg_range(err, len, "reg-depth", c->reg_depth, 1, 16))
+        return -1;
     budget = (c->pkt_bytes - DUALOPT_CODEC_HDR_BYTES) / (c->gran + 2);
     cap = (1u << c->count_bits) - 1;
     if (budget < 1)
-        return snprintf(err, len, "--pkt-bytes %u: no room for one %u-byte slot", c->pkt_bytes,
-                        c->gran + 2), -1;
+        return cohkit_cfg_fail(err, len, "--pkt-bytes %u: no room for one %u-byte slot",
+                               c->pkt_bytes, c->gran + 2);
     if (c->max == 0)
         c->max = budget < cap ? budget : cap;
     else if (c->max > budget || c->max > cap)
-        return snprintf(err, len,
-                        "--max %u: above %u (%u-byte packets hold %u slots, a %u-bit count %u)",
-                        c->max, budget < cap ? budget : cap, c->pkt_bytes, budget,
-                        c->count_bits, cap), -1;
+        return cohkit_cfg_fail(err, len,
+                               "--max %u: above %u (%u-byte packets hold %u slots, a %u-bit count %u)",
+                               c->max, budget < cap ? budget : cap, c->pkt_bytes, budget,
+                               c->count_bits, cap);
     if (!cohkit_is_pow2(c->buf) || c->buf > 4096)
-        return snprintf(err, len, "--buf %u: must be a power of two up to 4096", c->buf), -1;
+        return cohkit_cfg_fail(err, len, "--buf %u: must be a power of two up to 4096", c->buf);
     dualopt_codec_geom_of(c, &g);
     if (c->buf < g.banks)
-        return snprintf(err, len,
-                        "--buf %u: below %u (a buffer must hold a whole line's words and a "
-                        "packet's slots)", c->buf, g.banks), -1;
+        return cohkit_cfg_fail(err, len,
+                               "--buf %u: below %u (a buffer must hold a whole line's words and a "
+                               "packet's slots)", c->buf, g.banks);
     return 0;
 }
 
@@ -175,7 +147,7 @@ void dualopt_codec_geom_of(const dualopt_codec_cfg *c, dualopt_codec_geom *g)
     g->data_bits = 8 * c->gran;
     g->slot_bits = g->data_bits + DUALOPT_CODEC_ID_BITS;
     m = g->words > c->max ? g->words : c->max;
-    g->bank_bits = cohkit_clog2(m) < 1 ? 1 : cohkit_clog2(m);
+    g->bank_bits = cohkit_width(m);
     g->banks = 1u << g->bank_bits;
     g->rows = c->buf >= g->banks ? c->buf / g->banks : 1;
     g->row_bits = cohkit_clog2(g->rows);

@@ -5,6 +5,7 @@
  */
 #include "dualopt_de.h"
 #include "bits.h"
+#include "cfg_check.h"
 #include "unit_trace.h"
 
 #include <ctype.h>
@@ -31,51 +32,13 @@ const char *dualopt_de_mode_str(dualopt_de_mode m)
 
 void dualopt_de_cfg_default(dualopt_de_cfg *c)
 {
-    memset(c, 0, sizeof *c);
-    c->window = 20000;
-    c->warmup = 0;
-    c->max_total = 0;
-    c->remote_th.num = 1;
-    c->remote_th.den = 50;
-    c->block_th.num = 1;
-    c->block_th.den = 5;
-    c->hit_th.num = 2;
-    c->hit_th.den = 5;
-    c->words = 16;
+    static const dualopt_de_cfg d = {.window = 20000, .remote_th = {1, 50}, .block_th = {1, 5},
+                                     .hit_th = {2, 5}, .words = 16};
+    *c = d;
 }
 
 static const char *const preset_names[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
 const char *const *dualopt_de_preset_names(void) { return preset_names; }
-
-int dualopt_de_cfg_preset(dualopt_de_cfg *c, const char *name)
-{
-    dualopt_de_cfg_default(c);
-    if (strcmp(name, "default") == 0)
-        return 0;
-    if (strcmp(name, "fpga") == 0) {
-        c->window = 256;
-        return 0;
-    }
-    if (strcmp(name, "gran8") == 0) { /* 8-byte words: 8-bit masks (6.2) */
-        c->words = 8;
-        return 0;
-    }
-    if (strcmp(name, "gran16") == 0) { /* 16-byte words: 4-bit masks */
-        c->words = 4;
-        return 0;
-    }
-    if (strcmp(name, "tiny") == 0) { /* the window of the worked example (spec 4.7) */
-        c->window = 20;
-        return 0;
-    }
-    if (strcmp(name, "kernel") == 0) { /* small window, warm-up, per-kernel */
-        c->window = 256;
-        c->warmup = 64;
-        c->remonitor = 1;
-        return 0;
-    }
-    return -1;
-}
 
 int dualopt_de_ratio_parse(const char *s, dualopt_de_ratio *r, char *err, size_t len)
 {
@@ -261,6 +224,25 @@ int dualopt_de_cfg_option(dualopt_de_cfg *c, const char *name, const char *value
     return cohkit_unit_opt_apply(&dualopt_de_opts, c, name, value, err, len);
 }
 
+/* gran8, gran16: 8- and 16-byte words (6.2), 8- and 4-bit masks; tiny: the
+ * window of the worked example (spec 4.7); kernel: a small window, warm-up,
+ * monitoring again in every kernel */
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--window 256"},
+    {"gran8", "--words 8"},
+    {"gran16", "--words 4"},
+    {"tiny", "--window 20"},
+    {"kernel", "--window 256 --warmup 64 --remonitor-on-kernel 1"},
+    {NULL, NULL},
+};
+
+int dualopt_de_cfg_preset(dualopt_de_cfg *c, const char *name)
+{
+    dualopt_de_cfg_default(c);
+    return cohkit_cfg_preset_apply(&dualopt_de_opts, presets, c, name);
+}
+
 /* ceil(window / remote_th), or 0 when the threshold is 0. */
 static uint64_t derived_cap(const dualopt_de_cfg *c)
 {
@@ -271,33 +253,26 @@ static uint64_t derived_cap(const dualopt_de_cfg *c)
 
 int dualopt_de_cfg_check(const dualopt_de_cfg *c, char *err, size_t len)
 {
-    if (c->window < 1 || c->window > DUALOPT_DE_WINDOW_MAX) {
-        snprintf(err, len, "--window %u: must be 1..%u remote accesses", c->window, DUALOPT_DE_WINDOW_MAX);
-        return -1;
-    }
-    if (c->warmup > DUALOPT_DE_WINDOW_MAX) {
-        snprintf(err, len, "--warmup %u: must be 0..%u accesses", c->warmup, DUALOPT_DE_WINDOW_MAX);
-        return -1;
-    }
-    if (c->words < 1 || c->words > 64) {
-        snprintf(err, len, "--words %u: must be 1..64 mask bits", c->words);
-        return -1;
-    }
-    if (c->remote_th.num == 0 && c->max_total == 0) {
-        snprintf(err, len, "--remote-thresh 0 needs an explicit --max-total (no derived bound)");
-        return -1;
-    }
-    if (c->max_total == 0 && derived_cap(c) > DUALOPT_DE_CAP_MAX) {
-        snprintf(err, len, "--window %u with --remote-thresh %u/%u: derived bound %llu exceeds %llu",
-                 c->window, c->remote_th.num, c->remote_th.den,
-                 (unsigned long long)derived_cap(c), (unsigned long long)DUALOPT_DE_CAP_MAX);
-        return -1;
-    }
-    if (c->max_total != 0 && c->max_total < c->window) {
-        snprintf(err, len, "--max-total %llu: below --window %u (the window could never fill)",
-                 (unsigned long long)c->max_total, c->window);
-        return -1;
-    }
+    if (c->window < 1 || c->window > DUALOPT_DE_WINDOW_MAX)
+        return cohkit_cfg_fail(err, len, "--window %u: must be 1..%u remote accesses", c->window,
+                               DUALOPT_DE_WINDOW_MAX);
+    if (c->warmup > DUALOPT_DE_WINDOW_MAX)
+        return cohkit_cfg_fail(err, len, "--warmup %u: must be 0..%u accesses", c->warmup,
+                               DUALOPT_DE_WINDOW_MAX);
+    if (c->words < 1 || c->words > 64)
+        return cohkit_cfg_fail(err, len, "--words %u: must be 1..64 mask bits", c->words);
+    if (c->remote_th.num == 0 && c->max_total == 0)
+        return cohkit_cfg_fail(err, len,
+                               "--remote-thresh 0 needs an explicit --max-total (no derived bound)");
+    if (c->max_total == 0 && derived_cap(c) > DUALOPT_DE_CAP_MAX)
+        return cohkit_cfg_fail(err, len,
+                               "--window %u with --remote-thresh %u/%u: derived bound %llu exceeds %llu",
+                               c->window, c->remote_th.num, c->remote_th.den,
+                               (unsigned long long)derived_cap(c),
+                               (unsigned long long)DUALOPT_DE_CAP_MAX);
+    if (c->max_total != 0 && c->max_total < c->window)
+        return cohkit_cfg_fail(err, len, "--max-total %llu: below --window %u (the window could never fill)",
+                               (unsigned long long)c->max_total, c->window);
     return 0;
 }
 

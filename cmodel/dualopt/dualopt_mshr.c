@@ -6,6 +6,7 @@
  */
 #include "dualopt_mshr.h"
 #include "bits.h"
+#include "cfg_check.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,40 +15,9 @@
 
 void dualopt_mshr_cfg_default(dualopt_mshr_cfg *c)
 {
-    c->entries = 32;
-    c->targets = 0;
-    c->line = 64;
-    c->gran = 4;
-    c->addr_bits = 48;
-    c->tag_bits = 8;
-    c->mode = DUALOPT_MSHR_BITMASK;
-}
-
-int dualopt_mshr_cfg_preset(dualopt_mshr_cfg *c, const char *name)
-{
-    dualopt_mshr_cfg_default(c);
-    if (strcmp(name, "default") == 0)
-        return 0;
-    if (strcmp(name, "fpga") == 0) {
-        c->entries = 8;
-        c->targets = 4;
-        c->addr_bits = 32;
-        c->tag_bits = 6;
-        return 0;
-    }
-    if (strcmp(name, "line") == 0) {
-        c->mode = DUALOPT_MSHR_LINE;
-        return 0;
-    }
-    if (strcmp(name, "gran8") == 0) {
-        c->gran = 8;
-        return 0;
-    }
-    if (strcmp(name, "gran16") == 0) {
-        c->gran = 16;
-        return 0;
-    }
-    return -1;
+    static const dualopt_mshr_cfg d = {.entries = 32, .line = 64, .gran = 4, .addr_bits = 48,
+                                       .tag_bits = 8, .mode = DUALOPT_MSHR_BITMASK};
+    *c = d;
 }
 
 static const cohkit_unit_opt_choice modes[] = {
@@ -82,47 +52,45 @@ int dualopt_mshr_cfg_option(dualopt_mshr_cfg *c, const char *name, const char *v
     return cohkit_unit_opt_apply(&dualopt_mshr_opts, c, name, value, err, len);
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--entries 8 --targets 4 --addr-bits 32 --tag-bits 6"},
+    {"line", "--mode line"},
+    {"gran8", "--gran 8"},
+    {"gran16", "--gran 16"},
+    {NULL, NULL},
+};
+
+int dualopt_mshr_cfg_preset(dualopt_mshr_cfg *c, const char *name)
+{
+    dualopt_mshr_cfg_default(c);
+    return cohkit_cfg_preset_apply(&dualopt_mshr_opts, presets, c, name);
+}
+
 int dualopt_mshr_cfg_check(const dualopt_mshr_cfg *c, char *err, size_t len)
 {
-    if (c->entries < 1 || c->entries > 64) {
-        snprintf(err, len, "--entries %u: must be 1..64", c->entries);
+    if (cohkit_cfg_range(err, len, "entries", c->entries, 1, 64))
         return -1;
-    }
-    if (c->targets > 1024) {
-        snprintf(err, len, "--targets %u: must be 0 (no per-entry limit) or 1..1024", c->targets);
+    if (c->targets > 1024)
+        return cohkit_cfg_fail(err, len, "--targets %u: must be 0 (no per-entry limit) or 1..1024",
+                               c->targets);
+    if (cohkit_cfg_range_pow2(err, len, "line", c->line, 4, 4096))
         return -1;
-    }
-    if (!cohkit_is_pow2(c->line) || c->line < 4 || c->line > 4096) {
-        snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
+    if (!cohkit_is_pow2(c->gran) || c->gran > c->line)
+        return cohkit_cfg_fail(err, len, "--gran %u: must be a power of two no larger than --line %u",
+                               c->gran, c->line);
+    if (c->line / c->gran > 64)
+        return cohkit_cfg_fail(err, len, "--gran %u: --line %u / --gran gives %u mask bits, at most 64",
+                               c->gran, c->line, c->line / c->gran);
+    if (cohkit_cfg_range(err, len, "addr-bits", c->addr_bits, 16, 64))
         return -1;
-    }
-    if (!cohkit_is_pow2(c->gran) || c->gran > c->line) {
-        snprintf(err, len, "--gran %u: must be a power of two no larger than --line %u", c->gran,
-                 c->line);
+    if (c->addr_bits <= cohkit_ilog2(c->line))
+        return cohkit_cfg_fail(err, len, "--addr-bits %u: no line-address bits above --line %u",
+                               c->addr_bits, c->line);
+    if (cohkit_cfg_range(err, len, "tag-bits", c->tag_bits, 1, 16))
         return -1;
-    }
-    if (c->line / c->gran > 64) {
-        snprintf(err, len, "--gran %u: --line %u / --gran gives %u mask bits, at most 64",
-                 c->gran, c->line, c->line / c->gran);
-        return -1;
-    }
-    if (c->addr_bits < 16 || c->addr_bits > 64) {
-        snprintf(err, len, "--addr-bits %u: must be 16..64", c->addr_bits);
-        return -1;
-    }
-    if (c->addr_bits <= cohkit_ilog2(c->line)) {
-        snprintf(err, len, "--addr-bits %u: no line-address bits above --line %u", c->addr_bits,
-                 c->line);
-        return -1;
-    }
-    if (c->tag_bits < 1 || c->tag_bits > 16) {
-        snprintf(err, len, "--tag-bits %u: must be 1..16", c->tag_bits);
-        return -1;
-    }
-    if (c->mode != DUALOPT_MSHR_BITMASK && c->mode != DUALOPT_MSHR_LINE) {
-        snprintf(err, len, "--mode %d: unknown mode", (int)c->mode);
-        return -1;
-    }
+    if (c->mode != DUALOPT_MSHR_BITMASK && c->mode != DUALOPT_MSHR_LINE)
+        return cohkit_cfg_fail(err, len, "--mode %d: unknown mode", (int)c->mode);
     return 0;
 }
 

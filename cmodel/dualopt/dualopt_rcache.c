@@ -5,6 +5,7 @@
  */
 #include "dualopt_rcache.h"
 #include "bits.h"
+#include "cfg_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,30 +13,8 @@
 
 void dualopt_rcache_cfg_default(dualopt_rcache_cfg *c)
 {
-    c->sets = 1536;
-    c->ways = 16;
-    c->line = 64;
-    c->addr_bits = 48;
-}
-
-int dualopt_rcache_cfg_preset(dualopt_rcache_cfg *c, const char *name)
-{
-    dualopt_rcache_cfg_default(c);
-    if (strcmp(name, "default") == 0)
-        return 0;
-    if (strcmp(name, "fpga") == 0) {
-        c->sets = 64;
-        c->ways = 4;
-        c->line = 16;
-        c->addr_bits = 32;
-        return 0;
-    }
-    if (strcmp(name, "pow2") == 0) {
-        c->sets = 2048;
-        c->ways = 12;
-        return 0;
-    }
-    return -1;
+    static const dualopt_rcache_cfg d = {.sets = 1536, .ways = 16, .line = 64, .addr_bits = 48};
+    *c = d;
 }
 
 static const cohkit_unit_opt opts[] = {
@@ -56,31 +35,31 @@ int dualopt_rcache_cfg_option(dualopt_rcache_cfg *c, const char *name, const cha
     return cohkit_unit_opt_apply(&dualopt_rcache_opts, c, name, value, err, len);
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--sets 64 --ways 4 --line 16 --addr-bits 32"},
+    {"pow2", "--sets 2048 --ways 12"},
+    {NULL, NULL},
+};
+
+int dualopt_rcache_cfg_preset(dualopt_rcache_cfg *c, const char *name)
+{
+    dualopt_rcache_cfg_default(c);
+    return cohkit_cfg_preset_apply(&dualopt_rcache_opts, presets, c, name);
+}
+
 int dualopt_rcache_cfg_check(const dualopt_rcache_cfg *c, char *err, size_t len)
 {
     dualopt_rcache_geom g;
-    if (c->sets < 2 || c->sets > 65536) {
-        snprintf(err, len, "--sets: %u is not in 2..65536", c->sets);
+    if (cohkit_cfg_in(err, len, "sets", c->sets, 2, 65536) ||
+        cohkit_cfg_in(err, len, "ways", c->ways, 2, 32) ||
+        cohkit_cfg_in_pow2(err, len, "line", c->line, 8, 64) ||
+        cohkit_cfg_in(err, len, "addr-bits", c->addr_bits, 16, 63))
         return -1;
-    }
-    if (c->ways < 2 || c->ways > 32) {
-        snprintf(err, len, "--ways: %u is not in 2..32", c->ways);
-        return -1;
-    }
-    if (c->line < 8 || c->line > 64 || (c->line & (c->line - 1))) {
-        snprintf(err, len, "--line: %u is not a power of two in 8..64", c->line);
-        return -1;
-    }
-    if (c->addr_bits < 16 || c->addr_bits > 63) {
-        snprintf(err, len, "--addr-bits: %u is not in 16..63", c->addr_bits);
-        return -1;
-    }
     dualopt_rcache_geom_of(c, &g);
-    if (g.ln < g.ib + 1) {
-        snprintf(err, len, "--addr-bits: %u leaves %u line-address bits for %u sets", c->addr_bits,
-                 g.ln, c->sets);
-        return -1;
-    }
+    if (g.ln < g.ib + 1)
+        return cohkit_cfg_fail(err, len, "--addr-bits: %u leaves %u line-address bits for %u sets",
+                               c->addr_bits, g.ln, c->sets);
     return 0;
 }
 

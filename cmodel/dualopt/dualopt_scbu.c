@@ -5,6 +5,7 @@
  */
 #include "dualopt_scbu.h"
 #include "bits.h"
+#include "cfg_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,24 +13,8 @@
 
 void dualopt_scbu_cfg_default(dualopt_scbu_cfg *c)
 {
-    c->addr_bits = 48;
-    c->start = 0;
-    c->end = 0x100000000ull;
-    c->enable = 1;
-}
-
-int dualopt_scbu_cfg_preset(dualopt_scbu_cfg *c, const char *name)
-{
-    dualopt_scbu_cfg_default(c);
-    if (strcmp(name, "default") == 0)
-        return 0;
-    if (strcmp(name, "fpga") == 0) {
-        c->addr_bits = 32;
-        c->start = 0x10000000ull;
-        c->end = 0x20000000ull;
-        return 0;
-    }
-    return -1;
+    static const dualopt_scbu_cfg d = {.addr_bits = 48, .end = 0x100000000ull, .enable = 1};
+    *c = d;
 }
 
 static const cohkit_unit_opt_choice zero_one[] = {{"0", 0, 0}, {"1", 1, 0}, {NULL, 0, 0}};
@@ -54,28 +39,33 @@ int dualopt_scbu_cfg_option(dualopt_scbu_cfg *c, const char *name, const char *v
     return cohkit_unit_opt_apply(&dualopt_scbu_opts, c, name, value, err, len);
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--addr-bits 32 --start 0x10000000 --end 0x20000000"},
+    {NULL, NULL},
+};
+
+int dualopt_scbu_cfg_preset(dualopt_scbu_cfg *c, const char *name)
+{
+    dualopt_scbu_cfg_default(c);
+    return cohkit_cfg_preset_apply(&dualopt_scbu_opts, presets, c, name);
+}
+
 int dualopt_scbu_cfg_check(const dualopt_scbu_cfg *c, char *err, size_t len)
 {
     uint64_t top;
-    if (c->addr_bits < 16 || c->addr_bits > 63) {
-        snprintf(err, len, "--addr-bits: %u is not in 16..63", c->addr_bits);
+    if (cohkit_cfg_in(err, len, "addr-bits", c->addr_bits, 16, 63))
         return -1;
-    }
     top = 1ull << c->addr_bits;
-    if (c->start > top) {
-        snprintf(err, len, "--start: 0x%llx exceeds 2^%u", (unsigned long long)c->start,
-                 c->addr_bits);
-        return -1;
-    }
-    if (c->end > top) {
-        snprintf(err, len, "--end: 0x%llx exceeds 2^%u", (unsigned long long)c->end, c->addr_bits);
-        return -1;
-    }
-    if (c->end < c->start) {
-        snprintf(err, len, "--end: 0x%llx is below --start 0x%llx", (unsigned long long)c->end,
-                 (unsigned long long)c->start);
-        return -1;
-    }
+    if (c->start > top)
+        return cohkit_cfg_fail(err, len, "--start: 0x%llx exceeds 2^%u", (unsigned long long)c->start,
+                               c->addr_bits);
+    if (c->end > top)
+        return cohkit_cfg_fail(err, len, "--end: 0x%llx exceeds 2^%u", (unsigned long long)c->end,
+                               c->addr_bits);
+    if (c->end < c->start)
+        return cohkit_cfg_fail(err, len, "--end: 0x%llx is below --start 0x%llx",
+                               (unsigned long long)c->end, (unsigned long long)c->start);
     return 0;
 }
 

@@ -5,6 +5,7 @@
  */
 #include "halcone_cache.h"
 #include "bits.h"
+#include "cfg_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,46 +19,11 @@ const char *const *halcone_cache_preset_names(void) { return preset_names; }
 
 static void cfg_base(halcone_cache_cfg *c)
 {
-    memset(c, 0, sizeof *c);
-    c->sets = 64;
-    c->ways = 4;
-    c->line = 64;
-    c->addr_bits = 32;
-    c->ts_bits = 16;
-    c->pending = 0;
-    c->role = HALCONE_CACHE_ROLE_L1;
-    c->rules = HALCONE_CACHE_RULES_SAFE;
-    c->lease_ext = -1;
-    c->read_cts = -1;
-    c->overflow = -1;
-    c->req_cts = -1;
-    c->l1_req_cts = -1;
-}
-
-int halcone_cache_cfg_preset(halcone_cache_cfg *c, const char *name)
-{
-    cfg_base(c);
-    if (strcmp(name, "default") == 0 || strcmp(name, "safe") == 0)
-        return 0;
-    if (strcmp(name, "paper") == 0) {
-        c->rules = HALCONE_CACHE_RULES_PAPER;
-        return 0;
-    }
-    if (strcmp(name, "fpga") == 0) {
-        c->role = HALCONE_CACHE_ROLE_L2;
-        c->sets = 16;
-        c->ways = 2;
-        c->addr_bits = 16;
-        c->ts_bits = 8;
-        return 0;
-    }
-    if (strcmp(name, "l2") == 0) {
-        c->role = HALCONE_CACHE_ROLE_L2;
-        c->sets = 256;
-        c->ways = 16;
-        return 0;
-    }
-    return -1;
+    static const halcone_cache_cfg d = {
+        .sets = 64, .ways = 4, .line = 64, .addr_bits = 32, .ts_bits = 16,
+        .role = HALCONE_CACHE_ROLE_L1, .rules = HALCONE_CACHE_RULES_SAFE, .lease_ext = -1,
+        .read_cts = -1, .overflow = -1, .req_cts = -1, .l1_req_cts = -1};
+    *c = d;
 }
 
 static const cohkit_unit_opt_choice roles[] = {
@@ -118,46 +84,42 @@ int halcone_cache_cfg_option(halcone_cache_cfg *c, const char *name, const char 
     return cohkit_unit_opt_apply(&halcone_cache_opts, c, name, value, err, len);
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"safe", ""},
+    {"paper", "--rules paper"},
+    {"fpga", "--role l2 --sets 16 --ways 2 --addr-bits 16 --ts-bits 8"},
+    {"l2", "--role l2 --sets 256 --ways 16"},
+    {NULL, NULL},
+};
+
+int halcone_cache_cfg_preset(halcone_cache_cfg *c, const char *name)
+{
+    cfg_base(c);
+    return cohkit_cfg_preset_apply(&halcone_cache_opts, presets, c, name);
+}
+
 int halcone_cache_cfg_check(const halcone_cache_cfg *c, char *err, size_t len)
 {
     unsigned ob, sb;
-    if (!cohkit_is_pow2(c->sets) || c->sets < 2 || c->sets > 65536) {
-        snprintf(err, len, "--sets %u: must be a power of two, 2..65536", c->sets);
+    if (cohkit_cfg_range_pow2(err, len, "sets", c->sets, 2, 65536) ||
+        cohkit_cfg_range_pow2(err, len, "ways", c->ways, 1, 32) ||
+        cohkit_cfg_range_pow2(err, len, "line", c->line, 4, 4096) ||
+        cohkit_cfg_range(err, len, "addr-bits", c->addr_bits, 8, 64) ||
+        cohkit_cfg_range(err, len, "ts-bits", c->ts_bits, 4, 32))
         return -1;
-    }
-    if (!cohkit_is_pow2(c->ways) || c->ways > 32) {
-        snprintf(err, len, "--ways %u: must be a power of two, 1..32", c->ways);
-        return -1;
-    }
-    if (!cohkit_is_pow2(c->line) || c->line < 4 || c->line > 4096) {
-        snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
-        return -1;
-    }
-    if (c->addr_bits < 8 || c->addr_bits > 64) {
-        snprintf(err, len, "--addr-bits %u: must be 8..64", c->addr_bits);
-        return -1;
-    }
-    if (c->ts_bits < 4 || c->ts_bits > 32) {
-        snprintf(err, len, "--ts-bits %u: must be 4..32", c->ts_bits);
-        return -1;
-    }
-    if (c->pending > c->ways || c->pending > 16) {
-        snprintf(err, len, "--pending %u: must be 1..min(ways, 16) (ways %u), or 0 for min(4, ways)",
-                 c->pending, c->ways);
-        return -1;
-    }
+    if (c->pending > c->ways || c->pending > 16)
+        return cohkit_cfg_fail(err, len,
+                               "--pending %u: must be 1..min(ways, 16) (ways %u), or 0 for min(4, ways)",
+                               c->pending, c->ways);
     ob = cohkit_ilog2(c->line);
     sb = cohkit_ilog2(c->sets);
-    if (ob + sb >= c->addr_bits) {
-        snprintf(err, len, "--addr-bits %u: leaves no tag bit above %u offset and %u set bits",
-                 c->addr_bits, ob, sb);
-        return -1;
-    }
-    if ((uint64_t)c->ways * (cohkit_ilog2(c->line) + 0) > 0 &&
-        (uint64_t)c->ways * (c->addr_bits - ob - sb + 2u * c->ts_bits + 5u) > 4096) {
-        snprintf(err, len, "--ways %u: a set word of %u ways exceeds 4096 bits", c->ways, c->ways);
-        return -1;
-    }
+    if (ob + sb >= c->addr_bits)
+        return cohkit_cfg_fail(err, len, "--addr-bits %u: leaves no tag bit above %u offset and %u set bits",
+                               c->addr_bits, ob, sb);
+    if ((uint64_t)c->ways * (c->addr_bits - ob - sb + 2u * c->ts_bits + 5u) > 4096)
+        return cohkit_cfg_fail(err, len, "--ways %u: a set word of %u ways exceeds 4096 bits", c->ways,
+                               c->ways);
     return 0;
 }
 

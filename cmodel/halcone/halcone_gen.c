@@ -15,23 +15,13 @@
  *     gives the same program.
  */
 #include "halcone_system.h"
+#include "cfg_check.h"
+#include "unit_trace.h"
 #include "unit.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int gen_u(const char *v, uint64_t max, uint64_t *out)
-{
-    char *e;
-    if (v == NULL || !isdigit((unsigned char)v[0]))
-        return -1;
-    errno = 0;
-    *out = strtoull(v, &e, 10);
-    return (*e || errno || *out > max) ? -1 : 0;
-}
 
 /* splitmix64: the whole generator state is the seed word. */
 static unsigned below(uint64_t *s, unsigned n) { return (unsigned)(cohkit_unit_splitmix(s) % n); }
@@ -119,20 +109,15 @@ static const char *const hgen_names[] = {"random", "xtreme1", "xtreme2", "xtreme
 
 int halcone_gen_cfg_preset(halcone_gen_cfg *c, const char *name)
 {
+    static const halcone_gen_cfg d = {.gpus = 2, .cus = 2, .line = 64, .elems = 4, .reps = 10,
+                                      .ops = 200, .lines = 8, .seed = 1};
     int k;
     for (k = 0; k < 4 && strcmp(name, hgen_names[k]) != 0; k++)
         ;
     if (k == 4)
         return -1;
+    *c = d;
     c->kind = (halcone_gen_kind)k;
-    c->gpus = 2;
-    c->cus = 2;
-    c->line = 64;
-    c->elems = 4;
-    c->reps = 10;
-    c->ops = 200;
-    c->lines = 8;
-    c->seed = 1;
     return 0;
 }
 
@@ -149,7 +134,7 @@ int halcone_gen_cfg_option(halcone_gen_cfg *c, const char *name, const char *val
         ;
     if (i == 8)
         return 1;
-    if (gen_u(value, max[i], &v) != 0 || (v == 0 && i != 7)) {
+    if (cohkit_trace_dec(value, max[i], &v) != 0 || (v == 0 && i != 7)) {
         snprintf(err, len, "--%s: bad value '%s' (1..%" PRIu64 ")", name, value ? value : "",
                  max[i]);
         return -1;
@@ -163,26 +148,17 @@ int halcone_gen_cfg_option(halcone_gen_cfg *c, const char *name, const char *val
 
 int halcone_gen_cfg_check(const halcone_gen_cfg *c, char *err, size_t len)
 {
-    if (c->line < 4 || (c->line & (c->line - 1))) {
-        snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
+    if (cohkit_cfg_range_pow2(err, len, "line", c->line, 4, 4096))
         return -1;
-    }
-    if (c->kind == HALCONE_GEN_XTREME2 && c->cus < 2) {
-        snprintf(err, len, "--cus %u: xtreme2 needs 2 or more", c->cus);
-        return -1;
-    }
-    if (c->kind == HALCONE_GEN_XTREME3 && c->gpus < 2) {
-        snprintf(err, len, "--gpus %u: xtreme3 needs 2 or more", c->gpus);
-        return -1;
-    }
-    if ((uint64_t)c->gpus * c->cus * c->elems * 3 * c->line >> 48) {
-        snprintf(err, len, "--elems %u: the vectors do not fit in 48-bit addresses", c->elems);
-        return -1;
-    }
-    if ((uint64_t)c->lines * c->line >> 48) {
-        snprintf(err, len, "--lines %u: do not fit in 48-bit addresses", c->lines);
-        return -1;
-    }
+    if (c->kind == HALCONE_GEN_XTREME2 && c->cus < 2)
+        return cohkit_cfg_fail(err, len, "--cus %u: xtreme2 needs 2 or more", c->cus);
+    if (c->kind == HALCONE_GEN_XTREME3 && c->gpus < 2)
+        return cohkit_cfg_fail(err, len, "--gpus %u: xtreme3 needs 2 or more", c->gpus);
+    if ((uint64_t)c->gpus * c->cus * c->elems * 3 * c->line >> 48)
+        return cohkit_cfg_fail(err, len, "--elems %u: the vectors do not fit in 48-bit addresses",
+                               c->elems);
+    if ((uint64_t)c->lines * c->line >> 48)
+        return cohkit_cfg_fail(err, len, "--lines %u: do not fit in 48-bit addresses", c->lines);
     return 0;
 }
 

@@ -10,6 +10,7 @@
  */
 #include "halcone_system.h"
 #include "bits.h"
+#include "cfg_check.h"
 #include "unit_trace.h"
 
 #include <ctype.h>
@@ -28,22 +29,11 @@
 /* ------------------------------------------------------ configuration -- */
 void halcone_sys_cfg_default(halcone_sys_cfg *c)
 {
-    memset(c, 0, sizeof *c);
-    c->gpus = 2;
-    c->cus = 2;
-    c->l1_sets = 64;
-    c->l1_ways = 4;
-    c->l2_sets = 256;
-    c->l2_ways = 16;
-    c->tsu_sets = 512;
-    c->tsu_ways = 8;
-    c->l2_banks = 1;
-    c->tsus = 1;
-    c->line = 64;
-    c->ts_bits = 16;
-    c->rd_lease = 10;
-    c->wr_lease = 5;
-    strcpy(c->rules, "safe");
+    static const halcone_sys_cfg d = {
+        .gpus = 2, .cus = 2, .l1_sets = 64, .l1_ways = 4, .l2_sets = 256, .l2_ways = 16,
+        .tsu_sets = 512, .tsu_ways = 8, .l2_banks = 1, .tsus = 1, .line = 64, .ts_bits = 16,
+        .rd_lease = 10, .wr_lease = 5, .rules = "safe"};
+    *c = d;
 }
 
 /* The rule switches of spec 7.1 and their values. */
@@ -193,35 +183,16 @@ int halcone_sys_cfg_check(const halcone_sys_cfg *c, char *err, size_t len)
 {
     halcone_cache_cfg cc;
     halcone_tsu_cfg tc;
-    if (c->gpus < 1 || c->gpus > HALCONE_SYS_GPUS_MAX) {
-        snprintf(err, len, "--gpus %u: must be 1..%d", c->gpus, HALCONE_SYS_GPUS_MAX);
+    if (cohkit_cfg_range(err, len, "gpus", c->gpus, 1, HALCONE_SYS_GPUS_MAX) ||
+        cohkit_cfg_range(err, len, "cus", c->cus, 1, HALCONE_SYS_CUS_MAX) ||
+        cohkit_cfg_range_pow2(err, len, "l2-banks", c->l2_banks, 1, HALCONE_SYS_SPLIT_MAX) ||
+        cohkit_cfg_range_pow2(err, len, "tsus", c->tsus, 1, HALCONE_SYS_SPLIT_MAX) ||
+        cohkit_cfg_range(err, len, "ts-bits", c->ts_bits, 4, 32))
         return -1;
-    }
-    if (c->cus < 1 || c->cus > HALCONE_SYS_CUS_MAX) {
-        snprintf(err, len, "--cus %u: must be 1..%d", c->cus, HALCONE_SYS_CUS_MAX);
-        return -1;
-    }
-    if (!cohkit_is_pow2(c->l2_banks) || c->l2_banks > HALCONE_SYS_SPLIT_MAX) {
-        snprintf(err, len, "--l2-banks %u: must be a power of two, 1..%d", c->l2_banks,
-                 HALCONE_SYS_SPLIT_MAX);
-        return -1;
-    }
-    if (!cohkit_is_pow2(c->tsus) || c->tsus > HALCONE_SYS_SPLIT_MAX) {
-        snprintf(err, len, "--tsus %u: must be a power of two, 1..%d", c->tsus, HALCONE_SYS_SPLIT_MAX);
-        return -1;
-    }
-    if (c->ts_bits < 4 || c->ts_bits > 32) {
-        snprintf(err, len, "--ts-bits %u: must be 4..32", c->ts_bits);
-        return -1;
-    }
-    if (c->rd_lease < 1 || (uint64_t)c->rd_lease > (1ull << c->ts_bits) - 1) {
-        snprintf(err, len, "--rd-lease %u: must be 1..2^W-1", c->rd_lease);
-        return -1;
-    }
-    if (c->wr_lease < 1 || (uint64_t)c->wr_lease > (1ull << c->ts_bits) - 1) {
-        snprintf(err, len, "--wr-lease %u: must be 1..2^W-1", c->wr_lease);
-        return -1;
-    }
+    if (c->rd_lease < 1 || (uint64_t)c->rd_lease > (1ull << c->ts_bits) - 1)
+        return cohkit_cfg_fail(err, len, "--rd-lease %u: must be 1..2^W-1", c->rd_lease);
+    if (c->wr_lease < 1 || (uint64_t)c->wr_lease > (1ull << c->ts_bits) - 1)
+        return cohkit_cfg_fail(err, len, "--wr-lease %u: must be 1..2^W-1", c->wr_lease);
     if (cache_cfg_of(c, 0, &cc, err, len) != 0 || cache_cfg_of(c, 1, &cc, err, len) != 0 ||
         tsu_cfg_of(c, &tc, err, len) != 0)
         return -1;

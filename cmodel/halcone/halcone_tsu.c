@@ -7,9 +7,8 @@
  */
 #include "halcone_tsu.h"
 #include "bits.h"
-#include "unit_trace.h"
+#include "cfg_check.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,198 +27,121 @@ const char *halcone_share_str(halcone_share v)
 
 void halcone_tsu_cfg_default(halcone_tsu_cfg *c)
 {
-    memset(c, 0, sizeof *c);
-    c->sets = 512;
-    c->ways = 8;
-    c->line = 64;
-    c->addr_bits = 48;
-    c->ts_bits = 16;
-    c->tag_bits = 8;
-    c->rd_lease = 10;
-    c->wr_lease = 5;
+    static const halcone_tsu_cfg d = {.sets = 512, .ways = 8, .line = 64, .addr_bits = 48,
+                                      .ts_bits = 16, .tag_bits = 8, .rd_lease = 10, .wr_lease = 5,
+                                      .share_test = HALCONE_SHARE_NOW};
+    *c = d;
     halcone_tsu_cfg_rules(c, "safe");
-    c->share_test = HALCONE_SHARE_NOW;
 }
 
-int halcone_tsu_cfg_rules(halcone_tsu_cfg *c, const char *rules)
-{
-    if (rules && strcmp(rules, "safe") == 0) {
-        c->wr_wts = HALCONE_WRWTS_PLUS1;
-        c->floor = HALCONE_FLOOR_GLOBAL;
-        c->overflow = HALCONE_OVF_RESET;
-        c->req_cts = 1;
-        return 0;
-    }
-    if (rules && strcmp(rules, "paper") == 0) {
-        c->wr_wts = HALCONE_WRWTS_PLUS1;
-        c->floor = HALCONE_FLOOR_NONE;
-        c->overflow = HALCONE_OVF_REINIT;
-        c->req_cts = 0;
-        return 0;
-    }
-    return -1;
-}
+static const cohkit_unit_opt_choice wr_wts[] = {
+    {"literal", HALCONE_WRWTS_LITERAL, 0}, {"plus1", HALCONE_WRWTS_PLUS1, 0}, {NULL, 0, 0}};
+static const cohkit_unit_opt_choice floors[] = {{"none", HALCONE_FLOOR_NONE, 0},
+                                                {"global", HALCONE_FLOOR_GLOBAL, 0},
+                                                {"set", HALCONE_FLOOR_SET, 0},
+                                                {NULL, 0, 0}};
+static const cohkit_unit_opt_choice overflows[] = {
+    {"reinit", HALCONE_OVF_REINIT, 0}, {"reset", HALCONE_OVF_RESET, 0}, {NULL, 0, 0}};
+static const cohkit_unit_opt_choice on_off[] = {{"on", 1, 0}, {"off", 0, 0}, {NULL, 0, 0}};
+static const cohkit_unit_opt_choice shares[] = {{"now", HALCONE_SHARE_NOW, 0},
+                                                {"rts", HALCONE_SHARE_RTS, 0},
+                                                {"keep", HALCONE_SHARE_KEEP, 0},
+                                                {"remove", HALCONE_SHARE_REMOVE, 0},
+                                                {NULL, 0, 0}};
 
-int halcone_tsu_cfg_preset(halcone_tsu_cfg *c, const char *name)
-{
-    halcone_tsu_cfg_default(c);
-    if (strcmp(name, "default") == 0)
-        return 0;
-    if (strcmp(name, "paper") == 0)
-        return halcone_tsu_cfg_rules(c, "paper");
-    if (strcmp(name, "fpga") == 0) {
-        /* A prototype on an iCE40 HX8K: 256 entries, 32-bit addresses. */
-        c->sets = 64;
-        c->ways = 4;
-        c->addr_bits = 32;
-        return 0;
-    }
-    return -1;
-}
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_NUM("sets", "N", "sets, power of two (default 512)", halcone_tsu_cfg, sets),
+    COHKIT_UNIT_OPT_NUM("ways", "N", "ways, 1..16 (default 8)", halcone_tsu_cfg, ways),
+    COHKIT_UNIT_OPT_NUM("line", "B", "block bytes (default 64)", halcone_tsu_cfg, line),
+    COHKIT_UNIT_OPT_NUM("addr-bits", "N", "byte-address width, 16..64 (default 48)", halcone_tsu_cfg,
+                        addr_bits),
+    COHKIT_UNIT_OPT_NUM("ts-bits", "N", "timestamp width W, 4..32 (default 16)", halcone_tsu_cfg,
+                        ts_bits),
+    COHKIT_UNIT_OPT_NUM("tag-bits", "N", "request tag width, 1..16 (default 8)", halcone_tsu_cfg,
+                        tag_bits),
+    COHKIT_UNIT_OPT_NUM("rd-lease", "N", "RdLease register reset value (default 10)",
+                        halcone_tsu_cfg, rd_lease),
+    COHKIT_UNIT_OPT_NUM("wr-lease", "N", "WrLease register reset value (default 5)",
+                        halcone_tsu_cfg, wr_lease),
+    COHKIT_UNIT_OPT_CHOICE("wr-wts", "M",
+                           "plus1 (Fig. 5, default) or literal (Alg. 3: write wts = memts)",
+                           halcone_tsu_cfg, wr_wts, wr_wts),
+    COHKIT_UNIT_OPT_CHOICE("floor", "F",
+                           "none (paper), global (safe) or set: new entries start at the\n"
+                           "largest memts the TSU dropped (S2)",
+                           halcone_tsu_cfg, floor, floors),
+    COHKIT_UNIT_OPT_CHOICE("overflow", "O",
+                           "reinit (paper: the overflowing memts restarts at 0) or reset\n"
+                           "(safe: global epoch reset, S3)",
+                           halcone_tsu_cfg, overflow, overflows),
+    COHKIT_UNIT_OPT_CHOICE("req-cts", "C", "on (safe) or off (paper): grants use the L2's cts (S4)",
+                           halcone_tsu_cfg, req_cts, on_off),
+    COHKIT_UNIT_OPT_CHOICE("share-test", "T",
+                           "now, rts, keep or remove (eviction notice test, default now)",
+                           halcone_tsu_cfg, share_test, shares),
+    COHKIT_UNIT_OPT_END,
+};
+const cohkit_unit_opt_table halcone_tsu_opts = {opts, "a non-negative decimal integer",
+                                                0xffffffffUL, 10, 0, NULL};
 
 int halcone_tsu_cfg_option(halcone_tsu_cfg *c, const char *name, const char *value, char *err,
                            size_t len)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } nums[] = {
-        {"sets", offsetof(halcone_tsu_cfg, sets)},
-        {"ways", offsetof(halcone_tsu_cfg, ways)},
-        {"line", offsetof(halcone_tsu_cfg, line)},
-        {"addr-bits", offsetof(halcone_tsu_cfg, addr_bits)},
-        {"ts-bits", offsetof(halcone_tsu_cfg, ts_bits)},
-        {"tag-bits", offsetof(halcone_tsu_cfg, tag_bits)},
-        {"rd-lease", offsetof(halcone_tsu_cfg, rd_lease)},
-        {"wr-lease", offsetof(halcone_tsu_cfg, wr_lease)},
-    };
-    const char *v = value ? value : "";
-    size_t i;
-    for (i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        if (strcmp(name, nums[i].name) == 0) {
-            unsigned x;
-            if (cohkit_trace_uint(value, 0xffffffffu, &x) != 0) {
-                snprintf(err, len, "--%s: '%s' is not a non-negative decimal integer", name, v);
-                return -1;
-            }
-            *(unsigned *)(void *)((char *)c + nums[i].off) = x;
-            return 0;
-        }
-    if (strcmp(name, "wr-wts") == 0) {
-        if (strcmp(v, "plus1") == 0)
-            c->wr_wts = HALCONE_WRWTS_PLUS1;
-        else if (strcmp(v, "literal") == 0)
-            c->wr_wts = HALCONE_WRWTS_LITERAL;
-        else {
-            snprintf(err, len, "--wr-wts: '%s' is not literal or plus1", v);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "floor") == 0) {
-        if (strcmp(v, "none") == 0)
-            c->floor = HALCONE_FLOOR_NONE;
-        else if (strcmp(v, "global") == 0)
-            c->floor = HALCONE_FLOOR_GLOBAL;
-        else if (strcmp(v, "set") == 0)
-            c->floor = HALCONE_FLOOR_SET;
-        else {
-            snprintf(err, len, "--floor: '%s' is not none, global or set", v);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "overflow") == 0) {
-        if (strcmp(v, "reinit") == 0)
-            c->overflow = HALCONE_OVF_REINIT;
-        else if (strcmp(v, "reset") == 0)
-            c->overflow = HALCONE_OVF_RESET;
-        else {
-            snprintf(err, len, "--overflow: '%s' is not reinit or reset", v);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "req-cts") == 0) {
-        if (strcmp(v, "on") == 0)
-            c->req_cts = 1;
-        else if (strcmp(v, "off") == 0)
-            c->req_cts = 0;
-        else {
-            snprintf(err, len, "--req-cts: '%s' is not on or off", v);
-            return -1;
-        }
-        return 0;
-    }
-    if (strcmp(name, "share-test") == 0) {
-        if (strcmp(v, "now") == 0)
-            c->share_test = HALCONE_SHARE_NOW;
-        else if (strcmp(v, "rts") == 0)
-            c->share_test = HALCONE_SHARE_RTS;
-        else if (strcmp(v, "keep") == 0)
-            c->share_test = HALCONE_SHARE_KEEP;
-        else if (strcmp(v, "remove") == 0)
-            c->share_test = HALCONE_SHARE_REMOVE;
-        else {
-            snprintf(err, len, "--share-test: '%s' is not now, rts, keep or remove", v);
-            return -1;
-        }
-        return 0;
-    }
-    return 1;
+    return cohkit_unit_opt_apply(&halcone_tsu_opts, c, name, value, err, len);
+}
+
+static const cohkit_cfg_preset rule_sets[] = {
+    {"safe", "--wr-wts plus1 --floor global --overflow reset --req-cts on"},
+    {"paper", "--wr-wts plus1 --floor none --overflow reinit --req-cts off"},
+    {NULL, NULL},
+};
+
+int halcone_tsu_cfg_rules(halcone_tsu_cfg *c, const char *rules)
+{
+    return rules ? cohkit_cfg_preset_apply(&halcone_tsu_opts, rule_sets, c, rules) : -1;
+}
+
+/* fpga: a prototype on an iCE40 HX8K, 256 entries, 32-bit addresses */
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--sets 64 --ways 4 --addr-bits 32"},
+    {NULL, NULL},
+};
+
+int halcone_tsu_cfg_preset(halcone_tsu_cfg *c, const char *name)
+{
+    halcone_tsu_cfg_default(c);
+    if (strcmp(name, "paper") == 0)
+        return halcone_tsu_cfg_rules(c, "paper");
+    return cohkit_cfg_preset_apply(&halcone_tsu_opts, presets, c, name);
 }
 
 int halcone_tsu_cfg_check(const halcone_tsu_cfg *c, char *err, size_t len)
 {
     unsigned laddr, ib;
     uint64_t tsmax;
-    if (!cohkit_is_pow2(c->sets) || c->sets > 65536) {
-        snprintf(err, len, "--sets %u: must be a power of two, 1..65536", c->sets);
+    if (cohkit_cfg_range_pow2(err, len, "sets", c->sets, 1, 65536) ||
+        cohkit_cfg_range(err, len, "ways", c->ways, 1, 16) ||
+        cohkit_cfg_range_pow2(err, len, "line", c->line, 4, 4096) ||
+        cohkit_cfg_range(err, len, "addr-bits", c->addr_bits, 16, 64) ||
+        cohkit_cfg_range(err, len, "ts-bits", c->ts_bits, 4, 32) ||
+        cohkit_cfg_range(err, len, "tag-bits", c->tag_bits, 1, 16))
         return -1;
-    }
-    if (c->ways < 1 || c->ways > 16) {
-        snprintf(err, len, "--ways %u: must be 1..16", c->ways);
-        return -1;
-    }
-    if (!cohkit_is_pow2(c->line) || c->line < 4 || c->line > 4096) {
-        snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
-        return -1;
-    }
-    if (c->addr_bits < 16 || c->addr_bits > 64) {
-        snprintf(err, len, "--addr-bits %u: must be 16..64", c->addr_bits);
-        return -1;
-    }
-    if (c->ts_bits < 4 || c->ts_bits > 32) {
-        snprintf(err, len, "--ts-bits %u: must be 4..32", c->ts_bits);
-        return -1;
-    }
-    if (c->tag_bits < 1 || c->tag_bits > 16) {
-        snprintf(err, len, "--tag-bits %u: must be 1..16", c->tag_bits);
-        return -1;
-    }
     tsmax = cohkit_mask64(c->ts_bits);
-    if (c->rd_lease < 1 || c->rd_lease > tsmax) {
-        snprintf(err, len, "--rd-lease %u: must be 1..%llu for --ts-bits %u", c->rd_lease,
-                 (unsigned long long)tsmax, c->ts_bits);
-        return -1;
-    }
-    if (c->wr_lease < 1 || c->wr_lease > tsmax) {
-        snprintf(err, len, "--wr-lease %u: must be 1..%llu for --ts-bits %u", c->wr_lease,
-                 (unsigned long long)tsmax, c->ts_bits);
-        return -1;
-    }
+    if (c->rd_lease < 1 || c->rd_lease > tsmax)
+        return cohkit_cfg_fail(err, len, "--rd-lease %u: must be 1..%llu for --ts-bits %u",
+                               c->rd_lease, (unsigned long long)tsmax, c->ts_bits);
+    if (c->wr_lease < 1 || c->wr_lease > tsmax)
+        return cohkit_cfg_fail(err, len, "--wr-lease %u: must be 1..%llu for --ts-bits %u",
+                               c->wr_lease, (unsigned long long)tsmax, c->ts_bits);
     laddr = c->addr_bits - cohkit_ilog2(c->line);
     ib = cohkit_ilog2(c->sets);
-    if (laddr <= ib) {
-        snprintf(err, len, "--sets %u: needs more index bits than the %u-bit line address", c->sets,
-                 laddr);
-        return -1;
-    }
+    if (laddr <= ib)
+        return cohkit_cfg_fail(err, len, "--sets %u: needs more index bits than the %u-bit line address",
+                               c->sets, laddr);
     if ((unsigned)c->wr_wts > 1 || (unsigned)c->floor > 2 || (unsigned)c->overflow > 1 ||
-        c->req_cts > 1 || (unsigned)c->share_test > 3) {
-        snprintf(err, len, "unknown switch value");
-        return -1;
-    }
+        c->req_cts > 1 || (unsigned)c->share_test > 3)
+        return cohkit_cfg_fail(err, len, "unknown switch value");
     return 0;
 }
 
@@ -255,14 +177,7 @@ void halcone_tsu_cfg_name(const halcone_tsu_cfg *c, char *buf, size_t len)
 
 void halcone_tsu_cfg_args(const halcone_tsu_cfg *c, char *buf, size_t len)
 {
-    snprintf(buf, len,
-             "--sets %u --ways %u --line %u --addr-bits %u --ts-bits %u --tag-bits %u "
-             "--rd-lease %u --wr-lease %u --wr-wts %s --floor %s --overflow %s --req-cts %s "
-             "--share-test %s",
-             c->sets, c->ways, c->line, c->addr_bits, c->ts_bits, c->tag_bits, c->rd_lease,
-             c->wr_lease, halcone_wrwts_str(c->wr_wts), halcone_floor_str(c->floor),
-             halcone_overflow_str(c->overflow), c->req_cts ? "on" : "off",
-             halcone_share_str(c->share_test));
+    cohkit_unit_opt_args(&halcone_tsu_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

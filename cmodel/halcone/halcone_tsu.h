@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "cohkit.h"
+#include "unit.h"
 
 COHKIT_BEGIN_DECLS
 
@@ -94,6 +95,8 @@ int halcone_tsu_cfg_preset(halcone_tsu_cfg *c, const char *name);
  * share-test). 0; 1 if not a TSU option; -1 on a bad value with a one-line
  * reason. (--rules is handled by the registry entry: switches given
  * explicitly win over it in any order.) */
+/* The options (cmodel/unit.h), behind halcone_tsu_cfg_option and halcone_tsu_cfg_args. */
+extern const cohkit_unit_opt_table halcone_tsu_opts;
 int halcone_tsu_cfg_option(halcone_tsu_cfg *c, const char *name, const char *value, char *err,
                            size_t len);
 /* Validates c. 0, or -1 with a one-line reason naming the offending value. */

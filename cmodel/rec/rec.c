@@ -4,6 +4,7 @@
  */
 #include "rec.h"
 #include "bits.h"
+#include "cfg_check.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,49 +26,15 @@ const char *rec_op_str(rec_op op)
 
 void rec_cfg_default(rec_cfg *cfg)
 {
-    cfg->gpus = 4;
-    cfg->entries = 8192;
-    cfg->ways = 8;
-    cfg->range = 1024;
-    cfg->line = 64;
-    cfg->addr_bits = 48;
-    cfg->group = 4;
-    cfg->mode = REC_MODE_REC;
-    cfg->repl = REC_REPL_LRU;
-    cfg->store = REC_STORE_FULL;
+    static const rec_cfg d = {.gpus = 4, .entries = 8192, .ways = 8, .range = 1024, .line = 64,
+                              .addr_bits = 48, .group = 4, .mode = REC_MODE_REC,
+                              .repl = REC_REPL_LRU, .store = REC_STORE_FULL};
+    *cfg = d;
 }
 
 static const char *const preset_names[] = {"default", "fpga", "baseline", "hmg", NULL};
 
 const char *const *rec_preset_names(void) { return preset_names; }
-
-int rec_cfg_preset(rec_cfg *cfg, const char *name)
-{
-    rec_cfg_default(cfg);
-    if (strcmp(name, "default") == 0)
-        return 0;
-    if (strcmp(name, "fpga") == 0) {
-        /* A prototype keeps no set-index bits in its tags. */
-        cfg->entries = 512;
-        cfg->ways = 4;
-        cfg->store = REC_STORE_PACKED;
-        return 0;
-    }
-    if (strcmp(name, "baseline") == 0) {
-        /* Section 2.3 baseline: one line per entry, FIFO replacement. */
-        cfg->mode = REC_MODE_LINE;
-        cfg->range = cfg->line;
-        cfg->repl = REC_REPL_FIFO;
-        return 0;
-    }
-    if (strcmp(name, "hmg") == 0) {
-        cfg->mode = REC_MODE_HMG;
-        cfg->range = cfg->line * cfg->group;
-        cfg->repl = REC_REPL_FIFO;
-        return 0;
-    }
-    return -1;
-}
 
 static const cohkit_unit_opt_choice modes[] = {
     {"rec", REC_MODE_REC, 0}, {"line", REC_MODE_LINE, 0}, {"hmg", REC_MODE_HMG, 0}, {NULL, 0, 0}};
@@ -111,82 +78,77 @@ int rec_cfg_option(rec_cfg *cfg, const char *name, const char *value,
     return cohkit_unit_opt_apply(&rec_opts, cfg, name, value, err, len);
 }
 
+/* fpga: a prototype keeps no set-index bits in its tags. baseline: section
+ * 2.3, one line per entry (range = line), FIFO replacement. hmg: groups of
+ * --group lines (range = group x line), FIFO. */
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--entries 512 --ways 4 --store packed"},
+    {"baseline", "--mode line --range 64 --repl fifo"},
+    {"hmg", "--mode hmg --range 256 --repl fifo"},
+    {NULL, NULL},
+};
+
+int rec_cfg_preset(rec_cfg *cfg, const char *name)
+{
+    rec_cfg_default(cfg);
+    return cohkit_cfg_preset_apply(&rec_opts, presets, cfg, name);
+}
+
+/* The range against the line and the mode. */
+static int check_range(const rec_cfg *c, char *err, size_t len)
+{
+    if (!cohkit_is_pow2(c->range))
+        return cohkit_cfg_fail(err, len, "--range %u: must be a power of two", c->range);
+    if (c->range < c->line)
+        return cohkit_cfg_fail(err, len, "--range %u: smaller than --line %u", c->range, c->line);
+    if (c->range / c->line > REC_JOB_MAX)
+        return cohkit_cfg_fail(err, len, "--range %u: more than %d lines of %u B per entry",
+                               c->range, REC_JOB_MAX, c->line);
+    if (c->mode == REC_MODE_LINE && c->range != c->line)
+        return cohkit_cfg_fail(err, len,
+                               "--range %u: line mode tracks one line, range must equal --line %u",
+                               c->range, c->line);
+    if (c->mode == REC_MODE_HMG) {
+        if (!cohkit_is_pow2(c->group) || c->group < 2 || c->group > REC_JOB_MAX)
+            return cohkit_cfg_fail(err, len, "--group %u: must be a power of two, 2..%d", c->group,
+                                   REC_JOB_MAX);
+        if (c->range != c->group * c->line)
+            return cohkit_cfg_fail(err, len, "--range %u: hmg mode covers --group x --line = %u bytes",
+                                   c->range, c->group * c->line);
+    }
+    return 0;
+}
+
 int rec_cfg_check(const rec_cfg *c, char *err, size_t len)
 {
     unsigned span, base_bits, laddr;
-    if (c->gpus < 2 || c->gpus > 16) {
-        snprintf(err, len, "--gpus %u: must be 2..16", c->gpus);
+    if (cohkit_cfg_range(err, len, "gpus", c->gpus, 2, 16))
         return -1;
-    }
-    if (!cohkit_is_pow2(c->entries) || c->entries > (1u << 24)) {
-        snprintf(err, len, "--entries %u: must be a power of two, at most 16777216", c->entries);
+    if (!cohkit_is_pow2(c->entries) || c->entries > (1u << 24))
+        return cohkit_cfg_fail(err, len, "--entries %u: must be a power of two, at most 16777216",
+                               c->entries);
+    if (cohkit_cfg_range_pow2(err, len, "ways", c->ways, 1, 16))
         return -1;
-    }
-    if (!cohkit_is_pow2(c->ways) || c->ways > 16) {
-        snprintf(err, len, "--ways %u: must be a power of two, 1..16", c->ways);
+    if (c->ways > c->entries)
+        return cohkit_cfg_fail(err, len, "--ways %u: more ways than --entries %u", c->ways, c->entries);
+    if (cohkit_cfg_range_pow2(err, len, "line", c->line, 4, 4096) ||
+        cohkit_cfg_range(err, len, "addr-bits", c->addr_bits, 16, 64) || check_range(c, err, len))
         return -1;
-    }
-    if (c->ways > c->entries) {
-        snprintf(err, len, "--ways %u: more ways than --entries %u", c->ways, c->entries);
-        return -1;
-    }
-    if (!cohkit_is_pow2(c->line) || c->line < 4 || c->line > 4096) {
-        snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
-        return -1;
-    }
-    if (c->addr_bits < 16 || c->addr_bits > 64) {
-        snprintf(err, len, "--addr-bits %u: must be 16..64", c->addr_bits);
-        return -1;
-    }
-    if (!cohkit_is_pow2(c->range)) {
-        snprintf(err, len, "--range %u: must be a power of two", c->range);
-        return -1;
-    }
-    if (c->range < c->line) {
-        snprintf(err, len, "--range %u: smaller than --line %u", c->range, c->line);
-        return -1;
-    }
-    if (c->range / c->line > REC_JOB_MAX) {
-        snprintf(err, len, "--range %u: more than %d lines of %u B per entry",
-                 c->range, REC_JOB_MAX, c->line);
-        return -1;
-    }
-    if (c->mode == REC_MODE_LINE && c->range != c->line) {
-        snprintf(err, len, "--range %u: line mode tracks one line, range must equal --line %u",
-                 c->range, c->line);
-        return -1;
-    }
-    if (c->mode == REC_MODE_HMG) {
-        if (!cohkit_is_pow2(c->group) || c->group < 2 || c->group > REC_JOB_MAX) {
-            snprintf(err, len, "--group %u: must be a power of two, 2..%d", c->group, REC_JOB_MAX);
-            return -1;
-        }
-        if (c->range != c->group * c->line) {
-            snprintf(err, len, "--range %u: hmg mode covers --group x --line = %u bytes",
-                     c->range, c->group * c->line);
-            return -1;
-        }
-    }
-    if (c->repl != REC_REPL_FIFO && c->repl != REC_REPL_LRU) {
-        snprintf(err, len, "--repl %d: unknown policy", (int)c->repl);
-        return -1;
-    }
-    if (c->mode != REC_MODE_REC && c->mode != REC_MODE_LINE && c->mode != REC_MODE_HMG) {
-        snprintf(err, len, "--mode %d: unknown mode", (int)c->mode);
-        return -1;
-    }
+    if (c->repl != REC_REPL_FIFO && c->repl != REC_REPL_LRU)
+        return cohkit_cfg_fail(err, len, "--repl %d: unknown policy", (int)c->repl);
+    if (c->mode != REC_MODE_REC && c->mode != REC_MODE_LINE && c->mode != REC_MODE_HMG)
+        return cohkit_cfg_fail(err, len, "--mode %d: unknown mode", (int)c->mode);
     laddr = c->addr_bits - cohkit_ilog2(c->line);
     span = cohkit_ilog2(c->range / c->line);
-    if (laddr <= span) {
-        snprintf(err, len, "--range %u: too large for --addr-bits %u", c->range, c->addr_bits);
-        return -1;
-    }
+    if (laddr <= span)
+        return cohkit_cfg_fail(err, len, "--range %u: too large for --addr-bits %u", c->range,
+                               c->addr_bits);
     base_bits = laddr - span;
-    if (base_bits <= cohkit_ilog2(c->entries / c->ways)) {
-        snprintf(err, len, "--entries %u: %u sets need more index bits than the %u-bit base address",
-                 c->entries, c->entries / c->ways, base_bits);
-        return -1;
-    }
+    if (base_bits <= cohkit_ilog2(c->entries / c->ways))
+        return cohkit_cfg_fail(err, len,
+                               "--entries %u: %u sets need more index bits than the %u-bit base address",
+                               c->entries, c->entries / c->ways, base_bits);
     return 0;
 }
 

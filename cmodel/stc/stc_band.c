@@ -4,6 +4,7 @@
  */
 #include "stc_band.h"
 #include "bits.h"
+#include "cfg_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,9 +245,8 @@ bad:
 
 void stc_band_cfg_default(stc_band_cfg *c)
 {
-    c->n = 4;
-    c->seb = 12;
-    c->addr_bits = 32;
+    static const stc_band_cfg d = {.n = 4, .seb = 12, .addr_bits = 32};
+    *c = d;
 }
 
 int stc_band_cfg_preset(stc_band_cfg *c, const char *name)
@@ -273,20 +273,12 @@ int stc_band_cfg_option(stc_band_cfg *c, const char *name, const char *value, ch
 
 int stc_band_cfg_check(const stc_band_cfg *c, char *err, size_t len)
 {
-    if (c->n < 1 || c->n > STC_N_MAX) {
-        snprintf(err, len, "--n: %u is not in 1..8", c->n);
+    if (cohkit_cfg_in(err, len, "n", c->n, 1, STC_N_MAX))
         return -1;
-    }
-    if (c->addr_bits < 8 || c->addr_bits > STC_ADDR_BITS_MAX || c->addr_bits < c->n) {
-        snprintf(err, len, "--addr-bits: %u is not in %u..63", c->addr_bits,
-                 c->n > 8 ? c->n : 8);
-        return -1;
-    }
-    if (c->seb > c->addr_bits) {
-        snprintf(err, len, "--seb: %u is not in 0..%u", c->seb, c->addr_bits);
-        return -1;
-    }
-    return 0;
+    if (c->addr_bits < 8 || c->addr_bits > STC_ADDR_BITS_MAX || c->addr_bits < c->n)
+        return cohkit_cfg_fail(err, len, "--addr-bits: %u is not in %u..63", c->addr_bits,
+                               c->n > 8 ? c->n : 8);
+    return cohkit_cfg_in(err, len, "seb", c->seb, 0, c->addr_bits);
 }
 
 void stc_band_geom_of(const stc_band_cfg *c, stc_band_geom *g)

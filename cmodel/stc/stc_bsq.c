@@ -4,6 +4,7 @@
  */
 #include "stc_bsq.h"
 #include "bits.h"
+#include "cfg_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,28 +21,10 @@ unsigned stc_bsq_band(uint64_t addr, unsigned seb, unsigned n)
 
 void stc_bsq_cfg_default(stc_bsq_cfg *c)
 {
-    c->entries = 256;
-    c->banks = 16;
-    c->drain = 2;
-    c->addr_bits = 32;
-    c->n = 4;
-    c->seb_min = 12;
-    c->seb_max = 0; /* addr_bits - n */
-    c->seb = 12;
-}
-
-int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name)
-{
-    stc_bsq_cfg_default(c);
-    if (strcmp(name, "default") == 0)
-        return 0;
-    if (strcmp(name, "fpga") == 0) {
-        c->entries = 32;
-        c->banks = 4;
-        c->drain = 2;
-        return 0;
-    }
-    return -1;
+    /* seb_max 0: addr_bits - n */
+    static const stc_bsq_cfg d = {.entries = 256, .banks = 16, .drain = 2, .addr_bits = 32,
+                                  .n = 4, .seb_min = 12, .seb = 12};
+    *c = d;
 }
 
 static const cohkit_unit_opt opts[] = {
@@ -67,54 +50,46 @@ int stc_bsq_cfg_option(stc_bsq_cfg *c, const char *name, const char *value, char
     return cohkit_unit_opt_apply(&stc_bsq_opts, c, name, value, err, len);
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--bsq 32 --banks 4 --drain 2"},
+    {NULL, NULL},
+};
+
+int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name)
+{
+    stc_bsq_cfg_default(c);
+    return cohkit_cfg_preset_apply(&stc_bsq_opts, presets, c, name);
+}
+
 int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len)
 {
-    if (c->addr_bits < 8 || c->addr_bits > 64) {
-        snprintf(err, len, "--addr-bits: %u is not in 8..64", c->addr_bits);
+    if (cohkit_cfg_in(err, len, "addr-bits", c->addr_bits, 8, 64) ||
+        cohkit_cfg_in(err, len, "n", c->n, 1, STC_N_MAX) ||
+        cohkit_cfg_in_pow2(err, len, "bsq", c->entries, 4, 4096))
         return -1;
-    }
-    if (c->n < 1 || c->n > STC_N_MAX) {
-        snprintf(err, len, "--n: %u is not in 1..%u", c->n, STC_N_MAX);
-        return -1;
-    }
-    if (c->entries < 4 || c->entries > 4096 || !cohkit_is_pow2(c->entries)) {
-        snprintf(err, len, "--bsq: %u is not a power of two in 4..4096", c->entries);
-        return -1;
-    }
-    if (!cohkit_is_pow2(c->banks) || c->banks > c->entries / 2) {
-        snprintf(err, len, "--banks: %u is not a power of two in 1..%u (2 slots per bank at least)",
-                 c->banks, c->entries / 2);
-        return -1;
-    }
-    if (!cohkit_is_pow2(c->drain) || c->drain > c->entries / c->banks) {
-        snprintf(err, len, "--drain: %u is not a power of two in 1..%u (slots per bank)",
-                 c->drain, c->entries / c->banks);
-        return -1;
-    }
-    if (c->banks * c->drain > 64) {
-        snprintf(err, len, "--drain: banks x drain = %u exceeds 64 entries per scan cycle",
-                 c->banks * c->drain);
-        return -1;
-    }
-    if (c->drain * c->addr_bits > 2048) {
-        snprintf(err, len, "--drain: a bank row of %u bits exceeds 2048", c->drain * c->addr_bits);
-        return -1;
-    }
+    if (!cohkit_is_pow2(c->banks) || c->banks > c->entries / 2)
+        return cohkit_cfg_fail(err, len,
+                               "--banks: %u is not a power of two in 1..%u (2 slots per bank at least)",
+                               c->banks, c->entries / 2);
+    if (!cohkit_is_pow2(c->drain) || c->drain > c->entries / c->banks)
+        return cohkit_cfg_fail(err, len, "--drain: %u is not a power of two in 1..%u (slots per bank)",
+                               c->drain, c->entries / c->banks);
+    if (c->banks * c->drain > 64)
+        return cohkit_cfg_fail(err, len, "--drain: banks x drain = %u exceeds 64 entries per scan cycle",
+                               c->banks * c->drain);
+    if (c->drain * c->addr_bits > 2048)
+        return cohkit_cfg_fail(err, len, "--drain: a bank row of %u bits exceeds 2048",
+                               c->drain * c->addr_bits);
     if (c->seb_max == 0)
         c->seb_max = c->addr_bits > c->n ? c->addr_bits - c->n : 0;
-    if (c->seb_max > c->addr_bits) {
-        snprintf(err, len, "--seb-max: %u exceeds --addr-bits %u", c->seb_max, c->addr_bits);
-        return -1;
-    }
-    if (c->seb_min > c->seb_max) {
-        snprintf(err, len, "--seb-min: %u exceeds --seb-max %u", c->seb_min, c->seb_max);
-        return -1;
-    }
-    if (c->seb < c->seb_min || c->seb > c->seb_max) {
-        snprintf(err, len, "--seb: %u is not in %u..%u", c->seb, c->seb_min, c->seb_max);
-        return -1;
-    }
-    return 0;
+    if (c->seb_max > c->addr_bits)
+        return cohkit_cfg_fail(err, len, "--seb-max: %u exceeds --addr-bits %u", c->seb_max,
+                               c->addr_bits);
+    if (c->seb_min > c->seb_max)
+        return cohkit_cfg_fail(err, len, "--seb-min: %u exceeds --seb-max %u", c->seb_min,
+                               c->seb_max);
+    return cohkit_cfg_in(err, len, "seb", c->seb, c->seb_min, c->seb_max);
 }
 
 void stc_bsq_geom_of(const stc_bsq_cfg *c, stc_bsq_geom *g)

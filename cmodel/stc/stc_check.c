@@ -6,6 +6,7 @@
  * alone. Shares only the band function and the log parser.
  */
 #include "stc_check.h"
+#include "cfg_check.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -16,29 +17,19 @@
 
 void stc_chk_cfg_default(stc_chk_cfg *c)
 {
-    memset(c, 0, sizeof *c);
-    c->cus = 2;
-    c->n = 4;
-    c->seb = 12;
-    c->line = 64;
-    c->addr_bits = 32;
-    c->guard = 1;
-    c->variant = STC_CHK_MB;
-    stc_eset_add(&c->epoch, 0);
+    static const stc_chk_cfg d = {.cus = 2, .n = 4, .seb = 12, .line = 64, .addr_bits = 32,
+                                  .guard = 1, .variant = STC_CHK_MB, .epoch = {.w = {1}}};
+    *c = d;
 }
 
-static int num(const char *v, unsigned lo, unsigned hi, unsigned *out)
-{
-    char *end;
-    unsigned long x;
-    if (v == NULL || v[0] < '0' || v[0] > '9')
-        return -1;
-    x = strtoul(v, &end, 10);
-    if (*end || x < lo || x > hi)
-        return -1;
-    *out = (unsigned)x;
-    return 0;
-}
+static const cohkit_cfg_num nums[] = {
+    {"cus", offsetof(stc_chk_cfg, cus), 1, 256},
+    {"n", offsetof(stc_chk_cfg, n), 1, 8},
+    {"seb", offsetof(stc_chk_cfg, seb), 0, 63},
+    {"line", offsetof(stc_chk_cfg, line), 4, 4096},
+    {"addr-bits", offsetof(stc_chk_cfg, addr_bits), 8, 63},
+    {"seb-guard", offsetof(stc_chk_cfg, guard), 0, 1},
+};
 
 int stc_chk_cfg_option(stc_chk_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
@@ -65,42 +56,19 @@ int stc_chk_cfg_option(stc_chk_cfg *c, const char *name, const char *value, char
         stc_eset_of(&l, &c->epoch);
         return 0;
     }
-#define OPT(nm, field, lo, hi)                                                          \
-    if (strcmp(name, nm) == 0) {                                                        \
-        if (num(value, lo, hi, &v) != 0) {                                              \
-            snprintf(err, len, "--%s: bad value '%s' (%u..%u)", nm, value ? value : "", \
-                     (unsigned)(lo), (unsigned)(hi));                                   \
-            return -1;                                                                  \
-        }                                                                               \
-        c->field = v;                                                                   \
-        return 0;                                                                       \
-    }
-    OPT("cus", cus, 1, 256)
-    OPT("n", n, 1, 8)
-    OPT("seb", seb, 0, 63)
-    OPT("line", line, 4, 4096)
-    OPT("addr-bits", addr_bits, 8, 63)
-    OPT("seb-guard", guard, 0, 1)
-#undef OPT
-    return 1;
+    return cohkit_cfg_num_apply(nums, sizeof nums / sizeof nums[0], c, name, value, err, len);
 }
 
 int stc_chk_cfg_check(const stc_chk_cfg *c, char *err, size_t len)
 {
     unsigned e;
-    if (c->line & (c->line - 1)) {
-        snprintf(err, len, "--line: %u is not a power of two", c->line);
-        return -1;
-    }
+    if (c->line & (c->line - 1))
+        return cohkit_cfg_fail(err, len, "--line: %u is not a power of two", c->line);
     for (e = 1u << c->n; e < 256; e++)
-        if (stc_eset_has(&c->epoch, e)) {
-            snprintf(err, len, "--epoch: epoch %u needs more than %u band bits", e, c->n);
-            return -1;
-        }
-    if (stc_eset_count(&c->epoch) == 0) {
-        snprintf(err, len, "--epoch: empty");
-        return -1;
-    }
+        if (stc_eset_has(&c->epoch, e))
+            return cohkit_cfg_fail(err, len, "--epoch: epoch %u needs more than %u band bits", e, c->n);
+    if (stc_eset_count(&c->epoch) == 0)
+        return cohkit_cfg_fail(err, len, "--epoch: empty");
     return 0;
 }
 

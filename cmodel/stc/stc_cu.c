@@ -5,6 +5,7 @@
  */
 #include "stc_cu.h"
 #include "bits.h"
+#include "cfg_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,23 +87,17 @@ int stc_cu_cfg_option(stc_cu_cfg *c, const char *name, const char *value, char *
 int stc_cu_cfg_check(stc_cu_cfg *c, char *err, size_t len)
 {
     unsigned cnt;
-    if (stc_bsq_cfg_check(&c->bsq, err, len) != 0)
+    if (stc_bsq_cfg_check(&c->bsq, err, len) != 0 ||
+        cohkit_cfg_in(err, len, "mb-max", c->mb_max, 1, 1u << c->bsq.n))
         return -1;
-    if (c->mb_max < 1 || c->mb_max > (1u << c->bsq.n)) {
-        snprintf(err, len, "--mb-max: %u is not in 1..%u", c->mb_max, 1u << c->bsq.n);
-        return -1;
-    }
     for (unsigned e = 1u << c->bsq.n; e < STC_E_MAX; e++)
-        if (stc_eset_has(&c->epoch, e)) {
-            snprintf(err, len, "--epoch: epoch %u is not below 2^%u", e, c->bsq.n);
-            return -1;
-        }
+        if (stc_eset_has(&c->epoch, e))
+            return cohkit_cfg_fail(err, len, "--epoch: epoch %u is not below 2^%u", e, c->bsq.n);
     cnt = stc_eset_count(&c->epoch);
-    if (cnt == 0 || cnt > (c->variant == STC_CU_MB ? c->mb_max : 1u)) {
-        snprintf(err, len, "--epoch: %u epochs, %s allows 1..%u", cnt,
-                 stc_cu_variant_name(c->variant), c->variant == STC_CU_MB ? c->mb_max : 1u);
-        return -1;
-    }
+    if (cnt == 0 || cnt > (c->variant == STC_CU_MB ? c->mb_max : 1u))
+        return cohkit_cfg_fail(err, len, "--epoch: %u epochs, %s allows 1..%u", cnt,
+                               stc_cu_variant_name(c->variant),
+                               c->variant == STC_CU_MB ? c->mb_max : 1u);
     return 0;
 }
 

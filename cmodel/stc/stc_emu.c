@@ -6,6 +6,7 @@
  */
 #include "stc_emu.h"
 #include "bits.h"
+#include "cfg_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,31 +16,11 @@
 
 void stc_emu_cfg_default(stc_emu_cfg *c)
 {
-    memset(c, 0, sizeof *c);
-    c->variant = STC_MB;
-    c->n = 4;
-    c->seb = 12;
-    c->seb_min = 12;
-    c->seb_max = 0;
-    c->addr_bits = 32;
-    c->cus = 8;
-    c->mb_max = 0; /* cfg_check: min(4, 2^n) */
-    c->seb_guard = 1;
-    c->wake = 100;
-    c->epoch.n = 1;
-    c->epoch.e[0] = 0;
-}
-
-int stc_emu_cfg_preset(stc_emu_cfg *c, const char *name)
-{
-    stc_emu_cfg_default(c);
-    if (strcmp(name, "default") == 0)
-        return 0;
-    if (strcmp(name, "fpga") == 0) {
-        c->cus = 2;
-        return 0;
-    }
-    return -1;
+    /* seb_max 0: addr_bits - n; mb_max 0: min(4, 2^n) (cfg_check) */
+    static const stc_emu_cfg d = {.variant = STC_MB, .n = 4, .seb = 12, .seb_min = 12,
+                                  .addr_bits = 32, .cus = 8, .seb_guard = 1, .wake = 100,
+                                  .epoch = {.n = 1, .e = {0}}};
+    *c = d;
 }
 
 const char *stc_variant_name(stc_variant v)
@@ -102,62 +83,55 @@ int stc_emu_cfg_option(stc_emu_cfg *c, const char *name, const char *value, char
     return cohkit_unit_opt_apply(&stc_emu_opts, c, name, value, err, len);
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--cus 2"},
+    {NULL, NULL},
+};
+
+int stc_emu_cfg_preset(stc_emu_cfg *c, const char *name)
+{
+    stc_emu_cfg_default(c);
+    return cohkit_cfg_preset_apply(&stc_emu_opts, presets, c, name);
+}
+
 int stc_emu_cfg_check(stc_emu_cfg *c, char *err, size_t len)
 {
     unsigned E, i;
-    if (c->n < 1 || c->n > STC_N_MAX) {
-        snprintf(err, len, "--n: %u is not in 1..8", c->n);
+    if (cohkit_cfg_in(err, len, "n", c->n, 1, STC_N_MAX))
         return -1;
-    }
     E = 1u << c->n;
-    if (c->addr_bits < 8 || c->addr_bits > STC_ADDR_BITS_MAX || c->addr_bits < c->n + 1) {
-        snprintf(err, len, "--addr-bits: %u is not in 8..63", c->addr_bits);
-        return -1;
-    }
+    if (c->addr_bits < 8 || c->addr_bits > STC_ADDR_BITS_MAX || c->addr_bits < c->n + 1)
+        return cohkit_cfg_fail(err, len, "--addr-bits: %u is not in 8..63", c->addr_bits);
     if (c->seb_max == 0)
         c->seb_max = c->addr_bits - c->n;
-    if (c->seb_max > c->addr_bits) {
-        snprintf(err, len, "--seb-max: %u exceeds --addr-bits %u", c->seb_max, c->addr_bits);
+    if (c->seb_max > c->addr_bits)
+        return cohkit_cfg_fail(err, len, "--seb-max: %u exceeds --addr-bits %u", c->seb_max,
+                               c->addr_bits);
+    if (c->seb_min > c->seb_max)
+        return cohkit_cfg_fail(err, len, "--seb-min: %u is above --seb-max %u", c->seb_min,
+                               c->seb_max);
+    if (c->seb < c->seb_min || c->seb > c->seb_max)
+        return cohkit_cfg_fail(err, len, "--seb: %u is not in %u..%u (--seb-min..--seb-max)", c->seb,
+                               c->seb_min, c->seb_max);
+    if (cohkit_cfg_in(err, len, "cus", c->cus, 1, STC_CUS_MAX))
         return -1;
-    }
-    if (c->seb_min > c->seb_max) {
-        snprintf(err, len, "--seb-min: %u is above --seb-max %u", c->seb_min, c->seb_max);
-        return -1;
-    }
-    if (c->seb < c->seb_min || c->seb > c->seb_max) {
-        snprintf(err, len, "--seb: %u is not in %u..%u (--seb-min..--seb-max)", c->seb,
-                 c->seb_min, c->seb_max);
-        return -1;
-    }
-    if (c->cus < 1 || c->cus > STC_CUS_MAX) {
-        snprintf(err, len, "--cus: %u is not in 1..32", c->cus);
-        return -1;
-    }
     if (c->mb_max == 0)
         c->mb_max = E < 4 ? E : 4;
-    if (c->mb_max < 1 || c->mb_max > E) {
-        snprintf(err, len, "--mb-max: %u is not in 1..%u", c->mb_max, E);
+    if (cohkit_cfg_in(err, len, "mb-max", c->mb_max, 1, E))
         return -1;
-    }
-    if (c->seb_guard > 1) {
-        snprintf(err, len, "--seb-guard: %u is not 0 or 1", c->seb_guard);
+    if (c->seb_guard > 1)
+        return cohkit_cfg_fail(err, len, "--seb-guard: %u is not 0 or 1", c->seb_guard);
+    if (cohkit_cfg_in(err, len, "wake", c->wake, 1, 65535))
         return -1;
-    }
-    if (c->wake < 1 || c->wake > 65535) {
-        snprintf(err, len, "--wake: %u is not in 1..65535", c->wake);
-        return -1;
-    }
     for (i = 0; i < c->epoch.n; i++)
-        if (c->epoch.e[i] >= E) {
-            snprintf(err, len, "--epoch: epoch %u is not below 2^%u", (unsigned)c->epoch.e[i],
-                     c->n);
-            return -1;
-        }
-    if (c->epoch.n < 1 || c->epoch.n > (c->variant == STC_MB ? c->mb_max : 1u)) {
-        snprintf(err, len, "--epoch: %u epochs, %s allows %s", c->epoch.n,
-                 stc_variant_name(c->variant), c->variant == STC_MB ? "1..--mb-max" : "one");
-        return -1;
-    }
+        if (c->epoch.e[i] >= E)
+            return cohkit_cfg_fail(err, len, "--epoch: epoch %u is not below 2^%u",
+                                   (unsigned)c->epoch.e[i], c->n);
+    if (c->epoch.n < 1 || c->epoch.n > (c->variant == STC_MB ? c->mb_max : 1u))
+        return cohkit_cfg_fail(err, len, "--epoch: %u epochs, %s allows %s", c->epoch.n,
+                               stc_variant_name(c->variant),
+                               c->variant == STC_MB ? "1..--mb-max" : "one");
     return 0;
 }
 

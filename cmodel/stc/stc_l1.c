@@ -7,6 +7,7 @@
  */
 #include "stc_l1.h"
 #include "bits.h"
+#include "cfg_check.h"
 #include "unit_trace.h"
 
 #include <stdlib.h>
@@ -16,35 +17,11 @@
 
 void stc_l1_cfg_default(stc_l1_cfg *c)
 {
-    memset(c, 0, sizeof *c);
-    c->n = 4;
-    c->seb = 12;
-    c->seb_min = 12;
-    c->seb_max = 0; /* addr_bits - n */
-    c->addr_bits = 32;
-    c->epoch.w[0] = 1;
-    c->sets = 16;
-    c->ways = 64;
-    c->line = 64;
-    c->mshrs = 16;
-    c->pw_bits = 8;
-    c->poison = 1;
-    c->lazy = 1;
-}
-
-int stc_l1_cfg_preset(stc_l1_cfg *c, const char *name)
-{
-    stc_l1_cfg_default(c);
-    if (strcmp(name, "default") == 0)
-        return 0;
-    if (strcmp(name, "fpga") == 0) {
-        c->sets = 4;
-        c->ways = 4;
-        c->mshrs = 4;
-        c->pw_bits = 4;
-        return 0;
-    }
-    return -1;
+    /* seb_max 0: addr_bits - n */
+    static const stc_l1_cfg d = {.n = 4, .seb = 12, .seb_min = 12, .addr_bits = 32,
+                                 .epoch = {.w = {1}}, .sets = 16, .ways = 64, .line = 64,
+                                 .mshrs = 16, .pw_bits = 8, .poison = 1, .lazy = 1};
+    *c = d;
 }
 
 static int set_epoch(void *cfg, const char *name, const char *value, char *err, size_t len)
@@ -123,67 +100,51 @@ int stc_l1_cfg_option(stc_l1_cfg *c, const char *name, const char *value, char *
     return cohkit_unit_opt_apply(&stc_l1_opts, c, name, value, err, len);
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--sets 4 --ways 4 --mshrs 4 --pw-bits 4"},
+    {NULL, NULL},
+};
+
+int stc_l1_cfg_preset(stc_l1_cfg *c, const char *name)
+{
+    stc_l1_cfg_default(c);
+    return cohkit_cfg_preset_apply(&stc_l1_opts, presets, c, name);
+}
+
 int stc_l1_cfg_check(stc_l1_cfg *c, char *err, size_t len)
 {
     unsigned i;
-    if (c->n < 1 || c->n > 8) {
-        snprintf(err, len, "--n %u: band bits must be 1..8", c->n);
+    if (c->n < 1 || c->n > 8)
+        return cohkit_cfg_fail(err, len, "--n %u: band bits must be 1..8", c->n);
+    if (cohkit_cfg_range(err, len, "addr-bits", c->addr_bits, 16, 48) ||
+        cohkit_cfg_range_pow2(err, len, "line", c->line, 4, 4096) ||
+        cohkit_cfg_range_pow2(err, len, "sets", c->sets, 1, 1024) ||
+        cohkit_cfg_range_pow2(err, len, "ways", c->ways, 1, 64))
         return -1;
-    }
-    if (c->addr_bits < 16 || c->addr_bits > 48) {
-        snprintf(err, len, "--addr-bits %u: must be 16..48", c->addr_bits);
+    if (cohkit_ilog2(c->line) + cohkit_ilog2(c->sets) + 1 > c->addr_bits)
+        return cohkit_cfg_fail(err, len, "--sets %u --line %u: leave no tag bit of a %u-bit address",
+                               c->sets, c->line, c->addr_bits);
+    if (cohkit_cfg_range(err, len, "mshrs", c->mshrs, 1, 64) ||
+        cohkit_cfg_range(err, len, "pw-bits", c->pw_bits, 1, 16))
         return -1;
-    }
-    if (!cohkit_is_pow2(c->line) || c->line < 4 || c->line > 4096) {
-        snprintf(err, len, "--line %u: must be a power of two, 4..4096", c->line);
-        return -1;
-    }
-    if (!cohkit_is_pow2(c->sets) || c->sets > 1024) {
-        snprintf(err, len, "--sets %u: must be a power of two, 1..1024", c->sets);
-        return -1;
-    }
-    if (!cohkit_is_pow2(c->ways) || c->ways > 64) {
-        snprintf(err, len, "--ways %u: must be a power of two, 1..64", c->ways);
-        return -1;
-    }
-    if (cohkit_ilog2(c->line) + cohkit_ilog2(c->sets) + 1 > c->addr_bits) {
-        snprintf(err, len, "--sets %u --line %u: leave no tag bit of a %u-bit address", c->sets,
-                 c->line, c->addr_bits);
-        return -1;
-    }
-    if (c->mshrs < 1 || c->mshrs > 64) {
-        snprintf(err, len, "--mshrs %u: must be 1..64", c->mshrs);
-        return -1;
-    }
-    if (c->pw_bits < 1 || c->pw_bits > 16) {
-        snprintf(err, len, "--pw-bits %u: must be 1..16", c->pw_bits);
-        return -1;
-    }
     if (c->seb_max == 0)
         c->seb_max = c->addr_bits - c->n;
-    if (c->seb_min < cohkit_ilog2(c->line)) {
-        snprintf(err, len, "--seb-min %u: below the line offset (%u bits): a line would span bands",
-                 c->seb_min, cohkit_ilog2(c->line));
+    if (c->seb_min < cohkit_ilog2(c->line))
+        return cohkit_cfg_fail(err, len,
+                               "--seb-min %u: below the line offset (%u bits): a line would span bands",
+                               c->seb_min, cohkit_ilog2(c->line));
+    if (c->seb_max > c->addr_bits || c->seb_max < c->seb_min)
+        return cohkit_cfg_fail(err, len, "--seb-max %u: must be --seb-min (%u)..--addr-bits (%u)",
+                               c->seb_max, c->seb_min, c->addr_bits);
+    if (cohkit_cfg_range(err, len, "seb", c->seb, c->seb_min, c->seb_max))
         return -1;
-    }
-    if (c->seb_max > c->addr_bits || c->seb_max < c->seb_min) {
-        snprintf(err, len, "--seb-max %u: must be --seb-min (%u)..--addr-bits (%u)", c->seb_max,
-                 c->seb_min, c->addr_bits);
-        return -1;
-    }
-    if (c->seb < c->seb_min || c->seb > c->seb_max) {
-        snprintf(err, len, "--seb %u: must be %u..%u", c->seb, c->seb_min, c->seb_max);
-        return -1;
-    }
     for (i = 1u << c->n; i < 256; i++)
-        if (stc_eset_has(&c->epoch, i)) {
-            snprintf(err, len, "--epoch: epoch %u is not below 2^N = %u", i, 1u << c->n);
-            return -1;
-        }
-    if (c->poison > 1 || c->lazy > 1) {
-        snprintf(err, len, "poison/lazy flags must be 0 or 1");
-        return -1;
-    }
+        if (stc_eset_has(&c->epoch, i))
+            return cohkit_cfg_fail(err, len, "--epoch: epoch %u is not below 2^N = %u", i,
+                                   1u << c->n);
+    if (c->poison > 1 || c->lazy > 1)
+        return cohkit_cfg_fail(err, len, "poison/lazy flags must be 0 or 1");
     return 0;
 }
 

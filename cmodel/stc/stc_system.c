@@ -11,6 +11,8 @@
  * issues its next operation.
  */
 #include "stc_system.h"
+#include "cfg_check.h"
+#include "unit_trace.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -51,38 +53,20 @@ int stc_sys_cfg_preset(stc_sys_cfg *c, const char *name)
     return -1;
 }
 
-static int unum(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    char *end;
-    unsigned long long x;
-    if (v == NULL || v[0] < '0' || v[0] > '9')
-        return -1;
-    x = strtoull(v, &end, 10);
-    if (*end || x < lo || x > hi)
-        return -1;
-    *out = x;
-    return 0;
-}
+static const cohkit_cfg_num lats[] = {
+    {"l2-lat", offsetof(stc_sys_cfg, l2_lat), 2, 100000},
+    {"mem-lat", offsetof(stc_sys_cfg, mem_lat), 2, 100000},
+    {"msg-lat", offsetof(stc_sys_cfg, msg_lat), 1, 10000},
+};
 
 int stc_sys_cfg_option(stc_sys_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
-    uint64_t v;
     int r, taken = 0;
-#define SYSOPT(nm, field, lo, hi)                                                       \
-    if (strcmp(name, nm) == 0) {                                                        \
-        if (unum(value, lo, hi, &v) != 0) {                                             \
-            snprintf(err, len, "--%s: bad value '%s' (%llu..%llu)", nm, value ? value : "", \
-                     (unsigned long long)(lo), (unsigned long long)(hi));               \
-            return -1;                                                                  \
-        }                                                                               \
-        c->field = v;                                                                   \
-        return 0;                                                                       \
-    }
-    SYSOPT("l2-lat", l2_lat, 2, 100000)
-    SYSOPT("mem-lat", mem_lat, 2, 100000)
-    SYSOPT("msg-lat", msg_lat, 1, 10000)
-    SYSOPT("max-cycles", max_cycles, 1, 100000000)
-#undef SYSOPT
+    r = cohkit_cfg_num_apply(lats, sizeof lats / sizeof lats[0], c, name, value, err, len);
+    if (r <= 0)
+        return r;
+    if (strcmp(name, "max-cycles") == 0)
+        return cohkit_cfg_dec(name, value, 1, 100000000, &c->max_cycles, err, len);
     if (strcmp(name, "slow-cu") == 0) {
         const char *colon = value ? strchr(value, ':') : NULL;
         char cu[16];
@@ -93,7 +77,8 @@ int stc_sys_cfg_option(stc_sys_cfg *c, const char *name, const char *value, char
         }
         memcpy(cu, value, (size_t)(colon - value));
         cu[colon - value] = '\0';
-        if (unum(cu, 0, STC_CUS_MAX - 1, &k) != 0 || unum(colon + 1, 0, 1000000, &d) != 0) {
+        if (cohkit_trace_dec(cu, STC_CUS_MAX - 1, &k) != 0 ||
+            cohkit_trace_dec(colon + 1, 1000000, &d) != 0) {
             snprintf(err, len, "--slow-cu: '%s' is not C:D (CU, extra cycles)", value);
             return -1;
         }
@@ -122,14 +107,10 @@ int stc_sys_cfg_check(stc_sys_cfg *c, char *err, size_t len)
     if (stc_emu_cfg_check(&c->emu, err, len) || stc_cu_cfg_check(&c->cu, err, len) ||
         stc_l1_cfg_check(&c->l1, err, len))
         return -1;
-    if (c->slow_cu >= (int)c->emu.cus) {
-        snprintf(err, len, "--slow-cu: CU %d of %u CUs", c->slow_cu, c->emu.cus);
-        return -1;
-    }
-    if (c->mem_lat < c->l2_lat) {
-        snprintf(err, len, "--mem-lat %u below --l2-lat %u", c->mem_lat, c->l2_lat);
-        return -1;
-    }
+    if (c->slow_cu >= (int)c->emu.cus)
+        return cohkit_cfg_fail(err, len, "--slow-cu: CU %d of %u CUs", c->slow_cu, c->emu.cus);
+    if (c->mem_lat < c->l2_lat)
+        return cohkit_cfg_fail(err, len, "--mem-lat %u below --l2-lat %u", c->mem_lat, c->l2_lat);
     return 0;
 }
 
