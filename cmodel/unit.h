@@ -123,6 +123,47 @@ void cohkit_unit_opt_args(const cohkit_unit_opt_table *t, const void *cfg, char 
 /* 1 if `name` may stand without a value. */
 int cohkit_unit_opt_bare(const cohkit_unit_opt_table *t, const char *name);
 
+/* ---- the interface every unit's model header declares, written once
+ * (docs/adding-a-unit.md). For a unit with prefix P and configuration type
+ * P##_cfg, COHKIT_UNIT_CFG_API(P, Q) declares
+ *   int P_cfg_preset(P_cfg *c, const char *name);
+ *       the default refined to a named configuration ("default" and the
+ *       unit's presets): 0, or -1 for an unknown name;
+ *   extern const cohkit_unit_opt_table P_opts;   the options, behind
+ *   int P_cfg_option(P_cfg *c, const char *name, const char *value,
+ *                    char *err, size_t len);
+ *       one option, name without dashes: 0; 1 if not an option of the unit;
+ *       -1 on a bad value with a one-line reason in err;
+ *   int P_cfg_check(Q P_cfg *c, char *err, size_t len);
+ *       validation: 0, or -1 with a one-line reason in err; Q is const, or
+ *       empty when the check also completes derived defaults;
+ *   void P_cfg_name(const P_cfg *c, char *buf, size_t len);
+ *       the canonical module name;
+ *   void P_cfg_args(const P_cfg *c, char *buf, size_t len);
+ *       the options that reproduce c (for generated-file headers).
+ * COHKIT_UNIT_TM_API(TM, CFG, EVAL, STEP, IN, OUT) declares the timing
+ * shell TM of configuration type CFG:
+ *   TM *TM_new(const CFG *c);   a shell in reset (NULL when out of memory)
+ *   void TM_free(TM *t);  void TM_reset(TM *t);
+ *   void EVAL(const TM *t, const IN *in, OUT *out);
+ *       the outputs of the cycle from the state and the inputs (no effect);
+ *   void STEP(TM *t, const IN *in);   the rising clock edge;
+ * IN and OUT are the unit's port structs, or uint64_t for port values as
+ * words (the layout above). */
+#define COHKIT_UNIT_CFG_API(P, Q)                                                                  \
+    int P##_cfg_preset(P##_cfg *c, const char *name);                                              \
+    extern const cohkit_unit_opt_table P##_opts;                                                   \
+    int P##_cfg_option(P##_cfg *c, const char *name, const char *value, char *err, size_t len);    \
+    int P##_cfg_check(Q P##_cfg *c, char *err, size_t len);                                        \
+    void P##_cfg_name(const P##_cfg *c, char *buf, size_t len);                                    \
+    void P##_cfg_args(const P##_cfg *c, char *buf, size_t len)
+#define COHKIT_UNIT_TM_API(TM, CFG, EVAL, STEP, IN, OUT)                                           \
+    TM *TM##_new(const CFG *c);                                                                    \
+    void TM##_free(TM *t);                                                                         \
+    void TM##_reset(TM *t);                                                                        \
+    void EVAL(const TM *t, const IN *in, OUT *out);                                                \
+    void STEP(TM *t, const IN *in)
+
 /* Arguments of a stimulus source. */
 typedef struct {
     uint64_t seed;

@@ -47,18 +47,10 @@ typedef struct {
 /* The paper's parameters: 64 lanes, 64-byte lines, 4-byte words, 48-bit
  * addresses. */
 void dualopt_bgu_cfg_default(dualopt_bgu_cfg *c);
-/* "default", "fpga", "gran8", "gran16"; 0, or -1 for an unknown name. */
-int dualopt_bgu_cfg_preset(dualopt_bgu_cfg *c, const char *name);
-/* One option (name without dashes): 0; 1 if not a BGU option; -1 with a
- * reason on a bad value. */
-/* The options (cmodel/unit.h), behind dualopt_bgu_cfg_option and dualopt_bgu_cfg_args. */
-extern const cohkit_unit_opt_table dualopt_bgu_opts;
-int dualopt_bgu_cfg_option(dualopt_bgu_cfg *c, const char *name, const char *value, char *err, size_t len);
-int dualopt_bgu_cfg_check(const dualopt_bgu_cfg *c, char *err, size_t len);
 void dualopt_bgu_geom_of(const dualopt_bgu_cfg *c, dualopt_bgu_geom *g);
-/* dualopt_bgu_n64_l64_g4_a48 */
-void dualopt_bgu_cfg_name(const dualopt_bgu_cfg *c, char *buf, size_t len);
-void dualopt_bgu_cfg_args(const dualopt_bgu_cfg *c, char *buf, size_t len);
+/* Presets "default", "fpga", "gran8", "gran16"; module names such as
+ * dualopt_bgu_n64_l64_g4_a48 (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(dualopt_bgu, const);
 
 /* ---------------------------------------------------------------- core -- */
 
@@ -98,13 +90,8 @@ typedef struct {
     uint64_t done_lo, done_hi; /* parts of the held load already requested */
 } dualopt_bgu_tm;
 
-dualopt_bgu_tm *dualopt_bgu_tm_new(const dualopt_bgu_cfg *c);
-void dualopt_bgu_tm_free(dualopt_bgu_tm *t);
-void dualopt_bgu_tm_reset(dualopt_bgu_tm *t);
-/* Combinational outputs of the state and the inputs (no side effects). */
-void dualopt_bgu_eval(const dualopt_bgu_tm *t, const uint64_t *in, uint64_t *out);
-/* Clock edge. */
-void dualopt_bgu_step(dualopt_bgu_tm *t, const uint64_t *in);
+COHKIT_UNIT_TM_API(dualopt_bgu_tm, dualopt_bgu_cfg, dualopt_bgu_eval, dualopt_bgu_step, uint64_t,
+                   uint64_t);
 /* Packs a load into the input words (valid, active, addresses, size). */
 void dualopt_bgu_pack(const dualopt_bgu_tm *t, const dualopt_bgu_load *ld, uint64_t *in);
 

@@ -184,11 +184,8 @@ typedef struct {
     uint64_t sends;
 } dualopt_coal_tm;
 
-dualopt_coal_tm *dualopt_coal_tm_new(const dualopt_codec_cfg *c);
-void dualopt_coal_tm_free(dualopt_coal_tm *t);
-void dualopt_coal_tm_reset(dualopt_coal_tm *t);
-void dualopt_coal_tm_eval(const dualopt_coal_tm *t, const uint64_t *in, uint64_t *out);
-void dualopt_coal_tm_step(dualopt_coal_tm *t, const uint64_t *in);
+COHKIT_UNIT_TM_API(dualopt_coal_tm, dualopt_codec_cfg, dualopt_coal_tm_eval, dualopt_coal_tm_step,
+                   uint64_t, uint64_t);
 /* The response on the input ports. */
 void dualopt_coal_tm_rsp(const dualopt_coal_tm *t, const uint64_t *in, dualopt_codec_rsp *r);
 void dualopt_coal_layout_of(const dualopt_codec_cfg *c, dualopt_coal_layout *l);

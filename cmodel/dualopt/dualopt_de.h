@@ -66,18 +66,11 @@ typedef struct {
 } dualopt_de_geom;
 
 void dualopt_de_cfg_default(dualopt_de_cfg *cfg);
-/* "default", "fpga", "gran8", "gran16", "kernel", "tiny". 0, or -1. */
-int dualopt_de_cfg_preset(dualopt_de_cfg *cfg, const char *name);
-const char *const *dualopt_de_preset_names(void);
-/* One option (name without dashes). 0; 1 if not a DE option; -1 with a
- * one-line reason. "remonitor-on-kernel" takes the value "1" or "0". */
-/* The options (cmodel/unit.h), behind dualopt_de_cfg_option and dualopt_de_cfg_args. */
-extern const cohkit_unit_opt_table dualopt_de_opts;
-int dualopt_de_cfg_option(dualopt_de_cfg *cfg, const char *name, const char *value, char *err, size_t len);
-int dualopt_de_cfg_check(const dualopt_de_cfg *cfg, char *err, size_t len);
 void dualopt_de_geom_of(const dualopt_de_cfg *cfg, dualopt_de_geom *g);
-void dualopt_de_cfg_name(const dualopt_de_cfg *cfg, char *buf, size_t len);
-void dualopt_de_cfg_args(const dualopt_de_cfg *cfg, char *buf, size_t len);
+const char *const *dualopt_de_preset_names(void);
+/* Presets "default", "fpga", "gran8", "gran16", "kernel", "tiny"; the
+ * option "remonitor-on-kernel" takes the value "1" or "0" (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(dualopt_de, const);
 /* Parses a threshold: a decimal ("0.02", "1", ".4") or a fraction ("1/50"),
  * exactly, into a reduced ratio in [0, 1]. 0, or -1 with a reason. */
 int dualopt_de_ratio_parse(const char *s, dualopt_de_ratio *r, char *err, size_t len);
@@ -169,11 +162,8 @@ typedef struct {
  * dec_valid_o (input register, counting/close, cross products, compare). */
 #define DUALOPT_DE_DECIDE_LATENCY 4
 
-dualopt_de_tm *dualopt_de_tm_new(const dualopt_de_cfg *cfg);
-void dualopt_de_tm_free(dualopt_de_tm *t);
-void dualopt_de_tm_reset(dualopt_de_tm *t);
-void dualopt_de_eval(const dualopt_de_tm *t, const dualopt_de_in *in, dualopt_de_out *out);
-void dualopt_de_step(dualopt_de_tm *t, const dualopt_de_in *in);
+COHKIT_UNIT_TM_API(dualopt_de_tm, dualopt_de_cfg, dualopt_de_eval, dualopt_de_step, dualopt_de_in,
+                   dualopt_de_out);
 
 COHKIT_END_DECLS
 

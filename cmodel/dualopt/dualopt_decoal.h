@@ -39,11 +39,8 @@ typedef struct {
 } dualopt_decoal_tm;
 
 void dualopt_decoal_layout_of(const dualopt_codec_cfg *c, dualopt_decoal_layout *l);
-dualopt_decoal_tm *dualopt_decoal_tm_new(const dualopt_codec_cfg *c);
-void dualopt_decoal_tm_free(dualopt_decoal_tm *t);
-void dualopt_decoal_tm_reset(dualopt_decoal_tm *t);
-void dualopt_decoal_tm_eval(const dualopt_decoal_tm *t, const uint64_t *in, uint64_t *out);
-void dualopt_decoal_tm_step(dualopt_decoal_tm *t, const uint64_t *in);
+COHKIT_UNIT_TM_API(dualopt_decoal_tm, dualopt_codec_cfg, dualopt_decoal_tm_eval,
+                   dualopt_decoal_tm_step, uint64_t, uint64_t);
 /* pkt_ready_o for a given out_ready_i. */
 int dualopt_decoal_tm_ready(const dualopt_decoal_tm *t, int out_ready);
 

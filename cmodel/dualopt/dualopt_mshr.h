@@ -56,18 +56,9 @@ typedef struct {
 } dualopt_mshr_geom;
 
 void dualopt_mshr_cfg_default(dualopt_mshr_cfg *c);
-/* "default", "fpga", "line", "gran8", "gran16". 0, or -1 if unknown. */
-int dualopt_mshr_cfg_preset(dualopt_mshr_cfg *c, const char *name);
-/* One option (name without dashes). 0; 1 if not an MSHR option; -1 with a
- * one-line reason. */
-/* The options (cmodel/unit.h), behind dualopt_mshr_cfg_option and dualopt_mshr_cfg_args. */
-extern const cohkit_unit_opt_table dualopt_mshr_opts;
-int dualopt_mshr_cfg_option(dualopt_mshr_cfg *c, const char *name, const char *value,
-                            char *err, size_t len);
-int dualopt_mshr_cfg_check(const dualopt_mshr_cfg *c, char *err, size_t len);
 void dualopt_mshr_geom_of(const dualopt_mshr_cfg *c, dualopt_mshr_geom *g);
-void dualopt_mshr_cfg_name(const dualopt_mshr_cfg *c, char *buf, size_t len);
-void dualopt_mshr_cfg_args(const dualopt_mshr_cfg *c, char *buf, size_t len);
+/* Presets "default", "fpga", "line", "gran8", "gran16" (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(dualopt_mshr, const);
 
 /* ---------------------------------------------------------------- core -- */
 
@@ -145,11 +136,8 @@ typedef struct {
     uint32_t *dn_tags;
 } dualopt_mshr_tm;
 
-dualopt_mshr_tm *dualopt_mshr_tm_new(const dualopt_mshr_cfg *c);
-void dualopt_mshr_tm_free(dualopt_mshr_tm *t);
-void dualopt_mshr_tm_reset(dualopt_mshr_tm *t);
-void dualopt_mshr_eval(const dualopt_mshr_tm *t, const dualopt_mshr_in *in, dualopt_mshr_out *o);
-void dualopt_mshr_step(dualopt_mshr_tm *t, const dualopt_mshr_in *in);
+COHKIT_UNIT_TM_API(dualopt_mshr_tm, dualopt_mshr_cfg, dualopt_mshr_eval, dualopt_mshr_step,
+                   dualopt_mshr_in, dualopt_mshr_out);
 
 COHKIT_END_DECLS
 

@@ -63,17 +63,11 @@ typedef struct {
 
 /* The paper's: 1,536 sets x 16 ways x 64 B = 1.5 MB, 48-bit addresses. */
 void dualopt_rcache_cfg_default(dualopt_rcache_cfg *c);
-/* "default", "fpga" (64 x 4 x 16 B = 4 KB, 32-bit addresses), "pow2"
- * (2,048 sets x 12 ways: the paper's capacity with a power-of-two index,
- * D22). 0 or -1. */
-int dualopt_rcache_cfg_preset(dualopt_rcache_cfg *c, const char *name);
-/* The options (cmodel/unit.h), behind dualopt_rcache_cfg_option and dualopt_rcache_cfg_args. */
-extern const cohkit_unit_opt_table dualopt_rcache_opts;
-int dualopt_rcache_cfg_option(dualopt_rcache_cfg *c, const char *name, const char *value, char *err, size_t len);
-int dualopt_rcache_cfg_check(const dualopt_rcache_cfg *c, char *err, size_t len);
 void dualopt_rcache_geom_of(const dualopt_rcache_cfg *c, dualopt_rcache_geom *g);
-void dualopt_rcache_cfg_name(const dualopt_rcache_cfg *c, char *buf, size_t len);
-void dualopt_rcache_cfg_args(const dualopt_rcache_cfg *c, char *buf, size_t len);
+/* Presets "default", "fpga" (64 x 4 x 16 B = 4 KB, 32-bit addresses),
+ * "pow2" (2,048 sets x 12 ways: the paper's capacity with a power-of-two
+ * index, D22) (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(dualopt_rcache, const);
 
 /* ---------------------------------------------------------------- core -- */
 
@@ -175,11 +169,8 @@ typedef struct {
     uint64_t rsp_line;
 } dualopt_rcache_tm;
 
-dualopt_rcache_tm *dualopt_rcache_tm_new(const dualopt_rcache_cfg *c);
-void dualopt_rcache_tm_free(dualopt_rcache_tm *t);
-void dualopt_rcache_tm_reset(dualopt_rcache_tm *t);
-void dualopt_rcache_eval(const dualopt_rcache_tm *t, const uint64_t *in, uint64_t *out);
-void dualopt_rcache_step(dualopt_rcache_tm *t, const uint64_t *in);
+COHKIT_UNIT_TM_API(dualopt_rcache_tm, dualopt_rcache_cfg, dualopt_rcache_eval, dualopt_rcache_step,
+                   uint64_t, uint64_t);
 
 COHKIT_END_DECLS
 

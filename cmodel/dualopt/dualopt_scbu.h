@@ -37,15 +37,10 @@ typedef struct {
 /* The paper's GPU 0 with 4 GB of HBM (Table 1): [0, 4 GB), 48-bit
  * addresses, coalescing mode. */
 void dualopt_scbu_cfg_default(dualopt_scbu_cfg *c);
-/* "default", "fpga" (32-bit addresses, [256 MB, 512 MB)); 0 or -1. */
-int dualopt_scbu_cfg_preset(dualopt_scbu_cfg *c, const char *name);
-/* The options (cmodel/unit.h), behind dualopt_scbu_cfg_option and dualopt_scbu_cfg_args. */
-extern const cohkit_unit_opt_table dualopt_scbu_opts;
-int dualopt_scbu_cfg_option(dualopt_scbu_cfg *c, const char *name, const char *value, char *err, size_t len);
-int dualopt_scbu_cfg_check(const dualopt_scbu_cfg *c, char *err, size_t len);
 void dualopt_scbu_geom_of(const dualopt_scbu_cfg *c, dualopt_scbu_geom *g);
-void dualopt_scbu_cfg_name(const dualopt_scbu_cfg *c, char *buf, size_t len);
-void dualopt_scbu_cfg_args(const dualopt_scbu_cfg *c, char *buf, size_t len);
+/* Presets "default", "fpga" (32-bit addresses, [256 MB, 512 MB))
+ * (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(dualopt_scbu, const);
 
 /* ---------------------------------------------------------------- core -- */
 
@@ -88,11 +83,8 @@ typedef struct {
     uint64_t res_addr;
 } dualopt_scbu_tm;
 
-dualopt_scbu_tm *dualopt_scbu_tm_new(const dualopt_scbu_cfg *c);
-void dualopt_scbu_tm_free(dualopt_scbu_tm *t);
-void dualopt_scbu_tm_reset(dualopt_scbu_tm *t);
-void dualopt_scbu_eval(const dualopt_scbu_tm *t, const uint64_t *in, uint64_t *out);
-void dualopt_scbu_step(dualopt_scbu_tm *t, const uint64_t *in);
+COHKIT_UNIT_TM_API(dualopt_scbu_tm, dualopt_scbu_cfg, dualopt_scbu_eval, dualopt_scbu_step, uint64_t,
+                   uint64_t);
 
 COHKIT_END_DECLS
 

@@ -103,31 +103,16 @@ typedef struct {
 /* Named configurations: "default" (= safe: L1 role, 64 sets x 4 ways, the
  * paper's 16 KB 4-way L1), "paper" (the same with the paper rules),
  * "fpga" (L2 role, 16 sets x 2 ways, 16-bit addresses, W 8, safe), "safe",
- * "l2" (the paper's L2 bank, 256 x 16, safe). 0, or -1 for an unknown name. */
-int halcone_cache_cfg_preset(halcone_cache_cfg *cfg, const char *name);
+ * "l2" (the paper's L2 bank, 256 x 16, safe); the options sets, ways, line,
+ * addr-bits, ts-bits, pending, role, rules, lease-ext, read-cts, overflow,
+ * req-cts, l1-req-cts; module names such as
+ * halcone_cache_l1_s64_w4_l64_a32_t16_p4_safe (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(halcone_cache, const);
 const char *const *halcone_cache_preset_names(void);
-
-/* Applies one option (name without dashes: sets, ways, line, addr-bits,
- * ts-bits, pending, role, rules, lease-ext, read-cts, overflow, req-cts,
- * l1-req-cts).
- * 0; 1 if the name is not an option of this unit; -1 on a bad value with a
- * one-line reason in err. */
-/* The options (cmodel/unit.h), behind halcone_cache_cfg_option and halcone_cache_cfg_args. */
-extern const cohkit_unit_opt_table halcone_cache_opts;
-int halcone_cache_cfg_option(halcone_cache_cfg *cfg, const char *name, const char *value,
-                             char *err, size_t len);
-
-/* Validates cfg. 0, or -1 with a one-line reason in err. */
-int halcone_cache_cfg_check(const halcone_cache_cfg *cfg, char *err, size_t len);
 
 /* Derives the widths and resolves the switches; cfg must have passed the
  * check. */
 void halcone_cache_geom_of(const halcone_cache_cfg *cfg, halcone_cache_geom *g);
-
-/* Canonical module name, e.g. halcone_cache_l1_s64_w4_l64_a32_t16_p4_safe. */
-void halcone_cache_cfg_name(const halcone_cache_cfg *cfg, char *buf, size_t len);
-/* The options that reproduce cfg. */
-void halcone_cache_cfg_args(const halcone_cache_cfg *cfg, char *buf, size_t len);
 
 /* "RHIT", "RMISS", ..., "INVALIDATED". */
 const char *halcone_cache_rsp_str(halcone_cache_rsp_kind k);
@@ -251,11 +236,8 @@ const halcone_cache_geom *halcone_cache_geom_get(const halcone_cache *c);
  * rst_ni), as in cmodel/unit.h. */
 typedef struct halcone_cache_tm halcone_cache_tm;
 
-halcone_cache_tm *halcone_cache_tm_new(const halcone_cache_cfg *cfg);
-void halcone_cache_tm_free(halcone_cache_tm *t);
-void halcone_cache_tm_reset(halcone_cache_tm *t);
-void halcone_cache_tm_eval(const halcone_cache_tm *t, const uint64_t *in, uint64_t *out);
-void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in);
+COHKIT_UNIT_TM_API(halcone_cache_tm, halcone_cache_cfg, halcone_cache_tm_eval, halcone_cache_tm_step,
+                   uint64_t, uint64_t);
 /* The shell's cache (its functional state). */
 const halcone_cache *halcone_cache_tm_core(const halcone_cache_tm *t);
 

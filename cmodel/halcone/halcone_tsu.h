@@ -87,26 +87,15 @@ void halcone_tsu_cfg_default(halcone_tsu_cfg *c);
 /* Switches of a rule preset ("paper" or "safe") applied to c, geometry
  * untouched. 0, or -1 for an unknown name. */
 int halcone_tsu_cfg_rules(halcone_tsu_cfg *c, const char *rules);
-/* Named configurations "default" (= safe), "paper", "fpga" (small, safe).
- * 0, or -1 for an unknown name. */
-int halcone_tsu_cfg_preset(halcone_tsu_cfg *c, const char *name);
-/* One option (name without dashes: sets, ways, line, addr-bits, ts-bits,
- * tag-bits, rd-lease, wr-lease, wr-wts, floor, overflow, req-cts,
- * share-test). 0; 1 if not a TSU option; -1 on a bad value with a one-line
- * reason. (--rules is handled by the registry entry: switches given
- * explicitly win over it in any order.) */
-/* The options (cmodel/unit.h), behind halcone_tsu_cfg_option and halcone_tsu_cfg_args. */
-extern const cohkit_unit_opt_table halcone_tsu_opts;
-int halcone_tsu_cfg_option(halcone_tsu_cfg *c, const char *name, const char *value, char *err,
-                           size_t len);
-/* Validates c. 0, or -1 with a one-line reason naming the offending value. */
-int halcone_tsu_cfg_check(const halcone_tsu_cfg *c, char *err, size_t len);
 /* Derives widths; c must have passed halcone_tsu_cfg_check. */
 void halcone_tsu_geom_of(const halcone_tsu_cfg *c, halcone_tsu_geom *g);
-/* Canonical module name, e.g. halcone_tsu_s512_w8_l64_a48_t16_q8_r10_w5_p1_fg_or_c1_sn. */
-void halcone_tsu_cfg_name(const halcone_tsu_cfg *c, char *buf, size_t len);
-/* The options that reproduce c (generated-file headers, shims). */
-void halcone_tsu_cfg_args(const halcone_tsu_cfg *c, char *buf, size_t len);
+/* Named configurations "default" (= safe), "paper", "fpga" (small, safe);
+ * the options sets, ways, line, addr-bits, ts-bits, tag-bits, rd-lease,
+ * wr-lease, wr-wts, floor, overflow, req-cts, share-test (--rules is handled
+ * by the registry entry: switches given explicitly win over it in any
+ * order); module names such as
+ * halcone_tsu_s512_w8_l64_a48_t16_q8_r10_w5_p1_fg_or_c1_sn (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(halcone_tsu, const);
 
 const char *halcone_wrwts_str(halcone_wrwts v);
 const char *halcone_floor_str(halcone_floor v);
@@ -284,15 +273,10 @@ typedef struct {
     uint64_t rsp_tag;
 } halcone_tsu_tm;
 
-/* The timing shell owns its TSU (tm->tsu). NULL when out of memory. */
-halcone_tsu_tm *halcone_tsu_tm_new(const halcone_tsu_cfg *cfg);
-void halcone_tsu_tm_free(halcone_tsu_tm *t);
-/* What rst_ni low produces. */
-void halcone_tsu_tm_reset(halcone_tsu_tm *t);
-/* Combinational outputs of the state and inputs (no side effects). */
-void halcone_tsu_eval(const halcone_tsu_tm *t, const halcone_tsu_in *in, halcone_tsu_out *out);
-/* Clock edge. */
-void halcone_tsu_step(halcone_tsu_tm *t, const halcone_tsu_in *in);
+/* The timing shell owns its TSU (tm->tsu); its reset is what rst_ni low
+ * produces (cmodel/unit.h). */
+COHKIT_UNIT_TM_API(halcone_tsu_tm, halcone_tsu_cfg, halcone_tsu_eval, halcone_tsu_step,
+                   halcone_tsu_in, halcone_tsu_out);
 
 /* Cycles from acceptance to the response on rsp_*_o with rsp_ready_i high
  * and no reset sweep: accepted at edge k, response valid after edge k + 3. */

@@ -77,31 +77,14 @@ typedef struct {
  * 1 kB range, 64 B lines, 48-bit addresses, LRU, rec mode, full store). */
 void rec_cfg_default(rec_cfg *cfg);
 
-/* Named configurations: "default", "fpga", "baseline", "hmg". Returns 0, or
- * -1 for an unknown name. */
-int rec_cfg_preset(rec_cfg *cfg, const char *name);
+/* Named configurations "default", "fpga", "baseline", "hmg"; options such as
+ * "gpus" and "repl"; module names such as rec_g4_e8192_w8_r1024_l64_a48_lru_full
+ * (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(rec, const);
 const char *const *rec_preset_names(void);
-
-/* Applies one option (name without dashes, e.g. "gpus", "repl") to cfg.
- * Returns 0; 1 if the name is not a REC option; -1 on a bad value, with a
- * one-line reason in err. */
-/* The options (cmodel/unit.h), behind rec_cfg_option and rec_cfg_args. */
-extern const cohkit_unit_opt_table rec_opts;
-int rec_cfg_option(rec_cfg *cfg, const char *name, const char *value,
-                   char *err, size_t len);
-
-/* Validates cfg. Returns 0, or -1 with a one-line reason in err. */
-int rec_cfg_check(const rec_cfg *cfg, char *err, size_t len);
 
 /* Derives widths; cfg must have passed rec_cfg_check. */
 void rec_geom_of(const rec_cfg *cfg, rec_geom *g);
-
-/* Canonical module name for a configuration, e.g.
- * rec_g4_e8192_w8_r1024_l64_a48_lru_full. */
-void rec_cfg_name(const rec_cfg *cfg, char *buf, size_t len);
-
-/* Writes the options that reproduce cfg (for generated-file headers). */
-void rec_cfg_args(const rec_cfg *cfg, char *buf, size_t len);
 
 const char *rec_mode_str(rec_mode m);
 const char *rec_repl_str(rec_repl r);
@@ -200,15 +183,9 @@ typedef struct {
     uint32_t job_mask[REC_JOB_MAX];
 } rec_tm;
 
-/* The timing shell owns its directory. */
-rec_tm *rec_tm_new(const rec_cfg *cfg);
-void rec_tm_free(rec_tm *t);
-/* Reset state (what rst_ni low produces). */
-void rec_tm_reset(rec_tm *t);
-/* Combinational outputs for the current state and inputs. */
-void rec_eval(const rec_tm *t, const rec_in *in, rec_out *out);
-/* Clock edge. */
-void rec_step(rec_tm *t, const rec_in *in);
+/* The timing shell owns its directory; its reset is what rst_ni low
+ * produces (cmodel/unit.h). */
+COHKIT_UNIT_TM_API(rec_tm, rec_cfg, rec_eval, rec_step, rec_in, rec_out);
 
 /* Latency in cycles from request acceptance to its first INV on the port. */
 #define REC_INV_LATENCY 3

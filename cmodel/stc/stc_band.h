@@ -105,19 +105,11 @@ typedef struct {
 } stc_band_geom;
 
 void stc_band_cfg_default(stc_band_cfg *c);
-/* "default" (N 4, SEB 12, 32-bit addresses), "fpga" (same function: the
- * unit is small). 0, or -1 for an unknown name. */
-int stc_band_cfg_preset(stc_band_cfg *c, const char *name);
-/* One option (name without dashes): n, seb, addr-bits. 0; 1 if not a band
- * option; -1 with a one-line reason. */
-/* The options (cmodel/unit.h), behind stc_band_cfg_option and stc_band_cfg_args. */
-extern const cohkit_unit_opt_table stc_band_opts;
-int stc_band_cfg_option(stc_band_cfg *c, const char *name, const char *value, char *err,
-                        size_t len);
-int stc_band_cfg_check(const stc_band_cfg *c, char *err, size_t len);
 void stc_band_geom_of(const stc_band_cfg *c, stc_band_geom *g);
-void stc_band_cfg_name(const stc_band_cfg *c, char *buf, size_t len);
-void stc_band_cfg_args(const stc_band_cfg *c, char *buf, size_t len);
+/* Presets "default" (N 4, SEB 12, 32-bit addresses) and "fpga" (the same
+ * function: the unit is small); the options n, seb, addr-bits
+ * (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(stc_band, const);
 
 /* Timing shell. Port values (unit.h layout): inputs rst_ni, in_valid_i,
  * in_addr_i, in_seb_i, out_ready_i; outputs in_ready_o, out_valid_o,
@@ -134,11 +126,7 @@ typedef struct {
     uint64_t out_addr;
 } stc_band_tm;
 
-stc_band_tm *stc_band_tm_new(const stc_band_cfg *c);
-void stc_band_tm_free(stc_band_tm *t);
-void stc_band_tm_reset(stc_band_tm *t);
-void stc_band_eval(const stc_band_tm *t, const uint64_t *in, uint64_t *out);
-void stc_band_step(stc_band_tm *t, const uint64_t *in);
+COHKIT_UNIT_TM_API(stc_band_tm, stc_band_cfg, stc_band_eval, stc_band_step, uint64_t, uint64_t);
 
 COHKIT_END_DECLS
 

@@ -72,20 +72,11 @@ typedef struct {
 /* Paper configuration: 256 entries, 16 banks, drain 2, 32-bit addresses,
  * N 4, SEB 12, SEB 12..28. */
 void stc_bsq_cfg_default(stc_bsq_cfg *c);
-/* "default", or "fpga" (32 entries, 4 banks, drain 2). 0, or -1. */
-int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name);
-/* One option (name without dashes: bsq, banks, drain, addr-bits, n, seb,
- * seb-min, seb-max). 0; 1 if not an option of the BSQ; -1 with a reason. */
-/* The options (cmodel/unit.h), behind stc_bsq_cfg_option and stc_bsq_cfg_args. */
-extern const cohkit_unit_opt_table stc_bsq_opts;
-int stc_bsq_cfg_option(stc_bsq_cfg *c, const char *name, const char *value, char *err,
-                       size_t len);
-/* Validates (and completes seb_max when it is 0: addr_bits - n).
- * 0, or -1 with a one-line reason. */
-int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len);
 void stc_bsq_geom_of(const stc_bsq_cfg *c, stc_bsq_geom *g);
-void stc_bsq_cfg_name(const stc_bsq_cfg *c, char *buf, size_t len);
-void stc_bsq_cfg_args(const stc_bsq_cfg *c, char *buf, size_t len);
+/* Presets "default" and "fpga" (32 entries, 4 banks, drain 2); the options
+ * bsq, banks, drain, addr-bits, n, seb, seb-min, seb-max; the check
+ * completes seb_max when it is 0 (addr_bits - n) (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(stc_bsq, );
 
 /* ---------------------------------------------------------------- core -- */
 
@@ -194,11 +185,7 @@ int stc_bsq_tm_lane(const stc_bsq_tm *t, unsigned j, uint64_t *addr);
 /* Width of the chg_seb_i port: bits of seb_max (at least 1). */
 unsigned stc_bsq_seb_bits(const stc_bsq_cfg *c);
 
-stc_bsq_tm *stc_bsq_tm_new(const stc_bsq_cfg *c);
-void stc_bsq_tm_free(stc_bsq_tm *t);
-void stc_bsq_tm_reset(stc_bsq_tm *t);
-void stc_bsq_tm_eval(const stc_bsq_tm *t, const uint64_t *in, uint64_t *out);
-void stc_bsq_tm_step(stc_bsq_tm *t, const uint64_t *in);
+COHKIT_UNIT_TM_API(stc_bsq_tm, stc_bsq_cfg, stc_bsq_tm_eval, stc_bsq_tm_step, uint64_t, uint64_t);
 
 COHKIT_END_DECLS
 

@@ -45,18 +45,10 @@ typedef struct {
 
 /* Paper configuration: MB, MB_MAX 4, CER {0}, and the default BSQ. */
 void stc_cu_cfg_default(stc_cu_cfg *c);
-/* "default", or "fpga" (BSQ 32/4/2). 0, or -1. */
-int stc_cu_cfg_preset(stc_cu_cfg *c, const char *name);
-/* One option (variant, mb-max, epoch, and the BSQ's: bsq, banks, drain,
- * addr-bits, n, seb, seb-min, seb-max). 0; 1 if not a CU option; -1. */
-/* The options (cmodel/unit.h), behind stc_cu_cfg_option and stc_cu_cfg_args. */
-extern const cohkit_unit_opt_table stc_cu_opts;
-int stc_cu_cfg_option(stc_cu_cfg *c, const char *name, const char *value, char *err,
-                      size_t len);
-/* Validates (and completes the BSQ's defaults). 0, or -1 with a reason. */
-int stc_cu_cfg_check(stc_cu_cfg *c, char *err, size_t len);
-void stc_cu_cfg_name(const stc_cu_cfg *c, char *buf, size_t len);
-void stc_cu_cfg_args(const stc_cu_cfg *c, char *buf, size_t len);
+/* Presets "default" and "fpga" (BSQ 32/4/2); the options variant, mb-max,
+ * epoch and the BSQ's (bsq, banks, drain, addr-bits, n, seb, seb-min,
+ * seb-max); the check completes the BSQ's defaults (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(stc_cu, );
 /* "nv", "es", "ab", "mb". */
 const char *stc_cu_variant_name(stc_cu_variant v);
 
@@ -180,11 +172,7 @@ typedef struct {
 } stc_cu_layout;
 void stc_cu_port_layout(const stc_cu_cfg *c, stc_cu_layout *l);
 
-stc_cu_tm *stc_cu_tm_new(const stc_cu_cfg *c);
-void stc_cu_tm_free(stc_cu_tm *t);
-void stc_cu_tm_reset(stc_cu_tm *t);
-void stc_cu_tm_eval(const stc_cu_tm *t, const uint64_t *in, uint64_t *out);
-void stc_cu_tm_step(stc_cu_tm *t, const uint64_t *in);
+COHKIT_UNIT_TM_API(stc_cu_tm, stc_cu_cfg, stc_cu_tm_eval, stc_cu_tm_step, uint64_t, uint64_t);
 
 COHKIT_END_DECLS
 

@@ -56,21 +56,12 @@ typedef struct {
 } stc_emu_cfg;
 
 void stc_emu_cfg_default(stc_emu_cfg *c);
-/* "default" (the paper's: MB, N 4, SEB 12, 8 CUs, MB_MAX 4, wake 100),
- * "fpga" (2 CUs). 0, or -1 for an unknown name. */
-int stc_emu_cfg_preset(stc_emu_cfg *c, const char *name);
-/* One option, name without dashes (variant, n, seb, seb-min, seb-max,
- * addr-bits, cus, mb-max, seb-guard, wake, epoch). 0; 1 if not an EMU
- * option; -1 with a one-line reason in err. */
-/* The options (cmodel/unit.h), behind stc_emu_cfg_option and stc_emu_cfg_args. */
-extern const cohkit_unit_opt_table stc_emu_opts;
-int stc_emu_cfg_option(stc_emu_cfg *c, const char *name, const char *value, char *err,
-                       size_t len);
-/* Completes seb_max (0 -> addr_bits - n) and mb_max (0 -> min(4, 2^n)) and
- * validates. 0, or -1. */
-int stc_emu_cfg_check(stc_emu_cfg *c, char *err, size_t len);
-void stc_emu_cfg_name(const stc_emu_cfg *c, char *buf, size_t len);
-void stc_emu_cfg_args(const stc_emu_cfg *c, char *buf, size_t len);
+/* Presets "default" (the paper's: MB, N 4, SEB 12, 8 CUs, MB_MAX 4, wake
+ * 100) and "fpga" (2 CUs); the options variant, n, seb, seb-min, seb-max,
+ * addr-bits, cus, mb-max, seb-guard, wake, epoch; the check completes
+ * seb_max (0 -> addr_bits - n) and mb_max (0 -> min(4, 2^n))
+ * (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(stc_emu, );
 /* "nv", "es", "ab", "mb". */
 const char *stc_variant_name(stc_variant v);
 /* The C7 bound of spec 5.3 in ChangeEpochs: 2^n + 1 for NV and ES,
@@ -204,11 +195,7 @@ typedef struct {
     uint64_t c2_addr;
 } stc_emu_tm;
 
-stc_emu_tm *stc_emu_tm_new(const stc_emu_cfg *c);
-void stc_emu_tm_free(stc_emu_tm *t);
-void stc_emu_tm_reset(stc_emu_tm *t);
-void stc_emu_eval(const stc_emu_tm *t, const uint64_t *in, uint64_t *out);
-void stc_emu_step(stc_emu_tm *t, const uint64_t *in);
+COHKIT_UNIT_TM_API(stc_emu_tm, stc_emu_cfg, stc_emu_eval, stc_emu_step, uint64_t, uint64_t);
 
 /* Port indices of the table (inputs count rst_ni as 0). */
 enum { STC_EMU_I_RST, STC_EMU_I_TMR_EN, STC_EMU_I_WAKE, STC_EMU_I_DEM_VALID, STC_EMU_I_DEM_ADDR,

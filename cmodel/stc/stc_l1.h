@@ -73,20 +73,12 @@ typedef struct {
 } stc_l1_geom;
 
 void stc_l1_cfg_default(stc_l1_cfg *c);
-/* "default" (64 KB, 64-way, 64 B lines: 16 sets) or "fpga" (4 sets x 4
- * ways). 0, or -1 for an unknown name. */
-int stc_l1_cfg_preset(stc_l1_cfg *c, const char *name);
-/* One option (name without dashes): n, seb, seb-min, seb-max, addr-bits,
- * epoch, sets, ways, line, mshrs, pw-bits, no-poison, no-lazy. 0; 1 if not
- * an option of this unit; -1 with a one-line reason in err. */
-/* The options (cmodel/unit.h), behind stc_l1_cfg_option and stc_l1_cfg_args. */
-extern const cohkit_unit_opt_table stc_l1_opts;
-int stc_l1_cfg_option(stc_l1_cfg *c, const char *name, const char *value, char *err, size_t len);
-/* Validates (and completes seb_max when 0). 0, or -1 with a reason. */
-int stc_l1_cfg_check(stc_l1_cfg *c, char *err, size_t len);
 void stc_l1_geom_of(const stc_l1_cfg *c, stc_l1_geom *g);
-void stc_l1_cfg_name(const stc_l1_cfg *c, char *buf, size_t len);
-void stc_l1_cfg_args(const stc_l1_cfg *c, char *buf, size_t len);
+/* Presets "default" (64 KB, 64-way, 64 B lines: 16 sets) and "fpga" (4 sets
+ * x 4 ways); the options n, seb, seb-min, seb-max, addr-bits, epoch, sets,
+ * ways, line, mshrs, pw-bits, no-poison, no-lazy; the check completes
+ * seb_max when 0 (cmodel/unit.h). */
+COHKIT_UNIT_CFG_API(stc_l1, );
 
 /* band(a) = (a >> seb) & (2^n - 1), zero-extended (spec 3.1). */
 unsigned stc_l1_band(uint64_t addr, unsigned seb, unsigned n);
@@ -253,11 +245,7 @@ enum { STC_L1_REQ_LD = 0, STC_L1_REQ_ST = 1, STC_L1_REQ_DATA = 2, STC_L1_REQ_WA 
  * one cycle per set for the sweep (plus one per INV), one per POISON, one
  * to take the new CER. */
 typedef struct stc_l1_tm stc_l1_tm;
-stc_l1_tm *stc_l1_tm_new(const stc_l1_cfg *c);
-void stc_l1_tm_free(stc_l1_tm *t);
-void stc_l1_tm_reset(stc_l1_tm *t);
-void stc_l1_eval(const stc_l1_tm *t, const stc_l1_in *in, stc_l1_out *o);
-void stc_l1_step(stc_l1_tm *t, const stc_l1_in *in);
+COHKIT_UNIT_TM_API(stc_l1_tm, stc_l1_cfg, stc_l1_eval, stc_l1_step, stc_l1_in, stc_l1_out);
 /* Shell state for the bench: PW, MSHR entries in use, RAM initialised. */
 unsigned stc_l1_tm_pw(const stc_l1_tm *t);
 int stc_l1_tm_idle(const stc_l1_tm *t);
