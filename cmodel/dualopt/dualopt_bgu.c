@@ -17,20 +17,6 @@ void dualopt_bgu_cfg_default(dualopt_bgu_cfg *c)
     *c = d;
 }
 
-static const cohkit_unit_opt opts[] = {
-    COHKIT_UNIT_OPT_NUM("lanes", "N", "lanes per wavefront, 1..64 (default 64)", dualopt_bgu_cfg, lanes),
-    COHKIT_UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 32..1024 (default 64)", dualopt_bgu_cfg, line),
-    COHKIT_UNIT_OPT_NUM("gran", "B", "mask granularity: 4, 8 or 16 bytes (default 4)", dualopt_bgu_cfg, gran),
-    COHKIT_UNIT_OPT_NUM("addr-bits", "N", "byte-address width, 16..64 (default 48)", dualopt_bgu_cfg, addr_bits),
-    COHKIT_UNIT_OPT_END,
-};
-const cohkit_unit_opt_table dualopt_bgu_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
-
-int dualopt_bgu_cfg_option(dualopt_bgu_cfg *c, const char *name, const char *value, char *err, size_t len)
-{
-    return cohkit_unit_opt_apply(&dualopt_bgu_opts, c, name, value, err, len);
-}
-
 static const cohkit_cfg_preset presets[] = {
     {"default", ""},
     {"fpga", "--lanes 8 --addr-bits 32"},
@@ -43,6 +29,20 @@ int dualopt_bgu_cfg_preset(dualopt_bgu_cfg *c, const char *name)
 {
     dualopt_bgu_cfg_default(c);
     return cohkit_cfg_preset_apply(&dualopt_bgu_opts, presets, c, name);
+}
+
+static const cohkit_unit_opt opts[] = {
+    COHKIT_UNIT_OPT_NUM("lanes", "N", "lanes per wavefront, 1..64 (default 64)", dualopt_bgu_cfg, lanes),
+    COHKIT_UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 32..1024 (default 64)", dualopt_bgu_cfg, line),
+    COHKIT_UNIT_OPT_NUM("gran", "B", "mask granularity: 4, 8 or 16 bytes (default 4)", dualopt_bgu_cfg, gran),
+    COHKIT_UNIT_OPT_NUM("addr-bits", "N", "byte-address width, 16..64 (default 48)", dualopt_bgu_cfg, addr_bits),
+    COHKIT_UNIT_OPT_END,
+};
+const cohkit_unit_opt_table dualopt_bgu_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
+
+int dualopt_bgu_cfg_option(dualopt_bgu_cfg *c, const char *name, const char *value, char *err, size_t len)
+{
+    return cohkit_unit_opt_apply(&dualopt_bgu_opts, c, name, value, err, len);
 }
 
 int dualopt_bgu_cfg_check(const dualopt_bgu_cfg *c, char *err, size_t len)

@@ -26,6 +26,31 @@ static void cfg_default(dualopt_codec_cfg *c)
     *c = d;
 }
 
+/* fpga: small enough for an iCE40 HX8K with its self-test top. The banks
+ * (one per word of a line or slot of a packet) are what costs logic: 32-byte
+ * lines (8-bit masks) and 40-byte packets (6 slots, 3 flits) give 8 banks
+ * of 48-bit words, each 3 SB_RAM40_4K deep enough for the paper's 64-slot
+ * buffers (24 of the 32 block RAMs); 16 banks would need 48.
+ * paper_header is the committed module's spelling of paper-header. */
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--line 32 --pkt-bytes 40 --reg-depth 2"},
+    {"gran8", "--gran 8"},
+    {"gran16", "--gran 16"},
+    {"gpus8", "--gpus 8"},
+    {"gpus16", "--gpus 16"},
+    {"timeout10", "--timeout 10"},
+    {"timeout50", "--timeout 50"},
+    {"paper-header", "--count-bits 3"},
+    {"paper_header", "--count-bits 3"},
+    {NULL, NULL},
+};
+
+int dualopt_codec_cfg_preset(dualopt_codec_cfg *c, const char *name)
+{
+    cfg_default(c);
+    return cohkit_cfg_preset_apply(&dualopt_codec_opts, presets, c, name);
+}
 
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("gpus", "N",
@@ -64,32 +89,6 @@ const cohkit_unit_opt_table dualopt_codec_opts = {opts, "a non-negative integer"
 int dualopt_codec_cfg_option(dualopt_codec_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
     return cohkit_unit_opt_apply(&dualopt_codec_opts, c, name, value, err, len);
-}
-
-/* fpga: small enough for an iCE40 HX8K with its self-test top. The banks
- * (one per word of a line or slot of a packet) are what costs logic: 32-byte
- * lines (8-bit masks) and 40-byte packets (6 slots, 3 flits) give 8 banks
- * of 48-bit words, each 3 SB_RAM40_4K deep enough for the paper's 64-slot
- * buffers (24 of the 32 block RAMs); 16 banks would need 48.
- * paper_header is the committed module's spelling of paper-header. */
-static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
-    {"fpga", "--line 32 --pkt-bytes 40 --reg-depth 2"},
-    {"gran8", "--gran 8"},
-    {"gran16", "--gran 16"},
-    {"gpus8", "--gpus 8"},
-    {"gpus16", "--gpus 16"},
-    {"timeout10", "--timeout 10"},
-    {"timeout50", "--timeout 50"},
-    {"paper-header", "--count-bits 3"},
-    {"paper_header", "--count-bits 3"},
-    {NULL, NULL},
-};
-
-int dualopt_codec_cfg_preset(dualopt_codec_cfg *c, const char *name)
-{
-    cfg_default(c);
-    return cohkit_cfg_preset_apply(&dualopt_codec_opts, presets, c, name);
 }
 
 int dualopt_codec_cfg_check(dualopt_codec_cfg *c, char *err, size_t len)

@@ -37,6 +37,25 @@ void dualopt_de_cfg_default(dualopt_de_cfg *c)
     *c = d;
 }
 
+/* gran8, gran16: 8- and 16-byte words (6.2), 8- and 4-bit masks; tiny: the
+ * window of the worked example (spec 4.7); kernel: a small window, warm-up,
+ * monitoring again in every kernel */
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--window 256"},
+    {"gran8", "--words 8"},
+    {"gran16", "--words 4"},
+    {"tiny", "--window 20"},
+    {"kernel", "--window 256 --warmup 64 --remonitor-on-kernel 1"},
+    {NULL, NULL},
+};
+
+int dualopt_de_cfg_preset(dualopt_de_cfg *c, const char *name)
+{
+    dualopt_de_cfg_default(c);
+    return cohkit_cfg_preset_apply(&dualopt_de_opts, presets, c, name);
+}
+
 static const char *const preset_names[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
 const char *const *dualopt_de_preset_names(void) { return preset_names; }
 
@@ -222,25 +241,6 @@ const cohkit_unit_opt_table dualopt_de_opts = {opts, "a number", 0, 10, 0, args_
 int dualopt_de_cfg_option(dualopt_de_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
     return cohkit_unit_opt_apply(&dualopt_de_opts, c, name, value, err, len);
-}
-
-/* gran8, gran16: 8- and 16-byte words (6.2), 8- and 4-bit masks; tiny: the
- * window of the worked example (spec 4.7); kernel: a small window, warm-up,
- * monitoring again in every kernel */
-static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
-    {"fpga", "--window 256"},
-    {"gran8", "--words 8"},
-    {"gran16", "--words 4"},
-    {"tiny", "--window 20"},
-    {"kernel", "--window 256 --warmup 64 --remonitor-on-kernel 1"},
-    {NULL, NULL},
-};
-
-int dualopt_de_cfg_preset(dualopt_de_cfg *c, const char *name)
-{
-    dualopt_de_cfg_default(c);
-    return cohkit_cfg_preset_apply(&dualopt_de_opts, presets, c, name);
 }
 
 /* ceil(window / remote_th), or 0 when the threshold is 0. */

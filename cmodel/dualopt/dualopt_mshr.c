@@ -20,6 +20,21 @@ void dualopt_mshr_cfg_default(dualopt_mshr_cfg *c)
     *c = d;
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--entries 8 --targets 4 --addr-bits 32 --tag-bits 6"},
+    {"line", "--mode line"},
+    {"gran8", "--gran 8"},
+    {"gran16", "--gran 16"},
+    {NULL, NULL},
+};
+
+int dualopt_mshr_cfg_preset(dualopt_mshr_cfg *c, const char *name)
+{
+    dualopt_mshr_cfg_default(c);
+    return cohkit_cfg_preset_apply(&dualopt_mshr_opts, presets, c, name);
+}
+
 static const cohkit_unit_opt_choice modes[] = {
     {"bitmask", DUALOPT_MSHR_BITMASK, 0}, {"line", DUALOPT_MSHR_LINE, 0}, {NULL, 0, 0}};
 static const cohkit_unit_opt opts[] = {
@@ -50,21 +65,6 @@ int dualopt_mshr_cfg_option(dualopt_mshr_cfg *c, const char *name, const char *v
                             size_t len)
 {
     return cohkit_unit_opt_apply(&dualopt_mshr_opts, c, name, value, err, len);
-}
-
-static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
-    {"fpga", "--entries 8 --targets 4 --addr-bits 32 --tag-bits 6"},
-    {"line", "--mode line"},
-    {"gran8", "--gran 8"},
-    {"gran16", "--gran 16"},
-    {NULL, NULL},
-};
-
-int dualopt_mshr_cfg_preset(dualopt_mshr_cfg *c, const char *name)
-{
-    dualopt_mshr_cfg_default(c);
-    return cohkit_cfg_preset_apply(&dualopt_mshr_opts, presets, c, name);
 }
 
 int dualopt_mshr_cfg_check(const dualopt_mshr_cfg *c, char *err, size_t len)

@@ -17,6 +17,19 @@ void dualopt_rcache_cfg_default(dualopt_rcache_cfg *c)
     *c = d;
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--sets 64 --ways 4 --line 16 --addr-bits 32"},
+    {"pow2", "--sets 2048 --ways 12"},
+    {NULL, NULL},
+};
+
+int dualopt_rcache_cfg_preset(dualopt_rcache_cfg *c, const char *name)
+{
+    dualopt_rcache_cfg_default(c);
+    return cohkit_cfg_preset_apply(&dualopt_rcache_opts, presets, c, name);
+}
+
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("sets", "N",
                 "sets, 2..65536, any value: set = line mod N (default 1536)",
@@ -33,19 +46,6 @@ const cohkit_unit_opt_table dualopt_rcache_opts = {opts, "a decimal number", 100
 int dualopt_rcache_cfg_option(dualopt_rcache_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
     return cohkit_unit_opt_apply(&dualopt_rcache_opts, c, name, value, err, len);
-}
-
-static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
-    {"fpga", "--sets 64 --ways 4 --line 16 --addr-bits 32"},
-    {"pow2", "--sets 2048 --ways 12"},
-    {NULL, NULL},
-};
-
-int dualopt_rcache_cfg_preset(dualopt_rcache_cfg *c, const char *name)
-{
-    dualopt_rcache_cfg_default(c);
-    return cohkit_cfg_preset_apply(&dualopt_rcache_opts, presets, c, name);
 }
 
 int dualopt_rcache_cfg_check(const dualopt_rcache_cfg *c, char *err, size_t len)

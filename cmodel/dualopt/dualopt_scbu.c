@@ -17,6 +17,18 @@ void dualopt_scbu_cfg_default(dualopt_scbu_cfg *c)
     *c = d;
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--addr-bits 32 --start 0x10000000 --end 0x20000000"},
+    {NULL, NULL},
+};
+
+int dualopt_scbu_cfg_preset(dualopt_scbu_cfg *c, const char *name)
+{
+    dualopt_scbu_cfg_default(c);
+    return cohkit_cfg_preset_apply(&dualopt_scbu_opts, presets, c, name);
+}
+
 static const cohkit_unit_opt_choice zero_one[] = {{"0", 0, 0}, {"1", 1, 0}, {NULL, 0, 0}};
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_HEX64("start", "A", "reset value of the start register, hex (default 0x0)", dualopt_scbu_cfg,
@@ -37,18 +49,6 @@ const cohkit_unit_opt_table dualopt_scbu_opts = {opts, "a decimal number", 1000,
 int dualopt_scbu_cfg_option(dualopt_scbu_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
     return cohkit_unit_opt_apply(&dualopt_scbu_opts, c, name, value, err, len);
-}
-
-static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
-    {"fpga", "--addr-bits 32 --start 0x10000000 --end 0x20000000"},
-    {NULL, NULL},
-};
-
-int dualopt_scbu_cfg_preset(dualopt_scbu_cfg *c, const char *name)
-{
-    dualopt_scbu_cfg_default(c);
-    return cohkit_cfg_preset_apply(&dualopt_scbu_opts, presets, c, name);
 }
 
 int dualopt_scbu_cfg_check(const dualopt_scbu_cfg *c, char *err, size_t len)

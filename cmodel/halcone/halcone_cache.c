@@ -26,6 +26,21 @@ static void cfg_base(halcone_cache_cfg *c)
     *c = d;
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"safe", ""},
+    {"paper", "--rules paper"},
+    {"fpga", "--role l2 --sets 16 --ways 2 --addr-bits 16 --ts-bits 8"},
+    {"l2", "--role l2 --sets 256 --ways 16"},
+    {NULL, NULL},
+};
+
+int halcone_cache_cfg_preset(halcone_cache_cfg *c, const char *name)
+{
+    cfg_base(c);
+    return cohkit_cfg_preset_apply(&halcone_cache_opts, presets, c, name);
+}
+
 static const cohkit_unit_opt_choice roles[] = {
     {"l1", HALCONE_CACHE_ROLE_L1, 0}, {"l2", HALCONE_CACHE_ROLE_L2, 0}, {NULL, 0, 0}};
 static const cohkit_unit_opt_choice rule_sets[] = {
@@ -82,21 +97,6 @@ int halcone_cache_cfg_option(halcone_cache_cfg *c, const char *name, const char 
                              size_t len)
 {
     return cohkit_unit_opt_apply(&halcone_cache_opts, c, name, value, err, len);
-}
-
-static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
-    {"safe", ""},
-    {"paper", "--rules paper"},
-    {"fpga", "--role l2 --sets 16 --ways 2 --addr-bits 16 --ts-bits 8"},
-    {"l2", "--role l2 --sets 256 --ways 16"},
-    {NULL, NULL},
-};
-
-int halcone_cache_cfg_preset(halcone_cache_cfg *c, const char *name)
-{
-    cfg_base(c);
-    return cohkit_cfg_preset_apply(&halcone_cache_opts, presets, c, name);
 }
 
 int halcone_cache_cfg_check(const halcone_cache_cfg *c, char *err, size_t len)

@@ -34,6 +34,21 @@ void halcone_tsu_cfg_default(halcone_tsu_cfg *c)
     halcone_tsu_cfg_rules(c, "safe");
 }
 
+/* fpga: a prototype on an iCE40 HX8K, 256 entries, 32-bit addresses */
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--sets 64 --ways 4 --addr-bits 32"},
+    {NULL, NULL},
+};
+
+int halcone_tsu_cfg_preset(halcone_tsu_cfg *c, const char *name)
+{
+    halcone_tsu_cfg_default(c);
+    if (strcmp(name, "paper") == 0)
+        return halcone_tsu_cfg_rules(c, "paper");
+    return cohkit_cfg_preset_apply(&halcone_tsu_opts, presets, c, name);
+}
+
 static const cohkit_unit_opt_choice wr_wts[] = {
     {"literal", HALCONE_WRWTS_LITERAL, 0}, {"plus1", HALCONE_WRWTS_PLUS1, 0}, {NULL, 0, 0}};
 static const cohkit_unit_opt_choice floors[] = {{"none", HALCONE_FLOOR_NONE, 0},
@@ -99,21 +114,6 @@ static const cohkit_cfg_preset rule_sets[] = {
 int halcone_tsu_cfg_rules(halcone_tsu_cfg *c, const char *rules)
 {
     return rules ? cohkit_cfg_preset_apply(&halcone_tsu_opts, rule_sets, c, rules) : -1;
-}
-
-/* fpga: a prototype on an iCE40 HX8K, 256 entries, 32-bit addresses */
-static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
-    {"fpga", "--sets 64 --ways 4 --addr-bits 32"},
-    {NULL, NULL},
-};
-
-int halcone_tsu_cfg_preset(halcone_tsu_cfg *c, const char *name)
-{
-    halcone_tsu_cfg_default(c);
-    if (strcmp(name, "paper") == 0)
-        return halcone_tsu_cfg_rules(c, "paper");
-    return cohkit_cfg_preset_apply(&halcone_tsu_opts, presets, c, name);
 }
 
 int halcone_tsu_cfg_check(const halcone_tsu_cfg *c, char *err, size_t len)

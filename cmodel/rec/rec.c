@@ -32,6 +32,23 @@ void rec_cfg_default(rec_cfg *cfg)
     *cfg = d;
 }
 
+/* fpga: a prototype keeps no set-index bits in its tags. baseline: section
+ * 2.3, one line per entry (range = line), FIFO replacement. hmg: groups of
+ * --group lines (range = group x line), FIFO. */
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--entries 512 --ways 4 --store packed"},
+    {"baseline", "--mode line --range 64 --repl fifo"},
+    {"hmg", "--mode hmg --range 256 --repl fifo"},
+    {NULL, NULL},
+};
+
+int rec_cfg_preset(rec_cfg *cfg, const char *name)
+{
+    rec_cfg_default(cfg);
+    return cohkit_cfg_preset_apply(&rec_opts, presets, cfg, name);
+}
+
 static const char *const preset_names[] = {"default", "fpga", "baseline", "hmg", NULL};
 
 const char *const *rec_preset_names(void) { return preset_names; }
@@ -76,23 +93,6 @@ int rec_cfg_option(rec_cfg *cfg, const char *name, const char *value,
                    char *err, size_t len)
 {
     return cohkit_unit_opt_apply(&rec_opts, cfg, name, value, err, len);
-}
-
-/* fpga: a prototype keeps no set-index bits in its tags. baseline: section
- * 2.3, one line per entry (range = line), FIFO replacement. hmg: groups of
- * --group lines (range = group x line), FIFO. */
-static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
-    {"fpga", "--entries 512 --ways 4 --store packed"},
-    {"baseline", "--mode line --range 64 --repl fifo"},
-    {"hmg", "--mode hmg --range 256 --repl fifo"},
-    {NULL, NULL},
-};
-
-int rec_cfg_preset(rec_cfg *cfg, const char *name)
-{
-    rec_cfg_default(cfg);
-    return cohkit_cfg_preset_apply(&rec_opts, presets, cfg, name);
 }
 
 /* The range against the line and the mode. */

@@ -27,6 +27,18 @@ void stc_bsq_cfg_default(stc_bsq_cfg *c)
     *c = d;
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--bsq 32 --banks 4 --drain 2"},
+    {NULL, NULL},
+};
+
+int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name)
+{
+    stc_bsq_cfg_default(c);
+    return cohkit_cfg_preset_apply(&stc_bsq_opts, presets, c, name);
+}
+
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("bsq", "E", "entries, power of two, 4..4096 (default 256)", stc_bsq_cfg, entries),
     COHKIT_UNIT_OPT_NUM("banks", "B", "banks, power of two, 1..E/2 (default 16)", stc_bsq_cfg, banks),
@@ -48,18 +60,6 @@ int stc_bsq_cfg_option(stc_bsq_cfg *c, const char *name, const char *value, char
                        size_t len)
 {
     return cohkit_unit_opt_apply(&stc_bsq_opts, c, name, value, err, len);
-}
-
-static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
-    {"fpga", "--bsq 32 --banks 4 --drain 2"},
-    {NULL, NULL},
-};
-
-int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name)
-{
-    stc_bsq_cfg_default(c);
-    return cohkit_cfg_preset_apply(&stc_bsq_opts, presets, c, name);
 }
 
 int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len)

@@ -23,6 +23,18 @@ void stc_emu_cfg_default(stc_emu_cfg *c)
     *c = d;
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--cus 2"},
+    {NULL, NULL},
+};
+
+int stc_emu_cfg_preset(stc_emu_cfg *c, const char *name)
+{
+    stc_emu_cfg_default(c);
+    return cohkit_cfg_preset_apply(&stc_emu_opts, presets, c, name);
+}
+
 const char *stc_variant_name(stc_variant v)
 {
     static const char *const nm[] = {"nv", "es", "ab", "mb"};
@@ -81,18 +93,6 @@ int stc_emu_cfg_option(stc_emu_cfg *c, const char *name, const char *value, char
                        size_t len)
 {
     return cohkit_unit_opt_apply(&stc_emu_opts, c, name, value, err, len);
-}
-
-static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
-    {"fpga", "--cus 2"},
-    {NULL, NULL},
-};
-
-int stc_emu_cfg_preset(stc_emu_cfg *c, const char *name)
-{
-    stc_emu_cfg_default(c);
-    return cohkit_cfg_preset_apply(&stc_emu_opts, presets, c, name);
 }
 
 int stc_emu_cfg_check(stc_emu_cfg *c, char *err, size_t len)

@@ -24,6 +24,18 @@ void stc_l1_cfg_default(stc_l1_cfg *c)
     *c = d;
 }
 
+static const cohkit_cfg_preset presets[] = {
+    {"default", ""},
+    {"fpga", "--sets 4 --ways 4 --mshrs 4 --pw-bits 4"},
+    {NULL, NULL},
+};
+
+int stc_l1_cfg_preset(stc_l1_cfg *c, const char *name)
+{
+    stc_l1_cfg_default(c);
+    return cohkit_cfg_preset_apply(&stc_l1_opts, presets, c, name);
+}
+
 static int set_epoch(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
     /* checked against 2^N in cfg_check: parse with the widest range */
@@ -98,18 +110,6 @@ const cohkit_unit_opt_table stc_l1_opts = {opts, "a number", 1000000, 10, 0, NUL
 int stc_l1_cfg_option(stc_l1_cfg *c, const char *name, const char *value, char *err, size_t len)
 {
     return cohkit_unit_opt_apply(&stc_l1_opts, c, name, value, err, len);
-}
-
-static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
-    {"fpga", "--sets 4 --ways 4 --mshrs 4 --pw-bits 4"},
-    {NULL, NULL},
-};
-
-int stc_l1_cfg_preset(stc_l1_cfg *c, const char *name)
-{
-    stc_l1_cfg_default(c);
-    return cohkit_cfg_preset_apply(&stc_l1_opts, presets, c, name);
 }
 
 int stc_l1_cfg_check(stc_l1_cfg *c, char *err, size_t len)
