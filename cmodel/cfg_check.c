@@ -17,34 +17,37 @@ int cohkit_cfg_fail(char *err, size_t len, const char *fmt, ...)
     return -1;
 }
 
+/* 0 when v is in lo..hi (and a power of two if pow2), else -1 with the
+ * message of `fmt`: "--<opt> ... <v> ... <lo>..<hi>". */
+static int check(char *err, size_t len, const char *fmt, const char *opt, unsigned v, unsigned lo,
+                 unsigned hi, int pow2)
+{
+    if ((!pow2 || cohkit_is_pow2(v)) && v >= lo && v <= hi)
+        return 0;
+    snprintf(err, len, fmt, opt, v, lo, hi);
+    return -1;
+}
+
 int cohkit_cfg_range(char *err, size_t len, const char *opt, unsigned v, unsigned lo, unsigned hi)
 {
-    if (v >= lo && v <= hi)
-        return 0;
-    return cohkit_cfg_fail(err, len, "--%s %u: must be %u..%u", opt, v, lo, hi);
+    return check(err, len, "--%s %u: must be %u..%u", opt, v, lo, hi, 0);
 }
 
 int cohkit_cfg_range_pow2(char *err, size_t len, const char *opt, unsigned v, unsigned lo,
                           unsigned hi)
 {
-    if (cohkit_is_pow2(v) && v >= lo && v <= hi)
-        return 0;
-    return cohkit_cfg_fail(err, len, "--%s %u: must be a power of two, %u..%u", opt, v, lo, hi);
+    return check(err, len, "--%s %u: must be a power of two, %u..%u", opt, v, lo, hi, 1);
 }
 
 int cohkit_cfg_in(char *err, size_t len, const char *opt, unsigned v, unsigned lo, unsigned hi)
 {
-    if (v >= lo && v <= hi)
-        return 0;
-    return cohkit_cfg_fail(err, len, "--%s: %u is not in %u..%u", opt, v, lo, hi);
+    return check(err, len, "--%s: %u is not in %u..%u", opt, v, lo, hi, 0);
 }
 
 int cohkit_cfg_in_pow2(char *err, size_t len, const char *opt, unsigned v, unsigned lo,
                        unsigned hi)
 {
-    if (cohkit_is_pow2(v) && v >= lo && v <= hi)
-        return 0;
-    return cohkit_cfg_fail(err, len, "--%s: %u is not a power of two in %u..%u", opt, v, lo, hi);
+    return check(err, len, "--%s: %u is not a power of two in %u..%u", opt, v, lo, hi, 1);
 }
 
 int cohkit_cfg_dec(const char *name, const char *value, uint64_t lo, uint64_t hi, uint64_t *v,

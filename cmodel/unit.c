@@ -19,23 +19,19 @@ static void or_list(const char *const *names, char *buf, size_t len)
                               names[i]);
 }
 
-const cohkit_unit_desc *cohkit_unit_find(const char *name)
+/* The entry of a NULL-terminated list named `name`, or NULL. */
+static const cohkit_unit_desc *find_in(const cohkit_unit_desc *const *list, const char *name)
 {
     size_t i;
-    for (i = 0; name != NULL && cohkit_unit_registry[i] != NULL; i++)
-        if (strcmp(cohkit_unit_registry[i]->name, name) == 0)
-            return cohkit_unit_registry[i];
+    for (i = 0; name != NULL && list[i] != NULL; i++)
+        if (strcmp(list[i]->name, name) == 0)
+            return list[i];
     return NULL;
 }
 
-const cohkit_unit_desc *cohkit_unit_tool_find(const char *name)
-{
-    size_t i;
-    for (i = 0; name != NULL && cohkit_unit_tools[i] != NULL; i++)
-        if (strcmp(cohkit_unit_tools[i]->name, name) == 0)
-            return cohkit_unit_tools[i];
-    return NULL;
-}
+const cohkit_unit_desc *cohkit_unit_find(const char *name) { return find_in(cohkit_unit_registry, name); }
+
+const cohkit_unit_desc *cohkit_unit_tool_find(const char *name) { return find_in(cohkit_unit_tools, name); }
 
 int cohkit_unit_flag_index(const cohkit_unit_desc *u, const char *name)
 {

@@ -46,16 +46,11 @@ struct dualopt_e2e_sys {
 
 void dualopt_e2e_opts_default(dualopt_e2e_opts *o)
 {
-    memset(o, 0, sizeof *o);
-    o->gpus = 4;
-    o->mode = DUALOPT_E2E_COALESCE;
-    o->req_lat = 20;
-    o->rsp_lat = 20;
-    o->local_lat = 10;
-    o->link_cap = 4;
-    o->max_cycles = 2000000;
-    o->idle_limit = 2000;
-    o->preset = "default";
+    static const dualopt_e2e_opts d = {.gpus = 4, .mode = DUALOPT_E2E_COALESCE, .req_lat = 20,
+                                       .rsp_lat = 20, .local_lat = 10, .link_cap = 4,
+                                       .max_cycles = 2000000, .idle_limit = 2000,
+                                       .preset = "default"};
+    *o = d;
 }
 
 /* ---------------------------------------------------------- lifetime -- */

@@ -169,13 +169,9 @@ void dualopt_gpu_kernel_free(dualopt_gpu_kernel *k)
 
 void dualopt_gpu_opts_default(dualopt_gpu_opts *o)
 {
-    memset(o, 0, sizeof *o);
-    o->force = DUALOPT_GPU_AUTO;
-    o->de_preset = "kernel";
-    o->window = 0;
-    o->max_total = 0;
-    o->per_cycle = 4;
-    o->l1_lines = 64;
+    static const dualopt_gpu_opts d = {.force = DUALOPT_GPU_AUTO, .de_preset = "kernel",
+                                       .per_cycle = 4, .l1_lines = 64};
+    *o = d;
 }
 
 void dualopt_gpu_result_free(dualopt_gpu_result *r)

@@ -69,15 +69,10 @@ struct dualopt_sys {
 
 void dualopt_sys_opts_default(dualopt_sys_opts *o)
 {
-    memset(o, 0, sizeof *o);
-    o->gpus = 2;
-    o->force = DUALOPT_GPU_AUTO;
-    o->de_preset = "tiny";
-    o->link_lat = 20;
-    o->local_lat = 10;
-    o->link_cap = 4;
-    o->max_cycles = 5000000;
-    o->idle_limit = 5000;
+    static const dualopt_sys_opts d = {.gpus = 2, .force = DUALOPT_GPU_AUTO, .de_preset = "tiny",
+                                       .link_lat = 20, .local_lat = 10, .link_cap = 4,
+                                       .max_cycles = 5000000, .idle_limit = 5000};
+    *o = d;
 }
 
 static uint64_t get_bits(const uint64_t *w, unsigned lo) { return cmp_bits_get(w, lo, 8); }

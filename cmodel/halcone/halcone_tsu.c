@@ -294,6 +294,26 @@ uint32_t halcone_tsu_memts(const halcone_tsu *t, uint64_t addr, int *present)
 
 /* An entry leaves the TSU (victim or removal): the floor keeps its memts
  * (S2). Returns 1 when the floor rose. */
+/* The way of a new entry (Alg. 3 AddEntryToTSU): invalid ways first (lowest
+ * index), else the lowest memts, ties to the lowest way (3.2.5, H11). *m
+ * gets the memts the entry starts from: the floor, raised to the victim's
+ * memts unless the floor is off. */
+static unsigned pick_way(const halcone_tsu *t, const halcone_tsu_entry *s, uint64_t addr,
+                         uint32_t *m)
+{
+    unsigned w, v = 0, ways = t->cfg.ways;
+    *m = halcone_tsu_floor_of(t, addr);
+    for (w = 0; w < ways; w++)
+        if (!s[w].valid)
+            return w;
+    for (w = 1; w < ways; w++)
+        if (s[w].memts < s[v].memts)
+            v = w;
+    if (t->cfg.floor != HALCONE_FLOOR_NONE && s[v].memts > *m)
+        *m = s[v].memts;
+    return v;
+}
+
 static int drop_memts(halcone_tsu *t, unsigned set, uint32_t memts, halcone_tsu_result *r)
 {
     uint32_t *f = t->cfg.floor == HALCONE_FLOOR_GLOBAL ? &t->floor
@@ -330,7 +350,7 @@ static halcone_tsu_result grant(halcone_tsu *t, int write, uint64_t addr, uint32
                                 uint32_t lease)
 {
     halcone_tsu_result r;
-    unsigned set, ways = t->cfg.ways, w;
+    unsigned set, ways = t->cfg.ways;
     uint64_t tag, wts, rts, c;
     halcone_tsu_entry *s, *e;
     int hw;
@@ -361,21 +381,8 @@ static halcone_tsu_result grant(halcone_tsu *t, int write, uint64_t addr, uint32
          * else the lowest memts, ties to the lowest way (3.2.5, H11). The
          * reset check comes first: a request that overflows is served in the
          * new epoch, where nothing of the old one (victim, floor) remains. */
-        uint32_t m = halcone_tsu_floor_of(t, addr);
-        unsigned v = ways;
-        for (w = 0; w < ways; w++)
-            if (!s[w].valid) {
-                v = w;
-                break;
-            }
-        if (v == ways) {
-            v = 0;
-            for (w = 1; w < ways; w++)
-                if (s[w].memts < s[v].memts)
-                    v = w;
-            if (t->cfg.floor != HALCONE_FLOOR_NONE && s[v].memts > m)
-                m = s[v].memts;
-        }
+        uint32_t m;
+        unsigned v = pick_way(t, s, addr, &m);
         grant_of(t, write, m, c, lease, &wts, &rts);
         if (rts > t->g.ts_max && t->cfg.overflow == HALCONE_OVF_RESET)
             goto reset;
@@ -602,8 +609,9 @@ void halcone_tsu_tm_reset(halcone_tsu_tm *t)
 static int s2_overflows(const halcone_tsu_tm *t)
 {
     const halcone_tsu *u = t->tsu;
-    unsigned set, w, ways = u->cfg.ways;
-    uint64_t tag, wts, rts, m, c, lease;
+    unsigned set, ways = u->cfg.ways;
+    uint64_t tag, wts, rts, c, lease;
+    uint32_t m;
     uint64_t addr = t->s2_addr << u->g.line_bits;
     const halcone_tsu_entry *s;
     int hw, write = t->s2_op == HALCONE_TSU_WR;
@@ -614,25 +622,10 @@ static int s2_overflows(const halcone_tsu_tm *t)
     hw = find(u, set, tag);
     lease = t->s2_lease ? t->s2_lease : write ? u->wr_lease : u->rd_lease;
     c = u->cfg.req_cts && !t->s2_rst ? t->s2_cts : 0;
-    if (hw >= 0) {
+    if (hw >= 0)
         m = s[hw].memts;
-    } else {
-        unsigned v = ways;
-        m = halcone_tsu_floor_of(u, addr);
-        for (w = 0; w < ways; w++)
-            if (!s[w].valid) {
-                v = w;
-                break;
-            }
-        if (v == ways) {
-            v = 0;
-            for (w = 1; w < ways; w++)
-                if (s[w].memts < s[v].memts)
-                    v = w;
-            if (u->cfg.floor != HALCONE_FLOOR_NONE && s[v].memts > m)
-                m = s[v].memts;
-        }
-    }
+    else
+        pick_way(u, s, addr, &m);
     grant_of(u, write, m, c, lease, &wts, &rts);
     return rts > u->g.ts_max;
 }

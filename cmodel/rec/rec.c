@@ -388,24 +388,17 @@ void rec_core_access(rec_dir *d, rec_op op, uint64_t line, unsigned src,
     }
     {
         rec_entry *e = &s[w];
+        int evict = e->valid;
+        uint64_t vbase = 0;
+        uint16_t old[REC_JOB_MAX];
         unsigned k;
         d->st.allocs++;
-        if (e->valid) {
+        if (evict) {
             /* Eviction: reconstruct every coalesced line, each with its own
              * sharers. The job is emitted after the update, as in the RTL. */
-            uint64_t vbase = rec_entry_base(d, set, w);
-            uint16_t old[REC_JOB_MAX];
+            vbase = rec_entry_base(d, set, w);
             memcpy(old, e->sh, g->slots * sizeof *old);
             d->st.evictions++;
-            e->valid = 1;
-            e->tag = tag;
-            e->pos = g->has_pos ? 1ull << slot : 0;
-            memset(e->sh, 0, g->slots * sizeof *e->sh);
-            e->sh[slot] = (uint16_t)(1u << sharer_of(d, src));
-            promote(s, ways, w);
-            for (k = 0; k < g->slots; k++)
-                emit_slot(d, vbase, k, old[k], emit, ctx, 1);
-            return;
         }
         e->valid = 1;
         e->tag = tag;
@@ -413,6 +406,8 @@ void rec_core_access(rec_dir *d, rec_op op, uint64_t line, unsigned src,
         memset(e->sh, 0, g->slots * sizeof *e->sh);
         e->sh[slot] = (uint16_t)(1u << sharer_of(d, src));
         promote(s, ways, w);
+        for (k = 0; evict && k < g->slots; k++)
+            emit_slot(d, vbase, k, old[k], emit, ctx, 1);
     }
 }
 

@@ -201,13 +201,9 @@ void stc_prog_write(const stc_prog *p, FILE *f)
 
 void stc_gen_cfg_default(stc_gen_cfg *g)
 {
-    g->cus = 2;
-    g->ops = 24;
-    g->n = 4;
-    g->seb = 12;
-    g->seb_min = 12;
-    g->addr_bits = 32;
-    g->line = 64;
+    static const stc_gen_cfg d = {.cus = 2, .ops = 24, .n = 4, .seb = 12, .seb_min = 12,
+                                  .addr_bits = 32, .line = 64};
+    *g = d;
 }
 
 static unsigned below(uint64_t *s, unsigned n)

@@ -26,16 +26,13 @@
 
 void stc_sys_cfg_default(stc_sys_cfg *c)
 {
-    memset(c, 0, sizeof *c);
+    static const stc_sys_cfg d = {.l2_lat = 160, .mem_lat = 260, .msg_lat = 2, .slow_cu = -1,
+                                  .max_cycles = 200000};
+    *c = d;
     stc_emu_cfg_default(&c->emu);
     stc_cu_cfg_default(&c->cu);
     stc_l1_cfg_default(&c->l1);
     c->emu.cus = 2;
-    c->l2_lat = 160;
-    c->mem_lat = 260;
-    c->msg_lat = 2;
-    c->slow_cu = -1;
-    c->max_cycles = 200000;
 }
 
 int stc_sys_cfg_preset(stc_sys_cfg *c, const char *name)
