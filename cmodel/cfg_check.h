@@ -1,8 +1,8 @@
 /*
  * What the units' configuration code shares: the checks of a value's range
- * and their messages, worded alike in every unit, and the named
- * configurations (presets) written as the options that refine a unit's
- * default configuration.
+ * and their messages, worded alike in every unit, numeric options parsed
+ * against their range, and the named configurations (presets) written as
+ * the options that refine a unit's default configuration.
  *
  * Two wordings are in use, each kept exactly: "--sets 3: must be a power of
  * two, 2..65536" (cohkit_cfg_range, cohkit_cfg_range_pow2) and "--sets: 3 is
