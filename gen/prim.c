@@ -108,6 +108,62 @@ void prim_ram_ports(emit_file *e, const prim_ram *r)
     emit(e, "end");
 }
 
+void prim_begin(emit_file *e, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    emit(e, "%s", line);
+    emit_in(e);
+}
+
+void prim_end(emit_file *e, const char *line)
+{
+    emit_out(e);
+    emit(e, "%s", line);
+}
+
+/* One line per name of a space-separated list: its hold line, or (outputs)
+ * the assignment of its output port. */
+static void names_lines(emit_file *e, const char *names, int outputs)
+{
+    while (*names) {
+        int n = (int)strcspn(names, " ");
+        if (outputs)
+            emit(e, "assign %.*s_o = %.*s_q;", n, names, n, names);
+        else
+            emit(e, "%.*s_d = %.*s_q;", n, names, n, names);
+        names += n;
+        names += strspn(names, " ");
+    }
+}
+
+void prim_hold(emit_file *e, const char *names) { names_lines(e, names, 0); }
+
+void prim_outputs(emit_file *e, const char *names) { names_lines(e, names, 1); }
+
+void prim_stage(emit_file *e, const char *valid, const char *hold, const char *drain,
+                const char *load, const prim_sfield *f)
+{
+    const prim_sfield *k;
+    if (hold != NULL)
+        emit(e, "%s_d = %s;", valid, hold);
+    else
+        emit(e, "%s_d = %s_q;", valid, valid);
+    for (k = f; k->name != NULL; k++)
+        if (k->on)
+            emit(e, "%s_d = %s_q;", k->name, k->name);
+    if (drain != NULL)
+        emit(e, "if (%s) %s_d = 1'b0;", drain, valid);
+    emit(e, "if (%s) begin", load);
+    emit(e, "  %s_d = 1'b1;", valid);
+    for (k = f; k->name != NULL; k++)
+        if (k->on)
+            emit(e, "  %s_d = %s;", k->name, k->load);
+}
+
 static const char *regs_keep(prim_regs *l, const char *fmt, va_list ap)
 {
     char *dst = l->pool + l->used;

@@ -59,6 +59,36 @@ void prim_ram_decl(emit_file *e, const char *mem, unsigned w, unsigned depth);
 /* The always_ff block of the RAM's two ports. */
 void prim_ram_ports(emit_file *e, const prim_ram *r);
 
+/* A block's opening line (printed from fmt), then one level of
+ * indentation in: "always_comb begin", "case (sel)", ... */
+void prim_begin(emit_file *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One level of indentation out, then the block's closing line ("end",
+ * "endcase", ...). */
+void prim_end(emit_file *e, const char *line);
+
+/* The hold lines of a next-state block: "NAME_d = NAME_q;" for every name
+ * of the space-separated list, at the current indentation. */
+void prim_hold(emit_file *e, const char *names);
+/* Output ports driven by registers: "assign NAME_o = NAME_q;" for every
+ * name of the space-separated list. */
+void prim_outputs(emit_file *e, const char *names);
+
+/* A field of a register stage (prim_stage): register NAME (without _q /
+ * _d), the value it takes when the stage loads, and whether this
+ * configuration has it (0: no line). */
+typedef struct {
+    const char *name, *load;
+    int on;
+} prim_sfield;
+/* The next-state lines of a register stage with a valid bit, inside an
+ * always block: "VALID_d = HOLD;" (HOLD NULL: VALID_q), "F_d = F_q;" for
+ * every field, "if (DRAIN) VALID_d = 1'b0;" (DRAIN non-NULL), then
+ * "if (LOAD) begin", "  VALID_d = 1'b1;" and "  F_d = LOAD;" for every
+ * field. The load branch stays open: the caller adds what else it does and
+ * its "end". The fields end at a NULL name. */
+void prim_stage(emit_file *e, const char *valid, const char *hold, const char *drain,
+                const char *load, const prim_sfield *f);
+
 /* The registers of one always_ff block on clk_i with the asynchronous
  * active-low reset rst_ni: "NAME_q <= RESET;" in the reset branch and
  * "NAME_q <= NAME_d;" in the other, one line each, in the order added. */

@@ -32,6 +32,15 @@ static const char *ext(char *buf, size_t len, unsigned to, const char *expr, uns
 
 static const char *const cnt_names[] = {"total", "remote", "reads", "words", "hits"};
 
+/* FMT once per counter, in counter order, every %s of it the counter's
+ * name (at most four). */
+static void cnt_lines(emit_file *e, const char *fmt)
+{
+    unsigned i;
+    for (i = 0; i < 5; i++)
+        emit(e, fmt, cnt_names[i], cnt_names[i], cnt_names[i], cnt_names[i]);
+}
+
 static unsigned cnt_width(const gctx *x, unsigned i)
 {
     const unsigned w[] = {x->g.total_bits, x->g.remote_bits, x->g.reads_bits, x->g.words_bits, x->g.hits_bits};
@@ -125,31 +134,16 @@ static void emit_count(gctx *x)
     else
         emit(e, "assign rearm = a_rst_q;");
     emit_nl(e);
-    emit(e, "always_comb begin");
-    emit_in(e);
-    emit(e, "phase_d = phase_q;");
-    if (x->c->warmup)
-        emit(e, "warm_d = warm_q;");
-    emit(e, "total_d = total_q;");
-    emit(e, "remote_d = remote_q;");
-    emit(e, "reads_d = reads_q;");
-    emit(e, "words_d = words_q;");
-    emit(e, "hits_d = hits_q;");
+    prim_begin(e, "always_comb begin");
+    prim_hold(e, x->c->warmup ? "phase warm" : "phase");
+    cnt_lines(e, "%s_d = %s_q;");
     emit(e, "if (rearm) begin");
     emit(e, "  phase_d = 2'd%u;", x->c->warmup ? 0 : 1);
     if (x->c->warmup)
         emit(e, "  warm_d = '0;");
-    emit(e, "  total_d = '0;");
-    emit(e, "  remote_d = '0;");
-    emit(e, "  reads_d = '0;");
-    emit(e, "  words_d = '0;");
-    emit(e, "  hits_d = '0;");
+    cnt_lines(e, "  %s_d = '0;");
     emit(e, "end else if (counting) begin");
-    emit(e, "  total_d = total_inc;");
-    emit(e, "  remote_d = remote_inc;");
-    emit(e, "  reads_d = reads_inc;");
-    emit(e, "  words_d = words_inc;");
-    emit(e, "  hits_d = hits_inc;");
+    cnt_lines(e, "  %s_d = %s_inc;");
     emit(e, "  if (close)");
     emit(e, "    phase_d = 2'd2;");
     if (x->c->warmup) {
@@ -161,8 +155,7 @@ static void emit_count(gctx *x)
         emit(e, "  end");
     }
     emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    prim_end(e, "end");
     emit_nl(e);
 }
 
@@ -191,23 +184,14 @@ static void emit_decide(gctx *x)
     emit(e, "    mode_d = dec;");
     emit(e, "end");
     emit_nl(e);
-    emit(e, "assign dec_valid_o = dec_valid_q;");
-    emit(e, "assign dec_mode_o = dec_mode_q;");
-    emit(e, "assign dec_total_o = dec_total_q;");
-    emit(e, "assign dec_remote_o = dec_remote_q;");
-    emit(e, "assign dec_reads_o = dec_reads_q;");
-    emit(e, "assign dec_words_o = dec_words_q;");
-    emit(e, "assign dec_hits_o = dec_hits_q;");
-    emit(e, "assign mode_o = mode_q;");
+    prim_outputs(e, "dec_valid dec_mode");
+    cnt_lines(e, "assign dec_%s_o = dec_%s_q;");
+    prim_outputs(e, "mode");
     emit(e, "assign bgu_mask_o = coal_q;");
     emit(e, "assign scbu_bypass_o = coal_q;");
     emit(e, "assign mshr_mask_o = coal_q;");
     emit(e, "assign rcache_en_o = cache_q;");
-    emit(e, "assign cnt_total_o = total_q;");
-    emit(e, "assign cnt_remote_o = remote_q;");
-    emit(e, "assign cnt_reads_o = reads_q;");
-    emit(e, "assign cnt_words_o = words_q;");
-    emit(e, "assign cnt_hits_o = hits_q;");
+    cnt_lines(e, "assign cnt_%s_o = %s_q;");
     emit_nl(e);
 }
 
@@ -216,36 +200,25 @@ static void emit_regs(gctx *x)
     emit_file *e = x->e;
     const dualopt_de_cfg *c = x->c;
     char b1[96], b2[96];
-    unsigned i;
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit(e, "    ready_q <= 1'b0;");
-    emit(e, "    a_valid_q <= 1'b0;");
-    emit(e, "    a_kind_q <= 2'd0;");
-    emit(e, "    a_hit_q <= 1'b0;");
-    emit(e, "    a_pop_q <= '0;");
+    prim_regs in = {0}, pipe = {0}, dec = {0};
+    prim_regs_list(&in, "ready=1'b0 a_valid=1'b0 a_kind=2'd0 a_hit=1'b0 a_pop='0");
     if (c->remonitor)
-        emit(e, "    a_kern_q <= 1'b0;");
-    emit(e, "    a_rst_q <= 1'b0;");
-    emit(e, "    phase_q <= 2'd%u;", c->warmup ? 0 : 1);
+        prim_regs_list(&in, "a_kern=1'b0");
+    prim_regs_list(&in, "a_rst=1'b0");
+    prim_reg(&in, "phase", "2'd%u", c->warmup ? 0 : 1);
     if (c->warmup)
-        emit(e, "    warm_q <= '0;");
-    for (i = 0; i < 5; i++)
-        emit(e, "    %s_q <= '0; s1_%s_q <= '0; s2_%s_q <= '0; dec_%s_q <= '0;", cnt_names[i],
-             cnt_names[i], cnt_names[i], cnt_names[i]);
-    emit(e, "    s1_valid_q <= 1'b0;");
-    emit(e, "    s1_live_q <= 1'b0;");
-    emit(e, "    s2_valid_q <= 1'b0;");
-    emit(e, "    s2_live_q <= 1'b0;");
+        prim_regs_list(&in, "warm='0");
+    prim_regs_list(&pipe, "s1_valid=1'b0 s1_live=1'b0 s2_valid=1'b0 s2_live=1'b0");
+    prim_regs_list(&dec, "dec_valid=1'b0 dec_mode=2'd0 mode=2'd0 coal=1'b0 cache=1'b0");
+    prim_regs_open(e);
+    prim_regs_resets(e, &in);
+    cnt_lines(e, "    %s_q <= '0; s1_%s_q <= '0; s2_%s_q <= '0; dec_%s_q <= '0;");
+    prim_regs_resets(e, &pipe);
     emit(e, "    s2_ratio_a_q <= '0; s2_ratio_b_q <= '0;");
     emit(e, "    s2_block_a_q <= '0; s2_block_b_q <= '0;");
     emit(e, "    s2_hit_a_q <= '0; s2_hit_b_q <= '0;");
-    emit(e, "    dec_valid_q <= 1'b0;");
-    emit(e, "    dec_mode_q <= 2'd0;");
-    emit(e, "    mode_q <= 2'd0;");
-    emit(e, "    coal_q <= 1'b0;");
-    emit(e, "    cache_q <= 1'b0;");
-    emit(e, "  end else begin");
+    prim_regs_resets(e, &dec);
+    prim_regs_else(e);
     emit_in(e);
     emit_in(e);
     emit(e, "ready_q <= 1'b1;");
@@ -259,21 +232,18 @@ static void emit_regs(gctx *x)
     emit(e, "phase_q <= phase_d;");
     if (c->warmup)
         emit(e, "warm_q <= warm_d;");
-    for (i = 0; i < 5; i++)
-        emit(e, "%s_q <= %s_d;", cnt_names[i], cnt_names[i]);
+    cnt_lines(e, "%s_q <= %s_d;");
     emit(e, "// stage 1 -> 2: the counters the decision is made on");
     emit(e, "s1_valid_q <= close;");
     emit(e, "s1_live_q <= close & ~rearm;");
     emit(e, "if (close) begin");
-    for (i = 0; i < 5; i++)
-        emit(e, "  s1_%s_q <= %s_inc;", cnt_names[i], cnt_names[i]);
+    cnt_lines(e, "  s1_%s_q <= %s_inc;");
     emit(e, "end");
     emit(e, "// stage 2: constant cross products of the exact threshold tests");
     emit(e, "s2_valid_q <= s1_valid_q;");
     emit(e, "s2_live_q <= s1_live_q & ~rearm;");
     emit(e, "if (s1_valid_q) begin");
-    for (i = 0; i < 5; i++)
-        emit(e, "  s2_%s_q <= s1_%s_q;", cnt_names[i], cnt_names[i]);
+    cnt_lines(e, "  s2_%s_q <= s1_%s_q;");
     emit(e, "  s2_ratio_a_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->g.ratio_bits, "s1_remote_q", x->g.remote_bits), x->g.ratio_bits,
          c->remote_th.den);
     emit(e, "  s2_ratio_b_q <= %s * %u'd%u;", ext(b1, sizeof b1, x->g.ratio_bits, "s1_total_q", x->g.total_bits), x->g.ratio_bits,
@@ -293,16 +263,14 @@ static void emit_regs(gctx *x)
     emit(e, "dec_valid_q <= s2_valid_q;");
     emit(e, "if (s2_valid_q) begin");
     emit(e, "  dec_mode_q <= dec;");
-    for (i = 0; i < 5; i++)
-        emit(e, "  dec_%s_q <= s2_%s_q;", cnt_names[i], cnt_names[i]);
+    cnt_lines(e, "  dec_%s_q <= s2_%s_q;");
     emit(e, "end");
     emit(e, "mode_q <= mode_d;");
     emit(e, "coal_q <= mode_d == 2'd2;");
     emit(e, "cache_q <= mode_d == 2'd3;");
     emit_out(e);
     emit_out(e);
-    emit(e, "  end");
-    emit(e, "end");
+    prim_regs_close(e);
 }
 
 /* Properties for yosys-smtbmc (make formal, make formal-dualopt-de; groups

@@ -166,32 +166,17 @@ static void emit_entries(gctx *x)
 static void emit_outputs(gctx *x)
 {
     emit_file *e = x->e;
+    const prim_sfield rsp[] = {{"rsp_kind", "kind_sel", 1},     {"rsp_tag", "req_tag_i", 1},
+                               {"rsp_entry", "entry_sel", 1},   {"rsp_line", "req_line_i", 1},
+                               {"rsp_mask", "req_mask_i", x->bitmask}, {NULL, NULL, 0}};
     emit(e, "// Response register: the outcome of the lookup accepted last cycle.");
-    emit(e, "always_comb begin");
-    emit(e, "  rsp_valid_d = rsp_valid_q & ~rsp_ready_i;");
-    emit(e, "  rsp_kind_d = rsp_kind_q;");
-    emit(e, "  rsp_tag_d = rsp_tag_q;");
-    emit(e, "  rsp_entry_d = rsp_entry_q;");
-    emit(e, "  rsp_line_d = rsp_line_q;");
-    if (x->bitmask)
-        emit(e, "  rsp_mask_d = rsp_mask_q;");
-    emit(e, "  if (req_fire) begin");
-    emit(e, "    rsp_valid_d = 1'b1;");
-    emit(e, "    rsp_kind_d = kind_sel;");
-    emit(e, "    rsp_tag_d = req_tag_i;");
-    emit(e, "    rsp_entry_d = entry_sel;");
-    emit(e, "    rsp_line_d = req_line_i;");
-    if (x->bitmask)
-        emit(e, "    rsp_mask_d = req_mask_i;");
-    emit(e, "  end");
+    prim_begin(e, "always_comb begin");
+    prim_stage(e, "rsp_valid", "rsp_valid_q & ~rsp_ready_i", NULL, "req_fire", rsp);
     emit(e, "end");
-    emit(e, "assign rsp_valid_o = rsp_valid_q;");
-    emit(e, "assign rsp_kind_o = rsp_kind_q;");
-    emit(e, "assign rsp_tag_o = rsp_tag_q;");
-    emit(e, "assign rsp_entry_o = rsp_entry_q;");
-    emit(e, "assign rsp_line_o = rsp_line_q;");
+    prim_end(e, "end");
+    prim_outputs(e, "rsp_valid rsp_kind rsp_tag rsp_entry rsp_line");
     if (x->bitmask) {
-        emit(e, "assign rsp_mask_o = rsp_mask_q;");
+        prim_outputs(e, "rsp_mask");
     } else {
         emit(e, "assign rsp_mask_o = {%u{1'b1}}; // conventional: whole line", x->mw);
         emit(e, "assign unused_mask = ^req_mask_i;");
@@ -206,28 +191,23 @@ static void emit_outputs(gctx *x)
     prim_and_or(x->e, "fs_head", "fill_sel", x->n, "head_q", x->tb, 0, x->tb);
     prim_and_or(x->e, "fs_tail", "fill_sel", x->n, "tail_q", x->tb, 0, x->tb);
     emit(e, "assign dn_last = dn_tag_q == dn_tail_q;");
-    emit(e, "always_comb begin");
-    emit(e, "  dn_valid_d = dn_valid_q;");
-    emit(e, "  dn_entry_d = dn_entry_q;");
-    emit(e, "  dn_line_d = dn_line_q;");
-    if (x->bitmask)
-        emit(e, "  dn_mask_d = dn_mask_q;");
-    emit(e, "  dn_tag_d = dn_tag_q;");
-    emit(e, "  dn_tail_d = dn_tail_q;");
-    emit(e, "  if (dn_valid_q & done_ready_i) begin");
-    emit(e, "    if (dn_last) dn_valid_d = 1'b0;");
-    emit(e, "    else dn_tag_d = next_rd_q;");
-    emit(e, "  end");
-    emit(e, "  if (fill_take) begin");
-    emit(e, "    dn_valid_d = 1'b1;");
-    emit(e, "    dn_entry_d = fill_entry_i;");
-    emit(e, "    dn_line_d = fs_line;");
-    if (x->bitmask)
-        emit(e, "    dn_mask_d = fs_mask;");
-    emit(e, "    dn_tag_d = fs_head;");
-    emit(e, "    dn_tail_d = fs_tail;");
-    emit(e, "  end");
+    prim_begin(e, "always_comb begin");
+    prim_hold(e, x->bitmask ? "dn_valid dn_entry dn_line dn_mask dn_tag dn_tail"
+                            : "dn_valid dn_entry dn_line dn_tag dn_tail");
+    emit(e, "if (dn_valid_q & done_ready_i) begin");
+    emit(e, "  if (dn_last) dn_valid_d = 1'b0;");
+    emit(e, "  else dn_tag_d = next_rd_q;");
     emit(e, "end");
+    emit(e, "if (fill_take) begin");
+    emit(e, "  dn_valid_d = 1'b1;");
+    emit(e, "  dn_entry_d = fill_entry_i;");
+    emit(e, "  dn_line_d = fs_line;");
+    if (x->bitmask)
+        emit(e, "  dn_mask_d = fs_mask;");
+    emit(e, "  dn_tag_d = fs_head;");
+    emit(e, "  dn_tail_d = fs_tail;");
+    emit(e, "end");
+    prim_end(e, "end");
     emit(e, "assign done_valid_o = dn_valid_q;");
     emit(e, "assign done_entry_o = dn_entry_q;");
     emit(e, "assign done_line_o = dn_line_q;");

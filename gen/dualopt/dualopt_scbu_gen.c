@@ -20,6 +20,9 @@
 
 static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
 {
+    static const prim_sfield res[] = {{"res_op", "acc_op_i", 1},      {"res_addr", "acc_addr_i", 1},
+                                      {"res_local", "local_c", 1},    {"res_bypass", "bypass_c", 1},
+                                      {NULL, NULL, 0}};
     const dualopt_scbu_cfg *c = cfg;
     unsigned aw = c->addr_bits, rw = c->addr_bits + 1;
     emit(e, "// DualOpt SCBU (Belayneh et al., section 4.1.2, Fig. 7c): local = start <= addr");
@@ -31,16 +34,14 @@ static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// Range [start, end) and mode: %u-bit registers so that end may be 2^%u.", rw, aw);
     emit(e, "logic [%u:0] start_q, start_d, end_q, end_d;", rw - 1);
     emit(e, "logic coal_q, coal_d;");
-    emit(e, "always_comb begin");
-    emit(e, "  start_d = start_q;");
-    emit(e, "  end_d = end_q;");
-    emit(e, "  coal_d = coal_q;");
-    emit(e, "  if (cfg_valid_i) begin");
-    emit(e, "    start_d = cfg_start_i;");
-    emit(e, "    end_d = cfg_end_i;");
-    emit(e, "  end");
-    emit(e, "  if (en_valid_i) coal_d = en_coalesce_i;");
+    prim_begin(e, "always_comb begin");
+    prim_hold(e, "start end coal");
+    emit(e, "if (cfg_valid_i) begin");
+    emit(e, "  start_d = cfg_start_i;");
+    emit(e, "  end_d = cfg_end_i;");
     emit(e, "end");
+    emit(e, "if (en_valid_i) coal_d = en_coalesce_i;");
+    prim_end(e, "end");
     emit_nl(e);
     emit(e, "// The check: two comparators on the zero-extended address.");
     emit(e, "logic [%u:0] addr_x;", rw - 1);
@@ -56,25 +57,11 @@ static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "logic acc_fire;");
     emit(e, "assign acc_ready_o = ~res_valid_q | res_ready_i;");
     emit(e, "assign acc_fire = acc_valid_i & acc_ready_o;");
-    emit(e, "always_comb begin");
-    emit(e, "  res_valid_d = res_valid_q & ~res_ready_i;");
-    emit(e, "  res_op_d = res_op_q;");
-    emit(e, "  res_addr_d = res_addr_q;");
-    emit(e, "  res_local_d = res_local_q;");
-    emit(e, "  res_bypass_d = res_bypass_q;");
-    emit(e, "  if (acc_fire) begin");
-    emit(e, "    res_valid_d = 1'b1;");
-    emit(e, "    res_op_d = acc_op_i;");
-    emit(e, "    res_addr_d = acc_addr_i;");
-    emit(e, "    res_local_d = local_c;");
-    emit(e, "    res_bypass_d = bypass_c;");
-    emit(e, "  end");
+    prim_begin(e, "always_comb begin");
+    prim_stage(e, "res_valid", "res_valid_q & ~res_ready_i", NULL, "acc_fire", res);
     emit(e, "end");
-    emit(e, "assign res_valid_o = res_valid_q;");
-    emit(e, "assign res_op_o = res_op_q;");
-    emit(e, "assign res_addr_o = res_addr_q;");
-    emit(e, "assign res_local_o = res_local_q;");
-    emit(e, "assign res_bypass_o = res_bypass_q;");
+    prim_end(e, "end");
+    prim_outputs(e, "res_valid res_op res_addr res_local res_bypass");
     emit_nl(e);
     prim_regs rl = {0};
     prim_reg(&rl, "start", "%u'h%llx", rw, (unsigned long long)c->start);

@@ -13,6 +13,8 @@
 
 static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
 {
+    static const prim_sfield out[] = {{"out_addr", "in_addr_i", 1}, {"out_band", "band_c", 1},
+                                      {NULL, NULL, 0}};
     const stc_band_cfg *c = cfg;
     stc_band_geom g;
     unsigned addr_bits = c->addr_bits, band_bits = c->n;
@@ -37,19 +39,11 @@ static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "logic in_fire;");
     emit(e, "assign in_ready_o = ~out_valid_q | out_ready_i;");
     emit(e, "assign in_fire = in_valid_i & in_ready_o;");
-    emit(e, "always_comb begin");
-    emit(e, "  out_valid_d = out_valid_q & ~out_ready_i;");
-    emit(e, "  out_addr_d = out_addr_q;");
-    emit(e, "  out_band_d = out_band_q;");
-    emit(e, "  if (in_fire) begin");
-    emit(e, "    out_valid_d = 1'b1;");
-    emit(e, "    out_addr_d = in_addr_i;");
-    emit(e, "    out_band_d = band_c;");
-    emit(e, "  end");
+    prim_begin(e, "always_comb begin");
+    prim_stage(e, "out_valid", "out_valid_q & ~out_ready_i", NULL, "in_fire", out);
     emit(e, "end");
-    emit(e, "assign out_valid_o = out_valid_q;");
-    emit(e, "assign out_addr_o = out_addr_q;");
-    emit(e, "assign out_band_o = out_band_q;");
+    prim_end(e, "end");
+    prim_outputs(e, "out_valid out_addr out_band");
     emit_nl(e);
     prim_regs rl = {0};
     prim_regs_list(&rl, "out_valid=1'b0 out_addr='0 out_band='0");
