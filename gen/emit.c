@@ -57,6 +57,22 @@ void emit_out(emit_file *e)
         e->indent--;
 }
 
+void emit_begin(emit_file *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vput(e, 1, fmt, ap);
+    va_end(ap);
+    emit_nl(e);
+    emit_in(e);
+}
+
+void emit_end(emit_file *e, const char *line)
+{
+    emit_out(e);
+    emit(e, "%s", line);
+}
+
 void emit_abort(emit_file *files, int n)
 {
     int i;

@@ -28,6 +28,12 @@ void emit_raw(emit_file *e, const char *fmt, ...) __attribute__((format(printf, 
 void emit_nl(emit_file *e);
 void emit_in(emit_file *e);
 void emit_out(emit_file *e);
+/* A block's opening line (printed from fmt), then one level of indentation
+ * in: "always_comb begin", "module m (", ... */
+void emit_begin(emit_file *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One level of indentation out, then the block's closing line ("end",
+ * "endcase", ");", ...). */
+void emit_end(emit_file *e, const char *line);
 /* Closes n files; renames all into place if none failed, else removes every
  * temporary. Returns 0, or -1 (with a message in err). */
 int emit_commit(emit_file *files, int n, char *err, size_t len);

@@ -81,14 +81,12 @@ void part_instance(emit_file *e, const block_desc *p, const char *inst,
 {
     char buf[128];
     int i;
-    emit(e, "%s %s (", p->module, inst);
-    emit_in(e);
+    emit_begin(e, "%s %s (", p->module, inst);
     emit(e, ".clk_i(clk_i),");
     emit(e, ".rst_ni(rst_ni)%s", p->n ? "," : "");
     for (i = 0; i < p->n; i++) {
         const char *s = p->ports[i].name;
         emit(e, ".%s(%s)%s", s, conn ? conn(s, buf, sizeof buf) : s, i + 1 < p->n ? "," : "");
     }
-    emit_out(e);
-    emit(e, ");");
+    emit_end(e, ");");
 }

@@ -32,15 +32,13 @@ static void vdecl(emit_file *e, const char *dir, unsigned w, const char *name, i
 void ports_verilog_module(emit_file *e, const block_desc *b)
 {
     int i;
-    emit(e, "module %s (", b->module);
-    emit_in(e);
+    emit_begin(e, "module %s (", b->module);
     vdecl(e, "input ", 1, "clk_i", 0);
     vdecl(e, "input ", 1, "rst_ni", b->n == 0);
     for (i = 0; i < b->n; i++)
         vdecl(e, b->ports[i].dir == COHKIT_PORT_IN ? "input " : "output", b->ports[i].width,
               b->ports[i].name, i == b->n - 1);
-    emit_out(e);
-    emit(e, ");");
+    emit_end(e, ");");
 }
 
 void ports_c_header(emit_file *e, const block_desc *b)
@@ -254,8 +252,7 @@ void ports_iverilog_tb(emit_file *e, const block_desc *b)
     for (i = 0; i < b->n; i++)
         emit_raw(e, ", .%s(%s)", b->ports[i].name, b->ports[i].name);
     emit_raw(e, ");\n");
-    emit(e, "initial begin");
-    emit_in(e);
+    emit_begin(e, "initial begin");
     emit(e, "if (!$value$plusargs(\"stim=%%s\", stim_path)) begin");
     emit(e, "  $display(\"%s_tb: missing +stim=FILE\");", m);
     emit(e, "  $finish;");
@@ -271,8 +268,7 @@ void ports_iverilog_tb(emit_file *e, const block_desc *b)
     emit(e, "  $finish;");
     emit(e, "end");
     emit(e, "cyc = 0;");
-    emit(e, "while (!$feof(fi)) begin");
-    emit_in(e);
+    emit_begin(e, "while (!$feof(fi)) begin");
     emit(e, "n = $fgets(text, fi);");
     emit_raw(e, "    if (n > 0) n = $sscanf(text, \"");
     for (k = 0; k < nin; k++)
@@ -281,8 +277,7 @@ void ports_iverilog_tb(emit_file *e, const block_desc *b)
     for (k = 0; k < nin; k++)
         emit_raw(e, ", v[%d]", k);
     emit_raw(e, ");\n");
-    emit(e, "if (n == %d) begin", nin);
-    emit_in(e);
+    emit_begin(e, "if (n == %d) begin", nin);
     emit(e, "rst_ni = v[0][0];");
     for (i = 0, k = 1; i < b->n; i++)
         if (b->ports[i].dir == COHKIT_PORT_IN) {
@@ -306,16 +301,12 @@ void ports_iverilog_tb(emit_file *e, const block_desc *b)
     emit(e, "#4 clk_i = 1'b1;");
     emit(e, "#5 clk_i = 1'b0;");
     emit(e, "cyc = cyc + 1;");
-    emit_out(e);
-    emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
+    emit_end(e, "end");
     emit(e, "$fclose(fi);");
     emit(e, "$fclose(fo);");
     emit(e, "$finish;");
-    emit_out(e);
-    emit(e, "end");
-    emit_out(e);
-    emit(e, "endmodule");
+    emit_end(e, "end");
+    emit_end(e, "endmodule");
     emit(e, "`default_nettype wire");
 }

@@ -108,23 +108,6 @@ void prim_ram_ports(emit_file *e, const prim_ram *r)
     emit(e, "end");
 }
 
-void prim_begin(emit_file *e, const char *fmt, ...)
-{
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    emit(e, "%s", line);
-    emit_in(e);
-}
-
-void prim_end(emit_file *e, const char *line)
-{
-    emit_out(e);
-    emit(e, "%s", line);
-}
-
 /* One line per name of a space-separated list: its hold line, or (outputs)
  * the assignment of its output port. */
 static void names_lines(emit_file *e, const char *names, int outputs)

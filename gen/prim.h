@@ -59,13 +59,6 @@ void prim_ram_decl(emit_file *e, const char *mem, unsigned w, unsigned depth);
 /* The always_ff block of the RAM's two ports. */
 void prim_ram_ports(emit_file *e, const prim_ram *r);
 
-/* A block's opening line (printed from fmt), then one level of
- * indentation in: "always_comb begin", "case (sel)", ... */
-void prim_begin(emit_file *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* One level of indentation out, then the block's closing line ("end",
- * "endcase", ...). */
-void prim_end(emit_file *e, const char *line);
-
 /* The hold lines of a next-state block: "NAME_d = NAME_q;" for every name
  * of the space-separated list, at the current indentation. */
 void prim_hold(emit_file *e, const char *names);

@@ -700,8 +700,7 @@ static void emit_top_module(gctx *x)
     emit_header(e, p, module, top, args, res);
     emit(e, "`default_nettype none");
     emit_nl(e);
-    emit(e, "module %s #(", top);
-    emit_in(e);
+    emit_begin(e, "module %s #(", top);
     emit(e, "parameter [31:0] Seed = 32'h%08x,        // generator seed", res->seed);
     emit(e, "parameter [23:0] RunCycles = 24'd%u,     // stimulus cycles after reset", res->cycles);
     emit(e, "parameter [31:0] ExpSig = 32'h%08x,      // computed by cohgen from the model", res->sig);
@@ -711,16 +710,14 @@ static void emit_top_module(gctx *x)
     emit(e, "parameter [23:0] GapCycles = 24'd6000000,  // between UART reports");
     emit(e, "parameter        LedActiveLow = 1'b0");
     emit_out(e);
-    emit(e, ") (");
-    emit_in(e);
+    emit_begin(e, ") (");
     emit(e, "input  wire clk_i,");
     emit(e, "input  wire rst_ni,       // button or pull-up; power-on reset is internal");
     emit(e, "output wire led_pass_o,");
     emit(e, "output wire led_fail_o,");
     emit(e, "output wire led_run_o,");
     emit(e, "output wire uart_tx_o");
-    emit_out(e);
-    emit(e, ");");
+    emit_end(e, ");");
     emit_in(e);
     emit_nl(e);
     emit(e,
@@ -732,8 +729,7 @@ static void emit_top_module(gctx *x)
     emit(e, "x1 = x ^ {x[18:0], 13'd0};");
     emit(e, "x2 = x1 ^ {17'd0, x1[31:17]};");
     emit(e, "xs32 = x2 ^ {x2[26:0], 5'd0};");
-    emit_out(e);
-    emit(e, "endfunction");
+    emit_end(e, "endfunction");
     emit(e, "function automatic [8:0] vthr(input logic [1:0] ph);  // probability / 256");
     emit_in(e);
     emit(e, "case (ph)");
@@ -742,8 +738,7 @@ static void emit_top_module(gctx *x)
     emit(e, "  2'd2: vthr = 9'd%u;", vthr[2]);
     emit(e, "  default: vthr = 9'd%u;", vthr[3]);
     emit(e, "endcase");
-    emit_out(e);
-    emit(e, "endfunction");
+    emit_end(e, "endfunction");
     emit_nl(e);
 }
 
@@ -916,14 +911,12 @@ static void emit_top_ports(gctx *x)
             emit(e, "assign d_%s = {%s};", pname(p, q->port), expr);
     }
     emit_nl(e);
-    emit(e, "%s u_dut (", module);
-    emit_in(e);
+    emit_begin(e, "%s u_dut (", module);
     emit(e, ".clk_i(clk_i),");
     emit(e, ".rst_ni(rst_q),");
     for (i = 0; i < p->layout.n; i++)
         emit(e, ".%s(d_%s)%s", pname(p, i), pname(p, i), i + 1 < p->layout.n ? "," : "");
-    emit_out(e);
-    emit(e, ");");
+    emit_end(e, ");");
     emit_nl(e);
 }
 
@@ -1017,8 +1010,7 @@ static void emit_top_transfers(gctx *x)
         }
     }
     emit_nl(e);
-    emit(e, "always_comb begin");
-    emit_in(e);
+    emit_begin(e, "always_comb begin");
     {
         prim_regs st = {0};
         unsigned k;
@@ -1026,8 +1018,7 @@ static void emit_top_transfers(gctx *x)
         for (k = 0; k < st.n; k++)
             emit(e, "%s_d = %s_q;", st.name[k], st.name[k]);
     }
-    emit(e, "if (run_q) begin");
-    emit_in(e);
+    emit_begin(e, "if (run_q) begin");
     emit(e, "cyc_d = cyc_q + 24'd1;");
     emit(e, "if (cyc_q == RunCycles - 24'd1) begin");
     emit(e, "  run_d = 1'b0;");
@@ -1052,10 +1043,8 @@ static void emit_top_transfers(gctx *x)
     emit(e, "sig_d = sig_shift ^ fold;");
     emit(e, "nin_d = nin_q + in_x;");
     emit(e, "nout_d = nout_q + out_x;");
-    emit_out(e);
-    emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
     emit(e, "logic match;");
     emit(e, "assign match = (sig_q == ExpSig) & (nin_q == ExpIn) & (nout_q == ExpOut);");
@@ -1163,28 +1152,22 @@ static void emit_top_regs(gctx *x)
 
     top_state(x, &st);
 
-    emit(e, "always_ff @(posedge clk_i or negedge rst_q) begin");
-    emit_in(e);
-    emit(e, "if (!rst_q) begin");
-    emit_in(e);
+    emit_begin(e, "always_ff @(posedge clk_i or negedge rst_q) begin");
+    emit_begin(e, "if (!rst_q) begin");
     prim_regs_list(&st, "tx_busy=1'b0 tx_idx=5'd0 tx_bit=4'd0 tx_baud=16'd0 tx_shift=10'h3ff "
                         "gap=GapCycles dig=80'd0");
     for (k = 0; k < st.n; k++)
         emit(e, "%s_q <= %s;", st.name[k], st.reset[k]);
     emit(e, "ch_q <= 8'd0;");
     emit_out(e);
-    emit(e, "end else begin");
-    emit_in(e);
+    emit_begin(e, "end else begin");
     for (k = 0; k < st.n; k++)
         emit(e, "%s_q <= %s_d;", st.name[k], st.name[k]);
     emit(e, "ch_q <= ch;");
-    emit_out(e);
-    emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
-    emit_out(e);
-    emit(e, "endmodule");
+    emit_end(e, "endmodule");
     emit(e, "`default_nettype wire");
 }
 

@@ -267,8 +267,7 @@ static void emit_round_robin(gctx *x)
     emit(e, "// Send: the first eligible member from the round-robin pointer over");
     emit(e, "// [buffers by ascending GPU id, pass-through queue]; one packet per cycle.");
     emit(e, "assign can_send = ~pkt_valid_q | pkt_ready_i;");
-    emit(e, COMB);
-    emit_in(e);
+    emit_begin(e, COMB);
     emit(e, "found = 1'b0;");
     emit(e, "sel = '0;");
     emit(e, "case (ptr_q)");
@@ -284,16 +283,14 @@ static void emit_round_robin(gctx *x)
     if ((1u << x->g.ptr_bits) != x->g.nf + 1)
         emit(e, "  default: ;");
     emit(e, "endcase");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     emit(e, "assign send = can_send & found;");
     emit(e, "assign hlow = hsel[%u:0];", x->g.bank_bits - 1);
     emit(e, "assign sel_pass = sel == %u'd%u;", x->g.ptr_bits, x->g.nf);
     emit(e, "assign snd_p = send & sel_pass;");
     for (f = 0; f < x->g.nf; f++)
         emit(e, "assign snd%u = send & sel == %u'd%u;", f, x->g.ptr_bits, f);
-    emit(e, COMB);
-    emit_in(e);
+    emit_begin(e, COMB);
     emit(e, "nsel = '0;");
     emit(e, "hsel = '0;");
     emit(e, "csel = '0;");
@@ -303,24 +300,19 @@ static void emit_round_robin(gctx *x)
              f, f, f);
     emit(e, "  default: ;");
     emit(e, "endcase");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     /* tail of the admitted buffer */
-    emit(e, COMB);
-    emit_in(e);
+    emit_begin(e, COMB);
     emit(e, "tsel = '0;");
     for (f = 0; f < x->g.nf; f++)
         emit(e, "if (dsel%u) tsel = head%u_q + %u'(cnt%u_q);", f, f, x->g.pos_bits, f);
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     if (x->g.fifo_bits) {
-        emit(e, COMB);
-        emit_in(e);
+        emit_begin(e, COMB);
         emit(e, "fia = '0;");
         for (f = 0; f < x->g.nf; f++)
             emit(e, "if (dsel%u) fia = %u'd%u;", f, x->g.fifo_bits, f);
-        emit_out(e);
-        emit(e, "end");
+        emit_end(e, "end");
         emit(e, "assign fis = sel[%u:0];", x->g.fifo_bits - 1);
     }
     emit_nl(e);
@@ -376,8 +368,7 @@ static void emit_banks(gctx *x)
             unsigned cw = x->g.bank_bits + 1 > x->g.k_bits ? x->g.bank_bits + 1 : x->g.k_bits;
             emit(e, "assign we%u = adm & %u'(woff%u) < %u'(k);", b, cw, b, cw);
         }
-        emit(e, COMB);
-        emit_in(e);
+        emit_begin(e, COMB);
         emit(e, "wdat%u = '0;", b);
         emit(e, "case (woff%u)", b);
         for (k = 0; k < x->g.words; k++)
@@ -385,8 +376,7 @@ static void emit_banks(gctx *x)
         if (x->g.words < x->g.banks)
             emit(e, "  default: ;");
         emit(e, "endcase");
-        emit_out(e);
-        emit(e, "end");
+        emit_end(e, "end");
         emit(e, "(* no_rw_check *)");
         emit(e, "logic [%u:0] mem%u [0:%u];", x->g.slot_bits - 1, b, x->g.depth - 1);
         emit(e, "always_ff @(posedge clk_i) begin");
@@ -408,11 +398,9 @@ static void emit_packet(gctx *x)
          x->g.banks);
     emit(e, "// bypass word when it was admitted in the cycle of the send decision.");
     for (j = 0; j < x->c->max; j++) {
-        emit(e, COMB);
-        emit_in(e);
+        emit_begin(e, COMB);
         emit(e, "byw%u_d = byw%u_q;", j, j);
-        emit(e, "if (send) begin");
-        emit_in(e);
+        emit_begin(e, "if (send) begin");
         emit(e, "byw%u_d = '0;", j);
         emit(e, "case (csel)");
         for (q = 0; q <= j && q <= c->buf; q++)
@@ -420,19 +408,15 @@ static void emit_packet(gctx *x)
                 emit(e, "  %u'd%u: byw%u_d = {in_id_i, wd%u};", x->g.cnt_bits, q, j, j - q);
         emit(e, "  default: ;");
         emit(e, "endcase");
-        emit_out(e);
-        emit(e, "end");
-        emit_out(e);
-        emit(e, "end");
-        emit(e, COMB);
-        emit_in(e);
+        emit_end(e, "end");
+        emit_end(e, "end");
+        emit_begin(e, COMB);
         emit(e, "rds%u = '0;", j);
         emit(e, "case (rot_q)");
         for (b = 0; b < x->g.banks; b++)
             emit(e, "  %u'd%u: rds%u = rd%u_q;", x->g.bank_bits, b, j, (b + j) % x->g.banks);
         emit(e, "endcase");
-        emit_out(e);
-        emit(e, "end");
+        emit_end(e, "end");
         emit(e, "assign byp_d[%u] = send ? csel <= %u'd%u : byp_q[%u];", j, x->g.cnt_bits, j, j);
         emit(e, "assign slot%u = pkt_n_q > %u'd%u ? (byp_q[%u] ? byw%u_q : rds%u) : '0;", j, x->g.n_bits,
              j, j, j, j);
@@ -446,8 +430,7 @@ static void emit_queue(gctx *x)
 
     /* pass-through queue */
     emit(e, "// Pass-through queue of regular responses (%u entries).", x->c->reg_depth);
-    emit(e, COMB);
-    emit_in(e);
+    emit_begin(e, COMB);
     emit(e, "qo_dst = in_dst_i;");
     emit(e, "qo_id = in_id_i;");
     emit(e, "qo_by = in_bytes_i;");
@@ -460,8 +443,7 @@ static void emit_queue(gctx *x)
         emit(e, "    default: ;");
     emit(e, "  endcase");
     emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     emit(e, "assign enq = admr & ~(snd_p & qc_q == '0);");
     emit(e, "assign deq = snd_p & qc_q != '0;");
     if (x->c->reg_depth == 1)
@@ -470,8 +452,7 @@ static void emit_queue(gctx *x)
         emit(e, "assign qtail = %u'({1'b0, qh_q} + %u'(qc_q) >= %u'd%u ? {1'b0, qh_q} + %u'(qc_q) - "
                 "%u'd%u : {1'b0, qh_q} + %u'(qc_q));",
              x->g.q_bits, x->g.q_bits + 1, x->g.q_bits + 1, x->c->reg_depth, x->g.q_bits + 1, x->g.q_bits + 1, x->c->reg_depth, x->g.q_bits + 1);
-    emit(e, COMB);
-    emit_in(e);
+    emit_begin(e, COMB);
     for (q = 0; q < x->c->reg_depth; q++) {
         emit(e, "qdst%u_d = qdst%u_q;", q, q);
         emit(e, "qid%u_d = qid%u_q;", q, q);
@@ -486,8 +467,7 @@ static void emit_queue(gctx *x)
     else
         emit(e, "qh_d = deq ? (qh_q == %u'd%u ? '0 : qh_q + %u'd1) : qh_q;", x->g.q_bits,
              x->c->reg_depth - 1, x->g.q_bits);
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
 }
 
@@ -498,8 +478,7 @@ static void emit_next(gctx *x)
     unsigned f;
 
     /* ---- next state */
-    emit(e, COMB);
-    emit_in(e);
+    emit_begin(e, COMB);
     for (f = 0; f < x->g.nf; f++) {
         emit(e, "cnt%u_d = ceff%u - (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->g.cnt_bits, f,
              x->g.cnt_bits);
@@ -517,8 +496,7 @@ static void emit_next(gctx *x)
     emit(e, "pkt_id_d = pkt_id_q;");
     emit(e, "pkt_len_d = pkt_len_q;");
     emit(e, "rot_d = rot_q;");
-    emit(e, "if (send) begin");
-    emit_in(e);
+    emit_begin(e, "if (send) begin");
     emit(e, "pkt_reg_d = sel_pass;");
     emit(e, "pkt_n_d = sel_pass ? '0 : nsel;");
     emit(e, "pkt_id_d = sel_pass ? qo_id : '0;");
@@ -530,10 +508,8 @@ static void emit_next(gctx *x)
         emit(e, "  %u'd%u: pkt_dst_d = %u'd%u;", x->g.ptr_bits, f, x->g.gpu_bits, gpu_of(c, f));
     emit(e, "  default: pkt_dst_d = qo_dst;");
     emit(e, "endcase");
-    emit_out(e);
-    emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
 }
 

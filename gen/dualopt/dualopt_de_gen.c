@@ -134,7 +134,7 @@ static void emit_count(gctx *x)
     else
         emit(e, "assign rearm = a_rst_q;");
     emit_nl(e);
-    prim_begin(e, "always_comb begin");
+    emit_begin(e, "always_comb begin");
     prim_hold(e, x->c->warmup ? "phase warm" : "phase");
     cnt_lines(e, "%s_d = %s_q;");
     emit(e, "if (rearm) begin");
@@ -155,7 +155,7 @@ static void emit_count(gctx *x)
         emit(e, "  end");
     }
     emit(e, "end");
-    prim_end(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
 }
 

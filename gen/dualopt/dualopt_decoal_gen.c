@@ -70,15 +70,8 @@ void dualopt_decoal_body(emit_file *e, const void *cfg)
     emit(e, "assign acc = pkt_valid_i & pkt_ready_o;");
     emit(e, "assign ofire = busy_q & out_ready_i;");
     emit_nl(e);
-    emit(e, "always_comb begin");
-    emit_in(e);
-    emit(e, "busy_d = busy_q;");
-    emit(e, "reg_d = reg_q;");
-    emit(e, "n_d = n_q;");
-    emit(e, "idx_d = idx_q;");
-    emit(e, "src_d = src_q;");
-    emit(e, "id_d = id_q;");
-    emit(e, "len_d = len_q;");
+    emit_begin(e, "always_comb begin");
+    prim_hold(e, "busy reg n idx src id len");
     emit(e, "bad_d = 1'b0;");
     for (j = 0; j < max; j++)
         emit(e, "s%u_d = s%u_q;", j, j);
@@ -86,8 +79,7 @@ void dualopt_decoal_body(emit_file *e, const void *cfg)
     emit(e, "  if (last) busy_d = 1'b0;");
     emit(e, "  else idx_d = idx_q + %u'd1;", n_bits);
     emit(e, "end");
-    emit(e, "if (acc) begin");
-    emit_in(e);
+    emit_begin(e, "if (acc) begin");
     for (j = 0; j < max; j++)
         emit(e, "s%u_d = in_s%u;", j, j);
     emit(e, "src_d = pkt_src_i;");
@@ -102,13 +94,10 @@ void dualopt_decoal_body(emit_file *e, const void *cfg)
     emit(e, "  busy_d = 1'b0;");
     emit(e, "  bad_d = 1'b1;");
     emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
-    emit(e, "always_comb begin");
-    emit_in(e);
+    emit_begin(e, "always_comb begin");
     emit(e, "cur = s0_q;");
     emit(e, "case (idx_q)");
     for (j = 0; j < max; j++)
@@ -116,8 +105,7 @@ void dualopt_decoal_body(emit_file *e, const void *cfg)
     if ((1u << n_bits) != max)
         emit(e, "  default: ;");
     emit(e, "endcase");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     emit(e, "assign out_valid_o = busy_q;");
     emit(e, "assign out_reg_o = reg_q;");
     emit(e, "assign out_src_o = src_q;");

@@ -170,10 +170,10 @@ static void emit_outputs(gctx *x)
                                {"rsp_entry", "entry_sel", 1},   {"rsp_line", "req_line_i", 1},
                                {"rsp_mask", "req_mask_i", x->bitmask}, {NULL, NULL, 0}};
     emit(e, "// Response register: the outcome of the lookup accepted last cycle.");
-    prim_begin(e, "always_comb begin");
+    emit_begin(e, "always_comb begin");
     prim_stage(e, "rsp_valid", "rsp_valid_q & ~rsp_ready_i", NULL, "req_fire", rsp);
     emit(e, "end");
-    prim_end(e, "end");
+    emit_end(e, "end");
     prim_outputs(e, "rsp_valid rsp_kind rsp_tag rsp_entry rsp_line");
     if (x->bitmask) {
         prim_outputs(e, "rsp_mask");
@@ -191,7 +191,7 @@ static void emit_outputs(gctx *x)
     prim_and_or(x->e, "fs_head", "fill_sel", x->n, "head_q", x->tb, 0, x->tb);
     prim_and_or(x->e, "fs_tail", "fill_sel", x->n, "tail_q", x->tb, 0, x->tb);
     emit(e, "assign dn_last = dn_tag_q == dn_tail_q;");
-    prim_begin(e, "always_comb begin");
+    emit_begin(e, "always_comb begin");
     prim_hold(e, x->bitmask ? "dn_valid dn_entry dn_line dn_mask dn_tag dn_tail"
                             : "dn_valid dn_entry dn_line dn_tag dn_tail");
     emit(e, "if (dn_valid_q & done_ready_i) begin");
@@ -207,7 +207,7 @@ static void emit_outputs(gctx *x)
     emit(e, "  dn_tag_d = fs_head;");
     emit(e, "  dn_tail_d = fs_tail;");
     emit(e, "end");
-    prim_end(e, "end");
+    emit_end(e, "end");
     emit(e, "assign done_valid_o = dn_valid_q;");
     emit(e, "assign done_entry_o = dn_entry_q;");
     emit(e, "assign done_line_o = dn_line_q;");

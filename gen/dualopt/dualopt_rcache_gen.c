@@ -395,22 +395,10 @@ static void emit_control(gctx *x)
     emit(e, "assign s1_adv = (state_q == StLook & s1_valid_q & op_rw & hit & rsp_free) |");
     emit(e,
          "    (state_q == StMfull) | (state_q == StMdone) | (state_q == StAinv) | (state_q == StFdone);");
-    emit(e, "always @(*) begin");
-    emit_in(e);
-    emit(e, "state_d = state_q;");
-    emit(e, "idx_d = idx_q;");
-    emit(e, "m_way_d = m_way_q;");
-    emit(e, "m_wb_d = m_wb_q;");
-    emit(e, "m_hit_d = m_hit_q;");
-    emit(e, "fl_done_d = fl_done_q;");
-    emit(e, "fl_wbs_d = fl_wbs_q;");
-    emit(e, "fl_inv_d = fl_inv_q;");
+    emit_begin(e, "always @(*) begin");
+    prim_hold(e, "state idx m_way m_wb m_hit fl_done fl_wbs fl_inv");
     emit(e, "rsp_valid_d = rsp_valid_q & ~rsp_ready_i;");
-    emit(e, "rsp_kind_d = rsp_kind_q;");
-    emit(e, "rsp_line_d = rsp_line_q;");
-    emit(e, "rsp_rd_d = rsp_rd_q;");
-    emit(e, "rsp_wbs_d = rsp_wbs_q;");
-    emit(e, "rsp_inv_d = rsp_inv_q;");
+    prim_hold(e, "rsp_kind rsp_line rsp_rd rsp_wbs rsp_inv");
     emit(e, "case (state_q)");
     emit(e, "  StInit: begin");
     emit(e, "    if (idx_q == %u'd%u) begin", x->idx_bits, x->sets - 1);
@@ -506,8 +494,7 @@ static void emit_control(gctx *x)
     emit(e, "  end");
     emit(e, "  default: state_d = StLook;");
     emit(e, "endcase");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     emit(e, "assign s1_valid_d = req_acc | (s1_valid_q & ~s1_adv);");
     emit(e, "// A request accepted while the set word of its set is written reads the");
     emit(e, "// old word: stage 1 takes the forwarding register instead.");
@@ -539,11 +526,7 @@ static void emit_outputs(gctx *x)
     emit(e, "assign out_mask_o = out_wb ? m_dirty : '0;");
     emit(e, "assign out_data_o = out_wb ? drdata_q : '0;");
     emit(e, "assign fill_ready_o = state_q == StMfill;");
-    emit(e, "assign rsp_valid_o = rsp_valid_q;");
-    emit(e, "assign rsp_kind_o = rsp_kind_q;");
-    emit(e, "assign rsp_line_o = rsp_line_q;");
-    emit(e, "assign rsp_wbs_o = rsp_wbs_q;");
-    emit(e, "assign rsp_inv_o = rsp_inv_q;");
+    prim_outputs(e, "rsp_valid rsp_kind rsp_line rsp_wbs rsp_inv");
     emit(e, "assign rsp_data_o = (rsp_valid_q & rsp_rd_q) ? drdata_q : '0;");
     emit_nl(e);
 }

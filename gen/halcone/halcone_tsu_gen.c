@@ -341,8 +341,7 @@ static void emit_next_fire(gctx *x)
     emit_file *e = x->e;
 
     emit(e, "// Next state.");
-    emit(e, "always_comb begin");
-    emit_in(e);
+    emit_begin(e, "always_comb begin");
     emit(e, "clr_d = clr_q;");
     emit(e, "clr_idx_d = clr_idx_q;");
     emit(e, "clr_ep_d = clr_ep_q;");
@@ -523,8 +522,7 @@ static void emit_next_rsp(gctx *x)
     emit(e, "  rsp_reset_d = s2_rst_q;");
     emit(e, "  rsp_epoch_d = epoch_q;");
     emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
 }
 

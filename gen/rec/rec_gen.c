@@ -678,8 +678,7 @@ static void emit_victim(gctx *x)
     prim_declv(x->e, x->g.tag_bits, "vtag");
     if (x->g.rank_bits)
         prim_declv(x->e, x->g.rank_bits, "trank");
-    emit(e, "always_comb begin");
-    emit_in(e);
+    emit_begin(e, "always_comb begin");
     emit(e, "vvec = '0;");
     emit(e, "vtag = '0;");
     if (x->g.rank_bits)
@@ -690,8 +689,7 @@ static void emit_victim(gctx *x)
     if (x->g.rank_bits)
         emit(e, "  if (tsel[i]) trank = trank | way_rank[i*%u +: %u];", x->g.rank_bits, x->g.rank_bits);
     emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
 }
 
@@ -946,8 +944,7 @@ static void emit_next(gctx *x)
     emit_file *e = x->e;
 
     emit(e, "// Next state.");
-    emit(e, "always_comb begin");
-    emit_in(e);
+    emit_begin(e, "always_comb begin");
     emit(e, "init_d = init_q;");
     emit(e, "init_idx_d = init_idx_q;");
     emit(e, "if (init_q) begin");
@@ -1026,8 +1023,7 @@ static void emit_regs(gctx *x)
     emit(e, "  job_base_d = evict ? vbase : s2_base;");
     emit(e, "  job_sh_d = job_sh_new;");
     emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
     prim_regs rl = {0};
     prim_regs_list(&rl, "init=1'b1 init_idx='0 s1_valid=1'b0 fwd_valid=1'b0 fwd_hit=1'b1");

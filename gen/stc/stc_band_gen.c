@@ -39,10 +39,10 @@ static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "logic in_fire;");
     emit(e, "assign in_ready_o = ~out_valid_q | out_ready_i;");
     emit(e, "assign in_fire = in_valid_i & in_ready_o;");
-    prim_begin(e, "always_comb begin");
+    emit_begin(e, "always_comb begin");
     prim_stage(e, "out_valid", "out_valid_q & ~out_ready_i", NULL, "in_fire", out);
     emit(e, "end");
-    prim_end(e, "end");
+    emit_end(e, "end");
     prim_outputs(e, "out_valid out_addr out_band");
     emit_nl(e);
     prim_regs rl = {0};

@@ -10,19 +10,12 @@
 #include <string.h>
 
 #include "gen_unit.h"
+#include "prim.h"
 #include "stc_bsq_gen.h"
 
 typedef struct {
     unsigned A, N, E, B, D, S, R, RW, L, TW, BW, SLW, RIW, RB, LB, CW, NW, SW, EP;
 } bgeo;
-
-static unsigned lg(unsigned v)
-{
-    unsigned b = 0;
-    while ((1u << b) < v)
-        b++;
-    return b;
-}
 
 static void geo(const stc_bsq_cfg *c, bgeo *x)
 {
@@ -37,12 +30,12 @@ static void geo(const stc_bsq_cfg *c, bgeo *x)
     x->R = g.rows;
     x->RW = g.row_bits;
     x->L = c->banks * c->drain;
-    x->TW = lg(g.slots + 1);
+    x->TW = prim_clog2(g.slots + 1);
     x->BW = g.bank_bits;
     x->SLW = g.slot_bits;
     x->RIW = g.rowi_bits;
-    x->RB = lg(g.rows);
-    x->LB = lg(c->drain);
+    x->RB = prim_clog2(g.rows);
+    x->LB = prim_clog2(c->drain);
     x->CW = g.cyc_bits;
     x->NW = g.count_bits;
     x->SW = stc_bsq_seb_bits(c);
@@ -235,53 +228,46 @@ static void bsq_emit_next(emit_file *e, const bgeo *xp, int cu_mode)
     emit(e, "logic [%u:0] drain_clr_lane;", x.L - 1);
     emit(e, "assign beat_fire = scanning_q & ~setup_q & s2_valid_q & beat_valid & q_drn_ready;");
     emit(e, "assign drain_clr_lane = beat_fire ? drains : %u'd0;", x.L);
-    emit(e, "always_comb begin");
-    emit(e, "  valid_d = (valid_q | push_set) & ~drain_clr;");
-    emit(e, "  q_count_d = q_count_q + %u'(push_fire) - drained_n;", x.NW);
-    emit(e, "  scanning_d = scanning_q;");
-    emit(e, "  setup_d = setup_q;");
-    emit(e, "  pass_d = pass_q;");
-    emit(e, "  rd_row_d = rd_row_q;");
-    emit(e, "  s2_valid_d = s2_valid_q;");
-    emit(e, "  s2_row_d = s2_row_q;");
-    emit(e, "  q_done_d = q_done_q & ~q_done_ready;");
-    if (!cu_mode) {
-        emit(e, "  cer_d = cer_q;");
-        emit(e, "  seb_d = seb_q;");
+    emit_begin(e, "always_comb begin");
+    emit(e, "valid_d = (valid_q | push_set) & ~drain_clr;");
+    emit(e, "q_count_d = q_count_q + %u'(push_fire) - drained_n;", x.NW);
+    prim_hold(e, "scanning setup pass rd_row s2_valid s2_row");
+    emit(e, "q_done_d = q_done_q & ~q_done_ready;");
+    if (!cu_mode)
+        prim_hold(e, "cer seb");
+    if (x.B > 1) {
+        prim_hold(e, "rr");
+        emit(e, "if (push_fire) rr_d = push_bank + %u'd1;", x.BW);
     }
-    if (x.B > 1)
-        emit(e, "  rr_d = rr_q;");
-    if (x.B > 1)
-        emit(e, "  if (push_fire) rr_d = push_bank + %u'd1;", x.BW);
-    emit(e, "  if (q_chg_valid & q_chg_ready) begin");
-    emit(e, "    scanning_d = 1'b1;");
-    emit(e, "    setup_d = 1'b1;");
-    emit(e, "    s2_valid_d = 1'b0;");
+    emit(e, "if (q_chg_valid & q_chg_ready) begin");
+    emit(e, "  scanning_d = 1'b1;");
+    emit(e, "  setup_d = 1'b1;");
+    emit(e, "  s2_valid_d = 1'b0;");
     if (!cu_mode) {
-        emit(e, "    cer_d = q_chg_cer;");
-        emit(e, "    seb_d = q_chg_seb;");
+        emit(e, "  cer_d = q_chg_cer;");
+        emit(e, "  seb_d = q_chg_seb;");
     }
-    emit(e, "  end");
-    emit(e, "  if (scanning_q & setup_q) begin");
-    emit(e, "    setup_d = 1'b0;");
-    emit(e, "    pass_d = pass_len;");
-    emit(e, "    rd_row_d = '0;");
-    emit(e, "  end");
-    emit(e, "  if (scanning_q & ~setup_q & adv) begin");
-    emit(e, "    if (rd_row_q < pass_q) begin");
+    emit(e, "end");
+    emit(e, "if (scanning_q & setup_q) begin");
+    emit(e, "  setup_d = 1'b0;");
+    emit(e, "  pass_d = pass_len;");
+    emit(e, "  rd_row_d = '0;");
+    emit(e, "end");
+    emit(e, "if (scanning_q & ~setup_q & adv) begin");
+    emit(e, "  if (rd_row_q < pass_q) begin");
     if (x.R > 1)
-        emit(e, "      s2_row_d = %u'(rd_addr);", x.RIW);
+        emit(e, "    s2_row_d = %u'(rd_addr);", x.RIW);
     else
-        emit(e, "      s2_row_d = 1'b0;");
-    emit(e, "      s2_valid_d = 1'b1;");
-    emit(e, "      rd_row_d = rd_row_q + %u'd1;", x.CW);
-    emit(e, "    end else begin");
-    emit(e, "      s2_valid_d = 1'b0;");
-    emit(e, "      scanning_d = 1'b0;");
-    emit(e, "      q_done_d = 1'b1;");
-    emit(e, "    end");
+        emit(e, "    s2_row_d = 1'b0;");
+    emit(e, "    s2_valid_d = 1'b1;");
+    emit(e, "    rd_row_d = rd_row_q + %u'd1;", x.CW);
+    emit(e, "  end else begin");
+    emit(e, "    s2_valid_d = 1'b0;");
+    emit(e, "    scanning_d = 1'b0;");
+    emit(e, "    q_done_d = 1'b1;");
     emit(e, "  end");
     emit(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
 }
 
@@ -332,22 +318,14 @@ void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c)
     emit_nl(e);
 }
 
-void stc_bsq_emit_regs(emit_file *e, const stc_bsq_cfg *c, int cu_mode, int reset)
+void stc_bsq_regs(const stc_bsq_cfg *c, int cu_mode, prim_regs *l)
 {
-    static const char *const regs[] = {"valid", "q_count", "scanning", "setup", "s2_valid",
-                                       "q_done", "pass", "rd_row", "s2_row"};
-    for (unsigned i = 0; i < sizeof regs / sizeof regs[0]; i++) {
-        if (reset)
-            emit(e, "%s_q <= '0;", regs[i]);
-        else
-            emit(e, "%s_q <= %s_d;", regs[i], regs[i]);
-    }
-    if (!cu_mode) {
-        emit(e, reset ? "cer_q <= '0;" : "cer_q <= cer_d;");
-        emit(e, reset ? "seb_q <= '0;" : "seb_q <= seb_d;");
-    }
+    prim_regs_list(l, "valid='0 q_count='0 scanning='0 setup='0 s2_valid='0 q_done='0 pass='0 "
+                      "rd_row='0 s2_row='0");
+    if (!cu_mode)
+        prim_regs_list(l, "cer='0 seb='0");
     if (c->banks > 1)
-        emit(e, reset ? "rr_q <= '0;" : "rr_q <= rr_d;");
+        prim_regs_list(l, "rr='0");
 }
 
 /* The module's logic: internal q_* signals driven from the ports, the core,
@@ -365,6 +343,7 @@ static void bsq_body(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
         {"count_o", "q_count"},           {"full_o", "q_full"},
         {"drn_keep_o", "q_drn_keep"},     {"drn_data_o", "q_drn_data"},
         {"drn_band_o", "q_drn_band"}};
+    prim_regs rl = {0};
     bgeo x;
     geo(c, &x);
     emit(e, "logic q_push_valid, q_push_ready, q_full, q_chg_valid, q_chg_ready;");
@@ -395,21 +374,8 @@ static void bsq_body(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
     emit_nl(e);
     stc_bsq_emit_core(e, c, cu_mode);
     stc_bsq_emit_rams(e, c);
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit_in(e);
-    emit_in(e);
-    stc_bsq_emit_regs(e, c, cu_mode, 1);
-    emit_out(e);
-    emit_out(e);
-    emit(e, "  end else begin");
-    emit_in(e);
-    emit_in(e);
-    stc_bsq_emit_regs(e, c, cu_mode, 0);
-    emit_out(e);
-    emit_out(e);
-    emit(e, "  end");
-    emit(e, "end");
+    stc_bsq_regs(c, cu_mode, &rl);
+    prim_regs_block(e, &rl);
     emit_nl(e);
     for (unsigned i = 0; i < (cu_mode ? 15u : 12u); i++)
         emit(e, "assign %s = %s;", out[i][0], out[i][1]);
@@ -438,17 +404,9 @@ static void emit_bsq(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// every ChangeEpoch %u entries per bank per cycle. See docs/stc.md.", x.D);
     if (x.R == 1)
         emit(e, "// Storage: one row per bank, held in registers; no RAM by design.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     bsq_body(e, c, 0);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 void stc_bsq_cu_body(emit_file *e, const stc_bsq_cfg *c) { bsq_body(e, c, 1); }

@@ -7,6 +7,7 @@
 #define STC_BSQ_GEN_H
 
 #include "emit.h"
+#include "prim.h"
 #include "unit.h"
 #include "stc_bsq.h"
 
@@ -19,12 +20,11 @@
  * stay), q_drn_data (every live lane's address) and q_drn_band (their
  * bands), and the epoch is read from the ports cer_i / seb_i. Standalone,
  * the core captures chg_cer_i / chg_seb_i into its own cer_q / seb_q. The caller
- * emits the reset and update of the registers listed by
- * stc_bsq_emit_regs. */
+ * emits the register block of the registers stc_bsq_regs lists. */
 void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode);
-/* Reset values (reset != 0) or the _q <= _d updates of the core's
- * registers, for the caller's always_ff. */
-void stc_bsq_emit_regs(emit_file *e, const stc_bsq_cfg *c, int cu_mode, int reset);
+/* Adds the core's registers and their reset values to l (the caller's
+ * register block, prim_regs). */
+void stc_bsq_regs(const stc_bsq_cfg *c, int cu_mode, prim_regs *l);
 /* The bank RAMs' always_ff (no reset). */
 void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c);
 /* The CU's BSQ part: its port table and its logic (cu_mode, with the

@@ -159,8 +159,7 @@ static void emit_stage(gctx *x)
     emit_nl(e);
     emit(e, "// Table 1 (spec 3.5): one event a cycle; lazy INVs, an eviction, then");
     emit(e, "// the transition (fin), which writes the set back and frees the stage.");
-    emit(e, "always_comb begin");
-    emit_in(e);
+    emit_begin(e, "always_comb begin");
     emit(e, "st_kind = 3'd0;");
     emit(e, "st_event = 3'd0;");
     emit(e, "st_from = from_st;");
@@ -251,8 +250,7 @@ static void emit_stage(gctx *x)
     emit(e, "    end");
     emit(e, "  endcase");
     emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
 }
 
@@ -385,8 +383,7 @@ static void emit_ctrl(gctx *x)
     emit(e, "assign wr_idx = init_q ? init_idx_q : (ph_q == 2'd1) ? sw_idx_q : s_set;");
     emit(e, "assign wr_word = init_q ? init_word : (ph_q == 2'd1) ? sweep_word : new_word;");
     emit_nl(e);
-    emit(e, "always_comb begin");
-    emit_in(e);
+    emit_begin(e, "always_comb begin");
     emit(e, "init_d = init_q;");
     emit(e, "init_idx_d = init_idx_q;");
     emit(e, "if (init_q) begin");
@@ -461,8 +458,7 @@ static void emit_ctrl(gctx *x)
     emit(e, "  fwd_hit_d = fin_fire && (req_set == s_set);");
     emit(e, "  fwd_d = new_word;");
     emit(e, "end");
-    emit_out(e);
-    emit(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
 }
 
