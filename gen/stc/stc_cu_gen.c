@@ -13,25 +13,20 @@
 
 #include "gen_unit.h"
 #include "parts.h"
+#include "prim.h"
 #include "stc_bsq_gen.h"
 #include "stc_cu.h"
 
-static unsigned lg(unsigned v)
-{
-    unsigned b = 0;
-    while ((1u << b) < v)
-        b++;
-    return b;
-}
-
-static void emit_cer_reset(emit_file *e, const stc_cu_cfg *c)
+/* The CER register and its reset value: the configuration's epochs, one
+ * bit an epoch. */
+static void cer_reset(const stc_cu_cfg *c, prim_regs *rl)
 {
     unsigned ep = 1u << c->bsq.n, at = 0;
     char bits[STC_E_MAX + 1];
     for (unsigned i = ep; i-- > 0;)
         bits[at++] = stc_eset_has(&c->epoch, i) ? '1' : '0';
     bits[at] = '\0';
-    emit(e, "cer_q <= %u'b%s;", ep, bits);
+    prim_reg(rl, "cer", "%u'b%s", ep, bits);
 }
 
 static int bsq_ports(const void *cfg, cohkit_port *p, int max)
@@ -101,12 +96,7 @@ static void cu_emit_head(const cu_gctx *x)
     emit(e, "// an instance of %s (its own file).", x->bsq_name);
     if (g->rows == 1)
         emit(e, "// Storage: one row per BSQ bank, held in registers; no RAM by design.");
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_in(e);
-    emit_nl(e);
+    prim_module_begin(e, b);
     emit(e, "localparam logic [1:0] PhRun = 2'd0, PhPrep = 2'd1, PhChg = 2'd2;");
     emit(e, "logic [%u:0] cer_q, cer_d, dv_q, dv_d;", EP - 1);
     emit(e, "logic [%u:0] seb_q, seb_d;", SW - 1);
@@ -206,14 +196,8 @@ static void cu_emit_demand(const cu_gctx *x)
     emit(e, "assign first_drn = pend_drn & (~pend_drn + %u'd1);", L);
     emit(e, "assign first_need = need & (~need + %u'd1);", L);
     /* AND-OR selects of the one-hot lanes (no block reads what it writes) */
-    emit(e, "assign drn_sel_addr =");
-    for (unsigned j = 0; j < L; j++)
-        emit(e, "  ({%u{first_drn[%u]}} & q_drn_data[%u:%u])%s", A, j, (j + 1) * A - 1, j * A,
-             j + 1 < L ? " |" : ";");
-    emit(e, "assign need_sel_addr =");
-    for (unsigned j = 0; j < L; j++)
-        emit(e, "  ({%u{first_need[%u]}} & q_drn_data[%u:%u])%s", A, j, (j + 1) * A - 1, j * A,
-             j + 1 < L ? " |" : ";");
+    prim_and_or(e, "drn_sel_addr", "first_drn", L, "q_drn_data", A, 0, A);
+    prim_and_or(e, "need_sel_addr", "first_need", L, "q_drn_data", A, 0, A);
     emit(e, "assign need_sel_band =");
     for (unsigned j = 0; j < L; j++)
         emit(e, "  ({%u{first_need[%u]}} & q_drn_band[%u:%u])%s", N, j, (j + 1) * N - 1, j * N,
@@ -249,75 +233,67 @@ static void cu_emit_phase(const cu_gctx *x)
     emit(e, "assign dv_set = (st_fire & st_need_dem ? %u'd1 << st_band : %u'd0) |", EP, EP);
     emit(e, "                (need_take ? %u'd1 << need_sel_band : %u'd0);", EP, EP);
     emit(e, "assign iss_fire = iss_valid_q & iss_ready_i;");
-    emit(e, "always_comb begin");
-    emit(e, "  cer_d = cer_q;");
-    emit(e, "  seb_d = seb_q;");
-    emit(e, "  dv_d = dv_q | dv_set;");
-    emit(e, "  phase_d = phase_q;");
-    emit(e, "  ready_sent_d = ready_sent_q;");
-    emit(e, "  conf_sent_d = conf_sent_q;");
-    emit(e, "  served_d = served_q;");
-    emit(e, "  iss_valid_d = iss_valid_q & ~iss_ready_i;");
-    emit(e, "  iss_addr_d = iss_addr_q;");
-    emit(e, "  iss_drain_d = iss_drain_q;");
-    emit(e, "  dem_valid_d = dem_valid_q & ~dem_ready_i;");
-    emit(e, "  dem_addr_d = dem_addr_q;");
-    emit(e, "  dem_band_d = dem_band_q;");
-    emit(e, "  ldr_valid_d = ldr_valid_q & ~ldr_ready_i;");
-    emit(e, "  ldr_addr_d = ldr_addr_q;");
-    emit(e, "  ldr_unc_d = ldr_unc_q;");
-    emit(e, "  conf_valid_d = conf_valid_q & ~conf_ready_i;");
-    emit(e, "  conf_addr_d = conf_addr_q;");
-    emit(e, "  conf_band_d = conf_band_q;");
-    emit(e, "  pw_d = pw_q + {%u'd0, iss_fire} - {%u'd0, wa_i};", PW - 1, PW - 1);
-    emit(e, "  if (st_fire & st_direct) begin");
-    emit(e, "    iss_valid_d = 1'b1;");
-    emit(e, "    iss_addr_d = st_addr_i;");
-    emit(e, "    iss_drain_d = 1'b0;");
-    emit(e, "  end");
-    emit(e, "  if (drn_take) begin");
-    emit(e, "    iss_valid_d = 1'b1;");
-    emit(e, "    iss_addr_d = drn_sel_addr;");
-    emit(e, "    iss_drain_d = 1'b1;");
-    emit(e, "    served_d = served_q | first_drn;");
-    emit(e, "  end");
-    emit(e, "  if (q_drn_valid & q_drn_ready) served_d = '0;");
-    emit(e, "  if (st_fire & st_need_dem) begin");
-    emit(e, "    dem_valid_d = 1'b1;");
-    emit(e, "    dem_addr_d = st_addr_i;");
-    emit(e, "    dem_band_d = st_band;");
-    emit(e, "  end");
-    emit(e, "  if (need_take) begin");
-    emit(e, "    dem_valid_d = 1'b1;");
-    emit(e, "    dem_addr_d = need_sel_addr;");
-    emit(e, "    dem_band_d = need_sel_band;");
-    emit(e, "  end");
-    emit(e, "  if (ld_fire) begin");
-    emit(e, "    ldr_valid_d = 1'b1;");
-    emit(e, "    ldr_addr_d = ld_addr_i;");
-    emit(e, "    ldr_unc_d = ld_in_cer;");
-    emit(e, "    if (ld_conf) begin");
-    emit(e, "      conf_valid_d = 1'b1;");
-    emit(e, "      conf_addr_d = ld_addr_i;");
-    emit(e, "      conf_band_d = ld_band;");
-    emit(e, "      conf_sent_d = 1'b1;");
-    emit(e, "    end");
-    emit(e, "  end");
-    emit(e, "  if (prep_valid_i & prep_ready_o) begin");
-    emit(e, "    phase_d = PhPrep;");
-    emit(e, "    ready_sent_d = 1'b0;");
-    emit(e, "  end");
-    emit(e, "  if (rdy_valid_o & rdy_ready_i) ready_sent_d = 1'b1;");
-    emit(e, "  if (chg_fire) begin");
-    emit(e, "    cer_d = chg_cer_i;");
-    emit(e, "    seb_d = chg_seb_i;");
-    emit(e, "    dv_d = '0;");
-    emit(e, "    conf_sent_d = 1'b0;");
-    emit(e, "    ready_sent_d = 1'b0;");
-    emit(e, "    phase_d = PhChg;");
-    emit(e, "  end");
-    emit(e, "  if (q_done_valid & q_done_ready) phase_d = PhRun;");
+    emit_begin(e, "always_comb begin");
+    prim_hold(e, "cer seb");
+    emit(e, "dv_d = dv_q | dv_set;");
+    prim_hold(e, "phase ready_sent conf_sent served");
+    emit(e, "iss_valid_d = iss_valid_q & ~iss_ready_i;");
+    prim_hold(e, "iss_addr iss_drain");
+    emit(e, "dem_valid_d = dem_valid_q & ~dem_ready_i;");
+    prim_hold(e, "dem_addr dem_band");
+    emit(e, "ldr_valid_d = ldr_valid_q & ~ldr_ready_i;");
+    prim_hold(e, "ldr_addr ldr_unc");
+    emit(e, "conf_valid_d = conf_valid_q & ~conf_ready_i;");
+    prim_hold(e, "conf_addr conf_band");
+    emit(e, "pw_d = pw_q + {%u'd0, iss_fire} - {%u'd0, wa_i};", PW - 1, PW - 1);
+    emit(e, "if (st_fire & st_direct) begin");
+    emit(e, "  iss_valid_d = 1'b1;");
+    emit(e, "  iss_addr_d = st_addr_i;");
+    emit(e, "  iss_drain_d = 1'b0;");
     emit(e, "end");
+    emit(e, "if (drn_take) begin");
+    emit(e, "  iss_valid_d = 1'b1;");
+    emit(e, "  iss_addr_d = drn_sel_addr;");
+    emit(e, "  iss_drain_d = 1'b1;");
+    emit(e, "  served_d = served_q | first_drn;");
+    emit(e, "end");
+    emit(e, "if (q_drn_valid & q_drn_ready) served_d = '0;");
+    emit(e, "if (st_fire & st_need_dem) begin");
+    emit(e, "  dem_valid_d = 1'b1;");
+    emit(e, "  dem_addr_d = st_addr_i;");
+    emit(e, "  dem_band_d = st_band;");
+    emit(e, "end");
+    emit(e, "if (need_take) begin");
+    emit(e, "  dem_valid_d = 1'b1;");
+    emit(e, "  dem_addr_d = need_sel_addr;");
+    emit(e, "  dem_band_d = need_sel_band;");
+    emit(e, "end");
+    emit(e, "if (ld_fire) begin");
+    emit(e, "  ldr_valid_d = 1'b1;");
+    emit(e, "  ldr_addr_d = ld_addr_i;");
+    emit(e, "  ldr_unc_d = ld_in_cer;");
+    emit(e, "  if (ld_conf) begin");
+    emit(e, "    conf_valid_d = 1'b1;");
+    emit(e, "    conf_addr_d = ld_addr_i;");
+    emit(e, "    conf_band_d = ld_band;");
+    emit(e, "    conf_sent_d = 1'b1;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "if (prep_valid_i & prep_ready_o) begin");
+    emit(e, "  phase_d = PhPrep;");
+    emit(e, "  ready_sent_d = 1'b0;");
+    emit(e, "end");
+    emit(e, "if (rdy_valid_o & rdy_ready_i) ready_sent_d = 1'b1;");
+    emit(e, "if (chg_fire) begin");
+    emit(e, "  cer_d = chg_cer_i;");
+    emit(e, "  seb_d = chg_seb_i;");
+    emit(e, "  dv_d = '0;");
+    emit(e, "  conf_sent_d = 1'b0;");
+    emit(e, "  ready_sent_d = 1'b0;");
+    emit(e, "  phase_d = PhChg;");
+    emit(e, "end");
+    emit(e, "if (q_done_valid & q_done_ready) phase_d = PhRun;");
+    emit_end(e, "end");
     emit_nl(e);
 }
 
@@ -329,51 +305,17 @@ static void cu_emit_outputs(const cu_gctx *x)
     unsigned SW = x->SW;
 
 
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
-    emit_in(e);
-    emit_in(e);
-    emit_cer_reset(e, c);
-    emit(e, "seb_q <= %u'd%u;", SW, c->bsq.seb);
-    {
-        static const char *const z[] = {"dv", "phase", "ready_sent", "conf_sent", "pw",
-                                        "iss_valid", "iss_drain", "iss_addr", "ldr_valid",
-                                        "ldr_unc", "ldr_addr", "dem_valid", "dem_addr",
-                                        "dem_band", "conf_valid", "conf_addr", "conf_band",
-                                        "served"};
-        for (unsigned i = 0; i < sizeof z / sizeof z[0]; i++)
-            emit(e, "%s_q <= '0;", z[i]);
-        emit_out(e);
-        emit_out(e);
-        emit(e, "  end else begin");
-        emit_in(e);
-        emit_in(e);
-        emit(e, "cer_q <= cer_d;");
-        emit(e, "seb_q <= seb_d;");
-        for (unsigned i = 0; i < sizeof z / sizeof z[0]; i++)
-            emit(e, "%s_q <= %s_d;", z[i], z[i]);
-    }
-    emit_out(e);
-    emit_out(e);
-    emit(e, "  end");
-    emit(e, "end");
+    prim_regs rl = {0};
+    cer_reset(c, &rl);
+    prim_reg(&rl, "seb", "%u'd%u", SW, c->bsq.seb);
+    prim_regs_list(&rl, "dv='0 phase='0 ready_sent='0 conf_sent='0 pw='0 iss_valid='0 iss_drain='0 "
+                        "iss_addr='0 ldr_valid='0 ldr_unc='0 ldr_addr='0 dem_valid='0 dem_addr='0 "
+                        "dem_band='0 conf_valid='0 conf_addr='0 conf_band='0 served='0");
+    prim_regs_block(e, &rl);
     emit_nl(e);
-    emit(e, "assign iss_valid_o = iss_valid_q;");
-    emit(e, "assign iss_addr_o = iss_addr_q;");
-    emit(e, "assign iss_drain_o = iss_drain_q;");
-    emit(e, "assign ldr_valid_o = ldr_valid_q;");
-    emit(e, "assign ldr_addr_o = ldr_addr_q;");
+    prim_outputs(e, "iss_valid iss_addr iss_drain ldr_valid ldr_addr");
     emit(e, "assign ldr_uncached_o = ldr_unc_q;");
-    emit(e, "assign dem_valid_o = dem_valid_q;");
-    emit(e, "assign dem_addr_o = dem_addr_q;");
-    emit(e, "assign dem_band_o = dem_band_q;");
-    emit(e, "assign conf_valid_o = conf_valid_q;");
-    emit(e, "assign conf_addr_o = conf_addr_q;");
-    emit(e, "assign conf_band_o = conf_band_q;");
-    emit(e, "assign cer_o = cer_q;");
-    emit(e, "assign seb_o = seb_q;");
-    emit(e, "assign phase_o = phase_q;");
-    emit(e, "assign pw_o = pw_q;");
+    prim_outputs(e, "dem_valid dem_addr dem_band conf_valid conf_addr conf_band cer seb phase pw");
     emit_nl(e);
     emit(e, "`ifdef FORMAL");
     emit(e, "// p_epoch: a store is on its way to the L1 only while its band is current,");
@@ -396,10 +338,7 @@ static void cu_emit_outputs(const cu_gctx *x)
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_module_end(e);
 }
 
 static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
@@ -419,7 +358,6 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     x.conf = c->variant == STC_CU_AB || c->variant == STC_CU_MB;
     stc_bsq_geom_of(&c->bsq, &x.g);
     x.L = c->bsq.banks * c->bsq.drain;
-    (void)lg;
     if (part_block(&x.bsq, x.bsq_name, sizeof x.bsq_name, b, &stc_cu_parts[0], cfg) != 0) {
         e->err = 1;
         return;
