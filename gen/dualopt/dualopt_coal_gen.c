@@ -490,12 +490,7 @@ static void emit_next(gctx *x)
     emit(e, "ptr_d = ptr_q;");
     emit(e, "if (send) ptr_d = sel_pass ? '0 : sel + %u'd1;", x->g.ptr_bits);
     emit(e, "pkt_valid_d = send | (pkt_valid_q & ~pkt_ready_i);");
-    emit(e, "pkt_reg_d = pkt_reg_q;");
-    emit(e, "pkt_dst_d = pkt_dst_q;");
-    emit(e, "pkt_n_d = pkt_n_q;");
-    emit(e, "pkt_id_d = pkt_id_q;");
-    emit(e, "pkt_len_d = pkt_len_q;");
-    emit(e, "rot_d = rot_q;");
+    prim_hold(e, "pkt_reg pkt_dst pkt_n pkt_id pkt_len rot");
     emit_begin(e, "if (send) begin");
     emit(e, "pkt_reg_d = sel_pass;");
     emit(e, "pkt_n_d = sel_pass ? '0 : nsel;");
@@ -534,9 +529,7 @@ static void emit_outputs(gctx *x)
         snprintf(buf + n, sizeof buf - n, "hdr");
         emit(e, "assign pkt_data_o = {%s};", buf);
     }
-    emit(e, "assign pkt_valid_o = pkt_valid_q;");
-    emit(e, "assign pkt_dst_o = pkt_dst_q;");
-    emit(e, "assign pkt_len_o = pkt_len_q;");
+    prim_outputs(e, "pkt_valid pkt_dst pkt_len");
     emit_nl(e);
 }
 

@@ -342,21 +342,15 @@ static void emit_next_fire(gctx *x)
 
     emit(e, "// Next state.");
     emit_begin(e, "always_comb begin");
-    emit(e, "clr_d = clr_q;");
-    emit(e, "clr_idx_d = clr_idx_q;");
-    emit(e, "clr_ep_d = clr_ep_q;");
-    emit(e, "epoch_d = epoch_q;");
+    prim_hold(e, "clr clr_idx clr_ep epoch");
     if (x->fglobal)
-        emit(e, "floor_d = floor_q;");
+        prim_hold(e, "floor");
     if (x->share == HALCONE_SHARE_NOW)
-        emit(e, "now_d = now_q;");
-    emit(e, "s2_rst_d = s2_rst_q;");
-    emit(e, "fwd_valid_d = fwd_valid_q;");
+        prim_hold(e, "now");
+    prim_hold(e, "s2_rst fwd_valid");
     if (x->c->sets > 1)
-        emit(e, "fwd_idx_d = fwd_idx_q;");
-    emit(e, "fwd_data_d = fwd_data_q;");
-    emit(e, "fwd_hit_d = fwd_hit_q;");
-    emit(e, "s2_fix_d = s2_fix_q;");
+        prim_hold(e, "fwd_idx");
+    prim_hold(e, "fwd_data fwd_hit s2_fix");
     emit(e, "// stage 2 fires: write back, forward, global registers, response");
     emit(e, "if (s2_fire) begin");
     emit(e, "  fwd_valid_d = 1'b1;");
@@ -418,55 +412,24 @@ static void emit_next_sweep(gctx *x)
 static void emit_next_stages(gctx *x)
 {
     emit_file *e = x->e;
+    int rts = x->share == HALCONE_SHARE_RTS;
+    const prim_sfield s1[] = {{"s1_op", "req_op_i", 1},        {"s1_addr", "req_addr_i", 1},
+                              {"s1_tag", "req_tag_i", 1},      {"s1_lease", "req_lease_i", 1},
+                              {"s1_cts", "req_cts_i", x->reqcts}, {"s1_rts", "req_rts_i", rts},
+                              {NULL, NULL, 0}};
+    const prim_sfield s2[] = {{"s2_op", "s1_op_q", 1},        {"s2_addr", "s1_addr_q", 1},
+                              {"s2_tag", "s1_tag_q", 1},      {"s2_lease", "s1_lease_q", 1},
+                              {"s2_cts", "s1_cts_q", x->reqcts}, {"s2_rts", "s1_rts_q", rts},
+                              {"s2_data", "set_cur1", 1},     {NULL, NULL, 0}};
 
-    emit(e, "s1_valid_d = s1_valid_q;");
-    emit(e, "s1_op_d = s1_op_q;");
-    emit(e, "s1_addr_d = s1_addr_q;");
-    emit(e, "s1_tag_d = s1_tag_q;");
-    emit(e, "s1_lease_d = s1_lease_q;");
-    if (x->reqcts)
-        emit(e, "s1_cts_d = s1_cts_q;");
-    if (x->share == HALCONE_SHARE_RTS)
-        emit(e, "s1_rts_d = s1_rts_q;");
-    emit(e, "if (s1_adv) s1_valid_d = 1'b0;");
-    emit(e, "if (req_acc) begin");
-    emit(e, "  s1_valid_d = 1'b1;");
-    emit(e, "  s1_op_d = req_op_i;");
-    emit(e, "  s1_addr_d = req_addr_i;");
-    emit(e, "  s1_tag_d = req_tag_i;");
-    emit(e, "  s1_lease_d = req_lease_i;");
-    if (x->reqcts)
-        emit(e, "  s1_cts_d = req_cts_i;");
-    if (x->share == HALCONE_SHARE_RTS)
-        emit(e, "  s1_rts_d = req_rts_i;");
+    prim_stage(e, "s1_valid", NULL, "s1_adv", "req_acc", s1);
     emit(e, "  // forwarding match against the write-back of this same cycle");
     if (x->c->sets > 1)
         emit(e, "  fwd_hit_d = fwd_valid_d && (fwd_idx_d == req_idx);");
     else
         emit(e, "  fwd_hit_d = fwd_valid_d;");
     emit(e, "end");
-    emit(e, "s2_valid_d = s2_valid_q;");
-    emit(e, "s2_op_d = s2_op_q;");
-    emit(e, "s2_addr_d = s2_addr_q;");
-    emit(e, "s2_tag_d = s2_tag_q;");
-    emit(e, "s2_lease_d = s2_lease_q;");
-    if (x->reqcts)
-        emit(e, "s2_cts_d = s2_cts_q;");
-    if (x->share == HALCONE_SHARE_RTS)
-        emit(e, "s2_rts_d = s2_rts_q;");
-    emit(e, "s2_data_d = s2_data_q;");
-    emit(e, "if (s2_fire) s2_valid_d = 1'b0;");
-    emit(e, "if (s1_valid_q & s1_adv) begin");
-    emit(e, "  s2_valid_d = 1'b1;");
-    emit(e, "  s2_op_d = s1_op_q;");
-    emit(e, "  s2_addr_d = s1_addr_q;");
-    emit(e, "  s2_tag_d = s1_tag_q;");
-    emit(e, "  s2_lease_d = s1_lease_q;");
-    if (x->reqcts)
-        emit(e, "  s2_cts_d = s1_cts_q;");
-    if (x->share == HALCONE_SHARE_RTS)
-        emit(e, "  s2_rts_d = s1_rts_q;");
-    emit(e, "  s2_data_d = set_cur1;");
+    prim_stage(e, "s2_valid", NULL, "s2_fire", "s1_valid_q & s1_adv", s2);
     emit(e, "  // during a clearing sweep the word read is stale: take the forwarding");
     emit(e, "  // register, which holds the empty word when the sweep ends");
     emit(e, "  s2_fix_d = (s2_fire & s1_same) | clr_q;");
@@ -479,48 +442,39 @@ static void emit_next_rsp(gctx *x)
 {
     emit_file *e = x->e;
     unsigned ts_bits = x->c->ts_bits;
+    char wts[32], rts[48], vaddr[48], vmemts[32], fval[40];
+    const prim_sfield rsp[] = {
+        {"rsp_kind", "is_gr ? 2'd0 : ~hit ? 2'd3 : shared ? 2'd2 : 2'd1", 1},
+        {"rsp_addr", "s2_addr_q", 1},
+        {"rsp_tag", "s2_tag_q", 1},
+        {"rsp_wts", wts, 1},
+        {"rsp_rts", rts, 1},
+        {"rsp_victim", "evict", 1},
+        {"rsp_vaddr", vaddr, 1},
+        {"rsp_vmemts", vmemts, 1},
+        {"rsp_floor", "floor_up", 1},
+        {"rsp_fval", fval, 1},
+        {"rsp_wrap", "wrap", 1},
+        {"rsp_reset", "s2_rst_q", 1},
+        {"rsp_epoch", "epoch_q", 1},
+        {NULL, NULL, 0}};
+    snprintf(wts, sizeof wts, "is_gr ? f_wts : %u'd0", ts_bits);
+    snprintf(rts, sizeof rts, "is_gr ? f_rts : ev_hit ? hit_memts : %u'd0", ts_bits);
+    snprintf(vaddr, sizeof vaddr, "evict ? %s : %u'd0", x->c->sets > 1 ? "{vtag, s2_idx}" : "vtag",
+             x->g.laddr_bits);
+    snprintf(vmemts, sizeof vmemts, "evict ? vmemts : %u'd0", ts_bits);
+    snprintf(fval, sizeof fval, "floor_up ? floor_new : %u'd0", ts_bits);
 
     emit(e, "// lease registers (a 0 is ignored: leases are at least 1)");
-    emit(e, "rdl_d = rdl_q;");
-    emit(e, "wrl_d = wrl_q;");
+    prim_hold(e, "rdl wrl");
     emit(e, "if (cfg_we_i && cfg_data_i != %u'd0) begin", ts_bits);
     emit(e, "  if (cfg_sel_i) wrl_d = cfg_data_i;");
     emit(e, "  else rdl_d = cfg_data_i;");
     emit(e, "end");
     emit_nl(e);
     emit(e, "// response register: loaded when stage 2 fires (not for a NOP)");
-    emit(e, "rsp_valid_d = rsp_valid_q & ~rsp_ready_i;");
-    emit(e, "rsp_kind_d = rsp_kind_q;");
-    emit(e, "rsp_addr_d = rsp_addr_q;");
-    emit(e, "rsp_tag_d = rsp_tag_q;");
-    emit(e, "rsp_wts_d = rsp_wts_q;");
-    emit(e, "rsp_rts_d = rsp_rts_q;");
-    emit(e, "rsp_victim_d = rsp_victim_q;");
-    emit(e, "rsp_vaddr_d = rsp_vaddr_q;");
-    emit(e, "rsp_vmemts_d = rsp_vmemts_q;");
-    emit(e, "rsp_floor_d = rsp_floor_q;");
-    emit(e, "rsp_fval_d = rsp_fval_q;");
-    emit(e, "rsp_wrap_d = rsp_wrap_q;");
-    emit(e, "rsp_reset_d = rsp_reset_q;");
-    emit(e, "rsp_epoch_d = rsp_epoch_q;");
-    emit(e, "if (s2_fire && s2_op_q != 2'd3) begin");
-    emit(e, "  rsp_valid_d = 1'b1;");
-    emit(e, "  rsp_kind_d = is_gr ? 2'd0 : ~hit ? 2'd3 : shared ? 2'd2 : 2'd1;");
-    emit(e, "  rsp_addr_d = s2_addr_q;");
-    emit(e, "  rsp_tag_d = s2_tag_q;");
-    emit(e, "  rsp_wts_d = is_gr ? f_wts : %u'd0;", ts_bits);
-    emit(e, "  rsp_rts_d = is_gr ? f_rts : ev_hit ? hit_memts : %u'd0;", ts_bits);
-    emit(e, "  rsp_victim_d = evict;");
-    if (x->c->sets > 1)
-        emit(e, "  rsp_vaddr_d = evict ? {vtag, s2_idx} : %u'd0;", x->g.laddr_bits);
-    else
-        emit(e, "  rsp_vaddr_d = evict ? vtag : %u'd0;", x->g.laddr_bits);
-    emit(e, "  rsp_vmemts_d = evict ? vmemts : %u'd0;", ts_bits);
-    emit(e, "  rsp_floor_d = floor_up;");
-    emit(e, "  rsp_fval_d = floor_up ? floor_new : %u'd0;", ts_bits);
-    emit(e, "  rsp_wrap_d = wrap;");
-    emit(e, "  rsp_reset_d = s2_rst_q;");
-    emit(e, "  rsp_epoch_d = epoch_q;");
+    prim_stage(e, "rsp_valid", "rsp_valid_q & ~rsp_ready_i", NULL, "s2_fire && s2_op_q != 2'd3",
+               rsp);
     emit(e, "end");
     emit_end(e, "end");
     emit_nl(e);
@@ -580,20 +534,8 @@ static void emit_regs(gctx *x)
         emit(e, "  fwd_idx_q <= fwd_idx_d;");
     emit(e, "end");
     emit_nl(e);
-    emit(e, "assign rsp_valid_o = rsp_valid_q;");
-    emit(e, "assign rsp_kind_o = rsp_kind_q;");
-    emit(e, "assign rsp_addr_o = rsp_addr_q;");
-    emit(e, "assign rsp_tag_o = rsp_tag_q;");
-    emit(e, "assign rsp_wts_o = rsp_wts_q;");
-    emit(e, "assign rsp_rts_o = rsp_rts_q;");
-    emit(e, "assign rsp_victim_o = rsp_victim_q;");
-    emit(e, "assign rsp_vaddr_o = rsp_vaddr_q;");
-    emit(e, "assign rsp_vmemts_o = rsp_vmemts_q;");
-    emit(e, "assign rsp_floor_o = rsp_floor_q;");
-    emit(e, "assign rsp_fval_o = rsp_fval_q;");
-    emit(e, "assign rsp_wrap_o = rsp_wrap_q;");
-    emit(e, "assign rsp_reset_o = rsp_reset_q;");
-    emit(e, "assign rsp_epoch_o = rsp_epoch_q;");
+    prim_outputs(e, "rsp_valid rsp_kind rsp_addr rsp_tag rsp_wts rsp_rts rsp_victim rsp_vaddr "
+                    "rsp_vmemts rsp_floor rsp_fval rsp_wrap rsp_reset rsp_epoch");
     {
         char buf[256] = "";
         size_t k = 0;

@@ -941,12 +941,18 @@ static void emit_inval_stream(gctx *x)
 
 static void emit_next(gctx *x)
 {
+    static const prim_sfield s1[] = {{"s1_op", "req_op_i", 1}, {"s1_addr", "req_addr_i", 1},
+                                     {"s1_src", "req_src_i", 1}, {NULL, NULL, 0}};
+    static const prim_sfield s2[] = {
+        {"s2_op", "s1_op_q", 1},       {"s2_addr", "s1_addr_q", 1},
+        {"s2_src", "s1_src_q", 1},     {"s2_data", "set_cur1", 1},
+        {"s2_hit", "way_hit1", 1},     {"s2_fix", "s2_fire & s1_same", 1},
+        {"s2_teq", "s1_teq", 1},       {NULL, NULL, 0}};
     emit_file *e = x->e;
 
     emit(e, "// Next state.");
     emit_begin(e, "always_comb begin");
-    emit(e, "init_d = init_q;");
-    emit(e, "init_idx_d = init_idx_q;");
+    prim_hold(e, "init init_idx");
     emit(e, "if (init_q) begin");
     emit(e, "  if (init_idx_q == %u'd%u) begin", x->index_width, x->g.sets - 1);
     emit(e, "    init_d = 1'b0;");
@@ -955,42 +961,12 @@ static void emit_next(gctx *x)
     emit(e, "    init_idx_d = init_idx_q + %u'd1;", x->index_width);
     emit(e, "  end");
     emit(e, "end");
-    emit(e, "s1_valid_d = s1_valid_q;");
-    emit(e, "s1_op_d = s1_op_q;");
-    emit(e, "s1_addr_d = s1_addr_q;");
-    emit(e, "s1_src_d = s1_src_q;");
-    emit(e, "if (s1_adv) s1_valid_d = 1'b0;");
-    emit(e, "if (req_acc) begin");
-    emit(e, "  s1_valid_d = 1'b1;");
-    emit(e, "  s1_op_d = req_op_i;");
-    emit(e, "  s1_addr_d = req_addr_i;");
-    emit(e, "  s1_src_d = req_src_i;");
+    prim_stage(e, "s1_valid", NULL, "s1_adv", "req_acc", s1);
     emit(e, "end");
-    emit(e, "s2_valid_d = s2_valid_q;");
-    emit(e, "s2_op_d = s2_op_q;");
-    emit(e, "s2_addr_d = s2_addr_q;");
-    emit(e, "s2_src_d = s2_src_q;");
-    emit(e, "s2_data_d = s2_data_q;");
-    emit(e, "s2_hit_d = s2_hit_q;");
-    emit(e, "s2_fix_d = s2_fix_q;");
-    emit(e, "s2_teq_d = s2_teq_q;");
-    emit(e, "if (s2_fire) s2_valid_d = 1'b0;");
-    emit(e, "if (s1_valid_q & s1_adv) begin");
-    emit(e, "  s2_valid_d = 1'b1;");
-    emit(e, "  s2_op_d = s1_op_q;");
-    emit(e, "  s2_addr_d = s1_addr_q;");
-    emit(e, "  s2_src_d = s1_src_q;");
-    emit(e, "  s2_data_d = set_cur1;");
-    emit(e, "  s2_hit_d = way_hit1;");
-    emit(e, "  s2_fix_d = s2_fire & s1_same;");
-    emit(e, "  s2_teq_d = s1_teq;");
+    prim_stage(e, "s2_valid", NULL, "s2_fire", "s1_valid_q & s1_adv", s2);
     emit(e, "end");
-    emit(e, "fwd_valid_d = fwd_valid_q;");
-    if (x->g.sets > 1)
-        emit(e, "fwd_idx_d = fwd_idx_q;");
-    emit(e, "fwd_data_d = fwd_data_q;");
-    emit(e, "fwd_chg_d = fwd_chg_q;");
-    emit(e, "fwd_alloc_d = fwd_alloc_q;");
+    prim_hold(e, x->g.sets > 1 ? "fwd_valid fwd_idx fwd_data fwd_chg fwd_alloc"
+                               : "fwd_valid fwd_data fwd_chg fwd_alloc");
     emit(e, "if (s2_fire) begin");
     emit(e, "  fwd_valid_d = 1'b1;");
     if (x->g.sets > 1)
@@ -1004,19 +980,16 @@ static void emit_next(gctx *x)
 static void emit_regs(gctx *x)
 {
     emit_file *e = x->e;
-    char r[24];
 
     emit(e, "end");
     emit(e, "// The forwarding match is decided when a request is accepted, against");
     emit(e, "// the write-back of the same cycle: stage 1 starts from a register.");
-    emit(e, "fwd_hit_d = fwd_hit_q;");
+    prim_hold(e, "fwd_hit");
     if (x->g.sets > 1)
         emit(e, "if (req_acc) fwd_hit_d = fwd_valid_d && (fwd_idx_d == req_idx);");
     else
         emit(e, "if (req_acc) fwd_hit_d = fwd_valid_d;");
-    emit(e, "job_pend_d = job_pend_q;");
-    emit(e, "job_base_d = job_base_q;");
-    emit(e, "job_sh_d = job_sh_q;");
+    prim_hold(e, "job_pend job_base job_sh");
     emit(e, "if (inv_valid_o & inv_ready_i) job_pend_d = job_pend_q & ~job_oh;");
     emit(e, "if (s2_fire) begin");
     emit(e, "  job_pend_d = pend_new;");
@@ -1044,7 +1017,6 @@ static void emit_regs(gctx *x)
     emit(e, "  job_base_q <= job_base_d;");
     emit(e, "  job_sh_q <= job_sh_d;");
     emit(e, "end");
-    (void)r;
 }
 
 /* The module body, stage by stage (the header and port list are
