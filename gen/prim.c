@@ -194,11 +194,13 @@ void prim_regs_list(prim_regs *l, const char *spec)
     }
 }
 
-void prim_regs_open(emit_file *e)
+void prim_regs_open_rst(emit_file *e, const char *rst)
 {
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
+    emit(e, "always_ff @(posedge clk_i or negedge %s) begin", rst);
+    emit(e, "  if (!%s) begin", rst);
 }
+
+void prim_regs_open(emit_file *e) { prim_regs_open_rst(e, "rst_ni"); }
 
 /* Register i's line of the reset branch (update = 0) or of the other. */
 static void regs_lines(emit_file *e, const prim_regs *l, int update)

@@ -105,6 +105,8 @@ void prim_regs_list(prim_regs *l, const char *spec);
  * prim_regs_else (end else begin), prim_regs_updates, prim_regs_close. */
 void prim_regs_block(emit_file *e, const prim_regs *l);
 void prim_regs_open(emit_file *e);
+/* prim_regs_open with the asynchronous active-low reset RST. */
+void prim_regs_open_rst(emit_file *e, const char *rst);
 void prim_regs_resets(emit_file *e, const prim_regs *l);
 void prim_regs_else(emit_file *e);
 void prim_regs_updates(emit_file *e, const prim_regs *l);

@@ -1142,27 +1142,19 @@ static void emit_top_regs(gctx *x)
 {
     emit_file *e = x->e;
     prim_regs st = {0};
-    unsigned k;
 
     top_state(x, &st);
 
-    emit_begin(e, "always_ff @(posedge clk_i or negedge rst_q) begin");
-    emit_begin(e, "if (!rst_q) begin");
     prim_regs_list(&st, "tx_busy=1'b0 tx_idx=5'd0 tx_bit=4'd0 tx_baud=16'd0 tx_shift=10'h3ff "
                         "gap=GapCycles dig=80'd0");
-    for (k = 0; k < st.n; k++)
-        emit(e, "%s_q <= %s;", st.name[k], st.reset[k]);
-    emit(e, "ch_q <= 8'd0;");
-    emit_out(e);
-    emit_begin(e, "end else begin");
-    for (k = 0; k < st.n; k++)
-        emit(e, "%s_q <= %s_d;", st.name[k], st.name[k]);
-    emit(e, "ch_q <= ch;");
-    emit_end(e, "end");
-    emit_end(e, "end");
-    emit_nl(e);
-    emit_end(e, "endmodule");
-    emit(e, "`default_nettype wire");
+    prim_regs_open_rst(e, "rst_q");
+    prim_regs_resets(e, &st);
+    emit(e, "    ch_q <= 8'd0;");
+    prim_regs_else(e);
+    prim_regs_updates(e, &st);
+    emit(e, "    ch_q <= ch;");
+    prim_regs_close(e);
+    prim_module_end(e);
 }
 
 /* The UART report (docs/fpga.md). */

@@ -600,7 +600,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     prim_module_end(e);
 }
 
-static void gen_params(const void *cfg, char *buf, size_t len)
+void dualopt_coal_params(const void *cfg, char *buf, size_t len)
 {
     GEN_CFG_GEOM(dualopt_codec_cfg, dualopt_codec_geom);
     snprintf(buf, len,
@@ -655,5 +655,5 @@ int dualopt_coal_selftest(const void *cfg, st_rule *r, int max, char *err, size_
     return 2;
 }
 
-const gen_unit dualopt_coal_gen_unit = {"dualopt-coal", gen_emit, gen_params, gen_report,
+const gen_unit dualopt_coal_gen_unit = {"dualopt-coal", gen_emit, dualopt_coal_params, gen_report,
                                         dualopt_coal_selftest};

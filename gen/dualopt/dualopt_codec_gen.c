@@ -13,6 +13,7 @@
 #include "dualopt_codec_gen.h"
 #include "gen_unit.h"
 #include "parts.h"
+#include "prim.h"
 #include "selftest.h"
 
 /* The parts: the coalescer's and de-coalescer's modules of this
@@ -40,12 +41,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// DualOpt RDMA CoDec round trip: coalescer -> link -> de-coalescer");
     emit(e, "// (Belayneh et al., section 4.1.3, Fig. 9); see docs/dualopt.md. The two");
     emit(e, "// parts are instances of %s and %s (their own files).", coal_name, decoal_name);
-    ports_file_header(e, b, "// ");
-    emit(e, "`default_nettype none");
-    emit_nl(e);
-    ports_verilog_module(e, b);
-    emit_nl(e);
-    emit_in(e);
+    prim_module_begin(e, b);
     emit(e, "// The link: the coalescer's packet port is the de-coalescer's.");
     emit(e, "logic pkt_valid_o, pkt_ready_i, pkt_valid_i, pkt_ready_o;");
     if (g.gpu_bits > 1)
@@ -64,24 +60,7 @@ static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
     part_instance(e, &coal, "u_coal", NULL);
     emit_nl(e);
     part_instance(e, &decoal, "u_decoal", NULL);
-    emit_out(e);
-    emit_nl(e);
-    emit(e, "endmodule");
-    emit(e, "`default_nettype wire");
-}
-
-static void gen_params(const void *cfg, char *buf, size_t len)
-{
-    const dualopt_codec_cfg *c = cfg;
-    dualopt_codec_geom g;
-    dualopt_codec_geom_of(c, &g);
-    snprintf(buf, len,
-             "gpus=%u self=%u buf=%u max=%u timeout=%u gran=%u line=%u pkt_bytes=%u flit=%u "
-             "count_bits=%u reg_depth=%u\n"
-             "buffers=%u slot_bits=%u banks=%u bank_depth=%u storage_bits=%u",
-             c->gpus, c->self, c->buf, c->max, c->timeout, c->gran, c->line, c->pkt_bytes,
-             c->flit, c->count_bits, c->reg_depth, g.nf, g.slot_bits, g.banks, g.depth,
-             g.storage_bits);
+    prim_module_end(e);
 }
 
 static void gen_report(FILE *f, const void *cfg, int json)
@@ -107,18 +86,7 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 g.nf, c->buf, g.storage_bits, c->max * g.slot_bits);
 }
 
-/* FPGA self-test stimulus (gen/selftest.h) of the coalescer's input (also
- * the CoDec round trip's): 1 in 16 responses is a regular packet of 4..259
- * bytes; destinations, ids, masks and data random. */
-int dualopt_codec_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
-{
-    (void)cfg;
-    if (max < 2)
-        return snprintf(err, len, "no self-test rules"), -1;
-    r[0] = (st_rule){.port = "in_reg_i", .kind = ST_PROB, .a = 4096};
-    r[1] = (st_rule){.port = "in_bytes_i", .width = 16, .kind = ST_RANGE, .a = 4, .b = 259};
-    return 2;
-}
-
-const gen_unit dualopt_codec_gen_unit = {"dualopt-codec", gen_emit, gen_params, gen_report,
-                                         dualopt_codec_selftest};
+/* The parameter lines and the self-test stimulus are the coalescer's (its
+ * input is the round trip's). */
+const gen_unit dualopt_codec_gen_unit = {"dualopt-codec", gen_emit, dualopt_coal_params, gen_report,
+                                         dualopt_coal_selftest};

@@ -8,8 +8,13 @@
 
 #include "dualopt_coal.h"
 #include "emit.h"
+#include "selftest.h"
 
 void dualopt_coal_body(emit_file *e, const void *cfg);
 void dualopt_decoal_body(emit_file *e, const void *cfg);
+/* The coalescer's parameter lines and self-test stimulus rules (gen_unit),
+ * also the round trip's. */
+void dualopt_coal_params(const void *cfg, char *buf, size_t len);
+int dualopt_coal_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len);
 
 #endif
