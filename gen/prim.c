@@ -147,6 +147,26 @@ void prim_stage(emit_file *e, const char *valid, const char *hold, const char *d
             emit(e, "  %s_d = %s;", k->name, k->load);
 }
 
+void prim_out_stage(emit_file *e, const char *in, const char *out, const prim_sfield *f)
+{
+    char valid[64], hold[128], fire[64];
+    const prim_sfield *k;
+    snprintf(valid, sizeof valid, "%s_valid", out);
+    snprintf(hold, sizeof hold, "%s_valid_q & ~%s_ready_i", out, out);
+    snprintf(fire, sizeof fire, "%s_fire", in);
+    emit(e, "logic %s;", fire);
+    emit(e, "assign %s_ready_o = ~%s_valid_q | %s_ready_i;", in, out, out);
+    emit(e, "assign %s = %s_valid_i & %s_ready_o;", fire, in, in);
+    emit_begin(e, "always_comb begin");
+    prim_stage(e, valid, hold, NULL, fire, f);
+    emit(e, "end");
+    emit_end(e, "end");
+    prim_outputs(e, valid);
+    for (k = f; k->name != NULL; k++)
+        if (k->on)
+            prim_outputs(e, k->name);
+}
+
 static const char *regs_keep(prim_regs *l, const char *fmt, va_list ap)
 {
     char *dst = l->pool + l->used;
@@ -239,4 +259,11 @@ void prim_regs_block(emit_file *e, const prim_regs *l)
     prim_regs_else(e);
     prim_regs_updates(e, l);
     prim_regs_close(e);
+}
+
+void prim_regs_holds(emit_file *e, const prim_regs *l)
+{
+    unsigned i;
+    for (i = 0; i < l->n; i++)
+        emit(e, "%s_d = %s_q;", l->name[i], l->name[i]);
 }

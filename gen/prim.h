@@ -82,6 +82,13 @@ typedef struct {
 void prim_stage(emit_file *e, const char *valid, const char *hold, const char *drain,
                 const char *load, const prim_sfield *f);
 
+/* An output register stage on valid/ready streams: input IN (IN_valid_i,
+ * IN_ready_o) loads the register OUT_valid and the fields f when the stage
+ * is empty or drains this cycle (OUT_ready_i): "logic IN_fire;", the
+ * handshake, the always_comb of the next state (prim_stage) and the output
+ * ports (prim_outputs: OUT_valid and every field). */
+void prim_out_stage(emit_file *e, const char *in, const char *out, const prim_sfield *f);
+
 /* The registers of one always_ff block on clk_i with the asynchronous
  * active-low reset rst_ni: "NAME_q <= RESET;" in the reset branch and
  * "NAME_q <= NAME_d;" in the other, one line each, in the order added. */
@@ -111,5 +118,7 @@ void prim_regs_resets(emit_file *e, const prim_regs *l);
 void prim_regs_else(emit_file *e);
 void prim_regs_updates(emit_file *e, const prim_regs *l);
 void prim_regs_close(emit_file *e);
+/* The hold line of every register of the list (prim_hold). */
+void prim_regs_holds(emit_file *e, const prim_regs *l);
 
 #endif

@@ -1013,10 +1013,8 @@ static void emit_top_transfers(gctx *x)
     emit_begin(e, "always_comb begin");
     {
         prim_regs st = {0};
-        unsigned k;
         top_state(x, &st);
-        for (k = 0; k < st.n; k++)
-            emit(e, "%s_d = %s_q;", st.name[k], st.name[k]);
+        prim_regs_holds(e, &st);
     }
     emit_begin(e, "if (run_q) begin");
     emit(e, "cyc_d = cyc_q + 24'd1;");

@@ -26,6 +26,7 @@ void dualopt_decoal_body(emit_file *e, const void *cfg)
     unsigned j, n_bits, slot_bits, data_bits, gpu_bits;
     unsigned count_bits = c->count_bits, max = c->max;
     char nm[128];
+    prim_regs slots = {0}; /* the packet register's slots */
     dualopt_codec_geom_of(c, &g);
     n_bits = g.n_bits;
     slot_bits = g.slot_bits;
@@ -43,6 +44,8 @@ void dualopt_decoal_body(emit_file *e, const void *cfg)
     for (j = 0; j < max; j++) {
         snprintf(nm, sizeof nm, "s%u_q, s%u_d, in_s%u", j, j, j);
         prim_decl(e, slot_bits, nm);
+        snprintf(nm, sizeof nm, "s%u", j);
+        prim_reg(&slots, nm, "'0");
     }
     emit_nl(e);
     emit(e, "// Header checks (spec 2.4, 4.5): type 1; compression 0 (regular: count and");
@@ -73,8 +76,7 @@ void dualopt_decoal_body(emit_file *e, const void *cfg)
     emit_begin(e, "always_comb begin");
     prim_hold(e, "busy reg n idx src id len");
     emit(e, "bad_d = 1'b0;");
-    for (j = 0; j < max; j++)
-        emit(e, "s%u_d = s%u_q;", j, j);
+    prim_regs_holds(e, &slots);
     emit(e, "if (ofire) begin");
     emit(e, "  if (last) busy_d = 1'b0;");
     emit(e, "  else idx_d = idx_q + %u'd1;", n_bits);
@@ -114,19 +116,15 @@ void dualopt_decoal_body(emit_file *e, const void *cfg)
     emit(e, "assign out_bytes_o = reg_q ? len_q : '0;");
     emit(e, "assign bad_o = bad_q;");
     emit_nl(e);
-    emit(e, "always_ff @(posedge clk_i or negedge rst_ni) begin");
-    emit(e, "  if (!rst_ni) begin");
+    prim_regs_open(e);
     emit(e, "    busy_q <= 1'b0; reg_q <= 1'b0; n_q <= '0; idx_q <= '0; src_q <= '0;");
     emit(e, "    id_q <= '0; len_q <= '0; bad_q <= 1'b0;");
-    for (j = 0; j < max; j++)
-        emit(e, "    s%u_q <= '0;", j);
-    emit(e, "  end else begin");
+    prim_regs_resets(e, &slots);
+    prim_regs_else(e);
     emit(e, "    busy_q <= busy_d; reg_q <= reg_d; n_q <= n_d; idx_q <= idx_d; src_q <= src_d;");
     emit(e, "    id_q <= id_d; len_q <= len_d; bad_q <= bad_d;");
-    for (j = 0; j < max; j++)
-        emit(e, "    s%u_q <= s%u_d;", j, j);
-    emit(e, "  end");
-    emit(e, "end");
+    prim_regs_updates(e, &slots);
+    prim_regs_close(e);
     {
         unsigned used = 32 + max * slot_bits, pb = c->pkt_bytes * 8;
         if (used < pb) {

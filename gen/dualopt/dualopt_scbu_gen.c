@@ -54,14 +54,7 @@ static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "logic res_valid_q, res_valid_d, res_local_q, res_local_d, res_bypass_q, res_bypass_d;");
     emit(e, "logic [1:0] res_op_q, res_op_d;");
     emit(e, "logic [%u:0] res_addr_q, res_addr_d;", aw - 1);
-    emit(e, "logic acc_fire;");
-    emit(e, "assign acc_ready_o = ~res_valid_q | res_ready_i;");
-    emit(e, "assign acc_fire = acc_valid_i & acc_ready_o;");
-    emit_begin(e, "always_comb begin");
-    prim_stage(e, "res_valid", "res_valid_q & ~res_ready_i", NULL, "acc_fire", res);
-    emit(e, "end");
-    emit_end(e, "end");
-    prim_outputs(e, "res_valid res_op res_addr res_local res_bypass");
+    prim_out_stage(e, "acc", "res", res);
     emit_nl(e);
     prim_regs rl = {0};
     prim_reg(&rl, "start", "%u'h%llx", rw, (unsigned long long)c->start);

@@ -36,14 +36,7 @@ static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "logic out_valid_q, out_valid_d;");
     emit(e, "logic [%u:0] out_addr_q, out_addr_d;", addr_bits - 1);
     emit(e, "logic [%u:0] out_band_q, out_band_d;", band_bits - 1);
-    emit(e, "logic in_fire;");
-    emit(e, "assign in_ready_o = ~out_valid_q | out_ready_i;");
-    emit(e, "assign in_fire = in_valid_i & in_ready_o;");
-    emit_begin(e, "always_comb begin");
-    prim_stage(e, "out_valid", "out_valid_q & ~out_ready_i", NULL, "in_fire", out);
-    emit(e, "end");
-    emit_end(e, "end");
-    prim_outputs(e, "out_valid out_addr out_band");
+    prim_out_stage(e, "in", "out", out);
     emit_nl(e);
     prim_regs rl = {0};
     prim_regs_list(&rl, "out_valid=1'b0 out_addr='0 out_band='0");
