@@ -167,6 +167,26 @@ void prim_out_stage(emit_file *e, const char *in, const char *out, const prim_sf
             prim_outputs(e, k->name);
 }
 
+void prim_set_store(emit_file *e, unsigned w, unsigned sets, unsigned iw, const char *clr,
+                    const char *clr_idx, const char *const *note)
+{
+    if (sets == 1) {
+        emit(e, "// One set (entries == ways): a register, not a RAM.");
+        prim_decl(e, w, "mem_q");
+        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", NULL, "mem_wdata", "req_acc", "rdata_q",
+                                      NULL, 0});
+        return;
+    }
+    for (; *note != NULL; note++)
+        emit(e, "%s", *note);
+    emit(e, "(* no_rw_check *)");
+    prim_ram_decl(e, "mem_q", w, sets);
+    prim_decl(e, iw, "mem_waddr");
+    emit(e, "assign mem_waddr = %s ? %s : s2_idx;", clr, clr_idx);
+    prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "req_acc", "rdata_q",
+                                  "req_idx", 0});
+}
+
 static const char *regs_keep(prim_regs *l, const char *fmt, va_list ap)
 {
     char *dst = l->pool + l->used;

@@ -89,6 +89,15 @@ void prim_stage(emit_file *e, const char *valid, const char *hold, const char *d
  * ports (prim_outputs: OUT_valid and every field). */
 void prim_out_stage(emit_file *e, const char *in, const char *out, const prim_sfield *f);
 
+/* The set store of a pipelined unit that reads a set in the cycle it
+ * accepts a request (req_acc: set req_idx into rdata_q) and writes the set
+ * back from mem_wdata (mem_we): with one set the register mem_q; else the
+ * inferred RAM mem_q of SETS words of W bits, its comment lines NOTE (NULL
+ * at the end) first, written at mem_waddr (IW bits) = CLR ? CLR_IDX :
+ * s2_idx (the clearing sweep's index, else stage 2's set). */
+void prim_set_store(emit_file *e, unsigned w, unsigned sets, unsigned iw, const char *clr,
+                    const char *clr_idx, const char *const *note);
+
 /* The registers of one always_ff block on clk_i with the asynchronous
  * active-low reset rst_ni: "NAME_q <= RESET;" in the reset branch and
  * "NAME_q <= NAME_d;" in the other, one line each, in the order added. */

@@ -98,6 +98,10 @@ static void emit_control(gctx *x)
 
 static void emit_ram(gctx *x)
 {
+    static const char *const note[] = {
+        "// Entry RAM, one word per set; synchronous read, one write port. A read",
+        "// of the set written in the same cycle is never used (the forwarding",
+        "// register supplies it), so no read-during-write logic.", NULL};
     emit_file *e = x->e;
     prim_decl(x->e, x->g.set_bits, "rdata_q, mem_wdata, set_new");
     prim_decl(x->e, 1, "mem_we");
@@ -105,22 +109,7 @@ static void emit_ram(gctx *x)
     emit(e, "// words: no valid way, memts 0, floor 0.");
     emit(e, "assign mem_we = clr_q | s2_fire;");
     emit(e, "assign mem_wdata = clr_q ? %u'd0 : set_new;", x->g.set_bits);
-    if (x->c->sets == 1) {
-        emit(e, "// One set (entries == ways): a register, not a RAM.");
-        prim_decl(x->e, x->g.set_bits, "mem_q");
-        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", NULL, "mem_wdata", "req_acc", "rdata_q",
-                       NULL, 0});
-    } else {
-        emit(e, "// Entry RAM, one word per set; synchronous read, one write port. A read");
-        emit(e, "// of the set written in the same cycle is never used (the forwarding");
-        emit(e, "// register supplies it), so no read-during-write logic.");
-        emit(e, "(* no_rw_check *)");
-        prim_ram_decl(e, "mem_q", x->g.set_bits, x->c->sets);
-        prim_decl(x->e, x->index_width, "mem_waddr");
-        emit(e, "assign mem_waddr = clr_q ? clr_idx_q : s2_idx;");
-        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "req_acc",
-                       "rdata_q", "req_idx", 0});
-    }
+    prim_set_store(e, x->g.set_bits, x->c->sets, x->index_width, "clr_q", "clr_idx_q", note);
     emit_nl(e);
 }
 

@@ -558,6 +558,11 @@ static void emit_stage0(gctx *x)
 
 static void emit_ram(gctx *x)
 {
+    static const char *const note[] = {
+        "// Entry RAM: one word per set (the ways' vectors, then their tags,",
+        "// valid bits and replacement ranks). Synchronous read, one write port.",
+        "// A read of the set written in the same cycle is never used (the",
+        "// forwarding register supplies it), so no read-during-write logic.", NULL};
     emit_file *e = x->e;
 
     prim_decl(x->e, x->g.set_bits, "rdata_q");
@@ -568,23 +573,7 @@ static void emit_ram(gctx *x)
     emit(e, "// register holds the empty set word and is selected, and stage 2 holds");
     emit(e, "// a no-op, so set_new is that word (no init mux on the write data).");
     emit(e, "assign mem_wdata = set_new;");
-    if (x->g.sets == 1) {
-        emit(e, "// One set (entries == ways): a register, not a RAM.");
-        prim_decl(x->e, x->g.set_bits, "mem_q");
-        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", NULL, "mem_wdata", "req_acc", "rdata_q",
-                       NULL, 0});
-    } else {
-        emit(e, "// Entry RAM: one word per set (the ways' vectors, then their tags,");
-        emit(e, "// valid bits and replacement ranks). Synchronous read, one write port.");
-        emit(e, "// A read of the set written in the same cycle is never used (the");
-        emit(e, "// forwarding register supplies it), so no read-during-write logic.");
-        emit(e, "(* no_rw_check *)");
-        prim_ram_decl(e, "mem_q", x->g.set_bits, x->g.sets);
-        prim_decl(x->e, x->index_width, "mem_waddr");
-        emit(e, "assign mem_waddr = init_q ? init_idx_q : s2_idx;");
-        prim_ram_ports(e, &(prim_ram){"mem_q", "mem_we", "mem_waddr", "mem_wdata", "req_acc",
-                       "rdata_q", "req_idx", 0});
-    }
+    prim_set_store(e, x->g.set_bits, x->g.sets, x->index_width, "init_q", "init_idx_q", note);
     emit_nl(e);
 }
 

@@ -20,19 +20,17 @@ typedef struct {
     emit_file *e;
     const stc_l1_cfg *c;
     stc_l1_geom g;
-    unsigned ways, mshrs, sets;
-    unsigned addr_bits, line_bits, set_bits, idx_bits; /* idx_bits >= 1 */
-    unsigned tag_bits, age_bits, way_word, set_word, laddr_bits, epochs, seb_bits, pw_bits;
+    unsigned idx_bits; /* set index ports: set_bits, at least 1 */
 } gctx;
 
 static void emit_decls(gctx *x)
 {
     char b[200];
     emit(x->e, "// Tag array: one set word per set, way w at [w*%u +: %u] = {age, tag, valid}.",
-         x->way_word, x->way_word);
-    snprintf(b, sizeof b, "mem_q [0:%u]", x->sets - 1);
-    prim_declv(x->e, x->set_word, b);
-    prim_declv(x->e, x->set_word,
+         x->g.way_word, x->g.way_word);
+    snprintf(b, sizeof b, "mem_q [0:%u]", x->c->sets - 1);
+    prim_declv(x->e, x->g.set_word, b);
+    prim_declv(x->e, x->g.set_word,
                "rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word");
     prim_decl(x->e, 1, "fwd_hit_q, fwd_hit_d, rd_en, wr_en");
     prim_decl(x->e, x->idx_bits, "rd_idx, wr_idx, req_set, s_set, cset");
@@ -40,48 +38,48 @@ static void emit_decls(gctx *x)
     prim_decl(x->e, x->idx_bits, "init_idx_q, init_idx_d");
     emit_nl(x->e);
     emit(x->e, "// Epoch state: CER (bit e = epoch e), SEB, and the ChangeEpoch being taken.");
-    prim_declv(x->e, x->epochs, "cer_q, cer_d, ncer_q, ncer_d");
-    prim_decl(x->e, x->seb_bits, "seb_q, seb_d, nseb_q, nseb_d");
-    prim_declv(x->e, x->sets, "touched_q, touched_d, set_1h");
-    prim_decl(x->e, x->pw_bits, "pw_q, pw_d, pw_new");
+    prim_declv(x->e, x->g.epochs, "cer_q, cer_d, ncer_q, ncer_d");
+    prim_decl(x->e, x->g.seb_bits, "seb_q, seb_d, nseb_q, nseb_d");
+    prim_declv(x->e, x->c->sets, "touched_q, touched_d, set_1h");
+    prim_decl(x->e, x->c->pw_bits, "pw_q, pw_d, pw_new");
     emit(x->e, "// MSHR entries: the transient states (I_V, I_I) with the poison bit.");
-    prim_declv(x->e, x->mshrs, "mv_q, mv_d, mii_q, mii_d, mpois_q, mpois_d");
-    prim_declv(x->e, x->mshrs * x->laddr_bits, "mline_q, mline_d");
+    prim_declv(x->e, x->c->mshrs, "mv_q, mv_d, mii_q, mii_d, mpois_q, mpois_d");
+    prim_declv(x->e, x->c->mshrs * x->g.laddr_bits, "mline_q, mline_d");
     emit(x->e, "// Stage: the request whose set word was read last cycle.");
     prim_decl(x->e, 1, "s_valid_q, s_valid_d, s_evd_q, s_evd_d");
     prim_decl(x->e, 2, "s_op_q, s_op_d");
-    prim_decl(x->e, x->addr_bits, "s_addr_q, s_addr_d");
-    prim_declv(x->e, x->ways, "s_done_q, s_done_d");
-    prim_decl(x->e, x->laddr_bits, "s_line");
-    prim_decl(x->e, x->tag_bits, "s_tag");
+    prim_decl(x->e, x->c->addr_bits, "s_addr_q, s_addr_d");
+    prim_declv(x->e, x->c->ways, "s_done_q, s_done_d");
+    prim_decl(x->e, x->g.laddr_bits, "s_line");
+    prim_decl(x->e, x->g.tag_bits, "s_tag");
     emit(x->e, "// ChangeEpoch engine: 0 idle, 1 sweep, 2 poison pass.");
     prim_decl(x->e, 2, "ph_q, ph_d");
     prim_decl(x->e, x->idx_bits, "sw_idx_q, sw_idx_d");
-    prim_declv(x->e, x->ways, "sw_done_q, sw_done_d");
+    prim_declv(x->e, x->c->ways, "sw_done_q, sw_done_d");
     emit_nl(x->e);
-    prim_declv(x->e, x->ways, "w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, "
+    prim_declv(x->e, x->c->ways, "w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, "
                       "use_1h, sm, sw_pend, sw_1h");
-    prim_declv(x->e, x->mshrs, "mm, mm_1h, free_1h, pp, pp_1h");
+    prim_declv(x->e, x->c->mshrs, "mm, mm_1h, free_1h, pp, pp_1h");
     prim_decl(x->e, 1, "req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, "
                "any_hit, full, any_inv, vict_valid, data_e, lazy_show, evict_show, do_alloc, "
                "do_free, do_install, do_use, clr_hit, touch, sw_adv, sw_last, pois_apply, "
                "pois_show, demand");
-    prim_decl(x->e, x->age_bits, "use_age");
-    prim_decl(x->e, x->tag_bits, "vict_tag, lazy_tag, sw_tag");
-    prim_decl(x->e, x->laddr_bits, "pois_line");
+    prim_decl(x->e, x->g.age_bits, "use_age");
+    prim_decl(x->e, x->g.tag_bits, "vict_tag, lazy_tag, sw_tag");
+    prim_decl(x->e, x->g.laddr_bits, "pois_line");
     prim_decl(x->e, 3, "st_kind, st_event, st_act");
     prim_decl(x->e, 2, "st_from, st_to, from_st");
-    prim_decl(x->e, x->laddr_bits, "st_line");
+    prim_decl(x->e, x->g.laddr_bits, "st_line");
     emit_nl(x->e);
 }
 
 /* the line address (byte) of way w's tag in set `set` */
 static void line_of(gctx *x, char *buf, size_t len, const char *tag, const char *set)
 {
-    if (x->set_bits)
-        snprintf(buf, len, "{%s, %s, %u'd0}", tag, set, x->line_bits);
+    if (x->g.set_bits)
+        snprintf(buf, len, "{%s, %s, %u'd0}", tag, set, x->g.line_bits);
     else
-        snprintf(buf, len, "{%s, %u'd0}", tag, x->line_bits);
+        snprintf(buf, len, "{%s, %u'd0}", tag, x->g.line_bits);
 }
 
 static void emit_ways(gctx *x)
@@ -93,21 +91,21 @@ static void emit_ways(gctx *x)
     emit(e, "// membership in the CER (lazy invalidation and sweep share the compare).");
     emit(e, "assign word = (ph_q == 2'd1 || !fwd_hit_q) ? rdata_q : fwd_q;");
     emit(e, "assign cset = (ph_q == 2'd1) ? sw_idx_q : s_set;");
-    for (w = 0; w < x->ways; w++) {
-        emit(e, "logic [%u:0] w%u_tag;", x->tag_bits - 1, w);
-        emit(e, "logic [%u:0] w%u_age;", x->age_bits - 1, w);
-        emit(e, "logic [%u:0] w%u_sh;", x->addr_bits - 1, w);
-        emit(e, "assign w_v[%u] = word[%u];", w, w * x->way_word);
+    for (w = 0; w < x->c->ways; w++) {
+        emit(e, "logic [%u:0] w%u_tag;", x->g.tag_bits - 1, w);
+        emit(e, "logic [%u:0] w%u_age;", x->g.age_bits - 1, w);
+        emit(e, "logic [%u:0] w%u_sh;", x->c->addr_bits - 1, w);
+        emit(e, "assign w_v[%u] = word[%u];", w, w * x->g.way_word);
         emit(e, "assign w%u_tag = word%s;", w,
-             prim_field(s1, sizeof s1, w, x->way_word, 1, x->tag_bits));
+             prim_field(s1, sizeof s1, w, x->g.way_word, 1, x->g.tag_bits));
         emit(e, "assign w%u_age = word%s;", w,
-             prim_field(s2, sizeof s2, w, x->way_word, 1 + x->tag_bits, x->age_bits));
+             prim_field(s2, sizeof s2, w, x->g.way_word, 1 + x->g.tag_bits, x->g.age_bits));
         snprintf(s1, sizeof s1, "w%u_tag", w);
         line_of(x, l, sizeof l, s1, "cset");
         emit(e, "assign w%u_sh = %s >> seb_q;", w, l);
         emit(e, "assign w_cur[%u] = cer_q[w%u_sh[%u:0]];", w, w, x->c->n - 1);
         emit(e, "assign hit[%u] = nv[%u] & (w%u_tag == s_tag);", w, w, w);
-        emit(e, "assign old_1h[%u] = w%u_age == %u'd%u;", w, w, x->age_bits, x->ways - 1);
+        emit(e, "assign old_1h[%u] = w%u_age == %u'd%u;", w, w, x->g.age_bits, x->c->ways - 1);
     }
     emit(e, "assign nv = w_v & ~lz;");
     emit_nl(e);
@@ -119,43 +117,43 @@ static void emit_stage(gctx *x)
     unsigned i;
     char l[96];
     emit(e, "// Stage decode: the request's line, its band, MSHR match, hit, victim.");
-    emit(e, "assign s_line = s_addr_q[%u:%u];", x->addr_bits - 1, x->line_bits);
-    if (x->set_bits)
-        emit(e, "assign s_set = s_line[%u:0];", x->set_bits - 1);
+    emit(e, "assign s_line = s_addr_q[%u:%u];", x->c->addr_bits - 1, x->g.line_bits);
+    if (x->g.set_bits)
+        emit(e, "assign s_set = s_line[%u:0];", x->g.set_bits - 1);
     else
         emit(e, "assign s_set = 1'b0;");
-    emit(e, "assign s_tag = s_line[%u:%u];", x->laddr_bits - 1, x->set_bits);
-    emit(e, "logic [%u:0] s_sh;", x->addr_bits - 1);
-    emit(e, "assign s_sh = {s_line, %u'd0} >> seb_q;", x->line_bits);
+    emit(e, "assign s_tag = s_line[%u:%u];", x->g.laddr_bits - 1, x->g.set_bits);
+    emit(e, "logic [%u:0] s_sh;", x->c->addr_bits - 1);
+    emit(e, "assign s_sh = {s_line, %u'd0} >> seb_q;", x->g.line_bits);
     emit(e, "assign cur = cer_q[s_sh[%u:0]];", x->c->n - 1);
     emit(e, "assign demand = ~s_op_q[1];");
     if (x->c->lazy)
         emit(e, "assign lz = (s_valid_q & demand & ~touched_q[s_set]) ? (w_v & w_cur) : %u'd0;",
-             x->ways);
+             x->c->ways);
     else
-        emit(e, "assign lz = %u'd0; // --no-lazy", x->ways);
+        emit(e, "assign lz = %u'd0; // --no-lazy", x->c->ways);
     emit(e, "assign touch = %s;", x->c->lazy ? "demand" : "1'b0");
     emit(e, "assign pend = lz & ~s_done_q;");
-    emit(e, "assign pend_1h = pend & (~pend + %u'd1);", x->ways);
-    emit(e, "assign hit_1h = hit & (~hit + %u'd1);", x->ways);
+    emit(e, "assign pend_1h = pend & (~pend + %u'd1);", x->c->ways);
+    emit(e, "assign hit_1h = hit & (~hit + %u'd1);", x->c->ways);
     emit(e, "assign any_hit = |hit;");
-    emit(e, "assign inv_1h = ~nv & (nv + %u'd1);", x->ways);
+    emit(e, "assign inv_1h = ~nv & (nv + %u'd1);", x->c->ways);
     emit(e, "assign any_inv = ~&nv;");
     emit(e, "assign vict_1h = any_inv ? inv_1h : old_1h;");
     emit(e, "assign vict_valid = |(vict_1h & nv);");
-    for (i = 0; i < x->mshrs; i++)
+    for (i = 0; i < x->c->mshrs; i++)
         emit(e, "assign mm[%u] = mv_q[%u] & (mline_q[%u:%u] == s_line);", i, i,
-             (i + 1) * x->laddr_bits - 1, i * x->laddr_bits);
-    emit(e, "assign mm_1h = mm & (~mm + %u'd1);", x->mshrs);
-    emit(e, "assign free_1h = ~mv_q & (mv_q + %u'd1);", x->mshrs);
+             (i + 1) * x->g.laddr_bits - 1, i * x->g.laddr_bits);
+    emit(e, "assign mm_1h = mm & (~mm + %u'd1);", x->c->mshrs);
+    emit(e, "assign free_1h = ~mv_q & (mv_q + %u'd1);", x->c->mshrs);
     emit(e, "assign busy = |mm;");
     emit(e, "assign busy_ii = |(mm_1h & mii_q);");
     emit(e, "assign busy_pois = |(mm_1h & mpois_q);");
     emit(e, "assign full = &mv_q;");
     emit(e, "assign data_e = cur | busy_pois;");
     emit(e, "assign from_st = busy ? (busy_ii ? 2'd3 : 2'd2) : (any_hit ? 2'd1 : 2'd0);");
-    prim_and_or(x->e, "vict_tag", "vict_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
-    prim_and_or(x->e, "lazy_tag", "pend_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
+    prim_and_or(x->e, "vict_tag", "vict_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
+    prim_and_or(x->e, "lazy_tag", "pend_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
     emit_nl(e);
     emit(e, "// Table 1 (spec 3.5): one event a cycle; lazy INVs, an eviction, then");
     emit(e, "// the transition (fin), which writes the set back and frees the stage.");
@@ -180,7 +178,7 @@ static void emit_stage(gctx *x)
     emit(e, "  st_kind = 3'd2; // INV lazy");
     emit(e, "  st_from = 2'd0;");
     emit(e, "  st_to = 2'd0;");
-    emit(e, "  st_line = {lazy_tag%s};", x->set_bits ? ", s_set" : "");
+    emit(e, "  st_line = {lazy_tag%s};", x->g.set_bits ? ", s_set" : "");
     emit(e, "  fin = 1'b0;");
     emit(e, "  lazy_show = 1'b1;");
     emit(e, "end else begin");
@@ -201,12 +199,12 @@ static void emit_stage(gctx *x)
     emit(e, "    end");
     emit(e, "    2'd1: begin // ST: write through, no allocate");
     emit(e, "      st_event = 3'd0;");
-    emit(e, "      if (busy || pw_q == %u'd%u) st_kind = 3'd1;", x->pw_bits, x->g.pw_max);
+    emit(e, "      if (busy || pw_q == %u'd%u) st_kind = 3'd1;", x->c->pw_bits, x->g.pw_max);
     emit(e, "      else begin");
     emit(e, "        clr_hit = 1'b1;");
     emit(e, "        st_to = 2'd0;");
     emit(e, "        st_act = 3'd3;");
-    emit(e, "        pw_new = pw_q + %u'd1;", x->pw_bits);
+    emit(e, "        pw_new = pw_q + %u'd1;", x->c->pw_bits);
     emit(e, "      end");
     emit(e, "    end");
     emit(e, "    2'd2: begin // DATA: Data_E if current or poisoned (S1)");
@@ -224,7 +222,7 @@ static void emit_stage(gctx *x)
     emit(e, "          st_act = 3'd0;");
     emit(e, "          st_from = 2'd0;");
     line_of(x, l, sizeof l, "vict_tag", "s_set");
-    emit(e, "          st_line = {vict_tag%s};", x->set_bits ? ", s_set" : "");
+    emit(e, "          st_line = {vict_tag%s};", x->g.set_bits ? ", s_set" : "");
     emit(e, "          fin = 1'b0;");
     emit(e, "          evict_show = 1'b1;");
     emit(e, "        end else begin");
@@ -238,14 +236,14 @@ static void emit_stage(gctx *x)
     emit(e, "      end");
     emit(e, "    end");
     emit(e, "    default: begin // WA: PW--");
-    emit(e, "      if (pw_q == %u'd0) begin", x->pw_bits);
+    emit(e, "      if (pw_q == %u'd0) begin", x->c->pw_bits);
     emit(e, "        st_kind = 3'd6;");
     emit(e, "        st_from = 2'd0;");
     emit(e, "        st_to = 2'd0;");
     emit(e, "      end else begin");
     emit(e, "        st_event = 3'd5;");
     emit(e, "        st_act = 3'd5;");
-    emit(e, "        pw_new = pw_q - %u'd1;", x->pw_bits);
+    emit(e, "        pw_new = pw_q - %u'd1;", x->c->pw_bits);
     emit(e, "      end");
     emit(e, "    end");
     emit(e, "  endcase");
@@ -262,22 +260,23 @@ static void emit_update(gctx *x)
     emit(e, "// The written-back set word: lazy and dropped copies cleared, a fill");
     emit(e, "// installed in the victim way, LRU ages of the used way's set updated.");
     emit(e, "assign use_1h = do_install ? vict_1h : hit_1h;");
-    prim_and_or(x->e, "use_age", "use_1h", x->ways, "word", x->way_word, 1 + x->tag_bits, x->age_bits);
-    for (w = 0; w < x->ways; w++) {
-        prim_field(s1, sizeof s1, w, x->way_word, 1, x->tag_bits);
-        prim_field(s2, sizeof s2, w, x->way_word, 1 + x->tag_bits, x->age_bits);
+    prim_and_or(x->e, "use_age", "use_1h", x->c->ways, "word", x->g.way_word, 1 + x->g.tag_bits,
+                x->g.age_bits);
+    for (w = 0; w < x->c->ways; w++) {
+        prim_field(s1, sizeof s1, w, x->g.way_word, 1, x->g.tag_bits);
+        prim_field(s2, sizeof s2, w, x->g.way_word, 1 + x->g.tag_bits, x->g.age_bits);
         emit(e, "assign new_word[%u] = (nv[%u] & ~(clr_hit & hit_1h[%u])) | (do_install & vict_1h[%u]);",
-             w * x->way_word, w, w, w);
+             w * x->g.way_word, w, w, w);
         emit(e, "assign new_word%s = (do_install & vict_1h[%u]) ? s_tag : w%u_tag;", s1, w, w);
         emit(e, "assign new_word%s = !do_use ? w%u_age : use_1h[%u] ? %u'd0 :", s2, w, w,
-             x->age_bits);
-        emit(e, "    (w%u_age < use_age) ? w%u_age + %u'd1 : w%u_age;", w, w, x->age_bits, w);
-        emit(e, "assign sweep_word[%u] = w_v[%u] & ~sm[%u];", w * x->way_word, w, w);
+             x->g.age_bits);
+        emit(e, "    (w%u_age < use_age) ? w%u_age + %u'd1 : w%u_age;", w, w, x->g.age_bits, w);
+        emit(e, "assign sweep_word[%u] = w_v[%u] & ~sm[%u];", w * x->g.way_word, w, w);
         emit(e, "assign sweep_word%s = w%u_tag;", s1, w);
         emit(e, "assign sweep_word%s = w%u_age;", s2, w);
-        emit(e, "assign init_word[%u] = 1'b0;", w * x->way_word);
-        emit(e, "assign init_word%s = %u'd0;", s1, x->tag_bits);
-        emit(e, "assign init_word%s = %u'd%u;", s2, x->age_bits, w);
+        emit(e, "assign init_word[%u] = 1'b0;", w * x->g.way_word);
+        emit(e, "assign init_word%s = %u'd0;", s1, x->g.tag_bits);
+        emit(e, "assign init_word%s = %u'd%u;", s2, x->g.age_bits, w);
     }
     emit_nl(e);
 }
@@ -291,30 +290,30 @@ static void emit_chg(gctx *x)
     emit(e, "// cacheable loads of the new epochs (S1); then take the new CER/SEB.");
     if (x->c->lazy)
         emit(e, "assign sm = (ph_q == 2'd1 && !touched_q[sw_idx_q]) ? (w_v & w_cur) : %u'd0;",
-             x->ways);
+             x->c->ways);
     else
-        emit(e, "assign sm = %u'd0; // --no-lazy: no sweep", x->ways);
+        emit(e, "assign sm = %u'd0; // --no-lazy: no sweep", x->c->ways);
     emit(e, "assign sw_pend = sm & ~sw_done_q;");
-    emit(e, "assign sw_1h = sw_pend & (~sw_pend + %u'd1);", x->ways);
-    prim_and_or(x->e, "sw_tag", "sw_1h", x->ways, "word", x->way_word, 1, x->tag_bits);
+    emit(e, "assign sw_1h = sw_pend & (~sw_pend + %u'd1);", x->c->ways);
+    prim_and_or(x->e, "sw_tag", "sw_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
     emit(e, "assign sw_adv = (ph_q == 2'd1) & ~|sw_pend;");
-    emit(e, "assign sw_last = sw_idx_q == %u'd%u;", x->idx_bits, x->sets - 1);
-    for (i = 0; i < x->mshrs; i++) {
-        emit(e, "logic [%u:0] m%u_sh;", x->addr_bits - 1, i);
+    emit(e, "assign sw_last = sw_idx_q == %u'd%u;", x->idx_bits, x->c->sets - 1);
+    for (i = 0; i < x->c->mshrs; i++) {
+        emit(e, "logic [%u:0] m%u_sh;", x->c->addr_bits - 1, i);
         emit(e, "assign m%u_sh = {mline_q[%u:%u], %u'd0} >> nseb_q;", i,
-             (i + 1) * x->laddr_bits - 1, i * x->laddr_bits, x->line_bits);
+             (i + 1) * x->g.laddr_bits - 1, i * x->g.laddr_bits, x->g.line_bits);
         if (x->c->poison)
             emit(e, "assign pp[%u] = (ph_q == 2'd2) & mv_q[%u] & ~mii_q[%u] & ~mpois_q[%u] & "
                     "ncer_q[m%u_sh[%u:0]];",
                  i, i, i, i, i, x->c->n - 1);
     }
     if (!x->c->poison) {
-        emit(e, "assign pp = %u'd0; // --no-poison: paper-literal Table 1", x->mshrs);
+        emit(e, "assign pp = %u'd0; // --no-poison: paper-literal Table 1", x->c->mshrs);
     }
-    emit(e, "assign pp_1h = pp & (~pp + %u'd1);", x->mshrs);
+    emit(e, "assign pp_1h = pp & (~pp + %u'd1);", x->c->mshrs);
     emit(e, "assign pois_show = |pp;");
     emit(e, "assign pois_apply = (ph_q == 2'd2) & ~|pp;");
-    prim_and_or(x->e, "pois_line", "pp_1h", x->mshrs, "mline_q", x->laddr_bits, 0, x->laddr_bits);
+    prim_and_or(x->e, "pois_line", "pp_1h", x->c->mshrs, "mline_q", x->g.laddr_bits, 0, x->g.laddr_bits);
     emit_nl(e);
 }
 
@@ -330,26 +329,26 @@ static void emit_ctrl(gctx *x)
     emit(e, "assign chg_ready_o = ~init_q & (ph_q == 2'd0) & ~s_valid_q;");
     emit(e, "assign chg_fire = chg_valid_i & chg_ready_o;");
     emit(e, "assign ev_fire = ev_valid_o & ev_ready_i;");
-    if (x->set_bits)
-        emit(e, "assign req_set = req_addr_i[%u:%u];", x->line_bits + x->set_bits - 1, x->line_bits);
+    if (x->g.set_bits)
+        emit(e, "assign req_set = req_addr_i[%u:%u];", x->g.line_bits + x->g.set_bits - 1, x->g.line_bits);
     else
         emit(e, "assign req_set = 1'b0;");
-    for (i = 0; i < x->mshrs; i++)
+    for (i = 0; i < x->c->mshrs; i++)
         emit(e, "assign mline_d[%u:%u] = (fin_fire & do_alloc & free_1h[%u]) ? s_line : mline_q[%u:%u];",
-             (i + 1) * x->laddr_bits - 1, i * x->laddr_bits, i, (i + 1) * x->laddr_bits - 1,
-             i * x->laddr_bits);
-    if (x->sets > 1)
-        emit(e, "assign set_1h = %u'd1 << s_set;", x->sets);
+             (i + 1) * x->g.laddr_bits - 1, i * x->g.laddr_bits, i, (i + 1) * x->g.laddr_bits - 1,
+             i * x->g.laddr_bits);
+    if (x->c->sets > 1)
+        emit(e, "assign set_1h = %u'd1 << s_set;", x->c->sets);
     else
         emit(e, "assign set_1h = 1'b1;");
-    if (x->addr_bits > x->c->n) {
+    if (x->c->addr_bits > x->c->n) {
         prim_decl(x->e, 1, "unused_sh");
-        emit_raw(e, "  assign unused_sh = ^{%ss_sh[%u:%u]", x->set_bits ? "" : "cset, ",
-                 x->addr_bits - 1, x->c->n);
-        for (i = 0; i < x->ways; i++)
-            emit_raw(e, ", w%u_sh[%u:%u]", i, x->addr_bits - 1, x->c->n);
-        for (i = 0; i < x->mshrs; i++)
-            emit_raw(e, ", m%u_sh[%u:%u]", i, x->addr_bits - 1, x->c->poison ? x->c->n : 0);
+        emit_raw(e, "  assign unused_sh = ^{%ss_sh[%u:%u]", x->g.set_bits ? "" : "cset, ",
+                 x->c->addr_bits - 1, x->c->n);
+        for (i = 0; i < x->c->ways; i++)
+            emit_raw(e, ", w%u_sh[%u:%u]", i, x->c->addr_bits - 1, x->c->n);
+        for (i = 0; i < x->c->mshrs; i++)
+            emit_raw(e, ", m%u_sh[%u:%u]", i, x->c->addr_bits - 1, x->c->poison ? x->c->n : 0);
         emit_raw(e, "};\n");
     }
     if (!x->c->lazy) {
@@ -366,12 +365,12 @@ static void emit_ctrl(gctx *x)
     emit(e, "assign ev_to_o = s_valid_q ? st_to : 2'd0;");
     emit(e, "assign ev_act_o = s_valid_q ? st_act : 3'd0;");
     emit(e, "assign ev_pw_o = s_valid_q ? pw_new : pw_q;");
-    if (x->set_bits)
+    if (x->g.set_bits)
         emit(e, "assign ev_line_o = s_valid_q ? st_line : (ph_q == 2'd1 && |sw_pend) ? "
                 "{sw_tag, sw_idx_q} :");
     else
         emit(e, "assign ev_line_o = s_valid_q ? st_line : (ph_q == 2'd1 && |sw_pend) ? sw_tag :");
-    emit(e, "    pois_show ? pois_line : %u'd0;", x->laddr_bits);
+    emit(e, "    pois_show ? pois_line : %u'd0;", x->g.laddr_bits);
     emit_nl(e);
     emit(e, "// RAM ports: one read (accepted request, sweep), one write (init pass,");
     emit(e, "// sweep, the stage's write back).");
@@ -386,7 +385,7 @@ static void emit_ctrl(gctx *x)
     emit_begin(e, "always_comb begin");
     prim_hold(e, "init init_idx");
     emit(e, "if (init_q) begin");
-    emit(e, "  if (init_idx_q == %u'd%u) init_d = 1'b0;", x->idx_bits, x->sets - 1);
+    emit(e, "  if (init_idx_q == %u'd%u) init_d = 1'b0;", x->idx_bits, x->c->sets - 1);
     emit(e, "  else init_idx_d = init_idx_q + %u'd1;", x->idx_bits);
     emit(e, "end");
     prim_hold(e, "s_valid s_op s_addr s_done s_evd touched mv mii mpois pw fwd_hit fwd cer seb ncer "
@@ -398,7 +397,7 @@ static void emit_ctrl(gctx *x)
     emit(e, "  if (touch) touched_d = touched_q | set_1h;");
     emit(e, "  if (do_alloc) begin");
     emit(e, "    mv_d = mv_q | free_1h;");
-    emit(e, "    mii_d = (mii_q & ~free_1h) | ({%u{cur}} & free_1h);", x->mshrs);
+    emit(e, "    mii_d = (mii_q & ~free_1h) | ({%u{cur}} & free_1h);", x->c->mshrs);
     emit(e, "    mpois_d = mpois_q & ~free_1h;");
     emit(e, "  end");
     emit(e, "  if (do_free) mv_d = mv_q & ~mm_1h;");
@@ -408,7 +407,7 @@ static void emit_ctrl(gctx *x)
     emit(e, "  if (|sw_pend) begin");
     emit(e, "    if (ev_ready_i) sw_done_d = sw_done_q | sw_1h;");
     emit(e, "  end else begin");
-    emit(e, "    sw_done_d = %u'd0;", x->ways);
+    emit(e, "    sw_done_d = %u'd0;", x->c->ways);
     emit(e, "    if (sw_last) ph_d = 2'd2;");
     emit(e, "    else sw_idx_d = sw_idx_q + %u'd1;", x->idx_bits);
     emit(e, "  end");
@@ -419,7 +418,7 @@ static void emit_ctrl(gctx *x)
     emit(e, "  end else begin");
     emit(e, "    cer_d = ncer_q;");
     emit(e, "    seb_d = nseb_q;");
-    emit(e, "    touched_d = %u'd0;", x->sets);
+    emit(e, "    touched_d = %u'd0;", x->c->sets);
     emit(e, "    ph_d = 2'd0;");
     emit(e, "  end");
     emit(e, "end");
@@ -427,14 +426,14 @@ static void emit_ctrl(gctx *x)
     emit(e, "  ncer_d = chg_cer_i;");
     emit(e, "  nseb_d = chg_seb_i;");
     emit(e, "  sw_idx_d = %u'd0;", x->idx_bits);
-    emit(e, "  sw_done_d = %u'd0;", x->ways);
+    emit(e, "  sw_done_d = %u'd0;", x->c->ways);
     emit(e, "  ph_d = %s;", x->c->lazy ? "2'd1" : "2'd2");
     emit(e, "end");
     emit(e, "if (req_fire) begin");
     emit(e, "  s_valid_d = 1'b1;");
     emit(e, "  s_op_d = req_op_i;");
     emit(e, "  s_addr_d = req_addr_i;");
-    emit(e, "  s_done_d = %u'd0;", x->ways);
+    emit(e, "  s_done_d = %u'd0;", x->c->ways);
     emit(e, "  s_evd_d = 1'b0;");
     emit(e, "  // a write back to the set read this cycle reaches it by forwarding");
     emit(e, "  fwd_hit_d = fin_fire && (req_set == s_set);");
@@ -458,17 +457,17 @@ static void emit_regs(gctx *x)
                         "fwd='0");
     {
         char ep[1100], hex[80];
-        unsigned k, words = (x->epochs + 63) / 64;
+        unsigned k, words = (x->g.epochs + 63) / 64;
         ep[0] = '\0';
         for (k = words; k-- > 0;) {
-            unsigned wbits = x->epochs - 64 * k > 64 ? 64 : x->epochs - 64 * k;
+            unsigned wbits = x->g.epochs - 64 * k > 64 ? 64 : x->g.epochs - 64 * k;
             snprintf(hex, sizeof hex, "%s%u'h%llx", k + 1 < words ? ", " : "", wbits,
                      (unsigned long long)x->c->epoch.w[k]);
             strncat(ep, hex, sizeof ep - strlen(ep) - 1);
         }
         prim_reg(&rl, "cer", "{%s}", ep);
     }
-    prim_reg(&rl, "seb", "%u'd%u", x->seb_bits, x->c->seb);
+    prim_reg(&rl, "seb", "%u'd%u", x->g.seb_bits, x->c->seb);
     prim_regs_list(&rl, "ncer='0 nseb='0 ph=2'd0 sw_idx='0 sw_done='0");
     prim_regs_block(e, &rl);
 }
@@ -490,9 +489,9 @@ static void emit_formal(gctx *x)
     emit(e, "always @(*) begin");
     emit(e, "  assume(rst_ni == f_past_q);");
     emit(e, "  if (rst_ni && fin_fire && do_install) p_fill_not_current: assert(!cur && !busy_pois);");
-    emit(e, "  if (rst_ni && f_apply_q) p_touched_clear: assert(touched_q == %u'd0);", x->sets);
+    emit(e, "  if (rst_ni && f_apply_q) p_touched_clear: assert(touched_q == %u'd0);", x->c->sets);
     emit(e, "  if (rst_ni && fin_fire && s_op_q == 2'd1 && st_kind == 3'd0) p_pw_nowrap: assert(pw_q != %u'd%u);",
-         x->pw_bits, x->g.pw_max);
+         x->c->pw_bits, x->g.pw_max);
     emit(e, "end");
     emit(e, "`endif");
 }
@@ -501,21 +500,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 {
     gctx x;
     GEN_CTX_INIT(x, cfg, stc_l1_geom);
-    x.ways = x.c->ways;
-    x.mshrs = x.c->mshrs;
-    x.sets = x.c->sets;
-    x.addr_bits = x.c->addr_bits;
-    x.line_bits = x.g.line_bits;
-    x.set_bits = x.g.set_bits;
     x.idx_bits = x.g.set_bits ? x.g.set_bits : 1;
-    x.tag_bits = x.g.tag_bits;
-    x.age_bits = x.g.age_bits;
-    x.way_word = x.g.way_word;
-    x.set_word = x.g.set_word;
-    x.laddr_bits = x.g.laddr_bits;
-    x.epochs = x.g.epochs;
-    x.seb_bits = x.g.seb_bits;
-    x.pw_bits = x.c->pw_bits;
 
     emit(e, "// STC L1 controller (TACO 2023 4.2, 4.5, Table 1; spec stc.md 3.5, S1):");
     emit(e, "// write-through, no-write-allocate VI cache with Load_U / I_I / Data_E, lazy");
