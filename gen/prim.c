@@ -187,6 +187,49 @@ void prim_set_store(emit_file *e, unsigned w, unsigned sets, unsigned iw, const 
                                   "req_idx", 0});
 }
 
+void prim_formal_begin(emit_file *e, const char *fmt, ...)
+{
+    emit(e, "`ifdef FORMAL");
+    if (fmt != NULL) {
+        char note[2048];
+        const char *l = note;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(note, sizeof note, fmt, ap);
+        va_end(ap);
+        for (;;) {
+            int n = (int)strcspn(l, "\n");
+            emit(e, "%.*s", n, l);
+            if (l[n] == '\0')
+                break;
+            l += n + 1;
+        }
+    }
+    emit(e, "logic f_past_q = 1'b0;");
+}
+
+void prim_formal_samples(emit_file *e, const char *const *s)
+{
+    if (*s == NULL) {
+        emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
+        return;
+    }
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_past_q <= 1'b1;");
+    for (; *s != NULL; s++)
+        emit(e, "  %s;", *s);
+    emit(e, "end");
+}
+
+void prim_formal_assume(emit_file *e, const char *note, int after)
+{
+    emit(e, "always @(*) begin");
+    if (note != NULL && !after)
+        emit(e, "  // %s", note);
+    emit(e, "  assume(rst_ni == f_past_q);%s%s", note != NULL && after ? " // " : "",
+         note != NULL && after ? note : "");
+}
+
 static const char *regs_keep(prim_regs *l, const char *fmt, va_list ap)
 {
     char *dst = l->pool + l->used;

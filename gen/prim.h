@@ -98,6 +98,21 @@ void prim_out_stage(emit_file *e, const char *in, const char *out, const prim_sf
 void prim_set_store(emit_file *e, unsigned w, unsigned sets, unsigned iw, const char *clr,
                     const char *clr_idx, const char *const *note);
 
+/* The opening of a unit's `ifdef FORMAL block (formal properties, make
+ * formal): the line, the comment lines printed from fmt (one line per
+ * '\n'-separated part; fmt NULL: none) and "logic f_past_q = 1'b0;", the
+ * register that is 0 in the first cycle only. */
+void prim_formal_begin(emit_file *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The always block on clk_i that sets f_past_q and samples what the
+ * properties compare with the previous cycle: "  S;" for every string of
+ * the NULL-terminated list ("f_line_q <= req_line_o"); with none, the
+ * one-line "always @(posedge clk_i) f_past_q <= 1'b1;". */
+void prim_formal_samples(emit_file *e, const char *const *s);
+/* The opening of the properties' block, "always @(*) begin", with the
+ * assumption that reset is asserted in the first cycle only; NOTE (or
+ * NULL) a comment line above it, or (after) at the end of its line. */
+void prim_formal_assume(emit_file *e, const char *note, int after);
+
 /* The registers of one always_ff block on clk_i with the asynchronous
  * active-low reset rst_ni: "NAME_q <= RESET;" in the reset branch and
  * "NAME_q <= NAME_d;" in the other, one line each, in the order added. */

@@ -121,6 +121,8 @@ static void emit_select(gctx *x)
 static void emit_ports_and_state(gctx *x)
 {
     emit_file *e = x->e;
+    prim_regs rl = {0};
+    prim_regs_list(&rl, "done_lo='0 done_hi='0");
     emit(e, "// The request of this cycle; the load is accepted with its last request");
     emit(e, "// (or at once when no lane is active).");
     emit(e, "logic any_pend, last;");
@@ -133,20 +135,17 @@ static void emit_ports_and_state(gctx *x)
     emit(e, "assign req_last_o = last;");
     emit(e, "assign inst_ready_o = ~any_pend | (req_ready_i & last);");
     emit_nl(e);
-    emit(e, "always_comb begin");
-    emit(e, "  done_lo_d = done_lo_q;");
-    emit(e, "  done_hi_d = done_hi_q;");
-    emit(e, "  if (inst_valid_i & inst_ready_o) begin");
-    emit(e, "    done_lo_d = '0;");
-    emit(e, "    done_hi_d = '0;");
-    emit(e, "  end else if (req_valid_o & req_ready_i) begin");
-    emit(e, "    done_lo_d = done_lo_q | match_lo;");
-    emit(e, "    done_hi_d = done_hi_q | match_hi;");
-    emit(e, "  end");
+    emit_begin(e, "always_comb begin");
+    prim_regs_holds(e, &rl);
+    emit(e, "if (inst_valid_i & inst_ready_o) begin");
+    emit(e, "  done_lo_d = '0;");
+    emit(e, "  done_hi_d = '0;");
+    emit(e, "end else if (req_valid_o & req_ready_i) begin");
+    emit(e, "  done_lo_d = done_lo_q | match_lo;");
+    emit(e, "  done_hi_d = done_hi_q | match_hi;");
     emit(e, "end");
+    emit_end(e, "end");
     emit_nl(e);
-    prim_regs rl = {0};
-    prim_regs_list(&rl, "done_lo='0 done_hi='0");
     prim_regs_block(e, &rl);
 }
 
@@ -155,28 +154,21 @@ static void emit_ports_and_state(gctx *x)
  * least one lane with at least one word. */
 static void emit_formal(gctx *x)
 {
+    static const char *const samples[] = {
+        "f_stall_q <= req_valid_o & ~req_ready_i", "f_line_q <= req_line_o",
+        "f_mask_q <= req_mask_o",    "f_lanes_q <= req_lanes_o", "f_active_q <= inst_active_i",
+        "f_addr_q <= inst_addr_i",   "f_size_q <= inst_size_i",  NULL};
     emit_file *e = x->e;
     emit_nl(e);
-    emit(e, "`ifdef FORMAL");
-    emit(e, "logic f_past_q = 1'b0;");
+    prim_formal_begin(e, NULL);
     emit(e, "logic f_stall_q;");
     emit(e, "logic [%u:0] f_line_q;", x->laddr_bits - 1);
     emit(e, "logic [%u:0] f_mask_q;", x->words - 1);
     emit(e, "logic [%u:0] f_lanes_q, f_active_q;", x->lanes - 1);
     emit(e, "logic [%u:0] f_addr_q;", x->lanes * x->addr_bits - 1);
     emit(e, "logic [3:0] f_size_q;");
-    emit(e, "always @(posedge clk_i) begin");
-    emit(e, "  f_past_q <= 1'b1;");
-    emit(e, "  f_stall_q <= req_valid_o & ~req_ready_i;");
-    emit(e, "  f_line_q <= req_line_o;");
-    emit(e, "  f_mask_q <= req_mask_o;");
-    emit(e, "  f_lanes_q <= req_lanes_o;");
-    emit(e, "  f_active_q <= inst_active_i;");
-    emit(e, "  f_addr_q <= inst_addr_i;");
-    emit(e, "  f_size_q <= inst_size_i;");
-    emit(e, "end");
-    emit(e, "always @(*) begin");
-    emit(e, "  assume(rst_ni == f_past_q);");
+    prim_formal_samples(e, samples);
+    prim_formal_assume(e, NULL, 0);
     emit(e, "  // the upstream holds a load it presented until it is accepted");
     emit(e, "  if (rst_ni && f_past_q && f_stall_q) begin");
     emit(e, "    assume(inst_valid_i);");

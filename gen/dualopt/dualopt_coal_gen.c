@@ -47,16 +47,14 @@ static void emit_formal(gctx *x)
     const dualopt_codec_cfg *c = x->c;
     unsigned f, k, j, ring = x->g.nf + 1;
     emit_nl(e);
-    emit(e, "`ifdef FORMAL");
-    emit(e, "// p_count: a coalesced packet holds 1..%u slots for another GPU, with its", x->c->max);
-    emit(e, "// count in the header and 4 + n x %u bytes; p_hold: the packet port holds its",
-         c->gran + 2);
-    emit(e, "// payload under back-pressure; p_wait: an eligible buffer (max slots, or its");
-    emit(e, "// idle timer at %u) is sent within %u cycles in which the link is free (ring of",
-         c->timeout, x->g.nf);
-    emit(e, "// %u members); p_order: for any destination f_gpu, the k-th slot on the wire", ring);
-    emit(e, "// to f_gpu is the k-th slot admitted for it (the words number the slots).");
-    emit(e, "logic f_past_q = 1'b0;");
+    prim_formal_begin(e,
+                      "// p_count: a coalesced packet holds 1..%u slots for another GPU, with its\n"
+                      "// count in the header and 4 + n x %u bytes; p_hold: the packet port holds its\n"
+                      "// payload under back-pressure; p_wait: an eligible buffer (max slots, or its\n"
+                      "// idle timer at %u) is sent within %u cycles in which the link is free (ring of\n"
+                      "// %u members); p_order: for any destination f_gpu, the k-th slot on the wire\n"
+                      "// to f_gpu is the k-th slot admitted for it (the words number the slots).",
+                      x->c->max, c->gran + 2, c->timeout, x->g.nf, ring);
     emit(e, "logic f_stall_q = 1'b0;");
     emit(e, "logic [%u:0] f_data_q;", c->pkt_bytes * 8 - 1);
     emit(e, "logic [%u:0] f_len_q;", DUALOPT_CODEC_LEN_BITS - 1);
@@ -89,8 +87,7 @@ static void emit_formal(gctx *x)
     emit(e, "    if (f_snd) f_out_q <= f_out_q + 8'(pkt_n_q);");
     emit(e, "  end");
     emit(e, "end");
-    emit(e, "always @(*) begin");
-    emit(e, "  assume(rst_ni == f_past_q);");
+    prim_formal_assume(e, NULL, 0);
     emit(e, "  assume(f_gpu != %u'd%u && {1'b0, f_gpu} < %u'd%u);", x->g.gpu_bits, c->self, x->g.gpu_bits + 1,
          c->gpus);
     emit(e, "  assume(f_in_q < 8'd200);");

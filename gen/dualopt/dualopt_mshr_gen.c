@@ -258,24 +258,20 @@ static void emit_formal(gctx *x)
     emit_file *e = x->e;
     unsigned i;
     char s[48];
+    char keep[80];
+    const char *samples[] = {keep, "f_line_q <= line_q", x->bitmask ? "f_mask_q <= mask_q" : NULL,
+                             NULL};
+    snprintf(keep, sizeof keep, "f_keep_q <= {%u{rst_ni}} & valid_q & ~f_fill_oh", x->n);
     emit_nl(e);
-    emit(e, "`ifdef FORMAL");
-    emit(e, "logic f_past_q = 1'b0;");
+    prim_formal_begin(e, NULL);
     prim_declv(x->e, x->n, "f_keep_q, f_fill_oh");
     prim_declv(x->e, x->n * x->aw, "f_line_q");
     if (x->bitmask)
         prim_declv(x->e, x->n * x->mw, "f_mask_q");
     emit(e, "assign f_fill_oh = (fill_valid_i & fill_ready_o) ? (%u'd1 << fill_entry_i) : %u'd0;",
          x->n, x->n);
-    emit(e, "always @(posedge clk_i) begin");
-    emit(e, "  f_past_q <= 1'b1;");
-    emit(e, "  f_keep_q <= {%u{rst_ni}} & valid_q & ~f_fill_oh;", x->n);
-    emit(e, "  f_line_q <= line_q;");
-    if (x->bitmask)
-        emit(e, "  f_mask_q <= mask_q;");
-    emit(e, "end");
-    emit(e, "always @(*) begin");
-    emit(e, "  assume(rst_ni == f_past_q);");
+    prim_formal_samples(e, samples);
+    prim_formal_assume(e, NULL, 0);
     emit(e, "  if (rst_ni && req_fire && kind_sel == 2'd0) begin");
     emit(e, "    p_hit_valid: assert(valid_q[entry_sel]);");
     emit(e, "    p_hit_unfilled: assert(!f_fill_oh[entry_sel]);");

@@ -56,9 +56,8 @@ typedef struct {
 static void emit_formal(gctx *x)
 {
     emit_file *e = x->e;
-    emit(e, "`ifdef FORMAL");
-    emit(e, "logic f_past_q = 1'b0;");
-    emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
+    prim_formal_begin(e, NULL);
+    prim_formal_samples(e, (const char *const[]){NULL});
     emit(e, "(* anyconst *) logic [%u:0] f_line;", x->laddr_bits - 1);
     emit(e, "logic [%u:0] f_wr_q = '0;", x->line_bytes - 1);
     emit(e, "logic f_wb_line;");
@@ -72,8 +71,7 @@ static void emit_formal(gctx *x)
     emit(e,
          "  else if (req_acc & (req_op_i == OpWr) & (req_line == f_line)) f_wr_q <= f_wr_q | req_mask_i;");
     emit(e, "end");
-    emit(e, "always @(*) begin");
-    emit(e, "  assume(rst_ni == f_past_q); // reset in the first cycle only");
+    prim_formal_assume(e, "reset in the first cycle only", 1);
     emit(e, "  if (rst_ni) begin");
     emit(e, "    if (f_wb_line) p_wb_written: assert((out_mask_o & ~f_wr_q) == '0);");
     emit(e, "    if (out_valid_o & out_kind_o) p_wb_nonempty: assert(|out_mask_o);");

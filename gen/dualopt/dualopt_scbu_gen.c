@@ -63,12 +63,9 @@ static void emit_scbu(emit_file *e, const void *cfg, const block_desc *b)
     prim_regs_list(&rl, "res_valid=1'b0 res_op=2'd0 res_addr='0 res_local=1'b0 res_bypass=1'b0");
     prim_regs_block(e, &rl);
     emit_nl(e);
-    emit(e, "`ifdef FORMAL");
-    emit(e, "// SCBU bypasses only remote reads, and only in coalescing mode (spec 2.7).");
-    emit(e, "logic f_past_q = 1'b0;");
-    emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
-    emit(e, "always @(*) begin");
-    emit(e, "  assume(rst_ni == f_past_q); // reset in the first cycle only");
+    prim_formal_begin(e, "// SCBU bypasses only remote reads, and only in coalescing mode (spec 2.7).");
+    prim_formal_samples(e, (const char *const[]){NULL});
+    prim_formal_assume(e, "reset in the first cycle only", 1);
     emit(e, "  if (rst_ni && res_valid_o && res_bypass_o) begin");
     emit(e, "    assert(!res_local_o);");
     emit(e, "    assert(res_op_o == OpRead);");

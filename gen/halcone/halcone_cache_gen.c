@@ -548,33 +548,28 @@ static void emit_outputs(gctx *x)
     emit(e, "assign ev_wts_o = ev_wts_q;");
     emit(e, "assign ev_rts_o = ev_rts_q;");
     emit_nl(e);
-    emit(e, "`ifdef FORMAL");
 }
 
 static void emit_formal(gctx *x)
 {
+    static const char *const samples[] = {"f_armed_q <= f_past_q", "f_cts_q <= cts_q",
+                                          "f_inv_q <= b_fire && !b_fill_q && b_op_q == 2'd3",
+                                          NULL};
     emit_file *e = x->e;
     unsigned ways = x->c->ways, tag_bits = x->g.tag_bits, ts_bits = x->c->ts_bits,
         way_bits = x->g.way_bits, id_bits = x->g.id_bits;
     unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, pending = x->g.pending;
     unsigned wts_lo = ways * tag_bits;
 
-    emit(e, "// Properties (make formal, tb/formal.txt): P2 cts never decreases except");
-    emit(e, "// at the flash invalidate;%s",
-         x->g.read_cts ? " P1 on a read hit wts <= cts <= rts." : "");
-    emit(e, "logic f_past_q = 1'b0;");
+    prim_formal_begin(e,
+                      "// Properties (make formal, tb/formal.txt): P2 cts never decreases except\n"
+                      "// at the flash invalidate;%s",
+                      x->g.read_cts ? " P1 on a read hit wts <= cts <= rts." : "");
     emit(e, "logic f_armed_q = 1'b0;");
     emit(e, "logic f_inv_q;");
     emit(e, "logic [%u:0] f_cts_q;", ts_bits - 1);
-    emit(e, "always @(posedge clk_i) begin");
-    emit(e, "  f_past_q <= 1'b1;");
-    emit(e, "  f_armed_q <= f_past_q;");
-    emit(e, "  f_cts_q <= cts_q;");
-    emit(e, "  f_inv_q <= b_fire && !b_fill_q && b_op_q == 2'd3;");
-    emit(e, "end");
-    emit(e, "always @(*) begin");
-    emit(e, "  // reset in the first cycle only");
-    emit(e, "  assume(rst_ni == f_past_q);");
+    prim_formal_samples(e, samples);
+    prim_formal_assume(e, "reset in the first cycle only", 0);
     emit(e, "  if (rst_ni && f_armed_q && !f_inv_q) p_cts_mono: assert(cts_q >= f_cts_q);");
     if (x->g.read_cts)
         emit(e,

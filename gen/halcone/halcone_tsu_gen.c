@@ -554,11 +554,17 @@ static void emit_regs(gctx *x)
  * never 0). */
 static void emit_formal(gctx *x)
 {
+    const char *samples[] = {"f_stall_q <= rsp_valid_o & ~rsp_ready_i",
+                             "f_kind_q <= rsp_kind_o",
+                             "f_addr_q <= rsp_addr_o",
+                             "f_wts_q <= rsp_wts_o",
+                             "f_rts_q <= rsp_rts_o",
+                             "f_epoch_q <= epoch_q",
+                             x->fglobal ? "f_floor_q <= floor_q" : NULL,
+                             NULL};
     emit_file *e = x->e;
     emit_nl(e);
-    emit(e, "`ifdef FORMAL");
-    emit(e, "// Properties checked by make formal (tb/formal.txt); see docs/halcone.md.");
-    emit(e, "logic f_past_q = 1'b0;");
+    prim_formal_begin(e, "// Properties checked by make formal (tb/formal.txt); see docs/halcone.md.");
     emit(e, "logic f_stall_q;");
     prim_decl(x->e, 2, "f_kind_q");
     prim_decl(x->e, x->g.laddr_bits, "f_addr_q");
@@ -566,20 +572,8 @@ static void emit_formal(gctx *x)
     prim_decl(x->e, x->g.epoch_bits, "f_epoch_q");
     if (x->fglobal)
         prim_decl(x->e, x->c->ts_bits, "f_floor_q");
-    emit(e, "always @(posedge clk_i) begin");
-    emit(e, "  f_past_q <= 1'b1;");
-    emit(e, "  f_stall_q <= rsp_valid_o & ~rsp_ready_i;");
-    emit(e, "  f_kind_q <= rsp_kind_o;");
-    emit(e, "  f_addr_q <= rsp_addr_o;");
-    emit(e, "  f_wts_q <= rsp_wts_o;");
-    emit(e, "  f_rts_q <= rsp_rts_o;");
-    emit(e, "  f_epoch_q <= epoch_q;");
-    if (x->fglobal)
-        emit(e, "  f_floor_q <= floor_q;");
-    emit(e, "end");
-    emit(e, "always @(*) begin");
-    emit(e, "  // reset in the first cycle only");
-    emit(e, "  assume(rst_ni == f_past_q);");
+    prim_formal_samples(e, samples);
+    prim_formal_assume(e, "reset in the first cycle only", 0);
     emit(e, "  if (rst_ni && f_past_q && f_stall_q) begin");
     emit(e, "    p_iface_hold: assert(rsp_valid_o);");
     emit(e, "    p_iface_kind: assert(rsp_kind_o == f_kind_q);");

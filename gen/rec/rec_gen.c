@@ -96,23 +96,17 @@ static void init_word(gctx *x, char *buf, size_t len)
  * the clearing sweep. */
 static void emit_formal_iface(gctx *x)
 {
+    static const char *const samples[] = {"f_stall_q <= inv_valid_o & ~inv_ready_i",
+                                          "f_addr_q <= inv_addr_o", "f_mask_q <= inv_mask_o",
+                                          "f_home_q <= home_i", NULL};
     emit_file *e = x->e;
-    emit(e, "logic f_past_q = 1'b0;");
     emit(e, "logic f_stall_q;");
     emit(e, "logic [%u:0] f_addr_q;", x->g.laddr_bits - 1);
     emit(e, "logic [%u:0] f_mask_q, f_home_oh;", x->c->gpus - 1);
     emit(e, "logic [%u:0] f_home_q;", x->g.gpu_bits - 1);
     emit(e, "assign f_home_oh = %u'd1 << home_i;", x->c->gpus);
-    emit(e, "always @(posedge clk_i) begin");
-    emit(e, "  f_past_q <= 1'b1;");
-    emit(e, "  f_stall_q <= inv_valid_o & ~inv_ready_i;");
-    emit(e, "  f_addr_q <= inv_addr_o;");
-    emit(e, "  f_mask_q <= inv_mask_o;");
-    emit(e, "  f_home_q <= home_i;");
-    emit(e, "end");
-    emit(e, "always @(*) begin");
-    emit(e, "  // reset in the first cycle only; home_i is a strap");
-    emit(e, "  assume(rst_ni == f_past_q);");
+    prim_formal_samples(e, samples);
+    prim_formal_assume(e, "reset in the first cycle only; home_i is a strap", 0);
     emit(e, "  if (f_past_q) assume(home_i == f_home_q);");
     if (x->c->gpus != (1u << x->g.gpu_bits))
         emit(e, "  assume(home_i < %u'd%u);", x->g.gpu_bits, x->c->gpus);
@@ -482,9 +476,8 @@ static void emit_formal(gctx *x, const char *initw)
 {
     emit_file *e = x->e;
     emit_nl(e);
-    emit(e, "`ifdef FORMAL");
-    emit(e, "// Properties checked by make formal (tb/formal.txt); see docs/rec.md.");
-    emit(e, "// p_<group>_*: properties; s_*: strengthening invariants for induction.");
+    prim_formal_begin(e, "// Properties checked by make formal (tb/formal.txt); see docs/rec.md.\n"
+                         "// p_<group>_*: properties; s_*: strengthening invariants for induction.");
     emit_formal_iface(x);
     if (x->c->entries * x->g.slots <= REC_FORMAL_MAX_SLOTS) {
         emit_formal_funcs(x);

@@ -42,12 +42,9 @@ static void emit_band(emit_file *e, const void *cfg, const block_desc *b)
     prim_regs_list(&rl, "out_valid=1'b0 out_addr='0 out_band='0");
     prim_regs_block(e, &rl);
     emit_nl(e);
-    emit(e, "`ifdef FORMAL");
-    emit(e, "// The band of an address whose SEB is at or above the address width is 0.");
-    emit(e, "logic f_past_q = 1'b0;");
-    emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
-    emit(e, "always @(*) begin");
-    emit(e, "  assume(rst_ni == f_past_q);");
+    prim_formal_begin(e, "// The band of an address whose SEB is at or above the address width is 0.");
+    prim_formal_samples(e, (const char *const[]){NULL});
+    prim_formal_assume(e, NULL, 0);
     emit(e, "  if (rst_ni && in_seb_i >= %u'd%u) assert(band_c == '0);", g.seb_bits, addr_bits);
     emit(e, "end");
     emit(e, "`endif");

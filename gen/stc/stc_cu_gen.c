@@ -317,19 +317,16 @@ static void cu_emit_outputs(const cu_gctx *x)
     emit(e, "assign ldr_uncached_o = ldr_unc_q;");
     prim_outputs(e, "dem_valid dem_addr dem_band conf_valid conf_addr conf_band cer seb phase pw");
     emit_nl(e);
-    emit(e, "`ifdef FORMAL");
-    emit(e, "// p_epoch: a store is on its way to the L1 only while its band is current,");
-    emit(e, "// and never between ReadyAck and ChangeEpoch (spec 5.2 C1, C6);");
-    emit(e, "// p_ready: ReadyAck only with PW = 0 and no store waiting for the L1.");
-    emit(e, "// s_scan_chg: strengthening invariant for the induction (docs/stc.md): the");
-    emit(e, "// BSQ scans or reports done (it is not ready for a change) only in CHANGE;");
-    emit(e, "// its own invariants are in the FORMAL block of its part.");
-    emit(e, "logic f_past_q = 1'b0;");
+    prim_formal_begin(e, "// p_epoch: a store is on its way to the L1 only while its band is current,\n"
+                         "// and never between ReadyAck and ChangeEpoch (spec 5.2 C1, C6);\n"
+                         "// p_ready: ReadyAck only with PW = 0 and no store waiting for the L1.\n"
+                         "// s_scan_chg: strengthening invariant for the induction (docs/stc.md): the\n"
+                         "// BSQ scans or reports done (it is not ready for a change) only in CHANGE;\n"
+                         "// its own invariants are in the FORMAL block of its part.");
     emit(e, "logic [%u:0] f_iss_band;", N - 1);
     emit(e, "assign f_iss_band = %u'(iss_addr_q >> seb_q);", N);
-    emit(e, "always @(posedge clk_i) f_past_q <= 1'b1;");
-    emit(e, "always @(*) begin");
-    emit(e, "  assume(rst_ni == f_past_q);");
+    prim_formal_samples(e, (const char *const[]){NULL});
+    prim_formal_assume(e, NULL, 0);
     emit(e, "  if (rst_ni) begin");
     emit(e, "    if (iss_valid_q) p_epoch_band: assert(cer_q[f_iss_band]);");
     emit(e, "    if (iss_valid_q) p_epoch_prep: assert(!(phase_q == PhPrep && ready_sent_q));");

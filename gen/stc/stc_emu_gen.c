@@ -440,28 +440,27 @@ static void emit_regs(gctx *x)
 
 static void emit_formal(gctx *x)
 {
+    static const char *const samples[] = {
+        "f_chg_q <= chg_v_q",
+        "f_seen_q <= (phase_q == PhPrep && !prep_v_q) ? (f_seen_q | rdy_valid_i) : '0",
+        "f_allrdy_q <= (phase_q == PhPrep) && !prep_v_q && ((f_seen_q | rdy_valid_i) == '1)", NULL};
     emit_file *e = x->e;
     const stc_emu_cfg *c = x->c;
     unsigned cus = c->cus, epochs = x->g.E;
     unsigned cnt_bits = x->cnt_bits, lim = x->lim;
 
-    emit(e, "`ifdef FORMAL");
-    emit(e, "// p_hs: ChangeEpoch only after every CU's ReadyAck (counted by an");
-    emit(e, "// independent monitor), broadcasts only in their phase; p_cer: the current");
-    emit(e, "// set holds 1..%u epochs. s_*: strengthening invariants for the induction", lim);
-    emit(e, "// (docs/stc.md): the monitor's ReadyAcks equal rdy_q in PREPARE, rdy_q is");
-    emit(e, "// empty while PrepareEpochChange waits, the target set holds 1..%u", lim);
-    emit(e, "// epochs in PREPARE.");
-    emit(e, "logic f_past_q = 1'b0;");
+    prim_formal_begin(e,
+                      "// p_hs: ChangeEpoch only after every CU's ReadyAck (counted by an\n"
+                      "// independent monitor), broadcasts only in their phase; p_cer: the current\n"
+                      "// set holds 1..%u epochs. s_*: strengthening invariants for the induction\n"
+                      "// (docs/stc.md): the monitor's ReadyAcks equal rdy_q in PREPARE, rdy_q is\n"
+                      "// empty while PrepareEpochChange waits, the target set holds 1..%u\n"
+                      "// epochs in PREPARE.",
+                      lim, lim);
     emit(e, "logic f_chg_q, f_allrdy_q;");
     emit(e, "logic [%u:0] f_seen_q;", cus - 1);
     emit(e, "logic [%u:0] f_cnt, f_tcnt;", cnt_bits);
-    emit(e, "always @(posedge clk_i) begin");
-    emit(e, "  f_past_q <= 1'b1;");
-    emit(e, "  f_chg_q <= chg_v_q;");
-    emit(e, "  f_seen_q <= (phase_q == PhPrep && !prep_v_q) ? (f_seen_q | rdy_valid_i) : '0;");
-    emit(e, "  f_allrdy_q <= (phase_q == PhPrep) && !prep_v_q && ((f_seen_q | rdy_valid_i) == '1);");
-    emit(e, "end");
+    prim_formal_samples(e, samples);
     emit(e, "always @(*) begin");
     emit(e, "  f_cnt = '0;");
     emit(e, "  f_tcnt = '0;");
@@ -470,8 +469,7 @@ static void emit_formal(gctx *x)
     emit(e, "    f_tcnt = f_tcnt + {%u'd0, tgt_q[i]};", cnt_bits);
     emit(e, "  end");
     emit(e, "end");
-    emit(e, "always @(*) begin");
-    emit(e, "  assume(rst_ni == f_past_q); // reset in the first cycle only");
+    prim_formal_assume(e, "reset in the first cycle only", 1);
     emit(e, "  if (rst_ni && f_past_q) begin");
     emit(e, "    if (chg_v_q && !f_chg_q) p_hs_all_ready: assert(f_allrdy_q);");
     emit(e, "    if (prep_v_q) p_hs_prep_phase: assert(phase_q == PhPrep);");

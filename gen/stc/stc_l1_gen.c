@@ -477,17 +477,13 @@ static void emit_regs(gctx *x)
  * a ChangeEpoch is taken; PW never wraps. */
 static void emit_formal(gctx *x)
 {
+    static const char *const samples[] = {"f_apply_q <= rst_ni & pois_apply", NULL};
     emit_file *e = x->e;
     emit_nl(e);
-    emit(e, "`ifdef FORMAL");
-    emit(e, "logic f_past_q = 1'b0;");
+    prim_formal_begin(e, NULL);
     emit(e, "logic f_apply_q = 1'b0;");
-    emit(e, "always @(posedge clk_i) begin");
-    emit(e, "  f_past_q <= 1'b1;");
-    emit(e, "  f_apply_q <= rst_ni & pois_apply;");
-    emit(e, "end");
-    emit(e, "always @(*) begin");
-    emit(e, "  assume(rst_ni == f_past_q);");
+    prim_formal_samples(e, samples);
+    prim_formal_assume(e, NULL, 0);
     emit(e, "  if (rst_ni && fin_fire && do_install) p_fill_not_current: assert(!cur && !busy_pois);");
     emit(e, "  if (rst_ni && f_apply_q) p_touched_clear: assert(touched_q == %u'd0);", x->c->sets);
     emit(e, "  if (rst_ni && fin_fire && s_op_q == 2'd1 && st_kind == 3'd0) p_pw_nowrap: assert(pw_q != %u'd%u);",
