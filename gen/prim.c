@@ -112,6 +112,7 @@ void prim_ram_ports(emit_file *e, const prim_ram *r)
  * the assignment of its output port. */
 static void names_lines(emit_file *e, const char *names, int outputs)
 {
+    names += strspn(names, " ");
     while (*names) {
         int n = (int)strcspn(names, " ");
         if (outputs)
@@ -123,7 +124,15 @@ static void names_lines(emit_file *e, const char *names, int outputs)
     }
 }
 
-void prim_hold(emit_file *e, const char *names) { names_lines(e, names, 0); }
+void prim_hold(emit_file *e, const char *fmt, ...)
+{
+    char names[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(names, sizeof names, fmt, ap);
+    va_end(ap);
+    names_lines(e, names, 0);
+}
 
 void prim_outputs(emit_file *e, const char *names) { names_lines(e, names, 1); }
 

@@ -60,8 +60,9 @@ void prim_ram_decl(emit_file *e, const char *mem, unsigned w, unsigned depth);
 void prim_ram_ports(emit_file *e, const prim_ram *r);
 
 /* The hold lines of a next-state block: "NAME_d = NAME_q;" for every name
- * of the space-separated list, at the current indentation. */
-void prim_hold(emit_file *e, const char *names);
+ * of the space-separated list printed from fmt (a name a configuration may
+ * lack: "%s" and " name" or ""), at the current indentation. */
+void prim_hold(emit_file *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Output ports driven by registers: "assign NAME_o = NAME_q;" for every
  * name of the space-separated list. */
 void prim_outputs(emit_file *e, const char *names);

@@ -135,7 +135,7 @@ static void emit_count(gctx *x)
         emit(e, "assign rearm = a_rst_q;");
     emit_nl(e);
     emit_begin(e, "always_comb begin");
-    prim_hold(e, x->c->warmup ? "phase warm" : "phase");
+    prim_hold(e, "phase%s", x->c->warmup ? " warm" : "");
     cnt_lines(e, "%s_d = %s_q;");
     emit(e, "if (rearm) begin");
     emit(e, "  phase_d = 2'd%u;", x->c->warmup ? 0 : 1);

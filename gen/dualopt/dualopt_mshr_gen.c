@@ -192,8 +192,7 @@ static void emit_outputs(gctx *x)
     prim_and_or(x->e, "fs_tail", "fill_sel", x->n, "tail_q", x->tb, 0, x->tb);
     emit(e, "assign dn_last = dn_tag_q == dn_tail_q;");
     emit_begin(e, "always_comb begin");
-    prim_hold(e, x->bitmask ? "dn_valid dn_entry dn_line dn_mask dn_tag dn_tail"
-                            : "dn_valid dn_entry dn_line dn_tag dn_tail");
+    prim_hold(e, "dn_valid dn_entry dn_line%s dn_tag dn_tail", x->bitmask ? " dn_mask" : "");
     emit(e, "if (dn_valid_q & done_ready_i) begin");
     emit(e, "  if (dn_last) dn_valid_d = 1'b0;");
     emit(e, "  else dn_tag_d = next_rd_q;");

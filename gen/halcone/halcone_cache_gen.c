@@ -402,10 +402,8 @@ static void emit_next_state(gctx *x)
     emit(e, "  else init_idx_d = init_idx_q + %u'd1;", set_bits);
     emit(e, "end");
     emit(e, "b_valid_d = b_valid_q && !b_fire;");
-    prim_hold(e, "b_fill b_fok b_op b_line b_id b_wts b_rts");
-    if (x->g.l1_req_cts)
-        prim_hold(e, "b_cts");
-    prim_hold(e, "fwd fwd_word");
+    prim_hold(e, "b_fill b_fok b_op b_line b_id b_wts b_rts%s fwd fwd_word",
+              x->g.l1_req_cts ? " b_cts" : "");
     emit(e, "if (acc) begin");
     emit(e, "  b_valid_d = 1'b1;");
     emit(e, "  b_fill_d = acc_fill;");

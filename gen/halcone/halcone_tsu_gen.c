@@ -331,15 +331,9 @@ static void emit_next_fire(gctx *x)
 
     emit(e, "// Next state.");
     emit_begin(e, "always_comb begin");
-    prim_hold(e, "clr clr_idx clr_ep epoch");
-    if (x->fglobal)
-        prim_hold(e, "floor");
-    if (x->share == HALCONE_SHARE_NOW)
-        prim_hold(e, "now");
-    prim_hold(e, "s2_rst fwd_valid");
-    if (x->c->sets > 1)
-        prim_hold(e, "fwd_idx");
-    prim_hold(e, "fwd_data fwd_hit s2_fix");
+    prim_hold(e, "clr clr_idx clr_ep epoch%s%s s2_rst fwd_valid%s fwd_data fwd_hit s2_fix",
+              x->fglobal ? " floor" : "", x->share == HALCONE_SHARE_NOW ? " now" : "",
+              x->c->sets > 1 ? " fwd_idx" : "");
     emit(e, "// stage 2 fires: write back, forward, global registers, response");
     emit(e, "if (s2_fire) begin");
     emit(e, "  fwd_valid_d = 1'b1;");

@@ -947,8 +947,7 @@ static void emit_next(gctx *x)
     emit(e, "end");
     prim_stage(e, "s2_valid", NULL, "s2_fire", "s1_valid_q & s1_adv", s2);
     emit(e, "end");
-    prim_hold(e, x->g.sets > 1 ? "fwd_valid fwd_idx fwd_data fwd_chg fwd_alloc"
-                               : "fwd_valid fwd_data fwd_chg fwd_alloc");
+    prim_hold(e, "fwd_valid%s fwd_data fwd_chg fwd_alloc", x->g.sets > 1 ? " fwd_idx" : "");
     emit(e, "if (s2_fire) begin");
     emit(e, "  fwd_valid_d = 1'b1;");
     if (x->g.sets > 1)

@@ -233,12 +233,9 @@ static void bsq_emit_next(emit_file *e, const bgeo *xp, int cu_mode)
     emit(e, "q_count_d = q_count_q + %u'(push_fire) - drained_n;", x.NW);
     prim_hold(e, "scanning setup pass rd_row s2_valid s2_row");
     emit(e, "q_done_d = q_done_q & ~q_done_ready;");
-    if (!cu_mode)
-        prim_hold(e, "cer seb");
-    if (x.B > 1) {
-        prim_hold(e, "rr");
+    prim_hold(e, "%s%s", cu_mode ? "" : "cer seb ", x.B > 1 ? "rr" : "");
+    if (x.B > 1)
         emit(e, "if (push_fire) rr_d = push_bank + %u'd1;", x.BW);
-    }
     emit(e, "if (q_chg_valid & q_chg_ready) begin");
     emit(e, "  scanning_d = 1'b1;");
     emit(e, "  setup_d = 1'b1;");

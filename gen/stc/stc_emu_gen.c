@@ -483,7 +483,6 @@ static void emit_formal(gctx *x)
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");
-    prim_module_end(e);
 }
 
 /* The module body, stage by stage (the header and port list are emit_emu's). */
@@ -519,6 +518,7 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
              stc_variant_name(c->variant));
     prim_module_begin(e, b);
     emit_body(&x);
+    prim_module_end(e);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)
