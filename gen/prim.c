@@ -98,7 +98,9 @@ void prim_ram_ports(emit_file *e, const prim_ram *r)
         snprintf(wr, sizeof wr, "  if (%s) %s[%s] <= %s;", r->we, r->mem, r->waddr, r->wdata);
     else
         snprintf(wr, sizeof wr, "  if (%s) %s <= %s;", r->we, r->mem, r->wdata);
-    if (r->raddr != NULL)
+    if (r->re == NULL)
+        snprintf(rd, sizeof rd, "  %s <= %s[%s];", r->rdata, r->mem, r->raddr);
+    else if (r->raddr != NULL)
         snprintf(rd, sizeof rd, "  if (%s) %s <= %s[%s];", r->re, r->rdata, r->mem, r->raddr);
     else
         snprintf(rd, sizeof rd, "  if (%s) %s <= %s;", r->re, r->rdata, r->mem);

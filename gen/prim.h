@@ -44,10 +44,9 @@ const char *prim_field(char *buf, size_t len, unsigned i, unsigned stride, unsig
 void prim_and_or(emit_file *e, const char *dst, const char *sel, unsigned n, const char *vec,
                  unsigned stride, unsigned off, unsigned w);
 
-
 /* An inferred synchronous RAM (Yosys $mem, iCE40 block RAM): one write
  * port and one registered read port on clk_i. waddr/raddr NULL: a plain
- * register (a one-word store). */
+ * register (a one-word store); re NULL: the read port reads every cycle. */
 typedef struct {
     const char *mem;                /* the array                        */
     const char *we, *waddr, *wdata; /* write port                       */

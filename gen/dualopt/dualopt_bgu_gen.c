@@ -21,9 +21,9 @@
 
 typedef struct {
     emit_file *e;
-    unsigned lanes, addr_bits;                 /* the configuration         */
-    unsigned line_bits, gran_bits, words, laddr_bits; /* dualopt_bgu_geom   */
-    unsigned word_idx_bits;                    /* log2(words): a word index */
+    const dualopt_bgu_cfg *c;
+    dualopt_bgu_geom g;
+    unsigned word_idx_bits; /* log2(words): a word index */
 } gctx;
 
 /* Per lane: the line of its first byte, whether its bytes cross into the
@@ -32,30 +32,31 @@ typedef struct {
 static void emit_lanes(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned end_bits = x->line_bits + 1; /* a lane's end offset, with its carry */
+    unsigned end_bits = x->g.line_bits + 1; /* a lane's end offset, with its carry */
     emit(e, "// Per lane: line of the first byte, carry into the next line, words read.");
     emit(e, "// The size port holds size - 1, so the last byte is addr + inst_size_i.");
-    emit(e, "logic [%u:0] lo_line;", x->lanes * x->laddr_bits - 1);
-    emit(e, "logic [%u:0] lo_mask, hi_mask;", x->lanes * x->words - 1);
-    emit(e, "logic [%u:0] crosses;", x->lanes - 1);
-    emit(e, "logic [%u:0] end_off;", x->lanes * end_bits - 1);
-    emit(e, "logic [%u:0] from_first, to_last;", x->words - 1);
+    emit(e, "logic [%u:0] lo_line;", x->c->lanes * x->g.laddr_bits - 1);
+    emit(e, "logic [%u:0] lo_mask, hi_mask;", x->c->lanes * x->g.words - 1);
+    emit(e, "logic [%u:0] crosses;", x->c->lanes - 1);
+    emit(e, "logic [%u:0] end_off;", x->c->lanes * end_bits - 1);
+    emit(e, "logic [%u:0] from_first, to_last;", x->g.words - 1);
     emit(e, "always_comb begin");
     emit(e, "  from_first = '0;");
     emit(e, "  to_last = '0;");
-    emit(e, "  for (int k = 0; k < %u; k++) begin", x->lanes);
-    emit(e, "    end_off[k*%u +: %u] = {1'b0, inst_addr_i[k*%u +: %u]} + {%u'd0, inst_size_i};", end_bits,
-         end_bits, x->addr_bits, x->line_bits, x->line_bits - 3);
-    emit(e, "    lo_line[k*%u +: %u] = inst_addr_i[k*%u + %u +: %u];", x->laddr_bits, x->laddr_bits, x->addr_bits, x->line_bits,
-         x->laddr_bits);
-    emit(e, "    crosses[k] = end_off[k*%u + %u];", end_bits, x->line_bits);
-    emit(e, "    from_first = {%u{1'b1}} << inst_addr_i[k*%u + %u +: %u];", x->words, x->addr_bits, x->gran_bits,
-         x->line_bits - x->gran_bits);
-    emit(e, "    to_last = {%u{1'b1}} >> (%u'd%u - end_off[k*%u + %u +: %u]);", x->words, x->word_idx_bits,
-         x->words - 1, end_bits, x->gran_bits, x->line_bits - x->gran_bits);
-    emit(e, "    lo_mask[k*%u +: %u] = crosses[k] ? from_first : from_first & to_last;", x->words,
-         x->words);
-    emit(e, "    hi_mask[k*%u +: %u] = to_last;", x->words, x->words);
+    emit(e, "  for (int k = 0; k < %u; k++) begin", x->c->lanes);
+    emit(e, "    end_off[k*%u +: %u] = {1'b0, inst_addr_i[k*%u +: %u]} + {%u'd0, inst_size_i};",
+         end_bits, end_bits, x->c->addr_bits, x->g.line_bits, x->g.line_bits - 3);
+    emit(e, "    lo_line[k*%u +: %u] = inst_addr_i[k*%u + %u +: %u];", x->g.laddr_bits,
+         x->g.laddr_bits, x->c->addr_bits, x->g.line_bits, x->g.laddr_bits);
+    emit(e, "    crosses[k] = end_off[k*%u + %u];", end_bits, x->g.line_bits);
+    emit(e, "    from_first = {%u{1'b1}} << inst_addr_i[k*%u + %u +: %u];", x->g.words,
+         x->c->addr_bits, x->g.gran_bits, x->g.line_bits - x->g.gran_bits);
+    emit(e, "    to_last = {%u{1'b1}} >> (%u'd%u - end_off[k*%u + %u +: %u]);", x->g.words,
+         x->word_idx_bits, x->g.words - 1, end_bits, x->g.gran_bits,
+         x->g.line_bits - x->g.gran_bits);
+    emit(e, "    lo_mask[k*%u +: %u] = crosses[k] ? from_first : from_first & to_last;", x->g.words,
+         x->g.words);
+    emit(e, "    hi_mask[k*%u +: %u] = to_last;", x->g.words, x->g.words);
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
@@ -66,8 +67,8 @@ static void emit_lanes(gctx *x)
 static void emit_select(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned lanes = x->lanes, laddr_bits = x->laddr_bits, words = x->words;
-    unsigned cands = 2 * x->lanes; /* candidate lines: two per lane */
+    unsigned lanes = x->c->lanes, laddr_bits = x->g.laddr_bits, words = x->g.words;
+    unsigned cands = 2 * x->c->lanes; /* candidate lines: two per lane */
     emit(e, "// Pending parts; part 2k is lane k's low part, 2k+1 its high part.");
     emit(e, "logic [%u:0] done_lo_q, done_lo_d, done_hi_q, done_hi_d;", lanes - 1);
     emit(e, "logic [%u:0] pend_lo, pend_hi, match_lo, match_hi, sel_lo, sel_hi;", lanes - 1);
@@ -162,10 +163,10 @@ static void emit_formal(gctx *x)
     emit_nl(e);
     prim_formal_begin(e, NULL);
     emit(e, "logic f_stall_q;");
-    emit(e, "logic [%u:0] f_line_q;", x->laddr_bits - 1);
-    emit(e, "logic [%u:0] f_mask_q;", x->words - 1);
-    emit(e, "logic [%u:0] f_lanes_q, f_active_q;", x->lanes - 1);
-    emit(e, "logic [%u:0] f_addr_q;", x->lanes * x->addr_bits - 1);
+    emit(e, "logic [%u:0] f_line_q;", x->g.laddr_bits - 1);
+    emit(e, "logic [%u:0] f_mask_q;", x->g.words - 1);
+    emit(e, "logic [%u:0] f_lanes_q, f_active_q;", x->c->lanes - 1);
+    emit(e, "logic [%u:0] f_addr_q;", x->c->lanes * x->c->addr_bits - 1);
     emit(e, "logic [3:0] f_size_q;");
     prim_formal_samples(e, samples);
     prim_formal_assume(e, NULL, 0);
@@ -189,19 +190,9 @@ static void emit_formal(gctx *x)
 
 static void emit_bgu(emit_file *e, const void *cfg, const block_desc *b)
 {
-    const dualopt_bgu_cfg *c = cfg;
-    dualopt_bgu_geom g;
     gctx x;
-    dualopt_bgu_geom_of(c, &g);
-    memset(&x, 0, sizeof x);
-    x.e = e;
-    x.lanes = c->lanes;
-    x.addr_bits = c->addr_bits;
-    x.line_bits = g.line_bits;
-    x.gran_bits = g.gran_bits;
-    x.words = g.words;
-    x.word_idx_bits = prim_log2_floor(g.words);
-    x.laddr_bits = g.laddr_bits;
+    GEN_CTX_INIT(x, cfg, dualopt_bgu_geom);
+    x.word_idx_bits = prim_log2_floor(x.g.words);
     emit(e, "// DualOpt BGU beside the CU coalescer (Belayneh et al., section 4.1.1, Fig. 7b):");
     emit(e, "// one request per distinct line of a wavefront load, first-touch order, with");
     emit(e, "// its word mask and lane mask; one request per cycle. See docs/dualopt.md.");

@@ -327,7 +327,7 @@ static void emit_banks(gctx *x)
          x->g.banks);
     emit(e, "// each touch a bank at most once. A slot is {id, data}: its wire order.");
     for (b = 0; b < x->g.banks; b++) {
-        char wa[128], ra[128];
+        char wa[128], ra[128], mem[16], we[16], wd[16], rd[16];
         emit(e, "logic [%u:0] woff%u;", x->g.bank_bits - 1, b);
         if (x->g.row_bits) {
             emit(e, "logic [%u:0] wrow%u, rrow%u;", x->g.row_bits - 1, b, b);
@@ -374,12 +374,16 @@ static void emit_banks(gctx *x)
             emit(e, "  default: ;");
         emit(e, "endcase");
         emit_end(e, "end");
+        /* the bank's RAM: its ports by name */
+        snprintf(mem, sizeof mem, "mem%u", b);
+        snprintf(we, sizeof we, "we%u", b);
+        snprintf(wa, sizeof wa, "waddr%u", b);
+        snprintf(wd, sizeof wd, "wdat%u", b);
+        snprintf(rd, sizeof rd, "rd%u_q", b);
+        snprintf(ra, sizeof ra, "raddr%u", b);
         emit(e, "(* no_rw_check *)");
-        emit(e, "logic [%u:0] mem%u [0:%u];", x->g.slot_bits - 1, b, x->g.depth - 1);
-        emit(e, "always_ff @(posedge clk_i) begin");
-        emit(e, "  if (we%u) mem%u[waddr%u] <= wdat%u;", b, b, b, b);
-        emit(e, "  if (send & ~sel_pass) rd%u_q <= mem%u[raddr%u];", b, b, b);
-        emit(e, "end");
+        prim_ram_decl(e, mem, x->g.slot_bits, x->g.depth);
+        prim_ram_ports(e, &(prim_ram){mem, we, wa, wd, "send & ~sel_pass", rd, ra, 0});
     }
     emit_nl(e);
 }

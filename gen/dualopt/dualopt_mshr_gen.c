@@ -221,10 +221,8 @@ static void emit_regs(gctx *x)
     emit_file *e = x->e;
     emit(e, "// Target RAM: a hit links the new tag after the entry's tail; the");
     emit(e, "// stream reads the pointer of the target it shows next.");
-    emit(e, "always_ff @(posedge clk_i) begin");
-    emit(e, "  if (do_hit) next_mem[hit_tail] <= req_tag_i;");
-    emit(e, "  next_rd_q <= next_mem[dn_tag_d];");
-    emit(e, "end");
+    prim_ram_ports(e, &(prim_ram){"next_mem", "do_hit", "hit_tail", "req_tag_i", NULL, "next_rd_q",
+                                  "dn_tag_d", 0});
     emit_nl(e);
     prim_regs rl = {0};
     prim_regs_list(&rl, "valid='0 rsp_valid=1'b0 rsp_kind=2'd0 rsp_tag='0 rsp_entry='0 "

@@ -114,7 +114,6 @@ static void emit_params(gctx *x)
 static void emit_regs_decl(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned ways = x->ways, line_bytes = x->line_bytes;
 
     emit(e, "// ---- registers");
     emit(e, "logic [3:0] state_q, state_d;");
@@ -124,11 +123,11 @@ static void emit_regs_decl(gctx *x)
     emit(e, "logic [1:0] s1_op_q;");
     emit(e, "logic [%u:0] s1_line_q;", x->laddr_bits - 1);
     emit(e, "logic [%u:0] s1_idx_q;", x->idx_bits - 1);
-    emit(e, "logic [%u:0] s1_mask_q;", line_bytes - 1);
+    emit(e, "logic [%u:0] s1_mask_q;", x->line_bytes - 1);
     emit(e, "logic [%u:0] s1_data_q;", x->line_bits - 1);
     emit(e, "logic [%u:0] m_way_q, m_way_d;", x->way_bits - 1);
     emit(e, "logic m_wb_q, m_wb_d, m_hit_q, m_hit_d;");
-    emit(e, "logic [%u:0] fl_done_q, fl_done_d;", ways - 1);
+    emit(e, "logic [%u:0] fl_done_q, fl_done_d;", x->ways - 1);
     emit(e, "logic [%u:0] fl_wbs_q, fl_wbs_d, fl_inv_q, fl_inv_d;", x->cnt_bits - 1);
     emit(e, "logic rsp_valid_q, rsp_valid_d, rsp_rd_q, rsp_rd_d;");
     emit(e, "logic [2:0] rsp_kind_q, rsp_kind_d;");
@@ -179,9 +178,9 @@ static void emit_stage0(gctx *x)
 static void emit_tag_ram(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned ways = x->ways;
 
-    emit(e, "// Tag/state RAM: one word per set, field-major: valid bits [%u:0], tags", ways - 1);
+    emit(e, "// Tag/state RAM: one word per set, field-major: valid bits [%u:0], tags",
+         x->ways - 1);
     emit(e, "// [%u:%u], dirty byte masks [%u:%u], LRU ranks [%u:%u] (0 = most recent).",
          x->dirty_lo - 1, x->tag_lo, x->rank_lo - 1, x->dirty_lo, x->set_word_bits - 1, x->rank_lo);
     emit(e, "// A read of the set written in the same cycle is never used (the");
@@ -206,13 +205,15 @@ static void emit_tag_ram(gctx *x)
 static void emit_stage1(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned ways = x->ways, line_bytes = x->line_bytes, i;
+    unsigned i;
 
     emit(e, "// ---- stage 1: the set word as read, or as written in the cycle it was read");
     emit(e,
-         "logic [%u:0] way_valid, way_hit, way_old, first_inv, vsel, way_dirty, m_sel, t_sel, pend, psel;", ways - 1);
+         "logic [%u:0] way_valid, way_hit, way_old, first_inv, vsel, way_dirty, m_sel, t_sel, "
+         "pend, psel;",
+         x->ways - 1);
     emit(e, "logic [%u:0] s1_tag, m_tag;", x->tag_width - 1);
-    emit(e, "logic [%u:0] m_dirty, wr_be, full_be;", line_bytes - 1);
+    emit(e, "logic [%u:0] m_dirty, wr_be, full_be;", x->line_bytes - 1);
     emit(e, "logic [%u:0] hway, vway, pway;", x->way_bits - 1);
     emit(e, "logic [%u:0] t_rank;", x->rank_bits - 1);
     emit(e, "logic [%u:0] vcount;", x->cnt_bits - 1);
@@ -222,14 +223,15 @@ static void emit_stage1(gctx *x)
         emit(e, "assign s1_tag = s1_line_q[%u:%u];", x->laddr_bits - 1, x->low_idx_bits);
     else
         emit(e, "assign s1_tag = s1_line_q;");
-    emit(e, "assign way_valid = cur[%u:0];", ways - 1);
-    for (i = 0; i < ways; i++) {
+    emit(e, "assign way_valid = cur[%u:0];", x->ways - 1);
+    for (i = 0; i < x->ways; i++) {
         emit(e, "assign way_hit[%u] = way_valid[%u] & (cur[%u:%u] == s1_tag);", i, i,
              x->tag_lo + (i + 1) * x->tag_width - 1, x->tag_lo + i * x->tag_width);
-        emit(e, "assign way_dirty[%u] = |cur[%u:%u];", i, x->dirty_lo + (i + 1) * line_bytes - 1,
-             x->dirty_lo + i * line_bytes);
-        emit(e, "assign way_old[%u] = cur[%u:%u] == %u'd%u;", i, x->rank_lo + (i + 1) * x->rank_bits - 1,
-             x->rank_lo + i * x->rank_bits, x->rank_bits, ways - 1);
+        emit(e, "assign way_dirty[%u] = |cur[%u:%u];", i, x->dirty_lo + (i + 1) * x->line_bytes - 1,
+             x->dirty_lo + i * x->line_bytes);
+        emit(e, "assign way_old[%u] = cur[%u:%u] == %u'd%u;", i,
+             x->rank_lo + (i + 1) * x->rank_bits - 1, x->rank_lo + i * x->rank_bits, x->rank_bits,
+             x->ways - 1);
         emit(e, "assign m_sel[%u] = m_way_q == %u'd%u;", i, x->way_bits, i);
     }
     emit(e, "assign hit = |way_hit;");
@@ -238,16 +240,16 @@ static void emit_stage1(gctx *x)
 static void emit_victim_flush(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned ways = x->ways, line_bytes = x->line_bytes, i;
+    unsigned i;
 
     emit(e, "// Victim: the lowest invalid way, else the least recently used.");
-    emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", ways);
+    emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->ways);
     emit(e, "assign vsel = (&way_valid) ? way_old : first_inv;");
     emit(e, "assign vdirty = |(vsel & way_valid & way_dirty);");
     emit(e, "assign hdirty = |(way_hit & way_dirty);");
     emit(e, "// Flush: the lowest valid dirty way not yet written back.");
     emit(e, "assign pend = way_valid & way_dirty & ~fl_done_q;");
-    emit(e, "assign psel = pend & (~pend + %u'd1);", ways);
+    emit(e, "assign psel = pend & (~pend + %u'd1);", x->ways);
     emit(e, "assign full_be = '1;");
     emit(e, "assign wr_be = (s1_op_q == OpWr) ? s1_mask_q : '0;");
     emit(e, "assign wr_full = (s1_op_q == OpWr) & (&s1_mask_q);");
@@ -259,16 +261,16 @@ static void emit_victim_flush(gctx *x)
     emit(e, "  m_dirty = '0;");
     emit(e, "  t_rank = '0;");
     emit(e, "  vcount = '0;");
-    for (i = 0; i < ways; i++) {
+    for (i = 0; i < x->ways; i++) {
         emit(e, "  if (way_hit[%u]) hway = hway | %u'd%u;", i, x->way_bits, i);
         emit(e, "  if (vsel[%u]) vway = vway | %u'd%u;", i, x->way_bits, i);
         emit(e, "  if (psel[%u]) pway = pway | %u'd%u;", i, x->way_bits, i);
     }
-    emit(e, "  for (int i = 0; i < %u; i++) begin", ways);
+    emit(e, "  for (int i = 0; i < %u; i++) begin", x->ways);
     emit(e, "    if (m_sel[i]) m_tag = m_tag | cur[%u + i*%u +: %u];", x->tag_lo, x->tag_width,
          x->tag_width);
-    emit(e, "    if (m_sel[i]) m_dirty = m_dirty | cur[%u + i*%u +: %u];", x->dirty_lo, line_bytes,
-         line_bytes);
+    emit(e, "    if (m_sel[i]) m_dirty = m_dirty | cur[%u + i*%u +: %u];", x->dirty_lo,
+         x->line_bytes, x->line_bytes);
     emit(e, "    if (t_sel[i]) t_rank = t_rank | cur[%u + i*%u +: %u];", x->rank_lo, x->rank_bits,
          x->rank_bits);
     emit(e, "    vcount = vcount + {%u'd0, way_valid[i]};", x->cnt_bits - 1);
@@ -280,7 +282,6 @@ static void emit_victim_flush(gctx *x)
 static void emit_set_update(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned ways = x->ways, line_bytes = x->line_bytes;
 
     emit(e, "// Set word update: LRU touch of t_sel (hit or installed way), dirty bytes,");
     emit(e, "// installation of a fetched or fully written line, invalidation.");
@@ -289,7 +290,7 @@ static void emit_set_update(gctx *x)
     emit(e, "assign do_touch = (state_q == StLook) | st_install;");
     emit(e, "always @(*) begin");
     emit(e, "  upd_word = cur;");
-    emit(e, "  for (int i = 0; i < %u; i++) begin", ways);
+    emit(e, "  for (int i = 0; i < %u; i++) begin", x->ways);
     emit(e, "    if (do_touch) begin");
     emit(e, "      if (t_sel[i]) upd_word[%u + i*%u +: %u] = '0;", x->rank_lo, x->rank_bits,
          x->rank_bits);
@@ -301,13 +302,14 @@ static void emit_set_update(gctx *x)
     emit(e, "      if (st_install) begin");
     emit(e, "        upd_word[i] = 1'b1;");
     emit(e, "        upd_word[%u + i*%u +: %u] = s1_tag;", x->tag_lo, x->tag_width, x->tag_width);
-    emit(e, "        upd_word[%u + i*%u +: %u] = wr_be;", x->dirty_lo, line_bytes, line_bytes);
+    emit(e, "        upd_word[%u + i*%u +: %u] = wr_be;", x->dirty_lo, x->line_bytes,
+         x->line_bytes);
     emit(e, "      end else if (state_q == StAinv) begin");
     emit(e, "        upd_word[i] = 1'b0;");
-    emit(e, "        upd_word[%u + i*%u +: %u] = '0;", x->dirty_lo, line_bytes, line_bytes);
+    emit(e, "        upd_word[%u + i*%u +: %u] = '0;", x->dirty_lo, x->line_bytes, x->line_bytes);
     emit(e, "      end else begin");
     emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] | wr_be;", x->dirty_lo,
-         line_bytes, line_bytes, x->dirty_lo, line_bytes, line_bytes);
+         x->line_bytes, x->line_bytes, x->dirty_lo, x->line_bytes, x->line_bytes);
     emit(e, "      end");
     emit(e, "    end");
     emit(e, "  end");
@@ -320,7 +322,7 @@ static void emit_set_update(gctx *x)
             unsigned v = 0, bb;
             for (bb = 0; bb < 4; bb++) {
                 unsigned bit = (nib - 1 - k) * 4 + bb, w;
-                for (w = 0; w < ways; w++) {
+                for (w = 0; w < x->ways; w++) {
                     unsigned at = x->rank_lo + w * x->rank_bits;
                     if (bit >= at && bit < at + x->rank_bits && ((w >> (bit - at)) & 1))
                         v |= 1u << bb;
@@ -342,34 +344,33 @@ static void emit_set_update(gctx *x)
 static void emit_data_ram(gctx *x)
 {
     emit_file *e = x->e;
-    unsigned ways = x->ways, line_bytes = x->line_bytes;
 
     emit(e, "// Data RAM: one line per (set, way), byte-enable writes, one access a cycle.");
     emit(e, "logic dmem_re, dmem_we;");
     emit(e, "logic [%u:0] dmem_addr;", x->daddr_bits - 1);
     emit(e, "logic [%u:0] dset;", x->idx_bits - 1);
     emit(e, "logic [%u:0] dway;", x->way_bits - 1);
-    emit(e, "logic [%u:0] dmem_be;", line_bytes - 1);
+    emit(e, "logic [%u:0] dmem_be;", x->line_bytes - 1);
     emit(e, "logic [%u:0] dmem_wdata, fill_merge, drdata_q;", x->line_bits - 1);
     emit(e, "(* no_rw_check *)");
-    emit(e, "logic [%u:0] dmem_q [0:%u];", x->line_bits - 1, x->sets * ways - 1);
+    emit(e, "logic [%u:0] dmem_q [0:%u];", x->line_bits - 1, x->sets * x->ways - 1);
     emit(e, "always_ff @(posedge clk_i) begin");
     emit(e, "  if (dmem_re) drdata_q <= dmem_q[dmem_addr];");
     emit(e, "end");
     emit(e, "always_ff @(posedge clk_i) begin");
-    emit(e, "  for (int i = 0; i < %u; i++)", line_bytes);
+    emit(e, "  for (int i = 0; i < %u; i++)", x->line_bytes);
     emit(e, "    if (dmem_we & dmem_be[i]) dmem_q[dmem_addr][i*8 +: 8] <= dmem_wdata[i*8 +: 8];");
     emit(e, "end");
     emit(e, "assign dset = (state_q == StFscan) ? idx_q : s1_idx_q;");
     emit(e, "assign dway = (state_q == StLook) ? (hit ? hway : vway) :");
     emit(e, "    (state_q == StFscan) ? pway : m_way_q;");
-    if ((ways & (ways - 1)) == 0)
+    if ((x->ways & (x->ways - 1)) == 0)
         emit(e, "assign dmem_addr = {dset, dway};");
     else
-        emit(e, "assign dmem_addr = {%u'd0, dset} * %u'd%u + {%u'd0, dway};", x->daddr_bits - x->idx_bits,
-             x->daddr_bits, ways, x->daddr_bits - x->way_bits);
+        emit(e, "assign dmem_addr = {%u'd0, dset} * %u'd%u + {%u'd0, dway};",
+             x->daddr_bits - x->idx_bits, x->daddr_bits, x->ways, x->daddr_bits - x->way_bits);
     emit(e, "always @(*) begin");
-    emit(e, "  for (int i = 0; i < %u; i++)", line_bytes);
+    emit(e, "  for (int i = 0; i < %u; i++)", x->line_bytes);
     emit(e, "    fill_merge[i*8 +: 8] = wr_be[i] ? s1_data_q[i*8 +: 8] : fill_data_i[i*8 +: 8];");
     emit(e, "end");
     emit(e, "assign dmem_re = (state_q == StLook & s1_valid_q &");

@@ -397,10 +397,8 @@ static void emit_demand(gctx *x)
         emit_nl(e);
         emit(e, "// ERV address RAM: one write (a demand into an empty entry), one read");
         emit(e, "// (the conflict's entry) per cycle.");
-        emit(e, "always_ff @(posedge clk_i) begin");
-        emit(e, "  if (erv_we) erv_mem[erv_wa] <= erv_wd;");
-        emit(e, "  erv_rd_q <= erv_mem[erv_ra];");
-        emit(e, "end");
+        prim_ram_ports(
+            e, &(prim_ram){"erv_mem", "erv_we", "erv_wa", "erv_wd", NULL, "erv_rd_q", "erv_ra", 0});
     } else if (nv) {
         emit(e, "logic unused_dem;");
         emit(e, "assign unused_dem = ^dem_e;");
