@@ -328,7 +328,7 @@ void stc_bsq_regs(const stc_bsq_cfg *c, int cu_mode, prim_regs *l)
 /* The module's logic: internal q_* signals driven from the ports, the core,
  * the RAMs and registers, the output ports. cu_mode: the CU's part (the
  * epoch registers are the CU's, inputs cer_i / seb_i; beats carry every
- * live lane), with the strengthening invariants of the CU's induction. */
+ * live lane). */
 static void bsq_body(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
 {
     static const char *const out[][2] = {
@@ -376,19 +376,6 @@ static void bsq_body(emit_file *e, const stc_bsq_cfg *c, int cu_mode)
     emit_nl(e);
     for (unsigned i = 0; i < (cu_mode ? 15u : 12u); i++)
         emit(e, "assign %s = %s;", out[i][0], out[i][1]);
-    if (cu_mode) {
-        emit_nl(e);
-        emit(e, "`ifdef FORMAL");
-        emit(e, "// s_*: strengthening invariants of the CU's induction (docs/stc.md): never");
-        emit(e, "// scanning and reporting done at once; a beat only while scanning.");
-        emit(e, "always @(*) begin");
-        emit(e, "  if (rst_ni) begin");
-        emit(e, "    s_scan_done: assert(!(scanning_q && q_done_q));");
-        emit(e, "    if (s2_valid_q) s_scan_beat: assert(scanning_q);");
-        emit(e, "  end");
-        emit(e, "end");
-        emit(e, "`endif");
-    }
 }
 
 static void emit_bsq(emit_file *e, const void *cfg, const block_desc *b)
@@ -406,7 +393,23 @@ static void emit_bsq(emit_file *e, const void *cfg, const block_desc *b)
     prim_module_end(e);
 }
 
-void stc_bsq_cu_body(emit_file *e, const stc_bsq_cfg *c) { bsq_body(e, c, 1); }
+/* The CU's BSQ part: its logic, then the strengthening invariants the CU's
+ * formal induction needs of it. */
+void stc_bsq_cu_body(emit_file *e, const stc_bsq_cfg *c)
+{
+    bsq_body(e, c, 1);
+    emit_nl(e);
+    emit(e, "`ifdef FORMAL");
+    emit(e, "// s_*: strengthening invariants of the CU's induction (docs/stc.md): never");
+    emit(e, "// scanning and reporting done at once; a beat only while scanning.");
+    emit(e, "always @(*) begin");
+    emit(e, "  if (rst_ni) begin");
+    emit(e, "    s_scan_done: assert(!(scanning_q && q_done_q));");
+    emit(e, "    if (s2_valid_q) s_scan_beat: assert(scanning_q);");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "`endif");
+}
 
 int stc_bsq_cu_ports(const stc_bsq_cfg *c, cohkit_port *p, int max)
 {
