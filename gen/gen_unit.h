@@ -22,12 +22,12 @@
     GEOM##_of(c, &g)
 
 /* An emitter's file-local context x (its gctx) at the start of its emit
- * callback: zeroed, with the emit_file e, the configuration CFG as x.c and
- * the derived widths GEOM_of() gives as x.g. */
+ * callback: zeroed, with the configuration CFG as x.c and the derived
+ * widths GEOM_of() gives as x.g. Its stage functions take the emit_file
+ * and the context: emit_stage(e, &x). */
 #define GEN_CTX_INIT(x, CFG, GEOM)                                                               \
     do {                                                                                         \
         memset(&(x), 0, sizeof(x));                                                              \
-        (x).e = e;                                                                               \
         (x).c = (CFG);                                                                           \
         GEOM##_of((x).c, &(x).g);                                                                \
     } while (0)

@@ -23,6 +23,26 @@ void prim_module_begin(emit_file *e, const block_desc *b);
 /* Its closing: endmodule and `default_nettype wire. */
 void prim_module_end(emit_file *e);
 
+/* A module body emitted stage by stage: calls the stage functions listed
+ * after the context x (each a void (emit_file *, const CTX *)) in order,
+ * with the emit_file e and x. */
+#define PRIM_STAGES(e, CTX, x, ...)                                                                \
+    do {                                                                                           \
+        static void (*const prim_stages_[])(emit_file *, const CTX *) = {__VA_ARGS__};             \
+        size_t prim_stage_;                                                                        \
+        for (prim_stage_ = 0; prim_stage_ < sizeof prim_stages_ / sizeof prim_stages_[0];          \
+             prim_stage_++)                                                                        \
+            prim_stages_[prim_stage_](e, x);                                                       \
+    } while (0)
+/* The module of block b: its opening, the stages (PRIM_STAGES), its
+ * closing. */
+#define PRIM_MODULE(e, b, CTX, x, ...)                                                             \
+    do {                                                                                           \
+        prim_module_begin(e, b);                                                                   \
+        PRIM_STAGES(e, CTX, x, __VA_ARGS__);                                                       \
+        prim_module_end(e);                                                                        \
+    } while (0)
+
 /* floor(log2(v)), 0 for v <= 1. */
 unsigned prim_log2_floor(unsigned v);
 /* ceil(log2(v)): the bits that count 0..v-1; 0 for v <= 1. */

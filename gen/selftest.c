@@ -658,7 +658,6 @@ static void emit_header(emit_file *e, const plan *p, const char *module, const c
 
 /* What the self-test top's parts are emitted from. */
 typedef struct {
-    emit_file *e;
     const plan *p;
     const char *module, *top, *args; /* the unit's module, the top's name, options */
     const st_result *res;            /* the model's run: seed, cycles, signature   */
@@ -690,9 +689,8 @@ static void top_state(const gctx *x, prim_regs *st)
     prim_regs_list(st, "sig=32'hffff_ffff nin=24'd0 nout=24'd0");
 }
 
-static void emit_top_module(gctx *x)
+static void emit_top_module(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const plan *p = x->p;
     const char *module = x->module, *top = x->top, *args = x->args;
     const st_result *res = x->res;
@@ -742,10 +740,9 @@ static void emit_top_module(gctx *x)
     emit_nl(e);
 }
 
-static void emit_top_reset(gctx *x)
+static void emit_top_reset(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
+    (void)x; /* the same text in every configuration */
     /* reset (docs/fpga.md) */
     emit(e, "// Reset: power-on counter (iCE40 flip-flops configure to 0) and the");
     emit(e, "// synchronized reset pin, registered into one internal active-low reset.");
@@ -766,9 +763,8 @@ static void emit_top_reset(gctx *x)
     emit_nl(e);
 }
 
-static void emit_top_generators(gctx *x)
+static void emit_top_generators(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const plan *p = x->p;
     int i, g;
     unsigned nw;
@@ -815,9 +811,8 @@ static void emit_top_generators(gctx *x)
     emit_nl(e);
 }
 
-static void emit_top_ports(gctx *x)
+static void emit_top_ports(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const plan *p = x->p;
     const char *module = x->module;
     int i, k;
@@ -920,9 +915,8 @@ static void emit_top_ports(gctx *x)
     emit_nl(e);
 }
 
-static void emit_top_signature(gctx *x)
+static void emit_top_signature(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const plan *p = x->p;
     int i, c;
     char b2[160];
@@ -969,9 +963,8 @@ static void emit_top_signature(gctx *x)
     emit(e, "assign sig_shift = {sig_q[30:0], 1'b0} ^ (sig_q[31] ? 32'h04c1_1db7 : 32'h0);");
 }
 
-static void emit_top_transfers(gctx *x)
+static void emit_top_transfers(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const plan *p = x->p;
     int i, g, k;
 
@@ -1052,10 +1045,9 @@ static void emit_top_transfers(gctx *x)
     emit_nl(e);
 }
 
-static void emit_uart_chars(gctx *x)
+static void emit_uart_chars(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
+    (void)x; /* the same text in every configuration */
     /* UART (docs/fpga.md) */
     emit(e, "// UART report: one 10-bit frame {stop, char, start} shifted out LSB first;");
     emit(e, "// the hex digits leave a shift register, the next character is registered.");
@@ -1095,10 +1087,9 @@ static void emit_uart_chars(gctx *x)
     emit_nl(e);
 }
 
-static void emit_uart_next(gctx *x)
+static void emit_uart_next(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
+    (void)x; /* the same text in every configuration */
     emit_begin(e, "always_comb begin");
     prim_hold(e, "tx_busy tx_idx tx_bit tx_baud tx_shift gap dig");
     emit(e, "if (!tx_busy_q) begin");
@@ -1136,9 +1127,8 @@ static void emit_uart_next(gctx *x)
     emit_nl(e);
 }
 
-static void emit_top_regs(gctx *x)
+static void emit_top_regs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     prim_regs st = {0};
 
     top_state(x, &st);
@@ -1153,27 +1143,6 @@ static void emit_top_regs(gctx *x)
     emit(e, "    ch_q <= ch;");
     prim_regs_close(e);
     prim_module_end(e);
-}
-
-/* The UART report (docs/fpga.md). */
-static void emit_top_uart(gctx *x)
-{
-    emit_uart_chars(x);
-    emit_uart_next(x);
-}
-
-/* The FPGA self-test top: the unit, its stimulus generators, the signature
- * and transfer counters, the UART report. */
-static void emit_top(gctx *x)
-{
-    emit_top_module(x);
-    emit_top_reset(x);
-    emit_top_generators(x);
-    emit_top_ports(x);
-    emit_top_signature(x);
-    emit_top_transfers(x);
-    emit_top_uart(x);
-    emit_top_regs(x);
 }
 
 int selftest_write(const cohkit_unit_desc *u, const void *cfg, const char *module, const char *dir,
@@ -1205,8 +1174,12 @@ int selftest_write(const cohkit_unit_desc *u, const void *cfg, const char *modul
             snprintf(err, len, "-o: cannot write in '%s'", dir);
             goto out;
         }
-    gctx x = {&f[0], p, module, top, args, res};
-    emit_top(&x);
+    gctx x = {p, module, top, args, res};
+    /* the top: the unit, its stimulus generators, the signature and transfer
+     * counters, the UART report */
+    PRIM_STAGES(&f[0], gctx, &x, emit_top_module, emit_top_reset, emit_top_generators,
+                emit_top_ports, emit_top_signature, emit_top_transfers, emit_uart_chars,
+                emit_uart_next, emit_top_regs);
     emit_raw(&f[1], "{\"unit\":\"%s\",\"module\":\"%s\",\"top\":\"%s\",\"args\":\"%s\","
                     "\"seed\":%u,\"cycles\":%u,\"sig\":\"%08x\",\"in_xfers\":%u,\"out_xfers\":%u,"
                     "\"channels\":[",

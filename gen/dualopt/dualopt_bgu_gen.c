@@ -20,7 +20,6 @@
 #include "selftest.h"
 
 typedef struct {
-    emit_file *e;
     const dualopt_bgu_cfg *c;
     dualopt_bgu_geom g;
     unsigned word_idx_bits; /* log2(words): a word index */
@@ -29,9 +28,8 @@ typedef struct {
 /* Per lane: the line of its first byte, whether its bytes cross into the
  * next line, and the words it reads on each side. One always_comb over the
  * lanes with indexed part-selects (fast in event-driven simulators). */
-static void emit_lanes(gctx *x)
+static void emit_lanes(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned end_bits = x->g.line_bits + 1; /* a lane's end offset, with its carry */
     emit(e, "// Per lane: line of the first byte, carry into the next line, words read.");
     emit(e, "// The size port holds size - 1, so the last byte is addr + inst_size_i.");
@@ -64,9 +62,8 @@ static void emit_lanes(gctx *x)
 
 /* Pending parts, the seed (lowest pending part: lanes ascending, low part
  * before high part) and the merge of every pending part of the seed's line. */
-static void emit_select(gctx *x)
+static void emit_select(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned lanes = x->c->lanes, laddr_bits = x->g.laddr_bits, words = x->g.words;
     unsigned cands = 2 * x->c->lanes; /* candidate lines: two per lane */
     emit(e, "// Pending parts; part 2k is lane k's low part, 2k+1 its high part.");
@@ -119,9 +116,9 @@ static void emit_select(gctx *x)
     emit_nl(e);
 }
 
-static void emit_ports_and_state(gctx *x)
+static void emit_ports_and_state(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
+    (void)x; /* the same text in every configuration */
     prim_regs rl = {0};
     prim_regs_list(&rl, "done_lo='0 done_hi='0");
     emit(e, "// The request of this cycle; the load is accepted with its last request");
@@ -153,13 +150,12 @@ static void emit_ports_and_state(gctx *x)
 /* Interface properties (make formal): the request port holds its payload
  * under back-pressure while the load is held, and every request serves at
  * least one lane with at least one word. */
-static void emit_formal(gctx *x)
+static void emit_formal(emit_file *e, const gctx *x)
 {
     static const char *const samples[] = {
         "f_stall_q <= req_valid_o & ~req_ready_i", "f_line_q <= req_line_o",
         "f_mask_q <= req_mask_o",    "f_lanes_q <= req_lanes_o", "f_active_q <= inst_active_i",
         "f_addr_q <= inst_addr_i",   "f_size_q <= inst_size_i",  NULL};
-    emit_file *e = x->e;
     emit_nl(e);
     prim_formal_begin(e, NULL);
     emit(e, "logic f_stall_q;");
@@ -197,12 +193,7 @@ static void emit_bgu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// one request per distinct line of a wavefront load, first-touch order, with");
     emit(e, "// its word mask and lane mask; one request per cycle. See docs/dualopt.md.");
     emit(e, "// Storage: a pending-part vector of 2 x lanes flip-flops; no RAM by design.");
-    prim_module_begin(e, b);
-    emit_lanes(&x);
-    emit_select(&x);
-    emit_ports_and_state(&x);
-    emit_formal(&x);
-    prim_module_end(e);
+    PRIM_MODULE(e, b, gctx, &x, emit_lanes, emit_select, emit_ports_and_state, emit_formal);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -25,7 +25,6 @@
 #define COMB "always @(*) begin"
 
 typedef struct {
-    emit_file *e;
     const dualopt_codec_cfg *c;
     dualopt_codec_geom g;
 } gctx;
@@ -41,9 +40,8 @@ static unsigned gpu_of(const dualopt_codec_cfg *c, unsigned f) { return dualopt_
  * packets' wire images is the k-th slot admitted: no slot lost, duplicated,
  * reordered or invented; the coalescer never looks at data, so input words
  * assumed to number the slots stand for any data). */
-static void emit_formal(gctx *x)
+static void emit_formal(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const dualopt_codec_cfg *c = x->c;
     unsigned f, k, j, ring = x->g.nf + 1;
     emit_nl(e);
@@ -127,9 +125,8 @@ static void emit_formal(gctx *x)
     emit(e, "`endif");
 }
 
-static void emit_decls(gctx *x)
+static void emit_decls(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned f, j, k, q;
     char nm[256];
 
@@ -191,9 +188,8 @@ static void emit_decls(gctx *x)
     emit_nl(e);
 }
 
-static void emit_admission(gctx *x)
+static void emit_admission(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const dualopt_codec_cfg *c = x->c;
     unsigned f, k;
 
@@ -232,9 +228,8 @@ static void emit_admission(gctx *x)
     emit_nl(e);
 }
 
-static void emit_eligibility(gctx *x)
+static void emit_eligibility(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const dualopt_codec_cfg *c = x->c;
     unsigned f;
 
@@ -254,9 +249,8 @@ static void emit_eligibility(gctx *x)
     emit_nl(e);
 }
 
-static void emit_round_robin(gctx *x)
+static void emit_round_robin(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned f, j, q;
     char nm[256];
 
@@ -315,9 +309,8 @@ static void emit_round_robin(gctx *x)
     emit_nl(e);
 }
 
-static void emit_banks(gctx *x)
+static void emit_banks(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned b, k;
 
     /* ---- banks */
@@ -388,9 +381,8 @@ static void emit_banks(gctx *x)
     emit_nl(e);
 }
 
-static void emit_packet(gctx *x)
+static void emit_packet(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const dualopt_codec_cfg *c = x->c;
     unsigned b, j, q;
 
@@ -424,9 +416,8 @@ static void emit_packet(gctx *x)
     }
 }
 
-static void emit_queue(gctx *x)
+static void emit_queue(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned q;
 
     /* pass-through queue */
@@ -472,9 +463,8 @@ static void emit_queue(gctx *x)
     emit_nl(e);
 }
 
-static void emit_next(gctx *x)
+static void emit_next(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const dualopt_codec_cfg *c = x->c;
     unsigned f;
 
@@ -509,9 +499,8 @@ static void emit_next(gctx *x)
     emit_nl(e);
 }
 
-static void emit_outputs(gctx *x)
+static void emit_outputs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned j;
 
     /* ---- outputs */
@@ -534,9 +523,8 @@ static void emit_outputs(gctx *x)
     emit_nl(e);
 }
 
-static void emit_regs(gctx *x)
+static void emit_regs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned f, j, q;
 
     /* ---- registers */
@@ -567,28 +555,15 @@ static void emit_regs(gctx *x)
     emit(e, "end");
 }
 
-/* The coalescer inside an open module, stage by stage (spec 2.4). */
-static void emit_module(gctx *x)
-{
-    emit_decls(x);
-    emit_admission(x);
-    emit_eligibility(x);
-    emit_round_robin(x);
-    emit_banks(x);
-    emit_packet(x);
-    emit_queue(x);
-    emit_next(x);
-    emit_outputs(x);
-    emit_regs(x);
-    emit_formal(x);
-}
-
 void dualopt_coal_body(emit_file *e, const void *cfg)
 {
     const dualopt_codec_cfg *c = cfg;
     gctx x;
     GEN_CTX_INIT(x, c, dualopt_codec_geom);
-    emit_module(&x);
+    /* the coalescer, stage by stage (spec 2.4) */
+    PRIM_STAGES(e, gctx, &x, emit_decls, emit_admission, emit_eligibility, emit_round_robin,
+                emit_banks, emit_packet, emit_queue, emit_next, emit_outputs, emit_regs,
+                emit_formal);
 }
 
 static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)

@@ -15,7 +15,6 @@
 #include "selftest.h"
 
 typedef struct {
-    emit_file *e;
     const dualopt_de_cfg *c;
     dualopt_de_geom g;
 } gctx;
@@ -47,45 +46,45 @@ static unsigned cnt_width(const gctx *x, unsigned i)
     return w[i];
 }
 
-static void emit_decls(gctx *x)
+static void emit_decls(emit_file *e, const gctx *x)
 {
     char b[96];
     unsigned i;
-    prim_decl(x->e, 1, "ready_q");
-    prim_decl(x->e, 1, "a_valid_q, a_hit_q, a_rst_q");
-    prim_decl(x->e, 2, "a_kind_q");
-    prim_decl(x->e, x->g.pop_bits, "a_pop_q, pop");
+    prim_decl(e, 1, "ready_q");
+    prim_decl(e, 1, "a_valid_q, a_hit_q, a_rst_q");
+    prim_decl(e, 2, "a_kind_q");
+    prim_decl(e, x->g.pop_bits, "a_pop_q, pop");
     if (x->c->remonitor)
-        prim_decl(x->e, 1, "a_kern_q");
+        prim_decl(e, 1, "a_kern_q");
     else
-        prim_decl(x->e, 1, "unused_kernel");
-    prim_decl(x->e, 2, "phase_q, phase_d");
+        prim_decl(e, 1, "unused_kernel");
+    prim_decl(e, 2, "phase_q, phase_d");
     if (x->c->warmup)
-        prim_decl(x->e, x->g.warm_bits, "warm_q, warm_d");
-    prim_decl(x->e, 1, "remote, is_read, counting, close, rearm");
+        prim_decl(e, x->g.warm_bits, "warm_q, warm_d");
+    prim_decl(e, 1, "remote, is_read, counting, close, rearm");
     for (i = 0; i < 5; i++) {
         snprintf(b, sizeof b, "%s_q, %s_d, %s_inc, s1_%s_q, s2_%s_q, dec_%s_q", cnt_names[i],
                  cnt_names[i], cnt_names[i], cnt_names[i], cnt_names[i], cnt_names[i]);
-        prim_decl(x->e, cnt_width(x, i), b);
+        prim_decl(e, cnt_width(x, i), b);
     }
     if (x->c->warmup)
-        prim_decl(x->e, 1, "warm_step");
-    prim_decl(x->e, 1, "s1_valid_q, s1_live_q, s2_valid_q, s2_live_q");
-    prim_decl(x->e, x->g.ratio_bits, "s2_ratio_a_q, s2_ratio_b_q");
-    prim_decl(x->e, x->g.block_bits, "s2_block_a_q, s2_block_b_q");
-    prim_decl(x->e, x->g.hit_bits, "s2_hit_a_q, s2_hit_b_q");
-    prim_decl(x->e, 1, "is_none, is_coal");
-    prim_decl(x->e, 2, "dec");
-    prim_decl(x->e, 1, "dec_valid_q");
-    prim_decl(x->e, 2, "dec_mode_q, mode_q, mode_d");
-    prim_decl(x->e, 1, "coal_q, cache_q");
+        prim_decl(e, 1, "warm_step");
+    prim_decl(e, 1, "s1_valid_q, s1_live_q, s2_valid_q, s2_live_q");
+    prim_decl(e, x->g.ratio_bits, "s2_ratio_a_q, s2_ratio_b_q");
+    prim_decl(e, x->g.block_bits, "s2_block_a_q, s2_block_b_q");
+    prim_decl(e, x->g.hit_bits, "s2_hit_a_q, s2_hit_b_q");
+    prim_decl(e, 1, "is_none, is_coal");
+    prim_decl(e, 2, "dec");
+    prim_decl(e, 1, "dec_valid_q");
+    prim_decl(e, 2, "dec_mode_q, mode_q, mode_d");
+    prim_decl(e, 1, "coal_q, cache_q");
+    emit_nl(e);
 }
 
 /* Stage 0: the access and the boundary events, registered; the popcount of
  * the mask is computed on the way in (a pop_bits-bit adder chain over the mask bits). */
-static void emit_input(gctx *x)
+static void emit_input(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned i;
     char b[64];
     emit(e, "// stage 0: input register (one access per cycle, never back-pressured");
@@ -105,9 +104,8 @@ static void emit_input(gctx *x)
 }
 
 /* Stage 1: counters of the window; the close and the re-arm. */
-static void emit_count(gctx *x)
+static void emit_count(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     char b[160], w[64];
     emit(e, "// stage 1: counting (spec 2.6 steps 1-3); the window closes on the access");
     emit(e, "// that makes remote = %u or total = %llu; an access is ordered before a", x->c->window,
@@ -161,9 +159,8 @@ static void emit_count(gctx *x)
 
 /* Stages 2-3: cross products with the thresholds' constants, registered;
  * then three comparators and Fig. 11's flow into the decision register. */
-static void emit_decide(gctx *x)
+static void emit_decide(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const dualopt_de_cfg *c = x->c;
     emit(e, "// stage 3: compare (\"below\" is strict) and publish; Fig. 11:");
     emit(e, "// remote * %u < %u * total -> NONE; else reads > 0 and", c->remote_th.den,
@@ -195,9 +192,8 @@ static void emit_decide(gctx *x)
     emit_nl(e);
 }
 
-static void emit_regs(gctx *x)
+static void emit_regs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const dualopt_de_cfg *c = x->c;
     char b1[96], b2[96];
     prim_regs in = {0}, pipe = {0}, dec = {0};
@@ -277,9 +273,8 @@ static void emit_regs(gctx *x)
  * p_count and p_mode): the mode changes only
  * by a published decision out of MONITOR or by a reset / re-monitoring; the
  * counters never pass the window; a decision pulse lasts one cycle. */
-static void emit_formal(gctx *x)
+static void emit_formal(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     emit_nl(e);
     emit(e, "`ifdef FORMAL");
     emit(e, "logic f_init_q = 1'b0;");
@@ -309,31 +304,16 @@ static void emit_formal(gctx *x)
     emit(e, "`endif");
 }
 
-static void gctx_of(gctx *x, emit_file *e, const dualopt_de_cfg *c)
-{
-    memset(x, 0, sizeof *x);
-    x->e = e;
-    x->c = c;
-    dualopt_de_geom_of(c, &x->g);
-}
-
 static void gen_emit(emit_file *e, const void *cfg, const block_desc *b)
 {
     gctx x;
-    gctx_of(&x, e, cfg);
+    GEN_CTX_INIT(x, cfg, dualopt_de_geom);
     emit(e, "// DualOpt decision engine (Belayneh et al., section 4.3, Fig. 10-12, Table 1).");
     emit(e, "// Counting, then a pipelined exact decision off the access path; see");
     emit(e, "// docs/dualopt.md. Modes: 0 MONITOR, 1 NONE, 2 COALESCE, 3 CACHE.");
     emit(e, "// No memory array: counters and pipeline registers only.");
-    prim_module_begin(e, b);
-    emit_decls(&x);
-    emit_nl(e);
-    emit_input(&x);
-    emit_count(&x);
-    emit_decide(&x);
-    emit_regs(&x);
-    emit_formal(&x);
-    prim_module_end(e);
+    PRIM_MODULE(e, b, gctx, &x, emit_decls, emit_input, emit_count, emit_decide, emit_regs,
+                emit_formal);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -15,7 +15,6 @@
 #include "selftest.h"
 
 typedef struct {
-    emit_file *e;
     const dualopt_mshr_cfg *c;
     dualopt_mshr_geom g;
     unsigned n;       /* entries                          */
@@ -38,57 +37,56 @@ static void index_const(const gctx *x, unsigned b, char *buf, size_t len)
     snprintf(buf, len, "%u'h%llx", x->n, (unsigned long long)v);
 }
 
-static void emit_decls(gctx *x)
+static void emit_decls(emit_file *e, const gctx *x)
 {
     char b[160];
-    emit(x->e, "// Entry array in flip-flops, one field of each entry per slice.");
-    prim_declv(x->e, x->n, "valid_q, valid_d");
-    prim_declv(x->e, x->n * x->aw, "line_q, line_d");
+    emit(e, "// Entry array in flip-flops, one field of each entry per slice.");
+    prim_declv(e, x->n, "valid_q, valid_d");
+    prim_declv(e, x->n * x->aw, "line_q, line_d");
     if (x->bitmask)
-        prim_declv(x->e, x->n * x->mw, "mask_q, mask_d");
-    prim_declv(x->e, x->n * x->tb, "head_q, head_d, tail_q, tail_d");
+        prim_declv(e, x->n * x->mw, "mask_q, mask_d");
+    prim_declv(e, x->n * x->tb, "head_q, head_d, tail_q, tail_d");
     if (x->cb)
-        prim_declv(x->e, x->n * x->cb, "cnt_q, cnt_d");
-    emit(x->e, "// Target store: next-target pointer per tag (synchronous RAM).");
+        prim_declv(e, x->n * x->cb, "cnt_q, cnt_d");
+    emit(e, "// Target store: next-target pointer per tag (synchronous RAM).");
     snprintf(b, sizeof b, "next_mem [0:%u]", x->g.tags - 1);
-    prim_decl(x->e, x->tb, b);
-    prim_decl(x->e, x->tb, "next_rd_q");
-    emit_nl(x->e);
-    prim_declv(x->e, x->n, "fill_sel, live, match, match_1h, free_1h, hit_e, alloc_e");
-    prim_declv(x->e, x->eb, "match_idx, free_idx");
-    prim_decl(x->e, 1,
+    prim_decl(e, x->tb, b);
+    prim_decl(e, x->tb, "next_rd_q");
+    emit_nl(e);
+    prim_declv(e, x->n, "fill_sel, live, match, match_1h, free_1h, hit_e, alloc_e");
+    prim_declv(e, x->eb, "match_idx, free_idx");
+    prim_decl(e, 1,
               "req_fire, fill_fire, fill_take, any_match, any_free, tgt_full, do_hit, do_alloc");
-    prim_decl(x->e, x->tb, "hit_tail, fs_head, fs_tail");
-    prim_decl(x->e, x->aw, "fs_line");
+    prim_decl(e, x->tb, "hit_tail, fs_head, fs_tail");
+    prim_decl(e, x->aw, "fs_line");
     if (x->bitmask)
-        prim_decl(x->e, x->mw, "fs_mask");
+        prim_decl(e, x->mw, "fs_mask");
     if (x->cb)
-        prim_decl(x->e, x->cb, "hit_cnt");
-    prim_decl(x->e, 2, "kind_sel");
-    prim_decl(x->e, x->eb, "entry_sel");
-    emit_nl(x->e);
-    prim_decl(x->e, 1, "rsp_valid_q, rsp_valid_d");
-    prim_decl(x->e, 2, "rsp_kind_q, rsp_kind_d");
-    prim_decl(x->e, x->tb, "rsp_tag_q, rsp_tag_d");
-    prim_decl(x->e, x->eb, "rsp_entry_q, rsp_entry_d");
-    prim_decl(x->e, x->aw, "rsp_line_q, rsp_line_d");
+        prim_decl(e, x->cb, "hit_cnt");
+    prim_decl(e, 2, "kind_sel");
+    prim_decl(e, x->eb, "entry_sel");
+    emit_nl(e);
+    prim_decl(e, 1, "rsp_valid_q, rsp_valid_d");
+    prim_decl(e, 2, "rsp_kind_q, rsp_kind_d");
+    prim_decl(e, x->tb, "rsp_tag_q, rsp_tag_d");
+    prim_decl(e, x->eb, "rsp_entry_q, rsp_entry_d");
+    prim_decl(e, x->aw, "rsp_line_q, rsp_line_d");
     if (x->bitmask)
-        prim_decl(x->e, x->mw, "rsp_mask_q, rsp_mask_d");
-    prim_decl(x->e, 1, "dn_valid_q, dn_valid_d, dn_last");
-    prim_decl(x->e, x->eb, "dn_entry_q, dn_entry_d");
-    prim_decl(x->e, x->aw, "dn_line_q, dn_line_d");
+        prim_decl(e, x->mw, "rsp_mask_q, rsp_mask_d");
+    prim_decl(e, 1, "dn_valid_q, dn_valid_d, dn_last");
+    prim_decl(e, x->eb, "dn_entry_q, dn_entry_d");
+    prim_decl(e, x->aw, "dn_line_q, dn_line_d");
     if (x->bitmask)
-        prim_decl(x->e, x->mw, "dn_mask_q, dn_mask_d");
-    prim_decl(x->e, x->tb, "dn_tag_q, dn_tag_d, dn_tail_q, dn_tail_d");
+        prim_decl(e, x->mw, "dn_mask_q, dn_mask_d");
+    prim_decl(e, x->tb, "dn_tag_q, dn_tag_d, dn_tail_q, dn_tail_d");
     if (!x->bitmask)
-        prim_decl(x->e, 1, "unused_mask");
-    emit_nl(x->e);
+        prim_decl(e, 1, "unused_mask");
+    emit_nl(e);
 }
 
 /* The CAM: every entry compares its line and mask with the request. */
-static void emit_lookup(gctx *x)
+static void emit_lookup(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned i, b;
     char s1[48], s2[48], k[80];
     emit(e, "// Lookup (one a cycle). A fill accepted in the same cycle is applied");
@@ -120,9 +118,9 @@ static void emit_lookup(gctx *x)
         emit(e, "assign match_idx[%u] = |(match_1h & %s);", b, k);
         emit(e, "assign free_idx[%u] = |(free_1h & %s);", b, k);
     }
-    prim_and_or(x->e, "hit_tail", "match_1h", x->n, "tail_q", x->tb, 0, x->tb);
+    prim_and_or(e, "hit_tail", "match_1h", x->n, "tail_q", x->tb, 0, x->tb);
     if (x->cb) {
-        prim_and_or(x->e, "hit_cnt", "match_1h", x->n, "cnt_q", x->cb, 0, x->cb);
+        prim_and_or(e, "hit_cnt", "match_1h", x->n, "cnt_q", x->cb, 0, x->cb);
         emit(e, "assign tgt_full = hit_cnt == %u'd%u;", x->cb, x->c->targets);
     } else {
         emit(e, "assign tgt_full = 1'b0; // no per-entry target limit");
@@ -136,9 +134,8 @@ static void emit_lookup(gctx *x)
     emit_nl(e);
 }
 
-static void emit_entries(gctx *x)
+static void emit_entries(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned i;
     char s[48];
     emit(e, "// Entry updates: allocate with the whole request mask (never widened),");
@@ -163,9 +160,8 @@ static void emit_entries(gctx *x)
     emit_nl(e);
 }
 
-static void emit_outputs(gctx *x)
+static void emit_outputs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const prim_sfield rsp[] = {{"rsp_kind", "kind_sel", 1},     {"rsp_tag", "req_tag_i", 1},
                                {"rsp_entry", "entry_sel", 1},   {"rsp_line", "req_line_i", 1},
                                {"rsp_mask", "req_mask_i", x->bitmask}, {NULL, NULL, 0}};
@@ -185,11 +181,11 @@ static void emit_outputs(gctx *x)
     emit(e, "// DONE stream: the filled entry's targets, one a cycle, head to tail;");
     emit(e, "// the next pointer of the current target is read from the RAM a cycle ahead.");
     emit(e, "assign fill_take = |fill_sel;");
-    prim_and_or(x->e, "fs_line", "fill_sel", x->n, "line_q", x->aw, 0, x->aw);
+    prim_and_or(e, "fs_line", "fill_sel", x->n, "line_q", x->aw, 0, x->aw);
     if (x->bitmask)
-        prim_and_or(x->e, "fs_mask", "fill_sel", x->n, "mask_q", x->mw, 0, x->mw);
-    prim_and_or(x->e, "fs_head", "fill_sel", x->n, "head_q", x->tb, 0, x->tb);
-    prim_and_or(x->e, "fs_tail", "fill_sel", x->n, "tail_q", x->tb, 0, x->tb);
+        prim_and_or(e, "fs_mask", "fill_sel", x->n, "mask_q", x->mw, 0, x->mw);
+    prim_and_or(e, "fs_head", "fill_sel", x->n, "head_q", x->tb, 0, x->tb);
+    prim_and_or(e, "fs_tail", "fill_sel", x->n, "tail_q", x->tb, 0, x->tb);
     emit(e, "assign dn_last = dn_tag_q == dn_tail_q;");
     emit_begin(e, "always_comb begin");
     prim_hold(e, "dn_valid dn_entry dn_line%s dn_tag dn_tail", x->bitmask ? " dn_mask" : "");
@@ -216,9 +212,8 @@ static void emit_outputs(gctx *x)
     emit_nl(e);
 }
 
-static void emit_regs(gctx *x)
+static void emit_regs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     emit(e, "// Target RAM: a hit links the new tag after the entry's tail; the");
     emit(e, "// stream reads the pointer of the target it shows next.");
     prim_ram_ports(e, &(prim_ram){"next_mem", "do_hit", "hit_tail", "req_tag_i", NULL, "next_rd_q",
@@ -250,9 +245,8 @@ static void emit_regs(gctx *x)
  * request's line whose mask contains the request's (and not the entry being
  * filled in that cycle); an entry is freed only by a fill naming it, and a
  * kept entry's line and mask never change. */
-static void emit_formal(gctx *x)
+static void emit_formal(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned i;
     char s[48];
     char keep[80];
@@ -261,10 +255,10 @@ static void emit_formal(gctx *x)
     snprintf(keep, sizeof keep, "f_keep_q <= {%u{rst_ni}} & valid_q & ~f_fill_oh", x->n);
     emit_nl(e);
     prim_formal_begin(e, NULL);
-    prim_declv(x->e, x->n, "f_keep_q, f_fill_oh");
-    prim_declv(x->e, x->n * x->aw, "f_line_q");
+    prim_declv(e, x->n, "f_keep_q, f_fill_oh");
+    prim_declv(e, x->n * x->aw, "f_line_q");
     if (x->bitmask)
-        prim_declv(x->e, x->n * x->mw, "f_mask_q");
+        prim_declv(e, x->n * x->mw, "f_mask_q");
     emit(e, "assign f_fill_oh = (fill_valid_i & fill_ready_o) ? (%u'd1 << fill_entry_i) : %u'd0;",
          x->n, x->n);
     prim_formal_samples(e, samples);
@@ -310,14 +304,8 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
          x.bitmask ? "bitmask" : "conventional (line-mode)");
     emit(e, "// Lookup against a flip-flop entry array, registered response, target");
     emit(e, "// lists linked in a RAM indexed by tag; see docs/dualopt.md.");
-    prim_module_begin(e, b);
-    emit_decls(&x);
-    emit_lookup(&x);
-    emit_entries(&x);
-    emit_outputs(&x);
-    emit_regs(&x);
-    emit_formal(&x);
-    prim_module_end(e);
+    PRIM_MODULE(e, b, gctx, &x, emit_decls, emit_lookup, emit_entries, emit_outputs, emit_regs,
+                emit_formal);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -24,7 +24,6 @@
 #include "selftest.h"
 
 typedef struct {
-    emit_file *e;
     const dualopt_rcache_cfg *c;
     dualopt_rcache_geom g;
     /* the configuration and dualopt_rcache_geom_of's widths, named by meaning */
@@ -53,9 +52,8 @@ typedef struct {
  * it completes and when an atomic is forwarded, every written byte of the
  * line has gone home; p_hold_*:
  * payloads hold under back-pressure. */
-static void emit_formal(gctx *x)
+static void emit_formal(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     prim_formal_begin(e, NULL);
     prim_formal_samples(e, (const char *const[]){NULL});
     emit(e, "(* anyconst *) logic [%u:0] f_line;", x->laddr_bits - 1);
@@ -95,10 +93,9 @@ static void emit_formal(gctx *x)
     emit(e, "`endif");
 }
 
-static void emit_params(gctx *x)
+static void emit_params(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
+    (void)x; /* the same text in every configuration */
     emit(e, "localparam logic [3:0] StInit = 4'd%u, StLook = 4'd%u, StMwb = 4'd%u, StMfetch = 4'd%u,",
          DUALOPT_RCACHE_S_INIT, DUALOPT_RCACHE_S_LOOK, DUALOPT_RCACHE_S_MWB, DUALOPT_RCACHE_S_MFETCH);
     emit(e, "    StMfill = 4'd%u, StMdone = 4'd%u, StMfull = 4'd%u, StAwb = 4'd%u, StAinv = 4'd%u,",
@@ -111,10 +108,8 @@ static void emit_params(gctx *x)
     emit_nl(e);
 }
 
-static void emit_regs_decl(gctx *x)
+static void emit_regs_decl(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// ---- registers");
     emit(e, "logic [3:0] state_q, state_d;");
     emit(e, "logic [%u:0] idx_q, idx_d;      // set counter of the clearing sweep and the flush",
@@ -136,10 +131,8 @@ static void emit_regs_decl(gctx *x)
     emit_nl(e);
 }
 
-static void emit_stage0(gctx *x)
+static void emit_stage0(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// ---- stage 0: accept, set index (set = line mod %u), read the set word", x->sets);
     emit(e, "logic req_acc, s1_adv, rsp_free, op_rw, hit;");
     emit(e, "logic [%u:0] req_line;", x->laddr_bits - 1);
@@ -175,10 +168,8 @@ static void emit_stage0(gctx *x)
     emit_nl(e);
 }
 
-static void emit_tag_ram(gctx *x)
+static void emit_tag_ram(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// Tag/state RAM: one word per set, field-major: valid bits [%u:0], tags",
          x->ways - 1);
     emit(e, "// [%u:%u], dirty byte masks [%u:%u], LRU ranks [%u:%u] (0 = most recent).",
@@ -202,9 +193,8 @@ static void emit_tag_ram(gctx *x)
     emit_nl(e);
 }
 
-static void emit_stage1(gctx *x)
+static void emit_stage1(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned i;
 
     emit(e, "// ---- stage 1: the set word as read, or as written in the cycle it was read");
@@ -237,9 +227,8 @@ static void emit_stage1(gctx *x)
     emit(e, "assign hit = |way_hit;");
 }
 
-static void emit_victim_flush(gctx *x)
+static void emit_victim_flush(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned i;
 
     emit(e, "// Victim: the lowest invalid way, else the least recently used.");
@@ -279,10 +268,8 @@ static void emit_victim_flush(gctx *x)
     emit_nl(e);
 }
 
-static void emit_set_update(gctx *x)
+static void emit_set_update(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// Set word update: LRU touch of t_sel (hit or installed way), dirty bytes,");
     emit(e, "// installation of a fetched or fully written line, invalidation.");
     emit(e, "assign t_sel = (state_q == StLook) ? way_hit : m_sel;");
@@ -341,10 +328,8 @@ static void emit_set_update(gctx *x)
     emit_nl(e);
 }
 
-static void emit_data_ram(gctx *x)
+static void emit_data_ram(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// Data RAM: one line per (set, way), byte-enable writes, one access a cycle.");
     emit(e, "logic dmem_re, dmem_we;");
     emit(e, "logic [%u:0] dmem_addr;", x->daddr_bits - 1);
@@ -385,10 +370,8 @@ static void emit_data_ram(gctx *x)
     emit_nl(e);
 }
 
-static void emit_control(gctx *x)
+static void emit_control(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// ---- control: hits complete in stage 1; misses, atomics and flushes run");
     emit(e, "// their sequence there (only with the response register empty).");
     emit(e, "assign s1_adv = (state_q == StLook & s1_valid_q & op_rw & hit & rsp_free) |");
@@ -502,10 +485,8 @@ static void emit_control(gctx *x)
     emit_nl(e);
 }
 
-static void emit_outputs(gctx *x)
+static void emit_outputs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// ---- outputs");
     emit(e, "logic out_wb;");
     emit(e, "assign out_wb = (state_q == StMwb) | (state_q == StAwb) | (state_q == StFwb);");
@@ -530,10 +511,9 @@ static void emit_outputs(gctx *x)
     emit_nl(e);
 }
 
-static void emit_regs(gctx *x)
+static void emit_regs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
+    (void)x; /* the same text in every configuration */
     /* the request payload s1_* loads only on an accepted request */
     prim_regs head = {0}, req = {0}, rest = {0};
     prim_regs_list(&head, "state=StInit idx='0 s1_valid=1'b0 s1_fwd=1'b0");
@@ -557,24 +537,6 @@ static void emit_regs(gctx *x)
     prim_regs_updates(e, &rest);
     prim_regs_close(e);
     emit_nl(e);
-}
-
-/* The module body, stage by stage (the header and port list are
- * emit_module's). */
-static void emit_body(gctx *x)
-{
-    emit_params(x);
-    emit_regs_decl(x);
-    emit_stage0(x);
-    emit_tag_ram(x);
-    emit_stage1(x);
-    emit_victim_flush(x);
-    emit_set_update(x);
-    emit_data_ram(x);
-    emit_control(x);
-    emit_outputs(x);
-    emit_regs(x);
-    emit_formal(x);
 }
 
 static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
@@ -606,9 +568,9 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// flush writes back every dirty line and invalidates all. See docs/dualopt.md.");
     emit(e, "// Storage: tag/state RAM %u x %u bits, data RAM %u x %u bits (inferred).", c->sets,
          x.set_word_bits, c->sets * c->ways, x.line_bits);
-    prim_module_begin(e, b);
-    emit_body(&x);
-    prim_module_end(e);
+    PRIM_MODULE(e, b, gctx, &x, emit_params, emit_regs_decl, emit_stage0, emit_tag_ram, emit_stage1,
+                emit_victim_flush, emit_set_update, emit_data_ram, emit_control, emit_outputs,
+                emit_regs, emit_formal);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -26,16 +26,14 @@
 #include "halcone_cache.h"
 
 typedef struct {
-    emit_file *e;
     const halcone_cache_cfg *c;
     halcone_cache_geom g;
     unsigned ent_slots; /* lock entries padded to 2^id_bits */
     int is_l2;          /* role L2                          */
 } gctx;
 
-static void emit_state(gctx *x)
+static void emit_state(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned ways = x->c->ways, ts_bits = x->c->ts_bits, way_bits = x->g.way_bits,
         id_bits = x->g.id_bits;
     unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, cnt_bits = x->g.cnt_bits,
@@ -87,9 +85,8 @@ static void emit_state(gctx *x)
     emit_nl(e);
 }
 
-static void emit_set_word(gctx *x)
+static void emit_set_word(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned ways = x->c->ways, tag_bits = x->g.tag_bits, ts_bits = x->c->ts_bits,
         age_bits = x->g.age_bits;
     unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, word_bits = x->g.word_bits;
@@ -117,9 +114,8 @@ static void emit_set_word(gctx *x)
     emit_nl(e);
 }
 
-static void emit_classify(gctx *x)
+static void emit_classify(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned ways = x->c->ways, tag_bits = x->g.tag_bits, ts_bits = x->c->ts_bits,
         age_bits = x->g.age_bits, way_bits = x->g.way_bits;
 
@@ -194,10 +190,8 @@ static void emit_classify(gctx *x)
     emit_nl(e);
 }
 
-static void emit_action(gctx *x)
+static void emit_action(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// ---- what the stage does, and whether it can leave ---------------------");
     emit(e, "logic op_rd, op_wr, op_ev, b_alloc, b_rdhit, b_fill_ok, b_fire, b_free;");
     emit(e, "logic rsp_free, dn_free, ev_free;");
@@ -220,9 +214,8 @@ static void emit_action(gctx *x)
     emit_nl(e);
 }
 
-static void emit_fill_rule(gctx *x)
+static void emit_fill_rule(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned ts_bits = x->c->ts_bits;
 
     emit(e, "// ---- fill rule (spec 3.2): Bwts = max(cts, wts); Brts = rts (S1) or");
@@ -250,9 +243,8 @@ static void emit_fill_rule(gctx *x)
     emit_nl(e);
 }
 
-static void emit_lru(gctx *x)
+static void emit_lru(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned ways = x->c->ways, age_bits = x->g.age_bits;
 
     emit(e, "// ---- LRU ages: valid ways hold a permutation of 0..k-1 ---------------");
@@ -273,9 +265,8 @@ static void emit_lru(gctx *x)
     emit_nl(e);
 }
 
-static void emit_new_word(gctx *x)
+static void emit_new_word(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned ways = x->c->ways, tag_bits = x->g.tag_bits, ts_bits = x->c->ts_bits,
         age_bits = x->g.age_bits;
     unsigned word_bits = x->g.word_bits;
@@ -305,9 +296,8 @@ static void emit_new_word(gctx *x)
     emit_nl(e);
 }
 
-static void emit_ram(gctx *x)
+static void emit_ram(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, word_bits = x->g.word_bits;
 
     emit(e, "// ---- set RAM: synchronous read at acceptance, written when the stage");
@@ -334,9 +324,8 @@ static void emit_ram(gctx *x)
     emit_nl(e);
 }
 
-static void emit_accept(gctx *x)
+static void emit_accept(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned id_bits = x->g.id_bits;
     unsigned laddr_bits = x->g.laddr_bits, pending = x->g.pending;
 
@@ -371,9 +360,8 @@ static void emit_accept(gctx *x)
     emit_nl(e);
 }
 
-static void emit_valid_lock(gctx *x)
+static void emit_valid_lock(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned ways = x->c->ways;
 
     emit(e, "// ---- next state --------------------------------------------------------");
@@ -389,9 +377,8 @@ static void emit_valid_lock(gctx *x)
     emit(e, "end");
 }
 
-static void emit_next_state(gctx *x)
+static void emit_next_state(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned ways = x->c->ways, way_bits = x->g.way_bits;
     unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, cnt_bits = x->g.cnt_bits;
 
@@ -497,10 +484,8 @@ static void emit_next_state(gctx *x)
     emit_nl(e);
 }
 
-static void emit_regs(gctx *x)
+static void emit_regs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     /* b_cts (with l1-req-cts) is reset after b_rts but updated last */
     prim_regs rl = {0}, cts = {0}, rest = {0};
     prim_regs_list(&rl, "init=1'b1 init_idx='0 b_valid=1'b0 b_fill=1'b0 b_fok=1'b0 b_op='0 "
@@ -523,10 +508,8 @@ static void emit_regs(gctx *x)
     emit_nl(e);
 }
 
-static void emit_outputs(gctx *x)
+static void emit_outputs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// ---- outputs -------------------------------------------------------------");
     emit(e, "assign rsp_valid_o = rsp_v_q;");
     emit(e, "assign rsp_kind_o = rsp_kind_q;");
@@ -548,12 +531,11 @@ static void emit_outputs(gctx *x)
     emit_nl(e);
 }
 
-static void emit_formal(gctx *x)
+static void emit_formal(emit_file *e, const gctx *x)
 {
     static const char *const samples[] = {"f_armed_q <= f_past_q", "f_cts_q <= cts_q",
                                           "f_inv_q <= b_fire && !b_fill_q && b_op_q == 2'd3",
                                           NULL};
-    emit_file *e = x->e;
     unsigned ways = x->c->ways, tag_bits = x->g.tag_bits, ts_bits = x->c->ts_bits,
         way_bits = x->g.way_bits, id_bits = x->g.id_bits;
     unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, pending = x->g.pending;
@@ -629,25 +611,6 @@ static void emit_formal(gctx *x)
          x->g.off_bits - 1, x->g.req_cts ? "" : "dn_cts_q, ");
 }
 
-/* The module body, stage by stage (the header and port list are emit_cache's). */
-static void emit_module(gctx *x)
-{
-    emit_state(x);
-    emit_set_word(x);
-    emit_classify(x);
-    emit_action(x);
-    emit_fill_rule(x);
-    emit_lru(x);
-    emit_new_word(x);
-    emit_ram(x);
-    emit_accept(x);
-    emit_valid_lock(x);
-    emit_next_state(x);
-    emit_regs(x);
-    emit_outputs(x);
-    emit_formal(x);
-}
-
 static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
 {
     const halcone_cache_cfg *c = cfg;
@@ -666,9 +629,9 @@ static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// Storage: set RAM %u x %u bits (tags, wts, rts, LRU ages); %u valid and %u lock",
          c->sets, x.g.word_bits, c->sets * c->ways, c->sets * c->ways);
     emit(e, "// flip-flops; %u lock entries.", x.g.pending);
-    prim_module_begin(e, b);
-    emit_module(&x);
-    prim_module_end(e);
+    PRIM_MODULE(e, b, gctx, &x, emit_state, emit_set_word, emit_classify, emit_action,
+                emit_fill_rule, emit_lru, emit_new_word, emit_ram, emit_accept, emit_valid_lock,
+                emit_next_state, emit_regs, emit_outputs, emit_formal);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

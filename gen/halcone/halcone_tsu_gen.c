@@ -19,7 +19,6 @@
 #include "halcone_tsu.h"
 
 typedef struct {
-    emit_file *e;
     const halcone_tsu_cfg *c;
     halcone_tsu_geom g;
     unsigned sum_bits;    /* a timestamp sum with its carry: ts_bits + 1 */
@@ -34,54 +33,53 @@ static unsigned memts_lo(const gctx *x, unsigned i) { return i * x->c->ts_bits; 
 static unsigned tag_lo(const gctx *x, unsigned i) { return x->c->ways * x->c->ts_bits + i * x->g.tag_bits; }
 static unsigned valid_bit(const gctx *x, unsigned i) { return x->c->ways * (x->c->ts_bits + x->g.tag_bits) + i; }
 
-static void emit_state(gctx *x)
+static void emit_state(emit_file *e, const gctx *x)
 {
-    prim_decl(x->e, 1, "clr_q, clr_d, clr_ep_q, clr_ep_d");
-    prim_decl(x->e, x->index_width, "clr_idx_q, clr_idx_d");
-    prim_decl(x->e, 1, "s1_valid_q, s1_valid_d, s2_valid_q, s2_valid_d");
-    prim_decl(x->e, 2, "s1_op_q, s1_op_d, s2_op_q, s2_op_d");
-    prim_decl(x->e, x->g.laddr_bits, "s1_addr_q, s1_addr_d, s2_addr_q, s2_addr_d");
-    prim_decl(x->e, x->c->tag_bits, "s1_tag_q, s1_tag_d, s2_tag_q, s2_tag_d");
-    prim_decl(x->e, x->c->ts_bits, "s1_lease_q, s1_lease_d, s2_lease_q, s2_lease_d");
+    prim_decl(e, 1, "clr_q, clr_d, clr_ep_q, clr_ep_d");
+    prim_decl(e, x->index_width, "clr_idx_q, clr_idx_d");
+    prim_decl(e, 1, "s1_valid_q, s1_valid_d, s2_valid_q, s2_valid_d");
+    prim_decl(e, 2, "s1_op_q, s1_op_d, s2_op_q, s2_op_d");
+    prim_decl(e, x->g.laddr_bits, "s1_addr_q, s1_addr_d, s2_addr_q, s2_addr_d");
+    prim_decl(e, x->c->tag_bits, "s1_tag_q, s1_tag_d, s2_tag_q, s2_tag_d");
+    prim_decl(e, x->c->ts_bits, "s1_lease_q, s1_lease_d, s2_lease_q, s2_lease_d");
     if (x->reqcts)
-        prim_decl(x->e, x->c->ts_bits, "s1_cts_q, s1_cts_d, s2_cts_q, s2_cts_d");
+        prim_decl(e, x->c->ts_bits, "s1_cts_q, s1_cts_d, s2_cts_q, s2_cts_d");
     if (x->share == HALCONE_SHARE_RTS)
-        prim_decl(x->e, x->c->ts_bits, "s1_rts_q, s1_rts_d, s2_rts_q, s2_rts_d");
-    prim_decl(x->e, x->g.set_bits, "s2_data_q, s2_data_d");
-    prim_decl(x->e, 1, "s2_fix_q, s2_fix_d, s2_rst_q, s2_rst_d");
-    prim_decl(x->e, 1, "fwd_valid_q, fwd_valid_d, fwd_hit_q, fwd_hit_d");
+        prim_decl(e, x->c->ts_bits, "s1_rts_q, s1_rts_d, s2_rts_q, s2_rts_d");
+    prim_decl(e, x->g.set_bits, "s2_data_q, s2_data_d");
+    prim_decl(e, 1, "s2_fix_q, s2_fix_d, s2_rst_q, s2_rst_d");
+    prim_decl(e, 1, "fwd_valid_q, fwd_valid_d, fwd_hit_q, fwd_hit_d");
     if (x->c->sets > 1)
-        prim_decl(x->e, x->index_width, "fwd_idx_q, fwd_idx_d");
-    prim_decl(x->e, x->g.set_bits, "fwd_data_q, fwd_data_d");
-    prim_decl(x->e, 1,
+        prim_decl(e, x->index_width, "fwd_idx_q, fwd_idx_d");
+    prim_decl(e, x->g.set_bits, "fwd_data_q, fwd_data_d");
+    prim_decl(e, 1,
               "rsp_valid_q, rsp_valid_d, rsp_victim_q, rsp_victim_d, rsp_floor_q, rsp_floor_d");
-    prim_decl(x->e, 1, "rsp_wrap_q, rsp_wrap_d, rsp_reset_q, rsp_reset_d");
-    prim_decl(x->e, 2, "rsp_kind_q, rsp_kind_d");
-    prim_decl(x->e, x->g.laddr_bits, "rsp_addr_q, rsp_addr_d, rsp_vaddr_q, rsp_vaddr_d");
-    prim_decl(x->e, x->c->tag_bits, "rsp_tag_q, rsp_tag_d");
-    prim_decl(x->e, x->c->ts_bits,
+    prim_decl(e, 1, "rsp_wrap_q, rsp_wrap_d, rsp_reset_q, rsp_reset_d");
+    prim_decl(e, 2, "rsp_kind_q, rsp_kind_d");
+    prim_decl(e, x->g.laddr_bits, "rsp_addr_q, rsp_addr_d, rsp_vaddr_q, rsp_vaddr_d");
+    prim_decl(e, x->c->tag_bits, "rsp_tag_q, rsp_tag_d");
+    prim_decl(e, x->c->ts_bits,
               "rsp_wts_q, rsp_wts_d, rsp_rts_q, rsp_rts_d, rsp_vmemts_q, rsp_vmemts_d");
-    prim_decl(x->e, x->c->ts_bits, "rsp_fval_q, rsp_fval_d");
-    prim_decl(x->e, x->g.epoch_bits, "epoch_q, epoch_d, rsp_epoch_q, rsp_epoch_d");
-    prim_decl(x->e, x->c->ts_bits, "rdl_q, rdl_d, wrl_q, wrl_d");
+    prim_decl(e, x->c->ts_bits, "rsp_fval_q, rsp_fval_d");
+    prim_decl(e, x->g.epoch_bits, "epoch_q, epoch_d, rsp_epoch_q, rsp_epoch_d");
+    prim_decl(e, x->c->ts_bits, "rdl_q, rdl_d, wrl_q, wrl_d");
     if (x->fglobal)
-        prim_decl(x->e, x->c->ts_bits, "floor_q, floor_d");
+        prim_decl(e, x->c->ts_bits, "floor_q, floor_d");
     if (x->share == HALCONE_SHARE_NOW)
-        prim_decl(x->e, x->c->ts_bits, "now_q, now_d");
-    emit_nl(x->e);
+        prim_decl(e, x->c->ts_bits, "now_q, now_d");
+    emit_nl(e);
 }
 
-static void emit_control(gctx *x)
+static void emit_control(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     emit(e, "// Stage 0: accept a request, read its set. Stage 2 fires when the");
     emit(e, "// response register is free or drains this cycle; with the epoch reset a");
     emit(e, "// grant that would pass 2^W - 1 starts the clearing sweep instead and fires");
     emit(e, "// after it, in the new epoch. Stage 1 moves on whenever stage 2 is empty");
     emit(e, "// or fires.");
-    prim_decl(x->e, 1, "rsp_free, sweep_start, s2_fire, s1_adv, req_acc, ovf");
+    prim_decl(e, 1, "rsp_free, sweep_start, s2_fire, s1_adv, req_acc, ovf");
     if (x->c->sets > 1)
-        prim_decl(x->e, x->index_width, "req_idx");
+        prim_decl(e, x->index_width, "req_idx");
     emit(e, "assign rsp_free = ~rsp_valid_q | rsp_ready_i;");
     if (x->reset)
         emit(e, "assign sweep_start = s2_valid_q & ~clr_q & ovf;");
@@ -96,15 +94,14 @@ static void emit_control(gctx *x)
     emit_nl(e);
 }
 
-static void emit_ram(gctx *x)
+static void emit_ram(emit_file *e, const gctx *x)
 {
     static const char *const note[] = {
         "// Entry RAM, one word per set; synchronous read, one write port. A read",
         "// of the set written in the same cycle is never used (the forwarding",
         "// register supplies it), so no read-during-write logic.", NULL};
-    emit_file *e = x->e;
-    prim_decl(x->e, x->g.set_bits, "rdata_q, mem_wdata, set_new");
-    prim_decl(x->e, 1, "mem_we");
+    prim_decl(e, x->g.set_bits, "rdata_q, mem_wdata, set_new");
+    prim_decl(e, 1, "mem_we");
     emit(e, "// The clearing sweep (after reset, and at an epoch reset) writes empty");
     emit(e, "// words: no valid way, memts 0, floor 0.");
     emit(e, "assign mem_we = clr_q | s2_fire;");
@@ -113,12 +110,11 @@ static void emit_ram(gctx *x)
     emit_nl(e);
 }
 
-static void emit_stage1(gctx *x)
+static void emit_stage1(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     emit(e, "// Stage 1: the set as read, or as last written (forwarding).");
-    prim_decl(x->e, x->g.set_bits, "set_cur1");
-    prim_decl(x->e, 1, "s1_same");
+    prim_decl(e, x->g.set_bits, "set_cur1");
+    prim_decl(e, 1, "s1_same");
     emit(e, "assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;");
     if (x->c->sets > 1)
         emit(e, "assign s1_same = s1_addr_q[%u:0] == s2_idx;", x->g.index_bits - 1);
@@ -127,16 +123,15 @@ static void emit_stage1(gctx *x)
     emit_nl(e);
 }
 
-static void emit_lookup(gctx *x)
+static void emit_lookup(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned i;
     emit(e, "// Stage 2: lookup. The word written by the request ahead replaces the");
     emit(e, "// word read when both are of this set (s2_fix_q).");
     if (x->c->sets > 1)
-        prim_decl(x->e, x->index_width, "s2_idx");
-    prim_decl(x->e, x->g.tag_bits, "s2_stag");
-    prim_decl(x->e, x->g.set_bits, "set_cur");
+        prim_decl(e, x->index_width, "s2_idx");
+    prim_decl(e, x->g.tag_bits, "s2_stag");
+    prim_decl(e, x->g.set_bits, "set_cur");
     if (x->c->sets > 1) {
         emit(e, "assign s2_idx = s2_addr_q[%u:0];", x->g.index_bits - 1);
         emit(e, "assign s2_stag = s2_addr_q[%u:%u];", x->g.laddr_bits - 1, x->g.index_bits);
@@ -144,16 +139,16 @@ static void emit_lookup(gctx *x)
         emit(e, "assign s2_stag = s2_addr_q;");
     }
     emit(e, "assign set_cur = s2_fix_q ? fwd_data_q : s2_data_q;");
-    prim_declv(x->e, x->c->ways * x->c->ts_bits, "way_memts");
-    prim_declv(x->e, x->c->ways * x->g.tag_bits, "way_tag");
-    prim_declv(x->e, x->c->ways, "way_valid, way_hit, first_inv, lo_oh, vsel");
+    prim_declv(e, x->c->ways * x->c->ts_bits, "way_memts");
+    prim_declv(e, x->c->ways * x->g.tag_bits, "way_tag");
+    prim_declv(e, x->c->ways, "way_valid, way_hit, first_inv, lo_oh, vsel");
     emit(e, "assign way_memts = set_cur[%u:0];", x->c->ways * x->c->ts_bits - 1);
     emit(e, "assign way_tag = set_cur[%u:%u];", tag_lo(x, x->c->ways) - 1, tag_lo(x, 0));
     emit(e, "assign way_valid = set_cur[%u:%u];", valid_bit(x, x->c->ways) - 1, valid_bit(x, 0));
     for (i = 0; i < x->c->ways; i++)
         emit(e, "assign way_hit[%u] = way_valid[%u] & (way_tag[%u:%u] == s2_stag);", i, i,
              (i + 1) * x->g.tag_bits - 1, i * x->g.tag_bits);
-    prim_decl(x->e, 1, "hit, all_valid");
+    prim_decl(e, 1, "hit, all_valid");
     emit(e, "assign hit = |way_hit;");
     emit(e, "assign all_valid = &way_valid;");
     emit_nl(e);
@@ -161,7 +156,7 @@ static void emit_lookup(gctx *x)
     emit(e, "// ties to the lowest way (a strict compare along the ways).");
     emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->c->ways);
     if (x->c->ways > 1) {
-        prim_decl(x->e, x->c->ts_bits, "lo_m0");
+        prim_decl(e, x->c->ts_bits, "lo_m0");
         emit(e, "assign lo_m0 = way_memts[%u:0];", x->c->ts_bits - 1);
     }
     if (x->c->ways == 1) {
@@ -172,12 +167,12 @@ static void emit_lookup(gctx *x)
         for (i = 1; i < x->c->ways; i++) {
             char nm[64];
             snprintf(nm, sizeof nm, "lo_lt%u", i);
-            prim_decl(x->e, 1, nm);
+            prim_decl(e, 1, nm);
             snprintf(nm, sizeof nm, "lo_m%u", i);
             if (i + 1 < x->c->ways)
-                prim_decl(x->e, x->c->ts_bits, nm);
+                prim_decl(e, x->c->ts_bits, nm);
             snprintf(nm, sizeof nm, "lo_oh%u", i);
-            prim_declv(x->e, x->c->ways, nm);
+            prim_declv(e, x->c->ways, nm);
             emit(e, "assign lo_lt%u = way_memts[%u:%u] < lo_m%u;", i, memts_lo(x, i) + x->c->ts_bits - 1,
                  memts_lo(x, i), i - 1);
             if (i + 1 < x->c->ways)
@@ -190,8 +185,8 @@ static void emit_lookup(gctx *x)
         emit(e, "assign lo_oh = %s;", oh_prev);
     }
     emit(e, "assign vsel = all_valid ? lo_oh : first_inv;");
-    prim_decl(x->e, x->c->ts_bits, "hit_memts, vmemts");
-    prim_decl(x->e, x->g.tag_bits, "vtag");
+    prim_decl(e, x->c->ts_bits, "hit_memts, vmemts");
+    prim_decl(e, x->g.tag_bits, "vtag");
     emit(e, "always_comb begin");
     emit(e, "  hit_memts = '0;");
     emit(e, "  vmemts = '0;");
@@ -206,15 +201,14 @@ static void emit_lookup(gctx *x)
     emit_nl(e);
 }
 
-static void emit_grant(gctx *x)
+static void emit_grant(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned ts_bits = x->c->ts_bits, sum_bits = x->sum_bits;
     emit(e, "// Request decode; the floor (S2) and M, the memts the grant starts from:");
     emit(e, "// the entry's, else the floor raised by the victim it replaces.");
-    prim_decl(x->e, 1,
+    prim_decl(e, 1,
               "is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up");
-    prim_decl(x->e, ts_bits, "floor_cur, floor_new, drop_m, m_eff, lease, cts_eff, lmax");
+    prim_decl(e, ts_bits, "floor_cur, floor_new, drop_m, m_eff, lease, cts_eff, lmax");
     emit(e, "assign is_rd = s2_op_q == 2'd0;");
     emit(e, "assign is_wr = s2_op_q == 2'd1;");
     emit(e, "assign is_ev = s2_op_q == 2'd2;");
@@ -264,9 +258,9 @@ static void emit_grant(gctx *x)
     emit(e, "// Read: wts = M, rts = max(M, cts) + lease. Write: wts = max(M%s, cts),",
          x->plus1 ? " + 1" : "");
     emit(e, "// rts = wts + lease%s.", x->plus1 ? " - 1" : "");
-    prim_decl(x->e, sum_bits, "m_x, c_x, l_x, wb_x, rbase_x, g_wts, g_rts");
-    prim_decl(x->e, ts_bits, "f_wts, f_rts");
-    prim_decl(x->e, 1, "wrap");
+    prim_decl(e, sum_bits, "m_x, c_x, l_x, wb_x, rbase_x, g_wts, g_rts");
+    prim_decl(e, ts_bits, "f_wts, f_rts");
+    prim_decl(e, 1, "wrap");
     emit(e, "assign m_x = {1'b0, m_eff};");
     emit(e, "assign c_x = {1'b0, cts_eff};");
     emit(e, "assign l_x = {1'b0, lease};");
@@ -299,13 +293,12 @@ static void emit_grant(gctx *x)
     emit_nl(e);
 }
 
-static void emit_update(gctx *x)
+static void emit_update(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned i, ts_bits = x->c->ts_bits;
     emit(e, "// The set written back: a granted way takes memts := rts, a new entry");
     emit(e, "// its tag too, a removed entry loses its valid bit.");
-    prim_declv(x->e, x->c->ways, "w_upd, w_alloc, w_rm");
+    prim_declv(e, x->c->ways, "w_upd, w_alloc, w_rm");
     emit(e, "assign w_upd = way_hit & {%u{is_gr}};", x->c->ways);
     emit(e, "assign w_alloc = vsel & {%u{alloc}};", x->c->ways);
     emit(e, "assign w_rm = way_hit & {%u{remove}};", x->c->ways);
@@ -325,10 +318,8 @@ static void emit_update(gctx *x)
     emit_nl(e);
 }
 
-static void emit_next_fire(gctx *x)
+static void emit_next_fire(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// Next state.");
     emit_begin(e, "always_comb begin");
     prim_hold(e, "clr clr_idx clr_ep epoch%s%s s2_rst fwd_valid%s fwd_data fwd_hit s2_fix",
@@ -348,10 +339,8 @@ static void emit_next_fire(gctx *x)
     emit(e, "end");
 }
 
-static void emit_next_sweep(gctx *x)
+static void emit_next_sweep(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// the clearing sweep; at its end an epoch reset clears the registers and");
     emit(e, "// restarts stage 2 in the new epoch; every set is empty, so both stages");
     emit(e, "// take the empty word from the forwarding register");
@@ -392,9 +381,8 @@ static void emit_next_sweep(gctx *x)
     emit_nl(e);
 }
 
-static void emit_next_stages(gctx *x)
+static void emit_next_stages(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     int rts = x->share == HALCONE_SHARE_RTS;
     const prim_sfield s1[] = {{"s1_op", "req_op_i", 1},        {"s1_addr", "req_addr_i", 1},
                               {"s1_tag", "req_tag_i", 1},      {"s1_lease", "req_lease_i", 1},
@@ -421,9 +409,8 @@ static void emit_next_stages(gctx *x)
     emit_nl(e);
 }
 
-static void emit_next_rsp(gctx *x)
+static void emit_next_rsp(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned ts_bits = x->c->ts_bits;
     char wts[32], rts[48], vaddr[48], vmemts[32], fval[40];
     const prim_sfield rsp[] = {
@@ -464,17 +451,13 @@ static void emit_next_rsp(gctx *x)
 }
 
 /* Next state: one always_comb block, emitted in four parts. */
-static void emit_next(gctx *x)
+static void emit_next(emit_file *e, const gctx *x)
 {
-    emit_next_fire(x);
-    emit_next_sweep(x);
-    emit_next_stages(x);
-    emit_next_rsp(x);
+    PRIM_STAGES(e, gctx, x, emit_next_fire, emit_next_sweep, emit_next_stages, emit_next_rsp);
 }
 
-static void emit_regs(gctx *x)
+static void emit_regs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     static const char *const rst0[] = {
         "clr_ep", "s1_valid", "s2_valid", "s2_rst", "fwd_valid", "rsp_valid", "rsp_victim",
         "rsp_floor", "rsp_wrap", "rsp_reset", "rsp_kind", "rsp_addr", "rsp_tag", "rsp_wts",
@@ -532,7 +515,7 @@ static void emit_regs(gctx *x)
             k += (size_t)snprintf(buf + k, sizeof buf - k, "%sdrop", k ? " ^ " : "");
         k += (size_t)snprintf(buf + k, sizeof buf - k, "%sg_wts[%u]", k ? " ^ " : "", x->c->ts_bits);
         emit(e, "// inputs and bits this configuration does not use");
-        prim_decl(x->e, 1, "unused_ok");
+        prim_decl(e, 1, "unused_ok");
         emit(e, "assign unused_ok = %s;", buf);
     }
 }
@@ -546,7 +529,7 @@ static void emit_regs(gctx *x)
  * with req-cts the grant covers the requester's cts), floor (P5: the floor
  * never decreases except at an epoch reset), lease (the lease registers are
  * never 0). */
-static void emit_formal(gctx *x)
+static void emit_formal(emit_file *e, const gctx *x)
 {
     const char *samples[] = {"f_stall_q <= rsp_valid_o & ~rsp_ready_i",
                              "f_kind_q <= rsp_kind_o",
@@ -556,16 +539,15 @@ static void emit_formal(gctx *x)
                              "f_epoch_q <= epoch_q",
                              x->fglobal ? "f_floor_q <= floor_q" : NULL,
                              NULL};
-    emit_file *e = x->e;
     emit_nl(e);
     prim_formal_begin(e, "// Properties checked by make formal (tb/formal.txt); see docs/halcone.md.");
     emit(e, "logic f_stall_q;");
-    prim_decl(x->e, 2, "f_kind_q");
-    prim_decl(x->e, x->g.laddr_bits, "f_addr_q");
-    prim_decl(x->e, x->c->ts_bits, "f_wts_q, f_rts_q");
-    prim_decl(x->e, x->g.epoch_bits, "f_epoch_q");
+    prim_decl(e, 2, "f_kind_q");
+    prim_decl(e, x->g.laddr_bits, "f_addr_q");
+    prim_decl(e, x->c->ts_bits, "f_wts_q, f_rts_q");
+    prim_decl(e, x->g.epoch_bits, "f_epoch_q");
     if (x->fglobal)
-        prim_decl(x->e, x->c->ts_bits, "f_floor_q");
+        prim_decl(e, x->c->ts_bits, "f_floor_q");
     prim_formal_samples(e, samples);
     prim_formal_assume(e, "reset in the first cycle only", 0);
     emit(e, "  if (rst_ni && f_past_q && f_stall_q) begin");
@@ -619,18 +601,8 @@ static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
          halcone_wrwts_str(c->wr_wts), halcone_floor_str(c->floor),
          halcone_overflow_str(c->overflow), c->req_cts ? "on" : "off",
          halcone_share_str(c->share_test));
-    prim_module_begin(e, b);
-    emit_state(&x);
-    emit_control(&x);
-    emit_lookup(&x);
-    emit_ram(&x);
-    emit_stage1(&x);
-    emit_grant(&x);
-    emit_update(&x);
-    emit_next(&x);
-    emit_regs(&x);
-    emit_formal(&x);
-    prim_module_end(e);
+    PRIM_MODULE(e, b, gctx, &x, emit_state, emit_control, emit_lookup, emit_ram, emit_stage1,
+                emit_grant, emit_update, emit_next, emit_regs, emit_formal);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

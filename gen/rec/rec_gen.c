@@ -53,7 +53,6 @@ void rec_block_desc(const rec_cfg *c, const char *module, block_desc *b, char *a
 /* Generation context: the configuration, its geometry (rec_geom_of) and
  * the few widths the model does not name. */
 typedef struct {
-    emit_file *e;
     const rec_cfg *c;
     rec_geom g;
     unsigned index_width;  /* index ports: index_bits, at least 1       */
@@ -94,12 +93,11 @@ static void init_word(gctx *x, char *buf, size_t len)
  * the invalidation port holds its payload under back-pressure, never
  * addresses the home GPU or an empty mask, and no request is accepted during
  * the clearing sweep. */
-static void emit_formal_iface(gctx *x)
+static void emit_formal_iface(emit_file *e, const gctx *x)
 {
     static const char *const samples[] = {"f_stall_q <= inv_valid_o & ~inv_ready_i",
                                           "f_addr_q <= inv_addr_o", "f_mask_q <= inv_mask_o",
                                           "f_home_q <= home_i", NULL};
-    emit_file *e = x->e;
     emit(e, "logic f_stall_q;");
     emit(e, "logic [%u:0] f_addr_q;", x->g.laddr_bits - 1);
     emit(e, "logic [%u:0] f_mask_q, f_home_oh;", x->c->gpus - 1);
@@ -189,9 +187,8 @@ static void and_end(f_and *a)
 
 /* Predicates over one set word w of the entry RAM, unrolled here (no loops
  * for the Verilog front end to unroll per set). */
-static void emit_formal_funcs(gctx *x)
+static void emit_formal_funcs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     char a[48], b[48], c[48], d[48];
     unsigned i, j, s;
     f_and t;
@@ -333,9 +330,8 @@ static const char *f_mem(const gctx *x, char *buf, size_t len, const char *idx)
 /* Ghost state: an arbitrary line (f_line, constant over a run) and the GPUs
  * that made a remote request to its slot (the directory's tracking
  * granularity) since their last invalidation of that line. */
-static void emit_formal_ghost(gctx *x)
+static void emit_formal_ghost(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     emit(e, "(* anyconst *) logic [%u:0] f_line;", x->g.laddr_bits - 1);
     emit(e, "logic [%u:0] f_gh_q, f_jmask;", x->c->gpus - 1);
     emit(e, "logic [%u:0] f_tag;", x->g.tag_bits - 1);
@@ -367,9 +363,8 @@ static void emit_formal_ghost(gctx *x)
 
 /* Invariants over every cleared set word, the pipeline's copies of set
  * words, the invalidation job and the ghost. */
-static void emit_formal_state(gctx *x, const char *initw)
+static void emit_formal_state(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     char m[64];
     const char *k_in = x->g.sets > 1 ? "!init_q || k < init_idx_q" : "!init_q";
     emit(e, "logic f_uniq_ok, f_free_ok, f_perm_ok, f_live_ok, f_tagidx_ok;");
@@ -437,7 +432,8 @@ static void emit_formal_state(gctx *x, const char *initw)
     emit(e, "  // strengthening invariants (needed for induction; docs/rec.md)");
     emit(e, "  if (rst_ni && f_past_q) s_home: assert(home_q == home_i);");
     emit(e, "  if (rst_ni && init_q) s_init: assert(!s1_valid_q && !s2_valid_q && !fwd_valid_q &&");
-    emit(e, "      job_pend_q == '0 && s2_fix_q && s2_op_q == 2'd3 && fwd_data_q == %s);", initw);
+    emit(e, "      job_pend_q == '0 && s2_fix_q && s2_op_q == 2'd3 && fwd_data_q == %s);",
+         x->initw);
     emit(e, "  if (rst_ni && fwd_valid_q) s_fwd: assert(fwd_data_q == f_fwd_word);");
     if (x->g.sets > 1) {
         emit(e,
@@ -472,17 +468,16 @@ static void emit_formal_state(gctx *x, const char *initw)
  * slots take Yosys minutes to elaborate; an 8192-entry directory far more). */
 #define REC_FORMAL_MAX_SLOTS 256u
 
-static void emit_formal(gctx *x, const char *initw)
+static void emit_formal(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     emit_nl(e);
     prim_formal_begin(e, "// Properties checked by make formal (tb/formal.txt); see docs/rec.md.\n"
                          "// p_<group>_*: properties; s_*: strengthening invariants for induction.");
-    emit_formal_iface(x);
+    emit_formal_iface(e, x);
     if (x->c->entries * x->g.slots <= REC_FORMAL_MAX_SLOTS) {
-        emit_formal_funcs(x);
-        emit_formal_ghost(x);
-        emit_formal_state(x, initw);
+        emit_formal_funcs(e, x);
+        emit_formal_ghost(e, x);
+        emit_formal_state(e, x);
     } else {
         emit(e, "// The protocol invariants over the entry RAM are emitted for directories");
         emit(e, "// of at most %u entry slots, entries x slots (this one has %u x %u).",
@@ -493,9 +488,8 @@ static void emit_formal(gctx *x, const char *initw)
 
 /* Index, base (when with_base) and tag of the request held in stage PFX
  * ("s1", "s2"). */
-static void addr_fields(gctx *x, const char *pfx, int with_base)
+static void addr_fields(emit_file *e, const gctx *x, const char *pfx, int with_base)
 {
-    emit_file *e = x->e;
     if (x->g.index_bits)
         emit(e, "assign %s_idx = %s_addr_q[%u:%u];", pfx, pfx, x->g.span_bits + x->g.index_bits - 1,
              x->g.span_bits);
@@ -528,16 +522,45 @@ static void tag_match(const gctx *x, unsigned w, const char *word, char *buf, si
              tag_lo(x, w) + x->g.tag_bits - 1, tag_lo(x, w));
 }
 
-static void emit_stage0(gctx *x)
+/* The registers of the pipeline: stages 1 and 2, the forwarding register,
+ * the invalidation job, the clearing sweep. */
+static void emit_state(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
+    prim_decl(e, x->g.gpu_bits, "home_q");
+    prim_decl(e, 1, "init_q, init_d");
+    prim_decl(e, x->index_width, "init_idx_q, init_idx_d");
+    prim_decl(e, 1, "s1_valid_q, s1_valid_d");
+    prim_decl(e, 2, "s1_op_q, s1_op_d");
+    prim_decl(e, x->g.laddr_bits, "s1_addr_q, s1_addr_d");
+    prim_decl(e, x->g.gpu_bits, "s1_src_q, s1_src_d");
+    prim_decl(e, 1, "s2_valid_q, s2_valid_d");
+    prim_decl(e, 2, "s2_op_q, s2_op_d");
+    prim_decl(e, x->g.laddr_bits, "s2_addr_q, s2_addr_d");
+    prim_decl(e, x->g.gpu_bits, "s2_src_q, s2_src_d");
+    prim_decl(e, x->g.set_bits, "s2_data_q, s2_data_d");
+    prim_declv(e, x->c->ways, "s2_hit_q, s2_hit_d");
+    prim_decl(e, 1, "s2_fix_q, s2_fix_d");
+    prim_decl(e, 1, "s2_teq_q, s2_teq_d");
+    prim_decl(e, 1, "fwd_valid_q, fwd_valid_d");
+    prim_decl(e, 1, "fwd_hit_q, fwd_hit_d");
+    if (x->g.sets > 1)
+        prim_decl(e, x->index_width, "fwd_idx_q, fwd_idx_d");
+    prim_decl(e, x->g.set_bits, "fwd_data_q, fwd_data_d");
+    prim_declv(e, x->c->ways, "fwd_chg_q, fwd_chg_d, fwd_alloc_q, fwd_alloc_d");
+    prim_decl(e, x->g.lines, "job_pend_q, job_pend_d");
+    prim_decl(e, x->g.base_bits, "job_base_q, job_base_d");
+    prim_declv(e, x->g.slots * x->g.sharer_bits, "job_sh_q, job_sh_d");
+    emit_nl(e);
+}
 
+static void emit_stage0(emit_file *e, const gctx *x)
+{
     emit(e, "// Stage 0: accept a request, read its set from the entry RAM.");
     emit(e, "// Stage 2 fires (updates) unless an invalidation job is draining;");
     emit(e, "// stage 1 moves on whenever stage 2 is empty or fires.");
-    prim_decl(x->e, 1, "req_acc, job_busy, s2_fire, s1_adv");
+    prim_decl(e, 1, "req_acc, job_busy, s2_fire, s1_adv");
     if (x->g.sets > 1)
-        prim_decl(x->e, x->index_width, "req_idx");
+        prim_decl(e, x->index_width, "req_idx");
     emit(e, "assign job_busy = |job_pend_q;");
     emit(e, "assign s2_fire = s2_valid_q & ~job_busy;");
     emit(e, "assign s1_adv = ~s2_valid_q | s2_fire;");
@@ -549,18 +572,17 @@ static void emit_stage0(gctx *x)
     emit_nl(e);
 }
 
-static void emit_ram(gctx *x)
+static void emit_ram(emit_file *e, const gctx *x)
 {
     static const char *const note[] = {
         "// Entry RAM: one word per set (the ways' vectors, then their tags,",
         "// valid bits and replacement ranks). Synchronous read, one write port.",
         "// A read of the set written in the same cycle is never used (the",
         "// forwarding register supplies it), so no read-during-write logic.", NULL};
-    emit_file *e = x->e;
 
-    prim_decl(x->e, x->g.set_bits, "rdata_q");
-    prim_decl(x->e, 1, "mem_we");
-    prim_decl(x->e, x->g.set_bits, "mem_wdata, set_new, set_cur");
+    prim_decl(e, x->g.set_bits, "rdata_q");
+    prim_decl(e, 1, "mem_we");
+    prim_decl(e, x->g.set_bits, "mem_wdata, set_new, set_cur");
     emit(e, "assign mem_we = init_q | s2_fire;");
     emit(e, "// The clearing sweep writes set_new too: out of reset the forwarding");
     emit(e, "// register holds the empty set word and is selected, and stage 2 holds");
@@ -570,19 +592,18 @@ static void emit_ram(gctx *x)
     emit_nl(e);
 }
 
-static void emit_stage1(gctx *x)
+static void emit_stage1(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned w;
 
     emit(e, "// Stage 1: tag compare against the set as read (or as last written).");
     if (x->g.sets > 1)
-        prim_decl(x->e, x->index_width, "s1_idx");
-    prim_decl(x->e, x->g.tag_bits, "s1_tag");
-    prim_decl(x->e, x->g.set_bits, "set_cur1");
-    prim_declv(x->e, x->c->ways, "way_hit1");
-    prim_decl(x->e, 1, "s1_teq, s1_same");
-    addr_fields(x, "s1", 0);
+        prim_decl(e, x->index_width, "s1_idx");
+    prim_decl(e, x->g.tag_bits, "s1_tag");
+    prim_decl(e, x->g.set_bits, "set_cur1");
+    prim_declv(e, x->c->ways, "way_hit1");
+    prim_decl(e, 1, "s1_teq, s1_same");
+    addr_fields(e, x, "s1", 0);
     emit(e, "assign set_cur1 = fwd_hit_q ? fwd_data_q : rdata_q;");
     for (w = 0; w < x->c->ways; w++) {
         char mf[128], mr[128];
@@ -605,27 +626,26 @@ static void emit_stage1(gctx *x)
     emit_nl(e);
 }
 
-static void emit_stage2(gctx *x)
+static void emit_stage2(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned w;
 
     emit(e, "// Stage 2: update and write back; forward the last write.");
     if (x->g.sets > 1)
-        prim_decl(x->e, x->index_width, "s2_idx");
-    prim_decl(x->e, x->g.base_bits, "s2_base");
-    prim_decl(x->e, x->g.tag_bits, "s2_tag");
-    addr_fields(x, "s2", 1);
+        prim_decl(e, x->index_width, "s2_idx");
+    prim_decl(e, x->g.base_bits, "s2_base");
+    prim_decl(e, x->g.tag_bits, "s2_tag");
+    addr_fields(e, x, "s2", 1);
     emit(e, "assign set_cur = s2_fix_q ? fwd_data_q : s2_data_q;");
     emit_nl(e);
 
-    prim_declv(x->e, x->c->ways, "way_valid, way_hit, way_old, first_inv, vsel");
+    prim_declv(e, x->c->ways, "way_valid, way_hit, way_old, first_inv, vsel");
     if (x->g.rank_bits)
-        prim_declv(x->e, x->c->ways, "tsel");
-    prim_declv(x->e, x->c->ways * x->g.tag_bits, "way_tag");
-    prim_declv(x->e, x->c->ways * x->g.vec_bits, "way_vec");
+        prim_declv(e, x->c->ways, "tsel");
+    prim_declv(e, x->c->ways * x->g.tag_bits, "way_tag");
+    prim_declv(e, x->c->ways * x->g.vec_bits, "way_vec");
     if (x->g.rank_bits)
-        prim_declv(x->e, x->c->ways * x->g.rank_bits, "way_rank");
+        prim_declv(e, x->c->ways * x->g.rank_bits, "way_rank");
     emit(e, "assign way_vec = set_cur[%u:0];", x->c->ways * x->g.vec_bits - 1);
     emit(e, "assign way_tag = set_cur[%u:%u];", tag_lo(x, x->c->ways) - 1, tag_lo(x, 0));
     emit(e, "assign way_valid = set_cur[%u:%u];", valid_bit(x, x->c->ways) - 1, valid_bit(x, 0));
@@ -642,24 +662,22 @@ static void emit_stage2(gctx *x)
     }
     emit(e,
          "assign way_hit = s2_fix_q ? ((s2_hit_q & ~fwd_chg_q) | (fwd_alloc_q & {%u{s2_teq_q}})) : s2_hit_q;", x->c->ways);
-    prim_decl(x->e, 1, "hit, all_valid");
+    prim_decl(e, 1, "hit, all_valid");
     emit(e, "assign hit = |way_hit;");
 }
 
-static void emit_victim(gctx *x)
+static void emit_victim(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "assign all_valid = &way_valid;");
     emit(e, "// Invalid ways first (lowest index), else the oldest rank.");
     emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->c->ways);
     emit(e, "assign vsel = all_valid ? way_old : first_inv;");
     if (x->g.rank_bits)
         emit(e, "assign tsel = hit ? way_hit : vsel;");
-    prim_declv(x->e, x->g.vec_bits, "vvec");
-    prim_declv(x->e, x->g.tag_bits, "vtag");
+    prim_declv(e, x->g.vec_bits, "vvec");
+    prim_declv(e, x->g.tag_bits, "vtag");
     if (x->g.rank_bits)
-        prim_declv(x->e, x->g.rank_bits, "trank");
+        prim_declv(e, x->g.rank_bits, "trank");
     emit_begin(e, "always_comb begin");
     emit(e, "vvec = '0;");
     emit(e, "vtag = '0;");
@@ -675,15 +693,14 @@ static void emit_victim(gctx *x)
     emit_nl(e);
 }
 
-static void emit_slot(gctx *x)
+static void emit_slot(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned s;
 
     emit(e, "// Offset slot of the request.");
-    prim_declv(x->e, x->g.slots, "slot_sel");
+    prim_declv(e, x->g.slots, "slot_sel");
     if (x->g.slot_bits) {
-        prim_declv(x->e, x->g.slot_bits, "s2_slot");
+        prim_declv(e, x->g.slot_bits, "s2_slot");
         emit(e, "assign s2_slot = s2_addr_q[%u:%u];", x->g.lps_bits + x->g.slot_bits - 1,
              x->g.lps_bits);
         for (s = 0; s < x->g.slots; s++)
@@ -694,16 +711,15 @@ static void emit_slot(gctx *x)
     emit_nl(e);
 }
 
-static void emit_sharer(gctx *x)
+static void emit_sharer(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned j;
 
     emit(e, "// Requesting GPU as a sharer bit (the home GPU has none). The home strap");
     emit(e, "// is sampled into home_q every cycle: no logic depends on an input pin.");
-    prim_decl(x->e, 1, "src_ok");
-    prim_declv(x->e, x->g.gpu_bits, "src_idx");
-    prim_declv(x->e, x->g.sharer_bits, "src_oh, below");
+    prim_decl(e, 1, "src_ok");
+    prim_declv(e, x->g.gpu_bits, "src_idx");
+    prim_declv(e, x->g.sharer_bits, "src_oh, below");
     if (x->c->gpus != (1u << x->g.gpu_bits))
         emit(e, "assign src_ok = (s2_src_q != home_q) && (s2_src_q < %u'd%u);", x->g.gpu_bits,
              x->c->gpus);
@@ -717,14 +733,12 @@ static void emit_sharer(gctx *x)
     emit_nl(e);
 }
 
-static void emit_decide(gctx *x)
+static void emit_decide(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "// Protocol decisions (section 4.2).");
-    prim_decl(x->e, 1, "op_rr, op_lw, op_rw, remote, alloc, evict");
+    prim_decl(e, 1, "op_rr, op_lw, op_rw, remote, alloc, evict");
     if (x->g.rank_bits)
-        prim_decl(x->e, 1, "promote");
+        prim_decl(e, 1, "promote");
     emit(e, "assign op_rr = s2_op_q == 2'd0;");
     emit(e, "assign op_lw = s2_op_q == 2'd1;");
     emit(e, "assign op_rw = s2_op_q == 2'd2;");
@@ -738,9 +752,8 @@ static void emit_decide(gctx *x)
     emit_nl(e);
 }
 
-static void emit_way_update(gctx *x)
+static void emit_way_update(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned w, s;
     char r[24], iw[48];
 
@@ -749,18 +762,18 @@ static void emit_way_update(gctx *x)
     emit(e, "// hit-dependent logic before the update). Written as whole-vector masks");
     emit(e, "// (slot_mask: the request's slot, all its bits) rather than per-slot");
     emit(e, "// muxes: the same gates, far fewer operations for a simulator.");
-    prim_declv(x->e, x->g.vec_bits, "slot_mask, vec_alloc");
+    prim_declv(e, x->g.vec_bits, "slot_mask, vec_alloc");
     for (s = 0; s < x->g.slots; s++) {
         emit(e, "assign slot_mask[%u:%u] = {%u{slot_sel[%u]}};", (s + 1) * x->g.slot_width - 1, s * x->g.slot_width,
              x->g.slot_width, s);
         emit(e, "assign vec_alloc[%u:%u] = slot_sel[%u] ? {src_oh%s} : %u'd0;", (s + 1) * x->g.slot_width - 1,
              s * x->g.slot_width, s, x->g.has_pos ? ", 1'b1" : "", x->g.slot_width);
     }
-    prim_declv(x->e, x->c->ways * x->g.sharer_bits, "w_sh, w_inv_sh");
-    prim_declv(x->e, x->c->ways, "w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd");
+    prim_declv(e, x->c->ways * x->g.sharer_bits, "w_sh, w_inv_sh");
+    prim_declv(e, x->c->ways, "w_present, w_rw_own, w_lw_inv, w_valid_new, w_upd");
     if (x->g.has_pos)
-        prim_declv(x->e, x->c->ways, "w_pos");
-    prim_declv(x->e, x->c->ways * x->g.vec_bits, "w_vec_new, w_m");
+        prim_declv(e, x->c->ways, "w_pos");
+    prim_declv(e, x->c->ways * x->g.vec_bits, "w_vec_new, w_m");
     /* The request's slot of each way, OR-folded down to one slot (halving
      * the field count per level): its sharers and position bit. */
     emit(e, "assign w_m = way_vec & {%u{slot_mask}};", x->c->ways);
@@ -771,7 +784,7 @@ static void emit_way_update(gctx *x)
             unsigned h = (n + 1) / 2, pad = h - n / 2;
             char dst[16];
             snprintf(dst, sizeof dst, "w_f%u", ++lvl);
-            prim_declv(x->e, x->c->ways * h * x->g.slot_width, dst);
+            prim_declv(e, x->c->ways * h * x->g.slot_width, dst);
             for (w = 0; w < x->c->ways; w++) {
                 unsigned lo = w * n * x->g.slot_width, nlo = w * h * x->g.slot_width;
                 char hi_part[64];
@@ -796,7 +809,7 @@ static void emit_way_update(gctx *x)
     }
     if (x->g.has_pos) {
         /* the position bits of the other slots */
-        prim_declv(x->e, x->g.vec_bits, "pos_other");
+        prim_declv(e, x->g.vec_bits, "pos_other");
         emit(e, "assign pos_other = {%u{%u'd1}} & ~slot_mask;", x->g.slots, x->g.slot_width);
     }
     for (w = 0; w < x->c->ways; w++) {
@@ -826,7 +839,7 @@ static void emit_way_update(gctx *x)
              (w + 1) * x->g.sharer_bits - 1, w * x->g.sharer_bits, w, sh, w, sh, x->g.sharer_bits);
     }
     /* a way updated in place (hit), else allocated, else kept */
-    prim_declv(x->e, x->c->ways, "w_take, w_alloc");
+    prim_declv(e, x->c->ways, "w_take, w_alloc");
     emit(e, "assign w_take = way_hit & w_upd;");
     emit(e, "assign w_alloc = {%u{alloc}} & vsel;", x->c->ways);
     for (w = 0; w < x->c->ways; w++) {
@@ -852,16 +865,15 @@ static void emit_way_update(gctx *x)
     emit_nl(e);
 }
 
-static void emit_job(gctx *x)
+static void emit_job(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned s;
 
     emit(e, "// Invalidation job: the evicted entry, or one written offset.");
-    prim_declv(x->e, x->g.sharer_bits, "inv_sh");
-    prim_declv(x->e, x->g.slots * x->g.sharer_bits, "job_sh_new");
-    prim_declv(x->e, x->g.lines, "pend_new");
-    prim_declv(x->e, x->g.base_bits, "vbase");
+    prim_declv(e, x->g.sharer_bits, "inv_sh");
+    prim_declv(e, x->g.slots * x->g.sharer_bits, "job_sh_new");
+    prim_declv(e, x->g.lines, "pend_new");
+    prim_declv(e, x->g.base_bits, "vbase");
     emit(e, "always_comb begin");
     emit(e, "  inv_sh = '0;");
     emit(e, "  for (int w = 0; w < %u; w++)", x->c->ways);
@@ -882,18 +894,17 @@ static void emit_job(gctx *x)
     emit_nl(e);
 }
 
-static void emit_inval_stream(gctx *x)
+static void emit_inval_stream(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned s, b;
 
     emit(e, "// Invalidation stream: lowest pending line first.");
-    prim_declv(x->e, x->g.lines, "job_oh");
-    prim_declv(x->e, x->g.slots, "job_slot");
-    prim_declv(x->e, x->g.sharer_bits, "job_sh_sel, sh_lo, sh_hi");
+    prim_declv(e, x->g.lines, "job_oh");
+    prim_declv(e, x->g.slots, "job_slot");
+    prim_declv(e, x->g.sharer_bits, "job_sh_sel, sh_lo, sh_hi");
     emit(e, "assign job_oh = job_pend_q & (~job_pend_q + %u'd1);", x->g.lines);
     if (x->job_idx_bits) {
-        prim_declv(x->e, x->job_idx_bits, "job_idx");
+        prim_declv(e, x->job_idx_bits, "job_idx");
         for (b = 0; b < x->job_idx_bits; b++) {
             unsigned long long m = 0;
             unsigned i;
@@ -921,7 +932,7 @@ static void emit_inval_stream(gctx *x)
     emit_nl(e);
 }
 
-static void emit_next(gctx *x)
+static void emit_next(emit_file *e, const gctx *x)
 {
     static const prim_sfield s1[] = {{"s1_op", "req_op_i", 1}, {"s1_addr", "req_addr_i", 1},
                                      {"s1_src", "req_src_i", 1}, {NULL, NULL, 0}};
@@ -930,7 +941,6 @@ static void emit_next(gctx *x)
         {"s2_src", "s1_src_q", 1},     {"s2_data", "set_cur1", 1},
         {"s2_hit", "way_hit1", 1},     {"s2_fix", "s2_fire & s1_same", 1},
         {"s2_teq", "s1_teq", 1},       {NULL, NULL, 0}};
-    emit_file *e = x->e;
 
     emit(e, "// Next state.");
     emit_begin(e, "always_comb begin");
@@ -958,10 +968,8 @@ static void emit_next(gctx *x)
     emit(e, "  fwd_chg_d = fwd_alloc_d | (way_hit & w_upd & ~w_valid_new);");
 }
 
-static void emit_regs(gctx *x)
+static void emit_regs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
     emit(e, "end");
     emit(e, "// The forwarding match is decided when a request is accepted, against");
     emit(e, "// the write-back of the same cycle: stage 1 starts from a register.");
@@ -1000,27 +1008,6 @@ static void emit_regs(gctx *x)
     emit(e, "end");
 }
 
-/* The module body, stage by stage (the header and port list are
- * rec_emit_verilog's). */
-static void emit_module(gctx *x)
-{
-    init_word(x, x->initw, sizeof x->initw);
-    emit_stage0(x);
-    emit_ram(x);
-    emit_stage1(x);
-    emit_stage2(x);
-    emit_victim(x);
-    emit_slot(x);
-    emit_sharer(x);
-    emit_decide(x);
-    emit_way_update(x);
-    emit_job(x);
-    emit_inval_stream(x);
-    emit_next(x);
-    emit_regs(x);
-    emit_formal(x, x->initw);
-}
-
 void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)
 {
     gctx x;
@@ -1029,37 +1016,13 @@ void rec_emit_verilog(emit_file *e, const rec_cfg *c, const block_desc *b)
     x.job_idx_bits = prim_log2_floor(x.g.lines);
     x.packed = c->store == REC_STORE_PACKED;
     x.lru = c->repl == REC_REPL_LRU;
+    init_word(&x, x.initw, sizeof x.initw);
 
     emit(e, "// REC coherence directory (Ko et al., sections 4.1-4.2; baselines 2.3, 5.2).");
     emit(e, "// Three-stage pipeline over a synchronous entry RAM; see docs/rec.md.");
-    prim_module_begin(e, b);
-    prim_decl(x.e, x.g.gpu_bits, "home_q");
-    prim_decl(x.e, 1, "init_q, init_d");
-    prim_decl(x.e, x.index_width, "init_idx_q, init_idx_d");
-    prim_decl(x.e, 1, "s1_valid_q, s1_valid_d");
-    prim_decl(x.e, 2, "s1_op_q, s1_op_d");
-    prim_decl(x.e, x.g.laddr_bits, "s1_addr_q, s1_addr_d");
-    prim_decl(x.e, x.g.gpu_bits, "s1_src_q, s1_src_d");
-    prim_decl(x.e, 1, "s2_valid_q, s2_valid_d");
-    prim_decl(x.e, 2, "s2_op_q, s2_op_d");
-    prim_decl(x.e, x.g.laddr_bits, "s2_addr_q, s2_addr_d");
-    prim_decl(x.e, x.g.gpu_bits, "s2_src_q, s2_src_d");
-    prim_decl(x.e, x.g.set_bits, "s2_data_q, s2_data_d");
-    prim_declv(x.e, x.c->ways, "s2_hit_q, s2_hit_d");
-    prim_decl(x.e, 1, "s2_fix_q, s2_fix_d");
-    prim_decl(x.e, 1, "s2_teq_q, s2_teq_d");
-    prim_decl(x.e, 1, "fwd_valid_q, fwd_valid_d");
-    prim_decl(x.e, 1, "fwd_hit_q, fwd_hit_d");
-    if (x.g.sets > 1)
-        prim_decl(x.e, x.index_width, "fwd_idx_q, fwd_idx_d");
-    prim_decl(x.e, x.g.set_bits, "fwd_data_q, fwd_data_d");
-    prim_declv(x.e, x.c->ways, "fwd_chg_q, fwd_chg_d, fwd_alloc_q, fwd_alloc_d");
-    prim_decl(x.e, x.g.lines, "job_pend_q, job_pend_d");
-    prim_decl(x.e, x.g.base_bits, "job_base_q, job_base_d");
-    prim_declv(x.e, x.g.slots * x.g.sharer_bits, "job_sh_q, job_sh_d");
-    emit_nl(e);
-    emit_module(&x);
-    prim_module_end(e);
+    PRIM_MODULE(e, b, gctx, &x, emit_state, emit_stage0, emit_ram, emit_stage1, emit_stage2,
+                emit_victim, emit_slot, emit_sharer, emit_decide, emit_way_update, emit_job,
+                emit_inval_stream, emit_next, emit_regs, emit_formal);
 }
 
 void rec_report(FILE *f, const rec_cfg *c, int json)

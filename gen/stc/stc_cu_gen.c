@@ -62,7 +62,6 @@ static const char *bsq_conn(const char *port, char *buf, size_t len)
  * part and the widths of the spec's names (A address bits, N band bits,
  * EP epochs, SW SEB bits, L drain lanes, PW pending-write bits). */
 typedef struct {
-    emit_file *e;
     const stc_cu_cfg *c;
     const block_desc *b;
     stc_bsq_geom g;
@@ -72,9 +71,8 @@ typedef struct {
     int dem, conf;
 } cu_gctx;
 
-static void cu_emit_head(const cu_gctx *x)
+static void cu_emit_head(emit_file *e, const cu_gctx *x)
 {
-    emit_file *e = x->e;
     const stc_cu_cfg *c = x->c;
     const block_desc *b = x->b;
     const stc_bsq_geom *g = &x->g;
@@ -129,9 +127,8 @@ static void cu_emit_head(const cu_gctx *x)
     emit_nl(e);
 }
 
-static void cu_emit_ports(const cu_gctx *x)
+static void cu_emit_ports(emit_file *e, const cu_gctx *x)
 {
-    emit_file *e = x->e;
     unsigned N = x->N;
     int dem = x->dem;
     int conf = x->conf;
@@ -171,9 +168,8 @@ static void cu_emit_ports(const cu_gctx *x)
     emit_nl(e);
 }
 
-static void cu_emit_demand(const cu_gctx *x)
+static void cu_emit_demand(emit_file *e, const cu_gctx *x)
 {
-    emit_file *e = x->e;
     unsigned A = x->A;
     unsigned N = x->N;
     unsigned L = x->L;
@@ -220,9 +216,8 @@ static void cu_emit_demand(const cu_gctx *x)
     emit_nl(e);
 }
 
-static void cu_emit_phase(const cu_gctx *x)
+static void cu_emit_phase(emit_file *e, const cu_gctx *x)
 {
-    emit_file *e = x->e;
     unsigned EP = x->EP;
     unsigned PW = x->PW;
 
@@ -297,9 +292,8 @@ static void cu_emit_phase(const cu_gctx *x)
     emit_nl(e);
 }
 
-static void cu_emit_outputs(const cu_gctx *x)
+static void cu_emit_outputs(emit_file *e, const cu_gctx *x)
 {
-    emit_file *e = x->e;
     const stc_cu_cfg *c = x->c;
     unsigned N = x->N;
     unsigned SW = x->SW;
@@ -343,7 +337,6 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     const stc_cu_cfg *c = cfg;
     cu_gctx x;
     memset(&x, 0, sizeof x);
-    x.e = e;
     x.c = c;
     x.b = b;
     x.A = c->bsq.addr_bits;
@@ -359,11 +352,8 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
         e->err = 1;
         return;
     }
-    cu_emit_head(&x);
-    cu_emit_ports(&x);
-    cu_emit_demand(&x);
-    cu_emit_phase(&x);
-    cu_emit_outputs(&x);
+    PRIM_STAGES(e, cu_gctx, &x, cu_emit_head, cu_emit_ports, cu_emit_demand, cu_emit_phase,
+                cu_emit_outputs);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -21,7 +21,6 @@
 #include "stc_emu.h"
 
 typedef struct {
-    emit_file *e;
     const stc_emu_cfg *c;
     stc_emu_geom g;
     unsigned cnt_bits; /* target count, 0..epochs: band bits + 1          */
@@ -30,12 +29,11 @@ typedef struct {
     char init_hex[STC_E_MAX / 4 + 8]; /* the initial epoch set, hex digits */
 } gctx;
 
-static void geometry(gctx *x, emit_file *e, const stc_emu_cfg *c)
+static void geometry(gctx *x, const stc_emu_cfg *c)
 {
     stc_eset init;
     unsigned nd, k = 0;
     int d;
-    x->e = e;
     x->c = c;
     stc_emu_geom_of(c, &x->g);
     x->cnt_bits = c->n + 1;
@@ -51,9 +49,8 @@ static void geometry(gctx *x, emit_file *e, const stc_emu_cfg *c)
     x->init_hex[k] = '\0';
 }
 
-static void emit_localparams(gctx *x)
+static void emit_localparams(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const stc_emu_cfg *c = x->c;
     unsigned epochs = x->g.E;
     unsigned guard_bits = x->g.guard_bits;
@@ -66,9 +63,8 @@ static void emit_localparams(gctx *x)
     emit_nl(e);
 }
 
-static void emit_regs_decl(gctx *x)
+static void emit_regs_decl(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const stc_emu_cfg *c = x->c;
     unsigned cus = c->cus, addr_bits = c->addr_bits, band_bits = c->n, epochs = x->g.E;
     unsigned seb_bits = x->g.seb_bits, cu_bits = x->g.cu_bits, wake_bits = x->g.wake_bits;
@@ -105,10 +101,9 @@ static void emit_regs_decl(gctx *x)
     emit_nl(e);
 }
 
-static void emit_broadcasts(gctx *x)
+static void emit_broadcasts(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
-
+    (void)x; /* the same text in every configuration */
     /* ---- broadcasts and status */
     emit(e, "logic prep_fire, chg_fire;");
     emit(e, "assign prep_fire = prep_v_q & (&prep_ready_i);");
@@ -129,9 +124,8 @@ static void emit_broadcasts(gctx *x)
     emit_nl(e);
 }
 
-static void emit_arbiters(gctx *x)
+static void emit_arbiters(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const stc_emu_cfg *c = x->c;
     unsigned cus = c->cus, addr_bits = c->addr_bits;
     unsigned cu_bits = x->g.cu_bits;
@@ -177,9 +171,8 @@ static void emit_arbiters(gctx *x)
     emit_nl(e);
 }
 
-static void emit_target(gctx *x)
+static void emit_target(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const stc_emu_cfg *c = x->c;
     unsigned band_bits = c->n, epochs = x->g.E;
     unsigned cnt_bits = x->cnt_bits, lim = x->lim;
@@ -223,9 +216,8 @@ static void emit_target(gctx *x)
     emit_nl(e);
 }
 
-static void emit_handshake(gctx *x)
+static void emit_handshake(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const stc_emu_cfg *c = x->c;
     unsigned cus = c->cus, epochs = x->g.E;
     unsigned seb_bits = x->g.seb_bits, wake_bits = x->g.wake_bits;
@@ -299,9 +291,8 @@ static void emit_handshake(gctx *x)
     emit_nl(e);
 }
 
-static void emit_conflict(gctx *x)
+static void emit_conflict(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const stc_emu_cfg *c = x->c;
     unsigned cus = c->cus, addr_bits = c->addr_bits, band_bits = c->n;
     unsigned seb_bits = x->g.seb_bits, cu_bits = x->g.cu_bits;
@@ -352,9 +343,8 @@ static void emit_conflict(gctx *x)
     emit_nl(e);
 }
 
-static void emit_demand(gctx *x)
+static void emit_demand(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const stc_emu_cfg *c = x->c;
     unsigned cus = c->cus, addr_bits = c->addr_bits, band_bits = c->n, epochs = x->g.E;
     unsigned cu_bits = x->g.cu_bits;
@@ -406,9 +396,8 @@ static void emit_demand(gctx *x)
     emit_nl(e);
 }
 
-static void emit_regs(gctx *x)
+static void emit_regs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     const stc_emu_cfg *c = x->c;
     unsigned band_bits = c->n, epochs = x->g.E;
     unsigned seb_bits = x->g.seb_bits;
@@ -436,13 +425,12 @@ static void emit_regs(gctx *x)
     emit_nl(e);
 }
 
-static void emit_formal(gctx *x)
+static void emit_formal(emit_file *e, const gctx *x)
 {
     static const char *const samples[] = {
         "f_chg_q <= chg_v_q",
         "f_seen_q <= (phase_q == PhPrep && !prep_v_q) ? (f_seen_q | rdy_valid_i) : '0",
         "f_allrdy_q <= (phase_q == PhPrep) && !prep_v_q && ((f_seen_q | rdy_valid_i) == '1)", NULL};
-    emit_file *e = x->e;
     const stc_emu_cfg *c = x->c;
     unsigned cus = c->cus, epochs = x->g.E;
     unsigned cnt_bits = x->cnt_bits, lim = x->lim;
@@ -483,26 +471,11 @@ static void emit_formal(gctx *x)
     emit(e, "`endif");
 }
 
-/* The module body, stage by stage (the header and port list are emit_emu's). */
-static void emit_body(gctx *x)
-{
-    emit_localparams(x);
-    emit_regs_decl(x);
-    emit_broadcasts(x);
-    emit_arbiters(x);
-    emit_target(x);
-    emit_handshake(x);
-    emit_conflict(x);
-    emit_demand(x);
-    emit_regs(x);
-    emit_formal(x);
-}
-
 static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
 {
     const stc_emu_cfg *c = cfg;
     gctx x;
-    geometry(&x, e, c);
+    geometry(&x, c);
     emit(e, "// STC epoch management unit, variant %s (TACO 2023, 4.2-4.4, Fig. 5, Table 4):",
          stc_variant_name(c->variant));
     emit(e, "// four-way handshake, %s. See docs/stc.md.",
@@ -514,9 +487,8 @@ static void emit_emu(emit_file *e, const void *cfg, const block_desc *b)
     else
         emit(e, "// Storage: flip-flops only (no ERV addresses in %s); no RAM by design.",
              stc_variant_name(c->variant));
-    prim_module_begin(e, b);
-    emit_body(&x);
-    prim_module_end(e);
+    PRIM_MODULE(e, b, gctx, &x, emit_localparams, emit_regs_decl, emit_broadcasts, emit_arbiters,
+                emit_target, emit_handshake, emit_conflict, emit_demand, emit_regs, emit_formal);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

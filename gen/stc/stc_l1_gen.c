@@ -17,64 +17,65 @@
 #include "stc_l1.h"
 
 typedef struct {
-    emit_file *e;
     const stc_l1_cfg *c;
     stc_l1_geom g;
     unsigned idx_bits; /* set index ports: set_bits, at least 1 */
 } gctx;
 
-static void emit_decls(gctx *x)
+static void emit_decls(emit_file *e, const gctx *x)
 {
     char b[200];
-    emit(x->e, "// Tag array: one set word per set, way w at [w*%u +: %u] = {age, tag, valid}.",
+    emit(e, "// Tag array: one set word per set, way w at [w*%u +: %u] = {age, tag, valid}.",
          x->g.way_word, x->g.way_word);
     snprintf(b, sizeof b, "mem_q [0:%u]", x->c->sets - 1);
-    prim_declv(x->e, x->g.set_word, b);
-    prim_declv(x->e, x->g.set_word,
+    prim_declv(e, x->g.set_word, b);
+    prim_declv(e, x->g.set_word,
                "rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word");
-    prim_decl(x->e, 1, "fwd_hit_q, fwd_hit_d, rd_en, wr_en");
-    prim_decl(x->e, x->idx_bits, "rd_idx, wr_idx, req_set, s_set, cset");
-    prim_decl(x->e, 1, "init_q, init_d");
-    prim_decl(x->e, x->idx_bits, "init_idx_q, init_idx_d");
-    emit_nl(x->e);
-    emit(x->e, "// Epoch state: CER (bit e = epoch e), SEB, and the ChangeEpoch being taken.");
-    prim_declv(x->e, x->g.epochs, "cer_q, cer_d, ncer_q, ncer_d");
-    prim_decl(x->e, x->g.seb_bits, "seb_q, seb_d, nseb_q, nseb_d");
-    prim_declv(x->e, x->c->sets, "touched_q, touched_d, set_1h");
-    prim_decl(x->e, x->c->pw_bits, "pw_q, pw_d, pw_new");
-    emit(x->e, "// MSHR entries: the transient states (I_V, I_I) with the poison bit.");
-    prim_declv(x->e, x->c->mshrs, "mv_q, mv_d, mii_q, mii_d, mpois_q, mpois_d");
-    prim_declv(x->e, x->c->mshrs * x->g.laddr_bits, "mline_q, mline_d");
-    emit(x->e, "// Stage: the request whose set word was read last cycle.");
-    prim_decl(x->e, 1, "s_valid_q, s_valid_d, s_evd_q, s_evd_d");
-    prim_decl(x->e, 2, "s_op_q, s_op_d");
-    prim_decl(x->e, x->c->addr_bits, "s_addr_q, s_addr_d");
-    prim_declv(x->e, x->c->ways, "s_done_q, s_done_d");
-    prim_decl(x->e, x->g.laddr_bits, "s_line");
-    prim_decl(x->e, x->g.tag_bits, "s_tag");
-    emit(x->e, "// ChangeEpoch engine: 0 idle, 1 sweep, 2 poison pass.");
-    prim_decl(x->e, 2, "ph_q, ph_d");
-    prim_decl(x->e, x->idx_bits, "sw_idx_q, sw_idx_d");
-    prim_declv(x->e, x->c->ways, "sw_done_q, sw_done_d");
-    emit_nl(x->e);
-    prim_declv(x->e, x->c->ways, "w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, "
-                      "use_1h, sm, sw_pend, sw_1h");
-    prim_declv(x->e, x->c->mshrs, "mm, mm_1h, free_1h, pp, pp_1h");
-    prim_decl(x->e, 1, "req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, "
-               "any_hit, full, any_inv, vict_valid, data_e, lazy_show, evict_show, do_alloc, "
-               "do_free, do_install, do_use, clr_hit, touch, sw_adv, sw_last, pois_apply, "
-               "pois_show, demand");
-    prim_decl(x->e, x->g.age_bits, "use_age");
-    prim_decl(x->e, x->g.tag_bits, "vict_tag, lazy_tag, sw_tag");
-    prim_decl(x->e, x->g.laddr_bits, "pois_line");
-    prim_decl(x->e, 3, "st_kind, st_event, st_act");
-    prim_decl(x->e, 2, "st_from, st_to, from_st");
-    prim_decl(x->e, x->g.laddr_bits, "st_line");
-    emit_nl(x->e);
+    prim_decl(e, 1, "fwd_hit_q, fwd_hit_d, rd_en, wr_en");
+    prim_decl(e, x->idx_bits, "rd_idx, wr_idx, req_set, s_set, cset");
+    prim_decl(e, 1, "init_q, init_d");
+    prim_decl(e, x->idx_bits, "init_idx_q, init_idx_d");
+    emit_nl(e);
+    emit(e, "// Epoch state: CER (bit e = epoch e), SEB, and the ChangeEpoch being taken.");
+    prim_declv(e, x->g.epochs, "cer_q, cer_d, ncer_q, ncer_d");
+    prim_decl(e, x->g.seb_bits, "seb_q, seb_d, nseb_q, nseb_d");
+    prim_declv(e, x->c->sets, "touched_q, touched_d, set_1h");
+    prim_decl(e, x->c->pw_bits, "pw_q, pw_d, pw_new");
+    emit(e, "// MSHR entries: the transient states (I_V, I_I) with the poison bit.");
+    prim_declv(e, x->c->mshrs, "mv_q, mv_d, mii_q, mii_d, mpois_q, mpois_d");
+    prim_declv(e, x->c->mshrs * x->g.laddr_bits, "mline_q, mline_d");
+    emit(e, "// Stage: the request whose set word was read last cycle.");
+    prim_decl(e, 1, "s_valid_q, s_valid_d, s_evd_q, s_evd_d");
+    prim_decl(e, 2, "s_op_q, s_op_d");
+    prim_decl(e, x->c->addr_bits, "s_addr_q, s_addr_d");
+    prim_declv(e, x->c->ways, "s_done_q, s_done_d");
+    prim_decl(e, x->g.laddr_bits, "s_line");
+    prim_decl(e, x->g.tag_bits, "s_tag");
+    emit(e, "// ChangeEpoch engine: 0 idle, 1 sweep, 2 poison pass.");
+    prim_decl(e, 2, "ph_q, ph_d");
+    prim_decl(e, x->idx_bits, "sw_idx_q, sw_idx_d");
+    prim_declv(e, x->c->ways, "sw_done_q, sw_done_d");
+    emit_nl(e);
+    prim_declv(e, x->c->ways,
+               "w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, "
+               "use_1h, sm, sw_pend, sw_1h");
+    prim_declv(e, x->c->mshrs, "mm, mm_1h, free_1h, pp, pp_1h");
+    prim_decl(e, 1,
+              "req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, "
+              "any_hit, full, any_inv, vict_valid, data_e, lazy_show, evict_show, do_alloc, "
+              "do_free, do_install, do_use, clr_hit, touch, sw_adv, sw_last, pois_apply, "
+              "pois_show, demand");
+    prim_decl(e, x->g.age_bits, "use_age");
+    prim_decl(e, x->g.tag_bits, "vict_tag, lazy_tag, sw_tag");
+    prim_decl(e, x->g.laddr_bits, "pois_line");
+    prim_decl(e, 3, "st_kind, st_event, st_act");
+    prim_decl(e, 2, "st_from, st_to, from_st");
+    prim_decl(e, x->g.laddr_bits, "st_line");
+    emit_nl(e);
 }
 
 /* the line address (byte) of way w's tag in set `set` */
-static void line_of(gctx *x, char *buf, size_t len, const char *tag, const char *set)
+static void line_of(const gctx *x, char *buf, size_t len, const char *tag, const char *set)
 {
     if (x->g.set_bits)
         snprintf(buf, len, "{%s, %s, %u'd0}", tag, set, x->g.line_bits);
@@ -82,9 +83,8 @@ static void line_of(gctx *x, char *buf, size_t len, const char *tag, const char 
         snprintf(buf, len, "{%s, %u'd0}", tag, x->g.line_bits);
 }
 
-static void emit_ways(gctx *x)
+static void emit_ways(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned w;
     char s1[48], s2[48], l[96];
     emit(e, "// Per way: the band of the stored line under the current SEB and its");
@@ -111,9 +111,8 @@ static void emit_ways(gctx *x)
     emit_nl(e);
 }
 
-static void emit_stage(gctx *x)
+static void emit_stage(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned i;
     char l[96];
     emit(e, "// Stage decode: the request's line, its band, MSHR match, hit, victim.");
@@ -152,8 +151,8 @@ static void emit_stage(gctx *x)
     emit(e, "assign full = &mv_q;");
     emit(e, "assign data_e = cur | busy_pois;");
     emit(e, "assign from_st = busy ? (busy_ii ? 2'd3 : 2'd2) : (any_hit ? 2'd1 : 2'd0);");
-    prim_and_or(x->e, "vict_tag", "vict_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
-    prim_and_or(x->e, "lazy_tag", "pend_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
+    prim_and_or(e, "vict_tag", "vict_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
+    prim_and_or(e, "lazy_tag", "pend_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
     emit_nl(e);
     emit(e, "// Table 1 (spec 3.5): one event a cycle; lazy INVs, an eviction, then");
     emit(e, "// the transition (fin), which writes the set back and frees the stage.");
@@ -252,15 +251,14 @@ static void emit_stage(gctx *x)
     emit_nl(e);
 }
 
-static void emit_update(gctx *x)
+static void emit_update(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned w;
     char s1[48], s2[48];
     emit(e, "// The written-back set word: lazy and dropped copies cleared, a fill");
     emit(e, "// installed in the victim way, LRU ages of the used way's set updated.");
     emit(e, "assign use_1h = do_install ? vict_1h : hit_1h;");
-    prim_and_or(x->e, "use_age", "use_1h", x->c->ways, "word", x->g.way_word, 1 + x->g.tag_bits,
+    prim_and_or(e, "use_age", "use_1h", x->c->ways, "word", x->g.way_word, 1 + x->g.tag_bits,
                 x->g.age_bits);
     for (w = 0; w < x->c->ways; w++) {
         prim_field(s1, sizeof s1, w, x->g.way_word, 1, x->g.tag_bits);
@@ -281,9 +279,8 @@ static void emit_update(gctx *x)
     emit_nl(e);
 }
 
-static void emit_chg(gctx *x)
+static void emit_chg(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned i;
     emit(e, "// ChangeEpoch: sweep the sets untouched in the ending epoch (old CER/SEB),");
     emit(e, "// one set a cycle plus one cycle per INV; then poison the outstanding");
@@ -295,7 +292,7 @@ static void emit_chg(gctx *x)
         emit(e, "assign sm = %u'd0; // --no-lazy: no sweep", x->c->ways);
     emit(e, "assign sw_pend = sm & ~sw_done_q;");
     emit(e, "assign sw_1h = sw_pend & (~sw_pend + %u'd1);", x->c->ways);
-    prim_and_or(x->e, "sw_tag", "sw_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
+    prim_and_or(e, "sw_tag", "sw_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
     emit(e, "assign sw_adv = (ph_q == 2'd1) & ~|sw_pend;");
     emit(e, "assign sw_last = sw_idx_q == %u'd%u;", x->idx_bits, x->c->sets - 1);
     for (i = 0; i < x->c->mshrs; i++) {
@@ -313,13 +310,13 @@ static void emit_chg(gctx *x)
     emit(e, "assign pp_1h = pp & (~pp + %u'd1);", x->c->mshrs);
     emit(e, "assign pois_show = |pp;");
     emit(e, "assign pois_apply = (ph_q == 2'd2) & ~|pp;");
-    prim_and_or(x->e, "pois_line", "pp_1h", x->c->mshrs, "mline_q", x->g.laddr_bits, 0, x->g.laddr_bits);
+    prim_and_or(e, "pois_line", "pp_1h", x->c->mshrs, "mline_q", x->g.laddr_bits, 0,
+                x->g.laddr_bits);
     emit_nl(e);
 }
 
-static void emit_ctrl(gctx *x)
+static void emit_ctrl(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     unsigned i;
     emit(e, "// Handshakes: a request is accepted when the stage is empty or leaves");
     emit(e, "// this cycle; a ChangeEpoch only with the stage empty (and first).");
@@ -342,7 +339,7 @@ static void emit_ctrl(gctx *x)
     else
         emit(e, "assign set_1h = 1'b1;");
     if (x->c->addr_bits > x->c->n) {
-        prim_decl(x->e, 1, "unused_sh");
+        prim_decl(e, 1, "unused_sh");
         emit_raw(e, "  assign unused_sh = ^{%ss_sh[%u:%u]", x->g.set_bits ? "" : "cset, ",
                  x->c->addr_bits - 1, x->c->n);
         for (i = 0; i < x->c->ways; i++)
@@ -352,7 +349,7 @@ static void emit_ctrl(gctx *x)
         emit_raw(e, "};\n");
     }
     if (!x->c->lazy) {
-        prim_decl(x->e, 1, "unused_nolazy");
+        prim_decl(e, 1, "unused_nolazy");
         emit(e, "assign unused_nolazy = ^{w_cur, demand}; // --no-lazy: no band compare of ways");
     }
     emit(e, "assign chg_done_o = pois_apply;");
@@ -443,9 +440,8 @@ static void emit_ctrl(gctx *x)
     emit_nl(e);
 }
 
-static void emit_regs(gctx *x)
+static void emit_regs(emit_file *e, const gctx *x)
 {
-    emit_file *e = x->e;
     emit(e, "// Set RAM: synchronous read with enable, one write port; no reset (the");
     emit(e, "// init pass writes every set after reset, one a cycle).");
     prim_ram_ports(e, &(prim_ram){"mem_q", "wr_en", "wr_idx", "wr_word", "rd_en", "rdata_q",
@@ -475,10 +471,9 @@ static void emit_regs(gctx *x)
 /* Properties (spec 8): a fill never installs a line of a current band;
  * poisoned responses never install; the touched bits are clear right after
  * a ChangeEpoch is taken; PW never wraps. */
-static void emit_formal(gctx *x)
+static void emit_formal(emit_file *e, const gctx *x)
 {
     static const char *const samples[] = {"f_apply_q <= rst_ni & pois_apply", NULL};
-    emit_file *e = x->e;
     emit_nl(e);
     prim_formal_begin(e, NULL);
     emit(e, "logic f_apply_q = 1'b0;");
@@ -503,16 +498,8 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// invalidation, end-of-epoch sweep%s%s; see docs/stc.md.",
          x.c->poison ? " and the per-load poison bit" : ", paper-literal (no poison bit)",
          x.c->lazy ? "" : " (disabled: --no-lazy)");
-    prim_module_begin(e, b);
-    emit_decls(&x);
-    emit_ways(&x);
-    emit_stage(&x);
-    emit_update(&x);
-    emit_chg(&x);
-    emit_ctrl(&x);
-    emit_regs(&x);
-    emit_formal(&x);
-    prim_module_end(e);
+    PRIM_MODULE(e, b, gctx, &x, emit_decls, emit_ways, emit_stage, emit_update, emit_chg, emit_ctrl,
+                emit_regs, emit_formal);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)
