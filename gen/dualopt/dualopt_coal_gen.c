@@ -29,8 +29,6 @@ typedef struct {
     dualopt_codec_geom g;
 } gctx;
 
-static unsigned gpu_of(const dualopt_codec_cfg *c, unsigned f) { return dualopt_coal_gpu_of(c, f); }
-
 /* The coalescer's `ifdef FORMAL` block (scripts/formal.sh, tb/formal.txt):
  * property groups p_count (packet limits and header), p_hold (the packet port
  * under back-pressure), p_wait (an eligible buffer is sent within NF cycles in
@@ -190,7 +188,6 @@ static void emit_decls(emit_file *e, const gctx *x)
 
 static void emit_admission(emit_file *e, const gctx *x)
 {
-    const dualopt_codec_cfg *c = x->c;
     unsigned f, k;
 
     /* ---- admission (spec 2.4 step 1) */
@@ -200,7 +197,8 @@ static void emit_admission(emit_file *e, const gctx *x)
     for (k = 0; k < x->g.words; k++)
         emit(e, "assign wd%u = in_data_i[%u +: %u];", k, k * x->g.data_bits, x->g.data_bits);
     for (f = 0; f < x->g.nf; f++)
-        emit(e, "assign dsel%u = in_dst_i == %u'd%u;", f, x->g.gpu_bits, gpu_of(c, f));
+        emit(e, "assign dsel%u = in_dst_i == %u'd%u;", f, x->g.gpu_bits,
+             dualopt_coal_gpu_of(x->c, f));
     for (f = 0; f < x->g.nf; f++)
         emit(e, "assign dsel[%u] = dsel%u;", f, f);
     {
@@ -212,8 +210,8 @@ static void emit_admission(emit_file *e, const gctx *x)
         emit(e, "assign k = %s;", buf);
     }
     for (f = 0; f < x->g.nf; f++)
-        emit(e, "assign fit%u = {1'b0, cnt%u_q} + %u'(k) <= %u'd%u;", f, f, x->g.cnt_bits + 1, x->g.cnt_bits + 1,
-             c->buf);
+        emit(e, "assign fit%u = {1'b0, cnt%u_q} + %u'(k) <= %u'd%u;", f, f, x->g.cnt_bits + 1,
+             x->g.cnt_bits + 1, x->c->buf);
     {
         char buf[1024];
         size_t n = 0;
@@ -230,7 +228,6 @@ static void emit_admission(emit_file *e, const gctx *x)
 
 static void emit_eligibility(emit_file *e, const gctx *x)
 {
-    const dualopt_codec_cfg *c = x->c;
     unsigned f;
 
     /* ---- eligibility (step 2) */
@@ -241,7 +238,7 @@ static void emit_eligibility(emit_file *e, const gctx *x)
         emit(e, "assign ceff%u = cnt%u_q + (adm%u ? %u'(k) : %u'd0);", f, f, f, x->g.cnt_bits,
              x->g.cnt_bits);
         emit(e, "assign elig%u = ceff%u >= %u'd%u | (cnt%u_q != '0 & ~adm%u & idle%u_q == %u'd%u);",
-             f, f, x->g.cnt_bits, x->c->max, f, f, f, x->g.idle_bits, c->timeout);
+             f, f, x->g.cnt_bits, x->c->max, f, f, f, x->g.idle_bits, x->c->timeout);
         emit(e, "assign ns%u = ceff%u >= %u'd%u ? %u'd%u : %u'(ceff%u);", f, f, x->g.cnt_bits, x->c->max,
              x->g.n_bits, x->c->max, x->g.n_bits, f);
     }
@@ -383,7 +380,6 @@ static void emit_banks(emit_file *e, const gctx *x)
 
 static void emit_packet(emit_file *e, const gctx *x)
 {
-    const dualopt_codec_cfg *c = x->c;
     unsigned b, j, q;
 
     /* ---- packet register */
@@ -396,7 +392,7 @@ static void emit_packet(emit_file *e, const gctx *x)
         emit_begin(e, "if (send) begin");
         emit(e, "byw%u_d = '0;", j);
         emit(e, "case (csel)");
-        for (q = 0; q <= j && q <= c->buf; q++)
+        for (q = 0; q <= j && q <= x->c->buf; q++)
             if (j - q < x->g.words)
                 emit(e, "  %u'd%u: byw%u_d = {in_id_i, wd%u};", x->g.cnt_bits, q, j, j - q);
         emit(e, "  default: ;");
@@ -465,7 +461,6 @@ static void emit_queue(emit_file *e, const gctx *x)
 
 static void emit_next(emit_file *e, const gctx *x)
 {
-    const dualopt_codec_cfg *c = x->c;
     unsigned f;
 
     /* ---- next state */
@@ -476,7 +471,7 @@ static void emit_next(emit_file *e, const gctx *x)
         emit(e, "head%u_d = head%u_q + (snd%u ? %u'(ns%u) : %u'd0);", f, f, f, x->g.pos_bits, f,
              x->g.pos_bits);
         emit(e, "idle%u_d = adm%u ? %u'd1 : (idle%u_q == %u'd%u ? idle%u_q : idle%u_q + %u'd1);", f,
-             f, x->g.idle_bits, f, x->g.idle_bits, c->timeout, f, f, x->g.idle_bits);
+             f, x->g.idle_bits, f, x->g.idle_bits, x->c->timeout, f, f, x->g.idle_bits);
     }
     emit(e, "ptr_d = ptr_q;");
     emit(e, "if (send) ptr_d = sel_pass ? '0 : sel + %u'd1;", x->g.ptr_bits);
@@ -487,11 +482,12 @@ static void emit_next(emit_file *e, const gctx *x)
     emit(e, "pkt_n_d = sel_pass ? '0 : nsel;");
     emit(e, "pkt_id_d = sel_pass ? qo_id : '0;");
     emit(e, "pkt_len_d = sel_pass ? qo_by : %u'd%u + %u'(nsel) * %u'd%u;", DUALOPT_CODEC_LEN_BITS,
-         DUALOPT_CODEC_HDR_BYTES, DUALOPT_CODEC_LEN_BITS, DUALOPT_CODEC_LEN_BITS, c->gran + 2);
+         DUALOPT_CODEC_HDR_BYTES, DUALOPT_CODEC_LEN_BITS, DUALOPT_CODEC_LEN_BITS, x->c->gran + 2);
     emit(e, "rot_d = hlow;");
     emit(e, "case (sel)");
     for (f = 0; f < x->g.nf; f++)
-        emit(e, "  %u'd%u: pkt_dst_d = %u'd%u;", x->g.ptr_bits, f, x->g.gpu_bits, gpu_of(c, f));
+        emit(e, "  %u'd%u: pkt_dst_d = %u'd%u;", x->g.ptr_bits, f, x->g.gpu_bits,
+             dualopt_coal_gpu_of(x->c, f));
     emit(e, "  default: pkt_dst_d = qo_dst;");
     emit(e, "endcase");
     emit_end(e, "end");

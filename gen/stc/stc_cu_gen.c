@@ -73,7 +73,6 @@ typedef struct {
 
 static void cu_emit_head(emit_file *e, const cu_gctx *x)
 {
-    const stc_cu_cfg *c = x->c;
     const block_desc *b = x->b;
     const stc_bsq_geom *g = &x->g;
     unsigned A = x->A;
@@ -85,7 +84,7 @@ static void cu_emit_head(emit_file *e, const cu_gctx *x)
 
     emit(e, "// STC per-CU epoch logic with its blocked store queue (paper 4.2-4.4, spec");
     emit(e, "// 3.3, 3.4), variant %s: CER (%u-bit mask), SEB, demand vector, conflict",
-         stc_cu_variant_name(c->variant), EP);
+         stc_cu_variant_name(x->c->variant), EP);
     emit(e, "// flag, RUN/PREPARE/CHANGE. Stores in their band's epoch go to the L1 register;");
     emit(e, "// others enter the BSQ. ReadyAck once PW = 0 and no store waits for the L1.");
     emit(e, "// ChangeEpoch: CER/SEB updated, DV and conflict flag cleared, BSQ scan drains");
@@ -132,7 +131,6 @@ static void cu_emit_ports(emit_file *e, const cu_gctx *x)
     unsigned N = x->N;
     int dem = x->dem;
     int conf = x->conf;
-
 
     emit(e, "// Epoch check of a store: to the L1 in RUN with its band in the CER,");
     emit(e, "// else into the BSQ (with an EpochDemand unless DV filters it).");
@@ -221,7 +219,6 @@ static void cu_emit_phase(emit_file *e, const cu_gctx *x)
     unsigned EP = x->EP;
     unsigned PW = x->PW;
 
-
     emit(e, "// Next state of the epoch logic.");
     emit(e, "logic iss_fire;");
     emit(e, "logic [%u:0] dv_set;", EP - 1);
@@ -294,14 +291,12 @@ static void cu_emit_phase(emit_file *e, const cu_gctx *x)
 
 static void cu_emit_outputs(emit_file *e, const cu_gctx *x)
 {
-    const stc_cu_cfg *c = x->c;
     unsigned N = x->N;
     unsigned SW = x->SW;
 
-
     prim_regs rl = {0};
-    cer_reset(c, &rl);
-    prim_reg(&rl, "seb", "%u'd%u", SW, c->bsq.seb);
+    cer_reset(x->c, &rl);
+    prim_reg(&rl, "seb", "%u'd%u", SW, x->c->bsq.seb);
     prim_regs_list(&rl, "dv='0 phase='0 ready_sent='0 conf_sent='0 pw='0 iss_valid='0 iss_drain='0 "
                         "iss_addr='0 ldr_valid='0 ldr_unc='0 ldr_addr='0 dem_valid='0 dem_addr='0 "
                         "dem_band='0 conf_valid='0 conf_addr='0 conf_band='0 served='0");

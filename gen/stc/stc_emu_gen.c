@@ -51,13 +51,12 @@ static void geometry(gctx *x, const stc_emu_cfg *c)
 
 static void emit_localparams(emit_file *e, const gctx *x)
 {
-    const stc_emu_cfg *c = x->c;
     unsigned epochs = x->g.E;
     unsigned guard_bits = x->g.guard_bits;
     unsigned ab = x->ab;
 
     emit(e, "localparam logic [1:0] PhIdle = 2'd0, PhPrep = 2'd1, PhChg = 2'd2;");
-    if (ab && c->seb_guard)
+    if (ab && x->c->seb_guard)
         emit(e, "localparam logic [%u:0] GuardFull = %u'd%u; // 2^N: the pointer went round once",
              guard_bits - 1, guard_bits, epochs);
     emit_nl(e);
@@ -65,8 +64,7 @@ static void emit_localparams(emit_file *e, const gctx *x)
 
 static void emit_regs_decl(emit_file *e, const gctx *x)
 {
-    const stc_emu_cfg *c = x->c;
-    unsigned cus = c->cus, addr_bits = c->addr_bits, band_bits = c->n, epochs = x->g.E;
+    unsigned cus = x->c->cus, addr_bits = x->c->addr_bits, band_bits = x->c->n, epochs = x->g.E;
     unsigned seb_bits = x->g.seb_bits, cu_bits = x->g.cu_bits, wake_bits = x->g.wake_bits;
     unsigned guard_bits = x->g.guard_bits;
     unsigned ab = x->ab, nv = x->nv;
@@ -126,8 +124,7 @@ static void emit_broadcasts(emit_file *e, const gctx *x)
 
 static void emit_arbiters(emit_file *e, const gctx *x)
 {
-    const stc_emu_cfg *c = x->c;
-    unsigned cus = c->cus, addr_bits = c->addr_bits;
+    unsigned cus = x->c->cus, addr_bits = x->c->addr_bits;
     unsigned cu_bits = x->g.cu_bits;
 
     /* ---- arbiters */
@@ -173,8 +170,7 @@ static void emit_arbiters(emit_file *e, const gctx *x)
 
 static void emit_target(emit_file *e, const gctx *x)
 {
-    const stc_emu_cfg *c = x->c;
-    unsigned band_bits = c->n, epochs = x->g.E;
+    unsigned band_bits = x->c->n, epochs = x->g.E;
     unsigned cnt_bits = x->cnt_bits, lim = x->lim;
     unsigned nv = x->nv;
 
@@ -218,8 +214,7 @@ static void emit_target(emit_file *e, const gctx *x)
 
 static void emit_handshake(emit_file *e, const gctx *x)
 {
-    const stc_emu_cfg *c = x->c;
-    unsigned cus = c->cus, epochs = x->g.E;
+    unsigned cus = x->c->cus, epochs = x->g.E;
     unsigned seb_bits = x->g.seb_bits, wake_bits = x->g.wake_bits;
     unsigned guard_bits = x->g.guard_bits;
     unsigned nv = x->nv;
@@ -234,7 +229,7 @@ static void emit_handshake(emit_file *e, const gctx *x)
     if (!nv)
         emit(e, "logic [%u:0] erv_hs;", epochs - 1);
     emit(e, "assign wake_fire = (phase_q == PhIdle) & (wake_i | (tmr_en_i & (wcnt_q == %u'd%u)));",
-         wake_bits, c->wake - 1);
+         wake_bits, x->c->wake - 1);
     emit(e, "assign rdy_acc = (phase_q == PhPrep && !prep_v_q) ? rdy_valid_i : '0;");
     emit(e, "assign done_acc = (phase_q == PhChg && !chg_v_q) ? done_valid_i : '0;");
     emit(e, "assign last_rdy = (phase_q == PhPrep) & ~prep_v_q & (&(rdy_q | rdy_acc));");
@@ -345,8 +340,7 @@ static void emit_conflict(emit_file *e, const gctx *x)
 
 static void emit_demand(emit_file *e, const gctx *x)
 {
-    const stc_emu_cfg *c = x->c;
-    unsigned cus = c->cus, addr_bits = c->addr_bits, band_bits = c->n, epochs = x->g.E;
+    unsigned cus = x->c->cus, addr_bits = x->c->addr_bits, band_bits = x->c->n, epochs = x->g.E;
     unsigned cu_bits = x->g.cu_bits;
     unsigned ab = x->ab, nv = x->nv;
 
