@@ -1,12 +1,14 @@
 /*
  * Emit helpers every unit's emitter shares (the generator's primitive
- * library): signal declarations, slices of flat vectors, one-hot AND-OR
- * multiplexers, log2. Each returns or prints exactly the text the units
+ * library): the module frame and its stages, signal declarations, slices of
+ * flat vectors, one-hot AND-OR multiplexers, log2, inferred RAMs, register
+ * blocks, next-state hold and load lines, register outputs, and the formal
+ * block's environment. Each returns or prints exactly the text the units
  * emitted before they were shared, so the committed RTL is unchanged.
  *
  * An emitter keeps its resolved geometry in a file-local `gctx` (the
- * emitter context: its emit_file, its configuration, the model's derived
- * widths from <unit>_geom) and passes it to its stage functions.
+ * emitter context: its configuration, the model's derived widths from
+ * <unit>_geom) and passes it, beside the emit_file, to its stage functions.
  */
 #ifndef PRIM_H
 #define PRIM_H
