@@ -59,4 +59,15 @@ static inline unsigned cohkit_popcount(uint64_t v)
     return n;
 }
 
+/* the greatest common divisor (b = 0: a) */
+static inline uint64_t cohkit_gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 #endif

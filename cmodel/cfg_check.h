@@ -69,4 +69,29 @@ typedef struct {
 int cohkit_cfg_preset_apply(const cohkit_unit_opt_table *t, const cohkit_cfg_preset *p,
                             void *cfg, const char *name);
 
+/* A unit's configuration functions over its option table PFX_opts, each
+ * declared by COHKIT_UNIT_CFG_API in the unit's header: PFX_cfg_preset
+ * (PRESETS refining DEFAULT_FN's configuration), PFX_cfg_option and
+ * PFX_cfg_args; COHKIT_CFG_OPT_FNS defines the three. */
+#define COHKIT_CFG_PRESET_FN(PFX, CFG, PRESETS, DEFAULT_FN)                                       \
+    int PFX##_cfg_preset(CFG *c, const char *name)                                               \
+    {                                                                                            \
+        DEFAULT_FN(c);                                                                           \
+        return cohkit_cfg_preset_apply(&PFX##_opts, PRESETS, c, name);                           \
+    }
+#define COHKIT_CFG_OPTION_FN(PFX, CFG)                                                            \
+    int PFX##_cfg_option(CFG *c, const char *name, const char *value, char *err, size_t len)     \
+    {                                                                                            \
+        return cohkit_unit_opt_apply(&PFX##_opts, c, name, value, err, len);                     \
+    }
+#define COHKIT_CFG_ARGS_FN(PFX, CFG)                                                              \
+    void PFX##_cfg_args(const CFG *c, char *buf, size_t len)                                     \
+    {                                                                                            \
+        cohkit_unit_opt_args(&PFX##_opts, c, buf, len);                                          \
+    }
+#define COHKIT_CFG_OPT_FNS(PFX, CFG, PRESETS, DEFAULT_FN)                                         \
+    COHKIT_CFG_PRESET_FN(PFX, CFG, PRESETS, DEFAULT_FN)                                          \
+    COHKIT_CFG_OPTION_FN(PFX, CFG)                                                               \
+    COHKIT_CFG_ARGS_FN(PFX, CFG)
+
 #endif

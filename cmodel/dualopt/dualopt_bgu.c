@@ -25,12 +25,6 @@ static const cohkit_cfg_preset presets[] = {
     {NULL, NULL},
 };
 
-int dualopt_bgu_cfg_preset(dualopt_bgu_cfg *c, const char *name)
-{
-    dualopt_bgu_cfg_default(c);
-    return cohkit_cfg_preset_apply(&dualopt_bgu_opts, presets, c, name);
-}
-
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("lanes", "N", "lanes per wavefront, 1..64 (default 64)", dualopt_bgu_cfg, lanes),
     COHKIT_UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 32..1024 (default 64)", dualopt_bgu_cfg, line),
@@ -40,10 +34,7 @@ static const cohkit_unit_opt opts[] = {
 };
 const cohkit_unit_opt_table dualopt_bgu_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
-int dualopt_bgu_cfg_option(dualopt_bgu_cfg *c, const char *name, const char *value, char *err, size_t len)
-{
-    return cohkit_unit_opt_apply(&dualopt_bgu_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPT_FNS(dualopt_bgu, dualopt_bgu_cfg, presets, dualopt_bgu_cfg_default)
 
 int dualopt_bgu_cfg_check(const dualopt_bgu_cfg *c, char *err, size_t len)
 {
@@ -84,11 +75,6 @@ void dualopt_bgu_geom_of(const dualopt_bgu_cfg *c, dualopt_bgu_geom *g)
 void dualopt_bgu_cfg_name(const dualopt_bgu_cfg *c, char *buf, size_t len)
 {
     snprintf(buf, len, "dualopt_bgu_n%u_l%u_g%u_a%u", c->lanes, c->line, c->gran, c->addr_bits);
-}
-
-void dualopt_bgu_cfg_args(const dualopt_bgu_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&dualopt_bgu_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

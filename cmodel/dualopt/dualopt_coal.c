@@ -46,12 +46,6 @@ static const cohkit_cfg_preset presets[] = {
     {NULL, NULL},
 };
 
-int dualopt_codec_cfg_preset(dualopt_codec_cfg *c, const char *name)
-{
-    cfg_default(c);
-    return cohkit_cfg_preset_apply(&dualopt_codec_opts, presets, c, name);
-}
-
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("gpus", "N",
                 "GPUs, 2..16 (gpus-1 destination buffers; default 4)",
@@ -86,10 +80,7 @@ static const cohkit_unit_opt opts[] = {
 };
 const cohkit_unit_opt_table dualopt_codec_opts = {opts, "a non-negative integer", 1000000, 10, 0, NULL};
 
-int dualopt_codec_cfg_option(dualopt_codec_cfg *c, const char *name, const char *value, char *err, size_t len)
-{
-    return cohkit_unit_opt_apply(&dualopt_codec_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPT_FNS(dualopt_codec, dualopt_codec_cfg, presets, cfg_default)
 
 int dualopt_codec_cfg_check(dualopt_codec_cfg *c, char *err, size_t len)
 {
@@ -172,11 +163,6 @@ void dualopt_codec_cfg_name(const char *prefix, const dualopt_codec_cfg *c, char
     snprintf(buf, len, "%s_g%u_s%u_b%u_m%u_t%u_w%u_l%u_p%u_c%u_q%u", prefix, c->gpus, c->self,
              c->buf, c->max, c->timeout, c->gran, c->line, c->pkt_bytes, c->count_bits,
              c->reg_depth);
-}
-
-void dualopt_codec_cfg_args(const dualopt_codec_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&dualopt_codec_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

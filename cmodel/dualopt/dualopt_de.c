@@ -14,16 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 const char *dualopt_de_mode_str(dualopt_de_mode m)
 {
     static const char *const s[] = {"MONITOR", "NONE", "COALESCE", "CACHE"};
@@ -49,12 +39,6 @@ static const cohkit_cfg_preset presets[] = {
     {"kernel", "--window 256 --warmup 64 --remonitor-on-kernel 1"},
     {NULL, NULL},
 };
-
-int dualopt_de_cfg_preset(dualopt_de_cfg *c, const char *name)
-{
-    dualopt_de_cfg_default(c);
-    return cohkit_cfg_preset_apply(&dualopt_de_opts, presets, c, name);
-}
 
 static const char *const preset_names[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
 const char *const *dualopt_de_preset_names(void) { return preset_names; }
@@ -108,7 +92,7 @@ int dualopt_de_ratio_parse(const char *s, dualopt_de_ratio *r, char *err, size_t
         snprintf(err, len, "'%s' is above 1", s);
         return -1;
     }
-    g = num ? gcd64(num, den) : den;
+    g = num ? cohkit_gcd64(num, den) : den;
     num /= g;
     den /= g;
     if (den > DUALOPT_DE_DEN_MAX) {
@@ -238,10 +222,7 @@ static const char *const args_order[] = {"window",     "warmup",   "remote-thres
                                          NULL};
 const cohkit_unit_opt_table dualopt_de_opts = {opts, "a number", 0, 10, 0, args_order};
 
-int dualopt_de_cfg_option(dualopt_de_cfg *c, const char *name, const char *value, char *err, size_t len)
-{
-    return cohkit_unit_opt_apply(&dualopt_de_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPT_FNS(dualopt_de, dualopt_de_cfg, presets, dualopt_de_cfg_default)
 
 /* ceil(window / remote_th), or 0 when the threshold is 0. */
 static uint64_t derived_cap(const dualopt_de_cfg *c)
@@ -318,11 +299,6 @@ void dualopt_de_cfg_name(const dualopt_de_cfg *c, char *buf, size_t len)
     snprintf(buf, len, "dualopt_de_w%u_u%u_c%llu_r%s_b%s_h%s_m%u_%s%s", c->window, c->warmup,
              (unsigned long long)c->max_total, r, b, h, c->words, c->hit_all ? "all" : "reads",
              c->remonitor ? "_k" : "");
-}
-
-void dualopt_de_cfg_args(const dualopt_de_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&dualopt_de_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

@@ -9,6 +9,7 @@
 
 #include "dualopt_de.h"
 #include "dualopt_de_trace.h"
+#include "bits.h"
 #include "unit_adapt.h"
 
 static const char *const presets[] = {"default", "fpga", "gran8", "gran16", "kernel", "tiny", NULL};
@@ -111,16 +112,6 @@ static void new_steady(de_stim *s)
 
 static void rand_access(de_stim *s);
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* a random multiple of m in 1..w (w itself when no multiple fits) */
 static uint64_t multiple_in(de_stim *s, uint64_t m, uint64_t w)
 {
@@ -149,8 +140,8 @@ static void plan_edge(de_stim *s)
     const dualopt_de_cfg *c = &s->c;
     de_plan *p = &s->plan;
     uint64_t w = c->window, cap = s->g.cap, bmul = (uint64_t)c->block_th.num * c->words;
-    uint64_t bstep = c->block_th.den / gcd64(c->block_th.den, bmul ? bmul : c->block_th.den);
-    uint64_t hstep = c->hit_th.den / gcd64(c->hit_th.den, c->hit_th.num ? c->hit_th.num : c->hit_th.den);
+    uint64_t bstep = c->block_th.den / cohkit_gcd64(c->block_th.den, bmul ? bmul : c->block_th.den);
+    uint64_t hstep = c->hit_th.den / cohkit_gcd64(c->hit_th.den, c->hit_th.num ? c->hit_th.num : c->hit_th.den);
     uint64_t nr, nw, nl, base, words, hits, hr, hw, elig;
     int64_t d = (int64_t)(cohkit_unit_rnd(&s->b.rng) % 4) - 1; /* -1, 0, 0, +1 */
     unsigned cs = (unsigned)(cohkit_unit_rnd(&s->b.rng) % 20); /* ratio windows are long: 1 in 20 */
@@ -165,7 +156,7 @@ static void plan_edge(de_stim *s)
     else if (cs == 1 && !c->hit_all)
         nr = multiple_in(s, hstep, w);
     else if (cs == 2 && !c->hit_all)
-        nr = multiple_in(s, bstep / gcd64(bstep, hstep) * hstep, w);
+        nr = multiple_in(s, bstep / cohkit_gcd64(bstep, hstep) * hstep, w);
     else
         nr = w - cohkit_unit_rnd(&s->b.rng) % (w < 8 ? w : 8) * (cohkit_unit_rnd(&s->b.rng) & 1);
     nw = w - nr;

@@ -243,24 +243,30 @@ static void account(sys *s, unsigned bytes)
     s->st->flits += (bytes + DUALOPT_E2E_FLIT - 1) / DUALOPT_E2E_FLIT;
 }
 
-static void deliver(sys *s, size_t op, uint64_t lanes, uint64_t line, const uint8_t *buf,
-                    uint64_t wmask)
+void dualopt_gpu_deliver(dualopt_gpu_result *r, const dualopt_gpu_kernel *k, size_t op,
+                         uint64_t lanes, uint64_t line, uint64_t mask, const uint8_t *d)
 {
-    const dualopt_gpu_op *o = &s->k->op[op];
+    const dualopt_gpu_op *o = &k->op[op];
     unsigned lane, b;
     for (lane = 0; lane < DUALOPT_E2E_LANES; lane++) {
         if (!((lanes >> lane) & 1))
             continue;
         for (b = 0; b < o->size; b++) {
             uint64_t a = o->addr[lane] + b;
-            unsigned off = (unsigned)(a & (DUALOPT_E2E_LINE - 1));
-            if ((a >> 6) != line || !((wmask >> (off / DUALOPT_E2E_GRAN)) & 1))
+            unsigned off = (unsigned)(a % DUALOPT_E2E_LINE);
+            if (a / DUALOPT_E2E_LINE != line || !((mask >> (off / DUALOPT_E2E_GRAN)) & 1))
                 continue;
-            s->res->data[op][lane][b] = buf[off];
-            if (s->res->writes[op][lane][b] < 255)
-                s->res->writes[op][lane][b]++;
+            r->data[op][lane][b] = d[off];
+            if (r->writes[op][lane][b] < 255)
+                r->writes[op][lane][b]++;
         }
     }
+}
+
+static void deliver(sys *s, size_t op, uint64_t lanes, uint64_t line, const uint8_t *buf,
+                    uint64_t wmask)
+{
+    dualopt_gpu_deliver(s->res, s->k, op, lanes, line, wmask, buf);
 }
 
 static void mem_line(sys *s, uint64_t line, uint8_t *buf)

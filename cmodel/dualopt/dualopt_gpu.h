@@ -161,6 +161,12 @@ typedef struct {
 int dualopt_gpu_run(const dualopt_gpu_opts *o, const dualopt_gpu_kernel *k, dualopt_gpu_stats *st, dualopt_gpu_result *res, char *err,
             size_t len);
 void dualopt_gpu_result_free(dualopt_gpu_result *r);
+/* Op `op` of k receives bytes of `line` (64-byte line number): every byte of
+ * its lanes in `lanes` that lies in the line, in a granule (DUALOPT_E2E_GRAN)
+ * set in `mask`, takes d[its offset]; r counts the writes of each byte (up
+ * to 255). */
+void dualopt_gpu_deliver(dualopt_gpu_result *r, const dualopt_gpu_kernel *k, size_t op,
+                         uint64_t lanes, uint64_t line, uint64_t mask, const uint8_t *d);
 
 typedef struct {
     uint64_t lanes, bytes, wrong, missing, extra;

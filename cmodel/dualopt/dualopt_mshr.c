@@ -29,12 +29,6 @@ static const cohkit_cfg_preset presets[] = {
     {NULL, NULL},
 };
 
-int dualopt_mshr_cfg_preset(dualopt_mshr_cfg *c, const char *name)
-{
-    dualopt_mshr_cfg_default(c);
-    return cohkit_cfg_preset_apply(&dualopt_mshr_opts, presets, c, name);
-}
-
 static const cohkit_unit_opt_choice modes[] = {
     {"bitmask", DUALOPT_MSHR_BITMASK, 0}, {"line", DUALOPT_MSHR_LINE, 0}, {NULL, 0, 0}};
 static const cohkit_unit_opt opts[] = {
@@ -61,11 +55,7 @@ static const cohkit_unit_opt opts[] = {
 };
 const cohkit_unit_opt_table dualopt_mshr_opts = {opts, "a non-negative decimal integer", 0xffffffffUL, 10, 0, NULL};
 
-int dualopt_mshr_cfg_option(dualopt_mshr_cfg *c, const char *name, const char *value, char *err,
-                            size_t len)
-{
-    return cohkit_unit_opt_apply(&dualopt_mshr_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPT_FNS(dualopt_mshr, dualopt_mshr_cfg, presets, dualopt_mshr_cfg_default)
 
 int dualopt_mshr_cfg_check(const dualopt_mshr_cfg *c, char *err, size_t len)
 {
@@ -118,11 +108,6 @@ void dualopt_mshr_cfg_name(const dualopt_mshr_cfg *c, char *buf, size_t len)
     snprintf(buf, len, "dualopt_mshr_e%u_t%u_l%u_g%u_a%u_tag%u_%s", c->entries, c->targets,
              c->line, c->gran, c->addr_bits, c->tag_bits,
              c->mode == DUALOPT_MSHR_LINE ? "line" : "bitmask");
-}
-
-void dualopt_mshr_cfg_args(const dualopt_mshr_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&dualopt_mshr_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

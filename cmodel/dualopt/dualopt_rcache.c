@@ -24,12 +24,6 @@ static const cohkit_cfg_preset presets[] = {
     {NULL, NULL},
 };
 
-int dualopt_rcache_cfg_preset(dualopt_rcache_cfg *c, const char *name)
-{
-    dualopt_rcache_cfg_default(c);
-    return cohkit_cfg_preset_apply(&dualopt_rcache_opts, presets, c, name);
-}
-
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("sets", "N",
                 "sets, 2..65536, any value: set = line mod N (default 1536)",
@@ -43,10 +37,7 @@ static const cohkit_unit_opt opts[] = {
 };
 const cohkit_unit_opt_table dualopt_rcache_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
-int dualopt_rcache_cfg_option(dualopt_rcache_cfg *c, const char *name, const char *value, char *err, size_t len)
-{
-    return cohkit_unit_opt_apply(&dualopt_rcache_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPT_FNS(dualopt_rcache, dualopt_rcache_cfg, presets, dualopt_rcache_cfg_default)
 
 int dualopt_rcache_cfg_check(const dualopt_rcache_cfg *c, char *err, size_t len)
 {
@@ -125,11 +116,6 @@ void dualopt_rcache_geom_of(const dualopt_rcache_cfg *c, dualopt_rcache_geom *g)
 void dualopt_rcache_cfg_name(const dualopt_rcache_cfg *c, char *buf, size_t len)
 {
     snprintf(buf, len, "dualopt_rcache_s%u_w%u_l%u_a%u", c->sets, c->ways, c->line, c->addr_bits);
-}
-
-void dualopt_rcache_cfg_args(const dualopt_rcache_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&dualopt_rcache_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

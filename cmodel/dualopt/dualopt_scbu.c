@@ -23,12 +23,6 @@ static const cohkit_cfg_preset presets[] = {
     {NULL, NULL},
 };
 
-int dualopt_scbu_cfg_preset(dualopt_scbu_cfg *c, const char *name)
-{
-    dualopt_scbu_cfg_default(c);
-    return cohkit_cfg_preset_apply(&dualopt_scbu_opts, presets, c, name);
-}
-
 static const cohkit_unit_opt_choice zero_one[] = {{"0", 0, 0}, {"1", 1, 0}, {NULL, 0, 0}};
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_HEX64("start", "A", "reset value of the start register, hex (default 0x0)", dualopt_scbu_cfg,
@@ -46,10 +40,7 @@ static const cohkit_unit_opt opts[] = {
 static const char *const args_order[] = {"addr-bits", "start", "end", "enable", NULL};
 const cohkit_unit_opt_table dualopt_scbu_opts = {opts, "a decimal number", 1000, 10, 0, args_order};
 
-int dualopt_scbu_cfg_option(dualopt_scbu_cfg *c, const char *name, const char *value, char *err, size_t len)
-{
-    return cohkit_unit_opt_apply(&dualopt_scbu_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPT_FNS(dualopt_scbu, dualopt_scbu_cfg, presets, dualopt_scbu_cfg_default)
 
 int dualopt_scbu_cfg_check(const dualopt_scbu_cfg *c, char *err, size_t len)
 {
@@ -75,11 +66,6 @@ void dualopt_scbu_cfg_name(const dualopt_scbu_cfg *c, char *buf, size_t len)
 {
     snprintf(buf, len, "dualopt_scbu_a%u_s%llx_e%llx_en%u", c->addr_bits,
              (unsigned long long)c->start, (unsigned long long)c->end, c->enable);
-}
-
-void dualopt_scbu_cfg_args(const dualopt_scbu_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&dualopt_scbu_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

@@ -256,21 +256,7 @@ static unsigned home_of(uint64_t line) { return (unsigned)((line * DUALOPT_E2E_L
 static void deliver_line(dualopt_sys *s, size_t op, uint64_t lanes, uint64_t line, uint64_t have,
                          const uint8_t *d)
 {
-    const dualopt_gpu_op *o = &s->k->op[op];
-    unsigned lane, b;
-    for (lane = 0; lane < DUALOPT_E2E_LANES; lane++) {
-        if (!((lanes >> lane) & 1))
-            continue;
-        for (b = 0; b < o->size; b++) {
-            uint64_t a = o->addr[lane] + b;
-            unsigned off = (unsigned)(a % DUALOPT_E2E_LINE);
-            if (a / DUALOPT_E2E_LINE != line || !((have >> (off / DUALOPT_E2E_GRAN)) & 1))
-                continue;
-            s->res.data[op][lane][b] = d[off];
-            if (s->res.writes[op][lane][b] < 255)
-                s->res.writes[op][lane][b]++;
-        }
-    }
+    dualopt_gpu_deliver(&s->res, s->k, op, lanes, line, have, d);
 }
 
 /* a store or atomic split into line writes (lanes in ascending order) */

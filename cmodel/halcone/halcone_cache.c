@@ -35,12 +35,6 @@ static const cohkit_cfg_preset presets[] = {
     {NULL, NULL},
 };
 
-int halcone_cache_cfg_preset(halcone_cache_cfg *c, const char *name)
-{
-    cfg_base(c);
-    return cohkit_cfg_preset_apply(&halcone_cache_opts, presets, c, name);
-}
-
 static const cohkit_unit_opt_choice roles[] = {
     {"l1", HALCONE_CACHE_ROLE_L1, 0}, {"l2", HALCONE_CACHE_ROLE_L2, 0}, {NULL, 0, 0}};
 static const cohkit_unit_opt_choice rule_sets[] = {
@@ -93,11 +87,7 @@ static const cohkit_unit_opt opts[] = {
 static const char *const args_order[] = {"role", "sets", "ways", "line", "addr-bits", "ts-bits", "pending", "rules", "lease-ext", "read-cts", "overflow", "req-cts", "l1-req-cts", NULL};
 const cohkit_unit_opt_table halcone_cache_opts = {opts, "a number", 0xffffffffUL, 10, 25, args_order};
 
-int halcone_cache_cfg_option(halcone_cache_cfg *c, const char *name, const char *value, char *err,
-                             size_t len)
-{
-    return cohkit_unit_opt_apply(&halcone_cache_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPT_FNS(halcone_cache, halcone_cache_cfg, presets, cfg_base)
 
 int halcone_cache_cfg_check(const halcone_cache_cfg *c, char *err, size_t len)
 {
@@ -165,11 +155,6 @@ void halcone_cache_cfg_name(const halcone_cache_cfg *c, char *buf, size_t len)
         n += snprintf(buf + n, len - (size_t)n, "_rq%d", c->req_cts);
     if (c->l1_req_cts >= 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, "_uq%d", c->l1_req_cts);
-}
-
-void halcone_cache_cfg_args(const halcone_cache_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&halcone_cache_opts, c, buf, len);
 }
 
 const char *halcone_cache_rsp_str(halcone_cache_rsp_kind k)
@@ -545,16 +530,6 @@ const halcone_cache_geom *halcone_cache_geom_get(const halcone_cache *c) { retur
 
 /* -------------------------------------------------------- timing shell -- */
 
-/* Port word indices (halcone_cache_port_table order). */
-enum {
-    I_RST, I_REQ_VALID, I_REQ_OP, I_REQ_ADDR, I_FILL_VALID, I_FILL_ID, I_FILL_WTS, I_FILL_RTS,
-    I_RSP_READY, I_DN_READY, I_EV_READY
-};
-enum {
-    O_REQ_READY, O_FILL_READY, O_RSP_VALID, O_RSP_KIND, O_RSP_LINE, O_RSP_CTS, O_RSP_WTS,
-    O_RSP_RTS, O_RSP_COUNT, O_DN_VALID, O_DN_WRITE, O_DN_LINE, O_DN_ID
-    /* then dn_cts_o (with req-cts), ev_valid_o, ev_line_o, ev_wts_o, ev_rts_o */
-};
 
 struct halcone_cache_tm {
     halcone_cache_cfg cfg;
@@ -595,8 +570,8 @@ halcone_cache_tm *halcone_cache_tm_new(const halcone_cache_cfg *cfg)
         free(t);
         return NULL;
     }
-    t->o_ev = O_DN_ID + 1 + (unsigned)t->g.req_cts;
-    t->i_cts = I_EV_READY + (cfg->role == HALCONE_CACHE_ROLE_L2);
+    t->o_ev = HALCONE_CACHE_O_DN_ID + 1 + (unsigned)t->g.req_cts;
+    t->i_cts = HALCONE_CACHE_I_EV_READY + (cfg->role == HALCONE_CACHE_ROLE_L2);
     halcone_cache_tm_reset(t);
     return t;
 }
@@ -645,9 +620,9 @@ static int used_entries(const halcone_cache_tm *t)
 
 static void b_eval(const halcone_cache_tm *t, const uint64_t *in, bstate *bs)
 {
-    int rsp_free = !t->rsp_v || (in[I_RSP_READY] & 1);
-    int dn_free = !t->dn_v || (in[I_DN_READY] & 1);
-    int ev_free = t->cfg.role == HALCONE_CACHE_ROLE_L1 || !t->ev_v || (in[I_EV_READY] & 1);
+    int rsp_free = !t->rsp_v || (in[HALCONE_CACHE_I_RSP_READY] & 1);
+    int dn_free = !t->dn_v || (in[HALCONE_CACHE_I_DN_READY] & 1);
+    int ev_free = t->cfg.role == HALCONE_CACHE_ROLE_L1 || !t->ev_v || (in[HALCONE_CACHE_I_EV_READY] & 1);
     memset(bs, 0, sizeof *bs);
     if (!t->b_valid)
         return;
@@ -688,14 +663,14 @@ void halcone_cache_tm_eval(const halcone_cache_tm *t, const uint64_t *in, uint64
     int bfree, used;
     unsigned i;
     uint64_t la;
-    unsigned op = (unsigned)(in[I_REQ_OP] & 3);
+    unsigned op = (unsigned)(in[HALCONE_CACHE_I_REQ_OP] & 3);
     int ok = 1;
     memset(out, 0, (t->o_ev + 4) * sizeof *out);
     b_eval(t, in, &bs);
     bfree = !t->b_valid || bs.fire;
     used = used_entries(t);
-    out[O_FILL_READY] = !t->init_q && bfree;
-    la = (in[I_REQ_ADDR] & cohkit_mask64(t->cfg.addr_bits)) >> t->g.off_bits;
+    out[HALCONE_CACHE_O_FILL_READY] = !t->init_q && bfree;
+    la = (in[HALCONE_CACHE_I_REQ_ADDR] & cohkit_mask64(t->cfg.addr_bits)) >> t->g.off_bits;
     if (op == HALCONE_CACHE_OP_INV) {
         ok = used == 0 && !bs.alloc;
     } else {
@@ -707,20 +682,20 @@ void halcone_cache_tm_eval(const halcone_cache_tm *t, const uint64_t *in, uint64
         if (op != HALCONE_CACHE_OP_EV && (int)t->g.pending - used <= (bs.alloc && bs.fire ? 1 : 0))
             ok = 0;
     }
-    out[O_REQ_READY] = !t->init_q && bfree && !(in[I_FILL_VALID] & 1) && ok;
-    out[O_RSP_VALID] = t->rsp_v;
-    out[O_RSP_KIND] = t->rsp_kind;
-    out[O_RSP_LINE] = t->rsp_line;
-    out[O_RSP_CTS] = t->rsp_cts;
-    out[O_RSP_WTS] = t->rsp_wts;
-    out[O_RSP_RTS] = t->rsp_rts;
-    out[O_RSP_COUNT] = t->rsp_count;
-    out[O_DN_VALID] = t->dn_v;
-    out[O_DN_WRITE] = t->dn_write;
-    out[O_DN_LINE] = t->dn_line;
-    out[O_DN_ID] = t->dn_id;
+    out[HALCONE_CACHE_O_REQ_READY] = !t->init_q && bfree && !(in[HALCONE_CACHE_I_FILL_VALID] & 1) && ok;
+    out[HALCONE_CACHE_O_RSP_VALID] = t->rsp_v;
+    out[HALCONE_CACHE_O_RSP_KIND] = t->rsp_kind;
+    out[HALCONE_CACHE_O_RSP_LINE] = t->rsp_line;
+    out[HALCONE_CACHE_O_RSP_CTS] = t->rsp_cts;
+    out[HALCONE_CACHE_O_RSP_WTS] = t->rsp_wts;
+    out[HALCONE_CACHE_O_RSP_RTS] = t->rsp_rts;
+    out[HALCONE_CACHE_O_RSP_COUNT] = t->rsp_count;
+    out[HALCONE_CACHE_O_DN_VALID] = t->dn_v;
+    out[HALCONE_CACHE_O_DN_WRITE] = t->dn_write;
+    out[HALCONE_CACHE_O_DN_LINE] = t->dn_line;
+    out[HALCONE_CACHE_O_DN_ID] = t->dn_id;
     if (t->g.req_cts)
-        out[O_DN_ID + 1] = t->dn_cts;
+        out[HALCONE_CACHE_O_DN_ID + 1] = t->dn_cts;
     out[t->o_ev] = t->ev_v;
     out[t->o_ev + 1] = t->ev_line;
     out[t->o_ev + 2] = t->ev_wts;
@@ -743,27 +718,27 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
     uint64_t out[40];
     bstate bs;
     int acc_fill, acc_req, fok;
-    if (!(in[I_RST] & 1)) {
+    if (!(in[HALCONE_CACHE_I_RST] & 1)) {
         halcone_cache_tm_reset(t);
         return;
     }
     halcone_cache_tm_eval(t, in, out);
     b_eval(t, in, &bs);
-    acc_fill = (int)((in[I_FILL_VALID] & 1) && out[O_FILL_READY]);
+    acc_fill = (int)((in[HALCONE_CACHE_I_FILL_VALID] & 1) && out[HALCONE_CACHE_O_FILL_READY]);
     /* a fill counts only if its entry is in use after the accepting edge
      * (not allocated or freed by the op leaving the stage at that edge) */
     {
-        unsigned id = (unsigned)(in[I_FILL_ID] & cohkit_mask64(t->g.id_bits));
+        unsigned id = (unsigned)(in[HALCONE_CACHE_I_FILL_ID] & cohkit_mask64(t->g.id_bits));
         fok = acc_fill && t->ent_valid[id] &&
               !(bs.fire && t->b_fill && t->b_fok && t->b_id == id);
     }
-    acc_req = (int)((in[I_REQ_VALID] & 1) && out[O_REQ_READY]);
+    acc_req = (int)((in[HALCONE_CACHE_I_REQ_VALID] & 1) && out[HALCONE_CACHE_O_REQ_READY]);
     /* output registers drain */
-    if (t->rsp_v && (in[I_RSP_READY] & 1))
+    if (t->rsp_v && (in[HALCONE_CACHE_I_RSP_READY] & 1))
         t->rsp_v = 0;
-    if (t->dn_v && (in[I_DN_READY] & 1))
+    if (t->dn_v && (in[HALCONE_CACHE_I_DN_READY] & 1))
         t->dn_v = 0;
-    if (t->cfg.role == HALCONE_CACHE_ROLE_L1 || (t->ev_v && (in[I_EV_READY] & 1)))
+    if (t->cfg.role == HALCONE_CACHE_ROLE_L1 || (t->ev_v && (in[HALCONE_CACHE_I_EV_READY] & 1)))
         t->ev_v = 0;
     if (t->init_q) {
         if (t->init_idx == t->cfg.sets - 1)
@@ -818,13 +793,13 @@ void halcone_cache_tm_step(halcone_cache_tm *t, const uint64_t *in)
         t->b_fill = 1;
         t->b_fok = (unsigned)fok;
         /* an id naming no entry in use is dropped when it fires */
-        t->b_id = (unsigned)(in[I_FILL_ID] & cohkit_mask64(t->g.id_bits));
-        t->b_addr = ((in[I_FILL_WTS] & t->g.ts_max) << 32) | (in[I_FILL_RTS] & t->g.ts_max);
+        t->b_id = (unsigned)(in[HALCONE_CACHE_I_FILL_ID] & cohkit_mask64(t->g.id_bits));
+        t->b_addr = ((in[HALCONE_CACHE_I_FILL_WTS] & t->g.ts_max) << 32) | (in[HALCONE_CACHE_I_FILL_RTS] & t->g.ts_max);
     } else if (acc_req) {
         t->b_valid = 1;
         t->b_fill = 0;
-        t->b_op = (unsigned)(in[I_REQ_OP] & 3);
-        t->b_addr = in[I_REQ_ADDR] & cohkit_mask64(t->cfg.addr_bits);
+        t->b_op = (unsigned)(in[HALCONE_CACHE_I_REQ_OP] & 3);
+        t->b_addr = in[HALCONE_CACHE_I_REQ_ADDR] & cohkit_mask64(t->cfg.addr_bits);
         t->b_cts = t->g.l1_req_cts ? (uint32_t)(in[t->i_cts] & t->g.ts_max) : 0;
     }
 }

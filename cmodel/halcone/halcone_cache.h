@@ -241,6 +241,25 @@ COHKIT_UNIT_TM_API(halcone_cache_tm, halcone_cache_cfg, halcone_cache_tm_eval, h
 /* The shell's cache (its functional state). */
 const halcone_cache *halcone_cache_tm_core(const halcone_cache_tm *t);
 
+/* Word indices of the timing shell's port values (the port table's order),
+ * inputs from rst_ni: ev_ready_i (HALCONE_CACHE_I_EV_READY) exists in an L2
+ * only, and req_cts_i (with --l1-req-cts) is the last input; outputs: after
+ * HALCONE_CACHE_O_DN_ID come dn_cts_o (with --req-cts), ev_valid_o,
+ * ev_line_o, ev_wts_o and ev_rts_o. */
+enum {
+    HALCONE_CACHE_I_RST, HALCONE_CACHE_I_REQ_VALID, HALCONE_CACHE_I_REQ_OP, HALCONE_CACHE_I_REQ_ADDR,
+    HALCONE_CACHE_I_FILL_VALID, HALCONE_CACHE_I_FILL_ID, HALCONE_CACHE_I_FILL_WTS,
+    HALCONE_CACHE_I_FILL_RTS, HALCONE_CACHE_I_RSP_READY, HALCONE_CACHE_I_DN_READY,
+    HALCONE_CACHE_I_EV_READY
+};
+enum {
+    HALCONE_CACHE_O_REQ_READY, HALCONE_CACHE_O_FILL_READY, HALCONE_CACHE_O_RSP_VALID,
+    HALCONE_CACHE_O_RSP_KIND, HALCONE_CACHE_O_RSP_LINE, HALCONE_CACHE_O_RSP_CTS,
+    HALCONE_CACHE_O_RSP_WTS, HALCONE_CACHE_O_RSP_RTS, HALCONE_CACHE_O_RSP_COUNT,
+    HALCONE_CACHE_O_DN_VALID, HALCONE_CACHE_O_DN_WRITE, HALCONE_CACHE_O_DN_LINE,
+    HALCONE_CACHE_O_DN_ID
+};
+
 COHKIT_END_DECLS
 
 #endif

@@ -23,15 +23,6 @@ COHKIT_UNIT_PORTS_END
 COHKIT_UNIT_ADAPTERS(halcone_cache, halcone_cache_cfg, halcone_cache_tm, uint64_t, uint64_t, halcone_cache_tm_new, halcone_cache_tm_free,
                  halcone_cache_tm_reset, halcone_cache_tm_eval, halcone_cache_tm_step)
 
-/* Word indices of the ports (u_ports order). */
-enum {
-    I_RST, I_REQ_VALID, I_REQ_OP, I_REQ_ADDR, I_FILL_VALID, I_FILL_ID, I_FILL_WTS, I_FILL_RTS,
-    I_RSP_READY, I_DN_READY, I_EV_READY
-};
-enum {
-    O_REQ_READY, O_FILL_READY, O_RSP_VALID, O_RSP_KIND, O_RSP_LINE, O_RSP_CTS, O_RSP_WTS,
-    O_RSP_RTS, O_RSP_COUNT, O_DN_VALID, O_DN_WRITE, O_DN_LINE, O_DN_ID
-};
 
 /* ----------------------------------------------------------------- trace */
 
@@ -240,9 +231,9 @@ static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, c
     hc_stim *s = p;
     s->c = *(const halcone_cache_cfg *)cfg;
     halcone_cache_geom_of(&s->c, &s->g);
-    s->o_ev = O_DN_ID + 1 + (unsigned)s->g.req_cts;
+    s->o_ev = HALCONE_CACHE_O_DN_ID + 1 + (unsigned)s->g.req_cts;
     s->has_ev_ready = s->c.role == HALCONE_CACHE_ROLE_L2;
-    s->i_cts = I_EV_READY + s->has_ev_ready;
+    s->i_cts = HALCONE_CACHE_I_EV_READY + s->has_ev_ready;
     s->p_fill = 60;
     s->hit_lat_min = ~0ull;
     s->fl = a->flags;
@@ -399,33 +390,33 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     /* inputs after rst_ni: ten, nine in the L1 role (no ev_ready_i), then
      * req_cts_i with --l1-req-cts */
     memset(in + 1, 0, (s->i_cts - 1 + (unsigned)s->g.l1_req_cts) * sizeof *in);
-    in[I_REQ_VALID] = (uint64_t)s->have;
+    in[HALCONE_CACHE_I_REQ_VALID] = (uint64_t)s->have;
     if (s->have) {
-        in[I_REQ_OP] = s->op;
-        in[I_REQ_ADDR] = s->addr;
+        in[HALCONE_CACHE_I_REQ_OP] = s->op;
+        in[HALCONE_CACHE_I_REQ_ADDR] = s->addr;
         if (s->g.l1_req_cts)
             in[s->i_cts] = s->cts;
     } else if (s->b.kind != KIND_TRACE && cohkit_unit_pct(&s->b.rng) < 50) {
-        in[I_REQ_OP] = cohkit_unit_rnd(&s->b.rng) & 3;
-        in[I_REQ_ADDR] = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.addr_bits);
+        in[HALCONE_CACHE_I_REQ_OP] = cohkit_unit_rnd(&s->b.rng) & 3;
+        in[HALCONE_CACHE_I_REQ_ADDR] = cohkit_unit_rnd(&s->b.rng) & mask64(s->c.addr_bits);
         if (s->g.l1_req_cts)
             in[s->i_cts] = cohkit_unit_rnd(&s->b.rng) & s->g.ts_max;
     }
-    in[I_FILL_VALID] = (uint64_t)s->fhave;
+    in[HALCONE_CACHE_I_FILL_VALID] = (uint64_t)s->fhave;
     if (s->fhave) {
-        in[I_FILL_ID] = s->fid;
-        in[I_FILL_WTS] = s->fwts;
-        in[I_FILL_RTS] = s->frts;
+        in[HALCONE_CACHE_I_FILL_ID] = s->fid;
+        in[HALCONE_CACHE_I_FILL_WTS] = s->fwts;
+        in[HALCONE_CACHE_I_FILL_RTS] = s->frts;
     } else if (s->b.kind != KIND_TRACE && cohkit_unit_pct(&s->b.rng) < 50) {
-        in[I_FILL_ID] = cohkit_unit_rnd(&s->b.rng) & mask64(s->g.id_bits);
-        in[I_FILL_WTS] = cohkit_unit_rnd(&s->b.rng) & s->g.ts_max;
-        in[I_FILL_RTS] = cohkit_unit_rnd(&s->b.rng) & s->g.ts_max;
+        in[HALCONE_CACHE_I_FILL_ID] = cohkit_unit_rnd(&s->b.rng) & mask64(s->g.id_bits);
+        in[HALCONE_CACHE_I_FILL_WTS] = cohkit_unit_rnd(&s->b.rng) & s->g.ts_max;
+        in[HALCONE_CACHE_I_FILL_RTS] = cohkit_unit_rnd(&s->b.rng) & s->g.ts_max;
     }
     rdy = s->b.bp.ready;
-    in[I_RSP_READY] = cohkit_unit_pct(&s->b.rng) < rdy;
-    in[I_DN_READY] = cohkit_unit_pct(&s->b.rng) < rdy;
+    in[HALCONE_CACHE_I_RSP_READY] = cohkit_unit_pct(&s->b.rng) < rdy;
+    in[HALCONE_CACHE_I_DN_READY] = cohkit_unit_pct(&s->b.rng) < rdy;
     if (s->has_ev_ready)
-        in[I_EV_READY] = cohkit_unit_pct(&s->b.rng) < rdy;
+        in[HALCONE_CACHE_I_EV_READY] = cohkit_unit_pct(&s->b.rng) < rdy;
 }
 
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -433,7 +424,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
     hc_stim *s = p;
     if (s->have)
         s->valid_cycles++;
-    if (s->have && (out[O_REQ_READY] & 1)) {
+    if (s->have && (out[HALCONE_CACHE_O_REQ_READY] & 1)) {
         s->accepted++;
         if (s->accepted > 1 && s->last_acc + 1 == cyc)
             s->b2b++;
@@ -441,7 +432,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         s->acc_cyc = cyc;
         s->have = 0;
     }
-    if (s->fhave && (out[O_FILL_READY] & 1)) {
+    if (s->fhave && (out[HALCONE_CACHE_O_FILL_READY] & 1)) {
         unsigned k;
         s->fills++;
         for (k = 0; k < s->on; k++)
@@ -451,10 +442,10 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             }
         s->fhave = 0;
     }
-    if ((out[O_DN_VALID] & 1) && (in[I_DN_READY] & 1)) {
+    if ((out[HALCONE_CACHE_O_DN_VALID] & 1) && (in[HALCONE_CACHE_I_DN_READY] & 1)) {
         s->dns++;
         if (s->on < OUTST_MAX)
-            s->oid[s->on++] = (unsigned)out[O_DN_ID];
+            s->oid[s->on++] = (unsigned)out[HALCONE_CACHE_O_DN_ID];
     }
     if (out[s->o_ev] & 1) {
         /* printed when the victim is presented: its notice may wait for
@@ -463,15 +454,15 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             print_victim(s->b.out, out[s->o_ev + 1], (uint32_t)out[s->o_ev + 2],
                          (uint32_t)out[s->o_ev + 3]);
         s->ev_printed = 1;
-        if (!s->has_ev_ready || (in[I_EV_READY] & 1)) {
+        if (!s->has_ev_ready || (in[HALCONE_CACHE_I_EV_READY] & 1)) {
             s->evs++;
             s->ev_printed = 0;
         }
     }
-    if (s->b.kind == KIND_TRACE && s->busy && !s->have && !s->rsp_seen && (out[O_RSP_VALID] & 1)) {
+    if (s->b.kind == KIND_TRACE && s->busy && !s->have && !s->rsp_seen && (out[HALCONE_CACHE_O_RSP_VALID] & 1)) {
         /* the response's first cycle: latency from the request handshake */
         s->rsp_seen = 1;
-        if (out[O_RSP_KIND] == HALCONE_CACHE_RSP_RHIT) {
+        if (out[HALCONE_CACHE_O_RSP_KIND] == HALCONE_CACHE_RSP_RHIT) {
             uint64_t lat = cyc - s->acc_cyc;
             if (lat < s->hit_lat_min)
                 s->hit_lat_min = lat;
@@ -480,15 +471,15 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
             s->hit_lat_n++;
         }
     }
-    if ((out[O_RSP_VALID] & 1) && (in[I_RSP_READY] & 1)) {
-        unsigned kind = (unsigned)out[O_RSP_KIND];
-        uint32_t cts = (uint32_t)out[O_RSP_CTS];
+    if ((out[HALCONE_CACHE_O_RSP_VALID] & 1) && (in[HALCONE_CACHE_I_RSP_READY] & 1)) {
+        unsigned kind = (unsigned)out[HALCONE_CACHE_O_RSP_KIND];
+        uint32_t cts = (uint32_t)out[HALCONE_CACHE_O_RSP_CTS];
         s->rsps++;
         /* P1: on a hit wts <= cts <= rts; P2: cts never decreases except at
          * the flash invalidate (responses leave in lookup order) */
         if (kind == HALCONE_CACHE_RSP_RHIT) {
             s->p1_hits++;
-            if (!((uint32_t)out[O_RSP_WTS] <= cts && cts <= (uint32_t)out[O_RSP_RTS]))
+            if (!((uint32_t)out[HALCONE_CACHE_O_RSP_WTS] <= cts && cts <= (uint32_t)out[HALCONE_CACHE_O_RSP_RTS]))
                 s->p1_bad++;
         }
         if (kind == HALCONE_CACHE_RSP_INVALIDATED)
@@ -500,8 +491,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         if (kind < 9)
             s->kinds[kind]++;
         if (s->b.out)
-            print_rsp(s->b.out, kind, out[O_RSP_LINE], (uint32_t)out[O_RSP_CTS],
-                      (uint32_t)out[O_RSP_WTS], (uint32_t)out[O_RSP_RTS], out[O_RSP_COUNT]);
+            print_rsp(s->b.out, kind, out[HALCONE_CACHE_O_RSP_LINE], (uint32_t)out[HALCONE_CACHE_O_RSP_CTS],
+                      (uint32_t)out[HALCONE_CACHE_O_RSP_WTS], (uint32_t)out[HALCONE_CACHE_O_RSP_RTS], out[HALCONE_CACHE_O_RSP_COUNT]);
         if (s->b.kind == KIND_TRACE) {
             s->busy = 0;
             s->rsp_seen = 0;

@@ -99,11 +99,8 @@ static const cohkit_unit_opt opts[] = {
 const cohkit_unit_opt_table halcone_tsu_opts = {opts, "a non-negative decimal integer",
                                                 0xffffffffUL, 10, 0, NULL};
 
-int halcone_tsu_cfg_option(halcone_tsu_cfg *c, const char *name, const char *value, char *err,
-                           size_t len)
-{
-    return cohkit_unit_opt_apply(&halcone_tsu_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPTION_FN(halcone_tsu, halcone_tsu_cfg)
+COHKIT_CFG_ARGS_FN(halcone_tsu, halcone_tsu_cfg)
 
 static const cohkit_cfg_preset rule_sets[] = {
     {"safe", "--wr-wts plus1 --floor global --overflow reset --req-cts on"},
@@ -173,11 +170,6 @@ void halcone_tsu_cfg_name(const halcone_tsu_cfg *c, char *buf, size_t len)
              c->wr_wts == HALCONE_WRWTS_LITERAL ? "lit" : "p1", floor_ch(c->floor),
              c->overflow == HALCONE_OVF_RESET ? "rs" : "ri", c->req_cts,
              "nrkx"[(unsigned)c->share_test & 3]);
-}
-
-void halcone_tsu_cfg_args(const halcone_tsu_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&halcone_tsu_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

@@ -43,12 +43,6 @@ static const cohkit_cfg_preset presets[] = {
     {NULL, NULL},
 };
 
-int rec_cfg_preset(rec_cfg *cfg, const char *name)
-{
-    rec_cfg_default(cfg);
-    return cohkit_cfg_preset_apply(&rec_opts, presets, cfg, name);
-}
-
 static const char *const preset_names[] = {"default", "fpga", "baseline", "hmg", NULL};
 
 const char *const *rec_preset_names(void) { return preset_names; }
@@ -88,6 +82,9 @@ static const cohkit_unit_opt opts[] = {
 };
 static const char *const args_order[] = {"mode", "gpus", "entries", "ways", "range", "line", "addr-bits", "repl", "store", "group", NULL};
 const cohkit_unit_opt_table rec_opts = {opts, "a non-negative integer", 0xffffffffUL, 0, 0, args_order};
+
+COHKIT_CFG_PRESET_FN(rec, rec_cfg, presets, rec_cfg_default)
+COHKIT_CFG_ARGS_FN(rec, rec_cfg)
 
 int rec_cfg_option(rec_cfg *cfg, const char *name, const char *value,
                    char *err, size_t len)
@@ -197,11 +194,6 @@ void rec_cfg_name(const rec_cfg *c, char *buf, size_t len)
     snprintf(buf, len, "rec_g%u_e%u_w%u_r%u_l%u_a%u_%s_%s%s", c->gpus, c->entries,
              c->ways, c->range, c->line, c->addr_bits, rec_repl_str(c->repl),
              c->store == REC_STORE_PACKED ? "packed" : "full", extra);
-}
-
-void rec_cfg_args(const rec_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&rec_opts, c, buf, len);
 }
 
 /* ---------------------------------------------------------------- core -- */

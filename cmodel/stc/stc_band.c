@@ -3,6 +3,7 @@
  * timing shell. See stc_band.h and docs/stc.md.
  */
 #include "stc_band.h"
+#include "unit_trace.h"
 #include "bits.h"
 #include "cfg_check.h"
 
@@ -186,34 +187,17 @@ unsigned stc_band(uint64_t addr, unsigned seb, unsigned n, unsigned addr_bits)
 int stc_tok_addr(const char *tok, const char *what, unsigned bits, unsigned lineno, uint64_t *v,
                  char *err, size_t len)
 {
-    const char *p = tok;
-    uint64_t x = 0;
+    int r;
     if (tok == NULL) {
         snprintf(err, len, "line %u: missing %s", lineno, what);
         return -1;
     }
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-        p += 2;
-    if (*p == '\0')
-        goto nothex;
-    for (; *p; p++) {
-        int h = (*p >= '0' && *p <= '9')   ? *p - '0'
-                : (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10
-                : (*p >= 'A' && *p <= 'F') ? *p - 'A' + 10
-                                           : -1;
-        if (h < 0)
-            goto nothex;
-        if (x >> 60 || (bits < 64 && ((x << 4) | (uint64_t)h) >> bits)) {
-            snprintf(err, len, "line %u: %s '%s' does not fit %u bits", lineno, what, tok, bits);
-            return -1;
-        }
-        x = (x << 4) | (uint64_t)h;
-    }
-    *v = x;
-    return 0;
-nothex:
-    snprintf(err, len, "line %u: %s '%s' is not hex", lineno, what, tok);
-    return -1;
+    r = cohkit_trace_hex_width(tok, bits, v);
+    if (r == -1)
+        snprintf(err, len, "line %u: %s '%s' is not hex", lineno, what, tok);
+    else if (r == -2)
+        snprintf(err, len, "line %u: %s '%s' does not fit %u bits", lineno, what, tok, bits);
+    return r ? -1 : 0;
 }
 
 int stc_tok_dec(const char *tok, const char *what, unsigned max, unsigned lineno, unsigned *v,
@@ -265,11 +249,8 @@ static const cohkit_unit_opt opts[] = {
 };
 const cohkit_unit_opt_table stc_band_opts = {opts, "a decimal number", 1000, 10, 0, NULL};
 
-int stc_band_cfg_option(stc_band_cfg *c, const char *name, const char *value, char *err,
-                        size_t len)
-{
-    return cohkit_unit_opt_apply(&stc_band_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPTION_FN(stc_band, stc_band_cfg)
+COHKIT_CFG_ARGS_FN(stc_band, stc_band_cfg)
 
 int stc_band_cfg_check(const stc_band_cfg *c, char *err, size_t len)
 {
@@ -289,11 +270,6 @@ void stc_band_geom_of(const stc_band_cfg *c, stc_band_geom *g)
 void stc_band_cfg_name(const stc_band_cfg *c, char *buf, size_t len)
 {
     snprintf(buf, len, "stc_band_n%u_s%u_a%u", c->n, c->seb, c->addr_bits);
-}
-
-void stc_band_cfg_args(const stc_band_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&stc_band_opts, c, buf, len);
 }
 
 stc_band_tm *stc_band_tm_new(const stc_band_cfg *c)

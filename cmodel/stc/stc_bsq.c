@@ -33,12 +33,6 @@ static const cohkit_cfg_preset presets[] = {
     {NULL, NULL},
 };
 
-int stc_bsq_cfg_preset(stc_bsq_cfg *c, const char *name)
-{
-    stc_bsq_cfg_default(c);
-    return cohkit_cfg_preset_apply(&stc_bsq_opts, presets, c, name);
-}
-
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("bsq", "E", "entries, power of two, 4..4096 (default 256)", stc_bsq_cfg, entries),
     COHKIT_UNIT_OPT_NUM("banks", "B", "banks, power of two, 1..E/2 (default 16)", stc_bsq_cfg, banks),
@@ -56,11 +50,7 @@ static const cohkit_unit_opt opts[] = {
 };
 const cohkit_unit_opt_table stc_bsq_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
-int stc_bsq_cfg_option(stc_bsq_cfg *c, const char *name, const char *value, char *err,
-                       size_t len)
-{
-    return cohkit_unit_opt_apply(&stc_bsq_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPT_FNS(stc_bsq, stc_bsq_cfg, presets, stc_bsq_cfg_default)
 
 int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len)
 {
@@ -109,11 +99,6 @@ void stc_bsq_cfg_name(const stc_bsq_cfg *c, char *buf, size_t len)
 {
     snprintf(buf, len, "stc_bsq_e%u_b%u_d%u_a%u_n%u_s%u_%u", c->entries, c->banks, c->drain,
              c->addr_bits, c->n, c->seb_min, c->seb_max);
-}
-
-void stc_bsq_cfg_args(const stc_bsq_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&stc_bsq_opts, c, buf, len);
 }
 
 /* ----------------------------------------------------------------- core -- */

@@ -78,11 +78,8 @@ static const cohkit_unit_opt opts[] = {
 static const char *const args_order[] = {"variant", "mb-max", "epoch", "bsq", "banks", "drain", "addr-bits", "n", "seb", "seb-min", "seb-max", NULL};
 const cohkit_unit_opt_table stc_cu_opts = {opts, "a decimal number", 1000000, 10, 0, args_order};
 
-int stc_cu_cfg_option(stc_cu_cfg *c, const char *name, const char *value, char *err,
-                      size_t len)
-{
-    return cohkit_unit_opt_apply(&stc_cu_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPTION_FN(stc_cu, stc_cu_cfg)
+COHKIT_CFG_ARGS_FN(stc_cu, stc_cu_cfg)
 
 int stc_cu_cfg_check(stc_cu_cfg *c, char *err, size_t len)
 {
@@ -106,11 +103,6 @@ void stc_cu_cfg_name(const stc_cu_cfg *c, char *buf, size_t len)
     char b[128];
     stc_bsq_cfg_name(&c->bsq, b, sizeof b);
     snprintf(buf, len, "stc_cu_%s_m%u_%s", stc_cu_variant_name(c->variant), c->mb_max, b + 8);
-}
-
-void stc_cu_cfg_args(const stc_cu_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&stc_cu_opts, c, buf, len);
 }
 
 /* ----------------------------------------------------------------- core -- */

@@ -29,12 +29,6 @@ static const cohkit_cfg_preset presets[] = {
     {NULL, NULL},
 };
 
-int stc_emu_cfg_preset(stc_emu_cfg *c, const char *name)
-{
-    stc_emu_cfg_default(c);
-    return cohkit_cfg_preset_apply(&stc_emu_opts, presets, c, name);
-}
-
 const char *stc_variant_name(stc_variant v)
 {
     static const char *const nm[] = {"nv", "es", "ab", "mb"};
@@ -89,11 +83,7 @@ static const cohkit_unit_opt opts[] = {
 };
 const cohkit_unit_opt_table stc_emu_opts = {opts, "a decimal number", 1000000, 10, 0, NULL};
 
-int stc_emu_cfg_option(stc_emu_cfg *c, const char *name, const char *value, char *err,
-                       size_t len)
-{
-    return cohkit_unit_opt_apply(&stc_emu_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPT_FNS(stc_emu, stc_emu_cfg, presets, stc_emu_cfg_default)
 
 int stc_emu_cfg_check(stc_emu_cfg *c, char *err, size_t len)
 {
@@ -146,11 +136,6 @@ void stc_emu_cfg_name(const stc_emu_cfg *c, char *buf, size_t len)
     snprintf(buf, len, "stc_emu_%s_n%u_s%u_%u_%u_a%u_k%u_m%u_g%u_w%u_e%s",
              stc_variant_name(c->variant), c->n, c->seb, c->seb_min, c->seb_max, c->addr_bits,
              c->cus, c->mb_max, c->seb_guard, c->wake, ep);
-}
-
-void stc_emu_cfg_args(const stc_emu_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&stc_emu_opts, c, buf, len);
 }
 
 unsigned stc_emu_progress_k(const stc_emu_cfg *c)

@@ -30,12 +30,6 @@ static const cohkit_cfg_preset presets[] = {
     {NULL, NULL},
 };
 
-int stc_l1_cfg_preset(stc_l1_cfg *c, const char *name)
-{
-    stc_l1_cfg_default(c);
-    return cohkit_cfg_preset_apply(&stc_l1_opts, presets, c, name);
-}
-
 static int set_epoch(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
     /* checked against 2^N in cfg_check: parse with the widest range */
@@ -107,10 +101,7 @@ static const cohkit_unit_opt opts[] = {
 };
 const cohkit_unit_opt_table stc_l1_opts = {opts, "a number", 1000000, 10, 0, NULL};
 
-int stc_l1_cfg_option(stc_l1_cfg *c, const char *name, const char *value, char *err, size_t len)
-{
-    return cohkit_unit_opt_apply(&stc_l1_opts, c, name, value, err, len);
-}
+COHKIT_CFG_OPT_FNS(stc_l1, stc_l1_cfg, presets, stc_l1_cfg_default)
 
 int stc_l1_cfg_check(stc_l1_cfg *c, char *err, size_t len)
 {
@@ -174,11 +165,6 @@ void stc_l1_cfg_name(const stc_l1_cfg *c, char *buf, size_t len)
 {
     snprintf(buf, len, "stc_l1_n%u_s%u_w%u_l%u_m%u%s%s", c->n, c->sets, c->ways, c->line, c->mshrs,
              c->poison ? "" : "_nopoison", c->lazy ? "" : "_nolazy");
-}
-
-void stc_l1_cfg_args(const stc_l1_cfg *c, char *buf, size_t len)
-{
-    cohkit_unit_opt_args(&stc_l1_opts, c, buf, len);
 }
 
 unsigned stc_l1_band(uint64_t addr, unsigned seb, unsigned n)

@@ -214,14 +214,8 @@ static int m_less(const msg *a, const msg *b)
 static int m_push(mheap *q, msg m)
 {
     size_t i;
-    if (q->n == q->cap) {
-        size_t nc = q->cap ? 2 * q->cap : 64;
-        msg *nh = realloc(q->h, nc * sizeof *nh);
-        if (nh == NULL)
-            return -1;
-        q->h = nh;
-        q->cap = nc;
-    }
+    if (cohkit_trace_grow(&q->h, &q->cap, q->n, sizeof *q->h, 64) != 0)
+        return -1;
     m.seq = q->seq++;
     i = q->n++;
     while (i > 0 && m_less(&m, &q->h[(i - 1) / 2])) {
@@ -334,14 +328,8 @@ static pend *pd_find(scu *u, uint64_t a)
 
 static int pd_add(scu *u, uint64_t a, uint32_t v, int amo, size_t op)
 {
-    if (u->npd == u->cpd) {
-        size_t nc = u->cpd ? 2 * u->cpd : 16;
-        pend *np = realloc(u->pd, nc * sizeof *np);
-        if (np == NULL)
-            return -1;
-        u->pd = np;
-        u->cpd = nc;
-    }
+    if (cohkit_trace_grow(&u->pd, &u->cpd, u->npd, sizeof *u->pd, 16) != 0)
+        return -1;
     u->pd[u->npd].addr = a;
     u->pd[u->npd].value = v;
     u->pd[u->npd].amo = amo;
