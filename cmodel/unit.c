@@ -467,8 +467,8 @@ void cohkit_unit_opt_args(const cohkit_unit_opt_table *t, const void *cfg, char 
 
 void cohkit_unit_options_help(const cohkit_unit_desc *u, FILE *f)
 {
+    if (u->options_help != NULL)
+        fputs(u->options_help, f);
     if (u->opts != NULL)
         cohkit_unit_opt_help(u->opts, f);
-    else
-        fputs(u->options_help, f);
 }

@@ -186,8 +186,9 @@ typedef struct cohkit_unit_desc {
     const char *const *committed; /* presets whose RTL is committed as
                                      rtl/<family>/<module_prefix>_<preset> */
     const char *module_prefix;    /* "<family>" or "<family>_<unit>"      */
-    const char *options_help;     /* usage lines of the options (when no
-                                     option table is given)               */
+    const char *options_help;     /* usage lines of the options outside
+                                     the table (before its lines), or of
+                                     all when there is no table           */
     const cohkit_unit_opt_table *opts;   /* the options, described once          */
     /* Fills cfg with preset `name`. 0, or -1 for an unknown name. */
     int (*cfg_preset)(void *cfg, const char *name);

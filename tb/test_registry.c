@@ -354,7 +354,8 @@ static void refused_by(const cohkit_unit_desc *u, const char *dir, const char *o
 }
 
 /* The options of the three tools, with a bad value each: the
- * configuration options (options_help) to cohgen and cohmodel, the unit's
+ * configuration options (the option table's and options_help's) to cohgen
+ * and cohmodel, the unit's
  * flags that take a value to cohmodel and the bench, the bench's own
  * (it takes configurations by name only); an unknown option to all. */
 static void bad_options(const cohkit_unit_desc *u, const char *dir)
@@ -370,6 +371,12 @@ static void bad_options(const cohkit_unit_desc *u, const char *dir)
         snprintf(opt, sizeof opt, "--%.*s", (int)n, p + 2);
         refused_by(u, dir, opt, "zz9", "zz9", 1, 0);
     }
+    for (k = 0; u->opts && u->opts->opt[k].name; k++)
+        if (!(u->opts->opt[k].flags & COHKIT_UNIT_OPT_BARE)) {
+            char opt[64];
+            snprintf(opt, sizeof opt, "--%s", u->opts->opt[k].name);
+            refused_by(u, dir, opt, "zz9", "zz9", 1, 0);
+        }
     for (k = 0; u->flags && u->flags[k].name; k++)
         if (u->flags[k].arg) {
             char opt[64];

@@ -64,6 +64,17 @@ static const cohkit_unit_opt_choice shares[] = {{"now", HALCONE_SHARE_NOW, 0},
                                                 {"remove", HALCONE_SHARE_REMOVE, 0},
                                                 {NULL, 0, 0}};
 
+/* The cache units' switches (spec 7.1), accepted on a common command line
+ * and without effect on the TSU. */
+static int cache_switch(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    (void)cfg;
+    if (value && (strcmp(value, "on") == 0 || strcmp(value, "off") == 0))
+        return 0;
+    snprintf(err, len, "--%s: '%s' is not on or off", name, value ? value : "");
+    return -1;
+}
+
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("sets", "N", "sets, power of two (default 512)", halcone_tsu_cfg, sets),
     COHKIT_UNIT_OPT_NUM("ways", "N", "ways, 1..16 (default 8)", halcone_tsu_cfg, ways),
@@ -94,6 +105,10 @@ static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_CHOICE("share-test", "T",
                            "now, rts, keep or remove (eviction notice test, default now)",
                            halcone_tsu_cfg, share_test, shares),
+    COHKIT_UNIT_OPT_FN("lease-ext", "X", "on or off: a cache unit's switch, accepted and ignored here",
+                       cache_switch, NULL, .flags = COHKIT_UNIT_OPT_NOARGS),
+    COHKIT_UNIT_OPT_FN("read-cts", "X", "on or off: a cache unit's switch, accepted and ignored here",
+                       cache_switch, NULL, .flags = COHKIT_UNIT_OPT_NOARGS),
     COHKIT_UNIT_OPT_END,
 };
 const cohkit_unit_opt_table halcone_tsu_opts = {opts, "a non-negative decimal integer",

@@ -38,8 +38,6 @@ static int u_preset(void *cfg, const char *name)
     return halcone_tsu_cfg_preset(&u->c, name);
 }
 
-static int on_off(const char *v) { return v && (strcmp(v, "on") == 0 || strcmp(v, "off") == 0); }
-
 static int u_option(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
     tsu_ucfg *u = cfg;
@@ -51,15 +49,6 @@ static int u_option(void *cfg, const char *name, const char *value, char *err, s
             u->rules = 1;
         else {
             snprintf(err, len, "--rules: '%s' is not paper or safe", value ? value : "");
-            return -1;
-        }
-        return 0;
-    }
-    /* switches of the cache units (7.1): accepted for a common command line,
-     * no effect on the TSU */
-    if (strcmp(name, "lease-ext") == 0 || strcmp(name, "read-cts") == 0) {
-        if (!on_off(value)) {
-            snprintf(err, len, "--%s: '%s' is not on or off", name, value ? value : "");
             return -1;
         }
         return 0;
@@ -486,25 +475,10 @@ const cohkit_unit_desc halcone_tsu_unit = {
     .presets = presets,
     .committed = presets,
     .module_prefix = "halcone_tsu",
-    .options_help =
-        "  --rules R        paper or safe (default safe): sets the four switches below;\n"
-        "                   switches given explicitly win, in any order\n"
-        "  --wr-wts M       plus1 (Fig. 5, default) or literal (Alg. 3: write wts = memts)\n"
-        "  --floor F        none (paper), global (safe) or set: new entries start at the\n"
-        "                   largest memts the TSU dropped (S2)\n"
-        "  --overflow O     reinit (paper: the overflowing memts restarts at 0) or reset\n"
-        "                   (safe: global epoch reset, S3)\n"
-        "  --req-cts C      on (safe) or off (paper): grants use the L2's cts (S4)\n"
-        "  --share-test T   now, rts, keep or remove (eviction notice test, default now)\n"
-        "  --sets N         sets, power of two (default 512)\n"
-        "  --ways N         ways, 1..16 (default 8)\n"
-        "  --line B         block bytes (default 64)\n"
-        "  --addr-bits N    byte-address width, 16..64 (default 48)\n"
-        "  --ts-bits N      timestamp width W, 4..32 (default 16)\n"
-        "  --tag-bits N     request tag width, 1..16 (default 8)\n"
-        "  --rd-lease N     RdLease register reset value (default 10)\n"
-        "  --wr-lease N     WrLease register reset value (default 5)\n"
-        "  --lease-ext X, --read-cts X   cache switches, accepted and ignored here\n",
+    .options_help = "  --rules R        paper or safe (default safe): sets --wr-wts, --floor,\n"
+                    "                   --overflow and --req-cts; those given explicitly win,\n"
+                    "                   in any order\n",
+    .opts = &halcone_tsu_opts,
     COHKIT_UNIT_CFG_FIELDS,
     .ports = u_ports,
     COHKIT_UNIT_TM_FIELDS,
