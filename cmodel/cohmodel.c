@@ -3,6 +3,8 @@
  * trace.   cohmodel <unit> [--config NAME] [options] [tool flags] < trace
  * The trace and output formats are the unit's (cohmodel <unit> --help).
  * Also runs the model-only tools (cohkit_unit_tools[]: system models, checkers).
+ *   cohmodel --list=streams   one line a unit: its name, then its random
+ *                             streams, the default first (for scripts)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -14,7 +16,8 @@
 static void usage(FILE *f)
 {
     size_t i;
-    fprintf(f, "usage: cohmodel <unit> [options] < trace     (cohmodel <unit> --help)\nunits:");
+    fprintf(f, "usage: cohmodel <unit> [options] < trace     (cohmodel <unit> --help)\n"
+               "       cohmodel --list=streams   each unit's random streams, the default first\nunits:");
     for (i = 0; cohkit_unit_registry[i]; i++)
         fprintf(f, " %s", cohkit_unit_registry[i]->name);
     fprintf(f, "\nmodel-only tools:");
@@ -26,6 +29,19 @@ static void usage(FILE *f)
         if (cohkit_unit_tools[i]->verdict_exit)
             fprintf(f, " %s", cohkit_unit_tools[i]->name);
     fprintf(f, "\n");
+}
+
+/* "unit stream..." per registered unit, [0] (the default) first. */
+static int list_streams(void)
+{
+    size_t i, k;
+    for (i = 0; cohkit_unit_registry[i]; i++) {
+        printf("%s", cohkit_unit_registry[i]->name);
+        for (k = 0; cohkit_unit_registry[i]->streams[k]; k++)
+            printf(" %s", cohkit_unit_registry[i]->streams[k]);
+        printf("\n");
+    }
+    return 0;
 }
 
 static void unit_usage(FILE *f, const cohkit_unit_desc *u)
@@ -69,6 +85,8 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    if (strcmp(argv[1], "--list=streams") == 0)
+        return list_streams();
     u = cohkit_unit_find(argv[1]);
     if (u == NULL)
         u = cohkit_unit_tool_find(argv[1]);
