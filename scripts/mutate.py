@@ -15,6 +15,7 @@ are equivalent and leave the score.
   scripts/mutate.py --unit U --config C --list         candidates (or --count of them)
   scripts/mutate.py --unit U --config C --apply ID --out DIR   write the mutated files
   scripts/mutate.py --file F.sv --list | --apply ID --out DIR  any generated file
+  scripts/mutate.py --print-schedule [--unit U,...]      the bench runs of each unit
 
 Exit status: 0 every configuration at or above the target and every survivor
 listed as equivalent; 1 otherwise (or the unmutated bench fails); 2 bad input.
@@ -50,18 +51,16 @@ OP_HELP = {
     "unary": "negation ~ or ! dropped",
 }
 
-# Random streams each unit's bench is run on: (stream, seed, cycles); stream
-# None = the bench's default. A mutant is killed by the first mismatch.
-# Extra bench flags ({"home": "2"} -> --home 2) go with a run. REC: every
-# home GPU of the committed (4-GPU) configurations on a stream that
-# invalidates (the seeds alone drew homes 0, 1, 3 and never 2).
-SCHEDULES = {
-    "rec": [("mixed", 1, 200000, {"home": "0"}), ("sparse", 2, 200000, {"home": "1"}),
-            ("mixed", 3, 200000, {"home": "2"}), ("sparse", 4, 200000, {"home": "3"}),
-            ("hit", 5, 100000, {}), ("sparse", 6, 200000, {"home": "2"})],
-}
-# Other units: four runs of 200,000 cycles, seeds 1..4, over the streams the
-# bench's --help lists ("--stream S ...: a (default) b").
+# The runs of a unit's bench a mutant goes through, in order, each a
+# (stream, seed, cycles, extra bench flags) with stream None = the bench's
+# default and {"home": "2"} -> --home 2; a mutant is killed by the first
+# mismatch. A unit's own schedule is tb/<family>/<unit>_mutate.txt (one run a
+# line, as --runs writes it); otherwise DEFAULT_RUNS runs of DEFAULT_CYCLES
+# cycles, seeds 1, 2, ..., over the unit's streams in turn (cohmodel
+# --list=streams, the registry's; its default first).
+DEFAULT_RUNS = 4
+DEFAULT_CYCLES = 200000
+RUN_SYNTAX = "stream:seed:cycles[:flag=value+...]"
 
 
 class BadInput(Exception):
@@ -1264,6 +1263,50 @@ def stop_children(signum, frame):
     os._exit(128 + signum)
 
 
+def parse_run(w, where):
+    """(stream, seed, cycles, extra) of one run written stream:seed:cycles[:flag=value+...]
+    (stream '' or '-': the bench's default)."""
+    f = w.split(":")
+    if len(f) not in (3, 4) or not f[1].isdigit() or not f[2].isdigit() or int(f[2]) < 1 or \
+            (len(f) == 4 and not all(re.match(r"^[a-z][a-z-]*=\S+$", x) for x in f[3].split("+"))):
+        raise BadInput("%s: '%s' is not %s" % (where, w, RUN_SYNTAX))
+    extra = dict(x.split("=", 1) for x in f[3].split("+")) if len(f) == 4 else {}
+    return (None if f[0] in ("", "-") else f[0], int(f[1]), int(f[2]), extra)
+
+
+def list_streams(B):
+    """{unit: [stream...]} from cohmodel --list=streams (the default first)."""
+    cohmodel = os.path.join(B, "bin", "cohmodel")
+    if not os.path.exists(cohmodel):
+        raise BadInput("%s not found: run 'make tools' first" % cohmodel)
+    r = run_text([cohmodel, "--list=streams"])
+    if r.returncode != 0:
+        raise BadInput("cohmodel --list=streams failed: %s" % r.stdout.strip().splitlines()[:1])
+    return {f[0]: f[1:] for f in (line.split() for line in r.stdout.splitlines()) if f}
+
+
+def unit_schedule(unit, family, streams):
+    """The runs of a unit: its tb/<family>/<unit>_mutate.txt, else the
+    default over its streams."""
+    path = os.path.join(ROOT, "tb", family, unit + "_mutate.txt")
+    if not os.path.exists(path):
+        return [(st, k + 1, DEFAULT_CYCLES, {}) for k, st in
+                zip(range(DEFAULT_RUNS), itertools.cycle(streams or [None]))]
+    sched = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            s = line.strip()
+            if s and not s.startswith("#"):
+                sched.append(parse_run(s, "%s: line %d" % (os.path.relpath(path, ROOT), n)))
+    if not sched:
+        raise BadInput("%s: no run" % os.path.relpath(path, ROOT))
+    return sched
+
+
+def schedule_text(unit, sched):
+    return "%s: %s" % (unit, ", ".join("%s %d cycles" % (run_name(r), r[2]) for r in sched))
+
+
 def list_units(B):
     cohgen = os.path.join(B, "bin", "cohgen")
     if not os.path.exists(cohgen):
@@ -1362,7 +1405,6 @@ class Config:
         self.cands = Unit(self.sv, lambda f: os.path.relpath(f, ROOT))
         self.fname = self.cands.files[0][1]
         self.flags = set()
-        self.streams = []
 
 
 def harness_dir(src_dir):
@@ -1442,11 +1484,9 @@ def run_one(cfg, mutant, out_dir, schedule, B, keep, vopt, timeout):
         res.update(status="invalid", detail="build: " + first_error(build_log))
     else:
         if not cfg.flags:
-            # the help of the unit: a family bench lists the streams of --unit
+            # the options of the unit's bench (--unit, --stream, --fail-prefix)
             h = run_text([bench, "--unit", cfg.unit, "--help"])
             cfg.flags = set(re.findall(r"--[a-z][a-z-]*", h.stdout)) | {"checked"}
-            m = re.search(r"--stream \S+\s+[^:\n]*:([^\n]*)", h.stdout)
-            cfg.streams = re.findall(r"[\w-]+", re.sub(r"\([^)]*\)", "", m.group(1))) if m else []
         res["status"] = "survived"
         t1 = time.time()
         for j, (stream, seed, cycles, extra) in enumerate(schedule or []):
@@ -1545,7 +1585,9 @@ def main():
     ap.add_argument("--out", help="output directory (default build/mutate)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--target", type=float, default=95.0, help="kill rate in %% (default 95)")
-    ap.add_argument("--runs", help="bench runs a mutant: stream:seed:cycles[:flag=value+...],... (stream '-': the default)")
+    ap.add_argument("--runs", help="bench runs a mutant: %s,... (stream '-': the default)" % RUN_SYNTAX)
+    ap.add_argument("--print-schedule", action="store_true",
+                    help="print the bench runs of every unit (of --unit U[,U...]) and exit")
     ap.add_argument("--equivalents", default=os.path.join(ROOT, "tb", "mutants-equivalent.txt"))
     ap.add_argument("--known", default=os.path.join(ROOT, "tb", "mutants-known.txt"),
                     help="known-bug mutants run with every selection ('' for none)")
@@ -1572,16 +1614,7 @@ def main():
             raise BadInput("--count: '%d' is not a positive number" % a.count)
         if not 1 <= a.jobs <= 16:
             raise BadInput("--jobs: '%d' is not 1..16" % a.jobs)
-        schedule = None
-        if a.runs:
-            schedule = []
-            for w in a.runs.split(","):
-                f = w.split(":")
-                if len(f) not in (3, 4) or not f[1].isdigit() or not f[2].isdigit() or int(f[2]) < 1 or \
-                        (len(f) == 4 and not all(re.match(r"^[a-z][a-z-]*=\S+$", x) for x in f[3].split("+"))):
-                    raise BadInput("--runs: '%s' is not stream:seed:cycles[:flag=value+...]" % w)
-                extra = dict(x.split("=", 1) for x in f[3].split("+")) if len(f) == 4 else {}
-                schedule.append((None if f[0] in ("", "-") else f[0], int(f[1]), int(f[2]), extra))
+        schedule = [parse_run(w, "--runs") for w in a.runs.split(",")] if a.runs else None
 
         # ---- a single file: list or apply
         if a.file:
@@ -1593,6 +1626,17 @@ def main():
             return list_or_apply(a, cands, cands.dir, cands.top[-1].name)
 
         units = list_units(B)
+        if a.print_schedule:
+            want = a.unit.split(",") if a.unit else [x[0] for x in units]
+            for w in want:
+                if w not in [x[0] for x in units]:
+                    raise BadInput("--unit: '%s' is not a unit (cohgen --list=units: %s)" %
+                                   (w, ", ".join(x[0] for x in units)))
+            streams = list_streams(B)
+            for (u, fam, _) in units:
+                if u in want:
+                    print(schedule_text(u, schedule or unit_schedule(u, fam, streams.get(u))))
+            return 0
         listed = list_configs(B)
         if a.all:
             if a.config or a.only or a.apply or a.list:
@@ -1623,6 +1667,9 @@ def main():
                 return list_or_apply(a, c.cands, c.src_dir, c.module)
         eq = read_equivalents(a.equivalents)
         known = read_known(a.known) if a.known else []
+        if schedule is None:
+            streams = list_streams(B)
+            scheds = {c.unit: unit_schedule(c.unit, c.family, streams.get(c.unit)) for c in configs}
     except BadInput as e:
         print("mutate: %s" % e, file=sys.stderr)
         return 2
@@ -1637,7 +1684,7 @@ def main():
     summary = dict(seed=a.seed, count=a.count, target=target, configs=[], problems=problems)
     jobs = []
     for c in configs:
-        sched = schedule or SCHEDULES.get(c.unit)
+        sched = schedule or scheds[c.unit]
         if a.only:
             if a.only not in c.cands.by_id:
                 print("mutate: --only: '%s' is not a mutant of %s" % (a.only, c.fname), file=sys.stderr)
@@ -1665,16 +1712,12 @@ def main():
         print("mutate: %s/%s (%s): %d candidates, %d selected (seed %d); building the unmutated bench" %
               (c.unit, c.name, c.fname, len(c.cands.list), len(sel), a.seed), flush=True)
         ctrl = run_one(c, None, out, sched, B, False, a.vopt, a.timeout)
-        if sched is None and ctrl["status"] == "survived":  # the bench's streams, in turn
-            sched = [(st, k + 1, 200000, {}) for k, st in
-                     zip(range(4), itertools.cycle(c.streams or [None]))]
-            ctrl = run_one(c, None, out, sched, B, False, a.vopt, a.timeout)
         if ctrl["status"] != "survived":
             print("mutate: %s/%s: the unmutated configuration does not pass the bench (%s): results "
                   "would mean nothing" % (c.unit, c.name, ctrl.get("detail")), file=sys.stderr)
             return 1
         results = {}
-        stext = "%s: %s" % (c.unit, ", ".join("%s %d cycles" % (run_name(r), r[2]) for r in sched))
+        stext = schedule_text(c.unit, sched)
         if stext not in summary.setdefault("schedules", []):
             summary["schedules"].append(stext)
 
