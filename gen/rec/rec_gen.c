@@ -1090,10 +1090,9 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 
 static void gen_report(FILE *f, const void *cfg, int json) { rec_report(f, (const rec_cfg *)cfg, json); }
 
-/* FPGA self-test stimulus (gen/selftest.h) of cohgen rec --selftest: the
- * home GPU is a strap, not a signal that may change while requests flow;
- * everything else random. (The REC FPGA flow itself uses its hand-written
- * top, fpga/rec_selftest_top.sv.) */
+/* FPGA self-test stimulus (gen/selftest.h) of cohgen rec --selftest, the
+ * top of the REC FPGA flow (mk/rec.mk): the home GPU is a strap, not a
+ * signal that may change while requests flow; everything else random. */
 int rec_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
 {
     (void)cfg;
