@@ -5,17 +5,20 @@
                  [--force-ff] [--ice40-nobram]
 
 Per committed configuration rtl/<family>/<module>.sv (cohgen --list=configs;
+default and fpga, every one of a unit its family's CHECK_EVERY_PRESET names;
 prep level, < 1 s each):
   struct  check -assert (no multiple drivers, no combinational loops), no latches
   memory  exactly the unit's RAMs, inferred as $mem_v2: the "rtl_memories" list
-          ([words, bits] per RAM) of `cohgen <unit> --report --json`; for REC,
-          one RAM of sets x set-word bits (the entry array)
+          ([words, bits] per RAM) of `cohgen <unit> --report --json`, else its
+          family's expected_mems hook
   ffbound flip-flops <= 3 x the widest RAM word + 512 (an array in FFs is far above)
-After synth_ice40 of rec_fpga and rec_default:
-  ice40   check -assert, SB_RAM40_4K >= the fewest that hold the array,
+After synth_ice40 of the configurations of the families' ICE40_CHECKS:
+  ice40   check -assert, SB_RAM40_4K >= the fewest that hold the RAMs,
           flip-flops <= the same bound
-Negative control, every run: rec_fpga with its memory forced into flip-flops
-(`prep; memory_map`) must fail the memory and ffbound checks.
+Negative controls, every run: the configurations of the families'
+NEGATIVE_CONTROLS with their memory forced into flip-flops (`prep;
+memory_map`) must fail the memory and ffbound checks.
+(The families' hooks: scripts/<family>-synth.py, yosys_common.family_hooks.)
 --force-ff applies that forcing to every configuration (all checks must then
 fail: a demonstration that the checks can fail); --ice40-nobram does the same
 to the iCE40 runs (synth_ice40 -nobram; slow).
@@ -30,7 +33,6 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import yosys_common as yc  # noqa: E402
 
-ICE40 = ("fpga", "default")  # REC presets also taken through synth_ice40
 FF_TYPES = "t:$dff t:$dffe t:$adff t:$adffe t:$sdff t:$sdffe t:$sdffce t:$aldff t:$aldffe t:$dffsr t:$dffsre"
 
 
@@ -62,17 +64,26 @@ def prep_eval(sv, top, out, force_ff):
     return cells, yc.mem_cells(net)
 
 
-def expected_mems(rep):
+def expected_mems(rep, want):
     """[(words, bits)] the unit's RTL must infer as RAM (one-word arrays are
-    registers by design and not listed)."""
+    registers by design and not listed): its report's, else want (its
+    family's expected_mems hook)."""
     if "rtl_memories" in rep:
         return [tuple(m) for m in rep["rtl_memories"] if m[0] > 1]
-    sets, word = rep["sets"], rep["stored"]["set_word_bits"]  # REC
-    return [(sets, word)] if sets > 1 else []
+    if want is None:
+        raise RuntimeError("the report gives no \"rtl_memories\" and the family no expected_mems")
+    return want
 
 
-def mem_and_ff(ck, label, cells, mems, rep):
-    want = sorted(expected_mems(rep))
+def ff_limit(rep, want):
+    """The flip-flop bound: the unit's own (its registers beside the RAMs),
+    else 3 x the widest RAM word + 512, plus an array kept in flip-flops by
+    design (a CAM searched in one cycle)."""
+    return rep.get("ff_bound") or yc.ff_bound(max((w for _, w in want), default=0)) + rep.get("flop_array_bits", 0)
+
+
+def mem_and_ff(ck, label, cells, mems, rep, want):
+    want = sorted(want)
     nff = yc.ffs(cells)
     got = sorted((m[1], m[2]) for m in mems)
     gots = ", ".join("%dx%d" % m for m in got) or "none"
@@ -81,15 +92,68 @@ def mem_and_ff(ck, label, cells, mems, rep):
         return
     ck.result(label + " memory", got == want,
               "$mem_v2 %s (want %s)" % (gots, ", ".join("%dx%d" % m for m in want)))
-    # a unit may state its own bound (its registers beside the RAMs), or
-    # declare an array kept in flip-flops by design (a CAM searched in one
-    # cycle), which may then add that many
     flop_array = rep.get("flop_array_bits", 0)
-    bound = rep.get("ff_bound") or yc.ff_bound(max(w for _, w in want)) + flop_array
+    bound = ff_limit(rep, want)
     ck.result(label + " ffbound", nff <= bound,
               "%d FFs <= %d (arrays would be %d bits%s)" % (
                   nff, bound, sum(a * b for a, b in want),
                   ", %d-bit array in FFs by design" % flop_array if flop_array else ""))
+
+
+class Configs:
+    """The committed configurations (cohgen --list=configs), their reports
+    and the RAMs each must infer."""
+
+    def __init__(self, cohgen, hooks):
+        self.cohgen, self.hooks = cohgen, hooks
+        self.rows = [l.split() for l in subprocess.run([cohgen, "--list=configs"], check=True,
+                                                        capture_output=True, text=True).stdout.splitlines()]
+
+    def find(self, unit, preset):
+        """(family, module) of a committed configuration."""
+        for u, family, top, p in self.rows:
+            if (u, p) == (unit, preset):
+                return family, top
+        raise RuntimeError("%s %s is not a committed configuration" % (unit, preset))
+
+    def report(self, unit, family, preset):
+        """(report, the RAMs it must infer)."""
+        rep = yc.cohgen_report(self.cohgen, ["--config", preset], unit)
+        f = yc.hook(self.hooks, family, "expected_mems")
+        return rep, expected_mems(rep, f(unit, rep) if f else None)
+
+
+def ice40_check(ck, cfgs, unit, preset, out, nobram):
+    family, top = cfgs.find(unit, preset)
+    sv = os.path.join("rtl", family, top + ".sv")
+    rep, want = cfgs.report(unit, family, preset)
+    st = os.path.join(out, top + ".ice40.stat.json")
+    try:
+        dt = yc.run_yosys("read_verilog -sv %s; synth_ice40 %s-top %s; check -assert; "
+                          "tee -q -o %s stat -json" %
+                          (sv, "-nobram " if nobram else "", top, st),
+                          os.path.join(out, top + ".ice40.log"))
+    except RuntimeError as e:
+        ck.result(top + " ice40", False, str(e).splitlines()[-1])
+        return
+    cells, _ = yc.stat_cells(st)
+    nram, nff = cells.get("SB_RAM40_4K", 0), yc.ffs(cells)
+    nmin = sum(yc.ice40_min_brams(words, bits) for words, bits in want)
+    bound = ff_limit(rep, want)
+    ck.result(top + " ice40", nram >= nmin and nff <= bound and yc.latches(cells) == 0,
+              "%d SB_RAM40_4K (>= %d), %d FFs (<= %d), %.1f s" % (nram, nmin, nff, bound, dt))
+
+
+def negative_control(ck, cfgs, unit, preset, out):
+    """The same checks on the RAMs forced into FFs must fail."""
+    family, top = cfgs.find(unit, preset)
+    rep, want = cfgs.report(unit, family, preset)
+    cells, mems = prep_eval(os.path.join("rtl", family, top + ".sv"), top, out, True)
+    sub = Checker(control=True)
+    print("  negative control: %s after 'prep; memory_map' (array in FFs):" % top)
+    mem_and_ff(sub, "  %s(forced)" % top, cells, mems, rep, want)
+    ck.result("negative control trips", sub.failed == 2 and sub.passed == 0,
+              "%d of 2 checks failed on the forced variant, as they must" % sub.failed)
 
 
 def main():
@@ -97,22 +161,27 @@ def main():
     ap.add_argument("--cohgen", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--all", action="store_true",
-                    help="every committed configuration (default: REC's four and the "
-                         "default and fpga configurations of every other unit)")
+                    help="every committed configuration (default: the default and fpga "
+                         "configurations, every one of a family's CHECK_EVERY_PRESET)")
     ap.add_argument("--force-ff", action="store_true")
     ap.add_argument("--ice40-nobram", action="store_true")
     a = ap.parse_args()
     out = yc.mkdir(a.out)
     ck = Checker()
     t0 = time.monotonic()
+    hooks = yc.family_hooks()
+    every = {u for h in hooks.values() for u in getattr(h, "CHECK_EVERY_PRESET", ())}
+    cfgs = Configs(a.cohgen, hooks)
 
-    configs = [l.split() for l in subprocess.run([a.cohgen, "--list=configs"], check=True,
-                                                  capture_output=True, text=True).stdout.splitlines()]
-    for unit, family, top, p in configs:
-        if not a.all and unit != "rec" and p not in ("default", "fpga"):
+    for unit, family, top, p in cfgs.rows:
+        if not a.all and unit not in every and p not in ("default", "fpga"):
             continue
         sv = os.path.join("rtl", family, top + ".sv")
-        rep = yc.cohgen_report(a.cohgen, ["--config", p], unit)
+        try:
+            rep, want = cfgs.report(unit, family, p)
+        except RuntimeError as e:
+            ck.result(top + " memory", False, str(e))
+            continue
         try:
             cells, mems = prep_eval(sv, top, out, a.force_ff)
         except RuntimeError as e:
@@ -120,37 +189,16 @@ def main():
             continue
         nl = yc.latches(cells)
         ck.result(top + " struct", nl == 0, "check -assert clean, %d latches" % nl)
-        mem_and_ff(ck, top, cells, mems, rep)
+        mem_and_ff(ck, top, cells, mems, rep, want)
 
-    for p in ICE40:
-        top = "rec_" + p
-        sv = os.path.join("rtl", "rec", top + ".sv")
-        rep = yc.cohgen_report(a.cohgen, ["--config", p])
-        sets, word = rep["sets"], rep["stored"]["set_word_bits"]
-        st = os.path.join(out, top + ".ice40.stat.json")
-        try:
-            dt = yc.run_yosys("read_verilog -sv %s; synth_ice40 %s-top %s; check -assert; "
-                              "tee -q -o %s stat -json" %
-                              (sv, "-nobram " if a.ice40_nobram else "", top, st),
-                              os.path.join(out, top + ".ice40.log"))
-        except RuntimeError as e:
-            ck.result(top + " ice40", False, str(e).splitlines()[-1])
-            continue
-        cells, _ = yc.stat_cells(st)
-        nram, nff, nmin = cells.get("SB_RAM40_4K", 0), yc.ffs(cells), yc.ice40_min_brams(sets, word)
-        bound = yc.ff_bound(word)
-        ck.result(top + " ice40", nram >= nmin and nff <= bound and yc.latches(cells) == 0,
-                  "%d SB_RAM40_4K (>= %d), %d FFs (<= %d), %.1f s" % (nram, nmin, nff, bound, dt))
+    for h in hooks.values():
+        for unit, p in getattr(h, "ICE40_CHECKS", ()):
+            ice40_check(ck, cfgs, unit, p, out, a.ice40_nobram)
 
     if not a.force_ff:
-        # Negative control: the same checks on an array forced into FFs must fail.
-        rep = yc.cohgen_report(a.cohgen, ["--config", "fpga"])
-        cells, mems = prep_eval(os.path.join("rtl", "rec", "rec_fpga.sv"), "rec_fpga", out, True)
-        sub = Checker(control=True)
-        print("  negative control: rec_fpga after 'prep; memory_map' (array in FFs):")
-        mem_and_ff(sub, "  rec_fpga(forced)", cells, mems, rep)
-        ck.result("negative control trips", sub.failed == 2 and sub.passed == 0,
-                  "%d of 2 checks failed on the forced variant, as they must" % sub.failed)
+        for h in hooks.values():
+            for unit, p in getattr(h, "NEGATIVE_CONTROLS", ()):
+                negative_control(ck, cfgs, unit, p, out)
 
     print("synth-check: %.1f s" % (time.monotonic() - t0))
     print("synth-check: %d passed, %d failed" % (ck.passed, ck.failed))

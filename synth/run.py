@@ -1,42 +1,31 @@
 #!/usr/bin/env python3
-"""Hardware cost of every unit (make synth): the REC directory and its
-baselines in detail, then every committed configuration of every other unit.
+"""Hardware cost of every unit (make synth): a family's own tables first
+(scripts/<family>-synth.py: yosys_common.family_hooks), then every committed
+configuration of every other unit.
 
   synth/run.py --cohgen build/bin/cohgen --out build/synth [--jobs 2]
 
-Configurations: the committed rtl/rec/rec_{default,fpga,baseline,hmg}.sv
-(baseline and HMG there have the REC default's 8192 entries: equal entry
-count), plus, generated with cohgen into OUT/rtl/:
-  rec_baseline_eqs, rec_hmg_eqs  baseline (mode line) and HMG (mode hmg) at
-      the power-of-two entry count whose paper-accounting storage (Table 1
-      bits per entry x entries) is closest to the REC default's 103 kB
-  rec_default_packed  the REC default with --store packed (tag without the
-      set-index bits)
 Per configuration, two Yosys 0.23 runs:
   generic  synth up to memory_map, then the rest of `fine` (RAM kept as
            $mem_v2, reported apart); FFs, gate cells; `dffunmap; stat -tech
            cmos` for the transistor estimate (logic only: RAM not included)
   ice40    synth_ice40: SB_LUT4, SB_CARRY, SB_RAM40_4K, SB_DFF*
 Other units: every committed configuration of `cohgen --list=configs` whose
-unit is not rec, the same two runs; the unit's `--report --json` may give
-"storage_bits" (the paper's accounting) and "paper_note" (the paper's own
-figure, e.g. an area in um^2, quoted beside ours, never converted) and
-"paper_area_um2": then the `default` (paper) configuration's row also gives
-the paper's area per storage bit (an area per bit of the paper's design, not
-an area of ours). A report without "storage_bits" but with the STC family's
-"paper" object (Table 4 of the STC paper, the hardware of STC-AB) gets the
-paper's accounting of the configuration: the EMU's 556 bits (epoch counter,
-wake-up counter, ERV, ETV), a BSQ's entries x 32 bits per CU (also the CU,
-whose BSQ is inline); the STC L1 and band function get 0 (Table 4 lists no L1 addition and no
-storage for the band function).
+unit no family table holds, the same two runs; the unit's `--report --json`
+may give "storage_bits" (the paper's accounting) and "paper_note" (the
+paper's own figure, e.g. an area in um^2, quoted beside ours, never
+converted) and "paper_area_um2": then the `default` (paper) configuration's
+row also gives the paper's area per storage bit (an area per bit of the
+paper's design, not an area of ours). A report without "storage_bits" gets
+the paper's accounting from its family's paper_storage hook, if any.
 Every row also gives ours as storage bits, RAM bits + flip-flops (Yosys
 generic), and the ratio to the paper's figure.
 A unit's report may split storage_bits into "storage_parts" (the RDMA cache:
 tags, state, data), shown beside the total.
-  --only PREFIX   only the units whose name starts with PREFIX, no REC table
-                  (python3 synth/run.py ... --only stc-: the STC rows)
-  --units U[,U...] only those units' committed configurations (`rec` for the
-                  REC table)
+  --only PREFIX   only the units whose name starts with PREFIX (`<family>-`:
+                  a family's rows), no family table
+  --units U[,U...] only those units' committed configurations (a unit of a
+                  family table: that table)
 Writes OUT/hardware-cost.json and OUT/hardware-cost.md; prints the Markdown.
 """
 import argparse
@@ -48,21 +37,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import yosys_common as yc  # noqa: E402
-
-REC_PAPER = {"entry_bits": 103, "total_kB": 103, "baseline_entry_bits": 52}
-
-
-def pick_eq_entries(cohgen, preset, target_bits):
-    """Power-of-two entry count whose paper storage is closest to target."""
-    best = None
-    e = 1024
-    while e <= 1 << 20:
-        rep = yc.cohgen_report(cohgen, ["--config", preset, "--entries", str(e)])
-        d = abs(rep["paper"]["total_bits"] - target_bits)
-        if best is None or d < best[0]:
-            best = (d, e, rep["paper"]["total_bits"])
-        e *= 2
-    return best[1], best[2]
+from yosys_common import fmt_int  # noqa: E402
 
 
 def synth_one(c, out):
@@ -97,67 +72,15 @@ def synth_one(c, out):
     return res
 
 
-def fmt_int(n):
-    return "{:,}".format(n)
-
-
-def markdown(rows, meta):
-    L = []
-    L.append("# REC directory hardware cost (%s)" % meta["yosys"])
-    L.append("")
-    L.append("Measured by `make synth`. Memory bits: inferred RAM ($mem_v2), reported apart "
-             "from the logic; FFs, gates and transistors are the logic around it (the read-data "
-             "register is absorbed into the RAM's read port). Gates: Yosys generic cells "
-             "($_AND_, $_MUX_, ...; a MUX counts 1) after `abc -fast`. CMOS: `dffunmap; stat "
-             "-tech cmos` of the logic only. iCE40: `synth_ice40` (HX default).")
-    L.append("")
-    L.append("| configuration | role | entries | ways | paper bits/entry | paper kB | packed "
-             "bits/entry | packed kB | RAM (sets x word) | memory bits | FFs | gates | CMOS "
-             "transistors | iCE40 LUT4 | carry | SB_RAM40_4K | iCE40 FFs |")
-    L.append("|" + "---|" * 17)
-    for r in rows:
-        p, k, s, i = r["report"]["paper"], r["report"]["packed"], r["synth"], r["synth"]["ice40"]
-        L.append("| %s | %s | %d | %d | %d | %.2f | %d | %.2f | %s | %s | %s | %s | %s | %s | %s "
-                 "| %s | %s |" % (
-                     r["name"], r["role"], r["report"]["entries"], r["report"]["ways"],
-                     p["entry_bits"], p["total_kB"], k["entry_bits"], k["total_kB"],
-                     ", ".join(s["mems"]) or "-", fmt_int(s["mem_bits"]), fmt_int(s["ffs"]),
-                     fmt_int(s["gates"]), fmt_int(s["cmos_transistors"]), fmt_int(i["lut4"]),
-                     fmt_int(i["carry"]), i["bram"], fmt_int(i["ffs"])))
-    L.append("")
-    L.append("Paper (REC, Table 1 and section 4.3): %d bits per REC entry, %d kB for 8K entries; "
-             "baseline %d bits per entry. Memory bits above are the RTL's stored array: "
-             "entries x stored entry bits + replacement rank bits (log2(ways) per way)." %
-             (REC_PAPER["entry_bits"], REC_PAPER["total_kB"], REC_PAPER["baseline_entry_bits"]))
-    L.append("")
-    L.append("Equal storage: %s" % meta["eq_note"])
-    L.append("")
-    L.append("Run times (s, generic + iCE40): " + ", ".join(
-        "%s %.1f+%.1f" % (r["name"], r["synth"]["generic_s"], r["synth"]["ice40_s"]) for r in rows))
-    return "\n".join(L) + "\n"
-
-
-def paper_storage(unit, rep):
+def paper_storage(hooks, family, unit, rep):
     """(bits, note) of the paper's storage accounting for a configuration, or
-    (None, note): the unit's own "storage_bits", else the STC family's Table 4
-    figures read from its "paper" object (module docstring)."""
+    (None, note): the unit's own "storage_bits", else its family's
+    paper_storage hook (module docstring)."""
     if "storage_bits" in rep:
         return rep["storage_bits"], rep.get("paper_note", "-")
-    p = rep.get("paper") or {}
-    if "table4_bits" in p:  # stc-emu
-        return p["table4_bits"], ("Table 4 (STC-AB): epoch counter %d + wake-up counter %d + "
-                                  "ERV %d + ETV %d bits" % (p["epoch_counter"],
-                                                            p["wakeup_counter"], p["erv_bits"],
-                                                            p["etv_bits"]))
-    if "bsq_bits_per_cu" in p:  # stc-bsq, stc-cu (BSQ inline)
-        bits = rep.get("ram_bits", rep.get("bsq_ram_bits"))
-        return bits, ("Table 4: BSQ %s x 32 bits per CU (%s at the paper's 256 entries)"
-                      % (fmt_int(bits // 32), fmt_int(p["bsq_bits_per_cu"])))
-    if unit == "stc-l1":
-        return 0, rep.get("paper_note", "-")
-    if unit == "stc-band":
-        return 0, "Table 4 lists no storage (the band function is wiring, section 4.2)"
-    return None, rep.get("paper_note", "-")
+    f = yc.hook(hooks, family, "paper_storage")
+    got = f(unit, rep) if f else None
+    return got if got is not None else (None, rep.get("paper_note", "-"))
 
 
 def storage_cell(bits, rep):
@@ -171,7 +94,7 @@ def storage_cell(bits, rep):
     return "%s (%s)" % (fmt_int(bits), ", ".join("%s %s" % (k, fmt_int(v)) for k, v in parts.items()))
 
 
-def units_markdown(rows):
+def units_markdown(rows, hooks, family_of):
     if not rows:
         return ""
     L = ["", "## Other units", "",
@@ -181,7 +104,7 @@ def units_markdown(rows):
          "|" + "---|" * 16]
     for r in rows:
         s, i, rep = r["synth"], r["synth"]["ice40"], r["report"]
-        pbits, note = paper_storage(r["unit"], rep)
+        pbits, note = paper_storage(hooks, family_of[r["unit"]], r["unit"], rep)
         ours = s["mem_bits"] + s["ffs"]
         per_bit = "-"
         if rep.get("paper_area_um2") and rep.get("storage_bits") and r["preset"] == "default":
@@ -199,54 +122,36 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cohgen", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--rtl", default="rtl/rec")  # REC's committed RTL
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--only", default=None, help="unit-name prefix; no REC table")
+    ap.add_argument("--only", default=None, help="unit-name prefix; no family table")
     ap.add_argument("--units", default=None,
                     help="only these units' committed configurations (U[,U...]; "
-                    "'rec' for the REC table alone)")
+                    "a unit of a family table: that table)")
     a = ap.parse_args()
     out = yc.mkdir(a.out)
     gen = yc.mkdir(os.path.join(out, "rtl"))
     t0 = time.monotonic()
-
-    ref = yc.cohgen_report(a.cohgen, ["--config", "default"])
-    target = ref["paper"]["total_bits"]
-    eb, eb_bits = pick_eq_entries(a.cohgen, "baseline", target)
-    eh, eh_bits = pick_eq_entries(a.cohgen, "hmg", target)
-    eq_note = ("REC default paper storage %d bits (%.0f kB); baseline at %d entries = %d bits "
-               "(%.0f kB), HMG at %d entries = %d bits (%.0f kB): the powers of two closest to it."
-               % (target, target / 8192, eb, eb_bits, eb_bits / 8192, eh, eh_bits, eh_bits / 8192))
-
-    confs = [
-        ("rec_default", ["--config", "default"], "REC, paper default", None),
-        ("rec_fpga", ["--config", "fpga"], "REC, FPGA config", None),
-        ("rec_baseline", ["--config", "baseline"], "baseline, equal entries", None),
-        ("rec_hmg", ["--config", "hmg"], "HMG, equal entries", None),
-        ("rec_baseline_eqs", ["--config", "baseline", "--entries", str(eb)],
-         "baseline, equal storage", True),
-        ("rec_hmg_eqs", ["--config", "hmg", "--entries", str(eh)], "HMG, equal storage", True),
-        ("rec_default_packed", ["--config", "default", "--store", "packed"],
-         "REC default, packed tags", True),
-    ]
+    hooks = yc.family_hooks()
     only = set(a.units.split(",")) if a.units else None
-    if a.only or (only is not None and "rec" not in only):
-        confs = []
-    cs = []
-    for name, args, role, generated in confs:
-        if generated:
-            yc.subprocess.run([a.cohgen, "rec"] + args + ["--name", name, "-o", gen], check=True)
-            sv = os.path.join(gen, name + ".sv")
-        else:
-            sv = os.path.join(a.rtl, name + ".sv")
-        cs.append({"name": name, "args": args, "role": role, "sv": sv,
-                   "report": yc.cohgen_report(a.cohgen, args)})
 
-    us = []
+    # the families' tables: [(hooks, rows)], their units and report meta
+    tables, table_units, table_meta = [], set(), {}
+    for fam, h in hooks.items():
+        units = set(getattr(h, "TABLE_UNITS", ()))
+        table_units |= units
+        if not units or a.only or (only is not None and not units & only):
+            continue
+        rows, meta = h.table(a.cohgen, gen)
+        tables.append((h, rows))
+        table_meta.update(meta)
+    cs = [r for _, rows in tables for r in rows]
+
+    us, family_of = [], {}
     listing = yc.subprocess.run([a.cohgen, "--list=configs"], capture_output=True, text=True,
                                 check=True).stdout.splitlines()
     for unit, family, module, preset in (l.split() for l in listing):
-        if unit == "rec" or (a.only and not unit.startswith(a.only)) \
+        family_of[unit] = family
+        if unit in table_units or (a.only and not unit.startswith(a.only)) \
                 or (only is not None and unit not in only):
             continue
         us.append({"name": module, "unit": unit, "preset": preset,
@@ -261,9 +166,9 @@ def main():
                   (c["name"], c["synth"]["generic_s"], c["synth"]["ice40_s"]), file=sys.stderr)
 
     yv = yc.subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.strip()
-    meta = {"yosys": yv, "eq_note": eq_note, "eq_entries": {"baseline": eb, "hmg": eh},
-            "paper": REC_PAPER, "wall_s": round(time.monotonic() - t0, 1)}
-    md = (markdown(cs, meta) if cs else "") + units_markdown(us)
+    meta = dict({"yosys": yv}, **table_meta)
+    meta["wall_s"] = round(time.monotonic() - t0, 1)
+    md = "".join(h.table_markdown(rows, meta) for h, rows in tables) + units_markdown(us, hooks, family_of)
     for c in cs + us:
         c.pop("sv")
     with open(os.path.join(out, "hardware-cost.json"), "w") as f:

@@ -1,12 +1,16 @@
-# Hardware cost of the REC directory (Yosys), included by the top Makefile.
-#   make synth         area table of the committed and equal-storage configs
+# Hardware cost of every unit (Yosys), included by the top Makefile.
+#   make synth         area tables: the families' own (their committed and
+#                      generated variants), every committed configuration
 #                      -> build/synth/hardware-cost.{md,json}
-#   make synth-check   fast structural checks (part of make test): REC's four
-#                      configurations, default and fpga of every other unit;
-#                      synth-check-all (make regress): every committed one
+#   make synth-check   fast structural checks (part of make test): default and
+#                      fpga of every unit, every committed configuration of the
+#                      units a family names; synth-check-all (make regress):
+#                      every committed one
+# A family's own parts (tables, paper accounting, iCE40 runs, negative
+# controls) are scripts/<family>-synth.py (synth/yosys_common.py: family_hooks).
 .PHONY: synth synth-check synth-check-all
 
-SYNTH_PY := synth/run.py synth/check.py synth/yosys_common.py
+SYNTH_PY := synth/run.py synth/check.py synth/yosys_common.py $(wildcard scripts/*-synth.py)
 SYNTH_RTL := $(ALL_RTL)
 
 synth: $(B)/bin/cohgen $(SYNTH_RTL) $(SYNTH_PY) | $(DEPS_OK)

@@ -1,15 +1,19 @@
 """Shared helpers of the synthesis flow (synth/run.py, synth/check.py).
 
-Yosys 0.23 scripts, stat parsing and the entry-layout report of cohgen.
+Yosys 0.23 scripts, stat parsing, the report of cohgen and the families'
+hooks (family_hooks).
 Cell classes: flip-flops are every Yosys fine FF ($_DFF*, $_SDFF*, $_ALDFF*,
 $_DFFSR*) or iCE40 SB_DFF*; latches are counted apart; $mem_v2 cells are the
 inferred RAMs (their bits are reported apart from the logic).
 """
+import importlib.util
 import json
 import math
 import os
 import subprocess
 import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 FF_PREFIXES = ("$_DFF", "$_SDFF", "$_ALDFF", "$_DFFSR", "$_DFFE", "SB_DFF")
 LATCH_PREFIXES = ("$_DLATCH", "$_SR_", "$dlatch", "$adlatch", "$sr")
@@ -83,7 +87,8 @@ def mem_cells(netlist_json):
     return out
 
 
-def cohgen_report(cohgen, args, unit="rec"):
+def cohgen_report(cohgen, args, unit):
+    """`cohgen <unit> ARGS --report --json`, parsed."""
     r = subprocess.run([cohgen, unit] + args + ["--report", "--json"],
                        capture_output=True, text=True, check=True)
     return json.loads(r.stdout)
@@ -106,6 +111,47 @@ def ff_bound(set_word_bits):
     no_rw_check). An array mapped to flip-flops needs
     sets x set_word_bits, far above this for every multi-set config."""
     return 3 * set_word_bits + 512
+
+
+def family_hooks():
+    """{family: module} of the families' own parts of the flow,
+    scripts/<family>-synth.py for a family (a folder of cmodel/) that has
+    one. A module may define (each optional):
+      paper_storage(unit, rep)  (bits, note) of the paper's storage accounting
+                                of a report without "storage_bits", or None
+      expected_mems(unit, rep)  [(words, bits)] the RTL must infer as RAM for
+                                a report without "rtl_memories", or None
+      CHECK_EVERY_PRESET        units make synth-check takes at every
+                                committed preset (not only default and fpga)
+      ICE40_CHECKS              (unit, preset)s make synth-check also takes
+                                through synth_ice40 (block RAMs, FF bound)
+      NEGATIVE_CONTROLS         (unit, preset)s checked with their RAMs forced
+                                into flip-flops: both RAM checks must fail
+      TABLE_UNITS, table(cohgen, gen_dir), table_markdown(rows, meta)
+                                a table of make synth ahead of the other
+                                units' rows: its configurations ({name, args,
+                                role, sv, report}; generated ones written to
+                                gen_dir) and the report meta it adds, then
+                                its Markdown once synthesized (row["synth"])"""
+    hooks = {}
+    for fam in sorted(os.listdir(os.path.join(ROOT, "cmodel"))):
+        path = os.path.join(ROOT, "scripts", fam + "-synth.py")
+        if not os.path.isdir(os.path.join(ROOT, "cmodel", fam)) or not os.path.exists(path):
+            continue
+        spec = importlib.util.spec_from_file_location(fam + "_synth", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        hooks[fam] = mod
+    return hooks
+
+
+def hook(hooks, family, name, default=None):
+    """A family's hook (family_hooks), or default."""
+    return getattr(hooks.get(family), name, default)
+
+
+def fmt_int(n):
+    return "{:,}".format(n)
 
 
 def mkdir(p):
