@@ -469,7 +469,7 @@ int spandex_llc_chk_output(spandex_llc_chk *k, const spandex_msg *o)
 }
 
 /* ------------------------------------------------------------ state, end */
-static int line_state_ok(spandex_llc_chk *k, const spandex_llc_line_info *x)
+int spandex_llc_chk_line(spandex_llc_chk *k, const spandex_llc_line_info *x)
 {
     sline *s = sh(k, x->line);
     unsigned w;
@@ -510,7 +510,7 @@ int spandex_llc_chk_state(spandex_llc_chk *k, const spandex_llc *l)
     if (n && x == NULL)
         return bad(k, "LLC", "out of memory");
     spandex_llc_lines(l, x, n);
-    for (i = 0; i < n && line_state_ok(k, &x[i]) == 0; i++)
+    for (i = 0; i < n && spandex_llc_chk_line(k, &x[i]) == 0; i++)
         ;
     free(x);
     if (k->err[0])

@@ -26,6 +26,10 @@ void spandex_llc_chk_free(spandex_llc_chk *k);
 int spandex_llc_chk_input(spandex_llc_chk *k, const spandex_msg *in, unsigned lineno);
 int spandex_llc_chk_output(spandex_llc_chk *k, const spandex_msg *out);
 int spandex_llc_chk_state(spandex_llc_chk *k, const spandex_llc *l);
+/* One resident line of the core against the shadow (part of
+ * spandex_llc_chk_state: LLC1 owners, LLC4 open transaction and what it
+ * waits for, LLC6 S with sharers, LLC7 unowned values). */
+int spandex_llc_chk_line(spandex_llc_chk *k, const spandex_llc_line_info *x);
 int spandex_llc_chk_end(spandex_llc_chk *k, const spandex_llc *l);
 const char *spandex_llc_chk_error(const spandex_llc_chk *k);
 
