@@ -16,38 +16,14 @@
 
 #include "bits.h"
 #include "spandex_llc.h"
-
-/* What an open transaction does when its last Ack and RspRvkO are in. */
-typedef enum {
-    TX_EVICT,  /* OWB, SWB, SI: MemWr if dirty, free the way               */
-    TX_SHARE,  /* OS: ReqS(1) on owned words: line S, owners join sharers  */
-    TX_OWN,    /* SO: ReqO, ReqO+data, ReqS(3) on S words: RspO(+data)     */
-    TX_WRITE,  /* SV: ReqWT on S words (line mode: also on owned words)    */
-    TX_ATOMIC  /* OV/SV: ReqWT+data: apply op, RspWT+data(old)             */
-} tx_kind;
-
-typedef struct {
-    int open;
-    tx_kind kind;
-    spandex_msg req;   /* the blocked request (kind, dev, op, values)       */
-    uint64_t mu;       /* the words answered at the end                     */
-    uint64_t pend_ack; /* devices owing an Ack                              */
-    uint64_t pend_rvk; /* words owing an RspRvkO                            */
-    uint64_t sh_add;   /* TX_SHARE: devices joining the sharers             */
-    int inv_sent;      /* the line goes V at the end (sharers invalidated)  */
-} txn;
+#include "spandex_llc_rules.h"
 
 typedef struct {
     int valid;
     uint64_t line;
-    int st; /* 'V' or 'S' */
-    uint64_t sh, owned;
-    int dirty;
     uint64_t lru;
-    unsigned own[SPANDEX_LLC_WORDS_MAX];  /* owner_store array            */
-    uint64_t data[SPANDEX_LLC_WORDS_MAX]; /* owner_store data: owned words
-                                              hold their owner's ID        */
-    txn t;
+    spandex_llc_way w;
+    spandex_llc_txn t;
 } lline;
 
 typedef struct {
@@ -170,39 +146,6 @@ static lline *find(const spandex_llc *l, uint64_t line)
     return NULL;
 }
 
-static unsigned owner_of(const spandex_llc *l, const lline *ln, unsigned w)
-{
-    return l->c.owner_store == SPANDEX_LLC_OWNER_DATA ? (unsigned)ln->data[w] : ln->own[w];
-}
-
-static void set_owner(const spandex_llc *l, lline *ln, unsigned w, unsigned d)
-{
-    ln->owned |= 1ull << w;
-    if (l->c.owner_store == SPANDEX_LLC_OWNER_DATA)
-        ln->data[w] = d;
-    else
-        ln->own[w] = d;
-}
-
-/* Words of ln owned by device d. */
-static uint64_t owned_by(const spandex_llc *l, const lline *ln, unsigned d)
-{
-    uint64_t m = 0;
-    unsigned w;
-    for (w = 0; w < l->g.words; w++)
-        if ((ln->owned >> w & 1) && owner_of(l, ln, w) == d)
-            m |= 1ull << w;
-    return m;
-}
-
-/* Stores v into the unowned (or now released) word w. */
-static void store(lline *ln, unsigned w, uint64_t v)
-{
-    ln->owned &= ~(1ull << w);
-    ln->data[w] = v;
-    ln->dirty = 1;
-}
-
 /* ------------------------------------------------------------------ output */
 static void send(spandex_llc *l, spandex_msg_kind k, unsigned dst, uint64_t line, uint64_t mask,
                  unsigned req, const uint64_t *v)
@@ -220,30 +163,6 @@ static void send(spandex_llc *l, spandex_msg_kind k, unsigned dst, uint64_t line
     l->emit(l->ctx, &m);
 }
 
-static void send_invs(spandex_llc *l, uint64_t line, uint64_t devs)
-{
-    unsigned d;
-    for (d = 0; d < l->c.devs; d++)
-        if (devs >> d & 1)
-            send(l, SPANDEX_INV, d, line, 0, 0, NULL);
-}
-
-/* One message of kind k per owner of `words`, in ascending order of each
- * owner's lowest word (rule 2): its words, requestor req. */
-static void send_per_owner(spandex_llc *l, lline *ln, spandex_msg_kind k, uint64_t words, unsigned req)
-{
-    uint64_t left = words;
-    while (left) {
-        unsigned w0 = (unsigned)__builtin_ctzll(left), o = owner_of(l, ln, w0), w;
-        uint64_t mine = 0;
-        for (w = w0; w < l->g.words; w++)
-            if ((left >> w & 1) && owner_of(l, ln, w) == o)
-                mine |= 1ull << w;
-        send(l, k, o, ln->line, mine, req, NULL);
-        left &= ~mine;
-    }
-}
-
 /* ------------------------------------------------------- allocation (3.5) */
 static void fill_line(spandex_llc *l, lline *ln, uint64_t line, int fill)
 {
@@ -251,22 +170,9 @@ static void fill_line(spandex_llc *l, lline *ln, uint64_t line, int fill)
     memset(ln, 0, sizeof *ln);
     ln->valid = 1;
     ln->line = line;
-    ln->st = 'V';
+    spandex_llc_way_fresh(&ln->w);
     for (w = 0; w < l->g.words; w++)
-        ln->data[w] = fill ? spandex_llc_mem_word(l, line, w) : 0;
-}
-
-/* Starts the eviction of ln: RvkO to each owner, Inv to every sharer. */
-static void start_evict(spandex_llc *l, lline *ln)
-{
-    txn *t = &ln->t;
-    memset(t, 0, sizeof *t);
-    t->open = 1;
-    t->kind = TX_EVICT;
-    t->pend_ack = ln->st == 'S' ? ln->sh : 0;
-    t->pend_rvk = ln->owned;
-    send_invs(l, ln->line, t->pend_ack);
-    send_per_owner(l, ln, SPANDEX_RVKO, ln->owned, 0);
+        ln->w.data[w] = fill ? spandex_llc_mem_word(l, line, w) : 0;
 }
 
 /* A way for `line`: the line (filled from memory when `fill`), or NULL when
@@ -290,26 +196,27 @@ static lline *alloc(spandex_llc *l, uint64_t line, int fill)
         }
         v = &s->w[s->n++];
     } else {
+        spandex_llc_msgs o;
         for (i = 0; i < s->n && v == NULL; i++)
             if (!s->w[i].valid)
                 v = &s->w[i];
         if (v == NULL) {
             for (i = 0; i < s->n; i++)
-                if (s->w[i].t.open && s->w[i].t.kind == TX_EVICT)
+                if (s->w[i].t.open && s->w[i].t.kind == SPANDEX_LLC_TX_EVICT)
                     return NULL;
             for (i = 0; i < s->n; i++)
                 if (!s->w[i].t.open && (v == NULL || s->w[i].lru < v->lru))
                     v = &s->w[i];
             if (v == NULL)
                 return NULL;
-            if (v->owned || (v->st == 'S' && v->sh)) {
-                start_evict(l, v);
+            if (spandex_llc_rule_evict(&l->c, &l->g, &v->w, &v->t, &o)) {
+                spandex_llc_msgs_emit(&l->g, &o, v->line, l->emit, l->ctx);
                 return NULL;
             }
-            if (v->dirty)
-                send(l, SPANDEX_MEMWR, 0, v->line, l->g.full, 0, v->data);
-            if (v->dirty)
-                mem_write(l, v->line, v->data);
+            if (v->w.dirty) {
+                send(l, SPANDEX_MEMWR, 0, v->line, l->g.full, 0, v->w.data);
+                mem_write(l, v->line, v->w.data);
+            }
         }
     }
     fill_line(l, v, line, fill);
@@ -318,249 +225,47 @@ static lline *alloc(spandex_llc *l, uint64_t line, int fill)
     return v;
 }
 
-/* --------------------------------------------------------- requests (2.2) */
-static int is_write_kind(spandex_msg_kind k) { return k == SPANDEX_REQWT || k == SPANDEX_REQWTDATA; }
-
-/* The option ReqS takes on ln for mask m (spec 2.2, X6). */
-static int reqs_option(const spandex_llc *l, const lline *ln, uint64_t m)
-{
-    unsigned w;
-    if (l->c.reqs != SPANDEX_LLC_REQS_PAPER)
-        return (int)l->c.reqs;
-    if (ln->st == 'S' && (m & ~ln->owned))
-        return 1;
-    for (w = 0; w < l->g.words; w++)
-        if ((m & ln->owned) >> w & 1 && (l->c.mesi >> owner_of(l, ln, w) & 1))
-            return 1;
-    return 3;
-}
-
-static txn *open_txn(lline *ln, tx_kind k, const spandex_msg *q, uint64_t mu)
-{
-    txn *t = &ln->t;
-    memset(t, 0, sizeof *t);
-    t->open = 1;
-    t->kind = k;
-    t->req = *q;
-    t->mu = mu;
-    return t;
-}
-
-/* ReqV, and ReqS under option 2: owned words forwarded, the rest served. */
-static void do_read(spandex_llc *l, lline *ln, const spandex_msg *q, uint64_t m, spandex_msg_kind fwd,
-                    spandex_msg_kind rsp)
-{
-    uint64_t mo = m & ln->owned, mu = m & ~ln->owned;
-    send_per_owner(l, ln, fwd, mo, q->dev);
-    if (mu)
-        send(l, rsp, q->dev, ln->line, mu, 0, ln->data);
-}
-
-/* ReqS under option 1: unowned words RspS at once, owned ones FwdReqS and
- * the line blocked until every RspRvkO (OS). */
-static void do_share(spandex_llc *l, lline *ln, const spandex_msg *q, uint64_t m)
-{
-    uint64_t mo = m & ln->owned, mu = m & ~ln->owned, owners = 0;
-    unsigned w;
-    for (w = 0; w < l->g.words; w++)
-        if (mo >> w & 1)
-            owners |= 1ull << owner_of(l, ln, w);
-    send_per_owner(l, ln, SPANDEX_FWDREQS, mo, q->dev);
-    if (mu) {
-        ln->st = 'S';
-        ln->sh |= 1ull << q->dev;
-        send(l, SPANDEX_RSPS, q->dev, ln->line, mu, 0, ln->data);
-    }
-    if (mo) {
-        txn *t = open_txn(ln, TX_SHARE, q, 0);
-        t->pend_rvk = mo;
-        t->sh_add = owners | 1ull << q->dev;
-    }
-}
-
-static void grant(spandex_llc *l, lline *ln, uint64_t words, unsigned d)
-{
-    unsigned w;
-    for (w = 0; w < l->g.words; w++)
-        if (words >> w & 1)
-            set_owner(l, ln, w, d);
-}
-
-/* ReqO, ReqO+data and ReqS(3): owned words forwarded with ownership moved
- * at once; V words granted at once; S words after every Ack (SO). */
-static void do_own(spandex_llc *l, lline *ln, const spandex_msg *q, uint64_t m, int data)
-{
-    uint64_t mo = m & ln->owned, mu = m & ~ln->owned, invs = 0;
-    spandex_msg_kind rsp = data ? SPANDEX_RSPODATA : SPANDEX_RSPO;
-    if (mu && ln->st == 'S') {
-        invs = ln->sh;
-        if (m == l->g.full) /* X9: a whole-line upgrade does not invalidate R */
-            invs &= ~(1ull << q->dev);
-    }
-    send_invs(l, ln->line, invs);
-    send_per_owner(l, ln, data ? SPANDEX_FWDREQODATA : SPANDEX_FWDREQO, mo, q->dev);
-    grant(l, ln, mo, q->dev);
-    if (invs) {
-        txn *t = open_txn(ln, TX_OWN, q, mu);
-        t->pend_ack = invs;
-        t->inv_sent = 1;
-        t->req.kind = data ? SPANDEX_REQODATA : SPANDEX_REQO;
-    } else if (mu) {
-        send(l, rsp, q->dev, ln->line, mu, 0, data ? ln->data : NULL);
-        grant(l, ln, mu, q->dev);
-        if (ln->st == 'S') {
-            ln->st = 'V';
-            ln->sh = 0;
-        }
-    }
-}
-
-/* Applies a write (ReqWT: the values; ReqWT+data: the op) to the words of
- * mu and sends the response. */
-static void finish_write(spandex_llc *l, lline *ln, const spandex_msg *q, uint64_t mu)
-{
-    uint64_t old[SPANDEX_LLC_WORDS_MAX];
-    unsigned w;
-    for (w = 0; w < l->g.words; w++) {
-        if (!(mu >> w & 1))
-            continue;
-        old[w] = ln->data[w];
-        if (q->kind == SPANDEX_REQWT)
-            store(ln, w, q->v[w]);
-        else if (q->op != SPANDEX_OP_RD)
-            store(ln, w, spandex_op_apply(q->op, old[w], q->v[w], l->g.word_bits));
-    }
-    if (q->kind == SPANDEX_REQWT)
-        send(l, SPANDEX_RSPWT, q->dev, ln->line, mu, 0, NULL);
-    else
-        send(l, SPANDEX_RSPWTDATA, q->dev, ln->line, mu, 0, old);
-}
-
-/* ReqWT and ReqWT+data. Word mode: ReqWT writes owned words at once and
- * forwards FwdReqO to their owners; ReqWT+data revokes them. Line mode
- * (coherence widened to the line) revokes every other owner's word. S
- * words: Inv to every sharer, R too (SV). */
-static void do_write(spandex_llc *l, lline *ln, const spandex_msg *q, uint64_t own_r)
-{
-    uint64_t m = q->mask, mo = m & ln->owned, mu = m & ~ln->owned, invs = 0, rvk;
-    int line = l->c.gran == SPANDEX_LLC_GRAN_LINE;
-    unsigned w;
-    if (ln->st == 'S' && (mu || line))
-        invs = ln->sh;
-    if (line)
-        rvk = ln->owned & ~own_r;
-    else
-        rvk = q->kind == SPANDEX_REQWTDATA ? mo : 0;
-    send_invs(l, ln->line, invs);
-    if (rvk)
-        send_per_owner(l, ln, SPANDEX_RVKO, rvk, 0);
-    if (!line && q->kind == SPANDEX_REQWT && mo) {
-        send_per_owner(l, ln, SPANDEX_FWDREQO, mo, q->dev);
-        for (w = 0; w < l->g.words; w++)
-            if (mo >> w & 1)
-                store(ln, w, q->v[w]);
-        m = mu;
-    }
-    if (invs || rvk) {
-        txn *t = open_txn(ln, q->kind == SPANDEX_REQWT ? TX_WRITE : TX_ATOMIC, q, m);
-        t->pend_ack = invs;
-        t->pend_rvk = rvk;
-        t->inv_sent = invs != 0;
-    } else if (m) {
-        finish_write(l, ln, q, m);
-    }
-}
-
-/* ReqWB: words R owns are stored, the rest dropped (X3); RspWB always. */
-static void do_wb(spandex_llc *l, lline *ln, const spandex_msg *q)
-{
-    unsigned w;
-    if (ln)
-        for (w = 0; w < l->g.words; w++)
-            if ((q->mask >> w & 1) && (ln->owned >> w & 1) && owner_of(l, ln, w) == q->dev)
-                store(ln, w, q->v[w]);
-    send(l, SPANDEX_RSPWB, q->dev, q->line, q->mask, 0, NULL);
-}
-
+/* --------------------------------------------------------------- requests */
 /* One request, as if just arrived: DONE, WAIT (line blocked, or no way
  * yet) or FAIL. */
 static int process(spandex_llc *l, const spandex_msg *q)
 {
     lline *ln = find(l, q->line);
-    uint64_t m = q->mask, own_r = 0;
-    int line = l->c.gran == SPANDEX_LLC_GRAN_LINE;
+    spandex_llc_msgs o;
     if (ln && ln->t.open)
         return WAIT;
     if (q->kind == SPANDEX_REQWB) {
-        do_wb(l, ln, q);
+        spandex_llc_rule_wb(&l->c, &l->g, ln ? &ln->w : NULL, q, &o);
+        spandex_llc_msgs_emit(&l->g, &o, q->line, l->emit, l->ctx);
         return DONE;
     }
-    if (ln) {
-        own_r = owned_by(l, ln, q->dev);
-        if (line && !is_write_kind(q->kind))
-            m = l->g.full & ~own_r;
-        if (m & own_r)
-            return fail(l, "%s from device %u for 0x%llx asks for words 0x%llx it owns",
-                        spandex_msg_name(q->kind), q->dev, (unsigned long long)q->line,
-                        (unsigned long long)(m & own_r));
-    } else {
-        int whole;
-        if (line && !is_write_kind(q->kind))
-            m = l->g.full;
-        whole = m == l->g.full && (q->kind == SPANDEX_REQO || q->kind == SPANDEX_REQWT);
-        ln = alloc(l, q->line, !whole);
+    if (ln == NULL) {
+        ln = alloc(l, q->line, !spandex_llc_no_fill(&l->g, q->kind, spandex_llc_req_mask(&l->c, &l->g, q, 0)));
         if (ln == NULL)
             return l->oom ? fail(l, "out of memory") : WAIT;
     }
     ln->lru = ++l->clock;
-    switch (q->kind) {
-    case SPANDEX_REQV: do_read(l, ln, q, m, SPANDEX_FWDREQV, SPANDEX_RSPV); break;
-    case SPANDEX_REQS:
-        switch (reqs_option(l, ln, m)) {
-        case 1: do_share(l, ln, q, m); break;
-        case 2: do_read(l, ln, q, m, SPANDEX_FWDREQV, SPANDEX_RSPV); break;
-        default: do_own(l, ln, q, m, 1); break;
-        }
-        break;
-    case SPANDEX_REQO: do_own(l, ln, q, m, 0); break;
-    case SPANDEX_REQODATA: do_own(l, ln, q, m, 1); break;
-    default: do_write(l, ln, q, own_r); break;
-    }
+    if (spandex_llc_rule_request(&l->c, &l->g, &ln->w, q, &o, &ln->t, l->err, l->errlen) != 0)
+        return FAIL;
+    spandex_llc_msgs_emit(&l->g, &o, q->line, l->emit, l->ctx);
     return DONE;
 }
 
 /* ------------------------------------------------------ transactions (3.4) */
 static void complete(spandex_llc *l, lline *ln)
 {
-    txn t = ln->t;
-    ln->t.open = 0;
-    switch (t.kind) {
-    case TX_EVICT:
-        if (ln->dirty) {
-            send(l, SPANDEX_MEMWR, 0, ln->line, l->g.full, 0, ln->data);
-            mem_write(l, ln->line, ln->data);
+    spandex_llc_msgs o;
+    if (ln->t.kind == SPANDEX_LLC_TX_EVICT) {
+        ln->t.open = 0;
+        if (ln->w.dirty) {
+            send(l, SPANDEX_MEMWR, 0, ln->line, l->g.full, 0, ln->w.data);
+            mem_write(l, ln->line, ln->w.data);
         }
         ln->valid = 0;
-        break;
-    case TX_SHARE:
-        ln->st = 'S';
-        ln->sh |= t.sh_add;
-        break;
-    case TX_OWN:
-        send(l, t.req.kind == SPANDEX_REQODATA ? SPANDEX_RSPODATA : SPANDEX_RSPO, t.req.dev, ln->line, t.mu,
-             0, t.req.kind == SPANDEX_REQODATA ? ln->data : NULL);
-        grant(l, ln, t.mu, t.req.dev);
-        ln->st = 'V';
-        ln->sh = 0;
-        break;
-    default:
-        finish_write(l, ln, &t.req, t.mu);
-        if (t.inv_sent) {
-            ln->st = 'V';
-            ln->sh = 0;
-        }
-        break;
+        return;
     }
+    spandex_llc_rule_complete(&l->c, &l->g, &ln->w, &ln->t, &o);
+    spandex_llc_msgs_emit(&l->g, &o, ln->line, l->emit, l->ctx);
 }
 
 static int pend_add(spandex_llc *l, const spandex_msg *q)
@@ -645,24 +350,12 @@ static int replay(spandex_llc *l)
 static int response(spandex_llc *l, const spandex_msg *q)
 {
     lline *ln = find(l, q->line);
-    txn *t = ln ? &ln->t : NULL;
-    unsigned w;
-    if (q->kind == SPANDEX_ACK) {
-        if (t == NULL || !t->open || !(t->pend_ack >> q->dev & 1))
-            return fail(l, "Ack from device %u for 0x%llx: no transaction waits for it", q->dev,
-                        (unsigned long long)q->line);
-        t->pend_ack &= ~(1ull << q->dev);
-        ln->sh &= ~(1ull << q->dev);
-    } else {
-        if (t == NULL || !t->open || (q->mask & ~t->pend_rvk) || (q->mask & ~owned_by(l, ln, q->dev)))
-            return fail(l, "RspRvkO from device %u for 0x%llx 0x%llx: no transaction waits for these words",
-                        q->dev, (unsigned long long)q->line, (unsigned long long)q->mask);
-        for (w = 0; w < l->g.words; w++)
-            if (q->mask >> w & 1)
-                store(ln, w, q->v[w]);
-        t->pend_rvk &= ~q->mask;
-    }
-    if (t->pend_ack || t->pend_rvk)
+    spandex_llc_txn none;
+    int done;
+    memset(&none, 0, sizeof none);
+    if (spandex_llc_rule_answer(&l->c, &l->g, ln ? &ln->w : NULL, ln ? &ln->t : &none, q, &done, l->err, l->errlen))
+        return FAIL;
+    if (!done)
         return DONE;
     complete(l, ln);
     return replay(l);
@@ -737,13 +430,13 @@ static void info_of(const spandex_llc *l, const lline *ln, spandex_llc_line_info
     size_t i;
     memset(x, 0, sizeof *x);
     x->line = ln->line;
-    x->state = ln->st;
-    x->sharers = ln->sh;
-    x->dirty = ln->dirty;
-    x->owned = ln->owned;
+    x->state = ln->w.st;
+    x->sharers = ln->w.sh;
+    x->dirty = ln->w.dirty;
+    x->owned = ln->w.owned;
     for (w = 0; w < l->g.words; w++) {
-        x->owner[w] = ln->owned >> w & 1 ? owner_of(l, ln, w) : 0;
-        x->data[w] = ln->data[w];
+        x->owner[w] = ln->w.owned >> w & 1 ? ln->w.own[w] : 0;
+        x->data[w] = ln->w.data[w];
     }
     x->blocked = ln->t.open;
     x->pend_ack = ln->t.open ? ln->t.pend_ack : 0;
@@ -785,14 +478,14 @@ size_t spandex_llc_lines(const spandex_llc *l, spandex_llc_line_info *out, size_
 int spandex_llc_owner(const spandex_llc *l, uint64_t line, unsigned w)
 {
     const lline *ln = find(l, line);
-    return ln && (ln->owned >> w & 1) ? (int)owner_of(l, ln, w) : -1;
+    return ln && (ln->w.owned >> w & 1) ? (int)ln->w.own[w] : -1;
 }
 
 unsigned spandex_llc_waiting(const spandex_llc *l, uint64_t line, unsigned dev)
 {
     const lline *ln = find(l, line);
     size_t i;
-    unsigned n = ln && ln->t.open && ln->t.kind != TX_EVICT && ln->t.req.dev == dev;
+    unsigned n = ln && ln->t.open && ln->t.kind != SPANDEX_LLC_TX_EVICT && ln->t.req.dev == dev;
     for (i = 0; i < l->npq; i++)
         n += l->pq[i].m.line == line && l->pq[i].m.dev == dev;
     return n;
