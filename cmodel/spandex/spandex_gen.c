@@ -179,6 +179,11 @@ static int request(gen *x, char *err, size_t len)
     spandex_msg m;
     uint64_t own;
     unsigned w;
+    /* within the RTL's resources: every waiting request may need a
+     * transaction when it replays, and this one needs one too */
+    if (spandex_llc_open(x->l) + spandex_llc_waiting_all(x->l) + 1 > x->c->llc.txn ||
+        spandex_llc_waiting_all(x->l) + 1 > x->c->llc.defer)
+        return 0;
     memset(&m, 0, sizeof m);
     m.dev = pick(x, x->c->llc.devs);
     m.line = pool_line(x, pick(x, pool_size(x->c)));

@@ -6,7 +6,10 @@
  * still owed is answered at the end. The generator runs the functional
  * core to know what is owed and which words each device owns (a device
  * never asks for words it owns, X15, and has at most one request waiting
- * per line).
+ * per line). A request is made only while the open transactions and the
+ * waiting requests leave room for it in the configuration's --txn and
+ * --defer (each waiting request counted as a transaction it may open when
+ * it replays), so the trace also runs on the RTL, one event at a time.
  */
 #ifndef SPANDEX_GEN_H
 #define SPANDEX_GEN_H

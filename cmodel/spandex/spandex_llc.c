@@ -221,11 +221,12 @@ void spandex_llc_geom_of(const spandex_llc_cfg *c, spandex_llc_geom *g)
     g->dev_bits = cohkit_width(c->devs);
     g->node_bits = cohkit_width(c->devs + 1);
     g->way_bits = c->ways > 1 ? cohkit_ilog2(c->ways) : 0;
+    g->txn_bits = cohkit_width(c->txn);
     g->full = cohkit_mask64(g->words);
     g->state_bits = 2;
     g->owner_bits = c->owner_store == SPANDEX_LLC_OWNER_ARRAY ? g->words * g->dev_bits : 0;
     g->meta_bits = g->tag_bits + g->state_bits + g->words + c->devs + 1;
-    g->line_dir_bits = g->tag_bits + g->state_bits + c->devs + 1;
+    g->line_dir_bits = g->tag_bits + g->state_bits + c->devs;
 }
 
 void spandex_llc_cfg_name(const spandex_llc_cfg *c, char *buf, size_t len)

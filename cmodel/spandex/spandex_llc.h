@@ -73,13 +73,15 @@ typedef struct {
     unsigned dev_bits;    /* device ID: ceil(log2 N)                        */
     unsigned node_bits;   /* source/destination: ceil(log2(N + 1))          */
     unsigned way_bits;    /* log2(ways), 0 for one way                      */
+    unsigned txn_bits;    /* transaction index (MemRd id), at least 1       */
     uint64_t full;        /* the whole-line mask                            */
     /* storage per line (spec 7, III-F) */
     unsigned state_bits;  /* 2: I, V, S                                     */
     unsigned owner_bits;  /* separate owner array: W x dev_bits, else 0     */
     unsigned meta_bits;   /* tag + state + W owned + N sharers + dirty      */
-    unsigned line_dir_bits; /* a line-granularity MESI directory's entry:   */
-                            /* tag + 2 state + N sharers + dirty (spec 7)   */
+    unsigned line_dir_bits; /* a line-granularity MESI directory's entry as */
+                            /* III-F counts it: tag + 2 state + N sharers   */
+                            /* (so Spandex adds W owned + 1 dirty bits)     */
 } spandex_llc_geom;
 
 void spandex_llc_cfg_default(spandex_llc_cfg *c);
@@ -190,6 +192,15 @@ uint64_t spandex_llc_mem_word(const spandex_llc *l, uint64_t line, unsigned w);
 /* The --dump lines: LINE per resident line (spec 9.2). */
 void spandex_llc_dump(const spandex_llc *l, FILE *f);
 
+/* ---------------------------------------------------------- timing shell */
+/* The cycle-accurate model of the generated RTL (spandex_llc_tm.c; the
+ * micro-architecture in docs/spandex.md). Port values as uint64_t words in
+ * the order of spandex_llc_ports.def, inputs from rst_ni. */
+typedef struct spandex_llc_tm spandex_llc_tm;
+COHKIT_UNIT_TM_API(spandex_llc_tm, spandex_llc_cfg, spandex_llc_tm_eval, spandex_llc_tm_step, uint64_t, uint64_t);
+/* 1 when nothing is in flight (the idle_o output). */
+int spandex_llc_tm_idle(const spandex_llc_tm *t);
+
 /* ----------------------------------------------------------- trace tool */
 /* Flags of `cohmodel spandex-llc` (besides the configuration). */
 typedef struct {
@@ -199,6 +210,15 @@ typedef struct {
                   violation ends the run with "CHECK ..." and status 1      */
 } spandex_llc_flags;
 
+/* One event of a 9.2 trace and its line number. */
+typedef struct {
+    unsigned lineno;
+    spandex_msg m;
+} spandex_llc_event_rec;
+/* Every event of a 9.2 trace: *recs (malloc, free it) and *n; 0, or -1
+ * with "line N: reason" in err. */
+int spandex_llc_trace_read(const spandex_llc_cfg *c, FILE *in, spandex_llc_event_rec **recs, size_t *n,
+                           char *err, size_t len);
 /* Reads a 9.2 trace from in and writes the LLC's messages to out. Returns
  * 0; 1 after a CHECK line; 2 with "NAME: line N: reason" on err and
  * nothing on out for bad input or a protocol error. */

@@ -13,10 +13,7 @@
 #include "spandex_llc_check.h"
 #include "unit_trace.h"
 
-typedef struct {
-    unsigned lineno;
-    spandex_msg m;
-} rec;
+typedef spandex_llc_event_rec rec;
 
 static const char *const trace_ops[] = {"rd", "swp", "add", "and", "or", NULL};
 
@@ -84,6 +81,16 @@ static int parse_event(cohkit_trace_reader *r, const void *ctx, void *record)
     return cohkit_trace_end(r);
 }
 
+int spandex_llc_trace_read(const spandex_llc_cfg *c, FILE *in, spandex_llc_event_rec **recs, size_t *n,
+                           char *err, size_t len)
+{
+    const cohkit_trace_format fmt = {sizeof(rec), parse_event, NULL, 0};
+    void *r;
+    int rc = cohkit_trace_records(in, &fmt, c, &r, n, err, len);
+    *recs = r;
+    return rc;
+}
+
 typedef struct {
     FILE *out;
     unsigned words;
@@ -112,13 +119,22 @@ int spandex_llc_trace_run(const spandex_llc_cfg *c, const spandex_llc_flags *fl,
     spandex_llc *l;
     run_ctx x;
     int rc = 0;
+    char *obuf = NULL;
+    size_t olen = 0;
     if (cohkit_trace_records(in, &fmt, c, &recs, &n, err, sizeof err) != 0) {
         fprintf(errf, "cohmodel: %s: %s\n", in_name, err);
         return 2;
     }
     r = recs;
     memset(&x, 0, sizeof x);
-    x.out = out;
+    /* the output is kept until the run ends: nothing is written on a
+     * refusal */
+    x.out = open_memstream(&obuf, &olen);
+    if (x.out == NULL) {
+        free(recs);
+        fprintf(errf, "cohmodel: out of memory\n");
+        return 2;
+    }
     x.words = c->line / c->word;
     l = spandex_llc_new(c);
     if (fl->check)
@@ -139,22 +155,26 @@ int spandex_llc_trace_run(const spandex_llc_cfg *c, const spandex_llc_flags *fl,
         if (x.chk && !x.violated && spandex_llc_chk_state(x.chk, l) != 0)
             x.violated = 1;
         if (x.violated) {
-            fprintf(out, "CHECK %s\n", spandex_llc_chk_error(x.chk));
+            fprintf(x.out, "CHECK %s\n", spandex_llc_chk_error(x.chk));
             rc = 1;
             break;
         }
     }
     if (rc == 0 && x.chk && spandex_llc_chk_end(x.chk, l) != 0) {
-        fprintf(out, "CHECK %s\n", spandex_llc_chk_error(x.chk));
+        fprintf(x.out, "CHECK %s\n", spandex_llc_chk_error(x.chk));
         rc = 1;
     }
     if (rc == 0 && fl->dump)
-        spandex_llc_dump(l, out);
+        spandex_llc_dump(l, x.out);
     if (rc == 0 && fl->stats)
         for (i = 0; i < SPANDEX_MSG_KINDS; i++)
             if (x.count[i])
-                fprintf(out, "# count %s %llu\n", spandex_msg_name((spandex_msg_kind)i),
+                fprintf(x.out, "# count %s %llu\n", spandex_msg_name((spandex_msg_kind)i),
                         (unsigned long long)x.count[i]);
+    fclose(x.out);
+    if (rc != 2)
+        fwrite(obuf, 1, olen, out);
+    free(obuf);
     spandex_llc_chk_free(x.chk);
     spandex_llc_free(l);
     free(recs);
