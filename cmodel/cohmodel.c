@@ -80,6 +80,7 @@ int main(int argc, char **argv)
     char *obuf = NULL;
     size_t olen = 0;
     FILE *out;
+    cohkit_unit_desc model_desc;
 
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
@@ -114,6 +115,12 @@ int main(int argc, char **argv)
         u->cfg_preset(cfg, argv[2]) == 0) {
         argv[1] = (char *)"--config";
         a0 = 1;
+    }
+    if (u->cfg_check_model) {
+        /* the trace tool's own validation (the core accepts more) */
+        model_desc = *u;
+        model_desc.cfg_check = u->cfg_check_model;
+        u = &model_desc;
     }
     if (cohkit_unit_cfg_parse(u, cfg, argc - a0, argv + a0, rest, &nrest, err, sizeof err) != 0) {
         fprintf(stderr, "cohmodel: %s\n", err);

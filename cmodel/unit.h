@@ -253,6 +253,12 @@ typedef struct cohkit_unit_desc {
      * "N accesses in S s = R M accesses/s (...)". Returns 0, or -1 when the
      * model cannot be built. */
     int (*core_bench)(const void *cfg, uint64_t n, FILE *f);
+
+    /* Optional (NULL: cfg_check): the validation of `cohmodel <unit>`
+     * when the functional core accepts more than the RTL (the Spandex
+     * LLC's unbounded sets, --ways 0). cohgen and the benches use
+     * cfg_check. */
+    int (*cfg_check_model)(void *cfg, char *err, size_t len);
 } cohkit_unit_desc;
 
 /* NULL-terminated, in registration order (cmodel/units.def). */

@@ -26,14 +26,10 @@
 
 #include "bits.h"
 #include "spandex_llc.h"
+#include "spandex_llc_port.h"
 #include "spandex_llc_rules.h"
 
-enum {
-#define SPANDEX_LLC_PORT(dir, name, w) P_##name,
-#include "spandex_llc_ports.def"
-#undef SPANDEX_LLC_PORT
-    P_COUNT
-};
+
 
 typedef struct {
     int valid;
@@ -77,7 +73,7 @@ typedef struct {
 struct spandex_llc_tm {
     spandex_llc_cfg c;
     spandex_llc_geom g;
-    unsigned p_words[P_COUNT], p_off[P_COUNT];
+    spandex_llc_ports p;
     tm_way *ways;   /* sets x ways: the meta and data RAMs              */
     unsigned *rank; /* sets x ways: LRU rank, 0 most recent              */
     unsigned sweep;
@@ -93,45 +89,18 @@ struct spandex_llc_tm {
 };
 
 /* ------------------------------------------------------------ port words */
-static void layout(spandex_llc_tm *t)
-{
-    const spandex_llc_cfg *c = &t->c;
-    const spandex_llc_geom *g = &t->g;
-    unsigned in = 1, out = 0, i = 0;
-#define SPANDEX_LLC_PORT(dir, name, w)                                                                            \
-    t->p_words[i] = COHKIT_UNIT_WORDS((unsigned)(w));                                                             \
-    t->p_off[i] = COHKIT_PORT_##dir == COHKIT_PORT_IN ? in : out;                                                  \
-    if (COHKIT_PORT_##dir == COHKIT_PORT_IN)                                                                       \
-        in += t->p_words[i];                                                                                       \
-    else                                                                                                           \
-        out += t->p_words[i];                                                                                      \
-    i++;
-#include "spandex_llc_ports.def"
-#undef SPANDEX_LLC_PORT
-    (void)c;
-    (void)g;
-}
+static uint64_t get(const spandex_llc_tm *t, const uint64_t *in, int p) { return in[t->p.off[p]]; }
 
-static uint64_t get(const spandex_llc_tm *t, const uint64_t *in, int p) { return in[t->p_off[p]]; }
-
-/* W words of word_bits from a wide port. */
 static void get_words(const spandex_llc_tm *t, const uint64_t *in, int p, uint64_t *v)
 {
-    unsigned w, b = t->g.word_bits;
-    for (w = 0; w < t->g.words; w++)
-        v[w] = b == 64 ? in[t->p_off[p] + w] : (in[t->p_off[p] + w * b / 64] >> (w * b % 64)) & 0xffffffffull;
+    spandex_llc_port_get_words(&t->p, in, p, v);
 }
 
-static void put(const spandex_llc_tm *t, uint64_t *out, int p, uint64_t v) { out[t->p_off[p]] = v; }
+static void put(const spandex_llc_tm *t, uint64_t *out, int p, uint64_t v) { out[t->p.off[p]] = v; }
 
 static void put_words(const spandex_llc_tm *t, uint64_t *out, int p, const uint64_t *v, uint64_t mask)
 {
-    unsigned w, b = t->g.word_bits;
-    for (w = 0; w < t->p_words[p]; w++)
-        out[t->p_off[p] + w] = 0;
-    for (w = 0; w < t->g.words; w++)
-        if (mask >> w & 1)
-            out[t->p_off[p] + w * b / 64] |= v[w] << (w * b % 64);
+    spandex_llc_port_put_words(&t->p, out, p, v, mask);
 }
 
 /* ------------------------------------------------------------ new, reset */
@@ -142,7 +111,7 @@ spandex_llc_tm *spandex_llc_tm_new(const spandex_llc_cfg *c)
         return NULL;
     t->c = *c;
     spandex_llc_geom_of(c, &t->g);
-    layout(t);
+    spandex_llc_ports_of(c, &t->p);
     t->ways = calloc((size_t)c->sets * c->ways, sizeof *t->ways);
     t->rank = calloc((size_t)c->sets * c->ways, sizeof *t->rank);
     t->txn = calloc(c->txn, sizeof *t->txn);
@@ -255,9 +224,9 @@ static void e_current(const spandex_llc_tm *t, cur_msg *cm)
 static int accepted(const spandex_llc_tm *t, const uint64_t *in, const cur_msg *cm)
 {
     switch (cm->port) {
-    case PORT_MEM: return get(t, in, P_mem_req_ready_i) & 1;
-    case PORT_FWD: return get(t, in, P_fwd_ready_i) & 1;
-    case PORT_OUT: return get(t, in, P_out_ready_i) & 1;
+    case PORT_MEM: return get(t, in, SPANDEX_LLC_P_mem_req_ready_i) & 1;
+    case PORT_FWD: return get(t, in, SPANDEX_LLC_P_fwd_ready_i) & 1;
+    case PORT_OUT: return get(t, in, SPANDEX_LLC_P_out_ready_i) & 1;
     default: return 0;
     }
 }
@@ -321,27 +290,27 @@ static void read_msg(const spandex_llc_tm *t, const uint64_t *in, int rsp, spand
 {
     memset(m, 0, sizeof *m);
     if (rsp) {
-        m->kind = (get(t, in, P_rsp_type_i) & 15) == 8 ? SPANDEX_ACK : SPANDEX_RSPRVKO;
-        m->dev = (unsigned)get(t, in, P_rsp_src_i);
-        m->line = get(t, in, P_rsp_line_i) << t->g.line_bits;
-        m->mask = get(t, in, P_rsp_mask_i);
-        get_words(t, in, P_rsp_data_i, m->v);
+        m->kind = (get(t, in, SPANDEX_LLC_P_rsp_type_i) & 15) == 8 ? SPANDEX_ACK : SPANDEX_RSPRVKO;
+        m->dev = (unsigned)get(t, in, SPANDEX_LLC_P_rsp_src_i);
+        m->line = get(t, in, SPANDEX_LLC_P_rsp_line_i) << t->g.line_bits;
+        m->mask = get(t, in, SPANDEX_LLC_P_rsp_mask_i);
+        get_words(t, in, SPANDEX_LLC_P_rsp_data_i, m->v);
         if (m->kind == SPANDEX_ACK)
             m->mask = 0;
     } else {
-        m->kind = (spandex_msg_kind)(SPANDEX_REQV + (get(t, in, P_req_type_i) & 7));
-        m->dev = (unsigned)get(t, in, P_req_src_i);
-        m->line = get(t, in, P_req_line_i) << t->g.line_bits;
-        m->mask = get(t, in, P_req_mask_i);
-        m->op = (unsigned)get(t, in, P_req_op_i) & 7;
-        get_words(t, in, P_req_data_i, m->v);
+        m->kind = (spandex_msg_kind)(SPANDEX_REQV + (get(t, in, SPANDEX_LLC_P_req_type_i) & 7));
+        m->dev = (unsigned)get(t, in, SPANDEX_LLC_P_req_src_i);
+        m->line = get(t, in, SPANDEX_LLC_P_req_line_i) << t->g.line_bits;
+        m->mask = get(t, in, SPANDEX_LLC_P_req_mask_i);
+        m->op = (unsigned)get(t, in, SPANDEX_LLC_P_req_op_i) & 7;
+        get_words(t, in, SPANDEX_LLC_P_req_data_i, m->v);
     }
     m->mask &= t->g.full;
 }
 
 static void issue_rsp(const spandex_llc_tm *t, const uint64_t *in, int slot, step_dec *s)
 {
-    unsigned type = (unsigned)get(t, in, P_rsp_type_i) & 15;
+    unsigned type = (unsigned)get(t, in, SPANDEX_LLC_P_rsp_type_i) & 15;
     int x;
     read_msg(t, in, 1, &s->ev.m);
     x = txn_of_line(t, s->ev.m.line);
@@ -358,13 +327,13 @@ static void issue_rsp(const spandex_llc_tm *t, const uint64_t *in, int slot, ste
 
 static void issue_fill(const spandex_llc_tm *t, const uint64_t *in, int slot, step_dec *s)
 {
-    uint64_t id = get(t, in, P_mem_rsp_id_i);
+    uint64_t id = get(t, in, SPANDEX_LLC_P_mem_rsp_id_i);
     if (id >= t->c.txn || !t->txn[id].valid || t->txn[id].t.kind != SPANDEX_LLC_TX_FILL) {
         s->what = IS_DROP_MEM;
         return;
     }
     memset(&s->ev.m, 0, sizeof s->ev.m);
-    get_words(t, in, P_mem_rsp_data_i, s->ev.m.v);
+    get_words(t, in, SPANDEX_LLC_P_mem_rsp_data_i, s->ev.m.v);
     s->ev.kind = EV_FILL;
     s->ev.txn = (unsigned)id;
     s->ev.set = t->txn[id].set;
@@ -400,9 +369,9 @@ static void decide(const spandex_llc_tm *t, const uint64_t *in, step_dec *s)
     slot = !t->m_valid || s->m_adv;
     if (t->sweep < t->c.sets || !(in[0] & 1))
         return;
-    if (get(t, in, P_rsp_valid_i) & 1) {
+    if (get(t, in, SPANDEX_LLC_P_rsp_valid_i) & 1) {
         issue_rsp(t, in, slot, s);
-    } else if (get(t, in, P_mem_rsp_valid_i) & 1) {
+    } else if (get(t, in, SPANDEX_LLC_P_mem_rsp_valid_i) & 1) {
         issue_fill(t, in, slot, s);
     } else if (t->pass_active) {
         /* one replayed request at a time, its fill included: the pass
@@ -414,9 +383,9 @@ static void decide(const spandex_llc_tm *t, const uint64_t *in, step_dec *s)
             if (slot && !conflict(t, s->ev.set))
                 s->what = IS_REPLAY;
         }
-    } else if (!t->pass_req && (get(t, in, P_req_valid_i) & 1)) {
+    } else if (!t->pass_req && (get(t, in, SPANDEX_LLC_P_req_valid_i) & 1)) {
         read_msg(t, in, 0, &s->ev.m);
-        if ((get(t, in, P_req_type_i) & 7) == 7 || s->ev.m.dev >= t->c.devs || s->ev.m.mask == 0) {
+        if ((get(t, in, SPANDEX_LLC_P_req_type_i) & 7) == 7 || s->ev.m.dev >= t->c.devs || s->ev.m.mask == 0) {
             s->what = IS_DROP_REQ;
             return;
         }
@@ -645,40 +614,36 @@ void spandex_llc_tm_eval(const spandex_llc_tm *t, const uint64_t *in, uint64_t *
     step_dec s;
     unsigned i;
     decide(t, in, &s);
-#define SPANDEX_LLC_PORT(dir, name, w)                                                                            \
-    if (COHKIT_PORT_##dir == COHKIT_PORT_OUT)                                                                      \
-        for (i = 0; i < t->p_words[P_##name]; i++)                                                                 \
-            out[t->p_off[P_##name] + i] = 0;
-#include "spandex_llc_ports.def"
-#undef SPANDEX_LLC_PORT
-    put(t, out, P_req_ready_o, s.what == IS_REQ || s.what == IS_DROP_REQ);
-    put(t, out, P_rsp_ready_o, s.what == IS_RSP || s.what == IS_DROP_RSP);
-    put(t, out, P_mem_rsp_ready_o, s.what == IS_FILL || s.what == IS_DROP_MEM);
-    put(t, out, P_idle_o, spandex_llc_tm_idle(t));
-    put(t, out, P_err_o, (uint64_t)t->err);
+    for (i = 0; i < t->p.out_words; i++)
+        out[i] = 0;
+    put(t, out, SPANDEX_LLC_P_req_ready_o, s.what == IS_REQ || s.what == IS_DROP_REQ);
+    put(t, out, SPANDEX_LLC_P_rsp_ready_o, s.what == IS_RSP || s.what == IS_DROP_RSP);
+    put(t, out, SPANDEX_LLC_P_mem_rsp_ready_o, s.what == IS_FILL || s.what == IS_DROP_MEM);
+    put(t, out, SPANDEX_LLC_P_idle_o, spandex_llc_tm_idle(t));
+    put(t, out, SPANDEX_LLC_P_err_o, (uint64_t)t->err);
     switch (s.cm.port) {
     case PORT_MEM:
-        put(t, out, P_mem_req_valid_o, 1);
-        put(t, out, P_mem_req_wr_o, s.cm.m.kind == SPANDEX_MEMWR);
-        put(t, out, P_mem_req_id_o, s.cm.m.kind == SPANDEX_MEMRD ? s.cm.m.req : 0);
-        put(t, out, P_mem_req_line_o, s.cm.m.line >> t->g.line_bits);
-        put_words(t, out, P_mem_req_data_o, s.cm.m.v, s.cm.m.kind == SPANDEX_MEMWR ? t->g.full : 0);
+        put(t, out, SPANDEX_LLC_P_mem_req_valid_o, 1);
+        put(t, out, SPANDEX_LLC_P_mem_req_wr_o, s.cm.m.kind == SPANDEX_MEMWR);
+        put(t, out, SPANDEX_LLC_P_mem_req_id_o, s.cm.m.kind == SPANDEX_MEMRD ? s.cm.m.req : 0);
+        put(t, out, SPANDEX_LLC_P_mem_req_line_o, s.cm.m.line >> t->g.line_bits);
+        put_words(t, out, SPANDEX_LLC_P_mem_req_data_o, s.cm.m.v, s.cm.m.kind == SPANDEX_MEMWR ? t->g.full : 0);
         break;
     case PORT_FWD:
-        put(t, out, P_fwd_valid_o, 1);
-        put(t, out, P_fwd_type_o, spandex_msg_code(s.cm.m.kind));
-        put(t, out, P_fwd_dst_o, s.cm.m.dev);
-        put(t, out, P_fwd_line_o, s.cm.m.line >> t->g.line_bits);
-        put(t, out, P_fwd_mask_o, s.cm.m.mask);
-        put(t, out, P_fwd_req_o, s.cm.m.req);
+        put(t, out, SPANDEX_LLC_P_fwd_valid_o, 1);
+        put(t, out, SPANDEX_LLC_P_fwd_type_o, spandex_msg_code(s.cm.m.kind));
+        put(t, out, SPANDEX_LLC_P_fwd_dst_o, s.cm.m.dev);
+        put(t, out, SPANDEX_LLC_P_fwd_line_o, s.cm.m.line >> t->g.line_bits);
+        put(t, out, SPANDEX_LLC_P_fwd_mask_o, s.cm.m.mask);
+        put(t, out, SPANDEX_LLC_P_fwd_req_o, s.cm.m.req);
         break;
     case PORT_OUT:
-        put(t, out, P_out_valid_o, 1);
-        put(t, out, P_out_type_o, spandex_msg_code(s.cm.m.kind));
-        put(t, out, P_out_dst_o, s.cm.m.dev);
-        put(t, out, P_out_line_o, s.cm.m.line >> t->g.line_bits);
-        put(t, out, P_out_mask_o, s.cm.m.mask);
-        put_words(t, out, P_out_data_o, s.cm.m.v, spandex_msg_has_data(s.cm.m.kind) ? s.cm.m.mask : 0);
+        put(t, out, SPANDEX_LLC_P_out_valid_o, 1);
+        put(t, out, SPANDEX_LLC_P_out_type_o, spandex_msg_code(s.cm.m.kind));
+        put(t, out, SPANDEX_LLC_P_out_dst_o, s.cm.m.dev);
+        put(t, out, SPANDEX_LLC_P_out_line_o, s.cm.m.line >> t->g.line_bits);
+        put(t, out, SPANDEX_LLC_P_out_mask_o, s.cm.m.mask);
+        put_words(t, out, SPANDEX_LLC_P_out_data_o, s.cm.m.v, spandex_msg_has_data(s.cm.m.kind) ? s.cm.m.mask : 0);
         break;
     default: break;
     }
