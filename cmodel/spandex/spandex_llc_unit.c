@@ -75,7 +75,7 @@ typedef struct {
         uint64_t line, due;
     } fq[FILL_MAX];
     unsigned nfq;
-    int have_req, have_rsp, idle;
+    int have_req, have_rsp, idle, taken;
     spandex_msg req, rsp;
     spandex_llc_event_rec *tr;
     size_t ntr, next;
@@ -445,7 +445,8 @@ static void observe_inputs(sx_stim *s, uint64_t cyc, const uint64_t *in, const u
         s->nfq--;
     }
     if (s->b.trace) {
-        if (s->driving && (req_taken || rsp_taken)) {
+        s->taken = s->driving && (req_taken || rsp_taken);
+        if (s->taken) {
             s->driving = 0;
             s->next++;
         }
@@ -489,7 +490,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         else if (!s->b.trace)
             on_out(s, &m);
     }
-    s->idle = (int)(out[s->p.off[P(idle_o)]] & 1);
+    /* idle_o of this cycle says nothing of an event taken in it */
+    s->idle = (int)(out[s->p.off[P(idle_o)]] & 1) && !s->taken;
     s->err_cycles += out[s->p.off[P(err_o)]] & 1;
 }
 
