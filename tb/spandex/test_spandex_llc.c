@@ -612,6 +612,40 @@ static const row format[] = {
 };
 ROW_TESTS(spandex_format, format)
 
+/* ------------------------------------- the line baseline (--gran line) -- */
+
+/* Every request's coherence mask widened to the line, but the words the
+ * requestor owns; writes recall an owned line (RvkO) before writing
+ * (docs/paper-notes.md, the Spandex readings 1). */
+#define LG "--line 16 --gran line"
+#define LO_IN "ReqO+data 2 0x100 0x1\n"
+#define LO_OUT "MemRd 0x100\nRspO+data 2 0x100 0xf 0x100 0x104 0x108 0x10c\n"
+static const row line_rows[] = {
+    {"line: ReqV on I widened to the line", LG, "ReqV 1 0x100 0x2\n",
+     "MemRd 0x100\nRspV 1 0x100 0xf 0x100 0x104 0x108 0x10c\n" LV(0, FREE)},
+    {"line: ReqO on V widened, owned whole", LG, V_IN "ReqO 1 0x100 0x1\n", V_OUT "RspO 1 0x100 0xf\n" LV(0, "1,1,1,1")},
+    {"line: a widened ReqO on I allocates without a fill", LG, "ReqO 1 0x100 0x1\n", "RspO 1 0x100 0xf\n" LV(0, "1,1,1,1")},
+    {"line: ReqO+data owns the line, ReqV forwarded whole", LG, LO_IN "ReqV 1 0x100 0x1\n",
+     LO_OUT "FwdReqV 2 0x100 0xf 1\n" LV(0, "2,2,2,2")},
+    {"line: ReqWT on an owned line recalls it, then writes", LG,
+     LO_IN "ReqWT 1 0x100 0x2 0x55\nRspRvkO 2 0x100 0xf 0xa 0xb 0xc 0xd\nReqV 3 0x100 0xf\n",
+     LO_OUT "RvkO 2 0x100 0xf\nRspWT 1 0x100 0x2\nRspV 3 0x100 0xf 0xa 0x55 0xc 0xd\n" LV(1, FREE)},
+    {"line: ReqWT on an S line invalidates every sharer", "--line 16 --gran line --reqs 1",
+     S_IN "ReqWT 1 0x100 0x2 0x55\nAck 3 0x100\n", S_OUT "Inv 3 0x100\nRspWT 1 0x100 0x2\n" LV(1, FREE)},
+    {"line: ReqWT+data revokes every word of the owner", LG,
+     LO_IN "ReqWT+data 1 0x100 0x1 add 0x1\nRspRvkO 2 0x100 0xf 0x10 0x11 0x12 0x13\n",
+     LO_OUT "RvkO 2 0x100 0xf\nRspWT+data 1 0x100 0x1 0x10\n" LV(1, FREE)},
+    {"line: ReqWB keeps its mask", LG, LO_IN "ReqWB 2 0x100 0x3 0x7 0x8\n",
+     LO_OUT "RspWB 2 0x100 0x3\n" LV(1, "-,-,2,2")},
+    {"line: the widening leaves out the requestor's words (no X15)", LG,
+     LO_IN "ReqWB 2 0x100 0x3 0x7 0x8\nReqS 2 0x100 0x1\n",
+     LO_OUT "RspWB 2 0x100 0x3\nRspO+data 2 0x100 0x3 0x7 0x8\n" LV(1, "2,2,2,2")},
+    {"word: the same ReqWT+data revokes the requested word only", L16,
+     "ReqO+data 2 0x100 0xf\nReqWT+data 1 0x100 0x1 add 0x1\nRspRvkO 2 0x100 0x1 0x10\n",
+     LO_OUT "RvkO 2 0x100 0x1\nRspWT+data 1 0x100 0x1 0x10\n" LV(1, "-,2,2,2")},
+};
+ROW_TESTS(spandex_line, line_rows)
+
 /* Every directed row again with the owner IDs in a separate array
  * (--owner-store array): the messages must not change. */
 Test(spandex_cfg, owner_store_array_prints_the_same)
