@@ -1,0 +1,1422 @@
+/*
+ * Spandex LLC controller generator (Alsop et al., ISCA 2018, Table III,
+ * III-B, III-C, III-F; spec spandex.md 2.2, 3, 7). The cycle-accurate model
+ * is the timing shell cmodel/spandex/spandex_llc_tm.c; Table III is
+ * cmodel/spandex/spandex_llc_rules.c, of which the decide stage is the
+ * combinational equivalent.
+ *
+ * Pipeline, one event per stage:
+ *   I  issue: an Ack or RspRvkO, then fill data, then a replayed request,
+ *      then a new request; the meta RAM row of its set is read (registered
+ *      read port). An event whose set is held by M or D waits.
+ *   M  the row is there: tag compare, free way, LRU victim among the ways
+ *      no transaction holds; the data RAM line of the chosen way is read.
+ *   D  decide: Table III on the way's state, the transaction table and the
+ *      deferral FIFO updated, the row and the line written back, the
+ *      event's messages handed to E (D waits while E is busy).
+ *   E  one message a cycle in canonical order: MemWr of a victim, MemRd,
+ *      Invs in ascending device order, one forward per owner (the owner of
+ *      the lowest remaining word, with every remaining word it owns), the
+ *      response.
+ * No event of a set is in M or D while another of the same set is, so the
+ * row and the line read for an event are current when it decides (no
+ * forwarding). Combinational blocks are `always @*` (Icarus 11 and
+ * always_comb blocks that write vector elements at variable indices).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gen_unit.h"
+#include "prim.h"
+#include "spandex_llc.h"
+
+typedef struct {
+    const spandex_llc_cfg *c;
+    spandex_llc_geom g;
+    unsigned n, db, w, wb, dw; /* devices, ID bits, words, word bits, line bits   */
+    unsigned lb, sb, tb;       /* line address, set index, tag bits            */
+    unsigned wi, sib, dab;     /* way, set and data RAM index widths (>= 1)    */
+    unsigned xb, qb;           /* transaction index, deferral slot index       */
+    unsigned tcb, qcb, swb;    /* txn and deferral counters, sweep counter     */
+    unsigned pw, rw;           /* meta bits per way, per set row               */
+    unsigned o_sh, o_tag, o_rank, o_own; /* field offsets in a way's meta    */
+    int line, array;           /* line granularity, owner array            */
+} gctx;
+
+/* Transaction kinds (spandex_llc_tx_kind) and request codes (spec 7). */
+enum { TX_EVICT, TX_SHARE, TX_OWN, TX_WRITE, TX_ATOMIC, TX_FILL };
+/* Event kinds of the M and D stages. */
+enum { EV_REQ, EV_REPLAY, EV_RSP, EV_FILL };
+
+static unsigned max1(unsigned v) { return v ? v : 1; }
+
+/* The set index of a line-address expression. */
+static const char *set_of(char *buf, size_t len, const gctx *x, const char *line)
+{
+    if (x->sb == 0)
+        snprintf(buf, len, "1'b0");
+    else
+        snprintf(buf, len, "%s[%u:0]", line, x->sb - 1);
+    return buf;
+}
+
+/* The set index of line i of a flat vector of line addresses. */
+static const char *set_at(char *buf, size_t len, const gctx *x, const char *vec, const char *i)
+{
+    if (x->sb == 0)
+        snprintf(buf, len, "1'b0");
+    else
+        snprintf(buf, len, "%s[%s*%u +: %u]", vec, i, x->lb, x->sb);
+    return buf;
+}
+
+/* The tag of a line-address expression. */
+static const char *tag_of(char *buf, size_t len, const gctx *x, const char *line)
+{
+    snprintf(buf, len, "%s[%u:%u]", line, x->lb - 1, x->sb);
+    return buf;
+}
+
+/* A line address from a tag and a set-index expression. */
+static const char *line_of(char *buf, size_t len, const gctx *x, const char *tag, const char *set)
+{
+    if (x->sb == 0)
+        snprintf(buf, len, "%s", tag);
+    else
+        snprintf(buf, len, "{%s, %s}", tag, set);
+    return buf;
+}
+
+/* The data RAM address {set, way}. */
+static const char *daddr(char *buf, size_t len, const gctx *x, const char *set, const char *way)
+{
+    if (x->sb && x->g.way_bits)
+        snprintf(buf, len, "{%s, %s}", set, way);
+    else if (x->sb)
+        snprintf(buf, len, "%s", set);
+    else if (x->g.way_bits)
+        snprintf(buf, len, "%s", way);
+    else
+        snprintf(buf, len, "1'b0");
+    return buf;
+}
+
+/* ------------------------------------------------------------ registers */
+typedef struct {
+    const char *name;
+    unsigned w;
+} reg_def;
+
+/* Every register of the module (all reset to 0), in declaration order. */
+static unsigned reg_table(const gctx *x, reg_def *r)
+{
+    unsigned n = 0, t = x->c->txn, q = x->c->defer;
+    const unsigned W = x->w, N = x->n, DB = x->db, DW = x->dw, LB = x->lb;
+#define R(nm, width) (r[n].name = (nm), r[n].w = (width), n++)
+    R("sw", x->swb);
+    R("m_valid", 1), R("m_kind", 2), R("m_rk", 3), R("m_dev", DB), R("m_op", 3), R("m_line", LB);
+    R("m_mask", W), R("m_v", DW), R("m_txn", x->xb);
+    R("d_valid", 1), R("d_kind", 2), R("d_rk", 3), R("d_dev", DB), R("d_op", 3), R("d_line", LB);
+    R("d_mask", W), R("d_v", DW), R("d_txn", x->xb);
+    R("d_hit", 1), R("d_way", x->wi), R("d_free", 1), R("d_vok", 1), R("d_row", x->rw);
+    R("e_memwr", 1), R("e_wrline", LB), R("e_memrd", 1), R("e_rdid", x->xb), R("e_line", LB);
+    R("e_invs", N), R("e_fwd", 3), R("e_fwords", W), R("e_freq", DB), R("e_fown", W * DB);
+    R("e_rsp", 1), R("e_rkind", 4), R("e_rdev", DB), R("e_rmask", W), R("e_data", DW);
+    R("t_valid", t), R("t_kind", 3 * t), R("t_line", LB * t), R("t_way", x->wi * t);
+    R("t_rkind", 3 * t), R("t_rdev", DB * t), R("t_rop", 3 * t), R("t_rmask", W * t), R("t_rv", DW * t);
+    R("t_mu", W * t), R("t_pack", N * t), R("t_prvk", W * t), R("t_shadd", N * t), R("t_inv", t);
+    R("q_val", q), R("q_stay", q), R("q_way", q), R("q_kind", 3 * q), R("q_dev", DB * q);
+    R("q_op", 3 * q), R("q_line", LB * q), R("q_mask", W * q), R("q_v", DW * q);
+    R("q_head", x->qb), R("q_n", x->qcb);
+    R("pass_act", 1), R("pass_req", 1), R("pass_left", x->qcb), R("resv_t", x->tcb), R("resv_q", x->qcb);
+    R("err", 1);
+#undef R
+    return n;
+}
+
+static void emit_state(emit_file *e, const gctx *x)
+{
+    reg_def r[PRIM_REGS_MAX];
+    unsigned n = reg_table(x, r), i;
+    char b[160];
+    emit(e, "// ---- state ---------------------------------------------------------------");
+    emit(e, "// sw: the reset sweep (one set a cycle); m_/d_: the M and D stages (kind:");
+    emit(e, "// request, replay, answer, fill; rk: the request's type, an answer's Ack");
+    emit(e, "// bit); d_row: the event's meta row; e_: the job E sends; t_: the");
+    emit(e, "// transaction table; q_: the deferral FIFO; pass_: replay passes; resv_:");
+    emit(e, "// entries reserved by requests in flight; err: sticky protocol error.");
+    for (i = 0; i < n; i++) {
+        snprintf(b, sizeof b, "%s_q, %s_d", r[i].name, r[i].name);
+        prim_declv(e, r[i].w, b);
+    }
+    emit_nl(e);
+    emit(e, "function automatic [%u:0] lanes(input [%u:0] m);", x->dw - 1, x->w - 1);
+    emit(e, "  for (int i = 0; i < %u; i++) lanes[i*%u +: %u] = {%u{m[i]}};", x->w, x->wb, x->wb, x->wb);
+    emit(e, "endfunction");
+    emit(e, "// ReqWT+data operations (spec 7), truncated to the word");
+    emit(e, "function automatic [%u:0] op_apply(input [2:0] op, input [%u:0] old, input [%u:0] v);", x->wb - 1,
+         x->wb - 1, x->wb - 1);
+    emit(e, "  case (op)");
+    emit(e, "    3'd1: op_apply = v;");
+    emit(e, "    3'd2: op_apply = old + v;");
+    emit(e, "    3'd3: op_apply = old & v;");
+    emit(e, "    3'd4: op_apply = old | v;");
+    emit(e, "    3'd5: op_apply = old ^ v;");
+    emit(e, "    3'd6: op_apply = old < v ? old : v;");
+    emit(e, "    3'd7: op_apply = old > v ? old : v;");
+    emit(e, "    default: op_apply = old;");
+    emit(e, "  endcase");
+    emit(e, "endfunction");
+    emit_nl(e);
+}
+
+/* ------------------------------------------------------------------- E */
+static void emit_e_stage(emit_file *e, const gctx *x)
+{
+    unsigned W = x->w, N = x->n, DB = x->db;
+    emit(e, "// ---- E: the job's current message and its handshake -----------------------");
+    emit(e, "logic e_valid, e_wr, e_rd, e_inv, e_fw, e_rs, e_acc, e_last, e_free;");
+    prim_declv(e, W, "e_grp");
+    prim_decl(e, DB, "e_gown, e_idst");
+    prim_declv(e, N, "e_rest");
+    emit(e, "always @* begin");
+    emit(e, "  e_valid = e_memwr_q || e_memrd_q || e_invs_q != '0 || e_fwords_q != '0 || e_rsp_q;");
+    emit(e, "  e_wr = e_memwr_q;");
+    emit(e, "  e_rd = !e_memwr_q && e_memrd_q;");
+    emit(e, "  e_inv = !e_memwr_q && !e_memrd_q && e_invs_q != '0;");
+    emit(e, "  e_fw = !e_memwr_q && !e_memrd_q && e_invs_q == '0 && e_fwords_q != '0;");
+    emit(e, "  e_rs = !e_memwr_q && !e_memrd_q && e_invs_q == '0 && e_fwords_q == '0 && e_rsp_q;");
+    emit(e, "  // the owner of the lowest remaining word, and every word it owns");
+    emit(e, "  e_gown = '0;");
+    emit(e, "  for (int i = %u; i >= 0; i--)", W - 1);
+    emit(e, "    if (e_fwords_q[i]) e_gown = e_fown_q[i*%u +: %u];", DB, DB);
+    emit(e, "  for (int i = 0; i < %u; i++) e_grp[i] = e_fwords_q[i] && e_fown_q[i*%u +: %u] == e_gown;", W,
+         DB, DB);
+    emit(e, "  e_idst = '0;");
+    emit(e, "  for (int i = %u; i >= 0; i--)", N - 1);
+    emit(e, "    if (e_invs_q[i]) e_idst = %u'(i);", DB);
+    emit(e, "  e_rest = e_invs_q & (e_invs_q - %u'd1);", N);
+    emit(e, "  e_acc = ((e_wr || e_rd) && mem_req_ready_i) || ((e_inv || e_fw) && fwd_ready_i) ||");
+    emit(e, "          (e_rs && out_ready_i);");
+    emit(e, "  if (e_wr) e_last = !e_memrd_q && e_invs_q == '0 && e_fwords_q == '0 && !e_rsp_q;");
+    emit(e, "  else if (e_rd) e_last = e_invs_q == '0 && e_fwords_q == '0 && !e_rsp_q;");
+    emit(e, "  else if (e_inv) e_last = e_rest == '0 && e_fwords_q == '0 && !e_rsp_q;");
+    emit(e, "  else if (e_fw) e_last = (e_fwords_q & ~e_grp) == '0 && !e_rsp_q;");
+    emit(e, "  else e_last = 1'b1;");
+    emit(e, "  e_free = !e_valid || (e_last && e_acc);");
+    emit(e, "end");
+    emit(e, "assign mem_req_valid_o = e_wr || e_rd;");
+    emit(e, "assign mem_req_wr_o = e_wr;");
+    emit(e, "assign mem_req_id_o = e_rd ? e_rdid_q : '0;");
+    emit(e, "assign mem_req_line_o = e_wr ? e_wrline_q : e_rd ? e_line_q : '0;");
+    emit(e, "assign mem_req_data_o = e_wr ? e_data_q : '0;");
+    emit(e, "assign fwd_valid_o = e_inv || e_fw;");
+    emit(e, "assign fwd_type_o = e_inv ? 3'd5 : e_fw ? e_fwd_q : 3'd0;");
+    emit(e, "assign fwd_dst_o = e_inv ? e_idst : e_fw ? e_gown : '0;");
+    emit(e, "assign fwd_line_o = (e_inv || e_fw) ? e_line_q : '0;");
+    emit(e, "assign fwd_mask_o = e_fw ? e_grp : '0;");
+    emit(e, "assign fwd_req_o = (e_fw && e_fwd_q != 3'd4) ? e_freq_q : '0;");
+    emit(e, "assign out_valid_o = e_rs;");
+    emit(e, "assign out_type_o = e_rs ? e_rkind_q : '0;");
+    emit(e, "assign out_dst_o = e_rs ? e_rdev_q : '0;");
+    emit(e, "assign out_line_o = e_rs ? e_line_q : '0;");
+    emit(e, "assign out_mask_o = e_rs ? e_rmask_q : '0;");
+    emit(e, "// RspV, RspS, RspWT+data, RspO+data carry data");
+    emit(e, "assign out_data_o = (e_rs && (e_rkind_q == 4'd0 || e_rkind_q == 4'd1 || e_rkind_q == 4'd4 ||");
+    emit(e, "                     e_rkind_q == 4'd5)) ? e_data_q : '0;");
+    emit(e, "// the stages advance: D when E is free, M when D is");
+    emit(e, "logic d_adv, m_adv, slot;");
+    emit(e, "assign d_adv = d_valid_q && e_free;");
+    emit(e, "assign m_adv = m_valid_q && (!d_valid_q || d_adv);");
+    emit(e, "assign slot = !m_valid_q || m_adv;");
+    emit_nl(e);
+}
+
+/* ------------------------------------------------------------------- I */
+static void emit_issue_lookup(emit_file *e, const gctx *x)
+{
+    unsigned T = x->c->txn, LB = x->lb, XB = x->xb;
+    emit(e, "// ---- I: the transaction an answer is for, the fill's entry, free entries ---");
+    prim_decl(e, XB, "i_rx");
+    prim_decl(e, LB, "i_fline");
+    prim_decl(e, x->tcb, "i_tfree");
+    emit(e, "logic i_rfound, i_fok, i_fill_open;");
+    emit(e, "always @* begin");
+    emit(e, "  i_rx = '0;");
+    emit(e, "  i_rfound = 1'b0;");
+    emit(e, "  i_fok = 1'b0;");
+    emit(e, "  i_fline = '0;");
+    emit(e, "  i_fill_open = 1'b0;");
+    emit(e, "  i_tfree = '0;");
+    emit(e, "  for (int i = %u; i >= 0; i--) begin", T - 1);
+    emit(e, "    if (t_valid_q[i] && t_kind_q[i*3 +: 3] != 3'd%u && t_line_q[i*%u +: %u] == rsp_line_i) begin", TX_FILL,
+         LB, LB);
+    emit(e, "      i_rx = %u'(i);", XB);
+    emit(e, "      i_rfound = 1'b1;");
+    emit(e, "    end");
+    emit(e, "    if (mem_rsp_id_i == %u'(i)) begin", XB);
+    emit(e, "      i_fok = t_valid_q[i] && t_kind_q[i*3 +: 3] == 3'd%u;", TX_FILL);
+    emit(e, "      i_fline = t_line_q[i*%u +: %u];", LB, LB);
+    emit(e, "    end");
+    emit(e, "    if (t_valid_q[i] && t_kind_q[i*3 +: 3] == 3'd%u) i_fill_open = 1'b1;", TX_FILL);
+    emit(e, "    if (!t_valid_q[i]) i_tfree = i_tfree + %u'd1;", x->tcb);
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+}
+
+static void emit_issue(emit_file *e, const gctx *x)
+{
+    unsigned N = x->n, DB = x->db, sib = x->sib;
+    char b1[96], b2[96], b3[96], b4[96], b5[96];
+    const char *src_bad_r = "1'b0", *src_bad_q = "1'b0";
+    char rb[64], qb[64];
+    if (N < (1u << DB)) {
+        snprintf(rb, sizeof rb, "rsp_src_i >= %u'd%u", DB, N);
+        snprintf(qb, sizeof qb, "req_src_i >= %u'd%u", DB, N);
+        src_bad_r = rb;
+        src_bad_q = qb;
+    }
+    emit(e, "// ---- I: what issues (priority: answer, fill, replay, request; drops) ------");
+    emit(e, "localparam logic [2:0] IsNone = 3'd0, IsRsp = 3'd1, IsFill = 3'd2, IsReplay = 3'd3,");
+    emit(e, "                       IsReq = 3'd4, IsDropRsp = 3'd5, IsDropMem = 3'd6, IsDropReq = 3'd7;");
+    emit(e, "logic [2:0] i_what;");
+    prim_decl(e, sib, "i_set, m_set, d_set");
+    emit(e, "logic i_go, i_iss, swept, infl_req, infl_rep, room_t, room_q, p_start, p_end;");
+    emit(e, "assign m_set = %s;", set_of(b1, sizeof b1, x, "m_line_q"));
+    emit(e, "assign d_set = %s;", set_of(b1, sizeof b1, x, "d_line_q"));
+    emit(e, "assign swept = sw_q == %u'd%u;", x->swb, x->c->sets);
+    emit(e, "assign infl_req = (m_valid_q && m_kind_q == 2'd%u) || (d_valid_q && d_kind_q == 2'd%u);", EV_REQ,
+         EV_REQ);
+    emit(e, "assign infl_rep = (m_valid_q && m_kind_q == 2'd%u) || (d_valid_q && d_kind_q == 2'd%u);", EV_REPLAY,
+         EV_REPLAY);
+    emit(e, "assign room_t = i_tfree > resv_t_q;");
+    emit(e, "assign room_q = resv_q_q < %u'd%u - q_n_q;", x->qcb, x->c->defer);
+    emit(e, "assign p_start = !pass_act_q && pass_req_q && !infl_req && !infl_rep;");
+    emit(e, "assign p_end = pass_act_q && pass_left_q == '0 && !infl_rep;");
+    emit(e, "always @* begin");
+    emit(e, "  if (rsp_valid_i) i_set = %s;", set_of(b2, sizeof b2, x, "rsp_line_i"));
+    emit(e, "  else if (mem_rsp_valid_i) i_set = %s;", set_of(b3, sizeof b3, x, "i_fline"));
+    emit(e, "  else if (pass_act_q) i_set = %s;", set_at(b4, sizeof b4, x, "q_line_q", "q_head_q"));
+    emit(e, "  else i_set = %s;", set_of(b5, sizeof b5, x, "req_line_i"));
+    emit(e, "  // the set must not be held by M or D (no forwarding)");
+    emit(e, "  i_go = slot && !(m_valid_q && m_set == i_set) && !(d_valid_q && d_set == i_set);");
+    emit(e, "  i_what = IsNone;");
+    emit(e, "  if (!swept) i_what = IsNone;");
+    emit(e, "  else if (rsp_valid_i) begin");
+    emit(e, "    if ((rsp_type_i != 4'd7 && rsp_type_i != 4'd8) || %s || !i_rfound ||", src_bad_r);
+    emit(e, "        (rsp_type_i == 4'd7 && rsp_mask_i == '0)) i_what = IsDropRsp;");
+    emit(e, "    else if (i_go) i_what = IsRsp;");
+    emit(e, "  end else if (mem_rsp_valid_i) begin");
+    emit(e, "    if (!i_fok) i_what = IsDropMem;");
+    emit(e, "    else if (i_go) i_what = IsFill;");
+    emit(e, "  end else if (pass_act_q) begin");
+    emit(e, "    // one replayed request at a time, its fill included");
+    emit(e, "    if (pass_left_q != '0 && q_n_q != '0 && room_t && !infl_rep && !i_fill_open && i_go)");
+    emit(e, "      i_what = IsReplay;");
+    emit(e, "  end else if (!pass_req_q && req_valid_i) begin");
+    emit(e, "    if (req_type_i == 3'd7 || %s || req_mask_i == '0) i_what = IsDropReq;", src_bad_q);
+    emit(e, "    else if (room_t && room_q && i_go) i_what = IsReq;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "assign i_iss = i_what == IsRsp || i_what == IsFill || i_what == IsReplay || i_what == IsReq;");
+    emit(e, "assign req_ready_o = i_what == IsReq || i_what == IsDropReq;");
+    emit(e, "assign rsp_ready_o = i_what == IsRsp || i_what == IsDropRsp;");
+    emit(e, "assign mem_rsp_ready_o = i_what == IsFill || i_what == IsDropMem;");
+    emit(e, "assign idle_o = swept && !m_valid_q && !d_valid_q && !e_valid && !pass_act_q && !pass_req_q &&");
+    emit(e, "                !i_fill_open;");
+    emit(e, "assign err_o = err_q;");
+    emit_nl(e);
+}
+
+/* The event I hands to M. */
+static void emit_issue_event(emit_file *e, const gctx *x)
+{
+    unsigned DB = x->db, LB = x->lb, W = x->w, DW = x->dw;
+    emit(e, "// ---- I: the event M receives ------------------------------------------------");
+    emit(e, "logic [1:0] i_kind;");
+    emit(e, "logic [2:0] i_rk, i_op;");
+    prim_decl(e, DB, "i_dev");
+    prim_decl(e, LB, "i_line");
+    prim_declv(e, W, "i_mask");
+    prim_decl(e, DW, "i_v");
+    prim_decl(e, x->xb, "i_txn");
+    emit(e, "always @* begin");
+    emit(e, "  i_kind = 2'd%u;", EV_REQ);
+    emit(e, "  i_rk = req_type_i;");
+    emit(e, "  i_dev = req_src_i;");
+    emit(e, "  i_op = req_op_i;");
+    emit(e, "  i_line = req_line_i;");
+    emit(e, "  i_mask = req_mask_i;");
+    emit(e, "  i_v = req_data_i;");
+    emit(e, "  i_txn = '0;");
+    emit(e, "  if (i_what == IsRsp) begin");
+    emit(e, "    i_kind = 2'd%u;", EV_RSP);
+    emit(e, "    i_rk = {2'b00, rsp_type_i == 4'd8};");
+    emit(e, "    i_dev = rsp_src_i;");
+    emit(e, "    i_op = 3'd0;");
+    emit(e, "    i_line = rsp_line_i;");
+    emit(e, "    i_mask = rsp_type_i == 4'd8 ? '0 : rsp_mask_i;");
+    emit(e, "    i_v = rsp_data_i;");
+    emit(e, "    i_txn = i_rx;");
+    emit(e, "  end else if (i_what == IsFill) begin");
+    emit(e, "    i_kind = 2'd%u;", EV_FILL);
+    emit(e, "    i_rk = 3'd0;");
+    emit(e, "    i_dev = '0;");
+    emit(e, "    i_op = 3'd0;");
+    emit(e, "    i_line = i_fline;");
+    emit(e, "    i_mask = '0;");
+    emit(e, "    i_v = mem_rsp_data_i;");
+    emit(e, "    i_txn = mem_rsp_id_i;");
+    emit(e, "  end else if (i_what == IsReplay) begin");
+    emit(e, "    i_kind = 2'd%u;", EV_REPLAY);
+    emit(e, "    i_rk = q_kind_q[q_head_q*3 +: 3];");
+    emit(e, "    i_dev = q_dev_q[q_head_q*%u +: %u];", DB, DB);
+    emit(e, "    i_op = q_op_q[q_head_q*3 +: 3];");
+    emit(e, "    i_line = q_line_q[q_head_q*%u +: %u];", LB, LB);
+    emit(e, "    i_mask = q_mask_q[q_head_q*%u +: %u];", W, W);
+    emit(e, "    i_v = q_v_q[q_head_q*%u +: %u];", DW, DW);
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+}
+
+/* ------------------------------------------------------- meta RAM and M */
+/* A way's meta field at offset off (width w) of row `row`, way expression. */
+static void emit_meta_ram(emit_file *e, const gctx *x)
+{
+    unsigned w, ways = x->c->ways;
+    char b[96];
+    emit(e, "// ---- meta RAM: one row per set, way w at [w*%u +: %u] =", x->pw, x->pw);
+    emit(e, "// {%srank, tag, sharers, owned, dirty, S, valid}; read at issue, written by", x->array ? "owners, " : "");
+    emit(e, "// D and by the reset sweep (every way invalid, ranks = way index)");
+    prim_decl(e, x->rw, "meta_rd_q, meta_wdata, n_row");
+    prim_decl(e, x->sib, "meta_waddr");
+    emit(e, "logic meta_we;");
+    emit(e, "assign meta_we = !swept || d_adv;");
+    if (x->sb)
+        emit(e, "assign meta_waddr = !swept ? sw_q[%u:0] : d_set;", x->sb - 1);
+    else
+        emit(e, "assign meta_waddr = 1'b0;");
+    emit_raw(e, "  assign meta_wdata = !swept ? {");
+    for (w = ways; w-- > 0;) {
+        if (x->array)
+            emit_raw(e, "%u'd0, ", x->w * x->db);
+        emit_raw(e, "%u'd%u, %u'd0%s", x->wi, w, x->o_rank, w ? ", " : "");
+    }
+    emit_raw(e, "} : n_row;\n");
+    emit(e, "(* no_rw_check *)");
+    prim_ram_decl(e, "meta_q", x->rw, x->c->sets);
+    prim_ram_ports(e, &(prim_ram){"meta_q", "meta_we", "meta_waddr", "meta_wdata", "i_iss", "meta_rd_q", "i_set", 0});
+    emit(e, "// ---- data RAM: one line per (set, way); read at M, written by D");
+    prim_decl(e, x->dw, "dmem_rd_q, n_data");
+    prim_decl(e, x->dab, "dmem_waddr, dmem_raddr");
+    emit(e, "assign dmem_waddr = %s;", daddr(b, sizeof b, x, "d_set", "d_way_q"));
+    emit(e, "assign dmem_raddr = %s;", daddr(b, sizeof b, x, "m_set", "m_way"));
+    emit(e, "(* no_rw_check *)");
+    prim_ram_decl(e, "dmem_q", x->dw, x->c->sets * ways);
+    prim_ram_ports(e, &(prim_ram){"dmem_q", "d_adv", "dmem_waddr", "n_data", "m_adv", "dmem_rd_q", "dmem_raddr", 0});
+    emit_nl(e);
+}
+
+static void emit_m_stage(emit_file *e, const gctx *x)
+{
+    unsigned ways = x->c->ways, T = x->c->txn, wi = x->wi, PW = x->pw, LB = x->lb;
+    char b[96], tg[96];
+    emit(e, "// ---- M: tag compare, free way, LRU victim; the way whose line is read ----");
+    prim_decl(e, wi, "m_way, m_hway, m_fway, m_vway, m_tway, m_vrank");
+    prim_declv(e, ways, "m_busy");
+    emit(e, "logic m_hit, m_free, m_vany, m_evs;");
+    emit(e, "always @* begin");
+    emit(e, "  m_busy = '0;");
+    emit(e, "  m_evs = 1'b0;");
+    emit(e, "  m_tway = '0;");
+    emit(e, "  for (int i = 0; i < %u; i++) begin", T);
+    emit(e, "    if (t_valid_q[i] && %s == m_set) begin", set_at(b, sizeof b, x, "t_line_q", "i"));
+    emit(e, "      if (t_kind_q[i*3 +: 3] == 3'd%u) m_evs = 1'b1;", TX_EVICT);
+    emit(e, "      for (int w = 0; w < %u; w++)", ways);
+    emit(e, "        if (t_way_q[i*%u +: %u] == %u'(w)) m_busy[w] = 1'b1;", wi, wi, wi);
+    emit(e, "    end");
+    emit(e, "    if (m_txn_q == %u'(i)) m_tway = t_way_q[i*%u +: %u];", x->xb, wi, wi);
+    emit(e, "  end");
+    emit(e, "  m_hit = 1'b0;");
+    emit(e, "  m_hway = '0;");
+    emit(e, "  m_free = 1'b0;");
+    emit(e, "  m_fway = '0;");
+    emit(e, "  for (int w = %u; w >= 0; w--) begin", ways - 1);
+    emit(e, "    if (meta_rd_q[w*%u] && meta_rd_q[w*%u+%u +: %u] == %s) begin", PW, PW, x->o_tag, x->tb,
+         tag_of(tg, sizeof tg, x, "m_line_q"));
+    emit(e, "      m_hit = 1'b1;");
+    emit(e, "      m_hway = %u'(w);", wi);
+    emit(e, "    end");
+    emit(e, "    if (!meta_rd_q[w*%u]) begin", PW);
+    emit(e, "      m_free = 1'b1;");
+    emit(e, "      m_fway = %u'(w);", wi);
+    emit(e, "    end");
+    emit(e, "  end");
+    emit(e, "  // the victim: the least recently used way no transaction holds");
+    emit(e, "  m_vany = 1'b0;");
+    emit(e, "  m_vway = '0;");
+    emit(e, "  m_vrank = '0;");
+    emit(e, "  for (int w = 0; w < %u; w++)", ways);
+    emit(e, "    if (!m_busy[w] && (!m_vany || meta_rd_q[w*%u+%u +: %u] > m_vrank)) begin", PW, x->o_rank, wi);
+    emit(e, "      m_vany = 1'b1;");
+    emit(e, "      m_vway = %u'(w);", wi);
+    emit(e, "      m_vrank = meta_rd_q[w*%u+%u +: %u];", PW, x->o_rank, wi);
+    emit(e, "    end");
+    emit(e, "  if (m_kind_q[1]) m_way = m_tway;");
+    emit(e, "  else if (m_hit) m_way = m_hway;");
+    emit(e, "  else if (m_free) m_way = m_fway;");
+    emit(e, "  else m_way = m_vway;");
+    emit(e, "end");
+    (void)LB;
+    emit_nl(e);
+}
+
+/* ------------------------------------------------------------- D inputs */
+static void emit_d_way(emit_file *e, const gctx *x)
+{
+    unsigned W = x->w, N = x->n, DB = x->db, PW = x->pw, T = x->c->txn, Q = x->c->defer, LB = x->lb;
+    char b[96];
+    emit(e, "// ---- D: the way the event works on (cw_), the request Table III sees");
+    emit(e, "// (rq_) on which state (ri_: the way, a fresh line, or the filled line)");
+    prim_decl(e, PW, "cw");
+    emit(e, "logic cw_valid, cw_st, cw_dirty, ri_fresh, ri_st, ri_dirty;");
+    prim_declv(e, W, "cw_owned, ri_owned, rq_mask");
+    prim_declv(e, N, "cw_sh, ri_sh");
+    prim_decl(e, x->tb, "cw_tag");
+    prim_decl(e, x->wi, "cw_rank");
+    prim_decl(e, W * DB, "cw_own, ri_own, dm_own");
+    prim_decl(e, x->dw, "ri_data, rq_v");
+    emit(e, "logic [2:0] rq_kind, rq_op;");
+    prim_decl(e, DB, "rq_dev");
+    emit(e, "assign cw = d_row_q[d_way_q*%u +: %u];", PW, PW);
+    emit(e, "assign cw_valid = cw[0];");
+    emit(e, "assign cw_st = cw[1];");
+    emit(e, "assign cw_dirty = cw[2];");
+    emit(e, "assign cw_owned = cw[3 +: %u];", W);
+    emit(e, "assign cw_sh = cw[%u +: %u];", x->o_sh, N);
+    emit(e, "assign cw_tag = cw[%u +: %u];", x->o_tag, x->tb);
+    emit(e, "assign cw_rank = cw[%u +: %u];", x->o_rank, x->wi);
+    emit(e, "assign ri_fresh = !d_kind_q[1] && !d_hit_q;");
+    emit(e, "assign ri_st = !ri_fresh && cw_st;");
+    emit(e, "assign ri_dirty = !ri_fresh && cw_dirty;");
+    emit(e, "assign ri_owned = ri_fresh ? '0 : cw_owned;");
+    emit(e, "assign ri_sh = ri_fresh ? '0 : cw_sh;");
+    emit(e, "assign ri_data = ri_fresh ? '0 : d_kind_q == 2'd%u ? d_v_q : dmem_rd_q;", EV_FILL);
+    if (x->array) {
+        emit(e, "// owner IDs from the meta row's owner array");
+        emit(e, "assign cw_own = cw[%u +: %u];", x->o_own, W * DB);
+        emit(e, "assign ri_own = ri_fresh ? '0 : cw_own;");
+        emit(e, "assign dm_own = '0;");
+    } else {
+        emit(e, "// owner IDs in the data field of an owned word (III-F)");
+        emit(e, "always @* begin");
+        emit(e, "  for (int i = 0; i < %u; i++) begin", W);
+        emit(e, "    dm_own[i*%u +: %u] = dmem_rd_q[i*%u +: %u];", DB, DB, x->wb, DB);
+        emit(e, "    ri_own[i*%u +: %u] = ri_data[i*%u +: %u];", DB, DB, x->wb, DB);
+        emit(e, "  end");
+        emit(e, "end");
+        emit(e, "assign cw_own = dm_own;");
+    }
+    emit(e, "// the transaction an answer or a fill is for");
+    emit(e, "logic [2:0] tx_kind, tx_rkind, tx_rop;");
+    emit(e, "logic tx_inv;");
+    prim_decl(e, DB, "tx_rdev");
+    prim_declv(e, W, "tx_rmask, tx_mu, tx_prvk");
+    prim_declv(e, N, "tx_pack, tx_shadd");
+    prim_decl(e, x->dw, "tx_rv");
+    emit(e, "assign tx_kind = t_kind_q[d_txn_q*3 +: 3];");
+    emit(e, "assign tx_rkind = t_rkind_q[d_txn_q*3 +: 3];");
+    emit(e, "assign tx_rop = t_rop_q[d_txn_q*3 +: 3];");
+    emit(e, "assign tx_rdev = t_rdev_q[d_txn_q*%u +: %u];", DB, DB);
+    emit(e, "assign tx_rmask = t_rmask_q[d_txn_q*%u +: %u];", W, W);
+    emit(e, "assign tx_rv = t_rv_q[d_txn_q*%u +: %u];", x->dw, x->dw);
+    emit(e, "assign tx_mu = t_mu_q[d_txn_q*%u +: %u];", W, W);
+    emit(e, "assign tx_pack = t_pack_q[d_txn_q*%u +: %u];", N, N);
+    emit(e, "assign tx_prvk = t_prvk_q[d_txn_q*%u +: %u];", W, W);
+    emit(e, "assign tx_shadd = t_shadd_q[d_txn_q*%u +: %u];", N, N);
+    emit(e, "assign tx_inv = t_inv_q[d_txn_q];");
+    emit(e, "assign rq_kind = d_kind_q == 2'd%u ? tx_rkind : d_rk_q;", EV_FILL);
+    emit(e, "assign rq_dev = d_kind_q == 2'd%u ? tx_rdev : d_dev_q;", EV_FILL);
+    emit(e, "assign rq_op = d_kind_q == 2'd%u ? tx_rop : d_op_q;", EV_FILL);
+    emit(e, "assign rq_mask = d_kind_q == 2'd%u ? tx_rmask : d_mask_q;", EV_FILL);
+    emit(e, "assign rq_v = d_kind_q == 2'd%u ? tx_rv : d_v_q;", EV_FILL);
+    emit(e, "// the line is blocked by a transaction, or held by a deferred request (of");
+    emit(e, "// its line, or waiting for a way in its set when this one needs one; a");
+    emit(e, "// replayed request looks only at those pushed back in this pass)");
+    emit(e, "logic c_blk, c_nway, c_held;");
+    prim_decl(e, x->xb, "c_tidx");
+    emit(e, "assign c_nway = !d_hit_q && d_rk_q != 3'd6;");
+    emit(e, "always @* begin");
+    emit(e, "  c_blk = 1'b0;");
+    emit(e, "  c_tidx = '0;");
+    emit(e, "  for (int i = %u; i >= 0; i--) begin", T - 1);
+    emit(e, "    if (t_valid_q[i] && t_line_q[i*%u +: %u] == d_line_q) c_blk = 1'b1;", LB, LB);
+    emit(e, "    if (!t_valid_q[i]) c_tidx = %u'(i);", x->xb);
+    emit(e, "  end");
+    emit(e, "  c_held = 1'b0;");
+    emit(e, "  for (int i = 0; i < %u; i++)", Q);
+    emit(e, "    if (q_val_q[i] && (d_kind_q != 2'd%u || q_stay_q[i]) && (q_line_q[i*%u +: %u] == d_line_q ||",
+         EV_REPLAY, LB, LB);
+    emit(e, "        (c_nway && q_way_q[i] && %s == d_set))) c_held = 1'b1;", set_at(b, sizeof b, x, "q_line_q", "i"));
+    emit(e, "end");
+    emit_nl(e);
+}
+
+/* ------------------------------------------------------- Table III pieces */
+/* Words of `words` granted to device `dev` (prefix p: the block's way). */
+static void emit_grant(emit_file *e, const gctx *x, const char *p, const char *words, const char *dev,
+                       const char *ind)
+{
+    emit(e, "%s%s_owned = %s_owned | %s;", ind, p, p, words);
+    emit(e, "%sfor (int i = 0; i < %u; i++)", ind, x->w);
+    emit(e, "%s  if (%s[i]) begin", ind, words);
+    emit(e, "%s    %s_own[i*%u +: %u] = %s;", ind, p, x->db, x->db, dev);
+    if (!x->array)
+        emit(e, "%s    %s_data[i*%u +: %u] = {%u'd0, %s};", ind, p, x->wb, x->wb, x->wb - x->db, dev);
+    emit(e, "%s  end", ind);
+}
+
+/* Word i (unowned from now) takes value v, the line dirty. */
+static void emit_store(emit_file *e, const gctx *x, const char *p, const char *v, const char *ind)
+{
+    emit(e, "%s%s_owned[i] = 1'b0;", ind, p);
+    emit(e, "%s%s_data[i*%u +: %u] = %s;", ind, p, x->wb, x->wb, v);
+    emit(e, "%s%s_dirty = 1'b1;", ind, p);
+}
+
+/* finish_write: the write of the words mu (ReqWT: its values; ReqWT+data:
+ * its op) and its response. */
+static void emit_finish(emit_file *e, const gctx *x, const char *p, const char *kind, const char *op, const char *v,
+                        const char *mu, const char *ind)
+{
+    char i2[32], vi[64], ap[160];
+    unsigned WB = x->wb;
+    snprintf(i2, sizeof i2, "%s      ", ind);
+    snprintf(vi, sizeof vi, "%s[i*%u +: %u]", v, WB, WB);
+    snprintf(ap, sizeof ap, "op_apply(%s, %s_old[i*%u +: %u], %s)", op, p, WB, WB, vi);
+    emit(e, "%sfor (int i = 0; i < %u; i++)", ind, x->w);
+    emit(e, "%s  if (%s[i]) begin", ind, mu);
+    emit(e, "%s    %s_old[i*%u +: %u] = %s_data[i*%u +: %u];", ind, p, WB, WB, p, WB, WB);
+    emit(e, "%s    if (%s == 3'd2) begin", ind, kind);
+    emit_store(e, x, p, vi, i2);
+    emit(e, "%s    end else if (%s != 3'd0) begin", ind, op);
+    emit_store(e, x, p, ap, i2);
+    emit(e, "%s    end", ind);
+    emit(e, "%s  end", ind);
+    emit(e, "%s%s_rsp = 1'b1;", ind, p);
+    emit(e, "%s%s_rkind = %s == 3'd2 ? 4'd2 : 4'd4;", ind, p, kind);
+    emit(e, "%s%s_rmask = %s;", ind, p, mu);
+    emit(e, "%s%s_rdata = %s == 3'd2 ? '0 : %s_old;", ind, p, kind, p);
+}
+
+/* ReqV and ReqS(2): owned words forwarded (FwdReqV), the rest served. */
+static void emit_do_read(emit_file *e, const char *ind)
+{
+    emit(e, "%sif (rl_mo != '0) begin", ind);
+    emit(e, "%s  rr_fwd = 3'd0;", ind);
+    emit(e, "%s  rr_fwords = rl_mo;", ind);
+    emit(e, "%send", ind);
+    emit(e, "%sif (rl_mu != '0) begin", ind);
+    emit(e, "%s  rr_rsp = 1'b1;", ind);
+    emit(e, "%s  rr_rkind = 4'd0;", ind);
+    emit(e, "%s  rr_rmask = rl_mu;", ind);
+    emit(e, "%s  rr_rdata = ri_data & lanes(rl_mu);", ind);
+    emit(e, "%send", ind);
+}
+
+/* ReqS(1): unowned words RspS at once, owned ones FwdReqS (SHARE). */
+static void emit_do_share(emit_file *e, const gctx *x, const char *ind)
+{
+    unsigned N = x->n;
+    emit(e, "%sif (rl_mo != '0) begin", ind);
+    emit(e, "%s  rr_fwd = 3'd1;", ind);
+    emit(e, "%s  rr_fwords = rl_mo;", ind);
+    emit(e, "%send", ind);
+    emit(e, "%sif (rl_mu != '0) begin", ind);
+    emit(e, "%s  rr_st = 1'b1;", ind);
+    emit(e, "%s  rr_sh = rr_sh | (%u'd1 << rq_dev);", ind, N);
+    emit(e, "%s  rr_rsp = 1'b1;", ind);
+    emit(e, "%s  rr_rkind = 4'd1;", ind);
+    emit(e, "%s  rr_rmask = rl_mu;", ind);
+    emit(e, "%s  rr_rdata = ri_data & lanes(rl_mu);", ind);
+    emit(e, "%send", ind);
+    emit(e, "%sif (rl_mo != '0) begin", ind);
+    emit(e, "%s  rr_open = 1'b1;", ind);
+    emit(e, "%s  rr_tkind = 3'd%u;", ind, TX_SHARE);
+    emit(e, "%s  rr_prvk = rl_mo;", ind);
+    emit(e, "%s  rr_shadd = rl_owners | (%u'd1 << rq_dev);", ind, N);
+    emit(e, "%send", ind);
+}
+
+/* ReqO, ReqO+data, ReqS(3): owned words forwarded with ownership moved at
+ * once; V words granted at once; S words after every Ack (OWN). */
+static void emit_do_own(emit_file *e, const gctx *x, int data, const char *ind)
+{
+    char i2[32];
+    snprintf(i2, sizeof i2, "%s  ", ind);
+    emit(e, "%sif (rl_mu != '0 && ri_st) begin", ind);
+    emit(e, "%s  rl_invs = ri_sh;", ind);
+    emit(e, "%s  // X9: a whole-line upgrade does not invalidate the requestor", ind);
+    emit(e, "%s  if (&rl_m) rl_invs = rl_invs & ~(%u'd1 << rq_dev);", ind, x->n);
+    emit(e, "%send", ind);
+    emit(e, "%srr_invs = rl_invs;", ind);
+    emit(e, "%sif (rl_mo != '0) begin", ind);
+    emit(e, "%s  rr_fwd = 3'd%u;", ind, data ? 3 : 2);
+    emit(e, "%s  rr_fwords = rl_mo;", ind);
+    emit(e, "%send", ind);
+    emit_grant(e, x, "rr", "rl_mo", "rq_dev", ind);
+    emit(e, "%sif (rl_invs != '0) begin", ind);
+    emit(e, "%s  rr_open = 1'b1;", ind);
+    emit(e, "%s  rr_tkind = 3'd%u;", ind, TX_OWN);
+    emit(e, "%s  rr_mu = rl_mu;", ind);
+    emit(e, "%s  rr_pack = rl_invs;", ind);
+    emit(e, "%s  rr_inv = 1'b1;", ind);
+    emit(e, "%s  rr_treq = 3'd%u;", ind, data ? 5 : 3);
+    emit(e, "%send else if (rl_mu != '0) begin", ind);
+    emit(e, "%s  rr_rsp = 1'b1;", ind);
+    emit(e, "%s  rr_rkind = 4'd%u;", ind, data ? 5 : 3);
+    emit(e, "%s  rr_rmask = rl_mu;", ind);
+    emit(e, "%s  rr_rdata = %s;", ind, data ? "rr_data & lanes(rl_mu)" : "'0");
+    emit_grant(e, x, "rr", "rl_mu", "rq_dev", i2);
+    emit(e, "%s  if (ri_st) begin", ind);
+    emit(e, "%s    rr_st = 1'b0;", ind);
+    emit(e, "%s    rr_sh = '0;", ind);
+    emit(e, "%s  end", ind);
+    emit(e, "%send", ind);
+}
+
+/* ReqWT and ReqWT+data: word mode writes owned words of a ReqWT at once
+ * (FwdReqO) and revokes those of a ReqWT+data; line mode revokes every
+ * other owner's word. S words: Inv to every sharer. */
+static void emit_do_write(emit_file *e, const gctx *x, const char *ind)
+{
+    char i2[32], vi[64];
+    snprintf(i2, sizeof i2, "%s    ", ind);
+    snprintf(vi, sizeof vi, "rq_v[i*%u +: %u]", x->wb, x->wb);
+    emit(e, "%sif (ri_st && %s) rl_invs = ri_sh;", ind, x->line ? "1'b1" : "rl_mu != '0");
+    if (x->line)
+        emit(e, "%srl_rvk = ri_owned & ~rl_ownr;", ind);
+    else
+        emit(e, "%srl_rvk = rq_kind == 3'd4 ? rl_mo : '0;", ind);
+    emit(e, "%srr_invs = rl_invs;", ind);
+    emit(e, "%sif (rl_rvk != '0) begin", ind);
+    emit(e, "%s  rr_fwd = 3'd4;", ind);
+    emit(e, "%s  rr_fwords = rl_rvk;", ind);
+    emit(e, "%send", ind);
+    if (!x->line) {
+        emit(e, "%sif (rq_kind == 3'd2 && rl_mo != '0) begin", ind);
+        emit(e, "%s  rr_fwd = 3'd2;", ind);
+        emit(e, "%s  rr_fwords = rl_mo;", ind);
+        emit(e, "%s  for (int i = 0; i < %u; i++)", ind, x->w);
+        emit(e, "%s    if (rl_mo[i]) begin", ind);
+        emit_store(e, x, "rr", vi, i2);
+        emit(e, "%s    end", ind);
+        emit(e, "%s  rl_m2 = rl_mu;", ind);
+        emit(e, "%send", ind);
+    }
+    emit(e, "%sif (rl_invs != '0 || rl_rvk != '0) begin", ind);
+    emit(e, "%s  rr_open = 1'b1;", ind);
+    emit(e, "%s  rr_tkind = rq_kind == 3'd2 ? 3'd%u : 3'd%u;", ind, TX_WRITE, TX_ATOMIC);
+    emit(e, "%s  rr_mu = rl_m2;", ind);
+    emit(e, "%s  rr_pack = rl_invs;", ind);
+    emit(e, "%s  rr_prvk = rl_rvk;", ind);
+    emit(e, "%s  rr_inv = rl_invs != '0;", ind);
+    emit(e, "%send else if (rl_m2 != '0) begin", ind);
+    snprintf(i2, sizeof i2, "%s  ", ind);
+    emit_finish(e, x, "rr", "rq_kind", "rq_op", "rq_v", "rl_m2", i2);
+    emit(e, "%send", ind);
+}
+
+static void emit_rule_decls(emit_file *e, const gctx *x)
+{
+    unsigned W = x->w, N = x->n;
+    emit(e, "// ---- D: Table III, a request on a present line (spandex_llc_rule_request) --");
+    emit(e, "logic rr_st, rr_dirty, rr_rsp, rr_open, rr_inv, rr_err, rl_mesi;");
+    prim_declv(e, N, "rr_sh, rr_invs, rr_pack, rr_shadd, rl_owners, rl_invs");
+    prim_declv(e, W, "rr_owned, rr_fwords, rr_rmask, rr_mu, rr_prvk, rl_ownr, rl_m, rl_mo, rl_mu, rl_m2, rl_rvk");
+    prim_decl(e, W * x->db, "rr_own");
+    prim_decl(e, x->dw, "rr_data, rr_old, rr_rdata");
+    emit(e, "logic [2:0] rr_fwd, rr_tkind, rr_treq;");
+    emit(e, "logic [3:0] rr_rkind;");
+}
+
+/* The ReqS option (spec 2.2, X6). */
+static void emit_reqs(emit_file *e, const gctx *x)
+{
+    switch (x->c->reqs) {
+    case SPANDEX_LLC_REQS_1: emit_do_share(e, x, "      "); break;
+    case SPANDEX_LLC_REQS_2: emit_do_read(e, "      "); break;
+    case SPANDEX_LLC_REQS_3: emit_do_own(e, x, 1, "      "); break;
+    default:
+        emit(e, "      // option 1 if a requested word is S or owned by a MESI device, else 3");
+        emit(e, "      if ((ri_st && rl_mu != '0) || rl_mesi) begin");
+        emit_do_share(e, x, "        ");
+        emit(e, "      end else begin");
+        emit_do_own(e, x, 1, "        ");
+        emit(e, "      end");
+        break;
+    }
+}
+
+static void emit_rule(emit_file *e, const gctx *x)
+{
+    unsigned W = x->w, DB = x->db, N = x->n;
+    emit_rule_decls(e, x);
+    emit(e, "always @* begin");
+    emit(e, "  rr_st = ri_st;");
+    emit(e, "  rr_sh = ri_sh;");
+    emit(e, "  rr_owned = ri_owned;");
+    emit(e, "  rr_dirty = ri_dirty;");
+    emit(e, "  rr_own = ri_own;");
+    emit(e, "  rr_data = ri_data;");
+    emit(e, "  rr_old = '0;");
+    emit(e, "  rr_invs = '0;");
+    emit(e, "  rr_fwd = 3'd0;");
+    emit(e, "  rr_fwords = '0;");
+    emit(e, "  rr_rsp = 1'b0;");
+    emit(e, "  rr_rkind = 4'd0;");
+    emit(e, "  rr_rmask = '0;");
+    emit(e, "  rr_rdata = '0;");
+    emit(e, "  rr_open = 1'b0;");
+    emit(e, "  rr_tkind = 3'd0;");
+    emit(e, "  rr_treq = rq_kind;");
+    emit(e, "  rr_mu = '0;");
+    emit(e, "  rr_pack = '0;");
+    emit(e, "  rr_prvk = '0;");
+    emit(e, "  rr_shadd = '0;");
+    emit(e, "  rr_inv = 1'b0;");
+    emit(e, "  rl_invs = '0;");
+    emit(e, "  rl_rvk = '0;");
+    emit(e, "  rl_owners = '0;");
+    emit(e, "  rl_mesi = 1'b0;");
+    emit(e, "  for (int i = 0; i < %u; i++) begin", W);
+    emit(e, "    rl_ownr[i] = ri_owned[i] && ri_own[i*%u +: %u] == rq_dev;", DB, DB);
+    emit(e, "  end");
+    if (x->line) {
+        emit(e, "  // line mode: ReqV, ReqS, ReqO, ReqO+data cover the line but the requestor's words");
+        emit(e, "  rl_m = (rq_kind == 3'd0 || rq_kind == 3'd1 || rq_kind == 3'd3 || rq_kind == 3'd5) ?");
+        emit(e, "         ~rl_ownr : rq_mask;");
+    } else {
+        emit(e, "  rl_m = rq_mask;");
+    }
+    emit(e, "  rr_err = (rl_m & rl_ownr) != '0; // X15: a request for words R owns");
+    emit(e, "  rl_mo = rl_m & ri_owned;");
+    emit(e, "  rl_mu = rl_m & ~ri_owned;");
+    emit(e, "  rl_m2 = rl_m;");
+    emit(e, "  for (int i = 0; i < %u; i++)", W);
+    emit(e, "    if (rl_mo[i]) begin");
+    emit(e, "      rl_owners = rl_owners | (%u'd1 << ri_own[i*%u +: %u]);", N, DB, DB);
+    if (x->c->reqs == SPANDEX_LLC_REQS_PAPER)
+        emit(e, "      if (((%u'h%llx >> ri_own[i*%u +: %u]) & %u'd1) != '0) rl_mesi = 1'b1;", N,
+             (unsigned long long)x->c->mesi, DB, DB, N);
+    emit(e, "    end");
+    emit(e, "  if (!rr_err) begin");
+    emit(e, "    case (rq_kind)");
+    emit(e, "    3'd0: begin");
+    emit_do_read(e, "      ");
+    emit(e, "    end");
+    emit(e, "    3'd1: begin");
+    emit_reqs(e, x);
+    emit(e, "    end");
+    emit(e, "    3'd3: begin");
+    emit_do_own(e, x, 0, "      ");
+    emit(e, "    end");
+    emit(e, "    3'd5: begin");
+    emit_do_own(e, x, 1, "      ");
+    emit(e, "    end");
+    emit(e, "    3'd2, 3'd4: begin");
+    emit_do_write(e, x, "      ");
+    emit(e, "    end");
+    emit(e, "    default: ;");
+    emit(e, "    endcase");
+    emit(e, "  end");
+    emit(e, "end");
+    emit_nl(e);
+}
+
+/* ------------------------------------------- D: an Ack or RspRvkO, completion */
+static void emit_answer(emit_file *e, const gctx *x)
+{
+    unsigned W = x->w, N = x->n, DB = x->db, WB = x->wb;
+    char vi[64];
+    snprintf(vi, sizeof vi, "d_v_q[i*%u +: %u]", WB, WB);
+    emit(e, "// ---- D: an Ack or RspRvkO for its transaction (spandex_llc_rule_answer), and");
+    emit(e, "// the transaction's completion when it was the last (rule_complete, eviction)");
+    emit(e, "logic rb_valid, rb_st, rb_dirty, rb_err, rb_done, rb_memwr, rb_rsp;");
+    prim_declv(e, N, "rb_sh, rb_pack");
+    prim_declv(e, W, "rb_owned, rb_prvk, rb_rmask, rb_ownd");
+    prim_decl(e, W * DB, "rb_own");
+    prim_decl(e, x->dw, "rb_data, rb_old, rb_rdata");
+    emit(e, "logic [3:0] rb_rkind;");
+    emit(e, "always @* begin");
+    emit(e, "  rb_valid = cw_valid;");
+    emit(e, "  rb_st = cw_st;");
+    emit(e, "  rb_sh = cw_sh;");
+    emit(e, "  rb_owned = cw_owned;");
+    emit(e, "  rb_dirty = cw_dirty;");
+    emit(e, "  rb_own = cw_own;");
+    emit(e, "  rb_data = dmem_rd_q;");
+    emit(e, "  rb_old = '0;");
+    emit(e, "  rb_pack = tx_pack;");
+    emit(e, "  rb_prvk = tx_prvk;");
+    emit(e, "  rb_err = 1'b0;");
+    emit(e, "  rb_memwr = 1'b0;");
+    emit(e, "  rb_rsp = 1'b0;");
+    emit(e, "  rb_rkind = 4'd0;");
+    emit(e, "  rb_rmask = '0;");
+    emit(e, "  rb_rdata = '0;");
+    emit(e, "  for (int i = 0; i < %u; i++) rb_ownd[i] = cw_owned[i] && cw_own[i*%u +: %u] == d_dev_q;", W, DB, DB);
+    emit(e, "  if (d_rk_q[0]) begin");
+    emit(e, "    if ((tx_pack & (%u'd1 << d_dev_q)) == '0) rb_err = 1'b1;", N);
+    emit(e, "    else begin");
+    emit(e, "      rb_pack = rb_pack & ~(%u'd1 << d_dev_q);", N);
+    emit(e, "      rb_sh = rb_sh & ~(%u'd1 << d_dev_q);", N);
+    emit(e, "    end");
+    emit(e, "  end else if ((d_mask_q & ~tx_prvk) != '0 || (d_mask_q & ~rb_ownd) != '0) begin");
+    emit(e, "    rb_err = 1'b1;");
+    emit(e, "  end else begin");
+    emit(e, "    for (int i = 0; i < %u; i++)", W);
+    emit(e, "      if (d_mask_q[i]) begin");
+    emit_store(e, x, "rb", vi, "        ");
+    emit(e, "      end");
+    emit(e, "    rb_prvk = rb_prvk & ~d_mask_q;");
+    emit(e, "  end");
+    emit(e, "  rb_done = !rb_err && rb_pack == '0 && rb_prvk == '0;");
+    emit(e, "  if (rb_done)");
+    emit(e, "    case (tx_kind)");
+    emit(e, "    3'd%u: begin // MemWr if dirty, the way freed", TX_EVICT);
+    emit(e, "      rb_memwr = rb_dirty;");
+    emit(e, "      rb_valid = 1'b0;");
+    emit(e, "    end");
+    emit(e, "    3'd%u: begin // the owners join the sharers", TX_SHARE);
+    emit(e, "      rb_st = 1'b1;");
+    emit(e, "      rb_sh = rb_sh | tx_shadd;");
+    emit(e, "    end");
+    emit(e, "    3'd%u: begin // RspO(+data), the S words granted", TX_OWN);
+    emit(e, "      rb_rsp = 1'b1;");
+    emit(e, "      rb_rkind = tx_rkind == 3'd5 ? 4'd5 : 4'd3;");
+    emit(e, "      rb_rmask = tx_mu;");
+    emit(e, "      rb_rdata = tx_rkind == 3'd5 ? rb_data & lanes(tx_mu) : '0;");
+    emit_grant(e, x, "rb", "tx_mu", "tx_rdev", "      ");
+    emit(e, "      rb_st = 1'b0;");
+    emit(e, "      rb_sh = '0;");
+    emit(e, "    end");
+    emit(e, "    default: begin // the write (its op) and its response");
+    emit_finish(e, x, "rb", "tx_rkind", "tx_rop", "tx_rv", "tx_mu", "      ");
+    emit(e, "      if (tx_inv) begin");
+    emit(e, "        rb_st = 1'b0;");
+    emit(e, "        rb_sh = '0;");
+    emit(e, "      end");
+    emit(e, "    end");
+    emit(e, "    endcase");
+    emit(e, "end");
+    emit_nl(e);
+}
+
+/* ------------------------------------------------------------ D: the step */
+static void emit_step_decls(emit_file *e, const gctx *x)
+{
+    unsigned W = x->w, N = x->n, DB = x->db;
+    emit(e, "// ---- D: what the event does (spandex_llc_tm d_step): the way (a_), the job");
+    emit(e, "// for E (j_), the transaction opened (x_), closed or updated, the push");
+    emit(e, "logic a_valid, a_st, a_dirty, a_touch, j_memwr, j_memrd, j_rsp, x_open, x_close, x_upd;");
+    emit(e, "logic p_en, p_way, c_err, c_done, c_fill;");
+    prim_decl(e, x->tb, "a_tag");
+    prim_declv(e, N, "a_sh, j_invs, x_pack, x_shadd");
+    prim_declv(e, W, "a_owned, j_fwords, j_rmask, x_mu, x_prvk");
+    prim_decl(e, W * DB, "a_own, j_fown");
+    prim_decl(e, x->dw, "a_data, j_data");
+    prim_decl(e, x->lb, "j_wrline, j_line, x_line, d_vline");
+    prim_decl(e, x->xb, "j_rdid");
+    prim_decl(e, DB, "j_freq, j_rdev");
+    emit(e, "logic [2:0] j_fwd, x_kind, x_treq;");
+    emit(e, "logic [3:0] j_rkind;");
+    emit(e, "logic x_inv;");
+    emit(e, "assign d_vline = %s;", line_of((char[96]){0}, 96, x, "cw_tag", "d_set"));
+    emit(e, "// a miss allocates without a fill for a whole-line ReqO or ReqWT");
+    emit(e, "assign c_fill = !((d_rk_q == 3'd3 && (%s)) || (d_rk_q == 3'd2 && (&d_mask_q)));",
+         x->line ? "1'b1" : "&d_mask_q");
+}
+
+/* The request rule's result taken (rr_): the way, the messages, its
+ * transaction. */
+static void emit_take_rule(emit_file *e, const char *ind)
+{
+    emit(e, "%sif (rr_err) c_err = 1'b1;", ind);
+    emit(e, "%selse begin", ind);
+    emit(e, "%s  a_st = rr_st;", ind);
+    emit(e, "%s  a_sh = rr_sh;", ind);
+    emit(e, "%s  a_owned = rr_owned;", ind);
+    emit(e, "%s  a_dirty = rr_dirty;", ind);
+    emit(e, "%s  a_own = rr_own;", ind);
+    emit(e, "%s  a_data = rr_data;", ind);
+    emit(e, "%s  j_invs = rr_invs;", ind);
+    emit(e, "%s  j_fwd = rr_fwd;", ind);
+    emit(e, "%s  j_fwords = rr_fwords;", ind);
+    emit(e, "%s  j_fown = ri_own;", ind);
+    emit(e, "%s  j_freq = rq_dev;", ind);
+    emit(e, "%s  j_rsp = rr_rsp;", ind);
+    emit(e, "%s  j_rkind = rr_rkind;", ind);
+    emit(e, "%s  j_rdev = rq_dev;", ind);
+    emit(e, "%s  j_rmask = rr_rmask;", ind);
+    emit(e, "%s  if (!j_memwr) j_data = rr_rdata;", ind);
+    emit(e, "%s  x_open = rr_open;", ind);
+    emit(e, "%s  x_kind = rr_tkind;", ind);
+    emit(e, "%s  x_treq = rr_treq;", ind);
+    emit(e, "%s  x_mu = rr_mu;", ind);
+    emit(e, "%s  x_pack = rr_pack;", ind);
+    emit(e, "%s  x_prvk = rr_prvk;", ind);
+    emit(e, "%s  x_shadd = rr_shadd;", ind);
+    emit(e, "%s  x_inv = rr_inv;", ind);
+    emit(e, "%send", ind);
+}
+
+static void emit_step_defaults(emit_file *e)
+{
+    emit(e, "  a_valid = cw_valid;");
+    emit(e, "  a_tag = cw_tag;");
+    emit(e, "  a_st = cw_st;");
+    emit(e, "  a_sh = cw_sh;");
+    emit(e, "  a_owned = cw_owned;");
+    emit(e, "  a_dirty = cw_dirty;");
+    emit(e, "  a_own = cw_own;");
+    emit(e, "  a_data = dmem_rd_q;");
+    emit(e, "  a_touch = 1'b0;");
+    emit(e, "  j_memwr = 1'b0;");
+    emit(e, "  j_wrline = '0;");
+    emit(e, "  j_memrd = 1'b0;");
+    emit(e, "  j_rdid = '0;");
+    emit(e, "  j_line = d_line_q;");
+    emit(e, "  j_invs = '0;");
+    emit(e, "  j_fwd = 3'd0;");
+    emit(e, "  j_fwords = '0;");
+    emit(e, "  j_fown = '0;");
+    emit(e, "  j_freq = '0;");
+    emit(e, "  j_rsp = 1'b0;");
+    emit(e, "  j_rkind = 4'd0;");
+    emit(e, "  j_rdev = '0;");
+    emit(e, "  j_rmask = '0;");
+    emit(e, "  j_data = '0;");
+    emit(e, "  x_open = 1'b0;");
+    emit(e, "  x_kind = 3'd0;");
+    emit(e, "  x_treq = d_rk_q;");
+    emit(e, "  x_line = d_line_q;");
+    emit(e, "  x_mu = '0;");
+    emit(e, "  x_pack = '0;");
+    emit(e, "  x_prvk = '0;");
+    emit(e, "  x_shadd = '0;");
+    emit(e, "  x_inv = 1'b0;");
+    emit(e, "  x_close = 1'b0;");
+    emit(e, "  x_upd = 1'b0;");
+    emit(e, "  p_en = 1'b0;");
+    emit(e, "  p_way = 1'b0;");
+    emit(e, "  c_err = 1'b0;");
+    emit(e, "  c_done = 1'b0;");
+}
+
+/* A request or a replayed one (spandex_llc_tm d_request, d_alloc). */
+static void emit_step_request(emit_file *e, const gctx *x)
+{
+    char tg[96], vi[64];
+    snprintf(vi, sizeof vi, "d_v_q[i*%u +: %u]", x->wb, x->wb);
+    emit(e, "  default: begin");
+    emit(e, "    if (c_blk || c_held) begin");
+    emit(e, "      p_en = 1'b1;");
+    emit(e, "      p_way = c_nway;");
+    emit(e, "    end else if (d_rk_q == 3'd6) begin");
+    emit(e, "      // ReqWB: the words R owns stored; RspWB");
+    emit(e, "      if (d_hit_q)");
+    emit(e, "        for (int i = 0; i < %u; i++)", x->w);
+    emit(e, "          if (d_mask_q[i] && cw_owned[i] && cw_own[i*%u +: %u] == d_dev_q) begin", x->db, x->db);
+    emit_store(e, x, "a", vi, "            ");
+    emit(e, "          end");
+    emit(e, "      j_rsp = 1'b1;");
+    emit(e, "      j_rkind = 4'd6;");
+    emit(e, "      j_rdev = d_dev_q;");
+    emit(e, "      j_rmask = d_mask_q;");
+    emit(e, "    end else if (d_hit_q) begin");
+    emit(e, "      a_touch = 1'b1;");
+    emit_take_rule(e, "      ");
+    emit(e, "    end else if (!d_free_q && !d_vok_q) begin");
+    emit(e, "      p_en = 1'b1; // no way: an eviction under way in the set, or every way held");
+    emit(e, "      p_way = 1'b1;");
+    emit(e, "    end else if (!d_free_q && (cw_owned != '0 || (cw_st && cw_sh != '0))) begin");
+    emit(e, "      // the victim's eviction starts: RvkO to each owner, Inv to every sharer");
+    emit(e, "      x_open = 1'b1;");
+    emit(e, "      x_kind = 3'd%u;", TX_EVICT);
+    emit(e, "      x_treq = 3'd0;");
+    emit(e, "      x_line = d_vline;");
+    emit(e, "      x_pack = cw_st ? cw_sh : '0;");
+    emit(e, "      x_prvk = cw_owned;");
+    emit(e, "      j_line = d_vline;");
+    emit(e, "      j_invs = cw_st ? cw_sh : '0;");
+    emit(e, "      j_fwd = 3'd4;");
+    emit(e, "      j_fwords = cw_owned;");
+    emit(e, "      j_fown = cw_own;");
+    emit(e, "      p_en = 1'b1;");
+    emit(e, "      p_way = 1'b1;");
+    emit(e, "    end else begin");
+    emit(e, "      if (!d_free_q && cw_dirty) begin");
+    emit(e, "        j_memwr = 1'b1;");
+    emit(e, "        j_wrline = d_vline;");
+    emit(e, "        j_data = dmem_rd_q;");
+    emit(e, "      end");
+    emit(e, "      a_valid = 1'b1;");
+    emit(e, "      a_tag = %s;", tag_of(tg, sizeof tg, x, "d_line_q"));
+    emit(e, "      a_touch = 1'b1;");
+    emit(e, "      if (c_fill) begin");
+    emit(e, "        a_st = 1'b0;");
+    emit(e, "        a_sh = '0;");
+    emit(e, "        a_owned = '0;");
+    emit(e, "        a_dirty = 1'b0;");
+    emit(e, "        a_own = '0;");
+    emit(e, "        x_open = 1'b1;");
+    emit(e, "        x_kind = 3'd%u;", TX_FILL);
+    emit(e, "        j_memrd = 1'b1;");
+    emit(e, "        j_rdid = c_tidx;");
+    emit(e, "      end else begin");
+    emit_take_rule(e, "        ");
+    emit(e, "      end");
+    emit(e, "    end");
+    emit(e, "  end");
+}
+
+static void emit_step(emit_file *e, const gctx *x)
+{
+    emit_step_decls(e, x);
+    emit(e, "always @* begin");
+    emit_step_defaults(e);
+    emit(e, "  case (d_kind_q)");
+    emit(e, "  2'd%u: begin", EV_RSP);
+    emit(e, "    if (rb_err) c_err = 1'b1;");
+    emit(e, "    else begin");
+    emit(e, "      a_valid = rb_valid;");
+    emit(e, "      a_st = rb_st;");
+    emit(e, "      a_sh = rb_sh;");
+    emit(e, "      a_owned = rb_owned;");
+    emit(e, "      a_dirty = rb_dirty;");
+    emit(e, "      a_own = rb_own;");
+    emit(e, "      a_data = rb_data;");
+    emit(e, "      j_memwr = rb_memwr;");
+    emit(e, "      j_wrline = rb_memwr ? d_line_q : '0;");
+    emit(e, "      j_rsp = rb_rsp;");
+    emit(e, "      j_rkind = rb_rkind;");
+    emit(e, "      j_rdev = tx_rdev;");
+    emit(e, "      j_rmask = rb_rmask;");
+    emit(e, "      j_data = rb_memwr ? rb_data : rb_rdata;");
+    emit(e, "      x_close = rb_done;");
+    emit(e, "      x_upd = !rb_done;");
+    emit(e, "      c_done = rb_done;");
+    emit(e, "    end");
+    emit(e, "  end");
+    emit(e, "  2'd%u: begin // fill data: the waiting request on the filled line", EV_FILL);
+    emit(e, "    a_data = d_v_q;");
+    emit_take_rule(e, "    ");
+    emit(e, "    x_open = 1'b0;");
+    emit(e, "    x_close = 1'b1;");
+    emit(e, "    c_done = 1'b1;");
+    emit(e, "  end");
+    emit_step_request(e, x);
+    emit(e, "  endcase");
+    emit(e, "end");
+    emit_nl(e);
+}
+
+/* The row and the line D writes back: the way's new state, LRU ranks. */
+static void emit_writeback(emit_file *e, const gctx *x)
+{
+    unsigned PW = x->pw, wi = x->wi, ro = x->o_rank;
+    emit(e, "// ---- D: the row and the line written back (ranks: the touched way most");
+    emit(e, "// recent, the more recent ones one older) -----------------------------------");
+    prim_decl(e, PW, "a_word");
+    emit(e, "always @* begin");
+    emit(e, "  a_word = cw;");
+    emit(e, "  a_word[0] = a_valid;");
+    emit(e, "  a_word[1] = a_st;");
+    emit(e, "  a_word[2] = a_dirty;");
+    emit(e, "  a_word[3 +: %u] = a_owned;", x->w);
+    emit(e, "  a_word[%u +: %u] = a_sh;", x->o_sh, x->n);
+    emit(e, "  a_word[%u +: %u] = a_tag;", x->o_tag, x->tb);
+    if (x->array)
+        emit(e, "  a_word[%u +: %u] = a_own;", x->o_own, x->w * x->db);
+    emit(e, "  n_row = d_row_q;");
+    emit(e, "  n_row[d_way_q*%u +: %u] = a_word;", PW, PW);
+    emit(e, "  if (a_touch)");
+    emit(e, "    for (int w = 0; w < %u; w++)", x->c->ways);
+    emit(e, "      if (d_way_q == %u'(w)) n_row[w*%u+%u +: %u] = '0;", wi, PW, ro, wi);
+    emit(e, "      else if (d_row_q[w*%u+%u +: %u] < cw_rank)", PW, ro, wi);
+    emit(e, "        n_row[w*%u+%u +: %u] = d_row_q[w*%u+%u +: %u] + %u'd1;", PW, ro, wi, PW, ro, wi, wi);
+    emit(e, "  n_data = a_data;");
+    emit(e, "end");
+    emit_nl(e);
+}
+
+/* Next state of E, D and M. */
+static void emit_next_pipe(emit_file *e, const gctx *x)
+{
+    (void)x;
+    emit(e, "  if (!swept) sw_d = sw_q + 1'b1;");
+    emit(e, "  // E: the message sent leaves the job; D's job replaces it");
+    emit(e, "  if (e_acc) begin");
+    emit(e, "    if (e_wr) e_memwr_d = 1'b0;");
+    emit(e, "    else if (e_rd) e_memrd_d = 1'b0;");
+    emit(e, "    else if (e_inv) e_invs_d = e_rest;");
+    emit(e, "    else if (e_fw) e_fwords_d = e_fwords_q & ~e_grp;");
+    emit(e, "    else e_rsp_d = 1'b0;");
+    emit(e, "  end");
+    emit(e, "  if (d_adv) begin");
+    emit(e, "    e_memwr_d = j_memwr;");
+    emit(e, "    e_wrline_d = j_wrline;");
+    emit(e, "    e_memrd_d = j_memrd;");
+    emit(e, "    e_rdid_d = j_rdid;");
+    emit(e, "    e_line_d = j_line;");
+    emit(e, "    e_invs_d = j_invs;");
+    emit(e, "    e_fwd_d = j_fwd;");
+    emit(e, "    e_fwords_d = j_fwords;");
+    emit(e, "    e_freq_d = j_freq;");
+    emit(e, "    e_fown_d = j_fown;");
+    emit(e, "    e_rsp_d = j_rsp;");
+    emit(e, "    e_rkind_d = j_rkind;");
+    emit(e, "    e_rdev_d = j_rdev;");
+    emit(e, "    e_rmask_d = j_rmask;");
+    emit(e, "    e_data_d = j_data;");
+    emit(e, "    d_valid_d = 1'b0;");
+    emit(e, "  end");
+    emit(e, "  if (m_adv) begin");
+    emit(e, "    d_valid_d = 1'b1;");
+    emit(e, "    d_kind_d = m_kind_q;");
+    emit(e, "    d_rk_d = m_rk_q;");
+    emit(e, "    d_dev_d = m_dev_q;");
+    emit(e, "    d_op_d = m_op_q;");
+    emit(e, "    d_line_d = m_line_q;");
+    emit(e, "    d_mask_d = m_mask_q;");
+    emit(e, "    d_v_d = m_v_q;");
+    emit(e, "    d_txn_d = m_txn_q;");
+    emit(e, "    d_hit_d = m_hit;");
+    emit(e, "    d_way_d = m_way;");
+    emit(e, "    d_free_d = m_free;");
+    emit(e, "    d_vok_d = m_vany && !m_evs;");
+    emit(e, "    d_row_d = meta_rd_q;");
+    emit(e, "    m_valid_d = 1'b0;");
+    emit(e, "  end");
+    emit(e, "  if (i_iss) begin");
+    emit(e, "    m_valid_d = 1'b1;");
+    emit(e, "    m_kind_d = i_kind;");
+    emit(e, "    m_rk_d = i_rk;");
+    emit(e, "    m_dev_d = i_dev;");
+    emit(e, "    m_op_d = i_op;");
+    emit(e, "    m_line_d = i_line;");
+    emit(e, "    m_mask_d = i_mask;");
+    emit(e, "    m_v_d = i_v;");
+    emit(e, "    m_txn_d = i_txn;");
+    emit(e, "  end");
+}
+
+/* Next state of the transaction table. */
+static void emit_next_txn(emit_file *e, const gctx *x)
+{
+    unsigned W = x->w, N = x->n, DB = x->db, LB = x->lb, DW = x->dw, wi = x->wi;
+    emit(e, "  if (d_adv && x_open) begin");
+    emit(e, "    t_valid_d[c_tidx] = 1'b1;");
+    emit(e, "    t_kind_d[c_tidx*3 +: 3] = x_kind;");
+    emit(e, "    t_line_d[c_tidx*%u +: %u] = x_line;", LB, LB);
+    emit(e, "    t_way_d[c_tidx*%u +: %u] = d_way_q;", wi, wi);
+    emit(e, "    t_rkind_d[c_tidx*3 +: 3] = x_treq;");
+    emit(e, "    t_rdev_d[c_tidx*%u +: %u] = d_dev_q;", DB, DB);
+    emit(e, "    t_rop_d[c_tidx*3 +: 3] = d_op_q;");
+    emit(e, "    t_rmask_d[c_tidx*%u +: %u] = d_mask_q;", W, W);
+    emit(e, "    t_rv_d[c_tidx*%u +: %u] = d_v_q;", DW, DW);
+    emit(e, "    t_mu_d[c_tidx*%u +: %u] = x_mu;", W, W);
+    emit(e, "    t_pack_d[c_tidx*%u +: %u] = x_pack;", N, N);
+    emit(e, "    t_prvk_d[c_tidx*%u +: %u] = x_prvk;", W, W);
+    emit(e, "    t_shadd_d[c_tidx*%u +: %u] = x_shadd;", N, N);
+    emit(e, "    t_inv_d[c_tidx] = x_inv;");
+    emit(e, "  end");
+    emit(e, "  if (d_adv && x_close) t_valid_d[d_txn_q] = 1'b0;");
+    emit(e, "  if (d_adv && x_upd) begin");
+    emit(e, "    t_pack_d[d_txn_q*%u +: %u] = rb_pack;", N, N);
+    emit(e, "    t_prvk_d[d_txn_q*%u +: %u] = rb_prvk;", W, W);
+    emit(e, "  end");
+}
+
+/* Next state of the deferral FIFO, the replay passes and the reservations. */
+static void emit_next_defer(emit_file *e, const gctx *x)
+{
+    unsigned W = x->w, DB = x->db, LB = x->lb, DW = x->dw, Q = x->c->defer, qb = x->qb, qcb = x->qcb;
+    emit(e, "  // D pushes at the tail, I pops the head of a replay pass");
+    emit(e, "  q_tail = %u'(q_head_q) + %u'(q_n_q);", qb + 1, qb + 1);
+    emit(e, "  if (q_tail >= %u'd%u) q_tail = q_tail - %u'd%u;", qb + 1, Q, qb + 1, Q);
+    emit(e, "  if (d_adv && p_en) begin");
+    emit(e, "    q_val_d[q_tail[%u:0]] = 1'b1;", qb - 1);
+    emit(e, "    q_stay_d[q_tail[%u:0]] = d_kind_q == 2'd%u;", qb - 1, EV_REPLAY);
+    emit(e, "    q_way_d[q_tail[%u:0]] = p_way;", qb - 1);
+    emit(e, "    q_kind_d[q_tail[%u:0]*3 +: 3] = d_rk_q;", qb - 1);
+    emit(e, "    q_dev_d[q_tail[%u:0]*%u +: %u] = d_dev_q;", qb - 1, DB, DB);
+    emit(e, "    q_op_d[q_tail[%u:0]*3 +: 3] = d_op_q;", qb - 1);
+    emit(e, "    q_line_d[q_tail[%u:0]*%u +: %u] = d_line_q;", qb - 1, LB, LB);
+    emit(e, "    q_mask_d[q_tail[%u:0]*%u +: %u] = d_mask_q;", qb - 1, W, W);
+    emit(e, "    q_v_d[q_tail[%u:0]*%u +: %u] = d_v_q;", qb - 1, DW, DW);
+    emit(e, "    q_n_d = q_n_d + %u'd1;", qcb);
+    emit(e, "  end");
+    emit(e, "  if (d_adv && !d_kind_q[1]) begin");
+    emit(e, "    resv_t_d = resv_t_d - %u'd1;", x->tcb);
+    emit(e, "    resv_q_d = resv_q_d - %u'd1;", qcb);
+    emit(e, "  end");
+    emit(e, "  if (d_adv && c_err) err_d = 1'b1;");
+    emit(e, "  if (i_what == IsReplay) begin");
+    emit(e, "    q_val_d[q_head_q] = 1'b0;");
+    emit(e, "    q_head_d = q_head_q == %u'd%u ? '0 : q_head_q + %u'd1;", qb, Q - 1, qb);
+    emit(e, "    q_n_d = q_n_d - %u'd1;", qcb);
+    emit(e, "    pass_left_d = pass_left_q - %u'd1;", qcb);
+    emit(e, "  end");
+    emit(e, "  if (i_what == IsReplay || i_what == IsReq) begin");
+    emit(e, "    resv_t_d = resv_t_d + %u'd1;", x->tcb);
+    emit(e, "    resv_q_d = resv_q_d + %u'd1;", qcb);
+    emit(e, "  end");
+    emit(e, "  if (i_what == IsDropRsp || i_what == IsDropMem || i_what == IsDropReq) err_d = 1'b1;");
+    emit(e, "  // a replay pass: every deferred request once through the pipeline");
+    emit(e, "  if (p_start) begin");
+    emit(e, "    pass_act_d = 1'b1;");
+    emit(e, "    pass_left_d = q_n_d;");
+    emit(e, "    q_stay_d = '0;");
+    emit(e, "  end");
+    emit(e, "  if (p_end) pass_act_d = 1'b0;");
+    emit(e, "  pass_req_d = (pass_req_q && !p_start) || (d_adv && c_done);");
+}
+
+static void emit_next(emit_file *e, const gctx *x)
+{
+    reg_def r[PRIM_REGS_MAX];
+    unsigned n = reg_table(x, r), i;
+    emit(e, "// ---- next state ----------------------------------------------------------");
+    prim_decl(e, x->qb + 1, "q_tail");
+    emit(e, "always @* begin");
+    for (i = 0; i < n; i++)
+        emit(e, "  %s_d = %s_q;", r[i].name, r[i].name);
+    emit_next_pipe(e, x);
+    emit_next_txn(e, x);
+    emit_next_defer(e, x);
+    emit(e, "end");
+    emit_nl(e);
+}
+
+static void emit_regs(emit_file *e, const gctx *x)
+{
+    reg_def r[PRIM_REGS_MAX];
+    unsigned n = reg_table(x, r), i;
+    prim_regs rl = {0};
+    for (i = 0; i < n; i++)
+        prim_reg(&rl, r[i].name, "'0");
+    prim_regs_block(e, &rl);
+    emit_nl(e);
+}
+
+static void emit_unused(emit_file *e, const gctx *x)
+{
+    emit(e, "// bits a configuration does not read");
+    emit(e, "logic unused_ok;");
+    emit(e, "assign unused_ok = ^{cw_valid, ri_owned, ri_sh, %sm_vrank, d_row_q, 1'b0};",
+         x->array ? "dm_own, " : "a_own, ");
+}
+
+/* ------------------------------------------------------------------ unit */
+static void gctx_init(gctx *x)
+{
+    const spandex_llc_cfg *c = x->c;
+    const spandex_llc_geom *g = &x->g;
+    x->n = c->devs;
+    x->db = g->dev_bits;
+    x->w = g->words;
+    x->wb = g->word_bits;
+    x->dw = g->words * g->word_bits;
+    x->lb = g->laddr_bits;
+    x->sb = g->set_bits;
+    x->tb = g->tag_bits;
+    x->wi = max1(g->way_bits);
+    x->sib = max1(g->set_bits);
+    x->dab = max1(g->set_bits + g->way_bits);
+    x->xb = g->txn_bits;
+    x->qb = max1(prim_clog2(c->defer));
+    x->tcb = prim_clog2(c->txn + 3);
+    x->qcb = prim_clog2(c->defer + 3);
+    x->swb = max1(prim_clog2(c->sets + 1));
+    x->o_sh = 3 + x->w;
+    x->o_tag = x->o_sh + x->n;
+    x->o_rank = x->o_tag + x->tb;
+    x->o_own = x->o_rank + x->wi;
+    x->array = c->owner_store == SPANDEX_LLC_OWNER_ARRAY;
+    x->line = c->gran == SPANDEX_LLC_GRAN_LINE;
+    x->pw = x->o_own + (x->array ? x->w * x->db : 0);
+    x->rw = x->pw * c->ways;
+}
+
+static void emit_llc(emit_file *e, const void *cfg, const block_desc *b)
+{
+    const spandex_llc_cfg *c = cfg;
+    gctx x;
+    GEN_CTX_INIT(x, cfg, spandex_llc_geom);
+    gctx_init(&x);
+    emit(e, "// Spandex LLC controller (Alsop et al., ISCA 2018, Table III, III-B, III-C,");
+    emit(e, "// III-F; docs/spandex.md): %u devices, %u words of %u bits, %u sets x %u ways,", c->devs, x.w, x.wb,
+         c->sets, c->ways);
+    emit(e, "// ReqS %s, owner IDs in %s, %s granularity; %u transactions, %u deferred.",
+         c->reqs == SPANDEX_LLC_REQS_PAPER ? "paper policy" : c->reqs == 1 ? "option 1" : c->reqs == 2 ? "option 2"
+                                                                                               : "option 3",
+         x.array ? "an owner array" : "the data field", x.line ? "line" : "word", c->txn, c->defer);
+    emit(e, "// Storage: meta RAM %u x %u bits, data RAM %u x %u bits; transaction table,", c->sets, x.rw,
+         c->sets * c->ways, x.dw);
+    emit(e, "// deferral FIFO and pipeline stages in flip-flops.");
+    PRIM_MODULE(e, b, gctx, &x, emit_state, emit_e_stage, emit_issue_lookup, emit_issue, emit_issue_event,
+                emit_meta_ram, emit_m_stage, emit_d_way, emit_rule, emit_answer, emit_step, emit_writeback,
+                emit_next, emit_regs, emit_unused);
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    GEN_CFG_GEOM(spandex_llc_cfg, spandex_llc_geom);
+    snprintf(buf, len,
+             "devs=%u words=%u word_bits=%u sets=%u ways=%u reqs=%d mesi=0x%llx\n"
+             "owner_store=%s gran=%s txn=%u defer=%u addr_bits=%u\n"
+             "laddr_bits=%u tag_bits=%u dev_bits=%u txn_bits=%u meta_bits=%u owner_bits=%u",
+             c->devs, g.words, g.word_bits, c->sets, c->ways, (int)c->reqs, (unsigned long long)c->mesi,
+             c->owner_store == SPANDEX_LLC_OWNER_ARRAY ? "array" : "data",
+             c->gran == SPANDEX_LLC_GRAN_LINE ? "line" : "word", c->txn, c->defer, c->addr_bits, g.laddr_bits,
+             g.tag_bits, g.dev_bits, g.txn_bits, g.meta_bits, g.owner_bits);
+}
+
+/* Storage: the paper's per-line directory bits (III-F) beside the RTL's. */
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    const spandex_llc_cfg *c = cfg;
+    gctx x;
+    unsigned long long lines, paper_bits, meta_bits, data_bits;
+    memset(&x, 0, sizeof x);
+    x.c = c;
+    spandex_llc_geom_of(c, &x.g);
+    gctx_init(&x);
+    lines = (unsigned long long)c->sets * c->ways;
+    paper_bits = lines * (x.g.meta_bits + x.g.owner_bits);
+    meta_bits = (unsigned long long)c->sets * x.rw;
+    data_bits = lines * x.dw;
+    if (json) {
+        fprintf(f,
+                "{\"unit\":\"spandex-llc\",\"devs\":%u,\"words\":%u,\"sets\":%u,\"ways\":%u,"
+                "\"paper_dir_bits\":%llu,\"line_dir_bits\":%llu,\"meta_ram_bits\":%llu,"
+                "\"data_ram_bits\":%llu,\"storage_bits\":%llu,\"rtl_memories\":[[%u,%u],[%llu,%u]]}\n",
+                c->devs, x.w, c->sets, c->ways, paper_bits, lines * x.g.line_dir_bits, meta_bits, data_bits,
+                meta_bits + data_bits, c->sets, x.rw, lines, x.dw);
+        return;
+    }
+    fprintf(f, "Spandex LLC: %u sets x %u ways of %u words (%u bits), %u devices\n", c->sets, c->ways, x.w, x.wb,
+            c->devs);
+    fprintf(f, "  directory (III-F): %u bits per line (%u with the owner array), %llu bits\n", x.g.meta_bits,
+            x.g.meta_bits + x.g.owner_bits, paper_bits);
+    fprintf(f, "  RTL: meta RAM %u x %u bits (%u per way: valid, S, dirty, owned, sharers, tag, rank%s)\n",
+            c->sets, x.rw, x.pw, x.array ? ", owners" : "");
+    fprintf(f, "       data RAM %llu x %u bits\n", lines, x.dw);
+    fprintf(f, "  timing: issue, lookup, decide, then one message a cycle\n");
+}
+
+const gen_unit spandex_llc_gen_unit = {"spandex-llc", emit_llc, gen_params, gen_report, NULL};
