@@ -1317,8 +1317,9 @@ static void emit_unused(emit_file *e, const gctx *x)
 {
     emit(e, "// bits a configuration does not read");
     emit(e, "logic unused_ok;");
-    emit(e, "assign unused_ok = ^{cw_valid, ri_owned, ri_sh, %sm_vrank, d_row_q, 1'b0};",
-         x->array ? "dm_own, " : "a_own, ");
+    emit(e, "assign unused_ok = ^{cw_valid, ri_owned, ri_sh, %s%s%sm_vrank, d_row_q, 1'b0};",
+         x->array ? "dm_own, " : "a_own, ", x->c->reqs != SPANDEX_LLC_REQS_PAPER ? "rl_mesi, " : "",
+         x->c->reqs == SPANDEX_LLC_REQS_2 || x->c->reqs == SPANDEX_LLC_REQS_3 ? "rl_owners, " : "");
 }
 
 /* ------------------------------------------------------------------ unit */
