@@ -177,7 +177,7 @@ static void emit_e_stage(emit_file *e, const gctx *x)
     emit(e, "// ---- E: the job's current message and its handshake -----------------------");
     emit(e, "logic e_valid, e_wr, e_rd, e_inv, e_fw, e_rs, e_acc, e_last, e_free;");
     prim_declv(e, W, "e_grp");
-    prim_decl(e, DB, "e_gown, e_idst");
+    prim_declv(e, DB, "e_gown, e_idst");
     prim_declv(e, N, "e_rest");
     emit(e, "always @* begin");
     emit(e, "  e_valid = e_memwr_q || e_memrd_q || e_invs_q != '0 || e_fwords_q != '0 || e_rsp_q;");
@@ -237,9 +237,9 @@ static void emit_issue_lookup(emit_file *e, const gctx *x)
 {
     unsigned T = x->c->txn, LB = x->lb, XB = x->xb;
     emit(e, "// ---- I: the transaction an answer is for, the fill's entry, free entries ---");
-    prim_decl(e, XB, "i_rx");
-    prim_decl(e, LB, "i_fline");
-    prim_decl(e, x->tcb, "i_tfree");
+    prim_declv(e, XB, "i_rx");
+    prim_declv(e, LB, "i_fline");
+    prim_declv(e, x->tcb, "i_tfree");
     emit(e, "logic i_rfound, i_fok, i_fill_open;");
     emit(e, "always @* begin");
     emit(e, "  i_rx = '0;");
@@ -281,7 +281,7 @@ static void emit_issue(emit_file *e, const gctx *x)
     emit(e, "localparam logic [2:0] IsNone = 3'd0, IsRsp = 3'd1, IsFill = 3'd2, IsReplay = 3'd3,");
     emit(e, "                       IsReq = 3'd4, IsDropRsp = 3'd5, IsDropMem = 3'd6, IsDropReq = 3'd7;");
     emit(e, "logic [2:0] i_what;");
-    prim_decl(e, sib, "i_set, m_set, d_set");
+    prim_declv(e, sib, "i_set, m_set, d_set");
     emit(e, "logic i_go, i_iss, swept, infl_req, infl_rep, room_t, room_q, p_start, p_end;");
     emit(e, "assign m_set = %s;", set_of(b1, sizeof b1, x, "m_line_q"));
     emit(e, "assign d_set = %s;", set_of(b1, sizeof b1, x, "d_line_q"));
@@ -336,11 +336,11 @@ static void emit_issue_event(emit_file *e, const gctx *x)
     emit(e, "// ---- I: the event M receives ------------------------------------------------");
     emit(e, "logic [1:0] i_kind;");
     emit(e, "logic [2:0] i_rk, i_op;");
-    prim_decl(e, DB, "i_dev");
-    prim_decl(e, LB, "i_line");
+    prim_declv(e, DB, "i_dev");
+    prim_declv(e, LB, "i_line");
     prim_declv(e, W, "i_mask");
-    prim_decl(e, DW, "i_v");
-    prim_decl(e, x->xb, "i_txn");
+    prim_declv(e, DW, "i_v");
+    prim_declv(e, x->xb, "i_txn");
     emit(e, "always @* begin");
     emit(e, "  i_kind = 2'd%u;", EV_REQ);
     emit(e, "  i_rk = req_type_i;");
@@ -390,8 +390,8 @@ static void emit_meta_ram(emit_file *e, const gctx *x)
     emit(e, "// ---- meta RAM: one row per set, way w at [w*%u +: %u] =", x->pw, x->pw);
     emit(e, "// {%srank, tag, sharers, owned, dirty, S, valid}; read at issue, written by", x->array ? "owners, " : "");
     emit(e, "// D and by the reset sweep (every way invalid, ranks = way index)");
-    prim_decl(e, x->rw, "meta_rd_q, meta_wdata, n_row");
-    prim_decl(e, x->sib, "meta_waddr");
+    prim_declv(e, x->rw, "meta_rd_q, meta_wdata, n_row");
+    prim_declv(e, x->sib, "meta_waddr");
     emit(e, "logic meta_we;");
     emit(e, "assign meta_we = !swept || d_adv;");
     if (x->sb)
@@ -409,8 +409,8 @@ static void emit_meta_ram(emit_file *e, const gctx *x)
     prim_ram_decl(e, "meta_q", x->rw, x->c->sets);
     prim_ram_ports(e, &(prim_ram){"meta_q", "meta_we", "meta_waddr", "meta_wdata", "i_iss", "meta_rd_q", "i_set", 0});
     emit(e, "// ---- data RAM: one line per (set, way); read at M, written by D");
-    prim_decl(e, x->dw, "dmem_rd_q, n_data");
-    prim_decl(e, x->dab, "dmem_waddr, dmem_raddr");
+    prim_declv(e, x->dw, "dmem_rd_q, n_data");
+    prim_declv(e, x->dab, "dmem_waddr, dmem_raddr");
     emit(e, "assign dmem_waddr = %s;", daddr(b, sizeof b, x, "d_set", "d_way_q"));
     emit(e, "assign dmem_raddr = %s;", daddr(b, sizeof b, x, "m_set", "m_way"));
     emit(e, "(* no_rw_check *)");
@@ -424,7 +424,7 @@ static void emit_m_stage(emit_file *e, const gctx *x)
     unsigned ways = x->c->ways, T = x->c->txn, wi = x->wi, PW = x->pw, LB = x->lb;
     char b[96], tg[96];
     emit(e, "// ---- M: tag compare, free way, LRU victim; the way whose line is read ----");
-    prim_decl(e, wi, "m_way, m_hway, m_fway, m_vway, m_tway, m_vrank");
+    prim_declv(e, wi, "m_way, m_hway, m_fway, m_vway, m_tway, m_vrank");
     prim_declv(e, ways, "m_busy");
     emit(e, "logic m_hit, m_free, m_vany, m_evs;");
     emit(e, "always @* begin");
@@ -480,16 +480,16 @@ static void emit_d_way(emit_file *e, const gctx *x)
     char b[96];
     emit(e, "// ---- D: the way the event works on (cw_), the request Table III sees");
     emit(e, "// (rq_) on which state (ri_: the way, a fresh line, or the filled line)");
-    prim_decl(e, PW, "cw");
+    prim_declv(e, PW, "cw");
     emit(e, "logic cw_valid, cw_st, cw_dirty, ri_fresh, ri_st, ri_dirty;");
     prim_declv(e, W, "cw_owned, ri_owned, rq_mask");
     prim_declv(e, N, "cw_sh, ri_sh");
-    prim_decl(e, x->tb, "cw_tag");
-    prim_decl(e, x->wi, "cw_rank");
-    prim_decl(e, W * DB, "cw_own, ri_own, dm_own");
-    prim_decl(e, x->dw, "ri_data, rq_v");
+    prim_declv(e, x->tb, "cw_tag");
+    prim_declv(e, x->wi, "cw_rank");
+    prim_declv(e, W * DB, "cw_own, ri_own, dm_own");
+    prim_declv(e, x->dw, "ri_data, rq_v");
     emit(e, "logic [2:0] rq_kind, rq_op;");
-    prim_decl(e, DB, "rq_dev");
+    prim_declv(e, DB, "rq_dev");
     emit(e, "assign cw = d_row_q[d_way_q*%u +: %u];", PW, PW);
     emit(e, "assign cw_valid = cw[0];");
     emit(e, "assign cw_st = cw[1];");
@@ -522,10 +522,10 @@ static void emit_d_way(emit_file *e, const gctx *x)
     emit(e, "// the transaction an answer or a fill is for");
     emit(e, "logic [2:0] tx_kind, tx_rkind, tx_rop;");
     emit(e, "logic tx_inv;");
-    prim_decl(e, DB, "tx_rdev");
+    prim_declv(e, DB, "tx_rdev");
     prim_declv(e, W, "tx_rmask, tx_mu, tx_prvk");
     prim_declv(e, N, "tx_pack, tx_shadd");
-    prim_decl(e, x->dw, "tx_rv");
+    prim_declv(e, x->dw, "tx_rv");
     emit(e, "assign tx_kind = t_kind_q[d_txn_q*3 +: 3];");
     emit(e, "assign tx_rkind = t_rkind_q[d_txn_q*3 +: 3];");
     emit(e, "assign tx_rop = t_rop_q[d_txn_q*3 +: 3];");
@@ -546,7 +546,7 @@ static void emit_d_way(emit_file *e, const gctx *x)
     emit(e, "// its line, or waiting for a way in its set when this one needs one; a");
     emit(e, "// replayed request looks only at those pushed back in this pass)");
     emit(e, "logic c_blk, c_nway, c_held;");
-    prim_decl(e, x->xb, "c_tidx");
+    prim_declv(e, x->xb, "c_tidx");
     emit(e, "assign c_nway = !d_hit_q && d_rk_q != 3'd6;");
     emit(e, "always @* begin");
     emit(e, "  c_blk = 1'b0;");
@@ -736,8 +736,8 @@ static void emit_rule_decls(emit_file *e, const gctx *x)
     emit(e, "logic rr_st, rr_dirty, rr_rsp, rr_open, rr_inv, rr_err, rl_mesi;");
     prim_declv(e, N, "rr_sh, rr_invs, rr_pack, rr_shadd, rl_owners, rl_invs");
     prim_declv(e, W, "rr_owned, rr_fwords, rr_rmask, rr_mu, rr_prvk, rl_ownr, rl_m, rl_mo, rl_mu, rl_m2, rl_rvk");
-    prim_decl(e, W * x->db, "rr_own");
-    prim_decl(e, x->dw, "rr_data, rr_old, rr_rdata");
+    prim_declv(e, W * x->db, "rr_own");
+    prim_declv(e, x->dw, "rr_data, rr_old, rr_rdata");
     emit(e, "logic [2:0] rr_fwd, rr_tkind, rr_treq;");
     emit(e, "logic [3:0] rr_rkind;");
 }
@@ -847,8 +847,8 @@ static void emit_answer(emit_file *e, const gctx *x)
     emit(e, "logic rb_valid, rb_st, rb_dirty, rb_err, rb_done, rb_memwr, rb_rsp;");
     prim_declv(e, N, "rb_sh, rb_pack");
     prim_declv(e, W, "rb_owned, rb_prvk, rb_rmask, rb_ownd");
-    prim_decl(e, W * DB, "rb_own");
-    prim_decl(e, x->dw, "rb_data, rb_old, rb_rdata");
+    prim_declv(e, W * DB, "rb_own");
+    prim_declv(e, x->dw, "rb_data, rb_old, rb_rdata");
     emit(e, "logic [3:0] rb_rkind;");
     emit(e, "always @* begin");
     emit(e, "  rb_valid = cw_valid;");
@@ -923,14 +923,14 @@ static void emit_step_decls(emit_file *e, const gctx *x)
     emit(e, "// for E (j_), the transaction opened (x_), closed or updated, the push");
     emit(e, "logic a_valid, a_st, a_dirty, a_touch, j_memwr, j_memrd, j_rsp, x_open, x_close, x_upd;");
     emit(e, "logic p_en, p_way, c_err, c_done, c_fill;");
-    prim_decl(e, x->tb, "a_tag");
+    prim_declv(e, x->tb, "a_tag");
     prim_declv(e, N, "a_sh, j_invs, x_pack, x_shadd");
     prim_declv(e, W, "a_owned, j_fwords, j_rmask, x_mu, x_prvk");
-    prim_decl(e, W * DB, "a_own, j_fown");
-    prim_decl(e, x->dw, "a_data, j_data");
-    prim_decl(e, x->lb, "j_wrline, j_line, x_line, d_vline");
-    prim_decl(e, x->xb, "j_rdid");
-    prim_decl(e, DB, "j_freq, j_rdev");
+    prim_declv(e, W * DB, "a_own, j_fown");
+    prim_declv(e, x->dw, "a_data, j_data");
+    prim_declv(e, x->lb, "j_wrline, j_line, x_line, d_vline");
+    prim_declv(e, x->xb, "j_rdid");
+    prim_declv(e, DB, "j_freq, j_rdev");
     emit(e, "logic [2:0] j_fwd, x_kind, x_treq;");
     emit(e, "logic [3:0] j_rkind;");
     emit(e, "logic x_inv;");
@@ -1130,7 +1130,7 @@ static void emit_writeback(emit_file *e, const gctx *x)
     unsigned PW = x->pw, wi = x->wi, ro = x->o_rank;
     emit(e, "// ---- D: the row and the line written back (ranks: the touched way most");
     emit(e, "// recent, the more recent ones one older) -----------------------------------");
-    prim_decl(e, PW, "a_word");
+    prim_declv(e, PW, "a_word");
     emit(e, "always @* begin");
     emit(e, "  a_word = cw;");
     emit(e, "  a_word[0] = a_valid;");
@@ -1291,7 +1291,7 @@ static void emit_next(emit_file *e, const gctx *x)
     reg_def r[PRIM_REGS_MAX];
     unsigned n = reg_table(x, r), i;
     emit(e, "// ---- next state ----------------------------------------------------------");
-    prim_decl(e, x->qb + 1, "q_tail");
+    prim_declv(e, x->qb + 1, "q_tail");
     emit(e, "always @* begin");
     for (i = 0; i < n; i++)
         emit(e, "  %s_d = %s_q;", r[i].name, r[i].name);
