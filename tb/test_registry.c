@@ -158,6 +158,19 @@ static const expect_row expect[] = {
     {"halcone-cache", NULL, "full", '>', "INVALIDATED ", 5, NULL},
     {"halcone-cache", NULL, "mixed", '>', "victims ", 200, NULL},
     {"halcone-cache", NULL, "full", '>', "victims ", 200, NULL},
+    /* Spandex LLC: the device side never breaks the protocol, requests of
+     * every kind go through, probes are answered, lines are evicted */
+    {"spandex-llc", NULL, NULL, 'c', "req rsp mem_rsp fwd out mem_req", 0, NULL},
+    {"spandex-llc", NULL, NULL, '=', "protocol errors (err_o cycles) ", 0, NULL},
+    {"spandex-llc", NULL, NULL, '>', "requests ", 1000, NULL},
+    {"spandex-llc", NULL, "mixed", '>', "answers ", 100, NULL},
+    {"spandex-llc", NULL, "conflict", '>', "answers ", 100, NULL},
+    {"spandex-llc", NULL, "mixed", '>', "ReqWT+data ", 50, NULL},
+    {"spandex-llc", NULL, "mixed", '>', "MemWr ", 100, NULL},
+    {"spandex-llc", NULL, "mixed", '>', "RvkO ", 100, NULL},
+    {"spandex-llc", "paper", "mixed", '>', "Inv ", 10, NULL},
+    {"spandex-llc", "paper", "conflict", '>', "FwdReqS ", 10, NULL},
+    {"spandex-llc", NULL, "stream", '>', "requests ", 4000, NULL},
 };
 
 static int listed(const char *const *list, const char *name)
