@@ -1387,27 +1387,46 @@ static void gen_params(const void *cfg, char *buf, size_t len)
              g.tag_bits, g.dev_bits, g.txn_bits, g.meta_bits, g.owner_bits);
 }
 
+/* The registers kept by design beside the RAMs (synth-check's flip-flop
+ * bound): the transaction table (request with its data, pending sets),
+ * the deferral buffer (requests with their data), the events of M and D
+ * (with their data), D's copy of the meta row and E's job (a victim line,
+ * the forwards' owners, the response's data). */
+static unsigned long long flop_arrays(const gctx *x)
+{
+    const spandex_llc_cfg *c = x->c;
+    const spandex_llc_geom *g = &x->g;
+    unsigned long long data = (unsigned long long)g->words * g->word_bits;
+    unsigned long long ev = 8 + g->dev_bits + g->laddr_bits + g->words + data + g->txn_bits + g->set_bits;
+    unsigned long long txn = 8 + g->set_bits + g->way_bits + g->laddr_bits + ev + 2ull * g->words + 2ull * c->devs;
+    unsigned long long job = 2 + 3ull * g->laddr_bits + g->txn_bits + c->devs + 8 + g->words +
+                             2ull * g->dev_bits + (unsigned long long)g->words * g->dev_bits + g->words + 2 * data;
+    return c->txn * txn + c->defer * (ev + 2) + 2 * ev + x->rw + job;
+}
+
 /* Storage: the paper's per-line directory bits (III-F) beside the RTL's. */
 static void gen_report(FILE *f, const void *cfg, int json)
 {
     const spandex_llc_cfg *c = cfg;
     gctx x;
-    unsigned long long lines, paper_bits, meta_bits, data_bits;
+    unsigned long long lines, paper_bits, meta_bits, data_bits, flops;
     memset(&x, 0, sizeof x);
     x.c = c;
     spandex_llc_geom_of(c, &x.g);
     gctx_init(&x);
     lines = (unsigned long long)c->sets * c->ways;
     paper_bits = lines * (x.g.meta_bits + x.g.owner_bits);
+    flops = flop_arrays(&x);
     meta_bits = (unsigned long long)c->sets * x.rw;
     data_bits = lines * x.dw;
     if (json) {
         fprintf(f,
                 "{\"unit\":\"spandex-llc\",\"devs\":%u,\"words\":%u,\"sets\":%u,\"ways\":%u,"
                 "\"paper_dir_bits\":%llu,\"line_dir_bits\":%llu,\"meta_ram_bits\":%llu,"
-                "\"data_ram_bits\":%llu,\"storage_bits\":%llu,\"rtl_memories\":[[%u,%u],[%llu,%u]]}\n",
+                "\"data_ram_bits\":%llu,\"storage_bits\":%llu,\"rtl_memories\":[[%u,%u],[%llu,%u]],"
+                "\"flop_array_bits\":%llu}\n",
                 c->devs, x.w, c->sets, c->ways, paper_bits, lines * x.g.line_dir_bits, meta_bits, data_bits,
-                meta_bits + data_bits, c->sets, x.rw, lines, x.dw);
+                meta_bits + data_bits, c->sets, x.rw, lines, x.dw, flops);
         return;
     }
     fprintf(f, "Spandex LLC: %u sets x %u ways of %u words (%u bits), %u devices\n", c->sets, c->ways, x.w, x.wb,
