@@ -156,3 +156,197 @@ Test(spandex_tm, random_streams_run_without_protocol_errors, .timeout = 120)
             free(cfg);
         }
 }
+
+/* ------------------------------------------------------------ latency -- */
+
+/* The shell with every output ready and a memory that answers a MemRd in
+ * the cycle after its handshake; events driven one at a time. */
+typedef struct {
+    const cohkit_unit_desc *u;
+    void *cfg, *tm;
+    cohkit_unit_layout lay;
+    uint64_t *in, *out, cyc;
+    int fill_due;
+    unsigned fill_id;
+    uint64_t fill_line;
+} bench;
+
+static unsigned port_off(const bench *b, const char *name)
+{
+    unsigned i, off_in = 1, off_out = 0;
+    for (i = 0; i < (unsigned)b->lay.n; i++) {
+        unsigned w = COHKIT_UNIT_WORDS(b->lay.p[i].width);
+        if (strcmp(b->lay.p[i].name, name) == 0)
+            return b->lay.p[i].dir == COHKIT_PORT_IN ? off_in : off_out;
+        if (b->lay.p[i].dir == COHKIT_PORT_IN)
+            off_in += w;
+        else
+            off_out += w;
+    }
+    cr_assert_fail("no port %s", name);
+    return 0;
+}
+
+static void bench_new(bench *b, const char *opts)
+{
+    char err[300];
+    memset(b, 0, sizeof *b);
+    b->u = &spandex_llc_unit;
+    b->cfg = cfg_of(b->u, opts);
+    cr_assert_eq(cohkit_unit_layout_of(b->u, b->cfg, &b->lay, err, sizeof err), 0, "%s", err);
+    b->tm = b->u->tm_new(b->cfg);
+    b->in = calloc(b->lay.in_words, sizeof *b->in);
+    b->out = calloc(b->lay.out_words, sizeof *b->out);
+    cr_assert(b->tm && b->in && b->out);
+}
+
+static void bench_free(bench *b)
+{
+    b->u->tm_free(b->tm);
+    free(b->in);
+    free(b->out);
+    free(b->cfg);
+}
+
+/* One cycle with the inputs set by the caller (valid bits, payloads);
+ * readies and the fill are added here. Returns the output words. */
+static const uint64_t *cycle(bench *b)
+{
+    b->in[0] = b->cyc >= 2;
+    b->in[port_off(b, "fwd_ready_i")] = 1;
+    b->in[port_off(b, "out_ready_i")] = 1;
+    b->in[port_off(b, "mem_req_ready_i")] = 1;
+    b->in[port_off(b, "mem_rsp_valid_i")] = b->fill_due;
+    b->in[port_off(b, "mem_rsp_id_i")] = b->fill_id;
+    b->u->tm_eval(b->tm, b->in, b->out);
+    if (b->fill_due && (b->out[port_off(b, "mem_rsp_ready_o")] & 1))
+        b->fill_due = 0;
+    if ((b->out[port_off(b, "mem_req_valid_o")] & 1) && !(b->out[port_off(b, "mem_req_wr_o")] & 1)) {
+        b->fill_due = 1;
+        b->fill_id = (unsigned)b->out[port_off(b, "mem_req_id_o")];
+    }
+    b->u->tm_step(b->tm, b->in);
+    b->cyc++;
+    return b->out;
+}
+
+/* Drives a request (port "req") or an answer ("rsp") until taken: the
+ * cycle of its handshake. */
+static uint64_t drive(bench *b, const char *port, unsigned type, unsigned src, uint64_t line, uint64_t mask)
+{
+    char nm[32];
+    for (;;) {
+        uint64_t c = b->cyc;
+        const uint64_t *o;
+        snprintf(nm, sizeof nm, "%s_valid_i", port);
+        b->in[port_off(b, nm)] = 1;
+        snprintf(nm, sizeof nm, "%s_type_i", port);
+        b->in[port_off(b, nm)] = type;
+        snprintf(nm, sizeof nm, "%s_src_i", port);
+        b->in[port_off(b, nm)] = src;
+        snprintf(nm, sizeof nm, "%s_line_i", port);
+        b->in[port_off(b, nm)] = line;
+        snprintf(nm, sizeof nm, "%s_mask_i", port);
+        b->in[port_off(b, nm)] = mask;
+        o = cycle(b);
+        snprintf(nm, sizeof nm, "%s_ready_o", port);
+        if (o[port_off(b, nm)] & 1) {
+            snprintf(nm, sizeof nm, "%s_valid_i", port);
+            b->in[port_off(b, nm)] = 0;
+            return c;
+        }
+        cr_assert_lt(b->cyc, 100000, "%s never taken", port);
+    }
+}
+
+/* Runs until output channel `ch` ("fwd", "out", "mem_req") is valid with
+ * type `type`: that cycle. */
+static uint64_t wait_for(bench *b, const char *ch, unsigned type)
+{
+    char v[32], t[32];
+    snprintf(v, sizeof v, "%s_valid_o", ch);
+    snprintf(t, sizeof t, strcmp(ch, "mem_req") == 0 ? "%s_wr_o" : "%s_type_o", ch);
+    for (;;) {
+        uint64_t c = b->cyc;
+        const uint64_t *o = cycle(b);
+        if ((o[port_off(b, v)] & 1) && o[port_off(b, t)] == type)
+            return c;
+        cr_assert_lt(b->cyc, 100000, "no %s of type %u", ch, type);
+    }
+}
+
+static void settle(bench *b)
+{
+    while (!(cycle(b)[port_off(b, "idle_o")] & 1))
+        cr_assert_lt(b->cyc, 100000, "never idle");
+}
+
+/* The figures of docs/spandex.md ("Latency and throughput"), default
+ * configuration: request and answer handshakes at cycle t, the first
+ * output cycle after it. */
+Test(spandex_tm, latency_of_a_hit_a_forward_a_transaction_and_an_eviction)
+{
+    bench b;
+    uint64_t t, r;
+    bench_new(&b, "--config default --reqs 1 --sets 1 --ways 2");
+    settle(&b);
+    /* a miss: MemRd, the fill the next cycle, then the response */
+    t = drive(&b, "req", 0, 1, 0x40, 0xffff);
+    cr_expect_eq(wait_for(&b, "mem_req", 0) - t, 3);
+    cr_expect_eq(wait_for(&b, "out", 0) - t, 7);
+    settle(&b);
+    /* a V hit (RspV) */
+    t = drive(&b, "req", 0, 2, 0x40, 0x3);
+    cr_expect_eq(wait_for(&b, "out", 0) - t, 3);
+    settle(&b);
+    /* a forward: ReqO by 3 of words 0-1, then ReqV by 2: FwdReqV, RspV */
+    drive(&b, "req", 3, 3, 0x40, 0x3);
+    settle(&b);
+    t = drive(&b, "req", 0, 2, 0x40, 0xf);
+    cr_expect_eq(wait_for(&b, "fwd", 0) - t, 3);
+    cr_expect_eq(wait_for(&b, "out", 0) - t, 4);
+    settle(&b);
+    /* an Inv/Ack transaction: ReqS(1) by 2 of word 4, ReqWT by 1: Inv to
+     * 2, the Ack, RspWT */
+    drive(&b, "req", 1, 2, 0x40, 0x10);
+    settle(&b);
+    t = drive(&b, "req", 2, 1, 0x40, 0x10);
+    cr_expect_eq(wait_for(&b, "fwd", 5) - t, 3);
+    settle(&b);
+    r = drive(&b, "rsp", 8, 2, 0x40, 0);
+    cr_expect_eq(wait_for(&b, "out", 2) - r, 3);
+    settle(&b);
+    /* the eviction of an owned line: line 0x40 (words 0-1 owned by 3) and
+     * 0x80 fill the set; 0xc0 evicts the LRU 0x40: RvkO, then after the
+     * RspRvkO the MemWr, the replayed request's MemRd, its RspV */
+    drive(&b, "req", 0, 1, 0x80, 0x1);
+    settle(&b);
+    t = drive(&b, "req", 0, 1, 0xc0, 0x1);
+    cr_expect_eq(wait_for(&b, "fwd", 4) - t, 3);
+    settle(&b);
+    r = drive(&b, "rsp", 7, 3, 0x40, 0x3);
+    cr_expect_eq(wait_for(&b, "mem_req", 1) - r, 3);
+    cr_expect_eq(wait_for(&b, "mem_req", 0) - r, 7);
+    cr_expect_eq(wait_for(&b, "out", 0) - r, 11);
+    bench_free(&b);
+}
+
+Test(spandex_tm, one_request_a_cycle_on_distinct_sets)
+{
+    bench b;
+    uint64_t first, last = 0, s;
+    unsigned n = 0;
+    bench_new(&b, "--config default");
+    settle(&b);
+    /* fill 64 lines (one per set), then read them back to back */
+    for (s = 0; s < 64; s++)
+        drive(&b, "req", 0, 1, 0x1000 + s, 0xffff);
+    settle(&b);
+    first = drive(&b, "req", 0, 2, 0x1000, 0xffff);
+    for (s = 1; s < 64; s++) {
+        last = drive(&b, "req", 0, 2, 0x1000 + s, 0xffff);
+        n++;
+    }
+    cr_expect_eq(last - first, n, "64 hits on distinct sets in %llu cycles", (unsigned long long)(last - first + 1));
+    bench_free(&b);
+}
