@@ -202,7 +202,24 @@ static int check(spandex_llc_cfg *c, int model, char *err, size_t len)
     return 0;
 }
 
-int spandex_llc_cfg_check(spandex_llc_cfg *c, char *err, size_t len) { return check(c, 0, err, len); }
+/* The generated RTL keeps the deferral buffer's and the transaction
+ * table's line data each in one register, which the lint tools accept up
+ * to 8,192 bits. */
+#define SPANDEX_LLC_RTL_REG_MAX 8192u
+
+int spandex_llc_cfg_check(spandex_llc_cfg *c, char *err, size_t len)
+{
+    unsigned bits = c->line * 8;
+    if (check(c, 0, err, len))
+        return -1;
+    if (c->defer * bits > SPANDEX_LLC_RTL_REG_MAX)
+        return cohkit_cfg_fail(err, len, "--defer %u: %u deferred lines of %u bits exceed the RTL's %u-bit buffer",
+                               c->defer, c->defer, bits, SPANDEX_LLC_RTL_REG_MAX);
+    if (c->txn * bits > SPANDEX_LLC_RTL_REG_MAX)
+        return cohkit_cfg_fail(err, len, "--txn %u: %u transactions' lines of %u bits exceed the RTL's %u-bit table",
+                               c->txn, c->txn, bits, SPANDEX_LLC_RTL_REG_MAX);
+    return 0;
+}
 
 int spandex_llc_cfg_check_model(spandex_llc_cfg *c, char *err, size_t len)
 {
