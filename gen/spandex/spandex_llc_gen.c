@@ -1322,6 +1322,149 @@ static void emit_unused(emit_file *e, const gctx *x)
          x->c->reqs == SPANDEX_LLC_REQS_2 || x->c->reqs == SPANDEX_LLC_REQS_3 ? "rl_owners, " : "");
 }
 
+/* ------------------------------------------------------------- formal */
+/* Formal properties (make formal, scripts/formal.sh; docs/spandex.md,
+ * "Formal properties"). Ghost wires per transaction entry i: f_tl<i> (its
+ * line), f_ts<i> (its set), f_tw<i> (its way), f_tk<i> (its kind), f_tm<i>
+ * (the meta word of that way in the meta RAM: valid, S, dirty, owned,
+ * sharers, tag); f_blk (D's line has an open transaction), f_tfree (free
+ * entries). */
+static void emit_formal_wires(emit_file *e, const gctx *x)
+{
+    unsigned T = x->c->txn, LB = x->lb, wi = x->wi, PW = x->pw, i;
+    char nm[32], b[96];
+    for (i = 0; i < T; i++) {
+        snprintf(nm, sizeof nm, "f_tl%u", i);
+        prim_declv(e, LB, nm);
+        emit(e, "assign f_tl%u = t_line_q[%u +: %u];", i, i * LB, LB);
+        emit(e, "logic [%u:0] f_ts%u;", x->sib - 1, i);
+        emit(e, "assign f_ts%u = %s;", i, set_of(b, sizeof b, x, nm));
+        emit(e, "logic [%u:0] f_tw%u;", wi - 1, i);
+        emit(e, "assign f_tw%u = t_way_q[%u +: %u];", i, i * wi, wi);
+        emit(e, "logic [2:0] f_tk%u;", i);
+        emit(e, "assign f_tk%u = t_kind_q[%u +: 3];", i, i * 3);
+        emit(e, "logic [%u:0] f_row%u, f_tm%u;", x->rw - 1, i, i);
+        emit(e, "assign f_row%u = meta_q[f_ts%u];", i, i);
+        emit(e, "assign f_tm%u = f_row%u >> (f_tw%u*%u);", i, i, i, PW);
+    }
+    emit(e, "logic f_blk;");
+    prim_declv(e, x->tcb, "f_tfree");
+    emit(e, "always @* begin");
+    emit(e, "  f_blk = 1'b0;");
+    emit(e, "  f_tfree = '0;");
+    for (i = 0; i < T; i++) {
+        emit(e, "  if (t_valid_q[%u] && f_tl%u == d_line_q) f_blk = 1'b1;", i, i);
+        emit(e, "  if (!t_valid_q[%u]) f_tfree = f_tfree + %u'd1;", i, x->tcb);
+    }
+    emit(e, "end");
+}
+
+/* LLC1 (p_own_*): no two open transactions of one line; a transaction's way
+ * holds its line; a forward never goes to its requestor. LLC2 (p_res_*): a
+ * way is freed only without owned words; a victim dropped at once has no
+ * owned words and no sharers, and no open transaction holds it. */
+static void emit_formal_own(emit_file *e, const gctx *x)
+{
+    unsigned T = x->c->txn, i, j;
+    char nm[32], b[96];
+    emit(e, "    // LLC1: one open transaction a line; its way holds the line (valid, tag)");
+    for (i = 0; i < T; i++)
+        for (j = i + 1; j < T; j++)
+            emit(e, "    p_own_uniq_%u_%u: assert(!(t_valid_q[%u] && t_valid_q[%u] && f_tl%u == f_tl%u));", i, j, i,
+                 j, i, j);
+    for (i = 0; i < T; i++) {
+        snprintf(nm, sizeof nm, "f_tl%u", i);
+        emit(e, "    if (t_valid_q[%u]) p_own_way_%u: assert(f_tm%u[0] && f_tm%u[%u +: %u] == %s);", i, i, i, i,
+             x->o_tag, x->tb, tag_of(b, sizeof b, x, nm));
+    }
+    emit(e, "    // a forward (FwdReq*) never goes to the requestor of its request");
+    emit(e, "    if (fwd_valid_o && fwd_type_o != 3'd4 && fwd_type_o != 3'd5)");
+    emit(e, "      p_own_fwd: assert(fwd_dst_o != fwd_req_o);");
+    emit(e, "    // LLC2: a way freed has no owned words; a victim dropped at once (a new tag");
+    emit(e, "    // over a valid way) had no owned words, no sharers and no open transaction");
+    emit(e, "    if (d_adv && cw_valid && !a_valid) p_res_free: assert(a_owned == '0);");
+    emit(e, "    if (d_adv && cw_valid && a_valid && a_tag != cw_tag) begin");
+    emit(e, "      p_res_drop: assert(cw_owned == '0 && !(cw_st && cw_sh != '0));");
+    for (i = 0; i < T; i++)
+        emit(e, "      p_res_busy_%u: assert(!(t_valid_q[%u] && f_ts%u == d_set && f_tw%u == d_way_q));", i, i, i, i);
+    emit(e, "    end");
+}
+
+/* LLC4 (p_ack_*): an open transaction other than a fill waits for an Ack or
+ * a revocation; its pending revocations are owned words of its way, its
+ * pending Acks sharers of its S line. LLC5 (p_blk_*): a request or replay of
+ * a line with an open transaction is deferred and changes nothing; the
+ * deferral count and the reservations stay within the free entries. */
+static void emit_formal_ack(emit_file *e, const gctx *x)
+{
+    unsigned T = x->c->txn, W = x->w, N = x->n, Q = x->c->defer, i;
+    emit(e, "    // LLC4: pending sets of an open transaction");
+    for (i = 0; i < T; i++) {
+        emit(e, "    if (t_valid_q[%u] && f_tk%u != 3'd%u)", i, i, TX_FILL);
+        emit(e, "      p_ack_open_%u: assert(t_pack_q[%u +: %u] != '0 || t_prvk_q[%u +: %u] != '0);", i, i * N, N,
+             i * W, W);
+        emit(e, "    if (t_valid_q[%u]) p_ack_rvk_%u: assert((t_prvk_q[%u +: %u] & ~f_tm%u[3 +: %u]) == '0);", i, i,
+             i * W, W, i, W);
+        emit(e, "    if (t_valid_q[%u] && t_pack_q[%u +: %u] != '0)", i, i * N, N);
+        emit(e, "      p_ack_pack_%u: assert(f_tm%u[1] && (t_pack_q[%u +: %u] & ~f_tm%u[%u +: %u]) == '0);", i, i,
+             i * N, N, i, x->o_sh, N);
+    }
+    emit(e, "    // LLC5: a request on a blocked line is deferred, nothing else");
+    emit(e, "    if (d_adv && !d_kind_q[1] && f_blk)");
+    emit(e, "      p_blk_defer: assert(p_en && !x_open && !j_memwr && !j_memrd && j_invs == '0 &&");
+    emit(e, "                          j_fwords == '0 && !j_rsp && n_row == d_row_q);");
+    emit(e, "    p_blk_count: assert(q_n_q <= %u'd%u);", x->qcb, Q);
+    emit(e, "    p_blk_resv: assert(resv_t_q <= f_tfree && {1'b0, resv_q_q} + {1'b0, q_n_q} <= %u'd%u);", x->qcb + 1,
+         Q);
+}
+
+/* A message's payload as one concatenation (hold properties). */
+static void emit_formal_hold(emit_file *e, const char *port, const char *fields)
+{
+    emit(e, "    if ($past(%s_valid_o && !%s_ready_i))", port, port);
+    emit(e, "      p_hold_%s: assert(%s_valid_o && {%s} == $past({%s}));", port, port, fields, fields);
+}
+
+/* LLC4 on the cycle after: an entry closes only by its fill or by the
+ * answer that empties both pending sets, and either closes it;
+ * every valid output holds its payload until it is taken (p_hold_*). */
+static void emit_formal_past(emit_file *e, const gctx *x)
+{
+    unsigned T = x->c->txn, i;
+    const char *done = "d_kind_q == 2'd2 && !rb_err && rb_pack == '0 && rb_prvk == '0";
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  if (f_past_q && rst_ni && $past(rst_ni)) begin");
+    for (i = 0; i < T; i++) {
+        emit(e, "    if ($past(t_valid_q[%u]) && !t_valid_q[%u])", i, i);
+        emit(e, "      p_ack_close_%u: assert($past(d_adv && d_txn_q == %u'd%u && (d_kind_q == 2'd%u ||", i, x->xb,
+             i, EV_FILL);
+        emit(e, "                           (%s))));", done);
+        emit(e, "    if ($past(d_adv && d_txn_q == %u'd%u && (d_kind_q == 2'd%u || (%s))))", x->xb, i, EV_FILL, done);
+        emit(e, "      p_ack_done_%u: assert(!t_valid_q[%u]);", i, i);
+    }
+    emit_formal_hold(e, "fwd", "fwd_type_o, fwd_dst_o, fwd_line_o, fwd_mask_o, fwd_req_o");
+    emit_formal_hold(e, "out", "out_type_o, out_dst_o, out_line_o, out_mask_o, out_data_o");
+    emit_formal_hold(e, "mem_req", "mem_req_wr_o, mem_req_id_o, mem_req_line_o, mem_req_data_o");
+    emit(e, "  end");
+    emit(e, "end");
+}
+
+static void emit_formal(emit_file *e, const gctx *x)
+{
+    prim_formal_begin(e, "// Formal properties (docs/spandex.md, \"Formal properties\"): LLC1 p_own_*,\n"
+                         "// LLC2 p_res_*, LLC4 p_ack_*, LLC5 p_blk_*, payloads held p_hold_*.");
+    prim_formal_samples(e, (const char *const[]){NULL});
+    emit_formal_wires(e, x);
+    prim_formal_assume(e, "reset in the first cycle only", 1);
+    emit(e, "  if (rst_ni && swept) begin");
+    emit_formal_own(e, x);
+    emit_formal_ack(e, x);
+    emit(e, "  end");
+    emit(e, "end");
+    emit_formal_past(e, x);
+    emit(e, "`endif");
+}
+
 /* ------------------------------------------------------------------ unit */
 static void gctx_init(gctx *x)
 {
@@ -1371,7 +1514,7 @@ static void emit_llc(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// deferral FIFO and pipeline stages in flip-flops.");
     PRIM_MODULE(e, b, gctx, &x, emit_state, emit_e_stage, emit_issue_lookup, emit_issue, emit_issue_event,
                 emit_meta_ram, emit_m_stage, emit_d_way, emit_rule, emit_answer, emit_step, emit_writeback,
-                emit_next, emit_regs, emit_unused);
+                emit_next, emit_regs, emit_unused, emit_formal);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

@@ -1419,6 +1419,156 @@ module spandex_llc_default (
   // bits a configuration does not read
   logic unused_ok;
   assign unused_ok = ^{cw_valid, ri_owned, ri_sh, a_own, m_vrank, d_row_q, 1'b0};
+  `ifdef FORMAL
+  // Formal properties (docs/spandex.md, "Formal properties"): LLC1 p_own_*,
+  // LLC2 p_res_*, LLC4 p_ack_*, LLC5 p_blk_*, payloads held p_hold_*.
+  logic f_past_q = 1'b0;
+  always @(posedge clk_i) f_past_q <= 1'b1;
+  logic [41:0] f_tl0;
+  assign f_tl0 = t_line_q[0 +: 42];
+  logic [5:0] f_ts0;
+  assign f_ts0 = f_tl0[5:0];
+  logic [1:0] f_tw0;
+  assign f_tw0 = t_way_q[0 +: 2];
+  logic [2:0] f_tk0;
+  assign f_tk0 = t_kind_q[0 +: 3];
+  logic [243:0] f_row0, f_tm0;
+  assign f_row0 = meta_q[f_ts0];
+  assign f_tm0 = f_row0 >> (f_tw0*61);
+  logic [41:0] f_tl1;
+  assign f_tl1 = t_line_q[42 +: 42];
+  logic [5:0] f_ts1;
+  assign f_ts1 = f_tl1[5:0];
+  logic [1:0] f_tw1;
+  assign f_tw1 = t_way_q[2 +: 2];
+  logic [2:0] f_tk1;
+  assign f_tk1 = t_kind_q[3 +: 3];
+  logic [243:0] f_row1, f_tm1;
+  assign f_row1 = meta_q[f_ts1];
+  assign f_tm1 = f_row1 >> (f_tw1*61);
+  logic [41:0] f_tl2;
+  assign f_tl2 = t_line_q[84 +: 42];
+  logic [5:0] f_ts2;
+  assign f_ts2 = f_tl2[5:0];
+  logic [1:0] f_tw2;
+  assign f_tw2 = t_way_q[4 +: 2];
+  logic [2:0] f_tk2;
+  assign f_tk2 = t_kind_q[6 +: 3];
+  logic [243:0] f_row2, f_tm2;
+  assign f_row2 = meta_q[f_ts2];
+  assign f_tm2 = f_row2 >> (f_tw2*61);
+  logic [41:0] f_tl3;
+  assign f_tl3 = t_line_q[126 +: 42];
+  logic [5:0] f_ts3;
+  assign f_ts3 = f_tl3[5:0];
+  logic [1:0] f_tw3;
+  assign f_tw3 = t_way_q[6 +: 2];
+  logic [2:0] f_tk3;
+  assign f_tk3 = t_kind_q[9 +: 3];
+  logic [243:0] f_row3, f_tm3;
+  assign f_row3 = meta_q[f_ts3];
+  assign f_tm3 = f_row3 >> (f_tw3*61);
+  logic f_blk;
+  logic [2:0] f_tfree;
+  always @* begin
+    f_blk = 1'b0;
+    f_tfree = '0;
+    if (t_valid_q[0] && f_tl0 == d_line_q) f_blk = 1'b1;
+    if (!t_valid_q[0]) f_tfree = f_tfree + 3'd1;
+    if (t_valid_q[1] && f_tl1 == d_line_q) f_blk = 1'b1;
+    if (!t_valid_q[1]) f_tfree = f_tfree + 3'd1;
+    if (t_valid_q[2] && f_tl2 == d_line_q) f_blk = 1'b1;
+    if (!t_valid_q[2]) f_tfree = f_tfree + 3'd1;
+    if (t_valid_q[3] && f_tl3 == d_line_q) f_blk = 1'b1;
+    if (!t_valid_q[3]) f_tfree = f_tfree + 3'd1;
+  end
+  always @(*) begin
+    assume(rst_ni == f_past_q); // reset in the first cycle only
+    if (rst_ni && swept) begin
+      // LLC1: one open transaction a line; its way holds the line (valid, tag)
+      p_own_uniq_0_1: assert(!(t_valid_q[0] && t_valid_q[1] && f_tl0 == f_tl1));
+      p_own_uniq_0_2: assert(!(t_valid_q[0] && t_valid_q[2] && f_tl0 == f_tl2));
+      p_own_uniq_0_3: assert(!(t_valid_q[0] && t_valid_q[3] && f_tl0 == f_tl3));
+      p_own_uniq_1_2: assert(!(t_valid_q[1] && t_valid_q[2] && f_tl1 == f_tl2));
+      p_own_uniq_1_3: assert(!(t_valid_q[1] && t_valid_q[3] && f_tl1 == f_tl3));
+      p_own_uniq_2_3: assert(!(t_valid_q[2] && t_valid_q[3] && f_tl2 == f_tl3));
+      if (t_valid_q[0]) p_own_way_0: assert(f_tm0[0] && f_tm0[23 +: 36] == f_tl0[41:6]);
+      if (t_valid_q[1]) p_own_way_1: assert(f_tm1[0] && f_tm1[23 +: 36] == f_tl1[41:6]);
+      if (t_valid_q[2]) p_own_way_2: assert(f_tm2[0] && f_tm2[23 +: 36] == f_tl2[41:6]);
+      if (t_valid_q[3]) p_own_way_3: assert(f_tm3[0] && f_tm3[23 +: 36] == f_tl3[41:6]);
+      // a forward (FwdReq*) never goes to the requestor of its request
+      if (fwd_valid_o && fwd_type_o != 3'd4 && fwd_type_o != 3'd5)
+        p_own_fwd: assert(fwd_dst_o != fwd_req_o);
+      // LLC2: a way freed has no owned words; a victim dropped at once (a new tag
+      // over a valid way) had no owned words, no sharers and no open transaction
+      if (d_adv && cw_valid && !a_valid) p_res_free: assert(a_owned == '0);
+      if (d_adv && cw_valid && a_valid && a_tag != cw_tag) begin
+        p_res_drop: assert(cw_owned == '0 && !(cw_st && cw_sh != '0));
+        p_res_busy_0: assert(!(t_valid_q[0] && f_ts0 == d_set && f_tw0 == d_way_q));
+        p_res_busy_1: assert(!(t_valid_q[1] && f_ts1 == d_set && f_tw1 == d_way_q));
+        p_res_busy_2: assert(!(t_valid_q[2] && f_ts2 == d_set && f_tw2 == d_way_q));
+        p_res_busy_3: assert(!(t_valid_q[3] && f_ts3 == d_set && f_tw3 == d_way_q));
+      end
+      // LLC4: pending sets of an open transaction
+      if (t_valid_q[0] && f_tk0 != 3'd5)
+        p_ack_open_0: assert(t_pack_q[0 +: 4] != '0 || t_prvk_q[0 +: 16] != '0);
+      if (t_valid_q[0]) p_ack_rvk_0: assert((t_prvk_q[0 +: 16] & ~f_tm0[3 +: 16]) == '0);
+      if (t_valid_q[0] && t_pack_q[0 +: 4] != '0)
+        p_ack_pack_0: assert(f_tm0[1] && (t_pack_q[0 +: 4] & ~f_tm0[19 +: 4]) == '0);
+      if (t_valid_q[1] && f_tk1 != 3'd5)
+        p_ack_open_1: assert(t_pack_q[4 +: 4] != '0 || t_prvk_q[16 +: 16] != '0);
+      if (t_valid_q[1]) p_ack_rvk_1: assert((t_prvk_q[16 +: 16] & ~f_tm1[3 +: 16]) == '0);
+      if (t_valid_q[1] && t_pack_q[4 +: 4] != '0)
+        p_ack_pack_1: assert(f_tm1[1] && (t_pack_q[4 +: 4] & ~f_tm1[19 +: 4]) == '0);
+      if (t_valid_q[2] && f_tk2 != 3'd5)
+        p_ack_open_2: assert(t_pack_q[8 +: 4] != '0 || t_prvk_q[32 +: 16] != '0);
+      if (t_valid_q[2]) p_ack_rvk_2: assert((t_prvk_q[32 +: 16] & ~f_tm2[3 +: 16]) == '0);
+      if (t_valid_q[2] && t_pack_q[8 +: 4] != '0)
+        p_ack_pack_2: assert(f_tm2[1] && (t_pack_q[8 +: 4] & ~f_tm2[19 +: 4]) == '0);
+      if (t_valid_q[3] && f_tk3 != 3'd5)
+        p_ack_open_3: assert(t_pack_q[12 +: 4] != '0 || t_prvk_q[48 +: 16] != '0);
+      if (t_valid_q[3]) p_ack_rvk_3: assert((t_prvk_q[48 +: 16] & ~f_tm3[3 +: 16]) == '0);
+      if (t_valid_q[3] && t_pack_q[12 +: 4] != '0)
+        p_ack_pack_3: assert(f_tm3[1] && (t_pack_q[12 +: 4] & ~f_tm3[19 +: 4]) == '0);
+      // LLC5: a request on a blocked line is deferred, nothing else
+      if (d_adv && !d_kind_q[1] && f_blk)
+        p_blk_defer: assert(p_en && !x_open && !j_memwr && !j_memrd && j_invs == '0 &&
+                            j_fwords == '0 && !j_rsp && n_row == d_row_q);
+      p_blk_count: assert(q_n_q <= 4'd8);
+      p_blk_resv: assert(resv_t_q <= f_tfree && {1'b0, resv_q_q} + {1'b0, q_n_q} <= 5'd8);
+    end
+  end
+  always @(posedge clk_i) begin
+    if (f_past_q && rst_ni && $past(rst_ni)) begin
+      if ($past(t_valid_q[0]) && !t_valid_q[0])
+        p_ack_close_0: assert($past(d_adv && d_txn_q == 2'd0 && (d_kind_q == 2'd3 ||
+                             (d_kind_q == 2'd2 && !rb_err && rb_pack == '0 && rb_prvk == '0))));
+      if ($past(d_adv && d_txn_q == 2'd0 && (d_kind_q == 2'd3 || (d_kind_q == 2'd2 && !rb_err && rb_pack == '0 && rb_prvk == '0))))
+        p_ack_done_0: assert(!t_valid_q[0]);
+      if ($past(t_valid_q[1]) && !t_valid_q[1])
+        p_ack_close_1: assert($past(d_adv && d_txn_q == 2'd1 && (d_kind_q == 2'd3 ||
+                             (d_kind_q == 2'd2 && !rb_err && rb_pack == '0 && rb_prvk == '0))));
+      if ($past(d_adv && d_txn_q == 2'd1 && (d_kind_q == 2'd3 || (d_kind_q == 2'd2 && !rb_err && rb_pack == '0 && rb_prvk == '0))))
+        p_ack_done_1: assert(!t_valid_q[1]);
+      if ($past(t_valid_q[2]) && !t_valid_q[2])
+        p_ack_close_2: assert($past(d_adv && d_txn_q == 2'd2 && (d_kind_q == 2'd3 ||
+                             (d_kind_q == 2'd2 && !rb_err && rb_pack == '0 && rb_prvk == '0))));
+      if ($past(d_adv && d_txn_q == 2'd2 && (d_kind_q == 2'd3 || (d_kind_q == 2'd2 && !rb_err && rb_pack == '0 && rb_prvk == '0))))
+        p_ack_done_2: assert(!t_valid_q[2]);
+      if ($past(t_valid_q[3]) && !t_valid_q[3])
+        p_ack_close_3: assert($past(d_adv && d_txn_q == 2'd3 && (d_kind_q == 2'd3 ||
+                             (d_kind_q == 2'd2 && !rb_err && rb_pack == '0 && rb_prvk == '0))));
+      if ($past(d_adv && d_txn_q == 2'd3 && (d_kind_q == 2'd3 || (d_kind_q == 2'd2 && !rb_err && rb_pack == '0 && rb_prvk == '0))))
+        p_ack_done_3: assert(!t_valid_q[3]);
+      if ($past(fwd_valid_o && !fwd_ready_i))
+        p_hold_fwd: assert(fwd_valid_o && {fwd_type_o, fwd_dst_o, fwd_line_o, fwd_mask_o, fwd_req_o} == $past({fwd_type_o, fwd_dst_o, fwd_line_o, fwd_mask_o, fwd_req_o}));
+      if ($past(out_valid_o && !out_ready_i))
+        p_hold_out: assert(out_valid_o && {out_type_o, out_dst_o, out_line_o, out_mask_o, out_data_o} == $past({out_type_o, out_dst_o, out_line_o, out_mask_o, out_data_o}));
+      if ($past(mem_req_valid_o && !mem_req_ready_i))
+        p_hold_mem_req: assert(mem_req_valid_o && {mem_req_wr_o, mem_req_id_o, mem_req_line_o, mem_req_data_o} == $past({mem_req_wr_o, mem_req_id_o, mem_req_line_o, mem_req_data_o}));
+    end
+  end
+  `endif
 
 endmodule
 `default_nettype wire
