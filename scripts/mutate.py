@@ -770,11 +770,15 @@ class Module:
         cond = P.expr()
         P.expect(";")
         step_ok = False
+        down = False
         if P.peek().text == var:
             P.i += 1
             if P.at("++"):
                 P.i += 1
                 step_ok = True
+            elif P.at("--"):
+                P.i += 1
+                down = True
             elif P.at("+=") or P.at("="):
                 P.i += 1
                 e = P.expr()
@@ -785,6 +789,16 @@ class Module:
         P.expect(")")
         lo = self.const_eval(init, env)
         hi, bound = None, None
+        if down:
+            # for (i = hi; i >= lo | i > lo; i--): the same iterations, no bound mutated
+            start, lo = lo, None
+            if cond.kind == "binary" and self.toks[cond.kids[0].t0].text == var and \
+                    cond.kids[0].kind == "id" and self.toks[cond.op].text in (">", ">="):
+                end = self.const_eval(cond.kids[1], env)
+                if end is not None and start is not None:
+                    lo, hi = end + (1 if self.toks[cond.op].text == ">" else 0), start + 1
+                    step_ok = True
+            return var, lo, hi, step_ok, None
         if cond.kind == "binary" and self.toks[cond.kids[0].t0].text == var and \
                 cond.kids[0].kind == "id" and self.toks[cond.op].text in ("<", "<="):
             hi = self.const_eval(cond.kids[1], env)
