@@ -100,9 +100,15 @@ static memline *mem_line(sx_stim *s, uint64_t line)
 }
 
 /* ---------------------------------------------------------------- new */
+/* Line i of the pool: tags 0, 1, ... a set, the odd ones with the top tag
+ * bit set when the tags leave it free (line 0 and every tag bit in use). */
 static uint64_t pool_line(const sx_stim *s, unsigned i)
 {
-    uint64_t set = i % s->nsets, tag = i / s->nsets + 1;
+    uint64_t set = i % s->nsets, k = i / s->nsets, tag = k, top;
+    unsigned tb = s->g.tag_bits;
+    top = tb >= 2 && tb <= 63 ? 1ull << (tb - 1) : 0;
+    if (top && (k & 1) && (uint64_t)(s->npool / s->nsets) < top)
+        tag |= top;
     return ((tag << s->g.set_bits) | set) << s->g.line_bits;
 }
 
