@@ -2,9 +2,9 @@
 # proved by k-induction or bounded model checking with yosys-smtbmc and z3,
 # and the negative controls of tb/formal-controls.txt. A new unit adds its
 # configurations and one control per property group to those files.
-.PHONY: formal formal-deep
+.PHONY: formal formal-deep formal-long
 TEST_STEPS    += formal
-REGRESS_STEPS += formal-deep
+REGRESS_STEPS += formal-deep formal-long
 
 formal: $(B)/bin/cohgen | $(DEPS_OK)
 	scripts/formal.sh tb/formal.txt $(B)/formal tb/formal-controls.txt
@@ -12,3 +12,8 @@ formal: $(B)/bin/cohgen | $(DEPS_OK)
 # Larger configurations (more GPUs, slots, ways and sets; line mode; one way).
 formal-deep: $(B)/bin/cohgen | $(DEPS_OK)
 	scripts/formal.sh tb/formal-deep.txt $(B)/formal-deep
+
+# Bounded runs too slow for make test (a model whose every step costs the
+# solver seconds), with their own negative controls.
+formal-long: $(B)/bin/cohgen | $(DEPS_OK)
+	scripts/formal.sh tb/formal-long.txt $(B)/formal-long tb/formal-long-controls.txt
