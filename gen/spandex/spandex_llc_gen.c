@@ -1565,11 +1565,25 @@ static void gen_report(FILE *f, const void *cfg, int json)
     if (json) {
         fprintf(f,
                 "{\"unit\":\"spandex-llc\",\"devs\":%u,\"words\":%u,\"sets\":%u,\"ways\":%u,"
+                "\"owner_store\":\"%s\",\"gran\":\"%s\",\"dev_bits\":%u,\"tag_bits\":%u,"
                 "\"paper_dir_bits\":%llu,\"line_dir_bits\":%llu,\"meta_ram_bits\":%llu,"
                 "\"data_ram_bits\":%llu,\"storage_bits\":%llu,\"rtl_memories\":[[%u,%u],[%llu,%u]],"
-                "\"flop_array_bits\":%llu}\n",
-                c->devs, x.w, c->sets, c->ways, paper_bits, lines * x.g.line_dir_bits, meta_bits, data_bits,
-                meta_bits + data_bits, c->sets, x.rw, lines, x.dw, flops);
+                "\"flop_array_bits\":%llu,",
+                c->devs, x.w, c->sets, c->ways, x.array ? "array" : "data", x.line ? "line" : "word", x.g.dev_bits,
+                x.g.tag_bits, paper_bits, lines * x.g.line_dir_bits, meta_bits, data_bits, meta_bits + data_bits,
+                c->sets, x.rw, lines, x.dw, flops);
+        /* Per line (III-F): the paper's directory bits, a line-granularity
+         * MESI entry, the difference (W + 1, plus W x log2 N with the owner
+         * array), and the RTL's meta bits per way (+ the LRU rank). */
+        fprintf(f,
+                "\"per_line\":{\"paper_bits\":%u,\"line_mesi_bits\":%u,\"overhead_bits\":%u,"
+                "\"owner_bits\":%u,\"rtl_meta_bits\":%u,\"rank_bits\":%u},"
+                "\"paper_note\":\"III-F: W + 1 = %u bits per line over a line-granularity MESI directory "
+                "(%u with the owner array); %.2f %% of the data array\"}\n",
+                x.g.meta_bits + x.g.owner_bits, x.g.line_dir_bits,
+                x.g.meta_bits + x.g.owner_bits - x.g.line_dir_bits, x.g.owner_bits, x.pw, x.wi,
+                x.w + 1, x.w + 1 + x.w * x.g.dev_bits,
+                100.0 * (x.g.meta_bits + x.g.owner_bits - x.g.line_dir_bits) / x.dw);
         return;
     }
     fprintf(f, "Spandex LLC: %u sets x %u ways of %u words (%u bits), %u devices\n", c->sets, c->ways, x.w, x.wb,
