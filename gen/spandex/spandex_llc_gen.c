@@ -1596,4 +1596,52 @@ static void gen_report(FILE *f, const void *cfg, int json)
     fprintf(f, "  timing: issue, lookup, decide, then one message a cycle\n");
 }
 
-const gen_unit spandex_llc_gen_unit = {"spandex-llc", emit_llc, gen_params, gen_report, NULL};
+/* The line fields of a request or response port: two sets (set index 0..1)
+ * of ways + 1 tags each, so lines are shared, evicted and answered. */
+static int line_rules(const spandex_llc_cfg *c, const spandex_llc_geom *g, const char *port, st_rule *r)
+{
+    uint64_t tags = (c->ways ? c->ways : 1) + 1ull;
+    int n = 0;
+    if (g->set_bits)
+        r[n++] = (st_rule){.port = port, .lo = 0, .width = g->set_bits, .kind = ST_RANGE, .a = 0, .b = 1};
+    if (g->tag_bits < 64 && tags > (1ull << g->tag_bits))
+        tags = 1ull << g->tag_bits;
+    r[n++] = (st_rule){.port = port, .lo = g->set_bits, .width = g->tag_bits, .kind = ST_RANGE, .a = 0,
+                       .b = tags - 1};
+    return n;
+}
+
+/* FPGA self-test payloads (docs/fpga.md): requests of the seven types from
+ * devices below N with non-zero masks; RspRvkOs (code 7) and, one in four,
+ * Acks (8) from devices below N, each mask word set with probability 1/W;
+ * fills with ids of the transaction table; lines from a small range
+ * (line_rules). Responses that no transaction waits for (wrong line, device
+ * or words), and fills for ids without one, are still dropped as protocol
+ * errors (err_o): the model drops them the same way. */
+#define ACK_P 16384 /* in 65536 */
+static int llc_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
+{
+    GEN_CFG_GEOM(spandex_llc_cfg, spandex_llc_geom);
+    int n = 0;
+    if (max < 14 || g.tag_bits == 0 || g.laddr_bits > 64)
+        return snprintf(err, len, "spandex-llc: no self-test without tag bits or with line addresses over 64 "
+                        "bits"), -1;
+    r[n++] = (st_rule){.port = "req_type_i", .kind = ST_RANGE, .a = 0, .b = 6};
+    r[n++] = (st_rule){.port = "req_src_i", .kind = ST_RANGE, .a = 0, .b = c->devs - 1};
+    n += line_rules(c, &g, "req_line_i", r + n);
+    r[n++] = (st_rule){.port = "req_mask_i", .kind = ST_RANGE, .a = 1, .b = g.full};
+    /* type bit 3 (Ack, 8) with probability ACK_P, bits 2:0 = bit 3 + 7 (mod 8): 7 (RspRvkO) or 0 */
+    r[n++] = (st_rule){.port = "rsp_type_i", .lo = 3, .width = 1, .kind = ST_PROB, .a = ACK_P};
+    r[n++] = (st_rule){.port = "rsp_type_i", .lo = 0, .width = 3, .kind = ST_LINEAR, .a = 1, .b = 7,
+                       .src = "rsp_type_i", .src_lo = 3, .src_width = 1};
+    r[n++] = (st_rule){.port = "rsp_src_i", .kind = ST_RANGE, .a = 0, .b = c->devs - 1};
+    n += line_rules(c, &g, "rsp_line_i", r + n);
+    /* each word with probability 1/W: mostly one or two words, so that a
+     * RspRvkO's words are often among those its device owns */
+    r[n++] = (st_rule){.port = "rsp_mask_i", .width = 1, .repeat = g.words, .stride = 1, .kind = ST_PROB,
+                       .a = 65536 / g.words};
+    r[n++] = (st_rule){.port = "mem_rsp_id_i", .kind = ST_RANGE, .a = 0, .b = c->txn - 1};
+    return n;
+}
+
+const gen_unit spandex_llc_gen_unit = {"spandex-llc", emit_llc, gen_params, gen_report, llc_selftest};
