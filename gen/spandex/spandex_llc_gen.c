@@ -1630,10 +1630,13 @@ static int llc_selftest(const void *cfg, st_rule *r, int max, char *err, size_t 
     r[n++] = (st_rule){.port = "req_src_i", .kind = ST_RANGE, .a = 0, .b = c->devs - 1};
     n += line_rules(c, &g, "req_line_i", r + n);
     r[n++] = (st_rule){.port = "req_mask_i", .kind = ST_RANGE, .a = 1, .b = g.full};
-    /* type bit 3 (Ack, 8) with probability ACK_P, bits 2:0 = bit 3 + 7 (mod 8): 7 (RspRvkO) or 0 */
-    r[n++] = (st_rule){.port = "rsp_type_i", .lo = 3, .width = 1, .kind = ST_PROB, .a = ACK_P};
-    r[n++] = (st_rule){.port = "rsp_type_i", .lo = 0, .width = 3, .kind = ST_LINEAR, .a = 1, .b = 7,
-                       .src = "rsp_type_i", .src_lo = 3, .src_width = 1};
+    /* the type is 7 + bit 0 of the data (1 with probability ACK_P): RspRvkO
+     * or Ack (an Ack's data is ignored; a RspRvkO's word 0 is then always
+     * even). The coin is another port's bit: a field of the type port itself
+     * would be a combinational loop of the port in the top. */
+    r[n++] = (st_rule){.port = "rsp_data_i", .lo = 0, .width = 1, .kind = ST_PROB, .a = ACK_P};
+    r[n++] = (st_rule){.port = "rsp_type_i", .kind = ST_LINEAR, .a = 1, .b = 7, .src = "rsp_data_i",
+                       .src_lo = 0, .src_width = 1};
     r[n++] = (st_rule){.port = "rsp_src_i", .kind = ST_RANGE, .a = 0, .b = c->devs - 1};
     n += line_rules(c, &g, "rsp_line_i", r + n);
     /* each word with probability 1/W: mostly one or two words, so that a
