@@ -5,3 +5,6 @@ FAMILIES += spandex
 # spandex-llc: the LLC controller (cmodel/spandex/spandex_llc*.c,
 # gen/spandex/spandex_llc_gen.c); committed presets default, paper, fpga, line.
 spandex_SWEEP += tb/spandex/spandex-llc_sweep.txt
+# FPGA self-test (fpga/fpga.mk): spandex_llc_fpga on the HX8K, nextpnr seeds
+# 1-3 (the median Fmax is reported)
+FPGA_PNR_SEEDS_spandex_llc_fpga := 1 2 3
