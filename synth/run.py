@@ -26,6 +26,8 @@ tags, state, data), shown beside the total.
                   a family's rows), no family table
   --units U[,U...] only those units' committed configurations (a unit of a
                   family table: that table)
+  --configs M[,M...] only the configurations (modules) of those names, of the
+                  family tables and the other units (a slow table in parts)
 Writes OUT/hardware-cost.json and OUT/hardware-cost.md; prints the Markdown.
 """
 import argparse
@@ -127,6 +129,8 @@ def main():
     ap.add_argument("--units", default=None,
                     help="only these units' committed configurations (U[,U...]; "
                     "a unit of a family table: that table)")
+    ap.add_argument("--configs", default=None,
+                    help="only the configurations (modules) of these names (M[,M...])")
     a = ap.parse_args()
     out = yc.mkdir(a.out)
     gen = yc.mkdir(os.path.join(out, "rtl"))
@@ -158,6 +162,12 @@ def main():
                    "sv": os.path.join("rtl", family, module + ".sv"),
                    "report": yc.cohgen_report(a.cohgen, ["--config", preset], unit)})
 
+    if a.configs:
+        keep = set(a.configs.split(","))
+        tables = [(h, [r for r in rows if r["name"] in keep]) for h, rows in tables]
+        tables = [(h, rows) for h, rows in tables if rows]
+        cs = [r for _, rows in tables for r in rows]
+        us = [u for u in us if u["name"] in keep]
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         futs = {c["name"]: ex.submit(synth_one, c, out) for c in cs + us}
         for c in cs + us:

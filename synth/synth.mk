@@ -1,7 +1,9 @@
 # Hardware cost of every unit (Yosys), included by the top Makefile.
 #   make synth         area tables: the families' own (their committed and
 #                      generated variants), every committed configuration
-#                      -> build/synth/hardware-cost.{md,json}
+#                      -> build/synth/hardware-cost.{md,json}; SYNTH_ARGS
+#                      limits it (synth/run.py --units U, --configs M, --only P),
+#                      e.g. make synth SYNTH_ARGS="--units spandex-llc"
 #   make synth-check   fast structural checks (part of make test): default and
 #                      fpga of every unit, every committed configuration of the
 #                      units a family names; synth-check-all (make regress):
@@ -12,9 +14,10 @@
 
 SYNTH_PY := synth/run.py synth/check.py synth/yosys_common.py $(wildcard scripts/*-synth.py)
 SYNTH_RTL := $(ALL_RTL)
+SYNTH_ARGS ?=
 
 synth: $(B)/bin/cohgen $(SYNTH_RTL) $(SYNTH_PY) | $(DEPS_OK)
-	python3 synth/run.py --cohgen $(B)/bin/cohgen --out $(B)/synth
+	python3 synth/run.py --cohgen $(B)/bin/cohgen --out $(B)/synth $(SYNTH_ARGS)
 
 synth-check: $(B)/bin/cohgen $(SYNTH_RTL) $(SYNTH_PY) | $(DEPS_OK)
 	python3 synth/check.py --cohgen $(B)/bin/cohgen --out $(B)/synth/check
