@@ -28,6 +28,8 @@ tags, state, data), shown beside the total.
                   family table: that table)
   --configs M[,M...] only the configurations (modules) of those names, of the
                   family tables and the other units (a slow table in parts)
+  --no-ice40       the generic runs only (iCE40 columns "-"): for
+                  configurations no iCE40 holds, whose synth_ice40 is slow
 Writes OUT/hardware-cost.json and OUT/hardware-cost.md; prints the Markdown.
 """
 import argparse
@@ -42,7 +44,7 @@ import yosys_common as yc  # noqa: E402
 from yosys_common import fmt_int  # noqa: E402
 
 
-def synth_one(c, out):
+def synth_one(c, out, ice40=True):
     d = yc.mkdir(os.path.join(out, c["name"]))
     sv, top = c["sv"], c["name"]
     res = {}
@@ -64,6 +66,10 @@ def synth_one(c, out):
     tr = cm["design"].get("estimated_num_transistors", "0")
     res["cmos_transistors"] = int(str(tr).rstrip("+"))
     res["cmos_excludes_ram"] = str(tr).endswith("+")
+    if not ice40:  # --no-ice40: the iCE40 columns are "-"
+        res["ice40_s"] = 0.0
+        res["ice40"] = {"lut4": "-", "carry": "-", "bram": "-", "ffs": "-"}
+        return res
     s4 = os.path.join(d, "ice40.stat.json")
     res["ice40_s"] = yc.run_yosys(
         "%s; synth_ice40 -top %s; check -assert; tee -q -o %s stat -json" %
@@ -131,6 +137,8 @@ def main():
                     "a unit of a family table: that table)")
     ap.add_argument("--configs", default=None,
                     help="only the configurations (modules) of these names (M[,M...])")
+    ap.add_argument("--no-ice40", action="store_true",
+                    help="the generic runs only (configurations too large for any iCE40)")
     a = ap.parse_args()
     out = yc.mkdir(a.out)
     gen = yc.mkdir(os.path.join(out, "rtl"))
@@ -169,7 +177,7 @@ def main():
         cs = [r for _, rows in tables for r in rows]
         us = [u for u in us if u["name"] in keep]
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        futs = {c["name"]: ex.submit(synth_one, c, out) for c in cs + us}
+        futs = {c["name"]: ex.submit(synth_one, c, out, not a.no_ice40) for c in cs + us}
         for c in cs + us:
             c["synth"] = futs[c["name"]].result()
             print("synth: %-20s generic %.1f s, ice40 %.1f s" %

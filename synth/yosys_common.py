@@ -151,7 +151,7 @@ def hook(hooks, family, name, default=None):
 
 
 def fmt_int(n):
-    return "{:,}".format(n)
+    return "{:,}".format(n) if isinstance(n, int) else str(n)
 
 
 def mkdir(p):
