@@ -1181,7 +1181,7 @@ Test(spandex_cfg, defaults_and_presets)
     mk_cfg(&c, "--config paper");
     cr_expect(c.devs == 24 && c.mesi == 0xff && c.line == 64, "paper: 8 MESI CPUs of 24 devices");
     mk_cfg(&c, "--config fpga");
-    cr_expect(c.line == 16 && c.word == 4);
+    cr_expect(c.line == 8 && c.word == 4, "fpga: two 32-bit words a line (fits an HX8K)");
     mk_cfg(&c, "--config line");
     cr_expect_eq(c.gran, SPANDEX_LLC_GRAN_LINE);
     mk_cfg(&c, "--mesi 0-2,5 --devs 8");
