@@ -3,7 +3,7 @@
 #                      generated variants), every committed configuration
 #                      -> build/synth/hardware-cost.{md,json}; SYNTH_ARGS
 #                      limits it (synth/run.py --units U, --configs M, --only P),
-#                      e.g. make synth SYNTH_ARGS="--units spandex-llc"
+#                      e.g. make synth SYNTH_ARGS="--units U,V"
 #   make synth-check   fast structural checks (part of make test): default and
 #                      fpga of every unit, every committed configuration of the
 #                      units a family names; synth-check-all (make regress):
