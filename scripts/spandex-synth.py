@@ -26,7 +26,7 @@ CONFS = (
     ("spandex_llc_default", ["--config", "default"], "default: N 4, W 16 x 32 bit, 64 sets x 4 ways", False),
     ("spandex_llc_paper", ["--config", "paper"],
      "paper: one 512 KB bank, N 24 (8 MESI), 512 sets x 16 ways", False),
-    ("spandex_llc_fpga", ["--config", "fpga"], "fpga: N 4, W 4 x 32 bit, 64 sets x 2 ways", False),
+    ("spandex_llc_fpga", ["--config", "fpga"], "fpga: N 4, W 2 x 32 bit, 64 sets x 2 ways", False),
     ("spandex_llc_line", ["--config", "line"], "line granularity, default geometry", False),
     ("spandex_llc_default_oa", ["--config", "default", "--owner-store", "array"],
      "default, owner array", True),
