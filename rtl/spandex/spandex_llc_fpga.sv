@@ -1424,28 +1424,28 @@ module spandex_llc_fpga (
   // LLC2 p_res_*, LLC4 p_ack_*, LLC5 p_blk_*, payloads held p_hold_*.
   logic f_past_q = 1'b0;
   always @(posedge clk_i) f_past_q <= 1'b1;
-  logic [19:0] f_tl0;
-  assign f_tl0 = t_line_q[0 +: 20];
+  logic [20:0] f_tl0;
+  assign f_tl0 = t_line_q[0 +: 21];
   logic [5:0] f_ts0;
   assign f_ts0 = f_tl0[5:0];
   logic [0:0] f_tw0;
   assign f_tw0 = t_way_q[0 +: 1];
   logic [2:0] f_tk0;
   assign f_tk0 = t_kind_q[0 +: 3];
-  logic [51:0] f_row0, f_tm0;
+  logic [49:0] f_row0, f_tm0;
   assign f_row0 = meta_q[f_ts0];
-  assign f_tm0 = f_row0 >> (f_tw0*26);
-  logic [19:0] f_tl1;
-  assign f_tl1 = t_line_q[20 +: 20];
+  assign f_tm0 = f_row0 >> (f_tw0*25);
+  logic [20:0] f_tl1;
+  assign f_tl1 = t_line_q[21 +: 21];
   logic [5:0] f_ts1;
   assign f_ts1 = f_tl1[5:0];
   logic [0:0] f_tw1;
   assign f_tw1 = t_way_q[1 +: 1];
   logic [2:0] f_tk1;
   assign f_tk1 = t_kind_q[3 +: 3];
-  logic [51:0] f_row1, f_tm1;
+  logic [49:0] f_row1, f_tm1;
   assign f_row1 = meta_q[f_ts1];
-  assign f_tm1 = f_row1 >> (f_tw1*26);
+  assign f_tm1 = f_row1 >> (f_tw1*25);
   logic f_blk;
   logic [2:0] f_tfree;
   always @* begin
@@ -1461,8 +1461,8 @@ module spandex_llc_fpga (
     if (rst_ni && swept) begin
       // LLC1: one open transaction a line; its way holds the line (valid, tag)
       p_own_uniq_0_1: assert(!(t_valid_q[0] && t_valid_q[1] && f_tl0 == f_tl1));
-      if (t_valid_q[0]) p_own_way_0: assert(f_tm0[0] && f_tm0[11 +: 14] == f_tl0[19:6]);
-      if (t_valid_q[1]) p_own_way_1: assert(f_tm1[0] && f_tm1[11 +: 14] == f_tl1[19:6]);
+      if (t_valid_q[0]) p_own_way_0: assert(f_tm0[0] && f_tm0[9 +: 15] == f_tl0[20:6]);
+      if (t_valid_q[1]) p_own_way_1: assert(f_tm1[0] && f_tm1[9 +: 15] == f_tl1[20:6]);
       // a forward (FwdReq*) never goes to the requestor of its request
       if (fwd_valid_o && fwd_type_o != 3'd4 && fwd_type_o != 3'd5)
         p_own_fwd: assert(fwd_dst_o != fwd_req_o);
@@ -1476,15 +1476,15 @@ module spandex_llc_fpga (
       end
       // LLC4: pending sets of an open transaction
       if (t_valid_q[0] && f_tk0 != 3'd5)
-        p_ack_open_0: assert(t_pack_q[0 +: 4] != '0 || t_prvk_q[0 +: 4] != '0);
-      if (t_valid_q[0]) p_ack_rvk_0: assert((t_prvk_q[0 +: 4] & ~f_tm0[3 +: 4]) == '0);
+        p_ack_open_0: assert(t_pack_q[0 +: 4] != '0 || t_prvk_q[0 +: 2] != '0);
+      if (t_valid_q[0]) p_ack_rvk_0: assert((t_prvk_q[0 +: 2] & ~f_tm0[3 +: 2]) == '0);
       if (t_valid_q[0] && t_pack_q[0 +: 4] != '0)
-        p_ack_pack_0: assert(f_tm0[1] && (t_pack_q[0 +: 4] & ~f_tm0[7 +: 4]) == '0);
+        p_ack_pack_0: assert(f_tm0[1] && (t_pack_q[0 +: 4] & ~f_tm0[5 +: 4]) == '0);
       if (t_valid_q[1] && f_tk1 != 3'd5)
-        p_ack_open_1: assert(t_pack_q[4 +: 4] != '0 || t_prvk_q[4 +: 4] != '0);
-      if (t_valid_q[1]) p_ack_rvk_1: assert((t_prvk_q[4 +: 4] & ~f_tm1[3 +: 4]) == '0);
+        p_ack_open_1: assert(t_pack_q[4 +: 4] != '0 || t_prvk_q[2 +: 2] != '0);
+      if (t_valid_q[1]) p_ack_rvk_1: assert((t_prvk_q[2 +: 2] & ~f_tm1[3 +: 2]) == '0);
       if (t_valid_q[1] && t_pack_q[4 +: 4] != '0)
-        p_ack_pack_1: assert(f_tm1[1] && (t_pack_q[4 +: 4] & ~f_tm1[7 +: 4]) == '0);
+        p_ack_pack_1: assert(f_tm1[1] && (t_pack_q[4 +: 4] & ~f_tm1[5 +: 4]) == '0);
       // LLC5: a request on a blocked line is deferred, nothing else
       if (d_adv && !d_kind_q[1] && f_blk)
         p_blk_defer: assert(p_en && !x_open && !j_memwr && !j_memrd && j_invs == '0 &&
