@@ -138,7 +138,7 @@ void prim_formal_assume(emit_file *e, const char *note, int after);
 /* The registers of one always_ff block on clk_i with the asynchronous
  * active-low reset rst_ni: "NAME_q <= RESET;" in the reset branch and
  * "NAME_q <= NAME_d;" in the other, one line each, in the order added. */
-#define PRIM_REGS_MAX 96
+#define PRIM_REGS_MAX 128
 typedef struct {
     unsigned n;
     size_t used;

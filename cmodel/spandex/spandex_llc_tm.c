@@ -7,10 +7,13 @@
  *   I  issue: the highest-priority event that can go (an Ack or RspRvkO,
  *      then fill data, then a deferred request of a replay pass, then a new
  *      request); the meta RAM row of its set is read. An event whose set is
- *      held by the event in M or D waits (no forwarding);
+ *      held by the event in M, D or W waits (no forwarding);
  *   M  the row is there: tag compare, way choice; the data RAM line is read;
  *   D  decide: RAM rows, transaction table and deferral buffer updated, the
- *      event's messages handed to E (D waits while E is busy);
+ *      event's messages handed to E, or to the next-job register k while E
+ *      is busy (D waits while k is full, never on an output's ready); the data
+ *      RAM line is written one cycle later (W, where a ReqWT+data's op is
+ *      applied), so the set stays held for that cycle;
  *   E  emit the messages one per cycle in canonical order (MemWr of a
  *      victim, MemRd, Invs, one forward per owner, the response), each on
  *      its port (mem_req, fwd, out) under back-pressure.
@@ -77,9 +80,11 @@ struct spandex_llc_tm {
     tm_way *ways;   /* sets x ways: the meta and data RAMs              */
     unsigned *rank; /* sets x ways: LRU rank, 0 most recent              */
     unsigned sweep;
-    int m_valid, d_valid, e_valid;
+    int m_valid, d_valid, e_valid, k_valid;
+    int w_valid;    /* W: the data RAM write of the event D decided last */
+    unsigned w_set; /* cycle, which holds its set one cycle more          */
     tm_ev m, d;
-    tm_job e;
+    tm_job e, k; /* E's job; the next one, taken from D while E is busy */
     tm_txn *txn;
     tm_def *q;
     unsigned q_head, q_n;
@@ -144,7 +149,7 @@ void spandex_llc_tm_reset(spandex_llc_tm *t)
             t->rank[s * t->c.ways + w] = w;
     memset(t->txn, 0, t->c.txn * sizeof *t->txn);
     t->sweep = 0;
-    t->m_valid = t->d_valid = t->e_valid = 0;
+    t->m_valid = t->d_valid = t->e_valid = t->k_valid = t->w_valid = 0;
     t->q_head = t->q_n = 0;
     t->pass_active = t->pass_req = 0;
     t->pass_left = t->resv_txn = t->resv_def = 0;
@@ -254,7 +259,7 @@ enum { IS_NONE, IS_RSP, IS_FILL, IS_REPLAY, IS_REQ, IS_DROP_RSP, IS_DROP_MEM, IS
 typedef struct {
     int what;
     tm_ev ev;
-    int e_free, d_adv, m_adv;
+    int d_adv, m_adv;
     cur_msg cm;
 } step_dec;
 
@@ -273,7 +278,7 @@ static unsigned txn_free(const spandex_llc_tm *t)
 
 static int conflict(const spandex_llc_tm *t, unsigned set)
 {
-    return (t->m_valid && t->m.set == set) || (t->d_valid && t->d.set == set);
+    return (t->m_valid && t->m.set == set) || (t->d_valid && t->d.set == set) || (t->w_valid && t->w_set == set);
 }
 
 /* The open transaction an Ack or RspRvkO for `line` answers, or -1. */
@@ -363,8 +368,7 @@ static void decide(const spandex_llc_tm *t, const uint64_t *in, step_dec *s)
     int slot, free_room = txn_free(t) > t->resv_txn;
     memset(s, 0, sizeof *s);
     e_current(t, &s->cm);
-    s->e_free = !t->e_valid || (s->cm.left == 1 && accepted(t, in, &s->cm));
-    s->d_adv = t->d_valid && s->e_free;
+    s->d_adv = t->d_valid && !t->k_valid;
     s->m_adv = t->m_valid && (!t->d_valid || s->d_adv);
     slot = !t->m_valid || s->m_adv;
     if (t->sweep < t->c.sets || !(in[0] & 1))
@@ -663,13 +667,23 @@ void spandex_llc_tm_step(spandex_llc_tm *t, const uint64_t *in)
     end = t->pass_active && t->pass_left == 0 && !in_flight(t, EV_REPLAY);
     if (s.cm.port && accepted(t, in, &s.cm))
         e_consume(t);
+    if (!t->e_valid && t->k_valid) {
+        t->e = t->k;
+        t->e_valid = 1;
+        t->k_valid = 0;
+    }
+    t->w_valid = s.d_adv;
     if (s.d_adv) {
         tm_job job;
+        t->w_set = t->d.set;
         done = d_step(t, &job);
         t->d_valid = 0;
-        if (!job_empty(t, &job)) {
+        if (!job_empty(t, &job) && !t->e_valid) {
             t->e = job;
             t->e_valid = 1;
+        } else if (!job_empty(t, &job)) {
+            t->k = job;
+            t->k_valid = 1;
         }
     }
     if (s.m_adv) {
@@ -712,6 +726,6 @@ void spandex_llc_tm_step(spandex_llc_tm *t, const uint64_t *in)
 
 int spandex_llc_tm_idle(const spandex_llc_tm *t)
 {
-    return !(t->sweep < t->c.sets || t->m_valid || t->d_valid || t->e_valid || t->pass_active || t->pass_req ||
-             fill_open(t));
+    return !(t->sweep < t->c.sets || t->m_valid || t->d_valid || t->e_valid || t->k_valid || t->pass_active ||
+             t->pass_req || fill_open(t));
 }

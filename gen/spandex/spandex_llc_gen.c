@@ -119,9 +119,17 @@ static unsigned reg_table(const gctx *x, reg_def *r)
     R("d_valid", 1), R("d_kind", 2), R("d_rk", 3), R("d_dev", DB), R("d_op", 3), R("d_line", LB);
     R("d_mask", W), R("d_v", DW), R("d_txn", x->xb);
     R("d_hit", 1), R("d_way", x->wi), R("d_free", 1), R("d_vok", 1), R("d_row", x->rw);
+    R("d_tk", 3), R("d_trk", 3), R("d_trop", 3), R("d_trdev", DB), R("d_tmu", W);
+    R("d_tpack", N), R("d_tprvk", W), R("d_tshadd", N), R("d_tinv", 1);
+    R("d_qk", 3), R("d_qdev", DB), R("d_qop", 3), R("d_qmask", W), R("d_blk", 1), R("d_held", 1);
+    R("w_valid", 1), R("w_set", x->sib), R("w_addr", x->dab), R("w_a", DW), R("w_b", DW), R("w_isop", W);
+    R("w_op", 3);
     R("e_memwr", 1), R("e_wrline", LB), R("e_memrd", 1), R("e_rdid", x->xb), R("e_line", LB);
     R("e_invs", N), R("e_fwd", 3), R("e_fwords", W), R("e_freq", DB), R("e_fown", W * DB);
     R("e_rsp", 1), R("e_rkind", 4), R("e_rdev", DB), R("e_rmask", W), R("e_data", DW);
+    R("k_valid", 1), R("k_memwr", 1), R("k_wrline", LB), R("k_memrd", 1), R("k_rdid", x->xb), R("k_line", LB);
+    R("k_invs", N), R("k_fwd", 3), R("k_fwords", W), R("k_freq", DB), R("k_fown", W * DB);
+    R("k_rsp", 1), R("k_rkind", 4), R("k_rdev", DB), R("k_rmask", W), R("k_data", DW);
     R("t_valid", t), R("t_kind", 3 * t), R("t_line", LB * t), R("t_way", x->wi * t);
     R("t_rkind", 3 * t), R("t_rdev", DB * t), R("t_rop", 3 * t), R("t_rmask", W * t), R("t_rv", DW * t);
     R("t_mu", W * t), R("t_pack", N * t), R("t_prvk", W * t), R("t_shadd", N * t), R("t_inv", t);
@@ -142,7 +150,10 @@ static void emit_state(emit_file *e, const gctx *x)
     emit(e, "// ---- state ---------------------------------------------------------------");
     emit(e, "// sw: the reset sweep (one set a cycle); m_/d_: the M and D stages (kind:");
     emit(e, "// request, replay, answer, fill; rk: the request's type, an answer's Ack");
-    emit(e, "// bit); d_row: the event's meta row; e_: the job E sends; t_: the");
+    emit(e, "// bit); d_row: the event's meta row; w_: W, the data RAM write of the");
+    emit(e, "// event D decided (a ReqWT+data op applied there); e_: the job E sends; k_:");
+    emit(e, "// the next job, taken from D while E is busy (so that D never waits on an");
+    emit(e, "// output's ready in the same cycle); t_: the");
     emit(e, "// transaction table; q_: the deferral FIFO; pass_: replay passes; resv_:");
     emit(e, "// entries reserved by requests in flight; err: sticky protocol error.");
     for (i = 0; i < n; i++) {
@@ -224,9 +235,9 @@ static void emit_e_stage(emit_file *e, const gctx *x)
     emit(e, "// RspV, RspS, RspWT+data, RspO+data carry data");
     emit(e, "assign out_data_o = (e_rs && (e_rkind_q == 4'd0 || e_rkind_q == 4'd1 || e_rkind_q == 4'd4 ||");
     emit(e, "                     e_rkind_q == 4'd5)) ? e_data_q : '0;");
-    emit(e, "// the stages advance: D when E is free, M when D is");
+    emit(e, "// the stages advance: D when the next-job register is empty, M when D does");
     emit(e, "logic d_adv, m_adv, slot;");
-    emit(e, "assign d_adv = d_valid_q && e_free;");
+    emit(e, "assign d_adv = d_valid_q && !k_valid_q;");
     emit(e, "assign m_adv = m_valid_q && (!d_valid_q || d_adv);");
     emit(e, "assign slot = !m_valid_q || m_adv;");
     emit_nl(e);
@@ -265,6 +276,13 @@ static void emit_issue_lookup(emit_file *e, const gctx *x)
     emit_nl(e);
 }
 
+/* go = the issue slot is free and set `set` is not held by M, D or W. */
+static void emit_set_free(emit_file *e, const char *go, const char *set)
+{
+    emit(e, "  %s = slot && !(m_valid_q && m_set == %s) && !(d_valid_q && d_set == %s) &&", go, set, set);
+    emit(e, "         !(w_valid_q && w_set_q == %s);", set);
+}
+
 static void emit_issue(emit_file *e, const gctx *x)
 {
     unsigned N = x->n, DB = x->db, sib = x->sib;
@@ -282,7 +300,9 @@ static void emit_issue(emit_file *e, const gctx *x)
     emit(e, "                       IsReq = 3'd4, IsDropRsp = 3'd5, IsDropMem = 3'd6, IsDropReq = 3'd7;");
     emit(e, "logic [2:0] i_what;");
     prim_declv(e, sib, "i_set, m_set, d_set");
-    emit(e, "logic i_go, i_iss, swept, infl_req, infl_rep, room_t, room_q, p_start, p_end;");
+    emit(e, "logic i_go_r, i_go_f, i_go_p, i_go_q, i_iss, swept, infl_req, infl_rep, room_t, room_q, p_start, p_end;");
+    emit(e, "// the set of each candidate must not be held by M, D or W (no forwarding),");
+    emit(e, "// compared for the four candidates in parallel");
     emit(e, "assign m_set = %s;", set_of(b1, sizeof b1, x, "m_line_q"));
     emit(e, "assign d_set = %s;", set_of(b1, sizeof b1, x, "d_line_q"));
     emit(e, "assign swept = sw_q == %u'd%u;", x->swb, x->c->sets);
@@ -299,32 +319,34 @@ static void emit_issue(emit_file *e, const gctx *x)
     emit(e, "  else if (mem_rsp_valid_i) i_set = %s;", set_of(b3, sizeof b3, x, "i_fline"));
     emit(e, "  else if (pass_act_q) i_set = %s;", set_at(b4, sizeof b4, x, "q_line_q", "q_head_q"));
     emit(e, "  else i_set = %s;", set_of(b5, sizeof b5, x, "req_line_i"));
-    emit(e, "  // the set must not be held by M or D (no forwarding)");
-    emit(e, "  i_go = slot && !(m_valid_q && m_set == i_set) && !(d_valid_q && d_set == i_set);");
+    emit_set_free(e, "i_go_r", set_of(b2, sizeof b2, x, "rsp_line_i"));
+    emit_set_free(e, "i_go_f", set_of(b3, sizeof b3, x, "i_fline"));
+    emit_set_free(e, "i_go_p", set_at(b4, sizeof b4, x, "q_line_q", "q_head_q"));
+    emit_set_free(e, "i_go_q", set_of(b5, sizeof b5, x, "req_line_i"));
     emit(e, "  i_what = IsNone;");
     emit(e, "  if (!swept) i_what = IsNone;");
     emit(e, "  else if (rsp_valid_i) begin");
     emit(e, "    if ((rsp_type_i != 4'd7 && rsp_type_i != 4'd8) || %s || !i_rfound ||", src_bad_r);
     emit(e, "        (rsp_type_i == 4'd7 && rsp_mask_i == '0)) i_what = IsDropRsp;");
-    emit(e, "    else if (i_go) i_what = IsRsp;");
+    emit(e, "    else if (i_go_r) i_what = IsRsp;");
     emit(e, "  end else if (mem_rsp_valid_i) begin");
     emit(e, "    if (!i_fok) i_what = IsDropMem;");
-    emit(e, "    else if (i_go) i_what = IsFill;");
+    emit(e, "    else if (i_go_f) i_what = IsFill;");
     emit(e, "  end else if (pass_act_q) begin");
     emit(e, "    // one replayed request at a time, its fill included");
-    emit(e, "    if (pass_left_q != '0 && q_n_q != '0 && room_t && !infl_rep && !i_fill_open && i_go)");
+    emit(e, "    if (pass_left_q != '0 && q_n_q != '0 && room_t && !infl_rep && !i_fill_open && i_go_p)");
     emit(e, "      i_what = IsReplay;");
     emit(e, "  end else if (!pass_req_q && req_valid_i) begin");
     emit(e, "    if (req_type_i == 3'd7 || %s || req_mask_i == '0) i_what = IsDropReq;", src_bad_q);
-    emit(e, "    else if (room_t && room_q && i_go) i_what = IsReq;");
+    emit(e, "    else if (room_t && room_q && i_go_q) i_what = IsReq;");
     emit(e, "  end");
     emit(e, "end");
     emit(e, "assign i_iss = i_what == IsRsp || i_what == IsFill || i_what == IsReplay || i_what == IsReq;");
     emit(e, "assign req_ready_o = i_what == IsReq || i_what == IsDropReq;");
     emit(e, "assign rsp_ready_o = i_what == IsRsp || i_what == IsDropRsp;");
     emit(e, "assign mem_rsp_ready_o = i_what == IsFill || i_what == IsDropMem;");
-    emit(e, "assign idle_o = swept && !m_valid_q && !d_valid_q && !e_valid && !pass_act_q && !pass_req_q &&");
-    emit(e, "                !i_fill_open;");
+    emit(e, "assign idle_o = swept && !m_valid_q && !d_valid_q && !e_valid && !k_valid_q && !pass_act_q &&");
+    emit(e, "                !pass_req_q && !i_fill_open;");
     emit(e, "assign err_o = err_q;");
     emit_nl(e);
 }
@@ -408,14 +430,14 @@ static void emit_meta_ram(emit_file *e, const gctx *x)
     emit(e, "(* no_rw_check *)");
     prim_ram_decl(e, "meta_q", x->rw, x->c->sets);
     prim_ram_ports(e, &(prim_ram){"meta_q", "meta_we", "meta_waddr", "meta_wdata", "i_iss", "meta_rd_q", "i_set", 0});
-    emit(e, "// ---- data RAM: one line per (set, way); read at M, written by D");
+    emit(e, "// ---- data RAM: one line per (set, way); read at M, written by W");
     prim_declv(e, x->dw, "dmem_rd_q, n_data");
     prim_declv(e, x->dab, "dmem_waddr, dmem_raddr");
     emit(e, "assign dmem_waddr = %s;", daddr(b, sizeof b, x, "d_set", "d_way_q"));
     emit(e, "assign dmem_raddr = %s;", daddr(b, sizeof b, x, "m_set", "m_way"));
     emit(e, "(* no_rw_check *)");
     prim_ram_decl(e, "dmem_q", x->dw, x->c->sets * ways);
-    prim_ram_ports(e, &(prim_ram){"dmem_q", "d_adv", "dmem_waddr", "n_data", "m_adv", "dmem_rd_q", "dmem_raddr", 0});
+    prim_ram_ports(e, &(prim_ram){"dmem_q", "w_valid_q", "w_addr_q", "n_data", "m_adv", "dmem_rd_q", "dmem_raddr", 0});
     emit_nl(e);
 }
 
@@ -473,11 +495,35 @@ static void emit_m_stage(emit_file *e, const gctx *x)
     emit_nl(e);
 }
 
+/* Whether M's line is blocked by a transaction or held by a deferred request
+ * (of its line, or waiting for a way in its set when this one needs one; a
+ * replayed request looks only at those pushed back in this pass). Found in
+ * M for D: neither can change meanwhile, since the event in D (the only one
+ * that opens, closes or pushes) is of another set, and an entry a replay
+ * pass issues is too. */
+static void emit_m_held(emit_file *e, const gctx *x)
+{
+    unsigned T = x->c->txn, Q = x->c->defer, LB = x->lb;
+    char b[96];
+    emit(e, "logic m_blk, m_held, m_nway;");
+    emit(e, "assign m_nway = !m_hit && m_rk_q != 3'd6;");
+    emit(e, "always @* begin");
+    emit(e, "  m_blk = 1'b0;");
+    emit(e, "  for (int i = 0; i < %u; i++)", T);
+    emit(e, "    if (t_valid_q[i] && t_line_q[i*%u +: %u] == m_line_q) m_blk = 1'b1;", LB, LB);
+    emit(e, "  m_held = 1'b0;");
+    emit(e, "  for (int i = 0; i < %u; i++)", Q);
+    emit(e, "    if (q_val_q[i] && (m_kind_q != 2'd%u || q_stay_q[i]) && (q_line_q[i*%u +: %u] == m_line_q ||",
+         EV_REPLAY, LB, LB);
+    emit(e, "        (m_nway && q_way_q[i] && %s == m_set))) m_held = 1'b1;", set_at(b, sizeof b, x, "q_line_q", "i"));
+    emit(e, "end");
+    emit_nl(e);
+}
+
 /* ------------------------------------------------------------- D inputs */
 static void emit_d_way(emit_file *e, const gctx *x)
 {
-    unsigned W = x->w, N = x->n, DB = x->db, PW = x->pw, T = x->c->txn, Q = x->c->defer, LB = x->lb;
-    char b[96];
+    unsigned W = x->w, N = x->n, DB = x->db, PW = x->pw, T = x->c->txn;
     emit(e, "// ---- D: the way the event works on (cw_), the request Table III sees");
     emit(e, "// (rq_) on which state (ri_: the way, a fresh line, or the filled line)");
     prim_declv(e, PW, "cw");
@@ -523,43 +569,37 @@ static void emit_d_way(emit_file *e, const gctx *x)
     emit(e, "logic [2:0] tx_kind, tx_rkind, tx_rop;");
     emit(e, "logic tx_inv;");
     prim_declv(e, DB, "tx_rdev");
-    prim_declv(e, W, "tx_rmask, tx_mu, tx_prvk");
+    prim_declv(e, W, "tx_mu, tx_prvk");
     prim_declv(e, N, "tx_pack, tx_shadd");
     prim_declv(e, x->dw, "tx_rv");
-    emit(e, "assign tx_kind = t_kind_q[d_txn_q*3 +: 3];");
-    emit(e, "assign tx_rkind = t_rkind_q[d_txn_q*3 +: 3];");
-    emit(e, "assign tx_rop = t_rop_q[d_txn_q*3 +: 3];");
-    emit(e, "assign tx_rdev = t_rdev_q[d_txn_q*%u +: %u];", DB, DB);
-    emit(e, "assign tx_rmask = t_rmask_q[d_txn_q*%u +: %u];", W, W);
+    emit(e, "// (the entry's fields and the request were selected in M: the entry cannot");
+    emit(e, "// change meanwhile, since D's event is of another set)");
+    emit(e, "assign tx_kind = d_tk_q;");
+    emit(e, "assign tx_rkind = d_trk_q;");
+    emit(e, "assign tx_rop = d_trop_q;");
+    emit(e, "assign tx_rdev = d_trdev_q;");
     emit(e, "assign tx_rv = t_rv_q[d_txn_q*%u +: %u];", x->dw, x->dw);
-    emit(e, "assign tx_mu = t_mu_q[d_txn_q*%u +: %u];", W, W);
-    emit(e, "assign tx_pack = t_pack_q[d_txn_q*%u +: %u];", N, N);
-    emit(e, "assign tx_prvk = t_prvk_q[d_txn_q*%u +: %u];", W, W);
-    emit(e, "assign tx_shadd = t_shadd_q[d_txn_q*%u +: %u];", N, N);
-    emit(e, "assign tx_inv = t_inv_q[d_txn_q];");
-    emit(e, "assign rq_kind = d_kind_q == 2'd%u ? tx_rkind : d_rk_q;", EV_FILL);
-    emit(e, "assign rq_dev = d_kind_q == 2'd%u ? tx_rdev : d_dev_q;", EV_FILL);
-    emit(e, "assign rq_op = d_kind_q == 2'd%u ? tx_rop : d_op_q;", EV_FILL);
-    emit(e, "assign rq_mask = d_kind_q == 2'd%u ? tx_rmask : d_mask_q;", EV_FILL);
+    emit(e, "assign tx_mu = d_tmu_q;");
+    emit(e, "assign tx_pack = d_tpack_q;");
+    emit(e, "assign tx_prvk = d_tprvk_q;");
+    emit(e, "assign tx_shadd = d_tshadd_q;");
+    emit(e, "assign tx_inv = d_tinv_q;");
+    emit(e, "assign rq_kind = d_qk_q;");
+    emit(e, "assign rq_dev = d_qdev_q;");
+    emit(e, "assign rq_op = d_qop_q;");
+    emit(e, "assign rq_mask = d_qmask_q;");
     emit(e, "assign rq_v = d_kind_q == 2'd%u ? tx_rv : d_v_q;", EV_FILL);
-    emit(e, "// the line is blocked by a transaction, or held by a deferred request (of");
-    emit(e, "// its line, or waiting for a way in its set when this one needs one; a");
-    emit(e, "// replayed request looks only at those pushed back in this pass)");
+    emit(e, "// the line is blocked by a transaction, or held by a deferred request (both");
+    emit(e, "// found in M: emit_m_held)");
     emit(e, "logic c_blk, c_nway, c_held;");
     prim_declv(e, x->xb, "c_tidx");
     emit(e, "assign c_nway = !d_hit_q && d_rk_q != 3'd6;");
+    emit(e, "assign c_blk = d_blk_q;");
+    emit(e, "assign c_held = d_held_q;");
     emit(e, "always @* begin");
-    emit(e, "  c_blk = 1'b0;");
     emit(e, "  c_tidx = '0;");
-    emit(e, "  for (int i = %u; i >= 0; i--) begin", T - 1);
-    emit(e, "    if (t_valid_q[i] && t_line_q[i*%u +: %u] == d_line_q) c_blk = 1'b1;", LB, LB);
+    emit(e, "  for (int i = %u; i >= 0; i--)", T - 1);
     emit(e, "    if (!t_valid_q[i]) c_tidx = %u'(i);", x->xb);
-    emit(e, "  end");
-    emit(e, "  c_held = 1'b0;");
-    emit(e, "  for (int i = 0; i < %u; i++)", Q);
-    emit(e, "    if (q_val_q[i] && (d_kind_q != 2'd%u || q_stay_q[i]) && (q_line_q[i*%u +: %u] == d_line_q ||",
-         EV_REPLAY, LB, LB);
-    emit(e, "        (c_nway && q_way_q[i] && %s == d_set))) c_held = 1'b1;", set_at(b, sizeof b, x, "q_line_q", "i"));
     emit(e, "end");
     emit_nl(e);
 }
@@ -567,48 +607,46 @@ static void emit_d_way(emit_file *e, const gctx *x)
 /* ------------------------------------------------------- Table III pieces */
 /* Words of `words` granted to device `dev` (prefix p: the block's way). */
 static void emit_grant(emit_file *e, const gctx *x, const char *p, const char *words, const char *dev,
-                       const char *ind)
+                       const char *src, const char *ind)
 {
     emit(e, "%s%s_owned = %s_owned | %s;", ind, p, p, words);
     emit(e, "%sfor (int i = 0; i < %u; i++)", ind, x->w);
     emit(e, "%s  if (%s[i]) begin", ind, words);
     emit(e, "%s    %s_own[i*%u +: %u] = %s;", ind, p, x->db, x->db, dev);
     if (!x->array)
-        emit(e, "%s    %s_data[i*%u +: %u] = {%u'd0, %s};", ind, p, x->wb, x->wb, x->wb - x->db, dev);
+        emit(e, "%s    %s_src[i*4 +: 4] = %s; // the owner's ID in the data field", ind, p, src);
     emit(e, "%s  end", ind);
 }
 
-/* Word i (unowned from now) takes value v, the line dirty. */
-static void emit_store(emit_file *e, const gctx *x, const char *p, const char *v, const char *ind)
+/* Word i (unowned from now) takes the value of source src, the line dirty. */
+static void emit_store(emit_file *e, const char *p, const char *src, const char *ind)
 {
     emit(e, "%s%s_owned[i] = 1'b0;", ind, p);
-    emit(e, "%s%s_data[i*%u +: %u] = %s;", ind, p, x->wb, x->wb, v);
+    emit(e, "%s%s_src[i*4 +: 4] = %s;", ind, p, src);
     emit(e, "%s%s_dirty = 1'b1;", ind, p);
 }
 
-/* finish_write: the write of the words mu (ReqWT: its values; ReqWT+data:
- * its op) and its response. */
-static void emit_finish(emit_file *e, const gctx *x, const char *p, const char *kind, const char *op, const char *v,
-                        const char *mu, const char *ind)
+/* finish_write: the write of the words mu (ReqWT: its values, source vsrc;
+ * ReqWT+data: its op's results, source osrc, the op applied in W) and its
+ * response, whose data (a ReqWT+data's old values) are the words' values
+ * before the write: the mask `p`_rdm of `p`_base. */
+static void emit_finish(emit_file *e, const gctx *x, const char *p, const char *kind, const char *op,
+                        const char *vsrc, const char *osrc, const char *mu, const char *ind)
 {
-    char i2[32], vi[64], ap[160];
-    unsigned WB = x->wb;
+    char i2[32];
     snprintf(i2, sizeof i2, "%s      ", ind);
-    snprintf(vi, sizeof vi, "%s[i*%u +: %u]", v, WB, WB);
-    snprintf(ap, sizeof ap, "op_apply(%s, %s_old[i*%u +: %u], %s)", op, p, WB, WB, vi);
     emit(e, "%sfor (int i = 0; i < %u; i++)", ind, x->w);
     emit(e, "%s  if (%s[i]) begin", ind, mu);
-    emit(e, "%s    %s_old[i*%u +: %u] = %s_data[i*%u +: %u];", ind, p, WB, WB, p, WB, WB);
     emit(e, "%s    if (%s == 3'd2) begin", ind, kind);
-    emit_store(e, x, p, vi, i2);
+    emit_store(e, p, vsrc, i2);
     emit(e, "%s    end else if (%s != 3'd0) begin", ind, op);
-    emit_store(e, x, p, ap, i2);
+    emit_store(e, p, osrc, i2);
     emit(e, "%s    end", ind);
     emit(e, "%s  end", ind);
     emit(e, "%s%s_rsp = 1'b1;", ind, p);
     emit(e, "%s%s_rkind = %s == 3'd2 ? 4'd2 : 4'd4;", ind, p, kind);
     emit(e, "%s%s_rmask = %s;", ind, p, mu);
-    emit(e, "%s%s_rdata = %s == 3'd2 ? '0 : %s_old;", ind, p, kind, p);
+    emit(e, "%s%s_rdm = %s == 3'd2 ? '0 : %s;", ind, p, kind, mu);
 }
 
 /* ReqV and ReqS(2): owned words forwarded (FwdReqV), the rest served. */
@@ -622,7 +660,7 @@ static void emit_do_read(emit_file *e, const char *ind)
     emit(e, "%s  rr_rsp = 1'b1;", ind);
     emit(e, "%s  rr_rkind = 4'd0;", ind);
     emit(e, "%s  rr_rmask = rl_mu;", ind);
-    emit(e, "%s  rr_rdata = ri_data & lanes(rl_mu);", ind);
+    emit(e, "%s  rr_rdm = rl_mu;", ind);
     emit(e, "%send", ind);
 }
 
@@ -640,7 +678,7 @@ static void emit_do_share(emit_file *e, const gctx *x, const char *ind)
     emit(e, "%s  rr_rsp = 1'b1;", ind);
     emit(e, "%s  rr_rkind = 4'd1;", ind);
     emit(e, "%s  rr_rmask = rl_mu;", ind);
-    emit(e, "%s  rr_rdata = ri_data & lanes(rl_mu);", ind);
+    emit(e, "%s  rr_rdm = rl_mu;", ind);
     emit(e, "%send", ind);
     emit(e, "%sif (rl_mo != '0) begin", ind);
     emit(e, "%s  rr_open = 1'b1;", ind);
@@ -666,7 +704,7 @@ static void emit_do_own(emit_file *e, const gctx *x, int data, const char *ind)
     emit(e, "%s  rr_fwd = 3'd%u;", ind, data ? 3 : 2);
     emit(e, "%s  rr_fwords = rl_mo;", ind);
     emit(e, "%send", ind);
-    emit_grant(e, x, "rr", "rl_mo", "rq_dev", ind);
+    emit_grant(e, x, "rr", "rl_mo", "rq_dev", "SrcRqdev", ind);
     emit(e, "%sif (rl_invs != '0) begin", ind);
     emit(e, "%s  rr_open = 1'b1;", ind);
     emit(e, "%s  rr_tkind = 3'd%u;", ind, TX_OWN);
@@ -678,8 +716,8 @@ static void emit_do_own(emit_file *e, const gctx *x, int data, const char *ind)
     emit(e, "%s  rr_rsp = 1'b1;", ind);
     emit(e, "%s  rr_rkind = 4'd%u;", ind, data ? 5 : 3);
     emit(e, "%s  rr_rmask = rl_mu;", ind);
-    emit(e, "%s  rr_rdata = %s;", ind, data ? "rr_data & lanes(rl_mu)" : "'0");
-    emit_grant(e, x, "rr", "rl_mu", "rq_dev", i2);
+    emit(e, "%s  rr_rdm = %s;", ind, data ? "rl_mu" : "'0");
+    emit_grant(e, x, "rr", "rl_mu", "rq_dev", "SrcRqdev", i2);
     emit(e, "%s  if (ri_st) begin", ind);
     emit(e, "%s    rr_st = 1'b0;", ind);
     emit(e, "%s    rr_sh = '0;", ind);
@@ -692,9 +730,8 @@ static void emit_do_own(emit_file *e, const gctx *x, int data, const char *ind)
  * other owner's word. S words: Inv to every sharer. */
 static void emit_do_write(emit_file *e, const gctx *x, const char *ind)
 {
-    char i2[32], vi[64];
+    char i2[32];
     snprintf(i2, sizeof i2, "%s    ", ind);
-    snprintf(vi, sizeof vi, "rq_v[i*%u +: %u]", x->wb, x->wb);
     emit(e, "%sif (ri_st && %s) rl_invs = ri_sh;", ind, x->line ? "1'b1" : "rl_mu != '0");
     if (x->line)
         emit(e, "%srl_rvk = ri_owned & ~rl_ownr;", ind);
@@ -711,7 +748,7 @@ static void emit_do_write(emit_file *e, const gctx *x, const char *ind)
         emit(e, "%s  rr_fwords = rl_mo;", ind);
         emit(e, "%s  for (int i = 0; i < %u; i++)", ind, x->w);
         emit(e, "%s    if (rl_mo[i]) begin", ind);
-        emit_store(e, x, "rr", vi, i2);
+        emit_store(e, "rr", "SrcRqv", i2);
         emit(e, "%s    end", ind);
         emit(e, "%s  rl_m2 = rl_mu;", ind);
         emit(e, "%send", ind);
@@ -725,8 +762,31 @@ static void emit_do_write(emit_file *e, const gctx *x, const char *ind)
     emit(e, "%s  rr_inv = rl_invs != '0;", ind);
     emit(e, "%send else if (rl_m2 != '0) begin", ind);
     snprintf(i2, sizeof i2, "%s  ", ind);
-    emit_finish(e, x, "rr", "rq_kind", "rq_op", "rq_v", "rl_m2", i2);
+    emit_finish(e, x, "rr", "rq_kind", "rq_op", "SrcRqv", "SrcRrop", "rl_m2", i2);
     emit(e, "%send", ind);
+}
+
+/* The source codes of the words D writes, and rb_base: the words' values
+ * before a transaction's completion (a RspRvkO's words carry the owner's). */
+static void emit_srcdefs(emit_file *e, const gctx *x)
+{
+    unsigned WB = x->wb;
+    emit(e, "// ---- D: where each word written comes from (the decision picks a source per");
+    emit(e, "// word: the data are selected after it; a ReqWT+data op is applied in W), and");
+    emit(e, "// E's data");
+    emit(e, "localparam logic [3:0] SrcDmem = 4'd0, SrcRi = 4'd1, SrcDv = 4'd2, SrcRqv = 4'd3, SrcTxv = 4'd4,");
+    if (x->array)
+        emit(e, "                       SrcRrop = 4'd5, SrcRbop = 4'd6;");
+    else
+        emit(e, "                       SrcRrop = 4'd5, SrcRbop = 4'd6, SrcRqdev = 4'd7, SrcTxdev = 4'd8;");
+    emit(e, "localparam logic [2:0] JdNone = 3'd0, JdRr = 3'd1, JdRb = 3'd2, JdVict = 3'd3, JdRbAll = 3'd4;");
+    prim_declv(e, x->dw, "rb_base");
+    emit(e, "always @* begin");
+    emit(e, "  for (int i = 0; i < %u; i++)", x->w);
+    emit(e, "    rb_base[i*%u +: %u] = (!d_rk_q[0] && d_mask_q[i]) ? d_v_q[i*%u +: %u] : dmem_rd_q[i*%u +: %u];", WB,
+         WB, WB, WB, WB, WB);
+    emit(e, "end");
+    emit_nl(e);
 }
 
 static void emit_rule_decls(emit_file *e, const gctx *x)
@@ -737,7 +797,8 @@ static void emit_rule_decls(emit_file *e, const gctx *x)
     prim_declv(e, N, "rr_sh, rr_invs, rr_pack, rr_shadd, rl_owners, rl_invs");
     prim_declv(e, W, "rr_owned, rr_fwords, rr_rmask, rr_mu, rr_prvk, rl_ownr, rl_m, rl_mo, rl_mu, rl_m2, rl_rvk");
     prim_declv(e, W * x->db, "rr_own");
-    prim_declv(e, x->dw, "rr_data, rr_old, rr_rdata");
+    prim_declv(e, W * 4, "rr_src");
+    prim_declv(e, W, "rr_rdm");
     emit(e, "logic [2:0] rr_fwd, rr_tkind, rr_treq;");
     emit(e, "logic [3:0] rr_rkind;");
 }
@@ -763,6 +824,7 @@ static void emit_reqs(emit_file *e, const gctx *x)
 static void emit_rule(emit_file *e, const gctx *x)
 {
     unsigned W = x->w, DB = x->db, N = x->n;
+    emit_srcdefs(e, x);
     emit_rule_decls(e, x);
     emit(e, "always @* begin");
     emit(e, "  rr_st = ri_st;");
@@ -770,15 +832,14 @@ static void emit_rule(emit_file *e, const gctx *x)
     emit(e, "  rr_owned = ri_owned;");
     emit(e, "  rr_dirty = ri_dirty;");
     emit(e, "  rr_own = ri_own;");
-    emit(e, "  rr_data = ri_data;");
-    emit(e, "  rr_old = '0;");
+    emit(e, "  rr_src = {%u{SrcRi}};", W);
     emit(e, "  rr_invs = '0;");
     emit(e, "  rr_fwd = 3'd0;");
     emit(e, "  rr_fwords = '0;");
     emit(e, "  rr_rsp = 1'b0;");
     emit(e, "  rr_rkind = 4'd0;");
     emit(e, "  rr_rmask = '0;");
-    emit(e, "  rr_rdata = '0;");
+    emit(e, "  rr_rdm = '0;");
     emit(e, "  rr_open = 1'b0;");
     emit(e, "  rr_tkind = 3'd0;");
     emit(e, "  rr_treq = rq_kind;");
@@ -839,16 +900,15 @@ static void emit_rule(emit_file *e, const gctx *x)
 /* ------------------------------------------- D: an Ack or RspRvkO, completion */
 static void emit_answer(emit_file *e, const gctx *x)
 {
-    unsigned W = x->w, N = x->n, DB = x->db, WB = x->wb;
-    char vi[64];
-    snprintf(vi, sizeof vi, "d_v_q[i*%u +: %u]", WB, WB);
+    unsigned W = x->w, N = x->n, DB = x->db;
     emit(e, "// ---- D: an Ack or RspRvkO for its transaction (spandex_llc_rule_answer), and");
     emit(e, "// the transaction's completion when it was the last (rule_complete, eviction)");
     emit(e, "logic rb_valid, rb_st, rb_dirty, rb_err, rb_done, rb_memwr, rb_rsp;");
     prim_declv(e, N, "rb_sh, rb_pack");
     prim_declv(e, W, "rb_owned, rb_prvk, rb_rmask, rb_ownd");
     prim_declv(e, W * DB, "rb_own");
-    prim_declv(e, x->dw, "rb_data, rb_old, rb_rdata");
+    prim_declv(e, W * 4, "rb_src");
+    prim_declv(e, W, "rb_rdm");
     emit(e, "logic [3:0] rb_rkind;");
     emit(e, "always @* begin");
     emit(e, "  rb_valid = cw_valid;");
@@ -857,8 +917,7 @@ static void emit_answer(emit_file *e, const gctx *x)
     emit(e, "  rb_owned = cw_owned;");
     emit(e, "  rb_dirty = cw_dirty;");
     emit(e, "  rb_own = cw_own;");
-    emit(e, "  rb_data = dmem_rd_q;");
-    emit(e, "  rb_old = '0;");
+    emit(e, "  rb_src = {%u{SrcDmem}};", W);
     emit(e, "  rb_pack = tx_pack;");
     emit(e, "  rb_prvk = tx_prvk;");
     emit(e, "  rb_err = 1'b0;");
@@ -866,7 +925,7 @@ static void emit_answer(emit_file *e, const gctx *x)
     emit(e, "  rb_rsp = 1'b0;");
     emit(e, "  rb_rkind = 4'd0;");
     emit(e, "  rb_rmask = '0;");
-    emit(e, "  rb_rdata = '0;");
+    emit(e, "  rb_rdm = '0;");
     emit(e, "  for (int i = 0; i < %u; i++) rb_ownd[i] = cw_owned[i] && cw_own[i*%u +: %u] == d_dev_q;", W, DB, DB);
     emit(e, "  if (d_rk_q[0]) begin");
     emit(e, "    if ((tx_pack & (%u'd1 << d_dev_q)) == '0) rb_err = 1'b1;", N);
@@ -879,7 +938,7 @@ static void emit_answer(emit_file *e, const gctx *x)
     emit(e, "  end else begin");
     emit(e, "    for (int i = 0; i < %u; i++)", W);
     emit(e, "      if (d_mask_q[i]) begin");
-    emit_store(e, x, "rb", vi, "        ");
+    emit_store(e, "rb", "SrcDv", "        ");
     emit(e, "      end");
     emit(e, "    rb_prvk = rb_prvk & ~d_mask_q;");
     emit(e, "  end");
@@ -898,13 +957,13 @@ static void emit_answer(emit_file *e, const gctx *x)
     emit(e, "      rb_rsp = 1'b1;");
     emit(e, "      rb_rkind = tx_rkind == 3'd5 ? 4'd5 : 4'd3;");
     emit(e, "      rb_rmask = tx_mu;");
-    emit(e, "      rb_rdata = tx_rkind == 3'd5 ? rb_data & lanes(tx_mu) : '0;");
-    emit_grant(e, x, "rb", "tx_mu", "tx_rdev", "      ");
+    emit(e, "      rb_rdm = tx_rkind == 3'd5 ? tx_mu : '0;");
+    emit_grant(e, x, "rb", "tx_mu", "tx_rdev", "SrcTxdev", "      ");
     emit(e, "      rb_st = 1'b0;");
     emit(e, "      rb_sh = '0;");
     emit(e, "    end");
     emit(e, "    default: begin // the write (its op) and its response");
-    emit_finish(e, x, "rb", "tx_rkind", "tx_rop", "tx_rv", "tx_mu", "      ");
+    emit_finish(e, x, "rb", "tx_rkind", "tx_rop", "SrcTxv", "SrcRbop", "tx_mu", "      ");
     emit(e, "      if (tx_inv) begin");
     emit(e, "        rb_st = 1'b0;");
     emit(e, "        rb_sh = '0;");
@@ -927,14 +986,18 @@ static void emit_step_decls(emit_file *e, const gctx *x)
     prim_declv(e, N, "a_sh, j_invs, x_pack, x_shadd");
     prim_declv(e, W, "a_owned, j_fwords, j_rmask, x_mu, x_prvk");
     prim_declv(e, W * DB, "a_own, j_fown");
-    prim_declv(e, x->dw, "a_data, j_data");
+    prim_declv(e, W * 4, "a_src");
+    prim_declv(e, x->dw, "j_data");
+    emit(e, "logic [2:0] j_dsel;");
     prim_declv(e, x->lb, "j_wrline, j_line, x_line, d_vline");
     prim_declv(e, x->xb, "j_rdid");
     prim_declv(e, DB, "j_freq, j_rdev");
     emit(e, "logic [2:0] j_fwd, x_kind, x_treq;");
     emit(e, "logic [3:0] j_rkind;");
-    emit(e, "logic x_inv;");
+    emit(e, "logic x_inv, j_any;");
     emit(e, "assign d_vline = %s;", line_of((char[96]){0}, 96, x, "cw_tag", "d_set"));
+    emit(e, "// the job has a message");
+    emit(e, "assign j_any = j_memwr || j_memrd || j_invs != '0 || j_fwords != '0 || j_rsp;");
     emit(e, "// a miss allocates without a fill for a whole-line ReqO or ReqWT");
     emit(e, "assign c_fill = !((d_rk_q == 3'd3 && (%s)) || (d_rk_q == 3'd2 && (&d_mask_q)));",
          x->line ? "1'b1" : "&d_mask_q");
@@ -951,7 +1014,7 @@ static void emit_take_rule(emit_file *e, const char *ind)
     emit(e, "%s  a_owned = rr_owned;", ind);
     emit(e, "%s  a_dirty = rr_dirty;", ind);
     emit(e, "%s  a_own = rr_own;", ind);
-    emit(e, "%s  a_data = rr_data;", ind);
+    emit(e, "%s  a_src = rr_src;", ind);
     emit(e, "%s  j_invs = rr_invs;", ind);
     emit(e, "%s  j_fwd = rr_fwd;", ind);
     emit(e, "%s  j_fwords = rr_fwords;", ind);
@@ -961,7 +1024,7 @@ static void emit_take_rule(emit_file *e, const char *ind)
     emit(e, "%s  j_rkind = rr_rkind;", ind);
     emit(e, "%s  j_rdev = rq_dev;", ind);
     emit(e, "%s  j_rmask = rr_rmask;", ind);
-    emit(e, "%s  if (!j_memwr) j_data = rr_rdata;", ind);
+    emit(e, "%s  if (!j_memwr) j_dsel = JdRr;", ind);
     emit(e, "%s  x_open = rr_open;", ind);
     emit(e, "%s  x_kind = rr_tkind;", ind);
     emit(e, "%s  x_treq = rr_treq;", ind);
@@ -973,7 +1036,7 @@ static void emit_take_rule(emit_file *e, const char *ind)
     emit(e, "%send", ind);
 }
 
-static void emit_step_defaults(emit_file *e)
+static void emit_step_defaults(emit_file *e, const gctx *x)
 {
     emit(e, "  a_valid = cw_valid;");
     emit(e, "  a_tag = cw_tag;");
@@ -982,7 +1045,7 @@ static void emit_step_defaults(emit_file *e)
     emit(e, "  a_owned = cw_owned;");
     emit(e, "  a_dirty = cw_dirty;");
     emit(e, "  a_own = cw_own;");
-    emit(e, "  a_data = dmem_rd_q;");
+    emit(e, "  a_src = {%u{SrcDmem}};", x->w);
     emit(e, "  a_touch = 1'b0;");
     emit(e, "  j_memwr = 1'b0;");
     emit(e, "  j_wrline = '0;");
@@ -998,7 +1061,7 @@ static void emit_step_defaults(emit_file *e)
     emit(e, "  j_rkind = 4'd0;");
     emit(e, "  j_rdev = '0;");
     emit(e, "  j_rmask = '0;");
-    emit(e, "  j_data = '0;");
+    emit(e, "  j_dsel = JdNone;");
     emit(e, "  x_open = 1'b0;");
     emit(e, "  x_kind = 3'd0;");
     emit(e, "  x_treq = d_rk_q;");
@@ -1019,8 +1082,7 @@ static void emit_step_defaults(emit_file *e)
 /* A request or a replayed one (spandex_llc_tm d_request, d_alloc). */
 static void emit_step_request(emit_file *e, const gctx *x)
 {
-    char tg[96], vi[64];
-    snprintf(vi, sizeof vi, "d_v_q[i*%u +: %u]", x->wb, x->wb);
+    char tg[96];
     emit(e, "  default: begin");
     emit(e, "    if (c_blk || c_held) begin");
     emit(e, "      p_en = 1'b1;");
@@ -1030,7 +1092,7 @@ static void emit_step_request(emit_file *e, const gctx *x)
     emit(e, "      if (d_hit_q)");
     emit(e, "        for (int i = 0; i < %u; i++)", x->w);
     emit(e, "          if (d_mask_q[i] && cw_owned[i] && cw_own[i*%u +: %u] == d_dev_q) begin", x->db, x->db);
-    emit_store(e, x, "a", vi, "            ");
+    emit_store(e, "a", "SrcDv", "            ");
     emit(e, "          end");
     emit(e, "      j_rsp = 1'b1;");
     emit(e, "      j_rkind = 4'd6;");
@@ -1061,7 +1123,7 @@ static void emit_step_request(emit_file *e, const gctx *x)
     emit(e, "      if (!d_free_q && cw_dirty) begin");
     emit(e, "        j_memwr = 1'b1;");
     emit(e, "        j_wrline = d_vline;");
-    emit(e, "        j_data = dmem_rd_q;");
+    emit(e, "        j_dsel = JdVict;");
     emit(e, "      end");
     emit(e, "      a_valid = 1'b1;");
     emit(e, "      a_tag = %s;", tag_of(tg, sizeof tg, x, "d_line_q"));
@@ -1087,7 +1149,7 @@ static void emit_step(emit_file *e, const gctx *x)
 {
     emit_step_decls(e, x);
     emit(e, "always @* begin");
-    emit_step_defaults(e);
+    emit_step_defaults(e, x);
     emit(e, "  case (d_kind_q)");
     emit(e, "  2'd%u: begin", EV_RSP);
     emit(e, "    if (rb_err) c_err = 1'b1;");
@@ -1098,21 +1160,21 @@ static void emit_step(emit_file *e, const gctx *x)
     emit(e, "      a_owned = rb_owned;");
     emit(e, "      a_dirty = rb_dirty;");
     emit(e, "      a_own = rb_own;");
-    emit(e, "      a_data = rb_data;");
+    emit(e, "      a_src = rb_src;");
     emit(e, "      j_memwr = rb_memwr;");
     emit(e, "      j_wrline = rb_memwr ? d_line_q : '0;");
     emit(e, "      j_rsp = rb_rsp;");
     emit(e, "      j_rkind = rb_rkind;");
     emit(e, "      j_rdev = tx_rdev;");
     emit(e, "      j_rmask = rb_rmask;");
-    emit(e, "      j_data = rb_memwr ? rb_data : rb_rdata;");
+    emit(e, "      j_dsel = rb_memwr ? JdRbAll : JdRb;");
     emit(e, "      x_close = rb_done;");
     emit(e, "      x_upd = !rb_done;");
     emit(e, "      c_done = rb_done;");
     emit(e, "    end");
     emit(e, "  end");
     emit(e, "  2'd%u: begin // fill data: the waiting request on the filled line", EV_FILL);
-    emit(e, "    a_data = d_v_q;");
+    emit(e, "    a_src = {%u{SrcDv}};", x->w);
     emit_take_rule(e, "    ");
     emit(e, "    x_open = 1'b0;");
     emit(e, "    x_close = 1'b1;");
@@ -1122,6 +1184,12 @@ static void emit_step(emit_file *e, const gctx *x)
     emit(e, "  endcase");
     emit(e, "end");
     emit_nl(e);
+}
+
+/* Word i of w_a_n from the source vector vec (case arm of code). */
+static void emit_src(emit_file *e, const gctx *x, const char *vec, const char *code)
+{
+    emit(e, "      %s: w_a_n[i*%u +: %u] = %s[i*%u +: %u];", code, x->wb, x->wb, vec, x->wb, x->wb);
 }
 
 /* The row and the line D writes back: the way's new state, LRU ranks. */
@@ -1148,15 +1216,60 @@ static void emit_writeback(emit_file *e, const gctx *x)
     emit(e, "      if (d_way_q == %u'(w)) n_row[w*%u+%u +: %u] = '0;", wi, PW, ro, wi);
     emit(e, "      else if (d_row_q[w*%u+%u +: %u] < cw_rank)", PW, ro, wi);
     emit(e, "        n_row[w*%u+%u +: %u] = d_row_q[w*%u+%u +: %u] + %u'd1;", PW, ro, wi, PW, ro, wi, wi);
-    emit(e, "  n_data = a_data;");
+    emit(e, "end");
+    emit(e, "// W's operands: per word the value written (or a ReqWT+data's old value)");
+    emit(e, "// and the op's operand; E's data");
+    prim_declv(e, x->dw, "w_a_n");
+    prim_declv(e, x->w, "w_isop_n");
+    emit(e, "always @* begin");
+    emit(e, "  for (int i = 0; i < %u; i++) begin", x->w);
+    emit(e, "    w_isop_n[i] = a_src[i*4 +: 4] == SrcRrop || a_src[i*4 +: 4] == SrcRbop;");
+    emit(e, "    case (a_src[i*4 +: 4])");
+    emit_src(e, x, "ri_data", "SrcRi");
+    emit_src(e, x, "d_v_q", "SrcDv");
+    emit_src(e, x, "rq_v", "SrcRqv");
+    emit_src(e, x, "tx_rv", "SrcTxv");
+    emit_src(e, x, "ri_data", "SrcRrop");
+    emit_src(e, x, "rb_base", "SrcRbop");
+    if (!x->array) {
+        emit(e, "      SrcRqdev: w_a_n[i*%u +: %u] = %u'(rq_dev);", x->wb, x->wb, x->wb);
+        emit(e, "      SrcTxdev: w_a_n[i*%u +: %u] = %u'(tx_rdev);", x->wb, x->wb, x->wb);
+    }
+    emit(e, "      default: w_a_n[i*%u +: %u] = dmem_rd_q[i*%u +: %u];", x->wb, x->wb, x->wb, x->wb);
+    emit(e, "    endcase");
+    emit(e, "  end");
+    emit(e, "  case (j_dsel)");
+    emit(e, "    JdRr: j_data = ri_data & lanes(rr_rdm);");
+    emit(e, "    JdRb: j_data = rb_base & lanes(rb_rdm);");
+    emit(e, "    JdVict: j_data = dmem_rd_q;");
+    emit(e, "    JdRbAll: j_data = rb_base;");
+    emit(e, "    default: j_data = '0;");
+    emit(e, "  endcase");
+    emit(e, "end");
+    emit(e, "// ---- W: the line written (a ReqWT+data's words: the op on the old value)");
+    emit(e, "always @* begin");
+    emit(e, "  for (int i = 0; i < %u; i++)", x->w);
+    emit(e, "    n_data[i*%u +: %u] = w_isop_q[i] ? op_apply(w_op_q, w_a_q[i*%u +: %u], w_b_q[i*%u +: %u])", x->wb,
+         x->wb, x->wb, x->wb, x->wb, x->wb);
+    emit(e, "                                 : w_a_q[i*%u +: %u];", x->wb, x->wb);
     emit(e, "end");
     emit_nl(e);
+}
+
+/* A job's fields from src (e_, k_: registers; j_: D's job) into dst_d. */
+static void emit_job_copy(emit_file *e, const char *dst, const char *src)
+{
+    static const char *const f[] = {"memwr", "wrline", "memrd", "rdid", "line", "invs", "fwd", "fwords",
+                                    "freq",  "fown",   "rsp",   "rkind", "rdev", "rmask", "data"};
+    int reg = src[0] != 'j';
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        emit(e, "        %s_%s_d = %s_%s%s;", dst, f[i], src, f[i], reg ? "_q" : "");
 }
 
 /* Next state of E, D and M. */
 static void emit_next_pipe(emit_file *e, const gctx *x)
 {
-    (void)x;
+    const unsigned W = x->w, N = x->n, DB = x->db;
     emit(e, "  if (!swept) sw_d = sw_q + 1'b1;");
     emit(e, "  // E: the message sent leaves the job; D's job replaces it");
     emit(e, "  if (e_acc) begin");
@@ -1166,23 +1279,20 @@ static void emit_next_pipe(emit_file *e, const gctx *x)
     emit(e, "    else if (e_fw) e_fwords_d = e_fwords_q & ~e_grp;");
     emit(e, "    else e_rsp_d = 1'b0;");
     emit(e, "  end");
+    emit(e, "  // E takes the next job when it is free, else D's; D's job waits in k_");
+    emit(e, "  if (e_free && k_valid_q) begin");
+    emit_job_copy(e, "e", "k");
+    emit(e, "    k_valid_d = 1'b0;");
+    emit(e, "  end");
+    emit(e, "  // (a job without a message leaves E empty, or k_ empty)");
     emit(e, "  if (d_adv) begin");
-    emit(e, "    e_memwr_d = j_memwr;");
-    emit(e, "    e_wrline_d = j_wrline;");
-    emit(e, "    e_memrd_d = j_memrd;");
-    emit(e, "    e_rdid_d = j_rdid;");
-    emit(e, "    e_line_d = j_line;");
-    emit(e, "    e_invs_d = j_invs;");
-    emit(e, "    e_fwd_d = j_fwd;");
-    emit(e, "    e_fwords_d = j_fwords;");
-    emit(e, "    e_freq_d = j_freq;");
-    emit(e, "    e_fown_d = j_fown;");
-    emit(e, "    e_rsp_d = j_rsp;");
-    emit(e, "    e_rkind_d = j_rkind;");
-    emit(e, "    e_rdev_d = j_rdev;");
-    emit(e, "    e_rmask_d = j_rmask;");
-    emit(e, "    e_data_d = j_data;");
     emit(e, "    d_valid_d = 1'b0;");
+    emit(e, "    if (e_free && !k_valid_q) begin");
+    emit_job_copy(e, "e", "j");
+    emit(e, "    end else begin");
+    emit_job_copy(e, "k", "j");
+    emit(e, "      k_valid_d = j_any;");
+    emit(e, "    end");
     emit(e, "  end");
     emit(e, "  if (m_adv) begin");
     emit(e, "    d_valid_d = 1'b1;");
@@ -1199,6 +1309,22 @@ static void emit_next_pipe(emit_file *e, const gctx *x)
     emit(e, "    d_free_d = m_free;");
     emit(e, "    d_vok_d = m_vany && !m_evs;");
     emit(e, "    d_row_d = meta_rd_q;");
+    emit(e, "    d_blk_d = m_blk;");
+    emit(e, "    d_held_d = m_held;");
+    emit(e, "    d_tk_d = t_kind_q[m_txn_q*3 +: 3];");
+    emit(e, "    d_trk_d = t_rkind_q[m_txn_q*3 +: 3];");
+    emit(e, "    d_trop_d = t_rop_q[m_txn_q*3 +: 3];");
+    emit(e, "    d_trdev_d = t_rdev_q[m_txn_q*%u +: %u];", DB, DB);
+    emit(e, "    d_tmu_d = t_mu_q[m_txn_q*%u +: %u];", W, W);
+    emit(e, "    d_tpack_d = t_pack_q[m_txn_q*%u +: %u];", N, N);
+    emit(e, "    d_tprvk_d = t_prvk_q[m_txn_q*%u +: %u];", W, W);
+    emit(e, "    d_tshadd_d = t_shadd_q[m_txn_q*%u +: %u];", N, N);
+    emit(e, "    d_tinv_d = t_inv_q[m_txn_q];");
+    emit(e, "    // the request Table III sees: a fill's is its transaction's");
+    emit(e, "    d_qk_d = m_kind_q == 2'd%u ? t_rkind_q[m_txn_q*3 +: 3] : m_rk_q;", EV_FILL);
+    emit(e, "    d_qdev_d = m_kind_q == 2'd%u ? t_rdev_q[m_txn_q*%u +: %u] : m_dev_q;", EV_FILL, DB, DB);
+    emit(e, "    d_qop_d = m_kind_q == 2'd%u ? t_rop_q[m_txn_q*3 +: 3] : m_op_q;", EV_FILL);
+    emit(e, "    d_qmask_d = m_kind_q == 2'd%u ? t_rmask_q[m_txn_q*%u +: %u] : m_mask_q;", EV_FILL, W, W);
     emit(e, "    m_valid_d = 1'b0;");
     emit(e, "  end");
     emit(e, "  if (i_iss) begin");
@@ -1211,6 +1337,20 @@ static void emit_next_pipe(emit_file *e, const gctx *x)
     emit(e, "    m_mask_d = i_mask;");
     emit(e, "    m_v_d = i_v;");
     emit(e, "    m_txn_d = i_txn;");
+    emit(e, "  end");
+}
+
+/* Next state of W: the data RAM write of the event D decides. */
+static void emit_next_w(emit_file *e)
+{
+    emit(e, "  w_valid_d = d_adv;");
+    emit(e, "  if (d_adv) begin");
+    emit(e, "    w_set_d = d_set;");
+    emit(e, "    w_addr_d = dmem_waddr;");
+    emit(e, "    w_a_d = w_a_n;");
+    emit(e, "    w_isop_d = w_isop_n;");
+    emit(e, "    w_b_d = d_kind_q == 2'd%u ? tx_rv : rq_v;", EV_RSP);
+    emit(e, "    w_op_d = d_kind_q == 2'd%u ? tx_rop : rq_op;", EV_RSP);
     emit(e, "  end");
 }
 
@@ -1296,6 +1436,7 @@ static void emit_next(emit_file *e, const gctx *x)
     for (i = 0; i < n; i++)
         emit(e, "  %s_d = %s_q;", r[i].name, r[i].name);
     emit_next_pipe(e, x);
+    emit_next_w(e);
     emit_next_txn(e, x);
     emit_next_defer(e, x);
     emit(e, "end");
@@ -1513,7 +1654,7 @@ static void emit_llc(emit_file *e, const void *cfg, const block_desc *b)
          c->sets * c->ways, x.dw);
     emit(e, "// deferral FIFO and pipeline stages in flip-flops.");
     PRIM_MODULE(e, b, gctx, &x, emit_state, emit_e_stage, emit_issue_lookup, emit_issue, emit_issue_event,
-                emit_meta_ram, emit_m_stage, emit_d_way, emit_rule, emit_answer, emit_step, emit_writeback,
+                emit_meta_ram, emit_m_stage, emit_m_held, emit_d_way, emit_rule, emit_answer, emit_step, emit_writeback,
                 emit_next, emit_regs, emit_unused, emit_formal);
 }
 

@@ -61,7 +61,10 @@ module spandex_llc_line (
   // ---- state ---------------------------------------------------------------
   // sw: the reset sweep (one set a cycle); m_/d_: the M and D stages (kind:
   // request, replay, answer, fill; rk: the request's type, an answer's Ack
-  // bit); d_row: the event's meta row; e_: the job E sends; t_: the
+  // bit); d_row: the event's meta row; w_: W, the data RAM write of the
+  // event D decided (a ReqWT+data op applied there); e_: the job E sends; k_:
+  // the next job, taken from D while E is busy (so that D never waits on an
+  // output's ready in the same cycle); t_: the
   // transaction table; q_: the deferral FIFO; pass_: replay passes; resv_:
   // entries reserved by requests in flight; err: sticky protocol error.
   logic [6:0] sw_q, sw_d;
@@ -88,6 +91,28 @@ module spandex_llc_line (
   logic [0:0] d_free_q, d_free_d;
   logic [0:0] d_vok_q, d_vok_d;
   logic [243:0] d_row_q, d_row_d;
+  logic [2:0] d_tk_q, d_tk_d;
+  logic [2:0] d_trk_q, d_trk_d;
+  logic [2:0] d_trop_q, d_trop_d;
+  logic [1:0] d_trdev_q, d_trdev_d;
+  logic [15:0] d_tmu_q, d_tmu_d;
+  logic [3:0] d_tpack_q, d_tpack_d;
+  logic [15:0] d_tprvk_q, d_tprvk_d;
+  logic [3:0] d_tshadd_q, d_tshadd_d;
+  logic [0:0] d_tinv_q, d_tinv_d;
+  logic [2:0] d_qk_q, d_qk_d;
+  logic [1:0] d_qdev_q, d_qdev_d;
+  logic [2:0] d_qop_q, d_qop_d;
+  logic [15:0] d_qmask_q, d_qmask_d;
+  logic [0:0] d_blk_q, d_blk_d;
+  logic [0:0] d_held_q, d_held_d;
+  logic [0:0] w_valid_q, w_valid_d;
+  logic [5:0] w_set_q, w_set_d;
+  logic [7:0] w_addr_q, w_addr_d;
+  logic [511:0] w_a_q, w_a_d;
+  logic [511:0] w_b_q, w_b_d;
+  logic [15:0] w_isop_q, w_isop_d;
+  logic [2:0] w_op_q, w_op_d;
   logic [0:0] e_memwr_q, e_memwr_d;
   logic [41:0] e_wrline_q, e_wrline_d;
   logic [0:0] e_memrd_q, e_memrd_d;
@@ -103,6 +128,22 @@ module spandex_llc_line (
   logic [1:0] e_rdev_q, e_rdev_d;
   logic [15:0] e_rmask_q, e_rmask_d;
   logic [511:0] e_data_q, e_data_d;
+  logic [0:0] k_valid_q, k_valid_d;
+  logic [0:0] k_memwr_q, k_memwr_d;
+  logic [41:0] k_wrline_q, k_wrline_d;
+  logic [0:0] k_memrd_q, k_memrd_d;
+  logic [1:0] k_rdid_q, k_rdid_d;
+  logic [41:0] k_line_q, k_line_d;
+  logic [3:0] k_invs_q, k_invs_d;
+  logic [2:0] k_fwd_q, k_fwd_d;
+  logic [15:0] k_fwords_q, k_fwords_d;
+  logic [1:0] k_freq_q, k_freq_d;
+  logic [31:0] k_fown_q, k_fown_d;
+  logic [0:0] k_rsp_q, k_rsp_d;
+  logic [3:0] k_rkind_q, k_rkind_d;
+  logic [1:0] k_rdev_q, k_rdev_d;
+  logic [15:0] k_rmask_q, k_rmask_d;
+  logic [511:0] k_data_q, k_data_d;
   logic [3:0] t_valid_q, t_valid_d;
   logic [11:0] t_kind_q, t_kind_d;
   logic [167:0] t_line_q, t_line_d;
@@ -201,9 +242,9 @@ module spandex_llc_line (
   // RspV, RspS, RspWT+data, RspO+data carry data
   assign out_data_o = (e_rs && (e_rkind_q == 4'd0 || e_rkind_q == 4'd1 || e_rkind_q == 4'd4 ||
                        e_rkind_q == 4'd5)) ? e_data_q : '0;
-  // the stages advance: D when E is free, M when D is
+  // the stages advance: D when the next-job register is empty, M when D does
   logic d_adv, m_adv, slot;
-  assign d_adv = d_valid_q && e_free;
+  assign d_adv = d_valid_q && !k_valid_q;
   assign m_adv = m_valid_q && (!d_valid_q || d_adv);
   assign slot = !m_valid_q || m_adv;
 
@@ -238,7 +279,9 @@ module spandex_llc_line (
                          IsReq = 3'd4, IsDropRsp = 3'd5, IsDropMem = 3'd6, IsDropReq = 3'd7;
   logic [2:0] i_what;
   logic [5:0] i_set, m_set, d_set;
-  logic i_go, i_iss, swept, infl_req, infl_rep, room_t, room_q, p_start, p_end;
+  logic i_go_r, i_go_f, i_go_p, i_go_q, i_iss, swept, infl_req, infl_rep, room_t, room_q, p_start, p_end;
+  // the set of each candidate must not be held by M, D or W (no forwarding),
+  // compared for the four candidates in parallel
   assign m_set = m_line_q[5:0];
   assign d_set = d_line_q[5:0];
   assign swept = sw_q == 7'd64;
@@ -253,32 +296,38 @@ module spandex_llc_line (
     else if (mem_rsp_valid_i) i_set = i_fline[5:0];
     else if (pass_act_q) i_set = q_line_q[q_head_q*42 +: 6];
     else i_set = req_line_i[5:0];
-    // the set must not be held by M or D (no forwarding)
-    i_go = slot && !(m_valid_q && m_set == i_set) && !(d_valid_q && d_set == i_set);
+    i_go_r = slot && !(m_valid_q && m_set == rsp_line_i[5:0]) && !(d_valid_q && d_set == rsp_line_i[5:0]) &&
+           !(w_valid_q && w_set_q == rsp_line_i[5:0]);
+    i_go_f = slot && !(m_valid_q && m_set == i_fline[5:0]) && !(d_valid_q && d_set == i_fline[5:0]) &&
+           !(w_valid_q && w_set_q == i_fline[5:0]);
+    i_go_p = slot && !(m_valid_q && m_set == q_line_q[q_head_q*42 +: 6]) && !(d_valid_q && d_set == q_line_q[q_head_q*42 +: 6]) &&
+           !(w_valid_q && w_set_q == q_line_q[q_head_q*42 +: 6]);
+    i_go_q = slot && !(m_valid_q && m_set == req_line_i[5:0]) && !(d_valid_q && d_set == req_line_i[5:0]) &&
+           !(w_valid_q && w_set_q == req_line_i[5:0]);
     i_what = IsNone;
     if (!swept) i_what = IsNone;
     else if (rsp_valid_i) begin
       if ((rsp_type_i != 4'd7 && rsp_type_i != 4'd8) || 1'b0 || !i_rfound ||
           (rsp_type_i == 4'd7 && rsp_mask_i == '0)) i_what = IsDropRsp;
-      else if (i_go) i_what = IsRsp;
+      else if (i_go_r) i_what = IsRsp;
     end else if (mem_rsp_valid_i) begin
       if (!i_fok) i_what = IsDropMem;
-      else if (i_go) i_what = IsFill;
+      else if (i_go_f) i_what = IsFill;
     end else if (pass_act_q) begin
       // one replayed request at a time, its fill included
-      if (pass_left_q != '0 && q_n_q != '0 && room_t && !infl_rep && !i_fill_open && i_go)
+      if (pass_left_q != '0 && q_n_q != '0 && room_t && !infl_rep && !i_fill_open && i_go_p)
         i_what = IsReplay;
     end else if (!pass_req_q && req_valid_i) begin
       if (req_type_i == 3'd7 || 1'b0 || req_mask_i == '0) i_what = IsDropReq;
-      else if (room_t && room_q && i_go) i_what = IsReq;
+      else if (room_t && room_q && i_go_q) i_what = IsReq;
     end
   end
   assign i_iss = i_what == IsRsp || i_what == IsFill || i_what == IsReplay || i_what == IsReq;
   assign req_ready_o = i_what == IsReq || i_what == IsDropReq;
   assign rsp_ready_o = i_what == IsRsp || i_what == IsDropRsp;
   assign mem_rsp_ready_o = i_what == IsFill || i_what == IsDropMem;
-  assign idle_o = swept && !m_valid_q && !d_valid_q && !e_valid && !pass_act_q && !pass_req_q &&
-                  !i_fill_open;
+  assign idle_o = swept && !m_valid_q && !d_valid_q && !e_valid && !k_valid_q && !pass_act_q &&
+                  !pass_req_q && !i_fill_open;
   assign err_o = err_q;
 
   // ---- I: the event M receives ------------------------------------------------
@@ -342,7 +391,7 @@ module spandex_llc_line (
     if (meta_we) meta_q[meta_waddr] <= meta_wdata;
     if (i_iss) meta_rd_q <= meta_q[i_set];
   end
-  // ---- data RAM: one line per (set, way); read at M, written by D
+  // ---- data RAM: one line per (set, way); read at M, written by W
   logic [511:0] dmem_rd_q, n_data;
   logic [7:0] dmem_waddr, dmem_raddr;
   assign dmem_waddr = {d_set, d_way_q};
@@ -350,7 +399,7 @@ module spandex_llc_line (
   (* no_rw_check *)
   logic [511:0] dmem_q [0:255];
   always_ff @(posedge clk_i) begin
-    if (d_adv) dmem_q[dmem_waddr] <= n_data;
+    if (w_valid_q) dmem_q[w_addr_q] <= n_data;
     if (m_adv) dmem_rd_q <= dmem_q[dmem_raddr];
   end
 
@@ -400,6 +449,18 @@ module spandex_llc_line (
     else m_way = m_vway;
   end
 
+  logic m_blk, m_held, m_nway;
+  assign m_nway = !m_hit && m_rk_q != 3'd6;
+  always @* begin
+    m_blk = 1'b0;
+    for (int i = 0; i < 4; i++)
+      if (t_valid_q[i] && t_line_q[i*42 +: 42] == m_line_q) m_blk = 1'b1;
+    m_held = 1'b0;
+    for (int i = 0; i < 8; i++)
+      if (q_val_q[i] && (m_kind_q != 2'd1 || q_stay_q[i]) && (q_line_q[i*42 +: 42] == m_line_q ||
+          (m_nway && q_way_q[i] && q_line_q[i*42 +: 6] == m_set))) m_held = 1'b1;
+  end
+
   // ---- D: the way the event works on (cw_), the request Table III sees
   // (rq_) on which state (ri_: the way, a fresh line, or the filled line)
   logic [60:0] cw;
@@ -438,42 +499,49 @@ module spandex_llc_line (
   logic [2:0] tx_kind, tx_rkind, tx_rop;
   logic tx_inv;
   logic [1:0] tx_rdev;
-  logic [15:0] tx_rmask, tx_mu, tx_prvk;
+  logic [15:0] tx_mu, tx_prvk;
   logic [3:0] tx_pack, tx_shadd;
   logic [511:0] tx_rv;
-  assign tx_kind = t_kind_q[d_txn_q*3 +: 3];
-  assign tx_rkind = t_rkind_q[d_txn_q*3 +: 3];
-  assign tx_rop = t_rop_q[d_txn_q*3 +: 3];
-  assign tx_rdev = t_rdev_q[d_txn_q*2 +: 2];
-  assign tx_rmask = t_rmask_q[d_txn_q*16 +: 16];
+  // (the entry's fields and the request were selected in M: the entry cannot
+  // change meanwhile, since D's event is of another set)
+  assign tx_kind = d_tk_q;
+  assign tx_rkind = d_trk_q;
+  assign tx_rop = d_trop_q;
+  assign tx_rdev = d_trdev_q;
   assign tx_rv = t_rv_q[d_txn_q*512 +: 512];
-  assign tx_mu = t_mu_q[d_txn_q*16 +: 16];
-  assign tx_pack = t_pack_q[d_txn_q*4 +: 4];
-  assign tx_prvk = t_prvk_q[d_txn_q*16 +: 16];
-  assign tx_shadd = t_shadd_q[d_txn_q*4 +: 4];
-  assign tx_inv = t_inv_q[d_txn_q];
-  assign rq_kind = d_kind_q == 2'd3 ? tx_rkind : d_rk_q;
-  assign rq_dev = d_kind_q == 2'd3 ? tx_rdev : d_dev_q;
-  assign rq_op = d_kind_q == 2'd3 ? tx_rop : d_op_q;
-  assign rq_mask = d_kind_q == 2'd3 ? tx_rmask : d_mask_q;
+  assign tx_mu = d_tmu_q;
+  assign tx_pack = d_tpack_q;
+  assign tx_prvk = d_tprvk_q;
+  assign tx_shadd = d_tshadd_q;
+  assign tx_inv = d_tinv_q;
+  assign rq_kind = d_qk_q;
+  assign rq_dev = d_qdev_q;
+  assign rq_op = d_qop_q;
+  assign rq_mask = d_qmask_q;
   assign rq_v = d_kind_q == 2'd3 ? tx_rv : d_v_q;
-  // the line is blocked by a transaction, or held by a deferred request (of
-  // its line, or waiting for a way in its set when this one needs one; a
-  // replayed request looks only at those pushed back in this pass)
+  // the line is blocked by a transaction, or held by a deferred request (both
+  // found in M: emit_m_held)
   logic c_blk, c_nway, c_held;
   logic [1:0] c_tidx;
   assign c_nway = !d_hit_q && d_rk_q != 3'd6;
+  assign c_blk = d_blk_q;
+  assign c_held = d_held_q;
   always @* begin
-    c_blk = 1'b0;
     c_tidx = '0;
-    for (int i = 3; i >= 0; i--) begin
-      if (t_valid_q[i] && t_line_q[i*42 +: 42] == d_line_q) c_blk = 1'b1;
+    for (int i = 3; i >= 0; i--)
       if (!t_valid_q[i]) c_tidx = 2'(i);
-    end
-    c_held = 1'b0;
-    for (int i = 0; i < 8; i++)
-      if (q_val_q[i] && (d_kind_q != 2'd1 || q_stay_q[i]) && (q_line_q[i*42 +: 42] == d_line_q ||
-          (c_nway && q_way_q[i] && q_line_q[i*42 +: 6] == d_set))) c_held = 1'b1;
+  end
+
+  // ---- D: where each word written comes from (the decision picks a source per
+  // word: the data are selected after it; a ReqWT+data op is applied in W), and
+  // E's data
+  localparam logic [3:0] SrcDmem = 4'd0, SrcRi = 4'd1, SrcDv = 4'd2, SrcRqv = 4'd3, SrcTxv = 4'd4,
+                         SrcRrop = 4'd5, SrcRbop = 4'd6, SrcRqdev = 4'd7, SrcTxdev = 4'd8;
+  localparam logic [2:0] JdNone = 3'd0, JdRr = 3'd1, JdRb = 3'd2, JdVict = 3'd3, JdRbAll = 3'd4;
+  logic [511:0] rb_base;
+  always @* begin
+    for (int i = 0; i < 16; i++)
+      rb_base[i*32 +: 32] = (!d_rk_q[0] && d_mask_q[i]) ? d_v_q[i*32 +: 32] : dmem_rd_q[i*32 +: 32];
   end
 
   // ---- D: Table III, a request on a present line (spandex_llc_rule_request) --
@@ -481,7 +549,8 @@ module spandex_llc_line (
   logic [3:0] rr_sh, rr_invs, rr_pack, rr_shadd, rl_owners, rl_invs;
   logic [15:0] rr_owned, rr_fwords, rr_rmask, rr_mu, rr_prvk, rl_ownr, rl_m, rl_mo, rl_mu, rl_m2, rl_rvk;
   logic [31:0] rr_own;
-  logic [511:0] rr_data, rr_old, rr_rdata;
+  logic [63:0] rr_src;
+  logic [15:0] rr_rdm;
   logic [2:0] rr_fwd, rr_tkind, rr_treq;
   logic [3:0] rr_rkind;
   always @* begin
@@ -490,15 +559,14 @@ module spandex_llc_line (
     rr_owned = ri_owned;
     rr_dirty = ri_dirty;
     rr_own = ri_own;
-    rr_data = ri_data;
-    rr_old = '0;
+    rr_src = {16{SrcRi}};
     rr_invs = '0;
     rr_fwd = 3'd0;
     rr_fwords = '0;
     rr_rsp = 1'b0;
     rr_rkind = 4'd0;
     rr_rmask = '0;
-    rr_rdata = '0;
+    rr_rdm = '0;
     rr_open = 1'b0;
     rr_tkind = 3'd0;
     rr_treq = rq_kind;
@@ -537,7 +605,7 @@ module spandex_llc_line (
           rr_rsp = 1'b1;
           rr_rkind = 4'd0;
           rr_rmask = rl_mu;
-          rr_rdata = ri_data & lanes(rl_mu);
+          rr_rdm = rl_mu;
         end
       end
       3'd1: begin
@@ -553,7 +621,7 @@ module spandex_llc_line (
             rr_rsp = 1'b1;
             rr_rkind = 4'd1;
             rr_rmask = rl_mu;
-            rr_rdata = ri_data & lanes(rl_mu);
+            rr_rdm = rl_mu;
           end
           if (rl_mo != '0) begin
             rr_open = 1'b1;
@@ -576,7 +644,7 @@ module spandex_llc_line (
           for (int i = 0; i < 16; i++)
             if (rl_mo[i]) begin
               rr_own[i*2 +: 2] = rq_dev;
-              rr_data[i*32 +: 32] = {30'd0, rq_dev};
+              rr_src[i*4 +: 4] = SrcRqdev; // the owner's ID in the data field
             end
           if (rl_invs != '0) begin
             rr_open = 1'b1;
@@ -589,12 +657,12 @@ module spandex_llc_line (
             rr_rsp = 1'b1;
             rr_rkind = 4'd5;
             rr_rmask = rl_mu;
-            rr_rdata = rr_data & lanes(rl_mu);
+            rr_rdm = rl_mu;
             rr_owned = rr_owned | rl_mu;
             for (int i = 0; i < 16; i++)
               if (rl_mu[i]) begin
                 rr_own[i*2 +: 2] = rq_dev;
-                rr_data[i*32 +: 32] = {30'd0, rq_dev};
+                rr_src[i*4 +: 4] = SrcRqdev; // the owner's ID in the data field
               end
             if (ri_st) begin
               rr_st = 1'b0;
@@ -618,7 +686,7 @@ module spandex_llc_line (
         for (int i = 0; i < 16; i++)
           if (rl_mo[i]) begin
             rr_own[i*2 +: 2] = rq_dev;
-            rr_data[i*32 +: 32] = {30'd0, rq_dev};
+            rr_src[i*4 +: 4] = SrcRqdev; // the owner's ID in the data field
           end
         if (rl_invs != '0) begin
           rr_open = 1'b1;
@@ -631,12 +699,12 @@ module spandex_llc_line (
           rr_rsp = 1'b1;
           rr_rkind = 4'd3;
           rr_rmask = rl_mu;
-          rr_rdata = '0;
+          rr_rdm = '0;
           rr_owned = rr_owned | rl_mu;
           for (int i = 0; i < 16; i++)
             if (rl_mu[i]) begin
               rr_own[i*2 +: 2] = rq_dev;
-              rr_data[i*32 +: 32] = {30'd0, rq_dev};
+              rr_src[i*4 +: 4] = SrcRqdev; // the owner's ID in the data field
             end
           if (ri_st) begin
             rr_st = 1'b0;
@@ -659,7 +727,7 @@ module spandex_llc_line (
         for (int i = 0; i < 16; i++)
           if (rl_mo[i]) begin
             rr_own[i*2 +: 2] = rq_dev;
-            rr_data[i*32 +: 32] = {30'd0, rq_dev};
+            rr_src[i*4 +: 4] = SrcRqdev; // the owner's ID in the data field
           end
         if (rl_invs != '0) begin
           rr_open = 1'b1;
@@ -672,12 +740,12 @@ module spandex_llc_line (
           rr_rsp = 1'b1;
           rr_rkind = 4'd5;
           rr_rmask = rl_mu;
-          rr_rdata = rr_data & lanes(rl_mu);
+          rr_rdm = rl_mu;
           rr_owned = rr_owned | rl_mu;
           for (int i = 0; i < 16; i++)
             if (rl_mu[i]) begin
               rr_own[i*2 +: 2] = rq_dev;
-              rr_data[i*32 +: 32] = {30'd0, rq_dev};
+              rr_src[i*4 +: 4] = SrcRqdev; // the owner's ID in the data field
             end
           if (ri_st) begin
             rr_st = 1'b0;
@@ -703,21 +771,20 @@ module spandex_llc_line (
         end else if (rl_m2 != '0) begin
           for (int i = 0; i < 16; i++)
             if (rl_m2[i]) begin
-              rr_old[i*32 +: 32] = rr_data[i*32 +: 32];
               if (rq_kind == 3'd2) begin
                 rr_owned[i] = 1'b0;
-                rr_data[i*32 +: 32] = rq_v[i*32 +: 32];
+                rr_src[i*4 +: 4] = SrcRqv;
                 rr_dirty = 1'b1;
               end else if (rq_op != 3'd0) begin
                 rr_owned[i] = 1'b0;
-                rr_data[i*32 +: 32] = op_apply(rq_op, rr_old[i*32 +: 32], rq_v[i*32 +: 32]);
+                rr_src[i*4 +: 4] = SrcRrop;
                 rr_dirty = 1'b1;
               end
             end
           rr_rsp = 1'b1;
           rr_rkind = rq_kind == 3'd2 ? 4'd2 : 4'd4;
           rr_rmask = rl_m2;
-          rr_rdata = rq_kind == 3'd2 ? '0 : rr_old;
+          rr_rdm = rq_kind == 3'd2 ? '0 : rl_m2;
         end
       end
       default: ;
@@ -731,7 +798,8 @@ module spandex_llc_line (
   logic [3:0] rb_sh, rb_pack;
   logic [15:0] rb_owned, rb_prvk, rb_rmask, rb_ownd;
   logic [31:0] rb_own;
-  logic [511:0] rb_data, rb_old, rb_rdata;
+  logic [63:0] rb_src;
+  logic [15:0] rb_rdm;
   logic [3:0] rb_rkind;
   always @* begin
     rb_valid = cw_valid;
@@ -740,8 +808,7 @@ module spandex_llc_line (
     rb_owned = cw_owned;
     rb_dirty = cw_dirty;
     rb_own = cw_own;
-    rb_data = dmem_rd_q;
-    rb_old = '0;
+    rb_src = {16{SrcDmem}};
     rb_pack = tx_pack;
     rb_prvk = tx_prvk;
     rb_err = 1'b0;
@@ -749,7 +816,7 @@ module spandex_llc_line (
     rb_rsp = 1'b0;
     rb_rkind = 4'd0;
     rb_rmask = '0;
-    rb_rdata = '0;
+    rb_rdm = '0;
     for (int i = 0; i < 16; i++) rb_ownd[i] = cw_owned[i] && cw_own[i*2 +: 2] == d_dev_q;
     if (d_rk_q[0]) begin
       if ((tx_pack & (4'd1 << d_dev_q)) == '0) rb_err = 1'b1;
@@ -763,7 +830,7 @@ module spandex_llc_line (
       for (int i = 0; i < 16; i++)
         if (d_mask_q[i]) begin
           rb_owned[i] = 1'b0;
-          rb_data[i*32 +: 32] = d_v_q[i*32 +: 32];
+          rb_src[i*4 +: 4] = SrcDv;
           rb_dirty = 1'b1;
         end
       rb_prvk = rb_prvk & ~d_mask_q;
@@ -783,12 +850,12 @@ module spandex_llc_line (
         rb_rsp = 1'b1;
         rb_rkind = tx_rkind == 3'd5 ? 4'd5 : 4'd3;
         rb_rmask = tx_mu;
-        rb_rdata = tx_rkind == 3'd5 ? rb_data & lanes(tx_mu) : '0;
+        rb_rdm = tx_rkind == 3'd5 ? tx_mu : '0;
         rb_owned = rb_owned | tx_mu;
         for (int i = 0; i < 16; i++)
           if (tx_mu[i]) begin
             rb_own[i*2 +: 2] = tx_rdev;
-            rb_data[i*32 +: 32] = {30'd0, tx_rdev};
+            rb_src[i*4 +: 4] = SrcTxdev; // the owner's ID in the data field
           end
         rb_st = 1'b0;
         rb_sh = '0;
@@ -796,21 +863,20 @@ module spandex_llc_line (
       default: begin // the write (its op) and its response
         for (int i = 0; i < 16; i++)
           if (tx_mu[i]) begin
-            rb_old[i*32 +: 32] = rb_data[i*32 +: 32];
             if (tx_rkind == 3'd2) begin
               rb_owned[i] = 1'b0;
-              rb_data[i*32 +: 32] = tx_rv[i*32 +: 32];
+              rb_src[i*4 +: 4] = SrcTxv;
               rb_dirty = 1'b1;
             end else if (tx_rop != 3'd0) begin
               rb_owned[i] = 1'b0;
-              rb_data[i*32 +: 32] = op_apply(tx_rop, rb_old[i*32 +: 32], tx_rv[i*32 +: 32]);
+              rb_src[i*4 +: 4] = SrcRbop;
               rb_dirty = 1'b1;
             end
           end
         rb_rsp = 1'b1;
         rb_rkind = tx_rkind == 3'd2 ? 4'd2 : 4'd4;
         rb_rmask = tx_mu;
-        rb_rdata = tx_rkind == 3'd2 ? '0 : rb_old;
+        rb_rdm = tx_rkind == 3'd2 ? '0 : tx_mu;
         if (tx_inv) begin
           rb_st = 1'b0;
           rb_sh = '0;
@@ -827,14 +893,18 @@ module spandex_llc_line (
   logic [3:0] a_sh, j_invs, x_pack, x_shadd;
   logic [15:0] a_owned, j_fwords, j_rmask, x_mu, x_prvk;
   logic [31:0] a_own, j_fown;
-  logic [511:0] a_data, j_data;
+  logic [63:0] a_src;
+  logic [511:0] j_data;
+  logic [2:0] j_dsel;
   logic [41:0] j_wrline, j_line, x_line, d_vline;
   logic [1:0] j_rdid;
   logic [1:0] j_freq, j_rdev;
   logic [2:0] j_fwd, x_kind, x_treq;
   logic [3:0] j_rkind;
-  logic x_inv;
+  logic x_inv, j_any;
   assign d_vline = {cw_tag, d_set};
+  // the job has a message
+  assign j_any = j_memwr || j_memrd || j_invs != '0 || j_fwords != '0 || j_rsp;
   // a miss allocates without a fill for a whole-line ReqO or ReqWT
   assign c_fill = !((d_rk_q == 3'd3 && (1'b1)) || (d_rk_q == 3'd2 && (&d_mask_q)));
   always @* begin
@@ -845,7 +915,7 @@ module spandex_llc_line (
     a_owned = cw_owned;
     a_dirty = cw_dirty;
     a_own = cw_own;
-    a_data = dmem_rd_q;
+    a_src = {16{SrcDmem}};
     a_touch = 1'b0;
     j_memwr = 1'b0;
     j_wrline = '0;
@@ -861,7 +931,7 @@ module spandex_llc_line (
     j_rkind = 4'd0;
     j_rdev = '0;
     j_rmask = '0;
-    j_data = '0;
+    j_dsel = JdNone;
     x_open = 1'b0;
     x_kind = 3'd0;
     x_treq = d_rk_q;
@@ -887,21 +957,21 @@ module spandex_llc_line (
         a_owned = rb_owned;
         a_dirty = rb_dirty;
         a_own = rb_own;
-        a_data = rb_data;
+        a_src = rb_src;
         j_memwr = rb_memwr;
         j_wrline = rb_memwr ? d_line_q : '0;
         j_rsp = rb_rsp;
         j_rkind = rb_rkind;
         j_rdev = tx_rdev;
         j_rmask = rb_rmask;
-        j_data = rb_memwr ? rb_data : rb_rdata;
+        j_dsel = rb_memwr ? JdRbAll : JdRb;
         x_close = rb_done;
         x_upd = !rb_done;
         c_done = rb_done;
       end
     end
     2'd3: begin // fill data: the waiting request on the filled line
-      a_data = d_v_q;
+      a_src = {16{SrcDv}};
       if (rr_err) c_err = 1'b1;
       else begin
         a_st = rr_st;
@@ -909,7 +979,7 @@ module spandex_llc_line (
         a_owned = rr_owned;
         a_dirty = rr_dirty;
         a_own = rr_own;
-        a_data = rr_data;
+        a_src = rr_src;
         j_invs = rr_invs;
         j_fwd = rr_fwd;
         j_fwords = rr_fwords;
@@ -919,7 +989,7 @@ module spandex_llc_line (
         j_rkind = rr_rkind;
         j_rdev = rq_dev;
         j_rmask = rr_rmask;
-        if (!j_memwr) j_data = rr_rdata;
+        if (!j_memwr) j_dsel = JdRr;
         x_open = rr_open;
         x_kind = rr_tkind;
         x_treq = rr_treq;
@@ -943,7 +1013,7 @@ module spandex_llc_line (
           for (int i = 0; i < 16; i++)
             if (d_mask_q[i] && cw_owned[i] && cw_own[i*2 +: 2] == d_dev_q) begin
               a_owned[i] = 1'b0;
-              a_data[i*32 +: 32] = d_v_q[i*32 +: 32];
+              a_src[i*4 +: 4] = SrcDv;
               a_dirty = 1'b1;
             end
         j_rsp = 1'b1;
@@ -959,7 +1029,7 @@ module spandex_llc_line (
           a_owned = rr_owned;
           a_dirty = rr_dirty;
           a_own = rr_own;
-          a_data = rr_data;
+          a_src = rr_src;
           j_invs = rr_invs;
           j_fwd = rr_fwd;
           j_fwords = rr_fwords;
@@ -969,7 +1039,7 @@ module spandex_llc_line (
           j_rkind = rr_rkind;
           j_rdev = rq_dev;
           j_rmask = rr_rmask;
-          if (!j_memwr) j_data = rr_rdata;
+          if (!j_memwr) j_dsel = JdRr;
           x_open = rr_open;
           x_kind = rr_tkind;
           x_treq = rr_treq;
@@ -1001,7 +1071,7 @@ module spandex_llc_line (
         if (!d_free_q && cw_dirty) begin
           j_memwr = 1'b1;
           j_wrline = d_vline;
-          j_data = dmem_rd_q;
+          j_dsel = JdVict;
         end
         a_valid = 1'b1;
         a_tag = d_line_q[41:6];
@@ -1024,7 +1094,7 @@ module spandex_llc_line (
             a_owned = rr_owned;
             a_dirty = rr_dirty;
             a_own = rr_own;
-            a_data = rr_data;
+            a_src = rr_src;
             j_invs = rr_invs;
             j_fwd = rr_fwd;
             j_fwords = rr_fwords;
@@ -1034,7 +1104,7 @@ module spandex_llc_line (
             j_rkind = rr_rkind;
             j_rdev = rq_dev;
             j_rmask = rr_rmask;
-            if (!j_memwr) j_data = rr_rdata;
+            if (!j_memwr) j_dsel = JdRr;
             x_open = rr_open;
             x_kind = rr_tkind;
             x_treq = rr_treq;
@@ -1068,7 +1138,39 @@ module spandex_llc_line (
         if (d_way_q == 2'(w)) n_row[w*61+59 +: 2] = '0;
         else if (d_row_q[w*61+59 +: 2] < cw_rank)
           n_row[w*61+59 +: 2] = d_row_q[w*61+59 +: 2] + 2'd1;
-    n_data = a_data;
+  end
+  // W's operands: per word the value written (or a ReqWT+data's old value)
+  // and the op's operand; E's data
+  logic [511:0] w_a_n;
+  logic [15:0] w_isop_n;
+  always @* begin
+    for (int i = 0; i < 16; i++) begin
+      w_isop_n[i] = a_src[i*4 +: 4] == SrcRrop || a_src[i*4 +: 4] == SrcRbop;
+      case (a_src[i*4 +: 4])
+        SrcRi: w_a_n[i*32 +: 32] = ri_data[i*32 +: 32];
+        SrcDv: w_a_n[i*32 +: 32] = d_v_q[i*32 +: 32];
+        SrcRqv: w_a_n[i*32 +: 32] = rq_v[i*32 +: 32];
+        SrcTxv: w_a_n[i*32 +: 32] = tx_rv[i*32 +: 32];
+        SrcRrop: w_a_n[i*32 +: 32] = ri_data[i*32 +: 32];
+        SrcRbop: w_a_n[i*32 +: 32] = rb_base[i*32 +: 32];
+        SrcRqdev: w_a_n[i*32 +: 32] = 32'(rq_dev);
+        SrcTxdev: w_a_n[i*32 +: 32] = 32'(tx_rdev);
+        default: w_a_n[i*32 +: 32] = dmem_rd_q[i*32 +: 32];
+      endcase
+    end
+    case (j_dsel)
+      JdRr: j_data = ri_data & lanes(rr_rdm);
+      JdRb: j_data = rb_base & lanes(rb_rdm);
+      JdVict: j_data = dmem_rd_q;
+      JdRbAll: j_data = rb_base;
+      default: j_data = '0;
+    endcase
+  end
+  // ---- W: the line written (a ReqWT+data's words: the op on the old value)
+  always @* begin
+    for (int i = 0; i < 16; i++)
+      n_data[i*32 +: 32] = w_isop_q[i] ? op_apply(w_op_q, w_a_q[i*32 +: 32], w_b_q[i*32 +: 32])
+                                   : w_a_q[i*32 +: 32];
   end
 
   // ---- next state ----------------------------------------------------------
@@ -1098,6 +1200,28 @@ module spandex_llc_line (
     d_free_d = d_free_q;
     d_vok_d = d_vok_q;
     d_row_d = d_row_q;
+    d_tk_d = d_tk_q;
+    d_trk_d = d_trk_q;
+    d_trop_d = d_trop_q;
+    d_trdev_d = d_trdev_q;
+    d_tmu_d = d_tmu_q;
+    d_tpack_d = d_tpack_q;
+    d_tprvk_d = d_tprvk_q;
+    d_tshadd_d = d_tshadd_q;
+    d_tinv_d = d_tinv_q;
+    d_qk_d = d_qk_q;
+    d_qdev_d = d_qdev_q;
+    d_qop_d = d_qop_q;
+    d_qmask_d = d_qmask_q;
+    d_blk_d = d_blk_q;
+    d_held_d = d_held_q;
+    w_valid_d = w_valid_q;
+    w_set_d = w_set_q;
+    w_addr_d = w_addr_q;
+    w_a_d = w_a_q;
+    w_b_d = w_b_q;
+    w_isop_d = w_isop_q;
+    w_op_d = w_op_q;
     e_memwr_d = e_memwr_q;
     e_wrline_d = e_wrline_q;
     e_memrd_d = e_memrd_q;
@@ -1113,6 +1237,22 @@ module spandex_llc_line (
     e_rdev_d = e_rdev_q;
     e_rmask_d = e_rmask_q;
     e_data_d = e_data_q;
+    k_valid_d = k_valid_q;
+    k_memwr_d = k_memwr_q;
+    k_wrline_d = k_wrline_q;
+    k_memrd_d = k_memrd_q;
+    k_rdid_d = k_rdid_q;
+    k_line_d = k_line_q;
+    k_invs_d = k_invs_q;
+    k_fwd_d = k_fwd_q;
+    k_fwords_d = k_fwords_q;
+    k_freq_d = k_freq_q;
+    k_fown_d = k_fown_q;
+    k_rsp_d = k_rsp_q;
+    k_rkind_d = k_rkind_q;
+    k_rdev_d = k_rdev_q;
+    k_rmask_d = k_rmask_q;
+    k_data_d = k_data_q;
     t_valid_d = t_valid_q;
     t_kind_d = t_kind_q;
     t_line_d = t_line_q;
@@ -1153,23 +1293,62 @@ module spandex_llc_line (
       else if (e_fw) e_fwords_d = e_fwords_q & ~e_grp;
       else e_rsp_d = 1'b0;
     end
+    // E takes the next job when it is free, else D's; D's job waits in k_
+    if (e_free && k_valid_q) begin
+          e_memwr_d = k_memwr_q;
+          e_wrline_d = k_wrline_q;
+          e_memrd_d = k_memrd_q;
+          e_rdid_d = k_rdid_q;
+          e_line_d = k_line_q;
+          e_invs_d = k_invs_q;
+          e_fwd_d = k_fwd_q;
+          e_fwords_d = k_fwords_q;
+          e_freq_d = k_freq_q;
+          e_fown_d = k_fown_q;
+          e_rsp_d = k_rsp_q;
+          e_rkind_d = k_rkind_q;
+          e_rdev_d = k_rdev_q;
+          e_rmask_d = k_rmask_q;
+          e_data_d = k_data_q;
+      k_valid_d = 1'b0;
+    end
+    // (a job without a message leaves E empty, or k_ empty)
     if (d_adv) begin
-      e_memwr_d = j_memwr;
-      e_wrline_d = j_wrline;
-      e_memrd_d = j_memrd;
-      e_rdid_d = j_rdid;
-      e_line_d = j_line;
-      e_invs_d = j_invs;
-      e_fwd_d = j_fwd;
-      e_fwords_d = j_fwords;
-      e_freq_d = j_freq;
-      e_fown_d = j_fown;
-      e_rsp_d = j_rsp;
-      e_rkind_d = j_rkind;
-      e_rdev_d = j_rdev;
-      e_rmask_d = j_rmask;
-      e_data_d = j_data;
       d_valid_d = 1'b0;
+      if (e_free && !k_valid_q) begin
+          e_memwr_d = j_memwr;
+          e_wrline_d = j_wrline;
+          e_memrd_d = j_memrd;
+          e_rdid_d = j_rdid;
+          e_line_d = j_line;
+          e_invs_d = j_invs;
+          e_fwd_d = j_fwd;
+          e_fwords_d = j_fwords;
+          e_freq_d = j_freq;
+          e_fown_d = j_fown;
+          e_rsp_d = j_rsp;
+          e_rkind_d = j_rkind;
+          e_rdev_d = j_rdev;
+          e_rmask_d = j_rmask;
+          e_data_d = j_data;
+      end else begin
+          k_memwr_d = j_memwr;
+          k_wrline_d = j_wrline;
+          k_memrd_d = j_memrd;
+          k_rdid_d = j_rdid;
+          k_line_d = j_line;
+          k_invs_d = j_invs;
+          k_fwd_d = j_fwd;
+          k_fwords_d = j_fwords;
+          k_freq_d = j_freq;
+          k_fown_d = j_fown;
+          k_rsp_d = j_rsp;
+          k_rkind_d = j_rkind;
+          k_rdev_d = j_rdev;
+          k_rmask_d = j_rmask;
+          k_data_d = j_data;
+        k_valid_d = j_any;
+      end
     end
     if (m_adv) begin
       d_valid_d = 1'b1;
@@ -1186,6 +1365,22 @@ module spandex_llc_line (
       d_free_d = m_free;
       d_vok_d = m_vany && !m_evs;
       d_row_d = meta_rd_q;
+      d_blk_d = m_blk;
+      d_held_d = m_held;
+      d_tk_d = t_kind_q[m_txn_q*3 +: 3];
+      d_trk_d = t_rkind_q[m_txn_q*3 +: 3];
+      d_trop_d = t_rop_q[m_txn_q*3 +: 3];
+      d_trdev_d = t_rdev_q[m_txn_q*2 +: 2];
+      d_tmu_d = t_mu_q[m_txn_q*16 +: 16];
+      d_tpack_d = t_pack_q[m_txn_q*4 +: 4];
+      d_tprvk_d = t_prvk_q[m_txn_q*16 +: 16];
+      d_tshadd_d = t_shadd_q[m_txn_q*4 +: 4];
+      d_tinv_d = t_inv_q[m_txn_q];
+      // the request Table III sees: a fill's is its transaction's
+      d_qk_d = m_kind_q == 2'd3 ? t_rkind_q[m_txn_q*3 +: 3] : m_rk_q;
+      d_qdev_d = m_kind_q == 2'd3 ? t_rdev_q[m_txn_q*2 +: 2] : m_dev_q;
+      d_qop_d = m_kind_q == 2'd3 ? t_rop_q[m_txn_q*3 +: 3] : m_op_q;
+      d_qmask_d = m_kind_q == 2'd3 ? t_rmask_q[m_txn_q*16 +: 16] : m_mask_q;
       m_valid_d = 1'b0;
     end
     if (i_iss) begin
@@ -1198,6 +1393,15 @@ module spandex_llc_line (
       m_mask_d = i_mask;
       m_v_d = i_v;
       m_txn_d = i_txn;
+    end
+    w_valid_d = d_adv;
+    if (d_adv) begin
+      w_set_d = d_set;
+      w_addr_d = dmem_waddr;
+      w_a_d = w_a_n;
+      w_isop_d = w_isop_n;
+      w_b_d = d_kind_q == 2'd2 ? tx_rv : rq_v;
+      w_op_d = d_kind_q == 2'd2 ? tx_rop : rq_op;
     end
     if (d_adv && x_open) begin
       t_valid_d[c_tidx] = 1'b1;
@@ -1287,6 +1491,28 @@ module spandex_llc_line (
       d_free_q <= '0;
       d_vok_q <= '0;
       d_row_q <= '0;
+      d_tk_q <= '0;
+      d_trk_q <= '0;
+      d_trop_q <= '0;
+      d_trdev_q <= '0;
+      d_tmu_q <= '0;
+      d_tpack_q <= '0;
+      d_tprvk_q <= '0;
+      d_tshadd_q <= '0;
+      d_tinv_q <= '0;
+      d_qk_q <= '0;
+      d_qdev_q <= '0;
+      d_qop_q <= '0;
+      d_qmask_q <= '0;
+      d_blk_q <= '0;
+      d_held_q <= '0;
+      w_valid_q <= '0;
+      w_set_q <= '0;
+      w_addr_q <= '0;
+      w_a_q <= '0;
+      w_b_q <= '0;
+      w_isop_q <= '0;
+      w_op_q <= '0;
       e_memwr_q <= '0;
       e_wrline_q <= '0;
       e_memrd_q <= '0;
@@ -1302,6 +1528,22 @@ module spandex_llc_line (
       e_rdev_q <= '0;
       e_rmask_q <= '0;
       e_data_q <= '0;
+      k_valid_q <= '0;
+      k_memwr_q <= '0;
+      k_wrline_q <= '0;
+      k_memrd_q <= '0;
+      k_rdid_q <= '0;
+      k_line_q <= '0;
+      k_invs_q <= '0;
+      k_fwd_q <= '0;
+      k_fwords_q <= '0;
+      k_freq_q <= '0;
+      k_fown_q <= '0;
+      k_rsp_q <= '0;
+      k_rkind_q <= '0;
+      k_rdev_q <= '0;
+      k_rmask_q <= '0;
+      k_data_q <= '0;
       t_valid_q <= '0;
       t_kind_q <= '0;
       t_line_q <= '0;
@@ -1358,6 +1600,28 @@ module spandex_llc_line (
       d_free_q <= d_free_d;
       d_vok_q <= d_vok_d;
       d_row_q <= d_row_d;
+      d_tk_q <= d_tk_d;
+      d_trk_q <= d_trk_d;
+      d_trop_q <= d_trop_d;
+      d_trdev_q <= d_trdev_d;
+      d_tmu_q <= d_tmu_d;
+      d_tpack_q <= d_tpack_d;
+      d_tprvk_q <= d_tprvk_d;
+      d_tshadd_q <= d_tshadd_d;
+      d_tinv_q <= d_tinv_d;
+      d_qk_q <= d_qk_d;
+      d_qdev_q <= d_qdev_d;
+      d_qop_q <= d_qop_d;
+      d_qmask_q <= d_qmask_d;
+      d_blk_q <= d_blk_d;
+      d_held_q <= d_held_d;
+      w_valid_q <= w_valid_d;
+      w_set_q <= w_set_d;
+      w_addr_q <= w_addr_d;
+      w_a_q <= w_a_d;
+      w_b_q <= w_b_d;
+      w_isop_q <= w_isop_d;
+      w_op_q <= w_op_d;
       e_memwr_q <= e_memwr_d;
       e_wrline_q <= e_wrline_d;
       e_memrd_q <= e_memrd_d;
@@ -1373,6 +1637,22 @@ module spandex_llc_line (
       e_rdev_q <= e_rdev_d;
       e_rmask_q <= e_rmask_d;
       e_data_q <= e_data_d;
+      k_valid_q <= k_valid_d;
+      k_memwr_q <= k_memwr_d;
+      k_wrline_q <= k_wrline_d;
+      k_memrd_q <= k_memrd_d;
+      k_rdid_q <= k_rdid_d;
+      k_line_q <= k_line_d;
+      k_invs_q <= k_invs_d;
+      k_fwd_q <= k_fwd_d;
+      k_fwords_q <= k_fwords_d;
+      k_freq_q <= k_freq_d;
+      k_fown_q <= k_fown_d;
+      k_rsp_q <= k_rsp_d;
+      k_rkind_q <= k_rkind_d;
+      k_rdev_q <= k_rdev_d;
+      k_rmask_q <= k_rmask_d;
+      k_data_q <= k_data_d;
       t_valid_q <= t_valid_d;
       t_kind_q <= t_kind_d;
       t_line_q <= t_line_d;
