@@ -4,13 +4,16 @@
  * (`cohmodel spandex-llc`, spec 9.2).
  *
  * Random streams simulate the devices' side: requests from devices with at
- * most one request each in flight, never for words the device owns (X15;
- * in line mode no request but ReqWB on a line it owns a word of), the Acks
- * and RspRvkOs the LLC asks for answered after random delays in random
- * order (an RspRvkO sometimes split), a memory with random latency, and
- * back-pressure on every output. The device side learns ownership from the
- * LLC's messages as the LLC sends them. A trace run feeds one event at a
- * time, each when the LLC is idle, so its output is the trace tool's.
+ * most one request each in flight (2-4 in `backlog`, each on its line),
+ * never for words the device owns (X15; in line mode no request but ReqWB
+ * on a line it owns a word of), the Acks and RspRvkOs the LLC asks for
+ * answered after random delays in random order (an RspRvkO sometimes
+ * split), a memory with random latency, and back-pressure on every output.
+ * The device side learns ownership from the LLC's messages as the LLC sends
+ * them. The `errors` stream is `mixed` with a protocol error injected every
+ * few thousand cycles (inject_*), which err_o must show. A trace run feeds
+ * one event at a time, each when the LLC is idle, so its output is the
+ * trace tool's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +25,8 @@
 #include "unit_trace.h"
 
 static const char *const committed[] = {"default", "paper", "fpga", "line", NULL};
-static const char *const streams[] = {"mixed", "conflict", "stream", NULL};
-enum { KIND_MIXED, KIND_CONFLICT, KIND_STREAM, KIND_TRACE };
+static const char *const streams[] = {"mixed", "conflict", "stream", "backlog", "errors", NULL};
+enum { KIND_MIXED, KIND_CONFLICT, KIND_STREAM, KIND_BACKLOG, KIND_ERRORS, KIND_TRACE };
 enum { FLAG_DUMP, FLAG_STATS, FLAG_CHECK };
 
 COHKIT_UNIT_PORTS_BEGIN(spandex_llc_cfg, spandex_llc_geom, spandex_llc_geom_of, c)
@@ -39,6 +42,7 @@ static int u_cfg_check_model(void *cfg, char *err, size_t len) { return spandex_
 #define POOL_MAX 256
 #define OWE_MAX 4096
 #define FILL_MAX 64
+#define INFLIGHT_MAX 4 /* requests a device has in flight (backlog: defer / devs + 1, at least 2) */
 
 typedef struct {
     spandex_msg_kind kind; /* SPANDEX_ACK or SPANDEX_RSPRVKO */
@@ -67,7 +71,8 @@ typedef struct {
     int *owner; /* npool x W: the registered owner as the messages say */
     memline *mem;
     size_t nmem, capmem;
-    outst dev[SPANDEX_LLC_DEVS_MAX];
+    outst dev[SPANDEX_LLC_DEVS_MAX][INFLIGHT_MAX];
+    unsigned depth; /* requests a device may have in flight */
     owe *ow;
     unsigned now;
     struct {
@@ -81,6 +86,12 @@ typedef struct {
     size_t ntr, next;
     int driving;
     uint64_t nreq[8], nmsg[SPANDEX_MSG_KINDS], valid_cyc, accepted, answers, fills, err_cycles;
+    /* errors: the request or answer offered is an injected error (req_bad:
+     * 1 type code 7, 2 empty mask); inj_k errors taken so far, the next due
+     * at inj_next; the cycles of the first one taken and of err_o's rise */
+    int req_bad, rsp_bad;
+    unsigned inj_k;
+    uint64_t inj_next, inj_ack, inj_req, inj_first, err_first;
 } sx_stim;
 
 /* ------------------------------------------------------------- memory */
@@ -146,8 +157,14 @@ static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, c
             return cohkit_unit_stim_trace_err(a, err, len);
         return 0;
     }
+    s->depth = 1;
+    if (s->b.kind == KIND_BACKLOG) {
+        s->depth = s->c.defer / s->c.devs + 1;
+        s->depth = s->depth < 2 ? 2 : s->depth > INFLIGHT_MAX ? INFLIGHT_MAX : s->depth;
+    }
     switch (s->b.kind) {
-    case KIND_CONFLICT: s->nsets = 1; per_set = s->c.ways + 2; break;
+    case KIND_CONFLICT:
+    case KIND_BACKLOG: s->nsets = 1; per_set = s->c.ways + 2; break;
     case KIND_STREAM: s->nsets = s->c.sets < 64 ? s->c.sets : 64; per_set = 1; break;
     default: s->nsets = s->c.sets < 4 ? s->c.sets : 4; per_set = 2 * s->c.ways; break;
     }
@@ -160,6 +177,7 @@ static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, c
     }
     for (i = 0; i < s->npool * s->g.words; i++)
         s->owner[i] = -1;
+    s->inj_next = s->b.kind == KIND_ERRORS ? 1000 + cohkit_unit_rnd(&s->b.rng) % 1000 : UINT64_MAX;
     return 0;
 }
 
@@ -184,7 +202,27 @@ static uint64_t owned_by(const sx_stim *s, int li, unsigned d)
     return m;
 }
 
-/* A legal request from a device with none in flight: 1, or 0 (none now). */
+/* Device d's request in flight on line, or NULL. */
+static outst *inflight(sx_stim *s, unsigned d, uint64_t line)
+{
+    unsigned k;
+    for (k = 0; d < SPANDEX_LLC_DEVS_MAX && k < s->depth; k++)
+        if (s->dev[d][k].active && s->dev[d][k].line == line)
+            return &s->dev[d][k];
+    return NULL;
+}
+
+/* Device d may ask for line: it has a request to spare and none on the line
+ * (a grant in flight there would make words it asks for its own, X15). */
+static int may_ask(sx_stim *s, unsigned d, uint64_t line)
+{
+    unsigned k, n = 0;
+    for (k = 0; k < s->depth; k++)
+        n += s->dev[d][k].active;
+    return n < s->depth && inflight(s, d, line) == NULL;
+}
+
+/* A legal request from a device with a request to spare: 1, or 0 (none now). */
 static int make_req(sx_stim *s)
 {
     static const spandex_msg_kind mixed[] = {SPANDEX_REQV,      SPANDEX_REQV,  SPANDEX_REQS,     SPANDEX_REQS,
@@ -195,7 +233,9 @@ static int make_req(sx_stim *s)
     unsigned d = (unsigned)(rnd(s) % s->c.devs), w;
     int li = (int)(rnd(s) % s->npool);
     uint64_t own;
-    if (s->dev[d].active)
+    if (s->b.kind == KIND_BACKLOG && pct(s) < 30)
+        li = 0; /* the hot line: many requests behind one blocked line */
+    if (!may_ask(s, d, pool_line(s, (unsigned)li)))
         return 0;
     memset(m, 0, sizeof *m);
     m->dev = d;
@@ -249,10 +289,65 @@ static int make_rsp(sx_stim *s, uint64_t cyc)
     return 1;
 }
 
+/* ------------------------------------------------- injected errors */
+/* An Ack the LLC does not wait for on a line it waits for, dropped in D as
+ * a protocol error: the line of an RspRvkO still owed, whose Invs all went
+ * before its RvkO or FwdReqS (canonical order), so that its transaction
+ * stays open and waits for an Ack from no device but those owing one; the
+ * Ack comes from another device. 1, or 0 (no such line now). */
+static int inject_ack(sx_stim *s)
+{
+    unsigned i, n = 0, k, d;
+    uint64_t line, cand = 0;
+    for (i = 0; i < s->now; i++)
+        n += s->ow[i].kind == SPANDEX_RSPRVKO;
+    if (n == 0)
+        return 0;
+    k = (unsigned)(rnd(s) % n);
+    for (i = 0; i < s->now; i++)
+        if (s->ow[i].kind == SPANDEX_RSPRVKO && k-- == 0)
+            break;
+    line = s->ow[i].line;
+    for (d = 0; d < s->c.devs; d++)
+        cand |= 1ull << d;
+    for (i = 0; i < s->now; i++)
+        if (s->ow[i].kind == SPANDEX_ACK && s->ow[i].line == line)
+            cand &= ~(1ull << s->ow[i].dev);
+    if (cand == 0)
+        return 0;
+    k = (unsigned)(rnd(s) % (uint64_t)cohkit_popcount(cand));
+    for (d = 0; !(cand >> d & 1) || k-- != 0; d++)
+        ;
+    memset(&s->rsp, 0, sizeof s->rsp);
+    s->rsp.kind = SPANDEX_ACK;
+    s->rsp.dev = d;
+    s->rsp.line = line;
+    s->rsp_bad = 1;
+    return 1;
+}
+
+/* A malformed request, dropped at issue as a protocol error: type code 7
+ * or an empty mask, in turn. */
+static int inject_req(sx_stim *s)
+{
+    spandex_msg *m = &s->req;
+    unsigned w;
+    memset(m, 0, sizeof *m);
+    m->kind = SPANDEX_REQV;
+    m->dev = (unsigned)(rnd(s) % s->c.devs);
+    m->line = pool_line(s, (unsigned)(rnd(s) % s->npool));
+    s->req_bad = s->inj_k & 2 ? 2 : 1;
+    m->mask = s->req_bad == 2 ? 0 : (rnd(s) & s->g.full) | 1;
+    for (w = 0; w < s->g.words; w++)
+        if (m->mask >> w & 1)
+            m->v[w] = value(s);
+    return 1;
+}
+
 static void put_req(const sx_stim *s, uint64_t *in, const spandex_msg *m)
 {
     in[s->p.off[P(req_valid_i)]] = 1;
-    in[s->p.off[P(req_type_i)]] = (uint64_t)(m->kind - SPANDEX_REQV);
+    in[s->p.off[P(req_type_i)]] = m == &s->req && s->req_bad == 1 ? 7 : (uint64_t)(m->kind - SPANDEX_REQV);
     in[s->p.off[P(req_src_i)]] = m->dev;
     in[s->p.off[P(req_line_i)]] = m->line >> s->g.line_bits;
     in[s->p.off[P(req_mask_i)]] = m->mask;
@@ -296,10 +391,16 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     if (s->b.trace) {
         drive_trace(s, in);
     } else {
+        /* an injected error waits for its port to be free of a legal one
+         * (Ack and malformed request in turn) */
+        if (!s->have_req && cyc >= s->inj_next && (s->inj_k & 1))
+            s->have_req = inject_req(s);
         if (!s->have_req && pct(s) < s->b.bp.valid)
             s->have_req = make_req(s);
         if (s->have_req)
             put_req(s, in, &s->req);
+        if (!s->have_rsp && cyc >= s->inj_next && !(s->inj_k & 1))
+            s->have_rsp = inject_ack(s);
         if (!s->have_rsp && pct(s) < 60)
             s->have_rsp = make_rsp(s, cyc);
         if (s->have_rsp)
@@ -318,6 +419,15 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 }
 
 /* ------------------------------------------------------------ observe */
+/* The bound of an answer's delay: in backlog a quarter of the answers
+ * come late, holding their lines blocked while requests pile up behind. */
+static unsigned answer_delay(sx_stim *s)
+{
+    if (s->b.kind == KIND_CONFLICT)
+        return 8;
+    return s->b.kind == KIND_BACKLOG && pct(s) < 25 ? 200 : 24;
+}
+
 static void add_owe(sx_stim *s, spandex_msg_kind k, unsigned d, uint64_t line, uint64_t mask, uint64_t cyc)
 {
     owe *o;
@@ -328,15 +438,15 @@ static void add_owe(sx_stim *s, spandex_msg_kind k, unsigned d, uint64_t line, u
     o->dev = d;
     o->line = line;
     o->mask = mask;
-    o->due = cyc + 1 + rnd(s) % (s->b.kind == KIND_CONFLICT ? 8 : 24);
+    o->due = cyc + 1 + rnd(s) % answer_delay(s);
 }
 
 /* The words of requestor r's request in flight on line that a response or
  * forward answers. */
 static void answered(sx_stim *s, unsigned r, uint64_t line, uint64_t mask)
 {
-    outst *o = r < SPANDEX_LLC_DEVS_MAX ? &s->dev[r] : NULL;
-    if (o && o->active && o->line == line) {
+    outst *o = inflight(s, r, line);
+    if (o) {
         o->remaining &= ~mask;
         o->active = o->remaining != 0;
     }
@@ -359,9 +469,11 @@ static void on_fwd(sx_stim *s, const spandex_msg *m, uint64_t cyc)
     case SPANDEX_INV: add_owe(s, SPANDEX_ACK, m->dev, m->line, 0, cyc); return;
     case SPANDEX_RVKO: add_owe(s, SPANDEX_RSPRVKO, m->dev, m->line, m->mask, cyc); return;
     case SPANDEX_FWDREQS: add_owe(s, SPANDEX_RSPRVKO, m->dev, m->line, m->mask, cyc); break;
-    case SPANDEX_FWDREQO:
-        set_owner(s, m->line, m->mask, s->dev[m->req].kind == SPANDEX_REQWT ? -1 : (int)m->req, -1);
+    case SPANDEX_FWDREQO: {
+        const outst *o = inflight(s, m->req, m->line);
+        set_owner(s, m->line, m->mask, o && o->kind == SPANDEX_REQWT ? -1 : (int)m->req, -1);
         break;
+    }
     case SPANDEX_FWDREQODATA: set_owner(s, m->line, m->mask, (int)m->req, -1); break;
     default: break;
     }
@@ -440,6 +552,24 @@ static void answer_taken(sx_stim *s, const spandex_msg *m)
     s->answers++;
 }
 
+/* A slot of device d for its request taken (may_ask left one free). */
+static outst *free_slot(sx_stim *s, unsigned d)
+{
+    unsigned k;
+    for (k = 0; k + 1 < s->depth && s->dev[d][k].active; k++)
+        ;
+    return &s->dev[d][k];
+}
+
+/* An injected error taken: counted, and the next one drawn. */
+static void inject_taken(sx_stim *s, uint64_t cyc, uint64_t *count)
+{
+    if (s->inj_k++ == 0)
+        s->inj_first = cyc;
+    (*count)++;
+    s->inj_next = cyc + 4000 + rnd(s) % 4000;
+}
+
 static void observe_inputs(sx_stim *s, uint64_t cyc, const uint64_t *in, const uint64_t *out)
 {
     int req_taken = (in[s->p.off[P(req_valid_i)]] & 1) && (out[s->p.off[P(req_ready_o)]] & 1);
@@ -458,9 +588,12 @@ static void observe_inputs(sx_stim *s, uint64_t cyc, const uint64_t *in, const u
         }
         return;
     }
-    (void)cyc;
-    if (req_taken) {
-        outst *o = &s->dev[s->req.dev];
+    if (req_taken && s->req_bad) {
+        inject_taken(s, cyc, &s->inj_req);
+        s->req_bad = 0;
+        s->have_req = 0;
+    } else if (req_taken) {
+        outst *o = free_slot(s, s->req.dev);
         int widened = s->c.gran == SPANDEX_LLC_GRAN_LINE && s->req.kind != SPANDEX_REQWT &&
                       s->req.kind != SPANDEX_REQWTDATA && s->req.kind != SPANDEX_REQWB;
         o->active = 1;
@@ -471,8 +604,12 @@ static void observe_inputs(sx_stim *s, uint64_t cyc, const uint64_t *in, const u
         s->accepted++;
         s->have_req = 0;
     }
-    if (rsp_taken) {
+    if (rsp_taken && s->rsp_bad)
+        inject_taken(s, cyc, &s->inj_ack);
+    else if (rsp_taken)
         answer_taken(s, &s->rsp);
+    if (rsp_taken) {
+        s->rsp_bad = 0;
         s->have_rsp = 0;
     }
 }
@@ -498,7 +635,8 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
     }
     /* idle_o of this cycle says nothing of an event taken in it */
     s->idle = (int)(out[s->p.off[P(idle_o)]] & 1) && !s->taken;
-    s->err_cycles += out[s->p.off[P(err_o)]] & 1;
+    if ((out[s->p.off[P(err_o)]] & 1) && s->err_cycles++ == 0)
+        s->err_first = cyc;
 }
 
 /* ------------------------------------------------------------ summary */
@@ -529,6 +667,13 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
         if (k != SPANDEX_RSPRVKO && k != SPANDEX_ACK && k != SPANDEX_NACK)
             fprintf(f, " %s %llu", spandex_msg_name((spandex_msg_kind)k), (unsigned long long)s->nmsg[k]);
     fprintf(f, "\n%sprotocol errors (err_o cycles) %llu\n", lead, (unsigned long long)s->err_cycles);
+    if (s->b.kind == KIND_ERRORS)
+        fprintf(f,
+                "%sinjected errors %llu (Acks not waited for %llu, malformed requests %llu), the first "
+                "taken in cycle %llu; err_o first high in cycle %llu\n",
+                lead, (unsigned long long)(s->inj_ack + s->inj_req), (unsigned long long)s->inj_ack,
+                (unsigned long long)s->inj_req, (unsigned long long)s->inj_first,
+                (unsigned long long)s->err_first);
     fprintf(f, "%srequests accepted per cycle with a request presented %.3f\n", lead,
             s->valid_cyc ? (double)s->accepted / (double)s->valid_cyc : 0.0);
 }
