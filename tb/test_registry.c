@@ -159,12 +159,22 @@ static const expect_row expect[] = {
     {"halcone-cache", NULL, "mixed", '>', "victims ", 200, NULL},
     {"halcone-cache", NULL, "full", '>', "victims ", 200, NULL},
     /* Spandex LLC: the device side never breaks the protocol, requests of
-     * every kind go through, probes are answered, lines are evicted */
+     * every kind go through, probes are answered, lines are evicted; the
+     * errors stream injects protocol errors of both kinds, and err_o rises
+     * with the first and stays high */
     {"spandex-llc", NULL, NULL, 'c', "req rsp mem_rsp fwd out mem_req", 0, NULL},
-    {"spandex-llc", NULL, NULL, '=', "protocol errors (err_o cycles) ", 0, NULL},
+    {"spandex-llc", NULL, "mixed", '=', "protocol errors (err_o cycles) ", 0, NULL},
+    {"spandex-llc", NULL, "conflict", '=', "protocol errors (err_o cycles) ", 0, NULL},
+    {"spandex-llc", NULL, "stream", '=', "protocol errors (err_o cycles) ", 0, NULL},
+    {"spandex-llc", NULL, "backlog", '=', "protocol errors (err_o cycles) ", 0, NULL},
+    {"spandex-llc", NULL, "errors", '>', "protocol errors (err_o cycles) ", 10000, NULL},
+    {"spandex-llc", NULL, "errors", '>', "(Acks not waited for ", 0, NULL},
+    {"spandex-llc", NULL, "errors", '>', "malformed requests ", 0, NULL},
+    {"spandex-llc", NULL, "errors", 'd', "err_o first high in cycle ", 61, "the first taken in cycle "},
     {"spandex-llc", NULL, NULL, '>', "requests ", 1000, NULL},
     {"spandex-llc", NULL, "mixed", '>', "answers ", 100, NULL},
     {"spandex-llc", NULL, "conflict", '>', "answers ", 100, NULL},
+    {"spandex-llc", NULL, "backlog", '>', "answers ", 100, NULL},
     {"spandex-llc", NULL, "mixed", '>', "ReqWT+data ", 50, NULL},
     {"spandex-llc", NULL, "mixed", '>', "MemWr ", 100, NULL},
     {"spandex-llc", NULL, "mixed", '>', "RvkO ", 100, NULL},

@@ -5,7 +5,9 @@
  * core prints, on generated traces of every committed configuration, every
  * ReqS policy and both owner stores, under back-pressure; on the random
  * streams (devices answering in random order, memory latency, concurrent
- * requests) it never sees a protocol error and keeps accepting requests.
+ * requests) it never sees a protocol error and keeps accepting requests;
+ * on the `errors` stream every injected error is one, and err_o rises with
+ * the first (an Ack the LLC does not wait for, dropped in D).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -138,11 +140,11 @@ Test(spandex_tm, trace_mode_prints_what_the_core_prints, .timeout = 120)
 Test(spandex_tm, random_streams_run_without_protocol_errors, .timeout = 120)
 {
     static const char *const presets[] = {"default", "paper", "fpga", "line"};
-    static const char *const streams[] = {"mixed", "conflict", "stream"};
+    static const char *const streams[] = {"mixed", "conflict", "stream", "backlog"};
     const cohkit_unit_desc *u = &spandex_llc_unit;
     unsigned p, k;
     for (p = 0; p < 4; p++)
-        for (k = 0; k < 3; k++) {
+        for (k = 0; k < 4; k++) {
             char opts[64], *sum = NULL;
             void *cfg;
             snprintf(opts, sizeof opts, "--config %s", presets[p]);
@@ -155,6 +157,36 @@ Test(spandex_tm, random_streams_run_without_protocol_errors, .timeout = 120)
             free(sum);
             free(cfg);
         }
+}
+
+/* The errors stream: an Ack from a device the LLC does not wait for and a
+ * malformed request in turn, each a protocol error; err_o, sticky, rises
+ * with the first, the Ack, which goes through I and M and is dropped in D
+ * (three cycles at least after its handshake; a drop at issue shows in the
+ * next cycle), and stays high. */
+Test(spandex_tm, error_injection_raises_err_o, .timeout = 120)
+{
+    static const char *const presets[] = {"default", "paper", "fpga", "line"};
+    const cohkit_unit_desc *u = &spandex_llc_unit;
+    unsigned p;
+    for (p = 0; p < 4; p++) {
+        char opts[64], *sum = NULL;
+        unsigned long long first, rise;
+        uint64_t cycles;
+        void *cfg;
+        snprintf(opts, sizeof opts, "--config %s", presets[p]);
+        cfg = cfg_of(u, opts);
+        cycles = shell_run(u, cfg, NULL, NULL, "errors", 5 + p, 30000, &sum);
+        cr_expect_gt(num_after(sum, "(Acks not waited for "), 1, "%s: %s", opts, sum);
+        cr_expect_gt(num_after(sum, "malformed requests "), 1, "%s: %s", opts, sum);
+        first = num_after(sum, "the first taken in cycle ");
+        rise = num_after(sum, "err_o first high in cycle ");
+        cr_expect(first > 0 && rise >= first + 3 && rise <= first + 64, "%s: %s", opts, sum);
+        cr_expect_eq(num_after(sum, "protocol errors (err_o cycles) "), cycles - rise, "%s: %s", opts, sum);
+        cr_expect_gt(num_after(sum, "requests "), 2000, "%s: %s", opts, sum);
+        free(sum);
+        free(cfg);
+    }
 }
 
 /* ------------------------------------------------------------ latency -- */
