@@ -8,18 +8,22 @@
  * Pipeline, one event per stage:
  *   I  issue: an Ack or RspRvkO, then fill data, then a replayed request,
  *      then a new request; the meta RAM row of its set is read (registered
- *      read port). An event whose set is held by M or D waits.
+ *      read port). An event whose set is held by M, D or W waits.
  *   M  the row is there: tag compare, free way, LRU victim among the ways
- *      no transaction holds; the data RAM line of the chosen way is read.
+ *      no transaction holds; the data RAM line of the chosen way is read;
+ *      the event's transaction entry and request selected, its line's
+ *      blocking and deferral found (registered for D).
  *   D  decide: Table III on the way's state, the transaction table and the
- *      deferral FIFO updated, the row and the line written back, the
- *      event's messages handed to E (D waits while E is busy).
+ *      deferral FIFO updated, the row written back, a source chosen for
+ *      each word of the line, the event's messages handed to E or, while E
+ *      is busy, to the next-job register k (D waits while k is full).
+ *   W  the line written to the data RAM (a ReqWT+data's op applied here).
  *   E  one message a cycle in canonical order: MemWr of a victim, MemRd,
  *      Invs in ascending device order, one forward per owner (the owner of
  *      the lowest remaining word, with every remaining word it owns), the
  *      response.
- * No event of a set is in M or D while another of the same set is, so the
- * row and the line read for an event are current when it decides (no
+ * No event of a set is in M, D or W while another of the same set is, so
+ * the row and the line read for an event are current when it decides (no
  * forwarding). Combinational blocks are `always @*` (Icarus 11 and
  * always_comb blocks that write vector elements at variable indices).
  */
