@@ -1,0 +1,54 @@
+/*
+ * The composed Spandex system (spec 9.4, 9.5; `cohmodel spandex-system`):
+ * the LLC functional core, memory answered inside the model (the `M`
+ * endpoint of the log), one translation unit per device (spandex_tu.h),
+ * the set of messages in flight and a scheduler that delivers them one at
+ * a time (`fifo`: oldest first; `random`: a seeded choice among the oldest
+ * message of every source/destination pair). The program and the S/D/V/C/E
+ * log follow spec 9.4 and 9.5; docs/spandex.md documents the readings.
+ */
+#ifndef SPANDEX_SYS_H
+#define SPANDEX_SYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "spandex_llc.h"
+#include "spandex_tu.h"
+
+COHKIT_BEGIN_DECLS
+
+typedef struct {
+    spandex_llc_cfg llc;     /* devs follows the devices (at least 2)       */
+    unsigned ndev;           /* devices given by --dev                      */
+    uint64_t given;          /* bit d: --dev d seen                         */
+    unsigned char kind[SPANDEX_LLC_DEVS_MAX]; /* spandex_tu_kind per device */
+    unsigned nack_limit;     /* --nack-limit (1)                            */
+    unsigned wb;             /* --wb: GPU write-buffer lines (8)            */
+    int rmw_wtdata;          /* --denovo-rmw wtdata                         */
+    int sched_random;        /* --sched random                              */
+    uint64_t seed;           /* --seed (1)                                  */
+} spandex_sys_cfg;
+
+void spandex_sys_cfg_default(spandex_sys_cfg *c);
+/* One option, name without dashes: 0; 1 if not an option; -1 with a
+ * reason in err. */
+int spandex_sys_cfg_option(spandex_sys_cfg *c, const char *name, const char *value, char *err, size_t len);
+/* Validates and completes the LLC configuration: 0, or -1 with a reason. */
+int spandex_sys_cfg_check(spandex_sys_cfg *c, char *err, size_t len);
+
+/* Reads a program (spec 9.4): *ops (malloc, free it) and *n; 0, or -1
+ * with "line N: reason" in err. */
+int spandex_sys_prog_read(const spandex_sys_cfg *c, FILE *in, spandex_sop **ops, size_t *n, char *err,
+                          size_t len);
+/* Runs a program and writes the log to out: 0; 1 after an E line; 2 with
+ * a reason in err when out of memory. */
+int spandex_sys_run(const spandex_sys_cfg *c, const spandex_sop *ops, size_t n, FILE *out, char *err,
+                    size_t len);
+/* The deliveries bound of the watchdog (SYS5): 4 x N x (N + W). */
+uint64_t spandex_sys_bound(const spandex_sys_cfg *c);
+
+COHKIT_END_DECLS
+
+#endif
