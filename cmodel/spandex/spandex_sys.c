@@ -156,27 +156,34 @@ static void pump_all(sys *s, int idle)
         spandex_tu_pump(s->tu[d], idle);
 }
 
+/* 1 when message i may be delivered under --sched random: the oldest
+ * message of its source/destination pair, not counting FwdReqV, which is
+ * ordered with nothing (III-C 3: a ReqV enforces no ordering, so a
+ * forwarded one may arrive after the owner left O and is Nacked). */
+static int ready(const sys *s, size_t i)
+{
+    size_t j;
+    if (s->f[i].m.kind == SPANDEX_FWDREQV)
+        return 1;
+    for (j = 0; j < i; j++)
+        if (s->f[j].src == s->f[i].src && s->f[j].dst == s->f[i].dst && s->f[j].m.kind != SPANDEX_FWDREQV)
+            return 0;
+    return 1;
+}
+
 /* The index of the message to deliver: the oldest (fifo), or a seeded
- * choice among the oldest message of each source/destination pair. */
+ * choice among the ready ones (random). */
 static size_t choose(sys *s)
 {
-    size_t i, j, n = 0, pick;
+    size_t i, n = 0, pick;
     if (!s->c->sched_random)
         return 0;
-    for (i = 0; i < s->nf; i++) {
-        for (j = 0; j < i; j++)
-            if (s->f[j].src == s->f[i].src && s->f[j].dst == s->f[i].dst)
-                break;
-        n += j == i;
-    }
+    for (i = 0; i < s->nf; i++)
+        n += (size_t)ready(s, i);
     pick = (size_t)(cohkit_unit_rnd(&s->rng) % n);
-    for (i = 0; i < s->nf; i++) {
-        for (j = 0; j < i; j++)
-            if (s->f[j].src == s->f[i].src && s->f[j].dst == s->f[i].dst)
-                break;
-        if (j == i && pick-- == 0)
+    for (i = 0; i < s->nf; i++)
+        if (ready(s, i) && pick-- == 0)
             return i;
-    }
     return 0;
 }
 

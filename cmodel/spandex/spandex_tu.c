@@ -331,10 +331,10 @@ static iss issue_st(spandex_tu *t, size_t i)
             return ISS_WAIT;
         if (e || (l && l->owned >> w & 1)) {
             l->data[w] = o->v;
+            t->stores++; /* op_done counts every store down */
             if (!e)
                 return ISS_DONE;
             t->att[i] = e->serial;
-            t->stores++;
             return ISS_NONBLOCK;
         }
     }
