@@ -253,8 +253,10 @@ static int wb_flush(spandex_tu *t, unsigned i)
         l->valid |= b->mask;
     }
     for (k = 0; k < t->nops; k++)
-        if (t->att[k] == b->serial)
+        if (t->att[k] == b->serial) {
             t->att[k] = e->serial;
+            t->env.issued(t->env.ctx, k); /* the watchdog counts from here */
+        }
     ent_send(t, e);
     memmove(&t->wb[i], &t->wb[i + 1], (t->nwb - i - 1) * sizeof *b);
     t->nwb--;

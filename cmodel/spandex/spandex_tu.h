@@ -51,6 +51,8 @@ typedef struct {
 typedef struct {
     void *ctx;
     void (*send)(void *ctx, unsigned src, unsigned dst, const spandex_msg *m);
+    /* op issued; again for a buffered store when its request leaves (the
+     * SYS5 watchdog counts from there) */
     void (*issued)(void *ctx, size_t op);
     /* op complete; has_v: a LD or RMW returning v */
     void (*done)(void *ctx, size_t op, int has_v, uint64_t v);
