@@ -56,7 +56,7 @@ const cohkit_unit_desc spandex_sys_tool = {
     .presets = sys_presets,
     .options_help =
         "  --dev ID:gpu|denovo (repeat, IDs 0..N-1; mesi: not implemented yet)\n"
-        "  --nack-limit N (1)  --denovo-rmw odata|wtdata (odata)  --wb N (GPU write-buffer lines, 8)\n"
+        "  --nack-limit N (1)  --denovo-rmw odata|wtdata (odata)  --wb N (write-buffer lines per device, 8)\n"
         "  --sched fifo|random (fifo)  --seed S (1)\n"
         "  and the LLC options of spandex-llc but --devs and --mesi (--line, --word, --reqs, --sets, --ways)\n",
     .cfg_preset = sys_preset,

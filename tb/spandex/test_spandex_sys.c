@@ -234,6 +234,21 @@ Test(spandex_sys_race, table_iv_columns)
     }
 }
 
+Test(spandex_sys_race, x2_reqwt_answered_by_llc_and_owner)
+{
+    /* X2: a GPU ReqWT over an owned and an unowned word; the LLC answers
+     * the unowned word with RspWT and forwards the owned one (FwdReqO), the
+     * owner answers the writer with RspO and leaves O (X16); the stores and
+     * the REL complete on both. */
+    char prog[256], exp[1024];
+    snprintf(prog, sizeof prog, "%s%s", OWN2, "ST 1 0x1000 0x9\nST 1 0x1004 0x8\nREL 1\nDRAIN\nLD 2 0x1000\n");
+    snprintf(exp, sizeof exp, "%s%s", OWN2_LOG,
+             "S 4 1 L ReqWT 0x1000 0x3 0x9 0x8\nS 5 L 2 FwdReqO 0x1000 0x1 r=1\nS 6 L 1 RspWT 0x1000 0x2\n"
+             "S 7 2 1 RspO 0x1000 0x1\nC 1 3\nC 1 4\nC 1 5\nS 8 2 L ReqV 0x1000 0xf\n"
+             "S 9 L 2 RspV 0x1000 0xf 0x9 0x8 0x1008 0x100c\nV 2 7 0x1000 0x9\n");
+    expect_log(RACE, prog, exp);
+}
+
 Test(spandex_sys_race, nacked_reqv_retried_then_replaced)
 {
     /* The owner lost the word before the forwarded ReqV arrived (FwdReqV is
