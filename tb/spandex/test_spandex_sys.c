@@ -1,9 +1,11 @@
 /*
  * Criterion tests of the composed Spandex system (`cohmodel spandex-system`,
  * spec 9.4, 9.5): the Fig. 1a and 1c message sequences (spec 5), every
- * reachable race column of Table IV (spec 2.3) on DeNovo owners, a Nacked
- * ReqV retried and then replaced (III-C 3, X13), bad programs and options,
- * and random programs on 2 and 4 devices under both schedulers.
+ * reachable race column of Table IV (spec 2.3) on DeNovo owners, X2, a
+ * Nacked ReqV retried and then replaced (III-C 3, X13), bad programs and
+ * options, random programs on 2 and 4 devices under both schedulers, and
+ * the cells no such system reaches (FwdReqS, Inv, stray requests) on a TU
+ * alone.
  *
  * Expected logs are worked out from the specification; the D lines are
  * left out of the comparisons where the S, V and C lines already fix the
@@ -470,3 +472,154 @@ Test(spandex_sys_random, private_words_2_devices) { rnd_runs(2, 0); }
 Test(spandex_sys_random, private_words_4_devices) { rnd_runs(4, 0); }
 Test(spandex_sys_random, racy_words_2_devices_complete) { rnd_runs(2, 1); }
 Test(spandex_sys_random, racy_words_4_devices_complete) { rnd_runs(4, 1); }
+
+/* ------------------------------------------- one TU through its API -- */
+/* The cells no GPU/DeNovo system reaches (only MESI devices issue ReqS, so
+ * no FwdReqS and no Inv): a TU alone, its messages recorded. */
+typedef struct {
+    spandex_msg m[16];
+    unsigned dst[16], n;
+    size_t done[16];
+    uint64_t v[16];
+    unsigned ndone;
+    char fail[200];
+} rec;
+
+static void r_send(void *ctx, unsigned src, unsigned dst, const spandex_msg *m)
+{
+    rec *r = ctx;
+    (void)src;
+    cr_assert_lt(r->n, 16u);
+    r->m[r->n] = *m;
+    r->dst[r->n++] = dst;
+}
+static void r_issued(void *ctx, size_t op)
+{
+    (void)ctx;
+    (void)op;
+}
+static void r_done(void *ctx, size_t op, int has_v, uint64_t v)
+{
+    rec *r = ctx;
+    cr_assert_lt(r->ndone, 16u);
+    r->v[r->ndone] = has_v ? v : ~0ull;
+    r->done[r->ndone++] = op;
+}
+static void r_fail(void *ctx, const char *reason)
+{
+    rec *r = ctx;
+    snprintf(r->fail, sizeof r->fail, "%s", reason);
+}
+
+static spandex_tu *mk_tu(spandex_tu_kind k, const spandex_sop *ops, size_t n, rec *r)
+{
+    spandex_tu_cfg c = {k, 2, 4, 4, 8, 1, 0};
+    spandex_tu_env env = {r, r_send, r_issued, r_done, r_fail};
+    spandex_tu *t;
+    memset(r, 0, sizeof *r);
+    t = spandex_tu_new(&c, ops, n, &env);
+    cr_assert(t);
+    return t;
+}
+
+static spandex_msg msg(spandex_msg_kind k, unsigned req, uint64_t mask)
+{
+    spandex_msg m;
+    memset(&m, 0, sizeof m);
+    m.kind = k;
+    m.req = req;
+    m.line = 0x1000;
+    m.mask = mask;
+    return m;
+}
+
+Test(spandex_sys_tu, gpu_acks_a_stray_inv_nacks_a_stray_fwdreqv_refuses_a_downgrade)
+{
+    rec r;
+    spandex_tu *t = mk_tu(SPANDEX_TU_GPU, NULL, 0, &r);
+    spandex_msg m = msg(SPANDEX_INV, 0, 0);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    m = msg(SPANDEX_FWDREQV, 3, 0x6);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_assert_eq(r.n, 2);
+    cr_expect(r.m[0].kind == SPANDEX_ACK && r.dst[0] == SPANDEX_TU_LLC && r.m[0].dev == 2);
+    cr_expect(r.m[1].kind == SPANDEX_NACK && r.dst[1] == 3 && r.m[1].mask == 0x6);
+    cr_expect_str_empty(r.fail);
+    m = msg(SPANDEX_FWDREQO, 3, 0x1);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_expect(strstr(r.fail, "GPU coherence cache received FwdReqO") != NULL, "%s", r.fail);
+    spandex_tu_free(t);
+}
+
+Test(spandex_sys_tu, denovo_fwdreqs_stable_and_pending_and_other)
+{
+    /* op 0: ST word 0 (buffered, ReqO when idle); op 1: LD word 0 */
+    static const spandex_sop ops[] = {{SPANDEX_SOP_ST, 1, 2, 0x1000, 0, 0x77},
+                                      {SPANDEX_SOP_LD, 2, 2, 0x1000, 0, 0}};
+    rec r;
+    spandex_tu *t = mk_tu(SPANDEX_TU_DENOVO, ops, 2, &r);
+    spandex_msg m;
+    spandex_tu_push(t, 0);
+    spandex_tu_pump(t, 0);
+    cr_expect_eq(r.n, 0, "the store waits in the buffer");
+    spandex_tu_pump(t, 1);
+    cr_assert_eq(r.n, 1);
+    cr_expect(r.m[0].kind == SPANDEX_REQO && r.m[0].mask == 0x1 && r.dst[0] == SPANDEX_TU_LLC);
+    /* FwdReqS while the ReqO is pending: RspS to the requestor and RspRvkO
+     * to the LLC with the own data; the word ends I when the RspO arrives */
+    m = msg(SPANDEX_FWDREQS, 0, 0x1);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_assert_eq(r.n, 3);
+    cr_expect(r.m[1].kind == SPANDEX_RSPS && r.dst[1] == 0 && r.m[1].v[0] == 0x77);
+    cr_expect(r.m[2].kind == SPANDEX_RSPRVKO && r.dst[2] == SPANDEX_TU_LLC && r.m[2].v[0] == 0x77);
+    m = msg(SPANDEX_RSPO, 0, 0x1);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_assert_eq(r.ndone, 1);
+    cr_expect_eq(r.done[0], 0);
+    /* the word is I: a FwdReqV is Nacked (column 3), the load misses */
+    m = msg(SPANDEX_FWDREQV, 3, 0x1);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_expect(r.m[3].kind == SPANDEX_NACK && r.dst[3] == 3);
+    spandex_tu_push(t, 1);
+    spandex_tu_pump(t, 0);
+    cr_assert_eq(r.n, 5);
+    cr_expect(r.m[4].kind == SPANDEX_REQV && r.m[4].mask == 0xf);
+    /* the fill installs V and gives the load its word; an Inv is Acked
+     * without a change (Table IV column 3) */
+    m = msg(SPANDEX_RSPV, 0, 0xf);
+    m.v[0] = 0x99;
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_assert_eq(r.ndone, 2);
+    cr_expect_eq(r.v[1], 0x99);
+    m = msg(SPANDEX_INV, 0, 0);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_expect(r.m[5].kind == SPANDEX_ACK);
+    /* a downgrade for a word it does not own: protocol error */
+    m = msg(SPANDEX_FWDREQS, 0, 0x2);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_expect(strstr(r.fail, "FwdReqS for words it does not own") != NULL, "%s", r.fail);
+    spandex_tu_free(t);
+}
+
+Test(spandex_sys_tu, denovo_fwdreqs_stable_o_answers_twice_and_leaves)
+{
+    static const spandex_sop ops[] = {{SPANDEX_SOP_ST, 1, 2, 0x1004, 0, 0x55}};
+    rec r;
+    spandex_tu *t = mk_tu(SPANDEX_TU_DENOVO, ops, 1, &r);
+    spandex_msg m;
+    spandex_tu_push(t, 0);
+    spandex_tu_pump(t, 1);
+    m = msg(SPANDEX_RSPO, 0, 0x2);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_assert_eq(r.ndone, 1);
+    m = msg(SPANDEX_FWDREQS, 1, 0x2);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_assert_eq(r.n, 3);
+    cr_expect(r.m[1].kind == SPANDEX_RSPS && r.dst[1] == 1 && r.m[1].mask == 0x2 && r.m[1].v[1] == 0x55);
+    cr_expect(r.m[2].kind == SPANDEX_RSPRVKO && r.dst[2] == SPANDEX_TU_LLC && r.m[2].v[1] == 0x55);
+    m = msg(SPANDEX_FWDREQV, 3, 0x2);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_expect(r.m[3].kind == SPANDEX_NACK, "DeNovo has no S: the word left for I");
+    cr_expect_str_empty(r.fail);
+    spandex_tu_free(t);
+}
