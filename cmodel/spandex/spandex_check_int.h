@@ -124,6 +124,7 @@ typedef struct {
     spandex_ck_req *reqs;      /* open requests                            */
     size_t nreqs, creqs;
     uint64_t deliveries;
+    char at[600];              /* "line L: D <id> (<its S line>)"          */
     uint64_t tr_msgs[SPANDEX_SYSCK_CATS], tr_bytes[SPANDEX_SYSCK_CATS];
     /* verdict */
     int viol;

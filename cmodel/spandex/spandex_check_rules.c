@@ -317,8 +317,8 @@ static void llc_recv(spandex_ck *k, const spandex_ck_msg *m)
     unsigned d = (unsigned)m->src, i;
     if (m->kind == SPANDEX_ACK) {
         if (!(l->ack_wait >> d & 1)) {
-            spandex_ck_viol(k, "SYS7 line %u: %s: an Ack from device %u, which owes none for line 0x%llx",
-                            m->lineno, m->text, d, (unsigned long long)m->line);
+            spandex_ck_viol(k, "SYS7 %s: an Ack from device %u, which owes none for line 0x%llx", k->at, d,
+                            (unsigned long long)m->line);
             return;
         }
         l->ack_wait &= ~(1ull << d);
@@ -326,7 +326,7 @@ static void llc_recv(spandex_ck *k, const spandex_ck_msg *m)
         return;
     }
     if (m->kind == SPANDEX_RSPRVKO && (m->mask & ~l->rvk[d])) {
-        spandex_ck_viol(k, "SYS7 line %u: %s: words 0x%llx of device %u were not revoked", m->lineno, m->text,
+        spandex_ck_viol(k, "SYS7 %s: words 0x%llx of device %u were not revoked", k->at,
                         (unsigned long long)(m->mask & ~l->rvk[d]), d);
         return;
     }
@@ -407,8 +407,8 @@ static void nack(spandex_ck *k, const spandex_ck_msg *m)
     for (i = 0; i < k->w; i++) {
         spandex_ck_word *w = (m->mask >> i & 1) ? wd(k, m->line, i) : NULL;
         if (w && ++w->nacks[d] > k->c->nack_limit) {
-            spandex_ck_viol(k, "SYS6 line %u: %s: word 0x%llx of device %u Nacked %u times (nack limit %u)",
-                            m->lineno, m->text, (unsigned long long)w->addr, d, w->nacks[d], k->c->nack_limit);
+            spandex_ck_viol(k, "SYS6 %s: word 0x%llx of device %u Nacked %u times (nack limit %u)", k->at,
+                            (unsigned long long)w->addr, d, w->nacks[d], k->c->nack_limit);
             return;
         }
     }
@@ -420,8 +420,8 @@ static void dev_response(spandex_ck *k, const spandex_ck_msg *m)
     long r = find_req(k, (unsigned)m->dst, m->line, m->mask, answers(m->kind), 1);
     spandex_msg_kind req;
     if (r < 0) {
-        spandex_ck_viol(k, "SYS7 line %u: %s: device %d has no open request waiting for words 0x%llx of line "
-                        "0x%llx that a %s answers", m->lineno, m->text, m->dst, (unsigned long long)m->mask,
+        spandex_ck_viol(k, "SYS7 %s: device %d has no open request waiting for words 0x%llx of line "
+                        "0x%llx that a %s answers", k->at, m->dst, (unsigned long long)m->mask,
                         (unsigned long long)m->line, spandex_msg_name(m->kind));
         return;
     }
@@ -561,6 +561,7 @@ static int ev_deliver(spandex_ck *k, spandex_ck_ev *e)
             break;
         }
     k->deliveries++;
+    snprintf(k->at, sizeof k->at, "line %u: %s (%s)", e->lineno, e->text, m->text);
     if (m->dst == SPANDEX_CK_LLC)
         llc_recv(k, m);
     else if (spandex_msg_net(m->kind) == SPANDEX_NET_FWD)

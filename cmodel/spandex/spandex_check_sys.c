@@ -177,6 +177,16 @@ static int dec(const char *s, unsigned long max, unsigned *v)
     return 0;
 }
 
+/* A message ID: a decimal number. */
+static int dec64(const char *s, uint64_t *v)
+{
+    char *end;
+    if (!isdigit((unsigned char)s[0]))
+        return -1;
+    *v = strtoull(s, &end, 10);
+    return *end ? -1 : 0;
+}
+
 static int op_code(const char *s)
 {
     unsigned o;
@@ -339,7 +349,7 @@ static int log_msg(spandex_ck *k, spandex_ck_ev *e, char **t, int n, unsigned ln
 {
     spandex_ck_msg *m = &e->m;
     int kind;
-    if (n < 6 || hex(t[1], &e->id) || node(k, t[2], &m->src) || node(k, t[3], &m->dst))
+    if (n < 6 || dec64(t[1], &e->id) || node(k, t[2], &m->src) || node(k, t[3], &m->dst))
         return spandex_ck_bad(k, k->log_name, ln, "expected S <id> <src> <dst> <Msg> <line> <mask> ...");
     kind = spandex_msg_find(t[4]);
     if (kind < 0)
@@ -385,7 +395,7 @@ static int log_line(spandex_ck *k, char *s, unsigned ln, spandex_ck_ev *e)
     switch (e->type) {
     case 'S': return log_msg(k, e, t, n, ln);
     case 'D':
-        if (n != 2 || hex(t[1], &e->id))
+        if (n != 2 || dec64(t[1], &e->id))
             return spandex_ck_bad(k, k->log_name, ln, "expected D <id>");
         return 0;
     case 'V':

@@ -1,0 +1,402 @@
+/*
+ * Criterion tests of the Spandex system checker (cmodel/spandex/
+ * spandex_check_sys.c, `cohmodel spandex-check`, spec 6 SYS1-SYS8 on the
+ * log format of 9.4 and 9.5): the Fig. 1a and 1c logs of
+ * tb/spandex/logs/ pass; for every rule a hand-written log that breaks it
+ * is caught with its reason (and, where it helps, a corrected twin
+ * passes); the SYS8 table of a known log; bad input (exit 2, file and line).
+ * Every log is worked out from spec 5 and 9.4 by hand. Devices unless said
+ * otherwise: 0 = MESI CPU, 1 = GPU, 2 = DeNovo accelerator; 32-byte lines
+ * of eight 32-bit words. Run from the repository root (make unit).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spandex_check_sys.h"
+#include "test_util.h"
+
+#define FIG "--dev 0:mesi --dev 1:gpu --dev 2:denovo --line 32"
+
+typedef struct {
+    int rc;
+    char *out, *err;
+} result;
+
+/* Runs the checker in process: options (name/value pairs), the program and
+ * the log as text; stats on. */
+static result check(const char *opts, const char *prog, const char *log)
+{
+    spandex_sysck_cfg c;
+    char buf[512], err[256], *tok[32], *save = NULL, *t;
+    size_t n = 0, i, no, ne;
+    result r;
+    FILE *fp, *fl, *fo, *fe;
+    snprintf(buf, sizeof buf, "%s", opts);
+    for (t = strtok_r(buf, " ", &save); t && n < 32; t = strtok_r(NULL, " ", &save))
+        tok[n++] = t;
+    cr_assert_eq(n % 2, 0, "options '%s' are not name/value pairs", opts);
+    spandex_sysck_cfg_default(&c);
+    for (i = 0; i < n; i += 2)
+        cr_assert_eq(spandex_sysck_cfg_option(&c, tok[i] + 2, tok[i + 1], err, sizeof err), 0, "%s %s: %s",
+                     tok[i], tok[i + 1], err);
+    cr_assert_eq(spandex_sysck_cfg_check(&c, err, sizeof err), 0, "%s", err);
+    fp = fmemopen((void *)prog, strlen(prog), "r");
+    fl = fmemopen((void *)log, strlen(log), "r");
+    fo = open_memstream(&r.out, &no);
+    fe = open_memstream(&r.err, &ne);
+    cr_assert(fp && fl && fo && fe);
+    r.rc = spandex_sysck_run(&c, fp, "prog", fl, "log", 1, fo, fe);
+    fclose(fp);
+    fclose(fl);
+    fclose(fo);
+    fclose(fe);
+    return r;
+}
+
+static void done(result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* The last line of the output. */
+static const char *verdict(const char *out)
+{
+    const char *p = out + strlen(out);
+    if (p > out && p[-1] == '\n')
+        p--;
+    while (p > out && p[-1] != '\n')
+        p--;
+    return p;
+}
+
+static void passes(const char *opts, const char *prog, const char *log)
+{
+    result r = check(opts, prog, log);
+    cr_expect_eq(r.rc, 0, "rc %d: %s%s", r.rc, r.out, r.err);
+    cr_expect(strncmp(verdict(r.out), "PASS", 4) == 0, "%s", r.out);
+    done(&r);
+}
+
+/* The run ends with "E <reason>" starting with `what` (rule and log line)
+ * and containing `why`. */
+static void fails(const char *opts, const char *prog, const char *log, const char *what, const char *why)
+{
+    result r = check(opts, prog, log);
+    const char *v = verdict(r.out);
+    cr_expect_eq(r.rc, 1, "rc %d: %s%s", r.rc, r.out, r.err);
+    cr_expect(strncmp(v, "E ", 2) == 0 && strncmp(v + 2, what, strlen(what)) == 0, "expected E %s..., got %s",
+              what, v);
+    cr_expect(strstr(v, why) != NULL, "'%s' not in %s", why, v);
+    cr_expect_str_empty(r.err);
+    done(&r);
+}
+
+/* Bad input: exit 2, one line on err naming the file and line, nothing out. */
+static void refuses(const char *opts, const char *prog, const char *log, const char *where)
+{
+    result r = check(opts, prog, log);
+    cr_expect_eq(r.rc, 2, "rc %d: %s", r.rc, r.out);
+    cr_expect_str_empty(r.out);
+    cr_expect(strstr(r.err, where) != NULL, "'%s' not in %s", where, r.err);
+    cr_expect_eq(line_count(r.err), 1, "%s", r.err);
+    done(&r);
+}
+
+static char *file(const char *name)
+{
+    char path[256];
+    char *s;
+    snprintf(path, sizeof path, "tb/spandex/logs/%s", name);
+    s = slurp(path);
+    cr_assert(s, "cannot read %s", path);
+    return s;
+}
+
+/* A log with one line replaced (`from` must occur once). */
+static char *edit(const char *log, const char *from, const char *to)
+{
+    const char *p = strstr(log, from);
+    char *s;
+    cr_assert(p, "'%s' not in the log", from);
+    s = malloc(strlen(log) + strlen(to) + 1);
+    memcpy(s, log, (size_t)(p - log));
+    strcpy(s + (p - log), to);
+    strcat(s, p + strlen(from));
+    return s;
+}
+
+/* ------------------------------------------------------------- Fig. 1 -- */
+
+Test(spandex_check, fig1a_and_fig1c_pass)
+{
+    char *pa = file("fig1a.prog"), *la = file("fig1a.log"), *pc = file("fig1c.prog"), *lc = file("fig1c.log");
+    passes(FIG, pa, la);
+    passes(FIG, pc, lc);
+    passes(FIG " --sched fifo", pc, lc); /* 14 deliveries, far below B = 4 x 3 x 11 */
+    free(pa);
+    free(la);
+    free(pc);
+    free(lc);
+}
+
+/* SYS8: Fig. 1a's traffic. Header: 5 type + 43 line + 8 mask + 2 x 2
+ * source/destination + 2 requestor + 3 op = 65 bits = 9 bytes. ReqV 9 +
+ * RspV 9 + 8 x 4; ReqO 9 + RspO 9; ReqWT 9 + 2 x 4 + RspWT 9. */
+Test(spandex_check, sys8_traffic_of_fig1a)
+{
+    char *p = file("fig1a.prog"), *l = file("fig1a.log");
+    result r = check(FIG, p, l);
+    cr_expect_eq(r.rc, 0);
+    cr_expect_str_eq(r.out, "# traffic header 9 bytes, word 4 bytes (SYS8; messages, bytes)\n"
+                            "# traffic ReqV       2 50\n"
+                            "# traffic ReqS       0 0\n"
+                            "# traffic ReqWT      2 26\n"
+                            "# traffic ReqO       2 18\n"
+                            "# traffic ReqWT+data 0 0\n"
+                            "# traffic ReqO+data  0 0\n"
+                            "# traffic ReqWB      0 0\n"
+                            "# traffic Probe      0 0\n"
+                            "# traffic total      6 94\n"
+                            "PASS SYS1-SYS8: 6 deliveries, 5 operations\n");
+    done(&r);
+    free(p);
+    free(l);
+}
+
+/* SYS8 categories: Inv/Ack and RvkO/RspRvkO are Probe; a device-to-device
+ * response and the forward count for the requestor's request. */
+Test(spandex_check, sys8_probe_and_forward_categories)
+{
+    const char *prog = "ST 2 0x1000 0x5\nDRAIN\nRMW 1 0x1000 add 0x1\n";
+    const char *log = "S 1 2 L ReqO 0x1000 0x1\nD 1\nS 2 L 2 RspO 0x1000 0x1\nD 2\nC 2 1\n"
+                      "S 3 1 L ReqWT+data 0x1000 0x1 add 0x1\nD 3\nS 4 L 2 RvkO 0x1000 0x1\nD 4\n"
+                      "S 5 2 L RspRvkO 0x1000 0x1 0x5\nD 5\nS 6 L 1 RspWT+data 0x1000 0x1 0x5\nD 6\n"
+                      "V 1 3 0x1000 0x5\n";
+    result r = check(FIG, prog, log);
+    cr_expect_eq(r.rc, 0, "%s", r.out);
+    cr_expect(strstr(r.out, "# traffic ReqO       2 18\n"), "%s", r.out);
+    cr_expect(strstr(r.out, "# traffic ReqWT+data 2 26\n"), "%s", r.out); /* 9 + 4, 9 + 4 */
+    cr_expect(strstr(r.out, "# traffic Probe      2 22\n"), "%s", r.out); /* RvkO 9, RspRvkO 9 + 4 */
+    done(&r);
+}
+
+/* ---------------------------------------------------------- the rules -- */
+
+/* SYS1: the LLC grants the whole line to the CPU while the accelerator
+ * still owns word 0 (it should have forwarded): two owners. */
+Test(spandex_check, sys1_two_owners)
+{
+    const char *prog = "ST 2 0x1000 0xa\nDRAIN\nST 0 0x1000 0xb\n";
+    const char *log = "S 1 2 L ReqO 0x1000 0x1\nD 1\nS 2 L 2 RspO 0x1000 0x1\nD 2\nC 2 1\n"
+                      "S 3 0 L ReqO+data 0x1000 0xff\nD 3\n"
+                      "S 4 L 0 RspO+data 0x1000 0xff 0x1000 0x1004 0x1008 0x100c 0x1010 0x1014 0x1018 0x101c\n"
+                      "D 4\nC 0 3\n";
+    fails(FIG, prog, log, "SYS1 line 7: D 3 (S 3 0 L ReqO+data 0x1000 0xff)", "device 2 holds word 0x1000 in O, the LLC registers device 0");
+}
+
+/* SYS1 allows the old owner's O while its FwdReqO is in flight (the twin
+ * done right: forward, the owner answers the CPU and leaves O). */
+Test(spandex_check, sys1_owner_with_downgrade_in_flight_passes)
+{
+    const char *prog = "ST 2 0x1000 0xa\nDRAIN\nST 0 0x1000 0xb\n";
+    const char *log = "S 1 2 L ReqO 0x1000 0x1\nD 1\nS 2 L 2 RspO 0x1000 0x1\nD 2\nC 2 1\n"
+                      "S 3 0 L ReqO+data 0x1000 0xff\nD 3\nS 4 L 2 FwdReqO+data 0x1000 0x1 r=0\n"
+                      "S 5 L 0 RspO+data 0x1000 0xfe 0x1004 0x1008 0x100c 0x1010 0x1014 0x1018 0x101c\n"
+                      "D 5\nD 4\nS 6 2 0 RspO+data 0x1000 0x1 0xa\nD 6\nC 0 3\n";
+    passes(FIG, prog, log);
+}
+
+/* SYS2: the CPU owner answers a FwdReqV with RspS: the reader holds S but
+ * the LLC never recorded it as a sharer. */
+Test(spandex_check, sys2_sharer_not_recorded)
+{
+    const char *prog = "ST 0 0x1000 0x5\nDRAIN\nLD 3 0x1000\n";
+    const char *log = "S 1 0 L ReqO+data 0x1000 0xff\nD 1\n"
+                      "S 2 L 0 RspO+data 0x1000 0xff 0x1000 0x1004 0x1008 0x100c 0x1010 0x1014 0x1018 0x101c\n"
+                      "D 2\nC 0 1\nS 3 3 L ReqS 0x1000 0xff\nD 3\nS 4 L 0 FwdReqV 0x1000 0xff r=3\nD 4\n"
+                      "S 5 0 3 RspS 0x1000 0xff 0x5 0x1004 0x1008 0x100c 0x1010 0x1014 0x1018 0x101c\nD 5\n"
+                      "V 3 3 0x1000 0x5\n";
+    fails(FIG " --dev 3:mesi", prog, log, "SYS2 line 11: D 5 (S 5 0 3 RspS",
+          "device 3 holds word 0x1000 in S, but it is not a sharer of line 0x1000");
+}
+
+/* SYS3: Fig. 1c with the last load returning the initial value: the
+ * stores of the accelerator happen before it through REL, the flag and
+ * ACQ. Without the ACQ the same value is a race and allowed. */
+Test(spandex_check, sys3_stale_after_release_acquire)
+{
+    char *p = file("fig1c.prog"), *l = file("fig1c.log");
+    char *bad = edit(l, "V 1 15 0x1000 0xa", "V 1 15 0x1000 0x1000");
+    char *noacq = edit(p, "ACQ 1\n", "LD 1 0x1044\n"), *nolog = edit(bad, "C 1 14\n", "V 1 14 0x1044 0x1044\n");
+    fails(FIG, p, bad, "SYS3 line 37: V 1 15 0x1000 0x1000",
+          "returned 0x1000, not 0xa, the value of the last store before it by happens-before (ST of program line 8)");
+    passes(FIG, noacq, nolog);
+    free(p);
+    free(l);
+    free(bad);
+    free(noacq);
+    free(nolog);
+}
+
+/* SYS4: two GPU atomics add 1 to the same word and both return the
+ * initial value: a lost update, not one chain. The twin returns 0x1001. */
+Test(spandex_check, sys4_broken_rmw_chain)
+{
+    const char *prog = "RMW 0 0x1000 add 0x1\nRMW 1 0x1000 add 0x1\n";
+    const char *log = "S 1 0 L ReqWT+data 0x1000 0x1 add 0x1\nS 2 1 L ReqWT+data 0x1000 0x1 add 0x1\nD 1\n"
+                      "S 3 L 0 RspWT+data 0x1000 0x1 0x1000\nD 2\nS 4 L 1 RspWT+data 0x1000 0x1 0x1000\nD 3\n"
+                      "V 0 1 0x1000 0x1000\nD 4\nV 1 2 0x1000 0x1000\n";
+    char *good = edit(log, "V 1 2 0x1000 0x1000", "V 1 2 0x1000 0x1001");
+    fails("--dev 0:gpu --dev 1:gpu --line 32", prog, log, "SYS4 line 10: V 1 2 0x1000 0x1000",
+          "already returned: not one chain");
+    passes("--dev 0:gpu --dev 1:gpu --line 32", prog, good);
+    free(good);
+}
+
+/* SYS5: under FIFO delivery (--sched fifo) device 0's ReqV stays open while
+ * 50 other messages are delivered; B = 4 x 2 x (2 + 4) = 48 for two
+ * devices and four words. The same log passes as a random schedule. */
+Test(spandex_check, sys5_fifo_bound)
+{
+    char prog[4096], log[16384];
+    size_t pl = 0, ll = 0;
+    unsigned i, id = 3;
+    pl += (size_t)snprintf(prog + pl, sizeof prog - pl, "LD 0 0x1000\n");
+    ll += (size_t)snprintf(log + ll, sizeof log - ll,
+                           "S 1 0 L ReqV 0x1000 0xf\nD 1\nS 2 L 0 RspV 0x1000 0xf 0x1000 0x1004 0x1008 0x100c\n");
+    for (i = 0; i < 25; i++) {
+        unsigned a = 0x2000 + 16 * i;
+        pl += (size_t)snprintf(prog + pl, sizeof prog - pl, "LD 1 0x%x\n", a);
+        ll += (size_t)snprintf(log + ll, sizeof log - ll,
+                               "S %u 1 L ReqV 0x%x 0xf\nD %u\nS %u L 1 RspV 0x%x 0xf 0x%x 0x%x 0x%x 0x%x\nD %u\n"
+                               "V 1 %u 0x%x 0x%x\n",
+                               id, a, id, id + 1, a, a, a + 4, a + 8, a + 12, id + 1, i + 2, a, a);
+        id += 2;
+    }
+    snprintf(log + ll, sizeof log - ll, "D 2\nV 0 1 0x1000 0x1000\n");
+    fails("--dev 0:gpu --dev 1:gpu --line 16 --sched fifo", prog, log, "SYS5 line 122: D 50 (S 50 L 1 RspV 0x2170",
+          "the request of log line 1 (S 1 0 L ReqV 0x1000 0xf) is open after 49 deliveries (bound B = 4 x N x "
+          "(N + W) = 48)");
+    passes("--dev 0:gpu --dev 1:gpu --line 16", prog, log);
+}
+
+/* SYS5 at the end of the log: an operation that never completed. */
+Test(spandex_check, sys5_operation_never_completes)
+{
+    char *p = file("fig1a.prog"), *l = file("fig1a.log");
+    char *cut = edit(l, "C 1 8\n", "");
+    fails(FIG, p, cut, "SYS5 end of log", "ST of device 1 (program line 8) never completed");
+    free(p);
+    free(l);
+    free(cut);
+}
+
+/* SYS6: the GPU's load of word 0 is Nacked, retried, and Nacked again: two
+ * Nacks beyond --nack-limit 1 (the retry should have been the
+ * replacement ReqWT+data rd). With --nack-limit 2 the replacement after
+ * the second Nack passes. */
+Test(spandex_check, sys6_second_nack)
+{
+    const char *prog = "ST 2 0x1000 0x5\nDRAIN\nLD 1 0x1000\n";
+    const char *head = "S 1 2 L ReqO 0x1000 0x1\nD 1\nS 2 L 2 RspO 0x1000 0x1\nD 2\nC 2 1\n"
+                       "S 3 1 L ReqV 0x1000 0xff\nD 3\nS 4 L 2 FwdReqV 0x1000 0x1 r=1\n"
+                       "S 5 L 1 RspV 0x1000 0xfe 0x1004 0x1008 0x100c 0x1010 0x1014 0x1018 0x101c\n"
+                       "D 4\nS 6 2 1 Nack 0x1000 0x1\nD 5\nD 6\nS 7 1 L ReqV 0x1000 0x1\nD 7\n"
+                       "S 8 L 2 FwdReqV 0x1000 0x1 r=1\nD 8\nS 9 2 1 Nack 0x1000 0x1\nD 9\n";
+    const char *tail = "S 10 1 L ReqWT+data 0x1000 0x1 rd\nD 10\nS 11 L 2 RvkO 0x1000 0x1\nD 11\n"
+                       "S 12 2 L RspRvkO 0x1000 0x1 0x5\nD 12\nS 13 L 1 RspWT+data 0x1000 0x1 0x5\nD 13\n"
+                       "V 1 3 0x1000 0x5\n";
+    char log[4096];
+    snprintf(log, sizeof log, "%s%s", head, tail);
+    fails(FIG, prog, log, "SYS6 line 19: D 9 (S 9 2 1 Nack 0x1000 0x1)",
+          "word 0x1000 of device 1 Nacked 2 times (nack limit 1)");
+    passes(FIG " --nack-limit 2", prog, log);
+}
+
+/* SYS7: a response for no open request (a second RspWT after Fig. 1a), an
+ * Ack nobody asked for, and a response for words not requested. */
+Test(spandex_check, sys7_response_without_request)
+{
+    char *p = file("fig1a.prog"), *l = file("fig1a.log");
+    char *extra = edit(l, "C 1 8\n", "C 1 8\nS 7 L 1 RspWT 0x1000 0x30\nD 7\n");
+    char *ack = edit(l, "C 1 8\n", "C 1 8\nS 7 1 L Ack 0x1000\nD 7\n");
+    char *words = edit(l, "S 5 L 2 RspO 0x1000 0x3", "S 5 L 2 RspO 0x1000 0x7");
+    fails(FIG, p, extra, "SYS7 line 20: D 7 (S 7 L 1 RspWT 0x1000 0x30)",
+          "device 1 has no open request waiting for words 0x30 of line 0x1000 that a RspWT answers");
+    fails(FIG, p, ack, "SYS7 line 20: D 7 (S 7 1 L Ack 0x1000)", "an Ack from device 1, which owes none");
+    fails(FIG, p, words, "SYS7 line 13: D 5 (S 5 L 2 RspO 0x1000 0x7)", "no open request waiting for words 0x7");
+    free(p);
+    free(l);
+    free(extra);
+    free(ack);
+    free(words);
+}
+
+/* A violation the run itself reported (an E line) ends the check too. */
+Test(spandex_check, e_line_of_the_log)
+{
+    fails(FIG, "LD 1 0x1000\n", "S 1 1 L ReqV 0x1000 0xff\nE watchdog\n", "line 2:",
+          "the log reports a violation: E watchdog");
+}
+
+/* ---------------------------------------------------------- bad input -- */
+
+Test(spandex_check, bad_input_exit_2_with_file_and_line)
+{
+    char *p = file("fig1a.prog"), *l = file("fig1a.log");
+    refuses(FIG, p, "S 1 1 L ReqV 0x1000 0xff\n\nS 2 1 L ReqX 0x1000 0xff\n", "log: line 3: unknown message 'ReqX'");
+    refuses(FIG, "LD 1 0x1000\nLOAD 1 0x1000\n", l, "prog: line 2: unknown operation 'LOAD'");
+    refuses(FIG, "LD 7 0x1000\n", l, "prog: line 1: LD: bad or missing device (0..2)");
+    refuses(FIG, "RMW 1 0x1000 mul 0x1\n", l, "prog: line 1: expected RMW");
+    refuses(FIG, p, "S 1 1 L ReqV 0x1001 0xff\n", "log: line 1: bad line address '0x1001'");
+    refuses(FIG, p, "S 1 1 L ReqWT 0x1000 0x3 0x1\n", "log: line 1: ReqWT carries 1 values, not 2");
+    refuses(FIG, p, "S 1 L 1 ReqV 0x1000 0xff\n", "log: line 1: ReqV cannot go from L to 1");
+    refuses(FIG, p, "S 1 L 2 FwdReqV 0x1000 0x1\n", "log: line 1: FwdReqV without r=<requestor>");
+    refuses(FIG, p, "S 1 1 L ReqV 0x1000 0xff\nD 2\n", "log: line 2: D 2: no such message in flight");
+    refuses(FIG, p, "S 1 1 L ReqV 0x1000 0xff\nS 1 1 L ReqV 0x1000 0xff\n", "log: line 2: message 1 sent twice");
+    refuses(FIG, p, "C 1 3\n", "log: line 1: C: program line 3 is no ST, ACQ, REL or EVICT of device 1");
+    refuses(FIG, p, "V 1 3 0x1004 0x1\n", "log: line 1: V: program line 3 loads 0x1000, not 0x1004");
+    refuses(FIG, p, "X 1\n", "log: line 1: unknown log line 'X'");
+    free(p);
+    free(l);
+}
+
+Test(spandex_check, options)
+{
+    spandex_sysck_cfg c;
+    char err[256];
+    spandex_sysck_cfg_default(&c);
+    cr_expect_eq(spandex_sysck_cfg_check(&c, err, sizeof err), -1);
+    cr_expect(strstr(err, "no device given"), "%s", err);
+    cr_expect_eq(spandex_sysck_cfg_option(&c, "dev", "1:gpu", err, sizeof err), 0);
+    cr_expect_eq(spandex_sysck_cfg_check(&c, err, sizeof err), -1);
+    cr_expect(strstr(err, "device 0 missing"), "%s", err);
+    cr_expect_eq(spandex_sysck_cfg_option(&c, "dev", "0:tpu", err, sizeof err), -1);
+    cr_expect_eq(spandex_sysck_cfg_option(&c, "dev", "0:mesi", err, sizeof err), 0);
+    cr_expect_eq(spandex_sysck_cfg_option(&c, "sched", "lifo", err, sizeof err), -1);
+    cr_expect_eq(spandex_sysck_cfg_option(&c, "reqs", "paper", err, sizeof err), 0); /* spandex-system's */
+    cr_expect_eq(spandex_sysck_cfg_option(&c, "bogus", "1", err, sizeof err), 1);
+    cr_expect_eq(spandex_sysck_cfg_check(&c, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(c.devs, 2);
+    cr_expect_eq(spandex_sysck_bound(&c), 4 * 2 * (2 + 16));
+}
+
+/* The tool through cohmodel: --program, the log on stdin, exit statuses. */
+Test(spandex_check, cohmodel_tool)
+{
+    cmd_out r;
+    run_cap(&r, "build/bin/cohmodel spandex-check " FIG " --program tb/spandex/logs/fig1c.prog "
+                "< tb/spandex/logs/fig1c.log");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect_str_eq(r.out, "PASS SYS1-SYS8: 14 deliveries, 8 operations\n");
+    cmd_out_free(&r);
+    run_cap(&r, "build/bin/cohmodel spandex-check " FIG " < tb/spandex/logs/fig1c.log");
+    cr_expect_eq(r.status, 2);
+    cr_expect_str_empty(r.out);
+    cr_expect(strstr(r.err, "--program FILE is required"), "%s", r.err);
+    cmd_out_free(&r);
+}
