@@ -1,7 +1,9 @@
 /*
  * spandex-check internals: the shadow state shared by the readers
- * (spandex_check_sys.c) and the rules (spandex_check_rules.c). Not part of
- * the library's interface.
+ * (spandex_check_sys.c) and the rules (spandex_check_rules.c,
+ * spandex_check_hb.c).
+ *
+ * cohkit: internal header (not installed): the checker's own sources only.
  */
 #ifndef SPANDEX_CHECK_INT_H
 #define SPANDEX_CHECK_INT_H

@@ -5,8 +5,9 @@
  * it uses the message-name table and the op helpers only.
  *
  * This file: configuration, the two readers (program and log) and the
- * replay loop. The shadow state and the rules are in
- * spandex_check_rules.c (spandex_check_int.h between them).
+ * run; the shadow state, the replay and the rules are in
+ * spandex_check_rules.c and spandex_check_hb.c (spandex_check_int.h
+ * between them).
  */
 #include "spandex_check_int.h"
 #include "cfg_check.h"
