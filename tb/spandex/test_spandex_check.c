@@ -143,6 +143,38 @@ Test(spandex_check, fig1a_and_fig1c_pass)
     free(lc);
 }
 
+/* Fig. 1b (RvkO, RspRvkO and ReqWB of the rest) and Fig. 1d (FwdReqO of a
+ * ReqWT: the word turns V, the owner answers the writer with RspO, X2). */
+Test(spandex_check, fig1b_and_fig1d_pass)
+{
+    char *pb = file("fig1b.prog"), *lb = file("fig1b.log"), *pd = file("fig1d.prog"), *ld = file("fig1d.log");
+    passes(FIG, pb, lb);
+    passes(FIG, pd, ld);
+    free(pb);
+    free(lb);
+    free(pd);
+    free(ld);
+}
+
+/* SYS1 when sent: a forward to a device that is not the registered owner;
+ * SYS7 at the LLC: an RspRvkO for a word that was not revoked. */
+Test(spandex_check, sys1_forward_to_non_owner_and_sys7_rspRvkO)
+{
+    char *pb = file("fig1b.prog"), *lb = file("fig1b.log"), *pd = file("fig1d.prog"), *ld = file("fig1d.log");
+    char *fwd = edit(ld, "S 4 L 0 FwdReqO 0x1000 0x2 r=1", "S 4 L 2 FwdReqO 0x1000 0x2 r=1");
+    char *rvk = edit(lb, "S 5 0 L RspRvkO 0x1000 0x4 0x1008", "S 5 0 L RspRvkO 0x1000 0x6 0x1004 0x1008");
+    fails(FIG, pd, fwd, "SYS1 line 9: S 4 L 2 FwdReqO 0x1000 0x2 r=1",
+          "word 0x1004 is registered to device 0, not device 2");
+    fails(FIG, pb, rvk, "SYS7 line 13: D 5 (S 5 0 L RspRvkO 0x1000 0x6 0x1004 0x1008)",
+          "words 0x2 of device 0 were not revoked");
+    free(pb);
+    free(lb);
+    free(pd);
+    free(ld);
+    free(fwd);
+    free(rvk);
+}
+
 /* SYS8: Fig. 1a's traffic. Header: 5 type + 43 line + 8 mask + 2 x 2
  * source/destination + 2 requestor + 3 op = 65 bits = 9 bytes. ReqV 9 +
  * RspV 9 + 8 x 4; ReqO 9 + RspO 9; ReqWT 9 + 2 x 4 + RspWT 9. */
@@ -208,6 +240,25 @@ Test(spandex_check, sys1_owner_with_downgrade_in_flight_passes)
                       "S 5 L 0 RspO+data 0x1000 0xfe 0x1004 0x1008 0x100c 0x1010 0x1014 0x1018 0x101c\n"
                       "D 5\nD 4\nS 6 2 0 RspO+data 0x1000 0x1 0xa\nD 6\nC 0 3\n";
     passes(FIG, prog, log);
+}
+
+/* SYS2 machinery on a legal log: two MESI readers get RspS (ReqS option 1),
+ * a GPU store to the S line invalidates both; Inv and Ack are Probe. */
+Test(spandex_check, sharers_invalidated_pass)
+{
+    const char *prog = "LD 0 0x1000\nLD 3 0x1000\nDRAIN\nST 1 0x1004 0x9\n";
+    const char *log = "S 1 0 L ReqS 0x1000 0xff\nS 2 3 L ReqS 0x1000 0xff\nD 1\n"
+                      "S 3 L 0 RspS 0x1000 0xff 0x1000 0x1004 0x1008 0x100c 0x1010 0x1014 0x1018 0x101c\nD 2\n"
+                      "S 4 L 3 RspS 0x1000 0xff 0x1000 0x1004 0x1008 0x100c 0x1010 0x1014 0x1018 0x101c\nD 3\n"
+                      "V 0 1 0x1000 0x1000\nD 4\nV 3 2 0x1000 0x1000\nS 5 1 L ReqWT 0x1000 0x2 0x9\nD 5\n"
+                      "S 6 L 0 Inv 0x1000\nS 7 L 3 Inv 0x1000\nD 6\nS 8 0 L Ack 0x1000\nD 7\n"
+                      "S 9 3 L Ack 0x1000\nD 8\nD 9\nS 10 L 1 RspWT 0x1000 0x2\nD 10\nC 1 4\n";
+    result r = check(FIG " --dev 3:mesi", prog, log);
+    cr_expect_eq(r.rc, 0, "%s", r.out);
+    cr_expect(strstr(r.out, "# traffic ReqS       4 100\n"), "%s", r.out);
+    cr_expect(strstr(r.out, "# traffic ReqWT      2 22\n"), "%s", r.out);
+    cr_expect(strstr(r.out, "# traffic Probe      4 36\n"), "%s", r.out);
+    done(&r);
 }
 
 /* SYS2: the CPU owner answers a FwdReqV with RspS: the reader holds S but
