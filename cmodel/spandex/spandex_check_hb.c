@@ -182,7 +182,10 @@ void spandex_ck_sys3(spandex_ck *k, uint32_t o, const spandex_ck_ev *e)
 }
 
 /* SYS4 on one word: the first RMW (in log order) that returns a value more
- * RMWs returned than writes left it; NULL if none. */
+ * RMWs returned than writes left it (the initial value, every ST, every RMW
+ * that returned): the degree condition of one chain through the values,
+ * each RMW an edge from the value it read to the value it left. NULL if
+ * none. */
 static const spandex_ck_op *chain_break(spandex_ck *k, const spandex_ck_word *w, const spandex_ck_op **prev)
 {
     const spandex_ck_op *bad = NULL;
@@ -200,8 +203,8 @@ static const spandex_ck_op *chain_break(spandex_ck *k, const spandex_ck_word *w,
                 if (s != r)
                     other = s;
             }
-            if (s != r && known(s) && s->wval == r->ret)
-                left++;
+            if (known(s) && s->wval == r->ret)
+                left++; /* r itself too: an RMW that leaves what it read */
         }
         if (used > left && (!bad || r->done_line < bad->done_line)) {
             bad = r;

@@ -646,6 +646,18 @@ static void at_end(spandex_ck *k)
     spandex_ck_sys4(k);
 }
 
+/* 1 for the D line of a memory message (MemRd, MemWr), which the log may
+ * print right after its S line; it changes nothing. */
+static int mem_delivery(spandex_ck *k, const spandex_ck_ev *e)
+{
+    uint32_t mi = map_get(&k->mmap, e->id);
+    spandex_ck_msg *m = mi ? &k->msgs[mi - 1] : NULL;
+    if (!m || spandex_msg_net(m->kind) != SPANDEX_NET_MEM || m->cat)
+        return 0;
+    m->cat = 1; /* its D line was read (a second one is bad input) */
+    return 1;
+}
+
 /* Remembers a line touched by the current delivery. */
 static void touch(uint64_t *lines, size_t *n, size_t max, uint64_t line)
 {
@@ -670,6 +682,8 @@ void spandex_ck_replay(spandex_ck *k)
                 touch(lines, &nl, 64, e->m.line);
             break;
         case 'D':
+            if (mem_delivery(k, e))
+                break; /* memory answers at once: no delivery of the networks */
             after_delivery(k, cur, lines, nl);
             if (k->viol)
                 break;

@@ -308,6 +308,24 @@ Test(spandex_check, sys4_broken_rmw_chain)
     free(good);
 }
 
+/* SYS4 with a value left twice: 0x1000 and 0x8 leaves 0, 0 and 0x3 leaves
+ * 0 again, 0 or 0x3 leaves 3; two RMWs return 0, each from its own write
+ * (the one of 0 and 0x3 included), reported in any order: one chain. */
+Test(spandex_check, sys4_value_left_twice_is_one_chain)
+{
+    const char *prog = "RMW 0 0x1000 and 0x8\nRMW 1 0x1000 and 0x3\nRMW 2 0x1000 or 0x3\n";
+    const char *log = "S 1 0 L ReqWT+data 0x1000 0x1 and 0x8\nS 2 1 L ReqWT+data 0x1000 0x1 and 0x3\n"
+                      "S 3 2 L ReqWT+data 0x1000 0x1 or 0x3\nD 1\nS 4 L 0 RspWT+data 0x1000 0x1 0x1000\nD 2\n"
+                      "S 5 L 1 RspWT+data 0x1000 0x1 0x0\nD 3\nS 6 L 2 RspWT+data 0x1000 0x1 0x0\nD 4\n"
+                      "V 0 1 0x1000 0x1000\nD 6\nV 2 3 0x1000 0x0\nD 5\nV 1 2 0x1000 0x0\n";
+    char *lost = edit(log, "S 6 L 2 RspWT+data 0x1000 0x1 0x0\nD 4\nV 0 1 0x1000 0x1000\nD 6\nV 2 3 0x1000 0x0",
+                      "S 6 L 2 RspWT+data 0x1000 0x1 0x1000\nD 4\nV 0 1 0x1000 0x1000\nD 6\nV 2 3 0x1000 0x1000");
+    passes("--dev 0:gpu --dev 1:gpu --dev 2:gpu --line 32", prog, log);
+    fails("--dev 0:gpu --dev 1:gpu --dev 2:gpu --line 32", prog, lost, "SYS4 line 13: V 2 3 0x1000 0x1000",
+          "not one chain");
+    free(lost);
+}
+
 /* SYS5: under FIFO delivery (--sched fifo) device 0's ReqV stays open while
  * 50 other messages are delivered; B = 4 x 2 x (2 + 4) = 48 for two
  * devices and four words. The same log passes as a random schedule. */
