@@ -293,6 +293,22 @@ Test(spandex_check, sys3_stale_after_release_acquire)
     free(nolog);
 }
 
+/* SYS3 judged again at the end: a load that read a concurrent RMW's value
+ * before the RMW reported passes on its V line whatever it returned; once
+ * the RMW's value is known, 0x1001 is confirmed and 0x7777 is caught. */
+Test(spandex_check, sys3_again_when_rmw_values_known)
+{
+    const char *prog = "RMW 0 0x1000 add 0x1\nLD 1 0x1000\n";
+    const char *log = "S 1 0 L ReqWT+data 0x1000 0x1 add 0x1\nS 2 1 L ReqV 0x1000 0xff\nD 1\n"
+                      "S 3 L 0 RspWT+data 0x1000 0x1 0x1000\nD 2\n"
+                      "S 4 L 1 RspV 0x1000 0xff 0x1001 0x1004 0x1008 0x100c 0x1010 0x1014 0x1018 0x101c\nD 4\n"
+                      "V 1 2 0x1000 0x1001\nD 3\nV 0 1 0x1000 0x1000\n";
+    char *bad = edit(log, "V 1 2 0x1000 0x1001", "V 1 2 0x1000 0x7777");
+    passes(FIG, prog, log);
+    fails(FIG, prog, bad, "SYS3 line 8: V 1 2 0x1000 0x7777", "not the initial 0x1000 or a concurrent store's value");
+    free(bad);
+}
+
 /* SYS4: two GPU atomics add 1 to the same word and both return the
  * initial value: a lost update, not one chain. The twin returns 0x1001. */
 Test(spandex_check, sys4_broken_rmw_chain)
