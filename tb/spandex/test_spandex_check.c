@@ -17,6 +17,7 @@
 
 #include "spandex_check_sys.h"
 #include "test_util.h"
+#include "unit.h"
 
 #define FIG "--dev 0:mesi --dev 1:gpu --dev 2:denovo --line 32"
 
@@ -484,4 +485,75 @@ Test(spandex_check, cohmodel_tool)
     cr_expect_str_empty(r.out);
     cr_expect(strstr(r.err, "--program FILE is required"), "%s", r.err);
     cmd_out_free(&r);
+}
+
+/* ------------------------------------------- logs of the system model -- */
+
+/* A random program (spec 9.4) of `ops` lines over a few words of three
+ * lines: loads, stores, RMWs, ACQ, REL, EVICT, STEP and DRAIN, racy. */
+static void random_program(uint64_t seed, unsigned ndev, char *buf, size_t len)
+{
+    static const char *const ops[] = {"add", "swp", "or", "and"};
+    uint64_t st = seed;
+    size_t n = 0;
+    unsigned i, lines = 5 + (unsigned)(cohkit_unit_splitmix(&st) % 36);
+    buf[0] = 0;
+    for (i = 0; i < lines && n + 64 < len; i++) {
+        unsigned d = (unsigned)(cohkit_unit_splitmix(&st) % ndev), k = (unsigned)(cohkit_unit_splitmix(&st) % 100);
+        unsigned w = (unsigned)(cohkit_unit_splitmix(&st) % 9), v = 1 + (unsigned)(cohkit_unit_splitmix(&st) % 49);
+        unsigned a = w < 6 ? 0x1000 + 4 * w : w < 8 ? 0x1040 + 4 * (w - 6) : 0x2000;
+        if (k < 30)
+            n += (size_t)snprintf(buf + n, len - n, "LD %u 0x%x\n", d, a);
+        else if (k < 55)
+            n += (size_t)snprintf(buf + n, len - n, "ST %u 0x%x 0x%x\n", d, a, v);
+        else if (k < 65)
+            n += (size_t)snprintf(buf + n, len - n, "RMW %u 0x%x %s 0x%x\n", d, a, ops[v % 4], v % 9 + 1);
+        else if (k < 70)
+            n += (size_t)snprintf(buf + n, len - n, "RMW %u 0x%x rd\n", d, a);
+        else if (k < 77)
+            n += (size_t)snprintf(buf + n, len - n, "ACQ %u\n", d);
+        else if (k < 84)
+            n += (size_t)snprintf(buf + n, len - n, "REL %u\n", d);
+        else if (k < 88)
+            n += (size_t)snprintf(buf + n, len - n, "EVICT %u 0x%x\n", d, a);
+        else if (k < 96)
+            n += (size_t)snprintf(buf + n, len - n, "STEP %u\n", 1 + v % 5);
+        else
+            n += (size_t)snprintf(buf + n, len - n, "DRAIN\n");
+    }
+}
+
+/* The checker accepts what `cohmodel spandex-system` prints: the Fig. 1a
+ * and 1c programs and 60 random programs on GPU and DeNovo devices, each
+ * under fifo and random delivery (the checker told the schedule). */
+Test(spandex_check, system_model_logs_pass)
+{
+    static const char *const cfg = "--dev 0:denovo --dev 1:gpu --dev 2:denovo --dev 3:gpu --line 16";
+    static const char *const scheds[] = {"fifo", "random"};
+    char dir[256], prog[4096], path[300];
+    unsigned seed, s;
+    cmd_out r;
+    snprintf(dir, sizeof dir, "%s", fresh_dir("spandex_check_sys"));
+    snprintf(path, sizeof path, "%s/p.txt", dir);
+    for (seed = 0; seed < 62; seed++) {
+        if (seed < 2) {
+            char *f = file(seed ? "fig1c.prog" : "fig1a.prog");
+            snprintf(prog, sizeof prog, "%s", f);
+            free(f);
+        } else {
+            random_program(seed, 4, prog, sizeof prog);
+        }
+        put(path, prog);
+        for (s = 0; s < 2; s++) {
+            run_cap(&r, "build/bin/cohmodel spandex-system %s --sched %s --seed %u < %s > %s/l.txt", cfg, scheds[s],
+                    seed, path, dir);
+            cr_assert_eq(r.status, 0, "seed %u %s: spandex-system: %s%s", seed, scheds[s], r.out, r.err);
+            cmd_out_free(&r);
+            run_cap(&r, "build/bin/cohmodel spandex-check %s --sched %s --program %s < %s/l.txt", cfg, scheds[s],
+                    path, dir);
+            cr_expect_eq(r.status, 0, "seed %u %s: %s%s", seed, scheds[s], r.out, r.err);
+            cr_expect(strncmp(r.out, "PASS SYS1-SYS8", 14) == 0, "seed %u %s: %s", seed, scheds[s], r.out);
+            cmd_out_free(&r);
+        }
+    }
 }
