@@ -63,7 +63,8 @@ const cohkit_unit_desc spandex_check_tool = {
     .options_help = "  --dev ID:gpu|denovo|mesi (repeat; IDs 0..N-1)  --line B (64)  --word 4|8 (4)\n"
                     "  --nack-limit N (1)  --sched fifo|random (random; fifo: the SYS5 bound applies)\n"
                     "  --addr-bits B (48; the header size of SYS8)\n"
-                    "  accepted and not used, as spandex-system's: --reqs --seed --sets --ways --denovo-rmw --wb\n",
+                    "  accepted and not used, as spandex-system's: --reqs --seed --sets --ways --denovo-rmw --wb\n"
+                    "  --fault\n",
     .cfg_preset = chk_preset,
     .cfg_option = chk_option,
     .cfg_check = chk_check,

@@ -26,6 +26,7 @@ typedef struct {
     fly *f;
     size_t nf, capf;
     uint64_t next_id, deliveries, rng, bound;
+    uint64_t faults_seen; /* messages of the injected fault's kind so far */
     uint64_t *issued_at;
     unsigned char *issued, *done;
     int failed, oom;
@@ -76,15 +77,39 @@ static void fail_line(sys *s, const char *reason)
     fprintf(s->out, "E %s\n", reason);
 }
 
+/* The injected fault (--fault) on message x: 1 when x is lost in the
+ * network (sent, never delivered); a stale RspV gets its words' initial
+ * values (the word at address A holds A). */
+static int fault(sys *s, fly *x)
+{
+    unsigned f = s->c->fault, w;
+    spandex_msg_kind k = x->m.kind;
+    int hit = (f == SPANDEX_SYS_FAULT_DROP_ACK && (k == SPANDEX_ACK || k == SPANDEX_RSPRVKO)) ||
+              (f == SPANDEX_SYS_FAULT_DROP_RSPO && k == SPANDEX_RSPO) ||
+              (f == SPANDEX_SYS_FAULT_STALE_RSPV && k == SPANDEX_RSPV);
+    if (!hit || ++s->faults_seen != s->c->fault_at)
+        return 0;
+    if (f != SPANDEX_SYS_FAULT_STALE_RSPV)
+        return 1;
+    for (w = 0; w < s->words; w++)
+        if (x->m.mask >> w & 1)
+            x->m.v[w] = x->m.line + (uint64_t)w * s->c->llc.word;
+    return 0;
+}
+
 /* A message enters the in-flight set (memory's: delivered at once). */
 static void post(sys *s, unsigned src, unsigned dst, const spandex_msg *m)
 {
     fly x;
+    int lost;
     x.id = ++s->next_id;
     x.src = src;
     x.dst = dst;
     x.m = *m;
+    lost = fault(s, &x);
     log_send(s, &x);
+    if (lost)
+        return;
     if (dst == NODE_M) {
         fprintf(s->out, "D %llu\n", (unsigned long long)x.id);
         return;

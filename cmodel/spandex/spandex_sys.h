@@ -19,6 +19,18 @@
 
 COHKIT_BEGIN_DECLS
 
+/* A fault injected into the model (`--fault KIND[:N]`, the N-th message of
+ * the kind, 1 by default), for the checker to catch: an Ack or RspRvkO
+ * lost in the network (the answer a transaction waits for), a RspO lost
+ * (an ownership transfer that never arrives), a RspV whose words carry
+ * their initial values (stale data). */
+typedef enum {
+    SPANDEX_SYS_FAULT_NONE,
+    SPANDEX_SYS_FAULT_DROP_ACK,
+    SPANDEX_SYS_FAULT_DROP_RSPO,
+    SPANDEX_SYS_FAULT_STALE_RSPV
+} spandex_sys_fault;
+
 typedef struct {
     spandex_llc_cfg llc;     /* devs follows the devices (at least 2)       */
     unsigned ndev;           /* devices given by --dev                      */
@@ -29,6 +41,8 @@ typedef struct {
     int rmw_wtdata;          /* --denovo-rmw wtdata                         */
     int sched_random;        /* --sched random                              */
     uint64_t seed;           /* --seed (1)                                  */
+    unsigned fault;          /* --fault: spandex_sys_fault                  */
+    uint64_t fault_at;       /* the N-th message of the fault's kind (1)    */
 } spandex_sys_cfg;
 
 void spandex_sys_cfg_default(spandex_sys_cfg *c);

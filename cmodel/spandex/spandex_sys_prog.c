@@ -17,6 +17,26 @@ void spandex_sys_cfg_default(spandex_sys_cfg *c)
     c->nack_limit = 1;
     c->wb = 8;
     c->seed = 1;
+    c->fault_at = 1;
+}
+
+/* --fault drop-ack|drop-rspo|stale-rspv[:N] */
+static int opt_fault(spandex_sys_cfg *c, const char *value, char *err, size_t len)
+{
+    static const char *const names[] = {"drop-ack", "drop-rspo", "stale-rspv"};
+    const char *colon = strchr(value, ':');
+    size_t k = colon ? (size_t)(colon - value) : strlen(value), i;
+    uint64_t n = 1;
+    for (i = 0; i < 3; i++)
+        if (strlen(names[i]) == k && strncmp(value, names[i], k) == 0)
+            break;
+    if (i == 3)
+        return cohkit_cfg_fail(err, len, "--fault '%s': must be drop-ack, drop-rspo or stale-rspv, with :N", value);
+    if (colon && cohkit_cfg_dec("fault", colon + 1, 1, UINT64_MAX, &n, err, len))
+        return -1;
+    c->fault = (unsigned)i + 1;
+    c->fault_at = n;
+    return 0;
 }
 
 /* --dev ID:gpu|denovo|mesi */
@@ -60,6 +80,8 @@ int spandex_sys_cfg_option(spandex_sys_cfg *c, const char *name, const char *val
     }
     if (strcmp(name, "seed") == 0)
         return cohkit_cfg_dec(name, value, 0, UINT64_MAX, &c->seed, err, len) ? -1 : 0;
+    if (strcmp(name, "fault") == 0)
+        return opt_fault(c, value, err, len);
     if (strcmp(name, "denovo-rmw") == 0 || strcmp(name, "sched") == 0) {
         int d = name[0] == 'd';
         const char *a = d ? "odata" : "fifo", *b = d ? "wtdata" : "random";

@@ -58,6 +58,8 @@ const cohkit_unit_desc spandex_sys_tool = {
         "  --dev ID:gpu|denovo (repeat, IDs 0..N-1; mesi: not implemented yet)\n"
         "  --nack-limit N (1)  --denovo-rmw odata|wtdata (odata)  --wb N (write-buffer lines per device, 8)\n"
         "  --sched fifo|random (fifo)  --seed S (1)\n"
+        "  --fault drop-ack|drop-rspo|stale-rspv[:N] (a fault injected into the model for the checker to\n"
+        "  catch: the N-th Ack or RspRvkO lost, the N-th RspO lost, the N-th RspV with stale data; N 1)\n"
         "  and the LLC options of spandex-llc but --devs and --mesi (--line, --word, --reqs, --sets, --ways)\n",
     .cfg_preset = sys_preset,
     .cfg_option = sys_option,
