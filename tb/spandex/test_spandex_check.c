@@ -524,24 +524,28 @@ static void random_program(uint64_t seed, unsigned ndev, char *buf, size_t len)
 }
 
 /* The checker accepts what `cohmodel spandex-system` prints: the Fig. 1a
- * and 1c programs and 60 random programs on GPU and DeNovo devices, each
- * under fifo and random delivery (the checker told the schedule). */
+ * and 1c programs and 60 random programs on four GPU and DeNovo devices,
+ * then 20 on eight, each under fifo and random delivery (the checker told
+ * the schedule). */
 Test(spandex_check, system_model_logs_pass)
 {
-    static const char *const cfg = "--dev 0:denovo --dev 1:gpu --dev 2:denovo --dev 3:gpu --line 16";
+    static const char *const cfg4 = "--dev 0:denovo --dev 1:gpu --dev 2:denovo --dev 3:gpu --line 16";
+    static const char *const cfg8 = "--dev 0:denovo --dev 1:gpu --dev 2:denovo --dev 3:gpu --dev 4:denovo "
+                                    "--dev 5:gpu --dev 6:denovo --dev 7:gpu --line 16";
     static const char *const scheds[] = {"fifo", "random"};
     char dir[256], prog[4096], path[300];
     unsigned seed, s;
     cmd_out r;
     snprintf(dir, sizeof dir, "%s", fresh_dir("spandex_check_sys"));
     snprintf(path, sizeof path, "%s/p.txt", dir);
-    for (seed = 0; seed < 62; seed++) {
+    for (seed = 0; seed < 82; seed++) {
+        const char *cfg = seed < 62 ? cfg4 : cfg8;
         if (seed < 2) {
             char *f = file(seed ? "fig1c.prog" : "fig1a.prog");
             snprintf(prog, sizeof prog, "%s", f);
             free(f);
         } else {
-            random_program(seed, 4, prog, sizeof prog);
+            random_program(seed, seed < 62 ? 4 : 8, prog, sizeof prog);
         }
         put(path, prog);
         for (s = 0; s < 2; s++) {
