@@ -101,6 +101,9 @@ int spandex_sys_cfg_check(spandex_sys_cfg *c, char *err, size_t len)
         return cohkit_cfg_fail(err, len, "no devices: give --dev ID:gpu|denovo for IDs 0..N-1");
     if (c->given != (c->ndev == 64 ? ~0ull : (1ull << c->ndev) - 1))
         return cohkit_cfg_fail(err, len, "--dev: the IDs must be 0..%u, each once", c->ndev - 1);
+    if (c->llc.gran == SPANDEX_LLC_GRAN_LINE)
+        return cohkit_cfg_fail(err, len, "--gran line: the GPU coherence and DeNovo devices request words; "
+                                         "the line baseline needs line devices (not implemented yet)");
     c->llc.devs = c->ndev < 2 ? 2 : c->ndev;
     c->llc.mesi = 0;
     return spandex_llc_cfg_check_model(&c->llc, err, len);
