@@ -106,6 +106,21 @@ static const char *daddr(char *buf, size_t len, const gctx *x, const char *set, 
 }
 
 /* ------------------------------------------------------------ registers */
+/* The fields of the event's transaction entry M selects for D (d_<d> from
+ * t_<t>), and their widths: a number of bits, or 'D' (device ID bits), 'W'
+ * (words), 'N' (devices). */
+static const struct {
+    const char *d, *t;
+    char w;
+} txn_sel[] = {{"d_tk", "t_kind", 3},    {"d_trk", "t_rkind", 3},   {"d_trop", "t_rop", 3},
+               {"d_trdev", "t_rdev", 'D'}, {"d_tmu", "t_mu", 'W'},     {"d_tpack", "t_pack", 'N'},
+               {"d_tprvk", "t_prvk", 'W'}, {"d_tshadd", "t_shadd", 'N'}, {"d_tinv", "t_inv", 1}};
+
+static unsigned sel_w(const gctx *x, char w)
+{
+    return w == 'D' ? x->db : w == 'W' ? x->w : w == 'N' ? x->n : (unsigned)w;
+}
+
 typedef struct {
     const char *name;
     unsigned w;
@@ -123,8 +138,8 @@ static unsigned reg_table(const gctx *x, reg_def *r)
     R("d_valid", 1), R("d_kind", 2), R("d_rk", 3), R("d_dev", DB), R("d_op", 3), R("d_line", LB);
     R("d_mask", W), R("d_v", DW), R("d_txn", x->xb);
     R("d_hit", 1), R("d_way", x->wi), R("d_free", 1), R("d_vok", 1), R("d_row", x->rw);
-    R("d_tk", 3), R("d_trk", 3), R("d_trop", 3), R("d_trdev", DB), R("d_tmu", W);
-    R("d_tpack", N), R("d_tprvk", W), R("d_tshadd", N), R("d_tinv", 1);
+    for (size_t i = 0; i < sizeof txn_sel / sizeof txn_sel[0]; i++)
+        R(txn_sel[i].d, sel_w(x, txn_sel[i].w));
     R("d_qk", 3), R("d_qdev", DB), R("d_qop", 3), R("d_qmask", W), R("d_blk", 1), R("d_held", 1);
     R("w_valid", 1), R("w_set", x->sib), R("w_addr", x->dab), R("w_a", DW), R("w_b", DW), R("w_isop", W);
     R("w_op", 3);
@@ -1273,7 +1288,7 @@ static void emit_job_copy(emit_file *e, const char *dst, const char *src)
 /* Next state of E, D and M. */
 static void emit_next_pipe(emit_file *e, const gctx *x)
 {
-    const unsigned W = x->w, N = x->n, DB = x->db;
+    const unsigned W = x->w, DB = x->db;
     emit(e, "  if (!swept) sw_d = sw_q + 1'b1;");
     emit(e, "  // E: the message sent leaves the job; D's job replaces it");
     emit(e, "  if (e_acc) begin");
@@ -1315,15 +1330,13 @@ static void emit_next_pipe(emit_file *e, const gctx *x)
     emit(e, "    d_row_d = meta_rd_q;");
     emit(e, "    d_blk_d = m_blk;");
     emit(e, "    d_held_d = m_held;");
-    emit(e, "    d_tk_d = t_kind_q[m_txn_q*3 +: 3];");
-    emit(e, "    d_trk_d = t_rkind_q[m_txn_q*3 +: 3];");
-    emit(e, "    d_trop_d = t_rop_q[m_txn_q*3 +: 3];");
-    emit(e, "    d_trdev_d = t_rdev_q[m_txn_q*%u +: %u];", DB, DB);
-    emit(e, "    d_tmu_d = t_mu_q[m_txn_q*%u +: %u];", W, W);
-    emit(e, "    d_tpack_d = t_pack_q[m_txn_q*%u +: %u];", N, N);
-    emit(e, "    d_tprvk_d = t_prvk_q[m_txn_q*%u +: %u];", W, W);
-    emit(e, "    d_tshadd_d = t_shadd_q[m_txn_q*%u +: %u];", N, N);
-    emit(e, "    d_tinv_d = t_inv_q[m_txn_q];");
+    for (size_t i = 0; i < sizeof txn_sel / sizeof txn_sel[0]; i++) {
+        unsigned w = sel_w(x, txn_sel[i].w);
+        if (w == 1)
+            emit(e, "    %s_d = %s_q[m_txn_q];", txn_sel[i].d, txn_sel[i].t);
+        else
+            emit(e, "    %s_d = %s_q[m_txn_q*%u +: %u];", txn_sel[i].d, txn_sel[i].t, w, w);
+    }
     emit(e, "    // the request Table III sees: a fill's is its transaction's");
     emit(e, "    d_qk_d = m_kind_q == 2'd%u ? t_rkind_q[m_txn_q*3 +: 3] : m_rk_q;", EV_FILL);
     emit(e, "    d_qdev_d = m_kind_q == 2'd%u ? t_rdev_q[m_txn_q*%u +: %u] : m_dev_q;", EV_FILL, DB, DB);

@@ -132,7 +132,7 @@ static char *edit(const char *log, const char *from, const char *to)
 
 /* ------------------------------------------------------------- Fig. 1 -- */
 
-Test(spandex_check, fig1a_and_fig1c_pass)
+Test(spandex_syscheck, fig1a_and_fig1c_pass)
 {
     char *pa = file("fig1a.prog"), *la = file("fig1a.log"), *pc = file("fig1c.prog"), *lc = file("fig1c.log");
     passes(FIG, pa, la);
@@ -146,7 +146,7 @@ Test(spandex_check, fig1a_and_fig1c_pass)
 
 /* Fig. 1b (RvkO, RspRvkO and ReqWB of the rest) and Fig. 1d (FwdReqO of a
  * ReqWT: the word turns V, the owner answers the writer with RspO, X2). */
-Test(spandex_check, fig1b_and_fig1d_pass)
+Test(spandex_syscheck, fig1b_and_fig1d_pass)
 {
     char *pb = file("fig1b.prog"), *lb = file("fig1b.log"), *pd = file("fig1d.prog"), *ld = file("fig1d.log");
     passes(FIG, pb, lb);
@@ -159,7 +159,7 @@ Test(spandex_check, fig1b_and_fig1d_pass)
 
 /* SYS1 when sent: a forward to a device that is not the registered owner;
  * SYS7 at the LLC: an RspRvkO for a word that was not revoked. */
-Test(spandex_check, sys1_forward_to_non_owner_and_sys7_rspRvkO)
+Test(spandex_syscheck, sys1_forward_to_non_owner_and_sys7_rspRvkO)
 {
     char *pb = file("fig1b.prog"), *lb = file("fig1b.log"), *pd = file("fig1d.prog"), *ld = file("fig1d.log");
     char *fwd = edit(ld, "S 4 L 0 FwdReqO 0x1000 0x2 r=1", "S 4 L 2 FwdReqO 0x1000 0x2 r=1");
@@ -179,7 +179,7 @@ Test(spandex_check, sys1_forward_to_non_owner_and_sys7_rspRvkO)
 /* SYS8: Fig. 1a's traffic. Header: 5 type + 43 line + 8 mask + 2 x 2
  * source/destination + 2 requestor + 3 op = 65 bits = 9 bytes. ReqV 9 +
  * RspV 9 + 8 x 4; ReqO 9 + RspO 9; ReqWT 9 + 2 x 4 + RspWT 9. */
-Test(spandex_check, sys8_traffic_of_fig1a)
+Test(spandex_syscheck, sys8_traffic_of_fig1a)
 {
     char *p = file("fig1a.prog"), *l = file("fig1a.log");
     result r = check(FIG, p, l);
@@ -202,7 +202,7 @@ Test(spandex_check, sys8_traffic_of_fig1a)
 
 /* SYS8 categories: Inv/Ack and RvkO/RspRvkO are Probe; a device-to-device
  * response and the forward count for the requestor's request. */
-Test(spandex_check, sys8_probe_and_forward_categories)
+Test(spandex_syscheck, sys8_probe_and_forward_categories)
 {
     const char *prog = "ST 2 0x1000 0x5\nDRAIN\nRMW 1 0x1000 add 0x1\n";
     const char *log = "S 1 2 L ReqO 0x1000 0x1\nD 1\nS 2 L 2 RspO 0x1000 0x1\nD 2\nC 2 1\n"
@@ -221,7 +221,7 @@ Test(spandex_check, sys8_probe_and_forward_categories)
 
 /* SYS1: the LLC grants the whole line to the CPU while the accelerator
  * still owns word 0 (it should have forwarded): two owners. */
-Test(spandex_check, sys1_two_owners)
+Test(spandex_syscheck, sys1_two_owners)
 {
     const char *prog = "ST 2 0x1000 0xa\nDRAIN\nST 0 0x1000 0xb\n";
     const char *log = "S 1 2 L ReqO 0x1000 0x1\nD 1\nS 2 L 2 RspO 0x1000 0x1\nD 2\nC 2 1\n"
@@ -233,7 +233,7 @@ Test(spandex_check, sys1_two_owners)
 
 /* SYS1 allows the old owner's O while its FwdReqO is in flight (the twin
  * done right: forward, the owner answers the CPU and leaves O). */
-Test(spandex_check, sys1_owner_with_downgrade_in_flight_passes)
+Test(spandex_syscheck, sys1_owner_with_downgrade_in_flight_passes)
 {
     const char *prog = "ST 2 0x1000 0xa\nDRAIN\nST 0 0x1000 0xb\n";
     const char *log = "S 1 2 L ReqO 0x1000 0x1\nD 1\nS 2 L 2 RspO 0x1000 0x1\nD 2\nC 2 1\n"
@@ -245,7 +245,7 @@ Test(spandex_check, sys1_owner_with_downgrade_in_flight_passes)
 
 /* SYS2 machinery on a legal log: two MESI readers get RspS (ReqS option 1),
  * a GPU store to the S line invalidates both; Inv and Ack are Probe. */
-Test(spandex_check, sharers_invalidated_pass)
+Test(spandex_syscheck, sharers_invalidated_pass)
 {
     const char *prog = "LD 0 0x1000\nLD 3 0x1000\nDRAIN\nST 1 0x1004 0x9\n";
     const char *log = "S 1 0 L ReqS 0x1000 0xff\nS 2 3 L ReqS 0x1000 0xff\nD 1\n"
@@ -264,7 +264,7 @@ Test(spandex_check, sharers_invalidated_pass)
 
 /* SYS2: the CPU owner answers a FwdReqV with RspS: the reader holds S but
  * the LLC never recorded it as a sharer. */
-Test(spandex_check, sys2_sharer_not_recorded)
+Test(spandex_syscheck, sys2_sharer_not_recorded)
 {
     const char *prog = "ST 0 0x1000 0x5\nDRAIN\nLD 3 0x1000\n";
     const char *log = "S 1 0 L ReqO+data 0x1000 0xff\nD 1\n"
@@ -279,7 +279,7 @@ Test(spandex_check, sys2_sharer_not_recorded)
 /* SYS3: Fig. 1c with the last load returning the initial value: the
  * stores of the accelerator happen before it through REL, the flag and
  * ACQ. Without the ACQ the same value is a race and allowed. */
-Test(spandex_check, sys3_stale_after_release_acquire)
+Test(spandex_syscheck, sys3_stale_after_release_acquire)
 {
     char *p = file("fig1c.prog"), *l = file("fig1c.log");
     char *bad = edit(l, "V 1 15 0x1000 0xa", "V 1 15 0x1000 0x1000");
@@ -297,7 +297,7 @@ Test(spandex_check, sys3_stale_after_release_acquire)
 /* SYS3 judged again at the end: a load that read a concurrent RMW's value
  * before the RMW reported passes on its V line whatever it returned; once
  * the RMW's value is known, 0x1001 is confirmed and 0x7777 is caught. */
-Test(spandex_check, sys3_again_when_rmw_values_known)
+Test(spandex_syscheck, sys3_again_when_rmw_values_known)
 {
     const char *prog = "RMW 0 0x1000 add 0x1\nLD 1 0x1000\n";
     const char *log = "S 1 0 L ReqWT+data 0x1000 0x1 add 0x1\nS 2 1 L ReqV 0x1000 0xff\nD 1\n"
@@ -312,7 +312,7 @@ Test(spandex_check, sys3_again_when_rmw_values_known)
 
 /* SYS4: two GPU atomics add 1 to the same word and both return the
  * initial value: a lost update, not one chain. The twin returns 0x1001. */
-Test(spandex_check, sys4_broken_rmw_chain)
+Test(spandex_syscheck, sys4_broken_rmw_chain)
 {
     const char *prog = "RMW 0 0x1000 add 0x1\nRMW 1 0x1000 add 0x1\n";
     const char *log = "S 1 0 L ReqWT+data 0x1000 0x1 add 0x1\nS 2 1 L ReqWT+data 0x1000 0x1 add 0x1\nD 1\n"
@@ -328,7 +328,7 @@ Test(spandex_check, sys4_broken_rmw_chain)
 /* SYS4 with a value left twice: 0x1000 and 0x8 leaves 0, 0 and 0x3 leaves
  * 0 again, 0 or 0x3 leaves 3; two RMWs return 0, each from its own write
  * (the one of 0 and 0x3 included), reported in any order: one chain. */
-Test(spandex_check, sys4_value_left_twice_is_one_chain)
+Test(spandex_syscheck, sys4_value_left_twice_is_one_chain)
 {
     const char *prog = "RMW 0 0x1000 and 0x8\nRMW 1 0x1000 and 0x3\nRMW 2 0x1000 or 0x3\n";
     const char *log = "S 1 0 L ReqWT+data 0x1000 0x1 and 0x8\nS 2 1 L ReqWT+data 0x1000 0x1 and 0x3\n"
@@ -346,7 +346,7 @@ Test(spandex_check, sys4_value_left_twice_is_one_chain)
 /* SYS5: under FIFO delivery (--sched fifo) device 0's ReqV stays open while
  * 50 other messages are delivered; B = 4 x 2 x (2 + 4) = 48 for two
  * devices and four words. The same log passes as a random schedule. */
-Test(spandex_check, sys5_fifo_bound)
+Test(spandex_syscheck, sys5_fifo_bound)
 {
     char prog[4096], log[16384];
     size_t pl = 0, ll = 0;
@@ -371,7 +371,7 @@ Test(spandex_check, sys5_fifo_bound)
 }
 
 /* SYS5 at the end of the log: an operation that never completed. */
-Test(spandex_check, sys5_operation_never_completes)
+Test(spandex_syscheck, sys5_operation_never_completes)
 {
     char *p = file("fig1a.prog"), *l = file("fig1a.log");
     char *cut = edit(l, "C 1 8\n", "");
@@ -385,7 +385,7 @@ Test(spandex_check, sys5_operation_never_completes)
  * Nacks beyond --nack-limit 1 (the retry should have been the
  * replacement ReqWT+data rd). With --nack-limit 2 the replacement after
  * the second Nack passes. */
-Test(spandex_check, sys6_second_nack)
+Test(spandex_syscheck, sys6_second_nack)
 {
     const char *prog = "ST 2 0x1000 0x5\nDRAIN\nLD 1 0x1000\n";
     const char *head = "S 1 2 L ReqO 0x1000 0x1\nD 1\nS 2 L 2 RspO 0x1000 0x1\nD 2\nC 2 1\n"
@@ -405,7 +405,7 @@ Test(spandex_check, sys6_second_nack)
 
 /* SYS7: a response for no open request (a second RspWT after Fig. 1a), an
  * Ack nobody asked for, and a response for words not requested. */
-Test(spandex_check, sys7_response_without_request)
+Test(spandex_syscheck, sys7_response_without_request)
 {
     char *p = file("fig1a.prog"), *l = file("fig1a.log");
     char *extra = edit(l, "C 1 8\n", "C 1 8\nS 7 L 1 RspWT 0x1000 0x30\nD 7\n");
@@ -423,7 +423,7 @@ Test(spandex_check, sys7_response_without_request)
 }
 
 /* A violation the run itself reported (an E line) ends the check too. */
-Test(spandex_check, e_line_of_the_log)
+Test(spandex_syscheck, e_line_of_the_log)
 {
     fails(FIG, "LD 1 0x1000\n", "S 1 1 L ReqV 0x1000 0xff\nE watchdog\n", "line 2:",
           "the log reports a violation: E watchdog");
@@ -431,7 +431,7 @@ Test(spandex_check, e_line_of_the_log)
 
 /* ---------------------------------------------------------- bad input -- */
 
-Test(spandex_check, bad_input_exit_2_with_file_and_line)
+Test(spandex_syscheck, bad_input_exit_2_with_file_and_line)
 {
     char *p = file("fig1a.prog"), *l = file("fig1a.log");
     refuses(FIG, p, "S 1 1 L ReqV 0x1000 0xff\n\nS 2 1 L ReqX 0x1000 0xff\n", "log: line 3: unknown message 'ReqX'");
@@ -451,7 +451,7 @@ Test(spandex_check, bad_input_exit_2_with_file_and_line)
     free(l);
 }
 
-Test(spandex_check, options)
+Test(spandex_syscheck, options)
 {
     spandex_sysck_cfg c;
     char err[256];
@@ -472,7 +472,7 @@ Test(spandex_check, options)
 }
 
 /* The tool through cohmodel: --program, the log on stdin, exit statuses. */
-Test(spandex_check, cohmodel_tool)
+Test(spandex_syscheck, cohmodel_tool)
 {
     cmd_out r;
     run_cap(&r, "build/bin/cohmodel spandex-check " FIG " --program tb/spandex/logs/fig1c.prog "
@@ -527,7 +527,7 @@ static void random_program(uint64_t seed, unsigned ndev, char *buf, size_t len)
  * and 1c programs and 60 random programs on four GPU and DeNovo devices,
  * then 20 on eight, each under fifo and random delivery (the checker told
  * the schedule). */
-Test(spandex_check, system_model_logs_pass)
+Test(spandex_syscheck, system_model_logs_pass)
 {
     static const char *const cfg4 = "--dev 0:denovo --dev 1:gpu --dev 2:denovo --dev 3:gpu --line 16";
     static const char *const cfg8 = "--dev 0:denovo --dev 1:gpu --dev 2:denovo --dev 3:gpu --dev 4:denovo "
@@ -569,7 +569,7 @@ Test(spandex_check, system_model_logs_pass)
  * atomic that revoked the owner never completes: SYS5). Without the fault
  * the same program passes. The model's own E line (a lost message leaves
  * it stuck) is removed from the log first. */
-Test(spandex_check, injected_model_faults_are_caught)
+Test(spandex_syscheck, injected_model_faults_are_caught)
 {
     static const struct {
         const char *cfg, *fault, *prog, *rule;
