@@ -25,7 +25,7 @@
 #define COHKIT_H
 
 #define COHKIT_VERSION_MAJOR 3
-#define COHKIT_VERSION_MINOR 3
+#define COHKIT_VERSION_MINOR 4
 #define COHKIT_VERSION_PATCH 0
 
 /* One number per release: MAJOR * 10000 + MINOR * 100 + PATCH. */

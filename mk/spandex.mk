@@ -8,3 +8,7 @@ spandex_SWEEP += tb/spandex/spandex-llc_sweep.txt
 # FPGA self-test (fpga/fpga.mk): spandex_llc_fpga on the HX8K, nextpnr seeds
 # 1-3 (the median Fmax is reported)
 FPGA_PNR_SEEDS_spandex_llc_fpga := 1 2 3
+# spandex-tu: the translation unit (cmodel/spandex/spandex_tuhw*.c,
+# gen/spandex/spandex_tu_gen.c); committed presets default, fpga (GPU
+# coherence).
+spandex_SWEEP += tb/spandex/spandex-tu_sweep.txt

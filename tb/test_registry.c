@@ -181,6 +181,22 @@ static const expect_row expect[] = {
     {"spandex-llc", "paper", "mixed", '>', "Inv ", 10, NULL},
     {"spandex-llc", "paper", "conflict", '>', "FwdReqS ", 10, NULL},
     {"spandex-llc", NULL, "stream", '>', "requests ", 4000, NULL},
+    /* the translation unit: no broken promise to the network, no protocol
+     * error on the legal streams, every kind of answer reached */
+    {"spandex-tu", NULL, NULL, 'c', "c_req fwd rsp c_rsp req out", 0, NULL},
+    {"spandex-tu", NULL, NULL, '=', "broken promises ", 0, NULL},
+    {"spandex-tu", NULL, "mixed", '=', "protocol errors (err_o cycles) ", 0, NULL},
+    {"spandex-tu", NULL, "stores", '=', "protocol errors (err_o cycles) ", 0, NULL},
+    {"spandex-tu", NULL, "nack", '=', "protocol errors (err_o cycles) ", 0, NULL},
+    {"spandex-tu", NULL, "errors", '>', "injected errors ", 3, NULL},
+    {"spandex-tu", NULL, "errors", 'd', "err_o first high in cycle ", 3, "the first in cycle "},
+    {"spandex-tu", NULL, NULL, '>', "FILL ", 100, NULL},
+    {"spandex-tu", NULL, NULL, '>', "VALUE ", 100, NULL},
+    {"spandex-tu", NULL, NULL, '>', "DONE ", 100, NULL},
+    {"spandex-tu", NULL, NULL, '>', "ReqWT ", 300, NULL},
+    {"spandex-tu", NULL, "nack", '>', "Nack ", 300, NULL},
+    {"spandex-tu", NULL, "mixed", '>', "RspO ", 10, NULL},
+    {"spandex-tu", NULL, NULL, '>', "forwards ", 100, NULL},
 };
 
 static int listed(const char *const *list, const char *name)

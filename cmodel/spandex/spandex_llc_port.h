@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "spandex_llc.h"
+#include "spandex_port_words.h"
 #include "unit.h"
 
 enum {
@@ -50,24 +51,17 @@ static inline void spandex_llc_ports_of(const spandex_llc_cfg *c, spandex_llc_po
     p->nwords = g->words;
 }
 
-/* The W words of a data port. */
+/* The W words of data port `port` (spandex_port_words.h). */
 static inline void spandex_llc_port_get_words(const spandex_llc_ports *p, const uint64_t *a, int port, uint64_t *v)
 {
-    unsigned w, b = p->word_bits;
-    for (w = 0; w < p->nwords; w++)
-        v[w] = b == 64 ? a[p->off[port] + w] : (a[p->off[port] + w * b / 64] >> (w * b % 64)) & 0xffffffffull;
+    spandex_port_words_get(a, p->off[port], p->word_bits, p->nwords, v);
 }
 
-/* Sets a data port to the words of v in mask (the other lanes 0). */
+/* Sets data port `port` to the words of v in mask (the other lanes 0). */
 static inline void spandex_llc_port_put_words(const spandex_llc_ports *p, uint64_t *a, int port, const uint64_t *v,
                                               uint64_t mask)
 {
-    unsigned w, b = p->word_bits;
-    for (w = 0; w < p->words[port]; w++)
-        a[p->off[port] + w] = 0;
-    for (w = 0; w < p->nwords; w++)
-        if (mask >> w & 1)
-            a[p->off[port] + w * b / 64] |= v[w] << (w * b % 64);
+    spandex_port_words_put(a, p->off[port], p->words[port], p->word_bits, p->nwords, v, mask);
 }
 
 #endif

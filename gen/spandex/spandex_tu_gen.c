@@ -1,0 +1,458 @@
+/*
+ * Spandex translation unit generator (Alsop et al., ISCA 2018, Table II,
+ * III-A, III-C, III-D; spec spandex.md 4). The cycle-accurate model is the
+ * timing shell cmodel/spandex/spandex_tuhw_tm.c; docs/spandex.md ("The
+ * translation unit in RTL") gives the ports and the micro-architecture.
+ *
+ * One-entry buffers take the cache's requests, the responses and the
+ * forwards; registers hold each output until its handshake. Every cycle one
+ * action runs, the first that can: the buffered response (merged into its
+ * MSHR entry: completion, a Nack's retry or replacement), the buffered
+ * forward, an entry's re-send, the write buffer's oldest line as a ReqWT,
+ * the buffered cache request. Every choice is a function of the registers,
+ * so no ready depends on an input of the same cycle. The module body is
+ * fixed text over localparams (M, B, W, WB, LB, DB, MI, BI, NACK_LIMIT);
+ * the device kind selects the arms (GPU coherence so far).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gen_unit.h"
+#include "prim.h"
+#include "spandex_tuhw.h"
+
+/* The registers, each reset to 0 (the timing shell's reset state). */
+static const char *const regs[] = {
+    "cq_v",
+    "rq_v",
+    "fq_v",
+    "cq_type",
+    "cq_op",
+    "fq_type",
+    "rq_type",
+    "cq_line",
+    "rq_line",
+    "fq_line",
+    "cq_mask",
+    "rq_mask",
+    "fq_mask",
+    "cq_data",
+    "rq_data",
+    "fq_req",
+    "ro_v",
+    "oo_v",
+    "co_v",
+    "oo_llc",
+    "ro_type",
+    "ro_op",
+    "oo_type",
+    "co_type",
+    "oo_dst",
+    "ro_line",
+    "oo_line",
+    "co_line",
+    "ro_mask",
+    "oo_mask",
+    "co_mask",
+    "ro_data",
+    "co_data",
+    "e_v",
+    "e_snd",
+    "e_kind",
+    "e_nk",
+    "e_line",
+    "e_mask",
+    "e_recv",
+    "e_rtr",
+    "e_rpw",
+    "e_data",
+    "b_v",
+    "b_line",
+    "b_mask",
+    "b_data",
+    "wh",
+    "wt",
+    "err",
+    NULL};
+
+/* The body over the localparams. */
+static const char *const body[] = {
+    "// ---------------------------------------------------------------- registers",
+    "// input buffers (one entry per channel)",
+    "logic cq_v_q, cq_v_d, rq_v_q, rq_v_d, fq_v_q, fq_v_d;",
+    "logic [2:0] cq_type_q, cq_type_d, cq_op_q, cq_op_d, fq_type_q, fq_type_d;",
+    "logic [3:0] rq_type_q, rq_type_d;",
+    "logic [LB-1:0] cq_line_q, cq_line_d, rq_line_q, rq_line_d, fq_line_q, fq_line_d;",
+    "logic [W-1:0] cq_mask_q, cq_mask_d, rq_mask_q, rq_mask_d, fq_mask_q, fq_mask_d;",
+    "logic [W*WB-1:0] cq_data_q, cq_data_d, rq_data_q, rq_data_d;",
+    "logic [DB-1:0] fq_req_q, fq_req_d;",
+    "// output registers",
+    "logic ro_v_q, ro_v_d, oo_v_q, oo_v_d, co_v_q, co_v_d, oo_llc_q, oo_llc_d;",
+    "logic [2:0] ro_type_q, ro_type_d, ro_op_q, ro_op_d;",
+    "logic [3:0] oo_type_q, oo_type_d;",
+    "logic [1:0] co_type_q, co_type_d;",
+    "logic [DB-1:0] oo_dst_q, oo_dst_d;",
+    "logic [LB-1:0] ro_line_q, ro_line_d, oo_line_q, oo_line_d, co_line_q, co_line_d;",
+    "logic [W-1:0] ro_mask_q, ro_mask_d, oo_mask_q, oo_mask_d, co_mask_q, co_mask_d;",
+    "logic [W*WB-1:0] ro_data_q, ro_data_d, co_data_q, co_data_d;",
+    "// MSHR: kind 0 ReqV, 1 ReqWT, 2 ReqWT+data; requested, received, to re-send",
+    "// (Nacked) and replaced words; Nacks seen; a re-send waiting",
+    "logic [M-1:0] e_v_q, e_v_d, e_snd_q, e_snd_d;",
+    "logic [2*M-1:0] e_kind_q, e_kind_d;",
+    "logic [4*M-1:0] e_nk_q, e_nk_d;",
+    "logic [M*LB-1:0] e_line_q, e_line_d;",
+    "logic [M*W-1:0] e_mask_q, e_mask_d, e_recv_q, e_recv_d, e_rtr_q, e_rtr_d, e_rpw_q, e_rpw_d;",
+    "logic [M*W*WB-1:0] e_data_q, e_data_d;",
+    "// write buffer: a ring of lines, oldest at wh, next free at wt",
+    "logic [B-1:0] b_v_q, b_v_d;",
+    "logic [B*LB-1:0] b_line_q, b_line_d;",
+    "logic [B*W-1:0] b_mask_q, b_mask_d;",
+    "logic [B*W*WB-1:0] b_data_q, b_data_d;",
+    "logic [BI-1:0] wh_q, wh_d, wt_q, wt_d;",
+    "logic err_q, err_d;",
+    "",
+    "// ---------------------------------------------------------------- lookups",
+    "integer i, w;",
+    "logic free_any, cq_hit, cq_open, writes_open, m_any, f_hit, s_any, h_v, wb_full;",
+    "logic [MI-1:0] free_idx, m_idx, s_idx;",
+    "logic [BI-1:0] cq_hit_idx, f_idx;",
+    "logic [W-1:0] cq_busy, h_busy, h_mask, e_out, m_mask, m_recv, s_rtr;",
+    "logic [LB-1:0] h_line, m_line, s_line;",
+    "logic [W*WB-1:0] h_data, m_data, m_merged, fill_data;",
+    "logic [1:0] m_kind;",
+    "logic [3:0] s_nk;",
+    "logic m_ok;",
+    "always @* begin",
+    "  free_any = 1'b0; free_idx = '0;",
+    "  cq_hit = 1'b0; cq_hit_idx = '0; cq_open = 1'b0; cq_busy = '0;",
+    "  writes_open = 1'b0; m_any = 1'b0; m_idx = '0; s_any = 1'b0; s_idx = '0;",
+    "  e_out = '0; m_ok = 1'b0;",
+    "  h_v = 1'b0; h_line = '0; h_mask = '0; h_data = '0;",
+    "  wb_full = 1'b0;",
+    "  for (i = B - 1; i >= 0; i = i - 1) begin",
+    "    if (b_v_q[i] && b_line_q[i*LB +: LB] == cq_line_q) begin",
+    "      cq_hit = 1'b1; cq_hit_idx = i[BI-1:0];",
+    "    end",
+    "    if (wh_q == i[BI-1:0]) begin",
+    "      h_v = b_v_q[i]; h_line = b_line_q[i*LB +: LB]; h_mask = b_mask_q[i*W +: W];",
+    "      h_data = b_data_q[i*W*WB +: W*WB];",
+    "    end",
+    "    if (wt_q == i[BI-1:0]) wb_full = b_v_q[i];",
+    "  end",
+    "  for (i = M - 1; i >= 0; i = i - 1) begin",
+    "    if (!e_v_q[i]) begin",
+    "      free_any = 1'b1; free_idx = i[MI-1:0];",
+    "    end",
+    "    if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin",
+    "      cq_open = 1'b1; cq_busy = cq_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
+    "    end",
+    "    if (e_v_q[i] && e_kind_q[2*i +: 2] != 2'd0) writes_open = 1'b1;",
+    "    if (e_v_q[i] && e_snd_q[i]) begin",
+    "      s_any = 1'b1; s_idx = i[MI-1:0];",
+    "    end",
+    "    // the response's entry: its line, words still open, a kind it answers",
+    "    e_out = e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W] & ~e_rtr_q[i*W +: W];",
+    "    case (rq_type_q)",
+    "      4'd0, 4'd9: m_ok = e_kind_q[2*i +: 2] == 2'd0 && (rq_mask_q & e_rpw_q[i*W +: W]) == '0;",
+    "      4'd4: m_ok = e_kind_q[2*i +: 2] == 2'd2 ||",
+    "                   (e_kind_q[2*i +: 2] == 2'd0 && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);",
+    "      4'd2, 4'd3: m_ok = e_kind_q[2*i +: 2] == 2'd1;",
+    "      default: m_ok = 1'b0;",
+    "    endcase",
+    "    if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q && rq_mask_q != '0 && (rq_mask_q & ~e_out) == '0 && m_ok) begin",
+    "      m_any = 1'b1; m_idx = i[MI-1:0];",
+    "    end",
+    "  end",
+    "end",
+    "",
+    "// the fields of the matched and the re-sending entry; the head's open words",
+    "always @* begin",
+    "  m_kind = '0; m_line = '0; m_mask = '0; m_recv = '0; m_data = '0;",
+    "  s_line = '0; s_rtr = '0; s_nk = '0; h_busy = '0;",
+    "  for (i = 0; i < M; i = i + 1) begin",
+    "    if (m_idx == i[MI-1:0]) begin",
+    "      m_kind = e_kind_q[2*i +: 2]; m_line = e_line_q[i*LB +: LB]; m_mask = e_mask_q[i*W +: W];",
+    "      m_recv = e_recv_q[i*W +: W]; m_data = e_data_q[i*W*WB +: W*WB];",
+    "    end",
+    "    if (s_idx == i[MI-1:0]) begin",
+    "      s_line = e_line_q[i*LB +: LB]; s_rtr = e_rtr_q[i*W +: W]; s_nk = e_nk_q[4*i +: 4];",
+    "    end",
+    "    if (e_v_q[i] && e_line_q[i*LB +: LB] == h_line)",
+    "      h_busy = h_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
+    "  end",
+    "end",
+    "",
+    "// the response's data merged; a read's fill with the buffered stores over it",
+    "always @* begin",
+    "  f_hit = 1'b0; f_idx = '0;",
+    "  for (i = B - 1; i >= 0; i = i - 1)",
+    "    if (b_v_q[i] && b_line_q[i*LB +: LB] == m_line) begin",
+    "      f_hit = 1'b1; f_idx = i[BI-1:0];",
+    "    end",
+    "  m_merged = m_data;",
+    "  for (w = 0; w < W; w = w + 1)",
+    "    if (rq_mask_q[w] && (rq_type_q == 4'd0 || rq_type_q == 4'd4)) m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];",
+    "  fill_data = m_merged;",
+    "  for (i = 0; i < B; i = i + 1)",
+    "    if (f_hit && f_idx == i[BI-1:0])",
+    "      for (w = 0; w < W; w = w + 1)",
+    "        if (b_mask_q[i*W + w] && m_mask[w]) fill_data[w*WB +: WB] = b_data_q[(i*W + w)*WB +: WB];",
+    "end",
+    "",
+    "// ---------------------------------------------------------------- the action",
+    "logic m_done, rsp_bad, f_bad, c_bad, c_ok;",
+    "logic can_rsp, can_fwd, can_rs, can_fl, can_cq;",
+    "logic a_rsp, a_fwd, a_rs, a_fl, a_cq, a_bad;",
+    "always @* begin",
+    "  m_done = (m_recv | rq_mask_q) == m_mask;",
+    "  rsp_bad = !m_any;",
+    "  can_rsp = rq_v_q && (rsp_bad || rq_type_q == 4'd9 || !m_done || m_kind == 2'd1 || !co_v_q);",
+    "  f_bad = fq_type_q != 3'd0 && fq_type_q != 3'd5;",
+    "  can_fwd = fq_v_q && (f_bad || !oo_v_q);",
+    "  can_rs = !ro_v_q && s_any;",
+    "  can_fl = h_v && !ro_v_q && free_any && (h_busy & h_mask) == '0 &&",
+    "           !(cq_v_q && cq_type_q == 3'd1 && (cq_hit || !wb_full)) &&",
+    "           !(cq_v_q && cq_type_q == 3'd0 && !cq_hit);",
+    "  c_bad = cq_type_q > 3'd5 || (cq_type_q <= 3'd2 && cq_mask_q == '0);",
+    "  case (cq_type_q)",
+    "    3'd0: c_ok = !cq_hit && !cq_open && !ro_v_q && free_any;",
+    "    3'd1: c_ok = cq_hit || !wb_full;",
+    "    3'd2: c_ok = !h_v && (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;",
+    "    3'd3: c_ok = !h_v && !co_v_q;",
+    "    3'd4: c_ok = !h_v && !writes_open && !co_v_q;",
+    "    default: c_ok = !co_v_q;",
+    "  endcase",
+    "  can_cq = cq_v_q && (c_bad || c_ok);",
+    "  a_rsp = can_rsp;",
+    "  a_fwd = !a_rsp && can_fwd;",
+    "  a_rs = !a_rsp && !a_fwd && can_rs;",
+    "  a_fl = !a_rsp && !a_fwd && !can_rs && can_fl;",
+    "  a_cq = !a_rsp && !a_fwd && !can_rs && !can_fl && can_cq;",
+    "  a_bad = (a_rsp && rsp_bad) || (a_fwd && f_bad) || (a_cq && c_bad);",
+    "end",
+    "",
+    "assign c_req_ready_o = !cq_v_q || a_cq;",
+    "assign rsp_ready_o = !rq_v_q || a_rsp;",
+    "assign fwd_ready_o = !fq_v_q || a_fwd;",
+    "",
+    "// ---------------------------------------------------------------- next state",
+    "always @* begin",
+    "  cq_v_d = cq_v_q; cq_type_d = cq_type_q; cq_line_d = cq_line_q; cq_mask_d = cq_mask_q; cq_op_d = cq_op_q;",
+    "  cq_data_d = cq_data_q;",
+    "  rq_v_d = rq_v_q; rq_type_d = rq_type_q; rq_line_d = rq_line_q; rq_mask_d = rq_mask_q; rq_data_d = rq_data_q;",
+    "  fq_v_d = fq_v_q; fq_type_d = fq_type_q; fq_line_d = fq_line_q; fq_mask_d = fq_mask_q; fq_req_d = fq_req_q;",
+    "  ro_v_d = ro_v_q; ro_type_d = ro_type_q; ro_line_d = ro_line_q; ro_mask_d = ro_mask_q; ro_op_d = ro_op_q;",
+    "  ro_data_d = ro_data_q;",
+    "  oo_v_d = oo_v_q; oo_type_d = oo_type_q; oo_llc_d = oo_llc_q; oo_dst_d = oo_dst_q; oo_line_d = oo_line_q;",
+    "  oo_mask_d = oo_mask_q;",
+    "  co_v_d = co_v_q; co_type_d = co_type_q; co_line_d = co_line_q; co_mask_d = co_mask_q; co_data_d = co_data_q;",
+    "  e_v_d = e_v_q; e_snd_d = e_snd_q; e_kind_d = e_kind_q; e_nk_d = e_nk_q; e_line_d = e_line_q;",
+    "  e_mask_d = e_mask_q; e_recv_d = e_recv_q; e_rtr_d = e_rtr_q; e_rpw_d = e_rpw_q; e_data_d = e_data_q;",
+    "  b_v_d = b_v_q; b_line_d = b_line_q; b_mask_d = b_mask_q; b_data_d = b_data_q; wh_d = wh_q; wt_d = wt_q;",
+    "  err_d = err_q;",
+    "  if (ro_v_q && req_ready_i) ro_v_d = 1'b0;",
+    "  if (oo_v_q && out_ready_i) oo_v_d = 1'b0;",
+    "  if (co_v_q && c_rsp_ready_i) co_v_d = 1'b0;",
+    "  if (a_bad) begin",
+    "    err_d = 1'b1;",
+    "  end else if (a_rsp) begin",
+    "    if (rq_type_q != 4'd9 && m_done && m_kind != 2'd1) begin",
+    "      co_v_d = 1'b1; co_type_d = m_kind == 2'd0 ? 2'd0 : 2'd1; co_line_d = m_line; co_mask_d = m_mask;",
+    "      co_data_d = m_kind == 2'd0 ? fill_data : m_merged;",
+    "    end",
+    "    for (i = 0; i < M; i = i + 1)",
+    "      if (m_idx == i[MI-1:0]) begin",
+    "        if (rq_type_q == 4'd9) begin",
+    "          // a Nack: its words re-sent (a retry, or the replacement)",
+    "          e_rtr_d[i*W +: W] = e_rtr_q[i*W +: W] | rq_mask_q;",
+    "          e_snd_d[i] = 1'b1;",
+    "          if (e_nk_q[i*4 +: 4] != 4'd15) e_nk_d[i*4 +: 4] = e_nk_q[i*4 +: 4] + 4'd1;",
+    "        end else if (m_done) begin",
+    "          e_v_d[i] = 1'b0; e_snd_d[i] = 1'b0; e_kind_d[i*2 +: 2] = '0; e_nk_d[i*4 +: 4] = '0;",
+    "          e_line_d[i*LB +: LB] = '0; e_mask_d[i*W +: W] = '0; e_recv_d[i*W +: W] = '0;",
+    "          e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;",
+    "        end else begin",
+    "          e_recv_d[i*W +: W] = m_recv | rq_mask_q;",
+    "          e_data_d[i*W*WB +: W*WB] = m_merged;",
+    "        end",
+    "      end",
+    "  end else if (a_fwd) begin",
+    "    // GPU coherence owns nothing: a FwdReqV gets a Nack, an Inv an Ack",
+    "    oo_v_d = 1'b1; oo_line_d = fq_line_q; oo_mask_d = fq_mask_q;",
+    "    oo_type_d = fq_type_q == 3'd0 ? 4'd9 : 4'd8;",
+    "    oo_llc_d = fq_type_q != 3'd0;",
+    "    oo_dst_d = fq_type_q == 3'd0 ? fq_req_q : '0;",
+    "  end else if (a_rs) begin",
+    "    ro_v_d = 1'b1; ro_line_d = s_line; ro_mask_d = s_rtr; ro_op_d = '0; ro_data_d = '0;",
+    "    ro_type_d = s_nk >= NACK_LIMIT ? 3'd4 : 3'd0;",
+    "    for (i = 0; i < M; i = i + 1)",
+    "      if (s_idx == i[MI-1:0]) begin",
+    "        if (s_nk >= NACK_LIMIT) e_rpw_d[i*W +: W] = e_rpw_q[i*W +: W] | s_rtr;",
+    "        e_rtr_d[i*W +: W] = '0; e_snd_d[i] = 1'b0;",
+    "      end",
+    "  end else if (a_fl) begin",
+    "    // the oldest buffered line leaves as one ReqWT",
+    "    for (i = 0; i < M; i = i + 1)",
+    "      if (free_idx == i[MI-1:0]) begin",
+    "        e_v_d[i] = 1'b1; e_kind_d[i*2 +: 2] = 2'd1; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;",
+    "      end",
+    "    ro_v_d = 1'b1; ro_type_d = 3'd2; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = h_data;",
+    "    for (i = 0; i < B; i = i + 1)",
+    "      if (wh_q == i[BI-1:0]) begin",
+    "        b_v_d[i] = 1'b0; b_line_d[i*LB +: LB] = '0; b_mask_d[i*W +: W] = '0; b_data_d[i*W*WB +: W*WB] = '0;",
+    "      end",
+    "    wh_d = wh_q == B_LAST ? '0 : wh_q + 1'b1;",
+    "  end else if (a_cq) begin",
+    "    case (cq_type_q)",
+    "      3'd0, 3'd2: begin",
+    "        for (i = 0; i < M; i = i + 1)",
+    "          if (free_idx == i[MI-1:0]) begin",
+    "            e_v_d[i] = 1'b1; e_kind_d[i*2 +: 2] = cq_type_q == 3'd0 ? 2'd0 : 2'd2;",
+    "            e_line_d[i*LB +: LB] = cq_line_q; e_mask_d[i*W +: W] = cq_mask_q;",
+    "          end",
+    "        ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q;",
+    "        ro_type_d = cq_type_q == 3'd0 ? 3'd0 : 3'd4;",
+    "        ro_op_d = cq_type_q == 3'd0 ? 3'd0 : cq_op_q;",
+    "        ro_data_d = cq_type_q == 3'd0 ? '0 : cq_data_q;",
+    "      end",
+    "      3'd1: begin",
+    "        for (i = 0; i < B; i = i + 1)",
+    "          if (cq_hit && cq_hit_idx == i[BI-1:0]) begin",
+    "            b_mask_d[i*W +: W] = b_mask_q[i*W +: W] | cq_mask_q;",
+    "            for (w = 0; w < W; w = w + 1)",
+    "              if (cq_mask_q[w]) b_data_d[(i*W + w)*WB +: WB] = cq_data_q[w*WB +: WB];",
+    "          end else if (!cq_hit && wt_q == i[BI-1:0]) begin",
+    "            b_v_d[i] = 1'b1; b_line_d[i*LB +: LB] = cq_line_q; b_mask_d[i*W +: W] = cq_mask_q;",
+    "            for (w = 0; w < W; w = w + 1)",
+    "              b_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;",
+    "          end",
+    "        if (!cq_hit) wt_d = wt_q == B_LAST ? '0 : wt_q + 1'b1;",
+    "      end",
+    "      default: begin",
+    "        co_v_d = 1'b1; co_type_d = 2'd2; co_line_d = cq_line_q; co_mask_d = '0; co_data_d = '0;",
+    "      end",
+    "    endcase",
+    "  end",
+    "  if (a_rsp) rq_v_d = 1'b0;",
+    "  if (a_fwd) fq_v_d = 1'b0;",
+    "  if (a_cq) cq_v_d = 1'b0;",
+    "  if (c_req_valid_i && c_req_ready_o) begin",
+    "    cq_v_d = 1'b1; cq_type_d = c_req_type_i; cq_line_d = c_req_line_i; cq_mask_d = c_req_mask_i;",
+    "    cq_op_d = c_req_op_i; cq_data_d = c_req_data_i;",
+    "  end",
+    "  if (rsp_valid_i && rsp_ready_o) begin",
+    "    rq_v_d = 1'b1; rq_type_d = rsp_type_i; rq_line_d = rsp_line_i; rq_mask_d = rsp_mask_i;",
+    "    rq_data_d = rsp_data_i;",
+    "  end",
+    "  if (fwd_valid_i && fwd_ready_o) begin",
+    "    fq_v_d = 1'b1; fq_type_d = fwd_type_i; fq_line_d = fwd_line_i; fq_mask_d = fwd_mask_i; fq_req_d = fwd_req_i;",
+    "  end",
+    "end",
+    NULL};
+
+
+static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
+{
+    GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
+    prim_regs l;
+    unsigned i;
+    memset(&l, 0, sizeof l);
+    for (i = 0; regs[i] != NULL; i++)
+        prim_reg(&l, regs[i], "'0");
+    prim_module_begin(e, b);
+    emit(e, "// Spandex translation unit, GPU coherence (Alsop et al., ISCA 2018, Table II, III-A,");
+    emit(e, "// III-C; docs/spandex.md): %u words of %u bits, %u MSHR entries, %u write-buffer lines,",
+         g.words, g.word_bits, c->mshr, c->wb);
+    emit(e, "// replacement after %u Nack%s.", c->nack_limit,
+         c->nack_limit == 1 ? "" : "s");
+    emit(e, "// Storage: MSHR entries and write-buffer lines in flip-flops (a few lines), no RAM by design (lint: no memory).");
+    emit(e, "localparam integer M = %u, B = %u, W = %u, WB = %u, LB = %u, DB = %u, MI = %u, BI = %u;", c->mshr,
+         c->wb, g.words, g.word_bits, g.laddr_bits, g.dev_bits, g.mshr_bits, g.wb_bits);
+    emit(e, "localparam [3:0] NACK_LIMIT = 4'd%u;", c->nack_limit);
+    emit(e, "localparam [BI-1:0] B_LAST = %u'd%u;", g.wb_bits, c->wb - 1);
+    emit_nl(e);
+    for (i = 0; body[i] != NULL; i++)
+        emit(e, "%s", body[i]);
+    emit_nl(e);
+    prim_regs_block(e, &l);
+    emit_nl(e);
+
+    emit(e, "assign c_rsp_valid_o = co_v_q;");
+    emit(e, "assign c_rsp_type_o = co_type_q;");
+    emit(e, "assign c_rsp_line_o = co_line_q;");
+    emit(e, "assign c_rsp_mask_o = co_mask_q;");
+    emit(e, "assign c_rsp_data_o = co_data_q;");
+    emit(e, "assign req_valid_o = ro_v_q;");
+    emit(e, "assign req_type_o = ro_type_q;");
+    emit(e, "assign req_line_o = ro_line_q;");
+    emit(e, "assign req_mask_o = ro_mask_q;");
+    emit(e, "assign req_op_o = ro_op_q;");
+    emit(e, "assign req_data_o = ro_data_q;");
+    emit(e, "assign out_valid_o = oo_v_q;");
+    emit(e, "assign out_type_o = oo_type_q;");
+    emit(e, "assign out_llc_o = oo_llc_q;");
+    emit(e, "assign out_dst_o = oo_dst_q;");
+    emit(e, "assign out_line_o = oo_line_q;");
+    emit(e, "assign out_mask_o = oo_mask_q;");
+    emit(e, "assign out_data_o = '0; // GPU coherence answers carry no data");
+    emit(e, "assign idle_o = !cq_v_q && !rq_v_q && !fq_v_q && !ro_v_q && !oo_v_q && !co_v_q && !h_v && e_v_q == '0;");
+    emit(e, "assign err_o = err_q;");
+    prim_module_end(e);
+}
+
+static void gen_params(const void *cfg, char *buf, size_t len)
+{
+    GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
+    snprintf(buf, len,
+             "kind=gpu devs=%u words=%u word_bits=%u mshr=%u wb=%u nack_limit=%u addr_bits=%u\n"
+             "laddr_bits=%u dev_bits=%u",
+             c->devs, g.words, g.word_bits, c->mshr, c->wb, c->nack_limit, c->addr_bits, g.laddr_bits, g.dev_bits);
+}
+
+/* Storage: the MSHR (per entry: line, four word masks, kind, Nack count,
+ * data) and the write buffer (line, mask, data), all flip-flops. */
+static void gen_report(FILE *f, const void *cfg, int json)
+{
+    GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
+    unsigned long long data = (unsigned long long)g.words * g.word_bits;
+    unsigned long long ent = 1 + 1 + 2 + 4 + g.laddr_bits + 4ull * g.words + data;
+    unsigned long long wbl = 1 + g.laddr_bits + g.words + data;
+    if (json) {
+        fprintf(f,
+                "{\"unit\":\"spandex-tu\",\"kind\":\"gpu\",\"words\":%u,\"word_bits\":%u,\"mshr\":%u,\"wb\":%u,"
+                "\"mshr_entry_bits\":%llu,\"wb_line_bits\":%llu,\"flop_array_bits\":%llu}\n",
+                g.words, g.word_bits, c->mshr, c->wb, ent, wbl, c->mshr * ent + c->wb * wbl);
+        return;
+    }
+    fprintf(f, "spandex-tu (gpu): %u words of %u bits\n", g.words, g.word_bits);
+    fprintf(f, "  MSHR: %u entries x %llu bits; write buffer: %u lines x %llu bits; %llu bits in flip-flops\n",
+            c->mshr, ent, c->wb, wbl, c->mshr * ent + c->wb * wbl);
+    fprintf(f, "  timing: one action a cycle (response, forward, re-send, write-buffer flush, cache request)\n");
+}
+
+/* FPGA self-test payloads (docs/fpga.md): cache requests of the six types
+ * with non-zero masks on a few lines, responses of the types the unit
+ * takes (RspV, RspWT, RspO, RspWT+data, Nack) on the same lines, forwards
+ * FwdReqV and Inv. Responses that match no open request are dropped as
+ * protocol errors (err_o), as the model drops them. */
+static int tu_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
+{
+    GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
+    int n = 0;
+    if (max < 12)
+        return snprintf(err, len, "spandex-tu: too few self-test rules"), -1;
+    r[n++] = (st_rule){.port = "c_req_type_i", .kind = ST_RANGE, .a = 0, .b = 5};
+    r[n++] = (st_rule){.port = "c_req_line_i", .kind = ST_RANGE, .a = 0, .b = 3};
+    r[n++] = (st_rule){.port = "c_req_mask_i", .kind = ST_RANGE, .a = 1, .b = g.full};
+    r[n++] = (st_rule){.port = "rsp_line_i", .kind = ST_RANGE, .a = 0, .b = 3};
+    r[n++] = (st_rule){.port = "rsp_type_i", .kind = ST_RANGE, .a = 0, .b = 4};
+    r[n++] = (st_rule){.port = "rsp_mask_i", .width = 1, .repeat = g.words, .stride = 1, .kind = ST_PROB,
+                       .a = 65536 / g.words};
+    r[n++] = (st_rule){.port = "fwd_line_i", .kind = ST_RANGE, .a = 0, .b = 3};
+    r[n++] = (st_rule){.port = "fwd_type_i", .kind = ST_RANGE, .a = 0, .b = 5};
+    r[n++] = (st_rule){.port = "fwd_mask_i", .kind = ST_RANGE, .a = 1, .b = g.full};
+    r[n++] = (st_rule){.port = "fwd_req_i", .kind = ST_RANGE, .a = 0, .b = c->devs - 1};
+    return n;
+}
+
+const gen_unit spandex_tu_gen_unit = {"spandex-tu", emit_tu, gen_params, gen_report, tu_selftest};
