@@ -409,24 +409,30 @@ static void gen_params(const void *cfg, char *buf, size_t len)
              c->devs, g.words, g.word_bits, c->mshr, c->wb, c->nack_limit, c->addr_bits, g.laddr_bits, g.dev_bits);
 }
 
-/* Storage: the MSHR (per entry: line, four word masks, kind, Nack count,
- * data) and the write buffer (line, mask, data), all flip-flops. */
+/* Storage, all flip-flops by design: the MSHR (per entry: valid, re-send,
+ * kind, Nack count, line, four word masks, data), the write buffer (valid,
+ * line, mask, data; head and tail), the three input buffers and the three
+ * output registers (synth-check bounds the flip-flops by this sum). */
 static void gen_report(FILE *f, const void *cfg, int json)
 {
     GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
-    unsigned long long data = (unsigned long long)g.words * g.word_bits;
+    unsigned long long data = (unsigned long long)g.words * g.word_bits, lw = g.laddr_bits + g.words;
     unsigned long long ent = 1 + 1 + 2 + 4 + g.laddr_bits + 4ull * g.words + data;
     unsigned long long wbl = 1 + g.laddr_bits + g.words + data;
+    unsigned long long bufs = (1 + 3 + lw + 3 + data) + (1 + 4 + lw + data) + (1 + 3 + lw + g.dev_bits);
+    unsigned long long outs = (1 + 3 + lw + 3 + data) + (1 + 4 + 1 + g.dev_bits + lw) + (1 + 2 + lw + data);
+    unsigned long long total = c->mshr * ent + c->wb * wbl + 2ull * g.wb_bits + bufs + outs + 1;
     if (json) {
         fprintf(f,
                 "{\"unit\":\"spandex-tu\",\"kind\":\"gpu\",\"words\":%u,\"word_bits\":%u,\"mshr\":%u,\"wb\":%u,"
-                "\"mshr_entry_bits\":%llu,\"wb_line_bits\":%llu,\"flop_array_bits\":%llu}\n",
-                g.words, g.word_bits, c->mshr, c->wb, ent, wbl, c->mshr * ent + c->wb * wbl);
+                "\"mshr_entry_bits\":%llu,\"wb_line_bits\":%llu,\"rtl_memories\":[],\"flop_array_bits\":%llu}\n",
+                g.words, g.word_bits, c->mshr, c->wb, ent, wbl, total);
         return;
     }
     fprintf(f, "spandex-tu (gpu): %u words of %u bits\n", g.words, g.word_bits);
-    fprintf(f, "  MSHR: %u entries x %llu bits; write buffer: %u lines x %llu bits; %llu bits in flip-flops\n",
-            c->mshr, ent, c->wb, wbl, c->mshr * ent + c->wb * wbl);
+    fprintf(f, "  MSHR: %u entries x %llu bits; write buffer: %u lines x %llu bits; buffers and outputs %llu bits\n",
+            c->mshr, ent, c->wb, wbl, bufs + outs);
+    fprintf(f, "  %llu bits in flip-flops, no RAM\n", total);
     fprintf(f, "  timing: one action a cycle (response, forward, re-send, write-buffer flush, cache request)\n");
 }
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lockstep.h"
 #include "test_util.h"
@@ -25,8 +26,10 @@ extern const dut_ops *const spandex_duts[];
  * bench's trace mode the same (model and RTL). */
 static void prints(const char *opts, const char *trace, const char *want)
 {
-    char dir[256], path[300], why[512], args[200], *got = NULL;
-    snprintf(dir, sizeof dir, "%s", fresh_dir("spandex_tu_trace"));
+    char dir[256], path[300], why[512], args[200], name[64], *got = NULL;
+    /* a folder of this test's own: Criterion runs tests in parallel */
+    snprintf(name, sizeof name, "spandex_tu_trace_%ld", (long)getpid());
+    snprintf(dir, sizeof dir, "%s", fresh_dir(name));
     snprintf(path, sizeof path, "%s/t.trace", dir);
     put(path, trace);
     if (strncmp(opts, "--config ", 9) == 0 && strchr(opts + 9, ' ') == NULL) {
