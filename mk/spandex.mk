@@ -12,3 +12,11 @@ FPGA_PNR_SEEDS_spandex_llc_fpga := 1 2 3
 # gen/spandex/spandex_tu_gen.c); committed presets default, fpga (GPU
 # coherence).
 spandex_SWEEP += tb/spandex/spandex-tu_sweep.txt
+# the cycle-level system (tb/spandex/spandex_vsys.c: the LLC at its ports, its
+# timing shell or the Verilated spandex_llc_default beside it, with the C
+# translation units): ./tb_spandex [--system ...] (the family hook); the
+# Criterion suite spandex_vsys in tb/spandex/test_spandex_vsys.c
+spandex_TB_CPPFLAGS := -DTB_FAMILY_HOOK=spandex_tb_hook -DTB_FAMILY_HELP=spandex_tb_help
+tb_spandex: $(B)/obj/tb/spandex/spandex_vsys.o
+$(B)/test_all: $(B)/obj/tb/spandex/spandex_vsys.o
+$(B)/obj/tb/tb_spandex.o: mk/spandex.mk

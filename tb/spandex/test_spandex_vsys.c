@@ -1,0 +1,189 @@
+/*
+ * Criterion tests of the cycle-level Spandex system (tb/spandex/
+ * spandex_vsys.c): the LLC at its ports - its timing shell, then the
+ * committed Verilated spandex_llc_default beside its shell, every port
+ * compared every cycle - with the C translation units. The Fig. 1a and 1c
+ * programs and random programs on 2 and 4 devices pass the separate
+ * checker (spandex-check) and give the shells' log byte for byte; a stuck
+ * output bit of the Verilated LLC is caught by the port comparison and,
+ * without it, by the checker or the watchdog; the latencies of the
+ * docs' table. Run from the repository root (make unit).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spandex_vsys.h"
+
+extern const dut_ops *const spandex_duts[];
+
+static char *file(const char *name)
+{
+    char path[256], *b;
+    FILE *f;
+    long n;
+    snprintf(path, sizeof path, "tb/spandex/logs/%s", name);
+    f = fopen(path, "r");
+    cr_assert(f, "cannot read %s (run from the repository root)", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    rewind(f);
+    b = malloc((size_t)n + 1);
+    cr_assert(b);
+    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = 0;
+    fclose(f);
+    return b;
+}
+
+static void opts(spvsys_opts *o, const char *devs)
+{
+    char err[200];
+    spvsys_opts_default(o);
+    cr_assert_eq(spvsys_opts_devs(o, devs, err, sizeof err), 0, "%s", err);
+}
+
+/* prog on the shell, then on the Verilated LLC beside it: both pass the
+ * checker, the ports agree every cycle, the logs are equal. */
+static void both(const spvsys_opts *base, const char *prog, const char *what)
+{
+    spvsys_opts o = *base;
+    spvsys_res ref, r;
+    char err[300];
+    o.rtl = 0;
+    cr_assert_eq(spvsys_run(&o, NULL, prog, &ref, err, sizeof err), 0, "%s: %s", what, err);
+    cr_assert(ref.pass && !ref.e_line, "%s: shell: %s\n%s", what, ref.check, ref.log);
+    o.rtl = 1;
+    cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s: %s", what, err);
+    cr_assert(!r.mismatch, "%s: %s", what, r.msg);
+    cr_assert_eq(r.cmp_cycles, r.cycles, "%s", what);
+    cr_assert(r.pass, "%s: Verilated: %s", what, r.check);
+    cr_assert_str_eq(r.log, ref.log, "%s: the log differs from the shell's", what);
+    cr_assert_gt(r.messages, 0);
+    spvsys_res_free(&r);
+    spvsys_res_free(&ref);
+}
+
+Test(spandex_vsys, fig1a_and_fig1c_pass_with_the_verilated_llc)
+{
+    spvsys_opts o;
+    char *a = file("fig1a.prog"), *c = file("fig1c.prog");
+    opts(&o, "gpu,gpu,denovo");
+    both(&o, a, "fig1a");
+    both(&o, c, "fig1c");
+    free(a);
+    free(c);
+}
+
+/* Random programs (evictions, revocations, write-backs, RMWs, racy words)
+ * on 2 and 4 devices, at several latencies, some with FwdReqVs late
+ * enough to be Nacked. */
+static void random_runs(const char *devs, unsigned seeds)
+{
+    static const unsigned lat[][3] = {{2, 10, 0}, {1, 1, 0}, {5, 20, 12}, {3, 7, 30}};
+    unsigned s;
+    for (s = 1; s <= seeds; s++) {
+        spvsys_opts o;
+        char what[96], *p;
+        opts(&o, devs);
+        o.net_lat = lat[s % 4][0];
+        o.mem_lat = lat[s % 4][1];
+        o.fwdv_delay = lat[s % 4][2];
+        o.sys.nack_limit = 1 + s % 2;
+        p = spvsys_random_program(&o, 400, s);
+        cr_assert(p);
+        snprintf(what, sizeof what, "%s seed %u", devs, s);
+        both(&o, p, what);
+        free(p);
+    }
+}
+
+Test(spandex_vsys, random_programs_2_devices) { random_runs("gpu,denovo", 25); }
+Test(spandex_vsys, random_programs_4_devices) { random_runs("denovo,gpu,denovo,gpu", 25); }
+
+/* A stuck output bit of the Verilated LLC: the port comparison names the
+ * port; without it the checker (or the system's watchdog) fails the run. */
+Test(spandex_vsys, stuck_bit_caught_by_ports_then_by_checker_or_watchdog)
+{
+    static const struct {
+        const char *port;
+        unsigned bit, val;
+        uint64_t from;
+    } st[] = {{"out_mask_o", 0, 1, 0}, {"fwd_valid_o", 0, 0, 0}, {"out_data_o", 1, 1, 0},
+              {"req_ready_o", 0, 0, 500}};
+    unsigned i;
+    char *prog;
+    spvsys_opts o;
+    opts(&o, "denovo,gpu,denovo,gpu");
+    o.watchdog = 2000;
+    prog = spvsys_random_program(&o, 300, 2);
+    for (i = 0; i < sizeof st / sizeof st[0]; i++) {
+        spvsys_res r;
+        char err[300], name[80];
+        o.rtl = 1;
+        o.stuck_port = st[i].port;
+        o.stuck_bit = st[i].bit;
+        o.stuck_val = st[i].val;
+        o.stuck_from = st[i].from;
+        o.port_cmp = 1;
+        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
+        snprintf(name, sizeof name, "llc port %s", st[i].port);
+        cr_assert(r.mismatch && strstr(r.msg, name), "%s: %s", st[i].port, r.msg);
+        spvsys_res_free(&r);
+        o.port_cmp = 0;
+        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
+        cr_assert(!r.pass, "%s stuck at %u: the checker passed\n%s", st[i].port, st[i].val, r.check);
+        spvsys_res_free(&r);
+    }
+    free(prog);
+}
+
+/* The latency table of docs/spandex.md ("Verilated system"): a ReqV served
+ * by the LLC, by an owner, and a Nacked one with its replacement, at
+ * --net-lat 2 --mem-lat 10 (--fwdv-delay 10 for the Nack). */
+static uint64_t latency(const char *devs, const char *prog, unsigned fwdv, const char *op)
+{
+    spvsys_opts o;
+    spvsys_res r;
+    char err[300];
+    const char *t;
+    unsigned long long iss, done;
+    opts(&o, devs);
+    o.fwdv_delay = fwdv;
+    o.rtl = 1;
+    cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
+    cr_assert(r.pass && !r.mismatch, "%s %s", r.check, r.msg);
+    t = strstr(r.times, op);
+    cr_assert(t, "%s not in\n%s", op, r.times);
+    cr_assert_eq(sscanf(t + strlen(op), " issued %llu done %llu", &iss, &done), 2);
+    spvsys_res_free(&r);
+    return done - iss;
+}
+
+Test(spandex_vsys, latencies_of_the_docs_table)
+{
+    cr_expect_eq(latency("gpu,gpu", "STEP 80\nLD 0 0x1000\n", 0, "T 0 2 LD"), 20);
+    cr_expect_eq(latency("gpu,gpu", "STEP 80\nLD 0 0x1000\nDRAIN\nLD 1 0x1000\n", 0, "T 1 4 LD"), 7);
+    cr_expect_eq(latency("gpu,denovo", "STEP 80\nST 1 0x1000 0xa\nREL 1\nDRAIN\nLD 0 0x1000\n", 0,
+                         "T 0 5 LD"),
+                 9);
+    cr_expect_eq(latency("gpu,denovo,denovo",
+                         "STEP 80\nST 1 0x1000 0xa\nREL 1\nDRAIN\nLD 0 0x1000\nST 2 0x1000 0xb\nREL 2\nDRAIN\n",
+                         10, "T 0 5 LD"),
+                 33);
+}
+
+Test(spandex_vsys, bad_program_and_too_many_devices_refused)
+{
+    spvsys_opts o;
+    spvsys_res r;
+    char err[300];
+    opts(&o, "gpu,gpu");
+    cr_assert_eq(spvsys_run(&o, NULL, "LD 5 0x1000\n", &r, err, sizeof err), -1);
+    cr_assert(strstr(err, "line 1"), "%s", err);
+    opts(&o, "gpu,gpu,gpu,gpu,gpu");
+    cr_assert_eq(spvsys_run(&o, NULL, "LD 0 0x1000\n", &r, err, sizeof err), -1);
+    cr_assert(strstr(err, "device IDs"), "%s", err);
+}
