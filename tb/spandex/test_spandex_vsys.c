@@ -187,3 +187,32 @@ Test(spandex_vsys, bad_program_and_too_many_devices_refused)
     cr_assert_eq(spvsys_run(&o, NULL, "LD 0 0x1000\n", &r, err, sizeof err), -1);
     cr_assert(strstr(err, "device IDs"), "%s", err);
 }
+
+/* A ReqV of a line whose words 0-2 devices 1-3 own, and device 3's ReqWB
+ * of word 2 sent in the same cycle: the LLC takes the write-back while the
+ * third FwdReqV has still to leave; the log places the ReqWB's D line with
+ * its RspWB (docs/paper-notes.md), so the checker passes. */
+Test(spandex_vsys, writeback_beside_older_forwards)
+{
+    static const char *const prog = "STEP 80\nST 1 0x1000 0xa\nST 2 0x1004 0xb\nST 3 0x1008 0xc\n"
+                                     "REL 1\nREL 2\nREL 3\nDRAIN\nLD 0 0x1000\nEVICT 3 0x1000\nDRAIN\n"
+                                     "LD 0 0x1008\n";
+    unsigned lat;
+    for (lat = 1; lat <= 3; lat++) {
+        spvsys_opts o;
+        char what[32];
+        const char *fwd, *wb;
+        spvsys_res r;
+        char err[300];
+        opts(&o, "gpu,denovo,denovo,denovo");
+        o.net_lat = lat;
+        snprintf(what, sizeof what, "net-lat %u", lat);
+        both(&o, prog, what);
+        o.rtl = 0;
+        cr_assert_eq(spvsys_run(&o, NULL, prog, &r, err, sizeof err), 0, "%s", err);
+        fwd = strstr(r.log, " L 3 FwdReqV 0x1000 0x4 ");
+        wb = strstr(r.log, " L 3 RspWB ");
+        cr_assert(fwd && wb && fwd < wb, "%s\n%s", what, r.log);
+        spvsys_res_free(&r);
+    }
+}
