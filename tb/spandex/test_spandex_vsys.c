@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "spandex_vsys.h"
+#include "test_util.h"
 
 extern const dut_ops *const spandex_duts[];
 
@@ -215,4 +216,27 @@ Test(spandex_vsys, writeback_beside_older_forwards)
         cr_assert(fwd && wb && fwd < wb, "%s\n%s", what, r.log);
         spvsys_res_free(&r);
     }
+}
+
+/* ./tb_spandex --system: one line per run, PASS; bad options exit 2. */
+Test(spandex_vsys, tb_spandex_system_runs_and_refuses)
+{
+    cmd_out r;
+    run_cap(&r, "./tb_spandex --system --program tb/spandex/logs/fig1c.prog --devs gpu,gpu,denovo --times");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "shell LLC: ") && strstr(r.out, "log = shells'; ports = shell's every cycle"),
+              "%s", r.out);
+    cr_assert(strstr(r.out, "\nT 1 15 LD issued ") && strstr(r.out, "\nPASS\n"), "%s", r.out);
+    cmd_out_free(&r);
+    run_cap(&r, "./tb_spandex --system --random 100 --rtl llc --stuck out_mask_o:0:1");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "MISMATCH cycle") && strstr(r.out, "\nFAIL\n"), "%s", r.out);
+    cmd_out_free(&r);
+    run_cap(&r, "./tb_spandex --system --devs gpu,mesi");
+    cr_assert_eq(r.status, 2, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.err, "mesi") && r.out[0] == 0, "%s|%s", r.out, r.err);
+    cmd_out_free(&r);
+    run_cap(&r, "./tb_spandex --system --stuck out_mask_o:0:1 --rtl none");
+    cr_assert_eq(r.status, 2, "%s%s", r.out, r.err);
+    cmd_out_free(&r);
 }
