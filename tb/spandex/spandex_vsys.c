@@ -943,7 +943,7 @@ char *spvsys_random_program(const spvsys_opts *o, unsigned ops, uint64_t seed)
 typedef struct {
     spvsys_opts o;
     const char *program, *log_path;
-    unsigned long long random, seed;
+    unsigned long long random, seed, cycles;
     int stages;                /* bit 0: shells, bit 1: the Verilated LLC */
     int times;                 /* the T lines of the last run             */
     char sport[64];
@@ -989,6 +989,8 @@ static int parse_opt(spv_args *x, const char *a, const char *val)
         rc = num(a, val, 1, 1000000, &x->random);
     else if (strcmp(a, "--seed") == 0)
         rc = num(a, val, 0, ~0ull, &x->seed);
+    else if (strcmp(a, "--cycles") == 0)
+        rc = num(a, val, 1, ~0ull, &x->cycles);
     else if (strcmp(a, "--log") == 0)
         x->log_path = val;
     else if (strcmp(a, "--devs") == 0) {
@@ -1178,11 +1180,12 @@ int spandex_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
     memset(&x, 0, sizeof x);
     spvsys_opts_default(&x.o);
     x.seed = 1;
+    x.cycles = 100000;
     x.stages = 3;
     if ((rc = parse_args(&x, argc, argv)) != 0)
         return rc;
     if (mode == 1) {
-        if ((fail = cmp_bench_units("spandex", argv[0], 100000, x.seed, NULL, run_unit)) == 2)
+        if ((fail = cmp_bench_units("spandex", argv[0], x.cycles, x.seed, NULL, run_unit)) == 2)
             return 2;
         rc = run_defaults(&x, duts);
     } else {
@@ -1208,7 +1211,8 @@ int spandex_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
 void spandex_tb_help(FILE *f)
 {
     fprintf(f,
-            "without options (or only --seed): spandex-llc in lockstep (100000 cycles), then\n"
+            "without options (or only --seed, --cycles): spandex-llc in lockstep (--cycles,\n"
+            "default 100000), then\n"
             "the system as with --system on Fig. 1a, Fig. 1c and random programs on 2 and 4\n"
             "devices\n"
             "the system (docs/spandex.md \"Verilated system\"; the system only):\n"
