@@ -30,7 +30,7 @@
 
 /* A device of the system, seen from the network: what a device block must
  * offer to plug in (a C translation unit here; a port-level TU block later,
- * opened in spvsys.c's dev_open beside the C one and added to the system's
+ * opened in spandex_vsys.c's dev_open beside the C one and added to the system's
  * cmp_sys so that the lockstep compares its ports too). Every cycle the
  * system calls drive() for every device before the blocks are evaluated
  * and tick() after; in tick() the device takes the messages offered to it
