@@ -1211,8 +1211,8 @@ int spandex_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *d
 void spandex_tb_help(FILE *f)
 {
     fprintf(f,
-            "without options (or only --seed, --cycles): spandex-llc in lockstep (--cycles,\n"
-            "default 100000), then\n"
+            "without options (or only --seed, --cycles): every unit of the family in lockstep\n"
+            "(--cycles each, default 100000), then\n"
             "the system as with --system on Fig. 1a, Fig. 1c and random programs on 2 and 4\n"
             "devices\n"
             "the system (docs/spandex.md \"Verilated system\"; the system only):\n"
