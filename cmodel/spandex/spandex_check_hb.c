@@ -231,3 +231,108 @@ void spandex_ck_sys4(spandex_ck *k)
                         bad->lineno, (unsigned long long)bad->addr, (unsigned long long)bad->ret, bad->lineno,
                         prev ? prev->lineno : 0);
 }
+
+/* ---- data races (--drf) ------------------------------------------------- */
+
+/* A synchronisation access (9.5 item 6): an RMW, the ST just after a REL
+ * of its device (a release store), the LD just before an ACQ (an acquire
+ * load). Every other LD and ST is a data access. */
+static int sync_access(const spandex_ck *k, const spandex_ck_op *o)
+{
+    if (o->kind == SPANDEX_CK_RMW)
+        return 1;
+    if (o->kind == SPANDEX_CK_ST)
+        return o->pos > 0 && k->ops[k->dops[o->dev][o->pos - 1]].kind == SPANDEX_CK_REL;
+    return o->pos + 1 < k->ndops[o->dev] && k->ops[k->dops[o->dev][o->pos + 1]].kind == SPANDEX_CK_ACQ;
+}
+
+static int writes(const spandex_ck_op *o)
+{
+    return o->kind == SPANDEX_CK_ST || (o->kind == SPANDEX_CK_RMW && o->op != SPANDEX_OP_RD);
+}
+
+/* An access in the order of the race search: by word, then program line. */
+typedef struct {
+    uint64_t word;
+    unsigned lineno;
+    uint32_t op;
+} access;
+
+static int by_word(const void *a, const void *b)
+{
+    const access *x = a, *y = b;
+    if (x->word != y->word)
+        return x->word < y->word ? -1 : 1;
+    return x->lineno < y->lineno ? -1 : x->lineno > y->lineno;
+}
+
+/* The text of log line ln. */
+static const char *ev_text(const spandex_ck *k, unsigned ln)
+{
+    size_t lo = 0, hi = k->nev;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (k->ev[mid].lineno < ln)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < k->nev && k->ev[lo].lineno == ln ? k->ev[lo].text : "";
+}
+
+/* A data race: two accesses to one word by different devices, at least one
+ * writing and not both synchronisation accesses, unordered by
+ * happens-before. The clocks are computed again first, every RMW's value
+ * now known (during the replay an edge whose source had not returned yet
+ * was left out). The race reported is the one whose later access completed
+ * first in the log; its line is that access's V or C line. */
+void spandex_ck_drf(spandex_ck *k)
+{
+    static const char *const names[] = {"LD", "ST", "RMW"};
+    access *a = malloc((k->nops ? k->nops : 1) * sizeof *a);
+    uint32_t best[2] = {0, 0};
+    size_t n = 0, i, j, lo;
+    unsigned best_line = 0;
+    if (!a) {
+        spandex_ck_bad(k, k->log_name, 0, "out of memory");
+        return;
+    }
+    for (i = 0; i < k->nops; i++) {
+        k->ops[i].vc_state = 0;
+        if (k->ops[i].kind <= SPANDEX_CK_RMW) {
+            a[n].word = k->ops[i].word;
+            a[n].lineno = k->ops[i].lineno;
+            a[n++].op = (uint32_t)i;
+        }
+    }
+    for (i = 0; i < k->nops; i++)
+        vc_of(k, (uint32_t)i); /* in program text order: mostly causal, shallow recursion */
+    qsort(a, n, sizeof *a, by_word);
+    for (lo = 0; lo < n; lo = j) {
+        for (j = lo; j < n && a[j].word == a[lo].word; j++)
+            ;
+        for (i = lo; i < j; i++) {
+            size_t m;
+            for (m = i + 1; m < j; m++) {
+                const spandex_ck_op *x = &k->ops[a[i].op], *y = &k->ops[a[m].op];
+                unsigned later = x->done_line > y->done_line ? x->done_line : y->done_line;
+                if (x->dev == y->dev || (!writes(x) && !writes(y)) || (sync_access(k, x) && sync_access(k, y)))
+                    continue;
+                if ((best_line && later >= best_line) || relation(k, a[i].op, a[m].op) != CONC)
+                    continue;
+                best_line = later;
+                best[0] = a[i].op;
+                best[1] = a[m].op;
+            }
+        }
+    }
+    free(a);
+    if (best_line) {
+        const spandex_ck_op *x = &k->ops[best[0]], *y = &k->ops[best[1]];
+        spandex_ck_viol(k, "SYS3 line %u: %s: data race on word 0x%llx: %s%s of device %u (program line %u) and "
+                        "%s%s of device %u (program line %u) are not ordered by happens-before", best_line,
+                        ev_text(k, best_line), (unsigned long long)x->word, sync_access(k, x) ? "synchronising " : "",
+                        names[x->kind], x->dev, x->lineno, sync_access(k, y) ? "synchronising " : "", names[y->kind],
+                        y->dev, y->lineno);
+    }
+}

@@ -128,6 +128,7 @@ typedef struct {
     uint64_t deliveries;
     char at[600];              /* "line L: D <id> (<its S line>)"          */
     uint64_t tr_msgs[SPANDEX_SYSCK_CATS], tr_bytes[SPANDEX_SYSCK_CATS];
+    int drf;                   /* --drf: data races are violations too     */
     /* verdict */
     int viol;
     char viol_msg[768];
@@ -154,5 +155,11 @@ const char *spandex_ck_cat_name(unsigned cat);
 void spandex_ck_sys3(spandex_ck *k, uint32_t op, const spandex_ck_ev *e);
 void spandex_ck_sys4(spandex_ck *k);
 spandex_ck_word *spandex_ck_word_of(spandex_ck *k, uint64_t addr);
+/* --drf at the end of the log (spandex_check_hb.c): the first data race,
+ * a violation of SYS3 (docs/spandex.md "The system checker"). */
+void spandex_ck_drf(spandex_ck *k);
+/* spandex_sysck_run with the data-race check of --drf (the tool's). */
+int spandex_ck_run(const spandex_sysck_cfg *c, FILE *prog, const char *prog_name, FILE *log, const char *log_name,
+                   int stats, int drf, FILE *out, FILE *err);
 
 #endif

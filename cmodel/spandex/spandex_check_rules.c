@@ -660,6 +660,8 @@ static void at_end(spandex_ck *k)
     sys3_again(k);
     if (!k->viol)
         spandex_ck_sys4(k);
+    if (!k->viol && k->drf)
+        spandex_ck_drf(k);
 }
 
 /* 1 for the D line of a memory message (MemRd, MemWr), which the log may

@@ -453,6 +453,12 @@ static void print_stats(const spandex_ck *k, FILE *out)
 int spandex_sysck_run(const spandex_sysck_cfg *c, FILE *prog, const char *prog_name, FILE *log,
                       const char *log_name, int stats, FILE *out, FILE *err)
 {
+    return spandex_ck_run(c, prog, prog_name, log, log_name, stats, 0, out, err);
+}
+
+int spandex_ck_run(const spandex_sysck_cfg *c, FILE *prog, const char *prog_name, FILE *log, const char *log_name,
+                   int stats, int drf, FILE *out, FILE *err)
+{
     spandex_ck *k = spandex_ck_new(c);
     int rc;
     if (!k) {
@@ -461,6 +467,7 @@ int spandex_sysck_run(const spandex_sysck_cfg *c, FILE *prog, const char *prog_n
     }
     k->prog_name = prog_name;
     k->log_name = log_name;
+    k->drf = drf;
     if (prog_read(k, prog) == 0 && log_read(k, log) == 0)
         spandex_ck_replay(k);
     if (k->bad) {
@@ -472,8 +479,8 @@ int spandex_sysck_run(const spandex_sysck_cfg *c, FILE *prog, const char *prog_n
         if (k->viol)
             fprintf(out, "E %s\n", k->viol_msg);
         else
-            fprintf(out, "PASS SYS1-SYS8: %llu deliveries, %zu operations\n", (unsigned long long)k->deliveries,
-                    k->nops);
+            fprintf(out, "PASS SYS1-SYS8%s: %llu deliveries, %zu operations\n", drf ? " (data-race-free)" : "",
+                    (unsigned long long)k->deliveries, k->nops);
         rc = k->viol ? 1 : 0;
     }
     spandex_ck_free(k);

@@ -1,14 +1,14 @@
 /*
  * The registry entry of `cohmodel spandex-check` (the system checker, SYS1-
  * SYS8 of spec 6 on a spandex-system log; a cmodel/units.def TOOL line):
- *   cohmodel spandex-check --dev ID:KIND ... --program FILE [--stats] < log
+ *   cohmodel spandex-check --dev ID:KIND ... --program FILE [--stats] [--drf] < log
  * A verdict tool (cohkit_unit_desc.verdict_exit): exit 0 with PASS, 1 with
  * the first violation as "E <reason>", 2 on bad input (nothing printed).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "spandex_check_sys.h"
+#include "spandex_check_int.h"
 #include "unit.h"
 
 static const char *const chk_presets[] = {"default", NULL};
@@ -28,10 +28,11 @@ static int chk_option(void *cfg, const char *name, const char *value, char *err,
 
 static int chk_check(void *cfg, char *err, size_t len) { return spandex_sysck_cfg_check(cfg, err, len); }
 
-enum { CF_PROGRAM, CF_STATS };
+enum { CF_PROGRAM, CF_STATS, CF_DRF };
 static const cohkit_unit_flag chk_flags[] = {
     {"program", "FILE", "the program the log ran (spec 9.4; required)"},
     {"stats", NULL, "the SYS8 traffic table ('# traffic <type> <messages> <bytes>') before the verdict"},
+    {"drf", NULL, "a data race (9.5 item 6 synchronisation; docs/spandex.md) is an E SYS3 violation too"},
     {NULL, NULL, NULL},
 };
 
@@ -48,7 +49,7 @@ static int chk_run(const void *cfg, const char *const *fl, FILE *in, const char 
         fprintf(errf, "cohmodel: spandex-check: %s: cannot open\n", fl[CF_PROGRAM]);
         return 2;
     }
-    rc = spandex_sysck_run(cfg, prog, fl[CF_PROGRAM], in, in_name, fl[CF_STATS] != NULL, out, errf);
+    rc = spandex_ck_run(cfg, prog, fl[CF_PROGRAM], in, in_name, fl[CF_STATS] != NULL, fl[CF_DRF] != NULL, out, errf);
     fclose(prog);
     return rc;
 }
