@@ -1,11 +1,13 @@
 /*
- * The registry entry of `cohmodel spandex-gen` (random legal spandex-llc
- * traces, spec 9.3; a cmodel/units.def TOOL line). The LLC's own trace tool
- * is its unit's (cmodel/spandex/spandex_llc_unit.c).
+ * The registry entries of `cohmodel spandex-gen` (random legal spandex-llc
+ * traces, spec 9.3) and `cohmodel spandex-prog` (random data-race-free
+ * programs for spandex-system, 9.4); cmodel/units.def TOOL lines. The LLC's
+ * own trace tool is its unit's (cmodel/spandex/spandex_llc_unit.c).
  */
 #include <string.h>
 
 #include "spandex_gen.h"
+#include "spandex_prog.h"
 #include "unit.h"
 
 /* ------------------------------------------------------- spandex-gen -- */
@@ -50,4 +52,56 @@ const cohkit_unit_desc spandex_gen_tool = {
     .flags = gen_flags,
     .trace_help = "no input; prints a spandex-llc trace (the same for the same options)",
     .trace_run = gen_run,
+};
+
+/* ------------------------------------------------------ spandex-prog -- */
+static const char *const prog_presets[] = {"default", NULL};
+
+static int prog_preset(void *cfg, const char *name)
+{
+    if (strcmp(name, "default") != 0)
+        return -1;
+    spandex_prog_cfg_default(cfg);
+    return 0;
+}
+
+static int prog_option(void *cfg, const char *name, const char *value, char *err, size_t len)
+{
+    return spandex_prog_cfg_option(cfg, name, value, err, len);
+}
+
+static int prog_check(void *cfg, char *err, size_t len) { return spandex_prog_cfg_check(cfg, err, len); }
+
+static int prog_run(const void *cfg, const char *const *flags, FILE *in, const char *in_name, FILE *out,
+                    FILE *errf)
+{
+    char err[300];
+    (void)flags;
+    (void)in;
+    (void)in_name;
+    if (spandex_prog_write(cfg, out, err, sizeof err) != 0) {
+        fprintf(errf, "cohmodel: spandex-prog: %s\n", err);
+        return 2;
+    }
+    return 0;
+}
+
+const cohkit_unit_desc spandex_prog_tool = {
+    .name = "spandex-prog",
+    .family = "spandex",
+    .title = "Spandex programs: seeded random data-race-free programs with synchronisation (spec 9.4, 9.5)",
+    .model_ref = "spandex_prog_write (cmodel/spandex/spandex_prog.c)",
+    .cfg_size = sizeof(spandex_prog_cfg),
+    .presets = prog_presets,
+    .options_help =
+        "  --dev ID:gpu|denovo (repeat, IDs 0..N-1, as spandex-system's)  --seed S (1)  --ops N (200: operation\n"
+        "  lines, 1..100000)  --pattern mixed|false-sharing|flag|lock|barrier|counter|read-mostly (mixed)\n"
+        "  --line B (64)  --word B (4); spandex-system's other options are accepted and not used\n",
+    .cfg_preset = prog_preset,
+    .cfg_option = prog_option,
+    .cfg_check = prog_check,
+    .flags = gen_flags,
+    .trace_help = "no input; prints a program for spandex-system (the same for the same options), each phase\n"
+                  "ended by DRAIN; spandex-check --drf judges its logs",
+    .trace_run = prog_run,
 };
