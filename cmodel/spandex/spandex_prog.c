@@ -493,18 +493,18 @@ static void ep_counter(pg *g)
 }
 
 /* Read-mostly: a writer catches up with every device's flag (the readers
- * of the last round released) and writes the region, then releases its
- * flag; for two or three phases readers acquire it once and read the
- * words again and again (hits in their caches), and in the last round
- * every reader releases its own flag. */
+ * of the last round released) and writes a quarter of the region, then
+ * releases its flag; for two to four phases readers acquire it once and
+ * read the words again and again (hits in their caches), and in the last
+ * round every reader releases its own flag. */
 static void ep_read_mostly(pg *g)
 {
-    unsigned w = (unsigned)rnd(g, g->n), rounds = 2 + (unsigned)rnd(g, 2), r, d, i;
+    unsigned w = (unsigned)rnd(g, g->n), rounds = 2 + (unsigned)rnd(g, 3), r, d, i;
     unsigned char joined[PG_DEVS] = {0};
     phase_begin(g, "read-mostly: writer %u", w);
     catch_up(g, w, g->n);
     for (i = 0; i < g->rwords[R_RM]; i++)
-        if (pct(g, 50) && may_write(g, w, g->rfirst[R_RM] + i))
+        if (pct(g, 25) && may_write(g, w, g->rfirst[R_RM] + i))
             data_st(g, w, g->rfirst[R_RM] + i, 0);
     release(g, w, &g->flag[w], REL_ST);
     for (d = 0; d < g->n; d++)
@@ -520,7 +520,7 @@ static void ep_read_mostly(pg *g)
             if (!joined[d])
                 acquire(g, d, &g->flag[w], ACQ_LD);
             joined[d] = 1;
-            for (t = 3 + (unsigned)rnd(g, 6); t; t--)
+            for (t = 4 + (unsigned)rnd(g, 9); t; t--)
                 try_access(g, d, R_RM, 0);
             if (pct(g, 10))
                 op(g, d, "EVICT %u 0x%llx", d, word_addr(g, g->rfirst[R_RM] + (unsigned)rnd(g, g->rwords[R_RM])));
