@@ -68,7 +68,12 @@ int spandex_prog_cfg_option(spandex_prog_cfg *c, const char *name, const char *v
 
 int spandex_prog_cfg_check(spandex_prog_cfg *c, char *err, size_t len)
 {
-    return spandex_sys_cfg_check(&c->sys, err, len);
+    if (spandex_sys_cfg_check(&c->sys, err, len))
+        return -1;
+    if (c->sys.llc.addr_bits < 21) /* at most 0x100000 + (64 + 3 + 136) lines of 512 bytes */
+        return cohkit_cfg_fail(err, len, "--addr-bits %u: the programs' addresses need 21 bits",
+                               c->sys.llc.addr_bits);
+    return 0;
 }
 
 /* ---- the generator's state ---------------------------------------------- */
@@ -641,8 +646,9 @@ int spandex_prog_write(const spandex_prog_cfg *c, FILE *out, char *err, size_t l
     }
     fprintf(out, "# cohmodel spandex-prog --pattern %s --seed %llu --ops %u --line %u --word %u",
             pattern_names[c->pattern], (unsigned long long)c->sys.seed, c->ops, g->lb, g->wb);
-    for (d = 0; d < g->n; d++)
-        fprintf(out, " --dev %u:%s", d, c->sys.kind[d] == SPANDEX_TU_GPU ? "gpu" : "denovo");
+    for (d = 0; d < g->n; d++) /* 16 devices a line: the readers take lines of 1,022 characters */
+        fprintf(out, "%s --dev %u:%s", d && d % 16 == 0 ? "\n#" : "", d,
+                c->sys.kind[d] == SPANDEX_TU_GPU ? "gpu" : "denovo");
     fprintf(out, "\n# data-race-free by construction (docs/spandex.md \"Data-race-free programs\")\n");
     for (i = 0; i < g->out.n && ops < c->ops; i++) {
         ops += (size_t)is_op(g->out.v[i].s);

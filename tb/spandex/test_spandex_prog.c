@@ -22,7 +22,8 @@
 
 #define MIX2 "--dev 0:gpu --dev 1:denovo"
 #define MIX4 "--dev 0:denovo --dev 1:gpu --dev 2:gpu --dev 3:denovo"
-#define MIX8 "--dev 0:gpu --dev 1:denovo --dev 2:denovo --dev 3:gpu --dev 4:gpu --dev 5:denovo --dev 6:gpu --dev 7:denovo"
+#define MIX8                                                                                                 \
+    "--dev 0:gpu --dev 1:denovo --dev 2:denovo --dev 3:gpu --dev 4:gpu --dev 5:denovo --dev 6:gpu --dev 7:denovo"
 
 /* The program for an option string (name/value pairs), in process. */
 static char *prog(const char *opts)
