@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "spandex_prog.h"
 #include "test_util.h"
@@ -426,15 +427,13 @@ Test(spandex_prog, random_drf_programs_pass_the_checker, .timeout = 120)
  * --drf (drf set) or without; the checker's output. */
 static char *judge(const char *cfg, const char *program, int drf, int *status)
 {
-    char dir[256];
+    char dir[256], name[64], path[300];
     cmd_out r;
     char *o;
-    snprintf(dir, sizeof dir, "%s", fresh_dir("spandex_drf"));
-    {
-        char path[300];
-        snprintf(path, sizeof path, "%s/p.txt", dir);
-        put(path, program);
-    }
+    snprintf(name, sizeof name, "spandex_drf_%ld", (long)getpid()); /* tests run in parallel */
+    snprintf(dir, sizeof dir, "%s", fresh_dir(name));
+    snprintf(path, sizeof path, "%s/p.txt", dir);
+    put(path, program);
     run_cap(&r, "build/bin/cohmodel spandex-system %s < %s/p.txt > %s/l.txt", cfg, dir, dir);
     cr_assert_eq(r.status, 0, "spandex-system: %s%s", r.out, r.err);
     cmd_out_free(&r);
@@ -444,6 +443,8 @@ static char *judge(const char *cfg, const char *program, int drf, int *status)
     o = r.out;
     r.out = NULL;
     cmd_out_free(&r);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    run(path);
     return o;
 }
 
