@@ -12,6 +12,8 @@ FPGA_PNR_SEEDS_spandex_llc_fpga := 1 2 3
 # gen/spandex/spandex_tu_gen.c); committed presets default, fpga (GPU
 # coherence).
 spandex_SWEEP += tb/spandex/spandex-tu_sweep.txt
+# FPGA self-test: spandex_tu_fpga on the HX8K, nextpnr seeds 1-3
+FPGA_PNR_SEEDS_spandex_tu_fpga := 1 2 3
 # the cycle-level system (tb/spandex/spandex_vsys.c: the LLC at its ports, its
 # timing shell or the Verilated spandex_llc_default beside it, with the C
 # translation units): ./tb_spandex [--system ...] (the family hook); the
