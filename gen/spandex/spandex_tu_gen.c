@@ -295,6 +295,8 @@ static const char *const body[] = {
     "    for (i = 0; i < M; i = i + 1)",
     "      if (free_idx == i[MI-1:0]) begin",
     "        e_v_d[i] = 1'b1; e_kind_d[i*2 +: 2] = 2'd1; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;",
+    "        e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;",
+    "        e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;",
     "      end",
     "    ro_v_d = 1'b1; ro_type_d = 3'd2; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = h_data;",
     "    for (i = 0; i < B; i = i + 1)",
@@ -309,6 +311,8 @@ static const char *const body[] = {
     "          if (free_idx == i[MI-1:0]) begin",
     "            e_v_d[i] = 1'b1; e_kind_d[i*2 +: 2] = cq_type_q == 3'd0 ? 2'd0 : 2'd2;",
     "            e_line_d[i*LB +: LB] = cq_line_q; e_mask_d[i*W +: W] = cq_mask_q;",
+    "            e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;",
+    "            e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;",
     "          end",
     "        ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q;",
     "        ro_type_d = cq_type_q == 3'd0 ? 3'd0 : 3'd4;",
@@ -350,6 +354,59 @@ static const char *const body[] = {
     "end",
     NULL};
 
+
+/* Formal properties (make formal, tb/formal.txt; docs/spandex.md):
+ * p_hold_*: an output held under back-pressure keeps its valid and payload;
+ * p_word_*: one open request a word (spec 4's MSHR rule), between every two
+ * entries of a line; p_ent_*: an entry's received, re-sent and replaced
+ * words are among its requested ones, received and re-sent apart, a re-send
+ * pending exactly when words wait for it; p_err: err_o is sticky. */
+static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
+{
+    static const char *const samples[] = {
+        "f_req_stall_q <= req_valid_o & ~req_ready_i",
+        "f_req_q <= {req_type_o, req_line_o, req_mask_o, req_op_o, req_data_o}",
+        "f_out_stall_q <= out_valid_o & ~out_ready_i",
+        "f_out_q <= {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, out_data_o}",
+        "f_crsp_stall_q <= c_rsp_valid_o & ~c_rsp_ready_i",
+        "f_crsp_q <= {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_data_o}",
+        "f_err_q <= err_o",
+        NULL};
+    unsigned W = g->words, LB = g->laddr_bits, DW = g->words * g->word_bits, i, j;
+    emit_nl(e);
+    prim_formal_begin(e, "// Properties checked by make formal (tb/formal.txt); see docs/spandex.md.");
+    emit(e, "logic f_req_stall_q, f_out_stall_q, f_crsp_stall_q, f_err_q;");
+    prim_decl(e, 3 + LB + W + 3 + DW, "f_req_q");
+    prim_decl(e, 4 + 1 + g->dev_bits + LB + W + DW, "f_out_q");
+    prim_decl(e, 2 + LB + W + DW, "f_crsp_q");
+    prim_formal_samples(e, samples);
+    prim_formal_assume(e, "reset in the first cycle only", 0);
+    emit(e, "  if (rst_ni && f_past_q) begin");
+    emit(e, "    if (f_req_stall_q)");
+    emit(e, "      p_hold_req: assert(req_valid_o && {req_type_o, req_line_o, req_mask_o, req_op_o, req_data_o} == f_req_q);");
+    emit(e, "    if (f_out_stall_q)");
+    emit(e, "      p_hold_out: assert(out_valid_o && {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, "
+            "out_data_o} == f_out_q);");
+    emit(e, "    if (f_crsp_stall_q)");
+    emit(e, "      p_hold_crsp: assert(c_rsp_valid_o && {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_data_o} == "
+            "f_crsp_q);");
+    emit(e, "    if (f_err_q) p_err: assert(err_o);");
+    emit(e, "  end");
+    emit(e, "  if (rst_ni) begin");
+    for (i = 0; i < c->mshr; i++)
+        for (j = i + 1; j < c->mshr; j++)
+            emit(e, "    p_word_%u_%u: assert(!(e_v_q[%u] && e_v_q[%u] && e_line_q[%u +: %u] == e_line_q[%u +: %u] && "
+                    "((e_mask_q[%u +: %u] & ~e_recv_q[%u +: %u]) & (e_mask_q[%u +: %u] & ~e_recv_q[%u +: %u])) != '0));",
+                 i, j, i, j, i * LB, LB, j * LB, LB, i * W, W, i * W, W, j * W, W, j * W, W);
+    for (i = 0; i < c->mshr; i++)
+        emit(e, "    if (e_v_q[%u]) p_ent_%u: assert((e_recv_q[%u +: %u] & ~e_mask_q[%u +: %u]) == '0 && (e_rtr_q[%u +: %u] "
+                "& ~(e_mask_q[%u +: %u] & ~e_recv_q[%u +: %u])) == '0 && (e_rpw_q[%u +: %u] & ~e_mask_q[%u +: %u]) == '0 "
+                "&& e_snd_q[%u] == (e_rtr_q[%u +: %u] != '0));",
+             i, i, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, i, i * W, W);
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "`endif");
+}
 
 static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
 {
@@ -397,6 +454,7 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "assign out_data_o = '0; // GPU coherence answers carry no data");
     emit(e, "assign idle_o = !cq_v_q && !rq_v_q && !fq_v_q && !ro_v_q && !oo_v_q && !co_v_q && !h_v && e_v_q == '0;");
     emit(e, "assign err_o = err_q;");
+    emit_formal(e, c, &g);
     prim_module_end(e);
 }
 

@@ -279,6 +279,8 @@ module spandex_tu_fpga (
       for (i = 0; i < M; i = i + 1)
         if (free_idx == i[MI-1:0]) begin
           e_v_d[i] = 1'b1; e_kind_d[i*2 +: 2] = 2'd1; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;
+          e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
+          e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
         end
       ro_v_d = 1'b1; ro_type_d = 3'd2; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = h_data;
       for (i = 0; i < B; i = i + 1)
@@ -293,6 +295,8 @@ module spandex_tu_fpga (
             if (free_idx == i[MI-1:0]) begin
               e_v_d[i] = 1'b1; e_kind_d[i*2 +: 2] = cq_type_q == 3'd0 ? 2'd0 : 2'd2;
               e_line_d[i*LB +: LB] = cq_line_q; e_mask_d[i*W +: W] = cq_mask_q;
+              e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
+              e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
             end
           ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q;
           ro_type_d = cq_type_q == 3'd0 ? 3'd0 : 3'd4;
@@ -459,6 +463,43 @@ module spandex_tu_fpga (
   assign out_data_o = '0; // GPU coherence answers carry no data
   assign idle_o = !cq_v_q && !rq_v_q && !fq_v_q && !ro_v_q && !oo_v_q && !co_v_q && !h_v && e_v_q == '0;
   assign err_o = err_q;
+
+  `ifdef FORMAL
+  // Properties checked by make formal (tb/formal.txt); see docs/spandex.md.
+  logic f_past_q = 1'b0;
+  logic f_req_stall_q, f_out_stall_q, f_crsp_stall_q, f_err_q;
+  logic [157:0] f_req_q;
+  logic [158:0] f_out_q;
+  logic [153:0] f_crsp_q;
+  always @(posedge clk_i) begin
+    f_past_q <= 1'b1;
+    f_req_stall_q <= req_valid_o & ~req_ready_i;
+    f_req_q <= {req_type_o, req_line_o, req_mask_o, req_op_o, req_data_o};
+    f_out_stall_q <= out_valid_o & ~out_ready_i;
+    f_out_q <= {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, out_data_o};
+    f_crsp_stall_q <= c_rsp_valid_o & ~c_rsp_ready_i;
+    f_crsp_q <= {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_data_o};
+    f_err_q <= err_o;
+  end
+  always @(*) begin
+    // reset in the first cycle only
+    assume(rst_ni == f_past_q);
+    if (rst_ni && f_past_q) begin
+      if (f_req_stall_q)
+        p_hold_req: assert(req_valid_o && {req_type_o, req_line_o, req_mask_o, req_op_o, req_data_o} == f_req_q);
+      if (f_out_stall_q)
+        p_hold_out: assert(out_valid_o && {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, out_data_o} == f_out_q);
+      if (f_crsp_stall_q)
+        p_hold_crsp: assert(c_rsp_valid_o && {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_data_o} == f_crsp_q);
+      if (f_err_q) p_err: assert(err_o);
+    end
+    if (rst_ni) begin
+      p_word_0_1: assert(!(e_v_q[0] && e_v_q[1] && e_line_q[0 +: 20] == e_line_q[20 +: 20] && ((e_mask_q[0 +: 4] & ~e_recv_q[0 +: 4]) & (e_mask_q[4 +: 4] & ~e_recv_q[4 +: 4])) != '0));
+      if (e_v_q[0]) p_ent_0: assert((e_recv_q[0 +: 4] & ~e_mask_q[0 +: 4]) == '0 && (e_rtr_q[0 +: 4] & ~(e_mask_q[0 +: 4] & ~e_recv_q[0 +: 4])) == '0 && (e_rpw_q[0 +: 4] & ~e_mask_q[0 +: 4]) == '0 && e_snd_q[0] == (e_rtr_q[0 +: 4] != '0));
+      if (e_v_q[1]) p_ent_1: assert((e_recv_q[4 +: 4] & ~e_mask_q[4 +: 4]) == '0 && (e_rtr_q[4 +: 4] & ~(e_mask_q[4 +: 4] & ~e_recv_q[4 +: 4])) == '0 && (e_rpw_q[4 +: 4] & ~e_mask_q[4 +: 4]) == '0 && e_snd_q[1] == (e_rtr_q[4 +: 4] != '0));
+    end
+  end
+  `endif
 
 endmodule
 `default_nettype wire
