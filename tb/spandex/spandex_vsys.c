@@ -27,11 +27,13 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "compose_rtl.h"
 #include "lockstep.h"
 #include "spandex_check_sys.h"
 #include "spandex_llc_port.h"
+#include "spandex_tuhw.h"
 #include "unit.h"
 
 #define SPV_RESET 3 /* cycles of reset at the start */
@@ -345,15 +347,47 @@ static void ctu_free(void *d) { spandex_tu_free(d); }
 
 static const spvsys_dev_ops ctu_ops = {ctu_drive, ctu_tick, ctu_push, ctu_busy, ctu_free};
 
-/* Device id of the system: the C translation unit of its kind. (A
- * port-level TU block would be opened here instead, for the devices given
- * to it, with its ops.) 0, or -1. */
+/* 1 when GPU devices are spandex-tu blocks. */
+static int tu_blocks(const spvsys_opts *o) { return o->tu_block || (o->rtl & SPVSYS_RTL_TU); }
+
+/* Device id as a spandex-tu block "tuID" (the committed default
+ * configuration, which must fit the LLC's) with its L1. 0, or -1. */
+static int tu_open(spvsys *s, unsigned id, const spandex_tu_env *env, char *err, size_t len)
+{
+    char name[16];
+    cmp_block *b;
+    const spandex_tuhw_cfg *tc;
+    snprintf(name, sizeof name, "tu%u", id);
+    if ((b = cmp_sys_add(&s->cs, "spandex-tu", name, "default", NULL, 1, err, len)) == NULL)
+        return -1;
+    tc = b->cfg;
+    if (tc->line != s->lc->line || tc->word != s->lc->word || tc->devs != s->lc->devs ||
+        tc->addr_bits != s->lc->addr_bits) {
+        snprintf(err, len, "spandex_tu_default (%u B lines, %u B words, %u devices) does not fit the LLC's",
+                 tc->line, tc->word, tc->devs);
+        return -1;
+    }
+    if (tc->nack_limit != s->o->sys.nack_limit) {
+        snprintf(err, len, "--nack-limit %u: the GPU devices' spandex_tu_default has %u", s->o->sys.nack_limit,
+                 tc->nack_limit);
+        return -1;
+    }
+    s->dops[id] = &spvsys_tu_ops;
+    s->dev[id] = spvsys_tu_new(b, id, s->ops, s->nops, env, err, len);
+    return s->dev[id] ? 0 : -1;
+}
+
+/* Device id of the system: the C translation unit of its kind, or for a
+ * GPU device with tu_block a spandex-tu block (DeNovo devices stay C TUs:
+ * spandex-tu has no DeNovo RTL yet). 0, or -1. */
 static int dev_open(spvsys *s, unsigned id, char *err, size_t len)
 {
     const spandex_sys_cfg *c = &s->o->sys;
     spandex_tu_env env = {s, env_send, env_issued, env_done, env_fail};
     spandex_tu_cfg tc = {(spandex_tu_kind)c->kind[id], id, s->g.words, s->lc->word, c->wb,
                          c->nack_limit, c->rmw_wtdata};
+    if (c->kind[id] == SPANDEX_TU_GPU && tu_blocks(s->o))
+        return tu_open(s, id, &env, err, len);
     s->dev[id] = spandex_tu_new(&tc, s->ops, s->nops, &env);
     s->dops[id] = &ctu_ops;
     if (s->dev[id] == NULL) {
@@ -661,6 +695,15 @@ static int open_llc(spvsys *s, char *err, size_t len)
     return 0;
 }
 
+/* The units o runs Verilated (SPVSYS_RTL_*) into r. */
+static void rtl_units(cmp_rtl *r, const dut_ops *const *duts, const spvsys_opts *o)
+{
+    cmp_rtl_init(r, duts, (o->rtl & SPVSYS_RTL_LLC) ? "spandex-llc" : "spandex-tu");
+    r->all = 0;
+    if ((o->rtl & SPVSYS_RTL_LLC) && (o->rtl & SPVSYS_RTL_TU))
+        cmp_rtl_add(r, "spandex-tu");
+}
+
 /* A system of o on backend be (NULL: the shell, or the Verilated LLC of
  * duts when o->rtl) running ops. NULL with a reason. */
 static spvsys *spv_new(const spvsys_opts *o, const dut_ops *const *duts, const cmp_backend *be,
@@ -684,8 +727,7 @@ static spvsys *spv_new(const spvsys_opts *o, const dut_ops *const *duts, const c
     for (d = 0; d < SPANDEX_LLC_DEVS_MAX; d++)
         cmp_fifo_init(&s->in[d], sizeof(spv_msg));
     if (be == NULL) {
-        cmp_rtl_init(&s->rtl, duts, o->rtl ? "spandex-llc" : NULL);
-        s->rtl.all = 0;
+        rtl_units(&s->rtl, duts, o);
         own = o->rtl ? cmp_rtl_backend(&s->rtl) : cmp_shell_backend;
         be = &own;
     }
@@ -709,11 +751,16 @@ static spvsys *spv_new(const spvsys_opts *o, const dut_ops *const *duts, const c
             spv_free(s);
             return NULL;
         }
-    if (o->stuck_port && !o->port_cmp &&
-        cmp_block_stuck(s->llc, o->stuck_port, o->stuck_bit, o->stuck_val, o->stuck_from, err,
-                        len) != 0) {
-        spv_free(s);
-        return NULL;
+    if (o->stuck_port && !o->port_cmp) {
+        const char *bn = o->stuck_block ? o->stuck_block : "llc";
+        cmp_block *sb = cmp_sys_find(&s->cs, bn);
+        if (sb == NULL)
+            snprintf(err, len, "--stuck: the system has no block %s", bn);
+        if (sb == NULL || cmp_block_stuck(sb, o->stuck_port, o->stuck_bit, o->stuck_val,
+                                          o->stuck_from, err, len) != 0) {
+            spv_free(s);
+            return NULL;
+        }
     }
     return s;
 }
@@ -828,24 +875,25 @@ static int run_lockstep(const spvsys_opts *o, const dut_ops *const *duts, const 
     cmp_lockstep_res lr;
     spvsys *s;
     int rc;
+    clock_t t0;
     cmp_lockstep_defaults(&lo);
-    if (o->rtl) {
-        cmp_rtl_init(&lo.rtl, duts, "spandex-llc");
-        lo.rtl.all = 0;
-    }
-    lo.la = "shell LLC";
-    lo.lb = "Verilated LLC";
+    if (o->rtl)
+        rtl_units(&lo.rtl, duts, o);
+    lo.la = tu_blocks(o) ? "shells" : "shell LLC";
+    lo.lb = o->rtl == SPVSYS_RTL_LLC ? "Verilated LLC" : "Verilated";
     if (o->stuck_port) {
-        lo.stuck.block = "llc";
+        lo.stuck.block = o->stuck_block ? o->stuck_block : "llc";
         lo.stuck.port = o->stuck_port;
         lo.stuck.bit = o->stuck_bit;
         lo.stuck.value = o->stuck_val;
         lo.stuck.from = o->stuck_from;
     }
+    t0 = clock();
     if (cmp_lockstep(&lk_family, &a, &lo, &lr) != 0) {
         snprintf(err, len, "%s", lr.msg);
         return -1;
     }
+    r->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
     s = lr.sub ? lr.sub : lr.ref;
     r->mismatch = lr.mismatch;
     r->cmp_cycles = lr.sub ? lr.cycles : 0;
@@ -865,6 +913,7 @@ int spvsys_run(const spvsys_opts *o, const dut_ops *const *duts, const char *pro
     FILE *f = fmemopen((void *)prog, strlen(prog), "r");
     spvsys *s;
     int rc;
+    clock_t t0;
     memset(r, 0, sizeof *r);
     spandex_llc_cfg_default(&c.llc); /* the default preset's line and word */
     if (f == NULL || spandex_sys_cfg_check(&c, err, len) != 0 ||
@@ -887,9 +936,11 @@ int spvsys_run(const spvsys_opts *o, const dut_ops *const *duts, const char *pro
         free(ops);
         return -1;
     }
+    t0 = clock();
     while (!spv_cycle(s))
         ;
     take_res(s, r);
+    r->seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
     rc = judge(s, prog, r->log, r, err, len);
     spv_free(s);
     free(ops);
@@ -944,7 +995,9 @@ typedef struct {
     spvsys_opts o;
     const char *program, *log_path;
     unsigned long long random, seed, cycles;
-    int stages;                /* bit 0: shells, bit 1: the Verilated LLC */
+    int stages;                /* bit 0: shells, bit 1: Verilated blocks  */
+    int rtl;                   /* the Verilated stage's SPVSYS_RTL_* (0:
+                                  the LLC, and the TUs with --gpu tu)     */
     int times;                 /* the T lines of the last run             */
     char sport[64];
 } spv_args;
@@ -962,16 +1015,23 @@ static int num(const char *a, const char *val, unsigned long long lo, unsigned l
     return vbad(fmt, val);
 }
 
-/* --stuck PORT:BIT:V[@CYCLE] (an output of the LLC). 0, or 2. */
+/* --stuck [BLOCK.]PORT:BIT:V[@CYCLE] (an output of the LLC, or of block
+ * tuN). 0, or 2. */
 static int parse_stuck(spv_args *x, const char *val)
 {
     unsigned long long b, v, c = 0;
-    char bit[32], vv[32];
+    char bit[32], vv[32], *dot;
     const char *at;
     if (cmp_spec_split(val, x->sport, sizeof x->sport, bit, sizeof bit, vv, sizeof vv, &at) != 0 ||
         ls_num_arg(bit, &b) != 0 || ls_num_arg(vv, &v) != 0 || v > 1 || (at && ls_num_arg(at, &c) != 0))
-        return vbad("--stuck: '%s' is not PORT:BIT:0|1[@CYCLE] (an output of the LLC)", val);
+        return vbad("--stuck: '%s' is not [BLOCK.]PORT:BIT:0|1[@CYCLE] (an output of llc or tuN)", val);
+    x->o.stuck_block = NULL;
     x->o.stuck_port = x->sport;
+    if ((dot = strchr(x->sport, '.')) != NULL) {
+        *dot = 0;
+        x->o.stuck_block = x->sport;
+        x->o.stuck_port = dot + 1;
+    }
     x->o.stuck_bit = (unsigned)b;
     x->o.stuck_val = (unsigned)v;
     x->o.stuck_from = c;
@@ -997,9 +1057,22 @@ static int parse_opt(spv_args *x, const char *a, const char *val)
         if (spvsys_opts_devs(&x->o, val, err, sizeof err) != 0)
             return vbad("%s", err);
     } else if (strcmp(a, "--rtl") == 0) {
-        if (strcmp(val, "none") && strcmp(val, "llc") && strcmp(val, "staged"))
-            return vbad("--rtl: '%s' is not none, llc or staged", val);
-        x->stages = val[0] == 'n' ? 1 : val[0] == 'l' ? 2 : 3;
+        static const char *const names[] = {"none", "llc", "tu", "all", "staged"};
+        static const int stages[] = {1, 2, 2, 2, 3}, rtl[] = {0, SPVSYS_RTL_LLC, SPVSYS_RTL_TU,
+                                                              SPVSYS_RTL_LLC | SPVSYS_RTL_TU, 0};
+        unsigned k;
+        for (k = 0; k < 5 && strcmp(val, names[k]); k++)
+            ;
+        if (k == 5)
+            return vbad("--rtl: '%s' is not none, llc, tu, all or staged", val);
+        x->stages = stages[k];
+        x->rtl = rtl[k];
+        if (rtl[k] & SPVSYS_RTL_TU)
+            x->o.tu_block = 1;
+    } else if (strcmp(a, "--gpu") == 0) {
+        if (strcmp(val, "c") && strcmp(val, "tu"))
+            return vbad("--gpu: '%s' is not c or tu", val);
+        x->o.tu_block = val[0] == 't';
     } else if (strcmp(a, "--stuck") == 0)
         rc = parse_stuck(x, val);
     else if (strcmp(a, "--net-lat") == 0 || strcmp(a, "--mem-lat") == 0 ||
@@ -1040,8 +1113,12 @@ static int parse_args(spv_args *x, int argc, char **argv)
     }
     if (x->program && x->random)
         return vbad("--program '%s' and --random: give one", x->program);
+    if (x->rtl == 0)
+        x->rtl = SPVSYS_RTL_LLC | (x->o.tu_block ? SPVSYS_RTL_TU : 0);
+    if ((x->rtl & SPVSYS_RTL_TU) && !x->o.tu_block)
+        return vbad("%s", "--rtl tu|all: GPU devices are spandex-tu blocks (not with --gpu c after it)");
     if (x->o.stuck_port && !(x->stages & 2))
-        return vbad("--stuck: '%s' needs the Verilated LLC (--rtl llc or staged)", x->o.stuck_port);
+        return vbad("--stuck: '%s' needs a Verilated block (--rtl llc, tu, all or staged)", x->o.stuck_port);
     return 0;
 }
 
@@ -1084,6 +1161,8 @@ static int report(const char *lead, const spvsys_res *r, const spvsys_res *ref)
         printf("; log %s shells'", same ? "=" : "DIFFERS from the");
     if (r->cmp_cycles || r->mismatch)
         printf("; %s", r->mismatch ? r->msg : "ports = shell's every cycle");
+    if (r->seconds > 0)
+        printf("; %.0f cycles per CPU second", (double)r->cycles / r->seconds);
     printf("\n");
     return !r->pass || r->mismatch || !same;
 }
@@ -1102,20 +1181,22 @@ static int run_stages(spv_args *x, const dut_ops *const *duts, const char *prog,
         o.stuck_port = NULL;
         if (spvsys_run(&o, NULL, prog, &ref, err, sizeof err) != 0)
             return vbad("system: %s", err);
-        snprintf(lead, sizeof lead, "system %s, %u devices: shell LLC", what, o.sys.ndev);
+        snprintf(lead, sizeof lead, "system %s, %u devices: shell LLC%s", what, o.sys.ndev,
+                 o.tu_block ? ", TU shells" : "");
         fail |= report(lead, &ref, NULL);
         have_ref = 1;
         last = &ref;
     }
     if (x->stages & 2) {
         spvsys_opts o = x->o;
-        o.rtl = 1;
+        o.rtl = x->rtl;
         if (spvsys_run(&o, duts, prog, &r, err, sizeof err) != 0) {
             spvsys_res_free(&ref);
             return vbad("system: %s", err);
         }
-        snprintf(lead, sizeof lead, "system %s, %u devices: Verilated LLC%s", what, o.sys.ndev,
-                 o.port_cmp ? " beside its shell" : "");
+        snprintf(lead, sizeof lead, "system %s, %u devices: Verilated %s%s", what, o.sys.ndev,
+                 o.rtl == SPVSYS_RTL_LLC ? "LLC" : o.rtl == SPVSYS_RTL_TU ? "TUs" : "LLC and TUs",
+                 o.port_cmp ? (o.rtl == SPVSYS_RTL_LLC ? " beside its shell" : " beside their shells") : "");
         fail |= report(lead, &r, have_ref ? &ref : NULL);
         last = &r;
     }
@@ -1135,14 +1216,16 @@ static int run_stages(spv_args *x, const dut_ops *const *duts, const char *prog,
     return fail;
 }
 
-/* The default runs: Fig. 1a and 1c, random programs on 2 and 4 devices. */
-static int run_defaults(spv_args *x, const dut_ops *const *duts)
+/* One pass of the default runs: Fig. 1a and 1c, random programs on 2 and
+ * 4 devices (tu: GPU devices as spandex-tu blocks). */
+static int run_defaults_pass(spv_args *x, const dut_ops *const *duts, int tu)
 {
     static const char *const figs[] = {"tb/spandex/logs/fig1a.prog", "tb/spandex/logs/fig1c.prog"};
     char what[64];
     unsigned i;
     int fail = 0, rc;
-    printf("== system (the LLC: timing shell, then Verilated beside it; C translation units)\n");
+    printf(tu ? "== system (the LLC and the GPU devices' spandex-tu: timing shells, then Verilated beside them)\n"
+              : "== system (the LLC: timing shell, then Verilated beside it; C translation units)\n");
     for (i = 0; i < 2; i++) {
         char *p = slurp(figs[i]);
         if (p == NULL)
@@ -1166,6 +1249,21 @@ static int run_defaults(spv_args *x, const dut_ops *const *duts)
         fail |= rc;
     }
     return fail;
+}
+
+/* The default runs with C translation units, then with the GPU devices'
+ * spandex-tu blocks (everything Verilated in the second stage). */
+static int run_defaults(spv_args *x, const dut_ops *const *duts)
+{
+    spvsys_opts keep = x->o;
+    int rc = run_defaults_pass(x, duts, 0), rc2;
+    if (rc == 2)
+        return 2;
+    x->o = keep;
+    x->o.tu_block = 1;
+    x->rtl = SPVSYS_RTL_LLC | SPVSYS_RTL_TU;
+    rc2 = run_defaults_pass(x, duts, 1);
+    return rc2 == 2 ? 2 : rc | rc2;
 }
 
 int spandex_tb_hook(int argc, char **argv, int *handled, const dut_ops *const *duts,
@@ -1214,7 +1312,7 @@ void spandex_tb_help(FILE *f)
             "without options (or only --seed, --cycles): every unit of the family in lockstep\n"
             "(--cycles each, default 100000), then\n"
             "the system as with --system on Fig. 1a, Fig. 1c and random programs on 2 and 4\n"
-            "devices\n"
+            "devices, with C translation units, then again with --gpu tu\n"
             "the system (docs/spandex.md \"Verilated system\"; the system only):\n"
             "  --system         the LLC at its ports with the C translation units: its timing\n"
             "                   shell, then the Verilated spandex_llc_default beside its shell\n"
@@ -1224,13 +1322,20 @@ void spandex_tb_help(FILE *f)
             "  --random N       a random program of N lines (default 400), --seed S\n"
             "  --devs LIST      device kinds by ID, e.g. gpu,denovo (default\n"
             "                   denovo,gpu,denovo,gpu; at most the LLC's 4)\n"
-            "  --rtl R          none (the shell), llc (the Verilated LLC) or staged (default)\n"
+            "  --rtl R          none (shells), llc (the Verilated LLC), tu (the Verilated\n"
+            "                   spandex_tu_default of every GPU device; implies --gpu tu),\n"
+            "                   all (both) or staged (default: shells, then llc, or all\n"
+            "                   with --gpu tu)\n"
+            "  --gpu c|tu       GPU devices: C translation units (default) or spandex-tu\n"
+            "                   blocks with a GPU L1 on their cache ports (DeNovo devices\n"
+            "                   stay C units: spandex-tu has no DeNovo RTL yet)\n"
             "  --net-lat N      cycles from a send to the destination (default 2)\n"
             "  --mem-lat N      cycles from a MemRd to its data (default 10)\n"
             "  --fwdv-delay N   more cycles for a FwdReqV (default 0)\n"
             "  --nack-limit N, --wb N, --denovo-rmw odata|wtdata   as spandex-system\n"
-            "  --stuck P:B:V[@C] bit B of LLC output P stuck at V from cycle C (Verilated)\n"
-            "  --no-port-check  the Verilated LLC alone (the checker or the watchdog judge)\n"
+            "  --stuck [K.]P:B:V[@C] bit B of output P of block K (llc, the default, or\n"
+            "                   tuN: device N's spandex-tu) stuck at V from cycle C (Verilated)\n"
+            "  --no-port-check  the Verilated blocks alone (the checker or the watchdog judge)\n"
             "  --watchdog N     cycles without progress (default 10000), --max-cycles N\n"
             "  --log FILE       write the log and the verdict of the last run\n"
             "  --times          per operation of the last run: T dev op# kind issued C done C\n"

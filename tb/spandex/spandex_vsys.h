@@ -4,8 +4,10 @@
  * the committed Verilated spandex_llc_default run side by side with its
  * shell (every port compared every cycle, tb/compose_rtl.h); the devices
  * are the translation units of cmodel/spandex/spandex_tu.c behind a small
- * device interface (spvsys_dev_ops below); memory answers MemRd and MemWr
- * at the LLC's memory ports after a latency.
+ * device interface (spvsys_dev_ops below), or for GPU devices blocks of
+ * unit spandex-tu (shell, or the Verilated spandex_tu_default beside it)
+ * with a GPU L1 on their cache ports; memory answers MemRd and MemWr at
+ * the LLC's memory ports after a latency.
  *
  * Every message a device sends enters a queue towards its destination with
  * the network latency: requests queue for the LLC's req port, Ack and
@@ -29,9 +31,10 @@
 /* ------------------------------------------------- the device side -- */
 
 /* A device of the system, seen from the network: what a device block must
- * offer to plug in (a C translation unit here; a port-level TU block later,
- * opened in spandex_vsys.c's dev_open beside the C one and added to the system's
- * cmp_sys so that the lockstep compares its ports too). Every cycle the
+ * offer to plug in (a C translation unit, or a spandex-tu block with its
+ * L1 for a GPU device: spandex_vsys_tu.c, opened in spandex_vsys.c's
+ * dev_open and added to the system's cmp_sys so that the lockstep compares
+ * its ports too). Every cycle the
  * system calls drive() for every device before the blocks are evaluated
  * and tick() after; in tick() the device takes the messages offered to it
  * (spvsys_peek / spvsys_take: the oldest message whose latency elapsed, one
@@ -57,11 +60,29 @@ int spvsys_peek(const spvsys *s, unsigned id, unsigned *src, spandex_msg *m);
 /* Takes that message (its D line is logged). */
 void spvsys_take(spvsys *s, unsigned id);
 
+/* A GPU device as block b of unit spandex-tu (the system opens it: its
+ * timing shell or the Verilated spandex_tu_default) with the GPU L1 of
+ * spandex_vsys_tu.c on its cache port, reporting through env as a C TU
+ * does: the device for spvsys_tu_ops, or NULL with a reason. */
+struct cmp_block;
+void *spvsys_tu_new(struct cmp_block *b, unsigned id, const spandex_sop *ops, size_t nops,
+                    const spandex_tu_env *env, char *err, size_t len);
+extern const spvsys_dev_ops spvsys_tu_ops;
+
 /* --------------------------------------------------------- the run -- */
 
+#define SPVSYS_RTL_LLC 1   /* spvsys_opts.rtl: the Verilated LLC          */
+#define SPVSYS_RTL_TU 2    /* the Verilated spandex_tu_default of every
+                              GPU device (implies tu_block)               */
+
 typedef struct {
-    int rtl;               /* 1: the Verilated LLC (side by side with its
-                              shell when port_cmp)                        */
+    int rtl;               /* SPVSYS_RTL_* bits: the blocks run Verilated
+                              (side by side with their shells when
+                              port_cmp); 0: shells                        */
+    int tu_block;          /* 1: GPU devices are spandex-tu blocks (timing
+                              shells unless SPVSYS_RTL_TU) with an L1;
+                              0: C TUs. DeNovo devices stay C TUs (no
+                              DeNovo spandex-tu RTL yet)                  */
     int port_cmp;          /* 1: every port compared every cycle          */
     spandex_sys_cfg sys;   /* devices and TU options (--dev, --nack-limit,
                               --wb, --denovo-rmw); the LLC is the block's */
@@ -71,8 +92,9 @@ typedef struct {
                               later downgrade: the Nack case)             */
     uint64_t max_cycles;   /* the run ends there with an E line           */
     uint64_t watchdog;     /* cycles without progress while busy          */
-    /* a stuck output bit of the LLC (tests, --stuck): port NULL: none */
-    const char *stuck_port;
+    /* a stuck output bit of a Verilated block (tests, --stuck): block
+     * "llc" (NULL) or "tuN" (device N's spandex-tu); port NULL: none */
+    const char *stuck_block, *stuck_port;
     unsigned stuck_bit, stuck_val;
     uint64_t stuck_from;
 } spvsys_opts;
@@ -92,6 +114,8 @@ typedef struct {
     int pass;              /* the checker's verdict: 1 PASS               */
     int e_line;            /* the run itself wrote an E line              */
     uint64_t cycles, messages, ops;
+    double seconds;        /* CPU seconds of the cycles (both systems with
+                              the port comparison; not the checker)       */
     int mismatch;          /* the port comparison failed                  */
     uint64_t cmp_cycles;   /* cycles compared                             */
     char msg[600];         /* the mismatch                                */

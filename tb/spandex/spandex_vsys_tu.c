@@ -1,0 +1,386 @@
+/*
+ * A GPU-coherence device of the cycle-level Spandex system as a block of
+ * unit spandex-tu (its timing shell or the Verilated spandex_tu_default)
+ * with a small GPU L1 on its cache port (spandex_vsys.h, docs/spandex.md
+ * "Verilated system").
+ *
+ * The L1: per word a valid bit and the data, unbounded; write-through with
+ * no allocate on a store miss (a store writes the L1's copy when the word
+ * is valid). It issues the device's program operations in program order
+ * with the blocking rules of spec 9.4: a LD that hits completes at once; a
+ * LD that misses asks the unit for the whole line (Table II: GPU coherence
+ * reads lines) and blocks until its FILL, which installs the words as
+ * valid; ST goes to the unit and does not block; RMW blocks until its
+ * VALUE, which leaves the word invalid (III-A); ACQ blocks until its DONE,
+ * then every valid word is invalidated (self-invalidation); REL blocks
+ * until its DONE; EVICT drops the line's words at once and completes on
+ * its DONE without blocking. The unit answers on c_rsp in the order it
+ * took the requests that have an answer.
+ *
+ * Store completions. The unit reports no per-store completion: a store is
+ * complete when its ReqWT is answered, which the cache sees only at the
+ * next REL's DONE (every earlier store complete) or when the unit is idle
+ * (idle_o: nothing buffered or open, so every store it took is answered).
+ * The C lines of stores are written there, in program order, before the
+ * REL's own C line (spec 9.5 item 3; docs/paper-notes.md).
+ *
+ * The network side follows spandex_vsys.h: the oldest message due at the
+ * device is driven on fwd_*_i (the forward network) or rsp_*_i (any other)
+ * and taken on the handshake; req_*_o and out_*_o are always ready and
+ * sent through the environment.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compose.h"
+#include "spandex_tuhw_port.h"
+#include "spandex_vsys.h"
+
+#define NONE ((size_t)-1)
+#define P(name) SPANDEX_TUHW_P_##name
+
+typedef struct {
+    uint64_t line, valid;
+    uint64_t data[SPANDEX_LLC_WORDS_MAX];
+} vl1;
+
+typedef struct {
+    cmp_block *b;
+    unsigned id;
+    const spandex_sop *ops;
+    size_t nops;
+    spandex_tu_env env;
+    spandex_tuhw_ports p;
+    spandex_tuhw_geom g;
+    unsigned line_bytes, word_bytes;
+    size_t *q, qh, qt;      /* program operations queued                  */
+    size_t blocked;         /* the operation the device waits for         */
+    size_t *wait, wh, wt;   /* operations waiting for a c_rsp, in order   */
+    size_t *st, nst;        /* stores the unit took, not yet reported     */
+    vl1 *l1;
+    size_t nl1, cl1;
+    int net;                /* this cycle's network input: 0, 1 fwd, 2 rsp */
+    int creq;               /* this cycle's c_req: 1 the queue's head     */
+    int failed;
+} vtu;
+
+/* ------------------------------------------------------------- the L1 */
+
+static vl1 *l1_get(vtu *d, uint64_t line, int make)
+{
+    size_t i;
+    for (i = 0; i < d->nl1; i++)
+        if (d->l1[i].line == line)
+            return &d->l1[i];
+    if (!make)
+        return NULL;
+    if (d->nl1 == d->cl1) {
+        size_t c = d->cl1 ? 2 * d->cl1 : 16;
+        vl1 *p = realloc(d->l1, c * sizeof *p);
+        if (p == NULL)
+            return NULL;
+        d->l1 = p;
+        d->cl1 = c;
+    }
+    memset(&d->l1[d->nl1], 0, sizeof d->l1[0]);
+    d->l1[d->nl1].line = line;
+    return &d->l1[d->nl1++];
+}
+
+static uint64_t line_addr(const vtu *d, uint64_t a) { return a >> d->g.line_bits; }
+static unsigned word_of(const vtu *d, uint64_t a) { return (unsigned)(a / d->word_bytes % d->g.words); }
+
+/* 1 when operation i is a LD the L1 answers (its word valid). */
+static int ld_hit(vtu *d, size_t i, uint64_t *v)
+{
+    const spandex_sop *o = &d->ops[i];
+    vl1 *l = l1_get(d, line_addr(d, o->addr), 0);
+    unsigned w = word_of(d, o->addr);
+    if (o->kind != SPANDEX_SOP_LD || !l || !(l->valid >> w & 1))
+        return 0;
+    *v = l->data[w];
+    return 1;
+}
+
+static void fail(vtu *d, const char *what)
+{
+    char b[160];
+    if (d->failed)
+        return;
+    d->failed = 1;
+    snprintf(b, sizeof b, "the spandex-tu block of device %u %s", d->id, what);
+    d->env.fail(d->env.ctx, b);
+}
+
+/* ---------------------------------------------------------- the ports */
+
+static void put(vtu *d, int port, uint64_t v) { d->b->in[d->p.off[port]] = v; }
+static uint64_t get(const vtu *d, int port) { return d->b->out[d->p.off[port]]; }
+
+/* The c_req of operation i (not a LD hit). */
+static void put_creq(vtu *d, size_t i)
+{
+    static const unsigned types[] = {SPANDEX_TUHW_C_LD,  SPANDEX_TUHW_C_ST,  SPANDEX_TUHW_C_RMW,
+                                     SPANDEX_TUHW_C_ACQ, SPANDEX_TUHW_C_REL, SPANDEX_TUHW_C_EVICT};
+    const spandex_sop *o = &d->ops[i];
+    uint64_t v[SPANDEX_LLC_WORDS_MAX] = {0}, mask = 0;
+    unsigned w = word_of(d, o->addr);
+    put(d, P(c_req_valid_i), 1);
+    put(d, P(c_req_type_i), types[o->kind]);
+    if (o->kind == SPANDEX_SOP_ACQ || o->kind == SPANDEX_SOP_REL)
+        return;
+    put(d, P(c_req_line_i), line_addr(d, o->addr));
+    if (o->kind == SPANDEX_SOP_LD || o->kind == SPANDEX_SOP_EVICT)
+        mask = d->g.full;
+    if (o->kind == SPANDEX_SOP_ST || o->kind == SPANDEX_SOP_RMW) {
+        mask = 1ull << w;
+        v[w] = o->v;
+    }
+    put(d, P(c_req_mask_i), mask);
+    put(d, P(c_req_op_i), o->kind == SPANDEX_SOP_RMW ? o->op : 0);
+    spandex_tuhw_put_words(&d->p, d->b->in, P(c_req_data_i), v, mask);
+}
+
+/* The oldest message due at the device on fwd_*_i or rsp_*_i. */
+static void put_net(vtu *d, spvsys *s)
+{
+    unsigned src;
+    spandex_msg m;
+    d->net = 0;
+    if (!spvsys_peek(s, d->id, &src, &m))
+        return;
+    if (spandex_msg_net(m.kind) == SPANDEX_NET_FWD) {
+        put(d, P(fwd_valid_i), 1);
+        put(d, P(fwd_type_i), spandex_msg_code(m.kind));
+        put(d, P(fwd_line_i), m.line >> d->g.line_bits);
+        put(d, P(fwd_mask_i), m.mask);
+        put(d, P(fwd_req_i), m.req);
+        d->net = 1;
+    } else {
+        put(d, P(rsp_valid_i), 1);
+        put(d, P(rsp_type_i), spandex_msg_code(m.kind));
+        put(d, P(rsp_line_i), m.line >> d->g.line_bits);
+        put(d, P(rsp_mask_i), m.mask);
+        if (spandex_msg_has_data(m.kind))
+            spandex_tuhw_put_words(&d->p, d->b->in, P(rsp_data_i), m.v, m.mask);
+        d->net = 2;
+    }
+}
+
+static void vtu_drive(void *dv, spvsys *s, unsigned id)
+{
+    vtu *d = dv;
+    uint64_t v;
+    (void)id;
+    put(d, P(req_ready_i), 1);
+    put(d, P(out_ready_i), 1);
+    put(d, P(c_rsp_ready_i), 1);
+    put_net(d, s);
+    d->creq = d->blocked == NONE && d->qh < d->qt && !ld_hit(d, d->q[d->qh], &v);
+    if (d->creq)
+        put_creq(d, d->q[d->qh]);
+}
+
+/* The message kind of a code on a network, or -1. */
+static int kind_of(spandex_net net, unsigned code)
+{
+    int k;
+    for (k = 0; k < SPANDEX_MSG_KINDS; k++)
+        if (spandex_msg_net((spandex_msg_kind)k) == net && spandex_msg_code((spandex_msg_kind)k) == code)
+            return k;
+    return -1;
+}
+
+/* The unit's request (req port) or response (out port) of the cycle. */
+static void send_out(vtu *d, int req)
+{
+    spandex_msg m;
+    unsigned dst = SPANDEX_TU_LLC;
+    int k = kind_of(req ? SPANDEX_NET_REQ : SPANDEX_NET_RSP,
+                    (unsigned)get(d, req ? P(req_type_o) : P(out_type_o)));
+    if (k < 0) {
+        fail(d, req ? "sent a request of no known type" : "sent a response of no known type");
+        return;
+    }
+    memset(&m, 0, sizeof m);
+    m.kind = (spandex_msg_kind)k;
+    m.dev = d->id;
+    m.line = get(d, req ? P(req_line_o) : P(out_line_o)) << d->g.line_bits;
+    m.mask = get(d, req ? P(req_mask_o) : P(out_mask_o));
+    if (req)
+        m.op = (unsigned)get(d, P(req_op_o));
+    else if (!(get(d, P(out_llc_o)) & 1))
+        dst = (unsigned)get(d, P(out_dst_o));
+    spandex_tuhw_get_words(&d->p, d->b->out, req ? P(req_data_o) : P(out_data_o), m.v);
+    d->env.send(d->env.ctx, d->id, dst, &m);
+}
+
+/* ------------------------------------------------ the cache's answers */
+
+static void complete(vtu *d, size_t i, int has_v, uint64_t v)
+{
+    if (d->blocked == i)
+        d->blocked = NONE;
+    d->env.done(d->env.ctx, i, has_v, v);
+}
+
+/* The C lines of every store the unit took (all complete). */
+static void stores_done(vtu *d)
+{
+    size_t k;
+    for (k = 0; k < d->nst; k++)
+        d->env.done(d->env.ctx, d->st[k], 0, 0);
+    d->nst = 0;
+}
+
+/* A c_rsp: the answer of the oldest operation waiting for one. */
+static void c_rsp(vtu *d)
+{
+    static const unsigned want[] = {SPANDEX_TUHW_R_FILL, 0, SPANDEX_TUHW_R_VALUE, SPANDEX_TUHW_R_DONE,
+                                    SPANDEX_TUHW_R_DONE, SPANDEX_TUHW_R_DONE};
+    unsigned type = (unsigned)get(d, P(c_rsp_type_o)), w;
+    uint64_t v[SPANDEX_LLC_WORDS_MAX], line = get(d, P(c_rsp_line_o)), mask = get(d, P(c_rsp_mask_o));
+    const spandex_sop *o;
+    size_t i, k;
+    vl1 *l;
+    if (d->wh == d->wt || type != want[d->ops[d->wait[d->wh]].kind]) {
+        fail(d, "answered the cache with nothing of that type asked");
+        return;
+    }
+    i = d->wait[d->wh++];
+    o = &d->ops[i];
+    w = word_of(d, o->addr);
+    spandex_tuhw_get_words(&d->p, d->b->out, P(c_rsp_data_o), v);
+    if ((o->kind == SPANDEX_SOP_LD || o->kind == SPANDEX_SOP_RMW) &&
+        (line != line_addr(d, o->addr) || !(mask >> w & 1))) {
+        fail(d, "answered a load or an atomic without its word");
+        return;
+    }
+    l = o->kind == SPANDEX_SOP_ST ? NULL : l1_get(d, line_addr(d, o->addr), o->kind == SPANDEX_SOP_LD);
+    if (o->kind == SPANDEX_SOP_LD) {
+        if (l == NULL) {
+            fail(d, "out of memory");
+            return;
+        }
+        for (k = 0; k < d->g.words; k++)
+            if (mask >> k & 1)
+                l->data[k] = v[k];
+        l->valid |= mask;
+        complete(d, i, 1, v[w]);
+    } else if (o->kind == SPANDEX_SOP_RMW) {
+        if (l)
+            l->valid &= ~(1ull << w);
+        complete(d, i, 1, v[w]);
+    } else {
+        if (o->kind == SPANDEX_SOP_ACQ)
+            for (k = 0; k < d->nl1; k++)
+                d->l1[k].valid = 0;
+        if (o->kind == SPANDEX_SOP_REL)
+            stores_done(d);
+        complete(d, i, 0, 0);
+    }
+}
+
+/* The queue's head taken by the unit. */
+static void c_req_taken(vtu *d)
+{
+    size_t i = d->q[d->qh++];
+    const spandex_sop *o = &d->ops[i];
+    vl1 *l = l1_get(d, line_addr(d, o->addr), 0);
+    unsigned w = word_of(d, o->addr);
+    d->env.issued(d->env.ctx, i);
+    if (o->kind == SPANDEX_SOP_ST) {
+        if (l && l->valid >> w & 1)
+            l->data[w] = o->v; /* write-through: the valid copy follows */
+        d->st[d->nst++] = i;
+        return;
+    }
+    if (o->kind == SPANDEX_SOP_EVICT) {
+        if (l)
+            l->valid = 0;
+    } else {
+        d->blocked = i;
+    }
+    d->wait[d->wt++] = i;
+}
+
+static void vtu_tick(void *dv, spvsys *s, unsigned id)
+{
+    vtu *d = dv;
+    uint64_t v;
+    (void)id;
+    if ((d->net == 1 && (get(d, P(fwd_ready_o)) & 1)) || (d->net == 2 && (get(d, P(rsp_ready_o)) & 1)))
+        spvsys_take(s, d->id);
+    if (get(d, P(req_valid_o)) & 1)
+        send_out(d, 1);
+    if (get(d, P(out_valid_o)) & 1)
+        send_out(d, 0);
+    if (get(d, P(err_o)) & 1)
+        fail(d, "raised err_o");
+    if (d->failed)
+        return;
+    if (get(d, P(c_rsp_valid_o)) & 1)
+        c_rsp(d);
+    if (get(d, P(idle_o)) & 1) /* every store taken before this cycle answered */
+        stores_done(d);
+    if (d->creq && (get(d, P(c_req_ready_o)) & 1))
+        c_req_taken(d);
+    while (!d->failed && d->blocked == NONE && d->qh < d->qt && ld_hit(d, d->q[d->qh], &v)) {
+        size_t i = d->q[d->qh++];
+        d->env.issued(d->env.ctx, i);
+        complete(d, i, 1, v);
+    }
+}
+
+static void vtu_push(void *dv, size_t op)
+{
+    vtu *d = dv;
+    d->q[d->qt++] = op;
+}
+
+static int vtu_busy(const void *dv)
+{
+    const vtu *d = dv;
+    return d->qh < d->qt || d->blocked != NONE || d->wh < d->wt || d->nst || !(get(d, P(idle_o)) & 1);
+}
+
+static void vtu_free(void *dv)
+{
+    vtu *d = dv;
+    if (d == NULL)
+        return;
+    free(d->q);
+    free(d->wait);
+    free(d->st);
+    free(d->l1);
+    free(d);
+}
+
+const spvsys_dev_ops spvsys_tu_ops = {vtu_drive, vtu_tick, vtu_push, vtu_busy, vtu_free};
+
+void *spvsys_tu_new(struct cmp_block *b, unsigned id, const spandex_sop *ops, size_t nops,
+                    const spandex_tu_env *env, char *err, size_t len)
+{
+    const spandex_tuhw_cfg *c = b->cfg;
+    vtu *d = calloc(1, sizeof *d);
+    size_t n = nops ? nops : 1;
+    if (d == NULL || !(d->q = calloc(n, sizeof *d->q)) || !(d->wait = calloc(n, sizeof *d->wait)) ||
+        !(d->st = calloc(n, sizeof *d->st))) {
+        vtu_free(d);
+        snprintf(err, len, "out of memory");
+        return NULL;
+    }
+    d->b = b;
+    d->id = id;
+    d->ops = ops;
+    d->nops = nops;
+    d->env = *env;
+    d->blocked = NONE;
+    d->line_bytes = c->line;
+    d->word_bytes = c->word;
+    spandex_tuhw_geom_of(c, &d->g);
+    spandex_tuhw_ports_of(c, &d->p);
+    return d;
+}

@@ -1,0 +1,271 @@
+/*
+ * Criterion tests of the cycle-level Spandex system with its GPU devices as
+ * spandex-tu blocks, each with the GPU L1 of tb/spandex/spandex_vsys_tu.c
+ * on its cache port (suite spandex_vsys_tu): the Verilated
+ * spandex_tu_default substituted for the TUs' timing shells, then the
+ * Verilated LLC as well, every port of every block compared every cycle.
+ * Fig. 1a and 1c, random programs and spandex-prog's data-race-free
+ * programs on 2 and 4 devices pass the checker and give the shells' log
+ * byte for byte; a stuck output bit of a Verilated TU is named by the port
+ * comparison and, without it, fails the run; the latencies of the docs'
+ * table. Run from the repository root (make unit).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spandex_prog.h"
+#include "spandex_vsys.h"
+#include "test_util.h"
+
+extern const dut_ops *const spandex_duts[];
+
+static char *file(const char *name)
+{
+    char path[256], *b;
+    FILE *f;
+    long n;
+    snprintf(path, sizeof path, "tb/spandex/logs/%s", name);
+    f = fopen(path, "r");
+    cr_assert(f, "cannot read %s (run from the repository root)", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    rewind(f);
+    b = malloc((size_t)n + 1);
+    cr_assert(b);
+    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = 0;
+    fclose(f);
+    return b;
+}
+
+static void opts(spvsys_opts *o, const char *devs)
+{
+    char err[200];
+    spvsys_opts_default(o);
+    cr_assert_eq(spvsys_opts_devs(o, devs, err, sizeof err), 0, "%s", err);
+    o->tu_block = 1;
+}
+
+/* prog on the shells, then with the blocks of rtl Verilated beside them:
+ * both pass the checker, the ports agree every cycle, the logs are equal. */
+static void both(const spvsys_opts *base, int rtl, const char *prog, const char *what)
+{
+    spvsys_opts o = *base;
+    spvsys_res ref, r;
+    char err[300];
+    o.rtl = 0;
+    cr_assert_eq(spvsys_run(&o, NULL, prog, &ref, err, sizeof err), 0, "%s: %s", what, err);
+    cr_assert(ref.pass && !ref.e_line, "%s: shells: %s\n%s", what, ref.check, ref.log);
+    o.rtl = rtl;
+    cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s: %s", what, err);
+    cr_assert(!r.mismatch, "%s: %s", what, r.msg);
+    cr_assert_eq(r.cmp_cycles, r.cycles, "%s", what);
+    cr_assert(r.pass, "%s: Verilated: %s", what, r.check);
+    cr_assert_str_eq(r.log, ref.log, "%s: the log differs from the shells'", what);
+    cr_assert_gt(r.messages, 0);
+    spvsys_res_free(&r);
+    spvsys_res_free(&ref);
+}
+
+/* The LLC, then the TUs, then both Verilated. */
+Test(spandex_vsys_tu, fig1a_and_fig1c_one_kind_at_a_time_then_all)
+{
+    static const int rtl[] = {SPVSYS_RTL_LLC, SPVSYS_RTL_TU, SPVSYS_RTL_LLC | SPVSYS_RTL_TU};
+    spvsys_opts o;
+    char *a = file("fig1a.prog"), *c = file("fig1c.prog");
+    unsigned i;
+    opts(&o, "gpu,gpu,denovo");
+    for (i = 0; i < 3; i++) {
+        both(&o, rtl[i], a, "fig1a");
+        both(&o, rtl[i], c, "fig1c");
+    }
+    free(a);
+    free(c);
+}
+
+/* Random programs (evictions, revocations, RMWs, racy words) on 2 and 4
+ * devices at several latencies, some with FwdReqVs late enough to be
+ * Nacked, everything Verilated. */
+static void random_runs(const char *const *devs, unsigned seeds)
+{
+    static const unsigned lat[][3] = {{2, 10, 0}, {1, 1, 0}, {5, 20, 12}, {3, 7, 30}};
+    unsigned s;
+    for (s = 1; s <= seeds; s++) {
+        spvsys_opts o;
+        char what[96], *p;
+        opts(&o, devs[s % 2]);
+        o.net_lat = lat[s % 4][0];
+        o.mem_lat = lat[s % 4][1];
+        o.fwdv_delay = lat[s % 4][2];
+        p = spvsys_random_program(&o, 400, s);
+        cr_assert(p);
+        snprintf(what, sizeof what, "%s seed %u", devs[s % 2], s);
+        both(&o, SPVSYS_RTL_LLC | SPVSYS_RTL_TU, p, what);
+        free(p);
+    }
+}
+
+Test(spandex_vsys_tu, random_programs_2_devices)
+{
+    static const char *const devs[] = {"gpu,gpu", "gpu,denovo"};
+    random_runs(devs, 25);
+}
+
+Test(spandex_vsys_tu, random_programs_4_devices)
+{
+    static const char *const devs[] = {"denovo,gpu,denovo,gpu", "gpu,gpu,gpu,denovo"};
+    random_runs(devs, 25);
+}
+
+/* spandex-prog's data-race-free programs (every pattern) on 2 and 4
+ * devices, everything Verilated. */
+Test(spandex_vsys_tu, spandex_prog_programs)
+{
+    static const char *const devs[][4] = {{"0:gpu", "1:denovo", NULL, NULL},
+                                          {"0:denovo", "1:gpu", "2:gpu", "3:denovo"}};
+    static const char *const vlist[] = {"gpu,denovo", "denovo,gpu,denovo,gpu"};
+    unsigned c, seed, k;
+    for (c = 0; c < 2; c++)
+        for (seed = 1; seed <= 14; seed++) {
+            spandex_prog_cfg pc;
+            spvsys_opts o;
+            char err[256], v[16], what[96], *p;
+            size_t len;
+            FILE *f;
+            spandex_prog_cfg_default(&pc);
+            for (k = 0; k < 4 && devs[c][k]; k++)
+                cr_assert_eq(spandex_prog_cfg_option(&pc, "dev", devs[c][k], err, sizeof err), 0, "%s", err);
+            snprintf(v, sizeof v, "%u", seed);
+            cr_assert_eq(spandex_prog_cfg_option(&pc, "seed", v, err, sizeof err), 0, "%s", err);
+            pc.pattern = seed % SPANDEX_PROG_PATTERNS;
+            cr_assert_eq(spandex_prog_cfg_check(&pc, err, sizeof err), 0, "%s", err);
+            f = open_memstream(&p, &len);
+            cr_assert(f);
+            cr_assert_eq(spandex_prog_write(&pc, f, err, sizeof err), 0, "%s", err);
+            fclose(f);
+            opts(&o, vlist[c]);
+            snprintf(what, sizeof what, "spandex-prog %s seed %u %s", vlist[c], seed,
+                     spandex_prog_pattern_name(pc.pattern));
+            both(&o, SPVSYS_RTL_LLC | SPVSYS_RTL_TU, p, what);
+            free(p);
+        }
+}
+
+/* A stuck output bit of device 1's Verilated TU: the port comparison names
+ * the block and port; without it the checker or the watchdog fails the
+ * run. */
+Test(spandex_vsys_tu, stuck_bit_of_a_tu_caught_by_ports_then_by_checker_or_watchdog)
+{
+    static const struct {
+        const char *port;
+        unsigned bit, val;
+        uint64_t from;
+    } st[] = {{"req_mask_o", 0, 1, 0},    {"c_rsp_valid_o", 0, 0, 0}, {"rsp_ready_o", 0, 0, 500},
+              {"c_rsp_data_o", 1, 1, 0}, {"req_type_o", 2, 1, 300},  {"c_req_ready_o", 0, 0, 500}};
+    unsigned i;
+    char *prog;
+    spvsys_opts o;
+    opts(&o, "gpu,gpu,denovo,gpu");
+    o.watchdog = 2000;
+    o.fwdv_delay = 12;
+    prog = spvsys_random_program(&o, 300, 2);
+    for (i = 0; i < sizeof st / sizeof st[0]; i++) {
+        spvsys_res r;
+        char err[300], name[80];
+        o.rtl = SPVSYS_RTL_LLC | SPVSYS_RTL_TU;
+        o.stuck_block = "tu1";
+        o.stuck_port = st[i].port;
+        o.stuck_bit = st[i].bit;
+        o.stuck_val = st[i].val;
+        o.stuck_from = st[i].from;
+        o.port_cmp = 1;
+        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
+        snprintf(name, sizeof name, "tu1 port %s", st[i].port);
+        cr_assert(r.mismatch && strstr(r.msg, name), "%s: %s", st[i].port, r.msg);
+        spvsys_res_free(&r);
+        o.port_cmp = 0;
+        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
+        cr_assert(!r.pass, "%s stuck at %u: the checker passed\n%s", st[i].port, st[i].val, r.check);
+        spvsys_res_free(&r);
+    }
+    free(prog);
+}
+
+/* Cycles from a load's issue (the cycle the unit takes the L1's c_req) to
+ * its V line with the Verilated TU and LLC (the docs' table): an LLC miss,
+ * a ReqV served by the LLC, by an owner, Nacked and replaced (the ReqO of
+ * device 2 leaves three cycles after the load's c_req, after its ReqV).
+ * The RTL unit adds two cycles on the way out (c_req to req) and two on
+ * the way back (rsp to c_rsp). */
+static uint64_t latency(const char *devs, const char *prog, unsigned net, unsigned mem, unsigned fwdv,
+                        const char *op)
+{
+    spvsys_opts o;
+    spvsys_res r;
+    char err[300];
+    const char *t;
+    unsigned long long iss, done;
+    opts(&o, devs);
+    o.net_lat = net;
+    o.mem_lat = mem;
+    o.fwdv_delay = fwdv;
+    o.rtl = SPVSYS_RTL_LLC | SPVSYS_RTL_TU;
+    cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
+    cr_assert(r.pass && !r.mismatch, "%s %s", r.check, r.msg);
+    t = strstr(r.times, op);
+    cr_assert(t, "%s not in\n%s", op, r.times);
+    cr_assert_eq(sscanf(t + strlen(op), " issued %llu done %llu", &iss, &done), 2);
+    spvsys_res_free(&r);
+    return done - iss;
+}
+
+Test(spandex_vsys_tu, latencies_of_the_docs_table)
+{
+    static const char *const served = "STEP 80\nLD 0 0x1000\nDRAIN\nLD 1 0x1000\n";
+    static const char *const owner = "STEP 80\nST 1 0x1000 0xa\nREL 1\nDRAIN\nLD 0 0x1000\n";
+    static const char *const nack =
+        "STEP 80\nST 1 0x1000 0xa\nREL 1\nDRAIN\nLD 0 0x1000\nSTEP 3\nST 2 0x1000 0xb\nREL 2\nDRAIN\n";
+    static const unsigned lat[][2] = {{1, 1}, {2, 10}, {5, 20}};
+    static const uint64_t want[][4] = {{13, 9, 11, 33}, {24, 11, 13, 40}, {40, 17, 22, 61}};
+    unsigned i;
+    for (i = 0; i < 3; i++) {
+        cr_expect_eq(latency("gpu,gpu", "STEP 80\nLD 0 0x1000\n", lat[i][0], lat[i][1], 0, "T 0 2 LD"),
+                     want[i][0], "miss, net %u", lat[i][0]);
+        cr_expect_eq(latency("gpu,gpu", served, lat[i][0], lat[i][1], 0, "T 1 4 LD"), want[i][1],
+                     "served, net %u", lat[i][0]);
+        cr_expect_eq(latency("gpu,denovo", owner, lat[i][0], lat[i][1], 0, "T 0 5 LD"), want[i][2],
+                     "owner, net %u", lat[i][0]);
+        cr_expect_eq(latency("gpu,denovo,denovo", nack, lat[i][0], lat[i][1], 10, "T 0 5 LD"), want[i][3],
+                     "nack, net %u", lat[i][0]);
+    }
+}
+
+/* ./tb_spandex --system with the TUs: --rtl tu and all, --gpu tu staged,
+ * a stuck TU bit; a Nack limit the committed TU lacks is refused. */
+Test(spandex_vsys_tu, tb_spandex_system_with_tus)
+{
+    cmd_out r;
+    run_cap(&r, "./tb_spandex --system --program tb/spandex/logs/fig1c.prog --devs gpu,gpu,denovo --gpu tu");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "shell LLC, TU shells: ") &&
+                  strstr(r.out, "Verilated LLC and TUs beside their shells: ") &&
+                  strstr(r.out, "log = shells'; ports = shell's every cycle") && strstr(r.out, "\nPASS\n"),
+              "%s", r.out);
+    cmd_out_free(&r);
+    run_cap(&r, "./tb_spandex --system --random 200 --devs gpu,gpu --rtl tu");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "Verilated TUs beside their shells: ") && strstr(r.out, "\nPASS\n"), "%s", r.out);
+    cmd_out_free(&r);
+    run_cap(&r, "./tb_spandex --system --random 200 --devs gpu,gpu --rtl all --stuck tu0.req_mask_o:0:1");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "MISMATCH cycle") && strstr(r.out, "tu0 port req_mask_o") && strstr(r.out, "\nFAIL\n"),
+              "%s", r.out);
+    cmd_out_free(&r);
+    run_cap(&r, "./tb_spandex --system --random 50 --devs gpu,gpu --rtl all --nack-limit 2");
+    cr_assert_eq(r.status, 2, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.err, "nack-limit"), "%s", r.err);
+    cmd_out_free(&r);
+}
