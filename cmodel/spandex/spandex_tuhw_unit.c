@@ -14,7 +14,8 @@
  * requests on one word, every forward answered in order with the right
  * answer, and every completion the cache gets belonging to a request. The
  * `errors` stream sends, every few thousand cycles, a response nothing
- * waits for, which err_o must show.
+ * waits for, which err_o must show; the cache and the forwards fall quiet
+ * for 300 cycles before each, so the unit is idle when it arrives.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ COHKIT_UNIT_ADAPTERS(spandex_tuhw, spandex_tuhw_cfg, spandex_tuhw_tm, uint64_t, 
 #define PEND_MAX 512
 #define FWD_MAX 64
 #define OPEN_MAX 64
+#define QUIET_BEFORE 300 /* errors: quiet cycles before an injection     */
 
 /* A response the network owes, due at a cycle. */
 typedef struct {
@@ -332,6 +334,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     tx_stim *s = p;
     unsigned i;
+    int quiet;
     for (i = 1; i < s->p.in_words; i++)
         in[i] = 0;
     if (s->b.trace) {
@@ -341,7 +344,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     }
     if ((cyc & 1023) == 0)
         cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
-    if (!s->have_c && pct(s) < s->b.bp.valid)
+    /* errors: the cache and the LLC fall quiet before an injection, so the
+     * unit is idle when the stray response arrives (idle_o must drop) */
+    quiet = s->b.kind == KIND_ERRORS && cyc + QUIET_BEFORE >= s->inj_next;
+    if (!s->have_c && !quiet && pct(s) < s->b.bp.valid)
         make_creq(s);
     if (s->have_c) {
         in[s->p.off[P(c_req_valid_i)]] = 1;
@@ -366,7 +372,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[s->p.off[P(rsp_mask_i)]] = s->r_mask;
         spandex_tuhw_put_words(&s->p, in, P(rsp_data_i), s->r_v, s->g.full);
     }
-    if (!s->have_f && s->nfw + 1 < FWD_MAX && pct(s) < 3)
+    if (!s->have_f && !quiet && s->nfw + 1 < FWD_MAX && pct(s) < 3)
         make_fwd(s);
     if (s->have_f) {
         in[s->p.off[P(fwd_valid_i)]] = 1;
