@@ -11,34 +11,13 @@
 #include "bits.h"
 #include "spandex_llc.h"
 #include "spandex_llc_check.h"
+#include "spandex_trace_values.h"
 #include "unit_trace.h"
 
 typedef spandex_llc_event_rec rec;
 
 static const char *const trace_ops[] = {"rd", "swp", "add", "and", "or", NULL};
 
-/* The values of the set bits of m->mask, lowest word first. */
-static int parse_values(cohkit_trace_reader *r, const spandex_llc_cfg *c, spandex_msg *m)
-{
-    unsigned w, got = 0, need = cohkit_popcount(m->mask), bits = c->word * 8;
-    for (w = 0; w < SPANDEX_LLC_WORDS_MAX; w++) {
-        char *t;
-        int rc;
-        if (!(m->mask >> w & 1))
-            continue;
-        t = cohkit_trace_arg(r);
-        if (t == NULL)
-            return cohkit_trace_fail(r, "%s mask 0x%llx needs %u values, got %u", r->first,
-                                     (unsigned long long)m->mask, need, got);
-        rc = cohkit_trace_hex_width(t, bits, &m->v[w]);
-        if (rc == -1)
-            return cohkit_trace_fail(r, "value '%s' is not hex", t);
-        if (rc == -2)
-            return cohkit_trace_fail(r, "value '%s' is wider than a %u-bit word", t, bits);
-        got++;
-    }
-    return 0;
-}
 
 static int parse_event(cohkit_trace_reader *r, const void *ctx, void *record)
 {
@@ -76,7 +55,8 @@ static int parse_event(cohkit_trace_reader *r, const void *ctx, void *record)
         if (op == SPANDEX_OP_RD)
             return cohkit_trace_end(r);
     }
-    if (spandex_msg_has_data(m->kind) && parse_values(r, c, m))
+    if (spandex_msg_has_data(m->kind) &&
+        spandex_trace_values(r, m->mask, c->word * 8, SPANDEX_LLC_WORDS_MAX, m->v))
         return -1;
     return cohkit_trace_end(r);
 }

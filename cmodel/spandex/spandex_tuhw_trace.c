@@ -18,6 +18,7 @@
 
 #include "bits.h"
 #include "spandex_tuhw.h"
+#include "spandex_trace_values.h"
 #include "unit_trace.h"
 
 typedef spandex_tuhw_rec rec;
@@ -25,27 +26,6 @@ typedef spandex_tuhw_rec rec;
 static const char *const cache_names[] = {"LD", "ST", "RMW", "ACQ", "REL", "EVICT", NULL};
 static const char *const op_names[] = {"rd", "swp", "add", "and", "or", "xor", "min", "max", NULL};
 
-static int parse_values(cohkit_trace_reader *r, const spandex_tuhw_cfg *c, rec *e)
-{
-    unsigned w, got = 0, need = cohkit_popcount(e->mask), bits = c->word * 8;
-    for (w = 0; w < SPANDEX_LLC_WORDS_MAX; w++) {
-        char *t;
-        int rc;
-        if (!(e->mask >> w & 1))
-            continue;
-        t = cohkit_trace_arg(r);
-        if (t == NULL)
-            return cohkit_trace_fail(r, "%s mask 0x%llx needs %u values, got %u", r->first,
-                                     (unsigned long long)e->mask, need, got);
-        rc = cohkit_trace_hex_width(t, bits, &e->v[w]);
-        if (rc == -1)
-            return cohkit_trace_fail(r, "value '%s' is not hex", t);
-        if (rc == -2)
-            return cohkit_trace_fail(r, "value '%s' is wider than a %u-bit word", t, bits);
-        got++;
-    }
-    return 0;
-}
 
 static int parse_line_mask(cohkit_trace_reader *r, const spandex_tuhw_cfg *c, rec *e)
 {
@@ -84,7 +64,7 @@ static int parse_cache(cohkit_trace_reader *r, const spandex_tuhw_cfg *c, rec *e
             return cohkit_trace_fail(r, "unknown op '%s' (rd, swp, add, and, or, xor, min, max)", t);
         e->op = op;
     }
-    if (k != SPANDEX_TUHW_C_LD && parse_values(r, c, e))
+    if (k != SPANDEX_TUHW_C_LD && spandex_trace_values(r, e->mask, c->word * 8, SPANDEX_LLC_WORDS_MAX, e->v))
         return -1;
     return cohkit_trace_end(r);
 }
@@ -110,7 +90,10 @@ static int parse_rec(cohkit_trace_reader *r, const void *ctx, void *record)
     if (parse_line_mask(r, c, e))
         return -1;
     if (e->ch == 1)
-        return (spandex_msg_has_data((spandex_msg_kind)m) && parse_values(r, c, e)) ? -1 : cohkit_trace_end(r);
+        return spandex_msg_has_data((spandex_msg_kind)m) &&
+                       spandex_trace_values(r, e->mask, c->word * 8, SPANDEX_LLC_WORDS_MAX, e->v)
+                   ? -1
+                   : cohkit_trace_end(r);
     if (m != SPANDEX_RVKO && m != SPANDEX_INV && cohkit_trace_num(r, "requestor", 0, c->devs - 1, &e->req))
         return -1;
     return cohkit_trace_end(r);

@@ -21,60 +21,6 @@
 #include "prim.h"
 #include "spandex_tuhw.h"
 
-/* The registers, each reset to 0 (the timing shell's reset state). */
-static const char *const regs[] = {
-    "cq_v",
-    "rq_v",
-    "fq_v",
-    "cq_type",
-    "cq_op",
-    "fq_type",
-    "rq_type",
-    "cq_line",
-    "rq_line",
-    "fq_line",
-    "cq_mask",
-    "rq_mask",
-    "fq_mask",
-    "cq_data",
-    "rq_data",
-    "fq_req",
-    "ro_v",
-    "oo_v",
-    "co_v",
-    "oo_llc",
-    "ro_type",
-    "ro_op",
-    "oo_type",
-    "co_type",
-    "oo_dst",
-    "ro_line",
-    "oo_line",
-    "co_line",
-    "ro_mask",
-    "oo_mask",
-    "co_mask",
-    "ro_data",
-    "co_data",
-    "e_v",
-    "e_snd",
-    "e_kind",
-    "e_nk",
-    "e_line",
-    "e_mask",
-    "e_recv",
-    "e_rtr",
-    "e_rpw",
-    "e_data",
-    "b_v",
-    "b_line",
-    "b_mask",
-    "b_data",
-    "wh",
-    "wt",
-    "err",
-    NULL};
-
 /* The body over the localparams. */
 static const char *const body[] = {
     "// ---------------------------------------------------------------- registers",
@@ -361,6 +307,34 @@ static const char *const body[] = {
  * entries of a line; p_ent_*: an entry's received, re-sent and replaced
  * words are among its requested ones, received and re-sent apart, a re-send
  * pending exactly when words wait for it; p_err: err_o is sticky. */
+/* The registers of the body: every NAME_q its "logic" lines declare, each
+ * reset to 0 (the timing shell's reset state). */
+static void body_regs(prim_regs *l)
+{
+    unsigned i;
+    memset(l, 0, sizeof *l);
+    for (i = 0; body[i] != NULL; i++) {
+        const char *p = body[i], *end;
+        if (strncmp(p, "logic", 5) != 0)
+            continue;
+        p += 5;
+        if ((end = strchr(p, ']')) != NULL)
+            p = end + 1;
+        end = strchr(p, ';');
+        while (p < end) {
+            size_t n;
+            p += strspn(p, " ,");
+            n = strcspn(p, " ,;");
+            if (n > 2 && n < 64 && strncmp(p + n - 2, "_q", 2) == 0) {
+                char name[64];
+                snprintf(name, sizeof name, "%.*s", (int)(n - 2), p);
+                prim_reg(l, name, "'0");
+            }
+            p += n;
+        }
+    }
+}
+
 static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
 {
     static const char *const samples[] = {
@@ -413,9 +387,7 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
     GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
     prim_regs l;
     unsigned i;
-    memset(&l, 0, sizeof l);
-    for (i = 0; regs[i] != NULL; i++)
-        prim_reg(&l, regs[i], "'0");
+    body_regs(&l);
     prim_module_begin(e, b);
     emit(e, "// Spandex translation unit, GPU coherence (Alsop et al., ISCA 2018, Table II, III-A,");
     emit(e, "// III-C; docs/spandex.md): %u words of %u bits, %u MSHR entries, %u write-buffer lines,",

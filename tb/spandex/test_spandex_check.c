@@ -107,14 +107,14 @@ static void refuses(const char *opts, const char *prog, const char *log, const c
     done(&r);
 }
 
+/* A file of tb/spandex/logs/ (malloc). */
 static char *file(const char *name)
 {
-    char path[256];
-    char *s;
+    char path[256], *b;
     snprintf(path, sizeof path, "tb/spandex/logs/%s", name);
-    s = slurp(path);
-    cr_assert(s, "cannot read %s", path);
-    return s;
+    b = slurp(path);
+    cr_assert_not_null(b, "cannot read %s (run from the repository root)", path);
+    return b;
 }
 
 /* A log with one line replaced (`from` must occur once). */

@@ -7,7 +7,8 @@
  * waiting for every earlier write, an atomic's value, the answers to stray
  * forwards), the same in lockstep with the RTL in trace mode, the random
  * streams in lockstep on both committed configurations with back-pressure
- * on every port, and the configurations the generator refuses.
+ * on every port, the latencies the documentation states, and the
+ * configurations the generator refuses.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compose.h"
 #include "lockstep.h"
 #include "test_util.h"
 
@@ -126,4 +128,66 @@ Test(spandex_tu, bad_configurations_are_refused)
     model_refuses("spandex-tu", "", "LD 0x1000 0x0\n", "line 1:");
     model_refuses("spandex-tu", "", "RMW 0x1000 0x1 nand 0x1\n", "line 1:");
     model_refuses("spandex-tu", "", "ST 0x1000 0x3 0x1\n", "line 1:");
+}
+
+/* Cycles from a handshake in cycle 0 until output port `valid` is high
+ * (the inputs held at 0 meanwhile, every output ready). */
+static unsigned cycles_to(cmp_block *b, cmp_port valid)
+{
+    unsigned k;
+    for (k = 1; k < 20; k++) {
+        cmp_block_eval(b);
+        if (cmp_get(b, valid))
+            return k;
+        cmp_block_step(b);
+    }
+    return k;
+}
+
+Test(spandex_tu, a_miss_leaves_two_cycles_after_its_request_and_fills_two_after_its_response)
+{
+    static const char *const names[] = {"c_req_valid_i", "c_req_ready_o", "c_req_type_i", "c_req_line_i",
+                                        "c_req_mask_i",  "req_valid_o",   "req_ready_i",  "rsp_valid_i",
+                                        "rsp_ready_o",   "rsp_type_i",    "rsp_line_i",   "rsp_mask_i",
+                                        "c_rsp_valid_o", "c_rsp_ready_i", "out_ready_i",  NULL};
+    enum { CV, CR, CT, CL, CM, QV, QR, RV, RR, RT, RL, RM, AV, AR, OR };
+    cmp_block b;
+    cmp_port p[15];
+    char err[300];
+    unsigned i;
+    memset(&b, 0, sizeof b);
+    cr_assert_eq(cmp_block_open(&b, "spandex-tu", "tu", "fpga", "", 1, NULL, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(cmp_ports_bind(&b, names, p, err, sizeof err), 0, "%s", err);
+    for (i = 0; i < 3; i++) { /* reset */
+        b.in[0] = 0;
+        cmp_block_eval(&b);
+        cmp_block_step(&b);
+    }
+    b.in[0] = 1;
+    cmp_set(&b, p[QR], 1);
+    cmp_set(&b, p[AR], 1);
+    cmp_set(&b, p[OR], 1);
+    /* a read miss of four words taken in cycle 0: its ReqV on req in cycle 2 */
+    cmp_set(&b, p[CV], 1);
+    cmp_set(&b, p[CT], 0);
+    cmp_set(&b, p[CL], 5);
+    cmp_set(&b, p[CM], 0xf);
+    cmp_block_eval(&b);
+    cr_assert_eq(cmp_get(&b, p[CR]), 1);
+    cmp_block_step(&b);
+    cmp_set(&b, p[CV], 0);
+    cr_expect_eq(cycles_to(&b, p[QV]), 2);
+    cmp_block_step(&b);
+    /* its last response (RspV of every word) taken in cycle 0: the FILL on
+     * c_rsp in cycle 2 */
+    cmp_set(&b, p[RV], 1);
+    cmp_set(&b, p[RT], 0);
+    cmp_set(&b, p[RL], 5);
+    cmp_set(&b, p[RM], 0xf);
+    cmp_block_eval(&b);
+    cr_assert_eq(cmp_get(&b, p[RR]), 1);
+    cmp_block_step(&b);
+    cmp_set(&b, p[RV], 0);
+    cr_expect_eq(cycles_to(&b, p[AV]), 2);
+    cmp_block_close(&b);
 }

@@ -20,22 +20,13 @@
 
 extern const dut_ops *const spandex_duts[];
 
+/* A file of tb/spandex/logs/ (malloc). */
 static char *file(const char *name)
 {
     char path[256], *b;
-    FILE *f;
-    long n;
     snprintf(path, sizeof path, "tb/spandex/logs/%s", name);
-    f = fopen(path, "r");
-    cr_assert(f, "cannot read %s (run from the repository root)", path);
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    rewind(f);
-    b = malloc((size_t)n + 1);
-    cr_assert(b);
-    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = 0;
-    fclose(f);
+    b = slurp(path);
+    cr_assert_not_null(b, "cannot read %s (run from the repository root)", path);
     return b;
 }
 
