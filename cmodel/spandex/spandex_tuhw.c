@@ -19,27 +19,34 @@ void spandex_tuhw_cfg_default(spandex_tuhw_cfg *c)
                                 .mshr = 4,
                                 .wb = 4,
                                 .nack_limit = 1,
-                                .addr_bits = 48};
+                                .addr_bits = 48,
+                                .dfr = 4,
+                                .wtdata = 0};
     *c = d;
 }
 
 /* fpga: 16 B lines of four 32-bit words, two MSHR entries and two
- * write-buffer lines, 24-bit addresses. */
+ * write-buffer lines, 24-bit addresses; denovo and denovo_fpga: the same
+ * for the DeNovo kind (two delayed-request slots on the FPGA). */
 static const cohkit_cfg_preset presets[] = {
     {"default", ""},
     {"fpga", "--line 16 --mshr 2 --wb 2 --addr-bits 24"},
+    {"denovo", "--kind denovo"},
+    {"denovo_fpga", "--kind denovo --line 16 --mshr 2 --wb 2 --dfr 2 --addr-bits 24"},
     {NULL, NULL},
 };
 
-const char *const spandex_tuhw_preset_names[] = {"default", "fpga", NULL};
+const char *const spandex_tuhw_preset_names[] = {"default", "fpga", "denovo", "denovo_fpga", NULL};
 
 static const cohkit_unit_opt_choice kind_choices[] = {
     {"gpu", SPANDEX_TU_GPU, 0}, {"denovo", SPANDEX_TU_DENOVO, 0}, {"mesi", SPANDEX_TU_MESI, 0}, {NULL, 0, 0}};
 
+static const cohkit_unit_opt_choice rmw_choices[] = {{"odata", 0, 0}, {"wtdata", 1, 0}, {NULL, 0, 0}};
+
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_CHOICE("kind", "K",
                            "device kind: gpu (GPU coherence; default), denovo or\n"
-                           "mesi (the generator emits gpu only so far)",
+                           "mesi (not generated yet)",
                            spandex_tuhw_cfg, kind, kind_choices),
     COHKIT_UNIT_OPT_NUM("devs", "N", "devices of the system, 2..64 (default 4)", spandex_tuhw_cfg, devs),
     COHKIT_UNIT_OPT_NUM("line", "B", "line bytes, power of two, up to 64 words (default 64)",
@@ -54,6 +61,15 @@ static const cohkit_unit_opt opts[] = {
                         spandex_tuhw_cfg, nack_limit),
     COHKIT_UNIT_OPT_NUM("addr-bits", "N", "byte-address width, 16..64 (default 48)", spandex_tuhw_cfg,
                         addr_bits),
+    COHKIT_UNIT_OPT_NUM("dfr", "N",
+                        "DeNovo: external requests delayed behind a pending\n"
+                        "ReqO+data, 1..8 slots (default 4)",
+                        spandex_tuhw_cfg, dfr),
+    COHKIT_UNIT_OPT_CHOICE("rmw", "R",
+                           "DeNovo: an atomic on a word not owned and a Nack's\n"
+                           "replacement by odata (ReqO+data; default) or wtdata\n"
+                           "(ReqWT+data, the SDG option)",
+                           spandex_tuhw_cfg, wtdata, rmw_choices),
     COHKIT_UNIT_OPT_END,
 };
 const cohkit_unit_opt_table spandex_tuhw_opts = {opts, "a non-negative integer", 0xffffffffUL, 0, 0, NULL};
@@ -67,9 +83,10 @@ COHKIT_CFG_OPT_FNS(spandex_tuhw, spandex_tuhw_cfg, presets, spandex_tuhw_cfg_def
 int spandex_tuhw_cfg_check(spandex_tuhw_cfg *c, char *err, size_t len)
 {
     unsigned bits = c->line * 8;
-    if (c->kind != SPANDEX_TU_GPU)
-        return cohkit_cfg_fail(err, len, "--kind %s: not generated yet (the RTL has gpu; the system model has every kind)",
-                               c->kind == SPANDEX_TU_DENOVO ? "denovo" : "mesi");
+    if (c->kind == SPANDEX_TU_MESI)
+        return cohkit_cfg_fail(err, len,
+                               "--kind mesi: not generated yet (the RTL has gpu and denovo; the system model has "
+                               "every kind)");
     if (cohkit_cfg_range(err, len, "devs", c->devs, 2, SPANDEX_LLC_DEVS_MAX))
         return -1;
     if (c->word != 4 && c->word != 8)
@@ -81,8 +98,11 @@ int spandex_tuhw_cfg_check(spandex_tuhw_cfg *c, char *err, size_t len)
     if (cohkit_cfg_range(err, len, "mshr", c->mshr, 1, SPANDEX_TUHW_MSHR_MAX) ||
         cohkit_cfg_range(err, len, "wb", c->wb, 1, SPANDEX_TUHW_WB_MAX) ||
         cohkit_cfg_range(err, len, "nack-limit", c->nack_limit, 1, 15) ||
-        cohkit_cfg_range(err, len, "addr-bits", c->addr_bits, 16, 64))
+        cohkit_cfg_range(err, len, "addr-bits", c->addr_bits, 16, 64) ||
+        cohkit_cfg_range(err, len, "dfr", c->dfr, 1, SPANDEX_TUHW_DFR_MAX))
         return -1;
+    if (c->kind == SPANDEX_TU_GPU && c->wtdata)
+        return cohkit_cfg_fail(err, len, "--rmw wtdata: a DeNovo option (GPU coherence always uses ReqWT+data)");
     if (c->addr_bits <= cohkit_ilog2(c->line))
         return cohkit_cfg_fail(err, len, "--addr-bits %u: leaves no line-address bit over %u offset bits",
                                c->addr_bits, cohkit_ilog2(c->line));
@@ -106,12 +126,17 @@ void spandex_tuhw_geom_of(const spandex_tuhw_cfg *c, spandex_tuhw_geom *g)
     g->mshr_bits = cohkit_width(c->mshr);
     g->wb_bits = cohkit_width(c->wb);
     g->nack_bits = 4;
+    g->dfr_bits = cohkit_width(c->dfr);
     g->full = cohkit_mask64(g->words);
 }
 
 void spandex_tuhw_cfg_name(const spandex_tuhw_cfg *c, char *buf, size_t len)
 {
     static const char *const kinds[] = {"gpu", "denovo", "mesi"};
-    snprintf(buf, len, "spandex_tu_%s_d%u_l%u_w%u_m%u_b%u_n%u_ab%u", kinds[c->kind], c->devs, c->line, c->word,
-             c->mshr, c->wb, c->nack_limit, c->addr_bits);
+    if (c->kind == SPANDEX_TU_GPU)
+        snprintf(buf, len, "spandex_tu_gpu_d%u_l%u_w%u_m%u_b%u_n%u_ab%u", c->devs, c->line, c->word, c->mshr,
+                 c->wb, c->nack_limit, c->addr_bits);
+    else
+        snprintf(buf, len, "spandex_tu_%s_d%u_l%u_w%u_m%u_b%u_n%u_ab%u_f%u%s", kinds[c->kind], c->devs, c->line,
+                 c->word, c->mshr, c->wb, c->nack_limit, c->addr_bits, c->dfr, c->wtdata ? "_wt" : "");
 }

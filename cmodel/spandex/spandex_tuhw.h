@@ -23,6 +23,7 @@ COHKIT_BEGIN_DECLS
 
 #define SPANDEX_TUHW_MSHR_MAX 16
 #define SPANDEX_TUHW_WB_MAX 16
+#define SPANDEX_TUHW_DFR_MAX 8
 
 /* Cache-side request types (c_req_type_i) and answers (c_rsp_type_o). */
 enum {
@@ -36,7 +37,8 @@ enum {
 enum {
     SPANDEX_TUHW_R_FILL = 0,  /* a read miss's words (line, mask, data)     */
     SPANDEX_TUHW_R_VALUE = 1, /* an atomic's old values (line, mask, data)  */
-    SPANDEX_TUHW_R_DONE = 2   /* ACQ (self-invalidate now), REL, EVICT done */
+    SPANDEX_TUHW_R_DONE = 2,  /* ACQ (self-invalidate now), REL, EVICT done */
+    SPANDEX_TUHW_R_OWN = 3    /* DeNovo: a ReqO's words now owned (mask)    */
 };
 
 typedef struct {
@@ -45,14 +47,16 @@ typedef struct {
     unsigned line;       /* line bytes                                      */
     unsigned word;       /* word bytes, 4 or 8                              */
     unsigned mshr;       /* open requests, 1..16                            */
-    unsigned wb;         /* write-buffer lines (GPU coherence), 1..16       */
+    unsigned wb;         /* write-buffer lines, 1..16                       */
     unsigned nack_limit; /* Nacks before the replacement, 1..15             */
     unsigned addr_bits;  /* byte-address width                              */
+    unsigned dfr;        /* DeNovo: delayed external requests, 1..8         */
+    unsigned wtdata;     /* DeNovo: RMW and replacement by ReqWT+data (SDG) */
 } spandex_tuhw_cfg;
 
 typedef struct {
     unsigned words, word_bits, line_bits, laddr_bits, dev_bits;
-    unsigned mshr_bits, wb_bits, nack_bits;
+    unsigned mshr_bits, wb_bits, nack_bits, dfr_bits;
     uint64_t full;
 } spandex_tuhw_geom;
 
@@ -62,8 +66,8 @@ void spandex_tuhw_geom_of(const spandex_tuhw_cfg *c, spandex_tuhw_geom *g);
 extern const char *const spandex_tuhw_preset_names[];
 
 /* One record of a spandex-tu trace (docs/spandex.md, "The translation
- * unit in RTL"): an input on channel ch (0 c_req, 1 rsp, 2 fwd) with its
- * port values (type: c_req_type_i, rsp_type_i or fwd_type_i). */
+ * unit in RTL"): an input on channel ch (0 c_req, 1 rsp, 2 fwd, 3 c_pdat)
+ * with its port values (type: c_req_type_i, rsp_type_i or fwd_type_i). */
 typedef struct {
     unsigned lineno;
     int ch;
@@ -76,9 +80,10 @@ typedef struct {
 int spandex_tuhw_trace_read(const spandex_tuhw_cfg *c, FILE *in, spandex_tuhw_rec **recs, size_t *n, char *err,
                             size_t len);
 /* The output line of one message or answer the unit gave (ch 0 c_rsp, 1
- * req, 2 out; type the port's code), as the trace tool prints it. */
+ * req, 2 out, 3 c_prb; type the port's code; own: c_rsp_own_o; c_prb:
+ * llc is the down bit), as the trace tool prints it. */
 void spandex_tuhw_print(const spandex_tuhw_cfg *c, FILE *f, int ch, unsigned type, unsigned op, unsigned llc,
-                        unsigned dst, uint64_t line, uint64_t mask, const uint64_t *v);
+                        unsigned dst, uint64_t line, uint64_t mask, uint64_t own, const uint64_t *v);
 
 typedef struct spandex_tuhw_tm spandex_tuhw_tm;
 COHKIT_UNIT_TM_API(spandex_tuhw_tm, spandex_tuhw_cfg, spandex_tuhw_tm_eval, spandex_tuhw_tm_step, uint64_t,

@@ -9,11 +9,18 @@
  *      a retry, or after nack_limit Nacks the replacement); a completed read
  *      gives the cache a FILL (the write buffer's words of the line laid
  *      over it), a completed atomic a VALUE;
- *   B  the buffered forward: FwdReqV gets a Nack, Inv an Ack (GPU coherence
- *      owns nothing);
+ *   B  the buffered forward: GPU coherence owns nothing, so FwdReqV gets
+ *      a Nack and Inv an Ack. DeNovo answers per Table IV in steps: words
+ *      of a pending ReqWB from the entry, FwdReqO on a pending ReqO+data at
+ *      once, other requests on it delayed into a slot; the rest is probed
+ *      (c_prb; A waits while a probe is out) and answered from the cache's
+ *      words (c_pdat), then the answers leave one a cycle;
+ *   R  (DeNovo) the oldest delayed request back into the forward buffer,
+ *      once its ReqO+data is done and the cache took the VALUE;
  *   C  an entry's retry or replacement request;
- *   D  the write buffer's oldest line as one ReqWT, when the cache request
- *      is not a store it can take or a read that misses the buffer;
+ *   D  the write buffer's oldest line as one ReqWT (DeNovo: ReqO), when
+ *      the cache request is not a store it can take or a read that misses
+ *      the buffer;
  *   E  the buffered cache request;
  * that can go: its output register empty at the start of the cycle, an
  * MSHR entry free where it needs one, no open request on its words. Every
@@ -31,13 +38,22 @@
 #define P(n) SPANDEX_TUHW_P_##n
 #define W_MAX SPANDEX_LLC_WORDS_MAX
 
-enum { K_V = 0, K_WT = 1, K_WTD = 2 }; /* MSHR entry kinds */
-enum { ACT_NONE, ACT_RSP, ACT_FWD, ACT_RESEND, ACT_FLUSH, ACT_CREQ };
+/* MSHR entry kinds: ReqV, ReqWT, ReqWT+data; DeNovo ReqO, ReqO+data, ReqWB */
+enum { K_V = 0, K_WT = 1, K_WTD = 2, K_O = 3, K_OD = 4, K_WB = 5 };
+enum { ACT_NONE, ACT_PDAT_BAD, ACT_RSP, ACT_FWD, ACT_REPLAY, ACT_RESEND, ACT_FLUSH, ACT_CREQ };
+/* Forward steps (fq.ph): fresh, probe out, answers leaving. */
+enum { PH_FRESH = 0, PH_PROBE = 1, PH_SEND = 2 };
+/* Answers still to leave (fq.todo): the answer, RspRvkO (FwdReqS), Nack. */
+enum { TODO_A = 1, TODO_R = 2, TODO_N = 4 };
 
 typedef struct {
     int v;
     unsigned type, op, req;
     uint64_t line, mask, data[W_MAX];
+    /* the forward buffer (DeNovo): step, replayed from a slot, probed
+     * words, answers to send, answered and Nacked words */
+    unsigned ph, rp, todo;
+    uint64_t pm, ans, nack;
 } buf;
 
 typedef struct {
@@ -45,8 +61,22 @@ typedef struct {
     unsigned kind, nk;
     int snd;
     uint64_t line, mask, recv, rtr, rpw;
+    uint64_t dn; /* DeNovo: words downgraded while pending (lost; ReqWB: answered) */
     uint64_t data[W_MAX];
 } mshr;
+
+/* A delayed external request (DeNovo). */
+typedef struct {
+    int v;
+    unsigned type, req;
+    uint64_t line, mask;
+} dfr;
+
+typedef struct {
+    int v;
+    uint64_t line, mask;
+    unsigned down;
+} prb;
 
 typedef struct {
     int v;
@@ -56,18 +86,22 @@ typedef struct {
 typedef struct {
     int v;
     unsigned type, op, llc, dst;
-    uint64_t line, mask, data[W_MAX];
+    uint64_t line, mask, own, data[W_MAX];
 } outr;
 
 struct spandex_tuhw_tm {
     spandex_tuhw_cfg c;
     spandex_tuhw_geom g;
     spandex_tuhw_ports p;
-    buf cq, rq, fq;
+    int dn;          /* DeNovo                                          */
+    buf cq, rq, fq, pd;
     outr ro, oo, co;
+    prb pr;
     mshr e[SPANDEX_TUHW_MSHR_MAX];
     wbl wb[SPANDEX_TUHW_WB_MAX];
     unsigned wh, wt; /* write buffer: head (oldest), tail (next free)   */
+    dfr df[SPANDEX_TUHW_DFR_MAX];
+    unsigned dh, dt; /* delayed requests: a ring, oldest at dh          */
     int err;
 };
 
@@ -91,7 +125,8 @@ static int free_entry(const spandex_tuhw_tm *t)
     return -1;
 }
 
-/* Words of line with an open request (retries included). */
+/* Words of line with an open request (retries included; a ReqWB's words
+ * until its RspWB). */
 static uint64_t busy(const spandex_tuhw_tm *t, uint64_t line)
 {
     uint64_t b = 0;
@@ -130,19 +165,28 @@ static int wb_hit(const spandex_tuhw_tm *t, uint64_t line)
 }
 
 static unsigned wb_next(const spandex_tuhw_tm *t, unsigned i) { return i + 1 == t->c.wb ? 0 : i + 1; }
+static unsigned df_next(const spandex_tuhw_tm *t, unsigned i) { return i + 1 == t->c.dfr ? 0 : i + 1; }
+
+/* DeNovo: a replaced word of a ReqV goes by ReqO+data (odata). */
+static int repl_odata(const spandex_tuhw_tm *t) { return t->dn && !t->c.wtdata; }
 
 /* 1 when response type `type` with mask m may answer entry e. */
-static int compat(const mshr *e, unsigned type, uint64_t m)
+static int compat(const spandex_tuhw_tm *t, const mshr *e, unsigned type, uint64_t m)
 {
     switch (type) {
     case 0: /* RspV */
     case 9: /* Nack */
         return e->kind == K_V && !(m & e->rpw);
     case 4: /* RspWT+data */
-        return e->kind == K_WTD || (e->kind == K_V && !(m & ~e->rpw));
+        return e->kind == K_WTD || (e->kind == K_V && !repl_odata(t) && !(m & ~e->rpw));
+    case 5: /* RspO+data */
+        return e->kind == K_OD || (e->kind == K_V && repl_odata(t) && !(m & ~e->rpw));
     case 2: /* RspWT */
-    case 3: /* RspO (X2: an owner completes ReqWT words) */
         return e->kind == K_WT;
+    case 3: /* RspO (X2: an owner completes ReqWT words) */
+        return e->kind == K_WT || e->kind == K_O;
+    case 6: /* RspWB: the whole write-back */
+        return e->kind == K_WB && m == e->mask;
     default: return 0;
     }
 }
@@ -154,18 +198,104 @@ static int rsp_match(const spandex_tuhw_tm *t)
     for (i = 0; i < t->c.mshr; i++) {
         const mshr *e = &t->e[i];
         if (e->v && e->line == r->line && r->mask && !(r->mask & ~(e->mask & ~e->recv & ~e->rtr)) &&
-            compat(e, r->type, r->mask))
+            compat(t, e, r->type, r->mask))
             return (int)i;
     }
     return -1;
 }
 
+/* ------------------------------------------- DeNovo: Table IV columns -- */
+/* Words of line held by a pending ReqWB (not yet answered by a downgrade),
+ * its entry in *k. */
+static uint64_t hold_wb(const spandex_tuhw_tm *t, uint64_t line, uint64_t m, int *k)
+{
+    unsigned i;
+    uint64_t h = 0;
+    for (i = 0; i < t->c.mshr; i++) {
+        const mshr *e = &t->e[i];
+        if (e->v && e->kind == K_WB && e->line == line && (m & e->mask & ~e->dn)) {
+            h |= m & e->mask & ~e->dn;
+            if (k)
+                *k = (int)i;
+        }
+    }
+    return h;
+}
+
+/* Words of line in a pending ReqO+data (an atomic, or an odata
+ * replacement of a ReqV). */
+static uint64_t hold_rmw(const spandex_tuhw_tm *t, uint64_t line)
+{
+    unsigned i;
+    uint64_t h = 0;
+    for (i = 0; i < t->c.mshr; i++) {
+        const mshr *e = &t->e[i];
+        if (!e->v || e->line != line)
+            continue;
+        if (e->kind == K_OD)
+            h |= e->mask & ~e->recv;
+        else if (e->kind == K_V && repl_odata(t))
+            h |= e->rpw & e->mask & ~e->recv;
+    }
+    return h;
+}
+
+/* Words of line named by a delayed request. */
+static uint64_t held_back(const spandex_tuhw_tm *t, uint64_t line)
+{
+    unsigned i;
+    uint64_t h = 0;
+    for (i = 0; i < t->c.dfr; i++)
+        if (t->df[i].v && t->df[i].line == line)
+            h |= t->df[i].mask;
+    return h;
+}
+
+/* How the forward in fq splits: from pending write-backs (wbm), answered
+ * at once on a pending ReqO+data (now: FwdReqO), delayed, and probed. */
+typedef struct {
+    uint64_t wbm, now, later, pm;
+} split;
+
+static split split_of(const spandex_tuhw_tm *t)
+{
+    const buf *f = &t->fq;
+    split s;
+    uint64_t rmw = hold_rmw(t, f->line) & f->mask, back = f->rp ? 0 : held_back(t, f->line) & f->mask;
+    s.wbm = hold_wb(t, f->line, f->mask, NULL);
+    if (f->type == 2) { /* FwdReqO */
+        s.now = rmw;
+        s.later = back & ~rmw & ~s.wbm;
+    } else {
+        s.now = 0;
+        s.later = (rmw | back) & ~s.wbm;
+    }
+    s.pm = f->mask & ~s.wbm & ~s.now & ~s.later;
+    return s;
+}
+
+static int probing(const spandex_tuhw_tm *t) { return t->fq.v && t->fq.ph == PH_PROBE; }
+
 /* ------------------------------------------------------ the choice -- */
+static int needs_co(const spandex_tuhw_tm *t, const mshr *e, uint64_t recv)
+{
+    if (recv != e->mask)
+        return 0;
+    switch (e->kind) {
+    case K_V:
+    case K_WTD:
+    case K_OD: return 1;
+    case K_O: return (e->mask & ~e->dn) != 0;
+    default: return 0;
+    }
+    (void)t;
+}
+
 static int can_rsp(const spandex_tuhw_tm *t, act *a)
 {
     const mshr *e;
     int i;
-    if (!t->rq.v)
+    if (!t->rq.v || probing(t))
         return 0;
     i = rsp_match(t);
     a->kind = ACT_RSP;
@@ -174,8 +304,39 @@ static int can_rsp(const spandex_tuhw_tm *t, act *a)
     if (i < 0)
         return 1;
     e = &t->e[i];
-    if (t->rq.type != 9 && (e->recv | t->rq.mask) == e->mask && e->kind != K_WT && t->co.v)
+    if (t->rq.type != 9 && needs_co(t, e, e->recv | t->rq.mask) && t->co.v)
         return 0;
+    return 1;
+}
+
+static int can_fwd_gpu(const spandex_tuhw_tm *t, act *a)
+{
+    a->kind = ACT_FWD;
+    a->bad = t->fq.type != 0 && t->fq.type != 5;
+    return a->bad || !t->oo.v;
+}
+
+static int can_fwd_denovo(const spandex_tuhw_tm *t, act *a)
+{
+    const buf *f = &t->fq;
+    split s;
+    a->kind = ACT_FWD;
+    if (f->ph == PH_SEND)
+        return !t->oo.v;
+    if (f->ph == PH_PROBE)
+        return t->pd.v;
+    if (f->type > 5) {
+        a->bad = 1;
+        return 1;
+    }
+    if (f->type == 5) /* Inv */
+        return !t->oo.v;
+    s = split_of(t);
+    if (s.later && t->df[t->dt].v)
+        return 0;
+    if (s.pm)
+        return !t->pr.v && !t->co.v &&
+               !(t->cq.v && t->cq.type == SPANDEX_TUHW_C_EVICT && t->cq.line == f->line);
     return 1;
 }
 
@@ -183,9 +344,16 @@ static int can_fwd(const spandex_tuhw_tm *t, act *a)
 {
     if (!t->fq.v)
         return 0;
-    a->kind = ACT_FWD;
-    a->bad = t->fq.type != 0 && t->fq.type != 5;
-    return a->bad || !t->oo.v;
+    return t->dn ? can_fwd_denovo(t, a) : can_fwd_gpu(t, a);
+}
+
+static int can_replay(const spandex_tuhw_tm *t, act *a)
+{
+    const dfr *d = &t->df[t->dh];
+    if (t->fq.v || !d->v || t->co.v || (hold_rmw(t, d->line) & d->mask))
+        return 0;
+    a->kind = ACT_REPLAY;
+    return 1;
 }
 
 static int can_resend(const spandex_tuhw_tm *t, act *a)
@@ -228,12 +396,18 @@ static int can_creq(const spandex_tuhw_tm *t, act *a, int hit)
     if (a->bad)
         return 1;
     switch (q->type) {
-    case SPANDEX_TUHW_C_LD: return hit < 0 && !line_open(t, q->line) && !t->ro.v && free_entry(t) >= 0;
+    case SPANDEX_TUHW_C_LD:
+        if (t->dn)
+            return !(busy(t, q->line) & q->mask) && !t->ro.v && free_entry(t) >= 0;
+        return hit < 0 && !line_open(t, q->line) && !t->ro.v && free_entry(t) >= 0;
     case SPANDEX_TUHW_C_ST: return hit >= 0 || !t->wb[t->wt].v;
     case SPANDEX_TUHW_C_RMW:
         return empty && !(busy(t, q->line) & q->mask) && !t->ro.v && free_entry(t) >= 0;
-    case SPANDEX_TUHW_C_ACQ:
-    case SPANDEX_TUHW_C_EVICT: return (q->type == SPANDEX_TUHW_C_EVICT || empty) && !t->co.v;
+    case SPANDEX_TUHW_C_ACQ: return empty && !t->co.v;
+    case SPANDEX_TUHW_C_EVICT:
+        if (!t->dn || q->mask == 0)
+            return !t->co.v;
+        return !t->co.v && !(busy(t, q->line) & q->mask) && !t->ro.v && free_entry(t) >= 0;
     default: return empty && !writes_open(t) && !t->co.v; /* REL */
     }
 }
@@ -242,7 +416,13 @@ static act choose(const spandex_tuhw_tm *t)
 {
     act a = {ACT_NONE, -1, -1, 0};
     int hit = t->cq.v ? wb_hit(t, t->cq.line) : -1;
-    if (can_rsp(t, &a) || can_fwd(t, &a) || can_resend(t, &a) || can_flush(t, &a, hit) || can_creq(t, &a, hit))
+    if (t->pd.v && !probing(t)) {
+        a.kind = ACT_PDAT_BAD;
+        a.bad = 1;
+        return a;
+    }
+    if (can_rsp(t, &a) || can_fwd(t, &a) || can_replay(t, &a) || can_resend(t, &a) || can_flush(t, &a, hit) ||
+        can_creq(t, &a, hit))
         return a;
     a.kind = ACT_NONE;
     a.bad = 0;
@@ -276,7 +456,7 @@ static void do_rsp(spandex_tuhw_tm *t, const act *a)
             e->nk++;
         return;
     }
-    if (r->type == 0 || r->type == 4)
+    if (r->type == 0 || r->type == 4 || r->type == 5)
         for (w = 0; w < t->g.words; w++)
             if (r->mask >> w & 1)
                 e->data[w] = r->data[w];
@@ -292,26 +472,162 @@ static void do_rsp(spandex_tuhw_tm *t, const act *a)
                 if ((t->wb[k].mask & e->mask) >> w & 1)
                     d[w] = t->wb[k].data[w];
         load_out(&t->co, SPANDEX_TUHW_R_FILL, 0, 0, e->line, e->mask, d);
-    } else if (e->kind == K_WTD) {
+        if (repl_odata(t))
+            t->co.own = e->rpw & ~e->dn;
+    } else if (e->kind == K_WTD || e->kind == K_OD) {
         load_out(&t->co, SPANDEX_TUHW_R_VALUE, 0, 0, e->line, e->mask, e->data);
+        if (e->kind == K_OD)
+            t->co.own = e->mask & ~e->dn;
+    } else if (e->kind == K_O && (e->mask & ~e->dn)) {
+        load_out(&t->co, SPANDEX_TUHW_R_OWN, 0, 0, e->line, e->mask & ~e->dn, NULL);
+        t->co.own = e->mask & ~e->dn;
     }
     memset(e, 0, sizeof *e);
 }
 
-static void do_fwd(spandex_tuhw_tm *t)
+static void do_fwd_gpu(spandex_tuhw_tm *t)
 {
     const buf *f = &t->fq;
     if (f->type == 0)
         load_out(&t->oo, 9, 0, f->req, f->line, f->mask, NULL); /* Nack to the requestor */
     else
         load_out(&t->oo, 8, 1, 0, f->line, f->mask, NULL);      /* Ack to the LLC */
+    t->fq.v = 0;
+}
+
+/* The response type answering forward type f (spec 7 codes). */
+static unsigned answer_type(unsigned f)
+{
+    static const unsigned a[] = {0, 1, 3, 5, 7}; /* RspV RspS RspO RspO+data RspRvkO */
+    return a[f];
+}
+
+/* DeNovo: the forward's words are known (from the entries and the probe's
+ * answer in pd): set the answers, mark the downgrades, delay what waits. */
+static void fwd_settle(spandex_tuhw_tm *t)
+{
+    buf *f = &t->fq;
+    split s = split_of(t);
+    uint64_t held = 0, rest, ans;
+    int down = f->type != 0;
+    unsigned i, w;
+    uint64_t d[W_MAX];
+    memset(d, 0, sizeof d);
+    if (f->ph == PH_PROBE) {
+        held = t->pd.mask & f->pm;
+        for (w = 0; w < t->g.words; w++)
+            if (held >> w & 1)
+                d[w] = t->pd.data[w];
+        t->pd.v = 0;
+        s.pm = f->pm;
+    }
+    rest = s.pm & ~held;
+    if (down && rest) { /* a downgrade of words the device does not hold */
+        t->err = 1;
+        f->v = 0;
+        return;
+    }
+    for (w = 0; w < t->g.words; w++)
+        if (s.wbm >> w & 1)
+            for (i = 0; i < t->c.mshr; i++) {
+                const mshr *e = &t->e[i];
+                if (e->v && e->kind == K_WB && e->line == f->line && ((e->mask & ~e->dn) >> w & 1))
+                    d[w] = e->data[w];
+            }
+    ans = held | s.wbm | s.now;
+    if (down)
+        for (i = 0; i < t->c.mshr; i++) {
+            mshr *e = &t->e[i];
+            if (!e->v || e->line != f->line)
+                continue;
+            if (e->kind == K_WB)
+                e->dn |= s.wbm & e->mask;
+            else if (e->kind == K_O || e->kind == K_OD)
+                e->dn |= (held | s.now) & e->mask & ~e->recv;
+            else if (e->kind == K_V)
+                e->dn |= s.now & e->rpw & e->mask & ~e->recv;
+        }
+    if (s.later) {
+        dfr *q = &t->df[t->dt];
+        q->v = 1;
+        q->type = f->type;
+        q->req = f->req;
+        q->line = f->line;
+        q->mask = s.later;
+        t->dt = df_next(t, t->dt);
+    }
+    f->ans = ans;
+    f->nack = down ? 0 : rest;
+    f->todo = (ans ? TODO_A : 0) | (ans && f->type == 1 ? TODO_R : 0) | (f->nack ? TODO_N : 0);
+    if (f->type == 2)
+        memset(d, 0, sizeof d); /* RspO carries no data */
+    memcpy(f->data, d, sizeof f->data);
+    f->ph = PH_SEND;
+    if (!f->todo)
+        f->v = 0;
+}
+
+static void do_fwd_denovo(spandex_tuhw_tm *t)
+{
+    buf *f = &t->fq;
+    if (f->ph == PH_SEND) {
+        if (f->todo & TODO_A) {
+            if (f->type == 4)
+                load_out(&t->oo, 7, 1, 0, f->line, f->ans, f->data);
+            else
+                load_out(&t->oo, answer_type(f->type), 0, f->req, f->line, f->ans, f->data);
+            f->todo &= ~(unsigned)TODO_A;
+        } else if (f->todo & TODO_R) {
+            load_out(&t->oo, 7, 1, 0, f->line, f->ans, f->data);
+            f->todo &= ~(unsigned)TODO_R;
+        } else {
+            load_out(&t->oo, 9, 0, f->req, f->line, f->nack, NULL);
+            f->todo = 0;
+        }
+        if (!f->todo)
+            f->v = 0;
+        return;
+    }
+    if (f->ph == PH_FRESH && f->type == 5) {
+        load_out(&t->oo, 8, 1, 0, f->line, f->mask, NULL); /* Ack to the LLC */
+        f->v = 0;
+        return;
+    }
+    if (f->ph == PH_FRESH) {
+        split s = split_of(t);
+        if (s.pm) {
+            t->pr.v = 1;
+            t->pr.line = f->line;
+            t->pr.mask = s.pm;
+            t->pr.down = f->type != 0;
+            f->pm = s.pm;
+            f->ph = PH_PROBE;
+            return;
+        }
+    }
+    fwd_settle(t);
+}
+
+static void do_replay(spandex_tuhw_tm *t)
+{
+    dfr *d = &t->df[t->dh];
+    buf *f = &t->fq;
+    memset(f, 0, sizeof *f);
+    f->v = 1;
+    f->type = d->type;
+    f->req = d->req;
+    f->line = d->line;
+    f->mask = d->mask;
+    f->rp = 1;
+    memset(d, 0, sizeof *d);
+    t->dh = df_next(t, t->dh);
 }
 
 static void do_resend(spandex_tuhw_tm *t, int i)
 {
     mshr *e = &t->e[i];
     int repl = e->nk >= t->c.nack_limit;
-    load_out(&t->ro, repl ? 4 : 0, 0, 0, e->line, e->rtr, NULL);
+    load_out(&t->ro, repl ? (repl_odata(t) ? 5 : 4) : 0, 0, 0, e->line, e->rtr, NULL);
     if (repl)
         e->rpw |= e->rtr;
     e->rtr = 0;
@@ -332,9 +648,8 @@ static mshr *alloc(spandex_tuhw_tm *t, unsigned kind, uint64_t line, uint64_t ma
 static void do_flush(spandex_tuhw_tm *t)
 {
     wbl *h = &t->wb[t->wh];
-    mshr *e = alloc(t, K_WT, h->line, h->mask);
-    load_out(&t->ro, 2, 0, 0, h->line, h->mask, h->data);
-    (void)e;
+    alloc(t, t->dn ? K_O : K_WT, h->line, h->mask);
+    load_out(&t->ro, t->dn ? 3 : 2, 0, 0, h->line, h->mask, t->dn ? NULL : h->data);
     memset(h, 0, sizeof *h);
     t->wh = wb_next(t, t->wh);
 }
@@ -344,6 +659,7 @@ static void do_creq(spandex_tuhw_tm *t, const act *a)
     const buf *q = &t->cq;
     unsigned w;
     wbl *b;
+    mshr *e;
     switch (q->type) {
     case SPANDEX_TUHW_C_LD:
         alloc(t, K_V, q->line, q->mask);
@@ -365,9 +681,24 @@ static void do_creq(spandex_tuhw_tm *t, const act *a)
                 b->data[w] = q->data[w];
         return;
     case SPANDEX_TUHW_C_RMW:
-        alloc(t, K_WTD, q->line, q->mask);
-        load_out(&t->ro, 4, 0, 0, q->line, q->mask, q->data);
+        if (repl_odata(t)) {
+            alloc(t, K_OD, q->line, q->mask);
+            load_out(&t->ro, 5, 0, 0, q->line, q->mask, NULL);
+        } else {
+            alloc(t, K_WTD, q->line, q->mask);
+            load_out(&t->ro, 4, 0, 0, q->line, q->mask, q->data);
+        }
         t->ro.op = q->op;
+        return;
+    case SPANDEX_TUHW_C_EVICT:
+        if (t->dn && q->mask) {
+            e = alloc(t, K_WB, q->line, q->mask);
+            for (w = 0; w < t->g.words; w++)
+                if (q->mask >> w & 1)
+                    e->data[w] = q->data[w];
+            load_out(&t->ro, 6, 0, 0, q->line, q->mask, e->data);
+        }
+        load_out(&t->co, SPANDEX_TUHW_R_DONE, 0, 0, q->line, 0, NULL);
         return;
     default: load_out(&t->co, SPANDEX_TUHW_R_DONE, 0, 0, q->line, 0, NULL); return;
     }
@@ -381,7 +712,8 @@ static void put(const spandex_tuhw_tm *t, uint64_t *out, int p, uint64_t v) { ou
 static int idle(const spandex_tuhw_tm *t)
 {
     unsigned i;
-    if (t->cq.v || t->rq.v || t->fq.v || t->ro.v || t->oo.v || t->co.v || t->wb[t->wh].v)
+    if (t->cq.v || t->rq.v || t->fq.v || t->pd.v || t->ro.v || t->oo.v || t->co.v || t->pr.v ||
+        t->wb[t->wh].v || t->df[t->dh].v)
         return 0;
     for (i = 0; i < t->c.mshr; i++)
         if (t->e[i].v)
@@ -389,29 +721,44 @@ static int idle(const spandex_tuhw_tm *t)
     return 1;
 }
 
-/* Which buffers the action of the cycle empties (their inputs may load). */
-static void readies(const spandex_tuhw_tm *t, const act *a, int *cq, int *rq, int *fq)
+/* Which buffers may load this cycle: those empty, or emptied by the
+ * action of the cycle (the GPU forward; a DeNovo forward waits a cycle).
+ * No cache request is taken while a probe is out, nor a forward while a
+ * delayed one comes back. */
+typedef struct {
+    int cq, rq, fq, pd;
+} rdy;
+
+static rdy readies(const spandex_tuhw_tm *t, const act *a)
 {
-    *rq = !t->rq.v || a->kind == ACT_RSP;
-    *fq = !t->fq.v || a->kind == ACT_FWD;
-    *cq = !t->cq.v || a->kind == ACT_CREQ;
+    rdy r;
+    r.rq = !t->rq.v || a->kind == ACT_RSP;
+    r.fq = t->dn ? !t->fq.v && a->kind != ACT_REPLAY : !t->fq.v || a->kind == ACT_FWD;
+    r.cq = (!t->cq.v || a->kind == ACT_CREQ) && !probing(t);
+    r.pd = !t->pd.v;
+    return r;
 }
 
 void spandex_tuhw_tm_eval(const spandex_tuhw_tm *t, const uint64_t *in, uint64_t *out)
 {
     act a = choose(t);
-    int cq, rq, fq;
+    rdy r = readies(t, &a);
     (void)in;
     memset(out, 0, t->p.out_words * sizeof *out);
-    readies(t, &a, &cq, &rq, &fq);
-    put(t, out, P(c_req_ready_o), (uint64_t)cq);
-    put(t, out, P(rsp_ready_o), (uint64_t)rq);
-    put(t, out, P(fwd_ready_o), (uint64_t)fq);
+    put(t, out, P(c_req_ready_o), (uint64_t)r.cq);
+    put(t, out, P(rsp_ready_o), (uint64_t)r.rq);
+    put(t, out, P(fwd_ready_o), (uint64_t)r.fq);
+    put(t, out, P(c_pdat_ready_o), (uint64_t)r.pd);
     put(t, out, P(c_rsp_valid_o), (uint64_t)t->co.v);
     put(t, out, P(c_rsp_type_o), t->co.type);
     put(t, out, P(c_rsp_line_o), t->co.line);
     put(t, out, P(c_rsp_mask_o), t->co.mask);
+    put(t, out, P(c_rsp_own_o), t->co.own);
     spandex_tuhw_put_words(&t->p, out, P(c_rsp_data_o), t->co.data, t->g.full);
+    put(t, out, P(c_prb_valid_o), (uint64_t)t->pr.v);
+    put(t, out, P(c_prb_line_o), t->pr.line);
+    put(t, out, P(c_prb_mask_o), t->pr.mask);
+    put(t, out, P(c_prb_down_o), (uint64_t)t->pr.down);
     put(t, out, P(req_valid_o), (uint64_t)t->ro.v);
     put(t, out, P(req_type_o), t->ro.type);
     put(t, out, P(req_line_o), t->ro.line);
@@ -424,7 +771,7 @@ void spandex_tuhw_tm_eval(const spandex_tuhw_tm *t, const uint64_t *in, uint64_t
     put(t, out, P(out_dst_o), t->oo.dst);
     put(t, out, P(out_line_o), t->oo.line);
     put(t, out, P(out_mask_o), t->oo.mask);
-    spandex_tuhw_put_words(&t->p, out, P(out_data_o), t->oo.data, 0);
+    spandex_tuhw_put_words(&t->p, out, P(out_data_o), t->oo.data, t->dn ? t->g.full : 0);
     put(t, out, P(idle_o), (uint64_t)idle(t));
     put(t, out, P(err_o), (uint64_t)t->err);
 }
@@ -434,8 +781,8 @@ static void load_buf(const spandex_tuhw_tm *t, const uint64_t *in, buf *b, int t
 {
     memset(b, 0, sizeof *b);
     b->v = 1;
-    b->type = (unsigned)get(t, in, type);
-    b->line = get(t, in, line);
+    b->type = type >= 0 ? (unsigned)get(t, in, type) : 0;
+    b->line = line >= 0 ? get(t, in, line) : 0;
     b->mask = get(t, in, mask) & t->g.full;
     b->op = op >= 0 ? (unsigned)get(t, in, op) : 0;
     b->req = req >= 0 ? (unsigned)get(t, in, req) : 0;
@@ -450,25 +797,35 @@ static void load_buf(const spandex_tuhw_tm *t, const uint64_t *in, buf *b, int t
 void spandex_tuhw_tm_step(spandex_tuhw_tm *t, const uint64_t *in)
 {
     act a;
-    int cq, rq, fq;
+    rdy r;
     if (!in[0]) {
         spandex_tuhw_tm_reset(t);
         return;
     }
     a = choose(t);
-    readies(t, &a, &cq, &rq, &fq);
+    r = readies(t, &a);
     if (t->ro.v && get(t, in, P(req_ready_i)))
         t->ro.v = 0;
     if (t->oo.v && get(t, in, P(out_ready_i)))
         t->oo.v = 0;
     if (t->co.v && get(t, in, P(c_rsp_ready_i)))
         t->co.v = 0;
-    if (a.bad)
+    if (t->pr.v && get(t, in, P(c_prb_ready_i)))
+        t->pr.v = 0;
+    if (a.bad) {
         t->err = 1;
-    else if (a.kind == ACT_RSP)
+        if (a.kind == ACT_FWD)
+            t->fq.v = 0;
+        else if (a.kind == ACT_PDAT_BAD)
+            t->pd.v = 0;
+    } else if (a.kind == ACT_RSP)
         do_rsp(t, &a);
+    else if (a.kind == ACT_FWD && t->dn)
+        do_fwd_denovo(t);
     else if (a.kind == ACT_FWD)
-        do_fwd(t);
+        do_fwd_gpu(t);
+    else if (a.kind == ACT_REPLAY)
+        do_replay(t);
     else if (a.kind == ACT_RESEND)
         do_resend(t, a.idx);
     else if (a.kind == ACT_FLUSH)
@@ -477,17 +834,17 @@ void spandex_tuhw_tm_step(spandex_tuhw_tm *t, const uint64_t *in)
         do_creq(t, &a);
     if (a.kind == ACT_RSP)
         t->rq.v = 0;
-    if (a.kind == ACT_FWD)
-        t->fq.v = 0;
     if (a.kind == ACT_CREQ)
         t->cq.v = 0;
-    if (cq && get(t, in, P(c_req_valid_i)))
+    if (r.cq && get(t, in, P(c_req_valid_i)))
         load_buf(t, in, &t->cq, P(c_req_type_i), P(c_req_line_i), P(c_req_mask_i), P(c_req_op_i),
                  P(c_req_data_i), -1);
-    if (rq && get(t, in, P(rsp_valid_i)))
+    if (r.rq && get(t, in, P(rsp_valid_i)))
         load_buf(t, in, &t->rq, P(rsp_type_i), P(rsp_line_i), P(rsp_mask_i), -1, P(rsp_data_i), -1);
-    if (fq && get(t, in, P(fwd_valid_i)))
+    if (r.fq && get(t, in, P(fwd_valid_i)))
         load_buf(t, in, &t->fq, P(fwd_type_i), P(fwd_line_i), P(fwd_mask_i), -1, -1, P(fwd_req_i));
+    if (r.pd && get(t, in, P(c_pdat_valid_i)))
+        load_buf(t, in, &t->pd, -1, -1, P(c_pdat_mask_i), -1, P(c_pdat_data_i), -1);
 }
 
 /* ------------------------------------------------------------ new, reset */
@@ -497,6 +854,7 @@ spandex_tuhw_tm *spandex_tuhw_tm_new(const spandex_tuhw_cfg *c)
     if (t == NULL)
         return NULL;
     t->c = *c;
+    t->dn = c->kind == SPANDEX_TU_DENOVO;
     spandex_tuhw_geom_of(c, &t->g);
     spandex_tuhw_ports_of(c, &t->p);
     return t;
@@ -511,6 +869,7 @@ void spandex_tuhw_tm_reset(spandex_tuhw_tm *t)
     spandex_tuhw_ports p = t->p;
     memset(t, 0, sizeof *t);
     t->c = c;
+    t->dn = c.kind == SPANDEX_TU_DENOVO;
     t->g = g;
     t->p = p;
 }

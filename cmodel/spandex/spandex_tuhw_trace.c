@@ -4,13 +4,18 @@
  *
  *   LD <addr> <mask>                 ST <addr> <mask> <v>...
  *   RMW <addr> <mask> rd|swp|add|and|or|xor|min|max <v>...
- *   ACQ   REL   EVICT <addr>         (cache side)
+ *   ACQ   REL   EVICT <addr> [<mask> <v>...] (cache side; DeNovo: the
+ *                                     owned words written back)
  *   RspV|RspWT+data <addr> <mask> <v>...    RspWT|RspO|Nack <addr> <mask>
  *   (and every other response kind, which the unit refuses as an error)
  *   FwdReqV|FwdReqS|FwdReqO|FwdReqO+data <addr> <mask> <requestor>
  *   RvkO|Inv <addr> <mask>           (from the LLC)
- * Output: ReqV, ReqWT, ReqWT+data lines (to the LLC), Nack <dst>, Ack
- * (answers), FILL, VALUE, DONE (to the cache) and ERR when err_o rises.
+ *   PDAT <addr> <mask> <v>...        (DeNovo: the cache's probe answer;
+ *                                     mask 0x0 with no value: none held)
+ * Output: Req* lines (to the LLC), Rsp* <dst>|L, Nack <dst>, Ack L
+ * (answers), FILL, VALUE, OWN, DONE (to the cache; " own <mask>" where
+ * words become owned), PRB <addr> <mask> [down] (DeNovo probes) and ERR
+ * when err_o rises.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,14 +46,24 @@ static int parse_line_mask(cohkit_trace_reader *r, const spandex_tuhw_cfg *c, re
 static int parse_cache(cohkit_trace_reader *r, const spandex_tuhw_cfg *c, rec *e, unsigned k)
 {
     uint64_t a;
+    char *t, *end;
     e->ch = 0;
     e->type = k;
     if (k == SPANDEX_TUHW_C_ACQ || k == SPANDEX_TUHW_C_REL)
         return cohkit_trace_end(r);
-    if (k == SPANDEX_TUHW_C_EVICT) {
+    if (k == SPANDEX_TUHW_C_EVICT) { /* DeNovo: the owned words and their data */
         if (cohkit_trace_req_addr(r, r->first, c->addr_bits, &a))
             return -1;
         e->line = a >> cohkit_ilog2(c->line);
+        t = cohkit_trace_arg(r);
+        if (t == NULL)
+            return 0;
+        e->mask = strtoull(t, &end, 16);
+        if (*t == '\0' || *end != '\0' || t[0] == '-' || (e->mask & ~cohkit_mask64(c->line / c->word)))
+            return cohkit_trace_fail(r, "EVICT mask '%s' is not a mask of the line's %u words", t,
+                                     c->line / c->word);
+        if (e->mask && spandex_trace_values(r, e->mask, c->word * 8, SPANDEX_LLC_WORDS_MAX, e->v))
+            return -1;
         return cohkit_trace_end(r);
     }
     if (parse_line_mask(r, c, e))
@@ -80,10 +95,23 @@ static int parse_rec(cohkit_trace_reader *r, const void *ctx, void *record)
         ;
     if (cache_names[k])
         return parse_cache(r, c, e, k);
+    if (strcmp(r->first, "PDAT") == 0) {
+        uint64_t a;
+        e->ch = 3;
+        if (cohkit_trace_req_addr(r, r->first, c->addr_bits, &a) ||
+            cohkit_trace_addr(r, "mask", c->line / c->word, &e->mask))
+            return -1;
+        e->line = a >> cohkit_ilog2(c->line);
+        if (e->mask && spandex_trace_values(r, e->mask, c->word * 8, SPANDEX_LLC_WORDS_MAX, e->v))
+            return -1;
+        return cohkit_trace_end(r);
+    }
     m = spandex_msg_find(r->first);
     if (m < 0 || (spandex_msg_net((spandex_msg_kind)m) != SPANDEX_NET_RSP &&
                   spandex_msg_net((spandex_msg_kind)m) != SPANDEX_NET_FWD))
-        return cohkit_trace_fail(r, "unknown input '%s' (LD, ST, RMW, ACQ, REL, EVICT, Rsp*, Nack, Fwd*, RvkO, Inv)",
+        return cohkit_trace_fail(r,
+                                 "unknown input '%s' (LD, ST, RMW, ACQ, REL, EVICT, PDAT, Rsp*, Nack, Fwd*, RvkO, "
+                                 "Inv)",
                                  r->first);
     e->type = spandex_msg_code((spandex_msg_kind)m);
     e->ch = spandex_msg_net((spandex_msg_kind)m) == SPANDEX_NET_RSP ? 1 : 2;
@@ -118,17 +146,23 @@ static void values(FILE *f, unsigned words, uint64_t mask, const uint64_t *v)
 }
 
 void spandex_tuhw_print(const spandex_tuhw_cfg *c, FILE *f, int ch, unsigned type, unsigned op, unsigned llc,
-                        unsigned dst, uint64_t line, uint64_t mask, const uint64_t *v)
+                        unsigned dst, uint64_t line, uint64_t mask, uint64_t own, const uint64_t *v)
 {
-    static const char *const rsp_names[] = {"FILL", "VALUE", "DONE", "?"};
+    static const char *const rsp_names[] = {"FILL", "VALUE", "DONE", "OWN"};
     unsigned words = c->line / c->word;
     unsigned long long a = (unsigned long long)(line << cohkit_ilog2(c->line));
-    if (ch == 0) {
+    if (ch == 3) {
+        fprintf(f, "PRB 0x%llx 0x%llx%s", a, (unsigned long long)mask, llc ? " down" : "");
+    } else if (ch == 0) {
         fprintf(f, "%s 0x%llx", rsp_names[type & 3], a);
-        if (type != SPANDEX_TUHW_R_DONE) {
+        if (type == SPANDEX_TUHW_R_OWN)
+            fprintf(f, " 0x%llx", (unsigned long long)mask);
+        else if (type != SPANDEX_TUHW_R_DONE) {
             fprintf(f, " 0x%llx", (unsigned long long)mask);
             values(f, words, mask, v);
         }
+        if (own && type != SPANDEX_TUHW_R_OWN)
+            fprintf(f, " own 0x%llx", (unsigned long long)own);
     } else if (ch == 1) {
         static const spandex_msg_kind req[] = {SPANDEX_REQV,      SPANDEX_REQS,     SPANDEX_REQWT,
                                                SPANDEX_REQO,      SPANDEX_REQWTDATA, SPANDEX_REQODATA,

@@ -85,7 +85,7 @@ typedef struct {
      * quiet cycles, err_o seen */
     spandex_tuhw_rec *tr;
     size_t ntr, next;
-    long pend[3], blocking;
+    long pend[4], blocking;
     uint64_t since, quiet;
     int err_seen;
 } tx_stim;
@@ -117,7 +117,7 @@ static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, c
     s->c = *(const spandex_tuhw_cfg *)cfg;
     spandex_tuhw_geom_of(&s->c, &s->g);
     spandex_tuhw_ports_of(&s->c, &s->p);
-    s->pend[0] = s->pend[1] = s->pend[2] = s->blocking = -1;
+    s->pend[0] = s->pend[1] = s->pend[2] = s->pend[3] = s->blocking = -1;
     s->quiet = TRACE_SETTLE;
     if (s->b.trace) {
         if (spandex_tuhw_trace_read(&s->c, a->trace, &s->tr, &s->ntr, err, len) != 0)
@@ -259,40 +259,45 @@ static void drive_trace(tx_stim *s, uint64_t cyc, uint64_t *in)
         s->blocking = (long)s->next++;
         s->since = cyc;
     }
-    for (ch = 0; ch < 3; ch++) {
+    for (ch = 0; ch < 4; ch++) {
         const spandex_tuhw_rec *r;
-        static const int valid[] = {P(c_req_valid_i), P(rsp_valid_i), P(fwd_valid_i)};
-        static const int type[] = {P(c_req_type_i), P(rsp_type_i), P(fwd_type_i)};
-        static const int line[] = {P(c_req_line_i), P(rsp_line_i), P(fwd_line_i)};
-        static const int mask[] = {P(c_req_mask_i), P(rsp_mask_i), P(fwd_mask_i)};
+        static const int valid[] = {P(c_req_valid_i), P(rsp_valid_i), P(fwd_valid_i), P(c_pdat_valid_i)};
+        static const int type[] = {P(c_req_type_i), P(rsp_type_i), P(fwd_type_i), -1};
+        static const int line[] = {P(c_req_line_i), P(rsp_line_i), P(fwd_line_i), -1};
+        static const int mask[] = {P(c_req_mask_i), P(rsp_mask_i), P(fwd_mask_i), P(c_pdat_mask_i)};
         if (s->pend[ch] < 0)
             continue;
         r = &s->tr[s->pend[ch]];
         in[s->p.off[valid[ch]]] = 1;
-        in[s->p.off[type[ch]]] = r->type;
-        in[s->p.off[line[ch]]] = r->line;
+        if (type[ch] >= 0) {
+            in[s->p.off[type[ch]]] = r->type;
+            in[s->p.off[line[ch]]] = r->line;
+        }
         in[s->p.off[mask[ch]]] = r->mask;
         if (ch == 0) {
             in[s->p.off[P(c_req_op_i)]] = r->op;
             spandex_tuhw_put_words(&s->p, in, P(c_req_data_i), r->v, r->mask);
         } else if (ch == 1) {
             spandex_tuhw_put_words(&s->p, in, P(rsp_data_i), r->v, r->mask);
-        } else {
+        } else if (ch == 2) {
             in[s->p.off[P(fwd_req_i)]] = r->req;
+        } else {
+            spandex_tuhw_put_words(&s->p, in, P(c_pdat_data_i), r->v, r->mask);
         }
     }
     in[s->p.off[P(req_ready_i)]] = 1;
     in[s->p.off[P(out_ready_i)]] = 1;
     in[s->p.off[P(c_rsp_ready_i)]] = 1;
+    in[s->p.off[P(c_prb_ready_i)]] = 1;
 }
 
 /* Trace mode: the handshakes of the cycle, their output lines. */
 static void observe_trace(tx_stim *s, const uint64_t *in, const uint64_t *out)
 {
-    static const int ready[] = {P(c_req_ready_o), P(rsp_ready_o), P(fwd_ready_o)};
+    static const int ready[] = {P(c_req_ready_o), P(rsp_ready_o), P(fwd_ready_o), P(c_pdat_ready_o)};
     uint64_t v[SPANDEX_LLC_WORDS_MAX];
     int ch, moved = 0;
-    for (ch = 0; ch < 3; ch++)
+    for (ch = 0; ch < 4; ch++)
         if (s->pend[ch] >= 0 && (out[s->p.off[ready[ch]]] & 1)) {
             if (s->blocking == s->pend[ch])
                 s->blocking = -1;
@@ -302,21 +307,27 @@ static void observe_trace(tx_stim *s, const uint64_t *in, const uint64_t *out)
     if (out[s->p.off[P(c_rsp_valid_o)]] & 1) {
         spandex_tuhw_get_words(&s->p, out, P(c_rsp_data_o), v);
         spandex_tuhw_print(&s->c, s->b.out, 0, (unsigned)out[s->p.off[P(c_rsp_type_o)]], 0, 0, 0,
-                           out[s->p.off[P(c_rsp_line_o)]], out[s->p.off[P(c_rsp_mask_o)]], v);
+                           out[s->p.off[P(c_rsp_line_o)]], out[s->p.off[P(c_rsp_mask_o)]],
+                           out[s->p.off[P(c_rsp_own_o)]], v);
+        moved = 1;
+    }
+    if (out[s->p.off[P(c_prb_valid_o)]] & 1) {
+        spandex_tuhw_print(&s->c, s->b.out, 3, 0, 0, (unsigned)(out[s->p.off[P(c_prb_down_o)]] & 1), 0,
+                           out[s->p.off[P(c_prb_line_o)]], out[s->p.off[P(c_prb_mask_o)]], 0, v);
         moved = 1;
     }
     if (out[s->p.off[P(req_valid_o)]] & 1) {
         spandex_tuhw_get_words(&s->p, out, P(req_data_o), v);
         spandex_tuhw_print(&s->c, s->b.out, 1, (unsigned)out[s->p.off[P(req_type_o)]],
                            (unsigned)out[s->p.off[P(req_op_o)]], 0, 0, out[s->p.off[P(req_line_o)]],
-                           out[s->p.off[P(req_mask_o)]], v);
+                           out[s->p.off[P(req_mask_o)]], 0, v);
         moved = 1;
     }
     if (out[s->p.off[P(out_valid_o)]] & 1) {
         spandex_tuhw_get_words(&s->p, out, P(out_data_o), v);
         spandex_tuhw_print(&s->c, s->b.out, 2, (unsigned)out[s->p.off[P(out_type_o)]], 0,
                            (unsigned)out[s->p.off[P(out_llc_o)]], (unsigned)out[s->p.off[P(out_dst_o)]],
-                           out[s->p.off[P(out_line_o)]], out[s->p.off[P(out_mask_o)]], v);
+                           out[s->p.off[P(out_line_o)]], out[s->p.off[P(out_mask_o)]], 0, v);
         moved = 1;
     }
     if ((out[s->p.off[P(err_o)]] & 1) && !s->err_seen) {
@@ -495,7 +506,8 @@ static int stim_done(const void *p, const void *tm)
 {
     const tx_stim *s = p;
     (void)tm;
-    return s->next == s->ntr && s->pend[0] < 0 && s->pend[1] < 0 && s->pend[2] < 0 && s->quiet >= TRACE_QUIET;
+    return s->next == s->ntr && s->pend[0] < 0 && s->pend[1] < 0 && s->pend[2] < 0 && s->pend[3] < 0 &&
+           s->quiet >= TRACE_QUIET;
 }
 
 static uint64_t stim_limit(const void *p)
