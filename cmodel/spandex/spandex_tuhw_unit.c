@@ -26,7 +26,7 @@
 #include "spandex_tuhw_port.h"
 #include "unit_adapt.h"
 
-static const char *const committed[] = {"default", "fpga", NULL};
+static const char *const committed[] = {"default", "fpga", "denovo", "denovo_fpga", NULL};
 static const char *const streams[] = {"mixed", "stores", "nack", "errors", NULL};
 enum { KIND_MIXED, KIND_STORES, KIND_NACK, KIND_ERRORS, KIND_TRACE };
 
@@ -332,7 +332,8 @@ static void observe_trace(tx_stim *s, const uint64_t *in, const uint64_t *out)
     }
     if ((out[s->p.off[P(err_o)]] & 1) && !s->err_seen) {
         s->err_seen = 1;
-        fprintf(s->b.out, "ERR\n");
+        if (s->b.out != NULL)
+            fprintf(s->b.out, "ERR\n");
     }
     (void)in;
     s->quiet = moved ? 0 : s->quiet + 1;

@@ -11,8 +11,10 @@
  * forward, an entry's re-send, the write buffer's oldest line as a ReqWT,
  * the buffered cache request. Every choice is a function of the registers,
  * so no ready depends on an input of the same cycle. The module body is
- * fixed text over localparams (M, B, W, WB, LB, DB, MI, BI, NACK_LIMIT);
- * the device kind selects the arms (GPU coherence so far).
+ * fixed text over localparams (M, B, W, WB, LB, DB, MI, BI, KB, NACK_LIMIT;
+ * DeNovo: D, DI, ODATA); a line tagged "@G " is GPU coherence's alone, one
+ * tagged "@D " DeNovo's (the probe, the delayed requests, ReqO, ReqO+data,
+ * ReqWB), untagged lines are both kinds'.
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,13 +27,21 @@
 static const char *const body[] = {
     "// ---------------------------------------------------------------- registers",
     "// input buffers (one entry per channel)",
-    "logic cq_v_q, cq_v_d, rq_v_q, rq_v_d, fq_v_q, fq_v_d;",
+    "logic cq_v_q, cq_v_d, rq_v_q, rq_v_d, fq_v_q, fq_v_d, pd_v_q, pd_v_d;",
     "logic [2:0] cq_type_q, cq_type_d, cq_op_q, cq_op_d, fq_type_q, fq_type_d;",
     "logic [3:0] rq_type_q, rq_type_d;",
     "logic [LB-1:0] cq_line_q, cq_line_d, rq_line_q, rq_line_d, fq_line_q, fq_line_d;",
     "logic [W-1:0] cq_mask_q, cq_mask_d, rq_mask_q, rq_mask_d, fq_mask_q, fq_mask_d;",
     "logic [W*WB-1:0] cq_data_q, cq_data_d, rq_data_q, rq_data_d;",
     "logic [DB-1:0] fq_req_q, fq_req_d;",
+    "@D // the forward's step (0 fresh, 1 probe out, 2 answers leaving), replayed from a",
+    "@D // slot, answers to send (bit 0 the answer, 1 RspRvkO, 2 Nack), probed, answered",
+    "@D // and Nacked words, the answer's data; the probe's answer",
+    "@D logic fq_rp_q, fq_rp_d;",
+    "@D logic [1:0] fq_ph_q, fq_ph_d;",
+    "@D logic [2:0] fq_todo_q, fq_todo_d;",
+    "@D logic [W-1:0] fq_pm_q, fq_pm_d, fq_ans_q, fq_ans_d, fq_nack_q, fq_nack_d, pd_mask_q, pd_mask_d;",
+    "@D logic [W*WB-1:0] fq_data_q, fq_data_d, pd_data_q, pd_data_d;",
     "// output registers",
     "logic ro_v_q, ro_v_d, oo_v_q, oo_v_d, co_v_q, co_v_d, oo_llc_q, oo_llc_d;",
     "logic [2:0] ro_type_q, ro_type_d, ro_op_q, ro_op_d;",
@@ -41,13 +51,21 @@ static const char *const body[] = {
     "logic [LB-1:0] ro_line_q, ro_line_d, oo_line_q, oo_line_d, co_line_q, co_line_d;",
     "logic [W-1:0] ro_mask_q, ro_mask_d, oo_mask_q, oo_mask_d, co_mask_q, co_mask_d;",
     "logic [W*WB-1:0] ro_data_q, ro_data_d, co_data_q, co_data_d;",
-    "// MSHR: kind 0 ReqV, 1 ReqWT, 2 ReqWT+data; requested, received, to re-send",
-    "// (Nacked) and replaced words; Nacks seen; a re-send waiting",
+    "@D logic pr_v_q, pr_v_d, pr_down_q, pr_down_d;",
+    "@D logic [LB-1:0] pr_line_q, pr_line_d;",
+    "@D logic [W-1:0] pr_mask_q, pr_mask_d, co_own_q, co_own_d;",
+    "@D logic [W*WB-1:0] oo_data_q, oo_data_d;",
+    "@G // MSHR: kind 0 ReqV, 1 ReqWT, 2 ReqWT+data; requested, received, to re-send",
+    "@D // MSHR: kind 0 ReqV, 1 ReqWT, 2 ReqWT+data, 3 ReqO, 4 ReqO+data, 5 ReqWB;",
+    "@D // requested, received, to re-send (Nacked), replaced and downgraded words;",
+    "@D // Nacks seen; a re-send waiting",
+    "@G // (Nacked) and replaced words; Nacks seen; a re-send waiting",
     "logic [M-1:0] e_v_q, e_v_d, e_snd_q, e_snd_d;",
-    "logic [2*M-1:0] e_kind_q, e_kind_d;",
+    "logic [KB*M-1:0] e_kind_q, e_kind_d;",
     "logic [4*M-1:0] e_nk_q, e_nk_d;",
     "logic [M*LB-1:0] e_line_q, e_line_d;",
     "logic [M*W-1:0] e_mask_q, e_mask_d, e_recv_q, e_recv_d, e_rtr_q, e_rtr_d, e_rpw_q, e_rpw_d;",
+    "@D logic [M*W-1:0] e_dn_q, e_dn_d;",
     "logic [M*W*WB-1:0] e_data_q, e_data_d;",
     "// write buffer: a ring of lines, oldest at wh, next free at wt",
     "logic [B-1:0] b_v_q, b_v_d;",
@@ -55,54 +73,89 @@ static const char *const body[] = {
     "logic [B*W-1:0] b_mask_q, b_mask_d;",
     "logic [B*W*WB-1:0] b_data_q, b_data_d;",
     "logic [BI-1:0] wh_q, wh_d, wt_q, wt_d;",
+    "@D // delayed external requests: a ring, oldest at dh, next free at dt",
+    "@D logic [D-1:0] df_v_q, df_v_d;",
+    "@D logic [3*D-1:0] df_type_q, df_type_d;",
+    "@D logic [DB*D-1:0] df_req_q, df_req_d;",
+    "@D logic [LB*D-1:0] df_line_q, df_line_d;",
+    "@D logic [W*D-1:0] df_mask_q, df_mask_d;",
+    "@D logic [DI-1:0] dh_q, dh_d, dt_q, dt_d;",
     "logic err_q, err_d;",
     "",
     "// ---------------------------------------------------------------- lookups",
     "integer i, w;",
-    "logic free_any, cq_hit, cq_open, writes_open, m_any, f_hit, s_any, h_v, wb_full;",
+    "logic free_any, cq_hit, writes_open, m_any, f_hit, s_any, h_v, wb_full;",
+    "@G logic cq_open;",
     "logic [MI-1:0] free_idx, m_idx, s_idx;",
     "logic [BI-1:0] cq_hit_idx, f_idx;",
     "logic [W-1:0] cq_busy, h_busy, h_mask, e_out, m_mask, m_recv, s_rtr;",
     "logic [LB-1:0] h_line, m_line, s_line;",
-    "logic [W*WB-1:0] h_data, m_data, m_merged, fill_data;",
-    "logic [1:0] m_kind;",
+    "logic [W*WB-1:0] m_data, m_merged, fill_data;",
+    "@G logic [W*WB-1:0] h_data;",
+    "logic [KB-1:0] m_kind;",
     "logic [3:0] s_nk;",
     "logic m_ok;",
+    "@D logic [W-1:0] m_rpw, m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask;",
+    "@D logic [W*WB-1:0] f_wbdata;",
+    "@D logic [LB-1:0] d_line;",
+    "@D logic [2:0] d_type;",
+    "@D logic [DB-1:0] d_req;",
+    "@D logic d_v, df_full;",
     "always @* begin",
     "  free_any = 1'b0; free_idx = '0;",
-    "  cq_hit = 1'b0; cq_hit_idx = '0; cq_open = 1'b0; cq_busy = '0;",
+    "  cq_hit = 1'b0; cq_hit_idx = '0; cq_busy = '0;",
+    "@G  cq_open = 1'b0;",
     "  writes_open = 1'b0; m_any = 1'b0; m_idx = '0; s_any = 1'b0; s_idx = '0;",
     "  e_out = '0; m_ok = 1'b0;",
-    "  h_v = 1'b0; h_line = '0; h_mask = '0; h_data = '0;",
+    "  h_v = 1'b0; h_line = '0; h_mask = '0;",
+    "@G  h_data = '0;",
     "  wb_full = 1'b0;",
+    "@D  d_v = 1'b0; d_line = '0; d_mask = '0; d_type = '0; d_req = '0; df_full = 1'b0; f_back = '0;",
     "  for (i = B - 1; i >= 0; i = i - 1) begin",
     "    if (b_v_q[i] && b_line_q[i*LB +: LB] == cq_line_q) begin",
     "      cq_hit = 1'b1; cq_hit_idx = i[BI-1:0];",
     "    end",
     "    if (wh_q == i[BI-1:0]) begin",
     "      h_v = b_v_q[i]; h_line = b_line_q[i*LB +: LB]; h_mask = b_mask_q[i*W +: W];",
-    "      h_data = b_data_q[i*W*WB +: W*WB];",
+    "@G      h_data = b_data_q[i*W*WB +: W*WB];",
     "    end",
     "    if (wt_q == i[BI-1:0]) wb_full = b_v_q[i];",
     "  end",
+    "@D  // the oldest delayed request; the ring full; the words delayed on the forward's line",
+    "@D  for (i = 0; i < D; i = i + 1) begin",
+    "@D    if (dh_q == i[DI-1:0]) begin",
+    "@D      d_v = df_v_q[i]; d_line = df_line_q[i*LB +: LB]; d_mask = df_mask_q[i*W +: W];",
+    "@D      d_type = df_type_q[i*3 +: 3]; d_req = df_req_q[i*DB +: DB];",
+    "@D    end",
+    "@D    if (dt_q == i[DI-1:0]) df_full = df_v_q[i];",
+    "@D    if (df_v_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_back = f_back | df_mask_q[i*W +: W];",
+    "@D  end",
     "  for (i = M - 1; i >= 0; i = i - 1) begin",
     "    if (!e_v_q[i]) begin",
     "      free_any = 1'b1; free_idx = i[MI-1:0];",
     "    end",
     "    if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin",
-    "      cq_open = 1'b1; cq_busy = cq_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
+    "@G      cq_open = 1'b1;",
+    "      cq_busy = cq_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
     "    end",
-    "    if (e_v_q[i] && e_kind_q[2*i +: 2] != 2'd0) writes_open = 1'b1;",
+    "    if (e_v_q[i] && e_kind_q[KB*i +: KB] != K_V) writes_open = 1'b1;",
     "    if (e_v_q[i] && e_snd_q[i]) begin",
     "      s_any = 1'b1; s_idx = i[MI-1:0];",
     "    end",
     "    // the response's entry: its line, words still open, a kind it answers",
     "    e_out = e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W] & ~e_rtr_q[i*W +: W];",
     "    case (rq_type_q)",
-    "      4'd0, 4'd9: m_ok = e_kind_q[2*i +: 2] == 2'd0 && (rq_mask_q & e_rpw_q[i*W +: W]) == '0;",
-    "      4'd4: m_ok = e_kind_q[2*i +: 2] == 2'd2 ||",
-    "                   (e_kind_q[2*i +: 2] == 2'd0 && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);",
-    "      4'd2, 4'd3: m_ok = e_kind_q[2*i +: 2] == 2'd1;",
+    "      4'd0, 4'd9: m_ok = e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & e_rpw_q[i*W +: W]) == '0;",
+    "@G      4'd4: m_ok = e_kind_q[KB*i +: KB] == K_WTD ||",
+    "@G                   (e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);",
+    "@G      4'd2, 4'd3: m_ok = e_kind_q[KB*i +: KB] == K_WT;",
+    "@D      4'd4: m_ok = e_kind_q[KB*i +: KB] == K_WTD ||",
+    "@D                   (!ODATA && e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);",
+    "@D      4'd5: m_ok = e_kind_q[KB*i +: KB] == K_OD ||",
+    "@D                   (ODATA && e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);",
+    "@D      4'd2: m_ok = e_kind_q[KB*i +: KB] == K_WT;",
+    "@D      4'd3: m_ok = e_kind_q[KB*i +: KB] == K_WT || e_kind_q[KB*i +: KB] == K_O;",
+    "@D      4'd6: m_ok = e_kind_q[KB*i +: KB] == K_WB && rq_mask_q == e_mask_q[i*W +: W];",
     "      default: m_ok = 1'b0;",
     "    endcase",
     "    if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q && rq_mask_q != '0 && (rq_mask_q & ~e_out) == '0 && m_ok) begin",
@@ -114,11 +167,13 @@ static const char *const body[] = {
     "// the fields of the matched and the re-sending entry; the head's open words",
     "always @* begin",
     "  m_kind = '0; m_line = '0; m_mask = '0; m_recv = '0; m_data = '0;",
+    "@D  m_rpw = '0; m_dn = '0;",
     "  s_line = '0; s_rtr = '0; s_nk = '0; h_busy = '0;",
     "  for (i = 0; i < M; i = i + 1) begin",
     "    if (m_idx == i[MI-1:0]) begin",
-    "      m_kind = e_kind_q[2*i +: 2]; m_line = e_line_q[i*LB +: LB]; m_mask = e_mask_q[i*W +: W];",
+    "      m_kind = e_kind_q[KB*i +: KB]; m_line = e_line_q[i*LB +: LB]; m_mask = e_mask_q[i*W +: W];",
     "      m_recv = e_recv_q[i*W +: W]; m_data = e_data_q[i*W*WB +: W*WB];",
+    "@D      m_rpw = e_rpw_q[i*W +: W]; m_dn = e_dn_q[i*W +: W];",
     "    end",
     "    if (s_idx == i[MI-1:0]) begin",
     "      s_line = e_line_q[i*LB +: LB]; s_rtr = e_rtr_q[i*W +: W]; s_nk = e_nk_q[4*i +: 4];",
@@ -127,6 +182,33 @@ static const char *const body[] = {
     "      h_busy = h_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
     "  end",
     "end",
+    "@D",
+    "@D // Table IV per word of the forward's line: a pending ReqO+data (an atomic, or an",
+    "@D // odata replacement), a pending ReqWB not yet answered (and its data); the same",
+    "@D // pending ReqO+data test for the oldest delayed request's line",
+    "@D always @* begin",
+    "@D   f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0;",
+    "@D   for (i = 0; i < M; i = i + 1) begin",
+    "@D     if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin",
+    "@D       if (e_kind_q[KB*i +: KB] == K_OD)",
+    "@D         f_rmw = f_rmw | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
+    "@D       if (ODATA && e_kind_q[KB*i +: KB] == K_V)",
+    "@D         f_rmw = f_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
+    "@D       if (e_kind_q[KB*i +: KB] == K_WB) begin",
+    "@D         f_wbm = f_wbm | (fq_mask_q & e_mask_q[i*W +: W] & ~e_dn_q[i*W +: W]);",
+    "@D         for (w = 0; w < W; w = w + 1)",
+    "@D           if (fq_mask_q[w] && e_mask_q[i*W + w] && !e_dn_q[i*W + w])",
+    "@D             f_wbdata[w*WB +: WB] = e_data_q[(i*W + w)*WB +: WB];",
+    "@D       end",
+    "@D     end",
+    "@D     if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin",
+    "@D       if (e_kind_q[KB*i +: KB] == K_OD)",
+    "@D         d_rmw = d_rmw | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
+    "@D       if (ODATA && e_kind_q[KB*i +: KB] == K_V)",
+    "@D         d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
+    "@D     end",
+    "@D   end",
+    "@D end",
     "",
     "// the response's data merged; a read's fill with the buffered stores over it",
     "always @* begin",
@@ -137,7 +219,9 @@ static const char *const body[] = {
     "    end",
     "  m_merged = m_data;",
     "  for (w = 0; w < W; w = w + 1)",
-    "    if (rq_mask_q[w] && (rq_type_q == 4'd0 || rq_type_q == 4'd4)) m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];",
+    "@G    if (rq_mask_q[w] && (rq_type_q == 4'd0 || rq_type_q == 4'd4)) m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];",
+    "@D    if (rq_mask_q[w] && (rq_type_q == 4'd0 || rq_type_q == 4'd4 || rq_type_q == 4'd5))",
+    "@D      m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];",
     "  fill_data = m_merged;",
     "  for (i = 0; i < B; i = i + 1)",
     "    if (f_hit && f_idx == i[BI-1:0])",
@@ -146,40 +230,75 @@ static const char *const body[] = {
     "end",
     "",
     "// ---------------------------------------------------------------- the action",
-    "logic m_done, rsp_bad, f_bad, c_bad, c_ok;",
+    "logic m_done, rsp_bad, f_bad, c_bad, c_ok, probing;",
     "logic can_rsp, can_fwd, can_rs, can_fl, can_cq;",
-    "logic a_rsp, a_fwd, a_rs, a_fl, a_cq, a_bad;",
+    "logic a_pdb, a_rsp, a_fwd, a_rs, a_fl, a_cq, a_bad;",
+    "@D logic m_co, can_rp, a_rp, f_down;",
+    "@D logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest;",
     "always @* begin",
+    "@G  probing = 1'b0;",
+    "@D  probing = fq_v_q && fq_ph_q == 2'd1;",
     "  m_done = (m_recv | rq_mask_q) == m_mask;",
     "  rsp_bad = !m_any;",
-    "  can_rsp = rq_v_q && (rsp_bad || rq_type_q == 4'd9 || !m_done || m_kind == 2'd1 || !co_v_q);",
-    "  f_bad = fq_type_q != 3'd0 && fq_type_q != 3'd5;",
-    "  can_fwd = fq_v_q && (f_bad || !oo_v_q);",
+    "@G  can_rsp = rq_v_q && (rsp_bad || rq_type_q == 4'd9 || !m_done || m_kind == K_WT || !co_v_q);",
+    "@G  f_bad = fq_type_q != 3'd0 && fq_type_q != 3'd5;",
+    "@G  can_fwd = fq_v_q && (f_bad || !oo_v_q);",
+    "@D  // a completion the cache hears of: a fill, a value, words now owned",
+    "@D  m_co = m_kind == K_V || m_kind == K_WTD || m_kind == K_OD || (m_kind == K_O && (m_mask & ~m_dn) != '0);",
+    "@D  can_rsp = rq_v_q && !probing && (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q);",
+    "@D  // the forward's words: from a write-back, at once on a pending ReqO+data (FwdReqO),",
+    "@D  // delayed, probed; after the probe, those the cache held and the rest",
+    "@D  f_down = fq_type_q != 3'd0;",
+    "@D  f_now = fq_type_q == 3'd2 ? f_rmw & fq_mask_q : '0;",
+    "@D  f_later = fq_type_q == 3'd2 ? (fq_rp_q ? '0 : f_back) & fq_mask_q & ~f_rmw & ~f_wbm",
+    "@D                              : (f_rmw | (fq_rp_q ? '0 : f_back)) & fq_mask_q & ~f_wbm;",
+    "@D  f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;",
+    "@D  f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;",
+    "@D  f_rest = f_pm & ~f_held;",
+    "@D  f_bad = fq_ph_q == 2'd0 && fq_type_q > 3'd5;",
+    "@D  case (fq_ph_q)",
+    "@D    2'd2: can_fwd = fq_v_q && !oo_v_q;",
+    "@D    2'd1: can_fwd = fq_v_q && pd_v_q;",
+    "@D    default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !oo_v_q :",
+    "@D                       !(f_later != '0 && df_full) &&",
+    "@D                       (f_pm == '0 || (!pr_v_q && !co_v_q &&",
+    "@D                        !(cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q)))));",
+    "@D  endcase",
+    "@D  can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0;",
     "  can_rs = !ro_v_q && s_any;",
     "  can_fl = h_v && !ro_v_q && free_any && (h_busy & h_mask) == '0 &&",
     "           !(cq_v_q && cq_type_q == 3'd1 && (cq_hit || !wb_full)) &&",
     "           !(cq_v_q && cq_type_q == 3'd0 && !cq_hit);",
     "  c_bad = cq_type_q > 3'd5 || (cq_type_q <= 3'd2 && cq_mask_q == '0);",
     "  case (cq_type_q)",
-    "    3'd0: c_ok = !cq_hit && !cq_open && !ro_v_q && free_any;",
+    "@G    3'd0: c_ok = !cq_hit && !cq_open && !ro_v_q && free_any;",
+    "@D    3'd0: c_ok = (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;",
     "    3'd1: c_ok = cq_hit || !wb_full;",
     "    3'd2: c_ok = !h_v && (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;",
     "    3'd3: c_ok = !h_v && !co_v_q;",
     "    3'd4: c_ok = !h_v && !writes_open && !co_v_q;",
+    "@D    3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || ((cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any));",
     "    default: c_ok = !co_v_q;",
     "  endcase",
     "  can_cq = cq_v_q && (c_bad || c_ok);",
-    "  a_rsp = can_rsp;",
-    "  a_fwd = !a_rsp && can_fwd;",
-    "  a_rs = !a_rsp && !a_fwd && can_rs;",
-    "  a_fl = !a_rsp && !a_fwd && !can_rs && can_fl;",
-    "  a_cq = !a_rsp && !a_fwd && !can_rs && !can_fl && can_cq;",
-    "  a_bad = (a_rsp && rsp_bad) || (a_fwd && f_bad) || (a_cq && c_bad);",
+    "  a_pdb = pd_v_q && !probing;",
+    "  a_rsp = !a_pdb && can_rsp;",
+    "  a_fwd = !a_pdb && !a_rsp && can_fwd;",
+    "@G  a_rs = !a_pdb && !a_rsp && !a_fwd && can_rs;",
+    "@G  a_fl = !a_pdb && !a_rsp && !a_fwd && !can_rs && can_fl;",
+    "@G  a_cq = !a_pdb && !a_rsp && !a_fwd && !can_rs && !can_fl && can_cq;",
+    "@D  a_rp = !a_pdb && !a_rsp && !a_fwd && can_rp;",
+    "@D  a_rs = !a_pdb && !a_rsp && !a_fwd && !can_rp && can_rs;",
+    "@D  a_fl = !a_pdb && !a_rsp && !a_fwd && !can_rp && !can_rs && can_fl;",
+    "@D  a_cq = !a_pdb && !a_rsp && !a_fwd && !can_rp && !can_rs && !can_fl && can_cq;",
+    "  a_bad = a_pdb || (a_rsp && rsp_bad) || (a_fwd && f_bad) || (a_cq && c_bad);",
     "end",
     "",
-    "assign c_req_ready_o = !cq_v_q || a_cq;",
+    "assign c_req_ready_o = (!cq_v_q || a_cq) && !probing;",
     "assign rsp_ready_o = !rq_v_q || a_rsp;",
-    "assign fwd_ready_o = !fq_v_q || a_fwd;",
+    "@G assign fwd_ready_o = !fq_v_q || a_fwd;",
+    "@D assign fwd_ready_o = !fq_v_q && !a_rp;",
+    "assign c_pdat_ready_o = !pd_v_q;",
     "",
     "// ---------------------------------------------------------------- next state",
     "always @* begin",
@@ -187,6 +306,13 @@ static const char *const body[] = {
     "  cq_data_d = cq_data_q;",
     "  rq_v_d = rq_v_q; rq_type_d = rq_type_q; rq_line_d = rq_line_q; rq_mask_d = rq_mask_q; rq_data_d = rq_data_q;",
     "  fq_v_d = fq_v_q; fq_type_d = fq_type_q; fq_line_d = fq_line_q; fq_mask_d = fq_mask_q; fq_req_d = fq_req_q;",
+    "  pd_v_d = pd_v_q;",
+    "@D  fq_rp_d = fq_rp_q; fq_ph_d = fq_ph_q; fq_todo_d = fq_todo_q; fq_pm_d = fq_pm_q; fq_ans_d = fq_ans_q;",
+    "@D  fq_nack_d = fq_nack_q; fq_data_d = fq_data_q; pd_mask_d = pd_mask_q; pd_data_d = pd_data_q;",
+    "@D  pr_v_d = pr_v_q; pr_down_d = pr_down_q; pr_line_d = pr_line_q; pr_mask_d = pr_mask_q;",
+    "@D  co_own_d = co_own_q; oo_data_d = oo_data_q; e_dn_d = e_dn_q;",
+    "@D  df_v_d = df_v_q; df_type_d = df_type_q; df_req_d = df_req_q; df_line_d = df_line_q; df_mask_d = df_mask_q;",
+    "@D  dh_d = dh_q; dt_d = dt_q;",
     "  ro_v_d = ro_v_q; ro_type_d = ro_type_q; ro_line_d = ro_line_q; ro_mask_d = ro_mask_q; ro_op_d = ro_op_q;",
     "  ro_data_d = ro_data_q;",
     "  oo_v_d = oo_v_q; oo_type_d = oo_type_q; oo_llc_d = oo_llc_q; oo_dst_d = oo_dst_q; oo_line_d = oo_line_q;",
@@ -199,13 +325,25 @@ static const char *const body[] = {
     "  if (ro_v_q && req_ready_i) ro_v_d = 1'b0;",
     "  if (oo_v_q && out_ready_i) oo_v_d = 1'b0;",
     "  if (co_v_q && c_rsp_ready_i) co_v_d = 1'b0;",
+    "@D  if (pr_v_q && c_prb_ready_i) pr_v_d = 1'b0;",
     "  if (a_bad) begin",
     "    err_d = 1'b1;",
-    "  end else if (a_rsp) begin",
-    "    if (rq_type_q != 4'd9 && m_done && m_kind != 2'd1) begin",
-    "      co_v_d = 1'b1; co_type_d = m_kind == 2'd0 ? 2'd0 : 2'd1; co_line_d = m_line; co_mask_d = m_mask;",
-    "      co_data_d = m_kind == 2'd0 ? fill_data : m_merged;",
-    "    end",
+    "    if (a_pdb) pd_v_d = 1'b0;",
+    "@D    if (a_fwd) fq_v_d = 1'b0;",
+    "@G  end else if (a_rsp) begin",
+    "@G    if (rq_type_q != 4'd9 && m_done && m_kind != K_WT) begin",
+    "@G      co_v_d = 1'b1; co_type_d = m_kind == K_V ? 2'd0 : 2'd1; co_line_d = m_line; co_mask_d = m_mask;",
+    "@G      co_data_d = m_kind == K_V ? fill_data : m_merged;",
+    "@G    end",
+    "@D  end else if (a_rsp) begin",
+    "@D    if (rq_type_q != 4'd9 && m_done && m_co) begin",
+    "@D      // FILL (owned: odata replacements), VALUE (owned: a ReqO+data's word), OWN",
+    "@D      co_v_d = 1'b1; co_line_d = m_line;",
+    "@D      co_type_d = m_kind == K_V ? 2'd0 : m_kind == K_O ? 2'd3 : 2'd1;",
+    "@D      co_mask_d = m_kind == K_O ? m_mask & ~m_dn : m_mask;",
+    "@D      co_data_d = m_kind == K_V ? fill_data : m_kind == K_O ? '0 : m_merged;",
+    "@D      co_own_d = m_kind == K_V ? (ODATA ? m_rpw & ~m_dn : '0) : m_kind == K_WTD ? '0 : m_mask & ~m_dn;",
+    "@D    end",
     "    for (i = 0; i < M; i = i + 1)",
     "      if (m_idx == i[MI-1:0]) begin",
     "        if (rq_type_q == 4'd9) begin",
@@ -214,37 +352,119 @@ static const char *const body[] = {
     "          e_snd_d[i] = 1'b1;",
     "          if (e_nk_q[i*4 +: 4] != 4'd15) e_nk_d[i*4 +: 4] = e_nk_q[i*4 +: 4] + 4'd1;",
     "        end else if (m_done) begin",
-    "          e_v_d[i] = 1'b0; e_snd_d[i] = 1'b0; e_kind_d[i*2 +: 2] = '0; e_nk_d[i*4 +: 4] = '0;",
+    "          e_v_d[i] = 1'b0; e_snd_d[i] = 1'b0; e_kind_d[i*KB +: KB] = '0; e_nk_d[i*4 +: 4] = '0;",
     "          e_line_d[i*LB +: LB] = '0; e_mask_d[i*W +: W] = '0; e_recv_d[i*W +: W] = '0;",
     "          e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;",
+    "@D          e_dn_d[i*W +: W] = '0;",
     "        end else begin",
     "          e_recv_d[i*W +: W] = m_recv | rq_mask_q;",
     "          e_data_d[i*W*WB +: W*WB] = m_merged;",
     "        end",
     "      end",
-    "  end else if (a_fwd) begin",
-    "    // GPU coherence owns nothing: a FwdReqV gets a Nack, an Inv an Ack",
-    "    oo_v_d = 1'b1; oo_line_d = fq_line_q; oo_mask_d = fq_mask_q;",
-    "    oo_type_d = fq_type_q == 3'd0 ? 4'd9 : 4'd8;",
-    "    oo_llc_d = fq_type_q != 3'd0;",
-    "    oo_dst_d = fq_type_q == 3'd0 ? fq_req_q : '0;",
+    "@G  end else if (a_fwd) begin",
+    "@G    // GPU coherence owns nothing: a FwdReqV gets a Nack, an Inv an Ack",
+    "@G    oo_v_d = 1'b1; oo_line_d = fq_line_q; oo_mask_d = fq_mask_q;",
+    "@G    oo_type_d = fq_type_q == 3'd0 ? 4'd9 : 4'd8;",
+    "@G    oo_llc_d = fq_type_q != 3'd0;",
+    "@G    oo_dst_d = fq_type_q == 3'd0 ? fq_req_q : '0;",
+    "@D  end else if (a_fwd && fq_ph_q == 2'd2) begin",
+    "@D    // the answers leave one a cycle: the answer, RspRvkO (FwdReqS), the Nack",
+    "@D    oo_v_d = 1'b1; oo_line_d = fq_line_q;",
+    "@D    if (fq_todo_q[0]) begin",
+    "@D      oo_mask_d = fq_ans_q; oo_data_d = fq_data_q;",
+    "@D      oo_llc_d = fq_type_q == 3'd4; oo_dst_d = fq_type_q == 3'd4 ? '0 : fq_req_q;",
+    "@D      case (fq_type_q)",
+    "@D        3'd0: oo_type_d = 4'd0;",
+    "@D        3'd1: oo_type_d = 4'd1;",
+    "@D        3'd2: oo_type_d = 4'd3;",
+    "@D        3'd3: oo_type_d = 4'd5;",
+    "@D        default: oo_type_d = 4'd7;",
+    "@D      endcase",
+    "@D      fq_todo_d = fq_todo_q & 3'b110;",
+    "@D    end else if (fq_todo_q[1]) begin",
+    "@D      oo_type_d = 4'd7; oo_llc_d = 1'b1; oo_dst_d = '0; oo_mask_d = fq_ans_q; oo_data_d = fq_data_q;",
+    "@D      fq_todo_d = fq_todo_q & 3'b100;",
+    "@D    end else begin",
+    "@D      oo_type_d = 4'd9; oo_llc_d = 1'b0; oo_dst_d = fq_req_q; oo_mask_d = fq_nack_q; oo_data_d = '0;",
+    "@D      fq_todo_d = '0;",
+    "@D    end",
+    "@D    if (fq_todo_d == '0) fq_v_d = 1'b0;",
+    "@D  end else if (a_fwd && fq_ph_q == 2'd0 && fq_type_q == 3'd5) begin",
+    "@D    // an Inv: Ack to the LLC (DeNovo keeps no Shared data)",
+    "@D    oo_v_d = 1'b1; oo_type_d = 4'd8; oo_llc_d = 1'b1; oo_dst_d = '0; oo_line_d = fq_line_q;",
+    "@D    oo_mask_d = fq_mask_q; oo_data_d = '0;",
+    "@D    fq_v_d = 1'b0;",
+    "@D  end else if (a_fwd && fq_ph_q == 2'd0 && f_pm != '0) begin",
+    "@D    // the cache is asked for the words it holds (owned, or owned pending)",
+    "@D    pr_v_d = 1'b1; pr_line_d = fq_line_q; pr_mask_d = f_pm; pr_down_d = f_down;",
+    "@D    fq_pm_d = f_pm; fq_ph_d = 2'd1;",
+    "@D  end else if (a_fwd) begin",
+    "@D    // every word known: answers set, downgrades marked, the rest delayed",
+    "@D    if (fq_ph_q == 2'd1) pd_v_d = 1'b0;",
+    "@D    if (f_down && f_rest != '0) begin",
+    "@D      err_d = 1'b1; fq_v_d = 1'b0;",
+    "@D    end else begin",
+    "@D      for (i = 0; i < M; i = i + 1)",
+    "@D        if (f_down && e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin",
+    "@D          if (e_kind_q[KB*i +: KB] == K_WB)",
+    "@D            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_wbm & e_mask_q[i*W +: W]);",
+    "@D          else if (e_kind_q[KB*i +: KB] == K_O || e_kind_q[KB*i +: KB] == K_OD)",
+    "@D            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | ((f_held | f_now) & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
+    "@D          else if (e_kind_q[KB*i +: KB] == K_V)",
+    "@D            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] |",
+    "@D                               (f_now & e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
+    "@D        end",
+    "@D      if (f_later != '0) begin",
+    "@D        for (i = 0; i < D; i = i + 1)",
+    "@D          if (dt_q == i[DI-1:0]) begin",
+    "@D            df_v_d[i] = 1'b1; df_type_d[i*3 +: 3] = fq_type_q; df_req_d[i*DB +: DB] = fq_req_q;",
+    "@D            df_line_d[i*LB +: LB] = fq_line_q; df_mask_d[i*W +: W] = f_later;",
+    "@D          end",
+    "@D        dt_d = dt_q == D_LAST ? '0 : dt_q + 1'b1;",
+    "@D      end",
+    "@D      fq_ans_d = f_held | f_wbm | f_now;",
+    "@D      fq_nack_d = f_down ? '0 : f_rest;",
+    "@D      fq_todo_d = {!f_down && f_rest != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,",
+    "@D                   (f_held | f_wbm | f_now) != '0};",
+    "@D      for (w = 0; w < W; w = w + 1)",
+    "@D        fq_data_d[w*WB +: WB] = fq_type_q == 3'd2 ? '0 :",
+    "@D                                f_wbm[w] ? f_wbdata[w*WB +: WB] :",
+    "@D                                f_held[w] ? pd_data_q[w*WB +: WB] : '0;",
+    "@D      fq_ph_d = 2'd2;",
+    "@D      if (fq_todo_d == '0) fq_v_d = 1'b0;",
+    "@D    end",
+    "@D  end else if (a_rp) begin",
+    "@D    // the oldest delayed request comes back as a fresh forward",
+    "@D    fq_v_d = 1'b1; fq_type_d = d_type; fq_req_d = d_req; fq_line_d = d_line; fq_mask_d = d_mask;",
+    "@D    fq_rp_d = 1'b1; fq_ph_d = 2'd0; fq_todo_d = '0;",
+    "@D    for (i = 0; i < D; i = i + 1)",
+    "@D      if (dh_q == i[DI-1:0]) begin",
+    "@D        df_v_d[i] = 1'b0; df_type_d[i*3 +: 3] = '0; df_req_d[i*DB +: DB] = '0; df_line_d[i*LB +: LB] = '0;",
+    "@D        df_mask_d[i*W +: W] = '0;",
+    "@D      end",
+    "@D    dh_d = dh_q == D_LAST ? '0 : dh_q + 1'b1;",
     "  end else if (a_rs) begin",
     "    ro_v_d = 1'b1; ro_line_d = s_line; ro_mask_d = s_rtr; ro_op_d = '0; ro_data_d = '0;",
-    "    ro_type_d = s_nk >= NACK_LIMIT ? 3'd4 : 3'd0;",
+    "@G    ro_type_d = s_nk >= NACK_LIMIT ? 3'd4 : 3'd0;",
+    "@D    ro_type_d = s_nk >= NACK_LIMIT ? (ODATA ? 3'd5 : 3'd4) : 3'd0;",
     "    for (i = 0; i < M; i = i + 1)",
     "      if (s_idx == i[MI-1:0]) begin",
     "        if (s_nk >= NACK_LIMIT) e_rpw_d[i*W +: W] = e_rpw_q[i*W +: W] | s_rtr;",
     "        e_rtr_d[i*W +: W] = '0; e_snd_d[i] = 1'b0;",
     "      end",
     "  end else if (a_fl) begin",
-    "    // the oldest buffered line leaves as one ReqWT",
+    "@G    // the oldest buffered line leaves as one ReqWT",
+    "@D    // the oldest buffered line leaves as one ReqO (the cache holds the data)",
     "    for (i = 0; i < M; i = i + 1)",
     "      if (free_idx == i[MI-1:0]) begin",
-    "        e_v_d[i] = 1'b1; e_kind_d[i*2 +: 2] = 2'd1; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;",
+    "@G        e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WT; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;",
+    "@D        e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_O; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;",
+    "@D        e_dn_d[i*W +: W] = '0;",
     "        e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;",
     "        e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;",
     "      end",
-    "    ro_v_d = 1'b1; ro_type_d = 3'd2; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = h_data;",
+    "@G    ro_v_d = 1'b1; ro_type_d = 3'd2; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = h_data;",
+    "@D    ro_v_d = 1'b1; ro_type_d = 3'd3; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = '0;",
     "    for (i = 0; i < B; i = i + 1)",
     "      if (wh_q == i[BI-1:0]) begin",
     "        b_v_d[i] = 1'b0; b_line_d[i*LB +: LB] = '0; b_mask_d[i*W +: W] = '0; b_data_d[i*W*WB +: W*WB] = '0;",
@@ -255,15 +475,20 @@ static const char *const body[] = {
     "      3'd0, 3'd2: begin",
     "        for (i = 0; i < M; i = i + 1)",
     "          if (free_idx == i[MI-1:0]) begin",
-    "            e_v_d[i] = 1'b1; e_kind_d[i*2 +: 2] = cq_type_q == 3'd0 ? 2'd0 : 2'd2;",
+    "@G            e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = cq_type_q == 3'd0 ? K_V : K_WTD;",
+    "@D            e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = cq_type_q == 3'd0 ? K_V : ODATA ? K_OD : K_WTD;",
+    "@D            e_dn_d[i*W +: W] = '0;",
     "            e_line_d[i*LB +: LB] = cq_line_q; e_mask_d[i*W +: W] = cq_mask_q;",
     "            e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;",
     "            e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;",
     "          end",
     "        ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q;",
-    "        ro_type_d = cq_type_q == 3'd0 ? 3'd0 : 3'd4;",
-    "        ro_op_d = cq_type_q == 3'd0 ? 3'd0 : cq_op_q;",
-    "        ro_data_d = cq_type_q == 3'd0 ? '0 : cq_data_q;",
+    "@G        ro_type_d = cq_type_q == 3'd0 ? 3'd0 : 3'd4;",
+    "@G        ro_op_d = cq_type_q == 3'd0 ? 3'd0 : cq_op_q;",
+    "@G        ro_data_d = cq_type_q == 3'd0 ? '0 : cq_data_q;",
+    "@D        ro_type_d = cq_type_q == 3'd0 ? 3'd0 : ODATA ? 3'd5 : 3'd4;",
+    "@D        ro_op_d = cq_type_q == 3'd0 ? 3'd0 : cq_op_q;",
+    "@D        ro_data_d = cq_type_q == 3'd0 || ODATA ? '0 : cq_data_q;",
     "      end",
     "      3'd1: begin",
     "        for (i = 0; i < B; i = i + 1)",
@@ -278,13 +503,32 @@ static const char *const body[] = {
     "          end",
     "        if (!cq_hit) wt_d = wt_q == B_LAST ? '0 : wt_q + 1'b1;",
     "      end",
+    "@D      3'd5: begin",
+    "@D        // an eviction: the owned words leave by ReqWB, kept in the entry until RspWB",
+    "@D        co_v_d = 1'b1; co_type_d = 2'd2; co_line_d = cq_line_q; co_mask_d = '0; co_data_d = '0; co_own_d = '0;",
+    "@D        if (cq_mask_q != '0) begin",
+    "@D          for (i = 0; i < M; i = i + 1)",
+    "@D            if (free_idx == i[MI-1:0]) begin",
+    "@D              e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = cq_line_q;",
+    "@D              e_mask_d[i*W +: W] = cq_mask_q; e_dn_d[i*W +: W] = '0;",
+    "@D              e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;",
+    "@D              e_rpw_d[i*W +: W] = '0;",
+    "@D              for (w = 0; w < W; w = w + 1)",
+    "@D                e_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;",
+    "@D            end",
+    "@D          ro_v_d = 1'b1; ro_type_d = 3'd6; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q; ro_op_d = '0;",
+    "@D          for (w = 0; w < W; w = w + 1)",
+    "@D            ro_data_d[w*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;",
+    "@D        end",
+    "@D      end",
     "      default: begin",
     "        co_v_d = 1'b1; co_type_d = 2'd2; co_line_d = cq_line_q; co_mask_d = '0; co_data_d = '0;",
+    "@D        co_own_d = '0;",
     "      end",
     "    endcase",
     "  end",
     "  if (a_rsp) rq_v_d = 1'b0;",
-    "  if (a_fwd) fq_v_d = 1'b0;",
+    "@G  if (a_fwd) fq_v_d = 1'b0;",
     "  if (a_cq) cq_v_d = 1'b0;",
     "  if (c_req_valid_i && c_req_ready_o) begin",
     "    cq_v_d = 1'b1; cq_type_d = c_req_type_i; cq_line_d = c_req_line_i; cq_mask_d = c_req_mask_i;",
@@ -296,6 +540,11 @@ static const char *const body[] = {
     "  end",
     "  if (fwd_valid_i && fwd_ready_o) begin",
     "    fq_v_d = 1'b1; fq_type_d = fwd_type_i; fq_line_d = fwd_line_i; fq_mask_d = fwd_mask_i; fq_req_d = fwd_req_i;",
+    "@D    fq_rp_d = 1'b0; fq_ph_d = 2'd0; fq_todo_d = '0;",
+    "  end",
+    "  if (c_pdat_valid_i && c_pdat_ready_o) begin",
+    "    pd_v_d = 1'b1;",
+    "@D    pd_mask_d = c_pdat_mask_i; pd_data_d = c_pdat_data_i;",
     "  end",
     "end",
     NULL};
@@ -307,14 +556,28 @@ static const char *const body[] = {
  * entries of a line; p_ent_*: an entry's received, re-sent and replaced
  * words are among its requested ones, received and re-sent apart, a re-send
  * pending exactly when words wait for it; p_err: err_o is sticky. */
+/* Body line i for device kind k without its tag, or NULL when the line is
+ * the other kind's. */
+static const char *body_line(unsigned i, spandex_tu_kind k)
+{
+    const char *p = body[i];
+    if (p[0] != '@')
+        return p;
+    if ((p[1] == 'G') != (k == SPANDEX_TU_GPU))
+        return NULL;
+    return p[2] == ' ' ? p + 3 : p + 2;
+}
+
 /* The registers of the body: every NAME_q its "logic" lines declare, each
  * reset to 0 (the timing shell's reset state). */
-static void body_regs(prim_regs *l)
+static void body_regs(prim_regs *l, spandex_tu_kind k)
 {
     unsigned i;
     memset(l, 0, sizeof *l);
     for (i = 0; body[i] != NULL; i++) {
-        const char *p = body[i], *end;
+        const char *p = body_line(i, k), *end;
+        if (p == NULL)
+            continue;
         if (strncmp(p, "logic", 5) != 0)
             continue;
         p += 5;
@@ -387,21 +650,40 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
     GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
     prim_regs l;
     unsigned i;
-    body_regs(&l);
+    int dn = c->kind == SPANDEX_TU_DENOVO;
+    body_regs(&l, c->kind);
     prim_module_begin(e, b);
-    emit(e, "// Spandex translation unit, GPU coherence (Alsop et al., ISCA 2018, Table II, III-A,");
-    emit(e, "// III-C; docs/spandex.md): %u words of %u bits, %u MSHR entries, %u write-buffer lines,",
-         g.words, g.word_bits, c->mshr, c->wb);
-    emit(e, "// replacement after %u Nack%s.", c->nack_limit,
-         c->nack_limit == 1 ? "" : "s");
+    if (dn) {
+        emit(e, "// Spandex translation unit, DeNovo (Alsop et al., ISCA 2018, Table II, Table IV, III-A,");
+        emit(e, "// III-C; docs/spandex.md): %u words of %u bits, %u MSHR entries, %u write-buffer lines,",
+             g.words, g.word_bits, c->mshr, c->wb);
+        emit(e, "// %u delayed-request slots, atomics and replacements by %s after %u Nack%s.", c->dfr,
+             c->wtdata ? "ReqWT+data" : "ReqO+data", c->nack_limit, c->nack_limit == 1 ? "" : "s");
+    } else {
+        emit(e, "// Spandex translation unit, GPU coherence (Alsop et al., ISCA 2018, Table II, III-A,");
+        emit(e, "// III-C; docs/spandex.md): %u words of %u bits, %u MSHR entries, %u write-buffer lines,",
+             g.words, g.word_bits, c->mshr, c->wb);
+        emit(e, "// replacement after %u Nack%s.", c->nack_limit, c->nack_limit == 1 ? "" : "s");
+    }
     emit(e, "// Storage: MSHR entries and write-buffer lines in flip-flops (a few lines), no RAM by design (lint: no memory).");
-    emit(e, "localparam integer M = %u, B = %u, W = %u, WB = %u, LB = %u, DB = %u, MI = %u, BI = %u;", c->mshr,
-         c->wb, g.words, g.word_bits, g.laddr_bits, g.dev_bits, g.mshr_bits, g.wb_bits);
+    emit(e, "localparam integer M = %u, B = %u, W = %u, WB = %u, LB = %u, DB = %u, MI = %u, BI = %u, KB = %u;",
+         c->mshr, c->wb, g.words, g.word_bits, g.laddr_bits, g.dev_bits, g.mshr_bits, g.wb_bits, dn ? 3 : 2);
     emit(e, "localparam [3:0] NACK_LIMIT = 4'd%u;", c->nack_limit);
     emit(e, "localparam [BI-1:0] B_LAST = %u'd%u;", g.wb_bits, c->wb - 1);
+    if (dn) {
+        emit(e, "localparam integer D = %u, DI = %u;", c->dfr, g.dfr_bits);
+        emit(e, "localparam [DI-1:0] D_LAST = %u'd%u;", g.dfr_bits, c->dfr - 1);
+        emit(e, "localparam ODATA = 1'b%u; // atomics and replacements by ReqO+data", c->wtdata ? 0 : 1);
+        emit(e, "localparam [KB-1:0] K_V = 3'd0, K_WT = 3'd1, K_WTD = 3'd2, K_O = 3'd3, K_OD = 3'd4, K_WB = 3'd5;");
+    } else {
+        emit(e, "localparam [KB-1:0] K_V = 2'd0, K_WT = 2'd1, K_WTD = 2'd2;");
+    }
     emit_nl(e);
-    for (i = 0; body[i] != NULL; i++)
-        emit(e, "%s", body[i]);
+    for (i = 0; body[i] != NULL; i++) {
+        const char *p = body_line(i, c->kind);
+        if (p != NULL)
+            emit(e, "%s", p);
+    }
     emit_nl(e);
     prim_regs_block(e, &l);
     emit_nl(e);
@@ -411,6 +693,23 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "assign c_rsp_line_o = co_line_q;");
     emit(e, "assign c_rsp_mask_o = co_mask_q;");
     emit(e, "assign c_rsp_data_o = co_data_q;");
+    if (dn) {
+        emit(e, "assign c_rsp_own_o = co_own_q;");
+        emit(e, "assign c_prb_valid_o = pr_v_q;");
+        emit(e, "assign c_prb_line_o = pr_line_q;");
+        emit(e, "assign c_prb_mask_o = pr_mask_q;");
+        emit(e, "assign c_prb_down_o = pr_down_q;");
+    } else {
+        emit(e, "// GPU coherence owns nothing: no owned words, no probes; c_pdat_mask_i and");
+        emit(e, "// c_pdat_data_i are not read (an answer with no probe out is an error)");
+        emit(e, "assign c_rsp_own_o = '0;");
+        emit(e, "assign c_prb_valid_o = 1'b0;");
+        emit(e, "assign c_prb_line_o = '0;");
+        emit(e, "assign c_prb_mask_o = '0;");
+        emit(e, "assign c_prb_down_o = 1'b0;");
+        emit(e, "logic unused_probe;");
+        emit(e, "assign unused_probe = ^{c_prb_ready_i, c_pdat_mask_i, c_pdat_data_i};");
+    }
     emit(e, "assign req_valid_o = ro_v_q;");
     emit(e, "assign req_type_o = ro_type_q;");
     emit(e, "assign req_line_o = ro_line_q;");
@@ -423,8 +722,15 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "assign out_dst_o = oo_dst_q;");
     emit(e, "assign out_line_o = oo_line_q;");
     emit(e, "assign out_mask_o = oo_mask_q;");
-    emit(e, "assign out_data_o = '0; // GPU coherence answers carry no data");
-    emit(e, "assign idle_o = !cq_v_q && !rq_v_q && !fq_v_q && !ro_v_q && !oo_v_q && !co_v_q && !h_v && e_v_q == '0;");
+    if (dn) {
+        emit(e, "assign out_data_o = oo_data_q;");
+        emit(e, "assign idle_o = !cq_v_q && !rq_v_q && !fq_v_q && !pd_v_q && !ro_v_q && !oo_v_q && !co_v_q && !pr_v_q "
+                "&& !h_v && !d_v && e_v_q == '0;");
+    } else {
+        emit(e, "assign out_data_o = '0; // GPU coherence answers carry no data");
+        emit(e, "assign idle_o = !cq_v_q && !rq_v_q && !fq_v_q && !pd_v_q && !ro_v_q && !oo_v_q && !co_v_q && !h_v && "
+                "e_v_q == '0;");
+    }
     emit(e, "assign err_o = err_q;");
     emit_formal(e, c, &g);
     prim_module_end(e);
@@ -433,37 +739,57 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
     GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
-    snprintf(buf, len,
-             "kind=gpu devs=%u words=%u word_bits=%u mshr=%u wb=%u nack_limit=%u addr_bits=%u\n"
-             "laddr_bits=%u dev_bits=%u",
-             c->devs, g.words, g.word_bits, c->mshr, c->wb, c->nack_limit, c->addr_bits, g.laddr_bits, g.dev_bits);
+    if (c->kind == SPANDEX_TU_DENOVO)
+        snprintf(buf, len,
+                 "kind=denovo devs=%u words=%u word_bits=%u mshr=%u wb=%u nack_limit=%u addr_bits=%u dfr=%u "
+                 "rmw=%s\nladdr_bits=%u dev_bits=%u",
+                 c->devs, g.words, g.word_bits, c->mshr, c->wb, c->nack_limit, c->addr_bits, c->dfr,
+                 c->wtdata ? "wtdata" : "odata", g.laddr_bits, g.dev_bits);
+    else
+        snprintf(buf, len,
+                 "kind=gpu devs=%u words=%u word_bits=%u mshr=%u wb=%u nack_limit=%u addr_bits=%u\n"
+                 "laddr_bits=%u dev_bits=%u",
+                 c->devs, g.words, g.word_bits, c->mshr, c->wb, c->nack_limit, c->addr_bits, g.laddr_bits,
+                 g.dev_bits);
 }
 
 /* Storage, all flip-flops by design: the MSHR (per entry: valid, re-send,
- * kind, Nack count, line, four word masks, data), the write buffer (valid,
- * line, mask, data; head and tail), the three input buffers and the three
- * output registers (synth-check bounds the flip-flops by this sum). */
+ * kind, Nack count, line, four word masks (DeNovo five), data), the write
+ * buffer (valid, line, mask, data; head and tail), the input buffers, the
+ * output registers and, for DeNovo, the probe register, the forward's
+ * answer state and the delayed-request ring (synth-check bounds the
+ * flip-flops by this sum). */
 static void gen_report(FILE *f, const void *cfg, int json)
 {
     GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
+    int dn = c->kind == SPANDEX_TU_DENOVO;
     unsigned long long data = (unsigned long long)g.words * g.word_bits, lw = g.laddr_bits + g.words;
-    unsigned long long ent = 1 + 1 + 2 + 4 + g.laddr_bits + 4ull * g.words + data;
+    unsigned long long ent = 1 + 1 + (dn ? 3 : 2) + 4 + g.laddr_bits + (dn ? 5ull : 4ull) * g.words + data;
     unsigned long long wbl = 1 + g.laddr_bits + g.words + data;
-    unsigned long long bufs = (1 + 3 + lw + 3 + data) + (1 + 4 + lw + data) + (1 + 3 + lw + g.dev_bits);
+    unsigned long long bufs = (1 + 3 + lw + 3 + data) + (1 + 4 + lw + data) + (1 + 3 + lw + g.dev_bits) + 1;
     unsigned long long outs = (1 + 3 + lw + 3 + data) + (1 + 4 + 1 + g.dev_bits + lw) + (1 + 2 + lw + data);
-    unsigned long long total = c->mshr * ent + c->wb * wbl + 2ull * g.wb_bits + bufs + outs + 1;
+    unsigned long long dfl = 1 + 3 + g.dev_bits + lw, extra = 0, total;
+    if (dn) /* fq step/answers + pd, pr, co_own, oo_data, the ring */
+        extra = (1 + 2 + 3 + 3ull * g.words + data) + (g.words + data) + (2 + lw) + g.words + data +
+                c->dfr * dfl + 2ull * g.dfr_bits;
+    total = c->mshr * ent + c->wb * wbl + 2ull * g.wb_bits + bufs + outs + extra + 1;
     if (json) {
         fprintf(f,
-                "{\"unit\":\"spandex-tu\",\"kind\":\"gpu\",\"words\":%u,\"word_bits\":%u,\"mshr\":%u,\"wb\":%u,"
-                "\"mshr_entry_bits\":%llu,\"wb_line_bits\":%llu,\"rtl_memories\":[],\"flop_array_bits\":%llu}\n",
-                g.words, g.word_bits, c->mshr, c->wb, ent, wbl, total);
+                "{\"unit\":\"spandex-tu\",\"kind\":\"%s\",\"words\":%u,\"word_bits\":%u,\"mshr\":%u,\"wb\":%u,"
+                "\"dfr\":%u,\"mshr_entry_bits\":%llu,\"wb_line_bits\":%llu,\"rtl_memories\":[],"
+                "\"flop_array_bits\":%llu}\n",
+                dn ? "denovo" : "gpu", g.words, g.word_bits, c->mshr, c->wb, dn ? c->dfr : 0, ent, wbl, total);
         return;
     }
-    fprintf(f, "spandex-tu (gpu): %u words of %u bits\n", g.words, g.word_bits);
+    fprintf(f, "spandex-tu (%s): %u words of %u bits\n", dn ? "denovo" : "gpu", g.words, g.word_bits);
     fprintf(f, "  MSHR: %u entries x %llu bits; write buffer: %u lines x %llu bits; buffers and outputs %llu bits\n",
             c->mshr, ent, c->wb, wbl, bufs + outs);
+    if (dn)
+        fprintf(f, "  delayed requests: %u slots x %llu bits; probe and answer state %llu bits\n", c->dfr, dfl,
+                extra - c->dfr * dfl - 2ull * g.dfr_bits);
     fprintf(f, "  %llu bits in flip-flops, no RAM\n", total);
-    fprintf(f, "  timing: one action a cycle (response, forward, re-send, write-buffer flush, cache request)\n");
+    fprintf(f, "  timing: one action a cycle (response, forward, %sre-send, write-buffer flush, cache request)\n",
+            dn ? "delayed forward, " : "");
 }
 
 /* FPGA self-test payloads (docs/fpga.md): cache requests of the six types
