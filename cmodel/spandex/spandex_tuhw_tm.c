@@ -332,8 +332,6 @@ static int can_fwd_denovo(const spandex_tuhw_tm *t, act *a)
     if (f->type == 5) /* Inv */
         return !t->oo.v;
     s = split_of(t);
-    if (s.later && t->df[t->dt].v)
-        return 0;
     if (s.pm)
         return !t->pr.v && !t->co.v &&
                !(t->cq.v && t->cq.type == SPANDEX_TUHW_C_EVICT && t->cq.line == f->line);
@@ -724,7 +722,9 @@ static int idle(const spandex_tuhw_tm *t)
 /* Which buffers may load this cycle: those empty, or emptied by the
  * action of the cycle (the GPU forward; a DeNovo forward waits a cycle).
  * No cache request is taken while a probe is out, nor a forward while a
- * delayed one comes back. */
+ * delayed one comes back or every slot is taken (so the forward in the
+ * buffer always finds a slot, and a delayed one always finds the buffer
+ * empty in the end). */
 typedef struct {
     int cq, rq, fq, pd;
 } rdy;
@@ -733,7 +733,7 @@ static rdy readies(const spandex_tuhw_tm *t, const act *a)
 {
     rdy r;
     r.rq = !t->rq.v || a->kind == ACT_RSP;
-    r.fq = t->dn ? !t->fq.v && a->kind != ACT_REPLAY : !t->fq.v || a->kind == ACT_FWD;
+    r.fq = t->dn ? !t->fq.v && a->kind != ACT_REPLAY && !t->df[t->dt].v : !t->fq.v || a->kind == ACT_FWD;
     r.cq = (!t->cq.v || a->kind == ACT_CREQ) && !probing(t);
     r.pd = !t->pd.v;
     return r;

@@ -294,9 +294,8 @@ module spandex_tu_denovo_fpga (
      2'd2: can_fwd = fq_v_q && !oo_v_q;
      2'd1: can_fwd = fq_v_q && pd_v_q;
      default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !oo_v_q :
-                        !(f_later != '0 && df_full) &&
-                        (f_pm == '0 || (!pr_v_q && !co_v_q &&
-                         !(cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q)))));
+                        f_pm == '0 || (!pr_v_q && !co_v_q &&
+                         !(cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q))));
    endcase
    can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0;
     can_rs = !ro_v_q && s_any;
@@ -326,7 +325,8 @@ module spandex_tu_denovo_fpga (
   
   assign c_req_ready_o = (!cq_v_q || a_cq) && !probing;
   assign rsp_ready_o = !rq_v_q || a_rsp;
-  assign fwd_ready_o = !fq_v_q && !a_rp;
+  // no forward taken while a delayed one comes back or every slot is taken
+  assign fwd_ready_o = !fq_v_q && !a_rp && !df_full;
   assign c_pdat_ready_o = !pd_v_q;
   
   // ---------------------------------------------------------------- next state

@@ -8,7 +8,10 @@
  * forwards), the same in lockstep with the RTL in trace mode, the random
  * streams in lockstep on both committed configurations with back-pressure
  * on every port, the latencies the documentation states, and the
- * configurations the generator refuses.
+ * configurations the generator refuses. Suite spandex_tu_denovo: the
+ * DeNovo kind's Table II requests (ReqO for stores, ReqO+data for atomics
+ * and replacements, ReqWB) and every column of Table IV, through the trace
+ * tool and in lockstep with the committed denovo_fpga RTL.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -116,8 +119,11 @@ Test(spandex_tu, random_streams_in_lockstep_with_backpressure, .timeout = 120)
 
 Test(spandex_tu, bad_configurations_are_refused)
 {
-    gen_refuses("spandex-tu", "--kind denovo", "denovo");
     gen_refuses("spandex-tu", "--kind mesi", "mesi");
+    gen_refuses("spandex-tu", "--rmw wtdata", "wtdata");
+    gen_refuses("spandex-tu", "--kind denovo --dfr 0", "dfr");
+    gen_refuses("spandex-tu", "--kind denovo --dfr 9", "dfr");
+    gen_refuses("spandex-tu", "--kind denovo --rmw wt", "wt");
     gen_refuses("spandex-tu", "--kind cpu", "cpu");
     gen_refuses("spandex-tu", "--mshr 0", "mshr");
     gen_refuses("spandex-tu", "--wb 17", "wb");
@@ -128,6 +134,9 @@ Test(spandex_tu, bad_configurations_are_refused)
     model_refuses("spandex-tu", "", "LD 0x1000 0x0\n", "line 1:");
     model_refuses("spandex-tu", "", "RMW 0x1000 0x1 nand 0x1\n", "line 1:");
     model_refuses("spandex-tu", "", "ST 0x1000 0x3 0x1\n", "line 1:");
+    model_refuses("spandex-tu", "--kind denovo", "EVICT 0x1000 0x3 0x1\n", "line 1:");
+    model_refuses("spandex-tu", "--kind denovo", "EVICT 0x1000 0x30 0x1\n", "line 1:");
+    model_refuses("spandex-tu", "--kind denovo", "PDAT 0x1000 0x1\n", "line 1:");
 }
 
 /* Cycles from a handshake in cycle 0 until output port `valid` is high
@@ -190,4 +199,88 @@ Test(spandex_tu, a_miss_leaves_two_cycles_after_its_request_and_fills_two_after_
     cmp_set(&b, p[RV], 0);
     cr_expect_eq(cycles_to(&b, p[AV]), 2);
     cmp_block_close(&b);
+}
+
+/* ------------------------------------------------------------ DeNovo -- */
+Test(spandex_tu_denovo, stores_leave_as_one_reqo_and_own_their_words_before_the_release)
+{
+    /* the local write at once (the cache holds the words pending), the
+     * buffer's line as ReqO; parts of RspO complete it: OWN, then REL */
+    prints("--config denovo_fpga", "ST 0x100 0x3 0x5 0x6\nREL\nRspO 0x100 0x1\nRspO 0x100 0x2\n",
+           "ReqO 0x100 0x3\nOWN 0x100 0x3\nDONE 0x0\n");
+}
+
+Test(spandex_tu_denovo, pending_reqo_answers_at_once_with_the_caches_data_and_ends_in_i)
+{
+    /* Table IV, pending I->O by ReqO: FwdReqV answered from the cache's
+     * (pending) word, FwdReqO answered at once; the own RspO then installs
+     * nothing (no OWN: the word ends in I) */
+    prints("--config denovo_fpga",
+           "ST 0x100 0x1 0x5\nREL\nFwdReqV 0x100 0x1 2\nPDAT 0x100 0x1 0x5\nFwdReqO 0x100 0x1 3\n"
+           "PDAT 0x100 0x1 0x5\nRspO 0x100 0x1\n",
+           "ReqO 0x100 0x1\nPRB 0x100 0x1\nRspV 2 0x100 0x1 0x5\nPRB 0x100 0x1 down\nRspO 3 0x100 0x1\n"
+           "DONE 0x0\n");
+}
+
+Test(spandex_tu_denovo, pending_reqo_data_delays_requests_until_its_atomic_is_done)
+{
+    /* Table IV, pending I->O by ReqO+data: a FwdReqV waits for the own
+     * RspO+data, the VALUE makes the word owned, then the request comes back
+     * and is answered from the cache (the atomic's result) */
+    prints("--config denovo_fpga", "RMW 0x200 0x2 add 0x3\nFwdReqV 0x200 0x2 1\nRspO+data 0x200 0x2 0x10\n"
+                                   "PDAT 0x200 0x2 0x13\n",
+           "ReqO+data 0x200 0x2\nVALUE 0x200 0x2 0x10 own 0x2\nPRB 0x200 0x2\nRspV 1 0x200 0x2 0x13\n");
+    prints("--config denovo_fpga",
+           "RMW 0x200 0x2 add 0x3\nFwdReqO+data 0x200 0x2 1\nRspO+data 0x200 0x2 0x10\nPDAT 0x200 0x2 0x13\n",
+           "ReqO+data 0x200 0x2\nVALUE 0x200 0x2 0x10 own 0x2\nPRB 0x200 0x2 down\nRspO+data 1 0x200 0x2 0x13\n");
+    /* FwdReqO at once: the atomic's value stands, the word ends in I */
+    prints("--config denovo_fpga", "RMW 0x200 0x2 add 0x3\nFwdReqO 0x200 0x2 2\nRspO+data 0x200 0x2 0x10\n",
+           "ReqO+data 0x200 0x2\nRspO 2 0x200 0x2\nVALUE 0x200 0x2 0x10\n");
+}
+
+Test(spandex_tu_denovo, delayed_requests_come_back_in_order_and_a_full_ring_holds_the_next)
+{
+    /* --dfr 1: the second FwdReqV is not taken until the first comes back */
+    prints("--config denovo_fpga --dfr 1",
+           "RMW 0x200 0x3 add 0x3 0x4\nFwdReqV 0x200 0x1 1\nFwdReqV 0x200 0x2 2\nRspO+data 0x200 0x3 0x10 0x20\n"
+           "PDAT 0x200 0x1 0x13\nPDAT 0x200 0x2 0x24\n",
+           "ReqO+data 0x200 0x3\nVALUE 0x200 0x3 0x10 0x20 own 0x3\nPRB 0x200 0x1\nRspV 1 0x200 0x1 0x13\n"
+           "PRB 0x200 0x2\nRspV 2 0x200 0x2 0x24\n");
+}
+
+Test(spandex_tu_denovo, pending_reqwb_answers_from_its_data)
+{
+    /* Table IV, pending O->I by ReqWB: the eviction's data answers
+     * FwdReqO+data and RvkO (with data); the ReqWB goes on to its RspWB */
+    prints("--config denovo_fpga", "EVICT 0x300 0x5 0x7 0x8\nFwdReqO+data 0x300 0x1 2\nRvkO 0x300 0x4\nRspWB 0x300 0x5\n",
+           "DONE 0x300\nReqWB 0x300 0x5 0x7 0x8\nRspO+data 2 0x300 0x1 0x7\nRspRvkO L 0x300 0x4 0x8\n");
+}
+
+Test(spandex_tu_denovo, stable_o_is_probed_and_other_states_nack_or_raise_err)
+{
+    /* stable O: FwdReqS gives RspS and RspRvkO, the words go to I; a
+     * FwdReqV of words partly held: RspV for those, Nack for the rest (III-C
+     * 3); Inv gets an Ack */
+    prints("--config denovo_fpga",
+           "FwdReqS 0x400 0x3 1\nPDAT 0x400 0x3 0xa 0xb\nFwdReqV 0x400 0x6 2\nPDAT 0x400 0x4 0xc\nInv 0x400 0x1\n",
+           "PRB 0x400 0x3 down\nRspS 1 0x400 0x3 0xa 0xb\nRspRvkO L 0x400 0x3 0xa 0xb\nPRB 0x400 0x6\n"
+           "RspV 2 0x400 0x4 0xc\nNack 2 0x400 0x2\nAck L 0x400 0x1\n");
+    /* a downgrade of words the device does not hold, an answer nobody
+     * asked for, a probe answer with no probe out */
+    prints("--config denovo_fpga", "FwdReqO 0x600 0x1 1\nPDAT 0x600 0x0\n", "PRB 0x600 0x1 down\nERR\n");
+    prints("--config denovo_fpga", "RspWB 0x300 0x5\n", "ERR\n");
+    prints("--config denovo_fpga", "PDAT 0x300 0x5 0x1 0x2\n", "ERR\n");
+}
+
+Test(spandex_tu_denovo, a_nacked_read_is_replaced_by_reqo_data_or_reqwt_data)
+{
+    prints("--config denovo_fpga", "LD 0x500 0x3\nNack 0x500 0x1\nRspV 0x500 0x2 0x7\nRspO+data 0x500 0x1 0x9\n",
+           "ReqV 0x500 0x3\nReqO+data 0x500 0x1\nFILL 0x500 0x3 0x9 0x7 own 0x1\n");
+    /* --rmw wtdata (the SDG option): atomics and replacements by
+     * ReqWT+data, nothing becomes owned */
+    prints("--config denovo_fpga --rmw wtdata",
+           "RMW 0x200 0x2 add 0x3\nRspWT+data 0x200 0x2 0x10\nLD 0x500 0x1\nNack 0x500 0x1\n"
+           "RspWT+data 0x500 0x1 0x9\n",
+           "ReqWT+data 0x200 0x2 add 0x3\nVALUE 0x200 0x2 0x10\nReqV 0x500 0x1\nReqWT+data 0x500 0x1 rd\n"
+           "FILL 0x500 0x1 0x9\n");
 }
