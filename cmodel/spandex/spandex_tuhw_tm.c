@@ -133,7 +133,7 @@ static uint64_t busy(const spandex_tuhw_tm *t, uint64_t line)
     unsigned i;
     for (i = 0; i < t->c.mshr; i++)
         if (t->e[i].v && t->e[i].line == line)
-            b |= t->e[i].mask & ~t->e[i].recv;
+            b |= t->e[i].mask & (t->dn ? ~0ull : ~t->e[i].recv);
     return b;
 }
 
@@ -233,9 +233,9 @@ static uint64_t hold_rmw(const spandex_tuhw_tm *t, uint64_t line)
         if (!e->v || e->line != line)
             continue;
         if (e->kind == K_OD)
-            h |= e->mask & ~e->recv;
+            h |= e->mask;
         else if (e->kind == K_V && repl_odata(t))
-            h |= e->rpw & e->mask & ~e->recv;
+            h |= e->rpw & e->mask;
     }
     return h;
 }
@@ -274,6 +274,11 @@ static split split_of(const spandex_tuhw_tm *t)
     return s;
 }
 
+static uint64_t fwd_words(const spandex_tuhw_tm *t, uint64_t line)
+{
+    return held_back(t, line) | (t->fq.v && t->fq.line == line ? t->fq.mask : 0);
+}
+
 static int probing(const spandex_tuhw_tm *t) { return t->fq.v && t->fq.ph == PH_PROBE; }
 
 /* ------------------------------------------------------ the choice -- */
@@ -297,6 +302,9 @@ static int can_rsp(const spandex_tuhw_tm *t, act *a)
     int i;
     if (!t->rq.v || probing(t))
         return 0;
+    if (t->dn && t->rq.type == 6 && t->fq.v && t->fq.ph == PH_FRESH && t->fq.line == t->rq.line &&
+        hold_wb(t, t->fq.line, t->fq.mask, NULL))
+        return 0; /* a forward that came first takes its words from the entry */
     i = rsp_match(t);
     a->kind = ACT_RSP;
     a->idx = i;
@@ -372,7 +380,12 @@ static int can_flush(const spandex_tuhw_tm *t, act *a, int hit)
 {
     const wbl *h = &t->wb[t->wh];
     const buf *q = &t->cq;
-    if (!h->v || t->ro.v || free_entry(t) < 0 || (busy(t, h->line) & h->mask))
+    if (h->v && h->mask == 0) {
+        a->kind = ACT_FLUSH;
+        return 1;
+    }
+    if (!h->v || t->ro.v || free_entry(t) < 0 || (busy(t, h->line) & h->mask) ||
+        (fwd_words(t, h->line) & h->mask))
         return 0;
     if (q->v && q->type == SPANDEX_TUHW_C_ST && (hit >= 0 || !t->wb[t->wt].v))
         return 0;
@@ -400,7 +413,8 @@ static int can_creq(const spandex_tuhw_tm *t, act *a, int hit)
         return hit < 0 && !line_open(t, q->line) && !t->ro.v && free_entry(t) >= 0;
     case SPANDEX_TUHW_C_ST: return hit >= 0 || !t->wb[t->wt].v;
     case SPANDEX_TUHW_C_RMW:
-        return empty && !(busy(t, q->line) & q->mask) && !t->ro.v && free_entry(t) >= 0;
+        return empty && !(busy(t, q->line) & q->mask) && !t->ro.v && free_entry(t) >= 0 &&
+               !(t->dn && (fwd_words(t, q->line) & q->mask));
     case SPANDEX_TUHW_C_ACQ: return empty && !t->co.v;
     case SPANDEX_TUHW_C_EVICT:
         if (!t->dn || q->mask == 0)
@@ -518,6 +532,9 @@ static void fwd_settle(spandex_tuhw_tm *t)
                 d[w] = t->pd.data[w];
         t->pd.v = 0;
         s.pm = f->pm;
+        s.later &= ~f->pm; /* a word probed stays probed (a re-send may have */
+                           /* made it a pending ReqO+data meanwhile)       */
+        s.now &= ~f->pm;
     }
     rest = s.pm & ~held;
     if (down && rest) { /* a downgrade of words the device does not hold */
@@ -541,10 +558,15 @@ static void fwd_settle(spandex_tuhw_tm *t)
             if (e->kind == K_WB)
                 e->dn |= s.wbm & e->mask;
             else if (e->kind == K_O || e->kind == K_OD)
-                e->dn |= (held | s.now) & e->mask & ~e->recv;
+                e->dn |= (held | s.now) & e->mask;
             else if (e->kind == K_V)
-                e->dn |= s.now & e->rpw & e->mask & ~e->recv;
+                e->dn |= s.now & e->rpw & e->mask;
         }
+    if (down && held) { /* a buffered store's word went with the answer */
+        for (i = 0; i < t->c.wb; i++)
+            if (t->wb[i].v && t->wb[i].line == f->line)
+                t->wb[i].mask &= ~held;
+    }
     if (s.later) {
         dfr *q = &t->df[t->dt];
         q->v = 1;
@@ -646,6 +668,11 @@ static mshr *alloc(spandex_tuhw_tm *t, unsigned kind, uint64_t line, uint64_t ma
 static void do_flush(spandex_tuhw_tm *t)
 {
     wbl *h = &t->wb[t->wh];
+    if (h->mask == 0) {
+        memset(h, 0, sizeof *h);
+        t->wh = wb_next(t, t->wh);
+        return;
+    }
     alloc(t, t->dn ? K_O : K_WT, h->line, h->mask);
     load_out(&t->ro, t->dn ? 3 : 2, 0, 0, h->line, h->mask, t->dn ? NULL : h->data);
     memset(h, 0, sizeof *h);
@@ -734,7 +761,7 @@ static rdy readies(const spandex_tuhw_tm *t, const act *a)
     rdy r;
     r.rq = !t->rq.v || a->kind == ACT_RSP;
     r.fq = t->dn ? !t->fq.v && a->kind != ACT_REPLAY && !t->df[t->dt].v : !t->fq.v || a->kind == ACT_FWD;
-    r.cq = (!t->cq.v || a->kind == ACT_CREQ) && !probing(t);
+    r.cq = (!t->cq.v || a->kind == ACT_CREQ) && !probing(t) && !(t->dn && a->kind == ACT_FWD && t->fq.ph == PH_FRESH);
     r.pd = !t->pd.v;
     return r;
 }

@@ -122,11 +122,11 @@ module spandex_tu_default (
   always @* begin
     free_any = 1'b0; free_idx = '0;
     cq_hit = 1'b0; cq_hit_idx = '0; cq_busy = '0;
-   cq_open = 1'b0;
+    cq_open = 1'b0;
     writes_open = 1'b0; m_any = 1'b0; m_idx = '0; s_any = 1'b0; s_idx = '0;
     e_out = '0; m_ok = 1'b0;
     h_v = 1'b0; h_line = '0; h_mask = '0;
-   h_data = '0;
+    h_data = '0;
     wb_full = 1'b0;
     for (i = B - 1; i >= 0; i = i - 1) begin
       if (b_v_q[i] && b_line_q[i*LB +: LB] == cq_line_q) begin
@@ -134,7 +134,7 @@ module spandex_tu_default (
       end
       if (wh_q == i[BI-1:0]) begin
         h_v = b_v_q[i]; h_line = b_line_q[i*LB +: LB]; h_mask = b_mask_q[i*W +: W];
-       h_data = b_data_q[i*W*WB +: W*WB];
+        h_data = b_data_q[i*W*WB +: W*WB];
       end
       if (wt_q == i[BI-1:0]) wb_full = b_v_q[i];
     end
@@ -143,7 +143,7 @@ module spandex_tu_default (
         free_any = 1'b1; free_idx = i[MI-1:0];
       end
       if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin
-       cq_open = 1'b1;
+        cq_open = 1'b1;
         cq_busy = cq_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
       end
       if (e_v_q[i] && e_kind_q[KB*i +: KB] != K_V) writes_open = 1'b1;
@@ -154,9 +154,9 @@ module spandex_tu_default (
       e_out = e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W] & ~e_rtr_q[i*W +: W];
       case (rq_type_q)
         4'd0, 4'd9: m_ok = e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & e_rpw_q[i*W +: W]) == '0;
-       4'd4: m_ok = e_kind_q[KB*i +: KB] == K_WTD ||
-                    (e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);
-       4'd2, 4'd3: m_ok = e_kind_q[KB*i +: KB] == K_WT;
+        4'd4: m_ok = e_kind_q[KB*i +: KB] == K_WTD ||
+                     (e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);
+        4'd2, 4'd3: m_ok = e_kind_q[KB*i +: KB] == K_WT;
         default: m_ok = 1'b0;
       endcase
       if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q && rq_mask_q != '0 && (rq_mask_q & ~e_out) == '0 && m_ok) begin
@@ -191,7 +191,7 @@ module spandex_tu_default (
       end
     m_merged = m_data;
     for (w = 0; w < W; w = w + 1)
-     if (rq_mask_q[w] && (rq_type_q == 4'd0 || rq_type_q == 4'd4)) m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];
+      if (rq_mask_q[w] && (rq_type_q == 4'd0 || rq_type_q == 4'd4)) m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];
     fill_data = m_merged;
     for (i = 0; i < B; i = i + 1)
       if (f_hit && f_idx == i[BI-1:0])
@@ -204,19 +204,19 @@ module spandex_tu_default (
   logic can_rsp, can_fwd, can_rs, can_fl, can_cq;
   logic a_pdb, a_rsp, a_fwd, a_rs, a_fl, a_cq, a_bad;
   always @* begin
-   probing = 1'b0;
+    probing = 1'b0;
     m_done = (m_recv | rq_mask_q) == m_mask;
     rsp_bad = !m_any;
-   can_rsp = rq_v_q && (rsp_bad || rq_type_q == 4'd9 || !m_done || m_kind == K_WT || !co_v_q);
-   f_bad = fq_type_q != 3'd0 && fq_type_q != 3'd5;
-   can_fwd = fq_v_q && (f_bad || !oo_v_q);
+    can_rsp = rq_v_q && (rsp_bad || rq_type_q == 4'd9 || !m_done || m_kind == K_WT || !co_v_q);
+    f_bad = fq_type_q != 3'd0 && fq_type_q != 3'd5;
+    can_fwd = fq_v_q && (f_bad || !oo_v_q);
     can_rs = !ro_v_q && s_any;
     can_fl = h_v && !ro_v_q && free_any && (h_busy & h_mask) == '0 &&
              !(cq_v_q && cq_type_q == 3'd1 && (cq_hit || !wb_full)) &&
              !(cq_v_q && cq_type_q == 3'd0 && !cq_hit);
     c_bad = cq_type_q > 3'd5 || (cq_type_q <= 3'd2 && cq_mask_q == '0);
     case (cq_type_q)
-     3'd0: c_ok = !cq_hit && !cq_open && !ro_v_q && free_any;
+      3'd0: c_ok = !cq_hit && !cq_open && !ro_v_q && free_any;
       3'd1: c_ok = cq_hit || !wb_full;
       3'd2: c_ok = !h_v && (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;
       3'd3: c_ok = !h_v && !co_v_q;
@@ -227,9 +227,9 @@ module spandex_tu_default (
     a_pdb = pd_v_q && !probing;
     a_rsp = !a_pdb && can_rsp;
     a_fwd = !a_pdb && !a_rsp && can_fwd;
-   a_rs = !a_pdb && !a_rsp && !a_fwd && can_rs;
-   a_fl = !a_pdb && !a_rsp && !a_fwd && !can_rs && can_fl;
-   a_cq = !a_pdb && !a_rsp && !a_fwd && !can_rs && !can_fl && can_cq;
+    a_rs = !a_pdb && !a_rsp && !a_fwd && can_rs;
+    a_fl = !a_pdb && !a_rsp && !a_fwd && !can_rs && can_fl;
+    a_cq = !a_pdb && !a_rsp && !a_fwd && !can_rs && !can_fl && can_cq;
     a_bad = a_pdb || (a_rsp && rsp_bad) || (a_fwd && f_bad) || (a_cq && c_bad);
   end
   
@@ -260,11 +260,11 @@ module spandex_tu_default (
     if (a_bad) begin
       err_d = 1'b1;
       if (a_pdb) pd_v_d = 1'b0;
-   end else if (a_rsp) begin
-     if (rq_type_q != 4'd9 && m_done && m_kind != K_WT) begin
-       co_v_d = 1'b1; co_type_d = m_kind == K_V ? 2'd0 : 2'd1; co_line_d = m_line; co_mask_d = m_mask;
-       co_data_d = m_kind == K_V ? fill_data : m_merged;
-     end
+    end else if (a_rsp) begin
+      if (rq_type_q != 4'd9 && m_done && m_kind != K_WT) begin
+        co_v_d = 1'b1; co_type_d = m_kind == K_V ? 2'd0 : 2'd1; co_line_d = m_line; co_mask_d = m_mask;
+        co_data_d = m_kind == K_V ? fill_data : m_merged;
+      end
       for (i = 0; i < M; i = i + 1)
         if (m_idx == i[MI-1:0]) begin
           if (rq_type_q == 4'd9) begin
@@ -281,29 +281,29 @@ module spandex_tu_default (
             e_data_d[i*W*WB +: W*WB] = m_merged;
           end
         end
-   end else if (a_fwd) begin
-     // GPU coherence owns nothing: a FwdReqV gets a Nack, an Inv an Ack
-     oo_v_d = 1'b1; oo_line_d = fq_line_q; oo_mask_d = fq_mask_q;
-     oo_type_d = fq_type_q == 3'd0 ? 4'd9 : 4'd8;
-     oo_llc_d = fq_type_q != 3'd0;
-     oo_dst_d = fq_type_q == 3'd0 ? fq_req_q : '0;
+    end else if (a_fwd) begin
+      // GPU coherence owns nothing: a FwdReqV gets a Nack, an Inv an Ack
+      oo_v_d = 1'b1; oo_line_d = fq_line_q; oo_mask_d = fq_mask_q;
+      oo_type_d = fq_type_q == 3'd0 ? 4'd9 : 4'd8;
+      oo_llc_d = fq_type_q != 3'd0;
+      oo_dst_d = fq_type_q == 3'd0 ? fq_req_q : '0;
     end else if (a_rs) begin
       ro_v_d = 1'b1; ro_line_d = s_line; ro_mask_d = s_rtr; ro_op_d = '0; ro_data_d = '0;
-     ro_type_d = s_nk >= NACK_LIMIT ? 3'd4 : 3'd0;
+      ro_type_d = s_nk >= NACK_LIMIT ? 3'd4 : 3'd0;
       for (i = 0; i < M; i = i + 1)
         if (s_idx == i[MI-1:0]) begin
           if (s_nk >= NACK_LIMIT) e_rpw_d[i*W +: W] = e_rpw_q[i*W +: W] | s_rtr;
           e_rtr_d[i*W +: W] = '0; e_snd_d[i] = 1'b0;
         end
     end else if (a_fl) begin
-     // the oldest buffered line leaves as one ReqWT
+      // the oldest buffered line leaves as one ReqWT
       for (i = 0; i < M; i = i + 1)
         if (free_idx == i[MI-1:0]) begin
-         e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WT; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;
+          e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WT; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;
           e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
           e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
         end
-     ro_v_d = 1'b1; ro_type_d = 3'd2; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = h_data;
+      ro_v_d = 1'b1; ro_type_d = 3'd2; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = h_data;
       for (i = 0; i < B; i = i + 1)
         if (wh_q == i[BI-1:0]) begin
           b_v_d[i] = 1'b0; b_line_d[i*LB +: LB] = '0; b_mask_d[i*W +: W] = '0; b_data_d[i*W*WB +: W*WB] = '0;
@@ -314,15 +314,15 @@ module spandex_tu_default (
         3'd0, 3'd2: begin
           for (i = 0; i < M; i = i + 1)
             if (free_idx == i[MI-1:0]) begin
-             e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = cq_type_q == 3'd0 ? K_V : K_WTD;
+              e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = cq_type_q == 3'd0 ? K_V : K_WTD;
               e_line_d[i*LB +: LB] = cq_line_q; e_mask_d[i*W +: W] = cq_mask_q;
               e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
               e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
             end
           ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q;
-         ro_type_d = cq_type_q == 3'd0 ? 3'd0 : 3'd4;
-         ro_op_d = cq_type_q == 3'd0 ? 3'd0 : cq_op_q;
-         ro_data_d = cq_type_q == 3'd0 ? '0 : cq_data_q;
+          ro_type_d = cq_type_q == 3'd0 ? 3'd0 : 3'd4;
+          ro_op_d = cq_type_q == 3'd0 ? 3'd0 : cq_op_q;
+          ro_data_d = cq_type_q == 3'd0 ? '0 : cq_data_q;
         end
         3'd1: begin
           for (i = 0; i < B; i = i + 1)
@@ -343,7 +343,7 @@ module spandex_tu_default (
       endcase
     end
     if (a_rsp) rq_v_d = 1'b0;
-   if (a_fwd) fq_v_d = 1'b0;
+    if (a_fwd) fq_v_d = 1'b0;
     if (a_cq) cq_v_d = 1'b0;
     if (c_req_valid_i && c_req_ready_o) begin
       cq_v_d = 1'b1; cq_type_d = c_req_type_i; cq_line_d = c_req_line_i; cq_mask_d = c_req_mask_i;

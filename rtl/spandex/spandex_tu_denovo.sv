@@ -141,7 +141,7 @@ module spandex_tu_denovo (
   logic [KB-1:0] m_kind;
   logic [3:0] s_nk;
   logic m_ok;
-  logic [W-1:0] m_rpw, m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask;
+  logic [W-1:0] m_rpw, m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask, h_fw, c_fw;
   logic [W*WB-1:0] f_wbdata;
   logic [LB-1:0] d_line;
   logic [2:0] d_type;
@@ -154,7 +154,8 @@ module spandex_tu_denovo (
     e_out = '0; m_ok = 1'b0;
     h_v = 1'b0; h_line = '0; h_mask = '0;
     wb_full = 1'b0;
-   d_v = 1'b0; d_line = '0; d_mask = '0; d_type = '0; d_req = '0; df_full = 1'b0; f_back = '0;
+    d_v = 1'b0; d_line = '0; d_mask = '0; d_type = '0; d_req = '0; df_full = 1'b0; f_back = '0;
+    h_fw = '0; c_fw = '0;
     for (i = B - 1; i >= 0; i = i - 1) begin
       if (b_v_q[i] && b_line_q[i*LB +: LB] == cq_line_q) begin
         cq_hit = 1'b1; cq_hit_idx = i[BI-1:0];
@@ -164,21 +165,28 @@ module spandex_tu_denovo (
       end
       if (wt_q == i[BI-1:0]) wb_full = b_v_q[i];
     end
-   // the oldest delayed request; the ring full; the words delayed on the forward's line
-   for (i = 0; i < D; i = i + 1) begin
-     if (dh_q == i[DI-1:0]) begin
-       d_v = df_v_q[i]; d_line = df_line_q[i*LB +: LB]; d_mask = df_mask_q[i*W +: W];
-       d_type = df_type_q[i*3 +: 3]; d_req = df_req_q[i*DB +: DB];
-     end
-     if (dt_q == i[DI-1:0]) df_full = df_v_q[i];
-     if (df_v_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_back = f_back | df_mask_q[i*W +: W];
-   end
+    // the oldest delayed request; the ring full; the words delayed on the forward's line
+    for (i = 0; i < D; i = i + 1) begin
+      if (dh_q == i[DI-1:0]) begin
+        d_v = df_v_q[i]; d_line = df_line_q[i*LB +: LB]; d_mask = df_mask_q[i*W +: W];
+        d_type = df_type_q[i*3 +: 3]; d_req = df_req_q[i*DB +: DB];
+      end
+      if (dt_q == i[DI-1:0]) df_full = df_v_q[i];
+      if (df_v_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_back = f_back | df_mask_q[i*W +: W];
+    end
+    // the words of the flush's and the cache request's lines a delayed or buffered forward names
+    for (i = 0; i < D; i = i + 1) begin
+      if (df_v_q[i] && df_line_q[i*LB +: LB] == h_line) h_fw = h_fw | df_mask_q[i*W +: W];
+      if (df_v_q[i] && df_line_q[i*LB +: LB] == cq_line_q) c_fw = c_fw | df_mask_q[i*W +: W];
+    end
+    if (fq_v_q && fq_line_q == h_line) h_fw = h_fw | fq_mask_q;
+    if (fq_v_q && fq_line_q == cq_line_q) c_fw = c_fw | fq_mask_q;
     for (i = M - 1; i >= 0; i = i - 1) begin
       if (!e_v_q[i]) begin
         free_any = 1'b1; free_idx = i[MI-1:0];
       end
       if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin
-        cq_busy = cq_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
+        cq_busy = cq_busy | e_mask_q[i*W +: W]; // an entry's words stay busy until it completes
       end
       if (e_v_q[i] && e_kind_q[KB*i +: KB] != K_V) writes_open = 1'b1;
       if (e_v_q[i] && e_snd_q[i]) begin
@@ -188,13 +196,13 @@ module spandex_tu_denovo (
       e_out = e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W] & ~e_rtr_q[i*W +: W];
       case (rq_type_q)
         4'd0, 4'd9: m_ok = e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & e_rpw_q[i*W +: W]) == '0;
-       4'd4: m_ok = e_kind_q[KB*i +: KB] == K_WTD ||
-                    (!ODATA && e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);
-       4'd5: m_ok = e_kind_q[KB*i +: KB] == K_OD ||
-                    (ODATA && e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);
-       4'd2: m_ok = e_kind_q[KB*i +: KB] == K_WT;
-       4'd3: m_ok = e_kind_q[KB*i +: KB] == K_WT || e_kind_q[KB*i +: KB] == K_O;
-       4'd6: m_ok = e_kind_q[KB*i +: KB] == K_WB && rq_mask_q == e_mask_q[i*W +: W];
+        4'd4: m_ok = e_kind_q[KB*i +: KB] == K_WTD ||
+                     (!ODATA && e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);
+        4'd5: m_ok = e_kind_q[KB*i +: KB] == K_OD ||
+                     (ODATA && e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);
+        4'd2: m_ok = e_kind_q[KB*i +: KB] == K_WT;
+        4'd3: m_ok = e_kind_q[KB*i +: KB] == K_WT || e_kind_q[KB*i +: KB] == K_O;
+        4'd6: m_ok = e_kind_q[KB*i +: KB] == K_WB && rq_mask_q == e_mask_q[i*W +: W];
         default: m_ok = 1'b0;
       endcase
       if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q && rq_mask_q != '0 && (rq_mask_q & ~e_out) == '0 && m_ok) begin
@@ -206,19 +214,18 @@ module spandex_tu_denovo (
   // the fields of the matched and the re-sending entry; the head's open words
   always @* begin
     m_kind = '0; m_line = '0; m_mask = '0; m_recv = '0; m_data = '0;
-   m_rpw = '0; m_dn = '0;
+    m_rpw = '0; m_dn = '0;
     s_line = '0; s_rtr = '0; s_nk = '0; h_busy = '0;
     for (i = 0; i < M; i = i + 1) begin
       if (m_idx == i[MI-1:0]) begin
         m_kind = e_kind_q[KB*i +: KB]; m_line = e_line_q[i*LB +: LB]; m_mask = e_mask_q[i*W +: W];
         m_recv = e_recv_q[i*W +: W]; m_data = e_data_q[i*W*WB +: W*WB];
-       m_rpw = e_rpw_q[i*W +: W]; m_dn = e_dn_q[i*W +: W];
+        m_rpw = e_rpw_q[i*W +: W]; m_dn = e_dn_q[i*W +: W];
       end
       if (s_idx == i[MI-1:0]) begin
         s_line = e_line_q[i*LB +: LB]; s_rtr = e_rtr_q[i*W +: W]; s_nk = e_nk_q[4*i +: 4];
       end
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == h_line)
-        h_busy = h_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
+      if (e_v_q[i] && e_line_q[i*LB +: LB] == h_line) h_busy = h_busy | e_mask_q[i*W +: W];
     end
   end
   
@@ -226,27 +233,23 @@ module spandex_tu_denovo (
   // odata replacement), a pending ReqWB not yet answered (and its data); the same
   // pending ReqO+data test for the oldest delayed request's line
   always @* begin
-    f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0;
-    for (i = 0; i < M; i = i + 1) begin
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
-        if (e_kind_q[KB*i +: KB] == K_OD)
-          f_rmw = f_rmw | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
-        if (ODATA && e_kind_q[KB*i +: KB] == K_V)
-          f_rmw = f_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
-        if (e_kind_q[KB*i +: KB] == K_WB) begin
-          f_wbm = f_wbm | (fq_mask_q & e_mask_q[i*W +: W] & ~e_dn_q[i*W +: W]);
-          for (w = 0; w < W; w = w + 1)
-            if (fq_mask_q[w] && e_mask_q[i*W + w] && !e_dn_q[i*W + w])
-              f_wbdata[w*WB +: WB] = e_data_q[(i*W + w)*WB +: WB];
-        end
-      end
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin
-        if (e_kind_q[KB*i +: KB] == K_OD)
-          d_rmw = d_rmw | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
-        if (ODATA && e_kind_q[KB*i +: KB] == K_V)
-          d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
-      end
-    end
+     f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0;
+     for (i = 0; i < M; i = i + 1) begin
+       if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
+         if (e_kind_q[KB*i +: KB] == K_OD) f_rmw = f_rmw | e_mask_q[i*W +: W];
+         if (ODATA && e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);
+         if (e_kind_q[KB*i +: KB] == K_WB) begin
+           f_wbm = f_wbm | (fq_mask_q & e_mask_q[i*W +: W] & ~e_dn_q[i*W +: W]);
+           for (w = 0; w < W; w = w + 1)
+             if (fq_mask_q[w] && e_mask_q[i*W + w] && !e_dn_q[i*W + w])
+               f_wbdata[w*WB +: WB] = e_data_q[(i*W + w)*WB +: WB];
+         end
+       end
+       if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin
+         if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];
+         if (ODATA && e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);
+       end
+     end
   end
   
   // the response's data merged; a read's fill with the buffered stores over it
@@ -258,8 +261,8 @@ module spandex_tu_denovo (
       end
     m_merged = m_data;
     for (w = 0; w < W; w = w + 1)
-     if (rq_mask_q[w] && (rq_type_q == 4'd0 || rq_type_q == 4'd4 || rq_type_q == 4'd5))
-       m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];
+      if (rq_mask_q[w] && (rq_type_q == 4'd0 || rq_type_q == 4'd4 || rq_type_q == 4'd5))
+        m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];
     fill_data = m_merged;
     for (i = 0; i < B; i = i + 1)
       if (f_hit && f_idx == i[BI-1:0])
@@ -274,56 +277,62 @@ module spandex_tu_denovo (
   logic m_co, can_rp, a_rp, f_down;
   logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest;
   always @* begin
-   probing = fq_v_q && fq_ph_q == 2'd1;
+    probing = fq_v_q && fq_ph_q == 2'd1;
     m_done = (m_recv | rq_mask_q) == m_mask;
     rsp_bad = !m_any;
-   // a completion the cache hears of: a fill, a value, words now owned
-   m_co = m_kind == K_V || m_kind == K_WTD || m_kind == K_OD || (m_kind == K_O && (m_mask & ~m_dn) != '0);
-   can_rsp = rq_v_q && !probing && (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q);
-   // the forward's words: from a write-back, at once on a pending ReqO+data (FwdReqO),
-   // delayed, probed; after the probe, those the cache held and the rest
-   f_down = fq_type_q != 3'd0;
-   f_now = fq_type_q == 3'd2 ? f_rmw & fq_mask_q : '0;
-   f_later = fq_type_q == 3'd2 ? (fq_rp_q ? '0 : f_back) & fq_mask_q & ~f_rmw & ~f_wbm
-                               : (f_rmw | (fq_rp_q ? '0 : f_back)) & fq_mask_q & ~f_wbm;
-   f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;
-   f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;
-   f_rest = f_pm & ~f_held;
-   f_bad = fq_ph_q == 2'd0 && fq_type_q > 3'd5;
-   case (fq_ph_q)
-     2'd2: can_fwd = fq_v_q && !oo_v_q;
-     2'd1: can_fwd = fq_v_q && pd_v_q;
-     default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !oo_v_q :
-                        f_pm == '0 || (!pr_v_q && !co_v_q &&
-                         !(cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q))));
-   endcase
-   can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0;
+    // a completion the cache hears of: a fill, a value, words now owned
+    m_co = m_kind == K_V || m_kind == K_WTD || m_kind == K_OD || (m_kind == K_O && (m_mask & ~m_dn) != '0);
+    // a RspWB waits for a forward that came first and takes words from the write-back
+    can_rsp = rq_v_q && !probing && (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q) &&
+              !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0);
+    // the forward's words: from a write-back, at once on a pending ReqO+data (FwdReqO),
+    // delayed, probed; after the probe, those the cache held and the rest
+    f_down = fq_type_q != 3'd0;
+    // (a word probed stays probed: a re-send may have made it a pending ReqO+data meanwhile)
+    f_now = fq_type_q == 3'd2 ? f_rmw & fq_mask_q & ~(fq_ph_q == 2'd1 ? fq_pm_q : '0) : '0;
+    f_later = (fq_type_q == 3'd2 ? (fq_rp_q ? '0 : f_back) & fq_mask_q & ~f_rmw & ~f_wbm
+                                 : (f_rmw | (fq_rp_q ? '0 : f_back)) & fq_mask_q & ~f_wbm) &
+              ~(fq_ph_q == 2'd1 ? fq_pm_q : '0);
+    f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;
+    f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;
+    f_rest = f_pm & ~f_held;
+    f_bad = fq_ph_q == 2'd0 && fq_type_q > 3'd5;
+    case (fq_ph_q)
+      2'd2: can_fwd = fq_v_q && !oo_v_q;
+      2'd1: can_fwd = fq_v_q && pd_v_q;
+      default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !oo_v_q :
+                         f_pm == '0 || (!pr_v_q && !co_v_q &&
+                          !(cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q))));
+    endcase
+    can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0;
     can_rs = !ro_v_q && s_any;
-    can_fl = h_v && !ro_v_q && free_any && (h_busy & h_mask) == '0 &&
+    // a line whose stores all went with answers is dropped at once
+    can_fl = h_v && (h_mask == '0 || (!ro_v_q && free_any && (h_busy & h_mask) == '0 && (h_fw & h_mask) == '0 &&
              !(cq_v_q && cq_type_q == 3'd1 && (cq_hit || !wb_full)) &&
-             !(cq_v_q && cq_type_q == 3'd0 && !cq_hit);
+             !(cq_v_q && cq_type_q == 3'd0 && !cq_hit)));
     c_bad = cq_type_q > 3'd5 || (cq_type_q <= 3'd2 && cq_mask_q == '0);
     case (cq_type_q)
-     3'd0: c_ok = (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;
+      3'd0: c_ok = (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;
       3'd1: c_ok = cq_hit || !wb_full;
-      3'd2: c_ok = !h_v && (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;
+      3'd2: c_ok = !h_v && (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any && (c_fw & cq_mask_q) == '0;
       3'd3: c_ok = !h_v && !co_v_q;
       3'd4: c_ok = !h_v && !writes_open && !co_v_q;
-     3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || ((cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any));
+      3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || ((cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any));
       default: c_ok = !co_v_q;
     endcase
     can_cq = cq_v_q && (c_bad || c_ok);
     a_pdb = pd_v_q && !probing;
     a_rsp = !a_pdb && can_rsp;
     a_fwd = !a_pdb && !a_rsp && can_fwd;
-   a_rp = !a_pdb && !a_rsp && !a_fwd && can_rp;
-   a_rs = !a_pdb && !a_rsp && !a_fwd && !can_rp && can_rs;
-   a_fl = !a_pdb && !a_rsp && !a_fwd && !can_rp && !can_rs && can_fl;
-   a_cq = !a_pdb && !a_rsp && !a_fwd && !can_rp && !can_rs && !can_fl && can_cq;
+    a_rp = !a_pdb && !a_rsp && !a_fwd && can_rp;
+    a_rs = !a_pdb && !a_rsp && !a_fwd && !can_rp && can_rs;
+    a_fl = !a_pdb && !a_rsp && !a_fwd && !can_rp && !can_rs && can_fl;
+    a_cq = !a_pdb && !a_rsp && !a_fwd && !can_rp && !can_rs && !can_fl && can_cq;
     a_bad = a_pdb || (a_rsp && rsp_bad) || (a_fwd && f_bad) || (a_cq && c_bad);
   end
   
-  assign c_req_ready_o = (!cq_v_q || a_cq) && !probing;
+  // nor in the cycle a fresh forward is handled (it may send a probe)
+  assign c_req_ready_o = (!cq_v_q || a_cq) && !probing && !(a_fwd && fq_ph_q == 2'd0);
   assign rsp_ready_o = !rq_v_q || a_rsp;
   // no forward taken while a delayed one comes back or every slot is taken
   assign fwd_ready_o = !fq_v_q && !a_rp && !df_full;
@@ -336,12 +345,12 @@ module spandex_tu_denovo (
     rq_v_d = rq_v_q; rq_type_d = rq_type_q; rq_line_d = rq_line_q; rq_mask_d = rq_mask_q; rq_data_d = rq_data_q;
     fq_v_d = fq_v_q; fq_type_d = fq_type_q; fq_line_d = fq_line_q; fq_mask_d = fq_mask_q; fq_req_d = fq_req_q;
     pd_v_d = pd_v_q;
-   fq_rp_d = fq_rp_q; fq_ph_d = fq_ph_q; fq_todo_d = fq_todo_q; fq_pm_d = fq_pm_q; fq_ans_d = fq_ans_q;
-   fq_nack_d = fq_nack_q; fq_data_d = fq_data_q; pd_mask_d = pd_mask_q; pd_data_d = pd_data_q;
-   pr_v_d = pr_v_q; pr_down_d = pr_down_q; pr_line_d = pr_line_q; pr_mask_d = pr_mask_q;
-   co_own_d = co_own_q; oo_data_d = oo_data_q; e_dn_d = e_dn_q;
-   df_v_d = df_v_q; df_type_d = df_type_q; df_req_d = df_req_q; df_line_d = df_line_q; df_mask_d = df_mask_q;
-   dh_d = dh_q; dt_d = dt_q;
+    fq_rp_d = fq_rp_q; fq_ph_d = fq_ph_q; fq_todo_d = fq_todo_q; fq_pm_d = fq_pm_q; fq_ans_d = fq_ans_q;
+    fq_nack_d = fq_nack_q; fq_data_d = fq_data_q; pd_mask_d = pd_mask_q; pd_data_d = pd_data_q;
+    pr_v_d = pr_v_q; pr_down_d = pr_down_q; pr_line_d = pr_line_q; pr_mask_d = pr_mask_q;
+    co_own_d = co_own_q; oo_data_d = oo_data_q; e_dn_d = e_dn_q;
+    df_v_d = df_v_q; df_type_d = df_type_q; df_req_d = df_req_q; df_line_d = df_line_q; df_mask_d = df_mask_q;
+    dh_d = dh_q; dt_d = dt_q;
     ro_v_d = ro_v_q; ro_type_d = ro_type_q; ro_line_d = ro_line_q; ro_mask_d = ro_mask_q; ro_op_d = ro_op_q;
     ro_data_d = ro_data_q;
     oo_v_d = oo_v_q; oo_type_d = oo_type_q; oo_llc_d = oo_llc_q; oo_dst_d = oo_dst_q; oo_line_d = oo_line_q;
@@ -354,20 +363,20 @@ module spandex_tu_denovo (
     if (ro_v_q && req_ready_i) ro_v_d = 1'b0;
     if (oo_v_q && out_ready_i) oo_v_d = 1'b0;
     if (co_v_q && c_rsp_ready_i) co_v_d = 1'b0;
-   if (pr_v_q && c_prb_ready_i) pr_v_d = 1'b0;
+    if (pr_v_q && c_prb_ready_i) pr_v_d = 1'b0;
     if (a_bad) begin
       err_d = 1'b1;
       if (a_pdb) pd_v_d = 1'b0;
-     if (a_fwd) fq_v_d = 1'b0;
-   end else if (a_rsp) begin
-     if (rq_type_q != 4'd9 && m_done && m_co) begin
-       // FILL (owned: odata replacements), VALUE (owned: a ReqO+data's word), OWN
-       co_v_d = 1'b1; co_line_d = m_line;
-       co_type_d = m_kind == K_V ? 2'd0 : m_kind == K_O ? 2'd3 : 2'd1;
-       co_mask_d = m_kind == K_O ? m_mask & ~m_dn : m_mask;
-       co_data_d = m_kind == K_V ? fill_data : m_kind == K_O ? '0 : m_merged;
-       co_own_d = m_kind == K_V ? (ODATA ? m_rpw & ~m_dn : '0) : m_kind == K_WTD ? '0 : m_mask & ~m_dn;
-     end
+      if (a_fwd) fq_v_d = 1'b0;
+    end else if (a_rsp) begin
+      if (rq_type_q != 4'd9 && m_done && m_co) begin
+        // FILL (owned: odata replacements), VALUE (owned: a ReqO+data's word), OWN
+        co_v_d = 1'b1; co_line_d = m_line;
+        co_type_d = m_kind == K_V ? 2'd0 : m_kind == K_O ? 2'd3 : 2'd1;
+        co_mask_d = m_kind == K_O ? m_mask & ~m_dn : m_mask;
+        co_data_d = m_kind == K_V ? fill_data : m_kind == K_O ? '0 : m_merged;
+        co_own_d = m_kind == K_V ? (ODATA ? m_rpw & ~m_dn : '0) : m_kind == K_WTD ? '0 : m_mask & ~m_dn;
+      end
       for (i = 0; i < M; i = i + 1)
         if (m_idx == i[MI-1:0]) begin
           if (rq_type_q == 4'd9) begin
@@ -379,106 +388,111 @@ module spandex_tu_denovo (
             e_v_d[i] = 1'b0; e_snd_d[i] = 1'b0; e_kind_d[i*KB +: KB] = '0; e_nk_d[i*4 +: 4] = '0;
             e_line_d[i*LB +: LB] = '0; e_mask_d[i*W +: W] = '0; e_recv_d[i*W +: W] = '0;
             e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
-           e_dn_d[i*W +: W] = '0;
+            e_dn_d[i*W +: W] = '0;
           end else begin
             e_recv_d[i*W +: W] = m_recv | rq_mask_q;
             e_data_d[i*W*WB +: W*WB] = m_merged;
           end
         end
-   end else if (a_fwd && fq_ph_q == 2'd2) begin
-     // the answers leave one a cycle: the answer, RspRvkO (FwdReqS), the Nack
-     oo_v_d = 1'b1; oo_line_d = fq_line_q;
-     if (fq_todo_q[0]) begin
-       oo_mask_d = fq_ans_q; oo_data_d = fq_data_q;
-       oo_llc_d = fq_type_q == 3'd4; oo_dst_d = fq_type_q == 3'd4 ? '0 : fq_req_q;
-       case (fq_type_q)
-         3'd0: oo_type_d = 4'd0;
-         3'd1: oo_type_d = 4'd1;
-         3'd2: oo_type_d = 4'd3;
-         3'd3: oo_type_d = 4'd5;
-         default: oo_type_d = 4'd7;
-       endcase
-       fq_todo_d = fq_todo_q & 3'b110;
-     end else if (fq_todo_q[1]) begin
-       oo_type_d = 4'd7; oo_llc_d = 1'b1; oo_dst_d = '0; oo_mask_d = fq_ans_q; oo_data_d = fq_data_q;
-       fq_todo_d = fq_todo_q & 3'b100;
-     end else begin
-       oo_type_d = 4'd9; oo_llc_d = 1'b0; oo_dst_d = fq_req_q; oo_mask_d = fq_nack_q; oo_data_d = '0;
-       fq_todo_d = '0;
-     end
-     if (fq_todo_d == '0) fq_v_d = 1'b0;
-   end else if (a_fwd && fq_ph_q == 2'd0 && fq_type_q == 3'd5) begin
-     // an Inv: Ack to the LLC (DeNovo keeps no Shared data)
-     oo_v_d = 1'b1; oo_type_d = 4'd8; oo_llc_d = 1'b1; oo_dst_d = '0; oo_line_d = fq_line_q;
-     oo_mask_d = fq_mask_q; oo_data_d = '0;
-     fq_v_d = 1'b0;
-   end else if (a_fwd && fq_ph_q == 2'd0 && f_pm != '0) begin
-     // the cache is asked for the words it holds (owned, or owned pending)
-     pr_v_d = 1'b1; pr_line_d = fq_line_q; pr_mask_d = f_pm; pr_down_d = f_down;
-     fq_pm_d = f_pm; fq_ph_d = 2'd1;
-   end else if (a_fwd) begin
-     // every word known: answers set, downgrades marked, the rest delayed
-     if (fq_ph_q == 2'd1) pd_v_d = 1'b0;
-     if (f_down && f_rest != '0) begin
-       err_d = 1'b1; fq_v_d = 1'b0;
-     end else begin
-       for (i = 0; i < M; i = i + 1)
-         if (f_down && e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
-           if (e_kind_q[KB*i +: KB] == K_WB)
-             e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_wbm & e_mask_q[i*W +: W]);
-           else if (e_kind_q[KB*i +: KB] == K_O || e_kind_q[KB*i +: KB] == K_OD)
-             e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | ((f_held | f_now) & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
-           else if (e_kind_q[KB*i +: KB] == K_V)
-             e_dn_d[i*W +: W] = e_dn_q[i*W +: W] |
-                                (f_now & e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
-         end
-       if (f_later != '0) begin
-         for (i = 0; i < D; i = i + 1)
-           if (dt_q == i[DI-1:0]) begin
-             df_v_d[i] = 1'b1; df_type_d[i*3 +: 3] = fq_type_q; df_req_d[i*DB +: DB] = fq_req_q;
-             df_line_d[i*LB +: LB] = fq_line_q; df_mask_d[i*W +: W] = f_later;
-           end
-         dt_d = dt_q == D_LAST ? '0 : dt_q + 1'b1;
-       end
-       fq_ans_d = f_held | f_wbm | f_now;
-       fq_nack_d = f_down ? '0 : f_rest;
-       fq_todo_d = {!f_down && f_rest != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,
-                    (f_held | f_wbm | f_now) != '0};
-       for (w = 0; w < W; w = w + 1)
-         fq_data_d[w*WB +: WB] = fq_type_q == 3'd2 ? '0 :
-                                 f_wbm[w] ? f_wbdata[w*WB +: WB] :
-                                 f_held[w] ? pd_data_q[w*WB +: WB] : '0;
-       fq_ph_d = 2'd2;
-       if (fq_todo_d == '0) fq_v_d = 1'b0;
-     end
-   end else if (a_rp) begin
-     // the oldest delayed request comes back as a fresh forward
-     fq_v_d = 1'b1; fq_type_d = d_type; fq_req_d = d_req; fq_line_d = d_line; fq_mask_d = d_mask;
-     fq_rp_d = 1'b1; fq_ph_d = 2'd0; fq_todo_d = '0;
-     for (i = 0; i < D; i = i + 1)
-       if (dh_q == i[DI-1:0]) begin
-         df_v_d[i] = 1'b0; df_type_d[i*3 +: 3] = '0; df_req_d[i*DB +: DB] = '0; df_line_d[i*LB +: LB] = '0;
-         df_mask_d[i*W +: W] = '0;
-       end
-     dh_d = dh_q == D_LAST ? '0 : dh_q + 1'b1;
+    end else if (a_fwd && fq_ph_q == 2'd2) begin
+      // the answers leave one a cycle: the answer, RspRvkO (FwdReqS), the Nack
+      oo_v_d = 1'b1; oo_line_d = fq_line_q;
+      if (fq_todo_q[0]) begin
+        oo_mask_d = fq_ans_q; oo_data_d = fq_data_q;
+        oo_llc_d = fq_type_q == 3'd4; oo_dst_d = fq_type_q == 3'd4 ? '0 : fq_req_q;
+        case (fq_type_q)
+          3'd0: oo_type_d = 4'd0;
+          3'd1: oo_type_d = 4'd1;
+          3'd2: oo_type_d = 4'd3;
+          3'd3: oo_type_d = 4'd5;
+          default: oo_type_d = 4'd7;
+        endcase
+        fq_todo_d = fq_todo_q & 3'b110;
+      end else if (fq_todo_q[1]) begin
+        oo_type_d = 4'd7; oo_llc_d = 1'b1; oo_dst_d = '0; oo_mask_d = fq_ans_q; oo_data_d = fq_data_q;
+        fq_todo_d = fq_todo_q & 3'b100;
+      end else begin
+        oo_type_d = 4'd9; oo_llc_d = 1'b0; oo_dst_d = fq_req_q; oo_mask_d = fq_nack_q; oo_data_d = '0;
+        fq_todo_d = '0;
+      end
+      if (fq_todo_d == '0) fq_v_d = 1'b0;
+    end else if (a_fwd && fq_ph_q == 2'd0 && fq_type_q == 3'd5) begin
+      // an Inv: Ack to the LLC (DeNovo keeps no Shared data)
+      oo_v_d = 1'b1; oo_type_d = 4'd8; oo_llc_d = 1'b1; oo_dst_d = '0; oo_line_d = fq_line_q;
+      oo_mask_d = fq_mask_q; oo_data_d = '0;
+      fq_v_d = 1'b0;
+    end else if (a_fwd && fq_ph_q == 2'd0 && f_pm != '0) begin
+      // the cache is asked for the words it holds (owned, or owned pending)
+      pr_v_d = 1'b1; pr_line_d = fq_line_q; pr_mask_d = f_pm; pr_down_d = f_down;
+      fq_pm_d = f_pm; fq_ph_d = 2'd1;
+    end else if (a_fwd) begin
+      // every word known: answers set, downgrades marked, the rest delayed
+      if (fq_ph_q == 2'd1) pd_v_d = 1'b0;
+      if (f_down && f_rest != '0) begin
+        err_d = 1'b1; fq_v_d = 1'b0;
+      end else begin
+        for (i = 0; i < M; i = i + 1)
+          if (f_down && e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
+            if (e_kind_q[KB*i +: KB] == K_WB)
+              e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_wbm & e_mask_q[i*W +: W]);
+            else if (e_kind_q[KB*i +: KB] == K_O || e_kind_q[KB*i +: KB] == K_OD)
+              e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | ((f_held | f_now) & e_mask_q[i*W +: W]);
+            else if (e_kind_q[KB*i +: KB] == K_V)
+              e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_now & e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);
+          end
+        // a buffered store's word went with the answer
+        for (i = 0; i < B; i = i + 1)
+          if (f_down && b_v_q[i] && b_line_q[i*LB +: LB] == fq_line_q)
+            b_mask_d[i*W +: W] = b_mask_q[i*W +: W] & ~f_held;
+        if (f_later != '0) begin
+          for (i = 0; i < D; i = i + 1)
+            if (dt_q == i[DI-1:0]) begin
+              df_v_d[i] = 1'b1; df_type_d[i*3 +: 3] = fq_type_q; df_req_d[i*DB +: DB] = fq_req_q;
+              df_line_d[i*LB +: LB] = fq_line_q; df_mask_d[i*W +: W] = f_later;
+            end
+          dt_d = dt_q == D_LAST ? '0 : dt_q + 1'b1;
+        end
+        fq_ans_d = f_held | f_wbm | f_now;
+        fq_nack_d = f_down ? '0 : f_rest;
+        fq_todo_d = {!f_down && f_rest != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,
+                     (f_held | f_wbm | f_now) != '0};
+        for (w = 0; w < W; w = w + 1)
+          fq_data_d[w*WB +: WB] = fq_type_q == 3'd2 ? '0 :
+                                  f_wbm[w] ? f_wbdata[w*WB +: WB] :
+                                  f_held[w] ? pd_data_q[w*WB +: WB] : '0;
+        fq_ph_d = 2'd2;
+        if (fq_todo_d == '0) fq_v_d = 1'b0;
+      end
+    end else if (a_rp) begin
+      // the oldest delayed request comes back as a fresh forward
+      fq_v_d = 1'b1; fq_type_d = d_type; fq_req_d = d_req; fq_line_d = d_line; fq_mask_d = d_mask;
+      fq_rp_d = 1'b1; fq_ph_d = 2'd0; fq_todo_d = '0;
+      for (i = 0; i < D; i = i + 1)
+        if (dh_q == i[DI-1:0]) begin
+          df_v_d[i] = 1'b0; df_type_d[i*3 +: 3] = '0; df_req_d[i*DB +: DB] = '0; df_line_d[i*LB +: LB] = '0;
+          df_mask_d[i*W +: W] = '0;
+        end
+      dh_d = dh_q == D_LAST ? '0 : dh_q + 1'b1;
     end else if (a_rs) begin
       ro_v_d = 1'b1; ro_line_d = s_line; ro_mask_d = s_rtr; ro_op_d = '0; ro_data_d = '0;
-     ro_type_d = s_nk >= NACK_LIMIT ? (ODATA ? 3'd5 : 3'd4) : 3'd0;
+      ro_type_d = s_nk >= NACK_LIMIT ? (ODATA ? 3'd5 : 3'd4) : 3'd0;
       for (i = 0; i < M; i = i + 1)
         if (s_idx == i[MI-1:0]) begin
           if (s_nk >= NACK_LIMIT) e_rpw_d[i*W +: W] = e_rpw_q[i*W +: W] | s_rtr;
           e_rtr_d[i*W +: W] = '0; e_snd_d[i] = 1'b0;
         end
     end else if (a_fl) begin
-     // the oldest buffered line leaves as one ReqO (the cache holds the data)
+      // the oldest buffered line leaves as one ReqO (the cache holds the data)
       for (i = 0; i < M; i = i + 1)
-        if (free_idx == i[MI-1:0]) begin
-         e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_O; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;
-         e_dn_d[i*W +: W] = '0;
+        if (h_mask != '0 && free_idx == i[MI-1:0]) begin
+          e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_O; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;
+          e_dn_d[i*W +: W] = '0;
           e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
           e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
         end
-     ro_v_d = 1'b1; ro_type_d = 3'd3; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = '0;
+      if (h_mask != '0) begin
+        ro_v_d = 1'b1; ro_type_d = 3'd3; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = '0;
+      end
       for (i = 0; i < B; i = i + 1)
         if (wh_q == i[BI-1:0]) begin
           b_v_d[i] = 1'b0; b_line_d[i*LB +: LB] = '0; b_mask_d[i*W +: W] = '0; b_data_d[i*W*WB +: W*WB] = '0;
@@ -489,16 +503,16 @@ module spandex_tu_denovo (
         3'd0, 3'd2: begin
           for (i = 0; i < M; i = i + 1)
             if (free_idx == i[MI-1:0]) begin
-             e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = cq_type_q == 3'd0 ? K_V : ODATA ? K_OD : K_WTD;
-             e_dn_d[i*W +: W] = '0;
+              e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = cq_type_q == 3'd0 ? K_V : ODATA ? K_OD : K_WTD;
+              e_dn_d[i*W +: W] = '0;
               e_line_d[i*LB +: LB] = cq_line_q; e_mask_d[i*W +: W] = cq_mask_q;
               e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
               e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
             end
           ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q;
-         ro_type_d = cq_type_q == 3'd0 ? 3'd0 : ODATA ? 3'd5 : 3'd4;
-         ro_op_d = cq_type_q == 3'd0 ? 3'd0 : cq_op_q;
-         ro_data_d = cq_type_q == 3'd0 || ODATA ? '0 : cq_data_q;
+          ro_type_d = cq_type_q == 3'd0 ? 3'd0 : ODATA ? 3'd5 : 3'd4;
+          ro_op_d = cq_type_q == 3'd0 ? 3'd0 : cq_op_q;
+          ro_data_d = cq_type_q == 3'd0 || ODATA ? '0 : cq_data_q;
         end
         3'd1: begin
           for (i = 0; i < B; i = i + 1)
@@ -513,27 +527,27 @@ module spandex_tu_denovo (
             end
           if (!cq_hit) wt_d = wt_q == B_LAST ? '0 : wt_q + 1'b1;
         end
-       3'd5: begin
-         // an eviction: the owned words leave by ReqWB, kept in the entry until RspWB
-         co_v_d = 1'b1; co_type_d = 2'd2; co_line_d = cq_line_q; co_mask_d = '0; co_data_d = '0; co_own_d = '0;
-         if (cq_mask_q != '0) begin
-           for (i = 0; i < M; i = i + 1)
-             if (free_idx == i[MI-1:0]) begin
-               e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = cq_line_q;
-               e_mask_d[i*W +: W] = cq_mask_q; e_dn_d[i*W +: W] = '0;
-               e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
-               e_rpw_d[i*W +: W] = '0;
-               for (w = 0; w < W; w = w + 1)
-                 e_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
-             end
-           ro_v_d = 1'b1; ro_type_d = 3'd6; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q; ro_op_d = '0;
-           for (w = 0; w < W; w = w + 1)
-             ro_data_d[w*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
-         end
-       end
+        3'd5: begin
+          // an eviction: the owned words leave by ReqWB, kept in the entry until RspWB
+          co_v_d = 1'b1; co_type_d = 2'd2; co_line_d = cq_line_q; co_mask_d = '0; co_data_d = '0; co_own_d = '0;
+          if (cq_mask_q != '0) begin
+            for (i = 0; i < M; i = i + 1)
+              if (free_idx == i[MI-1:0]) begin
+                e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = cq_line_q;
+                e_mask_d[i*W +: W] = cq_mask_q; e_dn_d[i*W +: W] = '0;
+                e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
+                e_rpw_d[i*W +: W] = '0;
+                for (w = 0; w < W; w = w + 1)
+                  e_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
+              end
+            ro_v_d = 1'b1; ro_type_d = 3'd6; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q; ro_op_d = '0;
+            for (w = 0; w < W; w = w + 1)
+              ro_data_d[w*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
+          end
+        end
         default: begin
           co_v_d = 1'b1; co_type_d = 2'd2; co_line_d = cq_line_q; co_mask_d = '0; co_data_d = '0;
-         co_own_d = '0;
+          co_own_d = '0;
         end
       endcase
     end
@@ -549,11 +563,11 @@ module spandex_tu_denovo (
     end
     if (fwd_valid_i && fwd_ready_o) begin
       fq_v_d = 1'b1; fq_type_d = fwd_type_i; fq_line_d = fwd_line_i; fq_mask_d = fwd_mask_i; fq_req_d = fwd_req_i;
-     fq_rp_d = 1'b0; fq_ph_d = 2'd0; fq_todo_d = '0;
+      fq_rp_d = 1'b0; fq_ph_d = 2'd0; fq_todo_d = '0;
     end
     if (c_pdat_valid_i && c_pdat_ready_o) begin
       pd_v_d = 1'b1;
-     pd_mask_d = c_pdat_mask_i; pd_data_d = c_pdat_data_i;
+      pd_mask_d = c_pdat_mask_i; pd_data_d = c_pdat_data_i;
     end
   end
 
