@@ -975,7 +975,7 @@ static void dn_crsp(tx_stim *s, const uint64_t *out, uint64_t cyc)
         d->nsync--;
         return;
     }
-    if (li < 0 || (own & ~mask) || (s->c.wtdata && own)) {
+    if (li < 0 || (own & ~mask) || (s->c.wtdata && own && type != SPANDEX_TUHW_R_OWN)) {
         dn_bad(s, cyc, &d->bad_crsp, "answer to a line not in the pool or own outside the mask");
         return;
     }
