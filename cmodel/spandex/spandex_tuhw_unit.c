@@ -57,6 +57,70 @@ typedef struct {
     uint64_t line, mask;
 } openreq;
 
+/* DeNovo: the bench's bounds (the cache's open loads and atomics, its
+ * syncs waiting for DONE, the LLC's requests not yet processed, forwards
+ * not yet fully answered) and how long a forward may stay unanswered. */
+#define DN_OPEN_MAX 16
+#define DN_SYNC_MAX 16
+#define DN_PROC_MAX 64
+#define DN_FWD_MAX 32
+#define DN_STALL 20000
+
+/* DeNovo: a load or atomic of the cache waiting for its FILL or VALUE. */
+typedef struct {
+    unsigned op;
+    uint64_t line, mask;
+    uint64_t v[SPANDEX_LLC_WORDS_MAX]; /* the atomic's operands                 */
+} dn_copen;
+
+/* DeNovo: a request of the unit the LLC has taken and processes at due. */
+typedef struct {
+    unsigned type;
+    uint64_t line, mask, due;
+} dn_proc;
+
+/* DeNovo: a forward the LLC decided (sent once `sent`), the words still
+ * to be answered: a (the answer, or a FwdReqV's Nack) and r (FwdReqS's
+ * RspRvkO to the LLC). */
+typedef struct {
+    unsigned type, req;
+    int sent, stalled;
+    uint64_t line, mask, a, r, t0;
+} dn_fwd;
+
+/* DeNovo: the cache (per pool line its V, PO and O words, the rest I, and
+ * their data; words with a load or an atomic open), the probe it took,
+ * and the LLC (per pool line the words it has this device as owner, the
+ * value the device last gave away per word, the data the last response
+ * carried per word). */
+typedef struct {
+    uint64_t v[POOL], po[POOL], o[POOL], ldo[POOL], rmwo[POOL];
+    uint64_t cd[POOL][SPANDEX_LLC_WORDS_MAX];
+    dn_copen ld[DN_OPEN_MAX], rmw[DN_OPEN_MAX];
+    unsigned nld, nrmw;
+    unsigned sync[DN_SYNC_MAX], nsync;
+    int prb, pdat;
+    unsigned prb_down;
+    uint64_t prb_line, prb_mask, prb_due, pd_mask;
+    uint64_t pd_v[SPANDEX_LLC_WORDS_MAX];
+    int ev_raced; /* a forward raced the EVICT presented                   */
+    uint64_t own[POOL];
+    uint64_t exp[POOL][SPANDEX_LLC_WORDS_MAX], rv[POOL][SPANDEX_LLC_WORDS_MAX];
+    dn_proc pr[DN_PROC_MAX];
+    unsigned npr;
+    dn_fwd fw[DN_FWD_MAX];
+    unsigned nfw;
+    /* coverage: cache operations done locally (ST, RMW on owned words),
+     * OWN answers, forwards decided per type and stray FwdReqVs, probes and
+     * downgrade probes, races (a forward to words of a ReqO, a ReqO+data or
+     * a ReqWB the unit has open, or of the EVICT the cache presents),
+     * replacements, stalled forwards, broken promises per kind */
+    uint64_t nlocal, nown, nfwt[6], nstray, nprb, nprb_down;
+    uint64_t race_o, race_od, race_now, race_wb, race_ev, nrepl, nstall;
+    uint64_t bad_req, bad_crsp, bad_out, bad_data, bad_cyc;
+    const char *bad_why; /* the first broken promise                      */
+} dn_state;
+
 typedef struct {
     cohkit_unit_stim_base b;
     spandex_tuhw_cfg c;
@@ -88,6 +152,7 @@ typedef struct {
     long pend[4], blocking;
     uint64_t since, quiet;
     int err_seen;
+    dn_state dn; /* the DeNovo bench                                        */
 } tx_stim;
 
 /* A trace record waits this many cycles to be accepted before the next
@@ -342,6 +407,363 @@ static void observe_trace(tx_stim *s, const uint64_t *in, const uint64_t *out)
 static const unsigned sched_valid[] = {100, 70, 30}, sched_ready[] = {100, 80, 40};
 static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sched_ready);
 
+/* ------------------------------------------------- DeNovo: the bench -- */
+/* The DeNovo bench's cache keeps per word I, V, PO (a store sent to the
+ * unit, ownership pending) or O with its data, and obeys the cache-side
+ * contract: loads of I and V words, stores and atomics on I and V words
+ * through the unit (on PO and O words in the cache itself), evictions of
+ * lines without PO words or open atomics (their O words and data), every
+ * probe answered once with the probed words it holds. Its LLC tracks per
+ * word whether this device owns it: a ReqO or ReqO+data makes it the owner
+ * when the LLC processes the request, a downgrade (FwdReqS, FwdReqO,
+ * FwdReqO+data, RvkO) moves the ownership away when the LLC sends it, a
+ * processed ReqWB clears it. Forwards go only to owned words (FwdReqV
+ * keeps the ownership), often right when the LLC processes a ReqO or
+ * ReqO+data (before its responses) or takes a ReqWB (before processing
+ * it); stray FwdReqVs go to words not owned, Invs anywhere. The bench
+ * checks each answer against its forward (kind, requestor, words) and the
+ * data against what the cache last gave away. */
+
+static void dn_bad(tx_stim *s, uint64_t cyc, uint64_t *kind, const char *why)
+{
+    if (s->bad++ == 0) {
+        s->dn.bad_cyc = cyc;
+        s->dn.bad_why = why;
+    }
+    (*kind)++;
+}
+
+static int dn_li(const tx_stim *s, uint64_t line)
+{
+    int i;
+    for (i = 0; i < POOL; i++)
+        if (s->pool[i] == line)
+            return i;
+    return -1;
+}
+
+/* Words of line under a forward not fully answered (Inv aside). */
+static uint64_t dn_fwd_busy(const tx_stim *s, uint64_t line)
+{
+    uint64_t m = 0;
+    unsigned i;
+    for (i = 0; i < s->dn.nfw; i++)
+        if (s->dn.fw[i].line == line && s->dn.fw[i].type != 5)
+            m |= s->dn.fw[i].mask;
+    return m;
+}
+
+/* Words of line in an open request of type t. */
+static uint64_t dn_open(const tx_stim *s, uint64_t line, unsigned t)
+{
+    uint64_t m = 0;
+    unsigned i;
+    for (i = 0; i < s->nop; i++)
+        if (s->op[i].line == line && s->op[i].type == t)
+            m |= s->op[i].mask;
+    return m;
+}
+
+/* The LLC decides a forward: a downgrade moves the ownership away now. */
+static void dn_fwd_add(tx_stim *s, unsigned type, uint64_t line, uint64_t mask, uint64_t cyc)
+{
+    dn_state *d = &s->dn;
+    dn_fwd *f;
+    int li = dn_li(s, line);
+    if (!mask || li < 0 || d->nfw == DN_FWD_MAX)
+        return;
+    if (type < 5 && (mask & d->own[li])) {
+        d->race_o += (mask & dn_open(s, line, 3)) != 0;
+        if (mask & dn_open(s, line, 5)) {
+            if (type == 2)
+                d->race_now++;
+            else
+                d->race_od++;
+        }
+        d->race_wb += (mask & dn_open(s, line, 6)) != 0;
+        d->race_ev += s->have_c && s->c_type == SPANDEX_TUHW_C_EVICT && s->c_line == line && (mask & s->c_mask);
+    }
+    f = &d->fw[d->nfw++];
+    memset(f, 0, sizeof *f);
+    f->type = type;
+    f->req = (unsigned)(rnd(s) % s->c.devs);
+    f->line = line;
+    f->mask = mask;
+    f->a = mask;
+    f->r = type == 1 ? mask : 0;
+    f->t0 = cyc;
+    d->nfwt[type]++;
+    if (type >= 1 && type <= 4)
+        d->own[li] &= ~mask;
+}
+
+/* A forward to some of the owned words of `within` (percent p of the
+ * time): any of the five kinds, four of them downgrades. */
+static void dn_race(tx_stim *s, uint64_t line, uint64_t within, uint64_t cyc, unsigned p)
+{
+    int li = dn_li(s, line);
+    uint64_t m;
+    if (li < 0 || pct(s) >= p)
+        return;
+    m = within & s->dn.own[li] & ~dn_fwd_busy(s, line);
+    if (m)
+        dn_fwd_add(s, (unsigned)(rnd(s) % 5), line, some_words(s, m), cyc);
+}
+
+/* A forward out of the blue: to owned words, an Inv, or a stray FwdReqV
+ * to words the device does not own. */
+static void dn_make_fwd(tx_stim *s, uint64_t cyc)
+{
+    dn_state *d = &s->dn;
+    unsigned li = (unsigned)(rnd(s) % (s->b.kind == KIND_STORES ? 3 : POOL)), k = pct(s);
+    uint64_t line = s->pool[li], free = s->g.full & ~dn_fwd_busy(s, line), m;
+    if (k < 60 && (d->own[li] & free)) {
+        dn_fwd_add(s, (unsigned)(rnd(s) % 5), line, some_words(s, d->own[li] & free), cyc);
+    } else if (k < 80) {
+        dn_fwd_add(s, 5, line, some_words(s, s->g.full), cyc);
+    } else if ((m = free & ~d->own[li]) != 0) {
+        d->nstray++;
+        dn_fwd_add(s, 0, line, some_words(s, m), cyc);
+    }
+}
+
+/* The answers of a processed request, in up to three parts (a ReqWB: one
+ * RspWB). */
+static void dn_answer(tx_stim *s, unsigned rtype, uint64_t line, uint64_t mask, uint64_t cyc)
+{
+    uint64_t left = mask;
+    unsigned nackp = s->b.kind == KIND_NACK ? 70 : 15;
+    while (left) {
+        uint64_t part = rtype == 6 || pct(s) < 50 ? left : some_words(s, left);
+        unsigned t = rtype == 0 && pct(s) < nackp ? 9 : rtype;
+        add_pend(s, t, line, part, cyc + 1 + rnd(s) % (pct(s) < 10 ? 60 : 12));
+        left &= ~part;
+    }
+}
+
+/* The LLC processes the requests due: ReqV by RspV or Nack parts, ReqO and
+ * ReqO+data register this device as owner (and may forward a downgrade
+ * from another device at once, before any response), ReqWT+data by
+ * RspWT+data, ReqWB clears the ownership it still has. */
+static void dn_process(tx_stim *s, uint64_t cyc, int quiet)
+{
+    dn_state *d = &s->dn;
+    unsigned i = 0;
+    while (i < d->npr) {
+        dn_proc p = d->pr[i];
+        int li = dn_li(s, p.line);
+        if (p.due > cyc) {
+            i++;
+            continue;
+        }
+        d->pr[i] = d->pr[--d->npr];
+        if (p.type == 3 || p.type == 5) {
+            d->own[li] |= p.mask;
+            if (!quiet)
+                dn_race(s, p.line, p.mask, cyc, p.type == 3 ? 40 : 50);
+        } else if (p.type == 6) {
+            d->own[li] &= ~p.mask;
+        }
+        dn_answer(s, p.type, p.line, p.mask, cyc);
+    }
+}
+
+/* The cache's next operation: through the unit (c_req), or on words it
+ * owns in the cache itself. */
+static void dn_make_creq(tx_stim *s)
+{
+    static const unsigned mixed[] = {0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 4, 5, 5};
+    static const unsigned stores[] = {1, 1, 1, 1, 1, 1, 0, 2, 4, 5};
+    dn_state *d = &s->dn;
+    unsigned k = s->b.kind == KIND_STORES ? stores[rnd(s) % 10] : mixed[rnd(s) % 13];
+    unsigned li = (unsigned)(rnd(s) % (s->b.kind == KIND_STORES ? 3 : POOL)), op = (unsigned)(rnd(s) % 8), w;
+    uint64_t held = d->po[li] | d->o[li], m, mask = 0;
+    /* no write in the cache to the words of the probe answer it presents */
+    uint64_t blocked = d->pdat && d->prb_line == s->pool[li] ? s->g.full : 0;
+    for (w = 0; w < s->g.words; w++)
+        s->c_v[w] = value(s);
+    switch (k) {
+    case SPANDEX_TUHW_C_LD:
+        m = s->g.full & ~held & ~d->ldo[li] & ~d->rmwo[li];
+        if (!m)
+            return;
+        mask = pct(s) < 70 ? m : some_words(s, m);
+        break;
+    case SPANDEX_TUHW_C_ST:
+        m = (pct(s) < 70 ? 1ull << (rnd(s) % s->g.words) : some_words(s, s->g.full)) & ~d->rmwo[li];
+        for (w = 0; w < s->g.words; w++)
+            if ((m & held & ~blocked) >> w & 1) {
+                d->cd[li][w] = s->c_v[w];
+                d->nlocal++;
+            }
+        mask = m & ~held;
+        if (!mask)
+            return;
+        break;
+    case SPANDEX_TUHW_C_RMW:
+        m = 1ull << (rnd(s) % s->g.words);
+        if (m & d->rmwo[li])
+            return;
+        if (m & held) {
+            w = cohkit_ilog2(m);
+            if (!(m & blocked)) {
+                d->cd[li][w] = spandex_op_apply(op, d->cd[li][w], s->c_v[w], s->g.word_bits);
+                d->nlocal++;
+            }
+            return;
+        }
+        mask = m;
+        break;
+    case SPANDEX_TUHW_C_EVICT:
+        if (d->po[li] || d->rmwo[li] || d->ldo[li])
+            return;
+        mask = d->o[li];
+        memcpy(s->c_v, d->cd[li], sizeof s->c_v);
+        d->ev_raced = 0;
+        break;
+    default: break;
+    }
+    s->c_type = k;
+    s->c_line = s->pool[li];
+    s->c_mask = mask;
+    s->c_op = op;
+    s->have_c = 1;
+}
+
+static void dn_stalls(tx_stim *s, uint64_t cyc)
+{
+    unsigned i;
+    for (i = 0; i < s->dn.nfw; i++) {
+        dn_fwd *f = &s->dn.fw[i];
+        if (f->sent && !f->stalled && cyc - f->t0 > DN_STALL) {
+            f->stalled = 1;
+            dn_bad(s, cyc, &s->dn.nstall, "a forward not answered");
+        }
+    }
+}
+
+static int dn_first_unsent(const tx_stim *s)
+{
+    unsigned i;
+    for (i = 0; i < s->dn.nfw; i++)
+        if (!s->dn.fw[i].sent)
+            return (int)i;
+    return -1;
+}
+
+/* The LLC's link to the device is ordered (spec 9.4): a RspWB does not
+ * overtake a downgrade of its words the LLC sent before it processed the
+ * ReqWB (a FwdReqV may be overtaken: it is ordered with nothing). */
+static int dn_wb_held(const tx_stim *s, const pend *r)
+{
+    unsigned i;
+    for (i = 0; i < s->dn.nfw; i++) {
+        const dn_fwd *f = &s->dn.fw[i];
+        if (!f->sent && f->type >= 1 && f->type <= 4 && f->line == r->line && (f->mask & r->mask))
+            return 1;
+    }
+    return 0;
+}
+
+/* take_pend, the RspWBs a downgrade holds back aside. */
+static int dn_take_pend(tx_stim *s, uint64_t cyc)
+{
+    unsigned i, n = 0, k;
+    for (i = 0; i < s->npd; i++)
+        n += s->pd[i].due <= cyc && !(s->pd[i].type == 6 && dn_wb_held(s, &s->pd[i]));
+    if (n == 0)
+        return 0;
+    k = (unsigned)(rnd(s) % n);
+    for (i = 0; i < s->npd; i++)
+        if (s->pd[i].due <= cyc && !(s->pd[i].type == 6 && dn_wb_held(s, &s->pd[i])) && k-- == 0)
+            break;
+    s->r_type = s->pd[i].type;
+    s->r_line = s->pd[i].line;
+    s->r_mask = s->pd[i].mask;
+    memcpy(s->r_v, s->pd[i].v, sizeof s->r_v);
+    s->pd[i] = s->pd[--s->npd];
+    return 1;
+}
+
+static void drive_denovo(tx_stim *s, uint64_t cyc, uint64_t *in)
+{
+    dn_state *d = &s->dn;
+    int quiet, k;
+    if ((cyc & 1023) == 0) {
+        cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
+        dn_stalls(s, cyc);
+    }
+    quiet = s->b.kind == KIND_ERRORS && cyc + QUIET_BEFORE >= s->inj_next;
+    dn_process(s, cyc, quiet);
+    if (!s->have_c && !quiet && pct(s) < s->b.bp.valid)
+        dn_make_creq(s);
+    if (s->have_c) {
+        in[s->p.off[P(c_req_valid_i)]] = 1;
+        in[s->p.off[P(c_req_type_i)]] = s->c_type;
+        in[s->p.off[P(c_req_line_i)]] = s->c_line;
+        in[s->p.off[P(c_req_mask_i)]] = s->c_mask;
+        in[s->p.off[P(c_req_op_i)]] = s->c_op;
+        spandex_tuhw_put_words(&s->p, in, P(c_req_data_i), s->c_v, s->g.full);
+        /* the EVICT presented meets a downgrade of its words */
+        if (s->c_type == SPANDEX_TUHW_C_EVICT && s->c_mask && !d->ev_raced && !quiet) {
+            d->ev_raced = 1;
+            dn_race(s, s->c_line, s->c_mask, cyc, 30);
+        }
+    }
+    if (!s->have_r && cyc >= s->inj_next && (s->have_r = inject_rsp(s)) != 0) {
+        s->inj_next = cyc + 2000 + rnd(s) % 2000;
+        s->injected++;
+        if (!s->inj_first)
+            s->inj_first = cyc;
+    }
+    if (!s->have_r && pct(s) < 70)
+        s->have_r = dn_take_pend(s, cyc);
+    if (s->have_r) {
+        in[s->p.off[P(rsp_valid_i)]] = 1;
+        in[s->p.off[P(rsp_type_i)]] = s->r_type;
+        in[s->p.off[P(rsp_line_i)]] = s->r_line;
+        in[s->p.off[P(rsp_mask_i)]] = s->r_mask;
+        spandex_tuhw_put_words(&s->p, in, P(rsp_data_i), s->r_v, s->g.full);
+    }
+    if (!quiet && d->nfw + 1 < DN_FWD_MAX && pct(s) < 4)
+        dn_make_fwd(s, cyc);
+    if (!s->have_f && (k = dn_first_unsent(s)) >= 0 && pct(s) < 70) {
+        s->f_type = d->fw[k].type;
+        s->f_req = d->fw[k].req;
+        s->f_line = d->fw[k].line;
+        s->f_mask = d->fw[k].mask;
+        s->have_f = 1;
+    }
+    if (s->have_f) {
+        in[s->p.off[P(fwd_valid_i)]] = 1;
+        in[s->p.off[P(fwd_type_i)]] = s->f_type;
+        in[s->p.off[P(fwd_line_i)]] = s->f_line;
+        in[s->p.off[P(fwd_mask_i)]] = s->f_mask;
+        in[s->p.off[P(fwd_req_i)]] = s->f_req;
+    }
+    /* the probe: taken under back-pressure, answered a few cycles later
+     * (the answer, once presented, holds its words and data) */
+    in[s->p.off[P(c_prb_ready_i)]] = !d->prb && pct(s) < s->b.bp.ready;
+    if (d->prb && !d->pdat && cyc >= d->prb_due && pct(s) < s->b.bp.valid) {
+        int li = dn_li(s, d->prb_line);
+        unsigned w;
+        d->pdat = 1;
+        d->pd_mask = li < 0 ? 0 : d->prb_mask & (d->po[li] | d->o[li]);
+        memset(d->pd_v, 0, sizeof d->pd_v);
+        for (w = 0; w < s->g.words; w++)
+            if (d->pd_mask >> w & 1)
+                d->pd_v[w] = d->cd[li][w];
+    }
+    if (d->pdat) {
+        in[s->p.off[P(c_pdat_valid_i)]] = 1;
+        in[s->p.off[P(c_pdat_mask_i)]] = d->pd_mask;
+        spandex_tuhw_put_words(&s->p, in, P(c_pdat_data_i), d->pd_v, d->pd_mask);
+    }
+    in[s->p.off[P(req_ready_i)]] = pct(s) < s->b.bp.ready;
+    in[s->p.off[P(out_ready_i)]] = pct(s) < s->b.bp.ready;
+    in[s->p.off[P(c_rsp_ready_i)]] = pct(s) < s->b.bp.ready;
+}
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     tx_stim *s = p;
@@ -352,6 +774,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     if (s->b.trace) {
         if (in[0] & 1)
             drive_trace(s, cyc, in);
+        return;
+    }
+    if (s->c.kind == SPANDEX_TU_DENOVO) {
+        drive_denovo(s, cyc, in);
         return;
     }
     if ((cyc & 1023) == 0)
@@ -463,11 +889,354 @@ static void on_crsp(tx_stim *s, const uint64_t *out)
         (*n)--;
 }
 
+/* DeNovo: the cache request the unit took. */
+static void dn_accept(tx_stim *s, uint64_t cyc)
+{
+    dn_state *d = &s->dn;
+    int li = dn_li(s, s->c_line);
+    unsigned w;
+    dn_copen *o;
+    s->ncreq[s->c_type]++;
+    switch (s->c_type) {
+    case SPANDEX_TUHW_C_LD:
+    case SPANDEX_TUHW_C_RMW:
+        if (s->c_type == SPANDEX_TUHW_C_LD ? d->nld == DN_OPEN_MAX : d->nrmw == DN_OPEN_MAX) {
+            dn_bad(s, cyc, &d->bad_crsp, "too many open loads or atomics");
+            return;
+        }
+        o = s->c_type == SPANDEX_TUHW_C_LD ? &d->ld[d->nld++] : &d->rmw[d->nrmw++];
+        o->op = s->c_op;
+        o->line = s->c_line;
+        o->mask = s->c_mask;
+        memcpy(o->v, s->c_v, sizeof o->v);
+        if (s->c_type == SPANDEX_TUHW_C_LD)
+            d->ldo[li] |= s->c_mask;
+        else
+            d->rmwo[li] |= s->c_mask;
+        return;
+    case SPANDEX_TUHW_C_ST:
+        for (w = 0; w < s->g.words; w++)
+            if (s->c_mask >> w & 1)
+                d->cd[li][w] = s->c_v[w];
+        d->po[li] |= s->c_mask;
+        d->v[li] &= ~s->c_mask;
+        return;
+    default: break;
+    }
+    if (d->nsync == DN_SYNC_MAX) {
+        dn_bad(s, cyc, &d->bad_crsp, "too many syncs");
+        return;
+    }
+    d->sync[d->nsync++] = s->c_type;
+    if (s->c_type == SPANDEX_TUHW_C_EVICT) { /* the line leaves the cache */
+        for (w = 0; w < s->g.words; w++)
+            if (s->c_mask >> w & 1)
+                d->exp[li][w] = s->c_v[w];
+        d->v[li] = d->po[li] = d->o[li] = 0;
+    }
+}
+
+/* DeNovo: an open load or atomic with exactly this line and mask, taken
+ * off its list; NULL when none. */
+static int dn_take_open(dn_copen *l, unsigned *n, uint64_t line, uint64_t mask, dn_copen *got)
+{
+    unsigned i;
+    for (i = 0; i < *n; i++)
+        if (l[i].line == line && l[i].mask == mask) {
+            *got = l[i];
+            memmove(&l[i], &l[i + 1], (*n - i - 1) * sizeof *l);
+            (*n)--;
+            return 1;
+        }
+    return 0;
+}
+
+/* DeNovo: an answer the cache took. */
+static void dn_crsp(tx_stim *s, const uint64_t *out, uint64_t cyc)
+{
+    dn_state *d = &s->dn;
+    unsigned type = (unsigned)pv(s, out, P(c_rsp_type_o)), w;
+    uint64_t line = pv(s, out, P(c_rsp_line_o)), mask = pv(s, out, P(c_rsp_mask_o));
+    uint64_t own = pv(s, out, P(c_rsp_own_o)), v[SPANDEX_LLC_WORDS_MAX];
+    int li = dn_li(s, line);
+    dn_copen o;
+    spandex_tuhw_get_words(&s->p, out, P(c_rsp_data_o), v);
+    if (type == SPANDEX_TUHW_R_OWN)
+        d->nown++;
+    else
+        s->ncrsp[type]++;
+    if (type == SPANDEX_TUHW_R_DONE) {
+        if (d->nsync == 0) {
+            dn_bad(s, cyc, &d->bad_crsp, "DONE nothing waits for");
+            return;
+        }
+        if (d->sync[0] == SPANDEX_TUHW_C_ACQ) /* self-invalidation */
+            memset(d->v, 0, sizeof d->v);
+        memmove(&d->sync[0], &d->sync[1], (d->nsync - 1) * sizeof d->sync[0]);
+        d->nsync--;
+        return;
+    }
+    if (li < 0 || (own & ~mask) || (s->c.wtdata && own && type != SPANDEX_TUHW_R_OWN)) {
+        dn_bad(s, cyc, &d->bad_crsp, "answer to a line not in the pool or own outside the mask");
+        return;
+    }
+    if (type == SPANDEX_TUHW_R_OWN) { /* PO words now O */
+        if (mask & ~d->po[li] & ~d->o[li])
+            dn_bad(s, cyc, &d->bad_crsp, "OWN of a word the cache does not hold PO");
+        d->o[li] |= mask & d->po[li];
+        d->po[li] &= ~mask;
+        return;
+    }
+    if (type == SPANDEX_TUHW_R_FILL && dn_take_open(d->ld, &d->nld, line, mask, &o)) {
+        d->ldo[li] &= ~mask;
+        for (w = 0; w < s->g.words; w++) {
+            uint64_t b = 1ull << w;
+            if (!(mask & b) || ((d->po[li] | d->o[li]) & b))
+                continue; /* a word the cache wrote meanwhile keeps its data */
+            /* (an atomic sent after this word arrived has its own response) */
+            if (v[w] != d->rv[li][w] && !(d->rmwo[li] & b))
+                dn_bad(s, cyc, &d->bad_data, "FILL data not the response's");
+            d->cd[li][w] = v[w];
+            if (own & b)
+                d->o[li] |= b;
+            else
+                d->v[li] |= b;
+        }
+        return;
+    }
+    if (type == SPANDEX_TUHW_R_VALUE && dn_take_open(d->rmw, &d->nrmw, line, mask, &o)) {
+        d->rmwo[li] &= ~mask;
+        for (w = 0; w < s->g.words; w++) {
+            uint64_t b = 1ull << w;
+            if (!(mask & b))
+                continue;
+            if (v[w] != d->rv[li][w])
+                dn_bad(s, cyc, &d->bad_data, "VALUE not the response's old value");
+            d->v[li] &= ~b;
+            if (own & b) {
+                d->o[li] |= b;
+                d->cd[li][w] = spandex_op_apply(o.op, v[w], o.v[w], s->g.word_bits);
+            }
+        }
+        return;
+    }
+    dn_bad(s, cyc, &d->bad_crsp, "FILL or VALUE nothing waits for");
+}
+
+/* DeNovo: the probe answer the unit took; a downgrade's words leave. */
+static void dn_pdat_done(tx_stim *s)
+{
+    dn_state *d = &s->dn;
+    int li = dn_li(s, d->prb_line);
+    unsigned w;
+    d->nprb++;
+    d->prb = d->pdat = 0;
+    if (li < 0)
+        return;
+    for (w = 0; w < s->g.words; w++)
+        if (d->pd_mask >> w & 1)
+            d->exp[li][w] = d->pd_v[w];
+    if (d->prb_down) {
+        d->nprb_down++;
+        d->po[li] &= ~d->pd_mask;
+        d->o[li] &= ~d->pd_mask;
+    }
+}
+
+/* DeNovo: a response the unit took (its data noted for the FILL or VALUE
+ * it completes). */
+static void dn_on_rsp(tx_stim *s)
+{
+    unsigned i, w;
+    int li = dn_li(s, s->r_line);
+    s->nrsp[s->r_type < 10 ? s->r_type : 9]++;
+    if (li >= 0 && (s->r_type == 0 || s->r_type == 4 || s->r_type == 5))
+        for (w = 0; w < s->g.words; w++)
+            if (s->r_mask >> w & 1)
+                s->dn.rv[li][w] = s->r_v[w];
+    for (i = 0; i < s->nop; i++)
+        if (s->op[i].line == s->r_line && (s->op[i].mask & s->r_mask) && (s->op[i].type == 6) == (s->r_type == 6)) {
+            s->op[i].mask &= ~s->r_mask;
+            if (!s->op[i].mask)
+                s->op[i] = s->op[--s->nop];
+            return;
+        }
+}
+
+/* DeNovo: a request of the unit. ReqV never to words this device owns,
+ * ReqO for the cache's PO words, ReqWB with the data the cache evicted;
+ * no open request on its words; the LLC processes it a few cycles later
+ * (a ReqWB may meet a downgrade of its words before). */
+static void dn_on_req(tx_stim *s, const uint64_t *out, uint64_t cyc)
+{
+    dn_state *d = &s->dn;
+    unsigned i, w, type = (unsigned)pv(s, out, P(req_type_o)), op = (unsigned)pv(s, out, P(req_op_o));
+    uint64_t line = pv(s, out, P(req_line_o)), mask = pv(s, out, P(req_mask_o)), v[SPANDEX_LLC_WORDS_MAX];
+    int li = dn_li(s, line);
+    dn_proc *p;
+    s->nreq[type & 7]++;
+    spandex_tuhw_get_words(&s->p, out, P(req_data_o), v);
+    for (i = 0; i < s->nop; i++)
+        if (s->op[i].line == line && (s->op[i].mask & mask))
+            dn_bad(s, cyc, &d->bad_req, "a second open request on a word");
+    if (li < 0 || !mask || s->nop == OPEN_MAX || d->npr == DN_PROC_MAX ||
+        (type != 0 && type != 3 && type != 6 && type != (s->c.wtdata ? 4u : 5u))) {
+        dn_bad(s, cyc, &d->bad_req, "a request of a wrong type, line or mask");
+        return;
+    }
+    if (type == 0 && (mask & d->own[li]))
+        dn_bad(s, cyc, &d->bad_req, "ReqV of a word this device owns");
+    if (type == 3 && (mask & ~d->po[li]))
+        dn_bad(s, cyc, &d->bad_req, "ReqO of a word the cache does not hold PO");
+    if ((type == 4 || type == 5) && (mask & ~d->rmwo[li])) { /* a Nacked ReqV's replacement */
+        d->nrepl++;
+        if ((mask & ~d->ldo[li]) || op != 0)
+            dn_bad(s, cyc, &d->bad_req, "a replacement of words no load waits for, or not rd");
+    }
+    if (type == 6)
+        for (w = 0; w < s->g.words; w++)
+            if ((mask >> w & 1) && v[w] != d->exp[li][w])
+                dn_bad(s, cyc, &d->bad_data, "ReqWB data not the evicted data");
+    s->op[s->nop].type = type;
+    s->op[s->nop].line = line;
+    s->op[s->nop++].mask = mask;
+    p = &d->pr[d->npr++];
+    p->type = type;
+    p->line = line;
+    p->mask = mask;
+    p->due = cyc + 1 + rnd(s) % (pct(s) < 10 ? 40 : 8);
+    if (type == 6 && !(s->b.kind == KIND_ERRORS && cyc + QUIET_BEFORE >= s->inj_next))
+        dn_race(s, line, mask, cyc, 40);
+}
+
+/* DeNovo: an answer of the unit to a forward: the forward it belongs to
+ * (line, kind, requestor, words not yet answered), the data what the
+ * cache last gave away. */
+static void dn_on_out(tx_stim *s, const uint64_t *out, uint64_t cyc)
+{
+    dn_state *d = &s->dn;
+    unsigned i, w, type = (unsigned)pv(s, out, P(out_type_o)), dst = (unsigned)pv(s, out, P(out_dst_o));
+    int llc = (int)(pv(s, out, P(out_llc_o)) & 1), li;
+    uint64_t line = pv(s, out, P(out_line_o)), mask = pv(s, out, P(out_mask_o)), v[SPANDEX_LLC_WORDS_MAX];
+    dn_fwd *f = NULL;
+    s->nout[type < 10 ? type : 9]++;
+    spandex_tuhw_get_words(&s->p, out, P(out_data_o), v);
+    for (i = 0; i < d->nfw && mask; i++) {
+        dn_fwd *g = &d->fw[i];
+        int to_req = !llc && dst == g->req, in_a = !(mask & ~g->a);
+        if (!g->sent || g->line != line)
+            continue;
+        if ((type == 8 && g->type == 5 && llc && mask == g->a) ||
+            ((type == 0 || type == 9) && g->type == 0 && to_req && in_a) ||
+            (type == 1 && g->type == 1 && to_req && in_a) || (type == 3 && g->type == 2 && to_req && in_a) ||
+            (type == 5 && g->type == 3 && to_req && in_a) || (type == 7 && llc && g->type == 4 && in_a) ||
+            (type == 7 && llc && g->type == 1 && !(mask & ~g->r))) {
+            f = g;
+            break;
+        }
+    }
+    if (f == NULL) {
+        dn_bad(s, cyc, &d->bad_out, "an answer no forward waits for");
+        return;
+    }
+    if (type == 7 && f->type == 1)
+        f->r &= ~mask;
+    else
+        f->a &= ~mask;
+    li = dn_li(s, line);
+    if (type == 0 || type == 1 || type == 5 || type == 7)
+        for (w = 0; w < s->g.words; w++)
+            if ((mask >> w & 1) && v[w] != d->exp[li][w])
+                dn_bad(s, cyc, &d->bad_data, "forward answered with data the cache did not give");
+    if (!f->a && !f->r) {
+        memmove(f, f + 1, (size_t)(&d->fw[d->nfw] - (f + 1)) * sizeof *f);
+        d->nfw--;
+    }
+}
+
+static void observe_denovo(tx_stim *s, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    dn_state *d = &s->dn;
+    int k;
+    if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
+        s->have_c = 0;
+        dn_accept(s, cyc);
+    }
+    if ((pv(s, out, P(c_rsp_valid_o)) & 1) && (pv(s, in, P(c_rsp_ready_i)) & 1))
+        dn_crsp(s, out, cyc);
+    if (d->pdat && (pv(s, out, P(c_pdat_ready_o)) & 1))
+        dn_pdat_done(s);
+    if ((pv(s, out, P(c_prb_valid_o)) & 1) && (pv(s, in, P(c_prb_ready_i)) & 1)) {
+        d->prb = 1;
+        d->prb_line = pv(s, out, P(c_prb_line_o));
+        d->prb_mask = pv(s, out, P(c_prb_mask_o));
+        d->prb_down = (unsigned)(pv(s, out, P(c_prb_down_o)) & 1);
+        d->prb_due = cyc + 1 + rnd(s) % 4;
+    }
+    if (s->have_r && (pv(s, out, P(rsp_ready_o)) & 1)) {
+        s->have_r = 0;
+        dn_on_rsp(s);
+    }
+    if (s->have_f && (pv(s, out, P(fwd_ready_o)) & 1) && (k = dn_first_unsent(s)) >= 0) {
+        s->have_f = 0;
+        s->nfwd++;
+        d->fw[k].sent = 1;
+    }
+    if ((pv(s, out, P(req_valid_o)) & 1) && (pv(s, in, P(req_ready_i)) & 1))
+        dn_on_req(s, out, cyc);
+    if ((pv(s, out, P(out_valid_o)) & 1) && (pv(s, in, P(out_ready_i)) & 1))
+        dn_on_out(s, out, cyc);
+    if ((pv(s, out, P(err_o)) & 1) && s->err_cycles++ == 0)
+        s->err_first = cyc;
+}
+
+static void summary_denovo(const tx_stim *s, FILE *f, const char *lead)
+{
+    const dn_state *d = &s->dn;
+    fprintf(f, "%scache local ST/RMW %llu  answers OWN %llu\n", lead, (unsigned long long)d->nlocal,
+            (unsigned long long)d->nown);
+    fprintf(f,
+            "%srequests ReqV %llu ReqO %llu ReqO+data %llu ReqWT+data %llu ReqWB %llu (replacements %llu)  "
+            "responses RspV %llu Nack %llu RspO %llu RspO+data %llu RspWT+data %llu RspWB %llu\n",
+            lead, (unsigned long long)s->nreq[0], (unsigned long long)s->nreq[3], (unsigned long long)s->nreq[5],
+            (unsigned long long)s->nreq[4], (unsigned long long)s->nreq[6], (unsigned long long)d->nrepl,
+            (unsigned long long)s->nrsp[0], (unsigned long long)s->nrsp[9], (unsigned long long)s->nrsp[3],
+            (unsigned long long)s->nrsp[5], (unsigned long long)s->nrsp[4], (unsigned long long)s->nrsp[6]);
+    fprintf(f,
+            "%sforwards %llu: FwdReqV %llu (stray %llu) FwdReqS %llu FwdReqO %llu FwdReqO+data %llu RvkO %llu "
+            "Inv %llu\n",
+            lead, (unsigned long long)s->nfwd, (unsigned long long)d->nfwt[0], (unsigned long long)d->nstray,
+            (unsigned long long)d->nfwt[1], (unsigned long long)d->nfwt[2], (unsigned long long)d->nfwt[3],
+            (unsigned long long)d->nfwt[4], (unsigned long long)d->nfwt[5]);
+    fprintf(f,
+            "%sraces: downgrades of pending ReqO words %llu, of pending ReqO+data words %llu delayed and %llu "
+            "FwdReqO at once, of ReqWB words %llu, of an EVICT presented %llu\n",
+            lead, (unsigned long long)d->race_o, (unsigned long long)d->race_od, (unsigned long long)d->race_now,
+            (unsigned long long)d->race_wb, (unsigned long long)d->race_ev);
+    fprintf(f,
+            "%sprobes %llu (down %llu)  answers RspV %llu Nack %llu RspS %llu RspO %llu RspO+data %llu "
+            "RspRvkO %llu Ack %llu\n",
+            lead, (unsigned long long)d->nprb, (unsigned long long)d->nprb_down, (unsigned long long)s->nout[0],
+            (unsigned long long)s->nout[9], (unsigned long long)s->nout[1], (unsigned long long)s->nout[3],
+            (unsigned long long)s->nout[5], (unsigned long long)s->nout[7], (unsigned long long)s->nout[8]);
+    fprintf(f, "%sbroken promises %llu (requests %llu, cache answers %llu, forward answers %llu, data %llu, "
+               "forwards unanswered %llu)",
+            lead, (unsigned long long)s->bad, (unsigned long long)d->bad_req, (unsigned long long)d->bad_crsp,
+            (unsigned long long)d->bad_out, (unsigned long long)d->bad_data, (unsigned long long)d->nstall);
+    if (s->bad)
+        fprintf(f, ", the first in cycle %llu: %s", (unsigned long long)d->bad_cyc, d->bad_why);
+    fprintf(f, "\n");
+}
+
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
 {
     tx_stim *s = p;
     if (s->b.trace) {
         observe_trace(s, in, out);
+        return;
+    }
+    if (s->c.kind == SPANDEX_TU_DENOVO) {
+        observe_denovo(s, cyc, in, out);
         return;
     }
     if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
@@ -517,6 +1286,18 @@ static uint64_t stim_limit(const void *p)
     return 200 + (uint64_t)(s->ntr + 1) * (TRACE_BYPASS + 16);
 }
 
+static void summary_gpu(const tx_stim *s, FILE *f, const char *lead)
+{
+    fprintf(f, "%srequests ReqV %llu ReqWT %llu ReqWT+data %llu  responses RspV %llu Nack %llu RspWT %llu "
+               "RspO %llu RspWT+data %llu\n",
+            lead, (unsigned long long)s->nreq[0], (unsigned long long)s->nreq[2], (unsigned long long)s->nreq[4],
+            (unsigned long long)s->nrsp[0], (unsigned long long)s->nrsp[9], (unsigned long long)s->nrsp[2],
+            (unsigned long long)s->nrsp[3], (unsigned long long)s->nrsp[4]);
+    fprintf(f, "%sforwards %llu  answers Nack %llu Ack %llu\n", lead, (unsigned long long)s->nfwd,
+            (unsigned long long)s->nout[9], (unsigned long long)s->nout[8]);
+    fprintf(f, "%sbroken promises %llu\n", lead, (unsigned long long)s->bad);
+}
+
 static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f, const char *lead)
 {
     static const char *const cn[] = {"LD", "ST", "RMW", "ACQ", "REL", "EVICT"};
@@ -530,14 +1311,11 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
     fprintf(f, "  answers");
     for (k = 0; k < 3; k++)
         fprintf(f, " %s %llu", rn[k], (unsigned long long)s->ncrsp[k]);
-    fprintf(f, "\n%srequests ReqV %llu ReqWT %llu ReqWT+data %llu  responses RspV %llu Nack %llu RspWT %llu "
-               "RspO %llu RspWT+data %llu\n",
-            lead, (unsigned long long)s->nreq[0], (unsigned long long)s->nreq[2], (unsigned long long)s->nreq[4],
-            (unsigned long long)s->nrsp[0], (unsigned long long)s->nrsp[9], (unsigned long long)s->nrsp[2],
-            (unsigned long long)s->nrsp[3], (unsigned long long)s->nrsp[4]);
-    fprintf(f, "%sforwards %llu  answers Nack %llu Ack %llu\n", lead, (unsigned long long)s->nfwd,
-            (unsigned long long)s->nout[9], (unsigned long long)s->nout[8]);
-    fprintf(f, "%sbroken promises %llu\n", lead, (unsigned long long)s->bad);
+    fprintf(f, "\n");
+    if (s->c.kind == SPANDEX_TU_DENOVO)
+        summary_denovo(s, f, lead);
+    else
+        summary_gpu(s, f, lead);
     fprintf(f, "%sprotocol errors (err_o cycles) %llu\n", lead, (unsigned long long)s->err_cycles);
     if (s->b.kind == KIND_ERRORS)
         fprintf(f, "%sinjected errors %llu, the first in cycle %llu; err_o first high in cycle %llu\n", lead,
