@@ -380,12 +380,12 @@ static int can_flush(const spandex_tuhw_tm *t, act *a, int hit)
 {
     const wbl *h = &t->wb[t->wh];
     const buf *q = &t->cq;
-    if (h->v && h->mask == 0) {
+    if (h->v && h->mask == 0) { /* DeNovo: its stores all went with answers */
         a->kind = ACT_FLUSH;
         return 1;
     }
     if (!h->v || t->ro.v || free_entry(t) < 0 || (busy(t, h->line) & h->mask) ||
-        (fwd_words(t, h->line) & h->mask))
+        (t->dn && (fwd_words(t, h->line) & h->mask)))
         return 0;
     if (q->v && q->type == SPANDEX_TUHW_C_ST && (hit >= 0 || !t->wb[t->wt].v))
         return 0;
