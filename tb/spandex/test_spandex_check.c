@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "spandex_check_sys.h"
+#include "spandex_test.h"
 #include "test_util.h"
 #include "unit.h"
 
@@ -107,15 +108,6 @@ static void refuses(const char *opts, const char *prog, const char *log, const c
     done(&r);
 }
 
-/* A file of tb/spandex/logs/ (malloc). */
-static char *file(const char *name)
-{
-    char path[256], *b;
-    snprintf(path, sizeof path, "tb/spandex/logs/%s", name);
-    b = slurp(path);
-    cr_assert_not_null(b, "cannot read %s (run from the repository root)", path);
-    return b;
-}
 
 /* A log with one line replaced (`from` must occur once). */
 static char *edit(const char *log, const char *from, const char *to)
@@ -134,7 +126,7 @@ static char *edit(const char *log, const char *from, const char *to)
 
 Test(spandex_syscheck, fig1a_and_fig1c_pass)
 {
-    char *pa = file("fig1a.prog"), *la = file("fig1a.log"), *pc = file("fig1c.prog"), *lc = file("fig1c.log");
+    char *pa = spandex_test_file("fig1a.prog"), *la = spandex_test_file("fig1a.log"), *pc = spandex_test_file("fig1c.prog"), *lc = spandex_test_file("fig1c.log");
     passes(FIG, pa, la);
     passes(FIG, pc, lc);
     passes(FIG " --sched fifo", pc, lc); /* 14 deliveries, far below B = 4 x 3 x 11 */
@@ -148,7 +140,7 @@ Test(spandex_syscheck, fig1a_and_fig1c_pass)
  * ReqWT: the word turns V, the owner answers the writer with RspO, X2). */
 Test(spandex_syscheck, fig1b_and_fig1d_pass)
 {
-    char *pb = file("fig1b.prog"), *lb = file("fig1b.log"), *pd = file("fig1d.prog"), *ld = file("fig1d.log");
+    char *pb = spandex_test_file("fig1b.prog"), *lb = spandex_test_file("fig1b.log"), *pd = spandex_test_file("fig1d.prog"), *ld = spandex_test_file("fig1d.log");
     passes(FIG, pb, lb);
     passes(FIG, pd, ld);
     free(pb);
@@ -161,7 +153,7 @@ Test(spandex_syscheck, fig1b_and_fig1d_pass)
  * SYS7 at the LLC: an RspRvkO for a word that was not revoked. */
 Test(spandex_syscheck, sys1_forward_to_non_owner_and_sys7_rspRvkO)
 {
-    char *pb = file("fig1b.prog"), *lb = file("fig1b.log"), *pd = file("fig1d.prog"), *ld = file("fig1d.log");
+    char *pb = spandex_test_file("fig1b.prog"), *lb = spandex_test_file("fig1b.log"), *pd = spandex_test_file("fig1d.prog"), *ld = spandex_test_file("fig1d.log");
     char *fwd = edit(ld, "S 4 L 0 FwdReqO 0x1000 0x2 r=1", "S 4 L 2 FwdReqO 0x1000 0x2 r=1");
     char *rvk = edit(lb, "S 5 0 L RspRvkO 0x1000 0x4 0x1008", "S 5 0 L RspRvkO 0x1000 0x6 0x1004 0x1008");
     fails(FIG, pd, fwd, "SYS1 line 9: S 4 L 2 FwdReqO 0x1000 0x2 r=1",
@@ -181,7 +173,7 @@ Test(spandex_syscheck, sys1_forward_to_non_owner_and_sys7_rspRvkO)
  * RspV 9 + 8 x 4; ReqO 9 + RspO 9; ReqWT 9 + 2 x 4 + RspWT 9. */
 Test(spandex_syscheck, sys8_traffic_of_fig1a)
 {
-    char *p = file("fig1a.prog"), *l = file("fig1a.log");
+    char *p = spandex_test_file("fig1a.prog"), *l = spandex_test_file("fig1a.log");
     result r = check(FIG, p, l);
     cr_expect_eq(r.rc, 0);
     cr_expect_str_eq(r.out, "# traffic header 9 bytes, word 4 bytes (SYS8; messages, bytes)\n"
@@ -281,7 +273,7 @@ Test(spandex_syscheck, sys2_sharer_not_recorded)
  * ACQ. Without the ACQ the same value is a race and allowed. */
 Test(spandex_syscheck, sys3_stale_after_release_acquire)
 {
-    char *p = file("fig1c.prog"), *l = file("fig1c.log");
+    char *p = spandex_test_file("fig1c.prog"), *l = spandex_test_file("fig1c.log");
     char *bad = edit(l, "V 1 15 0x1000 0xa", "V 1 15 0x1000 0x1000");
     char *noacq = edit(p, "ACQ 1\n", "LD 1 0x1044\n"), *nolog = edit(bad, "C 1 14\n", "V 1 14 0x1044 0x1044\n");
     fails(FIG, p, bad, "SYS3 line 37: V 1 15 0x1000 0x1000",
@@ -373,7 +365,7 @@ Test(spandex_syscheck, sys5_fifo_bound)
 /* SYS5 at the end of the log: an operation that never completed. */
 Test(spandex_syscheck, sys5_operation_never_completes)
 {
-    char *p = file("fig1a.prog"), *l = file("fig1a.log");
+    char *p = spandex_test_file("fig1a.prog"), *l = spandex_test_file("fig1a.log");
     char *cut = edit(l, "C 1 8\n", "");
     fails(FIG, p, cut, "SYS5 end of log", "ST of device 1 (program line 8) never completed");
     free(p);
@@ -407,7 +399,7 @@ Test(spandex_syscheck, sys6_second_nack)
  * Ack nobody asked for, and a response for words not requested. */
 Test(spandex_syscheck, sys7_response_without_request)
 {
-    char *p = file("fig1a.prog"), *l = file("fig1a.log");
+    char *p = spandex_test_file("fig1a.prog"), *l = spandex_test_file("fig1a.log");
     char *extra = edit(l, "C 1 8\n", "C 1 8\nS 7 L 1 RspWT 0x1000 0x30\nD 7\n");
     char *ack = edit(l, "C 1 8\n", "C 1 8\nS 7 1 L Ack 0x1000\nD 7\n");
     char *words = edit(l, "S 5 L 2 RspO 0x1000 0x3", "S 5 L 2 RspO 0x1000 0x7");
@@ -433,7 +425,7 @@ Test(spandex_syscheck, e_line_of_the_log)
 
 Test(spandex_syscheck, bad_input_exit_2_with_file_and_line)
 {
-    char *p = file("fig1a.prog"), *l = file("fig1a.log");
+    char *p = spandex_test_file("fig1a.prog"), *l = spandex_test_file("fig1a.log");
     refuses(FIG, p, "S 1 1 L ReqV 0x1000 0xff\n\nS 2 1 L ReqX 0x1000 0xff\n", "log: line 3: unknown message 'ReqX'");
     refuses(FIG, "LD 1 0x1000\nLOAD 1 0x1000\n", l, "prog: line 2: unknown operation 'LOAD'");
     refuses(FIG, "LD 7 0x1000\n", l, "prog: line 1: LD: bad or missing device (0..2)");
@@ -541,7 +533,7 @@ Test(spandex_syscheck, system_model_logs_pass)
     for (seed = 0; seed < 82; seed++) {
         const char *cfg = seed < 62 ? cfg4 : cfg8;
         if (seed < 2) {
-            char *f = file(seed ? "fig1c.prog" : "fig1a.prog");
+            char *f = spandex_test_file(seed ? "fig1c.prog" : "fig1a.prog");
             snprintf(prog, sizeof prog, "%s", f);
             free(f);
         } else {

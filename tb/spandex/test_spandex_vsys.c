@@ -15,56 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spandex_vsys.h"
-#include "test_util.h"
-
-extern const dut_ops *const spandex_duts[];
-
-/* A file of tb/spandex/logs/ (malloc). */
-static char *file(const char *name)
-{
-    char path[256], *b;
-    snprintf(path, sizeof path, "tb/spandex/logs/%s", name);
-    b = slurp(path);
-    cr_assert_not_null(b, "cannot read %s (run from the repository root)", path);
-    return b;
-}
-
-static void opts(spvsys_opts *o, const char *devs)
-{
-    char err[200];
-    spvsys_opts_default(o);
-    cr_assert_eq(spvsys_opts_devs(o, devs, err, sizeof err), 0, "%s", err);
-}
-
-/* prog on the shell, then on the Verilated LLC beside it: both pass the
- * checker, the ports agree every cycle, the logs are equal. */
-static void both(const spvsys_opts *base, const char *prog, const char *what)
-{
-    spvsys_opts o = *base;
-    spvsys_res ref, r;
-    char err[300];
-    o.rtl = 0;
-    cr_assert_eq(spvsys_run(&o, NULL, prog, &ref, err, sizeof err), 0, "%s: %s", what, err);
-    cr_assert(ref.pass && !ref.e_line, "%s: shell: %s\n%s", what, ref.check, ref.log);
-    o.rtl = 1;
-    cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s: %s", what, err);
-    cr_assert(!r.mismatch, "%s: %s", what, r.msg);
-    cr_assert_eq(r.cmp_cycles, r.cycles, "%s", what);
-    cr_assert(r.pass, "%s: Verilated: %s", what, r.check);
-    cr_assert_str_eq(r.log, ref.log, "%s: the log differs from the shell's", what);
-    cr_assert_gt(r.messages, 0);
-    spvsys_res_free(&r);
-    spvsys_res_free(&ref);
-}
+#include "spandex_test.h"
 
 Test(spandex_vsys, fig1a_and_fig1c_pass_with_the_verilated_llc)
 {
     spvsys_opts o;
-    char *a = file("fig1a.prog"), *c = file("fig1c.prog");
-    opts(&o, "gpu,gpu,denovo");
-    both(&o, a, "fig1a");
-    both(&o, c, "fig1c");
+    char *a = spandex_test_file("fig1a.prog"), *c = spandex_test_file("fig1c.prog");
+    spandex_test_opts(&o, "gpu,gpu,denovo");
+    spandex_test_both(&o, SPVSYS_RTL_LLC, a, "fig1a");
+    spandex_test_both(&o, SPVSYS_RTL_LLC, c, "fig1c");
     free(a);
     free(c);
 }
@@ -79,7 +38,7 @@ static void random_runs(const char *devs, unsigned seeds)
     for (s = 1; s <= seeds; s++) {
         spvsys_opts o;
         char what[96], *p;
-        opts(&o, devs);
+        spandex_test_opts(&o, devs);
         o.net_lat = lat[s % 4][0];
         o.mem_lat = lat[s % 4][1];
         o.fwdv_delay = lat[s % 4][2];
@@ -87,7 +46,7 @@ static void random_runs(const char *devs, unsigned seeds)
         p = spvsys_random_program(&o, 400, s);
         cr_assert(p);
         snprintf(what, sizeof what, "%s seed %u", devs, s);
-        both(&o, p, what);
+        spandex_test_both(&o, SPVSYS_RTL_LLC, p, what);
         free(p);
     }
 }
@@ -108,7 +67,7 @@ Test(spandex_vsys, stuck_bit_caught_by_ports_then_by_checker_or_watchdog)
     unsigned i;
     char *prog;
     spvsys_opts o;
-    opts(&o, "denovo,gpu,denovo,gpu");
+    spandex_test_opts(&o, "denovo,gpu,denovo,gpu");
     o.watchdog = 2000;
     prog = spvsys_random_program(&o, 300, 2);
     for (i = 0; i < sizeof st / sizeof st[0]; i++) {
@@ -142,7 +101,7 @@ static uint64_t latency(const char *devs, const char *prog, unsigned fwdv, const
     char err[300];
     const char *t;
     unsigned long long iss, done;
-    opts(&o, devs);
+    spandex_test_opts(&o, devs);
     o.fwdv_delay = fwdv;
     o.rtl = 1;
     cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
@@ -172,10 +131,10 @@ Test(spandex_vsys, bad_program_and_too_many_devices_refused)
     spvsys_opts o;
     spvsys_res r;
     char err[300];
-    opts(&o, "gpu,gpu");
+    spandex_test_opts(&o, "gpu,gpu");
     cr_assert_eq(spvsys_run(&o, NULL, "LD 5 0x1000\n", &r, err, sizeof err), -1);
     cr_assert(strstr(err, "line 1"), "%s", err);
-    opts(&o, "gpu,gpu,gpu,gpu,gpu");
+    spandex_test_opts(&o, "gpu,gpu,gpu,gpu,gpu");
     cr_assert_eq(spvsys_run(&o, NULL, "LD 0 0x1000\n", &r, err, sizeof err), -1);
     cr_assert(strstr(err, "device IDs"), "%s", err);
 }
@@ -196,10 +155,10 @@ Test(spandex_vsys, writeback_beside_older_forwards)
         const char *fwd, *wb;
         spvsys_res r;
         char err[300];
-        opts(&o, "gpu,denovo,denovo,denovo");
+        spandex_test_opts(&o, "gpu,denovo,denovo,denovo");
         o.net_lat = lat;
         snprintf(what, sizeof what, "net-lat %u", lat);
-        both(&o, prog, what);
+        spandex_test_both(&o, SPVSYS_RTL_LLC, prog, what);
         o.rtl = 0;
         cr_assert_eq(spvsys_run(&o, NULL, prog, &r, err, sizeof err), 0, "%s", err);
         fwd = strstr(r.log, " L 3 FwdReqV 0x1000 0x4 ");

@@ -17,48 +17,13 @@
 #include <string.h>
 
 #include "spandex_prog.h"
-#include "spandex_vsys.h"
-#include "test_util.h"
+#include "spandex_test.h"
 
-extern const dut_ops *const spandex_duts[];
-
-/* A file of tb/spandex/logs/ (malloc). */
-static char *file(const char *name)
-{
-    char path[256], *b;
-    snprintf(path, sizeof path, "tb/spandex/logs/%s", name);
-    b = slurp(path);
-    cr_assert_not_null(b, "cannot read %s (run from the repository root)", path);
-    return b;
-}
-
+/* The system with GPU devices as spandex-tu blocks. */
 static void opts(spvsys_opts *o, const char *devs)
 {
-    char err[200];
-    spvsys_opts_default(o);
-    cr_assert_eq(spvsys_opts_devs(o, devs, err, sizeof err), 0, "%s", err);
+    spandex_test_opts(o, devs);
     o->tu_block = 1;
-}
-
-/* prog on the shells, then with the blocks of rtl Verilated beside them:
- * both pass the checker, the ports agree every cycle, the logs are equal. */
-static void both(const spvsys_opts *base, int rtl, const char *prog, const char *what)
-{
-    spvsys_opts o = *base;
-    spvsys_res ref, r;
-    char err[300];
-    o.rtl = 0;
-    cr_assert_eq(spvsys_run(&o, NULL, prog, &ref, err, sizeof err), 0, "%s: %s", what, err);
-    cr_assert(ref.pass && !ref.e_line, "%s: shells: %s\n%s", what, ref.check, ref.log);
-    o.rtl = rtl;
-    cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s: %s", what, err);
-    cr_assert(!r.mismatch, "%s: %s", what, r.msg);
-    cr_assert_eq(r.cmp_cycles, r.cycles, "%s", what);
-    cr_assert(r.pass, "%s: Verilated: %s", what, r.check);
-    cr_assert_str_eq(r.log, ref.log, "%s: the log differs from the shells'", what);
-    cr_assert_gt(r.messages, 0);
-    spvsys_res_free(&r);
-    spvsys_res_free(&ref);
 }
 
 /* The LLC, then the TUs, then both Verilated. */
@@ -66,12 +31,12 @@ Test(spandex_vsys_tu, fig1a_and_fig1c_one_kind_at_a_time_then_all)
 {
     static const int rtl[] = {SPVSYS_RTL_LLC, SPVSYS_RTL_TU, SPVSYS_RTL_LLC | SPVSYS_RTL_TU};
     spvsys_opts o;
-    char *a = file("fig1a.prog"), *c = file("fig1c.prog");
+    char *a = spandex_test_file("fig1a.prog"), *c = spandex_test_file("fig1c.prog");
     unsigned i;
     opts(&o, "gpu,gpu,denovo");
     for (i = 0; i < 3; i++) {
-        both(&o, rtl[i], a, "fig1a");
-        both(&o, rtl[i], c, "fig1c");
+        spandex_test_both(&o, rtl[i], a, "fig1a");
+        spandex_test_both(&o, rtl[i], c, "fig1c");
     }
     free(a);
     free(c);
@@ -94,7 +59,7 @@ static void random_runs(const char *const *devs, unsigned seeds)
         p = spvsys_random_program(&o, 400, s);
         cr_assert(p);
         snprintf(what, sizeof what, "%s seed %u", devs[s % 2], s);
-        both(&o, SPVSYS_RTL_LLC | SPVSYS_RTL_TU, p, what);
+        spandex_test_both(&o, SPVSYS_RTL_LLC | SPVSYS_RTL_TU, p, what);
         free(p);
     }
 }
@@ -140,7 +105,7 @@ Test(spandex_vsys_tu, spandex_prog_programs)
             opts(&o, vlist[c]);
             snprintf(what, sizeof what, "spandex-prog %s seed %u %s", vlist[c], seed,
                      spandex_prog_pattern_name(pc.pattern));
-            both(&o, SPVSYS_RTL_LLC | SPVSYS_RTL_TU, p, what);
+            spandex_test_both(&o, SPVSYS_RTL_LLC | SPVSYS_RTL_TU, p, what);
             free(p);
         }
 }
