@@ -65,7 +65,7 @@ static const cohkit_unit_opt opts[] = {
                         "DeNovo: external requests delayed behind a pending\n"
                         "ReqO+data, 1..8 slots (default 4)",
                         spandex_tuhw_cfg, dfr),
-    COHKIT_UNIT_OPT_CHOICE("rmw", "R",
+    COHKIT_UNIT_OPT_CHOICE("denovo-rmw", "R",
                            "DeNovo: an atomic on a word not owned and a Nack's\n"
                            "replacement by odata (ReqO+data; default) or wtdata\n"
                            "(ReqWT+data, the SDG option)",
@@ -102,7 +102,7 @@ int spandex_tuhw_cfg_check(spandex_tuhw_cfg *c, char *err, size_t len)
         cohkit_cfg_range(err, len, "dfr", c->dfr, 1, SPANDEX_TUHW_DFR_MAX))
         return -1;
     if (c->kind == SPANDEX_TU_GPU && c->wtdata)
-        return cohkit_cfg_fail(err, len, "--rmw wtdata: a DeNovo option (GPU coherence always uses ReqWT+data)");
+        return cohkit_cfg_fail(err, len, "--denovo-rmw wtdata: a DeNovo option (GPU coherence always uses ReqWT+data)");
     if (c->addr_bits <= cohkit_ilog2(c->line))
         return cohkit_cfg_fail(err, len, "--addr-bits %u: leaves no line-address bit over %u offset bits",
                                c->addr_bits, cohkit_ilog2(c->line));

@@ -16,6 +16,17 @@
  * `errors` stream sends, every few thousand cycles, a response nothing
  * waits for, which err_o must show; the cache and the forwards fall quiet
  * for 300 cycles before each, so the unit is idle when it arrives.
+ *
+ * For the DeNovo kind (the functions named dn_*) the cache keeps I, V, PO
+ * and O words and answers every probe; the LLC tracks which words this
+ * device owns, forwards only for those (FwdReqV, FwdReqS, FwdReqO,
+ * FwdReqO+data, RvkO, moving ownership when it sends a downgrade) besides
+ * stray FwdReqVs and Invs, and races downgrades with pending ReqO,
+ * ReqO+data and ReqWB and with an EVICT the cache presents. Its checks:
+ * no request on words the device owns, answers matched to forwards by
+ * line, requestor and words with the data the cache gave, FILL and VALUE
+ * data equal to the LLC's, no forward left unanswered; the summary counts
+ * every request, answer, probe and race column.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -1386,8 +1397,8 @@ static const cohkit_unit_flag flags[] = {{NULL, NULL, NULL}};
 const cohkit_unit_desc spandex_tuhw_unit = {
     .name = "spandex-tu",
     .family = "spandex",
-    .title = "Spandex translation unit: Table II requests, the response collector, Nack retry and "
-             "replacement, Table IV answers (Alsop et al., III-A, III-C, III-D; spec 4)",
+    .title = "Spandex translation unit, GPU coherence and DeNovo: Table II requests, the response "
+             "collector, Nack retry and replacement, Table IV answers (Alsop et al., III-A, III-C, III-D; spec 4)",
     .model_ref = "cmodel/spandex/spandex_tuhw_tm.c spandex_tuhw_tm_eval() / _step() (timing)",
     .cfg_size = sizeof(spandex_tuhw_cfg),
     .presets = spandex_tuhw_preset_names,
@@ -1399,9 +1410,9 @@ const cohkit_unit_desc spandex_tuhw_unit = {
     COHKIT_UNIT_TM_FIELDS,
     .flags = flags,
     .trace_help = "LD <addr> <mask>   ST <addr> <mask> <v>...   RMW <addr> <mask> <op> <v>...\n"
-                  "ACQ   REL   EVICT <addr>   (the cache)\n"
+                  "ACQ   REL   EVICT <addr> [<mask> <v>...]   PDAT <addr> <mask> [<v>...]   (the cache)\n"
                   "Rsp*|Nack <addr> <mask> [<v>...]   Fwd* <addr> <mask> <req>   RvkO|Inv <addr> <mask>\n"
-                  "output: ReqV, ReqWT, ReqWT+data, Nack <dst>, Ack L, FILL, VALUE, DONE, ERR lines\n"
+                  "output: Req* lines, Rsp*|Nack <dst>|L, Ack L, FILL, VALUE, OWN, DONE, PRB, ERR lines\n"
                   "(docs/spandex.md, \"The translation unit in RTL\")",
     COHKIT_UNIT_STIM_FIELDS,
 };

@@ -120,10 +120,10 @@ Test(spandex_tu, random_streams_in_lockstep_with_backpressure, .timeout = 120)
 Test(spandex_tu, bad_configurations_are_refused)
 {
     gen_refuses("spandex-tu", "--kind mesi", "mesi");
-    gen_refuses("spandex-tu", "--rmw wtdata", "wtdata");
+    gen_refuses("spandex-tu", "--denovo-rmw wtdata", "wtdata");
     gen_refuses("spandex-tu", "--kind denovo --dfr 0", "dfr");
     gen_refuses("spandex-tu", "--kind denovo --dfr 9", "dfr");
-    gen_refuses("spandex-tu", "--kind denovo --rmw wt", "wt");
+    gen_refuses("spandex-tu", "--kind denovo --denovo-rmw wt", "wt");
     gen_refuses("spandex-tu", "--kind cpu", "cpu");
     gen_refuses("spandex-tu", "--mshr 0", "mshr");
     gen_refuses("spandex-tu", "--wb 17", "wb");
@@ -276,9 +276,9 @@ Test(spandex_tu_denovo, a_nacked_read_is_replaced_by_reqo_data_or_reqwt_data)
 {
     prints("--config denovo_fpga", "LD 0x500 0x3\nNack 0x500 0x1\nRspV 0x500 0x2 0x7\nRspO+data 0x500 0x1 0x9\n",
            "ReqV 0x500 0x3\nReqO+data 0x500 0x1\nFILL 0x500 0x3 0x9 0x7 own 0x1\n");
-    /* --rmw wtdata (the SDG option): atomics and replacements by
+    /* --denovo-rmw wtdata (the SDG option): atomics and replacements by
      * ReqWT+data, nothing becomes owned */
-    prints("--config denovo_fpga --rmw wtdata",
+    prints("--config denovo_fpga --denovo-rmw wtdata",
            "RMW 0x200 0x2 add 0x3\nRspWT+data 0x200 0x2 0x10\nLD 0x500 0x1\nNack 0x500 0x1\n"
            "RspWT+data 0x500 0x1 0x9\n",
            "ReqWT+data 0x200 0x2 add 0x3\nVALUE 0x200 0x2 0x10\nReqV 0x500 0x1\nReqWT+data 0x500 0x1 rd\n"
