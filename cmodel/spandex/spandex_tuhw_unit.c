@@ -313,6 +313,48 @@ static int inject_rsp(tx_stim *s)
     return 1;
 }
 
+/* The cache request, response and forward the bench presents, on their
+ * ports (both kinds). */
+static void put_creq(const tx_stim *s, uint64_t *in)
+{
+    in[s->p.off[P(c_req_valid_i)]] = 1;
+    in[s->p.off[P(c_req_type_i)]] = s->c_type;
+    in[s->p.off[P(c_req_line_i)]] = s->c_line;
+    in[s->p.off[P(c_req_mask_i)]] = s->c_mask;
+    in[s->p.off[P(c_req_op_i)]] = s->c_op;
+    spandex_tuhw_put_words(&s->p, in, P(c_req_data_i), s->c_v, s->g.full);
+}
+
+static void put_rsp(const tx_stim *s, uint64_t *in)
+{
+    in[s->p.off[P(rsp_valid_i)]] = 1;
+    in[s->p.off[P(rsp_type_i)]] = s->r_type;
+    in[s->p.off[P(rsp_line_i)]] = s->r_line;
+    in[s->p.off[P(rsp_mask_i)]] = s->r_mask;
+    spandex_tuhw_put_words(&s->p, in, P(rsp_data_i), s->r_v, s->g.full);
+}
+
+static void put_fwd(const tx_stim *s, uint64_t *in)
+{
+    in[s->p.off[P(fwd_valid_i)]] = 1;
+    in[s->p.off[P(fwd_type_i)]] = s->f_type;
+    in[s->p.off[P(fwd_line_i)]] = s->f_line;
+    in[s->p.off[P(fwd_mask_i)]] = s->f_mask;
+    in[s->p.off[P(fwd_req_i)]] = s->f_req;
+}
+
+/* errors stream: a response nothing waits for, every 2,000-4,000 cycles. */
+static void inject(tx_stim *s, uint64_t cyc)
+{
+    if (!s->have_r && cyc >= s->inj_next && (s->have_r = inject_rsp(s)) != 0) {
+        s->inj_next = cyc + 2000 + rnd(s) % 2000;
+        s->injected++;
+        if (!s->inj_first)
+            s->inj_first = cyc;
+    }
+}
+
+
 static void make_fwd(tx_stim *s)
 {
     s->f_type = pct(s) < 50 ? 0 : 5;
@@ -709,33 +751,18 @@ static void drive_denovo(tx_stim *s, uint64_t cyc, uint64_t *in)
     if (!s->have_c && !quiet && pct(s) < s->b.bp.valid)
         dn_make_creq(s);
     if (s->have_c) {
-        in[s->p.off[P(c_req_valid_i)]] = 1;
-        in[s->p.off[P(c_req_type_i)]] = s->c_type;
-        in[s->p.off[P(c_req_line_i)]] = s->c_line;
-        in[s->p.off[P(c_req_mask_i)]] = s->c_mask;
-        in[s->p.off[P(c_req_op_i)]] = s->c_op;
-        spandex_tuhw_put_words(&s->p, in, P(c_req_data_i), s->c_v, s->g.full);
+        put_creq(s, in);
         /* the EVICT presented meets a downgrade of its words */
         if (s->c_type == SPANDEX_TUHW_C_EVICT && s->c_mask && !d->ev_raced && !quiet) {
             d->ev_raced = 1;
             dn_race(s, s->c_line, s->c_mask, cyc, 30);
         }
     }
-    if (!s->have_r && cyc >= s->inj_next && (s->have_r = inject_rsp(s)) != 0) {
-        s->inj_next = cyc + 2000 + rnd(s) % 2000;
-        s->injected++;
-        if (!s->inj_first)
-            s->inj_first = cyc;
-    }
+    inject(s, cyc);
     if (!s->have_r && pct(s) < 70)
         s->have_r = dn_take_pend(s, cyc);
-    if (s->have_r) {
-        in[s->p.off[P(rsp_valid_i)]] = 1;
-        in[s->p.off[P(rsp_type_i)]] = s->r_type;
-        in[s->p.off[P(rsp_line_i)]] = s->r_line;
-        in[s->p.off[P(rsp_mask_i)]] = s->r_mask;
-        spandex_tuhw_put_words(&s->p, in, P(rsp_data_i), s->r_v, s->g.full);
-    }
+    if (s->have_r)
+        put_rsp(s, in);
     if (!quiet && d->nfw + 1 < DN_FWD_MAX && pct(s) < 4)
         dn_make_fwd(s, cyc);
     if (!s->have_f && (k = dn_first_unsent(s)) >= 0 && pct(s) < 70) {
@@ -745,13 +772,8 @@ static void drive_denovo(tx_stim *s, uint64_t cyc, uint64_t *in)
         s->f_mask = d->fw[k].mask;
         s->have_f = 1;
     }
-    if (s->have_f) {
-        in[s->p.off[P(fwd_valid_i)]] = 1;
-        in[s->p.off[P(fwd_type_i)]] = s->f_type;
-        in[s->p.off[P(fwd_line_i)]] = s->f_line;
-        in[s->p.off[P(fwd_mask_i)]] = s->f_mask;
-        in[s->p.off[P(fwd_req_i)]] = s->f_req;
-    }
+    if (s->have_f)
+        put_fwd(s, in);
     /* the probe: taken under back-pressure, answered a few cycles later
      * (the answer, once presented, holds its words and data) */
     in[s->p.off[P(c_prb_ready_i)]] = !d->prb && pct(s) < s->b.bp.ready;
@@ -799,37 +821,17 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     if (!s->have_c && !quiet && pct(s) < s->b.bp.valid)
         make_creq(s);
     if (s->have_c) {
-        in[s->p.off[P(c_req_valid_i)]] = 1;
-        in[s->p.off[P(c_req_type_i)]] = s->c_type;
-        in[s->p.off[P(c_req_line_i)]] = s->c_line;
-        in[s->p.off[P(c_req_mask_i)]] = s->c_mask;
-        in[s->p.off[P(c_req_op_i)]] = s->c_op;
-        spandex_tuhw_put_words(&s->p, in, P(c_req_data_i), s->c_v, s->g.full);
+        put_creq(s, in);
     }
-    if (!s->have_r && cyc >= s->inj_next && (s->have_r = inject_rsp(s)) != 0) {
-        s->inj_next = cyc + 2000 + rnd(s) % 2000;
-        s->injected++;
-        if (!s->inj_first)
-            s->inj_first = cyc;
-    }
+    inject(s, cyc);
     if (!s->have_r && pct(s) < 70)
         s->have_r = take_pend(s, cyc);
-    if (s->have_r) {
-        in[s->p.off[P(rsp_valid_i)]] = 1;
-        in[s->p.off[P(rsp_type_i)]] = s->r_type;
-        in[s->p.off[P(rsp_line_i)]] = s->r_line;
-        in[s->p.off[P(rsp_mask_i)]] = s->r_mask;
-        spandex_tuhw_put_words(&s->p, in, P(rsp_data_i), s->r_v, s->g.full);
-    }
+    if (s->have_r)
+        put_rsp(s, in);
     if (!s->have_f && !quiet && s->nfw + 1 < FWD_MAX && pct(s) < 3)
         make_fwd(s);
-    if (s->have_f) {
-        in[s->p.off[P(fwd_valid_i)]] = 1;
-        in[s->p.off[P(fwd_type_i)]] = s->f_type;
-        in[s->p.off[P(fwd_line_i)]] = s->f_line;
-        in[s->p.off[P(fwd_mask_i)]] = s->f_mask;
-        in[s->p.off[P(fwd_req_i)]] = s->f_req;
-    }
+    if (s->have_f)
+        put_fwd(s, in);
     in[s->p.off[P(req_ready_i)]] = pct(s) < s->b.bp.ready;
     in[s->p.off[P(out_ready_i)]] = pct(s) < s->b.bp.ready;
     in[s->p.off[P(c_rsp_ready_i)]] = pct(s) < s->b.bp.ready;
