@@ -15,7 +15,9 @@
  * answer, and every completion the cache gets belonging to a request. The
  * `errors` stream sends, every few thousand cycles, a response nothing
  * waits for, which err_o must show; the cache and the forwards fall quiet
- * for 300 cycles before each, so the unit is idle when it arrives.
+ * for 300 cycles before each, so the unit is idle when it arrives. After
+ * the first, GPU coherence also gets stray probe answers and forwards it
+ * cannot take, at busy times.
  *
  * For the DeNovo kind (the functions named dn_*) the cache keeps I, V, PO
  * and O words and answers every probe; the LLC tracks which words this
@@ -138,7 +140,8 @@ typedef struct {
     spandex_tuhw_geom g;
     spandex_tuhw_ports p;
     uint64_t pool[POOL];
-    int have_c, have_r, have_f;
+    int have_c, have_r, have_f, have_p; /* have_p: a stray probe answer (GPU) */
+    int f_bad;                          /* the forward is an injected error  */
     unsigned c_type, c_op, r_type, f_type, f_req;
     uint64_t c_line, c_mask, r_line, r_mask, f_line, f_mask;
     uint64_t c_v[SPANDEX_LLC_WORDS_MAX], r_v[SPANDEX_LLC_WORDS_MAX];
@@ -152,7 +155,7 @@ typedef struct {
     } fw[FWD_MAX];
     unsigned nfw;
     unsigned lds, rmws, syncs; /* cache requests waiting for an answer   */
-    uint64_t inj_next, inj_first, err_first, err_cycles, injected;
+    uint64_t inj_next, inj_first, err_first, err_cycles, injected, pdat_next;
     uint64_t nreq[8], nrsp[10], ncreq[6], ncrsp[3], nout[10], nfwd;
     uint64_t bad; /* broken promises (must stay 0)                           */
     /* trace mode: the records, the next to present, the one presented on
@@ -346,11 +349,30 @@ static void put_fwd(const tx_stim *s, uint64_t *in)
 /* errors stream: a response nothing waits for, every 2,000-4,000 cycles. */
 static void inject(tx_stim *s, uint64_t cyc)
 {
+    /* GPU coherence, after the first injection: now and then, while the
+     * unit is busy, a probe answer with no probe out or a forward GPU
+     * coherence cannot take (FwdReqO, FwdReqO+data, RvkO), in turn (a
+     * DeNovo cache answers probes itself and owns words) */
+    if (s->c.kind == SPANDEX_TU_GPU && s->inj_first && !s->have_p && !s->have_f && cyc >= s->pdat_next) {
+        if (s->injected & 1) {
+            s->have_p = 1;
+        } else {
+            s->have_f = s->f_bad = 1;
+            s->f_type = 2 + (unsigned)(rnd(s) % 3);
+            s->f_line = s->pool[rnd(s) % POOL];
+            s->f_mask = 1;
+            s->f_req = 0;
+        }
+        s->pdat_next = cyc + 1000 + rnd(s) % 1000;
+        s->injected++;
+    }
     if (!s->have_r && cyc >= s->inj_next && (s->have_r = inject_rsp(s)) != 0) {
         s->inj_next = cyc + 2000 + rnd(s) % 2000;
         s->injected++;
-        if (!s->inj_first)
+        if (!s->inj_first) {
             s->inj_first = cyc;
+            s->pdat_next = cyc + 500;
+        }
     }
 }
 
@@ -824,6 +846,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         put_creq(s, in);
     }
     inject(s, cyc);
+    if (s->have_p) {
+        in[s->p.off[P(c_pdat_valid_i)]] = 1;
+        in[s->p.off[P(c_pdat_mask_i)]] = 1;
+    }
     if (!s->have_r && pct(s) < 70)
         s->have_r = take_pend(s, cyc);
     if (s->have_r)
@@ -1266,7 +1292,11 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
         s->have_r = 0;
         on_rsp(s);
     }
-    if (s->have_f && (pv(s, out, P(fwd_ready_o)) & 1)) {
+    if (s->have_p && (pv(s, out, P(c_pdat_ready_o)) & 1))
+        s->have_p = 0;
+    if (s->have_f && (pv(s, out, P(fwd_ready_o)) & 1) && s->f_bad) {
+        s->have_f = s->f_bad = 0; /* dropped as an error: no answer owed */
+    } else if (s->have_f && (pv(s, out, P(fwd_ready_o)) & 1)) {
         s->have_f = 0;
         s->nfwd++;
         s->fw[s->nfw].type = s->f_type;
