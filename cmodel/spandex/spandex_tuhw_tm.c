@@ -222,6 +222,14 @@ static uint64_t hold_wb(const spandex_tuhw_tm *t, uint64_t line, uint64_t m, int
     return h;
 }
 
+/* Words of m the cache handed over in the EVICT buffered in cq (not yet
+ * sent as a ReqWB): answered from its data like a pending ReqWB's. */
+static uint64_t hold_ev(const spandex_tuhw_tm *t, uint64_t line, uint64_t m)
+{
+    const buf *q = &t->cq;
+    return q->v && q->type == SPANDEX_TUHW_C_EVICT && q->line == line ? m & q->mask : 0;
+}
+
 /* Words of line in a pending ReqO+data (an atomic, or an odata
  * replacement of a ReqV). */
 static uint64_t hold_rmw(const spandex_tuhw_tm *t, uint64_t line)
@@ -251,7 +259,8 @@ static uint64_t held_back(const spandex_tuhw_tm *t, uint64_t line)
     return h;
 }
 
-/* How the forward in fq splits: from pending write-backs (wbm), answered
+/* How the forward in fq splits: from pending write-backs or the EVICT
+ * taken (wbm), answered
  * at once on a pending ReqO+data (now: FwdReqO), delayed, and probed. */
 typedef struct {
     uint64_t wbm, now, later, pm;
@@ -262,7 +271,7 @@ static split split_of(const spandex_tuhw_tm *t)
     const buf *f = &t->fq;
     split s;
     uint64_t rmw = hold_rmw(t, f->line) & f->mask, back = f->rp ? 0 : held_back(t, f->line) & f->mask;
-    s.wbm = hold_wb(t, f->line, f->mask, NULL);
+    s.wbm = hold_wb(t, f->line, f->mask, NULL) | hold_ev(t, f->line, f->mask);
     if (f->type == 2) { /* FwdReqO */
         s.now = rmw;
         s.later = back & ~rmw & ~s.wbm;
@@ -303,7 +312,7 @@ static int can_rsp(const spandex_tuhw_tm *t, act *a)
     if (!t->rq.v || probing(t))
         return 0;
     if (t->dn && t->rq.type == 6 && t->fq.v && t->fq.ph == PH_FRESH && t->fq.line == t->rq.line &&
-        hold_wb(t, t->fq.line, t->fq.mask, NULL))
+        (hold_wb(t, t->fq.line, t->fq.mask, NULL) | hold_ev(t, t->fq.line, t->fq.mask)))
         return 0; /* a forward that came first takes its words from the entry */
     i = rsp_match(t);
     a->kind = ACT_RSP;
@@ -341,8 +350,7 @@ static int can_fwd_denovo(const spandex_tuhw_tm *t, act *a)
         return !t->oo.v;
     s = split_of(t);
     if (s.pm)
-        return !t->pr.v && !t->co.v &&
-               !(t->cq.v && t->cq.type == SPANDEX_TUHW_C_EVICT && t->cq.line == f->line);
+        return !t->pr.v && !t->co.v;
     return 1;
 }
 
@@ -549,6 +557,9 @@ static void fwd_settle(spandex_tuhw_tm *t)
                 if (e->v && e->kind == K_WB && e->line == f->line && ((e->mask & ~e->dn) >> w & 1))
                     d[w] = e->data[w];
             }
+    for (w = 0; w < t->g.words; w++)
+        if (hold_ev(t, f->line, f->mask) >> w & 1)
+            d[w] = t->cq.data[w];
     ans = held | s.wbm | s.now;
     if (down)
         for (i = 0; i < t->c.mshr; i++) {
@@ -748,10 +759,11 @@ static int idle(const spandex_tuhw_tm *t)
 
 /* Which buffers may load this cycle: those empty, or emptied by the
  * action of the cycle (the GPU forward; a DeNovo forward waits a cycle).
- * No cache request is taken while a probe is out, nor a forward while a
- * delayed one comes back or every slot is taken (so the forward in the
- * buffer always finds a slot, and a delayed one always finds the buffer
- * empty in the end). */
+ * No cache request is taken while a probe is out or a request waits
+ * delayed (an EVICT taken then could lose, at its RspWB, the words the
+ * delayed request will ask for), nor a forward while a delayed one can
+ * come back or every slot is taken (so the forward in the buffer always
+ * finds a slot, and a delayed one comes back as soon as it may). */
 typedef struct {
     int cq, rq, fq, pd;
 } rdy;
@@ -760,8 +772,10 @@ static rdy readies(const spandex_tuhw_tm *t, const act *a)
 {
     rdy r;
     r.rq = !t->rq.v || a->kind == ACT_RSP;
-    r.fq = t->dn ? !t->fq.v && a->kind != ACT_REPLAY && !t->df[t->dt].v : !t->fq.v || a->kind == ACT_FWD;
-    r.cq = (!t->cq.v || a->kind == ACT_CREQ) && !probing(t) && !(t->dn && a->kind == ACT_FWD && t->fq.ph == PH_FRESH);
+    act ra;
+    r.fq = t->dn ? !t->fq.v && !can_replay(t, &ra) && !t->df[t->dt].v : !t->fq.v || a->kind == ACT_FWD;
+    r.cq = (!t->cq.v || a->kind == ACT_CREQ) && !probing(t) &&
+           !(t->dn && ((a->kind == ACT_FWD && t->fq.ph == PH_FRESH) || t->df[t->dh].v));
     r.pd = !t->pd.v;
     return r;
 }

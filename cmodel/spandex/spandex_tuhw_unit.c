@@ -94,11 +94,15 @@ typedef struct {
 
 /* DeNovo: a forward the LLC decided (sent once `sent`), the words still
  * to be answered: a (the answer, or a FwdReqV's Nack) and r (FwdReqS's
- * RspRvkO to the LLC). */
+ * RspRvkO to the LLC); per word the last values the cache gave away since
+ * it was sent (probe answers, an EVICT: gn of them, at most DN_GAVE). */
+#define DN_GAVE 3
 typedef struct {
     unsigned type, req;
     int sent, stalled;
     uint64_t line, mask, a, r, t0;
+    uint64_t gv[SPANDEX_LLC_WORDS_MAX][DN_GAVE];
+    unsigned char gn[SPANDEX_LLC_WORDS_MAX];
 } dn_fwd;
 
 /* DeNovo: the cache (per pool line its V, PO and O words, the rest I, and
@@ -486,7 +490,8 @@ static const cohkit_unit_bp_sched sched = COHKIT_UNIT_BP_SCHED(sched_valid, sche
 /* The DeNovo bench's cache keeps per word I, V, PO (a store sent to the
  * unit, ownership pending) or O with its data, and obeys the cache-side
  * contract: loads of I and V words, stores and atomics on I and V words
- * through the unit (on PO and O words in the cache itself), evictions of
+ * with no load open through the unit (on PO and O words in the cache
+ * itself; a word with a load open waits for its FILL), evictions of
  * lines without PO words or open atomics (their O words and data), every
  * probe answered once with the probed words it holds. Its LLC tracks per
  * word whether this device owns it: a ReqO or ReqO+data makes it the owner
@@ -515,6 +520,42 @@ static int dn_li(const tx_stim *s, uint64_t line)
         if (s->pool[i] == line)
             return i;
     return -1;
+}
+
+/* The cache gave the words of mask away (a probe answer, an EVICT) with
+ * values v: what an answer to a forward may carry. */
+static void dn_gave(tx_stim *s, int li, uint64_t mask, const uint64_t *v)
+{
+    dn_state *d = &s->dn;
+    unsigned i, w;
+    for (w = 0; w < s->g.words; w++) {
+        if (!(mask >> w & 1))
+            continue;
+        d->exp[li][w] = v[w];
+        for (i = 0; i < d->nfw; i++) {
+            dn_fwd *f = &d->fw[i];
+            if (!f->sent || f->line != s->pool[li] || !((f->a | f->r) >> w & 1))
+                continue;
+            if (f->gn[w] == DN_GAVE) {
+                memmove(&f->gv[w][0], &f->gv[w][1], (DN_GAVE - 1) * sizeof f->gv[w][0]);
+                f->gn[w]--;
+            }
+            f->gv[w][f->gn[w]++] = v[w];
+        }
+    }
+}
+
+/* 1 when v is what forward f may carry for word w: a value the cache gave
+ * since f was sent, or, when it gave none, the last value before. */
+static int dn_gave_ok(const tx_stim *s, const dn_fwd *f, int li, unsigned w, uint64_t v)
+{
+    unsigned k;
+    if (f->gn[w] == 0)
+        return v == s->dn.exp[li][w];
+    for (k = 0; k < f->gn[w]; k++)
+        if (f->gv[w][k] == v)
+            return 1;
+    return 0;
 }
 
 /* Words of line under a forward not fully answered (Inv aside). */
@@ -665,7 +706,7 @@ static void dn_make_creq(tx_stim *s)
         mask = pct(s) < 70 ? m : some_words(s, m);
         break;
     case SPANDEX_TUHW_C_ST:
-        m = (pct(s) < 70 ? 1ull << (rnd(s) % s->g.words) : some_words(s, s->g.full)) & ~d->rmwo[li];
+        m = (pct(s) < 70 ? 1ull << (rnd(s) % s->g.words) : some_words(s, s->g.full)) & ~d->rmwo[li] & ~d->ldo[li];
         for (w = 0; w < s->g.words; w++)
             if ((m & held & ~blocked) >> w & 1) {
                 d->cd[li][w] = s->c_v[w];
@@ -677,7 +718,7 @@ static void dn_make_creq(tx_stim *s)
         break;
     case SPANDEX_TUHW_C_RMW:
         m = 1ull << (rnd(s) % s->g.words);
-        if (m & d->rmwo[li])
+        if (m & (d->rmwo[li] | d->ldo[li]))
             return;
         if (m & held) {
             w = cohkit_ilog2(m);
@@ -968,9 +1009,7 @@ static void dn_accept(tx_stim *s, uint64_t cyc)
     }
     d->sync[d->nsync++] = s->c_type;
     if (s->c_type == SPANDEX_TUHW_C_EVICT) { /* the line leaves the cache */
-        for (w = 0; w < s->g.words; w++)
-            if (s->c_mask >> w & 1)
-                d->exp[li][w] = s->c_v[w];
+        dn_gave(s, li, s->c_mask, s->c_v);
         d->v[li] = d->po[li] = d->o[li] = 0;
     }
 }
@@ -1067,14 +1106,11 @@ static void dn_pdat_done(tx_stim *s)
 {
     dn_state *d = &s->dn;
     int li = dn_li(s, d->prb_line);
-    unsigned w;
     d->nprb++;
     d->prb = d->pdat = 0;
     if (li < 0)
         return;
-    for (w = 0; w < s->g.words; w++)
-        if (d->pd_mask >> w & 1)
-            d->exp[li][w] = d->pd_v[w];
+    dn_gave(s, li, d->pd_mask, d->pd_v);
     if (d->prb_down) {
         d->nprb_down++;
         d->po[li] &= ~d->pd_mask;
@@ -1127,6 +1163,8 @@ static void dn_on_req(tx_stim *s, const uint64_t *out, uint64_t cyc)
         dn_bad(s, cyc, &d->bad_req, "ReqV of a word this device owns");
     if (type == 3 && (mask & ~d->po[li]))
         dn_bad(s, cyc, &d->bad_req, "ReqO of a word the cache does not hold PO");
+    if ((type == 3 || type == 5) && (mask & d->own[li]))
+        dn_bad(s, cyc, &d->bad_req, "ReqO or ReqO+data of a word this device owns");
     if ((type == 4 || type == 5) && (mask & ~d->rmwo[li])) { /* a Nacked ReqV's replacement */
         d->nrepl++;
         if ((mask & ~d->ldo[li]) || op != 0)
@@ -1149,8 +1187,8 @@ static void dn_on_req(tx_stim *s, const uint64_t *out, uint64_t cyc)
 }
 
 /* DeNovo: an answer of the unit to a forward: the forward it belongs to
- * (line, kind, requestor, words not yet answered), the data what the
- * cache last gave away. */
+ * (line, kind, requestor, words not yet answered), the data a value the
+ * cache gave away for it (dn_gave_ok). */
 static void dn_on_out(tx_stim *s, const uint64_t *out, uint64_t cyc)
 {
     dn_state *d = &s->dn;
@@ -1185,7 +1223,7 @@ static void dn_on_out(tx_stim *s, const uint64_t *out, uint64_t cyc)
     li = dn_li(s, line);
     if (type == 0 || type == 1 || type == 5 || type == 7)
         for (w = 0; w < s->g.words; w++)
-            if ((mask >> w & 1) && v[w] != d->exp[li][w])
+            if ((mask >> w & 1) && !dn_gave_ok(s, f, li, w, v[w]))
                 dn_bad(s, cyc, &d->bad_data, "forward answered with data the cache did not give");
     if (!f->a && !f->r) {
         memmove(f, f + 1, (size_t)(&d->fw[d->nfw] - (f + 1)) * sizeof *f);

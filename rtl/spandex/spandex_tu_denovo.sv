@@ -230,8 +230,8 @@ module spandex_tu_denovo (
   end
   
   // Table IV per word of the forward's line: a pending ReqO+data (an atomic, or an
-  // odata replacement), a pending ReqWB not yet answered (and its data); the same
-  // pending ReqO+data test for the oldest delayed request's line
+  // odata replacement), a pending ReqWB not yet answered or an EVICT taken (and its
+  // data); the same pending ReqO+data test for the oldest delayed request's line
   always @* begin
      f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0;
      for (i = 0; i < M; i = i + 1) begin
@@ -249,6 +249,12 @@ module spandex_tu_denovo (
          if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];
          if (ODATA && e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);
        end
+     end
+     // an EVICT the cache handed over and not yet sent counts as a pending ReqWB
+     if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q) begin
+       f_wbm = f_wbm | (fq_mask_q & cq_mask_q);
+       for (w = 0; w < W; w = w + 1)
+         if (fq_mask_q[w] && cq_mask_q[w]) f_wbdata[w*WB +: WB] = cq_data_q[w*WB +: WB];
      end
   end
   
@@ -300,9 +306,7 @@ module spandex_tu_denovo (
     case (fq_ph_q)
       2'd2: can_fwd = fq_v_q && !oo_v_q;
       2'd1: can_fwd = fq_v_q && pd_v_q;
-      default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !oo_v_q :
-                         f_pm == '0 || (!pr_v_q && !co_v_q &&
-                          !(cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q))));
+      default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !oo_v_q : f_pm == '0 || (!pr_v_q && !co_v_q)));
     endcase
     can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0;
     can_rs = !ro_v_q && s_any;
@@ -332,10 +336,10 @@ module spandex_tu_denovo (
   end
   
   // nor in the cycle a fresh forward is handled (it may send a probe)
-  assign c_req_ready_o = (!cq_v_q || a_cq) && !probing && !(a_fwd && fq_ph_q == 2'd0);
+  assign c_req_ready_o = (!cq_v_q || a_cq) && !probing && !(a_fwd && fq_ph_q == 2'd0) && !d_v;
   assign rsp_ready_o = !rq_v_q || a_rsp;
   // no forward taken while a delayed one comes back or every slot is taken
-  assign fwd_ready_o = !fq_v_q && !a_rp && !df_full;
+  assign fwd_ready_o = !fq_v_q && !can_rp && !df_full;
   assign c_pdat_ready_o = !pd_v_q;
   
   // ---------------------------------------------------------------- next state
@@ -376,6 +380,10 @@ module spandex_tu_denovo (
         co_mask_d = m_kind == K_O ? m_mask & ~m_dn : m_mask;
         co_data_d = m_kind == K_V ? fill_data : m_kind == K_O ? '0 : m_merged;
         co_own_d = m_kind == K_V ? (ODATA ? m_rpw & ~m_dn : '0) : m_kind == K_WTD ? '0 : m_mask & ~m_dn;
+        // the replacement made these words owned: a buffered store to them is done
+        if (ODATA && m_kind == K_V)
+          for (i = 0; i < B; i = i + 1)
+            if (f_hit && f_idx == i[BI-1:0]) b_mask_d[i*W +: W] = b_mask_q[i*W +: W] & ~(m_rpw & ~m_dn);
       end
       for (i = 0; i < M; i = i + 1)
         if (m_idx == i[MI-1:0]) begin
