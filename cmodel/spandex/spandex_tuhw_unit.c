@@ -146,6 +146,7 @@ typedef struct {
     uint64_t pool[POOL];
     int have_c, have_r, have_f, have_p; /* have_p: a stray probe answer (GPU) */
     int f_bad;                          /* the forward is an injected error  */
+    int r_bad;                          /* the response is an injected error */
     unsigned c_type, c_op, r_type, f_type, f_req;
     uint64_t c_line, c_mask, r_line, r_mask, f_line, f_mask;
     uint64_t c_v[SPANDEX_LLC_WORDS_MAX], r_v[SPANDEX_LLC_WORDS_MAX];
@@ -350,7 +351,9 @@ static void put_fwd(const tx_stim *s, uint64_t *in)
     in[s->p.off[P(fwd_req_i)]] = s->f_req;
 }
 
-/* errors stream: a response nothing waits for, every 2,000-4,000 cycles. */
+/* errors stream: a response nothing waits for, every 2,000-4,000 cycles,
+ * and after the first now and then a stray probe answer, a forward or a
+ * response the unit must refuse. */
 static void inject(tx_stim *s, uint64_t cyc)
 {
     /* GPU coherence, after the first injection: now and then, while the
@@ -366,6 +369,31 @@ static void inject(tx_stim *s, uint64_t cyc)
             s->f_line = s->pool[rnd(s) % POOL];
             s->f_mask = 1;
             s->f_req = 0;
+        }
+        s->pdat_next = cyc + 1000 + rnd(s) % 1000;
+        s->injected++;
+    }
+    /* DeNovo, the same way: a forward of no defined type, or a RspWB with
+     * the line and words of an open request that is not a ReqWB */
+    if (s->c.kind == SPANDEX_TU_DENOVO && s->inj_first && !s->have_f && !s->have_r && cyc >= s->pdat_next) {
+        unsigned i, k = s->nop ? (unsigned)(rnd(s) % s->nop) : 0;
+        if (s->injected & 1) {
+            s->have_f = s->f_bad = 1;
+            s->f_type = 6 + (unsigned)(rnd(s) % 2);
+            s->f_line = s->pool[rnd(s) % POOL];
+            s->f_mask = 1;
+            s->f_req = 0;
+        } else {
+            for (i = 0; i < s->nop && !s->have_r; i++, k = k + 1 == s->nop ? 0 : k + 1)
+                if (s->op[k].type != 6) {
+                    s->have_r = s->r_bad = 1;
+                    s->r_type = 6;
+                    s->r_line = s->op[k].line;
+                    s->r_mask = s->op[k].mask;
+                    memset(s->r_v, 0, sizeof s->r_v);
+                }
+            if (!s->have_r)
+                return; /* nothing open: another cycle */
         }
         s->pdat_next = cyc + 1000 + rnd(s) % 1000;
         s->injected++;
@@ -1250,11 +1278,15 @@ static void observe_denovo(tx_stim *s, uint64_t cyc, const uint64_t *in, const u
         d->prb_down = (unsigned)(pv(s, out, P(c_prb_down_o)) & 1);
         d->prb_due = cyc + 1 + rnd(s) % 4;
     }
-    if (s->have_r && (pv(s, out, P(rsp_ready_o)) & 1)) {
+    if (s->have_r && (pv(s, out, P(rsp_ready_o)) & 1) && s->r_bad) {
+        s->have_r = s->r_bad = 0; /* dropped as an error */
+    } else if (s->have_r && (pv(s, out, P(rsp_ready_o)) & 1)) {
         s->have_r = 0;
         dn_on_rsp(s);
     }
-    if (s->have_f && (pv(s, out, P(fwd_ready_o)) & 1) && (k = dn_first_unsent(s)) >= 0) {
+    if (s->have_f && (pv(s, out, P(fwd_ready_o)) & 1) && s->f_bad) {
+        s->have_f = s->f_bad = 0; /* dropped as an error: no answer owed */
+    } else if (s->have_f && (pv(s, out, P(fwd_ready_o)) & 1) && (k = dn_first_unsent(s)) >= 0) {
         s->have_f = 0;
         s->nfwd++;
         d->fw[k].sent = 1;

@@ -364,10 +364,6 @@ static const char *const body[] = {
     "@D      co_mask_d = m_kind == K_O ? m_mask & ~m_dn : m_mask;",
     "@D      co_data_d = m_kind == K_V ? fill_data : m_kind == K_O ? '0 : m_merged;",
     "@D      co_own_d = m_kind == K_V ? (ODATA ? m_rpw & ~m_dn : '0) : m_kind == K_WTD ? '0 : m_mask & ~m_dn;",
-    "@D      // the replacement made these words owned: a buffered store to them is done",
-    "@D      if (ODATA && m_kind == K_V)",
-    "@D        for (i = 0; i < B; i = i + 1)",
-    "@D          if (f_hit && f_idx == i[BI-1:0]) b_mask_d[i*W +: W] = b_mask_q[i*W +: W] & ~(m_rpw & ~m_dn);",
     "@D    end",
     "    for (i = 0; i < M; i = i + 1)",
     "      if (m_idx == i[MI-1:0]) begin",
@@ -581,12 +577,6 @@ static const char *const body[] = {
     NULL};
 
 
-/* Formal properties (make formal, tb/formal.txt; docs/spandex.md):
- * p_hold_*: an output held under back-pressure keeps its valid and payload;
- * p_word_*: one open request a word (spec 4's MSHR rule), between every two
- * entries of a line; p_ent_*: an entry's received, re-sent and replaced
- * words are among its requested ones, received and re-sent apart, a re-send
- * pending exactly when words wait for it; p_err: err_o is sticky. */
 /* Body line i for device kind k without its tag, or NULL when the line is
  * the other kind's. The text after a tag keeps its indentation; a single
  * space after the tag marks a line at the margin. */
@@ -630,6 +620,14 @@ static void body_regs(prim_regs *l, spandex_tu_kind k)
     }
 }
 
+/* Formal properties (make formal-long, tb/formal-long.txt; docs/spandex.md):
+ * p_hold_*: an output held under back-pressure keeps its valid and payload
+ * (DeNovo: the probe too); p_word_*: one open request a word (spec 4's MSHR
+ * rule), between every two entries of a line; p_ent_*: an entry's received,
+ * re-sent and replaced words (DeNovo: and downgraded ones) are among its
+ * requested ones, received and re-sent apart, a re-send pending exactly
+ * when words wait for it; p_dfr_* (DeNovo): a delayed request names words;
+ * p_err: err_o is sticky. */
 static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
 {
     static const char *const samples[] = {
@@ -638,16 +636,20 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
         "f_out_stall_q <= out_valid_o & ~out_ready_i",
         "f_out_q <= {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, out_data_o}",
         "f_crsp_stall_q <= c_rsp_valid_o & ~c_rsp_ready_i",
-        "f_crsp_q <= {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_data_o}",
+        "f_crsp_q <= {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_own_o, c_rsp_data_o}",
+        "f_prb_stall_q <= c_prb_valid_o & ~c_prb_ready_i",
+        "f_prb_q <= {c_prb_line_o, c_prb_mask_o, c_prb_down_o}",
         "f_err_q <= err_o",
         NULL};
+    int dn = c->kind == SPANDEX_TU_DENOVO;
     unsigned W = g->words, LB = g->laddr_bits, DW = g->words * g->word_bits, i, j;
     emit_nl(e);
     prim_formal_begin(e, "// Properties checked by make formal (tb/formal.txt); see docs/spandex.md.");
-    emit(e, "logic f_req_stall_q, f_out_stall_q, f_crsp_stall_q, f_err_q;");
+    emit(e, "logic f_req_stall_q, f_out_stall_q, f_crsp_stall_q, f_prb_stall_q, f_err_q;");
     prim_decl(e, 3 + LB + W + 3 + DW, "f_req_q");
     prim_decl(e, 4 + 1 + g->dev_bits + LB + W + DW, "f_out_q");
-    prim_decl(e, 2 + LB + W + DW, "f_crsp_q");
+    prim_decl(e, 2 + LB + W + W + DW, "f_crsp_q");
+    prim_decl(e, LB + W + 1, "f_prb_q");
     prim_formal_samples(e, samples);
     prim_formal_assume(e, "reset in the first cycle only", 0);
     emit(e, "  if (rst_ni && f_past_q) begin");
@@ -657,8 +659,12 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
     emit(e, "      p_hold_out: assert(out_valid_o && {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, "
             "out_data_o} == f_out_q);");
     emit(e, "    if (f_crsp_stall_q)");
-    emit(e, "      p_hold_crsp: assert(c_rsp_valid_o && {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_data_o} == "
-            "f_crsp_q);");
+    emit(e, "      p_hold_crsp: assert(c_rsp_valid_o && {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_own_o, "
+            "c_rsp_data_o} == f_crsp_q);");
+    if (dn) {
+        emit(e, "    if (f_prb_stall_q)");
+        emit(e, "      p_hold_prb: assert(c_prb_valid_o && {c_prb_line_o, c_prb_mask_o, c_prb_down_o} == f_prb_q);");
+    }
     emit(e, "    if (f_err_q) p_err: assert(err_o);");
     emit(e, "  end");
     emit(e, "  if (rst_ni) begin");
@@ -672,6 +678,11 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
                 "& ~(e_mask_q[%u +: %u] & ~e_recv_q[%u +: %u])) == '0 && (e_rpw_q[%u +: %u] & ~e_mask_q[%u +: %u]) == '0 "
                 "&& e_snd_q[%u] == (e_rtr_q[%u +: %u] != '0));",
              i, i, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, i, i * W, W);
+    for (i = 0; dn && i < c->mshr; i++)
+        emit(e, "    if (e_v_q[%u]) p_ent_dn_%u: assert((e_dn_q[%u +: %u] & ~e_mask_q[%u +: %u]) == '0);", i, i, i * W,
+             W, i * W, W);
+    for (i = 0; dn && i < c->dfr; i++)
+        emit(e, "    if (df_v_q[%u]) p_dfr_%u: assert(df_mask_q[%u +: %u] != '0);", i, i, i * W, W);
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");

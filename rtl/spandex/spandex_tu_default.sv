@@ -502,10 +502,11 @@ module spandex_tu_default (
   `ifdef FORMAL
   // Properties checked by make formal (tb/formal.txt); see docs/spandex.md.
   logic f_past_q = 1'b0;
-  logic f_req_stall_q, f_out_stall_q, f_crsp_stall_q, f_err_q;
+  logic f_req_stall_q, f_out_stall_q, f_crsp_stall_q, f_prb_stall_q, f_err_q;
   logic [575:0] f_req_q;
   logic [576:0] f_out_q;
-  logic [571:0] f_crsp_q;
+  logic [587:0] f_crsp_q;
+  logic [58:0] f_prb_q;
   always @(posedge clk_i) begin
     f_past_q <= 1'b1;
     f_req_stall_q <= req_valid_o & ~req_ready_i;
@@ -513,7 +514,9 @@ module spandex_tu_default (
     f_out_stall_q <= out_valid_o & ~out_ready_i;
     f_out_q <= {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, out_data_o};
     f_crsp_stall_q <= c_rsp_valid_o & ~c_rsp_ready_i;
-    f_crsp_q <= {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_data_o};
+    f_crsp_q <= {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_own_o, c_rsp_data_o};
+    f_prb_stall_q <= c_prb_valid_o & ~c_prb_ready_i;
+    f_prb_q <= {c_prb_line_o, c_prb_mask_o, c_prb_down_o};
     f_err_q <= err_o;
   end
   always @(*) begin
@@ -525,7 +528,7 @@ module spandex_tu_default (
       if (f_out_stall_q)
         p_hold_out: assert(out_valid_o && {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, out_data_o} == f_out_q);
       if (f_crsp_stall_q)
-        p_hold_crsp: assert(c_rsp_valid_o && {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_data_o} == f_crsp_q);
+        p_hold_crsp: assert(c_rsp_valid_o && {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_own_o, c_rsp_data_o} == f_crsp_q);
       if (f_err_q) p_err: assert(err_o);
     end
     if (rst_ni) begin

@@ -380,10 +380,6 @@ module spandex_tu_denovo_fpga (
         co_mask_d = m_kind == K_O ? m_mask & ~m_dn : m_mask;
         co_data_d = m_kind == K_V ? fill_data : m_kind == K_O ? '0 : m_merged;
         co_own_d = m_kind == K_V ? (ODATA ? m_rpw & ~m_dn : '0) : m_kind == K_WTD ? '0 : m_mask & ~m_dn;
-        // the replacement made these words owned: a buffered store to them is done
-        if (ODATA && m_kind == K_V)
-          for (i = 0; i < B; i = i + 1)
-            if (f_hit && f_idx == i[BI-1:0]) b_mask_d[i*W +: W] = b_mask_q[i*W +: W] & ~(m_rpw & ~m_dn);
       end
       for (i = 0; i < M; i = i + 1)
         if (m_idx == i[MI-1:0]) begin
@@ -762,10 +758,11 @@ module spandex_tu_denovo_fpga (
   `ifdef FORMAL
   // Properties checked by make formal (tb/formal.txt); see docs/spandex.md.
   logic f_past_q = 1'b0;
-  logic f_req_stall_q, f_out_stall_q, f_crsp_stall_q, f_err_q;
+  logic f_req_stall_q, f_out_stall_q, f_crsp_stall_q, f_prb_stall_q, f_err_q;
   logic [157:0] f_req_q;
   logic [158:0] f_out_q;
-  logic [153:0] f_crsp_q;
+  logic [157:0] f_crsp_q;
+  logic [24:0] f_prb_q;
   always @(posedge clk_i) begin
     f_past_q <= 1'b1;
     f_req_stall_q <= req_valid_o & ~req_ready_i;
@@ -773,7 +770,9 @@ module spandex_tu_denovo_fpga (
     f_out_stall_q <= out_valid_o & ~out_ready_i;
     f_out_q <= {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, out_data_o};
     f_crsp_stall_q <= c_rsp_valid_o & ~c_rsp_ready_i;
-    f_crsp_q <= {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_data_o};
+    f_crsp_q <= {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_own_o, c_rsp_data_o};
+    f_prb_stall_q <= c_prb_valid_o & ~c_prb_ready_i;
+    f_prb_q <= {c_prb_line_o, c_prb_mask_o, c_prb_down_o};
     f_err_q <= err_o;
   end
   always @(*) begin
@@ -785,13 +784,19 @@ module spandex_tu_denovo_fpga (
       if (f_out_stall_q)
         p_hold_out: assert(out_valid_o && {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, out_data_o} == f_out_q);
       if (f_crsp_stall_q)
-        p_hold_crsp: assert(c_rsp_valid_o && {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_data_o} == f_crsp_q);
+        p_hold_crsp: assert(c_rsp_valid_o && {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_own_o, c_rsp_data_o} == f_crsp_q);
+      if (f_prb_stall_q)
+        p_hold_prb: assert(c_prb_valid_o && {c_prb_line_o, c_prb_mask_o, c_prb_down_o} == f_prb_q);
       if (f_err_q) p_err: assert(err_o);
     end
     if (rst_ni) begin
       p_word_0_1: assert(!(e_v_q[0] && e_v_q[1] && e_line_q[0 +: 20] == e_line_q[20 +: 20] && ((e_mask_q[0 +: 4] & ~e_recv_q[0 +: 4]) & (e_mask_q[4 +: 4] & ~e_recv_q[4 +: 4])) != '0));
       if (e_v_q[0]) p_ent_0: assert((e_recv_q[0 +: 4] & ~e_mask_q[0 +: 4]) == '0 && (e_rtr_q[0 +: 4] & ~(e_mask_q[0 +: 4] & ~e_recv_q[0 +: 4])) == '0 && (e_rpw_q[0 +: 4] & ~e_mask_q[0 +: 4]) == '0 && e_snd_q[0] == (e_rtr_q[0 +: 4] != '0));
       if (e_v_q[1]) p_ent_1: assert((e_recv_q[4 +: 4] & ~e_mask_q[4 +: 4]) == '0 && (e_rtr_q[4 +: 4] & ~(e_mask_q[4 +: 4] & ~e_recv_q[4 +: 4])) == '0 && (e_rpw_q[4 +: 4] & ~e_mask_q[4 +: 4]) == '0 && e_snd_q[1] == (e_rtr_q[4 +: 4] != '0));
+      if (e_v_q[0]) p_ent_dn_0: assert((e_dn_q[0 +: 4] & ~e_mask_q[0 +: 4]) == '0);
+      if (e_v_q[1]) p_ent_dn_1: assert((e_dn_q[4 +: 4] & ~e_mask_q[4 +: 4]) == '0);
+      if (df_v_q[0]) p_dfr_0: assert(df_mask_q[0 +: 4] != '0);
+      if (df_v_q[1]) p_dfr_1: assert(df_mask_q[4 +: 4] != '0);
     end
   end
   `endif
