@@ -347,29 +347,37 @@ static void ctu_free(void *d) { spandex_tu_free(d); }
 
 static const spvsys_dev_ops ctu_ops = {ctu_drive, ctu_tick, ctu_push, ctu_busy, ctu_free};
 
-/* 1 when GPU devices are spandex-tu blocks. */
+/* 1 when the devices are spandex-tu blocks. */
 static int tu_blocks(const spvsys_opts *o) { return o->tu_block || (o->rtl & SPVSYS_RTL_TU); }
 
-/* Device id as a spandex-tu block "tuID" (the committed default
- * configuration, which must fit the LLC's) with its L1. 0, or -1. */
+/* Device id as a spandex-tu block "tuID" of the committed configuration of
+ * its kind (default: GPU coherence, denovo: DeNovo; it must fit the
+ * LLC's and the system's options) with its L1. 0, or -1. */
 static int tu_open(spvsys *s, unsigned id, const spandex_tu_env *env, char *err, size_t len)
 {
     char name[16];
     cmp_block *b;
     const spandex_tuhw_cfg *tc;
+    int dn = s->o->sys.kind[id] == SPANDEX_TU_DENOVO;
+    const char *preset = dn ? "denovo" : "default";
     snprintf(name, sizeof name, "tu%u", id);
-    if ((b = cmp_sys_add(&s->cs, "spandex-tu", name, "default", NULL, 1, err, len)) == NULL)
+    if ((b = cmp_sys_add(&s->cs, "spandex-tu", name, preset, NULL, 1, err, len)) == NULL)
         return -1;
     tc = b->cfg;
     if (tc->line != s->lc->line || tc->word != s->lc->word || tc->devs != s->lc->devs ||
         tc->addr_bits != s->lc->addr_bits) {
-        snprintf(err, len, "spandex_tu_default (%u B lines, %u B words, %u devices) does not fit the LLC's",
+        snprintf(err, len, "spandex_tu_%s (%u B lines, %u B words, %u devices) does not fit the LLC's", preset,
                  tc->line, tc->word, tc->devs);
         return -1;
     }
     if (tc->nack_limit != s->o->sys.nack_limit) {
-        snprintf(err, len, "--nack-limit %u: the GPU devices' spandex_tu_default has %u", s->o->sys.nack_limit,
-                 tc->nack_limit);
+        snprintf(err, len, "--nack-limit %u: the %s devices' spandex_tu_%s has %u", s->o->sys.nack_limit,
+                 dn ? "DeNovo" : "GPU", preset, tc->nack_limit);
+        return -1;
+    }
+    if (dn && (int)tc->wtdata != s->o->sys.rmw_wtdata) {
+        snprintf(err, len, "--denovo-rmw %s: the DeNovo devices' spandex_tu_denovo uses %s",
+                 s->o->sys.rmw_wtdata ? "wtdata" : "odata", tc->wtdata ? "wtdata" : "odata");
         return -1;
     }
     s->dops[id] = &spvsys_tu_ops;
@@ -377,16 +385,15 @@ static int tu_open(spvsys *s, unsigned id, const spandex_tu_env *env, char *err,
     return s->dev[id] ? 0 : -1;
 }
 
-/* Device id of the system: the C translation unit of its kind, or for a
- * GPU device with tu_block a spandex-tu block (DeNovo devices stay C TUs:
- * spandex-tu has no DeNovo RTL yet). 0, or -1. */
+/* Device id of the system: the C translation unit of its kind, or with
+ * tu_block a spandex-tu block (GPU and DeNovo devices). 0, or -1. */
 static int dev_open(spvsys *s, unsigned id, char *err, size_t len)
 {
     const spandex_sys_cfg *c = &s->o->sys;
     spandex_tu_env env = {s, env_send, env_issued, env_done, env_fail};
     spandex_tu_cfg tc = {(spandex_tu_kind)c->kind[id], id, s->g.words, s->lc->word, c->wb,
                          c->nack_limit, c->rmw_wtdata};
-    if (c->kind[id] == SPANDEX_TU_GPU && tu_blocks(s->o))
+    if ((c->kind[id] == SPANDEX_TU_GPU || c->kind[id] == SPANDEX_TU_DENOVO) && tu_blocks(s->o))
         return tu_open(s, id, &env, err, len);
     s->dev[id] = spandex_tu_new(&tc, s->ops, s->nops, &env);
     s->dops[id] = &ctu_ops;

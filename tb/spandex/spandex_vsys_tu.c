@@ -41,10 +41,30 @@
 #define NONE ((size_t)-1)
 #define P(name) SPANDEX_TUHW_P_##name
 
+/* A line of the L1: GPU: valid words; DeNovo: V (valid), PO and O words
+ * (the rest I). */
 typedef struct {
-    uint64_t line, valid;
+    uint64_t line, valid, po, o;
     uint64_t data[SPANDEX_LLC_WORDS_MAX];
 } vl1;
+
+/* DeNovo: the cache request presented (held until the unit takes it). */
+typedef struct {
+    int v;
+    size_t op;
+    unsigned type;
+    uint64_t line, mask;
+    uint64_t data[SPANDEX_LLC_WORDS_MAX];
+} dn_creq;
+
+/* DeNovo: the probe taken and its answer (presented from the next cycle
+ * until the unit takes it; its words and data do not change meanwhile). */
+typedef struct {
+    int v;
+    unsigned down;
+    uint64_t line, mask, held;
+    uint64_t data[SPANDEX_LLC_WORDS_MAX];
+} dn_probe;
 
 typedef struct {
     cmp_block *b;
@@ -64,7 +84,14 @@ typedef struct {
     int net;                /* this cycle's network input: 0, 1 fwd, 2 rsp */
     int creq;               /* this cycle's c_req: 1 the queue's head     */
     int failed;
+    int dn;                 /* a DeNovo device (spandex_tu_denovo)        */
+    dn_creq cr;             /* DeNovo: the c_req presented                */
+    dn_probe pb;            /* DeNovo: the probe being answered           */
 } vtu;
+
+/* the DeNovo device's cycle (below) */
+static void dn_drive(vtu *d, spvsys *s);
+static void dn_tick(vtu *d, spvsys *s);
 
 /* ------------------------------------------------------------- the L1 */
 
@@ -174,6 +201,10 @@ static void vtu_drive(void *dv, spvsys *s, unsigned id)
     vtu *d = dv;
     uint64_t v;
     (void)id;
+    if (d->dn) {
+        dn_drive(d, s);
+        return;
+    }
     put(d, P(req_ready_i), 1);
     put(d, P(out_ready_i), 1);
     put(d, P(c_rsp_ready_i), 1);
@@ -311,6 +342,10 @@ static void vtu_tick(void *dv, spvsys *s, unsigned id)
     vtu *d = dv;
     uint64_t v;
     (void)id;
+    if (d->dn) {
+        dn_tick(d, s);
+        return;
+    }
     if ((d->net == 1 && (get(d, P(fwd_ready_o)) & 1)) || (d->net == 2 && (get(d, P(rsp_ready_o)) & 1)))
         spvsys_take(s, d->id);
     if (get(d, P(req_valid_o)) & 1)
@@ -334,16 +369,300 @@ static void vtu_tick(void *dv, spvsys *s, unsigned id)
     }
 }
 
+/* ------------------------------------------------------- the DeNovo L1 */
+
+/* The DeNovo cache (docs/spandex.md "The DeNovo kind"): per word I, V, PO
+ * or O with the data. The device issues its operations in program order:
+ * a LD of a V, PO or O word, a ST to an O word and an RMW on an O word
+ * are done in the cache at once (a ST to a PO word too: it completes with
+ * that word's ReqO); the others go to the unit as the cache request,
+ * presented until the unit takes it. LD asks for the line's I words and
+ * blocks until its FILL (V, the words of `own` O); ST writes the word and
+ * marks it PO, completing on the OWN naming it; RMW blocks until its
+ * VALUE (the old value; the word O with the result when in `own`, else
+ * I); an RMW on a PO word waits until it is O (or I after a downgrade);
+ * ACQ blocks until its DONE, then the V words are dropped; REL blocks
+ * until its DONE (every earlier store complete); EVICT waits while the
+ * line has PO words, then hands the unit the O words with their data
+ * (the line leaves the cache when the unit takes it) and completes on its
+ * DONE without blocking. Nothing on the line of a probe being answered
+ * changes in the cache but by a LD hit. A store whose word was taken away
+ * before its OWN completes at the next REL's DONE or when the unit is idle
+ * (every ReqO answered). */
+
+/* The pending stores to words of mask in line complete (program order). */
+static void dn_owned(vtu *d, uint64_t line, uint64_t mask)
+{
+    size_t k, n = 0;
+    for (k = 0; k < d->nst; k++) {
+        const spandex_sop *o = &d->ops[d->st[k]];
+        if (line_addr(d, o->addr) == line && (mask >> word_of(d, o->addr) & 1))
+            d->env.done(d->env.ctx, d->st[k], 0, 0);
+        else
+            d->st[n++] = d->st[k];
+    }
+    d->nst = n;
+}
+
+typedef enum { DN_WAIT, DN_LOCAL, DN_CREQ } dn_how;
+
+/* How operation i goes now; DN_CREQ fills d->cr (not yet valid). */
+static dn_how dn_how_of(vtu *d, size_t i)
+{
+    static const unsigned types[] = {SPANDEX_TUHW_C_LD,  SPANDEX_TUHW_C_ST,  SPANDEX_TUHW_C_RMW,
+                                     SPANDEX_TUHW_C_ACQ, SPANDEX_TUHW_C_REL, SPANDEX_TUHW_C_EVICT};
+    const spandex_sop *o = &d->ops[i];
+    uint64_t line = line_addr(d, o->addr), b = 1ull << word_of(d, o->addr);
+    vl1 *l = l1_get(d, line, 0);
+    uint64_t v = l ? l->valid : 0, po = l ? l->po : 0, ow = l ? l->o : 0;
+    int probed = d->pb.v && d->pb.line == line && o->kind != SPANDEX_SOP_ACQ && o->kind != SPANDEX_SOP_REL;
+    if (o->kind == SPANDEX_SOP_LD && ((v | po | ow) & b))
+        return DN_LOCAL;
+    if (probed || (o->kind == SPANDEX_SOP_RMW && (po & b)) || (o->kind == SPANDEX_SOP_EVICT && po))
+        return DN_WAIT;
+    if ((o->kind == SPANDEX_SOP_ST && ((po | ow) & b)) || (o->kind == SPANDEX_SOP_RMW && (ow & b)))
+        return DN_LOCAL;
+    memset(&d->cr, 0, sizeof d->cr);
+    d->cr.op = i;
+    d->cr.type = types[o->kind];
+    d->cr.line = line;
+    if (o->kind == SPANDEX_SOP_LD)
+        d->cr.mask = d->g.full & ~(v | po | ow);
+    else if (o->kind == SPANDEX_SOP_ST || o->kind == SPANDEX_SOP_RMW) {
+        d->cr.mask = b;
+        d->cr.data[word_of(d, o->addr)] = o->v;
+    } else if (o->kind == SPANDEX_SOP_EVICT && l) {
+        d->cr.mask = ow;
+        memcpy(d->cr.data, l->data, sizeof d->cr.data);
+    }
+    return DN_CREQ;
+}
+
+/* Operation i done in the cache. */
+static void dn_local(vtu *d, size_t i)
+{
+    const spandex_sop *o = &d->ops[i];
+    unsigned w = word_of(d, o->addr);
+    vl1 *l = l1_get(d, line_addr(d, o->addr), 0);
+    uint64_t old = l->data[w];
+    d->env.issued(d->env.ctx, i);
+    if (o->kind == SPANDEX_SOP_LD) {
+        complete(d, i, 1, old);
+    } else if (o->kind == SPANDEX_SOP_ST) {
+        l->data[w] = o->v;
+        if (l->o >> w & 1)
+            complete(d, i, 0, 0);
+        else
+            d->st[d->nst++] = i; /* with its word's ReqO */
+    } else {
+        l->data[w] = spandex_op_apply(o->op, old, o->v, d->g.word_bits);
+        complete(d, i, 1, old);
+    }
+}
+
+/* Issues what the device can: operations done in the cache, and the next
+ * cache request. */
+static void dn_issue(vtu *d)
+{
+    while (!d->failed && !d->cr.v && d->blocked == NONE && d->qh < d->qt) {
+        size_t i = d->q[d->qh];
+        dn_how h = dn_how_of(d, i);
+        if (h == DN_WAIT)
+            break;
+        if (h == DN_CREQ) {
+            d->cr.v = 1;
+            break;
+        }
+        d->qh++;
+        dn_local(d, i);
+    }
+}
+
+static void dn_drive(vtu *d, spvsys *s)
+{
+    put(d, P(req_ready_i), 1);
+    put(d, P(out_ready_i), 1);
+    put(d, P(c_rsp_ready_i), 1);
+    put(d, P(c_prb_ready_i), !d->pb.v);
+    put_net(d, s);
+    if (d->pb.v) {
+        put(d, P(c_pdat_valid_i), 1);
+        put(d, P(c_pdat_mask_i), d->pb.held);
+        spandex_tuhw_put_words(&d->p, d->b->in, P(c_pdat_data_i), d->pb.data, d->pb.held);
+    }
+    if (d->cr.v) {
+        put(d, P(c_req_valid_i), 1);
+        put(d, P(c_req_type_i), d->cr.type);
+        if (d->cr.type == SPANDEX_TUHW_C_ACQ || d->cr.type == SPANDEX_TUHW_C_REL)
+            return;
+        put(d, P(c_req_line_i), d->cr.line);
+        put(d, P(c_req_mask_i), d->cr.mask);
+        put(d, P(c_req_op_i), d->cr.type == SPANDEX_TUHW_C_RMW ? d->ops[d->cr.op].op : 0);
+        spandex_tuhw_put_words(&d->p, d->b->in, P(c_req_data_i), d->cr.data, d->cr.mask);
+    }
+}
+
+/* The cache request the unit took. */
+static void dn_taken(vtu *d)
+{
+    size_t i = d->cr.op;
+    vl1 *l = l1_get(d, d->cr.line, d->cr.type == SPANDEX_TUHW_C_ST);
+    d->cr.v = 0;
+    d->qh++;
+    d->env.issued(d->env.ctx, i);
+    switch (d->cr.type) {
+    case SPANDEX_TUHW_C_ST:
+        if (l == NULL) {
+            fail(d, "out of memory");
+            return;
+        }
+        l->data[word_of(d, d->ops[i].addr)] = d->ops[i].v;
+        l->po |= d->cr.mask;
+        l->valid &= ~d->cr.mask;
+        d->st[d->nst++] = i;
+        return;
+    case SPANDEX_TUHW_C_LD:
+    case SPANDEX_TUHW_C_RMW: d->blocked = i; return;
+    case SPANDEX_TUHW_C_EVICT:
+        if (l) /* the line leaves the cache */
+            l->valid = l->po = l->o = 0;
+        break;
+    default: d->blocked = i; break;
+    }
+    d->wait[d->wt++] = i;
+}
+
+/* A FILL or VALUE: the answer of the blocked LD or RMW. */
+static void dn_fill(vtu *d, unsigned type, uint64_t line, uint64_t mask, uint64_t own, const uint64_t *v)
+{
+    size_t i = d->blocked;
+    const spandex_sop *o = i == NONE ? NULL : &d->ops[i];
+    unsigned w, k;
+    vl1 *l;
+    if (o == NULL || o->kind != (type == SPANDEX_TUHW_R_FILL ? SPANDEX_SOP_LD : SPANDEX_SOP_RMW) ||
+        line != line_addr(d, o->addr) || !(mask >> (w = word_of(d, o->addr)) & 1) || (own & ~mask)) {
+        fail(d, "answered the cache with a FILL or VALUE nothing waits for");
+        return;
+    }
+    if ((l = l1_get(d, line, 1)) == NULL) {
+        fail(d, "out of memory");
+        return;
+    }
+    for (k = 0; k < d->g.words; k++) {
+        uint64_t b = 1ull << k;
+        if (!(mask & b) || (type == SPANDEX_TUHW_R_FILL && ((l->po | l->o) & b)))
+            continue; /* a word the cache holds keeps its data */
+        l->valid &= ~b;
+        l->data[k] = type == SPANDEX_TUHW_R_FILL ? v[k] : spandex_op_apply(o->op, v[k], o->v, d->g.word_bits);
+        if (own & b)
+            l->o |= b;
+        else if (type == SPANDEX_TUHW_R_FILL)
+            l->valid |= b;
+    }
+    complete(d, i, 1, type == SPANDEX_TUHW_R_FILL ? l->data[w] : v[w]);
+}
+
+/* A c_rsp of the DeNovo unit. */
+static void dn_crsp(vtu *d)
+{
+    unsigned type = (unsigned)get(d, P(c_rsp_type_o));
+    uint64_t v[SPANDEX_LLC_WORDS_MAX], line = get(d, P(c_rsp_line_o)), mask = get(d, P(c_rsp_mask_o));
+    vl1 *l = l1_get(d, line, 0);
+    size_t i, k;
+    spandex_tuhw_get_words(&d->p, d->b->out, P(c_rsp_data_o), v);
+    if (type == SPANDEX_TUHW_R_OWN) { /* PO words now O */
+        if (l == NULL || (mask & ~l->po)) {
+            fail(d, "sent OWN for a word the cache does not hold PO");
+            return;
+        }
+        l->o |= mask;
+        l->po &= ~mask;
+        dn_owned(d, line, mask);
+        return;
+    }
+    if (type != SPANDEX_TUHW_R_DONE) {
+        dn_fill(d, type, line, mask, get(d, P(c_rsp_own_o)), v);
+        return;
+    }
+    if (d->wh == d->wt) {
+        fail(d, "answered the cache with a DONE nothing waits for");
+        return;
+    }
+    i = d->wait[d->wh++];
+    if (d->ops[i].kind == SPANDEX_SOP_ACQ) /* self-invalidation */
+        for (k = 0; k < d->nl1; k++)
+            d->l1[k].valid = 0;
+    if (d->ops[i].kind == SPANDEX_SOP_REL)
+        stores_done(d);
+    complete(d, i, 0, 0);
+}
+
+/* The probe answer taken (a downgrade's words go to I), a new probe. */
+static void dn_probe_io(vtu *d)
+{
+    vl1 *l;
+    unsigned k;
+    if (d->pb.v && (get(d, P(c_pdat_ready_o)) & 1)) {
+        if (d->pb.down && (l = l1_get(d, d->pb.line, 0)) != NULL) {
+            l->po &= ~d->pb.held;
+            l->o &= ~d->pb.held;
+        }
+        d->pb.v = 0;
+        return; /* c_prb_ready_i was 0 */
+    }
+    if (d->pb.v || !(get(d, P(c_prb_valid_o)) & 1))
+        return;
+    memset(&d->pb, 0, sizeof d->pb);
+    d->pb.v = 1;
+    d->pb.line = get(d, P(c_prb_line_o));
+    d->pb.mask = get(d, P(c_prb_mask_o));
+    d->pb.down = (unsigned)(get(d, P(c_prb_down_o)) & 1);
+    if ((l = l1_get(d, d->pb.line, 0)) == NULL)
+        return;
+    d->pb.held = d->pb.mask & (l->po | l->o);
+    for (k = 0; k < d->g.words; k++)
+        if (d->pb.held >> k & 1)
+            d->pb.data[k] = l->data[k];
+}
+
+/* The cycle's handshakes in the bench's order (spandex_tuhw_unit.c): the
+ * cache request before the answer, then the probe. */
+static void dn_tick(vtu *d, spvsys *s)
+{
+    if ((d->net == 1 && (get(d, P(fwd_ready_o)) & 1)) || (d->net == 2 && (get(d, P(rsp_ready_o)) & 1)))
+        spvsys_take(s, d->id);
+    if (get(d, P(req_valid_o)) & 1)
+        send_out(d, 1);
+    if (get(d, P(out_valid_o)) & 1)
+        send_out(d, 0);
+    if (get(d, P(err_o)) & 1)
+        fail(d, "raised err_o");
+    if (d->failed)
+        return;
+    if (get(d, P(idle_o)) & 1) /* every ReqO of a store taken before answered */
+        stores_done(d);
+    if (d->cr.v && (get(d, P(c_req_ready_o)) & 1))
+        dn_taken(d);
+    if (!d->failed && (get(d, P(c_rsp_valid_o)) & 1))
+        dn_crsp(d);
+    if (!d->failed)
+        dn_probe_io(d);
+    dn_issue(d);
+}
+
 static void vtu_push(void *dv, size_t op)
 {
     vtu *d = dv;
     d->q[d->qt++] = op;
+    if (d->dn)
+        dn_issue(d);
 }
 
 static int vtu_busy(const void *dv)
 {
     const vtu *d = dv;
-    return d->qh < d->qt || d->blocked != NONE || d->wh < d->wt || d->nst || !(get(d, P(idle_o)) & 1);
+    return d->qh < d->qt || d->blocked != NONE || d->wh < d->wt || d->nst || d->cr.v || d->pb.v ||
+           !(get(d, P(idle_o)) & 1);
 }
 
 static void vtu_free(void *dv)
@@ -378,6 +697,7 @@ void *spvsys_tu_new(struct cmp_block *b, unsigned id, const spandex_sop *ops, si
     d->nops = nops;
     d->env = *env;
     d->blocked = NONE;
+    d->dn = c->kind == SPANDEX_TU_DENOVO;
     d->line_bytes = c->line;
     d->word_bytes = c->word;
     spandex_tuhw_geom_of(c, &d->g);
