@@ -1123,7 +1123,7 @@ static int parse_args(spv_args *x, int argc, char **argv)
     if (x->rtl == 0)
         x->rtl = SPVSYS_RTL_LLC | (x->o.tu_block ? SPVSYS_RTL_TU : 0);
     if ((x->rtl & SPVSYS_RTL_TU) && !x->o.tu_block)
-        return vbad("%s", "--rtl tu|all: GPU devices are spandex-tu blocks (not with --gpu c after it)");
+        return vbad("%s", "--rtl tu|all: the devices are spandex-tu blocks (not with --gpu c after it)");
     if (x->o.stuck_port && !(x->stages & 2))
         return vbad("--stuck: '%s' needs a Verilated block (--rtl llc, tu, all or staged)", x->o.stuck_port);
     return 0;
@@ -1224,14 +1224,14 @@ static int run_stages(spv_args *x, const dut_ops *const *duts, const char *prog,
 }
 
 /* One pass of the default runs: Fig. 1a and 1c, random programs on 2 and
- * 4 devices (tu: GPU devices as spandex-tu blocks). */
+ * 4 devices (tu: GPU and DeNovo devices as spandex-tu blocks). */
 static int run_defaults_pass(spv_args *x, const dut_ops *const *duts, int tu)
 {
     static const char *const figs[] = {"tb/spandex/logs/fig1a.prog", "tb/spandex/logs/fig1c.prog"};
     char what[64];
     unsigned i;
     int fail = 0, rc;
-    printf(tu ? "== system (the LLC and the GPU devices' spandex-tu: timing shells, then Verilated beside them)\n"
+    printf(tu ? "== system (the LLC and the devices' spandex-tu: timing shells, then Verilated beside them)\n"
               : "== system (the LLC: timing shell, then Verilated beside it; C translation units)\n");
     for (i = 0; i < 2; i++) {
         char *p = slurp(figs[i]);
@@ -1258,7 +1258,7 @@ static int run_defaults_pass(spv_args *x, const dut_ops *const *duts, int tu)
     return fail;
 }
 
-/* The default runs with C translation units, then with the GPU devices'
+/* The default runs with C translation units, then with the devices'
  * spandex-tu blocks (everything Verilated in the second stage). */
 static int run_defaults(spv_args *x, const dut_ops *const *duts)
 {
@@ -1319,7 +1319,8 @@ void spandex_tb_help(FILE *f)
             "without options (or only --seed, --cycles): every unit of the family in lockstep\n"
             "(--cycles each, default 100000), then\n"
             "the system as with --system on Fig. 1a, Fig. 1c and random programs on 2 and 4\n"
-            "devices, with C translation units, then again with --gpu tu\n"
+            "devices, with C translation units, then again with --gpu tu (GPU and DeNovo\n"
+            "devices as spandex-tu blocks)\n"
             "the system (docs/spandex.md \"Verilated system\"; the system only):\n"
             "  --system         the LLC at its ports with the C translation units: its timing\n"
             "                   shell, then the Verilated spandex_llc_default beside its shell\n"
@@ -1330,12 +1331,13 @@ void spandex_tb_help(FILE *f)
             "  --devs LIST      device kinds by ID, e.g. gpu,denovo (default\n"
             "                   denovo,gpu,denovo,gpu; at most the LLC's 4)\n"
             "  --rtl R          none (shells), llc (the Verilated LLC), tu (the Verilated\n"
-            "                   spandex_tu_default of every GPU device; implies --gpu tu),\n"
+            "                   spandex_tu_default of every GPU device and spandex_tu_denovo\n"
+            "                   of every DeNovo device; implies --gpu tu),\n"
             "                   all (both) or staged (default: shells, then llc, or all\n"
             "                   with --gpu tu)\n"
-            "  --gpu c|tu       GPU devices: C translation units (default) or spandex-tu\n"
-            "                   blocks with a GPU L1 on their cache ports (DeNovo devices\n"
-            "                   stay C units: spandex-tu has no DeNovo RTL yet)\n"
+            "  --gpu c|tu       GPU and DeNovo devices: C translation units (default) or\n"
+            "                   spandex-tu blocks (configuration default, denovo) with an L1\n"
+            "                   of their kind on their cache ports\n"
             "  --net-lat N      cycles from a send to the destination (default 2)\n"
             "  --mem-lat N      cycles from a MemRd to its data (default 10)\n"
             "  --fwdv-delay N   more cycles for a FwdReqV (default 0)\n"

@@ -4,9 +4,10 @@
  * the committed Verilated spandex_llc_default run side by side with its
  * shell (every port compared every cycle, tb/compose_rtl.h); the devices
  * are the translation units of cmodel/spandex/spandex_tu.c behind a small
- * device interface (spvsys_dev_ops below), or for GPU devices blocks of
- * unit spandex-tu (shell, or the Verilated spandex_tu_default beside it)
- * with a GPU L1 on their cache ports; memory answers MemRd and MemWr at
+ * device interface (spvsys_dev_ops below), or blocks of unit spandex-tu
+ * (shell, or the Verilated spandex_tu_default for a GPU device and
+ * spandex_tu_denovo for a DeNovo device beside it) with an L1 of the
+ * device's kind on their cache ports; memory answers MemRd and MemWr at
  * the LLC's memory ports after a latency.
  *
  * Every message a device sends enters a queue towards its destination with
@@ -32,7 +33,7 @@
 
 /* A device of the system, seen from the network: what a device block must
  * offer to plug in (a C translation unit, or a spandex-tu block with its
- * L1 for a GPU device: spandex_vsys_tu.c, opened in spandex_vsys.c's
+ * GPU or DeNovo L1: spandex_vsys_tu.c, opened in spandex_vsys.c's
  * dev_open and added to the system's cmp_sys so that the lockstep compares
  * its ports too). Every cycle the
  * system calls drive() for every device before the blocks are evaluated
@@ -60,8 +61,9 @@ int spvsys_peek(const spvsys *s, unsigned id, unsigned *src, spandex_msg *m);
 /* Takes that message (its D line is logged). */
 void spvsys_take(spvsys *s, unsigned id);
 
-/* A GPU device as block b of unit spandex-tu (the system opens it: its
- * timing shell or the Verilated spandex_tu_default) with the GPU L1 of
+/* A GPU or DeNovo device (the kind of b's configuration) as block b of
+ * unit spandex-tu (the system opens it: its timing shell or the Verilated
+ * spandex_tu_default or spandex_tu_denovo) with the GPU or DeNovo L1 of
  * spandex_vsys_tu.c on its cache port, reporting through env as a C TU
  * does: the device for spvsys_tu_ops, or NULL with a reason. */
 struct cmp_block;
@@ -73,16 +75,17 @@ extern const spvsys_dev_ops spvsys_tu_ops;
 
 #define SPVSYS_RTL_LLC 1   /* spvsys_opts.rtl: the Verilated LLC          */
 #define SPVSYS_RTL_TU 2    /* the Verilated spandex_tu_default of every
-                              GPU device (implies tu_block)               */
+                              GPU device and spandex_tu_denovo of every
+                              DeNovo device (implies tu_block)            */
 
 typedef struct {
     int rtl;               /* SPVSYS_RTL_* bits: the blocks run Verilated
                               (side by side with their shells when
                               port_cmp); 0: shells                        */
-    int tu_block;          /* 1: GPU devices are spandex-tu blocks (timing
-                              shells unless SPVSYS_RTL_TU) with an L1;
-                              0: C TUs. DeNovo devices stay C TUs (no
-                              DeNovo spandex-tu RTL yet)                  */
+    int tu_block;          /* 1: GPU and DeNovo devices are spandex-tu
+                              blocks (timing shells unless SPVSYS_RTL_TU;
+                              configuration default or denovo) with an L1
+                              of their kind; 0: C TUs                     */
     int port_cmp;          /* 1: every port compared every cycle          */
     spandex_sys_cfg sys;   /* devices and TU options (--dev, --nack-limit,
                               --wb, --denovo-rmw); the LLC is the block's */

@@ -1,10 +1,12 @@
 /*
- * A GPU-coherence device of the cycle-level Spandex system as a block of
- * unit spandex-tu (its timing shell or the Verilated spandex_tu_default)
- * with a small GPU L1 on its cache port (spandex_vsys.h, docs/spandex.md
- * "Verilated system").
+ * A GPU-coherence or DeNovo device of the cycle-level Spandex system as a
+ * block of unit spandex-tu (its timing shell or the Verilated
+ * spandex_tu_default, spandex_tu_denovo) with a small L1 of its kind on its
+ * cache port (spandex_vsys.h, docs/spandex.md "Verilated system"). The
+ * DeNovo L1 is described in its section below; the network side and the
+ * reporting are shared.
  *
- * The L1: per word a valid bit and the data, unbounded; write-through with
+ * The GPU L1: per word a valid bit and the data, unbounded; write-through with
  * no allocate on a store miss (a store writes the L1's copy when the word
  * is valid). It issues the device's program operations in program order
  * with the blocking rules of spec 9.4: a LD that hits completes at once; a

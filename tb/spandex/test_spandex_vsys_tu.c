@@ -1,9 +1,10 @@
 /*
- * Criterion tests of the cycle-level Spandex system with its GPU devices as
- * spandex-tu blocks, each with the GPU L1 of tb/spandex/spandex_vsys_tu.c
- * on its cache port (suite spandex_vsys_tu): the Verilated
- * spandex_tu_default substituted for the TUs' timing shells, then the
- * Verilated LLC as well, every port of every block compared every cycle.
+ * Criterion tests of the cycle-level Spandex system with its GPU and DeNovo
+ * devices as spandex-tu blocks, each with the L1 of its kind of
+ * tb/spandex/spandex_vsys_tu.c on its cache port (suite spandex_vsys_tu):
+ * the Verilated spandex_tu_default and spandex_tu_denovo substituted for
+ * the TUs' timing shells, then the Verilated LLC as well, every port of
+ * every block compared every cycle.
  * Fig. 1a and 1c, random programs and spandex-prog's data-race-free
  * programs on 2 and 4 devices pass the checker and give the shells' log
  * byte for byte; a stuck output bit of a Verilated TU is named by the port
@@ -19,7 +20,7 @@
 #include "spandex_prog.h"
 #include "spandex_test.h"
 
-/* The system with GPU devices as spandex-tu blocks. */
+/* The system with GPU and DeNovo devices as spandex-tu blocks. */
 static void opts(spvsys_opts *o, const char *devs)
 {
     spandex_test_opts(o, devs);
@@ -185,7 +186,7 @@ Test(spandex_vsys_tu, latencies_of_the_docs_table)
     static const char *const nack =
         "STEP 80\nST 1 0x1000 0xa\nREL 1\nDRAIN\nLD 0 0x1000\nSTEP 3\nST 2 0x1000 0xb\nREL 2\nDRAIN\n";
     static const unsigned lat[][2] = {{1, 1}, {2, 10}, {5, 20}};
-    static const uint64_t want[][4] = {{13, 9, 11, 33}, {24, 11, 13, 40}, {40, 17, 22, 61}};
+    static const uint64_t want[][4] = {{13, 9, 16, 45}, {24, 11, 19, 52}, {40, 17, 28, 73}};
     unsigned i;
     for (i = 0; i < 3; i++) {
         cr_expect_eq(latency("gpu,gpu", "STEP 80\nLD 0 0x1000\n", lat[i][0], lat[i][1], 0, "T 0 2 LD"),
@@ -223,5 +224,93 @@ Test(spandex_vsys_tu, tb_spandex_system_with_tus)
     run_cap(&r, "./tb_spandex --system --random 50 --devs gpu,gpu --rtl all --nack-limit 2");
     cr_assert_eq(r.status, 2, "%s%s", r.out, r.err);
     cr_assert(strstr(r.err, "nack-limit"), "%s", r.err);
+    cmd_out_free(&r);
+}
+
+/* DeNovo devices as blocks beside GPU ones: Fig. 1a and 1c (the owners
+ * DeNovo blocks, probed for their words), then seeded random programs
+ * (stores owned, atomics on owned words in the cache, forwards probing
+ * the cache, evictions of owned words, self-invalidation) on mixes with
+ * two and four DeNovo blocks, at two latency settings, some FwdReqVs late
+ * enough to be Nacked: the shells' and the Verilated logs pass the checker
+ * and are equal, the ports agree every cycle. */
+Test(spandex_vsys_tu, denovo_blocks_fig1_and_random_programs)
+{
+    static const char *const devs[] = {"denovo,gpu,denovo,gpu", "denovo,denovo", "gpu,denovo,denovo,denovo"};
+    static const unsigned lat[][3] = {{2, 10, 0}, {1, 1, 12}};
+    spvsys_opts o;
+    char *a = spandex_test_file("fig1a.prog"), *c = spandex_test_file("fig1c.prog"), what[96], *p;
+    unsigned s;
+    opts(&o, "denovo,gpu,denovo");
+    spandex_test_both(&o, SPVSYS_RTL_TU, a, "fig1a denovo,gpu,denovo");
+    spandex_test_both(&o, SPVSYS_RTL_LLC | SPVSYS_RTL_TU, c, "fig1c denovo,gpu,denovo");
+    free(a);
+    free(c);
+    for (s = 1; s <= 6; s++) {
+        opts(&o, devs[s % 3]);
+        o.net_lat = lat[s % 2][0];
+        o.mem_lat = lat[s % 2][1];
+        o.fwdv_delay = lat[s % 2][2];
+        p = spvsys_random_program(&o, 400, 100 + s);
+        cr_assert(p);
+        snprintf(what, sizeof what, "%s seed %u", devs[s % 3], 100 + s);
+        spandex_test_both(&o, SPVSYS_RTL_LLC | SPVSYS_RTL_TU, p, what);
+        free(p);
+    }
+}
+
+/* A stuck output bit of device 0's Verilated spandex_tu_denovo (its cache
+ * side: the owned words of an answer, the probe and its answer, the
+ * data): the port comparison names the block and port; without it the
+ * L1's check of the unit's answers, err_o, the watchdog or the checker
+ * fails the run; ./tb_spandex --system does the same from its options. */
+Test(spandex_vsys_tu, stuck_bit_of_a_denovo_tu_caught_by_ports_then_by_checker)
+{
+    static const struct {
+        const char *port;
+        unsigned bit, val;
+        uint64_t from;
+    } st[] = {{"c_rsp_own_o", 0, 1, 0},   {"c_pdat_ready_o", 0, 0, 300}, {"c_prb_valid_o", 0, 0, 300},
+              {"c_prb_down_o", 0, 0, 0}, {"c_rsp_data_o", 1, 1, 0}};
+    unsigned i;
+    char *prog;
+    spvsys_opts o;
+    cmd_out r;
+    opts(&o, "denovo,gpu,denovo,gpu");
+    o.watchdog = 2000;
+    o.fwdv_delay = 12;
+    prog = spvsys_random_program(&o, 300, 2);
+    for (i = 0; i < sizeof st / sizeof st[0]; i++) {
+        spvsys_res res;
+        char err[300], name[80];
+        o.rtl = SPVSYS_RTL_LLC | SPVSYS_RTL_TU;
+        o.stuck_block = "tu0";
+        o.stuck_port = st[i].port;
+        o.stuck_bit = st[i].bit;
+        o.stuck_val = st[i].val;
+        o.stuck_from = st[i].from;
+        o.port_cmp = 1;
+        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &res, err, sizeof err), 0, "%s", err);
+        snprintf(name, sizeof name, "tu0 port %s", st[i].port);
+        cr_assert(res.mismatch && strstr(res.msg, name), "%s: %s", st[i].port, res.msg);
+        spvsys_res_free(&res);
+        o.port_cmp = 0;
+        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &res, err, sizeof err), 0, "%s", err);
+        cr_assert(!res.pass, "%s stuck at %u: the checker passed\n%s", st[i].port, st[i].val, res.check);
+        spvsys_res_free(&res);
+    }
+    free(prog);
+    run_cap(&r, "./tb_spandex --system --random 200 --devs denovo,gpu --rtl tu");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "Verilated TUs beside their shells: ") && strstr(r.out, "\nPASS\n"), "%s", r.out);
+    cmd_out_free(&r);
+    run_cap(&r, "./tb_spandex --system --random 300 --seed 2 --devs denovo,gpu,denovo,gpu --rtl all "
+                "--stuck tu0.c_prb_down_o:0:0");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "tu0 port c_prb_down_o") && strstr(r.out, "\nFAIL\n"), "%s", r.out);
+    cmd_out_free(&r);
+    run_cap(&r, "./tb_spandex --system --random 50 --devs denovo,gpu --rtl tu --denovo-rmw wtdata");
+    cr_assert_eq(r.status, 2, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.err, "denovo-rmw"), "%s", r.err);
     cmd_out_free(&r);
 }
