@@ -373,14 +373,15 @@ static void inject(tx_stim *s, uint64_t cyc)
         s->pdat_next = cyc + 1000 + rnd(s) % 1000;
         s->injected++;
     }
-    /* DeNovo, the same way: a forward of no defined type, or a RspWB with
-     * the line and words of an open request that is not a ReqWB */
+    /* DeNovo, the same way: a forward of no defined type, a downgrade of
+     * a line the cache does not hold, or a RspWB with the line and words
+     * of an open request that is not a ReqWB */
     if (s->c.kind == SPANDEX_TU_DENOVO && s->inj_first && !s->have_f && !s->have_r && cyc >= s->pdat_next) {
         unsigned i, k = s->nop ? (unsigned)(rnd(s) % s->nop) : 0;
-        if (s->injected & 1) {
+        if (s->injected & 1) { /* of no type, or a downgrade of words not held */
             s->have_f = s->f_bad = 1;
-            s->f_type = 6 + (unsigned)(rnd(s) % 2);
-            s->f_line = s->pool[rnd(s) % POOL];
+            s->f_type = s->injected & 2 ? 6 + (unsigned)(rnd(s) % 2) : 1 + (unsigned)(rnd(s) % 4);
+            s->f_line = s->injected & 2 ? s->pool[rnd(s) % POOL] : s->pool[0] ^ 2;
             s->f_mask = 1;
             s->f_req = 0;
         } else {
@@ -586,13 +587,14 @@ static int dn_gave_ok(const tx_stim *s, const dn_fwd *f, int li, unsigned w, uin
     return 0;
 }
 
-/* Words of line under a forward not fully answered (Inv aside). */
+/* Words of line under a downgrade not fully answered (a FwdReqV keeps
+ * the ownership: another forward may follow it on its words). */
 static uint64_t dn_fwd_busy(const tx_stim *s, uint64_t line)
 {
     uint64_t m = 0;
     unsigned i;
     for (i = 0; i < s->dn.nfw; i++)
-        if (s->dn.fw[i].line == line && s->dn.fw[i].type != 5)
+        if (s->dn.fw[i].line == line && s->dn.fw[i].type != 5 && s->dn.fw[i].type != 0)
             m |= s->dn.fw[i].mask;
     return m;
 }
