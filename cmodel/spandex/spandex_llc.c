@@ -272,6 +272,15 @@ spandex_net spandex_msg_net(spandex_msg_kind k) { return msgs[k].net; }
 unsigned spandex_msg_code(spandex_msg_kind k) { return msgs[k].code; }
 int spandex_msg_has_data(spandex_msg_kind k) { return msgs[k].data; }
 
+int spandex_msg_of(spandex_net net, unsigned code)
+{
+    int k;
+    for (k = 0; k < SPANDEX_MSG_KINDS; k++)
+        if (msgs[k].net == net && msgs[k].code == code)
+            return k;
+    return -1;
+}
+
 int spandex_msg_find(const char *name)
 {
     int k;

@@ -119,6 +119,8 @@ unsigned spandex_msg_code(spandex_msg_kind k);
 int spandex_msg_has_data(spandex_msg_kind k);
 /* The kind named `name`, or -1. */
 int spandex_msg_find(const char *name);
+/* The kind with code `code` on network `net` (the ports' type fields), or -1. */
+int spandex_msg_of(spandex_net net, unsigned code);
 const char *spandex_op_name(unsigned op);
 /* The result of op on old with operand v, truncated to `bits`. */
 uint64_t spandex_op_apply(unsigned op, uint64_t old, uint64_t v, unsigned bits);

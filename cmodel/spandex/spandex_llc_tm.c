@@ -98,14 +98,14 @@ static uint64_t get(const spandex_llc_tm *t, const uint64_t *in, int p) { return
 
 static void get_words(const spandex_llc_tm *t, const uint64_t *in, int p, uint64_t *v)
 {
-    spandex_llc_port_get_words(&t->p, in, p, v);
+    spandex_ports_get_words(&t->p, in, p, v);
 }
 
 static void put(const spandex_llc_tm *t, uint64_t *out, int p, uint64_t v) { out[t->p.off[p]] = v; }
 
 static void put_words(const spandex_llc_tm *t, uint64_t *out, int p, const uint64_t *v, uint64_t mask)
 {
-    spandex_llc_port_put_words(&t->p, out, p, v, mask);
+    spandex_ports_put_words(&t->p, out, p, v, mask);
 }
 
 /* ------------------------------------------------------------ new, reset */

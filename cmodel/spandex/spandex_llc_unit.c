@@ -24,7 +24,6 @@
 #include "unit_adapt.h"
 #include "unit_trace.h"
 
-static const char *const committed[] = {"default", "paper", "fpga", "line", NULL};
 static const char *const streams[] = {"mixed", "conflict", "stream", "backlog", "errors", NULL};
 enum { KIND_MIXED, KIND_CONFLICT, KIND_STREAM, KIND_BACKLOG, KIND_ERRORS, KIND_TRACE };
 enum { FLAG_DUMP, FLAG_STATS, FLAG_CHECK };
@@ -352,7 +351,7 @@ static void put_req(const sx_stim *s, uint64_t *in, const spandex_msg *m)
     in[s->p.off[P(req_line_i)]] = m->line >> s->g.line_bits;
     in[s->p.off[P(req_mask_i)]] = m->mask;
     in[s->p.off[P(req_op_i)]] = m->op;
-    spandex_llc_port_put_words(&s->p, in, P(req_data_i), m->v, m->mask);
+    spandex_ports_put_words(&s->p, in, P(req_data_i), m->v, m->mask);
 }
 
 static void put_rsp(const sx_stim *s, uint64_t *in, const spandex_msg *m)
@@ -362,7 +361,7 @@ static void put_rsp(const sx_stim *s, uint64_t *in, const spandex_msg *m)
     in[s->p.off[P(rsp_src_i)]] = m->dev;
     in[s->p.off[P(rsp_line_i)]] = m->line >> s->g.line_bits;
     in[s->p.off[P(rsp_mask_i)]] = m->mask;
-    spandex_llc_port_put_words(&s->p, in, P(rsp_data_i), m->v, m->mask);
+    spandex_ports_put_words(&s->p, in, P(rsp_data_i), m->v, m->mask);
 }
 
 static void drive_trace(sx_stim *s, uint64_t *in)
@@ -411,7 +410,7 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
         in[s->p.off[P(mem_rsp_valid_i)]] = 1;
         in[s->p.off[P(mem_rsp_id_i)]] = s->fq[0].id;
         if (m)
-            spandex_llc_port_put_words(&s->p, in, P(mem_rsp_data_i), m->v, s->g.full);
+            spandex_ports_put_words(&s->p, in, P(mem_rsp_data_i), m->v, s->g.full);
     }
     in[s->p.off[P(fwd_ready_i)]] = pct(s) < s->b.bp.ready;
     in[s->p.off[P(out_ready_i)]] = pct(s) < s->b.bp.ready;
@@ -512,7 +511,7 @@ static int out_msg(const sx_stim *s, const uint64_t *in, const uint64_t *out, in
         m->kind = out[s->p.off[P(mem_req_wr_o)]] & 1 ? SPANDEX_MEMWR : SPANDEX_MEMRD;
         m->line = out[s->p.off[P(mem_req_line_o)]] << s->g.line_bits;
         m->req = (unsigned)out[s->p.off[P(mem_req_id_o)]];
-        spandex_llc_port_get_words(&s->p, out, P(mem_req_data_o), m->v);
+        spandex_ports_get_words(&s->p, out, P(mem_req_data_o), m->v);
         return 1;
     }
     if (ch == 1 && (out[s->p.off[P(fwd_valid_o)]] & 1) && (in[s->p.off[P(fwd_ready_i)]] & 1)) {
@@ -528,7 +527,7 @@ static int out_msg(const sx_stim *s, const uint64_t *in, const uint64_t *out, in
         m->dev = (unsigned)out[s->p.off[P(out_dst_o)]];
         m->line = out[s->p.off[P(out_line_o)]] << s->g.line_bits;
         m->mask = out[s->p.off[P(out_mask_o)]];
-        spandex_llc_port_get_words(&s->p, out, P(out_data_o), m->v);
+        spandex_ports_get_words(&s->p, out, P(out_data_o), m->v);
         return m->kind <= SPANDEX_NACK;
     }
     return 0;
@@ -702,7 +701,7 @@ const cohkit_unit_desc spandex_llc_unit = {
                  "spandex_llc_event() (function), spandex_llc_rule_*() (Table III, both)",
     .cfg_size = sizeof(spandex_llc_cfg),
     .presets = spandex_llc_preset_names,
-    .committed = committed,
+    .committed = spandex_llc_preset_names, /* every preset is committed */
     .module_prefix = "spandex_llc",
     .opts = &spandex_llc_opts,
     COHKIT_UNIT_CFG_FIELDS,

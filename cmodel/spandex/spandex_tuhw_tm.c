@@ -795,7 +795,7 @@ void spandex_tuhw_tm_eval(const spandex_tuhw_tm *t, const uint64_t *in, uint64_t
     put(t, out, P(c_rsp_line_o), t->co.line);
     put(t, out, P(c_rsp_mask_o), t->co.mask);
     put(t, out, P(c_rsp_own_o), t->co.own);
-    spandex_tuhw_put_words(&t->p, out, P(c_rsp_data_o), t->co.data, t->g.full);
+    spandex_ports_put_words(&t->p, out, P(c_rsp_data_o), t->co.data, t->g.full);
     put(t, out, P(c_prb_valid_o), (uint64_t)t->pr.v);
     put(t, out, P(c_prb_line_o), t->pr.line);
     put(t, out, P(c_prb_mask_o), t->pr.mask);
@@ -805,14 +805,14 @@ void spandex_tuhw_tm_eval(const spandex_tuhw_tm *t, const uint64_t *in, uint64_t
     put(t, out, P(req_line_o), t->ro.line);
     put(t, out, P(req_mask_o), t->ro.mask);
     put(t, out, P(req_op_o), t->ro.op);
-    spandex_tuhw_put_words(&t->p, out, P(req_data_o), t->ro.data, t->g.full);
+    spandex_ports_put_words(&t->p, out, P(req_data_o), t->ro.data, t->g.full);
     put(t, out, P(out_valid_o), (uint64_t)t->oo.v);
     put(t, out, P(out_type_o), t->oo.type);
     put(t, out, P(out_llc_o), t->oo.llc);
     put(t, out, P(out_dst_o), t->oo.dst);
     put(t, out, P(out_line_o), t->oo.line);
     put(t, out, P(out_mask_o), t->oo.mask);
-    spandex_tuhw_put_words(&t->p, out, P(out_data_o), t->oo.data, t->dn ? t->g.full : 0);
+    spandex_ports_put_words(&t->p, out, P(out_data_o), t->oo.data, t->dn ? t->g.full : 0);
     put(t, out, P(idle_o), (uint64_t)idle(t));
     put(t, out, P(err_o), (uint64_t)t->err);
 }
@@ -829,7 +829,7 @@ static void load_buf(const spandex_tuhw_tm *t, const uint64_t *in, buf *b, int t
     b->req = req >= 0 ? (unsigned)get(t, in, req) : 0;
     if (data >= 0) {
         unsigned w;
-        spandex_tuhw_get_words(&t->p, in, data, b->data);
+        spandex_ports_get_words(&t->p, in, data, b->data);
         for (w = 0; w < t->g.words; w++)
             b->data[w] &= wmask(t);
     }

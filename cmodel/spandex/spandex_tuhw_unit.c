@@ -39,7 +39,6 @@
 #include "spandex_tuhw_port.h"
 #include "unit_adapt.h"
 
-static const char *const committed[] = {"default", "fpga", "denovo", "denovo_fpga", NULL};
 static const char *const streams[] = {"mixed", "stores", "nack", "errors", NULL};
 enum { KIND_MIXED, KIND_STORES, KIND_NACK, KIND_ERRORS, KIND_TRACE };
 
@@ -330,7 +329,7 @@ static void put_creq(const tx_stim *s, uint64_t *in)
     in[s->p.off[P(c_req_line_i)]] = s->c_line;
     in[s->p.off[P(c_req_mask_i)]] = s->c_mask;
     in[s->p.off[P(c_req_op_i)]] = s->c_op;
-    spandex_tuhw_put_words(&s->p, in, P(c_req_data_i), s->c_v, s->g.full);
+    spandex_ports_put_words(&s->p, in, P(c_req_data_i), s->c_v, s->g.full);
 }
 
 static void put_rsp(const tx_stim *s, uint64_t *in)
@@ -339,7 +338,7 @@ static void put_rsp(const tx_stim *s, uint64_t *in)
     in[s->p.off[P(rsp_type_i)]] = s->r_type;
     in[s->p.off[P(rsp_line_i)]] = s->r_line;
     in[s->p.off[P(rsp_mask_i)]] = s->r_mask;
-    spandex_tuhw_put_words(&s->p, in, P(rsp_data_i), s->r_v, s->g.full);
+    spandex_ports_put_words(&s->p, in, P(rsp_data_i), s->r_v, s->g.full);
 }
 
 static void put_fwd(const tx_stim *s, uint64_t *in)
@@ -449,13 +448,13 @@ static void drive_trace(tx_stim *s, uint64_t cyc, uint64_t *in)
         in[s->p.off[mask[ch]]] = r->mask;
         if (ch == 0) {
             in[s->p.off[P(c_req_op_i)]] = r->op;
-            spandex_tuhw_put_words(&s->p, in, P(c_req_data_i), r->v, r->mask);
+            spandex_ports_put_words(&s->p, in, P(c_req_data_i), r->v, r->mask);
         } else if (ch == 1) {
-            spandex_tuhw_put_words(&s->p, in, P(rsp_data_i), r->v, r->mask);
+            spandex_ports_put_words(&s->p, in, P(rsp_data_i), r->v, r->mask);
         } else if (ch == 2) {
             in[s->p.off[P(fwd_req_i)]] = r->req;
         } else {
-            spandex_tuhw_put_words(&s->p, in, P(c_pdat_data_i), r->v, r->mask);
+            spandex_ports_put_words(&s->p, in, P(c_pdat_data_i), r->v, r->mask);
         }
     }
     in[s->p.off[P(req_ready_i)]] = 1;
@@ -478,7 +477,7 @@ static void observe_trace(tx_stim *s, const uint64_t *in, const uint64_t *out)
             moved = 1;
         }
     if (out[s->p.off[P(c_rsp_valid_o)]] & 1) {
-        spandex_tuhw_get_words(&s->p, out, P(c_rsp_data_o), v);
+        spandex_ports_get_words(&s->p, out, P(c_rsp_data_o), v);
         spandex_tuhw_print(&s->c, s->b.out, 0, (unsigned)out[s->p.off[P(c_rsp_type_o)]], 0, 0, 0,
                            out[s->p.off[P(c_rsp_line_o)]], out[s->p.off[P(c_rsp_mask_o)]],
                            out[s->p.off[P(c_rsp_own_o)]], v);
@@ -490,14 +489,14 @@ static void observe_trace(tx_stim *s, const uint64_t *in, const uint64_t *out)
         moved = 1;
     }
     if (out[s->p.off[P(req_valid_o)]] & 1) {
-        spandex_tuhw_get_words(&s->p, out, P(req_data_o), v);
+        spandex_ports_get_words(&s->p, out, P(req_data_o), v);
         spandex_tuhw_print(&s->c, s->b.out, 1, (unsigned)out[s->p.off[P(req_type_o)]],
                            (unsigned)out[s->p.off[P(req_op_o)]], 0, 0, out[s->p.off[P(req_line_o)]],
                            out[s->p.off[P(req_mask_o)]], 0, v);
         moved = 1;
     }
     if (out[s->p.off[P(out_valid_o)]] & 1) {
-        spandex_tuhw_get_words(&s->p, out, P(out_data_o), v);
+        spandex_ports_get_words(&s->p, out, P(out_data_o), v);
         spandex_tuhw_print(&s->c, s->b.out, 2, (unsigned)out[s->p.off[P(out_type_o)]], 0,
                            (unsigned)out[s->p.off[P(out_llc_o)]], (unsigned)out[s->p.off[P(out_dst_o)]],
                            out[s->p.off[P(out_line_o)]], out[s->p.off[P(out_mask_o)]], 0, v);
@@ -883,7 +882,7 @@ static void drive_denovo(tx_stim *s, uint64_t cyc, uint64_t *in)
     if (d->pdat) {
         in[s->p.off[P(c_pdat_valid_i)]] = 1;
         in[s->p.off[P(c_pdat_mask_i)]] = d->pd_mask;
-        spandex_tuhw_put_words(&s->p, in, P(c_pdat_data_i), d->pd_v, d->pd_mask);
+        spandex_ports_put_words(&s->p, in, P(c_pdat_data_i), d->pd_v, d->pd_mask);
     }
     in[s->p.off[P(req_ready_i)]] = pct(s) < s->b.bp.ready;
     in[s->p.off[P(out_ready_i)]] = pct(s) < s->b.bp.ready;
@@ -1068,7 +1067,7 @@ static void dn_crsp(tx_stim *s, const uint64_t *out, uint64_t cyc)
     uint64_t own = pv(s, out, P(c_rsp_own_o)), v[SPANDEX_LLC_WORDS_MAX];
     int li = dn_li(s, line);
     dn_copen o;
-    spandex_tuhw_get_words(&s->p, out, P(c_rsp_data_o), v);
+    spandex_ports_get_words(&s->p, out, P(c_rsp_data_o), v);
     if (type == SPANDEX_TUHW_R_OWN)
         d->nown++;
     else
@@ -1180,7 +1179,7 @@ static void dn_on_req(tx_stim *s, const uint64_t *out, uint64_t cyc)
     int li = dn_li(s, line);
     dn_proc *p;
     s->nreq[type & 7]++;
-    spandex_tuhw_get_words(&s->p, out, P(req_data_o), v);
+    spandex_ports_get_words(&s->p, out, P(req_data_o), v);
     for (i = 0; i < s->nop; i++)
         if (s->op[i].line == line && (s->op[i].mask & mask))
             dn_bad(s, cyc, &d->bad_req, "a second open request on a word");
@@ -1227,7 +1226,7 @@ static void dn_on_out(tx_stim *s, const uint64_t *out, uint64_t cyc)
     uint64_t line = pv(s, out, P(out_line_o)), mask = pv(s, out, P(out_mask_o)), v[SPANDEX_LLC_WORDS_MAX];
     dn_fwd *f = NULL;
     s->nout[type < 10 ? type : 9]++;
-    spandex_tuhw_get_words(&s->p, out, P(out_data_o), v);
+    spandex_ports_get_words(&s->p, out, P(out_data_o), v);
     for (i = 0; i < d->nfw && mask; i++) {
         dn_fwd *g = &d->fw[i];
         int to_req = !llc && dst == g->req, in_a = !(mask & ~g->a);
@@ -1506,7 +1505,7 @@ const cohkit_unit_desc spandex_tuhw_unit = {
     .model_ref = "cmodel/spandex/spandex_tuhw_tm.c spandex_tuhw_tm_eval() / _step() (timing)",
     .cfg_size = sizeof(spandex_tuhw_cfg),
     .presets = spandex_tuhw_preset_names,
-    .committed = committed,
+    .committed = spandex_tuhw_preset_names, /* every preset is committed */
     .module_prefix = "spandex_tu",
     .opts = &spandex_tuhw_opts,
     COHKIT_UNIT_CFG_FIELDS,

@@ -7,7 +7,9 @@
 #define SPANDEX_TEST_H
 
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "spandex_vsys.h"
 #include "test_util.h"
@@ -52,6 +54,42 @@ static inline void spandex_test_both(const spvsys_opts *base, int rtl, const cha
     cr_assert_gt(r.messages, 0);
     spvsys_res_free(&r);
     spvsys_res_free(&ref);
+}
+
+/* A stuck output bit of a Verilated block. */
+typedef struct {
+    const char *port;
+    unsigned bit, val;
+    uint64_t from; /* the cycle it sticks from */
+} spandex_stuck;
+
+/* Each stuck bit of st[0..n) in block `block` ("tuN", or NULL: the LLC) on
+ * prog with the blocks of o->rtl Verilated: the port comparison names the
+ * block and port; without it the run fails (the checker, the watchdog or a
+ * device's check). */
+static inline void spandex_test_stuck(const spvsys_opts *base, const char *block, const char *prog,
+                                      const spandex_stuck *st, size_t n)
+{
+    spvsys_opts o = *base;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        spvsys_res r;
+        char err[300], name[80];
+        o.stuck_block = block;
+        o.stuck_port = st[i].port;
+        o.stuck_bit = st[i].bit;
+        o.stuck_val = st[i].val;
+        o.stuck_from = st[i].from;
+        o.port_cmp = 1;
+        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
+        snprintf(name, sizeof name, "%s port %s", block ? block : "llc", st[i].port);
+        cr_assert(r.mismatch && strstr(r.msg, name), "%s: %s", st[i].port, r.msg);
+        spvsys_res_free(&r);
+        o.port_cmp = 0;
+        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
+        cr_assert(!r.pass, "%s stuck at %u: the checker passed\n%s", st[i].port, st[i].val, r.check);
+        spvsys_res_free(&r);
+    }
 }
 
 #endif

@@ -415,7 +415,7 @@ static void put_msg(spvsys *s, uint64_t *in, int valid, int type, int src, int l
     in[s->p.off[line]] = m->line >> s->g.line_bits;
     in[s->p.off[mask]] = m->mask;
     if (spandex_msg_has_data(m->kind))
-        spandex_llc_port_put_words(&s->p, in, data, m->v, m->mask);
+        spandex_ports_put_words(&s->p, in, data, m->v, m->mask);
 }
 
 /* The LLC's inputs from the queues. */
@@ -437,22 +437,12 @@ static void llc_drive(spvsys *s)
         if (ml) {
             in[s->p.off[P(mem_rsp_valid_i)]] = 1;
             in[s->p.off[P(mem_rsp_id_i)]] = f->id;
-            spandex_llc_port_put_words(&s->p, in, P(mem_rsp_data_i), ml->v, s->g.full);
+            spandex_ports_put_words(&s->p, in, P(mem_rsp_data_i), ml->v, s->g.full);
         }
     }
     in[s->p.off[P(fwd_ready_i)]] = 1;
     in[s->p.off[P(out_ready_i)]] = 1;
     in[s->p.off[P(mem_req_ready_i)]] = 1;
-}
-
-/* The message kind of a code on a network, or -1. */
-static int kind_of(spandex_net net, unsigned code)
-{
-    int k;
-    for (k = 0; k < SPANDEX_MSG_KINDS; k++)
-        if (spandex_msg_net((spandex_msg_kind)k) == net && spandex_msg_code((spandex_msg_kind)k) == code)
-            return k;
-    return -1;
 }
 
 /* A MemRd or MemWr: sent to M and taken at once (memory is always ready). */
@@ -465,7 +455,7 @@ static void llc_mem(spvsys *s, const uint64_t *out)
     m.kind = (out[s->p.off[P(mem_req_wr_o)]] & 1) ? SPANDEX_MEMWR : SPANDEX_MEMRD;
     m.line = out[s->p.off[P(mem_req_line_o)]] << s->g.line_bits;
     m.mask = s->g.full;
-    spandex_llc_port_get_words(&s->p, out, P(mem_req_data_o), m.v);
+    spandex_ports_get_words(&s->p, out, P(mem_req_data_o), m.v);
     log_send(s, ++s->next_id, SPANDEX_TU_LLC, SPANDEX_LLC_DEVS_MAX, &m);
     fprintf(s->log, "D %" PRIu64 "\n", s->next_id);
     s->moved = 1;
@@ -485,7 +475,7 @@ static void llc_mem(spvsys *s, const uint64_t *out)
 static void llc_out(spvsys *s, const uint64_t *out, int fwd)
 {
     spandex_msg m;
-    int k = kind_of(fwd ? SPANDEX_NET_FWD : SPANDEX_NET_RSP,
+    int k = spandex_msg_of(fwd ? SPANDEX_NET_FWD : SPANDEX_NET_RSP,
                     (unsigned)out[s->p.off[fwd ? P(fwd_type_o) : P(out_type_o)]]);
     size_t i;
     memset(&m, 0, sizeof m);
@@ -501,7 +491,7 @@ static void llc_out(spvsys *s, const uint64_t *out, int fwd)
     if (fwd)
         m.req = (unsigned)out[s->p.off[P(fwd_req_o)]];
     else
-        spandex_llc_port_get_words(&s->p, out, P(out_data_o), m.v);
+        spandex_ports_get_words(&s->p, out, P(out_data_o), m.v);
     for (i = 0; m.kind == SPANDEX_RSPWB && i < s->wbs.n; i++) {
         const spv_wb *w = cmp_fifo_at(&s->wbs, i);
         if (w->src == m.dev && w->line == m.line) { /* the write-back it answers */

@@ -169,7 +169,7 @@ static void put_creq(vtu *d, size_t i)
     }
     put(d, P(c_req_mask_i), mask);
     put(d, P(c_req_op_i), o->kind == SPANDEX_SOP_RMW ? o->op : 0);
-    spandex_tuhw_put_words(&d->p, d->b->in, P(c_req_data_i), v, mask);
+    spandex_ports_put_words(&d->p, d->b->in, P(c_req_data_i), v, mask);
 }
 
 /* The oldest message due at the device on fwd_*_i or rsp_*_i. */
@@ -193,7 +193,7 @@ static void put_net(vtu *d, spvsys *s)
         put(d, P(rsp_line_i), m.line >> d->g.line_bits);
         put(d, P(rsp_mask_i), m.mask);
         if (spandex_msg_has_data(m.kind))
-            spandex_tuhw_put_words(&d->p, d->b->in, P(rsp_data_i), m.v, m.mask);
+            spandex_ports_put_words(&d->p, d->b->in, P(rsp_data_i), m.v, m.mask);
         d->net = 2;
     }
 }
@@ -216,22 +216,12 @@ static void vtu_drive(void *dv, spvsys *s, unsigned id)
         put_creq(d, d->q[d->qh]);
 }
 
-/* The message kind of a code on a network, or -1. */
-static int kind_of(spandex_net net, unsigned code)
-{
-    int k;
-    for (k = 0; k < SPANDEX_MSG_KINDS; k++)
-        if (spandex_msg_net((spandex_msg_kind)k) == net && spandex_msg_code((spandex_msg_kind)k) == code)
-            return k;
-    return -1;
-}
-
 /* The unit's request (req port) or response (out port) of the cycle. */
 static void send_out(vtu *d, int req)
 {
     spandex_msg m;
     unsigned dst = SPANDEX_TU_LLC;
-    int k = kind_of(req ? SPANDEX_NET_REQ : SPANDEX_NET_RSP,
+    int k = spandex_msg_of(req ? SPANDEX_NET_REQ : SPANDEX_NET_RSP,
                     (unsigned)get(d, req ? P(req_type_o) : P(out_type_o)));
     if (k < 0) {
         fail(d, req ? "sent a request of no known type" : "sent a response of no known type");
@@ -246,7 +236,7 @@ static void send_out(vtu *d, int req)
         m.op = (unsigned)get(d, P(req_op_o));
     else if (!(get(d, P(out_llc_o)) & 1))
         dst = (unsigned)get(d, P(out_dst_o));
-    spandex_tuhw_get_words(&d->p, d->b->out, req ? P(req_data_o) : P(out_data_o), m.v);
+    spandex_ports_get_words(&d->p, d->b->out, req ? P(req_data_o) : P(out_data_o), m.v);
     d->env.send(d->env.ctx, d->id, dst, &m);
 }
 
@@ -285,7 +275,7 @@ static void c_rsp(vtu *d)
     i = d->wait[d->wh++];
     o = &d->ops[i];
     w = word_of(d, o->addr);
-    spandex_tuhw_get_words(&d->p, d->b->out, P(c_rsp_data_o), v);
+    spandex_ports_get_words(&d->p, d->b->out, P(c_rsp_data_o), v);
     if ((o->kind == SPANDEX_SOP_LD || o->kind == SPANDEX_SOP_RMW) &&
         (line != line_addr(d, o->addr) || !(mask >> w & 1))) {
         fail(d, "answered a load or an atomic without its word");
@@ -490,7 +480,7 @@ static void dn_drive(vtu *d, spvsys *s)
     if (d->pb.v) {
         put(d, P(c_pdat_valid_i), 1);
         put(d, P(c_pdat_mask_i), d->pb.held);
-        spandex_tuhw_put_words(&d->p, d->b->in, P(c_pdat_data_i), d->pb.data, d->pb.held);
+        spandex_ports_put_words(&d->p, d->b->in, P(c_pdat_data_i), d->pb.data, d->pb.held);
     }
     if (d->cr.v) {
         put(d, P(c_req_valid_i), 1);
@@ -500,7 +490,7 @@ static void dn_drive(vtu *d, spvsys *s)
         put(d, P(c_req_line_i), d->cr.line);
         put(d, P(c_req_mask_i), d->cr.mask);
         put(d, P(c_req_op_i), d->cr.type == SPANDEX_TUHW_C_RMW ? d->ops[d->cr.op].op : 0);
-        spandex_tuhw_put_words(&d->p, d->b->in, P(c_req_data_i), d->cr.data, d->cr.mask);
+        spandex_ports_put_words(&d->p, d->b->in, P(c_req_data_i), d->cr.data, d->cr.mask);
     }
 }
 
@@ -571,7 +561,7 @@ static void dn_crsp(vtu *d)
     uint64_t v[SPANDEX_LLC_WORDS_MAX], line = get(d, P(c_rsp_line_o)), mask = get(d, P(c_rsp_mask_o));
     vl1 *l = l1_get(d, line, 0);
     size_t i, k;
-    spandex_tuhw_get_words(&d->p, d->b->out, P(c_rsp_data_o), v);
+    spandex_ports_get_words(&d->p, d->b->out, P(c_rsp_data_o), v);
     if (type == SPANDEX_TUHW_R_OWN) { /* PO words now O */
         if (l == NULL || (mask & ~l->po)) {
             fail(d, "sent OWN for a word the cache does not hold PO");

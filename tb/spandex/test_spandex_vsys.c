@@ -58,36 +58,15 @@ Test(spandex_vsys, random_programs_4_devices) { random_runs("denovo,gpu,denovo,g
  * port; without it the checker (or the system's watchdog) fails the run. */
 Test(spandex_vsys, stuck_bit_caught_by_ports_then_by_checker_or_watchdog)
 {
-    static const struct {
-        const char *port;
-        unsigned bit, val;
-        uint64_t from;
-    } st[] = {{"out_mask_o", 0, 1, 0}, {"fwd_valid_o", 0, 0, 0}, {"out_data_o", 1, 1, 0},
-              {"req_ready_o", 0, 0, 500}};
-    unsigned i;
+    static const spandex_stuck st[] = {{"out_mask_o", 0, 1, 0}, {"fwd_valid_o", 0, 0, 0}, {"out_data_o", 1, 1, 0},
+                                       {"req_ready_o", 0, 0, 500}};
     char *prog;
     spvsys_opts o;
     spandex_test_opts(&o, "denovo,gpu,denovo,gpu");
     o.watchdog = 2000;
     prog = spvsys_random_program(&o, 300, 2);
-    for (i = 0; i < sizeof st / sizeof st[0]; i++) {
-        spvsys_res r;
-        char err[300], name[80];
-        o.rtl = 1;
-        o.stuck_port = st[i].port;
-        o.stuck_bit = st[i].bit;
-        o.stuck_val = st[i].val;
-        o.stuck_from = st[i].from;
-        o.port_cmp = 1;
-        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
-        snprintf(name, sizeof name, "llc port %s", st[i].port);
-        cr_assert(r.mismatch && strstr(r.msg, name), "%s: %s", st[i].port, r.msg);
-        spvsys_res_free(&r);
-        o.port_cmp = 0;
-        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
-        cr_assert(!r.pass, "%s stuck at %u: the checker passed\n%s", st[i].port, st[i].val, r.check);
-        spvsys_res_free(&r);
-    }
+    o.rtl = SPVSYS_RTL_LLC;
+    spandex_test_stuck(&o, NULL, prog, st, sizeof st / sizeof st[0]);
     free(prog);
 }
 

@@ -116,38 +116,17 @@ Test(spandex_vsys_tu, spandex_prog_programs)
  * run. */
 Test(spandex_vsys_tu, stuck_bit_of_a_tu_caught_by_ports_then_by_checker_or_watchdog)
 {
-    static const struct {
-        const char *port;
-        unsigned bit, val;
-        uint64_t from;
-    } st[] = {{"req_mask_o", 0, 1, 0},    {"c_rsp_valid_o", 0, 0, 0}, {"rsp_ready_o", 0, 0, 500},
-              {"c_rsp_data_o", 1, 1, 0}, {"req_type_o", 2, 1, 300},  {"c_req_ready_o", 0, 0, 500}};
-    unsigned i;
+    static const spandex_stuck st[] = {{"req_mask_o", 0, 1, 0},    {"c_rsp_valid_o", 0, 0, 0},
+                                       {"rsp_ready_o", 0, 0, 500}, {"c_rsp_data_o", 1, 1, 0},
+                                       {"req_type_o", 2, 1, 300},  {"c_req_ready_o", 0, 0, 500}};
     char *prog;
     spvsys_opts o;
     opts(&o, "gpu,gpu,denovo,gpu");
     o.watchdog = 2000;
     o.fwdv_delay = 12;
     prog = spvsys_random_program(&o, 300, 2);
-    for (i = 0; i < sizeof st / sizeof st[0]; i++) {
-        spvsys_res r;
-        char err[300], name[80];
-        o.rtl = SPVSYS_RTL_LLC | SPVSYS_RTL_TU;
-        o.stuck_block = "tu1";
-        o.stuck_port = st[i].port;
-        o.stuck_bit = st[i].bit;
-        o.stuck_val = st[i].val;
-        o.stuck_from = st[i].from;
-        o.port_cmp = 1;
-        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
-        snprintf(name, sizeof name, "tu1 port %s", st[i].port);
-        cr_assert(r.mismatch && strstr(r.msg, name), "%s: %s", st[i].port, r.msg);
-        spvsys_res_free(&r);
-        o.port_cmp = 0;
-        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
-        cr_assert(!r.pass, "%s stuck at %u: the checker passed\n%s", st[i].port, st[i].val, r.check);
-        spvsys_res_free(&r);
-    }
+    o.rtl = SPVSYS_RTL_LLC | SPVSYS_RTL_TU;
+    spandex_test_stuck(&o, "tu1", prog, st, sizeof st / sizeof st[0]);
     free(prog);
 }
 
@@ -266,13 +245,11 @@ Test(spandex_vsys_tu, denovo_blocks_fig1_and_random_programs)
  * fails the run; ./tb_spandex --system does the same from its options. */
 Test(spandex_vsys_tu, stuck_bit_of_a_denovo_tu_caught_by_ports_then_by_checker)
 {
-    static const struct {
-        const char *port;
-        unsigned bit, val;
-        uint64_t from;
-    } st[] = {{"c_rsp_own_o", 0, 1, 0},   {"c_pdat_ready_o", 0, 0, 300}, {"c_prb_valid_o", 0, 0, 300},
-              {"c_prb_down_o", 0, 0, 0}, {"c_rsp_data_o", 1, 1, 0}};
-    unsigned i;
+    static const spandex_stuck st[] = {{"c_rsp_own_o", 0, 1, 0},
+                                       {"c_pdat_ready_o", 0, 0, 300},
+                                       {"c_prb_valid_o", 0, 0, 300},
+                                       {"c_prb_down_o", 0, 0, 0},
+                                       {"c_rsp_data_o", 1, 1, 0}};
     char *prog;
     spvsys_opts o;
     cmd_out r;
@@ -280,25 +257,8 @@ Test(spandex_vsys_tu, stuck_bit_of_a_denovo_tu_caught_by_ports_then_by_checker)
     o.watchdog = 2000;
     o.fwdv_delay = 12;
     prog = spvsys_random_program(&o, 300, 2);
-    for (i = 0; i < sizeof st / sizeof st[0]; i++) {
-        spvsys_res res;
-        char err[300], name[80];
-        o.rtl = SPVSYS_RTL_LLC | SPVSYS_RTL_TU;
-        o.stuck_block = "tu0";
-        o.stuck_port = st[i].port;
-        o.stuck_bit = st[i].bit;
-        o.stuck_val = st[i].val;
-        o.stuck_from = st[i].from;
-        o.port_cmp = 1;
-        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &res, err, sizeof err), 0, "%s", err);
-        snprintf(name, sizeof name, "tu0 port %s", st[i].port);
-        cr_assert(res.mismatch && strstr(res.msg, name), "%s: %s", st[i].port, res.msg);
-        spvsys_res_free(&res);
-        o.port_cmp = 0;
-        cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &res, err, sizeof err), 0, "%s", err);
-        cr_assert(!res.pass, "%s stuck at %u: the checker passed\n%s", st[i].port, st[i].val, res.check);
-        spvsys_res_free(&res);
-    }
+    o.rtl = SPVSYS_RTL_LLC | SPVSYS_RTL_TU;
+    spandex_test_stuck(&o, "tu0", prog, st, sizeof st / sizeof st[0]);
     free(prog);
     run_cap(&r, "./tb_spandex --system --random 200 --devs denovo,gpu --rtl tu");
     cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
