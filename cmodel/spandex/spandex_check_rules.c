@@ -295,6 +295,8 @@ static void llc_send(spandex_ck *k, const spandex_ck_msg *m)
         }
         if (m->kind == SPANDEX_RSPO || m->kind == SPANDEX_RSPODATA)
             w->owner = m->dst; /* a grant */
+        else if (m->kind == SPANDEX_RSPWB && w->owner == m->dst)
+            w->owner = -1; /* written back: the LLC took the ReqWB now (it defers one to a blocked line, X4) */
         else if (m->kind == SPANDEX_FWDREQO || m->kind == SPANDEX_FWDREQODATA)
             w->owner = m->cat == SPANDEX_REQWT ? -1 : (int)m->req; /* ReqWT: the word turns V (X2) */
     }
@@ -334,12 +336,12 @@ static void llc_recv(spandex_ck *k, const spandex_ck_msg *m)
         l->rvk[d] &= ~m->mask;
         l->rvk_s[d] &= ~m->mask;
     }
-    if (m->kind != SPANDEX_RSPRVKO && m->kind != SPANDEX_REQWB)
+    if (m->kind != SPANDEX_RSPRVKO)
         return;
     for (i = 0; i < k->w; i++) {
         spandex_ck_word *w = (m->mask >> i & 1) ? wd(k, m->line, i) : NULL;
         if (w && w->owner == (int)d)
-            w->owner = -1; /* written back or revoked */
+            w->owner = -1; /* revoked */
     }
 }
 

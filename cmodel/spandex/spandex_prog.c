@@ -648,7 +648,7 @@ int spandex_prog_write(const spandex_prog_cfg *c, FILE *out, char *err, size_t l
             pattern_names[c->pattern], (unsigned long long)c->sys.seed, c->ops, g->lb, g->wb);
     for (d = 0; d < g->n; d++) /* 16 devices a line: the readers take lines of 1,022 characters */
         fprintf(out, "%s --dev %u:%s", d && d % 16 == 0 ? "\n#" : "", d,
-                c->sys.kind[d] == SPANDEX_TU_GPU ? "gpu" : "denovo");
+                c->sys.kind[d] == SPANDEX_TU_GPU ? "gpu" : c->sys.kind[d] == SPANDEX_TU_DENOVO ? "denovo" : "mesi");
     fprintf(out, "\n# data-race-free by construction (docs/spandex.md \"Data-race-free programs\")\n");
     for (i = 0; i < g->out.n && ops < c->ops; i++) {
         ops += (size_t)is_op(g->out.v[i].s);

@@ -59,7 +59,7 @@ static int opt_dev(spandex_sys_cfg *c, const char *value, char *err, size_t len)
     else if (strcmp(k, "denovo") == 0)
         c->kind[id] = SPANDEX_TU_DENOVO;
     else if (strcmp(k, "mesi") == 0)
-        return cohkit_cfg_fail(err, len, "--dev '%s': mesi devices: not implemented yet", value);
+        c->kind[id] = SPANDEX_TU_MESI;
     else
         return cohkit_cfg_fail(err, len, "--dev '%s': not ID:gpu|denovo|mesi", value);
     c->given |= 1ull << id;
@@ -91,14 +91,15 @@ int spandex_sys_cfg_option(spandex_sys_cfg *c, const char *name, const char *val
         return 0;
     }
     if (strcmp(name, "devs") == 0 || strcmp(name, "mesi") == 0)
-        return cohkit_cfg_fail(err, len, "--%s: give the devices with --dev ID:gpu|denovo", name);
+        return cohkit_cfg_fail(err, len, "--%s: give the devices with --dev ID:gpu|denovo|mesi", name);
     return spandex_llc_cfg_option(&c->llc, name, value, err, len);
 }
 
 int spandex_sys_cfg_check(spandex_sys_cfg *c, char *err, size_t len)
 {
+    unsigned d;
     if (!c->ndev)
-        return cohkit_cfg_fail(err, len, "no devices: give --dev ID:gpu|denovo for IDs 0..N-1");
+        return cohkit_cfg_fail(err, len, "no devices: give --dev ID:gpu|denovo|mesi for IDs 0..N-1");
     if (c->given != (c->ndev == 64 ? ~0ull : (1ull << c->ndev) - 1))
         return cohkit_cfg_fail(err, len, "--dev: the IDs must be 0..%u, each once", c->ndev - 1);
     if (c->llc.gran == SPANDEX_LLC_GRAN_LINE)
@@ -106,6 +107,9 @@ int spandex_sys_cfg_check(spandex_sys_cfg *c, char *err, size_t len)
                                          "the line baseline needs line devices (not implemented yet)");
     c->llc.devs = c->ndev < 2 ? 2 : c->ndev;
     c->llc.mesi = 0;
+    for (d = 0; d < c->ndev; d++)
+        if (c->kind[d] == SPANDEX_TU_MESI)
+            c->llc.mesi |= 1ull << d; /* the paper's ReqS policy asks (X6) */
     return spandex_llc_cfg_check_model(&c->llc, err, len);
 }
 

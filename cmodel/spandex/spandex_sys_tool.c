@@ -50,12 +50,12 @@ static int sys_trace_run(const void *cfg, const char *const *flags, FILE *in, co
 const cohkit_unit_desc spandex_sys_tool = {
     .name = "spandex-system",
     .family = "spandex",
-    .title = "Spandex composed system: LLC, GPU coherence and DeNovo TUs, scheduled messages (spec 9.4)",
+    .title = "Spandex composed system: LLC, GPU coherence, DeNovo and MESI TUs, scheduled messages (spec 9.4)",
     .model_ref = "spandex_sys_run (cmodel/spandex/spandex_sys.c), spandex_tu (spandex_tu.c)",
     .cfg_size = sizeof(spandex_sys_cfg),
     .presets = sys_presets,
     .options_help =
-        "  --dev ID:gpu|denovo (repeat, IDs 0..N-1; mesi: not implemented yet)\n"
+        "  --dev ID:gpu|denovo|mesi (repeat, IDs 0..N-1)\n"
         "  --nack-limit N (1)  --denovo-rmw odata|wtdata (odata)  --wb N (write-buffer lines per device, 8)\n"
         "  --sched fifo|random (fifo)  --seed S (1)\n"
         "  --fault drop-ack|drop-rspo|stale-rspv[:N] (a fault injected into the model for the checker to\n"

@@ -8,7 +8,6 @@
 #include "spandex_tu.h"
 
 #define ENTS_MAX 256 /* open requests of one device                        */
-#define DEFER_MAX 8  /* external requests delayed behind one pending RMW   */
 #define NONE ((size_t)-1)
 
 /* An external request delayed until the own ReqO+data data arrived. */
@@ -36,8 +35,13 @@ typedef struct {
     uint64_t operand;
     unsigned char nacks[SPANDEX_LLC_WORDS_MAX];
     uint64_t data[SPANDEX_LLC_WORDS_MAX];
-    deferred dfr[DEFER_MAX];
-    unsigned ndfr;
+    deferred *dfr;           /* external requests delayed until complete   */
+    unsigned ndfr, cdfr;
+    /* MESI (line entries) */
+    uint64_t pw;             /* ReqO+data: words the pending stores wrote  */
+    uint64_t pv[SPANDEX_LLC_WORDS_MAX]; /* their values (the last store)  */
+    uint64_t gs, go, gv;     /* ReqS: words answered RspS, RspO+data, RspV */
+    int inv;                 /* ReqS: an Inv arrived during the fill (X14) */
 } ent;
 
 typedef struct {
@@ -145,7 +149,11 @@ static ent *ent_new(spandex_tu *t, spandex_msg_kind k, uint64_t line, uint64_t m
     for (i = 0; i < ENTS_MAX; i++)
         if (!t->e[i].used) {
             ent *e = &t->e[i];
+            deferred *keep = e->dfr;
+            unsigned cap = e->cdfr;
             memset(e, 0, sizeof *e);
+            e->dfr = keep; /* the delay buffer is reused */
+            e->cdfr = cap;
             e->used = 1;
             e->serial = ++t->serial;
             e->kind = k;
@@ -319,7 +327,7 @@ static iss issue_ld(spandex_tu *t, size_t i)
 /* A store into the write buffer (the oldest line leaves when a new line
  * is needed and the buffer is full). DeNovo: an owned word is written at
  * once (DONE); a word whose ReqO is in flight is written locally and the
- * store joins that request. */
+ * store joins that request, unless a downgrade took the word meanwhile. */
 static iss issue_st(spandex_tu *t, size_t i)
 {
     const spandex_sop *o = &t->ops[i];
@@ -329,7 +337,9 @@ static iss issue_st(spandex_tu *t, size_t i)
     if (t->c.kind == SPANDEX_TU_DENOVO && !(k >= 0 && t->wb[k].mask >> w & 1)) {
         ent *e = ent_word(t, line, w);
         l1line *l = l1_get(t, line, 0);
-        if (e && e->kind != SPANDEX_REQO)
+        /* a word a downgrade took while its ReqO was in flight takes no
+         * store until that ReqO completes: the answer already left */
+        if (e && (e->kind != SPANDEX_REQO || e->lost >> w & 1))
             return ISS_WAIT;
         if (e || (l && l->owned >> w & 1)) {
             l->data[w] = o->v;
@@ -426,8 +436,12 @@ static iss issue_acq(spandex_tu *t)
     return ISS_DONE;
 }
 
+static iss mesi_issue(spandex_tu *t, size_t i);
+
 static iss issue(spandex_tu *t, size_t i)
 {
+    if (t->c.kind == SPANDEX_TU_MESI)
+        return mesi_issue(t, i);
     switch (t->ops[i].kind) {
     case SPANDEX_SOP_LD: return issue_ld(t, i);
     case SPANDEX_SOP_ST: return issue_st(t, i);
@@ -582,6 +596,33 @@ static int ext_word(spandex_tu *t, spandex_msg_kind k, uint64_t line, unsigned w
     }
 }
 
+/* Delays an external request behind entry e until e completes: 1, or 0
+ * after a protocol error. */
+static int dfr_push(spandex_tu *t, ent *e, spandex_msg_kind k, unsigned src, unsigned req, uint64_t mask,
+                    uint64_t line)
+{
+    if (!e) {
+        fail(t, "device %u: %s delayed with no open request (line 0x%llx mask 0x%llx)", spandex_msg_name(k), line,
+             mask);
+        return 0;
+    }
+    if (e->ndfr == e->cdfr) {
+        unsigned cap = e->cdfr ? 2 * e->cdfr : 4;
+        deferred *p = realloc(e->dfr, cap * sizeof *p);
+        if (!p) {
+            fail(t, "device %u: out of memory (%s 0x%llx 0x%llx)", spandex_msg_name(k), line, mask);
+            return 0;
+        }
+        e->dfr = p;
+        e->cdfr = cap;
+    }
+    e->dfr[e->ndfr].kind = k;
+    e->dfr[e->ndfr].src = src;
+    e->dfr[e->ndfr].req = req;
+    e->dfr[e->ndfr++].mask = mask;
+    return 1;
+}
+
 /* An EVICT whose write-back words were all answered by downgrades is
  * complete (its entry stays for the RspWB). */
 static void wb_moot_check(spandex_tu *t, uint64_t line)
@@ -614,18 +655,9 @@ static void ext_request(spandex_tu *t, unsigned src, const spandex_msg *m)
         if (m->mask >> w & 1 && ext_word(t, m->kind, m->line, w, &a))
             delay |= 1ull << w;
     answer_send(t, m->kind, src, req, m->line, &a);
-    if (delay) {
-        ent *e = ent_word(t, m->line, (unsigned)__builtin_ctzll(delay));
-        if (!e || e->ndfr == DEFER_MAX) {
-            fail(t, "device %u: too many delayed %s (line 0x%llx mask 0x%llx)", spandex_msg_name(m->kind),
-                 m->line, delay);
-            return;
-        }
-        e->dfr[e->ndfr].kind = m->kind;
-        e->dfr[e->ndfr].src = src;
-        e->dfr[e->ndfr].req = req;
-        e->dfr[e->ndfr++].mask = delay;
-    }
+    if (delay && !dfr_push(t, ent_word(t, m->line, (unsigned)__builtin_ctzll(delay)), m->kind, src, req, delay,
+                           m->line))
+        return;
     wb_moot_check(t, m->line);
 }
 
@@ -650,6 +682,254 @@ static void deferred_answer(spandex_tu *t, ent *e)
     e->ndfr = 0;
 }
 
+/* ------------------------------------------------------------- MESI -- */
+/* A MESI cache keeps lines (spec 4 "MESI TU", Table II): the L1 line is O
+ * (M or E: every word owned and valid), S (every word valid, none owned)
+ * or I. One request per line at a time: a ReqS(line) for a read miss, a
+ * ReqO+data(line) for a write miss, an upgrade or an RMW (the stores wait
+ * in the entry and are performed when the whole line has arrived), a
+ * ReqWB(line) for a replacement of O, and the ReqWB of the words a
+ * word-granularity downgrade left owned. */
+
+/* The open request of line other than a ReqWB, or NULL. */
+static ent *mesi_ent(spandex_tu *t, uint64_t line)
+{
+    unsigned i;
+    for (i = 0; i < ENTS_MAX; i++)
+        if (t->e[i].used && t->e[i].line == line && t->e[i].kind != SPANDEX_REQWB)
+            return &t->e[i];
+    return NULL;
+}
+
+/* The ReqWB of line whose words are not all answered by downgrades, or
+ * NULL. */
+static ent *mesi_wb(spandex_tu *t, uint64_t line)
+{
+    unsigned i;
+    for (i = 0; i < ENTS_MAX; i++)
+        if (t->e[i].used && t->e[i].line == line && t->e[i].kind == SPANDEX_REQWB && t->e[i].moot != t->e[i].mask)
+            return &t->e[i];
+    return NULL;
+}
+
+/* A ReqWB of the words `mask` of line with their data (op: the EVICT, or
+ * NONE for the words a downgrade left owned). */
+static void mesi_writeback(spandex_tu *t, uint64_t line, uint64_t mask, const uint64_t *data, size_t op)
+{
+    ent *e = ent_new(t, SPANDEX_REQWB, line, mask, op);
+    if (!e)
+        return;
+    memcpy(e->data, data, sizeof e->data);
+    ent_send(t, e);
+}
+
+static iss mesi_issue(spandex_tu *t, size_t i)
+{
+    const spandex_sop *o = &t->ops[i];
+    uint64_t line = line_of(t, o->addr), b;
+    unsigned w = word_of(t, o->addr);
+    l1line *l = l1_get(t, line, 0);
+    ent *e = mesi_ent(t, line), *x;
+    int own = l && l->owned == t->full, busy_line = e || (busy(t, line) != 0);
+    b = 1ull << w;
+    switch (o->kind) {
+    case SPANDEX_SOP_LD:
+        if (e && e->kind == SPANDEX_REQODATA && e->pw >> w & 1) {
+            res_set(t, i, e->pv[w]); /* the own store waiting for the line */
+            return ISS_DONE;
+        }
+        if (!busy_line && l && l->valid >> w & 1) {
+            res_set(t, i, l->data[w]);
+            return ISS_DONE;
+        }
+        if (busy_line)
+            return ISS_WAIT;
+        if (!(x = ent_new(t, SPANDEX_REQS, line, t->full, i)))
+            return ISS_WAIT;
+        ent_send(t, x);
+        return ISS_BLOCK;
+    case SPANDEX_SOP_ST:
+        if (!busy_line && own) {
+            l->data[w] = o->v;
+            t->stores++; /* op_done counts every store down */
+            return ISS_DONE;
+        }
+        /* a store joins the line's ReqO+data unless a downgrade already
+         * took words of it (the store would be ordered before that) */
+        if (e && e->kind == SPANDEX_REQODATA && e->op == NONE && !e->lost && !e->ndfr) {
+            x = e;
+        } else {
+            if (busy_line || !(x = ent_new(t, SPANDEX_REQODATA, line, t->full, NONE)))
+                return ISS_WAIT;
+            ent_send(t, x);
+        }
+        x->pw |= b;
+        x->pv[w] = o->v;
+        t->att[i] = x->serial;
+        t->stores++;
+        return ISS_NONBLOCK;
+    case SPANDEX_SOP_RMW:
+        if (busy_line)
+            return ISS_WAIT;
+        if (own) {
+            res_set(t, i, l->data[w]);
+            l->data[w] = spandex_op_apply(o->op, l->data[w], o->v, t->c.word * 8) & vmask(t);
+            return ISS_DONE;
+        }
+        if (!(x = ent_new(t, SPANDEX_REQODATA, line, t->full, i)))
+            return ISS_WAIT;
+        x->op_kind = o->op;
+        x->operand = o->v;
+        ent_send(t, x);
+        return ISS_BLOCK;
+    case SPANDEX_SOP_EVICT:
+        if (busy_line)
+            return ISS_WAIT;
+        if (!own) {
+            if (l)
+                l->valid = 0; /* S: silent */
+            return ISS_DONE;
+        }
+        l->valid = l->owned = 0;
+        mesi_writeback(t, line, t->full, l->data, i);
+        return ISS_NONBLOCK;
+    case SPANDEX_SOP_ACQ: return ISS_DONE; /* nothing to self-invalidate (9.5 item 8) */
+    default: return t->stores == 0 ? ISS_DONE : ISS_BLOCK;
+    }
+}
+
+/* An external request on a MESI line (spec 4, cases 1 to 4). */
+static void mesi_ext(spandex_tu *t, unsigned src, const spandex_msg *m)
+{
+    spandex_msg_kind k = m->kind;
+    unsigned w, req = k == SPANDEX_RVKO ? 0 : m->req;
+    uint64_t line = m->line, delay = 0, owned_ans = 0;
+    l1line *l = l1_get(t, line, 0);
+    ent *p = mesi_ent(t, line), *wb = mesi_wb(t, line);
+    int down = k != SPANDEX_FWDREQV;
+    answer a;
+    memset(&a, 0, sizeof a);
+    if (p && p->kind != SPANDEX_REQODATA && p->kind != SPANDEX_REQS)
+        p = NULL; /* an option-2 replacement holds no ownership */
+    for (w = 0; w < t->c.words; w++) {
+        uint64_t b = 1ull << w;
+        if (!(m->mask & b))
+            continue;
+        if (wb && (wb->mask & ~wb->moot & b)) { /* case 3: the write-back buffer */
+            a.ans |= b;
+            a.v[w] = wb->data[w];
+            if (down)
+                wb->moot |= b;
+        } else if (l && l->owned & b) { /* case 1: stable O */
+            a.ans |= b;
+            a.v[w] = l->data[w];
+            owned_ans |= b;
+        } else if (p) { /* case 2: pending O */
+            if (k == SPANDEX_FWDREQO) {
+                a.ans |= b;
+                p->lost |= b;
+            } else
+                delay |= b;
+        } else if (!down) {
+            a.nack |= b; /* case 4 */
+        } else {
+            fail(t, "device %u: %s for words it does not own (line 0x%llx mask 0x%llx)", spandex_msg_name(k), line,
+                 b);
+            return;
+        }
+    }
+    answer_send(t, k, src, req, line, &a);
+    if (down && owned_ans) {
+        /* case 1: the line leaves O; FwdReqS of every owned word: to S; else
+         * to I with a ReqWB of the owned words not asked for (Fig. 1b, 1d) */
+        uint64_t rest = l->owned & ~m->mask;
+        if (k == SPANDEX_FWDREQS && !rest) {
+            l->owned = 0;
+        } else {
+            l->owned = l->valid = 0;
+            if (rest)
+                mesi_writeback(t, line, rest, l->data, NONE);
+        }
+    }
+    if (delay && !dfr_push(t, p, k, src, req, delay, line))
+        return;
+    wb_moot_check(t, line);
+}
+
+/* Inv: S to I, Ack; during a ReqS fill the data serves the waiting load
+ * only and the line stays I (X14). */
+static void mesi_inv(spandex_tu *t, const spandex_msg *m)
+{
+    l1line *l = l1_get(t, m->line, 0);
+    ent *p = mesi_ent(t, m->line);
+    if (l && !l->owned)
+        l->valid = 0;
+    if (p && p->kind == SPANDEX_REQS)
+        p->inv = 1;
+    send(t, SPANDEX_TU_LLC, SPANDEX_ACK, m->line, m->mask, 0, NULL);
+}
+
+/* A MESI ReqS or ReqO+data received every word: install the line, perform
+ * the stores and the RMW, answer the delayed external requests and, when a
+ * downgrade came during the fill, leave the line in I with a ReqWB of the
+ * words still owned (spec 4 case 2). A ReqS answered RspS is S (I after an
+ * Inv, X14); answered RspV (option 2) or by replacements it is used once. */
+static void mesi_complete(spandex_tu *t, ent *e)
+{
+    l1line *l = l1_get(t, e->line, 1);
+    uint64_t downs = e->lost;
+    int owner = e->kind == SPANDEX_REQODATA || (e->go && e->go == e->recv);
+    uint64_t line = e->line, serial = e->serial;
+    size_t op = e->op;
+    unsigned w, i;
+    if (!l)
+        return;
+    if (owner) {
+        memcpy(l->data, e->data, sizeof l->data);
+        for (w = 0; w < t->c.words; w++)
+            if (e->pw >> w & 1)
+                l->data[w] = e->pv[w];
+        if (op != NONE && t->ops[op].kind == SPANDEX_SOP_RMW) {
+            w = word_of(t, t->ops[op].addr);
+            res_set(t, op, l->data[w]);
+            l->data[w] = spandex_op_apply(e->op_kind, l->data[w], e->operand, t->c.word * 8) & vmask(t);
+        }
+        l->valid = l->owned = t->full;
+    } else if (e->kind == SPANDEX_REQS && e->mask == t->full && e->gs == e->mask && !e->inv) {
+        memcpy(l->data, e->data, sizeof l->data);
+        l->valid = t->full;
+        l->owned = 0;
+    }
+    for (i = 0; i < e->ndfr; i++) {
+        answer a;
+        memset(&a, 0, sizeof a);
+        if (owner) {
+            a.ans = e->dfr[i].mask;
+            for (w = 0; w < t->c.words; w++)
+                a.v[w] = l->data[w];
+            if (e->dfr[i].kind != SPANDEX_FWDREQV)
+                downs |= a.ans;
+        } else if (e->dfr[i].kind == SPANDEX_FWDREQV) {
+            a.nack = e->dfr[i].mask; /* a FwdReqV of an older ownership */
+        } else {
+            fail(t, "device %u: %s for words it does not own (line 0x%llx mask 0x%llx)",
+                 spandex_msg_name(e->dfr[i].kind), e->line, e->dfr[i].mask);
+            return;
+        }
+        answer_send(t, e->dfr[i].kind, e->dfr[i].src, e->dfr[i].req, e->line, &a);
+    }
+    e->ndfr = 0;
+    e->used = 0;
+    if (owner && downs) {
+        l->valid = l->owned = 0;
+        if (t->full & ~downs)
+            mesi_writeback(t, line, t->full & ~downs, l->data, NONE);
+    }
+    stores_done(t, serial);
+    if (op != NONE && !t->done[op] && !op_open(t, op))
+        op_done(t, op, t->res_ok[op], t->res[op]);
+}
+
 /* ----------------------------------------------- the response collector */
 /* 1 when response kind r answers a request of kind k (X2: the owner's RspO
  * completes ReqWT words). */
@@ -657,6 +937,7 @@ static int answers(spandex_msg_kind k, spandex_msg_kind r)
 {
     switch (k) {
     case SPANDEX_REQV: return r == SPANDEX_RSPV || r == SPANDEX_NACK;
+    case SPANDEX_REQS: return r == SPANDEX_RSPS || r == SPANDEX_RSPV || r == SPANDEX_RSPODATA || r == SPANDEX_NACK;
     case SPANDEX_REQWT: return r == SPANDEX_RSPWT || r == SPANDEX_RSPO;
     case SPANDEX_REQO: return r == SPANDEX_RSPO;
     case SPANDEX_REQODATA: return r == SPANDEX_RSPODATA;
@@ -694,13 +975,13 @@ static void nacked(spandex_tu *t, ent *e, uint64_t mask)
             else
                 retry |= 1ull << w;
         }
-    if (retry && (n = ent_new(t, SPANDEX_REQV, e->line, retry, e->op)) != NULL) {
+    if (retry && (n = ent_new(t, e->kind, e->line, retry, e->op)) != NULL) {
         for (w = 0; w < t->c.words; w++)
             n->nacks[w] = (unsigned char)(e->nacks[w] + 1);
         ent_send(t, n);
     }
     if (repl) {
-        spandex_msg_kind k = t->c.kind == SPANDEX_TU_GPU || t->c.rmw_wtdata ? SPANDEX_REQWTDATA : SPANDEX_REQODATA;
+        spandex_msg_kind k = t->c.kind == SPANDEX_TU_DENOVO && !t->c.rmw_wtdata ? SPANDEX_REQODATA : SPANDEX_REQWTDATA;
         n = ent_new(t, k, e->line, repl, e->op);
         if (n) {
             n->repl = 1;
@@ -724,7 +1005,7 @@ static void take_data(spandex_tu *t, ent *e, const spandex_msg *m)
         if (o && (o->kind == SPANDEX_SOP_LD || o->kind == SPANDEX_SOP_RMW) && line_of(t, o->addr) == e->line &&
             word_of(t, o->addr) == w)
             res_set(t, e->op, m->v[w]);
-        if (e->kind != SPANDEX_REQODATA)
+        if (e->kind != SPANDEX_REQODATA || t->c.kind == SPANDEX_TU_MESI)
             continue;
         l = l1_get(t, e->line, 1);
         if (!l)
@@ -742,6 +1023,10 @@ static void ent_complete(spandex_tu *t, ent *e)
     l1line *l = l1_get(t, e->line, e->kind != SPANDEX_REQWB);
     unsigned w, i;
     size_t op = e->op;
+    if (t->c.kind == SPANDEX_TU_MESI && (e->kind == SPANDEX_REQS || e->kind == SPANDEX_REQODATA)) {
+        mesi_complete(t, e);
+        return;
+    }
     if (!l && e->kind != SPANDEX_REQWB)
         return;
     if (e->kind == SPANDEX_REQV)
@@ -793,6 +1078,8 @@ static void response(spandex_tu *t, const spandex_msg *m)
             if (e->kind == SPANDEX_REQV)
                 e->got |= m->mask;
         }
+        if (e->kind == SPANDEX_REQS)
+            *(m->kind == SPANDEX_RSPS ? &e->gs : m->kind == SPANDEX_RSPODATA ? &e->go : &e->gv) |= m->mask;
     }
     if (e->recv == e->mask)
         ent_complete(t, e);
@@ -804,11 +1091,14 @@ void spandex_tu_recv(spandex_tu *t, unsigned src, const spandex_msg *m)
         return;
     switch (spandex_msg_net(m->kind)) {
     case SPANDEX_NET_FWD:
-        if (m->kind == SPANDEX_INV) {
+        if (m->kind == SPANDEX_INV && t->c.kind == SPANDEX_TU_MESI)
+            mesi_inv(t, m);
+        else if (m->kind == SPANDEX_INV)
             send(t, SPANDEX_TU_LLC, SPANDEX_ACK, m->line, m->mask, 0, NULL);
-            return;
-        }
-        ext_request(t, src, m);
+        else if (t->c.kind == SPANDEX_TU_MESI)
+            mesi_ext(t, src, m);
+        else
+            ext_request(t, src, m);
         return;
     case SPANDEX_NET_RSP: response(t, m); return;
     default:
@@ -856,6 +1146,7 @@ spandex_tu *spandex_tu_new(const spandex_tu_cfg *c, const spandex_sop *ops, size
 
 void spandex_tu_free(spandex_tu *t)
 {
+    unsigned i;
     if (!t)
         return;
     free(t->q);
@@ -865,5 +1156,7 @@ void spandex_tu_free(spandex_tu *t)
     free(t->res);
     free(t->wb);
     free(t->l1);
+    for (i = 0; i < ENTS_MAX; i++)
+        free(t->e[i].dfr);
     free(t);
 }

@@ -66,7 +66,7 @@ int spvsys_opts_devs(spvsys_opts *o, const char *list, char *err, size_t len)
             return -1;
     }
     if (n < 2) {
-        snprintf(err, len, "--devs '%s': two devices at least (gpu or denovo, comma-separated)", list);
+        snprintf(err, len, "--devs '%s': two devices at least (gpu, denovo or mesi, comma-separated)", list);
         return -1;
     }
     o->sys = c;
@@ -778,7 +778,10 @@ static int judge(const spvsys *s, const char *prog, const char *log, spvsys_res 
     int rc = 0;
     spandex_sysck_cfg_default(&c);
     for (d = 0; d < s->ndev; d++) {
-        snprintf(v, sizeof v, "%u:%s", d, s->o->sys.kind[d] == SPANDEX_TU_GPU ? "gpu" : "denovo");
+        snprintf(v, sizeof v, "%u:%s", d,
+                 s->o->sys.kind[d] == SPANDEX_TU_GPU      ? "gpu"
+                 : s->o->sys.kind[d] == SPANDEX_TU_DENOVO ? "denovo"
+                                                          : "mesi");
         rc |= spandex_sysck_cfg_option(&c, "dev", v, err, len);
     }
     c.line = s->lc->line;

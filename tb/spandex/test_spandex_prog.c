@@ -157,7 +157,7 @@ Test(spandex_prog, same_seed_same_text)
 /* Bad options: one line naming the value, exit 2, nothing on stdout. */
 Test(spandex_prog, bad_options)
 {
-    refused("build/bin/cohmodel spandex-prog --dev 0:mesi", "'0:mesi': mesi devices: not implemented yet");
+    refused("build/bin/cohmodel spandex-prog --dev 0:mesi --dev 0:gpu", "device 0 given twice");
     refused("build/bin/cohmodel spandex-prog --dev 0:cpu", "'0:cpu'");
     refused("build/bin/cohmodel spandex-prog " MIX2 " --pattern locks", "--pattern 'locks'");
     refused("build/bin/cohmodel spandex-prog " MIX2 " --ops 0", "'0'");

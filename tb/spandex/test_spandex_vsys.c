@@ -161,9 +161,15 @@ Test(spandex_vsys, tb_spandex_system_runs_and_refuses)
     cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
     cr_assert(strstr(r.out, "MISMATCH cycle") && strstr(r.out, "\nFAIL\n"), "%s", r.out);
     cmd_out_free(&r);
-    run_cap(&r, "./tb_spandex --system --devs gpu,mesi");
+    run_cap(&r, "./tb_spandex --system --devs gpu,cpu");
     cr_assert_eq(r.status, 2, "%s%s", r.out, r.err);
-    cr_assert(strstr(r.err, "mesi") && r.out[0] == 0, "%s|%s", r.out, r.err);
+    cr_assert(strstr(r.err, "'1:cpu'") && r.out[0] == 0, "%s|%s", r.out, r.err);
+    cmd_out_free(&r);
+    /* MESI devices (C translation units) beside the Verilated LLC and the
+     * GPU and DeNovo blocks */
+    run_cap(&r, "./tb_spandex --system --devs gpu,mesi,denovo,mesi --random 200 --rtl all");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "checker: PASS SYS1-SYS8") && strstr(r.out, "\nPASS\n"), "%s", r.out);
     cmd_out_free(&r);
     run_cap(&r, "./tb_spandex --system --stuck out_mask_o:0:1 --rtl none");
     cr_assert_eq(r.status, 2, "%s%s", r.out, r.err);
