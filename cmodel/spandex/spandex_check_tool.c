@@ -9,21 +9,18 @@
 #include <string.h>
 
 #include "spandex_check_int.h"
+#include "spandex_sys.h"
 #include "unit.h"
-
-static const char *const chk_presets[] = {"default", NULL};
-
-static int chk_preset(void *cfg, const char *name)
-{
-    if (strcmp(name, "default") != 0)
-        return -1;
-    spandex_sysck_cfg_default(cfg);
-    return 0;
-}
 
 static int chk_option(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
     return spandex_sysck_cfg_option(cfg, name, value, err, len);
+}
+
+static int chk_preset(void *cfg, const char *name)
+{
+    spandex_sysck_cfg_default(cfg);
+    return spandex_sys_preset_apply(name, cfg, chk_option);
 }
 
 static int chk_check(void *cfg, char *err, size_t len) { return spandex_sysck_cfg_check(cfg, err, len); }
@@ -60,7 +57,7 @@ const cohkit_unit_desc spandex_check_tool = {
     .title = "Spandex system checker: SYS1-SYS8 (spec 6) on a spandex-system log (9.4, 9.5)",
     .model_ref = "spandex_sysck_run (cmodel/spandex/spandex_check_sys.c, spandex_check_rules.c, spandex_check_hb.c)",
     .cfg_size = sizeof(spandex_sysck_cfg),
-    .presets = chk_presets,
+    .presets = spandex_sys_preset_names,
     .options_help = "  --dev ID:gpu|denovo|mesi (repeat; IDs 0..N-1)  --line B (64)  --word 4|8 (4)\n"
                     "  --nack-limit N (1)  --sched fifo|random (random; fifo: the SYS5 bound applies)\n"
                     "  --addr-bits B (48; the header size of SYS8)\n"

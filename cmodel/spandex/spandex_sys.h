@@ -46,6 +46,19 @@ typedef struct {
 } spandex_sys_cfg;
 
 void spandex_sys_cfg_default(spandex_sys_cfg *c);
+/* The named system presets: the configurations of the paper's Table V on
+ * four devices, 0-1 the CPUs and 2-3 the GPUs (spec 12): smg (MESI CPUs,
+ * GPU-coherence GPUs), smd (MESI CPUs, DeNovo GPUs), sdg (DeNovo CPUs with
+ * ReqWT+data atomics, GPU-coherence GPUs), sdd (DeNovo CPUs and GPUs);
+ * "default" gives no device. */
+extern const char *const spandex_sys_preset_names[];
+/* The options ("--name value ...") of preset `name`, or NULL. */
+const char *spandex_sys_preset_opts(const char *name);
+/* Applies the options of a preset string through opt (spandex-system,
+ * spandex-prog and spandex-check take the same presets): 0, or -1 for an
+ * unknown preset or a refused option. */
+int spandex_sys_preset_apply(const char *name, void *cfg,
+                             int (*opt)(void *cfg, const char *name, const char *value, char *err, size_t len));
 /* One option, name without dashes: 0; 1 if not an option; -1 with a
  * reason in err. */
 int spandex_sys_cfg_option(spandex_sys_cfg *c, const char *name, const char *value, char *err, size_t len);

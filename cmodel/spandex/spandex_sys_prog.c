@@ -20,6 +20,42 @@ void spandex_sys_cfg_default(spandex_sys_cfg *c)
     c->fault_at = 1;
 }
 
+static const cohkit_cfg_preset sys_presets[] = {
+    {"default", ""},
+    {"smg", "--dev 0:mesi --dev 1:mesi --dev 2:gpu --dev 3:gpu"},
+    {"smd", "--dev 0:mesi --dev 1:mesi --dev 2:denovo --dev 3:denovo"},
+    {"sdg", "--dev 0:denovo --dev 1:denovo --dev 2:gpu --dev 3:gpu --denovo-rmw wtdata"},
+    {"sdd", "--dev 0:denovo --dev 1:denovo --dev 2:denovo --dev 3:denovo"},
+    {NULL, NULL},
+};
+
+const char *const spandex_sys_preset_names[] = {"default", "smg", "smd", "sdg", "sdd", NULL};
+
+const char *spandex_sys_preset_opts(const char *name)
+{
+    const cohkit_cfg_preset *p;
+    for (p = sys_presets; p->name; p++)
+        if (strcmp(p->name, name) == 0)
+            return p->opts;
+    return NULL;
+}
+
+int spandex_sys_preset_apply(const char *name, void *cfg,
+                             int (*opt)(void *cfg, const char *name, const char *value, char *err, size_t len))
+{
+    const char *s = spandex_sys_preset_opts(name);
+    char buf[256], err[200], *save = NULL, *o, *v;
+    if (!s || strlen(s) >= sizeof buf)
+        return -1;
+    memcpy(buf, s, strlen(s) + 1);
+    for (o = strtok_r(buf, " ", &save); o; o = strtok_r(NULL, " ", &save)) {
+        v = strtok_r(NULL, " ", &save);
+        if (strncmp(o, "--", 2) != 0 || !v || opt(cfg, o + 2, v, err, sizeof err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* --fault drop-ack|drop-rspo|stale-rspv[:N] */
 static int opt_fault(spandex_sys_cfg *c, const char *value, char *err, size_t len)
 {

@@ -9,19 +9,15 @@
 #include "spandex_sys.h"
 #include "unit.h"
 
-static const char *const sys_presets[] = {"default", NULL};
-
-static int sys_preset(void *cfg, const char *name)
-{
-    if (strcmp(name, "default") != 0)
-        return -1;
-    spandex_sys_cfg_default(cfg);
-    return 0;
-}
-
 static int sys_option(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
     return spandex_sys_cfg_option(cfg, name, value, err, len);
+}
+
+static int sys_preset(void *cfg, const char *name)
+{
+    spandex_sys_cfg_default(cfg);
+    return spandex_sys_preset_apply(name, cfg, sys_option);
 }
 
 static int sys_check(void *cfg, char *err, size_t len) { return spandex_sys_cfg_check(cfg, err, len); }
@@ -53,7 +49,7 @@ const cohkit_unit_desc spandex_sys_tool = {
     .title = "Spandex composed system: LLC, GPU coherence, DeNovo and MESI TUs, scheduled messages (spec 9.4)",
     .model_ref = "spandex_sys_run (cmodel/spandex/spandex_sys.c), spandex_tu (spandex_tu.c)",
     .cfg_size = sizeof(spandex_sys_cfg),
-    .presets = sys_presets,
+    .presets = spandex_sys_preset_names,
     .options_help =
         "  --dev ID:gpu|denovo|mesi (repeat, IDs 0..N-1)\n"
         "  --nack-limit N (1)  --denovo-rmw odata|wtdata (odata)  --wb N (write-buffer lines per device, 8)\n"

@@ -55,19 +55,15 @@ const cohkit_unit_desc spandex_gen_tool = {
 };
 
 /* ------------------------------------------------------ spandex-prog -- */
-static const char *const prog_presets[] = {"default", NULL};
-
-static int prog_preset(void *cfg, const char *name)
-{
-    if (strcmp(name, "default") != 0)
-        return -1;
-    spandex_prog_cfg_default(cfg);
-    return 0;
-}
-
 static int prog_option(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
     return spandex_prog_cfg_option(cfg, name, value, err, len);
+}
+
+static int prog_preset(void *cfg, const char *name)
+{
+    spandex_prog_cfg_default(cfg);
+    return spandex_sys_preset_apply(name, cfg, prog_option);
 }
 
 static int prog_check(void *cfg, char *err, size_t len) { return spandex_prog_cfg_check(cfg, err, len); }
@@ -92,7 +88,7 @@ const cohkit_unit_desc spandex_prog_tool = {
     .title = "Spandex programs: seeded random data-race-free programs with synchronisation (spec 9.4, 9.5)",
     .model_ref = "spandex_prog_write (cmodel/spandex/spandex_prog.c)",
     .cfg_size = sizeof(spandex_prog_cfg),
-    .presets = prog_presets,
+    .presets = spandex_sys_preset_names,
     .options_help =
         "  --dev ID:gpu|denovo (repeat, IDs 0..N-1, as spandex-system's)  --seed S (1)  --ops N (200: operation\n"
         "  lines, 1..100000)  --pattern mixed|false-sharing|flag|lock|barrier|counter|read-mostly (mixed)\n"
