@@ -2,7 +2,9 @@
 # The paper's configurations (Table V, spec 12) compared on the same
 # programs: each pattern of `cohmodel spandex-prog` generated once on four
 # devices (0-1 the CPUs, 2-3 the GPUs) and run by `cohmodel spandex-system`
-# under each named preset (smg, smd, sdg, sdd), every log judged by
+# under each named preset (smg, smd, sdg, sdd, and hmg_line, hmd_line:
+# the line baseline standing in for the hierarchical HMG and HMD), every
+# log judged by
 # `cohmodel spandex-check --drf --stats` (PASS required). Prints a Markdown
 # table per preset and program: messages / bytes per request type (the
 # paper's categories, Probe = Inv + RvkO and the RspRvkO of an RvkO), the
@@ -35,7 +37,7 @@ echo "|---|---|$(for t in $types; do printf -- '---:|'; done)---:|---:|"
 for pat in false-sharing flag read-mostly lock barrier counter mixed; do
   # one program text for every preset (the devices only name the kinds)
   $m spandex-prog --config smg --pattern $pat --seed $seed --ops $ops >"$work/p.txt"
-  for p in smg smd sdg sdd; do
+  for p in smg smd sdg sdd hmg_line hmd_line; do
     $m spandex-system --config $p --sched $sched --seed $seed <"$work/p.txt" >"$work/l.txt"
     $m spandex-check --config $p --sched $sched --stats --drf --program "$work/p.txt" <"$work/l.txt" >"$work/s.txt" ||
       { echo "spandex-presets: $pat on $p: $(tail -1 "$work/s.txt")" >&2; exit 1; }
@@ -45,10 +47,11 @@ for pat in false-sharing flag read-mostly lock barrier counter mixed; do
     done
     row+=" $(awk '$1 == "S" && $5 == "Nack"' "$work/l.txt" | wc -l) |"
     devs=$(case $p in
-      smg) echo mesi,mesi,gpu,gpu ;; smd) echo mesi,mesi,denovo,denovo ;;
+      smg | hmg_line) echo mesi,mesi,gpu,gpu ;; smd | hmd_line) echo mesi,mesi,denovo,denovo ;;
       sdg) echo denovo,denovo,gpu,gpu ;; sdd) echo denovo,denovo,denovo,denovo ;; esac)
     rmw=odata; [ $p = sdg ] && rmw=wtdata
-    ./tb_spandex --system --program "$work/p.txt" --devs $devs --denovo-rmw $rmw --rtl none >"$work/c.txt" ||
+    llc=default; case $p in *_line) llc=line ;; esac
+    ./tb_spandex --system --program "$work/p.txt" --devs $devs --denovo-rmw $rmw --llc $llc --rtl none >"$work/c.txt" ||
       { echo "spandex-presets: $pat on $p: cycle-level: $(tail -2 "$work/c.txt")" >&2; exit 1; }
     row+=" $(sed -n 's/.*shell LLC: \([0-9]*\) cycles.*checker: PASS.*/\1/p' "$work/c.txt") |"
     echo "$row"

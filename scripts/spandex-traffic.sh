@@ -3,7 +3,8 @@
 # pattern of `cohmodel spandex-prog` (false sharing, flag producer/consumer,
 # read-mostly sharing, counter atomics) on three device mixes (all GPU
 # coherence, all DeNovo, half and half), run by `cohmodel spandex-system`
-# under fifo and counted by `cohmodel spandex-check --stats --drf` (which
+# under fifo on the word-granularity LLC and on the line baseline (`--gran
+# line`: every device asks whole lines; rows marked "(line)"), counted by `cohmodel spandex-check --stats --drf` (which
 # must say PASS). Prints a Markdown table: messages / bytes per request
 # type, then the total. docs/spandex.md "Traffic of the named programs".
 #   scripts/spandex-traffic.sh [--devs N] [--ops N] [--seed S] [--line B]
@@ -39,13 +40,17 @@ types="ReqV ReqWT ReqO ReqWT+data ReqO+data ReqWB Probe total"
 echo "| program | devices |$(for t in $types; do printf ' %s |' "$t"; done)"
 echo "|---|---|$(for t in $types; do printf -- '---:|'; done)"
 for pat in false-sharing flag read-mostly counter; do
-  for kind in gpu denovo mixed; do
-    opts="$(mix $kind) --line $line"
+  for run in gpu denovo mixed gpu:line denovo:line mixed:line; do
+    kind=${run%:line} gran=word
+    if [ "$run" != "$kind" ]; then gran=line; fi
+    opts="$(mix $kind) --line $line --gran $gran"
     $m spandex-prog $opts --pattern $pat --seed $seed --ops $ops >"$work/p.txt"
     $m spandex-system $opts --sched fifo <"$work/p.txt" >"$work/l.txt"
     $m spandex-check $opts --sched fifo --stats --drf --program "$work/p.txt" <"$work/l.txt" >"$work/s.txt" ||
       { echo "spandex-traffic: $pat on $kind: $(tail -1 "$work/s.txt")" >&2; exit 1; }
-    row="| $pat | $devs $kind |"
+    tag=""
+    if [ $gran = line ]; then tag=" (line)"; fi
+    row="| $pat | $devs $kind$tag |"
     for t in $types; do
       row+=" $(awk -v t="$t" '$1 == "#" && $2 == "traffic" && $3 == t { print $4 " / " $5 }' "$work/s.txt") |"
     done

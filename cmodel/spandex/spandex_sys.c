@@ -324,7 +324,7 @@ static int sys_init(sys *s, const spandex_sys_cfg *c, const spandex_sop *ops, si
         return -1;
     for (d = 0; d < c->ndev; d++) {
         spandex_tu_cfg tc = {(spandex_tu_kind)c->kind[d], d, s->words, c->llc.word, c->wb, c->nack_limit,
-                             c->rmw_wtdata};
+                             c->rmw_wtdata, c->llc.gran == SPANDEX_LLC_GRAN_LINE};
         s->tu[d] = spandex_tu_new(&tc, ops, n, &env);
         if (!s->tu[d])
             return -1;

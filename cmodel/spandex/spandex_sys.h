@@ -49,8 +49,10 @@ void spandex_sys_cfg_default(spandex_sys_cfg *c);
 /* The named system presets: the configurations of the paper's Table V on
  * four devices, 0-1 the CPUs and 2-3 the GPUs (spec 12): smg (MESI CPUs,
  * GPU-coherence GPUs), smd (MESI CPUs, DeNovo GPUs), sdg (DeNovo CPUs with
- * ReqWT+data atomics, GPU-coherence GPUs), sdd (DeNovo CPUs and GPUs);
- * "default" gives no device. */
+ * ReqWT+data atomics, GPU-coherence GPUs), sdd (DeNovo CPUs and GPUs),
+ * and the line baseline standing in for the hierarchical HMG and HMD:
+ * hmg_line and hmd_line (smg and smd on the LLC's --gran line, every
+ * device asking whole lines); "default" gives no device. */
 extern const char *const spandex_sys_preset_names[];
 /* The options ("--name value ...") of preset `name`, or NULL. */
 const char *spandex_sys_preset_opts(const char *name);

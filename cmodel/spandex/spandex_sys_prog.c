@@ -26,10 +26,12 @@ static const cohkit_cfg_preset sys_presets[] = {
     {"smd", "--dev 0:mesi --dev 1:mesi --dev 2:denovo --dev 3:denovo"},
     {"sdg", "--dev 0:denovo --dev 1:denovo --dev 2:gpu --dev 3:gpu --denovo-rmw wtdata"},
     {"sdd", "--dev 0:denovo --dev 1:denovo --dev 2:denovo --dev 3:denovo"},
+    {"hmg_line", "--gran line --dev 0:mesi --dev 1:mesi --dev 2:gpu --dev 3:gpu"},
+    {"hmd_line", "--gran line --dev 0:mesi --dev 1:mesi --dev 2:denovo --dev 3:denovo"},
     {NULL, NULL},
 };
 
-const char *const spandex_sys_preset_names[] = {"default", "smg", "smd", "sdg", "sdd", NULL};
+const char *const spandex_sys_preset_names[] = {"default", "smg", "smd", "sdg", "sdd", "hmg_line", "hmd_line", NULL};
 
 const char *spandex_sys_preset_opts(const char *name)
 {
@@ -138,9 +140,6 @@ int spandex_sys_cfg_check(spandex_sys_cfg *c, char *err, size_t len)
         return cohkit_cfg_fail(err, len, "no devices: give --dev ID:gpu|denovo|mesi for IDs 0..N-1");
     if (c->given != (c->ndev == 64 ? ~0ull : (1ull << c->ndev) - 1))
         return cohkit_cfg_fail(err, len, "--dev: the IDs must be 0..%u, each once", c->ndev - 1);
-    if (c->llc.gran == SPANDEX_LLC_GRAN_LINE)
-        return cohkit_cfg_fail(err, len, "--gran line: the GPU coherence and DeNovo devices request words; "
-                                         "the line baseline needs line devices (not implemented yet)");
     c->llc.devs = c->ndev < 2 ? 2 : c->ndev;
     c->llc.mesi = 0;
     for (d = 0; d < c->ndev; d++)

@@ -77,6 +77,12 @@ struct spandex_tu {
 };
 
 /* ------------------------------------------------------------ helpers -- */
+/* A cache that owns whole lines: MESI, and DeNovo in the line baseline. */
+static int line_owner(const spandex_tu *t)
+{
+    return t->c.kind == SPANDEX_TU_MESI || (t->c.kind == SPANDEX_TU_DENOVO && t->c.line_gran);
+}
+
 static uint64_t line_of(const spandex_tu *t, uint64_t a) { return a & ~(uint64_t)(t->c.words * t->c.word - 1); }
 static unsigned word_of(const spandex_tu *t, uint64_t a) { return (unsigned)(a / t->c.word % t->c.words); }
 static uint64_t vmask(const spandex_tu *t) { return t->c.word == 8 ? ~0ull : 0xffffffffull; }
@@ -317,9 +323,18 @@ static iss issue_ld(spandex_tu *t, size_t i)
     miss = t->full & ~b;
     if (t->c.kind == SPANDEX_TU_DENOVO && l)
         miss &= ~(l->valid | l->owned);
+    if (t->c.line_gran) {
+        /* the line baseline answers the whole line: ask it once no request
+         * of the line is open; the buffered words stay newer */
+        if (busy(t, line))
+            return ISS_WAIT;
+        miss = t->full;
+    }
     e = ent_new(t, SPANDEX_REQV, line, miss, i);
     if (!e)
         return ISS_WAIT;
+    if (t->c.line_gran && k >= 0)
+        e->skip = t->wb[k].mask;
     ent_send(t, e);
     return ISS_BLOCK;
 }
@@ -440,7 +455,7 @@ static iss mesi_issue(spandex_tu *t, size_t i);
 
 static iss issue(spandex_tu *t, size_t i)
 {
-    if (t->c.kind == SPANDEX_TU_MESI)
+    if (line_owner(t))
         return mesi_issue(t, i);
     switch (t->ops[i].kind) {
     case SPANDEX_SOP_LD: return issue_ld(t, i);
@@ -744,7 +759,8 @@ static iss mesi_issue(spandex_tu *t, size_t i)
         }
         if (busy_line)
             return ISS_WAIT;
-        if (!(x = ent_new(t, SPANDEX_REQS, line, t->full, i)))
+        /* DeNovo in the line baseline reads with ReqV (V, self-invalidated) */
+        if (!(x = ent_new(t, t->c.kind == SPANDEX_TU_MESI ? SPANDEX_REQS : SPANDEX_REQV, line, t->full, i)))
             return ISS_WAIT;
         ent_send(t, x);
         return ISS_BLOCK;
@@ -776,6 +792,8 @@ static iss mesi_issue(spandex_tu *t, size_t i)
             l->data[w] = spandex_op_apply(o->op, l->data[w], o->v, t->c.word * 8) & vmask(t);
             return ISS_DONE;
         }
+        if (t->c.kind == SPANDEX_TU_DENOVO && t->c.rmw_wtdata)
+            return issue_rmw(t, i); /* ReqWT+data of the word (SDG's CPUs) */
         if (!(x = ent_new(t, SPANDEX_REQODATA, line, t->full, i)))
             return ISS_WAIT;
         x->op_kind = o->op;
@@ -793,7 +811,8 @@ static iss mesi_issue(spandex_tu *t, size_t i)
         l->valid = l->owned = 0;
         mesi_writeback(t, line, t->full, l->data, i);
         return ISS_NONBLOCK;
-    case SPANDEX_SOP_ACQ: return ISS_DONE; /* nothing to self-invalidate (9.5 item 8) */
+    case SPANDEX_SOP_ACQ: /* MESI: nothing to self-invalidate (9.5 item 8) */
+        return t->c.kind == SPANDEX_TU_MESI ? ISS_DONE : issue_acq(t);
     default: return t->stores == 0 ? ISS_DONE : ISS_BLOCK;
     }
 }
@@ -975,13 +994,17 @@ static void nacked(spandex_tu *t, ent *e, uint64_t mask)
             else
                 retry |= 1ull << w;
         }
+    if (retry && t->c.line_gran)
+        retry = t->full; /* the line baseline answers the whole line */
     if (retry && (n = ent_new(t, e->kind, e->line, retry, e->op)) != NULL) {
         for (w = 0; w < t->c.words; w++)
             n->nacks[w] = (unsigned char)(e->nacks[w] + 1);
         ent_send(t, n);
     }
     if (repl) {
-        spandex_msg_kind k = t->c.kind == SPANDEX_TU_DENOVO && !t->c.rmw_wtdata ? SPANDEX_REQODATA : SPANDEX_REQWTDATA;
+        spandex_msg_kind k = t->c.kind == SPANDEX_TU_DENOVO && !t->c.rmw_wtdata && !t->c.line_gran
+                                 ? SPANDEX_REQODATA
+                                 : SPANDEX_REQWTDATA;
         n = ent_new(t, k, e->line, repl, e->op);
         if (n) {
             n->repl = 1;
@@ -1005,7 +1028,7 @@ static void take_data(spandex_tu *t, ent *e, const spandex_msg *m)
         if (o && (o->kind == SPANDEX_SOP_LD || o->kind == SPANDEX_SOP_RMW) && line_of(t, o->addr) == e->line &&
             word_of(t, o->addr) == w)
             res_set(t, e->op, m->v[w]);
-        if (e->kind != SPANDEX_REQODATA || t->c.kind == SPANDEX_TU_MESI)
+        if (e->kind != SPANDEX_REQODATA || line_owner(t))
             continue;
         l = l1_get(t, e->line, 1);
         if (!l)
@@ -1023,7 +1046,7 @@ static void ent_complete(spandex_tu *t, ent *e)
     l1line *l = l1_get(t, e->line, e->kind != SPANDEX_REQWB);
     unsigned w, i;
     size_t op = e->op;
-    if (t->c.kind == SPANDEX_TU_MESI && (e->kind == SPANDEX_REQS || e->kind == SPANDEX_REQODATA)) {
+    if (line_owner(t) && (e->kind == SPANDEX_REQS || e->kind == SPANDEX_REQODATA) && !e->repl) {
         mesi_complete(t, e);
         return;
     }
@@ -1091,11 +1114,11 @@ void spandex_tu_recv(spandex_tu *t, unsigned src, const spandex_msg *m)
         return;
     switch (spandex_msg_net(m->kind)) {
     case SPANDEX_NET_FWD:
-        if (m->kind == SPANDEX_INV && t->c.kind == SPANDEX_TU_MESI)
+        if (m->kind == SPANDEX_INV && line_owner(t))
             mesi_inv(t, m);
         else if (m->kind == SPANDEX_INV)
             send(t, SPANDEX_TU_LLC, SPANDEX_ACK, m->line, m->mask, 0, NULL);
-        else if (t->c.kind == SPANDEX_TU_MESI)
+        else if (line_owner(t))
             mesi_ext(t, src, m);
         else
             ext_request(t, src, m);

@@ -67,6 +67,8 @@ typedef struct {
     unsigned wb_lines;  /* GPU write buffer lines                          */
     unsigned nack_limit;
     int rmw_wtdata;     /* DeNovo RMW and replacement by ReqWT+data        */
+    int line_gran;      /* the line baseline (--gran line): every read asks */
+                        /* the whole line; DeNovo owns whole lines         */
 } spandex_tu_cfg;
 
 typedef struct spandex_tu spandex_tu;

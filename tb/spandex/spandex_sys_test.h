@@ -111,7 +111,7 @@ static inline void r_fail(void *ctx, const char *reason)
 
 static inline spandex_tu *mk_tu(spandex_tu_kind k, const spandex_sop *ops, size_t n, rec *r)
 {
-    spandex_tu_cfg c = {k, 2, 4, 4, 8, 1, 0};
+    spandex_tu_cfg c = {k, 2, 4, 4, 8, 1, 0, 0};
     spandex_tu_env env = {r, r_send, r_issued, r_done, r_fail};
     spandex_tu *t;
     memset(r, 0, sizeof *r);

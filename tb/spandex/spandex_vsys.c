@@ -392,7 +392,7 @@ static int dev_open(spvsys *s, unsigned id, char *err, size_t len)
     const spandex_sys_cfg *c = &s->o->sys;
     spandex_tu_env env = {s, env_send, env_issued, env_done, env_fail};
     spandex_tu_cfg tc = {(spandex_tu_kind)c->kind[id], id, s->g.words, s->lc->word, c->wb,
-                         c->nack_limit, c->rmw_wtdata};
+                         c->nack_limit, c->rmw_wtdata, s->lc->gran == SPANDEX_LLC_GRAN_LINE};
     if ((c->kind[id] == SPANDEX_TU_GPU || c->kind[id] == SPANDEX_TU_DENOVO) && tu_blocks(s->o))
         return tu_open(s, id, &env, err, len);
     s->dev[id] = spandex_tu_new(&tc, s->ops, s->nops, &env);
@@ -674,15 +674,20 @@ static void spv_free(spvsys *s)
 static int open_llc(spvsys *s, char *err, size_t len)
 {
     const spvsys_opts *o = s->o;
-    s->llc = cmp_sys_add(&s->cs, "spandex-llc", "llc", "default", NULL, 1, err, len);
+    s->llc = cmp_sys_add(&s->cs, "spandex-llc", "llc", o->llc_line ? "line" : "default", NULL, 1, err, len);
     if (s->llc == NULL)
         return -1;
     s->lc = s->llc->cfg;
     spandex_llc_geom_of(s->lc, &s->g);
     spandex_llc_ports_of(s->lc, &s->p);
     if (o->sys.ndev > s->lc->devs) {
-        snprintf(err, len, "%u devices: the LLC (spandex_llc_default) has %u device IDs",
-                 o->sys.ndev, s->lc->devs);
+        snprintf(err, len, "%u devices: the LLC (spandex_llc_%s) has %u device IDs", o->sys.ndev,
+                 o->llc_line ? "line" : "default", s->lc->devs);
+        return -1;
+    }
+    if (o->llc_line && tu_blocks(o)) {
+        snprintf(err, len, "--llc line: the spandex-tu blocks ask words; the line baseline takes the C "
+                           "translation units (--rtl none or llc, --gpu c)");
         return -1;
     }
     if (o->net_lat < 1 || o->mem_lat < 1) {
@@ -1053,7 +1058,11 @@ static int parse_opt(spv_args *x, const char *a, const char *val)
         rc = num(a, val, 1, ~0ull, &x->cycles);
     else if (strcmp(a, "--log") == 0)
         x->log_path = val;
-    else if (strcmp(a, "--devs") == 0) {
+    else if (strcmp(a, "--llc") == 0) {
+        if (strcmp(val, "default") != 0 && strcmp(val, "line") != 0)
+            return vbad("--llc '%s': must be default or line", val);
+        x->o.llc_line = val[0] == 'l';
+    } else if (strcmp(a, "--devs") == 0) {
         if (spvsys_opts_devs(&x->o, val, err, sizeof err) != 0)
             return vbad("%s", err);
     } else if (strcmp(a, "--rtl") == 0) {
@@ -1321,6 +1330,9 @@ void spandex_tb_help(FILE *f)
             "                   spandex-check and compared with the shells' log\n"
             "  --program FILE   a program (spec 9.4; STEP n = n cycles, DRAIN = until idle)\n"
             "  --random N       a random program of N lines (default 400), --seed S\n"
+            "  --llc default|line  the LLC's committed configuration: spandex_llc_default, or\n"
+            "                   spandex_llc_line (the line baseline: C translation units ask\n"
+            "                   whole lines)\n"
             "  --devs LIST      device kinds by ID, e.g. gpu,denovo (default\n"
             "                   denovo,gpu,denovo,gpu; at most the LLC's 4)\n"
             "  --rtl R          none (shells), llc (the Verilated LLC), tu (the Verilated\n"

@@ -87,6 +87,8 @@ typedef struct {
                               configuration default or denovo) with an L1
                               of their kind; 0: C TUs                     */
     int port_cmp;          /* 1: every port compared every cycle          */
+    int llc_line;          /* 1: the LLC's committed `line` configuration  */
+                           /* (the line baseline), else `default`          */
     spandex_sys_cfg sys;   /* devices and TU options (--dev, --nack-limit,
                               --wb, --denovo-rmw); the LLC is the block's */
     unsigned net_lat;      /* cycles from a send to the destination's port */

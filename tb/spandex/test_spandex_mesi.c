@@ -451,7 +451,8 @@ Test(spandex_mesi_tu, stable_o_fwdreqs_whole_line_to_s_part_to_i)
 
 /* Seeded DRF programs of spandex-prog on MESI, GPU-coherence and DeNovo
  * devices together (3 to 8), every ReqS option, nack limits 1 to 3, both
- * schedules: spandex-check --drf says PASS on every log. */
+ * schedules, the last four on the line baseline: spandex-check --drf says
+ * PASS on every log. */
 Test(spandex_mesi_random, heterogeneous_drf_programs_pass_the_checker, .timeout = 120)
 {
     static const char *const mixes[] = {
@@ -466,10 +467,10 @@ Test(spandex_mesi_random, heterogeneous_drf_programs_pass_the_checker, .timeout 
     cmd_out r;
     snprintf(dir, sizeof dir, "%s", fresh_dir("spandex_mesi_drf"));
     snprintf(path, sizeof path, "%s/p.txt", dir);
-    for (seed = 1; seed <= 16; seed++) {
+    for (seed = 1; seed <= 20; seed++) {
         const char *mix = mixes[seed % 4];
-        snprintf(opts, sizeof opts, "%s --reqs %s --nack-limit %u%s", mix, reqs[(seed / 4) % 4], 1 + seed % 3,
-                 seed % 5 == 0 ? " --denovo-rmw wtdata" : "");
+        snprintf(opts, sizeof opts, "%s --reqs %s --nack-limit %u%s%s", mix, reqs[(seed / 4) % 4], 1 + seed % 3,
+                 seed % 5 == 0 ? " --denovo-rmw wtdata" : "", seed > 16 ? " --gran line" : "");
         run_cap(&r, "build/bin/cohmodel spandex-prog %s --seed %u --ops 300%s > %s", mix, seed,
                 seed % 2 ? " --line 32" : "", path);
         cr_assert_eq(r.status, 0, "%s", r.err);
@@ -490,6 +491,46 @@ Test(spandex_mesi_random, heterogeneous_drf_programs_pass_the_checker, .timeout 
     }
 }
 
+/* ----------------------------------------- the line baseline (--gran) -- */
+
+/* On the line baseline every read asks the whole line: a GPU load with a
+ * buffered store in the line sends ReqV(line) and keeps the buffered word
+ * (the fill does not undo it); a DeNovo store takes the line with
+ * ReqO+data(line), its later loads and stores are local (also after its
+ * ACQ: owned data stays), a GPU read of the line is forwarded to it, and
+ * after the GPU's ACQ the GPU reads the new value. */
+Test(spandex_mesi_line, devices_ask_whole_lines)
+{
+    expect_log("--gran line --dev 0:gpu --dev 1:denovo --line 32", "ST 0 0x1000 0x5\nLD 0 0x1004\nLD 0 0x1000\n",
+               "S 1 0 L ReqV 0x1000 0xff\n"
+               "S 2 L M MemRd 0x1000 0xff\n"
+               "S 3 L 0 RspV 0x1000 0xff " LINE8 "\n"
+               "V 0 2 0x1004 0x1004\n"
+               "V 0 3 0x1000 0x5\n"
+               "S 4 0 L ReqWT 0x1000 0x1 0x5\n"
+               "S 5 L 0 RspWT 0x1000 0x1\n"
+               "C 0 1\n");
+    expect_log("--gran line --dev 0:gpu --dev 1:denovo --line 32",
+               "ST 1 0x1004 0x6\nDRAIN\nLD 0 0x1008\nDRAIN\nACQ 1\nLD 1 0x100c\nST 1 0x1004 0x7\nDRAIN\nACQ 0\n"
+               "LD 0 0x1004\n",
+               "S 1 1 L ReqO+data 0x1000 0xff\n"
+               "S 2 L M MemRd 0x1000 0xff\n"
+               "S 3 L 1 RspO+data 0x1000 0xff " LINE8 "\n"
+               "C 1 1\n"
+               "S 4 0 L ReqV 0x1000 0xff\n"
+               "S 5 L 1 FwdReqV 0x1000 0xff r=0\n"
+               "S 6 1 0 RspV 0x1000 0xff 0x1000 0x6 " REST "\n"
+               "V 0 3 0x1008 0x1008\n"
+               "C 1 5\n"
+               "V 1 6 0x100c 0x100c\n"
+               "C 1 7\n"
+               "C 0 9\n"
+               "S 7 0 L ReqV 0x1000 0xff\n"
+               "S 8 L 1 FwdReqV 0x1000 0xff r=0\n"
+               "S 9 1 0 RspV 0x1000 0xff 0x1000 0x7 " REST "\n"
+               "V 0 10 0x1004 0x7\n");
+}
+
 /* ------------------------------------------ Table V presets (spec 12) -- */
 
 /* The named presets are the devices they name: the same log as the
@@ -498,18 +539,20 @@ Test(spandex_mesi_random, heterogeneous_drf_programs_pass_the_checker, .timeout 
  * refused with the list. */
 Test(spandex_mesi_presets, presets_are_their_options)
 {
-    static const char *const names[] = {"smg", "smd", "sdg", "sdd"};
+    static const char *const names[] = {"smg", "smd", "sdg", "sdd", "hmg_line", "hmd_line"};
     static const char *const opts[] = {
         "--dev 0:mesi --dev 1:mesi --dev 2:gpu --dev 3:gpu",
         "--dev 0:mesi --dev 1:mesi --dev 2:denovo --dev 3:denovo",
         "--dev 0:denovo --dev 1:denovo --dev 2:gpu --dev 3:gpu --denovo-rmw wtdata",
-        "--dev 0:denovo --dev 1:denovo --dev 2:denovo --dev 3:denovo"};
+        "--dev 0:denovo --dev 1:denovo --dev 2:denovo --dev 3:denovo",
+        "--gran line --dev 0:mesi --dev 1:mesi --dev 2:gpu --dev 3:gpu",
+        "--gran line --dev 0:mesi --dev 1:mesi --dev 2:denovo --dev 3:denovo"};
     char dir[256], path[300];
     unsigned i;
     cmd_out a, b;
     snprintf(dir, sizeof dir, "%s", fresh_dir("spandex_mesi_presets"));
     snprintf(path, sizeof path, "%s/p.txt", dir);
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < 6; i++) {
         run_cap(&a, "build/bin/cohmodel spandex-prog --config %s --pattern mixed --seed %u --ops 200 > %s", names[i],
                 i + 1, path);
         cr_assert_eq(a.status, 0, "%s", a.err);
@@ -530,7 +573,7 @@ Test(spandex_mesi_presets, presets_are_their_options)
     }
     run_cap(&a, "build/bin/cohmodel spandex-system --config hmg < /dev/null");
     cr_expect_eq(a.status, 2);
-    cr_expect(strstr(a.err, "'hmg'") && strstr(a.err, "smg, smd, sdg, sdd"), "%s", a.err);
+    cr_expect(strstr(a.err, "'hmg'") && strstr(a.err, "smg, smd, sdg, sdd, hmg_line, hmd_line"), "%s", a.err);
     cr_expect_str_eq(a.out, "");
     cmd_out_free(&a);
 }
@@ -546,7 +589,7 @@ Test(spandex_mesi_presets, comparison_script_runs)
     cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
     for (p = r.out; (p = strstr(p, "\n| ")) != NULL; p++)
         rows += strncmp(p, "\n|---", 5) != 0;
-    cr_expect_eq(rows, 7 * 4, "%s", r.out);
+    cr_expect_eq(rows, 7 * 6, "%s", r.out);
     cr_expect(strstr(r.out, "| counter | sdg | 0 / 0 |") != NULL, "%s", r.out);
     cmd_out_free(&r);
 }

@@ -294,7 +294,7 @@ Test(spandex_sys_bad, options_refused)
         {"--line 16", "no devices"},
         {"--dev 0:gpu --sched lifo", "must be fifo or random"},
         {"--dev 0:gpu --denovo-rmw x", "must be odata or wtdata"},
-        {"--dev 0:gpu --dev 1:denovo --gran line", "--gran line: the GPU coherence and DeNovo devices request words"},
+        {"--dev 0:gpu --dev 1:denovo --gran cube", "--gran: 'cube' is not word or line"},
     };
     size_t i;
     for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
