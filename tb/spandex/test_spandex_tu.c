@@ -119,7 +119,8 @@ Test(spandex_tu, random_streams_in_lockstep_with_backpressure, .timeout = 120)
 
 Test(spandex_tu, bad_configurations_are_refused)
 {
-    gen_refuses("spandex-tu", "--kind mesi", "mesi");
+    gen_refuses("spandex-tu", "--kind mesi --denovo-rmw wtdata", "wtdata");
+    gen_refuses("spandex-tu", "--kind mesi --dfr 9", "dfr");
     gen_refuses("spandex-tu", "--denovo-rmw wtdata", "wtdata");
     gen_refuses("spandex-tu", "--kind denovo --dfr 0", "dfr");
     gen_refuses("spandex-tu", "--kind denovo --dfr 9", "dfr");
