@@ -305,6 +305,13 @@ static split split_of(const spandex_tuhw_tm *t)
         s.later = (rmw | back) & ~s.wbm;
     }
     s.pm = f->mask & ~s.wbm & ~s.now & ~s.later;
+    /* MESI: a downgrade needs a free entry for the line's ReqWB; with none,
+     * it waits in a slot (waiting in the buffer could block the forward
+     * that frees one: a RspWB follows a downgrade of its words) */
+    if (t->ms && f->ph == PH_FRESH && f->type >= 1 && f->type <= 4 && free_entry(t) < 0) {
+        s.later |= s.pm;
+        s.pm = 0;
+    }
     return s;
 }
 
@@ -391,7 +398,8 @@ static int can_fwd(const spandex_tuhw_tm *t, act *a)
 static int can_replay(const spandex_tuhw_tm *t, act *a)
 {
     const dfr *d = &t->df[t->dh];
-    if (t->fq.v || !d->v || t->co.v || (hold_rmw(t, d->line) & d->mask))
+    if (t->fq.v || !d->v || t->co.v || (hold_rmw(t, d->line) & d->mask) ||
+        (t->ms && d->type != 0 && free_entry(t) < 0))
         return 0;
     a->kind = ACT_REPLAY;
     return 1;

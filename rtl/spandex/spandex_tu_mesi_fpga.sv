@@ -354,6 +354,10 @@ module spandex_tu_mesi_fpga (
                                  : (f_rmw | (fq_rp_q ? '0 : f_back)) & fq_mask_q & ~f_wbm) &
               ~(fq_ph_q == 2'd1 ? fq_pm_q : '0);
     f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;
+    // a downgrade with no entry free for the line's ReqWB waits in a slot
+    if (fq_ph_q == 2'd0 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && !free_any) begin
+      f_later = f_later | f_pm; f_pm = '0;
+    end
     f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;
     f_rest = f_pm & ~f_held;
     // MESI: the line's other words the cache gave, left to a ReqWB (not after a FwdReqS
@@ -368,7 +372,7 @@ module spandex_tu_mesi_fpga (
       default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !pr_v_q && !co_v_q :
                         f_pm == '0 || (!pr_v_q && !co_v_q && (!f_down || free_any))));
     endcase
-    can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0;
+    can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0 && (d_type == 3'd0 || free_any);
     can_rs = !ro_v_q && s_any;
     // a line whose stores all went with answers is dropped at once
     can_fl = h_v && (h_mask == '0 || (!ro_v_q && free_any && (h_busy & h_mask) == '0 && (h_fw & h_mask) == '0 &&
