@@ -346,8 +346,6 @@ static int can_rsp(const spandex_tuhw_tm *t, act *a)
     if (t->dn && t->rq.type == 6 && t->fq.v && t->fq.ph == PH_FRESH && t->fq.line == t->rq.line &&
         (hold_wb(t, t->fq.line, t->fq.mask, NULL) | hold_ev(t, t->fq.line, t->fq.mask)))
         return 0; /* a forward that came first takes its words from the entry */
-    if (t->ms && t->rq.type == 6 && held_back(t, t->rq.line))
-        return 0; /* MESI: so does a delayed request of the line */
     i = rsp_match(t);
     a->kind = ACT_RSP;
     a->idx = i;
@@ -399,8 +397,9 @@ static int can_replay(const spandex_tuhw_tm *t, act *a)
 {
     const dfr *d = &t->df[t->dh];
     if (t->fq.v || !d->v || t->co.v || (hold_rmw(t, d->line) & d->mask) ||
-        (t->ms && d->type != 0 && free_entry(t) < 0))
-        return 0;
+        (t->ms && d->type != 0 && free_entry(t) < 0 &&
+         (d->mask & ~(hold_wb(t, d->line, d->mask, NULL) | hold_ev(t, d->line, d->mask)))))
+        return 0; /* (MESI: a downgrade probing the cache needs an entry) */
     a->kind = ACT_REPLAY;
     return 1;
 }
@@ -438,11 +437,18 @@ static int can_flush(const spandex_tuhw_tm *t, act *a, int hit)
     return 1;
 }
 
-/* MESI: one request a line at a time; none taken while a probe is out. */
+/* MESI: one request a line at a time; none taken while a probe is out;
+ * with two entries or more, the last free one is kept for the ReqWB a
+ * downgrade of an owned line leaves (a downgrade waiting for an entry
+ * holds a delayed-request slot). */
 static int can_creq_mesi(const spandex_tuhw_tm *t, act *a)
 {
     const buf *q = &t->cq;
-    int go = !line_open(t, q->line) && !t->ro.v && free_entry(t) >= 0;
+    unsigned i, nfree = 0;
+    int go;
+    for (i = 0; i < t->c.mshr; i++)
+        nfree += !t->e[i].v;
+    go = !line_open(t, q->line) && !t->ro.v && nfree >= (t->c.mshr >= 2 ? 2u : 1u);
     if (probing(t))
         return 0;
     a->kind = ACT_CREQ;
@@ -596,10 +602,12 @@ static void do_rsp_mesi(spandex_tuhw_tm *t, mshr *e)
     e->recv |= r->mask;
     if (e->recv != e->mask)
         return;
-    if (e->kind == K_WB)
-        memset(e, 0, sizeof *e);
-    else
+    if (e->kind != K_WB)
         done_mesi(t, e);
+    else if (!held_back(t, e->line))
+        memset(e, 0, sizeof *e);
+    /* else the entry stays, answered, until no delayed request names its
+     * line (they are answered from its data: spandex_tuhw_tm_step) */
 }
 
 static void do_rsp(spandex_tuhw_tm *t, const act *a)
@@ -1148,12 +1156,21 @@ void spandex_tuhw_tm_step(spandex_tuhw_tm *t, const uint64_t *in)
 {
     act a;
     rdy r;
+    int gone[SPANDEX_TUHW_MSHR_MAX];
+    unsigned i;
     if (!in[0]) {
         spandex_tuhw_tm_reset(t);
         return;
     }
     a = choose(t);
     r = readies(t, &a);
+    /* MESI: a ReqWB answered frees its entry once no delayed or buffered
+     * forward names its line */
+    for (i = 0; i < t->c.mshr; i++) {
+        const mshr *e = &t->e[i];
+        gone[i] = t->ms && e->v && e->kind == K_WB && e->recv == e->mask && !held_back(t, e->line) &&
+                  !(t->fq.v && t->fq.line == e->line);
+    }
     if (t->ro.v && get(t, in, P(req_ready_i)))
         t->ro.v = 0;
     if (t->oo.v && get(t, in, P(out_ready_i)))
@@ -1186,6 +1203,9 @@ void spandex_tuhw_tm_step(spandex_tuhw_tm *t, const uint64_t *in)
         t->rq.v = 0;
     if (a.kind == ACT_CREQ)
         t->cq.v = 0;
+    for (i = 0; i < t->c.mshr; i++)
+        if (gone[i])
+            memset(&t->e[i], 0, sizeof t->e[i]);
     if (r.cq && get(t, in, P(c_req_valid_i)))
         load_buf(t, in, &t->cq, P(c_req_type_i), P(c_req_line_i), P(c_req_mask_i), P(c_req_op_i),
                  P(c_req_data_i), -1);

@@ -1234,6 +1234,24 @@ static void dn_on_req(tx_stim *s, const uint64_t *out, uint64_t cyc)
         dn_race(s, line, mask, cyc, 40);
 }
 
+/* MESI: 1 when v is word w of line li's pending result: the responses'
+ * data with the store or the atomic the cache waits for performed (a line
+ * an owner took words of, answered from its ReqWB before the cache took
+ * its answer). */
+static int ms_res_ok(const tx_stim *s, int li, unsigned w, uint64_t v)
+{
+    const ms_state *m = &s->ms;
+    unsigned b;
+    uint64_t res;
+    if (s->c.kind != SPANDEX_TU_MESI || li < 0 || !m->busy[li])
+        return 0;
+    b = m->busy[li] - 1;
+    res = b == SPANDEX_TUHW_C_LD || !(m->mask[li] >> w & 1) ? s->dn.rv[li][w]
+          : b == SPANDEX_TUHW_C_ST ? m->v[li][w]
+                                   : spandex_op_apply(m->op[li], s->dn.rv[li][w], m->v[li][w], s->g.word_bits);
+    return v == res;
+}
+
 /* DeNovo: an answer of the unit to a forward: the forward it belongs to
  * (line, kind, requestor, words not yet answered), the data a value the
  * cache gave away for it (dn_gave_ok). */
@@ -1246,7 +1264,20 @@ static void dn_on_out(tx_stim *s, const uint64_t *out, uint64_t cyc)
     dn_fwd *f = NULL;
     s->nout[type < 10 ? type : 9]++;
     spandex_ports_get_words(&s->p, out, P(out_data_o), v);
+    /* the first forward the answer fits; on a MESI unit, which may answer
+     * a later FwdReqV of a requestor from a write-back before an earlier
+     * one delayed, the first whose words left it names exactly */
     for (i = 0; i < d->nfw && mask; i++) {
+        dn_fwd *g = &d->fw[i];
+        int to_req = !llc && dst == g->req;
+        if (!g->sent || g->line != line)
+            continue;
+        if (s->c.kind == SPANDEX_TU_MESI && type == 0 && g->type == 0 && to_req && mask == g->a) {
+            f = g;
+            break;
+        }
+    }
+    for (i = 0; i < d->nfw && mask && f == NULL; i++) {
         dn_fwd *g = &d->fw[i];
         int to_req = !llc && dst == g->req, in_a = !(mask & ~g->a);
         if (!g->sent || g->line != line)
@@ -1271,7 +1302,7 @@ static void dn_on_out(tx_stim *s, const uint64_t *out, uint64_t cyc)
     li = dn_li(s, line);
     if (type == 0 || type == 1 || type == 5 || type == 7)
         for (w = 0; w < s->g.words; w++)
-            if ((mask >> w & 1) && !dn_gave_ok(s, f, li, w, v[w]))
+            if ((mask >> w & 1) && !dn_gave_ok(s, f, li, w, v[w]) && !ms_res_ok(s, li, w, v[w]))
                 dn_bad(s, cyc, &d->bad_data, "forward answered with data the cache did not give");
     if (!f->a && !f->r) {
         memmove(f, f + 1, (size_t)(&d->fw[d->nfw] - (f + 1)) * sizeof *f);
@@ -1562,6 +1593,8 @@ static void ms_crsp(tx_stim *s, const uint64_t *out, uint64_t cyc)
                 dn_bad(s, cyc, &d->bad_data, "FILL or VALUE data not the responses'");
         memcpy(d->cd[li], v, sizeof d->cd[li]);
         m->st[li] = type == SPANDEX_TUHW_R_VALUE ? MS_I : own ? MS_O : MS_S;
+        if (type == SPANDEX_TUHW_R_VALUE) /* owned with words taken: the rest leaves by ReqWB */
+            dn_gave(s, li, s->g.full, v);
         m->fills[m->st[li]]++;
         return;
     }
@@ -1644,17 +1677,11 @@ static void ms_on_req(tx_stim *s, const uint64_t *out, uint64_t cyc)
             dn_bad(s, cyc, &d->bad_req, "a replacement no read waits for, or not rd");
     }
     if (type == 6) {
-        unsigned b = m->busy[li] - 1;
         if (mask & ~d->own[li] & ~ms_fwd_busy_all(s, line))
             m->wb_stale++;
         for (w = 0; w < s->g.words; w++) {
-            /* what the cache gave, or the result of a store or an atomic
-             * whose line an owner took, before the cache took its answer */
-            uint64_t res = !(m->mask[li] >> w & 1) ? d->rv[li][w]
-                           : b == SPANDEX_TUHW_C_ST ? m->v[li][w]
-                                                    : spandex_op_apply(m->op[li], d->rv[li][w], m->v[li][w],
-                                                                       s->g.word_bits);
-            if ((mask >> w & 1) && v[w] != d->exp[li][w] && !(m->busy[li] && b != SPANDEX_TUHW_C_LD && v[w] == res))
+            /* what the cache gave, or the pending result (ms_res_ok) */
+            if ((mask >> w & 1) && v[w] != d->exp[li][w] && !ms_res_ok(s, li, w, v[w]))
                 dn_bad(s, cyc, &d->bad_data, "ReqWB data not what the cache gave");
         }
     }

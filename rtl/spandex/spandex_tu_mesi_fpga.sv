@@ -174,9 +174,12 @@ module spandex_tu_mesi_fpga (
   logic [2:0] d_type;
   logic [DB-1:0] d_req;
   logic d_v, df_full;
-  logic r_back;
+  logic r_back, free_two, free_cq;
+  logic [W-1:0] d_wbm;
+  logic [M-1:0] e_back;
   always @* begin
     free_any = 1'b0; free_idx = '0;
+    free_two = 1'b0;
     cq_hit = 1'b0; cq_hit_idx = '0; cq_busy = '0;
     cq_open = 1'b0;
     writes_open = 1'b0; m_any = 1'b0; m_idx = '0; s_any = 1'b0; s_idx = '0;
@@ -211,13 +214,17 @@ module spandex_tu_mesi_fpga (
     if (fq_v_q && fq_line_q == h_line) h_fw = h_fw | fq_mask_q;
     if (fq_v_q && fq_line_q == cq_line_q) c_fw = c_fw | fq_mask_q;
     // MESI: a line waits behind its delayed requests (all its words); the delayed
-    // requests of the response's line keep its ReqWB entry
+    // requests of the response's line keep its ReqWB entry after the RspWB
     if (f_back != '0) f_back = '1;
-    r_back = 1'b0;
+    r_back = 1'b0; e_back = '0;
     for (i = 0; i < D; i = i + 1)
       if (df_v_q[i] && df_line_q[i*LB +: LB] == rq_line_q) r_back = 1'b1;
+    for (i = 0; i < M; i = i + 1)
+      for (w = 0; w < D; w = w + 1)
+        if (df_v_q[w] && df_line_q[w*LB +: LB] == e_line_q[i*LB +: LB]) e_back[i] = 1'b1;
     for (i = M - 1; i >= 0; i = i - 1) begin
       if (!e_v_q[i]) begin
+        free_two = free_two || free_any;
         free_any = 1'b1; free_idx = i[MI-1:0];
       end
       if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin
@@ -271,6 +278,7 @@ module spandex_tu_mesi_fpga (
   // data); the same pending ReqO+data test for the oldest delayed request's line
   always @* begin
      f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0;
+     d_wbm = '0;
      for (i = 0; i < M; i = i + 1) begin
        if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
          if (e_kind_q[KB*i +: KB] == K_OD) f_rmw = f_rmw | e_mask_q[i*W +: W];
@@ -284,12 +292,14 @@ module spandex_tu_mesi_fpga (
          end
        end
        if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin
+         if (e_kind_q[KB*i +: KB] == K_WB) d_wbm = d_wbm | (e_mask_q[i*W +: W] & ~e_dn_q[i*W +: W]);
          if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];
          if (ODATA && e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);
          if (e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | e_mask_q[i*W +: W];
        end
      end
      // an EVICT the cache handed over and not yet sent counts as a pending ReqWB
+     if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == d_line) d_wbm = d_wbm | cq_mask_q;
      if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q) begin
        f_wbm = f_wbm | (fq_mask_q & cq_mask_q);
        for (w = 0; w < W; w = w + 1)
@@ -337,8 +347,7 @@ module spandex_tu_mesi_fpga (
     m_co = m_kind == K_V || m_kind == K_WTD || m_kind == K_OD || (m_kind == K_O && (m_mask & ~m_dn) != '0);
     // a RspWB waits for a forward that came first and takes words from the write-back
     can_rsp = rq_v_q && !probing && (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q) &&
-              !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0) &&
-              !(rq_type_q == 4'd6 && r_back); // MESI: nor a delayed request of the line
+              !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0);
     // MESI completion: the flags with this response; installed O (own), a FILL
     // (installed S or O), the entry turned into the ReqWB of the words still owned
     m_fl2 = m_fl | (rq_type_q == 4'd1 ? 4'b0010 : rq_type_q == 4'd5 ? 4'b0001 : 4'b0011);
@@ -372,19 +381,23 @@ module spandex_tu_mesi_fpga (
       default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !pr_v_q && !co_v_q :
                         f_pm == '0 || (!pr_v_q && !co_v_q && (!f_down || free_any))));
     endcase
-    can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0 && (d_type == 3'd0 || free_any);
+    // (a downgrade probing the cache needs an entry free for the line's ReqWB)
+    can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0 &&
+             (d_type == 3'd0 || free_any || (d_mask & ~d_wbm) == '0);
     can_rs = !ro_v_q && s_any;
     // a line whose stores all went with answers is dropped at once
     can_fl = h_v && (h_mask == '0 || (!ro_v_q && free_any && (h_busy & h_mask) == '0 && (h_fw & h_mask) == '0 &&
              !(cq_v_q && cq_type_q == 3'd1 && (cq_hit || !wb_full)) &&
              !(cq_v_q && cq_type_q == 3'd0 && !cq_hit)));
     c_bad = cq_type_q > 3'd5 || (cq_type_q <= 3'd2 && cq_mask_q == '0);
+    // (with two entries or more the last free one waits for a downgrade's ReqWB)
+    free_cq = M >= 2 ? free_two : free_any;
     c_bad = c_bad || (cq_type_q == 3'd2 && (cq_mask_q & (cq_mask_q - 1'b1)) != '0); // an atomic: one word
     case (cq_type_q)
-      3'd0, 3'd1, 3'd2: c_ok = !cq_open && !ro_v_q && free_any; // one request a line
+      3'd0, 3'd1, 3'd2: c_ok = !cq_open && !ro_v_q && free_cq; // one request a line
       3'd3: c_ok = !h_v && !co_v_q;
       3'd4: c_ok = !h_v && !writes_open && !co_v_q;
-      3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || (!cq_open && !ro_v_q && free_any));
+      3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || (!cq_open && !ro_v_q && free_cq));
       default: c_ok = !co_v_q;
     endcase
     can_cq = cq_v_q && !probing && (c_bad || c_ok); // none taken while a probe is out
@@ -463,6 +476,12 @@ module spandex_tu_mesi_fpga (
             e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
             e_dn_d[i*W +: W] = '0;
             e_st_d[i*W +: W] = '0; e_op_d[i*3 +: 3] = '0; e_fl_d[i*4 +: 4] = '0; e_opd_d[i*WB +: WB] = '0;
+            if (m_kind == K_WB && r_back) begin
+              // answered, kept until no delayed request names the line
+              e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = m_line;
+              e_mask_d[i*W +: W] = m_mask; e_recv_d[i*W +: W] = m_mask; e_dn_d[i*W +: W] = m_dn;
+              e_data_d[i*W*WB +: W*WB] = m_data;
+            end
             if (m_conv) begin
               // the words still owned leave by ReqWB, the store or atomic performed
               e_v_d[i] = 1'b1; e_snd_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = m_line;
@@ -652,6 +671,14 @@ module spandex_tu_mesi_fpga (
         end
       endcase
     end
+    // a ReqWB answered frees its entry once no delayed or buffered forward names its line
+    for (i = 0; i < M; i = i + 1)
+      if (e_v_q[i] && e_kind_q[KB*i +: KB] == K_WB && e_recv_q[i*W +: W] == e_mask_q[i*W +: W] && !e_back[i] &&
+          !(fq_v_q && fq_line_q == e_line_q[i*LB +: LB])) begin
+        e_v_d[i] = 1'b0; e_snd_d[i] = 1'b0; e_kind_d[i*KB +: KB] = '0; e_nk_d[i*4 +: 4] = '0;
+        e_line_d[i*LB +: LB] = '0; e_mask_d[i*W +: W] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
+        e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0; e_dn_d[i*W +: W] = '0;
+      end
     if (a_rsp) rq_v_d = 1'b0;
     if (a_cq) cq_v_d = 1'b0;
     if (c_req_valid_i && c_req_ready_o) begin
