@@ -1440,7 +1440,7 @@ static void ms_process(tx_stim *s, uint64_t cyc, int quiet)
         d->pr[i] = d->pr[--d->npr];
         switch (p.type) {
         case 1: /* ReqS: option 1, 3 or 2, one decision a request */
-            mode = s->b.kind == KIND_NACK ? (pct(s) < 70 ? 2 : 1) : pct(s) < 40 ? 1 : pct(s) < 75 ? 3 : 2;
+            mode = s->b.kind == KIND_NACK ? (pct(s) < 85 ? 2 : 1) : pct(s) < 40 ? 1 : pct(s) < 75 ? 3 : 2;
             s->ms.mode[mode]++;
             if (mode == 3) {
                 d->own[li] |= p.mask;
@@ -1449,7 +1449,7 @@ static void ms_process(tx_stim *s, uint64_t cyc, int quiet)
             }
             while (left) {
                 uint64_t part = pct(s) < 50 ? left : some_words(s, left);
-                unsigned t = mode == 1 ? 1 : mode == 3 ? 5 : pct(s) < (s->b.kind == KIND_NACK ? 70u : 20u) ? 9 : 0;
+                unsigned t = mode == 1 ? 1 : mode == 3 ? 5 : pct(s) < (s->b.kind == KIND_NACK ? 80u : 20u) ? 9 : 0;
                 add_pend(s, t, p.line, part, cyc + 1 + rnd(s) % (pct(s) < 10 ? 60 : 12));
                 left &= ~part;
             }
@@ -1475,10 +1475,13 @@ static void ms_process(tx_stim *s, uint64_t cyc, int quiet)
 static void ms_make_creq(tx_stim *s)
 {
     static const unsigned mixed[] = {0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 4, 5, 5};
-    static const unsigned stores[] = {1, 1, 1, 1, 1, 1, 0, 2, 4, 5};
+    static const unsigned stores[] = {1, 1, 1, 1, 1, 0, 2, 2, 4, 5};
+    static const unsigned nack[] = {0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 5, 5}; /* reads, lines leaving */
     dn_state *d = &s->dn;
     ms_state *m = &s->ms;
-    unsigned k = s->b.kind == KIND_STORES ? stores[rnd(s) % 10] : mixed[rnd(s) % 13];
+    unsigned k = s->b.kind == KIND_STORES ? stores[rnd(s) % 10]
+                 : s->b.kind == KIND_NACK ? nack[rnd(s) % 13]
+                                          : mixed[rnd(s) % 13];
     unsigned li = (unsigned)(rnd(s) % (s->b.kind == KIND_STORES ? 3 : POOL)), op = (unsigned)(rnd(s) % 8), w;
     int blocked = d->pdat && d->prb_line == s->pool[li]; /* its probe answer presented */
     uint64_t mask = 0;
