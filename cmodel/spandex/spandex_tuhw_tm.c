@@ -15,9 +15,13 @@
  *      once, other requests on it delayed into a slot; the rest is probed
  *      (c_prb; A waits while a probe is out) and answered from the cache's
  *      words (c_pdat), then the answers leave one a cycle;
- *   R  (DeNovo) the oldest delayed request back into the forward buffer,
+ *      MESI works the same way on whole lines (the probe asks for the
+ *      line; a downgrade of a held line leaves a ReqWB of the other words
+ *      in an entry, sent by C; a pending ReqS or ReqO+data delays; an Inv
+ *      probes, so the cache's Shared copy goes before the Ack);
+ *   R  (DeNovo, MESI) the oldest delayed request back into the forward buffer,
  *      once its ReqO+data is done and the cache took the VALUE;
- *   C  an entry's retry or replacement request;
+ *   C  an entry's retry or replacement request (MESI: or its ReqWB);
  *   D  the write buffer's oldest line as one ReqWT (DeNovo: ReqO), when
  *      the cache request is not a store it can take or a read that misses
  *      the buffer;

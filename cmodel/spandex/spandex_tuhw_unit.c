@@ -28,7 +28,10 @@
  * no request on words the device owns, answers matched to forwards by
  * line, requestor and words with the data the cache gave, FILL and VALUE
  * data equal to the LLC's, no forward left unanswered; the summary counts
- * every request, answer, probe and race column.
+ * every request, answer, probe and race column. For the MESI kind (ms_*)
+ * the cache keeps whole lines in I, S or E/M and the same LLC also checks
+ * that no line is E/M in the cache while another device owns one of its
+ * words, and that owned words never get lost (the MESI bench's comment).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -1476,11 +1479,11 @@ static void ms_make_creq(tx_stim *s)
 {
     static const unsigned mixed[] = {0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 4, 5, 5};
     static const unsigned stores[] = {1, 1, 1, 1, 1, 0, 2, 2, 4, 5};
-    static const unsigned nack[] = {0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 5, 5}; /* reads, lines leaving */
+    static const unsigned nack[] = {0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 5, 5, 5}; /* reads, lines leaving */
     dn_state *d = &s->dn;
     ms_state *m = &s->ms;
     unsigned k = s->b.kind == KIND_STORES ? stores[rnd(s) % 10]
-                 : s->b.kind == KIND_NACK ? nack[rnd(s) % 13]
+                 : s->b.kind == KIND_NACK ? nack[rnd(s) % 14]
                                           : mixed[rnd(s) % 13];
     unsigned li = (unsigned)(rnd(s) % (s->b.kind == KIND_STORES ? 3 : POOL)), op = (unsigned)(rnd(s) % 8), w;
     int blocked = d->pdat && d->prb_line == s->pool[li]; /* its probe answer presented */
@@ -2047,7 +2050,7 @@ static const cohkit_unit_flag flags[] = {{NULL, NULL, NULL}};
 const cohkit_unit_desc spandex_tuhw_unit = {
     .name = "spandex-tu",
     .family = "spandex",
-    .title = "Spandex translation unit, GPU coherence and DeNovo: Table II requests, the response "
+    .title = "Spandex translation unit, GPU coherence, DeNovo and MESI: Table II requests, the response "
              "collector, Nack retry and replacement, Table IV answers (Alsop et al., III-A, III-C, III-D; spec 4)",
     .model_ref = "cmodel/spandex/spandex_tuhw_tm.c spandex_tuhw_tm_eval() / _step() (timing)",
     .cfg_size = sizeof(spandex_tuhw_cfg),
