@@ -10,7 +10,7 @@ spandex_SWEEP += tb/spandex/spandex-llc_sweep.txt
 FPGA_PNR_SEEDS_spandex_llc_fpga := 1 2 3
 # spandex-tu: the translation unit (cmodel/spandex/spandex_tuhw*.c,
 # gen/spandex/spandex_tu_gen.c); committed presets default, fpga (GPU
-# coherence), denovo, denovo_fpga (DeNovo).
+# coherence), denovo, denovo_fpga (DeNovo), mesi, mesi_fpga (MESI).
 spandex_SWEEP += tb/spandex/spandex-tu_sweep.txt
 # FPGA self-test: spandex_tu_fpga and spandex_tu_denovo_fpga on the HX8K,
 # nextpnr seeds 1-3

@@ -208,6 +208,20 @@ static const expect_row expect[] = {
     {"spandex-tu", "denovo_fpga", NULL, '>', "OWN ", 100, NULL},
     {"spandex-tu", "denovo_fpga", "mixed", '>', "of pending ReqO+data words ", 5, NULL},
     {"spandex-tu", "denovo_fpga", "mixed", '>', "of ReqWB words ", 5, NULL},
+    {"spandex-tu", "mesi", NULL, '>', "probes ", 100, NULL},
+    {"spandex-tu", "mesi", "mixed", '>', "installed by reads S ", 5, NULL},
+    {"spandex-tu", "mesi", "mixed", '>', "used once ", 5, NULL},
+    {"spandex-tu", "mesi", "mixed", '>', "or ReqS line ", 5, NULL},
+    {"spandex-tu", "mesi", "mixed", '>', "delayed and ", 2, NULL},
+    {"spandex-tu", "mesi", "mixed", '>', "of ReqWB words ", 5, NULL},
+    {"spandex-tu", "mesi", "nack", '>', "ReqWT+data ", 5, NULL},
+    {"spandex-tu", "mesi_fpga", NULL, '>', "probes ", 100, NULL},
+    {"spandex-tu", "mesi_fpga", "mixed", '>', "installed by reads S ", 5, NULL},
+    {"spandex-tu", "mesi_fpga", "mixed", '>', "used once ", 5, NULL},
+    {"spandex-tu", "mesi_fpga", "mixed", '>', "or ReqS line ", 5, NULL},
+    {"spandex-tu", "mesi_fpga", "mixed", '>', "delayed and ", 2, NULL},
+    {"spandex-tu", "mesi_fpga", "mixed", '>', "of ReqWB words ", 5, NULL},
+    {"spandex-tu", "mesi_fpga", "nack", '>', "ReqWT+data ", 5, NULL},
 };
 
 static int listed(const char *const *list, const char *name)

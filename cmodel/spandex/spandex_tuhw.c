@@ -26,17 +26,22 @@ void spandex_tuhw_cfg_default(spandex_tuhw_cfg *c)
 }
 
 /* fpga: 16 B lines of four 32-bit words, two MSHR entries and two
- * write-buffer lines, 24-bit addresses; denovo and denovo_fpga: the same
- * for the DeNovo kind (two delayed-request slots on the FPGA). */
+ * write-buffer lines, 24-bit addresses; denovo and denovo_fpga, mesi and
+ * mesi_fpga: the same for the DeNovo and MESI kinds (two delayed-request
+ * slots on the FPGA for DeNovo, four for MESI, whose downgrades may wait
+ * in a slot for an entry; MESI uses no write buffer). */
 static const cohkit_cfg_preset presets[] = {
     {"default", ""},
     {"fpga", "--line 16 --mshr 2 --wb 2 --addr-bits 24"},
     {"denovo", "--kind denovo"},
     {"denovo_fpga", "--kind denovo --line 16 --mshr 2 --wb 2 --dfr 2 --addr-bits 24"},
+    {"mesi", "--kind mesi"},
+    {"mesi_fpga", "--kind mesi --line 16 --mshr 2 --wb 2 --dfr 4 --addr-bits 24"},
     {NULL, NULL},
 };
 
-const char *const spandex_tuhw_preset_names[] = {"default", "fpga", "denovo", "denovo_fpga", NULL};
+const char *const spandex_tuhw_preset_names[] = {"default", "fpga", "denovo", "denovo_fpga", "mesi", "mesi_fpga",
+                                                 NULL};
 
 static const cohkit_unit_opt_choice kind_choices[] = {
     {"gpu", SPANDEX_TU_GPU, 0}, {"denovo", SPANDEX_TU_DENOVO, 0}, {"mesi", SPANDEX_TU_MESI, 0}, {NULL, 0, 0}};
@@ -46,7 +51,7 @@ static const cohkit_unit_opt_choice rmw_choices[] = {{"odata", 0, 0}, {"wtdata",
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_CHOICE("kind", "K",
                            "device kind: gpu (GPU coherence; default), denovo or\n"
-                           "mesi (not generated yet)",
+                           "mesi",
                            spandex_tuhw_cfg, kind, kind_choices),
     COHKIT_UNIT_OPT_NUM("devs", "N", "devices of the system, 2..64 (default 4)", spandex_tuhw_cfg, devs),
     COHKIT_UNIT_OPT_NUM("line", "B", "line bytes, power of two, up to 64 words (default 64)",
@@ -62,8 +67,8 @@ static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("addr-bits", "N", "byte-address width, 16..64 (default 48)", spandex_tuhw_cfg,
                         addr_bits),
     COHKIT_UNIT_OPT_NUM("dfr", "N",
-                        "DeNovo: external requests delayed behind a pending\n"
-                        "ReqO+data, 1..8 slots (default 4)",
+                        "DeNovo, MESI: external requests delayed behind a\n"
+                        "pending ReqO+data (MESI: or ReqS), 1..8 slots (default 4)",
                         spandex_tuhw_cfg, dfr),
     COHKIT_UNIT_OPT_CHOICE("denovo-rmw", "R",
                            "DeNovo: an atomic on a word not owned and a Nack's\n"
@@ -83,10 +88,6 @@ COHKIT_CFG_OPT_FNS(spandex_tuhw, spandex_tuhw_cfg, presets, spandex_tuhw_cfg_def
 int spandex_tuhw_cfg_check(spandex_tuhw_cfg *c, char *err, size_t len)
 {
     unsigned bits = c->line * 8;
-    if (c->kind == SPANDEX_TU_MESI)
-        return cohkit_cfg_fail(err, len,
-                               "--kind mesi: not generated yet (the RTL has gpu and denovo; the system model has "
-                               "every kind)");
     if (cohkit_cfg_range(err, len, "devs", c->devs, 2, SPANDEX_LLC_DEVS_MAX))
         return -1;
     if (c->word != 4 && c->word != 8)
@@ -103,6 +104,8 @@ int spandex_tuhw_cfg_check(spandex_tuhw_cfg *c, char *err, size_t len)
         return -1;
     if (c->kind == SPANDEX_TU_GPU && c->wtdata)
         return cohkit_cfg_fail(err, len, "--denovo-rmw wtdata: a DeNovo option (GPU coherence always uses ReqWT+data)");
+    if (c->kind == SPANDEX_TU_MESI && c->wtdata)
+        return cohkit_cfg_fail(err, len, "--denovo-rmw wtdata: a DeNovo option (MESI always uses ReqO+data)");
     if (c->addr_bits <= cohkit_ilog2(c->line))
         return cohkit_cfg_fail(err, len, "--addr-bits %u: leaves no line-address bit over %u offset bits",
                                c->addr_bits, cohkit_ilog2(c->line));

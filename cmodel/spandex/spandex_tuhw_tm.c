@@ -15,9 +15,13 @@
  *      once, other requests on it delayed into a slot; the rest is probed
  *      (c_prb; A waits while a probe is out) and answered from the cache's
  *      words (c_pdat), then the answers leave one a cycle;
- *   R  (DeNovo) the oldest delayed request back into the forward buffer,
+ *      MESI works the same way on whole lines (the probe asks for the
+ *      line; a downgrade of a held line leaves a ReqWB of the other words
+ *      in an entry, sent by C; a pending ReqS or ReqO+data delays; an Inv
+ *      probes, so the cache's Shared copy goes before the Ack);
+ *   R  (DeNovo, MESI) the oldest delayed request back into the forward buffer,
  *      once its ReqO+data is done and the cache took the VALUE;
- *   C  an entry's retry or replacement request;
+ *   C  an entry's retry or replacement request (MESI: or its ReqWB);
  *   D  the write buffer's oldest line as one ReqWT (DeNovo: ReqO), when
  *      the cache request is not a store it can take or a read that misses
  *      the buffer;
@@ -38,8 +42,12 @@
 #define P(n) SPANDEX_TUHW_P_##n
 #define W_MAX SPANDEX_LLC_WORDS_MAX
 
-/* MSHR entry kinds: ReqV, ReqWT, ReqWT+data; DeNovo ReqO, ReqO+data, ReqWB */
+/* MSHR entry kinds: ReqV (MESI: ReqS), ReqWT, ReqWT+data; DeNovo ReqO,
+ * ReqO+data, ReqWB; MESI ReqO+data (a store or an atomic), ReqWB */
 enum { K_V = 0, K_WT = 1, K_WTD = 2, K_O = 3, K_OD = 4, K_WB = 5 };
+/* MESI entry flags: a word came by another response than RspS (no S), than
+ * RspO+data (no O); an Inv came during a ReqS (X14); the entry is an atomic */
+enum { F_NOS = 1, F_NOO = 2, F_INV = 4, F_RMW = 8 };
 enum { ACT_NONE, ACT_PDAT_BAD, ACT_RSP, ACT_FWD, ACT_REPLAY, ACT_RESEND, ACT_FLUSH, ACT_CREQ };
 /* Forward steps (fq.ph): fresh, probe out, answers leaving. */
 enum { PH_FRESH = 0, PH_PROBE = 1, PH_SEND = 2 };
@@ -63,6 +71,10 @@ typedef struct {
     uint64_t line, mask, recv, rtr, rpw;
     uint64_t dn; /* DeNovo: words downgraded while pending (lost; ReqWB: answered) */
     uint64_t data[W_MAX];
+    /* MESI: the store's words (an atomic's word), the atomic's op and
+     * operand, the flags F_* */
+    uint64_t st, opd;
+    unsigned op, fl;
 } mshr;
 
 /* A delayed external request (DeNovo). */
@@ -93,7 +105,8 @@ struct spandex_tuhw_tm {
     spandex_tuhw_cfg c;
     spandex_tuhw_geom g;
     spandex_tuhw_ports p;
-    int dn;          /* DeNovo                                          */
+    int dn;          /* DeNovo or MESI (the probe, the delayed requests)   */
+    int ms;          /* MESI                                            */
     buf cq, rq, fq, pd;
     outr ro, oo, co;
     prb pr;
@@ -168,11 +181,25 @@ static unsigned wb_next(const spandex_tuhw_tm *t, unsigned i) { return i + 1 == 
 static unsigned df_next(const spandex_tuhw_tm *t, unsigned i) { return i + 1 == t->c.dfr ? 0 : i + 1; }
 
 /* DeNovo: a replaced word of a ReqV goes by ReqO+data (odata). */
-static int repl_odata(const spandex_tuhw_tm *t) { return t->dn && !t->c.wtdata; }
+static int repl_odata(const spandex_tuhw_tm *t) { return t->dn && !t->ms && !t->c.wtdata; }
 
 /* 1 when response type `type` with mask m may answer entry e. */
 static int compat(const spandex_tuhw_tm *t, const mshr *e, unsigned type, uint64_t m)
 {
+    if (t->ms)
+        switch (type) {
+        case 0: /* RspV (option 2) */
+        case 1: /* RspS */
+        case 9: /* Nack */
+            return e->kind == K_V && !(m & e->rpw);
+        case 5: /* RspO+data: a ReqS as ownership (option 3), a ReqO+data */
+            return (e->kind == K_V && !(m & e->rpw)) || e->kind == K_OD;
+        case 4: /* RspWT+data: the replacement ReqWT+data(rd) */
+            return e->kind == K_V && !(m & ~e->rpw);
+        case 6: /* RspWB: the whole write-back, once sent */
+            return e->kind == K_WB && m == e->mask && !e->snd;
+        default: return 0;
+        }
     switch (type) {
     case 0: /* RspV */
     case 9: /* Nack */
@@ -240,7 +267,7 @@ static uint64_t hold_rmw(const spandex_tuhw_tm *t, uint64_t line)
         const mshr *e = &t->e[i];
         if (!e->v || e->line != line)
             continue;
-        if (e->kind == K_OD)
+        if (e->kind == K_OD || (t->ms && e->kind == K_V))
             h |= e->mask;
         else if (e->kind == K_V && repl_odata(t))
             h |= e->rpw & e->mask;
@@ -271,6 +298,8 @@ static split split_of(const spandex_tuhw_tm *t)
     const buf *f = &t->fq;
     split s;
     uint64_t rmw = hold_rmw(t, f->line) & f->mask, back = f->rp ? 0 : held_back(t, f->line) & f->mask;
+    if (t->ms && !f->rp && held_back(t, f->line)) /* MESI: a line waits behind its delayed requests */
+        back = f->mask;
     s.wbm = hold_wb(t, f->line, f->mask, NULL) | hold_ev(t, f->line, f->mask);
     if (f->type == 2) { /* FwdReqO */
         s.now = rmw;
@@ -280,6 +309,13 @@ static split split_of(const spandex_tuhw_tm *t)
         s.later = (rmw | back) & ~s.wbm;
     }
     s.pm = f->mask & ~s.wbm & ~s.now & ~s.later;
+    /* MESI: a downgrade needs a free entry for the line's ReqWB; with none,
+     * it waits in a slot (waiting in the buffer could block the forward
+     * that frees one: a RspWB follows a downgrade of its words) */
+    if (t->ms && f->ph == PH_FRESH && f->type >= 1 && f->type <= 4 && free_entry(t) < 0) {
+        s.later |= s.pm;
+        s.pm = 0;
+    }
     return s;
 }
 
@@ -346,11 +382,11 @@ static int can_fwd_denovo(const spandex_tuhw_tm *t, act *a)
         a->bad = 1;
         return 1;
     }
-    if (f->type == 5) /* Inv */
-        return !t->oo.v;
+    if (f->type == 5) /* Inv (MESI: the cache's Shared copy goes first) */
+        return t->ms ? !t->pr.v && !t->co.v : !t->oo.v;
     s = split_of(t);
-    if (s.pm)
-        return !t->pr.v && !t->co.v;
+    if (s.pm) /* MESI: a downgrade may leave a ReqWB in an entry */
+        return !t->pr.v && !t->co.v && !(t->ms && f->type != 0 && free_entry(t) < 0);
     return 1;
 }
 
@@ -364,8 +400,10 @@ static int can_fwd(const spandex_tuhw_tm *t, act *a)
 static int can_replay(const spandex_tuhw_tm *t, act *a)
 {
     const dfr *d = &t->df[t->dh];
-    if (t->fq.v || !d->v || t->co.v || (hold_rmw(t, d->line) & d->mask))
-        return 0;
+    if (t->fq.v || !d->v || t->co.v || (hold_rmw(t, d->line) & d->mask) ||
+        (t->ms && d->type != 0 && free_entry(t) < 0 &&
+         (d->mask & ~(hold_wb(t, d->line, d->mask, NULL) | hold_ev(t, d->line, d->mask)))))
+        return 0; /* (MESI: a downgrade probing the cache needs an entry) */
     a->kind = ACT_REPLAY;
     return 1;
 }
@@ -403,12 +441,43 @@ static int can_flush(const spandex_tuhw_tm *t, act *a, int hit)
     return 1;
 }
 
+/* MESI: one request a line at a time; none taken while a probe is out;
+ * with two entries or more, the last free one is kept for the ReqWB a
+ * downgrade of an owned line leaves (a downgrade waiting for an entry
+ * holds a delayed-request slot). */
+static int can_creq_mesi(const spandex_tuhw_tm *t, act *a)
+{
+    const buf *q = &t->cq;
+    unsigned i, nfree = 0;
+    int go;
+    for (i = 0; i < t->c.mshr; i++)
+        nfree += !t->e[i].v;
+    go = !line_open(t, q->line) && !t->ro.v && nfree >= (t->c.mshr >= 2 ? 2u : 1u);
+    if (probing(t))
+        return 0;
+    a->kind = ACT_CREQ;
+    a->bad = q->type > SPANDEX_TUHW_C_EVICT || (q->type <= SPANDEX_TUHW_C_RMW && q->mask == 0) ||
+             (q->type == SPANDEX_TUHW_C_RMW && (q->mask & (q->mask - 1)));
+    if (a->bad)
+        return 1;
+    switch (q->type) {
+    case SPANDEX_TUHW_C_LD:
+    case SPANDEX_TUHW_C_ST:
+    case SPANDEX_TUHW_C_RMW: return go;
+    case SPANDEX_TUHW_C_ACQ: return !t->co.v;
+    case SPANDEX_TUHW_C_EVICT: return !t->co.v && (q->mask == 0 || go);
+    default: return !writes_open(t) && !t->co.v; /* REL */
+    }
+}
+
 static int can_creq(const spandex_tuhw_tm *t, act *a, int hit)
 {
     const buf *q = &t->cq;
     int empty = !t->wb[t->wh].v;
     if (!q->v)
         return 0;
+    if (t->ms)
+        return can_creq_mesi(t, a);
     a->kind = ACT_CREQ;
     a->hit = hit;
     a->bad = q->type > SPANDEX_TUHW_C_EVICT || (q->type <= SPANDEX_TUHW_C_RMW && q->mask == 0);
@@ -464,11 +533,96 @@ static void load_out(outr *o, unsigned type, unsigned llc, unsigned dst, uint64_
         memcpy(o->data, data, sizeof o->data);
 }
 
+/* MESI: a ReqS or ReqO+data complete. The line goes to the cache as a
+ * FILL (installed: S, or O with own = the line) or a VALUE (the answer of
+ * the waiting operation only, installed owned when own is the line: an
+ * atomic, which the cache then applies). Words an owner took by FwdReqO
+ * while the request was pending (dn) leave the line in I: the answer is a
+ * VALUE without own and the entry turns into the ReqWB of the other words,
+ * with the store or the atomic performed (spec 4, MESI case 2). */
+static void done_mesi(spandex_tuhw_tm *t, mshr *e)
+{
+    uint64_t res[W_MAX];
+    unsigned w;
+    int own;
+    memcpy(res, e->data, sizeof res);
+    if (e->kind == K_OD && (e->fl & F_RMW))
+        for (w = 0; w < t->g.words; w++)
+            if (e->st >> w & 1)
+                res[w] = spandex_op_apply(e->op, e->data[w], e->opd, t->g.word_bits);
+    if (e->kind == K_V) {
+        own = !(e->fl & F_NOO);
+        if (own && !e->dn)
+            load_out(&t->co, SPANDEX_TUHW_R_FILL, 0, 0, e->line, t->g.full, e->data);
+        else if (!own && !(e->fl & (F_NOS | F_INV)) && !e->dn)
+            load_out(&t->co, SPANDEX_TUHW_R_FILL, 0, 0, e->line, t->g.full, e->data);
+        else
+            load_out(&t->co, SPANDEX_TUHW_R_VALUE, 0, 0, e->line, t->g.full, e->data);
+        if (own && !e->dn)
+            t->co.own = t->g.full;
+    } else {
+        own = 1;
+        if (e->dn)
+            load_out(&t->co, SPANDEX_TUHW_R_VALUE, 0, 0, e->line, e->st, (e->fl & F_RMW) ? e->data : res);
+        else if (e->fl & F_RMW)
+            load_out(&t->co, SPANDEX_TUHW_R_VALUE, 0, 0, e->line, e->st, e->data);
+        else
+            load_out(&t->co, SPANDEX_TUHW_R_FILL, 0, 0, e->line, t->g.full, res);
+        if (!e->dn)
+            t->co.own = t->g.full;
+    }
+    if (own && e->dn && (t->g.full & ~e->dn)) { /* the ReqWB of the words still owned */
+        uint64_t line = e->line, m = t->g.full & ~e->dn;
+        memset(e, 0, sizeof *e);
+        e->v = 1;
+        e->kind = K_WB;
+        e->line = line;
+        e->mask = m;
+        e->snd = 1;
+        for (w = 0; w < t->g.words; w++)
+            if (m >> w & 1)
+                e->data[w] = res[w];
+        return;
+    }
+    memset(e, 0, sizeof *e);
+}
+
+static void do_rsp_mesi(spandex_tuhw_tm *t, mshr *e)
+{
+    const buf *r = &t->rq;
+    unsigned w;
+    if (r->type == 9) {
+        e->rtr |= r->mask;
+        e->snd = 1;
+        if (e->nk < 15)
+            e->nk++;
+        return;
+    }
+    if (r->type != 6)
+        for (w = 0; w < t->g.words; w++)
+            if ((r->mask & ~(e->fl & F_RMW ? 0 : e->st)) >> w & 1)
+                e->data[w] = r->data[w];
+    e->fl |= r->type == 1 ? F_NOO : r->type == 5 ? F_NOS : F_NOS | F_NOO;
+    e->recv |= r->mask;
+    if (e->recv != e->mask)
+        return;
+    if (e->kind != K_WB)
+        done_mesi(t, e);
+    else if (!held_back(t, e->line))
+        memset(e, 0, sizeof *e);
+    /* else the entry stays, answered, until no delayed request names its
+     * line (they are answered from its data: spandex_tuhw_tm_step) */
+}
+
 static void do_rsp(spandex_tuhw_tm *t, const act *a)
 {
     mshr *e = &t->e[a->idx];
     const buf *r = &t->rq;
     unsigned w;
+    if (t->ms) {
+        do_rsp_mesi(t, e);
+        return;
+    }
     if (r->type == 9) {
         e->rtr |= r->mask;
         e->snd = 1;
@@ -598,11 +752,110 @@ static void fwd_settle(spandex_tuhw_tm *t)
         f->v = 0;
 }
 
+/* MESI: the forward's words are known. The cache's answer (pd) holds the
+ * whole line when the cache had it in O (spec 4 case 1): the forward's
+ * probed words are answered from it and, for a downgrade, the other words
+ * of the line leave by a ReqWB kept in an entry (sent by action C) unless
+ * the line went to S (a FwdReqS of the whole line). Words of a pending
+ * ReqWB (case 3) are answered from the entry, FwdReqO words of a pending
+ * ReqO+data or ReqS at once (case 2), the rest of a pending line delayed.
+ * An Inv's probe took the cache's Shared copy: Ack, and a ReqS pending
+ * installs I (X14). */
+static void fwd_settle_mesi(spandex_tuhw_tm *t)
+{
+    buf *f = &t->fq;
+    split s = split_of(t);
+    uint64_t held = 0, rest, ans, back = 0, d[W_MAX];
+    int down = f->type != 0;
+    unsigned i, w;
+    memset(d, 0, sizeof d);
+    if (f->ph == PH_PROBE) {
+        held = t->pd.mask & f->pm;
+        back = t->pd.mask & ~f->pm;
+        memcpy(d, t->pd.data, sizeof d);
+        t->pd.v = 0;
+        s.pm = f->pm;
+        s.later &= ~f->pm;
+        s.now &= ~f->pm;
+    }
+    if (f->type == 5) {
+        for (i = 0; i < t->c.mshr; i++)
+            if (t->e[i].v && t->e[i].kind == K_V && t->e[i].line == f->line)
+                t->e[i].fl |= F_INV;
+        f->ans = f->mask;
+        f->nack = 0;
+        f->todo = TODO_A;
+        f->ph = PH_SEND;
+        return;
+    }
+    rest = s.pm & ~held;
+    if (down && rest) { /* a downgrade of a line the cache does not own */
+        t->err = 1;
+        f->v = 0;
+        return;
+    }
+    for (w = 0; w < t->g.words; w++)
+        if (s.wbm >> w & 1)
+            for (i = 0; i < t->c.mshr; i++) {
+                const mshr *e = &t->e[i];
+                if (e->v && e->kind == K_WB && e->line == f->line && ((e->mask & ~e->dn) >> w & 1))
+                    d[w] = e->data[w];
+            }
+    for (w = 0; w < t->g.words; w++)
+        if (hold_ev(t, f->line, f->mask) >> w & 1)
+            d[w] = t->cq.data[w];
+    ans = held | s.wbm | s.now;
+    if (down)
+        for (i = 0; i < t->c.mshr; i++) {
+            mshr *e = &t->e[i];
+            if (!e->v || e->line != f->line)
+                continue;
+            if (e->kind == K_WB)
+                e->dn |= s.wbm & e->mask;
+            else
+                e->dn |= s.now & e->mask;
+        }
+    if (down && held && back && !(f->type == 1 && held == t->g.full)) {
+        mshr *e = &t->e[free_entry(t)];
+        memset(e, 0, sizeof *e);
+        e->v = 1;
+        e->kind = K_WB;
+        e->line = f->line;
+        e->mask = back;
+        e->snd = 1;
+        for (w = 0; w < t->g.words; w++)
+            if (back >> w & 1)
+                e->data[w] = d[w];
+    }
+    if (s.later) {
+        dfr *q = &t->df[t->dt];
+        q->v = 1;
+        q->type = f->type;
+        q->req = f->req;
+        q->line = f->line;
+        q->mask = s.later;
+        t->dt = df_next(t, t->dt);
+    }
+    f->ans = ans;
+    f->nack = down ? 0 : rest;
+    f->todo = (ans ? TODO_A : 0) | (ans && f->type == 1 ? TODO_R : 0) | (f->nack ? TODO_N : 0);
+    for (w = 0; w < t->g.words; w++)
+        if (f->type == 2 || !(ans >> w & 1))
+            d[w] = 0; /* RspO carries no data; only the answered words */
+    memcpy(f->data, d, sizeof f->data);
+    f->ph = PH_SEND;
+    if (!f->todo)
+        f->v = 0;
+}
+
 static void do_fwd_denovo(spandex_tuhw_tm *t)
 {
     buf *f = &t->fq;
     if (f->ph == PH_SEND) {
-        if (f->todo & TODO_A) {
+        if (t->ms && f->type == 5) { /* MESI: the Inv's Ack after its probe */
+            load_out(&t->oo, 8, 1, 0, f->line, f->mask, NULL);
+            f->todo = 0;
+        } else if (f->todo & TODO_A) {
             if (f->type == 4)
                 load_out(&t->oo, 7, 1, 0, f->line, f->ans, f->data);
             else
@@ -619,6 +872,16 @@ static void do_fwd_denovo(spandex_tuhw_tm *t)
             f->v = 0;
         return;
     }
+    if (f->ph == PH_FRESH && f->type == 5 && t->ms) {
+        /* MESI: the cache drops a Shared copy (probe: not down, keeps none) */
+        t->pr.v = 1;
+        t->pr.line = f->line;
+        t->pr.mask = 0;
+        t->pr.down = 0;
+        f->pm = 0;
+        f->ph = PH_PROBE;
+        return;
+    }
     if (f->ph == PH_FRESH && f->type == 5) {
         load_out(&t->oo, 8, 1, 0, f->line, f->mask, NULL); /* Ack to the LLC */
         f->v = 0;
@@ -631,12 +894,20 @@ static void do_fwd_denovo(spandex_tuhw_tm *t)
             t->pr.line = f->line;
             t->pr.mask = s.pm;
             t->pr.down = f->type != 0;
+            /* MESI: the probe asks for the whole line; its mask is what the
+             * cache keeps readable: all (FwdReqV; a FwdReqS of the whole
+             * line, to S) or nothing (a downgrade, to I) */
+            if (t->ms)
+                t->pr.mask = f->type == 0 || (f->type == 1 && s.pm == t->g.full) ? t->g.full : 0;
             f->pm = s.pm;
             f->ph = PH_PROBE;
             return;
         }
     }
-    fwd_settle(t);
+    if (t->ms)
+        fwd_settle_mesi(t);
+    else
+        fwd_settle(t);
 }
 
 static void do_replay(spandex_tuhw_tm *t)
@@ -658,7 +929,12 @@ static void do_resend(spandex_tuhw_tm *t, int i)
 {
     mshr *e = &t->e[i];
     int repl = e->nk >= t->c.nack_limit;
-    load_out(&t->ro, repl ? (repl_odata(t) ? 5 : 4) : 0, 0, 0, e->line, e->rtr, NULL);
+    if (t->ms && e->kind == K_WB) { /* MESI: a ReqWB an answer or a completion left */
+        load_out(&t->ro, 6, 0, 0, e->line, e->mask, e->data);
+        e->snd = 0;
+        return;
+    }
+    load_out(&t->ro, repl ? (repl_odata(t) ? 5 : 4) : t->ms ? 1 : 0, 0, 0, e->line, e->rtr, NULL);
     if (repl)
         e->rpw |= e->rtr;
     e->rtr = 0;
@@ -690,12 +966,57 @@ static void do_flush(spandex_tuhw_tm *t)
     t->wh = wb_next(t, t->wh);
 }
 
+/* MESI: a read miss by ReqS, a store or an atomic by ReqO+data, always of
+ * the whole line (Table II); an eviction of an owned line by ReqWB. */
+static void do_creq_mesi(spandex_tuhw_tm *t)
+{
+    const buf *q = &t->cq;
+    unsigned w;
+    mshr *e;
+    switch (q->type) {
+    case SPANDEX_TUHW_C_LD:
+        alloc(t, K_V, q->line, t->g.full);
+        load_out(&t->ro, 1, 0, 0, q->line, t->g.full, NULL);
+        return;
+    case SPANDEX_TUHW_C_ST:
+    case SPANDEX_TUHW_C_RMW:
+        e = alloc(t, K_OD, q->line, t->g.full);
+        e->st = q->mask;
+        if (q->type == SPANDEX_TUHW_C_RMW) {
+            e->fl = F_RMW;
+            e->op = q->op;
+            e->opd = q->data[cohkit_ilog2(q->mask)];
+        } else {
+            for (w = 0; w < t->g.words; w++)
+                if (q->mask >> w & 1)
+                    e->data[w] = q->data[w];
+        }
+        load_out(&t->ro, 5, 0, 0, q->line, t->g.full, NULL);
+        return;
+    case SPANDEX_TUHW_C_EVICT:
+        if (q->mask) {
+            e = alloc(t, K_WB, q->line, q->mask);
+            for (w = 0; w < t->g.words; w++)
+                if (q->mask >> w & 1)
+                    e->data[w] = q->data[w];
+            load_out(&t->ro, 6, 0, 0, q->line, q->mask, e->data);
+        }
+        load_out(&t->co, SPANDEX_TUHW_R_DONE, 0, 0, q->line, 0, NULL);
+        return;
+    default: load_out(&t->co, SPANDEX_TUHW_R_DONE, 0, 0, q->line, 0, NULL); return;
+    }
+}
+
 static void do_creq(spandex_tuhw_tm *t, const act *a)
 {
     const buf *q = &t->cq;
     unsigned w;
     wbl *b;
     mshr *e;
+    if (t->ms) {
+        do_creq_mesi(t);
+        return;
+    }
     switch (q->type) {
     case SPANDEX_TUHW_C_LD:
         alloc(t, K_V, q->line, q->mask);
@@ -839,12 +1160,21 @@ void spandex_tuhw_tm_step(spandex_tuhw_tm *t, const uint64_t *in)
 {
     act a;
     rdy r;
+    int gone[SPANDEX_TUHW_MSHR_MAX];
+    unsigned i;
     if (!in[0]) {
         spandex_tuhw_tm_reset(t);
         return;
     }
     a = choose(t);
     r = readies(t, &a);
+    /* MESI: a ReqWB answered frees its entry once no delayed or buffered
+     * forward names its line */
+    for (i = 0; i < t->c.mshr; i++) {
+        const mshr *e = &t->e[i];
+        gone[i] = t->ms && e->v && e->kind == K_WB && e->recv == e->mask && !held_back(t, e->line) &&
+                  !(t->fq.v && t->fq.line == e->line);
+    }
     if (t->ro.v && get(t, in, P(req_ready_i)))
         t->ro.v = 0;
     if (t->oo.v && get(t, in, P(out_ready_i)))
@@ -877,6 +1207,9 @@ void spandex_tuhw_tm_step(spandex_tuhw_tm *t, const uint64_t *in)
         t->rq.v = 0;
     if (a.kind == ACT_CREQ)
         t->cq.v = 0;
+    for (i = 0; i < t->c.mshr; i++)
+        if (gone[i])
+            memset(&t->e[i], 0, sizeof t->e[i]);
     if (r.cq && get(t, in, P(c_req_valid_i)))
         load_buf(t, in, &t->cq, P(c_req_type_i), P(c_req_line_i), P(c_req_mask_i), P(c_req_op_i),
                  P(c_req_data_i), -1);
@@ -895,7 +1228,8 @@ spandex_tuhw_tm *spandex_tuhw_tm_new(const spandex_tuhw_cfg *c)
     if (t == NULL)
         return NULL;
     t->c = *c;
-    t->dn = c->kind == SPANDEX_TU_DENOVO;
+    t->dn = c->kind != SPANDEX_TU_GPU;
+    t->ms = c->kind == SPANDEX_TU_MESI;
     spandex_tuhw_geom_of(c, &t->g);
     spandex_tuhw_ports_of(c, &t->p);
     return t;
@@ -910,7 +1244,8 @@ void spandex_tuhw_tm_reset(spandex_tuhw_tm *t)
     spandex_tuhw_ports p = t->p;
     memset(t, 0, sizeof *t);
     t->c = c;
-    t->dn = c.kind == SPANDEX_TU_DENOVO;
+    t->dn = c.kind != SPANDEX_TU_GPU;
+    t->ms = c.kind == SPANDEX_TU_MESI;
     t->g = g;
     t->p = p;
 }

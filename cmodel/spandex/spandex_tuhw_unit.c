@@ -28,7 +28,10 @@
  * no request on words the device owns, answers matched to forwards by
  * line, requestor and words with the data the cache gave, FILL and VALUE
  * data equal to the LLC's, no forward left unanswered; the summary counts
- * every request, answer, probe and race column.
+ * every request, answer, probe and race column. For the MESI kind (ms_*)
+ * the cache keeps whole lines in I, S or E/M and the same LLC also checks
+ * that no line is E/M in the cache while another device owns one of its
+ * words, and that owned words never get lost (the MESI bench's comment).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +140,17 @@ typedef struct {
     const char *bad_why; /* the first broken promise                      */
 } dn_state;
 
+/* MESI: the cache (per pool line I, S or O; its request open through the
+ * unit: 1 + the type, with op, mask and operands or store data) and the
+ * counts and checks of the MESI bench (drive_mesi). */
+typedef struct {
+    unsigned st[POOL], busy[POOL], op[POOL];
+    uint64_t mask[POOL], v[POOL][SPANDEX_LLC_WORDS_MAX];
+    uint64_t fills[3], lost_o, mode[4], resend, wb_stale, ninv_prb, bad_own, bad_lost;
+    uint64_t lost_since[POOL];
+    int bad_o[POOL];
+} ms_state;
+
 typedef struct {
     cohkit_unit_stim_base b;
     spandex_tuhw_cfg c;
@@ -170,7 +184,8 @@ typedef struct {
     long pend[4], blocking;
     uint64_t since, quiet;
     int err_seen;
-    dn_state dn; /* the DeNovo bench                                        */
+    dn_state dn; /* the DeNovo bench (its LLC and checks: the MESI bench's too) */
+    ms_state ms; /* the MESI bench                                          */
 } tx_stim;
 
 /* A trace record waits this many cycles to be accepted before the next
@@ -619,7 +634,8 @@ static void dn_fwd_add(tx_stim *s, unsigned type, uint64_t line, uint64_t mask, 
         return;
     if (type < 5 && (mask & d->own[li])) {
         d->race_o += (mask & dn_open(s, line, 3)) != 0;
-        if (mask & dn_open(s, line, 5)) {
+        /* (MESI: a ReqS may be answered as ownership: a pending line too) */
+        if (mask & (dn_open(s, line, 5) | (s->c.kind == SPANDEX_TU_MESI ? dn_open(s, line, 1) : 0))) {
             if (type == 2)
                 d->race_now++;
             else
@@ -889,6 +905,8 @@ static void drive_denovo(tx_stim *s, uint64_t cyc, uint64_t *in)
     in[s->p.off[P(c_rsp_ready_i)]] = pct(s) < s->b.bp.ready;
 }
 
+static void drive_mesi(tx_stim *s, uint64_t cyc, uint64_t *in);
+
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
     tx_stim *s = p;
@@ -903,6 +921,10 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
     }
     if (s->c.kind == SPANDEX_TU_DENOVO) {
         drive_denovo(s, cyc, in);
+        return;
+    }
+    if (s->c.kind == SPANDEX_TU_MESI) {
+        drive_mesi(s, cyc, in);
         return;
     }
     if ((cyc & 1023) == 0)
@@ -1154,7 +1176,7 @@ static void dn_on_rsp(tx_stim *s)
     unsigned i, w;
     int li = dn_li(s, s->r_line);
     s->nrsp[s->r_type < 10 ? s->r_type : 9]++;
-    if (li >= 0 && (s->r_type == 0 || s->r_type == 4 || s->r_type == 5))
+    if (li >= 0 && (s->r_type == 0 || s->r_type == 1 || s->r_type == 4 || s->r_type == 5))
         for (w = 0; w < s->g.words; w++)
             if (s->r_mask >> w & 1)
                 s->dn.rv[li][w] = s->r_v[w];
@@ -1215,6 +1237,24 @@ static void dn_on_req(tx_stim *s, const uint64_t *out, uint64_t cyc)
         dn_race(s, line, mask, cyc, 40);
 }
 
+/* MESI: 1 when v is word w of line li's pending result: the responses'
+ * data with the store or the atomic the cache waits for performed (a line
+ * an owner took words of, answered from its ReqWB before the cache took
+ * its answer). */
+static int ms_res_ok(const tx_stim *s, int li, unsigned w, uint64_t v)
+{
+    const ms_state *m = &s->ms;
+    unsigned b;
+    uint64_t res;
+    if (s->c.kind != SPANDEX_TU_MESI || li < 0 || !m->busy[li])
+        return 0;
+    b = m->busy[li] - 1;
+    res = b == SPANDEX_TUHW_C_LD || !(m->mask[li] >> w & 1) ? s->dn.rv[li][w]
+          : b == SPANDEX_TUHW_C_ST ? m->v[li][w]
+                                   : spandex_op_apply(m->op[li], s->dn.rv[li][w], m->v[li][w], s->g.word_bits);
+    return v == res;
+}
+
 /* DeNovo: an answer of the unit to a forward: the forward it belongs to
  * (line, kind, requestor, words not yet answered), the data a value the
  * cache gave away for it (dn_gave_ok). */
@@ -1227,7 +1267,20 @@ static void dn_on_out(tx_stim *s, const uint64_t *out, uint64_t cyc)
     dn_fwd *f = NULL;
     s->nout[type < 10 ? type : 9]++;
     spandex_ports_get_words(&s->p, out, P(out_data_o), v);
+    /* the first forward the answer fits; on a MESI unit, which may answer
+     * a later FwdReqV of a requestor from a write-back before an earlier
+     * one delayed, the first whose words left it names exactly */
     for (i = 0; i < d->nfw && mask; i++) {
+        dn_fwd *g = &d->fw[i];
+        int to_req = !llc && dst == g->req;
+        if (!g->sent || g->line != line)
+            continue;
+        if (s->c.kind == SPANDEX_TU_MESI && type == 0 && g->type == 0 && to_req && mask == g->a) {
+            f = g;
+            break;
+        }
+    }
+    for (i = 0; i < d->nfw && mask && f == NULL; i++) {
         dn_fwd *g = &d->fw[i];
         int to_req = !llc && dst == g->req, in_a = !(mask & ~g->a);
         if (!g->sent || g->line != line)
@@ -1252,7 +1305,7 @@ static void dn_on_out(tx_stim *s, const uint64_t *out, uint64_t cyc)
     li = dn_li(s, line);
     if (type == 0 || type == 1 || type == 5 || type == 7)
         for (w = 0; w < s->g.words; w++)
-            if ((mask >> w & 1) && !dn_gave_ok(s, f, li, w, v[w]))
+            if ((mask >> w & 1) && !dn_gave_ok(s, f, li, w, v[w]) && !ms_res_ok(s, li, w, v[w]))
                 dn_bad(s, cyc, &d->bad_data, "forward answered with data the cache did not give");
     if (!f->a && !f->r) {
         memmove(f, f + 1, (size_t)(&d->fw[d->nfw] - (f + 1)) * sizeof *f);
@@ -1338,6 +1391,497 @@ static void summary_denovo(const tx_stim *s, FILE *f, const char *lead)
     fprintf(f, "\n");
 }
 
+
+/* -------------------------------------------------- MESI: the bench -- */
+/* The MESI bench's cache keeps per pool line I, S or O (E/M) with the
+ * line's data and obeys the MESI cache-side contract (docs/spandex.md, "The
+ * MESI kind"): one request a line through the unit, LD of an I line, ST
+ * and RMW (one word) of an I or S line, loads, stores and atomics on an O
+ * line in the cache itself, EVICT of an O line with its data or of an S
+ * line with no words, every probe answered once (the whole line when it
+ * holds it in O; then, with down, S when the probe keeps the whole line
+ * readable, else I; not down and keeping nothing, an S line goes to I).
+ * Its LLC tracks which words this device owns: a ReqO+data, or a ReqS it
+ * answers as ownership (option 3), makes it the owner when processed; a
+ * downgrade moves the words away when the LLC sends it; a processed ReqWB
+ * clears them. ReqS is answered by RspS (option 1), RspO+data (option 3)
+ * or RspV and Nack (option 2; mostly in the nack stream). The checks
+ * besides the DeNovo bench's (answers matched to forwards, their data
+ * what the cache gave, forwards answered, no request on words owned):
+ * the cache never holds a line in O while the LLC has another owner for
+ * one of its words outside a downgrade in flight, and every word the LLC
+ * counts as this device's is, within MS_LOST cycles, in the cache's O line,
+ * an open request or a downgrade in flight (a downgrade ends with the line
+ * written back or answered). */
+#define MS_LOST 3000
+enum { MS_I = 0, MS_S = 1, MS_O = 2 };
+
+static uint64_t ms_fwd_busy_all(const tx_stim *s, uint64_t line)
+{
+    uint64_t m = 0;
+    unsigned i;
+    for (i = 0; i < s->dn.nfw; i++)
+        if (s->dn.fw[i].line == line && s->dn.fw[i].type >= 1 && s->dn.fw[i].type <= 4)
+            m |= s->dn.fw[i].mask;
+    return m;
+}
+
+/* The LLC processes the requests due. */
+static void ms_process(tx_stim *s, uint64_t cyc, int quiet)
+{
+    dn_state *d = &s->dn;
+    unsigned i = 0;
+    while (i < d->npr) {
+        dn_proc p = d->pr[i];
+        int li = dn_li(s, p.line);
+        uint64_t left = p.mask;
+        unsigned mode;
+        if (p.due > cyc) {
+            i++;
+            continue;
+        }
+        d->pr[i] = d->pr[--d->npr];
+        switch (p.type) {
+        case 1: /* ReqS: option 1, 3 or 2, one decision a request */
+            mode = s->b.kind == KIND_NACK ? (pct(s) < 85 ? 2 : 1) : pct(s) < 40 ? 1 : pct(s) < 75 ? 3 : 2;
+            s->ms.mode[mode]++;
+            if (mode == 3) {
+                d->own[li] |= p.mask;
+                if (!quiet)
+                    dn_race(s, p.line, p.mask, cyc, 40);
+            }
+            while (left) {
+                uint64_t part = pct(s) < 50 ? left : some_words(s, left);
+                unsigned t = mode == 1 ? 1 : mode == 3 ? 5 : pct(s) < (s->b.kind == KIND_NACK ? 80u : 20u) ? 9 : 0;
+                add_pend(s, t, p.line, part, cyc + 1 + rnd(s) % (pct(s) < 10 ? 60 : 12));
+                left &= ~part;
+            }
+            break;
+        case 5: /* ReqO+data */
+            d->own[li] |= p.mask;
+            if (!quiet)
+                dn_race(s, p.line, p.mask, cyc, 50);
+            dn_answer(s, 5, p.line, p.mask, cyc);
+            break;
+        case 6:
+            d->own[li] &= ~p.mask;
+            dn_answer(s, 6, p.line, p.mask, cyc);
+            break;
+        default: /* ReqWT+data(rd), the replacement */
+            dn_answer(s, p.type, p.line, p.mask, cyc);
+            break;
+        }
+    }
+}
+
+/* The cache's next operation: through the unit, or on an O line itself. */
+static void ms_make_creq(tx_stim *s)
+{
+    static const unsigned mixed[] = {0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 4, 5, 5};
+    static const unsigned stores[] = {1, 1, 1, 1, 1, 0, 2, 2, 4, 5};
+    static const unsigned nack[] = {0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 5, 5, 5}; /* reads, lines leaving */
+    dn_state *d = &s->dn;
+    ms_state *m = &s->ms;
+    unsigned k = s->b.kind == KIND_STORES ? stores[rnd(s) % 10]
+                 : s->b.kind == KIND_NACK ? nack[rnd(s) % 14]
+                                          : mixed[rnd(s) % 13];
+    unsigned li = (unsigned)(rnd(s) % (s->b.kind == KIND_STORES ? 3 : POOL)), op = (unsigned)(rnd(s) % 8), w;
+    int blocked = d->pdat && d->prb_line == s->pool[li]; /* its probe answer presented */
+    uint64_t mask = 0;
+    for (w = 0; w < s->g.words; w++)
+        s->c_v[w] = value(s);
+    if (m->busy[li] && k <= SPANDEX_TUHW_C_RMW && m->st[li] != MS_O)
+        return;
+    switch (k) {
+    case SPANDEX_TUHW_C_LD:
+        if (m->st[li] != MS_I)
+            return;
+        mask = s->g.full;
+        break;
+    case SPANDEX_TUHW_C_ST:
+        mask = pct(s) < 70 ? 1ull << (rnd(s) % s->g.words) : some_words(s, s->g.full);
+        if (m->st[li] == MS_O) {
+            for (w = 0; w < s->g.words && !blocked; w++)
+                if (mask >> w & 1)
+                    d->cd[li][w] = s->c_v[w];
+            d->nlocal += !blocked;
+            return;
+        }
+        break;
+    case SPANDEX_TUHW_C_RMW:
+        mask = 1ull << (rnd(s) % s->g.words);
+        if (m->st[li] == MS_O) {
+            w = cohkit_ilog2(mask);
+            if (!blocked) {
+                d->cd[li][w] = spandex_op_apply(op, d->cd[li][w], s->c_v[w], s->g.word_bits);
+                d->nlocal++;
+            }
+            return;
+        }
+        break;
+    case SPANDEX_TUHW_C_EVICT:
+        if (m->st[li] == MS_I || m->busy[li] || blocked)
+            return;
+        mask = m->st[li] == MS_O ? s->g.full : 0;
+        memcpy(s->c_v, d->cd[li], sizeof s->c_v);
+        d->ev_raced = 0;
+        break;
+    default: break;
+    }
+    s->c_type = k;
+    s->c_line = s->pool[li];
+    s->c_mask = mask;
+    s->c_op = op;
+    s->have_c = 1;
+}
+
+/* The cache request the unit took. */
+static void ms_accept(tx_stim *s, uint64_t cyc)
+{
+    dn_state *d = &s->dn;
+    ms_state *m = &s->ms;
+    int li = dn_li(s, s->c_line);
+    s->ncreq[s->c_type]++;
+    if (s->c_type <= SPANDEX_TUHW_C_RMW) {
+        if (m->busy[li])
+            dn_bad(s, cyc, &d->bad_crsp, "a second cache request on a line");
+        m->busy[li] = 1 + s->c_type;
+        m->op[li] = s->c_op;
+        m->mask[li] = s->c_mask;
+        memcpy(m->v[li], s->c_v, sizeof m->v[li]);
+        return;
+    }
+    if (d->nsync == DN_SYNC_MAX) {
+        dn_bad(s, cyc, &d->bad_crsp, "too many syncs");
+        return;
+    }
+    d->sync[d->nsync++] = s->c_type;
+    if (s->c_type == SPANDEX_TUHW_C_EVICT) { /* the line leaves the cache */
+        dn_gave(s, li, s->c_mask, s->c_v);
+        m->st[li] = MS_I;
+    }
+}
+
+/* An answer the cache took: the line installed as it says. */
+static void ms_crsp(tx_stim *s, const uint64_t *out, uint64_t cyc)
+{
+    dn_state *d = &s->dn;
+    ms_state *m = &s->ms;
+    unsigned type = (unsigned)pv(s, out, P(c_rsp_type_o)), w, b;
+    uint64_t line = pv(s, out, P(c_rsp_line_o)), mask = pv(s, out, P(c_rsp_mask_o));
+    uint64_t own = pv(s, out, P(c_rsp_own_o)), v[SPANDEX_LLC_WORDS_MAX], want;
+    int li = dn_li(s, line);
+    spandex_ports_get_words(&s->p, out, P(c_rsp_data_o), v);
+    if (type < 3)
+        s->ncrsp[type]++;
+    if (type == SPANDEX_TUHW_R_DONE) {
+        if (d->nsync == 0) {
+            dn_bad(s, cyc, &d->bad_crsp, "DONE nothing waits for");
+            return;
+        }
+        memmove(&d->sync[0], &d->sync[1], (d->nsync - 1) * sizeof d->sync[0]);
+        d->nsync--;
+        return;
+    }
+    if (li < 0 || !m->busy[li] || type > 1 || (own && own != s->g.full)) {
+        dn_bad(s, cyc, &d->bad_crsp, "an answer no cache request waits for, or a partial own");
+        return;
+    }
+    b = m->busy[li] - 1;
+    m->busy[li] = 0;
+    if (b == SPANDEX_TUHW_C_LD) {
+        if (mask != s->g.full) {
+            dn_bad(s, cyc, &d->bad_crsp, "a read answered with part of the line");
+            return;
+        }
+        for (w = 0; w < s->g.words; w++)
+            if (v[w] != d->rv[li][w])
+                dn_bad(s, cyc, &d->bad_data, "FILL or VALUE data not the responses'");
+        memcpy(d->cd[li], v, sizeof d->cd[li]);
+        m->st[li] = type == SPANDEX_TUHW_R_VALUE ? MS_I : own ? MS_O : MS_S;
+        if (type == SPANDEX_TUHW_R_VALUE) /* owned with words taken: the rest leaves by ReqWB */
+            dn_gave(s, li, s->g.full, v);
+        m->fills[m->st[li]]++;
+        return;
+    }
+    /* a store or an atomic: the line with the store, or the old values */
+    for (w = 0; w < s->g.words; w++) {
+        want = d->rv[li][w];
+        if (b == SPANDEX_TUHW_C_ST && (m->mask[li] >> w & 1))
+            want = m->v[li][w];
+        if (v[w] != want && (type == SPANDEX_TUHW_R_FILL || (mask >> w & 1)))
+            dn_bad(s, cyc, &d->bad_data, "a store's or an atomic's answer not the responses' data");
+        d->cd[li][w] = want;
+        if (b == SPANDEX_TUHW_C_RMW && (m->mask[li] >> w & 1))
+            d->cd[li][w] = spandex_op_apply(m->op[li], d->rv[li][w], m->v[li][w], s->g.word_bits);
+    }
+    if ((type == SPANDEX_TUHW_R_FILL) != (b == SPANDEX_TUHW_C_ST && own) ||
+        (type == SPANDEX_TUHW_R_VALUE && mask != m->mask[li])) {
+        dn_bad(s, cyc, &d->bad_crsp, "a store's or an atomic's answer of a wrong kind");
+        return;
+    }
+    m->st[li] = own ? MS_O : MS_I;
+    if (!own) { /* an owner took words meanwhile: the rest leaves by ReqWB */
+        m->lost_o++;
+        dn_gave(s, li, s->g.full, d->cd[li]);
+    }
+}
+
+/* The probe answer the unit took. */
+static void ms_pdat_done(tx_stim *s)
+{
+    dn_state *d = &s->dn;
+    ms_state *m = &s->ms;
+    int li = dn_li(s, d->prb_line);
+    d->nprb++;
+    d->prb = d->pdat = 0;
+    if (li < 0)
+        return;
+    dn_gave(s, li, d->pd_mask, d->pd_v);
+    if (d->prb_down) {
+        d->nprb_down++;
+        if (m->st[li] == MS_O)
+            m->st[li] = d->prb_mask == s->g.full ? MS_S : MS_I;
+    } else if (d->prb_mask == 0) {
+        m->ninv_prb++;
+        if (m->st[li] == MS_S)
+            m->st[li] = MS_I;
+    }
+}
+
+/* A request of the unit: ReqS and ReqO+data of whole lines the device
+ * owns no word of, ReqWT+data(rd) replacing words of an open ReqS, ReqWB
+ * of words it owns with the data the cache gave. */
+static void ms_on_req(tx_stim *s, const uint64_t *out, uint64_t cyc)
+{
+    dn_state *d = &s->dn;
+    ms_state *m = &s->ms;
+    unsigned i, w, type = (unsigned)pv(s, out, P(req_type_o)), op = (unsigned)pv(s, out, P(req_op_o));
+    uint64_t line = pv(s, out, P(req_line_o)), mask = pv(s, out, P(req_mask_o)), v[SPANDEX_LLC_WORDS_MAX];
+    int li = dn_li(s, line);
+    dn_proc *p;
+    s->nreq[type & 7]++;
+    spandex_ports_get_words(&s->p, out, P(req_data_o), v);
+    for (i = 0; i < s->nop; i++)
+        if (s->op[i].line == line && (s->op[i].mask & mask))
+            dn_bad(s, cyc, &d->bad_req, "a second open request on a word");
+    if (li < 0 || !mask || s->nop == OPEN_MAX || d->npr == DN_PROC_MAX ||
+        (type != 1 && type != 4 && type != 5 && type != 6)) {
+        dn_bad(s, cyc, &d->bad_req, "a request of a wrong type, line or mask");
+        return;
+    }
+    if ((type == 1 || type == 5) && (mask != s->g.full || (d->own[li] & mask)))
+        dn_bad(s, cyc, &d->bad_req, "ReqS or ReqO+data not of a whole line, or of words this device owns");
+    if ((type == 1 && m->busy[li] - 1 != SPANDEX_TUHW_C_LD) ||
+        (type == 5 && m->busy[li] - 1 != SPANDEX_TUHW_C_ST && m->busy[li] - 1 != SPANDEX_TUHW_C_RMW))
+        dn_bad(s, cyc, &d->bad_req, "a request no cache request asked for");
+    if (type == 1 && mask != s->g.full)
+        m->resend++;
+    if (type == 4) {
+        d->nrepl++;
+        if (m->busy[li] - 1 != SPANDEX_TUHW_C_LD || op != 0)
+            dn_bad(s, cyc, &d->bad_req, "a replacement no read waits for, or not rd");
+    }
+    if (type == 6) {
+        if (mask & ~d->own[li] & ~ms_fwd_busy_all(s, line))
+            m->wb_stale++;
+        for (w = 0; w < s->g.words; w++) {
+            /* what the cache gave, or the pending result (ms_res_ok) */
+            if ((mask >> w & 1) && v[w] != d->exp[li][w] && !ms_res_ok(s, li, w, v[w]))
+                dn_bad(s, cyc, &d->bad_data, "ReqWB data not what the cache gave");
+        }
+    }
+    s->op[s->nop].type = type;
+    s->op[s->nop].line = line;
+    s->op[s->nop++].mask = mask;
+    p = &d->pr[d->npr++];
+    p->type = type;
+    p->line = line;
+    p->mask = mask;
+    p->due = cyc + 1 + rnd(s) % (pct(s) < 10 ? 40 : 8);
+    if (type == 6 && !(s->b.kind == KIND_ERRORS && cyc + QUIET_BEFORE >= s->inj_next))
+        dn_race(s, line, mask, cyc, 40);
+}
+
+/* The ownership checks, every cycle. */
+static void ms_check(tx_stim *s, uint64_t cyc)
+{
+    dn_state *d = &s->dn;
+    ms_state *m = &s->ms;
+    unsigned li, i;
+    for (li = 0; li < POOL; li++) {
+        uint64_t line = s->pool[li], fl = ms_fwd_busy_all(s, line), covered = fl;
+        if (m->st[li] == MS_O && (s->g.full & ~d->own[li] & ~fl) && !m->bad_o[li]) {
+            m->bad_o[li] = 1;
+            dn_bad(s, cyc, &m->bad_own, "the cache holds a line in O the LLC gives another owner");
+        } else if (m->st[li] != MS_O) {
+            m->bad_o[li] = 0;
+        }
+        if (m->st[li] == MS_O || (s->have_c && s->c_type == SPANDEX_TUHW_C_EVICT && s->c_line == line))
+            covered |= s->g.full;
+        for (i = 0; i < s->nop; i++)
+            if (s->op[i].line == line)
+                covered |= s->op[i].type == 6 ? s->op[i].mask : s->g.full;
+        if (m->busy[li])
+            covered |= s->g.full;
+        for (i = 0; i < d->npr; i++)
+            if (d->pr[i].line == line)
+                covered |= s->g.full;
+        if (d->own[li] & ~covered) {
+            if (!m->lost_since[li])
+                m->lost_since[li] = cyc;
+            else if (cyc - m->lost_since[li] > MS_LOST) {
+                m->lost_since[li] = 0;
+                dn_bad(s, cyc, &m->bad_lost, "owned words neither in the cache, written back nor answered");
+            }
+        } else {
+            m->lost_since[li] = 0;
+        }
+    }
+}
+
+static void drive_mesi(tx_stim *s, uint64_t cyc, uint64_t *in)
+{
+    dn_state *d = &s->dn;
+    ms_state *m = &s->ms;
+    int quiet, k;
+    if ((cyc & 1023) == 0) {
+        cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
+        dn_stalls(s, cyc);
+    }
+    quiet = s->b.kind == KIND_ERRORS && cyc + QUIET_BEFORE >= s->inj_next;
+    ms_process(s, cyc, quiet);
+    if (!s->have_c && !quiet && pct(s) < s->b.bp.valid)
+        ms_make_creq(s);
+    if (s->have_c) {
+        put_creq(s, in);
+        if (s->c_type == SPANDEX_TUHW_C_EVICT && s->c_mask && !d->ev_raced && !quiet) {
+            d->ev_raced = 1;
+            dn_race(s, s->c_line, s->c_mask, cyc, 30);
+        }
+    }
+    inject(s, cyc);
+    if (!s->have_r && pct(s) < 70)
+        s->have_r = dn_take_pend(s, cyc);
+    if (s->have_r)
+        put_rsp(s, in);
+    if (!quiet && d->nfw + 1 < DN_FWD_MAX && pct(s) < 4)
+        dn_make_fwd(s, cyc);
+    if (!s->have_f && (k = dn_first_unsent(s)) >= 0 && pct(s) < 70) {
+        s->f_type = d->fw[k].type;
+        s->f_req = d->fw[k].req;
+        s->f_line = d->fw[k].line;
+        s->f_mask = d->fw[k].mask;
+        s->have_f = 1;
+    }
+    if (s->have_f)
+        put_fwd(s, in);
+    in[s->p.off[P(c_prb_ready_i)]] = !d->prb && pct(s) < s->b.bp.ready;
+    if (d->prb && !d->pdat && cyc >= d->prb_due && pct(s) < s->b.bp.valid) {
+        int li = dn_li(s, d->prb_line);
+        int ev = s->have_c && s->c_type == SPANDEX_TUHW_C_EVICT && s->c_line == d->prb_line && s->c_mask;
+        d->pdat = 1;
+        d->pd_mask = li >= 0 && (m->st[li] == MS_O || ev) ? s->g.full : 0;
+        memset(d->pd_v, 0, sizeof d->pd_v);
+        if (d->pd_mask)
+            memcpy(d->pd_v, d->cd[li], sizeof d->pd_v);
+    }
+    if (d->pdat) {
+        in[s->p.off[P(c_pdat_valid_i)]] = 1;
+        in[s->p.off[P(c_pdat_mask_i)]] = d->pd_mask;
+        spandex_ports_put_words(&s->p, in, P(c_pdat_data_i), d->pd_v, d->pd_mask);
+    }
+    in[s->p.off[P(req_ready_i)]] = pct(s) < s->b.bp.ready;
+    in[s->p.off[P(out_ready_i)]] = pct(s) < s->b.bp.ready;
+    in[s->p.off[P(c_rsp_ready_i)]] = pct(s) < s->b.bp.ready;
+}
+
+static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uint64_t *out)
+{
+    dn_state *d = &s->dn;
+    int k;
+    if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
+        s->have_c = 0;
+        ms_accept(s, cyc);
+    }
+    if ((pv(s, out, P(c_rsp_valid_o)) & 1) && (pv(s, in, P(c_rsp_ready_i)) & 1))
+        ms_crsp(s, out, cyc);
+    if (d->pdat && (pv(s, out, P(c_pdat_ready_o)) & 1))
+        ms_pdat_done(s);
+    if ((pv(s, out, P(c_prb_valid_o)) & 1) && (pv(s, in, P(c_prb_ready_i)) & 1)) {
+        d->prb = 1;
+        d->prb_line = pv(s, out, P(c_prb_line_o));
+        d->prb_mask = pv(s, out, P(c_prb_mask_o));
+        d->prb_down = (unsigned)(pv(s, out, P(c_prb_down_o)) & 1);
+        d->prb_due = cyc + 1 + rnd(s) % 4;
+    }
+    if (s->have_r && (pv(s, out, P(rsp_ready_o)) & 1) && s->r_bad) {
+        s->have_r = s->r_bad = 0;
+    } else if (s->have_r && (pv(s, out, P(rsp_ready_o)) & 1)) {
+        s->have_r = 0;
+        dn_on_rsp(s);
+    }
+    if (s->have_f && (pv(s, out, P(fwd_ready_o)) & 1) && s->f_bad) {
+        s->have_f = s->f_bad = 0;
+    } else if (s->have_f && (pv(s, out, P(fwd_ready_o)) & 1) && (k = dn_first_unsent(s)) >= 0) {
+        s->have_f = 0;
+        s->nfwd++;
+        d->fw[k].sent = 1;
+    }
+    if ((pv(s, out, P(req_valid_o)) & 1) && (pv(s, in, P(req_ready_i)) & 1))
+        ms_on_req(s, out, cyc);
+    if ((pv(s, out, P(out_valid_o)) & 1) && (pv(s, in, P(out_ready_i)) & 1))
+        dn_on_out(s, out, cyc);
+    if ((pv(s, out, P(err_o)) & 1) && s->err_cycles++ == 0)
+        s->err_first = cyc;
+    ms_check(s, cyc);
+}
+
+static void summary_mesi(const tx_stim *s, FILE *f, const char *lead)
+{
+    const dn_state *d = &s->dn;
+    const ms_state *m = &s->ms;
+    fprintf(f, "%scache local ST/RMW %llu  installed by reads S %llu O %llu used once %llu  stores and "
+               "atomics whose line an owner took %llu\n",
+            lead, (unsigned long long)d->nlocal, (unsigned long long)m->fills[MS_S],
+            (unsigned long long)m->fills[MS_O], (unsigned long long)m->fills[MS_I], (unsigned long long)m->lost_o);
+    fprintf(f,
+            "%sresponses RspS %llu RspO+data %llu RspV %llu Nack %llu RspWT+data %llu RspWB %llu  ReqS answered "
+            "as option 1 %llu, 3 %llu, 2 %llu\n",
+            lead, (unsigned long long)s->nrsp[1], (unsigned long long)s->nrsp[5], (unsigned long long)s->nrsp[0],
+            (unsigned long long)s->nrsp[9], (unsigned long long)s->nrsp[4], (unsigned long long)s->nrsp[6],
+            (unsigned long long)m->mode[1], (unsigned long long)m->mode[3], (unsigned long long)m->mode[2]);
+    fprintf(f,
+            "%sanswers RspO %llu RspV %llu Nack %llu RspS %llu RspO+data %llu RspRvkO %llu Ack %llu  requests "
+            "ReqS %llu (retries %llu) ReqO+data %llu ReqWB %llu (of words moved %llu) ReqWT+data %llu\n",
+            lead, (unsigned long long)s->nout[3], (unsigned long long)s->nout[0], (unsigned long long)s->nout[9],
+            (unsigned long long)s->nout[1], (unsigned long long)s->nout[5], (unsigned long long)s->nout[7],
+            (unsigned long long)s->nout[8], (unsigned long long)s->nreq[1], (unsigned long long)m->resend,
+            (unsigned long long)s->nreq[5], (unsigned long long)s->nreq[6], (unsigned long long)m->wb_stale,
+            (unsigned long long)s->nreq[4]);
+    fprintf(f,
+            "%sforwards %llu: FwdReqV %llu (stray %llu) FwdReqS %llu FwdReqO %llu FwdReqO+data %llu RvkO %llu "
+            "Inv %llu\n",
+            lead, (unsigned long long)s->nfwd, (unsigned long long)d->nfwt[0], (unsigned long long)d->nstray,
+            (unsigned long long)d->nfwt[1], (unsigned long long)d->nfwt[2], (unsigned long long)d->nfwt[3],
+            (unsigned long long)d->nfwt[4], (unsigned long long)d->nfwt[5]);
+    fprintf(f,
+            "%sraces: downgrades of a pending ReqO+data or ReqS line %llu delayed and %llu FwdReqO at once, of "
+            "ReqWB words %llu, of an EVICT presented %llu  probes %llu (down %llu, Inv %llu)\n",
+            lead, (unsigned long long)d->race_od, (unsigned long long)d->race_now, (unsigned long long)d->race_wb,
+            (unsigned long long)d->race_ev, (unsigned long long)d->nprb, (unsigned long long)d->nprb_down,
+            (unsigned long long)m->ninv_prb);
+    fprintf(f,
+            "%sbroken promises %llu (requests %llu, cache answers %llu, forward answers %llu, data %llu, "
+            "forwards unanswered %llu, O beside another owner %llu, ownership lost %llu)",
+            lead, (unsigned long long)s->bad, (unsigned long long)d->bad_req, (unsigned long long)d->bad_crsp,
+            (unsigned long long)d->bad_out, (unsigned long long)d->bad_data, (unsigned long long)d->nstall,
+            (unsigned long long)m->bad_own, (unsigned long long)m->bad_lost);
+    if (s->bad)
+        fprintf(f, ", the first in cycle %llu: %s", (unsigned long long)d->bad_cyc, d->bad_why);
+    fprintf(f, "\n");
+}
+
 static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64_t *out)
 {
     tx_stim *s = p;
@@ -1347,6 +1891,10 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
     }
     if (s->c.kind == SPANDEX_TU_DENOVO) {
         observe_denovo(s, cyc, in, out);
+        return;
+    }
+    if (s->c.kind == SPANDEX_TU_MESI) {
+        observe_mesi(s, cyc, in, out);
         return;
     }
     if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
@@ -1428,6 +1976,8 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
     fprintf(f, "\n");
     if (s->c.kind == SPANDEX_TU_DENOVO)
         summary_denovo(s, f, lead);
+    else if (s->c.kind == SPANDEX_TU_MESI)
+        summary_mesi(s, f, lead);
     else
         summary_gpu(s, f, lead);
     fprintf(f, "%sprotocol errors (err_o cycles) %llu\n", lead, (unsigned long long)s->err_cycles);
@@ -1500,7 +2050,7 @@ static const cohkit_unit_flag flags[] = {{NULL, NULL, NULL}};
 const cohkit_unit_desc spandex_tuhw_unit = {
     .name = "spandex-tu",
     .family = "spandex",
-    .title = "Spandex translation unit, GPU coherence and DeNovo: Table II requests, the response "
+    .title = "Spandex translation unit, GPU coherence, DeNovo and MESI: Table II requests, the response "
              "collector, Nack retry and replacement, Table IV answers (Alsop et al., III-A, III-C, III-D; spec 4)",
     .model_ref = "cmodel/spandex/spandex_tuhw_tm.c spandex_tuhw_tm_eval() / _step() (timing)",
     .cfg_size = sizeof(spandex_tuhw_cfg),

@@ -12,9 +12,10 @@
  * the buffered cache request. Every choice is a function of the registers,
  * so no ready depends on an input of the same cycle. The module body is
  * fixed text over localparams (M, B, W, WB, LB, DB, MI, BI, KB, NACK_LIMIT;
- * DeNovo: D, DI, ODATA); a line tagged "@G " is GPU coherence's alone, one
- * tagged "@D " DeNovo's (the probe, the delayed requests, ReqO, ReqO+data,
- * ReqWB), untagged lines are both kinds'.
+ * DeNovo and MESI: D, DI, ODATA); a line's tag names the kinds it belongs
+ * to: G GPU coherence, D DeNovo and MESI (the probe, the delayed requests,
+ * ReqO+data, ReqWB), N DeNovo alone, M MESI alone ("@GN " GPU coherence
+ * and DeNovo: the write buffer); untagged lines are every kind's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +67,12 @@ static const char *const body[] = {
     "logic [M*LB-1:0] e_line_q, e_line_d;",
     "logic [M*W-1:0] e_mask_q, e_mask_d, e_recv_q, e_recv_d, e_rtr_q, e_rtr_d, e_rpw_q, e_rpw_d;",
     "@D logic [M*W-1:0] e_dn_q, e_dn_d;",
+    "@M // MESI: the store's words (an atomic's word), the atomic's op and operand, flags",
+    "@M // (bit 0 a word came not by RspS, 1 not by RspO+data, 2 an Inv came, 3 an atomic)",
+    "@M logic [M*W-1:0] e_st_q, e_st_d;",
+    "@M logic [3*M-1:0] e_op_q, e_op_d;",
+    "@M logic [4*M-1:0] e_fl_q, e_fl_d;",
+    "@M logic [M*WB-1:0] e_opd_q, e_opd_d;",
     "logic [M*W*WB-1:0] e_data_q, e_data_d;",
     "// write buffer: a ring of lines, oldest at wh, next free at wt",
     "logic [B-1:0] b_v_q, b_v_d;",
@@ -83,28 +90,52 @@ static const char *const body[] = {
     "logic err_q, err_d;",
     "",
     "// ---------------------------------------------------------------- lookups",
+    "@M // an atomic's op (spec 7: rd, swp, add, and, or, xor, min, max; unsigned)",
+    "@M function automatic [WB-1:0] op_apply(input [2:0] op, input [WB-1:0] old, input [WB-1:0] v);",
+    "@M   case (op)",
+    "@M     3'd1: op_apply = v;",
+    "@M     3'd2: op_apply = old + v;",
+    "@M     3'd3: op_apply = old & v;",
+    "@M     3'd4: op_apply = old | v;",
+    "@M     3'd5: op_apply = old ^ v;",
+    "@M     3'd6: op_apply = old < v ? old : v;",
+    "@M     3'd7: op_apply = old > v ? old : v;",
+    "@M     default: op_apply = old;",
+    "@M   endcase",
+    "@M endfunction",
     "integer i, w;",
     "logic free_any, cq_hit, writes_open, m_any, f_hit, s_any, h_v, wb_full;",
-    "@G logic cq_open;",
+    "@GM logic cq_open;",
     "logic [MI-1:0] free_idx, m_idx, s_idx;",
     "logic [BI-1:0] cq_hit_idx, f_idx;",
     "logic [W-1:0] cq_busy, h_busy, h_mask, e_out, m_mask, m_recv, s_rtr;",
     "logic [LB-1:0] h_line, m_line, s_line;",
     "logic [W*WB-1:0] m_data, m_merged, fill_data;",
+    "@M logic [W*WB-1:0] m_res;",
     "@G logic [W*WB-1:0] h_data;",
     "logic [KB-1:0] m_kind;",
     "logic [3:0] s_nk;",
     "logic m_ok;",
+    "@M logic [W-1:0] m_st, s_mask;",
+    "@M logic [2:0] m_op;",
+    "@M logic [3:0] m_fl;",
+    "@M logic [WB-1:0] m_opd;",
+    "@M logic [KB-1:0] s_kind;",
+    "@M logic [W*WB-1:0] s_data;",
     "@D logic [W-1:0] m_rpw, m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask, h_fw, c_fw;",
     "@D logic [W*WB-1:0] f_wbdata;",
     "@D logic [LB-1:0] d_line;",
     "@D logic [2:0] d_type;",
     "@D logic [DB-1:0] d_req;",
     "@D logic d_v, df_full;",
+    "@M logic r_back, free_two, free_cq;",
+    "@M logic [W-1:0] d_wbm;",
+    "@M logic [M-1:0] e_back;",
     "always @* begin",
     "  free_any = 1'b0; free_idx = '0;",
+    "@M  free_two = 1'b0;",
     "  cq_hit = 1'b0; cq_hit_idx = '0; cq_busy = '0;",
-    "@G  cq_open = 1'b0;",
+    "@GM  cq_open = 1'b0;",
     "  writes_open = 1'b0; m_any = 1'b0; m_idx = '0; s_any = 1'b0; s_idx = '0;",
     "  e_out = '0; m_ok = 1'b0;",
     "  h_v = 1'b0; h_line = '0; h_mask = '0;",
@@ -138,12 +169,22 @@ static const char *const body[] = {
     "@D  end",
     "@D  if (fq_v_q && fq_line_q == h_line) h_fw = h_fw | fq_mask_q;",
     "@D  if (fq_v_q && fq_line_q == cq_line_q) c_fw = c_fw | fq_mask_q;",
+    "@M  // MESI: a line waits behind its delayed requests (all its words); the delayed",
+    "@M  // requests of the response's line keep its ReqWB entry after the RspWB",
+    "@M  if (f_back != '0) f_back = '1;",
+    "@M  r_back = 1'b0; e_back = '0;",
+    "@M  for (i = 0; i < D; i = i + 1)",
+    "@M    if (df_v_q[i] && df_line_q[i*LB +: LB] == rq_line_q) r_back = 1'b1;",
+    "@M  for (i = 0; i < M; i = i + 1)",
+    "@M    for (w = 0; w < D; w = w + 1)",
+    "@M      if (df_v_q[w] && df_line_q[w*LB +: LB] == e_line_q[i*LB +: LB]) e_back[i] = 1'b1;",
     "  for (i = M - 1; i >= 0; i = i - 1) begin",
     "    if (!e_v_q[i]) begin",
+    "@M      free_two = free_two || free_any;",
     "      free_any = 1'b1; free_idx = i[MI-1:0];",
     "    end",
     "    if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin",
-    "@G      cq_open = 1'b1;",
+    "@GM      cq_open = 1'b1;",
     "@G      cq_busy = cq_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
     "@D      cq_busy = cq_busy | e_mask_q[i*W +: W]; // an entry's words stay busy until it completes",
     "    end",
@@ -158,13 +199,18 @@ static const char *const body[] = {
     "@G      4'd4: m_ok = e_kind_q[KB*i +: KB] == K_WTD ||",
     "@G                   (e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);",
     "@G      4'd2, 4'd3: m_ok = e_kind_q[KB*i +: KB] == K_WT;",
-    "@D      4'd4: m_ok = e_kind_q[KB*i +: KB] == K_WTD ||",
-    "@D                   (!ODATA && e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);",
-    "@D      4'd5: m_ok = e_kind_q[KB*i +: KB] == K_OD ||",
-    "@D                   (ODATA && e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);",
-    "@D      4'd2: m_ok = e_kind_q[KB*i +: KB] == K_WT;",
-    "@D      4'd3: m_ok = e_kind_q[KB*i +: KB] == K_WT || e_kind_q[KB*i +: KB] == K_O;",
-    "@D      4'd6: m_ok = e_kind_q[KB*i +: KB] == K_WB && rq_mask_q == e_mask_q[i*W +: W];",
+    "@N      4'd4: m_ok = e_kind_q[KB*i +: KB] == K_WTD ||",
+    "@N                   (!ODATA && e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);",
+    "@N      4'd5: m_ok = e_kind_q[KB*i +: KB] == K_OD ||",
+    "@N                   (ODATA && e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0);",
+    "@N      4'd2: m_ok = e_kind_q[KB*i +: KB] == K_WT;",
+    "@N      4'd3: m_ok = e_kind_q[KB*i +: KB] == K_WT || e_kind_q[KB*i +: KB] == K_O;",
+    "@N      4'd6: m_ok = e_kind_q[KB*i +: KB] == K_WB && rq_mask_q == e_mask_q[i*W +: W];",
+    "@M      4'd1: m_ok = e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & e_rpw_q[i*W +: W]) == '0;",
+    "@M      4'd4: m_ok = e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & ~e_rpw_q[i*W +: W]) == '0;",
+    "@M      4'd5: m_ok = e_kind_q[KB*i +: KB] == K_OD ||",
+    "@M                   (e_kind_q[KB*i +: KB] == K_V && (rq_mask_q & e_rpw_q[i*W +: W]) == '0);",
+    "@M      4'd6: m_ok = e_kind_q[KB*i +: KB] == K_WB && rq_mask_q == e_mask_q[i*W +: W] && !e_snd_q[i];",
     "      default: m_ok = 1'b0;",
     "    endcase",
     "    if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q && rq_mask_q != '0 && (rq_mask_q & ~e_out) == '0 && m_ok) begin",
@@ -177,15 +223,18 @@ static const char *const body[] = {
     "always @* begin",
     "  m_kind = '0; m_line = '0; m_mask = '0; m_recv = '0; m_data = '0;",
     "@D  m_rpw = '0; m_dn = '0;",
+    "@M  m_st = '0; m_op = '0; m_fl = '0; m_opd = '0; s_kind = '0; s_mask = '0; s_data = '0;",
     "  s_line = '0; s_rtr = '0; s_nk = '0; h_busy = '0;",
     "  for (i = 0; i < M; i = i + 1) begin",
     "    if (m_idx == i[MI-1:0]) begin",
     "      m_kind = e_kind_q[KB*i +: KB]; m_line = e_line_q[i*LB +: LB]; m_mask = e_mask_q[i*W +: W];",
     "      m_recv = e_recv_q[i*W +: W]; m_data = e_data_q[i*W*WB +: W*WB];",
     "@D      m_rpw = e_rpw_q[i*W +: W]; m_dn = e_dn_q[i*W +: W];",
+    "@M      m_st = e_st_q[i*W +: W]; m_op = e_op_q[i*3 +: 3]; m_fl = e_fl_q[i*4 +: 4]; m_opd = e_opd_q[i*WB +: WB];",
     "    end",
     "    if (s_idx == i[MI-1:0]) begin",
     "      s_line = e_line_q[i*LB +: LB]; s_rtr = e_rtr_q[i*W +: W]; s_nk = e_nk_q[4*i +: 4];",
+    "@M      s_kind = e_kind_q[KB*i +: KB]; s_mask = e_mask_q[i*W +: W]; s_data = e_data_q[i*W*WB +: W*WB];",
     "    end",
     "@G    if (e_v_q[i] && e_line_q[i*LB +: LB] == h_line)",
     "@G      h_busy = h_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
@@ -198,10 +247,12 @@ static const char *const body[] = {
     "@D // data); the same pending ReqO+data test for the oldest delayed request's line",
     "@D always @* begin",
     "@D   f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0;",
+    "@M   d_wbm = '0;",
     "@D   for (i = 0; i < M; i = i + 1) begin",
     "@D     if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin",
     "@D       if (e_kind_q[KB*i +: KB] == K_OD) f_rmw = f_rmw | e_mask_q[i*W +: W];",
     "@D       if (ODATA && e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);",
+    "@M       if (e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | e_mask_q[i*W +: W]; // a ReqS pending",
     "@D       if (e_kind_q[KB*i +: KB] == K_WB) begin",
     "@D         f_wbm = f_wbm | (fq_mask_q & e_mask_q[i*W +: W] & ~e_dn_q[i*W +: W]);",
     "@D         for (w = 0; w < W; w = w + 1)",
@@ -210,11 +261,14 @@ static const char *const body[] = {
     "@D       end",
     "@D     end",
     "@D     if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin",
+    "@M       if (e_kind_q[KB*i +: KB] == K_WB) d_wbm = d_wbm | (e_mask_q[i*W +: W] & ~e_dn_q[i*W +: W]);",
     "@D       if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];",
     "@D       if (ODATA && e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);",
+    "@M       if (e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | e_mask_q[i*W +: W];",
     "@D     end",
     "@D   end",
     "@D   // an EVICT the cache handed over and not yet sent counts as a pending ReqWB",
+    "@M   if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == d_line) d_wbm = d_wbm | cq_mask_q;",
     "@D   if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q) begin",
     "@D     f_wbm = f_wbm | (fq_mask_q & cq_mask_q);",
     "@D     for (w = 0; w < W; w = w + 1)",
@@ -232,13 +286,20 @@ static const char *const body[] = {
     "  m_merged = m_data;",
     "  for (w = 0; w < W; w = w + 1)",
     "@G    if (rq_mask_q[w] && (rq_type_q == 4'd0 || rq_type_q == 4'd4)) m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];",
-    "@D    if (rq_mask_q[w] && (rq_type_q == 4'd0 || rq_type_q == 4'd4 || rq_type_q == 4'd5))",
-    "@D      m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];",
+    "@N    if (rq_mask_q[w] && (rq_type_q == 4'd0 || rq_type_q == 4'd4 || rq_type_q == 4'd5))",
+    "@N      m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];",
+    "@M    // (a store's words keep the store's data)",
+    "@M    if (rq_mask_q[w] && rq_type_q != 4'd6 && rq_type_q != 4'd9 && !(m_st[w] && !m_fl[3]))",
+    "@M      m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];",
     "  fill_data = m_merged;",
     "  for (i = 0; i < B; i = i + 1)",
     "    if (f_hit && f_idx == i[BI-1:0])",
     "      for (w = 0; w < W; w = w + 1)",
     "        if (b_mask_q[i*W + w] && m_mask[w]) fill_data[w*WB +: WB] = b_data_q[(i*W + w)*WB +: WB];",
+    "@M  // the atomic performed on the line",
+    "@M  m_res = m_merged;",
+    "@M  for (w = 0; w < W; w = w + 1)",
+    "@M    if (m_fl[3] && m_st[w]) m_res[w*WB +: WB] = op_apply(m_op, m_merged[w*WB +: WB], m_opd);",
     "end",
     "",
     "// ---------------------------------------------------------------- the action",
@@ -247,6 +308,9 @@ static const char *const body[] = {
     "logic a_pdb, a_rsp, a_fwd, a_rs, a_fl, a_cq, a_bad;",
     "@D logic m_co, can_rp, a_rp, f_down;",
     "@D logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest;",
+    "@M logic m_own, m_fill, m_conv, f_wbk_go;",
+    "@M logic [3:0] m_fl2;",
+    "@M logic [W-1:0] f_wbk;",
     "always @* begin",
     "@G  probing = 1'b0;",
     "@D  probing = fq_v_q && fq_ph_q == 2'd1;",
@@ -259,7 +323,14 @@ static const char *const body[] = {
     "@D  m_co = m_kind == K_V || m_kind == K_WTD || m_kind == K_OD || (m_kind == K_O && (m_mask & ~m_dn) != '0);",
     "@D  // a RspWB waits for a forward that came first and takes words from the write-back",
     "@D  can_rsp = rq_v_q && !probing && (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q) &&",
-    "@D            !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0);",
+    "@N            !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0);",
+    "@M            !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0);",
+    "@M  // MESI completion: the flags with this response; installed O (own), a FILL",
+    "@M  // (installed S or O), the entry turned into the ReqWB of the words still owned",
+    "@M  m_fl2 = m_fl | (rq_type_q == 4'd1 ? 4'b0010 : rq_type_q == 4'd5 ? 4'b0001 : 4'b0011);",
+    "@M  m_own = m_kind == K_OD || !m_fl2[1];",
+    "@M  m_fill = m_dn == '0 && (m_kind == K_V ? m_own || (!m_fl2[0] && !m_fl2[2]) : !m_fl[3]);",
+    "@M  m_conv = m_co && m_own && m_dn != '0 && m_dn != '1;",
     "@D  // the forward's words: from a write-back, at once on a pending ReqO+data (FwdReqO),",
     "@D  // delayed, probed; after the probe, those the cache held and the rest",
     "@D  f_down = fq_type_q != 3'd0;",
@@ -269,15 +340,29 @@ static const char *const body[] = {
     "@D                               : (f_rmw | (fq_rp_q ? '0 : f_back)) & fq_mask_q & ~f_wbm) &",
     "@D            ~(fq_ph_q == 2'd1 ? fq_pm_q : '0);",
     "@D  f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;",
+    "@M  // a downgrade with no entry free for the line's ReqWB waits in a slot",
+    "@M  if (fq_ph_q == 2'd0 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && !free_any) begin",
+    "@M    f_later = f_later | f_pm; f_pm = '0;",
+    "@M  end",
     "@D  f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;",
     "@D  f_rest = f_pm & ~f_held;",
+    "@M  // MESI: the line's other words the cache gave, left to a ReqWB (not after a FwdReqS",
+    "@M  // of the whole line, which leaves it Shared)",
+    "@M  f_wbk = fq_ph_q == 2'd1 ? pd_mask_q & ~fq_pm_q : '0;",
+    "@M  f_wbk_go = f_down && f_held != '0 && f_wbk != '0 && !(fq_type_q == 3'd1 && f_held == '1);",
     "@D  f_bad = fq_ph_q == 2'd0 && fq_type_q > 3'd5;",
     "@D  case (fq_ph_q)",
     "@D    2'd2: can_fwd = fq_v_q && !oo_v_q;",
     "@D    2'd1: can_fwd = fq_v_q && pd_v_q;",
-    "@D    default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !oo_v_q : f_pm == '0 || (!pr_v_q && !co_v_q)));",
+    "@N    default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !oo_v_q : f_pm == '0 || (!pr_v_q && !co_v_q)));",
+    "@M    // (MESI: an Inv probes too; a downgrade may leave a ReqWB in an entry)",
+    "@M    default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !pr_v_q && !co_v_q :",
+    "@M                      f_pm == '0 || (!pr_v_q && !co_v_q && (!f_down || free_any))));",
     "@D  endcase",
-    "@D  can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0;",
+    "@N  can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0;",
+    "@M  // (a downgrade probing the cache needs an entry free for the line's ReqWB)",
+    "@M  can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0 &&",
+    "@M           (d_type == 3'd0 || free_any || (d_mask & ~d_wbm) == '0);",
     "  can_rs = !ro_v_q && s_any;",
     "@G  can_fl = h_v && !ro_v_q && free_any && (h_busy & h_mask) == '0 &&",
     "@G           !(cq_v_q && cq_type_q == 3'd1 && (cq_hit || !wb_full)) &&",
@@ -287,18 +372,24 @@ static const char *const body[] = {
     "@D           !(cq_v_q && cq_type_q == 3'd1 && (cq_hit || !wb_full)) &&",
     "@D           !(cq_v_q && cq_type_q == 3'd0 && !cq_hit)));",
     "  c_bad = cq_type_q > 3'd5 || (cq_type_q <= 3'd2 && cq_mask_q == '0);",
+    "@M  // (with two entries or more the last free one waits for a downgrade's ReqWB)",
+    "@M  free_cq = M >= 2 ? free_two : free_any;",
+    "@M  c_bad = c_bad || (cq_type_q == 3'd2 && (cq_mask_q & (cq_mask_q - 1'b1)) != '0); // an atomic: one word",
     "  case (cq_type_q)",
     "@G    3'd0: c_ok = !cq_hit && !cq_open && !ro_v_q && free_any;",
-    "@D    3'd0: c_ok = (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;",
-    "    3'd1: c_ok = cq_hit || !wb_full;",
+    "@N    3'd0: c_ok = (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;",
+    "@GN    3'd1: c_ok = cq_hit || !wb_full;",
+    "@M    3'd0, 3'd1, 3'd2: c_ok = !cq_open && !ro_v_q && free_cq; // one request a line",
     "@G    3'd2: c_ok = !h_v && (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;",
-    "@D    3'd2: c_ok = !h_v && (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any && (c_fw & cq_mask_q) == '0;",
+    "@N    3'd2: c_ok = !h_v && (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any && (c_fw & cq_mask_q) == '0;",
     "    3'd3: c_ok = !h_v && !co_v_q;",
     "    3'd4: c_ok = !h_v && !writes_open && !co_v_q;",
-    "@D    3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || ((cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any));",
+    "@N    3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || ((cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any));",
+    "@M    3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || (!cq_open && !ro_v_q && free_cq));",
     "    default: c_ok = !co_v_q;",
     "  endcase",
-    "  can_cq = cq_v_q && (c_bad || c_ok);",
+    "@GN  can_cq = cq_v_q && (c_bad || c_ok);",
+    "@M  can_cq = cq_v_q && !probing && (c_bad || c_ok); // none taken while a probe is out",
     "  a_pdb = pd_v_q && !probing;",
     "  a_rsp = !a_pdb && can_rsp;",
     "  a_fwd = !a_pdb && !a_rsp && can_fwd;",
@@ -312,6 +403,10 @@ static const char *const body[] = {
     "  a_bad = a_pdb || (a_rsp && rsp_bad) || (a_fwd && f_bad) || (a_cq && c_bad);",
     "end",
     "",
+    "@M // a MESI store goes to an entry, never to the write buffer: its lookups and the",
+    "@M // fill's overlay serve GPU coherence and DeNovo; a replaced word needs no mark",
+    "@M logic unused_wb;",
+    "@M assign unused_wb = ^{cq_hit_idx, fill_data, m_rpw};",
     "@G assign c_req_ready_o = (!cq_v_q || a_cq) && !probing;",
     "@D // nor in the cycle a fresh forward is handled (it may send a probe)",
     "@D assign c_req_ready_o = (!cq_v_q || a_cq) && !probing && !(a_fwd && fq_ph_q == 2'd0) && !d_v;",
@@ -332,6 +427,7 @@ static const char *const body[] = {
     "@D  fq_nack_d = fq_nack_q; fq_data_d = fq_data_q; pd_mask_d = pd_mask_q; pd_data_d = pd_data_q;",
     "@D  pr_v_d = pr_v_q; pr_down_d = pr_down_q; pr_line_d = pr_line_q; pr_mask_d = pr_mask_q;",
     "@D  co_own_d = co_own_q; oo_data_d = oo_data_q; e_dn_d = e_dn_q;",
+    "@M  e_st_d = e_st_q; e_op_d = e_op_q; e_fl_d = e_fl_q; e_opd_d = e_opd_q;",
     "@D  df_v_d = df_v_q; df_type_d = df_type_q; df_req_d = df_req_q; df_line_d = df_line_q; df_mask_d = df_mask_q;",
     "@D  dh_d = dh_q; dt_d = dt_q;",
     "  ro_v_d = ro_v_q; ro_type_d = ro_type_q; ro_line_d = ro_line_q; ro_mask_d = ro_mask_q; ro_op_d = ro_op_q;",
@@ -356,15 +452,25 @@ static const char *const body[] = {
     "@G      co_v_d = 1'b1; co_type_d = m_kind == K_V ? 2'd0 : 2'd1; co_line_d = m_line; co_mask_d = m_mask;",
     "@G      co_data_d = m_kind == K_V ? fill_data : m_merged;",
     "@G    end",
-    "@D  end else if (a_rsp) begin",
-    "@D    if (rq_type_q != 4'd9 && m_done && m_co) begin",
-    "@D      // FILL (owned: odata replacements), VALUE (owned: a ReqO+data's word), OWN",
-    "@D      co_v_d = 1'b1; co_line_d = m_line;",
-    "@D      co_type_d = m_kind == K_V ? 2'd0 : m_kind == K_O ? 2'd3 : 2'd1;",
-    "@D      co_mask_d = m_kind == K_O ? m_mask & ~m_dn : m_mask;",
-    "@D      co_data_d = m_kind == K_V ? fill_data : m_kind == K_O ? '0 : m_merged;",
-    "@D      co_own_d = m_kind == K_V ? (ODATA ? m_rpw & ~m_dn : '0) : m_kind == K_WTD ? '0 : m_mask & ~m_dn;",
-    "@D    end",
+    "@N  end else if (a_rsp) begin",
+    "@N    if (rq_type_q != 4'd9 && m_done && m_co) begin",
+    "@N      // FILL (owned: odata replacements), VALUE (owned: a ReqO+data's word), OWN",
+    "@N      co_v_d = 1'b1; co_line_d = m_line;",
+    "@N      co_type_d = m_kind == K_V ? 2'd0 : m_kind == K_O ? 2'd3 : 2'd1;",
+    "@N      co_mask_d = m_kind == K_O ? m_mask & ~m_dn : m_mask;",
+    "@N      co_data_d = m_kind == K_V ? fill_data : m_kind == K_O ? '0 : m_merged;",
+    "@N      co_own_d = m_kind == K_V ? (ODATA ? m_rpw & ~m_dn : '0) : m_kind == K_WTD ? '0 : m_mask & ~m_dn;",
+    "@N    end",
+    "@M  end else if (a_rsp) begin",
+    "@M    if (rq_type_q != 4'd9 && m_done && m_co) begin",
+    "@M      // FILL: the line installed S, or O (own); VALUE: the waiting operation's answer",
+    "@M      // (a read used once; an atomic's old values, installed O with own, the cache",
+    "@M      // applying the op; a store or atomic whose line an owner took meanwhile)",
+    "@M      co_v_d = 1'b1; co_line_d = m_line; co_type_d = m_fill ? 2'd0 : 2'd1;",
+    "@M      co_mask_d = m_kind == K_V || m_fill ? '1 : m_st;",
+    "@M      co_data_d = m_kind == K_OD && !m_fl[3] ? m_res : m_merged;",
+    "@M      co_own_d = m_own && m_dn == '0 ? '1 : '0;",
+    "@M    end",
     "    for (i = 0; i < M; i = i + 1)",
     "      if (m_idx == i[MI-1:0]) begin",
     "        if (rq_type_q == 4'd9) begin",
@@ -377,9 +483,24 @@ static const char *const body[] = {
     "          e_line_d[i*LB +: LB] = '0; e_mask_d[i*W +: W] = '0; e_recv_d[i*W +: W] = '0;",
     "          e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;",
     "@D          e_dn_d[i*W +: W] = '0;",
+    "@M          e_st_d[i*W +: W] = '0; e_op_d[i*3 +: 3] = '0; e_fl_d[i*4 +: 4] = '0; e_opd_d[i*WB +: WB] = '0;",
+    "@M          if (m_kind == K_WB && r_back) begin",
+    "@M            // answered, kept until no delayed request names the line",
+    "@M            e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = m_line;",
+    "@M            e_mask_d[i*W +: W] = m_mask; e_recv_d[i*W +: W] = m_mask; e_dn_d[i*W +: W] = m_dn;",
+    "@M            e_data_d[i*W*WB +: W*WB] = m_data;",
+    "@M          end",
+    "@M          if (m_conv) begin",
+    "@M            // the words still owned leave by ReqWB, the store or atomic performed",
+    "@M            e_v_d[i] = 1'b1; e_snd_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = m_line;",
+    "@M            e_mask_d[i*W +: W] = ~m_dn;",
+    "@M            for (w = 0; w < W; w = w + 1)",
+    "@M              e_data_d[(i*W + w)*WB +: WB] = m_dn[w] ? '0 : m_res[w*WB +: WB];",
+    "@M          end",
     "        end else begin",
     "          e_recv_d[i*W +: W] = m_recv | rq_mask_q;",
     "          e_data_d[i*W*WB +: W*WB] = m_merged;",
+    "@M          e_fl_d[i*4 +: 4] = m_fl2;",
     "        end",
     "      end",
     "@G  end else if (a_fwd) begin",
@@ -391,7 +512,12 @@ static const char *const body[] = {
     "@D  end else if (a_fwd && fq_ph_q == 2'd2) begin",
     "@D    // the answers leave one a cycle: the answer, RspRvkO (FwdReqS), the Nack",
     "@D    oo_v_d = 1'b1; oo_line_d = fq_line_q;",
-    "@D    if (fq_todo_q[0]) begin",
+    "@N    if (fq_todo_q[0]) begin",
+    "@M    if (fq_type_q == 3'd5) begin",
+    "@M      // MESI: the Inv's Ack, once its probe took the cache's Shared copy",
+    "@M      oo_type_d = 4'd8; oo_llc_d = 1'b1; oo_dst_d = '0; oo_mask_d = fq_mask_q; oo_data_d = '0;",
+    "@M      fq_todo_d = '0;",
+    "@M    end else if (fq_todo_q[0]) begin",
     "@D      oo_mask_d = fq_ans_q; oo_data_d = fq_data_q;",
     "@D      oo_llc_d = fq_type_q == 3'd4; oo_dst_d = fq_type_q == 3'd4 ? '0 : fq_req_q;",
     "@D      case (fq_type_q)",
@@ -411,18 +537,32 @@ static const char *const body[] = {
     "@D    end",
     "@D    if (fq_todo_d == '0) fq_v_d = 1'b0;",
     "@D  end else if (a_fwd && fq_ph_q == 2'd0 && fq_type_q == 3'd5) begin",
-    "@D    // an Inv: Ack to the LLC (DeNovo keeps no Shared data)",
-    "@D    oo_v_d = 1'b1; oo_type_d = 4'd8; oo_llc_d = 1'b1; oo_dst_d = '0; oo_line_d = fq_line_q;",
-    "@D    oo_mask_d = fq_mask_q; oo_data_d = '0;",
-    "@D    fq_v_d = 1'b0;",
+    "@N    // an Inv: Ack to the LLC (DeNovo keeps no Shared data)",
+    "@N    oo_v_d = 1'b1; oo_type_d = 4'd8; oo_llc_d = 1'b1; oo_dst_d = '0; oo_line_d = fq_line_q;",
+    "@N    oo_mask_d = fq_mask_q; oo_data_d = '0;",
+    "@N    fq_v_d = 1'b0;",
+    "@M    // an Inv: the cache drops a Shared copy (the probe keeps nothing, not down)",
+    "@M    pr_v_d = 1'b1; pr_line_d = fq_line_q; pr_mask_d = '0; pr_down_d = 1'b0;",
+    "@M    fq_pm_d = '0; fq_ph_d = 2'd1;",
     "@D  end else if (a_fwd && fq_ph_q == 2'd0 && f_pm != '0) begin",
     "@D    // the cache is asked for the words it holds (owned, or owned pending)",
-    "@D    pr_v_d = 1'b1; pr_line_d = fq_line_q; pr_mask_d = f_pm; pr_down_d = f_down;",
+    "@N    pr_v_d = 1'b1; pr_line_d = fq_line_q; pr_mask_d = f_pm; pr_down_d = f_down;",
+    "@M    // MESI: the whole line; the mask is what the cache keeps readable: all (FwdReqV;",
+    "@M    // a FwdReqS of the whole line, to S) or nothing (a downgrade, to I)",
+    "@M    pr_v_d = 1'b1; pr_line_d = fq_line_q; pr_down_d = f_down;",
+    "@M    pr_mask_d = fq_type_q == 3'd0 || (fq_type_q == 3'd1 && f_pm == '1) ? '1 : '0;",
     "@D    fq_pm_d = f_pm; fq_ph_d = 2'd1;",
     "@D  end else if (a_fwd) begin",
     "@D    // every word known: answers set, downgrades marked, the rest delayed",
     "@D    if (fq_ph_q == 2'd1) pd_v_d = 1'b0;",
-    "@D    if (f_down && f_rest != '0) begin",
+    "@N    if (f_down && f_rest != '0) begin",
+    "@M    if (fq_type_q == 3'd5) begin",
+    "@M      // the Inv's probe answered: a ReqS pending installs I (X14); the Ack leaves",
+    "@M      for (i = 0; i < M; i = i + 1)",
+    "@M        if (e_v_q[i] && e_kind_q[KB*i +: KB] == K_V && e_line_q[i*LB +: LB] == fq_line_q)",
+    "@M          e_fl_d[i*4 + 2] = 1'b1;",
+    "@M      fq_ans_d = fq_mask_q; fq_nack_d = '0; fq_todo_d = 3'b001; fq_ph_d = 2'd2;",
+    "@M    end else if (f_down && f_rest != '0) begin",
     "@D      err_d = 1'b1; fq_v_d = 1'b0;",
     "@D    end else begin",
     "@D      for (i = 0; i < M; i = i + 1)",
@@ -431,9 +571,21 @@ static const char *const body[] = {
     "@D            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_wbm & e_mask_q[i*W +: W]);",
     "@D          else if (e_kind_q[KB*i +: KB] == K_O || e_kind_q[KB*i +: KB] == K_OD)",
     "@D            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | ((f_held | f_now) & e_mask_q[i*W +: W]);",
-    "@D          else if (e_kind_q[KB*i +: KB] == K_V)",
-    "@D            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_now & e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);",
+    "@N          else if (e_kind_q[KB*i +: KB] == K_V)",
+    "@N            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_now & e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);",
+    "@M          else if (e_kind_q[KB*i +: KB] == K_V)",
+    "@M            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_now & e_mask_q[i*W +: W]);",
     "@D        end",
+    "@M      // the line's other owned words leave by a ReqWB kept in a free entry",
+    "@M      for (i = 0; i < M; i = i + 1)",
+    "@M        if (f_wbk_go && free_idx == i[MI-1:0]) begin",
+    "@M          e_v_d[i] = 1'b1; e_snd_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = fq_line_q;",
+    "@M          e_mask_d[i*W +: W] = f_wbk; e_dn_d[i*W +: W] = '0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0;",
+    "@M          e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0; e_st_d[i*W +: W] = '0; e_op_d[i*3 +: 3] = '0;",
+    "@M          e_fl_d[i*4 +: 4] = '0; e_opd_d[i*WB +: WB] = '0;",
+    "@M          for (w = 0; w < W; w = w + 1)",
+    "@M            e_data_d[(i*W + w)*WB +: WB] = f_wbk[w] ? pd_data_q[w*WB +: WB] : '0;",
+    "@M        end",
     "@D      // a buffered store's word went with the answer",
     "@D      for (i = 0; i < B; i = i + 1)",
     "@D        if (f_down && b_v_q[i] && b_line_q[i*LB +: LB] == fq_line_q)",
@@ -470,7 +622,12 @@ static const char *const body[] = {
     "  end else if (a_rs) begin",
     "    ro_v_d = 1'b1; ro_line_d = s_line; ro_mask_d = s_rtr; ro_op_d = '0; ro_data_d = '0;",
     "@G    ro_type_d = s_nk >= NACK_LIMIT ? 3'd4 : 3'd0;",
-    "@D    ro_type_d = s_nk >= NACK_LIMIT ? (ODATA ? 3'd5 : 3'd4) : 3'd0;",
+    "@N    ro_type_d = s_nk >= NACK_LIMIT ? (ODATA ? 3'd5 : 3'd4) : 3'd0;",
+    "@M    // MESI: a ReqS again or its replacement; a ReqWB an answer or a completion left",
+    "@M    ro_type_d = s_kind == K_WB ? 3'd6 : s_nk >= NACK_LIMIT ? 3'd4 : 3'd1;",
+    "@M    if (s_kind == K_WB) begin",
+    "@M      ro_mask_d = s_mask; ro_data_d = s_data;",
+    "@M    end",
     "    for (i = 0; i < M; i = i + 1)",
     "      if (s_idx == i[MI-1:0]) begin",
     "        if (s_nk >= NACK_LIMIT) e_rpw_d[i*W +: W] = e_rpw_q[i*W +: W] | s_rtr;",
@@ -499,37 +656,57 @@ static const char *const body[] = {
     "    wh_d = wh_q == B_LAST ? '0 : wh_q + 1'b1;",
     "  end else if (a_cq) begin",
     "    case (cq_type_q)",
-    "      3'd0, 3'd2: begin",
-    "        for (i = 0; i < M; i = i + 1)",
-    "          if (free_idx == i[MI-1:0]) begin",
+    "@GN      3'd0, 3'd2: begin",
+    "@GN        for (i = 0; i < M; i = i + 1)",
+    "@GN          if (free_idx == i[MI-1:0]) begin",
     "@G            e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = cq_type_q == 3'd0 ? K_V : K_WTD;",
-    "@D            e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = cq_type_q == 3'd0 ? K_V : ODATA ? K_OD : K_WTD;",
-    "@D            e_dn_d[i*W +: W] = '0;",
-    "            e_line_d[i*LB +: LB] = cq_line_q; e_mask_d[i*W +: W] = cq_mask_q;",
-    "            e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;",
-    "            e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;",
-    "          end",
-    "        ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q;",
+    "@N            e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = cq_type_q == 3'd0 ? K_V : ODATA ? K_OD : K_WTD;",
+    "@N            e_dn_d[i*W +: W] = '0;",
+    "@GN            e_line_d[i*LB +: LB] = cq_line_q; e_mask_d[i*W +: W] = cq_mask_q;",
+    "@GN            e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;",
+    "@GN            e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;",
+    "@GN          end",
+    "@GN        ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q;",
     "@G        ro_type_d = cq_type_q == 3'd0 ? 3'd0 : 3'd4;",
     "@G        ro_op_d = cq_type_q == 3'd0 ? 3'd0 : cq_op_q;",
     "@G        ro_data_d = cq_type_q == 3'd0 ? '0 : cq_data_q;",
-    "@D        ro_type_d = cq_type_q == 3'd0 ? 3'd0 : ODATA ? 3'd5 : 3'd4;",
-    "@D        ro_op_d = cq_type_q == 3'd0 ? 3'd0 : cq_op_q;",
-    "@D        ro_data_d = cq_type_q == 3'd0 || ODATA ? '0 : cq_data_q;",
-    "      end",
-    "      3'd1: begin",
-    "        for (i = 0; i < B; i = i + 1)",
-    "          if (cq_hit && cq_hit_idx == i[BI-1:0]) begin",
-    "            b_mask_d[i*W +: W] = b_mask_q[i*W +: W] | cq_mask_q;",
-    "            for (w = 0; w < W; w = w + 1)",
-    "              if (cq_mask_q[w]) b_data_d[(i*W + w)*WB +: WB] = cq_data_q[w*WB +: WB];",
-    "          end else if (!cq_hit && wt_q == i[BI-1:0]) begin",
-    "            b_v_d[i] = 1'b1; b_line_d[i*LB +: LB] = cq_line_q; b_mask_d[i*W +: W] = cq_mask_q;",
-    "            for (w = 0; w < W; w = w + 1)",
-    "              b_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;",
-    "          end",
-    "        if (!cq_hit) wt_d = wt_q == B_LAST ? '0 : wt_q + 1'b1;",
-    "      end",
+    "@N        ro_type_d = cq_type_q == 3'd0 ? 3'd0 : ODATA ? 3'd5 : 3'd4;",
+    "@N        ro_op_d = cq_type_q == 3'd0 ? 3'd0 : cq_op_q;",
+    "@N        ro_data_d = cq_type_q == 3'd0 || ODATA ? '0 : cq_data_q;",
+    "@GN      end",
+    "@GN      3'd1: begin",
+    "@GN        for (i = 0; i < B; i = i + 1)",
+    "@GN          if (cq_hit && cq_hit_idx == i[BI-1:0]) begin",
+    "@GN            b_mask_d[i*W +: W] = b_mask_q[i*W +: W] | cq_mask_q;",
+    "@GN            for (w = 0; w < W; w = w + 1)",
+    "@GN              if (cq_mask_q[w]) b_data_d[(i*W + w)*WB +: WB] = cq_data_q[w*WB +: WB];",
+    "@GN          end else if (!cq_hit && wt_q == i[BI-1:0]) begin",
+    "@GN            b_v_d[i] = 1'b1; b_line_d[i*LB +: LB] = cq_line_q; b_mask_d[i*W +: W] = cq_mask_q;",
+    "@GN            for (w = 0; w < W; w = w + 1)",
+    "@GN              b_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;",
+    "@GN          end",
+    "@GN        if (!cq_hit) wt_d = wt_q == B_LAST ? '0 : wt_q + 1'b1;",
+    "@GN      end",
+    "@M      3'd0, 3'd1, 3'd2: begin",
+    "@M        // a read miss by ReqS, a store or an atomic by ReqO+data, of the whole line",
+    "@M        for (i = 0; i < M; i = i + 1)",
+    "@M          if (free_idx == i[MI-1:0]) begin",
+    "@M            e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = cq_type_q == 3'd0 ? K_V : K_OD;",
+    "@M            e_line_d[i*LB +: LB] = cq_line_q; e_mask_d[i*W +: W] = '1; e_dn_d[i*W +: W] = '0;",
+    "@M            e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;",
+    "@M            e_rpw_d[i*W +: W] = '0;",
+    "@M            e_st_d[i*W +: W] = cq_type_q == 3'd0 ? '0 : cq_mask_q;",
+    "@M            e_op_d[i*3 +: 3] = cq_type_q == 3'd2 ? cq_op_q : 3'd0;",
+    "@M            e_fl_d[i*4 +: 4] = cq_type_q == 3'd2 ? 4'b1000 : 4'b0000;",
+    "@M            e_opd_d[i*WB +: WB] = '0;",
+    "@M            for (w = 0; w < W; w = w + 1) begin",
+    "@M              e_data_d[(i*W + w)*WB +: WB] = cq_type_q == 3'd1 && cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;",
+    "@M              if (cq_type_q == 3'd2 && cq_mask_q[w]) e_opd_d[i*WB +: WB] = cq_data_q[w*WB +: WB];",
+    "@M            end",
+    "@M          end",
+    "@M        ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = '1; ro_op_d = '0; ro_data_d = '0;",
+    "@M        ro_type_d = cq_type_q == 3'd0 ? 3'd1 : 3'd5;",
+    "@M      end",
     "@D      3'd5: begin",
     "@D        // an eviction: the owned words leave by ReqWB, kept in the entry until RspWB",
     "@D        co_v_d = 1'b1; co_type_d = 2'd2; co_line_d = cq_line_q; co_mask_d = '0; co_data_d = '0; co_own_d = '0;",
@@ -554,6 +731,14 @@ static const char *const body[] = {
     "      end",
     "    endcase",
     "  end",
+    "@M  // a ReqWB answered frees its entry once no delayed or buffered forward names its line",
+    "@M  for (i = 0; i < M; i = i + 1)",
+    "@M    if (e_v_q[i] && e_kind_q[KB*i +: KB] == K_WB && e_recv_q[i*W +: W] == e_mask_q[i*W +: W] && !e_back[i] &&",
+    "@M        !(fq_v_q && fq_line_q == e_line_q[i*LB +: LB])) begin",
+    "@M      e_v_d[i] = 1'b0; e_snd_d[i] = 1'b0; e_kind_d[i*KB +: KB] = '0; e_nk_d[i*4 +: 4] = '0;",
+    "@M      e_line_d[i*LB +: LB] = '0; e_mask_d[i*W +: W] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;",
+    "@M      e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0; e_dn_d[i*W +: W] = '0;",
+    "@M    end",
     "  if (a_rsp) rq_v_d = 1'b0;",
     "@G  if (a_fwd) fq_v_d = 1'b0;",
     "  if (a_cq) cq_v_d = 1'b0;",
@@ -582,12 +767,16 @@ static const char *const body[] = {
  * space after the tag marks a line at the margin. */
 static const char *body_line(unsigned i, spandex_tu_kind k)
 {
-    const char *p = body[i];
+    const char *p = body[i], *t;
+    int in = 0;
     if (p[0] != '@')
         return p;
-    if ((p[1] == 'G') != (k == SPANDEX_TU_GPU))
+    for (t = p + 1; *t && *t != ' '; t++)
+        in |= (*t == 'G' && k == SPANDEX_TU_GPU) || (*t == 'D' && k != SPANDEX_TU_GPU) ||
+              (*t == 'N' && k == SPANDEX_TU_DENOVO) || (*t == 'M' && k == SPANDEX_TU_MESI);
+    if (!in)
         return NULL;
-    return p[2] == ' ' && p[3] != ' ' ? p + 3 : p + 2;
+    return t[0] == ' ' && t[1] != ' ' ? t + 1 : t;
 }
 
 /* The registers of the body: every NAME_q its "logic" lines declare, each
@@ -641,7 +830,7 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
         "f_prb_q <= {c_prb_line_o, c_prb_mask_o, c_prb_down_o}",
         "f_err_q <= err_o",
         NULL};
-    int dn = c->kind == SPANDEX_TU_DENOVO;
+    int dn = c->kind != SPANDEX_TU_GPU, ms = c->kind == SPANDEX_TU_MESI;
     unsigned W = g->words, LB = g->laddr_bits, DW = g->words * g->word_bits, i, j;
     emit_nl(e);
     prim_formal_begin(e, "// Properties checked by make formal (tb/formal.txt); see docs/spandex.md.");
@@ -673,11 +862,19 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
             emit(e, "    p_word_%u_%u: assert(!(e_v_q[%u] && e_v_q[%u] && e_line_q[%u +: %u] == e_line_q[%u +: %u] && "
                     "((e_mask_q[%u +: %u] & ~e_recv_q[%u +: %u]) & (e_mask_q[%u +: %u] & ~e_recv_q[%u +: %u])) != '0));",
                  i, j, i, j, i * LB, LB, j * LB, LB, i * W, W, i * W, W, j * W, W, j * W, W);
-    for (i = 0; i < c->mshr; i++)
+    for (i = 0; i < c->mshr; i++) {
+        char snd[96];
+        /* (MESI: a ReqWB entry waits to be sent with no word to re-send) */
+        if (ms)
+            snprintf(snd, sizeof snd, "(e_snd_q[%u] == (e_rtr_q[%u +: %u] != '0) || e_kind_q[%u +: 3] == K_WB)", i,
+                     i * W, W, i * 3);
+        else
+            snprintf(snd, sizeof snd, "e_snd_q[%u] == (e_rtr_q[%u +: %u] != '0)", i, i * W, W);
         emit(e, "    if (e_v_q[%u]) p_ent_%u: assert((e_recv_q[%u +: %u] & ~e_mask_q[%u +: %u]) == '0 && (e_rtr_q[%u +: %u] "
                 "& ~(e_mask_q[%u +: %u] & ~e_recv_q[%u +: %u])) == '0 && (e_rpw_q[%u +: %u] & ~e_mask_q[%u +: %u]) == '0 "
-                "&& e_snd_q[%u] == (e_rtr_q[%u +: %u] != '0));",
-             i, i, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, i, i * W, W);
+                "&& %s);",
+             i, i, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, i * W, W, snd);
+    }
     for (i = 0; dn && i < c->mshr; i++)
         emit(e, "    if (e_v_q[%u]) p_ent_dn_%u: assert((e_dn_q[%u +: %u] & ~e_mask_q[%u +: %u]) == '0);", i, i, i * W,
              W, i * W, W);
@@ -693,10 +890,16 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
     GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
     prim_regs l;
     unsigned i;
-    int dn = c->kind == SPANDEX_TU_DENOVO;
+    int dn = c->kind != SPANDEX_TU_GPU, ms = c->kind == SPANDEX_TU_MESI;
     body_regs(&l, c->kind);
     prim_module_begin(e, b);
-    if (dn) {
+    if (ms) {
+        emit(e, "// Spandex translation unit, MESI (Alsop et al., ISCA 2018, Table II, Table IV, III-C,");
+        emit(e, "// III-D; docs/spandex.md): %u words of %u bits, %u MSHR entries, %u delayed-request slots,",
+             g.words, g.word_bits, c->mshr, c->dfr);
+        emit(e, "// ReqS, ReqO+data and ReqWB of whole lines, a read replaced by ReqWT+data(rd) after %u Nack%s.",
+             c->nack_limit, c->nack_limit == 1 ? "" : "s");
+    } else if (dn) {
         emit(e, "// Spandex translation unit, DeNovo (Alsop et al., ISCA 2018, Table II, Table IV, III-A,");
         emit(e, "// III-C; docs/spandex.md): %u words of %u bits, %u MSHR entries, %u write-buffer lines,",
              g.words, g.word_bits, c->mshr, c->wb);
@@ -716,8 +919,14 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
     if (dn) {
         emit(e, "localparam integer D = %u, DI = %u;", c->dfr, g.dfr_bits);
         emit(e, "localparam [DI-1:0] D_LAST = %u'd%u;", g.dfr_bits, c->dfr - 1);
-        emit(e, "localparam ODATA = 1'b%u; // atomics and replacements by ReqO+data", c->wtdata ? 0 : 1);
-        emit(e, "localparam [KB-1:0] K_V = 3'd0, K_WT = 3'd1, K_WTD = 3'd2, K_O = 3'd3, K_OD = 3'd4, K_WB = 3'd5;");
+        if (ms)
+            emit(e, "localparam ODATA = 1'b0; // MESI: a read's replacement by ReqWT+data");
+        else
+            emit(e, "localparam ODATA = 1'b%u; // atomics and replacements by ReqO+data", c->wtdata ? 0 : 1);
+        if (ms) /* (MESI has no ReqWT) */
+            emit(e, "localparam [KB-1:0] K_V = 3'd0, K_WTD = 3'd2, K_O = 3'd3, K_OD = 3'd4, K_WB = 3'd5;");
+        else
+            emit(e, "localparam [KB-1:0] K_V = 3'd0, K_WT = 3'd1, K_WTD = 3'd2, K_O = 3'd3, K_OD = 3'd4, K_WB = 3'd5;");
     } else {
         emit(e, "localparam [KB-1:0] K_V = 2'd0, K_WT = 2'd1, K_WTD = 2'd2;");
     }
@@ -782,7 +991,13 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
 static void gen_params(const void *cfg, char *buf, size_t len)
 {
     GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
-    if (c->kind == SPANDEX_TU_DENOVO)
+    if (c->kind == SPANDEX_TU_MESI)
+        snprintf(buf, len,
+                 "kind=mesi devs=%u words=%u word_bits=%u mshr=%u nack_limit=%u addr_bits=%u dfr=%u\n"
+                 "laddr_bits=%u dev_bits=%u",
+                 c->devs, g.words, g.word_bits, c->mshr, c->nack_limit, c->addr_bits, c->dfr, g.laddr_bits,
+                 g.dev_bits);
+    else if (c->kind == SPANDEX_TU_DENOVO)
         snprintf(buf, len,
                  "kind=denovo devs=%u words=%u word_bits=%u mshr=%u wb=%u nack_limit=%u addr_bits=%u dfr=%u "
                  "rmw=%s\nladdr_bits=%u dev_bits=%u",
@@ -805,9 +1020,12 @@ static void gen_params(const void *cfg, char *buf, size_t len)
 static void gen_report(FILE *f, const void *cfg, int json)
 {
     GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
-    int dn = c->kind == SPANDEX_TU_DENOVO;
+    int dn = c->kind != SPANDEX_TU_GPU, ms = c->kind == SPANDEX_TU_MESI;
+    const char *kn = ms ? "mesi" : dn ? "denovo" : "gpu";
     unsigned long long data = (unsigned long long)g.words * g.word_bits, lw = g.laddr_bits + g.words;
-    unsigned long long ent = 1 + 1 + (dn ? 3 : 2) + 4 + g.laddr_bits + (dn ? 5ull : 4ull) * g.words + data;
+    /* (MESI: an entry also keeps the store's words, the atomic's op and operand and four flags) */
+    unsigned long long ent = 1 + 1 + (dn ? 3 : 2) + 4 + g.laddr_bits + (dn ? 5ull : 4ull) * g.words + data +
+                             (ms ? g.words + 3 + g.word_bits + 4ull : 0);
     unsigned long long wbl = 1 + g.laddr_bits + g.words + data;
     unsigned long long bufs = (1 + 3 + lw + 3 + data) + (1 + 4 + lw + data) + (1 + 3 + lw + g.dev_bits) + 1;
     unsigned long long outs = (1 + 3 + lw + 3 + data) + (1 + 4 + 1 + g.dev_bits + lw) + (1 + 2 + lw + data);
@@ -821,10 +1039,10 @@ static void gen_report(FILE *f, const void *cfg, int json)
                 "{\"unit\":\"spandex-tu\",\"kind\":\"%s\",\"words\":%u,\"word_bits\":%u,\"mshr\":%u,\"wb\":%u,"
                 "\"dfr\":%u,\"mshr_entry_bits\":%llu,\"wb_line_bits\":%llu,\"rtl_memories\":[],"
                 "\"flop_array_bits\":%llu}\n",
-                dn ? "denovo" : "gpu", g.words, g.word_bits, c->mshr, c->wb, dn ? c->dfr : 0, ent, wbl, total);
+                kn, g.words, g.word_bits, c->mshr, c->wb, dn ? c->dfr : 0, ent, wbl, total);
         return;
     }
-    fprintf(f, "spandex-tu (%s): %u words of %u bits\n", dn ? "denovo" : "gpu", g.words, g.word_bits);
+    fprintf(f, "spandex-tu (%s): %u words of %u bits\n", kn, g.words, g.word_bits);
     fprintf(f, "  MSHR: %u entries x %llu bits; write buffer: %u lines x %llu bits; buffers and outputs %llu bits\n",
             c->mshr, ent, c->wb, wbl, bufs + outs);
     if (dn)

@@ -11,7 +11,10 @@
  * configurations the generator refuses. Suite spandex_tu_denovo: the
  * DeNovo kind's Table II requests (ReqO for stores, ReqO+data for atomics
  * and replacements, ReqWB) and every column of Table IV, through the trace
- * tool and in lockstep with the committed denovo_fpga RTL.
+ * tool and in lockstep with the committed denovo_fpga RTL. Suite
+ * spandex_tu_mesi: the MESI kind's whole-line requests, Fig. 1b and 1d at
+ * the unit's ports, spec 4's four cases of external requests, X13 and X14,
+ * the same way with mesi_fpga, and its random streams in lockstep.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -119,7 +122,8 @@ Test(spandex_tu, random_streams_in_lockstep_with_backpressure, .timeout = 120)
 
 Test(spandex_tu, bad_configurations_are_refused)
 {
-    gen_refuses("spandex-tu", "--kind mesi", "mesi");
+    gen_refuses("spandex-tu", "--kind mesi --denovo-rmw wtdata", "wtdata");
+    gen_refuses("spandex-tu", "--kind mesi --dfr 9", "dfr");
     gen_refuses("spandex-tu", "--denovo-rmw wtdata", "wtdata");
     gen_refuses("spandex-tu", "--kind denovo --dfr 0", "dfr");
     gen_refuses("spandex-tu", "--kind denovo --dfr 9", "dfr");
@@ -283,4 +287,128 @@ Test(spandex_tu_denovo, a_nacked_read_is_replaced_by_reqo_data_or_reqwt_data)
            "RspWT+data 0x500 0x1 0x9\n",
            "ReqWT+data 0x200 0x2 add 0x3\nVALUE 0x200 0x2 0x10\nReqV 0x500 0x1\nReqWT+data 0x500 0x1 rd\n"
            "FILL 0x500 0x1 0x9\n");
+}
+
+/* -------------------------------------------------------------- MESI -- */
+/* The MESI kind (docs/spandex.md, "The MESI kind"): whole-line ReqS,
+ * ReqO+data and ReqWB (Table II), spec 4's four cases of external
+ * requests, X13 and X14, through the trace tool and in lockstep with the
+ * committed mesi_fpga RTL. */
+Test(spandex_tu_mesi, a_read_installs_s_or_o_or_is_used_once)
+{
+    /* all RspS: S (FILL without own); all RspO+data (option 3): O; RspV
+     * (option 2): VALUE, the line stays I */
+    prints("--config mesi_fpga", "LD 0x1000 0xf\nRspS 0x1000 0x3 0x10 0x11\nRspS 0x1000 0xc 0x12 0x13\n",
+           "ReqS 0x1000 0xf\nFILL 0x1000 0xf 0x10 0x11 0x12 0x13\n");
+    prints("--config mesi_fpga", "LD 0x1000 0xf\nRspO+data 0x1000 0xf 0x10 0x11 0x12 0x13\n",
+           "ReqS 0x1000 0xf\nFILL 0x1000 0xf 0x10 0x11 0x12 0x13 own 0xf\n");
+    prints("--config mesi_fpga", "LD 0x1000 0x1\nRspV 0x1000 0xf 0x10 0x11 0x12 0x13\n",
+           "ReqS 0x1000 0xf\nVALUE 0x1000 0xf 0x10 0x11 0x12 0x13\n");
+}
+
+Test(spandex_tu_mesi, fig1d_a_forwarded_reqo_on_an_m_line_writes_back_the_other_words)
+{
+    /* Fig. 1d at the unit: the store's ReqO+data fills the line in M; the
+     * GPU's ReqWT(w1) comes as FwdReqO(w1): RspO to the GPU, the line to I,
+     * ReqWB of the other words (with the store), RspWB */
+    prints("--config mesi_fpga",
+           "ST 0x1000 0x1 0x55\nRspO+data 0x1000 0xf 0x10 0x11 0x12 0x13\nFwdReqO 0x1000 0x2 1\n"
+           "PDAT 0x1000 0xf 0x55 0x11 0x12 0x13\nRspWB 0x1000 0xd\n",
+           "ReqO+data 0x1000 0xf\nFILL 0x1000 0xf 0x55 0x11 0x12 0x13 own 0xf\nPRB 0x1000 0x0 down\n"
+           "RspO 1 0x1000 0x2\nReqWB 0x1000 0xd 0x55 0x12 0x13\n");
+}
+
+Test(spandex_tu_mesi, fig1b_a_revocation_answers_its_word_and_writes_back_the_line)
+{
+    /* Fig. 1b: RvkO(w2) of an owned line: RspRvkO(w2, data) to the LLC and
+     * ReqWB of the other words ("RspRvkO for the entire line") */
+    prints("--config mesi_fpga",
+           "LD 0x1000 0xf\nRspO+data 0x1000 0xf 0x10 0x11 0x12 0x13\nRvkO 0x1000 0x4\n"
+           "PDAT 0x1000 0xf 0x10 0x11 0x12 0x13\nRspWB 0x1000 0xb\n",
+           "ReqS 0x1000 0xf\nFILL 0x1000 0xf 0x10 0x11 0x12 0x13 own 0xf\nPRB 0x1000 0x0 down\n"
+           "RspRvkO L 0x1000 0x4 0x12\nReqWB 0x1000 0xb 0x10 0x11 0x13\n");
+}
+
+Test(spandex_tu_mesi, case1_stable_o_answers_reads_in_place_and_a_whole_line_fwdreqs_leaves_s)
+{
+    /* FwdReqV: RspV, the line stays O (the probe keeps every word); a
+     * FwdReqS of the whole line: RspS and RspRvkO, the line to S, no ReqWB */
+    prints("--config mesi_fpga",
+           "LD 0x1000 0xf\nRspO+data 0x1000 0xf 0x10 0x11 0x12 0x13\nFwdReqV 0x1000 0x3 2\n"
+           "PDAT 0x1000 0xf 0x10 0x11 0x12 0x13\nFwdReqS 0x1000 0xf 2\nPDAT 0x1000 0xf 0x10 0x11 0x12 0x13\n",
+           "ReqS 0x1000 0xf\nFILL 0x1000 0xf 0x10 0x11 0x12 0x13 own 0xf\nPRB 0x1000 0xf\n"
+           "RspV 2 0x1000 0x3 0x10 0x11\nPRB 0x1000 0xf down\nRspS 2 0x1000 0xf 0x10 0x11 0x12 0x13\n"
+           "RspRvkO L 0x1000 0xf 0x10 0x11 0x12 0x13\n");
+}
+
+Test(spandex_tu_mesi, case2_pending_o_delays_requests_and_answers_fwdreqo_at_once)
+{
+    /* a store's ReqO+data pending: FwdReqV delayed, FwdReqO answered at
+     * once; the line arrives: the store is done, the line stays I (VALUE
+     * without own), the other words leave by ReqWB with the store, and
+     * the delayed FwdReqV is answered from the write-back */
+    prints("--config mesi_fpga",
+           "ST 0x1000 0x1 0x55\nFwdReqV 0x1000 0x4 2\nFwdReqO 0x1000 0x2 1\n"
+           "RspO+data 0x1000 0xf 0x10 0x11 0x12 0x13\nRspWB 0x1000 0xd\n",
+           "ReqO+data 0x1000 0xf\nRspO 1 0x1000 0x2\nVALUE 0x1000 0x1 0x55\nReqWB 0x1000 0xd 0x55 0x12 0x13\n"
+           "RspV 2 0x1000 0x4 0x12\n");
+    /* an atomic pending and a revocation: the atomic is done (its old
+     * value, the line installed O), then the revocation is answered with
+     * its result and the other words are written back */
+    prints("--config mesi_fpga",
+           "RMW 0x1000 0x1 add 0x5\nRvkO 0x1000 0x1\nRspO+data 0x1000 0xf 0x10 0x11 0x12 0x13\n"
+           "PDAT 0x1000 0xf 0x15 0x11 0x12 0x13\nRspWB 0x1000 0xe\n",
+           "ReqO+data 0x1000 0xf\nVALUE 0x1000 0x1 0x10 own 0xf\nPRB 0x1000 0x0 down\nRspRvkO L 0x1000 0x1 0x15\n"
+           "ReqWB 0x1000 0xe 0x11 0x12 0x13\n");
+}
+
+Test(spandex_tu_mesi, case3_pending_write_back_answers_from_its_data)
+{
+    prints("--config mesi_fpga", "EVICT 0x1000 0xf 0x20 0x21 0x22 0x23\nFwdReqO+data 0x1000 0x1 3\nRspWB 0x1000 0xf\n",
+           "DONE 0x1000\nReqWB 0x1000 0xf 0x20 0x21 0x22 0x23\nRspO+data 3 0x1000 0x1 0x20\n");
+}
+
+Test(spandex_tu_mesi, case4_a_fwdreqv_elsewhere_is_nacked_and_a_downgrade_raises_err)
+{
+    prints("--config mesi_fpga", "FwdReqV 0x1000 0x3 2\nPDAT 0x1000 0x0\n", "PRB 0x1000 0xf\nNack 2 0x1000 0x3\n");
+    prints("--config mesi_fpga", "FwdReqO 0x1000 0x1 2\nPDAT 0x1000 0x0\n", "PRB 0x1000 0x0 down\nERR\n");
+    /* an atomic of two words: the cache-side contract allows one */
+    prints("--config mesi_fpga", "RMW 0x1000 0x3 add 0x1 0x2\n", "ERR\n");
+}
+
+Test(spandex_tu_mesi, x13_a_nacked_read_is_replaced_and_used_once)
+{
+    prints("--config mesi_fpga",
+           "LD 0x1000 0xf\nNack 0x1000 0x2\nRspV 0x1000 0xd 0x10 0x12 0x13\nRspWT+data 0x1000 0x2 0x11\n",
+           "ReqS 0x1000 0xf\nReqWT+data 0x1000 0x2 rd\nVALUE 0x1000 0xf 0x10 0x11 0x12 0x13\n");
+}
+
+Test(spandex_tu_mesi, x14_an_inv_during_a_reqs_fill_leaves_the_line_i)
+{
+    /* the Inv probes the cache (a Shared copy goes), is Acked, and the
+     * fill that follows is used once: VALUE, not an S FILL; an Inv of an
+     * S line takes it from the cache */
+    prints("--config mesi_fpga", "LD 0x1000 0xf\nInv 0x1000 0xf\nPDAT 0x1000 0x0\nRspS 0x1000 0xf 0x10 0x11 0x12 0x13\n",
+           "ReqS 0x1000 0xf\nPRB 0x1000 0x0\nAck L 0x1000 0xf\nVALUE 0x1000 0xf 0x10 0x11 0x12 0x13\n");
+    prints("--config mesi_fpga",
+           "LD 0x1000 0xf\nRspS 0x1000 0xf 0x10 0x11 0x12 0x13\nInv 0x1000 0xf\nPDAT 0x1000 0x0\nEVICT 0x1000\n",
+           "ReqS 0x1000 0xf\nFILL 0x1000 0xf 0x10 0x11 0x12 0x13\nPRB 0x1000 0x0\nAck L 0x1000 0xf\nDONE 0x1000\n");
+}
+
+Test(spandex_tu_mesi, random_streams_in_lockstep_keep_every_promise, .timeout = 240)
+{
+    static const char *const presets[] = {"mesi", "mesi_fpga"};
+    static const char *const streams[] = {"mixed", "stores", "nack", "errors"};
+    unsigned p, s;
+    for (p = 0; p < 2; p++)
+        for (s = 0; s < 4; s++) {
+            ls_result r;
+            ls_stream(&r, spandex_duts, "spandex-tu", presets[p], streams[s], 30000, 60 + p * 4 + s);
+            cr_expect_eq(field(r.summary, "broken promises "), 0, "%s %s: %s", presets[p], streams[s], r.summary);
+            if (s != 3)
+                cr_expect_eq(field(r.summary, "protocol errors (err_o cycles) "), 0, "%s %s", presets[p],
+                             streams[s]);
+            cr_expect_gt(field(r.summary, "probes "), 100, "%s", r.summary);
+            ls_result_free(&r);
+        }
 }
