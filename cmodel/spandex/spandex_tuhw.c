@@ -112,7 +112,7 @@ int spandex_tuhw_cfg_check(spandex_tuhw_cfg *c, char *err, size_t len)
     if (c->mshr * bits > SPANDEX_TUHW_REG_MAX)
         return cohkit_cfg_fail(err, len, "--mshr %u: %u lines of %u bits exceed the RTL's %u-bit MSHR data",
                                c->mshr, c->mshr, bits, SPANDEX_TUHW_REG_MAX);
-    if (c->wb * bits > SPANDEX_TUHW_REG_MAX)
+    if (c->kind != SPANDEX_TU_MESI && c->wb * bits > SPANDEX_TUHW_REG_MAX) /* (MESI: no write buffer) */
         return cohkit_cfg_fail(err, len, "--wb %u: %u lines of %u bits exceed the RTL's %u-bit write buffer",
                                c->wb, c->wb, bits, SPANDEX_TUHW_REG_MAX);
     return 0;

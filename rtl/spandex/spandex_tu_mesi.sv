@@ -67,9 +67,8 @@ module spandex_tu_mesi (
   // III-D; docs/spandex.md): 16 words of 32 bits, 4 MSHR entries, 4 delayed-request slots,
   // ReqS, ReqO+data and ReqWB of whole lines, a read replaced by ReqWT+data(rd) after 1 Nack.
   // Storage: MSHR entries and write-buffer lines in flip-flops (a few lines), no RAM by design (lint: no memory).
-  localparam integer M = 4, B = 4, W = 16, WB = 32, LB = 42, DB = 2, MI = 2, BI = 2, KB = 3;
+  localparam integer M = 4, W = 16, WB = 32, LB = 42, DB = 2, MI = 2, KB = 3;
   localparam [3:0] NACK_LIMIT = 4'd1;
-  localparam [BI-1:0] B_LAST = 2'd3;
   localparam integer D = 4, DI = 2;
   localparam [DI-1:0] D_LAST = 2'd3;
   localparam ODATA = 1'b0; // MESI: a read's replacement by ReqWT+data
@@ -121,12 +120,6 @@ module spandex_tu_mesi (
   logic [4*M-1:0] e_fl_q, e_fl_d;
   logic [M*WB-1:0] e_opd_q, e_opd_d;
   logic [M*W*WB-1:0] e_data_q, e_data_d;
-  // write buffer: a ring of lines, oldest at wh, next free at wt
-  logic [B-1:0] b_v_q, b_v_d;
-  logic [B*LB-1:0] b_line_q, b_line_d;
-  logic [B*W-1:0] b_mask_q, b_mask_d;
-  logic [B*W*WB-1:0] b_data_q, b_data_d;
-  logic [BI-1:0] wh_q, wh_d, wt_q, wt_d;
   // delayed external requests: a ring, oldest at dh, next free at dt
   logic [D-1:0] df_v_q, df_v_d;
   logic [3*D-1:0] df_type_q, df_type_d;
@@ -151,13 +144,12 @@ module spandex_tu_mesi (
      endcase
   endfunction
   integer i, w;
-  logic free_any, cq_hit, writes_open, m_any, f_hit, s_any, h_v, wb_full;
+  logic free_any, writes_open, m_any, s_any;
   logic cq_open;
   logic [MI-1:0] free_idx, m_idx, s_idx;
-  logic [BI-1:0] cq_hit_idx, f_idx;
-  logic [W-1:0] cq_busy, h_busy, h_mask, e_out, m_mask, m_recv, s_rtr;
-  logic [LB-1:0] h_line, m_line, s_line;
-  logic [W*WB-1:0] m_data, m_merged, fill_data;
+  logic [W-1:0] e_out, m_mask, m_recv, s_rtr;
+  logic [LB-1:0] m_line, s_line;
+  logic [W*WB-1:0] m_data, m_merged;
   logic [W*WB-1:0] m_res;
   logic [KB-1:0] m_kind;
   logic [3:0] s_nk;
@@ -168,7 +160,7 @@ module spandex_tu_mesi (
   logic [WB-1:0] m_opd;
   logic [KB-1:0] s_kind;
   logic [W*WB-1:0] s_data;
-  logic [W-1:0] m_rpw, m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask, h_fw, c_fw;
+  logic [W-1:0] m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask;
   logic [W*WB-1:0] f_wbdata;
   logic [LB-1:0] d_line;
   logic [2:0] d_type;
@@ -180,23 +172,10 @@ module spandex_tu_mesi (
   always @* begin
     free_any = 1'b0; free_idx = '0;
     free_two = 1'b0;
-    cq_hit = 1'b0; cq_hit_idx = '0; cq_busy = '0;
     cq_open = 1'b0;
     writes_open = 1'b0; m_any = 1'b0; m_idx = '0; s_any = 1'b0; s_idx = '0;
     e_out = '0; m_ok = 1'b0;
-    h_v = 1'b0; h_line = '0; h_mask = '0;
-    wb_full = 1'b0;
     d_v = 1'b0; d_line = '0; d_mask = '0; d_type = '0; d_req = '0; df_full = 1'b0; f_back = '0;
-    h_fw = '0; c_fw = '0;
-    for (i = B - 1; i >= 0; i = i - 1) begin
-      if (b_v_q[i] && b_line_q[i*LB +: LB] == cq_line_q) begin
-        cq_hit = 1'b1; cq_hit_idx = i[BI-1:0];
-      end
-      if (wh_q == i[BI-1:0]) begin
-        h_v = b_v_q[i]; h_line = b_line_q[i*LB +: LB]; h_mask = b_mask_q[i*W +: W];
-      end
-      if (wt_q == i[BI-1:0]) wb_full = b_v_q[i];
-    end
     // the oldest delayed request; the ring full; the words delayed on the forward's line
     for (i = 0; i < D; i = i + 1) begin
       if (dh_q == i[DI-1:0]) begin
@@ -206,13 +185,6 @@ module spandex_tu_mesi (
       if (dt_q == i[DI-1:0]) df_full = df_v_q[i];
       if (df_v_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_back = f_back | df_mask_q[i*W +: W];
     end
-    // the words of the flush's and the cache request's lines a delayed or buffered forward names
-    for (i = 0; i < D; i = i + 1) begin
-      if (df_v_q[i] && df_line_q[i*LB +: LB] == h_line) h_fw = h_fw | df_mask_q[i*W +: W];
-      if (df_v_q[i] && df_line_q[i*LB +: LB] == cq_line_q) c_fw = c_fw | df_mask_q[i*W +: W];
-    end
-    if (fq_v_q && fq_line_q == h_line) h_fw = h_fw | fq_mask_q;
-    if (fq_v_q && fq_line_q == cq_line_q) c_fw = c_fw | fq_mask_q;
     // MESI: a line waits behind its delayed requests (all its words); the delayed
     // requests of the response's line keep its ReqWB entry after the RspWB
     if (f_back != '0) f_back = '1;
@@ -229,7 +201,6 @@ module spandex_tu_mesi (
       end
       if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin
         cq_open = 1'b1;
-        cq_busy = cq_busy | e_mask_q[i*W +: W]; // an entry's words stay busy until it completes
       end
       if (e_v_q[i] && e_kind_q[KB*i +: KB] != K_V) writes_open = 1'b1;
       if (e_v_q[i] && e_snd_q[i]) begin
@@ -255,21 +226,20 @@ module spandex_tu_mesi (
   // the fields of the matched and the re-sending entry; the head's open words
   always @* begin
     m_kind = '0; m_line = '0; m_mask = '0; m_recv = '0; m_data = '0;
-    m_rpw = '0; m_dn = '0;
+    m_dn = '0;
     m_st = '0; m_op = '0; m_fl = '0; m_opd = '0; s_kind = '0; s_mask = '0; s_data = '0;
-    s_line = '0; s_rtr = '0; s_nk = '0; h_busy = '0;
+    s_line = '0; s_rtr = '0; s_nk = '0;
     for (i = 0; i < M; i = i + 1) begin
       if (m_idx == i[MI-1:0]) begin
         m_kind = e_kind_q[KB*i +: KB]; m_line = e_line_q[i*LB +: LB]; m_mask = e_mask_q[i*W +: W];
         m_recv = e_recv_q[i*W +: W]; m_data = e_data_q[i*W*WB +: W*WB];
-        m_rpw = e_rpw_q[i*W +: W]; m_dn = e_dn_q[i*W +: W];
+        m_dn = e_dn_q[i*W +: W];
         m_st = e_st_q[i*W +: W]; m_op = e_op_q[i*3 +: 3]; m_fl = e_fl_q[i*4 +: 4]; m_opd = e_opd_q[i*WB +: WB];
       end
       if (s_idx == i[MI-1:0]) begin
         s_line = e_line_q[i*LB +: LB]; s_rtr = e_rtr_q[i*W +: W]; s_nk = e_nk_q[4*i +: 4];
         s_kind = e_kind_q[KB*i +: KB]; s_mask = e_mask_q[i*W +: W]; s_data = e_data_q[i*W*WB +: W*WB];
       end
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == h_line) h_busy = h_busy | e_mask_q[i*W +: W];
     end
   end
   
@@ -309,21 +279,11 @@ module spandex_tu_mesi (
   
   // the response's data merged; a read's fill with the buffered stores over it
   always @* begin
-    f_hit = 1'b0; f_idx = '0;
-    for (i = B - 1; i >= 0; i = i - 1)
-      if (b_v_q[i] && b_line_q[i*LB +: LB] == m_line) begin
-        f_hit = 1'b1; f_idx = i[BI-1:0];
-      end
     m_merged = m_data;
     for (w = 0; w < W; w = w + 1)
       // (a store's words keep the store's data)
       if (rq_mask_q[w] && rq_type_q != 4'd6 && rq_type_q != 4'd9 && !(m_st[w] && !m_fl[3]))
         m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];
-    fill_data = m_merged;
-    for (i = 0; i < B; i = i + 1)
-      if (f_hit && f_idx == i[BI-1:0])
-        for (w = 0; w < W; w = w + 1)
-          if (b_mask_q[i*W + w] && m_mask[w]) fill_data[w*WB +: WB] = b_data_q[(i*W + w)*WB +: WB];
     // the atomic performed on the line
     m_res = m_merged;
     for (w = 0; w < W; w = w + 1)
@@ -332,8 +292,8 @@ module spandex_tu_mesi (
   
   // ---------------------------------------------------------------- the action
   logic m_done, rsp_bad, f_bad, c_bad, c_ok, probing;
-  logic can_rsp, can_fwd, can_rs, can_fl, can_cq;
-  logic a_pdb, a_rsp, a_fwd, a_rs, a_fl, a_cq, a_bad;
+  logic can_rsp, can_fwd, can_rs, can_cq;
+  logic a_pdb, a_rsp, a_fwd, a_rs, a_cq, a_bad;
   logic m_co, can_rp, a_rp, f_down;
   logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest;
   logic m_own, m_fill, m_conv, f_wbk_go;
@@ -385,18 +345,14 @@ module spandex_tu_mesi (
     can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0 &&
              (d_type == 3'd0 || free_any || (d_mask & ~d_wbm) == '0);
     can_rs = !ro_v_q && s_any;
-    // a line whose stores all went with answers is dropped at once
-    can_fl = h_v && (h_mask == '0 || (!ro_v_q && free_any && (h_busy & h_mask) == '0 && (h_fw & h_mask) == '0 &&
-             !(cq_v_q && cq_type_q == 3'd1 && (cq_hit || !wb_full)) &&
-             !(cq_v_q && cq_type_q == 3'd0 && !cq_hit)));
     c_bad = cq_type_q > 3'd5 || (cq_type_q <= 3'd2 && cq_mask_q == '0);
     // (with two entries or more the last free one waits for a downgrade's ReqWB)
     free_cq = M >= 2 ? free_two : free_any;
     c_bad = c_bad || (cq_type_q == 3'd2 && (cq_mask_q & (cq_mask_q - 1'b1)) != '0); // an atomic: one word
     case (cq_type_q)
       3'd0, 3'd1, 3'd2: c_ok = !cq_open && !ro_v_q && free_cq; // one request a line
-      3'd3: c_ok = !h_v && !co_v_q;
-      3'd4: c_ok = !h_v && !writes_open && !co_v_q;
+      3'd3: c_ok = !co_v_q;
+      3'd4: c_ok = !writes_open && !co_v_q;
       3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || (!cq_open && !ro_v_q && free_cq));
       default: c_ok = !co_v_q;
     endcase
@@ -406,15 +362,10 @@ module spandex_tu_mesi (
     a_fwd = !a_pdb && !a_rsp && can_fwd;
     a_rp = !a_pdb && !a_rsp && !a_fwd && can_rp;
     a_rs = !a_pdb && !a_rsp && !a_fwd && !can_rp && can_rs;
-    a_fl = !a_pdb && !a_rsp && !a_fwd && !can_rp && !can_rs && can_fl;
-    a_cq = !a_pdb && !a_rsp && !a_fwd && !can_rp && !can_rs && !can_fl && can_cq;
+    a_cq = !a_pdb && !a_rsp && !a_fwd && !can_rp && !can_rs && can_cq;
     a_bad = a_pdb || (a_rsp && rsp_bad) || (a_fwd && f_bad) || (a_cq && c_bad);
   end
   
-  // a MESI store goes to an entry, never to the write buffer: its lookups and the
-  // fill's overlay serve GPU coherence and DeNovo; a replaced word needs no mark
-  logic unused_wb;
-  assign unused_wb = ^{cq_hit_idx, fill_data, m_rpw};
   // nor in the cycle a fresh forward is handled (it may send a probe)
   assign c_req_ready_o = (!cq_v_q || a_cq) && !probing && !(a_fwd && fq_ph_q == 2'd0) && !d_v;
   assign rsp_ready_o = !rq_v_q || a_rsp;
@@ -443,7 +394,6 @@ module spandex_tu_mesi (
     co_v_d = co_v_q; co_type_d = co_type_q; co_line_d = co_line_q; co_mask_d = co_mask_q; co_data_d = co_data_q;
     e_v_d = e_v_q; e_snd_d = e_snd_q; e_kind_d = e_kind_q; e_nk_d = e_nk_q; e_line_d = e_line_q;
     e_mask_d = e_mask_q; e_recv_d = e_recv_q; e_rtr_d = e_rtr_q; e_rpw_d = e_rpw_q; e_data_d = e_data_q;
-    b_v_d = b_v_q; b_line_d = b_line_q; b_mask_d = b_mask_q; b_data_d = b_data_q; wh_d = wh_q; wt_d = wt_q;
     err_d = err_q;
     if (ro_v_q && req_ready_i) ro_v_d = 1'b0;
     if (oo_v_q && out_ready_i) oo_v_d = 1'b0;
@@ -563,10 +513,6 @@ module spandex_tu_mesi (
             for (w = 0; w < W; w = w + 1)
               e_data_d[(i*W + w)*WB +: WB] = f_wbk[w] ? pd_data_q[w*WB +: WB] : '0;
           end
-        // a buffered store's word went with the answer
-        for (i = 0; i < B; i = i + 1)
-          if (f_down && b_v_q[i] && b_line_q[i*LB +: LB] == fq_line_q)
-            b_mask_d[i*W +: W] = b_mask_q[i*W +: W] & ~f_held;
         if (f_later != '0) begin
           for (i = 0; i < D; i = i + 1)
             if (dt_q == i[DI-1:0]) begin
@@ -608,23 +554,6 @@ module spandex_tu_mesi (
           if (s_nk >= NACK_LIMIT) e_rpw_d[i*W +: W] = e_rpw_q[i*W +: W] | s_rtr;
           e_rtr_d[i*W +: W] = '0; e_snd_d[i] = 1'b0;
         end
-    end else if (a_fl) begin
-      // the oldest buffered line leaves as one ReqO (the cache holds the data)
-      for (i = 0; i < M; i = i + 1)
-        if (h_mask != '0 && free_idx == i[MI-1:0]) begin
-          e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_O; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;
-          e_dn_d[i*W +: W] = '0;
-          e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
-          e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
-        end
-      if (h_mask != '0) begin
-        ro_v_d = 1'b1; ro_type_d = 3'd3; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = '0;
-      end
-      for (i = 0; i < B; i = i + 1)
-        if (wh_q == i[BI-1:0]) begin
-          b_v_d[i] = 1'b0; b_line_d[i*LB +: LB] = '0; b_mask_d[i*W +: W] = '0; b_data_d[i*W*WB +: W*WB] = '0;
-        end
-      wh_d = wh_q == B_LAST ? '0 : wh_q + 1'b1;
     end else if (a_cq) begin
       case (cq_type_q)
         3'd0, 3'd1, 3'd2: begin
@@ -765,12 +694,6 @@ module spandex_tu_mesi (
       e_fl_q <= '0;
       e_opd_q <= '0;
       e_data_q <= '0;
-      b_v_q <= '0;
-      b_line_q <= '0;
-      b_mask_q <= '0;
-      b_data_q <= '0;
-      wh_q <= '0;
-      wt_q <= '0;
       df_v_q <= '0;
       df_type_q <= '0;
       df_req_q <= '0;
@@ -844,12 +767,6 @@ module spandex_tu_mesi (
       e_fl_q <= e_fl_d;
       e_opd_q <= e_opd_d;
       e_data_q <= e_data_d;
-      b_v_q <= b_v_d;
-      b_line_q <= b_line_d;
-      b_mask_q <= b_mask_d;
-      b_data_q <= b_data_d;
-      wh_q <= wh_d;
-      wt_q <= wt_d;
       df_v_q <= df_v_d;
       df_type_q <= df_type_d;
       df_req_q <= df_req_d;
@@ -884,7 +801,7 @@ module spandex_tu_mesi (
   assign out_line_o = oo_line_q;
   assign out_mask_o = oo_mask_q;
   assign out_data_o = oo_data_q;
-  assign idle_o = !cq_v_q && !rq_v_q && !fq_v_q && !pd_v_q && !ro_v_q && !oo_v_q && !co_v_q && !pr_v_q && !h_v && !d_v && e_v_q == '0;
+  assign idle_o = !cq_v_q && !rq_v_q && !fq_v_q && !pd_v_q && !ro_v_q && !oo_v_q && !co_v_q && !pr_v_q && !d_v && e_v_q == '0;
   assign err_o = err_q;
 
   `ifdef FORMAL
