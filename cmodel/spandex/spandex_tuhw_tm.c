@@ -659,6 +659,23 @@ static void do_rsp(spandex_tuhw_tm *t, const act *a)
     memset(e, 0, sizeof *e);
 }
 
+/* Into d, the data of the words wbm of forward f that a pending ReqWB
+ * still holds (case 3) and of those an EVICT taken and not yet sent holds. */
+static void wb_words(const spandex_tuhw_tm *t, const buf *f, uint64_t wbm, uint64_t *d)
+{
+    unsigned w, i;
+    for (w = 0; w < t->g.words; w++)
+        if (wbm >> w & 1)
+            for (i = 0; i < t->c.mshr; i++) {
+                const mshr *e = &t->e[i];
+                if (e->v && e->kind == K_WB && e->line == f->line && ((e->mask & ~e->dn) >> w & 1))
+                    d[w] = e->data[w];
+            }
+    for (w = 0; w < t->g.words; w++)
+        if (hold_ev(t, f->line, f->mask) >> w & 1)
+            d[w] = t->cq.data[w];
+}
+
 static void do_fwd_gpu(spandex_tuhw_tm *t)
 {
     const buf *f = &t->fq;
@@ -704,16 +721,7 @@ static void fwd_settle(spandex_tuhw_tm *t)
         f->v = 0;
         return;
     }
-    for (w = 0; w < t->g.words; w++)
-        if (s.wbm >> w & 1)
-            for (i = 0; i < t->c.mshr; i++) {
-                const mshr *e = &t->e[i];
-                if (e->v && e->kind == K_WB && e->line == f->line && ((e->mask & ~e->dn) >> w & 1))
-                    d[w] = e->data[w];
-            }
-    for (w = 0; w < t->g.words; w++)
-        if (hold_ev(t, f->line, f->mask) >> w & 1)
-            d[w] = t->cq.data[w];
+    wb_words(t, f, s.wbm, d);
     ans = held | s.wbm | s.now;
     if (down)
         for (i = 0; i < t->c.mshr; i++) {
@@ -794,16 +802,7 @@ static void fwd_settle_mesi(spandex_tuhw_tm *t)
         f->v = 0;
         return;
     }
-    for (w = 0; w < t->g.words; w++)
-        if (s.wbm >> w & 1)
-            for (i = 0; i < t->c.mshr; i++) {
-                const mshr *e = &t->e[i];
-                if (e->v && e->kind == K_WB && e->line == f->line && ((e->mask & ~e->dn) >> w & 1))
-                    d[w] = e->data[w];
-            }
-    for (w = 0; w < t->g.words; w++)
-        if (hold_ev(t, f->line, f->mask) >> w & 1)
-            d[w] = t->cq.data[w];
+    wb_words(t, f, s.wbm, d);
     ans = held | s.wbm | s.now;
     if (down)
         for (i = 0; i < t->c.mshr; i++) {

@@ -142,7 +142,7 @@ typedef struct {
 
 /* MESI: the cache (per pool line I, S or O; its request open through the
  * unit: 1 + the type, with op, mask and operands or store data) and the
- * counts and checks of the MESI bench (drive_mesi). */
+ * counts and checks of the MESI bench (drive_owner). */
 typedef struct {
     unsigned st[POOL], busy[POOL], op[POOL];
     uint64_t mask[POOL], v[POOL][SPANDEX_LLC_WORDS_MAX];
@@ -846,18 +846,27 @@ static int dn_take_pend(tx_stim *s, uint64_t cyc)
     return 1;
 }
 
-static void drive_denovo(tx_stim *s, uint64_t cyc, uint64_t *in)
+static void ms_process(tx_stim *s, uint64_t cyc, int quiet);
+static void ms_make_creq(tx_stim *s);
+
+/* The probe's answer of the MESI cache: the whole line when it holds it in
+ * E/M (an EVICT presented counts), else nothing. */
+static void ms_probe_answer(tx_stim *s);
+
+/* The DeNovo and MESI benches: the cache of the kind, the ownership-
+ * tracking LLC, the forwards and the probe answered a few cycles later. */
+static void drive_owner(tx_stim *s, uint64_t cyc, uint64_t *in)
 {
     dn_state *d = &s->dn;
-    int quiet, k;
+    int quiet, k, mesi = s->c.kind == SPANDEX_TU_MESI;
     if ((cyc & 1023) == 0) {
         cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
         dn_stalls(s, cyc);
     }
     quiet = s->b.kind == KIND_ERRORS && cyc + QUIET_BEFORE >= s->inj_next;
-    dn_process(s, cyc, quiet);
+    (mesi ? ms_process : dn_process)(s, cyc, quiet);
     if (!s->have_c && !quiet && pct(s) < s->b.bp.valid)
-        dn_make_creq(s);
+        (mesi ? ms_make_creq : dn_make_creq)(s);
     if (s->have_c) {
         put_creq(s, in);
         /* the EVICT presented meets a downgrade of its words */
@@ -889,11 +898,15 @@ static void drive_denovo(tx_stim *s, uint64_t cyc, uint64_t *in)
         int li = dn_li(s, d->prb_line);
         unsigned w;
         d->pdat = 1;
-        d->pd_mask = li < 0 ? 0 : d->prb_mask & (d->po[li] | d->o[li]);
-        memset(d->pd_v, 0, sizeof d->pd_v);
-        for (w = 0; w < s->g.words; w++)
-            if (d->pd_mask >> w & 1)
-                d->pd_v[w] = d->cd[li][w];
+        if (mesi) {
+            ms_probe_answer(s);
+        } else {
+            d->pd_mask = li < 0 ? 0 : d->prb_mask & (d->po[li] | d->o[li]);
+            memset(d->pd_v, 0, sizeof d->pd_v);
+            for (w = 0; w < s->g.words; w++)
+                if (d->pd_mask >> w & 1)
+                    d->pd_v[w] = d->cd[li][w];
+        }
     }
     if (d->pdat) {
         in[s->p.off[P(c_pdat_valid_i)]] = 1;
@@ -904,8 +917,6 @@ static void drive_denovo(tx_stim *s, uint64_t cyc, uint64_t *in)
     in[s->p.off[P(out_ready_i)]] = pct(s) < s->b.bp.ready;
     in[s->p.off[P(c_rsp_ready_i)]] = pct(s) < s->b.bp.ready;
 }
-
-static void drive_mesi(tx_stim *s, uint64_t cyc, uint64_t *in);
 
 static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
 {
@@ -919,12 +930,8 @@ static void stim_drive(void *p, uint64_t cyc, uint64_t *in)
             drive_trace(s, cyc, in);
         return;
     }
-    if (s->c.kind == SPANDEX_TU_DENOVO) {
-        drive_denovo(s, cyc, in);
-        return;
-    }
-    if (s->c.kind == SPANDEX_TU_MESI) {
-        drive_mesi(s, cyc, in);
+    if (s->c.kind == SPANDEX_TU_DENOVO || s->c.kind == SPANDEX_TU_MESI) {
+        drive_owner(s, cyc, in);
         return;
     }
     if ((cyc & 1023) == 0)
@@ -1740,60 +1747,15 @@ static void ms_check(tx_stim *s, uint64_t cyc)
     }
 }
 
-static void drive_mesi(tx_stim *s, uint64_t cyc, uint64_t *in)
+static void ms_probe_answer(tx_stim *s)
 {
     dn_state *d = &s->dn;
-    ms_state *m = &s->ms;
-    int quiet, k;
-    if ((cyc & 1023) == 0) {
-        cohkit_unit_bp_draw(&sched, &s->b.rng, &s->b.bp);
-        dn_stalls(s, cyc);
-    }
-    quiet = s->b.kind == KIND_ERRORS && cyc + QUIET_BEFORE >= s->inj_next;
-    ms_process(s, cyc, quiet);
-    if (!s->have_c && !quiet && pct(s) < s->b.bp.valid)
-        ms_make_creq(s);
-    if (s->have_c) {
-        put_creq(s, in);
-        if (s->c_type == SPANDEX_TUHW_C_EVICT && s->c_mask && !d->ev_raced && !quiet) {
-            d->ev_raced = 1;
-            dn_race(s, s->c_line, s->c_mask, cyc, 30);
-        }
-    }
-    inject(s, cyc);
-    if (!s->have_r && pct(s) < 70)
-        s->have_r = dn_take_pend(s, cyc);
-    if (s->have_r)
-        put_rsp(s, in);
-    if (!quiet && d->nfw + 1 < DN_FWD_MAX && pct(s) < 4)
-        dn_make_fwd(s, cyc);
-    if (!s->have_f && (k = dn_first_unsent(s)) >= 0 && pct(s) < 70) {
-        s->f_type = d->fw[k].type;
-        s->f_req = d->fw[k].req;
-        s->f_line = d->fw[k].line;
-        s->f_mask = d->fw[k].mask;
-        s->have_f = 1;
-    }
-    if (s->have_f)
-        put_fwd(s, in);
-    in[s->p.off[P(c_prb_ready_i)]] = !d->prb && pct(s) < s->b.bp.ready;
-    if (d->prb && !d->pdat && cyc >= d->prb_due && pct(s) < s->b.bp.valid) {
-        int li = dn_li(s, d->prb_line);
-        int ev = s->have_c && s->c_type == SPANDEX_TUHW_C_EVICT && s->c_line == d->prb_line && s->c_mask;
-        d->pdat = 1;
-        d->pd_mask = li >= 0 && (m->st[li] == MS_O || ev) ? s->g.full : 0;
-        memset(d->pd_v, 0, sizeof d->pd_v);
-        if (d->pd_mask)
-            memcpy(d->pd_v, d->cd[li], sizeof d->pd_v);
-    }
-    if (d->pdat) {
-        in[s->p.off[P(c_pdat_valid_i)]] = 1;
-        in[s->p.off[P(c_pdat_mask_i)]] = d->pd_mask;
-        spandex_ports_put_words(&s->p, in, P(c_pdat_data_i), d->pd_v, d->pd_mask);
-    }
-    in[s->p.off[P(req_ready_i)]] = pct(s) < s->b.bp.ready;
-    in[s->p.off[P(out_ready_i)]] = pct(s) < s->b.bp.ready;
-    in[s->p.off[P(c_rsp_ready_i)]] = pct(s) < s->b.bp.ready;
+    int li = dn_li(s, d->prb_line);
+    int ev = s->have_c && s->c_type == SPANDEX_TUHW_C_EVICT && s->c_line == d->prb_line && s->c_mask;
+    d->pd_mask = li >= 0 && (s->ms.st[li] == MS_O || ev) ? s->g.full : 0;
+    memset(d->pd_v, 0, sizeof d->pd_v);
+    if (d->pd_mask)
+        memcpy(d->pd_v, d->cd[li], sizeof d->pd_v);
 }
 
 static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uint64_t *out)

@@ -131,4 +131,11 @@ static inline spandex_msg msg(spandex_msg_kind k, unsigned req, uint64_t mask)
     return m;
 }
 
+/* Message k without data (requestor req, words mask) from the LLC to t. */
+static inline void tu_recv_llc(spandex_tu *t, spandex_msg_kind k, unsigned req, uint64_t mask)
+{
+    spandex_msg m = msg(k, req, mask);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+}
+
 #endif

@@ -305,8 +305,7 @@ Test(spandex_mesi_tu, inv_during_fill_used_once_and_s_to_i)
     spandex_tu_pump(t, 0);
     cr_assert_eq(r.n, 1);
     cr_expect(r.m[0].kind == SPANDEX_REQS && r.m[0].mask == 0xf && r.dst[0] == SPANDEX_TU_LLC);
-    m = msg(SPANDEX_INV, 0, 0);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_INV, 0, 0);
     cr_assert_eq(r.n, 2);
     cr_expect(r.m[1].kind == SPANDEX_ACK);
     m = msg(SPANDEX_RSPS, 0, 0xf);
@@ -327,8 +326,7 @@ Test(spandex_mesi_tu, inv_during_fill_used_once_and_s_to_i)
     spandex_tu_pump(t, 0);
     cr_expect_eq(r.n, 3, "S: the load hits");
     cr_expect_eq(r.ndone, 3);
-    m = msg(SPANDEX_INV, 0, 0);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_INV, 0, 0);
     spandex_tu_push(t, 3);
     spandex_tu_pump(t, 0);
     cr_assert_eq(r.n, 5);
@@ -347,8 +345,7 @@ Test(spandex_mesi_tu, option2_nack_replaced_by_reqwtdata_rd)
     spandex_msg m;
     spandex_tu_push(t, 0);
     spandex_tu_pump(t, 0);
-    m = msg(SPANDEX_RSPV, 0, 0xe);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_RSPV, 0, 0xe);
     m = msg(SPANDEX_NACK, 0, 0x1);
     spandex_tu_recv(t, 3, &m);
     cr_assert_eq(r.n, 2);
@@ -383,12 +380,9 @@ Test(spandex_mesi_tu, pending_o_every_request_then_elsewhere)
     spandex_tu_pump(t, 0);
     cr_assert_eq(r.n, 1);
     cr_expect(r.m[0].kind == SPANDEX_REQODATA && r.m[0].mask == 0xf);
-    m = msg(SPANDEX_FWDREQV, 3, 0x1);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
-    m = msg(SPANDEX_FWDREQO, 4, 0x2);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
-    m = msg(SPANDEX_RVKO, 0, 0x4);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_FWDREQV, 3, 0x1);
+    tu_recv_llc(t, SPANDEX_FWDREQO, 4, 0x2);
+    tu_recv_llc(t, SPANDEX_RVKO, 0, 0x4);
     cr_assert_eq(r.n, 2, "only the FwdReqO is answered at once");
     cr_expect(r.m[1].kind == SPANDEX_RSPO && r.dst[1] == 4 && r.m[1].mask == 0x2);
     m = msg(SPANDEX_RSPODATA, 0, 0xf);
@@ -401,11 +395,9 @@ Test(spandex_mesi_tu, pending_o_every_request_then_elsewhere)
     cr_expect(r.m[4].kind == SPANDEX_REQWB && r.m[4].mask == 0x9 && r.m[4].v[0] == 0x77 && r.m[4].v[3] == 0x103,
               "the words not downgraded");
     cr_assert_eq(r.ndone, 1, "the store completes on the grant");
-    m = msg(SPANDEX_FWDREQV, 5, 0x2);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_FWDREQV, 5, 0x2);
     cr_expect(r.m[5].kind == SPANDEX_NACK && r.dst[5] == 5 && r.m[5].mask == 0x2, "case 4");
-    m = msg(SPANDEX_FWDREQO, 5, 0x2);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_FWDREQO, 5, 0x2);
     cr_expect(strstr(r.fail, "FwdReqO for words it does not own") != NULL, "%s", r.fail);
     spandex_tu_free(t);
 }
@@ -418,14 +410,11 @@ Test(spandex_mesi_tu, stable_o_fwdreqs_whole_line_to_s_part_to_i)
     static const spandex_sop ops[] = {{SPANDEX_SOP_ST, 1, 2, 0x1000, 0, 0x5}, {SPANDEX_SOP_LD, 2, 2, 0x1004, 0, 0}};
     rec r;
     spandex_tu *t = mk_tu(SPANDEX_TU_MESI, ops, 2, &r);
-    spandex_msg m;
     spandex_tu_push(t, 0);
     spandex_tu_pump(t, 0);
-    m = msg(SPANDEX_RSPODATA, 0, 0xf);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_RSPODATA, 0, 0xf);
     cr_assert_eq(r.ndone, 1);
-    m = msg(SPANDEX_FWDREQS, 1, 0xf);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_FWDREQS, 1, 0xf);
     cr_assert_eq(r.n, 3);
     cr_expect(r.m[1].kind == SPANDEX_RSPS && r.dst[1] == 1 && r.m[1].v[0] == 0x5);
     cr_expect(r.m[2].kind == SPANDEX_RSPRVKO && r.m[2].mask == 0xf);
@@ -437,10 +426,8 @@ Test(spandex_mesi_tu, stable_o_fwdreqs_whole_line_to_s_part_to_i)
     t = mk_tu(SPANDEX_TU_MESI, ops, 1, &r);
     spandex_tu_push(t, 0);
     spandex_tu_pump(t, 0);
-    m = msg(SPANDEX_RSPODATA, 0, 0xf);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
-    m = msg(SPANDEX_FWDREQS, 1, 0x3);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_RSPODATA, 0, 0xf);
+    tu_recv_llc(t, SPANDEX_FWDREQS, 1, 0x3);
     cr_assert_eq(r.n, 4);
     cr_expect(r.m[3].kind == SPANDEX_REQWB && r.m[3].mask == 0xc);
     cr_expect_str_empty(r.fail);

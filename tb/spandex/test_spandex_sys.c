@@ -425,14 +425,12 @@ Test(spandex_sys_tu, gpu_acks_a_stray_inv_nacks_a_stray_fwdreqv_refuses_a_downgr
     spandex_tu *t = mk_tu(SPANDEX_TU_GPU, NULL, 0, &r);
     spandex_msg m = msg(SPANDEX_INV, 0, 0);
     spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
-    m = msg(SPANDEX_FWDREQV, 3, 0x6);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_FWDREQV, 3, 0x6);
     cr_assert_eq(r.n, 2);
     cr_expect(r.m[0].kind == SPANDEX_ACK && r.dst[0] == SPANDEX_TU_LLC && r.m[0].dev == 2);
     cr_expect(r.m[1].kind == SPANDEX_NACK && r.dst[1] == 3 && r.m[1].mask == 0x6);
     cr_expect_str_empty(r.fail);
-    m = msg(SPANDEX_FWDREQO, 3, 0x1);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_FWDREQO, 3, 0x1);
     cr_expect(strstr(r.fail, "GPU coherence cache received FwdReqO") != NULL, "%s", r.fail);
     spandex_tu_free(t);
 }
@@ -453,18 +451,15 @@ Test(spandex_sys_tu, denovo_fwdreqs_stable_and_pending_and_other)
     cr_expect(r.m[0].kind == SPANDEX_REQO && r.m[0].mask == 0x1 && r.dst[0] == SPANDEX_TU_LLC);
     /* FwdReqS while the ReqO is pending: RspS to the requestor and RspRvkO
      * to the LLC with the own data; the word ends I when the RspO arrives */
-    m = msg(SPANDEX_FWDREQS, 0, 0x1);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_FWDREQS, 0, 0x1);
     cr_assert_eq(r.n, 3);
     cr_expect(r.m[1].kind == SPANDEX_RSPS && r.dst[1] == 0 && r.m[1].v[0] == 0x77);
     cr_expect(r.m[2].kind == SPANDEX_RSPRVKO && r.dst[2] == SPANDEX_TU_LLC && r.m[2].v[0] == 0x77);
-    m = msg(SPANDEX_RSPO, 0, 0x1);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_RSPO, 0, 0x1);
     cr_assert_eq(r.ndone, 1);
     cr_expect_eq(r.done[0], 0);
     /* the word is I: a FwdReqV is Nacked (column 3), the load misses */
-    m = msg(SPANDEX_FWDREQV, 3, 0x1);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_FWDREQV, 3, 0x1);
     cr_expect(r.m[3].kind == SPANDEX_NACK && r.dst[3] == 3);
     spandex_tu_push(t, 1);
     spandex_tu_pump(t, 0);
@@ -477,12 +472,10 @@ Test(spandex_sys_tu, denovo_fwdreqs_stable_and_pending_and_other)
     spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
     cr_assert_eq(r.ndone, 2);
     cr_expect_eq(r.v[1], 0x99);
-    m = msg(SPANDEX_INV, 0, 0);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_INV, 0, 0);
     cr_expect(r.m[5].kind == SPANDEX_ACK);
     /* a downgrade for a word it does not own: protocol error */
-    m = msg(SPANDEX_FWDREQS, 0, 0x2);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_FWDREQS, 0, 0x2);
     cr_expect(strstr(r.fail, "FwdReqS for words it does not own") != NULL, "%s", r.fail);
     spandex_tu_free(t);
 }
@@ -492,19 +485,15 @@ Test(spandex_sys_tu, denovo_fwdreqs_stable_o_answers_twice_and_leaves)
     static const spandex_sop ops[] = {{SPANDEX_SOP_ST, 1, 2, 0x1004, 0, 0x55}};
     rec r;
     spandex_tu *t = mk_tu(SPANDEX_TU_DENOVO, ops, 1, &r);
-    spandex_msg m;
     spandex_tu_push(t, 0);
     spandex_tu_pump(t, 1);
-    m = msg(SPANDEX_RSPO, 0, 0x2);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_RSPO, 0, 0x2);
     cr_assert_eq(r.ndone, 1);
-    m = msg(SPANDEX_FWDREQS, 1, 0x2);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_FWDREQS, 1, 0x2);
     cr_assert_eq(r.n, 3);
     cr_expect(r.m[1].kind == SPANDEX_RSPS && r.dst[1] == 1 && r.m[1].mask == 0x2 && r.m[1].v[1] == 0x55);
     cr_expect(r.m[2].kind == SPANDEX_RSPRVKO && r.dst[2] == SPANDEX_TU_LLC && r.m[2].v[1] == 0x55);
-    m = msg(SPANDEX_FWDREQV, 3, 0x2);
-    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    tu_recv_llc(t, SPANDEX_FWDREQV, 3, 0x2);
     cr_expect(r.m[3].kind == SPANDEX_NACK, "DeNovo has no S: the word left for I");
     cr_expect_str_empty(r.fail);
     spandex_tu_free(t);
