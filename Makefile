@@ -36,11 +36,11 @@ $(UNIT_LIST): $(sort $(wildcard cmodel/*/units.def))
 
 # Filled by the fragments: families, and the steps of make test / regress.
 FAMILIES      :=
-TEST_STEPS    := check-generated check-platform check-funcs lint synth-check sweep sim-iverilog sanitize
-REGRESS_STEPS := sweep-full
+TEST_STEPS    := check-generated check-platform check-funcs lint-sim synth-check sweep sim-iverilog sanitize
+REGRESS_STEPS := sweep-full sim-iverilog-long
 TEST_JOBS     ?= 2
 
-.PHONY: all deps tools rtl harness check-generated check-platform check-funcs verilate test unit lint sweep sweep-full sim-iverilog \
+.PHONY: all deps tools rtl harness check-generated check-platform check-funcs verilate test unit lint lint-sim sweep sweep-full sim-iverilog sim-iverilog-long \
         sanitize gate-sim regress bench clean help test-steps
 
 all: tools
@@ -163,6 +163,10 @@ unit: $(B)/test_all verilate
 
 lint: $(B)/bin/cohgen $(HB)/.stamp
 	scripts/lint.sh $(ALL_RTL)
+# make test: Verilator and Icarus here, the Yosys half in synth-check (every
+# committed module, once)
+lint-sim: $(B)/bin/cohgen $(HB)/.stamp
+	LINT_YOSYS=0 scripts/lint.sh $(ALL_RTL)
 
 # make test: the sample of every sweep list ('+' lines); make sweep-full
 # (in make regress): every line.
@@ -171,8 +175,12 @@ sweep: verilate
 sweep-full: verilate
 	scripts/sweep.sh $(B)/sweep-full $(foreach f,$(FAMILIES),$($(f)_SWEEP))
 
+# make test: 3,000 cycles a configuration; sim-iverilog-long (make regress):
+# 30,000
 sim-iverilog: verilate
-	scripts/iverilog-replay.sh $(B)/iverilog $(FAMILIES)
+	IVL_CYCLES=3000 scripts/iverilog-replay.sh $(B)/iverilog $(FAMILIES)
+sim-iverilog-long: verilate
+	IVL_CYCLES=30000 scripts/iverilog-replay.sh $(B)/iverilog-long $(FAMILIES)
 
 # The models, trace tools and generator under AddressSanitizer and UBSan.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

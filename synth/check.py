@@ -5,9 +5,11 @@
                  [--force-ff] [--ice40-nobram]
 
 Per committed configuration rtl/<family>/<module>.sv (cohgen --list=configs;
-default and fpga, every one of a unit its family's CHECK_EVERY_PRESET names;
-prep level, < 1 s each):
-  struct  check -assert (no multiple drivers, no combinational loops), no latches
+make test and make synth-check pass --all: every one; without it default and
+fpga, every one of a unit its family's CHECK_EVERY_PRESET names; prep level):
+  struct  no Yosys warning, check -assert (no multiple drivers, no
+          combinational loops), no latches (the Yosys half of the lint of the
+          committed RTL: make test runs Verilator and Icarus as lint-sim)
   memory  exactly the unit's RAMs, inferred as $mem_v2: the "rtl_memories" list
           ([words, bits] per RAM) of `cohgen <unit> --report --json`, else its
           family's expected_mems hook
@@ -59,7 +61,13 @@ def prep_eval(sv, top, out, force_ff):
     script = ("%s; prep -flatten -top %s; check -assert; %s"
               "opt_clean; write_json %s; simplemap %s; tee -q -o %s stat -json" %
               (yc.read_rtl(sv), top, "memory_map; " if force_ff else "", net, FF_TYPES, st))
-    yc.run_yosys(script, os.path.join(out, tag + ".prep.log"))
+    log = os.path.join(out, tag + ".prep.log")
+    yc.run_yosys(script, log)
+    # yosys -q prints only warnings and errors: the lint's zero-warning rule
+    with open(log) as f:
+        warn = [l.strip() for l in f if l.strip()]
+    if warn and not force_ff:
+        raise RuntimeError("yosys warnings (see %s):\n%s" % (log, "\n".join(warn[:20])))
     cells, _ = yc.stat_cells(st)
     return cells, yc.mem_cells(net)
 

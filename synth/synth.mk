@@ -4,13 +4,12 @@
 #                      -> build/synth/hardware-cost.{md,json}; SYNTH_ARGS
 #                      limits it (synth/run.py --units U, --configs M, --only P),
 #                      e.g. make synth SYNTH_ARGS="--units U,V"
-#   make synth-check   fast structural checks (part of make test): default and
-#                      fpga of every unit, every committed configuration of the
-#                      units a family names; synth-check-all (make regress):
-#                      every committed one
+#   make synth-check   structural checks of every committed configuration
+#                      (part of make test; the Yosys half of its lint, which
+#                      make test runs as lint-sim)
 # A family's own parts (tables, paper accounting, iCE40 runs, negative
 # controls) are scripts/<family>-synth.py (synth/yosys_common.py: family_hooks).
-.PHONY: synth synth-check synth-check-all
+.PHONY: synth synth-check
 
 SYNTH_PY := synth/run.py synth/check.py synth/yosys_common.py $(wildcard scripts/*-synth.py)
 SYNTH_RTL := $(ALL_RTL)
@@ -20,9 +19,5 @@ synth: $(B)/bin/cohgen $(SYNTH_RTL) $(SYNTH_PY) | $(DEPS_OK)
 	python3 synth/run.py --cohgen $(B)/bin/cohgen --out $(B)/synth $(SYNTH_ARGS)
 
 synth-check: $(B)/bin/cohgen $(SYNTH_RTL) $(SYNTH_PY) | $(DEPS_OK)
-	python3 synth/check.py --cohgen $(B)/bin/cohgen --out $(B)/synth/check
-# every committed configuration (make regress)
-synth-check-all: $(B)/bin/cohgen $(SYNTH_RTL) $(SYNTH_PY) | $(DEPS_OK)
-	python3 synth/check.py --all --cohgen $(B)/bin/cohgen --out $(B)/synth/check-all
-REGRESS_STEPS += synth-check-all
+	python3 synth/check.py --all --cohgen $(B)/bin/cohgen --out $(B)/synth/check
 

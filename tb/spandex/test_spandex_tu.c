@@ -49,6 +49,8 @@ static void prints(const char *opts, const char *trace, const char *want)
     }
     cr_expect_str_eq(got, want, "[%s]\n%s--- expected:\n%s--- model:\n%s", opts, trace, want, got);
     free(got);
+    snprintf(path, sizeof path, "rm -rf '%.250s'", dir);
+    run(path);
 }
 
 Test(spandex_tu, read_miss_collects_parts_and_replaces_a_nacked_word)
