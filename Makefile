@@ -67,6 +67,10 @@ deps: $(DEPS_OK)
 $(B)/obj/%.o: %.c $(HDRS) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
+# The models are compiled once, as the model library wants them (mk/lib.mk):
+# position-independent, only what a public header declares visible.
+MODEL_PIC := -fPIC -fvisibility=hidden
+$(B)/obj/cmodel/%.o: CFLAGS += $(MODEL_PIC)
 
 $(B)/bin/cohgen: $(GEN_OBJ)
 	@mkdir -p $(dir $@)

@@ -45,10 +45,11 @@ LIB_REQUIRED += cohkit_version cohkit_version_string cohkit_unit_registry cohkit
 
 # Position-independent (the static library may go into a user's shared
 # object, e.g. a simulator's Python module); only what a public header
-# declares is visible (cmodel/cohkit.h).
-$(B)/lib/obj/%.o: cmodel/%.c $(LIB_HDRS) $(UNIT_LIST)
+# declares is visible (cmodel/cohkit.h). The model objects of the main build
+# are compiled so (the Makefile's MODEL_PIC) and are the library's objects.
+$(B)/lib/obj/%.o: $(B)/obj/cmodel/%.o
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -Icmodel -I$(B)/include $(patsubst %/,-I%,$(sort $(dir $(wildcard cmodel/*/)))) -c $< -o $@
+	cp $< $@
 
 # The static library is one relocatable object with the hidden symbols made
 # local: a program linking it statically sees the same interface as one
