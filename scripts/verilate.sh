@@ -17,7 +17,8 @@ verilator --cc --trace -Wall -Wno-fatal --x-assign unique --x-initial unique \
   cat "$obj/verilator.log" >&2; exit 1; }
 # a lint warning fails the build, except for deliberately broken (mutant) RTL
 if [ -z "${ALLOW_WARNINGS:-}" ] && grep -q '%Warning' "$obj/verilator.log"; then cat "$obj/verilator.log" >&2; exit 1; fi
-make -s -C "$obj" -f "V$mod.mk" OPT_FAST="$opt" OPT_SLOW="-O1" OPT_GLOBAL="$opt" "V${mod}__ALL.a" >/dev/null
+# one module per job of the calling make (its job slots are not passed on)
+env -u MAKEFLAGS -u MFLAGS make -s -C "$obj" -f "V$mod.mk" OPT_FAST="$opt" OPT_SLOW="-O1" OPT_GLOBAL="$opt" "V${mod}__ALL.a" >/dev/null
 inc=$(verilator --getenv VERILATOR_ROOT)/include
 g++ -std=c++14 $opt -c -I"$obj" -I"$inc" -I"$inc/vltstd" -I"$top/tb" \
   "$harness/${mod}_shim.cpp" -o "$obj/${mod}_shim.o"
