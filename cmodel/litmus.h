@@ -51,7 +51,8 @@ typedef struct {
     const char *tool;   /* "<family>-litmus", for messages                       */
     /* One run of shape t (sync: the synchronised variant) with this seed:
      * res[0..nres) the outcome (a word's initial value as 0, -1 not seen);
-     * 0, or 1 with the reason in err (a failed run, a checker's verdict). */
+     * 0; 2 when the family's checker failed the run's log (the outcome is
+     * kept, the reason in err); 1 when the run itself failed (err). */
     int (*run)(void *ctx, const cohkit_lit_test *t, int sync, uint64_t seed, signed char *res, char *err,
                size_t len);
     /* The run's input for the family's system tool, with a comment line
@@ -73,8 +74,9 @@ int cohkit_lit_parse(const cohkit_lit_family *f, const char *test, const char *v
 
 /* Prints the table (per shape and variant: each outcome seen, its count and
  * verdict; the forbidden outcomes never seen with 0) and a summary line.
- * 0 when no forbidden outcome appeared, 1 when one did or a run failed
- * (its shape, variant and seed on err). `program`: print each shape's first
+ * 0 when no forbidden outcome appeared and every log passed the checker,
+ * else 1 (a failed run stops the table; the first checker failure of each
+ * shape and variant is named on err with its seed). `program`: print each shape's first
  * program instead. */
 int cohkit_lit_main(const cohkit_lit_family *f, void *ctx, const cohkit_lit_opts *o, uint64_t seed, int program,
                     const char *devices, FILE *out, FILE *err);

@@ -161,7 +161,7 @@ static int configure(const lt_ctx *x, const cohkit_lit_test *t, uint64_t seed, s
     return spandex_sysck_cfg_option(kc, "word", val, err, len) || spandex_sysck_cfg_check(kc, err, len);
 }
 
-/* The separate checker on a run's log: 0 on PASS, else 1 with its verdict. */
+/* The separate checker on a run's log: 0 on PASS, else 2 with its verdict. */
 static int judge(const spandex_sysck_cfg *kc, const lt_prog *p, char *log, size_t loglen, char *err, size_t len)
 {
     char *ck = NULL;
@@ -177,7 +177,7 @@ static int judge(const spandex_sysck_cfg *kc, const lt_prog *p, char *log, size_
         fclose(cf);
     if (rc || !ck || strncmp(ck, "PASS", 4) != 0) {
         snprintf(err, len, "spandex-check: %.200s", ck ? ck : "no verdict");
-        rc = 1;
+        rc = 2;
     }
     free(ck);
     return rc;
@@ -216,7 +216,7 @@ static int lt_one(void *ctx, const cohkit_lit_test *t, int sync, uint64_t seed, 
                  log ? (strstr(log, "\nE ") ? strstr(log, "\nE ") + 1 : log) : "");
     else if (rc == 0)
         rc = judge(&kc, &p, log, loglen, err, len);
-    for (l = log; rc == 0 && l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+    for (l = log; rc != 1 && l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         unsigned dev, op;
         unsigned long long a, v;
         if (sscanf(l, "V %u %u %llx %llx", &dev, &op, &a, &v) == 4)
@@ -225,7 +225,7 @@ static int lt_one(void *ctx, const cohkit_lit_test *t, int sync, uint64_t seed, 
                     res[i] = (signed char)(v == a ? 0 : v); /* a word's initial value is its address */
     }
     free(log);
-    return rc ? 1 : 0;
+    return rc == 2 ? 2 : rc ? 1 : 0;
 }
 
 static void lt_program(void *ctx, const cohkit_lit_test *t, int sync, uint64_t seed, FILE *out)
