@@ -14,10 +14,10 @@
  * final values are read by a GPU that took no part (its caches are empty,
  * so it reads memory, where the last write of each block is).
  *
- * HALCONE promises sequential consistency to every access (its loads and
- * stores are ordered in logical time): every non-SC outcome is forbidden,
- * under the paper's rules and the kit's safe rules alike; the paper's rules
- * are known to break it (docs/halcone.md, Counterexamples).
+ * Under the safe rules every access is sequentially consistent in logical
+ * time (spec 5.1, argued there): every non-SC outcome is forbidden, under
+ * the paper's rules and the safe rules alike; the paper's rules are known
+ * to break the invariants (docs/halcone.md, Counterexamples).
  */
 #include <inttypes.h>
 #include <stdarg.h>
