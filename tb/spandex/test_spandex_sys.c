@@ -295,6 +295,10 @@ Test(spandex_sys_bad, options_refused)
         {"--dev 0:gpu --sched lifo", "must be fifo or random"},
         {"--dev 0:gpu --denovo-rmw x", "must be odata or wtdata"},
         {"--dev 0:gpu --dev 1:denovo --gran cube", "--gran: 'cube' is not word or line"},
+        {"--dev 0:gpu --dev 1:denovo --extra-words 0", "--extra-words: device 0 is not a DeNovo device"},
+        {"--dev 0:mesi --dev 1:denovo --extra-words 0-1", "--extra-words: device 0 is not a DeNovo device"},
+        {"--dev 0:gpu --dev 1:denovo --extra-words 2", "--extra-words: device 2 is not a DeNovo device"},
+        {"--dev 0:gpu --dev 1:denovo --extra-words x", "--extra-words: 'x' is not a list of device IDs"},
     };
     size_t i;
     for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
