@@ -1117,7 +1117,10 @@ static ent *extra_words(spandex_tu *t, const spandex_msg *m, spandex_msg *mine)
     if (t->c.kind != SPANDEX_TU_DENOVO)
         return e;
     k = wb_find(t, m->line);
-    b = busy(t, m->line) | (k >= 0 ? t->wb[k].mask : 0);
+    b = k >= 0 ? t->wb[k].mask : 0;
+    for (i = 0; i < ENTS_MAX; i++) /* every word an open request names */
+        if (t->e[i].used && t->e[i].line == m->line)
+            b |= t->e[i].mask;
     l = l1_get(t, m->line, 1);
     if (!l)
         return e;
