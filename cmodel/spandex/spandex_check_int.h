@@ -43,6 +43,8 @@ typedef struct {
     int has_req, has_op;
     uint64_t line, mask;
     int cat;                   /* SYS8 category                            */
+    uint64_t extra;            /* an LLC RspV: words beyond its request's   */
+                               /* (extra words, Table II), set when sent   */
     int delivered;
     unsigned lineno;
     const char *text;

@@ -378,7 +378,7 @@ static void dev_take(spandex_ck *k, const spandex_ck_msg *m, spandex_msg_kind re
     unsigned d = (unsigned)m->dst, i;
     spandex_ck_line *l = line_of(k, m->line);
     for (i = 0; i < k->w; i++) {
-        spandex_ck_word *w = (m->mask >> i & 1) ? wd(k, m->line, i) : NULL;
+        spandex_ck_word *w = ((m->mask & ~m->extra) >> i & 1) ? wd(k, m->line, i) : NULL;
         if (!w)
             continue;
         if (m->kind != SPANDEX_NACK)
@@ -416,10 +416,61 @@ static void nack(spandex_ck *k, const spandex_ck_msg *m)
     }
 }
 
+/* 1 when an open request of dev on line names word i (answered or not). */
+static int names_word(const spandex_ck *k, unsigned dev, uint64_t line, unsigned i)
+{
+    size_t j;
+    for (j = 0; j < k->nreqs; j++)
+        if (k->reqs[j].dev == dev && k->reqs[j].line == line && (k->reqs[j].mask >> i & 1))
+            return 1;
+    return 0;
+}
+
+/* Extra words of an LLC RspV when sent (Table II's DeNovo footnote): the
+ * words beyond those the oldest ReqV of the destination on the line waits
+ * for. Legal only to a DeNovo device and only up to date: no device owns
+ * the word (SYS1). */
+static void llc_extra(spandex_ck *k, spandex_ck_msg *m)
+{
+    long r;
+    unsigned i;
+    if (m->kind != SPANDEX_RSPV || m->dst < 0 ||
+        (r = find_req(k, (unsigned)m->dst, m->line, m->mask, BIT(SPANDEX_REQV), 0)) < 0 ||
+        !(m->mask & ~k->reqs[r].wait))
+        return;
+    m->extra = m->mask & ~k->reqs[r].wait;
+    if (k->c->kind[m->dst] != SPANDEX_SYSCK_DENOVO) {
+        spandex_ck_viol(k, "SYS7 line %u: %s: words 0x%llx beyond the ReqV's go to device %d, which is not a DeNovo "
+                        "device (Table II: extra words are DeNovo's)", m->lineno, m->text,
+                        (unsigned long long)m->extra, m->dst);
+        return;
+    }
+    for (i = 0; i < k->w; i++) {
+        spandex_ck_word *w = (m->extra >> i & 1) ? wd(k, m->line, i) : NULL;
+        if (w && w->owner >= 0) {
+            spandex_ck_viol(k, "SYS1 line %u: %s: extra word 0x%llx is owned by device %d: the LLC's copy is not up "
+                            "to date", m->lineno, m->text, (unsigned long long)w->addr, w->owner);
+            return;
+        }
+    }
+}
+
+/* The extra words of an LLC RspV delivered: V where the device holds the
+ * word in I and no open request of it names the word (the TU's rule). */
+static void dev_extra(spandex_ck *k, const spandex_ck_msg *m)
+{
+    unsigned d = (unsigned)m->dst, i;
+    for (i = 0; i < k->w; i++) {
+        spandex_ck_word *w = (m->extra >> i & 1) ? wd(k, m->line, i) : NULL;
+        if (w && w->st[d] == 'I' && !names_word(k, d, m->line, i))
+            w->st[d] = 'V';
+    }
+}
+
 /* A response or Nack delivered to a device: SYS7, then its state. */
 static void dev_response(spandex_ck *k, const spandex_ck_msg *m)
 {
-    long r = find_req(k, (unsigned)m->dst, m->line, m->mask, answers(m->kind), 1);
+    long r = find_req(k, (unsigned)m->dst, m->line, m->mask & ~m->extra, answers(m->kind), 1);
     spandex_msg_kind req;
     if (r < 0) {
         spandex_ck_viol(k, "SYS7 %s: device %d has no open request waiting for words 0x%llx of line "
@@ -427,6 +478,8 @@ static void dev_response(spandex_ck *k, const spandex_ck_msg *m)
                         (unsigned long long)m->line, spandex_msg_name(m->kind));
         return;
     }
+    if (m->extra)
+        dev_extra(k, m);
     req = k->reqs[r].kind;
     k->reqs[r].wait &= ~m->mask;
     if (m->kind == SPANDEX_NACK)
@@ -538,8 +591,11 @@ static int ev_send(spandex_ck *k, spandex_ck_ev *e)
     k->tr_bytes[m->cat] += k->hdr + (uint64_t)m->nv * k->c->word;
     k->fly[k->nfly++] = (uint32_t)k->nmsgs;
     k->nmsgs++;
-    if (m->src == SPANDEX_CK_LLC)
-        llc_send(k, m);
+    if (m->src == SPANDEX_CK_LLC) {
+        llc_extra(k, m);
+        if (!k->viol)
+            llc_send(k, m);
+    }
     else if (dev_send(k, (uint32_t)(m - k->msgs)))
         return -1;
     return 0;

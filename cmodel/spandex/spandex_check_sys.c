@@ -37,7 +37,8 @@ static const cohkit_cfg_num nums[] = {
 
 /* Options of spandex-system the checker accepts and does not need, so one
  * option string serves both tools. */
-static const char *const ignored[] = {"reqs", "seed", "sets", "ways", "denovo-rmw", "wb", "fault", "gran", NULL};
+static const char *const ignored[] = {"reqs", "seed", "sets", "ways", "denovo-rmw", "wb", "fault", "gran", "extra-words",
+                                      NULL};
 
 static int dev_option(spandex_sysck_cfg *c, const char *value, char *err, size_t len)
 {

@@ -62,7 +62,7 @@ const cohkit_unit_desc spandex_check_tool = {
                     "  --nack-limit N (1)  --sched fifo|random (random; fifo: the SYS5 bound applies)\n"
                     "  --addr-bits B (48; the header size of SYS8)\n"
                     "  accepted and not used, as spandex-system's: --reqs --seed --sets --ways --denovo-rmw --wb\n"
-                    "  --fault\n",
+                    "  --fault --gran --extra-words (extra words are judged whenever a log has them)\n",
     .cfg_preset = chk_preset,
     .cfg_option = chk_option,
     .cfg_check = chk_check,

@@ -20,6 +20,7 @@ void spandex_llc_cfg_default(spandex_llc_cfg *c)
                                .ways = 4,
                                .reqs = SPANDEX_LLC_REQS_PAPER,
                                .mesi = 0,
+                               .extra = 0,
                                .owner_store = SPANDEX_LLC_OWNER_DATA,
                                .gran = SPANDEX_LLC_GRAN_WORD,
                                .txn = 4,
@@ -54,66 +55,75 @@ static const cohkit_unit_opt_choice store_choices[] = {
 static const cohkit_unit_opt_choice gran_choices[] = {
     {"word", SPANDEX_LLC_GRAN_WORD, 0}, {"line", SPANDEX_LLC_GRAN_LINE, 0}, {NULL, 0, 0}};
 
-/* --mesi LIST: device IDs and ranges ("0-7,12"), or "none". */
-static int mesi_set(void *cfg, const char *name, const char *value, char *err, size_t len)
+/* The device set an option of a device list sets: --mesi or --extra-words. */
+static uint64_t *devset_of(spandex_llc_cfg *c, const char *name)
+{
+    return strcmp(name, "extra-words") == 0 ? &c->extra : &c->mesi;
+}
+
+static uint64_t devset_get(const spandex_llc_cfg *c, const char *name)
+{
+    return strcmp(name, "extra-words") == 0 ? c->extra : c->mesi;
+}
+
+/* --mesi LIST, --extra-words LIST: device IDs and ranges ("0-7,12"), or "none". */
+static int devset_set(void *cfg, const char *name, const char *value, char *err, size_t len)
 {
     spandex_llc_cfg *c = cfg;
     uint64_t m = 0;
     const char *p = value;
-    (void)name;
     if (strcmp(value, "none") == 0) {
-        c->mesi = 0;
+        *devset_of(c, name) = 0;
         return 0;
     }
     while (*p) {
         char *end;
         unsigned long a, b;
         if (*p < '0' || *p > '9')
-            return cohkit_cfg_fail(err, len, "--mesi: '%s' is not a list of device IDs (0-7,12)", value);
+            return cohkit_cfg_fail(err, len, "--%s: '%s' is not a list of device IDs (0-7,12)", name, value);
         a = strtoul(p, &end, 10);
         b = a;
         p = end;
         if (*p == '-') {
             p++;
             if (*p < '0' || *p > '9')
-                return cohkit_cfg_fail(err, len, "--mesi: '%s' is not a list of device IDs (0-7,12)",
-                                       value);
+                return cohkit_cfg_fail(err, len, "--%s: '%s' is not a list of device IDs (0-7,12)",
+                                       name, value);
             b = strtoul(p, &end, 10);
             p = end;
         }
         if (a > b || b >= SPANDEX_LLC_DEVS_MAX)
-            return cohkit_cfg_fail(err, len, "--mesi: '%s' names a device outside 0..%d", value,
+            return cohkit_cfg_fail(err, len, "--%s: '%s' names a device outside 0..%d", name, value,
                                    SPANDEX_LLC_DEVS_MAX - 1);
         for (; a <= b; a++)
             m |= 1ull << a;
         if (*p == ',')
             p++;
         else if (*p)
-            return cohkit_cfg_fail(err, len, "--mesi: '%s' is not a list of device IDs (0-7,12)", value);
+            return cohkit_cfg_fail(err, len, "--%s: '%s' is not a list of device IDs (0-7,12)", name, value);
     }
     if (m == 0)
-        return cohkit_cfg_fail(err, len, "--mesi: '%s' names no device", value);
-    c->mesi = m;
+        return cohkit_cfg_fail(err, len, "--%s: '%s' names no device", name, value);
+    *devset_of(c, name) = m;
     return 0;
 }
 
-static void mesi_put(const void *cfg, char *buf, size_t len)
+static void devset_put(uint64_t set, char *buf, size_t len)
 {
-    const spandex_llc_cfg *c = cfg;
     size_t n = 0;
     unsigned d = 0;
     buf[0] = '\0';
-    if (c->mesi == 0) {
+    if (set == 0) {
         snprintf(buf, len, "none");
         return;
     }
     while (d < SPANDEX_LLC_DEVS_MAX) {
         unsigned e;
-        if (!(c->mesi >> d & 1)) {
+        if (!(set >> d & 1)) {
             d++;
             continue;
         }
-        for (e = d; e + 1 < SPANDEX_LLC_DEVS_MAX && (c->mesi >> (e + 1) & 1); e++)
+        for (e = d; e + 1 < SPANDEX_LLC_DEVS_MAX && (set >> (e + 1) & 1); e++)
             ;
         if (n < len)
             n += (size_t)snprintf(buf + n, len - n, n ? ",%u" : "%u", d);
@@ -123,7 +133,18 @@ static void mesi_put(const void *cfg, char *buf, size_t len)
     }
 }
 
+static void mesi_put(const void *cfg, char *buf, size_t len)
+{
+    devset_put(devset_get(cfg, "mesi"), buf, len);
+}
+
+static void extra_put(const void *cfg, char *buf, size_t len)
+{
+    devset_put(devset_get(cfg, "extra-words"), buf, len);
+}
+
 static int has_mesi(const void *cfg) { return ((const spandex_llc_cfg *)cfg)->mesi != 0; }
+static int has_extra(const void *cfg) { return ((const spandex_llc_cfg *)cfg)->extra != 0; }
 
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("devs", "N", "device caches, 2..64 (default 4)", spandex_llc_cfg, devs),
@@ -141,8 +162,12 @@ static const cohkit_unit_opt opts[] = {
                            "evaluated policy, per request; default)",
                            spandex_llc_cfg, reqs, reqs_choices),
     COHKIT_UNIT_OPT_FN("mesi", "LIST",
-                       "MESI device IDs for the paper policy (0-7,12; none)", mesi_set, mesi_put,
+                       "MESI device IDs for the paper policy (0-7,12; none)", devset_set, mesi_put,
                        .in_args = has_mesi),
+    COHKIT_UNIT_OPT_FN("extra-words", "LIST",
+                       "DeNovo device IDs whose ReqV answers from the LLC carry\n"
+                       "every other up-to-date word of the line (Table II; none)",
+                       devset_set, extra_put, .in_args = has_extra),
     COHKIT_UNIT_OPT_CHOICE("owner-store", "S",
                            "owner IDs in the word's data field (data, III-F;\n"
                            "default) or a separate array (array)",
@@ -184,6 +209,12 @@ static int check(spandex_llc_cfg *c, int model, char *err, size_t len)
     if (c->devs < SPANDEX_LLC_DEVS_MAX && (c->mesi >> c->devs) != 0)
         return cohkit_cfg_fail(err, len, "--mesi: device %u is not below --devs %u",
                                (unsigned)__builtin_ctzll(c->mesi >> c->devs) + c->devs, c->devs);
+    if (c->devs < SPANDEX_LLC_DEVS_MAX && (c->extra >> c->devs) != 0)
+        return cohkit_cfg_fail(err, len, "--extra-words: device %u is not below --devs %u",
+                               (unsigned)__builtin_ctzll(c->extra >> c->devs) + c->devs, c->devs);
+    if (c->extra & c->mesi)
+        return cohkit_cfg_fail(err, len, "--extra-words: device %u is a MESI device (extra words are DeNovo's)",
+                               (unsigned)__builtin_ctzll(c->extra & c->mesi));
     if (c->owner_store != SPANDEX_LLC_OWNER_DATA && c->owner_store != SPANDEX_LLC_OWNER_ARRAY)
         return cohkit_cfg_fail(err, len, "--owner-store %d: unknown store", (int)c->owner_store);
     if (c->gran != SPANDEX_LLC_GRAN_WORD && c->gran != SPANDEX_LLC_GRAN_LINE)

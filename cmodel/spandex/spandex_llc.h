@@ -55,6 +55,9 @@ typedef struct {
     unsigned ways;       /* ways per set; 0: unbounded (model only)         */
     spandex_llc_reqs reqs;
     uint64_t mesi;       /* bit d: device d is a MESI cache (--mesi LIST)   */
+    uint64_t extra;      /* bit d: a RspV to device d's ReqV carries every  */
+                         /* other up-to-date word of the line (Table II's   */
+                         /* DeNovo "extra words"; --extra-words LIST)       */
     spandex_llc_owner_store owner_store;
     spandex_llc_gran gran;
     unsigned txn;        /* open transactions (RTL table entries)           */

@@ -377,7 +377,11 @@ static int answer(spandex_llc_chk *k, const spandex_msg *o, sline *s)
     q = &k->rq[i];
     if (order_ok(k, q, s))
         return -1;
-    if (o->mask & ~q->remaining)
+    /* Table II: a ReqV of a device of --extra-words may get more words than
+     * it asked for; read_ok holds them to the same rules (unowned, latest) */
+    if ((o->mask & ~q->remaining) &&
+        !(o->kind == SPANDEX_RSPV && q->m.kind == SPANDEX_REQV && (k->c.extra >> o->dev & 1) &&
+          (o->mask & q->remaining)))
         return bad(k, "LLC3", "%s for 0x%llx covers 0x%llx, more than what %s of line %u still waits for (0x%llx)",
                    spandex_msg_name(o->kind), (unsigned long long)o->line, (unsigned long long)o->mask,
                    spandex_msg_name(q->m.kind), q->lineno, (unsigned long long)q->remaining);

@@ -121,12 +121,17 @@ static int reqs_option(const spandex_llc_cfg *c, const spandex_llc_geom *g, cons
     return 3;
 }
 
-/* ReqV, ReqS(2): owned words forwarded (FwdReqV), the rest served. */
-static void do_read(const spandex_llc_geom *g, spandex_llc_way *w, const spandex_msg *q, uint64_t m, spandex_llc_msgs *o)
+/* ReqV, ReqS(2): owned words forwarded (FwdReqV), the rest served. A ReqV
+ * of a device of --extra-words (DeNovo, Table II's footnote) that is served
+ * at all gets every other word of the line nobody owns with its answer. */
+static void do_read(const spandex_llc_cfg *c, const spandex_llc_geom *g, spandex_llc_way *w, const spandex_msg *q,
+                    uint64_t m, spandex_llc_msgs *o)
 {
     uint64_t mo = m & w->owned, mu = m & ~w->owned;
     if (mo)
         forward(g, w, o, SPANDEX_FWDREQV, mo, q->dev);
+    if (mu && q->kind == SPANDEX_REQV && (c->extra >> q->dev & 1))
+        mu = g->full & ~w->owned;
     if (mu)
         respond(g, o, SPANDEX_RSPV, q->dev, mu, w->data);
 }
@@ -249,11 +254,11 @@ int spandex_llc_rule_request(const spandex_llc_cfg *c, const spandex_llc_geom *g
         return -1;
     }
     switch (q->kind) {
-    case SPANDEX_REQV: do_read(g, w, q, m, o); break;
+    case SPANDEX_REQV: do_read(c, g, w, q, m, o); break;
     case SPANDEX_REQS:
         switch (reqs_option(c, g, w, m)) {
         case 1: do_share(g, w, q, m, o, t); break;
-        case 2: do_read(g, w, q, m, o); break;
+        case 2: do_read(c, g, w, q, m, o); break;
         default: do_own(c, g, w, q, m, 1, o, t); break;
         }
         break;

@@ -328,6 +328,7 @@ static int sys_init(sys *s, const spandex_sys_cfg *c, const spandex_sop *ops, si
         s->tu[d] = spandex_tu_new(&tc, ops, n, &env);
         if (!s->tu[d])
             return -1;
+        spandex_tu_extra_words(s->tu[d], (int)(c->llc.extra >> d & 1));
     }
     return 0;
 }

@@ -43,6 +43,8 @@ typedef struct {
     uint64_t seed;           /* --seed (1)                                  */
     unsigned fault;          /* --fault: spandex_sys_fault                  */
     uint64_t fault_at;       /* the N-th message of the fault's kind (1)    */
+    int extra_denovo;        /* --extra-words denovo: llc.extra is every    */
+                             /* DeNovo device (set by the check)            */
 } spandex_sys_cfg;
 
 void spandex_sys_cfg_default(spandex_sys_cfg *c);

@@ -128,6 +128,13 @@ int spandex_sys_cfg_option(spandex_sys_cfg *c, const char *name, const char *val
         *(d ? &c->rmw_wtdata : &c->sched_random) = strcmp(value, b) == 0;
         return 0;
     }
+    if (strcmp(name, "extra-words") == 0 && strcmp(value, "denovo") == 0) {
+        c->extra_denovo = 1;
+        c->llc.extra = 0;
+        return 0;
+    }
+    if (strcmp(name, "extra-words") == 0)
+        c->extra_denovo = 0;
     if (strcmp(name, "devs") == 0 || strcmp(name, "mesi") == 0)
         return cohkit_cfg_fail(err, len, "--%s: give the devices with --dev ID:gpu|denovo|mesi", name);
     return spandex_llc_cfg_option(&c->llc, name, value, err, len);
@@ -145,6 +152,12 @@ int spandex_sys_cfg_check(spandex_sys_cfg *c, char *err, size_t len)
     for (d = 0; d < c->ndev; d++)
         if (c->kind[d] == SPANDEX_TU_MESI)
             c->llc.mesi |= 1ull << d; /* the paper's ReqS policy asks (X6) */
+        else if (c->kind[d] == SPANDEX_TU_DENOVO && c->extra_denovo)
+            c->llc.extra |= 1ull << d;
+    for (d = 0; d < SPANDEX_LLC_DEVS_MAX; d++)
+        if ((c->llc.extra >> d & 1) && (d >= c->ndev || c->kind[d] != SPANDEX_TU_DENOVO))
+            return cohkit_cfg_fail(err, len, "--extra-words: device %u is not a DeNovo device (Table II: extra "
+                                   "words are DeNovo's)", d);
     return spandex_llc_cfg_check_model(&c->llc, err, len);
 }
 

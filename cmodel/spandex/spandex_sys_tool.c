@@ -54,6 +54,8 @@ const cohkit_unit_desc spandex_sys_tool = {
         "  --dev ID:gpu|denovo|mesi (repeat, IDs 0..N-1)\n"
         "  --nack-limit N (1)  --denovo-rmw odata|wtdata (odata)  --wb N (write-buffer lines per device, 8)\n"
         "  --sched fifo|random (fifo)  --seed S (1)\n"
+        "  --extra-words denovo|LIST|none (a DeNovo ReqV answered from the LLC carries every other\n"
+        "  up-to-date word of the line: every DeNovo device, or those listed; none)\n"
         "  --fault drop-ack|drop-rspo|stale-rspv[:N] (a fault injected into the model for the checker to\n"
         "  catch: the N-th Ack or RspRvkO lost, the N-th RspO lost, the N-th RspV with stale data; N 1)\n"
         "  and the LLC options of spandex-llc but --devs and --mesi (--line, --word, --reqs, --sets, --ways)\n",

@@ -74,6 +74,7 @@ struct spandex_tu {
     wbline *wb;
     unsigned nwb;
     int failed;
+    int extra;                /* the LLC sends extra words: ask one word   */
 };
 
 /* ------------------------------------------------------------ helpers -- */
@@ -323,6 +324,8 @@ static iss issue_ld(spandex_tu *t, size_t i)
     miss = t->full & ~b;
     if (t->c.kind == SPANDEX_TU_DENOVO && l)
         miss &= ~(l->valid | l->owned);
+    if (t->c.kind == SPANDEX_TU_DENOVO && t->extra && !t->c.line_gran)
+        miss = 1ull << w; /* Table II: word granularity, the LLC adds the rest */
     if (t->c.line_gran) {
         /* the line baseline answers the whole line: ask it once no request
          * of the line is open; the buffered words stay newer */
@@ -471,6 +474,8 @@ static iss issue(spandex_tu *t, size_t i)
 }
 
 void spandex_tu_push(spandex_tu *t, size_t i) { t->q[t->qt++] = i; }
+
+void spandex_tu_extra_words(spandex_tu *t, int on) { t->extra = on; }
 
 void spandex_tu_pump(spandex_tu *t, int idle)
 {
@@ -1081,9 +1086,59 @@ static void ent_complete(spandex_tu *t, ent *e)
         op_done(t, op, t->res_ok[op], t->res[op]);
 }
 
-static void response(spandex_tu *t, const spandex_msg *m)
+/* Extra words (Table II's DeNovo footnote): a RspV from the LLC naming
+ * more words than one open ReqV waits for answers the oldest ReqV of its
+ * line that waits for some of them; it returns that entry, *mine gets the
+ * words the entry waits for, and the other words are installed in V where
+ * the L1 holds the word neither valid nor owned, no open request names it
+ * and no buffered store holds it (DeNovo; GPU coherence drops them). Any
+ * word another request waits for is neither installed nor counted. NULL
+ * when no ReqV of the line waits for a word of m. */
+static ent *extra_words(spandex_tu *t, const spandex_msg *m, spandex_msg *mine)
 {
+    ent *e = NULL;
+    uint64_t b, x;
+    unsigned i, w;
+    int k;
+    l1line *l;
+    if (m->kind != SPANDEX_RSPV || line_owner(t))
+        return NULL;
+    for (i = 0; i < ENTS_MAX; i++) {
+        ent *f = &t->e[i];
+        if (f->used && f->kind == SPANDEX_REQV && f->line == m->line && (m->mask & f->mask & ~f->recv) &&
+            (!e || f->serial < e->serial))
+            e = f;
+    }
+    if (!e)
+        return NULL;
+    *mine = *m;
+    mine->mask = m->mask & e->mask & ~e->recv;
+    x = m->mask & ~mine->mask;
+    if (t->c.kind != SPANDEX_TU_DENOVO)
+        return e;
+    k = wb_find(t, m->line);
+    b = k >= 0 ? t->wb[k].mask : 0;
+    for (i = 0; i < ENTS_MAX; i++) /* every word an open request names */
+        if (t->e[i].used && t->e[i].line == m->line)
+            b |= t->e[i].mask;
+    l = l1_get(t, m->line, 1);
+    if (!l)
+        return e;
+    x &= ~(b | l->valid | l->owned);
+    for (w = 0; w < t->c.words; w++)
+        if (x >> w & 1) {
+            l->data[w] = m->v[w];
+            l->valid |= 1ull << w;
+        }
+    return e;
+}
+
+static void response(spandex_tu *t, unsigned src, const spandex_msg *m)
+{
+    spandex_msg mine;
     ent *e = match(t, m);
+    if (!e && src == SPANDEX_TU_LLC && (e = extra_words(t, m, &mine)) != NULL)
+        m = &mine;
     if (!e) {
         fail(t, "device %u: %s matches no open request (line 0x%llx mask 0x%llx)", spandex_msg_name(m->kind),
              m->line, m->mask);
@@ -1123,7 +1178,7 @@ void spandex_tu_recv(spandex_tu *t, unsigned src, const spandex_msg *m)
         else
             ext_request(t, src, m);
         return;
-    case SPANDEX_NET_RSP: response(t, m); return;
+    case SPANDEX_NET_RSP: response(t, src, m); return;
     default:
         fail(t, "device %u: received %s (line 0x%llx mask 0x%llx)", spandex_msg_name(m->kind), m->line, m->mask);
         return;

@@ -78,6 +78,9 @@ typedef struct spandex_tu spandex_tu;
 spandex_tu *spandex_tu_new(const spandex_tu_cfg *c, const spandex_sop *ops, size_t nops,
                            const spandex_tu_env *env);
 void spandex_tu_free(spandex_tu *t);
+/* DeNovo: the LLC adds extra words to its RspV (--extra-words, Table II):
+ * a read miss then asks its word only (word granularity). Off by default. */
+void spandex_tu_extra_words(spandex_tu *t, int on);
 /* Queues operation ops[i] of the device. */
 void spandex_tu_push(spandex_tu *t, size_t i);
 /* Issues what the device can; idle: the write buffer drains when the queue

@@ -21,7 +21,8 @@ void spandex_tuhw_cfg_default(spandex_tuhw_cfg *c)
                                 .nack_limit = 1,
                                 .addr_bits = 48,
                                 .dfr = 4,
-                                .wtdata = 0};
+                                .wtdata = 0,
+                                .extra = 0};
     *c = d;
 }
 
@@ -47,6 +48,9 @@ static const cohkit_unit_opt_choice kind_choices[] = {
     {"gpu", SPANDEX_TU_GPU, 0}, {"denovo", SPANDEX_TU_DENOVO, 0}, {"mesi", SPANDEX_TU_MESI, 0}, {NULL, 0, 0}};
 
 static const cohkit_unit_opt_choice rmw_choices[] = {{"odata", 0, 0}, {"wtdata", 1, 0}, {NULL, 0, 0}};
+static const cohkit_unit_opt_choice onoff_choices[] = {{"off", 0, 0}, {"on", 1, 0}, {NULL, 0, 0}};
+
+static int has_extra(const void *cfg) { return ((const spandex_tuhw_cfg *)cfg)->extra != 0; }
 
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_CHOICE("kind", "K",
@@ -75,6 +79,10 @@ static const cohkit_unit_opt opts[] = {
                            "replacement by odata (ReqO+data; default) or wtdata\n"
                            "(ReqWT+data, the SDG option)",
                            spandex_tuhw_cfg, wtdata, rmw_choices),
+    COHKIT_UNIT_OPT_CHOICE("extra-words", "X",
+                           "DeNovo: the LLC's RspV may carry extra up-to-date words\n"
+                           "(Table II): on or off (default)",
+                           spandex_tuhw_cfg, extra, onoff_choices, .in_args = has_extra),
     COHKIT_UNIT_OPT_END,
 };
 const cohkit_unit_opt_table spandex_tuhw_opts = {opts, "a non-negative integer", 0xffffffffUL, 0, 0, NULL};
@@ -106,6 +114,11 @@ int spandex_tuhw_cfg_check(spandex_tuhw_cfg *c, char *err, size_t len)
         return cohkit_cfg_fail(err, len, "--denovo-rmw wtdata: a DeNovo option (GPU coherence always uses ReqWT+data)");
     if (c->kind == SPANDEX_TU_MESI && c->wtdata)
         return cohkit_cfg_fail(err, len, "--denovo-rmw wtdata: a DeNovo option (MESI always uses ReqO+data)");
+    if (c->extra && c->kind != SPANDEX_TU_DENOVO)
+        return cohkit_cfg_fail(err, len, "--extra-words on: a DeNovo option (Table II: extra words are DeNovo's)");
+    if (c->extra && c->nack_limit != 1)
+        return cohkit_cfg_fail(err, len, "--extra-words on: needs --nack-limit 1 (a ReqV re-sent by its entry could "
+                               "take an extra word for an answer an owner still owes)");
     if (c->addr_bits <= cohkit_ilog2(c->line))
         return cohkit_cfg_fail(err, len, "--addr-bits %u: leaves no line-address bit over %u offset bits",
                                c->addr_bits, cohkit_ilog2(c->line));
@@ -140,6 +153,7 @@ void spandex_tuhw_cfg_name(const spandex_tuhw_cfg *c, char *buf, size_t len)
         snprintf(buf, len, "spandex_tu_gpu_d%u_l%u_w%u_m%u_b%u_n%u_ab%u", c->devs, c->line, c->word, c->mshr,
                  c->wb, c->nack_limit, c->addr_bits);
     else
-        snprintf(buf, len, "spandex_tu_%s_d%u_l%u_w%u_m%u_b%u_n%u_ab%u_f%u%s", kinds[c->kind], c->devs, c->line,
-                 c->word, c->mshr, c->wb, c->nack_limit, c->addr_bits, c->dfr, c->wtdata ? "_wt" : "");
+        snprintf(buf, len, "spandex_tu_%s_d%u_l%u_w%u_m%u_b%u_n%u_ab%u_f%u%s%s", kinds[c->kind], c->devs, c->line,
+                 c->word, c->mshr, c->wb, c->nack_limit, c->addr_bits, c->dfr, c->wtdata ? "_wt" : "",
+                 c->extra ? "_xw" : "");
 }

@@ -52,6 +52,8 @@ typedef struct {
     unsigned addr_bits;  /* byte-address width                              */
     unsigned dfr;        /* DeNovo: delayed external requests, 1..8         */
     unsigned wtdata;     /* DeNovo: RMW and replacement by ReqWT+data (SDG) */
+    unsigned extra;      /* DeNovo: the LLC's RspV may carry extra words    */
+                         /* (Table II): one read a line, extra words filled */
 } spandex_tuhw_cfg;
 
 typedef struct {

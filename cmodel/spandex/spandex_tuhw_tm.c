@@ -159,6 +159,15 @@ static int line_open(const spandex_tuhw_tm *t, uint64_t line)
     return 0;
 }
 
+static int read_open(const spandex_tuhw_tm *t, uint64_t line)
+{
+    unsigned i;
+    for (i = 0; i < t->c.mshr; i++)
+        if (t->e[i].v && t->e[i].kind == K_V && t->e[i].line == line)
+            return 1;
+    return 0;
+}
+
 static int writes_open(const spandex_tuhw_tm *t)
 {
     unsigned i;
@@ -218,14 +227,45 @@ static int compat(const spandex_tuhw_tm *t, const mshr *e, unsigned type, uint64
     }
 }
 
+static uint64_t hold_ev(const spandex_tuhw_tm *t, uint64_t line, uint64_t m);
+
+/* The words of the buffered response its request waits for: all of them,
+ * but under --extra-words a RspV's words beyond the open words of the
+ * line's ReqV entries (extra words, Table II) are left out. */
+static uint64_t rsp_req(const spandex_tuhw_tm *t)
+{
+    const buf *r = &t->rq;
+    uint64_t open = 0;
+    unsigned i;
+    if (!t->c.extra || r->type != 0)
+        return r->mask;
+    for (i = 0; i < t->c.mshr; i++) {
+        const mshr *e = &t->e[i];
+        if (e->v && e->kind == K_V && e->line == r->line)
+            open |= e->mask & ~e->recv & ~e->rtr;
+    }
+    return r->mask & open;
+}
+
+/* The extra words of the buffered RspV the cache may take (the FILL's words
+ * beyond the read's): none an entry, the write buffer or an EVICT taken
+ * holds. */
+static uint64_t rsp_extra(const spandex_tuhw_tm *t)
+{
+    const buf *r = &t->rq;
+    int k = wb_hit(t, r->line);
+    uint64_t x = r->mask & ~rsp_req(t) & ~busy(t, r->line) & ~hold_ev(t, r->line, r->mask);
+    return k >= 0 ? x & ~t->wb[k].mask : x;
+}
+
 static int rsp_match(const spandex_tuhw_tm *t)
 {
     unsigned i;
     const buf *r = &t->rq;
+    uint64_t m = rsp_req(t);
     for (i = 0; i < t->c.mshr; i++) {
         const mshr *e = &t->e[i];
-        if (e->v && e->line == r->line && r->mask && !(r->mask & ~(e->mask & ~e->recv & ~e->rtr)) &&
-            compat(t, e, r->type, r->mask))
+        if (e->v && e->line == r->line && m && !(m & ~(e->mask & ~e->recv & ~e->rtr)) && compat(t, e, r->type, m))
             return (int)i;
     }
     return -1;
@@ -357,7 +397,7 @@ static int can_rsp(const spandex_tuhw_tm *t, act *a)
     if (i < 0)
         return 1;
     e = &t->e[i];
-    if (t->rq.type != 9 && needs_co(t, e, e->recv | t->rq.mask) && t->co.v)
+    if (t->rq.type != 9 && needs_co(t, e, e->recv | rsp_req(t)) && t->co.v)
         return 0;
     return 1;
 }
@@ -485,8 +525,9 @@ static int can_creq(const spandex_tuhw_tm *t, act *a, int hit)
         return 1;
     switch (q->type) {
     case SPANDEX_TUHW_C_LD:
-        if (t->dn)
-            return !(busy(t, q->line) & q->mask) && !t->ro.v && free_entry(t) >= 0;
+        if (t->dn) /* --extra-words: one read a line, so a RspV names its request */
+            return !(busy(t, q->line) & q->mask) && !(t->c.extra && read_open(t, q->line)) && !t->ro.v &&
+                   free_entry(t) >= 0;
         return hit < 0 && !line_open(t, q->line) && !t->ro.v && free_entry(t) >= 0;
     case SPANDEX_TUHW_C_ST: return hit >= 0 || !t->wb[t->wt].v;
     case SPANDEX_TUHW_C_RMW:
@@ -630,11 +671,12 @@ static void do_rsp(spandex_tuhw_tm *t, const act *a)
             e->nk++;
         return;
     }
+    uint64_t req = rsp_req(t), x = r->type == 0 ? rsp_extra(t) : 0;
     if (r->type == 0 || r->type == 4 || r->type == 5)
         for (w = 0; w < t->g.words; w++)
             if (r->mask >> w & 1)
                 e->data[w] = r->data[w];
-    e->recv |= r->mask;
+    e->recv |= req;
     if (e->recv != e->mask)
         return;
     if (e->kind == K_V) {
@@ -645,7 +687,8 @@ static void do_rsp(spandex_tuhw_tm *t, const act *a)
             for (w = 0; w < t->g.words; w++)
                 if ((t->wb[k].mask & e->mask) >> w & 1)
                     d[w] = t->wb[k].data[w];
-        load_out(&t->co, SPANDEX_TUHW_R_FILL, 0, 0, e->line, e->mask, d);
+        /* the extra words of the completing RspV go with the FILL */
+        load_out(&t->co, SPANDEX_TUHW_R_FILL, 0, 0, e->line, e->mask | x, d);
         if (repl_odata(t))
             t->co.own = e->rpw & ~e->dn;
     } else if (e->kind == K_WTD || e->kind == K_OD) {

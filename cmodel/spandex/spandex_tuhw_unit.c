@@ -63,6 +63,7 @@ COHKIT_UNIT_ADAPTERS(spandex_tuhw, spandex_tuhw_cfg, spandex_tuhw_tm, uint64_t, 
 typedef struct {
     unsigned type;
     uint64_t line, mask, due;
+    uint64_t x; /* DeNovo --extra-words: a RspV's extra words (Table II) */
     uint64_t v[SPANDEX_LLC_WORDS_MAX];
 } pend;
 
@@ -125,6 +126,8 @@ typedef struct {
     int ev_raced; /* a forward raced the EVICT presented                   */
     uint64_t own[POOL];
     uint64_t exp[POOL][SPANDEX_LLC_WORDS_MAX], rv[POOL][SPANDEX_LLC_WORDS_MAX];
+    uint64_t xv[POOL][SPANDEX_LLC_WORDS_MAX]; /* the extra words' data the last RspV carried */
+    uint64_t nxw, nxw_in;  /* RspVs with extra words sent; extra words installed */
     dn_proc pr[DN_PROC_MAX];
     unsigned npr;
     dn_fwd fw[DN_FWD_MAX];
@@ -162,6 +165,7 @@ typedef struct {
     int r_bad;                          /* the response is an injected error */
     unsigned c_type, c_op, r_type, f_type, f_req;
     uint64_t c_line, c_mask, r_line, r_mask, f_line, f_mask;
+    uint64_t r_x; /* the response's extra words (in rsp_mask_i, not in r_mask) */
     uint64_t c_v[SPANDEX_LLC_WORDS_MAX], r_v[SPANDEX_LLC_WORDS_MAX];
     pend pd[PEND_MAX];
     unsigned npd;
@@ -278,6 +282,7 @@ static void add_pend(tx_stim *s, unsigned type, uint64_t line, uint64_t mask, ui
     d->type = type;
     d->line = line;
     d->mask = mask;
+    d->x = 0;
     d->due = due;
     for (w = 0; w < s->g.words; w++)
         d->v[w] = value(s);
@@ -315,6 +320,7 @@ static int take_pend(tx_stim *s, uint64_t cyc)
     s->r_type = s->pd[i].type;
     s->r_line = s->pd[i].line;
     s->r_mask = s->pd[i].mask;
+    s->r_x = s->pd[i].x;
     memcpy(s->r_v, s->pd[i].v, sizeof s->r_v);
     s->pd[i] = s->pd[--s->npd];
     return 1;
@@ -331,6 +337,7 @@ static int inject_rsp(tx_stim *s)
     s->r_type = 0;
     s->r_line = line;
     s->r_mask = 1;
+    s->r_x = 0;
     memset(s->r_v, 0, sizeof s->r_v);
     return 1;
 }
@@ -352,7 +359,7 @@ static void put_rsp(const tx_stim *s, uint64_t *in)
     in[s->p.off[P(rsp_valid_i)]] = 1;
     in[s->p.off[P(rsp_type_i)]] = s->r_type;
     in[s->p.off[P(rsp_line_i)]] = s->r_line;
-    in[s->p.off[P(rsp_mask_i)]] = s->r_mask;
+    in[s->p.off[P(rsp_mask_i)]] = s->r_mask | s->r_x;
     spandex_ports_put_words(&s->p, in, P(rsp_data_i), s->r_v, s->g.full);
 }
 
@@ -405,6 +412,7 @@ static void inject(tx_stim *s, uint64_t cyc)
                     s->r_type = 6;
                     s->r_line = s->op[k].line;
                     s->r_mask = s->op[k].mask;
+                    s->r_x = 0;
                     memset(s->r_v, 0, sizeof s->r_v);
                 }
             if (!s->have_r)
@@ -692,12 +700,19 @@ static void dn_make_fwd(tx_stim *s, uint64_t cyc)
  * RspWB). */
 static void dn_answer(tx_stim *s, unsigned rtype, uint64_t line, uint64_t mask, uint64_t cyc)
 {
-    uint64_t left = mask;
+    int li = dn_li(s, line);
+    uint64_t left = mask, free = li < 0 ? 0 : s->g.full & ~mask & ~s->dn.own[li];
     unsigned nackp = s->b.kind == KIND_NACK ? 70 : 15;
     while (left) {
         uint64_t part = rtype == 6 || pct(s) < 50 ? left : some_words(s, left);
         unsigned t = rtype == 0 && pct(s) < nackp ? 9 : rtype;
         add_pend(s, t, line, part, cyc + 1 + rnd(s) % (pct(s) < 10 ? 60 : 12));
+        /* --extra-words: a RspV may add words of the line the device does
+         * not own (Table II's "any available up-to-date data") */
+        if (s->c.extra && t == 0 && free && pct(s) < 60) {
+            s->pd[s->npd - 1].x = some_words(s, free);
+            s->dn.nxw++;
+        }
         left &= ~part;
     }
 }
@@ -841,6 +856,7 @@ static int dn_take_pend(tx_stim *s, uint64_t cyc)
     s->r_type = s->pd[i].type;
     s->r_line = s->pd[i].line;
     s->r_mask = s->pd[i].mask;
+    s->r_x = s->pd[i].x;
     memcpy(s->r_v, s->pd[i].v, sizeof s->r_v);
     s->pd[i] = s->pd[--s->npd];
     return 1;
@@ -1074,11 +1090,11 @@ static void dn_accept(tx_stim *s, uint64_t cyc)
 
 /* DeNovo: an open load or atomic with exactly this line and mask, taken
  * off its list; NULL when none. */
-static int dn_take_open(dn_copen *l, unsigned *n, uint64_t line, uint64_t mask, dn_copen *got)
+static int dn_take_open(dn_copen *l, unsigned *n, uint64_t line, uint64_t mask, int extra, dn_copen *got)
 {
     unsigned i;
-    for (i = 0; i < *n; i++)
-        if (l[i].line == line && l[i].mask == mask) {
+    for (i = 0; i < *n; i++) /* (extra words: a FILL may name more words than its read) */
+        if (l[i].line == line && (l[i].mask == mask || (extra && !(l[i].mask & ~mask)))) {
             *got = l[i];
             memmove(&l[i], &l[i + 1], (*n - i - 1) * sizeof *l);
             (*n)--;
@@ -1123,12 +1139,22 @@ static void dn_crsp(tx_stim *s, const uint64_t *out, uint64_t cyc)
         d->po[li] &= ~mask;
         return;
     }
-    if (type == SPANDEX_TUHW_R_FILL && dn_take_open(d->ld, &d->nld, line, mask, &o)) {
-        d->ldo[li] &= ~mask;
+    if (type == SPANDEX_TUHW_R_FILL && dn_take_open(d->ld, &d->nld, line, mask, s->c.extra, &o)) {
+        d->ldo[li] &= ~o.mask;
         for (w = 0; w < s->g.words; w++) {
             uint64_t b = 1ull << w;
             if (!(mask & b) || ((d->po[li] | d->o[li]) & b))
                 continue; /* a word the cache wrote meanwhile keeps its data */
+            if (!(o.mask & b)) { /* an extra word: installed V where the cache holds I */
+                if ((d->v[li] | d->ldo[li] | d->rmwo[li]) & b)
+                    continue;
+                if (v[w] != d->xv[li][w] || (own & b))
+                    dn_bad(s, cyc, &d->bad_data, "an extra word of a FILL not the response's, or owned");
+                d->cd[li][w] = v[w];
+                d->v[li] |= b;
+                d->nxw_in++;
+                continue;
+            }
             /* (an atomic sent after this word arrived has its own response) */
             if (v[w] != d->rv[li][w] && !(d->rmwo[li] & b))
                 dn_bad(s, cyc, &d->bad_data, "FILL data not the response's");
@@ -1140,7 +1166,7 @@ static void dn_crsp(tx_stim *s, const uint64_t *out, uint64_t cyc)
         }
         return;
     }
-    if (type == SPANDEX_TUHW_R_VALUE && dn_take_open(d->rmw, &d->nrmw, line, mask, &o)) {
+    if (type == SPANDEX_TUHW_R_VALUE && dn_take_open(d->rmw, &d->nrmw, line, mask, 0, &o)) {
         d->rmwo[li] &= ~mask;
         for (w = 0; w < s->g.words; w++) {
             uint64_t b = 1ull << w;
@@ -1183,10 +1209,14 @@ static void dn_on_rsp(tx_stim *s)
     unsigned i, w;
     int li = dn_li(s, s->r_line);
     s->nrsp[s->r_type < 10 ? s->r_type : 9]++;
-    if (li >= 0 && (s->r_type == 0 || s->r_type == 1 || s->r_type == 4 || s->r_type == 5))
-        for (w = 0; w < s->g.words; w++)
+    if (li >= 0 && (s->r_type == 0 || s->r_type == 1 || s->r_type == 4 || s->r_type == 5)) {
+        for (w = 0; w < s->g.words; w++) {
             if (s->r_mask >> w & 1)
                 s->dn.rv[li][w] = s->r_v[w];
+            else if (s->r_x >> w & 1)
+                s->dn.xv[li][w] = s->r_v[w];
+        }
+    }
     for (i = 0; i < s->nop; i++)
         if (s->op[i].line == s->r_line && (s->op[i].mask & s->r_mask) && (s->op[i].type == 6) == (s->r_type == 6)) {
             s->op[i].mask &= ~s->r_mask;
@@ -1372,6 +1402,9 @@ static void summary_denovo(const tx_stim *s, FILE *f, const char *lead)
             (unsigned long long)s->nreq[4], (unsigned long long)s->nreq[6], (unsigned long long)d->nrepl,
             (unsigned long long)s->nrsp[0], (unsigned long long)s->nrsp[9], (unsigned long long)s->nrsp[3],
             (unsigned long long)s->nrsp[5], (unsigned long long)s->nrsp[4], (unsigned long long)s->nrsp[6]);
+    if (s->c.extra)
+        fprintf(f, "%sextra words: RspVs with extra words %llu, extra words installed by the cache %llu\n", lead,
+                (unsigned long long)d->nxw, (unsigned long long)d->nxw_in);
     fprintf(f,
             "%sforwards %llu: FwdReqV %llu (stray %llu) FwdReqS %llu FwdReqO %llu FwdReqO+data %llu RvkO %llu "
             "Inv %llu\n",

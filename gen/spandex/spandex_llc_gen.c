@@ -668,8 +668,10 @@ static void emit_finish(emit_file *e, const gctx *x, const char *p, const char *
     emit(e, "%s%s_rdm = %s == 3'd2 ? '0 : %s;", ind, p, kind, mu);
 }
 
-/* ReqV and ReqS(2): owned words forwarded (FwdReqV), the rest served. */
-static void emit_do_read(emit_file *e, const char *ind)
+/* ReqV and ReqS(2): owned words forwarded (FwdReqV), the rest served; a
+ * ReqV of a device of --extra-words (reqv) that is served at all gets every
+ * other word of the line nobody owns (Table II's DeNovo footnote). */
+static void emit_do_read(emit_file *e, const gctx *x, int reqv, const char *ind)
 {
     emit(e, "%sif (rl_mo != '0) begin", ind);
     emit(e, "%s  rr_fwd = 3'd0;", ind);
@@ -680,6 +682,14 @@ static void emit_do_read(emit_file *e, const char *ind)
     emit(e, "%s  rr_rkind = 4'd0;", ind);
     emit(e, "%s  rr_rmask = rl_mu;", ind);
     emit(e, "%s  rr_rdm = rl_mu;", ind);
+    if (reqv && x->c->extra) {
+        emit(e, "%s  // extra words: the requestor is a DeNovo device of --extra-words", ind);
+        emit(e, "%s  if (((%u'h%llx >> rq_dev) & %u'd1) != '0) begin", ind, x->n, (unsigned long long)x->c->extra,
+             x->n);
+        emit(e, "%s    rr_rmask = ~ri_owned;", ind);
+        emit(e, "%s    rr_rdm = ~ri_owned;", ind);
+        emit(e, "%s  end", ind);
+    }
     emit(e, "%send", ind);
 }
 
@@ -827,7 +837,7 @@ static void emit_reqs(emit_file *e, const gctx *x)
 {
     switch (x->c->reqs) {
     case SPANDEX_LLC_REQS_1: emit_do_share(e, x, "      "); break;
-    case SPANDEX_LLC_REQS_2: emit_do_read(e, "      "); break;
+    case SPANDEX_LLC_REQS_2: emit_do_read(e, x, 0, "      "); break;
     case SPANDEX_LLC_REQS_3: emit_do_own(e, x, 1, "      "); break;
     default:
         emit(e, "      // option 1 if a requested word is S or owned by a MESI device, else 3");
@@ -895,7 +905,7 @@ static void emit_rule(emit_file *e, const gctx *x)
     emit(e, "  if (!rr_err) begin");
     emit(e, "    case (rq_kind)");
     emit(e, "    3'd0: begin");
-    emit_do_read(e, "      ");
+    emit_do_read(e, x, 1, "      ");
     emit(e, "    end");
     emit(e, "    3'd1: begin");
     emit_reqs(e, x);

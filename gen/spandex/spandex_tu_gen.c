@@ -224,6 +224,28 @@ static const char *const body[] = {
     "  end",
     "end",
     "",
+    "@X // extra words (Table II): rq_rm, the RspV's words the line's read waits for;",
+    "@X // rq_x, the others the cache may take (no entry, buffered store or EVICT taken",
+    "@X // holds them); cq_rd, a read open on the cache request's line",
+    "@X logic cq_rd;",
+    "@X logic [W-1:0] rq_rm, rq_x, x_open, x_busy;",
+    "@X always @* begin",
+    "@X   x_open = '0; x_busy = '0; cq_rd = 1'b0;",
+    "@X   for (i = 0; i < M; i = i + 1) begin",
+    "@X     if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q) begin",
+    "@X       x_busy = x_busy | e_mask_q[i*W +: W];",
+    "@X       if (e_kind_q[KB*i +: KB] == K_V)",
+    "@X         x_open = x_open | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W] & ~e_rtr_q[i*W +: W]);",
+    "@X     end",
+    "@X     if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q && e_kind_q[KB*i +: KB] == K_V) cq_rd = 1'b1;",
+    "@X   end",
+    "@X   rq_rm = rq_type_q == 4'd0 ? rq_mask_q & x_open : rq_mask_q;",
+    "@X   rq_x = rq_type_q == 4'd0 ? rq_mask_q & ~rq_rm & ~x_busy : '0;",
+    "@X   for (i = 0; i < B; i = i + 1)",
+    "@X     if (b_v_q[i] && b_line_q[i*LB +: LB] == rq_line_q) rq_x = rq_x & ~b_mask_q[i*W +: W];",
+    "@X   if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == rq_line_q) rq_x = rq_x & ~cq_mask_q;",
+    "@X end",
+    "@X",
     "// the fields of the matched and the re-sending entry; the head's open words",
     "always @* begin",
     "  m_kind = '0; m_line = '0; m_mask = '0; m_recv = '0; m_data = '0;",
@@ -387,7 +409,8 @@ static const char *const body[] = {
     "@M  c_bad = c_bad || (cq_type_q == 3'd2 && (cq_mask_q & (cq_mask_q - 1'b1)) != '0); // an atomic: one word",
     "  case (cq_type_q)",
     "@G    3'd0: c_ok = !cq_hit && !cq_open && !ro_v_q && free_any;",
-    "@N    3'd0: c_ok = (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;",
+    "@Y    3'd0: c_ok = (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;",
+    "@X    3'd0: c_ok = (cq_busy & cq_mask_q) == '0 && !cq_rd && !ro_v_q && free_any; // one read a line",
     "@GN    3'd1: c_ok = cq_hit || !wb_full;",
     "@M    3'd0, 3'd1, 3'd2: c_ok = !cq_open && !ro_v_q && free_cq; // one request a line",
     "@G    3'd2: c_ok = !h_v && (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;",
@@ -466,7 +489,8 @@ static const char *const body[] = {
     "@N      // FILL (owned: odata replacements), VALUE (owned: a ReqO+data's word), OWN",
     "@N      co_v_d = 1'b1; co_line_d = m_line;",
     "@N      co_type_d = m_kind == K_V ? 2'd0 : m_kind == K_O ? 2'd3 : 2'd1;",
-    "@N      co_mask_d = m_kind == K_O ? m_mask & ~m_dn : m_mask;",
+    "@Y      co_mask_d = m_kind == K_O ? m_mask & ~m_dn : m_mask;",
+    "@X      co_mask_d = m_kind == K_O ? m_mask & ~m_dn : m_kind == K_V ? m_mask | rq_x : m_mask; // extra words",
     "@N      co_data_d = m_kind == K_V ? fill_data : m_kind == K_O ? '0 : m_merged;",
     "@N      co_own_d = m_kind == K_V ? (ODATA ? m_rpw & ~m_dn : '0) : m_kind == K_WTD ? '0 : m_mask & ~m_dn;",
     "@N    end",
@@ -773,8 +797,9 @@ static const char *const body[] = {
 
 /* Body line i for device kind k without its tag, or NULL when the line is
  * the other kind's. The text after a tag keeps its indentation; a single
- * space after the tag marks a line at the margin. */
-static const char *body_line(unsigned i, spandex_tu_kind k)
+ * space after the tag marks a line at the margin. X and Y: DeNovo with and
+ * without --extra-words (x). */
+static const char *body_line(unsigned i, spandex_tu_kind k, int x)
 {
     const char *p = body[i], *t;
     int in = 0;
@@ -782,20 +807,41 @@ static const char *body_line(unsigned i, spandex_tu_kind k)
         return p;
     for (t = p + 1; *t && *t != ' '; t++)
         in |= (*t == 'G' && k == SPANDEX_TU_GPU) || (*t == 'D' && k != SPANDEX_TU_GPU) ||
-              (*t == 'N' && k == SPANDEX_TU_DENOVO) || (*t == 'M' && k == SPANDEX_TU_MESI);
+              (*t == 'N' && k == SPANDEX_TU_DENOVO) || (*t == 'M' && k == SPANDEX_TU_MESI) ||
+              (*t == 'X' && k == SPANDEX_TU_DENOVO && x) || (*t == 'Y' && k == SPANDEX_TU_DENOVO && !x);
     if (!in)
         return NULL;
     return t[0] == ' ' && t[1] != ' ' ? t + 1 : t;
 }
 
+/* --extra-words: a body line of the response's matching and merging with
+ * the words the read waits for (rq_rm) for the response's mask (its data
+ * still merged whole, for the extra words of the FILL). */
+static void emit_extra_line(emit_file *e, const char *p)
+{
+    char buf[512];
+    size_t n = 0;
+    while (*p && n + 8 < sizeof buf) {
+        if (strncmp(p, "rq_mask_q", 9) == 0) {
+            memcpy(buf + n, "rq_rm", 5);
+            n += 5;
+            p += 9;
+        } else {
+            buf[n++] = *p++;
+        }
+    }
+    buf[n] = '\0';
+    emit(e, "%s", buf);
+}
+
 /* The registers of the body: every NAME_q its "logic" lines declare, each
  * reset to 0 (the timing shell's reset state). */
-static void body_regs(prim_regs *l, spandex_tu_kind k)
+static void body_regs(prim_regs *l, spandex_tu_kind k, int x)
 {
     unsigned i;
     memset(l, 0, sizeof *l);
     for (i = 0; body[i] != NULL; i++) {
-        const char *p = body_line(i, k), *end;
+        const char *p = body_line(i, k, x), *end;
         if (p == NULL)
             continue;
         if (strncmp(p, "logic", 5) != 0)
@@ -900,7 +946,7 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
     prim_regs l;
     unsigned i;
     int dn = c->kind != SPANDEX_TU_GPU, ms = c->kind == SPANDEX_TU_MESI;
-    body_regs(&l, c->kind);
+    body_regs(&l, c->kind, (int)c->extra);
     prim_module_begin(e, b);
     if (ms) {
         emit(e, "// Spandex translation unit, MESI (Alsop et al., ISCA 2018, Table II, Table IV, III-C,");
@@ -947,8 +993,11 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
     }
     emit_nl(e);
     for (i = 0; body[i] != NULL; i++) {
-        const char *p = body_line(i, c->kind);
-        if (p != NULL)
+        const char *p = body_line(i, c->kind, (int)c->extra);
+        if (p != NULL && c->extra && strstr(p, "rq_mask_q") && !strstr(p, "rq_mask_d") && !strstr(p, "rq_mask_q[w]") &&
+            !strstr(p, "rq_rm"))
+            emit_extra_line(e, p);
+        else if (p != NULL)
             emit(e, "%s", p);
     }
     emit_nl(e);

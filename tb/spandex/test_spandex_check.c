@@ -602,3 +602,84 @@ Test(spandex_syscheck, injected_model_faults_are_caught)
         }
     }
 }
+
+/* Extra words (Table II's DeNovo footnote, spandex-system --extra-words
+ * denovo): a DeNovo read miss asks its word, the LLC answers with every
+ * other word of the line nobody owns, the TU installs those it holds in I
+ * with no request open. Random programs on DeNovo, GPU and MESI devices
+ * (nack limits 1 and 2) under fifo and random delivery: every log passes
+ * the checker, which judges every load (SYS3) and every extra word when
+ * sent (SYS1: nobody owns it; SYS7: DeNovo destinations only). */
+Test(spandex_syscheck, extra_words_system_logs_pass, .timeout = 120)
+{
+    static const char *const cfgs[] = {
+        "--dev 0:denovo --dev 1:gpu --dev 2:denovo --dev 3:mesi --line 16",
+        "--dev 0:denovo --dev 1:denovo --dev 2:denovo --dev 3:denovo --line 16 --nack-limit 2",
+    };
+    static const char *const scheds[] = {"fifo", "random"};
+    char dir[256], prog[4096], path[300];
+    unsigned seed, s, extra = 0;
+    cmd_out r;
+    snprintf(dir, sizeof dir, "%s", fresh_dir("spandex_check_extra"));
+    snprintf(path, sizeof path, "%s/p.txt", dir);
+    for (seed = 0; seed < 60; seed++) {
+        const char *cfg = cfgs[seed % 2];
+        random_program(500 + seed, 4, prog, sizeof prog);
+        put(path, prog);
+        for (s = 0; s < 2; s++) {
+            run_cap(&r, "build/bin/cohmodel spandex-system %s --extra-words denovo --sched %s --seed %u < %s > %s/l.txt",
+                    cfg, scheds[s], seed, path, dir);
+            cr_assert_eq(r.status, 0, "seed %u %s: spandex-system: %s%s", seed, scheds[s], r.out, r.err);
+            cmd_out_free(&r);
+            /* DeNovo devices 0 and 2 ask one word: an LLC RspV of more carries extra words */
+            run_cap(&r, "awk '$3 == \"L\" && ($4 == 0 || $4 == 2) && $5 == \"RspV\" && $7 !~ /^0x(1|2|4|8)$/ {n++} "
+                        "END {print n + 0}' %s/l.txt",
+                    dir);
+            extra += (unsigned)atoi(r.out);
+            cmd_out_free(&r);
+            run_cap(&r, "build/bin/cohmodel spandex-check %s --sched %s --program %s < %s/l.txt", cfg, scheds[s], path,
+                    dir);
+            cr_expect_eq(r.status, 0, "seed %u %s: %s%s", seed, scheds[s], r.out, r.err);
+            cr_expect(strncmp(r.out, "PASS SYS1-SYS8", 14) == 0, "seed %u %s: %s", seed, scheds[s], r.out);
+            cmd_out_free(&r);
+        }
+    }
+    cr_expect_gt(extra, 50, "only %u LLC RspVs of more than one word", extra);
+}
+
+/* The checker refuses extra words that are not legal: a word some device
+ * owns when the LLC sends it (stale: SYS1), and extra words to a device
+ * that is not DeNovo (SYS7); the log of the model itself passes. */
+Test(spandex_syscheck, extra_words_stale_or_not_denovo_fail)
+{
+    static const char *const prog = "ST 0 0x1004 0x5\nREL 0\nDRAIN\nLD 1 0x1000\nLD 1 0x1004\nST 1 0x1008 0x7\n"
+                                    "EVICT 1 0x1000\nDRAIN\nLD 2 0x1000\nLD 2 0x1008\n";
+    char dir[256], path[300];
+    cmd_out r;
+    snprintf(dir, sizeof dir, "%s", fresh_dir("spandex_check_extra_bad"));
+    snprintf(path, sizeof path, "%s/p.txt", dir);
+    put(path, prog);
+    run_cap(&r, "build/bin/cohmodel spandex-system --config sdd --line 16 --extra-words denovo < %s > %s/l.txt", path,
+            dir);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cmd_out_free(&r);
+    run_cap(&r, "grep -c '^S 12 L 2 RspV 0x1000 0x9 0x1000 0x100c$' %s/l.txt", dir);
+    cr_assert_eq(atoi(r.out), 1, "the model's log changed: %s", r.out);
+    cmd_out_free(&r);
+    run_cap(&r, "build/bin/cohmodel spandex-check --config sdd --line 16 --program %s < %s/l.txt", path, dir);
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cmd_out_free(&r);
+    /* word 1 (0x1004) is device 0's when the LLC answers device 2 */
+    run_cap(&r,
+            "sed 's/^S 12 L 2 RspV 0x1000 0x9 0x1000 0x100c$/S 12 L 2 RspV 0x1000 0xb 0x1000 0x1004 0x100c/' %s/l.txt | "
+            "build/bin/cohmodel spandex-check --config sdd --line 16 --program %s",
+            dir, path);
+    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_expect(strstr(r.out, "E SYS1 line 29") && strstr(r.out, "extra word 0x1004 is owned by device 0"), "%s", r.out);
+    cmd_out_free(&r);
+    /* device 2 is a GPU under sdg */
+    run_cap(&r, "build/bin/cohmodel spandex-check --config sdg --line 16 --program %s < %s/l.txt", path, dir);
+    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_expect(strstr(r.out, "E SYS7 line 29") && strstr(r.out, "not a DeNovo device"), "%s", r.out);
+    cmd_out_free(&r);
+}

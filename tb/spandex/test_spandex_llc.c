@@ -646,6 +646,30 @@ static const row line_rows[] = {
 };
 ROW_TESTS(spandex_line, line_rows)
 
+/* Extra words (Table II's DeNovo footnote, --extra-words): a served ReqV of
+ * a listed device gets every word of the line nobody owns; an unlisted
+ * device, a ReqV served by owners only and a ReqS(2) get what they asked. */
+#define XW "--line 16 --extra-words 1"
+static const row extra_rows[] = {
+    {"extra: a one-word ReqV on I gets the whole line", XW, "ReqV 1 0x100 0x2\n",
+     "MemRd 0x100\nRspV 1 0x100 0xf 0x100 0x104 0x108 0x10c\n" LV(0, FREE)},
+    {"extra: owned words are forwarded or left out", XW, O_IN "ReqV 1 0x100 0x1\n",
+     O_OUT "RspV 1 0x100 0x9 0x100 0x10c\n" LV(0, "-,2,2,-")},
+    {"extra: a ReqV served by its owner alone gets no extra words", XW, O_IN "ReqV 1 0x100 0x2\n",
+     O_OUT "FwdReqV 2 0x100 0x2 1\n" LV(0, "-,2,2,-")},
+    {"extra: a device not listed gets its words only", XW, O_IN "ReqV 3 0x100 0x1\n",
+     O_OUT "RspV 3 0x100 0x1 0x100\n" LV(0, "-,2,2,-")},
+    {"extra: a written-back word is up to date again", XW, O_IN "ReqWB 2 0x100 0x2 0x55\nReqV 1 0x100 0x8\n",
+     O_OUT "RspWB 2 0x100 0x2\nRspV 1 0x100 0xb 0x100 0x55 0x10c\n" LV(1, "-,-,2,-")},
+    {"extra: S words are up to date", "--line 16 --extra-words 1 --reqs 1", S_IN "ReqV 1 0x100 0x4\n",
+     S_OUT "RspV 1 0x100 0xf 0x100 0x104 0x108 0x10c\nLINE 0x100 S sh=0x8 d=0 own=" FREE "\n"},
+    {"extra: a ReqS served as a ReqV (option 2) gets its words only", "--line 16 --extra-words 1 --reqs 2",
+     "ReqS 1 0x100 0x1\n", "MemRd 0x100\nRspV 1 0x100 0x1 0x100\n" LV(0, FREE)},
+    {"extra: the line baseline asks whole lines anyway", "--line 16 --gran line --extra-words 1", O_IN "ReqV 1 0x100 0x1\n",
+     "MemRd 0x100\nRspO+data 2 0x100 0xf 0x100 0x104 0x108 0x10c\nFwdReqV 2 0x100 0xf 1\n" LV(0, "2,2,2,2")},
+};
+ROW_TESTS(spandex_extra, extra_rows)
+
 /* Every directed row again with the owner IDs in a separate array
  * (--owner-store array): the messages must not change. */
 Test(spandex_cfg, owner_store_array_prints_the_same)
@@ -919,6 +943,12 @@ static const crafted crafted_seqs[] = {
     {"", EV, "< ReqWT 0 0x100 0x1 0x55\n> MemRd 0x100\n> RspWT 0 0x100 0x1\n" "< ReqV 0 0x200 0xf\n> MemRd 0x200\n> RspV 0 0x200 0xf 0x200 0x204 0x208 0x20c\n"
              "< ReqV 0 0x300 0xf\n> MemWr 0x100 0x55 0x104 0x108 0x10c\n> MemRd 0x300\n"
              "> RspV 0 0x300 0xf 0x300 0x304 0x308 0x30c\n"},
+    /* extra words (--extra-words 1): legal only on a listed device's ReqV, unowned and latest */
+    {"", XW, SEQ_O "< ReqV 1 0x100 0x1\n> RspV 1 0x100 0x9 0x100 0x10c\n"},
+    {"LLC3", XW, SEQ_O "< ReqV 3 0x100 0x1\n> RspV 3 0x100 0x9 0x100 0x10c\n"},
+    {"LLC3", XW, SEQ_O "< ReqV 1 0x100 0x1\n> RspV 1 0x100 0xb 0x100 0x104 0x10c\n"},
+    {"LLC7", XW, "< ReqWT 0 0x100 0x2 0x5\n> MemRd 0x100\n> RspWT 0 0x100 0x2\n< ReqV 1 0x100 0x1\n"
+                 "> RspV 1 0x100 0x3 0x100 0x104\n"},
     /* LLC1: owners */
     {"LLC1", L16, SEQ_O "< ReqV 1 0x100 0x6\n> FwdReqV 3 0x100 0x6 1\n"},
     {"LLC1", L16, SEQ_O "< ReqV 1 0x100 0x6\n> FwdReqV 1 0x100 0x6 1\n"},
@@ -1083,6 +1113,7 @@ static const char *const rnd_stores[] = {"data", "array"};
 static const char *const rnd_extra[] = {
     "--line 16 --sets 1 --ways 2", "--line 16 --sets 1 --ways 1 --reqs 1", "--ways 0 --reqs 1",
     "--word 8 --line 32 --reqs 1 --mesi 0,2", "--devs 64 --reqs paper --mesi 0-31", "--devs 2 --line 8 --reqs 1",
+    "--line 16 --sets 1 --ways 2 --extra-words 0-2", "--mesi 2-3 --extra-words 0-1",
 };
 #define RND_COMBOS (NROWS(rnd_presets) * NROWS(rnd_reqs) * NROWS(rnd_stores))
 #define RND_EVENTS 20000

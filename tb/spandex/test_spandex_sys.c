@@ -295,6 +295,10 @@ Test(spandex_sys_bad, options_refused)
         {"--dev 0:gpu --sched lifo", "must be fifo or random"},
         {"--dev 0:gpu --denovo-rmw x", "must be odata or wtdata"},
         {"--dev 0:gpu --dev 1:denovo --gran cube", "--gran: 'cube' is not word or line"},
+        {"--dev 0:gpu --dev 1:denovo --extra-words 0", "--extra-words: device 0 is not a DeNovo device"},
+        {"--dev 0:mesi --dev 1:denovo --extra-words 0-1", "--extra-words: device 0 is not a DeNovo device"},
+        {"--dev 0:gpu --dev 1:denovo --extra-words 2", "--extra-words: device 2 is not a DeNovo device"},
+        {"--dev 0:gpu --dev 1:denovo --extra-words x", "--extra-words: 'x' is not a list of device IDs"},
     };
     size_t i;
     for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
@@ -496,5 +500,67 @@ Test(spandex_sys_tu, denovo_fwdreqs_stable_o_answers_twice_and_leaves)
     tu_recv_llc(t, SPANDEX_FWDREQV, 3, 0x2);
     cr_expect(r.m[3].kind == SPANDEX_NACK, "DeNovo has no S: the word left for I");
     cr_expect_str_empty(r.fail);
+    spandex_tu_free(t);
+}
+
+/* Extra words (Table II's footnote, spandex_tu_extra_words): a DeNovo read
+ * miss asks its word; the LLC's RspV of more words completes it, and the
+ * extra words go into the L1 as V but one a pending ReqO names, so a later
+ * load of one hits with no message. GPU coherence takes the words its
+ * request waits for and drops the rest, without a protocol error. */
+Test(spandex_sys_tu, denovo_installs_extra_words_gpu_drops_them)
+{
+    static const spandex_sop ops[] = {{SPANDEX_SOP_ST, 1, 2, 0x100c, 0, 0x77},
+                                      {SPANDEX_SOP_LD, 2, 2, 0x1000, 0, 0},
+                                      {SPANDEX_SOP_LD, 3, 2, 0x1004, 0, 0},
+                                      {SPANDEX_SOP_LD, 4, 2, 0x100c, 0, 0}};
+    rec r;
+    spandex_tu *t = mk_tu(SPANDEX_TU_DENOVO, ops, 4, &r);
+    spandex_msg m;
+    unsigned w;
+    spandex_tu_extra_words(t, 1);
+    spandex_tu_push(t, 0);
+    spandex_tu_pump(t, 1);
+    cr_assert_eq(r.n, 1);
+    cr_expect(r.m[0].kind == SPANDEX_REQO && r.m[0].mask == 0x8);
+    spandex_tu_push(t, 1);
+    spandex_tu_pump(t, 0);
+    cr_assert_eq(r.n, 2);
+    cr_expect(r.m[1].kind == SPANDEX_REQV && r.m[1].mask == 0x1, "a read asks its word: 0x%llx",
+              (unsigned long long)r.m[1].mask);
+    m = msg(SPANDEX_RSPV, 0, 0xf);
+    for (w = 0; w < 4; w++)
+        m.v[w] = 0x10 + w;
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_expect_str_empty(r.fail);
+    cr_assert_eq(r.ndone, 1);
+    cr_expect(r.done[0] == 1 && r.v[0] == 0x10);
+    /* word 1 came as an extra word: the load hits */
+    spandex_tu_push(t, 2);
+    spandex_tu_pump(t, 0);
+    cr_expect_eq(r.n, 2, "a load of an extra word sent a message");
+    cr_assert_eq(r.ndone, 2);
+    cr_expect(r.done[1] == 2 && r.v[1] == 0x11);
+    /* word 3 was not installed: the load sees its own store, then the RspO */
+    spandex_tu_push(t, 3);
+    spandex_tu_pump(t, 0);
+    cr_assert_eq(r.ndone, 3);
+    cr_expect(r.done[2] == 3 && r.v[2] == 0x77, "word 3: 0x%llx", (unsigned long long)r.v[2]);
+    tu_recv_llc(t, SPANDEX_RSPO, 0, 0x8);
+    cr_expect_eq(r.ndone, 4);
+    cr_expect_str_empty(r.fail);
+    spandex_tu_free(t);
+
+    /* GPU coherence: a buffered store keeps word 3 out of the read */
+    t = mk_tu(SPANDEX_TU_GPU, ops, 2, &r);
+    spandex_tu_push(t, 0);
+    spandex_tu_push(t, 1);
+    spandex_tu_pump(t, 0);
+    cr_assert_eq(r.n, 1);
+    cr_expect(r.m[0].kind == SPANDEX_REQV && r.m[0].mask == 0x7);
+    m = msg(SPANDEX_RSPV, 0, 0xf);
+    spandex_tu_recv(t, SPANDEX_TU_LLC, &m);
+    cr_expect_str_empty(r.fail);
+    cr_expect_eq(r.ndone, 1);
     spandex_tu_free(t);
 }

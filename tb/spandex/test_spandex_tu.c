@@ -130,6 +130,10 @@ Test(spandex_tu, bad_configurations_are_refused)
     gen_refuses("spandex-tu", "--kind denovo --dfr 0", "dfr");
     gen_refuses("spandex-tu", "--kind denovo --dfr 9", "dfr");
     gen_refuses("spandex-tu", "--kind denovo --denovo-rmw wt", "wt");
+    gen_refuses("spandex-tu", "--extra-words on", "DeNovo option");
+    gen_refuses("spandex-tu", "--kind mesi --extra-words on", "DeNovo option");
+    gen_refuses("spandex-tu", "--kind denovo --nack-limit 2 --extra-words on", "--nack-limit 1");
+    gen_refuses("spandex-tu", "--kind denovo --extra-words yes", "yes");
     gen_refuses("spandex-tu", "--kind cpu", "cpu");
     gen_refuses("spandex-tu", "--mshr 0", "mshr");
     gen_refuses("spandex-tu", "--wb 17", "wb");
@@ -208,6 +212,38 @@ Test(spandex_tu, a_miss_leaves_two_cycles_after_its_request_and_fills_two_after_
 }
 
 /* ------------------------------------------------------------ DeNovo -- */
+/* --extra-words on (Table II's footnote): the LLC's RspV may carry words
+ * beyond the read's; the unit counts only the words the line's read waits
+ * for, and gives the cache the others with the FILL of the RspV that
+ * completes the read, but those an entry, the write buffer or an EVICT
+ * taken holds. One read a line at a time, so a RspV names its request. */
+#define XW "--config denovo_fpga --extra-words on"
+Test(spandex_tu_denovo, extra_words_go_with_the_fill_but_a_word_in_an_open_request)
+{
+    /* a one-word read answered with the whole line: FILL of every word */
+    prints(XW, "LD 0x100 0x2\nRspV 0x100 0xf 0x10 0x11 0x12 0x13\n",
+           "ReqV 0x100 0x2\nFILL 0x100 0xf 0x10 0x11 0x12 0x13\n");
+    /* word 1 is in the pending ReqO of a store: left out of the FILL */
+    prints(XW, "ST 0x100 0x2 0x5\nLD 0x100 0x1\nRspV 0x100 0xf 0x10 0x11 0x12 0x13\nRspO 0x100 0x2\n",
+           "ReqO 0x100 0x2\nReqV 0x100 0x1\nFILL 0x100 0xd 0x10 0x12 0x13\nOWN 0x100 0x2\n");
+    /* extra words of a part that does not complete the read are dropped */
+    prints(XW, "LD 0x100 0x3\nRspV 0x100 0x5 0x10 0x12\nRspV 0x100 0x2 0x11\n",
+           "ReqV 0x100 0x3\nFILL 0x100 0x3 0x10 0x11\n");
+    /* without the option the same RspV is a protocol error */
+    prints("--config denovo_fpga", "LD 0x100 0x2\nRspV 0x100 0xf 0x10 0x11 0x12 0x13\n", "ReqV 0x100 0x2\nERR\n");
+}
+
+Test(spandex_tu_denovo, extra_words_one_read_a_line_and_no_response_of_extra_words_alone)
+{
+    /* the second read of the line waits for the first's FILL */
+    prints(XW, "LD 0x100 0x1\nLD 0x100 0x2\nRspV 0x100 0x1 0x10\nRspV 0x100 0x2 0x11\n",
+           "ReqV 0x100 0x1\nFILL 0x100 0x1 0x10\nReqV 0x100 0x2\nFILL 0x100 0x2 0x11\n");
+    /* a RspV of no word the read waits for answers nothing: err_o */
+    prints(XW, "LD 0x100 0x1\nRspV 0x100 0x2 0x10\nRspV 0x100 0x1 0x10\n",
+           "ReqV 0x100 0x1\nERR\nFILL 0x100 0x1 0x10\n");
+}
+
+
 Test(spandex_tu_denovo, stores_leave_as_one_reqo_and_own_their_words_before_the_release)
 {
     /* the local write at once (the cache holds the words pending), the
