@@ -32,10 +32,11 @@ void spandex_llc_cfg_default(spandex_llc_cfg *c)
  * LLC (512 sets x 16 ways x 64 B). fpga: 4 devices, 8 B lines of two 32-bit
  * words, 64 sets x 2 ways, 24-bit addresses (with 16 B lines the controller
  * alone took 9,545 LUT4 in synth_ice40, more than the HX8K's 7,680 logic
- * cells; docs/spandex.md). line: the line-granularity baseline of the
- * default. */
+ * cells; docs/spandex.md). default: devices 0 and 1 are MESI caches for
+ * the paper's ReqS policy (X6; it reads the list only for a ReqS, which
+ * only a MESI device sends). line: the line-granularity baseline. */
 static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
+    {"default", "--mesi 0-1"},
     {"paper", "--devs 24 --mesi 0-7 --sets 512 --ways 16"},
     {"fpga", "--line 8 --sets 64 --ways 2 --txn 2 --defer 4 --addr-bits 24"},
     {"line", "--gran line"},
