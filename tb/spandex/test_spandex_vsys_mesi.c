@@ -8,8 +8,8 @@
  * Fig. 1b and 1d, random programs and spandex-prog's data-race-free
  * programs pass the checker and give the shells' log byte for byte; a
  * stuck output bit of a Verilated MESI unit is named by the port
- * comparison and, without it, fails the run. Run from the repository root
- * (make unit).
+ * comparison and, without it, fails the run; the latencies of the docs'
+ * text. Run from the repository root (make unit).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -131,4 +131,46 @@ Test(spandex_vsys_mesi, stuck_bit_of_a_mesi_tu_caught_by_ports_then_by_checker)
     cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
     cr_assert(strstr(r.out, "tu0 port c_prb_down_o") && strstr(r.out, "\nFAIL\n"), "%s", r.out);
     cmd_out_free(&r);
+}
+
+/* Cycles from an operation's issue (the cycle the unit takes the L1's
+ * c_req) to its V or C line with the Verilated TUs and LLC on mesi,mesi
+ * (the docs' figures): a ReqS missing in the LLC, served by the LLC, and
+ * forwarded to the MESI owner (option 1, FwdReqS); a store to the owned
+ * line (FwdReqO+data). */
+static uint64_t latency(const char *prog, unsigned net, unsigned mem, const char *op)
+{
+    spvsys_opts o;
+    spvsys_res r;
+    char err[300];
+    const char *t;
+    unsigned long long iss, done;
+    opts(&o, "mesi,mesi");
+    o.net_lat = net;
+    o.mem_lat = mem;
+    o.rtl = SPVSYS_RTL_LLC | SPVSYS_RTL_TU;
+    cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
+    cr_assert(r.pass && !r.mismatch, "%s %s", r.check, r.msg);
+    t = strstr(r.times, op);
+    cr_assert(t, "%s not in\n%s", op, r.times);
+    cr_assert_eq(sscanf(t + strlen(op), " issued %llu done %llu", &iss, &done), 2);
+    spvsys_res_free(&r);
+    return done - iss;
+}
+
+Test(spandex_vsys_mesi, latencies_of_the_docs_text)
+{
+    static const char *const served = "STEP 80\nLD 1 0x1000\nDRAIN\nEVICT 1 0x1000\nDRAIN\nLD 0 0x1000\n";
+    static const char *const owner = "STEP 80\nST 1 0x1000 0xa\nREL 1\nDRAIN\nLD 0 0x1000\n";
+    static const char *const store = "STEP 80\nST 1 0x1000 0xa\nREL 1\nDRAIN\nST 0 0x1004 0xb\n";
+    static const unsigned lat[][2] = {{1, 1}, {2, 10}, {5, 20}};
+    static const uint64_t want[][4] = {{13, 9, 16, 16}, {24, 11, 19, 19}, {40, 17, 28, 28}};
+    unsigned i;
+    for (i = 0; i < 3; i++) {
+        cr_expect_eq(latency("STEP 80\nLD 0 0x1000\n", lat[i][0], lat[i][1], "T 0 2 LD"), want[i][0], "miss, net %u",
+                     lat[i][0]);
+        cr_expect_eq(latency(served, lat[i][0], lat[i][1], "T 0 6 LD"), want[i][1], "served, net %u", lat[i][0]);
+        cr_expect_eq(latency(owner, lat[i][0], lat[i][1], "T 0 5 LD"), want[i][2], "owner, net %u", lat[i][0]);
+        cr_expect_eq(latency(store, lat[i][0], lat[i][1], "T 0 5 ST"), want[i][3], "store, net %u", lat[i][0]);
+    }
 }
