@@ -124,8 +124,6 @@ static void mesi_put(const void *cfg, char *buf, size_t len)
     }
 }
 
-static int has_mesi(const void *cfg) { return ((const spandex_llc_cfg *)cfg)->mesi != 0; }
-
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("devs", "N", "device caches, 2..64 (default 4)", spandex_llc_cfg, devs),
     COHKIT_UNIT_OPT_NUM("line", "B", "line bytes, power of two, up to 64 words (default 64)",
@@ -142,8 +140,9 @@ static const cohkit_unit_opt opts[] = {
                            "evaluated policy, per request; default)",
                            spandex_llc_cfg, reqs, reqs_choices),
     COHKIT_UNIT_OPT_FN("mesi", "LIST",
-                       "MESI device IDs for the paper policy (0-7,12; none)", mesi_set, mesi_put,
-                       .in_args = has_mesi),
+                       "MESI device IDs for the paper policy (0-7,12; none; default\n"
+                       "0-1, the default preset's)",
+                       mesi_set, mesi_put),
     COHKIT_UNIT_OPT_CHOICE("owner-store", "S",
                            "owner IDs in the word's data field (data, III-F;\n"
                            "default) or a separate array (array)",
