@@ -18,9 +18,9 @@ FPGA_PNR_SEEDS_spandex_tu_fpga := 1 2 3
 FPGA_PNR_SEEDS_spandex_tu_denovo_fpga := 1 2 3
 # the cycle-level system (tb/spandex/spandex_vsys.c: the LLC at its ports, its
 # timing shell or the Verilated spandex_llc_default beside it, with the C
-# translation units or, for GPU and DeNovo devices, spandex-tu blocks with an L1,
-# tb/spandex/spandex_vsys_tu.c): ./tb_spandex [--system ...] (the family
-# hook); the Criterion suites spandex_vsys* in tb/spandex/test_spandex_vsys.c
+# translation units or spandex-tu blocks of every kind (GPU, DeNovo, MESI) with
+# an L1, tb/spandex/spandex_vsys_tu.c): ./tb_spandex [--system ...] (the family
+# hook); the Criterion suites spandex_vsys* in tb/spandex/test_spandex_vsys*.c
 spandex_TB_CPPFLAGS := -DTB_FAMILY_HOOK=spandex_tb_hook -DTB_FAMILY_HELP=spandex_tb_help
 tb_spandex: $(B)/obj/tb/spandex/spandex_vsys.o $(B)/obj/tb/spandex/spandex_vsys_tu.o
 $(B)/test_all: $(B)/obj/tb/spandex/spandex_vsys.o $(B)/obj/tb/spandex/spandex_vsys_tu.o

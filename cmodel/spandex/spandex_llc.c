@@ -33,10 +33,11 @@ void spandex_llc_cfg_default(spandex_llc_cfg *c)
  * LLC (512 sets x 16 ways x 64 B). fpga: 4 devices, 8 B lines of two 32-bit
  * words, 64 sets x 2 ways, 24-bit addresses (with 16 B lines the controller
  * alone took 9,545 LUT4 in synth_ice40, more than the HX8K's 7,680 logic
- * cells; docs/spandex.md). line: the line-granularity baseline of the
- * default. */
+ * cells; docs/spandex.md). default: devices 0 and 1 are MESI caches for
+ * the paper's ReqS policy (X6; it reads the list only for a ReqS, which
+ * only a MESI device sends). line: the line-granularity baseline. */
 static const cohkit_cfg_preset presets[] = {
-    {"default", ""},
+    {"default", "--mesi 0-1"},
     {"paper", "--devs 24 --mesi 0-7 --sets 512 --ways 16"},
     {"fpga", "--line 8 --sets 64 --ways 2 --txn 2 --defer 4 --addr-bits 24"},
     {"line", "--gran line"},
@@ -143,7 +144,6 @@ static void extra_put(const void *cfg, char *buf, size_t len)
     devset_put(devset_get(cfg, "extra-words"), buf, len);
 }
 
-static int has_mesi(const void *cfg) { return ((const spandex_llc_cfg *)cfg)->mesi != 0; }
 static int has_extra(const void *cfg) { return ((const spandex_llc_cfg *)cfg)->extra != 0; }
 
 static const cohkit_unit_opt opts[] = {
@@ -162,8 +162,9 @@ static const cohkit_unit_opt opts[] = {
                            "evaluated policy, per request; default)",
                            spandex_llc_cfg, reqs, reqs_choices),
     COHKIT_UNIT_OPT_FN("mesi", "LIST",
-                       "MESI device IDs for the paper policy (0-7,12; none)", devset_set, mesi_put,
-                       .in_args = has_mesi),
+                       "MESI device IDs for the paper policy (0-7,12; none; default\n"
+                       "0-1, the default preset's)",
+                       devset_set, mesi_put),
     COHKIT_UNIT_OPT_FN("extra-words", "LIST",
                        "DeNovo device IDs whose ReqV answers from the LLC carry\n"
                        "every other up-to-date word of the line (Table II; none)",

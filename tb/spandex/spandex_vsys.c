@@ -351,15 +351,17 @@ static const spvsys_dev_ops ctu_ops = {ctu_drive, ctu_tick, ctu_push, ctu_busy, 
 static int tu_blocks(const spvsys_opts *o) { return o->tu_block || (o->rtl & SPVSYS_RTL_TU); }
 
 /* Device id as a spandex-tu block "tuID" of the committed configuration of
- * its kind (default: GPU coherence, denovo: DeNovo; it must fit the
- * LLC's and the system's options) with its L1. 0, or -1. */
+ * its kind (default: GPU coherence, denovo: DeNovo, mesi: MESI; it must
+ * fit the LLC's and the system's options) with its L1. 0, or -1. */
 static int tu_open(spvsys *s, unsigned id, const spandex_tu_env *env, char *err, size_t len)
 {
+    static const char *const presets[] = {"default", "denovo", "mesi"}, *const names[] = {"GPU", "DeNovo", "MESI"};
     char name[16];
     cmp_block *b;
     const spandex_tuhw_cfg *tc;
-    int dn = s->o->sys.kind[id] == SPANDEX_TU_DENOVO;
-    const char *preset = dn ? "denovo" : "default";
+    unsigned k = (unsigned)s->o->sys.kind[id];
+    int dn = k == SPANDEX_TU_DENOVO;
+    const char *preset = presets[k];
     snprintf(name, sizeof name, "tu%u", id);
     if ((b = cmp_sys_add(&s->cs, "spandex-tu", name, preset, NULL, 1, err, len)) == NULL)
         return -1;
@@ -372,7 +374,7 @@ static int tu_open(spvsys *s, unsigned id, const spandex_tu_env *env, char *err,
     }
     if (tc->nack_limit != s->o->sys.nack_limit) {
         snprintf(err, len, "--nack-limit %u: the %s devices' spandex_tu_%s has %u", s->o->sys.nack_limit,
-                 dn ? "DeNovo" : "GPU", preset, tc->nack_limit);
+                 names[k], preset, tc->nack_limit);
         return -1;
     }
     if (dn && (int)tc->wtdata != s->o->sys.rmw_wtdata) {
@@ -386,14 +388,14 @@ static int tu_open(spvsys *s, unsigned id, const spandex_tu_env *env, char *err,
 }
 
 /* Device id of the system: the C translation unit of its kind, or with
- * tu_block a spandex-tu block (GPU and DeNovo devices). 0, or -1. */
+ * tu_block a spandex-tu block of its kind. 0, or -1. */
 static int dev_open(spvsys *s, unsigned id, char *err, size_t len)
 {
     const spandex_sys_cfg *c = &s->o->sys;
     spandex_tu_env env = {s, env_send, env_issued, env_done, env_fail};
     spandex_tu_cfg tc = {(spandex_tu_kind)c->kind[id], id, s->g.words, s->lc->word, c->wb,
                          c->nack_limit, c->rmw_wtdata, s->lc->gran == SPANDEX_LLC_GRAN_LINE};
-    if ((c->kind[id] == SPANDEX_TU_GPU || c->kind[id] == SPANDEX_TU_DENOVO) && tu_blocks(s->o))
+    if (tu_blocks(s->o))
         return tu_open(s, id, &env, err, len);
     s->dev[id] = spandex_tu_new(&tc, s->ops, s->nops, &env);
     s->dops[id] = &ctu_ops;
@@ -1225,35 +1227,49 @@ static int run_stages(spv_args *x, const dut_ops *const *duts, const char *prog,
     return fail;
 }
 
-/* One pass of the default runs: Fig. 1a and 1c, random programs on 2 and
- * 4 devices (tu: GPU and DeNovo devices as spandex-tu blocks). */
+/* One program of the default runs on the devices of devs. 0, 1, 2. */
+static int run_default(spv_args *x, const dut_ops *const *duts, const char *devs, const char *path,
+                       unsigned long long seed)
+{
+    char what[64];
+    char *p;
+    int rc;
+    spvsys_opts_devs(&x->o, devs, what, sizeof what);
+    if (path == NULL) {
+        if ((p = spvsys_random_program(&x->o, 400, seed)) == NULL)
+            return vbad("%s", "out of memory");
+        snprintf(what, sizeof what, "random 400 seed %llu, %s", seed, devs);
+    } else {
+        if ((p = slurp(path)) == NULL)
+            return vbad("cannot read '%s' (run from the repository root)", path);
+        snprintf(what, sizeof what, "%s, %s", path + 16, devs);
+    }
+    rc = run_stages(x, duts, p, what);
+    free(p);
+    return rc;
+}
+
+/* One pass of the default runs: Fig. 1a and 1c, Fig. 1b and 1d (the CPU a
+ * MESI device), random programs on 2 and 4 devices and on MESI, GPU and
+ * DeNovo devices (tu: the devices as spandex-tu blocks). */
 static int run_defaults_pass(spv_args *x, const dut_ops *const *duts, int tu)
 {
-    static const char *const figs[] = {"tb/spandex/logs/fig1a.prog", "tb/spandex/logs/fig1c.prog"};
-    char what[64];
+    static const struct {
+        const char *devs, *path;
+        unsigned seed;
+    } runs[] = {{"denovo,gpu,denovo,gpu", "tb/spandex/logs/fig1a.prog", 0},
+                {"denovo,gpu,denovo,gpu", "tb/spandex/logs/fig1c.prog", 0},
+                {"mesi,gpu", "tb/spandex/logs/fig1b.prog", 0},
+                {"mesi,gpu", "tb/spandex/logs/fig1d.prog", 0},
+                {"gpu,denovo", NULL, 0},
+                {"denovo,gpu,denovo,gpu", NULL, 1},
+                {"mesi,mesi,gpu,denovo", NULL, 2}};
     unsigned i;
     int fail = 0, rc;
     printf(tu ? "== system (the LLC and the devices' spandex-tu: timing shells, then Verilated beside them)\n"
               : "== system (the LLC: timing shell, then Verilated beside it; C translation units)\n");
-    for (i = 0; i < 2; i++) {
-        char *p = slurp(figs[i]);
-        if (p == NULL)
-            return vbad("cannot read '%s' (run from the repository root)", figs[i]);
-        rc = run_stages(x, duts, p, figs[i] + 16);
-        free(p);
-        if (rc == 2)
-            return 2;
-        fail |= rc;
-    }
-    for (i = 0; i < 2; i++) {
-        char *p;
-        spvsys_opts_devs(&x->o, i ? "denovo,gpu,denovo,gpu" : "gpu,denovo", what, sizeof what);
-        if ((p = spvsys_random_program(&x->o, 400, x->seed + i)) == NULL)
-            return vbad("%s", "out of memory");
-        snprintf(what, sizeof what, "random 400 seed %llu", x->seed + i);
-        rc = run_stages(x, duts, p, what);
-        free(p);
-        if (rc == 2)
+    for (i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        if ((rc = run_default(x, duts, runs[i].devs, runs[i].path, x->seed + runs[i].seed)) == 2)
             return 2;
         fail |= rc;
     }
@@ -1320,9 +1336,9 @@ void spandex_tb_help(FILE *f)
     fprintf(f,
             "without options (or only --seed, --cycles): every unit of the family in lockstep\n"
             "(--cycles each, default 100000), then\n"
-            "the system as with --system on Fig. 1a, Fig. 1c and random programs on 2 and 4\n"
-            "devices, with C translation units, then again with --gpu tu (GPU and DeNovo\n"
-            "devices as spandex-tu blocks)\n"
+            "the system as with --system on Fig. 1a-1d and random programs on 2 and 4\n"
+            "devices (GPU, DeNovo, MESI), with C translation units, then again with --gpu tu\n"
+            "(every device a spandex-tu block)\n"
             "the system (docs/spandex.md \"Verilated system\"; the system only):\n"
             "  --system         the LLC at its ports with the C translation units: its timing\n"
             "                   shell, then the Verilated spandex_llc_default beside its shell\n"
@@ -1333,16 +1349,18 @@ void spandex_tb_help(FILE *f)
             "  --llc default|line  the LLC's committed configuration: spandex_llc_default, or\n"
             "                   spandex_llc_line (the line baseline: C translation units ask\n"
             "                   whole lines)\n"
-            "  --devs LIST      device kinds by ID, e.g. gpu,denovo (default\n"
-            "                   denovo,gpu,denovo,gpu; at most the LLC's 4)\n"
+            "  --devs LIST      device kinds by ID, e.g. mesi,mesi,gpu,denovo (default\n"
+            "                   denovo,gpu,denovo,gpu; at most the LLC's 4; the LLC's\n"
+            "                   paper ReqS policy counts devices 0 and 1 as MESI)\n"
             "  --rtl R          none (shells), llc (the Verilated LLC), tu (the Verilated\n"
-            "                   spandex_tu_default of every GPU device and spandex_tu_denovo\n"
-            "                   of every DeNovo device; implies --gpu tu),\n"
+            "                   spandex_tu_default of every GPU device, spandex_tu_denovo\n"
+            "                   of every DeNovo and spandex_tu_mesi of every MESI device;\n"
+            "                   implies --gpu tu),\n"
             "                   all (both) or staged (default: shells, then llc, or all\n"
             "                   with --gpu tu)\n"
-            "  --gpu c|tu       GPU and DeNovo devices: C translation units (default) or\n"
-            "                   spandex-tu blocks (configuration default, denovo) with an L1\n"
-            "                   of their kind on their cache ports\n"
+            "  --gpu c|tu       the devices: C translation units (default) or spandex-tu\n"
+            "                   blocks (configuration default, denovo, mesi) with an L1 of\n"
+            "                   their kind on their cache ports\n"
             "  --net-lat N      cycles from a send to the destination (default 2)\n"
             "  --mem-lat N      cycles from a MemRd to its data (default 10)\n"
             "  --fwdv-delay N   more cycles for a FwdReqV (default 0)\n"

@@ -5,9 +5,10 @@
  * shell (every port compared every cycle, tb/compose_rtl.h); the devices
  * are the translation units of cmodel/spandex/spandex_tu.c behind a small
  * device interface (spvsys_dev_ops below), or blocks of unit spandex-tu
- * (shell, or the Verilated spandex_tu_default for a GPU device and
- * spandex_tu_denovo for a DeNovo device beside it) with an L1 of the
- * device's kind on their cache ports; memory answers MemRd and MemWr at
+ * (shell, or the Verilated spandex_tu_default for a GPU device,
+ * spandex_tu_denovo for a DeNovo device and spandex_tu_mesi for a MESI
+ * device beside it) with an L1 of the device's kind on their cache ports;
+ * memory answers MemRd and MemWr at
  * the LLC's memory ports after a latency.
  *
  * Every message a device sends enters a queue towards its destination with
@@ -33,7 +34,7 @@
 
 /* A device of the system, seen from the network: what a device block must
  * offer to plug in (a C translation unit, or a spandex-tu block with its
- * GPU or DeNovo L1: spandex_vsys_tu.c, opened in spandex_vsys.c's
+ * GPU, DeNovo or MESI L1: spandex_vsys_tu.c, opened in spandex_vsys.c's
  * dev_open and added to the system's cmp_sys so that the lockstep compares
  * its ports too). Every cycle the
  * system calls drive() for every device before the blocks are evaluated
@@ -61,10 +62,11 @@ int spvsys_peek(const spvsys *s, unsigned id, unsigned *src, spandex_msg *m);
 /* Takes that message (its D line is logged). */
 void spvsys_take(spvsys *s, unsigned id);
 
-/* A GPU or DeNovo device (the kind of b's configuration) as block b of
- * unit spandex-tu (the system opens it: its timing shell or the Verilated
- * spandex_tu_default or spandex_tu_denovo) with the GPU or DeNovo L1 of
- * spandex_vsys_tu.c on its cache port, reporting through env as a C TU
+/* A GPU, DeNovo or MESI device (the kind of b's configuration) as block b
+ * of unit spandex-tu (the system opens it: its timing shell or the
+ * Verilated spandex_tu_default, spandex_tu_denovo or spandex_tu_mesi) with
+ * the L1 of its kind of spandex_vsys_tu.c on its cache port, reporting
+ * through env as a C TU
  * does: the device for spvsys_tu_ops, or NULL with a reason. */
 struct cmp_block;
 void *spvsys_tu_new(struct cmp_block *b, unsigned id, const spandex_sop *ops, size_t nops,
@@ -75,17 +77,18 @@ extern const spvsys_dev_ops spvsys_tu_ops;
 
 #define SPVSYS_RTL_LLC 1   /* spvsys_opts.rtl: the Verilated LLC          */
 #define SPVSYS_RTL_TU 2    /* the Verilated spandex_tu_default of every
-                              GPU device and spandex_tu_denovo of every
-                              DeNovo device (implies tu_block)            */
+                              GPU device, spandex_tu_denovo of every
+                              DeNovo device and spandex_tu_mesi of every
+                              MESI device (implies tu_block)              */
 
 typedef struct {
     int rtl;               /* SPVSYS_RTL_* bits: the blocks run Verilated
                               (side by side with their shells when
                               port_cmp); 0: shells                        */
-    int tu_block;          /* 1: GPU and DeNovo devices are spandex-tu
-                              blocks (timing shells unless SPVSYS_RTL_TU;
-                              configuration default or denovo) with an L1
-                              of their kind; 0: C TUs                     */
+    int tu_block;          /* 1: the devices are spandex-tu blocks (timing
+                              shells unless SPVSYS_RTL_TU; configuration
+                              default, denovo or mesi) with an L1 of their
+                              kind; 0: C TUs                              */
     int port_cmp;          /* 1: every port compared every cycle          */
     int llc_line;          /* 1: the LLC's committed `line` configuration  */
                            /* (the line baseline), else `default`          */

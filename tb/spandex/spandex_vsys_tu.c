@@ -1,10 +1,10 @@
 /*
- * A GPU-coherence or DeNovo device of the cycle-level Spandex system as a
- * block of unit spandex-tu (its timing shell or the Verilated
- * spandex_tu_default, spandex_tu_denovo) with a small L1 of its kind on its
- * cache port (spandex_vsys.h, docs/spandex.md "Verilated system"). The
- * DeNovo L1 is described in its section below; the network side and the
- * reporting are shared.
+ * A GPU-coherence, DeNovo or MESI device of the cycle-level Spandex system
+ * as a block of unit spandex-tu (its timing shell or the Verilated
+ * spandex_tu_default, spandex_tu_denovo, spandex_tu_mesi) with a small L1
+ * of its kind on its cache port (spandex_vsys.h, docs/spandex.md "Verilated
+ * system"). The DeNovo and MESI L1s are described in their sections below;
+ * the network side and the reporting are shared.
  *
  * The GPU L1: per word a valid bit and the data, unbounded; write-through with
  * no allocate on a store miss (a store writes the L1's copy when the word
@@ -44,11 +44,16 @@
 #define P(name) SPANDEX_TUHW_P_##name
 
 /* A line of the L1: GPU: valid words; DeNovo: V (valid), PO and O words
- * (the rest I). */
+ * (the rest I); MESI: the line's state ms (MS_I, MS_S, MS_O: E/M) and the
+ * operation whose request is open on it (mop, when mbusy). */
 typedef struct {
     uint64_t line, valid, po, o;
     uint64_t data[SPANDEX_LLC_WORDS_MAX];
+    unsigned ms, mbusy;
+    size_t mop;
 } vl1;
+
+enum { MS_I = 0, MS_S = 1, MS_O = 2 };
 
 /* DeNovo: the cache request presented (held until the unit takes it). */
 typedef struct {
@@ -87,13 +92,16 @@ typedef struct {
     int creq;               /* this cycle's c_req: 1 the queue's head     */
     int failed;
     int dn;                 /* a DeNovo device (spandex_tu_denovo)        */
-    dn_creq cr;             /* DeNovo: the c_req presented                */
-    dn_probe pb;            /* DeNovo: the probe being answered           */
+    int ms;                 /* a MESI device (spandex_tu_mesi)            */
+    dn_creq cr;             /* DeNovo, MESI: the c_req presented          */
+    dn_probe pb;            /* DeNovo, MESI: the probe being answered     */
 } vtu;
 
-/* the DeNovo device's cycle (below) */
+/* the DeNovo device's cycle (below; the MESI device drives as it does) */
 static void dn_drive(vtu *d, spvsys *s);
 static void dn_tick(vtu *d, spvsys *s);
+static void ms_tick(vtu *d, spvsys *s);
+static void ms_issue(vtu *d);
 
 /* ------------------------------------------------------------- the L1 */
 
@@ -203,7 +211,7 @@ static void vtu_drive(void *dv, spvsys *s, unsigned id)
     vtu *d = dv;
     uint64_t v;
     (void)id;
-    if (d->dn) {
+    if (d->dn || d->ms) {
         dn_drive(d, s);
         return;
     }
@@ -334,6 +342,10 @@ static void vtu_tick(void *dv, spvsys *s, unsigned id)
     vtu *d = dv;
     uint64_t v;
     (void)id;
+    if (d->ms) {
+        ms_tick(d, s);
+        return;
+    }
     if (d->dn) {
         dn_tick(d, s);
         return;
@@ -642,12 +654,258 @@ static void dn_tick(vtu *d, spvsys *s)
     dn_issue(d);
 }
 
+/* --------------------------------------------------------- the MESI L1 */
+
+/* The MESI cache (docs/spandex.md "The MESI kind"): whole lines in I, S or
+ * O (E/M) with their data; one request a line through the unit. The device
+ * issues its operations in program order; an operation on a line with a
+ * request open waits for its answer. LD of an S or O line, ST and RMW of
+ * an O line are done in the cache at once; a LD of an I line asks the
+ * unit for the line and blocks until the answer (FILL: S, or O when `own`
+ * is the line; VALUE: the line used once, it stays I); ST of an I or S
+ * line presents the store's word and does not block: the store completes
+ * on its answer (FILL with `own`: the line O with the store; VALUE: the
+ * line I, an owner took words meanwhile); RMW of an I or S line blocks
+ * until its VALUE (the old values; the line O with op(old, operand) when
+ * `own` is the line, else I); ACQ blocks until its DONE (the cache stays
+ * coherent by the unit's probes: nothing to drop); REL waits until every
+ * earlier store completed, then blocks until its DONE; EVICT of an O line
+ * hands the unit the line and its data, of an S line nothing (silent); the
+ * line leaves on the take and the EVICT completes on its DONE without
+ * blocking; EVICT of an I line completes at once. Probes: the answer is
+ * the whole line and its data when the cache holds it O (an EVICT
+ * presented and not taken still counts: the line leaves on the take),
+ * else nothing; when the unit takes it, a `down` probe sends an O line to
+ * S (the probe keeps the whole line readable) or I, a probe neither
+ * `down` nor keeping anything sends an S line to I. While a probe of a
+ * line is answered, no operation but a LD hit touches that line. */
+
+/* How operation i goes now; DN_CREQ fills d->cr (not yet valid). */
+static dn_how ms_how_of(vtu *d, size_t i)
+{
+    static const unsigned types[] = {SPANDEX_TUHW_C_LD,  SPANDEX_TUHW_C_ST,  SPANDEX_TUHW_C_RMW,
+                                     SPANDEX_TUHW_C_ACQ, SPANDEX_TUHW_C_REL, SPANDEX_TUHW_C_EVICT};
+    const spandex_sop *o = &d->ops[i];
+    uint64_t line = line_addr(d, o->addr);
+    vl1 *l = l1_get(d, line, 0);
+    unsigned st = l ? l->ms : MS_I, w = word_of(d, o->addr);
+    int sync = o->kind == SPANDEX_SOP_ACQ || o->kind == SPANDEX_SOP_REL;
+    if (!sync) {
+        if (l && l->mbusy)
+            return DN_WAIT;
+        if (o->kind == SPANDEX_SOP_LD && st != MS_I)
+            return DN_LOCAL;
+        if (d->pb.v && d->pb.line == line)
+            return DN_WAIT;
+        if ((st == MS_O && o->kind != SPANDEX_SOP_EVICT) || (st == MS_I && o->kind == SPANDEX_SOP_EVICT))
+            return DN_LOCAL;
+    } else if (o->kind == SPANDEX_SOP_REL && d->nst) {
+        return DN_WAIT;
+    }
+    memset(&d->cr, 0, sizeof d->cr);
+    d->cr.op = i;
+    d->cr.type = types[o->kind];
+    d->cr.line = line;
+    if (o->kind == SPANDEX_SOP_LD)
+        d->cr.mask = d->g.full;
+    else if (o->kind == SPANDEX_SOP_ST || o->kind == SPANDEX_SOP_RMW) {
+        d->cr.mask = 1ull << w;
+        d->cr.data[w] = o->v;
+    } else if (o->kind == SPANDEX_SOP_EVICT && st == MS_O) {
+        d->cr.mask = d->g.full;
+        memcpy(d->cr.data, l->data, sizeof d->cr.data);
+    }
+    return DN_CREQ;
+}
+
+/* Operation i done in the cache (a LD of an S or O line, a ST or an RMW of
+ * an O line, an EVICT of an I line). */
+static void ms_local(vtu *d, size_t i)
+{
+    const spandex_sop *o = &d->ops[i];
+    unsigned w = word_of(d, o->addr);
+    vl1 *l = l1_get(d, line_addr(d, o->addr), 0);
+    uint64_t old = l ? l->data[w] : 0;
+    d->env.issued(d->env.ctx, i);
+    if (o->kind == SPANDEX_SOP_EVICT)
+        complete(d, i, 0, 0);
+    else if (o->kind == SPANDEX_SOP_LD)
+        complete(d, i, 1, old);
+    else if (o->kind == SPANDEX_SOP_ST) {
+        l->data[w] = o->v;
+        complete(d, i, 0, 0);
+    } else {
+        l->data[w] = spandex_op_apply(o->op, old, o->v, d->g.word_bits);
+        complete(d, i, 1, old);
+    }
+}
+
+static void ms_issue(vtu *d)
+{
+    while (!d->failed && !d->cr.v && d->blocked == NONE && d->qh < d->qt) {
+        size_t i = d->q[d->qh];
+        dn_how h = ms_how_of(d, i);
+        if (h == DN_WAIT)
+            break;
+        if (h == DN_CREQ) {
+            d->cr.v = 1;
+            break;
+        }
+        d->qh++;
+        ms_local(d, i);
+    }
+}
+
+/* The cache request the unit took. */
+static void ms_taken(vtu *d)
+{
+    size_t i = d->cr.op;
+    unsigned type = d->cr.type;
+    vl1 *l = l1_get(d, d->cr.line, type <= SPANDEX_TUHW_C_RMW);
+    d->cr.v = 0;
+    d->qh++;
+    d->env.issued(d->env.ctx, i);
+    if (type <= SPANDEX_TUHW_C_RMW) {
+        if (l == NULL) {
+            fail(d, "out of memory");
+            return;
+        }
+        l->mbusy = 1;
+        l->mop = i;
+        if (type == SPANDEX_TUHW_C_ST)
+            d->st[d->nst++] = i;
+        else
+            d->blocked = i;
+        return;
+    }
+    if (type == SPANDEX_TUHW_C_EVICT) {
+        if (l) /* the line leaves the cache */
+            l->ms = MS_I;
+    } else {
+        d->blocked = i;
+    }
+    d->wait[d->wt++] = i;
+}
+
+/* The store i answered: complete. */
+static void ms_store_done(vtu *d, size_t i)
+{
+    size_t k, n = 0;
+    for (k = 0; k < d->nst; k++)
+        if (d->st[k] != i)
+            d->st[n++] = d->st[k];
+    d->nst = n;
+    complete(d, i, 0, 0);
+}
+
+/* A FILL or VALUE: the answer of the request open on its line. */
+static void ms_fill(vtu *d, unsigned type, uint64_t line, uint64_t mask, uint64_t own, const uint64_t *v)
+{
+    vl1 *l = l1_get(d, line, 0);
+    const spandex_sop *o = l && l->mbusy ? &d->ops[l->mop] : NULL;
+    int fill = type == SPANDEX_TUHW_R_FILL, owned = own == d->g.full;
+    unsigned w = o ? word_of(d, o->addr) : 0;
+    size_t i;
+    if (o == NULL || !(mask >> w & 1) || (own && !owned) || (fill && o->kind == SPANDEX_SOP_RMW) ||
+        (fill && o->kind == SPANDEX_SOP_ST && !owned) || (!fill && owned && o->kind != SPANDEX_SOP_RMW) ||
+        (o->kind == SPANDEX_SOP_LD && mask != d->g.full)) {
+        fail(d, "answered the cache with a FILL or VALUE nothing waits for");
+        return;
+    }
+    i = l->mop;
+    l->mbusy = 0;
+    if (fill) { /* a LD's line S or O, a ST's line O with the store */
+        memcpy(l->data, v, sizeof l->data);
+        l->ms = owned ? MS_O : MS_S;
+    } else if (owned) { /* an RMW's line O with the result */
+        memcpy(l->data, v, sizeof l->data);
+        l->data[w] = spandex_op_apply(o->op, v[w], o->v, d->g.word_bits);
+        l->ms = MS_O;
+    } else {
+        l->ms = MS_I;
+    }
+    if (o->kind == SPANDEX_SOP_ST)
+        ms_store_done(d, i);
+    else
+        complete(d, i, 1, v[w]);
+}
+
+/* A c_rsp of the MESI unit. */
+static void ms_crsp(vtu *d)
+{
+    unsigned type = (unsigned)get(d, P(c_rsp_type_o));
+    uint64_t v[SPANDEX_LLC_WORDS_MAX], line = get(d, P(c_rsp_line_o)), mask = get(d, P(c_rsp_mask_o));
+    size_t i;
+    spandex_ports_get_words(&d->p, d->b->out, P(c_rsp_data_o), v);
+    if (type == SPANDEX_TUHW_R_FILL || type == SPANDEX_TUHW_R_VALUE) {
+        ms_fill(d, type, line, mask, get(d, P(c_rsp_own_o)), v);
+        return;
+    }
+    if (type != SPANDEX_TUHW_R_DONE || d->wh == d->wt) {
+        fail(d, "answered the cache with a DONE nothing waits for, or an OWN");
+        return;
+    }
+    i = d->wait[d->wh++];
+    complete(d, i, 0, 0);
+}
+
+/* The probe answer taken (the line's new state), a new probe. */
+static void ms_probe_io(vtu *d)
+{
+    vl1 *l;
+    if (d->pb.v && (get(d, P(c_pdat_ready_o)) & 1)) {
+        if ((l = l1_get(d, d->pb.line, 0)) != NULL) {
+            if (d->pb.down && l->ms == MS_O)
+                l->ms = d->pb.mask == d->g.full ? MS_S : MS_I;
+            else if (!d->pb.down && d->pb.mask == 0 && l->ms == MS_S)
+                l->ms = MS_I;
+        }
+        d->pb.v = 0;
+        return; /* c_prb_ready_i was 0 */
+    }
+    if (d->pb.v || !(get(d, P(c_prb_valid_o)) & 1))
+        return;
+    memset(&d->pb, 0, sizeof d->pb);
+    d->pb.v = 1;
+    d->pb.line = get(d, P(c_prb_line_o));
+    d->pb.mask = get(d, P(c_prb_mask_o));
+    d->pb.down = (unsigned)(get(d, P(c_prb_down_o)) & 1);
+    if ((l = l1_get(d, d->pb.line, 0)) != NULL && l->ms == MS_O) {
+        d->pb.held = d->g.full;
+        memcpy(d->pb.data, l->data, sizeof d->pb.data);
+    }
+}
+
+/* The cycle's handshakes in the DeNovo device's order. */
+static void ms_tick(vtu *d, spvsys *s)
+{
+    if ((d->net == 1 && (get(d, P(fwd_ready_o)) & 1)) || (d->net == 2 && (get(d, P(rsp_ready_o)) & 1)))
+        spvsys_take(s, d->id);
+    if (get(d, P(req_valid_o)) & 1)
+        send_out(d, 1);
+    if (get(d, P(out_valid_o)) & 1)
+        send_out(d, 0);
+    if (get(d, P(err_o)) & 1)
+        fail(d, "raised err_o");
+    if (d->failed)
+        return;
+    if (d->cr.v && (get(d, P(c_req_ready_o)) & 1))
+        ms_taken(d);
+    if (!d->failed && (get(d, P(c_rsp_valid_o)) & 1))
+        ms_crsp(d);
+    if (!d->failed)
+        ms_probe_io(d);
+    ms_issue(d);
+}
+
 static void vtu_push(void *dv, size_t op)
 {
     vtu *d = dv;
     d->q[d->qt++] = op;
     if (d->dn)
         dn_issue(d);
+    if (d->ms)
+        ms_issue(d);
 }
 
 static int vtu_busy(const void *dv)
@@ -690,6 +948,7 @@ void *spvsys_tu_new(struct cmp_block *b, unsigned id, const spandex_sop *ops, si
     d->env = *env;
     d->blocked = NONE;
     d->dn = c->kind == SPANDEX_TU_DENOVO;
+    d->ms = c->kind == SPANDEX_TU_MESI;
     d->line_bytes = c->line;
     d->word_bytes = c->word;
     spandex_tuhw_geom_of(c, &d->g);

@@ -165,8 +165,9 @@ Test(spandex_vsys, tb_spandex_system_runs_and_refuses)
     cr_assert_eq(r.status, 2, "%s%s", r.out, r.err);
     cr_assert(strstr(r.err, "'1:cpu'") && r.out[0] == 0, "%s|%s", r.out, r.err);
     cmd_out_free(&r);
-    /* MESI devices (C translation units) beside the Verilated LLC and the
-     * GPU and DeNovo blocks */
+    /* MESI devices beside GPU and DeNovo ones, every device a Verilated
+     * block (the MESI device at ID 3 outside the LLC's MESI list: its
+     * owned words answered to a ReqS by option 3) */
     run_cap(&r, "./tb_spandex --system --devs gpu,mesi,denovo,mesi --random 200 --rtl all");
     cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
     cr_assert(strstr(r.out, "checker: PASS SYS1-SYS8") && strstr(r.out, "\nPASS\n"), "%s", r.out);
