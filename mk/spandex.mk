@@ -12,10 +12,11 @@ FPGA_PNR_SEEDS_spandex_llc_fpga := 1 2 3
 # gen/spandex/spandex_tu_gen.c); committed presets default, fpga (GPU
 # coherence), denovo, denovo_fpga (DeNovo), mesi, mesi_fpga (MESI).
 spandex_SWEEP += tb/spandex/spandex-tu_sweep.txt
-# FPGA self-test: spandex_tu_fpga and spandex_tu_denovo_fpga on the HX8K,
-# nextpnr seeds 1-3
+# FPGA self-test: spandex_tu_fpga, spandex_tu_denovo_fpga and
+# spandex_tu_mesi_fpga on the HX8K, nextpnr seeds 1-3
 FPGA_PNR_SEEDS_spandex_tu_fpga := 1 2 3
 FPGA_PNR_SEEDS_spandex_tu_denovo_fpga := 1 2 3
+FPGA_PNR_SEEDS_spandex_tu_mesi_fpga := 1 2 3
 # the cycle-level system (tb/spandex/spandex_vsys.c: the LLC at its ports, its
 # timing shell or the Verilated spandex_llc_default beside it, with the C
 # translation units or spandex-tu blocks of every kind (GPU, DeNovo, MESI) with

@@ -17,7 +17,10 @@
  * waits for, which err_o must show; the cache and the forwards fall quiet
  * for 300 cycles before each, so the unit is idle when it arrives. After
  * the first, GPU coherence also gets stray probe answers and forwards it
- * cannot take, at busy times.
+ * cannot take, at busy times; DeNovo and MESI forwards of no type,
+ * downgrades of a line the cache does not hold and RspWBs for open
+ * requests of another kind, and MESI stray probe answers when no forward
+ * is owed.
  *
  * For the DeNovo kind (the functions named dn_*) the cache keeps I, V, PO
  * and O words and answers every probe; the LLC tracks which words this
@@ -160,7 +163,7 @@ typedef struct {
     spandex_tuhw_geom g;
     spandex_tuhw_ports p;
     uint64_t pool[POOL];
-    int have_c, have_r, have_f, have_p; /* have_p: a stray probe answer (GPU) */
+    int have_c, have_r, have_f, have_p; /* have_p: a stray probe answer (GPU, MESI) */
     int f_bad;                          /* the forward is an injected error  */
     int r_bad;                          /* the response is an injected error */
     unsigned c_type, c_op, r_type, f_type, f_req;
@@ -394,10 +397,20 @@ static void inject(tx_stim *s, uint64_t cyc)
         s->pdat_next = cyc + 1000 + rnd(s) % 1000;
         s->injected++;
     }
-    /* DeNovo, the same way: a forward of no defined type, a downgrade of
-     * a line the cache does not hold, or a RspWB with the line and words
-     * of an open request that is not a ReqWB */
-    if (s->c.kind == SPANDEX_TU_DENOVO && s->inj_first && !s->have_f && !s->have_r && cyc >= s->pdat_next) {
+    /* MESI, one time in eight: a probe answer with no probe out, when no
+     * forward is owed (none can be probing or about to probe: the unit
+     * takes the stray answer before any forward of the cycle) */
+    if (s->c.kind == SPANDEX_TU_MESI && s->inj_first && (s->injected & 7) == 5 && cyc >= s->pdat_next) {
+        if (!s->have_p && !s->have_f && !s->dn.nfw && !s->dn.prb && !s->dn.pdat) {
+            s->have_p = 1;
+            s->pdat_next = cyc + 1000 + rnd(s) % 1000;
+            s->injected++;
+        }
+    }
+    /* DeNovo and MESI, the same way: a forward of no defined type, a
+     * downgrade of a line the cache does not hold, or a RspWB with the
+     * line and words of an open request that is not a ReqWB */
+    else if (s->c.kind != SPANDEX_TU_GPU && s->inj_first && !s->have_f && !s->have_r && cyc >= s->pdat_next) {
         unsigned i, k = s->nop ? (unsigned)(rnd(s) % s->nop) : 0;
         if (s->injected & 1) { /* of no type, or a downgrade of words not held */
             s->have_f = s->f_bad = 1;
@@ -923,6 +936,10 @@ static void drive_owner(tx_stim *s, uint64_t cyc, uint64_t *in)
                 if (d->pd_mask >> w & 1)
                     d->pd_v[w] = d->cd[li][w];
         }
+    }
+    if (s->have_p && !d->pdat) { /* MESI errors: a stray probe answer */
+        in[s->p.off[P(c_pdat_valid_i)]] = 1;
+        in[s->p.off[P(c_pdat_mask_i)]] = s->g.full;
     }
     if (d->pdat) {
         in[s->p.off[P(c_pdat_valid_i)]] = 1;
@@ -1803,6 +1820,8 @@ static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uin
         ms_crsp(s, out, cyc);
     if (d->pdat && (pv(s, out, P(c_pdat_ready_o)) & 1))
         ms_pdat_done(s);
+    else if (s->have_p && (pv(s, out, P(c_pdat_ready_o)) & 1))
+        s->have_p = 0; /* the stray answer taken (an error) */
     if ((pv(s, out, P(c_prb_valid_o)) & 1) && (pv(s, in, P(c_prb_ready_i)) & 1)) {
         d->prb = 1;
         d->prb_line = pv(s, out, P(c_prb_line_o));

@@ -871,7 +871,12 @@ static void body_regs(prim_regs *l, spandex_tu_kind k, int x)
  * re-sent and replaced words (DeNovo: and downgraded ones) are among its
  * requested ones, received and re-sent apart, a re-send pending exactly
  * when words wait for it; p_dfr_* (DeNovo): a delayed request names words;
- * p_err: err_o is sticky. */
+ * p_err: err_o is sticky. MESI: p_own_* (no answer waits for the cache while a
+ * probe is out or awaited, so a downgrade never overtakes the line it takes;
+ * a line whose pending request lost words to a downgrade is never given
+ * owned), p_wbk_* (a downgrade's probe out only with an entry free for the
+ * ReqWB; every word the cache gave a downgrade leaves by the forward's answer
+ * or by the ReqWB of the rest, with the cache's data). */
 static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
 {
     static const char *const samples[] = {
@@ -885,6 +890,16 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
         "f_prb_q <= {c_prb_line_o, c_prb_mask_o, c_prb_down_o}",
         "f_err_q <= err_o",
         NULL};
+    /* MESI: a completion given to the cache with downgraded words; a downgrade's
+     * probe answer classified (the line, what the cache gave, the free entry) */
+    static const char *const samples_ms[] = {
+        "f_fdn_q <= !a_bad && a_rsp && rq_type_q != 4'd9 && m_done && m_co && m_dn != '0",
+        "f_dg_q <= !a_bad && a_fwd && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && f_rest == '0",
+        "f_dg_line_q <= fq_line_q",
+        "f_dg_pd_q <= pd_mask_q",
+        "f_dg_pdd_q <= pd_data_q",
+        "f_dg_ix_q <= free_idx",
+        NULL};
     int dn = c->kind != SPANDEX_TU_GPU, ms = c->kind == SPANDEX_TU_MESI;
     unsigned W = g->words, LB = g->laddr_bits, DW = g->words * g->word_bits, i, j;
     emit_nl(e);
@@ -894,8 +909,28 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
     prim_decl(e, 4 + 1 + g->dev_bits + LB + W + DW, "f_out_q");
     prim_decl(e, 2 + LB + W + W + DW, "f_crsp_q");
     prim_decl(e, LB + W + 1, "f_prb_q");
+    if (ms) {
+        emit(e, "logic f_fdn_q, f_dg_q;");
+        prim_decl(e, LB, "f_dg_line_q");
+        prim_decl(e, W, "f_dg_pd_q");
+        prim_decl(e, DW, "f_dg_pdd_q");
+        prim_decl(e, g->mshr_bits, "f_dg_ix_q");
+        emit(e, "always @(posedge clk_i) begin");
+        for (i = 0; samples_ms[i] != NULL; i++)
+            emit(e, "  %s;", samples_ms[i]);
+        emit(e, "end");
+    }
     prim_formal_samples(e, samples);
     prim_formal_assume(e, "reset in the first cycle only", 0);
+    for (i = 0; ms && i < c->mshr; i++) {
+        /* MESI: the cache's contract on c_pdat (docs/spandex.md): a line with a ReqWB entry
+         * (evicted, or downgraded to I) is not held, so a probe of it is answered empty */
+        if (i == 0)
+            emit(e, "  // MESI: the cache holds no line that has a ReqWB entry (c_pdat answers it empty)");
+        emit(e, "  if (fq_v_q && e_v_q[%u] && e_kind_q[%u +: 3] == K_WB && e_line_q[%u +: %u] == fq_line_q)", i,
+             i * 3, i * LB, LB);
+        emit(e, "    assume(!c_pdat_valid_i || c_pdat_mask_i == '0);");
+    }
     emit(e, "  if (rst_ni && f_past_q) begin");
     emit(e, "    if (f_req_stall_q)");
     emit(e, "      p_hold_req: assert(req_valid_o && {req_type_o, req_line_o, req_mask_o, req_op_o, req_data_o} == f_req_q);");
@@ -910,6 +945,24 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
         emit(e, "      p_hold_prb: assert(c_prb_valid_o && {c_prb_line_o, c_prb_mask_o, c_prb_down_o} == f_prb_q);");
     }
     emit(e, "    if (f_err_q) p_err: assert(err_o);");
+    if (ms) {
+        emit(e, "    // (a) a line whose pending request lost words to a downgrade is not given owned");
+        emit(e, "    if (f_fdn_q) p_own_dn: assert(c_rsp_valid_o && c_rsp_own_o == '0);");
+        emit(e, "    // (b) the words the cache gave a downgrade: in the answer, or in the ReqWB of the");
+        emit(e, "    // rest (marked to send, the line, the cache's data)");
+        for (i = 0; i < c->mshr; i++) {
+            emit(e, "    if (f_dg_q && f_dg_ix_q == %u'd%u)", g->mshr_bits, i);
+            emit(e, "      p_wbk_%u: assert((f_dg_pd_q & ~fq_ans_q) == '0 || (e_v_q[%u] && e_snd_q[%u] && "
+                    "e_kind_q[%u +: 3] == K_WB && e_line_q[%u +: %u] == f_dg_line_q && "
+                    "(f_dg_pd_q & ~fq_ans_q & ~e_mask_q[%u +: %u]) == '0));",
+                 i, i, i, i * 3, i * LB, LB, i * W, W);
+            for (j = 0; j < W; j++)
+                emit(e, "    if (f_dg_q && f_dg_ix_q == %u'd%u && f_dg_pd_q[%u] && !fq_ans_q[%u]) p_wbk_%u_%u: "
+                        "assert(e_data_q[%u +: %u] == f_dg_pdd_q[%u +: %u]);",
+                     g->mshr_bits, i, j, j, i, j, (i * W + j) * g->word_bits, g->word_bits, j * g->word_bits,
+                     g->word_bits);
+        }
+    }
     emit(e, "  end");
     emit(e, "  if (rst_ni) begin");
     for (i = 0; i < c->mshr; i++)
@@ -935,6 +988,33 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
              W, i * W, W);
     for (i = 0; dn && i < c->dfr; i++)
         emit(e, "    if (df_v_q[%u]) p_dfr_%u: assert(df_mask_q[%u +: %u] != '0);", i, i, i * W, W);
+    if (ms) {
+        emit(e, "    // (a) no answer waits for the cache while a probe is out or its answer awaited:");
+        emit(e, "    // the cache takes an owned line before a downgrade's probe asks for it");
+        emit(e, "    if (fq_v_q && fq_ph_q == 2'd1) p_own_prb: assert(!c_rsp_valid_o);");
+        emit(e, "    // (b) a downgrade's probe is out only with an entry free for the line's ReqWB,");
+        emit(e, "    // and asks for words");
+        emit(e, "    if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4) "
+                "p_wbk_free: assert(e_v_q != '1 && fq_pm_q != '0);");
+        /* strengthening invariants: a forward of a defined type probes; one entry a line
+         * (so p_word); a ReqS or ReqO+data
+         * entry asks the whole line; a downgrade probed finds no such entry of its line,
+         * and a ReqWB entry of it means an empty probe answer */
+        emit(e, "    if (fq_v_q && fq_ph_q == 2'd1) s_prb_type: assert(fq_type_q <= 3'd5);");
+        for (i = 0; i < c->mshr; i++)
+            for (j = i + 1; j < c->mshr; j++)
+                emit(e, "    s_line_%u_%u: assert(!(e_v_q[%u] && e_v_q[%u] && e_line_q[%u +: %u] == e_line_q[%u +: %u]));",
+                     i, j, i, j, i * LB, LB, j * LB, LB);
+        for (i = 0; i < c->mshr; i++) {
+            emit(e, "    if (e_v_q[%u] && e_kind_q[%u +: 3] != K_WB) s_full_%u: assert(e_mask_q[%u +: %u] == '1 && "
+                    "(e_kind_q[%u +: 3] == K_V || e_kind_q[%u +: 3] == K_OD));",
+                 i, i * 3, i, i * W, W, i * 3, i * 3);
+            emit(e, "    if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && e_v_q[%u] && "
+                    "e_line_q[%u +: %u] == fq_line_q)",
+                 i, i * LB, LB);
+            emit(e, "      s_prb_%u: assert(e_kind_q[%u +: 3] == K_WB && (!pd_v_q || pd_mask_q == '0));", i, i * 3);
+        }
+    }
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");

@@ -812,6 +812,19 @@ module spandex_tu_mesi (
   logic [576:0] f_out_q;
   logic [587:0] f_crsp_q;
   logic [58:0] f_prb_q;
+  logic f_fdn_q, f_dg_q;
+  logic [41:0] f_dg_line_q;
+  logic [15:0] f_dg_pd_q;
+  logic [511:0] f_dg_pdd_q;
+  logic [1:0] f_dg_ix_q;
+  always @(posedge clk_i) begin
+    f_fdn_q <= !a_bad && a_rsp && rq_type_q != 4'd9 && m_done && m_co && m_dn != '0;
+    f_dg_q <= !a_bad && a_fwd && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && f_rest == '0;
+    f_dg_line_q <= fq_line_q;
+    f_dg_pd_q <= pd_mask_q;
+    f_dg_pdd_q <= pd_data_q;
+    f_dg_ix_q <= free_idx;
+  end
   always @(posedge clk_i) begin
     f_past_q <= 1'b1;
     f_req_stall_q <= req_valid_o & ~req_ready_i;
@@ -827,6 +840,15 @@ module spandex_tu_mesi (
   always @(*) begin
     // reset in the first cycle only
     assume(rst_ni == f_past_q);
+    // MESI: the cache holds no line that has a ReqWB entry (c_pdat answers it empty)
+    if (fq_v_q && e_v_q[0] && e_kind_q[0 +: 3] == K_WB && e_line_q[0 +: 42] == fq_line_q)
+      assume(!c_pdat_valid_i || c_pdat_mask_i == '0);
+    if (fq_v_q && e_v_q[1] && e_kind_q[3 +: 3] == K_WB && e_line_q[42 +: 42] == fq_line_q)
+      assume(!c_pdat_valid_i || c_pdat_mask_i == '0);
+    if (fq_v_q && e_v_q[2] && e_kind_q[6 +: 3] == K_WB && e_line_q[84 +: 42] == fq_line_q)
+      assume(!c_pdat_valid_i || c_pdat_mask_i == '0);
+    if (fq_v_q && e_v_q[3] && e_kind_q[9 +: 3] == K_WB && e_line_q[126 +: 42] == fq_line_q)
+      assume(!c_pdat_valid_i || c_pdat_mask_i == '0);
     if (rst_ni && f_past_q) begin
       if (f_req_stall_q)
         p_hold_req: assert(req_valid_o && {req_type_o, req_line_o, req_mask_o, req_op_o, req_data_o} == f_req_q);
@@ -837,6 +859,82 @@ module spandex_tu_mesi (
       if (f_prb_stall_q)
         p_hold_prb: assert(c_prb_valid_o && {c_prb_line_o, c_prb_mask_o, c_prb_down_o} == f_prb_q);
       if (f_err_q) p_err: assert(err_o);
+      // (a) a line whose pending request lost words to a downgrade is not given owned
+      if (f_fdn_q) p_own_dn: assert(c_rsp_valid_o && c_rsp_own_o == '0);
+      // (b) the words the cache gave a downgrade: in the answer, or in the ReqWB of the
+      // rest (marked to send, the line, the cache's data)
+      if (f_dg_q && f_dg_ix_q == 2'd0)
+        p_wbk_0: assert((f_dg_pd_q & ~fq_ans_q) == '0 || (e_v_q[0] && e_snd_q[0] && e_kind_q[0 +: 3] == K_WB && e_line_q[0 +: 42] == f_dg_line_q && (f_dg_pd_q & ~fq_ans_q & ~e_mask_q[0 +: 16]) == '0));
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[0] && !fq_ans_q[0]) p_wbk_0_0: assert(e_data_q[0 +: 32] == f_dg_pdd_q[0 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[1] && !fq_ans_q[1]) p_wbk_0_1: assert(e_data_q[32 +: 32] == f_dg_pdd_q[32 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[2] && !fq_ans_q[2]) p_wbk_0_2: assert(e_data_q[64 +: 32] == f_dg_pdd_q[64 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[3] && !fq_ans_q[3]) p_wbk_0_3: assert(e_data_q[96 +: 32] == f_dg_pdd_q[96 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[4] && !fq_ans_q[4]) p_wbk_0_4: assert(e_data_q[128 +: 32] == f_dg_pdd_q[128 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[5] && !fq_ans_q[5]) p_wbk_0_5: assert(e_data_q[160 +: 32] == f_dg_pdd_q[160 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[6] && !fq_ans_q[6]) p_wbk_0_6: assert(e_data_q[192 +: 32] == f_dg_pdd_q[192 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[7] && !fq_ans_q[7]) p_wbk_0_7: assert(e_data_q[224 +: 32] == f_dg_pdd_q[224 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[8] && !fq_ans_q[8]) p_wbk_0_8: assert(e_data_q[256 +: 32] == f_dg_pdd_q[256 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[9] && !fq_ans_q[9]) p_wbk_0_9: assert(e_data_q[288 +: 32] == f_dg_pdd_q[288 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[10] && !fq_ans_q[10]) p_wbk_0_10: assert(e_data_q[320 +: 32] == f_dg_pdd_q[320 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[11] && !fq_ans_q[11]) p_wbk_0_11: assert(e_data_q[352 +: 32] == f_dg_pdd_q[352 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[12] && !fq_ans_q[12]) p_wbk_0_12: assert(e_data_q[384 +: 32] == f_dg_pdd_q[384 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[13] && !fq_ans_q[13]) p_wbk_0_13: assert(e_data_q[416 +: 32] == f_dg_pdd_q[416 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[14] && !fq_ans_q[14]) p_wbk_0_14: assert(e_data_q[448 +: 32] == f_dg_pdd_q[448 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd0 && f_dg_pd_q[15] && !fq_ans_q[15]) p_wbk_0_15: assert(e_data_q[480 +: 32] == f_dg_pdd_q[480 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1)
+        p_wbk_1: assert((f_dg_pd_q & ~fq_ans_q) == '0 || (e_v_q[1] && e_snd_q[1] && e_kind_q[3 +: 3] == K_WB && e_line_q[42 +: 42] == f_dg_line_q && (f_dg_pd_q & ~fq_ans_q & ~e_mask_q[16 +: 16]) == '0));
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[0] && !fq_ans_q[0]) p_wbk_1_0: assert(e_data_q[512 +: 32] == f_dg_pdd_q[0 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[1] && !fq_ans_q[1]) p_wbk_1_1: assert(e_data_q[544 +: 32] == f_dg_pdd_q[32 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[2] && !fq_ans_q[2]) p_wbk_1_2: assert(e_data_q[576 +: 32] == f_dg_pdd_q[64 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[3] && !fq_ans_q[3]) p_wbk_1_3: assert(e_data_q[608 +: 32] == f_dg_pdd_q[96 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[4] && !fq_ans_q[4]) p_wbk_1_4: assert(e_data_q[640 +: 32] == f_dg_pdd_q[128 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[5] && !fq_ans_q[5]) p_wbk_1_5: assert(e_data_q[672 +: 32] == f_dg_pdd_q[160 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[6] && !fq_ans_q[6]) p_wbk_1_6: assert(e_data_q[704 +: 32] == f_dg_pdd_q[192 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[7] && !fq_ans_q[7]) p_wbk_1_7: assert(e_data_q[736 +: 32] == f_dg_pdd_q[224 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[8] && !fq_ans_q[8]) p_wbk_1_8: assert(e_data_q[768 +: 32] == f_dg_pdd_q[256 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[9] && !fq_ans_q[9]) p_wbk_1_9: assert(e_data_q[800 +: 32] == f_dg_pdd_q[288 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[10] && !fq_ans_q[10]) p_wbk_1_10: assert(e_data_q[832 +: 32] == f_dg_pdd_q[320 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[11] && !fq_ans_q[11]) p_wbk_1_11: assert(e_data_q[864 +: 32] == f_dg_pdd_q[352 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[12] && !fq_ans_q[12]) p_wbk_1_12: assert(e_data_q[896 +: 32] == f_dg_pdd_q[384 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[13] && !fq_ans_q[13]) p_wbk_1_13: assert(e_data_q[928 +: 32] == f_dg_pdd_q[416 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[14] && !fq_ans_q[14]) p_wbk_1_14: assert(e_data_q[960 +: 32] == f_dg_pdd_q[448 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd1 && f_dg_pd_q[15] && !fq_ans_q[15]) p_wbk_1_15: assert(e_data_q[992 +: 32] == f_dg_pdd_q[480 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2)
+        p_wbk_2: assert((f_dg_pd_q & ~fq_ans_q) == '0 || (e_v_q[2] && e_snd_q[2] && e_kind_q[6 +: 3] == K_WB && e_line_q[84 +: 42] == f_dg_line_q && (f_dg_pd_q & ~fq_ans_q & ~e_mask_q[32 +: 16]) == '0));
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[0] && !fq_ans_q[0]) p_wbk_2_0: assert(e_data_q[1024 +: 32] == f_dg_pdd_q[0 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[1] && !fq_ans_q[1]) p_wbk_2_1: assert(e_data_q[1056 +: 32] == f_dg_pdd_q[32 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[2] && !fq_ans_q[2]) p_wbk_2_2: assert(e_data_q[1088 +: 32] == f_dg_pdd_q[64 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[3] && !fq_ans_q[3]) p_wbk_2_3: assert(e_data_q[1120 +: 32] == f_dg_pdd_q[96 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[4] && !fq_ans_q[4]) p_wbk_2_4: assert(e_data_q[1152 +: 32] == f_dg_pdd_q[128 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[5] && !fq_ans_q[5]) p_wbk_2_5: assert(e_data_q[1184 +: 32] == f_dg_pdd_q[160 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[6] && !fq_ans_q[6]) p_wbk_2_6: assert(e_data_q[1216 +: 32] == f_dg_pdd_q[192 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[7] && !fq_ans_q[7]) p_wbk_2_7: assert(e_data_q[1248 +: 32] == f_dg_pdd_q[224 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[8] && !fq_ans_q[8]) p_wbk_2_8: assert(e_data_q[1280 +: 32] == f_dg_pdd_q[256 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[9] && !fq_ans_q[9]) p_wbk_2_9: assert(e_data_q[1312 +: 32] == f_dg_pdd_q[288 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[10] && !fq_ans_q[10]) p_wbk_2_10: assert(e_data_q[1344 +: 32] == f_dg_pdd_q[320 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[11] && !fq_ans_q[11]) p_wbk_2_11: assert(e_data_q[1376 +: 32] == f_dg_pdd_q[352 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[12] && !fq_ans_q[12]) p_wbk_2_12: assert(e_data_q[1408 +: 32] == f_dg_pdd_q[384 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[13] && !fq_ans_q[13]) p_wbk_2_13: assert(e_data_q[1440 +: 32] == f_dg_pdd_q[416 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[14] && !fq_ans_q[14]) p_wbk_2_14: assert(e_data_q[1472 +: 32] == f_dg_pdd_q[448 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd2 && f_dg_pd_q[15] && !fq_ans_q[15]) p_wbk_2_15: assert(e_data_q[1504 +: 32] == f_dg_pdd_q[480 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3)
+        p_wbk_3: assert((f_dg_pd_q & ~fq_ans_q) == '0 || (e_v_q[3] && e_snd_q[3] && e_kind_q[9 +: 3] == K_WB && e_line_q[126 +: 42] == f_dg_line_q && (f_dg_pd_q & ~fq_ans_q & ~e_mask_q[48 +: 16]) == '0));
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[0] && !fq_ans_q[0]) p_wbk_3_0: assert(e_data_q[1536 +: 32] == f_dg_pdd_q[0 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[1] && !fq_ans_q[1]) p_wbk_3_1: assert(e_data_q[1568 +: 32] == f_dg_pdd_q[32 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[2] && !fq_ans_q[2]) p_wbk_3_2: assert(e_data_q[1600 +: 32] == f_dg_pdd_q[64 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[3] && !fq_ans_q[3]) p_wbk_3_3: assert(e_data_q[1632 +: 32] == f_dg_pdd_q[96 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[4] && !fq_ans_q[4]) p_wbk_3_4: assert(e_data_q[1664 +: 32] == f_dg_pdd_q[128 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[5] && !fq_ans_q[5]) p_wbk_3_5: assert(e_data_q[1696 +: 32] == f_dg_pdd_q[160 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[6] && !fq_ans_q[6]) p_wbk_3_6: assert(e_data_q[1728 +: 32] == f_dg_pdd_q[192 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[7] && !fq_ans_q[7]) p_wbk_3_7: assert(e_data_q[1760 +: 32] == f_dg_pdd_q[224 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[8] && !fq_ans_q[8]) p_wbk_3_8: assert(e_data_q[1792 +: 32] == f_dg_pdd_q[256 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[9] && !fq_ans_q[9]) p_wbk_3_9: assert(e_data_q[1824 +: 32] == f_dg_pdd_q[288 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[10] && !fq_ans_q[10]) p_wbk_3_10: assert(e_data_q[1856 +: 32] == f_dg_pdd_q[320 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[11] && !fq_ans_q[11]) p_wbk_3_11: assert(e_data_q[1888 +: 32] == f_dg_pdd_q[352 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[12] && !fq_ans_q[12]) p_wbk_3_12: assert(e_data_q[1920 +: 32] == f_dg_pdd_q[384 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[13] && !fq_ans_q[13]) p_wbk_3_13: assert(e_data_q[1952 +: 32] == f_dg_pdd_q[416 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[14] && !fq_ans_q[14]) p_wbk_3_14: assert(e_data_q[1984 +: 32] == f_dg_pdd_q[448 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 2'd3 && f_dg_pd_q[15] && !fq_ans_q[15]) p_wbk_3_15: assert(e_data_q[2016 +: 32] == f_dg_pdd_q[480 +: 32]);
     end
     if (rst_ni) begin
       p_word_0_1: assert(!(e_v_q[0] && e_v_q[1] && e_line_q[0 +: 42] == e_line_q[42 +: 42] && ((e_mask_q[0 +: 16] & ~e_recv_q[0 +: 16]) & (e_mask_q[16 +: 16] & ~e_recv_q[16 +: 16])) != '0));
@@ -857,6 +955,31 @@ module spandex_tu_mesi (
       if (df_v_q[1]) p_dfr_1: assert(df_mask_q[16 +: 16] != '0);
       if (df_v_q[2]) p_dfr_2: assert(df_mask_q[32 +: 16] != '0);
       if (df_v_q[3]) p_dfr_3: assert(df_mask_q[48 +: 16] != '0);
+      // (a) no answer waits for the cache while a probe is out or its answer awaited:
+      // the cache takes an owned line before a downgrade's probe asks for it
+      if (fq_v_q && fq_ph_q == 2'd1) p_own_prb: assert(!c_rsp_valid_o);
+      // (b) a downgrade's probe is out only with an entry free for the line's ReqWB,
+      // and asks for words
+      if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4) p_wbk_free: assert(e_v_q != '1 && fq_pm_q != '0);
+      if (fq_v_q && fq_ph_q == 2'd1) s_prb_type: assert(fq_type_q <= 3'd5);
+      s_line_0_1: assert(!(e_v_q[0] && e_v_q[1] && e_line_q[0 +: 42] == e_line_q[42 +: 42]));
+      s_line_0_2: assert(!(e_v_q[0] && e_v_q[2] && e_line_q[0 +: 42] == e_line_q[84 +: 42]));
+      s_line_0_3: assert(!(e_v_q[0] && e_v_q[3] && e_line_q[0 +: 42] == e_line_q[126 +: 42]));
+      s_line_1_2: assert(!(e_v_q[1] && e_v_q[2] && e_line_q[42 +: 42] == e_line_q[84 +: 42]));
+      s_line_1_3: assert(!(e_v_q[1] && e_v_q[3] && e_line_q[42 +: 42] == e_line_q[126 +: 42]));
+      s_line_2_3: assert(!(e_v_q[2] && e_v_q[3] && e_line_q[84 +: 42] == e_line_q[126 +: 42]));
+      if (e_v_q[0] && e_kind_q[0 +: 3] != K_WB) s_full_0: assert(e_mask_q[0 +: 16] == '1 && (e_kind_q[0 +: 3] == K_V || e_kind_q[0 +: 3] == K_OD));
+      if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && e_v_q[0] && e_line_q[0 +: 42] == fq_line_q)
+        s_prb_0: assert(e_kind_q[0 +: 3] == K_WB && (!pd_v_q || pd_mask_q == '0));
+      if (e_v_q[1] && e_kind_q[3 +: 3] != K_WB) s_full_1: assert(e_mask_q[16 +: 16] == '1 && (e_kind_q[3 +: 3] == K_V || e_kind_q[3 +: 3] == K_OD));
+      if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && e_v_q[1] && e_line_q[42 +: 42] == fq_line_q)
+        s_prb_1: assert(e_kind_q[3 +: 3] == K_WB && (!pd_v_q || pd_mask_q == '0));
+      if (e_v_q[2] && e_kind_q[6 +: 3] != K_WB) s_full_2: assert(e_mask_q[32 +: 16] == '1 && (e_kind_q[6 +: 3] == K_V || e_kind_q[6 +: 3] == K_OD));
+      if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && e_v_q[2] && e_line_q[84 +: 42] == fq_line_q)
+        s_prb_2: assert(e_kind_q[6 +: 3] == K_WB && (!pd_v_q || pd_mask_q == '0));
+      if (e_v_q[3] && e_kind_q[9 +: 3] != K_WB) s_full_3: assert(e_mask_q[48 +: 16] == '1 && (e_kind_q[9 +: 3] == K_V || e_kind_q[9 +: 3] == K_OD));
+      if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && e_v_q[3] && e_line_q[126 +: 42] == fq_line_q)
+        s_prb_3: assert(e_kind_q[9 +: 3] == K_WB && (!pd_v_q || pd_mask_q == '0));
     end
   end
   `endif

@@ -812,6 +812,19 @@ module spandex_tu_mesi_fpga (
   logic [158:0] f_out_q;
   logic [157:0] f_crsp_q;
   logic [24:0] f_prb_q;
+  logic f_fdn_q, f_dg_q;
+  logic [19:0] f_dg_line_q;
+  logic [3:0] f_dg_pd_q;
+  logic [127:0] f_dg_pdd_q;
+  logic f_dg_ix_q;
+  always @(posedge clk_i) begin
+    f_fdn_q <= !a_bad && a_rsp && rq_type_q != 4'd9 && m_done && m_co && m_dn != '0;
+    f_dg_q <= !a_bad && a_fwd && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && f_rest == '0;
+    f_dg_line_q <= fq_line_q;
+    f_dg_pd_q <= pd_mask_q;
+    f_dg_pdd_q <= pd_data_q;
+    f_dg_ix_q <= free_idx;
+  end
   always @(posedge clk_i) begin
     f_past_q <= 1'b1;
     f_req_stall_q <= req_valid_o & ~req_ready_i;
@@ -827,6 +840,11 @@ module spandex_tu_mesi_fpga (
   always @(*) begin
     // reset in the first cycle only
     assume(rst_ni == f_past_q);
+    // MESI: the cache holds no line that has a ReqWB entry (c_pdat answers it empty)
+    if (fq_v_q && e_v_q[0] && e_kind_q[0 +: 3] == K_WB && e_line_q[0 +: 20] == fq_line_q)
+      assume(!c_pdat_valid_i || c_pdat_mask_i == '0);
+    if (fq_v_q && e_v_q[1] && e_kind_q[3 +: 3] == K_WB && e_line_q[20 +: 20] == fq_line_q)
+      assume(!c_pdat_valid_i || c_pdat_mask_i == '0);
     if (rst_ni && f_past_q) begin
       if (f_req_stall_q)
         p_hold_req: assert(req_valid_o && {req_type_o, req_line_o, req_mask_o, req_op_o, req_data_o} == f_req_q);
@@ -837,6 +855,22 @@ module spandex_tu_mesi_fpga (
       if (f_prb_stall_q)
         p_hold_prb: assert(c_prb_valid_o && {c_prb_line_o, c_prb_mask_o, c_prb_down_o} == f_prb_q);
       if (f_err_q) p_err: assert(err_o);
+      // (a) a line whose pending request lost words to a downgrade is not given owned
+      if (f_fdn_q) p_own_dn: assert(c_rsp_valid_o && c_rsp_own_o == '0);
+      // (b) the words the cache gave a downgrade: in the answer, or in the ReqWB of the
+      // rest (marked to send, the line, the cache's data)
+      if (f_dg_q && f_dg_ix_q == 1'd0)
+        p_wbk_0: assert((f_dg_pd_q & ~fq_ans_q) == '0 || (e_v_q[0] && e_snd_q[0] && e_kind_q[0 +: 3] == K_WB && e_line_q[0 +: 20] == f_dg_line_q && (f_dg_pd_q & ~fq_ans_q & ~e_mask_q[0 +: 4]) == '0));
+      if (f_dg_q && f_dg_ix_q == 1'd0 && f_dg_pd_q[0] && !fq_ans_q[0]) p_wbk_0_0: assert(e_data_q[0 +: 32] == f_dg_pdd_q[0 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 1'd0 && f_dg_pd_q[1] && !fq_ans_q[1]) p_wbk_0_1: assert(e_data_q[32 +: 32] == f_dg_pdd_q[32 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 1'd0 && f_dg_pd_q[2] && !fq_ans_q[2]) p_wbk_0_2: assert(e_data_q[64 +: 32] == f_dg_pdd_q[64 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 1'd0 && f_dg_pd_q[3] && !fq_ans_q[3]) p_wbk_0_3: assert(e_data_q[96 +: 32] == f_dg_pdd_q[96 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 1'd1)
+        p_wbk_1: assert((f_dg_pd_q & ~fq_ans_q) == '0 || (e_v_q[1] && e_snd_q[1] && e_kind_q[3 +: 3] == K_WB && e_line_q[20 +: 20] == f_dg_line_q && (f_dg_pd_q & ~fq_ans_q & ~e_mask_q[4 +: 4]) == '0));
+      if (f_dg_q && f_dg_ix_q == 1'd1 && f_dg_pd_q[0] && !fq_ans_q[0]) p_wbk_1_0: assert(e_data_q[128 +: 32] == f_dg_pdd_q[0 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 1'd1 && f_dg_pd_q[1] && !fq_ans_q[1]) p_wbk_1_1: assert(e_data_q[160 +: 32] == f_dg_pdd_q[32 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 1'd1 && f_dg_pd_q[2] && !fq_ans_q[2]) p_wbk_1_2: assert(e_data_q[192 +: 32] == f_dg_pdd_q[64 +: 32]);
+      if (f_dg_q && f_dg_ix_q == 1'd1 && f_dg_pd_q[3] && !fq_ans_q[3]) p_wbk_1_3: assert(e_data_q[224 +: 32] == f_dg_pdd_q[96 +: 32]);
     end
     if (rst_ni) begin
       p_word_0_1: assert(!(e_v_q[0] && e_v_q[1] && e_line_q[0 +: 20] == e_line_q[20 +: 20] && ((e_mask_q[0 +: 4] & ~e_recv_q[0 +: 4]) & (e_mask_q[4 +: 4] & ~e_recv_q[4 +: 4])) != '0));
@@ -848,6 +882,20 @@ module spandex_tu_mesi_fpga (
       if (df_v_q[1]) p_dfr_1: assert(df_mask_q[4 +: 4] != '0);
       if (df_v_q[2]) p_dfr_2: assert(df_mask_q[8 +: 4] != '0);
       if (df_v_q[3]) p_dfr_3: assert(df_mask_q[12 +: 4] != '0);
+      // (a) no answer waits for the cache while a probe is out or its answer awaited:
+      // the cache takes an owned line before a downgrade's probe asks for it
+      if (fq_v_q && fq_ph_q == 2'd1) p_own_prb: assert(!c_rsp_valid_o);
+      // (b) a downgrade's probe is out only with an entry free for the line's ReqWB,
+      // and asks for words
+      if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4) p_wbk_free: assert(e_v_q != '1 && fq_pm_q != '0);
+      if (fq_v_q && fq_ph_q == 2'd1) s_prb_type: assert(fq_type_q <= 3'd5);
+      s_line_0_1: assert(!(e_v_q[0] && e_v_q[1] && e_line_q[0 +: 20] == e_line_q[20 +: 20]));
+      if (e_v_q[0] && e_kind_q[0 +: 3] != K_WB) s_full_0: assert(e_mask_q[0 +: 4] == '1 && (e_kind_q[0 +: 3] == K_V || e_kind_q[0 +: 3] == K_OD));
+      if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && e_v_q[0] && e_line_q[0 +: 20] == fq_line_q)
+        s_prb_0: assert(e_kind_q[0 +: 3] == K_WB && (!pd_v_q || pd_mask_q == '0));
+      if (e_v_q[1] && e_kind_q[3 +: 3] != K_WB) s_full_1: assert(e_mask_q[4 +: 4] == '1 && (e_kind_q[3 +: 3] == K_V || e_kind_q[3 +: 3] == K_OD));
+      if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && e_v_q[1] && e_line_q[20 +: 20] == fq_line_q)
+        s_prb_1: assert(e_kind_q[3 +: 3] == K_WB && (!pd_v_q || pd_mask_q == '0));
     end
   end
   `endif
