@@ -40,7 +40,7 @@ TEST_STEPS    := check-generated check-platform check-funcs lint-sim synth-check
 REGRESS_STEPS := sweep-full sim-iverilog-long
 TEST_JOBS     ?= 2
 
-.PHONY: all deps tools rtl harness check-generated check-platform check-funcs verilate verilate-build test unit lint lint-sim sweep sweep-full sim-iverilog sim-iverilog-long \
+.PHONY: all deps tools rtl harness check-generated check-platform check-funcs verilate test unit lint lint-sim sweep sweep-full sim-iverilog sim-iverilog-long \
         sanitize gate-sim regress bench clean help test-steps
 
 all: tools
@@ -143,12 +143,17 @@ include fpga/fpga.mk
 
 TB_BINS := $(addprefix tb_,$(FAMILIES))
 # make verilate uses every core unless -j is given (make -jN verilate): one
-# module's Verilator build per job slot.
+# module's Verilator build per job slot. (make 4.3 shows a command line's
+# -j to the makefile only after parsing, so the command line is read.)
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-verilate:
-	@$(MAKE) --no-print-directory $(if $(findstring -j,$(MAKEFLAGS)),,-j$(NPROC)) verilate-build
-verilate-build: $(TB_BINS) tools $(foreach f,$(FAMILIES),$(B)/tb_$(f).objs) $(HB)/.stamp
-	@:
+ifeq ($(MAKELEVEL),0)
+ifneq ($(filter verilate,$(MAKECMDGOALS)),)
+ifeq ($(filter -j% --jobs%,$(shell tr '\0' ' ' </proc/$$PPID/cmdline 2>/dev/null)),)
+MAKEFLAGS += -j$(NPROC)
+endif
+endif
+endif
+verilate: $(TB_BINS) tools $(foreach f,$(FAMILIES),$(B)/tb_$(f).objs) $(HB)/.stamp
 
 # Committed RTL of every registered unit (cohgen --list=configs).
 rtl: $(B)/bin/cohgen
