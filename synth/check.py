@@ -5,8 +5,10 @@
                  [--force-ff] [--ice40-nobram]
 
 Per committed configuration rtl/<family>/<module>.sv (cohgen --list=configs;
-make test and make synth-check pass --all: every one; without it default and
-fpga, every one of a unit its family's CHECK_EVERY_PRESET names; prep level):
+make test and make synth-check pass --all: every one but the families'
+CHECK_REGRESS_ONLY, which --regress adds (make synth-check-long, in make
+regress); without --all default and fpga, every one of a unit its family's
+CHECK_EVERY_PRESET names; prep level):
   struct  no Yosys warning, check -assert (no multiple drivers, no
           combinational loops), no latches (the Yosys half of the lint of the
           committed RTL: make test runs Verilator and Icarus as lint-sim)
@@ -14,7 +16,8 @@ fpga, every one of a unit its family's CHECK_EVERY_PRESET names; prep level):
           ([words, bits] per RAM) of `cohgen <unit> --report --json`, else its
           family's expected_mems hook
   ffbound flip-flops <= 3 x the widest RAM word + 512 (an array in FFs is far above)
-After synth_ice40 of the configurations of the families' ICE40_CHECKS:
+After synth_ice40 of the configurations of the families' ICE40_CHECKS (and
+with --regress their ICE40_CHECKS_REGRESS):
   ice40   check -assert, SB_RAM40_4K >= the fewest that hold the RAMs,
           flip-flops <= the same bound
 Negative controls, every run: the configurations of the families'
@@ -171,6 +174,10 @@ def main():
     ap.add_argument("--all", action="store_true",
                     help="every committed configuration (default: the default and fpga "
                          "configurations, every one of a family's CHECK_EVERY_PRESET)")
+    ap.add_argument("--regress", action="store_true",
+                    help="also the configurations and iCE40 runs the families keep for make regress "
+                         "(CHECK_REGRESS_ONLY, ICE40_CHECKS_REGRESS: slow Yosys runs of presets whose "
+                         "generator code make test checks on a smaller configuration)")
     ap.add_argument("--force-ff", action="store_true")
     ap.add_argument("--ice40-nobram", action="store_true")
     a = ap.parse_args()
@@ -179,10 +186,14 @@ def main():
     t0 = time.monotonic()
     hooks = yc.family_hooks()
     every = {u for h in hooks.values() for u in getattr(h, "CHECK_EVERY_PRESET", ())}
+    later = set() if a.regress else {c for h in hooks.values() for c in getattr(h, "CHECK_REGRESS_ONLY", ())}
     cfgs = Configs(a.cohgen, hooks)
 
     for unit, family, top, p in cfgs.rows:
         if not a.all and unit not in every and p not in ("default", "fpga"):
+            continue
+        if (unit, p) in later:
+            print("  %-34s (make regress: synth-check-long)" % top)
             continue
         sv = os.path.join("rtl", family, top + ".sv")
         try:
@@ -200,7 +211,7 @@ def main():
         mem_and_ff(ck, top, cells, mems, rep, want)
 
     for h in hooks.values():
-        for unit, p in getattr(h, "ICE40_CHECKS", ()):
+        for unit, p in getattr(h, "ICE40_CHECKS", ()) + (getattr(h, "ICE40_CHECKS_REGRESS", ()) if a.regress else ()):
             ice40_check(ck, cfgs, unit, p, out, a.ice40_nobram)
 
     if not a.force_ff:

@@ -123,6 +123,11 @@ def family_hooks():
                                 a report without "rtl_memories", or None
       CHECK_EVERY_PRESET        units make synth-check takes at every
                                 committed preset (not only default and fpga)
+      CHECK_REGRESS_ONLY        (unit, preset)s whose Yosys checks run in make
+                                regress only (synth-check-long): slow runs of
+                                a generator make test checks on its smaller
+                                configurations
+      ICE40_CHECKS_REGRESS      iCE40 runs of make regress only
       ICE40_CHECKS              (unit, preset)s make synth-check also takes
                                 through synth_ice40 (block RAMs, FF bound)
       NEGATIVE_CONTROLS         (unit, preset)s checked with their RAMs forced
