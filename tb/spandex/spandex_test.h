@@ -8,9 +8,11 @@
 
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "spandex_prog.h"
 #include "spandex_vsys.h"
 #include "test_util.h"
 
@@ -90,6 +92,53 @@ static inline void spandex_test_stuck(const spvsys_opts *base, const char *block
         cr_assert(!r.pass, "%s stuck at %u: the checker passed\n%s", st[i].port, st[i].val, r.check);
         spvsys_res_free(&r);
     }
+}
+
+/* spandex-prog's program (seed, pattern) on the devices of `kinds`
+ * ("mesi,gpu": device i of the i-th kind) through spandex_test_both with the
+ * LLC and the translation units Verilated; o holds the same devices. */
+static inline void spandex_test_prog(const spvsys_opts *o, const char *kinds, unsigned seed, unsigned pattern)
+{
+    spandex_prog_cfg pc;
+    char err[256], v[32], what[128], *p = NULL, list[64], *k, *save = NULL;
+    unsigned d = 0;
+    size_t len;
+    FILE *f;
+    spandex_prog_cfg_default(&pc);
+    snprintf(list, sizeof list, "%s", kinds);
+    for (k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        snprintf(v, sizeof v, "%u:%s", d++, k);
+        cr_assert_eq(spandex_prog_cfg_option(&pc, "dev", v, err, sizeof err), 0, "%s", err);
+    }
+    snprintf(v, sizeof v, "%u", seed);
+    cr_assert_eq(spandex_prog_cfg_option(&pc, "seed", v, err, sizeof err), 0, "%s", err);
+    pc.pattern = pattern % SPANDEX_PROG_PATTERNS;
+    cr_assert_eq(spandex_prog_cfg_check(&pc, err, sizeof err), 0, "%s", err);
+    f = open_memstream(&p, &len);
+    cr_assert(f);
+    cr_assert_eq(spandex_prog_write(&pc, f, err, sizeof err), 0, "%s", err);
+    fclose(f);
+    snprintf(what, sizeof what, "spandex-prog %s seed %u %s", kinds, seed, spandex_prog_pattern_name(pc.pattern));
+    spandex_test_both(o, SPVSYS_RTL_LLC | SPVSYS_RTL_TU, p, what);
+    free(p);
+}
+
+/* prog on the system of o (its devices, latencies and Verilated blocks):
+ * it passes with the ports equal, and the time of operation `op` (a
+ * "T <dev> <op#> <OP>" line of its times) from issue to completion. */
+static inline uint64_t spandex_test_latency(const spvsys_opts *o, const char *prog, const char *op)
+{
+    spvsys_res r;
+    char err[300];
+    const char *t;
+    unsigned long long iss, done;
+    cr_assert_eq(spvsys_run(o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
+    cr_assert(r.pass && !r.mismatch, "%s %s", r.check, r.msg);
+    t = strstr(r.times, op);
+    cr_assert(t, "%s not in\n%s", op, r.times);
+    cr_assert_eq(sscanf(t + strlen(op), " issued %llu done %llu", &iss, &done), 2);
+    spvsys_res_free(&r);
+    return done - iss;
 }
 
 #endif

@@ -76,20 +76,10 @@ Test(spandex_vsys, stuck_bit_caught_by_ports_then_by_checker_or_watchdog)
 static uint64_t latency(const char *devs, const char *prog, unsigned fwdv, const char *op)
 {
     spvsys_opts o;
-    spvsys_res r;
-    char err[300];
-    const char *t;
-    unsigned long long iss, done;
     spandex_test_opts(&o, devs);
     o.fwdv_delay = fwdv;
     o.rtl = 1;
-    cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
-    cr_assert(r.pass && !r.mismatch, "%s %s", r.check, r.msg);
-    t = strstr(r.times, op);
-    cr_assert(t, "%s not in\n%s", op, r.times);
-    cr_assert_eq(sscanf(t + strlen(op), " issued %llu done %llu", &iss, &done), 2);
-    spvsys_res_free(&r);
-    return done - iss;
+    return spandex_test_latency(&o, prog, op);
 }
 
 Test(spandex_vsys, latencies_of_the_docs_table)

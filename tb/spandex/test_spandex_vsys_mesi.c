@@ -72,33 +72,13 @@ Test(spandex_vsys_mesi, random_programs_mesi_gpu_denovo)
  * DeNovo blocks, everything Verilated. */
 Test(spandex_vsys_mesi, spandex_prog_programs)
 {
-    static const char *const devs[][4] = {{"0:mesi", "1:mesi", "2:gpu", "3:denovo"},
-                                          {"0:mesi", "1:gpu", NULL, NULL}};
     static const char *const vlist[] = {"mesi,mesi,gpu,denovo", "mesi,gpu"};
-    unsigned c, seed, k;
+    unsigned c, seed;
     for (c = 0; c < 2; c++)
         for (seed = 1; seed <= 6; seed++) {
-            spandex_prog_cfg pc;
             spvsys_opts o;
-            char err[256], v[16], what[96], *p;
-            size_t len;
-            FILE *f;
-            spandex_prog_cfg_default(&pc);
-            for (k = 0; k < 4 && devs[c][k]; k++)
-                cr_assert_eq(spandex_prog_cfg_option(&pc, "dev", devs[c][k], err, sizeof err), 0, "%s", err);
-            snprintf(v, sizeof v, "%u", seed);
-            cr_assert_eq(spandex_prog_cfg_option(&pc, "seed", v, err, sizeof err), 0, "%s", err);
-            pc.pattern = (seed + c) % SPANDEX_PROG_PATTERNS;
-            cr_assert_eq(spandex_prog_cfg_check(&pc, err, sizeof err), 0, "%s", err);
-            f = open_memstream(&p, &len);
-            cr_assert(f);
-            cr_assert_eq(spandex_prog_write(&pc, f, err, sizeof err), 0, "%s", err);
-            fclose(f);
             opts(&o, vlist[c]);
-            snprintf(what, sizeof what, "spandex-prog %s seed %u %s", vlist[c], seed,
-                     spandex_prog_pattern_name(pc.pattern));
-            spandex_test_both(&o, SPVSYS_RTL_LLC | SPVSYS_RTL_TU, p, what);
-            free(p);
+            spandex_test_prog(&o, vlist[c], seed, seed + c);
         }
 }
 
@@ -141,21 +121,11 @@ Test(spandex_vsys_mesi, stuck_bit_of_a_mesi_tu_caught_by_ports_then_by_checker)
 static uint64_t latency(const char *prog, unsigned net, unsigned mem, const char *op)
 {
     spvsys_opts o;
-    spvsys_res r;
-    char err[300];
-    const char *t;
-    unsigned long long iss, done;
     opts(&o, "mesi,mesi");
     o.net_lat = net;
     o.mem_lat = mem;
     o.rtl = SPVSYS_RTL_LLC | SPVSYS_RTL_TU;
-    cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
-    cr_assert(r.pass && !r.mismatch, "%s %s", r.check, r.msg);
-    t = strstr(r.times, op);
-    cr_assert(t, "%s not in\n%s", op, r.times);
-    cr_assert_eq(sscanf(t + strlen(op), " issued %llu done %llu", &iss, &done), 2);
-    spvsys_res_free(&r);
-    return done - iss;
+    return spandex_test_latency(&o, prog, op);
 }
 
 Test(spandex_vsys_mesi, latencies_of_the_docs_text)

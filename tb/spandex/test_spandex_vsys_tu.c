@@ -81,33 +81,13 @@ Test(spandex_vsys_tu, random_programs_4_devices)
  * devices, everything Verilated. */
 Test(spandex_vsys_tu, spandex_prog_programs)
 {
-    static const char *const devs[][4] = {{"0:gpu", "1:denovo", NULL, NULL},
-                                          {"0:denovo", "1:gpu", "2:gpu", "3:denovo"}};
     static const char *const vlist[] = {"gpu,denovo", "denovo,gpu,denovo,gpu"};
-    unsigned c, seed, k;
+    unsigned c, seed;
     for (c = 0; c < 2; c++)
         for (seed = 1; seed <= 14; seed++) {
-            spandex_prog_cfg pc;
             spvsys_opts o;
-            char err[256], v[16], what[96], *p;
-            size_t len;
-            FILE *f;
-            spandex_prog_cfg_default(&pc);
-            for (k = 0; k < 4 && devs[c][k]; k++)
-                cr_assert_eq(spandex_prog_cfg_option(&pc, "dev", devs[c][k], err, sizeof err), 0, "%s", err);
-            snprintf(v, sizeof v, "%u", seed);
-            cr_assert_eq(spandex_prog_cfg_option(&pc, "seed", v, err, sizeof err), 0, "%s", err);
-            pc.pattern = seed % SPANDEX_PROG_PATTERNS;
-            cr_assert_eq(spandex_prog_cfg_check(&pc, err, sizeof err), 0, "%s", err);
-            f = open_memstream(&p, &len);
-            cr_assert(f);
-            cr_assert_eq(spandex_prog_write(&pc, f, err, sizeof err), 0, "%s", err);
-            fclose(f);
             opts(&o, vlist[c]);
-            snprintf(what, sizeof what, "spandex-prog %s seed %u %s", vlist[c], seed,
-                     spandex_prog_pattern_name(pc.pattern));
-            spandex_test_both(&o, SPVSYS_RTL_LLC | SPVSYS_RTL_TU, p, what);
-            free(p);
+            spandex_test_prog(&o, vlist[c], seed, seed);
         }
 }
 
@@ -140,22 +120,12 @@ static uint64_t latency(const char *devs, const char *prog, unsigned net, unsign
                         const char *op)
 {
     spvsys_opts o;
-    spvsys_res r;
-    char err[300];
-    const char *t;
-    unsigned long long iss, done;
     opts(&o, devs);
     o.net_lat = net;
     o.mem_lat = mem;
     o.fwdv_delay = fwdv;
     o.rtl = SPVSYS_RTL_LLC | SPVSYS_RTL_TU;
-    cr_assert_eq(spvsys_run(&o, spandex_duts, prog, &r, err, sizeof err), 0, "%s", err);
-    cr_assert(r.pass && !r.mismatch, "%s %s", r.check, r.msg);
-    t = strstr(r.times, op);
-    cr_assert(t, "%s not in\n%s", op, r.times);
-    cr_assert_eq(sscanf(t + strlen(op), " issued %llu done %llu", &iss, &done), 2);
-    spvsys_res_free(&r);
-    return done - iss;
+    return spandex_test_latency(&o, prog, op);
 }
 
 Test(spandex_vsys_tu, latencies_of_the_docs_table)
