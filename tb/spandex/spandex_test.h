@@ -141,4 +141,28 @@ static inline uint64_t spandex_test_latency(const spvsys_opts *o, const char *pr
     return done - iss;
 }
 
+/* The system with every device a spandex-tu block. */
+static inline void spandex_test_tu_opts(spvsys_opts *o, const char *devs)
+{
+    spandex_test_opts(o, devs);
+    o->tu_block = 1;
+}
+
+/* Two programs of tb/spandex/logs/ (".prog" added) through
+ * spandex_test_both with the Verilated LLC, then the TUs, then both. */
+static inline void spandex_test_staged(const spvsys_opts *o, const char *f1, const char *f2)
+{
+    static const int rtl[] = {SPVSYS_RTL_LLC, SPVSYS_RTL_TU, SPVSYS_RTL_LLC | SPVSYS_RTL_TU};
+    const char *const f[2] = {f1, f2};
+    unsigned i, k;
+    for (k = 0; k < 2; k++) {
+        char name[64], *b;
+        snprintf(name, sizeof name, "%s.prog", f[k]);
+        b = spandex_test_file(name);
+        for (i = 0; i < 3; i++)
+            spandex_test_both(o, rtl[i], b, f[k]);
+        free(b);
+    }
+}
+
 #endif

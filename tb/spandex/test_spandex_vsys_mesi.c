@@ -17,31 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spandex_prog.h"
 #include "spandex_test.h"
 
 /* The system with every device a spandex-tu block. */
-static void opts(spvsys_opts *o, const char *devs)
-{
-    spandex_test_opts(o, devs);
-    o->tu_block = 1;
-}
+static void opts(spvsys_opts *o, const char *devs) { spandex_test_tu_opts(o, devs); }
 
 /* Fig. 1b and 1d (the CPU, device 0, a MESI block): the Verilated LLC,
  * then the TUs, then both. */
 Test(spandex_vsys_mesi, fig1b_and_fig1d_one_kind_at_a_time_then_all)
 {
-    static const int rtl[] = {SPVSYS_RTL_LLC, SPVSYS_RTL_TU, SPVSYS_RTL_LLC | SPVSYS_RTL_TU};
     spvsys_opts o;
-    char *b = spandex_test_file("fig1b.prog"), *d = spandex_test_file("fig1d.prog");
-    unsigned i;
     opts(&o, "mesi,gpu");
-    for (i = 0; i < 3; i++) {
-        spandex_test_both(&o, rtl[i], b, "fig1b");
-        spandex_test_both(&o, rtl[i], d, "fig1d");
-    }
-    free(b);
-    free(d);
+    spandex_test_staged(&o, "fig1b", "fig1d");
 }
 
 /* Random programs (loads and stores sharing lines, RMWs, evictions,

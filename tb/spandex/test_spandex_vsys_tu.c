@@ -17,30 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spandex_prog.h"
 #include "spandex_test.h"
 
-/* The system with GPU and DeNovo devices as spandex-tu blocks. */
-static void opts(spvsys_opts *o, const char *devs)
-{
-    spandex_test_opts(o, devs);
-    o->tu_block = 1;
-}
+/* The system with every device a spandex-tu block. */
+static void opts(spvsys_opts *o, const char *devs) { spandex_test_tu_opts(o, devs); }
 
 /* The LLC, then the TUs, then both Verilated. */
 Test(spandex_vsys_tu, fig1a_and_fig1c_one_kind_at_a_time_then_all)
 {
-    static const int rtl[] = {SPVSYS_RTL_LLC, SPVSYS_RTL_TU, SPVSYS_RTL_LLC | SPVSYS_RTL_TU};
     spvsys_opts o;
-    char *a = spandex_test_file("fig1a.prog"), *c = spandex_test_file("fig1c.prog");
-    unsigned i;
     opts(&o, "gpu,gpu,denovo");
-    for (i = 0; i < 3; i++) {
-        spandex_test_both(&o, rtl[i], a, "fig1a");
-        spandex_test_both(&o, rtl[i], c, "fig1c");
-    }
-    free(a);
-    free(c);
+    spandex_test_staged(&o, "fig1a", "fig1c");
 }
 
 /* Random programs (evictions, revocations, RMWs, racy words) on 2 and 4
