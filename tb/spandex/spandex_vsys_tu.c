@@ -101,7 +101,7 @@ typedef struct {
 static void dn_drive(vtu *d, spvsys *s);
 static void dn_tick(vtu *d, spvsys *s);
 static void ms_tick(vtu *d, spvsys *s);
-static void ms_issue(vtu *d);
+static void own_issue(vtu *d);
 
 /* ------------------------------------------------------------- the L1 */
 
@@ -464,23 +464,6 @@ static void dn_local(vtu *d, size_t i)
     }
 }
 
-/* Issues what the device can: operations done in the cache, and the next
- * cache request. */
-static void dn_issue(vtu *d)
-{
-    while (!d->failed && !d->cr.v && d->blocked == NONE && d->qh < d->qt) {
-        size_t i = d->q[d->qh];
-        dn_how h = dn_how_of(d, i);
-        if (h == DN_WAIT)
-            break;
-        if (h == DN_CREQ) {
-            d->cr.v = 1;
-            break;
-        }
-        d->qh++;
-        dn_local(d, i);
-    }
-}
 
 static void dn_drive(vtu *d, spvsys *s)
 {
@@ -651,7 +634,7 @@ static void dn_tick(vtu *d, spvsys *s)
         dn_crsp(d);
     if (!d->failed)
         dn_probe_io(d);
-    dn_issue(d);
+    own_issue(d);
 }
 
 /* --------------------------------------------------------- the MESI L1 */
@@ -740,11 +723,13 @@ static void ms_local(vtu *d, size_t i)
     }
 }
 
-static void ms_issue(vtu *d)
+/* Issues what a DeNovo or MESI device can: operations done in its cache,
+ * and the next cache request. */
+static void own_issue(vtu *d)
 {
     while (!d->failed && !d->cr.v && d->blocked == NONE && d->qh < d->qt) {
         size_t i = d->q[d->qh];
-        dn_how h = ms_how_of(d, i);
+        dn_how h = d->ms ? ms_how_of(d, i) : dn_how_of(d, i);
         if (h == DN_WAIT)
             break;
         if (h == DN_CREQ) {
@@ -752,7 +737,10 @@ static void ms_issue(vtu *d)
             break;
         }
         d->qh++;
-        ms_local(d, i);
+        if (d->ms)
+            ms_local(d, i);
+        else
+            dn_local(d, i);
     }
 }
 
@@ -895,17 +883,15 @@ static void ms_tick(vtu *d, spvsys *s)
         ms_crsp(d);
     if (!d->failed)
         ms_probe_io(d);
-    ms_issue(d);
+    own_issue(d);
 }
 
 static void vtu_push(void *dv, size_t op)
 {
     vtu *d = dv;
     d->q[d->qt++] = op;
-    if (d->dn)
-        dn_issue(d);
-    if (d->ms)
-        ms_issue(d);
+    if (d->dn || d->ms)
+        own_issue(d);
 }
 
 static int vtu_busy(const void *dv)
