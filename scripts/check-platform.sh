@@ -28,23 +28,23 @@ done
 # lowercase names as tokens (not inside a longer word), uppercase as macro
 # prefixes; the allow-list's own lines (path or path:text)
 hits=$(grep -nP "(?<![A-Za-z0-9])($alt)(?![A-Za-z0-9])|(?<![A-Za-z0-9])($ALT)_" "${files[@]}" || true)
-n=0 allowed=0
-while IFS= read -r h; do
-  [ -n "$h" ] || continue
-  f=${h%%:*} rest=${h#*:}; text=${rest#*:}
-  ok=0
-  while IFS= read -r a; do
-    a=${a%%  #*}; [ -n "$a" ] || continue
-    case "$a" in
-      "$f") ok=1 ;;
-      "$f":*) [[ "$text" == *"${a#"$f":}"* ]] && ok=1 ;;
-    esac
-    [ $ok -eq 1 ] && break
-  done < <(grep -v '^#' "$allow")
-  [ $ok -eq 1 ] && { allowed=$((allowed+1)); continue; }
-  echo "$f:${rest%%:*}: ${text:0:120}"
-  n=$((n+1))
-done <<<"$hits"
+# every hit against the allow-list in one pass (prints the offending lines,
+# then "# <offending> <allowed>")
+res=$(printf '%s\n' "$hits" | awk -v allow="$allow" '
+  BEGIN { while ((getline a < allow) > 0) { if (a ~ /^#/) continue; sub(/  #.*/, "", a); if (a != "") A[++na] = a } }
+  $0 == "" { next }
+  { i = index($0, ":"); f = substr($0, 1, i - 1); rest = substr($0, i + 1)
+    j = index(rest, ":"); ln = substr(rest, 1, j - 1); text = substr(rest, j + 1)
+    ok = 0
+    for (k = 1; k <= na && !ok; k++) {
+      a = A[k]
+      if (a == f) ok = 1
+      else if (index(a, f ":") == 1) { t = substr(a, length(f) + 2); if (t == "" || index(text, t) > 0) ok = 1 }
+    }
+    if (ok) allowed++; else { print f ":" ln ": " substr(text, 1, 120); n++ } }
+  END { print "# " n + 0 " " allowed + 0 }')
+printf '%s\n' "$res" | grep -v '^# '
+read -r _ n allowed <<<"$(printf '%s\n' "$res" | tail -1)"
 if [ $n -gt 0 ]; then
   echo "check-platform: $n lines of platform files name a family ($(echo $fams)); move them to the family's folder or mk/<family>.mk"
   exit 1
