@@ -24,7 +24,7 @@ st_rules_fn selftest_rules_of(const char *unit)
 }
 
 /* ---- the plan */
-enum { F_RAND, F_CONST, F_RANGE, F_PROB, F_SEQ, F_LINEAR, F_VARY };
+enum { F_RAND, F_CONST, F_RANGE, F_PROB, F_SEQ, F_LINEAR, F_VARY, F_PICK };
 
 #define ST_FIELDS_MAX 1024
 #define ST_CYC_PHASE 1023u /* probabilities change when (cycle & this) == this */
@@ -33,12 +33,13 @@ typedef struct {
     int kind;
     unsigned lo, w;    /* bits of the port                                  */
     uint64_t a, b;     /* CONST a; RANGE a, n = b - a + 1; PROB a           */
-    unsigned k;        /* RANGE: random bits used                           */
+    unsigned k;        /* RANGE, PICK: random bits used                     */
     unsigned off;      /* offset of its random bits in the group's stream  */
-    int src;           /* LINEAR: input index; src_lo, src_w its field      */
+    int src;           /* LINEAR, PICK: source input or -1; src_lo, src_w   */
     unsigned src_lo, src_w;
     int seq;           /* SEQ: counter index                                */
     int phase;         /* VARY of a free input: phase index; -1: channel's  */
+    uint64_t v[ST_PICK_MAX]; /* PICK: the values, 1 << k of them           */
 } fld;
 
 typedef struct {
@@ -205,6 +206,28 @@ static int plan_rule_fields(plan *p, rfield *rf, const st_rule *rules, int nr, c
             (r->kind == ST_SEQ && p->in[in].group == 0))
             return snprintf(err, len, "%s: self-test rule %d (%s): bad values for its field",
                             u->name, i, r->port), -1;
+        if (r->kind == ST_PICK) {
+            unsigned j, k = 0;
+            while ((1u << k) < r->n)
+                k++;
+            if (r->src != NULL) {
+                int sp = port_index(p, r->src, COHKIT_PORT_IN), si;
+                if (sp < 0)
+                    return snprintf(err, len, "%s: self-test rule %d: source '%s' is not an input",
+                                    u->name, i, r->src), -1;
+                si = input_of_port(p, sp);
+                if (sp == port || p->in[si].group != p->in[in].group || r->src_lo + k > p->in[si].w)
+                    return snprintf(err, len, "%s: self-test rule %d: bad source field of %s",
+                                    u->name, i, r->src), -1;
+            }
+            if (r->n < 2 || r->n > ST_PICK_MAX || (r->n & (r->n - 1)) != 0)
+                return snprintf(err, len, "%s: self-test rule %d (%s): a pick needs 2, 4, 8 or 16 values",
+                                u->name, i, r->port), -1;
+            for (j = 0; j < r->n; j++)
+                if (r->v[j] > mask64(w))
+                    return snprintf(err, len, "%s: self-test rule %d (%s): bad values for its field",
+                                    u->name, i, r->port), -1;
+        }
         if (r->kind == ST_LINEAR) {
             int sp = port_index(p, r->src ? r->src : "", COHKIT_PORT_IN), si;
             if (sp < 0)
@@ -239,7 +262,19 @@ static void field_of_rule(plan *p, fld *f, const rfield *rf, unsigned at)
     case ST_RANGE: f->kind = F_RANGE; break;
     case ST_PROB: f->kind = F_PROB; break;
     case ST_SEQ: f->kind = F_SEQ; break;
+    case ST_PICK: f->kind = F_PICK; break;
     default: f->kind = F_LINEAR; break;
+    }
+    if (f->kind == F_PICK) {
+        f->k = 0;
+        while ((1u << f->k) < r->n)
+            f->k++;
+        memcpy(f->v, r->v, r->n * sizeof *f->v);
+        if (r->src != NULL) { /* indexed by a field of another input */
+            f->src = input_of_port(p, port_index(p, r->src, COHKIT_PORT_IN));
+            f->src_lo = r->src_lo;
+            f->src_w = f->k;
+        }
     }
     if (f->kind == F_RANGE) {
         uint64_t nv = r->b - r->a; /* values - 1 */
@@ -304,6 +339,12 @@ static int plan_fields(plan *p, const rfield *rf, int nrf, char *err, size_t len
             case F_RANGE: f->off = g->bits; g->bits += f->k; break;
             case F_PROB: f->off = g->bits; g->bits += 16; break;
             case F_VARY: f->off = g->bits; g->bits += 8; break;
+            case F_PICK:
+                if (f->src < 0) {
+                    f->off = g->bits;
+                    g->bits += f->k;
+                }
+                break;
             default: break;
             }
             at += f->w;
@@ -322,14 +363,14 @@ static int plan_finish(plan *p, char *err, size_t len)
     for (i = 1; i < p->ng; i++)
         if (p->f[p->in[p->g[i].valid].f0].kind != F_VARY)
             p->g[i].phase = -1;
-    for (i = 0; i < p->nf; i++) /* a LINEAR source must not be LINEAR */
-        if (p->f[i].kind == F_LINEAR) {
+    for (i = 0; i < p->nf; i++) /* a LINEAR or PICK field's source field is neither */
+        if (p->f[i].src >= 0) {
             const inp *s = &p->in[p->f[i].src];
             int k;
             for (k = s->f0; k < s->f0 + s->nf; k++)
-                if (p->f[k].kind == F_LINEAR && p->f[k].lo < p->f[i].src_lo + p->f[i].src_w &&
+                if (p->f[k].src >= 0 && p->f[k].lo < p->f[i].src_lo + p->f[i].src_w &&
                     p->f[i].src_lo < p->f[k].lo + p->f[k].w)
-                    return snprintf(err, len, "%s: self-test: a linear field's source is linear",
+                    return snprintf(err, len, "%s: self-test: a linear or picked field's source is one too",
                                     u->name), -1;
         }
     /* output transfers, as the lockstep engine counts them */
@@ -477,6 +518,11 @@ static void drive(const plan *p, const gen_state *s, uint64_t *in, uint32_t **st
                 break;
             }
             case F_SEQ: v = s->seq[f->seq]; break;
+            case F_PICK:
+                if (f->src >= 0)
+                    continue; /* below, from its source */
+                v = f->v[stream_bits(r, f->off, f->k)];
+                break;
             default: continue; /* LINEAR below */
             }
             put_bits(w, f->lo, f->w, v & mask64(f->w));
@@ -489,6 +535,9 @@ static void drive(const plan *p, const gen_state *s, uint64_t *in, uint32_t **st
                 const inp *sq = &p->in[f->src];
                 uint64_t x = get_bits(in + sq->word, f->src_lo, f->src_w);
                 put_bits(in + p->in[i].word, f->lo, f->w, (f->a * x + f->b) & mask64(f->w));
+            } else if (f->kind == F_PICK && f->src >= 0) {
+                const inp *sq = &p->in[f->src];
+                put_bits(in + p->in[i].word, f->lo, f->w, f->v[get_bits(in + sq->word, f->src_lo, f->src_w)]);
             }
         }
 }
@@ -603,7 +652,7 @@ static void slice(char *b, size_t n, const char *v, unsigned lo, unsigned w)
 static const char *kind_name(int k)
 {
     static const char *const n[] = {"random", "constant", "range", "probability", "sequence",
-                                    "linear", "varying probability"};
+                                    "linear", "varying probability", "pick"};
     return n[k];
 }
 
@@ -650,6 +699,15 @@ static void emit_header(emit_file *e, const plan *p, const char *module, const c
                 at += (size_t)snprintf(line + at, sizeof line - at, " %llu * %s[%u+:%u] + %llu",
                                        (unsigned long long)f->a, pname(p, p->in[f->src].port),
                                        f->src_lo, f->src_w, (unsigned long long)f->b);
+            else if (f->kind == F_PICK) {
+                unsigned j;
+                for (j = 0; j < 1u << f->k; j++)
+                    at += (size_t)snprintf(line + at, sizeof line - at, "%s%llx", j ? "," : " ",
+                                           (unsigned long long)f->v[j]);
+                if (f->src >= 0)
+                    at += (size_t)snprintf(line + at, sizeof line - at, " by %s[%u+:%u]",
+                                           pname(p, p->in[f->src].port), f->src_lo, f->src_w);
+            }
         }
         emit(e, "%s", line);
     }
@@ -839,7 +897,11 @@ static void emit_top_ports(emit_file *e, const gctx *x)
                 char rr[64];
                 slice(rr, sizeof rr, "", 0, 0);
                 emit_bits(e, (snprintf(b, sizeof b, "fr%d", k), b), f->k);
-                slice(b2, sizeof b2, (snprintf(rr, sizeof rr, "rs%d", q->group), rr), f->off, f->k);
+                if (f->src >= 0)
+                    snprintf(rr, sizeof rr, "d_%s", pname(p, p->in[f->src].port));
+                else
+                    snprintf(rr, sizeof rr, "rs%d", q->group);
+                slice(b2, sizeof b2, rr, f->src >= 0 ? f->src_lo : f->off, f->k);
                 emit(e, "assign fr%d = %s;", k, b2);
                 emit_bits(e, (snprintf(b, sizeof b, "fv%d", k), b), f->w);
                 if (f->k < 64 && n == (1ull << f->k))
@@ -852,6 +914,23 @@ static void emit_top_ports(emit_file *e, const gctx *x)
                          (unsigned long long)f->a, f->w - f->k, b2);
                 else
                     emit(e, "assign fv%d = %u'd%llu + %s;", k, f->w, (unsigned long long)f->a, b2);
+            } else if (f->kind == F_PICK) {
+                char ch[1024], rr[64];
+                size_t cat = 0;
+                unsigned j;
+                emit_bits(e, (snprintf(b, sizeof b, "fr%d", k), b), f->k);
+                if (f->src >= 0)
+                    snprintf(rr, sizeof rr, "d_%s", pname(p, p->in[f->src].port));
+                else
+                    snprintf(rr, sizeof rr, "rs%d", q->group);
+                slice(b2, sizeof b2, rr, f->src >= 0 ? f->src_lo : f->off, f->k);
+                emit(e, "assign fr%d = %s;", k, b2);
+                emit_bits(e, (snprintf(b, sizeof b, "fv%d", k), b), f->w);
+                for (j = 0; j + 1 < 1u << f->k; j++)
+                    cat += (size_t)snprintf(ch + cat, sizeof ch - cat, "fr%d == %u'd%u ? %u'h%llx : ", k, f->k,
+                                            j, f->w, (unsigned long long)f->v[j]);
+                snprintf(ch + cat, sizeof ch - cat, "%u'h%llx", f->w, (unsigned long long)f->v[j]);
+                emit(e, "assign fv%d = %s;", k, ch);
             } else if (f->kind == F_LINEAR) {
                 const inp *sq = &p->in[f->src];
                 char sv[64];
@@ -878,7 +957,8 @@ static void emit_top_ports(emit_file *e, const gctx *x)
             case F_RAND: slice(t, sizeof t, rsn, f->off, f->w); break;
             case F_CONST: snprintf(t, sizeof t, "%u'h%llx", f->w, (unsigned long long)f->a); break;
             case F_RANGE:
-            case F_LINEAR: snprintf(t, sizeof t, "fv%d", k); break;
+            case F_LINEAR:
+            case F_PICK: snprintf(t, sizeof t, "fv%d", k); break;
             case F_SEQ: snprintf(t, sizeof t, "seq%d_q", f->seq); break;
             case F_PROB:
                 if (f->a >= 65536 || f->a == 0)

@@ -32,14 +32,22 @@ typedef enum {
     ST_RANGE,  /* a value in a..b (b - a + 1 values, near uniform)          */
     ST_PROB,   /* 1-bit field: 1 with probability a / 65536 (a <= 65536)    */
     ST_SEQ,    /* counts the channel's handshakes (tags, sequence numbers)  */
-    ST_LINEAR  /* a * (field src_lo, src_width of input `src`) + b          */
+    ST_LINEAR, /* a * (field src_lo, src_width of input `src`) + b          */
+    ST_PICK    /* one of the n values v[0..n-1] (n a power of two, 2..16): */
+               /* log2(n) random bits pick it (weights by repeats), or the */
+               /* field src_lo, log2(n) bits of input `src` (two picks of  */
+               /* one source draw a pair: a type and a mask that fits it)  */
 } st_kind;
 
 /* A rule for a field of an input port: bits lo .. lo + width - 1 (width 0:
  * the whole port), again every `stride` bits, `repeat` times in all (0 or
  * 1: once). Non-random fields are at most 64 bits wide; rules of a port do
  * not overlap; ST_LINEAR's source is an input of the same channel (or both
- * free) and is not itself ST_LINEAR. */
+ * free) and is not itself ST_LINEAR or an ST_PICK with a source; so for
+ * ST_PICK's source, which is also another port than its own (the top would
+ * have a combinational loop); ST_PICK's values fit the field. */
+#define ST_PICK_MAX 16
+
 typedef struct {
     const char *port;
     unsigned lo, width;
@@ -48,6 +56,8 @@ typedef struct {
     uint64_t a, b;
     const char *src;
     unsigned src_lo, src_width;
+    unsigned n;                 /* ST_PICK: n values v[0..n-1]              */
+    uint64_t v[ST_PICK_MAX];
 } st_rule;
 
 #define ST_RULES_MAX 64

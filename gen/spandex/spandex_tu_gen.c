@@ -1205,17 +1205,94 @@ static void gen_report(FILE *f, const void *cfg, int json)
             dn ? "delayed forward, " : "", ms ? " or ReqWB" : ", write-buffer flush");
 }
 
-/* FPGA self-test payloads (docs/fpga.md): cache requests of the six types
- * with non-zero masks on a few lines, responses of the types the unit
- * takes (RspV, RspWT, RspO, RspWT+data, Nack) on the same lines, forwards
- * FwdReqV and Inv. Responses that match no open request are dropped as
- * protocol errors (err_o), as the model drops them. */
+/* The MESI kind's self-test payloads. Its requests ask whole lines, an entry
+ * ends only when responses of the right kinds cover its line, a REL waits
+ * for every open write, and a downgrade that needs an entry waits in the
+ * delayed ring while the entries wait for that ring: under the shared rules
+ * (responses of types 0-4, random masks) the top stopped after 15 output
+ * transfers. Each rule below says which of those it keeps moving. Masks
+ * name words min(i, W-1) (w(i)); with W <= 4 every word has a one-word
+ * response, so any part of a line still open can be completed; wider lines
+ * get parts that complement each other (word 0 and the rest). */
+static int tu_selftest_mesi(const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g, st_rule *r)
+{
+    int n = 0;
+    uint64_t f = g->full, w[4];
+    unsigned i;
+    for (i = 0; i < 4; i++)
+        w[i] = 1ull << (i < g->words ? i : g->words - 1);
+    /* cache requests: type and mask drawn together from c_req_data_i[3:0]
+     * (an ST's or RMW's low data bits follow them), so that every type gets
+     * a mask of the contract: an RMW one word (else refused), an EVICT the
+     * whole line (E/M: its ReqWB covers the line, so no downgrade of its
+     * words needs a probe and an entry while it is open; EVICTs of one word
+     * stopped the top as the partial downgrades below do) or none (S,
+     * silent), loads and stores whole lines or words; ACQ and REL rare (a
+     * REL waits for every open write) */
+    r[n++] = (st_rule){.port = "c_req_type_i", .kind = ST_PICK, .src = "c_req_data_i", .src_lo = 0, .n = 16,
+                       .v = {0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 5, 5, 5, 3, 4}};
+    r[n++] = (st_rule){.port = "c_req_mask_i", .kind = ST_PICK, .src = "c_req_data_i", .src_lo = 0, .n = 16,
+                       .v = {f, f, w[0], f, w[0], w[1] | w[2], w[3], w[0], w[1], w[2], w[3], f, f, 0, f, f}};
+    /* two lines for requests and responses: a response names the open
+     * entry's line half the time, and one line can write back while the
+     * other is read */
+    r[n++] = (st_rule){.port = "c_req_line_i", .kind = ST_RANGE, .a = 0, .b = 1};
+    r[n++] = (st_rule){.port = "rsp_line_i", .kind = ST_RANGE, .a = 0, .b = 1};
+    /* responses: mostly RspO+data (it completes a ReqO+data and answers a
+     * ReqS as ownership), RspS and RspV (installed S, used once), RspWB
+     * (frees a ReqWB's entry), a Nack and RspWT+data (the ReqS retried,
+     * then replaced, X13: without RspWT+data a replaced word never
+     * completes); 1 in 4 cycles, since a response that matches nothing is
+     * dropped as an error and takes the cycle's one action */
+    r[n++] = (st_rule){.port = "rsp_type_i", .kind = ST_PICK, .n = 16,
+                       .v = {5, 5, 5, 5, 5, 5, 5, 5, 1, 1, 0, 9, 6, 6, 6, 4}};
+    /* response masks: the whole line mostly (a ReqS, ReqO+data or EVICT
+     * entry in one part), the line but a word and single words (parts, and
+     * the ReqWB a downgrade leaves, which a RspWB must name exactly) */
+    if (g->words <= 4)
+        r[n++] = (st_rule){.port = "rsp_mask_i", .kind = ST_PICK, .n = 16,
+                           .v = {f, f, f, f, f, f, f, f, f, f, f & ~w[0], f & ~w[2], w[0], w[1], w[2], w[3]}};
+    else /* a part of the line and the rest: every part has its complement */
+        r[n++] = (st_rule){.port = "rsp_mask_i", .kind = ST_PICK, .n = 16,
+                           .v = {f, f, f, f, f, f, f, f, f, f, f, f, f & ~w[0], f & ~w[0], w[0], w[0]}};
+    r[n++] = (st_rule){.port = "rsp_valid_i", .kind = ST_PROB, .a = 16384};
+    /* forwards: every type, FwdReqV and Inv twice as often (they never
+     * leave a ReqWB); four lines (two of them the requests'), so that they
+     * race pending requests and probe lines the unit has no entry for */
+    r[n++] = (st_rule){.port = "fwd_type_i", .kind = ST_PICK, .n = 8, .v = {0, 1, 2, 3, 4, 5, 0, 5}};
+    r[n++] = (st_rule){.port = "fwd_line_i", .kind = ST_RANGE, .a = 0, .b = 3};
+    /* forward masks by type (fwd_type_i indexes the list): downgrades name
+     * the whole line. A downgrade of part of a line (of words the LLC would
+     * not think this device owns) leaves a ReqWB of the rest; the next
+     * downgrade of that line then needs a probe and an entry and waits in
+     * the delayed ring, which the answered ReqWBs wait for: with such masks
+     * (FwdReqO of one word) the top stopped within 8,500 cycles at each of
+     * four seeds. FwdReqV and Inv: one word */
+    r[n++] = (st_rule){.port = "fwd_mask_i", .kind = ST_PICK, .src = "fwd_type_i", .src_lo = 0, .n = 8,
+                       .v = {w[1], f, f, f, f, w[0], f, f}};
+    r[n++] = (st_rule){.port = "fwd_req_i", .kind = ST_RANGE, .a = 0, .b = c->devs - 1};
+    /* probe answers: the whole line (held E/M: downgrades answered from the
+     * cache's data) 3 in 4, else none; an answer with no probe out is
+     * dropped as an error ahead of every other action, so 1 in 2 cycles */
+    r[n++] = (st_rule){.port = "c_pdat_mask_i", .kind = ST_PICK, .n = 4, .v = {f, f, f, 0}};
+    r[n++] = (st_rule){.port = "c_pdat_valid_i", .kind = ST_PROB, .a = 32768};
+    return n;
+}
+
+/* FPGA self-test payloads (docs/fpga.md) of the GPU and DeNovo kinds (the
+ * MESI kind has rules of its own, tu_selftest_mesi): cache requests of the
+ * six types with non-zero masks on a few lines, responses of the types the
+ * unit takes (RspV, RspWT, RspO, RspWT+data, Nack) on the same lines,
+ * forwards FwdReqV and Inv. Responses that match no open request are
+ * dropped as protocol errors (err_o), as the model drops them. */
 static int tu_selftest(const void *cfg, st_rule *r, int max, char *err, size_t len)
 {
     GEN_CFG_GEOM(spandex_tuhw_cfg, spandex_tuhw_geom);
     int n = 0;
-    if (max < 12)
+    if (max < 13)
         return snprintf(err, len, "spandex-tu: too few self-test rules"), -1;
+    if (c->kind == SPANDEX_TU_MESI) /* rules of its own (above) */
+        return tu_selftest_mesi(c, &g, r);
     r[n++] = (st_rule){.port = "c_req_type_i", .kind = ST_RANGE, .a = 0, .b = 5};
     r[n++] = (st_rule){.port = "c_req_line_i", .kind = ST_RANGE, .a = 0, .b = 3};
     r[n++] = (st_rule){.port = "c_req_mask_i", .kind = ST_RANGE, .a = 1, .b = g.full};
