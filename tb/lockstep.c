@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void ls_defaults(ls_opts *o)
 {
@@ -261,6 +262,37 @@ static uint64_t run_limit(const ls_opts *o, void *st)
     return limit;
 }
 
+/* Runs of more than LS_PROGRESS_MIN cycles print their progress on stderr
+ * about once a second: cycles done of the total, elapsed time and the time
+ * left at the rate so far; one updating line on a terminal, a plain line
+ * each time otherwise (CI logs). Looked at every 65,536 cycles. */
+#define LS_PROGRESS_MIN 10000000ull
+typedef struct {
+    struct timespec t0;
+    double last;
+    int tty, shown;
+} progress;
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static void progress_show(progress *p, uint64_t cyc, uint64_t limit)
+{
+    double el = since(&p->t0);
+    if (el - p->last < 1.0)
+        return;
+    p->last = el;
+    p->shown = 1;
+    fprintf(stderr, "%sprogress: %llu of %llu cycles (%.1f %%), %.0f s elapsed, about %.0f s left%s",
+            p->tty ? "\r" : "", (unsigned long long)cyc, (unsigned long long)limit, 100.0 * (double)cyc / (double)limit,
+            el, cyc ? el * (double)(limit - cyc) / (double)cyc : 0.0, p->tty ? "\033[K" : "\n");
+    fflush(stderr);
+}
+
 int ls_run(const ls_opts *o, ls_result *r, const char *lead)
 {
     const dut_ops *d = o->dut;
@@ -276,6 +308,7 @@ int ls_run(const ls_opts *o, ls_result *r, const char *lead)
     char err[512];
     size_t slen = 0;
     FILE *sf;
+    progress pg = {.tty = isatty(2)};
 
     memset(r, 0, sizeof *r);
     if (d == NULL || u == NULL || o->cfg == NULL)
@@ -307,8 +340,11 @@ int ls_run(const ls_opts *o, ls_result *r, const char *lead)
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+    pg.t0 = t0;
     for (cyc = 0; cyc < limit; cyc++) {
         const uint64_t *out;
+        if (limit > LS_PROGRESS_MIN && (cyc & 0xffff) == 0 && cyc)
+            progress_show(&pg, cyc, limit);
         if (o->vcd && !vcd_open && cyc >= o->vcd_from) {
             if (d->trace_open(h, o->vcd) != 0) {
                 snprintf(r->mm_msg, sizeof r->mm_msg, "cannot write waveform %s", o->vcd);
@@ -355,6 +391,8 @@ int ls_run(const ls_opts *o, ls_result *r, const char *lead)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    if (pg.shown && pg.tty)
+        fputc('\n', stderr);
     r->cycles = cyc;
     r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     r->cpu_seconds = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
