@@ -502,7 +502,7 @@ Test(stc_cu_tools, bad_traces_and_options_exit_2_with_no_output)
         snprintf(cmd, sizeof cmd, "build/bin/cohmodel stc-cu %s", bad[i][0]);
         refused_on(cmd, bad[i][1], bad[i][2]);
     }
-    static const char *const opts[] = {"--variant xx", "--mb-max 0", "--mb-max 17",
+    static const char *const opts[] = {"--variant xx", "--n 1 --mb-max 3", "--mb-max 17",
                                        "--epoch 16", "--epoch 1,2,3,4,5", "--variant es --epoch 1,2",
                                        "--epoch ''", "--bsq 48"};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
