@@ -34,7 +34,7 @@ static const cohkit_cfg_preset presets[] = {
 };
 
 static const cohkit_unit_opt opts[] = {
-    COHKIT_UNIT_OPT_NUM("bsq", "E", "entries, power of two, 4..4096 (default 256)", stc_bsq_cfg, entries),
+    COHKIT_UNIT_OPT_NUM("bsq", "E", "entries, power of two, 2..4096 (default 256)", stc_bsq_cfg, entries),
     COHKIT_UNIT_OPT_NUM("banks", "B", "banks, power of two, 1..E (default 16)", stc_bsq_cfg, banks),
     COHKIT_UNIT_OPT_NUM("drain", "D",
                 "entries per bank per scan cycle, power of two (default 2)",
@@ -56,7 +56,7 @@ int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len)
 {
     if (cohkit_cfg_in(err, len, "addr-bits", c->addr_bits, 8, 64) ||
         cohkit_cfg_in(err, len, "n", c->n, 1, STC_N_MAX) ||
-        cohkit_cfg_in_pow2(err, len, "bsq", c->entries, 4, 4096))
+        cohkit_cfg_in_pow2(err, len, "bsq", c->entries, 2, 4096))
         return -1;
     if (!cohkit_is_pow2(c->banks) || c->banks > c->entries)
         return cohkit_cfg_fail(err, len,

@@ -158,6 +158,13 @@ Test(stc_bsq_core, one_slot_a_bank)
     cr_assert_eq(s.drained, 4);
     cr_assert_eq(stc_bsq_push(q, 0x1000).slot, 1, "bank 1 drained, the first free at rr 0");
     stc_bsq_free(q);
+    c.entries = 2; /* the smallest BSQ: two banks of one slot */
+    c.banks = 2;
+    cr_assert_eq(stc_bsq_cfg_check(&c, err, sizeof err), 0, "%s", err);
+    q = stc_bsq_new(&c);
+    cr_assert(stc_bsq_push(q, 0x1000).accepted && stc_bsq_push(q, 0x2000).accepted);
+    cr_assert(!stc_bsq_push(q, 0x3000).accepted);
+    stc_bsq_free(q);
 }
 
 /* ============================================================ BSQ tools */
@@ -194,7 +201,7 @@ Test(stc_bsq_tools, bad_traces_and_options_exit_2_with_no_output)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         model_refuses("stc-bsq", "", bad[i][0], bad[i][1]);
-    static const char *const opts[] = {"--bsq 100", "--bsq 2", "--banks 0", "--banks 256", "--banks 512",
+    static const char *const opts[] = {"--bsq 100", "--bsq 1", "--banks 0", "--banks 256", "--banks 512",
                                        "--drain 3", "--drain 32", "--n 9", "--n 0",
                                        "--addr-bits 7", "--seb 30", "--seb-min 20 --seb 12",
                                        "--banks 64 --drain 2 --bsq 512"};
