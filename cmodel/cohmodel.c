@@ -140,6 +140,13 @@ int main(int argc, char **argv)
             fl[fi] = "1";
             continue;
         }
+        /* "[FILE]": the value may be left out ("-": standard output) */
+        if (u->flags[fi].arg[0] == '[' &&
+            (i + 1 >= nrest || rest[i + 1] != rest[i] + 1 ||
+             strncmp(argv[a0 + rest[i + 1]], "--", 2) == 0)) {
+            fl[fi] = "-";
+            continue;
+        }
         if (i + 1 >= nrest || rest[i + 1] != rest[i] + 1) {
             fprintf(stderr, "cohmodel: %s needs a value\n", a);
             free(cfg);

@@ -40,7 +40,9 @@ typedef struct {
  * without a value). */
 typedef struct {
     const char *name;     /* without dashes                                */
-    const char *arg;      /* value placeholder ("G"), or NULL: no value    */
+    const char *arg;      /* value placeholder ("G"), or NULL: no value;
+                             "[FILE]": the value may be left out (cohmodel
+                             passes "-", standard output)                  */
     const char *help;
 } cohkit_unit_flag;
 

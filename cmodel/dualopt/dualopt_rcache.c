@@ -26,9 +26,9 @@ static const cohkit_cfg_preset presets[] = {
 
 static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_NUM("sets", "N",
-                "sets, 2..65536, any value: set = line mod N (default 1536)",
+                "sets, 1..65536, any value: set = line mod N; 1 is fully associative (default 1536)",
                 dualopt_rcache_cfg, sets),
-    COHKIT_UNIT_OPT_NUM("ways", "N", "ways, 2..32 (default 16)", dualopt_rcache_cfg, ways),
+    COHKIT_UNIT_OPT_NUM("ways", "N", "ways, 1..32; 1 is direct-mapped (default 16)", dualopt_rcache_cfg, ways),
     COHKIT_UNIT_OPT_NUM("line", "B", "line in bytes, power of two, 8..64 (default 64)", dualopt_rcache_cfg, line),
     COHKIT_UNIT_OPT_NUM("addr-bits", "N",
                 "byte-address width, 16..63 (default 48)",
@@ -42,8 +42,8 @@ COHKIT_CFG_OPT_FNS(dualopt_rcache, dualopt_rcache_cfg, presets, dualopt_rcache_c
 int dualopt_rcache_cfg_check(const dualopt_rcache_cfg *c, char *err, size_t len)
 {
     dualopt_rcache_geom g;
-    if (cohkit_cfg_in(err, len, "sets", c->sets, 2, 65536) ||
-        cohkit_cfg_in(err, len, "ways", c->ways, 2, 32) ||
+    if (cohkit_cfg_in(err, len, "sets", c->sets, 1, 65536) ||
+        cohkit_cfg_in(err, len, "ways", c->ways, 1, 32) ||
         cohkit_cfg_in_pow2(err, len, "line", c->line, 8, 64) ||
         cohkit_cfg_in(err, len, "addr-bits", c->addr_bits, 16, 63))
         return -1;

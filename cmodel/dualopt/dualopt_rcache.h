@@ -31,8 +31,8 @@ COHKIT_BEGIN_DECLS
 #define DUALOPT_RCACHE_LINE_MAX 64
 
 typedef struct {
-    unsigned sets;      /* 2..65536, any value (modulo indexing)           */
-    unsigned ways;      /* 2..32                                           */
+    unsigned sets;      /* 1..65536, any value (modulo indexing)           */
+    unsigned ways;      /* 1..32                                           */
     unsigned line;      /* bytes, power of two, 8..64                      */
     unsigned addr_bits; /* byte-address width, 16..63                      */
 } dualopt_rcache_cfg;
@@ -42,10 +42,10 @@ typedef struct {
     unsigned ln;        /* line-address bits: addr_bits - lb               */
     unsigned k;         /* sets = odd << k                                 */
     unsigned odd;
-    unsigned ib;        /* set-index bits: clog2(sets)                     */
+    unsigned ib;        /* set-index bits: clog2(sets), 0 for one set      */
     unsigned tw;        /* tag bits: ln - k (the line address above k)     */
-    unsigned rb;        /* LRU rank bits: clog2(ways)                      */
-    unsigned wb;        /* way-number bits: clog2(ways)                    */
+    unsigned rb;        /* LRU rank bits: clog2(ways), 0 for one way       */
+    unsigned wb;        /* way-number bits: clog2(ways), 0 for one way     */
     unsigned ew;        /* bits per way in the set word                    */
     unsigned setw;      /* set word: ways x ew                             */
     unsigned daw;       /* data RAM address bits: clog2(sets x ways)       */

@@ -352,7 +352,8 @@ static void bad(rc_stim *s, uint64_t *ctr, const char *what, uint64_t cyc)
                  (unsigned long long)cyc);
 }
 
-/* Lines of a few sets (0, 1, the last): more lines than ways, so victims
+/* Lines of a few sets (0, 1, the last; the one set of a fully associative
+ * cache): more lines than ways, so victims
  * are evicted, plus a line at the top of the address space. The hits
  * stream takes at most `ways` lines per set (no eviction). */
 static void make_pool(rc_stim *s)
@@ -363,7 +364,7 @@ static void make_pool(rc_stim *s)
     sets[1] = 1;
     sets[2] = s->c.sets - 1;
     s->npool = 0;
-    for (si = 0; si < (s->c.sets > 2 ? 3u : 2u); si++)
+    for (si = 0; si < (s->c.sets > 2 ? 3u : s->c.sets); si++)
         for (j = 0; j < per && s->npool < POOL_MAX; j++) {
             uint64_t jj = j;
             if (s->b.kind != KIND_HITS && j == per - 1)

@@ -68,7 +68,7 @@ static const cohkit_unit_opt opts[] = {
     COHKIT_UNIT_OPT_CHOICE("role", "l1|l2",
                 "l2: eviction notices with back-pressure (ev_ready_i)",
                 halcone_cache_cfg, role, roles),
-    COHKIT_UNIT_OPT_NUM("sets", "N", "power of two, 2..65536 (default 64)", halcone_cache_cfg, sets),
+    COHKIT_UNIT_OPT_NUM("sets", "N", "power of two, 1..65536; 1 is fully associative (default 64)", halcone_cache_cfg, sets),
     COHKIT_UNIT_OPT_NUM("ways", "N", "power of two, 1..32 (default 4)", halcone_cache_cfg, ways),
     COHKIT_UNIT_OPT_NUM("line", "B",
                 "block bytes, power of two, 4..4096 (default 64)",
@@ -92,7 +92,7 @@ COHKIT_CFG_OPT_FNS(halcone_cache, halcone_cache_cfg, presets, cfg_base)
 int halcone_cache_cfg_check(const halcone_cache_cfg *c, char *err, size_t len)
 {
     unsigned ob, sb;
-    if (cohkit_cfg_range_pow2(err, len, "sets", c->sets, 2, 65536) ||
+    if (cohkit_cfg_range_pow2(err, len, "sets", c->sets, 1, 65536) ||
         cohkit_cfg_range_pow2(err, len, "ways", c->ways, 1, 32) ||
         cohkit_cfg_range_pow2(err, len, "line", c->line, 4, 4096) ||
         cohkit_cfg_range(err, len, "addr-bits", c->addr_bits, 8, 64) ||

@@ -65,7 +65,7 @@ typedef enum {
  * halcone_cache_cfg_check resolves them into the halcone_cache_geom.
  */
 typedef struct {
-    unsigned sets;       /* power of two, 2..65536                          */
+    unsigned sets;       /* power of two, 1..65536                          */
     unsigned ways;       /* 1..32                                           */
     unsigned line;       /* block bytes, power of two, 4..4096              */
     unsigned addr_bits;  /* byte-address width, 8..64                       */

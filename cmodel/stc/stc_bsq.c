@@ -34,8 +34,8 @@ static const cohkit_cfg_preset presets[] = {
 };
 
 static const cohkit_unit_opt opts[] = {
-    COHKIT_UNIT_OPT_NUM("bsq", "E", "entries, power of two, 4..4096 (default 256)", stc_bsq_cfg, entries),
-    COHKIT_UNIT_OPT_NUM("banks", "B", "banks, power of two, 1..E/2 (default 16)", stc_bsq_cfg, banks),
+    COHKIT_UNIT_OPT_NUM("bsq", "E", "entries, power of two, 2..4096 (default 256)", stc_bsq_cfg, entries),
+    COHKIT_UNIT_OPT_NUM("banks", "B", "banks, power of two, 1..E (default 16)", stc_bsq_cfg, banks),
     COHKIT_UNIT_OPT_NUM("drain", "D",
                 "entries per bank per scan cycle, power of two (default 2)",
                 stc_bsq_cfg, drain),
@@ -56,12 +56,12 @@ int stc_bsq_cfg_check(stc_bsq_cfg *c, char *err, size_t len)
 {
     if (cohkit_cfg_in(err, len, "addr-bits", c->addr_bits, 8, 64) ||
         cohkit_cfg_in(err, len, "n", c->n, 1, STC_N_MAX) ||
-        cohkit_cfg_in_pow2(err, len, "bsq", c->entries, 4, 4096))
+        cohkit_cfg_in_pow2(err, len, "bsq", c->entries, 2, 4096))
         return -1;
-    if (!cohkit_is_pow2(c->banks) || c->banks > c->entries / 2)
+    if (!cohkit_is_pow2(c->banks) || c->banks > c->entries)
         return cohkit_cfg_fail(err, len,
-                               "--banks: %u is not a power of two in 1..%u (2 slots per bank at least)",
-                               c->banks, c->entries / 2);
+                               "--banks: %u is not a power of two in 1..%u (1 slot per bank at least)",
+                               c->banks, c->entries);
     if (!cohkit_is_pow2(c->drain) || c->drain > c->entries / c->banks)
         return cohkit_cfg_fail(err, len, "--drain: %u is not a power of two in 1..%u (slots per bank)",
                                c->drain, c->entries / c->banks);

@@ -46,9 +46,9 @@ COHKIT_BEGIN_DECLS
 unsigned stc_bsq_band(uint64_t addr, unsigned seb, unsigned n);
 
 typedef struct {
-    unsigned entries;   /* total slots, power of two, 64..4096 (>= 4 here
-                           for small test configurations: 4..4096)       */
-    unsigned banks;     /* power of two, 1..entries / 2                  */
+    unsigned entries;   /* total slots, power of two, 64..4096 (>= 2 here
+                           for small test configurations: 2..4096)       */
+    unsigned banks;     /* power of two, 1..entries                      */
     unsigned drain;     /* slots per bank row, power of two, 1..S        */
     unsigned addr_bits; /* 8..64 (32: Table 4)                           */
     unsigned n;         /* band bits N, 1..8                             */

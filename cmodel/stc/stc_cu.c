@@ -16,7 +16,7 @@
 void stc_cu_cfg_default(stc_cu_cfg *c)
 {
     c->variant = STC_CU_MB;
-    c->mb_max = 4;
+    c->mb_max = 0; /* min(4, 2^n), as the EMU's (stc_cu_cfg_check) */
     stc_eset_clear(&c->epoch);
     stc_eset_add(&c->epoch, 0);
     stc_bsq_cfg_default(&c->bsq);
@@ -60,7 +60,7 @@ static const cohkit_unit_opt opts[] = {
                 "nv | es | ab | mb (default mb)",
                 stc_cu_cfg, variant, variants),
     COHKIT_UNIT_OPT_NUM("mb-max", "M",
-                "concurrent epochs (mb), 1..2^N (default 4)",
+                "concurrent epochs (mb), 1..2^N (default min(4, 2^N))",
                 stc_cu_cfg, mb_max, .max = 1000),
     COHKIT_UNIT_OPT_FN("epoch", "LIST", "initial epoch set (default 0)", set_epoch, put_epoch),
     COHKIT_UNIT_OPT_NUM("n", "N", "band bits, 1..8 (default 4)", stc_cu_cfg, bsq.n),
@@ -84,8 +84,11 @@ COHKIT_CFG_ARGS_FN(stc_cu, stc_cu_cfg)
 int stc_cu_cfg_check(stc_cu_cfg *c, char *err, size_t len)
 {
     unsigned cnt;
-    if (stc_bsq_cfg_check(&c->bsq, err, len) != 0 ||
-        cohkit_cfg_in(err, len, "mb-max", c->mb_max, 1, 1u << c->bsq.n))
+    if (stc_bsq_cfg_check(&c->bsq, err, len) != 0)
+        return -1;
+    if (c->mb_max == 0) /* the default follows the EMU's: min(4, 2^n) */
+        c->mb_max = c->bsq.n < 2 ? 1u << c->bsq.n : 4;
+    if (cohkit_cfg_in(err, len, "mb-max", c->mb_max, 1, 1u << c->bsq.n))
         return -1;
     for (unsigned e = 1u << c->bsq.n; e < STC_E_MAX; e++)
         if (stc_eset_has(&c->epoch, e))

@@ -38,7 +38,8 @@ typedef enum { STC_CU_NV = 0, STC_CU_ES = 1, STC_CU_AB = 2, STC_CU_MB = 3 } stc_
 
 typedef struct {
     stc_cu_variant variant; /* default MB                                  */
-    unsigned mb_max;        /* concurrent epochs (MB), 1..2^N; default 4    */
+    unsigned mb_max;        /* concurrent epochs (MB), 1..2^N; 0 (default):
+                               min(4, 2^N), the EMU's (stc_cu_cfg_check)  */
     stc_eset epoch;     /* initial CER (default {0})                   */
     stc_bsq_cfg bsq;        /* N, SEB, SEB bounds, address width, BSQ shape */
 } stc_cu_cfg;

@@ -1,6 +1,6 @@
 /*
  * Registry entries of the STC model-only tools (cmodel/units.def TOOL):
- *   cohmodel stc-system [options] [--log FILE] [--cycles] < program
+ *   cohmodel stc-system [options] [--log [FILE]] [--cycles] < program
  *   cohmodel stc-system [options] --gen SEED [--gen-ops N]   (random program)
  *   cohmodel stc-check [options] < event log
  * Both are verdict tools (cohkit_unit_desc.verdict_exit): exit 0 with RESULT PASS,
@@ -23,7 +23,7 @@ static const char *const sys_bare[] = {"no-poison", "no-lazy", NULL};
 
 enum { SF_LOG, SF_CYCLES, SF_GEN, SF_GEN_OPS };
 static const cohkit_unit_flag sys_flags[] = {
-    {"log", "FILE", "write the event log (specification 7.4) to FILE"},
+    {"log", "[FILE]", "event log (spec 7.4) to FILE; without FILE: printed instead of the output"},
     {"cycles", NULL, "EPOCH lines with @<cycle>"},
     {"gen", "SEED", "print the random program of SEED for this configuration, run nothing"},
     {"gen-ops", "N", "operations per CU of --gen (24)"},
@@ -88,6 +88,26 @@ static int sys_run(const void *cfgv, const char *const *fl, FILE *in, const char
         fprintf(errf, "cohmodel: %s: %s\n", in_name ? in_name : "program", err);
         return 2;
     }
+    if (fl && fl[SF_LOG] && strcmp(fl[SF_LOG], "-") == 0) {
+        /* the spec's --log: the event log is the output (input of stc-check) */
+        char *sink_buf = NULL;
+        size_t sink_len = 0;
+        FILE *sink = open_memstream(&sink_buf, &sink_len);
+        if (sink == NULL) {
+            fprintf(errf, "cohmodel: out of memory\n");
+            stc_prog_free(&p);
+            return 2;
+        }
+        nv = stc_sys_run(c, &p, fl[SF_CYCLES] != NULL, sink, out, NULL);
+        fclose(sink);
+        free(sink_buf);
+        stc_prog_free(&p);
+        if (nv < 0) {
+            fprintf(errf, "cohmodel: out of memory\n");
+            return 2;
+        }
+        return nv > 0 ? 1 : 0;
+    }
     if (fl && fl[SF_LOG]) {
         log = fopen(fl[SF_LOG], "w");
         if (log == NULL) {
@@ -119,7 +139,7 @@ const cohkit_unit_desc stc_system_tool = {
     .options_help =
         "  --variant nv|es|ab|mb  (mb)     --n N band bits (4)   --seb S (12)\n"
         "  --seb-min S (12)  --seb-max S (addr-bits - n)  --addr-bits B (32)\n"
-        "  --epoch LIST initial epoch set (0)   --cus K (2)   --mb-max M (4)\n"
+        "  --epoch LIST initial epoch set (0)   --cus K (2)   --mb-max M (min(4, 2^n))\n"
         "  --seb-guard 0|1 (1)  --wake W (100)  --bsq E --banks B --drain D (256, 16, 2)\n"
         "  --sets S --ways W --line L (16, 64, 64)  --mshrs M (16)  --no-poison  --no-lazy\n"
         "  --l2-lat C L2 round trip (160)  --mem-lat C L2-miss round trip (260)\n"

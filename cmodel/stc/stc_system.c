@@ -709,7 +709,8 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void dualopt_sys_free(sys *s)
+/* Every allocation of a run. */
+static void sys_free(sys *s)
 {
     unsigned k;
     while (s->q.n) {
@@ -934,6 +935,6 @@ out:
     free(logtxt);
     free(eptxt);
     free(addrs);
-    dualopt_sys_free(&s);
+    sys_free(&s);
     return nv;
 }

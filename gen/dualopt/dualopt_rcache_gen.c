@@ -44,6 +44,18 @@ typedef struct {
     unsigned tag_lo, dirty_lo, rank_lo; /* field offsets in the set word */
 } gctx;
 
+/* A 1-bit signal zero-extended to the count width (one line: the count is
+ * 1 bit). The text is valid until the next call. */
+static const char *zext1(const gctx *x, const char *sig)
+{
+    static char b[64];
+    if (x->cnt_bits == 1)
+        snprintf(b, sizeof b, "%s", sig);
+    else
+        snprintf(b, sizeof b, "{%u'd0, %s}", x->cnt_bits - 1, sig);
+    return b;
+}
+
 /* Formal properties (scripts/dualopt-rcache-formal.sh, bounded with
  * yosys-smtbmc and z3 on a small configuration). A ghost register follows
  * one line chosen by the solver: the bytes of it written by accepted writes
@@ -141,7 +153,9 @@ static void emit_stage0(emit_file *e, const gctx *x)
     emit(e, "assign req_line = req_addr_i[%u:%u];", x->addr_bits - 1, x->off_bits);
     emit(e, "assign unused_req_off = ^req_addr_i[%u:0]; // the byte offset selects nothing",
          x->off_bits - 1);
-    if (x->g.odd == 1) {
+    if (x->sets == 1) {
+        emit(e, "assign req_idx = 1'b0; // one set: fully associative, the whole line address is the tag");
+    } else if (x->g.odd == 1) {
         emit(e, "assign req_idx = req_line[%u:0];", x->idx_bits - 1);
     } else {
         emit(e, "// %u sets = %u x 2^%u: the line address above bit %u modulo %u (D22)", x->sets,
@@ -205,9 +219,10 @@ static void emit_stage1(emit_file *e, const gctx *x)
     emit(e, "logic [%u:0] s1_tag, m_tag;", x->tag_width - 1);
     emit(e, "logic [%u:0] m_dirty, wr_be, full_be;", x->line_bytes - 1);
     emit(e, "logic [%u:0] hway, vway, pway;", x->way_bits - 1);
-    emit(e, "logic [%u:0] t_rank;", x->rank_bits - 1);
+    if (x->rank_bits)
+        emit(e, "logic [%u:0] t_rank;", x->rank_bits - 1);
     emit(e, "logic [%u:0] vcount;", x->cnt_bits - 1);
-    emit(e, "logic vdirty, hdirty, wr_full, do_touch, st_install;");
+    emit(e, "logic vdirty, hdirty, wr_full, %sst_install;", x->rank_bits ? "do_touch, " : "");
     emit(e, "assign cur = s1_fwd_q ? fwd_q : trdata_q;");
     if (x->low_idx_bits)
         emit(e, "assign s1_tag = s1_line_q[%u:%u];", x->laddr_bits - 1, x->low_idx_bits);
@@ -219,9 +234,12 @@ static void emit_stage1(emit_file *e, const gctx *x)
              x->tag_lo + (i + 1) * x->tag_width - 1, x->tag_lo + i * x->tag_width);
         emit(e, "assign way_dirty[%u] = |cur[%u:%u];", i, x->dirty_lo + (i + 1) * x->line_bytes - 1,
              x->dirty_lo + i * x->line_bytes);
-        emit(e, "assign way_old[%u] = cur[%u:%u] == %u'd%u;", i,
-             x->rank_lo + (i + 1) * x->rank_bits - 1, x->rank_lo + i * x->rank_bits, x->rank_bits,
-             x->ways - 1);
+        if (x->rank_bits == 0)
+            emit(e, "assign way_old[%u] = 1'b1; // one way: no LRU rank", i);
+        else
+            emit(e, "assign way_old[%u] = cur[%u:%u] == %u'd%u;", i,
+                 x->rank_lo + (i + 1) * x->rank_bits - 1, x->rank_lo + i * x->rank_bits,
+                 x->rank_bits, x->ways - 1);
         emit(e, "assign m_sel[%u] = m_way_q == %u'd%u;", i, x->way_bits, i);
     }
     emit(e, "assign hit = |way_hit;");
@@ -248,7 +266,8 @@ static void emit_victim_flush(emit_file *e, const gctx *x)
     emit(e, "  pway = '0;");
     emit(e, "  m_tag = '0;");
     emit(e, "  m_dirty = '0;");
-    emit(e, "  t_rank = '0;");
+    if (x->rank_bits)
+        emit(e, "  t_rank = '0;");
     emit(e, "  vcount = '0;");
     for (i = 0; i < x->ways; i++) {
         emit(e, "  if (way_hit[%u]) hway = hway | %u'd%u;", i, x->way_bits, i);
@@ -260,12 +279,25 @@ static void emit_victim_flush(emit_file *e, const gctx *x)
          x->tag_width);
     emit(e, "    if (m_sel[i]) m_dirty = m_dirty | cur[%u + i*%u +: %u];", x->dirty_lo,
          x->line_bytes, x->line_bytes);
-    emit(e, "    if (t_sel[i]) t_rank = t_rank | cur[%u + i*%u +: %u];", x->rank_lo, x->rank_bits,
-         x->rank_bits);
-    emit(e, "    vcount = vcount + {%u'd0, way_valid[i]};", x->cnt_bits - 1);
+    if (x->rank_bits)
+        emit(e, "    if (t_sel[i]) t_rank = t_rank | cur[%u + i*%u +: %u];", x->rank_lo, x->rank_bits,
+             x->rank_bits);
+    emit(e, "    vcount = vcount + %s;", zext1(x, "way_valid[i]"));
     emit(e, "  end");
     emit(e, "end");
     emit_nl(e);
+}
+
+/* The LRU touch of the set word's ranks (none with one way). */
+static void emit_rank_touch(emit_file *e, const gctx *x)
+{
+    emit(e, "    if (do_touch) begin");
+    emit(e, "      if (t_sel[i]) upd_word[%u + i*%u +: %u] = '0;", x->rank_lo, x->rank_bits,
+         x->rank_bits);
+    emit(e, "      else if (cur[%u + i*%u +: %u] < t_rank)", x->rank_lo, x->rank_bits, x->rank_bits);
+    emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] + %u'd1;", x->rank_lo, x->rank_bits, x->rank_bits,
+         x->rank_lo, x->rank_bits, x->rank_bits, x->rank_bits);
+    emit(e, "    end");
 }
 
 static void emit_set_update(emit_file *e, const gctx *x)
@@ -274,17 +306,13 @@ static void emit_set_update(emit_file *e, const gctx *x)
     emit(e, "// installation of a fetched or fully written line, invalidation.");
     emit(e, "assign t_sel = (state_q == StLook) ? way_hit : m_sel;");
     emit(e, "assign st_install = (state_q == StMfill) | (state_q == StMfull);");
-    emit(e, "assign do_touch = (state_q == StLook) | st_install;");
+    if (x->rank_bits)
+        emit(e, "assign do_touch = (state_q == StLook) | st_install;");
     emit(e, "always @(*) begin");
     emit(e, "  upd_word = cur;");
     emit(e, "  for (int i = 0; i < %u; i++) begin", x->ways);
-    emit(e, "    if (do_touch) begin");
-    emit(e, "      if (t_sel[i]) upd_word[%u + i*%u +: %u] = '0;", x->rank_lo, x->rank_bits,
-         x->rank_bits);
-    emit(e, "      else if (cur[%u + i*%u +: %u] < t_rank)", x->rank_lo, x->rank_bits, x->rank_bits);
-    emit(e, "        upd_word[%u + i*%u +: %u] = cur[%u + i*%u +: %u] + %u'd1;", x->rank_lo, x->rank_bits, x->rank_bits,
-         x->rank_lo, x->rank_bits, x->rank_bits, x->rank_bits);
-    emit(e, "    end");
+    if (x->rank_bits)
+        emit_rank_touch(e, x);
     emit(e, "    if (t_sel[i]) begin");
     emit(e, "      if (st_install) begin");
     emit(e, "        upd_word[i] = 1'b1;");
@@ -333,8 +361,10 @@ static void emit_data_ram(emit_file *e, const gctx *x)
     emit(e, "// Data RAM: one line per (set, way), byte-enable writes, one access a cycle.");
     emit(e, "logic dmem_re, dmem_we;");
     emit(e, "logic [%u:0] dmem_addr;", x->daddr_bits - 1);
-    emit(e, "logic [%u:0] dset;", x->idx_bits - 1);
-    emit(e, "logic [%u:0] dway;", x->way_bits - 1);
+    if (x->sets > 1)
+        emit(e, "logic [%u:0] dset;", x->idx_bits - 1);
+    if (x->ways > 1)
+        emit(e, "logic [%u:0] dway;", x->way_bits - 1);
     emit(e, "logic [%u:0] dmem_be;", x->line_bytes - 1);
     emit(e, "logic [%u:0] dmem_wdata, fill_merge, drdata_q;", x->line_bits - 1);
     emit(e, "(* no_rw_check *)");
@@ -346,10 +376,19 @@ static void emit_data_ram(emit_file *e, const gctx *x)
     emit(e, "  for (int i = 0; i < %u; i++)", x->line_bytes);
     emit(e, "    if (dmem_we & dmem_be[i]) dmem_q[dmem_addr][i*8 +: 8] <= dmem_wdata[i*8 +: 8];");
     emit(e, "end");
-    emit(e, "assign dset = (state_q == StFscan) ? idx_q : s1_idx_q;");
-    emit(e, "assign dway = (state_q == StLook) ? (hit ? hway : vway) :");
-    emit(e, "    (state_q == StFscan) ? pway : m_way_q;");
-    if ((x->ways & (x->ways - 1)) == 0)
+    if (x->sets > 1)
+        emit(e, "assign dset = (state_q == StFscan) ? idx_q : s1_idx_q;");
+    if (x->ways > 1) {
+        emit(e, "assign dway = (state_q == StLook) ? (hit ? hway : vway) :");
+        emit(e, "    (state_q == StFscan) ? pway : m_way_q;");
+    }
+    if (x->sets == 1 && x->ways == 1)
+        emit(e, "assign dmem_addr = 1'b0; // one line");
+    else if (x->sets == 1)
+        emit(e, "assign dmem_addr = dway; // one set");
+    else if (x->ways == 1)
+        emit(e, "assign dmem_addr = dset; // one way");
+    else if ((x->ways & (x->ways - 1)) == 0)
         emit(e, "assign dmem_addr = {dset, dway};");
     else
         emit(e, "assign dmem_addr = {%u'd0, dset} * %u'd%u + {%u'd0, dway};",
@@ -425,7 +464,7 @@ static void emit_control(emit_file *e, const gctx *x)
          "    rsp_kind_d = (state_q == StMfull) ? KWmissFull : (s1_op_q == OpRd) ? KMiss : KWmissFetch;");
     emit(e, "    rsp_line_d = s1_line_q;");
     emit(e, "    rsp_rd_d = (state_q == StMdone) & (s1_op_q == OpRd);");
-    emit(e, "    rsp_wbs_d = {%u'd0, m_wb_q};", x->cnt_bits - 1);
+    emit(e, "    rsp_wbs_d = %s;", zext1(x, "m_wb_q"));
     emit(e, "    rsp_inv_d = '0;");
     emit(e, "    state_d = StLook;");
     emit(e, "  end");
@@ -435,8 +474,8 @@ static void emit_control(emit_file *e, const gctx *x)
     emit(e, "    rsp_kind_d = KFwd;");
     emit(e, "    rsp_line_d = s1_line_q;");
     emit(e, "    rsp_rd_d = 1'b0;");
-    emit(e, "    rsp_wbs_d = {%u'd0, m_wb_q};", x->cnt_bits - 1);
-    emit(e, "    rsp_inv_d = {%u'd0, m_hit_q};", x->cnt_bits - 1);
+    emit(e, "    rsp_wbs_d = %s;", zext1(x, "m_wb_q"));
+    emit(e, "    rsp_inv_d = %s;", zext1(x, "m_hit_q"));
     emit(e, "    state_d = StLook;");
     emit(e, "  end");
     emit(e, "  StFrd: begin");
@@ -551,12 +590,12 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
     x.off_bits = x.g.lb;
     x.laddr_bits = x.g.ln;
     x.low_idx_bits = x.g.k;
-    x.idx_bits = x.g.ib;
+    x.idx_bits = x.g.ib ? x.g.ib : 1; /* one set: a 1-bit index, always 0 */
     x.tag_width = x.g.tw;
     x.rank_bits = x.g.rb;
-    x.way_bits = x.g.wb;
+    x.way_bits = x.g.wb ? x.g.wb : 1; /* one way: a 1-bit way number, always 0 */
     x.set_word_bits = x.g.setw;
-    x.daddr_bits = x.g.daw;
+    x.daddr_bits = x.g.daw ? x.g.daw : 1;
     x.cnt_bits = x.g.cw;
     x.sets = c->sets;
     x.tag_lo = x.ways;

@@ -29,6 +29,7 @@ typedef struct {
     const halcone_cache_cfg *c;
     halcone_cache_geom g;
     unsigned ent_slots; /* lock entries padded to 2^id_bits */
+    unsigned idx_bits;  /* set index: set_bits, 1 (always 0) with one set */
     int is_l2;          /* role L2                          */
 } gctx;
 
@@ -36,18 +37,18 @@ static void emit_state(emit_file *e, const gctx *x)
 {
     unsigned ways = x->c->ways, ts_bits = x->c->ts_bits, way_bits = x->g.way_bits,
         id_bits = x->g.id_bits;
-    unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, cnt_bits = x->g.cnt_bits,
+    unsigned laddr_bits = x->g.laddr_bits, cnt_bits = x->g.cnt_bits,
         word_bits = x->g.word_bits, pending = x->g.pending, ent_slots = x->ent_slots;
 
     if (x->g.lease_ext && x->g.overflow == HALCONE_CACHE_OVF_RESET)
         emit(e, "localparam logic [%u:0] TsMax = {%u{1'b1}};", ts_bits - 1, ts_bits);
-    emit(e, "localparam logic [%u:0] LastSet = %u'd%u;", set_bits - 1, set_bits, x->c->sets - 1);
+    emit(e, "localparam logic [%u:0] LastSet = %u'd%u;", x->idx_bits - 1, x->idx_bits, x->c->sets - 1);
     emit_nl(e);
 
     emit(e, "// ---- state -----------------------------------------------------------");
     emit(e, "// Clearing sweep out of reset (the RAM holds no reset value).");
     emit(e, "logic init_q, init_d;");
-    emit(e, "logic [%u:0] init_idx_q, init_idx_d;", set_bits - 1);
+    emit(e, "logic [%u:0] init_idx_q, init_idx_d;", x->idx_bits - 1);
     emit(e, "// Lookup/update stage: a request (op, line) or a fill (entry, wts, rts).");
     emit(e, "logic b_valid_q, b_valid_d, b_fill_q, b_fill_d, b_fok_q, b_fok_d;");
     emit(e, "logic [1:0] b_op_q, b_op_d;");
@@ -104,10 +105,15 @@ static void emit_set_word(emit_file *e, const gctx *x)
     emit(e, "assign w_wts = word[%u:%u];", rts_lo - 1, wts_lo);
     emit(e, "assign w_rts = word[%u:%u];", age_lo - 1, rts_lo);
     emit(e, "assign w_age = word[%u:%u];", word_bits - 1, age_lo);
-    emit(e, "logic [%u:0] b_set;", set_bits - 1);
+    emit(e, "logic [%u:0] b_set;", x->idx_bits - 1);
     emit(e, "logic [%u:0] b_tag;", tag_bits - 1);
-    emit(e, "assign b_set = b_line_q[%u:0];", set_bits - 1);
-    emit(e, "assign b_tag = b_line_q[%u:%u];", laddr_bits - 1, set_bits);
+    if (set_bits == 0) {
+        emit(e, "assign b_set = 1'b0; // one set: fully associative, the line address is the tag");
+        emit(e, "assign b_tag = b_line_q;");
+    } else {
+        emit(e, "assign b_set = b_line_q[%u:0];", set_bits - 1);
+        emit(e, "assign b_tag = b_line_q[%u:%u];", laddr_bits - 1, set_bits);
+    }
     emit(e, "logic [%u:0] vset, lset;", ways - 1);
     emit(e, "assign vset = valid_q[b_set*%u +: %u];", ways, ways);
     emit(e, "assign lset = lock_q[b_set*%u +: %u];", ways, ways);
@@ -305,14 +311,17 @@ static void emit_ram(emit_file *e, const gctx *x)
     emit(e, "// same cycle is never used: fwd_q selects the written word instead.");
     emit(e, "logic acc_fill, acc_req, acc;");
     emit(e, "logic [%u:0] acc_line, req_line, fill_line;", laddr_bits - 1);
-    emit(e, "logic [%u:0] acc_set;", set_bits - 1);
+    emit(e, "logic [%u:0] acc_set;", x->idx_bits - 1);
     emit(e, "logic mem_we;");
-    emit(e, "logic [%u:0] mem_waddr;", set_bits - 1);
+    emit(e, "logic [%u:0] mem_waddr;", x->idx_bits - 1);
     emit(e, "logic [%u:0] mem_wdata;", word_bits - 1);
     emit(e, "assign req_line = req_addr_i[%u:%u];", x->c->addr_bits - 1, x->g.off_bits);
     emit(e, "assign fill_line = ent_line_q[fill_id_i*%u +: %u];", laddr_bits, laddr_bits);
     emit(e, "assign acc_line = acc_fill ? fill_line : req_line;");
-    emit(e, "assign acc_set = acc_line[%u:0];", set_bits - 1);
+    if (set_bits)
+        emit(e, "assign acc_set = acc_line[%u:0];", set_bits - 1);
+    else
+        emit(e, "assign acc_set = 1'b0;");
     emit(e, "assign acc = acc_fill || acc_req;");
     emit(e, "assign mem_we = init_q || b_fire;");
     emit(e, "assign mem_waddr = init_q ? init_idx_q : b_set;");
@@ -380,13 +389,13 @@ static void emit_valid_lock(emit_file *e, const gctx *x)
 static void emit_next_state(emit_file *e, const gctx *x)
 {
     unsigned ways = x->c->ways, way_bits = x->g.way_bits;
-    unsigned set_bits = x->g.set_bits, laddr_bits = x->g.laddr_bits, cnt_bits = x->g.cnt_bits;
+    unsigned laddr_bits = x->g.laddr_bits, cnt_bits = x->g.cnt_bits;
 
     emit_begin(e, "always @* begin");
     prim_hold(e, "init init_idx");
     emit(e, "if (init_q) begin");
     emit(e, "  if (init_idx_q == LastSet) init_d = 1'b0;");
-    emit(e, "  else init_idx_d = init_idx_q + %u'd1;", set_bits);
+    emit(e, "  else init_idx_d = init_idx_q + %u'd1;", x->idx_bits);
     emit(e, "end");
     emit(e, "b_valid_d = b_valid_q && !b_fire;");
     prim_hold(e, "b_fill b_fok b_op b_line b_id b_wts b_rts%s fwd fwd_word",
@@ -445,7 +454,7 @@ static void emit_next_state(emit_file *e, const gctx *x)
     emit(e, "    dn_cts_d = l_cts;");
     emit(e, "    if (victim) begin");
     emit(e, "      ev_v_d = 1'b1;");
-    emit(e, "      ev_line_d = {t_tag, b_set};");
+    emit(e, "      ev_line_d = %s;", x->g.set_bits ? "{t_tag, b_set}" : "t_tag");
     emit(e, "      ev_wts_d = t_wts;");
     emit(e, "      ev_rts_d = t_rts;");
     emit(e, "    end");
@@ -587,10 +596,14 @@ static void emit_formal(emit_file *e, const gctx *x)
             emit(e, "  s_has = '0;");
             emit(e, "  for (int i = 0; i < %u; i++) begin", pending);
             for (si = 0; si < x->c->sets; si++)
-                for (wi = 0; wi < ways; wi++)
-                    emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == {mem_q[%u][%u +: %u], %u'd%u} && "
+                for (wi = 0; wi < ways; wi++) {
+                    char set_lo[32] = ""; /* the set's low line-address bits (none with one set) */
+                    if (set_bits)
+                        snprintf(set_lo, sizeof set_lo, ", %u'd%u", set_bits, si);
+                    emit(e, "    if (ent_valid_q[i] && ent_line_q[i*%u +: %u] == {mem_q[%u][%u +: %u]%s} && "
                             "ent_way_q[i*%u +: %u] == %u'd%u) s_has[%u] = 1'b1;",
-                         laddr_bits, laddr_bits, si, wi * tag_bits, tag_bits, set_bits, si, way_bits, way_bits, way_bits, wi, si * ways + wi);
+                         laddr_bits, laddr_bits, si, wi * tag_bits, tag_bits, set_lo, way_bits, way_bits, way_bits, wi, si * ways + wi);
+                }
             emit(e, "  end");
             emit(e, "  if (rst_ni && f_past_q) begin");
             for (si = 0; si < x->c->sets; si++)
@@ -617,6 +630,7 @@ static void emit_cache(emit_file *e, const void *cfg, const block_desc *b)
     gctx x;
     GEN_CTX_INIT(x, cfg, halcone_cache_geom);
     x.ent_slots = 1u << x.g.id_bits;
+    x.idx_bits = x.g.set_bits ? x.g.set_bits : 1;
     x.is_l2 = c->role == HALCONE_CACHE_ROLE_L2;
     emit(e, "// HALCONE cache timestamp unit (Mojumder et al., 3.2.1-3.2.2, Alg. 1, 2, 4, 5),");
     emit(e, "// %s role, %s rules: lease extension %s, cts on read fills %s, wts + 1 %s,",

@@ -119,8 +119,11 @@ static void bsq_emit_alloc(emit_file *e, const bgeo *xp, int cu_mode)
     emit(e, "assign q_push_ready = q_chg_ready & ~q_full;");
     if (x.B > 1) {
         emit(e, "assign q_push_bank = q_full ? %u'd0 : push_bank;", x.BW);
-        emit(e, "assign q_push_slot = q_full ? %u'd0 : {push_bank, push_top[%u:0]};", x.SLW,
-             x.TW - 2);
+        if (x.S == 1) /* one slot a bank: the slot is the bank */
+            emit(e, "assign q_push_slot = q_full ? %u'd0 : push_bank;", x.SLW);
+        else
+            emit(e, "assign q_push_slot = q_full ? %u'd0 : {push_bank, push_top[%u:0]};", x.SLW,
+                 x.TW - 2);
     } else {
         emit(e, "assign q_push_bank = 1'b0;");
         emit(e, "assign q_push_slot = q_full ? %u'd0 : push_top[%u:0];", x.SLW, x.TW - 2);

@@ -202,6 +202,58 @@ Test(dualopt_rcache_rules, kernel_flush_writes_back_dirty_lines_in_set_way_order
     dualopt_rcache_free(rc);
 }
 
+/* One way (direct-mapped): a line evicts the other line of its set, dirty
+ * bytes go home first. One set (fully associative): any `ways` lines stay,
+ * the LRU one leaves. One set of one way: a single line. */
+Test(dualopt_rcache_rules, direct_mapped_fully_associative_and_one_line)
+{
+    static const dualopt_rcache_cfg dm = {4, 1, 16, 32}, fa = {1, 3, 16, 32}, one = {1, 1, 8, 16};
+    dualopt_rcache_geom g;
+    dualopt_rcache *rc;
+    env_t e = {0};
+    dualopt_rcache_res r;
+    char err[128];
+    cr_assert_eq(dualopt_rcache_cfg_check(&dm, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(dualopt_rcache_cfg_check(&fa, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(dualopt_rcache_cfg_check(&one, err, sizeof err), 0, "%s", err);
+    dualopt_rcache_geom_of(&dm, &g);
+    cr_assert_eq(g.rb, 0, "one way keeps no LRU rank");
+    cr_assert_eq(g.setw, 1 + 26 + 16);
+    rc = dualopt_rcache_new(&dm);
+    acc(rc, &e, DUALOPT_RCACHE_WR, 0x10, 0x3, 0x5a);       /* line 1 (set 1), partly dirty */
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x20, 0, 0);        /* line 2: set 2, no conflict */
+    cr_assert_eq(r.nwb, 0);
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x50, 0, 0);        /* line 5: set 1, evicts line 1 */
+    cr_assert_eq(r.kind, DUALOPT_RCACHE_MISS);
+    cr_assert_eq(r.nwb, 1);
+    cr_assert_eq(r.wb.line, 1);
+    cr_assert_eq(r.wb.mask, 0x3);
+    cr_assert_eq(acc(rc, &e, DUALOPT_RCACHE_RD, 0x20, 0, 0).kind, DUALOPT_RCACHE_HIT);
+    dualopt_rcache_free(rc);
+    dualopt_rcache_geom_of(&fa, &g);
+    cr_assert_eq(g.ib, 0);
+    cr_assert_eq(g.tw, 28, "the whole line address is the tag");
+    rc = dualopt_rcache_new(&fa);
+    cr_assert_eq(dualopt_rcache_set_of(rc, 0xfffffff), 0);
+    acc(rc, &e, DUALOPT_RCACHE_RD, 0x000, 0, 0);
+    acc(rc, &e, DUALOPT_RCACHE_RD, 0x130, 0, 0);
+    acc(rc, &e, DUALOPT_RCACHE_RD, 0xfff0, 0, 0);
+    cr_assert_eq(dualopt_rcache_valid_lines(rc), 3, "any three lines stay");
+    cr_assert_eq(acc(rc, &e, DUALOPT_RCACHE_RD, 0x000, 0, 0).kind, DUALOPT_RCACHE_HIT);
+    acc(rc, &e, DUALOPT_RCACHE_RD, 0x500, 0, 0);           /* evicts 0x130, the LRU */
+    cr_assert_eq(acc(rc, &e, DUALOPT_RCACHE_RD, 0x130, 0, 0).kind, DUALOPT_RCACHE_MISS);
+    cr_assert_eq(acc(rc, &e, DUALOPT_RCACHE_RD, 0x000, 0, 0).kind, DUALOPT_RCACHE_HIT);
+    dualopt_rcache_free(rc);
+    rc = dualopt_rcache_new(&one);
+    acc(rc, &e, DUALOPT_RCACHE_WR, 0x8, 0xff, 1);          /* full-line write miss */
+    r = acc(rc, &e, DUALOPT_RCACHE_RD, 0x10, 0, 0);
+    cr_assert_eq(r.nwb, 1);
+    cr_assert_eq(r.wb.line, 1);
+    cr_assert_eq(r.wb.mask, 0xff);
+    cr_assert_eq(dualopt_rcache_valid_lines(rc), 1);
+    dualopt_rcache_free(rc);
+}
+
 Test(dualopt_rcache_rules, paper_geometry_1536_sets_modulo_index)
 {
     dualopt_rcache_cfg c;
@@ -276,7 +328,7 @@ Test(dualopt_rcache_tools, bad_traces_and_options_exit_2_with_no_output)
         {"KERNEL now\n", "line 1: unexpected 'now'"},
         {"AT 0x0 0x1\n", "line 1: unexpected '0x1'"},
     };
-    static const char *const badopt[] = {"--sets 1", "--sets 65537", "--ways 1", "--ways 33",
+    static const char *const badopt[] = {"--sets 0", "--sets 65537", "--ways 0", "--ways 33",
                                          "--line 12", "--line 128", "--addr-bits 64",
                                          "--sets x", "--addr-bits 16 --sets 65536"};
     size_t i;

@@ -238,6 +238,18 @@ Test(halcone_cache_rules, lru_victims_evict_and_invalidate)
            "RMISS 0x40 3 3 9\nINVALIDATED 1\nRMISS 0x40 4 4 9\n");
 }
 
+/* One set (fully associative): lines of any address share the set, so
+ * 0x40, the least recently used, is the victim of 0x80; with two sets it
+ * would lie in the other set. */
+Test(halcone_cache_rules, one_set_is_fully_associative)
+{
+    static const char tr[] = "RD 0x0 0 50\nRD 0x40 1 50\nRD 0x0 0 0\nRD 0x80 2 60\nEV 0x40\nEV 0x0\n";
+    expect("--sets 1 --ways 2 --role l2", tr,
+           "RMISS 0x0 0 0 50\nRMISS 0x40 1 1 50\nRHIT 0x0 1 0 50\nVICTIM 0x40 1 50\n"
+           "RMISS 0x80 2 2 60\nABSENT 0x40\nEVICTED 0x0 0 50\n");
+    halcone_cache_free(mk("default", "sets", "1"));
+}
+
 Test(halcone_cache_rules, a_pending_write_locks_its_block_only)
 {
     halcone_cache *h = mk("default", NULL, NULL);

@@ -129,6 +129,44 @@ Test(stc_bsq_core, scan_drains_matching_bands_in_cycle_bank_age_order)
     stc_bsq_free(q);
 }
 
+/* One slot a bank (8 entries, 8 banks, drain 1): the slot is the bank,
+ * pushes go round robin, the ninth is refused, a pass takes one cycle and
+ * a drained bank takes the next push. */
+Test(stc_bsq_core, one_slot_a_bank)
+{
+    stc_bsq_cfg c;
+    stc_bsq *q;
+    char err[128];
+    stc_bsq_cfg_preset(&c, "fpga");
+    c.entries = 8;
+    c.banks = 8;
+    c.drain = 1;
+    cr_assert_eq(stc_bsq_cfg_check(&c, err, sizeof err), 0, "%s", err);
+    q = stc_bsq_new(&c);
+    for (unsigned i = 0; i < 8; i++) {
+        stc_bsq_push_res r = stc_bsq_push(q, ((uint64_t)(1 + i % 2) << 12) | (4 * i));
+        cr_assert(r.accepted);
+        cr_assert_eq(r.bank, i);
+        cr_assert_eq(r.slot, i, "slot = bank");
+    }
+    cr_assert(stc_bsq_full(q));
+    cr_assert(!stc_bsq_push(q, 0x1000).accepted, "every bank full: refused");
+    cr_assert_eq(stc_bsq_pass_cycles(q), 1);
+    stc_eset e = eset("2", 4);
+    stc_bsq_scan_res s = stc_bsq_scan(q, &e, 12, NULL, NULL);
+    cr_assert_eq(s.cycles, 1);
+    cr_assert_eq(s.drained, 4);
+    cr_assert_eq(stc_bsq_push(q, 0x1000).slot, 1, "bank 1 drained, the first free at rr 0");
+    stc_bsq_free(q);
+    c.entries = 2; /* the smallest BSQ: two banks of one slot */
+    c.banks = 2;
+    cr_assert_eq(stc_bsq_cfg_check(&c, err, sizeof err), 0, "%s", err);
+    q = stc_bsq_new(&c);
+    cr_assert(stc_bsq_push(q, 0x1000).accepted && stc_bsq_push(q, 0x2000).accepted);
+    cr_assert(!stc_bsq_push(q, 0x3000).accepted);
+    stc_bsq_free(q);
+}
+
 /* ============================================================ BSQ tools */
 
 Test(stc_bsq_tools, trace_format)
@@ -163,7 +201,7 @@ Test(stc_bsq_tools, bad_traces_and_options_exit_2_with_no_output)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         model_refuses("stc-bsq", "", bad[i][0], bad[i][1]);
-    static const char *const opts[] = {"--bsq 100", "--bsq 2", "--banks 0", "--banks 256",
+    static const char *const opts[] = {"--bsq 100", "--bsq 1", "--banks 0", "--banks 256", "--banks 512",
                                        "--drain 3", "--drain 32", "--n 9", "--n 0",
                                        "--addr-bits 7", "--seb 30", "--seb-min 20 --seb 12",
                                        "--banks 64 --drain 2 --bsq 512"};
@@ -471,7 +509,7 @@ Test(stc_cu_tools, bad_traces_and_options_exit_2_with_no_output)
         snprintf(cmd, sizeof cmd, "build/bin/cohmodel stc-cu %s", bad[i][0]);
         refused_on(cmd, bad[i][1], bad[i][2]);
     }
-    static const char *const opts[] = {"--variant xx", "--mb-max 0", "--mb-max 17",
+    static const char *const opts[] = {"--variant xx", "--n 1 --mb-max 3", "--mb-max 17",
                                        "--epoch 16", "--epoch 1,2,3,4,5", "--variant es --epoch 1,2",
                                        "--epoch ''", "--bsq 48"};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)

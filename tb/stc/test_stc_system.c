@@ -366,6 +366,39 @@ Test(stc_system, fig7_stores_complete_w_v_u)
     free(log);
 }
 
+/* The specification's bare --log prints the event log in place of the
+ * output: the same log as --log FILE, and stc-check reads it from a pipe.
+ * N = 1 needs no --mb-max (the CU's default follows the EMU's, min(4, 2^N)). */
+Test(stc_system, bare_log_prints_the_event_log_and_n1_needs_no_mb_max)
+{
+    char *a, *b;
+    cr_assert_eq(run("build/bin/cohmodel stc-system --variant es --l2-lat 20 --mem-lat 20 "
+                     "--log build/t_stc_log_file.log < tb/stc/fig7.prog > /dev/null"), 0);
+    cr_assert_eq(run("build/bin/cohmodel stc-system --variant es --l2-lat 20 --mem-lat 20 "
+                     "--log < tb/stc/fig7.prog > build/t_stc_log_bare.log"), 0);
+    cr_assert_eq(run("build/bin/cohmodel stc-system --log --variant es --l2-lat 20 --mem-lat 20 "
+                     "< tb/stc/fig7.prog > build/t_stc_log_first.log"), 0);
+    a = slurp("build/t_stc_log_file.log");
+    b = slurp("build/t_stc_log_bare.log");
+    cr_assert(a && b && strstr(b, " PERF 0 0x10c0 1"), "%s", b);
+    cr_assert_str_eq(a, b);
+    free(b);
+    b = slurp("build/t_stc_log_first.log");
+    cr_assert_str_eq(a, b, "--log before the options");
+    free(a);
+    free(b);
+    cr_assert_eq(run("build/bin/cohmodel stc-system --variant es --log < tb/stc/fig7.prog | "
+                     "build/bin/cohmodel stc-check > build/t_stc_log_pipe.chk"), 0);
+    a = slurp("build/t_stc_log_pipe.chk");
+    cr_assert_str_eq(a, "RESULT PASS\n");
+    free(a);
+    cr_assert_eq(run("build/bin/cohmodel stc-system --n 1 < tb/stc/fig7.prog "
+                     "> build/t_stc_n1.out 2>&1"), 0, "N = 1 without --mb-max");
+    a = slurp("build/t_stc_n1.out");
+    cr_assert(strstr(a, "RESULT PASS"), "%s", a);
+    free(a);
+}
+
 Test(stc_system, fig7_without_lazy_invalidation_reads_stale_zeros)
 {
     long nv;
