@@ -154,6 +154,9 @@ typedef struct {
     uint64_t mask[POOL], v[POOL][SPANDEX_LLC_WORDS_MAX];
     uint64_t fills[3], lost_o, mode[4], resend, wb_stale, ninv_prb, bad_own, bad_lost;
     uint64_t lost_since[POOL];
+    /* the write-back state: its words per line and since when; lines that
+     * entered it, releases, lines kept too long (a broken promise) */
+    uint64_t wbm[POOL], w_since[POOL], nwb, nrel, bad_rel;
     int bad_o[POOL];
 } ms_state;
 
@@ -1456,8 +1459,11 @@ static void summary_denovo(const tx_stim *s, FILE *f, const char *lead)
  * and RMW (one word) of an I or S line, loads, stores and atomics on an O
  * line in the cache itself, EVICT of an O line with its data or of an S
  * line with no words, every probe answered once (the whole line when it
- * holds it in O; then, with down, S when the probe keeps the whole line
- * readable, else I; not down and keeping nothing, an S line goes to I).
+ * holds it in O, the words of its write-back state in W; then, with down,
+ * an O line goes to S when the probe keeps the whole line readable, to I
+ * when it keeps nothing, else to W keeping the probe's words until the
+ * release (c_rsp type 3), a W line keeps those of its words the probe
+ * names; not down and keeping nothing, an S line goes to I).
  * Its LLC tracks which words this device owns: a ReqO+data, or a ReqS it
  * answers as ownership (option 3), makes it the owner when processed; a
  * downgrade moves the words away when the LLC sends it; a processed ReqWB
@@ -1471,7 +1477,9 @@ static void summary_denovo(const tx_stim *s, FILE *f, const char *lead)
  * an open request or a downgrade in flight (a downgrade ends with the line
  * written back or answered). */
 #define MS_LOST 3000
-enum { MS_I = 0, MS_S = 1, MS_O = 2 };
+/* W: the write-back state (the words a downgrade left to a ReqWB, kept
+ * until the RspWB releases them; no request on the line meanwhile) */
+enum { MS_I = 0, MS_S = 1, MS_O = 2, MS_W = 3 };
 
 static uint64_t ms_fwd_busy_all(const tx_stim *s, uint64_t line)
 {
@@ -1549,6 +1557,8 @@ static void ms_make_creq(tx_stim *s)
         s->c_v[w] = value(s);
     if (m->busy[li] && k <= SPANDEX_TUHW_C_RMW && m->st[li] != MS_O)
         return;
+    if (m->st[li] == MS_W && k != SPANDEX_TUHW_C_ACQ && k != SPANDEX_TUHW_C_REL)
+        return; /* no request on a line in write-back until its release */
     switch (k) {
     case SPANDEX_TUHW_C_LD:
         if (m->st[li] != MS_I)
@@ -1631,6 +1641,20 @@ static void ms_crsp(tx_stim *s, const uint64_t *out, uint64_t cyc)
     spandex_ports_get_words(&s->p, out, P(c_rsp_data_o), v);
     if (type < 3)
         s->ncrsp[type]++;
+    if (type == SPANDEX_TUHW_R_OWN) { /* the release of a line in write-back */
+        unsigned i;
+        if (li < 0 || m->st[li] != MS_W) {
+            dn_bad(s, cyc, &d->bad_crsp, "a release of a line not in write-back");
+            return;
+        }
+        for (i = 0; i < s->nop; i++)
+            if (s->op[i].line == line && s->op[i].type == 6)
+                dn_bad(s, cyc, &d->bad_crsp, "a release before the line's RspWB");
+        m->st[li] = MS_I;
+        m->wbm[li] = 0;
+        m->nrel++;
+        return;
+    }
     if (type == SPANDEX_TUHW_R_DONE) {
         if (d->nsync == 0) {
             dn_bad(s, cyc, &d->bad_crsp, "DONE nothing waits for");
@@ -1685,7 +1709,7 @@ static void ms_crsp(tx_stim *s, const uint64_t *out, uint64_t cyc)
 }
 
 /* The probe answer the unit took. */
-static void ms_pdat_done(tx_stim *s)
+static void ms_pdat_done(tx_stim *s, uint64_t cyc)
 {
     dn_state *d = &s->dn;
     ms_state *m = &s->ms;
@@ -1697,8 +1721,16 @@ static void ms_pdat_done(tx_stim *s)
     dn_gave(s, li, d->pd_mask, d->pd_v);
     if (d->prb_down) {
         d->nprb_down++;
-        if (m->st[li] == MS_O)
+        if (m->st[li] == MS_W) {
+            m->wbm[li] &= d->prb_mask;
+        } else if (m->st[li] == MS_O && d->prb_mask && d->prb_mask != s->g.full) {
+            m->st[li] = MS_W;
+            m->wbm[li] = d->prb_mask;
+            m->w_since[li] = cyc;
+            m->nwb++;
+        } else if (m->st[li] == MS_O) {
             m->st[li] = d->prb_mask == s->g.full ? MS_S : MS_I;
+        }
     } else if (d->prb_mask == 0) {
         m->ninv_prb++;
         if (m->st[li] == MS_S)
@@ -1784,6 +1816,10 @@ static void ms_check(tx_stim *s, uint64_t cyc)
         for (i = 0; i < d->npr; i++)
             if (d->pr[i].line == line)
                 covered |= s->g.full;
+        if (m->st[li] == MS_W && cyc - m->w_since[li] > DN_STALL) {
+            m->w_since[li] = cyc;
+            dn_bad(s, cyc, &m->bad_rel, "a line kept in write-back, never released");
+        }
         if (d->own[li] & ~covered) {
             if (!m->lost_since[li])
                 m->lost_since[li] = cyc;
@@ -1802,10 +1838,12 @@ static void ms_probe_answer(tx_stim *s)
     dn_state *d = &s->dn;
     int li = dn_li(s, d->prb_line);
     int ev = s->have_c && s->c_type == SPANDEX_TUHW_C_EVICT && s->c_line == d->prb_line && s->c_mask;
-    d->pd_mask = li >= 0 && (s->ms.st[li] == MS_O || ev) ? s->g.full : 0;
+    unsigned w;
+    d->pd_mask = li >= 0 && (s->ms.st[li] == MS_O || ev) ? s->g.full : li >= 0 && s->ms.st[li] == MS_W ? s->ms.wbm[li] : 0;
     memset(d->pd_v, 0, sizeof d->pd_v);
-    if (d->pd_mask)
-        memcpy(d->pd_v, d->cd[li], sizeof d->pd_v);
+    for (w = 0; w < s->g.words; w++)
+        if (d->pd_mask >> w & 1)
+            d->pd_v[w] = d->cd[li][w];
 }
 
 static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -1819,7 +1857,7 @@ static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uin
     if ((pv(s, out, P(c_rsp_valid_o)) & 1) && (pv(s, in, P(c_rsp_ready_i)) & 1))
         ms_crsp(s, out, cyc);
     if (d->pdat && (pv(s, out, P(c_pdat_ready_o)) & 1))
-        ms_pdat_done(s);
+        ms_pdat_done(s, cyc);
     else if (s->have_p && (pv(s, out, P(c_pdat_ready_o)) & 1))
         s->have_p = 0; /* the stray answer taken (an error) */
     if ((pv(s, out, P(c_prb_valid_o)) & 1) && (pv(s, in, P(c_prb_ready_i)) & 1)) {
@@ -1886,11 +1924,14 @@ static void summary_mesi(const tx_stim *s, FILE *f, const char *lead)
             (unsigned long long)d->race_ev, (unsigned long long)d->nprb, (unsigned long long)d->nprb_down,
             (unsigned long long)m->ninv_prb);
     fprintf(f,
+            "%swrite-back lines %llu, released %llu\n",
+            lead, (unsigned long long)m->nwb, (unsigned long long)m->nrel);
+    fprintf(f,
             "%sbroken promises %llu (requests %llu, cache answers %llu, forward answers %llu, data %llu, "
-            "forwards unanswered %llu, O beside another owner %llu, ownership lost %llu)",
+            "forwards unanswered %llu, O beside another owner %llu, ownership lost %llu, write-back kept %llu)",
             lead, (unsigned long long)s->bad, (unsigned long long)d->bad_req, (unsigned long long)d->bad_crsp,
             (unsigned long long)d->bad_out, (unsigned long long)d->bad_data, (unsigned long long)d->nstall,
-            (unsigned long long)m->bad_own, (unsigned long long)m->bad_lost);
+            (unsigned long long)m->bad_own, (unsigned long long)m->bad_lost, (unsigned long long)m->bad_rel);
     if (s->bad)
         fprintf(f, ", the first in cycle %llu: %s", (unsigned long long)d->bad_cyc, d->bad_why);
     fprintf(f, "\n");
