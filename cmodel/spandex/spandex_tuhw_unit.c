@@ -1723,12 +1723,12 @@ static void ms_pdat_done(tx_stim *s, uint64_t cyc)
         d->nprb_down++;
         if (m->st[li] == MS_W) {
             m->wbm[li] &= d->prb_mask;
-        } else if (m->st[li] == MS_O && d->prb_mask && d->prb_mask != s->g.full) {
+        } else if (m->st[li] == MS_O && d->prb_mask && d->prb_mask != s->g.full && d->pd_mask == s->g.full) {
             m->st[li] = MS_W;
             m->wbm[li] = d->prb_mask;
             m->w_since[li] = cyc;
             m->nwb++;
-        } else if (m->st[li] == MS_O) {
+        } else if (m->st[li] == MS_O) { /* (an EVICT presented: to I) */
             m->st[li] = d->prb_mask == s->g.full ? MS_S : MS_I;
         }
     } else if (d->prb_mask == 0) {
@@ -1840,6 +1840,10 @@ static void ms_probe_answer(tx_stim *s)
     int ev = s->have_c && s->c_type == SPANDEX_TUHW_C_EVICT && s->c_line == d->prb_line && s->c_mask;
     unsigned w;
     d->pd_mask = li >= 0 && (s->ms.st[li] == MS_O || ev) ? s->g.full : li >= 0 && s->ms.st[li] == MS_W ? s->ms.wbm[li] : 0;
+    /* a downgrade of part of a line whose EVICT is presented: only the words
+     * asked for (the EVICT's ReqWB writes the others back) */
+    if (ev && d->prb_down && d->prb_mask && d->prb_mask != s->g.full)
+        d->pd_mask = s->g.full & ~d->prb_mask;
     memset(d->pd_v, 0, sizeof d->pd_v);
     for (w = 0; w < s->g.words; w++)
         if (d->pd_mask >> w & 1)

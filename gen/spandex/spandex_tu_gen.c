@@ -912,7 +912,7 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
     /* MESI: a completion given to the cache with downgraded words; a downgrade's
      * probe answer classified (the line, what the cache gave) */
     static const char *const samples_ms[] = {
-        "f_fdn_q <= !a_bad && a_rsp && rq_type_q != 4'd9 && m_done && m_co && m_dn != '0",
+        "f_fdn_q <= !a_bad && a_rsp && m_any && rq_type_q != 4'd9 && m_done && m_co && m_dn != '0",
         "f_dg_q <= !a_bad && a_fwd && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && f_rest == '0",
         "f_dg_line_q <= fq_line_q",
         "f_dg_pd_q <= pd_mask_q",

@@ -837,7 +837,7 @@ module spandex_tu_mesi_fpga (
   logic [3:0] f_dg_pd_q;
   logic [127:0] f_dg_pdd_q;
   always @(posedge clk_i) begin
-    f_fdn_q <= !a_bad && a_rsp && rq_type_q != 4'd9 && m_done && m_co && m_dn != '0;
+    f_fdn_q <= !a_bad && a_rsp && m_any && rq_type_q != 4'd9 && m_done && m_co && m_dn != '0;
     f_dg_q <= !a_bad && a_fwd && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && f_rest == '0;
     f_dg_line_q <= fq_line_q;
     f_dg_pd_q <= pd_mask_q;

@@ -860,7 +860,8 @@ static void ms_probe_io(vtu *d)
         if ((l = l1_get(d, d->pb.line, 0)) != NULL) {
             if (d->pb.down && l->ms == MS_W) {
                 l->wbm &= d->pb.mask;
-            } else if (d->pb.down && l->ms == MS_O && d->pb.mask && d->pb.mask != d->g.full) {
+            } else if (d->pb.down && l->ms == MS_O && d->pb.mask && d->pb.held == d->g.full &&
+                       d->pb.mask != d->g.full) {
                 l->ms = MS_W;
                 l->wbm = d->pb.mask;
             } else if (d->pb.down && l->ms == MS_O)
@@ -881,6 +882,11 @@ static void ms_probe_io(vtu *d)
     if ((l = l1_get(d, d->pb.line, 0)) != NULL && (l->ms == MS_O || l->ms == MS_W)) {
         unsigned w;
         d->pb.held = l->ms == MS_O ? d->g.full : l->wbm;
+        /* a downgrade of part of a line whose EVICT is presented: only the
+         * words asked for (the EVICT's ReqWB writes the others back) */
+        if (l->ms == MS_O && d->cr.v && d->cr.type == SPANDEX_TUHW_C_EVICT && d->cr.line == d->pb.line &&
+            d->pb.down && d->pb.mask && d->pb.mask != d->g.full)
+            d->pb.held = d->g.full & ~d->pb.mask;
         for (w = 0; w < d->g.words; w++)
             if (d->pb.held >> w & 1)
                 d->pb.data[w] = l->data[w];

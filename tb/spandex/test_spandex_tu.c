@@ -478,7 +478,7 @@ Test(spandex_tu_mesi, downgrades_beyond_the_slots_never_wait_for_a_rspwb)
 Test(spandex_tu_mesi, case4_a_fwdreqv_elsewhere_is_nacked_and_a_downgrade_raises_err)
 {
     prints("--config mesi_fpga", "FwdReqV 0x1000 0x3 2\nPDAT 0x1000 0x0\n", "PRB 0x1000 0xf\nNack 2 0x1000 0x3\n");
-    prints("--config mesi_fpga", "FwdReqO 0x1000 0x1 2\nPDAT 0x1000 0x0\n", "PRB 0x1000 0x0 down\nERR\n");
+    prints("--config mesi_fpga", "FwdReqO 0x1000 0x1 2\nPDAT 0x1000 0x0\n", "PRB 0x1000 0xe down\nERR\n");
     /* an atomic of two words: the cache-side contract allows one */
     prints("--config mesi_fpga", "RMW 0x1000 0x3 add 0x1 0x2\n", "ERR\n");
 }
