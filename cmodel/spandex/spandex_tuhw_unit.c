@@ -101,12 +101,15 @@ typedef struct {
 /* DeNovo: a forward the LLC decided (sent once `sent`), the words still
  * to be answered: a (the answer, or a FwdReqV's Nack) and r (FwdReqS's
  * RspRvkO to the LLC); per word the last values the cache gave away since
- * it was sent (probe answers, an EVICT: gn of them, at most DN_GAVE). */
+ * it was sent (probe answers, an EVICT: gn of them, at most DN_GAVE);
+ * MESI: and the last value before it was sent (v0: a write-back pending
+ * when it came answers it, though the line may have come back since). */
 #define DN_GAVE 3
 typedef struct {
     unsigned type, req;
     int sent, stalled;
     uint64_t line, mask, a, r, t0;
+    uint64_t v0[SPANDEX_LLC_WORDS_MAX];
     uint64_t gv[SPANDEX_LLC_WORDS_MAX][DN_GAVE];
     unsigned char gn[SPANDEX_LLC_WORDS_MAX];
 } dn_fwd;
@@ -619,6 +622,8 @@ static int dn_gave_ok(const tx_stim *s, const dn_fwd *f, int li, unsigned w, uin
     unsigned k;
     if (f->gn[w] == 0)
         return v == s->dn.exp[li][w];
+    if (s->c.kind == SPANDEX_TU_MESI && v == f->v0[w])
+        return 1;
     for (k = 0; k < f->gn[w]; k++)
         if (f->gv[w][k] == v)
             return 1;
@@ -1883,6 +1888,8 @@ static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uin
         s->have_f = 0;
         s->nfwd++;
         d->fw[k].sent = 1;
+        if (dn_li(s, d->fw[k].line) >= 0)
+            memcpy(d->fw[k].v0, d->exp[dn_li(s, d->fw[k].line)], sizeof d->fw[k].v0);
     }
     if ((pv(s, out, P(req_valid_o)) & 1) && (pv(s, in, P(req_ready_i)) & 1))
         ms_on_req(s, out, cyc);
