@@ -235,8 +235,12 @@ static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, c
             return cohkit_unit_stim_trace_err(a, err, len);
         return 0;
     }
-    for (i = 0; i < POOL; i++) /* four lines apart, high address bits set in some */
-        s->pool[i] = ((uint64_t)i * 4 + (i & 1 ? cohkit_mask64(s->g.laddr_bits) - 64 : 16)) &
+    /* four lines apart, high address bits set in some; MESI: line 0 among
+     * them (a free entry holds line 0: a lookup must test the valid bit) */
+    for (i = 0; i < POOL; i++)
+        s->pool[i] = ((uint64_t)i * 4 + (i & 1   ? cohkit_mask64(s->g.laddr_bits) - 64
+                                         : s->c.kind == SPANDEX_TU_MESI ? 0
+                                                                        : 16)) &
                      cohkit_mask64(s->g.laddr_bits);
     s->inj_next = s->b.kind == KIND_ERRORS ? 1000 + cohkit_unit_rnd(&s->b.rng) % 1000 : UINT64_MAX;
     return 0;

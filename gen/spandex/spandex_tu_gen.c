@@ -1191,9 +1191,10 @@ static void gen_report(FILE *f, const void *cfg, int json)
     unsigned long long wbl = 1 + g.laddr_bits + g.words + data;
     unsigned long long bufs = (1 + 3 + lw + 3 + data) + (1 + 4 + lw + data) + (1 + 3 + lw + g.dev_bits) + 1;
     unsigned long long outs = (1 + 3 + lw + 3 + data) + (1 + 4 + 1 + g.dev_bits + lw) + (1 + 2 + lw + data);
-    unsigned long long dfl = 1 + 3 + g.dev_bits + lw, extra = 0, total;
+    /* (MESI: a slot and the forward buffer also keep a bit: a RspWB waits for it) */
+    unsigned long long dfl = 1 + 3 + g.dev_bits + lw + (ms ? 1 : 0), extra = 0, total;
     if (dn) /* fq step/answers + pd, pr, co_own, oo_data, the ring */
-        extra = (1 + 2 + 3 + 3ull * g.words + data) + (g.words + data) + (2 + lw) + g.words + data +
+        extra = (1 + 2 + 3 + 3ull * g.words + data + (ms ? 1 : 0)) + (g.words + data) + (2 + lw) + g.words + data +
                 c->dfr * dfl + 2ull * g.dfr_bits;
     total = c->mshr * ent + (ms ? 0 : c->wb * wbl + 2ull * g.wb_bits) + bufs + outs + extra + 1;
     if (json) {
