@@ -438,11 +438,13 @@ static void inject(tx_stim *s, uint64_t cyc)
                     s->r_x = 0;
                     memset(s->r_v, 0, sizeof s->r_v);
                 }
-            if (!s->have_r)
+            if (!s->have_r && s->c.kind != SPANDEX_TU_MESI)
                 return; /* nothing open: another cycle */
         }
-        s->pdat_next = cyc + 1000 + rnd(s) % 1000;
-        s->injected++;
+        if (s->have_r || s->have_f) { /* (MESI, nothing open: the response */
+            s->pdat_next = cyc + 1000 + rnd(s) % 1000; /* injection below, so */
+            s->injected++;                             /* the cache wakes)    */
+        }
     }
     if (!s->have_r && cyc >= s->inj_next && (s->have_r = inject_rsp(s)) != 0) {
         s->inj_next = cyc + 2000 + rnd(s) % 2000;
