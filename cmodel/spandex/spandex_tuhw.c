@@ -29,8 +29,9 @@ void spandex_tuhw_cfg_default(spandex_tuhw_cfg *c)
 /* fpga: 16 B lines of four 32-bit words, two MSHR entries and two
  * write-buffer lines, 24-bit addresses; denovo and denovo_fpga, mesi and
  * mesi_fpga: the same for the DeNovo and MESI kinds (two delayed-request
- * slots on the FPGA for DeNovo, four for MESI, whose downgrades may wait
- * in a slot for an entry; MESI uses no write buffer). */
+ * slots on the FPGA for DeNovo, four for MESI, chosen when its downgrades
+ * could wait in a slot for an entry, kept so that the committed RTL stays
+ * the measured one; MESI uses no write buffer). */
 static const cohkit_cfg_preset presets[] = {
     {"default", ""},
     {"fpga", "--line 16 --mshr 2 --wb 2 --addr-bits 24"},

@@ -38,7 +38,8 @@ enum {
     SPANDEX_TUHW_R_FILL = 0,  /* a read miss's words (line, mask, data)     */
     SPANDEX_TUHW_R_VALUE = 1, /* an atomic's old values (line, mask, data)  */
     SPANDEX_TUHW_R_DONE = 2,  /* ACQ (self-invalidate now), REL, EVICT done */
-    SPANDEX_TUHW_R_OWN = 3    /* DeNovo: a ReqO's words now owned (mask)    */
+    SPANDEX_TUHW_R_OWN = 3    /* DeNovo: a ReqO's words now owned (mask);   */
+                              /* MESI: WBDONE, the write-back line released */
 };
 
 typedef struct {

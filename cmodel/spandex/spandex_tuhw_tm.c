@@ -16,9 +16,11 @@
  *      (c_prb; A waits while a probe is out) and answered from the cache's
  *      words (c_pdat), then the answers leave one a cycle;
  *      MESI works the same way on whole lines (the probe asks for the
- *      line; a downgrade of a held line leaves a ReqWB of the other words
- *      in an entry, sent by C; a pending ReqS or ReqO+data delays; an Inv
- *      probes, so the cache's Shared copy goes before the Ack);
+ *      line; a downgrade of a held line sends the ReqWB of the other words
+ *      from the cache's answer, the cache keeping them in its write-back
+ *      state until the RspWB, which releases them; a pending ReqS or
+ *      ReqO+data delays; an Inv probes, so the cache's Shared copy goes
+ *      before the Ack);
  *   R  (DeNovo, MESI) the oldest delayed request back into the forward buffer,
  *      once its ReqO+data is done and the cache took the VALUE;
  *   C  an entry's retry or replacement request (MESI: or its ReqWB);
@@ -59,8 +61,9 @@ typedef struct {
     unsigned type, op, req;
     uint64_t line, mask, data[W_MAX];
     /* the forward buffer (DeNovo): step, replayed from a slot, probed
-     * words, answers to send, answered and Nacked words */
-    unsigned ph, rp, todo;
+     * words, answers to send, answered and Nacked words; MESI: the RspWB
+     * of a line the cache keeps in its write-back state waits for it */
+    unsigned ph, rp, todo, rel;
     uint64_t pm, ans, nack;
 } buf;
 
@@ -77,10 +80,11 @@ typedef struct {
     unsigned op, fl;
 } mshr;
 
-/* A delayed external request (DeNovo). */
+/* A delayed external request (DeNovo; MESI: rel, the RspWB of its line
+ * came, the cache's write-back line is released after it). */
 typedef struct {
     int v;
-    unsigned type, req;
+    unsigned type, req, rel;
     uint64_t line, mask;
 } dfr;
 
@@ -326,6 +330,16 @@ static uint64_t held_back(const spandex_tuhw_tm *t, uint64_t line)
     return h;
 }
 
+/* MESI: a delayed request names line (with rel: one the RspWB waits for). */
+static int line_back(const spandex_tuhw_tm *t, uint64_t line, int rel)
+{
+    unsigned i;
+    for (i = 0; i < t->c.dfr; i++)
+        if (t->df[i].v && t->df[i].line == line && (!rel || t->df[i].rel))
+            return 1;
+    return 0;
+}
+
 /* How the forward in fq splits: from pending write-backs or the EVICT
  * taken (wbm), answered
  * at once on a pending ReqO+data (now: FwdReqO), delayed, and probed. */
@@ -349,13 +363,6 @@ static split split_of(const spandex_tuhw_tm *t)
         s.later = (rmw | back) & ~s.wbm;
     }
     s.pm = f->mask & ~s.wbm & ~s.now & ~s.later;
-    /* MESI: a downgrade needs a free entry for the line's ReqWB; with none,
-     * it waits in a slot (waiting in the buffer could block the forward
-     * that frees one: a RspWB follows a downgrade of its words) */
-    if (t->ms && f->ph == PH_FRESH && f->type >= 1 && f->type <= 4 && free_entry(t) < 0) {
-        s.later |= s.pm;
-        s.pm = 0;
-    }
     return s;
 }
 
@@ -381,12 +388,25 @@ static int needs_co(const spandex_tuhw_tm *t, const mshr *e, uint64_t recv)
     (void)t;
 }
 
+/* MESI: a RspWB no entry waits for, of a line with no entry: the ReqWB a
+ * downgrade sent from the cache's answer; the cache keeps the line in its
+ * write-back state until released. */
+static int rsp_rel(const spandex_tuhw_tm *t)
+{
+    return t->ms && t->rq.type == 6 && rsp_match(t) < 0 && !line_open(t, t->rq.line);
+}
+
 static int can_rsp(const spandex_tuhw_tm *t, act *a)
 {
     const mshr *e;
     int i;
     if (!t->rq.v || probing(t))
         return 0;
+    if (rsp_rel(t)) { /* after the forwards of the line that came first */
+        a->kind = ACT_RSP;
+        a->idx = -1;
+        return !(t->fq.v && t->fq.line == t->rq.line) && (line_back(t, t->rq.line, 0) || !t->co.v);
+    }
     if (t->dn && t->rq.type == 6 && t->fq.v && t->fq.ph == PH_FRESH && t->fq.line == t->rq.line &&
         (hold_wb(t, t->fq.line, t->fq.mask, NULL) | hold_ev(t, t->fq.line, t->fq.mask)))
         return 0; /* a forward that came first takes its words from the entry */
@@ -416,8 +436,8 @@ static int can_fwd_denovo(const spandex_tuhw_tm *t, act *a)
     a->kind = ACT_FWD;
     if (f->ph == PH_SEND)
         return !t->oo.v;
-    if (f->ph == PH_PROBE)
-        return t->pd.v;
+    if (f->ph == PH_PROBE) /* (MESI: a release, a ReqWB may follow) */
+        return t->pd.v && !(t->ms && f->rel && t->co.v) && !(t->ms && f->type >= 1 && f->type <= 4 && t->ro.v);
     if (f->type > 5) {
         a->bad = 1;
         return 1;
@@ -425,9 +445,9 @@ static int can_fwd_denovo(const spandex_tuhw_tm *t, act *a)
     if (f->type == 5) /* Inv (MESI: the cache's Shared copy goes first) */
         return t->ms ? !t->pr.v && !t->co.v : !t->oo.v;
     s = split_of(t);
-    if (s.pm) /* MESI: a downgrade may leave a ReqWB in an entry */
-        return !t->pr.v && !t->co.v && !(t->ms && f->type != 0 && free_entry(t) < 0);
-    return 1;
+    if (s.pm)
+        return !t->pr.v && !t->co.v;
+    return !(t->ms && f->rel && t->co.v);
 }
 
 static int can_fwd(const spandex_tuhw_tm *t, act *a)
@@ -440,10 +460,8 @@ static int can_fwd(const spandex_tuhw_tm *t, act *a)
 static int can_replay(const spandex_tuhw_tm *t, act *a)
 {
     const dfr *d = &t->df[t->dh];
-    if (t->fq.v || !d->v || t->co.v || (hold_rmw(t, d->line) & d->mask) ||
-        (t->ms && d->type != 0 && free_entry(t) < 0 &&
-         (d->mask & ~(hold_wb(t, d->line, d->mask, NULL) | hold_ev(t, d->line, d->mask)))))
-        return 0; /* (MESI: a downgrade probing the cache needs an entry) */
+    if (t->fq.v || !d->v || t->co.v || (hold_rmw(t, d->line) & d->mask))
+        return 0;
     a->kind = ACT_REPLAY;
     return 1;
 }
@@ -481,18 +499,11 @@ static int can_flush(const spandex_tuhw_tm *t, act *a, int hit)
     return 1;
 }
 
-/* MESI: one request a line at a time; none taken while a probe is out;
- * with two entries or more, the last free one is kept for the ReqWB a
- * downgrade of an owned line leaves (a downgrade waiting for an entry
- * holds a delayed-request slot). */
+/* MESI: one request a line at a time; none taken while a probe is out. */
 static int can_creq_mesi(const spandex_tuhw_tm *t, act *a)
 {
     const buf *q = &t->cq;
-    unsigned i, nfree = 0;
-    int go;
-    for (i = 0; i < t->c.mshr; i++)
-        nfree += !t->e[i].v;
-    go = !line_open(t, q->line) && !t->ro.v && nfree >= (t->c.mshr >= 2 ? 2u : 1u);
+    int go = !line_open(t, q->line) && !t->ro.v && free_entry(t) >= 0;
     if (probing(t))
         return 0;
     a->kind = ACT_CREQ;
@@ -655,11 +666,31 @@ static void do_rsp_mesi(spandex_tuhw_tm *t, mshr *e)
      * line (they are answered from its data: spandex_tuhw_tm_step) */
 }
 
+/* MESI: the RspWB of a write-back the cache holds: the line released now,
+ * or after the delayed requests that name it (they came first and are
+ * answered from the cache's write-back line). */
+static void do_rel(spandex_tuhw_tm *t)
+{
+    unsigned i;
+    if (!line_back(t, t->rq.line, 0)) {
+        load_out(&t->co, SPANDEX_TUHW_R_OWN, 0, 0, t->rq.line, 0, NULL);
+        return;
+    }
+    for (i = 0; i < t->c.dfr; i++)
+        if (t->df[i].v && t->df[i].line == t->rq.line)
+            t->df[i].rel = 1;
+}
+
 static void do_rsp(spandex_tuhw_tm *t, const act *a)
 {
-    mshr *e = &t->e[a->idx];
+    mshr *e;
     const buf *r = &t->rq;
     unsigned w;
+    if (a->idx < 0) {
+        do_rel(t);
+        return;
+    }
+    e = &t->e[a->idx];
     if (t->ms) {
         do_rsp_mesi(t, e);
         return;
@@ -806,9 +837,11 @@ static void fwd_settle(spandex_tuhw_tm *t)
 /* MESI: the forward's words are known. The cache's answer (pd) holds the
  * whole line when the cache had it in O (spec 4 case 1): the forward's
  * probed words are answered from it and, for a downgrade, the other words
- * of the line leave by a ReqWB kept in an entry (sent by action C) unless
- * the line went to S (a FwdReqS of the whole line). Words of a pending
- * ReqWB (case 3) are answered from the entry, FwdReqO words of a pending
+ * of the line leave by a ReqWB sent at once (the cache keeps them in its
+ * write-back state) unless the line went to S (a FwdReqS of the whole
+ * line). An answer of part of the line comes from the cache's write-back
+ * state (case 3): those words are answered and count as written back.
+ * Words of a pending ReqWB entry (an EVICT's, case 3) are answered from it, FwdReqO words of a pending
  * ReqO+data or ReqS at once (case 2), the rest of a pending line delayed.
  * An Inv's probe took the cache's Shared copy: Ack, and a ReqS pending
  * installs I (X14). */
@@ -822,13 +855,17 @@ static void fwd_settle_mesi(spandex_tuhw_tm *t)
     memset(d, 0, sizeof d);
     if (f->ph == PH_PROBE) {
         held = t->pd.mask & f->pm;
-        back = t->pd.mask & ~f->pm;
+        /* the cache's answer: the whole line (E/M), or the words of a line
+         * in its write-back state (which count as written back) */
+        back = t->pd.mask == t->g.full ? t->g.full & ~f->pm : 0;
         memcpy(d, t->pd.data, sizeof d);
         t->pd.v = 0;
         s.pm = f->pm;
         s.later &= ~f->pm;
         s.now &= ~f->pm;
     }
+    if (f->rel && !line_back(t, f->line, 1)) /* the last forward the RspWB waited for */
+        load_out(&t->co, SPANDEX_TUHW_R_OWN, 0, 0, f->line, 0, NULL);
     if (f->type == 5) {
         for (i = 0; i < t->c.mshr; i++)
             if (t->e[i].v && t->e[i].kind == K_V && t->e[i].line == f->line)
@@ -858,16 +895,12 @@ static void fwd_settle_mesi(spandex_tuhw_tm *t)
                 e->dn |= s.now & e->mask;
         }
     if (down && held && back && !(f->type == 1 && held == t->g.full)) {
-        mshr *e = &t->e[free_entry(t)];
-        memset(e, 0, sizeof *e);
-        e->v = 1;
-        e->kind = K_WB;
-        e->line = f->line;
-        e->mask = back;
-        e->snd = 1;
+        uint64_t v[W_MAX];
+        memset(v, 0, sizeof v);
         for (w = 0; w < t->g.words; w++)
             if (back >> w & 1)
-                e->data[w] = d[w];
+                v[w] = d[w];
+        load_out(&t->ro, 6, 0, 0, f->line, back, v); /* the cache keeps them until the RspWB */
     }
     if (s.later) {
         dfr *q = &t->df[t->dt];
@@ -876,6 +909,7 @@ static void fwd_settle_mesi(spandex_tuhw_tm *t)
         q->req = f->req;
         q->line = f->line;
         q->mask = s.later;
+        q->rel = 0;
         t->dt = df_next(t, t->dt);
     }
     f->ans = ans;
@@ -937,10 +971,11 @@ static void do_fwd_denovo(spandex_tuhw_tm *t)
             t->pr.mask = s.pm;
             t->pr.down = f->type != 0;
             /* MESI: the probe asks for the whole line; its mask is what the
-             * cache keeps readable: all (FwdReqV; a FwdReqS of the whole
-             * line, to S) or nothing (a downgrade, to I) */
+             * cache keeps: readable, all (FwdReqV; a FwdReqS of the whole
+             * line, to S); for a downgrade, the words it keeps in its
+             * write-back state for the ReqWB of the rest (none: to I) */
             if (t->ms)
-                t->pr.mask = f->type == 0 || (f->type == 1 && s.pm == t->g.full) ? t->g.full : 0;
+                t->pr.mask = f->type == 0 || (f->type == 1 && s.pm == t->g.full) ? t->g.full : t->g.full & ~s.pm;
             f->pm = s.pm;
             f->ph = PH_PROBE;
             return;
@@ -963,6 +998,7 @@ static void do_replay(spandex_tuhw_tm *t)
     f->line = d->line;
     f->mask = d->mask;
     f->rp = 1;
+    f->rel = d->rel;
     memset(d, 0, sizeof *d);
     t->dh = df_next(t, t->dh);
 }

@@ -11,10 +11,13 @@
  *   FwdReqV|FwdReqS|FwdReqO|FwdReqO+data <addr> <mask> <requestor>
  *   RvkO|Inv <addr> <mask>           (from the LLC)
  *   PDAT <addr> <mask> <v>...        (DeNovo: the cache's probe answer;
- *                                     mask 0x0 with no value: none held)
+ *                                     mask 0x0 with no value: none held;
+ *                                     MESI: the whole line held E/M, or
+ *                                     the words of its write-back state)
  * Output: Req* lines (to the LLC), Rsp* <dst>|L, Nack <dst>, Ack L
  * (answers), FILL, VALUE, OWN, DONE (to the cache; " own <mask>" where
- * words become owned), PRB <addr> <mask> [down] (DeNovo probes) and ERR
+ * words become owned; MESI: WBDONE <addr>, the write-back line released),
+ * PRB <addr> <mask> [down] (DeNovo and MESI probes) and ERR
  * when err_o rises.
  */
 #include <stdio.h>
@@ -155,6 +158,8 @@ void spandex_tuhw_print(const spandex_tuhw_cfg *c, FILE *f, int ch, unsigned typ
         return;
     if (ch == 3) {
         fprintf(f, "PRB 0x%llx 0x%llx%s", a, (unsigned long long)mask, llc ? " down" : "");
+    } else if (ch == 0 && c->kind == SPANDEX_TU_MESI && type == SPANDEX_TUHW_R_OWN) {
+        fprintf(f, "WBDONE 0x%llx", a); /* MESI: the cache's write-back line released */
     } else if (ch == 0) {
         fprintf(f, "%s 0x%llx", rsp_names[type & 3], a);
         if (type == SPANDEX_TUHW_R_OWN)

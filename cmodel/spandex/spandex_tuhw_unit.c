@@ -101,12 +101,15 @@ typedef struct {
 /* DeNovo: a forward the LLC decided (sent once `sent`), the words still
  * to be answered: a (the answer, or a FwdReqV's Nack) and r (FwdReqS's
  * RspRvkO to the LLC); per word the last values the cache gave away since
- * it was sent (probe answers, an EVICT: gn of them, at most DN_GAVE). */
+ * it was sent (probe answers, an EVICT: gn of them, at most DN_GAVE);
+ * MESI: and the last value before it was sent (v0: a write-back pending
+ * when it came answers it, though the line may have come back since). */
 #define DN_GAVE 3
 typedef struct {
     unsigned type, req;
     int sent, stalled;
     uint64_t line, mask, a, r, t0;
+    uint64_t v0[SPANDEX_LLC_WORDS_MAX];
     uint64_t gv[SPANDEX_LLC_WORDS_MAX][DN_GAVE];
     unsigned char gn[SPANDEX_LLC_WORDS_MAX];
 } dn_fwd;
@@ -154,6 +157,9 @@ typedef struct {
     uint64_t mask[POOL], v[POOL][SPANDEX_LLC_WORDS_MAX];
     uint64_t fills[3], lost_o, mode[4], resend, wb_stale, ninv_prb, bad_own, bad_lost;
     uint64_t lost_since[POOL];
+    /* the write-back state: its words per line and since when; lines that
+     * entered it, releases, lines kept too long (a broken promise) */
+    uint64_t wbm[POOL], w_since[POOL], nwb, nrel, bad_rel;
     int bad_o[POOL];
 } ms_state;
 
@@ -229,8 +235,12 @@ static int stim_init(void *p, const void *cfg, const cohkit_unit_stim_args *a, c
             return cohkit_unit_stim_trace_err(a, err, len);
         return 0;
     }
-    for (i = 0; i < POOL; i++) /* four lines apart, high address bits set in some */
-        s->pool[i] = ((uint64_t)i * 4 + (i & 1 ? cohkit_mask64(s->g.laddr_bits) - 64 : 16)) &
+    /* four lines apart, high address bits set in some; MESI: line 0 among
+     * them (a free entry holds line 0: a lookup must test the valid bit) */
+    for (i = 0; i < POOL; i++)
+        s->pool[i] = ((uint64_t)i * 4 + (i & 1   ? cohkit_mask64(s->g.laddr_bits) - 64
+                                         : s->c.kind == SPANDEX_TU_MESI ? 0
+                                                                        : 16)) &
                      cohkit_mask64(s->g.laddr_bits);
     s->inj_next = s->b.kind == KIND_ERRORS ? 1000 + cohkit_unit_rnd(&s->b.rng) % 1000 : UINT64_MAX;
     return 0;
@@ -428,11 +438,13 @@ static void inject(tx_stim *s, uint64_t cyc)
                     s->r_x = 0;
                     memset(s->r_v, 0, sizeof s->r_v);
                 }
-            if (!s->have_r)
+            if (!s->have_r && s->c.kind != SPANDEX_TU_MESI)
                 return; /* nothing open: another cycle */
         }
-        s->pdat_next = cyc + 1000 + rnd(s) % 1000;
-        s->injected++;
+        if (s->have_r || s->have_f) { /* (MESI, nothing open: the response */
+            s->pdat_next = cyc + 1000 + rnd(s) % 1000; /* injection below, so */
+            s->injected++;                             /* the cache wakes)    */
+        }
     }
     if (!s->have_r && cyc >= s->inj_next && (s->have_r = inject_rsp(s)) != 0) {
         s->inj_next = cyc + 2000 + rnd(s) % 2000;
@@ -616,6 +628,8 @@ static int dn_gave_ok(const tx_stim *s, const dn_fwd *f, int li, unsigned w, uin
     unsigned k;
     if (f->gn[w] == 0)
         return v == s->dn.exp[li][w];
+    if (s->c.kind == SPANDEX_TU_MESI && v == f->v0[w])
+        return 1;
     for (k = 0; k < f->gn[w]; k++)
         if (f->gv[w][k] == v)
             return 1;
@@ -1456,8 +1470,11 @@ static void summary_denovo(const tx_stim *s, FILE *f, const char *lead)
  * and RMW (one word) of an I or S line, loads, stores and atomics on an O
  * line in the cache itself, EVICT of an O line with its data or of an S
  * line with no words, every probe answered once (the whole line when it
- * holds it in O; then, with down, S when the probe keeps the whole line
- * readable, else I; not down and keeping nothing, an S line goes to I).
+ * holds it in O, the words of its write-back state in W; then, with down,
+ * an O line goes to S when the probe keeps the whole line readable, to I
+ * when it keeps nothing, else to W keeping the probe's words until the
+ * release (c_rsp type 3), a W line keeps those of its words the probe
+ * names; not down and keeping nothing, an S line goes to I).
  * Its LLC tracks which words this device owns: a ReqO+data, or a ReqS it
  * answers as ownership (option 3), makes it the owner when processed; a
  * downgrade moves the words away when the LLC sends it; a processed ReqWB
@@ -1471,7 +1488,9 @@ static void summary_denovo(const tx_stim *s, FILE *f, const char *lead)
  * an open request or a downgrade in flight (a downgrade ends with the line
  * written back or answered). */
 #define MS_LOST 3000
-enum { MS_I = 0, MS_S = 1, MS_O = 2 };
+/* W: the write-back state (the words a downgrade left to a ReqWB, kept
+ * until the RspWB releases them; no request on the line meanwhile) */
+enum { MS_I = 0, MS_S = 1, MS_O = 2, MS_W = 3 };
 
 static uint64_t ms_fwd_busy_all(const tx_stim *s, uint64_t line)
 {
@@ -1549,6 +1568,8 @@ static void ms_make_creq(tx_stim *s)
         s->c_v[w] = value(s);
     if (m->busy[li] && k <= SPANDEX_TUHW_C_RMW && m->st[li] != MS_O)
         return;
+    if (m->st[li] == MS_W && k != SPANDEX_TUHW_C_ACQ && k != SPANDEX_TUHW_C_REL)
+        return; /* no request on a line in write-back until its release */
     switch (k) {
     case SPANDEX_TUHW_C_LD:
         if (m->st[li] != MS_I)
@@ -1631,6 +1652,20 @@ static void ms_crsp(tx_stim *s, const uint64_t *out, uint64_t cyc)
     spandex_ports_get_words(&s->p, out, P(c_rsp_data_o), v);
     if (type < 3)
         s->ncrsp[type]++;
+    if (type == SPANDEX_TUHW_R_OWN) { /* the release of a line in write-back */
+        unsigned i;
+        if (li < 0 || m->st[li] != MS_W) {
+            dn_bad(s, cyc, &d->bad_crsp, "a release of a line not in write-back");
+            return;
+        }
+        for (i = 0; i < s->nop; i++)
+            if (s->op[i].line == line && s->op[i].type == 6)
+                dn_bad(s, cyc, &d->bad_crsp, "a release before the line's RspWB");
+        m->st[li] = MS_I;
+        m->wbm[li] = 0;
+        m->nrel++;
+        return;
+    }
     if (type == SPANDEX_TUHW_R_DONE) {
         if (d->nsync == 0) {
             dn_bad(s, cyc, &d->bad_crsp, "DONE nothing waits for");
@@ -1685,7 +1720,7 @@ static void ms_crsp(tx_stim *s, const uint64_t *out, uint64_t cyc)
 }
 
 /* The probe answer the unit took. */
-static void ms_pdat_done(tx_stim *s)
+static void ms_pdat_done(tx_stim *s, uint64_t cyc)
 {
     dn_state *d = &s->dn;
     ms_state *m = &s->ms;
@@ -1697,8 +1732,16 @@ static void ms_pdat_done(tx_stim *s)
     dn_gave(s, li, d->pd_mask, d->pd_v);
     if (d->prb_down) {
         d->nprb_down++;
-        if (m->st[li] == MS_O)
+        if (m->st[li] == MS_W) {
+            m->wbm[li] &= d->prb_mask;
+        } else if (m->st[li] == MS_O && d->prb_mask && d->prb_mask != s->g.full && d->pd_mask == s->g.full) {
+            m->st[li] = MS_W;
+            m->wbm[li] = d->prb_mask;
+            m->w_since[li] = cyc;
+            m->nwb++;
+        } else if (m->st[li] == MS_O) { /* (an EVICT presented: to I) */
             m->st[li] = d->prb_mask == s->g.full ? MS_S : MS_I;
+        }
     } else if (d->prb_mask == 0) {
         m->ninv_prb++;
         if (m->st[li] == MS_S)
@@ -1784,6 +1827,10 @@ static void ms_check(tx_stim *s, uint64_t cyc)
         for (i = 0; i < d->npr; i++)
             if (d->pr[i].line == line)
                 covered |= s->g.full;
+        if (m->st[li] == MS_W && cyc - m->w_since[li] > DN_STALL) {
+            m->w_since[li] = cyc;
+            dn_bad(s, cyc, &m->bad_rel, "a line kept in write-back, never released");
+        }
         if (d->own[li] & ~covered) {
             if (!m->lost_since[li])
                 m->lost_since[li] = cyc;
@@ -1802,10 +1849,16 @@ static void ms_probe_answer(tx_stim *s)
     dn_state *d = &s->dn;
     int li = dn_li(s, d->prb_line);
     int ev = s->have_c && s->c_type == SPANDEX_TUHW_C_EVICT && s->c_line == d->prb_line && s->c_mask;
-    d->pd_mask = li >= 0 && (s->ms.st[li] == MS_O || ev) ? s->g.full : 0;
+    unsigned w;
+    d->pd_mask = li >= 0 && (s->ms.st[li] == MS_O || ev) ? s->g.full : li >= 0 && s->ms.st[li] == MS_W ? s->ms.wbm[li] : 0;
+    /* a downgrade of part of a line whose EVICT is presented: only the words
+     * asked for (the EVICT's ReqWB writes the others back) */
+    if (ev && d->prb_down && d->prb_mask && d->prb_mask != s->g.full)
+        d->pd_mask = s->g.full & ~d->prb_mask;
     memset(d->pd_v, 0, sizeof d->pd_v);
-    if (d->pd_mask)
-        memcpy(d->pd_v, d->cd[li], sizeof d->pd_v);
+    for (w = 0; w < s->g.words; w++)
+        if (d->pd_mask >> w & 1)
+            d->pd_v[w] = d->cd[li][w];
 }
 
 static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uint64_t *out)
@@ -1819,7 +1872,7 @@ static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uin
     if ((pv(s, out, P(c_rsp_valid_o)) & 1) && (pv(s, in, P(c_rsp_ready_i)) & 1))
         ms_crsp(s, out, cyc);
     if (d->pdat && (pv(s, out, P(c_pdat_ready_o)) & 1))
-        ms_pdat_done(s);
+        ms_pdat_done(s, cyc);
     else if (s->have_p && (pv(s, out, P(c_pdat_ready_o)) & 1))
         s->have_p = 0; /* the stray answer taken (an error) */
     if ((pv(s, out, P(c_prb_valid_o)) & 1) && (pv(s, in, P(c_prb_ready_i)) & 1)) {
@@ -1841,6 +1894,8 @@ static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uin
         s->have_f = 0;
         s->nfwd++;
         d->fw[k].sent = 1;
+        if (dn_li(s, d->fw[k].line) >= 0)
+            memcpy(d->fw[k].v0, d->exp[dn_li(s, d->fw[k].line)], sizeof d->fw[k].v0);
     }
     if ((pv(s, out, P(req_valid_o)) & 1) && (pv(s, in, P(req_ready_i)) & 1))
         ms_on_req(s, out, cyc);
@@ -1886,11 +1941,14 @@ static void summary_mesi(const tx_stim *s, FILE *f, const char *lead)
             (unsigned long long)d->race_ev, (unsigned long long)d->nprb, (unsigned long long)d->nprb_down,
             (unsigned long long)m->ninv_prb);
     fprintf(f,
+            "%swrite-back lines %llu, released %llu\n",
+            lead, (unsigned long long)m->nwb, (unsigned long long)m->nrel);
+    fprintf(f,
             "%sbroken promises %llu (requests %llu, cache answers %llu, forward answers %llu, data %llu, "
-            "forwards unanswered %llu, O beside another owner %llu, ownership lost %llu)",
+            "forwards unanswered %llu, O beside another owner %llu, ownership lost %llu, write-back kept %llu)",
             lead, (unsigned long long)s->bad, (unsigned long long)d->bad_req, (unsigned long long)d->bad_crsp,
             (unsigned long long)d->bad_out, (unsigned long long)d->bad_data, (unsigned long long)d->nstall,
-            (unsigned long long)m->bad_own, (unsigned long long)m->bad_lost);
+            (unsigned long long)m->bad_own, (unsigned long long)m->bad_lost, (unsigned long long)m->bad_rel);
     if (s->bad)
         fprintf(f, ", the first in cycle %llu: %s", (unsigned long long)d->bad_cyc, d->bad_why);
     fprintf(f, "\n");

@@ -39,6 +39,8 @@ static const char *const body[] = {
     "@D // slot, answers to send (bit 0 the answer, 1 RspRvkO, 2 Nack), probed, answered",
     "@D // and Nacked words, the answer's data; the probe's answer",
     "@D logic fq_rp_q, fq_rp_d;",
+    "@M // (MESI: the RspWB of the line came: the cache's write-back line released after it)",
+    "@M logic fq_rel_q, fq_rel_d;",
     "@D logic [1:0] fq_ph_q, fq_ph_d;",
     "@D logic [2:0] fq_todo_q, fq_todo_d;",
     "@D logic [W-1:0] fq_pm_q, fq_pm_d, fq_ans_q, fq_ans_d, fq_nack_q, fq_nack_d, pd_mask_q, pd_mask_d;",
@@ -82,6 +84,7 @@ static const char *const body[] = {
     "@GN logic [BI-1:0] wh_q, wh_d, wt_q, wt_d;",
     "@D // delayed external requests: a ring, oldest at dh, next free at dt",
     "@D logic [D-1:0] df_v_q, df_v_d;",
+    "@M logic [D-1:0] df_rel_q, df_rel_d; // (as fq_rel)",
     "@D logic [3*D-1:0] df_type_q, df_type_d;",
     "@D logic [DB*D-1:0] df_req_q, df_req_d;",
     "@D logic [LB*D-1:0] df_line_q, df_line_d;",
@@ -133,12 +136,11 @@ static const char *const body[] = {
     "@D logic [2:0] d_type;",
     "@D logic [DB-1:0] d_req;",
     "@D logic d_v, df_full;",
-    "@M logic r_back, free_two, free_cq;",
-    "@M logic [W-1:0] d_wbm;",
+    "@M logic r_back, rq_open, d_rel, f_relb;",
     "@M logic [M-1:0] e_back;",
     "always @* begin",
     "  free_any = 1'b0; free_idx = '0;",
-    "@M  free_two = 1'b0;",
+    "@M  rq_open = 1'b0; d_rel = 1'b0; f_relb = 1'b0;",
     "@GN  cq_hit = 1'b0; cq_hit_idx = '0; cq_busy = '0;",
     "@GM  cq_open = 1'b0;",
     "  writes_open = 1'b0; m_any = 1'b0; m_idx = '0; s_any = 1'b0; s_idx = '0;",
@@ -163,9 +165,11 @@ static const char *const body[] = {
     "@D    if (dh_q == i[DI-1:0]) begin",
     "@D      d_v = df_v_q[i]; d_line = df_line_q[i*LB +: LB]; d_mask = df_mask_q[i*W +: W];",
     "@D      d_type = df_type_q[i*3 +: 3]; d_req = df_req_q[i*DB +: DB];",
+    "@M      d_rel = df_rel_q[i];",
     "@D    end",
     "@D    if (dt_q == i[DI-1:0]) df_full = df_v_q[i];",
     "@D    if (df_v_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_back = f_back | df_mask_q[i*W +: W];",
+    "@M    if (df_v_q[i] && df_rel_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_relb = 1'b1;",
     "@D  end",
     "@N  // the words of the flush's and the cache request's lines a delayed or buffered forward names",
     "@N  for (i = 0; i < D; i = i + 1) begin",
@@ -185,7 +189,6 @@ static const char *const body[] = {
     "@M      if (df_v_q[w] && df_line_q[w*LB +: LB] == e_line_q[i*LB +: LB]) e_back[i] = 1'b1;",
     "  for (i = M - 1; i >= 0; i = i - 1) begin",
     "    if (!e_v_q[i]) begin",
-    "@M      free_two = free_two || free_any;",
     "      free_any = 1'b1; free_idx = i[MI-1:0];",
     "    end",
     "    if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin",
@@ -194,6 +197,7 @@ static const char *const body[] = {
     "@N      cq_busy = cq_busy | e_mask_q[i*W +: W]; // an entry's words stay busy until it completes",
     "    end",
     "    if (e_v_q[i] && e_kind_q[KB*i +: KB] != K_V) writes_open = 1'b1;",
+    "@M    if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q) rq_open = 1'b1;",
     "    if (e_v_q[i] && e_snd_q[i]) begin",
     "      s_any = 1'b1; s_idx = i[MI-1:0];",
     "    end",
@@ -277,7 +281,6 @@ static const char *const body[] = {
     "@D // data); the same pending ReqO+data test for the oldest delayed request's line",
     "@D always @* begin",
     "@D   f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0;",
-    "@M   d_wbm = '0;",
     "@D   for (i = 0; i < M; i = i + 1) begin",
     "@D     if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin",
     "@D       if (e_kind_q[KB*i +: KB] == K_OD) f_rmw = f_rmw | e_mask_q[i*W +: W];",
@@ -291,14 +294,12 @@ static const char *const body[] = {
     "@D       end",
     "@D     end",
     "@D     if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin",
-    "@M       if (e_kind_q[KB*i +: KB] == K_WB) d_wbm = d_wbm | (e_mask_q[i*W +: W] & ~e_dn_q[i*W +: W]);",
     "@D       if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];",
     "@D       if (ODATA && e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);",
     "@M       if (e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | e_mask_q[i*W +: W];",
     "@D     end",
     "@D   end",
     "@D   // an EVICT the cache handed over and not yet sent counts as a pending ReqWB",
-    "@M   if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == d_line) d_wbm = d_wbm | cq_mask_q;",
     "@D   if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q) begin",
     "@D     f_wbm = f_wbm | (fq_mask_q & cq_mask_q);",
     "@D     for (w = 0; w < W; w = w + 1)",
@@ -340,23 +341,31 @@ static const char *const body[] = {
     "@M logic a_pdb, a_rsp, a_fwd, a_rs, a_cq, a_bad;",
     "@D logic m_co, can_rp, a_rp, f_down;",
     "@D logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest;",
-    "@M logic m_own, m_fill, m_conv, f_wbk_go;",
+    "@M logic m_own, m_fill, m_conv, f_wbk_go, r_rel;",
     "@M logic [3:0] m_fl2;",
     "@M logic [W-1:0] f_wbk;",
     "always @* begin",
     "@G  probing = 1'b0;",
     "@D  probing = fq_v_q && fq_ph_q == 2'd1;",
     "  m_done = (m_recv | rq_mask_q) == m_mask;",
-    "  rsp_bad = !m_any;",
+    "@GN  rsp_bad = !m_any;",
+    "@M  // a RspWB of no entry and of no entry's line: of the ReqWB a downgrade sent (the",
+    "@M  // cache keeps the line in its write-back state until this releases it)",
+    "@M  r_rel = rq_type_q == 4'd6 && !m_any && !rq_open;",
+    "@M  rsp_bad = !m_any && !r_rel;",
     "@G  can_rsp = rq_v_q && (rsp_bad || rq_type_q == 4'd9 || !m_done || m_kind == K_WT || !co_v_q);",
     "@G  f_bad = fq_type_q != 3'd0 && fq_type_q != 3'd5;",
     "@G  can_fwd = fq_v_q && (f_bad || !oo_v_q);",
     "@D  // a completion the cache hears of: a fill, a value, words now owned",
     "@D  m_co = m_kind == K_V || m_kind == K_WTD || m_kind == K_OD || (m_kind == K_O && (m_mask & ~m_dn) != '0);",
     "@D  // a RspWB waits for a forward that came first and takes words from the write-back",
-    "@D  can_rsp = rq_v_q && !probing && (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q) &&",
+    "@N  can_rsp = rq_v_q && !probing && (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q) &&",
     "@N            !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0);",
-    "@M            !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0);",
+    "@M  // (a release waits for a forward of its line in the buffer; with delayed ones, it",
+    "@M  // is left to the last of them)",
+    "@M  can_rsp = rq_v_q && !probing && (r_rel ? !(fq_v_q && fq_line_q == rq_line_q) && (r_back || !co_v_q) :",
+    "@M            (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q) &&",
+    "@M            !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0));",
     "@M  // MESI completion: the flags with this response; installed O (own), a FILL",
     "@M  // (installed S or O), the entry turned into the ReqWB of the words still owned",
     "@M  m_fl2 = m_fl | (rq_type_q == 4'd1 ? 4'b0010 : rq_type_q == 4'd5 ? 4'b0001 : 4'b0011);",
@@ -372,29 +381,25 @@ static const char *const body[] = {
     "@D                               : (f_rmw | (fq_rp_q ? '0 : f_back)) & fq_mask_q & ~f_wbm) &",
     "@D            ~(fq_ph_q == 2'd1 ? fq_pm_q : '0);",
     "@D  f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;",
-    "@M  // a downgrade with no entry free for the line's ReqWB waits in a slot",
-    "@M  if (fq_ph_q == 2'd0 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && !free_any) begin",
-    "@M    f_later = f_later | f_pm; f_pm = '0;",
-    "@M  end",
     "@D  f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;",
     "@D  f_rest = f_pm & ~f_held;",
-    "@M  // MESI: the line's other words the cache gave, left to a ReqWB (not after a FwdReqS",
-    "@M  // of the whole line, which leaves it Shared)",
+    "@M  // MESI: the line's other words, when the cache gave the whole line (E/M), leave by",
+    "@M  // a ReqWB (not after a FwdReqS of the whole line, which leaves it Shared); words of",
+    "@M  // part of the line come from the cache's write-back state and count as written back",
     "@M  f_wbk = fq_ph_q == 2'd1 ? pd_mask_q & ~fq_pm_q : '0;",
-    "@M  f_wbk_go = f_down && f_held != '0 && f_wbk != '0 && !(fq_type_q == 3'd1 && f_held == '1);",
+    "@M  f_wbk_go = f_down && f_held != '0 && f_wbk != '0 && pd_mask_q == '1 && !(fq_type_q == 3'd1 && f_held == '1);",
     "@D  f_bad = fq_ph_q == 2'd0 && fq_type_q > 3'd5;",
     "@D  case (fq_ph_q)",
     "@D    2'd2: can_fwd = fq_v_q && !oo_v_q;",
-    "@D    2'd1: can_fwd = fq_v_q && pd_v_q;",
+    "@N    2'd1: can_fwd = fq_v_q && pd_v_q;",
+    "@M    // (MESI: a release to the cache, a downgrade's ReqWB may follow the answer)",
+    "@M    2'd1: can_fwd = fq_v_q && pd_v_q && !(fq_rel_q && co_v_q) && !(fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && ro_v_q);",
     "@N    default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !oo_v_q : f_pm == '0 || (!pr_v_q && !co_v_q)));",
-    "@M    // (MESI: an Inv probes too; a downgrade may leave a ReqWB in an entry)",
+    "@M    // (MESI: an Inv probes too; a forward answered without a probe may release a line)",
     "@M    default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !pr_v_q && !co_v_q :",
-    "@M                      f_pm == '0 || (!pr_v_q && !co_v_q && (!f_down || free_any))));",
+    "@M                      f_pm == '0 ? !(fq_rel_q && co_v_q) : !pr_v_q && !co_v_q));",
     "@D  endcase",
-    "@N  can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0;",
-    "@M  // (a downgrade probing the cache needs an entry free for the line's ReqWB)",
-    "@M  can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0 &&",
-    "@M           (d_type == 3'd0 || free_any || (d_mask & ~d_wbm) == '0);",
+    "@D  can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0;",
     "  can_rs = !ro_v_q && s_any;",
     "@G  can_fl = h_v && !ro_v_q && free_any && (h_busy & h_mask) == '0 &&",
     "@G           !(cq_v_q && cq_type_q == 3'd1 && (cq_hit || !wb_full)) &&",
@@ -404,15 +409,13 @@ static const char *const body[] = {
     "@N           !(cq_v_q && cq_type_q == 3'd1 && (cq_hit || !wb_full)) &&",
     "@N           !(cq_v_q && cq_type_q == 3'd0 && !cq_hit)));",
     "  c_bad = cq_type_q > 3'd5 || (cq_type_q <= 3'd2 && cq_mask_q == '0);",
-    "@M  // (with two entries or more the last free one waits for a downgrade's ReqWB)",
-    "@M  free_cq = M >= 2 ? free_two : free_any;",
     "@M  c_bad = c_bad || (cq_type_q == 3'd2 && (cq_mask_q & (cq_mask_q - 1'b1)) != '0); // an atomic: one word",
     "  case (cq_type_q)",
     "@G    3'd0: c_ok = !cq_hit && !cq_open && !ro_v_q && free_any;",
     "@Y    3'd0: c_ok = (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;",
     "@X    3'd0: c_ok = (cq_busy & cq_mask_q) == '0 && !cq_rd && !ro_v_q && free_any; // one read a line",
     "@GN    3'd1: c_ok = cq_hit || !wb_full;",
-    "@M    3'd0, 3'd1, 3'd2: c_ok = !cq_open && !ro_v_q && free_cq; // one request a line",
+    "@M    3'd0, 3'd1, 3'd2: c_ok = !cq_open && !ro_v_q && free_any; // one request a line",
     "@G    3'd2: c_ok = !h_v && (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any;",
     "@N    3'd2: c_ok = !h_v && (cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any && (c_fw & cq_mask_q) == '0;",
     "@GN    3'd3: c_ok = !h_v && !co_v_q;",
@@ -420,7 +423,7 @@ static const char *const body[] = {
     "@GN    3'd4: c_ok = !h_v && !writes_open && !co_v_q;",
     "@M    3'd4: c_ok = !writes_open && !co_v_q;",
     "@N    3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || ((cq_busy & cq_mask_q) == '0 && !ro_v_q && free_any));",
-    "@M    3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || (!cq_open && !ro_v_q && free_cq));",
+    "@M    3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || (!cq_open && !ro_v_q && free_any));",
     "    default: c_ok = !co_v_q;",
     "  endcase",
     "@GN  can_cq = cq_v_q && (c_bad || c_ok);",
@@ -459,7 +462,7 @@ static const char *const body[] = {
     "@D  fq_nack_d = fq_nack_q; fq_data_d = fq_data_q; pd_mask_d = pd_mask_q; pd_data_d = pd_data_q;",
     "@D  pr_v_d = pr_v_q; pr_down_d = pr_down_q; pr_line_d = pr_line_q; pr_mask_d = pr_mask_q;",
     "@D  co_own_d = co_own_q; oo_data_d = oo_data_q; e_dn_d = e_dn_q;",
-    "@M  e_st_d = e_st_q; e_op_d = e_op_q; e_fl_d = e_fl_q; e_opd_d = e_opd_q;",
+    "@M  e_st_d = e_st_q; e_op_d = e_op_q; e_fl_d = e_fl_q; e_opd_d = e_opd_q; fq_rel_d = fq_rel_q; df_rel_d = df_rel_q;",
     "@D  df_v_d = df_v_q; df_type_d = df_type_q; df_req_d = df_req_q; df_line_d = df_line_q; df_mask_d = df_mask_q;",
     "@D  dh_d = dh_q; dt_d = dt_q;",
     "  ro_v_d = ro_v_q; ro_type_d = ro_type_q; ro_line_d = ro_line_q; ro_mask_d = ro_mask_q; ro_op_d = ro_op_q;",
@@ -494,6 +497,15 @@ static const char *const body[] = {
     "@N      co_data_d = m_kind == K_V ? fill_data : m_kind == K_O ? '0 : m_merged;",
     "@N      co_own_d = m_kind == K_V ? (ODATA ? m_rpw & ~m_dn : '0) : m_kind == K_WTD ? '0 : m_mask & ~m_dn;",
     "@N    end",
+    "@M  end else if (a_rsp && r_rel) begin",
+    "@M    // the RspWB of a downgrade's ReqWB: the cache's write-back line released, or",
+    "@M    // (delayed requests name it) after the last of them",
+    "@M    if (r_back) begin",
+    "@M      for (i = 0; i < D; i = i + 1)",
+    "@M        if (df_v_q[i] && df_line_q[i*LB +: LB] == rq_line_q) df_rel_d[i] = 1'b1;",
+    "@M    end else begin",
+    "@M      co_v_d = 1'b1; co_type_d = 2'd3; co_line_d = rq_line_q; co_mask_d = '0; co_data_d = '0; co_own_d = '0;",
+    "@M    end",
     "@M  end else if (a_rsp) begin",
     "@M    if (rq_type_q != 4'd9 && m_done && m_co) begin",
     "@M      // FILL: the line installed S, or O (own); VALUE: the waiting operation's answer",
@@ -580,14 +592,19 @@ static const char *const body[] = {
     "@D  end else if (a_fwd && fq_ph_q == 2'd0 && f_pm != '0) begin",
     "@D    // the cache is asked for the words it holds (owned, or owned pending)",
     "@N    pr_v_d = 1'b1; pr_line_d = fq_line_q; pr_mask_d = f_pm; pr_down_d = f_down;",
-    "@M    // MESI: the whole line; the mask is what the cache keeps readable: all (FwdReqV;",
-    "@M    // a FwdReqS of the whole line, to S) or nothing (a downgrade, to I)",
+    "@M    // MESI: the whole line; the mask is what the cache keeps: readable, all (FwdReqV;",
+    "@M    // a FwdReqS of the whole line, to S); for a downgrade, the words it keeps in its",
+    "@M    // write-back state for the ReqWB of the rest (none: to I)",
     "@M    pr_v_d = 1'b1; pr_line_d = fq_line_q; pr_down_d = f_down;",
-    "@M    pr_mask_d = fq_type_q == 3'd0 || (fq_type_q == 3'd1 && f_pm == '1) ? '1 : '0;",
+    "@M    pr_mask_d = fq_type_q == 3'd0 || (fq_type_q == 3'd1 && f_pm == '1) ? '1 : ~f_pm;",
     "@D    fq_pm_d = f_pm; fq_ph_d = 2'd1;",
     "@D  end else if (a_fwd) begin",
     "@D    // every word known: answers set, downgrades marked, the rest delayed",
     "@D    if (fq_ph_q == 2'd1) pd_v_d = 1'b0;",
+    "@M    // the last forward a RspWB waited for: the cache's write-back line released",
+    "@M    if (fq_rel_q && !f_relb) begin",
+    "@M      co_v_d = 1'b1; co_type_d = 2'd3; co_line_d = fq_line_q; co_mask_d = '0; co_data_d = '0; co_own_d = '0;",
+    "@M    end",
     "@N    if (f_down && f_rest != '0) begin",
     "@M    if (fq_type_q == 3'd5) begin",
     "@M      // the Inv's probe answered: a ReqS pending installs I (X14); the Ack leaves",
@@ -609,16 +626,13 @@ static const char *const body[] = {
     "@M          else if (e_kind_q[KB*i +: KB] == K_V)",
     "@M            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_now & e_mask_q[i*W +: W]);",
     "@D        end",
-    "@M      // the line's other owned words leave by a ReqWB kept in a free entry",
-    "@M      for (i = 0; i < M; i = i + 1)",
-    "@M        if (f_wbk_go && free_idx == i[MI-1:0]) begin",
-    "@M          e_v_d[i] = 1'b1; e_snd_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = fq_line_q;",
-    "@M          e_mask_d[i*W +: W] = f_wbk; e_dn_d[i*W +: W] = '0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0;",
-    "@M          e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0; e_st_d[i*W +: W] = '0; e_op_d[i*3 +: 3] = '0;",
-    "@M          e_fl_d[i*4 +: 4] = '0; e_opd_d[i*WB +: WB] = '0;",
-    "@M          for (w = 0; w < W; w = w + 1)",
-    "@M            e_data_d[(i*W + w)*WB +: WB] = f_wbk[w] ? pd_data_q[w*WB +: WB] : '0;",
-    "@M        end",
+    "@M      // the line's other owned words leave by a ReqWB straight from the cache's answer",
+    "@M      // (the cache keeps them in its write-back state until the RspWB)",
+    "@M      if (f_wbk_go) begin",
+    "@M        ro_v_d = 1'b1; ro_type_d = 3'd6; ro_line_d = fq_line_q; ro_mask_d = f_wbk; ro_op_d = '0;",
+    "@M        for (w = 0; w < W; w = w + 1)",
+    "@M          ro_data_d[w*WB +: WB] = f_wbk[w] ? pd_data_q[w*WB +: WB] : '0;",
+    "@M      end",
     "@N      // a buffered store's word went with the answer",
     "@N      for (i = 0; i < B; i = i + 1)",
     "@N        if (f_down && b_v_q[i] && b_line_q[i*LB +: LB] == fq_line_q)",
@@ -628,6 +642,7 @@ static const char *const body[] = {
     "@D          if (dt_q == i[DI-1:0]) begin",
     "@D            df_v_d[i] = 1'b1; df_type_d[i*3 +: 3] = fq_type_q; df_req_d[i*DB +: DB] = fq_req_q;",
     "@D            df_line_d[i*LB +: LB] = fq_line_q; df_mask_d[i*W +: W] = f_later;",
+    "@M            df_rel_d[i] = 1'b0;",
     "@D          end",
     "@D        dt_d = dt_q == D_LAST ? '0 : dt_q + 1'b1;",
     "@D      end",
@@ -646,10 +661,12 @@ static const char *const body[] = {
     "@D    // the oldest delayed request comes back as a fresh forward",
     "@D    fq_v_d = 1'b1; fq_type_d = d_type; fq_req_d = d_req; fq_line_d = d_line; fq_mask_d = d_mask;",
     "@D    fq_rp_d = 1'b1; fq_ph_d = 2'd0; fq_todo_d = '0;",
+    "@M    fq_rel_d = d_rel;",
     "@D    for (i = 0; i < D; i = i + 1)",
     "@D      if (dh_q == i[DI-1:0]) begin",
     "@D        df_v_d[i] = 1'b0; df_type_d[i*3 +: 3] = '0; df_req_d[i*DB +: DB] = '0; df_line_d[i*LB +: LB] = '0;",
     "@D        df_mask_d[i*W +: W] = '0;",
+    "@M        df_rel_d[i] = 1'b0;",
     "@D      end",
     "@D    dh_d = dh_q == D_LAST ? '0 : dh_q + 1'b1;",
     "  end else if (a_rs) begin",
@@ -786,6 +803,7 @@ static const char *const body[] = {
     "  if (fwd_valid_i && fwd_ready_o) begin",
     "    fq_v_d = 1'b1; fq_type_d = fwd_type_i; fq_line_d = fwd_line_i; fq_mask_d = fwd_mask_i; fq_req_d = fwd_req_i;",
     "@D    fq_rp_d = 1'b0; fq_ph_d = 2'd0; fq_todo_d = '0;",
+    "@M    fq_rel_d = 1'b0;",
     "  end",
     "  if (c_pdat_valid_i && c_pdat_ready_o) begin",
     "    pd_v_d = 1'b1;",
@@ -874,9 +892,10 @@ static void body_regs(prim_regs *l, spandex_tu_kind k, int x)
  * p_err: err_o is sticky. MESI: p_own_* (no answer waits for the cache while a
  * probe is out or awaited, so a downgrade never overtakes the line it takes;
  * a line whose pending request lost words to a downgrade is never given
- * owned), p_wbk_* (a downgrade's probe out only with an entry free for the
- * ReqWB; every word the cache gave a downgrade leaves by the forward's answer
- * or by the ReqWB of the rest, with the cache's data). */
+ * owned), p_wbk_* (a downgrade's probe tells the cache to keep, in its
+ * write-back state, exactly the words it does not ask for; every word of the
+ * whole line the cache gave a downgrade leaves by the forward's answer or by
+ * the ReqWB of the rest, sent at once with the cache's data). */
 static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
 {
     static const char *const samples[] = {
@@ -891,14 +910,13 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
         "f_err_q <= err_o",
         NULL};
     /* MESI: a completion given to the cache with downgraded words; a downgrade's
-     * probe answer classified (the line, what the cache gave, the free entry) */
+     * probe answer classified (the line, what the cache gave) */
     static const char *const samples_ms[] = {
-        "f_fdn_q <= !a_bad && a_rsp && rq_type_q != 4'd9 && m_done && m_co && m_dn != '0",
+        "f_fdn_q <= !a_bad && a_rsp && m_any && rq_type_q != 4'd9 && m_done && m_co && m_dn != '0",
         "f_dg_q <= !a_bad && a_fwd && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && f_rest == '0",
         "f_dg_line_q <= fq_line_q",
         "f_dg_pd_q <= pd_mask_q",
         "f_dg_pdd_q <= pd_data_q",
-        "f_dg_ix_q <= free_idx",
         NULL};
     int dn = c->kind != SPANDEX_TU_GPU, ms = c->kind == SPANDEX_TU_MESI;
     unsigned W = g->words, LB = g->laddr_bits, DW = g->words * g->word_bits, i, j;
@@ -914,7 +932,6 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
         prim_decl(e, LB, "f_dg_line_q");
         prim_decl(e, W, "f_dg_pd_q");
         prim_decl(e, DW, "f_dg_pdd_q");
-        prim_decl(e, g->mshr_bits, "f_dg_ix_q");
         emit(e, "always @(posedge clk_i) begin");
         for (i = 0; samples_ms[i] != NULL; i++)
             emit(e, "  %s;", samples_ms[i]);
@@ -948,20 +965,16 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
     if (ms) {
         emit(e, "    // (a) a line whose pending request lost words to a downgrade is not given owned");
         emit(e, "    if (f_fdn_q) p_own_dn: assert(c_rsp_valid_o && c_rsp_own_o == '0);");
-        emit(e, "    // (b) the words the cache gave a downgrade: in the answer, or in the ReqWB of the");
-        emit(e, "    // rest (marked to send, the line, the cache's data)");
-        for (i = 0; i < c->mshr; i++) {
-            emit(e, "    if (f_dg_q && f_dg_ix_q == %u'd%u)", g->mshr_bits, i);
-            emit(e, "      p_wbk_%u: assert((f_dg_pd_q & ~fq_ans_q) == '0 || (e_v_q[%u] && e_snd_q[%u] && "
-                    "e_kind_q[%u +: 3] == K_WB && e_line_q[%u +: %u] == f_dg_line_q && "
-                    "(f_dg_pd_q & ~fq_ans_q & ~e_mask_q[%u +: %u]) == '0));",
-                 i, i, i, i * 3, i * LB, LB, i * W, W);
-            for (j = 0; j < W; j++)
-                emit(e, "    if (f_dg_q && f_dg_ix_q == %u'd%u && f_dg_pd_q[%u] && !fq_ans_q[%u]) p_wbk_%u_%u: "
-                        "assert(e_data_q[%u +: %u] == f_dg_pdd_q[%u +: %u]);",
-                     g->mshr_bits, i, j, j, i, j, (i * W + j) * g->word_bits, g->word_bits, j * g->word_bits,
-                     g->word_bits);
-        }
+        emit(e, "    // (b) the whole line the cache gave a downgrade: in the answer, or in the ReqWB of");
+        emit(e, "    // the rest, in the request register (the line, the words the probe had the cache");
+        emit(e, "    // keep, the cache's data)");
+        emit(e, "    if (f_dg_q && f_dg_pd_q == '1)");
+        emit(e, "      p_wbk: assert(fq_ans_q == '1 || (req_valid_o && req_type_o == 3'd6 && req_line_o == f_dg_line_q && "
+                "req_mask_o == ~fq_pm_q && (fq_ans_q | req_mask_o) == '1));");
+        for (j = 0; j < W; j++)
+            emit(e, "    if (f_dg_q && f_dg_pd_q == '1 && !fq_ans_q[%u]) p_wbk_%u: assert(req_data_o[%u +: %u] == "
+                    "f_dg_pdd_q[%u +: %u]);",
+                 j, j, j * g->word_bits, g->word_bits, j * g->word_bits, g->word_bits);
     }
     emit(e, "  end");
     emit(e, "  if (rst_ni) begin");
@@ -992,10 +1005,11 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
         emit(e, "    // (a) no answer waits for the cache while a probe is out or its answer awaited:");
         emit(e, "    // the cache takes an owned line before a downgrade's probe asks for it");
         emit(e, "    if (fq_v_q && fq_ph_q == 2'd1) p_own_prb: assert(!c_rsp_valid_o);");
-        emit(e, "    // (b) a downgrade's probe is out only with an entry free for the line's ReqWB,");
-        emit(e, "    // and asks for words");
+        emit(e, "    // (b) a downgrade's probe asks for words and has the cache keep the others in its");
+        emit(e, "    // write-back state (all of them readable after a FwdReqS of the whole line)");
         emit(e, "    if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4) "
-                "p_wbk_free: assert(e_v_q != '1 && fq_pm_q != '0);");
+                "p_wbk_keep: assert(fq_pm_q != '0 && pr_down_q && "
+                "pr_line_q == fq_line_q && pr_mask_q == (fq_type_q == 3'd1 && fq_pm_q == '1 ? '1 : ~fq_pm_q));");
         /* strengthening invariants: a forward of a defined type probes; one entry a line
          * (so p_word); a ReqS or ReqO+data
          * entry asks the whole line; a downgrade probed finds no such entry of its line,
@@ -1177,9 +1191,10 @@ static void gen_report(FILE *f, const void *cfg, int json)
     unsigned long long wbl = 1 + g.laddr_bits + g.words + data;
     unsigned long long bufs = (1 + 3 + lw + 3 + data) + (1 + 4 + lw + data) + (1 + 3 + lw + g.dev_bits) + 1;
     unsigned long long outs = (1 + 3 + lw + 3 + data) + (1 + 4 + 1 + g.dev_bits + lw) + (1 + 2 + lw + data);
-    unsigned long long dfl = 1 + 3 + g.dev_bits + lw, extra = 0, total;
+    /* (MESI: a slot and the forward buffer also keep a bit: a RspWB waits for it) */
+    unsigned long long dfl = 1 + 3 + g.dev_bits + lw + (ms ? 1 : 0), extra = 0, total;
     if (dn) /* fq step/answers + pd, pr, co_own, oo_data, the ring */
-        extra = (1 + 2 + 3 + 3ull * g.words + data) + (g.words + data) + (2 + lw) + g.words + data +
+        extra = (1 + 2 + 3 + 3ull * g.words + data + (ms ? 1 : 0)) + (g.words + data) + (2 + lw) + g.words + data +
                 c->dfr * dfl + 2ull * g.dfr_bits;
     total = c->mshr * ent + (ms ? 0 : c->wb * wbl + 2ull * g.wb_bits) + bufs + outs + extra + 1;
     if (json) {

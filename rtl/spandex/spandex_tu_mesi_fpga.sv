@@ -87,6 +87,8 @@ module spandex_tu_mesi_fpga (
   // slot, answers to send (bit 0 the answer, 1 RspRvkO, 2 Nack), probed, answered
   // and Nacked words, the answer's data; the probe's answer
   logic fq_rp_q, fq_rp_d;
+  // (MESI: the RspWB of the line came: the cache's write-back line released after it)
+  logic fq_rel_q, fq_rel_d;
   logic [1:0] fq_ph_q, fq_ph_d;
   logic [2:0] fq_todo_q, fq_todo_d;
   logic [W-1:0] fq_pm_q, fq_pm_d, fq_ans_q, fq_ans_d, fq_nack_q, fq_nack_d, pd_mask_q, pd_mask_d;
@@ -122,6 +124,7 @@ module spandex_tu_mesi_fpga (
   logic [M*W*WB-1:0] e_data_q, e_data_d;
   // delayed external requests: a ring, oldest at dh, next free at dt
   logic [D-1:0] df_v_q, df_v_d;
+  logic [D-1:0] df_rel_q, df_rel_d; // (as fq_rel)
   logic [3*D-1:0] df_type_q, df_type_d;
   logic [DB*D-1:0] df_req_q, df_req_d;
   logic [LB*D-1:0] df_line_q, df_line_d;
@@ -166,12 +169,11 @@ module spandex_tu_mesi_fpga (
   logic [2:0] d_type;
   logic [DB-1:0] d_req;
   logic d_v, df_full;
-  logic r_back, free_two, free_cq;
-  logic [W-1:0] d_wbm;
+  logic r_back, rq_open, d_rel, f_relb;
   logic [M-1:0] e_back;
   always @* begin
     free_any = 1'b0; free_idx = '0;
-    free_two = 1'b0;
+    rq_open = 1'b0; d_rel = 1'b0; f_relb = 1'b0;
     cq_open = 1'b0;
     writes_open = 1'b0; m_any = 1'b0; m_idx = '0; s_any = 1'b0; s_idx = '0;
     e_out = '0; m_ok = 1'b0;
@@ -181,9 +183,11 @@ module spandex_tu_mesi_fpga (
       if (dh_q == i[DI-1:0]) begin
         d_v = df_v_q[i]; d_line = df_line_q[i*LB +: LB]; d_mask = df_mask_q[i*W +: W];
         d_type = df_type_q[i*3 +: 3]; d_req = df_req_q[i*DB +: DB];
+        d_rel = df_rel_q[i];
       end
       if (dt_q == i[DI-1:0]) df_full = df_v_q[i];
       if (df_v_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_back = f_back | df_mask_q[i*W +: W];
+      if (df_v_q[i] && df_rel_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_relb = 1'b1;
     end
     // MESI: a line waits behind its delayed requests (all its words); the delayed
     // requests of the response's line keep its ReqWB entry after the RspWB
@@ -196,13 +200,13 @@ module spandex_tu_mesi_fpga (
         if (df_v_q[w] && df_line_q[w*LB +: LB] == e_line_q[i*LB +: LB]) e_back[i] = 1'b1;
     for (i = M - 1; i >= 0; i = i - 1) begin
       if (!e_v_q[i]) begin
-        free_two = free_two || free_any;
         free_any = 1'b1; free_idx = i[MI-1:0];
       end
       if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin
         cq_open = 1'b1;
       end
       if (e_v_q[i] && e_kind_q[KB*i +: KB] != K_V) writes_open = 1'b1;
+      if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q) rq_open = 1'b1;
       if (e_v_q[i] && e_snd_q[i]) begin
         s_any = 1'b1; s_idx = i[MI-1:0];
       end
@@ -248,7 +252,6 @@ module spandex_tu_mesi_fpga (
   // data); the same pending ReqO+data test for the oldest delayed request's line
   always @* begin
      f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0;
-     d_wbm = '0;
      for (i = 0; i < M; i = i + 1) begin
        if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
          if (e_kind_q[KB*i +: KB] == K_OD) f_rmw = f_rmw | e_mask_q[i*W +: W];
@@ -262,14 +265,12 @@ module spandex_tu_mesi_fpga (
          end
        end
        if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin
-         if (e_kind_q[KB*i +: KB] == K_WB) d_wbm = d_wbm | (e_mask_q[i*W +: W] & ~e_dn_q[i*W +: W]);
          if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];
          if (ODATA && e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);
          if (e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | e_mask_q[i*W +: W];
        end
      end
      // an EVICT the cache handed over and not yet sent counts as a pending ReqWB
-     if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == d_line) d_wbm = d_wbm | cq_mask_q;
      if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q) begin
        f_wbm = f_wbm | (fq_mask_q & cq_mask_q);
        for (w = 0; w < W; w = w + 1)
@@ -296,18 +297,24 @@ module spandex_tu_mesi_fpga (
   logic a_pdb, a_rsp, a_fwd, a_rs, a_cq, a_bad;
   logic m_co, can_rp, a_rp, f_down;
   logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest;
-  logic m_own, m_fill, m_conv, f_wbk_go;
+  logic m_own, m_fill, m_conv, f_wbk_go, r_rel;
   logic [3:0] m_fl2;
   logic [W-1:0] f_wbk;
   always @* begin
     probing = fq_v_q && fq_ph_q == 2'd1;
     m_done = (m_recv | rq_mask_q) == m_mask;
-    rsp_bad = !m_any;
+    // a RspWB of no entry and of no entry's line: of the ReqWB a downgrade sent (the
+    // cache keeps the line in its write-back state until this releases it)
+    r_rel = rq_type_q == 4'd6 && !m_any && !rq_open;
+    rsp_bad = !m_any && !r_rel;
     // a completion the cache hears of: a fill, a value, words now owned
     m_co = m_kind == K_V || m_kind == K_WTD || m_kind == K_OD || (m_kind == K_O && (m_mask & ~m_dn) != '0);
     // a RspWB waits for a forward that came first and takes words from the write-back
-    can_rsp = rq_v_q && !probing && (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q) &&
-              !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0);
+    // (a release waits for a forward of its line in the buffer; with delayed ones, it
+    // is left to the last of them)
+    can_rsp = rq_v_q && !probing && (r_rel ? !(fq_v_q && fq_line_q == rq_line_q) && (r_back || !co_v_q) :
+              (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q) &&
+              !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0));
     // MESI completion: the flags with this response; installed O (own), a FILL
     // (installed S or O), the entry turned into the ReqWB of the words still owned
     m_fl2 = m_fl | (rq_type_q == 4'd1 ? 4'b0010 : rq_type_q == 4'd5 ? 4'b0001 : 4'b0011);
@@ -323,37 +330,31 @@ module spandex_tu_mesi_fpga (
                                  : (f_rmw | (fq_rp_q ? '0 : f_back)) & fq_mask_q & ~f_wbm) &
               ~(fq_ph_q == 2'd1 ? fq_pm_q : '0);
     f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;
-    // a downgrade with no entry free for the line's ReqWB waits in a slot
-    if (fq_ph_q == 2'd0 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && !free_any) begin
-      f_later = f_later | f_pm; f_pm = '0;
-    end
     f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;
     f_rest = f_pm & ~f_held;
-    // MESI: the line's other words the cache gave, left to a ReqWB (not after a FwdReqS
-    // of the whole line, which leaves it Shared)
+    // MESI: the line's other words, when the cache gave the whole line (E/M), leave by
+    // a ReqWB (not after a FwdReqS of the whole line, which leaves it Shared); words of
+    // part of the line come from the cache's write-back state and count as written back
     f_wbk = fq_ph_q == 2'd1 ? pd_mask_q & ~fq_pm_q : '0;
-    f_wbk_go = f_down && f_held != '0 && f_wbk != '0 && !(fq_type_q == 3'd1 && f_held == '1);
+    f_wbk_go = f_down && f_held != '0 && f_wbk != '0 && pd_mask_q == '1 && !(fq_type_q == 3'd1 && f_held == '1);
     f_bad = fq_ph_q == 2'd0 && fq_type_q > 3'd5;
     case (fq_ph_q)
       2'd2: can_fwd = fq_v_q && !oo_v_q;
-      2'd1: can_fwd = fq_v_q && pd_v_q;
-      // (MESI: an Inv probes too; a downgrade may leave a ReqWB in an entry)
+      // (MESI: a release to the cache, a downgrade's ReqWB may follow the answer)
+      2'd1: can_fwd = fq_v_q && pd_v_q && !(fq_rel_q && co_v_q) && !(fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && ro_v_q);
+      // (MESI: an Inv probes too; a forward answered without a probe may release a line)
       default: can_fwd = fq_v_q && (f_bad || (fq_type_q == 3'd5 ? !pr_v_q && !co_v_q :
-                        f_pm == '0 || (!pr_v_q && !co_v_q && (!f_down || free_any))));
+                        f_pm == '0 ? !(fq_rel_q && co_v_q) : !pr_v_q && !co_v_q));
     endcase
-    // (a downgrade probing the cache needs an entry free for the line's ReqWB)
-    can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0 &&
-             (d_type == 3'd0 || free_any || (d_mask & ~d_wbm) == '0);
+    can_rp = !fq_v_q && d_v && !co_v_q && (d_rmw & d_mask) == '0;
     can_rs = !ro_v_q && s_any;
     c_bad = cq_type_q > 3'd5 || (cq_type_q <= 3'd2 && cq_mask_q == '0);
-    // (with two entries or more the last free one waits for a downgrade's ReqWB)
-    free_cq = M >= 2 ? free_two : free_any;
     c_bad = c_bad || (cq_type_q == 3'd2 && (cq_mask_q & (cq_mask_q - 1'b1)) != '0); // an atomic: one word
     case (cq_type_q)
-      3'd0, 3'd1, 3'd2: c_ok = !cq_open && !ro_v_q && free_cq; // one request a line
+      3'd0, 3'd1, 3'd2: c_ok = !cq_open && !ro_v_q && free_any; // one request a line
       3'd3: c_ok = !co_v_q;
       3'd4: c_ok = !writes_open && !co_v_q;
-      3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || (!cq_open && !ro_v_q && free_cq));
+      3'd5: c_ok = !co_v_q && (cq_mask_q == '0 || (!cq_open && !ro_v_q && free_any));
       default: c_ok = !co_v_q;
     endcase
     can_cq = cq_v_q && !probing && (c_bad || c_ok); // none taken while a probe is out
@@ -384,7 +385,7 @@ module spandex_tu_mesi_fpga (
     fq_nack_d = fq_nack_q; fq_data_d = fq_data_q; pd_mask_d = pd_mask_q; pd_data_d = pd_data_q;
     pr_v_d = pr_v_q; pr_down_d = pr_down_q; pr_line_d = pr_line_q; pr_mask_d = pr_mask_q;
     co_own_d = co_own_q; oo_data_d = oo_data_q; e_dn_d = e_dn_q;
-    e_st_d = e_st_q; e_op_d = e_op_q; e_fl_d = e_fl_q; e_opd_d = e_opd_q;
+    e_st_d = e_st_q; e_op_d = e_op_q; e_fl_d = e_fl_q; e_opd_d = e_opd_q; fq_rel_d = fq_rel_q; df_rel_d = df_rel_q;
     df_v_d = df_v_q; df_type_d = df_type_q; df_req_d = df_req_q; df_line_d = df_line_q; df_mask_d = df_mask_q;
     dh_d = dh_q; dt_d = dt_q;
     ro_v_d = ro_v_q; ro_type_d = ro_type_q; ro_line_d = ro_line_q; ro_mask_d = ro_mask_q; ro_op_d = ro_op_q;
@@ -403,6 +404,15 @@ module spandex_tu_mesi_fpga (
       err_d = 1'b1;
       if (a_pdb) pd_v_d = 1'b0;
       if (a_fwd) fq_v_d = 1'b0;
+    end else if (a_rsp && r_rel) begin
+      // the RspWB of a downgrade's ReqWB: the cache's write-back line released, or
+      // (delayed requests name it) after the last of them
+      if (r_back) begin
+        for (i = 0; i < D; i = i + 1)
+          if (df_v_q[i] && df_line_q[i*LB +: LB] == rq_line_q) df_rel_d[i] = 1'b1;
+      end else begin
+        co_v_d = 1'b1; co_type_d = 2'd3; co_line_d = rq_line_q; co_mask_d = '0; co_data_d = '0; co_own_d = '0;
+      end
     end else if (a_rsp) begin
       if (rq_type_q != 4'd9 && m_done && m_co) begin
         // FILL: the line installed S, or O (own); VALUE: the waiting operation's answer
@@ -477,14 +487,19 @@ module spandex_tu_mesi_fpga (
       fq_pm_d = '0; fq_ph_d = 2'd1;
     end else if (a_fwd && fq_ph_q == 2'd0 && f_pm != '0) begin
       // the cache is asked for the words it holds (owned, or owned pending)
-      // MESI: the whole line; the mask is what the cache keeps readable: all (FwdReqV;
-      // a FwdReqS of the whole line, to S) or nothing (a downgrade, to I)
+      // MESI: the whole line; the mask is what the cache keeps: readable, all (FwdReqV;
+      // a FwdReqS of the whole line, to S); for a downgrade, the words it keeps in its
+      // write-back state for the ReqWB of the rest (none: to I)
       pr_v_d = 1'b1; pr_line_d = fq_line_q; pr_down_d = f_down;
-      pr_mask_d = fq_type_q == 3'd0 || (fq_type_q == 3'd1 && f_pm == '1) ? '1 : '0;
+      pr_mask_d = fq_type_q == 3'd0 || (fq_type_q == 3'd1 && f_pm == '1) ? '1 : ~f_pm;
       fq_pm_d = f_pm; fq_ph_d = 2'd1;
     end else if (a_fwd) begin
       // every word known: answers set, downgrades marked, the rest delayed
       if (fq_ph_q == 2'd1) pd_v_d = 1'b0;
+      // the last forward a RspWB waited for: the cache's write-back line released
+      if (fq_rel_q && !f_relb) begin
+        co_v_d = 1'b1; co_type_d = 2'd3; co_line_d = fq_line_q; co_mask_d = '0; co_data_d = '0; co_own_d = '0;
+      end
       if (fq_type_q == 3'd5) begin
         // the Inv's probe answered: a ReqS pending installs I (X14); the Ack leaves
         for (i = 0; i < M; i = i + 1)
@@ -503,21 +518,19 @@ module spandex_tu_mesi_fpga (
             else if (e_kind_q[KB*i +: KB] == K_V)
               e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_now & e_mask_q[i*W +: W]);
           end
-        // the line's other owned words leave by a ReqWB kept in a free entry
-        for (i = 0; i < M; i = i + 1)
-          if (f_wbk_go && free_idx == i[MI-1:0]) begin
-            e_v_d[i] = 1'b1; e_snd_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = fq_line_q;
-            e_mask_d[i*W +: W] = f_wbk; e_dn_d[i*W +: W] = '0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0;
-            e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0; e_st_d[i*W +: W] = '0; e_op_d[i*3 +: 3] = '0;
-            e_fl_d[i*4 +: 4] = '0; e_opd_d[i*WB +: WB] = '0;
-            for (w = 0; w < W; w = w + 1)
-              e_data_d[(i*W + w)*WB +: WB] = f_wbk[w] ? pd_data_q[w*WB +: WB] : '0;
-          end
+        // the line's other owned words leave by a ReqWB straight from the cache's answer
+        // (the cache keeps them in its write-back state until the RspWB)
+        if (f_wbk_go) begin
+          ro_v_d = 1'b1; ro_type_d = 3'd6; ro_line_d = fq_line_q; ro_mask_d = f_wbk; ro_op_d = '0;
+          for (w = 0; w < W; w = w + 1)
+            ro_data_d[w*WB +: WB] = f_wbk[w] ? pd_data_q[w*WB +: WB] : '0;
+        end
         if (f_later != '0) begin
           for (i = 0; i < D; i = i + 1)
             if (dt_q == i[DI-1:0]) begin
               df_v_d[i] = 1'b1; df_type_d[i*3 +: 3] = fq_type_q; df_req_d[i*DB +: DB] = fq_req_q;
               df_line_d[i*LB +: LB] = fq_line_q; df_mask_d[i*W +: W] = f_later;
+              df_rel_d[i] = 1'b0;
             end
           dt_d = dt_q == D_LAST ? '0 : dt_q + 1'b1;
         end
@@ -536,10 +549,12 @@ module spandex_tu_mesi_fpga (
       // the oldest delayed request comes back as a fresh forward
       fq_v_d = 1'b1; fq_type_d = d_type; fq_req_d = d_req; fq_line_d = d_line; fq_mask_d = d_mask;
       fq_rp_d = 1'b1; fq_ph_d = 2'd0; fq_todo_d = '0;
+      fq_rel_d = d_rel;
       for (i = 0; i < D; i = i + 1)
         if (dh_q == i[DI-1:0]) begin
           df_v_d[i] = 1'b0; df_type_d[i*3 +: 3] = '0; df_req_d[i*DB +: DB] = '0; df_line_d[i*LB +: LB] = '0;
           df_mask_d[i*W +: W] = '0;
+          df_rel_d[i] = 1'b0;
         end
       dh_d = dh_q == D_LAST ? '0 : dh_q + 1'b1;
     end else if (a_rs) begin
@@ -621,6 +636,7 @@ module spandex_tu_mesi_fpga (
     if (fwd_valid_i && fwd_ready_o) begin
       fq_v_d = 1'b1; fq_type_d = fwd_type_i; fq_line_d = fwd_line_i; fq_mask_d = fwd_mask_i; fq_req_d = fwd_req_i;
       fq_rp_d = 1'b0; fq_ph_d = 2'd0; fq_todo_d = '0;
+      fq_rel_d = 1'b0;
     end
     if (c_pdat_valid_i && c_pdat_ready_o) begin
       pd_v_d = 1'b1;
@@ -648,6 +664,7 @@ module spandex_tu_mesi_fpga (
       rq_data_q <= '0;
       fq_req_q <= '0;
       fq_rp_q <= '0;
+      fq_rel_q <= '0;
       fq_ph_q <= '0;
       fq_todo_q <= '0;
       fq_pm_q <= '0;
@@ -695,6 +712,7 @@ module spandex_tu_mesi_fpga (
       e_opd_q <= '0;
       e_data_q <= '0;
       df_v_q <= '0;
+      df_rel_q <= '0;
       df_type_q <= '0;
       df_req_q <= '0;
       df_line_q <= '0;
@@ -721,6 +739,7 @@ module spandex_tu_mesi_fpga (
       rq_data_q <= rq_data_d;
       fq_req_q <= fq_req_d;
       fq_rp_q <= fq_rp_d;
+      fq_rel_q <= fq_rel_d;
       fq_ph_q <= fq_ph_d;
       fq_todo_q <= fq_todo_d;
       fq_pm_q <= fq_pm_d;
@@ -768,6 +787,7 @@ module spandex_tu_mesi_fpga (
       e_opd_q <= e_opd_d;
       e_data_q <= e_data_d;
       df_v_q <= df_v_d;
+      df_rel_q <= df_rel_d;
       df_type_q <= df_type_d;
       df_req_q <= df_req_d;
       df_line_q <= df_line_d;
@@ -816,14 +836,12 @@ module spandex_tu_mesi_fpga (
   logic [19:0] f_dg_line_q;
   logic [3:0] f_dg_pd_q;
   logic [127:0] f_dg_pdd_q;
-  logic f_dg_ix_q;
   always @(posedge clk_i) begin
-    f_fdn_q <= !a_bad && a_rsp && rq_type_q != 4'd9 && m_done && m_co && m_dn != '0;
+    f_fdn_q <= !a_bad && a_rsp && m_any && rq_type_q != 4'd9 && m_done && m_co && m_dn != '0;
     f_dg_q <= !a_bad && a_fwd && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && f_rest == '0;
     f_dg_line_q <= fq_line_q;
     f_dg_pd_q <= pd_mask_q;
     f_dg_pdd_q <= pd_data_q;
-    f_dg_ix_q <= free_idx;
   end
   always @(posedge clk_i) begin
     f_past_q <= 1'b1;
@@ -857,20 +875,15 @@ module spandex_tu_mesi_fpga (
       if (f_err_q) p_err: assert(err_o);
       // (a) a line whose pending request lost words to a downgrade is not given owned
       if (f_fdn_q) p_own_dn: assert(c_rsp_valid_o && c_rsp_own_o == '0);
-      // (b) the words the cache gave a downgrade: in the answer, or in the ReqWB of the
-      // rest (marked to send, the line, the cache's data)
-      if (f_dg_q && f_dg_ix_q == 1'd0)
-        p_wbk_0: assert((f_dg_pd_q & ~fq_ans_q) == '0 || (e_v_q[0] && e_snd_q[0] && e_kind_q[0 +: 3] == K_WB && e_line_q[0 +: 20] == f_dg_line_q && (f_dg_pd_q & ~fq_ans_q & ~e_mask_q[0 +: 4]) == '0));
-      if (f_dg_q && f_dg_ix_q == 1'd0 && f_dg_pd_q[0] && !fq_ans_q[0]) p_wbk_0_0: assert(e_data_q[0 +: 32] == f_dg_pdd_q[0 +: 32]);
-      if (f_dg_q && f_dg_ix_q == 1'd0 && f_dg_pd_q[1] && !fq_ans_q[1]) p_wbk_0_1: assert(e_data_q[32 +: 32] == f_dg_pdd_q[32 +: 32]);
-      if (f_dg_q && f_dg_ix_q == 1'd0 && f_dg_pd_q[2] && !fq_ans_q[2]) p_wbk_0_2: assert(e_data_q[64 +: 32] == f_dg_pdd_q[64 +: 32]);
-      if (f_dg_q && f_dg_ix_q == 1'd0 && f_dg_pd_q[3] && !fq_ans_q[3]) p_wbk_0_3: assert(e_data_q[96 +: 32] == f_dg_pdd_q[96 +: 32]);
-      if (f_dg_q && f_dg_ix_q == 1'd1)
-        p_wbk_1: assert((f_dg_pd_q & ~fq_ans_q) == '0 || (e_v_q[1] && e_snd_q[1] && e_kind_q[3 +: 3] == K_WB && e_line_q[20 +: 20] == f_dg_line_q && (f_dg_pd_q & ~fq_ans_q & ~e_mask_q[4 +: 4]) == '0));
-      if (f_dg_q && f_dg_ix_q == 1'd1 && f_dg_pd_q[0] && !fq_ans_q[0]) p_wbk_1_0: assert(e_data_q[128 +: 32] == f_dg_pdd_q[0 +: 32]);
-      if (f_dg_q && f_dg_ix_q == 1'd1 && f_dg_pd_q[1] && !fq_ans_q[1]) p_wbk_1_1: assert(e_data_q[160 +: 32] == f_dg_pdd_q[32 +: 32]);
-      if (f_dg_q && f_dg_ix_q == 1'd1 && f_dg_pd_q[2] && !fq_ans_q[2]) p_wbk_1_2: assert(e_data_q[192 +: 32] == f_dg_pdd_q[64 +: 32]);
-      if (f_dg_q && f_dg_ix_q == 1'd1 && f_dg_pd_q[3] && !fq_ans_q[3]) p_wbk_1_3: assert(e_data_q[224 +: 32] == f_dg_pdd_q[96 +: 32]);
+      // (b) the whole line the cache gave a downgrade: in the answer, or in the ReqWB of
+      // the rest, in the request register (the line, the words the probe had the cache
+      // keep, the cache's data)
+      if (f_dg_q && f_dg_pd_q == '1)
+        p_wbk: assert(fq_ans_q == '1 || (req_valid_o && req_type_o == 3'd6 && req_line_o == f_dg_line_q && req_mask_o == ~fq_pm_q && (fq_ans_q | req_mask_o) == '1));
+      if (f_dg_q && f_dg_pd_q == '1 && !fq_ans_q[0]) p_wbk_0: assert(req_data_o[0 +: 32] == f_dg_pdd_q[0 +: 32]);
+      if (f_dg_q && f_dg_pd_q == '1 && !fq_ans_q[1]) p_wbk_1: assert(req_data_o[32 +: 32] == f_dg_pdd_q[32 +: 32]);
+      if (f_dg_q && f_dg_pd_q == '1 && !fq_ans_q[2]) p_wbk_2: assert(req_data_o[64 +: 32] == f_dg_pdd_q[64 +: 32]);
+      if (f_dg_q && f_dg_pd_q == '1 && !fq_ans_q[3]) p_wbk_3: assert(req_data_o[96 +: 32] == f_dg_pdd_q[96 +: 32]);
     end
     if (rst_ni) begin
       p_word_0_1: assert(!(e_v_q[0] && e_v_q[1] && e_line_q[0 +: 20] == e_line_q[20 +: 20] && ((e_mask_q[0 +: 4] & ~e_recv_q[0 +: 4]) & (e_mask_q[4 +: 4] & ~e_recv_q[4 +: 4])) != '0));
@@ -885,9 +898,9 @@ module spandex_tu_mesi_fpga (
       // (a) no answer waits for the cache while a probe is out or its answer awaited:
       // the cache takes an owned line before a downgrade's probe asks for it
       if (fq_v_q && fq_ph_q == 2'd1) p_own_prb: assert(!c_rsp_valid_o);
-      // (b) a downgrade's probe is out only with an entry free for the line's ReqWB,
-      // and asks for words
-      if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4) p_wbk_free: assert(e_v_q != '1 && fq_pm_q != '0);
+      // (b) a downgrade's probe asks for words and has the cache keep the others in its
+      // write-back state (all of them readable after a FwdReqS of the whole line)
+      if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4) p_wbk_keep: assert(fq_pm_q != '0 && pr_down_q && pr_line_q == fq_line_q && pr_mask_q == (fq_type_q == 3'd1 && fq_pm_q == '1 ? '1 : ~fq_pm_q));
       if (fq_v_q && fq_ph_q == 2'd1) s_prb_type: assert(fq_type_q <= 3'd5);
       s_line_0_1: assert(!(e_v_q[0] && e_v_q[1] && e_line_q[0 +: 20] == e_line_q[20 +: 20]));
       if (e_v_q[0] && e_kind_q[0 +: 3] != K_WB) s_full_0: assert(e_mask_q[0 +: 4] == '1 && (e_kind_q[0 +: 3] == K_V || e_kind_q[0 +: 3] == K_OD));

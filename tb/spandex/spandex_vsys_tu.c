@@ -51,9 +51,10 @@ typedef struct {
     uint64_t data[SPANDEX_LLC_WORDS_MAX];
     unsigned ms, mbusy;
     size_t mop;
+    uint64_t wbm; /* MESI, MS_W: the words kept for the ReqWB (their data) */
 } vl1;
 
-enum { MS_I = 0, MS_S = 1, MS_O = 2 };
+enum { MS_I = 0, MS_S = 1, MS_O = 2, MS_W = 3 };
 
 /* DeNovo: the cache request presented (held until the unit takes it). */
 typedef struct {
@@ -658,10 +659,14 @@ static void dn_tick(vtu *d, spvsys *s)
  * blocking; EVICT of an I line completes at once. Probes: the answer is
  * the whole line and its data when the cache holds it O (an EVICT
  * presented and not taken still counts: the line leaves on the take),
- * else nothing; when the unit takes it, a `down` probe sends an O line to
- * S (the probe keeps the whole line readable) or I, a probe neither
- * `down` nor keeping anything sends an S line to I. While a probe of a
- * line is answered, no operation but a LD hit touches that line. */
+ * the words of its write-back state (W), else nothing; when the unit takes
+ * it, a `down` probe sends an O line to S (the probe keeps the whole line
+ * readable), I (it keeps nothing) or W (it keeps the words its mask names,
+ * those of the ReqWB the unit sends, invisible to the device's operations,
+ * which wait, until the unit's WBDONE releases the line to I); a `down`
+ * probe of a W line keeps those of its words the mask names; a probe
+ * neither `down` nor keeping anything sends an S line to I. While a probe
+ * of a line is answered, no operation but a LD hit touches that line. */
 
 /* How operation i goes now; DN_CREQ fills d->cr (not yet valid). */
 static dn_how ms_how_of(vtu *d, size_t i)
@@ -674,7 +679,7 @@ static dn_how ms_how_of(vtu *d, size_t i)
     unsigned st = l ? l->ms : MS_I, w = word_of(d, o->addr);
     int sync = o->kind == SPANDEX_SOP_ACQ || o->kind == SPANDEX_SOP_REL;
     if (!sync) {
-        if (l && l->mbusy)
+        if (l && (l->mbusy || l->ms == MS_W))
             return DN_WAIT;
         if (o->kind == SPANDEX_SOP_LD && st != MS_I)
             return DN_LOCAL;
@@ -829,8 +834,18 @@ static void ms_crsp(vtu *d)
         ms_fill(d, type, line, mask, get(d, P(c_rsp_own_o)), v);
         return;
     }
+    if (type == SPANDEX_TUHW_R_OWN) { /* WBDONE: the write-back line released */
+        vl1 *l = l1_get(d, line, 0);
+        if (l == NULL || l->ms != MS_W) {
+            fail(d, "released a line not in write-back");
+            return;
+        }
+        l->ms = MS_I;
+        l->wbm = 0;
+        return;
+    }
     if (type != SPANDEX_TUHW_R_DONE || d->wh == d->wt) {
-        fail(d, "answered the cache with a DONE nothing waits for, or an OWN");
+        fail(d, "answered the cache with a DONE nothing waits for");
         return;
     }
     i = d->wait[d->wh++];
@@ -843,7 +858,13 @@ static void ms_probe_io(vtu *d)
     vl1 *l;
     if (d->pb.v && (get(d, P(c_pdat_ready_o)) & 1)) {
         if ((l = l1_get(d, d->pb.line, 0)) != NULL) {
-            if (d->pb.down && l->ms == MS_O)
+            if (d->pb.down && l->ms == MS_W) {
+                l->wbm &= d->pb.mask;
+            } else if (d->pb.down && l->ms == MS_O && d->pb.mask && d->pb.held == d->g.full &&
+                       d->pb.mask != d->g.full) {
+                l->ms = MS_W;
+                l->wbm = d->pb.mask;
+            } else if (d->pb.down && l->ms == MS_O)
                 l->ms = d->pb.mask == d->g.full ? MS_S : MS_I;
             else if (!d->pb.down && d->pb.mask == 0 && l->ms == MS_S)
                 l->ms = MS_I;
@@ -858,9 +879,17 @@ static void ms_probe_io(vtu *d)
     d->pb.line = get(d, P(c_prb_line_o));
     d->pb.mask = get(d, P(c_prb_mask_o));
     d->pb.down = (unsigned)(get(d, P(c_prb_down_o)) & 1);
-    if ((l = l1_get(d, d->pb.line, 0)) != NULL && l->ms == MS_O) {
-        d->pb.held = d->g.full;
-        memcpy(d->pb.data, l->data, sizeof d->pb.data);
+    if ((l = l1_get(d, d->pb.line, 0)) != NULL && (l->ms == MS_O || l->ms == MS_W)) {
+        unsigned w;
+        d->pb.held = l->ms == MS_O ? d->g.full : l->wbm;
+        /* a downgrade of part of a line whose EVICT is presented: only the
+         * words asked for (the EVICT's ReqWB writes the others back) */
+        if (l->ms == MS_O && d->cr.v && d->cr.type == SPANDEX_TUHW_C_EVICT && d->cr.line == d->pb.line &&
+            d->pb.down && d->pb.mask && d->pb.mask != d->g.full)
+            d->pb.held = d->g.full & ~d->pb.mask;
+        for (w = 0; w < d->g.words; w++)
+            if (d->pb.held >> w & 1)
+                d->pb.data[w] = l->data[w];
     }
 }
 
