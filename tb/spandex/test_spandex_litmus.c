@@ -27,9 +27,9 @@ Test(spandex_litmus, no_forbidden_outcome_on_any_device_kind, .timeout = 120)
     unsigned k;
     for (k = 0; k < 4; k++) {
         cmd_out r;
-        run_cap(&r, "build/bin/cohmodel spandex-litmus --kind %s --runs 150 --seed %u", kinds[k], 11 + k);
+        run_cap(&r, "build/bin/cohmodel spandex-litmus --kind %s --runs 50 --seed %u", kinds[k], 11 + k);
         cr_assert_eq(r.status, 0, "%s: exit %d\n%s%s", kinds[k], r.status, r.out, r.err);
-        cr_expect(strstr(r.out, "spandex-litmus: 3600 runs, 0 failed the checker; 0 with a forbidden outcome\n") != NULL, "%s:\n%s", kinds[k], r.out);
+        cr_expect(strstr(r.out, "spandex-litmus: 1200 runs, 0 failed the checker; 0 with a forbidden outcome\n") != NULL, "%s:\n%s", kinds[k], r.out);
         cr_expect_null(strstr(r.out, "FORBIDDEN"), "%s:\n%s", kinds[k], r.out);
         /* every forbidden outcome is listed, each never seen */
         cr_expect_eq(row(r.out, "MP", "sync", "r0=1 r1=0"), 0, "%s:\n%s", kinds[k], r.out);
