@@ -869,6 +869,20 @@ static void emit_top_generators(emit_file *e, const gctx *x)
     emit_nl(e);
 }
 
+/* A range's or pick's random bits, wire fr<k>: the field's own bits of its
+ * channel's generator, or the source field of another input. */
+static void emit_field_bits(emit_file *e, const plan *p, const inp *q, const fld *f, int k)
+{
+    char b[160], rr[64];
+    emit_bits(e, (snprintf(b, sizeof b, "fr%d", k), b), f->k);
+    if (f->src >= 0)
+        snprintf(rr, sizeof rr, "d_%s", pname(p, p->in[f->src].port));
+    else
+        snprintf(rr, sizeof rr, "rs%d", q->group);
+    slice(b, sizeof b, rr, f->src >= 0 ? f->src_lo : f->off, f->k);
+    emit(e, "assign fr%d = %s;", k, b);
+}
+
 static void emit_top_ports(emit_file *e, const gctx *x)
 {
     const plan *p = x->p;
@@ -894,15 +908,7 @@ static void emit_top_ports(emit_file *e, const gctx *x)
             const fld *f = &p->f[k];
             if (f->kind == F_RANGE) {
                 uint64_t n = f->b - f->a + 1;
-                char rr[64];
-                slice(rr, sizeof rr, "", 0, 0);
-                emit_bits(e, (snprintf(b, sizeof b, "fr%d", k), b), f->k);
-                if (f->src >= 0)
-                    snprintf(rr, sizeof rr, "d_%s", pname(p, p->in[f->src].port));
-                else
-                    snprintf(rr, sizeof rr, "rs%d", q->group);
-                slice(b2, sizeof b2, rr, f->src >= 0 ? f->src_lo : f->off, f->k);
-                emit(e, "assign fr%d = %s;", k, b2);
+                emit_field_bits(e, p, q, f, k);
                 emit_bits(e, (snprintf(b, sizeof b, "fv%d", k), b), f->w);
                 if (f->k < 64 && n == (1ull << f->k))
                     snprintf(b2, sizeof b2, "fr%d", k);
@@ -915,16 +921,10 @@ static void emit_top_ports(emit_file *e, const gctx *x)
                 else
                     emit(e, "assign fv%d = %u'd%llu + %s;", k, f->w, (unsigned long long)f->a, b2);
             } else if (f->kind == F_PICK) {
-                char ch[1024], rr[64];
+                char ch[1024];
                 size_t cat = 0;
                 unsigned j;
-                emit_bits(e, (snprintf(b, sizeof b, "fr%d", k), b), f->k);
-                if (f->src >= 0)
-                    snprintf(rr, sizeof rr, "d_%s", pname(p, p->in[f->src].port));
-                else
-                    snprintf(rr, sizeof rr, "rs%d", q->group);
-                slice(b2, sizeof b2, rr, f->src >= 0 ? f->src_lo : f->off, f->k);
-                emit(e, "assign fr%d = %s;", k, b2);
+                emit_field_bits(e, p, q, f, k);
                 emit_bits(e, (snprintf(b, sizeof b, "fv%d", k), b), f->w);
                 for (j = 0; j + 1 < 1u << f->k; j++)
                     cat += (size_t)snprintf(ch + cat, sizeof ch - cat, "fr%d == %u'd%u ? %u'h%llx : ", k, f->k,
