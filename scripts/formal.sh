@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Formal checks of every unit configuration in a list, with Yosys and
 # yosys-smtbmc (z3), and the negative controls that keep each property group
-# able to fail.   scripts/formal.sh LIST OUT_DIR [CONTROLS]
+# able to fail.   scripts/formal.sh [--sample] LIST OUT_DIR [CONTROLS]
 #
 # LIST, one configuration a line ('#' starts a comment):
 #   <unit> <name> induct|bmc <depth> <cohgen options...>
@@ -15,23 +15,29 @@
 #   <name> <group> <depth> <sed expression applied to the generated <name>.sv>
 # The edit must change the file, and with only the group's p_<group>*
 # assertions kept, a bounded check to <depth> must fail on one of them. Every
-# property group in a unit's RTL needs at least one control.
+# property group in a unit's RTL needs at least one control. A control whose
+# line starts with '+' is in the sample: with --sample (make test) only those
+# run, at least one a configuration; every line is still parsed, its edit
+# applied and the every-group rule checked. Without --sample (make
+# formal-full, in make regress) every control runs.
 #
 # Each run prints: proved (induction, k=K) / bounded to depth D / FAILED with
 # the assertion, its source line and the counterexample VCD. Exit 1 if
 # anything failed, 2 on a malformed list.
 set -uo pipefail
+sample=0
+[ "${1:-}" = --sample ] && { sample=1; shift; }
 list=${1:-} out=${2:-} controls=${3:-}
 B=${B:-build}
 jobs=${FORMAL_JOBS:-2}
 tmo=${FORMAL_TIMEOUT:-900}
 die() { echo "formal: $*" >&2; exit 2; }
-[ -n "$list" ] && [ -n "$out" ] || die "usage: scripts/formal.sh LIST OUT_DIR [CONTROLS]"
+[ -n "$list" ] && [ -n "$out" ] || die "usage: scripts/formal.sh [--sample] LIST OUT_DIR [CONTROLS]"
 [ -r "$list" ] || die "cannot read list '$list'"
 [ -z "$controls" ] || [ -r "$controls" ] || die "cannot read controls '$controls'"
 
 # Parse and validate both files before running anything.
-declare -a c_unit c_name c_mode c_depth c_opts n_name n_group n_depth n_expr
+declare -a c_unit c_name c_mode c_depth c_opts n_name n_group n_depth n_expr n_run
 declare -A unit_of
 n=0 ln=0
 while IFS= read -r line || [ -n "$line" ]; do
@@ -51,13 +57,23 @@ if [ -n "$controls" ]; then
   while IFS= read -r line || [ -n "$line" ]; do
     ln=$((ln+1))
     [[ $line =~ ^[[:space:]]*(#|$) ]] && continue
+    run=1; [ $sample -eq 1 ] && run=0
+    [[ $line =~ ^[[:space:]]*\+ ]] && { run=1; line=${line#*+}; }
     read -r name group depth expr <<<"$line" || true
     [ -n "${unit_of[${name:-}]:-}" ] || die "$controls:$ln: configuration '${name:-}' is not in $list"
     [[ ${group:-} =~ ^[a-z]+$ ]] || die "$controls:$ln: bad group '${group:-}'"
     [[ ${depth:-} =~ ^[1-9][0-9]*$ ]] || die "$controls:$ln: depth '${depth:-}' is not a positive integer"
     [ -n "${expr:-}" ] || die "$controls:$ln: no edit"
-    n_name[m]=$name n_group[m]=$group n_depth[m]=$depth n_expr[m]=$expr; m=$((m+1))
+    n_name[m]=$name n_group[m]=$group n_depth[m]=$depth n_expr[m]=$expr n_run[m]=$run; m=$((m+1))
   done <"$controls"
+  # --sample: every configuration with controls has one in the sample
+  if [ $sample -eq 1 ]; then
+    for ((j=0; j<m; j++)); do
+      ok=0
+      for ((k=0; k<m; k++)); do [ "${n_name[$k]}" = "${n_name[$j]}" ] && [ "${n_run[$k]}" = 1 ] && ok=1; done
+      [ $ok -eq 1 ] || die "$controls: configuration '${n_name[$j]}' has no control in the sample ('+')"
+    done
+  fi
 fi
 
 rm -rf "$out"; mkdir -p "$out"
@@ -136,6 +152,8 @@ run_control() {  # index -> result line in $out/res.n<j>
     r="FAILED: cannot copy the part modules of $name"  # a composite's (gen/parts.h)
   elif ! grep -qE "\bp_$group(_[A-Za-z0-9_]*)?: assert" "$dir/$name.sv"; then
     r="FAILED: $name.sv has no p_$group assertion"
+  elif [ "${n_run[$j]}" = 0 ]; then
+    r="applies (not run: outside the sample; make formal-full runs it)"
   elif ! prepare "$dir" "$name" "p_$group"; then
     r="FAILED: yosys: $(grep -m1 -i error "$dir/yosys.log")"
   elif smt "$dir/bmc.log" "$dir/bmc.vcd" -t "$d" "$dir/$name.smt2"; then
@@ -166,7 +184,7 @@ done
 for ((j=0; j<m; j++)); do
   r=$(cat "$out/res.n$j" 2>/dev/null || echo "FAILED: no result")
   printf 'formal: control %-14s %-6s %s\n' "${n_name[$j]}" "${n_group[$j]}" "$r"
-  [[ $r == caught* ]] || fail=1
+  [[ $r == caught* || $r == applies* ]] || fail=1
 done
 # Every property group of every unit has a negative control.
 if [ -n "$controls" ]; then
@@ -181,5 +199,6 @@ if [ -n "$controls" ]; then
     done
   done
 fi
-echo "formal: $n configurations, $m controls, $(( $(date +%s) - t_start )) s wall, $total s cpu; $([ $fail -eq 0 ] && echo PASS || echo FAIL)"
+ran=0; for ((j=0; j<m; j++)); do [ "${n_run[$j]}" = 1 ] && ran=$((ran+1)); done
+echo "formal: $n configurations, $m controls ($ran run), $(( $(date +%s) - t_start )) s wall, $total s cpu; $([ $fail -eq 0 ] && echo PASS || echo FAIL)"
 exit $fail

@@ -23,11 +23,11 @@ UNIT = "spandex-llc"
 TABLE_UNITS = (UNIT,)
 
 # make synth-check: the Yosys checks of these presets (15-90 s each: the
-# translation unit's proc step on its default-size DeNovo and MESI kinds,
-# the LLC's paper and line presets) run in make regress (synth-check-long);
-# make test checks the same generator code on each kind's fpga preset and
-# the LLC's default and fpga
-CHECK_REGRESS_ONLY = (("spandex-tu", "denovo"), ("spandex-tu", "mesi"),
+# translation unit's proc step on its default-size GPU, DeNovo and MESI
+# kinds, the LLC's paper and line presets) run in make regress
+# (synth-check-long); make test checks the same generator code on each
+# kind's fpga preset and the LLC's default and fpga
+CHECK_REGRESS_ONLY = (("spandex-tu", "default"), ("spandex-tu", "denovo"), ("spandex-tu", "mesi"),
                       (UNIT, "paper"), (UNIT, "line"))
 
 CONFS = (

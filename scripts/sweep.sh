@@ -12,7 +12,12 @@ sample=0
 out=$1; shift
 B=${B:-build}
 mkdir -p "$out"
-export SWEEP_OUT=$out SWEEP_CYCLES=${SWEEP_CYCLES:-150000} B sample
+# Verilated at -O1: a sweep line's model runs a few hundred thousand cycles,
+# so its compile time counts more than its speed.
+export SWEEP_OUT=$out SWEEP_CYCLES=${SWEEP_CYCLES:-150000} B sample VOPT=${VOPT:--O1}
+# the Icarus replay: 1,500 cycles a line with --sample, 3,000 without
+SWEEP_IVL_CYCLES=${SWEEP_IVL_CYCLES:-$([ $sample -eq 1 ] && echo 1500 || echo 3000)}
+export SWEEP_IVL_CYCLES
 one() {
   local unit=$1 name=$2; shift 2
   local family prefix dir="$SWEEP_OUT/$unit/$name" tb
@@ -25,7 +30,7 @@ one() {
       "$tb" --unit "$unit" --config "$name" --seed "$seed" --cycles "$SWEEP_CYCLES" --fail-prefix "$dir/fail$seed" \
         | tail -2 | grep -q '^PASS' || { echo "lockstep failed: $tb --unit $unit --config $name --seed $seed --cycles $SWEEP_CYCLES"; exit 1; }
     done
-    "$tb" --unit "$unit" --config "$name" --seed 3 --cycles 3000 --stim-out "$dir/stim" --log "$dir/vlt.log" >/dev/null || exit 1
+    "$tb" --unit "$unit" --config "$name" --seed 3 --cycles "$SWEEP_IVL_CYCLES" --stim-out "$dir/stim" --log "$dir/vlt.log" >/dev/null || exit 1
     iverilog -g2012 -y "$dir/rtl" -Y .sv -o "$dir/sim.vvp" "$dir/rtl/${prefix}_$name.sv" "$dir/rtl/${prefix}_${name}_tb.sv" || exit 1
     vvp -n "$dir/sim.vvp" +stim="$dir/stim" +out="$dir/ivl.log" >/dev/null || exit 1
     cmp -s "$dir/vlt.log" "$dir/ivl.log" || { echo "Icarus output differs from Verilator ($dir)"; exit 1; }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs the steps of make test: the independent steps JOBS at a time (each
-# step's output in OUT/<step>.log, printed when it ends), then the final
-# steps one after the other in the foreground, then each step's time. The
-# last line is the Criterion summary, which CI reads.
+# Runs the steps of make test, JOBS at a time, the FINAL steps first (they
+# are the longest), then each STEP in the order given (each step's output in
+# OUT/<step>.log, a STEP's printed when it ends), then each step's time,
+# then the FINAL steps' output. The last line is the Criterion summary,
+# which CI reads.
 #   scripts/test-steps.sh OUT JOBS STEP... -- FINAL...
 set -uo pipefail
 out=$1 jobs=$2; shift 2
@@ -20,17 +21,15 @@ one() {
   echo "$rc" >"$out/$s.rc"
   awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f\n", b-a}' >"$out/$s.time"
   { echo "==== $s (exit $rc, $(cat "$out/$s.time") s)"; cat "$out/$s.log"; } >"$out/$s.report"
-  cat "$out/$s.report"
+  [ "${2:-}" = quiet ] || cat "$out/$s.report"
 }
 export -f one; export out
 T0=$(date +%s)
-if [ ${#par[@]} -gt 0 ]; then
-  printf '%s\n' "${par[@]}" | xargs -P "$jobs" -I{} bash -c 'one {}'
-fi
-for s in "${fin[@]}"; do one "$s" >/dev/null; done
+{ for s in "${fin[@]}"; do echo "$s quiet"; done; for s in "${par[@]}"; do echo "$s"; done; } |
+  xargs -P "$jobs" -L1 bash -c 'one "$@"' one
 failed=0
 echo
-echo "==== step times (wall clock, $jobs in parallel, then the final steps)"
+echo "==== step times (wall clock, $jobs in parallel)"
 for s in "${par[@]}" "${fin[@]}"; do
   rc=$(cat "$out/$s.rc" 2>/dev/null || echo 1)
   printf '  %-18s %8s s  %s\n' "$s" "$(cat "$out/$s.time" 2>/dev/null || echo -)" \

@@ -58,21 +58,21 @@ class Checker:
 
 
 def prep_eval(sv, top, out, force_ff):
-    """prep (+ memory_map when forced); returns (cells, mems) or raises."""
+    """prep (+ memory_map when forced); returns (cells, mems, seconds) or raises."""
     tag = top + ("_ff" if force_ff else "")
     net, st = os.path.join(out, tag + ".prep.json"), os.path.join(out, tag + ".stat.json")
     script = ("%s; prep -flatten -top %s; check -assert; %s"
               "opt_clean; write_json %s; simplemap %s; tee -q -o %s stat -json" %
               (yc.read_rtl(sv), top, "memory_map; " if force_ff else "", net, FF_TYPES, st))
     log = os.path.join(out, tag + ".prep.log")
-    yc.run_yosys(script, log)
+    dt = yc.run_yosys(script, log)
     # yosys -q prints only warnings and errors: the lint's zero-warning rule
     with open(log) as f:
         warn = [l.strip() for l in f if l.strip()]
     if warn and not force_ff:
         raise RuntimeError("yosys warnings (see %s):\n%s" % (log, "\n".join(warn[:20])))
     cells, _ = yc.stat_cells(st)
-    return cells, yc.mem_cells(net)
+    return cells, yc.mem_cells(net), dt
 
 
 def expected_mems(rep, want):
@@ -159,7 +159,7 @@ def negative_control(ck, cfgs, unit, preset, out):
     """The same checks on the RAMs forced into FFs must fail."""
     family, top = cfgs.find(unit, preset)
     rep, want = cfgs.report(unit, family, preset)
-    cells, mems = prep_eval(os.path.join("rtl", family, top + ".sv"), top, out, True)
+    cells, mems, _ = prep_eval(os.path.join("rtl", family, top + ".sv"), top, out, True)
     sub = Checker(control=True)
     print("  negative control: %s after 'prep; memory_map' (array in FFs):" % top)
     mem_and_ff(sub, "  %s(forced)" % top, cells, mems, rep, want)
@@ -202,12 +202,12 @@ def main():
             ck.result(top + " memory", False, str(e))
             continue
         try:
-            cells, mems = prep_eval(sv, top, out, a.force_ff)
+            cells, mems, dt = prep_eval(sv, top, out, a.force_ff)
         except RuntimeError as e:
             ck.result(top + " struct", False, str(e).splitlines()[-1])
             continue
         nl = yc.latches(cells)
-        ck.result(top + " struct", nl == 0, "check -assert clean, %d latches" % nl)
+        ck.result(top + " struct", nl == 0, "check -assert clean, %d latches, %.1f s" % (nl, dt))
         mem_and_ff(ck, top, cells, mems, rep, want)
 
     for h in hooks.values():

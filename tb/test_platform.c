@@ -418,3 +418,23 @@ Test(platform_engine, vector_channels_count_every_lane, .timeout = 60)
     free(r.summary);
     free(c);
 }
+
+/* scripts/formal.sh --sample (make formal in make test): only the controls
+ * marked '+' run, so every configuration with controls needs one marked; a
+ * list without one is refused before anything runs. */
+Test(platform_tools, formal_sample_needs_a_marked_control_a_configuration)
+{
+    cr_assert_eq(run("rm -rf build/t_fs && mkdir -p build/t_fs"), 0);
+    put("build/t_fs/list.txt", "rec r_a induct 1 --gpus 3\nrec r_b induct 1 --gpus 4\n");
+    put("build/t_fs/ctl.txt", "# a comment\n+r_a iface 4 s/a/b/\nr_b iface 4 s/a/b/\n");
+    refused("scripts/formal.sh --sample build/t_fs/list.txt build/t_fs/out build/t_fs/ctl.txt",
+            "'r_b' has no control in the sample");
+    put("build/t_fs/ctl2.txt", "+r_c iface 4 s/a/b/\n");
+    refused("scripts/formal.sh --sample build/t_fs/list.txt build/t_fs/out build/t_fs/ctl2.txt",
+            "ctl2.txt:1: configuration 'r_c'");
+    /* the committed controls meet the rule: every configuration has one */
+    cr_assert_eq(run("for c in $(grep -v '^\\s*\\(#\\|$\\)' tb/formal-controls.txt | "
+                     "sed 's/^+//' | awk '{print $1}' | sort -u); do "
+                     "grep -q \"^+$c \" tb/formal-controls.txt || exit 1; done"),
+                 0, "a configuration of tb/formal-controls.txt has no '+' control");
+}
