@@ -52,7 +52,9 @@ static const cohkit_unit_opt opts[] = {
                 dualopt_codec_cfg, gpus),
     COHKIT_UNIT_OPT_NUM("self", "G", "this GPU's id (default 0)", dualopt_codec_cfg, self),
     COHKIT_UNIT_OPT_NUM("buf", "N",
-                "slots per destination buffer, power of two, 2..4096 (default 64)",
+                "slots per destination buffer, power of two up to 4096 and at least the banks (the "
+                "power of two at or above a line's words and a packet's slots, whichever more: 16 "
+                "by default, 4 with --gran 16) (default 64)",
                 dualopt_codec_cfg, buf),
     COHKIT_UNIT_OPT_NUM("max", "N",
                 "slots per packet, 0 = derived from --pkt-bytes and --count-bits",
