@@ -280,16 +280,25 @@ static double since(const struct timespec *t0)
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
+int ls_progress_line(char *buf, size_t len, uint64_t cyc, uint64_t limit, double elapsed, int tty)
+{
+    return snprintf(buf, len, "%sprogress: %llu of %llu cycles (%.1f %%), %.0f s elapsed, about %.0f s left%s",
+                    tty ? "\r" : "", (unsigned long long)cyc, (unsigned long long)limit,
+                    limit ? 100.0 * (double)cyc / (double)limit : 0.0, elapsed,
+                    cyc && cyc < limit ? elapsed * (double)(limit - cyc) / (double)cyc : 0.0,
+                    tty ? "\033[K" : "\n");
+}
+
 static void progress_show(progress *p, uint64_t cyc, uint64_t limit)
 {
+    char line[200];
     double el = since(&p->t0);
     if (el - p->last < 1.0)
         return;
     p->last = el;
     p->shown = 1;
-    fprintf(stderr, "%sprogress: %llu of %llu cycles (%.1f %%), %.0f s elapsed, about %.0f s left%s",
-            p->tty ? "\r" : "", (unsigned long long)cyc, (unsigned long long)limit, 100.0 * (double)cyc / (double)limit,
-            el, cyc ? el * (double)(limit - cyc) / (double)cyc : 0.0, p->tty ? "\033[K" : "\n");
+    ls_progress_line(line, sizeof line, cyc, limit, el, p->tty);
+    fputs(line, stderr);
     fflush(stderr);
 }
 

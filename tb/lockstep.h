@@ -65,6 +65,12 @@ void ls_defaults(ls_opts *o);
  * (free it with ls_result_free). */
 int ls_run(const ls_opts *o, ls_result *r, const char *lead);
 void ls_result_free(ls_result *r);
+/* The progress line a run of more than 10 M cycles prints on stderr about
+ * once a second: cycles done of the total, the percentage, elapsed seconds
+ * and the seconds left at the rate so far; on a terminal (tty) it starts
+ * with a carriage return and clears the rest of the line, else it ends with
+ * a newline. Returns what snprintf returns. */
+int ls_progress_line(char *buf, size_t len, uint64_t cyc, uint64_t limit, double elapsed, int tty);
 
 /* Reads a stimulus file written through stim_out: one line per cycle, one
  * hex value per input port (rst_ni first). Returns 0, or -1 with

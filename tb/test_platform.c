@@ -438,3 +438,17 @@ Test(platform_tools, formal_sample_needs_a_marked_control_a_configuration)
                      "grep -q \"^+$c \" tb/formal-controls.txt || exit 1; done"),
                  0, "a configuration of tb/formal-controls.txt has no '+' control");
 }
+
+/* The progress line of long lockstep runs (README: runs of more than 10 M
+ * cycles): done of total, percentage, elapsed, time left at the rate so far;
+ * a plain line in logs, one updating line on a terminal. */
+Test(platform_engine, progress_line_gives_done_total_elapsed_and_time_left)
+{
+    char b[200];
+    ls_progress_line(b, sizeof b, 5000000, 20000000, 2.0, 0);
+    cr_assert_str_eq(b, "progress: 5000000 of 20000000 cycles (25.0 %), 2 s elapsed, about 6 s left\n");
+    ls_progress_line(b, sizeof b, 15000000, 20000000, 30.0, 1);
+    cr_assert_str_eq(b, "\rprogress: 15000000 of 20000000 cycles (75.0 %), 30 s elapsed, about 10 s left\033[K");
+    ls_progress_line(b, sizeof b, 20000000, 20000000, 41.0, 0);
+    cr_assert_str_eq(b, "progress: 20000000 of 20000000 cycles (100.0 %), 41 s elapsed, about 0 s left\n");
+}
