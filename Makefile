@@ -41,7 +41,7 @@ REGRESS_STEPS := sweep-full sim-iverilog-long
 TEST_JOBS     ?= 2
 
 .PHONY: all deps tools rtl harness check-generated check-platform check-funcs verilate test unit lint lint-sim sweep sweep-full sim-iverilog sim-iverilog-long \
-        sanitize gate-sim regress bench clean help test-steps
+        sanitize regress bench clean help test-steps
 
 all: tools
 
@@ -229,11 +229,7 @@ test: | $(DEPS_OK)
 test-steps: verilate
 	scripts/test-steps.sh $(B)/steps "$(TEST_JOBS)" $(TEST_ORDER) --
 
-# GATE_SIM (a family's mk/<family>.mk): the unit and preset replayed at gate level.
-gate-sim: verilate
-	scripts/gate-sim.sh $(B)/gate $(GATE_SIM) 3000
-
-regress: verilate gate-sim $(REGRESS_STEPS)
+regress: verilate $(REGRESS_STEPS)
 	scripts/regress.sh
 
 $(B)/bin/bench_model: $(B)/obj/tb/bench_model.o $(MODEL_OBJ)

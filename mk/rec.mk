@@ -6,8 +6,6 @@ rec_SWEEP := tb/rec/rec_sweep.txt
 # The model API the installed library must export (mk/lib.mk, docs/model-api.md).
 LIB_REQUIRED += rec_cfg_preset rec_cfg_check rec_dir_new rec_dir_free rec_core_access \
                 rec_tm_new rec_eval rec_step rec_trace_read
-# make gate-sim (in make regress): the synthesized netlist of rec_fpga
-GATE_SIM := rec fpga
 # make mutate-sample (in make test): mutants of rec_fpga
 MUTATE_SAMPLE_AT := rec fpga
 # make fpga: the self-test top (cohgen --selftest) around rec_fpga and around
