@@ -214,8 +214,11 @@ $(B)/san/bench_model: $(B)/san/obj/tb/bench_model.o $(SAN_MODEL_OBJ)
 $(B)/san/cohgen: $(patsubst %.c,$(B)/san/obj/%.o,$(wildcard gen/*.c gen/*/*.c)) $(SAN_MODEL_OBJ)
 $(SAN_BINS):
 	$(CC) $(CFLAGS) $(SAN) $^ -o $@
+# (make fuzz-replay links these objects too: flock keeps two steps of make
+# test from compiling the same object at once)
 sanitize: $(B)/bin/cohgen
-	$(MAKE) --no-print-directory -j2 $(SAN_BINS)
+	@mkdir -p $(B)/san
+	flock $(B)/san/.build $(MAKE) --no-print-directory -j2 $(SAN_BINS)
 	scripts/sanitize.sh $(B)/san
 
 # make test: the steps and the Criterion tests (in parallel, TEST_JOBS at a
