@@ -10,7 +10,8 @@
  * starting with "#---"; the header line and the lines after it are standard
  * input. A flag's file to write ("[FILE]") is left out (standard output).
  *
- * Checked: the exit status is 0, 2, or 1 for a verdict tool; on 2, one line
+ * Checked: the exit status is 0, 2, or 1 for a verdict tool; an accepted
+ * input run twice gives the same output; on 2, one line
  * on standard error, nothing on standard output, and the line it names is a
  * line of the input that, with the input cut after it, is refused naming
  * the same line; an error naming no line refuses the configuration (the
@@ -53,7 +54,7 @@ typedef struct {
     const cohkit_unit_desc *u;
     char *w[MAX_WORDS];   /* the header's words after the unit             */
     int nw;
-    char *argv[MAX_WORDS + 8];
+    char *argv[MAX_WORDS + 12];
     int argc;
     char *in;             /* standard input: the header line, the trace    */
     size_t n, hdr_len;
@@ -98,16 +99,38 @@ static int read_header(job *j, char *hdr)
     return fuzz_small(j->w, j->nw, 4096) ? 0 : -1;
 }
 
-/* cohmodel's argv: the header's words without the files a flag would
- * write or read; the file the tool reads, written to the scratch folder. */
+/* Options that bound a tool's run where its default bound is long (a
+ * stalled program runs to it), before the header's own. */
+static const struct {
+    const char *tool, *opt, *value;
+} bounds[] = {
+    {"stc-system", "--max-cycles", "20000"},
+};
+
+static void add_bounds(job *j)
+{
+    size_t b;
+    for (b = 0; b < sizeof bounds / sizeof bounds[0]; b++)
+        if (strcmp(bounds[b].tool, j->u->name) == 0) {
+            j->argv[j->argc++] = (char *)bounds[b].opt;
+            j->argv[j->argc++] = (char *)bounds[b].value;
+        }
+}
+
+/* cohmodel's argv: the bounds, the header's words without the files a flag
+ * would write or read; the file the tool reads, written to the scratch
+ * folder. */
 static int make_argv(job *j)
 {
-    int i, k;
+    /* the bounds go after a configuration named first (cohmodel TOOL PRESET) */
+    int i, k, at = j->nw > 0 && strncmp(j->w[0], "--", 2) != 0;
     j->argc = 0;
     j->argv[j->argc++] = "cohmodel";
     j->argv[j->argc++] = (char *)j->u->name;
     for (i = 0; i < j->nw; i++) {
         const char *a = j->w[i];
+        if (i == at)
+            add_bounds(j);
         k = strncmp(a, "--", 2) == 0 ? cohkit_unit_flag_index(j->u, a + 2) : -1;
         if (k >= 0 && j->u->flags[k].arg && strcmp(j->u->flags[k].arg, "FILE") == 0) {
             i++; /* the harness gives the file */
@@ -118,6 +141,8 @@ static int make_argv(job *j)
             strncmp(j->w[i + 1], "--", 2) != 0)
             i++; /* no file written: standard output */
     }
+    if (at == j->nw)
+        add_bounds(j);
     if (j->file_flag && j->file) {
         FILE *f;
         snprintf(j->path, sizeof j->path, "%s/input", fuzz_scratch());
@@ -147,7 +172,7 @@ static void split_file(job *j, const char *buf, size_t size)
     if (j->file_flag == NULL)
         return;
     for (sep = buf + j->hdr_len; sep < buf + size; sep++)
-        if ((sep == buf + j->hdr_len || sep[-1] == '\n') && strncmp(sep, "#---", 4) == 0)
+        if ((sep == buf + j->hdr_len || sep[-1] == '\n') && buf + size - sep >= 4 && memcmp(sep, "#---", 4) == 0)
             break;
     if (sep >= buf + size)
         return;
@@ -162,7 +187,7 @@ static void split_file(job *j, const char *buf, size_t size)
 
 static void run_tool(const job *j, const char *in, size_t n, fuzz_run *r)
 {
-    char *argv[MAX_WORDS + 8];
+    char *argv[MAX_WORDS + 12];
     memcpy(argv, j->argv, sizeof argv); /* cohmodel may rewrite its argv */
     fuzz_call(fuzz_cohmodel_main, j->argc, argv, in, n, r);
 }
@@ -197,6 +222,18 @@ static void check_refusal(const job *j, const fuzz_run *r)
     if (r2.rc != 2 || strcmp(r2.err, r->err) != 0)
         fuzz_fail("%s: refused without naming a line (%s), but the header alone: exit %d, %s",
                   j->u->name, r->err, r2.rc, r2.err);
+    fuzz_run_free(&r2);
+}
+
+/* An accepted input run again gives the same output (no state kept from
+ * run to run, nothing read that was not written). */
+static void check_again(const job *j, const fuzz_run *r)
+{
+    fuzz_run r2;
+    run_tool(j, j->in, j->n, &r2);
+    if (r2.rc != r->rc || r2.out_len != r->out_len || memcmp(r2.out, r->out, r->out_len) != 0)
+        fuzz_fail("%s: the same input run again: exit %d, then %d; output differs: %s", j->u->name,
+                  r->rc, r2.rc, r2.out_len == r->out_len ? "same length" : "other length");
     fuzz_run_free(&r2);
 }
 
@@ -303,6 +340,8 @@ void fuzz_trace_one(const uint8_t *data, size_t size)
             fuzz_fail("%s: exit status %d: %s", j.u->name, r.rc, r.err);
         if (r.rc == 2)
             check_refusal(&j, &r);
+        else
+            check_again(&j, &r);
         if (!tool && r.rc != 1 && (preset = bench_preset(&j)) != NULL)
             check_bench(&j, preset, &r);
         fuzz_run_free(&r);
