@@ -49,7 +49,7 @@ static int no_file(const char *path)
 static void check_round_trip(const cohkit_unit_desc *u, int argc, char **argv)
 {
     void *c1 = calloc(1, u->cfg_size), *c2 = calloc(1, u->cfg_size);
-    int rest[MAX_WORDS], nrest;
+    int rest[MAX_WORDS + 4], nrest;
     char err[300], a1[2048], a2[2048], n1[256], n2[256];
     if (c1 == NULL || c2 == NULL)
         fuzz_fail("out of memory");
@@ -65,6 +65,14 @@ static void check_round_trip(const cohkit_unit_desc *u, int argc, char **argv)
     }
     free(c1);
     free(c2);
+}
+
+/* A --selftest-cycles value cohgen takes that is over 3,000 cycles. */
+static int long_run(const char *v)
+{
+    char *end;
+    unsigned long long x = strtoull(v, &end, 0);
+    return *v != '\0' && *v != '-' && *end == '\0' && x > 3000;
 }
 
 void fuzz_cohgen_one(const uint8_t *data, size_t size)
@@ -95,7 +103,7 @@ void fuzz_cohgen_one(const uint8_t *data, size_t size)
             argv[argc++] = w[i][1] == 'o' ? odir : hdir, i++;
         else if (strcmp(w[i], "--selftest-cycles") == 0) {
             cycles = 1;
-            argv[argc++] = strtoul(w[i + 1], NULL, 0) > 3000 ? "3000" : w[i + 1], i++;
+            argv[argc++] = long_run(w[i + 1]) ? "3000" : w[i + 1], i++;
         }
     }
     if (selftest && !cycles) {

@@ -11,11 +11,11 @@
  * input. A flag's file to write ("[FILE]") is left out (standard output).
  *
  * Checked: the exit status is 0, 2, or 1 for a verdict tool; an accepted
- * input run twice gives the same output; on 2, one line
- * on standard error, nothing on standard output, and the line it names is a
- * line of the input that, with the input cut after it, is refused naming
- * the same line; an error naming no line refuses the configuration (the
- * same message on the header alone). For a unit at a committed
+ * input run twice gives the same output; on 2, one line on standard error,
+ * nothing on standard output, and the line it names is a line of the input
+ * that, with the input cut after it, is refused naming the same line; an
+ * error naming no line refuses the configuration (the same message on the
+ * header alone). For a unit at a committed
  * configuration without flags, the family bench's --trace path (the
  * lockstep engine, the timing shell standing in for the RTL) prints
  * cohmodel's lines and drains when cohmodel accepts the trace, and refuses
