@@ -50,7 +50,8 @@ help:
 	@echo "make test                   every test of every family, step times, Criterion summary last"
 	@echo "make test-<family>          one family's lint, sweep, Icarus replay and Criterion tests"
 	@echo "make bench                  RTL alone vs lockstep on recorded stimulus, model speed"
-	@echo "make regress                longer random regression, full mutation, gate level"
+	@echo "make regress                longer random regression, full mutation, gate level, fuzzing"
+	@echo "make fuzz                   libFuzzer on every parser, FUZZ_SECONDS (60) a harness (clang)"
 	@echo "make rtl                    regenerate the committed RTL under rtl/ (modules only)"
 	@echo "make harness                its shims, port headers and replay benches, into build/harness/"
 	@echo "make synth                  Yosys area table (build/synth/hardware-cost.md)"
@@ -214,8 +215,11 @@ $(B)/san/bench_model: $(B)/san/obj/tb/bench_model.o $(SAN_MODEL_OBJ)
 $(B)/san/cohgen: $(patsubst %.c,$(B)/san/obj/%.o,$(wildcard gen/*.c gen/*/*.c)) $(SAN_MODEL_OBJ)
 $(SAN_BINS):
 	$(CC) $(CFLAGS) $(SAN) $^ -o $@
+# (make fuzz-replay links these objects too: flock keeps two steps of make
+# test from compiling the same object at once)
 sanitize: $(B)/bin/cohgen
-	$(MAKE) --no-print-directory -j2 $(SAN_BINS)
+	@mkdir -p $(B)/san
+	flock $(B)/san/.build $(MAKE) --no-print-directory -j2 $(SAN_BINS)
 	scripts/sanitize.sh $(B)/san
 
 # make test: the steps and the Criterion tests (in parallel, TEST_JOBS at a

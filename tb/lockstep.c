@@ -127,6 +127,12 @@ int ls_stim_read(FILE *f, const dut_ops *d, uint64_t **vals, size_t *cycles, cha
         n++;
     }
     free(buf);
+    /* a file of no cycle replays no cycle: *vals is never NULL, which
+     * ls_run would take for no replay (a random run) */
+    if (v == NULL && (v = malloc(sizeof *v)) == NULL) {
+        snprintf(err, len, "line %u: out of memory", lineno);
+        return -1;
+    }
     *vals = v;
     *cycles = n;
     return 0;

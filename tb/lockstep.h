@@ -73,8 +73,8 @@ void ls_result_free(ls_result *r);
 int ls_progress_line(char *buf, size_t len, uint64_t cyc, uint64_t limit, double elapsed, int tty);
 
 /* Reads a stimulus file written through stim_out: one line per cycle, one
- * hex value per input port (rst_ni first). Returns 0, or -1 with
- * "line N: ..." in err. */
+ * hex value per input port (rst_ni first). Returns 0 (*vals malloc'ed, not
+ * NULL even for a file of no cycle), or -1 with "line N: ..." in err. */
 int ls_stim_read(FILE *f, const dut_ops *d, uint64_t **vals, size_t *cycles, char *err,
                  size_t len);
 

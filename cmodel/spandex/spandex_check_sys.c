@@ -423,8 +423,10 @@ static int log_read(spandex_ck *k, FILE *f)
         ln++;
         if (!strchr(buf, '\n') && !feof(f))
             return spandex_ck_bad(k, k->log_name, ln, "line too long");
-        if (log_line(k, buf, ln, &e))
+        if (log_line(k, buf, ln, &e)) {
+            free(e.text); /* a refused line's copy, never an event */
             return -1;
+        }
         if (!e.type)
             continue;
         k->ev = grow(k->ev, &k->cev, k->nev, sizeof *k->ev);

@@ -2059,6 +2059,18 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
                 (unsigned long long)s->err_first);
 }
 
+/* The input line of the first record the unit has not taken, or of the
+ * last record when it took them all. */
+static unsigned waiting_line(const tx_stim *s)
+{
+    long first = s->next < s->ntr ? (long)s->next : -1;
+    int ch;
+    for (ch = 0; ch < 4; ch++)
+        if (s->pend[ch] >= 0 && (first < 0 || s->pend[ch] < first))
+            first = s->pend[ch];
+    return first >= 0 ? s->tr[first].lineno : s->ntr ? s->tr[s->ntr - 1].lineno : 0;
+}
+
 /* The trace tool: the timing shell driven as the bench's trace mode drives
  * it (records in order, every output ready), its outputs printed. */
 static int trace_run(const void *cfg, const char *const *fl, FILE *in, const char *in_name, FILE *out, FILE *err)
@@ -2102,7 +2114,10 @@ static int trace_run(const void *cfg, const char *const *fl, FILE *in, const cha
         spandex_tuhw_tm_step(tm, iv);
     }
     if (rc == 0 && !stim_done(s, tm)) {
-        fprintf(err, "cohmodel: %s: not every record was accepted within %llu cycles\n", in_name,
+        fprintf(err, "cohmodel: %s: line %u: %s within %llu cycles\n", in_name, waiting_line(s),
+                s->next < s->ntr || s->pend[0] >= 0 || s->pend[1] >= 0 || s->pend[2] >= 0 || s->pend[3] >= 0
+                    ? "the unit does not take this record"
+                    : "the unit does not settle after this last record",
                 (unsigned long long)limit);
         rc = 2;
     }
