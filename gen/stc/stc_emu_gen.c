@@ -503,9 +503,8 @@ static void emit_formal(emit_file *e, const gctx *x)
                       "// epochs in PREPARE%s.",
                       lim, lim,
                       x->nv ? ""
-                            : "; the wake-up target search runs in IDLE, its\n"
-                              "// step in range, after k extractions at most k epochs taken, its\n"
-                              "// result at most MB_MAX epochs");
+                            : "; in the wake-up target search at most k epochs\n"
+                              "// taken after k extractions, its result at most MB_MAX epochs");
     emit(e, "logic f_chg_q, f_allrdy_q;");
     emit(e, "logic [%u:0] f_seen_q;", cus - 1);
     emit(e, "logic [%u:0] f_cnt, f_tcnt, f_acnt, f_fcnt;", cnt_bits);
@@ -537,8 +536,6 @@ static void emit_formal(emit_file *e, const gctx *x)
          cnt_bits + 1, cnt_bits + 1, lim);
     if (!x->nv) {
         unsigned sb = x->g.search_bits;
-        emit(e, "    if (srch_q != '0) s_srch_idle: assert(phase_q == PhIdle);");
-        emit(e, "    s_srch_step: assert(srch_q <= %u'd%u);", sb, x->g.search);
         emit(e, "    if (srch_q >= %u'd2 && srch_q <= %u'd%u) s_srch_acc: assert(f_acnt <= %u'(srch_q) - %u'd2);",
              sb, sb, lim + 2, cnt_bits + 1, cnt_bits + 1);
         emit(e, "    if (srch_q == %u'd%u) s_srch_fin: assert(f_fcnt <= %u'd%u);", sb, x->g.search,

@@ -396,9 +396,8 @@ module stc_emu_fpga (
   // set holds 1..4 epochs. s_*: strengthening invariants for the induction
   // (docs/stc.md): the monitor's ReadyAcks equal rdy_q in PREPARE, rdy_q is
   // empty while PrepareEpochChange waits, the target set holds 1..4
-  // epochs in PREPARE; the wake-up target search runs in IDLE, its
-  // step in range, after k extractions at most k epochs taken, its
-  // result at most MB_MAX epochs.
+  // epochs in PREPARE; in the wake-up target search at most k epochs
+  // taken after k extractions, its result at most MB_MAX epochs.
   logic f_past_q = 1'b0;
   logic f_chg_q, f_allrdy_q;
   logic [1:0] f_seen_q;
@@ -431,8 +430,6 @@ module stc_emu_fpga (
       if (phase_q == PhPrep) s_seen: assert(f_seen_q == rdy_q);
       if (prep_v_q) s_prep_rdy: assert(rdy_q == '0);
       if (phase_q == PhPrep) s_tgt: assert(f_tcnt >= 6'd1 && f_tcnt <= 6'd4);
-      if (srch_q != '0) s_srch_idle: assert(phase_q == PhIdle);
-      s_srch_step: assert(srch_q <= 3'd7);
       if (srch_q >= 3'd2 && srch_q <= 3'd6) s_srch_acc: assert(f_acnt <= 6'(srch_q) - 6'd2);
       if (srch_q == 3'd7) s_srch_fin: assert(f_fcnt <= 6'd4);
     end
