@@ -336,16 +336,21 @@ void stc_emu_geom_of(const stc_emu_cfg *c, stc_emu_geom *g)
     g->wake_bits = cohkit_width(c->wake);
     g->guard_bits = c->n + 1;
     g->erv_addr_bits = c->variant >= STC_AB ? c->addr_bits : 0;
+    g->search = c->variant == STC_NV ? 0 : (c->variant == STC_MB ? c->mb_max : 1) + 3;
+    g->search_bits = g->search ? cohkit_width(g->search + 1) : 0;
     /* phase 2, cur and target sets 2E, pointer and target's last epoch 2n,
      * SEB and pending SEB, guard, wake-up counter, ERV demand bits E (not
      * in NV), ReadyAck/DoneAck vectors 2K, PREP/CHG valid and sleep 3, the
      * acknowledgement register 1 + cu + n, two arbiter pointers, the
      * conflict register 1 + A, and in AB/MB its ERV index n and the RAM
-     * bypass register 1 + A (the RAM's read register is not counted) */
+     * bypass register 1 + A (the RAM's read register is not counted); the
+     * target search (not in NV): its step counter, remaining and taken
+     * demand bits (rotated), the result and its last epoch, 3E + n */
     g->state_bits = 2 + 2 * E + 2 * c->n + 2 * g->seb_bits + g->guard_bits + g->wake_bits +
                     (c->variant == STC_NV ? 0 : E) + 2 * K + 3 + 1 + g->cu_bits + c->n +
                     2 * g->cu_bits + 1 + c->addr_bits +
-                    (c->variant >= STC_AB ? c->n + 1 + c->addr_bits : 0);
+                    (c->variant >= STC_AB ? c->n + 1 + c->addr_bits : 0) +
+                    (g->search ? g->search_bits + 3 * E + c->n : 0);
 }
 
 int stc_emu_port_table(const stc_emu_cfg *c, stc_emu_port *p)
@@ -397,6 +402,7 @@ void stc_emu_tm_reset(stc_emu_tm *t)
 {
     stc_emu_init(&t->m, &t->c);
     t->wcnt = 0;
+    t->srch = 0;
     t->prep_v = t->chg_v = t->sleep_q = 0;
     t->dack_v = t->dack_cu = t->dack_epoch = 0;
     t->drr = t->crr = 0;
@@ -421,8 +427,13 @@ static int rr_pick(uint64_t req, unsigned rr, unsigned K)
     return -1;
 }
 
+/* Demands wait while the wake-up target search reads the ERV (its first
+ * step to the one before the wake-up takes effect), so that the search sees
+ * the ERV of the cycle the wake-up takes effect in. */
 static int dem_grant(const stc_emu_tm *t, const uint64_t *in)
 {
+    if (t->srch && t->srch != t->g.search)
+        return -1;
     if (t->dack_v && !(in[t->in_off[STC_EMU_I_DACK_READY]] & 1))
         return -1;
     return rr_pick(in[t->in_off[STC_EMU_I_DEM_VALID]], t->drr, t->c.cus);
@@ -488,18 +499,23 @@ void stc_emu_step(stc_emu_tm *t, const uint64_t *in)
         t->chg_v = 0;
     t->sleep_q = 0;
     if (ph == STC_IDLE) {
-        int fire = (int)(in[t->in_off[STC_EMU_I_WAKE]] & 1) ||
-                   ((in[t->in_off[STC_EMU_I_TMR_EN]] & 1) && t->wcnt == t->c.wake - 1);
-        if (fire) {
-            stc_wake_res r = stc_emu_wake(&t->m, NULL);
+        int fire = !t->srch && ((int)(in[t->in_off[STC_EMU_I_WAKE]] & 1) ||
+                                ((in[t->in_off[STC_EMU_I_TMR_EN]] & 1) && t->wcnt == t->c.wake - 1));
+        /* ES/AB/MB: the wake-up starts the search; it takes effect
+         * g.search cycles later, the counter held at 0 meanwhile */
+        int take = t->g.search ? t->srch == t->g.search : fire;
+        if (fire)
             t->wcnt = 0;
-            if (r == STC_WAKE_PREP)
+        else if (!t->srch && (in[t->in_off[STC_EMU_I_TMR_EN]] & 1))
+            t->wcnt = (t->wcnt + 1) & (unsigned)cohkit_mask64(t->g.wake_bits);
+        if (take) {
+            if (stc_emu_wake(&t->m, NULL) == STC_WAKE_PREP)
                 t->prep_v = 1;
             else
                 t->sleep_q = 1;
-        } else if (in[t->in_off[STC_EMU_I_TMR_EN]] & 1) {
-            t->wcnt = (t->wcnt + 1) & (unsigned)cohkit_mask64(t->g.wake_bits);
         }
+        if (t->g.search)
+            t->srch = take ? 0 : t->srch ? t->srch + 1 : (unsigned)fire;
     } else if (ph == STC_PREP && !prep_v) {
         for (k = 0; k < K; k++)
             if (in_bit(t, in, STC_EMU_I_RDY_VALID, k) && stc_emu_ready(&t->m, k, NULL, NULL) == 1)

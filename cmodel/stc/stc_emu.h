@@ -149,6 +149,12 @@ typedef struct {
     unsigned wake_bits;  /* wake-up counter: 0..wake-1 (>= 1)                 */
     unsigned guard_bits; /* guard counter: 0..2^n                             */
     unsigned erv_addr_bits; /* ERV address field per entry (AB/MB; else 0)    */
+    unsigned search;     /* wake-up target search, cycles from the wake-up to
+                            the one that takes its result: 0 in NV (at once),
+                            else lim + 3 (rotate, lim extractions of the
+                            first demanded epoch, rotate back; lim = mb_max
+                            in MB, else 1)                                    */
+    unsigned search_bits; /* its step counter: 0..search (0 in NV)           */
     unsigned state_bits; /* every flip-flop of the RTL (without the ERV RAM)  */
 } stc_emu_geom;
 void stc_emu_geom_of(const stc_emu_cfg *c, stc_emu_geom *g);
@@ -188,6 +194,7 @@ typedef struct {
     unsigned in_words, out_words;
     stc_emu m;           /* the core: phase, sets, SEB, ERV, ack vectors      */
     unsigned wcnt;       /* wake-up counter                                   */
+    unsigned srch;       /* target search step, 1..g.search; 0: none          */
     unsigned prep_v, chg_v, sleep_q;
     unsigned dack_v, dack_cu, dack_epoch;
     unsigned drr, crr;   /* round-robin priority of the demand/conflict arbiters */

@@ -392,7 +392,7 @@ static void stim_observe(void *p, uint64_t cyc, const uint64_t *in, const uint64
                 s->settle = 0;
             }
         } else if (!(OUT(STC_EMU_O_PREP_VALID) & 1) && !(OUT(STC_EMU_O_CHG_VALID) & 1) &&
-                   !(OUT(STC_EMU_O_DACK_VALID) & 1) && ++s->settle >= 3) {
+                   !(OUT(STC_EMU_O_DACK_VALID) & 1) && ++s->settle >= 3 + s->g.search) {
             s->busy = 0;
         }
     }

@@ -13,6 +13,11 @@
  * written in that cycle), (3) one EpochDemand (round robin over the CUs),
  * acknowledged one cycle later. ERV demand bits are flip-flops (the target
  * search reads all of them); ERV addresses (AB/MB) are a 2^N x ADDR_W RAM.
+ * In ES/AB/MB the wake-up starts a target search of lim + 3 cycles (the ERV
+ * rotated to start after the pointer, one first-set-bit extraction per
+ * cycle, rotated back) and takes effect in its last cycle, as the shell's
+ * stc_emu_wake() then; demands wait from its first cycle to the one before,
+ * so the search reads the ERV of that cycle.
  */
 #include <stdio.h>
 
@@ -84,8 +89,12 @@ static void emit_regs_decl(emit_file *e, const gctx *x)
     emit(e, "logic [%u:0] drr_q, drr_d, crr_q, crr_d;", cu_bits - 1);
     emit(e, "logic c2_v_q, c2_v_d;");
     emit(e, "logic [%u:0] c2_addr_q, c2_addr_d;", addr_bits - 1);
-    if (!nv)
+    if (!nv) {
         emit(e, "logic [%u:0] erv_q, erv_d;", epochs - 1);
+        emit(e, "logic [%u:0] srch_q, srch_d;", x->g.search_bits - 1);
+        emit(e, "logic [%u:0] srem_q, srem_d, sacc_q, sacc_d, sfin_q, sfin_d;", epochs - 1);
+        emit(e, "logic [%u:0] slast_q, slast_d;", band_bits - 1);
+    }
     if (ab) {
         emit(e, "logic [%u:0] c2_idx_q, c2_idx_d;", band_bits - 1);
         emit(e, "logic byp_q, byp_d;");
@@ -134,7 +143,13 @@ static void emit_arbiters(emit_file *e, const gctx *x)
     emit(e, "logic [%u:0] dem_idx, conf_idx;", cu_bits - 1);
     emit(e, "logic dem_fire, conf_fire, dem_ok;");
     emit(e, "logic [%u:0] dem_a, conf_a;", addr_bits - 1);
-    emit(e, "assign dem_ok = ~dack_v_q | dack_ready_i;");
+    if (x->nv) {
+        emit(e, "assign dem_ok = ~dack_v_q | dack_ready_i;");
+    } else {
+        emit(e, "// demands wait while the wake-up target search reads the ERV");
+        emit(e, "assign dem_ok = (~dack_v_q | dack_ready_i) & ((srch_q == '0) | (srch_q == %u'd%u));",
+             x->g.search_bits, x->g.search);
+    }
     emit(e, "// The lowest requesting CU at or after the pointer, else the lowest one.");
     emit(e, "logic [%u:0] dem_req, dem_hi, dem_v, conf_hi, conf_v;", cus - 1);
     emit(e, "assign dem_req = dem_ok ? dem_valid_i : '0;");
@@ -171,44 +186,77 @@ static void emit_arbiters(emit_file *e, const gctx *x)
 static void emit_target(emit_file *e, const gctx *x)
 {
     unsigned band_bits = x->c->n, epochs = x->g.E;
-    unsigned cnt_bits = x->cnt_bits, lim = x->lim;
-    unsigned nv = x->nv;
+    unsigned lim = x->lim, sb = x->g.search_bits, L = x->g.search;
 
     /* ---- target search */
     emit(e, "// Wake-up target: %s.",
-         nv ? "the epoch after the pointer"
-            : "the first demanded epochs circularly after the pointer (ERV bits of current epochs are stale, S5)");
+         x->nv ? "the epoch after the pointer"
+               : "the first demanded epochs circularly after the pointer (ERV bits of current epochs are stale, S5)");
     emit(e, "logic [%u:0] tgt_c;", epochs - 1);
     emit(e, "logic [%u:0] last_c;", band_bits - 1);
-    emit(e, "logic found_c;");
-    if (nv) {
+    emit(e, "logic found_c, srch_busy, wake_take, wake_fire;");
+    if (x->nv) {
+        emit(e, "assign srch_busy = 1'b0;");
         emit(e, "always_comb begin");
         emit(e, "  last_c = ptr_q + %u'd1;", band_bits);
         emit(e, "  tgt_c = '0;");
         emit(e, "  tgt_c[last_c] = 1'b1;");
         emit(e, "  found_c = 1'b1;");
         emit(e, "end");
-    } else {
-        emit(e, "logic [%u:0] erv_live;", epochs - 1);
-        emit(e, "logic [%u:0] cnt_c;", cnt_bits - 1);
-        emit(e, "logic [%u:0] idx_c;", band_bits - 1);
-        emit(e, "assign erv_live = erv_q & ~cur_q;");
-        emit(e, "always_comb begin");
-        emit(e, "  tgt_c = '0;");
-        emit(e, "  last_c = ptr_q;");
-        emit(e, "  cnt_c = '0;");
-        emit(e, "  idx_c = ptr_q;");
-        emit(e, "  for (int i = 0; i < %u; i++) begin", epochs);
-        emit(e, "    idx_c = idx_c + %u'd1;", band_bits);
-        emit(e, "    if (erv_live[idx_c] && cnt_c < %u'd%u) begin", cnt_bits, lim);
-        emit(e, "      tgt_c[idx_c] = 1'b1;");
-        emit(e, "      cnt_c = cnt_c + %u'd1;", cnt_bits);
-        emit(e, "      last_c = idx_c;");
-        emit(e, "    end");
-        emit(e, "  end");
-        emit(e, "  found_c = |tgt_c;");
-        emit(e, "end");
+        emit_nl(e);
+        return;
     }
+    emit(e, "// Over %u cycles after the wake-up (srch_q 1..%u, the ERV, set and pointer",
+         L, L);
+    emit(e, "// frozen): 1 rotate the live ERV to start after the pointer; 2..%u take", lim + 1);
+    emit(e, "// its first set bit, one per cycle; %u rotate back, find the last epoch;", lim + 2);
+    emit(e, "// %u the wake-up takes effect.", L);
+    emit(e, "logic [%u:0] erv_live, srch_low, srch_first, srch_fin;", epochs - 1);
+    emit(e, "logic [%u:0] srch_rot, srch_back;", 2 * epochs - 1);
+    emit(e, "logic [%u:0] srch_sh;", band_bits - 1);
+    emit(e, "logic [%u:0] srch_hi;", band_bits - 1);
+    emit(e, "logic unused_srch;");
+    emit(e, "assign erv_live = erv_q & ~cur_q;");
+    emit(e, "assign srch_sh = ptr_q + %u'd1;", band_bits);
+    emit(e, "assign srch_rot = {erv_live, erv_live} >> srch_sh;");
+    emit(e, "assign srch_back = {sacc_q, sacc_q} << srch_sh;");
+    emit(e, "assign srch_first = srch_rot[%u:0];", epochs - 1);
+    emit(e, "assign srch_fin = srch_back[%u:%u];", 2 * epochs - 1, epochs);
+    emit(e, "assign unused_srch = ^{srch_rot[%u:%u], srch_back[%u:0]};", 2 * epochs - 1, epochs,
+         epochs - 1);
+    emit(e, "assign srch_low = srem_q & (~srem_q + %u'd1);", epochs);
+    emit(e, "always_comb begin");
+    emit(e, "  srch_hi = '0;");
+    emit(e, "  for (int i = 0; i < %u; i++) begin", epochs);
+    emit(e, "    if (sacc_q[i]) srch_hi = %u'(i);", band_bits);
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "assign srch_busy = srch_q != '0;");
+    emit(e, "assign wake_take = srch_q == %u'd%u;", sb, L);
+    emit(e, "always_comb begin");
+    emit(e, "  srch_d = srch_q;");
+    emit(e, "  srem_d = srem_q;");
+    emit(e, "  sacc_d = sacc_q;");
+    emit(e, "  sfin_d = sfin_q;");
+    emit(e, "  slast_d = slast_q;");
+    emit(e, "  if (wake_take) srch_d = '0;");
+    emit(e, "  else if (srch_busy | wake_fire) srch_d = srch_q + %u'd1;", sb);
+    emit(e, "  if (srch_q == %u'd1) begin", sb);
+    emit(e, "    srem_d = srch_first;");
+    emit(e, "    sacc_d = '0;");
+    emit(e, "  end");
+    emit(e, "  if (srch_q >= %u'd2 && srch_q <= %u'd%u) begin", sb, sb, lim + 1);
+    emit(e, "    srem_d = srem_q & ~srch_low;");
+    emit(e, "    sacc_d = sacc_q | srch_low;");
+    emit(e, "  end");
+    emit(e, "  if (srch_q == %u'd%u) begin", sb, lim + 2);
+    emit(e, "    sfin_d = srch_fin;");
+    emit(e, "    slast_d = srch_sh + srch_hi;");
+    emit(e, "  end");
+    emit(e, "end");
+    emit(e, "assign tgt_c = sfin_q;");
+    emit(e, "assign last_c = slast_q;");
+    emit(e, "assign found_c = |sfin_q;");
     emit_nl(e);
 }
 
@@ -221,15 +269,17 @@ static void emit_handshake(emit_file *e, const gctx *x)
 
     /* ---- handshake */
     emit(e, "// (1) Handshake on the registered phase.");
-    emit(e, "logic wake_fire, last_rdy, last_done, step_now;");
+    emit(e, "logic last_rdy, last_done, step_now;");
     emit(e, "logic [%u:0] rdy_acc, done_acc;", cus - 1);
     emit(e, "logic [%u:0] gap, adv;", guard_bits - 1);
     emit(e, "logic [%u:0] seb_hs;", seb_bits - 1);
     emit(e, "logic [%u:0] guard_hs;", guard_bits - 1);
     if (!nv)
         emit(e, "logic [%u:0] erv_hs;", epochs - 1);
-    emit(e, "assign wake_fire = (phase_q == PhIdle) & (wake_i | (tmr_en_i & (wcnt_q == %u'd%u)));",
+    emit(e, "assign wake_fire = (phase_q == PhIdle) & ~srch_busy & (wake_i | (tmr_en_i & (wcnt_q == %u'd%u)));",
          wake_bits, x->c->wake - 1);
+    if (nv)
+        emit(e, "assign wake_take = wake_fire;");
     emit(e, "assign rdy_acc = (phase_q == PhPrep && !prep_v_q) ? rdy_valid_i : '0;");
     emit(e, "assign done_acc = (phase_q == PhChg && !chg_v_q) ? done_valid_i : '0;");
     emit(e, "assign last_rdy = (phase_q == PhPrep) & ~prep_v_q & (&(rdy_q | rdy_acc));");
@@ -245,15 +295,16 @@ static void emit_handshake(emit_file *e, const gctx *x)
          guard_bits + 1, guard_bits + 1, guard_bits + 1, epochs, guard_bits, epochs);
     emit(e, "end");
     if (!nv)
-        emit(e, "assign erv_hs = step_now ? '0 : wake_fire ? (erv_live & ~tgt_c) : erv_q;");
+        emit(e, "assign erv_hs = step_now ? '0 : wake_take ? (erv_live & ~tgt_c) : erv_q;");
     emit_begin(e, "always_comb begin");
     prim_hold(e, "phase cur tgt ptr tlast wcnt rdy done");
     emit(e, "prep_v_d = prep_v_q & ~prep_fire;");
     emit(e, "chg_v_d = chg_v_q & ~chg_fire;");
     emit(e, "sleep_d = 1'b0;");
     emit(e, "if (phase_q == PhIdle) begin");
-    emit(e, "  if (wake_fire) begin");
-    emit(e, "    wcnt_d = '0;");
+    emit(e, "  if (wake_fire) wcnt_d = '0;");
+    emit(e, "  else if (tmr_en_i & ~srch_busy) wcnt_d = wcnt_q + %u'd1;", wake_bits);
+    emit(e, "  if (wake_take) begin");
     emit(e, "    if (found_c) begin");
     emit(e, "      phase_d = PhPrep;");
     emit(e, "      prep_v_d = 1'b1;");
@@ -263,8 +314,6 @@ static void emit_handshake(emit_file *e, const gctx *x)
     emit(e, "    end else begin");
     emit(e, "      sleep_d = 1'b1;");
     emit(e, "    end");
-    emit(e, "  end else if (tmr_en_i) begin");
-    emit(e, "    wcnt_d = wcnt_q + %u'd1;", wake_bits);
     emit(e, "  end");
     emit(e, "end");
     emit(e, "if (last_rdy) begin");
@@ -298,18 +347,29 @@ static void emit_conflict(emit_file *e, const gctx *x)
     if (ab) {
         emit(e, "logic [%u:0] w_c, d_c;", addr_bits - 1);
         emit(e, "logic low_c, high_c, pend_c, guard_ok, valid_c, set_dn, set_up;");
+        emit(e, "// the fields below and above the band under both SEBs the cycle may");
+        emit(e, "// use (a step applied in (1) or not), from registers only");
+        emit(e, "logic [%u:0] low_m, high_m, lown_m, highn_m;", addr_bits - 1);
         emit(e, "assign w_c = byp_q ? byp_addr_q : erv_rd_q;");
         emit(e, "assign d_c = c2_addr_q ^ w_c;");
         emit(e, "always_comb begin");
-        emit(e, "  low_c = 1'b0;");
-        emit(e, "  high_c = 1'b0;");
+        emit(e, "  low_m = '0;");
+        emit(e, "  high_m = '0;");
+        emit(e, "  lown_m = '0;");
+        emit(e, "  highn_m = '0;");
         emit(e, "  for (int i = 0; i < %u; i++) begin", addr_bits);
-        emit(e, "    if (i >= %u && %u'(i) < %u'(seb_hs)) low_c = low_c | d_c[i];", c->seb_min,
+        emit(e, "    if (i >= %u && %u'(i) < %u'(seb_q)) low_m[i] = 1'b1;", c->seb_min,
              seb_bits + 1, seb_bits + 1);
-        emit(e, "    if (%u'(i) >= %u'(seb_hs) + %u'd%u) high_c = high_c | d_c[i];", seb_bits + 1, seb_bits + 1,
+        emit(e, "    if (%u'(i) >= %u'(seb_q) + %u'd%u) high_m[i] = 1'b1;", seb_bits + 1, seb_bits + 1,
+             seb_bits + 1, band_bits);
+        emit(e, "    if (i >= %u && %u'(i) < %u'(sebn_q)) lown_m[i] = 1'b1;", c->seb_min,
+             seb_bits + 1, seb_bits + 1);
+        emit(e, "    if (%u'(i) >= %u'(sebn_q) + %u'd%u) highn_m[i] = 1'b1;", seb_bits + 1, seb_bits + 1,
              seb_bits + 1, band_bits);
         emit(e, "  end");
         emit(e, "end");
+        emit(e, "assign low_c = step_now ? |(d_c & lown_m) : |(d_c & low_m);");
+        emit(e, "assign high_c = step_now ? |(d_c & highn_m) : |(d_c & high_m);");
         emit(e, "assign pend_c = sebn_q != seb_hs;");
         emit(e, "assign guard_ok = %s;", c->seb_guard ? "(guard_hs == GuardFull)" : "1'b1");
         emit(e, "assign valid_c = erv_hs[c2_idx_q];");
@@ -348,11 +408,14 @@ static void emit_demand(emit_file *e, const gctx *x)
     emit(e, "// (3) One demand: ERV bit%s, acknowledgement register.",
          ab ? ", first address into the RAM" : "");
     emit(e, "logic [%u:0] dem_e;", band_bits - 1);
-    emit(e, "logic [%u:0] dem_sh;", addr_bits + band_bits - 1);
+    emit(e, "// bands under both SEBs the cycle may use, chosen by the step of (1)");
+    emit(e, "logic [%u:0] dem_sh, dem_shn;", addr_bits + band_bits - 1);
     emit(e, "logic unused_dem_sh;");
-    emit(e, "assign dem_sh = {%u'd0, dem_a} >> seb_hs;", band_bits);
-    emit(e, "assign dem_e = dem_sh[%u:0];", band_bits - 1);
-    emit(e, "assign unused_dem_sh = ^dem_sh[%u:%u];", addr_bits + band_bits - 1, band_bits);
+    emit(e, "assign dem_sh = {%u'd0, dem_a} >> seb_q;", band_bits);
+    emit(e, "assign dem_shn = {%u'd0, dem_a} >> sebn_q;", band_bits);
+    emit(e, "assign dem_e = step_now ? dem_shn[%u:0] : dem_sh[%u:0];", band_bits - 1, band_bits - 1);
+    emit(e, "assign unused_dem_sh = ^{dem_sh[%u:%u], dem_shn[%u:%u]};", addr_bits + band_bits - 1,
+         band_bits, addr_bits + band_bits - 1, band_bits);
     if (!nv)
         emit(e, "assign erv_d = erv_hs | (dem_fire ? (%u'd1 << dem_e) : '0);", epochs);
     emit(e, "assign dack_v_d = %s;", nv ? "1'b0" : "dem_fire | (dack_v_q & ~dack_ready_i)");
@@ -370,11 +433,13 @@ static void emit_demand(emit_file *e, const gctx *x)
         emit(e, "assign erv_we = dem_fire & ~erv_hs[dem_e];");
         emit(e, "assign erv_wa = dem_e;");
         emit(e, "assign erv_wd = dem_a;");
-        emit(e, "logic [%u:0] conf_sh;", addr_bits + band_bits - 1);
+        emit(e, "logic [%u:0] conf_sh, conf_shn;", addr_bits + band_bits - 1);
         emit(e, "logic unused_conf_sh;");
-        emit(e, "assign conf_sh = {%u'd0, conf_a} >> seb_hs;", band_bits);
-        emit(e, "assign erv_ra = conf_sh[%u:0];", band_bits - 1);
-        emit(e, "assign unused_conf_sh = ^conf_sh[%u:%u];", addr_bits + band_bits - 1, band_bits);
+        emit(e, "assign conf_sh = {%u'd0, conf_a} >> seb_q;", band_bits);
+        emit(e, "assign conf_shn = {%u'd0, conf_a} >> sebn_q;", band_bits);
+        emit(e, "assign erv_ra = step_now ? conf_shn[%u:0] : conf_sh[%u:0];", band_bits - 1, band_bits - 1);
+        emit(e, "assign unused_conf_sh = ^{conf_sh[%u:%u], conf_shn[%u:%u]};", addr_bits + band_bits - 1,
+             band_bits, addr_bits + band_bits - 1, band_bits);
         emit(e, "assign c2_idx_d = conf_fire ? erv_ra : c2_idx_q;");
         emit(e, "assign byp_d = erv_we & (erv_wa == erv_ra);");
         emit(e, "assign byp_addr_d = erv_wd;");
@@ -411,7 +476,7 @@ static void emit_regs(emit_file *e, const gctx *x)
     prim_regs_list(&rl, "wcnt='0 rdy='0 done='0 prep_v=1'b0 chg_v=1'b0 sleep=1'b0 dack_v=1'b0 "
                         "dack_cu='0 dack_ep='0 drr='0 crr='0 c2_v=1'b0 c2_addr='0");
     if (!nv)
-        prim_regs_list(&rl, "erv='0");
+        prim_regs_list(&rl, "erv='0 srch='0 srem='0 sacc='0 sfin='0 slast='0");
     if (ab) {
         prim_regs_list(&rl, "c2_idx='0 byp=1'b0 byp_addr='0");
     }
@@ -435,18 +500,27 @@ static void emit_formal(emit_file *e, const gctx *x)
                       "// set holds 1..%u epochs. s_*: strengthening invariants for the induction\n"
                       "// (docs/stc.md): the monitor's ReadyAcks equal rdy_q in PREPARE, rdy_q is\n"
                       "// empty while PrepareEpochChange waits, the target set holds 1..%u\n"
-                      "// epochs in PREPARE.",
-                      lim, lim);
+                      "// epochs in PREPARE%s.",
+                      lim, lim,
+                      x->nv ? ""
+                            : "; in the wake-up target search at most k epochs\n"
+                              "// taken after k extractions, its result at most MB_MAX epochs");
     emit(e, "logic f_chg_q, f_allrdy_q;");
     emit(e, "logic [%u:0] f_seen_q;", cus - 1);
-    emit(e, "logic [%u:0] f_cnt, f_tcnt;", cnt_bits);
+    emit(e, "logic [%u:0] f_cnt, f_tcnt, f_acnt, f_fcnt;", cnt_bits);
     prim_formal_samples(e, samples);
     emit(e, "always @(*) begin");
     emit(e, "  f_cnt = '0;");
     emit(e, "  f_tcnt = '0;");
+    emit(e, "  f_acnt = '0;");
+    emit(e, "  f_fcnt = '0;");
     emit(e, "  for (int i = 0; i < %u; i++) begin", epochs);
     emit(e, "    f_cnt = f_cnt + {%u'd0, cur_q[i]};", cnt_bits);
     emit(e, "    f_tcnt = f_tcnt + {%u'd0, tgt_q[i]};", cnt_bits);
+    if (!x->nv) {
+        emit(e, "    f_acnt = f_acnt + {%u'd0, sacc_q[i]};", cnt_bits);
+        emit(e, "    f_fcnt = f_fcnt + {%u'd0, sfin_q[i]};", cnt_bits);
+    }
     emit(e, "  end");
     emit(e, "end");
     prim_formal_assume(e, "reset in the first cycle only", 1);
@@ -460,6 +534,13 @@ static void emit_formal(emit_file *e, const gctx *x)
     emit(e, "    if (prep_v_q) s_prep_rdy: assert(rdy_q == '0);");
     emit(e, "    if (phase_q == PhPrep) s_tgt: assert(f_tcnt >= %u'd1 && f_tcnt <= %u'd%u);",
          cnt_bits + 1, cnt_bits + 1, lim);
+    if (!x->nv) {
+        unsigned sb = x->g.search_bits;
+        emit(e, "    if (srch_q >= %u'd2 && srch_q <= %u'd%u) s_srch_acc: assert(f_acnt <= %u'(srch_q) - %u'd2);",
+             sb, sb, lim + 2, cnt_bits + 1, cnt_bits + 1);
+        emit(e, "    if (srch_q == %u'd%u) s_srch_fin: assert(f_fcnt <= %u'd%u);", sb, x->g.search,
+             cnt_bits + 1, lim);
+    }
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");

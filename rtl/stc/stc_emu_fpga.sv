@@ -6,7 +6,7 @@
 // Must match the model: cmodel/stc/stc_emu.c stc_emu_eval() / stc_emu_step() (timing), stc_emu_wake(), stc_emu_demand(), stc_emu_conflict(), stc_emu_ready(), stc_emu_done() (function)
 // Parameters:
 //   variant=mb n=4 epochs=16 seb=12 seb_min=12 seb_max=28 addr_bits=32 cus=2 mb_max=4 seb_guard=1 wake=100
-//   seb_bits=6 cu_bits=1 wake_bits=7 guard_bits=5 state_bits=167 erv_ram_bits=512
+//   seb_bits=6 cu_bits=1 wake_bits=7 guard_bits=5 state_bits=222 erv_ram_bits=512
 `default_nettype none
 
 module stc_emu_fpga (
@@ -61,6 +61,9 @@ module stc_emu_fpga (
   logic c2_v_q, c2_v_d;
   logic [31:0] c2_addr_q, c2_addr_d;
   logic [15:0] erv_q, erv_d;
+  logic [2:0] srch_q, srch_d;
+  logic [15:0] srem_q, srem_d, sacc_q, sacc_d, sfin_q, sfin_d;
+  logic [3:0] slast_q, slast_d;
   logic [3:0] c2_idx_q, c2_idx_d;
   logic byp_q, byp_d;
   logic [31:0] byp_addr_q, byp_addr_d;
@@ -96,7 +99,8 @@ module stc_emu_fpga (
   logic [0:0] dem_idx, conf_idx;
   logic dem_fire, conf_fire, dem_ok;
   logic [31:0] dem_a, conf_a;
-  assign dem_ok = ~dack_v_q | dack_ready_i;
+  // demands wait while the wake-up target search reads the ERV
+  assign dem_ok = (~dack_v_q | dack_ready_i) & ((srch_q == '0) | (srch_q == 3'd7));
   // The lowest requesting CU at or after the pointer, else the lowest one.
   logic [1:0] dem_req, dem_hi, dem_v, conf_hi, conf_v;
   assign dem_req = dem_ok ? dem_valid_i : '0;
@@ -131,35 +135,65 @@ module stc_emu_fpga (
   // Wake-up target: the first demanded epochs circularly after the pointer (ERV bits of current epochs are stale, S5).
   logic [15:0] tgt_c;
   logic [3:0] last_c;
-  logic found_c;
-  logic [15:0] erv_live;
-  logic [4:0] cnt_c;
-  logic [3:0] idx_c;
+  logic found_c, srch_busy, wake_take, wake_fire;
+  // Over 7 cycles after the wake-up (srch_q 1..7, the ERV, set and pointer
+  // frozen): 1 rotate the live ERV to start after the pointer; 2..5 take
+  // its first set bit, one per cycle; 6 rotate back, find the last epoch;
+  // 7 the wake-up takes effect.
+  logic [15:0] erv_live, srch_low, srch_first, srch_fin;
+  logic [31:0] srch_rot, srch_back;
+  logic [3:0] srch_sh;
+  logic [3:0] srch_hi;
+  logic unused_srch;
   assign erv_live = erv_q & ~cur_q;
+  assign srch_sh = ptr_q + 4'd1;
+  assign srch_rot = {erv_live, erv_live} >> srch_sh;
+  assign srch_back = {sacc_q, sacc_q} << srch_sh;
+  assign srch_first = srch_rot[15:0];
+  assign srch_fin = srch_back[31:16];
+  assign unused_srch = ^{srch_rot[31:16], srch_back[15:0]};
+  assign srch_low = srem_q & (~srem_q + 16'd1);
   always_comb begin
-    tgt_c = '0;
-    last_c = ptr_q;
-    cnt_c = '0;
-    idx_c = ptr_q;
+    srch_hi = '0;
     for (int i = 0; i < 16; i++) begin
-      idx_c = idx_c + 4'd1;
-      if (erv_live[idx_c] && cnt_c < 5'd4) begin
-        tgt_c[idx_c] = 1'b1;
-        cnt_c = cnt_c + 5'd1;
-        last_c = idx_c;
-      end
+      if (sacc_q[i]) srch_hi = 4'(i);
     end
-    found_c = |tgt_c;
   end
+  assign srch_busy = srch_q != '0;
+  assign wake_take = srch_q == 3'd7;
+  always_comb begin
+    srch_d = srch_q;
+    srem_d = srem_q;
+    sacc_d = sacc_q;
+    sfin_d = sfin_q;
+    slast_d = slast_q;
+    if (wake_take) srch_d = '0;
+    else if (srch_busy | wake_fire) srch_d = srch_q + 3'd1;
+    if (srch_q == 3'd1) begin
+      srem_d = srch_first;
+      sacc_d = '0;
+    end
+    if (srch_q >= 3'd2 && srch_q <= 3'd5) begin
+      srem_d = srem_q & ~srch_low;
+      sacc_d = sacc_q | srch_low;
+    end
+    if (srch_q == 3'd6) begin
+      sfin_d = srch_fin;
+      slast_d = srch_sh + srch_hi;
+    end
+  end
+  assign tgt_c = sfin_q;
+  assign last_c = slast_q;
+  assign found_c = |sfin_q;
 
   // (1) Handshake on the registered phase.
-  logic wake_fire, last_rdy, last_done, step_now;
+  logic last_rdy, last_done, step_now;
   logic [1:0] rdy_acc, done_acc;
   logic [4:0] gap, adv;
   logic [5:0] seb_hs;
   logic [4:0] guard_hs;
   logic [15:0] erv_hs;
-  assign wake_fire = (phase_q == PhIdle) & (wake_i | (tmr_en_i & (wcnt_q == 7'd99)));
+  assign wake_fire = (phase_q == PhIdle) & ~srch_busy & (wake_i | (tmr_en_i & (wcnt_q == 7'd99)));
   assign rdy_acc = (phase_q == PhPrep && !prep_v_q) ? rdy_valid_i : '0;
   assign done_acc = (phase_q == PhChg && !chg_v_q) ? done_valid_i : '0;
   assign last_rdy = (phase_q == PhPrep) & ~prep_v_q & (&(rdy_q | rdy_acc));
@@ -173,7 +207,7 @@ module stc_emu_fpga (
     if (step_now) guard_hs = '0;
     else if (last_rdy) guard_hs = (6'(guard_q) + 6'(adv) > 6'd16) ? 5'd16 : guard_q + adv;
   end
-  assign erv_hs = step_now ? '0 : wake_fire ? (erv_live & ~tgt_c) : erv_q;
+  assign erv_hs = step_now ? '0 : wake_take ? (erv_live & ~tgt_c) : erv_q;
   always_comb begin
     phase_d = phase_q;
     cur_d = cur_q;
@@ -187,8 +221,9 @@ module stc_emu_fpga (
     chg_v_d = chg_v_q & ~chg_fire;
     sleep_d = 1'b0;
     if (phase_q == PhIdle) begin
-      if (wake_fire) begin
-        wcnt_d = '0;
+      if (wake_fire) wcnt_d = '0;
+      else if (tmr_en_i & ~srch_busy) wcnt_d = wcnt_q + 7'd1;
+      if (wake_take) begin
         if (found_c) begin
           phase_d = PhPrep;
           prep_v_d = 1'b1;
@@ -198,8 +233,6 @@ module stc_emu_fpga (
         end else begin
           sleep_d = 1'b1;
         end
-      end else if (tmr_en_i) begin
-        wcnt_d = wcnt_q + 7'd1;
       end
     end
     if (last_rdy) begin
@@ -222,16 +255,25 @@ module stc_emu_fpga (
   // (2) The conflict registered last cycle, on the state after (1).
   logic [31:0] w_c, d_c;
   logic low_c, high_c, pend_c, guard_ok, valid_c, set_dn, set_up;
+  // the fields below and above the band under both SEBs the cycle may
+  // use (a step applied in (1) or not), from registers only
+  logic [31:0] low_m, high_m, lown_m, highn_m;
   assign w_c = byp_q ? byp_addr_q : erv_rd_q;
   assign d_c = c2_addr_q ^ w_c;
   always_comb begin
-    low_c = 1'b0;
-    high_c = 1'b0;
+    low_m = '0;
+    high_m = '0;
+    lown_m = '0;
+    highn_m = '0;
     for (int i = 0; i < 32; i++) begin
-      if (i >= 12 && 7'(i) < 7'(seb_hs)) low_c = low_c | d_c[i];
-      if (7'(i) >= 7'(seb_hs) + 7'd4) high_c = high_c | d_c[i];
+      if (i >= 12 && 7'(i) < 7'(seb_q)) low_m[i] = 1'b1;
+      if (7'(i) >= 7'(seb_q) + 7'd4) high_m[i] = 1'b1;
+      if (i >= 12 && 7'(i) < 7'(sebn_q)) lown_m[i] = 1'b1;
+      if (7'(i) >= 7'(sebn_q) + 7'd4) highn_m[i] = 1'b1;
     end
   end
+  assign low_c = step_now ? |(d_c & lown_m) : |(d_c & low_m);
+  assign high_c = step_now ? |(d_c & highn_m) : |(d_c & high_m);
   assign pend_c = sebn_q != seb_hs;
   assign guard_ok = (guard_hs == GuardFull);
   assign valid_c = erv_hs[c2_idx_q];
@@ -250,11 +292,13 @@ module stc_emu_fpga (
 
   // (3) One demand: ERV bit, first address into the RAM, acknowledgement register.
   logic [3:0] dem_e;
-  logic [35:0] dem_sh;
+  // bands under both SEBs the cycle may use, chosen by the step of (1)
+  logic [35:0] dem_sh, dem_shn;
   logic unused_dem_sh;
-  assign dem_sh = {4'd0, dem_a} >> seb_hs;
-  assign dem_e = dem_sh[3:0];
-  assign unused_dem_sh = ^dem_sh[35:4];
+  assign dem_sh = {4'd0, dem_a} >> seb_q;
+  assign dem_shn = {4'd0, dem_a} >> sebn_q;
+  assign dem_e = step_now ? dem_shn[3:0] : dem_sh[3:0];
+  assign unused_dem_sh = ^{dem_sh[35:4], dem_shn[35:4]};
   assign erv_d = erv_hs | (dem_fire ? (16'd1 << dem_e) : '0);
   assign dack_v_d = dem_fire | (dack_v_q & ~dack_ready_i);
   assign dack_cu_d = dem_fire ? dem_idx : dack_cu_q;
@@ -263,11 +307,12 @@ module stc_emu_fpga (
   assign erv_we = dem_fire & ~erv_hs[dem_e];
   assign erv_wa = dem_e;
   assign erv_wd = dem_a;
-  logic [35:0] conf_sh;
+  logic [35:0] conf_sh, conf_shn;
   logic unused_conf_sh;
-  assign conf_sh = {4'd0, conf_a} >> seb_hs;
-  assign erv_ra = conf_sh[3:0];
-  assign unused_conf_sh = ^conf_sh[35:4];
+  assign conf_sh = {4'd0, conf_a} >> seb_q;
+  assign conf_shn = {4'd0, conf_a} >> sebn_q;
+  assign erv_ra = step_now ? conf_shn[3:0] : conf_sh[3:0];
+  assign unused_conf_sh = ^{conf_sh[35:4], conf_shn[35:4]};
   assign c2_idx_d = conf_fire ? erv_ra : c2_idx_q;
   assign byp_d = erv_we & (erv_wa == erv_ra);
   assign byp_addr_d = erv_wd;
@@ -303,6 +348,11 @@ module stc_emu_fpga (
       c2_v_q <= 1'b0;
       c2_addr_q <= '0;
       erv_q <= '0;
+      srch_q <= '0;
+      srem_q <= '0;
+      sacc_q <= '0;
+      sfin_q <= '0;
+      slast_q <= '0;
       c2_idx_q <= '0;
       byp_q <= 1'b0;
       byp_addr_q <= '0;
@@ -329,6 +379,11 @@ module stc_emu_fpga (
       c2_v_q <= c2_v_d;
       c2_addr_q <= c2_addr_d;
       erv_q <= erv_d;
+      srch_q <= srch_d;
+      srem_q <= srem_d;
+      sacc_q <= sacc_d;
+      sfin_q <= sfin_d;
+      slast_q <= slast_d;
       c2_idx_q <= c2_idx_d;
       byp_q <= byp_d;
       byp_addr_q <= byp_addr_d;
@@ -341,11 +396,12 @@ module stc_emu_fpga (
   // set holds 1..4 epochs. s_*: strengthening invariants for the induction
   // (docs/stc.md): the monitor's ReadyAcks equal rdy_q in PREPARE, rdy_q is
   // empty while PrepareEpochChange waits, the target set holds 1..4
-  // epochs in PREPARE.
+  // epochs in PREPARE; in the wake-up target search at most k epochs
+  // taken after k extractions, its result at most MB_MAX epochs.
   logic f_past_q = 1'b0;
   logic f_chg_q, f_allrdy_q;
   logic [1:0] f_seen_q;
-  logic [5:0] f_cnt, f_tcnt;
+  logic [5:0] f_cnt, f_tcnt, f_acnt, f_fcnt;
   always @(posedge clk_i) begin
     f_past_q <= 1'b1;
     f_chg_q <= chg_v_q;
@@ -355,9 +411,13 @@ module stc_emu_fpga (
   always @(*) begin
     f_cnt = '0;
     f_tcnt = '0;
+    f_acnt = '0;
+    f_fcnt = '0;
     for (int i = 0; i < 16; i++) begin
       f_cnt = f_cnt + {5'd0, cur_q[i]};
       f_tcnt = f_tcnt + {5'd0, tgt_q[i]};
+      f_acnt = f_acnt + {5'd0, sacc_q[i]};
+      f_fcnt = f_fcnt + {5'd0, sfin_q[i]};
     end
   end
   always @(*) begin
@@ -370,6 +430,8 @@ module stc_emu_fpga (
       if (phase_q == PhPrep) s_seen: assert(f_seen_q == rdy_q);
       if (prep_v_q) s_prep_rdy: assert(rdy_q == '0);
       if (phase_q == PhPrep) s_tgt: assert(f_tcnt >= 6'd1 && f_tcnt <= 6'd4);
+      if (srch_q >= 3'd2 && srch_q <= 3'd6) s_srch_acc: assert(f_acnt <= 6'(srch_q) - 6'd2);
+      if (srch_q == 3'd7) s_srch_fin: assert(f_fcnt <= 6'd4);
     end
   end
   `endif

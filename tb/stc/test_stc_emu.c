@@ -557,14 +557,16 @@ static void eb_edge(emu_bench *b)
     b->cyc++;
 }
 
-/* Handshake with CUs answering at once: wake-up in cycle t, PREP t+1,
- * ReadyAcks t+2, ChangeEpoch t+3, DoneAcks t+4, IDLE t+5; the wake-up
- * counter fires after `wake` idle cycles. */
+/* Handshake with CUs answering at once: wake-up in cycle t, the target
+ * search (MB_MAX + 3 = 7 cycles) taking effect in t+7, PREP t+8, ReadyAcks
+ * t+9, ChangeEpoch t+10, DoneAcks t+11, IDLE t+12; the wake-up counter
+ * fires after `wake` idle cycles. */
 Test(stc_emu_timing, handshake_cycles_and_wake_period)
 {
     emu_bench b;
     unsigned t_prep = 0, t_chg = 0, t_idle = 0, t_first = 0, n = 0, t_end = 0;
     eb_init(&b, "default");
+    cr_assert_eq(b.tm->g.search, 7, "the search: rotate, 4 extractions, rotate back, take");
     while (b.cyc < 2000) {
         memset(b.in, 0, sizeof b.in);
         EI(&b, STC_EMU_I_TMR_EN) = 1;
@@ -590,7 +592,8 @@ Test(stc_emu_timing, handshake_cycles_and_wake_period)
             if (!t_first)
                 t_first = b.cyc;
             if (t_end)
-                cr_assert_eq(b.cyc - t_end, 101, "the counter restarts at the end: 100 idle cycles, then PREP");
+                cr_assert_eq(b.cyc - t_end, 101 + 7,
+                             "the counter restarts at the end: 100 idle cycles, the search, then PREP");
             t_prep = b.cyc;
         }
         if (EO(&b, STC_EMU_O_CHG_VALID)) {
@@ -606,7 +609,7 @@ Test(stc_emu_timing, handshake_cycles_and_wake_period)
         }
         eb_edge(&b);
     }
-    cr_assert_eq(t_first, 2 + 100, "idle from cycle 2 (out of reset): PREP 100 cycles later");
+    cr_assert_eq(t_first, 2 + 100 + 7, "idle from cycle 2 (out of reset): PREP 100 + 7 cycles later");
     cr_assert_gt(n, 15);
     eb_free(&b);
 }
