@@ -8,8 +8,10 @@
 # ENTRY is UNIT:PRESET:FLOW, FLOW one of
 #   ice40    synth_ice40 -top (SB_LUT4, SB_DFF*, SB_CARRY, SB_RAM40_4K),
 #            simulated with Yosys's iCE40 cell models (ice40/cells_sim.v)
-#   generic  synth -flatten -top (Yosys's internal gates, RAMs kept as
-#            arrays), written by write_verilog
+#   generic  prep -flatten, techmap to Yosys's internal gate library (one-
+#            bit gates, muxes and flip-flops; RAMs kept as arrays), written
+#            by write_verilog (no logic optimisation: synth's fine steps
+#            take tens of minutes on the widest units)
 #   control  the ice40 flow on the RTL with its first output port stuck at
 #            zero: the lockstep must fail (the bench sees the netlist)
 # Each entry: lockstep on seeds 1 and 2 for CYCLES cycles each (the unit's
@@ -44,7 +46,7 @@ one() {  # unit preset flow -> 0 when the result is the one the flow wants
   rm -rf "$dir"; mkdir -p "$src"
   t0=$(date +%s)
   local rtl="rtl/$family/$m.sv" synth="synth_ice40 -top $m"
-  [ "$f" = generic ] && synth="synth -flatten -top $m"
+  [ "$f" = generic ] && synth="prep -flatten -top $m; memory -nomap; techmap; opt_clean -purge"
   if [ "$f" = control ]; then
     # the first output port stuck at zero
     local o
