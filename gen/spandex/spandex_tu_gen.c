@@ -896,7 +896,8 @@ static void body_regs(prim_regs *l, spandex_tu_kind k, int x)
  * rule), between every two entries of a line; p_ent_*: an entry's received,
  * re-sent and replaced words (DeNovo: and downgraded ones) are among its
  * requested ones, received and re-sent apart, a re-send pending exactly
- * when words wait for it; p_dfr_* (DeNovo): a delayed request names words;
+ * when words wait for it; p_dfr_* (DeNovo): a delayed request names words,
+ * and the ring is never full of FwdReqVs alone (emit_formal_ring);
  * p_err: err_o is sticky. MESI: p_own_* (no answer waits for the cache while a
  * probe is out or awaited, so a downgrade never overtakes the line it takes;
  * a line whose pending request lost words to a downgrade is never given
@@ -904,6 +905,27 @@ static void body_regs(prim_regs *l, spandex_tu_kind k, int x)
  * write-back state, exactly the words it does not ask for; every word of the
  * whole line the cache gave a downgrade leaves by the forward's answer or by
  * the ReqWB of the rest, sent at once with the cache's data). */
+/* DeNovo, MESI: the delayed ring is never full of FwdReqVs alone (p_dfr_dg:
+ * a FwdReqV that would take the last free slot is Nacked, the slot kept for
+ * a downgrade), with the invariants that make it inductive: the valid slots
+ * are dh..dt-1 (all or none when dh == dt), and a forward not yet settled
+ * has a free slot. */
+static void emit_formal_ring(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
+{
+    char all[1024];
+    size_t n = 0;
+    unsigned i, DI = g->dfr_bits;
+    emit(e, "    s_dfr_ptr: assert(dh_q <= D_LAST && dt_q <= D_LAST);");
+    for (i = 0; i < c->dfr; i++)
+        emit(e, "    s_dfr_slot_%u: assert(df_v_q[%u] == (dh_q == dt_q ? d_v : dh_q < dt_q ? %u'd%u >= dh_q && "
+                "%u'd%u < dt_q : %u'd%u >= dh_q || %u'd%u < dt_q));",
+             i, i, DI, i, DI, i, DI, i, DI, i);
+    emit(e, "    if (fq_v_q && fq_ph_q != 2'd2) s_dfr_room: assert(!df_full);");
+    for (i = 0; i < c->dfr && n + 40 < sizeof all; i++)
+        n += (size_t)snprintf(all + n, sizeof all - n, " && df_type_q[%u +: 3] == 3'd0", i * 3);
+    emit(e, "    p_dfr_dg: assert(!(df_v_q == '1%s));", all);
+}
+
 static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
 {
     static const char *const samples[] = {
@@ -1009,6 +1031,8 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
              W, i * W, W);
     for (i = 0; dn && i < c->dfr; i++)
         emit(e, "    if (df_v_q[%u]) p_dfr_%u: assert(df_mask_q[%u +: %u] != '0);", i, i, i * W, W);
+    if (dn)
+        emit_formal_ring(e, c, g);
     if (ms) {
         emit(e, "    // (a) no answer waits for the cache while a probe is out or its answer awaited:");
         emit(e, "    // the cache takes an owned line before a downgrade's probe asks for it");

@@ -805,6 +805,11 @@ module spandex_tu_denovo_fpga (
       if (e_v_q[1]) p_ent_dn_1: assert((e_dn_q[4 +: 4] & ~e_mask_q[4 +: 4]) == '0);
       if (df_v_q[0]) p_dfr_0: assert(df_mask_q[0 +: 4] != '0);
       if (df_v_q[1]) p_dfr_1: assert(df_mask_q[4 +: 4] != '0);
+      s_dfr_ptr: assert(dh_q <= D_LAST && dt_q <= D_LAST);
+      s_dfr_slot_0: assert(df_v_q[0] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 1'd0 >= dh_q && 1'd0 < dt_q : 1'd0 >= dh_q || 1'd0 < dt_q));
+      s_dfr_slot_1: assert(df_v_q[1] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 1'd1 >= dh_q && 1'd1 < dt_q : 1'd1 >= dh_q || 1'd1 < dt_q));
+      if (fq_v_q && fq_ph_q != 2'd2) s_dfr_room: assert(!df_full);
+      p_dfr_dg: assert(!(df_v_q == '1 && df_type_q[0 +: 3] == 3'd0 && df_type_q[3 +: 3] == 3'd0));
     end
   end
   `endif

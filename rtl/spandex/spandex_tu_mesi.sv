@@ -928,6 +928,13 @@ module spandex_tu_mesi (
       if (df_v_q[1]) p_dfr_1: assert(df_mask_q[16 +: 16] != '0);
       if (df_v_q[2]) p_dfr_2: assert(df_mask_q[32 +: 16] != '0);
       if (df_v_q[3]) p_dfr_3: assert(df_mask_q[48 +: 16] != '0);
+      s_dfr_ptr: assert(dh_q <= D_LAST && dt_q <= D_LAST);
+      s_dfr_slot_0: assert(df_v_q[0] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 2'd0 >= dh_q && 2'd0 < dt_q : 2'd0 >= dh_q || 2'd0 < dt_q));
+      s_dfr_slot_1: assert(df_v_q[1] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 2'd1 >= dh_q && 2'd1 < dt_q : 2'd1 >= dh_q || 2'd1 < dt_q));
+      s_dfr_slot_2: assert(df_v_q[2] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 2'd2 >= dh_q && 2'd2 < dt_q : 2'd2 >= dh_q || 2'd2 < dt_q));
+      s_dfr_slot_3: assert(df_v_q[3] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 2'd3 >= dh_q && 2'd3 < dt_q : 2'd3 >= dh_q || 2'd3 < dt_q));
+      if (fq_v_q && fq_ph_q != 2'd2) s_dfr_room: assert(!df_full);
+      p_dfr_dg: assert(!(df_v_q == '1 && df_type_q[0 +: 3] == 3'd0 && df_type_q[3 +: 3] == 3'd0 && df_type_q[6 +: 3] == 3'd0 && df_type_q[9 +: 3] == 3'd0));
       // (a) no answer waits for the cache while a probe is out or its answer awaited:
       // the cache takes an owned line before a downgrade's probe asks for it
       if (fq_v_q && fq_ph_q == 2'd1) p_own_prb: assert(!c_rsp_valid_o);
