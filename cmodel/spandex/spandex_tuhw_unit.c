@@ -659,13 +659,36 @@ static uint64_t dn_open(const tx_stim *s, uint64_t line, unsigned t)
     return m;
 }
 
-/* The LLC decides a forward: a downgrade moves the ownership away now. */
+/* A FwdReqV of requestor req not fully answered names a word of mask. */
+static int dn_fwdv_open(const tx_stim *s, unsigned req, uint64_t line, uint64_t mask)
+{
+    unsigned i;
+    for (i = 0; i < s->dn.nfw; i++) {
+        const dn_fwd *f = &s->dn.fw[i];
+        if (f->type == 0 && f->req == req && f->line == line && (f->a & mask))
+            return 1;
+    }
+    return 0;
+}
+
+/* The LLC decides a forward: a downgrade moves the ownership away now. A
+ * FwdReqV comes from a requestor with no other FwdReqV open on its words
+ * (one open request a word a device, spec 4), the next free one after the
+ * drawn one, or none is sent: the unit answers a FwdReqV that would take
+ * the delayed ring's last slot at once, before one it delayed, and the
+ * answers are matched to forwards by requestor and words. */
 static void dn_fwd_add(tx_stim *s, unsigned type, uint64_t line, uint64_t mask, uint64_t cyc)
 {
     dn_state *d = &s->dn;
     dn_fwd *f;
     int li = dn_li(s, line);
+    unsigned req, k;
     if (!mask || li < 0 || d->nfw == DN_FWD_MAX)
+        return;
+    req = (unsigned)(rnd(s) % s->c.devs);
+    for (k = 0; type == 0 && k < s->c.devs && dn_fwdv_open(s, req, line, mask); k++)
+        req = req + 1 == s->c.devs ? 0 : req + 1;
+    if (k == s->c.devs)
         return;
     if (type < 5 && (mask & d->own[li])) {
         d->race_o += (mask & dn_open(s, line, 3)) != 0;
@@ -682,7 +705,7 @@ static void dn_fwd_add(tx_stim *s, unsigned type, uint64_t line, uint64_t mask, 
     f = &d->fw[d->nfw++];
     memset(f, 0, sizeof *f);
     f->type = type;
-    f->req = (unsigned)(rnd(s) % s->c.devs);
+    f->req = req;
     f->line = line;
     f->mask = mask;
     f->a = mask;
@@ -2032,13 +2055,24 @@ static void summary_gpu(const tx_stim *s, FILE *f, const char *lead)
     fprintf(f, "%sbroken promises %llu\n", lead, (unsigned long long)s->bad);
 }
 
+/* DeNovo, MESI: the delayed ring, from the timing shell (the RTL equals it
+ * on every port every cycle): forwards delayed, the most slots held at
+ * once, FwdReqVs Nacked because they would have taken the last free slot,
+ * which is kept for a downgrade. */
+static void summary_ring(const tx_stim *s, const void *tm, FILE *f, const char *lead)
+{
+    const spandex_tuhw_tm_stats *st = spandex_tuhw_tm_stats_of(tm);
+    fprintf(f, "%sdelayed ring: forwards delayed %llu, most slots held %u of %u, FwdReqVs Nacked at the last "
+               "free slot %llu\n",
+            lead, (unsigned long long)st->delayed, st->peak, s->c.dfr, (unsigned long long)st->nack_full);
+}
+
 static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f, const char *lead)
 {
     static const char *const cn[] = {"LD", "ST", "RMW", "ACQ", "REL", "EVICT"};
     static const char *const rn[] = {"FILL", "VALUE", "DONE"};
     const tx_stim *s = p;
     unsigned k;
-    (void)tm;
     fprintf(f, "%scycles %llu  cache requests", lead, (unsigned long long)cycles);
     for (k = 0; k < 6; k++)
         fprintf(f, " %s %llu", cn[k], (unsigned long long)s->ncreq[k]);
@@ -2052,6 +2086,8 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
         summary_mesi(s, f, lead);
     else
         summary_gpu(s, f, lead);
+    if (s->c.kind != SPANDEX_TU_GPU)
+        summary_ring(s, tm, f, lead);
     fprintf(f, "%sprotocol errors (err_o cycles) %llu\n", lead, (unsigned long long)s->err_cycles);
     if (s->b.kind == KIND_ERRORS)
         fprintf(f, "%sinjected errors %llu, the first in cycle %llu; err_o first high in cycle %llu\n", lead,
