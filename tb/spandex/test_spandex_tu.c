@@ -14,7 +14,9 @@
  * tool and in lockstep with the committed denovo_fpga RTL. Suite
  * spandex_tu_mesi: the MESI kind's whole-line requests, Fig. 1b and 1d at
  * the unit's ports, spec 4's four cases of external requests, X13 and X14,
- * the same way with mesi_fpga, and its random streams in lockstep.
+ * the same way with mesi_fpga, and its random streams in lockstep. Both
+ * kinds: FwdReqVs Nacked rather than take the delayed ring's last slot,
+ * where the answer the delayed requests wait for comes behind them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -299,6 +301,20 @@ Test(spandex_tu_denovo, delayed_requests_come_back_in_order_and_the_last_slot_is
            "ReqO+data 0x200 0x3\nNack 1 0x200 0x1\nNack 2 0x200 0x2\nVALUE 0x200 0x3 0x10 0x20 own 0x3\n");
 }
 
+Test(spandex_tu_denovo, fwdreqvs_of_a_replaced_word_never_fill_the_ring_before_a_later_replacement)
+{
+    /* a read's words replaced at different times: w0's ReqO+data makes the
+     * device its owner, and FwdReqVs of w0 wait for the whole read, whose
+     * w1 is replaced later; the LLC answers that replacement behind the
+     * FwdReqVs it sent to the owner (an ordered link), so they must not
+     * fill the ring: the one that would take the last slot is Nacked */
+    prints("--config denovo_fpga",
+           "LD 0x200 0x3\nNack 0x200 0x1\nRspO+data 0x200 0x1 0x9\nFwdReqV 0x200 0x1 1\nFwdReqV 0x200 0x1 2\n"
+           "Nack 0x200 0x2\nRspO+data 0x200 0x2 0x7\nPDAT 0x200 0x1 0x9\n",
+           "ReqV 0x200 0x3\nReqO+data 0x200 0x1\nNack 2 0x200 0x1\nReqO+data 0x200 0x2\n"
+           "FILL 0x200 0x3 0x9 0x7 own 0x3\nPRB 0x200 0x1\nRspV 1 0x200 0x1 0x9\n");
+}
+
 Test(spandex_tu_denovo, pending_reqwb_answers_from_its_data)
 {
     /* Table IV, pending O->I by ReqWB: the eviction's data answers
@@ -482,6 +498,28 @@ Test(spandex_tu_mesi, downgrades_beyond_the_slots_never_wait_for_a_rspwb)
         q += sprintf(q, "WBDONE 0x%x\n", 0x1000 * (i + 1));
     }
     prints("--config mesi_fpga", in, want);
+}
+
+Test(spandex_tu_mesi, fwdreqvs_of_a_resent_part_owned_never_fill_the_ring_before_the_next_resend)
+{
+    /* --nack-limit 3: the ReqS is Nacked in two parts; the first part's
+     * re-send is answered by option 3 (w0, w1 now this device's), the
+     * second part is re-sent later. FwdReqVs of w0 and w1 (they move no
+     * ownership: the LLC may send any number) wait for the whole line,
+     * and the LLC answers the second re-send behind them (an ordered
+     * link). Five of them, four slots: three are delayed, the fourth would
+     * take the last slot (kept for a downgrade) and the fifth too, so both
+     * are Nacked; the second re-send's answer completes the ReqS (all of
+     * it by RspO+data: the line installed owned) and the delayed three are
+     * answered from the cache's line */
+    prints("--config mesi_fpga --nack-limit 3",
+           "LD 0x1000 0xf\nNack 0x1000 0x3\nRspO+data 0x1000 0x3 0x10 0x11\nNack 0x1000 0xc\n"
+           "FwdReqV 0x1000 0x1 1\nFwdReqV 0x1000 0x2 2\nFwdReqV 0x1000 0x1 3\nFwdReqV 0x1000 0x2 1\n"
+           "FwdReqV 0x1000 0x3 2\nRspO+data 0x1000 0xc 0x12 0x13\nPDAT 0x1000 0xf 0x10 0x11 0x12 0x13\n"
+           "PDAT 0x1000 0xf 0x10 0x11 0x12 0x13\nPDAT 0x1000 0xf 0x10 0x11 0x12 0x13\n",
+           "ReqS 0x1000 0xf\nReqS 0x1000 0x3\nReqS 0x1000 0xc\nNack 1 0x1000 0x2\nNack 2 0x1000 0x3\n"
+           "FILL 0x1000 0xf 0x10 0x11 0x12 0x13 own 0xf\nPRB 0x1000 0xf\nRspV 1 0x1000 0x1 0x10\n"
+           "PRB 0x1000 0xf\nRspV 2 0x1000 0x2 0x11\nPRB 0x1000 0xf\nRspV 3 0x1000 0x1 0x10\n");
 }
 
 Test(spandex_tu_mesi, case4_a_fwdreqv_elsewhere_is_nacked_and_a_downgrade_raises_err)
