@@ -19,8 +19,8 @@
  * the first, GPU coherence also gets stray probe answers and forwards it
  * cannot take, at busy times; DeNovo and MESI forwards of no type,
  * downgrades of a line the cache does not hold and RspWBs for open
- * requests of another kind, and MESI stray probe answers when no forward
- * is owed.
+ * requests of another kind, cache requests of no type (MESI: atomics of
+ * two words), and MESI stray probe answers when no forward is owed.
  *
  * For the DeNovo kind (the functions named dn_*) the cache keeps I, V, PO
  * and O words and answers every probe; the LLC tracks which words this
@@ -171,6 +171,8 @@ typedef struct {
     uint64_t pool[POOL];
     int have_c, have_r, have_f, have_p; /* have_p: a stray probe answer (GPU, MESI) */
     int f_bad;                          /* the forward is an injected error  */
+    int c_bad;                          /* the cache request is one          */
+    int c_inj;                          /* one to present when c_req is free */
     int r_bad;                          /* the response is an injected error */
     unsigned c_type, c_op, r_type, f_type, f_req;
     uint64_t c_line, c_mask, r_line, r_mask, f_line, f_mask;
@@ -386,8 +388,8 @@ static void put_fwd(const tx_stim *s, uint64_t *in)
 }
 
 /* errors stream: a response nothing waits for, every 2,000-4,000 cycles,
- * and after the first now and then a stray probe answer, a forward or a
- * response the unit must refuse. */
+ * and after the first now and then a stray probe answer, a forward, a
+ * response or (MESI) a cache request the unit must refuse. */
 static void inject(tx_stim *s, uint64_t cyc)
 {
     /* GPU coherence, after the first injection: now and then, while the
@@ -416,6 +418,14 @@ static void inject(tx_stim *s, uint64_t cyc)
             s->pdat_next = cyc + 1000 + rnd(s) % 1000;
             s->injected++;
         }
+    }
+    /* DeNovo and MESI, one time in eight: a cache request the unit drops
+     * with err_o, presented as soon as the cache's port is free
+     * (drive_owner, inject_creq) */
+    else if (s->c.kind != SPANDEX_TU_GPU && s->inj_first && (s->injected & 7) == 3 && cyc >= s->pdat_next) {
+        s->c_inj = 1;
+        s->pdat_next = cyc + 1000 + rnd(s) % 1000;
+        s->injected++;
     }
     /* DeNovo and MESI, the same way: a forward of no defined type, a
      * downgrade of a line the cache does not hold, or a RspWB with the
@@ -456,6 +466,20 @@ static void inject(tx_stim *s, uint64_t cyc)
     }
 }
 
+
+/* errors stream, DeNovo and MESI: the cache request to refuse: MESI an
+ * atomic of two words (the cache's contract allows one; lines of one
+ * word: as DeNovo), DeNovo a request of no type. */
+static void inject_creq(tx_stim *s)
+{
+    int two = s->c.kind == SPANDEX_TU_MESI && s->g.words > 1;
+    s->c_inj = 0;
+    s->have_c = s->c_bad = 1;
+    s->c_type = two ? SPANDEX_TUHW_C_RMW : 6 + (unsigned)(rnd(s) % 2);
+    s->c_line = s->pool[rnd(s) % POOL];
+    s->c_mask = two ? 3 : 1;
+    s->c_op = two ? 2 : 0;
+}
 
 static void make_fwd(tx_stim *s)
 {
@@ -931,7 +955,9 @@ static void drive_owner(tx_stim *s, uint64_t cyc, uint64_t *in)
     }
     quiet = s->b.kind == KIND_ERRORS && cyc + QUIET_BEFORE >= s->inj_next;
     (mesi ? ms_process : dn_process)(s, cyc, quiet);
-    if (!s->have_c && !quiet && pct(s) < s->b.bp.valid)
+    if (!s->have_c && s->c_inj)
+        inject_creq(s);
+    else if (!s->have_c && !quiet && pct(s) < s->b.bp.valid)
         (mesi ? ms_make_creq : dn_make_creq)(s);
     if (s->have_c) {
         put_creq(s, in);
@@ -1408,7 +1434,9 @@ static void observe_denovo(tx_stim *s, uint64_t cyc, const uint64_t *in, const u
 {
     dn_state *d = &s->dn;
     int k;
-    if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
+    if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1) && s->c_bad) {
+        s->have_c = s->c_bad = 0; /* dropped as an error: no answer owed */
+    } else if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
         s->have_c = 0;
         dn_accept(s, cyc);
     }
@@ -1888,7 +1916,9 @@ static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uin
 {
     dn_state *d = &s->dn;
     int k;
-    if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
+    if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1) && s->c_bad) {
+        s->have_c = s->c_bad = 0; /* dropped as an error: no answer owed */
+    } else if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
         s->have_c = 0;
         ms_accept(s, cyc);
     }

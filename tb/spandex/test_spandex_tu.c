@@ -323,6 +323,19 @@ Test(spandex_tu_denovo, pending_reqwb_answers_from_its_data)
            "DONE 0x300\nReqWB 0x300 0x5 0x7 0x8\nRspO+data 2 0x300 0x1 0x7\nRspRvkO L 0x300 0x4 0x8\n");
 }
 
+Test(spandex_tu_denovo, two_write_backs_of_a_line_answer_a_forward_from_the_right_one)
+{
+    /* w0 evicted (its ReqWB pending), w1 stored, owned and evicted too: two
+     * ReqWB entries of the line; a downgrade of w0 takes w0's data from the
+     * first, not the second's empty lane (the random bench never builds
+     * two write-backs of one line) */
+    prints("--config denovo_fpga",
+           "EVICT 0x300 0x1 0x7\nST 0x300 0x2 0x5\nRspO 0x300 0x2\nEVICT 0x300 0x2 0x5\nFwdReqO+data 0x300 0x1 2\n"
+           "RspWB 0x300 0x1\nRspWB 0x300 0x2\n",
+           "DONE 0x300\nReqWB 0x300 0x1 0x7\nReqO 0x300 0x2\nOWN 0x300 0x2\nDONE 0x300\nReqWB 0x300 0x2 0x5\n"
+           "RspO+data 2 0x300 0x1 0x7\n");
+}
+
 Test(spandex_tu_denovo, stable_o_is_probed_and_other_states_nack_or_raise_err)
 {
     /* stable O: FwdReqS gives RspS and RspRvkO, the words go to I; a
