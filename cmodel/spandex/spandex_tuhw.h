@@ -92,6 +92,16 @@ typedef struct spandex_tuhw_tm spandex_tuhw_tm;
 COHKIT_UNIT_TM_API(spandex_tuhw_tm, spandex_tuhw_cfg, spandex_tuhw_tm_eval, spandex_tuhw_tm_step, uint64_t,
                    uint64_t);
 
+/* DeNovo, MESI: the delayed ring since reset (the bench's summary):
+ * forwards delayed into it, the most slots held at once, FwdReqVs Nacked
+ * because they would have taken its last free slot (kept for a
+ * downgrade). */
+typedef struct {
+    uint64_t delayed, nack_full;
+    unsigned peak;
+} spandex_tuhw_tm_stats;
+const spandex_tuhw_tm_stats *spandex_tuhw_tm_stats_of(const spandex_tuhw_tm *t);
+
 COHKIT_END_DECLS
 
 #endif

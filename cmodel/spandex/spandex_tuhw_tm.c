@@ -12,7 +12,9 @@
  *   B  the buffered forward: GPU coherence owns nothing, so FwdReqV gets
  *      a Nack and Inv an Ack. DeNovo answers per Table IV in steps: words
  *      of a pending ReqWB from the entry, FwdReqO on a pending ReqO+data at
- *      once, other requests on it delayed into a slot; the rest is probed
+ *      once, other requests on it delayed into a slot (a FwdReqV Nacked
+ *      when it would take the last free slot, kept for a downgrade, which
+ *      cannot be Nacked: FwdReqVs never fill the ring); the rest is probed
  *      (c_prb; A waits while a probe is out) and answered from the cache's
  *      words (c_pdat), then the answers leave one a cycle;
  *      MESI works the same way on whole lines (the probe asks for the
@@ -120,6 +122,7 @@ struct spandex_tuhw_tm {
     dfr df[SPANDEX_TUHW_DFR_MAX];
     unsigned dh, dt; /* delayed requests: a ring, oldest at dh          */
     int err;
+    spandex_tuhw_tm_stats st;
 };
 
 /* The action of a cycle and what it works on. */
@@ -192,6 +195,9 @@ static int wb_hit(const spandex_tuhw_tm *t, uint64_t line)
 
 static unsigned wb_next(const spandex_tuhw_tm *t, unsigned i) { return i + 1 == t->c.wb ? 0 : i + 1; }
 static unsigned df_next(const spandex_tuhw_tm *t, unsigned i) { return i + 1 == t->c.dfr ? 0 : i + 1; }
+/* The ring's next free slot is its last free one (a forward is taken only
+ * while a slot is free, so one always is when a forward settles). */
+static int df_last(const spandex_tuhw_tm *t) { return df_next(t, t->dt) == t->dh; }
 
 /* DeNovo: a replaced word of a ReqV goes by ReqO+data (odata). */
 static int repl_odata(const spandex_tuhw_tm *t) { return t->dn && !t->ms && !t->c.wtdata; }
@@ -767,6 +773,42 @@ static unsigned answer_type(unsigned f)
     return a[f];
 }
 
+/* The words of a FwdReqV that would take the ring's last free slot: Nacked
+ * instead (spec 4 case 4: a FwdReqV may always be Nacked; its requestor
+ * re-sends or replaces it). The last slot is kept for a downgrade, which
+ * cannot be Nacked, so a forward in the buffer always finds a slot and
+ * FwdReqVs, which move no ownership and of which the LLC may send any
+ * number, never fill the ring and stop the forwards behind them. */
+static uint64_t later_nacked(spandex_tuhw_tm *t, const buf *f, split *s)
+{
+    uint64_t n = 0;
+    if (f->type == 0 && s->later && df_last(t)) {
+        n = s->later;
+        s->later = 0;
+        t->st.nack_full++;
+    }
+    return n;
+}
+
+/* A delayed request into the ring's next free slot. */
+static void dfr_put(spandex_tuhw_tm *t, const buf *f, uint64_t later)
+{
+    dfr *q = &t->df[t->dt];
+    unsigned n = 0, i;
+    q->v = 1;
+    q->type = f->type;
+    q->req = f->req;
+    q->line = f->line;
+    q->mask = later;
+    q->rel = 0;
+    t->dt = df_next(t, t->dt);
+    t->st.delayed++;
+    for (i = 0; i < t->c.dfr; i++)
+        n += t->df[i].v != 0;
+    if (n > t->st.peak)
+        t->st.peak = n;
+}
+
 /* DeNovo: the forward's words are known (from the entries and the probe's
  * answer in pd): set the answers, mark the downgrades, delay what waits. */
 static void fwd_settle(spandex_tuhw_tm *t)
@@ -795,6 +837,7 @@ static void fwd_settle(spandex_tuhw_tm *t)
         f->v = 0;
         return;
     }
+    rest |= later_nacked(t, f, &s);
     wb_words(t, f, s.wbm, d);
     ans = held | s.wbm | s.now;
     if (down)
@@ -814,15 +857,8 @@ static void fwd_settle(spandex_tuhw_tm *t)
             if (t->wb[i].v && t->wb[i].line == f->line)
                 t->wb[i].mask &= ~held;
     }
-    if (s.later) {
-        dfr *q = &t->df[t->dt];
-        q->v = 1;
-        q->type = f->type;
-        q->req = f->req;
-        q->line = f->line;
-        q->mask = s.later;
-        t->dt = df_next(t, t->dt);
-    }
+    if (s.later)
+        dfr_put(t, f, s.later);
     f->ans = ans;
     f->nack = down ? 0 : rest;
     f->todo = (ans ? TODO_A : 0) | (ans && f->type == 1 ? TODO_R : 0) | (f->nack ? TODO_N : 0);
@@ -882,6 +918,7 @@ static void fwd_settle_mesi(spandex_tuhw_tm *t)
         f->v = 0;
         return;
     }
+    rest |= later_nacked(t, f, &s);
     wb_words(t, f, s.wbm, d);
     ans = held | s.wbm | s.now;
     if (down)
@@ -902,16 +939,8 @@ static void fwd_settle_mesi(spandex_tuhw_tm *t)
                 v[w] = d[w];
         load_out(&t->ro, 6, 0, 0, f->line, back, v); /* the cache keeps them until the RspWB */
     }
-    if (s.later) {
-        dfr *q = &t->df[t->dt];
-        q->v = 1;
-        q->type = f->type;
-        q->req = f->req;
-        q->line = f->line;
-        q->mask = s.later;
-        q->rel = 0;
-        t->dt = df_next(t, t->dt);
-    }
+    if (s.later)
+        dfr_put(t, f, s.later);
     f->ans = ans;
     f->nack = down ? 0 : rest;
     f->todo = (ans ? TODO_A : 0) | (ans && f->type == 1 ? TODO_R : 0) | (f->nack ? TODO_N : 0);
@@ -1314,6 +1343,8 @@ spandex_tuhw_tm *spandex_tuhw_tm_new(const spandex_tuhw_cfg *c)
 }
 
 void spandex_tuhw_tm_free(spandex_tuhw_tm *t) { free(t); }
+
+const spandex_tuhw_tm_stats *spandex_tuhw_tm_stats_of(const spandex_tuhw_tm *t) { return &t->st; }
 
 void spandex_tuhw_tm_reset(spandex_tuhw_tm *t)
 {

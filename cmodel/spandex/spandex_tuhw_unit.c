@@ -19,8 +19,8 @@
  * the first, GPU coherence also gets stray probe answers and forwards it
  * cannot take, at busy times; DeNovo and MESI forwards of no type,
  * downgrades of a line the cache does not hold and RspWBs for open
- * requests of another kind, and MESI stray probe answers when no forward
- * is owed.
+ * requests of another kind, cache requests of no type (MESI: atomics of
+ * two words), and MESI stray probe answers when no forward is owed.
  *
  * For the DeNovo kind (the functions named dn_*) the cache keeps I, V, PO
  * and O words and answers every probe; the LLC tracks which words this
@@ -171,6 +171,8 @@ typedef struct {
     uint64_t pool[POOL];
     int have_c, have_r, have_f, have_p; /* have_p: a stray probe answer (GPU, MESI) */
     int f_bad;                          /* the forward is an injected error  */
+    int c_bad;                          /* the cache request is one          */
+    int c_inj;                          /* one to present when c_req is free */
     int r_bad;                          /* the response is an injected error */
     unsigned c_type, c_op, r_type, f_type, f_req;
     uint64_t c_line, c_mask, r_line, r_mask, f_line, f_mask;
@@ -386,8 +388,8 @@ static void put_fwd(const tx_stim *s, uint64_t *in)
 }
 
 /* errors stream: a response nothing waits for, every 2,000-4,000 cycles,
- * and after the first now and then a stray probe answer, a forward or a
- * response the unit must refuse. */
+ * and after the first now and then a stray probe answer, a forward, a
+ * response or (MESI) a cache request the unit must refuse. */
 static void inject(tx_stim *s, uint64_t cyc)
 {
     /* GPU coherence, after the first injection: now and then, while the
@@ -416,6 +418,14 @@ static void inject(tx_stim *s, uint64_t cyc)
             s->pdat_next = cyc + 1000 + rnd(s) % 1000;
             s->injected++;
         }
+    }
+    /* DeNovo and MESI, one time in eight: a cache request the unit drops
+     * with err_o, presented as soon as the cache's port is free
+     * (drive_owner, inject_creq) */
+    else if (s->c.kind != SPANDEX_TU_GPU && s->inj_first && (s->injected & 7) == 3 && cyc >= s->pdat_next) {
+        s->c_inj = 1;
+        s->pdat_next = cyc + 1000 + rnd(s) % 1000;
+        s->injected++;
     }
     /* DeNovo and MESI, the same way: a forward of no defined type, a
      * downgrade of a line the cache does not hold, or a RspWB with the
@@ -456,6 +466,20 @@ static void inject(tx_stim *s, uint64_t cyc)
     }
 }
 
+
+/* errors stream, DeNovo and MESI: the cache request to refuse: MESI an
+ * atomic of two words (the cache's contract allows one; lines of one
+ * word: as DeNovo), DeNovo a request of no type. */
+static void inject_creq(tx_stim *s)
+{
+    int two = s->c.kind == SPANDEX_TU_MESI && s->g.words > 1;
+    s->c_inj = 0;
+    s->have_c = s->c_bad = 1;
+    s->c_type = two ? SPANDEX_TUHW_C_RMW : 6 + (unsigned)(rnd(s) % 2);
+    s->c_line = s->pool[rnd(s) % POOL];
+    s->c_mask = two ? 3 : 1;
+    s->c_op = two ? 2 : 0;
+}
 
 static void make_fwd(tx_stim *s)
 {
@@ -659,13 +683,36 @@ static uint64_t dn_open(const tx_stim *s, uint64_t line, unsigned t)
     return m;
 }
 
-/* The LLC decides a forward: a downgrade moves the ownership away now. */
+/* A FwdReqV of requestor req not fully answered names a word of mask. */
+static int dn_fwdv_open(const tx_stim *s, unsigned req, uint64_t line, uint64_t mask)
+{
+    unsigned i;
+    for (i = 0; i < s->dn.nfw; i++) {
+        const dn_fwd *f = &s->dn.fw[i];
+        if (f->type == 0 && f->req == req && f->line == line && (f->a & mask))
+            return 1;
+    }
+    return 0;
+}
+
+/* The LLC decides a forward: a downgrade moves the ownership away now. A
+ * FwdReqV comes from a requestor with no other FwdReqV open on its words
+ * (one open request a word a device, spec 4), the next free one after the
+ * drawn one, or none is sent: the unit answers a FwdReqV that would take
+ * the delayed ring's last slot at once, before one it delayed, and the
+ * answers are matched to forwards by requestor and words. */
 static void dn_fwd_add(tx_stim *s, unsigned type, uint64_t line, uint64_t mask, uint64_t cyc)
 {
     dn_state *d = &s->dn;
     dn_fwd *f;
     int li = dn_li(s, line);
+    unsigned req, k;
     if (!mask || li < 0 || d->nfw == DN_FWD_MAX)
+        return;
+    req = (unsigned)(rnd(s) % s->c.devs);
+    for (k = 0; type == 0 && k < s->c.devs && dn_fwdv_open(s, req, line, mask); k++)
+        req = req + 1 == s->c.devs ? 0 : req + 1;
+    if (k == s->c.devs)
         return;
     if (type < 5 && (mask & d->own[li])) {
         d->race_o += (mask & dn_open(s, line, 3)) != 0;
@@ -682,7 +729,7 @@ static void dn_fwd_add(tx_stim *s, unsigned type, uint64_t line, uint64_t mask, 
     f = &d->fw[d->nfw++];
     memset(f, 0, sizeof *f);
     f->type = type;
-    f->req = (unsigned)(rnd(s) % s->c.devs);
+    f->req = req;
     f->line = line;
     f->mask = mask;
     f->a = mask;
@@ -908,7 +955,9 @@ static void drive_owner(tx_stim *s, uint64_t cyc, uint64_t *in)
     }
     quiet = s->b.kind == KIND_ERRORS && cyc + QUIET_BEFORE >= s->inj_next;
     (mesi ? ms_process : dn_process)(s, cyc, quiet);
-    if (!s->have_c && !quiet && pct(s) < s->b.bp.valid)
+    if (!s->have_c && s->c_inj)
+        inject_creq(s);
+    else if (!s->have_c && !quiet && pct(s) < s->b.bp.valid)
         (mesi ? ms_make_creq : dn_make_creq)(s);
     if (s->have_c) {
         put_creq(s, in);
@@ -1385,7 +1434,9 @@ static void observe_denovo(tx_stim *s, uint64_t cyc, const uint64_t *in, const u
 {
     dn_state *d = &s->dn;
     int k;
-    if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
+    if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1) && s->c_bad) {
+        s->have_c = s->c_bad = 0; /* dropped as an error: no answer owed */
+    } else if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
         s->have_c = 0;
         dn_accept(s, cyc);
     }
@@ -1865,7 +1916,9 @@ static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uin
 {
     dn_state *d = &s->dn;
     int k;
-    if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
+    if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1) && s->c_bad) {
+        s->have_c = s->c_bad = 0; /* dropped as an error: no answer owed */
+    } else if (s->have_c && (pv(s, out, P(c_req_ready_o)) & 1)) {
         s->have_c = 0;
         ms_accept(s, cyc);
     }
@@ -2032,13 +2085,24 @@ static void summary_gpu(const tx_stim *s, FILE *f, const char *lead)
     fprintf(f, "%sbroken promises %llu\n", lead, (unsigned long long)s->bad);
 }
 
+/* DeNovo, MESI: the delayed ring, from the timing shell (the RTL equals it
+ * on every port every cycle): forwards delayed, the most slots held at
+ * once, FwdReqVs Nacked because they would have taken the last free slot,
+ * which is kept for a downgrade. */
+static void summary_ring(const tx_stim *s, const void *tm, FILE *f, const char *lead)
+{
+    const spandex_tuhw_tm_stats *st = spandex_tuhw_tm_stats_of(tm);
+    fprintf(f, "%sdelayed ring: forwards delayed %llu, most slots held %u of %u, FwdReqVs Nacked at the last "
+               "free slot %llu\n",
+            lead, (unsigned long long)st->delayed, st->peak, s->c.dfr, (unsigned long long)st->nack_full);
+}
+
 static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f, const char *lead)
 {
     static const char *const cn[] = {"LD", "ST", "RMW", "ACQ", "REL", "EVICT"};
     static const char *const rn[] = {"FILL", "VALUE", "DONE"};
     const tx_stim *s = p;
     unsigned k;
-    (void)tm;
     fprintf(f, "%scycles %llu  cache requests", lead, (unsigned long long)cycles);
     for (k = 0; k < 6; k++)
         fprintf(f, " %s %llu", cn[k], (unsigned long long)s->ncreq[k]);
@@ -2052,6 +2116,8 @@ static void stim_summary(const void *p, const void *tm, uint64_t cycles, FILE *f
         summary_mesi(s, f, lead);
     else
         summary_gpu(s, f, lead);
+    if (s->c.kind != SPANDEX_TU_GPU)
+        summary_ring(s, tm, f, lead);
     fprintf(f, "%sprotocol errors (err_o cycles) %llu\n", lead, (unsigned long long)s->err_cycles);
     if (s->b.kind == KIND_ERRORS)
         fprintf(f, "%sinjected errors %llu, the first in cycle %llu; err_o first high in cycle %llu\n", lead,

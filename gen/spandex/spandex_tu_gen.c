@@ -135,7 +135,8 @@ static const char *const body[] = {
     "@D logic [LB-1:0] d_line;",
     "@D logic [2:0] d_type;",
     "@D logic [DB-1:0] d_req;",
-    "@D logic d_v, df_full;",
+    "@D logic d_v, df_full, df_last;",
+    "@D logic [DI-1:0] df_nt;",
     "@M logic r_back, rq_open, d_rel, f_relb;",
     "@M logic [M-1:0] e_back;",
     "always @* begin",
@@ -171,6 +172,9 @@ static const char *const body[] = {
     "@D    if (df_v_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_back = f_back | df_mask_q[i*W +: W];",
     "@M    if (df_v_q[i] && df_rel_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_relb = 1'b1;",
     "@D  end",
+    "@D  // the next free slot is the last free one (kept for a downgrade)",
+    "@D  df_nt = dt_q == D_LAST ? '0 : dt_q + 1'b1;",
+    "@D  df_last = df_nt == dh_q;",
     "@N  // the words of the flush's and the cache request's lines a delayed or buffered forward names",
     "@N  for (i = 0; i < D; i = i + 1) begin",
     "@N    if (df_v_q[i] && df_line_q[i*LB +: LB] == h_line) h_fw = h_fw | df_mask_q[i*W +: W];",
@@ -340,7 +344,7 @@ static const char *const body[] = {
     "@GN logic a_pdb, a_rsp, a_fwd, a_rs, a_fl, a_cq, a_bad;",
     "@M logic a_pdb, a_rsp, a_fwd, a_rs, a_cq, a_bad;",
     "@D logic m_co, can_rp, a_rp, f_down;",
-    "@D logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest;",
+    "@D logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest, f_vnack, f_dly;",
     "@M logic m_own, m_fill, m_conv, f_wbk_go, r_rel;",
     "@M logic [3:0] m_fl2;",
     "@M logic [W-1:0] f_wbk;",
@@ -383,6 +387,10 @@ static const char *const body[] = {
     "@D  f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;",
     "@D  f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;",
     "@D  f_rest = f_pm & ~f_held;",
+    "@D  // a FwdReqV that would take the ring's last free slot is Nacked instead (spec 4",
+    "@D  // case 4); the slot is kept for a downgrade, so FwdReqVs never fill the ring",
+    "@D  f_vnack = fq_type_q == 3'd0 && df_last ? f_later : '0;",
+    "@D  f_dly = f_later & ~f_vnack;",
     "@M  // MESI: the line's other words, when the cache gave the whole line (E/M), leave by",
     "@M  // a ReqWB (not after a FwdReqS of the whole line, which leaves it Shared); words of",
     "@M  // part of the line come from the cache's write-back state and count as written back",
@@ -637,18 +645,18 @@ static const char *const body[] = {
     "@N      for (i = 0; i < B; i = i + 1)",
     "@N        if (f_down && b_v_q[i] && b_line_q[i*LB +: LB] == fq_line_q)",
     "@N          b_mask_d[i*W +: W] = b_mask_q[i*W +: W] & ~f_held;",
-    "@D      if (f_later != '0) begin",
+    "@D      if (f_dly != '0) begin",
     "@D        for (i = 0; i < D; i = i + 1)",
     "@D          if (dt_q == i[DI-1:0]) begin",
     "@D            df_v_d[i] = 1'b1; df_type_d[i*3 +: 3] = fq_type_q; df_req_d[i*DB +: DB] = fq_req_q;",
-    "@D            df_line_d[i*LB +: LB] = fq_line_q; df_mask_d[i*W +: W] = f_later;",
+    "@D            df_line_d[i*LB +: LB] = fq_line_q; df_mask_d[i*W +: W] = f_dly;",
     "@M            df_rel_d[i] = 1'b0;",
     "@D          end",
     "@D        dt_d = dt_q == D_LAST ? '0 : dt_q + 1'b1;",
     "@D      end",
     "@D      fq_ans_d = f_held | f_wbm | f_now;",
-    "@D      fq_nack_d = f_down ? '0 : f_rest;",
-    "@D      fq_todo_d = {!f_down && f_rest != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,",
+    "@D      fq_nack_d = f_down ? '0 : f_rest | f_vnack;",
+    "@D      fq_todo_d = {!f_down && (f_rest | f_vnack) != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,",
     "@D                   (f_held | f_wbm | f_now) != '0};",
     "@D      for (w = 0; w < W; w = w + 1)",
     "@D        fq_data_d[w*WB +: WB] = fq_type_q == 3'd2 ? '0 :",
@@ -888,7 +896,8 @@ static void body_regs(prim_regs *l, spandex_tu_kind k, int x)
  * rule), between every two entries of a line; p_ent_*: an entry's received,
  * re-sent and replaced words (DeNovo: and downgraded ones) are among its
  * requested ones, received and re-sent apart, a re-send pending exactly
- * when words wait for it; p_dfr_* (DeNovo): a delayed request names words;
+ * when words wait for it; p_dfr_* (DeNovo): a delayed request names words,
+ * and the ring is never full of FwdReqVs alone (emit_formal_ring);
  * p_err: err_o is sticky. MESI: p_own_* (no answer waits for the cache while a
  * probe is out or awaited, so a downgrade never overtakes the line it takes;
  * a line whose pending request lost words to a downgrade is never given
@@ -896,6 +905,27 @@ static void body_regs(prim_regs *l, spandex_tu_kind k, int x)
  * write-back state, exactly the words it does not ask for; every word of the
  * whole line the cache gave a downgrade leaves by the forward's answer or by
  * the ReqWB of the rest, sent at once with the cache's data). */
+/* DeNovo, MESI: the delayed ring is never full of FwdReqVs alone (p_dfr_dg:
+ * a FwdReqV that would take the last free slot is Nacked, the slot kept for
+ * a downgrade), with the invariants that make it inductive: the valid slots
+ * are dh..dt-1 (all or none when dh == dt), and a forward not yet settled
+ * has a free slot. */
+static void emit_formal_ring(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
+{
+    char all[1024];
+    size_t n = 0;
+    unsigned i, DI = g->dfr_bits;
+    emit(e, "    s_dfr_ptr: assert(dh_q <= D_LAST && dt_q <= D_LAST);");
+    for (i = 0; i < c->dfr; i++)
+        emit(e, "    s_dfr_slot_%u: assert(df_v_q[%u] == (dh_q == dt_q ? d_v : dh_q < dt_q ? %u'd%u >= dh_q && "
+                "%u'd%u < dt_q : %u'd%u >= dh_q || %u'd%u < dt_q));",
+             i, i, DI, i, DI, i, DI, i, DI, i);
+    emit(e, "    if (fq_v_q && fq_ph_q != 2'd2) s_dfr_room: assert(!df_full);");
+    for (i = 0; i < c->dfr && n + 40 < sizeof all; i++)
+        n += (size_t)snprintf(all + n, sizeof all - n, " && df_type_q[%u +: 3] == 3'd0", i * 3);
+    emit(e, "    p_dfr_dg: assert(!(df_v_q == '1%s));", all);
+}
+
 static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
 {
     static const char *const samples[] = {
@@ -1001,6 +1031,8 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
              W, i * W, W);
     for (i = 0; dn && i < c->dfr; i++)
         emit(e, "    if (df_v_q[%u]) p_dfr_%u: assert(df_mask_q[%u +: %u] != '0);", i, i, i * W, W);
+    if (dn)
+        emit_formal_ring(e, c, g);
     if (ms) {
         emit(e, "    // (a) no answer waits for the cache while a probe is out or its answer awaited:");
         emit(e, "    // the cache takes an owned line before a downgrade's probe asks for it");

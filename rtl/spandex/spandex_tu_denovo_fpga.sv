@@ -146,7 +146,8 @@ module spandex_tu_denovo_fpga (
   logic [LB-1:0] d_line;
   logic [2:0] d_type;
   logic [DB-1:0] d_req;
-  logic d_v, df_full;
+  logic d_v, df_full, df_last;
+  logic [DI-1:0] df_nt;
   always @* begin
     free_any = 1'b0; free_idx = '0;
     cq_hit = 1'b0; cq_hit_idx = '0; cq_busy = '0;
@@ -174,6 +175,9 @@ module spandex_tu_denovo_fpga (
       if (dt_q == i[DI-1:0]) df_full = df_v_q[i];
       if (df_v_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_back = f_back | df_mask_q[i*W +: W];
     end
+    // the next free slot is the last free one (kept for a downgrade)
+    df_nt = dt_q == D_LAST ? '0 : dt_q + 1'b1;
+    df_last = df_nt == dh_q;
     // the words of the flush's and the cache request's lines a delayed or buffered forward names
     for (i = 0; i < D; i = i + 1) begin
       if (df_v_q[i] && df_line_q[i*LB +: LB] == h_line) h_fw = h_fw | df_mask_q[i*W +: W];
@@ -281,7 +285,7 @@ module spandex_tu_denovo_fpga (
   logic can_rsp, can_fwd, can_rs, can_fl, can_cq;
   logic a_pdb, a_rsp, a_fwd, a_rs, a_fl, a_cq, a_bad;
   logic m_co, can_rp, a_rp, f_down;
-  logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest;
+  logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest, f_vnack, f_dly;
   always @* begin
     probing = fq_v_q && fq_ph_q == 2'd1;
     m_done = (m_recv | rq_mask_q) == m_mask;
@@ -302,6 +306,10 @@ module spandex_tu_denovo_fpga (
     f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;
     f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;
     f_rest = f_pm & ~f_held;
+    // a FwdReqV that would take the ring's last free slot is Nacked instead (spec 4
+    // case 4); the slot is kept for a downgrade, so FwdReqVs never fill the ring
+    f_vnack = fq_type_q == 3'd0 && df_last ? f_later : '0;
+    f_dly = f_later & ~f_vnack;
     f_bad = fq_ph_q == 2'd0 && fq_type_q > 3'd5;
     case (fq_ph_q)
       2'd2: can_fwd = fq_v_q && !oo_v_q;
@@ -448,17 +456,17 @@ module spandex_tu_denovo_fpga (
         for (i = 0; i < B; i = i + 1)
           if (f_down && b_v_q[i] && b_line_q[i*LB +: LB] == fq_line_q)
             b_mask_d[i*W +: W] = b_mask_q[i*W +: W] & ~f_held;
-        if (f_later != '0) begin
+        if (f_dly != '0) begin
           for (i = 0; i < D; i = i + 1)
             if (dt_q == i[DI-1:0]) begin
               df_v_d[i] = 1'b1; df_type_d[i*3 +: 3] = fq_type_q; df_req_d[i*DB +: DB] = fq_req_q;
-              df_line_d[i*LB +: LB] = fq_line_q; df_mask_d[i*W +: W] = f_later;
+              df_line_d[i*LB +: LB] = fq_line_q; df_mask_d[i*W +: W] = f_dly;
             end
           dt_d = dt_q == D_LAST ? '0 : dt_q + 1'b1;
         end
         fq_ans_d = f_held | f_wbm | f_now;
-        fq_nack_d = f_down ? '0 : f_rest;
-        fq_todo_d = {!f_down && f_rest != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,
+        fq_nack_d = f_down ? '0 : f_rest | f_vnack;
+        fq_todo_d = {!f_down && (f_rest | f_vnack) != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,
                      (f_held | f_wbm | f_now) != '0};
         for (w = 0; w < W; w = w + 1)
           fq_data_d[w*WB +: WB] = fq_type_q == 3'd2 ? '0 :
@@ -797,6 +805,11 @@ module spandex_tu_denovo_fpga (
       if (e_v_q[1]) p_ent_dn_1: assert((e_dn_q[4 +: 4] & ~e_mask_q[4 +: 4]) == '0);
       if (df_v_q[0]) p_dfr_0: assert(df_mask_q[0 +: 4] != '0);
       if (df_v_q[1]) p_dfr_1: assert(df_mask_q[4 +: 4] != '0);
+      s_dfr_ptr: assert(dh_q <= D_LAST && dt_q <= D_LAST);
+      s_dfr_slot_0: assert(df_v_q[0] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 1'd0 >= dh_q && 1'd0 < dt_q : 1'd0 >= dh_q || 1'd0 < dt_q));
+      s_dfr_slot_1: assert(df_v_q[1] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 1'd1 >= dh_q && 1'd1 < dt_q : 1'd1 >= dh_q || 1'd1 < dt_q));
+      if (fq_v_q && fq_ph_q != 2'd2) s_dfr_room: assert(!df_full);
+      p_dfr_dg: assert(!(df_v_q == '1 && df_type_q[0 +: 3] == 3'd0 && df_type_q[3 +: 3] == 3'd0));
     end
   end
   `endif

@@ -168,7 +168,8 @@ module spandex_tu_mesi (
   logic [LB-1:0] d_line;
   logic [2:0] d_type;
   logic [DB-1:0] d_req;
-  logic d_v, df_full;
+  logic d_v, df_full, df_last;
+  logic [DI-1:0] df_nt;
   logic r_back, rq_open, d_rel, f_relb;
   logic [M-1:0] e_back;
   always @* begin
@@ -189,6 +190,9 @@ module spandex_tu_mesi (
       if (df_v_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_back = f_back | df_mask_q[i*W +: W];
       if (df_v_q[i] && df_rel_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_relb = 1'b1;
     end
+    // the next free slot is the last free one (kept for a downgrade)
+    df_nt = dt_q == D_LAST ? '0 : dt_q + 1'b1;
+    df_last = df_nt == dh_q;
     // MESI: a line waits behind its delayed requests (all its words); the delayed
     // requests of the response's line keep its ReqWB entry after the RspWB
     if (f_back != '0) f_back = '1;
@@ -296,7 +300,7 @@ module spandex_tu_mesi (
   logic can_rsp, can_fwd, can_rs, can_cq;
   logic a_pdb, a_rsp, a_fwd, a_rs, a_cq, a_bad;
   logic m_co, can_rp, a_rp, f_down;
-  logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest;
+  logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest, f_vnack, f_dly;
   logic m_own, m_fill, m_conv, f_wbk_go, r_rel;
   logic [3:0] m_fl2;
   logic [W-1:0] f_wbk;
@@ -332,6 +336,10 @@ module spandex_tu_mesi (
     f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;
     f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;
     f_rest = f_pm & ~f_held;
+    // a FwdReqV that would take the ring's last free slot is Nacked instead (spec 4
+    // case 4); the slot is kept for a downgrade, so FwdReqVs never fill the ring
+    f_vnack = fq_type_q == 3'd0 && df_last ? f_later : '0;
+    f_dly = f_later & ~f_vnack;
     // MESI: the line's other words, when the cache gave the whole line (E/M), leave by
     // a ReqWB (not after a FwdReqS of the whole line, which leaves it Shared); words of
     // part of the line come from the cache's write-back state and count as written back
@@ -525,18 +533,18 @@ module spandex_tu_mesi (
           for (w = 0; w < W; w = w + 1)
             ro_data_d[w*WB +: WB] = f_wbk[w] ? pd_data_q[w*WB +: WB] : '0;
         end
-        if (f_later != '0) begin
+        if (f_dly != '0) begin
           for (i = 0; i < D; i = i + 1)
             if (dt_q == i[DI-1:0]) begin
               df_v_d[i] = 1'b1; df_type_d[i*3 +: 3] = fq_type_q; df_req_d[i*DB +: DB] = fq_req_q;
-              df_line_d[i*LB +: LB] = fq_line_q; df_mask_d[i*W +: W] = f_later;
+              df_line_d[i*LB +: LB] = fq_line_q; df_mask_d[i*W +: W] = f_dly;
               df_rel_d[i] = 1'b0;
             end
           dt_d = dt_q == D_LAST ? '0 : dt_q + 1'b1;
         end
         fq_ans_d = f_held | f_wbm | f_now;
-        fq_nack_d = f_down ? '0 : f_rest;
-        fq_todo_d = {!f_down && f_rest != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,
+        fq_nack_d = f_down ? '0 : f_rest | f_vnack;
+        fq_todo_d = {!f_down && (f_rest | f_vnack) != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,
                      (f_held | f_wbm | f_now) != '0};
         for (w = 0; w < W; w = w + 1)
           fq_data_d[w*WB +: WB] = fq_type_q == 3'd2 ? '0 :
@@ -920,6 +928,13 @@ module spandex_tu_mesi (
       if (df_v_q[1]) p_dfr_1: assert(df_mask_q[16 +: 16] != '0);
       if (df_v_q[2]) p_dfr_2: assert(df_mask_q[32 +: 16] != '0);
       if (df_v_q[3]) p_dfr_3: assert(df_mask_q[48 +: 16] != '0);
+      s_dfr_ptr: assert(dh_q <= D_LAST && dt_q <= D_LAST);
+      s_dfr_slot_0: assert(df_v_q[0] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 2'd0 >= dh_q && 2'd0 < dt_q : 2'd0 >= dh_q || 2'd0 < dt_q));
+      s_dfr_slot_1: assert(df_v_q[1] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 2'd1 >= dh_q && 2'd1 < dt_q : 2'd1 >= dh_q || 2'd1 < dt_q));
+      s_dfr_slot_2: assert(df_v_q[2] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 2'd2 >= dh_q && 2'd2 < dt_q : 2'd2 >= dh_q || 2'd2 < dt_q));
+      s_dfr_slot_3: assert(df_v_q[3] == (dh_q == dt_q ? d_v : dh_q < dt_q ? 2'd3 >= dh_q && 2'd3 < dt_q : 2'd3 >= dh_q || 2'd3 < dt_q));
+      if (fq_v_q && fq_ph_q != 2'd2) s_dfr_room: assert(!df_full);
+      p_dfr_dg: assert(!(df_v_q == '1 && df_type_q[0 +: 3] == 3'd0 && df_type_q[3 +: 3] == 3'd0 && df_type_q[6 +: 3] == 3'd0 && df_type_q[9 +: 3] == 3'd0));
       // (a) no answer waits for the cache while a probe is out or its answer awaited:
       // the cache takes an owned line before a downgrade's probe asks for it
       if (fq_v_q && fq_ph_q == 2'd1) p_own_prb: assert(!c_rsp_valid_o);

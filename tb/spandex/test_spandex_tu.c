@@ -14,7 +14,9 @@
  * tool and in lockstep with the committed denovo_fpga RTL. Suite
  * spandex_tu_mesi: the MESI kind's whole-line requests, Fig. 1b and 1d at
  * the unit's ports, spec 4's four cases of external requests, X13 and X14,
- * the same way with mesi_fpga, and its random streams in lockstep.
+ * the same way with mesi_fpga, and its random streams in lockstep. Both
+ * kinds: FwdReqVs Nacked rather than take the delayed ring's last slot,
+ * where the answer the delayed requests wait for comes behind them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -280,14 +282,37 @@ Test(spandex_tu_denovo, pending_reqo_data_delays_requests_until_its_atomic_is_do
            "ReqO+data 0x200 0x2\nRspO 2 0x200 0x2\nVALUE 0x200 0x2 0x10\n");
 }
 
-Test(spandex_tu_denovo, delayed_requests_come_back_in_order_and_a_full_ring_holds_the_next)
+Test(spandex_tu_denovo, delayed_requests_come_back_in_order_and_the_last_slot_is_kept_for_a_downgrade)
 {
-    /* --dfr 1: the second FwdReqV is not taken until the first comes back */
+    /* two slots, an atomic pending: the first FwdReqV is delayed; the
+     * second would take the last free slot and is Nacked instead; the RvkO
+     * takes it, and the ring, full, holds the next forward in the link
+     * until the delayed ones came back */
+    prints("--config denovo_fpga",
+           "RMW 0x200 0x3 add 0x3 0x4\nFwdReqV 0x200 0x1 1\nFwdReqV 0x200 0x2 2\nRvkO 0x200 0x2\n"
+           "FwdReqV 0x200 0x1 3\nRspO+data 0x200 0x3 0x10 0x20\nPDAT 0x200 0x1 0x13\nPDAT 0x200 0x2 0x24\n"
+           "PDAT 0x200 0x1 0x13\n",
+           "ReqO+data 0x200 0x3\nNack 2 0x200 0x2\nVALUE 0x200 0x3 0x10 0x20 own 0x3\nPRB 0x200 0x1\n"
+           "RspV 1 0x200 0x1 0x13\nPRB 0x200 0x2 down\nRspRvkO L 0x200 0x2 0x24\nPRB 0x200 0x1\n"
+           "RspV 3 0x200 0x1 0x13\n");
+    /* one slot: every FwdReqV that would wait is Nacked */
     prints("--config denovo_fpga --dfr 1",
-           "RMW 0x200 0x3 add 0x3 0x4\nFwdReqV 0x200 0x1 1\nFwdReqV 0x200 0x2 2\nRspO+data 0x200 0x3 0x10 0x20\n"
-           "PDAT 0x200 0x1 0x13\nPDAT 0x200 0x2 0x24\n",
-           "ReqO+data 0x200 0x3\nVALUE 0x200 0x3 0x10 0x20 own 0x3\nPRB 0x200 0x1\nRspV 1 0x200 0x1 0x13\n"
-           "PRB 0x200 0x2\nRspV 2 0x200 0x2 0x24\n");
+           "RMW 0x200 0x3 add 0x3 0x4\nFwdReqV 0x200 0x1 1\nFwdReqV 0x200 0x2 2\nRspO+data 0x200 0x3 0x10 0x20\n",
+           "ReqO+data 0x200 0x3\nNack 1 0x200 0x1\nNack 2 0x200 0x2\nVALUE 0x200 0x3 0x10 0x20 own 0x3\n");
+}
+
+Test(spandex_tu_denovo, fwdreqvs_of_a_replaced_word_never_fill_the_ring_before_a_later_replacement)
+{
+    /* a read's words replaced at different times: w0's ReqO+data makes the
+     * device its owner, and FwdReqVs of w0 wait for the whole read, whose
+     * w1 is replaced later; the LLC answers that replacement behind the
+     * FwdReqVs it sent to the owner (an ordered link), so they must not
+     * fill the ring: the one that would take the last slot is Nacked */
+    prints("--config denovo_fpga",
+           "LD 0x200 0x3\nNack 0x200 0x1\nRspO+data 0x200 0x1 0x9\nFwdReqV 0x200 0x1 1\nFwdReqV 0x200 0x1 2\n"
+           "Nack 0x200 0x2\nRspO+data 0x200 0x2 0x7\nPDAT 0x200 0x1 0x9\n",
+           "ReqV 0x200 0x3\nReqO+data 0x200 0x1\nNack 2 0x200 0x1\nReqO+data 0x200 0x2\n"
+           "FILL 0x200 0x3 0x9 0x7 own 0x3\nPRB 0x200 0x1\nRspV 1 0x200 0x1 0x9\n");
 }
 
 Test(spandex_tu_denovo, pending_reqwb_answers_from_its_data)
@@ -296,6 +321,19 @@ Test(spandex_tu_denovo, pending_reqwb_answers_from_its_data)
      * FwdReqO+data and RvkO (with data); the ReqWB goes on to its RspWB */
     prints("--config denovo_fpga", "EVICT 0x300 0x5 0x7 0x8\nFwdReqO+data 0x300 0x1 2\nRvkO 0x300 0x4\nRspWB 0x300 0x5\n",
            "DONE 0x300\nReqWB 0x300 0x5 0x7 0x8\nRspO+data 2 0x300 0x1 0x7\nRspRvkO L 0x300 0x4 0x8\n");
+}
+
+Test(spandex_tu_denovo, two_write_backs_of_a_line_answer_a_forward_from_the_right_one)
+{
+    /* w0 evicted (its ReqWB pending), w1 stored, owned and evicted too: two
+     * ReqWB entries of the line; a downgrade of w0 takes w0's data from the
+     * first, not the second's empty lane (the random bench never builds
+     * two write-backs of one line) */
+    prints("--config denovo_fpga",
+           "EVICT 0x300 0x1 0x7\nST 0x300 0x2 0x5\nRspO 0x300 0x2\nEVICT 0x300 0x2 0x5\nFwdReqO+data 0x300 0x1 2\n"
+           "RspWB 0x300 0x1\nRspWB 0x300 0x2\n",
+           "DONE 0x300\nReqWB 0x300 0x1 0x7\nReqO 0x300 0x2\nOWN 0x300 0x2\nDONE 0x300\nReqWB 0x300 0x2 0x5\n"
+           "RspO+data 2 0x300 0x1 0x7\n");
 }
 
 Test(spandex_tu_denovo, stable_o_is_probed_and_other_states_nack_or_raise_err)
@@ -473,6 +511,28 @@ Test(spandex_tu_mesi, downgrades_beyond_the_slots_never_wait_for_a_rspwb)
         q += sprintf(q, "WBDONE 0x%x\n", 0x1000 * (i + 1));
     }
     prints("--config mesi_fpga", in, want);
+}
+
+Test(spandex_tu_mesi, fwdreqvs_of_a_resent_part_owned_never_fill_the_ring_before_the_next_resend)
+{
+    /* --nack-limit 3: the ReqS is Nacked in two parts; the first part's
+     * re-send is answered by option 3 (w0, w1 now this device's), the
+     * second part is re-sent later. FwdReqVs of w0 and w1 (they move no
+     * ownership: the LLC may send any number) wait for the whole line,
+     * and the LLC answers the second re-send behind them (an ordered
+     * link). Five of them, four slots: three are delayed, the fourth would
+     * take the last slot (kept for a downgrade) and the fifth too, so both
+     * are Nacked; the second re-send's answer completes the ReqS (all of
+     * it by RspO+data: the line installed owned) and the delayed three are
+     * answered from the cache's line */
+    prints("--config mesi_fpga --nack-limit 3",
+           "LD 0x1000 0xf\nNack 0x1000 0x3\nRspO+data 0x1000 0x3 0x10 0x11\nNack 0x1000 0xc\n"
+           "FwdReqV 0x1000 0x1 1\nFwdReqV 0x1000 0x2 2\nFwdReqV 0x1000 0x1 3\nFwdReqV 0x1000 0x2 1\n"
+           "FwdReqV 0x1000 0x3 2\nRspO+data 0x1000 0xc 0x12 0x13\nPDAT 0x1000 0xf 0x10 0x11 0x12 0x13\n"
+           "PDAT 0x1000 0xf 0x10 0x11 0x12 0x13\nPDAT 0x1000 0xf 0x10 0x11 0x12 0x13\n",
+           "ReqS 0x1000 0xf\nReqS 0x1000 0x3\nReqS 0x1000 0xc\nNack 1 0x1000 0x2\nNack 2 0x1000 0x3\n"
+           "FILL 0x1000 0xf 0x10 0x11 0x12 0x13 own 0xf\nPRB 0x1000 0xf\nRspV 1 0x1000 0x1 0x10\n"
+           "PRB 0x1000 0xf\nRspV 2 0x1000 0x2 0x11\nPRB 0x1000 0xf\nRspV 3 0x1000 0x1 0x10\n");
 }
 
 Test(spandex_tu_mesi, case4_a_fwdreqv_elsewhere_is_nacked_and_a_downgrade_raises_err)
