@@ -43,3 +43,7 @@ $(B)/test_all: $(B)/obj/tb/dualopt/dualopt_gpu_tb.o
 # The GPU at cycle level (cmodel/dualopt/dualopt_sys.c, tb/dualopt/dualopt_sys_tb.c): ./tb_dualopt --sys
 tb_dualopt: $(B)/obj/tb/dualopt/dualopt_sys_tb.o
 $(B)/test_all: $(B)/obj/tb/dualopt/dualopt_sys_tb.o
+# make gatesim-sample (in make test) and make gatesim: the SCBU's stuck-port
+# control
+GATESIM_SAMPLE += dualopt-scbu:fpga:control
+GATESIM_CONTROLS += dualopt-scbu:fpga:control

@@ -30,3 +30,5 @@ $(B)/obj/tb/tb_stc.o: mk/stc.mk
 bench-stc: $(B)/bin/cohmodel
 	python3 scripts/stc-bench-progs.py --check tb/stc/bench
 	python3 scripts/stc-bench.py --cohmodel $(B)/bin/cohmodel --out $(B)/stc-bench
+# make gatesim-sample (in make test): a small generic netlist
+GATESIM_SAMPLE += stc-band:default:generic

@@ -195,7 +195,11 @@ static const expect_row expect[] = {
     {"spandex-tu", NULL, NULL, 'c', "c_req c_pdat fwd rsp c_rsp c_prb req out", 0, NULL},
     {"spandex-tu", NULL, "errors", '>', "injected errors ", 3, NULL},
     {"spandex-tu", NULL, NULL, '>', "FILL ", 100, NULL},
-    {"spandex-tu", NULL, NULL, '>', "VALUE ", 100, NULL},
+    {"spandex-tu", NULL, "mixed", '>', "VALUE ", 100, NULL},
+    {"spandex-tu", NULL, "stores", '>', "VALUE ", 100, NULL},
+    {"spandex-tu", NULL, "nack", '>', "VALUE ", 100, NULL},
+    /* the errors stream spends part of its cache requests on ones to refuse */
+    {"spandex-tu", NULL, "errors", '>', "VALUE ", 40, NULL},
     {"spandex-tu", NULL, NULL, '>', "DONE ", 100, NULL},
     {"spandex-tu", NULL, "nack", '>', "Nack ", 300, NULL},
     {"spandex-tu", NULL, "mixed", '>', "RspO ", 10, NULL},
