@@ -459,3 +459,20 @@ int ls_num_arg(const char *s, unsigned long long *v)
     *v = strtoull(s, &end, 0);
     return *end ? -1 : 0;
 }
+
+char *ls_uncommented(const char *s)
+{
+    char *o = malloc(strlen(s) + 1), *w = o;
+    while (o && *s) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) + 1 : strlen(s);
+        if (*s != '#') {
+            memcpy(w, s, n);
+            w += n;
+        }
+        s += n;
+    }
+    if (o)
+        *w = '\0';
+    return o;
+}

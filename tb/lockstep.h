@@ -71,6 +71,9 @@ void ls_result_free(ls_result *r);
  * with a carriage return and clears the rest of the line, else it ends with
  * a newline. Returns what snprintf returns. */
 int ls_progress_line(char *buf, size_t len, uint64_t cyc, uint64_t limit, double elapsed, int tty);
+/* The lines of s that do not start with '#' (a trace-mode bench's comment
+ * lines), in order (malloc; NULL when out of memory). */
+char *ls_uncommented(const char *s);
 
 /* Reads a stimulus file written through stim_out: one line per cycle, one
  * hex value per input port (rst_ni first). Returns 0 (*vals malloc'ed, not

@@ -135,23 +135,6 @@ int dir_empty(const char *path)
     return empty;
 }
 
-/* s without its '#' lines (malloc) */
-static char *uncommented(const char *s)
-{
-    char *o = malloc(strlen(s) + 1), *w = o;
-    while (o && *s) {
-        const char *nl = strchr(s, '\n');
-        size_t n = nl ? (size_t)(nl - s) + 1 : strlen(s);
-        if (*s != '#') {
-            memcpy(w, s, n);
-            w += n;
-        }
-        s += n;
-    }
-    if (o)
-        *w = '\0';
-    return o;
-}
 
 long trace_agrees(const char *family, const char *unit, const char *opts, const char *trace,
                   char **model_out, char **bench_out, char *why, size_t len)
@@ -168,7 +151,7 @@ long trace_agrees(const char *family, const char *unit, const char *opts, const 
                  t.status, t.err);
     else if (strstr(t.out, "\n# PASS\n") == NULL)
         snprintf(why, len, "tb_%s --trace %s: no '# PASS' line", family, trace);
-    else if ((lines = uncommented(t.out)) == NULL || strcmp(lines, m.out) != 0)
+    else if ((lines = ls_uncommented(t.out)) == NULL || strcmp(lines, m.out) != 0)
         snprintf(why, len, "%s %s: tb_%s --trace and cohmodel print other lines", unit, trace,
                  family);
     else

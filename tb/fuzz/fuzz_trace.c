@@ -237,24 +237,6 @@ static void check_again(const job *j, const fuzz_run *r)
     fuzz_run_free(&r2);
 }
 
-/* The model's lines of the bench's output (its '#' lines are comments). */
-static char *uncommented(const char *s)
-{
-    char *o = malloc(strlen(s) + 1), *p = o;
-    while (o && *s) {
-        const char *nl = strchr(s, '\n');
-        size_t l = nl ? (size_t)(nl - s) + 1 : strlen(s);
-        if (*s != '#') {
-            memcpy(p, s, l);
-            p += l;
-        }
-        s += l;
-    }
-    if (o)
-        *p = '\0';
-    return o;
-}
-
 /* The preset the family bench would run (a committed one), or NULL. */
 static const char *bench_preset(const job *j)
 {
@@ -306,7 +288,7 @@ static void check_bench(const job *j, const char *preset, const fuzz_run *r)
     } else if (rc != 0) {
         fuzz_fail("%s: cohmodel accepted the trace, the bench's --trace: %d, %s", u->name, rc,
                   res.mm_msg);
-    } else if ((lines = uncommented(out)) == NULL || strcmp(lines, r->out) != 0) {
+    } else if ((lines = ls_uncommented(out)) == NULL || strcmp(lines, r->out) != 0) {
         fuzz_fail("%s: the bench's --trace printed other lines than cohmodel:\n%s---\n%s", u->name,
                   lines ? lines : "", r->out);
     } else {
