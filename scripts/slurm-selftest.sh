@@ -9,13 +9,18 @@
 # equals the local one, and that every task's output and status do too,
 # then stops the daemons (also on failure or interruption).
 #   scripts/slurm-selftest.sh DIR      (make slurm-selftest: build/slurm)
+#   scripts/slurm-selftest.sh DIR -- COMMAND...   runs COMMAND on that cluster
+#       instead (SLURM_CONF set), say SCHED=slurm make mutate; its exit status
 # Needs root (SlurmUser=root) and scripts/install-deps.sh --slurm.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PATH=$PATH:/usr/sbin:/sbin  # the daemons
-[ $# -eq 1 ] || { echo "slurm-selftest: usage: scripts/slurm-selftest.sh DIR" >&2; exit 2; }
+[ $# -eq 1 ] || { [ $# -ge 3 ] && [ "$2" = -- ]; } ||
+  { echo "slurm-selftest: usage: scripts/slurm-selftest.sh DIR [-- COMMAND...]" >&2; exit 2; }
 B=${B:-build}
 mkdir -p "$1" && D=$(cd "$1" && pwd) || { echo "slurm-selftest: DIR: '$1' cannot be made" >&2; exit 2; }
+shift
+[ $# -gt 0 ] && shift
 [ "$(id -u)" -eq 0 ] || { echo "slurm-selftest: needs root (the daemons run as SlurmUser=root)" >&2; exit 1; }
 for t in munged mungekey slurmctld slurmd sbatch sinfo scancel; do
   command -v "$t" >/dev/null || { echo "slurm-selftest: $t not found (scripts/install-deps.sh --slurm)" >&2; exit 1; }
@@ -37,11 +42,11 @@ stop() {
   local p
   [ -n "${jobs_started:-}" ] && scancel --quiet --name=slurm-selftest 2>/dev/null
   for p in slurmd slurmctld munged; do
-    [ -s "$D/run/$p.pid" ] && kill "$(cat "$D/run/$p.pid")" 2>/dev/null
+    [ -s "$D/run/$p.pid" ] && kill "$(cat "$D/run/$p.pid" 2>/dev/null)" 2>/dev/null
   done
   for p in slurmd slurmctld munged; do  # a few seconds for each to exit
     for _ in $(seq 50); do
-      [ -s "$D/run/$p.pid" ] && kill -0 "$(cat "$D/run/$p.pid")" 2>/dev/null || break
+      [ -s "$D/run/$p.pid" ] && kill -0 "$(cat "$D/run/$p.pid" 2>/dev/null)" 2>/dev/null || break
       sleep 0.1
     done
   done
@@ -103,6 +108,11 @@ for _ in $(seq 60); do
 done
 [ $ok -eq 1 ] || fail "the node is not idle after 30 s: $(sinfo -h -o '%n %t' 2>&1 | head -1) (logs in $D/log)"
 echo "slurm-selftest: cluster up in $((SECONDS - T0)) s ($cpus CPUs, ports $pctl and $pd)"
+if [ $# -gt 0 ]; then
+  jobs_started=1
+  "$@"
+  exit
+fi
 
 # ---- the task list: three model runs on committed traces, the parser
 # self-test, a bad option (fails on purpose, task 5), a generator report
