@@ -92,21 +92,26 @@ stop() {
 }
 trap stop INT TERM HUP
 
-# ---- progress until they are all done
+# ---- progress until they are all done: done of total, elapsed, time left
+# at the rate so far (as a long lockstep run's progress line)
+progress() {
+  local d e
+  d=$(find "$out" -maxdepth 1 -name 'task-*.rc' | wc -l) e=$((SECONDS - t0))
+  echo "jobs: $d of $n tasks done ($((100 * d / n)) %), $e s elapsed$([ "$d" -gt 0 ] &&
+    echo ", about $((e * (n - d) / d)) s left")${jobid:+ (Slurm job $jobid)}"
+}
 t0=$SECONDS last=$SECONDS tty=0
 [ -t 2 ] && tty=1
 while kill -0 "$pid" 2>/dev/null; do
   sleep 1
   [ -n "$jobid" ] || [ "$sched" = local ] || jobid=$(head -1 "$out/sbatch.out" 2>/dev/null | cut -d';' -f1)
-  done=$(find "$out" -maxdepth 1 -name 'task-*.rc' | wc -l)
-  line="jobs: $done of $n done, $((SECONDS - t0)) s${jobid:+ (Slurm job $jobid)}"
-  if [ $tty -eq 1 ]; then printf '\r%s ' "$line" >&2
-  elif [ "$every" -gt 0 ] && [ $((SECONDS - last)) -ge "$every" ]; then echo "$line" >&2; last=$SECONDS
+  if [ $tty -eq 1 ]; then printf '\r%s\033[K' "$(progress)" >&2
+  elif [ "$every" -gt 0 ] && [ $((SECONDS - last)) -ge "$every" ]; then progress >&2; last=$SECONDS
   fi
 done
 wait "$pid"
 src=$?
-[ $tty -eq 1 ] && printf '\r%s\n' "jobs: $(find "$out" -maxdepth 1 -name 'task-*.rc' | wc -l) of $n done, $((SECONDS - t0)) s" >&2
+[ $tty -eq 1 ] && printf '\r%s\033[K\n' "$(progress)" >&2
 if [ "$sched" = slurm ] && [ -z "$(head -1 "$out/sbatch.out" 2>/dev/null)" ]; then
   echo "jobs: sbatch failed (exit $src): $(head -1 "$out/sbatch.err")"
   exit 1
