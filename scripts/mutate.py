@@ -1648,7 +1648,7 @@ def run_tasks(jobs, out, a, problems):
     if a.runs:
         opts += ["--runs", a.runs]
     if a.vopt != "-O1":
-        opts += ["--vopt", a.vopt]
+        opts.append("--vopt=" + a.vopt)  # (a value starting with '-')
     if a.timeout != 900:
         opts += ["--timeout", str(a.timeout)]
     if a.keep:

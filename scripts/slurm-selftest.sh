@@ -28,7 +28,11 @@ done
 T0=$SECONDS
 fail() { echo "slurm-selftest: FAILED: $*"; exit 1; }
 
-# ---- every file under DIR
+# ---- every file under DIR (daemons an earlier run left, killed with it, stopped first)
+for p in slurmd slurmctld munged; do
+  pid=$(cat "$D/run/$p.pid" 2>/dev/null)
+  [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$p" ] && kill "$pid" && sleep 1
+done
 rm -rf "$D/etc" "$D/run" "$D/state" "$D/spool" "$D/log" "$D/local" "$D/slurm"
 mkdir -p "$D/etc" "$D/run" "$D/state" "$D/spool" "$D/log"
 chmod 755 "$D/run"
