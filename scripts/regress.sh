@@ -8,6 +8,7 @@ set -uo pipefail
 B=${B:-build}
 CYCLES=${REGRESS_CYCLES:-20000000}
 SEEDS="11 12 13 14"
+case "${SCHED:-}" in "" | local | slurm) ;; *) echo "regress: SCHED: '$SCHED' is not local or slurm" >&2; exit 2 ;; esac
 fail=0
 if [ -z "${SCHED:-}" ]; then
   while read -r unit family module preset; do

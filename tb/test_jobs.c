@@ -107,5 +107,6 @@ Test(platform_jobs, bad_input_is_refused_in_one_line, .timeout = 60)
     cr_assert(dir_empty("build/t_jobs_bad/out"), "a refused list ran a task");
     /* the long work that hands its tasks to jobs.sh refuses a bad SCHED too */
     refused("SCHED=pbs scripts/mutate.py --all", "'pbs'");
+    refused("SCHED=pbs scripts/regress.sh", "'pbs'");
     refused("scripts/mutate.py --unit x --config y --part 3/2", "'3/2'");
 }
