@@ -106,11 +106,11 @@ export SLURM_CONF=$D/etc/slurm.conf
 slurmctld -i -f "$SLURM_CONF" || fail "slurmctld did not start (see $D/log/slurmctld.log)"
 slurmd -f "$SLURM_CONF" -N localhost || fail "slurmd did not start (see $D/log/slurmd.log)"
 ok=0
-for _ in $(seq 60); do
+for _ in $(seq 120); do
   [ "$(sinfo -h -n localhost -o %t 2>/dev/null)" = idle ] && { ok=1; break; }
   sleep 0.5
 done
-[ $ok -eq 1 ] || fail "the node is not idle after 30 s: $(sinfo -h -o '%n %t' 2>&1 | head -1) (logs in $D/log)"
+[ $ok -eq 1 ] || fail "the node is not idle after 60 s: $(sinfo -h -o '%n %t' 2>&1 | head -1) (logs in $D/log)"
 echo "slurm-selftest: cluster up in $((SECONDS - T0)) s ($cpus CPUs, ports $pctl and $pd)"
 if [ $# -gt 0 ]; then
   jobs_started=1
