@@ -4,14 +4,24 @@
 #   scripts/install-deps.sh --check  exit 1 if anything is missing, install nothing
 #   scripts/install-deps.sh --fuzz [--check]   only what make fuzz needs: clang
 #                                    with libFuzzer (not needed by make test)
+#   scripts/install-deps.sh --slurm [--check]  only what make slurm-selftest needs:
+#                                    Slurm's controller, node daemon and clients,
+#                                    and munge (docs/cluster.md)
 set -euo pipefail
-fuzz=0 check=0
+fuzz=0 slurm=0 check=0
 for a in "$@"; do
-  case "$a" in --fuzz) fuzz=1 ;; --check) check=1 ;; *) echo "install-deps: unknown option '$a'" >&2; exit 2 ;; esac
+  case "$a" in --fuzz) fuzz=1 ;; --slurm) slurm=1 ;; --check) check=1 ;;
+    *) echo "install-deps: unknown option '$a'" >&2; exit 2 ;; esac
 done
 missing=()
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
-if [ $fuzz -eq 1 ]; then
+if [ $slurm -eq 1 ]; then
+  PATH=$PATH:/usr/sbin:/sbin  # the daemons
+  pkgs=(slurmctld slurmd slurm-client munge)
+  for t in slurmctld slurmd sbatch sinfo munged mungekey; do
+    have_cmd "$t" || missing+=("$t")
+  done
+elif [ $fuzz -eq 1 ]; then
   pkgs=(clang libclang-rt-dev)
   # clang, and its libFuzzer and sanitizer runtimes: a fuzz target links
   t=$(mktemp -d)

@@ -17,6 +17,12 @@ are equivalent and leave the score.
   scripts/mutate.py --file F.sv --list | --apply ID --out DIR  any generated file
   scripts/mutate.py --print-schedule [--unit U,...]      the bench runs of each unit
 
+With SCHED set (local or slurm; docs/cluster.md), a run of many mutants is a
+task list run by scripts/jobs.sh: one task per batch of --batch mutants of a
+configuration (the first batch also builds and runs the unmutated bench),
+each `scripts/mutate.py --unit U --config C ... --part K/N`, which leaves its
+results in OUT/parts/; they are then gathered into the same report.
+
 Exit status: 0 every configuration at or above the target and every survivor
 listed as equivalent; 1 otherwise (or the unmutated bench fails); 2 bad input.
 """
@@ -30,6 +36,7 @@ import json
 import os
 import re
 import shutil
+import shlex
 import signal
 import subprocess
 import sys
@@ -1584,6 +1591,109 @@ def report_md(summary):
     return "\n".join(L) + "\n"
 
 
+def print_result(c, m, r, eq):
+    eqr = eq.get((m.module, m.id))
+    tag = r["status"]
+    if r["status"] == "survived" and eqr is not None:
+        tag = "equivalent (%s)" % eqr
+    print("mutate: %s/%s %-22s %s%s" % (c.unit, c.name, m.name, tag,
+                                        (": " + r["detail"]) if r.get("detail") else ""), flush=True)
+
+
+def batches(sel, size):
+    """The selection cut into tasks of at most size mutants, in order."""
+    return [sel[i:i + size] for i in range(0, len(sel), size)]
+
+
+def part_path(out, c, k):
+    return os.path.join(out, "parts", "%s.%s.%d.json" % (c.unit, c.name, k))
+
+
+def run_part(job, part, out, B, a, work):
+    """One task of a SCHED run (--part K/N): the K-th batch of the
+    configuration's selection (of --batch mutants; N must match), the first
+    batch after the unmutated bench; the results into OUT/parts/. Exit 0
+    when the results are written, 1 when the unmutated bench fails."""
+    c, sel, sched = job
+    k, n = part
+    bs = batches(sel, a.batch)
+    if n != len(bs):
+        raise BadInput("--part: '%d/%d' but the selection of %s/%s is %d batch(es) of --batch %d" %
+                       (k, n, c.unit, c.name, len(bs), a.batch))
+    res = dict(unit=c.unit, config=c.name, part=k, of=n, control=None, results={})
+    rc = 0
+    if k == 1:
+        print("mutate: %s/%s: building the unmutated bench" % (c.unit, c.name), flush=True)
+        res["control"] = run_one(c, None, out, sched, B, False, a.vopt, a.timeout)
+        if res["control"]["status"] != "survived":
+            print("mutate: %s/%s: the unmutated configuration does not pass the bench (%s)" %
+                  (c.unit, c.name, res["control"].get("detail")), file=sys.stderr)
+            rc = 1
+    if rc == 0:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+            for m, r in ex.map(lambda m: work(m, c, sched), bs[k - 1]):
+                res["results"][m.name] = r
+    atomic_write(part_path(out, c, k), json.dumps(res, indent=1) + "\n")
+    return rc
+
+
+def run_tasks(jobs, out, a, problems):
+    """A SCHED run: the task list (a batch of mutants a task) through
+    scripts/jobs.sh, then every part's results gathered, keyed (unit,
+    config, mutant name) and (unit, config, "control")."""
+    cmd0 = "scripts/mutate.py"
+    if os.environ.get("B"):
+        cmd0 = "B=%s %s" % (os.environ["B"], cmd0)
+    opts = ["--count", str(a.count), "--seed", str(a.seed), "--batch", str(a.batch), "--jobs", "1"]
+    if a.runs:
+        opts += ["--runs", a.runs]
+    if a.vopt != "-O1":
+        opts.append("--vopt=" + a.vopt)  # (a value starting with '-')
+    if a.timeout != 900:
+        opts += ["--timeout", str(a.timeout)]
+    if a.keep:
+        opts.append("--keep")
+    defaults = dict(known=os.path.join(ROOT, "tb", "mutants-known.txt"),
+                    equivalents=os.path.join(ROOT, "tb", "mutants-equivalent.txt"))
+    for k, v in defaults.items():
+        if getattr(a, k) != v:
+            opts += ["--" + k, getattr(a, k)]
+    rel = os.path.relpath(out, ROOT)
+    shutil.rmtree(os.path.join(out, "parts"), ignore_errors=True)
+    tasks = []
+    for c, sel, _ in jobs:
+        n = len(batches(sel, a.batch))
+        print("mutate: %s/%s (%s): %d candidates, %d selected (seed %d); %d task(s)" %
+              (c.unit, c.name, c.fname, len(c.cands.list), len(sel), a.seed, n), flush=True)
+        for k in range(1, n + 1):
+            tasks.append(" ".join([cmd0, "--unit", c.unit, "--config", c.name] +
+                                  [shlex.quote(o) for o in opts] + ["--part", "%d/%d" % (k, n), "--out", shlex.quote(rel)]))
+    lst = os.path.join(out, "tasks.txt")
+    atomic_write(lst, "\n".join(tasks) + "\n")
+    print("mutate: %d tasks (SCHED=%s): %s" % (len(tasks), os.environ["SCHED"], os.path.relpath(lst, ROOT)), flush=True)
+    # SCHED=local: --jobs tasks at once (unless JOBS says otherwise)
+    env = dict(os.environ)
+    env.setdefault("JOBS", str(a.jobs))
+    r = subprocess.run([os.path.join(ROOT, "scripts", "jobs.sh"), lst, os.path.join(out, "tasks")], cwd=ROOT, env=env)
+    if r.returncode != 0:
+        problems.append("scripts/jobs.sh: %s (exit %d)" % ("a task failed, see %s" % os.path.relpath(
+            os.path.join(out, "tasks", "report.txt"), ROOT) if r.returncode == 1 else "refused the task list",
+            r.returncode))
+    got = {}
+    for c, sel, _ in jobs:
+        for k in range(1, len(batches(sel, a.batch)) + 1):
+            try:
+                with open(part_path(out, c, k)) as f:
+                    p = json.load(f)
+            except (OSError, ValueError):
+                continue
+            if p.get("control") is not None:
+                got[(c.unit, c.name, "control")] = p["control"]
+            for name, res in p.get("results", {}).items():
+                got[(c.unit, c.name, name)] = res
+    return got
+
+
 def main():
     ap = argparse.ArgumentParser(description="Mutation testing of the generated RTL (docs/mutation.md).")
     ap.add_argument("--all", action="store_true",
@@ -1611,6 +1721,11 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the Verilated models and benches")
     ap.add_argument("--self-test", action="store_true",
                     help="check the parser on a small hierarchical example and exit")
+    ap.add_argument("--batch", type=int, default=10,
+                    help="with SCHED set: mutants a task of scripts/jobs.sh (default 10)")
+    ap.add_argument("--part", metavar="K/N",
+                    help="one task of a SCHED run: the K-th of N batches of the selection, "
+                         "its results into OUT/parts/ (the first also runs the unmutated bench)")
     a = ap.parse_args()
     if a.self_test:
         try:
@@ -1628,6 +1743,20 @@ def main():
             raise BadInput("--count: '%d' is not a positive number" % a.count)
         if not 1 <= a.jobs <= 16:
             raise BadInput("--jobs: '%d' is not 1..16" % a.jobs)
+        if a.batch < 1:
+            raise BadInput("--batch: '%d' is not a positive number" % a.batch)
+        sched_mode = os.environ.get("SCHED", "")
+        if sched_mode not in ("", "local", "slurm"):
+            raise BadInput("SCHED: '%s' is not local or slurm" % sched_mode)
+        part = None
+        if a.part:
+            mp = re.fullmatch(r"([1-9][0-9]*)/([1-9][0-9]*)", a.part)
+            if not mp or int(mp.group(1)) > int(mp.group(2)):
+                raise BadInput("--part: '%s' is not K/N with 1 <= K <= N" % a.part)
+            if a.all or a.only or a.list or a.apply or a.file:
+                raise BadInput("--part runs one configuration's batch: --unit and --config, no --all, "
+                               "--only, --list, --apply or --file")
+            part = (int(mp.group(1)), int(mp.group(2)))
         schedule = [parse_run(w, "--runs") for w in a.runs.split(",")] if a.runs else None
 
         # ---- a single file: list or apply
@@ -1721,33 +1850,57 @@ def main():
                                 (os.path.relpath(a.equivalents, ROOT), mod, mid, c.fname))
         jobs.append((c, sel, sched))
 
+    def work(m, c, sched):
+        r = run_one(c, m, out, sched, B, a.keep, a.vopt, a.timeout)
+        print_result(c, m, r, eq)
+        return m, r
+
+    if part:
+        return run_part(jobs[0], part, out, B, a, work)
+    gathered = None
+    if sched_mode and not a.only:
+        gathered = run_tasks(jobs, out, a, problems)
+
     rc = 0
     for c, sel, sched in jobs:
-        print("mutate: %s/%s (%s): %d candidates, %d selected (seed %d); building the unmutated bench" %
-              (c.unit, c.name, c.fname, len(c.cands.list), len(sel), a.seed), flush=True)
-        ctrl = run_one(c, None, out, sched, B, False, a.vopt, a.timeout)
+        if gathered is None:
+            print("mutate: %s/%s (%s): %d candidates, %d selected (seed %d); building the unmutated bench" %
+                  (c.unit, c.name, c.fname, len(c.cands.list), len(sel), a.seed), flush=True)
+            ctrl = run_one(c, None, out, sched, B, False, a.vopt, a.timeout)
+        else:
+            ctrl = gathered.get((c.unit, c.name, "control"))
+            if ctrl is None:
+                problems.append("%s/%s: the task of the unmutated bench left no result" % (c.unit, c.name))
+                continue
         if ctrl["status"] != "survived":
             print("mutate: %s/%s: the unmutated configuration does not pass the bench (%s): results "
                   "would mean nothing" % (c.unit, c.name, ctrl.get("detail")), file=sys.stderr)
-            return 1
+            if gathered is None:
+                return 1
+            problems.append("%s/%s: the unmutated configuration does not pass the bench" % (c.unit, c.name))
+            continue
         results = {}
         stext = schedule_text(c.unit, sched)
         if stext not in summary.setdefault("schedules", []):
             summary["schedules"].append(stext)
 
-        def work(m, c=c, sched=sched):
-            r = run_one(c, m, out, sched, B, a.keep, a.vopt, a.timeout)
-            eqr = eq.get((m.module, m.id))
-            tag = r["status"]
-            if r["status"] == "survived" and eqr is not None:
-                tag = "equivalent (%s)" % eqr
-            print("mutate: %s/%s %-22s %s%s" % (c.unit, c.name, m.name, tag,
-                                                (": " + r["detail"]) if r.get("detail") else ""), flush=True)
-            return m, r
-
-        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-            for m, r in ex.map(work, sel):
-                results[m.name] = r
+        if gathered is None:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+                for m, r in ex.map(lambda m, c=c, sched=sched: work(m, c, sched), sel):
+                    results[m.name] = r
+        else:
+            for m in sel:
+                r = gathered.get((c.unit, c.name, m.name))
+                if r is not None:
+                    results[m.name] = r
+                    print_result(c, m, r, eq)
+            lost = [m for m in sel if m.name not in results]
+            if lost:
+                problems.append("%s/%s: %d mutant(s) without a result (their task failed): %s" %
+                                (c.unit, c.name, len(lost), " ".join(m.name for m in lost)))
+                sel = [m for m in sel if m.name in results]
+                if not sel:
+                    continue
         rows, by_op = [], {}
         cnt = dict(killed=0, survived=0, equivalent=0, invalid=0)
         for m in sel:
