@@ -452,3 +452,43 @@ Test(platform_engine, progress_line_gives_done_total_elapsed_and_time_left)
     ls_progress_line(b, sizeof b, 20000000, 20000000, 41.0, 0);
     cr_assert_str_eq(b, "progress: 20000000 of 20000000 cycles (100.0 %), 41 s elapsed, about 0 s left\n");
 }
+
+/* scripts/sysprog.sh (make sysprog, docs/verification.md "Long random
+ * runs"): a failing program is named with the command that reproduces it,
+ * a control nothing catches fails the run, a malformed list is refused
+ * before anything runs. */
+Test(platform_tools, sysprog_reports_failures_with_their_command_and_uncaught_controls)
+{
+    cmd_out r;
+    cr_assert_eq(run("rm -rf build/t_sp && mkdir -p build/t_sp"), 0);
+    put("build/t_sp/ok.txt", "# comment\nok 3 test -d \"$W\" && echo $SEED >$W/s\n"
+                             "ctl !3 exit $((SEED == 2))\n");
+    run_cap(&r, "scripts/sysprog.sh --jobs 2 build/t_sp/o1 build/t_sp/ok.txt");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "sysprog: ok: 3 of 3 programs passed, seeds 1-3") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, "ctl (control): caught in 1 of 3 programs, seeds 1-3, first at seed 2") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, "sysprog: 6 programs, 0 failed, 1 controls caught of 1") != NULL, "%s", r.out);
+    cmd_out_free(&r);
+    put("build/t_sp/bad.txt", "bad 4 [ $SEED != 3 ]\nctl !2 true\n");
+    run_cap(&r, "scripts/sysprog.sh --first 2 build/t_sp/o2 build/t_sp/bad.txt");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "sysprog: FAIL bad seed 3 (): SEED=3 ") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, "bash -o pipefail -c '[ $SEED != 3 ]'") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, "sysprog: bad: 3 of 4 programs passed, seeds 2-5") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, "sysprog: FAIL ctl (control): not caught in 2 programs") != NULL, "%s", r.out);
+    cmd_out_free(&r);
+    /* exit status 2 (a bad option of the command, a crash) fails even a control */
+    put("build/t_sp/err.txt", "ctl !2 exit 2\n");
+    run_cap(&r, "scripts/sysprog.sh build/t_sp/o3 build/t_sp/err.txt");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "sysprog: ERROR ctl seed 1: exit 2") != NULL, "%s", r.out);
+    cmd_out_free(&r);
+    put("build/t_sp/mal.txt", "ok 3 true\nnocount true\n");
+    refused("scripts/sysprog.sh build/t_sp/o4 build/t_sp/mal.txt", "mal.txt line 2: 'nocount true'");
+    cr_assert_eq(run("test ! -e build/t_sp/o4"), 0, "a refused list left output");
+    refused("scripts/sysprog.sh --count 0 build/t_sp/o4 build/t_sp/ok.txt", "'0'");
+    /* the committed lists parse, and each family's programs add up to 1,000 */
+    cr_assert_eq(run("for f in tb/*/sysprog.txt; do n=$(grep -v '^\\s*\\(#\\|$\\)' $f | "
+                     "awk '$2 !~ /^!/ {s += $2} END {print s}'); [ \"$n\" = 1000 ] || "
+                     "{ echo \"$f: $n\"; exit 1; }; done"), 0, "a family's list is not 1,000 programs");
+}
