@@ -20,6 +20,7 @@
 # "sysprog: N programs, F failed, C controls caught of K". Exit 1 if a
 # program failed or a control was not caught, 2 on a malformed list.
 set -uo pipefail
+. "$(dirname "$0")/progress.sh"
 count= ccount= first=1 jobs=$(nproc 2>/dev/null || echo 2)
 die() { echo "sysprog: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -68,6 +69,7 @@ run_one() {  # name seed command
 export -f run_one; export out
 
 total=0 failn=0 caught=0 nctl=0 bad=0
+progress_start "$(IFS=+; echo $((${counts[*]})))" programs
 for i in "${!names[@]}"; do
   name=${names[$i]} c=${counts[$i]} cmd=${cmds[$i]} t0=$(date +%s)
   res=$(seq "$first" $((first + c - 1)) | xargs -P "$jobs" -I{} bash -c 'run_one "$0" {} "$1"' "$name" "$cmd")
@@ -98,6 +100,8 @@ for i in "${!names[@]}"; do
     done <<<"$fails"
     echo "sysprog: $name: $pass of $c programs passed, seeds $first-$((first + c - 1)) [$secs s]"
   fi
+  progress_step "$total"
 done
+progress_end
 echo "sysprog: $total programs, $failn failed, $caught controls caught of $nctl"
 [ $bad -eq 0 ]
