@@ -27,6 +27,7 @@
 # second). Last line: "gatesim: N passed, M failed"; exit 1 if M > 0, 2 on
 # a malformed entry.
 set -uo pipefail
+. "$(dirname "$0")/progress.sh"
 out=${1:-} cycles=${2:-}
 shift 2 2>/dev/null || true
 B=${B:-build}
@@ -109,9 +110,12 @@ PY
 }
 
 pass=0 failn=0
+progress_start $# entries
 for e in "$@"; do
   IFS=: read -r u p f <<<"$e"
   if one "$u" "$p" "$f"; then pass=$((pass+1)); else failn=$((failn+1)); fi
+  progress_step $((pass + failn))
 done
+progress_end
 echo "gatesim: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

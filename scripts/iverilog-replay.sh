@@ -5,11 +5,13 @@
 # per-cycle outputs must equal Verilator's (and so the model's).
 #   scripts/iverilog-replay.sh OUT_DIR FAMILY...
 set -uo pipefail
+. "$(dirname "$0")/progress.sh"
 out=$1; shift
 B=${B:-build}
 CYCLES=${IVL_CYCLES:-6000}
 mkdir -p "$out"
 pass=0 failn=0
+progress_start "$("$B/bin/cohgen" --list=configs | awk -v f=" $* " 'index(f, " " $2 " ")' | wc -l)" configurations
 for fam in "$@"; do
   while read -r unit family m p; do
     [ "$family" = "$fam" ] || continue
@@ -23,7 +25,9 @@ for fam in "$@"; do
     else
       echo "sim-iverilog: $m: outputs differ or the run failed (see $t.*)"; failn=$((failn+1))
     fi
+    progress_step $((pass + failn))
   done < <("$B/bin/cohgen" --list=configs)
 done
+progress_end
 echo "sim-iverilog: $pass passed, $failn failed"
 [ "$failn" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -5,12 +5,15 @@
 # of scripts/jobs.sh, one task a configuration and seed, in $B/regress/;
 # the same lines are printed from their outputs.
 set -uo pipefail
+. "$(dirname "$0")/progress.sh"
 B=${B:-build}
 CYCLES=${REGRESS_CYCLES:-20000000}
 SEEDS="11 12 13 14"
 case "${SCHED:-}" in "" | local | slurm) ;; *) echo "regress: SCHED: '$SCHED' is not local or slurm" >&2; exit 2 ;; esac
 fail=0
 if [ -z "${SCHED:-}" ]; then
+  k=0
+  progress_start $(($("$B/bin/cohgen" --list=configs | wc -l) * $(wc -w <<<"$SEEDS"))) runs
   while read -r unit family module preset; do
     for s in $SEEDS; do
       if ./tb_"$family" --unit "$unit" --config "$preset" --seed "$s" --cycles "$CYCLES" | tail -1 | grep -q PASS; then
@@ -18,8 +21,10 @@ if [ -z "${SCHED:-}" ]; then
       else
         echo "regress: $unit $preset seed $s FAILED: ./tb_$family --unit $unit --config $preset --seed $s --cycles $CYCLES"; fail=1
       fi
+      k=$((k + 1)); progress_step $k
     done
   done < <("$B/bin/cohgen" --list=configs)
+  progress_end
   exit $fail
 fi
 out=$B/regress
