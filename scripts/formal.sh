@@ -25,6 +25,7 @@
 # the assertion, its source line and the counterexample VCD. Exit 1 if
 # anything failed, 2 on a malformed list.
 set -uo pipefail
+. "$(dirname "$0")/progress.sh"
 sample=0
 [ "${1:-}" = --sample ] && { sample=1; shift; }
 list=${1:-} out=${2:-} controls=${3:-}
@@ -166,11 +167,13 @@ run_control() {  # index -> result line in $out/res.n<j>
 }
 
 # Up to $jobs runs at a time; configurations first (controls read their RTL).
-throttle() { while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done; }
+throttle() { while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done; runs_done; }
+runs_done() { progress_step "$(find "$out" -maxdepth 1 -name 'res.*' | wc -l)"; }
+progress_start $((n + m)) "configurations and controls"
 for ((i=0; i<n; i++)); do throttle; run_config "$i" & done
-wait
+wait; runs_done
 for ((j=0; j<m; j++)); do throttle; run_control "$j" & done
-wait
+wait; runs_done; progress_end
 
 fail=0 total=0
 for f in "$out"/res.*; do

@@ -7,6 +7,7 @@
 # A line starting with '+' is in the sample that make test runs (--sample);
 # without --sample every line runs.
 set -uo pipefail
+. "$(dirname "$0")/progress.sh"
 sample=0
 [ "${1:-}" = --sample ] && { sample=1; shift; }
 out=$1; shift
@@ -45,7 +46,9 @@ entries() {  # "unit name options..." for every list
       sed "s/^+//; s/^/$u /"
   done
 }
-entries "$@" | xargs -P "${JOBS:-2}" -L1 bash -c 'one "$@"' one
+progress_start "$(entries "$@" | wc -l)" configurations
+entries "$@" | xargs -P "${JOBS:-2}" -L1 bash -c '(one "$@"); echo' one |
+  { k=0; while read -r _; do k=$((k + 1)); progress_step $k; done; progress_end; }
 pass=0 failn=0
 while read -r unit name opts; do
   if [ -f "$out/$unit.$name.ok" ]; then echo "sweep: PASS $unit $name ($opts)"; pass=$((pass+1))
