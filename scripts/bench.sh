@@ -5,8 +5,10 @@
 # measured ratio; then each family's measurements (scripts/<family>-bench.sh:
 # rows of the measurement table, and tables of their own; exit 1 if one of
 # its checks fails). Writes build/bench.md. Figures depend on the machine;
-# nothing here fails on a slow one.
+# nothing here fails on a slow one. Progress (scripts/progress.sh): benches
+# done (a configuration's, a family's) of the total, on standard error.
 set -euo pipefail
+. "$(dirname "$0")/progress.sh"
 B=${B:-build}
 out="$B/bench.md"
 CYC=${BENCH_CYCLES:-2000000}
@@ -23,6 +25,10 @@ export -f rate
   echo
   echo "| unit | configuration | RTL alone (M cycles/s) | lockstep model+RTL (M cycles/s) | lockstep / RTL time (CPU) |"
   echo "|---|---|---|---|---|"
+  fams=$("$B/bin/cohgen" --list=units | awk '{print $2}' | sort -u)
+  k=0
+  progress_start $(($("$B/bin/cohgen" --list=configs | wc -l) + $(for fam in $fams; do
+    if [ -x "scripts/$fam-bench.sh" ]; then echo "$fam"; fi; done | wc -l))) benches
   while read -r unit family m p; do
     s="$B/bench/$m.stim"
     "./tb_$family" --unit "$unit" --config "$p" --seed 1 --cycles "$CYC" --stim-out "$s" >/dev/null
@@ -30,14 +36,16 @@ export -f rate
     ls=$("./tb_$family" --unit "$unit" --config "$p" --replay "$s" | rate)
     echo "| $unit | $p | $rtl | $ls | $(awk -v a="${rtl#*/}" -v b="${ls#*/}" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "-" }') |"
     rm -f "$s"
+    k=$((k + 1)); progress_step $k
   done < <("$B/bin/cohgen" --list=configs)
   echo
   echo "| measurement | configuration | result |"
   echo "|---|---|---|"
   # each family's rows and tables (scripts/<family>-bench.sh)
-  for fam in $("$B/bin/cohgen" --list=units | awk '{print $2}' | sort -u); do
-    if [ -x "scripts/$fam-bench.sh" ]; then "scripts/$fam-bench.sh"; fi
+  for fam in $fams; do
+    if [ -x "scripts/$fam-bench.sh" ]; then "scripts/$fam-bench.sh"; k=$((k + 1)); progress_step $k; fi
   done
+  progress_end
   echo
   echo "Figures before the simulation-speed changes (instruction counts per cycle, and the wall-clock rates measured then): docs/verification.md, section Simulation speed."
 } | tee "$out"

@@ -42,6 +42,8 @@ import subprocess
 import sys
 import time
 
+import progress
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Operators, in the order a round of the stratified selection visits them.
@@ -1862,6 +1864,9 @@ def main():
         gathered = run_tasks(jobs, out, a, problems)
 
     rc = 0
+    # on this machine: mutants done of the total on standard error (scripts/progress.py)
+    pg = progress.Progress(sum(len(sel) for _, sel, _ in jobs), "mutants") if gathered is None else None
+    ndone = 0
     for c, sel, sched in jobs:
         if gathered is None:
             print("mutate: %s/%s (%s): %d candidates, %d selected (seed %d); building the unmutated bench" %
@@ -1876,6 +1881,7 @@ def main():
             print("mutate: %s/%s: the unmutated configuration does not pass the bench (%s): results "
                   "would mean nothing" % (c.unit, c.name, ctrl.get("detail")), file=sys.stderr)
             if gathered is None:
+                pg.end()
                 return 1
             problems.append("%s/%s: the unmutated configuration does not pass the bench" % (c.unit, c.name))
             continue
@@ -1888,6 +1894,8 @@ def main():
             with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
                 for m, r in ex.map(lambda m, c=c, sched=sched: work(m, c, sched), sel):
                     results[m.name] = r
+                    ndone += 1
+                    pg.step(ndone)
         else:
             for m in sel:
                 r = gathered.get((c.unit, c.name, m.name))
@@ -1950,6 +1958,8 @@ def main():
                             (c.unit, c.name, 100 * rate, 100 * target))
         if rate is None and not a.only:
             problems.append("%s/%s: no valid non-equivalent mutant" % (c.unit, c.name))
+    if pg:
+        pg.end()
     if problems:
         rc = 1
         for p in problems:

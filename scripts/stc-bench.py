@@ -22,6 +22,8 @@ import re
 import subprocess
 import sys
 
+import progress
+
 VARIANTS = ("nv", "es", "ab", "mb")
 PROGS = ("idle", "read-reuse", "vec-cpy", "fg-share")
 OPTS = ["--cus", "8", "--max-cycles", "2000000"]
@@ -92,6 +94,7 @@ def main():
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     res, bad = {}, 0
+    pg = progress.Progress(len(PROGS) * len(VARIANTS), "runs")
     for p in PROGS:
         res[p] = {}
         for v in VARIANTS:
@@ -99,6 +102,8 @@ def main():
             res[p][v] = r
             if r["check"] != "PASS" or r["system"] != r["check"]:
                 bad = 1
+            pg.step(sum(len(x) for x in res.values()))
+    pg.end()
     L = ["STC epoch transitions per variant (`cohmodel stc-system --cus 8`, the paper's "
          "configuration otherwise: N 4, SEB 12, wake-up 100, L2 160 / memory 260 cycles, "
          "messages 2 cycles; programs tb/stc/bench/). Handshake: PrepareEpochChange to the "
