@@ -13,9 +13,10 @@
 #   jobs: N tasks, F failed
 #   jobs: task I failed (exit S): COMMAND     (each failed task, in order)
 # and, printed only, the last lines of each failed task's standard error and
-# where the outputs are. Progress while waiting goes to standard error: one
-# updating line on a terminal, otherwise a line every JOBS_PROGRESS seconds
-# (default 30; 0: none).
+# where the outputs are. Progress while waiting goes to standard error
+# (scripts/progress.sh: tasks done of the total; one updating line on a
+# terminal, otherwise a line every PROGRESS_SECONDS seconds, default 30, when
+# a task has ended since the last one).
 # Slurm options (environment): SLURM_PARTITION, SLURM_TIME (a task's time
 # limit, sbatch --time), SLURM_ACCOUNT, SLURM_MAX (tasks running at once,
 # --array=1-N%MAX), SLURM_EXTRA (more sbatch options, split at spaces),
@@ -24,6 +25,7 @@
 # Exit status: 0 every task exited 0; 1 otherwise (or sbatch failed); 2 bad
 # input (one line naming the value).
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/progress.sh"
 self=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
 bad() { echo "jobs: $*" >&2; exit 2; }
 
@@ -56,8 +58,7 @@ e=$(grep -n -m1 '^[[:space:]]*$' "$list" | cut -d: -f1)
 [ -z "$e" ] || bad "task list '$list': line $e is empty (task i is line i)"
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || bad "JOBS: '$jobs' is not a positive number"
-every=${JOBS_PROGRESS:-30}
-[[ "$every" =~ ^[0-9]+$ ]] || bad "JOBS_PROGRESS: '$every' is not a number of seconds"
+[[ "${PROGRESS_SECONDS:-30}" =~ ^[0-9]+$ ]] || bad "PROGRESS_SECONDS: '$PROGRESS_SECONDS' is not a number of seconds"
 if [ "$sched" = slurm ]; then
   max=${SLURM_MAX:-}
   [ -z "$max" ] || [[ "$max" =~ ^[1-9][0-9]*$ ]] || bad "SLURM_MAX: '$max' is not a positive number"
@@ -92,26 +93,20 @@ stop() {
 }
 trap stop INT TERM HUP
 
-# ---- progress until they are all done: done of total, elapsed, time left
-# at the rate so far (as a long lockstep run's progress line)
-progress() {
-  local d e
-  d=$(find "$out" -maxdepth 1 -name 'task-*.rc' | wc -l) e=$((SECONDS - t0))
-  echo "jobs: $d of $n tasks done ($((100 * d / n)) %), $e s elapsed$([ "$d" -gt 0 ] &&
-    echo ", about $((e * (n - d) / d)) s left")${jobid:+ (Slurm job $jobid)}"
-}
-t0=$SECONDS last=$SECONDS tty=0
-[ -t 2 ] && tty=1
+# ---- progress until they are all done: tasks done of the total, elapsed,
+# time left at the rate so far (scripts/progress.sh), the Slurm job's number
+ended() { progress_step "$(find "$out" -maxdepth 1 -name 'task-*.rc' | wc -l)"; }
+progress_start "$n" tasks
 while kill -0 "$pid" 2>/dev/null; do
   sleep 1
   [ -n "$jobid" ] || [ "$sched" = local ] || jobid=$(head -1 "$out/sbatch.out" 2>/dev/null | cut -d';' -f1)
-  if [ $tty -eq 1 ]; then printf '\r%s\033[K' "$(progress)" >&2
-  elif [ "$every" -gt 0 ] && [ $((SECONDS - last)) -ge "$every" ]; then progress >&2; last=$SECONDS
-  fi
+  progress_note=${jobid:+Slurm job $jobid}
+  ended
 done
 wait "$pid"
 src=$?
-[ $tty -eq 1 ] && printf '\r%s\033[K\n' "$(progress)" >&2
+ended
+progress_end
 if [ "$sched" = slurm ] && [ -z "$(head -1 "$out/sbatch.out" 2>/dev/null)" ]; then
   echo "jobs: sbatch failed (exit $src): $(head -1 "$out/sbatch.err")"
   exit 1

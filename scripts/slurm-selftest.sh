@@ -135,10 +135,10 @@ u=$(head -1 <<<"$units")
   echo "$B/bin/cohmodel $u --no-such-option < /dev/null"
   echo "$B/bin/cohgen $u --report"; } >>"$list"
 
-JOBS_PROGRESS=0 SCHED=local scripts/jobs.sh "$list" "$D/local" >"$D/local.log" 2>&1
+SCHED=local scripts/jobs.sh "$list" "$D/local" >"$D/local.log" 2>&1
 lrc=$?
 jobs_started=1
-JOBS_PROGRESS=5 JOBS_NAME=slurm-selftest SLURM_TIME=2 SCHED=slurm scripts/jobs.sh "$list" "$D/slurm" >"$D/slurm.log" 2>&1
+PROGRESS_SECONDS=5 JOBS_NAME=slurm-selftest SLURM_TIME=2 SCHED=slurm scripts/jobs.sh "$list" "$D/slurm" >"$D/slurm.log" 2>&1
 src=$?
 sed 's/^/  /' "$D/slurm.log"
 [ $lrc -eq 1 ] || fail "SCHED=local exited $lrc, not 1 (one task fails): $D/local.log"

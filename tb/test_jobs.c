@@ -37,7 +37,7 @@ Test(platform_jobs, a_failed_task_is_reported_with_its_command, .timeout = 60)
     const char *d = task_list("jobs_fail", "echo first\necho on-err >&2; exit 3\nfalse | true\necho last\n");
     cmd_out r;
     char *rep, *s;
-    run_cap(&r, "JOBS_PROGRESS=0 JOBS=2 scripts/jobs.sh %s/list.txt %s/out", d, d);
+    run_cap(&r, "JOBS=2 scripts/jobs.sh %s/list.txt %s/out", d, d);
     cr_assert_eq(r.status, 1, "exit %d, not 1 (two tasks fail): %s%s", r.status, r.out, r.err);
     cr_assert_not_null(strstr(r.out, "jobs: 4 tasks, 2 failed\n"), "no summary: %s", r.out);
     cr_assert_not_null(strstr(r.out, "jobs: task 2 failed (exit 3): echo on-err >&2; exit 3\n"),
@@ -77,7 +77,7 @@ Test(platform_jobs, every_task_passing_exits_0_and_old_results_go, .timeout = 60
     run_cap(&r, "mkdir -p %s/out", d);
     cmd_out_free(&r);
     put(path, "1\n");
-    run_cap(&r, "JOBS_PROGRESS=0 scripts/jobs.sh %s/list.txt %s/out", d, d);
+    run_cap(&r, "scripts/jobs.sh %s/list.txt %s/out", d, d);
     cr_assert_eq(r.status, 0, "exit %d: %s%s", r.status, r.out, r.err);
     cr_assert_str_eq(r.out, "jobs: 2 tasks, 0 failed\n");
     cr_assert_eq(access(path, F_OK), -1, "a result of an earlier run is left: %s", path);

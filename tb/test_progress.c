@@ -106,3 +106,23 @@ Test(platform_progress, sysprog_prints_programs_done_of_total, .timeout = 120)
     cr_assert_not_null(strstr(r.out, "sysprog: 6 programs, 0 failed, 1 controls caught of 1\n"), "%s", r.out);
     cmd_out_free(&r);
 }
+
+/* scripts/jobs.sh (docs/cluster.md) counts tasks ended with the same line:
+ * at most one line a task, the last one all of them. */
+Test(platform_progress, jobs_prints_tasks_done_of_total, .timeout = 60)
+{
+    cmd_out r;
+    const char *d = fresh_dir("progress_jobs");
+    char list[600];
+    cr_assert_not_null(d);
+    snprintf(list, sizeof list, "%s/list.txt", d);
+    put(list, "true\ntrue\nexit 3\n");
+    run_cap(&r, "PROGRESS_TTY=0 PROGRESS_SECONDS=0 JOBS=1 scripts/jobs.sh %s %s/out", list, d);
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_assert_not_null(strstr(r.err, "progress: 3 of 3 tasks (100.0 %), "), "%s", r.err);
+    cr_assert_leq(line_count(r.err), 3, "more lines than tasks: %s", r.err);
+    cr_assert_eq(strncmp(r.err, "progress: ", 10), 0, "%s", r.err);
+    cr_assert_null(strstr(r.out, "progress:"), "progress on standard output: %s", r.out);
+    cr_assert_not_null(strstr(r.out, "jobs: 3 tasks, 1 failed\n"), "%s", r.out);
+    cmd_out_free(&r);
+}
