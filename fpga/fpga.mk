@@ -42,6 +42,10 @@ FPGA_LED_up5k := 1
 FPGA_UNIT_MODS ?= $(filter %_fpga,$(ALL_MODS)) $(FPGA_EXTRA_MODS)
 fpga_devices = $(or $(FPGA_DEVICES_$(1)),$(FPGA_UNIT_DEVICES))
 fpga_seeds = $(or $(FPGA_PNR_SEEDS_$(1)),$(FPGA_PNR_SEEDS))
+# the progress of place and route (fpga/pnr.sh): runs of every top, seeds x
+# devices, and the time make started (read once, when a recipe first needs it)
+FPGA_PNR_RUNS = $(words $(foreach m,$(FPGA_UNIT_MODS),$(foreach d,$(call fpga_devices,$(m)),$(call fpga_seeds,$(m)))))
+FPGA_T0 = $(eval FPGA_T0 := $(shell date +%s))$(FPGA_T0)
 .PHONY: fpga fpga-sim fpga-units fpga-units-sim fpga-lint-units
 
 define FPGA_UNIT
@@ -98,7 +102,8 @@ $(FU)/$(1)/%.json: $(FU)/$(1)/$(1)_selftest.sv $$($(1)_SV) | $(DEPS_OK)
 # a flow error
 $(FU)/$(1)/%.pnr.ok: $(FU)/$(1)/%.json fpga/%.pcf
 	@echo "fpga: $(1): nextpnr-ice40 $$(FPGA_DEV_$$*) --freq $(FPGA_FREQ), seeds $(call fpga_seeds,$(1))"
-	@fpga/pnr.sh $(FU)/$(1) $$* $(FPGA_FREQ) "$$(FPGA_DEV_$$*)" $(call fpga_seeds,$(1))
+	@FPGA_PNR_RUNS=$$(FPGA_PNR_RUNS) PROGRESS_T0=$$(FPGA_T0) \
+	  fpga/pnr.sh $(FU)/$(1) $$* $(FPGA_FREQ) "$$(FPGA_DEV_$$*)" $(call fpga_seeds,$(1))
 	@cat $(FU)/$(1)/$$*.synth.time $(FU)/$(1)/$$*.pnr.time > $(FU)/$(1)/$$*.time
 	@touch $$@
 # make test: a short run (1,000 cycles) of the top, linted

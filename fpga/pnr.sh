@@ -9,10 +9,19 @@
 # into DIR/selftest_DEV.bin. A design larger than the device is recorded in
 # DIR/DEV.nofit (the utilisation nextpnr printed), exit 0: reported, not a
 # flow error. Any other nextpnr failure: its errors, exit 1.
+# With FPGA_PNR_RUNS set (make fpga: the runs of every top, seeds x tops x
+# devices; PROGRESS_T0, the time make started), the progress line after each
+# run (scripts/progress.sh): runs done of the flow's, every run whose result
+# is in DIR's parent folder counted (a top already up to date is done).
 set -uo pipefail
 [ $# -ge 5 ] || { echo "usage: fpga/pnr.sh DIR DEV FREQ DEVICE-OPTIONS SEED..." >&2; exit 2; }
 dir=$1 dev=$2 freq=$3 devopts=$4; shift 4
 here=$(dirname "$0")
+. "$here/../scripts/progress.sh"
+runs_done() {
+  [ -z "${FPGA_PNR_RUNS:-}" ] || progress_step "$(find "$dir/.." -name '*.s[0-9]*.pnr.time' | wc -l)"
+}
+[ -z "${FPGA_PNR_RUNS:-}" ] || progress_start "$FPGA_PNR_RUNS" "place-and-route runs" "${PROGRESS_T0:-}"
 rm -f "$dir/$dev".s[0-9]*.* "$dir/$dev.seeds" "$dir/$dev.nofit" "$dir/selftest_$dev.bin" \
   "$dir/$dev.asc" "$dir/$dev.report.json" "$dir/$dev.pnr.log" "$dir/$dev.pnr.time"
 list=""
@@ -34,7 +43,9 @@ for s in "$@"; do
   f=$(python3 -c "import json,sys; print('%.2f' % next(iter(json.load(open(sys.argv[1]))['fmax'].values()))['achieved'])" "$p.report.json")
   echo "fpga: $(basename "$dir"): $dev seed $s: $f MHz"
   list+="$s $f"$'\n'
+  runs_done
 done
+progress_end
 printf '%s' "$list" >"$dir/$dev.seeds"
 n=$#
 m=$(sort -k2,2g <<<"${list%$'\n'}" | sed -n "$(( (n + 1) / 2 ))p" | cut -d' ' -f1)
