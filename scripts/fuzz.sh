@@ -9,6 +9,7 @@
 # saves the failing input as OUT/<name>/crash-*, timeout-*, leak-*, oom-*;
 # new corpus units go to OUT/<name>/corpus, never into tb/fuzz/corpus.
 set -uo pipefail
+. "$(dirname "$0")/progress.sh"
 list=tb/fuzz/harnesses.txt
 replay=0
 [ "${1:-}" = --replay ] && { replay=1; shift; }
@@ -27,8 +28,10 @@ done
 sel=("$@")
 [ ${#sel[@]} -gt 0 ] || read -r -a sel <<<"$(echo $all)"
 mkdir -p "$out"
-fail=0 total_cpu=0 total_n=0
+fail=0 total_cpu=0 total_n=0 k=0
+progress_start ${#sel[@]} harnesses
 for h in "${sel[@]}"; do
+  progress_step $((k++))
   grep -qx "$h" <<<"$all" || { echo "fuzz: no harness '$h' in $list"; exit 2; }
   max=$(awk -v h="$h" '$1 == h {print $2}' "$list")
   mkdir -p "$out/$h"
@@ -67,6 +70,7 @@ for h in "${sel[@]}"; do
   [ -n "$inp" ] && echo "  input: $inp"
   echo "  log: $log"
 done
+progress_step $k; progress_end
 if [ $replay -eq 1 ] && [ $fail -eq 0 ]; then
   echo "fuzz-replay: $total_n inputs of ${#sel[@]} harnesses, $total_cpu s CPU"
 fi

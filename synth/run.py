@@ -40,6 +40,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+import progress  # noqa: E402
 import yosys_common as yc  # noqa: E402
 from yosys_common import fmt_int  # noqa: E402
 
@@ -178,10 +180,13 @@ def main():
         us = [u for u in us if u["name"] in keep]
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         futs = {c["name"]: ex.submit(synth_one, c, out, not a.no_ice40) for c in cs + us}
-        for c in cs + us:
+        pg = progress.Progress(len(cs + us), "configurations")
+        for k, c in enumerate(cs + us, 1):
             c["synth"] = futs[c["name"]].result()
             print("synth: %-20s generic %.1f s, ice40 %.1f s" %
                   (c["name"], c["synth"]["generic_s"], c["synth"]["ice40_s"]), file=sys.stderr)
+            pg.step(k)
+        pg.end()
 
     yv = yc.subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.strip()
     meta = dict({"yosys": yv}, **table_meta)
