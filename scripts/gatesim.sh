@@ -16,8 +16,9 @@
 #            zero: the lockstep must fail (the bench sees the netlist)
 # Each entry: lockstep on seeds 1 and 2 for CYCLES cycles each (the unit's
 # default stream), then one line "gatesim: PASS|FAIL unit preset flow ...".
-# Both flows end with splitnets: a netlist's multi-bit wires (an adder's
-# carry chain written bit by bit into one vector) become one wire a bit.
+# Both flows end with splitnets -driver: a netlist's multi-bit wires whose
+# bits have different drivers (an adder's carry chain written bit by bit
+# into one vector) become one wire a bit (a RAM's read data stays whole).
 # Verilator orders a vector as one variable, so such a chain is a false
 # combinational loop to it (UNOPTFLAT); Verilator 5.006 then computed wrong
 # outputs on three default presets' netlists and did not settle on a fourth,
@@ -52,8 +53,8 @@ one() {  # unit preset flow -> 0 when the result is the one the flow wants
   dir="$out/$f/$u.$p"; src="$dir/src"
   rm -rf "$dir"; mkdir -p "$src"
   t0=$(date +%s)
-  local rtl="rtl/$family/$m.sv" synth="synth_ice40 -top $m; splitnets"
-  [ "$f" = generic ] && synth="prep -flatten -top $m; memory -nomap; techmap; opt_clean -purge; splitnets"
+  local rtl="rtl/$family/$m.sv" synth="synth_ice40 -top $m; splitnets -driver"
+  [ "$f" = generic ] && synth="prep -flatten -top $m; memory -nomap; techmap; opt_clean -purge; splitnets -driver"
   if [ "$f" = control ]; then
     # the first output port stuck at zero
     local o
