@@ -116,7 +116,9 @@ void dualopt_sys_help(FILE *f)
             "                   1200 local, 120 others); --atomics P (%% of stores, default 25)\n"
             "  --link-lat N     cycles on the link in each direction (default 20)\n"
             "  --de tiny|kernel engine configuration (default tiny: window 20, decided once)\n"
-            "  --force M        auto (default), none, coalesce or cache; --seed N; --c-only\n");
+            "  --force M        auto (default), none, coalesce or cache; --seed N; --c-only\n"
+            "  --fault drop-wb[:N]  the N-th write-back (default 1st) lost in the composition:\n"
+            "                   the check against the reference must fail\n");
     cmp_lockstep_help(f);
 }
 
@@ -124,7 +126,7 @@ static const char *const mode_names[] = {"MONITOR", "NONE", "COALESCE", "CACHE"}
 
 int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
 {
-    unsigned long long gpus = 2, kernels = 2, ops = 0, seed = 1, atomics = 25, lat = 20;
+    unsigned long long gpus = 2, kernels = 2, ops = 0, seed = 1, atomics = 25, lat = 20, fault_n = 0;
     int kind = -1, i, c_only = 0, fails = 0, k0, k1, kk;
     const char *de = "tiny";
     dualopt_gpu_force force = DUALOPT_GPU_AUTO;
@@ -180,6 +182,12 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
                 force = DUALOPT_GPU_FORCE_CACHE;
             else
                 return bad("--force: '%s' is not auto, none, coalesce or cache", val);
+        } else if (strcmp(a, "--fault") == 0) {
+            /* drop-wb or drop-wb:N: the N-th write-back lost, for the checker to catch */
+            fault_n = 1;
+            if (strncmp(val, "drop-wb", 7) != 0 ||
+                (val[7] != '\0' && (val[7] != ':' || num(val + 8, &fault_n) || fault_n < 1)))
+                return bad("--fault: '%s' is not drop-wb or drop-wb:N (N from 1)", val);
         } else {
             int lr = cmp_lockstep_option(&lo, a, val, err, sizeof err);
             if (lr < 0)
@@ -209,6 +217,10 @@ int dualopt_sys_main(int argc, char **argv, const dut_ops *const *duts)
         o.force = force;
         o.de_preset = de;
         o.link_lat = (unsigned)lat;
+        if (fault_n) {
+            o.fault = DUALOPT_SYS_FAULT_DROP_WB;
+            o.fault_n = fault_n;
+        }
         printf("sys: kernel %s, seed %llu, %llu GPUs, %llu kernels of %u accesses per GPU, "
                "%s engine, %s\n",
                dualopt_gpu_kind_names[kk], seed, gpus, kernels, n, de,

@@ -214,7 +214,8 @@ Test(dualopt_sys_tool, runs_and_rejects_bad_options, .timeout = 60)
     static const char *const badv[] = {"--sys --gpus 5", "--sys --kernel mixed",
                                        "--sys --atomics 101", "--sys --link-lat 0",
                                        "--sys --de default", "--sys --force lines",
-                                       "--sys --bogus 1", "--sys --ops"};
+                                       "--sys --bogus 1", "--sys --ops", "--sys --fault drop-wb:0",
+                                       "--sys --fault drop"};
     char cmd[256];
     unsigned i;
     FILE *f;
