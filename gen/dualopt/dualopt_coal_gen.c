@@ -29,6 +29,55 @@ typedef struct {
     dualopt_codec_geom g;
 } gctx;
 
+/* Beyond this many slots (buffers x slots) the order invariants are left
+ * out: model checking is for small coalescers. */
+#define COAL_FORMAL_MAX_SLOTS 64u
+
+/* The strengthening invariants of p_count and p_order: every count within its
+ * buffer; f_gpu's slots admitted = sent + in the packet register + buffered;
+ * the packet register's slots for f_gpu and every buffered slot of f_gpu's
+ * buffer (at its RAM word, by position) carry the numbers the order
+ * property expects. */
+static void emit_formal_order(emit_file *e, const gctx *x)
+{
+    unsigned f, p, j, pb = x->g.pos_bits, db = x->g.data_bits;
+    for (f = 0; f < x->g.nf; f++)
+        emit(e, "    s_cnt_b%u: assert(cnt%u_q <= %u'd%u);", f, f, x->g.cnt_bits, x->c->buf);
+    if (x->g.nf * x->c->buf > COAL_FORMAL_MAX_SLOTS) {
+        emit(e, "    // the order invariants (s_order_*) are emitted for at most %u slots in all,",
+             COAL_FORMAL_MAX_SLOTS);
+        emit(e, "    // buffers x slots (this one has %u x %u)", x->g.nf, x->c->buf);
+        return;
+    }
+    for (j = 0; j < x->c->max; j++)
+        emit(e, "    if (f_pend != 8'd0 && pkt_n_q > %u'd%u) s_order_pkt%u: assert(slot%u[%u:0] == %u'(f_out_q + 8'd%u));",
+             x->g.n_bits, j, j, j, db - 1, db, j);
+    for (f = 0; f < x->g.nf; f++) {
+        emit(e, "    if (f_gpu == %u'd%u) begin", x->g.gpu_bits, dualopt_coal_gpu_of(x->c, f));
+        emit(e, "      s_order_in_b%u: assert({1'b0, f_in_q} == {1'b0, f_out_q} + 9'(f_pend) + 9'(cnt%u_q));", f,
+             f);
+        for (p = 0; p < x->c->buf; p++) {
+            char addr[64], rel[64];
+            unsigned bank = p % x->g.banks, row = p / x->g.banks;
+            if (x->g.fifo_bits && x->g.row_bits)
+                snprintf(addr, sizeof addr, "{%u'd%u, %u'd%u}", x->g.fifo_bits, f, x->g.row_bits, row);
+            else if (x->g.fifo_bits)
+                snprintf(addr, sizeof addr, "%u'd%u", x->g.fifo_bits, f);
+            else if (x->g.row_bits)
+                snprintf(addr, sizeof addr, "%u'd%u", x->g.row_bits, row);
+            else
+                snprintf(addr, sizeof addr, "1'b0");
+            if (pb)
+                snprintf(rel, sizeof rel, "%u'(f_rel%u_%u)", x->g.cnt_bits, f, p);
+            else
+                snprintf(rel, sizeof rel, "%u'd0", x->g.cnt_bits);
+            emit(e, "      if (%s < cnt%u_q) s_order_b%u_p%u: assert(mem%u[%s][%u:0] == %u'(f_out_q + f_pend + 8'(%s)));",
+                 rel, f, f, p, bank, addr, db - 1, db, rel);
+        }
+        emit(e, "    end");
+    }
+}
+
 /* The coalescer's `ifdef FORMAL` block (scripts/formal.sh, tb/formal.txt):
  * property groups p_count (packet limits and header), p_hold (the packet port
  * under back-pressure), p_wait (an eligible buffer is sent within NF cycles in
@@ -37,7 +86,8 @@ typedef struct {
  * and p_order (for a destination the solver chooses, the k-th slot in the
  * packets' wire images is the k-th slot admitted: no slot lost, duplicated,
  * reordered or invented; the coalescer never looks at data, so input words
- * assumed to number the slots stand for any data). */
+ * assumed to number the slots stand for any data). With s_cnt* and s_order*
+ * (emit_formal_order) every group is 1-inductive (docs/dualopt.md). */
 static void emit_formal(emit_file *e, const gctx *x)
 {
     const dualopt_codec_cfg *c = x->c;
@@ -60,6 +110,18 @@ static void emit_formal(emit_file *e, const gctx *x)
     emit(e, "(* anyconst *) logic [%u:0] f_gpu;", x->g.gpu_bits - 1);
     emit(e, "logic [7:0] f_in_q = 8'd0, f_out_q = 8'd0;");
     emit(e, "logic f_adm, f_snd;");
+    emit(e, "logic [7:0] f_pend; // f_gpu's slots in the packet register");
+    emit(e, "assign f_pend = (pkt_valid_q && !pkt_reg_q && pkt_dst_q == f_gpu) ? 8'(pkt_n_q) : 8'd0;");
+    if (x->g.pos_bits && x->g.nf * x->c->buf <= COAL_FORMAL_MAX_SLOTS) {
+        unsigned p;
+        emit(e, "// slot position p of buffer f relative to its head (s_order_*)");
+        for (f = 0; f < x->g.nf; f++)
+            for (p = 0; p < x->c->buf; p++)
+                emit(e, "logic [%u:0] f_rel%u_%u;", x->g.pos_bits - 1, f, p);
+        for (f = 0; f < x->g.nf; f++)
+            for (p = 0; p < x->c->buf; p++)
+                emit(e, "assign f_rel%u_%u = %u'd%u - head%u_q;", f, p, x->g.pos_bits, p, f);
+    }
     emit(e, "assign f_adm = adm && in_dst_i == f_gpu;");
     emit(e, "assign f_snd = pkt_valid_o && pkt_ready_i && !pkt_reg_q && pkt_dst_o == f_gpu;");
     /* ring distance from the pointer to buffer f (members 0..NF) */
@@ -113,6 +175,7 @@ static void emit_formal(emit_file *e, const gctx *x)
         emit(e, "    s_wait_b%u: assert(f_wait%u_q + f_dist%u <= 5'd%u);", f, f, f, x->g.nf);
         emit(e, "    p_wait_b%u: assert(f_wait%u_q <= 5'd%u);", f, f, x->g.nf);
     }
+    emit_formal_order(e, x);
     emit(e, "  end");
     emit(e, "  if (rst_ni && f_snd) p_order_count: assert({1'b0, f_out_q} + 9'(pkt_n_q) <= "
             "{1'b0, f_in_q});");

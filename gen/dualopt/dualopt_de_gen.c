@@ -272,7 +272,9 @@ static void emit_regs(emit_file *e, const gctx *x)
 /* Properties for yosys-smtbmc (make formal, make formal-dualopt-de; groups
  * p_count and p_mode): the mode changes only
  * by a published decision out of MONITOR or by a reset / re-monitoring; the
- * counters never pass the window; a decision pulse lasts one cycle. */
+ * counters never pass the window; a decision pulse lasts one cycle. With the
+ * s_* invariants (an open window below its close, in MONITOR, no decision in
+ * flight) they are 1-inductive. */
 static void emit_formal(emit_file *e, const gctx *x)
 {
     emit_nl(e);
@@ -297,6 +299,14 @@ static void emit_formal(emit_file *e, const gctx *x)
          (unsigned long long)x->g.cap);
     emit(e, "    p_count_reads: assert(reads_q <= remote_q);");
     emit(e, "    p_mode_flags: assert(coal_q == (mode_q == 2'd2) && cache_q == (mode_q == 2'd3));");
+    emit(e, "    // strengthening invariants for the induction (docs/dualopt.md): an open");
+    emit(e, "    // window (warm-up or counting) is below its close, holds the MONITOR mode");
+    emit(e, "    // and no decision in flight; a decision in flight leaves MONITOR unchanged");
+    emit(e, "    if (phase_q != 2'd2) s_open_count: assert(total_q < %u'd%llu && remote_q < %u'd%u);",
+         x->g.total_bits, (unsigned long long)x->g.cap, x->g.remote_bits, x->c->window);
+    emit(e, "    if (phase_q != 2'd2) s_open_mode: assert(mode_q == 2'd0 && !s1_live_q && !s2_live_q);");
+    emit(e, "    if (s1_live_q) s_live1: assert(mode_q == 2'd0 && !s2_live_q);");
+    emit(e, "    if (s2_live_q) s_live2: assert(mode_q == 2'd0);");
     emit(e, "  end");
     emit(e, "  if (f_past_q && rst_ni && !f_rearm_q && (f_mode_q != 2'd0 || !f_pub_q))");
     emit(e, "    p_mode_hold: assert(mode_q == f_mode_q);");

@@ -56,16 +56,133 @@ static const char *zext1(const gctx *x, const char *sig)
     return b;
 }
 
-/* Formal properties (scripts/dualopt-rcache-formal.sh, bounded with
- * yosys-smtbmc and z3 on a small configuration). A ghost register follows
+/* The strengthening invariants read every way of every set: model checking
+ * is for small caches, and beyond this size (sets x ways) the unrolled
+ * comparisons only slow the Verilog front end down. */
+#define RCACHE_FORMAL_MAX_SLOTS 64u
+
+/* Ghost views of the line the solver follows, for the invariants: its tag,
+ * its set word, the ways holding it, the ways whose write-back has left
+ * (the set word still dirty), the bytes the cache holds as written. */
+static void emit_formal_views(emit_file *e, const gctx *x)
+{
+    const char *seq = "(state_q == StMfetch | state_q == StMfill | state_q == StMfull | state_q == StAinv)";
+    emit(e, "logic [%u:0] f_tag;", x->tag_width - 1);
+    emit(e, "logic [%u:0] f_word;", x->set_word_bits - 1);
+    emit(e, "logic [%u:0] f_res, f_wbwin;", x->ways - 1);
+    emit(e, "logic [%u:0] f_held;", x->line_bytes - 1);
+    emit(e, "logic [%u:0] f_s1_mod;", x->laddr_bits - 1);
+    emit(e, "logic f_pend_wr, f_miss, f_seq, f_flushed;");
+    if (x->low_idx_bits)
+        emit(e, "assign f_tag = f_line[%u:%u];", x->laddr_bits - 1, x->low_idx_bits);
+    else
+        emit(e, "assign f_tag = f_line;");
+    emit(e, "assign f_word = tmem_q[f_set];");
+    emit(e, "assign f_s1_mod = s1_line_q %% %u'd%u;", x->laddr_bits, x->sets);
+    emit(e, "assign f_miss = state_q == StMwb | state_q == StMfetch | state_q == StMfill | state_q == StMfull;");
+    emit(e, "assign f_seq = f_miss | state_q == StAwb | state_q == StAinv;");
+    emit(e, "assign f_flushed = state_q == StFrd | state_q == StFscan | state_q == StFwb;");
+    emit(e, "// a write of the line in stage 1 not yet in the set word");
+    emit(e, "assign f_pend_wr = s1_valid_q & (s1_op_q == OpWr) & (s1_line_q == f_line) &");
+    emit(e, "    (state_q == StLook | f_miss);");
+    emit(e, "always @(*) begin");
+    emit(e, "  f_held = f_pend_wr ? s1_mask_q : '0;");
+    emit(e, "  for (int i = 0; i < %u; i++) begin", x->ways);
+    emit(e, "    f_res[i] = f_word[i] & (f_word[%u + i*%u +: %u] == f_tag);", x->tag_lo, x->tag_width,
+         x->tag_width);
+    emit(e, "    f_wbwin[i] = (m_wb_q & (m_way_q == %u'(i)) & (s1_idx_q == f_set) & %s) |", x->way_bits, seq);
+    emit(e, "        (fl_done_q[i] & (idx_q == f_set) & (state_q == StFscan | state_q == StFwb));");
+    emit(e, "    if (f_res[i]) f_held = f_held | f_word[%u + i*%u +: %u];", x->dirty_lo, x->line_bytes,
+         x->line_bytes);
+    emit(e, "  end");
+    emit(e, "end");
+}
+
+/* Invariants of the control: state, stage 1, the set word stage 1 works on,
+ * the sequences' registers. */
+static void emit_formal_ctrl(emit_file *e, const gctx *x)
+{
+    emit(e, "    s_state: assert(state_q <= StFdone);");
+    if (x->sets != 1u << x->idx_bits)
+        emit(e, "    s_idx: assert(idx_q < %u'd%u);", x->idx_bits, x->sets);
+    emit(e, "    s_s1_set: assert(s1_idx_q == f_s1_mod[%u:0]);", x->idx_bits - 1);
+    emit(e, "    if (state_q == StInit) s_init: assert(!s1_valid_q & !rsp_valid_q & (f_wr_q == '0));");
+    emit(e, "    if (state_q != StInit & state_q != StLook) s_busy: assert(s1_valid_q & !rsp_valid_q);");
+    emit(e, "    if ((state_q == StLook & s1_valid_q) | f_seq) s_cur: assert(cur == tmem_q[s1_idx_q]);");
+    emit(e, "    if (state_q == StFscan | state_q == StFwb) s_cur_flush: assert(cur == tmem_q[idx_q]);");
+    emit(e, "    if (f_miss) s_miss: assert(!hit & |m_sel & (m_wb_q == |(m_sel & way_valid & way_dirty)));");
+    emit(e, "    if (state_q == StMwb | state_q == StAwb) s_wb: assert(m_wb_q);");
+    emit(e, "    if (state_q == StAwb | state_q == StAinv) s_atomic: assert((m_hit_q == hit) &");
+    emit(e, "        (!m_hit_q | |(m_sel & way_hit)) & (m_wb_q == |(m_sel & way_hit & way_dirty)));");
+    emit(e, "    if (state_q == StFwb) s_flush_wb: assert(|(m_sel & pend));");
+    emit(e, "    if (f_miss | state_q == StMdone) s_op_rw: assert(op_rw);");
+    emit(e, "    if (state_q == StAwb | state_q == StAinv) s_op_at: assert(s1_op_q == OpAt);");
+    emit(e, "    if (f_flushed | state_q == StFdone) s_op_flush: assert(s1_op_q == 2'd3);");
+    emit(e, "    if (s1_valid_q & (s1_op_q == OpWr) & (s1_line_q == f_line))");
+    emit(e, "      s_wr_s1: assert((s1_mask_q & ~f_wr_q) == '0);");
+}
+
+/* Invariants of the set words: the swept or flushed sets empty, a valid
+ * tag in the set its line maps to (sets not a power of two), LRU ranks a
+ * permutation, valid tags unique in a set; and of the followed line: its
+ * written bytes held dirty (or in stage 1), its dirty bytes written ones,
+ * none left once its write-back has gone. */
+static void emit_formal_ram(emit_file *e, const gctx *x)
+{
+    unsigned s, i, j;
+    for (s = 0; s < x->sets; s++) {
+        char w[48];
+        snprintf(w, sizeof w, "tmem_q[%u]", s);
+        emit(e, "    if (state_q == StInit ? idx_q > %u'd%u : (f_flushed & idx_q > %u'd%u) | state_q == StFdone)",
+             x->idx_bits, s, x->idx_bits, s);
+        emit(e, "      s_clear_%u: assert(%s == init_word);", s, w);
+        if (x->g.odd != 1 && x->sets > 1)
+            for (i = 0; i < x->ways; i++)
+                emit(e, "    if (state_q != StInit) s_tagset_%u_%u: assert(!%s[%u] | (%s[%u +: %u] %% %u'd%u == %u'd%u));",
+                     s, i, w, i, w, x->tag_lo + i * x->tag_width, x->tag_width, x->tag_width, x->g.odd,
+                     x->tag_width, s >> x->low_idx_bits);
+        if (x->ways < 2)
+            continue;
+        emit(e, "    if (state_q != StInit) begin");
+        for (i = 0; i < x->ways; i++)
+            for (j = i + 1; j < x->ways; j++) {
+                if (x->rank_bits)
+                    emit(e, "      s_lru_%u_%u_%u: assert(%s[%u +: %u] != %s[%u +: %u]);", s, i, j, w,
+                         x->rank_lo + i * x->rank_bits, x->rank_bits, w, x->rank_lo + j * x->rank_bits,
+                         x->rank_bits);
+                emit(e, "      s_tag_%u_%u_%u: assert(!(%s[%u] & %s[%u]) | (%s[%u +: %u] != %s[%u +: %u]));", s,
+                     i, j, w, i, w, j, w, x->tag_lo + i * x->tag_width, x->tag_width, w,
+                     x->tag_lo + j * x->tag_width, x->tag_width);
+            }
+        if (x->rank_bits && x->ways != 1u << x->rank_bits)
+            for (i = 0; i < x->ways; i++)
+                emit(e, "      s_lru_%u_%u: assert(%s[%u +: %u] < %u'd%u);", s, i, w,
+                     x->rank_lo + i * x->rank_bits, x->rank_bits, x->rank_bits, x->ways);
+        emit(e, "    end");
+    }
+    emit(e, "    if (state_q != StInit) begin");
+    emit(e, "      s_wr_held: assert((f_wr_q & ~f_held) == '0);");
+    for (i = 0; i < x->ways; i++) {
+        emit(e, "      if (f_res[%u] & !f_wbwin[%u]) s_wr_dirty_%u: assert((f_word[%u +: %u] & ~f_wr_q) == '0);",
+             i, i, i, x->dirty_lo + i * x->line_bytes, x->line_bytes);
+        emit(e, "      if (f_res[%u] & f_wbwin[%u]) s_wr_gone_%u: assert(f_wr_q == '0);", i, i, i);
+    }
+    emit(e, "    end");
+}
+
+/* Formal properties (make formal: tb/formal.txt; scripts/dualopt-rcache-formal.sh).
+ * A ghost register follows
  * one line chosen by the solver: the bytes of it written by accepted writes
  * since its last write-back. p_wb_*: a write-back carries only written
  * bytes, never none; p_flush_*: when the flush leaves the line's set, when
  * it completes and when an atomic is forwarded, every written byte of the
  * line has gone home; p_hold_*:
- * payloads hold under back-pressure. */
+ * payloads hold under back-pressure. s_*: the strengthening invariants that
+ * make them 1-inductive (caches of at most RCACHE_FORMAL_MAX_SLOTS ways in
+ * all; docs/dualopt.md). */
 static void emit_formal(emit_file *e, const gctx *x)
 {
+    int inv = x->sets * x->ways <= RCACHE_FORMAL_MAX_SLOTS;
     prim_formal_begin(e, NULL);
     prim_formal_samples(e, (const char *const[]){NULL});
     emit(e, "(* anyconst *) logic [%u:0] f_line;", x->laddr_bits - 1);
@@ -76,11 +193,35 @@ static void emit_formal(emit_file *e, const gctx *x)
     emit(e, "assign f_mod = f_line %% %u'd%u;", x->laddr_bits, x->sets);
     emit(e, "assign f_set = f_mod[%u:0];", x->idx_bits - 1);
     emit(e, "assign f_wb_line = out_valid_o & out_kind_o & (out_line_o == f_line);");
+    emit(e, "// the ports' last cycle, for p_hold_*");
+    emit(e, "logic f_out_hold_q = 1'b0, f_rsp_hold_q = 1'b0, f_out_kind_q;");
+    emit(e, "logic [%u:0] f_out_line_q, f_rsp_line_q;", x->laddr_bits - 1);
+    emit(e, "logic [%u:0] f_out_mask_q;", x->line_bytes - 1);
+    emit(e, "logic [%u:0] f_out_data_q, f_rsp_data_q;", x->line_bits - 1);
+    emit(e, "logic [2:0] f_rsp_kind_q;");
+    emit(e, "always @(posedge clk_i) begin");
+    emit(e, "  f_out_hold_q <= rst_ni & out_valid_o & ~out_ready_i;");
+    emit(e, "  f_rsp_hold_q <= rst_ni & rsp_valid_o & ~rsp_ready_i;");
+    emit(e, "  f_out_kind_q <= out_kind_o;");
+    emit(e, "  f_out_line_q <= out_line_o;");
+    emit(e, "  f_out_mask_q <= out_mask_o;");
+    emit(e, "  f_out_data_q <= out_data_o;");
+    emit(e, "  f_rsp_kind_q <= rsp_kind_o;");
+    emit(e, "  f_rsp_line_q <= rsp_line_o;");
+    emit(e, "  f_rsp_data_q <= rsp_data_o;");
+    emit(e, "end");
     emit(e, "always @(posedge clk_i) begin");
     emit(e, "  if (f_wb_line & out_ready_i) f_wr_q <= '0;");
     emit(e,
          "  else if (req_acc & (req_op_i == OpWr) & (req_line == f_line)) f_wr_q <= f_wr_q | req_mask_i;");
     emit(e, "end");
+    if (inv) {
+        emit_formal_views(e, x);
+    } else {
+        emit(e, "// The strengthening invariants (s_*) are emitted for caches of at most %u",
+             RCACHE_FORMAL_MAX_SLOTS);
+        emit(e, "// ways in all, sets x ways (this one has %u x %u).", x->sets, x->ways);
+    }
     prim_formal_assume(e, "reset in the first cycle only", 1);
     emit(e, "  if (rst_ni) begin");
     emit(e, "    if (f_wb_line) p_wb_written: assert((out_mask_o & ~f_wr_q) == '0);");
@@ -89,17 +230,24 @@ static void emit_formal(emit_file *e, const gctx *x)
          "    if (state_q == StFscan & ~|pend & (idx_q == f_set)) p_flush_set: assert(f_wr_q == '0);");
     emit(e, "    if (state_q == StFdone) p_flush_home: assert(f_wr_q == '0);");
     emit(e, "    if (state_q == StAinv & (s1_line_q == f_line)) p_flush_atomic: assert(f_wr_q == '0);");
+    if (inv) {
+        emit(e, "    // strengthening invariants for the induction (docs/dualopt.md)");
+        emit_formal_ctrl(e, x);
+        emit_formal_ram(e, x);
+    }
     emit(e, "  end");
+    if (inv)
+        emit(e, "  if (!f_past_q) s_ghost: assert(f_wr_q == '0);");
     emit(e, "end");
-    emit(e, "always @(posedge clk_i) begin");
-    emit(e, "  if (f_past_q & rst_ni & $past(rst_ni) & $past(out_valid_o & ~out_ready_i)) begin");
-    emit(e, "    p_hold_out: assert(out_valid_o & (out_kind_o == $past(out_kind_o)) &");
-    emit(e, "        (out_line_o == $past(out_line_o)) & (out_mask_o == $past(out_mask_o)) &");
-    emit(e, "        (out_data_o == $past(out_data_o)));");
+    emit(e, "always @(*) begin");
+    emit(e, "  if (f_past_q & rst_ni & f_out_hold_q) begin");
+    emit(e, "    p_hold_out: assert(out_valid_o & (out_kind_o == f_out_kind_q) &");
+    emit(e, "        (out_line_o == f_out_line_q) & (out_mask_o == f_out_mask_q) &");
+    emit(e, "        (out_data_o == f_out_data_q));");
     emit(e, "  end");
-    emit(e, "  if (f_past_q & rst_ni & $past(rst_ni) & $past(rsp_valid_o & ~rsp_ready_i)) begin");
-    emit(e, "    p_hold_rsp: assert(rsp_valid_o & (rsp_kind_o == $past(rsp_kind_o)) &");
-    emit(e, "        (rsp_line_o == $past(rsp_line_o)) & (rsp_data_o == $past(rsp_data_o)));");
+    emit(e, "  if (f_past_q & rst_ni & f_rsp_hold_q) begin");
+    emit(e, "    p_hold_rsp: assert(rsp_valid_o & (rsp_kind_o == f_rsp_kind_q) &");
+    emit(e, "        (rsp_line_o == f_rsp_line_q) & (rsp_data_o == f_rsp_data_q));");
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");

@@ -1895,6 +1895,8 @@ module dualopt_coal_gpus16 (
   (* anyconst *) logic [3:0] f_gpu;
   logic [7:0] f_in_q = 8'd0, f_out_q = 8'd0;
   logic f_adm, f_snd;
+  logic [7:0] f_pend; // f_gpu's slots in the packet register
+  assign f_pend = (pkt_valid_q && !pkt_reg_q && pkt_dst_q == f_gpu) ? 8'(pkt_n_q) : 8'd0;
   assign f_adm = adm && in_dst_i == f_gpu;
   assign f_snd = pkt_valid_o && pkt_ready_i && !pkt_reg_q && pkt_dst_o == f_gpu;
   assign f_dist0 = ptr_q <= 4'd0 ? 5'd0 - 5'(ptr_q) : 5'd16 - 5'(ptr_q);
@@ -2006,6 +2008,23 @@ module dualopt_coal_gpus16 (
       p_wait_b13: assert(f_wait13_q <= 5'd15);
       s_wait_b14: assert(f_wait14_q + f_dist14 <= 5'd15);
       p_wait_b14: assert(f_wait14_q <= 5'd15);
+      s_cnt_b0: assert(cnt0_q <= 7'd64);
+      s_cnt_b1: assert(cnt1_q <= 7'd64);
+      s_cnt_b2: assert(cnt2_q <= 7'd64);
+      s_cnt_b3: assert(cnt3_q <= 7'd64);
+      s_cnt_b4: assert(cnt4_q <= 7'd64);
+      s_cnt_b5: assert(cnt5_q <= 7'd64);
+      s_cnt_b6: assert(cnt6_q <= 7'd64);
+      s_cnt_b7: assert(cnt7_q <= 7'd64);
+      s_cnt_b8: assert(cnt8_q <= 7'd64);
+      s_cnt_b9: assert(cnt9_q <= 7'd64);
+      s_cnt_b10: assert(cnt10_q <= 7'd64);
+      s_cnt_b11: assert(cnt11_q <= 7'd64);
+      s_cnt_b12: assert(cnt12_q <= 7'd64);
+      s_cnt_b13: assert(cnt13_q <= 7'd64);
+      s_cnt_b14: assert(cnt14_q <= 7'd64);
+      // the order invariants (s_order_*) are emitted for at most 64 slots in all,
+      // buffers x slots (this one has 15 x 64)
     end
     if (rst_ni && f_snd) p_order_count: assert({1'b0, f_out_q} + 9'(pkt_n_q) <= {1'b0, f_in_q});
     if (rst_ni && f_snd && pkt_n_q > 4'd0) p_order_s0: assert(pkt_data_o[32 +: 32] == 32'(f_out_q + 8'd0));

@@ -1342,6 +1342,8 @@ module dualopt_codec_default_coal (
   (* anyconst *) logic [1:0] f_gpu;
   logic [7:0] f_in_q = 8'd0, f_out_q = 8'd0;
   logic f_adm, f_snd;
+  logic [7:0] f_pend; // f_gpu's slots in the packet register
+  assign f_pend = (pkt_valid_q && !pkt_reg_q && pkt_dst_q == f_gpu) ? 8'(pkt_n_q) : 8'd0;
   assign f_adm = adm && in_dst_i == f_gpu;
   assign f_snd = pkt_valid_o && pkt_ready_i && !pkt_reg_q && pkt_dst_o == f_gpu;
   assign f_dist0 = ptr_q <= 2'd0 ? 5'd0 - 5'(ptr_q) : 5'd4 - 5'(ptr_q);
@@ -1405,6 +1407,11 @@ module dualopt_codec_default_coal (
       p_wait_b1: assert(f_wait1_q <= 5'd3);
       s_wait_b2: assert(f_wait2_q + f_dist2 <= 5'd3);
       p_wait_b2: assert(f_wait2_q <= 5'd3);
+      s_cnt_b0: assert(cnt0_q <= 7'd64);
+      s_cnt_b1: assert(cnt1_q <= 7'd64);
+      s_cnt_b2: assert(cnt2_q <= 7'd64);
+      // the order invariants (s_order_*) are emitted for at most 64 slots in all,
+      // buffers x slots (this one has 3 x 64)
     end
     if (rst_ni && f_snd) p_order_count: assert({1'b0, f_out_q} + 9'(pkt_n_q) <= {1'b0, f_in_q});
     if (rst_ni && f_snd && pkt_n_q > 4'd0) p_order_s0: assert(pkt_data_o[32 +: 32] == 32'(f_out_q + 8'd0));

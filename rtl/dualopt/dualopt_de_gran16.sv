@@ -241,6 +241,13 @@ module dualopt_de_gran16 (
       p_count_total: assert(total_q <= 20'd1000000);
       p_count_reads: assert(reads_q <= remote_q);
       p_mode_flags: assert(coal_q == (mode_q == 2'd2) && cache_q == (mode_q == 2'd3));
+      // strengthening invariants for the induction (docs/dualopt.md): an open
+      // window (warm-up or counting) is below its close, holds the MONITOR mode
+      // and no decision in flight; a decision in flight leaves MONITOR unchanged
+      if (phase_q != 2'd2) s_open_count: assert(total_q < 20'd1000000 && remote_q < 15'd20000);
+      if (phase_q != 2'd2) s_open_mode: assert(mode_q == 2'd0 && !s1_live_q && !s2_live_q);
+      if (s1_live_q) s_live1: assert(mode_q == 2'd0 && !s2_live_q);
+      if (s2_live_q) s_live2: assert(mode_q == 2'd0);
     end
     if (f_past_q && rst_ni && !f_rearm_q && (f_mode_q != 2'd0 || !f_pub_q))
       p_mode_hold: assert(mode_q == f_mode_q);

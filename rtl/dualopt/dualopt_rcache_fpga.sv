@@ -432,10 +432,29 @@ module dualopt_rcache_fpga (
   assign f_mod = f_line % 28'd64;
   assign f_set = f_mod[5:0];
   assign f_wb_line = out_valid_o & out_kind_o & (out_line_o == f_line);
+  // the ports' last cycle, for p_hold_*
+  logic f_out_hold_q = 1'b0, f_rsp_hold_q = 1'b0, f_out_kind_q;
+  logic [27:0] f_out_line_q, f_rsp_line_q;
+  logic [15:0] f_out_mask_q;
+  logic [127:0] f_out_data_q, f_rsp_data_q;
+  logic [2:0] f_rsp_kind_q;
+  always @(posedge clk_i) begin
+    f_out_hold_q <= rst_ni & out_valid_o & ~out_ready_i;
+    f_rsp_hold_q <= rst_ni & rsp_valid_o & ~rsp_ready_i;
+    f_out_kind_q <= out_kind_o;
+    f_out_line_q <= out_line_o;
+    f_out_mask_q <= out_mask_o;
+    f_out_data_q <= out_data_o;
+    f_rsp_kind_q <= rsp_kind_o;
+    f_rsp_line_q <= rsp_line_o;
+    f_rsp_data_q <= rsp_data_o;
+  end
   always @(posedge clk_i) begin
     if (f_wb_line & out_ready_i) f_wr_q <= '0;
     else if (req_acc & (req_op_i == OpWr) & (req_line == f_line)) f_wr_q <= f_wr_q | req_mask_i;
   end
+  // The strengthening invariants (s_*) are emitted for caches of at most 64
+  // ways in all, sets x ways (this one has 64 x 4).
   always @(*) begin
     assume(rst_ni == f_past_q); // reset in the first cycle only
     if (rst_ni) begin
@@ -446,15 +465,15 @@ module dualopt_rcache_fpga (
       if (state_q == StAinv & (s1_line_q == f_line)) p_flush_atomic: assert(f_wr_q == '0);
     end
   end
-  always @(posedge clk_i) begin
-    if (f_past_q & rst_ni & $past(rst_ni) & $past(out_valid_o & ~out_ready_i)) begin
-      p_hold_out: assert(out_valid_o & (out_kind_o == $past(out_kind_o)) &
-          (out_line_o == $past(out_line_o)) & (out_mask_o == $past(out_mask_o)) &
-          (out_data_o == $past(out_data_o)));
+  always @(*) begin
+    if (f_past_q & rst_ni & f_out_hold_q) begin
+      p_hold_out: assert(out_valid_o & (out_kind_o == f_out_kind_q) &
+          (out_line_o == f_out_line_q) & (out_mask_o == f_out_mask_q) &
+          (out_data_o == f_out_data_q));
     end
-    if (f_past_q & rst_ni & $past(rst_ni) & $past(rsp_valid_o & ~rsp_ready_i)) begin
-      p_hold_rsp: assert(rsp_valid_o & (rsp_kind_o == $past(rsp_kind_o)) &
-          (rsp_line_o == $past(rsp_line_o)) & (rsp_data_o == $past(rsp_data_o)));
+    if (f_past_q & rst_ni & f_rsp_hold_q) begin
+      p_hold_rsp: assert(rsp_valid_o & (rsp_kind_o == f_rsp_kind_q) &
+          (rsp_line_o == f_rsp_line_q) & (rsp_data_o == f_rsp_data_q));
     end
   end
   `endif
