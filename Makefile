@@ -243,3 +243,7 @@ bench: verilate $(B)/bin/bench_model
 
 clean:
 	rm -rf $(B) $(TB_BINS) $(foreach f,$(FAMILIES),tb_$(f)_fail.stim tb_$(f)_fail.vcd)
+
+# Rules of fragments over every module, family and test source, read once
+# all are known (a fragment names its define in LATE_RULES: mk/coverage.mk).
+$(foreach r,$(LATE_RULES),$(eval $(value $(r))))
