@@ -34,22 +34,22 @@ $(CB)/vrt/libvrt.a: scripts/vruntime.sh | $(DEPS_OK)
 	scripts/vruntime.sh $(CB)/vrt
 $(foreach m,$(ALL_MODS),$(eval $(CB)/vobj/$(m)/lib$(m).a: $(B)/vobj/$(m)/lib$(m).a tb/cov_hook.h ; \
   VCOV=1 scripts/verilate.sh $(m) $(dir $(filter %/$(m).sv,$(ALL_RTL))) $(CB)/vobj $(HB)/$(call family_of,$(m))))
-# a module's library in the coverage build: with coverage if it is measured;
 # the binaries are linked again when the list changes ($(CB)/mods.txt)
-cov_lib = $(if $(filter $(1),$(COV_MODS)),$(CB)/vobj/$(1)/lib$(1).a,$(B)/vobj/$(1)/lib$(1).a)
 $(CB)/mods.txt: cov-force
 	@mkdir -p $(CB)
 	@echo '$(strip $(COV_MODS))' >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 cov-force:
+# The benches and the Criterion binary are linked from the inputs make
+# knows for the normal ones (the families' fragments add objects to them),
+# the measured modules' libraries swapped (scripts/coverage-link.sh).
 define COV_FAMILY_RULES
-$(CB)/tb_$(1): $(B)/obj/tb/tb_$(1).o $(ENGINE_OBJ) $(B)/obj/$(1)_duts.o $$(foreach m,$$($(1)_MODS),$$(call cov_lib,$$(m))) $(CB)/vrt/libvrt.a $(CB)/mods.txt
-	$(CC) $(CFLAGS) -o $$@ $$(filter-out %.txt,$$^) $(LDLIBS)
+$(CB)/tb_$(1): tb_$(1) $$(foreach m,$$(filter $$($(1)_MODS),$$(COV_MODS)),$(CB)/vobj/$$(m)/lib$$(m).a) $(CB)/vrt/libvrt.a $(CB)/mods.txt scripts/coverage-link.sh
+	$(CC) $(CFLAGS) -o $$@ $$$$(scripts/coverage-link.sh tb_$(1) $(CB) $(COV_MODS)) $(LDLIBS)
 endef
 $(foreach f,$(FAMILIES),$(eval $(call COV_FAMILY_RULES,$(f))))
-$(CB)/test_all: $(patsubst %.c,$(B)/obj/%.o,$(TEST_SRC)) $(ENGINE_OBJ) \
-                $(foreach f,$(FAMILIES),$(B)/obj/$(f)_duts.o $(foreach m,$($(f)_MODS),$(call cov_lib,$(m)))) $(CB)/vrt/libvrt.a $(CB)/mods.txt
-	$(CC) $(CFLAGS) -o $@ $(filter-out %.txt,$^) -lcriterion $(LDLIBS)
+$(CB)/test_all: $(B)/test_all $(foreach m,$(COV_MODS),$(CB)/vobj/$(m)/lib$(m).a) $(CB)/vrt/libvrt.a $(CB)/mods.txt scripts/coverage-link.sh
+	$(CC) $(CFLAGS) -o $@ $$(scripts/coverage-link.sh $(B)/test_all $(CB) $(COV_MODS)) -lcriterion $(LDLIBS)
 
 coverage: verilate $(B)/test_all
 	$(MAKE) --no-print-directory COV_MODS="$(cov_mods)" coverage-steps

@@ -19,12 +19,15 @@ An instance's points are added to the other instances' of the same source
   table.md                the table, as in docs/verification.md
 tb/coverage-waivers.txt lists the lines that cannot be reached, each with its
 reason: a waiver matching no uncovered point of a measured module is stale
-and fails the run, as does a module with no counters.
+and fails the run, as does a module with no counters. tb/coverage-floor.txt
+records each module's line and branch figures as measured: a module below
+its floor fails the run (a lost stimulus or a new unreached arm).
   scripts/coverage.py CB MODULE...
 """
 import collections
 import fnmatch
 import glob
+import math
 import os
 import re
 import subprocess
@@ -32,6 +35,22 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WAIVERS = os.path.join(TOP, "tb", "coverage-waivers.txt")
+FLOORS = os.path.join(TOP, "tb", "coverage-floor.txt")
+
+
+def load_floors():
+    """module -> (line %, branch %) from tb/coverage-floor.txt."""
+    fl = {}
+    if os.path.exists(FLOORS):
+        with open(FLOORS) as f:
+            for no, ln in enumerate(f, 1):
+                w = ln.split("#")[0].split()
+                if not w:
+                    continue
+                if len(w) != 3:
+                    sys.exit(f"coverage: {FLOORS}:{no}: not 'module line% branch%'")
+                fl[w[0]] = (float(w[1]), float(w[2]))
+    return fl
 
 
 def parse_key(k):
@@ -190,6 +209,25 @@ def main():
         if i not in used and any(fnmatch.fnmatch(m, g) for m in mods):
             print(f"coverage: {WAIVERS}:{no}: stale waiver ('{g}', '{t}'): no uncovered point matches")
             bad = 1
+    floors = load_floors()
+    if os.environ.get("COV_WRITE_FLOORS") == "1":  # make coverage COV_WRITE_FLOORS=1: record this run
+        for r in res:
+            floors[r["mod"]] = tuple(math.floor(1000.0 * a / n) / 10 if n else 100.0
+                                     for a, n in ((r["lines_cov"], r["lines"]), (r["brc"], r["br"])))
+        with open(FLOORS, "w") as f:
+            f.write("# make coverage's floors: module, line %, branch % (scripts/coverage.py;\n"
+                    "# written by make coverage COV_WRITE_FLOORS=1, the figures rounded down)\n")
+            for m in sorted(floors):
+                f.write(f"{m} {floors[m][0]:.1f} {floors[m][1]:.1f}\n")
+    for r in res:
+        if r["mod"] in floors:
+            lf, bf = floors[r["mod"]]
+            lp = 100.0 * r["lines_cov"] / r["lines"] if r["lines"] else 100.0
+            bp = 100.0 * r["brc"] / r["br"] if r["br"] else 100.0
+            if lp + 1e-9 < lf or bp + 1e-9 < bf:
+                print(f"coverage: {r['mod']}: lines {lp:.1f} %, branches {bp:.1f} %: below its floor "
+                      f"({lf} %, {bf} %, {FLOORS})")
+                bad = 1
     below = [r["mod"] for r in res
              if r["lines"] and 100.0 * (r["lines_cov"] + r["waived"]) / r["lines"] < 95.0]
     print(f"coverage: {len(res)} modules; uncovered lines in {cb}/report/<module>.uncovered.txt; "
