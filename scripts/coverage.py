@@ -34,8 +34,8 @@ import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WAIVERS = os.path.join(TOP, "tb", "coverage-waivers.txt")
-FLOORS = os.path.join(TOP, "tb", "coverage-floor.txt")
+WAIVERS = "tb/coverage-waivers.txt"  # relative to TOP (the script runs there)
+FLOORS = "tb/coverage-floor.txt"
 
 
 def load_floors():
@@ -98,7 +98,8 @@ def load_waivers():
         for no, ln in enumerate(f, 1):
             if not ln.strip() or ln.lstrip().startswith("#"):
                 continue
-            parts = [p.strip() for p in ln.rstrip("\n").split(" | ")]
+            parts = [p.strip().replace("\\|", "|") for p in ln.rstrip("\n").replace("\\|", "\\x").split(" | ")]
+            parts = [p.replace("\\x", "|") for p in parts]
             if len(parts) != 3 or not all(parts):
                 sys.exit(f"coverage: {WAIVERS}:{no}: not 'module-glob | source text | reason'")
             w.append((parts[0], parts[1], parts[2], no))
@@ -113,6 +114,22 @@ def source(path, cache={}):
         except OSError:
             cache[path] = []
     return cache[path]
+
+
+def block(path, line):
+    """The lines from a line ending in 'begin' to its matching 'end'."""
+    src = source(path)
+    code = lambda l: src[l - 1].split("//")[0]
+    if not (0 < line <= len(src)) or not re.search(r"\bbegin\s*$", code(line)):
+        return []
+    depth, l = 0, line
+    while l <= len(src):
+        for tok in re.findall(r"\b(begin|end)\b", code(l)):
+            depth += 1 if tok == "begin" else -1
+        if depth <= 0:
+            return list(range(line, l + 1))
+        l += 1
+    return []
 
 
 def pct(a, n):
@@ -144,16 +161,34 @@ def module_report(cb, mod, waivers, used):
                     why[(path, l)].append("block never ran")
     unc = sorted(k for k, c in lines.items() if not c)
     unc_set = set(unc) | set(why)
+
+    def waiver(path, l):
+        text = source(path)[l - 1].strip() if 0 < l <= len(source(path)) else ""
+        for i, (g, t, r, _) in enumerate(waivers):
+            if fnmatch.fnmatch(mod, g) and t in text:
+                used.add(i)
+                return r
+        return None
+
+    # a waived arm (its if or case line matched) waives the lines it spans,
+    # and when that line opens a begin, every line to its end (nested arms)
+    arm_reason = {}
+    for (kind, path, line, col, com, s), n in pts.items():
+        if kind == "v_branch" and n == 0:
+            r = waiver(path, line)
+            if r:
+                for l in (span(s, line) if s else [line]) + block(path, line):
+                    arm_reason.setdefault((path, l), r)
+    for path, l in sorted(unc_set):  # so does a waived line opening a begin
+        r = waiver(path, l)
+        if r:
+            for k in block(path, l):
+                arm_reason.setdefault((path, k), r)
     waived_lines = 0
     rows = []
     for path, l in sorted(unc_set):
         text = source(path)[l - 1].strip() if 0 < l <= len(source(path)) else ""
-        reason = None
-        for i, (g, t, r, _) in enumerate(waivers):
-            if fnmatch.fnmatch(mod, g) and t in text:
-                reason = r
-                used.add(i)
-                break
+        reason = waiver(path, l) or arm_reason.get((path, l))
         if reason and (path, l) in lines and not lines[(path, l)]:
             waived_lines += 1
         rows.append(f"{path}:{l}: {text}\n    {'; '.join(why.get((path, l), ['a line of an arm never taken']))}"
@@ -173,6 +208,7 @@ def module_report(cb, mod, waivers, used):
 
 
 def main():
+    os.chdir(TOP)
     cb, mods = sys.argv[1], sys.argv[2:]
     if not mods:
         sys.exit("coverage: no module to report")
