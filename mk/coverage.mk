@@ -1,4 +1,4 @@
-# make coverage: Verilator line and toggle coverage of every committed
+# make coverage: Verilator line, branch and toggle coverage of every committed
 # configuration named in COV_CONFIGS (default and fpga by default; `all` for
 # every one) under make test's stimulus of it: the Criterion tests (every
 # family's, in-process lockstep runs and the ./tb_<family> commands they
@@ -10,13 +10,13 @@
 # that the tests' ./tb_<family> are the coverage benches. Each process
 # writes its counters at exit (tb/cov_hook.h); scripts/coverage.py merges
 # them per module, prints the table, writes $(CB)/report/ (annotated
-# sources, lcov .info, <module>.uncovered.txt) and checks
-# tb/coverage-waivers.txt. docs/verification.md#coverage.
-#   make coverage [COV_CONFIGS='default fpga'|all]
+# sources, lcov .info, <module>.uncovered.txt) and checks the waivers
+# (tb/coverage-waivers.txt) and floors (tb/coverage-floor.txt).
+# docs/verification.md#coverage.
+#   make coverage [COV_CONFIGS='default fpga'|all] [COV_WRITE_FLOORS=1]
 #   make coverage-report   the table again from the last run's counters
 CB          := $(B)/cov
 COV_CONFIGS ?= default fpga
-COV_RUN     := $(CB)/run
 
 REGRESS_STEPS += coverage
 .PHONY: coverage coverage-steps coverage-report cov-force
