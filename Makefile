@@ -51,6 +51,7 @@ help:
 	@echo "make test-<family>          one family's lint, sweep, Icarus replay and Criterion tests"
 	@echo "make bench                  RTL alone vs lockstep on recorded stimulus, model speed"
 	@echo "make regress                longer random regression, full mutation, gate level, fuzzing"
+	@echo "make coverage               line, branch and toggle coverage of the default and fpga configurations"
 	@echo "make fuzz                   libFuzzer on every parser, FUZZ_SECONDS (60) a harness (clang)"
 	@echo "make rtl                    regenerate the committed RTL under rtl/ (modules only)"
 	@echo "make harness                its shims, port headers and replay benches, into build/harness/"
@@ -243,3 +244,7 @@ bench: verilate $(B)/bin/bench_model
 
 clean:
 	rm -rf $(B) $(TB_BINS) $(foreach f,$(FAMILIES),tb_$(f)_fail.stim tb_$(f)_fail.vcd)
+
+# Rules of fragments over every module, family and test source, read once
+# all are known (a fragment names its define in LATE_RULES: mk/coverage.mk).
+$(foreach r,$(LATE_RULES),$(eval $(value $(r))))

@@ -114,6 +114,9 @@ void ports_shim(emit_file *e, const block_desc *b)
     emit(e, "#include \"verilated.h\"");
     emit(e, "#include \"verilated_vcd_c.h\"");
     emit(e, "#include \"dut.h\"");
+    emit(e, "#if VM_COVERAGE");
+    emit(e, "#include \"cov_hook.h\"  // make coverage: the counters summed, written at exit");
+    emit(e, "#endif");
     emit_nl(e);
     emit(e, "namespace {");
     emit(e, "struct Inst {");
@@ -147,6 +150,9 @@ void ports_shim(emit_file *e, const block_desc *b)
     emit(e, "  Inst *x = static_cast<Inst *>(p);");
     emit(e, "  trace_close(p);");
     emit(e, "  x->top->final();");
+    emit(e, "#if VM_COVERAGE");
+    emit(e, "  cohkit_cov::collect(x->top, \"%s\");", m);
+    emit(e, "#endif");
     emit(e, "  delete x->top;");
     emit(e, "  delete x;");
     emit(e, "}");

@@ -5,6 +5,9 @@
 # SRC_DIR).
 # Writes OUT_DIR/MODULE/libMODULE.a (model + tb/dut.h shim). The Verilator
 # runtime is built once by scripts/vruntime.sh.
+# VCOV=1 (make coverage, mk/coverage.mk): with Verilator's line and toggle
+# coverage; the shim then sums the counters and writes them at exit
+# (tb/cov_hook.h).
 set -euo pipefail
 mod=$1 src=$2 out=$3 harness=${4:-$2}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +15,9 @@ obj="$out/$mod"
 mkdir -p "$obj"
 srcabs=$(cd "$src" && pwd)
 opt=${VOPT:--O2}
-verilator --cc --trace -Wall -Wno-fatal --x-assign unique --x-initial unique \
+cov=()
+[ "${VCOV:-0}" = 1 ] && cov=(--coverage-line --coverage-toggle)
+verilator --cc --trace "${cov[@]}" -Wall -Wno-fatal --x-assign unique --x-initial unique \
   --prefix "V$mod" --top-module "$mod" -y "$srcabs" --Mdir "$obj" "$srcabs/$mod.sv" >"$obj/verilator.log" 2>&1 || {
   cat "$obj/verilator.log" >&2; exit 1; }
 # a lint warning fails the build, except for deliberately broken (mutant) RTL
