@@ -16,7 +16,10 @@
  * the unit's ports, spec 4's four cases of external requests, X13 and X14,
  * the same way with mesi_fpga, and its random streams in lockstep. Both
  * kinds: FwdReqVs Nacked rather than take the delayed ring's last slot,
- * where the answer the delayed requests wait for comes behind them.
+ * and forwards of a pending read's words already owned (their RspO+data
+ * came, the rest of the read still to come) answered at once from the
+ * entry, never delayed behind an answer the LLC sends after them; MESI: a
+ * read used once writes back the words it was given owned.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
