@@ -321,8 +321,8 @@ static uint64_t hold_rmw(const spandex_tuhw_tm *t, uint64_t line)
             continue;
         if (e->kind == K_OD)
             h |= e->mask;
-        else if (t->ms && e->kind == K_V)
-            h |= e->mask & ~e->st;
+        else if (t->ms && e->kind == K_V) /* (a word a downgrade took waits */
+            h |= e->mask & ~(e->st & ~e->dn); /* with the line: never probed) */
         else if (e->kind == K_V && repl_odata(t))
             h |= e->rpw & e->mask & ~e->recv;
     }

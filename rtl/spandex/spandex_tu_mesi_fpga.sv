@@ -260,7 +260,7 @@ module spandex_tu_mesi_fpga (
      for (i = 0; i < M; i = i + 1) begin
        if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
          if (e_kind_q[KB*i +: KB] == K_OD) f_rmw = f_rmw | e_mask_q[i*W +: W];
-         if (e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | (e_mask_q[i*W +: W] & ~e_st_q[i*W +: W]); // a ReqS pending
+         if (e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | (e_mask_q[i*W +: W] & ~(e_st_q[i*W +: W] & ~e_dn_q[i*W +: W])); // a ReqS pending
          o_m = e_kind_q[KB*i +: KB] == K_V ? e_st_q[i*W +: W] & ~e_dn_q[i*W +: W] : '0;
          f_own = f_own | o_m;
          for (w = 0; w < W; w = w + 1)
@@ -274,7 +274,7 @@ module spandex_tu_mesi_fpga (
        end
        if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin
          if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];
-         if (e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_mask_q[i*W +: W] & ~e_st_q[i*W +: W]);
+         if (e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_mask_q[i*W +: W] & ~(e_st_q[i*W +: W] & ~e_dn_q[i*W +: W]));
        end
      end
      // an EVICT the cache handed over and not yet sent counts as a pending ReqWB
