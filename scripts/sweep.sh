@@ -2,7 +2,8 @@
 # Configuration sweep: every configuration of each LIST (tb/<unit>_sweep.txt:
 # lines "NAME cohgen-options", '#' comments) is generated, lint-clean under
 # Verilator, Icarus and Yosys, passes lockstep on two seeds with back-pressure
-# on every stream of the unit, and replays identically through Icarus.
+# on every stream of the unit (with no broken promise where the bench counts
+# them), and replays identically through Icarus.
 #   scripts/sweep.sh [--sample] OUT_DIR LIST...
 # A line starting with '+' is in the sample that make test runs (--sample);
 # without --sample every line runs.
@@ -29,7 +30,11 @@ one() {
     tb="$dir/tb_$family"
     for seed in 1 2; do
       "$tb" --unit "$unit" --config "$name" --seed "$seed" --cycles "$SWEEP_CYCLES" --fail-prefix "$dir/fail$seed" \
-        | tail -2 | grep -q '^PASS' || { echo "lockstep failed: $tb --unit $unit --config $name --seed $seed --cycles $SWEEP_CYCLES"; exit 1; }
+        >"$dir/run$seed.log"
+      tail -2 "$dir/run$seed.log" | grep -q '^PASS' || { echo "lockstep failed: $tb --unit $unit --config $name --seed $seed --cycles $SWEEP_CYCLES"; exit 1; }
+      # a bench that judges the unit (its summary's broken promises) must find none
+      ! grep -q '^broken promises [1-9]' "$dir/run$seed.log" ||
+        { grep '^broken promises' "$dir/run$seed.log"; echo "broken promises: $tb --unit $unit --config $name --seed $seed --cycles $SWEEP_CYCLES"; exit 1; }
     done
     "$tb" --unit "$unit" --config "$name" --seed 3 --cycles "$SWEEP_IVL_CYCLES" --stim-out "$dir/stim" --log "$dir/vlt.log" >/dev/null || exit 1
     iverilog -g2012 -y "$dir/rtl" -Y .sv -o "$dir/sim.vvp" "$dir/rtl/${prefix}_$name.sv" "$dir/rtl/${prefix}_${name}_tb.sv" || exit 1

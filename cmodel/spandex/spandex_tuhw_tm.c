@@ -76,8 +76,9 @@ typedef struct {
     uint64_t line, mask, recv, rtr, rpw;
     uint64_t dn; /* DeNovo: words downgraded while pending (lost; ReqWB: answered) */
     uint64_t data[W_MAX];
-    /* MESI: the store's words (an atomic's word), the atomic's op and
-     * operand, the flags F_* */
+    /* MESI: the store's words (an atomic's word; a ReqS: the words that
+     * came by RspO+data, this device's), the atomic's op and operand, the
+     * flags F_* */
     uint64_t st, opd;
     unsigned op, fl;
 } mshr;
@@ -308,7 +309,8 @@ static uint64_t hold_ev(const spandex_tuhw_tm *t, uint64_t line, uint64_t m)
 }
 
 /* Words of line in a pending ReqO+data (an atomic, or an odata
- * replacement of a ReqV). */
+ * replacement of a ReqV whose RspO+data has not come) or a pending ReqS
+ * (MESI: its words not yet this device's by RspO+data). */
 static uint64_t hold_rmw(const spandex_tuhw_tm *t, uint64_t line)
 {
     unsigned i;
@@ -317,10 +319,34 @@ static uint64_t hold_rmw(const spandex_tuhw_tm *t, uint64_t line)
         const mshr *e = &t->e[i];
         if (!e->v || e->line != line)
             continue;
-        if (e->kind == K_OD || (t->ms && e->kind == K_V))
+        if (e->kind == K_OD)
             h |= e->mask;
+        else if (t->ms && e->kind == K_V) /* (a word a downgrade took waits */
+            h |= e->mask & ~(e->st & ~e->dn); /* with the line: never probed) */
         else if (e->kind == K_V && repl_odata(t))
-            h |= e->rpw & e->mask;
+            h |= e->rpw & e->mask & ~e->recv;
+    }
+    return h;
+}
+
+/* Words of a pending read the device already owns: its own RspO+data came
+ * (an odata replacement's, a re-sent part's answered by option 3), no
+ * downgrade took them, the rest of the read is still to come. Table IV
+ * asks only for the own RspO+data: their forwards are answered at once
+ * from the entry's data (into d when d is not NULL). */
+static uint64_t hold_own(const spandex_tuhw_tm *t, uint64_t line, uint64_t *d)
+{
+    unsigned i, w;
+    uint64_t h = 0, m;
+    for (i = 0; i < t->c.mshr; i++) {
+        const mshr *e = &t->e[i];
+        if (!e->v || e->line != line || e->kind != K_V)
+            continue;
+        m = t->ms ? e->st & ~e->dn : repl_odata(t) ? e->rpw & e->mask & e->recv & ~e->dn : 0;
+        h |= m;
+        for (w = 0; d && w < t->g.words; w++)
+            if (m >> w & 1)
+                d[w] = e->data[w];
     }
     return h;
 }
@@ -347,10 +373,10 @@ static int line_back(const spandex_tuhw_tm *t, uint64_t line, int rel)
 }
 
 /* How the forward in fq splits: from pending write-backs or the EVICT
- * taken (wbm), answered
- * at once on a pending ReqO+data (now: FwdReqO), delayed, and probed. */
+ * taken (wbm), answered at once on a pending ReqO+data (now: FwdReqO),
+ * from a pending read's words already owned (own), delayed, and probed. */
 typedef struct {
-    uint64_t wbm, now, later, pm;
+    uint64_t wbm, now, own, later, pm;
 } split;
 
 static split split_of(const spandex_tuhw_tm *t)
@@ -368,7 +394,8 @@ static split split_of(const spandex_tuhw_tm *t)
         s.now = 0;
         s.later = (rmw | back) & ~s.wbm;
     }
-    s.pm = f->mask & ~s.wbm & ~s.now & ~s.later;
+    s.own = hold_own(t, f->line, NULL) & f->mask & ~s.wbm & ~s.later;
+    s.pm = f->mask & ~s.wbm & ~s.now & ~s.own & ~s.later;
     return s;
 }
 
@@ -594,13 +621,16 @@ static void load_out(outr *o, unsigned type, unsigned llc, unsigned dst, uint64_
 /* MESI: a ReqS or ReqO+data complete. The line goes to the cache as a
  * FILL (installed: S, or O with own = the line) or a VALUE (the answer of
  * the waiting operation only, installed owned when own is the line: an
- * atomic, which the cache then applies). Words an owner took by FwdReqO
- * while the request was pending (dn) leave the line in I: the answer is a
- * VALUE without own and the entry turns into the ReqWB of the other words,
- * with the store or the atomic performed (spec 4, MESI case 2). */
+ * atomic, which the cache then applies). Words a downgrade took while the
+ * request was pending (dn) leave the line in I: the answer is a VALUE
+ * without own and the entry turns into the ReqWB of the words still
+ * owned, with the store or the atomic performed (spec 4, MESI case 2). So
+ * does a ReqS that ends used once with words that came by RspO+data (a
+ * re-sent part answered by option 3): the LLC made the device their
+ * owner, and the ReqWB gives them back. */
 static void done_mesi(spandex_tuhw_tm *t, mshr *e)
 {
-    uint64_t res[W_MAX];
+    uint64_t res[W_MAX], ow;
     unsigned w;
     int own;
     memcpy(res, e->data, sizeof res);
@@ -629,8 +659,9 @@ static void done_mesi(spandex_tuhw_tm *t, mshr *e)
         if (!e->dn)
             t->co.own = t->g.full;
     }
-    if (own && e->dn && (t->g.full & ~e->dn)) { /* the ReqWB of the words still owned */
-        uint64_t line = e->line, m = t->g.full & ~e->dn;
+    ow = (own ? t->g.full : e->st) & ~e->dn;
+    if (ow && (e->dn || !own)) { /* the ReqWB of the words still owned */
+        uint64_t line = e->line, m = ow;
         memset(e, 0, sizeof *e);
         e->v = 1;
         e->kind = K_WB;
@@ -661,6 +692,8 @@ static void do_rsp_mesi(spandex_tuhw_tm *t, mshr *e)
             if ((r->mask & ~(e->fl & F_RMW ? 0 : e->st)) >> w & 1)
                 e->data[w] = r->data[w];
     e->fl |= r->type == 1 ? F_NOO : r->type == 5 ? F_NOS : F_NOS | F_NOO;
+    if (e->kind == K_V && r->type == 5) /* this device's words (option 3) */
+        e->st |= r->mask;
     e->recv |= r->mask;
     if (e->recv != e->mask)
         return;
@@ -756,6 +789,18 @@ static void wb_words(const spandex_tuhw_tm *t, const buf *f, uint64_t wbm, uint6
             d[w] = t->cq.data[w];
 }
 
+/* Into d, the data of the words own of forward f that a pending read
+ * already owns (its entry's data). */
+static void own_words(const spandex_tuhw_tm *t, const buf *f, uint64_t own, uint64_t *d)
+{
+    uint64_t v[W_MAX];
+    unsigned w;
+    hold_own(t, f->line, v);
+    for (w = 0; w < t->g.words; w++)
+        if (own >> w & 1)
+            d[w] = v[w];
+}
+
 static void do_fwd_gpu(spandex_tuhw_tm *t)
 {
     const buf *f = &t->fq;
@@ -830,6 +875,7 @@ static void fwd_settle(spandex_tuhw_tm *t)
         s.later &= ~f->pm; /* a word probed stays probed (a re-send may have */
                            /* made it a pending ReqO+data meanwhile)       */
         s.now &= ~f->pm;
+        s.own &= ~f->pm;
     }
     rest = s.pm & ~held;
     if (down && rest) { /* a downgrade of words the device does not hold */
@@ -839,7 +885,8 @@ static void fwd_settle(spandex_tuhw_tm *t)
     }
     rest |= later_nacked(t, f, &s);
     wb_words(t, f, s.wbm, d);
-    ans = held | s.wbm | s.now;
+    own_words(t, f, s.own, d);
+    ans = held | s.wbm | s.now | s.own;
     if (down)
         for (i = 0; i < t->c.mshr; i++) {
             mshr *e = &t->e[i];
@@ -849,8 +896,8 @@ static void fwd_settle(spandex_tuhw_tm *t)
                 e->dn |= s.wbm & e->mask;
             else if (e->kind == K_O || e->kind == K_OD)
                 e->dn |= (held | s.now) & e->mask;
-            else if (e->kind == K_V)
-                e->dn |= s.now & e->rpw & e->mask;
+            else if (e->kind == K_V) /* (own: the FILL leaves them unowned) */
+                e->dn |= ((s.now & e->rpw) | s.own) & e->mask;
         }
     if (down && held) { /* a buffered store's word went with the answer */
         for (i = 0; i < t->c.wb; i++)
@@ -899,6 +946,7 @@ static void fwd_settle_mesi(spandex_tuhw_tm *t)
         s.pm = f->pm;
         s.later &= ~f->pm;
         s.now &= ~f->pm;
+        s.own &= ~f->pm;
     }
     if (f->rel && !line_back(t, f->line, 1)) /* the last forward the RspWB waited for */
         load_out(&t->co, SPANDEX_TUHW_R_OWN, 0, 0, f->line, 0, NULL);
@@ -920,7 +968,8 @@ static void fwd_settle_mesi(spandex_tuhw_tm *t)
     }
     rest |= later_nacked(t, f, &s);
     wb_words(t, f, s.wbm, d);
-    ans = held | s.wbm | s.now;
+    own_words(t, f, s.own, d);
+    ans = held | s.wbm | s.now | s.own;
     if (down)
         for (i = 0; i < t->c.mshr; i++) {
             mshr *e = &t->e[i];
@@ -929,7 +978,7 @@ static void fwd_settle_mesi(spandex_tuhw_tm *t)
             if (e->kind == K_WB)
                 e->dn |= s.wbm & e->mask;
             else
-                e->dn |= s.now & e->mask;
+                e->dn |= (s.now | s.own) & e->mask;
         }
     if (down && held && back && !(f->type == 1 && held == t->g.full)) {
         uint64_t v[W_MAX];

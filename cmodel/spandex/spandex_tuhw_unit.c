@@ -103,12 +103,13 @@ typedef struct {
  * RspRvkO to the LLC); per word the last values the cache gave away since
  * it was sent (probe answers, an EVICT: gn of them, at most DN_GAVE);
  * MESI: and the last value before it was sent (v0: a write-back pending
- * when it came answers it, though the line may have come back since). */
+ * when it came answers it, though the line may have come back since); rd,
+ * the words a read of the cache had open when it was sent. */
 #define DN_GAVE 3
 typedef struct {
     unsigned type, req;
     int sent, stalled;
-    uint64_t line, mask, a, r, t0;
+    uint64_t line, mask, a, r, t0, rd;
     uint64_t v0[SPANDEX_LLC_WORDS_MAX];
     uint64_t gv[SPANDEX_LLC_WORDS_MAX][DN_GAVE];
     unsigned char gn[SPANDEX_LLC_WORDS_MAX];
@@ -155,7 +156,7 @@ typedef struct {
 typedef struct {
     unsigned st[POOL], busy[POOL], op[POOL];
     uint64_t mask[POOL], v[POOL][SPANDEX_LLC_WORDS_MAX];
-    uint64_t fills[3], lost_o, mode[4], resend, wb_stale, ninv_prb, bad_own, bad_lost;
+    uint64_t fills[3], lost_o, mode[4], resend, resend_o, wb_stale, ninv_prb, bad_own, bad_lost;
     uint64_t lost_since[POOL];
     /* the write-back state: its words per line and since when; lines that
      * entered it, releases, lines kept too long (a broken promise) */
@@ -1372,9 +1373,23 @@ static int ms_res_ok(const tx_stim *s, int li, unsigned w, uint64_t v)
     return v == res;
 }
 
+/* The words of line a read of the cache has open (DeNovo: its load's
+ * words; MESI: the whole line). */
+static uint64_t dn_rd_words(const tx_stim *s, uint64_t line)
+{
+    int li = dn_li(s, line);
+    if (li < 0)
+        return 0;
+    if (s->c.kind == SPANDEX_TU_MESI)
+        return s->ms.busy[li] == 1 + SPANDEX_TUHW_C_LD ? s->g.full : 0;
+    return s->dn.ldo[li];
+}
+
 /* DeNovo: an answer of the unit to a forward: the forward it belongs to
  * (line, kind, requestor, words not yet answered), the data a value the
- * cache gave away for it (dn_gave_ok). */
+ * cache gave away for it (dn_gave_ok) or, for a word a read had open when
+ * the forward came, the response's (the unit answers a pending read's
+ * words it already owns from its entry). */
 static void dn_on_out(tx_stim *s, const uint64_t *out, uint64_t cyc)
 {
     dn_state *d = &s->dn;
@@ -1422,7 +1437,8 @@ static void dn_on_out(tx_stim *s, const uint64_t *out, uint64_t cyc)
     li = dn_li(s, line);
     if (type == 0 || type == 1 || type == 5 || type == 7)
         for (w = 0; w < s->g.words; w++)
-            if ((mask >> w & 1) && !dn_gave_ok(s, f, li, w, v[w]) && !ms_res_ok(s, li, w, v[w]))
+            if ((mask >> w & 1) && !dn_gave_ok(s, f, li, w, v[w]) && !ms_res_ok(s, li, w, v[w]) &&
+                !((f->rd >> w & 1) && v[w] == d->rv[li][w]))
                 dn_bad(s, cyc, &d->bad_data, "forward answered with data the cache did not give");
     if (!f->a && !f->r) {
         memmove(f, f + 1, (size_t)(&d->fw[d->nfw] - (f + 1)) * sizeof *f);
@@ -1463,6 +1479,7 @@ static void observe_denovo(tx_stim *s, uint64_t cyc, const uint64_t *in, const u
         s->have_f = 0;
         s->nfwd++;
         d->fw[k].sent = 1;
+        d->fw[k].rd = dn_rd_words(s, d->fw[k].line);
     }
     if ((pv(s, out, P(req_valid_o)) & 1) && (pv(s, in, P(req_ready_i)) & 1))
         dn_on_req(s, out, cyc);
@@ -1569,9 +1586,14 @@ static void ms_process(tx_stim *s, uint64_t cyc, int quiet)
         }
         d->pr[i] = d->pr[--d->npr];
         switch (p.type) {
-        case 1: /* ReqS: option 1, 3 or 2, one decision a request */
-            mode = s->b.kind == KIND_NACK ? (pct(s) < 85 ? 2 : 1) : pct(s) < 40 ? 1 : pct(s) < 75 ? 3 : 2;
+        case 1: /* ReqS: option 1, 3 or 2, one decision a request (the nack
+                 * stream answers a re-sent part as ownership half the time) */
+            if (p.mask != s->g.full && s->b.kind == KIND_NACK)
+                mode = pct(s) < 50 ? 3 : 2;
+            else
+                mode = s->b.kind == KIND_NACK ? (pct(s) < 85 ? 2 : 1) : pct(s) < 40 ? 1 : pct(s) < 75 ? 3 : 2;
             s->ms.mode[mode]++;
+            s->ms.resend_o += p.mask != s->g.full && mode == 3;
             if (mode == 3) {
                 d->own[li] |= p.mask;
                 if (!quiet)
@@ -1801,8 +1823,9 @@ static void ms_pdat_done(tx_stim *s, uint64_t cyc)
 }
 
 /* A request of the unit: ReqS and ReqO+data of whole lines the device
- * owns no word of, ReqWT+data(rd) replacing words of an open ReqS, ReqWB
- * of words it owns with the data the cache gave. */
+ * owns no word of, a ReqS of part of a line re-sending Nacked words of a
+ * read (--nack-limit above 1), ReqWT+data(rd) replacing words of an open
+ * ReqS, ReqWB of words it owns with the data the cache gave. */
 static void ms_on_req(tx_stim *s, const uint64_t *out, uint64_t cyc)
 {
     dn_state *d = &s->dn;
@@ -1821,8 +1844,10 @@ static void ms_on_req(tx_stim *s, const uint64_t *out, uint64_t cyc)
         dn_bad(s, cyc, &d->bad_req, "a request of a wrong type, line or mask");
         return;
     }
-    if ((type == 1 || type == 5) && (mask != s->g.full || (d->own[li] & mask)))
-        dn_bad(s, cyc, &d->bad_req, "ReqS or ReqO+data not of a whole line, or of words this device owns");
+    if ((type == 5 || (type == 1 && s->c.nack_limit == 1)) && mask != s->g.full)
+        dn_bad(s, cyc, &d->bad_req, "ReqS or ReqO+data not of a whole line, or a ReqS re-sent under limit 1");
+    if ((type == 1 || type == 5) && (d->own[li] & mask))
+        dn_bad(s, cyc, &d->bad_req, "ReqS or ReqO+data of words this device owns");
     if ((type == 1 && m->busy[li] - 1 != SPANDEX_TUHW_C_LD) ||
         (type == 5 && m->busy[li] - 1 != SPANDEX_TUHW_C_ST && m->busy[li] - 1 != SPANDEX_TUHW_C_RMW))
         dn_bad(s, cyc, &d->bad_req, "a request no cache request asked for");
@@ -1947,6 +1972,7 @@ static void observe_mesi(tx_stim *s, uint64_t cyc, const uint64_t *in, const uin
         s->have_f = 0;
         s->nfwd++;
         d->fw[k].sent = 1;
+        d->fw[k].rd = dn_rd_words(s, d->fw[k].line);
         if (dn_li(s, d->fw[k].line) >= 0)
             memcpy(d->fw[k].v0, d->exp[dn_li(s, d->fw[k].line)], sizeof d->fw[k].v0);
     }
@@ -1975,10 +2001,11 @@ static void summary_mesi(const tx_stim *s, FILE *f, const char *lead)
             (unsigned long long)m->mode[1], (unsigned long long)m->mode[3], (unsigned long long)m->mode[2]);
     fprintf(f,
             "%sanswers RspO %llu RspV %llu Nack %llu RspS %llu RspO+data %llu RspRvkO %llu Ack %llu  requests "
-            "ReqS %llu (retries %llu) ReqO+data %llu ReqWB %llu (of words moved %llu) ReqWT+data %llu\n",
+            "ReqS %llu (retries %llu, answered as ownership %llu) ReqO+data %llu ReqWB %llu (of words moved %llu) "
+            "ReqWT+data %llu\n",
             lead, (unsigned long long)s->nout[3], (unsigned long long)s->nout[0], (unsigned long long)s->nout[9],
             (unsigned long long)s->nout[1], (unsigned long long)s->nout[5], (unsigned long long)s->nout[7],
-            (unsigned long long)s->nout[8], (unsigned long long)s->nreq[1], (unsigned long long)m->resend,
+            (unsigned long long)s->nout[8], (unsigned long long)s->nreq[1], (unsigned long long)m->resend, (unsigned long long)m->resend_o,
             (unsigned long long)s->nreq[5], (unsigned long long)s->nreq[6], (unsigned long long)m->wb_stale,
             (unsigned long long)s->nreq[4]);
     fprintf(f,

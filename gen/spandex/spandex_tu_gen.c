@@ -12,7 +12,7 @@
  * the buffered cache request. Every choice is a function of the registers,
  * so no ready depends on an input of the same cycle. The module body is
  * fixed text over localparams (M, B, W, WB, LB, DB, MI, BI, KB, NACK_LIMIT;
- * DeNovo and MESI: D, DI, ODATA); a line's tag names the kinds it belongs
+ * DeNovo and MESI: D, DI; DeNovo: ODATA); a line's tag names the kinds it belongs
  * to: G GPU coherence, D DeNovo and MESI (the probe, the delayed requests,
  * ReqO+data, ReqWB), N DeNovo alone, M MESI alone ("@GN " GPU coherence
  * and DeNovo: the write buffer); untagged lines are every kind's.
@@ -129,9 +129,9 @@ static const char *const body[] = {
     "@M logic [WB-1:0] m_opd;",
     "@M logic [KB-1:0] s_kind;",
     "@M logic [W*WB-1:0] s_data;",
-    "@N logic [W-1:0] m_rpw, m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask, h_fw, c_fw;",
-    "@M logic [W-1:0] m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask;",
-    "@D logic [W*WB-1:0] f_wbdata;",
+    "@N logic [W-1:0] m_rpw, m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask, h_fw, c_fw, f_own, o_m;",
+    "@M logic [W-1:0] m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask, f_own, o_m;",
+    "@D logic [W*WB-1:0] f_wbdata, f_owndata;",
     "@D logic [LB-1:0] d_line;",
     "@D logic [2:0] d_type;",
     "@D logic [DB-1:0] d_req;",
@@ -281,15 +281,24 @@ static const char *const body[] = {
     "end",
     "@D",
     "@D // Table IV per word of the forward's line: a pending ReqO+data (an atomic, or an",
-    "@D // odata replacement), a pending ReqWB not yet answered or an EVICT taken (and its",
+    "@D // odata replacement whose RspO+data has not come; MESI: a pending ReqS's words not",
+    "@D // yet this device's), a pending read's words already owned (its own RspO+data came;",
+    "@D // and their data), a pending ReqWB not yet answered or an EVICT taken (and its",
     "@D // data); the same pending ReqO+data test for the oldest delayed request's line",
     "@D always @* begin",
-    "@D   f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0;",
+    "@D   f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0; f_own = '0; f_owndata = '0; o_m = '0;",
     "@D   for (i = 0; i < M; i = i + 1) begin",
     "@D     if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin",
     "@D       if (e_kind_q[KB*i +: KB] == K_OD) f_rmw = f_rmw | e_mask_q[i*W +: W];",
-    "@D       if (ODATA && e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);",
-    "@M       if (e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | e_mask_q[i*W +: W]; // a ReqS pending",
+    "@N       if (ODATA && e_kind_q[KB*i +: KB] == K_V)",
+    "@N         f_rmw = f_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
+    "@N       o_m = ODATA && e_kind_q[KB*i +: KB] == K_V ?",
+    "@N             e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & e_recv_q[i*W +: W] & ~e_dn_q[i*W +: W] : '0;",
+    "@M       if (e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | (e_mask_q[i*W +: W] & ~(e_st_q[i*W +: W] & ~e_dn_q[i*W +: W])); // a ReqS pending",
+    "@M       o_m = e_kind_q[KB*i +: KB] == K_V ? e_st_q[i*W +: W] & ~e_dn_q[i*W +: W] : '0;",
+    "@D       f_own = f_own | o_m;",
+    "@D       for (w = 0; w < W; w = w + 1)",
+    "@D         if (o_m[w]) f_owndata[w*WB +: WB] = e_data_q[(i*W + w)*WB +: WB];",
     "@D       if (e_kind_q[KB*i +: KB] == K_WB) begin",
     "@D         f_wbm = f_wbm | (fq_mask_q & e_mask_q[i*W +: W] & ~e_dn_q[i*W +: W]);",
     "@D         for (w = 0; w < W; w = w + 1)",
@@ -299,8 +308,9 @@ static const char *const body[] = {
     "@D     end",
     "@D     if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin",
     "@D       if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];",
-    "@D       if (ODATA && e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);",
-    "@M       if (e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | e_mask_q[i*W +: W];",
+    "@N       if (ODATA && e_kind_q[KB*i +: KB] == K_V)",
+    "@N         d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);",
+    "@M       if (e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_mask_q[i*W +: W] & ~(e_st_q[i*W +: W] & ~e_dn_q[i*W +: W]));",
     "@D     end",
     "@D   end",
     "@D   // an EVICT the cache handed over and not yet sent counts as a pending ReqWB",
@@ -344,10 +354,10 @@ static const char *const body[] = {
     "@GN logic a_pdb, a_rsp, a_fwd, a_rs, a_fl, a_cq, a_bad;",
     "@M logic a_pdb, a_rsp, a_fwd, a_rs, a_cq, a_bad;",
     "@D logic m_co, can_rp, a_rp, f_down;",
-    "@D logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest, f_vnack, f_dly;",
+    "@D logic [W-1:0] f_now, f_later, f_ow, f_pm, f_held, f_rest, f_vnack, f_dly;",
     "@M logic m_own, m_fill, m_conv, f_wbk_go, r_rel;",
     "@M logic [3:0] m_fl2;",
-    "@M logic [W-1:0] f_wbk;",
+    "@M logic [W-1:0] f_wbk, m_ow;",
     "always @* begin",
     "@G  probing = 1'b0;",
     "@D  probing = fq_v_q && fq_ph_q == 2'd1;",
@@ -375,7 +385,10 @@ static const char *const body[] = {
     "@M  m_fl2 = m_fl | (rq_type_q == 4'd1 ? 4'b0010 : rq_type_q == 4'd5 ? 4'b0001 : 4'b0011);",
     "@M  m_own = m_kind == K_OD || !m_fl2[1];",
     "@M  m_fill = m_dn == '0 && (m_kind == K_V ? m_own || (!m_fl2[0] && !m_fl2[2]) : !m_fl[3]);",
-    "@M  m_conv = m_co && m_own && m_dn != '0 && m_dn != '1;",
+    "@M  // the words still owned: the line (E/M asked), or a ReqS's words that came by",
+    "@M  // RspO+data; a ReqWB of them when the line is not installed owned",
+    "@M  m_ow = (m_own ? '1 : m_st | (rq_type_q == 4'd5 ? rq_mask_q : '0)) & ~m_dn;",
+    "@M  m_conv = m_co && m_ow != '0 && (m_dn != '0 || !m_own);",
     "@D  // the forward's words: from a write-back, at once on a pending ReqO+data (FwdReqO),",
     "@D  // delayed, probed; after the probe, those the cache held and the rest",
     "@D  f_down = fq_type_q != 3'd0;",
@@ -384,7 +397,9 @@ static const char *const body[] = {
     "@D  f_later = (fq_type_q == 3'd2 ? (fq_rp_q ? '0 : f_back) & fq_mask_q & ~f_rmw & ~f_wbm",
     "@D                               : (f_rmw | (fq_rp_q ? '0 : f_back)) & fq_mask_q & ~f_wbm) &",
     "@D            ~(fq_ph_q == 2'd1 ? fq_pm_q : '0);",
-    "@D  f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;",
+    "@D  // a pending read's words already owned: answered at once from the entry's data",
+    "@D  f_ow = f_own & fq_mask_q & ~f_wbm & ~f_later & ~(fq_ph_q == 2'd1 ? fq_pm_q : '0);",
+    "@D  f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_ow & ~f_later;",
     "@D  f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;",
     "@D  f_rest = f_pm & ~f_held;",
     "@D  // a FwdReqV that would take the ring's last free slot is Nacked instead (spec 4",
@@ -546,14 +561,16 @@ static const char *const body[] = {
     "@M          if (m_conv) begin",
     "@M            // the words still owned leave by ReqWB, the store or atomic performed",
     "@M            e_v_d[i] = 1'b1; e_snd_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = m_line;",
-    "@M            e_mask_d[i*W +: W] = ~m_dn;",
+    "@M            e_mask_d[i*W +: W] = m_ow;",
     "@M            for (w = 0; w < W; w = w + 1)",
-    "@M              e_data_d[(i*W + w)*WB +: WB] = m_dn[w] ? '0 : m_res[w*WB +: WB];",
+    "@M              e_data_d[(i*W + w)*WB +: WB] = m_ow[w] ? m_res[w*WB +: WB] : '0;",
     "@M          end",
     "        end else begin",
     "          e_recv_d[i*W +: W] = m_recv | rq_mask_q;",
     "          e_data_d[i*W*WB +: W*WB] = m_merged;",
     "@M          e_fl_d[i*4 +: 4] = m_fl2;",
+    "@M          // a ReqS's words that came by RspO+data (option 3): this device's",
+    "@M          if (m_kind == K_V && rq_type_q == 4'd5) e_st_d[i*W +: W] = m_st | rq_mask_q;",
     "        end",
     "      end",
     "@G  end else if (a_fwd) begin",
@@ -630,9 +647,9 @@ static const char *const body[] = {
     "@D          else if (e_kind_q[KB*i +: KB] == K_O || e_kind_q[KB*i +: KB] == K_OD)",
     "@D            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | ((f_held | f_now) & e_mask_q[i*W +: W]);",
     "@N          else if (e_kind_q[KB*i +: KB] == K_V)",
-    "@N            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_now & e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);",
+    "@N            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (((f_now & e_rpw_q[i*W +: W]) | f_ow) & e_mask_q[i*W +: W]);",
     "@M          else if (e_kind_q[KB*i +: KB] == K_V)",
-    "@M            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_now & e_mask_q[i*W +: W]);",
+    "@M            e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | ((f_now | f_ow) & e_mask_q[i*W +: W]);",
     "@D        end",
     "@M      // the line's other owned words leave by a ReqWB straight from the cache's answer",
     "@M      // (the cache keeps them in its write-back state until the RspWB)",
@@ -654,13 +671,14 @@ static const char *const body[] = {
     "@D          end",
     "@D        dt_d = dt_q == D_LAST ? '0 : dt_q + 1'b1;",
     "@D      end",
-    "@D      fq_ans_d = f_held | f_wbm | f_now;",
+    "@D      fq_ans_d = f_held | f_wbm | f_now | f_ow;",
     "@D      fq_nack_d = f_down ? '0 : f_rest | f_vnack;",
-    "@D      fq_todo_d = {!f_down && (f_rest | f_vnack) != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,",
-    "@D                   (f_held | f_wbm | f_now) != '0};",
+    "@D      fq_todo_d = {!f_down && (f_rest | f_vnack) != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now | f_ow) != '0,",
+    "@D                   (f_held | f_wbm | f_now | f_ow) != '0};",
     "@D      for (w = 0; w < W; w = w + 1)",
     "@D        fq_data_d[w*WB +: WB] = fq_type_q == 3'd2 ? '0 :",
     "@D                                f_wbm[w] ? f_wbdata[w*WB +: WB] :",
+    "@D                                f_ow[w] ? f_owndata[w*WB +: WB] :",
     "@D                                f_held[w] ? pd_data_q[w*WB +: WB] : '0;",
     "@D      fq_ph_d = 2'd2;",
     "@D      if (fq_todo_d == '0) fq_v_d = 1'b0;",
@@ -901,7 +919,8 @@ static void body_regs(prim_regs *l, spandex_tu_kind k, int x)
  * p_err: err_o is sticky. MESI: p_own_* (no answer waits for the cache while a
  * probe is out or awaited, so a downgrade never overtakes the line it takes;
  * a line whose pending request lost words to a downgrade is never given
- * owned), p_wbk_* (a downgrade's probe tells the cache to keep, in its
+ * owned; a read not installed owned leaves the words it was given owned
+ * to a ReqWB), p_wbk_* (a downgrade's probe tells the cache to keep, in its
  * write-back state, exactly the words it does not ask for; every word of the
  * whole line the cache gave a downgrade leaves by the forward's answer or by
  * the ReqWB of the rest, sent at once with the cache's data). */
@@ -947,6 +966,10 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
         "f_dg_line_q <= fq_line_q",
         "f_dg_pd_q <= pd_mask_q",
         "f_dg_pdd_q <= pd_data_q",
+        "f_fwb_q <= !a_bad && a_rsp && m_any && rq_type_q != 4'd9 && m_done && m_kind == K_V && "
+        "!(m_own && m_dn == '0) && ((m_own ? '1 : m_st | (rq_type_q == 4'd5 ? rq_mask_q : '0)) & ~m_dn) != '0",
+        "f_fwb_m_q <= (m_own ? '1 : m_st | (rq_type_q == 4'd5 ? rq_mask_q : '0)) & ~m_dn",
+        "f_fwb_i_q <= m_idx",
         NULL};
     int dn = c->kind != SPANDEX_TU_GPU, ms = c->kind == SPANDEX_TU_MESI;
     unsigned W = g->words, LB = g->laddr_bits, DW = g->words * g->word_bits, i, j;
@@ -958,7 +981,9 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
     prim_decl(e, 2 + LB + W + W + DW, "f_crsp_q");
     prim_decl(e, LB + W + 1, "f_prb_q");
     if (ms) {
-        emit(e, "logic f_fdn_q, f_dg_q;");
+        emit(e, "logic f_fdn_q, f_dg_q, f_fwb_q;");
+        prim_decl(e, W, "f_fwb_m_q");
+        prim_decl(e, g->mshr_bits, "f_fwb_i_q");
         prim_decl(e, LB, "f_dg_line_q");
         prim_decl(e, W, "f_dg_pd_q");
         prim_decl(e, DW, "f_dg_pdd_q");
@@ -995,6 +1020,12 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
     if (ms) {
         emit(e, "    // (a) a line whose pending request lost words to a downgrade is not given owned");
         emit(e, "    if (f_fdn_q) p_own_dn: assert(c_rsp_valid_o && c_rsp_own_o == '0);");
+        emit(e, "    // (c) a read not installed owned never drops the words it was given owned (by");
+        emit(e, "    // RspO+data) that no downgrade took: its entry turns into their ReqWB");
+        for (i = 0; i < c->mshr; i++)
+            emit(e, "    if (f_fwb_q && f_fwb_i_q == %u'd%u) p_own_wb_%u: assert(e_v_q[%u] && e_kind_q[%u +: 3] == K_WB && "
+                    "e_mask_q[%u +: %u] == f_fwb_m_q && e_snd_q[%u]);",
+                 g->mshr_bits, i, i, i, i * 3, i * W, W, i);
         emit(e, "    // (b) the whole line the cache gave a downgrade: in the answer, or in the ReqWB of");
         emit(e, "    // the rest, in the request register (the line, the words the probe had the cache");
         emit(e, "    // keep, the cache's data)");
@@ -1106,9 +1137,7 @@ static void emit_tu(emit_file *e, const void *cfg, const block_desc *b)
     if (dn) {
         emit(e, "localparam integer D = %u, DI = %u;", c->dfr, g.dfr_bits);
         emit(e, "localparam [DI-1:0] D_LAST = %u'd%u;", g.dfr_bits, c->dfr - 1);
-        if (ms)
-            emit(e, "localparam ODATA = 1'b0; // MESI: a read's replacement by ReqWT+data");
-        else
+        if (!ms) /* (MESI replaces a read by ReqWT+data) */
             emit(e, "localparam ODATA = 1'b%u; // atomics and replacements by ReqO+data", c->wtdata ? 0 : 1);
         if (ms) /* (MESI has no ReqWT) */
             emit(e, "localparam [KB-1:0] K_V = 3'd0, K_WTD = 3'd2, K_O = 3'd3, K_OD = 3'd4, K_WB = 3'd5;");

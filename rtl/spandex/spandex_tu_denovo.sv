@@ -141,8 +141,8 @@ module spandex_tu_denovo (
   logic [KB-1:0] m_kind;
   logic [3:0] s_nk;
   logic m_ok;
-  logic [W-1:0] m_rpw, m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask, h_fw, c_fw;
-  logic [W*WB-1:0] f_wbdata;
+  logic [W-1:0] m_rpw, m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask, h_fw, c_fw, f_own, o_m;
+  logic [W*WB-1:0] f_wbdata, f_owndata;
   logic [LB-1:0] d_line;
   logic [2:0] d_type;
   logic [DB-1:0] d_req;
@@ -234,14 +234,22 @@ module spandex_tu_denovo (
   end
   
   // Table IV per word of the forward's line: a pending ReqO+data (an atomic, or an
-  // odata replacement), a pending ReqWB not yet answered or an EVICT taken (and its
+  // odata replacement whose RspO+data has not come; MESI: a pending ReqS's words not
+  // yet this device's), a pending read's words already owned (its own RspO+data came;
+  // and their data), a pending ReqWB not yet answered or an EVICT taken (and its
   // data); the same pending ReqO+data test for the oldest delayed request's line
   always @* begin
-     f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0;
+     f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0; f_own = '0; f_owndata = '0; o_m = '0;
      for (i = 0; i < M; i = i + 1) begin
        if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
          if (e_kind_q[KB*i +: KB] == K_OD) f_rmw = f_rmw | e_mask_q[i*W +: W];
-         if (ODATA && e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);
+         if (ODATA && e_kind_q[KB*i +: KB] == K_V)
+           f_rmw = f_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
+         o_m = ODATA && e_kind_q[KB*i +: KB] == K_V ?
+               e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & e_recv_q[i*W +: W] & ~e_dn_q[i*W +: W] : '0;
+         f_own = f_own | o_m;
+         for (w = 0; w < W; w = w + 1)
+           if (o_m[w]) f_owndata[w*WB +: WB] = e_data_q[(i*W + w)*WB +: WB];
          if (e_kind_q[KB*i +: KB] == K_WB) begin
            f_wbm = f_wbm | (fq_mask_q & e_mask_q[i*W +: W] & ~e_dn_q[i*W +: W]);
            for (w = 0; w < W; w = w + 1)
@@ -251,7 +259,8 @@ module spandex_tu_denovo (
        end
        if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin
          if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];
-         if (ODATA && e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);
+         if (ODATA && e_kind_q[KB*i +: KB] == K_V)
+           d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
        end
      end
      // an EVICT the cache handed over and not yet sent counts as a pending ReqWB
@@ -285,7 +294,7 @@ module spandex_tu_denovo (
   logic can_rsp, can_fwd, can_rs, can_fl, can_cq;
   logic a_pdb, a_rsp, a_fwd, a_rs, a_fl, a_cq, a_bad;
   logic m_co, can_rp, a_rp, f_down;
-  logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest, f_vnack, f_dly;
+  logic [W-1:0] f_now, f_later, f_ow, f_pm, f_held, f_rest, f_vnack, f_dly;
   always @* begin
     probing = fq_v_q && fq_ph_q == 2'd1;
     m_done = (m_recv | rq_mask_q) == m_mask;
@@ -303,7 +312,9 @@ module spandex_tu_denovo (
     f_later = (fq_type_q == 3'd2 ? (fq_rp_q ? '0 : f_back) & fq_mask_q & ~f_rmw & ~f_wbm
                                  : (f_rmw | (fq_rp_q ? '0 : f_back)) & fq_mask_q & ~f_wbm) &
               ~(fq_ph_q == 2'd1 ? fq_pm_q : '0);
-    f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;
+    // a pending read's words already owned: answered at once from the entry's data
+    f_ow = f_own & fq_mask_q & ~f_wbm & ~f_later & ~(fq_ph_q == 2'd1 ? fq_pm_q : '0);
+    f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_ow & ~f_later;
     f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;
     f_rest = f_pm & ~f_held;
     // a FwdReqV that would take the ring's last free slot is Nacked instead (spec 4
@@ -450,7 +461,7 @@ module spandex_tu_denovo (
             else if (e_kind_q[KB*i +: KB] == K_O || e_kind_q[KB*i +: KB] == K_OD)
               e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | ((f_held | f_now) & e_mask_q[i*W +: W]);
             else if (e_kind_q[KB*i +: KB] == K_V)
-              e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_now & e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);
+              e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (((f_now & e_rpw_q[i*W +: W]) | f_ow) & e_mask_q[i*W +: W]);
           end
         // a buffered store's word went with the answer
         for (i = 0; i < B; i = i + 1)
@@ -464,13 +475,14 @@ module spandex_tu_denovo (
             end
           dt_d = dt_q == D_LAST ? '0 : dt_q + 1'b1;
         end
-        fq_ans_d = f_held | f_wbm | f_now;
+        fq_ans_d = f_held | f_wbm | f_now | f_ow;
         fq_nack_d = f_down ? '0 : f_rest | f_vnack;
-        fq_todo_d = {!f_down && (f_rest | f_vnack) != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,
-                     (f_held | f_wbm | f_now) != '0};
+        fq_todo_d = {!f_down && (f_rest | f_vnack) != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now | f_ow) != '0,
+                     (f_held | f_wbm | f_now | f_ow) != '0};
         for (w = 0; w < W; w = w + 1)
           fq_data_d[w*WB +: WB] = fq_type_q == 3'd2 ? '0 :
                                   f_wbm[w] ? f_wbdata[w*WB +: WB] :
+                                  f_ow[w] ? f_owndata[w*WB +: WB] :
                                   f_held[w] ? pd_data_q[w*WB +: WB] : '0;
         fq_ph_d = 2'd2;
         if (fq_todo_d == '0) fq_v_d = 1'b0;

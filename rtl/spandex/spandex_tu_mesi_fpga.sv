@@ -71,7 +71,6 @@ module spandex_tu_mesi_fpga (
   localparam [3:0] NACK_LIMIT = 4'd1;
   localparam integer D = 4, DI = 2;
   localparam [DI-1:0] D_LAST = 2'd3;
-  localparam ODATA = 1'b0; // MESI: a read's replacement by ReqWT+data
   localparam [KB-1:0] K_V = 3'd0, K_WTD = 3'd2, K_O = 3'd3, K_OD = 3'd4, K_WB = 3'd5;
 
   // ---------------------------------------------------------------- registers
@@ -163,8 +162,8 @@ module spandex_tu_mesi_fpga (
   logic [WB-1:0] m_opd;
   logic [KB-1:0] s_kind;
   logic [W*WB-1:0] s_data;
-  logic [W-1:0] m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask;
-  logic [W*WB-1:0] f_wbdata;
+  logic [W-1:0] m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask, f_own, o_m;
+  logic [W*WB-1:0] f_wbdata, f_owndata;
   logic [LB-1:0] d_line;
   logic [2:0] d_type;
   logic [DB-1:0] d_req;
@@ -252,15 +251,20 @@ module spandex_tu_mesi_fpga (
   end
   
   // Table IV per word of the forward's line: a pending ReqO+data (an atomic, or an
-  // odata replacement), a pending ReqWB not yet answered or an EVICT taken (and its
+  // odata replacement whose RspO+data has not come; MESI: a pending ReqS's words not
+  // yet this device's), a pending read's words already owned (its own RspO+data came;
+  // and their data), a pending ReqWB not yet answered or an EVICT taken (and its
   // data); the same pending ReqO+data test for the oldest delayed request's line
   always @* begin
-     f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0;
+     f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0; f_own = '0; f_owndata = '0; o_m = '0;
      for (i = 0; i < M; i = i + 1) begin
        if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
          if (e_kind_q[KB*i +: KB] == K_OD) f_rmw = f_rmw | e_mask_q[i*W +: W];
-         if (ODATA && e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);
-         if (e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | e_mask_q[i*W +: W]; // a ReqS pending
+         if (e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | (e_mask_q[i*W +: W] & ~(e_st_q[i*W +: W] & ~e_dn_q[i*W +: W])); // a ReqS pending
+         o_m = e_kind_q[KB*i +: KB] == K_V ? e_st_q[i*W +: W] & ~e_dn_q[i*W +: W] : '0;
+         f_own = f_own | o_m;
+         for (w = 0; w < W; w = w + 1)
+           if (o_m[w]) f_owndata[w*WB +: WB] = e_data_q[(i*W + w)*WB +: WB];
          if (e_kind_q[KB*i +: KB] == K_WB) begin
            f_wbm = f_wbm | (fq_mask_q & e_mask_q[i*W +: W] & ~e_dn_q[i*W +: W]);
            for (w = 0; w < W; w = w + 1)
@@ -270,8 +274,7 @@ module spandex_tu_mesi_fpga (
        end
        if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin
          if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];
-         if (ODATA && e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W]);
-         if (e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | e_mask_q[i*W +: W];
+         if (e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_mask_q[i*W +: W] & ~(e_st_q[i*W +: W] & ~e_dn_q[i*W +: W]));
        end
      end
      // an EVICT the cache handed over and not yet sent counts as a pending ReqWB
@@ -300,10 +303,10 @@ module spandex_tu_mesi_fpga (
   logic can_rsp, can_fwd, can_rs, can_cq;
   logic a_pdb, a_rsp, a_fwd, a_rs, a_cq, a_bad;
   logic m_co, can_rp, a_rp, f_down;
-  logic [W-1:0] f_now, f_later, f_pm, f_held, f_rest, f_vnack, f_dly;
+  logic [W-1:0] f_now, f_later, f_ow, f_pm, f_held, f_rest, f_vnack, f_dly;
   logic m_own, m_fill, m_conv, f_wbk_go, r_rel;
   logic [3:0] m_fl2;
-  logic [W-1:0] f_wbk;
+  logic [W-1:0] f_wbk, m_ow;
   always @* begin
     probing = fq_v_q && fq_ph_q == 2'd1;
     m_done = (m_recv | rq_mask_q) == m_mask;
@@ -324,7 +327,10 @@ module spandex_tu_mesi_fpga (
     m_fl2 = m_fl | (rq_type_q == 4'd1 ? 4'b0010 : rq_type_q == 4'd5 ? 4'b0001 : 4'b0011);
     m_own = m_kind == K_OD || !m_fl2[1];
     m_fill = m_dn == '0 && (m_kind == K_V ? m_own || (!m_fl2[0] && !m_fl2[2]) : !m_fl[3]);
-    m_conv = m_co && m_own && m_dn != '0 && m_dn != '1;
+    // the words still owned: the line (E/M asked), or a ReqS's words that came by
+    // RspO+data; a ReqWB of them when the line is not installed owned
+    m_ow = (m_own ? '1 : m_st | (rq_type_q == 4'd5 ? rq_mask_q : '0)) & ~m_dn;
+    m_conv = m_co && m_ow != '0 && (m_dn != '0 || !m_own);
     // the forward's words: from a write-back, at once on a pending ReqO+data (FwdReqO),
     // delayed, probed; after the probe, those the cache held and the rest
     f_down = fq_type_q != 3'd0;
@@ -333,7 +339,9 @@ module spandex_tu_mesi_fpga (
     f_later = (fq_type_q == 3'd2 ? (fq_rp_q ? '0 : f_back) & fq_mask_q & ~f_rmw & ~f_wbm
                                  : (f_rmw | (fq_rp_q ? '0 : f_back)) & fq_mask_q & ~f_wbm) &
               ~(fq_ph_q == 2'd1 ? fq_pm_q : '0);
-    f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_later;
+    // a pending read's words already owned: answered at once from the entry's data
+    f_ow = f_own & fq_mask_q & ~f_wbm & ~f_later & ~(fq_ph_q == 2'd1 ? fq_pm_q : '0);
+    f_pm = fq_ph_q == 2'd1 ? fq_pm_q : fq_mask_q & ~f_wbm & ~f_now & ~f_ow & ~f_later;
     f_held = fq_ph_q == 2'd1 ? pd_mask_q & fq_pm_q : '0;
     f_rest = f_pm & ~f_held;
     // a FwdReqV that would take the ring's last free slot is Nacked instead (spec 4
@@ -453,14 +461,16 @@ module spandex_tu_mesi_fpga (
             if (m_conv) begin
               // the words still owned leave by ReqWB, the store or atomic performed
               e_v_d[i] = 1'b1; e_snd_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = m_line;
-              e_mask_d[i*W +: W] = ~m_dn;
+              e_mask_d[i*W +: W] = m_ow;
               for (w = 0; w < W; w = w + 1)
-                e_data_d[(i*W + w)*WB +: WB] = m_dn[w] ? '0 : m_res[w*WB +: WB];
+                e_data_d[(i*W + w)*WB +: WB] = m_ow[w] ? m_res[w*WB +: WB] : '0;
             end
           end else begin
             e_recv_d[i*W +: W] = m_recv | rq_mask_q;
             e_data_d[i*W*WB +: W*WB] = m_merged;
             e_fl_d[i*4 +: 4] = m_fl2;
+            // a ReqS's words that came by RspO+data (option 3): this device's
+            if (m_kind == K_V && rq_type_q == 4'd5) e_st_d[i*W +: W] = m_st | rq_mask_q;
           end
         end
     end else if (a_fwd && fq_ph_q == 2'd2) begin
@@ -524,7 +534,7 @@ module spandex_tu_mesi_fpga (
             else if (e_kind_q[KB*i +: KB] == K_O || e_kind_q[KB*i +: KB] == K_OD)
               e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | ((f_held | f_now) & e_mask_q[i*W +: W]);
             else if (e_kind_q[KB*i +: KB] == K_V)
-              e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_now & e_mask_q[i*W +: W]);
+              e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | ((f_now | f_ow) & e_mask_q[i*W +: W]);
           end
         // the line's other owned words leave by a ReqWB straight from the cache's answer
         // (the cache keeps them in its write-back state until the RspWB)
@@ -542,13 +552,14 @@ module spandex_tu_mesi_fpga (
             end
           dt_d = dt_q == D_LAST ? '0 : dt_q + 1'b1;
         end
-        fq_ans_d = f_held | f_wbm | f_now;
+        fq_ans_d = f_held | f_wbm | f_now | f_ow;
         fq_nack_d = f_down ? '0 : f_rest | f_vnack;
-        fq_todo_d = {!f_down && (f_rest | f_vnack) != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now) != '0,
-                     (f_held | f_wbm | f_now) != '0};
+        fq_todo_d = {!f_down && (f_rest | f_vnack) != '0, fq_type_q == 3'd1 && (f_held | f_wbm | f_now | f_ow) != '0,
+                     (f_held | f_wbm | f_now | f_ow) != '0};
         for (w = 0; w < W; w = w + 1)
           fq_data_d[w*WB +: WB] = fq_type_q == 3'd2 ? '0 :
                                   f_wbm[w] ? f_wbdata[w*WB +: WB] :
+                                  f_ow[w] ? f_owndata[w*WB +: WB] :
                                   f_held[w] ? pd_data_q[w*WB +: WB] : '0;
         fq_ph_d = 2'd2;
         if (fq_todo_d == '0) fq_v_d = 1'b0;
@@ -840,7 +851,9 @@ module spandex_tu_mesi_fpga (
   logic [158:0] f_out_q;
   logic [157:0] f_crsp_q;
   logic [24:0] f_prb_q;
-  logic f_fdn_q, f_dg_q;
+  logic f_fdn_q, f_dg_q, f_fwb_q;
+  logic [3:0] f_fwb_m_q;
+  logic f_fwb_i_q;
   logic [19:0] f_dg_line_q;
   logic [3:0] f_dg_pd_q;
   logic [127:0] f_dg_pdd_q;
@@ -850,6 +863,9 @@ module spandex_tu_mesi_fpga (
     f_dg_line_q <= fq_line_q;
     f_dg_pd_q <= pd_mask_q;
     f_dg_pdd_q <= pd_data_q;
+    f_fwb_q <= !a_bad && a_rsp && m_any && rq_type_q != 4'd9 && m_done && m_kind == K_V && !(m_own && m_dn == '0) && ((m_own ? '1 : m_st | (rq_type_q == 4'd5 ? rq_mask_q : '0)) & ~m_dn) != '0;
+    f_fwb_m_q <= (m_own ? '1 : m_st | (rq_type_q == 4'd5 ? rq_mask_q : '0)) & ~m_dn;
+    f_fwb_i_q <= m_idx;
   end
   always @(posedge clk_i) begin
     f_past_q <= 1'b1;
@@ -883,6 +899,10 @@ module spandex_tu_mesi_fpga (
       if (f_err_q) p_err: assert(err_o);
       // (a) a line whose pending request lost words to a downgrade is not given owned
       if (f_fdn_q) p_own_dn: assert(c_rsp_valid_o && c_rsp_own_o == '0);
+      // (c) a read not installed owned never drops the words it was given owned (by
+      // RspO+data) that no downgrade took: its entry turns into their ReqWB
+      if (f_fwb_q && f_fwb_i_q == 1'd0) p_own_wb_0: assert(e_v_q[0] && e_kind_q[0 +: 3] == K_WB && e_mask_q[0 +: 4] == f_fwb_m_q && e_snd_q[0]);
+      if (f_fwb_q && f_fwb_i_q == 1'd1) p_own_wb_1: assert(e_v_q[1] && e_kind_q[3 +: 3] == K_WB && e_mask_q[4 +: 4] == f_fwb_m_q && e_snd_q[1]);
       // (b) the whole line the cache gave a downgrade: in the answer, or in the ReqWB of
       // the rest, in the request register (the line, the words the probe had the cache
       // keep, the cache's data)

@@ -16,7 +16,10 @@
  * the unit's ports, spec 4's four cases of external requests, X13 and X14,
  * the same way with mesi_fpga, and its random streams in lockstep. Both
  * kinds: FwdReqVs Nacked rather than take the delayed ring's last slot,
- * where the answer the delayed requests wait for comes behind them.
+ * and forwards of a pending read's words already owned (their RspO+data
+ * came, the rest of the read still to come) answered at once from the
+ * entry, never delayed behind an answer the LLC sends after them; MESI: a
+ * read used once writes back the words it was given owned.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -301,18 +304,50 @@ Test(spandex_tu_denovo, delayed_requests_come_back_in_order_and_the_last_slot_is
            "ReqO+data 0x200 0x3\nNack 1 0x200 0x1\nNack 2 0x200 0x2\nVALUE 0x200 0x3 0x10 0x20 own 0x3\n");
 }
 
-Test(spandex_tu_denovo, fwdreqvs_of_a_replaced_word_never_fill_the_ring_before_a_later_replacement)
+Test(spandex_tu_denovo, fwdreqvs_of_a_replaced_word_already_owned_are_answered_from_the_entry)
 {
     /* a read's words replaced at different times: w0's ReqO+data makes the
-     * device its owner, and FwdReqVs of w0 wait for the whole read, whose
-     * w1 is replaced later; the LLC answers that replacement behind the
-     * FwdReqVs it sent to the owner (an ordered link), so they must not
-     * fill the ring: the one that would take the last slot is Nacked */
+     * device its owner and its RspO+data came, w1 is replaced later; the
+     * LLC answers that replacement behind the FwdReqVs it sent to the
+     * owner (an ordered link). Table IV asks only for the own RspO+data:
+     * the FwdReqVs of w0 are answered at once from the entry's data (they
+     * once waited for the whole read and could fill the ring), and w0
+     * stays owned */
     prints("--config denovo_fpga",
            "LD 0x200 0x3\nNack 0x200 0x1\nRspO+data 0x200 0x1 0x9\nFwdReqV 0x200 0x1 1\nFwdReqV 0x200 0x1 2\n"
-           "Nack 0x200 0x2\nRspO+data 0x200 0x2 0x7\nPDAT 0x200 0x1 0x9\n",
-           "ReqV 0x200 0x3\nReqO+data 0x200 0x1\nNack 2 0x200 0x1\nReqO+data 0x200 0x2\n"
-           "FILL 0x200 0x3 0x9 0x7 own 0x3\nPRB 0x200 0x1\nRspV 1 0x200 0x1 0x9\n");
+           "FwdReqV 0x200 0x1 3\nNack 0x200 0x2\nRspO+data 0x200 0x2 0x7\n",
+           "ReqV 0x200 0x3\nReqO+data 0x200 0x1\nRspV 1 0x200 0x1 0x9\nRspV 2 0x200 0x1 0x9\nRspV 3 0x200 0x1 0x9\n"
+           "ReqO+data 0x200 0x2\nFILL 0x200 0x3 0x9 0x7 own 0x3\n");
+}
+
+Test(spandex_tu_denovo, a_revocation_of_a_read_word_already_owned_never_waits_for_the_rest_of_the_read)
+{
+    /* w0 Nacked and replaced, its RspO+data came, w1 still to come: a RvkO
+     * of w0 blocks the line at the LLC until its RspRvkO (spec 3.4), which
+     * defers the request w1 waits for; it is answered at once from the
+     * entry's data, and the FILL gives w0 the RspO+data's value, valid and
+     * no longer owned (the load was ordered before the revocation) */
+    prints("--config denovo_fpga",
+           "LD 0x200 0x3\nNack 0x200 0x1\nRspO+data 0x200 0x1 0x9\nRvkO 0x200 0x1\nRspV 0x200 0x2 0x7\n",
+           "ReqV 0x200 0x3\nReqO+data 0x200 0x1\nRspRvkO L 0x200 0x1 0x9\nFILL 0x200 0x3 0x9 0x7\n");
+    /* FwdReqS (option 1), FwdReqO+data and FwdReqO the same way */
+    prints("--config denovo_fpga",
+           "LD 0x200 0xf\nNack 0x200 0x7\nRspO+data 0x200 0x7 0xa 0xb 0xc\nFwdReqS 0x200 0x1 1\n"
+           "FwdReqO+data 0x200 0x2 2\nFwdReqO 0x200 0x4 3\nRspV 0x200 0x8 0xd\n",
+           "ReqV 0x200 0xf\nReqO+data 0x200 0x7\nRspS 1 0x200 0x1 0xa\nRspRvkO L 0x200 0x1 0xa\n"
+           "RspO+data 2 0x200 0x2 0xb\nRspO 3 0x200 0x4\nFILL 0x200 0xf 0xa 0xb 0xc 0xd\n");
+}
+
+Test(spandex_tu_denovo, downgrades_of_read_words_already_owned_never_fill_the_ring)
+{
+    /* three words replaced and owned, the fourth still to come, and three
+     * downgrades (which cannot be Nacked) for a ring of two slots: none
+     * waits, so the forward link never stops with the answer behind it */
+    prints("--config denovo_fpga",
+           "LD 0x200 0xf\nNack 0x200 0x7\nRspO+data 0x200 0x7 0xa 0xb 0xc\nRvkO 0x200 0x1\n"
+           "FwdReqO+data 0x200 0x2 1\nRvkO 0x200 0x4\nRspV 0x200 0x8 0xd\n",
+           "ReqV 0x200 0xf\nReqO+data 0x200 0x7\nRspRvkO L 0x200 0x1 0xa\nRspO+data 1 0x200 0x2 0xb\n"
+           "RspRvkO L 0x200 0x4 0xc\nFILL 0x200 0xf 0xa 0xb 0xc 0xd\n");
 }
 
 Test(spandex_tu_denovo, pending_reqwb_answers_from_its_data)
@@ -513,26 +548,60 @@ Test(spandex_tu_mesi, downgrades_beyond_the_slots_never_wait_for_a_rspwb)
     prints("--config mesi_fpga", in, want);
 }
 
-Test(spandex_tu_mesi, fwdreqvs_of_a_resent_part_owned_never_fill_the_ring_before_the_next_resend)
+Test(spandex_tu_mesi, fwdreqvs_of_a_resent_part_owned_are_answered_from_the_entry)
 {
     /* --nack-limit 3: the ReqS is Nacked in two parts; the first part's
      * re-send is answered by option 3 (w0, w1 now this device's), the
-     * second part is re-sent later. FwdReqVs of w0 and w1 (they move no
-     * ownership: the LLC may send any number) wait for the whole line,
-     * and the LLC answers the second re-send behind them (an ordered
-     * link). Five of them, four slots: three are delayed, the fourth would
-     * take the last slot (kept for a downgrade) and the fifth too, so both
-     * are Nacked; the second re-send's answer completes the ReqS (all of
-     * it by RspO+data: the line installed owned) and the delayed three are
-     * answered from the cache's line */
+     * second part is re-sent later, and the LLC answers it behind the
+     * FwdReqVs it sent for w0 and w1 (an ordered link; they move no
+     * ownership, so it may send any number). They are answered at once
+     * from the entry's data (they once waited for the whole line and
+     * could fill the ring); the ReqS completes all by RspO+data and the
+     * line is installed owned */
     prints("--config mesi_fpga --nack-limit 3",
            "LD 0x1000 0xf\nNack 0x1000 0x3\nRspO+data 0x1000 0x3 0x10 0x11\nNack 0x1000 0xc\n"
            "FwdReqV 0x1000 0x1 1\nFwdReqV 0x1000 0x2 2\nFwdReqV 0x1000 0x1 3\nFwdReqV 0x1000 0x2 1\n"
-           "FwdReqV 0x1000 0x3 2\nRspO+data 0x1000 0xc 0x12 0x13\nPDAT 0x1000 0xf 0x10 0x11 0x12 0x13\n"
-           "PDAT 0x1000 0xf 0x10 0x11 0x12 0x13\nPDAT 0x1000 0xf 0x10 0x11 0x12 0x13\n",
-           "ReqS 0x1000 0xf\nReqS 0x1000 0x3\nReqS 0x1000 0xc\nNack 1 0x1000 0x2\nNack 2 0x1000 0x3\n"
-           "FILL 0x1000 0xf 0x10 0x11 0x12 0x13 own 0xf\nPRB 0x1000 0xf\nRspV 1 0x1000 0x1 0x10\n"
-           "PRB 0x1000 0xf\nRspV 2 0x1000 0x2 0x11\nPRB 0x1000 0xf\nRspV 3 0x1000 0x1 0x10\n");
+           "FwdReqV 0x1000 0x3 2\nRspO+data 0x1000 0xc 0x12 0x13\n",
+           "ReqS 0x1000 0xf\nReqS 0x1000 0x3\nReqS 0x1000 0xc\nRspV 1 0x1000 0x1 0x10\nRspV 2 0x1000 0x2 0x11\n"
+           "RspV 3 0x1000 0x1 0x10\nRspV 1 0x1000 0x2 0x11\nRspV 2 0x1000 0x3 0x10 0x11\n"
+           "FILL 0x1000 0xf 0x10 0x11 0x12 0x13 own 0xf\n");
+}
+
+Test(spandex_tu_mesi, downgrades_of_read_words_already_owned_are_answered_and_the_rest_written_back)
+{
+    /* w0 and w1 came by RspO+data (option 3), w2 and w3 are still to come:
+     * a RvkO of w0 (which blocks the line at the LLC, deferring what the
+     * rest waits for) is answered at once from the entry's data, a FwdReqV
+     * of w1 too; the line cannot be installed E/M with w0 gone, so the
+     * read is used once (VALUE) and w1, still this device's, leaves by a
+     * ReqWB (spec 4's stable O case: the requested words answered, the
+     * line to I, the other owned words written back) */
+    prints("--config mesi_fpga",
+           "LD 0x1000 0xf\nRspO+data 0x1000 0x3 0x10 0x11\nRvkO 0x1000 0x1\nFwdReqV 0x1000 0x2 2\n"
+           "RspS 0x1000 0xc 0x12 0x13\nRspWB 0x1000 0x2\n",
+           "ReqS 0x1000 0xf\nRspRvkO L 0x1000 0x1 0x10\nRspV 2 0x1000 0x2 0x11\n"
+           "VALUE 0x1000 0xf 0x10 0x11 0x12 0x13\nReqWB 0x1000 0x2 0x11\n");
+    /* FwdReqS (option 1) and FwdReqO+data take both: nothing left to write back */
+    prints("--config mesi_fpga",
+           "LD 0x1000 0xf\nRspO+data 0x1000 0x3 0x10 0x11\nFwdReqS 0x1000 0x1 1\nFwdReqO+data 0x1000 0x2 2\n"
+           "RspV 0x1000 0xc 0x12 0x13\n",
+           "ReqS 0x1000 0xf\nRspS 1 0x1000 0x1 0x10\nRspRvkO L 0x1000 0x1 0x10\nRspO+data 2 0x1000 0x2 0x11\n"
+           "VALUE 0x1000 0xf 0x10 0x11 0x12 0x13\n");
+}
+
+Test(spandex_tu_mesi, a_read_used_once_writes_back_the_words_it_was_given_owned)
+{
+    /* --nack-limit 2: w1 Nacked and re-sent as a ReqS, the rest answered
+     * by option 2 (RspV), the re-send by option 3 (RspO+data): the LLC made
+     * the device w1's owner, the line is used once (VALUE), so w1 leaves
+     * by a ReqWB (never dropped with the LLC counting it this device's) */
+    prints("--config mesi_fpga --nack-limit 2",
+           "LD 0x1000 0xf\nNack 0x1000 0x2\nRspV 0x1000 0xd 0x10 0x12 0x13\nRspO+data 0x1000 0x2 0x11\n"
+           "RspWB 0x1000 0x2\n",
+           "ReqS 0x1000 0xf\nReqS 0x1000 0x2\nVALUE 0x1000 0xf 0x10 0x11 0x12 0x13\nReqWB 0x1000 0x2 0x11\n");
+    /* the same mix in one answer, in lockstep with the RTL */
+    prints("--config mesi_fpga", "LD 0x1000 0xf\nRspV 0x1000 0xd 0x10 0x12 0x13\nRspO+data 0x1000 0x2 0x11\nRspWB 0x1000 0x2\n",
+           "ReqS 0x1000 0xf\nVALUE 0x1000 0xf 0x10 0x11 0x12 0x13\nReqWB 0x1000 0x2 0x11\n");
 }
 
 Test(spandex_tu_mesi, case4_a_fwdreqv_elsewhere_is_nacked_and_a_downgrade_raises_err)
