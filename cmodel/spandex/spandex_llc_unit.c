@@ -575,7 +575,9 @@ static void observe_inputs(sx_stim *s, uint64_t cyc, const uint64_t *in, const u
     int rsp_taken = (in[s->p.off[P(rsp_valid_i)]] & 1) && (out[s->p.off[P(rsp_ready_o)]] & 1);
     if (in[s->p.off[P(req_valid_i)]] & 1)
         s->valid_cyc++;
-    if ((in[s->p.off[P(mem_rsp_valid_i)]] & 1) && (out[s->p.off[P(mem_rsp_ready_o)]] & 1)) {
+    /* fill data taken: the oldest of the fill queue answered (a replayed
+     * stimulus may offer fill data nothing asked for: the queue is empty) */
+    if ((in[s->p.off[P(mem_rsp_valid_i)]] & 1) && (out[s->p.off[P(mem_rsp_ready_o)]] & 1) && s->nfq > 0) {
         memmove(&s->fq[0], &s->fq[1], (s->nfq - 1) * sizeof s->fq[0]);
         s->nfq--;
     }

@@ -688,3 +688,40 @@ Test(stc_l1_timing, init_pass_latency_throughput_and_chg_cycles)
         stc_l1_tm_free(t);
     }
 }
+
+/* ------------------------------------- INV evict on the default preset -- */
+
+/* The default preset's 64 ways of set 0 filled by Load + Data of 64 lines
+ * of non-current bands (CER {0}, band a[15:12]; set a[9:6]), then a 65th:
+ * its Data (not Data_E, not I_I) finds no invalid way, so the LRU line,
+ * the first filled, is evicted first (`INV <line> evict`, the RTL's
+ * INV-evict report) and the fill installed. Trace mode: model and RTL
+ * agree. */
+Test(stc_l1_lockstep, trace_mode_inv_evict_default, .timeout = 120)
+{
+    const char *path = "build/t_stc_l1_evict_default.trace";
+    char why[1024], *want = NULL, line[64];
+    const char *tail = "T Load 0x12000 I I_V req=Load\nINV 0x1000 evict\nT Data 0x12000 I_V V ld\n";
+    unsigned n = 0, a = 0;
+    size_t len, t = strlen(tail);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    while (n < 65) {
+        a += 0x400;
+        if ((a >> 12 & 15) == 0)
+            continue; /* band 0 is current: a Load_U */
+        fprintf(f, "LD 0x%x\nDATA 0x%x\n", a, a);
+        n++;
+    }
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_geq(trace_agrees("stc", "stc-l1", "--config default", path, &want, NULL, why, sizeof why), 0,
+                  "%s", why);
+    len = strlen(want);
+    cr_assert(len >= t && strcmp(want + len - t, tail) == 0, "the 65th fill of set 0:\n%s",
+              len > 400 ? want + len - 400 : want);
+    snprintf(line, sizeof line, " evict\n");
+    cr_assert_eq(strstr(want, line), want + len - t + strlen("T Load 0x12000 I I_V req=Load\nINV 0x1000"),
+                 "an eviction before the set was full");
+    free(want);
+    remove(path);
+}
