@@ -945,19 +945,11 @@ static void emit_formal_ring(emit_file *e, const spandex_tuhw_cfg *c, const span
     emit(e, "    p_dfr_dg: assert(!(df_v_q == '1%s));", all);
 }
 
-static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
+/* MESI's sampled events of the formal block: a completion given to the cache
+ * with downgraded words, a read used once with words given owned, a
+ * downgrade's probe answer */
+static void emit_formal_ms_samples(emit_file *e, const spandex_tuhw_geom *g)
 {
-    static const char *const samples[] = {
-        "f_req_stall_q <= req_valid_o & ~req_ready_i",
-        "f_req_q <= {req_type_o, req_line_o, req_mask_o, req_op_o, req_data_o}",
-        "f_out_stall_q <= out_valid_o & ~out_ready_i",
-        "f_out_q <= {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, out_data_o}",
-        "f_crsp_stall_q <= c_rsp_valid_o & ~c_rsp_ready_i",
-        "f_crsp_q <= {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_own_o, c_rsp_data_o}",
-        "f_prb_stall_q <= c_prb_valid_o & ~c_prb_ready_i",
-        "f_prb_q <= {c_prb_line_o, c_prb_mask_o, c_prb_down_o}",
-        "f_err_q <= err_o",
-        NULL};
     /* MESI: a completion given to the cache with downgraded words; a downgrade's
      * probe answer classified (the line, what the cache gave) */
     static const char *const samples_ms[] = {
@@ -971,6 +963,65 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
         "f_fwb_m_q <= (m_own ? '1 : m_st | (rq_type_q == 4'd5 ? rq_mask_q : '0)) & ~m_dn",
         "f_fwb_i_q <= m_idx",
         NULL};
+    unsigned W = g->words, LB = g->laddr_bits, DW = g->words * g->word_bits, i;
+    emit(e, "logic f_fdn_q, f_dg_q, f_fwb_q;");
+    prim_decl(e, W, "f_fwb_m_q");
+    prim_decl(e, g->mshr_bits, "f_fwb_i_q");
+    prim_decl(e, LB, "f_dg_line_q");
+    prim_decl(e, W, "f_dg_pd_q");
+    prim_decl(e, DW, "f_dg_pdd_q");
+    emit(e, "always @(posedge clk_i) begin");
+    for (i = 0; samples_ms[i] != NULL; i++)
+        emit(e, "  %s;", samples_ms[i]);
+    emit(e, "end");
+}
+
+/* MESI's probe properties (p_own_prb, p_wbk_keep) and their strengthening
+ * invariants */
+static void emit_formal_ms_invariants(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
+{
+    unsigned W = g->words, LB = g->laddr_bits, i, j;
+    emit(e, "    // (a) no answer waits for the cache while a probe is out or its answer awaited:");
+    emit(e, "    // the cache takes an owned line before a downgrade's probe asks for it");
+    emit(e, "    if (fq_v_q && fq_ph_q == 2'd1) p_own_prb: assert(!c_rsp_valid_o);");
+    emit(e, "    // (b) a downgrade's probe asks for words and has the cache keep the others in its");
+    emit(e, "    // write-back state (all of them readable after a FwdReqS of the whole line)");
+    emit(e, "    if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4) "
+            "p_wbk_keep: assert(fq_pm_q != '0 && pr_down_q && "
+            "pr_line_q == fq_line_q && pr_mask_q == (fq_type_q == 3'd1 && fq_pm_q == '1 ? '1 : ~fq_pm_q));");
+    /* strengthening invariants: a forward of a defined type probes; one entry a line
+     * (so p_word); a ReqS or ReqO+data
+     * entry asks the whole line; a downgrade probed finds no such entry of its line,
+     * and a ReqWB entry of it means an empty probe answer */
+    emit(e, "    if (fq_v_q && fq_ph_q == 2'd1) s_prb_type: assert(fq_type_q <= 3'd5);");
+    for (i = 0; i < c->mshr; i++)
+        for (j = i + 1; j < c->mshr; j++)
+            emit(e, "    s_line_%u_%u: assert(!(e_v_q[%u] && e_v_q[%u] && e_line_q[%u +: %u] == e_line_q[%u +: %u]));",
+                 i, j, i, j, i * LB, LB, j * LB, LB);
+    for (i = 0; i < c->mshr; i++) {
+        emit(e, "    if (e_v_q[%u] && e_kind_q[%u +: 3] != K_WB) s_full_%u: assert(e_mask_q[%u +: %u] == '1 && "
+                "(e_kind_q[%u +: 3] == K_V || e_kind_q[%u +: 3] == K_OD));",
+             i, i * 3, i, i * W, W, i * 3, i * 3);
+        emit(e, "    if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && e_v_q[%u] && "
+                "e_line_q[%u +: %u] == fq_line_q)",
+             i, i * LB, LB);
+        emit(e, "      s_prb_%u: assert(e_kind_q[%u +: 3] == K_WB && (!pd_v_q || pd_mask_q == '0));", i, i * 3);
+    }
+}
+
+static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_tuhw_geom *g)
+{
+    static const char *const samples[] = {
+        "f_req_stall_q <= req_valid_o & ~req_ready_i",
+        "f_req_q <= {req_type_o, req_line_o, req_mask_o, req_op_o, req_data_o}",
+        "f_out_stall_q <= out_valid_o & ~out_ready_i",
+        "f_out_q <= {out_type_o, out_llc_o, out_dst_o, out_line_o, out_mask_o, out_data_o}",
+        "f_crsp_stall_q <= c_rsp_valid_o & ~c_rsp_ready_i",
+        "f_crsp_q <= {c_rsp_type_o, c_rsp_line_o, c_rsp_mask_o, c_rsp_own_o, c_rsp_data_o}",
+        "f_prb_stall_q <= c_prb_valid_o & ~c_prb_ready_i",
+        "f_prb_q <= {c_prb_line_o, c_prb_mask_o, c_prb_down_o}",
+        "f_err_q <= err_o",
+        NULL};
     int dn = c->kind != SPANDEX_TU_GPU, ms = c->kind == SPANDEX_TU_MESI;
     unsigned W = g->words, LB = g->laddr_bits, DW = g->words * g->word_bits, i, j;
     emit_nl(e);
@@ -980,18 +1031,8 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
     prim_decl(e, 4 + 1 + g->dev_bits + LB + W + DW, "f_out_q");
     prim_decl(e, 2 + LB + W + W + DW, "f_crsp_q");
     prim_decl(e, LB + W + 1, "f_prb_q");
-    if (ms) {
-        emit(e, "logic f_fdn_q, f_dg_q, f_fwb_q;");
-        prim_decl(e, W, "f_fwb_m_q");
-        prim_decl(e, g->mshr_bits, "f_fwb_i_q");
-        prim_decl(e, LB, "f_dg_line_q");
-        prim_decl(e, W, "f_dg_pd_q");
-        prim_decl(e, DW, "f_dg_pdd_q");
-        emit(e, "always @(posedge clk_i) begin");
-        for (i = 0; samples_ms[i] != NULL; i++)
-            emit(e, "  %s;", samples_ms[i]);
-        emit(e, "end");
-    }
+    if (ms)
+        emit_formal_ms_samples(e, g);
     prim_formal_samples(e, samples);
     prim_formal_assume(e, "reset in the first cycle only", 0);
     for (i = 0; ms && i < c->mshr; i++) {
@@ -1064,34 +1105,8 @@ static void emit_formal(emit_file *e, const spandex_tuhw_cfg *c, const spandex_t
         emit(e, "    if (df_v_q[%u]) p_dfr_%u: assert(df_mask_q[%u +: %u] != '0);", i, i, i * W, W);
     if (dn)
         emit_formal_ring(e, c, g);
-    if (ms) {
-        emit(e, "    // (a) no answer waits for the cache while a probe is out or its answer awaited:");
-        emit(e, "    // the cache takes an owned line before a downgrade's probe asks for it");
-        emit(e, "    if (fq_v_q && fq_ph_q == 2'd1) p_own_prb: assert(!c_rsp_valid_o);");
-        emit(e, "    // (b) a downgrade's probe asks for words and has the cache keep the others in its");
-        emit(e, "    // write-back state (all of them readable after a FwdReqS of the whole line)");
-        emit(e, "    if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4) "
-                "p_wbk_keep: assert(fq_pm_q != '0 && pr_down_q && "
-                "pr_line_q == fq_line_q && pr_mask_q == (fq_type_q == 3'd1 && fq_pm_q == '1 ? '1 : ~fq_pm_q));");
-        /* strengthening invariants: a forward of a defined type probes; one entry a line
-         * (so p_word); a ReqS or ReqO+data
-         * entry asks the whole line; a downgrade probed finds no such entry of its line,
-         * and a ReqWB entry of it means an empty probe answer */
-        emit(e, "    if (fq_v_q && fq_ph_q == 2'd1) s_prb_type: assert(fq_type_q <= 3'd5);");
-        for (i = 0; i < c->mshr; i++)
-            for (j = i + 1; j < c->mshr; j++)
-                emit(e, "    s_line_%u_%u: assert(!(e_v_q[%u] && e_v_q[%u] && e_line_q[%u +: %u] == e_line_q[%u +: %u]));",
-                     i, j, i, j, i * LB, LB, j * LB, LB);
-        for (i = 0; i < c->mshr; i++) {
-            emit(e, "    if (e_v_q[%u] && e_kind_q[%u +: 3] != K_WB) s_full_%u: assert(e_mask_q[%u +: %u] == '1 && "
-                    "(e_kind_q[%u +: 3] == K_V || e_kind_q[%u +: 3] == K_OD));",
-                 i, i * 3, i, i * W, W, i * 3, i * 3);
-            emit(e, "    if (fq_v_q && fq_ph_q == 2'd1 && fq_type_q >= 3'd1 && fq_type_q <= 3'd4 && e_v_q[%u] && "
-                    "e_line_q[%u +: %u] == fq_line_q)",
-                 i, i * LB, LB);
-            emit(e, "      s_prb_%u: assert(e_kind_q[%u +: 3] == K_WB && (!pd_v_q || pd_mask_q == '0));", i, i * 3);
-        }
-    }
+    if (ms)
+        emit_formal_ms_invariants(e, c, g);
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");
