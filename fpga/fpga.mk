@@ -26,6 +26,7 @@
 #                        every module linted on the three tools
 FPGA_SEED ?= 0x12345678
 FPGA_UNIT_CYCLES ?= 131072
+FPGA_LINT_CYCLES ?= 20000
 FPGA_UNIT_DEVICES ?= hx8k
 FPGA_PNR_SEEDS ?= 1
 # nextpnr timing target (the boards run at 12 MHz; 50 MHz is the goal).
@@ -106,12 +107,23 @@ $(FU)/$(1)/%.pnr.ok: $(FU)/$(1)/%.json fpga/%.pcf
 	  fpga/pnr.sh $(FU)/$(1) $$* $(FPGA_FREQ) "$$(FPGA_DEV_$$*)" $(call fpga_seeds,$(1))
 	@cat $(FU)/$(1)/$$*.synth.time $(FU)/$(1)/$$*.pnr.time > $(FU)/$(1)/$$*.time
 	@touch $$@
-# make test: a short run (1,000 cycles) of the top, linted
-$(B)/fpga-lint/$(1)/lint.ok: $$($(1)_SV) $(B)/bin/cohgen fpga/lint-top.sh | $(DEPS_OK)
+# make test: a short run (FPGA_LINT_CYCLES) of the top, linted; a committed
+# module's top stimulus (the first cycles of the real top's: same seed)
+# replayed through its family's lockstep bench, RTL against the model every
+# cycle (the top's signature is the model's only if they agree)
+$(B)/fpga-lint/$(1)/lint.ok: $$($(1)_SV) $(B)/bin/cohgen fpga/lint-top.sh \
+    $(if $(FPGA_CMD_$(1)),,tb_$(call family_of,$(1))) | $(DEPS_OK)
 	@mkdir -p $(B)/fpga-lint/$(1)
 	@$(B)/bin/cohgen $$$$(fpga/unit-cmd.sh $$($(1)_SV)) --name $(1) --selftest \
-	  --selftest-cycles 1000 -o $(B)/fpga-lint/$(1) >/dev/null
+	  --selftest-seed $(FPGA_SEED) --selftest-cycles $(FPGA_LINT_CYCLES) \
+	  $(if $(FPGA_CMD_$(1)),,--selftest-stim) -o $(B)/fpga-lint/$(1) >/dev/null
 	@fpga/lint-top.sh $(1)_selftest $(B)/fpga-lint/$(1)/$(1)_selftest.sv $$($(1)_SV)
+	$(if $(FPGA_CMD_$(1)),@true,@./tb_$(call family_of,$(1)) --unit $$$$(fpga/unit-cmd.sh $$($(1)_SV) | cut -d' ' -f1) \
+	  --config $(1) --replay $(B)/fpga-lint/$(1)/$(1)_selftest.stim \
+	  --fail-prefix $(B)/fpga-lint/$(1)/fail > $(B)/fpga-lint/$(1)/replay.log 2>&1 || \
+	  { tail -3 $(B)/fpga-lint/$(1)/replay.log; exit 1; }; \
+	  rm -f $(B)/fpga-lint/$(1)/$(1)_selftest.stim; \
+	  echo "fpga-lint-units: $(1): top linted, $(FPGA_LINT_CYCLES) cycles of its stimulus equal in lockstep")
 	@touch $$@
 endef
 $(foreach m,$(FPGA_UNIT_MODS),$(eval $(call FPGA_UNIT,$(m))))

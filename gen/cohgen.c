@@ -58,7 +58,9 @@ static void unit_usage(FILE *f, const cohkit_unit_desc *u)
             "  --selftest       write DIR/<module>_selftest.sv instead: the FPGA self-test top\n"
             "                   around <module> (docs/fpga.md), with the signature the model\n"
             "                   predicts; --selftest-seed N (default 0x12345678),\n"
-            "                   --selftest-cycles N (default 131072)\n"
+            "                   --selftest-cycles N (default 131072); --selftest-stim also\n"
+            "                   writes DIR/<module>_selftest.stim, the stimulus in the\n"
+            "                   benches' --replay format (reset cycle first)\n"
             "exit status: 0 success, 2 bad options (nothing written)\n");
 }
 
@@ -179,7 +181,7 @@ static int gen_unit_main(const cohkit_unit_desc *u, const gen_unit *gu, int argc
     const char *out = NULL, *name = NULL;
     const char *harness = NULL;
     int report = 0, json = 0, selftest = 0, i, rest[128], nrest = 0, rc = 2;
-    st_result st = {0x12345678u, 131072u, 0, 0, 0};
+    st_result st = {0x12345678u, 131072u, 0, 0, 0, 0};
     char err[300], modname[160];
 
     if (cfg == NULL)
@@ -205,6 +207,8 @@ static int gen_unit_main(const cohkit_unit_desc *u, const gen_unit *gu, int argc
             json = 1;
         else if (strcmp(a, "--selftest") == 0)
             selftest = 1;
+        else if (strcmp(a, "--selftest-stim") == 0)
+            st.write_stim = 1;
         else if ((strcmp(a, "--selftest-seed") == 0 || strcmp(a, "--selftest-cycles") == 0) &&
                  i + 1 < nrest && rest[i + 1] == k + 1) {
             const char *v = argv[rest[++i]];
@@ -242,6 +246,10 @@ static int gen_unit_main(const cohkit_unit_desc *u, const gen_unit *gu, int argc
                      u->name);
             goto out;
         }
+    }
+    if (st.write_stim && !selftest) {
+        snprintf(err, sizeof err, "--selftest-stim needs --selftest");
+        goto out;
     }
     if (report) {
         gu->report(stdout, cfg, json);

@@ -542,7 +542,21 @@ static void drive(const plan *p, const gen_state *s, uint64_t *in, uint32_t **st
         }
 }
 
-static int simulate(const plan *p, const void *cfg, st_result *res, char *err, size_t len)
+/* one cycle of the stimulus in the benches' --replay format: rst_n, then
+ * each input port in hex */
+static void put_stim(FILE *f, const plan *p, const uint64_t *in)
+{
+    int i;
+    fprintf(f, "%x", (unsigned)(in[0] & 1));
+    for (i = 0; i < p->nin; i++) {
+        fputc(' ', f);
+        cohkit_unit_hex_put(f, in + p->in[i].word, COHKIT_UNIT_WORDS(p->in[i].w));
+    }
+    fputc('\n', f);
+}
+
+static int simulate(const plan *p, const void *cfg, st_result *res, FILE *stim, char *err,
+                    size_t len)
 {
     const cohkit_unit_desc *u = p->u;
     void *tm = u->tm_new(cfg);
@@ -564,11 +578,15 @@ static int simulate(const plan *p, const void *cfg, st_result *res, char *err, s
     s->phase = phase_seed(res->seed);
     /* the top holds the unit in reset first */
     memset(in, 0, p->layout.in_words * sizeof *in);
+    if (stim)
+        put_stim(stim, p, in);
     u->tm_step(tm, in);
     for (cyc = 0; cyc < res->cycles; cyc++) {
         uint32_t word = 0;
         unsigned c;
         drive(p, s, in, streams);
+        if (stim)
+            put_stim(stim, p, in);
         u->tm_eval(tm, in, out);
         /* signature: every output bit, ports concatenated from bit 0 */
         memset(ov, 0, (p->out_bits / 64 + 2) * sizeof *ov);
@@ -1231,7 +1249,8 @@ int selftest_write(const cohkit_unit_desc *u, const void *cfg, const char *modul
     plan *p = calloc(1, sizeof *p);
     rfield *rf = NULL;
     emit_file f[3];
-    char fn[3][240], top[200], args[1024];
+    char fn[3][240], top[200], args[1024], stim_fn[600], stim_tmp[610];
+    FILE *stim = NULL;
     int i, g, rc = -1;
     if (p == NULL)
         return snprintf(err, len, "out of memory"), -1;
@@ -1240,8 +1259,15 @@ int selftest_write(const cohkit_unit_desc *u, const void *cfg, const char *modul
         goto out;
     }
     rf = calloc(ST_FIELDS_MAX, sizeof *rf);
-    if (rf == NULL || plan_build(p, rf, u, cfg, err, len) != 0 ||
-        simulate(p, cfg, res, err, len) != 0)
+    if (rf == NULL || plan_build(p, rf, u, cfg, err, len) != 0)
+        goto out;
+    snprintf(stim_fn, sizeof stim_fn, "%s/%s_selftest.stim", dir, module);
+    snprintf(stim_tmp, sizeof stim_tmp, "%s.tmp", stim_fn);
+    if (res->write_stim && (stim = fopen(stim_tmp, "w")) == NULL) {
+        snprintf(err, len, "-o: cannot write '%s'", stim_tmp);
+        goto out;
+    }
+    if (simulate(p, cfg, res, stim, err, len) != 0)
         goto out;
     u->cfg_args(cfg, args, sizeof args);
     snprintf(top, sizeof top, "%s_selftest", module);
@@ -1270,7 +1296,19 @@ int selftest_write(const cohkit_unit_desc *u, const void *cfg, const char *modul
     emit_raw(&f[1], "],\"output_bits\":%u}\n", p->out_bits);
     emit_raw(&f[2], "-GExpSig=32'h%08x\n", res->sig ^ 1u);
     rc = emit_commit(f, 3, err, len);
+    if (rc == 0 && stim) {
+        int bad = fclose(stim) != 0;
+        stim = NULL;
+        if (bad || rename(stim_tmp, stim_fn) != 0) {
+            snprintf(err, len, "-o: cannot write '%s'", stim_fn);
+            rc = -1;
+        }
+    }
 out:
+    if (stim)
+        fclose(stim);
+    if (rc != 0 && res->write_stim)
+        remove(stim_tmp);
     free(rf);
     free(p);
     return rc;

@@ -72,6 +72,8 @@ st_rules_fn selftest_rules_of(const char *unit);
 typedef struct {
     uint32_t seed, cycles;
     uint32_t sig, in_xfers, out_xfers;
+    int write_stim; /* also DIR/<module>_selftest.stim: the stimulus, reset
+                     * cycle first, in the benches' --replay format      */
 } st_result;
 
 /* Runs the stimulus through the unit's timing shell (res->seed and

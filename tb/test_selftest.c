@@ -59,6 +59,32 @@ Test(platform_selftest, writes_the_top_its_expectation_and_the_wrong_one, .timeo
     cr_assert_neq(s1, s3, "one more cycle leaves the signature unchanged");
 }
 
+/* --selftest-stim: the stimulus the top generates, in the benches' --replay
+ * format (the reset cycle, then one line a cycle), replayed RTL against
+ * model; its first line is the reset cycle, its second the first drive */
+Test(platform_selftest, writes_its_stimulus_for_the_lockstep_replay, .timeout = 60)
+{
+    cr_assert_eq(run("rm -rf build/t_st4 && build/bin/cohgen dualopt-scbu --config fpga --name "
+                     "dualopt_scbu_fpga --selftest --selftest-cycles 3000 --selftest-stim "
+                     "-o build/t_st4 >/dev/null"),
+                 0);
+    cr_assert_eq(run("test $(grep -c . build/t_st4/dualopt_scbu_fpga_selftest.stim) -eq 3001"), 0);
+    cr_assert_eq(run("head -1 build/t_st4/dualopt_scbu_fpga_selftest.stim | grep -qx '0\\( 0\\)*' && "
+                     "sed -n 2p build/t_st4/dualopt_scbu_fpga_selftest.stim | grep -q '^1 '"),
+                 0, "the first line is not the reset cycle or the second not a driven one");
+    cr_assert_eq(run("./tb_dualopt --unit dualopt-scbu --config dualopt_scbu_fpga --replay "
+                     "build/t_st4/dualopt_scbu_fpga_selftest.stim --fail-prefix build/t_st4/fail "
+                     ">build/t_st4/replay.log 2>&1 && tail -1 build/t_st4/replay.log | grep -qx PASS"),
+                 0);
+    /* the same run without the option writes no stimulus, with the same signature */
+    cr_assert_eq(run("build/bin/cohgen dualopt-scbu --config fpga --name dualopt_scbu_fpga "
+                     "--selftest --selftest-cycles 3000 -o build/t_st4/b >/dev/null && "
+                     "test ! -e build/t_st4/b/dualopt_scbu_fpga_selftest.stim && "
+                     "cmp -s build/t_st4/dualopt_scbu_fpga_selftest.json "
+                     "build/t_st4/b/dualopt_scbu_fpga_selftest.json"),
+                 0);
+}
+
 Test(platform_selftest, rules_drive_their_fields_and_the_port_names_the_rest, .timeout = 60)
 {
     char *sv;
@@ -97,6 +123,7 @@ Test(platform_selftest, bad_input_exits_2_and_writes_nothing, .timeout = 60)
         "dualopt-scbu --config fpga --selftest --selftest-seed x12",
         "dualopt-scbu --config fpga --selftest --selftest-seed -1",
         "dualopt-scbu --config fpga --selftest --selftest-seed",
+        "dualopt-scbu --config fpga --selftest-stim",
         /* 8 entries x 4 targets + 2 > 2^5 tags: counted tags would repeat */
         "dualopt-mshr --config fpga --tag-bits 5 --selftest",
     };

@@ -932,16 +932,18 @@ static void fwd_settle_mesi(spandex_tuhw_tm *t)
 {
     buf *f = &t->fq;
     split s = split_of(t);
-    uint64_t held = 0, rest, ans, back = 0, d[W_MAX];
+    uint64_t held = 0, rest, ans, back = 0, d[W_MAX], line[W_MAX];
     int down = f->type != 0;
     unsigned i, w;
     memset(d, 0, sizeof d);
+    memset(line, 0, sizeof line);
     if (f->ph == PH_PROBE) {
         held = t->pd.mask & f->pm;
         /* the cache's answer: the whole line (E/M), or the words of a line
          * in its write-back state (which count as written back) */
         back = t->pd.mask == t->g.full ? t->g.full & ~f->pm : 0;
         memcpy(d, t->pd.data, sizeof d);
+        memcpy(line, t->pd.data, sizeof line);
         t->pd.v = 0;
         s.pm = f->pm;
         s.later &= ~f->pm;
@@ -985,7 +987,7 @@ static void fwd_settle_mesi(spandex_tuhw_tm *t)
         memset(v, 0, sizeof v);
         for (w = 0; w < t->g.words; w++)
             if (back >> w & 1)
-                v[w] = d[w];
+                v[w] = line[w]; /* the cache's line, whatever the answer took from entries */
         load_out(&t->ro, 6, 0, 0, f->line, back, v); /* the cache keeps them until the RspWB */
     }
     if (s.later)
