@@ -42,9 +42,9 @@ for pat in false-sharing flag read-mostly lock barrier counter mixed; do
     $m spandex-check --config $p --sched $sched --stats --drf --program "$work/p.txt" <"$work/l.txt" >"$work/s.txt" ||
       { echo "spandex-presets: $pat on $p: $(tail -1 "$work/s.txt")" >&2; exit 1; }
     row="| $pat | $p |"
-    for t in $types; do
-      row+=" $(awk -v t="$t" '$1 == "#" && $2 == "traffic" && $3 == t { print $4 " / " $5 }' "$work/s.txt") |"
-    done
+    # every type's cell in one pass
+    row+=$(awk -v types="$types" '$1 == "#" && $2 == "traffic" { v[$3] = $4 " / " $5 }
+      END { n = split(types, t, " "); for (i = 1; i <= n; i++) printf " %s |", v[t[i]] }' "$work/s.txt")
     row+=" $(awk '$1 == "S" && $5 == "Nack"' "$work/l.txt" | wc -l) |"
     devs=$(case $p in
       smg | hmg_line) echo mesi,mesi,gpu,gpu ;; smd | hmd_line) echo mesi,mesi,denovo,denovo ;;

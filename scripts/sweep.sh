@@ -6,7 +6,9 @@
 # them), and replays identically through Icarus.
 #   scripts/sweep.sh [--sample] OUT_DIR LIST...
 # A line starting with '+' is in the sample that make test runs (--sample);
-# without --sample every line runs.
+# without --sample every line runs. The sample lints with Verilator and
+# Icarus only (LINT_YOSYS=0: Yosys's prep is half of a small line's time);
+# the full sweep (make sweep-full, in make regress) adds Yosys.
 set -uo pipefail
 . "$(dirname "$0")/progress.sh"
 sample=0
@@ -20,9 +22,11 @@ export SWEEP_OUT=$out SWEEP_CYCLES=${SWEEP_CYCLES:-150000} B sample VOPT=${VOPT:
 # the Icarus replay: 1,500 cycles a line with --sample, 3,000 without
 SWEEP_IVL_CYCLES=${SWEEP_IVL_CYCLES:-$([ $sample -eq 1 ] && echo 1500 || echo 3000)}
 export SWEEP_IVL_CYCLES
+LINT_YOSYS=${LINT_YOSYS:-$([ $sample -eq 1 ] && echo 0 || echo 1)}
+export LINT_YOSYS
 one() {
   local unit=$1 name=$2; shift 2
-  local family prefix dir="$SWEEP_OUT/$unit/$name" tb
+  local family prefix dir="$SWEEP_OUT/$unit/$name" tb t0=$SECONDS
   read -r _ family prefix < <("$B/bin/cohgen" --list=units | awk -v u="$unit" '$1 == u')
   rm -f "$SWEEP_OUT/$unit.$name.ok"
   {
@@ -41,6 +45,7 @@ one() {
     vvp -n "$dir/sim.vvp" +stim="$dir/stim" +out="$dir/ivl.log" >/dev/null || exit 1
     cmp -s "$dir/vlt.log" "$dir/ivl.log" || { echo "Icarus output differs from Verilator ($dir)"; exit 1; }
   } >"$SWEEP_OUT/$unit.$name.log" 2>&1 && touch "$SWEEP_OUT/$unit.$name.ok"
+  echo $((SECONDS - t0)) >"$SWEEP_OUT/$unit.$name.sec"
 }
 export -f one
 entries() {  # "unit name options..." for every list
@@ -56,7 +61,7 @@ entries "$@" | xargs -P "${JOBS:-2}" -L1 bash -c '(one "$@"); echo' one |
   { k=0; while read -r _; do k=$((k + 1)); progress_step $k; done; progress_end; }
 pass=0 failn=0
 while read -r unit name opts; do
-  if [ -f "$out/$unit.$name.ok" ]; then echo "sweep: PASS $unit $name ($opts)"; pass=$((pass+1))
+  if [ -f "$out/$unit.$name.ok" ]; then echo "sweep: PASS $unit $name ($opts) $(cat "$out/$unit.$name.sec") s"; pass=$((pass+1))
   else echo "sweep: FAIL $unit $name ($opts)"; tail -8 "$out/$unit.$name.log" | sed 's/^/    /'; failn=$((failn+1)); fi
 done < <(entries "$@")
 echo "sweep: $pass passed, $failn failed"

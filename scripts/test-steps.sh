@@ -12,7 +12,7 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do par+=("$1"); shift; done
 [ $# -gt 0 ] && shift
 fin=("$@")
 mkdir -p "$out"
-rm -f "$out"/*.rc "$out"/*.time "$out"/*.log
+rm -f "$out"/*.rc "$out"/*.time "$out"/*.cpu "$out"/*.log
 one() {
   local s=$1 t0 t1 rc
   t0=$(date +%s.%N)
@@ -20,6 +20,11 @@ one() {
   t1=$(date +%s.%N)
   echo "$rc" >"$out/$s.rc"
   awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f\n", b-a}' >"$out/$s.time"
+  # CPU seconds of the step's processes (user + system): the shell's
+  # children times (a redirection, not a pipe: a subshell has its own)
+  times >"$out/$s.cpu"
+  awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+                 printf "%.1f\n", t }' "$out/$s.cpu" >"$out/$s.cpu.new" && mv "$out/$s.cpu.new" "$out/$s.cpu"
   { echo "==== $s (exit $rc, $(cat "$out/$s.time") s)"; cat "$out/$s.log"; } >"$out/$s.report"
   [ "${2:-}" = quiet ] || cat "$out/$s.report"
 }
@@ -29,10 +34,11 @@ T0=$(date +%s)
   xargs -P "$jobs" -L1 bash -c 'one "$@"' one
 failed=0
 echo
-echo "==== step times (wall clock, $jobs in parallel)"
+echo "==== step times (wall clock, $jobs in parallel; CPU seconds)"
 for s in "${par[@]}" "${fin[@]}"; do
   rc=$(cat "$out/$s.rc" 2>/dev/null || echo 1)
-  printf '  %-18s %8s s  %s\n' "$s" "$(cat "$out/$s.time" 2>/dev/null || echo -)" \
+  printf '  %-18s %8s s %8s CPU  %s\n' "$s" "$(cat "$out/$s.time" 2>/dev/null || echo -)" \
+    "$(cat "$out/$s.cpu" 2>/dev/null || echo -)" \
     "$([ "$rc" = 0 ] && echo ok || echo "FAILED (see $out/$s.log)")"
   [ "$rc" = 0 ] || failed=1
 done

@@ -2,6 +2,7 @@
  * Spandex translation units: see spandex_tu.h (spec 2.3, 4, 9.4, 9.5).
  */
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,13 +69,17 @@ struct spandex_tu {
     uint64_t *res;            /* per op: LD / RMW value                     */
     unsigned stores;          /* stores issued and not complete            */
     uint64_t serial;
-    ent e[ENTS_MAX];
+    unsigned ne;              /* entries e[ne..] were never used: the loops */
+                              /* over entries stop at ne                    */
     l1line *l1;
     size_t nl1, capl1;
     wbline *wb;
     unsigned nwb;
     int failed;
     int extra;                /* the LLC sends extra words: ask one word   */
+    /* last: not cleared at creation (an entry is cleared when first used),
+     * so a short run touches only the entries it uses */
+    ent e[ENTS_MAX];
 };
 
 /* ------------------------------------------------------------ helpers -- */
@@ -144,7 +149,7 @@ static uint64_t busy(const spandex_tu *t, uint64_t line)
 {
     uint64_t b = 0;
     unsigned i;
-    for (i = 0; i < ENTS_MAX; i++)
+    for (i = 0; i < t->ne; i++)
         if (t->e[i].used && t->e[i].line == line)
             b |= t->e[i].kind == SPANDEX_REQWB ? t->e[i].mask : t->e[i].mask & ~t->e[i].recv;
     return b;
@@ -153,11 +158,14 @@ static uint64_t busy(const spandex_tu *t, uint64_t line)
 static ent *ent_new(spandex_tu *t, spandex_msg_kind k, uint64_t line, uint64_t mask, size_t op)
 {
     unsigned i;
+    /* the first free entry: one used before, or the next never used */
     for (i = 0; i < ENTS_MAX; i++)
-        if (!t->e[i].used) {
+        if (i >= t->ne || !t->e[i].used) {
             ent *e = &t->e[i];
-            deferred *keep = e->dfr;
-            unsigned cap = e->cdfr;
+            deferred *keep = i < t->ne ? e->dfr : NULL;
+            unsigned cap = i < t->ne ? e->cdfr : 0;
+            if (i >= t->ne)
+                t->ne = i + 1;
             memset(e, 0, sizeof *e);
             e->dfr = keep; /* the delay buffer is reused */
             e->cdfr = cap;
@@ -177,7 +185,7 @@ static ent *ent_new(spandex_tu *t, spandex_msg_kind k, uint64_t line, uint64_t m
 static ent *ent_word(spandex_tu *t, uint64_t line, unsigned w)
 {
     unsigned i;
-    for (i = 0; i < ENTS_MAX; i++) {
+    for (i = 0; i < t->ne; i++) {
         ent *e = &t->e[i];
         if (e->used && e->line == line && (e->mask & ~e->recv) >> w & 1)
             return e;
@@ -210,7 +218,7 @@ static void stores_done(spandex_tu *t, uint64_t s)
 static int op_open(const spandex_tu *t, size_t i)
 {
     unsigned k;
-    for (k = 0; k < ENTS_MAX; k++)
+    for (k = 0; k < t->ne; k++)
         if (t->e[k].used && t->e[k].op == i && t->e[k].kind != SPANDEX_REQWB)
             return 1;
     return 0;
@@ -517,7 +525,7 @@ static hold hold_of(spandex_tu *t, uint64_t line, unsigned w, ent **pe)
     unsigned i;
     l1line *l = l1_get(t, line, 0);
     *pe = NULL;
-    for (i = 0; i < ENTS_MAX; i++) {
+    for (i = 0; i < t->ne; i++) {
         ent *e = &t->e[i];
         if (!e->used || e->line != line)
             continue;
@@ -648,7 +656,7 @@ static int dfr_push(spandex_tu *t, ent *e, spandex_msg_kind k, unsigned src, uns
 static void wb_moot_check(spandex_tu *t, uint64_t line)
 {
     unsigned i;
-    for (i = 0; i < ENTS_MAX; i++) {
+    for (i = 0; i < t->ne; i++) {
         ent *e = &t->e[i];
         if (e->used && e->line == line && e->kind == SPANDEX_REQWB && e->moot == e->mask && e->op != NONE)
             op_done(t, e->op, 0, 0);
@@ -715,7 +723,7 @@ static void deferred_answer(spandex_tu *t, ent *e)
 static ent *mesi_ent(spandex_tu *t, uint64_t line)
 {
     unsigned i;
-    for (i = 0; i < ENTS_MAX; i++)
+    for (i = 0; i < t->ne; i++)
         if (t->e[i].used && t->e[i].line == line && t->e[i].kind != SPANDEX_REQWB)
             return &t->e[i];
     return NULL;
@@ -726,7 +734,7 @@ static ent *mesi_ent(spandex_tu *t, uint64_t line)
 static ent *mesi_wb(spandex_tu *t, uint64_t line)
 {
     unsigned i;
-    for (i = 0; i < ENTS_MAX; i++)
+    for (i = 0; i < t->ne; i++)
         if (t->e[i].used && t->e[i].line == line && t->e[i].kind == SPANDEX_REQWB && t->e[i].moot != t->e[i].mask)
             return &t->e[i];
     return NULL;
@@ -975,7 +983,7 @@ static int answers(spandex_msg_kind k, spandex_msg_kind r)
 static ent *match(spandex_tu *t, const spandex_msg *m)
 {
     unsigned i;
-    for (i = 0; i < ENTS_MAX; i++) {
+    for (i = 0; i < t->ne; i++) {
         ent *e = &t->e[i];
         if (!e->used || e->line != m->line || !answers(e->kind, m->kind) || !m->mask)
             continue;
@@ -1068,7 +1076,7 @@ static void ent_complete(spandex_tu *t, ent *e)
             if (e->mask >> w & 1)
                 l->data[w] = e->data[w];
         l->valid |= e->mask;
-        for (i = 0; i < ENTS_MAX; i++)
+        for (i = 0; i < t->ne; i++)
             if (t->e[i].used && t->e[i].kind == SPANDEX_REQV && t->e[i].line == e->line)
                 t->e[i].skip |= e->mask;
     }
@@ -1103,7 +1111,7 @@ static ent *extra_words(spandex_tu *t, const spandex_msg *m, spandex_msg *mine)
     l1line *l;
     if (m->kind != SPANDEX_RSPV || line_owner(t))
         return NULL;
-    for (i = 0; i < ENTS_MAX; i++) {
+    for (i = 0; i < t->ne; i++) {
         ent *f = &t->e[i];
         if (f->used && f->kind == SPANDEX_REQV && f->line == m->line && (m->mask & f->mask & ~f->recv) &&
             (!e || f->serial < e->serial))
@@ -1118,7 +1126,7 @@ static ent *extra_words(spandex_tu *t, const spandex_msg *m, spandex_msg *mine)
         return e;
     k = wb_find(t, m->line);
     b = k >= 0 ? t->wb[k].mask : 0;
-    for (i = 0; i < ENTS_MAX; i++) /* every word an open request names */
+    for (i = 0; i < t->ne; i++) /* every word an open request names */
         if (t->e[i].used && t->e[i].line == m->line)
             b |= t->e[i].mask;
     l = l1_get(t, m->line, 1);
@@ -1190,7 +1198,7 @@ int spandex_tu_busy(const spandex_tu *t)
     unsigned i;
     if (t->qh != t->qt || t->nwb || t->blocked != NONE)
         return 1;
-    for (i = 0; i < ENTS_MAX; i++)
+    for (i = 0; i < t->ne; i++)
         if (t->e[i].used)
             return 1;
     return 0;
@@ -1199,10 +1207,11 @@ int spandex_tu_busy(const spandex_tu *t)
 spandex_tu *spandex_tu_new(const spandex_tu_cfg *c, const spandex_sop *ops, size_t nops,
                            const spandex_tu_env *env)
 {
-    spandex_tu *t = calloc(1, sizeof *t);
+    spandex_tu *t = malloc(sizeof *t);
     size_t n = nops ? nops : 1;
     if (!t)
         return NULL;
+    memset(t, 0, offsetof(spandex_tu, e));
     t->c = *c;
     t->ops = ops;
     t->nops = nops;
@@ -1234,7 +1243,7 @@ void spandex_tu_free(spandex_tu *t)
     free(t->res);
     free(t->wb);
     free(t->l1);
-    for (i = 0; i < ENTS_MAX; i++)
+    for (i = 0; i < t->ne; i++)
         free(t->e[i].dfr);
     free(t);
 }
