@@ -21,7 +21,5 @@ FPGA_CMD_rec_fpga_hmg      := rec --config hmg --entries 512 --ways 4 --store pa
 FPGA_CMD_rec_fpga_line_eqs := rec --config baseline --entries 1024 --ways 4 --store packed
 FPGA_CMD_rec_fpga_hmg_eqs  := rec --config hmg --entries 1024 --ways 4 --store packed
 $(foreach m,$(REC_FPGA_MODS),$(eval FPGA_DEVICES_$(m) := hx8k up5k)$(eval FPGA_PNR_SEEDS_$(m) := 1 2 3))
-# make gatesim-sample (in make test): rec_fpga's iCE40 netlist (its block
-# RAMs through the SB_RAM40_4K cell model); make gatesim: a stuck-port control
-GATESIM_SAMPLE += rec:fpga:ice40
+# make gatesim (in make regress): a stuck-port control of rec_fpga
 GATESIM_CONTROLS += rec:fpga:control

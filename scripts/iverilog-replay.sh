@@ -2,7 +2,11 @@
 # Second simulator: for every committed configuration of every unit of the
 # given families, the stimulus recorded by ./tb_<family> is replayed through
 # Icarus with the generated replay bench ($B/harness/, make harness); its
-# per-cycle outputs must equal Verilator's (and so the model's).
+# per-cycle outputs must equal Verilator's (and so the model's). The module
+# and its bench are compiled with -Wall: any Icarus warning fails (with the
+# Verilator -Wall build of make verilate, which fails on any warning, this
+# is the committed RTL's lint in make test; make lint-sim runs the same two
+# tools through scripts/lint.sh).
 #   scripts/iverilog-replay.sh OUT_DIR FAMILY...
 set -uo pipefail
 . "$(dirname "$0")/progress.sh"
@@ -17,7 +21,9 @@ for fam in "$@"; do
     [ "$family" = "$fam" ] || continue
     ok=1 t="$out/$m"
     "./tb_$family" --unit "$unit" --config "$p" --seed 5 --cycles "$CYCLES" --stim-out "$t.stim" --log "$t.vlt" >"$t.tb.log" || ok=0
-    iverilog -g2012 -y "rtl/$family" -Y .sv -o "$t.vvp" "rtl/$family/$m.sv" "$B/harness/$family/${m}_tb.sv" || ok=0
+    iverilog -g2012 -Wall -y "rtl/$family" -Y .sv -o "$t.vvp" "rtl/$family/$m.sv" "$B/harness/$family/${m}_tb.sv" \
+      >"$t.ivl.lint" 2>&1 || ok=0
+    [ -s "$t.ivl.lint" ] && { echo "sim-iverilog: $m: iverilog -Wall:"; head -20 "$t.ivl.lint"; ok=0; }
     vvp -n "$t.vvp" +stim="$t.stim" +out="$t.ivl" >/dev/null || ok=0
     if [ $ok -eq 1 ] && cmp -s "$t.vlt" "$t.ivl" && [ "$(wc -l <"$t.ivl")" -gt 1000 ]; then
       echo "sim-iverilog: $m: $(wc -l <"$t.ivl") cycles identical (Icarus vs Verilator/model)"

@@ -400,7 +400,7 @@ Test(spandex_prog, random_drf_programs_pass_the_checker, .timeout = 120)
     snprintf(dir, sizeof dir, "%s", fresh_dir("spandex_prog_drf"));
     snprintf(path, sizeof path, "%s/p.txt", dir);
     for (c = 0; c < 3; c++)
-        for (seed = 1; seed <= 28; seed++) {
+        for (seed = 1; seed <= 10; seed++) { /* every pattern; make sysprog runs 1,000 */
             const char *pat = spandex_prog_pattern_name(seed % SPANDEX_PROG_PATTERNS);
             run_cap(&r, "build/bin/cohmodel spandex-prog %s --seed %u --ops %u --pattern %s > %s", cfgs[c], seed,
                     200 + 50 * c, pat, path);
