@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "results: no family given" >&2; exit 2; }
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # changes to the files the data comes from (the tools' sources, the scripts)
-[ -z "$(git status --porcelain -- cmodel gen scripts tb 2>/dev/null)" ] || commit+=" with uncommitted changes"
+[ -z "$(git status --porcelain --untracked-files=no -- cmodel gen scripts tb 2>/dev/null)" ] || commit+=" with uncommitted changes"
 machine="$(uname -m), $(nproc) cores"
 tools="$(cc --version | head -1); $(gnuplot --version 2>/dev/null || echo 'gnuplot missing')"
 mkdir -p results
