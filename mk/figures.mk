@@ -15,7 +15,7 @@ TEST_STEPS += figures-check
 results: $(addprefix results-,$(RESULT_FAMILIES))
 results-%: $(B)/bin/cohmodel
 	scripts/results.sh $*
-figures:
+figures: | $(DEPS_OK)
 	python3 scripts/figures.py --write
-figures-check:
+figures-check: | $(DEPS_OK)
 	python3 scripts/figures.py --check
