@@ -58,6 +58,8 @@ help:
 	@echo "make synth                  Yosys area table (build/synth/hardware-cost.md)"
 	@echo "make fpga                   iCE40 self-test tops: place, route, Fmax, bitstreams"
 	@echo "make cost-table             README's Hardware cost section from those reports"
+	@echo "make results                the figures' data from the model tools (results/<family>.csv)"
+	@echo "make figures                docs/figures/*.png and README's Results section from results/"
 
 # Tools: installed by scripts/install-deps.sh when one is missing.
 $(DEPS_OK): scripts/install-deps.sh

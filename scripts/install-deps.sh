@@ -32,8 +32,8 @@ elif [ $fuzz -eq 1 ]; then
   rm -rf "$t"
 else
   pkgs=(verilator yosys iverilog libcriterion-dev nextpnr-ice40 fpga-icestorm
-        fpga-icestorm-chipdb z3 g++ make zlib1g-dev pkg-config)
-  for t in verilator yosys iverilog nextpnr-ice40 icepack z3 g++ make pkg-config; do
+        fpga-icestorm-chipdb z3 g++ make zlib1g-dev pkg-config gnuplot-nox)
+  for t in verilator yosys iverilog nextpnr-ice40 icepack z3 g++ make pkg-config gnuplot; do
     have_cmd "$t" || missing+=("$t")
   done
   [ -f /usr/include/criterion/criterion.h ] || missing+=(criterion)

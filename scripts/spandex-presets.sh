@@ -13,27 +13,30 @@
 # program on the cycle-level system (`./tb_spandex --system`, its default
 # latencies, the shells; its checker must say PASS). docs/spandex.md "The
 # paper's configurations".
-#   scripts/spandex-presets.sh [--ops N] [--seed S] [--sched fifo|random]
+#   scripts/spandex-presets.sh [--ops N] [--seed S] [--sched fifo|random] [--no-cycles]
 # (defaults 400 operation lines, seed 1, fifo). Run from the repository
-# root after make tools and make verilate (tb_spandex).
+# root after make tools and make verilate (tb_spandex); --no-cycles leaves
+# the cycles column out and needs only make tools (make results).
 set -euo pipefail
-ops=400 seed=1 sched=fifo
+ops=400 seed=1 sched=fifo cycles=1
 while [ $# -gt 0 ]; do
+  [ "$1" = --no-cycles ] && { cycles=0; shift; continue; }
   case $1 in
     --ops) ops=$2 ;; --seed) seed=$2 ;; --sched) sched=$2 ;;
-    *) echo "spandex-presets: unknown option '$1' (--ops N --seed S --sched fifo|random)" >&2; exit 2 ;;
+    *) echo "spandex-presets: unknown option '$1' (--ops N --seed S --sched fifo|random --no-cycles)" >&2; exit 2 ;;
   esac
   shift 2
 done
 m=build/bin/cohmodel
 [ -x $m ] || { echo "spandex-presets: $m missing (make tools)" >&2; exit 2; }
-[ -x ./tb_spandex ] || { echo "spandex-presets: ./tb_spandex missing (make verilate)" >&2; exit 2; }
+[ $cycles -eq 0 ] || [ -x ./tb_spandex ] || { echo "spandex-presets: ./tb_spandex missing (make verilate)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 types="ReqV ReqS ReqWT ReqO ReqWT+data ReqO+data ReqWB Probe total"
-echo "| program | preset |$(for t in $types; do printf ' %s |' "$t"; done) Nacks | cycles |"
-echo "|---|---|$(for t in $types; do printf -- '---:|'; done)---:|---:|"
+ccol=(" cycles |" "---:|"); [ $cycles -eq 1 ] || ccol=("" "")
+echo "| program | preset |$(for t in $types; do printf ' %s |' "$t"; done) Nacks |${ccol[0]}"
+echo "|---|---|$(for t in $types; do printf -- '---:|'; done)---:|${ccol[1]}"
 for pat in false-sharing flag read-mostly lock barrier counter mixed; do
   # one program text for every preset (the devices only name the kinds)
   $m spandex-prog --config smg --pattern $pat --seed $seed --ops $ops >"$work/p.txt"
@@ -46,6 +49,7 @@ for pat in false-sharing flag read-mostly lock barrier counter mixed; do
     row+=$(awk -v types="$types" '$1 == "#" && $2 == "traffic" { v[$3] = $4 " / " $5 }
       END { n = split(types, t, " "); for (i = 1; i <= n; i++) printf " %s |", v[t[i]] }' "$work/s.txt")
     row+=" $(awk '$1 == "S" && $5 == "Nack"' "$work/l.txt" | wc -l) |"
+    [ $cycles -eq 1 ] || { echo "$row"; continue; }
     devs=$(case $p in
       smg | hmg_line) echo mesi,mesi,gpu,gpu ;; smd | hmd_line) echo mesi,mesi,denovo,denovo ;;
       sdg) echo denovo,denovo,gpu,gpu ;; sdd) echo denovo,denovo,denovo,denovo ;; esac)
