@@ -1,6 +1,6 @@
 # Mutation testing of the generated RTL (scripts/mutate.py, docs/mutation.md).
 #   make mutate          every committed configuration of every unit, 60 mutants each
-#   make mutate-sample   12 mutants of MUTATE_SAMPLE_AT (a unit and preset, set by a
+#   make mutate-sample   6 mutants of MUTATE_SAMPLE_AT (a unit and preset, set by a
 #                        family's mk/<family>.mk; the same seed) and the known-bug mutants
 #   make mutate-selftest the parser on a small hierarchy (modules in two files,
 #                        generate blocks, a function): attribution and names
@@ -10,7 +10,7 @@
 # a task, gathered into the same reports.
 MUTATE_SEED   ?= 1
 MUTATE_COUNT  ?= 60
-MUTATE_SAMPLE ?= 12
+MUTATE_SAMPLE ?= 6
 MUTATE_JOBS   ?= 2
 MUTATE_BATCH  ?= 10
 # units of make mutate (comma-separated; empty: every unit)
