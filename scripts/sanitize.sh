@@ -7,7 +7,7 @@ set -euo pipefail
 d=$1
 pass=0
 B=${B:-build}
-"$d/shell_run" 40000 >"$d/shell_run.log"; pass=$((pass+1))
+"$d/shell_run" 20000 >"$d/shell_run.log"; pass=$((pass+1))
 # each family's own checks (scripts/<family>-sanitize.sh DIR: prints how
 # many passed), then every unit's model benchmark on every preset
 for fam in $("$B/bin/cohgen" --list=units | awk '{print $2}' | sort -u); do
