@@ -177,7 +177,7 @@ def synth(res, d, mod, sr):
 
 def fpga(res, d, unit, opts, mod):
     """The self-test top through synth_ice40 and nextpnr (fpga/fpga.mk's flow)."""
-    fd = yc.mkdir(os.path.join(d, "fpga"))
+    fd = yc.mkdir(os.path.join(d, "fpga", mod))  # (fpga/pnr.sh names a run by its folder)
     dev, devopts, led = FPGA_DEV
     top, sv = mod + "_selftest", os.path.join(d, "rtl", mod + ".sv")
     if not step(res, "fpga", [COHGEN, unit] + opts + ["--name", mod, "--selftest", "--selftest-seed", FPGA_SEED,
@@ -277,12 +277,20 @@ COLUMNS = [("storage_bits", "storage bits"), ("ffs", "FFs"), ("gates", "gates"),
            ("bram", "SB_RAM40_4K"), ("fmax_mhz", "Fmax MHz"), ("lockstep", "lockstep"), ("status", "result")]
 
 
+def rams_cell(rams):
+    """'2x64 2x64 8x16' -> '2 x (2x64), 8x16': equal RAMs counted."""
+    shapes = rams.split() if rams != "-" else []
+    seen = [s for i, s in enumerate(shapes) if s not in shapes[:i]]
+    return ", ".join(("%d x (%s)" % (shapes.count(s), s)) if shapes.count(s) > 1 else s for s in seen) or "-"
+
+
 def rows_of(g):
     keys = params_of(g["configs"])
     rows = []
     for c in g["configs"]:
         r, p = dict(c["result"]), dict(option_pairs(c["opts"]))
         r["params"] = {k: p.get(k, "-") for k in keys}
+        r["rams"] = rams_cell(r["rams"])
         rows.append(r)
     return keys, rows
 
