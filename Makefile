@@ -231,12 +231,10 @@ sanitize: $(B)/bin/cohgen
 # the steps and the Criterion tests (scripts/test-steps.sh: TEST_JOBS at a
 # time, the longest first), each step's time, then the Criterion tests'
 # output, whose summary line comes last (read by CI). (The builds as a step
-# beside the steps that need only the tools, test-steps.sh --build with the
-# steps of TEST_TOOLS_ONLY before '++', was measured slower on 2 cores:
-# 13 min 35 s against 12 min 5 s, every step's CPU time up by a fifth.)
+# beside the steps that need only the tools, test-steps.sh --build with
+# those steps before '++', was measured slower on 2 cores: 13 min 35 s
+# against 12 min 5 s, every step's CPU time up by a fifth.)
 TEST_FIRST := sweep synth-check formal sim-iverilog sanitize
-TEST_TOOLS_ONLY := check-generated check-platform check-funcs figures-check synth-check formal sanitize \
-                   fuzz-replay examples slurm-selftest mutate-selftest
 TEST_ORDER = $(foreach s,$(TEST_FIRST),$(filter $(s),$(TEST_STEPS))) $(filter-out $(TEST_FIRST),$(TEST_STEPS))
 test: | $(DEPS_OK)
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) verilate $(B)/test_all tools
