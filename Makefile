@@ -231,9 +231,9 @@ sanitize: $(B)/bin/cohgen
 # the steps and the Criterion tests (scripts/test-steps.sh: TEST_JOBS at a
 # time, the longest first), each step's time, then the Criterion tests'
 # output, whose summary line comes last (read by CI). (The builds as a step
-# beside the steps that need only the tools, test-steps.sh --build with
-# those steps before '++', was measured slower on 2 cores: 13 min 35 s
-# against 12 min 5 s, every step's CPU time up by a fifth.)
+# beside the steps that need only the tools were measured slower on 2
+# cores: 13 min 35 s against 12 min 5 s, every step's CPU time up by a
+# fifth.)
 TEST_FIRST := sweep synth-check formal sim-iverilog sanitize
 TEST_ORDER = $(foreach s,$(TEST_FIRST),$(filter $(s),$(TEST_STEPS))) $(filter-out $(TEST_FIRST),$(TEST_STEPS))
 test: | $(DEPS_OK)
