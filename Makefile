@@ -247,7 +247,12 @@ regress: verilate $(REGRESS_STEPS)
 
 $(B)/bin/bench_model: $(B)/obj/tb/bench_model.o $(MODEL_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@
-bench: verilate $(B)/bin/bench_model
+BENCH_DEPS_OK := $(B)/bench/.deps-ok
+$(BENCH_DEPS_OK): scripts/install-deps.sh
+	@mkdir -p $(dir $@)
+	@scripts/install-deps.sh --bench --check >/dev/null || scripts/install-deps.sh --bench
+	@touch $@
+bench: verilate $(B)/bin/bench_model | $(BENCH_DEPS_OK)
 	scripts/bench.sh
 
 clean:

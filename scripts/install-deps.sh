@@ -7,10 +7,12 @@
 #   scripts/install-deps.sh --slurm [--check]  only what make slurm-selftest needs:
 #                                    Slurm's controller, node daemon and clients,
 #                                    and munge (docs/cluster.md)
+#   scripts/install-deps.sh --bench [--check]  only what make bench adds: valgrind
+#                                    (instructions per simulated cycle)
 set -euo pipefail
-fuzz=0 slurm=0 check=0
+fuzz=0 slurm=0 bench=0 check=0
 for a in "$@"; do
-  case "$a" in --fuzz) fuzz=1 ;; --slurm) slurm=1 ;; --check) check=1 ;;
+  case "$a" in --fuzz) fuzz=1 ;; --slurm) slurm=1 ;; --bench) bench=1 ;; --check) check=1 ;;
     *) echo "install-deps: unknown option '$a'" >&2; exit 2 ;; esac
 done
 missing=()
@@ -21,6 +23,9 @@ if [ $slurm -eq 1 ]; then
   for t in slurmctld slurmd sbatch sinfo munged mungekey; do
     have_cmd "$t" || missing+=("$t")
   done
+elif [ $bench -eq 1 ]; then
+  pkgs=(valgrind)
+  have_cmd valgrind || missing+=(valgrind)
 elif [ $fuzz -eq 1 ]; then
   pkgs=(clang libclang-rt-dev)
   # clang, and its libFuzzer and sanitizer runtimes: a fuzz target links

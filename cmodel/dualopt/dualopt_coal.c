@@ -409,24 +409,29 @@ int dualopt_coal_idle(const dualopt_coal_core *k)
 
 /* -------------------------------------------------------- timing shell -- */
 
+/* bits lo..lo+n-1 (n <= 64) of a little-endian word vector, word at a time */
 uint64_t dualopt_codec_bits_get(const uint64_t *w, unsigned lo, unsigned n)
 {
-    uint64_t v = 0;
-    unsigned i;
-    for (i = 0; i < n; i++)
-        v |= ((w[(lo + i) / 64] >> ((lo + i) % 64)) & 1ull) << i;
-    return v;
+    uint64_t v;
+    if (n == 0)
+        return 0;
+    v = w[lo / 64] >> (lo % 64);
+    if (lo % 64 + n > 64)
+        v |= w[lo / 64 + 1] << (64 - lo % 64);
+    return v & cohkit_mask64(n);
 }
 
 void dualopt_codec_bits_put(uint64_t *w, unsigned lo, unsigned n, uint64_t v)
 {
-    unsigned i;
-    for (i = 0; i < n; i++) {
-        uint64_t b = 1ull << ((lo + i) % 64);
-        if ((v >> i) & 1)
-            w[(lo + i) / 64] |= b;
-        else
-            w[(lo + i) / 64] &= ~b;
+    uint64_t m = cohkit_mask64(n);
+    unsigned s = lo % 64;
+    if (n == 0)
+        return;
+    v &= m;
+    w[lo / 64] = (w[lo / 64] & ~(m << s)) | (v << s);
+    if (s + n > 64) {
+        uint64_t mh = cohkit_mask64(s + n - 64);
+        w[lo / 64 + 1] = (w[lo / 64 + 1] & ~mh) | (v >> (64 - s));
     }
 }
 
@@ -514,8 +519,13 @@ void dualopt_coal_tm_eval(const dualopt_coal_tm *t, const uint64_t *in, uint64_t
     out[t->l.pkt_valid] = t->v_valid;
     out[t->l.pkt_dst] = t->v_dst;
     out[t->l.pkt_len] = t->v_len;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    (void)b; /* byte b of the image is byte b of the port's words */
+    memcpy(out + t->l.pkt_data, t->v_img, t->k->c.pkt_bytes);
+#else
     for (b = 0; b < t->k->c.pkt_bytes; b++)
         out[t->l.pkt_data + b / 8] |= (uint64_t)t->v_img[b] << (8 * (b % 8));
+#endif
 }
 
 void dualopt_coal_tm_step(dualopt_coal_tm *t, const uint64_t *in)

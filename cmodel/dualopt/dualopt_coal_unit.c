@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "dualopt_codec_stim.h"
 #include "dualopt_decoal.h"
 #include "unit_adapt.h"
@@ -90,10 +91,10 @@ COHKIT_UNIT_STIM_NEW(coal_stim, 0x7654321ull)
 
 void dualopt_codec_rand_rsp(const dualopt_codec_cfg *c, uint64_t *rng, int sparse, dualopt_codec_rsp *r)
 {
-    dualopt_codec_geom gg, *g = &gg;
-    unsigned words, j, k, x;
-    dualopt_codec_geom_of(c, g);
-    words = g->words;
+    /* the three geometry figures it needs (dualopt_codec_geom_of(), per
+     * response, was a tenth of a lockstep cycle's instructions) */
+    unsigned words = c->line / c->gran, nf = c->gpus - 1,
+             gpu_bits = c->gpus > 2 ? cohkit_clog2(c->gpus) : 1, j, k, x;
     x = cohkit_unit_pct(rng);
     memset(r, 0, sizeof *r);
     r->id = (uint16_t)cohkit_unit_rnd(rng);
@@ -104,10 +105,10 @@ void dualopt_codec_rand_rsp(const dualopt_codec_cfg *c, uint64_t *rng, int spars
         return;
     }
     if (x < 10) { /* no buffer (own id, out of range) or an empty mask: discarded */
-        r->dst = cohkit_unit_pct(rng) < 50 ? c->self : (unsigned)(cohkit_unit_rnd(rng) & ((1u << g->gpu_bits) - 1));
+        r->dst = cohkit_unit_pct(rng) < 50 ? c->self : (unsigned)(cohkit_unit_rnd(rng) & ((1u << gpu_bits) - 1));
         r->mask = cohkit_unit_pct(rng) < 50 ? 0 : cohkit_unit_rnd(rng);
     } else {
-        unsigned f = (unsigned)(cohkit_unit_rnd(rng) % g->nf);
+        unsigned f = (unsigned)(cohkit_unit_rnd(rng) % nf);
         r->dst = dualopt_coal_gpu_of(c, f);
         x = cohkit_unit_pct(rng);
         if (sparse || x < 50)
