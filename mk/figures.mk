@@ -15,6 +15,8 @@ TEST_STEPS += figures-check
 results: $(addprefix results-,$(RESULT_FAMILIES))
 results-%: $(B)/bin/cohmodel
 	scripts/results.sh $*
+# data from the GPU model of the DualOpt bench (--gpu --c-only)
+results-dualopt-traffic: tb_dualopt
 figures: | $(DEPS_OK)
 	python3 scripts/figures.py --write
 figures-check: | $(DEPS_OK)
