@@ -67,6 +67,12 @@ $(DEPS_OK): scripts/install-deps.sh
 	@scripts/install-deps.sh --check >/dev/null || scripts/install-deps.sh
 	@touch $@
 deps: $(DEPS_OK)
+# valgrind, for make bench's and make results-speed's instruction counts
+BENCH_DEPS_OK := $(B)/bench/.deps-ok
+$(BENCH_DEPS_OK): scripts/install-deps.sh
+	@mkdir -p $(dir $@)
+	@scripts/install-deps.sh --bench --check >/dev/null || scripts/install-deps.sh --bench
+	@touch $@
 
 $(B)/obj/%.o: %.c $(HDRS) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
@@ -247,11 +253,6 @@ regress: verilate $(REGRESS_STEPS)
 
 $(B)/bin/bench_model: $(B)/obj/tb/bench_model.o $(MODEL_OBJ)
 	$(CC) $(CFLAGS) $^ -o $@
-BENCH_DEPS_OK := $(B)/bench/.deps-ok
-$(BENCH_DEPS_OK): scripts/install-deps.sh
-	@mkdir -p $(dir $@)
-	@scripts/install-deps.sh --bench --check >/dev/null || scripts/install-deps.sh --bench
-	@touch $@
 bench: verilate $(B)/bin/bench_model | $(BENCH_DEPS_OK)
 	scripts/bench.sh
 

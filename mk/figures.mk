@@ -17,6 +17,8 @@ results-%: $(B)/bin/cohmodel
 	scripts/results.sh $*
 # data from the GPU model of the DualOpt bench (--gpu --c-only)
 results-dualopt-traffic: tb_dualopt
+# callgrind counts of every family's lockstep bench
+results-speed: verilate | $(BENCH_DEPS_OK)
 figures: | $(DEPS_OK)
 	python3 scripts/figures.py --write
 figures-check: | $(DEPS_OK)
