@@ -2,7 +2,9 @@
 # (README "Results", docs/<family>.md).
 #   make results          every family's data: scripts/<family>-results.sh
 #                         through scripts/results.sh into results/<family>.csv
-#                         (the model tools only; about a minute of CPU)
+#                         (the model tools; results-dualopt-traffic builds
+#                         tb_dualopt, results-speed every bench and runs
+#                         callgrind, about 10 CPU minutes)
 #   make results-<family> one family's
 #   make figures          docs/figures/<family>.png (gnuplot, scripts/<family>-figure.gp)
 #                         and README's Results section from the committed CSVs
