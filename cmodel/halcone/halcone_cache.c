@@ -606,7 +606,6 @@ const halcone_cache *halcone_cache_tm_core(const halcone_cache_tm *t) { return t
 typedef struct {
     int fire;       /* leaves the stage at the edge                      */
     int alloc;      /* takes a lock entry                                */
-    int hit_rd;     /* read hit: answers at once                         */
 } bstate;
 
 static int used_entries(const halcone_cache_tm *t)
@@ -631,27 +630,23 @@ static void b_eval(const halcone_cache_tm *t, const uint64_t *in, bstate *bs)
         return;
     }
     if (t->b_op == HALCONE_CACHE_OP_RD || t->b_op == HALCONE_CACHE_OP_WR) {
+        /* whether it leaves is decided from the stage's registers, not from
+         * the lookup (the RTL's b_fire of a read or write, b_mayal): every
+         * port the op may use free, the eviction notice's when the set has
+         * no invalid way; whether it takes a lock entry is the lookup's (a
+         * write, or a read miss) */
+        unsigned s = (unsigned)((t->b_addr >> t->g.off_bits) & (t->cfg.sets - 1)), w;
+        int full = 1;
         halcone_cache_result r;
-        int cls = halcone_cache_probe_at(t->core, t->b_addr, t->b_cts, &r);
-        if (t->b_op == HALCONE_CACHE_OP_RD && cls == HALCONE_CACHE_HIT) {
-            bs->hit_rd = 1;
-            bs->fire = rsp_free;
-        } else {
-            int victim = 0;
-            if (cls == HALCONE_CACHE_MISS) {
-                /* a valid victim when the set has no invalid way */
-                unsigned s = (unsigned)((r.line >> t->g.off_bits) & (t->cfg.sets - 1)), w;
-                halcone_cache_blk bk;
-                victim = 1;
-                for (w = 0; w < t->cfg.ways; w++) {
-                    halcone_cache_block(t->core, s, w, &bk);
-                    if (!bk.valid)
-                        victim = 0;
-                }
-            }
-            bs->alloc = 1;
-            bs->fire = dn_free && (!victim || ev_free);
+        halcone_cache_blk bk;
+        for (w = 0; w < t->cfg.ways; w++) {
+            halcone_cache_block(t->core, s, w, &bk);
+            if (!bk.valid)
+                full = 0;
         }
+        bs->alloc = !(t->b_op == HALCONE_CACHE_OP_RD &&
+                      halcone_cache_probe_at(t->core, t->b_addr, t->b_cts, &r) == HALCONE_CACHE_HIT);
+        bs->fire = rsp_free && dn_free && (!full || ev_free);
         return;
     }
     bs->fire = rsp_free; /* EV, INV */

@@ -199,7 +199,7 @@ static void emit_classify(emit_file *e, const gctx *x)
 static void emit_action(emit_file *e, const gctx *x)
 {
     emit(e, "// ---- what the stage does, and whether it can leave ---------------------");
-    emit(e, "logic op_rd, op_wr, op_ev, b_alloc, b_rdhit, b_fill_ok, b_fire, b_free;");
+    emit(e, "logic op_rd, op_wr, op_ev, b_alloc, b_mayal, b_rdhit, b_fill_ok, b_fire, b_free;");
     emit(e, "logic rsp_free, dn_free, ev_free;");
     emit(e, "assign op_rd = b_op_q == 2'd0;");
     emit(e, "assign op_wr = b_op_q == 2'd1;");
@@ -215,7 +215,13 @@ static void emit_action(emit_file *e, const gctx *x)
     emit(e, "// a fill counts only if its entry is in use after the edge that accepts");
     emit(e, "// it (its line is read then); it stays in use until this fill frees it");
     emit(e, "assign b_fill_ok = b_fill_q && b_fok_q;");
-    emit(e, "assign b_fire = b_valid_q && (b_alloc ? (dn_free && (!victim || ev_free)) : rsp_free);");
+    emit(e, "// Whether the stage leaves, and so whether it takes the next request or");
+    emit(e, "// fill, is decided from registers only, not from the lookup of the set");
+    emit(e, "// word just read: a read or write leaves when every port it may use is");
+    emit(e, "// free (the response, the request down, and the eviction notice when its");
+    emit(e, "// set has no invalid way).");
+    emit(e, "assign b_mayal = b_valid_q && !b_fill_q && (op_wr || op_rd);");
+    emit(e, "assign b_fire = b_valid_q && (b_mayal ? (rsp_free && dn_free && (inv_any || ev_free)) : rsp_free);");
     emit(e, "assign b_free = !b_valid_q || b_fire;");
     emit_nl(e);
 }

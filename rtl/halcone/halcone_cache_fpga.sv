@@ -171,7 +171,7 @@ module halcone_cache_fpga (
   assign victim = !hit_any && !inv_any;
 
   // ---- what the stage does, and whether it can leave ---------------------
-  logic op_rd, op_wr, op_ev, b_alloc, b_rdhit, b_fill_ok, b_fire, b_free;
+  logic op_rd, op_wr, op_ev, b_alloc, b_mayal, b_rdhit, b_fill_ok, b_fire, b_free;
   logic rsp_free, dn_free, ev_free;
   assign op_rd = b_op_q == 2'd0;
   assign op_wr = b_op_q == 2'd1;
@@ -184,7 +184,13 @@ module halcone_cache_fpga (
   // a fill counts only if its entry is in use after the edge that accepts
   // it (its line is read then); it stays in use until this fill frees it
   assign b_fill_ok = b_fill_q && b_fok_q;
-  assign b_fire = b_valid_q && (b_alloc ? (dn_free && (!victim || ev_free)) : rsp_free);
+  // Whether the stage leaves, and so whether it takes the next request or
+  // fill, is decided from registers only, not from the lookup of the set
+  // word just read: a read or write leaves when every port it may use is
+  // free (the response, the request down, and the eviction notice when its
+  // set has no invalid way).
+  assign b_mayal = b_valid_q && !b_fill_q && (op_wr || op_rd);
+  assign b_fire = b_valid_q && (b_mayal ? (rsp_free && dn_free && (inv_any || ev_free)) : rsp_free);
   assign b_free = !b_valid_q || b_fire;
 
   // ---- fill rule (spec 3.2): Bwts = max(cts, wts); Brts = rts (S1) or
