@@ -256,7 +256,7 @@ struct stc_bsq_tm {
     stc_bsq_layout l;
     uint64_t *mem;          /* [entries] bank RAMs, slot k * S + s        */
     unsigned char *valid;   /* [entries] valid flip-flops                 */
-    uint64_t *rd;           /* [banks * drain] RAM read registers         */
+    uint64_t *rd;           /* [banks * drain] the beat (row presented)   */
     unsigned rr, count;
     unsigned scanning, setup, pass, rd_row, s2_valid, s2_row, done_valid;
     unsigned seb;
@@ -465,6 +465,10 @@ void stc_bsq_tm_step(stc_bsq_tm *t, const uint64_t *in)
                 }
         }
         if (t->rd_row < t->pass) {
+            /* the RTL fetched this row into its read registers one cycle
+             * earlier (row 0 in the setup cycle) and moves it into its beat
+             * registers now; no push lands during a scan, so reading the
+             * RAM here gives the same row */
             for (unsigned j = 0; j < lanes; j++) {
                 unsigned k = j / t->c.drain, ln = j % t->c.drain;
                 t->rd[j] = t->mem[k * t->g.slots + t->rd_row * t->c.drain + ln];

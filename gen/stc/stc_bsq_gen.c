@@ -57,6 +57,15 @@ static void bsq_emit_state(emit_file *e, const bgeo *xp, int cu_mode)
     emit(e, "logic q_done_q, q_done_d;");
     emit(e, "logic [%u:0] pass_q, pass_d, rd_row_q, rd_row_d;", x.CW - 1);
     emit(e, "logic [%u:0] s2_row_q, s2_row_d;", x.RIW - 1);
+    emit(e, "// The beat (presented row): its data, drained%s lanes%s, loaded from", cu_mode ? " and live" : "",
+         cu_mode ? " and bands" : "");
+    emit(e, "// the read registers, which fetch the next row meanwhile.");
+    emit(e, "logic [%u:0] pd_q, pd_d;", x.L * x.A - 1);
+    emit(e, "logic [%u:0] pm_q, pm_d;", x.L - 1);
+    if (cu_mode) {
+        emit(e, "logic [%u:0] pl_q, pl_d;", x.L - 1);
+        emit(e, "logic [%u:0] pb_q, pb_d;", x.L * x.N - 1);
+    }
     if (!cu_mode) {
         emit(e, "logic [%u:0] cer_q, cer_d;", x.EP - 1);
         emit(e, "logic [%u:0] seb_q, seb_d;", x.SW - 1);
@@ -128,8 +137,13 @@ static void bsq_emit_alloc(emit_file *e, const bgeo *xp, int cu_mode)
         emit(e, "assign q_push_bank = 1'b0;");
         emit(e, "assign q_push_slot = q_full ? %u'd0 : push_top[%u:0];", x.SLW, x.TW - 2);
     }
-    emit(e, "logic push_fire;");
+    emit(e, "logic push_fire, wr_en;");
     emit(e, "assign push_fire = q_push_valid & q_push_ready;");
+    emit(e, "// The RAM takes the push port's address into the free slot a push would");
+    emit(e, "// take whenever a push could be accepted, pushed or not: a slot that stays");
+    emit(e, "// invalid is never read out, and the write enable then comes from");
+    emit(e, "// registers only (push_valid_i reaches the valid bits, not every RAM bit).");
+    emit(e, "assign wr_en = q_push_ready;");
     if (x.D > 1) {
         emit(e, "logic [%u:0] wr_lane;", x.LB - 1);
         emit(e, "assign wr_lane = push_top[%u:0];", x.LB - 1);
@@ -137,7 +151,8 @@ static void bsq_emit_alloc(emit_file *e, const bgeo *xp, int cu_mode)
     if (x.R > 1) {
         emit(e, "logic [%u:0] wr_row, rd_addr;", x.RB - 1);
         emit(e, "assign wr_row = push_top[%u:%u];", x.LB + x.RB - 1, x.LB);
-        emit(e, "assign rd_addr = rd_row_q[%u:0];", x.RB - 1);
+        emit(e, "// the setup cycle reads row 0, each beat loaded reads the row after it");
+        emit(e, "assign rd_addr = setup_q ? %u'd0 : %u'(rd_row_q + %u'd1);", x.RB, x.RB, x.CW);
     }
     emit_nl(e);
 }
@@ -148,8 +163,10 @@ static void bsq_emit_scan(emit_file *e, const bgeo *xp, int cu_mode)
     unsigned k;
 
     emit(e, "// Scan: a setup cycle takes the pass length (max over banks of");
-    emit(e, "// ceil(top / %u)); then one row of every bank per cycle. The read", x.D);
-    emit(e, "// registers hold a row (the beat) until it is taken.");
+    emit(e, "// ceil(top / %u)) and reads row 0 of every bank; then one row per cycle", x.D);
+    emit(e, "// moves from the read registers into the beat registers, which hold it");
+    emit(e, "// until it is taken, while the read registers fetch the next row. The");
+    emit(e, "// band match of a row is computed on its way into the beat registers.");
     emit(e, "logic [%u:0] pass_len;", x.CW - 1);
     for (k = 0; k < x.B; k++) {
         emit(e, "logic [%u:0] rows%u, pmax%u;", x.CW - 1, k, k);
@@ -162,42 +179,50 @@ static void bsq_emit_scan(emit_file *e, const bgeo *xp, int cu_mode)
     emit(e, "assign pass_len = pmax%u;", x.B - 1);
     for (k = 0; k < x.B; k++)
         emit(e, "logic [%u:0] rd%u_q;", x.RW - 1, k);
-    emit(e, "logic [%u:0] beat_data;", x.L * x.A - 1);
-    emit(e, "logic [%u:0] live, drains;", x.L - 1);
-    emit(e, "assign beat_data = {");
+    emit(e, "logic [%u:0] f_data;", x.L * x.A - 1);
+    emit(e, "logic [%u:0] f_live, f_drains;", x.L - 1);
+    emit(e, "logic [%u:0] f_row;", x.RIW - 1);
+    emit(e, "assign f_data = {");
     for (k = x.B; k-- > 0;)
         emit(e, "  rd%u_q%s", k, k ? "," : "");
     emit(e, "};");
-    emit(e, "logic [%u:0] lane_band;", x.L * x.N - 1);
+    if (x.R > 1)
+        emit(e, "assign f_row = %u'(rd_row_q);", x.RIW);
+    else
+        emit(e, "assign f_row = 1'b0;");
+    emit(e, "logic [%u:0] f_band;", x.L * x.N - 1);
     emit(e, "always_comb");
     emit(e, "  for (int j = 0; j < %u; j++)", x.L);
-    emit(e, "    live[j] = s2_valid_q & valid_q[(j / %u) * %u + 32'(s2_row_q) * %u + (j %% %u)];",
-         x.D, x.S, x.D, x.D);
+    emit(e, "    f_live[j] = valid_q[(j / %u) * %u + 32'(f_row) * %u + (j %% %u)];", x.D, x.S, x.D,
+         x.D);
     emit(e, "always_comb");
     emit(e, "  for (int j = 0; j < %u; j++)", x.L);
-    emit(e, "    lane_band[j*%u +: %u] = %u'(beat_data[j*%u +: %u] >> %s);", x.N, x.N, x.N, x.A,
-         x.A, cu_mode ? "seb_i" : "seb_q");
+    emit(e, "    f_band[j*%u +: %u] = %u'(f_data[j*%u +: %u] >> %s);", x.N, x.N, x.N, x.A, x.A,
+         cu_mode ? "seb_i" : "seb_q");
     emit(e, "always_comb");
     emit(e, "  for (int j = 0; j < %u; j++)", x.L);
-    emit(e, "    drains[j] = live[j] & %s[lane_band[j*%u +: %u]];", cu_mode ? "cer_i" : "cer_q", x.N,
+    emit(e, "    f_drains[j] = f_live[j] & %s[f_band[j*%u +: %u]];", cu_mode ? "cer_i" : "cer_q", x.N,
          x.N);
-    emit(e, "logic beat_valid, adv, rd_en;");
+    emit(e, "logic [%u:0] drains;", x.L - 1);
+    emit(e, "assign drains = pm_q;");
+    emit(e, "logic beat_valid, adv, ld_beat, rd_en;");
     if (cu_mode) {
-        emit(e, "assign beat_valid = |live;");
-        emit(e, "assign q_drn_keep = live & ~drains;");
-        emit(e, "assign q_drn_data = beat_data;");
-        emit(e, "assign q_drn_band = lane_band;");
+        emit(e, "assign beat_valid = |pl_q;");
+        emit(e, "assign q_drn_keep = pl_q & ~pm_q;");
+        emit(e, "assign q_drn_data = pd_q;");
+        emit(e, "assign q_drn_band = pb_q;");
     } else {
-        emit(e, "assign beat_valid = |drains;");
+        emit(e, "assign beat_valid = |pm_q;");
     }
     emit(e, "assign q_drn_valid = beat_valid;");
     emit(e, "assign q_drn_mask = drains;");
     emit(e, "assign q_drn_row = s2_row_q;");
     emit(e, "always_comb");
-    emit(e, "  for (int j = 0; j < %u; j++) q_drn_addr[j*%u +: %u] = drains[j] ? beat_data[j*%u +: %u] : %u'd0;",
+    emit(e, "  for (int j = 0; j < %u; j++) q_drn_addr[j*%u +: %u] = drains[j] ? pd_q[j*%u +: %u] : %u'd0;",
          x.L, x.A, x.A, x.A, x.A, x.A);
     emit(e, "assign adv = ~s2_valid_q | ~beat_valid | q_drn_ready;");
-    emit(e, "assign rd_en = scanning_q & ~setup_q & adv & (rd_row_q < pass_q);");
+    emit(e, "assign ld_beat = scanning_q & ~setup_q & adv & (rd_row_q < pass_q);");
+    emit(e, "assign rd_en = (scanning_q & setup_q) | ld_beat;");
     emit(e, "assign q_done_valid = q_done_q;");
     emit(e, "assign q_done_cycles = pass_q;");
     emit(e, "assign q_count = q_count_q;");
@@ -234,7 +259,7 @@ static void bsq_emit_next(emit_file *e, const bgeo *xp, int cu_mode)
     emit_begin(e, "always_comb begin");
     emit(e, "valid_d = (valid_q | push_set) & ~drain_clr;");
     emit(e, "q_count_d = q_count_q + %u'(push_fire) - drained_n;", x.NW);
-    prim_hold(e, "scanning setup pass rd_row s2_valid s2_row");
+    prim_hold(e, "scanning setup pass rd_row s2_valid s2_row pd pm%s", cu_mode ? " pl pb" : "");
     emit(e, "q_done_d = q_done_q & ~q_done_ready;");
     prim_hold(e, "%s%s", cu_mode ? "" : "cer seb ", x.B > 1 ? "rr" : "");
     if (x.B > 1)
@@ -255,14 +280,20 @@ static void bsq_emit_next(emit_file *e, const bgeo *xp, int cu_mode)
     emit(e, "end");
     emit(e, "if (scanning_q & ~setup_q & adv) begin");
     emit(e, "  if (rd_row_q < pass_q) begin");
-    if (x.R > 1)
-        emit(e, "    s2_row_d = %u'(rd_addr);", x.RIW);
-    else
-        emit(e, "    s2_row_d = 1'b0;");
+    emit(e, "    s2_row_d = f_row;");
     emit(e, "    s2_valid_d = 1'b1;");
     emit(e, "    rd_row_d = rd_row_q + %u'd1;", x.CW);
+    emit(e, "    pd_d = f_data;");
+    emit(e, "    pm_d = f_drains;");
+    if (cu_mode) {
+        emit(e, "    pl_d = f_live;");
+        emit(e, "    pb_d = f_band;");
+    }
     emit(e, "  end else begin");
     emit(e, "    s2_valid_d = 1'b0;");
+    emit(e, "    pm_d = '0;");
+    if (cu_mode)
+        emit(e, "    pl_d = '0;");
     emit(e, "    scanning_d = 1'b0;");
     emit(e, "    q_done_d = 1'b1;");
     emit(e, "  end");
@@ -305,10 +336,10 @@ void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c)
          * a bank stays a simple dual-port memory */
         const char *row = x.R > 1 ? "[wr_row]" : "";
         if (x.D > 1)
-            emit(e, "  if (push_fire%s) bank%u_mem%s[32'(wr_lane) * %u +: %u] <= q_push_addr;",
+            emit(e, "  if (wr_en%s) bank%u_mem%s[32'(wr_lane) * %u +: %u] <= q_push_addr;",
                  cond_bank, k, row, x.A, x.A);
         else
-            emit(e, "  if (push_fire%s) bank%u_mem%s <= q_push_addr;", cond_bank, k, row);
+            emit(e, "  if (wr_en%s) bank%u_mem%s <= q_push_addr;", cond_bank, k, row);
         if (x.R > 1)
             emit(e, "  if (rd_en) rd%u_q <= bank%u_mem[rd_addr];", k, k);
         else
@@ -321,7 +352,9 @@ void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c)
 void stc_bsq_regs(const stc_bsq_cfg *c, int cu_mode, prim_regs *l)
 {
     prim_regs_list(l, "valid='0 q_count='0 scanning='0 setup='0 s2_valid='0 q_done='0 pass='0 "
-                      "rd_row='0 s2_row='0");
+                      "rd_row='0 s2_row='0 pd='0 pm='0");
+    if (cu_mode)
+        prim_regs_list(l, "pl='0 pb='0");
     if (!cu_mode)
         prim_regs_list(l, "cer='0 seb='0");
     if (c->banks > 1)
@@ -402,13 +435,24 @@ void stc_bsq_cu_body(emit_file *e, const stc_bsq_cfg *c)
 {
     bsq_body(e, c, 1);
     emit_nl(e);
+    bgeo x;
+    geo(c, &x);
     emit(e, "`ifdef FORMAL");
     emit(e, "// s_*: strengthening invariants of the CU's induction (docs/stc.md): never");
-    emit(e, "// scanning and reporting done at once; a beat only while scanning.");
+    emit(e, "// scanning and reporting done at once; a beat only while scanning; no");
+    emit(e, "// lane of an empty beat live or drained, only live lanes drained, and a");
+    emit(e, "// drained lane's band (under the epoch registers) in the CER.");
+    emit(e, "logic [%u:0] f_pm_ok;", x.L - 1);
+    emit(e, "always_comb");
+    emit(e, "  for (int j = 0; j < %u; j++)", x.L);
+    emit(e, "    f_pm_ok[j] = ~pm_q[j] | cer_i[%u'(pd_q[j*%u +: %u] >> seb_i)];", x.N, x.A, x.A);
     emit(e, "always @(*) begin");
     emit(e, "  if (rst_ni) begin");
     emit(e, "    s_scan_done: assert(!(scanning_q && q_done_q));");
     emit(e, "    if (s2_valid_q) s_scan_beat: assert(scanning_q);");
+    emit(e, "    if (!s2_valid_q) s_beat_idle: assert(pl_q == '0);");
+    emit(e, "    s_beat_live: assert((pm_q & ~pl_q) == '0);");
+    emit(e, "    s_beat_drn: assert(&f_pm_ok);");
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");

@@ -68,6 +68,7 @@ typedef struct {
     block_desc bsq;
     char bsq_name[192];
     unsigned A, N, EP, SW, L, PW;
+    unsigned SP; /* SEB values with a band bit inside the address: min(2^SW, A) */
     int dem, conf;
 } cu_gctx;
 
@@ -97,6 +98,9 @@ static void cu_emit_head(emit_file *e, const cu_gctx *x)
     emit(e, "localparam logic [1:0] PhRun = 2'd0, PhPrep = 2'd1, PhChg = 2'd2;");
     emit(e, "logic [%u:0] cer_q, cer_d, dv_q, dv_d;", EP - 1);
     emit(e, "logic [%u:0] seb_q, seb_d;", SW - 1);
+    emit(e, "// seb_oh_q[s]: SEB = s (a copy of seb_q, one bit a value below %u), so", x->SP);
+    emit(e, "// that a band is an AND-OR of address bits rather than a shifter.");
+    emit(e, "logic [%u:0] seb_oh_q, seb_oh_d;", x->SP - 1);
     emit(e, "logic [1:0] phase_q, phase_d;");
     emit(e, "logic ready_sent_q, ready_sent_d, conf_sent_q, conf_sent_d;");
     emit(e, "logic [%u:0] pw_q, pw_d;", PW - 1);
@@ -133,21 +137,36 @@ static void cu_emit_ports(emit_file *e, const cu_gctx *x)
     int conf = x->conf;
 
     emit(e, "// Epoch check of a store: to the L1 in RUN with its band in the CER,");
-    emit(e, "// else into the BSQ (with an EpochDemand unless DV filters it).");
+    emit(e, "// else into the BSQ (with an EpochDemand unless DV filters it). Every");
+    emit(e, "// outcome is a vector over the %u bands, from registers and the readies", x->EP);
+    emit(e, "// alone, indexed by the address's band at the end (the band extraction");
+    emit(e, "// and the lookup in parallel with the rest, not in series).");
     emit(e, "logic [%u:0] st_band, ld_band;", N - 1);
-    emit(e, "logic st_direct, st_need_dem, iss_free, dem_free, st_fire;");
-    emit(e, "assign st_band = %u'(st_addr_i >> seb_q);", N);
-    emit(e, "assign st_direct = (phase_q == PhRun) & cer_q[st_band];");
-    if (dem)
-        emit(e, "assign st_need_dem = ~st_direct & ~dv_q[st_band];");
-    else
-        emit(e, "assign st_need_dem = 1'b0; // NV: no demands");
+    for (unsigned i = 0; i < N; i++) {
+        emit(e, "assign st_band[%u] = |(seb_oh_q & %u'(st_addr_i >> %u));", i, x->SP, i);
+        emit(e, "assign ld_band[%u] = |(seb_oh_q & %u'(ld_addr_i >> %u));", i, x->SP, i);
+    }
+    emit(e, "logic st_direct, iss_free, dem_free, st_iss, st_dem, st_open;");
+    emit(e, "logic [%u:0] b_direct, b_dem, b_push, b_ready, b_iss, b_stdem;", x->EP - 1);
     emit(e, "assign iss_free = ~iss_valid_q | iss_ready_i;");
     emit(e, "assign dem_free = ~dem_valid_q | dem_ready_i;");
-    emit(e, "assign q_push_valid = st_valid_i & ~st_direct & (phase_q != PhChg) & (~st_need_dem | dem_free);");
+    emit(e, "assign st_open = phase_q != PhChg;");
+    emit(e, "assign b_direct = {%u{phase_q == PhRun}} & cer_q;", x->EP);
+    if (dem)
+        emit(e, "assign b_dem = ~b_direct & ~dv_q;");
+    else
+        emit(e, "assign b_dem = '0; // NV: no demands");
+    emit(e, "assign b_push = {%u{st_open}} & ~b_direct & (~b_dem | {%u{dem_free}});", x->EP, x->EP);
+    emit(e, "assign b_iss = b_direct & {%u{iss_free}};", x->EP);
+    emit(e, "assign b_ready = b_iss | (b_push & {%u{q_push_ready}});", x->EP);
+    emit(e, "assign b_stdem = b_dem & b_push & {%u{q_push_ready}};", x->EP);
+    emit(e, "assign st_direct = b_direct[st_band];");
+    emit(e, "assign q_push_valid = st_valid_i & b_push[st_band];");
     emit(e, "assign q_push_addr = st_addr_i;");
-    emit(e, "assign st_ready_o = (phase_q != PhChg) & (st_direct ? iss_free : (q_push_ready & (~st_need_dem | dem_free)));");
-    emit(e, "assign st_fire = st_valid_i & st_ready_o;");
+    emit(e, "assign st_ready_o = b_ready[st_band];");
+    emit(e, "// a store accepted to the L1 register; one accepted into the BSQ with a demand");
+    emit(e, "assign st_iss = st_valid_i & b_iss[st_band];");
+    emit(e, "assign st_dem = st_valid_i & b_stdem[st_band];");
     emit(e, "assign st_blocked_o = ~st_direct;");
     emit(e, "assign st_slot_o = q_push_slot;");
     emit(e, "assign bsq_full_o = q_full;");
@@ -155,13 +174,16 @@ static void cu_emit_ports(emit_file *e, const cu_gctx *x)
     emit(e, "// Loads are never held (ER4): Load_U when the band is current, else a");
     emit(e, "// cacheable Load, with the epoch's first EpochConflict (AB/MB).");
     emit(e, "logic ld_in_cer, ld_conf, ld_fire;");
-    emit(e, "assign ld_band = %u'(ld_addr_i >> seb_q);", N);
-    emit(e, "assign ld_in_cer = cer_q[ld_band];");
+    emit(e, "logic [%u:0] b_conf, b_ldok;", x->EP - 1);
     if (conf)
-        emit(e, "assign ld_conf = ~ld_in_cer & dv_q[ld_band] & ~conf_sent_q;");
+        emit(e, "assign b_conf = ~cer_q & dv_q & {%u{~conf_sent_q}};", x->EP);
     else
-        emit(e, "assign ld_conf = 1'b0; // NV/ES: no conflicts");
-    emit(e, "assign ld_ready_o = (~ldr_valid_q | ldr_ready_i) & (~ld_conf | ~conf_valid_q | conf_ready_i);");
+        emit(e, "assign b_conf = '0; // NV/ES: no conflicts");
+    emit(e, "assign b_ldok = {%u{~ldr_valid_q | ldr_ready_i}} & (~b_conf | {%u{~conf_valid_q | conf_ready_i}});",
+         x->EP, x->EP);
+    emit(e, "assign ld_in_cer = cer_q[ld_band];");
+    emit(e, "assign ld_conf = b_conf[ld_band];");
+    emit(e, "assign ld_ready_o = b_ldok[ld_band];");
     emit(e, "assign ld_fire = ld_valid_i & ld_ready_o;");
     emit_nl(e);
 }
@@ -222,11 +244,11 @@ static void cu_emit_phase(emit_file *e, const cu_gctx *x)
     emit(e, "// Next state of the epoch logic.");
     emit(e, "logic iss_fire;");
     emit(e, "logic [%u:0] dv_set;", EP - 1);
-    emit(e, "assign dv_set = (st_fire & st_need_dem ? %u'd1 << st_band : %u'd0) |", EP, EP);
+    emit(e, "assign dv_set = (st_dem ? %u'd1 << st_band : %u'd0) |", EP, EP);
     emit(e, "                (need_take ? %u'd1 << need_sel_band : %u'd0);", EP, EP);
     emit(e, "assign iss_fire = iss_valid_q & iss_ready_i;");
     emit_begin(e, "always_comb begin");
-    prim_hold(e, "cer seb");
+    prim_hold(e, "cer seb seb_oh");
     emit(e, "dv_d = dv_q | dv_set;");
     prim_hold(e, "phase ready_sent conf_sent served");
     emit(e, "iss_valid_d = iss_valid_q & ~iss_ready_i;");
@@ -238,7 +260,7 @@ static void cu_emit_phase(emit_file *e, const cu_gctx *x)
     emit(e, "conf_valid_d = conf_valid_q & ~conf_ready_i;");
     prim_hold(e, "conf_addr conf_band");
     emit(e, "pw_d = pw_q + {%u'd0, iss_fire} - {%u'd0, wa_i};", PW - 1, PW - 1);
-    emit(e, "if (st_fire & st_direct) begin");
+    emit(e, "if (st_iss) begin");
     emit(e, "  iss_valid_d = 1'b1;");
     emit(e, "  iss_addr_d = st_addr_i;");
     emit(e, "  iss_drain_d = 1'b0;");
@@ -250,7 +272,7 @@ static void cu_emit_phase(emit_file *e, const cu_gctx *x)
     emit(e, "  served_d = served_q | first_drn;");
     emit(e, "end");
     emit(e, "if (q_drn_valid & q_drn_ready) served_d = '0;");
-    emit(e, "if (st_fire & st_need_dem) begin");
+    emit(e, "if (st_dem) begin");
     emit(e, "  dem_valid_d = 1'b1;");
     emit(e, "  dem_addr_d = st_addr_i;");
     emit(e, "  dem_band_d = st_band;");
@@ -279,6 +301,7 @@ static void cu_emit_phase(emit_file *e, const cu_gctx *x)
     emit(e, "if (chg_fire) begin");
     emit(e, "  cer_d = chg_cer_i;");
     emit(e, "  seb_d = chg_seb_i;");
+    emit(e, "  seb_oh_d = %u'd1 << chg_seb_i;", x->SP);
     emit(e, "  dv_d = '0;");
     emit(e, "  conf_sent_d = 1'b0;");
     emit(e, "  ready_sent_d = 1'b0;");
@@ -297,6 +320,10 @@ static void cu_emit_outputs(emit_file *e, const cu_gctx *x)
     prim_regs rl = {0};
     cer_reset(x->c, &rl);
     prim_reg(&rl, "seb", "%u'd%u", SW, x->c->bsq.seb);
+    if (x->c->bsq.seb < x->SP)
+        prim_reg(&rl, "seb_oh", "%u'h%llx", x->SP, 1ull << x->c->bsq.seb);
+    else
+        prim_reg(&rl, "seb_oh", "'0");
     prim_regs_list(&rl, "dv='0 phase='0 ready_sent='0 conf_sent='0 pw='0 iss_valid='0 iss_drain='0 "
                         "iss_addr='0 ldr_valid='0 ldr_unc='0 ldr_addr='0 dem_valid='0 dem_addr='0 "
                         "dem_band='0 conf_valid='0 conf_addr='0 conf_band='0 served='0");
@@ -311,6 +338,7 @@ static void cu_emit_outputs(emit_file *e, const cu_gctx *x)
                          "// p_ready: ReadyAck only with PW = 0 and no store waiting for the L1.\n"
                          "// s_scan_chg: strengthening invariant for the induction (docs/stc.md): the\n"
                          "// BSQ scans or reports done (it is not ready for a change) only in CHANGE;\n"
+                         "// s_seb_oh: the one-hot SEB copy names seb_q;\n"
                          "// its own invariants are in the FORMAL block of its part.");
     emit(e, "logic [%u:0] f_iss_band;", N - 1);
     emit(e, "assign f_iss_band = %u'(iss_addr_q >> seb_q);", N);
@@ -321,6 +349,7 @@ static void cu_emit_outputs(emit_file *e, const cu_gctx *x)
     emit(e, "    if (iss_valid_q) p_epoch_prep: assert(!(phase_q == PhPrep && ready_sent_q));");
     emit(e, "    if (rdy_valid_o) p_ready_pw: assert(pw_q == '0 && !iss_valid_q);");
     emit(e, "    if (!q_chg_ready) s_scan_chg: assert(phase_q == PhChg);");
+    emit(e, "    s_seb_oh: assert(seb_oh_q == %u'd1 << seb_q);", x->SP);
     emit(e, "  end");
     emit(e, "end");
     emit(e, "`endif");
@@ -339,6 +368,7 @@ static void emit_cu(emit_file *e, const void *cfg, const block_desc *b)
     x.EP = 1u << c->bsq.n;
     x.SW = stc_bsq_seb_bits(&c->bsq);
     x.PW = STC_CU_PW_BITS;
+    x.SP = (1u << x.SW) < x.A ? 1u << x.SW : x.A;
     x.dem = c->variant != STC_CU_NV;
     x.conf = c->variant == STC_CU_AB || c->variant == STC_CU_MB;
     stc_bsq_geom_of(&c->bsq, &x.g);

@@ -62,6 +62,12 @@ module stc_cu_default_bsq (
   logic q_done_q, q_done_d;
   logic [3:0] pass_q, pass_d, rd_row_q, rd_row_d;
   logic [2:0] s2_row_q, s2_row_d;
+  // The beat (presented row): its data, drained and live lanes and bands, loaded from
+  // the read registers, which fetch the next row meanwhile.
+  logic [1023:0] pd_q, pd_d;
+  logic [31:0] pm_q, pm_d;
+  logic [31:0] pl_q, pl_d;
+  logic [127:0] pb_q, pb_d;
   logic [3:0] rr_q, rr_d;
 
   // Bank tops (priority encoders over each bank's valid bits).
@@ -436,17 +442,25 @@ module stc_cu_default_bsq (
   assign q_push_ready = q_chg_ready & ~q_full;
   assign q_push_bank = q_full ? 4'd0 : push_bank;
   assign q_push_slot = q_full ? 8'd0 : {push_bank, push_top[3:0]};
-  logic push_fire;
+  logic push_fire, wr_en;
   assign push_fire = q_push_valid & q_push_ready;
+  // The RAM takes the push port's address into the free slot a push would
+  // take whenever a push could be accepted, pushed or not: a slot that stays
+  // invalid is never read out, and the write enable then comes from
+  // registers only (push_valid_i reaches the valid bits, not every RAM bit).
+  assign wr_en = q_push_ready;
   logic [0:0] wr_lane;
   assign wr_lane = push_top[0:0];
   logic [2:0] wr_row, rd_addr;
   assign wr_row = push_top[3:1];
-  assign rd_addr = rd_row_q[2:0];
+  // the setup cycle reads row 0, each beat loaded reads the row after it
+  assign rd_addr = setup_q ? 3'd0 : 3'(rd_row_q + 4'd1);
 
   // Scan: a setup cycle takes the pass length (max over banks of
-  // ceil(top / 2)); then one row of every bank per cycle. The read
-  // registers hold a row (the beat) until it is taken.
+  // ceil(top / 2)) and reads row 0 of every bank; then one row per cycle
+  // moves from the read registers into the beat registers, which hold it
+  // until it is taken, while the read registers fetch the next row. The
+  // band match of a row is computed on its way into the beat registers.
   logic [3:0] pass_len;
   logic [3:0] rows0, pmax0;
   assign rows0 = 4'((top0 + 5'd1) >> 1);
@@ -513,9 +527,10 @@ module stc_cu_default_bsq (
   logic [63:0] rd13_q;
   logic [63:0] rd14_q;
   logic [63:0] rd15_q;
-  logic [1023:0] beat_data;
-  logic [31:0] live, drains;
-  assign beat_data = {
+  logic [1023:0] f_data;
+  logic [31:0] f_live, f_drains;
+  logic [2:0] f_row;
+  assign f_data = {
     rd15_q,
     rd14_q,
     rd13_q,
@@ -533,28 +548,32 @@ module stc_cu_default_bsq (
     rd1_q,
     rd0_q
   };
-  logic [127:0] lane_band;
+  assign f_row = 3'(rd_row_q);
+  logic [127:0] f_band;
   always_comb
     for (int j = 0; j < 32; j++)
-      live[j] = s2_valid_q & valid_q[(j / 2) * 16 + 32'(s2_row_q) * 2 + (j % 2)];
+      f_live[j] = valid_q[(j / 2) * 16 + 32'(f_row) * 2 + (j % 2)];
   always_comb
     for (int j = 0; j < 32; j++)
-      lane_band[j*4 +: 4] = 4'(beat_data[j*32 +: 32] >> seb_i);
+      f_band[j*4 +: 4] = 4'(f_data[j*32 +: 32] >> seb_i);
   always_comb
     for (int j = 0; j < 32; j++)
-      drains[j] = live[j] & cer_i[lane_band[j*4 +: 4]];
-  logic beat_valid, adv, rd_en;
-  assign beat_valid = |live;
-  assign q_drn_keep = live & ~drains;
-  assign q_drn_data = beat_data;
-  assign q_drn_band = lane_band;
+      f_drains[j] = f_live[j] & cer_i[f_band[j*4 +: 4]];
+  logic [31:0] drains;
+  assign drains = pm_q;
+  logic beat_valid, adv, ld_beat, rd_en;
+  assign beat_valid = |pl_q;
+  assign q_drn_keep = pl_q & ~pm_q;
+  assign q_drn_data = pd_q;
+  assign q_drn_band = pb_q;
   assign q_drn_valid = beat_valid;
   assign q_drn_mask = drains;
   assign q_drn_row = s2_row_q;
   always_comb
-    for (int j = 0; j < 32; j++) q_drn_addr[j*32 +: 32] = drains[j] ? beat_data[j*32 +: 32] : 32'd0;
+    for (int j = 0; j < 32; j++) q_drn_addr[j*32 +: 32] = drains[j] ? pd_q[j*32 +: 32] : 32'd0;
   assign adv = ~s2_valid_q | ~beat_valid | q_drn_ready;
-  assign rd_en = scanning_q & ~setup_q & adv & (rd_row_q < pass_q);
+  assign ld_beat = scanning_q & ~setup_q & adv & (rd_row_q < pass_q);
+  assign rd_en = (scanning_q & setup_q) | ld_beat;
   assign q_done_valid = q_done_q;
   assign q_done_cycles = pass_q;
   assign q_count = q_count_q;
@@ -582,6 +601,10 @@ module stc_cu_default_bsq (
     rd_row_d = rd_row_q;
     s2_valid_d = s2_valid_q;
     s2_row_d = s2_row_q;
+    pd_d = pd_q;
+    pm_d = pm_q;
+    pl_d = pl_q;
+    pb_d = pb_q;
     q_done_d = q_done_q & ~q_done_ready;
     rr_d = rr_q;
     if (push_fire) rr_d = push_bank + 4'd1;
@@ -597,11 +620,17 @@ module stc_cu_default_bsq (
     end
     if (scanning_q & ~setup_q & adv) begin
       if (rd_row_q < pass_q) begin
-        s2_row_d = 3'(rd_addr);
+        s2_row_d = f_row;
         s2_valid_d = 1'b1;
         rd_row_d = rd_row_q + 4'd1;
+        pd_d = f_data;
+        pm_d = f_drains;
+        pl_d = f_live;
+        pb_d = f_band;
       end else begin
         s2_valid_d = 1'b0;
+        pm_d = '0;
+        pl_d = '0;
         scanning_d = 1'b0;
         q_done_d = 1'b1;
       end
@@ -626,37 +655,37 @@ module stc_cu_default_bsq (
   logic [63:0] bank14_mem [0:7];
   logic [63:0] bank15_mem [0:7];
   always_ff @(posedge clk_i) begin
-    if (push_fire && push_bank == 4'd0) bank0_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd0) bank0_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd0_q <= bank0_mem[rd_addr];
-    if (push_fire && push_bank == 4'd1) bank1_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd1) bank1_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd1_q <= bank1_mem[rd_addr];
-    if (push_fire && push_bank == 4'd2) bank2_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd2) bank2_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd2_q <= bank2_mem[rd_addr];
-    if (push_fire && push_bank == 4'd3) bank3_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd3) bank3_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd3_q <= bank3_mem[rd_addr];
-    if (push_fire && push_bank == 4'd4) bank4_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd4) bank4_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd4_q <= bank4_mem[rd_addr];
-    if (push_fire && push_bank == 4'd5) bank5_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd5) bank5_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd5_q <= bank5_mem[rd_addr];
-    if (push_fire && push_bank == 4'd6) bank6_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd6) bank6_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd6_q <= bank6_mem[rd_addr];
-    if (push_fire && push_bank == 4'd7) bank7_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd7) bank7_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd7_q <= bank7_mem[rd_addr];
-    if (push_fire && push_bank == 4'd8) bank8_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd8) bank8_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd8_q <= bank8_mem[rd_addr];
-    if (push_fire && push_bank == 4'd9) bank9_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd9) bank9_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd9_q <= bank9_mem[rd_addr];
-    if (push_fire && push_bank == 4'd10) bank10_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd10) bank10_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd10_q <= bank10_mem[rd_addr];
-    if (push_fire && push_bank == 4'd11) bank11_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd11) bank11_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd11_q <= bank11_mem[rd_addr];
-    if (push_fire && push_bank == 4'd12) bank12_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd12) bank12_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd12_q <= bank12_mem[rd_addr];
-    if (push_fire && push_bank == 4'd13) bank13_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd13) bank13_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd13_q <= bank13_mem[rd_addr];
-    if (push_fire && push_bank == 4'd14) bank14_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd14) bank14_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd14_q <= bank14_mem[rd_addr];
-    if (push_fire && push_bank == 4'd15) bank15_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
+    if (wr_en && push_bank == 4'd15) bank15_mem[wr_row][32'(wr_lane) * 32 +: 32] <= q_push_addr;
     if (rd_en) rd15_q <= bank15_mem[rd_addr];
   end
 
@@ -671,6 +700,10 @@ module stc_cu_default_bsq (
       pass_q <= '0;
       rd_row_q <= '0;
       s2_row_q <= '0;
+      pd_q <= '0;
+      pm_q <= '0;
+      pl_q <= '0;
+      pb_q <= '0;
       rr_q <= '0;
     end else begin
       valid_q <= valid_d;
@@ -682,6 +715,10 @@ module stc_cu_default_bsq (
       pass_q <= pass_d;
       rd_row_q <= rd_row_d;
       s2_row_q <= s2_row_d;
+      pd_q <= pd_d;
+      pm_q <= pm_d;
+      pl_q <= pl_d;
+      pb_q <= pb_d;
       rr_q <= rr_d;
     end
   end
@@ -704,11 +741,20 @@ module stc_cu_default_bsq (
 
   `ifdef FORMAL
   // s_*: strengthening invariants of the CU's induction (docs/stc.md): never
-  // scanning and reporting done at once; a beat only while scanning.
+  // scanning and reporting done at once; a beat only while scanning; no
+  // lane of an empty beat live or drained, only live lanes drained, and a
+  // drained lane's band (under the epoch registers) in the CER.
+  logic [31:0] f_pm_ok;
+  always_comb
+    for (int j = 0; j < 32; j++)
+      f_pm_ok[j] = ~pm_q[j] | cer_i[4'(pd_q[j*32 +: 32] >> seb_i)];
   always @(*) begin
     if (rst_ni) begin
       s_scan_done: assert(!(scanning_q && q_done_q));
       if (s2_valid_q) s_scan_beat: assert(scanning_q);
+      if (!s2_valid_q) s_beat_idle: assert(pl_q == '0);
+      s_beat_live: assert((pm_q & ~pl_q) == '0);
+      s_beat_drn: assert(&f_pm_ok);
     end
   end
   `endif

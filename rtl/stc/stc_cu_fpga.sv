@@ -62,6 +62,9 @@ module stc_cu_fpga (
   localparam logic [1:0] PhRun = 2'd0, PhPrep = 2'd1, PhChg = 2'd2;
   logic [15:0] cer_q, cer_d, dv_q, dv_d;
   logic [4:0] seb_q, seb_d;
+  // seb_oh_q[s]: SEB = s (a copy of seb_q, one bit a value below 32), so
+  // that a band is an AND-OR of address bits rather than a shifter.
+  logic [31:0] seb_oh_q, seb_oh_d;
   logic [1:0] phase_q, phase_d;
   logic ready_sent_q, ready_sent_d, conf_sent_q, conf_sent_d;
   logic [15:0] pw_q, pw_d;
@@ -90,18 +93,37 @@ module stc_cu_fpga (
   assign unused_q = ^{q_push_bank, q_chg_ready, q_drn_row, q_drn_addr, q_done_cycles, q_count};
 
   // Epoch check of a store: to the L1 in RUN with its band in the CER,
-  // else into the BSQ (with an EpochDemand unless DV filters it).
+  // else into the BSQ (with an EpochDemand unless DV filters it). Every
+  // outcome is a vector over the 16 bands, from registers and the readies
+  // alone, indexed by the address's band at the end (the band extraction
+  // and the lookup in parallel with the rest, not in series).
   logic [3:0] st_band, ld_band;
-  logic st_direct, st_need_dem, iss_free, dem_free, st_fire;
-  assign st_band = 4'(st_addr_i >> seb_q);
-  assign st_direct = (phase_q == PhRun) & cer_q[st_band];
-  assign st_need_dem = ~st_direct & ~dv_q[st_band];
+  assign st_band[0] = |(seb_oh_q & 32'(st_addr_i >> 0));
+  assign ld_band[0] = |(seb_oh_q & 32'(ld_addr_i >> 0));
+  assign st_band[1] = |(seb_oh_q & 32'(st_addr_i >> 1));
+  assign ld_band[1] = |(seb_oh_q & 32'(ld_addr_i >> 1));
+  assign st_band[2] = |(seb_oh_q & 32'(st_addr_i >> 2));
+  assign ld_band[2] = |(seb_oh_q & 32'(ld_addr_i >> 2));
+  assign st_band[3] = |(seb_oh_q & 32'(st_addr_i >> 3));
+  assign ld_band[3] = |(seb_oh_q & 32'(ld_addr_i >> 3));
+  logic st_direct, iss_free, dem_free, st_iss, st_dem, st_open;
+  logic [15:0] b_direct, b_dem, b_push, b_ready, b_iss, b_stdem;
   assign iss_free = ~iss_valid_q | iss_ready_i;
   assign dem_free = ~dem_valid_q | dem_ready_i;
-  assign q_push_valid = st_valid_i & ~st_direct & (phase_q != PhChg) & (~st_need_dem | dem_free);
+  assign st_open = phase_q != PhChg;
+  assign b_direct = {16{phase_q == PhRun}} & cer_q;
+  assign b_dem = ~b_direct & ~dv_q;
+  assign b_push = {16{st_open}} & ~b_direct & (~b_dem | {16{dem_free}});
+  assign b_iss = b_direct & {16{iss_free}};
+  assign b_ready = b_iss | (b_push & {16{q_push_ready}});
+  assign b_stdem = b_dem & b_push & {16{q_push_ready}};
+  assign st_direct = b_direct[st_band];
+  assign q_push_valid = st_valid_i & b_push[st_band];
   assign q_push_addr = st_addr_i;
-  assign st_ready_o = (phase_q != PhChg) & (st_direct ? iss_free : (q_push_ready & (~st_need_dem | dem_free)));
-  assign st_fire = st_valid_i & st_ready_o;
+  assign st_ready_o = b_ready[st_band];
+  // a store accepted to the L1 register; one accepted into the BSQ with a demand
+  assign st_iss = st_valid_i & b_iss[st_band];
+  assign st_dem = st_valid_i & b_stdem[st_band];
   assign st_blocked_o = ~st_direct;
   assign st_slot_o = q_push_slot;
   assign bsq_full_o = q_full;
@@ -109,10 +131,12 @@ module stc_cu_fpga (
   // Loads are never held (ER4): Load_U when the band is current, else a
   // cacheable Load, with the epoch's first EpochConflict (AB/MB).
   logic ld_in_cer, ld_conf, ld_fire;
-  assign ld_band = 4'(ld_addr_i >> seb_q);
+  logic [15:0] b_conf, b_ldok;
+  assign b_conf = ~cer_q & dv_q & {16{~conf_sent_q}};
+  assign b_ldok = {16{~ldr_valid_q | ldr_ready_i}} & (~b_conf | {16{~conf_valid_q | conf_ready_i}});
   assign ld_in_cer = cer_q[ld_band];
-  assign ld_conf = ~ld_in_cer & dv_q[ld_band] & ~conf_sent_q;
-  assign ld_ready_o = (~ldr_valid_q | ldr_ready_i) & (~ld_conf | ~conf_valid_q | conf_ready_i);
+  assign ld_conf = b_conf[ld_band];
+  assign ld_ready_o = b_ldok[ld_band];
   assign ld_fire = ld_valid_i & ld_ready_o;
 
   // Beat of the scan: drained lanes go to the L1 register one per cycle,
@@ -199,12 +223,13 @@ module stc_cu_fpga (
   // Next state of the epoch logic.
   logic iss_fire;
   logic [15:0] dv_set;
-  assign dv_set = (st_fire & st_need_dem ? 16'd1 << st_band : 16'd0) |
+  assign dv_set = (st_dem ? 16'd1 << st_band : 16'd0) |
                   (need_take ? 16'd1 << need_sel_band : 16'd0);
   assign iss_fire = iss_valid_q & iss_ready_i;
   always_comb begin
     cer_d = cer_q;
     seb_d = seb_q;
+    seb_oh_d = seb_oh_q;
     dv_d = dv_q | dv_set;
     phase_d = phase_q;
     ready_sent_d = ready_sent_q;
@@ -223,7 +248,7 @@ module stc_cu_fpga (
     conf_addr_d = conf_addr_q;
     conf_band_d = conf_band_q;
     pw_d = pw_q + {15'd0, iss_fire} - {15'd0, wa_i};
-    if (st_fire & st_direct) begin
+    if (st_iss) begin
       iss_valid_d = 1'b1;
       iss_addr_d = st_addr_i;
       iss_drain_d = 1'b0;
@@ -235,7 +260,7 @@ module stc_cu_fpga (
       served_d = served_q | first_drn;
     end
     if (q_drn_valid & q_drn_ready) served_d = '0;
-    if (st_fire & st_need_dem) begin
+    if (st_dem) begin
       dem_valid_d = 1'b1;
       dem_addr_d = st_addr_i;
       dem_band_d = st_band;
@@ -264,6 +289,7 @@ module stc_cu_fpga (
     if (chg_fire) begin
       cer_d = chg_cer_i;
       seb_d = chg_seb_i;
+      seb_oh_d = 32'd1 << chg_seb_i;
       dv_d = '0;
       conf_sent_d = 1'b0;
       ready_sent_d = 1'b0;
@@ -276,6 +302,7 @@ module stc_cu_fpga (
     if (!rst_ni) begin
       cer_q <= 16'b0000000000000001;
       seb_q <= 5'd12;
+      seb_oh_q <= 32'h1000;
       dv_q <= '0;
       phase_q <= '0;
       ready_sent_q <= '0;
@@ -297,6 +324,7 @@ module stc_cu_fpga (
     end else begin
       cer_q <= cer_d;
       seb_q <= seb_d;
+      seb_oh_q <= seb_oh_d;
       dv_q <= dv_d;
       phase_q <= phase_d;
       ready_sent_q <= ready_sent_d;
@@ -341,6 +369,7 @@ module stc_cu_fpga (
   // p_ready: ReadyAck only with PW = 0 and no store waiting for the L1.
   // s_scan_chg: strengthening invariant for the induction (docs/stc.md): the
   // BSQ scans or reports done (it is not ready for a change) only in CHANGE;
+  // s_seb_oh: the one-hot SEB copy names seb_q;
   // its own invariants are in the FORMAL block of its part.
   logic f_past_q = 1'b0;
   logic [3:0] f_iss_band;
@@ -353,6 +382,7 @@ module stc_cu_fpga (
       if (iss_valid_q) p_epoch_prep: assert(!(phase_q == PhPrep && ready_sent_q));
       if (rdy_valid_o) p_ready_pw: assert(pw_q == '0 && !iss_valid_q);
       if (!q_chg_ready) s_scan_chg: assert(phase_q == PhChg);
+      s_seb_oh: assert(seb_oh_q == 32'd1 << seb_q);
     end
   end
   `endif
