@@ -4,7 +4,7 @@
 #                         through scripts/results.sh into results/<family>.csv
 #                         (the model tools; results-dualopt-traffic builds
 #                         tb_dualopt, results-speed every bench and runs
-#                         callgrind, about 10 CPU minutes)
+#                         callgrind, about 2 minutes)
 #   make results-<family> one family's
 #   make figures          docs/figures/<family>.png (gnuplot, scripts/<family>-figure.gp)
 #                         and README's Results section from the committed CSVs
