@@ -49,6 +49,8 @@ static void emit_decls(emit_file *e, const gctx *x)
         prim_declv(e, x->c->mshrs, "mnc_q, mnc_d, mnc_new");
     emit(e, "// Stage: the request whose set word was read last cycle.");
     prim_decl(e, 1, "s_valid_q, s_valid_d, s_evd_q, s_evd_d, s_cur_q, s_cur_d, req_cur");
+    if (x->c->lazy)
+        prim_decl(e, 1, "s_lz_q, s_lz_d, req_lz");
     prim_decl(e, 2, "s_op_q, s_op_d");
     prim_decl(e, x->c->addr_bits, "s_addr_q, s_addr_d");
     prim_declv(e, x->c->ways, "s_done_q, s_done_d");
@@ -60,17 +62,18 @@ static void emit_decls(emit_file *e, const gctx *x)
     prim_declv(e, x->c->ways, "sw_done_q, sw_done_d");
     emit_nl(e);
     prim_declv(e, x->c->ways,
-               "w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, "
-               "use_1h, sm, sw_pend, sw_1h");
+               "w_v, w_cur, lz, nv, pend, pend_1h, hit, inv_1h, old_1h, vict_1h, sm, sw_pend, "
+               "sw_1h");
     if (x->c->lazy)
         prim_declv(e, x->c->ways, "sw_ncur");
-    prim_declv(e, x->c->mshrs, "mm, mm_1h, free_1h, pp, pp_1h");
+    prim_declv(e, x->c->mshrs, "mm, mm_1h, free_1h, pp, pp_1h, s_mm_q, s_mm_d, req_mm");
+    prim_decl(e, x->g.laddr_bits, "req_line");
     prim_decl(e, 1,
               "req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, "
               "any_hit, full, any_inv, vict_valid, data_e, lazy_show, evict_show, do_alloc, "
               "do_free, do_install, do_use, clr_hit, touch, sw_adv, sw_last, pois_apply, "
               "pois_show, demand");
-    prim_decl(e, x->g.age_bits, "use_age");
+    prim_decl(e, x->g.age_bits, "hit_age, vict_age");
     prim_decl(e, x->g.tag_bits, "vict_tag, lazy_tag, sw_tag");
     prim_decl(e, x->g.laddr_bits, "pois_line");
     prim_decl(e, 3, "st_kind, st_event, st_act");
@@ -142,24 +145,36 @@ static void emit_stage(emit_file *e, const gctx *x)
          x->g.line_bits, x->g.line_bits);
     emit(e, "assign req_cur = cer_q[req_sh[%u:0]];", x->c->n - 1);
     emit(e, "assign cur = s_cur_q;");
+    if (x->c->lazy) {
+        emit(e, "// lazy invalidation: a demand access to a set untouched in the epoch,");
+        emit(e, "// the touched bit as the stage's transition leaves it this cycle");
+        emit(e, "assign req_lz = ~req_op_i[1] & ~touched_q[req_set] &");
+        emit(e, "    ~(fin_fire & touch & (req_set == s_set));");
+    }
     emit(e, "assign demand = ~s_op_q[1];");
     if (x->c->lazy)
-        emit(e, "assign lz = (s_valid_q & demand & ~touched_q[s_set]) ? (w_v & w_cur) : %u'd0;",
-             x->c->ways);
+        emit(e, "assign lz = s_lz_q ? (w_v & w_cur) : %u'd0;", x->c->ways);
     else
         emit(e, "assign lz = %u'd0; // --no-lazy", x->c->ways);
     emit(e, "assign touch = %s;", x->c->lazy ? "demand" : "1'b0");
     emit(e, "assign pend = lz & ~s_done_q;");
     emit(e, "assign pend_1h = pend & (~pend + %u'd1);", x->c->ways);
-    emit(e, "assign hit_1h = hit & (~hit + %u'd1);", x->c->ways);
+    emit(e, "// (hit has at most one bit set: a fill installs only a line absent from");
+    emit(e, "// its set, as its MSHR entry stalls every other request to the line)");
     emit(e, "assign any_hit = |hit;");
     emit(e, "assign inv_1h = ~nv & (nv + %u'd1);", x->c->ways);
     emit(e, "assign any_inv = ~&nv;");
     emit(e, "assign vict_1h = any_inv ? inv_1h : old_1h;");
-    emit(e, "assign vict_valid = &nv; // the victim is valid iff every way is (LRU ages: a permutation)");
+    emit(e, "// the victim is valid iff every way is (LRU ages: a permutation); DATA,");
+    emit(e, "// which alone evicts, invalidates nothing lazily");
+    emit(e, "assign vict_valid = &w_v;");
+    emit(e, "// MSHR match of the request's line: compared when it is accepted (the");
+    emit(e, "// entries change only when the stage's transition leaves).");
+    emit(e, "assign req_line = req_addr_i[%u:%u];", x->c->addr_bits - 1, x->g.line_bits);
     for (i = 0; i < x->c->mshrs; i++)
-        emit(e, "assign mm[%u] = mv_q[%u] & (mline_q[%u:%u] == s_line);", i, i,
+        emit(e, "assign req_mm[%u] = mv_q[%u] & (mline_q[%u:%u] == req_line);", i, i,
              (i + 1) * x->g.laddr_bits - 1, i * x->g.laddr_bits);
+    emit(e, "assign mm = s_mm_q;");
     emit(e, "assign mm_1h = mm & (~mm + %u'd1);", x->c->mshrs);
     emit(e, "assign free_1h = ~mv_q & (mv_q + %u'd1);", x->c->mshrs);
     emit(e, "assign busy = |mm;");
@@ -275,20 +290,24 @@ static void emit_update(emit_file *e, const gctx *x)
     emit(e, "// The written-back set word: lazy and dropped copies cleared, a fill");
     emit(e, "// installed in the victim way (its band never current: Data_E does not");
     emit(e, "// install), LRU ages of the used way's set updated.");
-    emit(e, "assign use_1h = do_install ? vict_1h : hit_1h;");
-    prim_and_or(e, "use_age", "use_1h", x->c->ways, "word", x->g.way_word, 1 + x->g.tag_bits,
+    emit(e, "// (the ages below the used way's move up by one: the hit's and the");
+    emit(e, "// victim's compared apart, the transition chooses)");
+    prim_and_or(e, "hit_age", "hit", x->c->ways, "word", x->g.way_word, 1 + x->g.tag_bits,
+                x->g.age_bits);
+    prim_and_or(e, "vict_age", "vict_1h", x->c->ways, "word", x->g.way_word, 1 + x->g.tag_bits,
                 x->g.age_bits);
     for (w = 0; w < x->c->ways; w++) {
         prim_field(s1, sizeof s1, w, x->g.way_word, 1, x->g.tag_bits);
         prim_field(s2, sizeof s2, w, x->g.way_word, 1 + x->g.tag_bits, x->g.age_bits);
         prim_field(s3, sizeof s3, w, x->g.way_word, 1 + x->g.tag_bits + x->g.age_bits, 1);
         emit(e, "assign new_word%s = ~(do_install & vict_1h[%u]) & w_cur[%u];", s3, w, w);
-        emit(e, "assign new_word[%u] = (nv[%u] & ~(clr_hit & hit_1h[%u])) | (do_install & vict_1h[%u]);",
+        emit(e, "assign new_word[%u] = (nv[%u] & ~(clr_hit & hit[%u])) | (do_install & vict_1h[%u]);",
              w * x->g.way_word, w, w, w);
         emit(e, "assign new_word%s = (do_install & vict_1h[%u]) ? s_tag : w%u_tag;", s1, w, w);
-        emit(e, "assign new_word%s = !do_use ? w%u_age : use_1h[%u] ? %u'd0 :", s2, w, w,
-             x->g.age_bits);
-        emit(e, "    (w%u_age < use_age) ? w%u_age + %u'd1 : w%u_age;", w, w, x->g.age_bits, w);
+        emit(e, "assign new_word%s = do_install ? (vict_1h[%u] ? %u'd0 :", s2, w, x->g.age_bits);
+        emit(e, "    (w%u_age < vict_age) ? w%u_age + %u'd1 : w%u_age) :", w, w, x->g.age_bits, w);
+        emit(e, "    !do_use ? w%u_age : hit[%u] ? %u'd0 :", w, w, x->g.age_bits);
+        emit(e, "    (w%u_age < hit_age) ? w%u_age + %u'd1 : w%u_age;", w, w, x->g.age_bits, w);
         emit(e, "assign sweep_word[%u] = w_v[%u] & ~sm[%u];", w * x->g.way_word, w, w);
         emit(e, "assign sweep_word%s = w%u_tag;", s1, w);
         emit(e, "assign sweep_word%s = w%u_age;", s2, w);
@@ -414,8 +433,9 @@ static void emit_ctrl(emit_file *e, const gctx *x)
     emit(e, "  if (init_idx_q == %u'd%u) init_d = 1'b0;", x->idx_bits, x->c->sets - 1);
     emit(e, "  else init_idx_d = init_idx_q + %u'd1;", x->idx_bits);
     emit(e, "end");
-    prim_hold(e, "s_valid s_op s_addr s_done s_evd s_cur touched mv mii mpois%s pw fwd_hit fwd cer "
-                 "seb ncer nseb ph sw_idx sw_done", x->c->poison ? " mnc" : "");
+    prim_hold(e, "s_valid s_op s_addr s_done s_evd s_cur%s s_mm touched mv mii mpois%s pw fwd_hit fwd "
+                 "cer seb ncer nseb ph sw_idx sw_done", x->c->lazy ? " s_lz" : "",
+              x->c->poison ? " mnc" : "");
     emit(e, "if (ev_fire && lazy_show) s_done_d = s_done_q | pend_1h;");
     emit(e, "if (ev_fire && evict_show) s_evd_d = 1'b1;");
     emit(e, "if (fin_fire) begin");
@@ -465,6 +485,14 @@ static void emit_ctrl(emit_file *e, const gctx *x)
     emit(e, "  s_done_d = %u'd0;", x->c->ways);
     emit(e, "  s_evd_d = 1'b0;");
     emit(e, "  s_cur_d = req_cur;");
+    if (x->c->lazy) {
+        emit(e, "  s_lz_d = req_lz;");
+    }
+    emit(e, "  // the entries as the stage's transition leaves them this cycle");
+    emit(e, "  s_mm_d = req_mm;");
+    emit(e, "  if (fin_fire && do_alloc)");
+    emit(e, "    s_mm_d = (req_mm & ~free_1h) | ({%u{s_line == req_line}} & free_1h);", x->c->mshrs);
+    emit(e, "  if (fin_fire && do_free) s_mm_d = req_mm & ~mm_1h;");
     emit(e, "  // a write back to the set read this cycle reaches it by forwarding");
     emit(e, "  fwd_hit_d = fin_fire && (req_set == s_set);");
     emit(e, "  fwd_d = new_word;");
@@ -482,7 +510,7 @@ static void emit_regs(emit_file *e, const gctx *x)
     emit_nl(e);
     prim_regs rl = {0};
     prim_regs_list(&rl, "init=1'b1 init_idx='0 s_valid=1'b0 s_op=2'd0 s_addr='0 s_done='0 "
-                        "s_evd=1'b0 s_cur=1'b0 touched='0 mv='0 mii='0 mpois='0 mline='0 pw='0 fwd_hit=1'b0 "
+                        "s_evd=1'b0 s_cur=1'b0 s_mm='0 touched='0 mv='0 mii='0 mpois='0 mline='0 pw='0 fwd_hit=1'b0 "
                         "fwd='0");
     {
         char ep[1100], hex[80];
@@ -500,6 +528,8 @@ static void emit_regs(emit_file *e, const gctx *x)
     prim_regs_list(&rl, "ncer='0 nseb='0 ph=2'd0 sw_idx='0 sw_done='0");
     if (x->c->poison)
         prim_regs_list(&rl, "mnc='0");
+    if (x->c->lazy)
+        prim_regs_list(&rl, "s_lz=1'b0");
     prim_regs_block(e, &rl);
 }
 

@@ -54,6 +54,7 @@ module stc_l1_default (
   logic [15:0] mnc_q, mnc_d, mnc_new;
   // Stage: the request whose set word was read last cycle.
   logic s_valid_q, s_valid_d, s_evd_q, s_evd_d, s_cur_q, s_cur_d, req_cur;
+  logic s_lz_q, s_lz_d, req_lz;
   logic [1:0] s_op_q, s_op_d;
   logic [31:0] s_addr_q, s_addr_d;
   logic [63:0] s_done_q, s_done_d;
@@ -64,11 +65,12 @@ module stc_l1_default (
   logic [3:0] sw_idx_q, sw_idx_d;
   logic [63:0] sw_done_q, sw_done_d;
 
-  logic [63:0] w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, use_1h, sm, sw_pend, sw_1h;
+  logic [63:0] w_v, w_cur, lz, nv, pend, pend_1h, hit, inv_1h, old_1h, vict_1h, sm, sw_pend, sw_1h;
   logic [63:0] sw_ncur;
-  logic [15:0] mm, mm_1h, free_1h, pp, pp_1h;
+  logic [15:0] mm, mm_1h, free_1h, pp, pp_1h, s_mm_q, s_mm_d, req_mm;
+  logic [25:0] req_line;
   logic req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, any_hit, full, any_inv, vict_valid, data_e, lazy_show, evict_show, do_alloc, do_free, do_install, do_use, clr_hit, touch, sw_adv, sw_last, pois_apply, pois_show, demand;
-  logic [5:0] use_age;
+  logic [5:0] hit_age, vict_age;
   logic [21:0] vict_tag, lazy_tag, sw_tag;
   logic [25:0] pois_line;
   logic [2:0] st_kind, st_event, st_act;
@@ -797,33 +799,44 @@ module stc_l1_default (
   assign req_sh = {req_addr_i[31:6], 6'd0} >> seb_q;
   assign req_cur = cer_q[req_sh[3:0]];
   assign cur = s_cur_q;
+  // lazy invalidation: a demand access to a set untouched in the epoch,
+  // the touched bit as the stage's transition leaves it this cycle
+  assign req_lz = ~req_op_i[1] & ~touched_q[req_set] &
+      ~(fin_fire & touch & (req_set == s_set));
   assign demand = ~s_op_q[1];
-  assign lz = (s_valid_q & demand & ~touched_q[s_set]) ? (w_v & w_cur) : 64'd0;
+  assign lz = s_lz_q ? (w_v & w_cur) : 64'd0;
   assign touch = demand;
   assign pend = lz & ~s_done_q;
   assign pend_1h = pend & (~pend + 64'd1);
-  assign hit_1h = hit & (~hit + 64'd1);
+  // (hit has at most one bit set: a fill installs only a line absent from
+  // its set, as its MSHR entry stalls every other request to the line)
   assign any_hit = |hit;
   assign inv_1h = ~nv & (nv + 64'd1);
   assign any_inv = ~&nv;
   assign vict_1h = any_inv ? inv_1h : old_1h;
-  assign vict_valid = &nv; // the victim is valid iff every way is (LRU ages: a permutation)
-  assign mm[0] = mv_q[0] & (mline_q[25:0] == s_line);
-  assign mm[1] = mv_q[1] & (mline_q[51:26] == s_line);
-  assign mm[2] = mv_q[2] & (mline_q[77:52] == s_line);
-  assign mm[3] = mv_q[3] & (mline_q[103:78] == s_line);
-  assign mm[4] = mv_q[4] & (mline_q[129:104] == s_line);
-  assign mm[5] = mv_q[5] & (mline_q[155:130] == s_line);
-  assign mm[6] = mv_q[6] & (mline_q[181:156] == s_line);
-  assign mm[7] = mv_q[7] & (mline_q[207:182] == s_line);
-  assign mm[8] = mv_q[8] & (mline_q[233:208] == s_line);
-  assign mm[9] = mv_q[9] & (mline_q[259:234] == s_line);
-  assign mm[10] = mv_q[10] & (mline_q[285:260] == s_line);
-  assign mm[11] = mv_q[11] & (mline_q[311:286] == s_line);
-  assign mm[12] = mv_q[12] & (mline_q[337:312] == s_line);
-  assign mm[13] = mv_q[13] & (mline_q[363:338] == s_line);
-  assign mm[14] = mv_q[14] & (mline_q[389:364] == s_line);
-  assign mm[15] = mv_q[15] & (mline_q[415:390] == s_line);
+  // the victim is valid iff every way is (LRU ages: a permutation); DATA,
+  // which alone evicts, invalidates nothing lazily
+  assign vict_valid = &w_v;
+  // MSHR match of the request's line: compared when it is accepted (the
+  // entries change only when the stage's transition leaves).
+  assign req_line = req_addr_i[31:6];
+  assign req_mm[0] = mv_q[0] & (mline_q[25:0] == req_line);
+  assign req_mm[1] = mv_q[1] & (mline_q[51:26] == req_line);
+  assign req_mm[2] = mv_q[2] & (mline_q[77:52] == req_line);
+  assign req_mm[3] = mv_q[3] & (mline_q[103:78] == req_line);
+  assign req_mm[4] = mv_q[4] & (mline_q[129:104] == req_line);
+  assign req_mm[5] = mv_q[5] & (mline_q[155:130] == req_line);
+  assign req_mm[6] = mv_q[6] & (mline_q[181:156] == req_line);
+  assign req_mm[7] = mv_q[7] & (mline_q[207:182] == req_line);
+  assign req_mm[8] = mv_q[8] & (mline_q[233:208] == req_line);
+  assign req_mm[9] = mv_q[9] & (mline_q[259:234] == req_line);
+  assign req_mm[10] = mv_q[10] & (mline_q[285:260] == req_line);
+  assign req_mm[11] = mv_q[11] & (mline_q[311:286] == req_line);
+  assign req_mm[12] = mv_q[12] & (mline_q[337:312] == req_line);
+  assign req_mm[13] = mv_q[13] & (mline_q[363:338] == req_line);
+  assign req_mm[14] = mv_q[14] & (mline_q[389:364] == req_line);
+  assign req_mm[15] = mv_q[15] & (mline_q[415:390] == req_line);
+  assign mm = s_mm_q;
   assign mm_1h = mm & (~mm + 16'd1);
   assign free_1h = ~mv_q & (mv_q + 16'd1);
   assign busy = |mm;
@@ -1059,77 +1072,145 @@ module stc_l1_default (
   // The written-back set word: lazy and dropped copies cleared, a fill
   // installed in the victim way (its band never current: Data_E does not
   // install), LRU ages of the used way's set updated.
-  assign use_1h = do_install ? vict_1h : hit_1h;
-  assign use_age =
-    ({6{use_1h[0]}} & word[28:23]) |
-    ({6{use_1h[1]}} & word[58:53]) |
-    ({6{use_1h[2]}} & word[88:83]) |
-    ({6{use_1h[3]}} & word[118:113]) |
-    ({6{use_1h[4]}} & word[148:143]) |
-    ({6{use_1h[5]}} & word[178:173]) |
-    ({6{use_1h[6]}} & word[208:203]) |
-    ({6{use_1h[7]}} & word[238:233]) |
-    ({6{use_1h[8]}} & word[268:263]) |
-    ({6{use_1h[9]}} & word[298:293]) |
-    ({6{use_1h[10]}} & word[328:323]) |
-    ({6{use_1h[11]}} & word[358:353]) |
-    ({6{use_1h[12]}} & word[388:383]) |
-    ({6{use_1h[13]}} & word[418:413]) |
-    ({6{use_1h[14]}} & word[448:443]) |
-    ({6{use_1h[15]}} & word[478:473]) |
-    ({6{use_1h[16]}} & word[508:503]) |
-    ({6{use_1h[17]}} & word[538:533]) |
-    ({6{use_1h[18]}} & word[568:563]) |
-    ({6{use_1h[19]}} & word[598:593]) |
-    ({6{use_1h[20]}} & word[628:623]) |
-    ({6{use_1h[21]}} & word[658:653]) |
-    ({6{use_1h[22]}} & word[688:683]) |
-    ({6{use_1h[23]}} & word[718:713]) |
-    ({6{use_1h[24]}} & word[748:743]) |
-    ({6{use_1h[25]}} & word[778:773]) |
-    ({6{use_1h[26]}} & word[808:803]) |
-    ({6{use_1h[27]}} & word[838:833]) |
-    ({6{use_1h[28]}} & word[868:863]) |
-    ({6{use_1h[29]}} & word[898:893]) |
-    ({6{use_1h[30]}} & word[928:923]) |
-    ({6{use_1h[31]}} & word[958:953]) |
-    ({6{use_1h[32]}} & word[988:983]) |
-    ({6{use_1h[33]}} & word[1018:1013]) |
-    ({6{use_1h[34]}} & word[1048:1043]) |
-    ({6{use_1h[35]}} & word[1078:1073]) |
-    ({6{use_1h[36]}} & word[1108:1103]) |
-    ({6{use_1h[37]}} & word[1138:1133]) |
-    ({6{use_1h[38]}} & word[1168:1163]) |
-    ({6{use_1h[39]}} & word[1198:1193]) |
-    ({6{use_1h[40]}} & word[1228:1223]) |
-    ({6{use_1h[41]}} & word[1258:1253]) |
-    ({6{use_1h[42]}} & word[1288:1283]) |
-    ({6{use_1h[43]}} & word[1318:1313]) |
-    ({6{use_1h[44]}} & word[1348:1343]) |
-    ({6{use_1h[45]}} & word[1378:1373]) |
-    ({6{use_1h[46]}} & word[1408:1403]) |
-    ({6{use_1h[47]}} & word[1438:1433]) |
-    ({6{use_1h[48]}} & word[1468:1463]) |
-    ({6{use_1h[49]}} & word[1498:1493]) |
-    ({6{use_1h[50]}} & word[1528:1523]) |
-    ({6{use_1h[51]}} & word[1558:1553]) |
-    ({6{use_1h[52]}} & word[1588:1583]) |
-    ({6{use_1h[53]}} & word[1618:1613]) |
-    ({6{use_1h[54]}} & word[1648:1643]) |
-    ({6{use_1h[55]}} & word[1678:1673]) |
-    ({6{use_1h[56]}} & word[1708:1703]) |
-    ({6{use_1h[57]}} & word[1738:1733]) |
-    ({6{use_1h[58]}} & word[1768:1763]) |
-    ({6{use_1h[59]}} & word[1798:1793]) |
-    ({6{use_1h[60]}} & word[1828:1823]) |
-    ({6{use_1h[61]}} & word[1858:1853]) |
-    ({6{use_1h[62]}} & word[1888:1883]) |
-    ({6{use_1h[63]}} & word[1918:1913]);
+  // (the ages below the used way's move up by one: the hit's and the
+  // victim's compared apart, the transition chooses)
+  assign hit_age =
+    ({6{hit[0]}} & word[28:23]) |
+    ({6{hit[1]}} & word[58:53]) |
+    ({6{hit[2]}} & word[88:83]) |
+    ({6{hit[3]}} & word[118:113]) |
+    ({6{hit[4]}} & word[148:143]) |
+    ({6{hit[5]}} & word[178:173]) |
+    ({6{hit[6]}} & word[208:203]) |
+    ({6{hit[7]}} & word[238:233]) |
+    ({6{hit[8]}} & word[268:263]) |
+    ({6{hit[9]}} & word[298:293]) |
+    ({6{hit[10]}} & word[328:323]) |
+    ({6{hit[11]}} & word[358:353]) |
+    ({6{hit[12]}} & word[388:383]) |
+    ({6{hit[13]}} & word[418:413]) |
+    ({6{hit[14]}} & word[448:443]) |
+    ({6{hit[15]}} & word[478:473]) |
+    ({6{hit[16]}} & word[508:503]) |
+    ({6{hit[17]}} & word[538:533]) |
+    ({6{hit[18]}} & word[568:563]) |
+    ({6{hit[19]}} & word[598:593]) |
+    ({6{hit[20]}} & word[628:623]) |
+    ({6{hit[21]}} & word[658:653]) |
+    ({6{hit[22]}} & word[688:683]) |
+    ({6{hit[23]}} & word[718:713]) |
+    ({6{hit[24]}} & word[748:743]) |
+    ({6{hit[25]}} & word[778:773]) |
+    ({6{hit[26]}} & word[808:803]) |
+    ({6{hit[27]}} & word[838:833]) |
+    ({6{hit[28]}} & word[868:863]) |
+    ({6{hit[29]}} & word[898:893]) |
+    ({6{hit[30]}} & word[928:923]) |
+    ({6{hit[31]}} & word[958:953]) |
+    ({6{hit[32]}} & word[988:983]) |
+    ({6{hit[33]}} & word[1018:1013]) |
+    ({6{hit[34]}} & word[1048:1043]) |
+    ({6{hit[35]}} & word[1078:1073]) |
+    ({6{hit[36]}} & word[1108:1103]) |
+    ({6{hit[37]}} & word[1138:1133]) |
+    ({6{hit[38]}} & word[1168:1163]) |
+    ({6{hit[39]}} & word[1198:1193]) |
+    ({6{hit[40]}} & word[1228:1223]) |
+    ({6{hit[41]}} & word[1258:1253]) |
+    ({6{hit[42]}} & word[1288:1283]) |
+    ({6{hit[43]}} & word[1318:1313]) |
+    ({6{hit[44]}} & word[1348:1343]) |
+    ({6{hit[45]}} & word[1378:1373]) |
+    ({6{hit[46]}} & word[1408:1403]) |
+    ({6{hit[47]}} & word[1438:1433]) |
+    ({6{hit[48]}} & word[1468:1463]) |
+    ({6{hit[49]}} & word[1498:1493]) |
+    ({6{hit[50]}} & word[1528:1523]) |
+    ({6{hit[51]}} & word[1558:1553]) |
+    ({6{hit[52]}} & word[1588:1583]) |
+    ({6{hit[53]}} & word[1618:1613]) |
+    ({6{hit[54]}} & word[1648:1643]) |
+    ({6{hit[55]}} & word[1678:1673]) |
+    ({6{hit[56]}} & word[1708:1703]) |
+    ({6{hit[57]}} & word[1738:1733]) |
+    ({6{hit[58]}} & word[1768:1763]) |
+    ({6{hit[59]}} & word[1798:1793]) |
+    ({6{hit[60]}} & word[1828:1823]) |
+    ({6{hit[61]}} & word[1858:1853]) |
+    ({6{hit[62]}} & word[1888:1883]) |
+    ({6{hit[63]}} & word[1918:1913]);
+  assign vict_age =
+    ({6{vict_1h[0]}} & word[28:23]) |
+    ({6{vict_1h[1]}} & word[58:53]) |
+    ({6{vict_1h[2]}} & word[88:83]) |
+    ({6{vict_1h[3]}} & word[118:113]) |
+    ({6{vict_1h[4]}} & word[148:143]) |
+    ({6{vict_1h[5]}} & word[178:173]) |
+    ({6{vict_1h[6]}} & word[208:203]) |
+    ({6{vict_1h[7]}} & word[238:233]) |
+    ({6{vict_1h[8]}} & word[268:263]) |
+    ({6{vict_1h[9]}} & word[298:293]) |
+    ({6{vict_1h[10]}} & word[328:323]) |
+    ({6{vict_1h[11]}} & word[358:353]) |
+    ({6{vict_1h[12]}} & word[388:383]) |
+    ({6{vict_1h[13]}} & word[418:413]) |
+    ({6{vict_1h[14]}} & word[448:443]) |
+    ({6{vict_1h[15]}} & word[478:473]) |
+    ({6{vict_1h[16]}} & word[508:503]) |
+    ({6{vict_1h[17]}} & word[538:533]) |
+    ({6{vict_1h[18]}} & word[568:563]) |
+    ({6{vict_1h[19]}} & word[598:593]) |
+    ({6{vict_1h[20]}} & word[628:623]) |
+    ({6{vict_1h[21]}} & word[658:653]) |
+    ({6{vict_1h[22]}} & word[688:683]) |
+    ({6{vict_1h[23]}} & word[718:713]) |
+    ({6{vict_1h[24]}} & word[748:743]) |
+    ({6{vict_1h[25]}} & word[778:773]) |
+    ({6{vict_1h[26]}} & word[808:803]) |
+    ({6{vict_1h[27]}} & word[838:833]) |
+    ({6{vict_1h[28]}} & word[868:863]) |
+    ({6{vict_1h[29]}} & word[898:893]) |
+    ({6{vict_1h[30]}} & word[928:923]) |
+    ({6{vict_1h[31]}} & word[958:953]) |
+    ({6{vict_1h[32]}} & word[988:983]) |
+    ({6{vict_1h[33]}} & word[1018:1013]) |
+    ({6{vict_1h[34]}} & word[1048:1043]) |
+    ({6{vict_1h[35]}} & word[1078:1073]) |
+    ({6{vict_1h[36]}} & word[1108:1103]) |
+    ({6{vict_1h[37]}} & word[1138:1133]) |
+    ({6{vict_1h[38]}} & word[1168:1163]) |
+    ({6{vict_1h[39]}} & word[1198:1193]) |
+    ({6{vict_1h[40]}} & word[1228:1223]) |
+    ({6{vict_1h[41]}} & word[1258:1253]) |
+    ({6{vict_1h[42]}} & word[1288:1283]) |
+    ({6{vict_1h[43]}} & word[1318:1313]) |
+    ({6{vict_1h[44]}} & word[1348:1343]) |
+    ({6{vict_1h[45]}} & word[1378:1373]) |
+    ({6{vict_1h[46]}} & word[1408:1403]) |
+    ({6{vict_1h[47]}} & word[1438:1433]) |
+    ({6{vict_1h[48]}} & word[1468:1463]) |
+    ({6{vict_1h[49]}} & word[1498:1493]) |
+    ({6{vict_1h[50]}} & word[1528:1523]) |
+    ({6{vict_1h[51]}} & word[1558:1553]) |
+    ({6{vict_1h[52]}} & word[1588:1583]) |
+    ({6{vict_1h[53]}} & word[1618:1613]) |
+    ({6{vict_1h[54]}} & word[1648:1643]) |
+    ({6{vict_1h[55]}} & word[1678:1673]) |
+    ({6{vict_1h[56]}} & word[1708:1703]) |
+    ({6{vict_1h[57]}} & word[1738:1733]) |
+    ({6{vict_1h[58]}} & word[1768:1763]) |
+    ({6{vict_1h[59]}} & word[1798:1793]) |
+    ({6{vict_1h[60]}} & word[1828:1823]) |
+    ({6{vict_1h[61]}} & word[1858:1853]) |
+    ({6{vict_1h[62]}} & word[1888:1883]) |
+    ({6{vict_1h[63]}} & word[1918:1913]);
   assign new_word[29] = ~(do_install & vict_1h[0]) & w_cur[0];
-  assign new_word[0] = (nv[0] & ~(clr_hit & hit_1h[0])) | (do_install & vict_1h[0]);
+  assign new_word[0] = (nv[0] & ~(clr_hit & hit[0])) | (do_install & vict_1h[0]);
   assign new_word[22:1] = (do_install & vict_1h[0]) ? s_tag : w0_tag;
-  assign new_word[28:23] = !do_use ? w0_age : use_1h[0] ? 6'd0 :
-      (w0_age < use_age) ? w0_age + 6'd1 : w0_age;
+  assign new_word[28:23] = do_install ? (vict_1h[0] ? 6'd0 :
+      (w0_age < vict_age) ? w0_age + 6'd1 : w0_age) :
+      !do_use ? w0_age : hit[0] ? 6'd0 :
+      (w0_age < hit_age) ? w0_age + 6'd1 : w0_age;
   assign sweep_word[0] = w_v[0] & ~sm[0];
   assign sweep_word[22:1] = w0_tag;
   assign sweep_word[28:23] = w0_age;
@@ -1139,10 +1220,12 @@ module stc_l1_default (
   assign init_word[22:1] = 22'd0;
   assign init_word[28:23] = 6'd0;
   assign new_word[59] = ~(do_install & vict_1h[1]) & w_cur[1];
-  assign new_word[30] = (nv[1] & ~(clr_hit & hit_1h[1])) | (do_install & vict_1h[1]);
+  assign new_word[30] = (nv[1] & ~(clr_hit & hit[1])) | (do_install & vict_1h[1]);
   assign new_word[52:31] = (do_install & vict_1h[1]) ? s_tag : w1_tag;
-  assign new_word[58:53] = !do_use ? w1_age : use_1h[1] ? 6'd0 :
-      (w1_age < use_age) ? w1_age + 6'd1 : w1_age;
+  assign new_word[58:53] = do_install ? (vict_1h[1] ? 6'd0 :
+      (w1_age < vict_age) ? w1_age + 6'd1 : w1_age) :
+      !do_use ? w1_age : hit[1] ? 6'd0 :
+      (w1_age < hit_age) ? w1_age + 6'd1 : w1_age;
   assign sweep_word[30] = w_v[1] & ~sm[1];
   assign sweep_word[52:31] = w1_tag;
   assign sweep_word[58:53] = w1_age;
@@ -1152,10 +1235,12 @@ module stc_l1_default (
   assign init_word[52:31] = 22'd0;
   assign init_word[58:53] = 6'd1;
   assign new_word[89] = ~(do_install & vict_1h[2]) & w_cur[2];
-  assign new_word[60] = (nv[2] & ~(clr_hit & hit_1h[2])) | (do_install & vict_1h[2]);
+  assign new_word[60] = (nv[2] & ~(clr_hit & hit[2])) | (do_install & vict_1h[2]);
   assign new_word[82:61] = (do_install & vict_1h[2]) ? s_tag : w2_tag;
-  assign new_word[88:83] = !do_use ? w2_age : use_1h[2] ? 6'd0 :
-      (w2_age < use_age) ? w2_age + 6'd1 : w2_age;
+  assign new_word[88:83] = do_install ? (vict_1h[2] ? 6'd0 :
+      (w2_age < vict_age) ? w2_age + 6'd1 : w2_age) :
+      !do_use ? w2_age : hit[2] ? 6'd0 :
+      (w2_age < hit_age) ? w2_age + 6'd1 : w2_age;
   assign sweep_word[60] = w_v[2] & ~sm[2];
   assign sweep_word[82:61] = w2_tag;
   assign sweep_word[88:83] = w2_age;
@@ -1165,10 +1250,12 @@ module stc_l1_default (
   assign init_word[82:61] = 22'd0;
   assign init_word[88:83] = 6'd2;
   assign new_word[119] = ~(do_install & vict_1h[3]) & w_cur[3];
-  assign new_word[90] = (nv[3] & ~(clr_hit & hit_1h[3])) | (do_install & vict_1h[3]);
+  assign new_word[90] = (nv[3] & ~(clr_hit & hit[3])) | (do_install & vict_1h[3]);
   assign new_word[112:91] = (do_install & vict_1h[3]) ? s_tag : w3_tag;
-  assign new_word[118:113] = !do_use ? w3_age : use_1h[3] ? 6'd0 :
-      (w3_age < use_age) ? w3_age + 6'd1 : w3_age;
+  assign new_word[118:113] = do_install ? (vict_1h[3] ? 6'd0 :
+      (w3_age < vict_age) ? w3_age + 6'd1 : w3_age) :
+      !do_use ? w3_age : hit[3] ? 6'd0 :
+      (w3_age < hit_age) ? w3_age + 6'd1 : w3_age;
   assign sweep_word[90] = w_v[3] & ~sm[3];
   assign sweep_word[112:91] = w3_tag;
   assign sweep_word[118:113] = w3_age;
@@ -1178,10 +1265,12 @@ module stc_l1_default (
   assign init_word[112:91] = 22'd0;
   assign init_word[118:113] = 6'd3;
   assign new_word[149] = ~(do_install & vict_1h[4]) & w_cur[4];
-  assign new_word[120] = (nv[4] & ~(clr_hit & hit_1h[4])) | (do_install & vict_1h[4]);
+  assign new_word[120] = (nv[4] & ~(clr_hit & hit[4])) | (do_install & vict_1h[4]);
   assign new_word[142:121] = (do_install & vict_1h[4]) ? s_tag : w4_tag;
-  assign new_word[148:143] = !do_use ? w4_age : use_1h[4] ? 6'd0 :
-      (w4_age < use_age) ? w4_age + 6'd1 : w4_age;
+  assign new_word[148:143] = do_install ? (vict_1h[4] ? 6'd0 :
+      (w4_age < vict_age) ? w4_age + 6'd1 : w4_age) :
+      !do_use ? w4_age : hit[4] ? 6'd0 :
+      (w4_age < hit_age) ? w4_age + 6'd1 : w4_age;
   assign sweep_word[120] = w_v[4] & ~sm[4];
   assign sweep_word[142:121] = w4_tag;
   assign sweep_word[148:143] = w4_age;
@@ -1191,10 +1280,12 @@ module stc_l1_default (
   assign init_word[142:121] = 22'd0;
   assign init_word[148:143] = 6'd4;
   assign new_word[179] = ~(do_install & vict_1h[5]) & w_cur[5];
-  assign new_word[150] = (nv[5] & ~(clr_hit & hit_1h[5])) | (do_install & vict_1h[5]);
+  assign new_word[150] = (nv[5] & ~(clr_hit & hit[5])) | (do_install & vict_1h[5]);
   assign new_word[172:151] = (do_install & vict_1h[5]) ? s_tag : w5_tag;
-  assign new_word[178:173] = !do_use ? w5_age : use_1h[5] ? 6'd0 :
-      (w5_age < use_age) ? w5_age + 6'd1 : w5_age;
+  assign new_word[178:173] = do_install ? (vict_1h[5] ? 6'd0 :
+      (w5_age < vict_age) ? w5_age + 6'd1 : w5_age) :
+      !do_use ? w5_age : hit[5] ? 6'd0 :
+      (w5_age < hit_age) ? w5_age + 6'd1 : w5_age;
   assign sweep_word[150] = w_v[5] & ~sm[5];
   assign sweep_word[172:151] = w5_tag;
   assign sweep_word[178:173] = w5_age;
@@ -1204,10 +1295,12 @@ module stc_l1_default (
   assign init_word[172:151] = 22'd0;
   assign init_word[178:173] = 6'd5;
   assign new_word[209] = ~(do_install & vict_1h[6]) & w_cur[6];
-  assign new_word[180] = (nv[6] & ~(clr_hit & hit_1h[6])) | (do_install & vict_1h[6]);
+  assign new_word[180] = (nv[6] & ~(clr_hit & hit[6])) | (do_install & vict_1h[6]);
   assign new_word[202:181] = (do_install & vict_1h[6]) ? s_tag : w6_tag;
-  assign new_word[208:203] = !do_use ? w6_age : use_1h[6] ? 6'd0 :
-      (w6_age < use_age) ? w6_age + 6'd1 : w6_age;
+  assign new_word[208:203] = do_install ? (vict_1h[6] ? 6'd0 :
+      (w6_age < vict_age) ? w6_age + 6'd1 : w6_age) :
+      !do_use ? w6_age : hit[6] ? 6'd0 :
+      (w6_age < hit_age) ? w6_age + 6'd1 : w6_age;
   assign sweep_word[180] = w_v[6] & ~sm[6];
   assign sweep_word[202:181] = w6_tag;
   assign sweep_word[208:203] = w6_age;
@@ -1217,10 +1310,12 @@ module stc_l1_default (
   assign init_word[202:181] = 22'd0;
   assign init_word[208:203] = 6'd6;
   assign new_word[239] = ~(do_install & vict_1h[7]) & w_cur[7];
-  assign new_word[210] = (nv[7] & ~(clr_hit & hit_1h[7])) | (do_install & vict_1h[7]);
+  assign new_word[210] = (nv[7] & ~(clr_hit & hit[7])) | (do_install & vict_1h[7]);
   assign new_word[232:211] = (do_install & vict_1h[7]) ? s_tag : w7_tag;
-  assign new_word[238:233] = !do_use ? w7_age : use_1h[7] ? 6'd0 :
-      (w7_age < use_age) ? w7_age + 6'd1 : w7_age;
+  assign new_word[238:233] = do_install ? (vict_1h[7] ? 6'd0 :
+      (w7_age < vict_age) ? w7_age + 6'd1 : w7_age) :
+      !do_use ? w7_age : hit[7] ? 6'd0 :
+      (w7_age < hit_age) ? w7_age + 6'd1 : w7_age;
   assign sweep_word[210] = w_v[7] & ~sm[7];
   assign sweep_word[232:211] = w7_tag;
   assign sweep_word[238:233] = w7_age;
@@ -1230,10 +1325,12 @@ module stc_l1_default (
   assign init_word[232:211] = 22'd0;
   assign init_word[238:233] = 6'd7;
   assign new_word[269] = ~(do_install & vict_1h[8]) & w_cur[8];
-  assign new_word[240] = (nv[8] & ~(clr_hit & hit_1h[8])) | (do_install & vict_1h[8]);
+  assign new_word[240] = (nv[8] & ~(clr_hit & hit[8])) | (do_install & vict_1h[8]);
   assign new_word[262:241] = (do_install & vict_1h[8]) ? s_tag : w8_tag;
-  assign new_word[268:263] = !do_use ? w8_age : use_1h[8] ? 6'd0 :
-      (w8_age < use_age) ? w8_age + 6'd1 : w8_age;
+  assign new_word[268:263] = do_install ? (vict_1h[8] ? 6'd0 :
+      (w8_age < vict_age) ? w8_age + 6'd1 : w8_age) :
+      !do_use ? w8_age : hit[8] ? 6'd0 :
+      (w8_age < hit_age) ? w8_age + 6'd1 : w8_age;
   assign sweep_word[240] = w_v[8] & ~sm[8];
   assign sweep_word[262:241] = w8_tag;
   assign sweep_word[268:263] = w8_age;
@@ -1243,10 +1340,12 @@ module stc_l1_default (
   assign init_word[262:241] = 22'd0;
   assign init_word[268:263] = 6'd8;
   assign new_word[299] = ~(do_install & vict_1h[9]) & w_cur[9];
-  assign new_word[270] = (nv[9] & ~(clr_hit & hit_1h[9])) | (do_install & vict_1h[9]);
+  assign new_word[270] = (nv[9] & ~(clr_hit & hit[9])) | (do_install & vict_1h[9]);
   assign new_word[292:271] = (do_install & vict_1h[9]) ? s_tag : w9_tag;
-  assign new_word[298:293] = !do_use ? w9_age : use_1h[9] ? 6'd0 :
-      (w9_age < use_age) ? w9_age + 6'd1 : w9_age;
+  assign new_word[298:293] = do_install ? (vict_1h[9] ? 6'd0 :
+      (w9_age < vict_age) ? w9_age + 6'd1 : w9_age) :
+      !do_use ? w9_age : hit[9] ? 6'd0 :
+      (w9_age < hit_age) ? w9_age + 6'd1 : w9_age;
   assign sweep_word[270] = w_v[9] & ~sm[9];
   assign sweep_word[292:271] = w9_tag;
   assign sweep_word[298:293] = w9_age;
@@ -1256,10 +1355,12 @@ module stc_l1_default (
   assign init_word[292:271] = 22'd0;
   assign init_word[298:293] = 6'd9;
   assign new_word[329] = ~(do_install & vict_1h[10]) & w_cur[10];
-  assign new_word[300] = (nv[10] & ~(clr_hit & hit_1h[10])) | (do_install & vict_1h[10]);
+  assign new_word[300] = (nv[10] & ~(clr_hit & hit[10])) | (do_install & vict_1h[10]);
   assign new_word[322:301] = (do_install & vict_1h[10]) ? s_tag : w10_tag;
-  assign new_word[328:323] = !do_use ? w10_age : use_1h[10] ? 6'd0 :
-      (w10_age < use_age) ? w10_age + 6'd1 : w10_age;
+  assign new_word[328:323] = do_install ? (vict_1h[10] ? 6'd0 :
+      (w10_age < vict_age) ? w10_age + 6'd1 : w10_age) :
+      !do_use ? w10_age : hit[10] ? 6'd0 :
+      (w10_age < hit_age) ? w10_age + 6'd1 : w10_age;
   assign sweep_word[300] = w_v[10] & ~sm[10];
   assign sweep_word[322:301] = w10_tag;
   assign sweep_word[328:323] = w10_age;
@@ -1269,10 +1370,12 @@ module stc_l1_default (
   assign init_word[322:301] = 22'd0;
   assign init_word[328:323] = 6'd10;
   assign new_word[359] = ~(do_install & vict_1h[11]) & w_cur[11];
-  assign new_word[330] = (nv[11] & ~(clr_hit & hit_1h[11])) | (do_install & vict_1h[11]);
+  assign new_word[330] = (nv[11] & ~(clr_hit & hit[11])) | (do_install & vict_1h[11]);
   assign new_word[352:331] = (do_install & vict_1h[11]) ? s_tag : w11_tag;
-  assign new_word[358:353] = !do_use ? w11_age : use_1h[11] ? 6'd0 :
-      (w11_age < use_age) ? w11_age + 6'd1 : w11_age;
+  assign new_word[358:353] = do_install ? (vict_1h[11] ? 6'd0 :
+      (w11_age < vict_age) ? w11_age + 6'd1 : w11_age) :
+      !do_use ? w11_age : hit[11] ? 6'd0 :
+      (w11_age < hit_age) ? w11_age + 6'd1 : w11_age;
   assign sweep_word[330] = w_v[11] & ~sm[11];
   assign sweep_word[352:331] = w11_tag;
   assign sweep_word[358:353] = w11_age;
@@ -1282,10 +1385,12 @@ module stc_l1_default (
   assign init_word[352:331] = 22'd0;
   assign init_word[358:353] = 6'd11;
   assign new_word[389] = ~(do_install & vict_1h[12]) & w_cur[12];
-  assign new_word[360] = (nv[12] & ~(clr_hit & hit_1h[12])) | (do_install & vict_1h[12]);
+  assign new_word[360] = (nv[12] & ~(clr_hit & hit[12])) | (do_install & vict_1h[12]);
   assign new_word[382:361] = (do_install & vict_1h[12]) ? s_tag : w12_tag;
-  assign new_word[388:383] = !do_use ? w12_age : use_1h[12] ? 6'd0 :
-      (w12_age < use_age) ? w12_age + 6'd1 : w12_age;
+  assign new_word[388:383] = do_install ? (vict_1h[12] ? 6'd0 :
+      (w12_age < vict_age) ? w12_age + 6'd1 : w12_age) :
+      !do_use ? w12_age : hit[12] ? 6'd0 :
+      (w12_age < hit_age) ? w12_age + 6'd1 : w12_age;
   assign sweep_word[360] = w_v[12] & ~sm[12];
   assign sweep_word[382:361] = w12_tag;
   assign sweep_word[388:383] = w12_age;
@@ -1295,10 +1400,12 @@ module stc_l1_default (
   assign init_word[382:361] = 22'd0;
   assign init_word[388:383] = 6'd12;
   assign new_word[419] = ~(do_install & vict_1h[13]) & w_cur[13];
-  assign new_word[390] = (nv[13] & ~(clr_hit & hit_1h[13])) | (do_install & vict_1h[13]);
+  assign new_word[390] = (nv[13] & ~(clr_hit & hit[13])) | (do_install & vict_1h[13]);
   assign new_word[412:391] = (do_install & vict_1h[13]) ? s_tag : w13_tag;
-  assign new_word[418:413] = !do_use ? w13_age : use_1h[13] ? 6'd0 :
-      (w13_age < use_age) ? w13_age + 6'd1 : w13_age;
+  assign new_word[418:413] = do_install ? (vict_1h[13] ? 6'd0 :
+      (w13_age < vict_age) ? w13_age + 6'd1 : w13_age) :
+      !do_use ? w13_age : hit[13] ? 6'd0 :
+      (w13_age < hit_age) ? w13_age + 6'd1 : w13_age;
   assign sweep_word[390] = w_v[13] & ~sm[13];
   assign sweep_word[412:391] = w13_tag;
   assign sweep_word[418:413] = w13_age;
@@ -1308,10 +1415,12 @@ module stc_l1_default (
   assign init_word[412:391] = 22'd0;
   assign init_word[418:413] = 6'd13;
   assign new_word[449] = ~(do_install & vict_1h[14]) & w_cur[14];
-  assign new_word[420] = (nv[14] & ~(clr_hit & hit_1h[14])) | (do_install & vict_1h[14]);
+  assign new_word[420] = (nv[14] & ~(clr_hit & hit[14])) | (do_install & vict_1h[14]);
   assign new_word[442:421] = (do_install & vict_1h[14]) ? s_tag : w14_tag;
-  assign new_word[448:443] = !do_use ? w14_age : use_1h[14] ? 6'd0 :
-      (w14_age < use_age) ? w14_age + 6'd1 : w14_age;
+  assign new_word[448:443] = do_install ? (vict_1h[14] ? 6'd0 :
+      (w14_age < vict_age) ? w14_age + 6'd1 : w14_age) :
+      !do_use ? w14_age : hit[14] ? 6'd0 :
+      (w14_age < hit_age) ? w14_age + 6'd1 : w14_age;
   assign sweep_word[420] = w_v[14] & ~sm[14];
   assign sweep_word[442:421] = w14_tag;
   assign sweep_word[448:443] = w14_age;
@@ -1321,10 +1430,12 @@ module stc_l1_default (
   assign init_word[442:421] = 22'd0;
   assign init_word[448:443] = 6'd14;
   assign new_word[479] = ~(do_install & vict_1h[15]) & w_cur[15];
-  assign new_word[450] = (nv[15] & ~(clr_hit & hit_1h[15])) | (do_install & vict_1h[15]);
+  assign new_word[450] = (nv[15] & ~(clr_hit & hit[15])) | (do_install & vict_1h[15]);
   assign new_word[472:451] = (do_install & vict_1h[15]) ? s_tag : w15_tag;
-  assign new_word[478:473] = !do_use ? w15_age : use_1h[15] ? 6'd0 :
-      (w15_age < use_age) ? w15_age + 6'd1 : w15_age;
+  assign new_word[478:473] = do_install ? (vict_1h[15] ? 6'd0 :
+      (w15_age < vict_age) ? w15_age + 6'd1 : w15_age) :
+      !do_use ? w15_age : hit[15] ? 6'd0 :
+      (w15_age < hit_age) ? w15_age + 6'd1 : w15_age;
   assign sweep_word[450] = w_v[15] & ~sm[15];
   assign sweep_word[472:451] = w15_tag;
   assign sweep_word[478:473] = w15_age;
@@ -1334,10 +1445,12 @@ module stc_l1_default (
   assign init_word[472:451] = 22'd0;
   assign init_word[478:473] = 6'd15;
   assign new_word[509] = ~(do_install & vict_1h[16]) & w_cur[16];
-  assign new_word[480] = (nv[16] & ~(clr_hit & hit_1h[16])) | (do_install & vict_1h[16]);
+  assign new_word[480] = (nv[16] & ~(clr_hit & hit[16])) | (do_install & vict_1h[16]);
   assign new_word[502:481] = (do_install & vict_1h[16]) ? s_tag : w16_tag;
-  assign new_word[508:503] = !do_use ? w16_age : use_1h[16] ? 6'd0 :
-      (w16_age < use_age) ? w16_age + 6'd1 : w16_age;
+  assign new_word[508:503] = do_install ? (vict_1h[16] ? 6'd0 :
+      (w16_age < vict_age) ? w16_age + 6'd1 : w16_age) :
+      !do_use ? w16_age : hit[16] ? 6'd0 :
+      (w16_age < hit_age) ? w16_age + 6'd1 : w16_age;
   assign sweep_word[480] = w_v[16] & ~sm[16];
   assign sweep_word[502:481] = w16_tag;
   assign sweep_word[508:503] = w16_age;
@@ -1347,10 +1460,12 @@ module stc_l1_default (
   assign init_word[502:481] = 22'd0;
   assign init_word[508:503] = 6'd16;
   assign new_word[539] = ~(do_install & vict_1h[17]) & w_cur[17];
-  assign new_word[510] = (nv[17] & ~(clr_hit & hit_1h[17])) | (do_install & vict_1h[17]);
+  assign new_word[510] = (nv[17] & ~(clr_hit & hit[17])) | (do_install & vict_1h[17]);
   assign new_word[532:511] = (do_install & vict_1h[17]) ? s_tag : w17_tag;
-  assign new_word[538:533] = !do_use ? w17_age : use_1h[17] ? 6'd0 :
-      (w17_age < use_age) ? w17_age + 6'd1 : w17_age;
+  assign new_word[538:533] = do_install ? (vict_1h[17] ? 6'd0 :
+      (w17_age < vict_age) ? w17_age + 6'd1 : w17_age) :
+      !do_use ? w17_age : hit[17] ? 6'd0 :
+      (w17_age < hit_age) ? w17_age + 6'd1 : w17_age;
   assign sweep_word[510] = w_v[17] & ~sm[17];
   assign sweep_word[532:511] = w17_tag;
   assign sweep_word[538:533] = w17_age;
@@ -1360,10 +1475,12 @@ module stc_l1_default (
   assign init_word[532:511] = 22'd0;
   assign init_word[538:533] = 6'd17;
   assign new_word[569] = ~(do_install & vict_1h[18]) & w_cur[18];
-  assign new_word[540] = (nv[18] & ~(clr_hit & hit_1h[18])) | (do_install & vict_1h[18]);
+  assign new_word[540] = (nv[18] & ~(clr_hit & hit[18])) | (do_install & vict_1h[18]);
   assign new_word[562:541] = (do_install & vict_1h[18]) ? s_tag : w18_tag;
-  assign new_word[568:563] = !do_use ? w18_age : use_1h[18] ? 6'd0 :
-      (w18_age < use_age) ? w18_age + 6'd1 : w18_age;
+  assign new_word[568:563] = do_install ? (vict_1h[18] ? 6'd0 :
+      (w18_age < vict_age) ? w18_age + 6'd1 : w18_age) :
+      !do_use ? w18_age : hit[18] ? 6'd0 :
+      (w18_age < hit_age) ? w18_age + 6'd1 : w18_age;
   assign sweep_word[540] = w_v[18] & ~sm[18];
   assign sweep_word[562:541] = w18_tag;
   assign sweep_word[568:563] = w18_age;
@@ -1373,10 +1490,12 @@ module stc_l1_default (
   assign init_word[562:541] = 22'd0;
   assign init_word[568:563] = 6'd18;
   assign new_word[599] = ~(do_install & vict_1h[19]) & w_cur[19];
-  assign new_word[570] = (nv[19] & ~(clr_hit & hit_1h[19])) | (do_install & vict_1h[19]);
+  assign new_word[570] = (nv[19] & ~(clr_hit & hit[19])) | (do_install & vict_1h[19]);
   assign new_word[592:571] = (do_install & vict_1h[19]) ? s_tag : w19_tag;
-  assign new_word[598:593] = !do_use ? w19_age : use_1h[19] ? 6'd0 :
-      (w19_age < use_age) ? w19_age + 6'd1 : w19_age;
+  assign new_word[598:593] = do_install ? (vict_1h[19] ? 6'd0 :
+      (w19_age < vict_age) ? w19_age + 6'd1 : w19_age) :
+      !do_use ? w19_age : hit[19] ? 6'd0 :
+      (w19_age < hit_age) ? w19_age + 6'd1 : w19_age;
   assign sweep_word[570] = w_v[19] & ~sm[19];
   assign sweep_word[592:571] = w19_tag;
   assign sweep_word[598:593] = w19_age;
@@ -1386,10 +1505,12 @@ module stc_l1_default (
   assign init_word[592:571] = 22'd0;
   assign init_word[598:593] = 6'd19;
   assign new_word[629] = ~(do_install & vict_1h[20]) & w_cur[20];
-  assign new_word[600] = (nv[20] & ~(clr_hit & hit_1h[20])) | (do_install & vict_1h[20]);
+  assign new_word[600] = (nv[20] & ~(clr_hit & hit[20])) | (do_install & vict_1h[20]);
   assign new_word[622:601] = (do_install & vict_1h[20]) ? s_tag : w20_tag;
-  assign new_word[628:623] = !do_use ? w20_age : use_1h[20] ? 6'd0 :
-      (w20_age < use_age) ? w20_age + 6'd1 : w20_age;
+  assign new_word[628:623] = do_install ? (vict_1h[20] ? 6'd0 :
+      (w20_age < vict_age) ? w20_age + 6'd1 : w20_age) :
+      !do_use ? w20_age : hit[20] ? 6'd0 :
+      (w20_age < hit_age) ? w20_age + 6'd1 : w20_age;
   assign sweep_word[600] = w_v[20] & ~sm[20];
   assign sweep_word[622:601] = w20_tag;
   assign sweep_word[628:623] = w20_age;
@@ -1399,10 +1520,12 @@ module stc_l1_default (
   assign init_word[622:601] = 22'd0;
   assign init_word[628:623] = 6'd20;
   assign new_word[659] = ~(do_install & vict_1h[21]) & w_cur[21];
-  assign new_word[630] = (nv[21] & ~(clr_hit & hit_1h[21])) | (do_install & vict_1h[21]);
+  assign new_word[630] = (nv[21] & ~(clr_hit & hit[21])) | (do_install & vict_1h[21]);
   assign new_word[652:631] = (do_install & vict_1h[21]) ? s_tag : w21_tag;
-  assign new_word[658:653] = !do_use ? w21_age : use_1h[21] ? 6'd0 :
-      (w21_age < use_age) ? w21_age + 6'd1 : w21_age;
+  assign new_word[658:653] = do_install ? (vict_1h[21] ? 6'd0 :
+      (w21_age < vict_age) ? w21_age + 6'd1 : w21_age) :
+      !do_use ? w21_age : hit[21] ? 6'd0 :
+      (w21_age < hit_age) ? w21_age + 6'd1 : w21_age;
   assign sweep_word[630] = w_v[21] & ~sm[21];
   assign sweep_word[652:631] = w21_tag;
   assign sweep_word[658:653] = w21_age;
@@ -1412,10 +1535,12 @@ module stc_l1_default (
   assign init_word[652:631] = 22'd0;
   assign init_word[658:653] = 6'd21;
   assign new_word[689] = ~(do_install & vict_1h[22]) & w_cur[22];
-  assign new_word[660] = (nv[22] & ~(clr_hit & hit_1h[22])) | (do_install & vict_1h[22]);
+  assign new_word[660] = (nv[22] & ~(clr_hit & hit[22])) | (do_install & vict_1h[22]);
   assign new_word[682:661] = (do_install & vict_1h[22]) ? s_tag : w22_tag;
-  assign new_word[688:683] = !do_use ? w22_age : use_1h[22] ? 6'd0 :
-      (w22_age < use_age) ? w22_age + 6'd1 : w22_age;
+  assign new_word[688:683] = do_install ? (vict_1h[22] ? 6'd0 :
+      (w22_age < vict_age) ? w22_age + 6'd1 : w22_age) :
+      !do_use ? w22_age : hit[22] ? 6'd0 :
+      (w22_age < hit_age) ? w22_age + 6'd1 : w22_age;
   assign sweep_word[660] = w_v[22] & ~sm[22];
   assign sweep_word[682:661] = w22_tag;
   assign sweep_word[688:683] = w22_age;
@@ -1425,10 +1550,12 @@ module stc_l1_default (
   assign init_word[682:661] = 22'd0;
   assign init_word[688:683] = 6'd22;
   assign new_word[719] = ~(do_install & vict_1h[23]) & w_cur[23];
-  assign new_word[690] = (nv[23] & ~(clr_hit & hit_1h[23])) | (do_install & vict_1h[23]);
+  assign new_word[690] = (nv[23] & ~(clr_hit & hit[23])) | (do_install & vict_1h[23]);
   assign new_word[712:691] = (do_install & vict_1h[23]) ? s_tag : w23_tag;
-  assign new_word[718:713] = !do_use ? w23_age : use_1h[23] ? 6'd0 :
-      (w23_age < use_age) ? w23_age + 6'd1 : w23_age;
+  assign new_word[718:713] = do_install ? (vict_1h[23] ? 6'd0 :
+      (w23_age < vict_age) ? w23_age + 6'd1 : w23_age) :
+      !do_use ? w23_age : hit[23] ? 6'd0 :
+      (w23_age < hit_age) ? w23_age + 6'd1 : w23_age;
   assign sweep_word[690] = w_v[23] & ~sm[23];
   assign sweep_word[712:691] = w23_tag;
   assign sweep_word[718:713] = w23_age;
@@ -1438,10 +1565,12 @@ module stc_l1_default (
   assign init_word[712:691] = 22'd0;
   assign init_word[718:713] = 6'd23;
   assign new_word[749] = ~(do_install & vict_1h[24]) & w_cur[24];
-  assign new_word[720] = (nv[24] & ~(clr_hit & hit_1h[24])) | (do_install & vict_1h[24]);
+  assign new_word[720] = (nv[24] & ~(clr_hit & hit[24])) | (do_install & vict_1h[24]);
   assign new_word[742:721] = (do_install & vict_1h[24]) ? s_tag : w24_tag;
-  assign new_word[748:743] = !do_use ? w24_age : use_1h[24] ? 6'd0 :
-      (w24_age < use_age) ? w24_age + 6'd1 : w24_age;
+  assign new_word[748:743] = do_install ? (vict_1h[24] ? 6'd0 :
+      (w24_age < vict_age) ? w24_age + 6'd1 : w24_age) :
+      !do_use ? w24_age : hit[24] ? 6'd0 :
+      (w24_age < hit_age) ? w24_age + 6'd1 : w24_age;
   assign sweep_word[720] = w_v[24] & ~sm[24];
   assign sweep_word[742:721] = w24_tag;
   assign sweep_word[748:743] = w24_age;
@@ -1451,10 +1580,12 @@ module stc_l1_default (
   assign init_word[742:721] = 22'd0;
   assign init_word[748:743] = 6'd24;
   assign new_word[779] = ~(do_install & vict_1h[25]) & w_cur[25];
-  assign new_word[750] = (nv[25] & ~(clr_hit & hit_1h[25])) | (do_install & vict_1h[25]);
+  assign new_word[750] = (nv[25] & ~(clr_hit & hit[25])) | (do_install & vict_1h[25]);
   assign new_word[772:751] = (do_install & vict_1h[25]) ? s_tag : w25_tag;
-  assign new_word[778:773] = !do_use ? w25_age : use_1h[25] ? 6'd0 :
-      (w25_age < use_age) ? w25_age + 6'd1 : w25_age;
+  assign new_word[778:773] = do_install ? (vict_1h[25] ? 6'd0 :
+      (w25_age < vict_age) ? w25_age + 6'd1 : w25_age) :
+      !do_use ? w25_age : hit[25] ? 6'd0 :
+      (w25_age < hit_age) ? w25_age + 6'd1 : w25_age;
   assign sweep_word[750] = w_v[25] & ~sm[25];
   assign sweep_word[772:751] = w25_tag;
   assign sweep_word[778:773] = w25_age;
@@ -1464,10 +1595,12 @@ module stc_l1_default (
   assign init_word[772:751] = 22'd0;
   assign init_word[778:773] = 6'd25;
   assign new_word[809] = ~(do_install & vict_1h[26]) & w_cur[26];
-  assign new_word[780] = (nv[26] & ~(clr_hit & hit_1h[26])) | (do_install & vict_1h[26]);
+  assign new_word[780] = (nv[26] & ~(clr_hit & hit[26])) | (do_install & vict_1h[26]);
   assign new_word[802:781] = (do_install & vict_1h[26]) ? s_tag : w26_tag;
-  assign new_word[808:803] = !do_use ? w26_age : use_1h[26] ? 6'd0 :
-      (w26_age < use_age) ? w26_age + 6'd1 : w26_age;
+  assign new_word[808:803] = do_install ? (vict_1h[26] ? 6'd0 :
+      (w26_age < vict_age) ? w26_age + 6'd1 : w26_age) :
+      !do_use ? w26_age : hit[26] ? 6'd0 :
+      (w26_age < hit_age) ? w26_age + 6'd1 : w26_age;
   assign sweep_word[780] = w_v[26] & ~sm[26];
   assign sweep_word[802:781] = w26_tag;
   assign sweep_word[808:803] = w26_age;
@@ -1477,10 +1610,12 @@ module stc_l1_default (
   assign init_word[802:781] = 22'd0;
   assign init_word[808:803] = 6'd26;
   assign new_word[839] = ~(do_install & vict_1h[27]) & w_cur[27];
-  assign new_word[810] = (nv[27] & ~(clr_hit & hit_1h[27])) | (do_install & vict_1h[27]);
+  assign new_word[810] = (nv[27] & ~(clr_hit & hit[27])) | (do_install & vict_1h[27]);
   assign new_word[832:811] = (do_install & vict_1h[27]) ? s_tag : w27_tag;
-  assign new_word[838:833] = !do_use ? w27_age : use_1h[27] ? 6'd0 :
-      (w27_age < use_age) ? w27_age + 6'd1 : w27_age;
+  assign new_word[838:833] = do_install ? (vict_1h[27] ? 6'd0 :
+      (w27_age < vict_age) ? w27_age + 6'd1 : w27_age) :
+      !do_use ? w27_age : hit[27] ? 6'd0 :
+      (w27_age < hit_age) ? w27_age + 6'd1 : w27_age;
   assign sweep_word[810] = w_v[27] & ~sm[27];
   assign sweep_word[832:811] = w27_tag;
   assign sweep_word[838:833] = w27_age;
@@ -1490,10 +1625,12 @@ module stc_l1_default (
   assign init_word[832:811] = 22'd0;
   assign init_word[838:833] = 6'd27;
   assign new_word[869] = ~(do_install & vict_1h[28]) & w_cur[28];
-  assign new_word[840] = (nv[28] & ~(clr_hit & hit_1h[28])) | (do_install & vict_1h[28]);
+  assign new_word[840] = (nv[28] & ~(clr_hit & hit[28])) | (do_install & vict_1h[28]);
   assign new_word[862:841] = (do_install & vict_1h[28]) ? s_tag : w28_tag;
-  assign new_word[868:863] = !do_use ? w28_age : use_1h[28] ? 6'd0 :
-      (w28_age < use_age) ? w28_age + 6'd1 : w28_age;
+  assign new_word[868:863] = do_install ? (vict_1h[28] ? 6'd0 :
+      (w28_age < vict_age) ? w28_age + 6'd1 : w28_age) :
+      !do_use ? w28_age : hit[28] ? 6'd0 :
+      (w28_age < hit_age) ? w28_age + 6'd1 : w28_age;
   assign sweep_word[840] = w_v[28] & ~sm[28];
   assign sweep_word[862:841] = w28_tag;
   assign sweep_word[868:863] = w28_age;
@@ -1503,10 +1640,12 @@ module stc_l1_default (
   assign init_word[862:841] = 22'd0;
   assign init_word[868:863] = 6'd28;
   assign new_word[899] = ~(do_install & vict_1h[29]) & w_cur[29];
-  assign new_word[870] = (nv[29] & ~(clr_hit & hit_1h[29])) | (do_install & vict_1h[29]);
+  assign new_word[870] = (nv[29] & ~(clr_hit & hit[29])) | (do_install & vict_1h[29]);
   assign new_word[892:871] = (do_install & vict_1h[29]) ? s_tag : w29_tag;
-  assign new_word[898:893] = !do_use ? w29_age : use_1h[29] ? 6'd0 :
-      (w29_age < use_age) ? w29_age + 6'd1 : w29_age;
+  assign new_word[898:893] = do_install ? (vict_1h[29] ? 6'd0 :
+      (w29_age < vict_age) ? w29_age + 6'd1 : w29_age) :
+      !do_use ? w29_age : hit[29] ? 6'd0 :
+      (w29_age < hit_age) ? w29_age + 6'd1 : w29_age;
   assign sweep_word[870] = w_v[29] & ~sm[29];
   assign sweep_word[892:871] = w29_tag;
   assign sweep_word[898:893] = w29_age;
@@ -1516,10 +1655,12 @@ module stc_l1_default (
   assign init_word[892:871] = 22'd0;
   assign init_word[898:893] = 6'd29;
   assign new_word[929] = ~(do_install & vict_1h[30]) & w_cur[30];
-  assign new_word[900] = (nv[30] & ~(clr_hit & hit_1h[30])) | (do_install & vict_1h[30]);
+  assign new_word[900] = (nv[30] & ~(clr_hit & hit[30])) | (do_install & vict_1h[30]);
   assign new_word[922:901] = (do_install & vict_1h[30]) ? s_tag : w30_tag;
-  assign new_word[928:923] = !do_use ? w30_age : use_1h[30] ? 6'd0 :
-      (w30_age < use_age) ? w30_age + 6'd1 : w30_age;
+  assign new_word[928:923] = do_install ? (vict_1h[30] ? 6'd0 :
+      (w30_age < vict_age) ? w30_age + 6'd1 : w30_age) :
+      !do_use ? w30_age : hit[30] ? 6'd0 :
+      (w30_age < hit_age) ? w30_age + 6'd1 : w30_age;
   assign sweep_word[900] = w_v[30] & ~sm[30];
   assign sweep_word[922:901] = w30_tag;
   assign sweep_word[928:923] = w30_age;
@@ -1529,10 +1670,12 @@ module stc_l1_default (
   assign init_word[922:901] = 22'd0;
   assign init_word[928:923] = 6'd30;
   assign new_word[959] = ~(do_install & vict_1h[31]) & w_cur[31];
-  assign new_word[930] = (nv[31] & ~(clr_hit & hit_1h[31])) | (do_install & vict_1h[31]);
+  assign new_word[930] = (nv[31] & ~(clr_hit & hit[31])) | (do_install & vict_1h[31]);
   assign new_word[952:931] = (do_install & vict_1h[31]) ? s_tag : w31_tag;
-  assign new_word[958:953] = !do_use ? w31_age : use_1h[31] ? 6'd0 :
-      (w31_age < use_age) ? w31_age + 6'd1 : w31_age;
+  assign new_word[958:953] = do_install ? (vict_1h[31] ? 6'd0 :
+      (w31_age < vict_age) ? w31_age + 6'd1 : w31_age) :
+      !do_use ? w31_age : hit[31] ? 6'd0 :
+      (w31_age < hit_age) ? w31_age + 6'd1 : w31_age;
   assign sweep_word[930] = w_v[31] & ~sm[31];
   assign sweep_word[952:931] = w31_tag;
   assign sweep_word[958:953] = w31_age;
@@ -1542,10 +1685,12 @@ module stc_l1_default (
   assign init_word[952:931] = 22'd0;
   assign init_word[958:953] = 6'd31;
   assign new_word[989] = ~(do_install & vict_1h[32]) & w_cur[32];
-  assign new_word[960] = (nv[32] & ~(clr_hit & hit_1h[32])) | (do_install & vict_1h[32]);
+  assign new_word[960] = (nv[32] & ~(clr_hit & hit[32])) | (do_install & vict_1h[32]);
   assign new_word[982:961] = (do_install & vict_1h[32]) ? s_tag : w32_tag;
-  assign new_word[988:983] = !do_use ? w32_age : use_1h[32] ? 6'd0 :
-      (w32_age < use_age) ? w32_age + 6'd1 : w32_age;
+  assign new_word[988:983] = do_install ? (vict_1h[32] ? 6'd0 :
+      (w32_age < vict_age) ? w32_age + 6'd1 : w32_age) :
+      !do_use ? w32_age : hit[32] ? 6'd0 :
+      (w32_age < hit_age) ? w32_age + 6'd1 : w32_age;
   assign sweep_word[960] = w_v[32] & ~sm[32];
   assign sweep_word[982:961] = w32_tag;
   assign sweep_word[988:983] = w32_age;
@@ -1555,10 +1700,12 @@ module stc_l1_default (
   assign init_word[982:961] = 22'd0;
   assign init_word[988:983] = 6'd32;
   assign new_word[1019] = ~(do_install & vict_1h[33]) & w_cur[33];
-  assign new_word[990] = (nv[33] & ~(clr_hit & hit_1h[33])) | (do_install & vict_1h[33]);
+  assign new_word[990] = (nv[33] & ~(clr_hit & hit[33])) | (do_install & vict_1h[33]);
   assign new_word[1012:991] = (do_install & vict_1h[33]) ? s_tag : w33_tag;
-  assign new_word[1018:1013] = !do_use ? w33_age : use_1h[33] ? 6'd0 :
-      (w33_age < use_age) ? w33_age + 6'd1 : w33_age;
+  assign new_word[1018:1013] = do_install ? (vict_1h[33] ? 6'd0 :
+      (w33_age < vict_age) ? w33_age + 6'd1 : w33_age) :
+      !do_use ? w33_age : hit[33] ? 6'd0 :
+      (w33_age < hit_age) ? w33_age + 6'd1 : w33_age;
   assign sweep_word[990] = w_v[33] & ~sm[33];
   assign sweep_word[1012:991] = w33_tag;
   assign sweep_word[1018:1013] = w33_age;
@@ -1568,10 +1715,12 @@ module stc_l1_default (
   assign init_word[1012:991] = 22'd0;
   assign init_word[1018:1013] = 6'd33;
   assign new_word[1049] = ~(do_install & vict_1h[34]) & w_cur[34];
-  assign new_word[1020] = (nv[34] & ~(clr_hit & hit_1h[34])) | (do_install & vict_1h[34]);
+  assign new_word[1020] = (nv[34] & ~(clr_hit & hit[34])) | (do_install & vict_1h[34]);
   assign new_word[1042:1021] = (do_install & vict_1h[34]) ? s_tag : w34_tag;
-  assign new_word[1048:1043] = !do_use ? w34_age : use_1h[34] ? 6'd0 :
-      (w34_age < use_age) ? w34_age + 6'd1 : w34_age;
+  assign new_word[1048:1043] = do_install ? (vict_1h[34] ? 6'd0 :
+      (w34_age < vict_age) ? w34_age + 6'd1 : w34_age) :
+      !do_use ? w34_age : hit[34] ? 6'd0 :
+      (w34_age < hit_age) ? w34_age + 6'd1 : w34_age;
   assign sweep_word[1020] = w_v[34] & ~sm[34];
   assign sweep_word[1042:1021] = w34_tag;
   assign sweep_word[1048:1043] = w34_age;
@@ -1581,10 +1730,12 @@ module stc_l1_default (
   assign init_word[1042:1021] = 22'd0;
   assign init_word[1048:1043] = 6'd34;
   assign new_word[1079] = ~(do_install & vict_1h[35]) & w_cur[35];
-  assign new_word[1050] = (nv[35] & ~(clr_hit & hit_1h[35])) | (do_install & vict_1h[35]);
+  assign new_word[1050] = (nv[35] & ~(clr_hit & hit[35])) | (do_install & vict_1h[35]);
   assign new_word[1072:1051] = (do_install & vict_1h[35]) ? s_tag : w35_tag;
-  assign new_word[1078:1073] = !do_use ? w35_age : use_1h[35] ? 6'd0 :
-      (w35_age < use_age) ? w35_age + 6'd1 : w35_age;
+  assign new_word[1078:1073] = do_install ? (vict_1h[35] ? 6'd0 :
+      (w35_age < vict_age) ? w35_age + 6'd1 : w35_age) :
+      !do_use ? w35_age : hit[35] ? 6'd0 :
+      (w35_age < hit_age) ? w35_age + 6'd1 : w35_age;
   assign sweep_word[1050] = w_v[35] & ~sm[35];
   assign sweep_word[1072:1051] = w35_tag;
   assign sweep_word[1078:1073] = w35_age;
@@ -1594,10 +1745,12 @@ module stc_l1_default (
   assign init_word[1072:1051] = 22'd0;
   assign init_word[1078:1073] = 6'd35;
   assign new_word[1109] = ~(do_install & vict_1h[36]) & w_cur[36];
-  assign new_word[1080] = (nv[36] & ~(clr_hit & hit_1h[36])) | (do_install & vict_1h[36]);
+  assign new_word[1080] = (nv[36] & ~(clr_hit & hit[36])) | (do_install & vict_1h[36]);
   assign new_word[1102:1081] = (do_install & vict_1h[36]) ? s_tag : w36_tag;
-  assign new_word[1108:1103] = !do_use ? w36_age : use_1h[36] ? 6'd0 :
-      (w36_age < use_age) ? w36_age + 6'd1 : w36_age;
+  assign new_word[1108:1103] = do_install ? (vict_1h[36] ? 6'd0 :
+      (w36_age < vict_age) ? w36_age + 6'd1 : w36_age) :
+      !do_use ? w36_age : hit[36] ? 6'd0 :
+      (w36_age < hit_age) ? w36_age + 6'd1 : w36_age;
   assign sweep_word[1080] = w_v[36] & ~sm[36];
   assign sweep_word[1102:1081] = w36_tag;
   assign sweep_word[1108:1103] = w36_age;
@@ -1607,10 +1760,12 @@ module stc_l1_default (
   assign init_word[1102:1081] = 22'd0;
   assign init_word[1108:1103] = 6'd36;
   assign new_word[1139] = ~(do_install & vict_1h[37]) & w_cur[37];
-  assign new_word[1110] = (nv[37] & ~(clr_hit & hit_1h[37])) | (do_install & vict_1h[37]);
+  assign new_word[1110] = (nv[37] & ~(clr_hit & hit[37])) | (do_install & vict_1h[37]);
   assign new_word[1132:1111] = (do_install & vict_1h[37]) ? s_tag : w37_tag;
-  assign new_word[1138:1133] = !do_use ? w37_age : use_1h[37] ? 6'd0 :
-      (w37_age < use_age) ? w37_age + 6'd1 : w37_age;
+  assign new_word[1138:1133] = do_install ? (vict_1h[37] ? 6'd0 :
+      (w37_age < vict_age) ? w37_age + 6'd1 : w37_age) :
+      !do_use ? w37_age : hit[37] ? 6'd0 :
+      (w37_age < hit_age) ? w37_age + 6'd1 : w37_age;
   assign sweep_word[1110] = w_v[37] & ~sm[37];
   assign sweep_word[1132:1111] = w37_tag;
   assign sweep_word[1138:1133] = w37_age;
@@ -1620,10 +1775,12 @@ module stc_l1_default (
   assign init_word[1132:1111] = 22'd0;
   assign init_word[1138:1133] = 6'd37;
   assign new_word[1169] = ~(do_install & vict_1h[38]) & w_cur[38];
-  assign new_word[1140] = (nv[38] & ~(clr_hit & hit_1h[38])) | (do_install & vict_1h[38]);
+  assign new_word[1140] = (nv[38] & ~(clr_hit & hit[38])) | (do_install & vict_1h[38]);
   assign new_word[1162:1141] = (do_install & vict_1h[38]) ? s_tag : w38_tag;
-  assign new_word[1168:1163] = !do_use ? w38_age : use_1h[38] ? 6'd0 :
-      (w38_age < use_age) ? w38_age + 6'd1 : w38_age;
+  assign new_word[1168:1163] = do_install ? (vict_1h[38] ? 6'd0 :
+      (w38_age < vict_age) ? w38_age + 6'd1 : w38_age) :
+      !do_use ? w38_age : hit[38] ? 6'd0 :
+      (w38_age < hit_age) ? w38_age + 6'd1 : w38_age;
   assign sweep_word[1140] = w_v[38] & ~sm[38];
   assign sweep_word[1162:1141] = w38_tag;
   assign sweep_word[1168:1163] = w38_age;
@@ -1633,10 +1790,12 @@ module stc_l1_default (
   assign init_word[1162:1141] = 22'd0;
   assign init_word[1168:1163] = 6'd38;
   assign new_word[1199] = ~(do_install & vict_1h[39]) & w_cur[39];
-  assign new_word[1170] = (nv[39] & ~(clr_hit & hit_1h[39])) | (do_install & vict_1h[39]);
+  assign new_word[1170] = (nv[39] & ~(clr_hit & hit[39])) | (do_install & vict_1h[39]);
   assign new_word[1192:1171] = (do_install & vict_1h[39]) ? s_tag : w39_tag;
-  assign new_word[1198:1193] = !do_use ? w39_age : use_1h[39] ? 6'd0 :
-      (w39_age < use_age) ? w39_age + 6'd1 : w39_age;
+  assign new_word[1198:1193] = do_install ? (vict_1h[39] ? 6'd0 :
+      (w39_age < vict_age) ? w39_age + 6'd1 : w39_age) :
+      !do_use ? w39_age : hit[39] ? 6'd0 :
+      (w39_age < hit_age) ? w39_age + 6'd1 : w39_age;
   assign sweep_word[1170] = w_v[39] & ~sm[39];
   assign sweep_word[1192:1171] = w39_tag;
   assign sweep_word[1198:1193] = w39_age;
@@ -1646,10 +1805,12 @@ module stc_l1_default (
   assign init_word[1192:1171] = 22'd0;
   assign init_word[1198:1193] = 6'd39;
   assign new_word[1229] = ~(do_install & vict_1h[40]) & w_cur[40];
-  assign new_word[1200] = (nv[40] & ~(clr_hit & hit_1h[40])) | (do_install & vict_1h[40]);
+  assign new_word[1200] = (nv[40] & ~(clr_hit & hit[40])) | (do_install & vict_1h[40]);
   assign new_word[1222:1201] = (do_install & vict_1h[40]) ? s_tag : w40_tag;
-  assign new_word[1228:1223] = !do_use ? w40_age : use_1h[40] ? 6'd0 :
-      (w40_age < use_age) ? w40_age + 6'd1 : w40_age;
+  assign new_word[1228:1223] = do_install ? (vict_1h[40] ? 6'd0 :
+      (w40_age < vict_age) ? w40_age + 6'd1 : w40_age) :
+      !do_use ? w40_age : hit[40] ? 6'd0 :
+      (w40_age < hit_age) ? w40_age + 6'd1 : w40_age;
   assign sweep_word[1200] = w_v[40] & ~sm[40];
   assign sweep_word[1222:1201] = w40_tag;
   assign sweep_word[1228:1223] = w40_age;
@@ -1659,10 +1820,12 @@ module stc_l1_default (
   assign init_word[1222:1201] = 22'd0;
   assign init_word[1228:1223] = 6'd40;
   assign new_word[1259] = ~(do_install & vict_1h[41]) & w_cur[41];
-  assign new_word[1230] = (nv[41] & ~(clr_hit & hit_1h[41])) | (do_install & vict_1h[41]);
+  assign new_word[1230] = (nv[41] & ~(clr_hit & hit[41])) | (do_install & vict_1h[41]);
   assign new_word[1252:1231] = (do_install & vict_1h[41]) ? s_tag : w41_tag;
-  assign new_word[1258:1253] = !do_use ? w41_age : use_1h[41] ? 6'd0 :
-      (w41_age < use_age) ? w41_age + 6'd1 : w41_age;
+  assign new_word[1258:1253] = do_install ? (vict_1h[41] ? 6'd0 :
+      (w41_age < vict_age) ? w41_age + 6'd1 : w41_age) :
+      !do_use ? w41_age : hit[41] ? 6'd0 :
+      (w41_age < hit_age) ? w41_age + 6'd1 : w41_age;
   assign sweep_word[1230] = w_v[41] & ~sm[41];
   assign sweep_word[1252:1231] = w41_tag;
   assign sweep_word[1258:1253] = w41_age;
@@ -1672,10 +1835,12 @@ module stc_l1_default (
   assign init_word[1252:1231] = 22'd0;
   assign init_word[1258:1253] = 6'd41;
   assign new_word[1289] = ~(do_install & vict_1h[42]) & w_cur[42];
-  assign new_word[1260] = (nv[42] & ~(clr_hit & hit_1h[42])) | (do_install & vict_1h[42]);
+  assign new_word[1260] = (nv[42] & ~(clr_hit & hit[42])) | (do_install & vict_1h[42]);
   assign new_word[1282:1261] = (do_install & vict_1h[42]) ? s_tag : w42_tag;
-  assign new_word[1288:1283] = !do_use ? w42_age : use_1h[42] ? 6'd0 :
-      (w42_age < use_age) ? w42_age + 6'd1 : w42_age;
+  assign new_word[1288:1283] = do_install ? (vict_1h[42] ? 6'd0 :
+      (w42_age < vict_age) ? w42_age + 6'd1 : w42_age) :
+      !do_use ? w42_age : hit[42] ? 6'd0 :
+      (w42_age < hit_age) ? w42_age + 6'd1 : w42_age;
   assign sweep_word[1260] = w_v[42] & ~sm[42];
   assign sweep_word[1282:1261] = w42_tag;
   assign sweep_word[1288:1283] = w42_age;
@@ -1685,10 +1850,12 @@ module stc_l1_default (
   assign init_word[1282:1261] = 22'd0;
   assign init_word[1288:1283] = 6'd42;
   assign new_word[1319] = ~(do_install & vict_1h[43]) & w_cur[43];
-  assign new_word[1290] = (nv[43] & ~(clr_hit & hit_1h[43])) | (do_install & vict_1h[43]);
+  assign new_word[1290] = (nv[43] & ~(clr_hit & hit[43])) | (do_install & vict_1h[43]);
   assign new_word[1312:1291] = (do_install & vict_1h[43]) ? s_tag : w43_tag;
-  assign new_word[1318:1313] = !do_use ? w43_age : use_1h[43] ? 6'd0 :
-      (w43_age < use_age) ? w43_age + 6'd1 : w43_age;
+  assign new_word[1318:1313] = do_install ? (vict_1h[43] ? 6'd0 :
+      (w43_age < vict_age) ? w43_age + 6'd1 : w43_age) :
+      !do_use ? w43_age : hit[43] ? 6'd0 :
+      (w43_age < hit_age) ? w43_age + 6'd1 : w43_age;
   assign sweep_word[1290] = w_v[43] & ~sm[43];
   assign sweep_word[1312:1291] = w43_tag;
   assign sweep_word[1318:1313] = w43_age;
@@ -1698,10 +1865,12 @@ module stc_l1_default (
   assign init_word[1312:1291] = 22'd0;
   assign init_word[1318:1313] = 6'd43;
   assign new_word[1349] = ~(do_install & vict_1h[44]) & w_cur[44];
-  assign new_word[1320] = (nv[44] & ~(clr_hit & hit_1h[44])) | (do_install & vict_1h[44]);
+  assign new_word[1320] = (nv[44] & ~(clr_hit & hit[44])) | (do_install & vict_1h[44]);
   assign new_word[1342:1321] = (do_install & vict_1h[44]) ? s_tag : w44_tag;
-  assign new_word[1348:1343] = !do_use ? w44_age : use_1h[44] ? 6'd0 :
-      (w44_age < use_age) ? w44_age + 6'd1 : w44_age;
+  assign new_word[1348:1343] = do_install ? (vict_1h[44] ? 6'd0 :
+      (w44_age < vict_age) ? w44_age + 6'd1 : w44_age) :
+      !do_use ? w44_age : hit[44] ? 6'd0 :
+      (w44_age < hit_age) ? w44_age + 6'd1 : w44_age;
   assign sweep_word[1320] = w_v[44] & ~sm[44];
   assign sweep_word[1342:1321] = w44_tag;
   assign sweep_word[1348:1343] = w44_age;
@@ -1711,10 +1880,12 @@ module stc_l1_default (
   assign init_word[1342:1321] = 22'd0;
   assign init_word[1348:1343] = 6'd44;
   assign new_word[1379] = ~(do_install & vict_1h[45]) & w_cur[45];
-  assign new_word[1350] = (nv[45] & ~(clr_hit & hit_1h[45])) | (do_install & vict_1h[45]);
+  assign new_word[1350] = (nv[45] & ~(clr_hit & hit[45])) | (do_install & vict_1h[45]);
   assign new_word[1372:1351] = (do_install & vict_1h[45]) ? s_tag : w45_tag;
-  assign new_word[1378:1373] = !do_use ? w45_age : use_1h[45] ? 6'd0 :
-      (w45_age < use_age) ? w45_age + 6'd1 : w45_age;
+  assign new_word[1378:1373] = do_install ? (vict_1h[45] ? 6'd0 :
+      (w45_age < vict_age) ? w45_age + 6'd1 : w45_age) :
+      !do_use ? w45_age : hit[45] ? 6'd0 :
+      (w45_age < hit_age) ? w45_age + 6'd1 : w45_age;
   assign sweep_word[1350] = w_v[45] & ~sm[45];
   assign sweep_word[1372:1351] = w45_tag;
   assign sweep_word[1378:1373] = w45_age;
@@ -1724,10 +1895,12 @@ module stc_l1_default (
   assign init_word[1372:1351] = 22'd0;
   assign init_word[1378:1373] = 6'd45;
   assign new_word[1409] = ~(do_install & vict_1h[46]) & w_cur[46];
-  assign new_word[1380] = (nv[46] & ~(clr_hit & hit_1h[46])) | (do_install & vict_1h[46]);
+  assign new_word[1380] = (nv[46] & ~(clr_hit & hit[46])) | (do_install & vict_1h[46]);
   assign new_word[1402:1381] = (do_install & vict_1h[46]) ? s_tag : w46_tag;
-  assign new_word[1408:1403] = !do_use ? w46_age : use_1h[46] ? 6'd0 :
-      (w46_age < use_age) ? w46_age + 6'd1 : w46_age;
+  assign new_word[1408:1403] = do_install ? (vict_1h[46] ? 6'd0 :
+      (w46_age < vict_age) ? w46_age + 6'd1 : w46_age) :
+      !do_use ? w46_age : hit[46] ? 6'd0 :
+      (w46_age < hit_age) ? w46_age + 6'd1 : w46_age;
   assign sweep_word[1380] = w_v[46] & ~sm[46];
   assign sweep_word[1402:1381] = w46_tag;
   assign sweep_word[1408:1403] = w46_age;
@@ -1737,10 +1910,12 @@ module stc_l1_default (
   assign init_word[1402:1381] = 22'd0;
   assign init_word[1408:1403] = 6'd46;
   assign new_word[1439] = ~(do_install & vict_1h[47]) & w_cur[47];
-  assign new_word[1410] = (nv[47] & ~(clr_hit & hit_1h[47])) | (do_install & vict_1h[47]);
+  assign new_word[1410] = (nv[47] & ~(clr_hit & hit[47])) | (do_install & vict_1h[47]);
   assign new_word[1432:1411] = (do_install & vict_1h[47]) ? s_tag : w47_tag;
-  assign new_word[1438:1433] = !do_use ? w47_age : use_1h[47] ? 6'd0 :
-      (w47_age < use_age) ? w47_age + 6'd1 : w47_age;
+  assign new_word[1438:1433] = do_install ? (vict_1h[47] ? 6'd0 :
+      (w47_age < vict_age) ? w47_age + 6'd1 : w47_age) :
+      !do_use ? w47_age : hit[47] ? 6'd0 :
+      (w47_age < hit_age) ? w47_age + 6'd1 : w47_age;
   assign sweep_word[1410] = w_v[47] & ~sm[47];
   assign sweep_word[1432:1411] = w47_tag;
   assign sweep_word[1438:1433] = w47_age;
@@ -1750,10 +1925,12 @@ module stc_l1_default (
   assign init_word[1432:1411] = 22'd0;
   assign init_word[1438:1433] = 6'd47;
   assign new_word[1469] = ~(do_install & vict_1h[48]) & w_cur[48];
-  assign new_word[1440] = (nv[48] & ~(clr_hit & hit_1h[48])) | (do_install & vict_1h[48]);
+  assign new_word[1440] = (nv[48] & ~(clr_hit & hit[48])) | (do_install & vict_1h[48]);
   assign new_word[1462:1441] = (do_install & vict_1h[48]) ? s_tag : w48_tag;
-  assign new_word[1468:1463] = !do_use ? w48_age : use_1h[48] ? 6'd0 :
-      (w48_age < use_age) ? w48_age + 6'd1 : w48_age;
+  assign new_word[1468:1463] = do_install ? (vict_1h[48] ? 6'd0 :
+      (w48_age < vict_age) ? w48_age + 6'd1 : w48_age) :
+      !do_use ? w48_age : hit[48] ? 6'd0 :
+      (w48_age < hit_age) ? w48_age + 6'd1 : w48_age;
   assign sweep_word[1440] = w_v[48] & ~sm[48];
   assign sweep_word[1462:1441] = w48_tag;
   assign sweep_word[1468:1463] = w48_age;
@@ -1763,10 +1940,12 @@ module stc_l1_default (
   assign init_word[1462:1441] = 22'd0;
   assign init_word[1468:1463] = 6'd48;
   assign new_word[1499] = ~(do_install & vict_1h[49]) & w_cur[49];
-  assign new_word[1470] = (nv[49] & ~(clr_hit & hit_1h[49])) | (do_install & vict_1h[49]);
+  assign new_word[1470] = (nv[49] & ~(clr_hit & hit[49])) | (do_install & vict_1h[49]);
   assign new_word[1492:1471] = (do_install & vict_1h[49]) ? s_tag : w49_tag;
-  assign new_word[1498:1493] = !do_use ? w49_age : use_1h[49] ? 6'd0 :
-      (w49_age < use_age) ? w49_age + 6'd1 : w49_age;
+  assign new_word[1498:1493] = do_install ? (vict_1h[49] ? 6'd0 :
+      (w49_age < vict_age) ? w49_age + 6'd1 : w49_age) :
+      !do_use ? w49_age : hit[49] ? 6'd0 :
+      (w49_age < hit_age) ? w49_age + 6'd1 : w49_age;
   assign sweep_word[1470] = w_v[49] & ~sm[49];
   assign sweep_word[1492:1471] = w49_tag;
   assign sweep_word[1498:1493] = w49_age;
@@ -1776,10 +1955,12 @@ module stc_l1_default (
   assign init_word[1492:1471] = 22'd0;
   assign init_word[1498:1493] = 6'd49;
   assign new_word[1529] = ~(do_install & vict_1h[50]) & w_cur[50];
-  assign new_word[1500] = (nv[50] & ~(clr_hit & hit_1h[50])) | (do_install & vict_1h[50]);
+  assign new_word[1500] = (nv[50] & ~(clr_hit & hit[50])) | (do_install & vict_1h[50]);
   assign new_word[1522:1501] = (do_install & vict_1h[50]) ? s_tag : w50_tag;
-  assign new_word[1528:1523] = !do_use ? w50_age : use_1h[50] ? 6'd0 :
-      (w50_age < use_age) ? w50_age + 6'd1 : w50_age;
+  assign new_word[1528:1523] = do_install ? (vict_1h[50] ? 6'd0 :
+      (w50_age < vict_age) ? w50_age + 6'd1 : w50_age) :
+      !do_use ? w50_age : hit[50] ? 6'd0 :
+      (w50_age < hit_age) ? w50_age + 6'd1 : w50_age;
   assign sweep_word[1500] = w_v[50] & ~sm[50];
   assign sweep_word[1522:1501] = w50_tag;
   assign sweep_word[1528:1523] = w50_age;
@@ -1789,10 +1970,12 @@ module stc_l1_default (
   assign init_word[1522:1501] = 22'd0;
   assign init_word[1528:1523] = 6'd50;
   assign new_word[1559] = ~(do_install & vict_1h[51]) & w_cur[51];
-  assign new_word[1530] = (nv[51] & ~(clr_hit & hit_1h[51])) | (do_install & vict_1h[51]);
+  assign new_word[1530] = (nv[51] & ~(clr_hit & hit[51])) | (do_install & vict_1h[51]);
   assign new_word[1552:1531] = (do_install & vict_1h[51]) ? s_tag : w51_tag;
-  assign new_word[1558:1553] = !do_use ? w51_age : use_1h[51] ? 6'd0 :
-      (w51_age < use_age) ? w51_age + 6'd1 : w51_age;
+  assign new_word[1558:1553] = do_install ? (vict_1h[51] ? 6'd0 :
+      (w51_age < vict_age) ? w51_age + 6'd1 : w51_age) :
+      !do_use ? w51_age : hit[51] ? 6'd0 :
+      (w51_age < hit_age) ? w51_age + 6'd1 : w51_age;
   assign sweep_word[1530] = w_v[51] & ~sm[51];
   assign sweep_word[1552:1531] = w51_tag;
   assign sweep_word[1558:1553] = w51_age;
@@ -1802,10 +1985,12 @@ module stc_l1_default (
   assign init_word[1552:1531] = 22'd0;
   assign init_word[1558:1553] = 6'd51;
   assign new_word[1589] = ~(do_install & vict_1h[52]) & w_cur[52];
-  assign new_word[1560] = (nv[52] & ~(clr_hit & hit_1h[52])) | (do_install & vict_1h[52]);
+  assign new_word[1560] = (nv[52] & ~(clr_hit & hit[52])) | (do_install & vict_1h[52]);
   assign new_word[1582:1561] = (do_install & vict_1h[52]) ? s_tag : w52_tag;
-  assign new_word[1588:1583] = !do_use ? w52_age : use_1h[52] ? 6'd0 :
-      (w52_age < use_age) ? w52_age + 6'd1 : w52_age;
+  assign new_word[1588:1583] = do_install ? (vict_1h[52] ? 6'd0 :
+      (w52_age < vict_age) ? w52_age + 6'd1 : w52_age) :
+      !do_use ? w52_age : hit[52] ? 6'd0 :
+      (w52_age < hit_age) ? w52_age + 6'd1 : w52_age;
   assign sweep_word[1560] = w_v[52] & ~sm[52];
   assign sweep_word[1582:1561] = w52_tag;
   assign sweep_word[1588:1583] = w52_age;
@@ -1815,10 +2000,12 @@ module stc_l1_default (
   assign init_word[1582:1561] = 22'd0;
   assign init_word[1588:1583] = 6'd52;
   assign new_word[1619] = ~(do_install & vict_1h[53]) & w_cur[53];
-  assign new_word[1590] = (nv[53] & ~(clr_hit & hit_1h[53])) | (do_install & vict_1h[53]);
+  assign new_word[1590] = (nv[53] & ~(clr_hit & hit[53])) | (do_install & vict_1h[53]);
   assign new_word[1612:1591] = (do_install & vict_1h[53]) ? s_tag : w53_tag;
-  assign new_word[1618:1613] = !do_use ? w53_age : use_1h[53] ? 6'd0 :
-      (w53_age < use_age) ? w53_age + 6'd1 : w53_age;
+  assign new_word[1618:1613] = do_install ? (vict_1h[53] ? 6'd0 :
+      (w53_age < vict_age) ? w53_age + 6'd1 : w53_age) :
+      !do_use ? w53_age : hit[53] ? 6'd0 :
+      (w53_age < hit_age) ? w53_age + 6'd1 : w53_age;
   assign sweep_word[1590] = w_v[53] & ~sm[53];
   assign sweep_word[1612:1591] = w53_tag;
   assign sweep_word[1618:1613] = w53_age;
@@ -1828,10 +2015,12 @@ module stc_l1_default (
   assign init_word[1612:1591] = 22'd0;
   assign init_word[1618:1613] = 6'd53;
   assign new_word[1649] = ~(do_install & vict_1h[54]) & w_cur[54];
-  assign new_word[1620] = (nv[54] & ~(clr_hit & hit_1h[54])) | (do_install & vict_1h[54]);
+  assign new_word[1620] = (nv[54] & ~(clr_hit & hit[54])) | (do_install & vict_1h[54]);
   assign new_word[1642:1621] = (do_install & vict_1h[54]) ? s_tag : w54_tag;
-  assign new_word[1648:1643] = !do_use ? w54_age : use_1h[54] ? 6'd0 :
-      (w54_age < use_age) ? w54_age + 6'd1 : w54_age;
+  assign new_word[1648:1643] = do_install ? (vict_1h[54] ? 6'd0 :
+      (w54_age < vict_age) ? w54_age + 6'd1 : w54_age) :
+      !do_use ? w54_age : hit[54] ? 6'd0 :
+      (w54_age < hit_age) ? w54_age + 6'd1 : w54_age;
   assign sweep_word[1620] = w_v[54] & ~sm[54];
   assign sweep_word[1642:1621] = w54_tag;
   assign sweep_word[1648:1643] = w54_age;
@@ -1841,10 +2030,12 @@ module stc_l1_default (
   assign init_word[1642:1621] = 22'd0;
   assign init_word[1648:1643] = 6'd54;
   assign new_word[1679] = ~(do_install & vict_1h[55]) & w_cur[55];
-  assign new_word[1650] = (nv[55] & ~(clr_hit & hit_1h[55])) | (do_install & vict_1h[55]);
+  assign new_word[1650] = (nv[55] & ~(clr_hit & hit[55])) | (do_install & vict_1h[55]);
   assign new_word[1672:1651] = (do_install & vict_1h[55]) ? s_tag : w55_tag;
-  assign new_word[1678:1673] = !do_use ? w55_age : use_1h[55] ? 6'd0 :
-      (w55_age < use_age) ? w55_age + 6'd1 : w55_age;
+  assign new_word[1678:1673] = do_install ? (vict_1h[55] ? 6'd0 :
+      (w55_age < vict_age) ? w55_age + 6'd1 : w55_age) :
+      !do_use ? w55_age : hit[55] ? 6'd0 :
+      (w55_age < hit_age) ? w55_age + 6'd1 : w55_age;
   assign sweep_word[1650] = w_v[55] & ~sm[55];
   assign sweep_word[1672:1651] = w55_tag;
   assign sweep_word[1678:1673] = w55_age;
@@ -1854,10 +2045,12 @@ module stc_l1_default (
   assign init_word[1672:1651] = 22'd0;
   assign init_word[1678:1673] = 6'd55;
   assign new_word[1709] = ~(do_install & vict_1h[56]) & w_cur[56];
-  assign new_word[1680] = (nv[56] & ~(clr_hit & hit_1h[56])) | (do_install & vict_1h[56]);
+  assign new_word[1680] = (nv[56] & ~(clr_hit & hit[56])) | (do_install & vict_1h[56]);
   assign new_word[1702:1681] = (do_install & vict_1h[56]) ? s_tag : w56_tag;
-  assign new_word[1708:1703] = !do_use ? w56_age : use_1h[56] ? 6'd0 :
-      (w56_age < use_age) ? w56_age + 6'd1 : w56_age;
+  assign new_word[1708:1703] = do_install ? (vict_1h[56] ? 6'd0 :
+      (w56_age < vict_age) ? w56_age + 6'd1 : w56_age) :
+      !do_use ? w56_age : hit[56] ? 6'd0 :
+      (w56_age < hit_age) ? w56_age + 6'd1 : w56_age;
   assign sweep_word[1680] = w_v[56] & ~sm[56];
   assign sweep_word[1702:1681] = w56_tag;
   assign sweep_word[1708:1703] = w56_age;
@@ -1867,10 +2060,12 @@ module stc_l1_default (
   assign init_word[1702:1681] = 22'd0;
   assign init_word[1708:1703] = 6'd56;
   assign new_word[1739] = ~(do_install & vict_1h[57]) & w_cur[57];
-  assign new_word[1710] = (nv[57] & ~(clr_hit & hit_1h[57])) | (do_install & vict_1h[57]);
+  assign new_word[1710] = (nv[57] & ~(clr_hit & hit[57])) | (do_install & vict_1h[57]);
   assign new_word[1732:1711] = (do_install & vict_1h[57]) ? s_tag : w57_tag;
-  assign new_word[1738:1733] = !do_use ? w57_age : use_1h[57] ? 6'd0 :
-      (w57_age < use_age) ? w57_age + 6'd1 : w57_age;
+  assign new_word[1738:1733] = do_install ? (vict_1h[57] ? 6'd0 :
+      (w57_age < vict_age) ? w57_age + 6'd1 : w57_age) :
+      !do_use ? w57_age : hit[57] ? 6'd0 :
+      (w57_age < hit_age) ? w57_age + 6'd1 : w57_age;
   assign sweep_word[1710] = w_v[57] & ~sm[57];
   assign sweep_word[1732:1711] = w57_tag;
   assign sweep_word[1738:1733] = w57_age;
@@ -1880,10 +2075,12 @@ module stc_l1_default (
   assign init_word[1732:1711] = 22'd0;
   assign init_word[1738:1733] = 6'd57;
   assign new_word[1769] = ~(do_install & vict_1h[58]) & w_cur[58];
-  assign new_word[1740] = (nv[58] & ~(clr_hit & hit_1h[58])) | (do_install & vict_1h[58]);
+  assign new_word[1740] = (nv[58] & ~(clr_hit & hit[58])) | (do_install & vict_1h[58]);
   assign new_word[1762:1741] = (do_install & vict_1h[58]) ? s_tag : w58_tag;
-  assign new_word[1768:1763] = !do_use ? w58_age : use_1h[58] ? 6'd0 :
-      (w58_age < use_age) ? w58_age + 6'd1 : w58_age;
+  assign new_word[1768:1763] = do_install ? (vict_1h[58] ? 6'd0 :
+      (w58_age < vict_age) ? w58_age + 6'd1 : w58_age) :
+      !do_use ? w58_age : hit[58] ? 6'd0 :
+      (w58_age < hit_age) ? w58_age + 6'd1 : w58_age;
   assign sweep_word[1740] = w_v[58] & ~sm[58];
   assign sweep_word[1762:1741] = w58_tag;
   assign sweep_word[1768:1763] = w58_age;
@@ -1893,10 +2090,12 @@ module stc_l1_default (
   assign init_word[1762:1741] = 22'd0;
   assign init_word[1768:1763] = 6'd58;
   assign new_word[1799] = ~(do_install & vict_1h[59]) & w_cur[59];
-  assign new_word[1770] = (nv[59] & ~(clr_hit & hit_1h[59])) | (do_install & vict_1h[59]);
+  assign new_word[1770] = (nv[59] & ~(clr_hit & hit[59])) | (do_install & vict_1h[59]);
   assign new_word[1792:1771] = (do_install & vict_1h[59]) ? s_tag : w59_tag;
-  assign new_word[1798:1793] = !do_use ? w59_age : use_1h[59] ? 6'd0 :
-      (w59_age < use_age) ? w59_age + 6'd1 : w59_age;
+  assign new_word[1798:1793] = do_install ? (vict_1h[59] ? 6'd0 :
+      (w59_age < vict_age) ? w59_age + 6'd1 : w59_age) :
+      !do_use ? w59_age : hit[59] ? 6'd0 :
+      (w59_age < hit_age) ? w59_age + 6'd1 : w59_age;
   assign sweep_word[1770] = w_v[59] & ~sm[59];
   assign sweep_word[1792:1771] = w59_tag;
   assign sweep_word[1798:1793] = w59_age;
@@ -1906,10 +2105,12 @@ module stc_l1_default (
   assign init_word[1792:1771] = 22'd0;
   assign init_word[1798:1793] = 6'd59;
   assign new_word[1829] = ~(do_install & vict_1h[60]) & w_cur[60];
-  assign new_word[1800] = (nv[60] & ~(clr_hit & hit_1h[60])) | (do_install & vict_1h[60]);
+  assign new_word[1800] = (nv[60] & ~(clr_hit & hit[60])) | (do_install & vict_1h[60]);
   assign new_word[1822:1801] = (do_install & vict_1h[60]) ? s_tag : w60_tag;
-  assign new_word[1828:1823] = !do_use ? w60_age : use_1h[60] ? 6'd0 :
-      (w60_age < use_age) ? w60_age + 6'd1 : w60_age;
+  assign new_word[1828:1823] = do_install ? (vict_1h[60] ? 6'd0 :
+      (w60_age < vict_age) ? w60_age + 6'd1 : w60_age) :
+      !do_use ? w60_age : hit[60] ? 6'd0 :
+      (w60_age < hit_age) ? w60_age + 6'd1 : w60_age;
   assign sweep_word[1800] = w_v[60] & ~sm[60];
   assign sweep_word[1822:1801] = w60_tag;
   assign sweep_word[1828:1823] = w60_age;
@@ -1919,10 +2120,12 @@ module stc_l1_default (
   assign init_word[1822:1801] = 22'd0;
   assign init_word[1828:1823] = 6'd60;
   assign new_word[1859] = ~(do_install & vict_1h[61]) & w_cur[61];
-  assign new_word[1830] = (nv[61] & ~(clr_hit & hit_1h[61])) | (do_install & vict_1h[61]);
+  assign new_word[1830] = (nv[61] & ~(clr_hit & hit[61])) | (do_install & vict_1h[61]);
   assign new_word[1852:1831] = (do_install & vict_1h[61]) ? s_tag : w61_tag;
-  assign new_word[1858:1853] = !do_use ? w61_age : use_1h[61] ? 6'd0 :
-      (w61_age < use_age) ? w61_age + 6'd1 : w61_age;
+  assign new_word[1858:1853] = do_install ? (vict_1h[61] ? 6'd0 :
+      (w61_age < vict_age) ? w61_age + 6'd1 : w61_age) :
+      !do_use ? w61_age : hit[61] ? 6'd0 :
+      (w61_age < hit_age) ? w61_age + 6'd1 : w61_age;
   assign sweep_word[1830] = w_v[61] & ~sm[61];
   assign sweep_word[1852:1831] = w61_tag;
   assign sweep_word[1858:1853] = w61_age;
@@ -1932,10 +2135,12 @@ module stc_l1_default (
   assign init_word[1852:1831] = 22'd0;
   assign init_word[1858:1853] = 6'd61;
   assign new_word[1889] = ~(do_install & vict_1h[62]) & w_cur[62];
-  assign new_word[1860] = (nv[62] & ~(clr_hit & hit_1h[62])) | (do_install & vict_1h[62]);
+  assign new_word[1860] = (nv[62] & ~(clr_hit & hit[62])) | (do_install & vict_1h[62]);
   assign new_word[1882:1861] = (do_install & vict_1h[62]) ? s_tag : w62_tag;
-  assign new_word[1888:1883] = !do_use ? w62_age : use_1h[62] ? 6'd0 :
-      (w62_age < use_age) ? w62_age + 6'd1 : w62_age;
+  assign new_word[1888:1883] = do_install ? (vict_1h[62] ? 6'd0 :
+      (w62_age < vict_age) ? w62_age + 6'd1 : w62_age) :
+      !do_use ? w62_age : hit[62] ? 6'd0 :
+      (w62_age < hit_age) ? w62_age + 6'd1 : w62_age;
   assign sweep_word[1860] = w_v[62] & ~sm[62];
   assign sweep_word[1882:1861] = w62_tag;
   assign sweep_word[1888:1883] = w62_age;
@@ -1945,10 +2150,12 @@ module stc_l1_default (
   assign init_word[1882:1861] = 22'd0;
   assign init_word[1888:1883] = 6'd62;
   assign new_word[1919] = ~(do_install & vict_1h[63]) & w_cur[63];
-  assign new_word[1890] = (nv[63] & ~(clr_hit & hit_1h[63])) | (do_install & vict_1h[63]);
+  assign new_word[1890] = (nv[63] & ~(clr_hit & hit[63])) | (do_install & vict_1h[63]);
   assign new_word[1912:1891] = (do_install & vict_1h[63]) ? s_tag : w63_tag;
-  assign new_word[1918:1913] = !do_use ? w63_age : use_1h[63] ? 6'd0 :
-      (w63_age < use_age) ? w63_age + 6'd1 : w63_age;
+  assign new_word[1918:1913] = do_install ? (vict_1h[63] ? 6'd0 :
+      (w63_age < vict_age) ? w63_age + 6'd1 : w63_age) :
+      !do_use ? w63_age : hit[63] ? 6'd0 :
+      (w63_age < hit_age) ? w63_age + 6'd1 : w63_age;
   assign sweep_word[1890] = w_v[63] & ~sm[63];
   assign sweep_word[1912:1891] = w63_tag;
   assign sweep_word[1918:1913] = w63_age;
@@ -2182,6 +2389,8 @@ module stc_l1_default (
     s_done_d = s_done_q;
     s_evd_d = s_evd_q;
     s_cur_d = s_cur_q;
+    s_lz_d = s_lz_q;
+    s_mm_d = s_mm_q;
     touched_d = touched_q;
     mv_d = mv_q;
     mii_d = mii_q;
@@ -2245,6 +2454,12 @@ module stc_l1_default (
       s_done_d = 64'd0;
       s_evd_d = 1'b0;
       s_cur_d = req_cur;
+      s_lz_d = req_lz;
+      // the entries as the stage's transition leaves them this cycle
+      s_mm_d = req_mm;
+      if (fin_fire && do_alloc)
+        s_mm_d = (req_mm & ~free_1h) | ({16{s_line == req_line}} & free_1h);
+      if (fin_fire && do_free) s_mm_d = req_mm & ~mm_1h;
       // a write back to the set read this cycle reaches it by forwarding
       fwd_hit_d = fin_fire && (req_set == s_set);
       fwd_d = new_word;
@@ -2268,6 +2483,7 @@ module stc_l1_default (
       s_done_q <= '0;
       s_evd_q <= 1'b0;
       s_cur_q <= 1'b0;
+      s_mm_q <= '0;
       touched_q <= '0;
       mv_q <= '0;
       mii_q <= '0;
@@ -2284,6 +2500,7 @@ module stc_l1_default (
       sw_idx_q <= '0;
       sw_done_q <= '0;
       mnc_q <= '0;
+      s_lz_q <= 1'b0;
     end else begin
       init_q <= init_d;
       init_idx_q <= init_idx_d;
@@ -2293,6 +2510,7 @@ module stc_l1_default (
       s_done_q <= s_done_d;
       s_evd_q <= s_evd_d;
       s_cur_q <= s_cur_d;
+      s_mm_q <= s_mm_d;
       touched_q <= touched_d;
       mv_q <= mv_d;
       mii_q <= mii_d;
@@ -2309,6 +2527,7 @@ module stc_l1_default (
       sw_idx_q <= sw_idx_d;
       sw_done_q <= sw_done_d;
       mnc_q <= mnc_d;
+      s_lz_q <= s_lz_d;
     end
   end
 

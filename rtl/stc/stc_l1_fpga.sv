@@ -54,6 +54,7 @@ module stc_l1_fpga (
   logic [3:0] mnc_q, mnc_d, mnc_new;
   // Stage: the request whose set word was read last cycle.
   logic s_valid_q, s_valid_d, s_evd_q, s_evd_d, s_cur_q, s_cur_d, req_cur;
+  logic s_lz_q, s_lz_d, req_lz;
   logic [1:0] s_op_q, s_op_d;
   logic [31:0] s_addr_q, s_addr_d;
   logic [3:0] s_done_q, s_done_d;
@@ -64,11 +65,12 @@ module stc_l1_fpga (
   logic [1:0] sw_idx_q, sw_idx_d;
   logic [3:0] sw_done_q, sw_done_d;
 
-  logic [3:0] w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, use_1h, sm, sw_pend, sw_1h;
+  logic [3:0] w_v, w_cur, lz, nv, pend, pend_1h, hit, inv_1h, old_1h, vict_1h, sm, sw_pend, sw_1h;
   logic [3:0] sw_ncur;
-  logic [3:0] mm, mm_1h, free_1h, pp, pp_1h;
+  logic [3:0] mm, mm_1h, free_1h, pp, pp_1h, s_mm_q, s_mm_d, req_mm;
+  logic [25:0] req_line;
   logic req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, any_hit, full, any_inv, vict_valid, data_e, lazy_show, evict_show, do_alloc, do_free, do_install, do_use, clr_hit, touch, sw_adv, sw_last, pois_apply, pois_show, demand;
-  logic [1:0] use_age;
+  logic [1:0] hit_age, vict_age;
   logic [23:0] vict_tag, lazy_tag, sw_tag;
   logic [25:0] pois_line;
   logic [2:0] st_kind, st_event, st_act;
@@ -137,21 +139,32 @@ module stc_l1_fpga (
   assign req_sh = {req_addr_i[31:6], 6'd0} >> seb_q;
   assign req_cur = cer_q[req_sh[3:0]];
   assign cur = s_cur_q;
+  // lazy invalidation: a demand access to a set untouched in the epoch,
+  // the touched bit as the stage's transition leaves it this cycle
+  assign req_lz = ~req_op_i[1] & ~touched_q[req_set] &
+      ~(fin_fire & touch & (req_set == s_set));
   assign demand = ~s_op_q[1];
-  assign lz = (s_valid_q & demand & ~touched_q[s_set]) ? (w_v & w_cur) : 4'd0;
+  assign lz = s_lz_q ? (w_v & w_cur) : 4'd0;
   assign touch = demand;
   assign pend = lz & ~s_done_q;
   assign pend_1h = pend & (~pend + 4'd1);
-  assign hit_1h = hit & (~hit + 4'd1);
+  // (hit has at most one bit set: a fill installs only a line absent from
+  // its set, as its MSHR entry stalls every other request to the line)
   assign any_hit = |hit;
   assign inv_1h = ~nv & (nv + 4'd1);
   assign any_inv = ~&nv;
   assign vict_1h = any_inv ? inv_1h : old_1h;
-  assign vict_valid = &nv; // the victim is valid iff every way is (LRU ages: a permutation)
-  assign mm[0] = mv_q[0] & (mline_q[25:0] == s_line);
-  assign mm[1] = mv_q[1] & (mline_q[51:26] == s_line);
-  assign mm[2] = mv_q[2] & (mline_q[77:52] == s_line);
-  assign mm[3] = mv_q[3] & (mline_q[103:78] == s_line);
+  // the victim is valid iff every way is (LRU ages: a permutation); DATA,
+  // which alone evicts, invalidates nothing lazily
+  assign vict_valid = &w_v;
+  // MSHR match of the request's line: compared when it is accepted (the
+  // entries change only when the stage's transition leaves).
+  assign req_line = req_addr_i[31:6];
+  assign req_mm[0] = mv_q[0] & (mline_q[25:0] == req_line);
+  assign req_mm[1] = mv_q[1] & (mline_q[51:26] == req_line);
+  assign req_mm[2] = mv_q[2] & (mline_q[77:52] == req_line);
+  assign req_mm[3] = mv_q[3] & (mline_q[103:78] == req_line);
+  assign mm = s_mm_q;
   assign mm_1h = mm & (~mm + 4'd1);
   assign free_1h = ~mv_q & (mv_q + 4'd1);
   assign busy = |mm;
@@ -267,17 +280,25 @@ module stc_l1_fpga (
   // The written-back set word: lazy and dropped copies cleared, a fill
   // installed in the victim way (its band never current: Data_E does not
   // install), LRU ages of the used way's set updated.
-  assign use_1h = do_install ? vict_1h : hit_1h;
-  assign use_age =
-    ({2{use_1h[0]}} & word[26:25]) |
-    ({2{use_1h[1]}} & word[54:53]) |
-    ({2{use_1h[2]}} & word[82:81]) |
-    ({2{use_1h[3]}} & word[110:109]);
+  // (the ages below the used way's move up by one: the hit's and the
+  // victim's compared apart, the transition chooses)
+  assign hit_age =
+    ({2{hit[0]}} & word[26:25]) |
+    ({2{hit[1]}} & word[54:53]) |
+    ({2{hit[2]}} & word[82:81]) |
+    ({2{hit[3]}} & word[110:109]);
+  assign vict_age =
+    ({2{vict_1h[0]}} & word[26:25]) |
+    ({2{vict_1h[1]}} & word[54:53]) |
+    ({2{vict_1h[2]}} & word[82:81]) |
+    ({2{vict_1h[3]}} & word[110:109]);
   assign new_word[27] = ~(do_install & vict_1h[0]) & w_cur[0];
-  assign new_word[0] = (nv[0] & ~(clr_hit & hit_1h[0])) | (do_install & vict_1h[0]);
+  assign new_word[0] = (nv[0] & ~(clr_hit & hit[0])) | (do_install & vict_1h[0]);
   assign new_word[24:1] = (do_install & vict_1h[0]) ? s_tag : w0_tag;
-  assign new_word[26:25] = !do_use ? w0_age : use_1h[0] ? 2'd0 :
-      (w0_age < use_age) ? w0_age + 2'd1 : w0_age;
+  assign new_word[26:25] = do_install ? (vict_1h[0] ? 2'd0 :
+      (w0_age < vict_age) ? w0_age + 2'd1 : w0_age) :
+      !do_use ? w0_age : hit[0] ? 2'd0 :
+      (w0_age < hit_age) ? w0_age + 2'd1 : w0_age;
   assign sweep_word[0] = w_v[0] & ~sm[0];
   assign sweep_word[24:1] = w0_tag;
   assign sweep_word[26:25] = w0_age;
@@ -287,10 +308,12 @@ module stc_l1_fpga (
   assign init_word[24:1] = 24'd0;
   assign init_word[26:25] = 2'd0;
   assign new_word[55] = ~(do_install & vict_1h[1]) & w_cur[1];
-  assign new_word[28] = (nv[1] & ~(clr_hit & hit_1h[1])) | (do_install & vict_1h[1]);
+  assign new_word[28] = (nv[1] & ~(clr_hit & hit[1])) | (do_install & vict_1h[1]);
   assign new_word[52:29] = (do_install & vict_1h[1]) ? s_tag : w1_tag;
-  assign new_word[54:53] = !do_use ? w1_age : use_1h[1] ? 2'd0 :
-      (w1_age < use_age) ? w1_age + 2'd1 : w1_age;
+  assign new_word[54:53] = do_install ? (vict_1h[1] ? 2'd0 :
+      (w1_age < vict_age) ? w1_age + 2'd1 : w1_age) :
+      !do_use ? w1_age : hit[1] ? 2'd0 :
+      (w1_age < hit_age) ? w1_age + 2'd1 : w1_age;
   assign sweep_word[28] = w_v[1] & ~sm[1];
   assign sweep_word[52:29] = w1_tag;
   assign sweep_word[54:53] = w1_age;
@@ -300,10 +323,12 @@ module stc_l1_fpga (
   assign init_word[52:29] = 24'd0;
   assign init_word[54:53] = 2'd1;
   assign new_word[83] = ~(do_install & vict_1h[2]) & w_cur[2];
-  assign new_word[56] = (nv[2] & ~(clr_hit & hit_1h[2])) | (do_install & vict_1h[2]);
+  assign new_word[56] = (nv[2] & ~(clr_hit & hit[2])) | (do_install & vict_1h[2]);
   assign new_word[80:57] = (do_install & vict_1h[2]) ? s_tag : w2_tag;
-  assign new_word[82:81] = !do_use ? w2_age : use_1h[2] ? 2'd0 :
-      (w2_age < use_age) ? w2_age + 2'd1 : w2_age;
+  assign new_word[82:81] = do_install ? (vict_1h[2] ? 2'd0 :
+      (w2_age < vict_age) ? w2_age + 2'd1 : w2_age) :
+      !do_use ? w2_age : hit[2] ? 2'd0 :
+      (w2_age < hit_age) ? w2_age + 2'd1 : w2_age;
   assign sweep_word[56] = w_v[2] & ~sm[2];
   assign sweep_word[80:57] = w2_tag;
   assign sweep_word[82:81] = w2_age;
@@ -313,10 +338,12 @@ module stc_l1_fpga (
   assign init_word[80:57] = 24'd0;
   assign init_word[82:81] = 2'd2;
   assign new_word[111] = ~(do_install & vict_1h[3]) & w_cur[3];
-  assign new_word[84] = (nv[3] & ~(clr_hit & hit_1h[3])) | (do_install & vict_1h[3]);
+  assign new_word[84] = (nv[3] & ~(clr_hit & hit[3])) | (do_install & vict_1h[3]);
   assign new_word[108:85] = (do_install & vict_1h[3]) ? s_tag : w3_tag;
-  assign new_word[110:109] = !do_use ? w3_age : use_1h[3] ? 2'd0 :
-      (w3_age < use_age) ? w3_age + 2'd1 : w3_age;
+  assign new_word[110:109] = do_install ? (vict_1h[3] ? 2'd0 :
+      (w3_age < vict_age) ? w3_age + 2'd1 : w3_age) :
+      !do_use ? w3_age : hit[3] ? 2'd0 :
+      (w3_age < hit_age) ? w3_age + 2'd1 : w3_age;
   assign sweep_word[84] = w_v[3] & ~sm[3];
   assign sweep_word[108:85] = w3_tag;
   assign sweep_word[110:109] = w3_age;
@@ -418,6 +445,8 @@ module stc_l1_fpga (
     s_done_d = s_done_q;
     s_evd_d = s_evd_q;
     s_cur_d = s_cur_q;
+    s_lz_d = s_lz_q;
+    s_mm_d = s_mm_q;
     touched_d = touched_q;
     mv_d = mv_q;
     mii_d = mii_q;
@@ -481,6 +510,12 @@ module stc_l1_fpga (
       s_done_d = 4'd0;
       s_evd_d = 1'b0;
       s_cur_d = req_cur;
+      s_lz_d = req_lz;
+      // the entries as the stage's transition leaves them this cycle
+      s_mm_d = req_mm;
+      if (fin_fire && do_alloc)
+        s_mm_d = (req_mm & ~free_1h) | ({4{s_line == req_line}} & free_1h);
+      if (fin_fire && do_free) s_mm_d = req_mm & ~mm_1h;
       // a write back to the set read this cycle reaches it by forwarding
       fwd_hit_d = fin_fire && (req_set == s_set);
       fwd_d = new_word;
@@ -504,6 +539,7 @@ module stc_l1_fpga (
       s_done_q <= '0;
       s_evd_q <= 1'b0;
       s_cur_q <= 1'b0;
+      s_mm_q <= '0;
       touched_q <= '0;
       mv_q <= '0;
       mii_q <= '0;
@@ -520,6 +556,7 @@ module stc_l1_fpga (
       sw_idx_q <= '0;
       sw_done_q <= '0;
       mnc_q <= '0;
+      s_lz_q <= 1'b0;
     end else begin
       init_q <= init_d;
       init_idx_q <= init_idx_d;
@@ -529,6 +566,7 @@ module stc_l1_fpga (
       s_done_q <= s_done_d;
       s_evd_q <= s_evd_d;
       s_cur_q <= s_cur_d;
+      s_mm_q <= s_mm_d;
       touched_q <= touched_d;
       mv_q <= mv_d;
       mii_q <= mii_d;
@@ -545,6 +583,7 @@ module stc_l1_fpga (
       sw_idx_q <= sw_idx_d;
       sw_done_q <= sw_done_d;
       mnc_q <= mnc_d;
+      s_lz_q <= s_lz_d;
     end
   end
 
