@@ -162,12 +162,13 @@ static void emit_stage(emit_file *e, const gctx *x)
     emit(e, "// (hit has at most one bit set: a fill installs only a line absent from");
     emit(e, "// its set, as its MSHR entry stalls every other request to the line)");
     emit(e, "assign any_hit = |hit;");
-    emit(e, "assign inv_1h = ~nv & (nv + %u'd1);", x->c->ways);
-    emit(e, "assign any_inv = ~&nv;");
+    emit(e, "// The victim (DATA alone installs or evicts, and invalidates nothing");
+    emit(e, "// lazily: the valid bits as read) is valid iff every way is (the LRU");
+    emit(e, "// ages are a permutation).");
+    emit(e, "assign inv_1h = ~w_v & (w_v + %u'd1);", x->c->ways);
+    emit(e, "assign any_inv = ~&w_v;");
     emit(e, "assign vict_1h = any_inv ? inv_1h : old_1h;");
-    emit(e, "// the victim is valid iff every way is (LRU ages: a permutation); DATA,");
-    emit(e, "// which alone evicts, invalidates nothing lazily");
-    emit(e, "assign vict_valid = &w_v;");
+    emit(e, "assign vict_valid = ~any_inv;");
     emit(e, "// MSHR match of the request's line: compared when it is accepted (the");
     emit(e, "// entries change only when the stage's transition leaves).");
     emit(e, "assign req_line = req_addr_i[%u:%u];", x->c->addr_bits - 1, x->g.line_bits);

@@ -811,12 +811,13 @@ module stc_l1_default (
   // (hit has at most one bit set: a fill installs only a line absent from
   // its set, as its MSHR entry stalls every other request to the line)
   assign any_hit = |hit;
-  assign inv_1h = ~nv & (nv + 64'd1);
-  assign any_inv = ~&nv;
+  // The victim (DATA alone installs or evicts, and invalidates nothing
+  // lazily: the valid bits as read) is valid iff every way is (the LRU
+  // ages are a permutation).
+  assign inv_1h = ~w_v & (w_v + 64'd1);
+  assign any_inv = ~&w_v;
   assign vict_1h = any_inv ? inv_1h : old_1h;
-  // the victim is valid iff every way is (LRU ages: a permutation); DATA,
-  // which alone evicts, invalidates nothing lazily
-  assign vict_valid = &w_v;
+  assign vict_valid = ~any_inv;
   // MSHR match of the request's line: compared when it is accepted (the
   // entries change only when the stage's transition leaves).
   assign req_line = req_addr_i[31:6];
