@@ -205,7 +205,7 @@ static void emit_stage(emit_file *e, const gctx *x)
     emit(e, "do_install = 1'b0;");
     emit(e, "do_use = 1'b0;");
     emit(e, "clr_hit = 1'b0;");
-    emit(e, "if (|pend) begin");
+    emit(e, "if (demand && |pend) begin // (only a demand access invalidates lazily)");
     line_of(x, l, sizeof l, "lazy_tag", "s_set");
     emit(e, "  st_kind = 3'd2; // INV lazy");
     emit(e, "  st_from = 2'd0;");
@@ -379,8 +379,10 @@ static void emit_ctrl(emit_file *e, const gctx *x)
         emit(e, "assign req_set = req_addr_i[%u:%u];", x->g.line_bits + x->g.set_bits - 1, x->g.line_bits);
     else
         emit(e, "assign req_set = 1'b0;");
+    emit(e, "// a free MSHR entry follows the stage's line (a line is read only while");
+    emit(e, "// its entry is valid): an allocation needs no enable from the transition");
     for (i = 0; i < x->c->mshrs; i++)
-        emit(e, "assign mline_d[%u:%u] = (fin_fire & do_alloc & free_1h[%u]) ? s_line : mline_q[%u:%u];",
+        emit(e, "assign mline_d[%u:%u] = mv_q[%u] ? mline_q[%u:%u] : s_line;",
              (i + 1) * x->g.laddr_bits - 1, i * x->g.laddr_bits, i, (i + 1) * x->g.laddr_bits - 1,
              i * x->g.laddr_bits);
     if (x->c->sets > 1)

@@ -995,7 +995,7 @@ module stc_l1_default (
     do_install = 1'b0;
     do_use = 1'b0;
     clr_hit = 1'b0;
-    if (|pend) begin
+    if (demand && |pend) begin // (only a demand access invalidates lazily)
       st_kind = 3'd2; // INV lazy
       st_from = 2'd0;
       st_to = 2'd0;
@@ -2336,22 +2336,24 @@ module stc_l1_default (
   assign chg_fire = chg_valid_i & chg_ready_o;
   assign ev_fire = ev_valid_o & ev_ready_i;
   assign req_set = req_addr_i[9:6];
-  assign mline_d[25:0] = (fin_fire & do_alloc & free_1h[0]) ? s_line : mline_q[25:0];
-  assign mline_d[51:26] = (fin_fire & do_alloc & free_1h[1]) ? s_line : mline_q[51:26];
-  assign mline_d[77:52] = (fin_fire & do_alloc & free_1h[2]) ? s_line : mline_q[77:52];
-  assign mline_d[103:78] = (fin_fire & do_alloc & free_1h[3]) ? s_line : mline_q[103:78];
-  assign mline_d[129:104] = (fin_fire & do_alloc & free_1h[4]) ? s_line : mline_q[129:104];
-  assign mline_d[155:130] = (fin_fire & do_alloc & free_1h[5]) ? s_line : mline_q[155:130];
-  assign mline_d[181:156] = (fin_fire & do_alloc & free_1h[6]) ? s_line : mline_q[181:156];
-  assign mline_d[207:182] = (fin_fire & do_alloc & free_1h[7]) ? s_line : mline_q[207:182];
-  assign mline_d[233:208] = (fin_fire & do_alloc & free_1h[8]) ? s_line : mline_q[233:208];
-  assign mline_d[259:234] = (fin_fire & do_alloc & free_1h[9]) ? s_line : mline_q[259:234];
-  assign mline_d[285:260] = (fin_fire & do_alloc & free_1h[10]) ? s_line : mline_q[285:260];
-  assign mline_d[311:286] = (fin_fire & do_alloc & free_1h[11]) ? s_line : mline_q[311:286];
-  assign mline_d[337:312] = (fin_fire & do_alloc & free_1h[12]) ? s_line : mline_q[337:312];
-  assign mline_d[363:338] = (fin_fire & do_alloc & free_1h[13]) ? s_line : mline_q[363:338];
-  assign mline_d[389:364] = (fin_fire & do_alloc & free_1h[14]) ? s_line : mline_q[389:364];
-  assign mline_d[415:390] = (fin_fire & do_alloc & free_1h[15]) ? s_line : mline_q[415:390];
+  // a free MSHR entry follows the stage's line (a line is read only while
+  // its entry is valid): an allocation needs no enable from the transition
+  assign mline_d[25:0] = mv_q[0] ? mline_q[25:0] : s_line;
+  assign mline_d[51:26] = mv_q[1] ? mline_q[51:26] : s_line;
+  assign mline_d[77:52] = mv_q[2] ? mline_q[77:52] : s_line;
+  assign mline_d[103:78] = mv_q[3] ? mline_q[103:78] : s_line;
+  assign mline_d[129:104] = mv_q[4] ? mline_q[129:104] : s_line;
+  assign mline_d[155:130] = mv_q[5] ? mline_q[155:130] : s_line;
+  assign mline_d[181:156] = mv_q[6] ? mline_q[181:156] : s_line;
+  assign mline_d[207:182] = mv_q[7] ? mline_q[207:182] : s_line;
+  assign mline_d[233:208] = mv_q[8] ? mline_q[233:208] : s_line;
+  assign mline_d[259:234] = mv_q[9] ? mline_q[259:234] : s_line;
+  assign mline_d[285:260] = mv_q[10] ? mline_q[285:260] : s_line;
+  assign mline_d[311:286] = mv_q[11] ? mline_q[311:286] : s_line;
+  assign mline_d[337:312] = mv_q[12] ? mline_q[337:312] : s_line;
+  assign mline_d[363:338] = mv_q[13] ? mline_q[363:338] : s_line;
+  assign mline_d[389:364] = mv_q[14] ? mline_q[389:364] : s_line;
+  assign mline_d[415:390] = mv_q[15] ? mline_q[415:390] : s_line;
   assign set_1h = 16'd1 << s_set;
   logic unused_sh;
   assign unused_sh = ^{req_sh[31:4], w0_sh[31:4], w1_sh[31:4], w2_sh[31:4], w3_sh[31:4], w4_sh[31:4], w5_sh[31:4], w6_sh[31:4], w7_sh[31:4], w8_sh[31:4], w9_sh[31:4], w10_sh[31:4], w11_sh[31:4], w12_sh[31:4], w13_sh[31:4], w14_sh[31:4], w15_sh[31:4], w16_sh[31:4], w17_sh[31:4], w18_sh[31:4], w19_sh[31:4], w20_sh[31:4], w21_sh[31:4], w22_sh[31:4], w23_sh[31:4], w24_sh[31:4], w25_sh[31:4], w26_sh[31:4], w27_sh[31:4], w28_sh[31:4], w29_sh[31:4], w30_sh[31:4], w31_sh[31:4], w32_sh[31:4], w33_sh[31:4], w34_sh[31:4], w35_sh[31:4], w36_sh[31:4], w37_sh[31:4], w38_sh[31:4], w39_sh[31:4], w40_sh[31:4], w41_sh[31:4], w42_sh[31:4], w43_sh[31:4], w44_sh[31:4], w45_sh[31:4], w46_sh[31:4], w47_sh[31:4], w48_sh[31:4], w49_sh[31:4], w50_sh[31:4], w51_sh[31:4], w52_sh[31:4], w53_sh[31:4], w54_sh[31:4], w55_sh[31:4], w56_sh[31:4], w57_sh[31:4], w58_sh[31:4], w59_sh[31:4], w60_sh[31:4], w61_sh[31:4], w62_sh[31:4], w63_sh[31:4], m0_sh[31:4], m1_sh[31:4], m2_sh[31:4], m3_sh[31:4], m4_sh[31:4], m5_sh[31:4], m6_sh[31:4], m7_sh[31:4], m8_sh[31:4], m9_sh[31:4], m10_sh[31:4], m11_sh[31:4], m12_sh[31:4], m13_sh[31:4], m14_sh[31:4], m15_sh[31:4]};

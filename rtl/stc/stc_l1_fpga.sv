@@ -203,7 +203,7 @@ module stc_l1_fpga (
     do_install = 1'b0;
     do_use = 1'b0;
     clr_hit = 1'b0;
-    if (|pend) begin
+    if (demand && |pend) begin // (only a demand access invalidates lazily)
       st_kind = 3'd2; // INV lazy
       st_from = 2'd0;
       st_to = 2'd0;
@@ -404,10 +404,12 @@ module stc_l1_fpga (
   assign chg_fire = chg_valid_i & chg_ready_o;
   assign ev_fire = ev_valid_o & ev_ready_i;
   assign req_set = req_addr_i[7:6];
-  assign mline_d[25:0] = (fin_fire & do_alloc & free_1h[0]) ? s_line : mline_q[25:0];
-  assign mline_d[51:26] = (fin_fire & do_alloc & free_1h[1]) ? s_line : mline_q[51:26];
-  assign mline_d[77:52] = (fin_fire & do_alloc & free_1h[2]) ? s_line : mline_q[77:52];
-  assign mline_d[103:78] = (fin_fire & do_alloc & free_1h[3]) ? s_line : mline_q[103:78];
+  // a free MSHR entry follows the stage's line (a line is read only while
+  // its entry is valid): an allocation needs no enable from the transition
+  assign mline_d[25:0] = mv_q[0] ? mline_q[25:0] : s_line;
+  assign mline_d[51:26] = mv_q[1] ? mline_q[51:26] : s_line;
+  assign mline_d[77:52] = mv_q[2] ? mline_q[77:52] : s_line;
+  assign mline_d[103:78] = mv_q[3] ? mline_q[103:78] : s_line;
   assign set_1h = 4'd1 << s_set;
   logic unused_sh;
   assign unused_sh = ^{req_sh[31:4], w0_sh[31:4], w1_sh[31:4], w2_sh[31:4], w3_sh[31:4], m0_sh[31:4], m1_sh[31:4], m2_sh[31:4], m3_sh[31:4]};
