@@ -151,7 +151,8 @@ void stc_l1_geom_of(const stc_l1_cfg *c, stc_l1_geom *g)
     g->tag_bits = g->laddr_bits - g->set_bits;
     g->seb_bits = cohkit_width((uint64_t)c->seb_max + 1);
     g->mshr_bits = cohkit_width(c->mshrs);
-    g->way_word = 1 + g->tag_bits + g->age_bits;
+    /* valid, tag, LRU age, and the band-current bit (docs/stc.md) */
+    g->way_word = 2 + g->tag_bits + g->age_bits;
     g->set_word = c->ways * g->way_word;
     g->ram_bits = (uint64_t)c->sets * g->set_word;
     /* touched, MSHR {valid, I_I, poison, line}, CER and its pending copy,

@@ -65,9 +65,9 @@ typedef struct {
     unsigned laddr_bits;  /* addr_bits - line_bits (line number)   */
     unsigned seb_bits;    /* width of an SEB value (holds seb_max) */
     unsigned mshr_bits;   /* log2 ceiling of mshrs, >= 1           */
-    unsigned way_word;    /* bits per way in a set word: 1 + tag + age */
+    unsigned way_word;    /* bits per way in a set word: 2 + tag + age */
     unsigned set_word;    /* ways * way_word                       */
-    uint64_t ram_bits;    /* sets * set_word (tags + state + LRU)  */
+    uint64_t ram_bits;    /* sets * set_word (tags, state, LRU, cur) */
     uint64_t flop_bits;   /* touched bits, MSHRs, CER, SEB, PW     */
     unsigned pw_max;      /* 2^pw_bits - 1                         */
 } stc_l1_geom;

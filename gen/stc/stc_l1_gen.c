@@ -25,14 +25,15 @@ typedef struct {
 static void emit_decls(emit_file *e, const gctx *x)
 {
     char b[200];
-    emit(e, "// Tag array: one set word per set, way w at [w*%u +: %u] = {age, tag, valid}.",
+    emit(e, "// Tag array: one set word per set, way w at [w*%u +: %u] = {cur, age, tag,",
          x->g.way_word, x->g.way_word);
+    emit(e, "// valid}; cur: the line's band (current SEB) is in the CER.");
     snprintf(b, sizeof b, "mem_q [0:%u]", x->c->sets - 1);
     prim_declv(e, x->g.set_word, b);
     prim_declv(e, x->g.set_word,
                "rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word");
     prim_decl(e, 1, "fwd_hit_q, fwd_hit_d, rd_en, wr_en");
-    prim_decl(e, x->idx_bits, "rd_idx, wr_idx, req_set, s_set, cset");
+    prim_decl(e, x->idx_bits, "rd_idx, wr_idx, req_set, s_set");
     prim_decl(e, 1, "init_q, init_d");
     prim_decl(e, x->idx_bits, "init_idx_q, init_idx_d");
     emit_nl(e);
@@ -44,8 +45,12 @@ static void emit_decls(emit_file *e, const gctx *x)
     emit(e, "// MSHR entries: the transient states (I_V, I_I) with the poison bit.");
     prim_declv(e, x->c->mshrs, "mv_q, mv_d, mii_q, mii_d, mpois_q, mpois_d");
     prim_declv(e, x->c->mshrs * x->g.laddr_bits, "mline_q, mline_d");
+    if (x->c->poison)
+        prim_declv(e, x->c->mshrs, "mnc_q, mnc_d, mnc_new");
     emit(e, "// Stage: the request whose set word was read last cycle.");
-    prim_decl(e, 1, "s_valid_q, s_valid_d, s_evd_q, s_evd_d");
+    prim_decl(e, 1, "s_valid_q, s_valid_d, s_evd_q, s_evd_d, s_cur_q, s_cur_d, req_cur");
+    if (x->c->lazy)
+        prim_decl(e, 1, "s_lz_q, s_lz_d, req_lz");
     prim_decl(e, 2, "s_op_q, s_op_d");
     prim_decl(e, x->c->addr_bits, "s_addr_q, s_addr_d");
     prim_declv(e, x->c->ways, "s_done_q, s_done_d");
@@ -57,15 +62,18 @@ static void emit_decls(emit_file *e, const gctx *x)
     prim_declv(e, x->c->ways, "sw_done_q, sw_done_d");
     emit_nl(e);
     prim_declv(e, x->c->ways,
-               "w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, "
-               "use_1h, sm, sw_pend, sw_1h");
-    prim_declv(e, x->c->mshrs, "mm, mm_1h, free_1h, pp, pp_1h");
+               "w_v, w_cur, lz, nv, pend, pend_1h, hit, inv_1h, old_1h, vict_1h, sm, sw_pend, "
+               "sw_1h");
+    if (x->c->lazy)
+        prim_declv(e, x->c->ways, "sw_ncur");
+    prim_declv(e, x->c->mshrs, "mm, mm_1h, free_1h, pp, pp_1h, s_mm_q, s_mm_d, req_mm");
+    prim_decl(e, x->g.laddr_bits, "req_line");
     prim_decl(e, 1,
               "req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, "
               "any_hit, full, any_inv, vict_valid, data_e, lazy_show, evict_show, do_alloc, "
               "do_free, do_install, do_use, clr_hit, touch, sw_adv, sw_last, pois_apply, "
               "pois_show, demand");
-    prim_decl(e, x->g.age_bits, "use_age");
+    prim_decl(e, x->g.age_bits, "hit_age, vict_age");
     prim_decl(e, x->g.tag_bits, "vict_tag, lazy_tag, sw_tag");
     prim_decl(e, x->g.laddr_bits, "pois_line");
     prim_decl(e, 3, "st_kind, st_event, st_act");
@@ -85,29 +93,37 @@ static void line_of(const gctx *x, char *buf, size_t len, const char *tag, const
 
 static void emit_ways(emit_file *e, const gctx *x)
 {
-    unsigned w;
+    unsigned w, cb = 1 + x->g.tag_bits + x->g.age_bits;
     char s1[48], s2[48], l[96];
-    emit(e, "// Per way: the band of the stored line under the current SEB and its");
-    emit(e, "// membership in the CER (lazy invalidation and sweep share the compare).");
-    emit(e, "assign word = (ph_q == 2'd1 || !fwd_hit_q) ? rdata_q : fwd_q;");
-    emit(e, "assign cset = (ph_q == 2'd1) ? sw_idx_q : s_set;");
+    emit(e, "// Per way: valid, tag, LRU age and the band-current bit. The bit is kept");
+    emit(e, "// in the RAM: a fill installs only a line of a non-current band, and the");
+    emit(e, "// sweep rewrites every set with the bits under the new CER/SEB, so the");
+    emit(e, "// stage needs no band shifter per way.");
+    emit(e, "assign word = fwd_hit_q ? fwd_q : rdata_q;");
     for (w = 0; w < x->c->ways; w++) {
         emit(e, "logic [%u:0] w%u_tag;", x->g.tag_bits - 1, w);
         emit(e, "logic [%u:0] w%u_age;", x->g.age_bits - 1, w);
-        emit(e, "logic [%u:0] w%u_sh;", x->c->addr_bits - 1, w);
         emit(e, "assign w_v[%u] = word[%u];", w, w * x->g.way_word);
         emit(e, "assign w%u_tag = word%s;", w,
              prim_field(s1, sizeof s1, w, x->g.way_word, 1, x->g.tag_bits));
         emit(e, "assign w%u_age = word%s;", w,
              prim_field(s2, sizeof s2, w, x->g.way_word, 1 + x->g.tag_bits, x->g.age_bits));
-        snprintf(s1, sizeof s1, "w%u_tag", w);
-        line_of(x, l, sizeof l, s1, "cset");
-        emit(e, "assign w%u_sh = %s >> seb_q;", w, l);
-        emit(e, "assign w_cur[%u] = cer_q[w%u_sh[%u:0]];", w, w, x->c->n - 1);
+        emit(e, "assign w_cur[%u] = word[%u];", w, w * x->g.way_word + cb);
         emit(e, "assign hit[%u] = nv[%u] & (w%u_tag == s_tag);", w, w, w);
         emit(e, "assign old_1h[%u] = w%u_age == %u'd%u;", w, w, x->g.age_bits, x->c->ways - 1);
     }
     emit(e, "assign nv = w_v & ~lz;");
+    if (x->c->lazy) {
+        emit(e, "// The sweep's set word: each way's band under the new SEB, in the new CER.");
+        for (w = 0; w < x->c->ways; w++) {
+            snprintf(s2, sizeof s2, "rdata_q%s",
+                     prim_field(s1, sizeof s1, w, x->g.way_word, 1, x->g.tag_bits));
+            line_of(x, l, sizeof l, s2, "sw_idx_q");
+            emit(e, "logic [%u:0] w%u_sh;", x->c->addr_bits - 1, w);
+            emit(e, "assign w%u_sh = %s >> nseb_q;", w, l);
+            emit(e, "assign sw_ncur[%u] = ncer_q[w%u_sh[%u:0]];", w, w, x->c->n - 1);
+        }
+    }
     emit_nl(e);
 }
 
@@ -122,27 +138,44 @@ static void emit_stage(emit_file *e, const gctx *x)
     else
         emit(e, "assign s_set = 1'b0;");
     emit(e, "assign s_tag = s_line[%u:%u];", x->g.laddr_bits - 1, x->g.set_bits);
-    emit(e, "logic [%u:0] s_sh;", x->c->addr_bits - 1);
-    emit(e, "assign s_sh = {s_line, %u'd0} >> seb_q;", x->g.line_bits);
-    emit(e, "assign cur = cer_q[s_sh[%u:0]];", x->c->n - 1);
+    emit(e, "// the request's band is looked up when it is accepted (CER and SEB change");
+    emit(e, "// only with the stage empty)");
+    emit(e, "logic [%u:0] req_sh;", x->c->addr_bits - 1);
+    emit(e, "assign req_sh = {req_addr_i[%u:%u], %u'd0} >> seb_q;", x->c->addr_bits - 1,
+         x->g.line_bits, x->g.line_bits);
+    emit(e, "assign req_cur = cer_q[req_sh[%u:0]];", x->c->n - 1);
+    emit(e, "assign cur = s_cur_q;");
+    if (x->c->lazy) {
+        emit(e, "// lazy invalidation: a demand access to a set untouched in the epoch,");
+        emit(e, "// the touched bit as the stage's transition leaves it this cycle");
+        emit(e, "assign req_lz = ~req_op_i[1] & ~touched_q[req_set] &");
+        emit(e, "    ~(fin_fire & touch & (req_set == s_set));");
+    }
     emit(e, "assign demand = ~s_op_q[1];");
     if (x->c->lazy)
-        emit(e, "assign lz = (s_valid_q & demand & ~touched_q[s_set]) ? (w_v & w_cur) : %u'd0;",
-             x->c->ways);
+        emit(e, "assign lz = s_lz_q ? (w_v & w_cur) : %u'd0;", x->c->ways);
     else
         emit(e, "assign lz = %u'd0; // --no-lazy", x->c->ways);
     emit(e, "assign touch = %s;", x->c->lazy ? "demand" : "1'b0");
     emit(e, "assign pend = lz & ~s_done_q;");
     emit(e, "assign pend_1h = pend & (~pend + %u'd1);", x->c->ways);
-    emit(e, "assign hit_1h = hit & (~hit + %u'd1);", x->c->ways);
+    emit(e, "// (hit has at most one bit set: a fill installs only a line absent from");
+    emit(e, "// its set, as its MSHR entry stalls every other request to the line)");
     emit(e, "assign any_hit = |hit;");
-    emit(e, "assign inv_1h = ~nv & (nv + %u'd1);", x->c->ways);
-    emit(e, "assign any_inv = ~&nv;");
+    emit(e, "// The victim (DATA alone installs or evicts, and invalidates nothing");
+    emit(e, "// lazily: the valid bits as read) is valid iff every way is (the LRU");
+    emit(e, "// ages are a permutation).");
+    emit(e, "assign inv_1h = ~w_v & (w_v + %u'd1);", x->c->ways);
+    emit(e, "assign any_inv = ~&w_v;");
     emit(e, "assign vict_1h = any_inv ? inv_1h : old_1h;");
-    emit(e, "assign vict_valid = |(vict_1h & nv);");
+    emit(e, "assign vict_valid = ~any_inv;");
+    emit(e, "// MSHR match of the request's line: compared when it is accepted (the");
+    emit(e, "// entries change only when the stage's transition leaves).");
+    emit(e, "assign req_line = req_addr_i[%u:%u];", x->c->addr_bits - 1, x->g.line_bits);
     for (i = 0; i < x->c->mshrs; i++)
-        emit(e, "assign mm[%u] = mv_q[%u] & (mline_q[%u:%u] == s_line);", i, i,
+        emit(e, "assign req_mm[%u] = mv_q[%u] & (mline_q[%u:%u] == req_line);", i, i,
              (i + 1) * x->g.laddr_bits - 1, i * x->g.laddr_bits);
+    emit(e, "assign mm = s_mm_q;");
     emit(e, "assign mm_1h = mm & (~mm + %u'd1);", x->c->mshrs);
     emit(e, "assign free_1h = ~mv_q & (mv_q + %u'd1);", x->c->mshrs);
     emit(e, "assign busy = |mm;");
@@ -172,7 +205,7 @@ static void emit_stage(emit_file *e, const gctx *x)
     emit(e, "do_install = 1'b0;");
     emit(e, "do_use = 1'b0;");
     emit(e, "clr_hit = 1'b0;");
-    emit(e, "if (|pend) begin");
+    emit(e, "if (demand && |pend) begin // (only a demand access invalidates lazily)");
     line_of(x, l, sizeof l, "lazy_tag", "s_set");
     emit(e, "  st_kind = 3'd2; // INV lazy");
     emit(e, "  st_from = 2'd0;");
@@ -254,24 +287,36 @@ static void emit_stage(emit_file *e, const gctx *x)
 static void emit_update(emit_file *e, const gctx *x)
 {
     unsigned w;
-    char s1[48], s2[48];
+    char s1[48], s2[48], s3[48];
     emit(e, "// The written-back set word: lazy and dropped copies cleared, a fill");
-    emit(e, "// installed in the victim way, LRU ages of the used way's set updated.");
-    emit(e, "assign use_1h = do_install ? vict_1h : hit_1h;");
-    prim_and_or(e, "use_age", "use_1h", x->c->ways, "word", x->g.way_word, 1 + x->g.tag_bits,
+    emit(e, "// installed in the victim way (its band never current: Data_E does not");
+    emit(e, "// install), LRU ages of the used way's set updated.");
+    emit(e, "// (the ages below the used way's move up by one: the hit's and the");
+    emit(e, "// victim's compared apart, the transition chooses)");
+    prim_and_or(e, "hit_age", "hit", x->c->ways, "word", x->g.way_word, 1 + x->g.tag_bits,
+                x->g.age_bits);
+    prim_and_or(e, "vict_age", "vict_1h", x->c->ways, "word", x->g.way_word, 1 + x->g.tag_bits,
                 x->g.age_bits);
     for (w = 0; w < x->c->ways; w++) {
         prim_field(s1, sizeof s1, w, x->g.way_word, 1, x->g.tag_bits);
         prim_field(s2, sizeof s2, w, x->g.way_word, 1 + x->g.tag_bits, x->g.age_bits);
-        emit(e, "assign new_word[%u] = (nv[%u] & ~(clr_hit & hit_1h[%u])) | (do_install & vict_1h[%u]);",
+        prim_field(s3, sizeof s3, w, x->g.way_word, 1 + x->g.tag_bits + x->g.age_bits, 1);
+        emit(e, "assign new_word%s = ~(do_install & vict_1h[%u]) & w_cur[%u];", s3, w, w);
+        emit(e, "assign new_word[%u] = (nv[%u] & ~(clr_hit & hit[%u])) | (do_install & vict_1h[%u]);",
              w * x->g.way_word, w, w, w);
         emit(e, "assign new_word%s = (do_install & vict_1h[%u]) ? s_tag : w%u_tag;", s1, w, w);
-        emit(e, "assign new_word%s = !do_use ? w%u_age : use_1h[%u] ? %u'd0 :", s2, w, w,
-             x->g.age_bits);
-        emit(e, "    (w%u_age < use_age) ? w%u_age + %u'd1 : w%u_age;", w, w, x->g.age_bits, w);
+        emit(e, "assign new_word%s = do_install ? (vict_1h[%u] ? %u'd0 :", s2, w, x->g.age_bits);
+        emit(e, "    (w%u_age < vict_age) ? w%u_age + %u'd1 : w%u_age) :", w, w, x->g.age_bits, w);
+        emit(e, "    !do_use ? w%u_age : hit[%u] ? %u'd0 :", w, w, x->g.age_bits);
+        emit(e, "    (w%u_age < hit_age) ? w%u_age + %u'd1 : w%u_age;", w, w, x->g.age_bits, w);
         emit(e, "assign sweep_word[%u] = w_v[%u] & ~sm[%u];", w * x->g.way_word, w, w);
         emit(e, "assign sweep_word%s = w%u_tag;", s1, w);
         emit(e, "assign sweep_word%s = w%u_age;", s2, w);
+        if (x->c->lazy)
+            emit(e, "assign sweep_word%s = sw_ncur[%u];", s3, w);
+        else
+            emit(e, "assign sweep_word%s = w_cur[%u]; // --no-lazy: never written", s3, w);
+        emit(e, "assign init_word%s = 1'b0;", s3);
         emit(e, "assign init_word[%u] = 1'b0;", w * x->g.way_word);
         emit(e, "assign init_word%s = %u'd0;", s1, x->g.tag_bits);
         emit(e, "assign init_word%s = %u'd%u;", s2, x->g.age_bits, w);
@@ -295,16 +340,20 @@ static void emit_chg(emit_file *e, const gctx *x)
     prim_and_or(e, "sw_tag", "sw_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
     emit(e, "assign sw_adv = (ph_q == 2'd1) & ~|sw_pend;");
     emit(e, "assign sw_last = sw_idx_q == %u'd%u;", x->idx_bits, x->c->sets - 1);
-    for (i = 0; i < x->c->mshrs; i++) {
-        emit(e, "logic [%u:0] m%u_sh;", x->c->addr_bits - 1, i);
-        emit(e, "assign m%u_sh = {mline_q[%u:%u], %u'd0} >> nseb_q;", i,
-             (i + 1) * x->g.laddr_bits - 1, i * x->g.laddr_bits, x->g.line_bits);
-        if (x->c->poison)
+    if (x->c->poison) {
+        emit(e, "// Whether each MSHR line's band under the new SEB is in the new CER:");
+        emit(e, "// looked up when the ChangeEpoch is accepted (no line is allocated");
+        emit(e, "// until it is taken).");
+        for (i = 0; i < x->c->mshrs; i++) {
+            emit(e, "logic [%u:0] m%u_sh;", x->c->addr_bits - 1, i);
+            emit(e, "assign m%u_sh = {mline_q[%u:%u], %u'd0} >> chg_seb_i;", i,
+                 (i + 1) * x->g.laddr_bits - 1, i * x->g.laddr_bits, x->g.line_bits);
+            emit(e, "assign mnc_new[%u] = chg_cer_i[m%u_sh[%u:0]];", i, i, x->c->n - 1);
             emit(e, "assign pp[%u] = (ph_q == 2'd2) & mv_q[%u] & ~mii_q[%u] & ~mpois_q[%u] & "
-                    "ncer_q[m%u_sh[%u:0]];",
-                 i, i, i, i, i, x->c->n - 1);
-    }
-    if (!x->c->poison) {
+                    "mnc_q[%u];",
+                 i, i, i, i, i);
+        }
+    } else {
         emit(e, "assign pp = %u'd0; // --no-poison: paper-literal Table 1", x->c->mshrs);
     }
     emit(e, "assign pp_1h = pp & (~pp + %u'd1);", x->c->mshrs);
@@ -330,8 +379,10 @@ static void emit_ctrl(emit_file *e, const gctx *x)
         emit(e, "assign req_set = req_addr_i[%u:%u];", x->g.line_bits + x->g.set_bits - 1, x->g.line_bits);
     else
         emit(e, "assign req_set = 1'b0;");
+    emit(e, "// a free MSHR entry follows the stage's line (a line is read only while");
+    emit(e, "// its entry is valid): an allocation needs no enable from the transition");
     for (i = 0; i < x->c->mshrs; i++)
-        emit(e, "assign mline_d[%u:%u] = (fin_fire & do_alloc & free_1h[%u]) ? s_line : mline_q[%u:%u];",
+        emit(e, "assign mline_d[%u:%u] = mv_q[%u] ? mline_q[%u:%u] : s_line;",
              (i + 1) * x->g.laddr_bits - 1, i * x->g.laddr_bits, i, (i + 1) * x->g.laddr_bits - 1,
              i * x->g.laddr_bits);
     if (x->c->sets > 1)
@@ -340,17 +391,16 @@ static void emit_ctrl(emit_file *e, const gctx *x)
         emit(e, "assign set_1h = 1'b1;");
     if (x->c->addr_bits > x->c->n) {
         prim_decl(e, 1, "unused_sh");
-        emit_raw(e, "  assign unused_sh = ^{%ss_sh[%u:%u]", x->g.set_bits ? "" : "cset, ",
-                 x->c->addr_bits - 1, x->c->n);
-        for (i = 0; i < x->c->ways; i++)
+        emit_raw(e, "  assign unused_sh = ^{req_sh[%u:%u]", x->c->addr_bits - 1, x->c->n);
+        for (i = 0; x->c->lazy && i < x->c->ways; i++)
             emit_raw(e, ", w%u_sh[%u:%u]", i, x->c->addr_bits - 1, x->c->n);
-        for (i = 0; i < x->c->mshrs; i++)
-            emit_raw(e, ", m%u_sh[%u:%u]", i, x->c->addr_bits - 1, x->c->poison ? x->c->n : 0);
+        for (i = 0; x->c->poison && i < x->c->mshrs; i++)
+            emit_raw(e, ", m%u_sh[%u:%u]", i, x->c->addr_bits - 1, x->c->n);
         emit_raw(e, "};\n");
     }
     if (!x->c->lazy) {
         prim_decl(e, 1, "unused_nolazy");
-        emit(e, "assign unused_nolazy = ^{w_cur, demand}; // --no-lazy: no band compare of ways");
+        emit(e, "assign unused_nolazy = demand; // --no-lazy: no lazy invalidation");
     }
     emit(e, "assign chg_done_o = pois_apply;");
     emit(e, "assign pw_o = pw_q;");
@@ -373,7 +423,8 @@ static void emit_ctrl(emit_file *e, const gctx *x)
     emit(e, "// sweep, the stage's write back).");
     emit(e, "assign rd_en = req_fire | (chg_fire & %s) | (sw_adv & ~sw_last);",
          x->c->lazy ? "1'b1" : "1'b0");
-    emit(e, "assign rd_idx = req_fire ? req_set : chg_fire ? %u'd0 : sw_idx_q + %u'd1;",
+    emit(e, "// (the address does not wait for the handshake: the enable qualifies it)");
+    emit(e, "assign rd_idx = (ph_q == 2'd1) ? sw_idx_q + %u'd1 : chg_valid_i ? %u'd0 : req_set;",
          x->idx_bits, x->idx_bits);
     emit(e, "assign wr_en = init_q | sw_adv | fin_fire;");
     emit(e, "assign wr_idx = init_q ? init_idx_q : (ph_q == 2'd1) ? sw_idx_q : s_set;");
@@ -385,8 +436,9 @@ static void emit_ctrl(emit_file *e, const gctx *x)
     emit(e, "  if (init_idx_q == %u'd%u) init_d = 1'b0;", x->idx_bits, x->c->sets - 1);
     emit(e, "  else init_idx_d = init_idx_q + %u'd1;", x->idx_bits);
     emit(e, "end");
-    prim_hold(e, "s_valid s_op s_addr s_done s_evd touched mv mii mpois pw fwd_hit fwd cer seb ncer "
-                 "nseb ph sw_idx sw_done");
+    prim_hold(e, "s_valid s_op s_addr s_done s_evd s_cur%s s_mm touched mv mii mpois%s pw fwd_hit fwd "
+                 "cer seb ncer nseb ph sw_idx sw_done", x->c->lazy ? " s_lz" : "",
+              x->c->poison ? " mnc" : "");
     emit(e, "if (ev_fire && lazy_show) s_done_d = s_done_q | pend_1h;");
     emit(e, "if (ev_fire && evict_show) s_evd_d = 1'b1;");
     emit(e, "if (fin_fire) begin");
@@ -422,6 +474,9 @@ static void emit_ctrl(emit_file *e, const gctx *x)
     emit(e, "if (chg_fire) begin");
     emit(e, "  ncer_d = chg_cer_i;");
     emit(e, "  nseb_d = chg_seb_i;");
+    if (x->c->poison)
+        emit(e, "  mnc_d = mnc_new;");
+    emit(e, "  fwd_hit_d = 1'b0; // the sweep reads the RAM");
     emit(e, "  sw_idx_d = %u'd0;", x->idx_bits);
     emit(e, "  sw_done_d = %u'd0;", x->c->ways);
     emit(e, "  ph_d = %s;", x->c->lazy ? "2'd1" : "2'd2");
@@ -432,6 +487,15 @@ static void emit_ctrl(emit_file *e, const gctx *x)
     emit(e, "  s_addr_d = req_addr_i;");
     emit(e, "  s_done_d = %u'd0;", x->c->ways);
     emit(e, "  s_evd_d = 1'b0;");
+    emit(e, "  s_cur_d = req_cur;");
+    if (x->c->lazy) {
+        emit(e, "  s_lz_d = req_lz;");
+    }
+    emit(e, "  // the entries as the stage's transition leaves them this cycle");
+    emit(e, "  s_mm_d = req_mm;");
+    emit(e, "  if (fin_fire && do_alloc)");
+    emit(e, "    s_mm_d = (req_mm & ~free_1h) | ({%u{s_line == req_line}} & free_1h);", x->c->mshrs);
+    emit(e, "  if (fin_fire && do_free) s_mm_d = req_mm & ~mm_1h;");
     emit(e, "  // a write back to the set read this cycle reaches it by forwarding");
     emit(e, "  fwd_hit_d = fin_fire && (req_set == s_set);");
     emit(e, "  fwd_d = new_word;");
@@ -449,7 +513,7 @@ static void emit_regs(emit_file *e, const gctx *x)
     emit_nl(e);
     prim_regs rl = {0};
     prim_regs_list(&rl, "init=1'b1 init_idx='0 s_valid=1'b0 s_op=2'd0 s_addr='0 s_done='0 "
-                        "s_evd=1'b0 touched='0 mv='0 mii='0 mpois='0 mline='0 pw='0 fwd_hit=1'b0 "
+                        "s_evd=1'b0 s_cur=1'b0 s_mm='0 touched='0 mv='0 mii='0 mpois='0 mline='0 pw='0 fwd_hit=1'b0 "
                         "fwd='0");
     {
         char ep[1100], hex[80];
@@ -465,6 +529,10 @@ static void emit_regs(emit_file *e, const gctx *x)
     }
     prim_reg(&rl, "seb", "%u'd%u", x->g.seb_bits, x->c->seb);
     prim_regs_list(&rl, "ncer='0 nseb='0 ph=2'd0 sw_idx='0 sw_done='0");
+    if (x->c->poison)
+        prim_regs_list(&rl, "mnc='0");
+    if (x->c->lazy)
+        prim_regs_list(&rl, "s_lz=1'b0");
     prim_regs_block(e, &rl);
 }
 

@@ -6,8 +6,8 @@
 // Must match the model: cmodel/stc/stc_l1.c stc_l1_eval() / stc_l1_step() (timing), stc_l1_access() / stc_l1_data() / stc_l1_wa() / stc_l1_chg() (function)
 // Parameters:
 //   n=4 seb=12 seb_min=12 seb_max=28 addr_bits=32 sets=16 ways=64 line=64 mshrs=16 pw_bits=8 poison=1 lazy=1
-//   tag_bits=22 age_bits=6 way_word=29 set_word=1856 laddr_bits=26 seb_bits=5
-//   ram_bits=29696 flop_bits=530
+//   tag_bits=22 age_bits=6 way_word=30 set_word=1920 laddr_bits=26 seb_bits=5
+//   ram_bits=30720 flop_bits=530
 `default_nettype none
 
 module stc_l1_default (
@@ -34,11 +34,12 @@ module stc_l1_default (
   input  wire [15:0]     chg_cer_i
 );
 
-  // Tag array: one set word per set, way w at [w*29 +: 29] = {age, tag, valid}.
-  logic [1855:0] mem_q [0:15];
-  logic [1855:0] rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word;
+  // Tag array: one set word per set, way w at [w*30 +: 30] = {cur, age, tag,
+  // valid}; cur: the line's band (current SEB) is in the CER.
+  logic [1919:0] mem_q [0:15];
+  logic [1919:0] rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word;
   logic fwd_hit_q, fwd_hit_d, rd_en, wr_en;
-  logic [3:0] rd_idx, wr_idx, req_set, s_set, cset;
+  logic [3:0] rd_idx, wr_idx, req_set, s_set;
   logic init_q, init_d;
   logic [3:0] init_idx_q, init_idx_d;
 
@@ -50,8 +51,10 @@ module stc_l1_default (
   // MSHR entries: the transient states (I_V, I_I) with the poison bit.
   logic [15:0] mv_q, mv_d, mii_q, mii_d, mpois_q, mpois_d;
   logic [415:0] mline_q, mline_d;
+  logic [15:0] mnc_q, mnc_d, mnc_new;
   // Stage: the request whose set word was read last cycle.
-  logic s_valid_q, s_valid_d, s_evd_q, s_evd_d;
+  logic s_valid_q, s_valid_d, s_evd_q, s_evd_d, s_cur_q, s_cur_d, req_cur;
+  logic s_lz_q, s_lz_d, req_lz;
   logic [1:0] s_op_q, s_op_d;
   logic [31:0] s_addr_q, s_addr_d;
   logic [63:0] s_done_q, s_done_d;
@@ -62,696 +65,779 @@ module stc_l1_default (
   logic [3:0] sw_idx_q, sw_idx_d;
   logic [63:0] sw_done_q, sw_done_d;
 
-  logic [63:0] w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, use_1h, sm, sw_pend, sw_1h;
-  logic [15:0] mm, mm_1h, free_1h, pp, pp_1h;
+  logic [63:0] w_v, w_cur, lz, nv, pend, pend_1h, hit, inv_1h, old_1h, vict_1h, sm, sw_pend, sw_1h;
+  logic [63:0] sw_ncur;
+  logic [15:0] mm, mm_1h, free_1h, pp, pp_1h, s_mm_q, s_mm_d, req_mm;
+  logic [25:0] req_line;
   logic req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, any_hit, full, any_inv, vict_valid, data_e, lazy_show, evict_show, do_alloc, do_free, do_install, do_use, clr_hit, touch, sw_adv, sw_last, pois_apply, pois_show, demand;
-  logic [5:0] use_age;
+  logic [5:0] hit_age, vict_age;
   logic [21:0] vict_tag, lazy_tag, sw_tag;
   logic [25:0] pois_line;
   logic [2:0] st_kind, st_event, st_act;
   logic [1:0] st_from, st_to, from_st;
   logic [25:0] st_line;
 
-  // Per way: the band of the stored line under the current SEB and its
-  // membership in the CER (lazy invalidation and sweep share the compare).
-  assign word = (ph_q == 2'd1 || !fwd_hit_q) ? rdata_q : fwd_q;
-  assign cset = (ph_q == 2'd1) ? sw_idx_q : s_set;
+  // Per way: valid, tag, LRU age and the band-current bit. The bit is kept
+  // in the RAM: a fill installs only a line of a non-current band, and the
+  // sweep rewrites every set with the bits under the new CER/SEB, so the
+  // stage needs no band shifter per way.
+  assign word = fwd_hit_q ? fwd_q : rdata_q;
   logic [21:0] w0_tag;
   logic [5:0] w0_age;
-  logic [31:0] w0_sh;
   assign w_v[0] = word[0];
   assign w0_tag = word[22:1];
   assign w0_age = word[28:23];
-  assign w0_sh = {w0_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[0] = cer_q[w0_sh[3:0]];
+  assign w_cur[0] = word[29];
   assign hit[0] = nv[0] & (w0_tag == s_tag);
   assign old_1h[0] = w0_age == 6'd63;
   logic [21:0] w1_tag;
   logic [5:0] w1_age;
-  logic [31:0] w1_sh;
-  assign w_v[1] = word[29];
-  assign w1_tag = word[51:30];
-  assign w1_age = word[57:52];
-  assign w1_sh = {w1_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[1] = cer_q[w1_sh[3:0]];
+  assign w_v[1] = word[30];
+  assign w1_tag = word[52:31];
+  assign w1_age = word[58:53];
+  assign w_cur[1] = word[59];
   assign hit[1] = nv[1] & (w1_tag == s_tag);
   assign old_1h[1] = w1_age == 6'd63;
   logic [21:0] w2_tag;
   logic [5:0] w2_age;
-  logic [31:0] w2_sh;
-  assign w_v[2] = word[58];
-  assign w2_tag = word[80:59];
-  assign w2_age = word[86:81];
-  assign w2_sh = {w2_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[2] = cer_q[w2_sh[3:0]];
+  assign w_v[2] = word[60];
+  assign w2_tag = word[82:61];
+  assign w2_age = word[88:83];
+  assign w_cur[2] = word[89];
   assign hit[2] = nv[2] & (w2_tag == s_tag);
   assign old_1h[2] = w2_age == 6'd63;
   logic [21:0] w3_tag;
   logic [5:0] w3_age;
-  logic [31:0] w3_sh;
-  assign w_v[3] = word[87];
-  assign w3_tag = word[109:88];
-  assign w3_age = word[115:110];
-  assign w3_sh = {w3_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[3] = cer_q[w3_sh[3:0]];
+  assign w_v[3] = word[90];
+  assign w3_tag = word[112:91];
+  assign w3_age = word[118:113];
+  assign w_cur[3] = word[119];
   assign hit[3] = nv[3] & (w3_tag == s_tag);
   assign old_1h[3] = w3_age == 6'd63;
   logic [21:0] w4_tag;
   logic [5:0] w4_age;
-  logic [31:0] w4_sh;
-  assign w_v[4] = word[116];
-  assign w4_tag = word[138:117];
-  assign w4_age = word[144:139];
-  assign w4_sh = {w4_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[4] = cer_q[w4_sh[3:0]];
+  assign w_v[4] = word[120];
+  assign w4_tag = word[142:121];
+  assign w4_age = word[148:143];
+  assign w_cur[4] = word[149];
   assign hit[4] = nv[4] & (w4_tag == s_tag);
   assign old_1h[4] = w4_age == 6'd63;
   logic [21:0] w5_tag;
   logic [5:0] w5_age;
-  logic [31:0] w5_sh;
-  assign w_v[5] = word[145];
-  assign w5_tag = word[167:146];
-  assign w5_age = word[173:168];
-  assign w5_sh = {w5_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[5] = cer_q[w5_sh[3:0]];
+  assign w_v[5] = word[150];
+  assign w5_tag = word[172:151];
+  assign w5_age = word[178:173];
+  assign w_cur[5] = word[179];
   assign hit[5] = nv[5] & (w5_tag == s_tag);
   assign old_1h[5] = w5_age == 6'd63;
   logic [21:0] w6_tag;
   logic [5:0] w6_age;
-  logic [31:0] w6_sh;
-  assign w_v[6] = word[174];
-  assign w6_tag = word[196:175];
-  assign w6_age = word[202:197];
-  assign w6_sh = {w6_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[6] = cer_q[w6_sh[3:0]];
+  assign w_v[6] = word[180];
+  assign w6_tag = word[202:181];
+  assign w6_age = word[208:203];
+  assign w_cur[6] = word[209];
   assign hit[6] = nv[6] & (w6_tag == s_tag);
   assign old_1h[6] = w6_age == 6'd63;
   logic [21:0] w7_tag;
   logic [5:0] w7_age;
-  logic [31:0] w7_sh;
-  assign w_v[7] = word[203];
-  assign w7_tag = word[225:204];
-  assign w7_age = word[231:226];
-  assign w7_sh = {w7_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[7] = cer_q[w7_sh[3:0]];
+  assign w_v[7] = word[210];
+  assign w7_tag = word[232:211];
+  assign w7_age = word[238:233];
+  assign w_cur[7] = word[239];
   assign hit[7] = nv[7] & (w7_tag == s_tag);
   assign old_1h[7] = w7_age == 6'd63;
   logic [21:0] w8_tag;
   logic [5:0] w8_age;
-  logic [31:0] w8_sh;
-  assign w_v[8] = word[232];
-  assign w8_tag = word[254:233];
-  assign w8_age = word[260:255];
-  assign w8_sh = {w8_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[8] = cer_q[w8_sh[3:0]];
+  assign w_v[8] = word[240];
+  assign w8_tag = word[262:241];
+  assign w8_age = word[268:263];
+  assign w_cur[8] = word[269];
   assign hit[8] = nv[8] & (w8_tag == s_tag);
   assign old_1h[8] = w8_age == 6'd63;
   logic [21:0] w9_tag;
   logic [5:0] w9_age;
-  logic [31:0] w9_sh;
-  assign w_v[9] = word[261];
-  assign w9_tag = word[283:262];
-  assign w9_age = word[289:284];
-  assign w9_sh = {w9_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[9] = cer_q[w9_sh[3:0]];
+  assign w_v[9] = word[270];
+  assign w9_tag = word[292:271];
+  assign w9_age = word[298:293];
+  assign w_cur[9] = word[299];
   assign hit[9] = nv[9] & (w9_tag == s_tag);
   assign old_1h[9] = w9_age == 6'd63;
   logic [21:0] w10_tag;
   logic [5:0] w10_age;
-  logic [31:0] w10_sh;
-  assign w_v[10] = word[290];
-  assign w10_tag = word[312:291];
-  assign w10_age = word[318:313];
-  assign w10_sh = {w10_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[10] = cer_q[w10_sh[3:0]];
+  assign w_v[10] = word[300];
+  assign w10_tag = word[322:301];
+  assign w10_age = word[328:323];
+  assign w_cur[10] = word[329];
   assign hit[10] = nv[10] & (w10_tag == s_tag);
   assign old_1h[10] = w10_age == 6'd63;
   logic [21:0] w11_tag;
   logic [5:0] w11_age;
-  logic [31:0] w11_sh;
-  assign w_v[11] = word[319];
-  assign w11_tag = word[341:320];
-  assign w11_age = word[347:342];
-  assign w11_sh = {w11_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[11] = cer_q[w11_sh[3:0]];
+  assign w_v[11] = word[330];
+  assign w11_tag = word[352:331];
+  assign w11_age = word[358:353];
+  assign w_cur[11] = word[359];
   assign hit[11] = nv[11] & (w11_tag == s_tag);
   assign old_1h[11] = w11_age == 6'd63;
   logic [21:0] w12_tag;
   logic [5:0] w12_age;
-  logic [31:0] w12_sh;
-  assign w_v[12] = word[348];
-  assign w12_tag = word[370:349];
-  assign w12_age = word[376:371];
-  assign w12_sh = {w12_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[12] = cer_q[w12_sh[3:0]];
+  assign w_v[12] = word[360];
+  assign w12_tag = word[382:361];
+  assign w12_age = word[388:383];
+  assign w_cur[12] = word[389];
   assign hit[12] = nv[12] & (w12_tag == s_tag);
   assign old_1h[12] = w12_age == 6'd63;
   logic [21:0] w13_tag;
   logic [5:0] w13_age;
-  logic [31:0] w13_sh;
-  assign w_v[13] = word[377];
-  assign w13_tag = word[399:378];
-  assign w13_age = word[405:400];
-  assign w13_sh = {w13_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[13] = cer_q[w13_sh[3:0]];
+  assign w_v[13] = word[390];
+  assign w13_tag = word[412:391];
+  assign w13_age = word[418:413];
+  assign w_cur[13] = word[419];
   assign hit[13] = nv[13] & (w13_tag == s_tag);
   assign old_1h[13] = w13_age == 6'd63;
   logic [21:0] w14_tag;
   logic [5:0] w14_age;
-  logic [31:0] w14_sh;
-  assign w_v[14] = word[406];
-  assign w14_tag = word[428:407];
-  assign w14_age = word[434:429];
-  assign w14_sh = {w14_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[14] = cer_q[w14_sh[3:0]];
+  assign w_v[14] = word[420];
+  assign w14_tag = word[442:421];
+  assign w14_age = word[448:443];
+  assign w_cur[14] = word[449];
   assign hit[14] = nv[14] & (w14_tag == s_tag);
   assign old_1h[14] = w14_age == 6'd63;
   logic [21:0] w15_tag;
   logic [5:0] w15_age;
-  logic [31:0] w15_sh;
-  assign w_v[15] = word[435];
-  assign w15_tag = word[457:436];
-  assign w15_age = word[463:458];
-  assign w15_sh = {w15_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[15] = cer_q[w15_sh[3:0]];
+  assign w_v[15] = word[450];
+  assign w15_tag = word[472:451];
+  assign w15_age = word[478:473];
+  assign w_cur[15] = word[479];
   assign hit[15] = nv[15] & (w15_tag == s_tag);
   assign old_1h[15] = w15_age == 6'd63;
   logic [21:0] w16_tag;
   logic [5:0] w16_age;
-  logic [31:0] w16_sh;
-  assign w_v[16] = word[464];
-  assign w16_tag = word[486:465];
-  assign w16_age = word[492:487];
-  assign w16_sh = {w16_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[16] = cer_q[w16_sh[3:0]];
+  assign w_v[16] = word[480];
+  assign w16_tag = word[502:481];
+  assign w16_age = word[508:503];
+  assign w_cur[16] = word[509];
   assign hit[16] = nv[16] & (w16_tag == s_tag);
   assign old_1h[16] = w16_age == 6'd63;
   logic [21:0] w17_tag;
   logic [5:0] w17_age;
-  logic [31:0] w17_sh;
-  assign w_v[17] = word[493];
-  assign w17_tag = word[515:494];
-  assign w17_age = word[521:516];
-  assign w17_sh = {w17_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[17] = cer_q[w17_sh[3:0]];
+  assign w_v[17] = word[510];
+  assign w17_tag = word[532:511];
+  assign w17_age = word[538:533];
+  assign w_cur[17] = word[539];
   assign hit[17] = nv[17] & (w17_tag == s_tag);
   assign old_1h[17] = w17_age == 6'd63;
   logic [21:0] w18_tag;
   logic [5:0] w18_age;
-  logic [31:0] w18_sh;
-  assign w_v[18] = word[522];
-  assign w18_tag = word[544:523];
-  assign w18_age = word[550:545];
-  assign w18_sh = {w18_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[18] = cer_q[w18_sh[3:0]];
+  assign w_v[18] = word[540];
+  assign w18_tag = word[562:541];
+  assign w18_age = word[568:563];
+  assign w_cur[18] = word[569];
   assign hit[18] = nv[18] & (w18_tag == s_tag);
   assign old_1h[18] = w18_age == 6'd63;
   logic [21:0] w19_tag;
   logic [5:0] w19_age;
-  logic [31:0] w19_sh;
-  assign w_v[19] = word[551];
-  assign w19_tag = word[573:552];
-  assign w19_age = word[579:574];
-  assign w19_sh = {w19_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[19] = cer_q[w19_sh[3:0]];
+  assign w_v[19] = word[570];
+  assign w19_tag = word[592:571];
+  assign w19_age = word[598:593];
+  assign w_cur[19] = word[599];
   assign hit[19] = nv[19] & (w19_tag == s_tag);
   assign old_1h[19] = w19_age == 6'd63;
   logic [21:0] w20_tag;
   logic [5:0] w20_age;
-  logic [31:0] w20_sh;
-  assign w_v[20] = word[580];
-  assign w20_tag = word[602:581];
-  assign w20_age = word[608:603];
-  assign w20_sh = {w20_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[20] = cer_q[w20_sh[3:0]];
+  assign w_v[20] = word[600];
+  assign w20_tag = word[622:601];
+  assign w20_age = word[628:623];
+  assign w_cur[20] = word[629];
   assign hit[20] = nv[20] & (w20_tag == s_tag);
   assign old_1h[20] = w20_age == 6'd63;
   logic [21:0] w21_tag;
   logic [5:0] w21_age;
-  logic [31:0] w21_sh;
-  assign w_v[21] = word[609];
-  assign w21_tag = word[631:610];
-  assign w21_age = word[637:632];
-  assign w21_sh = {w21_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[21] = cer_q[w21_sh[3:0]];
+  assign w_v[21] = word[630];
+  assign w21_tag = word[652:631];
+  assign w21_age = word[658:653];
+  assign w_cur[21] = word[659];
   assign hit[21] = nv[21] & (w21_tag == s_tag);
   assign old_1h[21] = w21_age == 6'd63;
   logic [21:0] w22_tag;
   logic [5:0] w22_age;
-  logic [31:0] w22_sh;
-  assign w_v[22] = word[638];
-  assign w22_tag = word[660:639];
-  assign w22_age = word[666:661];
-  assign w22_sh = {w22_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[22] = cer_q[w22_sh[3:0]];
+  assign w_v[22] = word[660];
+  assign w22_tag = word[682:661];
+  assign w22_age = word[688:683];
+  assign w_cur[22] = word[689];
   assign hit[22] = nv[22] & (w22_tag == s_tag);
   assign old_1h[22] = w22_age == 6'd63;
   logic [21:0] w23_tag;
   logic [5:0] w23_age;
-  logic [31:0] w23_sh;
-  assign w_v[23] = word[667];
-  assign w23_tag = word[689:668];
-  assign w23_age = word[695:690];
-  assign w23_sh = {w23_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[23] = cer_q[w23_sh[3:0]];
+  assign w_v[23] = word[690];
+  assign w23_tag = word[712:691];
+  assign w23_age = word[718:713];
+  assign w_cur[23] = word[719];
   assign hit[23] = nv[23] & (w23_tag == s_tag);
   assign old_1h[23] = w23_age == 6'd63;
   logic [21:0] w24_tag;
   logic [5:0] w24_age;
-  logic [31:0] w24_sh;
-  assign w_v[24] = word[696];
-  assign w24_tag = word[718:697];
-  assign w24_age = word[724:719];
-  assign w24_sh = {w24_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[24] = cer_q[w24_sh[3:0]];
+  assign w_v[24] = word[720];
+  assign w24_tag = word[742:721];
+  assign w24_age = word[748:743];
+  assign w_cur[24] = word[749];
   assign hit[24] = nv[24] & (w24_tag == s_tag);
   assign old_1h[24] = w24_age == 6'd63;
   logic [21:0] w25_tag;
   logic [5:0] w25_age;
-  logic [31:0] w25_sh;
-  assign w_v[25] = word[725];
-  assign w25_tag = word[747:726];
-  assign w25_age = word[753:748];
-  assign w25_sh = {w25_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[25] = cer_q[w25_sh[3:0]];
+  assign w_v[25] = word[750];
+  assign w25_tag = word[772:751];
+  assign w25_age = word[778:773];
+  assign w_cur[25] = word[779];
   assign hit[25] = nv[25] & (w25_tag == s_tag);
   assign old_1h[25] = w25_age == 6'd63;
   logic [21:0] w26_tag;
   logic [5:0] w26_age;
-  logic [31:0] w26_sh;
-  assign w_v[26] = word[754];
-  assign w26_tag = word[776:755];
-  assign w26_age = word[782:777];
-  assign w26_sh = {w26_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[26] = cer_q[w26_sh[3:0]];
+  assign w_v[26] = word[780];
+  assign w26_tag = word[802:781];
+  assign w26_age = word[808:803];
+  assign w_cur[26] = word[809];
   assign hit[26] = nv[26] & (w26_tag == s_tag);
   assign old_1h[26] = w26_age == 6'd63;
   logic [21:0] w27_tag;
   logic [5:0] w27_age;
-  logic [31:0] w27_sh;
-  assign w_v[27] = word[783];
-  assign w27_tag = word[805:784];
-  assign w27_age = word[811:806];
-  assign w27_sh = {w27_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[27] = cer_q[w27_sh[3:0]];
+  assign w_v[27] = word[810];
+  assign w27_tag = word[832:811];
+  assign w27_age = word[838:833];
+  assign w_cur[27] = word[839];
   assign hit[27] = nv[27] & (w27_tag == s_tag);
   assign old_1h[27] = w27_age == 6'd63;
   logic [21:0] w28_tag;
   logic [5:0] w28_age;
-  logic [31:0] w28_sh;
-  assign w_v[28] = word[812];
-  assign w28_tag = word[834:813];
-  assign w28_age = word[840:835];
-  assign w28_sh = {w28_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[28] = cer_q[w28_sh[3:0]];
+  assign w_v[28] = word[840];
+  assign w28_tag = word[862:841];
+  assign w28_age = word[868:863];
+  assign w_cur[28] = word[869];
   assign hit[28] = nv[28] & (w28_tag == s_tag);
   assign old_1h[28] = w28_age == 6'd63;
   logic [21:0] w29_tag;
   logic [5:0] w29_age;
-  logic [31:0] w29_sh;
-  assign w_v[29] = word[841];
-  assign w29_tag = word[863:842];
-  assign w29_age = word[869:864];
-  assign w29_sh = {w29_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[29] = cer_q[w29_sh[3:0]];
+  assign w_v[29] = word[870];
+  assign w29_tag = word[892:871];
+  assign w29_age = word[898:893];
+  assign w_cur[29] = word[899];
   assign hit[29] = nv[29] & (w29_tag == s_tag);
   assign old_1h[29] = w29_age == 6'd63;
   logic [21:0] w30_tag;
   logic [5:0] w30_age;
-  logic [31:0] w30_sh;
-  assign w_v[30] = word[870];
-  assign w30_tag = word[892:871];
-  assign w30_age = word[898:893];
-  assign w30_sh = {w30_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[30] = cer_q[w30_sh[3:0]];
+  assign w_v[30] = word[900];
+  assign w30_tag = word[922:901];
+  assign w30_age = word[928:923];
+  assign w_cur[30] = word[929];
   assign hit[30] = nv[30] & (w30_tag == s_tag);
   assign old_1h[30] = w30_age == 6'd63;
   logic [21:0] w31_tag;
   logic [5:0] w31_age;
-  logic [31:0] w31_sh;
-  assign w_v[31] = word[899];
-  assign w31_tag = word[921:900];
-  assign w31_age = word[927:922];
-  assign w31_sh = {w31_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[31] = cer_q[w31_sh[3:0]];
+  assign w_v[31] = word[930];
+  assign w31_tag = word[952:931];
+  assign w31_age = word[958:953];
+  assign w_cur[31] = word[959];
   assign hit[31] = nv[31] & (w31_tag == s_tag);
   assign old_1h[31] = w31_age == 6'd63;
   logic [21:0] w32_tag;
   logic [5:0] w32_age;
-  logic [31:0] w32_sh;
-  assign w_v[32] = word[928];
-  assign w32_tag = word[950:929];
-  assign w32_age = word[956:951];
-  assign w32_sh = {w32_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[32] = cer_q[w32_sh[3:0]];
+  assign w_v[32] = word[960];
+  assign w32_tag = word[982:961];
+  assign w32_age = word[988:983];
+  assign w_cur[32] = word[989];
   assign hit[32] = nv[32] & (w32_tag == s_tag);
   assign old_1h[32] = w32_age == 6'd63;
   logic [21:0] w33_tag;
   logic [5:0] w33_age;
-  logic [31:0] w33_sh;
-  assign w_v[33] = word[957];
-  assign w33_tag = word[979:958];
-  assign w33_age = word[985:980];
-  assign w33_sh = {w33_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[33] = cer_q[w33_sh[3:0]];
+  assign w_v[33] = word[990];
+  assign w33_tag = word[1012:991];
+  assign w33_age = word[1018:1013];
+  assign w_cur[33] = word[1019];
   assign hit[33] = nv[33] & (w33_tag == s_tag);
   assign old_1h[33] = w33_age == 6'd63;
   logic [21:0] w34_tag;
   logic [5:0] w34_age;
-  logic [31:0] w34_sh;
-  assign w_v[34] = word[986];
-  assign w34_tag = word[1008:987];
-  assign w34_age = word[1014:1009];
-  assign w34_sh = {w34_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[34] = cer_q[w34_sh[3:0]];
+  assign w_v[34] = word[1020];
+  assign w34_tag = word[1042:1021];
+  assign w34_age = word[1048:1043];
+  assign w_cur[34] = word[1049];
   assign hit[34] = nv[34] & (w34_tag == s_tag);
   assign old_1h[34] = w34_age == 6'd63;
   logic [21:0] w35_tag;
   logic [5:0] w35_age;
-  logic [31:0] w35_sh;
-  assign w_v[35] = word[1015];
-  assign w35_tag = word[1037:1016];
-  assign w35_age = word[1043:1038];
-  assign w35_sh = {w35_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[35] = cer_q[w35_sh[3:0]];
+  assign w_v[35] = word[1050];
+  assign w35_tag = word[1072:1051];
+  assign w35_age = word[1078:1073];
+  assign w_cur[35] = word[1079];
   assign hit[35] = nv[35] & (w35_tag == s_tag);
   assign old_1h[35] = w35_age == 6'd63;
   logic [21:0] w36_tag;
   logic [5:0] w36_age;
-  logic [31:0] w36_sh;
-  assign w_v[36] = word[1044];
-  assign w36_tag = word[1066:1045];
-  assign w36_age = word[1072:1067];
-  assign w36_sh = {w36_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[36] = cer_q[w36_sh[3:0]];
+  assign w_v[36] = word[1080];
+  assign w36_tag = word[1102:1081];
+  assign w36_age = word[1108:1103];
+  assign w_cur[36] = word[1109];
   assign hit[36] = nv[36] & (w36_tag == s_tag);
   assign old_1h[36] = w36_age == 6'd63;
   logic [21:0] w37_tag;
   logic [5:0] w37_age;
-  logic [31:0] w37_sh;
-  assign w_v[37] = word[1073];
-  assign w37_tag = word[1095:1074];
-  assign w37_age = word[1101:1096];
-  assign w37_sh = {w37_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[37] = cer_q[w37_sh[3:0]];
+  assign w_v[37] = word[1110];
+  assign w37_tag = word[1132:1111];
+  assign w37_age = word[1138:1133];
+  assign w_cur[37] = word[1139];
   assign hit[37] = nv[37] & (w37_tag == s_tag);
   assign old_1h[37] = w37_age == 6'd63;
   logic [21:0] w38_tag;
   logic [5:0] w38_age;
-  logic [31:0] w38_sh;
-  assign w_v[38] = word[1102];
-  assign w38_tag = word[1124:1103];
-  assign w38_age = word[1130:1125];
-  assign w38_sh = {w38_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[38] = cer_q[w38_sh[3:0]];
+  assign w_v[38] = word[1140];
+  assign w38_tag = word[1162:1141];
+  assign w38_age = word[1168:1163];
+  assign w_cur[38] = word[1169];
   assign hit[38] = nv[38] & (w38_tag == s_tag);
   assign old_1h[38] = w38_age == 6'd63;
   logic [21:0] w39_tag;
   logic [5:0] w39_age;
-  logic [31:0] w39_sh;
-  assign w_v[39] = word[1131];
-  assign w39_tag = word[1153:1132];
-  assign w39_age = word[1159:1154];
-  assign w39_sh = {w39_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[39] = cer_q[w39_sh[3:0]];
+  assign w_v[39] = word[1170];
+  assign w39_tag = word[1192:1171];
+  assign w39_age = word[1198:1193];
+  assign w_cur[39] = word[1199];
   assign hit[39] = nv[39] & (w39_tag == s_tag);
   assign old_1h[39] = w39_age == 6'd63;
   logic [21:0] w40_tag;
   logic [5:0] w40_age;
-  logic [31:0] w40_sh;
-  assign w_v[40] = word[1160];
-  assign w40_tag = word[1182:1161];
-  assign w40_age = word[1188:1183];
-  assign w40_sh = {w40_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[40] = cer_q[w40_sh[3:0]];
+  assign w_v[40] = word[1200];
+  assign w40_tag = word[1222:1201];
+  assign w40_age = word[1228:1223];
+  assign w_cur[40] = word[1229];
   assign hit[40] = nv[40] & (w40_tag == s_tag);
   assign old_1h[40] = w40_age == 6'd63;
   logic [21:0] w41_tag;
   logic [5:0] w41_age;
-  logic [31:0] w41_sh;
-  assign w_v[41] = word[1189];
-  assign w41_tag = word[1211:1190];
-  assign w41_age = word[1217:1212];
-  assign w41_sh = {w41_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[41] = cer_q[w41_sh[3:0]];
+  assign w_v[41] = word[1230];
+  assign w41_tag = word[1252:1231];
+  assign w41_age = word[1258:1253];
+  assign w_cur[41] = word[1259];
   assign hit[41] = nv[41] & (w41_tag == s_tag);
   assign old_1h[41] = w41_age == 6'd63;
   logic [21:0] w42_tag;
   logic [5:0] w42_age;
-  logic [31:0] w42_sh;
-  assign w_v[42] = word[1218];
-  assign w42_tag = word[1240:1219];
-  assign w42_age = word[1246:1241];
-  assign w42_sh = {w42_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[42] = cer_q[w42_sh[3:0]];
+  assign w_v[42] = word[1260];
+  assign w42_tag = word[1282:1261];
+  assign w42_age = word[1288:1283];
+  assign w_cur[42] = word[1289];
   assign hit[42] = nv[42] & (w42_tag == s_tag);
   assign old_1h[42] = w42_age == 6'd63;
   logic [21:0] w43_tag;
   logic [5:0] w43_age;
-  logic [31:0] w43_sh;
-  assign w_v[43] = word[1247];
-  assign w43_tag = word[1269:1248];
-  assign w43_age = word[1275:1270];
-  assign w43_sh = {w43_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[43] = cer_q[w43_sh[3:0]];
+  assign w_v[43] = word[1290];
+  assign w43_tag = word[1312:1291];
+  assign w43_age = word[1318:1313];
+  assign w_cur[43] = word[1319];
   assign hit[43] = nv[43] & (w43_tag == s_tag);
   assign old_1h[43] = w43_age == 6'd63;
   logic [21:0] w44_tag;
   logic [5:0] w44_age;
-  logic [31:0] w44_sh;
-  assign w_v[44] = word[1276];
-  assign w44_tag = word[1298:1277];
-  assign w44_age = word[1304:1299];
-  assign w44_sh = {w44_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[44] = cer_q[w44_sh[3:0]];
+  assign w_v[44] = word[1320];
+  assign w44_tag = word[1342:1321];
+  assign w44_age = word[1348:1343];
+  assign w_cur[44] = word[1349];
   assign hit[44] = nv[44] & (w44_tag == s_tag);
   assign old_1h[44] = w44_age == 6'd63;
   logic [21:0] w45_tag;
   logic [5:0] w45_age;
-  logic [31:0] w45_sh;
-  assign w_v[45] = word[1305];
-  assign w45_tag = word[1327:1306];
-  assign w45_age = word[1333:1328];
-  assign w45_sh = {w45_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[45] = cer_q[w45_sh[3:0]];
+  assign w_v[45] = word[1350];
+  assign w45_tag = word[1372:1351];
+  assign w45_age = word[1378:1373];
+  assign w_cur[45] = word[1379];
   assign hit[45] = nv[45] & (w45_tag == s_tag);
   assign old_1h[45] = w45_age == 6'd63;
   logic [21:0] w46_tag;
   logic [5:0] w46_age;
-  logic [31:0] w46_sh;
-  assign w_v[46] = word[1334];
-  assign w46_tag = word[1356:1335];
-  assign w46_age = word[1362:1357];
-  assign w46_sh = {w46_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[46] = cer_q[w46_sh[3:0]];
+  assign w_v[46] = word[1380];
+  assign w46_tag = word[1402:1381];
+  assign w46_age = word[1408:1403];
+  assign w_cur[46] = word[1409];
   assign hit[46] = nv[46] & (w46_tag == s_tag);
   assign old_1h[46] = w46_age == 6'd63;
   logic [21:0] w47_tag;
   logic [5:0] w47_age;
-  logic [31:0] w47_sh;
-  assign w_v[47] = word[1363];
-  assign w47_tag = word[1385:1364];
-  assign w47_age = word[1391:1386];
-  assign w47_sh = {w47_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[47] = cer_q[w47_sh[3:0]];
+  assign w_v[47] = word[1410];
+  assign w47_tag = word[1432:1411];
+  assign w47_age = word[1438:1433];
+  assign w_cur[47] = word[1439];
   assign hit[47] = nv[47] & (w47_tag == s_tag);
   assign old_1h[47] = w47_age == 6'd63;
   logic [21:0] w48_tag;
   logic [5:0] w48_age;
-  logic [31:0] w48_sh;
-  assign w_v[48] = word[1392];
-  assign w48_tag = word[1414:1393];
-  assign w48_age = word[1420:1415];
-  assign w48_sh = {w48_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[48] = cer_q[w48_sh[3:0]];
+  assign w_v[48] = word[1440];
+  assign w48_tag = word[1462:1441];
+  assign w48_age = word[1468:1463];
+  assign w_cur[48] = word[1469];
   assign hit[48] = nv[48] & (w48_tag == s_tag);
   assign old_1h[48] = w48_age == 6'd63;
   logic [21:0] w49_tag;
   logic [5:0] w49_age;
-  logic [31:0] w49_sh;
-  assign w_v[49] = word[1421];
-  assign w49_tag = word[1443:1422];
-  assign w49_age = word[1449:1444];
-  assign w49_sh = {w49_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[49] = cer_q[w49_sh[3:0]];
+  assign w_v[49] = word[1470];
+  assign w49_tag = word[1492:1471];
+  assign w49_age = word[1498:1493];
+  assign w_cur[49] = word[1499];
   assign hit[49] = nv[49] & (w49_tag == s_tag);
   assign old_1h[49] = w49_age == 6'd63;
   logic [21:0] w50_tag;
   logic [5:0] w50_age;
-  logic [31:0] w50_sh;
-  assign w_v[50] = word[1450];
-  assign w50_tag = word[1472:1451];
-  assign w50_age = word[1478:1473];
-  assign w50_sh = {w50_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[50] = cer_q[w50_sh[3:0]];
+  assign w_v[50] = word[1500];
+  assign w50_tag = word[1522:1501];
+  assign w50_age = word[1528:1523];
+  assign w_cur[50] = word[1529];
   assign hit[50] = nv[50] & (w50_tag == s_tag);
   assign old_1h[50] = w50_age == 6'd63;
   logic [21:0] w51_tag;
   logic [5:0] w51_age;
-  logic [31:0] w51_sh;
-  assign w_v[51] = word[1479];
-  assign w51_tag = word[1501:1480];
-  assign w51_age = word[1507:1502];
-  assign w51_sh = {w51_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[51] = cer_q[w51_sh[3:0]];
+  assign w_v[51] = word[1530];
+  assign w51_tag = word[1552:1531];
+  assign w51_age = word[1558:1553];
+  assign w_cur[51] = word[1559];
   assign hit[51] = nv[51] & (w51_tag == s_tag);
   assign old_1h[51] = w51_age == 6'd63;
   logic [21:0] w52_tag;
   logic [5:0] w52_age;
-  logic [31:0] w52_sh;
-  assign w_v[52] = word[1508];
-  assign w52_tag = word[1530:1509];
-  assign w52_age = word[1536:1531];
-  assign w52_sh = {w52_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[52] = cer_q[w52_sh[3:0]];
+  assign w_v[52] = word[1560];
+  assign w52_tag = word[1582:1561];
+  assign w52_age = word[1588:1583];
+  assign w_cur[52] = word[1589];
   assign hit[52] = nv[52] & (w52_tag == s_tag);
   assign old_1h[52] = w52_age == 6'd63;
   logic [21:0] w53_tag;
   logic [5:0] w53_age;
-  logic [31:0] w53_sh;
-  assign w_v[53] = word[1537];
-  assign w53_tag = word[1559:1538];
-  assign w53_age = word[1565:1560];
-  assign w53_sh = {w53_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[53] = cer_q[w53_sh[3:0]];
+  assign w_v[53] = word[1590];
+  assign w53_tag = word[1612:1591];
+  assign w53_age = word[1618:1613];
+  assign w_cur[53] = word[1619];
   assign hit[53] = nv[53] & (w53_tag == s_tag);
   assign old_1h[53] = w53_age == 6'd63;
   logic [21:0] w54_tag;
   logic [5:0] w54_age;
-  logic [31:0] w54_sh;
-  assign w_v[54] = word[1566];
-  assign w54_tag = word[1588:1567];
-  assign w54_age = word[1594:1589];
-  assign w54_sh = {w54_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[54] = cer_q[w54_sh[3:0]];
+  assign w_v[54] = word[1620];
+  assign w54_tag = word[1642:1621];
+  assign w54_age = word[1648:1643];
+  assign w_cur[54] = word[1649];
   assign hit[54] = nv[54] & (w54_tag == s_tag);
   assign old_1h[54] = w54_age == 6'd63;
   logic [21:0] w55_tag;
   logic [5:0] w55_age;
-  logic [31:0] w55_sh;
-  assign w_v[55] = word[1595];
-  assign w55_tag = word[1617:1596];
-  assign w55_age = word[1623:1618];
-  assign w55_sh = {w55_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[55] = cer_q[w55_sh[3:0]];
+  assign w_v[55] = word[1650];
+  assign w55_tag = word[1672:1651];
+  assign w55_age = word[1678:1673];
+  assign w_cur[55] = word[1679];
   assign hit[55] = nv[55] & (w55_tag == s_tag);
   assign old_1h[55] = w55_age == 6'd63;
   logic [21:0] w56_tag;
   logic [5:0] w56_age;
-  logic [31:0] w56_sh;
-  assign w_v[56] = word[1624];
-  assign w56_tag = word[1646:1625];
-  assign w56_age = word[1652:1647];
-  assign w56_sh = {w56_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[56] = cer_q[w56_sh[3:0]];
+  assign w_v[56] = word[1680];
+  assign w56_tag = word[1702:1681];
+  assign w56_age = word[1708:1703];
+  assign w_cur[56] = word[1709];
   assign hit[56] = nv[56] & (w56_tag == s_tag);
   assign old_1h[56] = w56_age == 6'd63;
   logic [21:0] w57_tag;
   logic [5:0] w57_age;
-  logic [31:0] w57_sh;
-  assign w_v[57] = word[1653];
-  assign w57_tag = word[1675:1654];
-  assign w57_age = word[1681:1676];
-  assign w57_sh = {w57_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[57] = cer_q[w57_sh[3:0]];
+  assign w_v[57] = word[1710];
+  assign w57_tag = word[1732:1711];
+  assign w57_age = word[1738:1733];
+  assign w_cur[57] = word[1739];
   assign hit[57] = nv[57] & (w57_tag == s_tag);
   assign old_1h[57] = w57_age == 6'd63;
   logic [21:0] w58_tag;
   logic [5:0] w58_age;
-  logic [31:0] w58_sh;
-  assign w_v[58] = word[1682];
-  assign w58_tag = word[1704:1683];
-  assign w58_age = word[1710:1705];
-  assign w58_sh = {w58_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[58] = cer_q[w58_sh[3:0]];
+  assign w_v[58] = word[1740];
+  assign w58_tag = word[1762:1741];
+  assign w58_age = word[1768:1763];
+  assign w_cur[58] = word[1769];
   assign hit[58] = nv[58] & (w58_tag == s_tag);
   assign old_1h[58] = w58_age == 6'd63;
   logic [21:0] w59_tag;
   logic [5:0] w59_age;
-  logic [31:0] w59_sh;
-  assign w_v[59] = word[1711];
-  assign w59_tag = word[1733:1712];
-  assign w59_age = word[1739:1734];
-  assign w59_sh = {w59_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[59] = cer_q[w59_sh[3:0]];
+  assign w_v[59] = word[1770];
+  assign w59_tag = word[1792:1771];
+  assign w59_age = word[1798:1793];
+  assign w_cur[59] = word[1799];
   assign hit[59] = nv[59] & (w59_tag == s_tag);
   assign old_1h[59] = w59_age == 6'd63;
   logic [21:0] w60_tag;
   logic [5:0] w60_age;
-  logic [31:0] w60_sh;
-  assign w_v[60] = word[1740];
-  assign w60_tag = word[1762:1741];
-  assign w60_age = word[1768:1763];
-  assign w60_sh = {w60_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[60] = cer_q[w60_sh[3:0]];
+  assign w_v[60] = word[1800];
+  assign w60_tag = word[1822:1801];
+  assign w60_age = word[1828:1823];
+  assign w_cur[60] = word[1829];
   assign hit[60] = nv[60] & (w60_tag == s_tag);
   assign old_1h[60] = w60_age == 6'd63;
   logic [21:0] w61_tag;
   logic [5:0] w61_age;
-  logic [31:0] w61_sh;
-  assign w_v[61] = word[1769];
-  assign w61_tag = word[1791:1770];
-  assign w61_age = word[1797:1792];
-  assign w61_sh = {w61_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[61] = cer_q[w61_sh[3:0]];
+  assign w_v[61] = word[1830];
+  assign w61_tag = word[1852:1831];
+  assign w61_age = word[1858:1853];
+  assign w_cur[61] = word[1859];
   assign hit[61] = nv[61] & (w61_tag == s_tag);
   assign old_1h[61] = w61_age == 6'd63;
   logic [21:0] w62_tag;
   logic [5:0] w62_age;
-  logic [31:0] w62_sh;
-  assign w_v[62] = word[1798];
-  assign w62_tag = word[1820:1799];
-  assign w62_age = word[1826:1821];
-  assign w62_sh = {w62_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[62] = cer_q[w62_sh[3:0]];
+  assign w_v[62] = word[1860];
+  assign w62_tag = word[1882:1861];
+  assign w62_age = word[1888:1883];
+  assign w_cur[62] = word[1889];
   assign hit[62] = nv[62] & (w62_tag == s_tag);
   assign old_1h[62] = w62_age == 6'd63;
   logic [21:0] w63_tag;
   logic [5:0] w63_age;
-  logic [31:0] w63_sh;
-  assign w_v[63] = word[1827];
-  assign w63_tag = word[1849:1828];
-  assign w63_age = word[1855:1850];
-  assign w63_sh = {w63_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[63] = cer_q[w63_sh[3:0]];
+  assign w_v[63] = word[1890];
+  assign w63_tag = word[1912:1891];
+  assign w63_age = word[1918:1913];
+  assign w_cur[63] = word[1919];
   assign hit[63] = nv[63] & (w63_tag == s_tag);
   assign old_1h[63] = w63_age == 6'd63;
   assign nv = w_v & ~lz;
+  // The sweep's set word: each way's band under the new SEB, in the new CER.
+  logic [31:0] w0_sh;
+  assign w0_sh = {rdata_q[22:1], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[0] = ncer_q[w0_sh[3:0]];
+  logic [31:0] w1_sh;
+  assign w1_sh = {rdata_q[52:31], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[1] = ncer_q[w1_sh[3:0]];
+  logic [31:0] w2_sh;
+  assign w2_sh = {rdata_q[82:61], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[2] = ncer_q[w2_sh[3:0]];
+  logic [31:0] w3_sh;
+  assign w3_sh = {rdata_q[112:91], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[3] = ncer_q[w3_sh[3:0]];
+  logic [31:0] w4_sh;
+  assign w4_sh = {rdata_q[142:121], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[4] = ncer_q[w4_sh[3:0]];
+  logic [31:0] w5_sh;
+  assign w5_sh = {rdata_q[172:151], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[5] = ncer_q[w5_sh[3:0]];
+  logic [31:0] w6_sh;
+  assign w6_sh = {rdata_q[202:181], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[6] = ncer_q[w6_sh[3:0]];
+  logic [31:0] w7_sh;
+  assign w7_sh = {rdata_q[232:211], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[7] = ncer_q[w7_sh[3:0]];
+  logic [31:0] w8_sh;
+  assign w8_sh = {rdata_q[262:241], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[8] = ncer_q[w8_sh[3:0]];
+  logic [31:0] w9_sh;
+  assign w9_sh = {rdata_q[292:271], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[9] = ncer_q[w9_sh[3:0]];
+  logic [31:0] w10_sh;
+  assign w10_sh = {rdata_q[322:301], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[10] = ncer_q[w10_sh[3:0]];
+  logic [31:0] w11_sh;
+  assign w11_sh = {rdata_q[352:331], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[11] = ncer_q[w11_sh[3:0]];
+  logic [31:0] w12_sh;
+  assign w12_sh = {rdata_q[382:361], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[12] = ncer_q[w12_sh[3:0]];
+  logic [31:0] w13_sh;
+  assign w13_sh = {rdata_q[412:391], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[13] = ncer_q[w13_sh[3:0]];
+  logic [31:0] w14_sh;
+  assign w14_sh = {rdata_q[442:421], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[14] = ncer_q[w14_sh[3:0]];
+  logic [31:0] w15_sh;
+  assign w15_sh = {rdata_q[472:451], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[15] = ncer_q[w15_sh[3:0]];
+  logic [31:0] w16_sh;
+  assign w16_sh = {rdata_q[502:481], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[16] = ncer_q[w16_sh[3:0]];
+  logic [31:0] w17_sh;
+  assign w17_sh = {rdata_q[532:511], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[17] = ncer_q[w17_sh[3:0]];
+  logic [31:0] w18_sh;
+  assign w18_sh = {rdata_q[562:541], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[18] = ncer_q[w18_sh[3:0]];
+  logic [31:0] w19_sh;
+  assign w19_sh = {rdata_q[592:571], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[19] = ncer_q[w19_sh[3:0]];
+  logic [31:0] w20_sh;
+  assign w20_sh = {rdata_q[622:601], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[20] = ncer_q[w20_sh[3:0]];
+  logic [31:0] w21_sh;
+  assign w21_sh = {rdata_q[652:631], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[21] = ncer_q[w21_sh[3:0]];
+  logic [31:0] w22_sh;
+  assign w22_sh = {rdata_q[682:661], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[22] = ncer_q[w22_sh[3:0]];
+  logic [31:0] w23_sh;
+  assign w23_sh = {rdata_q[712:691], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[23] = ncer_q[w23_sh[3:0]];
+  logic [31:0] w24_sh;
+  assign w24_sh = {rdata_q[742:721], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[24] = ncer_q[w24_sh[3:0]];
+  logic [31:0] w25_sh;
+  assign w25_sh = {rdata_q[772:751], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[25] = ncer_q[w25_sh[3:0]];
+  logic [31:0] w26_sh;
+  assign w26_sh = {rdata_q[802:781], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[26] = ncer_q[w26_sh[3:0]];
+  logic [31:0] w27_sh;
+  assign w27_sh = {rdata_q[832:811], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[27] = ncer_q[w27_sh[3:0]];
+  logic [31:0] w28_sh;
+  assign w28_sh = {rdata_q[862:841], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[28] = ncer_q[w28_sh[3:0]];
+  logic [31:0] w29_sh;
+  assign w29_sh = {rdata_q[892:871], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[29] = ncer_q[w29_sh[3:0]];
+  logic [31:0] w30_sh;
+  assign w30_sh = {rdata_q[922:901], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[30] = ncer_q[w30_sh[3:0]];
+  logic [31:0] w31_sh;
+  assign w31_sh = {rdata_q[952:931], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[31] = ncer_q[w31_sh[3:0]];
+  logic [31:0] w32_sh;
+  assign w32_sh = {rdata_q[982:961], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[32] = ncer_q[w32_sh[3:0]];
+  logic [31:0] w33_sh;
+  assign w33_sh = {rdata_q[1012:991], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[33] = ncer_q[w33_sh[3:0]];
+  logic [31:0] w34_sh;
+  assign w34_sh = {rdata_q[1042:1021], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[34] = ncer_q[w34_sh[3:0]];
+  logic [31:0] w35_sh;
+  assign w35_sh = {rdata_q[1072:1051], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[35] = ncer_q[w35_sh[3:0]];
+  logic [31:0] w36_sh;
+  assign w36_sh = {rdata_q[1102:1081], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[36] = ncer_q[w36_sh[3:0]];
+  logic [31:0] w37_sh;
+  assign w37_sh = {rdata_q[1132:1111], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[37] = ncer_q[w37_sh[3:0]];
+  logic [31:0] w38_sh;
+  assign w38_sh = {rdata_q[1162:1141], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[38] = ncer_q[w38_sh[3:0]];
+  logic [31:0] w39_sh;
+  assign w39_sh = {rdata_q[1192:1171], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[39] = ncer_q[w39_sh[3:0]];
+  logic [31:0] w40_sh;
+  assign w40_sh = {rdata_q[1222:1201], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[40] = ncer_q[w40_sh[3:0]];
+  logic [31:0] w41_sh;
+  assign w41_sh = {rdata_q[1252:1231], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[41] = ncer_q[w41_sh[3:0]];
+  logic [31:0] w42_sh;
+  assign w42_sh = {rdata_q[1282:1261], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[42] = ncer_q[w42_sh[3:0]];
+  logic [31:0] w43_sh;
+  assign w43_sh = {rdata_q[1312:1291], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[43] = ncer_q[w43_sh[3:0]];
+  logic [31:0] w44_sh;
+  assign w44_sh = {rdata_q[1342:1321], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[44] = ncer_q[w44_sh[3:0]];
+  logic [31:0] w45_sh;
+  assign w45_sh = {rdata_q[1372:1351], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[45] = ncer_q[w45_sh[3:0]];
+  logic [31:0] w46_sh;
+  assign w46_sh = {rdata_q[1402:1381], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[46] = ncer_q[w46_sh[3:0]];
+  logic [31:0] w47_sh;
+  assign w47_sh = {rdata_q[1432:1411], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[47] = ncer_q[w47_sh[3:0]];
+  logic [31:0] w48_sh;
+  assign w48_sh = {rdata_q[1462:1441], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[48] = ncer_q[w48_sh[3:0]];
+  logic [31:0] w49_sh;
+  assign w49_sh = {rdata_q[1492:1471], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[49] = ncer_q[w49_sh[3:0]];
+  logic [31:0] w50_sh;
+  assign w50_sh = {rdata_q[1522:1501], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[50] = ncer_q[w50_sh[3:0]];
+  logic [31:0] w51_sh;
+  assign w51_sh = {rdata_q[1552:1531], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[51] = ncer_q[w51_sh[3:0]];
+  logic [31:0] w52_sh;
+  assign w52_sh = {rdata_q[1582:1561], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[52] = ncer_q[w52_sh[3:0]];
+  logic [31:0] w53_sh;
+  assign w53_sh = {rdata_q[1612:1591], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[53] = ncer_q[w53_sh[3:0]];
+  logic [31:0] w54_sh;
+  assign w54_sh = {rdata_q[1642:1621], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[54] = ncer_q[w54_sh[3:0]];
+  logic [31:0] w55_sh;
+  assign w55_sh = {rdata_q[1672:1651], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[55] = ncer_q[w55_sh[3:0]];
+  logic [31:0] w56_sh;
+  assign w56_sh = {rdata_q[1702:1681], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[56] = ncer_q[w56_sh[3:0]];
+  logic [31:0] w57_sh;
+  assign w57_sh = {rdata_q[1732:1711], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[57] = ncer_q[w57_sh[3:0]];
+  logic [31:0] w58_sh;
+  assign w58_sh = {rdata_q[1762:1741], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[58] = ncer_q[w58_sh[3:0]];
+  logic [31:0] w59_sh;
+  assign w59_sh = {rdata_q[1792:1771], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[59] = ncer_q[w59_sh[3:0]];
+  logic [31:0] w60_sh;
+  assign w60_sh = {rdata_q[1822:1801], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[60] = ncer_q[w60_sh[3:0]];
+  logic [31:0] w61_sh;
+  assign w61_sh = {rdata_q[1852:1831], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[61] = ncer_q[w61_sh[3:0]];
+  logic [31:0] w62_sh;
+  assign w62_sh = {rdata_q[1882:1861], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[62] = ncer_q[w62_sh[3:0]];
+  logic [31:0] w63_sh;
+  assign w63_sh = {rdata_q[1912:1891], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[63] = ncer_q[w63_sh[3:0]];
 
   // Stage decode: the request's line, its band, MSHR match, hit, victim.
   assign s_line = s_addr_q[31:6];
   assign s_set = s_line[3:0];
   assign s_tag = s_line[25:4];
-  logic [31:0] s_sh;
-  assign s_sh = {s_line, 6'd0} >> seb_q;
-  assign cur = cer_q[s_sh[3:0]];
+  // the request's band is looked up when it is accepted (CER and SEB change
+  // only with the stage empty)
+  logic [31:0] req_sh;
+  assign req_sh = {req_addr_i[31:6], 6'd0} >> seb_q;
+  assign req_cur = cer_q[req_sh[3:0]];
+  assign cur = s_cur_q;
+  // lazy invalidation: a demand access to a set untouched in the epoch,
+  // the touched bit as the stage's transition leaves it this cycle
+  assign req_lz = ~req_op_i[1] & ~touched_q[req_set] &
+      ~(fin_fire & touch & (req_set == s_set));
   assign demand = ~s_op_q[1];
-  assign lz = (s_valid_q & demand & ~touched_q[s_set]) ? (w_v & w_cur) : 64'd0;
+  assign lz = s_lz_q ? (w_v & w_cur) : 64'd0;
   assign touch = demand;
   assign pend = lz & ~s_done_q;
   assign pend_1h = pend & (~pend + 64'd1);
-  assign hit_1h = hit & (~hit + 64'd1);
+  // (hit has at most one bit set: a fill installs only a line absent from
+  // its set, as its MSHR entry stalls every other request to the line)
   assign any_hit = |hit;
-  assign inv_1h = ~nv & (nv + 64'd1);
-  assign any_inv = ~&nv;
+  // The victim (DATA alone installs or evicts, and invalidates nothing
+  // lazily: the valid bits as read) is valid iff every way is (the LRU
+  // ages are a permutation).
+  assign inv_1h = ~w_v & (w_v + 64'd1);
+  assign any_inv = ~&w_v;
   assign vict_1h = any_inv ? inv_1h : old_1h;
-  assign vict_valid = |(vict_1h & nv);
-  assign mm[0] = mv_q[0] & (mline_q[25:0] == s_line);
-  assign mm[1] = mv_q[1] & (mline_q[51:26] == s_line);
-  assign mm[2] = mv_q[2] & (mline_q[77:52] == s_line);
-  assign mm[3] = mv_q[3] & (mline_q[103:78] == s_line);
-  assign mm[4] = mv_q[4] & (mline_q[129:104] == s_line);
-  assign mm[5] = mv_q[5] & (mline_q[155:130] == s_line);
-  assign mm[6] = mv_q[6] & (mline_q[181:156] == s_line);
-  assign mm[7] = mv_q[7] & (mline_q[207:182] == s_line);
-  assign mm[8] = mv_q[8] & (mline_q[233:208] == s_line);
-  assign mm[9] = mv_q[9] & (mline_q[259:234] == s_line);
-  assign mm[10] = mv_q[10] & (mline_q[285:260] == s_line);
-  assign mm[11] = mv_q[11] & (mline_q[311:286] == s_line);
-  assign mm[12] = mv_q[12] & (mline_q[337:312] == s_line);
-  assign mm[13] = mv_q[13] & (mline_q[363:338] == s_line);
-  assign mm[14] = mv_q[14] & (mline_q[389:364] == s_line);
-  assign mm[15] = mv_q[15] & (mline_q[415:390] == s_line);
+  assign vict_valid = ~any_inv;
+  // MSHR match of the request's line: compared when it is accepted (the
+  // entries change only when the stage's transition leaves).
+  assign req_line = req_addr_i[31:6];
+  assign req_mm[0] = mv_q[0] & (mline_q[25:0] == req_line);
+  assign req_mm[1] = mv_q[1] & (mline_q[51:26] == req_line);
+  assign req_mm[2] = mv_q[2] & (mline_q[77:52] == req_line);
+  assign req_mm[3] = mv_q[3] & (mline_q[103:78] == req_line);
+  assign req_mm[4] = mv_q[4] & (mline_q[129:104] == req_line);
+  assign req_mm[5] = mv_q[5] & (mline_q[155:130] == req_line);
+  assign req_mm[6] = mv_q[6] & (mline_q[181:156] == req_line);
+  assign req_mm[7] = mv_q[7] & (mline_q[207:182] == req_line);
+  assign req_mm[8] = mv_q[8] & (mline_q[233:208] == req_line);
+  assign req_mm[9] = mv_q[9] & (mline_q[259:234] == req_line);
+  assign req_mm[10] = mv_q[10] & (mline_q[285:260] == req_line);
+  assign req_mm[11] = mv_q[11] & (mline_q[311:286] == req_line);
+  assign req_mm[12] = mv_q[12] & (mline_q[337:312] == req_line);
+  assign req_mm[13] = mv_q[13] & (mline_q[363:338] == req_line);
+  assign req_mm[14] = mv_q[14] & (mline_q[389:364] == req_line);
+  assign req_mm[15] = mv_q[15] & (mline_q[415:390] == req_line);
+  assign mm = s_mm_q;
   assign mm_1h = mm & (~mm + 16'd1);
   assign free_1h = ~mv_q & (mv_q + 16'd1);
   assign busy = |mm;
@@ -762,134 +848,134 @@ module stc_l1_default (
   assign from_st = busy ? (busy_ii ? 2'd3 : 2'd2) : (any_hit ? 2'd1 : 2'd0);
   assign vict_tag =
     ({22{vict_1h[0]}} & word[22:1]) |
-    ({22{vict_1h[1]}} & word[51:30]) |
-    ({22{vict_1h[2]}} & word[80:59]) |
-    ({22{vict_1h[3]}} & word[109:88]) |
-    ({22{vict_1h[4]}} & word[138:117]) |
-    ({22{vict_1h[5]}} & word[167:146]) |
-    ({22{vict_1h[6]}} & word[196:175]) |
-    ({22{vict_1h[7]}} & word[225:204]) |
-    ({22{vict_1h[8]}} & word[254:233]) |
-    ({22{vict_1h[9]}} & word[283:262]) |
-    ({22{vict_1h[10]}} & word[312:291]) |
-    ({22{vict_1h[11]}} & word[341:320]) |
-    ({22{vict_1h[12]}} & word[370:349]) |
-    ({22{vict_1h[13]}} & word[399:378]) |
-    ({22{vict_1h[14]}} & word[428:407]) |
-    ({22{vict_1h[15]}} & word[457:436]) |
-    ({22{vict_1h[16]}} & word[486:465]) |
-    ({22{vict_1h[17]}} & word[515:494]) |
-    ({22{vict_1h[18]}} & word[544:523]) |
-    ({22{vict_1h[19]}} & word[573:552]) |
-    ({22{vict_1h[20]}} & word[602:581]) |
-    ({22{vict_1h[21]}} & word[631:610]) |
-    ({22{vict_1h[22]}} & word[660:639]) |
-    ({22{vict_1h[23]}} & word[689:668]) |
-    ({22{vict_1h[24]}} & word[718:697]) |
-    ({22{vict_1h[25]}} & word[747:726]) |
-    ({22{vict_1h[26]}} & word[776:755]) |
-    ({22{vict_1h[27]}} & word[805:784]) |
-    ({22{vict_1h[28]}} & word[834:813]) |
-    ({22{vict_1h[29]}} & word[863:842]) |
-    ({22{vict_1h[30]}} & word[892:871]) |
-    ({22{vict_1h[31]}} & word[921:900]) |
-    ({22{vict_1h[32]}} & word[950:929]) |
-    ({22{vict_1h[33]}} & word[979:958]) |
-    ({22{vict_1h[34]}} & word[1008:987]) |
-    ({22{vict_1h[35]}} & word[1037:1016]) |
-    ({22{vict_1h[36]}} & word[1066:1045]) |
-    ({22{vict_1h[37]}} & word[1095:1074]) |
-    ({22{vict_1h[38]}} & word[1124:1103]) |
-    ({22{vict_1h[39]}} & word[1153:1132]) |
-    ({22{vict_1h[40]}} & word[1182:1161]) |
-    ({22{vict_1h[41]}} & word[1211:1190]) |
-    ({22{vict_1h[42]}} & word[1240:1219]) |
-    ({22{vict_1h[43]}} & word[1269:1248]) |
-    ({22{vict_1h[44]}} & word[1298:1277]) |
-    ({22{vict_1h[45]}} & word[1327:1306]) |
-    ({22{vict_1h[46]}} & word[1356:1335]) |
-    ({22{vict_1h[47]}} & word[1385:1364]) |
-    ({22{vict_1h[48]}} & word[1414:1393]) |
-    ({22{vict_1h[49]}} & word[1443:1422]) |
-    ({22{vict_1h[50]}} & word[1472:1451]) |
-    ({22{vict_1h[51]}} & word[1501:1480]) |
-    ({22{vict_1h[52]}} & word[1530:1509]) |
-    ({22{vict_1h[53]}} & word[1559:1538]) |
-    ({22{vict_1h[54]}} & word[1588:1567]) |
-    ({22{vict_1h[55]}} & word[1617:1596]) |
-    ({22{vict_1h[56]}} & word[1646:1625]) |
-    ({22{vict_1h[57]}} & word[1675:1654]) |
-    ({22{vict_1h[58]}} & word[1704:1683]) |
-    ({22{vict_1h[59]}} & word[1733:1712]) |
-    ({22{vict_1h[60]}} & word[1762:1741]) |
-    ({22{vict_1h[61]}} & word[1791:1770]) |
-    ({22{vict_1h[62]}} & word[1820:1799]) |
-    ({22{vict_1h[63]}} & word[1849:1828]);
+    ({22{vict_1h[1]}} & word[52:31]) |
+    ({22{vict_1h[2]}} & word[82:61]) |
+    ({22{vict_1h[3]}} & word[112:91]) |
+    ({22{vict_1h[4]}} & word[142:121]) |
+    ({22{vict_1h[5]}} & word[172:151]) |
+    ({22{vict_1h[6]}} & word[202:181]) |
+    ({22{vict_1h[7]}} & word[232:211]) |
+    ({22{vict_1h[8]}} & word[262:241]) |
+    ({22{vict_1h[9]}} & word[292:271]) |
+    ({22{vict_1h[10]}} & word[322:301]) |
+    ({22{vict_1h[11]}} & word[352:331]) |
+    ({22{vict_1h[12]}} & word[382:361]) |
+    ({22{vict_1h[13]}} & word[412:391]) |
+    ({22{vict_1h[14]}} & word[442:421]) |
+    ({22{vict_1h[15]}} & word[472:451]) |
+    ({22{vict_1h[16]}} & word[502:481]) |
+    ({22{vict_1h[17]}} & word[532:511]) |
+    ({22{vict_1h[18]}} & word[562:541]) |
+    ({22{vict_1h[19]}} & word[592:571]) |
+    ({22{vict_1h[20]}} & word[622:601]) |
+    ({22{vict_1h[21]}} & word[652:631]) |
+    ({22{vict_1h[22]}} & word[682:661]) |
+    ({22{vict_1h[23]}} & word[712:691]) |
+    ({22{vict_1h[24]}} & word[742:721]) |
+    ({22{vict_1h[25]}} & word[772:751]) |
+    ({22{vict_1h[26]}} & word[802:781]) |
+    ({22{vict_1h[27]}} & word[832:811]) |
+    ({22{vict_1h[28]}} & word[862:841]) |
+    ({22{vict_1h[29]}} & word[892:871]) |
+    ({22{vict_1h[30]}} & word[922:901]) |
+    ({22{vict_1h[31]}} & word[952:931]) |
+    ({22{vict_1h[32]}} & word[982:961]) |
+    ({22{vict_1h[33]}} & word[1012:991]) |
+    ({22{vict_1h[34]}} & word[1042:1021]) |
+    ({22{vict_1h[35]}} & word[1072:1051]) |
+    ({22{vict_1h[36]}} & word[1102:1081]) |
+    ({22{vict_1h[37]}} & word[1132:1111]) |
+    ({22{vict_1h[38]}} & word[1162:1141]) |
+    ({22{vict_1h[39]}} & word[1192:1171]) |
+    ({22{vict_1h[40]}} & word[1222:1201]) |
+    ({22{vict_1h[41]}} & word[1252:1231]) |
+    ({22{vict_1h[42]}} & word[1282:1261]) |
+    ({22{vict_1h[43]}} & word[1312:1291]) |
+    ({22{vict_1h[44]}} & word[1342:1321]) |
+    ({22{vict_1h[45]}} & word[1372:1351]) |
+    ({22{vict_1h[46]}} & word[1402:1381]) |
+    ({22{vict_1h[47]}} & word[1432:1411]) |
+    ({22{vict_1h[48]}} & word[1462:1441]) |
+    ({22{vict_1h[49]}} & word[1492:1471]) |
+    ({22{vict_1h[50]}} & word[1522:1501]) |
+    ({22{vict_1h[51]}} & word[1552:1531]) |
+    ({22{vict_1h[52]}} & word[1582:1561]) |
+    ({22{vict_1h[53]}} & word[1612:1591]) |
+    ({22{vict_1h[54]}} & word[1642:1621]) |
+    ({22{vict_1h[55]}} & word[1672:1651]) |
+    ({22{vict_1h[56]}} & word[1702:1681]) |
+    ({22{vict_1h[57]}} & word[1732:1711]) |
+    ({22{vict_1h[58]}} & word[1762:1741]) |
+    ({22{vict_1h[59]}} & word[1792:1771]) |
+    ({22{vict_1h[60]}} & word[1822:1801]) |
+    ({22{vict_1h[61]}} & word[1852:1831]) |
+    ({22{vict_1h[62]}} & word[1882:1861]) |
+    ({22{vict_1h[63]}} & word[1912:1891]);
   assign lazy_tag =
     ({22{pend_1h[0]}} & word[22:1]) |
-    ({22{pend_1h[1]}} & word[51:30]) |
-    ({22{pend_1h[2]}} & word[80:59]) |
-    ({22{pend_1h[3]}} & word[109:88]) |
-    ({22{pend_1h[4]}} & word[138:117]) |
-    ({22{pend_1h[5]}} & word[167:146]) |
-    ({22{pend_1h[6]}} & word[196:175]) |
-    ({22{pend_1h[7]}} & word[225:204]) |
-    ({22{pend_1h[8]}} & word[254:233]) |
-    ({22{pend_1h[9]}} & word[283:262]) |
-    ({22{pend_1h[10]}} & word[312:291]) |
-    ({22{pend_1h[11]}} & word[341:320]) |
-    ({22{pend_1h[12]}} & word[370:349]) |
-    ({22{pend_1h[13]}} & word[399:378]) |
-    ({22{pend_1h[14]}} & word[428:407]) |
-    ({22{pend_1h[15]}} & word[457:436]) |
-    ({22{pend_1h[16]}} & word[486:465]) |
-    ({22{pend_1h[17]}} & word[515:494]) |
-    ({22{pend_1h[18]}} & word[544:523]) |
-    ({22{pend_1h[19]}} & word[573:552]) |
-    ({22{pend_1h[20]}} & word[602:581]) |
-    ({22{pend_1h[21]}} & word[631:610]) |
-    ({22{pend_1h[22]}} & word[660:639]) |
-    ({22{pend_1h[23]}} & word[689:668]) |
-    ({22{pend_1h[24]}} & word[718:697]) |
-    ({22{pend_1h[25]}} & word[747:726]) |
-    ({22{pend_1h[26]}} & word[776:755]) |
-    ({22{pend_1h[27]}} & word[805:784]) |
-    ({22{pend_1h[28]}} & word[834:813]) |
-    ({22{pend_1h[29]}} & word[863:842]) |
-    ({22{pend_1h[30]}} & word[892:871]) |
-    ({22{pend_1h[31]}} & word[921:900]) |
-    ({22{pend_1h[32]}} & word[950:929]) |
-    ({22{pend_1h[33]}} & word[979:958]) |
-    ({22{pend_1h[34]}} & word[1008:987]) |
-    ({22{pend_1h[35]}} & word[1037:1016]) |
-    ({22{pend_1h[36]}} & word[1066:1045]) |
-    ({22{pend_1h[37]}} & word[1095:1074]) |
-    ({22{pend_1h[38]}} & word[1124:1103]) |
-    ({22{pend_1h[39]}} & word[1153:1132]) |
-    ({22{pend_1h[40]}} & word[1182:1161]) |
-    ({22{pend_1h[41]}} & word[1211:1190]) |
-    ({22{pend_1h[42]}} & word[1240:1219]) |
-    ({22{pend_1h[43]}} & word[1269:1248]) |
-    ({22{pend_1h[44]}} & word[1298:1277]) |
-    ({22{pend_1h[45]}} & word[1327:1306]) |
-    ({22{pend_1h[46]}} & word[1356:1335]) |
-    ({22{pend_1h[47]}} & word[1385:1364]) |
-    ({22{pend_1h[48]}} & word[1414:1393]) |
-    ({22{pend_1h[49]}} & word[1443:1422]) |
-    ({22{pend_1h[50]}} & word[1472:1451]) |
-    ({22{pend_1h[51]}} & word[1501:1480]) |
-    ({22{pend_1h[52]}} & word[1530:1509]) |
-    ({22{pend_1h[53]}} & word[1559:1538]) |
-    ({22{pend_1h[54]}} & word[1588:1567]) |
-    ({22{pend_1h[55]}} & word[1617:1596]) |
-    ({22{pend_1h[56]}} & word[1646:1625]) |
-    ({22{pend_1h[57]}} & word[1675:1654]) |
-    ({22{pend_1h[58]}} & word[1704:1683]) |
-    ({22{pend_1h[59]}} & word[1733:1712]) |
-    ({22{pend_1h[60]}} & word[1762:1741]) |
-    ({22{pend_1h[61]}} & word[1791:1770]) |
-    ({22{pend_1h[62]}} & word[1820:1799]) |
-    ({22{pend_1h[63]}} & word[1849:1828]);
+    ({22{pend_1h[1]}} & word[52:31]) |
+    ({22{pend_1h[2]}} & word[82:61]) |
+    ({22{pend_1h[3]}} & word[112:91]) |
+    ({22{pend_1h[4]}} & word[142:121]) |
+    ({22{pend_1h[5]}} & word[172:151]) |
+    ({22{pend_1h[6]}} & word[202:181]) |
+    ({22{pend_1h[7]}} & word[232:211]) |
+    ({22{pend_1h[8]}} & word[262:241]) |
+    ({22{pend_1h[9]}} & word[292:271]) |
+    ({22{pend_1h[10]}} & word[322:301]) |
+    ({22{pend_1h[11]}} & word[352:331]) |
+    ({22{pend_1h[12]}} & word[382:361]) |
+    ({22{pend_1h[13]}} & word[412:391]) |
+    ({22{pend_1h[14]}} & word[442:421]) |
+    ({22{pend_1h[15]}} & word[472:451]) |
+    ({22{pend_1h[16]}} & word[502:481]) |
+    ({22{pend_1h[17]}} & word[532:511]) |
+    ({22{pend_1h[18]}} & word[562:541]) |
+    ({22{pend_1h[19]}} & word[592:571]) |
+    ({22{pend_1h[20]}} & word[622:601]) |
+    ({22{pend_1h[21]}} & word[652:631]) |
+    ({22{pend_1h[22]}} & word[682:661]) |
+    ({22{pend_1h[23]}} & word[712:691]) |
+    ({22{pend_1h[24]}} & word[742:721]) |
+    ({22{pend_1h[25]}} & word[772:751]) |
+    ({22{pend_1h[26]}} & word[802:781]) |
+    ({22{pend_1h[27]}} & word[832:811]) |
+    ({22{pend_1h[28]}} & word[862:841]) |
+    ({22{pend_1h[29]}} & word[892:871]) |
+    ({22{pend_1h[30]}} & word[922:901]) |
+    ({22{pend_1h[31]}} & word[952:931]) |
+    ({22{pend_1h[32]}} & word[982:961]) |
+    ({22{pend_1h[33]}} & word[1012:991]) |
+    ({22{pend_1h[34]}} & word[1042:1021]) |
+    ({22{pend_1h[35]}} & word[1072:1051]) |
+    ({22{pend_1h[36]}} & word[1102:1081]) |
+    ({22{pend_1h[37]}} & word[1132:1111]) |
+    ({22{pend_1h[38]}} & word[1162:1141]) |
+    ({22{pend_1h[39]}} & word[1192:1171]) |
+    ({22{pend_1h[40]}} & word[1222:1201]) |
+    ({22{pend_1h[41]}} & word[1252:1231]) |
+    ({22{pend_1h[42]}} & word[1282:1261]) |
+    ({22{pend_1h[43]}} & word[1312:1291]) |
+    ({22{pend_1h[44]}} & word[1342:1321]) |
+    ({22{pend_1h[45]}} & word[1372:1351]) |
+    ({22{pend_1h[46]}} & word[1402:1381]) |
+    ({22{pend_1h[47]}} & word[1432:1411]) |
+    ({22{pend_1h[48]}} & word[1462:1441]) |
+    ({22{pend_1h[49]}} & word[1492:1471]) |
+    ({22{pend_1h[50]}} & word[1522:1501]) |
+    ({22{pend_1h[51]}} & word[1552:1531]) |
+    ({22{pend_1h[52]}} & word[1582:1561]) |
+    ({22{pend_1h[53]}} & word[1612:1591]) |
+    ({22{pend_1h[54]}} & word[1642:1621]) |
+    ({22{pend_1h[55]}} & word[1672:1651]) |
+    ({22{pend_1h[56]}} & word[1702:1681]) |
+    ({22{pend_1h[57]}} & word[1732:1711]) |
+    ({22{pend_1h[58]}} & word[1762:1741]) |
+    ({22{pend_1h[59]}} & word[1792:1771]) |
+    ({22{pend_1h[60]}} & word[1822:1801]) |
+    ({22{pend_1h[61]}} & word[1852:1831]) |
+    ({22{pend_1h[62]}} & word[1882:1861]) |
+    ({22{pend_1h[63]}} & word[1912:1891]);
 
   // Table 1 (spec 3.5): one event a cycle; lazy INVs, an eviction, then
   // the transition (fin), which writes the set back and frees the stage.
@@ -909,7 +995,7 @@ module stc_l1_default (
     do_install = 1'b0;
     do_use = 1'b0;
     clr_hit = 1'b0;
-    if (|pend) begin
+    if (demand && |pend) begin // (only a demand access invalidates lazily)
       st_kind = 3'd2; // INV lazy
       st_from = 2'd0;
       st_to = 2'd0;
@@ -985,713 +1071,1100 @@ module stc_l1_default (
   end
 
   // The written-back set word: lazy and dropped copies cleared, a fill
-  // installed in the victim way, LRU ages of the used way's set updated.
-  assign use_1h = do_install ? vict_1h : hit_1h;
-  assign use_age =
-    ({6{use_1h[0]}} & word[28:23]) |
-    ({6{use_1h[1]}} & word[57:52]) |
-    ({6{use_1h[2]}} & word[86:81]) |
-    ({6{use_1h[3]}} & word[115:110]) |
-    ({6{use_1h[4]}} & word[144:139]) |
-    ({6{use_1h[5]}} & word[173:168]) |
-    ({6{use_1h[6]}} & word[202:197]) |
-    ({6{use_1h[7]}} & word[231:226]) |
-    ({6{use_1h[8]}} & word[260:255]) |
-    ({6{use_1h[9]}} & word[289:284]) |
-    ({6{use_1h[10]}} & word[318:313]) |
-    ({6{use_1h[11]}} & word[347:342]) |
-    ({6{use_1h[12]}} & word[376:371]) |
-    ({6{use_1h[13]}} & word[405:400]) |
-    ({6{use_1h[14]}} & word[434:429]) |
-    ({6{use_1h[15]}} & word[463:458]) |
-    ({6{use_1h[16]}} & word[492:487]) |
-    ({6{use_1h[17]}} & word[521:516]) |
-    ({6{use_1h[18]}} & word[550:545]) |
-    ({6{use_1h[19]}} & word[579:574]) |
-    ({6{use_1h[20]}} & word[608:603]) |
-    ({6{use_1h[21]}} & word[637:632]) |
-    ({6{use_1h[22]}} & word[666:661]) |
-    ({6{use_1h[23]}} & word[695:690]) |
-    ({6{use_1h[24]}} & word[724:719]) |
-    ({6{use_1h[25]}} & word[753:748]) |
-    ({6{use_1h[26]}} & word[782:777]) |
-    ({6{use_1h[27]}} & word[811:806]) |
-    ({6{use_1h[28]}} & word[840:835]) |
-    ({6{use_1h[29]}} & word[869:864]) |
-    ({6{use_1h[30]}} & word[898:893]) |
-    ({6{use_1h[31]}} & word[927:922]) |
-    ({6{use_1h[32]}} & word[956:951]) |
-    ({6{use_1h[33]}} & word[985:980]) |
-    ({6{use_1h[34]}} & word[1014:1009]) |
-    ({6{use_1h[35]}} & word[1043:1038]) |
-    ({6{use_1h[36]}} & word[1072:1067]) |
-    ({6{use_1h[37]}} & word[1101:1096]) |
-    ({6{use_1h[38]}} & word[1130:1125]) |
-    ({6{use_1h[39]}} & word[1159:1154]) |
-    ({6{use_1h[40]}} & word[1188:1183]) |
-    ({6{use_1h[41]}} & word[1217:1212]) |
-    ({6{use_1h[42]}} & word[1246:1241]) |
-    ({6{use_1h[43]}} & word[1275:1270]) |
-    ({6{use_1h[44]}} & word[1304:1299]) |
-    ({6{use_1h[45]}} & word[1333:1328]) |
-    ({6{use_1h[46]}} & word[1362:1357]) |
-    ({6{use_1h[47]}} & word[1391:1386]) |
-    ({6{use_1h[48]}} & word[1420:1415]) |
-    ({6{use_1h[49]}} & word[1449:1444]) |
-    ({6{use_1h[50]}} & word[1478:1473]) |
-    ({6{use_1h[51]}} & word[1507:1502]) |
-    ({6{use_1h[52]}} & word[1536:1531]) |
-    ({6{use_1h[53]}} & word[1565:1560]) |
-    ({6{use_1h[54]}} & word[1594:1589]) |
-    ({6{use_1h[55]}} & word[1623:1618]) |
-    ({6{use_1h[56]}} & word[1652:1647]) |
-    ({6{use_1h[57]}} & word[1681:1676]) |
-    ({6{use_1h[58]}} & word[1710:1705]) |
-    ({6{use_1h[59]}} & word[1739:1734]) |
-    ({6{use_1h[60]}} & word[1768:1763]) |
-    ({6{use_1h[61]}} & word[1797:1792]) |
-    ({6{use_1h[62]}} & word[1826:1821]) |
-    ({6{use_1h[63]}} & word[1855:1850]);
-  assign new_word[0] = (nv[0] & ~(clr_hit & hit_1h[0])) | (do_install & vict_1h[0]);
+  // installed in the victim way (its band never current: Data_E does not
+  // install), LRU ages of the used way's set updated.
+  // (the ages below the used way's move up by one: the hit's and the
+  // victim's compared apart, the transition chooses)
+  assign hit_age =
+    ({6{hit[0]}} & word[28:23]) |
+    ({6{hit[1]}} & word[58:53]) |
+    ({6{hit[2]}} & word[88:83]) |
+    ({6{hit[3]}} & word[118:113]) |
+    ({6{hit[4]}} & word[148:143]) |
+    ({6{hit[5]}} & word[178:173]) |
+    ({6{hit[6]}} & word[208:203]) |
+    ({6{hit[7]}} & word[238:233]) |
+    ({6{hit[8]}} & word[268:263]) |
+    ({6{hit[9]}} & word[298:293]) |
+    ({6{hit[10]}} & word[328:323]) |
+    ({6{hit[11]}} & word[358:353]) |
+    ({6{hit[12]}} & word[388:383]) |
+    ({6{hit[13]}} & word[418:413]) |
+    ({6{hit[14]}} & word[448:443]) |
+    ({6{hit[15]}} & word[478:473]) |
+    ({6{hit[16]}} & word[508:503]) |
+    ({6{hit[17]}} & word[538:533]) |
+    ({6{hit[18]}} & word[568:563]) |
+    ({6{hit[19]}} & word[598:593]) |
+    ({6{hit[20]}} & word[628:623]) |
+    ({6{hit[21]}} & word[658:653]) |
+    ({6{hit[22]}} & word[688:683]) |
+    ({6{hit[23]}} & word[718:713]) |
+    ({6{hit[24]}} & word[748:743]) |
+    ({6{hit[25]}} & word[778:773]) |
+    ({6{hit[26]}} & word[808:803]) |
+    ({6{hit[27]}} & word[838:833]) |
+    ({6{hit[28]}} & word[868:863]) |
+    ({6{hit[29]}} & word[898:893]) |
+    ({6{hit[30]}} & word[928:923]) |
+    ({6{hit[31]}} & word[958:953]) |
+    ({6{hit[32]}} & word[988:983]) |
+    ({6{hit[33]}} & word[1018:1013]) |
+    ({6{hit[34]}} & word[1048:1043]) |
+    ({6{hit[35]}} & word[1078:1073]) |
+    ({6{hit[36]}} & word[1108:1103]) |
+    ({6{hit[37]}} & word[1138:1133]) |
+    ({6{hit[38]}} & word[1168:1163]) |
+    ({6{hit[39]}} & word[1198:1193]) |
+    ({6{hit[40]}} & word[1228:1223]) |
+    ({6{hit[41]}} & word[1258:1253]) |
+    ({6{hit[42]}} & word[1288:1283]) |
+    ({6{hit[43]}} & word[1318:1313]) |
+    ({6{hit[44]}} & word[1348:1343]) |
+    ({6{hit[45]}} & word[1378:1373]) |
+    ({6{hit[46]}} & word[1408:1403]) |
+    ({6{hit[47]}} & word[1438:1433]) |
+    ({6{hit[48]}} & word[1468:1463]) |
+    ({6{hit[49]}} & word[1498:1493]) |
+    ({6{hit[50]}} & word[1528:1523]) |
+    ({6{hit[51]}} & word[1558:1553]) |
+    ({6{hit[52]}} & word[1588:1583]) |
+    ({6{hit[53]}} & word[1618:1613]) |
+    ({6{hit[54]}} & word[1648:1643]) |
+    ({6{hit[55]}} & word[1678:1673]) |
+    ({6{hit[56]}} & word[1708:1703]) |
+    ({6{hit[57]}} & word[1738:1733]) |
+    ({6{hit[58]}} & word[1768:1763]) |
+    ({6{hit[59]}} & word[1798:1793]) |
+    ({6{hit[60]}} & word[1828:1823]) |
+    ({6{hit[61]}} & word[1858:1853]) |
+    ({6{hit[62]}} & word[1888:1883]) |
+    ({6{hit[63]}} & word[1918:1913]);
+  assign vict_age =
+    ({6{vict_1h[0]}} & word[28:23]) |
+    ({6{vict_1h[1]}} & word[58:53]) |
+    ({6{vict_1h[2]}} & word[88:83]) |
+    ({6{vict_1h[3]}} & word[118:113]) |
+    ({6{vict_1h[4]}} & word[148:143]) |
+    ({6{vict_1h[5]}} & word[178:173]) |
+    ({6{vict_1h[6]}} & word[208:203]) |
+    ({6{vict_1h[7]}} & word[238:233]) |
+    ({6{vict_1h[8]}} & word[268:263]) |
+    ({6{vict_1h[9]}} & word[298:293]) |
+    ({6{vict_1h[10]}} & word[328:323]) |
+    ({6{vict_1h[11]}} & word[358:353]) |
+    ({6{vict_1h[12]}} & word[388:383]) |
+    ({6{vict_1h[13]}} & word[418:413]) |
+    ({6{vict_1h[14]}} & word[448:443]) |
+    ({6{vict_1h[15]}} & word[478:473]) |
+    ({6{vict_1h[16]}} & word[508:503]) |
+    ({6{vict_1h[17]}} & word[538:533]) |
+    ({6{vict_1h[18]}} & word[568:563]) |
+    ({6{vict_1h[19]}} & word[598:593]) |
+    ({6{vict_1h[20]}} & word[628:623]) |
+    ({6{vict_1h[21]}} & word[658:653]) |
+    ({6{vict_1h[22]}} & word[688:683]) |
+    ({6{vict_1h[23]}} & word[718:713]) |
+    ({6{vict_1h[24]}} & word[748:743]) |
+    ({6{vict_1h[25]}} & word[778:773]) |
+    ({6{vict_1h[26]}} & word[808:803]) |
+    ({6{vict_1h[27]}} & word[838:833]) |
+    ({6{vict_1h[28]}} & word[868:863]) |
+    ({6{vict_1h[29]}} & word[898:893]) |
+    ({6{vict_1h[30]}} & word[928:923]) |
+    ({6{vict_1h[31]}} & word[958:953]) |
+    ({6{vict_1h[32]}} & word[988:983]) |
+    ({6{vict_1h[33]}} & word[1018:1013]) |
+    ({6{vict_1h[34]}} & word[1048:1043]) |
+    ({6{vict_1h[35]}} & word[1078:1073]) |
+    ({6{vict_1h[36]}} & word[1108:1103]) |
+    ({6{vict_1h[37]}} & word[1138:1133]) |
+    ({6{vict_1h[38]}} & word[1168:1163]) |
+    ({6{vict_1h[39]}} & word[1198:1193]) |
+    ({6{vict_1h[40]}} & word[1228:1223]) |
+    ({6{vict_1h[41]}} & word[1258:1253]) |
+    ({6{vict_1h[42]}} & word[1288:1283]) |
+    ({6{vict_1h[43]}} & word[1318:1313]) |
+    ({6{vict_1h[44]}} & word[1348:1343]) |
+    ({6{vict_1h[45]}} & word[1378:1373]) |
+    ({6{vict_1h[46]}} & word[1408:1403]) |
+    ({6{vict_1h[47]}} & word[1438:1433]) |
+    ({6{vict_1h[48]}} & word[1468:1463]) |
+    ({6{vict_1h[49]}} & word[1498:1493]) |
+    ({6{vict_1h[50]}} & word[1528:1523]) |
+    ({6{vict_1h[51]}} & word[1558:1553]) |
+    ({6{vict_1h[52]}} & word[1588:1583]) |
+    ({6{vict_1h[53]}} & word[1618:1613]) |
+    ({6{vict_1h[54]}} & word[1648:1643]) |
+    ({6{vict_1h[55]}} & word[1678:1673]) |
+    ({6{vict_1h[56]}} & word[1708:1703]) |
+    ({6{vict_1h[57]}} & word[1738:1733]) |
+    ({6{vict_1h[58]}} & word[1768:1763]) |
+    ({6{vict_1h[59]}} & word[1798:1793]) |
+    ({6{vict_1h[60]}} & word[1828:1823]) |
+    ({6{vict_1h[61]}} & word[1858:1853]) |
+    ({6{vict_1h[62]}} & word[1888:1883]) |
+    ({6{vict_1h[63]}} & word[1918:1913]);
+  assign new_word[29] = ~(do_install & vict_1h[0]) & w_cur[0];
+  assign new_word[0] = (nv[0] & ~(clr_hit & hit[0])) | (do_install & vict_1h[0]);
   assign new_word[22:1] = (do_install & vict_1h[0]) ? s_tag : w0_tag;
-  assign new_word[28:23] = !do_use ? w0_age : use_1h[0] ? 6'd0 :
-      (w0_age < use_age) ? w0_age + 6'd1 : w0_age;
+  assign new_word[28:23] = do_install ? (vict_1h[0] ? 6'd0 :
+      (w0_age < vict_age) ? w0_age + 6'd1 : w0_age) :
+      !do_use ? w0_age : hit[0] ? 6'd0 :
+      (w0_age < hit_age) ? w0_age + 6'd1 : w0_age;
   assign sweep_word[0] = w_v[0] & ~sm[0];
   assign sweep_word[22:1] = w0_tag;
   assign sweep_word[28:23] = w0_age;
+  assign sweep_word[29] = sw_ncur[0];
+  assign init_word[29] = 1'b0;
   assign init_word[0] = 1'b0;
   assign init_word[22:1] = 22'd0;
   assign init_word[28:23] = 6'd0;
-  assign new_word[29] = (nv[1] & ~(clr_hit & hit_1h[1])) | (do_install & vict_1h[1]);
-  assign new_word[51:30] = (do_install & vict_1h[1]) ? s_tag : w1_tag;
-  assign new_word[57:52] = !do_use ? w1_age : use_1h[1] ? 6'd0 :
-      (w1_age < use_age) ? w1_age + 6'd1 : w1_age;
-  assign sweep_word[29] = w_v[1] & ~sm[1];
-  assign sweep_word[51:30] = w1_tag;
-  assign sweep_word[57:52] = w1_age;
-  assign init_word[29] = 1'b0;
-  assign init_word[51:30] = 22'd0;
-  assign init_word[57:52] = 6'd1;
-  assign new_word[58] = (nv[2] & ~(clr_hit & hit_1h[2])) | (do_install & vict_1h[2]);
-  assign new_word[80:59] = (do_install & vict_1h[2]) ? s_tag : w2_tag;
-  assign new_word[86:81] = !do_use ? w2_age : use_1h[2] ? 6'd0 :
-      (w2_age < use_age) ? w2_age + 6'd1 : w2_age;
-  assign sweep_word[58] = w_v[2] & ~sm[2];
-  assign sweep_word[80:59] = w2_tag;
-  assign sweep_word[86:81] = w2_age;
-  assign init_word[58] = 1'b0;
-  assign init_word[80:59] = 22'd0;
-  assign init_word[86:81] = 6'd2;
-  assign new_word[87] = (nv[3] & ~(clr_hit & hit_1h[3])) | (do_install & vict_1h[3]);
-  assign new_word[109:88] = (do_install & vict_1h[3]) ? s_tag : w3_tag;
-  assign new_word[115:110] = !do_use ? w3_age : use_1h[3] ? 6'd0 :
-      (w3_age < use_age) ? w3_age + 6'd1 : w3_age;
-  assign sweep_word[87] = w_v[3] & ~sm[3];
-  assign sweep_word[109:88] = w3_tag;
-  assign sweep_word[115:110] = w3_age;
-  assign init_word[87] = 1'b0;
-  assign init_word[109:88] = 22'd0;
-  assign init_word[115:110] = 6'd3;
-  assign new_word[116] = (nv[4] & ~(clr_hit & hit_1h[4])) | (do_install & vict_1h[4]);
-  assign new_word[138:117] = (do_install & vict_1h[4]) ? s_tag : w4_tag;
-  assign new_word[144:139] = !do_use ? w4_age : use_1h[4] ? 6'd0 :
-      (w4_age < use_age) ? w4_age + 6'd1 : w4_age;
-  assign sweep_word[116] = w_v[4] & ~sm[4];
-  assign sweep_word[138:117] = w4_tag;
-  assign sweep_word[144:139] = w4_age;
-  assign init_word[116] = 1'b0;
-  assign init_word[138:117] = 22'd0;
-  assign init_word[144:139] = 6'd4;
-  assign new_word[145] = (nv[5] & ~(clr_hit & hit_1h[5])) | (do_install & vict_1h[5]);
-  assign new_word[167:146] = (do_install & vict_1h[5]) ? s_tag : w5_tag;
-  assign new_word[173:168] = !do_use ? w5_age : use_1h[5] ? 6'd0 :
-      (w5_age < use_age) ? w5_age + 6'd1 : w5_age;
-  assign sweep_word[145] = w_v[5] & ~sm[5];
-  assign sweep_word[167:146] = w5_tag;
-  assign sweep_word[173:168] = w5_age;
-  assign init_word[145] = 1'b0;
-  assign init_word[167:146] = 22'd0;
-  assign init_word[173:168] = 6'd5;
-  assign new_word[174] = (nv[6] & ~(clr_hit & hit_1h[6])) | (do_install & vict_1h[6]);
-  assign new_word[196:175] = (do_install & vict_1h[6]) ? s_tag : w6_tag;
-  assign new_word[202:197] = !do_use ? w6_age : use_1h[6] ? 6'd0 :
-      (w6_age < use_age) ? w6_age + 6'd1 : w6_age;
-  assign sweep_word[174] = w_v[6] & ~sm[6];
-  assign sweep_word[196:175] = w6_tag;
-  assign sweep_word[202:197] = w6_age;
-  assign init_word[174] = 1'b0;
-  assign init_word[196:175] = 22'd0;
-  assign init_word[202:197] = 6'd6;
-  assign new_word[203] = (nv[7] & ~(clr_hit & hit_1h[7])) | (do_install & vict_1h[7]);
-  assign new_word[225:204] = (do_install & vict_1h[7]) ? s_tag : w7_tag;
-  assign new_word[231:226] = !do_use ? w7_age : use_1h[7] ? 6'd0 :
-      (w7_age < use_age) ? w7_age + 6'd1 : w7_age;
-  assign sweep_word[203] = w_v[7] & ~sm[7];
-  assign sweep_word[225:204] = w7_tag;
-  assign sweep_word[231:226] = w7_age;
-  assign init_word[203] = 1'b0;
-  assign init_word[225:204] = 22'd0;
-  assign init_word[231:226] = 6'd7;
-  assign new_word[232] = (nv[8] & ~(clr_hit & hit_1h[8])) | (do_install & vict_1h[8]);
-  assign new_word[254:233] = (do_install & vict_1h[8]) ? s_tag : w8_tag;
-  assign new_word[260:255] = !do_use ? w8_age : use_1h[8] ? 6'd0 :
-      (w8_age < use_age) ? w8_age + 6'd1 : w8_age;
-  assign sweep_word[232] = w_v[8] & ~sm[8];
-  assign sweep_word[254:233] = w8_tag;
-  assign sweep_word[260:255] = w8_age;
-  assign init_word[232] = 1'b0;
-  assign init_word[254:233] = 22'd0;
-  assign init_word[260:255] = 6'd8;
-  assign new_word[261] = (nv[9] & ~(clr_hit & hit_1h[9])) | (do_install & vict_1h[9]);
-  assign new_word[283:262] = (do_install & vict_1h[9]) ? s_tag : w9_tag;
-  assign new_word[289:284] = !do_use ? w9_age : use_1h[9] ? 6'd0 :
-      (w9_age < use_age) ? w9_age + 6'd1 : w9_age;
-  assign sweep_word[261] = w_v[9] & ~sm[9];
-  assign sweep_word[283:262] = w9_tag;
-  assign sweep_word[289:284] = w9_age;
-  assign init_word[261] = 1'b0;
-  assign init_word[283:262] = 22'd0;
-  assign init_word[289:284] = 6'd9;
-  assign new_word[290] = (nv[10] & ~(clr_hit & hit_1h[10])) | (do_install & vict_1h[10]);
-  assign new_word[312:291] = (do_install & vict_1h[10]) ? s_tag : w10_tag;
-  assign new_word[318:313] = !do_use ? w10_age : use_1h[10] ? 6'd0 :
-      (w10_age < use_age) ? w10_age + 6'd1 : w10_age;
-  assign sweep_word[290] = w_v[10] & ~sm[10];
-  assign sweep_word[312:291] = w10_tag;
-  assign sweep_word[318:313] = w10_age;
-  assign init_word[290] = 1'b0;
-  assign init_word[312:291] = 22'd0;
-  assign init_word[318:313] = 6'd10;
-  assign new_word[319] = (nv[11] & ~(clr_hit & hit_1h[11])) | (do_install & vict_1h[11]);
-  assign new_word[341:320] = (do_install & vict_1h[11]) ? s_tag : w11_tag;
-  assign new_word[347:342] = !do_use ? w11_age : use_1h[11] ? 6'd0 :
-      (w11_age < use_age) ? w11_age + 6'd1 : w11_age;
-  assign sweep_word[319] = w_v[11] & ~sm[11];
-  assign sweep_word[341:320] = w11_tag;
-  assign sweep_word[347:342] = w11_age;
-  assign init_word[319] = 1'b0;
-  assign init_word[341:320] = 22'd0;
-  assign init_word[347:342] = 6'd11;
-  assign new_word[348] = (nv[12] & ~(clr_hit & hit_1h[12])) | (do_install & vict_1h[12]);
-  assign new_word[370:349] = (do_install & vict_1h[12]) ? s_tag : w12_tag;
-  assign new_word[376:371] = !do_use ? w12_age : use_1h[12] ? 6'd0 :
-      (w12_age < use_age) ? w12_age + 6'd1 : w12_age;
-  assign sweep_word[348] = w_v[12] & ~sm[12];
-  assign sweep_word[370:349] = w12_tag;
-  assign sweep_word[376:371] = w12_age;
-  assign init_word[348] = 1'b0;
-  assign init_word[370:349] = 22'd0;
-  assign init_word[376:371] = 6'd12;
-  assign new_word[377] = (nv[13] & ~(clr_hit & hit_1h[13])) | (do_install & vict_1h[13]);
-  assign new_word[399:378] = (do_install & vict_1h[13]) ? s_tag : w13_tag;
-  assign new_word[405:400] = !do_use ? w13_age : use_1h[13] ? 6'd0 :
-      (w13_age < use_age) ? w13_age + 6'd1 : w13_age;
-  assign sweep_word[377] = w_v[13] & ~sm[13];
-  assign sweep_word[399:378] = w13_tag;
-  assign sweep_word[405:400] = w13_age;
-  assign init_word[377] = 1'b0;
-  assign init_word[399:378] = 22'd0;
-  assign init_word[405:400] = 6'd13;
-  assign new_word[406] = (nv[14] & ~(clr_hit & hit_1h[14])) | (do_install & vict_1h[14]);
-  assign new_word[428:407] = (do_install & vict_1h[14]) ? s_tag : w14_tag;
-  assign new_word[434:429] = !do_use ? w14_age : use_1h[14] ? 6'd0 :
-      (w14_age < use_age) ? w14_age + 6'd1 : w14_age;
-  assign sweep_word[406] = w_v[14] & ~sm[14];
-  assign sweep_word[428:407] = w14_tag;
-  assign sweep_word[434:429] = w14_age;
-  assign init_word[406] = 1'b0;
-  assign init_word[428:407] = 22'd0;
-  assign init_word[434:429] = 6'd14;
-  assign new_word[435] = (nv[15] & ~(clr_hit & hit_1h[15])) | (do_install & vict_1h[15]);
-  assign new_word[457:436] = (do_install & vict_1h[15]) ? s_tag : w15_tag;
-  assign new_word[463:458] = !do_use ? w15_age : use_1h[15] ? 6'd0 :
-      (w15_age < use_age) ? w15_age + 6'd1 : w15_age;
-  assign sweep_word[435] = w_v[15] & ~sm[15];
-  assign sweep_word[457:436] = w15_tag;
-  assign sweep_word[463:458] = w15_age;
-  assign init_word[435] = 1'b0;
-  assign init_word[457:436] = 22'd0;
-  assign init_word[463:458] = 6'd15;
-  assign new_word[464] = (nv[16] & ~(clr_hit & hit_1h[16])) | (do_install & vict_1h[16]);
-  assign new_word[486:465] = (do_install & vict_1h[16]) ? s_tag : w16_tag;
-  assign new_word[492:487] = !do_use ? w16_age : use_1h[16] ? 6'd0 :
-      (w16_age < use_age) ? w16_age + 6'd1 : w16_age;
-  assign sweep_word[464] = w_v[16] & ~sm[16];
-  assign sweep_word[486:465] = w16_tag;
-  assign sweep_word[492:487] = w16_age;
-  assign init_word[464] = 1'b0;
-  assign init_word[486:465] = 22'd0;
-  assign init_word[492:487] = 6'd16;
-  assign new_word[493] = (nv[17] & ~(clr_hit & hit_1h[17])) | (do_install & vict_1h[17]);
-  assign new_word[515:494] = (do_install & vict_1h[17]) ? s_tag : w17_tag;
-  assign new_word[521:516] = !do_use ? w17_age : use_1h[17] ? 6'd0 :
-      (w17_age < use_age) ? w17_age + 6'd1 : w17_age;
-  assign sweep_word[493] = w_v[17] & ~sm[17];
-  assign sweep_word[515:494] = w17_tag;
-  assign sweep_word[521:516] = w17_age;
-  assign init_word[493] = 1'b0;
-  assign init_word[515:494] = 22'd0;
-  assign init_word[521:516] = 6'd17;
-  assign new_word[522] = (nv[18] & ~(clr_hit & hit_1h[18])) | (do_install & vict_1h[18]);
-  assign new_word[544:523] = (do_install & vict_1h[18]) ? s_tag : w18_tag;
-  assign new_word[550:545] = !do_use ? w18_age : use_1h[18] ? 6'd0 :
-      (w18_age < use_age) ? w18_age + 6'd1 : w18_age;
-  assign sweep_word[522] = w_v[18] & ~sm[18];
-  assign sweep_word[544:523] = w18_tag;
-  assign sweep_word[550:545] = w18_age;
-  assign init_word[522] = 1'b0;
-  assign init_word[544:523] = 22'd0;
-  assign init_word[550:545] = 6'd18;
-  assign new_word[551] = (nv[19] & ~(clr_hit & hit_1h[19])) | (do_install & vict_1h[19]);
-  assign new_word[573:552] = (do_install & vict_1h[19]) ? s_tag : w19_tag;
-  assign new_word[579:574] = !do_use ? w19_age : use_1h[19] ? 6'd0 :
-      (w19_age < use_age) ? w19_age + 6'd1 : w19_age;
-  assign sweep_word[551] = w_v[19] & ~sm[19];
-  assign sweep_word[573:552] = w19_tag;
-  assign sweep_word[579:574] = w19_age;
-  assign init_word[551] = 1'b0;
-  assign init_word[573:552] = 22'd0;
-  assign init_word[579:574] = 6'd19;
-  assign new_word[580] = (nv[20] & ~(clr_hit & hit_1h[20])) | (do_install & vict_1h[20]);
-  assign new_word[602:581] = (do_install & vict_1h[20]) ? s_tag : w20_tag;
-  assign new_word[608:603] = !do_use ? w20_age : use_1h[20] ? 6'd0 :
-      (w20_age < use_age) ? w20_age + 6'd1 : w20_age;
-  assign sweep_word[580] = w_v[20] & ~sm[20];
-  assign sweep_word[602:581] = w20_tag;
-  assign sweep_word[608:603] = w20_age;
-  assign init_word[580] = 1'b0;
-  assign init_word[602:581] = 22'd0;
-  assign init_word[608:603] = 6'd20;
-  assign new_word[609] = (nv[21] & ~(clr_hit & hit_1h[21])) | (do_install & vict_1h[21]);
-  assign new_word[631:610] = (do_install & vict_1h[21]) ? s_tag : w21_tag;
-  assign new_word[637:632] = !do_use ? w21_age : use_1h[21] ? 6'd0 :
-      (w21_age < use_age) ? w21_age + 6'd1 : w21_age;
-  assign sweep_word[609] = w_v[21] & ~sm[21];
-  assign sweep_word[631:610] = w21_tag;
-  assign sweep_word[637:632] = w21_age;
-  assign init_word[609] = 1'b0;
-  assign init_word[631:610] = 22'd0;
-  assign init_word[637:632] = 6'd21;
-  assign new_word[638] = (nv[22] & ~(clr_hit & hit_1h[22])) | (do_install & vict_1h[22]);
-  assign new_word[660:639] = (do_install & vict_1h[22]) ? s_tag : w22_tag;
-  assign new_word[666:661] = !do_use ? w22_age : use_1h[22] ? 6'd0 :
-      (w22_age < use_age) ? w22_age + 6'd1 : w22_age;
-  assign sweep_word[638] = w_v[22] & ~sm[22];
-  assign sweep_word[660:639] = w22_tag;
-  assign sweep_word[666:661] = w22_age;
-  assign init_word[638] = 1'b0;
-  assign init_word[660:639] = 22'd0;
-  assign init_word[666:661] = 6'd22;
-  assign new_word[667] = (nv[23] & ~(clr_hit & hit_1h[23])) | (do_install & vict_1h[23]);
-  assign new_word[689:668] = (do_install & vict_1h[23]) ? s_tag : w23_tag;
-  assign new_word[695:690] = !do_use ? w23_age : use_1h[23] ? 6'd0 :
-      (w23_age < use_age) ? w23_age + 6'd1 : w23_age;
-  assign sweep_word[667] = w_v[23] & ~sm[23];
-  assign sweep_word[689:668] = w23_tag;
-  assign sweep_word[695:690] = w23_age;
-  assign init_word[667] = 1'b0;
-  assign init_word[689:668] = 22'd0;
-  assign init_word[695:690] = 6'd23;
-  assign new_word[696] = (nv[24] & ~(clr_hit & hit_1h[24])) | (do_install & vict_1h[24]);
-  assign new_word[718:697] = (do_install & vict_1h[24]) ? s_tag : w24_tag;
-  assign new_word[724:719] = !do_use ? w24_age : use_1h[24] ? 6'd0 :
-      (w24_age < use_age) ? w24_age + 6'd1 : w24_age;
-  assign sweep_word[696] = w_v[24] & ~sm[24];
-  assign sweep_word[718:697] = w24_tag;
-  assign sweep_word[724:719] = w24_age;
-  assign init_word[696] = 1'b0;
-  assign init_word[718:697] = 22'd0;
-  assign init_word[724:719] = 6'd24;
-  assign new_word[725] = (nv[25] & ~(clr_hit & hit_1h[25])) | (do_install & vict_1h[25]);
-  assign new_word[747:726] = (do_install & vict_1h[25]) ? s_tag : w25_tag;
-  assign new_word[753:748] = !do_use ? w25_age : use_1h[25] ? 6'd0 :
-      (w25_age < use_age) ? w25_age + 6'd1 : w25_age;
-  assign sweep_word[725] = w_v[25] & ~sm[25];
-  assign sweep_word[747:726] = w25_tag;
-  assign sweep_word[753:748] = w25_age;
-  assign init_word[725] = 1'b0;
-  assign init_word[747:726] = 22'd0;
-  assign init_word[753:748] = 6'd25;
-  assign new_word[754] = (nv[26] & ~(clr_hit & hit_1h[26])) | (do_install & vict_1h[26]);
-  assign new_word[776:755] = (do_install & vict_1h[26]) ? s_tag : w26_tag;
-  assign new_word[782:777] = !do_use ? w26_age : use_1h[26] ? 6'd0 :
-      (w26_age < use_age) ? w26_age + 6'd1 : w26_age;
-  assign sweep_word[754] = w_v[26] & ~sm[26];
-  assign sweep_word[776:755] = w26_tag;
-  assign sweep_word[782:777] = w26_age;
-  assign init_word[754] = 1'b0;
-  assign init_word[776:755] = 22'd0;
-  assign init_word[782:777] = 6'd26;
-  assign new_word[783] = (nv[27] & ~(clr_hit & hit_1h[27])) | (do_install & vict_1h[27]);
-  assign new_word[805:784] = (do_install & vict_1h[27]) ? s_tag : w27_tag;
-  assign new_word[811:806] = !do_use ? w27_age : use_1h[27] ? 6'd0 :
-      (w27_age < use_age) ? w27_age + 6'd1 : w27_age;
-  assign sweep_word[783] = w_v[27] & ~sm[27];
-  assign sweep_word[805:784] = w27_tag;
-  assign sweep_word[811:806] = w27_age;
-  assign init_word[783] = 1'b0;
-  assign init_word[805:784] = 22'd0;
-  assign init_word[811:806] = 6'd27;
-  assign new_word[812] = (nv[28] & ~(clr_hit & hit_1h[28])) | (do_install & vict_1h[28]);
-  assign new_word[834:813] = (do_install & vict_1h[28]) ? s_tag : w28_tag;
-  assign new_word[840:835] = !do_use ? w28_age : use_1h[28] ? 6'd0 :
-      (w28_age < use_age) ? w28_age + 6'd1 : w28_age;
-  assign sweep_word[812] = w_v[28] & ~sm[28];
-  assign sweep_word[834:813] = w28_tag;
-  assign sweep_word[840:835] = w28_age;
-  assign init_word[812] = 1'b0;
-  assign init_word[834:813] = 22'd0;
-  assign init_word[840:835] = 6'd28;
-  assign new_word[841] = (nv[29] & ~(clr_hit & hit_1h[29])) | (do_install & vict_1h[29]);
-  assign new_word[863:842] = (do_install & vict_1h[29]) ? s_tag : w29_tag;
-  assign new_word[869:864] = !do_use ? w29_age : use_1h[29] ? 6'd0 :
-      (w29_age < use_age) ? w29_age + 6'd1 : w29_age;
-  assign sweep_word[841] = w_v[29] & ~sm[29];
-  assign sweep_word[863:842] = w29_tag;
-  assign sweep_word[869:864] = w29_age;
-  assign init_word[841] = 1'b0;
-  assign init_word[863:842] = 22'd0;
-  assign init_word[869:864] = 6'd29;
-  assign new_word[870] = (nv[30] & ~(clr_hit & hit_1h[30])) | (do_install & vict_1h[30]);
-  assign new_word[892:871] = (do_install & vict_1h[30]) ? s_tag : w30_tag;
-  assign new_word[898:893] = !do_use ? w30_age : use_1h[30] ? 6'd0 :
-      (w30_age < use_age) ? w30_age + 6'd1 : w30_age;
-  assign sweep_word[870] = w_v[30] & ~sm[30];
-  assign sweep_word[892:871] = w30_tag;
-  assign sweep_word[898:893] = w30_age;
+  assign new_word[59] = ~(do_install & vict_1h[1]) & w_cur[1];
+  assign new_word[30] = (nv[1] & ~(clr_hit & hit[1])) | (do_install & vict_1h[1]);
+  assign new_word[52:31] = (do_install & vict_1h[1]) ? s_tag : w1_tag;
+  assign new_word[58:53] = do_install ? (vict_1h[1] ? 6'd0 :
+      (w1_age < vict_age) ? w1_age + 6'd1 : w1_age) :
+      !do_use ? w1_age : hit[1] ? 6'd0 :
+      (w1_age < hit_age) ? w1_age + 6'd1 : w1_age;
+  assign sweep_word[30] = w_v[1] & ~sm[1];
+  assign sweep_word[52:31] = w1_tag;
+  assign sweep_word[58:53] = w1_age;
+  assign sweep_word[59] = sw_ncur[1];
+  assign init_word[59] = 1'b0;
+  assign init_word[30] = 1'b0;
+  assign init_word[52:31] = 22'd0;
+  assign init_word[58:53] = 6'd1;
+  assign new_word[89] = ~(do_install & vict_1h[2]) & w_cur[2];
+  assign new_word[60] = (nv[2] & ~(clr_hit & hit[2])) | (do_install & vict_1h[2]);
+  assign new_word[82:61] = (do_install & vict_1h[2]) ? s_tag : w2_tag;
+  assign new_word[88:83] = do_install ? (vict_1h[2] ? 6'd0 :
+      (w2_age < vict_age) ? w2_age + 6'd1 : w2_age) :
+      !do_use ? w2_age : hit[2] ? 6'd0 :
+      (w2_age < hit_age) ? w2_age + 6'd1 : w2_age;
+  assign sweep_word[60] = w_v[2] & ~sm[2];
+  assign sweep_word[82:61] = w2_tag;
+  assign sweep_word[88:83] = w2_age;
+  assign sweep_word[89] = sw_ncur[2];
+  assign init_word[89] = 1'b0;
+  assign init_word[60] = 1'b0;
+  assign init_word[82:61] = 22'd0;
+  assign init_word[88:83] = 6'd2;
+  assign new_word[119] = ~(do_install & vict_1h[3]) & w_cur[3];
+  assign new_word[90] = (nv[3] & ~(clr_hit & hit[3])) | (do_install & vict_1h[3]);
+  assign new_word[112:91] = (do_install & vict_1h[3]) ? s_tag : w3_tag;
+  assign new_word[118:113] = do_install ? (vict_1h[3] ? 6'd0 :
+      (w3_age < vict_age) ? w3_age + 6'd1 : w3_age) :
+      !do_use ? w3_age : hit[3] ? 6'd0 :
+      (w3_age < hit_age) ? w3_age + 6'd1 : w3_age;
+  assign sweep_word[90] = w_v[3] & ~sm[3];
+  assign sweep_word[112:91] = w3_tag;
+  assign sweep_word[118:113] = w3_age;
+  assign sweep_word[119] = sw_ncur[3];
+  assign init_word[119] = 1'b0;
+  assign init_word[90] = 1'b0;
+  assign init_word[112:91] = 22'd0;
+  assign init_word[118:113] = 6'd3;
+  assign new_word[149] = ~(do_install & vict_1h[4]) & w_cur[4];
+  assign new_word[120] = (nv[4] & ~(clr_hit & hit[4])) | (do_install & vict_1h[4]);
+  assign new_word[142:121] = (do_install & vict_1h[4]) ? s_tag : w4_tag;
+  assign new_word[148:143] = do_install ? (vict_1h[4] ? 6'd0 :
+      (w4_age < vict_age) ? w4_age + 6'd1 : w4_age) :
+      !do_use ? w4_age : hit[4] ? 6'd0 :
+      (w4_age < hit_age) ? w4_age + 6'd1 : w4_age;
+  assign sweep_word[120] = w_v[4] & ~sm[4];
+  assign sweep_word[142:121] = w4_tag;
+  assign sweep_word[148:143] = w4_age;
+  assign sweep_word[149] = sw_ncur[4];
+  assign init_word[149] = 1'b0;
+  assign init_word[120] = 1'b0;
+  assign init_word[142:121] = 22'd0;
+  assign init_word[148:143] = 6'd4;
+  assign new_word[179] = ~(do_install & vict_1h[5]) & w_cur[5];
+  assign new_word[150] = (nv[5] & ~(clr_hit & hit[5])) | (do_install & vict_1h[5]);
+  assign new_word[172:151] = (do_install & vict_1h[5]) ? s_tag : w5_tag;
+  assign new_word[178:173] = do_install ? (vict_1h[5] ? 6'd0 :
+      (w5_age < vict_age) ? w5_age + 6'd1 : w5_age) :
+      !do_use ? w5_age : hit[5] ? 6'd0 :
+      (w5_age < hit_age) ? w5_age + 6'd1 : w5_age;
+  assign sweep_word[150] = w_v[5] & ~sm[5];
+  assign sweep_word[172:151] = w5_tag;
+  assign sweep_word[178:173] = w5_age;
+  assign sweep_word[179] = sw_ncur[5];
+  assign init_word[179] = 1'b0;
+  assign init_word[150] = 1'b0;
+  assign init_word[172:151] = 22'd0;
+  assign init_word[178:173] = 6'd5;
+  assign new_word[209] = ~(do_install & vict_1h[6]) & w_cur[6];
+  assign new_word[180] = (nv[6] & ~(clr_hit & hit[6])) | (do_install & vict_1h[6]);
+  assign new_word[202:181] = (do_install & vict_1h[6]) ? s_tag : w6_tag;
+  assign new_word[208:203] = do_install ? (vict_1h[6] ? 6'd0 :
+      (w6_age < vict_age) ? w6_age + 6'd1 : w6_age) :
+      !do_use ? w6_age : hit[6] ? 6'd0 :
+      (w6_age < hit_age) ? w6_age + 6'd1 : w6_age;
+  assign sweep_word[180] = w_v[6] & ~sm[6];
+  assign sweep_word[202:181] = w6_tag;
+  assign sweep_word[208:203] = w6_age;
+  assign sweep_word[209] = sw_ncur[6];
+  assign init_word[209] = 1'b0;
+  assign init_word[180] = 1'b0;
+  assign init_word[202:181] = 22'd0;
+  assign init_word[208:203] = 6'd6;
+  assign new_word[239] = ~(do_install & vict_1h[7]) & w_cur[7];
+  assign new_word[210] = (nv[7] & ~(clr_hit & hit[7])) | (do_install & vict_1h[7]);
+  assign new_word[232:211] = (do_install & vict_1h[7]) ? s_tag : w7_tag;
+  assign new_word[238:233] = do_install ? (vict_1h[7] ? 6'd0 :
+      (w7_age < vict_age) ? w7_age + 6'd1 : w7_age) :
+      !do_use ? w7_age : hit[7] ? 6'd0 :
+      (w7_age < hit_age) ? w7_age + 6'd1 : w7_age;
+  assign sweep_word[210] = w_v[7] & ~sm[7];
+  assign sweep_word[232:211] = w7_tag;
+  assign sweep_word[238:233] = w7_age;
+  assign sweep_word[239] = sw_ncur[7];
+  assign init_word[239] = 1'b0;
+  assign init_word[210] = 1'b0;
+  assign init_word[232:211] = 22'd0;
+  assign init_word[238:233] = 6'd7;
+  assign new_word[269] = ~(do_install & vict_1h[8]) & w_cur[8];
+  assign new_word[240] = (nv[8] & ~(clr_hit & hit[8])) | (do_install & vict_1h[8]);
+  assign new_word[262:241] = (do_install & vict_1h[8]) ? s_tag : w8_tag;
+  assign new_word[268:263] = do_install ? (vict_1h[8] ? 6'd0 :
+      (w8_age < vict_age) ? w8_age + 6'd1 : w8_age) :
+      !do_use ? w8_age : hit[8] ? 6'd0 :
+      (w8_age < hit_age) ? w8_age + 6'd1 : w8_age;
+  assign sweep_word[240] = w_v[8] & ~sm[8];
+  assign sweep_word[262:241] = w8_tag;
+  assign sweep_word[268:263] = w8_age;
+  assign sweep_word[269] = sw_ncur[8];
+  assign init_word[269] = 1'b0;
+  assign init_word[240] = 1'b0;
+  assign init_word[262:241] = 22'd0;
+  assign init_word[268:263] = 6'd8;
+  assign new_word[299] = ~(do_install & vict_1h[9]) & w_cur[9];
+  assign new_word[270] = (nv[9] & ~(clr_hit & hit[9])) | (do_install & vict_1h[9]);
+  assign new_word[292:271] = (do_install & vict_1h[9]) ? s_tag : w9_tag;
+  assign new_word[298:293] = do_install ? (vict_1h[9] ? 6'd0 :
+      (w9_age < vict_age) ? w9_age + 6'd1 : w9_age) :
+      !do_use ? w9_age : hit[9] ? 6'd0 :
+      (w9_age < hit_age) ? w9_age + 6'd1 : w9_age;
+  assign sweep_word[270] = w_v[9] & ~sm[9];
+  assign sweep_word[292:271] = w9_tag;
+  assign sweep_word[298:293] = w9_age;
+  assign sweep_word[299] = sw_ncur[9];
+  assign init_word[299] = 1'b0;
+  assign init_word[270] = 1'b0;
+  assign init_word[292:271] = 22'd0;
+  assign init_word[298:293] = 6'd9;
+  assign new_word[329] = ~(do_install & vict_1h[10]) & w_cur[10];
+  assign new_word[300] = (nv[10] & ~(clr_hit & hit[10])) | (do_install & vict_1h[10]);
+  assign new_word[322:301] = (do_install & vict_1h[10]) ? s_tag : w10_tag;
+  assign new_word[328:323] = do_install ? (vict_1h[10] ? 6'd0 :
+      (w10_age < vict_age) ? w10_age + 6'd1 : w10_age) :
+      !do_use ? w10_age : hit[10] ? 6'd0 :
+      (w10_age < hit_age) ? w10_age + 6'd1 : w10_age;
+  assign sweep_word[300] = w_v[10] & ~sm[10];
+  assign sweep_word[322:301] = w10_tag;
+  assign sweep_word[328:323] = w10_age;
+  assign sweep_word[329] = sw_ncur[10];
+  assign init_word[329] = 1'b0;
+  assign init_word[300] = 1'b0;
+  assign init_word[322:301] = 22'd0;
+  assign init_word[328:323] = 6'd10;
+  assign new_word[359] = ~(do_install & vict_1h[11]) & w_cur[11];
+  assign new_word[330] = (nv[11] & ~(clr_hit & hit[11])) | (do_install & vict_1h[11]);
+  assign new_word[352:331] = (do_install & vict_1h[11]) ? s_tag : w11_tag;
+  assign new_word[358:353] = do_install ? (vict_1h[11] ? 6'd0 :
+      (w11_age < vict_age) ? w11_age + 6'd1 : w11_age) :
+      !do_use ? w11_age : hit[11] ? 6'd0 :
+      (w11_age < hit_age) ? w11_age + 6'd1 : w11_age;
+  assign sweep_word[330] = w_v[11] & ~sm[11];
+  assign sweep_word[352:331] = w11_tag;
+  assign sweep_word[358:353] = w11_age;
+  assign sweep_word[359] = sw_ncur[11];
+  assign init_word[359] = 1'b0;
+  assign init_word[330] = 1'b0;
+  assign init_word[352:331] = 22'd0;
+  assign init_word[358:353] = 6'd11;
+  assign new_word[389] = ~(do_install & vict_1h[12]) & w_cur[12];
+  assign new_word[360] = (nv[12] & ~(clr_hit & hit[12])) | (do_install & vict_1h[12]);
+  assign new_word[382:361] = (do_install & vict_1h[12]) ? s_tag : w12_tag;
+  assign new_word[388:383] = do_install ? (vict_1h[12] ? 6'd0 :
+      (w12_age < vict_age) ? w12_age + 6'd1 : w12_age) :
+      !do_use ? w12_age : hit[12] ? 6'd0 :
+      (w12_age < hit_age) ? w12_age + 6'd1 : w12_age;
+  assign sweep_word[360] = w_v[12] & ~sm[12];
+  assign sweep_word[382:361] = w12_tag;
+  assign sweep_word[388:383] = w12_age;
+  assign sweep_word[389] = sw_ncur[12];
+  assign init_word[389] = 1'b0;
+  assign init_word[360] = 1'b0;
+  assign init_word[382:361] = 22'd0;
+  assign init_word[388:383] = 6'd12;
+  assign new_word[419] = ~(do_install & vict_1h[13]) & w_cur[13];
+  assign new_word[390] = (nv[13] & ~(clr_hit & hit[13])) | (do_install & vict_1h[13]);
+  assign new_word[412:391] = (do_install & vict_1h[13]) ? s_tag : w13_tag;
+  assign new_word[418:413] = do_install ? (vict_1h[13] ? 6'd0 :
+      (w13_age < vict_age) ? w13_age + 6'd1 : w13_age) :
+      !do_use ? w13_age : hit[13] ? 6'd0 :
+      (w13_age < hit_age) ? w13_age + 6'd1 : w13_age;
+  assign sweep_word[390] = w_v[13] & ~sm[13];
+  assign sweep_word[412:391] = w13_tag;
+  assign sweep_word[418:413] = w13_age;
+  assign sweep_word[419] = sw_ncur[13];
+  assign init_word[419] = 1'b0;
+  assign init_word[390] = 1'b0;
+  assign init_word[412:391] = 22'd0;
+  assign init_word[418:413] = 6'd13;
+  assign new_word[449] = ~(do_install & vict_1h[14]) & w_cur[14];
+  assign new_word[420] = (nv[14] & ~(clr_hit & hit[14])) | (do_install & vict_1h[14]);
+  assign new_word[442:421] = (do_install & vict_1h[14]) ? s_tag : w14_tag;
+  assign new_word[448:443] = do_install ? (vict_1h[14] ? 6'd0 :
+      (w14_age < vict_age) ? w14_age + 6'd1 : w14_age) :
+      !do_use ? w14_age : hit[14] ? 6'd0 :
+      (w14_age < hit_age) ? w14_age + 6'd1 : w14_age;
+  assign sweep_word[420] = w_v[14] & ~sm[14];
+  assign sweep_word[442:421] = w14_tag;
+  assign sweep_word[448:443] = w14_age;
+  assign sweep_word[449] = sw_ncur[14];
+  assign init_word[449] = 1'b0;
+  assign init_word[420] = 1'b0;
+  assign init_word[442:421] = 22'd0;
+  assign init_word[448:443] = 6'd14;
+  assign new_word[479] = ~(do_install & vict_1h[15]) & w_cur[15];
+  assign new_word[450] = (nv[15] & ~(clr_hit & hit[15])) | (do_install & vict_1h[15]);
+  assign new_word[472:451] = (do_install & vict_1h[15]) ? s_tag : w15_tag;
+  assign new_word[478:473] = do_install ? (vict_1h[15] ? 6'd0 :
+      (w15_age < vict_age) ? w15_age + 6'd1 : w15_age) :
+      !do_use ? w15_age : hit[15] ? 6'd0 :
+      (w15_age < hit_age) ? w15_age + 6'd1 : w15_age;
+  assign sweep_word[450] = w_v[15] & ~sm[15];
+  assign sweep_word[472:451] = w15_tag;
+  assign sweep_word[478:473] = w15_age;
+  assign sweep_word[479] = sw_ncur[15];
+  assign init_word[479] = 1'b0;
+  assign init_word[450] = 1'b0;
+  assign init_word[472:451] = 22'd0;
+  assign init_word[478:473] = 6'd15;
+  assign new_word[509] = ~(do_install & vict_1h[16]) & w_cur[16];
+  assign new_word[480] = (nv[16] & ~(clr_hit & hit[16])) | (do_install & vict_1h[16]);
+  assign new_word[502:481] = (do_install & vict_1h[16]) ? s_tag : w16_tag;
+  assign new_word[508:503] = do_install ? (vict_1h[16] ? 6'd0 :
+      (w16_age < vict_age) ? w16_age + 6'd1 : w16_age) :
+      !do_use ? w16_age : hit[16] ? 6'd0 :
+      (w16_age < hit_age) ? w16_age + 6'd1 : w16_age;
+  assign sweep_word[480] = w_v[16] & ~sm[16];
+  assign sweep_word[502:481] = w16_tag;
+  assign sweep_word[508:503] = w16_age;
+  assign sweep_word[509] = sw_ncur[16];
+  assign init_word[509] = 1'b0;
+  assign init_word[480] = 1'b0;
+  assign init_word[502:481] = 22'd0;
+  assign init_word[508:503] = 6'd16;
+  assign new_word[539] = ~(do_install & vict_1h[17]) & w_cur[17];
+  assign new_word[510] = (nv[17] & ~(clr_hit & hit[17])) | (do_install & vict_1h[17]);
+  assign new_word[532:511] = (do_install & vict_1h[17]) ? s_tag : w17_tag;
+  assign new_word[538:533] = do_install ? (vict_1h[17] ? 6'd0 :
+      (w17_age < vict_age) ? w17_age + 6'd1 : w17_age) :
+      !do_use ? w17_age : hit[17] ? 6'd0 :
+      (w17_age < hit_age) ? w17_age + 6'd1 : w17_age;
+  assign sweep_word[510] = w_v[17] & ~sm[17];
+  assign sweep_word[532:511] = w17_tag;
+  assign sweep_word[538:533] = w17_age;
+  assign sweep_word[539] = sw_ncur[17];
+  assign init_word[539] = 1'b0;
+  assign init_word[510] = 1'b0;
+  assign init_word[532:511] = 22'd0;
+  assign init_word[538:533] = 6'd17;
+  assign new_word[569] = ~(do_install & vict_1h[18]) & w_cur[18];
+  assign new_word[540] = (nv[18] & ~(clr_hit & hit[18])) | (do_install & vict_1h[18]);
+  assign new_word[562:541] = (do_install & vict_1h[18]) ? s_tag : w18_tag;
+  assign new_word[568:563] = do_install ? (vict_1h[18] ? 6'd0 :
+      (w18_age < vict_age) ? w18_age + 6'd1 : w18_age) :
+      !do_use ? w18_age : hit[18] ? 6'd0 :
+      (w18_age < hit_age) ? w18_age + 6'd1 : w18_age;
+  assign sweep_word[540] = w_v[18] & ~sm[18];
+  assign sweep_word[562:541] = w18_tag;
+  assign sweep_word[568:563] = w18_age;
+  assign sweep_word[569] = sw_ncur[18];
+  assign init_word[569] = 1'b0;
+  assign init_word[540] = 1'b0;
+  assign init_word[562:541] = 22'd0;
+  assign init_word[568:563] = 6'd18;
+  assign new_word[599] = ~(do_install & vict_1h[19]) & w_cur[19];
+  assign new_word[570] = (nv[19] & ~(clr_hit & hit[19])) | (do_install & vict_1h[19]);
+  assign new_word[592:571] = (do_install & vict_1h[19]) ? s_tag : w19_tag;
+  assign new_word[598:593] = do_install ? (vict_1h[19] ? 6'd0 :
+      (w19_age < vict_age) ? w19_age + 6'd1 : w19_age) :
+      !do_use ? w19_age : hit[19] ? 6'd0 :
+      (w19_age < hit_age) ? w19_age + 6'd1 : w19_age;
+  assign sweep_word[570] = w_v[19] & ~sm[19];
+  assign sweep_word[592:571] = w19_tag;
+  assign sweep_word[598:593] = w19_age;
+  assign sweep_word[599] = sw_ncur[19];
+  assign init_word[599] = 1'b0;
+  assign init_word[570] = 1'b0;
+  assign init_word[592:571] = 22'd0;
+  assign init_word[598:593] = 6'd19;
+  assign new_word[629] = ~(do_install & vict_1h[20]) & w_cur[20];
+  assign new_word[600] = (nv[20] & ~(clr_hit & hit[20])) | (do_install & vict_1h[20]);
+  assign new_word[622:601] = (do_install & vict_1h[20]) ? s_tag : w20_tag;
+  assign new_word[628:623] = do_install ? (vict_1h[20] ? 6'd0 :
+      (w20_age < vict_age) ? w20_age + 6'd1 : w20_age) :
+      !do_use ? w20_age : hit[20] ? 6'd0 :
+      (w20_age < hit_age) ? w20_age + 6'd1 : w20_age;
+  assign sweep_word[600] = w_v[20] & ~sm[20];
+  assign sweep_word[622:601] = w20_tag;
+  assign sweep_word[628:623] = w20_age;
+  assign sweep_word[629] = sw_ncur[20];
+  assign init_word[629] = 1'b0;
+  assign init_word[600] = 1'b0;
+  assign init_word[622:601] = 22'd0;
+  assign init_word[628:623] = 6'd20;
+  assign new_word[659] = ~(do_install & vict_1h[21]) & w_cur[21];
+  assign new_word[630] = (nv[21] & ~(clr_hit & hit[21])) | (do_install & vict_1h[21]);
+  assign new_word[652:631] = (do_install & vict_1h[21]) ? s_tag : w21_tag;
+  assign new_word[658:653] = do_install ? (vict_1h[21] ? 6'd0 :
+      (w21_age < vict_age) ? w21_age + 6'd1 : w21_age) :
+      !do_use ? w21_age : hit[21] ? 6'd0 :
+      (w21_age < hit_age) ? w21_age + 6'd1 : w21_age;
+  assign sweep_word[630] = w_v[21] & ~sm[21];
+  assign sweep_word[652:631] = w21_tag;
+  assign sweep_word[658:653] = w21_age;
+  assign sweep_word[659] = sw_ncur[21];
+  assign init_word[659] = 1'b0;
+  assign init_word[630] = 1'b0;
+  assign init_word[652:631] = 22'd0;
+  assign init_word[658:653] = 6'd21;
+  assign new_word[689] = ~(do_install & vict_1h[22]) & w_cur[22];
+  assign new_word[660] = (nv[22] & ~(clr_hit & hit[22])) | (do_install & vict_1h[22]);
+  assign new_word[682:661] = (do_install & vict_1h[22]) ? s_tag : w22_tag;
+  assign new_word[688:683] = do_install ? (vict_1h[22] ? 6'd0 :
+      (w22_age < vict_age) ? w22_age + 6'd1 : w22_age) :
+      !do_use ? w22_age : hit[22] ? 6'd0 :
+      (w22_age < hit_age) ? w22_age + 6'd1 : w22_age;
+  assign sweep_word[660] = w_v[22] & ~sm[22];
+  assign sweep_word[682:661] = w22_tag;
+  assign sweep_word[688:683] = w22_age;
+  assign sweep_word[689] = sw_ncur[22];
+  assign init_word[689] = 1'b0;
+  assign init_word[660] = 1'b0;
+  assign init_word[682:661] = 22'd0;
+  assign init_word[688:683] = 6'd22;
+  assign new_word[719] = ~(do_install & vict_1h[23]) & w_cur[23];
+  assign new_word[690] = (nv[23] & ~(clr_hit & hit[23])) | (do_install & vict_1h[23]);
+  assign new_word[712:691] = (do_install & vict_1h[23]) ? s_tag : w23_tag;
+  assign new_word[718:713] = do_install ? (vict_1h[23] ? 6'd0 :
+      (w23_age < vict_age) ? w23_age + 6'd1 : w23_age) :
+      !do_use ? w23_age : hit[23] ? 6'd0 :
+      (w23_age < hit_age) ? w23_age + 6'd1 : w23_age;
+  assign sweep_word[690] = w_v[23] & ~sm[23];
+  assign sweep_word[712:691] = w23_tag;
+  assign sweep_word[718:713] = w23_age;
+  assign sweep_word[719] = sw_ncur[23];
+  assign init_word[719] = 1'b0;
+  assign init_word[690] = 1'b0;
+  assign init_word[712:691] = 22'd0;
+  assign init_word[718:713] = 6'd23;
+  assign new_word[749] = ~(do_install & vict_1h[24]) & w_cur[24];
+  assign new_word[720] = (nv[24] & ~(clr_hit & hit[24])) | (do_install & vict_1h[24]);
+  assign new_word[742:721] = (do_install & vict_1h[24]) ? s_tag : w24_tag;
+  assign new_word[748:743] = do_install ? (vict_1h[24] ? 6'd0 :
+      (w24_age < vict_age) ? w24_age + 6'd1 : w24_age) :
+      !do_use ? w24_age : hit[24] ? 6'd0 :
+      (w24_age < hit_age) ? w24_age + 6'd1 : w24_age;
+  assign sweep_word[720] = w_v[24] & ~sm[24];
+  assign sweep_word[742:721] = w24_tag;
+  assign sweep_word[748:743] = w24_age;
+  assign sweep_word[749] = sw_ncur[24];
+  assign init_word[749] = 1'b0;
+  assign init_word[720] = 1'b0;
+  assign init_word[742:721] = 22'd0;
+  assign init_word[748:743] = 6'd24;
+  assign new_word[779] = ~(do_install & vict_1h[25]) & w_cur[25];
+  assign new_word[750] = (nv[25] & ~(clr_hit & hit[25])) | (do_install & vict_1h[25]);
+  assign new_word[772:751] = (do_install & vict_1h[25]) ? s_tag : w25_tag;
+  assign new_word[778:773] = do_install ? (vict_1h[25] ? 6'd0 :
+      (w25_age < vict_age) ? w25_age + 6'd1 : w25_age) :
+      !do_use ? w25_age : hit[25] ? 6'd0 :
+      (w25_age < hit_age) ? w25_age + 6'd1 : w25_age;
+  assign sweep_word[750] = w_v[25] & ~sm[25];
+  assign sweep_word[772:751] = w25_tag;
+  assign sweep_word[778:773] = w25_age;
+  assign sweep_word[779] = sw_ncur[25];
+  assign init_word[779] = 1'b0;
+  assign init_word[750] = 1'b0;
+  assign init_word[772:751] = 22'd0;
+  assign init_word[778:773] = 6'd25;
+  assign new_word[809] = ~(do_install & vict_1h[26]) & w_cur[26];
+  assign new_word[780] = (nv[26] & ~(clr_hit & hit[26])) | (do_install & vict_1h[26]);
+  assign new_word[802:781] = (do_install & vict_1h[26]) ? s_tag : w26_tag;
+  assign new_word[808:803] = do_install ? (vict_1h[26] ? 6'd0 :
+      (w26_age < vict_age) ? w26_age + 6'd1 : w26_age) :
+      !do_use ? w26_age : hit[26] ? 6'd0 :
+      (w26_age < hit_age) ? w26_age + 6'd1 : w26_age;
+  assign sweep_word[780] = w_v[26] & ~sm[26];
+  assign sweep_word[802:781] = w26_tag;
+  assign sweep_word[808:803] = w26_age;
+  assign sweep_word[809] = sw_ncur[26];
+  assign init_word[809] = 1'b0;
+  assign init_word[780] = 1'b0;
+  assign init_word[802:781] = 22'd0;
+  assign init_word[808:803] = 6'd26;
+  assign new_word[839] = ~(do_install & vict_1h[27]) & w_cur[27];
+  assign new_word[810] = (nv[27] & ~(clr_hit & hit[27])) | (do_install & vict_1h[27]);
+  assign new_word[832:811] = (do_install & vict_1h[27]) ? s_tag : w27_tag;
+  assign new_word[838:833] = do_install ? (vict_1h[27] ? 6'd0 :
+      (w27_age < vict_age) ? w27_age + 6'd1 : w27_age) :
+      !do_use ? w27_age : hit[27] ? 6'd0 :
+      (w27_age < hit_age) ? w27_age + 6'd1 : w27_age;
+  assign sweep_word[810] = w_v[27] & ~sm[27];
+  assign sweep_word[832:811] = w27_tag;
+  assign sweep_word[838:833] = w27_age;
+  assign sweep_word[839] = sw_ncur[27];
+  assign init_word[839] = 1'b0;
+  assign init_word[810] = 1'b0;
+  assign init_word[832:811] = 22'd0;
+  assign init_word[838:833] = 6'd27;
+  assign new_word[869] = ~(do_install & vict_1h[28]) & w_cur[28];
+  assign new_word[840] = (nv[28] & ~(clr_hit & hit[28])) | (do_install & vict_1h[28]);
+  assign new_word[862:841] = (do_install & vict_1h[28]) ? s_tag : w28_tag;
+  assign new_word[868:863] = do_install ? (vict_1h[28] ? 6'd0 :
+      (w28_age < vict_age) ? w28_age + 6'd1 : w28_age) :
+      !do_use ? w28_age : hit[28] ? 6'd0 :
+      (w28_age < hit_age) ? w28_age + 6'd1 : w28_age;
+  assign sweep_word[840] = w_v[28] & ~sm[28];
+  assign sweep_word[862:841] = w28_tag;
+  assign sweep_word[868:863] = w28_age;
+  assign sweep_word[869] = sw_ncur[28];
+  assign init_word[869] = 1'b0;
+  assign init_word[840] = 1'b0;
+  assign init_word[862:841] = 22'd0;
+  assign init_word[868:863] = 6'd28;
+  assign new_word[899] = ~(do_install & vict_1h[29]) & w_cur[29];
+  assign new_word[870] = (nv[29] & ~(clr_hit & hit[29])) | (do_install & vict_1h[29]);
+  assign new_word[892:871] = (do_install & vict_1h[29]) ? s_tag : w29_tag;
+  assign new_word[898:893] = do_install ? (vict_1h[29] ? 6'd0 :
+      (w29_age < vict_age) ? w29_age + 6'd1 : w29_age) :
+      !do_use ? w29_age : hit[29] ? 6'd0 :
+      (w29_age < hit_age) ? w29_age + 6'd1 : w29_age;
+  assign sweep_word[870] = w_v[29] & ~sm[29];
+  assign sweep_word[892:871] = w29_tag;
+  assign sweep_word[898:893] = w29_age;
+  assign sweep_word[899] = sw_ncur[29];
+  assign init_word[899] = 1'b0;
   assign init_word[870] = 1'b0;
   assign init_word[892:871] = 22'd0;
-  assign init_word[898:893] = 6'd30;
-  assign new_word[899] = (nv[31] & ~(clr_hit & hit_1h[31])) | (do_install & vict_1h[31]);
-  assign new_word[921:900] = (do_install & vict_1h[31]) ? s_tag : w31_tag;
-  assign new_word[927:922] = !do_use ? w31_age : use_1h[31] ? 6'd0 :
-      (w31_age < use_age) ? w31_age + 6'd1 : w31_age;
-  assign sweep_word[899] = w_v[31] & ~sm[31];
-  assign sweep_word[921:900] = w31_tag;
-  assign sweep_word[927:922] = w31_age;
-  assign init_word[899] = 1'b0;
-  assign init_word[921:900] = 22'd0;
-  assign init_word[927:922] = 6'd31;
-  assign new_word[928] = (nv[32] & ~(clr_hit & hit_1h[32])) | (do_install & vict_1h[32]);
-  assign new_word[950:929] = (do_install & vict_1h[32]) ? s_tag : w32_tag;
-  assign new_word[956:951] = !do_use ? w32_age : use_1h[32] ? 6'd0 :
-      (w32_age < use_age) ? w32_age + 6'd1 : w32_age;
-  assign sweep_word[928] = w_v[32] & ~sm[32];
-  assign sweep_word[950:929] = w32_tag;
-  assign sweep_word[956:951] = w32_age;
-  assign init_word[928] = 1'b0;
-  assign init_word[950:929] = 22'd0;
-  assign init_word[956:951] = 6'd32;
-  assign new_word[957] = (nv[33] & ~(clr_hit & hit_1h[33])) | (do_install & vict_1h[33]);
-  assign new_word[979:958] = (do_install & vict_1h[33]) ? s_tag : w33_tag;
-  assign new_word[985:980] = !do_use ? w33_age : use_1h[33] ? 6'd0 :
-      (w33_age < use_age) ? w33_age + 6'd1 : w33_age;
-  assign sweep_word[957] = w_v[33] & ~sm[33];
-  assign sweep_word[979:958] = w33_tag;
-  assign sweep_word[985:980] = w33_age;
-  assign init_word[957] = 1'b0;
-  assign init_word[979:958] = 22'd0;
-  assign init_word[985:980] = 6'd33;
-  assign new_word[986] = (nv[34] & ~(clr_hit & hit_1h[34])) | (do_install & vict_1h[34]);
-  assign new_word[1008:987] = (do_install & vict_1h[34]) ? s_tag : w34_tag;
-  assign new_word[1014:1009] = !do_use ? w34_age : use_1h[34] ? 6'd0 :
-      (w34_age < use_age) ? w34_age + 6'd1 : w34_age;
-  assign sweep_word[986] = w_v[34] & ~sm[34];
-  assign sweep_word[1008:987] = w34_tag;
-  assign sweep_word[1014:1009] = w34_age;
-  assign init_word[986] = 1'b0;
-  assign init_word[1008:987] = 22'd0;
-  assign init_word[1014:1009] = 6'd34;
-  assign new_word[1015] = (nv[35] & ~(clr_hit & hit_1h[35])) | (do_install & vict_1h[35]);
-  assign new_word[1037:1016] = (do_install & vict_1h[35]) ? s_tag : w35_tag;
-  assign new_word[1043:1038] = !do_use ? w35_age : use_1h[35] ? 6'd0 :
-      (w35_age < use_age) ? w35_age + 6'd1 : w35_age;
-  assign sweep_word[1015] = w_v[35] & ~sm[35];
-  assign sweep_word[1037:1016] = w35_tag;
-  assign sweep_word[1043:1038] = w35_age;
-  assign init_word[1015] = 1'b0;
-  assign init_word[1037:1016] = 22'd0;
-  assign init_word[1043:1038] = 6'd35;
-  assign new_word[1044] = (nv[36] & ~(clr_hit & hit_1h[36])) | (do_install & vict_1h[36]);
-  assign new_word[1066:1045] = (do_install & vict_1h[36]) ? s_tag : w36_tag;
-  assign new_word[1072:1067] = !do_use ? w36_age : use_1h[36] ? 6'd0 :
-      (w36_age < use_age) ? w36_age + 6'd1 : w36_age;
-  assign sweep_word[1044] = w_v[36] & ~sm[36];
-  assign sweep_word[1066:1045] = w36_tag;
-  assign sweep_word[1072:1067] = w36_age;
-  assign init_word[1044] = 1'b0;
-  assign init_word[1066:1045] = 22'd0;
-  assign init_word[1072:1067] = 6'd36;
-  assign new_word[1073] = (nv[37] & ~(clr_hit & hit_1h[37])) | (do_install & vict_1h[37]);
-  assign new_word[1095:1074] = (do_install & vict_1h[37]) ? s_tag : w37_tag;
-  assign new_word[1101:1096] = !do_use ? w37_age : use_1h[37] ? 6'd0 :
-      (w37_age < use_age) ? w37_age + 6'd1 : w37_age;
-  assign sweep_word[1073] = w_v[37] & ~sm[37];
-  assign sweep_word[1095:1074] = w37_tag;
-  assign sweep_word[1101:1096] = w37_age;
-  assign init_word[1073] = 1'b0;
-  assign init_word[1095:1074] = 22'd0;
-  assign init_word[1101:1096] = 6'd37;
-  assign new_word[1102] = (nv[38] & ~(clr_hit & hit_1h[38])) | (do_install & vict_1h[38]);
-  assign new_word[1124:1103] = (do_install & vict_1h[38]) ? s_tag : w38_tag;
-  assign new_word[1130:1125] = !do_use ? w38_age : use_1h[38] ? 6'd0 :
-      (w38_age < use_age) ? w38_age + 6'd1 : w38_age;
-  assign sweep_word[1102] = w_v[38] & ~sm[38];
-  assign sweep_word[1124:1103] = w38_tag;
-  assign sweep_word[1130:1125] = w38_age;
-  assign init_word[1102] = 1'b0;
-  assign init_word[1124:1103] = 22'd0;
-  assign init_word[1130:1125] = 6'd38;
-  assign new_word[1131] = (nv[39] & ~(clr_hit & hit_1h[39])) | (do_install & vict_1h[39]);
-  assign new_word[1153:1132] = (do_install & vict_1h[39]) ? s_tag : w39_tag;
-  assign new_word[1159:1154] = !do_use ? w39_age : use_1h[39] ? 6'd0 :
-      (w39_age < use_age) ? w39_age + 6'd1 : w39_age;
-  assign sweep_word[1131] = w_v[39] & ~sm[39];
-  assign sweep_word[1153:1132] = w39_tag;
-  assign sweep_word[1159:1154] = w39_age;
-  assign init_word[1131] = 1'b0;
-  assign init_word[1153:1132] = 22'd0;
-  assign init_word[1159:1154] = 6'd39;
-  assign new_word[1160] = (nv[40] & ~(clr_hit & hit_1h[40])) | (do_install & vict_1h[40]);
-  assign new_word[1182:1161] = (do_install & vict_1h[40]) ? s_tag : w40_tag;
-  assign new_word[1188:1183] = !do_use ? w40_age : use_1h[40] ? 6'd0 :
-      (w40_age < use_age) ? w40_age + 6'd1 : w40_age;
-  assign sweep_word[1160] = w_v[40] & ~sm[40];
-  assign sweep_word[1182:1161] = w40_tag;
-  assign sweep_word[1188:1183] = w40_age;
-  assign init_word[1160] = 1'b0;
-  assign init_word[1182:1161] = 22'd0;
-  assign init_word[1188:1183] = 6'd40;
-  assign new_word[1189] = (nv[41] & ~(clr_hit & hit_1h[41])) | (do_install & vict_1h[41]);
-  assign new_word[1211:1190] = (do_install & vict_1h[41]) ? s_tag : w41_tag;
-  assign new_word[1217:1212] = !do_use ? w41_age : use_1h[41] ? 6'd0 :
-      (w41_age < use_age) ? w41_age + 6'd1 : w41_age;
-  assign sweep_word[1189] = w_v[41] & ~sm[41];
-  assign sweep_word[1211:1190] = w41_tag;
-  assign sweep_word[1217:1212] = w41_age;
-  assign init_word[1189] = 1'b0;
-  assign init_word[1211:1190] = 22'd0;
-  assign init_word[1217:1212] = 6'd41;
-  assign new_word[1218] = (nv[42] & ~(clr_hit & hit_1h[42])) | (do_install & vict_1h[42]);
-  assign new_word[1240:1219] = (do_install & vict_1h[42]) ? s_tag : w42_tag;
-  assign new_word[1246:1241] = !do_use ? w42_age : use_1h[42] ? 6'd0 :
-      (w42_age < use_age) ? w42_age + 6'd1 : w42_age;
-  assign sweep_word[1218] = w_v[42] & ~sm[42];
-  assign sweep_word[1240:1219] = w42_tag;
-  assign sweep_word[1246:1241] = w42_age;
-  assign init_word[1218] = 1'b0;
-  assign init_word[1240:1219] = 22'd0;
-  assign init_word[1246:1241] = 6'd42;
-  assign new_word[1247] = (nv[43] & ~(clr_hit & hit_1h[43])) | (do_install & vict_1h[43]);
-  assign new_word[1269:1248] = (do_install & vict_1h[43]) ? s_tag : w43_tag;
-  assign new_word[1275:1270] = !do_use ? w43_age : use_1h[43] ? 6'd0 :
-      (w43_age < use_age) ? w43_age + 6'd1 : w43_age;
-  assign sweep_word[1247] = w_v[43] & ~sm[43];
-  assign sweep_word[1269:1248] = w43_tag;
-  assign sweep_word[1275:1270] = w43_age;
-  assign init_word[1247] = 1'b0;
-  assign init_word[1269:1248] = 22'd0;
-  assign init_word[1275:1270] = 6'd43;
-  assign new_word[1276] = (nv[44] & ~(clr_hit & hit_1h[44])) | (do_install & vict_1h[44]);
-  assign new_word[1298:1277] = (do_install & vict_1h[44]) ? s_tag : w44_tag;
-  assign new_word[1304:1299] = !do_use ? w44_age : use_1h[44] ? 6'd0 :
-      (w44_age < use_age) ? w44_age + 6'd1 : w44_age;
-  assign sweep_word[1276] = w_v[44] & ~sm[44];
-  assign sweep_word[1298:1277] = w44_tag;
-  assign sweep_word[1304:1299] = w44_age;
-  assign init_word[1276] = 1'b0;
-  assign init_word[1298:1277] = 22'd0;
-  assign init_word[1304:1299] = 6'd44;
-  assign new_word[1305] = (nv[45] & ~(clr_hit & hit_1h[45])) | (do_install & vict_1h[45]);
-  assign new_word[1327:1306] = (do_install & vict_1h[45]) ? s_tag : w45_tag;
-  assign new_word[1333:1328] = !do_use ? w45_age : use_1h[45] ? 6'd0 :
-      (w45_age < use_age) ? w45_age + 6'd1 : w45_age;
-  assign sweep_word[1305] = w_v[45] & ~sm[45];
-  assign sweep_word[1327:1306] = w45_tag;
-  assign sweep_word[1333:1328] = w45_age;
-  assign init_word[1305] = 1'b0;
-  assign init_word[1327:1306] = 22'd0;
-  assign init_word[1333:1328] = 6'd45;
-  assign new_word[1334] = (nv[46] & ~(clr_hit & hit_1h[46])) | (do_install & vict_1h[46]);
-  assign new_word[1356:1335] = (do_install & vict_1h[46]) ? s_tag : w46_tag;
-  assign new_word[1362:1357] = !do_use ? w46_age : use_1h[46] ? 6'd0 :
-      (w46_age < use_age) ? w46_age + 6'd1 : w46_age;
-  assign sweep_word[1334] = w_v[46] & ~sm[46];
-  assign sweep_word[1356:1335] = w46_tag;
-  assign sweep_word[1362:1357] = w46_age;
-  assign init_word[1334] = 1'b0;
-  assign init_word[1356:1335] = 22'd0;
-  assign init_word[1362:1357] = 6'd46;
-  assign new_word[1363] = (nv[47] & ~(clr_hit & hit_1h[47])) | (do_install & vict_1h[47]);
-  assign new_word[1385:1364] = (do_install & vict_1h[47]) ? s_tag : w47_tag;
-  assign new_word[1391:1386] = !do_use ? w47_age : use_1h[47] ? 6'd0 :
-      (w47_age < use_age) ? w47_age + 6'd1 : w47_age;
-  assign sweep_word[1363] = w_v[47] & ~sm[47];
-  assign sweep_word[1385:1364] = w47_tag;
-  assign sweep_word[1391:1386] = w47_age;
-  assign init_word[1363] = 1'b0;
-  assign init_word[1385:1364] = 22'd0;
-  assign init_word[1391:1386] = 6'd47;
-  assign new_word[1392] = (nv[48] & ~(clr_hit & hit_1h[48])) | (do_install & vict_1h[48]);
-  assign new_word[1414:1393] = (do_install & vict_1h[48]) ? s_tag : w48_tag;
-  assign new_word[1420:1415] = !do_use ? w48_age : use_1h[48] ? 6'd0 :
-      (w48_age < use_age) ? w48_age + 6'd1 : w48_age;
-  assign sweep_word[1392] = w_v[48] & ~sm[48];
-  assign sweep_word[1414:1393] = w48_tag;
-  assign sweep_word[1420:1415] = w48_age;
-  assign init_word[1392] = 1'b0;
-  assign init_word[1414:1393] = 22'd0;
-  assign init_word[1420:1415] = 6'd48;
-  assign new_word[1421] = (nv[49] & ~(clr_hit & hit_1h[49])) | (do_install & vict_1h[49]);
-  assign new_word[1443:1422] = (do_install & vict_1h[49]) ? s_tag : w49_tag;
-  assign new_word[1449:1444] = !do_use ? w49_age : use_1h[49] ? 6'd0 :
-      (w49_age < use_age) ? w49_age + 6'd1 : w49_age;
-  assign sweep_word[1421] = w_v[49] & ~sm[49];
-  assign sweep_word[1443:1422] = w49_tag;
-  assign sweep_word[1449:1444] = w49_age;
-  assign init_word[1421] = 1'b0;
-  assign init_word[1443:1422] = 22'd0;
-  assign init_word[1449:1444] = 6'd49;
-  assign new_word[1450] = (nv[50] & ~(clr_hit & hit_1h[50])) | (do_install & vict_1h[50]);
-  assign new_word[1472:1451] = (do_install & vict_1h[50]) ? s_tag : w50_tag;
-  assign new_word[1478:1473] = !do_use ? w50_age : use_1h[50] ? 6'd0 :
-      (w50_age < use_age) ? w50_age + 6'd1 : w50_age;
-  assign sweep_word[1450] = w_v[50] & ~sm[50];
-  assign sweep_word[1472:1451] = w50_tag;
-  assign sweep_word[1478:1473] = w50_age;
-  assign init_word[1450] = 1'b0;
-  assign init_word[1472:1451] = 22'd0;
-  assign init_word[1478:1473] = 6'd50;
-  assign new_word[1479] = (nv[51] & ~(clr_hit & hit_1h[51])) | (do_install & vict_1h[51]);
-  assign new_word[1501:1480] = (do_install & vict_1h[51]) ? s_tag : w51_tag;
-  assign new_word[1507:1502] = !do_use ? w51_age : use_1h[51] ? 6'd0 :
-      (w51_age < use_age) ? w51_age + 6'd1 : w51_age;
-  assign sweep_word[1479] = w_v[51] & ~sm[51];
-  assign sweep_word[1501:1480] = w51_tag;
-  assign sweep_word[1507:1502] = w51_age;
-  assign init_word[1479] = 1'b0;
-  assign init_word[1501:1480] = 22'd0;
-  assign init_word[1507:1502] = 6'd51;
-  assign new_word[1508] = (nv[52] & ~(clr_hit & hit_1h[52])) | (do_install & vict_1h[52]);
-  assign new_word[1530:1509] = (do_install & vict_1h[52]) ? s_tag : w52_tag;
-  assign new_word[1536:1531] = !do_use ? w52_age : use_1h[52] ? 6'd0 :
-      (w52_age < use_age) ? w52_age + 6'd1 : w52_age;
-  assign sweep_word[1508] = w_v[52] & ~sm[52];
-  assign sweep_word[1530:1509] = w52_tag;
-  assign sweep_word[1536:1531] = w52_age;
-  assign init_word[1508] = 1'b0;
-  assign init_word[1530:1509] = 22'd0;
-  assign init_word[1536:1531] = 6'd52;
-  assign new_word[1537] = (nv[53] & ~(clr_hit & hit_1h[53])) | (do_install & vict_1h[53]);
-  assign new_word[1559:1538] = (do_install & vict_1h[53]) ? s_tag : w53_tag;
-  assign new_word[1565:1560] = !do_use ? w53_age : use_1h[53] ? 6'd0 :
-      (w53_age < use_age) ? w53_age + 6'd1 : w53_age;
-  assign sweep_word[1537] = w_v[53] & ~sm[53];
-  assign sweep_word[1559:1538] = w53_tag;
-  assign sweep_word[1565:1560] = w53_age;
-  assign init_word[1537] = 1'b0;
-  assign init_word[1559:1538] = 22'd0;
-  assign init_word[1565:1560] = 6'd53;
-  assign new_word[1566] = (nv[54] & ~(clr_hit & hit_1h[54])) | (do_install & vict_1h[54]);
-  assign new_word[1588:1567] = (do_install & vict_1h[54]) ? s_tag : w54_tag;
-  assign new_word[1594:1589] = !do_use ? w54_age : use_1h[54] ? 6'd0 :
-      (w54_age < use_age) ? w54_age + 6'd1 : w54_age;
-  assign sweep_word[1566] = w_v[54] & ~sm[54];
-  assign sweep_word[1588:1567] = w54_tag;
-  assign sweep_word[1594:1589] = w54_age;
-  assign init_word[1566] = 1'b0;
-  assign init_word[1588:1567] = 22'd0;
-  assign init_word[1594:1589] = 6'd54;
-  assign new_word[1595] = (nv[55] & ~(clr_hit & hit_1h[55])) | (do_install & vict_1h[55]);
-  assign new_word[1617:1596] = (do_install & vict_1h[55]) ? s_tag : w55_tag;
-  assign new_word[1623:1618] = !do_use ? w55_age : use_1h[55] ? 6'd0 :
-      (w55_age < use_age) ? w55_age + 6'd1 : w55_age;
-  assign sweep_word[1595] = w_v[55] & ~sm[55];
-  assign sweep_word[1617:1596] = w55_tag;
-  assign sweep_word[1623:1618] = w55_age;
-  assign init_word[1595] = 1'b0;
-  assign init_word[1617:1596] = 22'd0;
-  assign init_word[1623:1618] = 6'd55;
-  assign new_word[1624] = (nv[56] & ~(clr_hit & hit_1h[56])) | (do_install & vict_1h[56]);
-  assign new_word[1646:1625] = (do_install & vict_1h[56]) ? s_tag : w56_tag;
-  assign new_word[1652:1647] = !do_use ? w56_age : use_1h[56] ? 6'd0 :
-      (w56_age < use_age) ? w56_age + 6'd1 : w56_age;
-  assign sweep_word[1624] = w_v[56] & ~sm[56];
-  assign sweep_word[1646:1625] = w56_tag;
-  assign sweep_word[1652:1647] = w56_age;
-  assign init_word[1624] = 1'b0;
-  assign init_word[1646:1625] = 22'd0;
-  assign init_word[1652:1647] = 6'd56;
-  assign new_word[1653] = (nv[57] & ~(clr_hit & hit_1h[57])) | (do_install & vict_1h[57]);
-  assign new_word[1675:1654] = (do_install & vict_1h[57]) ? s_tag : w57_tag;
-  assign new_word[1681:1676] = !do_use ? w57_age : use_1h[57] ? 6'd0 :
-      (w57_age < use_age) ? w57_age + 6'd1 : w57_age;
-  assign sweep_word[1653] = w_v[57] & ~sm[57];
-  assign sweep_word[1675:1654] = w57_tag;
-  assign sweep_word[1681:1676] = w57_age;
-  assign init_word[1653] = 1'b0;
-  assign init_word[1675:1654] = 22'd0;
-  assign init_word[1681:1676] = 6'd57;
-  assign new_word[1682] = (nv[58] & ~(clr_hit & hit_1h[58])) | (do_install & vict_1h[58]);
-  assign new_word[1704:1683] = (do_install & vict_1h[58]) ? s_tag : w58_tag;
-  assign new_word[1710:1705] = !do_use ? w58_age : use_1h[58] ? 6'd0 :
-      (w58_age < use_age) ? w58_age + 6'd1 : w58_age;
-  assign sweep_word[1682] = w_v[58] & ~sm[58];
-  assign sweep_word[1704:1683] = w58_tag;
-  assign sweep_word[1710:1705] = w58_age;
-  assign init_word[1682] = 1'b0;
-  assign init_word[1704:1683] = 22'd0;
-  assign init_word[1710:1705] = 6'd58;
-  assign new_word[1711] = (nv[59] & ~(clr_hit & hit_1h[59])) | (do_install & vict_1h[59]);
-  assign new_word[1733:1712] = (do_install & vict_1h[59]) ? s_tag : w59_tag;
-  assign new_word[1739:1734] = !do_use ? w59_age : use_1h[59] ? 6'd0 :
-      (w59_age < use_age) ? w59_age + 6'd1 : w59_age;
-  assign sweep_word[1711] = w_v[59] & ~sm[59];
-  assign sweep_word[1733:1712] = w59_tag;
-  assign sweep_word[1739:1734] = w59_age;
-  assign init_word[1711] = 1'b0;
-  assign init_word[1733:1712] = 22'd0;
-  assign init_word[1739:1734] = 6'd59;
-  assign new_word[1740] = (nv[60] & ~(clr_hit & hit_1h[60])) | (do_install & vict_1h[60]);
-  assign new_word[1762:1741] = (do_install & vict_1h[60]) ? s_tag : w60_tag;
-  assign new_word[1768:1763] = !do_use ? w60_age : use_1h[60] ? 6'd0 :
-      (w60_age < use_age) ? w60_age + 6'd1 : w60_age;
-  assign sweep_word[1740] = w_v[60] & ~sm[60];
-  assign sweep_word[1762:1741] = w60_tag;
-  assign sweep_word[1768:1763] = w60_age;
+  assign init_word[898:893] = 6'd29;
+  assign new_word[929] = ~(do_install & vict_1h[30]) & w_cur[30];
+  assign new_word[900] = (nv[30] & ~(clr_hit & hit[30])) | (do_install & vict_1h[30]);
+  assign new_word[922:901] = (do_install & vict_1h[30]) ? s_tag : w30_tag;
+  assign new_word[928:923] = do_install ? (vict_1h[30] ? 6'd0 :
+      (w30_age < vict_age) ? w30_age + 6'd1 : w30_age) :
+      !do_use ? w30_age : hit[30] ? 6'd0 :
+      (w30_age < hit_age) ? w30_age + 6'd1 : w30_age;
+  assign sweep_word[900] = w_v[30] & ~sm[30];
+  assign sweep_word[922:901] = w30_tag;
+  assign sweep_word[928:923] = w30_age;
+  assign sweep_word[929] = sw_ncur[30];
+  assign init_word[929] = 1'b0;
+  assign init_word[900] = 1'b0;
+  assign init_word[922:901] = 22'd0;
+  assign init_word[928:923] = 6'd30;
+  assign new_word[959] = ~(do_install & vict_1h[31]) & w_cur[31];
+  assign new_word[930] = (nv[31] & ~(clr_hit & hit[31])) | (do_install & vict_1h[31]);
+  assign new_word[952:931] = (do_install & vict_1h[31]) ? s_tag : w31_tag;
+  assign new_word[958:953] = do_install ? (vict_1h[31] ? 6'd0 :
+      (w31_age < vict_age) ? w31_age + 6'd1 : w31_age) :
+      !do_use ? w31_age : hit[31] ? 6'd0 :
+      (w31_age < hit_age) ? w31_age + 6'd1 : w31_age;
+  assign sweep_word[930] = w_v[31] & ~sm[31];
+  assign sweep_word[952:931] = w31_tag;
+  assign sweep_word[958:953] = w31_age;
+  assign sweep_word[959] = sw_ncur[31];
+  assign init_word[959] = 1'b0;
+  assign init_word[930] = 1'b0;
+  assign init_word[952:931] = 22'd0;
+  assign init_word[958:953] = 6'd31;
+  assign new_word[989] = ~(do_install & vict_1h[32]) & w_cur[32];
+  assign new_word[960] = (nv[32] & ~(clr_hit & hit[32])) | (do_install & vict_1h[32]);
+  assign new_word[982:961] = (do_install & vict_1h[32]) ? s_tag : w32_tag;
+  assign new_word[988:983] = do_install ? (vict_1h[32] ? 6'd0 :
+      (w32_age < vict_age) ? w32_age + 6'd1 : w32_age) :
+      !do_use ? w32_age : hit[32] ? 6'd0 :
+      (w32_age < hit_age) ? w32_age + 6'd1 : w32_age;
+  assign sweep_word[960] = w_v[32] & ~sm[32];
+  assign sweep_word[982:961] = w32_tag;
+  assign sweep_word[988:983] = w32_age;
+  assign sweep_word[989] = sw_ncur[32];
+  assign init_word[989] = 1'b0;
+  assign init_word[960] = 1'b0;
+  assign init_word[982:961] = 22'd0;
+  assign init_word[988:983] = 6'd32;
+  assign new_word[1019] = ~(do_install & vict_1h[33]) & w_cur[33];
+  assign new_word[990] = (nv[33] & ~(clr_hit & hit[33])) | (do_install & vict_1h[33]);
+  assign new_word[1012:991] = (do_install & vict_1h[33]) ? s_tag : w33_tag;
+  assign new_word[1018:1013] = do_install ? (vict_1h[33] ? 6'd0 :
+      (w33_age < vict_age) ? w33_age + 6'd1 : w33_age) :
+      !do_use ? w33_age : hit[33] ? 6'd0 :
+      (w33_age < hit_age) ? w33_age + 6'd1 : w33_age;
+  assign sweep_word[990] = w_v[33] & ~sm[33];
+  assign sweep_word[1012:991] = w33_tag;
+  assign sweep_word[1018:1013] = w33_age;
+  assign sweep_word[1019] = sw_ncur[33];
+  assign init_word[1019] = 1'b0;
+  assign init_word[990] = 1'b0;
+  assign init_word[1012:991] = 22'd0;
+  assign init_word[1018:1013] = 6'd33;
+  assign new_word[1049] = ~(do_install & vict_1h[34]) & w_cur[34];
+  assign new_word[1020] = (nv[34] & ~(clr_hit & hit[34])) | (do_install & vict_1h[34]);
+  assign new_word[1042:1021] = (do_install & vict_1h[34]) ? s_tag : w34_tag;
+  assign new_word[1048:1043] = do_install ? (vict_1h[34] ? 6'd0 :
+      (w34_age < vict_age) ? w34_age + 6'd1 : w34_age) :
+      !do_use ? w34_age : hit[34] ? 6'd0 :
+      (w34_age < hit_age) ? w34_age + 6'd1 : w34_age;
+  assign sweep_word[1020] = w_v[34] & ~sm[34];
+  assign sweep_word[1042:1021] = w34_tag;
+  assign sweep_word[1048:1043] = w34_age;
+  assign sweep_word[1049] = sw_ncur[34];
+  assign init_word[1049] = 1'b0;
+  assign init_word[1020] = 1'b0;
+  assign init_word[1042:1021] = 22'd0;
+  assign init_word[1048:1043] = 6'd34;
+  assign new_word[1079] = ~(do_install & vict_1h[35]) & w_cur[35];
+  assign new_word[1050] = (nv[35] & ~(clr_hit & hit[35])) | (do_install & vict_1h[35]);
+  assign new_word[1072:1051] = (do_install & vict_1h[35]) ? s_tag : w35_tag;
+  assign new_word[1078:1073] = do_install ? (vict_1h[35] ? 6'd0 :
+      (w35_age < vict_age) ? w35_age + 6'd1 : w35_age) :
+      !do_use ? w35_age : hit[35] ? 6'd0 :
+      (w35_age < hit_age) ? w35_age + 6'd1 : w35_age;
+  assign sweep_word[1050] = w_v[35] & ~sm[35];
+  assign sweep_word[1072:1051] = w35_tag;
+  assign sweep_word[1078:1073] = w35_age;
+  assign sweep_word[1079] = sw_ncur[35];
+  assign init_word[1079] = 1'b0;
+  assign init_word[1050] = 1'b0;
+  assign init_word[1072:1051] = 22'd0;
+  assign init_word[1078:1073] = 6'd35;
+  assign new_word[1109] = ~(do_install & vict_1h[36]) & w_cur[36];
+  assign new_word[1080] = (nv[36] & ~(clr_hit & hit[36])) | (do_install & vict_1h[36]);
+  assign new_word[1102:1081] = (do_install & vict_1h[36]) ? s_tag : w36_tag;
+  assign new_word[1108:1103] = do_install ? (vict_1h[36] ? 6'd0 :
+      (w36_age < vict_age) ? w36_age + 6'd1 : w36_age) :
+      !do_use ? w36_age : hit[36] ? 6'd0 :
+      (w36_age < hit_age) ? w36_age + 6'd1 : w36_age;
+  assign sweep_word[1080] = w_v[36] & ~sm[36];
+  assign sweep_word[1102:1081] = w36_tag;
+  assign sweep_word[1108:1103] = w36_age;
+  assign sweep_word[1109] = sw_ncur[36];
+  assign init_word[1109] = 1'b0;
+  assign init_word[1080] = 1'b0;
+  assign init_word[1102:1081] = 22'd0;
+  assign init_word[1108:1103] = 6'd36;
+  assign new_word[1139] = ~(do_install & vict_1h[37]) & w_cur[37];
+  assign new_word[1110] = (nv[37] & ~(clr_hit & hit[37])) | (do_install & vict_1h[37]);
+  assign new_word[1132:1111] = (do_install & vict_1h[37]) ? s_tag : w37_tag;
+  assign new_word[1138:1133] = do_install ? (vict_1h[37] ? 6'd0 :
+      (w37_age < vict_age) ? w37_age + 6'd1 : w37_age) :
+      !do_use ? w37_age : hit[37] ? 6'd0 :
+      (w37_age < hit_age) ? w37_age + 6'd1 : w37_age;
+  assign sweep_word[1110] = w_v[37] & ~sm[37];
+  assign sweep_word[1132:1111] = w37_tag;
+  assign sweep_word[1138:1133] = w37_age;
+  assign sweep_word[1139] = sw_ncur[37];
+  assign init_word[1139] = 1'b0;
+  assign init_word[1110] = 1'b0;
+  assign init_word[1132:1111] = 22'd0;
+  assign init_word[1138:1133] = 6'd37;
+  assign new_word[1169] = ~(do_install & vict_1h[38]) & w_cur[38];
+  assign new_word[1140] = (nv[38] & ~(clr_hit & hit[38])) | (do_install & vict_1h[38]);
+  assign new_word[1162:1141] = (do_install & vict_1h[38]) ? s_tag : w38_tag;
+  assign new_word[1168:1163] = do_install ? (vict_1h[38] ? 6'd0 :
+      (w38_age < vict_age) ? w38_age + 6'd1 : w38_age) :
+      !do_use ? w38_age : hit[38] ? 6'd0 :
+      (w38_age < hit_age) ? w38_age + 6'd1 : w38_age;
+  assign sweep_word[1140] = w_v[38] & ~sm[38];
+  assign sweep_word[1162:1141] = w38_tag;
+  assign sweep_word[1168:1163] = w38_age;
+  assign sweep_word[1169] = sw_ncur[38];
+  assign init_word[1169] = 1'b0;
+  assign init_word[1140] = 1'b0;
+  assign init_word[1162:1141] = 22'd0;
+  assign init_word[1168:1163] = 6'd38;
+  assign new_word[1199] = ~(do_install & vict_1h[39]) & w_cur[39];
+  assign new_word[1170] = (nv[39] & ~(clr_hit & hit[39])) | (do_install & vict_1h[39]);
+  assign new_word[1192:1171] = (do_install & vict_1h[39]) ? s_tag : w39_tag;
+  assign new_word[1198:1193] = do_install ? (vict_1h[39] ? 6'd0 :
+      (w39_age < vict_age) ? w39_age + 6'd1 : w39_age) :
+      !do_use ? w39_age : hit[39] ? 6'd0 :
+      (w39_age < hit_age) ? w39_age + 6'd1 : w39_age;
+  assign sweep_word[1170] = w_v[39] & ~sm[39];
+  assign sweep_word[1192:1171] = w39_tag;
+  assign sweep_word[1198:1193] = w39_age;
+  assign sweep_word[1199] = sw_ncur[39];
+  assign init_word[1199] = 1'b0;
+  assign init_word[1170] = 1'b0;
+  assign init_word[1192:1171] = 22'd0;
+  assign init_word[1198:1193] = 6'd39;
+  assign new_word[1229] = ~(do_install & vict_1h[40]) & w_cur[40];
+  assign new_word[1200] = (nv[40] & ~(clr_hit & hit[40])) | (do_install & vict_1h[40]);
+  assign new_word[1222:1201] = (do_install & vict_1h[40]) ? s_tag : w40_tag;
+  assign new_word[1228:1223] = do_install ? (vict_1h[40] ? 6'd0 :
+      (w40_age < vict_age) ? w40_age + 6'd1 : w40_age) :
+      !do_use ? w40_age : hit[40] ? 6'd0 :
+      (w40_age < hit_age) ? w40_age + 6'd1 : w40_age;
+  assign sweep_word[1200] = w_v[40] & ~sm[40];
+  assign sweep_word[1222:1201] = w40_tag;
+  assign sweep_word[1228:1223] = w40_age;
+  assign sweep_word[1229] = sw_ncur[40];
+  assign init_word[1229] = 1'b0;
+  assign init_word[1200] = 1'b0;
+  assign init_word[1222:1201] = 22'd0;
+  assign init_word[1228:1223] = 6'd40;
+  assign new_word[1259] = ~(do_install & vict_1h[41]) & w_cur[41];
+  assign new_word[1230] = (nv[41] & ~(clr_hit & hit[41])) | (do_install & vict_1h[41]);
+  assign new_word[1252:1231] = (do_install & vict_1h[41]) ? s_tag : w41_tag;
+  assign new_word[1258:1253] = do_install ? (vict_1h[41] ? 6'd0 :
+      (w41_age < vict_age) ? w41_age + 6'd1 : w41_age) :
+      !do_use ? w41_age : hit[41] ? 6'd0 :
+      (w41_age < hit_age) ? w41_age + 6'd1 : w41_age;
+  assign sweep_word[1230] = w_v[41] & ~sm[41];
+  assign sweep_word[1252:1231] = w41_tag;
+  assign sweep_word[1258:1253] = w41_age;
+  assign sweep_word[1259] = sw_ncur[41];
+  assign init_word[1259] = 1'b0;
+  assign init_word[1230] = 1'b0;
+  assign init_word[1252:1231] = 22'd0;
+  assign init_word[1258:1253] = 6'd41;
+  assign new_word[1289] = ~(do_install & vict_1h[42]) & w_cur[42];
+  assign new_word[1260] = (nv[42] & ~(clr_hit & hit[42])) | (do_install & vict_1h[42]);
+  assign new_word[1282:1261] = (do_install & vict_1h[42]) ? s_tag : w42_tag;
+  assign new_word[1288:1283] = do_install ? (vict_1h[42] ? 6'd0 :
+      (w42_age < vict_age) ? w42_age + 6'd1 : w42_age) :
+      !do_use ? w42_age : hit[42] ? 6'd0 :
+      (w42_age < hit_age) ? w42_age + 6'd1 : w42_age;
+  assign sweep_word[1260] = w_v[42] & ~sm[42];
+  assign sweep_word[1282:1261] = w42_tag;
+  assign sweep_word[1288:1283] = w42_age;
+  assign sweep_word[1289] = sw_ncur[42];
+  assign init_word[1289] = 1'b0;
+  assign init_word[1260] = 1'b0;
+  assign init_word[1282:1261] = 22'd0;
+  assign init_word[1288:1283] = 6'd42;
+  assign new_word[1319] = ~(do_install & vict_1h[43]) & w_cur[43];
+  assign new_word[1290] = (nv[43] & ~(clr_hit & hit[43])) | (do_install & vict_1h[43]);
+  assign new_word[1312:1291] = (do_install & vict_1h[43]) ? s_tag : w43_tag;
+  assign new_word[1318:1313] = do_install ? (vict_1h[43] ? 6'd0 :
+      (w43_age < vict_age) ? w43_age + 6'd1 : w43_age) :
+      !do_use ? w43_age : hit[43] ? 6'd0 :
+      (w43_age < hit_age) ? w43_age + 6'd1 : w43_age;
+  assign sweep_word[1290] = w_v[43] & ~sm[43];
+  assign sweep_word[1312:1291] = w43_tag;
+  assign sweep_word[1318:1313] = w43_age;
+  assign sweep_word[1319] = sw_ncur[43];
+  assign init_word[1319] = 1'b0;
+  assign init_word[1290] = 1'b0;
+  assign init_word[1312:1291] = 22'd0;
+  assign init_word[1318:1313] = 6'd43;
+  assign new_word[1349] = ~(do_install & vict_1h[44]) & w_cur[44];
+  assign new_word[1320] = (nv[44] & ~(clr_hit & hit[44])) | (do_install & vict_1h[44]);
+  assign new_word[1342:1321] = (do_install & vict_1h[44]) ? s_tag : w44_tag;
+  assign new_word[1348:1343] = do_install ? (vict_1h[44] ? 6'd0 :
+      (w44_age < vict_age) ? w44_age + 6'd1 : w44_age) :
+      !do_use ? w44_age : hit[44] ? 6'd0 :
+      (w44_age < hit_age) ? w44_age + 6'd1 : w44_age;
+  assign sweep_word[1320] = w_v[44] & ~sm[44];
+  assign sweep_word[1342:1321] = w44_tag;
+  assign sweep_word[1348:1343] = w44_age;
+  assign sweep_word[1349] = sw_ncur[44];
+  assign init_word[1349] = 1'b0;
+  assign init_word[1320] = 1'b0;
+  assign init_word[1342:1321] = 22'd0;
+  assign init_word[1348:1343] = 6'd44;
+  assign new_word[1379] = ~(do_install & vict_1h[45]) & w_cur[45];
+  assign new_word[1350] = (nv[45] & ~(clr_hit & hit[45])) | (do_install & vict_1h[45]);
+  assign new_word[1372:1351] = (do_install & vict_1h[45]) ? s_tag : w45_tag;
+  assign new_word[1378:1373] = do_install ? (vict_1h[45] ? 6'd0 :
+      (w45_age < vict_age) ? w45_age + 6'd1 : w45_age) :
+      !do_use ? w45_age : hit[45] ? 6'd0 :
+      (w45_age < hit_age) ? w45_age + 6'd1 : w45_age;
+  assign sweep_word[1350] = w_v[45] & ~sm[45];
+  assign sweep_word[1372:1351] = w45_tag;
+  assign sweep_word[1378:1373] = w45_age;
+  assign sweep_word[1379] = sw_ncur[45];
+  assign init_word[1379] = 1'b0;
+  assign init_word[1350] = 1'b0;
+  assign init_word[1372:1351] = 22'd0;
+  assign init_word[1378:1373] = 6'd45;
+  assign new_word[1409] = ~(do_install & vict_1h[46]) & w_cur[46];
+  assign new_word[1380] = (nv[46] & ~(clr_hit & hit[46])) | (do_install & vict_1h[46]);
+  assign new_word[1402:1381] = (do_install & vict_1h[46]) ? s_tag : w46_tag;
+  assign new_word[1408:1403] = do_install ? (vict_1h[46] ? 6'd0 :
+      (w46_age < vict_age) ? w46_age + 6'd1 : w46_age) :
+      !do_use ? w46_age : hit[46] ? 6'd0 :
+      (w46_age < hit_age) ? w46_age + 6'd1 : w46_age;
+  assign sweep_word[1380] = w_v[46] & ~sm[46];
+  assign sweep_word[1402:1381] = w46_tag;
+  assign sweep_word[1408:1403] = w46_age;
+  assign sweep_word[1409] = sw_ncur[46];
+  assign init_word[1409] = 1'b0;
+  assign init_word[1380] = 1'b0;
+  assign init_word[1402:1381] = 22'd0;
+  assign init_word[1408:1403] = 6'd46;
+  assign new_word[1439] = ~(do_install & vict_1h[47]) & w_cur[47];
+  assign new_word[1410] = (nv[47] & ~(clr_hit & hit[47])) | (do_install & vict_1h[47]);
+  assign new_word[1432:1411] = (do_install & vict_1h[47]) ? s_tag : w47_tag;
+  assign new_word[1438:1433] = do_install ? (vict_1h[47] ? 6'd0 :
+      (w47_age < vict_age) ? w47_age + 6'd1 : w47_age) :
+      !do_use ? w47_age : hit[47] ? 6'd0 :
+      (w47_age < hit_age) ? w47_age + 6'd1 : w47_age;
+  assign sweep_word[1410] = w_v[47] & ~sm[47];
+  assign sweep_word[1432:1411] = w47_tag;
+  assign sweep_word[1438:1433] = w47_age;
+  assign sweep_word[1439] = sw_ncur[47];
+  assign init_word[1439] = 1'b0;
+  assign init_word[1410] = 1'b0;
+  assign init_word[1432:1411] = 22'd0;
+  assign init_word[1438:1433] = 6'd47;
+  assign new_word[1469] = ~(do_install & vict_1h[48]) & w_cur[48];
+  assign new_word[1440] = (nv[48] & ~(clr_hit & hit[48])) | (do_install & vict_1h[48]);
+  assign new_word[1462:1441] = (do_install & vict_1h[48]) ? s_tag : w48_tag;
+  assign new_word[1468:1463] = do_install ? (vict_1h[48] ? 6'd0 :
+      (w48_age < vict_age) ? w48_age + 6'd1 : w48_age) :
+      !do_use ? w48_age : hit[48] ? 6'd0 :
+      (w48_age < hit_age) ? w48_age + 6'd1 : w48_age;
+  assign sweep_word[1440] = w_v[48] & ~sm[48];
+  assign sweep_word[1462:1441] = w48_tag;
+  assign sweep_word[1468:1463] = w48_age;
+  assign sweep_word[1469] = sw_ncur[48];
+  assign init_word[1469] = 1'b0;
+  assign init_word[1440] = 1'b0;
+  assign init_word[1462:1441] = 22'd0;
+  assign init_word[1468:1463] = 6'd48;
+  assign new_word[1499] = ~(do_install & vict_1h[49]) & w_cur[49];
+  assign new_word[1470] = (nv[49] & ~(clr_hit & hit[49])) | (do_install & vict_1h[49]);
+  assign new_word[1492:1471] = (do_install & vict_1h[49]) ? s_tag : w49_tag;
+  assign new_word[1498:1493] = do_install ? (vict_1h[49] ? 6'd0 :
+      (w49_age < vict_age) ? w49_age + 6'd1 : w49_age) :
+      !do_use ? w49_age : hit[49] ? 6'd0 :
+      (w49_age < hit_age) ? w49_age + 6'd1 : w49_age;
+  assign sweep_word[1470] = w_v[49] & ~sm[49];
+  assign sweep_word[1492:1471] = w49_tag;
+  assign sweep_word[1498:1493] = w49_age;
+  assign sweep_word[1499] = sw_ncur[49];
+  assign init_word[1499] = 1'b0;
+  assign init_word[1470] = 1'b0;
+  assign init_word[1492:1471] = 22'd0;
+  assign init_word[1498:1493] = 6'd49;
+  assign new_word[1529] = ~(do_install & vict_1h[50]) & w_cur[50];
+  assign new_word[1500] = (nv[50] & ~(clr_hit & hit[50])) | (do_install & vict_1h[50]);
+  assign new_word[1522:1501] = (do_install & vict_1h[50]) ? s_tag : w50_tag;
+  assign new_word[1528:1523] = do_install ? (vict_1h[50] ? 6'd0 :
+      (w50_age < vict_age) ? w50_age + 6'd1 : w50_age) :
+      !do_use ? w50_age : hit[50] ? 6'd0 :
+      (w50_age < hit_age) ? w50_age + 6'd1 : w50_age;
+  assign sweep_word[1500] = w_v[50] & ~sm[50];
+  assign sweep_word[1522:1501] = w50_tag;
+  assign sweep_word[1528:1523] = w50_age;
+  assign sweep_word[1529] = sw_ncur[50];
+  assign init_word[1529] = 1'b0;
+  assign init_word[1500] = 1'b0;
+  assign init_word[1522:1501] = 22'd0;
+  assign init_word[1528:1523] = 6'd50;
+  assign new_word[1559] = ~(do_install & vict_1h[51]) & w_cur[51];
+  assign new_word[1530] = (nv[51] & ~(clr_hit & hit[51])) | (do_install & vict_1h[51]);
+  assign new_word[1552:1531] = (do_install & vict_1h[51]) ? s_tag : w51_tag;
+  assign new_word[1558:1553] = do_install ? (vict_1h[51] ? 6'd0 :
+      (w51_age < vict_age) ? w51_age + 6'd1 : w51_age) :
+      !do_use ? w51_age : hit[51] ? 6'd0 :
+      (w51_age < hit_age) ? w51_age + 6'd1 : w51_age;
+  assign sweep_word[1530] = w_v[51] & ~sm[51];
+  assign sweep_word[1552:1531] = w51_tag;
+  assign sweep_word[1558:1553] = w51_age;
+  assign sweep_word[1559] = sw_ncur[51];
+  assign init_word[1559] = 1'b0;
+  assign init_word[1530] = 1'b0;
+  assign init_word[1552:1531] = 22'd0;
+  assign init_word[1558:1553] = 6'd51;
+  assign new_word[1589] = ~(do_install & vict_1h[52]) & w_cur[52];
+  assign new_word[1560] = (nv[52] & ~(clr_hit & hit[52])) | (do_install & vict_1h[52]);
+  assign new_word[1582:1561] = (do_install & vict_1h[52]) ? s_tag : w52_tag;
+  assign new_word[1588:1583] = do_install ? (vict_1h[52] ? 6'd0 :
+      (w52_age < vict_age) ? w52_age + 6'd1 : w52_age) :
+      !do_use ? w52_age : hit[52] ? 6'd0 :
+      (w52_age < hit_age) ? w52_age + 6'd1 : w52_age;
+  assign sweep_word[1560] = w_v[52] & ~sm[52];
+  assign sweep_word[1582:1561] = w52_tag;
+  assign sweep_word[1588:1583] = w52_age;
+  assign sweep_word[1589] = sw_ncur[52];
+  assign init_word[1589] = 1'b0;
+  assign init_word[1560] = 1'b0;
+  assign init_word[1582:1561] = 22'd0;
+  assign init_word[1588:1583] = 6'd52;
+  assign new_word[1619] = ~(do_install & vict_1h[53]) & w_cur[53];
+  assign new_word[1590] = (nv[53] & ~(clr_hit & hit[53])) | (do_install & vict_1h[53]);
+  assign new_word[1612:1591] = (do_install & vict_1h[53]) ? s_tag : w53_tag;
+  assign new_word[1618:1613] = do_install ? (vict_1h[53] ? 6'd0 :
+      (w53_age < vict_age) ? w53_age + 6'd1 : w53_age) :
+      !do_use ? w53_age : hit[53] ? 6'd0 :
+      (w53_age < hit_age) ? w53_age + 6'd1 : w53_age;
+  assign sweep_word[1590] = w_v[53] & ~sm[53];
+  assign sweep_word[1612:1591] = w53_tag;
+  assign sweep_word[1618:1613] = w53_age;
+  assign sweep_word[1619] = sw_ncur[53];
+  assign init_word[1619] = 1'b0;
+  assign init_word[1590] = 1'b0;
+  assign init_word[1612:1591] = 22'd0;
+  assign init_word[1618:1613] = 6'd53;
+  assign new_word[1649] = ~(do_install & vict_1h[54]) & w_cur[54];
+  assign new_word[1620] = (nv[54] & ~(clr_hit & hit[54])) | (do_install & vict_1h[54]);
+  assign new_word[1642:1621] = (do_install & vict_1h[54]) ? s_tag : w54_tag;
+  assign new_word[1648:1643] = do_install ? (vict_1h[54] ? 6'd0 :
+      (w54_age < vict_age) ? w54_age + 6'd1 : w54_age) :
+      !do_use ? w54_age : hit[54] ? 6'd0 :
+      (w54_age < hit_age) ? w54_age + 6'd1 : w54_age;
+  assign sweep_word[1620] = w_v[54] & ~sm[54];
+  assign sweep_word[1642:1621] = w54_tag;
+  assign sweep_word[1648:1643] = w54_age;
+  assign sweep_word[1649] = sw_ncur[54];
+  assign init_word[1649] = 1'b0;
+  assign init_word[1620] = 1'b0;
+  assign init_word[1642:1621] = 22'd0;
+  assign init_word[1648:1643] = 6'd54;
+  assign new_word[1679] = ~(do_install & vict_1h[55]) & w_cur[55];
+  assign new_word[1650] = (nv[55] & ~(clr_hit & hit[55])) | (do_install & vict_1h[55]);
+  assign new_word[1672:1651] = (do_install & vict_1h[55]) ? s_tag : w55_tag;
+  assign new_word[1678:1673] = do_install ? (vict_1h[55] ? 6'd0 :
+      (w55_age < vict_age) ? w55_age + 6'd1 : w55_age) :
+      !do_use ? w55_age : hit[55] ? 6'd0 :
+      (w55_age < hit_age) ? w55_age + 6'd1 : w55_age;
+  assign sweep_word[1650] = w_v[55] & ~sm[55];
+  assign sweep_word[1672:1651] = w55_tag;
+  assign sweep_word[1678:1673] = w55_age;
+  assign sweep_word[1679] = sw_ncur[55];
+  assign init_word[1679] = 1'b0;
+  assign init_word[1650] = 1'b0;
+  assign init_word[1672:1651] = 22'd0;
+  assign init_word[1678:1673] = 6'd55;
+  assign new_word[1709] = ~(do_install & vict_1h[56]) & w_cur[56];
+  assign new_word[1680] = (nv[56] & ~(clr_hit & hit[56])) | (do_install & vict_1h[56]);
+  assign new_word[1702:1681] = (do_install & vict_1h[56]) ? s_tag : w56_tag;
+  assign new_word[1708:1703] = do_install ? (vict_1h[56] ? 6'd0 :
+      (w56_age < vict_age) ? w56_age + 6'd1 : w56_age) :
+      !do_use ? w56_age : hit[56] ? 6'd0 :
+      (w56_age < hit_age) ? w56_age + 6'd1 : w56_age;
+  assign sweep_word[1680] = w_v[56] & ~sm[56];
+  assign sweep_word[1702:1681] = w56_tag;
+  assign sweep_word[1708:1703] = w56_age;
+  assign sweep_word[1709] = sw_ncur[56];
+  assign init_word[1709] = 1'b0;
+  assign init_word[1680] = 1'b0;
+  assign init_word[1702:1681] = 22'd0;
+  assign init_word[1708:1703] = 6'd56;
+  assign new_word[1739] = ~(do_install & vict_1h[57]) & w_cur[57];
+  assign new_word[1710] = (nv[57] & ~(clr_hit & hit[57])) | (do_install & vict_1h[57]);
+  assign new_word[1732:1711] = (do_install & vict_1h[57]) ? s_tag : w57_tag;
+  assign new_word[1738:1733] = do_install ? (vict_1h[57] ? 6'd0 :
+      (w57_age < vict_age) ? w57_age + 6'd1 : w57_age) :
+      !do_use ? w57_age : hit[57] ? 6'd0 :
+      (w57_age < hit_age) ? w57_age + 6'd1 : w57_age;
+  assign sweep_word[1710] = w_v[57] & ~sm[57];
+  assign sweep_word[1732:1711] = w57_tag;
+  assign sweep_word[1738:1733] = w57_age;
+  assign sweep_word[1739] = sw_ncur[57];
+  assign init_word[1739] = 1'b0;
+  assign init_word[1710] = 1'b0;
+  assign init_word[1732:1711] = 22'd0;
+  assign init_word[1738:1733] = 6'd57;
+  assign new_word[1769] = ~(do_install & vict_1h[58]) & w_cur[58];
+  assign new_word[1740] = (nv[58] & ~(clr_hit & hit[58])) | (do_install & vict_1h[58]);
+  assign new_word[1762:1741] = (do_install & vict_1h[58]) ? s_tag : w58_tag;
+  assign new_word[1768:1763] = do_install ? (vict_1h[58] ? 6'd0 :
+      (w58_age < vict_age) ? w58_age + 6'd1 : w58_age) :
+      !do_use ? w58_age : hit[58] ? 6'd0 :
+      (w58_age < hit_age) ? w58_age + 6'd1 : w58_age;
+  assign sweep_word[1740] = w_v[58] & ~sm[58];
+  assign sweep_word[1762:1741] = w58_tag;
+  assign sweep_word[1768:1763] = w58_age;
+  assign sweep_word[1769] = sw_ncur[58];
+  assign init_word[1769] = 1'b0;
   assign init_word[1740] = 1'b0;
   assign init_word[1762:1741] = 22'd0;
-  assign init_word[1768:1763] = 6'd60;
-  assign new_word[1769] = (nv[61] & ~(clr_hit & hit_1h[61])) | (do_install & vict_1h[61]);
-  assign new_word[1791:1770] = (do_install & vict_1h[61]) ? s_tag : w61_tag;
-  assign new_word[1797:1792] = !do_use ? w61_age : use_1h[61] ? 6'd0 :
-      (w61_age < use_age) ? w61_age + 6'd1 : w61_age;
-  assign sweep_word[1769] = w_v[61] & ~sm[61];
-  assign sweep_word[1791:1770] = w61_tag;
-  assign sweep_word[1797:1792] = w61_age;
-  assign init_word[1769] = 1'b0;
-  assign init_word[1791:1770] = 22'd0;
-  assign init_word[1797:1792] = 6'd61;
-  assign new_word[1798] = (nv[62] & ~(clr_hit & hit_1h[62])) | (do_install & vict_1h[62]);
-  assign new_word[1820:1799] = (do_install & vict_1h[62]) ? s_tag : w62_tag;
-  assign new_word[1826:1821] = !do_use ? w62_age : use_1h[62] ? 6'd0 :
-      (w62_age < use_age) ? w62_age + 6'd1 : w62_age;
-  assign sweep_word[1798] = w_v[62] & ~sm[62];
-  assign sweep_word[1820:1799] = w62_tag;
-  assign sweep_word[1826:1821] = w62_age;
-  assign init_word[1798] = 1'b0;
-  assign init_word[1820:1799] = 22'd0;
-  assign init_word[1826:1821] = 6'd62;
-  assign new_word[1827] = (nv[63] & ~(clr_hit & hit_1h[63])) | (do_install & vict_1h[63]);
-  assign new_word[1849:1828] = (do_install & vict_1h[63]) ? s_tag : w63_tag;
-  assign new_word[1855:1850] = !do_use ? w63_age : use_1h[63] ? 6'd0 :
-      (w63_age < use_age) ? w63_age + 6'd1 : w63_age;
-  assign sweep_word[1827] = w_v[63] & ~sm[63];
-  assign sweep_word[1849:1828] = w63_tag;
-  assign sweep_word[1855:1850] = w63_age;
-  assign init_word[1827] = 1'b0;
-  assign init_word[1849:1828] = 22'd0;
-  assign init_word[1855:1850] = 6'd63;
+  assign init_word[1768:1763] = 6'd58;
+  assign new_word[1799] = ~(do_install & vict_1h[59]) & w_cur[59];
+  assign new_word[1770] = (nv[59] & ~(clr_hit & hit[59])) | (do_install & vict_1h[59]);
+  assign new_word[1792:1771] = (do_install & vict_1h[59]) ? s_tag : w59_tag;
+  assign new_word[1798:1793] = do_install ? (vict_1h[59] ? 6'd0 :
+      (w59_age < vict_age) ? w59_age + 6'd1 : w59_age) :
+      !do_use ? w59_age : hit[59] ? 6'd0 :
+      (w59_age < hit_age) ? w59_age + 6'd1 : w59_age;
+  assign sweep_word[1770] = w_v[59] & ~sm[59];
+  assign sweep_word[1792:1771] = w59_tag;
+  assign sweep_word[1798:1793] = w59_age;
+  assign sweep_word[1799] = sw_ncur[59];
+  assign init_word[1799] = 1'b0;
+  assign init_word[1770] = 1'b0;
+  assign init_word[1792:1771] = 22'd0;
+  assign init_word[1798:1793] = 6'd59;
+  assign new_word[1829] = ~(do_install & vict_1h[60]) & w_cur[60];
+  assign new_word[1800] = (nv[60] & ~(clr_hit & hit[60])) | (do_install & vict_1h[60]);
+  assign new_word[1822:1801] = (do_install & vict_1h[60]) ? s_tag : w60_tag;
+  assign new_word[1828:1823] = do_install ? (vict_1h[60] ? 6'd0 :
+      (w60_age < vict_age) ? w60_age + 6'd1 : w60_age) :
+      !do_use ? w60_age : hit[60] ? 6'd0 :
+      (w60_age < hit_age) ? w60_age + 6'd1 : w60_age;
+  assign sweep_word[1800] = w_v[60] & ~sm[60];
+  assign sweep_word[1822:1801] = w60_tag;
+  assign sweep_word[1828:1823] = w60_age;
+  assign sweep_word[1829] = sw_ncur[60];
+  assign init_word[1829] = 1'b0;
+  assign init_word[1800] = 1'b0;
+  assign init_word[1822:1801] = 22'd0;
+  assign init_word[1828:1823] = 6'd60;
+  assign new_word[1859] = ~(do_install & vict_1h[61]) & w_cur[61];
+  assign new_word[1830] = (nv[61] & ~(clr_hit & hit[61])) | (do_install & vict_1h[61]);
+  assign new_word[1852:1831] = (do_install & vict_1h[61]) ? s_tag : w61_tag;
+  assign new_word[1858:1853] = do_install ? (vict_1h[61] ? 6'd0 :
+      (w61_age < vict_age) ? w61_age + 6'd1 : w61_age) :
+      !do_use ? w61_age : hit[61] ? 6'd0 :
+      (w61_age < hit_age) ? w61_age + 6'd1 : w61_age;
+  assign sweep_word[1830] = w_v[61] & ~sm[61];
+  assign sweep_word[1852:1831] = w61_tag;
+  assign sweep_word[1858:1853] = w61_age;
+  assign sweep_word[1859] = sw_ncur[61];
+  assign init_word[1859] = 1'b0;
+  assign init_word[1830] = 1'b0;
+  assign init_word[1852:1831] = 22'd0;
+  assign init_word[1858:1853] = 6'd61;
+  assign new_word[1889] = ~(do_install & vict_1h[62]) & w_cur[62];
+  assign new_word[1860] = (nv[62] & ~(clr_hit & hit[62])) | (do_install & vict_1h[62]);
+  assign new_word[1882:1861] = (do_install & vict_1h[62]) ? s_tag : w62_tag;
+  assign new_word[1888:1883] = do_install ? (vict_1h[62] ? 6'd0 :
+      (w62_age < vict_age) ? w62_age + 6'd1 : w62_age) :
+      !do_use ? w62_age : hit[62] ? 6'd0 :
+      (w62_age < hit_age) ? w62_age + 6'd1 : w62_age;
+  assign sweep_word[1860] = w_v[62] & ~sm[62];
+  assign sweep_word[1882:1861] = w62_tag;
+  assign sweep_word[1888:1883] = w62_age;
+  assign sweep_word[1889] = sw_ncur[62];
+  assign init_word[1889] = 1'b0;
+  assign init_word[1860] = 1'b0;
+  assign init_word[1882:1861] = 22'd0;
+  assign init_word[1888:1883] = 6'd62;
+  assign new_word[1919] = ~(do_install & vict_1h[63]) & w_cur[63];
+  assign new_word[1890] = (nv[63] & ~(clr_hit & hit[63])) | (do_install & vict_1h[63]);
+  assign new_word[1912:1891] = (do_install & vict_1h[63]) ? s_tag : w63_tag;
+  assign new_word[1918:1913] = do_install ? (vict_1h[63] ? 6'd0 :
+      (w63_age < vict_age) ? w63_age + 6'd1 : w63_age) :
+      !do_use ? w63_age : hit[63] ? 6'd0 :
+      (w63_age < hit_age) ? w63_age + 6'd1 : w63_age;
+  assign sweep_word[1890] = w_v[63] & ~sm[63];
+  assign sweep_word[1912:1891] = w63_tag;
+  assign sweep_word[1918:1913] = w63_age;
+  assign sweep_word[1919] = sw_ncur[63];
+  assign init_word[1919] = 1'b0;
+  assign init_word[1890] = 1'b0;
+  assign init_word[1912:1891] = 22'd0;
+  assign init_word[1918:1913] = 6'd63;
 
   // ChangeEpoch: sweep the sets untouched in the ending epoch (old CER/SEB),
   // one set a cycle plus one cycle per INV; then poison the outstanding
@@ -1701,119 +2174,138 @@ module stc_l1_default (
   assign sw_1h = sw_pend & (~sw_pend + 64'd1);
   assign sw_tag =
     ({22{sw_1h[0]}} & word[22:1]) |
-    ({22{sw_1h[1]}} & word[51:30]) |
-    ({22{sw_1h[2]}} & word[80:59]) |
-    ({22{sw_1h[3]}} & word[109:88]) |
-    ({22{sw_1h[4]}} & word[138:117]) |
-    ({22{sw_1h[5]}} & word[167:146]) |
-    ({22{sw_1h[6]}} & word[196:175]) |
-    ({22{sw_1h[7]}} & word[225:204]) |
-    ({22{sw_1h[8]}} & word[254:233]) |
-    ({22{sw_1h[9]}} & word[283:262]) |
-    ({22{sw_1h[10]}} & word[312:291]) |
-    ({22{sw_1h[11]}} & word[341:320]) |
-    ({22{sw_1h[12]}} & word[370:349]) |
-    ({22{sw_1h[13]}} & word[399:378]) |
-    ({22{sw_1h[14]}} & word[428:407]) |
-    ({22{sw_1h[15]}} & word[457:436]) |
-    ({22{sw_1h[16]}} & word[486:465]) |
-    ({22{sw_1h[17]}} & word[515:494]) |
-    ({22{sw_1h[18]}} & word[544:523]) |
-    ({22{sw_1h[19]}} & word[573:552]) |
-    ({22{sw_1h[20]}} & word[602:581]) |
-    ({22{sw_1h[21]}} & word[631:610]) |
-    ({22{sw_1h[22]}} & word[660:639]) |
-    ({22{sw_1h[23]}} & word[689:668]) |
-    ({22{sw_1h[24]}} & word[718:697]) |
-    ({22{sw_1h[25]}} & word[747:726]) |
-    ({22{sw_1h[26]}} & word[776:755]) |
-    ({22{sw_1h[27]}} & word[805:784]) |
-    ({22{sw_1h[28]}} & word[834:813]) |
-    ({22{sw_1h[29]}} & word[863:842]) |
-    ({22{sw_1h[30]}} & word[892:871]) |
-    ({22{sw_1h[31]}} & word[921:900]) |
-    ({22{sw_1h[32]}} & word[950:929]) |
-    ({22{sw_1h[33]}} & word[979:958]) |
-    ({22{sw_1h[34]}} & word[1008:987]) |
-    ({22{sw_1h[35]}} & word[1037:1016]) |
-    ({22{sw_1h[36]}} & word[1066:1045]) |
-    ({22{sw_1h[37]}} & word[1095:1074]) |
-    ({22{sw_1h[38]}} & word[1124:1103]) |
-    ({22{sw_1h[39]}} & word[1153:1132]) |
-    ({22{sw_1h[40]}} & word[1182:1161]) |
-    ({22{sw_1h[41]}} & word[1211:1190]) |
-    ({22{sw_1h[42]}} & word[1240:1219]) |
-    ({22{sw_1h[43]}} & word[1269:1248]) |
-    ({22{sw_1h[44]}} & word[1298:1277]) |
-    ({22{sw_1h[45]}} & word[1327:1306]) |
-    ({22{sw_1h[46]}} & word[1356:1335]) |
-    ({22{sw_1h[47]}} & word[1385:1364]) |
-    ({22{sw_1h[48]}} & word[1414:1393]) |
-    ({22{sw_1h[49]}} & word[1443:1422]) |
-    ({22{sw_1h[50]}} & word[1472:1451]) |
-    ({22{sw_1h[51]}} & word[1501:1480]) |
-    ({22{sw_1h[52]}} & word[1530:1509]) |
-    ({22{sw_1h[53]}} & word[1559:1538]) |
-    ({22{sw_1h[54]}} & word[1588:1567]) |
-    ({22{sw_1h[55]}} & word[1617:1596]) |
-    ({22{sw_1h[56]}} & word[1646:1625]) |
-    ({22{sw_1h[57]}} & word[1675:1654]) |
-    ({22{sw_1h[58]}} & word[1704:1683]) |
-    ({22{sw_1h[59]}} & word[1733:1712]) |
-    ({22{sw_1h[60]}} & word[1762:1741]) |
-    ({22{sw_1h[61]}} & word[1791:1770]) |
-    ({22{sw_1h[62]}} & word[1820:1799]) |
-    ({22{sw_1h[63]}} & word[1849:1828]);
+    ({22{sw_1h[1]}} & word[52:31]) |
+    ({22{sw_1h[2]}} & word[82:61]) |
+    ({22{sw_1h[3]}} & word[112:91]) |
+    ({22{sw_1h[4]}} & word[142:121]) |
+    ({22{sw_1h[5]}} & word[172:151]) |
+    ({22{sw_1h[6]}} & word[202:181]) |
+    ({22{sw_1h[7]}} & word[232:211]) |
+    ({22{sw_1h[8]}} & word[262:241]) |
+    ({22{sw_1h[9]}} & word[292:271]) |
+    ({22{sw_1h[10]}} & word[322:301]) |
+    ({22{sw_1h[11]}} & word[352:331]) |
+    ({22{sw_1h[12]}} & word[382:361]) |
+    ({22{sw_1h[13]}} & word[412:391]) |
+    ({22{sw_1h[14]}} & word[442:421]) |
+    ({22{sw_1h[15]}} & word[472:451]) |
+    ({22{sw_1h[16]}} & word[502:481]) |
+    ({22{sw_1h[17]}} & word[532:511]) |
+    ({22{sw_1h[18]}} & word[562:541]) |
+    ({22{sw_1h[19]}} & word[592:571]) |
+    ({22{sw_1h[20]}} & word[622:601]) |
+    ({22{sw_1h[21]}} & word[652:631]) |
+    ({22{sw_1h[22]}} & word[682:661]) |
+    ({22{sw_1h[23]}} & word[712:691]) |
+    ({22{sw_1h[24]}} & word[742:721]) |
+    ({22{sw_1h[25]}} & word[772:751]) |
+    ({22{sw_1h[26]}} & word[802:781]) |
+    ({22{sw_1h[27]}} & word[832:811]) |
+    ({22{sw_1h[28]}} & word[862:841]) |
+    ({22{sw_1h[29]}} & word[892:871]) |
+    ({22{sw_1h[30]}} & word[922:901]) |
+    ({22{sw_1h[31]}} & word[952:931]) |
+    ({22{sw_1h[32]}} & word[982:961]) |
+    ({22{sw_1h[33]}} & word[1012:991]) |
+    ({22{sw_1h[34]}} & word[1042:1021]) |
+    ({22{sw_1h[35]}} & word[1072:1051]) |
+    ({22{sw_1h[36]}} & word[1102:1081]) |
+    ({22{sw_1h[37]}} & word[1132:1111]) |
+    ({22{sw_1h[38]}} & word[1162:1141]) |
+    ({22{sw_1h[39]}} & word[1192:1171]) |
+    ({22{sw_1h[40]}} & word[1222:1201]) |
+    ({22{sw_1h[41]}} & word[1252:1231]) |
+    ({22{sw_1h[42]}} & word[1282:1261]) |
+    ({22{sw_1h[43]}} & word[1312:1291]) |
+    ({22{sw_1h[44]}} & word[1342:1321]) |
+    ({22{sw_1h[45]}} & word[1372:1351]) |
+    ({22{sw_1h[46]}} & word[1402:1381]) |
+    ({22{sw_1h[47]}} & word[1432:1411]) |
+    ({22{sw_1h[48]}} & word[1462:1441]) |
+    ({22{sw_1h[49]}} & word[1492:1471]) |
+    ({22{sw_1h[50]}} & word[1522:1501]) |
+    ({22{sw_1h[51]}} & word[1552:1531]) |
+    ({22{sw_1h[52]}} & word[1582:1561]) |
+    ({22{sw_1h[53]}} & word[1612:1591]) |
+    ({22{sw_1h[54]}} & word[1642:1621]) |
+    ({22{sw_1h[55]}} & word[1672:1651]) |
+    ({22{sw_1h[56]}} & word[1702:1681]) |
+    ({22{sw_1h[57]}} & word[1732:1711]) |
+    ({22{sw_1h[58]}} & word[1762:1741]) |
+    ({22{sw_1h[59]}} & word[1792:1771]) |
+    ({22{sw_1h[60]}} & word[1822:1801]) |
+    ({22{sw_1h[61]}} & word[1852:1831]) |
+    ({22{sw_1h[62]}} & word[1882:1861]) |
+    ({22{sw_1h[63]}} & word[1912:1891]);
   assign sw_adv = (ph_q == 2'd1) & ~|sw_pend;
   assign sw_last = sw_idx_q == 4'd15;
+  // Whether each MSHR line's band under the new SEB is in the new CER:
+  // looked up when the ChangeEpoch is accepted (no line is allocated
+  // until it is taken).
   logic [31:0] m0_sh;
-  assign m0_sh = {mline_q[25:0], 6'd0} >> nseb_q;
-  assign pp[0] = (ph_q == 2'd2) & mv_q[0] & ~mii_q[0] & ~mpois_q[0] & ncer_q[m0_sh[3:0]];
+  assign m0_sh = {mline_q[25:0], 6'd0} >> chg_seb_i;
+  assign mnc_new[0] = chg_cer_i[m0_sh[3:0]];
+  assign pp[0] = (ph_q == 2'd2) & mv_q[0] & ~mii_q[0] & ~mpois_q[0] & mnc_q[0];
   logic [31:0] m1_sh;
-  assign m1_sh = {mline_q[51:26], 6'd0} >> nseb_q;
-  assign pp[1] = (ph_q == 2'd2) & mv_q[1] & ~mii_q[1] & ~mpois_q[1] & ncer_q[m1_sh[3:0]];
+  assign m1_sh = {mline_q[51:26], 6'd0} >> chg_seb_i;
+  assign mnc_new[1] = chg_cer_i[m1_sh[3:0]];
+  assign pp[1] = (ph_q == 2'd2) & mv_q[1] & ~mii_q[1] & ~mpois_q[1] & mnc_q[1];
   logic [31:0] m2_sh;
-  assign m2_sh = {mline_q[77:52], 6'd0} >> nseb_q;
-  assign pp[2] = (ph_q == 2'd2) & mv_q[2] & ~mii_q[2] & ~mpois_q[2] & ncer_q[m2_sh[3:0]];
+  assign m2_sh = {mline_q[77:52], 6'd0} >> chg_seb_i;
+  assign mnc_new[2] = chg_cer_i[m2_sh[3:0]];
+  assign pp[2] = (ph_q == 2'd2) & mv_q[2] & ~mii_q[2] & ~mpois_q[2] & mnc_q[2];
   logic [31:0] m3_sh;
-  assign m3_sh = {mline_q[103:78], 6'd0} >> nseb_q;
-  assign pp[3] = (ph_q == 2'd2) & mv_q[3] & ~mii_q[3] & ~mpois_q[3] & ncer_q[m3_sh[3:0]];
+  assign m3_sh = {mline_q[103:78], 6'd0} >> chg_seb_i;
+  assign mnc_new[3] = chg_cer_i[m3_sh[3:0]];
+  assign pp[3] = (ph_q == 2'd2) & mv_q[3] & ~mii_q[3] & ~mpois_q[3] & mnc_q[3];
   logic [31:0] m4_sh;
-  assign m4_sh = {mline_q[129:104], 6'd0} >> nseb_q;
-  assign pp[4] = (ph_q == 2'd2) & mv_q[4] & ~mii_q[4] & ~mpois_q[4] & ncer_q[m4_sh[3:0]];
+  assign m4_sh = {mline_q[129:104], 6'd0} >> chg_seb_i;
+  assign mnc_new[4] = chg_cer_i[m4_sh[3:0]];
+  assign pp[4] = (ph_q == 2'd2) & mv_q[4] & ~mii_q[4] & ~mpois_q[4] & mnc_q[4];
   logic [31:0] m5_sh;
-  assign m5_sh = {mline_q[155:130], 6'd0} >> nseb_q;
-  assign pp[5] = (ph_q == 2'd2) & mv_q[5] & ~mii_q[5] & ~mpois_q[5] & ncer_q[m5_sh[3:0]];
+  assign m5_sh = {mline_q[155:130], 6'd0} >> chg_seb_i;
+  assign mnc_new[5] = chg_cer_i[m5_sh[3:0]];
+  assign pp[5] = (ph_q == 2'd2) & mv_q[5] & ~mii_q[5] & ~mpois_q[5] & mnc_q[5];
   logic [31:0] m6_sh;
-  assign m6_sh = {mline_q[181:156], 6'd0} >> nseb_q;
-  assign pp[6] = (ph_q == 2'd2) & mv_q[6] & ~mii_q[6] & ~mpois_q[6] & ncer_q[m6_sh[3:0]];
+  assign m6_sh = {mline_q[181:156], 6'd0} >> chg_seb_i;
+  assign mnc_new[6] = chg_cer_i[m6_sh[3:0]];
+  assign pp[6] = (ph_q == 2'd2) & mv_q[6] & ~mii_q[6] & ~mpois_q[6] & mnc_q[6];
   logic [31:0] m7_sh;
-  assign m7_sh = {mline_q[207:182], 6'd0} >> nseb_q;
-  assign pp[7] = (ph_q == 2'd2) & mv_q[7] & ~mii_q[7] & ~mpois_q[7] & ncer_q[m7_sh[3:0]];
+  assign m7_sh = {mline_q[207:182], 6'd0} >> chg_seb_i;
+  assign mnc_new[7] = chg_cer_i[m7_sh[3:0]];
+  assign pp[7] = (ph_q == 2'd2) & mv_q[7] & ~mii_q[7] & ~mpois_q[7] & mnc_q[7];
   logic [31:0] m8_sh;
-  assign m8_sh = {mline_q[233:208], 6'd0} >> nseb_q;
-  assign pp[8] = (ph_q == 2'd2) & mv_q[8] & ~mii_q[8] & ~mpois_q[8] & ncer_q[m8_sh[3:0]];
+  assign m8_sh = {mline_q[233:208], 6'd0} >> chg_seb_i;
+  assign mnc_new[8] = chg_cer_i[m8_sh[3:0]];
+  assign pp[8] = (ph_q == 2'd2) & mv_q[8] & ~mii_q[8] & ~mpois_q[8] & mnc_q[8];
   logic [31:0] m9_sh;
-  assign m9_sh = {mline_q[259:234], 6'd0} >> nseb_q;
-  assign pp[9] = (ph_q == 2'd2) & mv_q[9] & ~mii_q[9] & ~mpois_q[9] & ncer_q[m9_sh[3:0]];
+  assign m9_sh = {mline_q[259:234], 6'd0} >> chg_seb_i;
+  assign mnc_new[9] = chg_cer_i[m9_sh[3:0]];
+  assign pp[9] = (ph_q == 2'd2) & mv_q[9] & ~mii_q[9] & ~mpois_q[9] & mnc_q[9];
   logic [31:0] m10_sh;
-  assign m10_sh = {mline_q[285:260], 6'd0} >> nseb_q;
-  assign pp[10] = (ph_q == 2'd2) & mv_q[10] & ~mii_q[10] & ~mpois_q[10] & ncer_q[m10_sh[3:0]];
+  assign m10_sh = {mline_q[285:260], 6'd0} >> chg_seb_i;
+  assign mnc_new[10] = chg_cer_i[m10_sh[3:0]];
+  assign pp[10] = (ph_q == 2'd2) & mv_q[10] & ~mii_q[10] & ~mpois_q[10] & mnc_q[10];
   logic [31:0] m11_sh;
-  assign m11_sh = {mline_q[311:286], 6'd0} >> nseb_q;
-  assign pp[11] = (ph_q == 2'd2) & mv_q[11] & ~mii_q[11] & ~mpois_q[11] & ncer_q[m11_sh[3:0]];
+  assign m11_sh = {mline_q[311:286], 6'd0} >> chg_seb_i;
+  assign mnc_new[11] = chg_cer_i[m11_sh[3:0]];
+  assign pp[11] = (ph_q == 2'd2) & mv_q[11] & ~mii_q[11] & ~mpois_q[11] & mnc_q[11];
   logic [31:0] m12_sh;
-  assign m12_sh = {mline_q[337:312], 6'd0} >> nseb_q;
-  assign pp[12] = (ph_q == 2'd2) & mv_q[12] & ~mii_q[12] & ~mpois_q[12] & ncer_q[m12_sh[3:0]];
+  assign m12_sh = {mline_q[337:312], 6'd0} >> chg_seb_i;
+  assign mnc_new[12] = chg_cer_i[m12_sh[3:0]];
+  assign pp[12] = (ph_q == 2'd2) & mv_q[12] & ~mii_q[12] & ~mpois_q[12] & mnc_q[12];
   logic [31:0] m13_sh;
-  assign m13_sh = {mline_q[363:338], 6'd0} >> nseb_q;
-  assign pp[13] = (ph_q == 2'd2) & mv_q[13] & ~mii_q[13] & ~mpois_q[13] & ncer_q[m13_sh[3:0]];
+  assign m13_sh = {mline_q[363:338], 6'd0} >> chg_seb_i;
+  assign mnc_new[13] = chg_cer_i[m13_sh[3:0]];
+  assign pp[13] = (ph_q == 2'd2) & mv_q[13] & ~mii_q[13] & ~mpois_q[13] & mnc_q[13];
   logic [31:0] m14_sh;
-  assign m14_sh = {mline_q[389:364], 6'd0} >> nseb_q;
-  assign pp[14] = (ph_q == 2'd2) & mv_q[14] & ~mii_q[14] & ~mpois_q[14] & ncer_q[m14_sh[3:0]];
+  assign m14_sh = {mline_q[389:364], 6'd0} >> chg_seb_i;
+  assign mnc_new[14] = chg_cer_i[m14_sh[3:0]];
+  assign pp[14] = (ph_q == 2'd2) & mv_q[14] & ~mii_q[14] & ~mpois_q[14] & mnc_q[14];
   logic [31:0] m15_sh;
-  assign m15_sh = {mline_q[415:390], 6'd0} >> nseb_q;
-  assign pp[15] = (ph_q == 2'd2) & mv_q[15] & ~mii_q[15] & ~mpois_q[15] & ncer_q[m15_sh[3:0]];
+  assign m15_sh = {mline_q[415:390], 6'd0} >> chg_seb_i;
+  assign mnc_new[15] = chg_cer_i[m15_sh[3:0]];
+  assign pp[15] = (ph_q == 2'd2) & mv_q[15] & ~mii_q[15] & ~mpois_q[15] & mnc_q[15];
   assign pp_1h = pp & (~pp + 16'd1);
   assign pois_show = |pp;
   assign pois_apply = (ph_q == 2'd2) & ~|pp;
@@ -1844,25 +2336,27 @@ module stc_l1_default (
   assign chg_fire = chg_valid_i & chg_ready_o;
   assign ev_fire = ev_valid_o & ev_ready_i;
   assign req_set = req_addr_i[9:6];
-  assign mline_d[25:0] = (fin_fire & do_alloc & free_1h[0]) ? s_line : mline_q[25:0];
-  assign mline_d[51:26] = (fin_fire & do_alloc & free_1h[1]) ? s_line : mline_q[51:26];
-  assign mline_d[77:52] = (fin_fire & do_alloc & free_1h[2]) ? s_line : mline_q[77:52];
-  assign mline_d[103:78] = (fin_fire & do_alloc & free_1h[3]) ? s_line : mline_q[103:78];
-  assign mline_d[129:104] = (fin_fire & do_alloc & free_1h[4]) ? s_line : mline_q[129:104];
-  assign mline_d[155:130] = (fin_fire & do_alloc & free_1h[5]) ? s_line : mline_q[155:130];
-  assign mline_d[181:156] = (fin_fire & do_alloc & free_1h[6]) ? s_line : mline_q[181:156];
-  assign mline_d[207:182] = (fin_fire & do_alloc & free_1h[7]) ? s_line : mline_q[207:182];
-  assign mline_d[233:208] = (fin_fire & do_alloc & free_1h[8]) ? s_line : mline_q[233:208];
-  assign mline_d[259:234] = (fin_fire & do_alloc & free_1h[9]) ? s_line : mline_q[259:234];
-  assign mline_d[285:260] = (fin_fire & do_alloc & free_1h[10]) ? s_line : mline_q[285:260];
-  assign mline_d[311:286] = (fin_fire & do_alloc & free_1h[11]) ? s_line : mline_q[311:286];
-  assign mline_d[337:312] = (fin_fire & do_alloc & free_1h[12]) ? s_line : mline_q[337:312];
-  assign mline_d[363:338] = (fin_fire & do_alloc & free_1h[13]) ? s_line : mline_q[363:338];
-  assign mline_d[389:364] = (fin_fire & do_alloc & free_1h[14]) ? s_line : mline_q[389:364];
-  assign mline_d[415:390] = (fin_fire & do_alloc & free_1h[15]) ? s_line : mline_q[415:390];
+  // a free MSHR entry follows the stage's line (a line is read only while
+  // its entry is valid): an allocation needs no enable from the transition
+  assign mline_d[25:0] = mv_q[0] ? mline_q[25:0] : s_line;
+  assign mline_d[51:26] = mv_q[1] ? mline_q[51:26] : s_line;
+  assign mline_d[77:52] = mv_q[2] ? mline_q[77:52] : s_line;
+  assign mline_d[103:78] = mv_q[3] ? mline_q[103:78] : s_line;
+  assign mline_d[129:104] = mv_q[4] ? mline_q[129:104] : s_line;
+  assign mline_d[155:130] = mv_q[5] ? mline_q[155:130] : s_line;
+  assign mline_d[181:156] = mv_q[6] ? mline_q[181:156] : s_line;
+  assign mline_d[207:182] = mv_q[7] ? mline_q[207:182] : s_line;
+  assign mline_d[233:208] = mv_q[8] ? mline_q[233:208] : s_line;
+  assign mline_d[259:234] = mv_q[9] ? mline_q[259:234] : s_line;
+  assign mline_d[285:260] = mv_q[10] ? mline_q[285:260] : s_line;
+  assign mline_d[311:286] = mv_q[11] ? mline_q[311:286] : s_line;
+  assign mline_d[337:312] = mv_q[12] ? mline_q[337:312] : s_line;
+  assign mline_d[363:338] = mv_q[13] ? mline_q[363:338] : s_line;
+  assign mline_d[389:364] = mv_q[14] ? mline_q[389:364] : s_line;
+  assign mline_d[415:390] = mv_q[15] ? mline_q[415:390] : s_line;
   assign set_1h = 16'd1 << s_set;
   logic unused_sh;
-  assign unused_sh = ^{s_sh[31:4], w0_sh[31:4], w1_sh[31:4], w2_sh[31:4], w3_sh[31:4], w4_sh[31:4], w5_sh[31:4], w6_sh[31:4], w7_sh[31:4], w8_sh[31:4], w9_sh[31:4], w10_sh[31:4], w11_sh[31:4], w12_sh[31:4], w13_sh[31:4], w14_sh[31:4], w15_sh[31:4], w16_sh[31:4], w17_sh[31:4], w18_sh[31:4], w19_sh[31:4], w20_sh[31:4], w21_sh[31:4], w22_sh[31:4], w23_sh[31:4], w24_sh[31:4], w25_sh[31:4], w26_sh[31:4], w27_sh[31:4], w28_sh[31:4], w29_sh[31:4], w30_sh[31:4], w31_sh[31:4], w32_sh[31:4], w33_sh[31:4], w34_sh[31:4], w35_sh[31:4], w36_sh[31:4], w37_sh[31:4], w38_sh[31:4], w39_sh[31:4], w40_sh[31:4], w41_sh[31:4], w42_sh[31:4], w43_sh[31:4], w44_sh[31:4], w45_sh[31:4], w46_sh[31:4], w47_sh[31:4], w48_sh[31:4], w49_sh[31:4], w50_sh[31:4], w51_sh[31:4], w52_sh[31:4], w53_sh[31:4], w54_sh[31:4], w55_sh[31:4], w56_sh[31:4], w57_sh[31:4], w58_sh[31:4], w59_sh[31:4], w60_sh[31:4], w61_sh[31:4], w62_sh[31:4], w63_sh[31:4], m0_sh[31:4], m1_sh[31:4], m2_sh[31:4], m3_sh[31:4], m4_sh[31:4], m5_sh[31:4], m6_sh[31:4], m7_sh[31:4], m8_sh[31:4], m9_sh[31:4], m10_sh[31:4], m11_sh[31:4], m12_sh[31:4], m13_sh[31:4], m14_sh[31:4], m15_sh[31:4]};
+  assign unused_sh = ^{req_sh[31:4], w0_sh[31:4], w1_sh[31:4], w2_sh[31:4], w3_sh[31:4], w4_sh[31:4], w5_sh[31:4], w6_sh[31:4], w7_sh[31:4], w8_sh[31:4], w9_sh[31:4], w10_sh[31:4], w11_sh[31:4], w12_sh[31:4], w13_sh[31:4], w14_sh[31:4], w15_sh[31:4], w16_sh[31:4], w17_sh[31:4], w18_sh[31:4], w19_sh[31:4], w20_sh[31:4], w21_sh[31:4], w22_sh[31:4], w23_sh[31:4], w24_sh[31:4], w25_sh[31:4], w26_sh[31:4], w27_sh[31:4], w28_sh[31:4], w29_sh[31:4], w30_sh[31:4], w31_sh[31:4], w32_sh[31:4], w33_sh[31:4], w34_sh[31:4], w35_sh[31:4], w36_sh[31:4], w37_sh[31:4], w38_sh[31:4], w39_sh[31:4], w40_sh[31:4], w41_sh[31:4], w42_sh[31:4], w43_sh[31:4], w44_sh[31:4], w45_sh[31:4], w46_sh[31:4], w47_sh[31:4], w48_sh[31:4], w49_sh[31:4], w50_sh[31:4], w51_sh[31:4], w52_sh[31:4], w53_sh[31:4], w54_sh[31:4], w55_sh[31:4], w56_sh[31:4], w57_sh[31:4], w58_sh[31:4], w59_sh[31:4], w60_sh[31:4], w61_sh[31:4], w62_sh[31:4], w63_sh[31:4], m0_sh[31:4], m1_sh[31:4], m2_sh[31:4], m3_sh[31:4], m4_sh[31:4], m5_sh[31:4], m6_sh[31:4], m7_sh[31:4], m8_sh[31:4], m9_sh[31:4], m10_sh[31:4], m11_sh[31:4], m12_sh[31:4], m13_sh[31:4], m14_sh[31:4], m15_sh[31:4]};
   assign chg_done_o = pois_apply;
   assign pw_o = pw_q;
   assign ev_valid_o = s_valid_q | (ph_q == 2'd1 && |sw_pend) | pois_show;
@@ -1879,7 +2373,8 @@ module stc_l1_default (
   // RAM ports: one read (accepted request, sweep), one write (init pass,
   // sweep, the stage's write back).
   assign rd_en = req_fire | (chg_fire & 1'b1) | (sw_adv & ~sw_last);
-  assign rd_idx = req_fire ? req_set : chg_fire ? 4'd0 : sw_idx_q + 4'd1;
+  // (the address does not wait for the handshake: the enable qualifies it)
+  assign rd_idx = (ph_q == 2'd1) ? sw_idx_q + 4'd1 : chg_valid_i ? 4'd0 : req_set;
   assign wr_en = init_q | sw_adv | fin_fire;
   assign wr_idx = init_q ? init_idx_q : (ph_q == 2'd1) ? sw_idx_q : s_set;
   assign wr_word = init_q ? init_word : (ph_q == 2'd1) ? sweep_word : new_word;
@@ -1896,10 +2391,14 @@ module stc_l1_default (
     s_addr_d = s_addr_q;
     s_done_d = s_done_q;
     s_evd_d = s_evd_q;
+    s_cur_d = s_cur_q;
+    s_lz_d = s_lz_q;
+    s_mm_d = s_mm_q;
     touched_d = touched_q;
     mv_d = mv_q;
     mii_d = mii_q;
     mpois_d = mpois_q;
+    mnc_d = mnc_q;
     pw_d = pw_q;
     fwd_hit_d = fwd_hit_q;
     fwd_d = fwd_q;
@@ -1945,6 +2444,8 @@ module stc_l1_default (
     if (chg_fire) begin
       ncer_d = chg_cer_i;
       nseb_d = chg_seb_i;
+      mnc_d = mnc_new;
+      fwd_hit_d = 1'b0; // the sweep reads the RAM
       sw_idx_d = 4'd0;
       sw_done_d = 64'd0;
       ph_d = 2'd1;
@@ -1955,6 +2456,13 @@ module stc_l1_default (
       s_addr_d = req_addr_i;
       s_done_d = 64'd0;
       s_evd_d = 1'b0;
+      s_cur_d = req_cur;
+      s_lz_d = req_lz;
+      // the entries as the stage's transition leaves them this cycle
+      s_mm_d = req_mm;
+      if (fin_fire && do_alloc)
+        s_mm_d = (req_mm & ~free_1h) | ({16{s_line == req_line}} & free_1h);
+      if (fin_fire && do_free) s_mm_d = req_mm & ~mm_1h;
       // a write back to the set read this cycle reaches it by forwarding
       fwd_hit_d = fin_fire && (req_set == s_set);
       fwd_d = new_word;
@@ -1977,6 +2485,8 @@ module stc_l1_default (
       s_addr_q <= '0;
       s_done_q <= '0;
       s_evd_q <= 1'b0;
+      s_cur_q <= 1'b0;
+      s_mm_q <= '0;
       touched_q <= '0;
       mv_q <= '0;
       mii_q <= '0;
@@ -1992,6 +2502,8 @@ module stc_l1_default (
       ph_q <= 2'd0;
       sw_idx_q <= '0;
       sw_done_q <= '0;
+      mnc_q <= '0;
+      s_lz_q <= 1'b0;
     end else begin
       init_q <= init_d;
       init_idx_q <= init_idx_d;
@@ -2000,6 +2512,8 @@ module stc_l1_default (
       s_addr_q <= s_addr_d;
       s_done_q <= s_done_d;
       s_evd_q <= s_evd_d;
+      s_cur_q <= s_cur_d;
+      s_mm_q <= s_mm_d;
       touched_q <= touched_d;
       mv_q <= mv_d;
       mii_q <= mii_d;
@@ -2015,6 +2529,8 @@ module stc_l1_default (
       ph_q <= ph_d;
       sw_idx_q <= sw_idx_d;
       sw_done_q <= sw_done_d;
+      mnc_q <= mnc_d;
+      s_lz_q <= s_lz_d;
     end
   end
 

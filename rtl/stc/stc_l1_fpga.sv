@@ -6,8 +6,8 @@
 // Must match the model: cmodel/stc/stc_l1.c stc_l1_eval() / stc_l1_step() (timing), stc_l1_access() / stc_l1_data() / stc_l1_wa() / stc_l1_chg() (function)
 // Parameters:
 //   n=4 seb=12 seb_min=12 seb_max=28 addr_bits=32 sets=4 ways=4 line=64 mshrs=4 pw_bits=4 poison=1 lazy=1
-//   tag_bits=24 age_bits=2 way_word=27 set_word=108 laddr_bits=26 seb_bits=5
-//   ram_bits=432 flop_bits=166
+//   tag_bits=24 age_bits=2 way_word=28 set_word=112 laddr_bits=26 seb_bits=5
+//   ram_bits=448 flop_bits=166
 `default_nettype none
 
 module stc_l1_fpga (
@@ -34,11 +34,12 @@ module stc_l1_fpga (
   input  wire [15:0]     chg_cer_i
 );
 
-  // Tag array: one set word per set, way w at [w*27 +: 27] = {age, tag, valid}.
-  logic [107:0] mem_q [0:3];
-  logic [107:0] rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word;
+  // Tag array: one set word per set, way w at [w*28 +: 28] = {cur, age, tag,
+  // valid}; cur: the line's band (current SEB) is in the CER.
+  logic [111:0] mem_q [0:3];
+  logic [111:0] rdata_q, fwd_q, fwd_d, word, new_word, sweep_word, init_word, wr_word;
   logic fwd_hit_q, fwd_hit_d, rd_en, wr_en;
-  logic [1:0] rd_idx, wr_idx, req_set, s_set, cset;
+  logic [1:0] rd_idx, wr_idx, req_set, s_set;
   logic init_q, init_d;
   logic [1:0] init_idx_q, init_idx_d;
 
@@ -50,8 +51,10 @@ module stc_l1_fpga (
   // MSHR entries: the transient states (I_V, I_I) with the poison bit.
   logic [3:0] mv_q, mv_d, mii_q, mii_d, mpois_q, mpois_d;
   logic [103:0] mline_q, mline_d;
+  logic [3:0] mnc_q, mnc_d, mnc_new;
   // Stage: the request whose set word was read last cycle.
-  logic s_valid_q, s_valid_d, s_evd_q, s_evd_d;
+  logic s_valid_q, s_valid_d, s_evd_q, s_evd_d, s_cur_q, s_cur_d, req_cur;
+  logic s_lz_q, s_lz_d, req_lz;
   logic [1:0] s_op_q, s_op_d;
   logic [31:0] s_addr_q, s_addr_d;
   logic [3:0] s_done_q, s_done_d;
@@ -62,84 +65,107 @@ module stc_l1_fpga (
   logic [1:0] sw_idx_q, sw_idx_d;
   logic [3:0] sw_done_q, sw_done_d;
 
-  logic [3:0] w_v, w_cur, lz, nv, pend, pend_1h, hit, hit_1h, inv_1h, old_1h, vict_1h, use_1h, sm, sw_pend, sw_1h;
-  logic [3:0] mm, mm_1h, free_1h, pp, pp_1h;
+  logic [3:0] w_v, w_cur, lz, nv, pend, pend_1h, hit, inv_1h, old_1h, vict_1h, sm, sw_pend, sw_1h;
+  logic [3:0] sw_ncur;
+  logic [3:0] mm, mm_1h, free_1h, pp, pp_1h, s_mm_q, s_mm_d, req_mm;
+  logic [25:0] req_line;
   logic req_fire, chg_fire, ev_fire, fin, fin_fire, cur, busy, busy_ii, busy_pois, any_hit, full, any_inv, vict_valid, data_e, lazy_show, evict_show, do_alloc, do_free, do_install, do_use, clr_hit, touch, sw_adv, sw_last, pois_apply, pois_show, demand;
-  logic [1:0] use_age;
+  logic [1:0] hit_age, vict_age;
   logic [23:0] vict_tag, lazy_tag, sw_tag;
   logic [25:0] pois_line;
   logic [2:0] st_kind, st_event, st_act;
   logic [1:0] st_from, st_to, from_st;
   logic [25:0] st_line;
 
-  // Per way: the band of the stored line under the current SEB and its
-  // membership in the CER (lazy invalidation and sweep share the compare).
-  assign word = (ph_q == 2'd1 || !fwd_hit_q) ? rdata_q : fwd_q;
-  assign cset = (ph_q == 2'd1) ? sw_idx_q : s_set;
+  // Per way: valid, tag, LRU age and the band-current bit. The bit is kept
+  // in the RAM: a fill installs only a line of a non-current band, and the
+  // sweep rewrites every set with the bits under the new CER/SEB, so the
+  // stage needs no band shifter per way.
+  assign word = fwd_hit_q ? fwd_q : rdata_q;
   logic [23:0] w0_tag;
   logic [1:0] w0_age;
-  logic [31:0] w0_sh;
   assign w_v[0] = word[0];
   assign w0_tag = word[24:1];
   assign w0_age = word[26:25];
-  assign w0_sh = {w0_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[0] = cer_q[w0_sh[3:0]];
+  assign w_cur[0] = word[27];
   assign hit[0] = nv[0] & (w0_tag == s_tag);
   assign old_1h[0] = w0_age == 2'd3;
   logic [23:0] w1_tag;
   logic [1:0] w1_age;
-  logic [31:0] w1_sh;
-  assign w_v[1] = word[27];
-  assign w1_tag = word[51:28];
-  assign w1_age = word[53:52];
-  assign w1_sh = {w1_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[1] = cer_q[w1_sh[3:0]];
+  assign w_v[1] = word[28];
+  assign w1_tag = word[52:29];
+  assign w1_age = word[54:53];
+  assign w_cur[1] = word[55];
   assign hit[1] = nv[1] & (w1_tag == s_tag);
   assign old_1h[1] = w1_age == 2'd3;
   logic [23:0] w2_tag;
   logic [1:0] w2_age;
-  logic [31:0] w2_sh;
-  assign w_v[2] = word[54];
-  assign w2_tag = word[78:55];
-  assign w2_age = word[80:79];
-  assign w2_sh = {w2_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[2] = cer_q[w2_sh[3:0]];
+  assign w_v[2] = word[56];
+  assign w2_tag = word[80:57];
+  assign w2_age = word[82:81];
+  assign w_cur[2] = word[83];
   assign hit[2] = nv[2] & (w2_tag == s_tag);
   assign old_1h[2] = w2_age == 2'd3;
   logic [23:0] w3_tag;
   logic [1:0] w3_age;
-  logic [31:0] w3_sh;
-  assign w_v[3] = word[81];
-  assign w3_tag = word[105:82];
-  assign w3_age = word[107:106];
-  assign w3_sh = {w3_tag, cset, 6'd0} >> seb_q;
-  assign w_cur[3] = cer_q[w3_sh[3:0]];
+  assign w_v[3] = word[84];
+  assign w3_tag = word[108:85];
+  assign w3_age = word[110:109];
+  assign w_cur[3] = word[111];
   assign hit[3] = nv[3] & (w3_tag == s_tag);
   assign old_1h[3] = w3_age == 2'd3;
   assign nv = w_v & ~lz;
+  // The sweep's set word: each way's band under the new SEB, in the new CER.
+  logic [31:0] w0_sh;
+  assign w0_sh = {rdata_q[24:1], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[0] = ncer_q[w0_sh[3:0]];
+  logic [31:0] w1_sh;
+  assign w1_sh = {rdata_q[52:29], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[1] = ncer_q[w1_sh[3:0]];
+  logic [31:0] w2_sh;
+  assign w2_sh = {rdata_q[80:57], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[2] = ncer_q[w2_sh[3:0]];
+  logic [31:0] w3_sh;
+  assign w3_sh = {rdata_q[108:85], sw_idx_q, 6'd0} >> nseb_q;
+  assign sw_ncur[3] = ncer_q[w3_sh[3:0]];
 
   // Stage decode: the request's line, its band, MSHR match, hit, victim.
   assign s_line = s_addr_q[31:6];
   assign s_set = s_line[1:0];
   assign s_tag = s_line[25:2];
-  logic [31:0] s_sh;
-  assign s_sh = {s_line, 6'd0} >> seb_q;
-  assign cur = cer_q[s_sh[3:0]];
+  // the request's band is looked up when it is accepted (CER and SEB change
+  // only with the stage empty)
+  logic [31:0] req_sh;
+  assign req_sh = {req_addr_i[31:6], 6'd0} >> seb_q;
+  assign req_cur = cer_q[req_sh[3:0]];
+  assign cur = s_cur_q;
+  // lazy invalidation: a demand access to a set untouched in the epoch,
+  // the touched bit as the stage's transition leaves it this cycle
+  assign req_lz = ~req_op_i[1] & ~touched_q[req_set] &
+      ~(fin_fire & touch & (req_set == s_set));
   assign demand = ~s_op_q[1];
-  assign lz = (s_valid_q & demand & ~touched_q[s_set]) ? (w_v & w_cur) : 4'd0;
+  assign lz = s_lz_q ? (w_v & w_cur) : 4'd0;
   assign touch = demand;
   assign pend = lz & ~s_done_q;
   assign pend_1h = pend & (~pend + 4'd1);
-  assign hit_1h = hit & (~hit + 4'd1);
+  // (hit has at most one bit set: a fill installs only a line absent from
+  // its set, as its MSHR entry stalls every other request to the line)
   assign any_hit = |hit;
-  assign inv_1h = ~nv & (nv + 4'd1);
-  assign any_inv = ~&nv;
+  // The victim (DATA alone installs or evicts, and invalidates nothing
+  // lazily: the valid bits as read) is valid iff every way is (the LRU
+  // ages are a permutation).
+  assign inv_1h = ~w_v & (w_v + 4'd1);
+  assign any_inv = ~&w_v;
   assign vict_1h = any_inv ? inv_1h : old_1h;
-  assign vict_valid = |(vict_1h & nv);
-  assign mm[0] = mv_q[0] & (mline_q[25:0] == s_line);
-  assign mm[1] = mv_q[1] & (mline_q[51:26] == s_line);
-  assign mm[2] = mv_q[2] & (mline_q[77:52] == s_line);
-  assign mm[3] = mv_q[3] & (mline_q[103:78] == s_line);
+  assign vict_valid = ~any_inv;
+  // MSHR match of the request's line: compared when it is accepted (the
+  // entries change only when the stage's transition leaves).
+  assign req_line = req_addr_i[31:6];
+  assign req_mm[0] = mv_q[0] & (mline_q[25:0] == req_line);
+  assign req_mm[1] = mv_q[1] & (mline_q[51:26] == req_line);
+  assign req_mm[2] = mv_q[2] & (mline_q[77:52] == req_line);
+  assign req_mm[3] = mv_q[3] & (mline_q[103:78] == req_line);
+  assign mm = s_mm_q;
   assign mm_1h = mm & (~mm + 4'd1);
   assign free_1h = ~mv_q & (mv_q + 4'd1);
   assign busy = |mm;
@@ -150,14 +176,14 @@ module stc_l1_fpga (
   assign from_st = busy ? (busy_ii ? 2'd3 : 2'd2) : (any_hit ? 2'd1 : 2'd0);
   assign vict_tag =
     ({24{vict_1h[0]}} & word[24:1]) |
-    ({24{vict_1h[1]}} & word[51:28]) |
-    ({24{vict_1h[2]}} & word[78:55]) |
-    ({24{vict_1h[3]}} & word[105:82]);
+    ({24{vict_1h[1]}} & word[52:29]) |
+    ({24{vict_1h[2]}} & word[80:57]) |
+    ({24{vict_1h[3]}} & word[108:85]);
   assign lazy_tag =
     ({24{pend_1h[0]}} & word[24:1]) |
-    ({24{pend_1h[1]}} & word[51:28]) |
-    ({24{pend_1h[2]}} & word[78:55]) |
-    ({24{pend_1h[3]}} & word[105:82]);
+    ({24{pend_1h[1]}} & word[52:29]) |
+    ({24{pend_1h[2]}} & word[80:57]) |
+    ({24{pend_1h[3]}} & word[108:85]);
 
   // Table 1 (spec 3.5): one event a cycle; lazy INVs, an eviction, then
   // the transition (fin), which writes the set back and frees the stage.
@@ -177,7 +203,7 @@ module stc_l1_fpga (
     do_install = 1'b0;
     do_use = 1'b0;
     clr_hit = 1'b0;
-    if (|pend) begin
+    if (demand && |pend) begin // (only a demand access invalidates lazily)
       st_kind = 3'd2; // INV lazy
       st_from = 2'd0;
       st_to = 2'd0;
@@ -253,53 +279,80 @@ module stc_l1_fpga (
   end
 
   // The written-back set word: lazy and dropped copies cleared, a fill
-  // installed in the victim way, LRU ages of the used way's set updated.
-  assign use_1h = do_install ? vict_1h : hit_1h;
-  assign use_age =
-    ({2{use_1h[0]}} & word[26:25]) |
-    ({2{use_1h[1]}} & word[53:52]) |
-    ({2{use_1h[2]}} & word[80:79]) |
-    ({2{use_1h[3]}} & word[107:106]);
-  assign new_word[0] = (nv[0] & ~(clr_hit & hit_1h[0])) | (do_install & vict_1h[0]);
+  // installed in the victim way (its band never current: Data_E does not
+  // install), LRU ages of the used way's set updated.
+  // (the ages below the used way's move up by one: the hit's and the
+  // victim's compared apart, the transition chooses)
+  assign hit_age =
+    ({2{hit[0]}} & word[26:25]) |
+    ({2{hit[1]}} & word[54:53]) |
+    ({2{hit[2]}} & word[82:81]) |
+    ({2{hit[3]}} & word[110:109]);
+  assign vict_age =
+    ({2{vict_1h[0]}} & word[26:25]) |
+    ({2{vict_1h[1]}} & word[54:53]) |
+    ({2{vict_1h[2]}} & word[82:81]) |
+    ({2{vict_1h[3]}} & word[110:109]);
+  assign new_word[27] = ~(do_install & vict_1h[0]) & w_cur[0];
+  assign new_word[0] = (nv[0] & ~(clr_hit & hit[0])) | (do_install & vict_1h[0]);
   assign new_word[24:1] = (do_install & vict_1h[0]) ? s_tag : w0_tag;
-  assign new_word[26:25] = !do_use ? w0_age : use_1h[0] ? 2'd0 :
-      (w0_age < use_age) ? w0_age + 2'd1 : w0_age;
+  assign new_word[26:25] = do_install ? (vict_1h[0] ? 2'd0 :
+      (w0_age < vict_age) ? w0_age + 2'd1 : w0_age) :
+      !do_use ? w0_age : hit[0] ? 2'd0 :
+      (w0_age < hit_age) ? w0_age + 2'd1 : w0_age;
   assign sweep_word[0] = w_v[0] & ~sm[0];
   assign sweep_word[24:1] = w0_tag;
   assign sweep_word[26:25] = w0_age;
+  assign sweep_word[27] = sw_ncur[0];
+  assign init_word[27] = 1'b0;
   assign init_word[0] = 1'b0;
   assign init_word[24:1] = 24'd0;
   assign init_word[26:25] = 2'd0;
-  assign new_word[27] = (nv[1] & ~(clr_hit & hit_1h[1])) | (do_install & vict_1h[1]);
-  assign new_word[51:28] = (do_install & vict_1h[1]) ? s_tag : w1_tag;
-  assign new_word[53:52] = !do_use ? w1_age : use_1h[1] ? 2'd0 :
-      (w1_age < use_age) ? w1_age + 2'd1 : w1_age;
-  assign sweep_word[27] = w_v[1] & ~sm[1];
-  assign sweep_word[51:28] = w1_tag;
-  assign sweep_word[53:52] = w1_age;
-  assign init_word[27] = 1'b0;
-  assign init_word[51:28] = 24'd0;
-  assign init_word[53:52] = 2'd1;
-  assign new_word[54] = (nv[2] & ~(clr_hit & hit_1h[2])) | (do_install & vict_1h[2]);
-  assign new_word[78:55] = (do_install & vict_1h[2]) ? s_tag : w2_tag;
-  assign new_word[80:79] = !do_use ? w2_age : use_1h[2] ? 2'd0 :
-      (w2_age < use_age) ? w2_age + 2'd1 : w2_age;
-  assign sweep_word[54] = w_v[2] & ~sm[2];
-  assign sweep_word[78:55] = w2_tag;
-  assign sweep_word[80:79] = w2_age;
-  assign init_word[54] = 1'b0;
-  assign init_word[78:55] = 24'd0;
-  assign init_word[80:79] = 2'd2;
-  assign new_word[81] = (nv[3] & ~(clr_hit & hit_1h[3])) | (do_install & vict_1h[3]);
-  assign new_word[105:82] = (do_install & vict_1h[3]) ? s_tag : w3_tag;
-  assign new_word[107:106] = !do_use ? w3_age : use_1h[3] ? 2'd0 :
-      (w3_age < use_age) ? w3_age + 2'd1 : w3_age;
-  assign sweep_word[81] = w_v[3] & ~sm[3];
-  assign sweep_word[105:82] = w3_tag;
-  assign sweep_word[107:106] = w3_age;
-  assign init_word[81] = 1'b0;
-  assign init_word[105:82] = 24'd0;
-  assign init_word[107:106] = 2'd3;
+  assign new_word[55] = ~(do_install & vict_1h[1]) & w_cur[1];
+  assign new_word[28] = (nv[1] & ~(clr_hit & hit[1])) | (do_install & vict_1h[1]);
+  assign new_word[52:29] = (do_install & vict_1h[1]) ? s_tag : w1_tag;
+  assign new_word[54:53] = do_install ? (vict_1h[1] ? 2'd0 :
+      (w1_age < vict_age) ? w1_age + 2'd1 : w1_age) :
+      !do_use ? w1_age : hit[1] ? 2'd0 :
+      (w1_age < hit_age) ? w1_age + 2'd1 : w1_age;
+  assign sweep_word[28] = w_v[1] & ~sm[1];
+  assign sweep_word[52:29] = w1_tag;
+  assign sweep_word[54:53] = w1_age;
+  assign sweep_word[55] = sw_ncur[1];
+  assign init_word[55] = 1'b0;
+  assign init_word[28] = 1'b0;
+  assign init_word[52:29] = 24'd0;
+  assign init_word[54:53] = 2'd1;
+  assign new_word[83] = ~(do_install & vict_1h[2]) & w_cur[2];
+  assign new_word[56] = (nv[2] & ~(clr_hit & hit[2])) | (do_install & vict_1h[2]);
+  assign new_word[80:57] = (do_install & vict_1h[2]) ? s_tag : w2_tag;
+  assign new_word[82:81] = do_install ? (vict_1h[2] ? 2'd0 :
+      (w2_age < vict_age) ? w2_age + 2'd1 : w2_age) :
+      !do_use ? w2_age : hit[2] ? 2'd0 :
+      (w2_age < hit_age) ? w2_age + 2'd1 : w2_age;
+  assign sweep_word[56] = w_v[2] & ~sm[2];
+  assign sweep_word[80:57] = w2_tag;
+  assign sweep_word[82:81] = w2_age;
+  assign sweep_word[83] = sw_ncur[2];
+  assign init_word[83] = 1'b0;
+  assign init_word[56] = 1'b0;
+  assign init_word[80:57] = 24'd0;
+  assign init_word[82:81] = 2'd2;
+  assign new_word[111] = ~(do_install & vict_1h[3]) & w_cur[3];
+  assign new_word[84] = (nv[3] & ~(clr_hit & hit[3])) | (do_install & vict_1h[3]);
+  assign new_word[108:85] = (do_install & vict_1h[3]) ? s_tag : w3_tag;
+  assign new_word[110:109] = do_install ? (vict_1h[3] ? 2'd0 :
+      (w3_age < vict_age) ? w3_age + 2'd1 : w3_age) :
+      !do_use ? w3_age : hit[3] ? 2'd0 :
+      (w3_age < hit_age) ? w3_age + 2'd1 : w3_age;
+  assign sweep_word[84] = w_v[3] & ~sm[3];
+  assign sweep_word[108:85] = w3_tag;
+  assign sweep_word[110:109] = w3_age;
+  assign sweep_word[111] = sw_ncur[3];
+  assign init_word[111] = 1'b0;
+  assign init_word[84] = 1'b0;
+  assign init_word[108:85] = 24'd0;
+  assign init_word[110:109] = 2'd3;
 
   // ChangeEpoch: sweep the sets untouched in the ending epoch (old CER/SEB),
   // one set a cycle plus one cycle per INV; then poison the outstanding
@@ -309,23 +362,30 @@ module stc_l1_fpga (
   assign sw_1h = sw_pend & (~sw_pend + 4'd1);
   assign sw_tag =
     ({24{sw_1h[0]}} & word[24:1]) |
-    ({24{sw_1h[1]}} & word[51:28]) |
-    ({24{sw_1h[2]}} & word[78:55]) |
-    ({24{sw_1h[3]}} & word[105:82]);
+    ({24{sw_1h[1]}} & word[52:29]) |
+    ({24{sw_1h[2]}} & word[80:57]) |
+    ({24{sw_1h[3]}} & word[108:85]);
   assign sw_adv = (ph_q == 2'd1) & ~|sw_pend;
   assign sw_last = sw_idx_q == 2'd3;
+  // Whether each MSHR line's band under the new SEB is in the new CER:
+  // looked up when the ChangeEpoch is accepted (no line is allocated
+  // until it is taken).
   logic [31:0] m0_sh;
-  assign m0_sh = {mline_q[25:0], 6'd0} >> nseb_q;
-  assign pp[0] = (ph_q == 2'd2) & mv_q[0] & ~mii_q[0] & ~mpois_q[0] & ncer_q[m0_sh[3:0]];
+  assign m0_sh = {mline_q[25:0], 6'd0} >> chg_seb_i;
+  assign mnc_new[0] = chg_cer_i[m0_sh[3:0]];
+  assign pp[0] = (ph_q == 2'd2) & mv_q[0] & ~mii_q[0] & ~mpois_q[0] & mnc_q[0];
   logic [31:0] m1_sh;
-  assign m1_sh = {mline_q[51:26], 6'd0} >> nseb_q;
-  assign pp[1] = (ph_q == 2'd2) & mv_q[1] & ~mii_q[1] & ~mpois_q[1] & ncer_q[m1_sh[3:0]];
+  assign m1_sh = {mline_q[51:26], 6'd0} >> chg_seb_i;
+  assign mnc_new[1] = chg_cer_i[m1_sh[3:0]];
+  assign pp[1] = (ph_q == 2'd2) & mv_q[1] & ~mii_q[1] & ~mpois_q[1] & mnc_q[1];
   logic [31:0] m2_sh;
-  assign m2_sh = {mline_q[77:52], 6'd0} >> nseb_q;
-  assign pp[2] = (ph_q == 2'd2) & mv_q[2] & ~mii_q[2] & ~mpois_q[2] & ncer_q[m2_sh[3:0]];
+  assign m2_sh = {mline_q[77:52], 6'd0} >> chg_seb_i;
+  assign mnc_new[2] = chg_cer_i[m2_sh[3:0]];
+  assign pp[2] = (ph_q == 2'd2) & mv_q[2] & ~mii_q[2] & ~mpois_q[2] & mnc_q[2];
   logic [31:0] m3_sh;
-  assign m3_sh = {mline_q[103:78], 6'd0} >> nseb_q;
-  assign pp[3] = (ph_q == 2'd2) & mv_q[3] & ~mii_q[3] & ~mpois_q[3] & ncer_q[m3_sh[3:0]];
+  assign m3_sh = {mline_q[103:78], 6'd0} >> chg_seb_i;
+  assign mnc_new[3] = chg_cer_i[m3_sh[3:0]];
+  assign pp[3] = (ph_q == 2'd2) & mv_q[3] & ~mii_q[3] & ~mpois_q[3] & mnc_q[3];
   assign pp_1h = pp & (~pp + 4'd1);
   assign pois_show = |pp;
   assign pois_apply = (ph_q == 2'd2) & ~|pp;
@@ -344,13 +404,15 @@ module stc_l1_fpga (
   assign chg_fire = chg_valid_i & chg_ready_o;
   assign ev_fire = ev_valid_o & ev_ready_i;
   assign req_set = req_addr_i[7:6];
-  assign mline_d[25:0] = (fin_fire & do_alloc & free_1h[0]) ? s_line : mline_q[25:0];
-  assign mline_d[51:26] = (fin_fire & do_alloc & free_1h[1]) ? s_line : mline_q[51:26];
-  assign mline_d[77:52] = (fin_fire & do_alloc & free_1h[2]) ? s_line : mline_q[77:52];
-  assign mline_d[103:78] = (fin_fire & do_alloc & free_1h[3]) ? s_line : mline_q[103:78];
+  // a free MSHR entry follows the stage's line (a line is read only while
+  // its entry is valid): an allocation needs no enable from the transition
+  assign mline_d[25:0] = mv_q[0] ? mline_q[25:0] : s_line;
+  assign mline_d[51:26] = mv_q[1] ? mline_q[51:26] : s_line;
+  assign mline_d[77:52] = mv_q[2] ? mline_q[77:52] : s_line;
+  assign mline_d[103:78] = mv_q[3] ? mline_q[103:78] : s_line;
   assign set_1h = 4'd1 << s_set;
   logic unused_sh;
-  assign unused_sh = ^{s_sh[31:4], w0_sh[31:4], w1_sh[31:4], w2_sh[31:4], w3_sh[31:4], m0_sh[31:4], m1_sh[31:4], m2_sh[31:4], m3_sh[31:4]};
+  assign unused_sh = ^{req_sh[31:4], w0_sh[31:4], w1_sh[31:4], w2_sh[31:4], w3_sh[31:4], m0_sh[31:4], m1_sh[31:4], m2_sh[31:4], m3_sh[31:4]};
   assign chg_done_o = pois_apply;
   assign pw_o = pw_q;
   assign ev_valid_o = s_valid_q | (ph_q == 2'd1 && |sw_pend) | pois_show;
@@ -367,7 +429,8 @@ module stc_l1_fpga (
   // RAM ports: one read (accepted request, sweep), one write (init pass,
   // sweep, the stage's write back).
   assign rd_en = req_fire | (chg_fire & 1'b1) | (sw_adv & ~sw_last);
-  assign rd_idx = req_fire ? req_set : chg_fire ? 2'd0 : sw_idx_q + 2'd1;
+  // (the address does not wait for the handshake: the enable qualifies it)
+  assign rd_idx = (ph_q == 2'd1) ? sw_idx_q + 2'd1 : chg_valid_i ? 2'd0 : req_set;
   assign wr_en = init_q | sw_adv | fin_fire;
   assign wr_idx = init_q ? init_idx_q : (ph_q == 2'd1) ? sw_idx_q : s_set;
   assign wr_word = init_q ? init_word : (ph_q == 2'd1) ? sweep_word : new_word;
@@ -384,10 +447,14 @@ module stc_l1_fpga (
     s_addr_d = s_addr_q;
     s_done_d = s_done_q;
     s_evd_d = s_evd_q;
+    s_cur_d = s_cur_q;
+    s_lz_d = s_lz_q;
+    s_mm_d = s_mm_q;
     touched_d = touched_q;
     mv_d = mv_q;
     mii_d = mii_q;
     mpois_d = mpois_q;
+    mnc_d = mnc_q;
     pw_d = pw_q;
     fwd_hit_d = fwd_hit_q;
     fwd_d = fwd_q;
@@ -433,6 +500,8 @@ module stc_l1_fpga (
     if (chg_fire) begin
       ncer_d = chg_cer_i;
       nseb_d = chg_seb_i;
+      mnc_d = mnc_new;
+      fwd_hit_d = 1'b0; // the sweep reads the RAM
       sw_idx_d = 2'd0;
       sw_done_d = 4'd0;
       ph_d = 2'd1;
@@ -443,6 +512,13 @@ module stc_l1_fpga (
       s_addr_d = req_addr_i;
       s_done_d = 4'd0;
       s_evd_d = 1'b0;
+      s_cur_d = req_cur;
+      s_lz_d = req_lz;
+      // the entries as the stage's transition leaves them this cycle
+      s_mm_d = req_mm;
+      if (fin_fire && do_alloc)
+        s_mm_d = (req_mm & ~free_1h) | ({4{s_line == req_line}} & free_1h);
+      if (fin_fire && do_free) s_mm_d = req_mm & ~mm_1h;
       // a write back to the set read this cycle reaches it by forwarding
       fwd_hit_d = fin_fire && (req_set == s_set);
       fwd_d = new_word;
@@ -465,6 +541,8 @@ module stc_l1_fpga (
       s_addr_q <= '0;
       s_done_q <= '0;
       s_evd_q <= 1'b0;
+      s_cur_q <= 1'b0;
+      s_mm_q <= '0;
       touched_q <= '0;
       mv_q <= '0;
       mii_q <= '0;
@@ -480,6 +558,8 @@ module stc_l1_fpga (
       ph_q <= 2'd0;
       sw_idx_q <= '0;
       sw_done_q <= '0;
+      mnc_q <= '0;
+      s_lz_q <= 1'b0;
     end else begin
       init_q <= init_d;
       init_idx_q <= init_idx_d;
@@ -488,6 +568,8 @@ module stc_l1_fpga (
       s_addr_q <= s_addr_d;
       s_done_q <= s_done_d;
       s_evd_q <= s_evd_d;
+      s_cur_q <= s_cur_d;
+      s_mm_q <= s_mm_d;
       touched_q <= touched_d;
       mv_q <= mv_d;
       mii_q <= mii_d;
@@ -503,6 +585,8 @@ module stc_l1_fpga (
       ph_q <= ph_d;
       sw_idx_q <= sw_idx_d;
       sw_done_q <= sw_done_d;
+      mnc_q <= mnc_d;
+      s_lz_q <= s_lz_d;
     end
   end
 
