@@ -66,7 +66,7 @@ static void emit_state(emit_file *e, const gctx *x)
     if (x->fglobal)
         prim_decl(e, x->c->ts_bits, "floor_q, floor_d");
     if (x->share == HALCONE_SHARE_NOW)
-        prim_decl(e, x->c->ts_bits, "now_q, now_d");
+        prim_decl(e, x->c->ts_bits, "now_q, now_d, nowg_q, nowg_d");
     emit_nl(e);
 }
 
@@ -153,36 +153,32 @@ static void emit_lookup(emit_file *e, const gctx *x)
     emit(e, "assign all_valid = &way_valid;");
     emit_nl(e);
     emit(e, "// Victim (3.2.5, H11): the lowest invalid way, else the lowest memts,");
-    emit(e, "// ties to the lowest way (a strict compare along the ways).");
+    emit(e, "// ties to the lowest way. All pairs are compared at once (lo_lt_I_J:");
+    emit(e, "// way I's memts below way J's, J < I): way I is the victim when it is");
+    emit(e, "// below every lower way and no higher way is below it.");
     emit(e, "assign first_inv = ~way_valid & (way_valid + %u'd1);", x->c->ways);
-    if (x->c->ways > 1) {
-        prim_decl(e, x->c->ts_bits, "lo_m0");
-        emit(e, "assign lo_m0 = way_memts[%u:0];", x->c->ts_bits - 1);
-    }
     if (x->c->ways == 1) {
         emit(e, "assign lo_oh = 1'b1;");
     } else {
-        char oh_prev[32] = "";
-        snprintf(oh_prev, sizeof oh_prev, "%u'd1", x->c->ways);
-        for (i = 1; i < x->c->ways; i++) {
-            char nm[64];
-            snprintf(nm, sizeof nm, "lo_lt%u", i);
-            prim_decl(e, 1, nm);
-            snprintf(nm, sizeof nm, "lo_m%u", i);
-            if (i + 1 < x->c->ways)
-                prim_decl(e, x->c->ts_bits, nm);
-            snprintf(nm, sizeof nm, "lo_oh%u", i);
-            prim_declv(e, x->c->ways, nm);
-            emit(e, "assign lo_lt%u = way_memts[%u:%u] < lo_m%u;", i, memts_lo(x, i) + x->c->ts_bits - 1,
-                 memts_lo(x, i), i - 1);
-            if (i + 1 < x->c->ways)
-                emit(e, "assign lo_m%u = lo_lt%u ? way_memts[%u:%u] : lo_m%u;", i, i,
-                     memts_lo(x, i) + x->c->ts_bits - 1, memts_lo(x, i), i - 1);
-            emit(e, "assign lo_oh%u = lo_lt%u ? %u'd%llu : %s;", i, i, x->c->ways, 1ull << i,
-                 oh_prev);
-            snprintf(oh_prev, sizeof oh_prev, "lo_oh%u", i);
+        unsigned j;
+        char nm[64];
+        for (i = 1; i < x->c->ways; i++)
+            for (j = 0; j < i; j++) {
+                snprintf(nm, sizeof nm, "lo_lt_%u_%u", i, j);
+                prim_decl(e, 1, nm);
+                emit(e, "assign lo_lt_%u_%u = way_memts[%u:%u] < way_memts[%u:%u];", i, j,
+                     memts_lo(x, i) + x->c->ts_bits - 1, memts_lo(x, i),
+                     memts_lo(x, j) + x->c->ts_bits - 1, memts_lo(x, j));
+            }
+        for (i = 0; i < x->c->ways; i++) {
+            char buf[1024];
+            size_t k = 0;
+            for (j = 0; j < i; j++)
+                k += (size_t)snprintf(buf + k, sizeof buf - k, "%slo_lt_%u_%u", k ? " & " : "", i, j);
+            for (j = i + 1; j < x->c->ways; j++)
+                k += (size_t)snprintf(buf + k, sizeof buf - k, "%s~lo_lt_%u_%u", k ? " & " : "", j, i);
+            emit(e, "assign lo_oh[%u] = %s;", i, buf);
         }
-        emit(e, "assign lo_oh = %s;", oh_prev);
     }
     emit(e, "assign vsel = all_valid ? lo_oh : first_inv;");
     prim_decl(e, x->c->ts_bits, "hit_memts, vmemts");
@@ -203,11 +199,12 @@ static void emit_lookup(emit_file *e, const gctx *x)
 
 static void emit_grant(emit_file *e, const gctx *x)
 {
+    unsigned i;
     unsigned ts_bits = x->c->ts_bits, sum_bits = x->sum_bits;
     emit(e, "// Request decode; the floor (S2) and M, the memts the grant starts from:");
     emit(e, "// the entry's, else the floor raised by the victim it replaces.");
     prim_decl(e, 1,
-              "is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up");
+              "is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up, vup");
     prim_decl(e, ts_bits, "floor_cur, floor_new, drop_m, m_eff, lease, cts_eff, lmax");
     emit(e, "assign is_rd = s2_op_q == 2'd0;");
     emit(e, "assign is_wr = s2_op_q == 2'd1;");
@@ -220,7 +217,11 @@ static void emit_grant(emit_file *e, const gctx *x)
     switch (x->share) {
     case HALCONE_SHARE_NOW:
         emit(e, "// Share test now (H10): shared iff now - memts < max(RdLease, WrLease).");
-        emit(e, "assign shared = ({1'b0, hit_memts} + {1'b0, lmax}) > {1'b0, now_q};");
+        emit(e, "// now is max(now_q, nowg_q): nowg_q is the last grant's rts, folded");
+        emit(e, "// into now_q when the next request fires.");
+        prim_decl(e, x->sum_bits, "sh_sum");
+        emit(e, "assign sh_sum = {1'b0, hit_memts} + {1'b0, lmax};");
+        emit(e, "assign shared = (sh_sum > {1'b0, now_q}) & (sh_sum > {1'b0, nowg_q});");
         break;
     case HALCONE_SHARE_RTS:
         emit(e, "// Share test rts (H10): shared iff memts > the evicted copy's rts.");
@@ -242,12 +243,24 @@ static void emit_grant(emit_file *e, const gctx *x)
         emit(e, "assign floor_cur = set_cur[%u:%u];", x->floor_lo + ts_bits - 1, x->floor_lo);
     else
         emit(e, "assign floor_cur = %u'd0;", ts_bits);
-    if (x->fglobal || x->fset)
-        emit(e, "assign floor_up = drop & (drop_m > floor_cur);");
-    else
+    if (x->fglobal || x->fset) {
+        /* an evicted victim's memts against the floor, way by way beside the
+         * victim choice (vsel is one-hot) */
+        emit(e, "// floor_up = drop & (drop_m > floor_cur), the victim's compare done");
+        emit(e, "// way by way beside the victim choice (vsel is one-hot)");
+        prim_declv(e, x->c->ways, "way_fgt");
+        for (i = 0; i < x->c->ways; i++)
+            emit(e, "assign way_fgt[%u] = way_memts[%u:%u] > floor_cur;", i,
+                 memts_lo(x, i) + ts_bits - 1, memts_lo(x, i));
+        emit(e, "assign floor_up = drop & (evict ? |(vsel & way_fgt) : hit_memts > floor_cur);");
+        emit(e, "assign vup = evict & |(vsel & way_fgt);  // an eviction raises it");
+    } else {
         emit(e, "assign floor_up = 1'b0;  // no floor: a dropped memts is lost (paper)");
+        emit(e, "assign vup = 1'b0;");
+    }
     emit(e, "assign floor_new = floor_up ? drop_m : floor_cur;");
-    emit(e, "assign m_eff = hit ? hit_memts : floor_new;");
+    emit(e, "// (a miss raises the floor only by an eviction: floor_new is vmemts)");
+    emit(e, "assign m_eff = hit ? hit_memts : vup ? vmemts : floor_cur;");
     emit(e, "assign lease = (s2_lease_q != %u'd0) ? s2_lease_q : (is_wr ? wrl_q : rdl_q);", ts_bits);
     if (x->reqcts)
         emit(e, "assign cts_eff = s2_rst_q ? %u'd0 : s2_cts_q;  // S4; 0 in a new epoch", ts_bits);
@@ -257,24 +270,69 @@ static void emit_grant(emit_file *e, const gctx *x)
     emit(e, "// Grant (spec 3.1), in W+1 bits: a result above 2^W - 1 is an overflow.");
     emit(e, "// Read: wts = M, rts = max(M, cts) + lease. Write: wts = max(M%s, cts),",
          x->plus1 ? " + 1" : "");
-    emit(e, "// rts = wts + lease%s.", x->plus1 ? " - 1" : "");
-    prim_decl(e, sum_bits, "m_x, c_x, l_x, wb_x, rbase_x, g_wts, g_rts");
+    emit(e, "// rts = wts + lease%s. M + lease and M against cts are formed for each", x->plus1 ? " - 1" : "");
+    emit(e, "// candidate M at once (the hit memts, every way for the victim, the");
+    emit(e, "// floor) and picked as M is; cts + lease beside them; the overflow is");
+    emit(e, "// then the carry of M + lease or of cts + lease%s.", x->plus1 ? " (a write: - 1)" : "");
+    prim_decl(e, sum_bits, "m_x, c_x, l_x, s_ml, s_cl, wb_x, g_wts, g_rts, h_ml, v_ml, f_ml");
+    prim_declv(e, x->c->ways * sum_bits, "way_ml");
+    prim_decl(e, 1, x->plus1 ? "m_gt, m_ge, m_c, c_c" : "m_gt, m_c, c_c");
     prim_decl(e, ts_bits, "f_wts, f_rts");
     prim_decl(e, 1, "wrap");
     emit(e, "assign m_x = {1'b0, m_eff};");
     emit(e, "assign c_x = {1'b0, cts_eff};");
     emit(e, "assign l_x = {1'b0, lease};");
-    emit(e, "assign rbase_x = m_x > c_x ? m_x : c_x;");
-    if (x->plus1) {
-        emit(e, "assign wb_x = (m_x + %u'd1) > c_x ? (m_x + %u'd1) : c_x;", sum_bits, sum_bits);
-        emit(e, "assign g_wts = is_wr ? wb_x : m_x;");
-        emit(e, "assign g_rts = is_wr ? wb_x + l_x - %u'd1 : rbase_x + l_x;", sum_bits);
+    for (i = 0; i < x->c->ways; i++)
+        emit(e, "assign way_ml[%u:%u] = {1'b0, way_memts[%u:%u]} + l_x;", (i + 1) * sum_bits - 1,
+             i * sum_bits, memts_lo(x, i) + ts_bits - 1, memts_lo(x, i));
+    emit(e, "always_comb begin");
+    emit(e, "  v_ml = '0;");
+    emit(e, "  for (int i = 0; i < %u; i++)", x->c->ways);
+    emit(e, "    if (vsel[i]) v_ml = v_ml | way_ml[i*%u +: %u];", sum_bits, sum_bits);
+    emit(e, "end");
+    emit(e, "assign h_ml = {1'b0, hit_memts} + l_x;");
+    if (x->fglobal || x->fset)
+        emit(e, "assign f_ml = {1'b0, floor_cur} + l_x;");
+    else
+        emit(e, "assign f_ml = l_x;");
+    emit(e, "assign s_ml = hit ? h_ml : vup ? v_ml : f_ml;  // M + lease");
+    emit(e, "assign s_cl = c_x + l_x;");
+    if (x->reqcts) {
+        int fl = x->fglobal || x->fset;
+        prim_declv(e, x->c->ways, x->plus1 ? "way_cgt, way_cge" : "way_cgt");
+        for (i = 0; i < x->c->ways; i++) {
+            emit(e, "assign way_cgt[%u] = way_memts[%u:%u] > cts_eff;", i,
+                 memts_lo(x, i) + ts_bits - 1, memts_lo(x, i));
+            if (x->plus1)
+                emit(e, "assign way_cge[%u] = way_memts[%u:%u] >= cts_eff;", i,
+                     memts_lo(x, i) + ts_bits - 1, memts_lo(x, i));
+        }
+        emit(e, "assign m_gt = hit ? hit_memts > cts_eff : vup ? |(vsel & way_cgt) : %s;",
+             fl ? "floor_cur > cts_eff" : "1'b0");
+        if (x->plus1)
+            emit(e, "assign m_ge = hit ? hit_memts >= cts_eff : vup ? |(vsel & way_cge) : %s;  // M + 1 > cts",
+                 fl ? "floor_cur >= cts_eff" : "cts_eff == 0");
     } else {
-        emit(e, "assign wb_x = rbase_x;  // literal Alg. 3: write wts = max(M, cts)");
-        emit(e, "assign g_wts = is_wr ? wb_x : m_x;");
-        emit(e, "assign g_rts = wb_x + l_x;");
+        emit(e, "assign m_gt = m_x > c_x;");
+        if (x->plus1)
+            emit(e, "assign m_ge = 1'b1;  // M + 1 > cts, which is 0");
     }
-    emit(e, "assign ovf = is_gr & g_rts[%u];", ts_bits);
+    if (x->plus1) {
+        emit(e, "assign wb_x = m_ge ? m_x + %u'd1 : c_x;", sum_bits);
+        emit(e, "assign g_wts = is_wr ? wb_x : m_x;");
+        emit(e, "assign g_rts = is_wr ? (m_ge ? s_ml : s_cl - %u'd1) : (m_gt ? s_ml : s_cl);",
+             sum_bits);
+    } else {
+        emit(e, "assign wb_x = m_gt ? m_x : c_x;  // literal Alg. 3: write wts = max(M, cts)");
+        emit(e, "assign g_wts = is_wr ? wb_x : m_x;");
+        emit(e, "assign g_rts = m_gt ? s_ml : s_cl;");
+    }
+    emit(e, "assign m_c = s_ml[%u];", ts_bits);
+    if (x->plus1)
+        emit(e, "assign c_c = is_wr ? s_cl > %u'd%llu : s_cl[%u];", sum_bits, 1ull << ts_bits, ts_bits);
+    else
+        emit(e, "assign c_c = s_cl[%u];", ts_bits);
+    emit(e, "assign ovf = is_gr & (m_c | c_c);");
     if (x->reset) {
         emit(e, "// Overflow: epoch reset (sweep_start); the grant fires after it.");
         emit(e, "assign wrap = 1'b0;");
@@ -323,7 +381,7 @@ static void emit_next_fire(emit_file *e, const gctx *x)
     emit(e, "// Next state.");
     emit_begin(e, "always_comb begin");
     prim_hold(e, "clr clr_idx clr_ep epoch%s%s s2_rst fwd_valid%s fwd_data fwd_hit s2_fix",
-              x->fglobal ? " floor" : "", x->share == HALCONE_SHARE_NOW ? " now" : "",
+              x->fglobal ? " floor" : "", x->share == HALCONE_SHARE_NOW ? " now nowg" : "",
               x->c->sets > 1 ? " fwd_idx" : "");
     emit(e, "// stage 2 fires: write back, forward, global registers, response");
     emit(e, "if (s2_fire) begin");
@@ -333,8 +391,10 @@ static void emit_next_fire(emit_file *e, const gctx *x)
     emit(e, "  fwd_data_d = set_new;");
     if (x->fglobal)
         emit(e, "  floor_d = floor_new;");
-    if (x->share == HALCONE_SHARE_NOW)
-        emit(e, "  if (is_gr && f_rts > now_q) now_d = f_rts;");
+    if (x->share == HALCONE_SHARE_NOW) {
+        emit(e, "  now_d = nowg_q > now_q ? nowg_q : now_q;");
+        emit(e, "  nowg_d = is_gr ? f_rts : %u'd0;", x->c->ts_bits);
+    }
     emit(e, "  s2_rst_d = 1'b0;");
     emit(e, "end");
 }
@@ -360,8 +420,10 @@ static void emit_next_sweep(emit_file *e, const gctx *x)
     emit(e, "      epoch_d = epoch_q + %u'd1;", x->g.epoch_bits);
     if (x->fglobal)
         emit(e, "      floor_d = '0;");
-    if (x->share == HALCONE_SHARE_NOW)
+    if (x->share == HALCONE_SHARE_NOW) {
         emit(e, "      now_d = '0;");
+        emit(e, "      nowg_d = '0;");
+    }
     emit(e, "      s2_rst_d = 1'b1;");
     emit(e, "    end");
     if (x->c->sets > 1) {
@@ -477,8 +539,10 @@ static void emit_regs(emit_file *e, const gctx *x)
     prim_reg(&r, "wrl", "%u'd%u", x->c->ts_bits, x->c->wr_lease);
     if (x->fglobal)
         prim_reg(&r, "floor", "'0");
-    if (x->share == HALCONE_SHARE_NOW)
+    if (x->share == HALCONE_SHARE_NOW) {
         prim_reg(&r, "now", "'0");
+        prim_reg(&r, "nowg", "'0");
+    }
     prim_regs_block(e, &r);
     emit(e, "// payload registers: no reset needed (qualified by their valid bits)");
     emit(e, "always_ff @(posedge clk_i) begin");
@@ -513,7 +577,8 @@ static void emit_regs(emit_file *e, const gctx *x)
             k += (size_t)snprintf(buf + k, sizeof buf - k, "%s^lmax", k ? " ^ " : "");
         if (!x->fglobal && !x->fset)
             k += (size_t)snprintf(buf + k, sizeof buf - k, "%sdrop", k ? " ^ " : "");
-        k += (size_t)snprintf(buf + k, sizeof buf - k, "%sg_wts[%u]", k ? " ^ " : "", x->c->ts_bits);
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%sg_wts[%u] ^ g_rts[%u]", k ? " ^ " : "",
+                              x->c->ts_bits, x->c->ts_bits);
         emit(e, "// inputs and bits this configuration does not use");
         prim_decl(e, 1, "unused_ok");
         emit(e, "assign unused_ok = %s;", buf);
@@ -558,6 +623,8 @@ static void emit_formal(emit_file *e, const gctx *x)
     emit(e, "    p_iface_rts: assert(rsp_rts_o == f_rts_q);");
     emit(e, "  end");
     emit(e, "  if (rst_ni && clr_q) p_iface_sweep: assert(!req_ready_o);");
+    emit(e, "  // the overflow formed beside the grant is the grant's carry");
+    emit(e, "  if (rst_ni) p_grant_ovf: assert(ovf == (is_gr & g_rts[%u]));", x->c->ts_bits);
     emit(e, "  if (rst_ni && s2_fire && is_gr && !wrap) begin");
     emit(e, "    p_grant_rts: assert(f_rts > m_eff);");
     emit(e, "    if (is_wr) p_grant_wts: assert(f_wts > m_eff);");

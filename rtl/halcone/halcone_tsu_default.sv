@@ -67,7 +67,7 @@ module halcone_tsu_default (
   logic [15:0] epoch_q, epoch_d, rsp_epoch_q, rsp_epoch_d;
   logic [15:0] rdl_q, rdl_d, wrl_q, wrl_d;
   logic [15:0] floor_q, floor_d;
-  logic [15:0] now_q, now_d;
+  logic [15:0] now_q, now_d, nowg_q, nowg_d;
 
   // Stage 0: accept a request, read its set. Stage 2 fires when the
   // response register is free or drains this cycle; with the epoch reset a
@@ -111,51 +111,74 @@ module halcone_tsu_default (
   assign all_valid = &way_valid;
 
   // Victim (3.2.5, H11): the lowest invalid way, else the lowest memts,
-  // ties to the lowest way (a strict compare along the ways).
+  // ties to the lowest way. All pairs are compared at once (lo_lt_I_J:
+  // way I's memts below way J's, J < I): way I is the victim when it is
+  // below every lower way and no higher way is below it.
   assign first_inv = ~way_valid & (way_valid + 8'd1);
-  logic [15:0] lo_m0;
-  assign lo_m0 = way_memts[15:0];
-  logic lo_lt1;
-  logic [15:0] lo_m1;
-  logic [7:0] lo_oh1;
-  assign lo_lt1 = way_memts[31:16] < lo_m0;
-  assign lo_m1 = lo_lt1 ? way_memts[31:16] : lo_m0;
-  assign lo_oh1 = lo_lt1 ? 8'd2 : 8'd1;
-  logic lo_lt2;
-  logic [15:0] lo_m2;
-  logic [7:0] lo_oh2;
-  assign lo_lt2 = way_memts[47:32] < lo_m1;
-  assign lo_m2 = lo_lt2 ? way_memts[47:32] : lo_m1;
-  assign lo_oh2 = lo_lt2 ? 8'd4 : lo_oh1;
-  logic lo_lt3;
-  logic [15:0] lo_m3;
-  logic [7:0] lo_oh3;
-  assign lo_lt3 = way_memts[63:48] < lo_m2;
-  assign lo_m3 = lo_lt3 ? way_memts[63:48] : lo_m2;
-  assign lo_oh3 = lo_lt3 ? 8'd8 : lo_oh2;
-  logic lo_lt4;
-  logic [15:0] lo_m4;
-  logic [7:0] lo_oh4;
-  assign lo_lt4 = way_memts[79:64] < lo_m3;
-  assign lo_m4 = lo_lt4 ? way_memts[79:64] : lo_m3;
-  assign lo_oh4 = lo_lt4 ? 8'd16 : lo_oh3;
-  logic lo_lt5;
-  logic [15:0] lo_m5;
-  logic [7:0] lo_oh5;
-  assign lo_lt5 = way_memts[95:80] < lo_m4;
-  assign lo_m5 = lo_lt5 ? way_memts[95:80] : lo_m4;
-  assign lo_oh5 = lo_lt5 ? 8'd32 : lo_oh4;
-  logic lo_lt6;
-  logic [15:0] lo_m6;
-  logic [7:0] lo_oh6;
-  assign lo_lt6 = way_memts[111:96] < lo_m5;
-  assign lo_m6 = lo_lt6 ? way_memts[111:96] : lo_m5;
-  assign lo_oh6 = lo_lt6 ? 8'd64 : lo_oh5;
-  logic lo_lt7;
-  logic [7:0] lo_oh7;
-  assign lo_lt7 = way_memts[127:112] < lo_m6;
-  assign lo_oh7 = lo_lt7 ? 8'd128 : lo_oh6;
-  assign lo_oh = lo_oh7;
+  logic lo_lt_1_0;
+  assign lo_lt_1_0 = way_memts[31:16] < way_memts[15:0];
+  logic lo_lt_2_0;
+  assign lo_lt_2_0 = way_memts[47:32] < way_memts[15:0];
+  logic lo_lt_2_1;
+  assign lo_lt_2_1 = way_memts[47:32] < way_memts[31:16];
+  logic lo_lt_3_0;
+  assign lo_lt_3_0 = way_memts[63:48] < way_memts[15:0];
+  logic lo_lt_3_1;
+  assign lo_lt_3_1 = way_memts[63:48] < way_memts[31:16];
+  logic lo_lt_3_2;
+  assign lo_lt_3_2 = way_memts[63:48] < way_memts[47:32];
+  logic lo_lt_4_0;
+  assign lo_lt_4_0 = way_memts[79:64] < way_memts[15:0];
+  logic lo_lt_4_1;
+  assign lo_lt_4_1 = way_memts[79:64] < way_memts[31:16];
+  logic lo_lt_4_2;
+  assign lo_lt_4_2 = way_memts[79:64] < way_memts[47:32];
+  logic lo_lt_4_3;
+  assign lo_lt_4_3 = way_memts[79:64] < way_memts[63:48];
+  logic lo_lt_5_0;
+  assign lo_lt_5_0 = way_memts[95:80] < way_memts[15:0];
+  logic lo_lt_5_1;
+  assign lo_lt_5_1 = way_memts[95:80] < way_memts[31:16];
+  logic lo_lt_5_2;
+  assign lo_lt_5_2 = way_memts[95:80] < way_memts[47:32];
+  logic lo_lt_5_3;
+  assign lo_lt_5_3 = way_memts[95:80] < way_memts[63:48];
+  logic lo_lt_5_4;
+  assign lo_lt_5_4 = way_memts[95:80] < way_memts[79:64];
+  logic lo_lt_6_0;
+  assign lo_lt_6_0 = way_memts[111:96] < way_memts[15:0];
+  logic lo_lt_6_1;
+  assign lo_lt_6_1 = way_memts[111:96] < way_memts[31:16];
+  logic lo_lt_6_2;
+  assign lo_lt_6_2 = way_memts[111:96] < way_memts[47:32];
+  logic lo_lt_6_3;
+  assign lo_lt_6_3 = way_memts[111:96] < way_memts[63:48];
+  logic lo_lt_6_4;
+  assign lo_lt_6_4 = way_memts[111:96] < way_memts[79:64];
+  logic lo_lt_6_5;
+  assign lo_lt_6_5 = way_memts[111:96] < way_memts[95:80];
+  logic lo_lt_7_0;
+  assign lo_lt_7_0 = way_memts[127:112] < way_memts[15:0];
+  logic lo_lt_7_1;
+  assign lo_lt_7_1 = way_memts[127:112] < way_memts[31:16];
+  logic lo_lt_7_2;
+  assign lo_lt_7_2 = way_memts[127:112] < way_memts[47:32];
+  logic lo_lt_7_3;
+  assign lo_lt_7_3 = way_memts[127:112] < way_memts[63:48];
+  logic lo_lt_7_4;
+  assign lo_lt_7_4 = way_memts[127:112] < way_memts[79:64];
+  logic lo_lt_7_5;
+  assign lo_lt_7_5 = way_memts[127:112] < way_memts[95:80];
+  logic lo_lt_7_6;
+  assign lo_lt_7_6 = way_memts[127:112] < way_memts[111:96];
+  assign lo_oh[0] = ~lo_lt_1_0 & ~lo_lt_2_0 & ~lo_lt_3_0 & ~lo_lt_4_0 & ~lo_lt_5_0 & ~lo_lt_6_0 & ~lo_lt_7_0;
+  assign lo_oh[1] = lo_lt_1_0 & ~lo_lt_2_1 & ~lo_lt_3_1 & ~lo_lt_4_1 & ~lo_lt_5_1 & ~lo_lt_6_1 & ~lo_lt_7_1;
+  assign lo_oh[2] = lo_lt_2_0 & lo_lt_2_1 & ~lo_lt_3_2 & ~lo_lt_4_2 & ~lo_lt_5_2 & ~lo_lt_6_2 & ~lo_lt_7_2;
+  assign lo_oh[3] = lo_lt_3_0 & lo_lt_3_1 & lo_lt_3_2 & ~lo_lt_4_3 & ~lo_lt_5_3 & ~lo_lt_6_3 & ~lo_lt_7_3;
+  assign lo_oh[4] = lo_lt_4_0 & lo_lt_4_1 & lo_lt_4_2 & lo_lt_4_3 & ~lo_lt_5_4 & ~lo_lt_6_4 & ~lo_lt_7_4;
+  assign lo_oh[5] = lo_lt_5_0 & lo_lt_5_1 & lo_lt_5_2 & lo_lt_5_3 & lo_lt_5_4 & ~lo_lt_6_5 & ~lo_lt_7_5;
+  assign lo_oh[6] = lo_lt_6_0 & lo_lt_6_1 & lo_lt_6_2 & lo_lt_6_3 & lo_lt_6_4 & lo_lt_6_5 & ~lo_lt_7_6;
+  assign lo_oh[7] = lo_lt_7_0 & lo_lt_7_1 & lo_lt_7_2 & lo_lt_7_3 & lo_lt_7_4 & lo_lt_7_5 & lo_lt_7_6;
   assign vsel = all_valid ? lo_oh : first_inv;
   logic [15:0] hit_memts, vmemts;
   logic [32:0] vtag;
@@ -196,7 +219,7 @@ module halcone_tsu_default (
 
   // Request decode; the floor (S2) and M, the memts the grant starts from:
   // the entry's, else the floor raised by the victim it replaces.
-  logic is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up;
+  logic is_rd, is_wr, is_ev, is_gr, alloc, evict, ev_hit, shared, remove, drop, floor_up, vup;
   logic [15:0] floor_cur, floor_new, drop_m, m_eff, lease, cts_eff, lmax;
   assign is_rd = s2_op_q == 2'd0;
   assign is_wr = s2_op_q == 2'd1;
@@ -207,31 +230,90 @@ module halcone_tsu_default (
   assign ev_hit = is_ev & hit;
   assign lmax = rdl_q > wrl_q ? rdl_q : wrl_q;
   // Share test now (H10): shared iff now - memts < max(RdLease, WrLease).
-  assign shared = ({1'b0, hit_memts} + {1'b0, lmax}) > {1'b0, now_q};
+  // now is max(now_q, nowg_q): nowg_q is the last grant's rts, folded
+  // into now_q when the next request fires.
+  logic [16:0] sh_sum;
+  assign sh_sum = {1'b0, hit_memts} + {1'b0, lmax};
+  assign shared = (sh_sum > {1'b0, now_q}) & (sh_sum > {1'b0, nowg_q});
   assign remove = ev_hit & ~shared;
   assign drop = evict | remove;
   assign drop_m = evict ? vmemts : hit_memts;
   assign floor_cur = floor_q;
-  assign floor_up = drop & (drop_m > floor_cur);
+  // floor_up = drop & (drop_m > floor_cur), the victim's compare done
+  // way by way beside the victim choice (vsel is one-hot)
+  logic [7:0] way_fgt;
+  assign way_fgt[0] = way_memts[15:0] > floor_cur;
+  assign way_fgt[1] = way_memts[31:16] > floor_cur;
+  assign way_fgt[2] = way_memts[47:32] > floor_cur;
+  assign way_fgt[3] = way_memts[63:48] > floor_cur;
+  assign way_fgt[4] = way_memts[79:64] > floor_cur;
+  assign way_fgt[5] = way_memts[95:80] > floor_cur;
+  assign way_fgt[6] = way_memts[111:96] > floor_cur;
+  assign way_fgt[7] = way_memts[127:112] > floor_cur;
+  assign floor_up = drop & (evict ? |(vsel & way_fgt) : hit_memts > floor_cur);
+  assign vup = evict & |(vsel & way_fgt);  // an eviction raises it
   assign floor_new = floor_up ? drop_m : floor_cur;
-  assign m_eff = hit ? hit_memts : floor_new;
+  // (a miss raises the floor only by an eviction: floor_new is vmemts)
+  assign m_eff = hit ? hit_memts : vup ? vmemts : floor_cur;
   assign lease = (s2_lease_q != 16'd0) ? s2_lease_q : (is_wr ? wrl_q : rdl_q);
   assign cts_eff = s2_rst_q ? 16'd0 : s2_cts_q;  // S4; 0 in a new epoch
 
   // Grant (spec 3.1), in W+1 bits: a result above 2^W - 1 is an overflow.
   // Read: wts = M, rts = max(M, cts) + lease. Write: wts = max(M + 1, cts),
-  // rts = wts + lease - 1.
-  logic [16:0] m_x, c_x, l_x, wb_x, rbase_x, g_wts, g_rts;
+  // rts = wts + lease - 1. M + lease and M against cts are formed for each
+  // candidate M at once (the hit memts, every way for the victim, the
+  // floor) and picked as M is; cts + lease beside them; the overflow is
+  // then the carry of M + lease or of cts + lease (a write: - 1).
+  logic [16:0] m_x, c_x, l_x, s_ml, s_cl, wb_x, g_wts, g_rts, h_ml, v_ml, f_ml;
+  logic [135:0] way_ml;
+  logic m_gt, m_ge, m_c, c_c;
   logic [15:0] f_wts, f_rts;
   logic wrap;
   assign m_x = {1'b0, m_eff};
   assign c_x = {1'b0, cts_eff};
   assign l_x = {1'b0, lease};
-  assign rbase_x = m_x > c_x ? m_x : c_x;
-  assign wb_x = (m_x + 17'd1) > c_x ? (m_x + 17'd1) : c_x;
+  assign way_ml[16:0] = {1'b0, way_memts[15:0]} + l_x;
+  assign way_ml[33:17] = {1'b0, way_memts[31:16]} + l_x;
+  assign way_ml[50:34] = {1'b0, way_memts[47:32]} + l_x;
+  assign way_ml[67:51] = {1'b0, way_memts[63:48]} + l_x;
+  assign way_ml[84:68] = {1'b0, way_memts[79:64]} + l_x;
+  assign way_ml[101:85] = {1'b0, way_memts[95:80]} + l_x;
+  assign way_ml[118:102] = {1'b0, way_memts[111:96]} + l_x;
+  assign way_ml[135:119] = {1'b0, way_memts[127:112]} + l_x;
+  always_comb begin
+    v_ml = '0;
+    for (int i = 0; i < 8; i++)
+      if (vsel[i]) v_ml = v_ml | way_ml[i*17 +: 17];
+  end
+  assign h_ml = {1'b0, hit_memts} + l_x;
+  assign f_ml = {1'b0, floor_cur} + l_x;
+  assign s_ml = hit ? h_ml : vup ? v_ml : f_ml;  // M + lease
+  assign s_cl = c_x + l_x;
+  logic [7:0] way_cgt, way_cge;
+  assign way_cgt[0] = way_memts[15:0] > cts_eff;
+  assign way_cge[0] = way_memts[15:0] >= cts_eff;
+  assign way_cgt[1] = way_memts[31:16] > cts_eff;
+  assign way_cge[1] = way_memts[31:16] >= cts_eff;
+  assign way_cgt[2] = way_memts[47:32] > cts_eff;
+  assign way_cge[2] = way_memts[47:32] >= cts_eff;
+  assign way_cgt[3] = way_memts[63:48] > cts_eff;
+  assign way_cge[3] = way_memts[63:48] >= cts_eff;
+  assign way_cgt[4] = way_memts[79:64] > cts_eff;
+  assign way_cge[4] = way_memts[79:64] >= cts_eff;
+  assign way_cgt[5] = way_memts[95:80] > cts_eff;
+  assign way_cge[5] = way_memts[95:80] >= cts_eff;
+  assign way_cgt[6] = way_memts[111:96] > cts_eff;
+  assign way_cge[6] = way_memts[111:96] >= cts_eff;
+  assign way_cgt[7] = way_memts[127:112] > cts_eff;
+  assign way_cge[7] = way_memts[127:112] >= cts_eff;
+  assign m_gt = hit ? hit_memts > cts_eff : vup ? |(vsel & way_cgt) : floor_cur > cts_eff;
+  assign m_ge = hit ? hit_memts >= cts_eff : vup ? |(vsel & way_cge) : floor_cur >= cts_eff;  // M + 1 > cts
+  assign wb_x = m_ge ? m_x + 17'd1 : c_x;
   assign g_wts = is_wr ? wb_x : m_x;
-  assign g_rts = is_wr ? wb_x + l_x - 17'd1 : rbase_x + l_x;
-  assign ovf = is_gr & g_rts[16];
+  assign g_rts = is_wr ? (m_ge ? s_ml : s_cl - 17'd1) : (m_gt ? s_ml : s_cl);
+  assign m_c = s_ml[16];
+  assign c_c = is_wr ? s_cl > 17'd65536 : s_cl[16];
+  assign ovf = is_gr & (m_c | c_c);
   // Overflow: epoch reset (sweep_start); the grant fires after it.
   assign wrap = 1'b0;
   assign f_wts = g_wts[15:0];
@@ -276,6 +358,7 @@ module halcone_tsu_default (
     epoch_d = epoch_q;
     floor_d = floor_q;
     now_d = now_q;
+    nowg_d = nowg_q;
     s2_rst_d = s2_rst_q;
     fwd_valid_d = fwd_valid_q;
     fwd_idx_d = fwd_idx_q;
@@ -288,7 +371,8 @@ module halcone_tsu_default (
       fwd_idx_d = s2_idx;
       fwd_data_d = set_new;
       floor_d = floor_new;
-      if (is_gr && f_rts > now_q) now_d = f_rts;
+      now_d = nowg_q > now_q ? nowg_q : now_q;
+      nowg_d = is_gr ? f_rts : 16'd0;
       s2_rst_d = 1'b0;
     end
     // the clearing sweep; at its end an epoch reset clears the registers and
@@ -306,6 +390,7 @@ module halcone_tsu_default (
           epoch_d = epoch_q + 16'd1;
           floor_d = '0;
           now_d = '0;
+          nowg_d = '0;
           s2_rst_d = 1'b1;
         end
       end else begin
@@ -430,6 +515,7 @@ module halcone_tsu_default (
       wrl_q <= 16'd5;
       floor_q <= '0;
       now_q <= '0;
+      nowg_q <= '0;
     end else begin
       clr_q <= clr_d;
       fwd_hit_q <= fwd_hit_d;
@@ -460,6 +546,7 @@ module halcone_tsu_default (
       wrl_q <= wrl_d;
       floor_q <= floor_d;
       now_q <= now_d;
+      nowg_q <= nowg_d;
     end
   end
   // payload registers: no reset needed (qualified by their valid bits)
@@ -494,7 +581,7 @@ module halcone_tsu_default (
   assign rsp_epoch_o = rsp_epoch_q;
   // inputs and bits this configuration does not use
   logic unused_ok;
-  assign unused_ok = ^req_rts_i ^ g_wts[16];
+  assign unused_ok = ^req_rts_i ^ g_wts[16] ^ g_rts[16];
 
   `ifdef FORMAL
   // Properties checked by make formal (tb/formal.txt); see docs/halcone.md.
@@ -526,6 +613,8 @@ module halcone_tsu_default (
       p_iface_rts: assert(rsp_rts_o == f_rts_q);
     end
     if (rst_ni && clr_q) p_iface_sweep: assert(!req_ready_o);
+    // the overflow formed beside the grant is the grant's carry
+    if (rst_ni) p_grant_ovf: assert(ovf == (is_gr & g_rts[16]));
     if (rst_ni && s2_fire && is_gr && !wrap) begin
       p_grant_rts: assert(f_rts > m_eff);
       if (is_wr) p_grant_wts: assert(f_wts > m_eff);
