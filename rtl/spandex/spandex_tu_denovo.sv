@@ -115,6 +115,22 @@ module spandex_tu_denovo (
   logic [M*W-1:0] e_mask_q, e_mask_d, e_recv_q, e_recv_d, e_rtr_q, e_rtr_d, e_rpw_q, e_rpw_d;
   logic [M*W-1:0] e_dn_q, e_dn_d;
   logic [M*W*WB-1:0] e_data_q, e_data_d;
+  // line matches, registered (exact for a valid entry): an entry's line equals the
+  // buffered response's (e_rq), cache request's (e_cq) and forward's (e_fq) line
+  // (DeNovo, MESI: the forward's with the response's and cache request's, an entry's,
+  // the forward's, the response's and cache request's with a delayed request's; GPU
+  // coherence, DeNovo: a write-buffer line's with an entry's, the cache request's, and
+  // DeNovo the forward's and a delayed request's), exact while both are valid
+  logic [M-1:0] e_rq_q, e_rq_d, e_cq_q, e_cq_d;
+  logic [M-1:0] e_fq_q, e_fq_d;
+  logic [M*D-1:0] e_df_q, e_df_d;
+  logic [D-1:0] df_fq_q, df_fq_d;
+  logic [D-1:0] df_cq_q, df_cq_d;
+  logic fq_rq_q, fq_rq_d, fq_cq_q, fq_cq_d;
+  logic [B-1:0] b_cq_q, b_cq_d;
+  logic [M*B-1:0] e_b_q, e_b_d;
+  logic [B*D-1:0] b_df_q, b_df_d;
+  logic [B-1:0] b_fq_q, b_fq_d;
   // write buffer: a ring of lines, oldest at wh, next free at wt
   logic [B-1:0] b_v_q, b_v_d;
   logic [B*LB-1:0] b_line_q, b_line_d;
@@ -135,6 +151,7 @@ module spandex_tu_denovo (
   logic free_any, cq_hit, writes_open, m_any, f_hit, s_any, h_v, wb_full;
   logic [MI-1:0] free_idx, m_idx, s_idx;
   logic [BI-1:0] cq_hit_idx, f_idx;
+  logic [B-1:0] m_b; // the matched entry's line is a write-buffer line's
   logic [W-1:0] cq_busy, h_busy, h_mask, e_out, m_mask, m_recv, s_rtr;
   logic [LB-1:0] h_line, m_line, s_line;
   logic [W*WB-1:0] m_data, m_merged, fill_data;
@@ -148,6 +165,10 @@ module spandex_tu_denovo (
   logic [DB-1:0] d_req;
   logic d_v, df_full, df_last;
   logic [DI-1:0] df_nt;
+  logic [M-1:0] e_dh; // an entry's line is the oldest delayed request's
+  logic [M-1:0] e_hb; // an entry's line is the write buffer's oldest
+  logic [D-1:0] h_df; // a delayed request's line is the write buffer's oldest
+  logic h_fq;
   always @* begin
     free_any = 1'b0; free_idx = '0;
     cq_hit = 1'b0; cq_hit_idx = '0; cq_busy = '0;
@@ -156,13 +177,18 @@ module spandex_tu_denovo (
     h_v = 1'b0; h_line = '0; h_mask = '0;
     wb_full = 1'b0;
     d_v = 1'b0; d_line = '0; d_mask = '0; d_type = '0; d_req = '0; df_full = 1'b0; f_back = '0;
-    h_fw = '0; c_fw = '0;
+    h_fw = '0; c_fw = '0; h_df = '0; h_fq = 1'b0;
+    e_dh = '0;
+    e_hb = '0;
     for (i = B - 1; i >= 0; i = i - 1) begin
-      if (b_v_q[i] && b_line_q[i*LB +: LB] == cq_line_q) begin
+      if (b_v_q[i] && b_cq_q[i]) begin
         cq_hit = 1'b1; cq_hit_idx = i[BI-1:0];
       end
       if (wh_q == i[BI-1:0]) begin
         h_v = b_v_q[i]; h_line = b_line_q[i*LB +: LB]; h_mask = b_mask_q[i*W +: W];
+        for (w = 0; w < M; w = w + 1) e_hb[w] = e_b_q[w*B + i];
+        for (w = 0; w < D; w = w + 1) h_df[w] = b_df_q[i*D + w];
+        h_fq = b_fq_q[i];
       end
       if (wt_q == i[BI-1:0]) wb_full = b_v_q[i];
     end
@@ -171,25 +197,26 @@ module spandex_tu_denovo (
       if (dh_q == i[DI-1:0]) begin
         d_v = df_v_q[i]; d_line = df_line_q[i*LB +: LB]; d_mask = df_mask_q[i*W +: W];
         d_type = df_type_q[i*3 +: 3]; d_req = df_req_q[i*DB +: DB];
+        for (w = 0; w < M; w = w + 1) e_dh[w] = e_df_q[w*D + i];
       end
       if (dt_q == i[DI-1:0]) df_full = df_v_q[i];
-      if (df_v_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_back = f_back | df_mask_q[i*W +: W];
+      if (df_v_q[i] && df_fq_q[i]) f_back = f_back | df_mask_q[i*W +: W];
     end
     // the next free slot is the last free one (kept for a downgrade)
     df_nt = dt_q == D_LAST ? '0 : dt_q + 1'b1;
     df_last = df_nt == dh_q;
     // the words of the flush's and the cache request's lines a delayed or buffered forward names
     for (i = 0; i < D; i = i + 1) begin
-      if (df_v_q[i] && df_line_q[i*LB +: LB] == h_line) h_fw = h_fw | df_mask_q[i*W +: W];
-      if (df_v_q[i] && df_line_q[i*LB +: LB] == cq_line_q) c_fw = c_fw | df_mask_q[i*W +: W];
+      if (df_v_q[i] && h_df[i]) h_fw = h_fw | df_mask_q[i*W +: W];
+      if (df_v_q[i] && df_cq_q[i]) c_fw = c_fw | df_mask_q[i*W +: W];
     end
-    if (fq_v_q && fq_line_q == h_line) h_fw = h_fw | fq_mask_q;
-    if (fq_v_q && fq_line_q == cq_line_q) c_fw = c_fw | fq_mask_q;
+    if (fq_v_q && h_fq) h_fw = h_fw | fq_mask_q;
+    if (fq_v_q && fq_cq_q) c_fw = c_fw | fq_mask_q;
     for (i = M - 1; i >= 0; i = i - 1) begin
       if (!e_v_q[i]) begin
         free_any = 1'b1; free_idx = i[MI-1:0];
       end
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin
+      if (e_v_q[i] && e_cq_q[i]) begin
         cq_busy = cq_busy | e_mask_q[i*W +: W]; // an entry's words stay busy until it completes
       end
       if (e_v_q[i] && e_kind_q[KB*i +: KB] != K_V) writes_open = 1'b1;
@@ -209,7 +236,7 @@ module spandex_tu_denovo (
         4'd6: m_ok = e_kind_q[KB*i +: KB] == K_WB && rq_mask_q == e_mask_q[i*W +: W];
         default: m_ok = 1'b0;
       endcase
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q && rq_mask_q != '0 && (rq_mask_q & ~e_out) == '0 && m_ok) begin
+      if (e_v_q[i] && e_rq_q[i] && rq_mask_q != '0 && (rq_mask_q & ~e_out) == '0 && m_ok) begin
         m_any = 1'b1; m_idx = i[MI-1:0];
       end
     end
@@ -219,17 +246,19 @@ module spandex_tu_denovo (
   always @* begin
     m_kind = '0; m_line = '0; m_mask = '0; m_recv = '0; m_data = '0;
     m_rpw = '0; m_dn = '0;
+    m_b = '0;
     s_line = '0; s_rtr = '0; s_nk = '0; h_busy = '0;
     for (i = 0; i < M; i = i + 1) begin
       if (m_idx == i[MI-1:0]) begin
         m_kind = e_kind_q[KB*i +: KB]; m_line = e_line_q[i*LB +: LB]; m_mask = e_mask_q[i*W +: W];
         m_recv = e_recv_q[i*W +: W]; m_data = e_data_q[i*W*WB +: W*WB];
+        for (w = 0; w < B; w = w + 1) m_b[w] = e_b_q[i*B + w];
         m_rpw = e_rpw_q[i*W +: W]; m_dn = e_dn_q[i*W +: W];
       end
       if (s_idx == i[MI-1:0]) begin
         s_line = e_line_q[i*LB +: LB]; s_rtr = e_rtr_q[i*W +: W]; s_nk = e_nk_q[4*i +: 4];
       end
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == h_line) h_busy = h_busy | e_mask_q[i*W +: W];
+      if (e_v_q[i] && e_hb[i]) h_busy = h_busy | e_mask_q[i*W +: W];
     end
   end
   
@@ -241,7 +270,7 @@ module spandex_tu_denovo (
   always @* begin
      f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0; f_own = '0; f_owndata = '0; o_m = '0;
      for (i = 0; i < M; i = i + 1) begin
-       if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
+       if (e_v_q[i] && e_fq_q[i]) begin
          if (e_kind_q[KB*i +: KB] == K_OD) f_rmw = f_rmw | e_mask_q[i*W +: W];
          if (ODATA && e_kind_q[KB*i +: KB] == K_V)
            f_rmw = f_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
@@ -257,14 +286,14 @@ module spandex_tu_denovo (
                f_wbdata[w*WB +: WB] = e_data_q[(i*W + w)*WB +: WB];
          end
        end
-       if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin
+       if (e_v_q[i] && e_dh[i]) begin
          if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];
          if (ODATA && e_kind_q[KB*i +: KB] == K_V)
            d_rmw = d_rmw | (e_rpw_q[i*W +: W] & e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
        end
      end
      // an EVICT the cache handed over and not yet sent counts as a pending ReqWB
-     if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q) begin
+     if (cq_v_q && cq_type_q == 3'd5 && fq_cq_q) begin
        f_wbm = f_wbm | (fq_mask_q & cq_mask_q);
        for (w = 0; w < W; w = w + 1)
          if (fq_mask_q[w] && cq_mask_q[w]) f_wbdata[w*WB +: WB] = cq_data_q[w*WB +: WB];
@@ -275,7 +304,7 @@ module spandex_tu_denovo (
   always @* begin
     f_hit = 1'b0; f_idx = '0;
     for (i = B - 1; i >= 0; i = i - 1)
-      if (b_v_q[i] && b_line_q[i*LB +: LB] == m_line) begin
+      if (b_v_q[i] && m_b[i]) begin
         f_hit = 1'b1; f_idx = i[BI-1:0];
       end
     m_merged = m_data;
@@ -303,7 +332,7 @@ module spandex_tu_denovo (
     m_co = m_kind == K_V || m_kind == K_WTD || m_kind == K_OD || (m_kind == K_O && (m_mask & ~m_dn) != '0);
     // a RspWB waits for a forward that came first and takes words from the write-back
     can_rsp = rq_v_q && !probing && (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q) &&
-              !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0);
+              !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_rq_q && f_wbm != '0);
     // the forward's words: from a write-back, at once on a pending ReqO+data (FwdReqO),
     // delayed, probed; after the probe, those the cache held and the rest
     f_down = fq_type_q != 3'd0;
@@ -410,7 +439,7 @@ module spandex_tu_denovo (
           end else if (m_done) begin
             e_v_d[i] = 1'b0; e_snd_d[i] = 1'b0; e_kind_d[i*KB +: KB] = '0; e_nk_d[i*4 +: 4] = '0;
             e_line_d[i*LB +: LB] = '0; e_mask_d[i*W +: W] = '0; e_recv_d[i*W +: W] = '0;
-            e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
+            e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0;
             e_dn_d[i*W +: W] = '0;
           end else begin
             e_recv_d[i*W +: W] = m_recv | rq_mask_q;
@@ -455,7 +484,7 @@ module spandex_tu_denovo (
         err_d = 1'b1; fq_v_d = 1'b0;
       end else begin
         for (i = 0; i < M; i = i + 1)
-          if (f_down && e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
+          if (f_down && e_v_q[i] && e_fq_q[i]) begin
             if (e_kind_q[KB*i +: KB] == K_WB)
               e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_wbm & e_mask_q[i*W +: W]);
             else if (e_kind_q[KB*i +: KB] == K_O || e_kind_q[KB*i +: KB] == K_OD)
@@ -465,7 +494,7 @@ module spandex_tu_denovo (
           end
         // a buffered store's word went with the answer
         for (i = 0; i < B; i = i + 1)
-          if (f_down && b_v_q[i] && b_line_q[i*LB +: LB] == fq_line_q)
+          if (f_down && b_v_q[i] && b_fq_q[i])
             b_mask_d[i*W +: W] = b_mask_q[i*W +: W] & ~f_held;
         if (f_dly != '0) begin
           for (i = 0; i < D; i = i + 1)
@@ -512,14 +541,14 @@ module spandex_tu_denovo (
           e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_O; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;
           e_dn_d[i*W +: W] = '0;
           e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
-          e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
+          e_rpw_d[i*W +: W] = '0;
         end
       if (h_mask != '0) begin
         ro_v_d = 1'b1; ro_type_d = 3'd3; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = '0;
       end
       for (i = 0; i < B; i = i + 1)
         if (wh_q == i[BI-1:0]) begin
-          b_v_d[i] = 1'b0; b_line_d[i*LB +: LB] = '0; b_mask_d[i*W +: W] = '0; b_data_d[i*W*WB +: W*WB] = '0;
+          b_v_d[i] = 1'b0; b_line_d[i*LB +: LB] = '0; b_mask_d[i*W +: W] = '0;
         end
       wh_d = wh_q == B_LAST ? '0 : wh_q + 1'b1;
     end else if (a_cq) begin
@@ -531,7 +560,7 @@ module spandex_tu_denovo (
               e_dn_d[i*W +: W] = '0;
               e_line_d[i*LB +: LB] = cq_line_q; e_mask_d[i*W +: W] = cq_mask_q;
               e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
-              e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
+              e_rpw_d[i*W +: W] = '0;
             end
           ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q;
           ro_type_d = cq_type_q == 3'd0 ? 3'd0 : ODATA ? 3'd5 : 3'd4;
@@ -546,8 +575,6 @@ module spandex_tu_denovo (
                 if (cq_mask_q[w]) b_data_d[(i*W + w)*WB +: WB] = cq_data_q[w*WB +: WB];
             end else if (!cq_hit && wt_q == i[BI-1:0]) begin
               b_v_d[i] = 1'b1; b_line_d[i*LB +: LB] = cq_line_q; b_mask_d[i*W +: W] = cq_mask_q;
-              for (w = 0; w < W; w = w + 1)
-                b_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
             end
           if (!cq_hit) wt_d = wt_q == B_LAST ? '0 : wt_q + 1'b1;
         end
@@ -561,8 +588,6 @@ module spandex_tu_denovo (
                 e_mask_d[i*W +: W] = cq_mask_q; e_dn_d[i*W +: W] = '0;
                 e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
                 e_rpw_d[i*W +: W] = '0;
-                for (w = 0; w < W; w = w + 1)
-                  e_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
               end
             ro_v_d = 1'b1; ro_type_d = 3'd6; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q; ro_op_d = '0;
             for (w = 0; w < W; w = w + 1)
@@ -575,6 +600,19 @@ module spandex_tu_denovo (
         end
       endcase
     end
+    // a free entry's data (MESI: and operand) is never read: it holds what a new entry
+    // for the buffered cache request starts with (an EVICT's words, MESI a store's;
+    // else zeros), so that only responses write a valid entry's; a free write-buffer
+    // line's data, the buffered store's words
+    for (i = 0; i < M; i = i + 1)
+      if (!e_v_q[i])
+        for (w = 0; w < W; w = w + 1) begin
+          e_data_d[(i*W + w)*WB +: WB] = cq_type_q == 3'd5 && cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
+        end
+    for (i = 0; i < B; i = i + 1)
+      if (!b_v_q[i])
+        for (w = 0; w < W; w = w + 1)
+          b_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
     if (a_rsp) rq_v_d = 1'b0;
     if (a_cq) cq_v_d = 1'b0;
     if (c_req_valid_i && c_req_ready_o) begin
@@ -592,6 +630,69 @@ module spandex_tu_denovo (
     if (c_pdat_valid_i && c_pdat_ready_o) begin
       pd_v_d = 1'b1;
       pd_mask_d = c_pdat_mask_i; pd_data_d = c_pdat_data_i;
+    end
+  end
+  
+  // the line matches of the next cycle: a new entry takes the cache request's line
+  // (or the flushed line), a new write-buffer line the cache request's, a new slot
+  // the forward's; a buffer a new line (the forward buffer: or a delayed one's).
+  // Each pair of lines is compared here from registers and inputs, and chosen after
+  logic rq_ld, cq_ld;
+  logic fq_ld;
+  integer k;
+  always @* begin
+    rq_ld = rsp_valid_i && rsp_ready_o; cq_ld = c_req_valid_i && c_req_ready_o;
+    fq_ld = fwd_valid_i && fwd_ready_o;
+    for (i = 0; i < M; i = i + 1) begin
+      if (e_v_d[i] && !e_v_q[i]) begin
+        e_rq_d[i] = a_fl ? (rq_ld ? h_line == rsp_line_i : h_line == rq_line_q) :
+                           (rq_ld ? cq_line_q == rsp_line_i : cq_line_q == rq_line_q);
+        e_cq_d[i] = a_fl ? (cq_ld ? h_line == c_req_line_i : h_line == cq_line_q) : (!cq_ld || cq_line_q == c_req_line_i);
+        e_fq_d[i] = a_fl ? (fq_ld ? h_line == fwd_line_i : h_line == fq_line_q) :
+                           (fq_ld ? cq_line_q == fwd_line_i : cq_line_q == fq_line_q);
+        for (w = 0; w < D; w = w + 1)
+          e_df_d[i*D + w] = a_fl ? h_line == df_line_q[w*LB +: LB] : cq_line_q == df_line_q[w*LB +: LB];
+        for (k = 0; k < B; k = k + 1)
+          e_b_d[i*B + k] = a_fl ? h_line == b_line_q[k*LB +: LB] : b_cq_q[k];
+      end else begin
+        e_rq_d[i] = rq_ld ? e_line_q[i*LB +: LB] == rsp_line_i : e_rq_q[i];
+        e_cq_d[i] = cq_ld ? e_line_q[i*LB +: LB] == c_req_line_i : e_cq_q[i];
+        e_fq_d[i] = fq_ld ? e_line_q[i*LB +: LB] == fwd_line_i : a_rp ? e_dh[i] : e_fq_q[i];
+        for (w = 0; w < D; w = w + 1)
+          e_df_d[i*D + w] = df_v_d[w] && !df_v_q[w] ? e_fq_q[i] : e_df_q[i*D + w];
+        for (k = 0; k < B; k = k + 1)
+          e_b_d[i*B + k] = b_v_d[k] && !b_v_q[k] ? e_cq_q[i] : e_b_q[i*B + k];
+      end
+    end
+    // (a slot is written while the forward stays in its buffer)
+    for (w = 0; w < D; w = w + 1) begin
+      if (df_v_d[w] && !df_v_q[w]) begin
+        df_fq_d[w] = 1'b1;
+        df_cq_d[w] = cq_ld ? fq_line_q == c_req_line_i : fq_cq_q;
+      end else begin
+        df_fq_d[w] = fq_ld ? df_line_q[w*LB +: LB] == fwd_line_i : a_rp ? df_line_q[w*LB +: LB] == d_line : df_fq_q[w];
+        df_cq_d[w] = cq_ld ? df_line_q[w*LB +: LB] == c_req_line_i : df_cq_q[w];
+      end
+    end
+    if (fq_ld || a_rp) begin
+      fq_rq_d = rq_ld ? (fq_ld ? fwd_line_i == rsp_line_i : d_line == rsp_line_i) :
+                        (fq_ld ? fwd_line_i == rq_line_q : d_line == rq_line_q);
+      fq_cq_d = cq_ld ? (fq_ld ? fwd_line_i == c_req_line_i : d_line == c_req_line_i) :
+                        (fq_ld ? fwd_line_i == cq_line_q : d_line == cq_line_q);
+    end else begin
+      fq_rq_d = rq_ld ? fq_line_q == rsp_line_i : fq_rq_q;
+      fq_cq_d = cq_ld ? fq_line_q == c_req_line_i : fq_cq_q;
+    end
+    for (k = 0; k < B; k = k + 1) begin
+      if (b_v_d[k] && !b_v_q[k]) begin
+        b_cq_d[k] = !cq_ld || cq_line_q == c_req_line_i;
+        b_fq_d[k] = fq_ld ? cq_line_q == fwd_line_i : fq_cq_q;
+        for (w = 0; w < D; w = w + 1) b_df_d[k*D + w] = cq_line_q == df_line_q[w*LB +: LB];
+      end else begin
+        b_cq_d[k] = cq_ld ? b_line_q[k*LB +: LB] == c_req_line_i : b_cq_q[k];
+        b_fq_d[k] = fq_ld ? b_line_q[k*LB +: LB] == fwd_line_i : a_rp ? b_line_q[k*LB +: LB] == d_line : b_fq_q[k];
+        for (w = 0; w < D; w = w + 1) b_df_d[k*D + w] = df_v_d[w] && !df_v_q[w] ? b_fq_q[k] : b_df_q[k*D + w];
+      end
     end
   end
 
@@ -657,6 +758,18 @@ module spandex_tu_denovo (
       e_rpw_q <= '0;
       e_dn_q <= '0;
       e_data_q <= '0;
+      e_rq_q <= '0;
+      e_cq_q <= '0;
+      e_fq_q <= '0;
+      e_df_q <= '0;
+      df_fq_q <= '0;
+      df_cq_q <= '0;
+      fq_rq_q <= '0;
+      fq_cq_q <= '0;
+      b_cq_q <= '0;
+      e_b_q <= '0;
+      b_df_q <= '0;
+      b_fq_q <= '0;
       b_v_q <= '0;
       b_line_q <= '0;
       b_mask_q <= '0;
@@ -732,6 +845,18 @@ module spandex_tu_denovo (
       e_rpw_q <= e_rpw_d;
       e_dn_q <= e_dn_d;
       e_data_q <= e_data_d;
+      e_rq_q <= e_rq_d;
+      e_cq_q <= e_cq_d;
+      e_fq_q <= e_fq_d;
+      e_df_q <= e_df_d;
+      df_fq_q <= df_fq_d;
+      df_cq_q <= df_cq_d;
+      fq_rq_q <= fq_rq_d;
+      fq_cq_q <= fq_cq_d;
+      b_cq_q <= b_cq_d;
+      e_b_q <= e_b_d;
+      b_df_q <= b_df_d;
+      b_fq_q <= b_fq_d;
       b_v_q <= b_v_d;
       b_line_q <= b_line_d;
       b_mask_q <= b_mask_d;
@@ -820,6 +945,80 @@ module spandex_tu_denovo (
       if (e_v_q[1]) p_ent_1: assert((e_recv_q[16 +: 16] & ~e_mask_q[16 +: 16]) == '0 && (e_rtr_q[16 +: 16] & ~(e_mask_q[16 +: 16] & ~e_recv_q[16 +: 16])) == '0 && (e_rpw_q[16 +: 16] & ~e_mask_q[16 +: 16]) == '0 && e_snd_q[1] == (e_rtr_q[16 +: 16] != '0));
       if (e_v_q[2]) p_ent_2: assert((e_recv_q[32 +: 16] & ~e_mask_q[32 +: 16]) == '0 && (e_rtr_q[32 +: 16] & ~(e_mask_q[32 +: 16] & ~e_recv_q[32 +: 16])) == '0 && (e_rpw_q[32 +: 16] & ~e_mask_q[32 +: 16]) == '0 && e_snd_q[2] == (e_rtr_q[32 +: 16] != '0));
       if (e_v_q[3]) p_ent_3: assert((e_recv_q[48 +: 16] & ~e_mask_q[48 +: 16]) == '0 && (e_rtr_q[48 +: 16] & ~(e_mask_q[48 +: 16] & ~e_recv_q[48 +: 16])) == '0 && (e_rpw_q[48 +: 16] & ~e_mask_q[48 +: 16]) == '0 && e_snd_q[3] == (e_rtr_q[48 +: 16] != '0));
+      if (e_v_q[0]) s_lm_0: assert(e_rq_q[0] == (e_line_q[0 +: 42] == rq_line_q) && e_cq_q[0] == (e_line_q[0 +: 42] == cq_line_q));
+      if (e_v_q[0]) s_lmf_0: assert(e_fq_q[0] == (e_line_q[0 +: 42] == fq_line_q));
+      if (e_v_q[0] && df_v_q[0]) s_lmd_0_0: assert(e_df_q[0] == (e_line_q[0 +: 42] == df_line_q[0 +: 42]));
+      if (e_v_q[0] && df_v_q[1]) s_lmd_0_1: assert(e_df_q[1] == (e_line_q[0 +: 42] == df_line_q[42 +: 42]));
+      if (e_v_q[0] && df_v_q[2]) s_lmd_0_2: assert(e_df_q[2] == (e_line_q[0 +: 42] == df_line_q[84 +: 42]));
+      if (e_v_q[0] && df_v_q[3]) s_lmd_0_3: assert(e_df_q[3] == (e_line_q[0 +: 42] == df_line_q[126 +: 42]));
+      if (e_v_q[0] && b_v_q[0]) s_lmb_0_0: assert(e_b_q[0] == (e_line_q[0 +: 42] == b_line_q[0 +: 42]));
+      if (e_v_q[0] && b_v_q[1]) s_lmb_0_1: assert(e_b_q[1] == (e_line_q[0 +: 42] == b_line_q[42 +: 42]));
+      if (e_v_q[0] && b_v_q[2]) s_lmb_0_2: assert(e_b_q[2] == (e_line_q[0 +: 42] == b_line_q[84 +: 42]));
+      if (e_v_q[0] && b_v_q[3]) s_lmb_0_3: assert(e_b_q[3] == (e_line_q[0 +: 42] == b_line_q[126 +: 42]));
+      if (e_v_q[1]) s_lm_1: assert(e_rq_q[1] == (e_line_q[42 +: 42] == rq_line_q) && e_cq_q[1] == (e_line_q[42 +: 42] == cq_line_q));
+      if (e_v_q[1]) s_lmf_1: assert(e_fq_q[1] == (e_line_q[42 +: 42] == fq_line_q));
+      if (e_v_q[1] && df_v_q[0]) s_lmd_1_0: assert(e_df_q[4] == (e_line_q[42 +: 42] == df_line_q[0 +: 42]));
+      if (e_v_q[1] && df_v_q[1]) s_lmd_1_1: assert(e_df_q[5] == (e_line_q[42 +: 42] == df_line_q[42 +: 42]));
+      if (e_v_q[1] && df_v_q[2]) s_lmd_1_2: assert(e_df_q[6] == (e_line_q[42 +: 42] == df_line_q[84 +: 42]));
+      if (e_v_q[1] && df_v_q[3]) s_lmd_1_3: assert(e_df_q[7] == (e_line_q[42 +: 42] == df_line_q[126 +: 42]));
+      if (e_v_q[1] && b_v_q[0]) s_lmb_1_0: assert(e_b_q[4] == (e_line_q[42 +: 42] == b_line_q[0 +: 42]));
+      if (e_v_q[1] && b_v_q[1]) s_lmb_1_1: assert(e_b_q[5] == (e_line_q[42 +: 42] == b_line_q[42 +: 42]));
+      if (e_v_q[1] && b_v_q[2]) s_lmb_1_2: assert(e_b_q[6] == (e_line_q[42 +: 42] == b_line_q[84 +: 42]));
+      if (e_v_q[1] && b_v_q[3]) s_lmb_1_3: assert(e_b_q[7] == (e_line_q[42 +: 42] == b_line_q[126 +: 42]));
+      if (e_v_q[2]) s_lm_2: assert(e_rq_q[2] == (e_line_q[84 +: 42] == rq_line_q) && e_cq_q[2] == (e_line_q[84 +: 42] == cq_line_q));
+      if (e_v_q[2]) s_lmf_2: assert(e_fq_q[2] == (e_line_q[84 +: 42] == fq_line_q));
+      if (e_v_q[2] && df_v_q[0]) s_lmd_2_0: assert(e_df_q[8] == (e_line_q[84 +: 42] == df_line_q[0 +: 42]));
+      if (e_v_q[2] && df_v_q[1]) s_lmd_2_1: assert(e_df_q[9] == (e_line_q[84 +: 42] == df_line_q[42 +: 42]));
+      if (e_v_q[2] && df_v_q[2]) s_lmd_2_2: assert(e_df_q[10] == (e_line_q[84 +: 42] == df_line_q[84 +: 42]));
+      if (e_v_q[2] && df_v_q[3]) s_lmd_2_3: assert(e_df_q[11] == (e_line_q[84 +: 42] == df_line_q[126 +: 42]));
+      if (e_v_q[2] && b_v_q[0]) s_lmb_2_0: assert(e_b_q[8] == (e_line_q[84 +: 42] == b_line_q[0 +: 42]));
+      if (e_v_q[2] && b_v_q[1]) s_lmb_2_1: assert(e_b_q[9] == (e_line_q[84 +: 42] == b_line_q[42 +: 42]));
+      if (e_v_q[2] && b_v_q[2]) s_lmb_2_2: assert(e_b_q[10] == (e_line_q[84 +: 42] == b_line_q[84 +: 42]));
+      if (e_v_q[2] && b_v_q[3]) s_lmb_2_3: assert(e_b_q[11] == (e_line_q[84 +: 42] == b_line_q[126 +: 42]));
+      if (e_v_q[3]) s_lm_3: assert(e_rq_q[3] == (e_line_q[126 +: 42] == rq_line_q) && e_cq_q[3] == (e_line_q[126 +: 42] == cq_line_q));
+      if (e_v_q[3]) s_lmf_3: assert(e_fq_q[3] == (e_line_q[126 +: 42] == fq_line_q));
+      if (e_v_q[3] && df_v_q[0]) s_lmd_3_0: assert(e_df_q[12] == (e_line_q[126 +: 42] == df_line_q[0 +: 42]));
+      if (e_v_q[3] && df_v_q[1]) s_lmd_3_1: assert(e_df_q[13] == (e_line_q[126 +: 42] == df_line_q[42 +: 42]));
+      if (e_v_q[3] && df_v_q[2]) s_lmd_3_2: assert(e_df_q[14] == (e_line_q[126 +: 42] == df_line_q[84 +: 42]));
+      if (e_v_q[3] && df_v_q[3]) s_lmd_3_3: assert(e_df_q[15] == (e_line_q[126 +: 42] == df_line_q[126 +: 42]));
+      if (e_v_q[3] && b_v_q[0]) s_lmb_3_0: assert(e_b_q[12] == (e_line_q[126 +: 42] == b_line_q[0 +: 42]));
+      if (e_v_q[3] && b_v_q[1]) s_lmb_3_1: assert(e_b_q[13] == (e_line_q[126 +: 42] == b_line_q[42 +: 42]));
+      if (e_v_q[3] && b_v_q[2]) s_lmb_3_2: assert(e_b_q[14] == (e_line_q[126 +: 42] == b_line_q[84 +: 42]));
+      if (e_v_q[3] && b_v_q[3]) s_lmb_3_3: assert(e_b_q[15] == (e_line_q[126 +: 42] == b_line_q[126 +: 42]));
+      if (df_v_q[0]) s_lmdf_0: assert(df_fq_q[0] == (df_line_q[0 +: 42] == fq_line_q));
+      if (df_v_q[0] && cq_v_q) s_lmdc_0: assert(df_cq_q[0] == (df_line_q[0 +: 42] == cq_line_q));
+      if (df_v_q[1]) s_lmdf_1: assert(df_fq_q[1] == (df_line_q[42 +: 42] == fq_line_q));
+      if (df_v_q[1] && cq_v_q) s_lmdc_1: assert(df_cq_q[1] == (df_line_q[42 +: 42] == cq_line_q));
+      if (df_v_q[2]) s_lmdf_2: assert(df_fq_q[2] == (df_line_q[84 +: 42] == fq_line_q));
+      if (df_v_q[2] && cq_v_q) s_lmdc_2: assert(df_cq_q[2] == (df_line_q[84 +: 42] == cq_line_q));
+      if (df_v_q[3]) s_lmdf_3: assert(df_fq_q[3] == (df_line_q[126 +: 42] == fq_line_q));
+      if (df_v_q[3] && cq_v_q) s_lmdc_3: assert(df_cq_q[3] == (df_line_q[126 +: 42] == cq_line_q));
+      if (fq_v_q && rq_v_q) s_lmfr: assert(fq_rq_q == (fq_line_q == rq_line_q));
+      if (fq_v_q && cq_v_q) s_lmfc: assert(fq_cq_q == (fq_line_q == cq_line_q));
+      if (b_v_q[0]) s_lmbc_0: assert(b_cq_q[0] == (b_line_q[0 +: 42] == cq_line_q));
+      if (b_v_q[0] && fq_v_q) s_lmbf_0: assert(b_fq_q[0] == (b_line_q[0 +: 42] == fq_line_q));
+      if (b_v_q[0] && df_v_q[0]) s_lmbd_0_0: assert(b_df_q[0] == (b_line_q[0 +: 42] == df_line_q[0 +: 42]));
+      if (b_v_q[0] && df_v_q[1]) s_lmbd_0_1: assert(b_df_q[1] == (b_line_q[0 +: 42] == df_line_q[42 +: 42]));
+      if (b_v_q[0] && df_v_q[2]) s_lmbd_0_2: assert(b_df_q[2] == (b_line_q[0 +: 42] == df_line_q[84 +: 42]));
+      if (b_v_q[0] && df_v_q[3]) s_lmbd_0_3: assert(b_df_q[3] == (b_line_q[0 +: 42] == df_line_q[126 +: 42]));
+      if (b_v_q[1]) s_lmbc_1: assert(b_cq_q[1] == (b_line_q[42 +: 42] == cq_line_q));
+      if (b_v_q[1] && fq_v_q) s_lmbf_1: assert(b_fq_q[1] == (b_line_q[42 +: 42] == fq_line_q));
+      if (b_v_q[1] && df_v_q[0]) s_lmbd_1_0: assert(b_df_q[4] == (b_line_q[42 +: 42] == df_line_q[0 +: 42]));
+      if (b_v_q[1] && df_v_q[1]) s_lmbd_1_1: assert(b_df_q[5] == (b_line_q[42 +: 42] == df_line_q[42 +: 42]));
+      if (b_v_q[1] && df_v_q[2]) s_lmbd_1_2: assert(b_df_q[6] == (b_line_q[42 +: 42] == df_line_q[84 +: 42]));
+      if (b_v_q[1] && df_v_q[3]) s_lmbd_1_3: assert(b_df_q[7] == (b_line_q[42 +: 42] == df_line_q[126 +: 42]));
+      if (b_v_q[2]) s_lmbc_2: assert(b_cq_q[2] == (b_line_q[84 +: 42] == cq_line_q));
+      if (b_v_q[2] && fq_v_q) s_lmbf_2: assert(b_fq_q[2] == (b_line_q[84 +: 42] == fq_line_q));
+      if (b_v_q[2] && df_v_q[0]) s_lmbd_2_0: assert(b_df_q[8] == (b_line_q[84 +: 42] == df_line_q[0 +: 42]));
+      if (b_v_q[2] && df_v_q[1]) s_lmbd_2_1: assert(b_df_q[9] == (b_line_q[84 +: 42] == df_line_q[42 +: 42]));
+      if (b_v_q[2] && df_v_q[2]) s_lmbd_2_2: assert(b_df_q[10] == (b_line_q[84 +: 42] == df_line_q[84 +: 42]));
+      if (b_v_q[2] && df_v_q[3]) s_lmbd_2_3: assert(b_df_q[11] == (b_line_q[84 +: 42] == df_line_q[126 +: 42]));
+      if (b_v_q[3]) s_lmbc_3: assert(b_cq_q[3] == (b_line_q[126 +: 42] == cq_line_q));
+      if (b_v_q[3] && fq_v_q) s_lmbf_3: assert(b_fq_q[3] == (b_line_q[126 +: 42] == fq_line_q));
+      if (b_v_q[3] && df_v_q[0]) s_lmbd_3_0: assert(b_df_q[12] == (b_line_q[126 +: 42] == df_line_q[0 +: 42]));
+      if (b_v_q[3] && df_v_q[1]) s_lmbd_3_1: assert(b_df_q[13] == (b_line_q[126 +: 42] == df_line_q[42 +: 42]));
+      if (b_v_q[3] && df_v_q[2]) s_lmbd_3_2: assert(b_df_q[14] == (b_line_q[126 +: 42] == df_line_q[84 +: 42]));
+      if (b_v_q[3] && df_v_q[3]) s_lmbd_3_3: assert(b_df_q[15] == (b_line_q[126 +: 42] == df_line_q[126 +: 42]));
       if (e_v_q[0]) p_ent_dn_0: assert((e_dn_q[0 +: 16] & ~e_mask_q[0 +: 16]) == '0);
       if (e_v_q[1]) p_ent_dn_1: assert((e_dn_q[16 +: 16] & ~e_mask_q[16 +: 16]) == '0);
       if (e_v_q[2]) p_ent_dn_2: assert((e_dn_q[32 +: 16] & ~e_mask_q[32 +: 16]) == '0);

@@ -98,6 +98,15 @@ module spandex_tu_fpga (
   logic [M*LB-1:0] e_line_q, e_line_d;
   logic [M*W-1:0] e_mask_q, e_mask_d, e_recv_q, e_recv_d, e_rtr_q, e_rtr_d, e_rpw_q, e_rpw_d;
   logic [M*W*WB-1:0] e_data_q, e_data_d;
+  // line matches, registered (exact for a valid entry): an entry's line equals the
+  // buffered response's (e_rq), cache request's (e_cq) and forward's (e_fq) line
+  // (DeNovo, MESI: the forward's with the response's and cache request's, an entry's,
+  // the forward's, the response's and cache request's with a delayed request's; GPU
+  // coherence, DeNovo: a write-buffer line's with an entry's, the cache request's, and
+  // DeNovo the forward's and a delayed request's), exact while both are valid
+  logic [M-1:0] e_rq_q, e_rq_d, e_cq_q, e_cq_d;
+  logic [B-1:0] b_cq_q, b_cq_d;
+  logic [M*B-1:0] e_b_q, e_b_d;
   // write buffer: a ring of lines, oldest at wh, next free at wt
   logic [B-1:0] b_v_q, b_v_d;
   logic [B*LB-1:0] b_line_q, b_line_d;
@@ -112,6 +121,7 @@ module spandex_tu_fpga (
   logic cq_open;
   logic [MI-1:0] free_idx, m_idx, s_idx;
   logic [BI-1:0] cq_hit_idx, f_idx;
+  logic [B-1:0] m_b; // the matched entry's line is a write-buffer line's
   logic [W-1:0] cq_busy, h_busy, h_mask, e_out, m_mask, m_recv, s_rtr;
   logic [LB-1:0] h_line, m_line, s_line;
   logic [W*WB-1:0] m_data, m_merged, fill_data;
@@ -119,6 +129,7 @@ module spandex_tu_fpga (
   logic [KB-1:0] m_kind;
   logic [3:0] s_nk;
   logic m_ok;
+  logic [M-1:0] e_hb; // an entry's line is the write buffer's oldest
   always @* begin
     free_any = 1'b0; free_idx = '0;
     cq_hit = 1'b0; cq_hit_idx = '0; cq_busy = '0;
@@ -128,13 +139,15 @@ module spandex_tu_fpga (
     h_v = 1'b0; h_line = '0; h_mask = '0;
     h_data = '0;
     wb_full = 1'b0;
+    e_hb = '0;
     for (i = B - 1; i >= 0; i = i - 1) begin
-      if (b_v_q[i] && b_line_q[i*LB +: LB] == cq_line_q) begin
+      if (b_v_q[i] && b_cq_q[i]) begin
         cq_hit = 1'b1; cq_hit_idx = i[BI-1:0];
       end
       if (wh_q == i[BI-1:0]) begin
         h_v = b_v_q[i]; h_line = b_line_q[i*LB +: LB]; h_mask = b_mask_q[i*W +: W];
         h_data = b_data_q[i*W*WB +: W*WB];
+        for (w = 0; w < M; w = w + 1) e_hb[w] = e_b_q[w*B + i];
       end
       if (wt_q == i[BI-1:0]) wb_full = b_v_q[i];
     end
@@ -142,7 +155,7 @@ module spandex_tu_fpga (
       if (!e_v_q[i]) begin
         free_any = 1'b1; free_idx = i[MI-1:0];
       end
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin
+      if (e_v_q[i] && e_cq_q[i]) begin
         cq_open = 1'b1;
         cq_busy = cq_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
       end
@@ -159,7 +172,7 @@ module spandex_tu_fpga (
         4'd2, 4'd3: m_ok = e_kind_q[KB*i +: KB] == K_WT;
         default: m_ok = 1'b0;
       endcase
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q && rq_mask_q != '0 && (rq_mask_q & ~e_out) == '0 && m_ok) begin
+      if (e_v_q[i] && e_rq_q[i] && rq_mask_q != '0 && (rq_mask_q & ~e_out) == '0 && m_ok) begin
         m_any = 1'b1; m_idx = i[MI-1:0];
       end
     end
@@ -168,16 +181,18 @@ module spandex_tu_fpga (
   // the fields of the matched and the re-sending entry; the head's open words
   always @* begin
     m_kind = '0; m_line = '0; m_mask = '0; m_recv = '0; m_data = '0;
+    m_b = '0;
     s_line = '0; s_rtr = '0; s_nk = '0; h_busy = '0;
     for (i = 0; i < M; i = i + 1) begin
       if (m_idx == i[MI-1:0]) begin
         m_kind = e_kind_q[KB*i +: KB]; m_line = e_line_q[i*LB +: LB]; m_mask = e_mask_q[i*W +: W];
         m_recv = e_recv_q[i*W +: W]; m_data = e_data_q[i*W*WB +: W*WB];
+        for (w = 0; w < B; w = w + 1) m_b[w] = e_b_q[i*B + w];
       end
       if (s_idx == i[MI-1:0]) begin
         s_line = e_line_q[i*LB +: LB]; s_rtr = e_rtr_q[i*W +: W]; s_nk = e_nk_q[4*i +: 4];
       end
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == h_line)
+      if (e_v_q[i] && e_hb[i])
         h_busy = h_busy | (e_mask_q[i*W +: W] & ~e_recv_q[i*W +: W]);
     end
   end
@@ -186,7 +201,7 @@ module spandex_tu_fpga (
   always @* begin
     f_hit = 1'b0; f_idx = '0;
     for (i = B - 1; i >= 0; i = i - 1)
-      if (b_v_q[i] && b_line_q[i*LB +: LB] == m_line) begin
+      if (b_v_q[i] && m_b[i]) begin
         f_hit = 1'b1; f_idx = i[BI-1:0];
       end
     m_merged = m_data;
@@ -275,7 +290,7 @@ module spandex_tu_fpga (
           end else if (m_done) begin
             e_v_d[i] = 1'b0; e_snd_d[i] = 1'b0; e_kind_d[i*KB +: KB] = '0; e_nk_d[i*4 +: 4] = '0;
             e_line_d[i*LB +: LB] = '0; e_mask_d[i*W +: W] = '0; e_recv_d[i*W +: W] = '0;
-            e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
+            e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0;
           end else begin
             e_recv_d[i*W +: W] = m_recv | rq_mask_q;
             e_data_d[i*W*WB +: W*WB] = m_merged;
@@ -301,12 +316,12 @@ module spandex_tu_fpga (
         if (free_idx == i[MI-1:0]) begin
           e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WT; e_line_d[i*LB +: LB] = h_line; e_mask_d[i*W +: W] = h_mask;
           e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
-          e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
+          e_rpw_d[i*W +: W] = '0;
         end
       ro_v_d = 1'b1; ro_type_d = 3'd2; ro_line_d = h_line; ro_mask_d = h_mask; ro_op_d = '0; ro_data_d = h_data;
       for (i = 0; i < B; i = i + 1)
         if (wh_q == i[BI-1:0]) begin
-          b_v_d[i] = 1'b0; b_line_d[i*LB +: LB] = '0; b_mask_d[i*W +: W] = '0; b_data_d[i*W*WB +: W*WB] = '0;
+          b_v_d[i] = 1'b0; b_line_d[i*LB +: LB] = '0; b_mask_d[i*W +: W] = '0;
         end
       wh_d = wh_q == B_LAST ? '0 : wh_q + 1'b1;
     end else if (a_cq) begin
@@ -317,7 +332,7 @@ module spandex_tu_fpga (
               e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = cq_type_q == 3'd0 ? K_V : K_WTD;
               e_line_d[i*LB +: LB] = cq_line_q; e_mask_d[i*W +: W] = cq_mask_q;
               e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
-              e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
+              e_rpw_d[i*W +: W] = '0;
             end
           ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q;
           ro_type_d = cq_type_q == 3'd0 ? 3'd0 : 3'd4;
@@ -332,8 +347,6 @@ module spandex_tu_fpga (
                 if (cq_mask_q[w]) b_data_d[(i*W + w)*WB +: WB] = cq_data_q[w*WB +: WB];
             end else if (!cq_hit && wt_q == i[BI-1:0]) begin
               b_v_d[i] = 1'b1; b_line_d[i*LB +: LB] = cq_line_q; b_mask_d[i*W +: W] = cq_mask_q;
-              for (w = 0; w < W; w = w + 1)
-                b_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
             end
           if (!cq_hit) wt_d = wt_q == B_LAST ? '0 : wt_q + 1'b1;
         end
@@ -342,6 +355,19 @@ module spandex_tu_fpga (
         end
       endcase
     end
+    // a free entry's data (MESI: and operand) is never read: it holds what a new entry
+    // for the buffered cache request starts with (an EVICT's words, MESI a store's;
+    // else zeros), so that only responses write a valid entry's; a free write-buffer
+    // line's data, the buffered store's words
+    for (i = 0; i < M; i = i + 1)
+      if (!e_v_q[i])
+        for (w = 0; w < W; w = w + 1) begin
+          e_data_d[(i*W + w)*WB +: WB] = '0;
+        end
+    for (i = 0; i < B; i = i + 1)
+      if (!b_v_q[i])
+        for (w = 0; w < W; w = w + 1)
+          b_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
     if (a_rsp) rq_v_d = 1'b0;
     if (a_fwd) fq_v_d = 1'b0;
     if (a_cq) cq_v_d = 1'b0;
@@ -358,6 +384,37 @@ module spandex_tu_fpga (
     end
     if (c_pdat_valid_i && c_pdat_ready_o) begin
       pd_v_d = 1'b1;
+    end
+  end
+  
+  // the line matches of the next cycle: a new entry takes the cache request's line
+  // (or the flushed line), a new write-buffer line the cache request's, a new slot
+  // the forward's; a buffer a new line (the forward buffer: or a delayed one's).
+  // Each pair of lines is compared here from registers and inputs, and chosen after
+  logic rq_ld, cq_ld;
+  integer k;
+  always @* begin
+    rq_ld = rsp_valid_i && rsp_ready_o; cq_ld = c_req_valid_i && c_req_ready_o;
+    for (i = 0; i < M; i = i + 1) begin
+      if (e_v_d[i] && !e_v_q[i]) begin
+        e_rq_d[i] = a_fl ? (rq_ld ? h_line == rsp_line_i : h_line == rq_line_q) :
+                           (rq_ld ? cq_line_q == rsp_line_i : cq_line_q == rq_line_q);
+        e_cq_d[i] = a_fl ? (cq_ld ? h_line == c_req_line_i : h_line == cq_line_q) : (!cq_ld || cq_line_q == c_req_line_i);
+        for (k = 0; k < B; k = k + 1)
+          e_b_d[i*B + k] = a_fl ? h_line == b_line_q[k*LB +: LB] : b_cq_q[k];
+      end else begin
+        e_rq_d[i] = rq_ld ? e_line_q[i*LB +: LB] == rsp_line_i : e_rq_q[i];
+        e_cq_d[i] = cq_ld ? e_line_q[i*LB +: LB] == c_req_line_i : e_cq_q[i];
+        for (k = 0; k < B; k = k + 1)
+          e_b_d[i*B + k] = b_v_d[k] && !b_v_q[k] ? e_cq_q[i] : e_b_q[i*B + k];
+      end
+    end
+    for (k = 0; k < B; k = k + 1) begin
+      if (b_v_d[k] && !b_v_q[k]) begin
+        b_cq_d[k] = !cq_ld || cq_line_q == c_req_line_i;
+      end else begin
+        b_cq_d[k] = cq_ld ? b_line_q[k*LB +: LB] == c_req_line_i : b_cq_q[k];
+      end
     end
   end
 
@@ -407,6 +464,10 @@ module spandex_tu_fpga (
       e_rtr_q <= '0;
       e_rpw_q <= '0;
       e_data_q <= '0;
+      e_rq_q <= '0;
+      e_cq_q <= '0;
+      b_cq_q <= '0;
+      e_b_q <= '0;
       b_v_q <= '0;
       b_line_q <= '0;
       b_mask_q <= '0;
@@ -459,6 +520,10 @@ module spandex_tu_fpga (
       e_rtr_q <= e_rtr_d;
       e_rpw_q <= e_rpw_d;
       e_data_q <= e_data_d;
+      e_rq_q <= e_rq_d;
+      e_cq_q <= e_cq_d;
+      b_cq_q <= b_cq_d;
+      e_b_q <= e_b_d;
       b_v_q <= b_v_d;
       b_line_q <= b_line_d;
       b_mask_q <= b_mask_d;
@@ -535,6 +600,14 @@ module spandex_tu_fpga (
       p_word_0_1: assert(!(e_v_q[0] && e_v_q[1] && e_line_q[0 +: 20] == e_line_q[20 +: 20] && ((e_mask_q[0 +: 4] & ~e_recv_q[0 +: 4]) & (e_mask_q[4 +: 4] & ~e_recv_q[4 +: 4])) != '0));
       if (e_v_q[0]) p_ent_0: assert((e_recv_q[0 +: 4] & ~e_mask_q[0 +: 4]) == '0 && (e_rtr_q[0 +: 4] & ~(e_mask_q[0 +: 4] & ~e_recv_q[0 +: 4])) == '0 && (e_rpw_q[0 +: 4] & ~e_mask_q[0 +: 4]) == '0 && e_snd_q[0] == (e_rtr_q[0 +: 4] != '0));
       if (e_v_q[1]) p_ent_1: assert((e_recv_q[4 +: 4] & ~e_mask_q[4 +: 4]) == '0 && (e_rtr_q[4 +: 4] & ~(e_mask_q[4 +: 4] & ~e_recv_q[4 +: 4])) == '0 && (e_rpw_q[4 +: 4] & ~e_mask_q[4 +: 4]) == '0 && e_snd_q[1] == (e_rtr_q[4 +: 4] != '0));
+      if (e_v_q[0]) s_lm_0: assert(e_rq_q[0] == (e_line_q[0 +: 20] == rq_line_q) && e_cq_q[0] == (e_line_q[0 +: 20] == cq_line_q));
+      if (e_v_q[0] && b_v_q[0]) s_lmb_0_0: assert(e_b_q[0] == (e_line_q[0 +: 20] == b_line_q[0 +: 20]));
+      if (e_v_q[0] && b_v_q[1]) s_lmb_0_1: assert(e_b_q[1] == (e_line_q[0 +: 20] == b_line_q[20 +: 20]));
+      if (e_v_q[1]) s_lm_1: assert(e_rq_q[1] == (e_line_q[20 +: 20] == rq_line_q) && e_cq_q[1] == (e_line_q[20 +: 20] == cq_line_q));
+      if (e_v_q[1] && b_v_q[0]) s_lmb_1_0: assert(e_b_q[2] == (e_line_q[20 +: 20] == b_line_q[0 +: 20]));
+      if (e_v_q[1] && b_v_q[1]) s_lmb_1_1: assert(e_b_q[3] == (e_line_q[20 +: 20] == b_line_q[20 +: 20]));
+      if (b_v_q[0]) s_lmbc_0: assert(b_cq_q[0] == (b_line_q[0 +: 20] == cq_line_q));
+      if (b_v_q[1]) s_lmbc_1: assert(b_cq_q[1] == (b_line_q[20 +: 20] == cq_line_q));
     end
   end
   `endif

@@ -121,6 +121,18 @@ module spandex_tu_mesi (
   logic [4*M-1:0] e_fl_q, e_fl_d;
   logic [M*WB-1:0] e_opd_q, e_opd_d;
   logic [M*W*WB-1:0] e_data_q, e_data_d;
+  // line matches, registered (exact for a valid entry): an entry's line equals the
+  // buffered response's (e_rq), cache request's (e_cq) and forward's (e_fq) line
+  // (DeNovo, MESI: the forward's with the response's and cache request's, an entry's,
+  // the forward's, the response's and cache request's with a delayed request's; GPU
+  // coherence, DeNovo: a write-buffer line's with an entry's, the cache request's, and
+  // DeNovo the forward's and a delayed request's), exact while both are valid
+  logic [M-1:0] e_rq_q, e_rq_d, e_cq_q, e_cq_d;
+  logic [M-1:0] e_fq_q, e_fq_d;
+  logic [M*D-1:0] e_df_q, e_df_d;
+  logic [D-1:0] df_fq_q, df_fq_d;
+  logic [D-1:0] df_rq_q, df_rq_d;
+  logic fq_rq_q, fq_rq_d, fq_cq_q, fq_cq_d;
   // delayed external requests: a ring, oldest at dh, next free at dt
   logic [D-1:0] df_v_q, df_v_d;
   logic [D-1:0] df_rel_q, df_rel_d; // (as fq_rel)
@@ -153,13 +165,13 @@ module spandex_tu_mesi (
   logic [LB-1:0] m_line, s_line;
   logic [W*WB-1:0] m_data, m_merged;
   logic [W*WB-1:0] m_res;
+  logic [M*WB-1:0] a_res;
+  logic [WB-1:0] a_old, m_ares;
   logic [KB-1:0] m_kind;
   logic [3:0] s_nk;
   logic m_ok;
   logic [W-1:0] m_st, s_mask;
-  logic [2:0] m_op;
   logic [3:0] m_fl;
-  logic [WB-1:0] m_opd;
   logic [KB-1:0] s_kind;
   logic [W*WB-1:0] s_data;
   logic [W-1:0] m_dn, f_rmw, f_wbm, f_back, d_rmw, d_mask, f_own, o_m;
@@ -171,6 +183,7 @@ module spandex_tu_mesi (
   logic [DI-1:0] df_nt;
   logic r_back, rq_open, d_rel, f_relb;
   logic [M-1:0] e_back;
+  logic [M-1:0] e_dh; // an entry's line is the oldest delayed request's
   always @* begin
     free_any = 1'b0; free_idx = '0;
     rq_open = 1'b0; d_rel = 1'b0; f_relb = 1'b0;
@@ -178,16 +191,18 @@ module spandex_tu_mesi (
     writes_open = 1'b0; m_any = 1'b0; m_idx = '0; s_any = 1'b0; s_idx = '0;
     e_out = '0; m_ok = 1'b0;
     d_v = 1'b0; d_line = '0; d_mask = '0; d_type = '0; d_req = '0; df_full = 1'b0; f_back = '0;
+    e_dh = '0;
     // the oldest delayed request; the ring full; the words delayed on the forward's line
     for (i = 0; i < D; i = i + 1) begin
       if (dh_q == i[DI-1:0]) begin
         d_v = df_v_q[i]; d_line = df_line_q[i*LB +: LB]; d_mask = df_mask_q[i*W +: W];
         d_type = df_type_q[i*3 +: 3]; d_req = df_req_q[i*DB +: DB];
         d_rel = df_rel_q[i];
+        for (w = 0; w < M; w = w + 1) e_dh[w] = e_df_q[w*D + i];
       end
       if (dt_q == i[DI-1:0]) df_full = df_v_q[i];
-      if (df_v_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_back = f_back | df_mask_q[i*W +: W];
-      if (df_v_q[i] && df_rel_q[i] && df_line_q[i*LB +: LB] == fq_line_q) f_relb = 1'b1;
+      if (df_v_q[i] && df_fq_q[i]) f_back = f_back | df_mask_q[i*W +: W];
+      if (df_v_q[i] && df_rel_q[i] && df_fq_q[i]) f_relb = 1'b1;
     end
     // the next free slot is the last free one (kept for a downgrade)
     df_nt = dt_q == D_LAST ? '0 : dt_q + 1'b1;
@@ -197,19 +212,19 @@ module spandex_tu_mesi (
     if (f_back != '0) f_back = '1;
     r_back = 1'b0; e_back = '0;
     for (i = 0; i < D; i = i + 1)
-      if (df_v_q[i] && df_line_q[i*LB +: LB] == rq_line_q) r_back = 1'b1;
+      if (df_v_q[i] && df_rq_q[i]) r_back = 1'b1;
     for (i = 0; i < M; i = i + 1)
       for (w = 0; w < D; w = w + 1)
-        if (df_v_q[w] && df_line_q[w*LB +: LB] == e_line_q[i*LB +: LB]) e_back[i] = 1'b1;
+        if (df_v_q[w] && e_df_q[i*D + w]) e_back[i] = 1'b1;
     for (i = M - 1; i >= 0; i = i - 1) begin
       if (!e_v_q[i]) begin
         free_any = 1'b1; free_idx = i[MI-1:0];
       end
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == cq_line_q) begin
+      if (e_v_q[i] && e_cq_q[i]) begin
         cq_open = 1'b1;
       end
       if (e_v_q[i] && e_kind_q[KB*i +: KB] != K_V) writes_open = 1'b1;
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q) rq_open = 1'b1;
+      if (e_v_q[i] && e_rq_q[i]) rq_open = 1'b1;
       if (e_v_q[i] && e_snd_q[i]) begin
         s_any = 1'b1; s_idx = i[MI-1:0];
       end
@@ -224,7 +239,7 @@ module spandex_tu_mesi (
         4'd6: m_ok = e_kind_q[KB*i +: KB] == K_WB && rq_mask_q == e_mask_q[i*W +: W] && !e_snd_q[i];
         default: m_ok = 1'b0;
       endcase
-      if (e_v_q[i] && e_line_q[i*LB +: LB] == rq_line_q && rq_mask_q != '0 && (rq_mask_q & ~e_out) == '0 && m_ok) begin
+      if (e_v_q[i] && e_rq_q[i] && rq_mask_q != '0 && (rq_mask_q & ~e_out) == '0 && m_ok) begin
         m_any = 1'b1; m_idx = i[MI-1:0];
       end
     end
@@ -234,14 +249,14 @@ module spandex_tu_mesi (
   always @* begin
     m_kind = '0; m_line = '0; m_mask = '0; m_recv = '0; m_data = '0;
     m_dn = '0;
-    m_st = '0; m_op = '0; m_fl = '0; m_opd = '0; s_kind = '0; s_mask = '0; s_data = '0;
+    m_st = '0; m_fl = '0; s_kind = '0; s_mask = '0; s_data = '0;
     s_line = '0; s_rtr = '0; s_nk = '0;
     for (i = 0; i < M; i = i + 1) begin
       if (m_idx == i[MI-1:0]) begin
         m_kind = e_kind_q[KB*i +: KB]; m_line = e_line_q[i*LB +: LB]; m_mask = e_mask_q[i*W +: W];
         m_recv = e_recv_q[i*W +: W]; m_data = e_data_q[i*W*WB +: W*WB];
         m_dn = e_dn_q[i*W +: W];
-        m_st = e_st_q[i*W +: W]; m_op = e_op_q[i*3 +: 3]; m_fl = e_fl_q[i*4 +: 4]; m_opd = e_opd_q[i*WB +: WB];
+        m_st = e_st_q[i*W +: W]; m_fl = e_fl_q[i*4 +: 4];
       end
       if (s_idx == i[MI-1:0]) begin
         s_line = e_line_q[i*LB +: LB]; s_rtr = e_rtr_q[i*W +: W]; s_nk = e_nk_q[4*i +: 4];
@@ -258,7 +273,7 @@ module spandex_tu_mesi (
   always @* begin
      f_rmw = '0; f_wbm = '0; f_wbdata = '0; d_rmw = '0; f_own = '0; f_owndata = '0; o_m = '0;
      for (i = 0; i < M; i = i + 1) begin
-       if (e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
+       if (e_v_q[i] && e_fq_q[i]) begin
          if (e_kind_q[KB*i +: KB] == K_OD) f_rmw = f_rmw | e_mask_q[i*W +: W];
          if (e_kind_q[KB*i +: KB] == K_V) f_rmw = f_rmw | (e_mask_q[i*W +: W] & ~(e_st_q[i*W +: W] & ~e_dn_q[i*W +: W])); // a ReqS pending
          o_m = e_kind_q[KB*i +: KB] == K_V ? e_st_q[i*W +: W] & ~e_dn_q[i*W +: W] : '0;
@@ -272,13 +287,13 @@ module spandex_tu_mesi (
                f_wbdata[w*WB +: WB] = e_data_q[(i*W + w)*WB +: WB];
          end
        end
-       if (e_v_q[i] && e_line_q[i*LB +: LB] == d_line) begin
+       if (e_v_q[i] && e_dh[i]) begin
          if (e_kind_q[KB*i +: KB] == K_OD) d_rmw = d_rmw | e_mask_q[i*W +: W];
          if (e_kind_q[KB*i +: KB] == K_V) d_rmw = d_rmw | (e_mask_q[i*W +: W] & ~(e_st_q[i*W +: W] & ~e_dn_q[i*W +: W]));
        end
      end
      // an EVICT the cache handed over and not yet sent counts as a pending ReqWB
-     if (cq_v_q && cq_type_q == 3'd5 && cq_line_q == fq_line_q) begin
+     if (cq_v_q && cq_type_q == 3'd5 && fq_cq_q) begin
        f_wbm = f_wbm | (fq_mask_q & cq_mask_q);
        for (w = 0; w < W; w = w + 1)
          if (fq_mask_q[w] && cq_mask_q[w]) f_wbdata[w*WB +: WB] = cq_data_q[w*WB +: WB];
@@ -292,10 +307,21 @@ module spandex_tu_mesi (
       // (a store's words keep the store's data)
       if (rq_mask_q[w] && rq_type_q != 4'd6 && rq_type_q != 4'd9 && !(m_st[w] && !m_fl[3]))
         m_merged[w*WB +: WB] = rq_data_q[w*WB +: WB];
-    // the atomic performed on the line
+    // the atomic performed on the line: every entry's op on its one word (the
+    // response's if it brings the word), beside the match, the matched one's taken
+    a_res = '0; m_ares = '0;
+    for (i = 0; i < M; i = i + 1) begin
+      a_old = '0;
+      for (w = 0; w < W; w = w + 1)
+        if (e_st_q[i*W + w])
+          a_old = a_old | (rq_mask_q[w] && rq_type_q != 4'd6 && rq_type_q != 4'd9 ? rq_data_q[w*WB +: WB] :
+                           e_data_q[(i*W + w)*WB +: WB]);
+      a_res[i*WB +: WB] = op_apply(e_op_q[i*3 +: 3], a_old, e_opd_q[i*WB +: WB]);
+      if (m_idx == i[MI-1:0]) m_ares = a_res[i*WB +: WB];
+    end
     m_res = m_merged;
     for (w = 0; w < W; w = w + 1)
-      if (m_fl[3] && m_st[w]) m_res[w*WB +: WB] = op_apply(m_op, m_merged[w*WB +: WB], m_opd);
+      if (m_fl[3] && m_st[w]) m_res[w*WB +: WB] = m_ares;
   end
   
   // ---------------------------------------------------------------- the action
@@ -319,9 +345,9 @@ module spandex_tu_mesi (
     // a RspWB waits for a forward that came first and takes words from the write-back
     // (a release waits for a forward of its line in the buffer; with delayed ones, it
     // is left to the last of them)
-    can_rsp = rq_v_q && !probing && (r_rel ? !(fq_v_q && fq_line_q == rq_line_q) && (r_back || !co_v_q) :
+    can_rsp = rq_v_q && !probing && (r_rel ? !(fq_v_q && fq_rq_q) && (r_back || !co_v_q) :
               (rsp_bad || rq_type_q == 4'd9 || !m_done || !m_co || !co_v_q) &&
-              !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_line_q == rq_line_q && f_wbm != '0));
+              !(rq_type_q == 4'd6 && fq_v_q && fq_ph_q == 2'd0 && fq_rq_q && f_wbm != '0));
     // MESI completion: the flags with this response; installed O (own), a FILL
     // (installed S or O), the entry turned into the ReqWB of the words still owned
     m_fl2 = m_fl | (rq_type_q == 4'd1 ? 4'b0010 : rq_type_q == 4'd5 ? 4'b0001 : 4'b0011);
@@ -425,7 +451,7 @@ module spandex_tu_mesi (
       // (delayed requests name it) after the last of them
       if (r_back) begin
         for (i = 0; i < D; i = i + 1)
-          if (df_v_q[i] && df_line_q[i*LB +: LB] == rq_line_q) df_rel_d[i] = 1'b1;
+          if (df_v_q[i] && df_rq_q[i]) df_rel_d[i] = 1'b1;
       end else begin
         co_v_d = 1'b1; co_type_d = 2'd3; co_line_d = rq_line_q; co_mask_d = '0; co_data_d = '0; co_own_d = '0;
       end
@@ -436,7 +462,7 @@ module spandex_tu_mesi (
         // applying the op; a store or atomic whose line an owner took meanwhile)
         co_v_d = 1'b1; co_line_d = m_line; co_type_d = m_fill ? 2'd0 : 2'd1;
         co_mask_d = m_kind == K_V || m_fill ? '1 : m_st;
-        co_data_d = m_kind == K_OD && !m_fl[3] ? m_res : m_merged;
+        co_data_d = m_merged; // (a store's words keep its data; an atomic's, the old value)
         co_own_d = m_own && m_dn == '0 ? '1 : '0;
       end
       for (i = 0; i < M; i = i + 1)
@@ -449,14 +475,13 @@ module spandex_tu_mesi (
           end else if (m_done) begin
             e_v_d[i] = 1'b0; e_snd_d[i] = 1'b0; e_kind_d[i*KB +: KB] = '0; e_nk_d[i*4 +: 4] = '0;
             e_line_d[i*LB +: LB] = '0; e_mask_d[i*W +: W] = '0; e_recv_d[i*W +: W] = '0;
-            e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0;
+            e_rtr_d[i*W +: W] = '0; e_rpw_d[i*W +: W] = '0;
             e_dn_d[i*W +: W] = '0;
-            e_st_d[i*W +: W] = '0; e_op_d[i*3 +: 3] = '0; e_fl_d[i*4 +: 4] = '0; e_opd_d[i*WB +: WB] = '0;
+            e_st_d[i*W +: W] = '0; e_op_d[i*3 +: 3] = '0; e_fl_d[i*4 +: 4] = '0;
             if (m_kind == K_WB && r_back) begin
               // answered, kept until no delayed request names the line
               e_v_d[i] = 1'b1; e_kind_d[i*KB +: KB] = K_WB; e_line_d[i*LB +: LB] = m_line;
-              e_mask_d[i*W +: W] = m_mask; e_recv_d[i*W +: W] = m_mask; e_dn_d[i*W +: W] = m_dn;
-              e_data_d[i*W*WB +: W*WB] = m_data;
+              e_mask_d[i*W +: W] = m_mask; e_recv_d[i*W +: W] = m_mask; e_dn_d[i*W +: W] = m_dn; // (its data kept)
             end
             if (m_conv) begin
               // the words still owned leave by ReqWB, the store or atomic performed
@@ -521,14 +546,14 @@ module spandex_tu_mesi (
       if (fq_type_q == 3'd5) begin
         // the Inv's probe answered: a ReqS pending installs I (X14); the Ack leaves
         for (i = 0; i < M; i = i + 1)
-          if (e_v_q[i] && e_kind_q[KB*i +: KB] == K_V && e_line_q[i*LB +: LB] == fq_line_q)
+          if (e_v_q[i] && e_kind_q[KB*i +: KB] == K_V && e_fq_q[i])
             e_fl_d[i*4 + 2] = 1'b1;
         fq_ans_d = fq_mask_q; fq_nack_d = '0; fq_todo_d = 3'b001; fq_ph_d = 2'd2;
       end else if (f_down && f_rest != '0) begin
         err_d = 1'b1; fq_v_d = 1'b0;
       end else begin
         for (i = 0; i < M; i = i + 1)
-          if (f_down && e_v_q[i] && e_line_q[i*LB +: LB] == fq_line_q) begin
+          if (f_down && e_v_q[i] && e_fq_q[i]) begin
             if (e_kind_q[KB*i +: KB] == K_WB)
               e_dn_d[i*W +: W] = e_dn_q[i*W +: W] | (f_wbm & e_mask_q[i*W +: W]);
             else if (e_kind_q[KB*i +: KB] == K_O || e_kind_q[KB*i +: KB] == K_OD)
@@ -601,11 +626,6 @@ module spandex_tu_mesi (
               e_st_d[i*W +: W] = cq_type_q == 3'd0 ? '0 : cq_mask_q;
               e_op_d[i*3 +: 3] = cq_type_q == 3'd2 ? cq_op_q : 3'd0;
               e_fl_d[i*4 +: 4] = cq_type_q == 3'd2 ? 4'b1000 : 4'b0000;
-              e_opd_d[i*WB +: WB] = '0;
-              for (w = 0; w < W; w = w + 1) begin
-                e_data_d[(i*W + w)*WB +: WB] = cq_type_q == 3'd1 && cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
-                if (cq_type_q == 3'd2 && cq_mask_q[w]) e_opd_d[i*WB +: WB] = cq_data_q[w*WB +: WB];
-              end
             end
           ro_v_d = 1'b1; ro_line_d = cq_line_q; ro_mask_d = '1; ro_op_d = '0; ro_data_d = '0;
           ro_type_d = cq_type_q == 3'd0 ? 3'd1 : 3'd5;
@@ -620,8 +640,6 @@ module spandex_tu_mesi (
                 e_mask_d[i*W +: W] = cq_mask_q; e_dn_d[i*W +: W] = '0;
                 e_snd_d[i] = 1'b0; e_nk_d[i*4 +: 4] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
                 e_rpw_d[i*W +: W] = '0;
-                for (w = 0; w < W; w = w + 1)
-                  e_data_d[(i*W + w)*WB +: WB] = cq_mask_q[w] ? cq_data_q[w*WB +: WB] : '0;
               end
             ro_v_d = 1'b1; ro_type_d = 3'd6; ro_line_d = cq_line_q; ro_mask_d = cq_mask_q; ro_op_d = '0;
             for (w = 0; w < W; w = w + 1)
@@ -637,11 +655,23 @@ module spandex_tu_mesi (
     // a ReqWB answered frees its entry once no delayed or buffered forward names its line
     for (i = 0; i < M; i = i + 1)
       if (e_v_q[i] && e_kind_q[KB*i +: KB] == K_WB && e_recv_q[i*W +: W] == e_mask_q[i*W +: W] && !e_back[i] &&
-          !(fq_v_q && fq_line_q == e_line_q[i*LB +: LB])) begin
+          !(fq_v_q && e_fq_q[i])) begin
         e_v_d[i] = 1'b0; e_snd_d[i] = 1'b0; e_kind_d[i*KB +: KB] = '0; e_nk_d[i*4 +: 4] = '0;
         e_line_d[i*LB +: LB] = '0; e_mask_d[i*W +: W] = '0; e_recv_d[i*W +: W] = '0; e_rtr_d[i*W +: W] = '0;
-        e_rpw_d[i*W +: W] = '0; e_data_d[i*W*WB +: W*WB] = '0; e_dn_d[i*W +: W] = '0;
+        e_rpw_d[i*W +: W] = '0; e_dn_d[i*W +: W] = '0;
       end
+    // a free entry's data (MESI: and operand) is never read: it holds what a new entry
+    // for the buffered cache request starts with (an EVICT's words, MESI a store's;
+    // else zeros), so that only responses write a valid entry's; a free write-buffer
+    // line's data, the buffered store's words
+    for (i = 0; i < M; i = i + 1)
+      if (!e_v_q[i])
+        for (w = 0; w < W; w = w + 1) begin
+          e_data_d[(i*W + w)*WB +: WB] = (cq_type_q == 3'd1 || cq_type_q == 3'd5) && cq_mask_q[w] ?
+                                         cq_data_q[w*WB +: WB] : '0;
+          if (w == 0) e_opd_d[i*WB +: WB] = '0;
+          if (cq_type_q == 3'd2 && cq_mask_q[w]) e_opd_d[i*WB +: WB] = cq_data_q[w*WB +: WB];
+        end
     if (a_rsp) rq_v_d = 1'b0;
     if (a_cq) cq_v_d = 1'b0;
     if (c_req_valid_i && c_req_ready_o) begin
@@ -660,6 +690,50 @@ module spandex_tu_mesi (
     if (c_pdat_valid_i && c_pdat_ready_o) begin
       pd_v_d = 1'b1;
       pd_mask_d = c_pdat_mask_i; pd_data_d = c_pdat_data_i;
+    end
+  end
+  
+  // the line matches of the next cycle: a new entry takes the cache request's line
+  // (or the flushed line), a new write-buffer line the cache request's, a new slot
+  // the forward's; a buffer a new line (the forward buffer: or a delayed one's).
+  // Each pair of lines is compared here from registers and inputs, and chosen after
+  logic rq_ld, cq_ld;
+  logic fq_ld;
+  always @* begin
+    rq_ld = rsp_valid_i && rsp_ready_o; cq_ld = c_req_valid_i && c_req_ready_o;
+    fq_ld = fwd_valid_i && fwd_ready_o;
+    for (i = 0; i < M; i = i + 1) begin
+      if (e_v_d[i] && !e_v_q[i]) begin
+        e_rq_d[i] = rq_ld ? cq_line_q == rsp_line_i : cq_line_q == rq_line_q;
+        e_cq_d[i] = !cq_ld || cq_line_q == c_req_line_i;
+        e_fq_d[i] = fq_ld ? cq_line_q == fwd_line_i : cq_line_q == fq_line_q;
+        for (w = 0; w < D; w = w + 1) e_df_d[i*D + w] = cq_line_q == df_line_q[w*LB +: LB];
+      end else begin
+        e_rq_d[i] = rq_ld ? e_line_q[i*LB +: LB] == rsp_line_i : e_rq_q[i];
+        e_cq_d[i] = cq_ld ? e_line_q[i*LB +: LB] == c_req_line_i : e_cq_q[i];
+        e_fq_d[i] = fq_ld ? e_line_q[i*LB +: LB] == fwd_line_i : a_rp ? e_dh[i] : e_fq_q[i];
+        for (w = 0; w < D; w = w + 1)
+          e_df_d[i*D + w] = df_v_d[w] && !df_v_q[w] ? e_fq_q[i] : e_df_q[i*D + w];
+      end
+    end
+    // (a slot is written while the forward stays in its buffer)
+    for (w = 0; w < D; w = w + 1) begin
+      if (df_v_d[w] && !df_v_q[w]) begin
+        df_fq_d[w] = 1'b1;
+        df_rq_d[w] = rq_ld ? fq_line_q == rsp_line_i : fq_rq_q;
+      end else begin
+        df_fq_d[w] = fq_ld ? df_line_q[w*LB +: LB] == fwd_line_i : a_rp ? df_line_q[w*LB +: LB] == d_line : df_fq_q[w];
+        df_rq_d[w] = rq_ld ? df_line_q[w*LB +: LB] == rsp_line_i : df_rq_q[w];
+      end
+    end
+    if (fq_ld || a_rp) begin
+      fq_rq_d = rq_ld ? (fq_ld ? fwd_line_i == rsp_line_i : d_line == rsp_line_i) :
+                        (fq_ld ? fwd_line_i == rq_line_q : d_line == rq_line_q);
+      fq_cq_d = cq_ld ? (fq_ld ? fwd_line_i == c_req_line_i : d_line == c_req_line_i) :
+                        (fq_ld ? fwd_line_i == cq_line_q : d_line == cq_line_q);
+    end else begin
+      fq_rq_d = rq_ld ? fq_line_q == rsp_line_i : fq_rq_q;
+      fq_cq_d = cq_ld ? fq_line_q == c_req_line_i : fq_cq_q;
     end
   end
 
@@ -730,6 +804,14 @@ module spandex_tu_mesi (
       e_fl_q <= '0;
       e_opd_q <= '0;
       e_data_q <= '0;
+      e_rq_q <= '0;
+      e_cq_q <= '0;
+      e_fq_q <= '0;
+      e_df_q <= '0;
+      df_fq_q <= '0;
+      df_rq_q <= '0;
+      fq_rq_q <= '0;
+      fq_cq_q <= '0;
       df_v_q <= '0;
       df_rel_q <= '0;
       df_type_q <= '0;
@@ -805,6 +887,14 @@ module spandex_tu_mesi (
       e_fl_q <= e_fl_d;
       e_opd_q <= e_opd_d;
       e_data_q <= e_data_d;
+      e_rq_q <= e_rq_d;
+      e_cq_q <= e_cq_d;
+      e_fq_q <= e_fq_d;
+      e_df_q <= e_df_d;
+      df_fq_q <= df_fq_d;
+      df_rq_q <= df_rq_d;
+      fq_rq_q <= fq_rq_d;
+      fq_cq_q <= fq_cq_d;
       df_v_q <= df_v_d;
       df_rel_q <= df_rel_d;
       df_type_q <= df_type_d;
@@ -942,6 +1032,40 @@ module spandex_tu_mesi (
       if (e_v_q[1]) p_ent_1: assert((e_recv_q[16 +: 16] & ~e_mask_q[16 +: 16]) == '0 && (e_rtr_q[16 +: 16] & ~(e_mask_q[16 +: 16] & ~e_recv_q[16 +: 16])) == '0 && (e_rpw_q[16 +: 16] & ~e_mask_q[16 +: 16]) == '0 && (e_snd_q[1] == (e_rtr_q[16 +: 16] != '0) || e_kind_q[3 +: 3] == K_WB));
       if (e_v_q[2]) p_ent_2: assert((e_recv_q[32 +: 16] & ~e_mask_q[32 +: 16]) == '0 && (e_rtr_q[32 +: 16] & ~(e_mask_q[32 +: 16] & ~e_recv_q[32 +: 16])) == '0 && (e_rpw_q[32 +: 16] & ~e_mask_q[32 +: 16]) == '0 && (e_snd_q[2] == (e_rtr_q[32 +: 16] != '0) || e_kind_q[6 +: 3] == K_WB));
       if (e_v_q[3]) p_ent_3: assert((e_recv_q[48 +: 16] & ~e_mask_q[48 +: 16]) == '0 && (e_rtr_q[48 +: 16] & ~(e_mask_q[48 +: 16] & ~e_recv_q[48 +: 16])) == '0 && (e_rpw_q[48 +: 16] & ~e_mask_q[48 +: 16]) == '0 && (e_snd_q[3] == (e_rtr_q[48 +: 16] != '0) || e_kind_q[9 +: 3] == K_WB));
+      if (e_v_q[0]) s_lm_0: assert(e_rq_q[0] == (e_line_q[0 +: 42] == rq_line_q) && e_cq_q[0] == (e_line_q[0 +: 42] == cq_line_q));
+      if (e_v_q[0]) s_lmf_0: assert(e_fq_q[0] == (e_line_q[0 +: 42] == fq_line_q));
+      if (e_v_q[0] && df_v_q[0]) s_lmd_0_0: assert(e_df_q[0] == (e_line_q[0 +: 42] == df_line_q[0 +: 42]));
+      if (e_v_q[0] && df_v_q[1]) s_lmd_0_1: assert(e_df_q[1] == (e_line_q[0 +: 42] == df_line_q[42 +: 42]));
+      if (e_v_q[0] && df_v_q[2]) s_lmd_0_2: assert(e_df_q[2] == (e_line_q[0 +: 42] == df_line_q[84 +: 42]));
+      if (e_v_q[0] && df_v_q[3]) s_lmd_0_3: assert(e_df_q[3] == (e_line_q[0 +: 42] == df_line_q[126 +: 42]));
+      if (e_v_q[1]) s_lm_1: assert(e_rq_q[1] == (e_line_q[42 +: 42] == rq_line_q) && e_cq_q[1] == (e_line_q[42 +: 42] == cq_line_q));
+      if (e_v_q[1]) s_lmf_1: assert(e_fq_q[1] == (e_line_q[42 +: 42] == fq_line_q));
+      if (e_v_q[1] && df_v_q[0]) s_lmd_1_0: assert(e_df_q[4] == (e_line_q[42 +: 42] == df_line_q[0 +: 42]));
+      if (e_v_q[1] && df_v_q[1]) s_lmd_1_1: assert(e_df_q[5] == (e_line_q[42 +: 42] == df_line_q[42 +: 42]));
+      if (e_v_q[1] && df_v_q[2]) s_lmd_1_2: assert(e_df_q[6] == (e_line_q[42 +: 42] == df_line_q[84 +: 42]));
+      if (e_v_q[1] && df_v_q[3]) s_lmd_1_3: assert(e_df_q[7] == (e_line_q[42 +: 42] == df_line_q[126 +: 42]));
+      if (e_v_q[2]) s_lm_2: assert(e_rq_q[2] == (e_line_q[84 +: 42] == rq_line_q) && e_cq_q[2] == (e_line_q[84 +: 42] == cq_line_q));
+      if (e_v_q[2]) s_lmf_2: assert(e_fq_q[2] == (e_line_q[84 +: 42] == fq_line_q));
+      if (e_v_q[2] && df_v_q[0]) s_lmd_2_0: assert(e_df_q[8] == (e_line_q[84 +: 42] == df_line_q[0 +: 42]));
+      if (e_v_q[2] && df_v_q[1]) s_lmd_2_1: assert(e_df_q[9] == (e_line_q[84 +: 42] == df_line_q[42 +: 42]));
+      if (e_v_q[2] && df_v_q[2]) s_lmd_2_2: assert(e_df_q[10] == (e_line_q[84 +: 42] == df_line_q[84 +: 42]));
+      if (e_v_q[2] && df_v_q[3]) s_lmd_2_3: assert(e_df_q[11] == (e_line_q[84 +: 42] == df_line_q[126 +: 42]));
+      if (e_v_q[3]) s_lm_3: assert(e_rq_q[3] == (e_line_q[126 +: 42] == rq_line_q) && e_cq_q[3] == (e_line_q[126 +: 42] == cq_line_q));
+      if (e_v_q[3]) s_lmf_3: assert(e_fq_q[3] == (e_line_q[126 +: 42] == fq_line_q));
+      if (e_v_q[3] && df_v_q[0]) s_lmd_3_0: assert(e_df_q[12] == (e_line_q[126 +: 42] == df_line_q[0 +: 42]));
+      if (e_v_q[3] && df_v_q[1]) s_lmd_3_1: assert(e_df_q[13] == (e_line_q[126 +: 42] == df_line_q[42 +: 42]));
+      if (e_v_q[3] && df_v_q[2]) s_lmd_3_2: assert(e_df_q[14] == (e_line_q[126 +: 42] == df_line_q[84 +: 42]));
+      if (e_v_q[3] && df_v_q[3]) s_lmd_3_3: assert(e_df_q[15] == (e_line_q[126 +: 42] == df_line_q[126 +: 42]));
+      if (df_v_q[0]) s_lmdf_0: assert(df_fq_q[0] == (df_line_q[0 +: 42] == fq_line_q));
+      if (df_v_q[0] && rq_v_q) s_lmdr_0: assert(df_rq_q[0] == (df_line_q[0 +: 42] == rq_line_q));
+      if (df_v_q[1]) s_lmdf_1: assert(df_fq_q[1] == (df_line_q[42 +: 42] == fq_line_q));
+      if (df_v_q[1] && rq_v_q) s_lmdr_1: assert(df_rq_q[1] == (df_line_q[42 +: 42] == rq_line_q));
+      if (df_v_q[2]) s_lmdf_2: assert(df_fq_q[2] == (df_line_q[84 +: 42] == fq_line_q));
+      if (df_v_q[2] && rq_v_q) s_lmdr_2: assert(df_rq_q[2] == (df_line_q[84 +: 42] == rq_line_q));
+      if (df_v_q[3]) s_lmdf_3: assert(df_fq_q[3] == (df_line_q[126 +: 42] == fq_line_q));
+      if (df_v_q[3] && rq_v_q) s_lmdr_3: assert(df_rq_q[3] == (df_line_q[126 +: 42] == rq_line_q));
+      if (fq_v_q && rq_v_q) s_lmfr: assert(fq_rq_q == (fq_line_q == rq_line_q));
+      if (fq_v_q && cq_v_q) s_lmfc: assert(fq_cq_q == (fq_line_q == cq_line_q));
       if (e_v_q[0]) p_ent_dn_0: assert((e_dn_q[0 +: 16] & ~e_mask_q[0 +: 16]) == '0);
       if (e_v_q[1]) p_ent_dn_1: assert((e_dn_q[16 +: 16] & ~e_mask_q[16 +: 16]) == '0);
       if (e_v_q[2]) p_ent_dn_2: assert((e_dn_q[32 +: 16] & ~e_mask_q[32 +: 16]) == '0);
