@@ -25,7 +25,7 @@ pass=0 failn=0
 if check f_good; then echo "formal: MSHR properties hold to depth $depth ($opts)"; pass=$((pass+1))
 else echo "formal: FAILED on the real design: $out/f_good.bmc.log"; failn=$((failn+1)); fi
 # overlap instead of containment; a fill that frees its neighbour too
-mutant f_overlap 's/((req_mask_i \& ~mask_q\[7:4\]) == 4'"'"'d0)/((req_mask_i \& mask_q[7:4]) != 4'"'"'d0)/'
+mutant f_overlap 's/((rq_mask_q \& ~mask_q\[7:4\]) == 4'"'"'d0)/((rq_mask_q \& mask_q[7:4]) != 4'"'"'d0)/'
 mutant f_free 's/assign live\[1\] = valid_q\[1\] \& ~fill_sel\[1\];/assign live[1] = valid_q[1] \& ~fill_sel[1] \& ~fill_sel[0];/'
 for m in f_overlap f_free; do
   if check $m; then echo "formal: mutant $m NOT caught"; failn=$((failn+1))

@@ -127,8 +127,9 @@ void dualopt_bgu_tm_free(dualopt_bgu_tm *t) { free(t); }
 
 void dualopt_bgu_tm_reset(dualopt_bgu_tm *t)
 {
-    t->done_lo = 0;
-    t->done_hi = 0;
+    t->pend_lo = 0;
+    t->pend_hi = 0;
+    t->line = 0;
 }
 
 static uint64_t get_bits(const uint64_t *w, unsigned lo, unsigned width)
@@ -162,26 +163,16 @@ void dualopt_bgu_pack(const dualopt_bgu_tm *t, const dualopt_bgu_load *ld, uint6
     in[t->g.in_size] = (ld->size - 1) & 15;
 }
 
-/* Everything the RTL computes in one cycle: the pending parts of the held
- * load (a low part per active lane, a high part per line-crossing lane),
- * the seed (lowest pending part, lanes ascending, low before high), the
- * parts merged into this cycle's request, and that request. */
-typedef struct {
-    uint64_t pend_lo, pend_hi, match_lo, match_hi;
-    uint64_t line, mask;
-    int any, last;
-} bgu_comb;
-
-static void comb(const dualopt_bgu_tm *t, const uint64_t *in, bgu_comb *x)
+/* The load on the port as the parts the input stage takes when it is
+ * accepted (the RTL's in_* signals): per lane its line, that line plus one,
+ * the words on each side; the line of the first part; the crossing lanes. */
+static void take_load(dualopt_bgu_tm *t, const uint64_t *in)
 {
     const dualopt_bgu_cfg *c = &t->c;
     const dualopt_bgu_geom *g = &t->g;
-    uint64_t lo_line[DUALOPT_BGU_LANES_MAX], lo_mask[DUALOPT_BGU_LANES_MAX], hi_mask[DUALOPT_BGU_LANES_MAX];
-    uint64_t cross = 0, active = in[g->in_active] & cohkit_mask64(c->lanes), lmask = cohkit_mask64(g->laddr_bits);
-    uint64_t ones = cohkit_mask64(g->words), seed_line = 0, lm1;
-    unsigned size1 = (unsigned)(in[g->in_size] & 15), i, seed_hi = 0;
-    int seeded = 0;
-    memset(x, 0, sizeof *x);
+    uint64_t cross = 0, active = in[g->in_active] & cohkit_mask64(c->lanes);
+    uint64_t lmask = cohkit_mask64(g->laddr_bits), ones = cohkit_mask64(g->words);
+    unsigned size1 = (unsigned)(in[g->in_size] & 15), i;
     for (i = 0; i < c->lanes; i++) {
         uint64_t a = get_bits(in + g->in_addr, i * c->addr_bits, c->addr_bits);
         uint64_t off = a & cohkit_mask64(g->line_bits), sum = off + size1;
@@ -189,49 +180,52 @@ static void comb(const dualopt_bgu_tm *t, const uint64_t *in, bgu_comb *x)
         unsigned we = (unsigned)((sum & cohkit_mask64(g->line_bits)) >> g->gran_bits);
         uint64_t ge = (ones << w0) & ones, le = ones >> (g->words - 1 - we);
         int cr = (int)((sum >> g->line_bits) & 1);
-        lo_line[i] = a >> g->line_bits;
-        lo_mask[i] = cr ? ge : ge & le;
-        hi_mask[i] = le;
+        t->lo_line[i] = a >> g->line_bits;
+        t->hi_line[i] = (t->lo_line[i] + 1) & lmask;
+        t->lo_mask[i] = cr ? ge : ge & le;
+        t->hi_mask[i] = le;
         cross |= (uint64_t)cr << i;
     }
-    x->pend_lo = active & ~t->done_lo;
-    x->pend_hi = active & cross & ~t->done_hi;
-    for (i = 0; i < c->lanes && !seeded; i++) {
-        if ((x->pend_lo >> i) & 1) {
-            seed_line = lo_line[i];
-            seeded = 1;
-        } else if ((x->pend_hi >> i) & 1) {
-            seed_line = lo_line[i];
-            seed_hi = 1;
-            seeded = 1;
-        }
-    }
-    x->any = seeded;
-    /* L = the seed's line; a high part is on L when its lane's low line is
-     * L - 1 (addresses wrap) */
-    x->line = (seed_line + seed_hi) & lmask;
-    lm1 = (x->line - 1) & lmask;
-    for (i = 0; i < c->lanes; i++) {
-        if (((x->pend_lo >> i) & 1) && lo_line[i] == x->line) {
+    t->pend_lo = active;
+    t->pend_hi = active & cross;
+    t->line = active ? t->lo_line[__builtin_ctzll(active)] : 0;
+}
+
+/* What the RTL computes in one cycle from its registers: the pending parts
+ * on the request's line, merged into it, and the parts left. */
+typedef struct {
+    uint64_t match_lo, match_hi, rem_lo, rem_hi, mask;
+    int any, last;
+} bgu_comb;
+
+static void comb(const dualopt_bgu_tm *t, bgu_comb *x)
+{
+    unsigned i;
+    memset(x, 0, sizeof *x);
+    for (i = 0; i < t->c.lanes; i++) {
+        if (((t->pend_lo >> i) & 1) && t->lo_line[i] == t->line) {
             x->match_lo |= 1ull << i;
-            x->mask |= lo_mask[i];
+            x->mask |= t->lo_mask[i];
         }
-        if (((x->pend_hi >> i) & 1) && lo_line[i] == lm1) {
+        if (((t->pend_hi >> i) & 1) && t->hi_line[i] == t->line) {
             x->match_hi |= 1ull << i;
-            x->mask |= hi_mask[i];
+            x->mask |= t->hi_mask[i];
         }
     }
-    x->last = (x->pend_lo & ~x->match_lo) == 0 && (x->pend_hi & ~x->match_hi) == 0;
+    x->any = (t->pend_lo | t->pend_hi) != 0;
+    x->rem_lo = t->pend_lo & ~x->match_lo;
+    x->rem_hi = t->pend_hi & ~x->match_hi;
+    x->last = (x->rem_lo | x->rem_hi) == 0;
 }
 
 void dualopt_bgu_eval(const dualopt_bgu_tm *t, const uint64_t *in, uint64_t *out)
 {
     bgu_comb x;
     uint64_t ready = in[t->g.in_ready] & 1;
-    comb(t, in, &x);
+    comb(t, &x);
     out[DUALOPT_BGU_O_INST_READY] = (uint64_t)(!x.any || (ready && x.last));
-    out[DUALOPT_BGU_O_REQ_VALID] = (uint64_t)((in[t->g.in_valid] & 1) && x.any);
-    out[DUALOPT_BGU_O_REQ_LINE] = x.line;
+    out[DUALOPT_BGU_O_REQ_VALID] = (uint64_t)x.any;
+    out[DUALOPT_BGU_O_REQ_LINE] = t->line;
     out[DUALOPT_BGU_O_REQ_MASK] = x.mask;
     out[DUALOPT_BGU_O_REQ_LANES] = x.match_lo | x.match_hi;
     out[DUALOPT_BGU_O_REQ_LAST] = (uint64_t)x.last;
@@ -245,12 +239,19 @@ void dualopt_bgu_step(dualopt_bgu_tm *t, const uint64_t *in)
         dualopt_bgu_tm_reset(t);
         return;
     }
-    comb(t, in, &x);
+    comb(t, &x);
     if (valid && (!x.any || (ready && x.last))) {
-        t->done_lo = 0; /* the load leaves: the next one starts afresh */
-        t->done_hi = 0;
-    } else if (valid && x.any && ready) {
-        t->done_lo |= x.match_lo;
-        t->done_hi |= x.match_hi;
+        take_load(t, in); /* accepted: its first request leaves next cycle */
+    } else if (x.any && ready) {
+        /* the next line: the lowest part left, a lane's low part first */
+        uint64_t lo = x.rem_lo, hi = x.rem_hi;
+        t->pend_lo = lo;
+        t->pend_hi = hi;
+        t->line = 0;
+        if (lo | hi) {
+            unsigned kl = lo ? (unsigned)__builtin_ctzll(lo) : 64;
+            unsigned kh = hi ? (unsigned)__builtin_ctzll(hi) : 64;
+            t->line = kl <= kh ? t->lo_line[kl] : t->hi_line[kh];
+        }
     }
 }

@@ -84,10 +84,17 @@ unsigned dualopt_bgu_inst(const dualopt_bgu_cfg *c, const dualopt_bgu_load *ld, 
 enum { DUALOPT_BGU_O_INST_READY, DUALOPT_BGU_O_REQ_VALID, DUALOPT_BGU_O_REQ_LINE, DUALOPT_BGU_O_REQ_MASK, DUALOPT_BGU_O_REQ_LANES,
        DUALOPT_BGU_O_REQ_LAST, DUALOPT_BGU_O_N };
 
+/* The registered input stage: the accepted load as parts (a low part per
+ * active lane, a high part per line-crossing lane), each with its line and
+ * words, the parts not yet requested and `line`, the line of the request
+ * (the lowest pending part's). */
 typedef struct {
     dualopt_bgu_cfg c;
     dualopt_bgu_geom g;
-    uint64_t done_lo, done_hi; /* parts of the held load already requested */
+    uint64_t pend_lo, pend_hi; /* parts of the held load not yet requested */
+    uint64_t line;             /* the request's line (a register)          */
+    uint64_t lo_line[DUALOPT_BGU_LANES_MAX], hi_line[DUALOPT_BGU_LANES_MAX];
+    uint64_t lo_mask[DUALOPT_BGU_LANES_MAX], hi_mask[DUALOPT_BGU_LANES_MAX];
 } dualopt_bgu_tm;
 
 COHKIT_UNIT_TM_API(dualopt_bgu_tm, dualopt_bgu_cfg, dualopt_bgu_eval, dualopt_bgu_step, uint64_t,

@@ -259,6 +259,8 @@ void dualopt_mshr_tm_free(dualopt_mshr_tm *t)
 void dualopt_mshr_tm_reset(dualopt_mshr_tm *t)
 {
     dualopt_mshr_reset(t->m);
+    t->rq_valid = 0;
+    t->rq_tag = t->rq_line = t->rq_mask = 0;
     t->rsp_valid = 0;
     t->rsp_kind = 0;
     t->rsp_tag = t->rsp_entry = t->rsp_line = t->rsp_mask = 0;
@@ -272,7 +274,7 @@ void dualopt_mshr_tm_reset(dualopt_mshr_tm *t)
 
 void dualopt_mshr_eval(const dualopt_mshr_tm *t, const dualopt_mshr_in *in, dualopt_mshr_out *o)
 {
-    o->req_ready_o = !t->rsp_valid || (in->rsp_ready_i & 1);
+    o->req_ready_o = !t->rq_valid || !t->rsp_valid || (in->rsp_ready_i & 1);
     o->rsp_valid_o = t->rsp_valid;
     o->rsp_kind_o = t->rsp_kind;
     o->rsp_tag_o = t->rsp_tag;
@@ -292,13 +294,14 @@ void dualopt_mshr_eval(const dualopt_mshr_tm *t, const dualopt_mshr_in *in, dual
 void dualopt_mshr_step(dualopt_mshr_tm *t, const dualopt_mshr_in *in)
 {
     dualopt_mshr_out o;
-    int req_fire, fill_fire;
+    int req_fire, look_fire, fill_fire;
     if (!(in->rst_ni & 1)) {
         dualopt_mshr_tm_reset(t);
         return;
     }
     dualopt_mshr_eval(t, in, &o);
     req_fire = (in->req_valid_i & 1) && o.req_ready_o;
+    look_fire = t->rq_valid && (!t->rsp_valid || (in->rsp_ready_i & 1));
     fill_fire = (in->fill_valid_i & 1) && o.fill_ready_o;
 
     /* DONE stream: the next target follows a transferred beat */
@@ -337,10 +340,11 @@ void dualopt_mshr_step(dualopt_mshr_tm *t, const dualopt_mshr_in *in)
             t->dn_tail = tags[n - 1];
         }
     }
-    if (req_fire) {
+    /* the lookup of the request stage's request */
+    if (look_fire) {
         dualopt_mshr_result r;
-        uint32_t tag = (uint32_t)(in->req_tag_i & cohkit_mask64(t->m->cfg.tag_bits));
-        if (dualopt_mshr_req(t->m, in->req_line_i, in->req_mask_i, tag, &r) != 0)
+        uint32_t tag = (uint32_t)t->rq_tag;
+        if (dualopt_mshr_req(t->m, t->rq_line, t->rq_mask, tag, &r) != 0)
             abort();
         t->rsp_valid = 1;
         t->rsp_kind = (unsigned)r.kind;
@@ -348,5 +352,12 @@ void dualopt_mshr_step(dualopt_mshr_tm *t, const dualopt_mshr_in *in)
         t->rsp_entry = r.entry;
         t->rsp_line = r.line;
         t->rsp_mask = r.mask;
+        t->rq_valid = 0;
+    }
+    if (req_fire) {
+        t->rq_valid = 1;
+        t->rq_tag = in->req_tag_i & cohkit_mask64(t->m->cfg.tag_bits);
+        t->rq_line = in->req_line_i & cohkit_mask64(t->m->g.laddr_bits);
+        t->rq_mask = in->req_mask_i & t->m->g.mask_all;
     }
 }

@@ -126,6 +126,9 @@ typedef struct {
 
 typedef struct {
     dualopt_mshr *m;
+    /* request stage: a request accepted in cycle t is looked up from t+1 */
+    unsigned rq_valid;
+    uint64_t rq_tag, rq_line, rq_mask;
     /* response register (one lookup a cycle, answered the next cycle) */
     unsigned rsp_valid, rsp_kind;
     uint64_t rsp_tag, rsp_entry, rsp_line, rsp_mask;

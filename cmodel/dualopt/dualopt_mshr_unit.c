@@ -434,7 +434,8 @@ static int stim_done(const void *p, const void *tmp)
 {
     const mshr_stim *s = p;
     const dualopt_mshr_tm *t = tmp;
-    return s->next == s->nrec && s->ts == TS_IDLE && !t->rsp_valid && !t->dn_valid;
+    return s->next == s->nrec && s->ts == TS_IDLE && !t->rq_valid && !t->rsp_valid &&
+           !t->dn_valid;
 }
 
 static uint64_t stim_limit(const void *p)

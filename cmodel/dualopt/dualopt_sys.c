@@ -293,7 +293,7 @@ static void split_store(dualopt_sys *s, gpu_t *G, size_t op)
 
 static int loads_idle(const gpu_t *G)
 {
-    return G->p.tags_free == G->p.ntags && !G->p.q_scbu.n && !G->p.q_side.n && !G->p.q_mshr.n &&
+    return !G->p.bgu_busy && G->p.tags_free == G->p.ntags && !G->p.q_scbu.n && !G->p.q_side.n && !G->p.q_mshr.n &&
            !G->p.q_retry.n;
 }
 

@@ -126,7 +126,7 @@ void dualopt_wire_cycle(cmp_sys *cs, unsigned n, uint64_t cyc, const dw_steps *s
 int dualopt_wire_idle(const dw_path *P)
 {
     unsigned j;
-    if (P->tags_free != P->ntags || P->q_scbu.n || P->q_side.n || P->q_mshr.n || P->q_retry.n ||
+    if (P->bgu_busy || P->tags_free != P->ntags || P->q_scbu.n || P->q_side.n || P->q_mshr.n || P->q_retry.n ||
         P->q_local.n || P->q_fill.n || P->coal_in.n || P->rsp_link.n)
         return 0;
     for (j = 0; j < DUALOPT_E2E_GPUS_MAX; j++)
@@ -250,16 +250,23 @@ int dualopt_wire_bgu_request(dw_path *P, size_t load)
 {
     dw_blk *b = &P->b[B_BGU];
     acc_item it;
-    if (!(PO(b, G_REQ_VALID)[0] && PI(b, G_REQ_READY)[0]))
-        return 0;
-    memset(&it, 0, sizeof it);
-    it.op = OP_RD;
-    it.line = PO(b, G_REQ_LINE)[0];
-    it.mask = PO(b, G_REQ_MASK)[0];
-    it.lanes = PO(b, G_REQ_LANES)[0];
-    it.load = load;
-    cmp_fifo_push(&P->q_scbu, &it);
-    return 1;
+    int req = PO(b, G_REQ_VALID)[0] && PI(b, G_REQ_READY)[0];
+    if (req) {
+        memset(&it, 0, sizeof it);
+        it.op = OP_RD;
+        it.line = PO(b, G_REQ_LINE)[0];
+        it.mask = PO(b, G_REQ_MASK)[0];
+        it.lanes = PO(b, G_REQ_LANES)[0];
+        it.load = P->bgu_load;
+        cmp_fifo_push(&P->q_scbu, &it);
+        if (PO(b, G_REQ_LAST)[0])
+            P->bgu_busy = 0;
+    }
+    if (PI(b, G_INST_VALID)[0] && PO(b, G_INST_READY)[0]) {
+        P->bgu_load = load;
+        P->bgu_busy = PI(b, G_INST_ACTIVE)[0] != 0;
+    }
+    return req;
 }
 
 const acc_item *dualopt_wire_scbu(dw_path *P, unsigned *local, unsigned *bypass)

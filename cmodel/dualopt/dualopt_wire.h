@@ -88,6 +88,8 @@ typedef struct {
     unsigned req_rr, dec_rr, dec_src;
     uint8_t done_data[DUALOPT_E2E_LINE];
     uint64_t done_have, done_line;
+    size_t bgu_load;                  /* the load the BGU holds (accepted) */
+    int bgu_busy;                     /* its requests are not all out     */
 } dw_path;
 
 static inline uint64_t dw_flits(uint64_t bytes) { return (bytes + DUALOPT_E2E_FLIT - 1) / DUALOPT_E2E_FLIT; }
@@ -111,7 +113,8 @@ typedef struct {
 /* One cycle of the blocks of n GPUs: inputs (all zero in reset), every
  * block evaluated, handshakes and work out of reset, every block clocked. */
 void dualopt_wire_cycle(cmp_sys *cs, unsigned n, uint64_t cyc, const dw_steps *st, void *ctx);
-/* Path empty (no tag, no queued access, entry or message). */
+/* Path empty (no load in the BGU, no tag, no queued access, entry or
+ * message). */
 int dualopt_wire_idle(const dw_path *P);
 
 /* Inputs. A load on the BGU's input (active lanes, their addresses, bytes
@@ -129,8 +132,10 @@ void dualopt_wire_drive_coal(dw_path *P, unsigned g, unsigned n, unsigned link_c
  * packet for it at its head (all: every GPU's path). */
 void dualopt_wire_drive_decoal(dw_path *const *all, unsigned g, unsigned n, uint64_t cyc);
 
-/* Handshakes. The BGU's request (for load `load`) into the SCBU queue: 1
- * when it happened. */
+/* Handshakes. The BGU's request (for the load it holds) into the SCBU
+ * queue: 1 when it happened; then, when the BGU accepts the load on its
+ * input (`load`), that load is the one it holds (its requests follow from
+ * the next cycle). */
 int dualopt_wire_bgu_request(dw_path *P, size_t load);
 /* The SCBU took the access at the head of its queue (to the side queue);
  * the access it answered this cycle (head of q_side, the caller pops it)

@@ -1,9 +1,12 @@
 /*
  * DualOpt bitmask MSHR generator (Belayneh et al., section 4.1.2, Fig. 8;
- * spec dualopt.md 2.3, D11). One lookup a cycle against an entry array in
- * flip-flops (the containment compare needs every entry's line and mask at
- * once), a registered response, target lists kept as linked lists in an
- * inferred RAM indexed by tag, and a DONE stream of one target a cycle.
+ * spec dualopt.md 2.3, D11). A registered request stage, then one lookup a
+ * cycle against an entry array in flip-flops (the containment compare needs
+ * every entry's line and mask at once), a registered response, target lists
+ * kept as linked lists in an inferred RAM indexed by tag, and a DONE stream
+ * of one target a cycle. The request stage puts the lookup's operands in
+ * registers, so the compare, the priority encoders and the allocation
+ * enables start at flip-flops rather than at the requester's logic.
  * Microarchitecture and timing: docs/dualopt.md; model cmodel/dualopt/dualopt_mshr.c.
  */
 #include <stdio.h>
@@ -55,8 +58,8 @@ static void emit_decls(emit_file *e, const gctx *x)
     emit_nl(e);
     prim_declv(e, x->n, "fill_sel, live, match, match_1h, free_1h, hit_e, alloc_e");
     prim_declv(e, x->eb, "match_idx, free_idx");
-    prim_decl(e, 1,
-              "req_fire, fill_fire, fill_take, any_match, any_free, tgt_full, do_hit, do_alloc");
+    prim_decl(e, 1, "req_fire, look_go, look_fire, fill_fire, fill_take, any_match, any_free, "
+                    "tgt_full, do_hit, do_alloc");
     prim_decl(e, x->tb, "hit_tail, fs_head, fs_tail");
     prim_decl(e, x->aw, "fs_line");
     if (x->bitmask)
@@ -66,6 +69,11 @@ static void emit_decls(emit_file *e, const gctx *x)
     prim_decl(e, 2, "kind_sel");
     prim_decl(e, x->eb, "entry_sel");
     emit_nl(e);
+    prim_decl(e, 1, "rq_valid_q, rq_valid_d");
+    prim_decl(e, x->tb, "rq_tag_q, rq_tag_d");
+    prim_decl(e, x->aw, "rq_line_q, rq_line_d");
+    if (x->bitmask)
+        prim_decl(e, x->mw, "rq_mask_q, rq_mask_d");
     prim_decl(e, 1, "rsp_valid_q, rsp_valid_d");
     prim_decl(e, 2, "rsp_kind_q, rsp_kind_d");
     prim_decl(e, x->tb, "rsp_tag_q, rsp_tag_d");
@@ -87,12 +95,23 @@ static void emit_decls(emit_file *e, const gctx *x)
 /* The CAM: every entry compares its line and mask with the request. */
 static void emit_lookup(emit_file *e, const gctx *x)
 {
+    const prim_sfield rq[] = {{"rq_tag", "req_tag_i", 1}, {"rq_line", "req_line_i", 1},
+                              {"rq_mask", "req_mask_i", x->bitmask}, {NULL, NULL, 0}};
     unsigned i, b;
     char s1[48], s2[48], k[80];
+    emit(e, "// Request stage: a request accepted in cycle t is looked up from these");
+    emit(e, "// registers from t+1, when the response register is free or drains.");
+    emit(e, "assign look_go = ~rsp_valid_q | rsp_ready_i;");
+    emit(e, "assign look_fire = rq_valid_q & look_go;");
+    emit(e, "assign req_ready_o = ~rq_valid_q | look_go;");
+    emit(e, "assign req_fire = req_valid_i & req_ready_o;");
+    emit_begin(e, "always_comb begin");
+    prim_stage(e, "rq_valid", NULL, "look_fire", "req_fire", rq);
+    emit(e, "end");
+    emit_end(e, "end");
+    emit_nl(e);
     emit(e, "// Lookup (one a cycle). A fill accepted in the same cycle is applied");
     emit(e, "// first: its entry is neither matched nor kept, and may be reallocated.");
-    emit(e, "assign req_ready_o = ~rsp_valid_q | rsp_ready_i;");
-    emit(e, "assign req_fire = req_valid_i & req_ready_o;");
     emit(e, "assign fill_ready_o = ~dn_valid_q;");
     emit(e, "assign fill_fire = fill_valid_i & ~dn_valid_q;");
     for (i = 0; i < x->n; i++) {
@@ -101,11 +120,11 @@ static void emit_lookup(emit_file *e, const gctx *x)
         emit(e, "assign live[%u] = valid_q[%u] & ~fill_sel[%u];", i, i, i);
         if (x->bitmask)
             emit(e,
-                 "assign match[%u] = live[%u] & (line_q%s == req_line_i) & "
-                 "((req_mask_i & ~mask_q%s) == %u'd0);",
+                 "assign match[%u] = live[%u] & (line_q%s == rq_line_q) & "
+                 "((rq_mask_q & ~mask_q%s) == %u'd0);",
                  i, i, prim_field(s1, sizeof s1, i, x->aw, 0, x->aw), prim_field(s2, sizeof s2, i, x->mw, 0, x->mw), x->mw);
         else
-            emit(e, "assign match[%u] = live[%u] & (line_q%s == req_line_i);", i, i,
+            emit(e, "assign match[%u] = live[%u] & (line_q%s == rq_line_q);", i, i,
                  prim_field(s1, sizeof s1, i, x->aw, 0, x->aw));
     }
     emit(e, "// lowest matching entry; lowest free entry (D11)");
@@ -125,8 +144,8 @@ static void emit_lookup(emit_file *e, const gctx *x)
     } else {
         emit(e, "assign tgt_full = 1'b0; // no per-entry target limit");
     }
-    emit(e, "assign do_hit = req_fire & any_match & ~tgt_full;");
-    emit(e, "assign do_alloc = req_fire & ~any_match & any_free;");
+    emit(e, "assign do_hit = look_fire & any_match & ~tgt_full;");
+    emit(e, "assign do_alloc = look_fire & ~any_match & any_free;");
     emit(e, "assign hit_e = {%u{do_hit}} & match_1h;", x->n);
     emit(e, "assign alloc_e = {%u{do_alloc}} & free_1h;", x->n);
     emit(e, "assign kind_sel = any_match ? (tgt_full ? 2'd3 : 2'd0) : (any_free ? 2'd1 : 2'd2);");
@@ -143,14 +162,14 @@ static void emit_entries(emit_file *e, const gctx *x)
     emit(e, "assign valid_d = live | alloc_e;");
     for (i = 0; i < x->n; i++) {
         prim_field(s, sizeof s, i, x->aw, 0, x->aw);
-        emit(e, "assign line_d%s = alloc_e[%u] ? req_line_i : line_q%s;", s, i, s);
+        emit(e, "assign line_d%s = alloc_e[%u] ? rq_line_q : line_q%s;", s, i, s);
         if (x->bitmask) {
             prim_field(s, sizeof s, i, x->mw, 0, x->mw);
-            emit(e, "assign mask_d%s = alloc_e[%u] ? req_mask_i : mask_q%s;", s, i, s);
+            emit(e, "assign mask_d%s = alloc_e[%u] ? rq_mask_q : mask_q%s;", s, i, s);
         }
         prim_field(s, sizeof s, i, x->tb, 0, x->tb);
-        emit(e, "assign head_d%s = alloc_e[%u] ? req_tag_i : head_q%s;", s, i, s);
-        emit(e, "assign tail_d%s = (alloc_e[%u] | hit_e[%u]) ? req_tag_i : tail_q%s;", s, i, i, s);
+        emit(e, "assign head_d%s = alloc_e[%u] ? rq_tag_q : head_q%s;", s, i, s);
+        emit(e, "assign tail_d%s = (alloc_e[%u] | hit_e[%u]) ? rq_tag_q : tail_q%s;", s, i, i, s);
         if (x->cb) {
             prim_field(s, sizeof s, i, x->cb, 0, x->cb);
             emit(e, "assign cnt_d%s = alloc_e[%u] ? %u'd1 : (hit_e[%u] ? cnt_q%s + %u'd1 : cnt_q%s);",
@@ -162,12 +181,12 @@ static void emit_entries(emit_file *e, const gctx *x)
 
 static void emit_outputs(emit_file *e, const gctx *x)
 {
-    const prim_sfield rsp[] = {{"rsp_kind", "kind_sel", 1},     {"rsp_tag", "req_tag_i", 1},
-                               {"rsp_entry", "entry_sel", 1},   {"rsp_line", "req_line_i", 1},
-                               {"rsp_mask", "req_mask_i", x->bitmask}, {NULL, NULL, 0}};
-    emit(e, "// Response register: the outcome of the lookup accepted last cycle.");
+    const prim_sfield rsp[] = {{"rsp_kind", "kind_sel", 1},     {"rsp_tag", "rq_tag_q", 1},
+                               {"rsp_entry", "entry_sel", 1},   {"rsp_line", "rq_line_q", 1},
+                               {"rsp_mask", "rq_mask_q", x->bitmask}, {NULL, NULL, 0}};
+    emit(e, "// Response register: the outcome of the lookup of the last cycle.");
     emit_begin(e, "always_comb begin");
-    prim_stage(e, "rsp_valid", "rsp_valid_q & ~rsp_ready_i", NULL, "req_fire", rsp);
+    prim_stage(e, "rsp_valid", "rsp_valid_q & ~rsp_ready_i", NULL, "look_fire", rsp);
     emit(e, "end");
     emit_end(e, "end");
     prim_outputs(e, "rsp_valid rsp_kind rsp_tag rsp_entry rsp_line");
@@ -216,12 +235,12 @@ static void emit_regs(emit_file *e, const gctx *x)
 {
     emit(e, "// Target RAM: a hit links the new tag after the entry's tail; the");
     emit(e, "// stream reads the pointer of the target it shows next.");
-    prim_ram_ports(e, &(prim_ram){"next_mem", "do_hit", "hit_tail", "req_tag_i", NULL, "next_rd_q",
+    prim_ram_ports(e, &(prim_ram){"next_mem", "do_hit", "hit_tail", "rq_tag_q", NULL, "next_rd_q",
                                   "dn_tag_d", 0});
     emit_nl(e);
     prim_regs rl = {0};
-    prim_regs_list(&rl, "valid='0 rsp_valid=1'b0 rsp_kind=2'd0 rsp_tag='0 rsp_entry='0 "
-                        "rsp_line='0");
+    prim_regs_list(&rl, "valid='0 rq_valid=1'b0 rsp_valid=1'b0 rsp_kind=2'd0 rsp_tag='0 "
+                        "rsp_entry='0 rsp_line='0");
     if (x->bitmask)
         prim_regs_list(&rl, "rsp_mask='0");
     prim_regs_list(&rl, "dn_valid=1'b0 dn_entry='0 dn_line='0");
@@ -229,8 +248,13 @@ static void emit_regs(emit_file *e, const gctx *x)
         prim_regs_list(&rl, "dn_mask='0");
     prim_regs_list(&rl, "dn_tag='0 dn_tail='0");
     prim_regs_block(e, &rl);
-    emit(e, "// entry fields are read only while the entry is valid: no reset");
+    emit(e, "// entry fields are read only while the entry is valid, the request");
+    emit(e, "// stage's while it is: no reset");
     emit(e, "always_ff @(posedge clk_i) begin");
+    emit(e, "  rq_tag_q <= rq_tag_d;");
+    emit(e, "  rq_line_q <= rq_line_d;");
+    if (x->bitmask)
+        emit(e, "  rq_mask_q <= rq_mask_d;");
     emit(e, "  line_q <= line_d;");
     if (x->bitmask)
         emit(e, "  mask_q <= mask_d;");
@@ -263,12 +287,12 @@ static void emit_formal(emit_file *e, const gctx *x)
          x->n, x->n);
     prim_formal_samples(e, samples);
     prim_formal_assume(e, NULL, 0);
-    emit(e, "  if (rst_ni && req_fire && kind_sel == 2'd0) begin");
+    emit(e, "  if (rst_ni && look_fire && kind_sel == 2'd0) begin");
     emit(e, "    p_hit_valid: assert(valid_q[entry_sel]);");
     emit(e, "    p_hit_unfilled: assert(!f_fill_oh[entry_sel]);");
-    emit(e, "    p_hit_line: assert(line_q[entry_sel * %u +: %u] == req_line_i);", x->aw, x->aw);
+    emit(e, "    p_hit_line: assert(line_q[entry_sel * %u +: %u] == rq_line_q);", x->aw, x->aw);
     if (x->bitmask)
-        emit(e, "    p_hit_mask: assert((req_mask_i & ~mask_q[entry_sel * %u +: %u]) == %u'd0);",
+        emit(e, "    p_hit_mask: assert((rq_mask_q & ~mask_q[entry_sel * %u +: %u]) == %u'd0);",
              x->mw, x->mw,
              x->mw);
     emit(e, "  end");
@@ -302,8 +326,9 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
 
     emit(e, "// DualOpt %s MSHR (Belayneh et al., section 4.1.2, Fig. 8; spec 2.3, D11).",
          x.bitmask ? "bitmask" : "conventional (line-mode)");
-    emit(e, "// Lookup against a flip-flop entry array, registered response, target");
-    emit(e, "// lists linked in a RAM indexed by tag; see docs/dualopt.md.");
+    emit(e, "// Registered request stage, lookup against a flip-flop entry array,");
+    emit(e, "// registered response, target lists linked in a RAM indexed by tag;");
+    emit(e, "// see docs/dualopt.md.");
     PRIM_MODULE(e, b, gctx, &x, emit_decls, emit_lookup, emit_entries, emit_outputs, emit_regs,
                 emit_formal);
 }

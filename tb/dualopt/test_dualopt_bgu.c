@@ -4,7 +4,7 @@
  * (multi-word and line-crossing lane accesses, first-touch order, wrap), bad
  * options and traces, trace-mode equality of RTL and model on random
  * traces, and the timing claim (k cycles for k lines, first request in the
- * cycle the load is presented). Lockstep of every committed configuration:
+ * cycle after the load is accepted). Lockstep of every committed configuration:
  * tb/test_registry.c.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -258,7 +258,7 @@ static void lockstep(const char *name, const char *stream, uint64_t cycles, uint
     ls_stream(r, dualopt_duts, "dualopt-bgu", name, stream, cycles, seed);
 }
 
-Test(dualopt_bgu_lockstep, k_lines_take_k_cycles_first_request_at_once, .timeout = 120)
+Test(dualopt_bgu_lockstep, k_lines_take_k_cycles_first_request_next_cycle, .timeout = 120)
 {
     static const char *const names[] = {"fpga", "default"};
     unsigned i;
@@ -274,25 +274,25 @@ Test(dualopt_bgu_lockstep, k_lines_take_k_cycles_first_request_at_once, .timeout
         cr_assert_eq(timed + 1 >= loads, 1, "%s: %llu of %llu loads timed", names[i], timed, loads);
         cr_assert_eq(exact, timed, "%s: %llu of %llu loads took max(k,1) cycles", names[i], exact, timed);
         cr_assert_eq(first0, timed, "%s: first request latency", names[i]);
-        /* the request port is busy every cycle a load with lanes is presented */
         cr_assert_eq(field(r.summary, "differ"), 0);
         ls_result_free(&r);
     }
 }
 
 /* Directed, on the Verilated fpga DUT and the shell together: eight lanes in
- * eight lines give eight consecutive requests; under back-pressure the
- * request holds and the load is accepted only with its last request. */
+ * eight lines, accepted at once into the empty unit, give eight consecutive
+ * requests from the next cycle; under back-pressure the request holds; a
+ * second load presented behind it is accepted with its last request. */
 Test(dualopt_bgu_lockstep, eight_lines_eight_cycles_and_stable_under_back_pressure)
 {
     const cohkit_unit_desc *u = cohkit_unit_find("dualopt-bgu");
     const dut_ops *d = ls_dut_find(dualopt_duts, u, "fpga");
     dualopt_bgu_cfg c;
     dualopt_bgu_tm *tm;
-    dualopt_bgu_load ld;
+    dualopt_bgu_load ld, ld2;
     uint64_t in[16], mo[8], ro[8], prev_line = 0;
     void *h;
-    unsigned cyc, i, nreq = 0, acc_at = 0, stalls = 0;
+    unsigned cyc, i, nreq = 0, acc_at = 0, acc2_at = 0, first_at = 0, last_at = 0, stalls = 0;
     cr_assert_not_null(d);
     dualopt_bgu_cfg_preset(&c, "fpga");
     tm = dualopt_bgu_tm_new(&c);
@@ -303,11 +303,13 @@ Test(dualopt_bgu_lockstep, eight_lines_eight_cycles_and_stable_under_back_pressu
     ld.active = 0xff;
     for (i = 0; i < 8; i++)
         ld.addr[i] = 0x1000 + 0x40 * (7 - i) + 4 * i; /* lines in descending order */
-    for (cyc = 0; cyc < 40 && acc_at == 0; cyc++) {
+    ld2 = ld;
+    ld2.active = 0x01;
+    for (cyc = 0; cyc < 40 && acc2_at == 0; cyc++) {
         memset(in, 0, sizeof in);
         in[0] = cyc >= 2;
         if (cyc >= 4)
-            dualopt_bgu_pack(tm, &ld, in);
+            dualopt_bgu_pack(tm, acc_at ? &ld2 : &ld, in);
         /* ready low in cycles 6 and 7 */
         in[tm->g.in_ready] = !(cyc == 6 || cyc == 7);
         dualopt_bgu_eval(tm, in, mo);
@@ -325,17 +327,28 @@ Test(dualopt_bgu_lockstep, eight_lines_eight_cycles_and_stable_under_back_pressu
                 cr_assert_eq(ro[DUALOPT_BGU_O_REQ_LANES], 1u << nreq);
                 cr_assert_eq(ro[DUALOPT_BGU_O_REQ_MASK], 1u << nreq);
                 cr_assert_eq(ro[DUALOPT_BGU_O_REQ_LAST], nreq == 7);
+                if (nreq == 0)
+                    first_at = cyc;
+                if (nreq == 7)
+                    last_at = cyc;
                 nreq++;
             }
-            if (in[tm->g.in_valid] && ro[DUALOPT_BGU_O_INST_READY])
-                acc_at = cyc;
+            if (in[tm->g.in_valid] && ro[DUALOPT_BGU_O_INST_READY]) {
+                if (acc_at)
+                    acc2_at = cyc;
+                else
+                    acc_at = cyc;
+            }
         }
         dualopt_bgu_step(tm, in);
         d->tick(h);
     }
     cr_assert_eq(nreq, 8);
     cr_assert_eq(stalls, 2);
-    cr_assert_eq(acc_at, 4 + 8 + 2 - 1, "presented in cycle 4, 8 requests + 2 stall cycles");
+    cr_assert_eq(acc_at, 4, "presented in cycle 4 to the empty unit: accepted at once");
+    cr_assert_eq(first_at, 5, "first request in the cycle after acceptance");
+    cr_assert_eq(last_at, 4 + 8 + 2, "8 requests + 2 stall cycles");
+    cr_assert_eq(acc2_at, last_at, "the next load is accepted with the last request");
     d->destroy(h);
     dualopt_bgu_tm_free(tm);
 }

@@ -326,8 +326,8 @@ Test(dualopt_mshr_lockstep, one_lookup_per_cycle)
     ls_result_free(&r);
 }
 
-/* Timing of docs/dualopt.md, in the RTL and the shell alike: a lookup
- * accepted in cycle t is answered in t+1; a fill accepted in t streams its
+/* Timing of docs/dualopt.md, in the RTL and the shell alike: a request
+ * accepted in cycle t is looked up in t+1 and answered in t+2; a fill accepted in t streams its
  * k targets in t+1..t+k and the next fill is accepted in t+k+1. */
 Test(dualopt_mshr_lockstep, response_and_fill_timing)
 {
@@ -383,7 +383,7 @@ Test(dualopt_mshr_lockstep, response_and_fill_timing)
         d->tick(h);
     }
     cr_assert_eq(acc_at, 3);
-    cr_assert_eq(rsp_at, acc_at + 1);
+    cr_assert_eq(rsp_at, acc_at + 2, "request stage, then the response register");
     cr_assert_eq(fill_at, 10);
     cr_assert_eq(beats, 3);
     cr_assert_eq(last_at, fill_at + 3);
