@@ -49,3 +49,7 @@ $(B)/test_all: $(B)/obj/tb/dualopt/dualopt_sys_tb.o
 GATESIM_SAMPLE += dualopt-mshr:fpga:ice40
 GATESIM_SAMPLE += dualopt-scbu:fpga:control
 GATESIM_CONTROLS += dualopt-scbu:fpga:control
+
+# make results-dualopt-traffic: data from the GPU model of the bench
+# (./tb_dualopt --gpu --c-only, scripts/dualopt-traffic-results.sh)
+results-dualopt-traffic: tb_dualopt

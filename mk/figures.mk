@@ -2,9 +2,9 @@
 # (README "Results", docs/<family>.md).
 #   make results          every family's data: scripts/<family>-results.sh
 #                         through scripts/results.sh into results/<family>.csv
-#                         (the model tools; results-dualopt-traffic builds
-#                         tb_dualopt, results-speed every bench and runs
-#                         callgrind, about 2 minutes)
+#                         (the model tools; a family's fragment may add a
+#                         bench its data needs; results-speed builds every
+#                         bench and runs callgrind, about 2 minutes)
 #   make results-<family> one family's
 #   make figures          docs/figures/<family>.png (gnuplot, scripts/<family>-figure.gp)
 #                         and README's Results section from the committed CSVs
@@ -17,8 +17,6 @@ TEST_STEPS += figures-check
 results: $(addprefix results-,$(RESULT_FAMILIES))
 results-%: $(B)/bin/cohmodel
 	scripts/results.sh $*
-# data from the GPU model of the DualOpt bench (--gpu --c-only)
-results-dualopt-traffic: tb_dualopt
 # callgrind counts of every family's lockstep bench
 results-speed: verilate | $(BENCH_DEPS_OK)
 figures: | $(DEPS_OK)
