@@ -2,6 +2,7 @@
  * Composition of units driven through their ports (compose.h).
  */
 #include "compose.h"
+#include "bits.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -181,26 +182,8 @@ int cmp_offsets_bind(const cmp_block *b, const char *const *names, unsigned *off
     return 0;
 }
 
-uint64_t cmp_bits_get(const uint64_t *w, unsigned lo, unsigned n)
-{
-    uint64_t v = w[lo / 64] >> (lo % 64);
-    if (lo % 64 + n > 64)
-        v |= w[lo / 64 + 1] << (64 - lo % 64);
-    return n >= 64 ? v : v & ((1ull << n) - 1);
-}
-
-void cmp_bits_put(uint64_t *w, unsigned lo, unsigned n, uint64_t v)
-{
-    uint64_t m = n >= 64 ? ~0ull : (1ull << n) - 1;
-    unsigned s = lo % 64;
-    v &= m;
-    w[lo / 64] = (w[lo / 64] & ~(m << s)) | (v << s);
-    if (s + n > 64) {
-        unsigned hi = s + n - 64;
-        uint64_t mh = (1ull << hi) - 1;
-        w[lo / 64 + 1] = (w[lo / 64 + 1] & ~mh) | (v >> (64 - s));
-    }
-}
+uint64_t cmp_bits_get(const uint64_t *w, unsigned lo, unsigned n) { return cohkit_bits_get(w, lo, n); }
+void cmp_bits_put(uint64_t *w, unsigned lo, unsigned n, uint64_t v) { cohkit_bits_put(w, lo, n, v); }
 
 uint64_t cmp_get(const cmp_block *b, cmp_port p)
 {

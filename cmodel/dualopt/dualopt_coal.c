@@ -409,32 +409,6 @@ int dualopt_coal_idle(const dualopt_coal_core *k)
 
 /* -------------------------------------------------------- timing shell -- */
 
-/* bits lo..lo+n-1 (n <= 64) of a little-endian word vector, word at a time */
-uint64_t dualopt_codec_bits_get(const uint64_t *w, unsigned lo, unsigned n)
-{
-    uint64_t v;
-    if (n == 0)
-        return 0;
-    v = w[lo / 64] >> (lo % 64);
-    if (lo % 64 + n > 64)
-        v |= w[lo / 64 + 1] << (64 - lo % 64);
-    return v & cohkit_mask64(n);
-}
-
-void dualopt_codec_bits_put(uint64_t *w, unsigned lo, unsigned n, uint64_t v)
-{
-    uint64_t m = cohkit_mask64(n);
-    unsigned s = lo % 64;
-    if (n == 0)
-        return;
-    v &= m;
-    w[lo / 64] = (w[lo / 64] & ~(m << s)) | (v << s);
-    if (s + n > 64) {
-        uint64_t mh = cohkit_mask64(s + n - 64);
-        w[lo / 64 + 1] = (w[lo / 64 + 1] & ~mh) | (v >> (64 - s));
-    }
-}
-
 #define WORDS(b) (((b) + 63u) / 64u)
 
 void dualopt_coal_layout_of(const dualopt_codec_cfg *c, dualopt_coal_layout *l)
@@ -504,8 +478,8 @@ void dualopt_coal_tm_rsp(const dualopt_coal_tm *t, const uint64_t *in, dualopt_c
     r->bytes = (unsigned)(in[t->l.in_bytes] & 0xffff);
     n = cohkit_popcount(r->mask);
     for (j = 0; j < n; j++) {
-        r->w[j][0] = dualopt_codec_bits_get(in + t->l.in_data, j * db, db < 64 ? db : 64);
-        r->w[j][1] = db > 64 ? dualopt_codec_bits_get(in + t->l.in_data, j * db + 64, db - 64) : 0;
+        r->w[j][0] = cohkit_bits_get(in + t->l.in_data, j * db, db < 64 ? db : 64);
+        r->w[j][1] = db > 64 ? cohkit_bits_get(in + t->l.in_data, j * db + 64, db - 64) : 0;
     }
 }
 

@@ -193,8 +193,6 @@ void dualopt_coal_layout_of(const dualopt_codec_cfg *c, dualopt_coal_layout *l);
 /* ---------------------------------------------------------- trace I/O -- */
 
 /* Bit helpers over little-endian uint64 word arrays. */
-uint64_t dualopt_codec_bits_get(const uint64_t *w, unsigned lo, unsigned n);
-void dualopt_codec_bits_put(uint64_t *w, unsigned lo, unsigned n, uint64_t v);
 
 /* Reads a coal/codec trace (RSP / REG records). 0 or -1 with "line N: ..." */
 int dualopt_coal_trace_read(FILE *f, const dualopt_codec_cfg *c, dualopt_codec_rsp **v, size_t *n, char *err, size_t len);

@@ -152,9 +152,9 @@ void dualopt_codec_drive_rsp(const dualopt_codec_cfg *c, const dualopt_coal_layo
     if (r->reg)
         n = 0;
     for (j = 0; j < n; j++) {
-        dualopt_codec_bits_put(in + l->in_data, j * db, db < 64 ? db : 64, r->w[j][0]);
+        cohkit_bits_put(in + l->in_data, j * db, db < 64 ? db : 64, r->w[j][0]);
         if (db > 64)
-            dualopt_codec_bits_put(in + l->in_data, j * db + 64, db - 64, r->w[j][1]);
+            cohkit_bits_put(in + l->in_data, j * db + 64, db - 64, r->w[j][1]);
     }
 }
 

@@ -3,6 +3,7 @@
  * See dualopt_decoal.h and docs/dualopt.md.
  */
 #include "dualopt_decoal.h"
+#include "bits.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,9 +153,9 @@ void dualopt_decoal_tm_step(dualopt_decoal_tm *t, const uint64_t *in)
         /* the packet register takes every slot position of the image */
         for (j = 0; j < t->c.max; j++) {
             unsigned lo = 32 + j * t->g.slot_bits;
-            t->s[j].d[0] = dualopt_codec_bits_get(d, lo, db < 64 ? db : 64);
-            t->s[j].d[1] = db > 64 ? dualopt_codec_bits_get(d, lo + 64, db - 64) : 0;
-            t->s[j].id = (uint16_t)dualopt_codec_bits_get(d, lo + db, 16);
+            t->s[j].d[0] = cohkit_bits_get(d, lo, db < 64 ? db : 64);
+            t->s[j].d[1] = db > 64 ? cohkit_bits_get(d, lo + 64, db - 64) : 0;
+            t->s[j].id = (uint16_t)cohkit_bits_get(d, lo + db, 16);
         }
         t->src = (unsigned)(in[t->l.pkt_src] & ((1u << t->g.gpu_bits) - 1));
         t->idx = 0;
