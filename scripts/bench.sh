@@ -6,7 +6,7 @@
 # rows of the measurement table, and tables of their own; exit 1 if one of
 # its checks fails). Writes build/bench.md. Figures depend on the machine;
 # nothing here fails on a slow one. BENCH_IPC=0 leaves out the instructions
-# per cycle (valgrind; about 10 s a unit). Progress (scripts/progress.sh): benches
+# per cycle (valgrind; about 2 minutes). Progress (scripts/progress.sh): benches
 # done (a configuration's, a family's) of the total, on standard error.
 set -euo pipefail
 . "$(dirname "$0")/progress.sh"
@@ -30,7 +30,7 @@ export -f rate
   k=0
   ipc_on=0
   if [ "${BENCH_IPC:-1}" = 1 ] && command -v valgrind >/dev/null; then ipc_on=1; fi
-  progress_start $(($("$B/bin/cohgen" --list=configs | wc -l) + ipc_on * $("$B/bin/cohgen" --list=configs | awk '$4 == "default"' | wc -l) + $(for fam in $fams; do
+  progress_start $(($("$B/bin/cohgen" --list=configs | wc -l) + ipc_on + $(for fam in $fams; do
     if [ -x "scripts/$fam-bench.sh" ]; then echo "$fam"; fi; done | wc -l))) benches
   while read -r unit family m p; do
     s="$B/bench/$m.stim"
@@ -42,26 +42,17 @@ export -f rate
     k=$((k + 1)); progress_step $k
   done < <("$B/bin/cohgen" --list=configs)
   echo
-  # Instructions per simulated cycle (valgrind's callgrind: a count, not a
-  # time, so it does not depend on the machine's load): the lockstep bench on
-  # its own generated stream, the figure of the unit's `default`
-  # configuration, as the difference of two runs (IPC_N1 and IPC_N2 cycles)
-  # so start-up and reset do not count.
+  # Instructions per simulated cycle of each unit's lockstep bench (default
+  # configuration, generated stream): the counts of scripts/speed-results.sh
+  # (callgrind: the same on a loaded machine), as a table
   if [ $ipc_on = 1 ]; then
-    n1=${IPC_N1:-2000} n2=${IPC_N2:-12000}
-    echo "Instructions per simulated cycle of the lockstep bench (model and RTL, generated stream, seed 1; callgrind, cycles $n1 to $n2):"
+    echo "Instructions per simulated cycle of the lockstep bench (default configuration, generated stream, seed 1; callgrind; scripts/speed-results.sh, as make results-speed):"
     echo
-    echo "| unit | configuration | instructions per cycle |"
-    echo "|---|---|---|"
-    while read -r unit family m p; do
-      [ "$p" = default ] || continue
-      ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "./tb_$family" --unit "$unit" \
-               --config "$p" --seed 1 --cycles "$1" 2>&1 >/dev/null | awk '/Collected :/ {print $NF}'; }
-      a=$(ir "$n1") b=$(ir "$n2")
-      echo "| $unit | $p | $(awk -v a="$a" -v b="$b" -v n=$((n2 - n1)) 'BEGIN{ if (a != "" && b != "") printf "%.0f", (b - a) / n; else print "-" }') |"
-      k=$((k + 1)); progress_step $k
-    done < <("$B/bin/cohgen" --list=configs)
+    echo "| unit | instructions per cycle | Verilated RTL | timing shell, stimulus, comparison |"
+    echo "|---|---|---|---|"
+    B="$B" scripts/speed-results.sh | awk -F, '!/^#/ && $1 != "unit" { print "| " $1 " | " $2 " | " $3 " | " $4 " |" }'
     echo
+    k=$((k + 1)); progress_step $k
   fi
   echo "| measurement | configuration | result |"
   echo "|---|---|---|"

@@ -9,15 +9,17 @@
 set -euo pipefail
 tb=./tb_dualopt
 [ -x "$tb" ] || { echo "dualopt-traffic-results: $tb missing (make tb_dualopt)" >&2; exit 1; }
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
 echo "# title: DualOpt: link traffic per kernel kind and mode (bytes and flits)"
 echo "# caption: ./tb_dualopt --gpu --c-only --kernel K --force M --seed S (4 GPUs, 2 kernels, default accesses), seeds 1-3 summed; none = remote lines fetched whole (the baseline), coalesce = remote access coalescing, cache = the RDMA cache, auto = the decision engine's pick per GPU and kernel; synthetic kernels, so no paper figure is drawn beside them"
 echo "kernel,mode,link_bytes,link_flits,read_requests,line_responses,coalesced_packets,slots,writes,flits_vs_none_pct"
 for k in local sparse reuse; do
   for m in none coalesce cache auto; do
     for s in 1 2 3; do
-      "$tb" --gpu --c-only --kernel "$k" --force "$m" --seed "$s" >"${TMPDIR:-/tmp}/dualopt-traffic.$$" ||
-        { echo "dualopt-traffic-results: $tb --gpu --c-only --kernel $k --force $m --seed $s failed" >&2; rm -f "${TMPDIR:-/tmp}/dualopt-traffic.$$"; exit 1; }
-      cat "${TMPDIR:-/tmp}/dualopt-traffic.$$"
+      "$tb" --gpu --c-only --kernel "$k" --force "$m" --seed "$s" >"$out" ||
+        { echo "dualopt-traffic-results: $tb --gpu --c-only --kernel $k --force $m --seed $s failed" >&2; exit 1; }
+      cat "$out"
     done | awk -v k="$k" -v m="$m" '
       function num(s) { gsub(/[^0-9]/, "", s); return s + 0 }
       # "<mode>: link B bytes, F flits (read requests R, line responses L, coalesced packets P with S slots, writes W)"
@@ -29,4 +31,3 @@ for k in local sparse reuse; do
             printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%.1f\n", k, m, b, f, rq, lr, cp, sl, wr, 100 * f / nf }'
   done
 done
-rm -f "${TMPDIR:-/tmp}/dualopt-traffic.$$"
