@@ -197,10 +197,10 @@ static void emit_lookup(emit_file *e, const gctx *x)
     emit_nl(e);
 }
 
-static void emit_grant(emit_file *e, const gctx *x)
+/* the request's decode, the share test, the floor and M */
+static void emit_decode(emit_file *e, const gctx *x)
 {
-    unsigned i;
-    unsigned ts_bits = x->c->ts_bits, sum_bits = x->sum_bits;
+    unsigned i, ts_bits = x->c->ts_bits;
     emit(e, "// Request decode; the floor (S2) and M, the memts the grant starts from:");
     emit(e, "// the entry's, else the floor raised by the victim it replaces.");
     prim_decl(e, 1,
@@ -267,6 +267,13 @@ static void emit_grant(emit_file *e, const gctx *x)
     else
         emit(e, "assign cts_eff = %u'd0;  // the requester's time is not used", ts_bits);
     emit_nl(e);
+}
+
+/* the grant from M, cts and the lease (spec 3.1), and its overflow */
+static void emit_grant(emit_file *e, const gctx *x)
+{
+    unsigned i;
+    unsigned ts_bits = x->c->ts_bits, sum_bits = x->sum_bits;
     emit(e, "// Grant (spec 3.1), in W+1 bits: a result above 2^W - 1 is an overflow.");
     emit(e, "// Read: wts = M, rts = max(M, cts) + lease. Write: wts = max(M%s, cts),",
          x->plus1 ? " + 1" : "");
@@ -669,7 +676,7 @@ static void emit_tsu(emit_file *e, const void *cfg, const block_desc *b)
          halcone_overflow_str(c->overflow), c->req_cts ? "on" : "off",
          halcone_share_str(c->share_test));
     PRIM_MODULE(e, b, gctx, &x, emit_state, emit_control, emit_lookup, emit_ram, emit_stage1,
-                emit_grant, emit_update, emit_next, emit_regs, emit_formal);
+                emit_decode, emit_grant, emit_update, emit_next, emit_regs, emit_formal);
 }
 
 static void gen_params(const void *cfg, char *buf, size_t len)

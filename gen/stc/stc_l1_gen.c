@@ -127,10 +127,10 @@ static void emit_ways(emit_file *e, const gctx *x)
     emit_nl(e);
 }
 
+/* the stage's decode: the request's line and band, MSHR match, hit, victim */
 static void emit_stage(emit_file *e, const gctx *x)
 {
     unsigned i;
-    char l[96];
     emit(e, "// Stage decode: the request's line, its band, MSHR match, hit, victim.");
     emit(e, "assign s_line = s_addr_q[%u:%u];", x->c->addr_bits - 1, x->g.line_bits);
     if (x->g.set_bits)
@@ -187,6 +187,12 @@ static void emit_stage(emit_file *e, const gctx *x)
     prim_and_or(e, "vict_tag", "vict_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
     prim_and_or(e, "lazy_tag", "pend_1h", x->c->ways, "word", x->g.way_word, 1, x->g.tag_bits);
     emit_nl(e);
+}
+
+/* Table 1 on the decoded stage: the event, the transition and its actions */
+static void emit_table1(emit_file *e, const gctx *x)
+{
+    char l[96];
     emit(e, "// Table 1 (spec 3.5): one event a cycle; lazy INVs, an eviction, then");
     emit(e, "// the transition (fin), which writes the set back and frees the stage.");
     emit_begin(e, "always_comb begin");
@@ -566,7 +572,7 @@ static void emit_module(emit_file *e, const void *cfg, const block_desc *b)
     emit(e, "// invalidation, end-of-epoch sweep%s%s; see docs/stc.md.",
          x.c->poison ? " and the per-load poison bit" : ", paper-literal (no poison bit)",
          x.c->lazy ? "" : " (disabled: --no-lazy)");
-    PRIM_MODULE(e, b, gctx, &x, emit_decls, emit_ways, emit_stage, emit_update, emit_chg, emit_ctrl,
+    PRIM_MODULE(e, b, gctx, &x, emit_decls, emit_ways, emit_stage, emit_table1, emit_update, emit_chg, emit_ctrl,
                 emit_regs, emit_formal);
 }
 
