@@ -349,6 +349,14 @@ void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c)
     emit_nl(e);
 }
 
+unsigned stc_bsq_beat_bits(const stc_bsq_cfg *c, int cu_mode)
+{
+    bgeo x;
+    geo(c, &x);
+    /* pd, pm, (pl, pb), s2_valid, s2_row: bsq_emit_state's declarations */
+    return x.L * x.A + x.L + (cu_mode ? x.L + x.L * x.N : 0) + 1 + x.RIW;
+}
+
 void stc_bsq_regs(const stc_bsq_cfg *c, int cu_mode, prim_regs *l)
 {
     prim_regs_list(l, "valid='0 q_count='0 scanning='0 setup='0 s2_valid='0 q_done='0 pass='0 "
@@ -513,15 +521,15 @@ static void gen_report(FILE *f, const void *cfg, int json)
         fprintf(f, "],\"flop_array_bits\":%u,\"ff_bound\":%u,"
                    "\"paper\":{\"bsq_bits_per_cu\":%u,\"entries\":256,\"entry_bits\":32,"
                    "\"storage\":\"logic cells (4.6)\"}}\n",
-                c->entries, regs + c->banks * g.row_bits + 512, paper);
+                c->entries, regs + c->banks * g.row_bits + stc_bsq_beat_bits(c, 0) + 512, paper);
         return;
     }
     fprintf(f, "STC BSQ: %u entries x %u bits, %u banks x (%u rows x %u bits) RAM, drain %u per bank per cycle\n",
             c->entries, c->addr_bits, c->banks, g.rows, g.row_bits, c->drain);
     fprintf(f, "  RAM bits:      %u (paper Table 4: 256 x 32 = %u bits per CU, in logic cells, 4.6)\n",
             g.ram_bits, paper);
-    fprintf(f, "  flip-flops:    %u valid bits + %u control/epoch bits + %u read-register bits\n",
-            c->entries, regs - c->entries, c->banks * g.row_bits);
+    fprintf(f, "  flip-flops:    %u valid bits + %u control/epoch bits + %u read-register bits + %u beat bits\n",
+            c->entries, regs - c->entries, c->banks * g.row_bits, stc_bsq_beat_bits(c, 0));
     fprintf(f, "  full pass:     %u cycles (ceil(%u / %u)); CHG accepted -> done %u cycles when full\n",
             g.rows, g.slots, c->drain, g.rows + 3);
     fprintf(f, "  push:          one per cycle (not during a scan)\n");

@@ -25,6 +25,9 @@ void stc_bsq_emit_core(emit_file *e, const stc_bsq_cfg *c, int cu_mode);
 /* Adds the core's registers and their reset values to l (the caller's
  * register block, prim_regs). */
 void stc_bsq_regs(const stc_bsq_cfg *c, int cu_mode, prim_regs *l);
+/* Bits of the core's beat registers (the presented row, its lane masks and,
+ * in cu_mode, bands; the stage's row and valid), for the reports' bounds. */
+unsigned stc_bsq_beat_bits(const stc_bsq_cfg *c, int cu_mode);
 /* The bank RAMs' always_ff (no reset). */
 void stc_bsq_emit_rams(emit_file *e, const stc_bsq_cfg *c);
 /* The CU's BSQ part: its port table and its logic (cu_mode, with the

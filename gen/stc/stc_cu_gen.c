@@ -403,8 +403,9 @@ static void gen_report(FILE *f, const void *cfg, int json)
     unsigned epoch_bits, chan_bits, bsq_regs;
     stc_bsq_geom_of(&c->bsq, &g);
     L = c->bsq.banks * c->bsq.drain;
-    /* CER, DV, SEB, phase, ready/conflict flags, PW */
-    epoch_bits = 2 * EP + stc_bsq_seb_bits(&c->bsq) + 2 + 2 + STC_CU_PW_BITS;
+    /* CER, DV, SEB and its one-hot copy, phase, ready/conflict flags, PW */
+    epoch_bits = 2 * EP + stc_bsq_seb_bits(&c->bsq) + (1u << stc_bsq_seb_bits(&c->bsq)) /* one-hot SEB */ +
+                 2 + 2 + STC_CU_PW_BITS;
     /* L1 store register, load result, demand, conflict, served mask */
     chan_bits = (2 + A) + (2 + A) + (1 + A + N) + (1 + A + N) + L;
     bsq_regs = c->bsq.entries + g.count_bits + 2 * g.cyc_bits + g.rowi_bits + 4 + g.bank_bits;
@@ -420,7 +421,8 @@ static void gen_report(FILE *f, const void *cfg, int json)
             fprintf(f, "%s[%u,%u]", k ? "," : "", g.rows, g.row_bits);
         fprintf(f, "],\"flop_array_bits\":%u,\"ff_bound\":%u,"
                    "\"paper\":{\"bsq_bits_per_cu\":8192,\"cer_bits\":4}}\n",
-                c->bsq.entries, epoch_bits + chan_bits + bsq_regs + c->bsq.banks * g.row_bits + 512);
+                c->bsq.entries, epoch_bits + chan_bits + bsq_regs + c->bsq.banks * g.row_bits +
+                                    stc_bsq_beat_bits(&c->bsq, 1) + 512);
         return;
     }
     fprintf(f, "STC CU epoch logic (%s, N %u, MB_MAX %u) with BSQ %u/%u/%u\n",
